@@ -1,0 +1,53 @@
+//! Cost of `ResponseContract::check` on a realistic ~10 KB search-API response: the OK
+//! path (every upstream 2xx pays it) and the drift path (snippet renamed to excerpt in
+//! every result, which builds the full diff).
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde_json::{Value, json};
+use std::hint::black_box;
+use toolgate_contract::ResponseContract;
+
+fn body(rename: bool) -> Value {
+    let results: Vec<Value> = (0..20)
+        .map(|i| {
+            let mut r = json!({
+                "title": format!("Result number {i}: a reasonably long page title about Rust gateways"),
+                "url": format!("https://docs.example.com/articles/{i}/rust-tool-gateways-and-contracts"),
+                "snippet": format!("Snippet {i}: toolgate validates every upstream response against the tool's contract and reports drift with a structural diff, never retrying it."),
+                "score": 1.0 / f64::from(i + 2),
+                "published": if i % 3 == 0 { Value::Null } else { json!("2026-11-30T12:00:00Z") },
+                "tags": ["rust", "mcp", "gateway", "contracts"],
+                "source": {"name": "Example Docs", "domain": "docs.example.com", "rank": i}
+            });
+            if let (true, Some(obj)) = (rename, r.as_object_mut())
+                && let Some(s) = obj.remove("snippet")
+            {
+                obj.insert("excerpt".into(), s);
+            }
+            r
+        })
+        .collect();
+    json!({"query": "rust tool gateway contract drift", "total": 20, "next_cursor": "abc123", "results": results})
+}
+
+fn bench(c: &mut Criterion) {
+    let schema: Value = serde_json::from_str(include_str!("../fixtures/search_schema.json"))
+        .expect("fixture parses");
+    let contract = ResponseContract::compile(&schema, None).expect("compiles");
+    let valid = body(false);
+    let drifted = body(true);
+    let size = serde_json::to_vec(&valid).map(|v| v.len()).unwrap_or(0);
+    eprintln!("body size: {size} bytes");
+    assert!(contract.check(&valid).is_ok());
+    assert!(contract.check(&drifted).is_err());
+
+    c.bench_function("check/valid_10kb", |b| {
+        b.iter(|| contract.check(black_box(&valid)))
+    });
+    c.bench_function("check/drift_snippet_to_excerpt", |b| {
+        b.iter(|| contract.check(black_box(&drifted)))
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

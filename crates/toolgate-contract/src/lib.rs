@@ -1,0 +1,49 @@
+//! Tool contracts for toolgate: compile a tool's response schema once, check every
+//! upstream 2xx body against it, and when it does not match, explain the *contract drift*
+//! as a structural diff with rename detection ("missing results[].snippet; new
+//! results[].excerpt, same type — probably a rename"). Pure: no I/O beyond reading
+//! `$ref`d schema files at compile time, no async runtime.
+//!
+//! Layout: [`ResponseContract`] (validate.rs) owns compile/check; `schema_shape` reads a
+//! schema as an expected shape; `walk` diffs a value against it; `rename` pairs missing
+//! and new fields; `findings` collects and merges per path; [`Drift`] (drift.rs) renders;
+//! [`infer_shape`]/[`diff_values`] (shape.rs, value_diff.rs) diff two observed responses.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolgate_contract::ResponseContract;
+//!
+//! let schema = json!({"type": "object", "required": ["results"], "properties": {
+//!     "results": {"type": "array", "items": {"type": "object", "required": ["snippet"],
+//!         "properties": {"snippet": {"type": "string"}}}}}});
+//! let contract = ResponseContract::compile(&schema, None)?;
+//! assert!(contract.check(&json!({"results": [{"snippet": "hi"}]})).is_ok());
+//!
+//! let drift = contract.check(&json!({"results": [{"excerpt": "hi"}]})).unwrap_err();
+//! assert_eq!(
+//!     drift.summary(),
+//!     "missing results[].snippet; new results[].excerpt, same type — probably a rename"
+//! );
+//! # Ok::<(), toolgate_contract::ContractError>(())
+//! ```
+
+#![warn(missing_docs)]
+
+#[cfg(test)]
+mod check_tests;
+mod drift;
+mod findings;
+mod path;
+mod rename;
+mod schema_shape;
+mod shape;
+mod types;
+mod validate;
+mod value_diff;
+mod walk;
+
+pub use drift::{Change, Drift, Violation};
+pub use shape::{Field, Shape, infer_shape};
+pub use validate::{ContractError, MAX_VIOLATIONS, ResponseContract};
+pub use value_diff::diff_values;
+pub use walk::{MAX_DEPTH, MAX_ITEMS};

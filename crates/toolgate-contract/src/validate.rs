@@ -1,0 +1,219 @@
+//! The compiled response contract: compiles a JSON Schema once (with local and file
+//! `$ref`s, never network ones), answers "valid?" fast, and on failure assembles a
+//! [`Drift`] from the structural walk plus the validator's own errors. The validator is
+//! the only judge of validity; the walk explains *why*.
+
+use crate::drift::{Change, Drift, Violation};
+use crate::findings::Findings;
+use crate::path::Path;
+use crate::walk;
+use jsonschema::Validator;
+use jsonschema::error::ValidationErrorKind;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// Raw validator errors kept in a [`Drift`]; the structural diff is the summary, these
+/// are for the owner who wants the validator's exact words.
+pub const MAX_VIOLATIONS: usize = 20;
+/// Validator errors looked at when turning non-structural ones into changes.
+const MAX_ERRORS_SCANNED: usize = 2_000;
+
+/// Why a response schema could not be compiled. Messages say what to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum ContractError {
+    /// The schema is not valid JSON Schema.
+    #[error(
+        "the response schema is not valid JSON Schema (at {location}): {message}; fix that keyword so the schema validates against the JSON Schema 2020-12 meta-schema"
+    )]
+    InvalidSchema {
+        /// JSON Pointer into the schema.
+        location: String,
+        /// The validator's explanation.
+        message: String,
+    },
+    /// A `$ref` points to something that cannot be loaded.
+    #[error("the response schema has a $ref that cannot be resolved: {message}; {hint}")]
+    UnresolvableRef {
+        /// The resolver's explanation.
+        message: String,
+        /// What to change.
+        hint: String,
+    },
+    /// The directory relative file `$ref`s resolve from is unusable.
+    #[error("cannot use {} as the base directory for the schema's file $refs: {source}; point it at the directory that holds the contract file", path.display())]
+    BaseDir {
+        /// The directory given.
+        path: PathBuf,
+        /// Why it failed.
+        source: std::io::Error,
+    },
+}
+
+/// A compiled response contract: the schema plus a cached validator.
+#[derive(Debug, Clone)]
+pub struct ResponseContract {
+    schema: Value,
+    /// The schema with external `$ref`s inlined (or the schema itself when it has none),
+    /// so the walk only ever follows pointers inside one document.
+    shape_root: Option<Value>,
+    validator: Validator,
+}
+
+impl ResponseContract {
+    /// Compiles `schema`. Local `$ref`s (`#/$defs/x`) always work; relative file `$ref`s
+    /// resolve against `base_dir`; remote (http) `$ref`s are never fetched.
+    pub fn compile(
+        schema: &Value,
+        base_dir: Option<&std::path::Path>,
+    ) -> Result<Self, ContractError> {
+        let mut options = jsonschema::options();
+        if let Some(dir) = base_dir {
+            let abs = dir
+                .canonicalize()
+                .map_err(|source| ContractError::BaseDir {
+                    path: dir.to_path_buf(),
+                    source,
+                })?;
+            options = options.with_base_uri(format!("file://{}/", abs.display()));
+        }
+        let validator = options
+            .build(schema)
+            .map_err(|e| compile_error(e, base_dir))?;
+        let shape_root = if has_external_ref(schema, 0) {
+            let inlined =
+                options
+                    .dereference(schema)
+                    .map_err(|e| ContractError::UnresolvableRef {
+                        message: e.to_string(),
+                        hint: ref_hint(base_dir),
+                    })?;
+            Some(inlined)
+        } else {
+            None
+        };
+        Ok(ResponseContract {
+            schema: schema.clone(),
+            shape_root,
+            validator,
+        })
+    }
+
+    /// The schema as given to [`ResponseContract::compile`].
+    pub fn schema(&self) -> &Value {
+        &self.schema
+    }
+
+    /// `Ok(())` when `body` satisfies the schema; otherwise the drift report.
+    pub fn check(&self, body: &Value) -> Result<(), Drift> {
+        if self.validator.is_valid(body) {
+            return Ok(());
+        }
+        Err(self.explain(body))
+    }
+
+    /// Builds the drift report for a body the validator rejected.
+    fn explain(&self, body: &Value) -> Drift {
+        let root = self.shape_root.as_ref().unwrap_or(&self.schema);
+        let findings = walk::diff_against_schema(root, body);
+        let mut violations = Vec::new();
+        let mut unexplained = Findings::default();
+        for error in self.validator.iter_errors(body).take(MAX_ERRORS_SCANNED) {
+            let message = error.masked().to_string();
+            let at = Path::from_pointer(error.instance_path().as_str(), body);
+            if violations.len() < MAX_VIOLATIONS {
+                violations.push(Violation {
+                    instance_path: error.instance_path().as_str().to_owned(),
+                    schema_path: error.schema_path().as_str().to_owned(),
+                    message: message.clone(),
+                });
+            }
+            // Structural errors the walk explains are dropped; anything else (enum, format,
+            // bounds, or a keyword the walk does not model) is reported in its own words.
+            if !explained(&findings, &at, error.kind()) {
+                unexplained.invalid(&at, message);
+            }
+        }
+        let mut changes = findings.into_changes(&|_, _, _| false);
+        changes.extend(unexplained.into_changes(&|_, _, _| false));
+        changes.sort_by(|a, b| a.path().cmp(b.path()));
+        if changes.is_empty() {
+            // The validator said invalid without saying why: never return an empty drift.
+            changes.push(Change::Invalid {
+                path: String::new(),
+                message: "the response does not match the contract".to_owned(),
+            });
+        }
+        Drift {
+            changes,
+            violations,
+        }
+    }
+}
+
+/// Whether the structural walk already accounts for this validator error.
+fn explained(findings: &Findings, at: &Path, kind: &ValidationErrorKind) -> bool {
+    match kind {
+        ValidationErrorKind::Required { property } => property
+            .as_str()
+            .is_some_and(|p| findings.explains(at, "required", &[p])),
+        ValidationErrorKind::AdditionalProperties { unexpected } => {
+            let keys: Vec<&str> = unexpected.iter().map(String::as_str).collect();
+            findings.explains(at, "additionalProperties", &keys)
+        }
+        ValidationErrorKind::Type { .. } => findings.explains(at, "type", &[]),
+        ValidationErrorKind::AnyOf { .. }
+        | ValidationErrorKind::OneOfNotValid { .. }
+        | ValidationErrorKind::FalseSchema
+        | ValidationErrorKind::AdditionalItems { .. }
+        | ValidationErrorKind::UnevaluatedProperties { .. }
+        | ValidationErrorKind::UnevaluatedItems { .. } => findings.explains(at, "", &[]),
+        _ => false,
+    }
+}
+
+/// Does the schema reference anything outside itself? Only then is inlining worth its
+/// cost (and its risk of blowing up a heavily shared `$defs` graph).
+fn has_external_ref(v: &Value, depth: usize) -> bool {
+    if depth > 256 {
+        return false;
+    }
+    match v {
+        Value::Object(map) => map.iter().any(|(k, child)| {
+            (k == "$ref" && child.as_str().is_some_and(|r| !r.starts_with('#')))
+                || has_external_ref(child, depth + 1)
+        }),
+        Value::Array(items) => items.iter().any(|c| has_external_ref(c, depth + 1)),
+        _ => false,
+    }
+}
+
+fn ref_hint(base_dir: Option<&std::path::Path>) -> String {
+    let files = match base_dir {
+        Some(dir) => format!("relative file $refs resolve from {}", dir.display()),
+        None => "relative file $refs need the contract's directory (none was given)".to_owned(),
+    };
+    format!(
+        "local $refs must point into this schema (e.g. #/$defs/name); {files}; http(s) $refs are never fetched — copy that schema next to the contract and $ref the file"
+    )
+}
+
+fn compile_error(
+    error: jsonschema::ValidationError<'static>,
+    base_dir: Option<&std::path::Path>,
+) -> ContractError {
+    if let ValidationErrorKind::Referencing(e) = error.kind() {
+        return ContractError::UnresolvableRef {
+            message: e.to_string(),
+            hint: ref_hint(base_dir),
+        };
+    }
+    let location = error.schema_path().as_str();
+    ContractError::InvalidSchema {
+        location: if location.is_empty() {
+            "the top level".to_owned()
+        } else {
+            location.to_owned()
+        },
+        message: error.to_string(),
+    }
+}

@@ -1,0 +1,257 @@
+//! The one place that turns an upstream attempt into an [`ErrorClass`]
+//! (STYLE.md principle 4: classification apart from mechanism and policy).
+//!
+//! Status semantics follow RFC 9110 §15 and the retry conventions of Envoy's
+//! `retry_on` (5xx, `reset`, `connect-failure`, `retriable-status-codes`) and
+//! gRPC's HTTP→status mapping (429/502/503/504 → UNAVAILABLE-ish). What an
+//! attempt *means* beyond its status (is it a throttle? did a Sunset pass? did
+//! the body match the contract?) is decided upstream by the signals parser and
+//! the contract validator and arrives here as plain values.
+//!
+//! This module must not parse headers or bodies, read a clock, or decide what
+//! to do about a class: retry, breaker, metrics and notes consume its answer.
+
+use std::time::Duration;
+
+use crate::class::ErrorClass;
+
+/// One finished upstream attempt, reduced to what classification needs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Attempt {
+    /// An HTTP response arrived.
+    Response {
+        /// The final status code.
+        status: u16,
+        /// The signals parser says the response itself is a throttle (429,
+        /// GitHub-style 403 with remaining 0, vendor throttle bodies). Merely
+        /// "remaining = 0" on a success is *not* a throttle.
+        rate_limited: bool,
+        /// The server's hint of when to come back (Retry-After and kin).
+        retry_after: Option<Duration>,
+        /// A Sunset date known for this tool has passed.
+        past_sunset: bool,
+        /// What the contract validator said about the body.
+        body_ok: BodyCheck,
+    },
+    /// The attempt hit its deadline (connect or read).
+    Timeout,
+    /// Connection refused/reset before the request was sent, or DNS failure.
+    Connect,
+}
+
+/// The contract validator's verdict on a response body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyCheck {
+    /// The body is JSON and matches the response schema.
+    Valid,
+    /// The body is not JSON at all.
+    NotJson,
+    /// The body is JSON but breaks the response schema.
+    SchemaMismatch,
+    /// The body exceeded the size limit before it could be checked.
+    TooLarge,
+}
+
+/// Classify one attempt. `None` means success.
+///
+/// Decisions beyond DESIGN.md §4, in order of precedence:
+///
+/// 1. A 2xx with a [`BodyCheck::Valid`] body is success, whatever else is
+///    flagged: a body that satisfies the contract is data.
+/// 2. `rate_limited` wins over the status for everything else, including a
+///    2xx whose body failed the schema (some vendors throttle with 200 and an
+///    error body; calling that drift would page an owner for a quota).
+/// 3. A 2xx with a bad body is [`ErrorClass::ContractDrift`].
+/// 4. 503/529 **without** a hint is [`ErrorClass::ServerError`], not
+///    `Overloaded`: `overloaded` promises "retry after the hint", and a bare
+///    503 gives none; treating it as any other 5xx keeps non-idempotent calls
+///    from being repeated on an ambiguous failure.
+/// 5. 1xx and 3xx as a *final* answer are [`ErrorClass::ContractDrift`]: the
+///    HTTP client handles informational responses, and toolgate does not
+///    follow redirects to hosts the config did not name, so a redirect means
+///    the endpoint moved — retrying cannot help and the owner must look.
+/// 6. A status outside 100..=599 is [`ErrorClass::ServerError`]: the upstream
+///    is not speaking HTTP properly, an ambiguous failure.
+pub fn classify(attempt: &Attempt) -> Option<ErrorClass> {
+    let (status, rate_limited, retry_after, past_sunset, body_ok) = match attempt {
+        Attempt::Timeout => return Some(ErrorClass::Timeout),
+        Attempt::Connect => return Some(ErrorClass::Connect),
+        Attempt::Response {
+            status,
+            rate_limited,
+            retry_after,
+            past_sunset,
+            body_ok,
+        } => (*status, *rate_limited, *retry_after, *past_sunset, *body_ok),
+    };
+    let success = (200..=299).contains(&status);
+    if success && body_ok == BodyCheck::Valid {
+        return None;
+    }
+    if rate_limited || status == 429 {
+        return Some(ErrorClass::RateLimited);
+    }
+    Some(match status {
+        200..=299 => ErrorClass::ContractDrift,
+        100..=199 | 300..=399 => ErrorClass::ContractDrift,
+        408 => ErrorClass::Timeout,
+        401 | 403 => ErrorClass::Auth,
+        410 => ErrorClass::Gone,
+        404 if past_sunset => ErrorClass::Gone,
+        400..=499 => ErrorClass::ClientError,
+        503 | 529 if retry_after.is_some() => ErrorClass::Overloaded,
+        _ => ErrorClass::ServerError,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ErrorClass::*;
+
+    fn resp(status: u16) -> Attempt {
+        Attempt::Response {
+            status,
+            rate_limited: false,
+            retry_after: None,
+            past_sunset: false,
+            body_ok: BodyCheck::Valid,
+        }
+    }
+
+    fn with(
+        status: u16,
+        rate_limited: bool,
+        hint: Option<u64>,
+        past_sunset: bool,
+        body_ok: BodyCheck,
+    ) -> Attempt {
+        Attempt::Response {
+            status,
+            rate_limited,
+            retry_after: hint.map(Duration::from_secs),
+            past_sunset,
+            body_ok,
+        }
+    }
+
+    #[test]
+    fn table() {
+        use BodyCheck::*;
+        let cases: Vec<(&str, Attempt, Option<ErrorClass>)> = vec![
+            ("200 valid", resp(200), None),
+            ("204 valid", resp(204), None),
+            (
+                "200 not json",
+                with(200, false, None, false, NotJson),
+                Some(ContractDrift),
+            ),
+            (
+                "200 schema",
+                with(200, false, None, false, SchemaMismatch),
+                Some(ContractDrift),
+            ),
+            (
+                "200 too large",
+                with(200, false, None, false, TooLarge),
+                Some(ContractDrift),
+            ),
+            (
+                "200 valid but flagged",
+                with(200, true, None, false, Valid),
+                None,
+            ),
+            (
+                "200 throttle body",
+                with(200, true, None, false, SchemaMismatch),
+                Some(RateLimited),
+            ),
+            ("429", resp(429), Some(RateLimited)),
+            (
+                "429 with hint",
+                with(429, false, Some(30), false, Valid),
+                Some(RateLimited),
+            ),
+            (
+                "403 throttle",
+                with(403, true, None, false, Valid),
+                Some(RateLimited),
+            ),
+            ("403 plain", resp(403), Some(Auth)),
+            ("401", resp(401), Some(Auth)),
+            ("410", resp(410), Some(Gone)),
+            (
+                "404 past sunset",
+                with(404, false, None, true, Valid),
+                Some(Gone),
+            ),
+            ("404", resp(404), Some(ClientError)),
+            ("400", resp(400), Some(ClientError)),
+            ("422", resp(422), Some(ClientError)),
+            ("409", resp(409), Some(ClientError)),
+            (
+                "400 vendor throttle",
+                with(400, true, None, false, Valid),
+                Some(RateLimited),
+            ),
+            ("408", resp(408), Some(Timeout)),
+            (
+                "503 hint",
+                with(503, false, Some(5), false, Valid),
+                Some(Overloaded),
+            ),
+            (
+                "529 hint",
+                with(529, false, Some(5), false, Valid),
+                Some(Overloaded),
+            ),
+            ("503 bare", resp(503), Some(ServerError)),
+            ("529 bare", resp(529), Some(ServerError)),
+            (
+                "500 hint",
+                with(500, false, Some(5), false, Valid),
+                Some(ServerError),
+            ),
+            ("500", resp(500), Some(ServerError)),
+            ("502", resp(502), Some(ServerError)),
+            ("504", resp(504), Some(ServerError)),
+            (
+                "503 throttle flag",
+                with(503, true, Some(5), false, Valid),
+                Some(RateLimited),
+            ),
+            ("100", resp(100), Some(ContractDrift)),
+            ("301", resp(301), Some(ContractDrift)),
+            ("304", resp(304), Some(ContractDrift)),
+            ("0", resp(0), Some(ServerError)),
+            ("600", resp(600), Some(ServerError)),
+            ("timeout", Attempt::Timeout, Some(Timeout)),
+            ("connect", Attempt::Connect, Some(Connect)),
+        ];
+        for (name, attempt, want) in cases {
+            assert_eq!(classify(&attempt), want, "{name}");
+        }
+    }
+
+    #[test]
+    fn never_produces_gateway_only_classes() {
+        // circuit_open and budget_exhausted are the gateway's refusals, not
+        // something an upstream can say.
+        for status in 0..=999u16 {
+            for flags in 0..8u8 {
+                let a = with(
+                    status,
+                    flags & 1 != 0,
+                    (flags & 2 != 0).then_some(1),
+                    flags & 4 != 0,
+                    BodyCheck::SchemaMismatch,
+                );
+                let c = classify(&a);
+                assert!(
+                    c != Some(CircuitOpen) && c != Some(BudgetExhausted),
+                    "{a:?}"
+                );
+            }
+        }
+    }
+}

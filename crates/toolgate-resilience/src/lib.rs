@@ -1,0 +1,47 @@
+//! Failure classification, backoff, retry budgets, circuit breaking, quota
+//! pacing and brownout detection for toolgate.
+//!
+//! Everything here is a pure function or a small state machine: time arrives
+//! as a `now: tokio::time::Instant` parameter and randomness as `&mut impl
+//! Rng`, so every policy is tested deterministically (STYLE.md principle 6).
+//! Nothing here performs I/O, sleeps, spawns, or parses HTTP headers; the
+//! inputs are plain numbers produced elsewhere (`toolgate-signals`, the
+//! contract validator).
+//!
+//! Order in the call pipeline: [`classify`] an attempt → [`decide_retry`] →
+//! [`CircuitBreaker::admit`] → [`RetryBudget::try_withdraw`] (see `retry.rs`).
+#![warn(missing_docs)]
+
+mod backoff;
+mod breaker;
+mod budget;
+mod class;
+mod classify;
+mod latency;
+mod limit;
+mod pacer;
+mod retry;
+mod window;
+
+#[cfg(test)]
+mod outage_tests;
+
+/// `now + d` without the panic `Instant + Duration` has on overflow: a
+/// Retry-After or reset from a confused upstream can be absurdly large, and
+/// "about a century from now" means the same thing to every policy here.
+pub(crate) fn later(now: tokio::time::Instant, d: std::time::Duration) -> tokio::time::Instant {
+    const CENTURY: std::time::Duration = std::time::Duration::from_secs(100 * 365 * 24 * 3600);
+    now.checked_add(d)
+        .or_else(|| now.checked_add(CENTURY))
+        .unwrap_or(now)
+}
+
+pub use backoff::Backoff;
+pub use breaker::{Admission, BreakerConfig, BreakerState, CircuitBreaker};
+pub use budget::RetryBudget;
+pub use class::ErrorClass;
+pub use classify::{Attempt, BodyCheck, classify};
+pub use latency::{LatencyConfig, LatencySnapshot, LatencyWindow};
+pub use limit::{AdaptiveLimit, LimitConfig, Permit};
+pub use pacer::{Pace, PacerConfig, Quota, QuotaPacer};
+pub use retry::{GiveUpReason, MIN_ATTEMPT_TIME, RetryDecision, RetryInput, decide_retry};

@@ -1,0 +1,253 @@
+//! Quota pacing per dependency: spend advertised quota evenly until it resets,
+//! so pacing-capable load never sees a 429 (DESIGN.md §10).
+//!
+//! Inputs are what `toolgate-signals` extracts from rate-limit headers (IETF
+//! `draft-ietf-httpapi-ratelimit-headers`, GitHub `x-ratelimit-*`, …) reduced
+//! to numbers: remaining, limit, time to reset. The spreading is GCRA (the
+//! generic cell rate algorithm behind Envoy's and redis-cell's rate limiters):
+//! one call every `time_to_reset / usable` with a small burst tolerance. The
+//! counting is pessimistic in the way AWS SDK client-side rate limiting is:
+//! every admitted call is charged locally at once, and a fresh advertisement
+//! is discounted by the calls still in flight, because the server may not have
+//! counted them yet.
+//!
+//! Hard rule: never admit a call the advertised quota cannot cover. Soft rule:
+//! spread calls out — but spreading never fails a call that quota can still
+//! serve (a spreading wait that does not fit the deadline becomes `Go`).
+//!
+//! This module must not sleep, read a clock, or parse headers. It paces; it
+//! does not retry (that is `retry`) or judge health (that is the breaker).
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::later;
+use crate::retry::MIN_ATTEMPT_TIME;
+
+/// One quota advertisement from a response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quota {
+    /// Requests left in the current window.
+    pub remaining: u64,
+    /// Requests per window, if advertised.
+    pub limit: Option<u64>,
+    /// Time until the window resets, as of the response.
+    pub reset_after: Duration,
+}
+
+/// Pacing knobs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PacerConfig {
+    /// Fraction of the limit kept unused (0.02): room for probes, other
+    /// clients of the same key, and counting error.
+    pub reserve_fraction: f64,
+    /// At least this many requests are kept in reserve (1) — but never the
+    /// whole limit, so a tiny quota stays usable.
+    pub min_reserve: u64,
+    /// Added to every advertised reset (1 s): reset values are often whole
+    /// seconds rounded down, and clocks differ.
+    pub reset_slack: Duration,
+    /// How long to wait for in-flight responses to re-advertise when local
+    /// quota ran out and the reset time is unknown (100 ms).
+    pub poll: Duration,
+}
+
+impl Default for PacerConfig {
+    fn default() -> Self {
+        PacerConfig {
+            reserve_fraction: 0.02,
+            min_reserve: 1,
+            reset_slack: Duration::from_secs(1),
+            poll: Duration::from_millis(100),
+        }
+    }
+}
+
+/// The pacer's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pace {
+    /// Send now. The call is counted; report it with [`QuotaPacer::complete`].
+    Go,
+    /// Sleep this long, then ask again (nothing is reserved meanwhile).
+    Wait(Duration),
+    /// Quota is gone for longer than the deadline allows: fail fast with
+    /// `rate_limited`, telling the model when it resets.
+    Exhausted {
+        /// Time until quota is expected back.
+        resets_in: Duration,
+    },
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Advert {
+    /// Local view: advertised remaining, minus in-flight calls at the time,
+    /// minus every call admitted since.
+    remaining: u64,
+    /// The server's own count in the last accepted advertisement.
+    advertised: u64,
+    limit: Option<u64>,
+    /// `None` after a rollover whose new reset is not advertised yet.
+    reset_at: Option<Instant>,
+}
+
+/// Quota pacer for one dependency.
+#[derive(Debug, Clone, Default)]
+pub struct QuotaPacer {
+    cfg: PacerConfig,
+    advert: Option<Advert>,
+    in_flight: u64,
+    /// GCRA theoretical arrival time of the next call.
+    tat: Option<Instant>,
+    blocked_until: Option<Instant>,
+}
+
+impl QuotaPacer {
+    /// A pacer with no advertisement yet (everything goes).
+    pub fn new(cfg: PacerConfig) -> Self {
+        QuotaPacer {
+            cfg,
+            ..QuotaPacer::default()
+        }
+    }
+
+    /// Calls admitted with [`Pace::Go`] and not yet completed.
+    pub fn in_flight(&self) -> u64 {
+        self.in_flight
+    }
+
+    /// The local estimate of remaining quota, if any is known.
+    pub fn remaining(&self) -> Option<u64> {
+        self.advert.map(|a| a.remaining)
+    }
+
+    /// May a call be sent now, given `deadline_left` on the whole call?
+    pub fn admit(&mut self, now: Instant, deadline_left: Duration) -> Pace {
+        let fits = |wait: Duration| wait.saturating_add(MIN_ATTEMPT_TIME) <= deadline_left;
+        let hold = |wait: Duration| {
+            if fits(wait) {
+                Pace::Wait(wait)
+            } else {
+                Pace::Exhausted { resets_in: wait }
+            }
+        };
+        if let Some(until) = self.blocked_until {
+            if now < until {
+                return hold(until - now);
+            }
+            self.blocked_until = None;
+        }
+        self.roll_over(now);
+        let Some(advert) = self.advert else {
+            return self.go(None);
+        };
+        let usable = advert.remaining.saturating_sub(self.reserve(advert));
+        if usable == 0 {
+            return match advert.reset_at {
+                Some(reset_at) => hold(reset_at.saturating_duration_since(now)),
+                // Responses in flight will tell us the new window.
+                None if self.in_flight > 0 => hold(self.cfg.poll),
+                // The dependency stopped advertising: nothing left to go by.
+                None => {
+                    self.advert = None;
+                    self.go(None)
+                }
+            };
+        }
+        let Some(reset_at) = advert.reset_at else {
+            return self.go(None);
+        };
+        // GCRA: one call per `interval`, with a burst of a tenth of what is left.
+        let interval =
+            reset_at.saturating_duration_since(now) / u32::try_from(usable).unwrap_or(u32::MAX);
+        let burst = u32::try_from(usable / 10).unwrap_or(u32::MAX);
+        let tolerance = interval.saturating_mul(burst);
+        let tat = self.tat.map_or(now, |t| t.max(now));
+        let earliest = tat.checked_sub(tolerance).unwrap_or(now);
+        if earliest > now && fits(earliest - now) {
+            return Pace::Wait(earliest - now);
+        }
+        self.go(Some(later(tat, interval)))
+    }
+
+    fn go(&mut self, next_tat: Option<Instant>) -> Pace {
+        self.tat = next_tat;
+        self.in_flight = self.in_flight.saturating_add(1);
+        if let Some(a) = self.advert.as_mut() {
+            a.remaining = a.remaining.saturating_sub(1);
+        }
+        Pace::Go
+    }
+
+    fn reserve(&self, advert: Advert) -> u64 {
+        let Some(limit) = advert.limit.filter(|l| *l > 0) else {
+            return self.cfg.min_reserve.min(advert.remaining.saturating_sub(1));
+        };
+        let fraction = (limit as f64 * self.cfg.reserve_fraction.clamp(0.0, 1.0)).floor() as u64;
+        fraction.max(self.cfg.min_reserve).min(limit - 1)
+    }
+
+    /// Past the (slackened) reset, the window is new: assume the full limit
+    /// minus what is in flight, or forget the advert if the limit is unknown.
+    fn roll_over(&mut self, now: Instant) {
+        let Some(advert) = self.advert else { return };
+        let Some(reset_at) = advert.reset_at else {
+            return;
+        };
+        if now < reset_at {
+            return;
+        }
+        self.tat = None;
+        self.advert = advert.limit.map(|limit| Advert {
+            remaining: limit.saturating_sub(self.in_flight),
+            advertised: limit,
+            limit: Some(limit),
+            reset_at: None,
+        });
+    }
+
+    /// An admitted call finished (any outcome); pass the quota its response
+    /// advertised, if any. Call exactly once per [`Pace::Go`].
+    pub fn complete(&mut self, now: Instant, quota: Option<Quota>) {
+        self.in_flight = self.in_flight.saturating_sub(1);
+        if let Some(q) = quota {
+            self.observe(now, q);
+        }
+    }
+
+    /// Take in an advertisement that did not come from an admitted call (a
+    /// probe, a health check). Calls still in flight are charged against it.
+    pub fn observe(&mut self, now: Instant, quota: Quota) {
+        let reset_at = later(now, quota.reset_after.saturating_add(self.cfg.reset_slack));
+        // Within one window the server's count only goes down, so a higher
+        // count than already seen is an older response overtaken by a newer
+        // one: ignore it rather than hand back quota that is spent.
+        let same_window = self.advert.and_then(|a| a.reset_at).is_some_and(|r| {
+            r.max(reset_at).saturating_duration_since(r.min(reset_at)) <= self.cfg.reset_slack
+        });
+        if let Some(a) = self.advert
+            && same_window
+            && quota.remaining > a.advertised
+        {
+            return;
+        }
+        self.advert = Some(Advert {
+            // The server may not have counted the calls still in flight yet.
+            remaining: quota.remaining.saturating_sub(self.in_flight),
+            advertised: quota.remaining,
+            limit: quota.limit,
+            reset_at: Some(reset_at),
+        });
+    }
+
+    /// A throttle response arrived: block until `now + wait` (the caller
+    /// passes max(Retry-After, reset)).
+    pub fn throttled(&mut self, now: Instant, wait: Duration) {
+        let until = later(now, wait);
+        self.blocked_until = Some(self.blocked_until.map_or(until, |b| b.max(until)));
+    }
+}
+
+#[cfg(test)]
+#[path = "pacer_tests.rs"]
+mod tests;

@@ -1,0 +1,132 @@
+//! GitHub `x-ratelimit-*`, also the shape Atlassian and Discord build on.
+//!
+//! Source: <https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api>
+//! (`x-ratelimit-limit`, `-remaining`, `-used`, `-reset` in UTC epoch seconds,
+//! `-resource` naming the policy, e.g. `core`, `search`, `graphql`). GitHub signals an
+//! exceeded limit with 403 *or* 429 and `x-ratelimit-remaining: 0`; that judgement is
+//! made in [`crate::read`], which sees the status. The reset goes through
+//! [`crate::reset::parse`], so Atlassian's ISO-8601 reset reads correctly here too.
+
+use chrono::{DateTime, Utc};
+
+use crate::quota::Collector;
+use crate::{Headers, Quota, num, reset};
+
+/// The `x-ratelimit-*` quota, if any of its fields is present and parseable.
+pub(crate) fn quota(h: &Headers<'_>, now: DateTime<Utc>) -> Option<Quota> {
+    let limit = h.get_str("x-ratelimit-limit").and_then(num::parse_u64);
+    let used = h.get_str("x-ratelimit-used").and_then(num::parse_u64);
+    let remaining = h
+        .get_str("x-ratelimit-remaining")
+        .and_then(num::parse_u64)
+        .or_else(|| Some(limit?.saturating_sub(used?)));
+    let reset_after = h
+        .get("x-ratelimit-reset")
+        .and_then(|v| reset::parse(v, now));
+    let policy = h
+        .get_str("x-ratelimit-resource")
+        .filter(|r| !r.is_empty())
+        .unwrap_or("default");
+    let q = Quota {
+        limit,
+        remaining,
+        reset_after,
+        ..Quota::new(policy)
+    };
+    (!q.is_empty()).then_some(q)
+}
+
+pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
+    if let Some(q) = quota(h, now) {
+        out.quota(q);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Flavour, read as read_all};
+    use std::time::Duration;
+
+    fn at(secs: i64) -> DateTime<Utc> {
+        DateTime::from_timestamp(secs, 0).unwrap()
+    }
+
+    #[test]
+    fn documented_example() {
+        // The docs' example response headers.
+        let fields: [(&str, &[u8]); 5] = [
+            ("x-ratelimit-limit", b"5000"),
+            ("x-ratelimit-remaining", b"4999"),
+            ("x-ratelimit-used", b"1"),
+            ("x-ratelimit-reset", b"1691591363"),
+            ("x-ratelimit-resource", b"core"),
+        ];
+        let s = read_all(
+            200,
+            &Headers::new(&fields),
+            at(1_691_591_000),
+            Flavour::Github,
+        );
+        assert_eq!(
+            s.quota,
+            vec![Quota {
+                limit: Some(5000),
+                remaining: Some(4999),
+                reset_after: Some(Duration::from_secs(363)),
+                ..Quota::new("core")
+            }]
+        );
+        assert!(!s.rate_limited);
+    }
+
+    #[test]
+    fn status_table() {
+        // (status, remaining, retry-after, rate_limited)
+        type Case<'a> = (u16, &'a [u8], Option<&'a [u8]>, bool);
+        let cases: &[Case<'_>] = &[
+            (403, b"0", None, true),
+            (429, b"0", None, true),
+            (403, b"12", None, false),       // an ordinary permission error
+            (403, b"12", Some(b"60"), true), // secondary rate limit
+            (200, b"0", None, false),        // this call succeeded; the next may not
+        ];
+        for (status, remaining, retry, want) in cases {
+            let mut fields: Vec<(&str, &[u8])> = vec![
+                ("X-RateLimit-Limit", b"60"),
+                ("X-RateLimit-Remaining", remaining),
+                ("X-RateLimit-Reset", b"1372700873"),
+            ];
+            if let Some(r) = retry {
+                fields.push(("Retry-After", r));
+            }
+            let s = read_all(
+                *status,
+                &Headers::new(&fields),
+                at(1_372_700_800),
+                Flavour::Auto,
+            );
+            assert_eq!(s.rate_limited, *want, "{status} {remaining:?} {retry:?}");
+            assert_eq!(s.quota[0].reset_after, Some(Duration::from_secs(73)));
+        }
+        // A bare 403 with no rate-limit signal at all.
+        let s = read_all(403, &Headers::new(&[]), at(0), Flavour::Auto);
+        assert!(!s.rate_limited);
+    }
+
+    #[test]
+    fn remaining_derived_from_used_and_junk_ignored() {
+        let fields: [(&str, &[u8]); 3] = [
+            ("x-ratelimit-limit", b"30"),
+            ("x-ratelimit-used", b"31"),
+            ("x-ratelimit-reset", b"tomorrow"),
+        ];
+        let q = quota(&Headers::new(&fields), at(0)).unwrap();
+        assert_eq!(
+            (q.limit, q.remaining, q.reset_after),
+            (Some(30), Some(0), None)
+        );
+        let junk: [(&str, &[u8]); 1] = [("x-ratelimit-limit", b"-1")];
+        assert_eq!(quota(&Headers::new(&junk), at(0)), None);
+    }
+}

@@ -1,0 +1,198 @@
+//! Overflow-free number parsing shared by every header family.
+//!
+//! Owns the strict grammars (`1*DIGIT`, `1*DIGIT ["." *DIGIT]`, Go-style durations)
+//! and the caps. It must not guess what a number means: that is `reset.rs`'s job.
+
+use std::time::Duration;
+
+/// Parses `1*DIGIT` (after trimming whitespace) into a `u64`; `None` on overflow or junk.
+pub(crate) fn parse_u64(s: &str) -> Option<u64> {
+    let s = s.trim();
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.bytes().try_fold(0u64, |acc, b| {
+        acc.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+    })
+}
+
+/// Parses `1*DIGIT ["." *DIGIT]` or `"." 1*DIGIT` into whole units and nanounits.
+///
+/// The whole part saturates at `u64::MAX` (callers cap it); digits past the ninth
+/// fractional one are validated and dropped. Signs, exponents, `inf` and `NaN` are refused.
+pub(crate) fn parse_decimal(s: &str) -> Option<(u64, u32)> {
+    let s = s.trim();
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i, f),
+        None => (s, ""),
+    };
+    if (int.is_empty() && frac.is_empty())
+        || !int.bytes().all(|b| b.is_ascii_digit())
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let whole = int.bytes().fold(0u64, |acc, b| {
+        acc.saturating_mul(10).saturating_add(u64::from(b - b'0'))
+    });
+    let mut nanos: u32 = 0;
+    let mut scale: u32 = 100_000_000;
+    for b in frac.bytes().take(9) {
+        nanos += u32::from(b - b'0') * scale;
+        scale /= 10;
+    }
+    Some((whole, nanos))
+}
+
+/// Seconds with an optional fraction (`"1.5"`), capped at `cap`.
+pub(crate) fn decimal_seconds(s: &str, cap: Duration) -> Option<Duration> {
+    let (secs, nanos) = parse_decimal(s)?;
+    Some(Duration::new(secs, nanos).min(cap))
+}
+
+/// Whole milliseconds (`1*DIGIT`, tolerating a fraction), capped at `cap`.
+pub(crate) fn decimal_millis(s: &str, cap: Duration) -> Option<Duration> {
+    let (ms, frac_nanos) = parse_decimal(s)?;
+    let total_ns = u128::from(ms) * 1_000_000 + u128::from(frac_nanos) / 1_000;
+    Some(nanos_to_duration(total_ns).min(cap))
+}
+
+/// A `u128` count of nanoseconds as a `Duration`, saturating at `u64::MAX` seconds.
+pub(crate) fn nanos_to_duration(ns: u128) -> Duration {
+    let secs = u64::try_from(ns / 1_000_000_000).unwrap_or(u64::MAX);
+    // The remainder is < 1e9, so it always fits in a u32.
+    let sub = u32::try_from(ns % 1_000_000_000).unwrap_or(0);
+    Duration::new(secs, sub)
+}
+
+/// Parses a Go `time.Duration` string such as `6m0s`, `1s`, `20ms`, `1h2m3.5s`, `0`.
+///
+/// Source: <https://pkg.go.dev/time#ParseDuration> (units ns, us, µs, ms, s, m, h).
+/// Negative durations are refused; the result is capped at `cap`.
+pub(crate) fn go_duration(s: &str, cap: Duration) -> Option<Duration> {
+    let s = s.trim();
+    if s == "0" {
+        return Some(Duration::ZERO);
+    }
+    let mut rest = s;
+    let mut total: u128 = 0;
+    if rest.is_empty() {
+        return None;
+    }
+    while !rest.is_empty() {
+        let num_len = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let (num, tail) = rest.split_at(num_len);
+        let (whole, nanos) = parse_decimal(num)?;
+        let unit_len = tail
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(tail.len());
+        let (unit, tail) = tail.split_at(unit_len);
+        let unit_ns: u128 = match unit {
+            "ns" => 1,
+            "us" | "µs" | "μs" => 1_000,
+            "ms" => 1_000_000,
+            "s" => 1_000_000_000,
+            "m" => 60_000_000_000,
+            "h" => 3_600_000_000_000,
+            _ => return None,
+        };
+        let part = u128::from(whole)
+            .saturating_mul(unit_ns)
+            .saturating_add(u128::from(nanos).saturating_mul(unit_ns) / 1_000_000_000);
+        total = total.saturating_add(part);
+        rest = tail;
+    }
+    Some(nanos_to_duration(total).min(cap))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAY: Duration = Duration::from_secs(86_400);
+
+    #[test]
+    fn u64_table() {
+        let cases: &[(&str, Option<u64>)] = &[
+            ("0", Some(0)),
+            (" 42 ", Some(42)),
+            ("18446744073709551615", Some(u64::MAX)),
+            ("18446744073709551616", None),
+            ("-1", None),
+            ("+1", None),
+            ("1.0", None),
+            ("", None),
+            ("1 2", None),
+        ];
+        for (input, want) in cases {
+            assert_eq!(parse_u64(input), *want, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn decimal_table() {
+        let cases: &[(&str, Option<(u64, u32)>)] = &[
+            ("1.5", Some((1, 500_000_000))),
+            ("64.57", Some((64, 570_000_000))),
+            (".25", Some((0, 250_000_000))),
+            ("3.", Some((3, 0))),
+            ("0.0000000019", Some((0, 1))),
+            ("99999999999999999999999", Some((u64::MAX, 0))),
+            (".", None),
+            ("1e3", None),
+            ("NaN", None),
+            ("inf", None),
+            ("-1.5", None),
+            ("1.2.3", None),
+        ];
+        for (input, want) in cases {
+            assert_eq!(parse_decimal(input), *want, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn millis_and_seconds_are_capped() {
+        assert_eq!(
+            decimal_millis("1500", DAY),
+            Some(Duration::from_millis(1500))
+        );
+        assert_eq!(
+            decimal_millis("2.5", DAY),
+            Some(Duration::from_micros(2500))
+        );
+        assert_eq!(decimal_millis("99999999999999999999", DAY), Some(DAY));
+        assert_eq!(decimal_seconds("1e9", DAY), None);
+        assert_eq!(decimal_seconds("86401", DAY), Some(DAY));
+    }
+
+    #[test]
+    fn go_duration_table() {
+        // Values as OpenAI documents them ("1s", "6m0s") and as seen in the wild ("12ms").
+        let cases: &[(&str, Option<Duration>)] = &[
+            ("1s", Some(Duration::from_secs(1))),
+            ("6m0s", Some(Duration::from_secs(360))),
+            ("20ms", Some(Duration::from_millis(20))),
+            ("12ms", Some(Duration::from_millis(12))),
+            ("1h2m3.5s", Some(Duration::from_millis(3_723_500))),
+            ("0.5s", Some(Duration::from_millis(500))),
+            ("7.66s", Some(Duration::from_millis(7660))),
+            ("100us", Some(Duration::from_micros(100))),
+            ("100µs", Some(Duration::from_micros(100))),
+            ("3ns", Some(Duration::from_nanos(3))),
+            ("0", Some(Duration::ZERO)),
+            ("48h", Some(DAY)),
+            ("99999999999999999999h", Some(DAY)),
+            ("", None),
+            ("s", None),
+            ("5", None),
+            ("5d", None),
+            ("-5s", None),
+            ("1h-2m", None),
+        ];
+        for (input, want) in cases {
+            assert_eq!(go_duration(input, DAY), *want, "{input:?}");
+        }
+    }
+}

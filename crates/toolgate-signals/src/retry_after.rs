@@ -1,0 +1,160 @@
+//! `Retry-After` and its millisecond variants: how long the server asks us to wait.
+//!
+//! Sources:
+//! - RFC 9110 §10.2.3: `Retry-After = HTTP-date / delay-seconds`; HTTP-date in all three
+//!   forms of §5.6.7 (IMF-fixdate, obsolete RFC 850, asctime). Decimals such as `1.5`
+//!   (Shopify documents `Retry-After: 2.0`, Discord sends fractional seconds) are tolerated.
+//! - `retry-after-ms` and `x-ms-retry-after-ms`: Azure SDK guidelines
+//!   (<https://azure.github.io/azure-sdk/general_azurecore.html#retry-policy>), also sent by
+//!   OpenAI-compatible servers.
+//! - `grpc-retry-pushback-ms`: gRPC A6 client retries
+//!   (<https://github.com/grpc/proposal/blob/master/A6-client-retries.md>); a negative
+//!   value means "do not retry", which is not a wait and is ignored here.
+//!
+//! Every result is capped at [`MAX_WAIT`]; a date in the past means "now" (zero). This
+//! module only parses; deciding whether to honour the wait is the resilience crate's job.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+
+use crate::{Headers, num, reset};
+
+/// The longest wait ever reported (24 h): anything longer is treated as absurd and capped.
+pub const MAX_WAIT: Duration = Duration::from_secs(24 * 3600);
+
+/// Parses a `Retry-After` value: delay-seconds (decimals tolerated) or an HTTP-date.
+///
+/// Returns `None` for anything else (including negative numbers); never exceeds
+/// [`MAX_WAIT`].
+///
+/// ```
+/// use chrono::{TimeZone, Utc};
+/// use std::time::Duration;
+/// let now = Utc.with_ymd_and_hms(2015, 10, 21, 7, 27, 0).unwrap();
+/// let p = |v: &str| toolgate_signals::retry_after::parse(v.as_bytes(), now);
+/// assert_eq!(p("120"), Some(Duration::from_secs(120)));
+/// assert_eq!(p("Wed, 21 Oct 2015 07:28:00 GMT"), Some(Duration::from_secs(60)));
+/// ```
+#[must_use]
+pub fn parse(value: &[u8], now: DateTime<Utc>) -> Option<Duration> {
+    let v = std::str::from_utf8(value).ok()?.trim();
+    if v.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return num::decimal_seconds(v, MAX_WAIT);
+    }
+    reset::http_date(v).map(|t| reset::until(t, now, MAX_WAIT))
+}
+
+/// Parses a millisecond wait (`retry-after-ms`, `x-ms-retry-after-ms`,
+/// `grpc-retry-pushback-ms`): non-negative integer milliseconds, capped at [`MAX_WAIT`].
+#[must_use]
+pub fn parse_ms(value: &[u8]) -> Option<Duration> {
+    num::decimal_millis(std::str::from_utf8(value).ok()?, MAX_WAIT)
+}
+
+/// Fields carrying seconds or an HTTP-date.
+const SECONDS_FIELDS: [&str; 1] = ["retry-after"];
+/// Fields carrying integer milliseconds.
+const MILLIS_FIELDS: [&str; 3] = [
+    "retry-after-ms",
+    "x-ms-retry-after-ms",
+    "grpc-retry-pushback-ms",
+];
+
+/// The longest wait any Retry-After variant asks for, across repeated fields.
+#[must_use]
+pub fn from_headers(headers: &Headers<'_>, now: DateTime<Utc>) -> Option<Duration> {
+    let secs = SECONDS_FIELDS
+        .iter()
+        .flat_map(|n| headers.get_all(n))
+        .filter_map(|v| parse(v, now));
+    let millis = MILLIS_FIELDS
+        .iter()
+        .flat_map(|n| headers.get_all(n))
+        .filter_map(parse_ms);
+    secs.chain(millis).max()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn now() -> DateTime<Utc> {
+        // RFC 9110 §10.2.3's example date is "Fri, 31 Dec 1999 23:59:59 GMT".
+        Utc.with_ymd_and_hms(1999, 12, 31, 23, 58, 59).unwrap()
+    }
+
+    #[test]
+    fn parse_table() {
+        let s = Duration::from_secs;
+        let cases: &[(&[u8], Option<Duration>)] = &[
+            // RFC 9110 §10.2.3 examples
+            (b"120", Some(s(120))),
+            (b"Fri, 31 Dec 1999 23:59:59 GMT", Some(s(60))),
+            // obsolete forms of the same instant
+            (b"Friday, 31-Dec-99 23:59:59 GMT", Some(s(60))),
+            (b"Fri Dec 31 23:59:59 1999", Some(s(60))),
+            // whitespace, decimals, zero
+            (b"  5 ", Some(s(5))),
+            (b"0", Some(s(0))),
+            (b"1.5", Some(Duration::from_millis(1500))),
+            (b"2.0", Some(s(2))),
+            (b"64.57", Some(Duration::from_millis(64_570))),
+            // dates in the past mean "now"; far future and huge numbers are capped
+            (b"Thu, 01 Jan 1970 00:00:00 GMT", Some(s(0))),
+            (b"Fri, 31 Dec 9999 23:59:59 GMT", Some(MAX_WAIT)),
+            (b"86401", Some(MAX_WAIT)),
+            (b"99999999999999999999999999", Some(MAX_WAIT)),
+            // refused
+            (b"-1", None),
+            (b"", None),
+            (b"soon", None),
+            (b"1e3", None),
+            (b"5 s", None),
+            (b"Fri, 32 Dec 1999 23:59:59 GMT", None),
+            (&[0xff, 0x31], None),
+        ];
+        for (input, want) in cases {
+            assert_eq!(
+                parse(input, now()),
+                *want,
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+    }
+
+    #[test]
+    fn parse_ms_table() {
+        let cases: &[(&[u8], Option<Duration>)] = &[
+            (b"1500", Some(Duration::from_millis(1500))),
+            (b"0", Some(Duration::ZERO)),
+            (b"-1", None), // gRPC: negative pushback = do not retry; not a wait
+            (b"abc", None),
+            (b"86400001", Some(MAX_WAIT)),
+        ];
+        for (input, want) in cases {
+            assert_eq!(
+                parse_ms(input),
+                *want,
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+    }
+
+    #[test]
+    fn from_headers_takes_the_longest_wait() {
+        let fields: [(&str, &[u8]); 5] = [
+            ("Retry-After", b"2"),
+            ("retry-after-ms", b"2500"),
+            ("x-ms-retry-after-ms", b"100"),
+            ("grpc-retry-pushback-ms", b"-1"),
+            ("Retry-After", b"garbage"),
+        ];
+        let h = Headers::new(&fields);
+        assert_eq!(from_headers(&h, now()), Some(Duration::from_millis(2500)));
+        assert_eq!(from_headers(&Headers::new(&[]), now()), None);
+    }
+}

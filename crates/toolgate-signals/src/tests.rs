@@ -1,0 +1,161 @@
+//! Cross-family tests of [`crate::read`]: status handling, flavour restriction,
+//! merging and ordering, serialisation.
+
+use std::time::Duration;
+
+use chrono::{DateTime, TimeZone, Utc};
+
+use crate::{Flavour, Headers, Quota, Signals, read};
+
+fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2025, 6, 1, 12, 0, 0).unwrap()
+}
+
+#[test]
+fn plain_429_table() {
+    // (status, fields, rate_limited, retry_after)
+    type Case<'a> = (u16, &'a [(&'a str, &'a [u8])], bool, Option<Duration>);
+    let cases: &[Case<'_>] = &[
+        (429, &[], true, None),
+        (
+            429,
+            &[("Retry-After", b"120")],
+            true,
+            Some(Duration::from_secs(120)),
+        ),
+        (
+            429,
+            &[("Retry-After", b"Sun, 01 Jun 2025 12:00:30 GMT")],
+            true,
+            Some(Duration::from_secs(30)),
+        ),
+        (
+            429,
+            &[("retry-after-ms", b"250")],
+            true,
+            Some(Duration::from_millis(250)),
+        ),
+        (
+            503,
+            &[("Retry-After", b"10")],
+            false,
+            Some(Duration::from_secs(10)),
+        ),
+        (200, &[], false, None),
+        (403, &[], false, None),
+        (429, &[("Retry-After", b"-5")], true, None),
+    ];
+    for (status, fields, limited, wait) in cases {
+        let s = read(*status, &Headers::new(fields), now(), Flavour::Auto);
+        assert_eq!(
+            (s.rate_limited, s.retry_after),
+            (*limited, *wait),
+            "{status} {fields:?}"
+        );
+    }
+}
+
+#[test]
+fn explicit_flavour_restricts_quota_parsing_but_not_retry_after() {
+    let fields: [(&str, &[u8]); 4] = [
+        ("x-ratelimit-limit", b"60"),
+        ("x-ratelimit-limit-requests", b"100"),
+        ("RateLimit", b"limit=10, remaining=1, reset=5"),
+        ("Retry-After", b"3"),
+    ];
+    let h = Headers::new(&fields);
+    let policies = |f| -> Vec<String> {
+        read(429, &h, now(), f)
+            .quota
+            .into_iter()
+            .map(|q| q.policy)
+            .collect()
+    };
+    assert_eq!(policies(Flavour::Github), ["default"]);
+    assert_eq!(policies(Flavour::Openai), ["requests"]);
+    assert_eq!(read(429, &h, now(), Flavour::Ietf).quota[0].limit, Some(10));
+    assert_eq!(policies(Flavour::Shopify), Vec::<String>::new());
+    assert_eq!(
+        read(429, &h, now(), Flavour::Shopify).retry_after,
+        Some(Duration::from_secs(3))
+    );
+    // Auto sees all three; GitHub's and IETF's unnamed "default" merge.
+    let auto = read(429, &h, now(), Flavour::Auto);
+    assert_eq!(auto.quota.len(), 2);
+    assert_eq!(auto.quota[0].policy, "default");
+    assert_eq!(auto.quota[0].remaining, Some(1));
+}
+
+#[test]
+fn most_constraining_first_across_families() {
+    let fields: [(&str, &[u8]); 4] = [
+        ("x-ratelimit-limit-requests", b"100"),
+        ("x-ratelimit-remaining-requests", b"90"),
+        ("x-ratelimit-limit-tokens", b"1000"),
+        ("x-ratelimit-remaining-tokens", b"10"),
+    ];
+    let s = read(200, &Headers::new(&fields), now(), Flavour::Auto);
+    assert_eq!(s.quota[0].policy, "tokens");
+}
+
+#[test]
+fn flavour_serde_is_snake_case() {
+    assert_eq!(
+        serde_json::to_string(&Flavour::MicrosoftGraph).unwrap(),
+        "\"microsoft_graph\""
+    );
+    let f: Flavour = serde_json::from_str("\"openai\"").unwrap();
+    assert_eq!(f, Flavour::Openai);
+    assert_eq!(Flavour::default(), Flavour::Auto);
+}
+
+#[test]
+fn signals_serialise() {
+    let fields: [(&str, &[u8]); 3] = [
+        ("Retry-After", b"2"),
+        ("Deprecation", b"@1688169599"),
+        ("x-ratelimit-remaining", b"0"),
+    ];
+    let s = read(403, &Headers::new(&fields), now(), Flavour::Auto);
+    let json = serde_json::to_value(&s).unwrap();
+    assert_eq!(json["retry_after"]["secs"], 2);
+    assert_eq!(json["rate_limited"], true);
+    assert_eq!(json["deprecation"]["since"], "2023-06-30T23:59:59Z");
+    assert_eq!(json["quota"][0]["policy"], "default");
+    let empty = serde_json::to_value(Signals::default()).unwrap();
+    assert_eq!(empty["deprecation"], serde_json::Value::Null);
+}
+
+#[test]
+fn kitchen_sink_response() {
+    // A response carrying every kind of signal at once.
+    let fields: [(&str, &[u8]); 7] = [
+        ("RateLimit-Policy", br#""hour";q=1000;w=3600"#),
+        ("RateLimit", br#""hour";r=0;t=1800"#),
+        ("Retry-After", b"60"),
+        ("Warning", b"299 - \"v1 is deprecated; use v2\""),
+        ("Deprecation", b"true"),
+        ("Sunset", b"Wed, 31 Dec 2025 23:59:59 GMT"),
+        (
+            "Link",
+            b"<https://api.example/v2>; rel=\"successor-version\"",
+        ),
+    ];
+    let s = read(429, &Headers::new(&fields), now(), Flavour::Auto);
+    assert!(s.rate_limited);
+    assert_eq!(s.retry_after, Some(Duration::from_secs(60)));
+    assert_eq!(
+        s.quota,
+        vec![Quota {
+            limit: Some(1000),
+            remaining: Some(0),
+            reset_after: Some(Duration::from_secs(1800)),
+            window: Some(Duration::from_secs(3600)),
+            ..Quota::new("hour")
+        }]
+    );
+    let d = s.deprecation.unwrap();
+    assert!(d.deprecated);
+    assert_eq!(d.successor.as_deref(), Some("https://api.example/v2"));
+    assert_eq!(s.warnings, ["v1 is deprecated; use v2"]);
+}

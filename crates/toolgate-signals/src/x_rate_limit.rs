@@ -1,0 +1,68 @@
+//! `x-rate-limit-*` (with hyphens): X (Twitter) and Zendesk.
+//!
+//! Sources:
+//! - X API v2: <https://docs.x.com/x-api/fundamentals/rate-limits> — `x-rate-limit-limit`,
+//!   `x-rate-limit-remaining`, `x-rate-limit-reset` in UTC epoch seconds.
+//! - Zendesk: <https://developer.zendesk.com/documentation/ticketing/using-the-zendesk-api/best-practices-for-avoiding-rate-limiting/>
+//!   — `X-Rate-Limit: 700` (the limit, without `-limit`) and `X-Rate-Limit-Remaining: 699`.
+
+use chrono::{DateTime, Utc};
+
+use crate::quota::Collector;
+use crate::{Headers, Quota, num, reset};
+
+pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
+    let limit = ["x-rate-limit-limit", "x-rate-limit"]
+        .iter()
+        .find_map(|n| h.get_str(n).and_then(num::parse_u64));
+    out.quota(Quota {
+        limit,
+        remaining: h.get_str("x-rate-limit-remaining").and_then(num::parse_u64),
+        reset_after: h
+            .get("x-rate-limit-reset")
+            .and_then(|v| reset::parse(v, now)),
+        ..Quota::new("default")
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Flavour, Headers, Quota, read};
+    use chrono::DateTime;
+    use std::time::Duration;
+
+    #[test]
+    fn table() {
+        let now = DateTime::from_timestamp(1_705_420_000, 0).unwrap();
+        type Case<'a> = (Flavour, &'a [(&'a str, &'a [u8])], Quota);
+        let cases: &[Case<'_>] = &[
+            (
+                Flavour::X,
+                &[
+                    ("x-rate-limit-limit", b"900"),
+                    ("x-rate-limit-remaining", b"847"),
+                    ("x-rate-limit-reset", b"1705420800"),
+                ],
+                Quota {
+                    limit: Some(900),
+                    remaining: Some(847),
+                    reset_after: Some(Duration::from_secs(800)),
+                    ..Quota::new("default")
+                },
+            ),
+            (
+                Flavour::Zendesk,
+                &[("X-Rate-Limit", b"700"), ("X-Rate-Limit-Remaining", b"699")],
+                Quota {
+                    limit: Some(700),
+                    remaining: Some(699),
+                    ..Quota::new("default")
+                },
+            ),
+        ];
+        for (flavour, fields, want) in cases {
+            let s = read(200, &Headers::new(fields), now, *flavour);
+            assert_eq!(s.quota, vec![want.clone()], "{flavour:?}");
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! Property tests: every parser is total (STYLE.md principle 5). Arbitrary header names
+//! and bytes, arbitrary `now` and status never panic, and waits never exceed their caps.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use proptest::prelude::*;
+use toolgate_signals::{Flavour, Headers, MAX_WAIT, read, reset, retry_after, status_page};
+
+const FLAVOURS: [Flavour; 13] = [
+    Flavour::Auto,
+    Flavour::Ietf,
+    Flavour::Github,
+    Flavour::Atlassian,
+    Flavour::Zendesk,
+    Flavour::Shopify,
+    Flavour::Discord,
+    Flavour::X,
+    Flavour::Openai,
+    Flavour::Anthropic,
+    Flavour::Salesforce,
+    Flavour::Hubspot,
+    Flavour::MicrosoftGraph,
+];
+
+/// Header names the parsers look at, so random values actually reach them.
+const NAMES: &[&str] = &[
+    "retry-after",
+    "retry-after-ms",
+    "x-ms-retry-after-ms",
+    "grpc-retry-pushback-ms",
+    "ratelimit",
+    "ratelimit-policy",
+    "ratelimit-limit",
+    "ratelimit-remaining",
+    "ratelimit-reset",
+    "x-ratelimit-limit",
+    "x-ratelimit-remaining",
+    "x-ratelimit-reset",
+    "x-ratelimit-used",
+    "x-ratelimit-resource",
+    "x-ratelimit-reset-after",
+    "x-ratelimit-bucket",
+    "x-ratelimit-global",
+    "x-ratelimit-scope",
+    "x-ratelimit-nearlimit",
+    "ratelimit-reason",
+    "beta-retry-after",
+    "beta-ratelimit",
+    "beta-ratelimit-policy",
+    "x-rate-limit",
+    "x-rate-limit-limit",
+    "x-rate-limit-remaining",
+    "x-rate-limit-reset",
+    "zendesk-ratelimit-tickets-index",
+    "x-shopify-shop-api-call-limit",
+    "x-ratelimit-limit-requests",
+    "x-ratelimit-reset-tokens",
+    "anthropic-ratelimit-tokens-reset",
+    "anthropic-ratelimit--reset",
+    "sforce-limit-info",
+    "x-hubspot-ratelimit-interval-milliseconds",
+    "x-hubspot-ratelimit-max",
+    "x-ms-throttle-limit-percentage",
+    "x-ms-throttle-information",
+    "deprecation",
+    "sunset",
+    "link",
+    "warning",
+    "x-shopify-api-deprecated-reason",
+];
+
+/// Values close to the grammars, so the interesting branches are exercised.
+const VALUES: &[&str] = &[
+    "0",
+    "1.5",
+    "-1",
+    "99999999999999999999999",
+    "1372700873",
+    "1372700873000",
+    "6m0s",
+    "2013-07-01T17:47:53Z",
+    "Mon, 01 Jul 2013 17:47:53 GMT",
+    "@1688169599",
+    "@-99999999999999",
+    "true",
+    "limit=100, remaining=50, reset=30",
+    "\"default\";r=50;t=30",
+    "100;w=60",
+    "\"a\";q=99999999999999999;w=-1",
+    "32/40",
+    "api-usage=18/5000",
+    "total=1; remaining=x",
+    "<https://x>; rel=\"deprecation successor-version\"",
+    "299 - \"text\"",
+    "0.85",
+    "",
+];
+
+fn now_strategy() -> impl Strategy<Value = DateTime<Utc>> {
+    prop_oneof![
+        Just(DateTime::<Utc>::MIN_UTC),
+        Just(DateTime::<Utc>::MAX_UTC),
+        (-100_000_000_000i64..100_000_000_000i64)
+            .prop_map(|s| DateTime::from_timestamp(s, 0).unwrap_or_default()),
+    ]
+}
+
+fn value_strategy() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        proptest::collection::vec(any::<u8>(), 0..48),
+        proptest::sample::select(VALUES).prop_map(|v| v.as_bytes().to_vec()),
+        "[ -~]{0,40}".prop_map(String::into_bytes),
+        (
+            proptest::sample::select(VALUES),
+            proptest::sample::select(VALUES)
+        )
+            .prop_map(|(a, b)| format!("{a}, {b}").into_bytes()),
+    ]
+}
+
+fn name_strategy() -> impl Strategy<Value = String> {
+    prop_oneof![
+        proptest::sample::select(NAMES).prop_map(str::to_owned),
+        proptest::sample::select(NAMES).prop_map(|n| n.to_ascii_uppercase()),
+        ".{0,24}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn read_is_total(
+        fields in proptest::collection::vec((name_strategy(), value_strategy()), 0..12),
+        now in now_strategy(),
+        status in any::<u16>(),
+        flavour in proptest::sample::select(&FLAVOURS[..]),
+    ) {
+        let borrowed: Vec<(&str, &[u8])> =
+            fields.iter().map(|(n, v)| (n.as_str(), v.as_slice())).collect();
+        let s = read(status, &Headers::new(&borrowed), now, flavour);
+        prop_assert!(s.retry_after.is_none_or(|d| d <= MAX_WAIT));
+        for q in &s.quota {
+            prop_assert!(q.reset_after.is_none_or(|d| d <= reset::MAX_RESET));
+            prop_assert!(!q.policy.is_empty());
+        }
+        prop_assert!(serde_json::to_string(&s).is_ok());
+    }
+
+    #[test]
+    fn retry_after_never_panics_and_respects_the_cap(
+        value in value_strategy(),
+        now in now_strategy(),
+    ) {
+        prop_assert!(retry_after::parse(&value, now).is_none_or(|d| d <= MAX_WAIT));
+        prop_assert!(retry_after::parse_ms(&value).is_none_or(|d| d <= MAX_WAIT));
+        prop_assert!(reset::parse(&value, now).is_none_or(|d| d <= reset::MAX_RESET));
+    }
+
+    #[test]
+    fn delta_seconds_round_trip(secs in 0u64..86_400, now in now_strategy()) {
+        let v = secs.to_string();
+        prop_assert_eq!(retry_after::parse(v.as_bytes(), now), Some(Duration::from_secs(secs)));
+    }
+
+    #[test]
+    fn status_page_is_total(body in proptest::collection::vec(any::<u8>(), 0..128)) {
+        let _ = status_page::parse(&body);
+    }
+}

@@ -1,0 +1,337 @@
+//! The command line: `serve`, `check`, `diff`, `incidents`, `config-schema`.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use clap::{Parser, Subcommand};
+use tokio_util::sync::CancellationToken;
+
+use crate::config::{self, Config};
+use crate::gateway::Gateway;
+use crate::store::Store;
+
+/// An agent-aware tool gateway.
+#[derive(Debug, Parser)]
+#[command(name = "toolgate", version, about)]
+pub struct Cli {
+    /// Log format on stderr.
+    #[arg(long, global = true, default_value = "text", value_parser = ["text", "json"])]
+    log_format: String,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve MCP over streamable HTTP (default) or stdio.
+    Serve {
+        /// Config file.
+        #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
+        config: PathBuf,
+        /// Run the built-in demo: a demo upstream on loopback and a config for it.
+        #[arg(long)]
+        demo: bool,
+        /// Serve MCP on stdin/stdout instead of HTTP.
+        #[arg(long)]
+        stdio: bool,
+        /// Override the listen address (with --stdio, also serve /metrics there).
+        #[arg(long)]
+        listen: Option<SocketAddr>,
+    },
+    /// Validate a config file and report every error.
+    Check {
+        /// Config file.
+        #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
+        config: PathBuf,
+    },
+    /// Diff a response against a JSON Schema, as drift detection would.
+    Diff {
+        /// JSON Schema file (JSON or YAML).
+        schema: PathBuf,
+        /// Response body (JSON).
+        response: PathBuf,
+    },
+    /// List incidents from the state store.
+    Incidents {
+        /// Config file (for the state path).
+        #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
+        config: PathBuf,
+        /// Read this state file instead of the config's.
+        #[arg(long)]
+        state: Option<PathBuf>,
+        /// Include resolved incidents.
+        #[arg(long)]
+        all: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the JSON Schema of the config file.
+    ConfigSchema,
+}
+
+/// Runs the CLI; the exit code says whether it worked.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(&cli.log_format);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("toolgate: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli.command)) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("toolgate: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_logging(format: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("TOOLGATE_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // Logs go to stderr: with --stdio, stdout carries the MCP protocol.
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if format == "json" {
+        builder.json().init();
+    } else {
+        builder.compact().init();
+    }
+}
+
+async fn run(command: Command) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::Serve {
+            config,
+            demo,
+            stdio,
+            listen,
+        } => serve(&config, demo, stdio, listen).await,
+        Command::Check { config } => Ok(check(&config)),
+        Command::Diff { schema, response } => diff(&schema, &response),
+        Command::Incidents {
+            config,
+            state,
+            all,
+            json,
+        } => incidents(&config, state, all, json).await,
+        Command::ConfigSchema => {
+            println!("{}", serde_json::to_string_pretty(&config::json_schema())?);
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn check(path: &Path) -> ExitCode {
+    match config::load(path) {
+        Ok(c) => {
+            println!(
+                "{}: ok — {} dependenc{}, {} tool{}",
+                path.display(),
+                c.dependencies.len(),
+                if c.dependencies.len() == 1 {
+                    "y"
+                } else {
+                    "ies"
+                },
+                c.tools.len(),
+                if c.tools.len() == 1 { "" } else { "s" }
+            );
+            ExitCode::SUCCESS
+        }
+        Err(errors) => {
+            eprintln!("{errors}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(
+    path: &Path,
+    demo: bool,
+    stdio: bool,
+    listen: Option<SocketAddr>,
+) -> anyhow::Result<ExitCode> {
+    let shutdown = CancellationToken::new();
+    let mut demo_router = None;
+    let config = if demo {
+        let (config, router) = start_demo(listen, shutdown.clone()).await?;
+        demo_router = Some(router);
+        config
+    } else {
+        match config::load(path) {
+            Ok(c) => c,
+            Err(errors) => {
+                eprintln!("{errors}");
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+    };
+    let store = Store::open(&config.gateway.state).context("opening the state store")?;
+    let listen_addr = listen.unwrap_or(config.gateway.listen);
+    let gateway = Gateway::new(config, store);
+
+    let ctrl_c = shutdown.clone();
+    tokio::spawn(async move {
+        let _ = tokio::signal::ctrl_c().await;
+        ctrl_c.cancel();
+    });
+
+    if stdio {
+        if listen.is_some() {
+            spawn_http(gateway.clone(), listen_addr, shutdown.clone(), demo_router).await?;
+        }
+        tracing::info!(tools = gateway.config.tools.len(), "serving MCP on stdio");
+        let result = crate::mcp::serve_stdio(gateway).await;
+        shutdown.cancel();
+        result?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let listener = tokio::net::TcpListener::bind(listen_addr)
+        .await
+        .with_context(|| {
+            format!("cannot listen on {listen_addr} (use --listen to pick another address)")
+        })?;
+    let local = listener.local_addr()?;
+    tracing::info!(
+        mcp = %format!("http://{local}/mcp"),
+        metrics = %format!("http://{local}/metrics"),
+        tools = gateway.config.tools.len(),
+        demo,
+        "toolgate is serving"
+    );
+    if demo {
+        eprintln!(
+            "\ntoolgate demo: MCP at http://{local}/mcp\n  switch the search API's rename on:  curl -X POST http://{local}/demo/control -H 'content-type: application/json' -d '{{\"search_field\":\"excerpt\"}}'\n  and off again:                     curl -X POST http://{local}/demo/control -H 'content-type: application/json' -d '{{\"search_field\":\"snippet\"}}'\n"
+        );
+    }
+    let router = crate::server::router(
+        gateway,
+        shutdown.clone(),
+        demo_router.map(|r| axum::Router::new().nest("/demo", r)),
+    );
+    crate::server::serve(listener, router, shutdown).await?;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn spawn_http(
+    gateway: Arc<Gateway>,
+    addr: SocketAddr,
+    shutdown: CancellationToken,
+    demo: Option<axum::Router>,
+) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("cannot listen on {addr}"))?;
+    let router = crate::server::router(
+        gateway,
+        shutdown.clone(),
+        demo.map(|r| axum::Router::new().nest("/demo", r)),
+    );
+    tokio::spawn(crate::server::serve(listener, router, shutdown));
+    Ok(())
+}
+
+/// Starts the demo upstream on an ephemeral loopback port and compiles the demo config.
+async fn start_demo(
+    listen: Option<SocketAddr>,
+    shutdown: CancellationToken,
+) -> anyhow::Result<(Config, axum::Router)> {
+    let state = Arc::new(crate::demo::DemoState::default());
+    let router = crate::demo::router(state);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .context("starting the demo upstream")?;
+    let upstream = listener.local_addr()?;
+    tokio::spawn(crate::server::serve(listener, router.clone(), shutdown));
+    let listen = listen.map_or_else(|| "127.0.0.1:8765".to_string(), |l| l.to_string());
+    let yaml = crate::demo::config_yaml(&format!("http://{upstream}"), &listen);
+    let env = |_: &str| None;
+    let config = config::parse(Path::new("demo.yaml"), &yaml, Path::new("."), &env)
+        .map_err(|e| anyhow::anyhow!("the built-in demo config is invalid:\n{e}"))?;
+    Ok((config, router))
+}
+
+fn diff(schema_path: &Path, response_path: &Path) -> anyhow::Result<ExitCode> {
+    let schema_text = std::fs::read_to_string(schema_path)
+        .with_context(|| format!("reading {}", schema_path.display()))?;
+    let schema: serde_json::Value = serde_json::from_str(&schema_text)
+        .or_else(|_| yaml_serde::from_str(&schema_text))
+        .with_context(|| format!("{} is neither JSON nor YAML", schema_path.display()))?;
+    let body_text = std::fs::read(response_path)
+        .with_context(|| format!("reading {}", response_path.display()))?;
+    let contract = toolgate_contract::ResponseContract::compile(&schema, schema_path.parent())
+        .map_err(|e| anyhow::anyhow!("{}: {e}", schema_path.display()))?;
+    let body: serde_json::Value = match serde_json::from_slice(&body_text) {
+        Ok(v) => v,
+        Err(e) => {
+            println!(
+                "{} is not JSON ({e}): this is contract drift",
+                response_path.display()
+            );
+            return Ok(ExitCode::from(1));
+        }
+    };
+    match contract.check(&body) {
+        Ok(()) => {
+            println!(
+                "{} matches {}",
+                response_path.display(),
+                schema_path.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(drift) => {
+            println!("{drift}");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+async fn incidents(
+    path: &Path,
+    state: Option<PathBuf>,
+    all: bool,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let state = match state {
+        Some(s) => s,
+        None => match config::load(path) {
+            Ok(c) => c.gateway.state,
+            Err(errors) => {
+                eprintln!("{errors}");
+                return Ok(ExitCode::FAILURE);
+            }
+        },
+    };
+    let store = Store::open(&state).context("opening the state store")?;
+    let list = store.incidents(all).await?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&list)?);
+    } else if list.is_empty() {
+        println!(
+            "no {}incidents in {}",
+            if all { "" } else { "open " },
+            state.display()
+        );
+    } else {
+        for i in &list {
+            println!(
+                "#{} [{}] {} — {} (owner {}, seen {}×, first {}, last {})",
+                i.id, i.status, i.kind, i.title, i.owner, i.count, i.first_seen, i.last_seen
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,57 @@
+//! Configuration: the YAML file (`raw`), the validated model the gateway runs on
+//! (`model`), and the compiler between them that reports every error at once.
+
+mod compile;
+mod error;
+mod locate;
+mod model;
+mod raw;
+pub mod template;
+mod units;
+
+use std::path::Path;
+
+pub use compile::{EnvLookup, expand_env, output_schema};
+pub use error::{ConfigError, ConfigErrors};
+pub use model::*;
+pub use raw::RawConfig;
+pub use units::{parse_bytes, parse_duration};
+
+/// Reads and compiles a config file, with `${VAR}` taken from the process environment.
+pub fn load(path: &Path) -> Result<Config, ConfigErrors> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        ConfigErrors::new(
+            path,
+            "",
+            vec![ConfigError::new("", format!("cannot read the config file: {e}"))
+                .help("pass the path with --config, or run `toolgate serve --demo` to try it without one")],
+        )
+    })?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let env = |k: &str| std::env::var(k).ok();
+    parse(path, &text, dir, &env)
+}
+
+/// Compiles config `text`; `file` names it in errors, `dir` resolves schema files.
+pub fn parse(
+    file: &Path,
+    text: &str,
+    dir: &Path,
+    env: EnvLookup<'_>,
+) -> Result<Config, ConfigErrors> {
+    let doc: yaml_serde::Value = match yaml_serde::from_str(text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            let mut err = ConfigError::new("", format!("the file is not valid YAML: {e}"))
+                .help("fix the YAML syntax at the position shown");
+            err.location = e.location().map(|l| (l.line(), l.column()));
+            return Err(ConfigErrors::new(file, text, vec![err]));
+        }
+    };
+    compile::compile(doc, dir, env).map_err(|errors| ConfigErrors::new(file, text, errors))
+}
+
+/// The JSON Schema of the config file, generated from the raw types.
+pub fn json_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(RawConfig)).unwrap_or_default()
+}

@@ -1,0 +1,211 @@
+//! The validated configuration the gateway runs on.
+//!
+//! Every value here has been checked: durations are `Duration`s, URLs are parsed,
+//! schemas are compiled, every tool names an owner and an existing dependency.
+//! Runtime code only ever sees these types.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use toolgate_contract::ResponseContract;
+use toolgate_signals::Flavour;
+
+use super::template::RequestTemplate;
+
+/// The whole configuration.
+#[derive(Debug)]
+pub struct Config {
+    /// Gateway settings.
+    pub gateway: GatewayConfig,
+    /// Webhooks receiving incidents.
+    pub webhooks: Vec<Webhook>,
+    /// Dependencies by name.
+    pub dependencies: BTreeMap<String, Arc<Dependency>>,
+    /// Tools by name.
+    pub tools: BTreeMap<String, Arc<ToolSpec>>,
+}
+
+/// Gateway settings.
+#[derive(Debug, Clone)]
+pub struct GatewayConfig {
+    /// Listen address.
+    pub listen: SocketAddr,
+    /// SQLite state path.
+    pub state: PathBuf,
+    /// Bearer token for /mcp and /admin (already read from the environment).
+    pub auth_token: Option<Secret>,
+    /// Extra accepted Host values.
+    pub allowed_hosts: Vec<String>,
+    /// Default call deadline.
+    pub deadline: Duration,
+    /// Response body cap in bytes.
+    pub max_response_bytes: usize,
+}
+
+/// A secret value whose `Debug` never prints it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+/// Webhook format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WebhookFormat {
+    /// The incident as JSON.
+    Json,
+    /// `{"text": …}` as Slack incoming webhooks expect.
+    Slack,
+}
+
+/// A webhook target.
+#[derive(Debug, Clone)]
+pub struct Webhook {
+    /// Target URL.
+    pub url: url::Url,
+    /// Payload format.
+    pub format: WebhookFormat,
+}
+
+/// An upstream API.
+#[derive(Debug)]
+pub struct Dependency {
+    /// Name from the config.
+    pub name: String,
+    /// Base URL; scheme, host and port of every request come from here only.
+    pub base_url: url::Url,
+    /// Headers sent on every request (names validated; values secret).
+    pub headers: Vec<(reqwest::header::HeaderName, reqwest::header::HeaderValue)>,
+    /// Per-attempt timeout.
+    pub timeout: Duration,
+    /// Retry policy.
+    pub retry: RetryPolicy,
+    /// Rate-limit header family.
+    pub flavour: Flavour,
+    /// Status page to poll.
+    pub status_page: Option<StatusPage>,
+}
+
+/// Retry policy.
+#[derive(Debug, Clone, Copy)]
+pub struct RetryPolicy {
+    /// Attempts in total (≥ 1).
+    pub max_attempts: u32,
+    /// Backoff base.
+    pub base_delay: Duration,
+    /// Backoff cap.
+    pub max_delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self {
+            max_attempts: 3,
+            base_delay: Duration::from_millis(100),
+            max_delay: Duration::from_secs(5),
+        }
+    }
+}
+
+/// A status page to poll.
+#[derive(Debug, Clone)]
+pub struct StatusPage {
+    /// URL of the status JSON.
+    pub url: url::Url,
+    /// Poll interval.
+    pub every: Duration,
+}
+
+/// MCP annotations of a tool.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Annotations {
+    /// `readOnlyHint`.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`.
+    pub destructive: Option<bool>,
+    /// `idempotentHint`.
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`.
+    pub open_world: Option<bool>,
+}
+
+impl Annotations {
+    /// Whether a retry after an ambiguous failure is safe: read-only or idempotent tools,
+    /// and GET/HEAD requests unless annotations say otherwise.
+    pub fn retry_safe(&self, method: &reqwest::Method) -> bool {
+        if self.read_only == Some(true) || self.idempotent == Some(true) {
+            return true;
+        }
+        if self.idempotent == Some(false) || self.destructive == Some(true) {
+            return false;
+        }
+        method.is_idempotent()
+    }
+}
+
+/// The versioned response contract of a tool.
+#[derive(Debug)]
+pub struct Contract {
+    /// `major.minor` as written.
+    pub version: String,
+    /// Compiled response schema.
+    pub response: ResponseContract,
+    /// `outputSchema` advertised over MCP (an object schema; non-object bodies are wrapped).
+    pub output_schema: serde_json::Map<String, Value>,
+    /// Whether the upstream body is wrapped as `{"result": …}` for MCP.
+    pub wraps_result: bool,
+}
+
+/// A probe.
+#[derive(Debug, Clone)]
+pub struct Probe {
+    /// Interval.
+    pub every: Duration,
+    /// Arguments.
+    pub arguments: serde_json::Map<String, Value>,
+}
+
+/// A tool.
+#[derive(Debug)]
+pub struct ToolSpec {
+    /// Name exposed over MCP.
+    pub name: String,
+    /// Dependency it calls.
+    pub dependency: Arc<Dependency>,
+    /// Owner (person or rota).
+    pub owner: String,
+    /// Description for the model.
+    pub description: String,
+    /// Title.
+    pub title: Option<String>,
+    /// Request template.
+    pub request: RequestTemplate,
+    /// Annotations.
+    pub annotations: Annotations,
+    /// Input JSON Schema as advertised.
+    pub input_schema: serde_json::Map<String, Value>,
+    /// Compiled input validator.
+    pub input_validator: Arc<jsonschema::Validator>,
+    /// Response contract.
+    pub contract: Contract,
+    /// Probe.
+    pub probe: Option<Probe>,
+    /// Successor tool.
+    pub successor: Option<String>,
+    /// Call deadline.
+    pub deadline: Duration,
+}
+
+impl ToolSpec {
+    /// Whether retries after ambiguous failures are safe for this tool.
+    pub fn retry_safe(&self) -> bool {
+        self.annotations.retry_safe(&self.request.method)
+    }
+}

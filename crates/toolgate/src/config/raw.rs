@@ -1,0 +1,188 @@
+//! The configuration file exactly as written: serde types that mirror the YAML.
+//!
+//! Nothing outside `config` sees these types. They are turned into the validated
+//! model (`model.rs`) by `compile.rs`, which collects every error at once. The JSON
+//! Schema of the config file (`docs/config.schema.json`) is generated from them.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A toolgate configuration file.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawConfig {
+    /// Listener, state store and access control.
+    #[serde(default)]
+    pub gateway: Option<RawGateway>,
+    /// Where incidents are sent.
+    #[serde(default)]
+    pub alerts: Option<RawAlerts>,
+    /// Upstream APIs, by name.
+    #[serde(default)]
+    pub dependencies: BTreeMap<String, RawDependency>,
+    /// Tools exposed to agents over MCP, by name.
+    #[serde(default)]
+    pub tools: BTreeMap<String, RawTool>,
+}
+
+/// Gateway settings.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawGateway {
+    /// Address for /mcp, /metrics, /healthz, /readyz and /admin. Default 127.0.0.1:8765.
+    pub listen: Option<String>,
+    /// Path of the embedded SQLite store. Default `.toolgate/state.db`.
+    pub state: Option<String>,
+    /// Name of an environment variable holding a bearer token required on /mcp and /admin.
+    pub auth_token_env: Option<String>,
+    /// Extra `Host` header values accepted on /mcp (loopback names are always accepted).
+    pub allowed_hosts: Option<Vec<String>>,
+    /// Default overall deadline of one tool call, covering every attempt and wait. Default 30s.
+    pub deadline: Option<String>,
+    /// Largest upstream response body accepted, e.g. `8MiB`. Default 8MiB.
+    pub max_response_bytes: Option<String>,
+}
+
+/// Alert delivery.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAlerts {
+    /// Webhooks that receive every incident.
+    #[serde(default)]
+    pub webhooks: Vec<RawWebhook>,
+}
+
+/// A webhook target.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawWebhook {
+    /// URL to POST incidents to.
+    pub url: String,
+    /// `json` (default) or `slack` (`{"text": …}`).
+    pub format: Option<String>,
+}
+
+/// An upstream API.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDependency {
+    /// Scheme, host, port and optional base path, e.g. `https://api.example.com/v1`.
+    pub base_url: String,
+    /// Headers sent on every request; `${ENV}` is expanded. Values are never logged.
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+    /// Per-attempt timeout, e.g. `10s`. Default 10s.
+    pub timeout: Option<String>,
+    /// Retry policy for this dependency.
+    pub retry: Option<RawRetry>,
+    /// Which rate-limit header family the API speaks (`auto` by default).
+    pub rate_limit_headers: Option<String>,
+    /// A status page to poll.
+    pub status_page: Option<RawStatusPage>,
+}
+
+/// Retry policy.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawRetry {
+    /// Attempts in total, including the first. Default 3.
+    pub max_attempts: Option<u32>,
+    /// Backoff base, e.g. `100ms`. Default 100ms.
+    pub base_delay: Option<String>,
+    /// Backoff cap, e.g. `5s`. Default 5s.
+    pub max_delay: Option<String>,
+}
+
+/// A status page (Atlassian Statuspage v2, health+json or Spring-style health).
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawStatusPage {
+    /// URL of the status JSON.
+    pub url: String,
+    /// Poll interval, e.g. `60s`.
+    pub every: Option<String>,
+}
+
+/// A tool exposed to agents.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTool {
+    /// The dependency this tool calls.
+    pub dependency: String,
+    /// The person or rota that owns the contract (required).
+    pub owner: Option<String>,
+    /// What the tool does, for the model.
+    pub description: Option<String>,
+    /// A human-readable title.
+    pub title: Option<String>,
+    /// How the upstream request is built from arguments.
+    pub request: RawRequest,
+    /// MCP tool annotations (`readOnlyHint`, `idempotentHint`, `destructiveHint`, `openWorldHint`).
+    pub annotations: Option<RawAnnotations>,
+    /// JSON Schema of the arguments. Default: an object with no required properties.
+    pub input_schema: Option<Value>,
+    /// The response contract.
+    pub contract: Option<RawContract>,
+    /// A scheduled check of the live contract.
+    pub probe: Option<RawProbe>,
+    /// The tool to use instead once this one is deprecated.
+    pub successor: Option<String>,
+    /// Overall deadline of one call, overriding the gateway default.
+    pub deadline: Option<String>,
+}
+
+/// Request template. `{name}` is replaced by the argument `name`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawRequest {
+    /// HTTP method. Default GET.
+    pub method: Option<String>,
+    /// Path appended to the dependency's base URL; arguments are percent-encoded.
+    pub path: String,
+    /// Query parameters; a parameter whose arguments are absent is left out.
+    #[serde(default)]
+    pub query: BTreeMap<String, String>,
+    /// Extra headers for this tool.
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+    /// JSON body template; a string that is exactly `{name}` becomes the argument's JSON value.
+    pub body: Option<Value>,
+}
+
+/// MCP tool annotations.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RawAnnotations {
+    /// The tool does not modify its environment.
+    pub read_only_hint: Option<bool>,
+    /// The tool may perform destructive updates.
+    pub destructive_hint: Option<bool>,
+    /// Calling the tool again with the same arguments has no additional effect.
+    pub idempotent_hint: Option<bool>,
+    /// The tool interacts with an open world of external entities.
+    pub open_world_hint: Option<bool>,
+}
+
+/// A versioned response contract.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawContract {
+    /// `major.minor`.
+    pub version: String,
+    /// JSON Schema 2020-12 of the response body, inline or `{ $ref: path/to/file.json }`.
+    pub response_schema: Value,
+}
+
+/// Probe settings.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawProbe {
+    /// Interval, e.g. `1h`.
+    pub every: Option<String>,
+    /// Arguments to call the tool with.
+    #[serde(default)]
+    pub arguments: serde_json::Map<String, Value>,
+}

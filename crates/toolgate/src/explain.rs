@@ -1,0 +1,232 @@
+//! What the model is told when a call fails: what failed, the error class, whether
+//! retrying can help and when, and what to do instead. One function per situation so
+//! the wording stays consistent; the texts never contain URLs, headers or secrets.
+
+use std::time::Duration;
+
+use toolgate_contract::Drift;
+use toolgate_resilience::{ErrorClass, GiveUpReason};
+
+use crate::config::ToolSpec;
+
+/// What went wrong on the last attempt, as far as the message needs to know.
+#[derive(Debug)]
+pub enum Detail {
+    /// No response within the attempt timeout.
+    Timeout(Duration),
+    /// Connection failure.
+    Connect(String),
+    /// A non-2xx status, with the start of the body.
+    Status {
+        /// HTTP status.
+        status: u16,
+        /// Start of the body, one line.
+        excerpt: String,
+    },
+    /// A 2xx whose body is not JSON.
+    NotJson {
+        /// Parser message.
+        reason: String,
+        /// Start of the body.
+        excerpt: String,
+    },
+    /// The body was over the size cap.
+    TooLarge {
+        /// HTTP status.
+        status: u16,
+        /// The cap in bytes.
+        limit: usize,
+    },
+    /// The body broke the contract.
+    Drift(Drift),
+}
+
+impl Detail {
+    /// The diff, if this was drift.
+    pub fn into_drift(self) -> Option<Drift> {
+        match self {
+            Detail::Drift(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Detail::Timeout(t) if t.is_zero() => "the upstream did not answer in time".into(),
+            Detail::Timeout(t) => format!("the upstream did not answer within {}", human(*t)),
+            Detail::Connect(d) => format!("the connection to the upstream failed ({d})"),
+            Detail::Status { status, excerpt } if excerpt.is_empty() => {
+                format!("the upstream answered HTTP {status}")
+            }
+            Detail::Status { status, excerpt } => {
+                format!("the upstream answered HTTP {status}: {excerpt}")
+            }
+            Detail::NotJson { excerpt, .. } => format!(
+                "the upstream answered with a body that is not JSON (starts with: {excerpt})"
+            ),
+            Detail::TooLarge { status, limit } => {
+                format!(
+                    "the upstream answered HTTP {status} with a body larger than the {} limit",
+                    bytes(*limit)
+                )
+            }
+            Detail::Drift(d) => d.summary(),
+        }
+    }
+}
+
+/// The arguments did not fit the input schema or could not form a request.
+pub fn invalid_arguments(tool: &str, problem: &str) -> String {
+    format!(
+        "{tool} was not called: the arguments are invalid ({problem}). Error class: client_error. \
+         Fix the arguments and call {tool} again; retrying the same arguments will not help."
+    )
+}
+
+/// The model-facing text for a failed call.
+pub fn failure(
+    tool: &ToolSpec,
+    class: ErrorClass,
+    detail: &Detail,
+    why: GiveUpReason,
+    attempts: u32,
+    elapsed: Duration,
+) -> String {
+    let name = &tool.name;
+    let what = detail.describe();
+    let tried = if attempts > 1 {
+        format!(" toolgate tried {attempts} times over {}.", human(elapsed))
+    } else {
+        String::new()
+    };
+    match (class, why) {
+        (ErrorClass::ContractDrift, _) => match detail {
+            Detail::Drift(d) => format!(
+                "{name} failed: the upstream response no longer matches contract v{} ({}). Error class: contract_drift. \
+                 Retrying will not help. The tool owner ({}) has been alerted. Do not call {name} again until it is fixed.",
+                tool.contract.version,
+                d.summary(),
+                tool.owner
+            ),
+            _ => format!(
+                "{name} failed: {what}, which breaks contract v{}. Error class: contract_drift. Retrying will not help. \
+                 The tool owner ({}) has been alerted. Do not call {name} again until it is fixed.",
+                tool.contract.version, tool.owner
+            ),
+        },
+        (ErrorClass::ClientError, _) => format!(
+            "{name} failed: {what}. Error class: client_error. Retrying the same arguments will not help; \
+             fix the arguments and call {name} again."
+        ),
+        (ErrorClass::Auth, _) => format!(
+            "{name} failed: {what}. Error class: auth — the upstream refused toolgate's credentials. \
+             Retrying will not help; the tool owner ({}) must fix the credentials. Continue without {name}.",
+            tool.owner
+        ),
+        (ErrorClass::Gone, _) => match &tool.successor {
+            Some(s) => format!(
+                "{name} failed: {what}. Error class: gone — this endpoint has been retired. Use {s} instead."
+            ),
+            None => format!(
+                "{name} failed: {what}. Error class: gone — this endpoint has been retired. Retrying will not help; \
+                 continue without {name}."
+            ),
+        },
+        (_, GiveUpReason::DeadlineTooShort { wait }) => format!(
+            "{name} failed: {what}. Error class: {}. The upstream asks to wait {} before retrying, which is longer than \
+             this call's deadline, so toolgate did not wait.{tried} Call {name} again after {} or continue without it.",
+            class.as_str(),
+            human(wait),
+            human(wait)
+        ),
+        (_, GiveUpReason::BudgetDenied) => format!(
+            "{name} failed: {what}. Error class: {} (not retried: the retry budget for {} is spent, which protects a \
+             struggling dependency).{tried} Try again in a minute, or continue without {name}.",
+            class.as_str(),
+            tool.dependency.name
+        ),
+        (ErrorClass::RateLimited, _) => format!(
+            "{name} failed: {what}. Error class: rate_limited — the quota is exhausted.{tried} Do not call {name} again \
+             for a while; reduce how often you call it."
+        ),
+        (ErrorClass::Overloaded, _) => format!(
+            "{name} failed: {what}. Error class: overloaded — the upstream is shedding load.{tried} Wait before calling \
+             {name} again, and reduce volume."
+        ),
+        (
+            ErrorClass::ServerError | ErrorClass::Timeout | ErrorClass::Connect,
+            GiveUpReason::NotRetryable,
+        ) => format!(
+            "{name} failed: {what}. Error class: {}. toolgate did not retry because {name} may have side effects; \
+             check whether the action happened before calling it again.",
+            class.as_str()
+        ),
+        _ => format!(
+            "{name} failed: {what}. Error class: {} (usually transient).{tried} toolgate already retried; \
+             do not retry at once — try again in a minute, or continue without {name}.",
+            class.as_str()
+        ),
+    }
+}
+
+/// The first 200 characters of a body, on one line, for messages.
+pub fn excerpt(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&body[..body.len().min(800)]);
+    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: String = one_line.chars().take(200).collect();
+    if one_line.chars().count() > 200 {
+        out.push('…');
+    }
+    out
+}
+
+/// `47 s`, `1.5 s`, `250 ms`, `3 min 20 s`.
+pub fn human(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms < 10_000 && ms % 1000 != 0 {
+        format!("{:.1} s", d.as_secs_f64())
+    } else if d.as_secs() < 120 {
+        format!("{} s", d.as_secs())
+    } else if d.as_secs() < 7200 {
+        format!("{} min {} s", d.as_secs() / 60, d.as_secs() % 60)
+    } else {
+        format!("{} h {} min", d.as_secs() / 3600, d.as_secs() % 3600 / 60)
+    }
+}
+
+fn bytes(n: usize) -> String {
+    if n >= 1 << 20 && n % (1 << 20) == 0 {
+        format!("{} MiB", n >> 20)
+    } else if n >= 1 << 10 && n % (1 << 10) == 0 {
+        format!("{} KiB", n >> 10)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(human(Duration::from_millis(250)), "250 ms");
+        assert_eq!(human(Duration::from_millis(1500)), "1.5 s");
+        assert_eq!(human(Duration::from_secs(47)), "47 s");
+        assert_eq!(human(Duration::from_secs(200)), "3 min 20 s");
+        assert_eq!(human(Duration::from_secs(7300)), "2 h 1 min");
+    }
+
+    #[test]
+    fn excerpts_are_one_short_line_even_for_binary() {
+        assert_eq!(
+            excerpt(b"<html>\n  <body>oops</body>\n</html>"),
+            "<html> <body>oops</body> </html>"
+        );
+        let long = "x".repeat(500);
+        assert_eq!(excerpt(long.as_bytes()).chars().count(), 201);
+        assert!(!excerpt(&[0xff, 0xfe, 0x00, b'\n']).contains('\n'));
+    }
+}

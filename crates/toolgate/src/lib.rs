@@ -1,0 +1,16 @@
+//! toolgate: an agent-aware tool gateway.
+//!
+//! The call path is assembled in one place, [`pipeline`]; everything else is a part it
+//! uses (config, upstream client, store, metrics) or a way in (MCP, CLI, HTTP).
+
+pub mod cli;
+pub mod config;
+pub mod demo;
+pub mod explain;
+pub mod gateway;
+pub mod mcp;
+pub mod metrics;
+pub mod pipeline;
+pub mod server;
+pub mod store;
+pub mod upstream;

@@ -1,0 +1,193 @@
+//! The MCP surface, and the only module that touches `rmcp` (it had three major
+//! versions in 2026; keeping it here keeps an upgrade to one file).
+//!
+//! Tools come from the config, so `ServerHandler` is implemented by hand: `list_tools`
+//! serves the precomputed list, `call_tool` runs the pipeline and puts its outcome
+//! into MCP terms (`structuredContent`, text content, notes, `_meta`).
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde_json::{Value, json};
+
+use crate::config::ToolSpec;
+use crate::gateway::Gateway;
+use crate::pipeline::CallOutcome;
+
+/// `_meta` key under which every result carries its signals.
+pub const SIGNALS_META_KEY: &str = "dev.toolgate/signals";
+
+/// Prefix of every note line in a result's text content.
+pub const NOTE_PREFIX: &str = "toolgate: ";
+
+/// An MCP server over a gateway; cheap to clone (one per session).
+#[derive(Debug, Clone)]
+pub struct McpServer {
+    gateway: Arc<Gateway>,
+    tools: Arc<Vec<Tool>>,
+}
+
+impl McpServer {
+    /// Builds the tool list once; every session shares it.
+    pub fn new(gateway: Arc<Gateway>) -> McpServer {
+        let tools = gateway.config.tools.values().map(|t| describe(t)).collect();
+        McpServer {
+            gateway,
+            tools: Arc::new(tools),
+        }
+    }
+}
+
+fn describe(spec: &ToolSpec) -> Tool {
+    let mut tool = Tool::new(
+        spec.name.clone(),
+        spec.description.clone(),
+        Arc::new(spec.input_schema.clone()),
+    )
+    .with_raw_output_schema(Arc::new(spec.contract.output_schema.clone()));
+    if let Some(title) = &spec.title {
+        tool = tool.with_title(title.clone());
+    }
+    let a = spec.annotations;
+    if a != Default::default() {
+        let mut ann = ToolAnnotations::new();
+        ann.read_only_hint = a.read_only;
+        ann.destructive_hint = a.destructive;
+        ann.idempotent_hint = a.idempotent;
+        ann.open_world_hint = a.open_world;
+        tool = tool.with_annotations(ann);
+    }
+    let mut meta = JsonObject::new();
+    meta.insert(
+        "dev.toolgate/contract".into(),
+        json!({ "version": spec.contract.version, "owner": spec.owner, "dependency": spec.dependency.name }),
+    );
+    tool.with_meta(MetaObject(meta))
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("toolgate", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Tools behind toolgate report upstream conditions in lines starting with `toolgate:`; \
+                 follow their advice (wait, use a successor, stop retrying) instead of retrying yourself.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let Some(spec) = self.gateway.tool(&request.name) else {
+            let known: Vec<&str> = self.tools.iter().map(|t| t.name.as_ref()).collect();
+            return Err(McpError::invalid_params(
+                format!(
+                    "unknown tool `{}`; available tools: {}",
+                    request.name,
+                    known.join(", ")
+                ),
+                None,
+            ));
+        };
+        let spec = spec.clone();
+        let outcome = self
+            .gateway
+            .call(&spec, request.arguments.unwrap_or_default())
+            .await;
+        Ok(to_result(outcome).into())
+    }
+}
+
+/// Puts a pipeline outcome into MCP terms. Notes go into `content` (clients show the
+/// model `content`, rarely `_meta`), and the same data, structured, into `_meta`.
+pub fn to_result(outcome: CallOutcome) -> CallToolResult {
+    let CallOutcome {
+        result,
+        notes,
+        signals,
+    } = outcome;
+    let mut content = Vec::with_capacity(2);
+    let mut result_value = None;
+    let is_error = match result {
+        Ok(value) => {
+            content.push(ContentBlock::text(value.to_string()));
+            result_value = Some(value);
+            false
+        }
+        Err(failure) => {
+            content.push(ContentBlock::text(failure.message));
+            true
+        }
+    };
+    if !notes.is_empty() {
+        let text: Vec<String> = notes.iter().map(|n| format!("{NOTE_PREFIX}{n}")).collect();
+        content.push(ContentBlock::text(text.join("\n")));
+    }
+    let mut meta = JsonObject::new();
+    meta.insert(SIGNALS_META_KEY.into(), signals);
+    let mut r = if is_error {
+        CallToolResult::error(content)
+    } else {
+        CallToolResult::success(content)
+    };
+    r.structured_content = result_value;
+    r.with_meta(Some(MetaObject(meta)))
+}
+
+/// Serves MCP over stdin/stdout until the client disconnects.
+pub async fn serve_stdio(gateway: Arc<Gateway>) -> anyhow::Result<()> {
+    use rmcp::ServiceExt;
+    let service = McpServer::new(gateway)
+        .serve(rmcp::transport::stdio())
+        .await?;
+    service.waiting().await?;
+    Ok(())
+}
+
+/// The streamable HTTP service for `/mcp`. Handshake-era clients get sessions;
+/// 2026-07-28 requests are served statelessly by the same handler.
+pub fn http_service(
+    gateway: Arc<Gateway>,
+    allowed_hosts: Vec<String>,
+    shutdown: tokio_util::sync::CancellationToken,
+) -> rmcp::transport::streamable_http_server::StreamableHttpService<
+    McpServer,
+    rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
+> {
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService,
+    };
+    let server = McpServer::new(gateway);
+    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+    hosts.extend(allowed_hosts);
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(hosts)
+        .with_sse_keep_alive(Some(std::time::Duration::from_secs(15)))
+        .with_cancellation_token(shutdown);
+    StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config)
+}
+
+/// Value helper for tests and the CLI: the JSON of a result.
+pub fn result_json(r: &CallToolResult) -> Value {
+    serde_json::to_value(r).unwrap_or(Value::Null)
+}

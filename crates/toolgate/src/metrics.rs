@@ -1,0 +1,212 @@
+//! Every Prometheus metric toolgate exports, registered in one place.
+//!
+//! Metric names are part of the interface (docs/operations.md lists them; alert rules
+//! and dashboards depend on them). Label values are bounded: tool and dependency names
+//! come from the config, classes and outcomes are enums — never arguments or raw
+//! error text.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use prometheus_client::encoding::{EncodeLabelSet, EncodeLabelValue, LabelValueEncoder};
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+use toolgate_resilience::ErrorClass;
+
+/// An error class as a label value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Class(pub ErrorClass);
+
+impl EncodeLabelValue for Class {
+    fn encode(&self, encoder: &mut LabelValueEncoder) -> Result<(), std::fmt::Error> {
+        encoder.write_str(self.0.as_str())
+    }
+}
+
+/// Outcome of a tool call: `ok` or an error class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Outcome(pub Option<ErrorClass>);
+
+impl EncodeLabelValue for Outcome {
+    fn encode(&self, encoder: &mut LabelValueEncoder) -> Result<(), std::fmt::Error> {
+        encoder.write_str(self.0.map_or("ok", ErrorClass::as_str))
+    }
+}
+
+/// How a call that needed a retry ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EncodeLabelValue)]
+#[allow(non_camel_case_types)]
+pub enum SequenceOutcome {
+    /// A retry succeeded.
+    recovered,
+    /// Every attempt failed.
+    exhausted,
+    /// The retry budget refused a retry.
+    budget_denied,
+    /// The next wait did not fit in the call's deadline.
+    deadline,
+}
+
+/// `{tool, outcome}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct CallLabels {
+    /// Tool name.
+    pub tool: Arc<str>,
+    /// `ok` or an error class.
+    pub outcome: Outcome,
+}
+
+/// `{dependency, tool, status}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct UpstreamLabels {
+    /// Dependency name.
+    pub dependency: Arc<str>,
+    /// Tool name.
+    pub tool: Arc<str>,
+    /// HTTP status code, or `timeout` / `connect` when no response arrived.
+    pub status: StatusLabel,
+}
+
+/// An HTTP status or a transport failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StatusLabel {
+    /// A response arrived with this status.
+    Code(u16),
+    /// No response before the deadline.
+    Timeout,
+    /// Could not connect, or the connection broke.
+    Connect,
+}
+
+impl EncodeLabelValue for StatusLabel {
+    fn encode(&self, encoder: &mut LabelValueEncoder) -> Result<(), std::fmt::Error> {
+        match self {
+            StatusLabel::Code(c) => write!(encoder, "{c}"),
+            StatusLabel::Timeout => encoder.write_str("timeout"),
+            StatusLabel::Connect => encoder.write_str("connect"),
+        }
+    }
+}
+
+/// `{tool, error_class}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct RetryLabels {
+    /// Tool name.
+    pub tool: Arc<str>,
+    /// Class of the failure that was retried.
+    pub error_class: Class,
+}
+
+/// `{tool, error_class, outcome}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct SequenceLabels {
+    /// Tool name.
+    pub tool: Arc<str>,
+    /// Class of the failure that triggered the first retry.
+    pub error_class: Class,
+    /// How the sequence ended.
+    pub outcome: SequenceOutcome,
+}
+
+/// `{tool}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct ToolLabel {
+    /// Tool name.
+    pub tool: Arc<str>,
+}
+
+/// `{dependency}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct DependencyLabel {
+    /// Dependency name.
+    pub dependency: Arc<str>,
+}
+
+/// All metrics.
+#[derive(Debug)]
+pub struct Metrics {
+    registry: Registry,
+    /// `toolgate_tool_calls_total{tool,outcome}`.
+    pub tool_calls: Family<CallLabels, Counter>,
+    /// `toolgate_upstream_requests_total{dependency,tool,status}`.
+    pub upstream_requests: Family<UpstreamLabels, Counter>,
+    /// `toolgate_retries_total{tool,error_class}`.
+    pub retries: Family<RetryLabels, Counter>,
+    /// `toolgate_retry_sequences_total{tool,error_class,outcome}`.
+    pub retry_sequences: Family<SequenceLabels, Counter>,
+    /// `toolgate_contract_drift_total{tool}`.
+    pub contract_drift: Family<ToolLabel, Counter>,
+    /// `toolgate_upstream_latency_seconds{dependency}`.
+    pub upstream_latency: Family<DependencyLabel, Histogram>,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Metrics {
+    /// Creates and registers every metric.
+    pub fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("toolgate");
+        let tool_calls = Family::default();
+        registry.register(
+            "tool_calls",
+            "Tool calls by outcome (ok or error class)",
+            tool_calls.clone(),
+        );
+        let upstream_requests = Family::default();
+        registry.register(
+            "upstream_requests",
+            "Requests sent upstream, by response status",
+            upstream_requests.clone(),
+        );
+        let retries = Family::default();
+        registry.register(
+            "retries",
+            "Retries made, by the class of the failure retried",
+            retries.clone(),
+        );
+        let retry_sequences = Family::default();
+        registry.register(
+            "retry_sequences",
+            "Calls that needed a retry, by first retried class and how they ended; recovery rate = recovered / all",
+            retry_sequences.clone(),
+        );
+        let contract_drift = Family::default();
+        registry.register(
+            "contract_drift",
+            "Responses that broke their tool's contract",
+            contract_drift.clone(),
+        );
+        let upstream_latency = Family::<DependencyLabel, Histogram>::new_with_constructor(|| {
+            Histogram::new(exponential_buckets(0.001, 2.0, 16))
+        });
+        registry.register(
+            "upstream_latency_seconds",
+            "Latency of upstream attempts",
+            upstream_latency.clone(),
+        );
+        Metrics {
+            registry,
+            tool_calls,
+            upstream_requests,
+            retries,
+            retry_sequences,
+            contract_drift,
+            upstream_latency,
+        }
+    }
+
+    /// Prometheus text exposition.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        if prometheus_client::encoding::text::encode(&mut out, &self.registry).is_err() {
+            out.clear();
+        }
+        out
+    }
+}

@@ -1,0 +1,370 @@
+//! The embedded SQLite store: incidents (and, later, remembered deprecations and probe
+//! results) that must survive a restart.
+//!
+//! One connection behind a mutex, used from `spawn_blocking`: writes are rare (an
+//! incident is opened or updated, never written per successful call), so a writer
+//! thread would add machinery without adding throughput. WAL mode keeps
+//! `toolgate incidents` readable while a server runs.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+
+/// Errors from the store, with the file they concern.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite failed.
+    #[error("state store {path}: {source}")]
+    Sqlite {
+        /// The database file.
+        path: PathBuf,
+        /// The cause.
+        source: rusqlite::Error,
+    },
+    /// The state directory could not be created.
+    #[error("cannot create the state directory {path}: {source}")]
+    Dir {
+        /// The directory.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A blocking task was cancelled (shutdown).
+    #[error("the state store task was cancelled")]
+    Cancelled,
+}
+
+/// Schema migrations, applied in order; `PRAGMA user_version` records how many ran.
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE incidents (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        dependency TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        status TEXT NOT NULL,
+        title TEXT NOT NULL,
+        detail TEXT NOT NULL,
+        contract_version TEXT,
+        first_seen TEXT NOT NULL,
+        last_seen TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        resolved_at TEXT,
+        resolution TEXT
+    );
+    CREATE UNIQUE INDEX incidents_open ON incidents(kind, tool, fingerprint) WHERE status = 'open';",
+];
+
+/// A kind of incident.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IncidentKind {
+    /// The response no longer matches the contract.
+    ContractDrift,
+    /// The upstream announced deprecation or a sunset date.
+    Deprecation,
+}
+
+impl IncidentKind {
+    /// Stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IncidentKind::ContractDrift => "contract_drift",
+            IncidentKind::Deprecation => "deprecation",
+        }
+    }
+}
+
+/// An incident to open, or to update if the same one is already open.
+#[derive(Debug, Clone)]
+pub struct NewIncident {
+    /// Kind.
+    pub kind: IncidentKind,
+    /// Tool.
+    pub tool: String,
+    /// Dependency.
+    pub dependency: String,
+    /// Owner to notify.
+    pub owner: String,
+    /// Identity within (kind, tool): the same fingerprint updates the open incident.
+    pub fingerprint: String,
+    /// One line for humans.
+    pub title: String,
+    /// Structured detail (e.g. the diff).
+    pub detail: serde_json::Value,
+    /// Contract version the tool was on.
+    pub contract_version: Option<String>,
+}
+
+/// A stored incident.
+#[derive(Debug, Clone, Serialize)]
+pub struct Incident {
+    /// Row id.
+    pub id: i64,
+    /// Kind.
+    pub kind: String,
+    /// Tool.
+    pub tool: String,
+    /// Dependency.
+    pub dependency: String,
+    /// Owner.
+    pub owner: String,
+    /// `open` or `resolved`.
+    pub status: String,
+    /// One line.
+    pub title: String,
+    /// Structured detail.
+    pub detail: serde_json::Value,
+    /// Contract version.
+    pub contract_version: Option<String>,
+    /// RFC 3339.
+    pub first_seen: String,
+    /// RFC 3339.
+    pub last_seen: String,
+    /// How many times it was seen while open.
+    pub count: i64,
+}
+
+/// Whether recording created a new incident.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Recorded {
+    /// Row id.
+    pub id: i64,
+    /// True when this opened a new incident (alert on it); false when it updated one.
+    pub opened: bool,
+}
+
+/// The store handle; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Store {
+    path: PathBuf,
+    conn: Arc<Mutex<Connection>>,
+}
+
+impl Store {
+    /// Opens (creating directory and file on first use) and migrates the store.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| StoreError::Dir {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        let sql = |source| StoreError::Sqlite {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut conn = Connection::open(path).map_err(sql)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(sql)?;
+        conn.pragma_update(None, "busy_timeout", 5000)
+            .map_err(sql)?;
+        migrate(&mut conn).map_err(sql)?;
+        Ok(Store {
+            path: path.to_path_buf(),
+            conn: Arc::new(Mutex::new(conn)),
+        })
+    }
+
+    async fn with<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let conn = self.conn.clone();
+        let path = self.path.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut guard = conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            f(&mut guard).map_err(|source| StoreError::Sqlite { path, source })
+        })
+        .await
+        .map_err(|_| StoreError::Cancelled)?
+    }
+
+    /// Opens an incident, or updates the open one with the same (kind, tool, fingerprint).
+    pub async fn record_incident(&self, new: NewIncident) -> Result<Recorded, StoreError> {
+        self.with(move |c| record_incident(c, &new, &now())).await
+    }
+
+    /// Marks the open incidents of (kind, tool) resolved, with a reason; returns how many.
+    pub async fn resolve(
+        &self,
+        kind: IncidentKind,
+        tool: String,
+        why: String,
+    ) -> Result<usize, StoreError> {
+        self.with(move |c| {
+            c.execute(
+                "UPDATE incidents SET status = 'resolved', resolved_at = ?1, resolution = ?2
+                 WHERE status = 'open' AND kind = ?3 AND tool = ?4",
+                params![now(), why, kind.as_str(), tool],
+            )
+        })
+        .await
+    }
+
+    /// Incidents, newest first; only open ones unless `all`.
+    pub async fn incidents(&self, all: bool) -> Result<Vec<Incident>, StoreError> {
+        self.with(move |c| list_incidents(c, all)).await
+    }
+}
+
+fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
+    let done: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    for (i, sql) in (0i64..)
+        .zip(MIGRATIONS.iter())
+        .skip(usize::try_from(done).unwrap_or(0))
+    {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", i + 1)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+fn record_incident(c: &mut Connection, n: &NewIncident, now: &str) -> rusqlite::Result<Recorded> {
+    let tx = c.transaction()?;
+    let existing: Option<i64> = tx
+        .query_row(
+            "SELECT id FROM incidents WHERE status = 'open' AND kind = ?1 AND tool = ?2 AND fingerprint = ?3",
+            params![n.kind.as_str(), n.tool, n.fingerprint],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let detail = n.detail.to_string();
+    let recorded = match existing {
+        Some(id) => {
+            tx.execute(
+                "UPDATE incidents SET last_seen = ?1, count = count + 1, detail = ?2, title = ?3 WHERE id = ?4",
+                params![now, detail, n.title, id],
+            )?;
+            Recorded { id, opened: false }
+        }
+        None => {
+            tx.execute(
+                "INSERT INTO incidents (kind, tool, dependency, owner, fingerprint, status, title, detail,
+                    contract_version, first_seen, last_seen, count)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'open', ?6, ?7, ?8, ?9, ?9, 1)",
+                params![
+                    n.kind.as_str(),
+                    n.tool,
+                    n.dependency,
+                    n.owner,
+                    n.fingerprint,
+                    n.title,
+                    detail,
+                    n.contract_version,
+                    now
+                ],
+            )?;
+            Recorded {
+                id: tx.last_insert_rowid(),
+                opened: true,
+            }
+        }
+    };
+    tx.commit()?;
+    Ok(recorded)
+}
+
+fn list_incidents(c: &mut Connection, all: bool) -> rusqlite::Result<Vec<Incident>> {
+    let sql = if all {
+        "SELECT id, kind, tool, dependency, owner, status, title, detail, contract_version, first_seen, last_seen, count
+         FROM incidents ORDER BY id DESC"
+    } else {
+        "SELECT id, kind, tool, dependency, owner, status, title, detail, contract_version, first_seen, last_seen, count
+         FROM incidents WHERE status = 'open' ORDER BY id DESC"
+    };
+    let mut stmt = c.prepare(sql)?;
+    let rows = stmt.query_map([], |r| {
+        let detail: String = r.get(7)?;
+        Ok(Incident {
+            id: r.get(0)?,
+            kind: r.get(1)?,
+            tool: r.get(2)?,
+            dependency: r.get(3)?,
+            owner: r.get(4)?,
+            status: r.get(5)?,
+            title: r.get(6)?,
+            detail: serde_json::from_str(&detail).unwrap_or(serde_json::Value::String(detail)),
+            contract_version: r.get(8)?,
+            first_seen: r.get(9)?,
+            last_seen: r.get(10)?,
+            count: r.get(11)?,
+        })
+    })?;
+    rows.collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drift(fp: &str) -> NewIncident {
+        NewIncident {
+            kind: IncidentKind::ContractDrift,
+            tool: "web_search".into(),
+            dependency: "search_api".into(),
+            owner: "alice@example.com".into(),
+            fingerprint: fp.into(),
+            title: "drift".into(),
+            detail: serde_json::json!({"summary": fp}),
+            contract_version: Some("3.1".into()),
+        }
+    }
+
+    #[tokio::test]
+    async fn the_same_drift_updates_the_open_incident_and_a_new_one_opens_another() {
+        let dir = std::env::temp_dir().join(format!("toolgate-store-{}", std::process::id()));
+        let store = Store::open(&dir.join("nested/state.db")).unwrap();
+        let a = store
+            .record_incident(drift("snippet->excerpt"))
+            .await
+            .unwrap();
+        let b = store
+            .record_incident(drift("snippet->excerpt"))
+            .await
+            .unwrap();
+        let c = store.record_incident(drift("title missing")).await.unwrap();
+        assert!(a.opened && !b.opened && c.opened);
+        assert_eq!(a.id, b.id);
+        let open = store.incidents(false).await.unwrap();
+        assert_eq!(open.len(), 2);
+        let first = open.iter().find(|i| i.id == a.id).unwrap();
+        assert_eq!(first.count, 2);
+        assert_eq!(first.detail["summary"], "snippet->excerpt");
+
+        assert_eq!(
+            store
+                .resolve(
+                    IncidentKind::ContractDrift,
+                    "web_search".into(),
+                    "fixed".into()
+                )
+                .await
+                .unwrap(),
+            2
+        );
+        assert!(store.incidents(false).await.unwrap().is_empty());
+        // A recurrence after resolution is a new incident.
+        assert!(
+            store
+                .record_incident(drift("snippet->excerpt"))
+                .await
+                .unwrap()
+                .opened
+        );
+        // Reopening the file keeps the data (migrations are not re-run).
+        drop(store);
+        let again = Store::open(&dir.join("nested/state.db")).unwrap();
+        assert_eq!(again.incidents(true).await.unwrap().len(), 3);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,167 @@
+//! The core promise: contracts checked on every response, drift reported at once with
+//! a diff and never retried, transient failures retried below the model.
+
+use std::sync::atomic::Ordering;
+
+use serde_json::json;
+
+use crate::harness::*;
+
+async fn drift_scenario(era: Era) {
+    let upstream = start_upstream().await;
+    let dir = temp_dir("core");
+    let tg = start_toolgate(&core_config(upstream.addr, &dir.join("state.db"))).await;
+    let client = rmcp_client(&tg.url, era).await;
+
+    // Tools are listed with their contract's output schema and annotations.
+    let tools = client.list_all_tools().await.unwrap();
+    let search = tools
+        .iter()
+        .find(|t| t.name == "web_search")
+        .expect("web_search listed");
+    let out = search.output_schema.as_ref().expect("outputSchema");
+    assert_eq!(
+        out["properties"]["results"]["items"]["required"],
+        json!(["title", "url", "snippet"])
+    );
+    assert_eq!(
+        search.annotations.as_ref().unwrap().read_only_hint,
+        Some(true)
+    );
+
+    // A valid call returns the upstream body as structuredContent.
+    let ok = call(&client, "web_search", json!({"query": "rust"})).await;
+    assert_eq!(ok.is_error, Some(false), "{}", text(&ok));
+    assert_eq!(ok.structured_content, Some(search_body(false)));
+    assert_eq!(upstream.state.hits("/v3/search"), 1);
+
+    // The upstream renames snippet → excerpt: the first call reports it, with no retry.
+    upstream.state.renamed.store(true, Ordering::SeqCst);
+    let drift = call(&client, "web_search", json!({"query": "rust"})).await;
+    assert_eq!(drift.is_error, Some(true));
+    let message = text(&drift);
+    assert!(message.contains("results[].snippet"), "{message}");
+    assert!(message.contains("results[].excerpt"), "{message}");
+    assert!(message.contains("rename"), "{message}");
+    assert!(message.contains("Retrying will not help"), "{message}");
+    assert!(message.contains("contract v3.1"), "{message}");
+    assert_eq!(
+        upstream.state.hits("/v3/search"),
+        2,
+        "exactly one upstream request for the drifted call"
+    );
+    let meta = serde_json::to_value(drift.meta.as_ref().unwrap()).unwrap();
+    let signals = &meta["dev.toolgate/signals"];
+    assert_eq!(signals["error_class"], "contract_drift");
+    assert_eq!(signals["attempts"], 1);
+    assert!(
+        signals["drift"]["changes"]
+            .as_array()
+            .is_some_and(|c| !c.is_empty()),
+        "{signals}"
+    );
+
+    let incidents = tg.gateway.store.incidents(false).await.unwrap();
+    assert_eq!(incidents.len(), 1);
+    assert_eq!(incidents[0].owner, "alice@example.com");
+    assert_eq!(incidents[0].contract_version.as_deref(), Some("3.1"));
+
+    // The same drift again updates the open incident instead of opening another.
+    let again = call(&client, "web_search", json!({"query": "rust"})).await;
+    assert_eq!(again.is_error, Some(true));
+    let incidents = tg.gateway.store.incidents(false).await.unwrap();
+    assert_eq!(incidents.len(), 1);
+    assert_eq!(incidents[0].count, 2);
+
+    let metrics = tg.metrics().await;
+    assert_eq!(
+        metric(
+            &metrics,
+            "toolgate_contract_drift_total{tool=\"web_search\"}"
+        ),
+        2.0,
+        "{metrics}"
+    );
+    assert_eq!(
+        metric(
+            &metrics,
+            "toolgate_tool_calls_total{tool=\"web_search\",outcome=\"contract_drift\"}"
+        ),
+        2.0
+    );
+    assert_eq!(
+        metric(
+            &metrics,
+            "toolgate_retries_total{tool=\"web_search\",error_class=\"contract_drift\"}"
+        ),
+        0.0
+    );
+
+    // 503 then 200: retried below the model and counted as a recovered sequence.
+    let flaky = call(&client, "flaky_status", json!({})).await;
+    assert_eq!(flaky.is_error, Some(false), "{}", text(&flaky));
+    assert_eq!(upstream.state.hits("/flaky"), 2);
+    let metrics = tg.metrics().await;
+    assert_eq!(
+        metric(
+            &metrics,
+            "toolgate_retry_sequences_total{tool=\"flaky_status\",error_class=\"server_error\",outcome=\"recovered\"}"
+        ),
+        1.0,
+        "{metrics}"
+    );
+    assert_eq!(
+        metric(
+            &metrics,
+            "toolgate_retries_total{tool=\"flaky_status\",error_class=\"server_error\"}"
+        ),
+        1.0
+    );
+
+    // A 400 is the caller's problem: not retried, and the upstream's words reach the model.
+    let bad = call(&client, "bad_request", json!({})).await;
+    assert_eq!(bad.is_error, Some(true));
+    assert!(text(&bad).contains("client_error"), "{}", text(&bad));
+    assert!(
+        text(&bad).contains("limit must be at most 10"),
+        "{}",
+        text(&bad)
+    );
+    assert_eq!(upstream.state.hits("/bad"), 1);
+
+    // Invalid arguments never reach the upstream.
+    let invalid = call(&client, "web_search", json!({"query": 42})).await;
+    assert_eq!(invalid.is_error, Some(true));
+    assert!(
+        text(&invalid).contains("client_error"),
+        "{}",
+        text(&invalid)
+    );
+    assert_eq!(upstream.state.hits("/v3/search"), 3);
+
+    client.cancel().await.unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn drift_retries_and_client_errors_over_the_handshake_era() {
+    drift_scenario(Era::Handshake).await;
+}
+
+#[tokio::test]
+async fn drift_retries_and_client_errors_over_the_stateless_era() {
+    drift_scenario(Era::Stateless).await;
+}
+
+#[tokio::test]
+async fn unknown_tools_are_a_protocol_error_naming_the_tools() {
+    let upstream = start_upstream().await;
+    let dir = temp_dir("unknown");
+    let tg = start_toolgate(&core_config(upstream.addr, &dir.join("state.db"))).await;
+    let client = rmcp_client(&tg.url, Era::Stateless).await;
+    let mut params = rmcp::model::CallToolRequestParams::new("nope");
+    params.arguments = None;
+    let err = client.call_tool(params).await.unwrap_err().to_string();
+    assert!(err.contains("web_search"), "{err}");
+    client.cancel().await.unwrap();
+}

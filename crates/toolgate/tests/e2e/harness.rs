@@ -1,0 +1,266 @@
+//! Shared parts of the end-to-end tests: a real loopback upstream whose behaviour the
+//! test switches, toolgate itself on a loopback port, and real MCP clients.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{Request, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ProtocolVersion};
+use rmcp::service::RunningService;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+use toolgate::gateway::Gateway;
+use toolgate::store::Store;
+
+/// A fake API on loopback; counts requests per path.
+#[derive(Default)]
+pub struct UpstreamState {
+    /// Serve `excerpt` instead of `snippet`.
+    pub renamed: AtomicBool,
+    /// Requests per path.
+    pub hits: Mutex<HashMap<String, u64>>,
+    /// Calls of /flaky so far.
+    pub flaky: AtomicU64,
+}
+
+impl UpstreamState {
+    pub fn hits(&self, path: &str) -> u64 {
+        self.hits.lock().unwrap().get(path).copied().unwrap_or(0)
+    }
+}
+
+pub struct Upstream {
+    pub addr: SocketAddr,
+    pub state: Arc<UpstreamState>,
+}
+
+pub async fn start_upstream() -> Upstream {
+    let state = Arc::new(UpstreamState::default());
+    let app = Router::new()
+        .route("/v3/search", get(search))
+        .route("/flaky", get(flaky))
+        .route(
+            "/bad",
+            get(|| async {
+                (
+                    StatusCode::BAD_REQUEST,
+                    Json(json!({"error": "limit must be at most 10"})),
+                )
+            }),
+        )
+        .layer(axum::middleware::from_fn_with_state(state.clone(), count))
+        .with_state(state.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    Upstream { addr, state }
+}
+
+async fn count(
+    State(state): State<Arc<UpstreamState>>,
+    req: Request,
+    next: axum::middleware::Next,
+) -> Response {
+    *state
+        .hits
+        .lock()
+        .unwrap()
+        .entry(req.uri().path().to_string())
+        .or_default() += 1;
+    next.run(req).await
+}
+
+pub fn search_body(renamed: bool) -> Value {
+    let field = if renamed { "excerpt" } else { "snippet" };
+    json!({
+        "query": "rust",
+        "results": [
+            { "title": "The Rust Book", "url": "https://doc.rust-lang.org/book/", field: "Rust is fast", "score": 0.9 },
+            { "title": "Rustonomicon", "url": "https://doc.rust-lang.org/nomicon/", field: "Unsafe Rust", "score": 0.5 }
+        ]
+    })
+}
+
+async fn search(State(state): State<Arc<UpstreamState>>) -> Json<Value> {
+    Json(search_body(state.renamed.load(Ordering::SeqCst)))
+}
+
+async fn flaky(State(state): State<Arc<UpstreamState>>) -> Response {
+    if state.flaky.fetch_add(1, Ordering::SeqCst) == 0 {
+        (StatusCode::SERVICE_UNAVAILABLE, "try again").into_response()
+    } else {
+        Json(json!({ "status": "ok" })).into_response()
+    }
+}
+
+/// The config used by the core tests, pointing at `upstream`.
+pub fn core_config(upstream: SocketAddr, state: &Path) -> String {
+    format!(
+        r#"
+gateway:
+  state: {state}
+dependencies:
+  search_api:
+    base_url: http://{upstream}
+    timeout: 2s
+    retry: {{ max_attempts: 3, base_delay: 10ms, max_delay: 50ms }}
+tools:
+  web_search:
+    dependency: search_api
+    owner: alice@example.com
+    description: Search the web.
+    request: {{ method: GET, path: /v3/search, query: {{ q: "{{query}}" }} }}
+    annotations: {{ readOnlyHint: true, idempotentHint: true }}
+    input_schema: {{ type: object, required: [query], properties: {{ query: {{ type: string }} }} }}
+    contract:
+      version: "3.1"
+      response_schema:
+        type: object
+        required: [results]
+        properties:
+          query: {{ type: string }}
+          results:
+            type: array
+            items:
+              type: object
+              required: [title, url, snippet]
+              properties:
+                title: {{ type: string }}
+                url: {{ type: string }}
+                snippet: {{ type: string }}
+                score: {{ type: number }}
+  flaky_status:
+    dependency: search_api
+    owner: bob@example.com
+    request: {{ path: /flaky }}
+    annotations: {{ readOnlyHint: true }}
+    contract: {{ version: "1.0", response_schema: {{ type: object, required: [status] }} }}
+  bad_request:
+    dependency: search_api
+    owner: bob@example.com
+    request: {{ path: /bad }}
+    annotations: {{ readOnlyHint: true }}
+    contract: {{ version: "1.0", response_schema: {{ type: object }} }}
+"#,
+        state = state.display()
+    )
+}
+
+/// A fresh directory under the system temp dir.
+pub fn temp_dir(name: &str) -> PathBuf {
+    static N: AtomicU64 = AtomicU64::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "toolgate-e2e-{}-{}-{}",
+        name,
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// toolgate serving on a loopback port.
+pub struct Toolgate {
+    pub url: String,
+    pub base: String,
+    pub gateway: Arc<Gateway>,
+    shutdown: CancellationToken,
+}
+
+impl Drop for Toolgate {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+pub async fn start_toolgate(yaml: &str) -> Toolgate {
+    let env = |_: &str| None;
+    let config = toolgate::config::parse(Path::new("test.yaml"), yaml, Path::new("."), &env)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let store = Store::open(&config.gateway.state).unwrap();
+    let gateway = Gateway::new(config, store);
+    let shutdown = CancellationToken::new();
+    let router = toolgate::server::router(gateway.clone(), shutdown.clone(), None);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(toolgate::server::serve(listener, router, shutdown.clone()));
+    Toolgate {
+        url: format!("http://{addr}/mcp"),
+        base: format!("http://{addr}"),
+        gateway,
+        shutdown,
+    }
+}
+
+impl Toolgate {
+    pub async fn metrics(&self) -> String {
+        reqwest::get(format!("{}/metrics", self.base))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    }
+}
+
+/// The protocol eras a client can speak.
+#[derive(Debug, Clone, Copy)]
+pub enum Era {
+    /// `initialize` handshake, 2025-11-25, with sessions.
+    Handshake,
+    /// Stateless 2026-07-28 with `server/discover`.
+    Stateless,
+}
+
+pub async fn rmcp_client(url: &str, era: Era) -> RunningService<RoleClient, ()> {
+    let transport = StreamableHttpClientTransport::from_uri(url.to_string());
+    let mode = match era {
+        Era::Handshake => ClientLifecycleMode::Initialize,
+        Era::Stateless => ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        },
+    };
+    ().serve_with_lifecycle(transport, mode).await.unwrap()
+}
+
+pub async fn call(
+    client: &RunningService<RoleClient, ()>,
+    tool: &str,
+    args: Value,
+) -> CallToolResult {
+    let mut params = CallToolRequestParams::new(tool.to_string());
+    params.arguments = args.as_object().cloned();
+    client.call_tool(params).await.unwrap()
+}
+
+/// All text content of a result, joined.
+pub fn text(r: &CallToolResult) -> String {
+    let v = serde_json::to_value(r).unwrap();
+    v["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The value of a metric sample line (exact label match), or 0.
+pub fn metric(text: &str, name_and_labels: &str) -> f64 {
+    text.lines()
+        .find_map(|l| {
+            l.strip_prefix(name_and_labels)
+                .and_then(|rest| rest.trim().split(' ').next()?.parse().ok())
+        })
+        .unwrap_or(0.0)
+}

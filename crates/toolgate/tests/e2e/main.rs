@@ -1,0 +1,4 @@
+//! End-to-end tests: real sockets, real upstreams on loopback, real MCP clients.
+
+mod core;
+mod harness;
