@@ -1,4 +1,5 @@
 //! End-to-end tests: real sockets, real upstreams on loopback, real MCP clients.
 
+mod check;
 mod core;
 mod harness;
