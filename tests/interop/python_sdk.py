@@ -425,6 +425,7 @@ async def run_http(label: str, binary: str, mode: str, upstream: Upstream, work:
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=subprocess.STDOUT,
+            env={**os.environ, "NO_COLOR": "1"},
         )
     try:
         RUNNING.append(proc)
@@ -450,7 +451,9 @@ async def run_stdio(label: str, binary: str, mode: str, upstream: Upstream, work
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     params = StdioServerParameters(
-        command=binary, args=["serve", "--config", str(config), "--stdio", "--listen", f"127.0.0.1:{port}"]
+        command=binary,
+        args=["serve", "--config", str(config), "--stdio", "--listen", f"127.0.0.1:{port}"],
+        env={"NO_COLOR": "1"},
     )
     with open(log_path, "w") as log:
         try:

@@ -169,6 +169,33 @@ pub fn failure(
     }
 }
 
+/// The pacer refused: quota is gone for longer than the call may wait.
+pub fn quota_exhausted(tool: &str, dependency: &str, resets_in: Duration) -> String {
+    format!(
+        "{tool} was not called: the quota {dependency} advertised is used up and resets in {}, later than this call \
+         may wait. Error class: rate_limited. toolgate sent nothing, so the upstream was not hit. Do not call {tool} \
+         again before then; continue with other tools or tell the user when it will be available.",
+        human(resets_in)
+    )
+}
+
+/// The breaker is open.
+pub fn circuit_open(
+    tool: &str,
+    dependency: &str,
+    down_since: Option<chrono::DateTime<chrono::Utc>>,
+    retry_in: Duration,
+) -> String {
+    let since = down_since
+        .map(|t| format!(" since {} UTC", t.format("%H:%M")))
+        .unwrap_or_default();
+    format!(
+        "{tool} was not called: {dependency} is failing{since}, so toolgate is not sending it requests (circuit open). \
+         Error class: circuit_open. Next check in {}. Do not retry {tool} before then; continue without it.",
+        human(retry_in)
+    )
+}
+
 /// The first 200 characters of a body, on one line, for messages.
 pub fn excerpt(body: &[u8]) -> String {
     let text = String::from_utf8_lossy(&body[..body.len().min(800)]);
@@ -185,7 +212,7 @@ pub fn human(d: Duration) -> String {
     let ms = d.as_millis();
     if ms < 1000 {
         format!("{ms} ms")
-    } else if ms < 10_000 && ms % 1000 != 0 {
+    } else if ms < 10_000 && !ms.is_multiple_of(1000) {
         format!("{:.1} s", d.as_secs_f64())
     } else if d.as_secs() < 120 {
         format!("{} s", d.as_secs())
@@ -197,9 +224,9 @@ pub fn human(d: Duration) -> String {
 }
 
 fn bytes(n: usize) -> String {
-    if n >= 1 << 20 && n % (1 << 20) == 0 {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
         format!("{} MiB", n >> 20)
-    } else if n >= 1 << 10 && n % (1 << 10) == 0 {
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
         format!("{} KiB", n >> 10)
     } else {
         format!("{n} bytes")

@@ -1,23 +1,22 @@
 //! The running gateway: the validated config plus the shared runtime parts every call
-//! uses (HTTP client, per-dependency resilience state, metrics, store).
+//! uses (HTTP client, per-dependency state, per-tool state, metrics, store).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use toolgate_resilience::RetryBudget;
+use toolgate_signals::Deprecation;
 
-use crate::config::{Config, Dependency, ToolSpec};
+use crate::config::{Config, ToolSpec};
+use crate::dependency::DependencyState;
 use crate::metrics::Metrics;
 use crate::store::Store;
 use crate::upstream::UpstreamClient;
 
-/// Resilience state of one dependency, shared by all its tools.
-#[derive(Debug)]
-pub struct DependencyState {
-    /// The dependency's config.
-    pub spec: Arc<Dependency>,
-    /// Retries may be at most a fraction of requests (DESIGN §4 defaults).
-    pub budget: Mutex<RetryBudget>,
+/// What toolgate remembers about a tool between calls.
+#[derive(Debug, Default)]
+pub struct ToolState {
+    /// The upstream's last deprecation notice for this tool.
+    pub deprecation: Mutex<Option<Deprecation>>,
 }
 
 /// Everything a call needs.
@@ -29,6 +28,8 @@ pub struct Gateway {
     pub client: UpstreamClient,
     /// Per-dependency state.
     pub dependencies: HashMap<String, DependencyState>,
+    /// Per-tool state.
+    pub tools: HashMap<String, ToolState>,
     /// Metrics.
     pub metrics: Metrics,
     /// Durable state.
@@ -41,22 +42,18 @@ impl Gateway {
         let dependencies = config
             .dependencies
             .iter()
-            .map(|(name, spec)| {
-                let state = DependencyState {
-                    spec: spec.clone(),
-                    budget: Mutex::new(RetryBudget::new(
-                        0.2,
-                        10,
-                        std::time::Duration::from_secs(10),
-                    )),
-                };
-                (name.clone(), state)
-            })
+            .map(|(name, spec)| (name.clone(), DependencyState::new(spec.clone())))
+            .collect();
+        let tools = config
+            .tools
+            .keys()
+            .map(|name| (name.clone(), ToolState::default()))
             .collect();
         Arc::new(Gateway {
             config,
             client: UpstreamClient::new(),
             dependencies,
+            tools,
             metrics: Metrics::new(),
             store,
         })
@@ -65,6 +62,11 @@ impl Gateway {
     /// A configured tool by name.
     pub fn tool(&self, name: &str) -> Option<&Arc<ToolSpec>> {
         self.config.tools.get(name)
+    }
+
+    /// The live state of a tool's dependency (every configured dependency has one).
+    pub fn dependency(&self, name: &str) -> Option<&DependencyState> {
+        self.dependencies.get(name)
     }
 }
 

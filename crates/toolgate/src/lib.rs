@@ -6,10 +6,12 @@
 pub mod cli;
 pub mod config;
 pub mod demo;
+pub mod dependency;
 pub mod explain;
 pub mod gateway;
 pub mod mcp;
 pub mod metrics;
+pub mod notes;
 pub mod pipeline;
 pub mod server;
 pub mod store;

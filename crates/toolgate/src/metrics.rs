@@ -11,9 +11,13 @@ use std::sync::Arc;
 use prometheus_client::encoding::{EncodeLabelSet, EncodeLabelValue, LabelValueEncoder};
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 use toolgate_resilience::ErrorClass;
+
+use crate::dependency::Snapshot;
+use crate::upstream::{SendError, UpstreamResponse};
 
 /// An error class as a label value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -124,6 +128,15 @@ pub struct DependencyLabel {
     pub dependency: Arc<str>,
 }
 
+/// `{dependency, policy}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct QuotaLabels {
+    /// Dependency name.
+    pub dependency: Arc<str>,
+    /// Policy name as advertised (`default` when unnamed).
+    pub policy: String,
+}
+
 /// All metrics.
 #[derive(Debug)]
 pub struct Metrics {
@@ -140,6 +153,16 @@ pub struct Metrics {
     pub contract_drift: Family<ToolLabel, Counter>,
     /// `toolgate_upstream_latency_seconds{dependency}`.
     pub upstream_latency: Family<DependencyLabel, Histogram>,
+    /// `toolgate_quota_remaining{dependency,policy}`.
+    pub quota_remaining: Family<QuotaLabels, Gauge>,
+    /// `toolgate_quota_limit{dependency,policy}`.
+    pub quota_limit: Family<QuotaLabels, Gauge>,
+    /// `toolgate_circuit_state{dependency}`: 0 closed, 1 open, 2 half-open.
+    pub circuit_state: Family<DependencyLabel, Gauge>,
+    /// `toolgate_brownout{dependency}`: 1 during a brownout.
+    pub brownout: Family<DependencyLabel, Gauge>,
+    /// `toolgate_sunset_timestamp_seconds{tool}`.
+    pub sunset_timestamp: Family<ToolLabel, Gauge>,
 }
 
 impl Default for Metrics {
@@ -190,6 +213,36 @@ impl Metrics {
             "Latency of upstream attempts",
             upstream_latency.clone(),
         );
+        let quota_remaining = Family::default();
+        registry.register(
+            "quota_remaining",
+            "Requests left in the current quota window, as last advertised",
+            quota_remaining.clone(),
+        );
+        let quota_limit = Family::default();
+        registry.register(
+            "quota_limit",
+            "Requests per quota window, as last advertised",
+            quota_limit.clone(),
+        );
+        let circuit_state = Family::default();
+        registry.register(
+            "circuit_state",
+            "Circuit breaker state: 0 closed, 1 open, 2 half-open",
+            circuit_state.clone(),
+        );
+        let brownout = Family::default();
+        registry.register(
+            "brownout",
+            "1 while the dependency's latency is well above its baseline",
+            brownout.clone(),
+        );
+        let sunset_timestamp = Family::default();
+        registry.register(
+            "sunset_timestamp_seconds",
+            "Announced sunset of the tool's upstream endpoint (Unix time)",
+            sunset_timestamp.clone(),
+        );
         Metrics {
             registry,
             tool_calls,
@@ -198,7 +251,77 @@ impl Metrics {
             retry_sequences,
             contract_drift,
             upstream_latency,
+            quota_remaining,
+            quota_limit,
+            circuit_state,
+            brownout,
+            sunset_timestamp,
         }
+    }
+
+    /// Counts one upstream attempt and its latency.
+    pub fn record_attempt(
+        &self,
+        dependency: &str,
+        tool: &Arc<str>,
+        sent: &Result<UpstreamResponse, SendError>,
+    ) {
+        let status = match sent {
+            Ok(r) => StatusLabel::Code(r.status),
+            Err(SendError::TooLarge { status, .. }) => StatusLabel::Code(*status),
+            Err(SendError::Timeout(_)) => StatusLabel::Timeout,
+            Err(SendError::Connect { .. }) => StatusLabel::Connect,
+        };
+        let dependency: Arc<str> = Arc::from(dependency);
+        self.upstream_requests
+            .get_or_create(&UpstreamLabels {
+                dependency: dependency.clone(),
+                tool: tool.clone(),
+                status,
+            })
+            .inc();
+        if let Ok(r) = sent {
+            self.upstream_latency
+                .get_or_create(&DependencyLabel { dependency })
+                .observe(r.latency.as_secs_f64());
+        }
+    }
+
+    /// Updates the per-dependency gauges from a snapshot.
+    pub fn record_dependency(&self, dependency: &str, s: &Snapshot) {
+        let dependency: Arc<str> = Arc::from(dependency);
+        for q in &s.quotas {
+            let labels = QuotaLabels {
+                dependency: dependency.clone(),
+                policy: q.policy.clone(),
+            };
+            if let Some(r) = q.remaining {
+                self.quota_remaining
+                    .get_or_create(&labels)
+                    .set(i64::try_from(r).unwrap_or(i64::MAX));
+            }
+            if let Some(l) = q.limit {
+                self.quota_limit
+                    .get_or_create(&labels)
+                    .set(i64::try_from(l).unwrap_or(i64::MAX));
+            }
+        }
+        let label = DependencyLabel { dependency };
+        self.circuit_state
+            .get_or_create(&label)
+            .set(s.breaker.as_gauge());
+        self.brownout
+            .get_or_create(&label)
+            .set(i64::from(s.latency.brownout));
+    }
+
+    /// Records an announced sunset.
+    pub fn record_sunset(&self, tool: &str, unix_seconds: i64) {
+        self.sunset_timestamp
+            .get_or_create(&ToolLabel {
+                tool: Arc::from(tool),
+            })
+            .set(unix_seconds);
     }
 
     /// Prometheus text exposition.

@@ -1,10 +1,11 @@
 //! The one place a tool call is assembled, top to bottom.
 //!
 //! MCP call → tool lookup (caller) → argument validation → request rendering →
-//! upstream attempt(s) with classification → response validation → signals → result.
-//! Each stage says why it sits where it does. Classification happens once per attempt
-//! (`toolgate_resilience::classify`); retry, metrics, incidents and the model's message
-//! all consume that class and none re-reads the response.
+//! breaker and pacer admission → upstream attempt(s) with classification → response
+//! validation → signals → notes → result. Each stage says why it sits where it does.
+//! Classification happens once per attempt (`toolgate_resilience::classify`); retry,
+//! breaker, metrics, incidents and the model's message all consume that class and none
+//! re-reads the response.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,13 +16,14 @@ use toolgate_contract::Drift;
 use toolgate_resilience::{
     Attempt, Backoff, BodyCheck, ErrorClass, GiveUpReason, RetryDecision, classify, decide_retry,
 };
+use toolgate_signals::{Headers, Signals};
 
 use crate::config::ToolSpec;
-use crate::explain;
+use crate::dependency::Gate;
+use crate::explain::{self, Detail};
 use crate::gateway::{Gateway, lock};
 use crate::metrics::{
-    CallLabels, Class, DependencyLabel, Outcome, RetryLabels, SequenceLabels, SequenceOutcome,
-    StatusLabel, ToolLabel, UpstreamLabels,
+    CallLabels, Class, Outcome, RetryLabels, SequenceLabels, SequenceOutcome, ToolLabel,
 };
 use crate::store::{IncidentKind, NewIncident};
 use crate::upstream::{SendError, UpstreamResponse};
@@ -54,9 +56,12 @@ enum AttemptResult {
     Failed {
         class: ErrorClass,
         hint: Option<Duration>,
-        detail: explain::Detail,
+        detail: Detail,
     },
 }
+
+/// How the attempt loop ended.
+type Ended = Result<Value, (Failure, Option<GiveUpReason>)>;
 
 impl Gateway {
     /// Runs one tool call to completion. Never panics on any upstream bytes.
@@ -68,6 +73,15 @@ impl Gateway {
         let started = Instant::now();
         let deadline = started + tool.deadline;
         let tool_label: Arc<str> = Arc::from(tool.name.as_str());
+        let Some(dep) = self.dependency(&tool.dependency.name) else {
+            // Unreachable by construction: the config compiler checks every reference.
+            let failure = Failure {
+                class: ErrorClass::ClientError,
+                message: format!("{} has no dependency state", tool.name),
+                drift: None,
+            };
+            return self.finish(tool, &tool_label, Err(failure), 0, started, None);
+        };
 
         // Arguments are checked before anything touches the network: a call the
         // upstream would reject costs the upstream nothing and the model gets the fix.
@@ -84,79 +98,119 @@ impl Gateway {
                     message: explain::invalid_arguments(&tool.name, &problem),
                     drift: None,
                 };
-                return self.finish(tool, &tool_label, Err(failure), 0, started);
+                return self.finish(tool, &tool_label, Err(failure), 0, started, None);
             }
         };
 
-        let dep = &tool.dependency;
-        let state = self.dependencies.get(&dep.name);
+        let spec = &tool.dependency;
         let backoff = Backoff {
-            base: dep.retry.base_delay,
-            cap: dep.retry.max_delay,
-            max_attempts: dep.retry.max_attempts,
+            base: spec.retry.base_delay,
+            cap: spec.retry.max_delay,
+            max_attempts: spec.retry.max_attempts,
         };
         let retry_safe = tool.retry_safe();
         let mut attempts: u32 = 0;
         let mut first_retried: Option<ErrorClass> = None;
+        let mut last_latency: Option<Duration> = None;
 
-        let result = loop {
-            attempts += 1;
-            if let Some(s) = state {
-                lock(&s.budget).record_request(Instant::now());
+        let result: Ended = 'call: loop {
+            // Admission: the breaker first (a dependency known to be down gets nothing),
+            // then the quota pacer (never send what the upstream told us it will refuse).
+            loop {
+                let left = deadline.saturating_duration_since(Instant::now());
+                match dep.gate(Instant::now(), left, attempts == 0) {
+                    Gate::Go => break,
+                    Gate::Wait(d) => tokio::time::sleep(d).await,
+                    Gate::QuotaExhausted { resets_in } => {
+                        let message = explain::quota_exhausted(&tool.name, &spec.name, resets_in);
+                        break 'call Err((
+                            Failure {
+                                class: ErrorClass::RateLimited,
+                                message,
+                                drift: None,
+                            },
+                            None,
+                        ));
+                    }
+                    Gate::CircuitOpen { retry_in } => {
+                        let down_since = dep.snapshot(Instant::now()).down_since;
+                        let message =
+                            explain::circuit_open(&tool.name, &spec.name, down_since, retry_in);
+                        break 'call Err((
+                            Failure {
+                                class: ErrorClass::CircuitOpen,
+                                message,
+                                drift: None,
+                            },
+                            None,
+                        ));
+                    }
+                }
             }
-            let now = Instant::now();
-            let remaining = deadline.saturating_duration_since(now);
-            let timeout = dep.timeout.min(remaining);
+            attempts += 1;
+            let left = deadline.saturating_duration_since(Instant::now());
             let sent = self
                 .client
                 .send(
-                    dep,
+                    spec,
                     &request,
-                    timeout,
+                    spec.timeout.min(left),
                     self.config.gateway.max_response_bytes,
                 )
                 .await;
-            self.record_attempt(&tool_label, dep.name.as_str(), &sent);
+            self.metrics.record_attempt(&spec.name, &tool_label, &sent);
+            let signals = read_signals(tool, &sent);
+            let latency = sent.as_ref().ok().map(|r| r.latency);
+            last_latency = latency;
+            if let Some(s) = &signals {
+                self.remember_deprecation(tool, s).await;
+            }
 
-            let (class, hint, detail) = match self.interpret(tool, sent) {
-                AttemptResult::Success(value) => break Ok(value),
+            let (class, hint, detail) = match self.interpret(tool, sent, signals.as_ref()) {
+                AttemptResult::Success(value) => {
+                    dep.observe(Instant::now(), signals.as_ref(), latency, None);
+                    break Ok(value);
+                }
                 AttemptResult::Failed {
                     class,
                     hint,
                     detail,
                 } => (class, hint, detail),
             };
+            let throttle = dep.observe(Instant::now(), signals.as_ref(), latency, Some(class));
+            let hint = hint.max(throttle);
 
-            // Retry only where it can help; drift, client errors and auth never are.
-            let remaining = deadline.saturating_duration_since(Instant::now());
-            let decision = decide_retry(
-                class,
-                hint,
-                attempts,
-                retry_safe,
-                remaining,
-                &backoff,
-                &mut rand::rng(),
-            );
+            // Retry only where it can help: drift, client errors and auth never are; in a
+            // brownout a timeout is not retried either (more load makes it worse).
+            let left = deadline.saturating_duration_since(Instant::now());
+            let decision = if class == ErrorClass::Timeout && dep.in_brownout() {
+                RetryDecision::GiveUp(GiveUpReason::NotRetryable)
+            } else {
+                decide_retry(
+                    class,
+                    hint,
+                    attempts,
+                    retry_safe,
+                    left,
+                    &backoff,
+                    &mut rand::rng(),
+                )
+            };
             let give_up = match decision {
-                RetryDecision::RetryAfter(wait) => {
-                    // The budget is asked last: it only matters for a retry that would happen.
-                    let allowed =
-                        state.is_none_or(|s| lock(&s.budget).try_withdraw(Instant::now()));
-                    if allowed {
-                        first_retried.get_or_insert(class);
-                        self.metrics
-                            .retries
-                            .get_or_create(&RetryLabels {
-                                tool: tool_label.clone(),
-                                error_class: Class(class),
-                            })
-                            .inc();
-                        tokio::time::sleep(wait).await;
-                        continue;
-                    }
-                    GiveUpReason::BudgetDenied
+                // The budget is asked last: it only matters for a retry that would happen.
+                RetryDecision::RetryAfter(wait) if dep.withdraw_retry(Instant::now()) => {
+                    first_retried.get_or_insert(class);
+                    self.metrics
+                        .retries
+                        .get_or_create(&RetryLabels {
+                            tool: tool_label.clone(),
+                            error_class: Class(class),
+                        })
+                        .inc();
+                    tokio::time::sleep(wait).await;
+                    continue;
                 }
+                RetryDecision::RetryAfter(_) => GiveUpReason::BudgetDenied,
                 RetryDecision::GiveUp(reason) => reason,
             };
             let failure = Failure {
@@ -175,14 +229,14 @@ impl Gateway {
                 ),
                 drift: detail.into_drift(),
             };
-            break Err((failure, give_up));
+            break Err((failure, Some(give_up)));
         };
 
         if let Some(class) = first_retried {
             let outcome = match &result {
                 Ok(_) => SequenceOutcome::recovered,
-                Err((_, GiveUpReason::BudgetDenied)) => SequenceOutcome::budget_denied,
-                Err((_, GiveUpReason::DeadlineTooShort { .. })) => SequenceOutcome::deadline,
+                Err((_, Some(GiveUpReason::BudgetDenied))) => SequenceOutcome::budget_denied,
+                Err((_, Some(GiveUpReason::DeadlineTooShort { .. }))) => SequenceOutcome::deadline,
                 Err(_) => SequenceOutcome::exhausted,
             };
             self.metrics
@@ -208,7 +262,7 @@ impl Gateway {
                 Err(failure)
             }
         };
-        self.finish(tool, &tool_label, result, attempts, started)
+        self.finish(tool, &tool_label, result, attempts, started, last_latency)
     }
 
     /// Turns what came back into success or a classified failure.
@@ -216,91 +270,147 @@ impl Gateway {
         &self,
         tool: &ToolSpec,
         sent: Result<UpstreamResponse, SendError>,
+        signals: Option<&Signals>,
     ) -> AttemptResult {
+        let rate_limited = signals.is_some_and(|s| s.rate_limited);
+        let retry_after = signals.and_then(|s| s.retry_after);
+        let past_sunset = self.past_sunset(&tool.name);
+        let attempt = |status, body_ok| Attempt::Response {
+            status,
+            rate_limited,
+            retry_after,
+            past_sunset,
+            body_ok,
+        };
         let response = match sent {
             Ok(r) => r,
             Err(SendError::Timeout(t)) => {
-                return failed(&Attempt::Timeout, None, explain::Detail::Timeout(t));
+                return failed(&Attempt::Timeout, None, Detail::Timeout(t));
             }
             Err(SendError::Connect { detail }) => {
-                return failed(&Attempt::Connect, None, explain::Detail::Connect(detail));
+                return failed(&Attempt::Connect, None, Detail::Connect(detail));
             }
             Err(SendError::TooLarge { status, limit, .. }) => {
-                let attempt = response_attempt(
-                    status,
-                    None,
-                    if (200..300).contains(&status) {
-                        BodyCheck::TooLarge
-                    } else {
-                        BodyCheck::Valid
-                    },
+                let check = if (200..300).contains(&status) {
+                    BodyCheck::TooLarge
+                } else {
+                    BodyCheck::Valid
+                };
+                return failed(
+                    &attempt(status, check),
+                    retry_after,
+                    Detail::TooLarge { status, limit },
                 );
-                return failed(&attempt, None, explain::Detail::TooLarge { status, limit });
             }
         };
         let status = response.status;
-        let retry_after = retry_after(&response);
         if !(200..300).contains(&status) {
-            let attempt = response_attempt(status, retry_after, BodyCheck::Valid);
-            return failed(
-                &attempt,
-                retry_after,
-                explain::Detail::Status {
-                    status,
-                    excerpt: explain::excerpt(&response.body),
-                },
-            );
+            let detail = Detail::Status {
+                status,
+                excerpt: explain::excerpt(&response.body),
+            };
+            return failed(&attempt(status, BodyCheck::Valid), retry_after, detail);
         }
         // The contract is checked on every 2xx: a mismatch is drift, never retried.
         let body: Value = match serde_json::from_slice(&response.body) {
             Ok(v) => v,
             Err(e) => {
-                let attempt = response_attempt(status, None, BodyCheck::NotJson);
-                return failed(
-                    &attempt,
-                    None,
-                    explain::Detail::NotJson {
-                        reason: e.to_string(),
-                        excerpt: explain::excerpt(&response.body),
-                    },
-                );
+                let detail = Detail::NotJson {
+                    reason: e.to_string(),
+                    excerpt: explain::excerpt(&response.body),
+                };
+                return failed(&attempt(status, BodyCheck::NotJson), None, detail);
             }
         };
         match tool.contract.response.check(&body) {
-            Ok(()) => AttemptResult::Success(body),
-            Err(drift) => {
-                let attempt = response_attempt(status, None, BodyCheck::SchemaMismatch);
-                failed(&attempt, None, explain::Detail::Drift(drift))
+            Ok(()) if rate_limited => {
+                // A vendor throttling with a 2xx: believe the throttle, not the status.
+                failed(
+                    &attempt(status, BodyCheck::Valid),
+                    retry_after,
+                    Detail::Status {
+                        status,
+                        excerpt: String::new(),
+                    },
+                )
             }
+            Ok(()) => AttemptResult::Success(body),
+            Err(drift) => failed(
+                &attempt(status, BodyCheck::SchemaMismatch),
+                None,
+                Detail::Drift(drift),
+            ),
         }
     }
 
-    fn record_attempt(
-        &self,
-        tool: &Arc<str>,
-        dependency: &str,
-        sent: &Result<UpstreamResponse, SendError>,
-    ) {
-        let status = match sent {
-            Ok(r) => StatusLabel::Code(r.status),
-            Err(SendError::TooLarge { status, .. }) => StatusLabel::Code(*status),
-            Err(SendError::Timeout(_)) => StatusLabel::Timeout,
-            Err(SendError::Connect { .. }) => StatusLabel::Connect,
+    fn past_sunset(&self, tool: &str) -> bool {
+        let now = chrono::Utc::now();
+        self.tools
+            .get(tool)
+            .and_then(|t| lock(&t.deprecation).as_ref().and_then(|d| d.sunset))
+            .is_some_and(|s| s <= now)
+    }
+
+    /// Keeps the latest deprecation notice per tool; the first one opens an incident.
+    async fn remember_deprecation(&self, tool: &ToolSpec, signals: &Signals) {
+        let Some(state) = self.tools.get(&tool.name) else {
+            return;
         };
-        let dependency: Arc<str> = Arc::from(dependency);
-        self.metrics
-            .upstream_requests
-            .get_or_create(&UpstreamLabels {
-                dependency: dependency.clone(),
-                tool: tool.clone(),
-                status,
-            })
-            .inc();
-        if let Ok(r) = sent {
-            self.metrics
-                .upstream_latency
-                .get_or_create(&DependencyLabel { dependency })
-                .observe(r.latency.as_secs_f64());
+        let Some(notice) = signals.deprecation.as_ref() else {
+            return;
+        };
+        let changed = {
+            let mut slot = lock(&state.deprecation);
+            let changed = slot.as_ref() != Some(notice);
+            *slot = Some(notice.clone());
+            changed
+        };
+        if let Some(sunset) = notice.sunset {
+            self.metrics.record_sunset(&tool.name, sunset.timestamp());
+        }
+        if changed {
+            self.open_deprecation_incident(tool, notice).await;
+        }
+    }
+
+    async fn open_deprecation_incident(
+        &self,
+        tool: &ToolSpec,
+        notice: &toolgate_signals::Deprecation,
+    ) {
+        let sunset = notice.sunset.map(|s| s.format("%Y-%m-%d").to_string());
+        let title = match (&sunset, &tool.successor) {
+            (Some(date), Some(next)) => format!(
+                "{} is deprecated upstream; sunset {date}; successor tool {next} is configured",
+                tool.name
+            ),
+            (Some(date), None) => format!(
+                "{} is deprecated upstream; sunset {date}; no newer contract configured",
+                tool.name
+            ),
+            (None, _) => format!(
+                "{} is deprecated upstream (no sunset date announced)",
+                tool.name
+            ),
+        };
+        let incident = NewIncident {
+            kind: IncidentKind::Deprecation,
+            tool: tool.name.clone(),
+            dependency: tool.dependency.name.clone(),
+            owner: tool.owner.clone(),
+            fingerprint: sunset.clone().unwrap_or_default(),
+            title: title.clone(),
+            detail: json!({ "deprecation": notice, "successor_tool": tool.successor }),
+            contract_version: Some(tool.contract.version.clone()),
+        };
+        match self.store.record_incident(incident).await {
+            Ok(r) if r.opened => {
+                tracing::warn!(incident = r.id, tool = %tool.name, owner = %tool.owner, "{title}")
+            }
+            Ok(_) => {}
+            Err(e) => {
+                tracing::error!(tool = %tool.name, error = %e, "could not record the deprecation incident")
+            }
         }
     }
 
@@ -341,6 +451,7 @@ impl Gateway {
         }
     }
 
+    /// Metrics, notes and `_meta` for any outcome.
     fn finish(
         &self,
         tool: &ToolSpec,
@@ -348,6 +459,7 @@ impl Gateway {
         result: Result<Value, Failure>,
         attempts: u32,
         started: Instant,
+        latency: Option<Duration>,
     ) -> CallOutcome {
         let class = result.as_ref().err().map(|f| f.class);
         self.metrics
@@ -357,26 +469,50 @@ impl Gateway {
                 outcome: Outcome(class),
             })
             .inc();
+        let now = Instant::now();
+        let deprecation = self
+            .tools
+            .get(&tool.name)
+            .and_then(|t| lock(&t.deprecation).clone());
+        let snapshot = self
+            .dependency(&tool.dependency.name)
+            .map(|d| d.snapshot(now));
+        let mut notes = Vec::new();
         let mut signals = json!({
             "tool": tool.name,
             "dependency": tool.dependency.name,
             "contract_version": tool.contract.version,
             "attempts": attempts,
             "elapsed_ms": started.elapsed().as_millis() as u64,
+            "latency_ms": latency.map(|l| l.as_secs_f64() * 1000.0),
             "error_class": class.map(ErrorClass::as_str),
+            "retryable": class.map(|c| c.retryable(tool.retry_safe())),
+            "deprecation": deprecation,
         });
+        if let Some(s) = &snapshot {
+            self.metrics.record_dependency(&tool.dependency.name, s);
+            notes = crate::notes::notes(
+                &tool.name,
+                &tool.dependency.name,
+                tool.successor.as_deref(),
+                s,
+                deprecation.as_ref(),
+                chrono::Utc::now(),
+            );
+            signals["health"] = s.to_json();
+        }
         if let Err(Failure { drift: Some(d), .. }) = &result {
             signals["drift"] = json!({ "summary": d.summary(), "changes": d.changes });
         }
         CallOutcome {
             result,
-            notes: Vec::new(),
+            notes,
             signals,
         }
     }
 }
 
-fn failed(attempt: &Attempt, hint: Option<Duration>, detail: explain::Detail) -> AttemptResult {
+fn failed(attempt: &Attempt, hint: Option<Duration>, detail: Detail) -> AttemptResult {
     // `classify` returns None only for a valid 2xx, which never reaches here.
     let class = classify(attempt).unwrap_or(ErrorClass::ServerError);
     AttemptResult::Failed {
@@ -386,19 +522,25 @@ fn failed(attempt: &Attempt, hint: Option<Duration>, detail: explain::Detail) ->
     }
 }
 
-fn response_attempt(status: u16, retry_after: Option<Duration>, body_ok: BodyCheck) -> Attempt {
-    Attempt::Response {
+/// Reads the response's signals (headers only; bodies are the contract's business).
+fn read_signals(tool: &ToolSpec, sent: &Result<UpstreamResponse, SendError>) -> Option<Signals> {
+    let (status, headers) = match sent {
+        Ok(r) => (r.status, &r.headers),
+        Err(SendError::TooLarge {
+            status, headers, ..
+        }) => (*status, headers),
+        Err(_) => return None,
+    };
+    let fields: Vec<(&str, &[u8])> = headers
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_bytes()))
+        .collect();
+    Some(toolgate_signals::read(
         status,
-        rate_limited: status == 429,
-        retry_after,
-        past_sunset: false,
-        body_ok,
-    }
-}
-
-fn retry_after(r: &UpstreamResponse) -> Option<Duration> {
-    let value = r.headers.get(reqwest::header::RETRY_AFTER)?;
-    toolgate_signals::retry_after::parse(value.as_bytes(), chrono::Utc::now())
+        &Headers::new(&fields),
+        chrono::Utc::now(),
+        tool.dependency.flavour,
+    ))
 }
 
 /// Checks arguments against the tool's input schema; the error lists what to fix.

@@ -36,7 +36,9 @@ fn check_reports_every_error_with_line_column_and_fix() {
         .output()
         .unwrap();
     assert!(!out.status.success(), "check must fail on a broken config");
-    let report = String::from_utf8(out.stderr).unwrap().replace(&dir.display().to_string(), "<dir>");
+    let report = String::from_utf8(out.stderr)
+        .unwrap()
+        .replace(&dir.display().to_string(), "<dir>");
     insta::assert_snapshot!(report);
 }
 
@@ -44,8 +46,20 @@ fn check_reports_every_error_with_line_column_and_fix() {
 fn check_accepts_the_demo_config_shape() {
     let dir = temp_dir("check-ok");
     let file = dir.join("toolgate.yaml");
-    std::fs::write(&file, toolgate::demo::config_yaml("http://127.0.0.1:9", "127.0.0.1:8765")).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_toolgate")).args(["check", "--config"]).arg(&file).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::write(
+        &file,
+        toolgate::demo::config_yaml("http://127.0.0.1:9", "127.0.0.1:8765"),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args(["check", "--config"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(String::from_utf8_lossy(&out.stdout).contains("3 tools"));
 }

@@ -1,5 +1,8 @@
 //! End-to-end tests: real sockets, real upstreams on loopback, real MCP clients.
 
+// A test that cannot set up its sockets should fail loudly, so unwrap is the right tool here.
+#![allow(clippy::unwrap_used)]
+
 mod check;
 mod core;
 mod harness;

@@ -1,0 +1,282 @@
+//! Live state of one dependency, shared by all its tools: circuit breaker, retry
+//! budget, quota pacer, latency window, the last advertised quota and the status page.
+//!
+//! One mutex per dependency, held for microseconds and never across an await: calls
+//! to different dependencies never contend, and no lock is global.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+use tokio::time::Instant;
+use toolgate_resilience::{
+    Admission, BreakerState, CircuitBreaker, ErrorClass, LatencySnapshot, LatencyWindow, Pace,
+    QuotaPacer, RetryBudget,
+};
+use toolgate_signals::status_page::{Health, PageStatus};
+use toolgate_signals::{Quota, Signals};
+
+use crate::config::Dependency;
+use crate::gateway::lock;
+
+/// The last quota advertisement of one policy, with when it was seen.
+#[derive(Debug, Clone)]
+struct SeenQuota {
+    quota: Quota,
+    at: Instant,
+}
+
+/// The status page's last answer.
+#[derive(Debug, Clone)]
+pub struct StatusReport {
+    /// Parsed page, or `None` when it could not be read.
+    pub page: Option<PageStatus>,
+    /// Why it could not be read.
+    pub error: Option<String>,
+    /// When it was checked.
+    pub checked_at: DateTime<Utc>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    breaker: CircuitBreaker,
+    budget: RetryBudget,
+    pacer: QuotaPacer,
+    latency: LatencyWindow,
+    quotas: Vec<SeenQuota>,
+    status: Option<StatusReport>,
+    /// When the breaker last opened, in wall-clock time, for messages ("since 10:02 UTC").
+    down_since_wall: Option<DateTime<Utc>>,
+}
+
+/// Live state of a dependency.
+#[derive(Debug)]
+pub struct DependencyState {
+    /// Its configuration.
+    pub spec: std::sync::Arc<Dependency>,
+    inner: Mutex<Inner>,
+}
+
+/// What the pacer and breaker decided before an attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    /// Send now.
+    Go,
+    /// Sleep, then ask again.
+    Wait(Duration),
+    /// Quota is gone for longer than the deadline: fail fast with `rate_limited`.
+    QuotaExhausted {
+        /// When quota returns.
+        resets_in: Duration,
+    },
+    /// The breaker is open: fail fast with `circuit_open`.
+    CircuitOpen {
+        /// When the next probe may go.
+        retry_in: Duration,
+    },
+}
+
+/// A point-in-time view for notes, `_meta` and `dependency_health`.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    /// Most constraining first; remaining and reset adjusted to now.
+    pub quotas: Vec<Quota>,
+    /// Latency window.
+    pub latency: LatencySnapshot,
+    /// Breaker.
+    pub breaker: BreakerState,
+    /// Down since (wall clock), while the breaker is not closed.
+    pub down_since: Option<DateTime<Utc>>,
+    /// Status page.
+    pub status: Option<StatusReport>,
+}
+
+impl DependencyState {
+    /// Fresh state with DESIGN §4 defaults.
+    pub fn new(spec: std::sync::Arc<Dependency>) -> DependencyState {
+        DependencyState {
+            spec,
+            inner: Mutex::new(Inner {
+                breaker: CircuitBreaker::default(),
+                budget: RetryBudget::default(),
+                pacer: QuotaPacer::default(),
+                latency: LatencyWindow::default(),
+                quotas: Vec::new(),
+                status: None,
+                down_since_wall: None,
+            }),
+        }
+    }
+
+    /// Asks the breaker, then the pacer, whether an attempt may go now. The breaker
+    /// comes first: a dependency known to be down should not even hold quota.
+    pub fn gate(&self, now: Instant, deadline_left: Duration, first_attempt: bool) -> Gate {
+        let mut g = lock(&self.inner);
+        if let Admission::Rejected { retry_in, .. } = g.breaker.admit(now) {
+            return Gate::CircuitOpen { retry_in };
+        }
+        match g.pacer.admit(now, deadline_left) {
+            Pace::Go => {
+                // Only first attempts earn retry budget (as in tower): retries must not fund retries.
+                if first_attempt {
+                    g.budget.record_request(now);
+                }
+                Gate::Go
+            }
+            Pace::Wait(d) => Gate::Wait(d),
+            Pace::Exhausted { resets_in } => Gate::QuotaExhausted { resets_in },
+        }
+    }
+
+    /// Records what one attempt saw. `class` is `None` for success; `latency` is
+    /// `None` when no response arrived. Returns the wait a throttling response asked for.
+    pub fn observe(
+        &self,
+        now: Instant,
+        signals: Option<&Signals>,
+        latency: Option<Duration>,
+        class: Option<ErrorClass>,
+    ) -> Option<Duration> {
+        let mut g = lock(&self.inner);
+        let quota = signals.and_then(|s| pacer_quota(&s.quota));
+        g.pacer.complete(now, quota);
+        if let Some(l) = latency {
+            g.latency
+                .record(now, l, class.is_none_or(|c| !c.counts_for_breaker()));
+        }
+        let was_closed = matches!(g.breaker.state(now), BreakerState::Closed);
+        g.breaker.record(now, class);
+        if was_closed && !matches!(g.breaker.state(now), BreakerState::Closed) {
+            g.down_since_wall = Some(Utc::now());
+        } else if matches!(g.breaker.state(now), BreakerState::Closed) {
+            g.down_since_wall = None;
+        }
+        let mut throttle = None;
+        if let Some(s) = signals {
+            for q in &s.quota {
+                g.quotas.retain(|seen| seen.quota.policy != q.policy);
+                g.quotas.push(SeenQuota {
+                    quota: q.clone(),
+                    at: now,
+                });
+            }
+            if s.rate_limited || class == Some(ErrorClass::RateLimited) {
+                // Honour the longest of Retry-After and the advertised reset.
+                let reset = s
+                    .quota
+                    .iter()
+                    .filter(|q| q.remaining == Some(0))
+                    .filter_map(|q| q.reset_after)
+                    .max();
+                let wait = s.retry_after.max(reset).unwrap_or(Duration::from_secs(1));
+                g.pacer.throttled(now, wait);
+                throttle = Some(wait);
+            }
+        }
+        throttle
+    }
+
+    /// Asks the budget for one retry.
+    pub fn withdraw_retry(&self, now: Instant) -> bool {
+        lock(&self.inner).budget.try_withdraw(now)
+    }
+
+    /// Whether the dependency is in a brownout (timeouts are not retried then).
+    pub fn in_brownout(&self) -> bool {
+        lock(&self.inner).latency.brownout()
+    }
+
+    /// Stores a status page result.
+    pub fn set_status(&self, report: StatusReport) {
+        lock(&self.inner).status = Some(report);
+    }
+
+    /// A consistent view of everything.
+    pub fn snapshot(&self, now: Instant) -> Snapshot {
+        let g = lock(&self.inner);
+        let mut quotas: Vec<Quota> = g
+            .quotas
+            .iter()
+            .map(|s| {
+                let mut q = s.quota.clone();
+                let elapsed = now.saturating_duration_since(s.at);
+                q.reset_after = q.reset_after.map(|r| r.saturating_sub(elapsed));
+                q
+            })
+            .collect();
+        quotas.sort_by(|a, b| fraction_left(a).total_cmp(&fraction_left(b)));
+        let breaker = g.breaker.state(now);
+        Snapshot {
+            quotas,
+            latency: g.latency.snapshot(now),
+            breaker,
+            down_since: g.down_since_wall,
+            status: g.status.clone(),
+        }
+    }
+}
+
+impl Snapshot {
+    /// Overall health: down when the breaker is open or the status page says so.
+    pub fn health(&self) -> Health {
+        let page = self
+            .status
+            .as_ref()
+            .and_then(|s| s.page.as_ref())
+            .map(|p| p.health);
+        if matches!(self.breaker, BreakerState::Open { .. }) || page == Some(Health::Down) {
+            Health::Down
+        } else if self.latency.brownout
+            || matches!(self.breaker, BreakerState::HalfOpen)
+            || page == Some(Health::Degraded)
+            || self.quotas.first().is_some_and(|q| q.remaining == Some(0))
+        {
+            Health::Degraded
+        } else if self.latency.samples == 0 && page.is_none() {
+            Health::Unknown
+        } else {
+            Health::Healthy
+        }
+    }
+
+    /// JSON for `_meta` and `dependency_health`.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "status": self.health(),
+            "quota": self.quotas,
+            "latency": self.latency,
+            "breaker": self.breaker,
+            "down_since": self.down_since.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+            "status_page": self.status.as_ref().map(|s| json!({
+                "health": s.page.as_ref().map(|p| p.health),
+                "indicator": s.page.as_ref().map(|p| p.indicator.clone()),
+                "description": s.page.as_ref().and_then(|p| p.description.clone()),
+                "error": s.error,
+                "checked_at": s.checked_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            })),
+        })
+    }
+}
+
+/// Remaining / limit (1.0 when unknown), to sort the most constraining policy first.
+fn fraction_left(q: &Quota) -> f64 {
+    match (q.remaining, q.limit) {
+        (Some(r), Some(l)) if l > 0 => r as f64 / l as f64,
+        (Some(0), _) => 0.0,
+        _ => 1.0,
+    }
+}
+
+/// The pacer paces on the most constraining advertised policy that has numbers.
+fn pacer_quota(quotas: &[Quota]) -> Option<toolgate_resilience::Quota> {
+    quotas
+        .iter()
+        .filter(|q| q.remaining.is_some() && q.reset_after.is_some())
+        .min_by(|a, b| fraction_left(a).total_cmp(&fraction_left(b)))
+        .map(|q| toolgate_resilience::Quota {
+            remaining: q.remaining.unwrap_or(0),
+            limit: q.limit,
+            reset_after: q.reset_after.unwrap_or_default(),
+        })
+}
