@@ -71,6 +71,19 @@ enum Command {
     },
     /// Print the JSON Schema of the config file.
     ConfigSchema,
+    /// Print alerting artefacts for external monitoring.
+    Alerts {
+        #[command(subcommand)]
+        what: AlertsCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum AlertsCommand {
+    /// Prometheus alerting rules for toolgate's metrics.
+    Prometheus,
+    /// A Grafana dashboard (JSON) for toolgate's metrics.
+    Grafana,
 }
 
 /// Runs the CLI; the exit code says whether it worked.
@@ -126,6 +139,21 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
             all,
             json,
         } => incidents(&config, state, all, json).await,
+        Command::Alerts {
+            what: AlertsCommand::Prometheus,
+        } => {
+            print!("{}", crate::alerts::prometheus::rules_yaml());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Alerts {
+            what: AlertsCommand::Grafana,
+        } => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&crate::alerts::grafana::dashboard())?
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         Command::ConfigSchema => {
             println!("{}", serde_json::to_string_pretty(&config::json_schema())?);
             Ok(ExitCode::SUCCESS)
@@ -181,6 +209,7 @@ async fn serve(
     let store = Store::open(&config.gateway.state).context("opening the state store")?;
     let listen_addr = listen.unwrap_or(config.gateway.listen);
     let gateway = Gateway::new(config, store);
+    crate::health::spawn_status_pollers(gateway.clone(), shutdown.clone());
 
     let ctrl_c = shutdown.clone();
     tokio::spawn(async move {

@@ -244,7 +244,7 @@ impl Snapshot {
     pub fn to_json(&self) -> Value {
         json!({
             "status": self.health(),
-            "quota": self.quotas,
+            "quota": self.quotas.iter().map(quota_json).collect::<Vec<_>>(),
             "latency": self.latency,
             "breaker": self.breaker,
             "down_since": self.down_since.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
@@ -257,6 +257,16 @@ impl Snapshot {
             })),
         })
     }
+}
+
+fn quota_json(q: &Quota) -> Value {
+    json!({
+        "policy": q.policy,
+        "limit": q.limit,
+        "remaining": q.remaining,
+        "resets_in_s": q.reset_after.map(|d| d.as_secs_f64()),
+        "window_s": q.window.map(|d| d.as_secs_f64()),
+    })
 }
 
 /// Remaining / limit (1.0 when unknown), to sort the most constraining policy first.

@@ -8,7 +8,7 @@ use toolgate_signals::Deprecation;
 
 use crate::config::{Config, ToolSpec};
 use crate::dependency::DependencyState;
-use crate::metrics::Metrics;
+use crate::metrics::{Metrics, OwnerLabels};
 use crate::store::Store;
 use crate::upstream::UpstreamClient;
 
@@ -49,12 +49,21 @@ impl Gateway {
             .keys()
             .map(|name| (name.clone(), ToolState::default()))
             .collect();
+        let metrics = Metrics::new();
+        for t in config.tools.values() {
+            let labels = OwnerLabels {
+                tool: Arc::from(t.name.as_str()),
+                owner: t.owner.clone(),
+                dependency: t.dependency.name.clone(),
+            };
+            metrics.tool_owner_info.get_or_create(&labels).set(1);
+        }
         Arc::new(Gateway {
             config,
             client: UpstreamClient::new(),
             dependencies,
             tools,
-            metrics: Metrics::new(),
+            metrics,
             store,
         })
     }

@@ -3,12 +3,14 @@
 //! The call path is assembled in one place, [`pipeline`]; everything else is a part it
 //! uses (config, upstream client, store, metrics) or a way in (MCP, CLI, HTTP).
 
+pub mod alerts;
 pub mod cli;
 pub mod config;
 pub mod demo;
 pub mod dependency;
 pub mod explain;
 pub mod gateway;
+pub mod health;
 pub mod mcp;
 pub mod metrics;
 pub mod notes;

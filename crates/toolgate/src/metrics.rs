@@ -137,6 +137,17 @@ pub struct QuotaLabels {
     pub policy: String,
 }
 
+/// `{tool, owner, dependency}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct OwnerLabels {
+    /// Tool name.
+    pub tool: Arc<str>,
+    /// Owner from the config.
+    pub owner: String,
+    /// Dependency name.
+    pub dependency: String,
+}
+
 /// All metrics.
 #[derive(Debug)]
 pub struct Metrics {
@@ -163,6 +174,10 @@ pub struct Metrics {
     pub brownout: Family<DependencyLabel, Gauge>,
     /// `toolgate_sunset_timestamp_seconds{tool}`.
     pub sunset_timestamp: Family<ToolLabel, Gauge>,
+    /// `toolgate_probe_success{tool}`: 1 when the last contract probe passed.
+    pub probe_success: Family<ToolLabel, Gauge>,
+    /// `toolgate_tool_owner_info{tool,owner,dependency}`: always 1; joins owners into alerts.
+    pub tool_owner_info: Family<OwnerLabels, Gauge>,
 }
 
 impl Default for Metrics {
@@ -243,6 +258,18 @@ impl Metrics {
             "Announced sunset of the tool's upstream endpoint (Unix time)",
             sunset_timestamp.clone(),
         );
+        let probe_success = Family::default();
+        registry.register(
+            "probe_success",
+            "1 when the tool's last contract probe passed, 0 when it failed",
+            probe_success.clone(),
+        );
+        let tool_owner_info = Family::default();
+        registry.register(
+            "tool_owner_info",
+            "Owner and dependency of each tool (value is always 1)",
+            tool_owner_info.clone(),
+        );
         Metrics {
             registry,
             tool_calls,
@@ -256,6 +283,8 @@ impl Metrics {
             circuit_state,
             brownout,
             sunset_timestamp,
+            probe_success,
+            tool_owner_info,
         }
     }
 

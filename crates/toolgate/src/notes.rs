@@ -2,6 +2,8 @@
 //! a deprecation or sunset, a red status page. Each is a plain sentence that says what
 //! to do; lines are prefixed `toolgate:` when they are put into a result.
 
+use std::time::Duration;
+
 use chrono::{DateTime, Utc};
 use toolgate_signals::status_page::Health;
 use toolgate_signals::{Deprecation, Quota};
@@ -16,11 +18,12 @@ pub fn notes(
     successor: Option<&str>,
     snapshot: &Snapshot,
     deprecation: Option<&Deprecation>,
+    paced: Duration,
     now: DateTime<Utc>,
 ) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(q) = snapshot.quotas.first()
-        && let Some(n) = quota_note(dependency, q)
+        && let Some(n) = quota_note(dependency, q, paced)
     {
         out.push(n);
     }
@@ -55,15 +58,15 @@ pub fn notes(
     out
 }
 
-/// "Quota: 3 of 5000 requests left; resets in 47 s." — only when running low
-/// (a quarter or less left, or at most 5).
-fn quota_note(dependency: &str, q: &Quota) -> Option<String> {
+/// "Quota: 3 of 5000 requests left; resets in 47 s." — when running low (a quarter
+/// or less left, or at most 5), or when toolgate had to space this call out.
+fn quota_note(dependency: &str, q: &Quota, paced: Duration) -> Option<String> {
     let remaining = q.remaining?;
     let low = match q.limit {
         Some(limit) if limit > 0 => remaining.saturating_mul(4) <= limit || remaining <= 5,
         _ => remaining <= 5,
     };
-    if !low {
+    if !low && paced.is_zero() {
         return None;
     }
     let of = q.limit.map(|l| format!(" of {l}")).unwrap_or_default();
@@ -121,7 +124,6 @@ fn deprecation_note(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     fn quota(remaining: u64, limit: u64) -> Quota {
         Quota {
@@ -135,13 +137,16 @@ mod tests {
 
     #[test]
     fn quota_is_mentioned_only_when_running_low() {
-        assert_eq!(quota_note("search_api", &quota(4000, 5000)), None);
         assert_eq!(
-            quota_note("search_api", &quota(3, 5000)).unwrap(),
+            quota_note("search_api", &quota(4000, 5000), Duration::ZERO),
+            None
+        );
+        assert_eq!(
+            quota_note("search_api", &quota(3, 5000), Duration::ZERO).unwrap(),
             "Quota for search_api: 3 of 5000 requests left; resets in 47 s. Spend them on the calls that matter most."
         );
         assert!(
-            quota_note("x", &quota(0, 20))
+            quota_note("x", &quota(0, 20), Duration::ZERO)
                 .unwrap()
                 .contains("do not retry before then")
         );

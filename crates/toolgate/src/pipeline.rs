@@ -60,6 +60,27 @@ enum AttemptResult {
     },
 }
 
+/// What the attempt loop did, for `_meta` and notes.
+struct Trace {
+    attempts: u32,
+    started: Instant,
+    /// Latency of the last attempt that got a response.
+    latency: Option<Duration>,
+    /// Time spent waiting for the quota pacer.
+    paced: Duration,
+}
+
+impl Trace {
+    fn new(started: Instant) -> Trace {
+        Trace {
+            attempts: 0,
+            started,
+            latency: None,
+            paced: Duration::ZERO,
+        }
+    }
+}
+
 /// How the attempt loop ended.
 type Ended = Result<Value, (Failure, Option<GiveUpReason>)>;
 
@@ -80,7 +101,7 @@ impl Gateway {
                 message: format!("{} has no dependency state", tool.name),
                 drift: None,
             };
-            return self.finish(tool, &tool_label, Err(failure), 0, started, None);
+            return self.finish(tool, &tool_label, Err(failure), Trace::new(started));
         };
 
         // Arguments are checked before anything touches the network: a call the
@@ -98,7 +119,7 @@ impl Gateway {
                     message: explain::invalid_arguments(&tool.name, &problem),
                     drift: None,
                 };
-                return self.finish(tool, &tool_label, Err(failure), 0, started, None);
+                return self.finish(tool, &tool_label, Err(failure), Trace::new(started));
             }
         };
 
@@ -112,6 +133,7 @@ impl Gateway {
         let mut attempts: u32 = 0;
         let mut first_retried: Option<ErrorClass> = None;
         let mut last_latency: Option<Duration> = None;
+        let mut paced = Duration::ZERO;
 
         let result: Ended = 'call: loop {
             // Admission: the breaker first (a dependency known to be down gets nothing),
@@ -120,7 +142,10 @@ impl Gateway {
                 let left = deadline.saturating_duration_since(Instant::now());
                 match dep.gate(Instant::now(), left, attempts == 0) {
                     Gate::Go => break,
-                    Gate::Wait(d) => tokio::time::sleep(d).await,
+                    Gate::Wait(d) => {
+                        paced += d;
+                        tokio::time::sleep(d).await;
+                    }
                     Gate::QuotaExhausted { resets_in } => {
                         let message = explain::quota_exhausted(&tool.name, &spec.name, resets_in);
                         break 'call Err((
@@ -262,7 +287,17 @@ impl Gateway {
                 Err(failure)
             }
         };
-        self.finish(tool, &tool_label, result, attempts, started, last_latency)
+        self.finish(
+            tool,
+            &tool_label,
+            result,
+            Trace {
+                attempts,
+                started,
+                latency: last_latency,
+                paced,
+            },
+        )
     }
 
     /// Turns what came back into success or a classified failure.
@@ -457,10 +492,14 @@ impl Gateway {
         tool: &ToolSpec,
         tool_label: &Arc<str>,
         result: Result<Value, Failure>,
-        attempts: u32,
-        started: Instant,
-        latency: Option<Duration>,
+        trace: Trace,
     ) -> CallOutcome {
+        let Trace {
+            attempts,
+            started,
+            latency,
+            paced,
+        } = trace;
         let class = result.as_ref().err().map(|f| f.class);
         self.metrics
             .tool_calls
@@ -484,6 +523,7 @@ impl Gateway {
             "contract_version": tool.contract.version,
             "attempts": attempts,
             "elapsed_ms": started.elapsed().as_millis() as u64,
+            "paced_ms": paced.as_millis() as u64,
             "latency_ms": latency.map(|l| l.as_secs_f64() * 1000.0),
             "error_class": class.map(ErrorClass::as_str),
             "retryable": class.map(|c| c.retryable(tool.retry_safe())),
@@ -497,6 +537,7 @@ impl Gateway {
                 tool.successor.as_deref(),
                 s,
                 deprecation.as_ref(),
+                paced,
                 chrono::Utc::now(),
             );
             signals["health"] = s.to_json();

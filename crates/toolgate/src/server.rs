@@ -25,6 +25,7 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
     let guarded = Router::new()
         .nest_service("/mcp", mcp)
         .route("/admin/incidents", get(incidents))
+        .route("/admin/health", get(health))
         .with_state(gateway.clone())
         .layer(middleware::from_fn_with_state(
             gateway.config.gateway.auth_token.clone(),
@@ -112,6 +113,13 @@ async fn incidents(State(gateway): State<Arc<Gateway>>) -> Response {
     match gateway.store.incidents(true).await {
         Ok(list) => axum::Json(list).into_response(),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
+}
+
+async fn health(State(gateway): State<Arc<Gateway>>) -> Response {
+    match crate::health::report(&gateway, None).await {
+        Ok(report) => axum::Json(report).into_response(),
+        Err(e) => (StatusCode::NOT_FOUND, e).into_response(),
     }
 }
 

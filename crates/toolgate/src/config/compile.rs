@@ -372,6 +372,13 @@ impl Compiler<'_> {
         gateway: &GatewayConfig,
     ) -> Option<ToolSpec> {
         let path = format!("tools.{name}");
+        if name == "dependency_health" {
+            self.err(
+                &path,
+                "`dependency_health` is a built-in tool",
+                "give this tool another name",
+            );
+        }
         if !valid_tool_name(name) {
             self.err(
                 &path,

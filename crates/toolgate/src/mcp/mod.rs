@@ -36,12 +36,58 @@ pub struct McpServer {
 impl McpServer {
     /// Builds the tool list once; every session shares it.
     pub fn new(gateway: Arc<Gateway>) -> McpServer {
-        let tools = gateway.config.tools.values().map(|t| describe(t)).collect();
+        let mut tools: Vec<Tool> = gateway.config.tools.values().map(|t| describe(t)).collect();
+        tools.push(health_tool());
         McpServer {
             gateway,
             tools: Arc::new(tools),
         }
     }
+
+    async fn dependency_health(&self, args: Option<JsonObject>) -> CallToolResult {
+        let only = args
+            .as_ref()
+            .and_then(|a| a.get("dependency"))
+            .and_then(Value::as_str);
+        match crate::health::report(&self.gateway, only).await {
+            Ok(report) => {
+                let text = crate::health::summary(&report);
+                let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
+                r.structured_content = Some(report);
+                r
+            }
+            Err(message) => CallToolResult::error(vec![ContentBlock::text(format!(
+                "{}: {message}. Error class: client_error.",
+                crate::health::TOOL_NAME
+            ))]),
+        }
+    }
+}
+
+/// The built-in `dependency_health` tool.
+fn health_tool() -> Tool {
+    let input = json!({
+        "type": "object",
+        "properties": { "dependency": { "type": "string", "description": "Only this dependency (default: all)." } }
+    });
+    let output = json!({
+        "type": "object",
+        "required": ["dependencies"],
+        "properties": { "dependencies": { "type": "object", "additionalProperties": { "type": "object" } } }
+    });
+    let as_object = |v: Value| match v {
+        Value::Object(m) => m,
+        _ => JsonObject::new(),
+    };
+    Tool::new(
+        crate::health::TOOL_NAME,
+        "Health of the APIs behind this server's tools: status (healthy/degraded/down/unknown), latency against \
+         baseline, error rate, quota left, circuit breaker, status page, deprecations, open incidents, and advice. \
+         Call it before a burst of calls or after a failure to decide whether to wait, slow down or use another tool.",
+        Arc::new(as_object(input)),
+    )
+    .with_raw_output_schema(Arc::new(as_object(output)))
+    .with_annotations(ToolAnnotations::new().read_only(true).idempotent(true).open_world(false))
 }
 
 fn describe(spec: &ToolSpec) -> Tool {
@@ -98,6 +144,9 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        if request.name == crate::health::TOOL_NAME {
+            return Ok(self.dependency_health(request.arguments).await.into());
+        }
         let Some(spec) = self.gateway.tool(&request.name) else {
             let known: Vec<&str> = self.tools.iter().map(|t| t.name.as_ref()).collect();
             return Err(McpError::invalid_params(

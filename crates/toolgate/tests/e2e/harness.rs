@@ -190,6 +190,7 @@ pub async fn start_toolgate(yaml: &str) -> Toolgate {
     let store = Store::open(&config.gateway.state).unwrap();
     let gateway = Gateway::new(config, store);
     let shutdown = CancellationToken::new();
+    toolgate::health::spawn_status_pollers(gateway.clone(), shutdown.clone());
     let router = toolgate::server::router(gateway.clone(), shutdown.clone(), None);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();

@@ -6,3 +6,4 @@
 mod check;
 mod core;
 mod harness;
+mod signals;
