@@ -18,3 +18,4 @@ pub mod pipeline;
 pub mod server;
 pub mod store;
 pub mod upstream;
+pub mod watch;

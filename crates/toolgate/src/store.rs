@@ -56,6 +56,29 @@ const MIGRATIONS: &[&str] = &[
         resolution TEXT
     );
     CREATE UNIQUE INDEX incidents_open ON incidents(kind, tool, fingerprint) WHERE status = 'open';",
+    "CREATE TABLE deprecations (
+        tool TEXT PRIMARY KEY,
+        notice TEXT NOT NULL,
+        first_seen TEXT NOT NULL,
+        last_seen TEXT NOT NULL
+    );
+    CREATE TABLE dead_letters (
+        id INTEGER PRIMARY KEY,
+        incident_id INTEGER NOT NULL,
+        target TEXT NOT NULL,
+        error TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+    CREATE TABLE probe_results (
+        id INTEGER PRIMARY KEY,
+        tool TEXT NOT NULL,
+        ok INTEGER NOT NULL,
+        error_class TEXT,
+        detail TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+    CREATE INDEX probe_results_tool ON probe_results(tool, id);",
 ];
 
 /// A kind of incident.
@@ -66,6 +89,18 @@ pub enum IncidentKind {
     ContractDrift,
     /// The upstream announced deprecation or a sunset date.
     Deprecation,
+    /// Retries of a (tool, error class) kept failing: none recovered over the window.
+    RecoveryRateZero,
+    /// The tool's scheduled contract probe fails.
+    ProbeFailing,
+    /// The dependency's circuit breaker has been open for long.
+    CircuitOpenLong,
+    /// The upstream refuses toolgate's credentials.
+    AuthFailing,
+    /// The tool's success rate collapsed relative to its own history.
+    SuccessRateCollapse,
+    /// The upstream's contract version is newer than the tool's contract.
+    WrapperOutdated,
 }
 
 impl IncidentKind {
@@ -74,6 +109,12 @@ impl IncidentKind {
         match self {
             IncidentKind::ContractDrift => "contract_drift",
             IncidentKind::Deprecation => "deprecation",
+            IncidentKind::RecoveryRateZero => "recovery_rate_zero",
+            IncidentKind::ProbeFailing => "probe_failing",
+            IncidentKind::CircuitOpenLong => "circuit_open_long",
+            IncidentKind::AuthFailing => "auth_failing",
+            IncidentKind::SuccessRateCollapse => "success_rate_collapse",
+            IncidentKind::WrapperOutdated => "wrapper_outdated",
         }
     }
 }
@@ -201,6 +242,85 @@ impl Store {
                  WHERE status = 'open' AND kind = ?3 AND tool = ?4",
                 params![now(), why, kind.as_str(), tool],
             )
+        })
+        .await
+    }
+
+    /// Remembers the latest deprecation notice of a tool.
+    pub async fn save_deprecation(&self, tool: String, notice: serde_json::Value) -> Result<(), StoreError> {
+        self.with(move |c| {
+            let now = now();
+            c.execute(
+                "INSERT INTO deprecations (tool, notice, first_seen, last_seen) VALUES (?1, ?2, ?3, ?3)
+                 ON CONFLICT(tool) DO UPDATE SET notice = excluded.notice, last_seen = excluded.last_seen",
+                params![tool, notice.to_string(), now],
+            )
+            .map(|_| ())
+        })
+        .await
+    }
+
+    /// Every remembered deprecation notice, by tool.
+    pub async fn deprecations(&self) -> Result<Vec<(String, serde_json::Value)>, StoreError> {
+        self.with(|c| {
+            let mut stmt = c.prepare("SELECT tool, notice FROM deprecations ORDER BY tool")?;
+            let rows = stmt.query_map([], |r| {
+                let notice: String = r.get(1)?;
+                Ok((r.get(0)?, serde_json::from_str(&notice).unwrap_or_default()))
+            })?;
+            rows.collect()
+        })
+        .await
+    }
+
+    /// Records a notification that could not be delivered.
+    pub async fn record_dead_letter(
+        &self,
+        incident_id: i64,
+        target: String,
+        error: String,
+        payload: serde_json::Value,
+    ) -> Result<(), StoreError> {
+        self.with(move |c| {
+            c.execute(
+                "INSERT INTO dead_letters (incident_id, target, error, payload, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![incident_id, target, error, payload.to_string(), now()],
+            )
+            .map(|_| ())
+        })
+        .await
+    }
+
+    /// Undelivered notifications: (incident id, target, error, at), newest first.
+    pub async fn dead_letters(&self) -> Result<Vec<(i64, String, String, String)>, StoreError> {
+        self.with(|c| {
+            let mut stmt =
+                c.prepare("SELECT incident_id, target, error, at FROM dead_letters ORDER BY id DESC LIMIT 1000")?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+            rows.collect()
+        })
+        .await
+    }
+
+    /// Records one probe run (the table keeps the last 100 per tool).
+    pub async fn record_probe(
+        &self,
+        tool: String,
+        ok: bool,
+        error_class: Option<String>,
+        detail: String,
+    ) -> Result<(), StoreError> {
+        self.with(move |c| {
+            c.execute(
+                "INSERT INTO probe_results (tool, ok, error_class, detail, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![tool, ok, error_class, detail, now()],
+            )?;
+            c.execute(
+                "DELETE FROM probe_results WHERE tool = ?1 AND id NOT IN
+                   (SELECT id FROM probe_results WHERE tool = ?1 ORDER BY id DESC LIMIT 100)",
+                params![tool],
+            )
+            .map(|_| ())
         })
         .await
     }

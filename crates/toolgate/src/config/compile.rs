@@ -182,7 +182,7 @@ impl Compiler<'_> {
             }
         }
         let gateway = self.gateway(gateway.unwrap_or_default());
-        let webhooks = self.webhooks(alerts.unwrap_or_default());
+        let alerts = self.alerts(alerts.unwrap_or_default());
         let mut dependencies = BTreeMap::new();
         for (name, raw) in raw_deps {
             if let Some(dep) = self.dependency(&name, raw) {
@@ -205,7 +205,7 @@ impl Compiler<'_> {
         }
         Some(Config {
             gateway,
-            webhooks,
+            alerts,
             dependencies,
             tools,
         })
@@ -258,10 +258,34 @@ impl Compiler<'_> {
         }
     }
 
-    fn webhooks(&mut self, raw: RawAlerts) -> Vec<Webhook> {
+    fn alerts(&mut self, raw: RawAlerts) -> AlertsConfig {
+        let webhooks = self.webhooks("alerts.webhooks", raw.webhooks);
+        let owners = raw
+            .owners
+            .into_iter()
+            .map(|(owner, o)| {
+                let hooks = self.webhooks(&format!("alerts.owners.{owner}.webhooks"), o.webhooks);
+                (owner, hooks)
+            })
+            .collect();
+        let d = |c: &mut Self, field: &str, v: Option<String>, default: Duration| {
+            c.duration(format!("alerts.{field}"), v.as_ref(), default)
+        };
+        AlertsConfig {
+            webhooks,
+            owners,
+            throttle: d(self, "throttle", raw.throttle, Duration::from_secs(3600)),
+            evaluate_every: d(self, "evaluate_every", raw.evaluate_every, Duration::from_secs(30)),
+            recovery_window: d(self, "recovery_window", raw.recovery_window, Duration::from_secs(3600)),
+            sunset_within: d(self, "sunset_within", raw.sunset_within, Duration::from_secs(30 * 86_400)),
+            circuit_open_for: d(self, "circuit_open_for", raw.circuit_open_for, Duration::from_secs(600)),
+        }
+    }
+
+    fn webhooks(&mut self, at: &str, raw: Vec<RawWebhook>) -> Vec<Webhook> {
         let mut out = Vec::new();
-        for (i, w) in raw.webhooks.into_iter().enumerate() {
-            let path = format!("alerts.webhooks.{i}");
+        for (i, w) in raw.into_iter().enumerate() {
+            let path = format!("{at}.{i}");
             let format = match w.format.as_deref() {
                 None | Some("json") => WebhookFormat::Json,
                 Some("slack") => WebhookFormat::Slack,
@@ -352,6 +376,7 @@ impl Compiler<'_> {
             raw.timeout.as_ref(),
             Duration::from_secs(10),
         );
+        let version = raw.version.and_then(|v| self.version_check(&path, v));
         Some(Dependency {
             name: name.to_string(),
             base_url: base_url?,
@@ -360,7 +385,39 @@ impl Compiler<'_> {
             retry,
             flavour,
             status_page,
+            version,
         })
+    }
+
+    fn version_check(&mut self, path: &str, raw: RawVersionCheck) -> Option<VersionCheck> {
+        let vpath = format!("{path}.version");
+        let refuse = match raw.gate.as_deref() {
+            None | Some("warn") => false,
+            Some("refuse") => true,
+            Some(other) => {
+                self.err(format!("{vpath}.gate"), format!("unknown gate `{other}`"), "use `warn` or `refuse`");
+                false
+            }
+        };
+        let source = match (raw.header, raw.pointer) {
+            (Some(h), None) => match HeaderName::from_bytes(h.as_bytes()) {
+                Ok(n) => VersionSource::Header(n),
+                Err(_) => {
+                    self.err(format!("{vpath}.header"), format!("`{h}` is not a valid header name"), "use letters, digits and `-`");
+                    return None;
+                }
+            },
+            (None, Some(p)) if p.is_empty() || p.starts_with('/') => VersionSource::Pointer(p),
+            (None, Some(p)) => {
+                self.err(format!("{vpath}.pointer"), format!("`{p}` is not a JSON pointer"), "start it with `/`, e.g. `/meta/version`");
+                return None;
+            }
+            _ => {
+                self.err(&vpath, "name exactly one of `header` or `pointer`", "e.g. `version: { header: API-Version, gate: warn }`");
+                return None;
+            }
+        };
+        Some(VersionCheck { source, refuse })
     }
 
     fn tool(

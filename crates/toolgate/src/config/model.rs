@@ -21,8 +21,8 @@ use super::template::RequestTemplate;
 pub struct Config {
     /// Gateway settings.
     pub gateway: GatewayConfig,
-    /// Webhooks receiving incidents.
-    pub webhooks: Vec<Webhook>,
+    /// Where incidents go and when the built-in rules fire.
+    pub alerts: AlertsConfig,
     /// Dependencies by name.
     pub dependencies: BTreeMap<String, Arc<Dependency>>,
     /// Tools by name.
@@ -53,6 +53,32 @@ pub struct Secret(pub String);
 impl std::fmt::Debug for Secret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Secret(***)")
+    }
+}
+
+/// Alert routing and rule settings.
+#[derive(Debug, Clone)]
+pub struct AlertsConfig {
+    /// Webhooks receiving every incident.
+    pub webhooks: Vec<Webhook>,
+    /// Extra webhooks per owner.
+    pub owners: BTreeMap<String, Vec<Webhook>>,
+    /// At most one notification per incident per interval.
+    pub throttle: Duration,
+    /// Rule evaluation interval.
+    pub evaluate_every: Duration,
+    /// Recovery-rate and success-rate window.
+    pub recovery_window: Duration,
+    /// Sunset warning horizon.
+    pub sunset_within: Duration,
+    /// Breaker-open alert threshold.
+    pub circuit_open_for: Duration,
+}
+
+impl AlertsConfig {
+    /// The webhooks an incident of `owner` goes to: the owner's, then the global ones.
+    pub fn targets(&self, owner: &str) -> Vec<&Webhook> {
+        self.owners.get(owner).into_iter().flatten().chain(&self.webhooks).collect()
     }
 }
 
@@ -91,6 +117,26 @@ pub struct Dependency {
     pub flavour: Flavour,
     /// Status page to poll.
     pub status_page: Option<StatusPage>,
+    /// Version gating.
+    pub version: Option<VersionCheck>,
+}
+
+/// Where the upstream's contract version is read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VersionSource {
+    /// A response header.
+    Header(reqwest::header::HeaderName),
+    /// A JSON pointer into the body.
+    Pointer(String),
+}
+
+/// Version gating of a dependency.
+#[derive(Debug, Clone)]
+pub struct VersionCheck {
+    /// Where to read the version.
+    pub source: VersionSource,
+    /// Refuse calls when the upstream is newer than the tool's contract.
+    pub refuse: bool,
 }
 
 /// Retry policy.

@@ -53,6 +53,28 @@ pub struct RawAlerts {
     /// Webhooks that receive every incident.
     #[serde(default)]
     pub webhooks: Vec<RawWebhook>,
+    /// Webhooks per owner (the `owner` of a tool), in addition to the global ones.
+    #[serde(default)]
+    pub owners: BTreeMap<String, RawOwnerAlerts>,
+    /// At most one notification per incident per this interval, e.g. `1h` (default).
+    pub throttle: Option<String>,
+    /// How often the built-in alert rules are evaluated. Default `30s`.
+    pub evaluate_every: Option<String>,
+    /// Window of the recovery-rate and success-rate rules. Default `1h`.
+    pub recovery_window: Option<String>,
+    /// Alert when a sunset is this close and no successor is configured. Default `30d`.
+    pub sunset_within: Option<String>,
+    /// Alert when a circuit breaker has been open this long. Default `10m`.
+    pub circuit_open_for: Option<String>,
+}
+
+/// Notification targets of one owner.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawOwnerAlerts {
+    /// Webhooks for this owner's incidents.
+    #[serde(default)]
+    pub webhooks: Vec<RawWebhook>,
 }
 
 /// A webhook target.
@@ -82,6 +104,20 @@ pub struct RawDependency {
     pub rate_limit_headers: Option<String>,
     /// A status page to poll.
     pub status_page: Option<RawStatusPage>,
+    /// How to read the upstream's current contract version, and what to do when it is newer.
+    pub version: Option<RawVersionCheck>,
+}
+
+/// Version gating: where the upstream says which contract version it serves.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawVersionCheck {
+    /// A response header carrying `major.minor` (e.g. `API-Version`).
+    pub header: Option<String>,
+    /// A JSON pointer into the response body (e.g. `/meta/version`).
+    pub pointer: Option<String>,
+    /// `warn` (default): incident "wrapper older than upstream"; `refuse`: also refuse calls.
+    pub gate: Option<String>,
 }
 
 /// Retry policy.

@@ -1,0 +1,3 @@
+//! Watching without user traffic: incident notification, alert rules, probes.
+
+pub mod notify;

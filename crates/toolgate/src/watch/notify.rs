@@ -1,0 +1,1 @@
+//! Incident notification (being written).
