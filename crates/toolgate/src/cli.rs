@@ -209,6 +209,7 @@ async fn serve(
     let store = Store::open(&config.gateway.state).context("opening the state store")?;
     let listen_addr = listen.unwrap_or(config.gateway.listen);
     let gateway = Gateway::new(config, store);
+    gateway.restore().await;
     crate::health::spawn_status_pollers(gateway.clone(), shutdown.clone());
 
     let ctrl_c = shutdown.clone();

@@ -2,6 +2,7 @@
 //! uses (HTTP client, per-dependency state, per-tool state, metrics, store).
 
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use toolgate_signals::Deprecation;
@@ -11,12 +12,31 @@ use crate::dependency::DependencyState;
 use crate::metrics::{Metrics, OwnerLabels};
 use crate::store::Store;
 use crate::upstream::UpstreamClient;
+use crate::watch::stats::ToolStats;
 
 /// What toolgate remembers about a tool between calls.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ToolState {
     /// The upstream's last deprecation notice for this tool.
     pub deprecation: Mutex<Option<Deprecation>>,
+    /// Sliding windows of agent calls, retries and recoveries.
+    pub stats: Mutex<ToolStats>,
+    /// Whether a drift incident is open (so a matching response can resolve it
+    /// without a store query on every call).
+    pub drift_open: AtomicBool,
+    /// The upstream's contract version, when the dependency says where to read it.
+    pub upstream_version: Mutex<Option<String>>,
+}
+
+impl ToolState {
+    fn new() -> ToolState {
+        ToolState {
+            deprecation: Mutex::new(None),
+            stats: Mutex::new(ToolStats::new(tokio::time::Instant::now())),
+            drift_open: AtomicBool::new(false),
+            upstream_version: Mutex::new(None),
+        }
+    }
 }
 
 /// Everything a call needs.
@@ -47,7 +67,7 @@ impl Gateway {
         let tools = config
             .tools
             .keys()
-            .map(|name| (name.clone(), ToolState::default()))
+            .map(|name| (name.clone(), ToolState::new()))
             .collect();
         let metrics = Metrics::new();
         for t in config.tools.values() {

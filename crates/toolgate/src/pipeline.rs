@@ -22,10 +22,7 @@ use crate::config::ToolSpec;
 use crate::dependency::Gate;
 use crate::explain::{self, Detail};
 use crate::gateway::{Gateway, lock};
-use crate::metrics::{
-    CallLabels, Class, Outcome, RetryLabels, SequenceLabels, SequenceOutcome, ToolLabel,
-};
-use crate::store::{IncidentKind, NewIncident};
+use crate::metrics::{CallLabels, Class, Outcome, RetryLabels, SequenceLabels, SequenceOutcome};
 use crate::upstream::{SendError, UpstreamResponse};
 
 /// What a tool call produced, before it is put into MCP terms.
@@ -68,15 +65,29 @@ struct Trace {
     latency: Option<Duration>,
     /// Time spent waiting for the quota pacer.
     paced: Duration,
+    origin: Origin,
+    /// The class of each failure that was retried, in order.
+    retried: Vec<ErrorClass>,
+}
+
+/// Who made a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// An agent over MCP.
+    Agent,
+    /// A scheduled or manual contract probe.
+    Probe,
 }
 
 impl Trace {
-    fn new(started: Instant) -> Trace {
+    fn new(started: Instant, origin: Origin) -> Trace {
         Trace {
             attempts: 0,
             started,
             latency: None,
             paced: Duration::ZERO,
+            origin,
+            retried: Vec::new(),
         }
     }
 }
@@ -85,11 +96,22 @@ impl Trace {
 type Ended = Result<Value, (Failure, Option<GiveUpReason>)>;
 
 impl Gateway {
-    /// Runs one tool call to completion. Never panics on any upstream bytes.
+    /// Runs one agent's tool call to completion. Never panics on any upstream bytes.
     pub async fn call(
         self: &Arc<Self>,
         tool: &Arc<ToolSpec>,
         args: Map<String, Value>,
+    ) -> CallOutcome {
+        self.call_as(tool, args, Origin::Agent).await
+    }
+
+    /// Runs a call for `origin`: probe calls share the whole path (pacing, breaker,
+    /// contract, incidents) but stay out of the user-facing call metrics and windows.
+    pub async fn call_as(
+        self: &Arc<Self>,
+        tool: &Arc<ToolSpec>,
+        args: Map<String, Value>,
+        origin: Origin,
     ) -> CallOutcome {
         let started = Instant::now();
         let deadline = started + tool.deadline;
@@ -101,7 +123,7 @@ impl Gateway {
                 message: format!("{} has no dependency state", tool.name),
                 drift: None,
             };
-            return self.finish(tool, &tool_label, Err(failure), Trace::new(started));
+            return self.finish(tool, &tool_label, Err(failure), Trace::new(started, origin));
         };
 
         // Arguments are checked before anything touches the network: a call the
@@ -119,7 +141,7 @@ impl Gateway {
                     message: explain::invalid_arguments(&tool.name, &problem),
                     drift: None,
                 };
-                return self.finish(tool, &tool_label, Err(failure), Trace::new(started));
+                return self.finish(tool, &tool_label, Err(failure), Trace::new(started, origin));
             }
         };
 
@@ -131,7 +153,7 @@ impl Gateway {
         };
         let retry_safe = tool.retry_safe();
         let mut attempts: u32 = 0;
-        let mut first_retried: Option<ErrorClass> = None;
+        let mut retried: Vec<ErrorClass> = Vec::new();
         let mut last_latency: Option<Duration> = None;
         let mut paced = Duration::ZERO;
 
@@ -224,14 +246,14 @@ impl Gateway {
             let give_up = match decision {
                 // The budget is asked last: it only matters for a retry that would happen.
                 RetryDecision::RetryAfter(wait) if dep.withdraw_retry(Instant::now()) => {
-                    first_retried.get_or_insert(class);
-                    self.metrics
-                        .retries
-                        .get_or_create(&RetryLabels {
+                    retried.push(class);
+                    if origin == Origin::Agent {
+                        let labels = RetryLabels {
                             tool: tool_label.clone(),
                             error_class: Class(class),
-                        })
-                        .inc();
+                        };
+                        self.metrics.retries.get_or_create(&labels).inc();
+                    }
                     tokio::time::sleep(wait).await;
                     continue;
                 }
@@ -257,7 +279,7 @@ impl Gateway {
             break Err((failure, Some(give_up)));
         };
 
-        if let Some(class) = first_retried {
+        if let (Some(&class), Origin::Agent) = (retried.first(), origin) {
             let outcome = match &result {
                 Ok(_) => SequenceOutcome::recovered,
                 Err((_, Some(GiveUpReason::BudgetDenied))) => SequenceOutcome::budget_denied,
@@ -275,18 +297,22 @@ impl Gateway {
         }
 
         let result = match result {
-            Ok(v) => Ok(if tool.contract.wraps_result {
-                json!({ "result": v })
-            } else {
-                v
-            }),
+            Ok(v) => {
+                self.contract_holds(tool).await;
+                Ok(if tool.contract.wraps_result {
+                    json!({ "result": v })
+                } else {
+                    v
+                })
+            }
             Err((failure, _)) => {
                 if let Some(drift) = &failure.drift {
-                    self.open_drift_incident(tool, drift).await;
+                    self.drift_detected(tool, drift).await;
                 }
                 Err(failure)
             }
         };
+
         self.finish(
             tool,
             &tool_label,
@@ -296,6 +322,8 @@ impl Gateway {
                 started,
                 latency: last_latency,
                 paced,
+                origin,
+                retried,
             },
         )
     }
@@ -386,106 +414,6 @@ impl Gateway {
             .is_some_and(|s| s <= now)
     }
 
-    /// Keeps the latest deprecation notice per tool; the first one opens an incident.
-    async fn remember_deprecation(&self, tool: &ToolSpec, signals: &Signals) {
-        let Some(state) = self.tools.get(&tool.name) else {
-            return;
-        };
-        let Some(notice) = signals.deprecation.as_ref() else {
-            return;
-        };
-        let changed = {
-            let mut slot = lock(&state.deprecation);
-            let changed = slot.as_ref() != Some(notice);
-            *slot = Some(notice.clone());
-            changed
-        };
-        if let Some(sunset) = notice.sunset {
-            self.metrics.record_sunset(&tool.name, sunset.timestamp());
-        }
-        if changed {
-            self.open_deprecation_incident(tool, notice).await;
-        }
-    }
-
-    async fn open_deprecation_incident(
-        &self,
-        tool: &ToolSpec,
-        notice: &toolgate_signals::Deprecation,
-    ) {
-        let sunset = notice.sunset.map(|s| s.format("%Y-%m-%d").to_string());
-        let title = match (&sunset, &tool.successor) {
-            (Some(date), Some(next)) => format!(
-                "{} is deprecated upstream; sunset {date}; successor tool {next} is configured",
-                tool.name
-            ),
-            (Some(date), None) => format!(
-                "{} is deprecated upstream; sunset {date}; no newer contract configured",
-                tool.name
-            ),
-            (None, _) => format!(
-                "{} is deprecated upstream (no sunset date announced)",
-                tool.name
-            ),
-        };
-        let incident = NewIncident {
-            kind: IncidentKind::Deprecation,
-            tool: tool.name.clone(),
-            dependency: tool.dependency.name.clone(),
-            owner: tool.owner.clone(),
-            fingerprint: sunset.clone().unwrap_or_default(),
-            title: title.clone(),
-            detail: json!({ "deprecation": notice, "successor_tool": tool.successor }),
-            contract_version: Some(tool.contract.version.clone()),
-        };
-        match self.store.record_incident(incident).await {
-            Ok(r) if r.opened => {
-                tracing::warn!(incident = r.id, tool = %tool.name, owner = %tool.owner, "{title}")
-            }
-            Ok(_) => {}
-            Err(e) => {
-                tracing::error!(tool = %tool.name, error = %e, "could not record the deprecation incident")
-            }
-        }
-    }
-
-    async fn open_drift_incident(&self, tool: &ToolSpec, drift: &Drift) {
-        self.metrics
-            .contract_drift
-            .get_or_create(&ToolLabel {
-                tool: Arc::from(tool.name.as_str()),
-            })
-            .inc();
-        let summary = drift.summary();
-        let incident = NewIncident {
-            kind: IncidentKind::ContractDrift,
-            tool: tool.name.clone(),
-            dependency: tool.dependency.name.clone(),
-            owner: tool.owner.clone(),
-            fingerprint: summary.clone(),
-            title: format!(
-                "{} no longer matches contract v{}: {summary}",
-                tool.name, tool.contract.version
-            ),
-            detail: json!({ "summary": summary, "changes": drift.changes, "violations": drift.violations }),
-            contract_version: Some(tool.contract.version.clone()),
-        };
-        match self.store.record_incident(incident).await {
-            Ok(r) if r.opened => tracing::error!(
-                incident = r.id,
-                tool = %tool.name,
-                owner = %tool.owner,
-                contract = %tool.contract.version,
-                drift = %summary,
-                "contract drift: new incident for the tool owner"
-            ),
-            Ok(_) => {}
-            Err(e) => {
-                tracing::error!(tool = %tool.name, error = %e, "could not record the drift incident")
-            }
-        }
-    }
-
     /// Metrics, notes and `_meta` for any outcome.
     fn finish(
         &self,
@@ -499,15 +427,22 @@ impl Gateway {
             started,
             latency,
             paced,
+            origin,
+            retried,
         } = trace;
         let class = result.as_ref().err().map(|f| f.class);
-        self.metrics
-            .tool_calls
-            .get_or_create(&CallLabels {
+        // Probe traffic stays out of the user-facing numbers (it has its own metric).
+        if origin == Origin::Agent {
+            let labels = CallLabels {
                 tool: tool_label.clone(),
                 outcome: Outcome(class),
-            })
-            .inc();
+            };
+            self.metrics.tool_calls.get_or_create(&labels).inc();
+            if let Some(state) = self.tools.get(&tool.name) {
+                let sequence = retried.first().map(|c| (*c, result.is_ok()));
+                lock(&state.stats).call(Instant::now(), class, &retried, sequence);
+            }
+        }
         let now = Instant::now();
         let deprecation = self
             .tools

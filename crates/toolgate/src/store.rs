@@ -234,20 +234,40 @@ impl Store {
         &self,
         kind: IncidentKind,
         tool: String,
+        fingerprint: Option<String>,
         why: String,
-    ) -> Result<usize, StoreError> {
+    ) -> Result<Vec<Incident>, StoreError> {
         self.with(move |c| {
-            c.execute(
-                "UPDATE incidents SET status = 'resolved', resolved_at = ?1, resolution = ?2
-                 WHERE status = 'open' AND kind = ?3 AND tool = ?4",
-                params![now(), why, kind.as_str(), tool],
-            )
+            let tx = c.transaction()?;
+            let open = query_incidents(
+                &tx,
+                "WHERE status = 'open' AND kind = ?1 AND tool = ?2 AND (?3 IS NULL OR fingerprint = ?3)",
+                params![kind.as_str(), tool, fingerprint],
+            )?;
+            for i in &open {
+                tx.execute(
+                    "UPDATE incidents SET status = 'resolved', resolved_at = ?1, resolution = ?2 WHERE id = ?3",
+                    params![now(), why, i.id],
+                )?;
+            }
+            tx.commit()?;
+            Ok(open.into_iter().map(|i| Incident { status: "resolved".into(), ..i }).collect())
         })
         .await
     }
 
+    /// One incident by id.
+    pub async fn incident(&self, id: i64) -> Result<Option<Incident>, StoreError> {
+        self.with(move |c| Ok(query_incidents(c, "WHERE id = ?1", params![id])?.pop()))
+            .await
+    }
+
     /// Remembers the latest deprecation notice of a tool.
-    pub async fn save_deprecation(&self, tool: String, notice: serde_json::Value) -> Result<(), StoreError> {
+    pub async fn save_deprecation(
+        &self,
+        tool: String,
+        notice: serde_json::Value,
+    ) -> Result<(), StoreError> {
         self.with(move |c| {
             let now = now();
             c.execute(
@@ -395,15 +415,24 @@ fn record_incident(c: &mut Connection, n: &NewIncident, now: &str) -> rusqlite::
 }
 
 fn list_incidents(c: &mut Connection, all: bool) -> rusqlite::Result<Vec<Incident>> {
-    let sql = if all {
-        "SELECT id, kind, tool, dependency, owner, status, title, detail, contract_version, first_seen, last_seen, count
-         FROM incidents ORDER BY id DESC"
+    if all {
+        query_incidents(c, "", [])
     } else {
+        query_incidents(c, "WHERE status = 'open'", [])
+    }
+}
+
+fn query_incidents(
+    c: &Connection,
+    filter: &str,
+    params: impl rusqlite::Params,
+) -> rusqlite::Result<Vec<Incident>> {
+    let sql = format!(
         "SELECT id, kind, tool, dependency, owner, status, title, detail, contract_version, first_seen, last_seen, count
-         FROM incidents WHERE status = 'open' ORDER BY id DESC"
-    };
-    let mut stmt = c.prepare(sql)?;
-    let rows = stmt.query_map([], |r| {
+         FROM incidents {filter} ORDER BY id DESC"
+    );
+    let mut stmt = c.prepare(&sql)?;
+    let rows = stmt.query_map(params, |r| {
         let detail: String = r.get(7)?;
         Ok(Incident {
             id: r.get(0)?,
@@ -461,17 +490,17 @@ mod tests {
         assert_eq!(first.count, 2);
         assert_eq!(first.detail["summary"], "snippet->excerpt");
 
-        assert_eq!(
-            store
-                .resolve(
-                    IncidentKind::ContractDrift,
-                    "web_search".into(),
-                    "fixed".into()
-                )
-                .await
-                .unwrap(),
-            2
-        );
+        let resolved = store
+            .resolve(
+                IncidentKind::ContractDrift,
+                "web_search".into(),
+                None,
+                "fixed".into(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(resolved.len(), 2);
+        assert!(resolved.iter().all(|i| i.status == "resolved"));
         assert!(store.incidents(false).await.unwrap().is_empty());
         // A recurrence after resolution is a new incident.
         assert!(

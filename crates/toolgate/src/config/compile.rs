@@ -275,10 +275,30 @@ impl Compiler<'_> {
             webhooks,
             owners,
             throttle: d(self, "throttle", raw.throttle, Duration::from_secs(3600)),
-            evaluate_every: d(self, "evaluate_every", raw.evaluate_every, Duration::from_secs(30)),
-            recovery_window: d(self, "recovery_window", raw.recovery_window, Duration::from_secs(3600)),
-            sunset_within: d(self, "sunset_within", raw.sunset_within, Duration::from_secs(30 * 86_400)),
-            circuit_open_for: d(self, "circuit_open_for", raw.circuit_open_for, Duration::from_secs(600)),
+            evaluate_every: d(
+                self,
+                "evaluate_every",
+                raw.evaluate_every,
+                Duration::from_secs(30),
+            ),
+            recovery_window: d(
+                self,
+                "recovery_window",
+                raw.recovery_window,
+                Duration::from_secs(3600),
+            ),
+            sunset_within: d(
+                self,
+                "sunset_within",
+                raw.sunset_within,
+                Duration::from_secs(30 * 86_400),
+            ),
+            circuit_open_for: d(
+                self,
+                "circuit_open_for",
+                raw.circuit_open_for,
+                Duration::from_secs(600),
+            ),
         }
     }
 
@@ -395,7 +415,11 @@ impl Compiler<'_> {
             None | Some("warn") => false,
             Some("refuse") => true,
             Some(other) => {
-                self.err(format!("{vpath}.gate"), format!("unknown gate `{other}`"), "use `warn` or `refuse`");
+                self.err(
+                    format!("{vpath}.gate"),
+                    format!("unknown gate `{other}`"),
+                    "use `warn` or `refuse`",
+                );
                 false
             }
         };
@@ -403,17 +427,29 @@ impl Compiler<'_> {
             (Some(h), None) => match HeaderName::from_bytes(h.as_bytes()) {
                 Ok(n) => VersionSource::Header(n),
                 Err(_) => {
-                    self.err(format!("{vpath}.header"), format!("`{h}` is not a valid header name"), "use letters, digits and `-`");
+                    self.err(
+                        format!("{vpath}.header"),
+                        format!("`{h}` is not a valid header name"),
+                        "use letters, digits and `-`",
+                    );
                     return None;
                 }
             },
             (None, Some(p)) if p.is_empty() || p.starts_with('/') => VersionSource::Pointer(p),
             (None, Some(p)) => {
-                self.err(format!("{vpath}.pointer"), format!("`{p}` is not a JSON pointer"), "start it with `/`, e.g. `/meta/version`");
+                self.err(
+                    format!("{vpath}.pointer"),
+                    format!("`{p}` is not a JSON pointer"),
+                    "start it with `/`, e.g. `/meta/version`",
+                );
                 return None;
             }
             _ => {
-                self.err(&vpath, "name exactly one of `header` or `pointer`", "e.g. `version: { header: API-Version, gate: warn }`");
+                self.err(
+                    &vpath,
+                    "name exactly one of `header` or `pointer`",
+                    "e.g. `version: { header: API-Version, gate: warn }`",
+                );
                 return None;
             }
         };

@@ -78,7 +78,12 @@ pub struct AlertsConfig {
 impl AlertsConfig {
     /// The webhooks an incident of `owner` goes to: the owner's, then the global ones.
     pub fn targets(&self, owner: &str) -> Vec<&Webhook> {
-        self.owners.get(owner).into_iter().flatten().chain(&self.webhooks).collect()
+        self.owners
+            .get(owner)
+            .into_iter()
+            .flatten()
+            .chain(&self.webhooks)
+            .collect()
     }
 }
 

