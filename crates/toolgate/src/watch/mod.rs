@@ -2,4 +2,5 @@
 
 pub mod incidents;
 pub mod notify;
+pub mod rules;
 pub mod stats;

@@ -431,20 +431,17 @@ fn text(incident: &Incident, event: Event) -> String {
     } else {
         format!("{}: {title}", incident.tool)
     };
-    let seen = match event {
-        Event::Resolved => format!("seen {}× while open", incident.count),
-        _ => format!("seen {}×", incident.count),
-    };
-    let state = match event {
-        Event::Resolved => " is resolved",
-        _ => "",
+    let (state, seen) = match event {
+        Event::Resolved => ("now resolved; ", " while open"),
+        _ => ("", ""),
     };
     format!(
-        "[toolgate] {}: {what}{state} (owner {}, dependency {}, incident #{}, {seen})",
+        "[toolgate] {}: {what} ({state}owner {}, dependency {}, incident #{}, seen {}×{seen})",
         event.as_str(),
         incident.owner,
         incident.dependency,
         incident.id,
+        incident.count,
     )
 }
 
@@ -950,7 +947,7 @@ mod tests {
             resolved.body["text"]
                 .as_str()
                 .unwrap()
-                .contains("is resolved"),
+                .contains("(now resolved; owner alice@example.com"),
             "{:?}",
             resolved.body
         );
