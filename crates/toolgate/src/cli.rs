@@ -69,6 +69,30 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run contract probes once (for cron and CI); exit 1 on drift, 2 on other failures.
+    Probe {
+        /// Config file.
+        #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
+        config: PathBuf,
+        /// Only this tool (it may have no `probe:` section; it is called without arguments then).
+        #[arg(long)]
+        tool: Option<String>,
+        /// Output format.
+        #[arg(long, default_value = "text", value_parser = ["text", "json", "junit"])]
+        format: String,
+    },
+    /// Per-tool calls, success rate, retries, recovery rate and open incidents of a running server.
+    Status {
+        /// Config file (for the server address and token).
+        #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
+        config: PathBuf,
+        /// Server base URL (default: from the config's gateway.listen).
+        #[arg(long)]
+        url: Option<String>,
+        /// Print the JSON instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the JSON Schema of the config file.
     ConfigSchema,
     /// Print alerting artefacts for external monitoring.
@@ -154,6 +178,12 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
+        Command::Probe {
+            config,
+            tool,
+            format,
+        } => probe(&config, tool.as_deref(), &format).await,
+        Command::Status { config, url, json } => crate::status::run(&config, url, json).await,
         Command::ConfigSchema => {
             println!("{}", serde_json::to_string_pretty(&config::json_schema())?);
             Ok(ExitCode::SUCCESS)
@@ -211,6 +241,8 @@ async fn serve(
     let gateway = Gateway::new(config, store);
     gateway.restore().await;
     crate::health::spawn_status_pollers(gateway.clone(), shutdown.clone());
+    crate::watch::probe::spawn(gateway.clone(), shutdown.clone());
+    crate::watch::rules::spawn(gateway.clone(), shutdown.clone());
 
     let ctrl_c = shutdown.clone();
     tokio::spawn(async move {
@@ -291,6 +323,80 @@ async fn start_demo(
     let config = config::parse(Path::new("demo.yaml"), &yaml, Path::new("."), &env)
         .map_err(|e| anyhow::anyhow!("the built-in demo config is invalid:\n{e}"))?;
     Ok((config, router))
+}
+
+async fn probe(path: &Path, only: Option<&str>, format: &str) -> anyhow::Result<ExitCode> {
+    let config = match config::load(path) {
+        Ok(c) => c,
+        Err(errors) => {
+            eprintln!("{errors}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let store = Store::open(&config.gateway.state).context("opening the state store")?;
+    let gateway = Gateway::new(config, store);
+    gateway.restore().await;
+    let tools: Vec<_> = match only {
+        Some(name) => match gateway.tool(name) {
+            Some(t) => vec![t.clone()],
+            None => anyhow::bail!("no tool named `{name}` in {}", path.display()),
+        },
+        None => gateway
+            .config
+            .tools
+            .values()
+            .filter(|t| t.probe.is_some())
+            .cloned()
+            .collect(),
+    };
+    if tools.is_empty() {
+        eprintln!(
+            "no tool in {} has a `probe:` section; add one, or name a tool with --tool",
+            path.display()
+        );
+        return Ok(ExitCode::from(2));
+    }
+    let mut reports = Vec::new();
+    for tool in &tools {
+        reports.push(crate::watch::probe::probe(&gateway, tool).await);
+    }
+    gateway
+        .notifier
+        .flush(std::time::Duration::from_secs(15))
+        .await;
+    match format {
+        "json" => println!("{}", serde_json::to_string_pretty(&reports)?),
+        "junit" => print!("{}", crate::watch::probe::junit(&reports)),
+        _ => {
+            for r in &reports {
+                if r.ok {
+                    println!(
+                        "ok    {} (contract v{}, {} ms)",
+                        r.tool, r.contract_version, r.elapsed_ms
+                    );
+                } else {
+                    println!(
+                        "FAIL  {} (contract v{}, owner {}): {}",
+                        r.tool,
+                        r.contract_version,
+                        r.owner,
+                        r.message.as_deref().unwrap_or("")
+                    );
+                }
+            }
+        }
+    }
+    let drift = reports
+        .iter()
+        .any(|r| r.error_class.as_deref() == Some("contract_drift"));
+    let failed = reports.iter().any(|r| !r.ok);
+    Ok(if drift {
+        ExitCode::from(1)
+    } else if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn diff(schema_path: &Path, response_path: &Path) -> anyhow::Result<ExitCode> {

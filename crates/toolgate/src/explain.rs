@@ -169,6 +169,16 @@ pub fn failure(
     }
 }
 
+/// The upstream serves a newer contract than the tool's wrapper and the gate refuses.
+pub fn wrapper_outdated(tool: &ToolSpec, upstream: &str) -> String {
+    format!(
+        "{} was not called: the upstream now serves contract v{upstream}, newer than this tool's v{}, and its owner \
+         ({}) asked toolgate to refuse calls until the tool is updated. Error class: contract_drift. Retrying will not \
+         help; continue without {}.",
+        tool.name, tool.contract.version, tool.owner, tool.name
+    )
+}
+
 /// The pacer refused: quota is gone for longer than the call may wait.
 pub fn quota_exhausted(tool: &str, dependency: &str, resets_in: Duration) -> String {
     format!(

@@ -12,6 +12,7 @@ use crate::dependency::DependencyState;
 use crate::metrics::{Metrics, OwnerLabels};
 use crate::store::Store;
 use crate::upstream::UpstreamClient;
+use crate::watch::notify::Notifier;
 use crate::watch::stats::ToolStats;
 
 /// What toolgate remembers about a tool between calls.
@@ -54,10 +55,13 @@ pub struct Gateway {
     pub metrics: Metrics,
     /// Durable state.
     pub store: Store,
+    /// Sends incidents to their owners.
+    pub notifier: Arc<Notifier>,
 }
 
 impl Gateway {
-    /// Assembles a gateway from a config and an opened store.
+    /// Assembles a gateway from a config and an opened store. Must run inside a
+    /// tokio runtime (the notifier starts its delivery worker).
     pub fn new(config: Config, store: Store) -> Arc<Gateway> {
         let dependencies = config
             .dependencies
@@ -78,6 +82,7 @@ impl Gateway {
             };
             metrics.tool_owner_info.get_or_create(&labels).set(1);
         }
+        let notifier = Notifier::start(config.alerts.clone(), store.clone());
         Arc::new(Gateway {
             config,
             client: UpstreamClient::new(),
@@ -85,6 +90,7 @@ impl Gateway {
             tools,
             metrics,
             store,
+            notifier,
         })
     }
 

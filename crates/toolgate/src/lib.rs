@@ -16,6 +16,7 @@ pub mod metrics;
 pub mod notes;
 pub mod pipeline;
 pub mod server;
+pub mod status;
 pub mod store;
 pub mod upstream;
 pub mod watch;

@@ -145,6 +145,14 @@ impl Gateway {
             }
         };
 
+        // A wrapper known to be older than its upstream is not called when the
+        // dependency says `gate: refuse`. Probes still go, so recovery is noticed.
+        if origin == Origin::Agent
+            && let Some(refusal) = self.version_refusal(tool)
+        {
+            return self.finish(tool, &tool_label, Err(refusal), Trace::new(started, origin));
+        }
+
         let spec = &tool.dependency;
         let backoff = Backoff {
             base: spec.retry.base_delay,
@@ -207,6 +215,7 @@ impl Gateway {
                 .await;
             self.metrics.record_attempt(&spec.name, &tool_label, &sent);
             let signals = read_signals(tool, &sent);
+            let header_version = crate::watch::version::from_headers(tool, &sent);
             let latency = sent.as_ref().ok().map(|r| r.latency);
             last_latency = latency;
             if let Some(s) = &signals {
@@ -216,6 +225,13 @@ impl Gateway {
             let (class, hint, detail) = match self.interpret(tool, sent, signals.as_ref()) {
                 AttemptResult::Success(value) => {
                     dep.observe(Instant::now(), signals.as_ref(), latency, None);
+                    let seen =
+                        header_version.or_else(|| crate::watch::version::from_body(tool, &value));
+                    if let Some(v) = seen
+                        && let Some(refusal) = self.version_seen(tool, &v, origin).await
+                    {
+                        break Err((refusal, None));
+                    }
                     break Ok(value);
                 }
                 AttemptResult::Failed {

@@ -26,6 +26,7 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
         .nest_service("/mcp", mcp)
         .route("/admin/incidents", get(incidents))
         .route("/admin/health", get(health))
+        .route("/admin/status", get(status))
         .with_state(gateway.clone())
         .layer(middleware::from_fn_with_state(
             gateway.config.gateway.auth_token.clone(),
@@ -114,6 +115,10 @@ async fn incidents(State(gateway): State<Arc<Gateway>>) -> Response {
         Ok(list) => axum::Json(list).into_response(),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     }
+}
+
+async fn status(State(gateway): State<Arc<Gateway>>) -> Response {
+    axum::Json(crate::status::report(&gateway).await).into_response()
 }
 
 async fn health(State(gateway): State<Arc<Gateway>>) -> Response {

@@ -12,6 +12,7 @@ use crate::config::ToolSpec;
 use crate::gateway::{Gateway, lock};
 use crate::metrics::ToolLabel;
 use crate::store::{IncidentKind, NewIncident};
+use crate::watch::notify::Event;
 
 impl Gateway {
     /// Opens an incident, or updates the open one with the same fingerprint; a new one
@@ -169,12 +170,22 @@ impl Gateway {
         }
     }
 
+    /// Sends an opened or updated incident to its owner (throttled by the notifier).
     async fn announce(&self, id: i64, opened: bool) {
-        let _ = (id, opened);
+        if let Ok(Some(incident)) = self.store.incident(id).await {
+            self.notifier.notify(
+                &incident,
+                if opened {
+                    Event::Opened
+                } else {
+                    Event::Updated
+                },
+            );
+        }
     }
 
     async fn notify_resolved(&self, incident: &crate::store::Incident) {
-        let _ = incident;
+        self.notifier.notify(incident, Event::Resolved);
     }
 }
 

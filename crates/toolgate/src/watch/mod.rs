@@ -2,5 +2,7 @@
 
 pub mod incidents;
 pub mod notify;
+pub mod probe;
 pub mod rules;
 pub mod stats;
+pub mod version;

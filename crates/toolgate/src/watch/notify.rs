@@ -405,11 +405,19 @@ fn describe(e: &reqwest::Error) -> String {
 /// `scheme://host[:port]/path`: no userinfo, query or fragment.
 fn redact(url: &url::Url) -> String {
     let port = url.port().map(|p| format!(":{p}")).unwrap_or_default();
+    // Webhook URLs often carry their secret in the path (Slack's /services/T/B/<secret>,
+    // Discord's /api/webhooks/<id>/<token>): keep the first segment only.
+    let mut segments = url.path().trim_start_matches('/').splitn(2, '/');
+    let first = segments.next().unwrap_or("");
+    let more = if segments.next().is_some_and(|rest| !rest.is_empty()) {
+        "/…"
+    } else {
+        ""
+    };
     format!(
-        "{}://{}{port}{}",
+        "{}://{}{port}/{first}{more}",
         url.scheme(),
-        url.host_str().unwrap_or(""),
-        url.path()
+        url.host_str().unwrap_or("")
     )
 }
 
@@ -1068,7 +1076,9 @@ mod tests {
         let url: url::Url = "https://user:pw@hooks.example.com:8443/services/a/b?token=x#frag"
             .parse()
             .unwrap();
-        assert_eq!(redact(&url), "https://hooks.example.com:8443/services/a/b");
+        assert_eq!(redact(&url), "https://hooks.example.com:8443/services/…");
+        let plain: url::Url = "http://127.0.0.1:9000/down".parse().unwrap();
+        assert_eq!(redact(&plain), "http://127.0.0.1:9000/down");
     }
 
     #[test]

@@ -191,6 +191,8 @@ pub async fn start_toolgate(yaml: &str) -> Toolgate {
     let gateway = Gateway::new(config, store);
     let shutdown = CancellationToken::new();
     toolgate::health::spawn_status_pollers(gateway.clone(), shutdown.clone());
+    toolgate::watch::probe::spawn(gateway.clone(), shutdown.clone());
+    toolgate::watch::rules::spawn(gateway.clone(), shutdown.clone());
     let router = toolgate::server::router(gateway.clone(), shutdown.clone(), None);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();

@@ -7,3 +7,4 @@ mod check;
 mod core;
 mod harness;
 mod signals;
+mod watch;

@@ -1,0 +1,144 @@
+//! Version gating: a dependency may say where the upstream announces the contract
+//! version it serves (a header such as `API-Version`, or a JSON pointer into the body).
+//! When that is newer than the tool's contract, the owner is told ("wrapper older
+//! than upstream") and, with `gate: refuse`, agent calls are refused until it is not.
+
+use serde_json::{Value, json};
+
+use crate::config::{ToolSpec, VersionSource};
+use crate::explain;
+use crate::gateway::{Gateway, lock};
+use crate::pipeline::{Failure, Origin};
+use crate::store::{IncidentKind, NewIncident};
+use crate::upstream::{SendError, UpstreamResponse};
+use toolgate_resilience::ErrorClass;
+
+/// The version announced in a response header, if the dependency names one.
+pub fn from_headers(tool: &ToolSpec, sent: &Result<UpstreamResponse, SendError>) -> Option<String> {
+    let check = tool.dependency.version.as_ref()?;
+    let VersionSource::Header(name) = &check.source else {
+        return None;
+    };
+    let response = sent.as_ref().ok()?;
+    response
+        .headers
+        .get(name)?
+        .to_str()
+        .ok()
+        .map(|v| v.trim().to_string())
+}
+
+/// The version announced in the body, if the dependency names a JSON pointer.
+pub fn from_body(tool: &ToolSpec, body: &Value) -> Option<String> {
+    let check = tool.dependency.version.as_ref()?;
+    let VersionSource::Pointer(pointer) = &check.source else {
+        return None;
+    };
+    match body.pointer(pointer)? {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// `major.minor` of `3.1`, `v3.1.4`, `3`; `None` when it is not a version.
+pub fn major_minor(v: &str) -> Option<(u64, u64)> {
+    let v = v.trim().trim_start_matches(['v', 'V']);
+    let mut parts = v.split('.');
+    let major = parts.next()?.parse().ok()?;
+    let minor = match parts.next() {
+        Some(m) => m
+            .split(|c: char| !c.is_ascii_digit())
+            .next()?
+            .parse()
+            .ok()?,
+        None => 0,
+    };
+    Some((major, minor))
+}
+
+impl Gateway {
+    /// Records an announced version; returns a refusal when it is newer than the
+    /// tool's contract and the gate refuses agent calls.
+    pub async fn version_seen(
+        &self,
+        tool: &ToolSpec,
+        announced: &str,
+        origin: Origin,
+    ) -> Option<Failure> {
+        let (Some(upstream), Some(ours)) =
+            (major_minor(announced), major_minor(&tool.contract.version))
+        else {
+            return None;
+        };
+        let state = self.tools.get(&tool.name)?;
+        if upstream <= ours {
+            let was_newer = lock(&state.upstream_version).take().is_some();
+            if was_newer {
+                self.clear(
+                    IncidentKind::WrapperOutdated,
+                    &tool.name,
+                    None,
+                    "the upstream no longer announces a newer version",
+                )
+                .await;
+            }
+            return None;
+        }
+        let first = lock(&state.upstream_version)
+            .replace(announced.to_string())
+            .as_deref()
+            != Some(announced);
+        if first {
+            self.raise(NewIncident {
+                kind: IncidentKind::WrapperOutdated,
+                tool: tool.name.clone(),
+                dependency: tool.dependency.name.clone(),
+                owner: tool.owner.clone(),
+                fingerprint: announced.to_string(),
+                title: format!(
+                    "{}: wrapper older than upstream — contract v{} but the upstream serves v{announced}; update the contract (owner {})",
+                    tool.name, tool.contract.version, tool.owner
+                ),
+                detail: json!({ "contract_version": tool.contract.version, "upstream_version": announced }),
+                contract_version: Some(tool.contract.version.clone()),
+            })
+            .await;
+        }
+        let refuse = tool.dependency.version.as_ref().is_some_and(|v| v.refuse);
+        (refuse && origin == Origin::Agent).then(|| refusal(tool, announced))
+    }
+
+    /// A refusal for a tool whose upstream is known to be newer, if the gate refuses.
+    pub fn version_refusal(&self, tool: &ToolSpec) -> Option<Failure> {
+        if !tool.dependency.version.as_ref().is_some_and(|v| v.refuse) {
+            return None;
+        }
+        let announced = lock(&self.tools.get(&tool.name)?.upstream_version).clone()?;
+        Some(refusal(tool, &announced))
+    }
+}
+
+fn refusal(tool: &ToolSpec, announced: &str) -> Failure {
+    Failure {
+        class: ErrorClass::ContractDrift,
+        message: explain::wrapper_outdated(tool, announced),
+        drift: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::major_minor;
+
+    #[test]
+    fn versions_compare_by_major_and_minor() {
+        assert_eq!(major_minor("3.1"), Some((3, 1)));
+        assert_eq!(major_minor("v3.2.7"), Some((3, 2)));
+        assert_eq!(major_minor("4"), Some((4, 0)));
+        assert_eq!(major_minor("3.10-beta"), Some((3, 10)));
+        assert!(major_minor("3.10") > major_minor("3.9"));
+        assert_eq!(major_minor("2024-06-01"), None);
+        assert_eq!(major_minor("latest"), None);
+    }
+}
