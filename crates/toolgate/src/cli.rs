@@ -9,9 +9,25 @@ use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use tokio_util::sync::CancellationToken;
 
-use crate::config::{self, Config};
+use crate::config;
 use crate::gateway::Gateway;
 use crate::store::Store;
+
+/// Prints to stdout, ignoring a closed pipe (`toolgate alerts grafana | head`).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// Like `say!` without the newline.
+macro_rules! say_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
 
 /// An agent-aware tool gateway.
 #[derive(Debug, Parser)]
@@ -166,13 +182,13 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Alerts {
             what: AlertsCommand::Prometheus,
         } => {
-            print!("{}", crate::alerts::prometheus::rules_yaml());
+            say_raw!("{}", crate::alerts::prometheus::rules_yaml());
             Ok(ExitCode::SUCCESS)
         }
         Command::Alerts {
             what: AlertsCommand::Grafana,
         } => {
-            println!(
+            say!(
                 "{}",
                 serde_json::to_string_pretty(&crate::alerts::grafana::dashboard())?
             );
@@ -185,7 +201,7 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
         } => probe(&config, tool.as_deref(), &format).await,
         Command::Status { config, url, json } => crate::status::run(&config, url, json).await,
         Command::ConfigSchema => {
-            println!("{}", serde_json::to_string_pretty(&config::json_schema())?);
+            say!("{}", serde_json::to_string_pretty(&config::json_schema())?);
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -194,7 +210,7 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
 fn check(path: &Path) -> ExitCode {
     match config::load(path) {
         Ok(c) => {
-            println!(
+            say!(
                 "{}: ok — {} dependenc{}, {} tool{}",
                 path.display(),
                 c.dependencies.len(),
@@ -224,7 +240,7 @@ async fn serve(
     let shutdown = CancellationToken::new();
     let mut demo_router = None;
     let config = if demo {
-        let (config, router) = start_demo(listen, shutdown.clone()).await?;
+        let (config, router) = crate::demo::start(listen, shutdown.clone()).await?;
         demo_router = Some(router);
         config
     } else {
@@ -305,26 +321,6 @@ async fn spawn_http(
     Ok(())
 }
 
-/// Starts the demo upstream on an ephemeral loopback port and compiles the demo config.
-async fn start_demo(
-    listen: Option<SocketAddr>,
-    shutdown: CancellationToken,
-) -> anyhow::Result<(Config, axum::Router)> {
-    let state = Arc::new(crate::demo::DemoState::default());
-    let router = crate::demo::router(state);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .context("starting the demo upstream")?;
-    let upstream = listener.local_addr()?;
-    tokio::spawn(crate::server::serve(listener, router.clone(), shutdown));
-    let listen = listen.map_or_else(|| "127.0.0.1:8765".to_string(), |l| l.to_string());
-    let yaml = crate::demo::config_yaml(&format!("http://{upstream}"), &listen);
-    let env = |_: &str| None;
-    let config = config::parse(Path::new("demo.yaml"), &yaml, Path::new("."), &env)
-        .map_err(|e| anyhow::anyhow!("the built-in demo config is invalid:\n{e}"))?;
-    Ok((config, router))
-}
-
 async fn probe(path: &Path, only: Option<&str>, format: &str) -> anyhow::Result<ExitCode> {
     let config = match config::load(path) {
         Ok(c) => c,
@@ -365,17 +361,19 @@ async fn probe(path: &Path, only: Option<&str>, format: &str) -> anyhow::Result<
         .flush(std::time::Duration::from_secs(15))
         .await;
     match format {
-        "json" => println!("{}", serde_json::to_string_pretty(&reports)?),
-        "junit" => print!("{}", crate::watch::probe::junit(&reports)),
+        "json" => say!("{}", serde_json::to_string_pretty(&reports)?),
+        "junit" => say_raw!("{}", crate::watch::probe::junit(&reports)),
         _ => {
             for r in &reports {
                 if r.ok {
-                    println!(
+                    say!(
                         "ok    {} (contract v{}, {} ms)",
-                        r.tool, r.contract_version, r.elapsed_ms
+                        r.tool,
+                        r.contract_version,
+                        r.elapsed_ms
                     );
                 } else {
-                    println!(
+                    say!(
                         "FAIL  {} (contract v{}, owner {}): {}",
                         r.tool,
                         r.contract_version,
@@ -412,7 +410,7 @@ fn diff(schema_path: &Path, response_path: &Path) -> anyhow::Result<ExitCode> {
     let body: serde_json::Value = match serde_json::from_slice(&body_text) {
         Ok(v) => v,
         Err(e) => {
-            println!(
+            say!(
                 "{} is not JSON ({e}): this is contract drift",
                 response_path.display()
             );
@@ -421,7 +419,7 @@ fn diff(schema_path: &Path, response_path: &Path) -> anyhow::Result<ExitCode> {
     };
     match contract.check(&body) {
         Ok(()) => {
-            println!(
+            say!(
                 "{} matches {}",
                 response_path.display(),
                 schema_path.display()
@@ -429,7 +427,7 @@ fn diff(schema_path: &Path, response_path: &Path) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(drift) => {
-            println!("{drift}");
+            say!("{drift}");
             Ok(ExitCode::from(1))
         }
     }
@@ -454,18 +452,25 @@ async fn incidents(
     let store = Store::open(&state).context("opening the state store")?;
     let list = store.incidents(all).await?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&list)?);
+        say!("{}", serde_json::to_string_pretty(&list)?);
     } else if list.is_empty() {
-        println!(
+        say!(
             "no {}incidents in {}",
             if all { "" } else { "open " },
             state.display()
         );
     } else {
         for i in &list {
-            println!(
+            say!(
                 "#{} [{}] {} — {} (owner {}, seen {}×, first {}, last {})",
-                i.id, i.status, i.kind, i.title, i.owner, i.count, i.first_seen, i.last_seen
+                i.id,
+                i.status,
+                i.kind,
+                i.title,
+                i.owner,
+                i.count,
+                i.first_seen,
+                i.last_seen
             );
         }
     }

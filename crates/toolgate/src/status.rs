@@ -2,6 +2,7 @@
 //! rate, retries, recovery rate per error class, open incidents, and who owns it.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -144,9 +145,13 @@ pub async fn run(
     }
     let report: Value = response.json().await.context("reading the status")?;
     if json_out {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        let _ = writeln!(
+            std::io::stdout(),
+            "{}",
+            serde_json::to_string_pretty(&report)?
+        );
     } else {
-        println!("{}", table(&report));
+        let _ = writeln!(std::io::stdout(), "{}", table(&report));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -22,7 +22,19 @@ pub struct DemoState {
     pub search_field: std::sync::Mutex<String>,
     /// Calls of the flaky API so far (every other one fails with 503).
     pub flaky_calls: AtomicU64,
+    /// Added latency of the slow API, in milliseconds.
+    pub slow_ms: AtomicU64,
+    /// Whether the orders API is down (503 on every call).
+    pub outage: std::sync::atomic::AtomicBool,
+    /// Statuspage indicator: none, minor, major or critical.
+    pub status_indicator: std::sync::Mutex<String>,
+    /// The quota'd API's window: (start, used).
+    pub quota: std::sync::Mutex<Option<(std::time::Instant, u64)>>,
 }
+
+/// The quota'd API allows this many calls per window.
+const QUOTA_LIMIT: u64 = 30;
+const QUOTA_WINDOW: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// The demo APIs as a router over shared state.
 pub fn router(state: Arc<DemoState>) -> Router {
@@ -31,10 +43,23 @@ pub fn router(state: Arc<DemoState>) -> Router {
         if field.is_empty() {
             *field = "snippet".into();
         }
+        let mut indicator = lock(&state.status_indicator);
+        if indicator.is_empty() {
+            *indicator = "none".into();
+        }
+        state
+            .slow_ms
+            .compare_exchange(0, 50, Ordering::Relaxed, Ordering::Relaxed)
+            .ok();
     }
     Router::new()
         .route("/v3/search", get(search))
         .route("/flaky", get(flaky))
+        .route("/quota/items", get(quota_items))
+        .route("/slow/report", get(slow_report))
+        .route("/orders", get(orders))
+        .route("/legacy/search", get(legacy_search))
+        .route("/status.json", get(status_page))
         .route("/control", post(control).get(show_control))
         .with_state(state)
 }
@@ -77,10 +102,103 @@ async fn flaky(State(state): State<Arc<DemoState>>) -> Response {
     }
 }
 
+// GitHub-style quota headers (x-ratelimit-*, reset as epoch seconds); 403 when used up.
+async fn quota_items(State(state): State<Arc<DemoState>>) -> Response {
+    let now = std::time::Instant::now();
+    let (used, reset_in) = {
+        let mut q = lock(&state.quota);
+        let (start, used) = q.get_or_insert((now, 0));
+        if now.duration_since(*start) >= QUOTA_WINDOW {
+            *start = now;
+            *used = 0;
+        }
+        *used += 1;
+        (
+            *used,
+            QUOTA_WINDOW.saturating_sub(now.duration_since(*start)),
+        )
+    };
+    let remaining = QUOTA_LIMIT.saturating_sub(used);
+    let reset = std::time::SystemTime::now()
+        .checked_add(reset_in)
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_secs() + 1);
+    let headers = [
+        ("x-ratelimit-limit", QUOTA_LIMIT.to_string()),
+        ("x-ratelimit-remaining", remaining.to_string()),
+        ("x-ratelimit-used", used.min(QUOTA_LIMIT).to_string()),
+        ("x-ratelimit-reset", reset.to_string()),
+        ("x-ratelimit-resource", "core".to_string()),
+    ];
+    if used > QUOTA_LIMIT {
+        return (
+            StatusCode::FORBIDDEN,
+            headers,
+            Json(json!({ "message": "API rate limit exceeded" })),
+        )
+            .into_response();
+    }
+    (
+        headers,
+        Json(json!({ "items": [{ "id": used, "name": format!("item {used}") }] })),
+    )
+        .into_response()
+}
+
+async fn slow_report(State(state): State<Arc<DemoState>>) -> Json<Value> {
+    let ms = state.slow_ms.load(Ordering::Relaxed);
+    tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+    Json(json!({ "report": "weekly", "rows": 42 }))
+}
+
+async fn orders(State(state): State<Arc<DemoState>>) -> Response {
+    if state.outage.load(Ordering::Relaxed) {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "orders database unavailable",
+        )
+            .into_response();
+    }
+    Json(json!({ "orders": [{ "id": "A-1001", "status": "shipped" }] })).into_response()
+}
+
+// RFC 9745 Deprecation, RFC 8594 Sunset and a successor link, on every response.
+async fn legacy_search(Query(query): Query<SearchQuery>) -> Response {
+    let headers = [
+        ("deprecation", "@1767225600".to_string()),
+        ("sunset", "Fri, 15 Jan 2027 00:00:00 GMT".to_string()),
+        ("link", "</v3/search>; rel=\"successor-version\", <https://example.com/deprecations/v2-search>; rel=\"deprecation\"".to_string()),
+    ];
+    let q = query.q.unwrap_or_default();
+    (
+        headers,
+        Json(json!({ "hits": [{ "title": format!("Legacy result for {q}") }] })),
+    )
+        .into_response()
+}
+
+// Atlassian Statuspage v2 (/api/v2/status.json) shape.
+async fn status_page(State(state): State<Arc<DemoState>>) -> Json<Value> {
+    let indicator = lock(&state.status_indicator).clone();
+    let description = match indicator.as_str() {
+        "none" => "All Systems Operational",
+        "minor" => "Minor Service Outage",
+        "major" => "Partial System Outage",
+        _ => "Major Service Outage",
+    };
+    Json(json!({
+        "page": { "id": "demo", "name": "Demo Search", "url": "https://status.example.com", "updated_at": "2026-11-30T00:00:00Z" },
+        "status": { "indicator": indicator, "description": description }
+    }))
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Control {
     search_field: Option<String>,
+    slow_ms: Option<u64>,
+    outage: Option<bool>,
+    status_indicator: Option<String>,
 }
 
 async fn control(State(state): State<Arc<DemoState>>, Json(c): Json<Control>) -> Response {
@@ -94,9 +212,30 @@ async fn control(State(state): State<Arc<DemoState>>, Json(c): Json<Control>) ->
         }
         *lock(&state.search_field) = f;
     }
+    if let Some(ms) = c.slow_ms {
+        state.slow_ms.store(ms.min(30_000), Ordering::Relaxed);
+    }
+    if let Some(o) = c.outage {
+        state.outage.store(o, Ordering::Relaxed);
+    }
+    if let Some(i) = c.status_indicator {
+        if !matches!(i.as_str(), "none" | "minor" | "major" | "critical") {
+            return (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "status_indicator must be none, minor, major or critical",
+            )
+                .into_response();
+        }
+        *lock(&state.status_indicator) = i;
+    }
     show_control(State(state)).await.into_response()
 }
 
 async fn show_control(State(state): State<Arc<DemoState>>) -> Json<Value> {
-    Json(json!({ "search_field": *lock(&state.search_field) }))
+    Json(json!({
+        "search_field": *lock(&state.search_field),
+        "slow_ms": state.slow_ms.load(Ordering::Relaxed),
+        "outage": state.outage.load(Ordering::Relaxed),
+        "status_indicator": *lock(&state.status_indicator),
+    }))
 }

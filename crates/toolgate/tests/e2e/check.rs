@@ -61,5 +61,5 @@ fn check_accepts_the_demo_config_shape() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("3 tools"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("7 tools"));
 }

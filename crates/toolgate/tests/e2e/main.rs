@@ -5,6 +5,7 @@
 
 mod check;
 mod core;
+mod demo;
 mod harness;
 mod signals;
 mod watch;
