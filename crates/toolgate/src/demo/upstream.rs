@@ -29,7 +29,7 @@ pub struct DemoState {
     /// Statuspage indicator: none, minor, major or critical.
     pub status_indicator: std::sync::Mutex<String>,
     /// The quota'd API's window: (start, used).
-    pub quota: std::sync::Mutex<Option<(std::time::Instant, u64)>>,
+    pub quota: std::sync::Mutex<Option<(tokio::time::Instant, u64)>>,
 }
 
 /// The quota'd API allows this many calls per window.
@@ -104,7 +104,7 @@ async fn flaky(State(state): State<Arc<DemoState>>) -> Response {
 
 // GitHub-style quota headers (x-ratelimit-*, reset as epoch seconds); 403 when used up.
 async fn quota_items(State(state): State<Arc<DemoState>>) -> Response {
-    let now = std::time::Instant::now();
+    let now = tokio::time::Instant::now();
     let (used, reset_in) = {
         let mut q = lock(&state.quota);
         let (start, used) = q.get_or_insert((now, 0));
