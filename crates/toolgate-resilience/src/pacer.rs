@@ -5,7 +5,7 @@
 //! `draft-ietf-httpapi-ratelimit-headers`, GitHub `x-ratelimit-*`, …) reduced
 //! to numbers: remaining, limit, time to reset. The spreading is GCRA (the
 //! generic cell rate algorithm behind Envoy's and redis-cell's rate limiters):
-//! one call every `time_to_reset / usable` with a small burst tolerance. The
+//! one call every `time_to_reset / usable` with a burst tolerance of half of what is left. The
 //! counting is pessimistic in the way AWS SDK client-side rate limiting is:
 //! every admitted call is charged locally at once, and a fresh advertisement
 //! is discounted by the calls still in flight, because the server may not have
@@ -157,10 +157,12 @@ impl QuotaPacer {
         let Some(reset_at) = advert.reset_at else {
             return self.go(None);
         };
-        // GCRA: one call per `interval`, with a burst of a tenth of what is left.
+        // GCRA: one call per `interval`, with a burst of half of what is left: an agent
+        // with plenty of quota is not slowed down, and the second half is spread out
+        // so the window still ends without a refusal.
         let interval =
             reset_at.saturating_duration_since(now) / u32::try_from(usable).unwrap_or(u32::MAX);
-        let burst = u32::try_from(usable / 10).unwrap_or(u32::MAX);
+        let burst = u32::try_from(usable / 2).unwrap_or(u32::MAX);
         let tolerance = interval.saturating_mul(burst);
         let tat = self.tat.map_or(now, |t| t.max(now));
         let earliest = tat.checked_sub(tolerance).unwrap_or(now);
