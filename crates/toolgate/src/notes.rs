@@ -31,9 +31,11 @@ pub fn notes(
     if l.brownout
         && let (Some(ratio), Some(base)) = (l.ratio, l.baseline)
     {
+        // The ratio compares the recent median with the baseline; the window p50 lags
+        // behind it, so the "now" figure is derived from the ratio.
         out.push(format!(
-            "{dependency} is slow: latency is {ratio:.1}× this API's baseline (p50 {} vs {}); consider fewer calls.",
-            human(l.p50),
+            "{dependency} is slow: latency is {ratio:.1}× this API's baseline (about {} now vs {}); consider fewer calls.",
+            human(base.mul_f64(ratio)),
             human(base)
         ));
     }
