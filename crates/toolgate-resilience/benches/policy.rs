@@ -126,7 +126,7 @@ fn bench_breaker(c: &mut Criterion) {
             now += STEP;
             i = i.wrapping_add(1);
             let a = breaker.admit(black_box(now));
-            let outcome = (i % 10 == 0).then_some(ErrorClass::ServerError);
+            let outcome = (i.is_multiple_of(10)).then_some(ErrorClass::ServerError);
             breaker.record(now, outcome);
             a
         })

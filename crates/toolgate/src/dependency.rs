@@ -11,14 +11,17 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 use toolgate_resilience::{
-    Admission, BreakerState, CircuitBreaker, ErrorClass, LatencySnapshot, LatencyWindow, Pace,
-    QuotaPacer, RetryBudget,
+    AdaptiveLimit, Admission, BreakerState, CircuitBreaker, ErrorClass, LatencySnapshot,
+    LatencyWindow, Pace, Permit, QuotaPacer, RetryBudget,
 };
 use toolgate_signals::status_page::{Health, PageStatus};
 use toolgate_signals::{Quota, Signals};
 
 use crate::config::Dependency;
 use crate::gateway::lock;
+
+/// How long a call waits for a concurrency slot before asking again.
+const LIMIT_POLL: Duration = Duration::from_millis(10);
 
 /// The last quota advertisement of one policy, with when it was seen.
 #[derive(Debug, Clone)]
@@ -44,6 +47,7 @@ struct Inner {
     budget: RetryBudget,
     pacer: QuotaPacer,
     latency: LatencyWindow,
+    limit: AdaptiveLimit,
     quotas: Vec<SeenQuota>,
     status: Option<StatusReport>,
     /// When the breaker last opened, in wall-clock time, for messages ("since 10:02 UTC").
@@ -58,11 +62,17 @@ pub struct DependencyState {
     inner: Mutex<Inner>,
 }
 
-/// What the pacer and breaker decided before an attempt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What the breaker, the concurrency limit and the pacer decided before an attempt.
+#[derive(Debug)]
 pub enum Gate {
-    /// Send now.
-    Go,
+    /// Send now; give the permit (if any) back through [`DependencyState::observe`].
+    Go(Option<Permit>),
+    /// In a brownout, the adaptive concurrency limit is reached and the call's
+    /// deadline leaves no room to wait: fail fast with `overloaded`.
+    Saturated {
+        /// The current limit.
+        limit: u32,
+    },
     /// Sleep, then ask again.
     Wait(Duration),
     /// Quota is gone for longer than the deadline: fail fast with `rate_limited`.
@@ -102,6 +112,7 @@ impl DependencyState {
                 budget: RetryBudget::default(),
                 pacer: QuotaPacer::default(),
                 latency: LatencyWindow::default(),
+                limit: AdaptiveLimit::default(),
                 quotas: Vec::new(),
                 status: None,
                 down_since_wall: None,
@@ -116,17 +127,33 @@ impl DependencyState {
         if let Admission::Rejected { retry_in, .. } = g.breaker.admit(now) {
             return Gate::CircuitOpen { retry_in };
         }
-        match g.pacer.admit(now, deadline_left) {
+        // The adaptive limit always learns, but only holds calls back in a brownout:
+        // a slow dependency gets less concurrency, a healthy one is never queued.
+        let permit = g.limit.try_acquire();
+        if permit.is_none() && g.latency.brownout() {
+            return if deadline_left > LIMIT_POLL {
+                Gate::Wait(LIMIT_POLL)
+            } else {
+                Gate::Saturated {
+                    limit: g.limit.limit(),
+                }
+            };
+        }
+        let gate = match g.pacer.admit(now, deadline_left) {
             Pace::Go => {
                 // Only first attempts earn retry budget (as in tower): retries must not fund retries.
                 if first_attempt {
                     g.budget.record_request(now);
                 }
-                Gate::Go
+                return Gate::Go(permit);
             }
             Pace::Wait(d) => Gate::Wait(d),
             Pace::Exhausted { resets_in } => Gate::QuotaExhausted { resets_in },
+        };
+        if let Some(p) = permit {
+            g.limit.forget(p);
         }
+        gate
     }
 
     /// Records what one attempt saw. `class` is `None` for success; `latency` is
@@ -137,8 +164,14 @@ impl DependencyState {
         signals: Option<&Signals>,
         latency: Option<Duration>,
         class: Option<ErrorClass>,
+        permit: Option<Permit>,
     ) -> Option<Duration> {
         let mut g = lock(&self.inner);
+        match (permit, latency) {
+            (Some(p), Some(l)) => g.limit.release(p, now, l),
+            (Some(p), None) => g.limit.forget(p),
+            (None, _) => {}
+        }
         let quota = signals.and_then(|s| pacer_quota(&s.quota));
         g.pacer.complete(now, quota);
         if let Some(l) = latency {
@@ -289,4 +322,75 @@ fn pacer_quota(quotas: &[Quota]) -> Option<toolgate_resilience::Quota> {
             limit: q.limit,
             reset_after: q.reset_after.unwrap_or_default(),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::RetryPolicy;
+
+    fn state() -> DependencyState {
+        DependencyState::new(std::sync::Arc::new(Dependency {
+            name: "api".into(),
+            base_url: url::Url::parse("http://127.0.0.1:9").unwrap(),
+            headers: vec![],
+            timeout: Duration::from_secs(1),
+            retry: RetryPolicy::default(),
+            flavour: toolgate_signals::Flavour::Auto,
+            status_page: None,
+            version: None,
+        }))
+    }
+
+    fn go(gate: Gate) -> Option<Permit> {
+        match gate {
+            Gate::Go(p) => p,
+            other => panic!("expected Go, got {other:?}"),
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn concurrency_is_limited_only_during_a_brownout() {
+        let dep = state();
+        let t0 = Instant::now();
+        let mut now = t0;
+        // A healthy baseline of 10 ms.
+        for _ in 0..40 {
+            let p = go(dep.gate(now, Duration::from_secs(5), true));
+            now += Duration::from_millis(100);
+            dep.observe(now, None, Some(Duration::from_millis(10)), None, p);
+        }
+        // Healthy: far more concurrent calls than the limit are let through.
+        let held: Vec<_> = (0..100)
+            .map(|_| go(dep.gate(now, Duration::from_secs(5), true)))
+            .collect();
+        for p in held {
+            dep.observe(now, None, Some(Duration::from_millis(10)), None, p);
+        }
+        // Latency ×5: a brownout.
+        for _ in 0..20 {
+            let p = go(dep.gate(now, Duration::from_secs(5), true));
+            now += Duration::from_millis(100);
+            dep.observe(now, None, Some(Duration::from_millis(50)), None, p);
+        }
+        assert!(dep.in_brownout());
+        // Now concurrent calls beyond the limit wait, or fail fast when they cannot.
+        let mut held = Vec::new();
+        let waited = loop {
+            match dep.gate(now, Duration::from_secs(5), true) {
+                Gate::Go(p) => held.push(p),
+                Gate::Wait(d) => break d,
+                other => panic!("unexpected {other:?}"),
+            }
+            assert!(held.len() < 200, "the limit must hold calls back");
+        };
+        assert_eq!(waited, LIMIT_POLL);
+        assert!(matches!(
+            dep.gate(now, Duration::from_millis(5), true),
+            Gate::Saturated { .. }
+        ));
+        for p in held {
+            dep.observe(now, None, Some(Duration::from_millis(50)), None, p);
+        }
+    }
 }

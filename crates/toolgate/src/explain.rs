@@ -179,6 +179,15 @@ pub fn wrapper_outdated(tool: &ToolSpec, upstream: &str) -> String {
     )
 }
 
+/// In a brownout, the concurrency limit toward the dependency is reached.
+pub fn saturated(tool: &str, dependency: &str, limit: u32) -> String {
+    format!(
+        "{tool} was not called: {dependency} is slow, so toolgate allows only {limit} calls to it at once and none \
+         freed up within this call's deadline. Error class: overloaded. Make fewer calls to {tool}, one at a time, \
+         and expect delays."
+    )
+}
+
 /// The pacer refused: quota is gone for longer than the call may wait.
 pub fn quota_exhausted(tool: &str, dependency: &str, resets_in: Duration) -> String {
     format!(

@@ -167,11 +167,21 @@ impl Gateway {
 
         let result: Ended = 'call: loop {
             // Admission: the breaker first (a dependency known to be down gets nothing),
-            // then the quota pacer (never send what the upstream told us it will refuse).
-            loop {
+            // then, in a brownout, the concurrency limit, then the quota pacer (never
+            // send what the upstream told us it will refuse).
+            let mut permit = loop {
                 let left = deadline.saturating_duration_since(Instant::now());
                 match dep.gate(Instant::now(), left, attempts == 0) {
-                    Gate::Go => break,
+                    Gate::Go(p) => break p,
+                    Gate::Saturated { limit } => {
+                        let message = explain::saturated(&tool.name, &spec.name, limit);
+                        let failure = Failure {
+                            class: ErrorClass::Overloaded,
+                            message,
+                            drift: None,
+                        };
+                        break 'call Err((failure, None));
+                    }
                     Gate::Wait(d) => {
                         paced += d;
                         tokio::time::sleep(d).await;
@@ -201,7 +211,7 @@ impl Gateway {
                         ));
                     }
                 }
-            }
+            };
             attempts += 1;
             let left = deadline.saturating_duration_since(Instant::now());
             let sent = self
@@ -224,7 +234,13 @@ impl Gateway {
 
             let (class, hint, detail) = match self.interpret(tool, sent, signals.as_ref()) {
                 AttemptResult::Success(value) => {
-                    dep.observe(Instant::now(), signals.as_ref(), latency, None);
+                    dep.observe(
+                        Instant::now(),
+                        signals.as_ref(),
+                        latency,
+                        None,
+                        permit.take(),
+                    );
                     let seen =
                         header_version.or_else(|| crate::watch::version::from_body(tool, &value));
                     if let Some(v) = seen
@@ -240,7 +256,13 @@ impl Gateway {
                     detail,
                 } => (class, hint, detail),
             };
-            let throttle = dep.observe(Instant::now(), signals.as_ref(), latency, Some(class));
+            let throttle = dep.observe(
+                Instant::now(),
+                signals.as_ref(),
+                latency,
+                Some(class),
+                permit.take(),
+            );
             let hint = hint.max(throttle);
 
             // Retry only where it can help: drift, client errors and auth never are; in a
