@@ -413,7 +413,14 @@ impl Gateway {
             return failed(&attempt(status, BodyCheck::Valid), retry_after, detail);
         }
         // The contract is checked on every 2xx: a mismatch is drift, never retried.
-        let body: Value = match serde_json::from_slice(&response.body) {
+        // An empty body (204, HEAD, a bare 200) is `null`: the contract decides whether
+        // that is acceptable (`{type: "null"}`), rather than calling it "not JSON".
+        let parsed = if response.body.iter().all(u8::is_ascii_whitespace) {
+            Ok(Value::Null)
+        } else {
+            serde_json::from_slice(&response.body)
+        };
+        let body: Value = match parsed {
             Ok(v) => v,
             Err(e) => {
                 let detail = Detail::NotJson {

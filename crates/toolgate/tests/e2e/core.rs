@@ -165,3 +165,87 @@ async fn unknown_tools_are_a_protocol_error_naming_the_tools() {
     assert!(err.contains("web_search"), "{err}");
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn hostile_or_odd_upstream_bodies_get_clear_errors_and_arrays_are_wrapped() {
+    let upstream = start_upstream().await;
+    let dir = temp_dir("bodies");
+    let extra = r#"
+  html_page:
+    dependency: search_api
+    owner: bob@example.com
+    request: { path: /html }
+    annotations: { readOnlyHint: true }
+    contract: { version: "1.0", response_schema: { type: object } }
+  huge:
+    dependency: search_api
+    owner: bob@example.com
+    request: { path: /huge }
+    annotations: { readOnlyHint: true }
+    contract: { version: "1.0", response_schema: { type: object } }
+  delete_thing:
+    dependency: search_api
+    owner: bob@example.com
+    request: { method: DELETE, path: /empty }
+    contract: { version: "1.0", response_schema: { type: "null" } }
+  numbers:
+    dependency: search_api
+    owner: bob@example.com
+    request: { path: /array }
+    annotations: { readOnlyHint: true }
+    contract: { version: "1.0", response_schema: { type: array, items: { type: integer } } }
+"#;
+    let tg = start_toolgate(&format!(
+        "{}{extra}",
+        core_config(upstream.addr, &dir.join("state.db"))
+    ))
+    .await;
+    let client = rmcp_client(&tg.url, Era::Handshake).await;
+
+    let html = call(&client, "html_page", json!({})).await;
+    assert_eq!(html.is_error, Some(true));
+    assert!(
+        text(&html).contains("not JSON") && text(&html).contains("Maintenance"),
+        "{}",
+        text(&html)
+    );
+    assert_eq!(
+        upstream.state.hits("/html"),
+        1,
+        "a non-JSON 2xx is drift: never retried"
+    );
+
+    let huge = call(&client, "huge", json!({})).await;
+    assert_eq!(huge.is_error, Some(true));
+    assert!(
+        text(&huge).contains("larger than the 8 MiB limit"),
+        "{}",
+        text(&huge)
+    );
+
+    let deleted = call(&client, "delete_thing", json!({})).await;
+    assert_eq!(
+        deleted.is_error,
+        Some(false),
+        "an empty 204 is null, which this contract allows: {}",
+        text(&deleted)
+    );
+    assert_eq!(deleted.structured_content, Some(json!({ "result": null })));
+
+    // MCP needs an object: a JSON array is wrapped, in the result and in the advertised schema.
+    let numbers = call(&client, "numbers", json!({})).await;
+    assert_eq!(
+        numbers.structured_content,
+        Some(json!({ "result": [1, 2, 3] }))
+    );
+    let tools = client.list_all_tools().await.unwrap();
+    let schema = tools
+        .iter()
+        .find(|t| t.name == "numbers")
+        .unwrap()
+        .output_schema
+        .clone()
+        .unwrap();
+    assert_eq!(schema["properties"]["result"]["type"], "array");
+    client.cancel().await.unwrap();
+}

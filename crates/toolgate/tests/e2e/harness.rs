@@ -49,6 +49,16 @@ pub async fn start_upstream() -> Upstream {
         .route("/v3/search", get(search))
         .route("/flaky", get(flaky))
         .route(
+            "/html",
+            get(|| async { (StatusCode::OK, "<html><body>Maintenance</body></html>") }),
+        )
+        .route("/huge", get(|| async { "x".repeat(9 << 20) }))
+        .route(
+            "/empty",
+            axum::routing::delete(|| async { StatusCode::NO_CONTENT }),
+        )
+        .route("/array", get(|| async { Json(json!([1, 2, 3])) }))
+        .route(
             "/bad",
             get(|| async {
                 (
