@@ -1,0 +1,370 @@
+//! Compiling one tool: owner, dependency reference, input schema, request template,
+//! and the versioned response contract (inline or from a file).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::Method;
+use reqwest::header::HeaderName;
+use serde_json::{Map, Value, json};
+use toolgate_contract::ResponseContract;
+
+use super::Compiler;
+use crate::config::model::*;
+use crate::config::raw::*;
+use crate::config::template::{RequestTemplate, Template};
+
+impl Compiler<'_> {
+    pub(super) fn tool(
+        &mut self,
+        name: &str,
+        raw: RawTool,
+        deps: &BTreeMap<String, Arc<Dependency>>,
+        tool_names: &[String],
+        gateway: &GatewayConfig,
+    ) -> Option<ToolSpec> {
+        let path = format!("tools.{name}");
+        if name == "dependency_health" {
+            self.err(
+                &path,
+                "`dependency_health` is a built-in tool",
+                "give this tool another name",
+            );
+        }
+        if !valid_tool_name(name) {
+            self.err(
+                &path,
+                format!("`{name}` is not a valid tool name"),
+                "use 1–64 letters, digits, `_`, `-` or `.`",
+            );
+        }
+        let owner = match raw.owner.as_deref().map(str::trim) {
+            Some(o) if !o.is_empty() => Some(o.to_string()),
+            _ => {
+                self.err(format!("{path}.owner"), format!("tool `{name}` has no owner"), "add `owner: alice@example.com` — the person or rota alerted when its contract drifts");
+                None
+            }
+        };
+        let dependency = deps.get(&raw.dependency).cloned();
+        if dependency.is_none() {
+            let known: Vec<&str> = deps.keys().map(String::as_str).collect();
+            self.err(
+                format!("{path}.dependency"),
+                format!(
+                    "tool `{name}` uses dependency `{}`, which is not defined",
+                    raw.dependency
+                ),
+                &format!(
+                    "define it under `dependencies:` or use one of: {}",
+                    if known.is_empty() {
+                        "(none defined)".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ),
+            );
+        }
+        if let Some(s) = &raw.successor
+            && !tool_names.contains(s)
+        {
+            self.err(
+                format!("{path}.successor"),
+                format!("successor `{s}` is not a configured tool"),
+                "name a tool defined under `tools:`, or remove `successor`",
+            );
+        }
+        let input_schema = self.input_schema(&path, raw.input_schema);
+        let request = self.request(&path, raw.request, input_schema.as_ref().map(|(s, _)| s));
+        let contract = match raw.contract {
+            Some(c) => self.contract(&path, c),
+            None => {
+                self.err(format!("{path}.contract"), format!("tool `{name}` has no contract"), "add `contract: { version: \"1.0\", response_schema: {...} }` — the shape of a valid response");
+                None
+            }
+        };
+        let probe = raw.probe.map(|p| Probe {
+            every: self.duration(
+                format!("{path}.probe.every"),
+                p.every.as_ref(),
+                Duration::from_secs(3600),
+            ),
+            arguments: p.arguments,
+        });
+        let deadline = self.duration(
+            format!("{path}.deadline"),
+            raw.deadline.as_ref(),
+            gateway.deadline,
+        );
+        let a = raw.annotations.unwrap_or_default();
+        let (input_schema, input_validator) = input_schema?;
+        Some(ToolSpec {
+            name: name.to_string(),
+            dependency: dependency?,
+            owner: owner?,
+            description: raw
+                .description
+                .unwrap_or_else(|| format!("Calls {}.", raw.dependency)),
+            title: raw.title,
+            request: request?,
+            annotations: Annotations {
+                read_only: a.read_only_hint,
+                destructive: a.destructive_hint,
+                idempotent: a.idempotent_hint,
+                open_world: a.open_world_hint,
+            },
+            input_schema,
+            input_validator,
+            contract: contract?,
+            probe,
+            successor: raw.successor,
+            deadline,
+        })
+    }
+
+    pub(super) fn input_schema(
+        &mut self,
+        path: &str,
+        raw: Option<Value>,
+    ) -> Option<(Map<String, Value>, Arc<jsonschema::Validator>)> {
+        let schema = raw.unwrap_or_else(|| json!({ "type": "object", "properties": {} }));
+        let Value::Object(map) = &schema else {
+            self.err(
+                format!("{path}.input_schema"),
+                "input_schema must be a JSON Schema object",
+                "write `input_schema: { type: object, properties: {...} }`",
+            );
+            return None;
+        };
+        if map.get("type").is_some_and(|t| t != "object") {
+            self.err(
+                format!("{path}.input_schema.type"),
+                "MCP tool arguments are always an object",
+                "set `type: object`",
+            );
+            return None;
+        }
+        match jsonschema::draft202012::new(&schema) {
+            Ok(v) => Some((map.clone(), Arc::new(v))),
+            Err(e) => {
+                self.err(
+                    format!("{path}.input_schema"),
+                    format!("input_schema is not a valid JSON Schema: {e}"),
+                    "fix the schema (JSON Schema 2020-12)",
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn request(
+        &mut self,
+        path: &str,
+        raw: RawRequest,
+        input_schema: Option<&Map<String, Value>>,
+    ) -> Option<RequestTemplate> {
+        let rpath = format!("{path}.request");
+        let method_text = raw
+            .method
+            .unwrap_or_else(|| "GET".into())
+            .to_ascii_uppercase();
+        let method = match Method::from_bytes(method_text.as_bytes()) {
+            Ok(m) if ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"].contains(&m.as_str()) => {
+                Some(m)
+            }
+            _ => {
+                self.err(
+                    format!("{rpath}.method"),
+                    format!("`{method_text}` is not a supported method"),
+                    "use GET, POST, PUT, PATCH, DELETE or HEAD",
+                );
+                None
+            }
+        };
+        if !raw.path.starts_with('/') {
+            self.err(
+                format!("{rpath}.path"),
+                format!("path `{}` must start with `/`", raw.path),
+                "the path is appended to the dependency's base_url; write it like `/v3/search`",
+            );
+        }
+        let mut headers = Vec::new();
+        for (k, v) in raw.headers {
+            match HeaderName::from_bytes(k.as_bytes()) {
+                Ok(n) => headers.push((n, Template::parse(&v))),
+                Err(_) => self.err(
+                    format!("{rpath}.headers.{k}"),
+                    format!("`{k}` is not a valid header name"),
+                    "use letters, digits and `-`",
+                ),
+            }
+        }
+        let template = RequestTemplate {
+            method: method?,
+            path: Template::parse(&raw.path),
+            query: raw
+                .query
+                .into_iter()
+                .map(|(k, v)| (k, Template::parse(&v)))
+                .collect(),
+            headers,
+            body: raw.body,
+        };
+        if let Some(props) = input_schema
+            .and_then(|s| s.get("properties"))
+            .and_then(Value::as_object)
+        {
+            let mut missing: Vec<&str> = template
+                .arguments()
+                .into_iter()
+                .filter(|a| !props.contains_key(*a))
+                .collect();
+            missing.dedup();
+            if !missing.is_empty() {
+                self.err(&rpath, format!("the request uses {} but input_schema declares no such propert{}", missing.iter().map(|m| format!("{{{m}}}")).collect::<Vec<_>>().join(", "), if missing.len() == 1 { "y" } else { "ies" }), "add the argument to input_schema.properties, or fix the placeholder's spelling");
+            }
+        }
+        Some(template)
+    }
+
+    pub(super) fn contract(&mut self, path: &str, raw: RawContract) -> Option<Contract> {
+        let cpath = format!("{path}.contract");
+        if !is_major_minor(&raw.version) {
+            self.err(
+                format!("{cpath}.version"),
+                format!("contract version `{}` is not `major.minor`", raw.version),
+                "write it like \"3.1\" (quoted, so YAML keeps it a string)",
+            );
+        }
+        let (schema, base) =
+            self.load_schema(&format!("{cpath}.response_schema"), raw.response_schema)?;
+        let response = match ResponseContract::compile(&schema, Some(&base)) {
+            Ok(r) => r,
+            Err(e) => {
+                self.err(
+                    format!("{cpath}.response_schema"),
+                    format!("response_schema is not usable: {e}"),
+                    "fix the schema (JSON Schema 2020-12)",
+                );
+                return None;
+            }
+        };
+        let (output_schema, wraps_result) = output_schema(&schema);
+        Some(Contract {
+            version: raw.version,
+            response,
+            output_schema,
+            wraps_result,
+        })
+    }
+
+    /// Inline schema, or `{ $ref: file }` loaded relative to the config file.
+    pub(super) fn load_schema(&mut self, path: &str, raw: Value) -> Option<(Value, PathBuf)> {
+        let file_ref = match &raw {
+            Value::Object(m) if m.len() == 1 => m
+                .get("$ref")
+                .and_then(Value::as_str)
+                .filter(|r| !r.starts_with('#')),
+            _ => None,
+        };
+        let Some(file_ref) = file_ref else {
+            return Some((raw, self.dir.clone()));
+        };
+        let file = self.dir.join(file_ref);
+        let text = match std::fs::read_to_string(&file) {
+            Ok(t) => t,
+            Err(e) => {
+                self.err(
+                    format!("{path}.$ref"),
+                    format!("cannot read schema file {}: {e}", file.display()),
+                    "the path is relative to the config file",
+                );
+                return None;
+            }
+        };
+        let parsed: Result<Value, String> = if file_ref.ends_with(".json") {
+            serde_json::from_str(&text).map_err(|e| e.to_string())
+        } else {
+            yaml_serde::from_str(&text).map_err(|e| e.to_string())
+        };
+        match parsed {
+            Ok(v) => Some((
+                v,
+                file.parent()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| self.dir.clone()),
+            )),
+            Err(e) => {
+                self.err(
+                    format!("{path}.$ref"),
+                    format!("schema file {} is not valid: {e}", file.display()),
+                    "fix the file's JSON",
+                );
+                None
+            }
+        }
+    }
+}
+
+/// The `outputSchema` advertised over MCP. MCP requires an object; a contract for a
+/// non-object body (an array, a scalar) is wrapped as `{"result": …}`, and so is the body.
+pub fn output_schema(schema: &Value) -> (Map<String, Value>, bool) {
+    let is_object = schema.get("type").and_then(Value::as_str) == Some("object")
+        || (schema.get("type").is_none() && schema.get("properties").is_some());
+    if is_object && let Value::Object(m) = schema {
+        return (m.clone(), false);
+    }
+    let mut inner = schema.clone();
+    let mut wrapper = Map::new();
+    // Definitions must stay at the root for `#/$defs/...` references to resolve.
+    for key in ["$schema", "$defs", "definitions"] {
+        if let Some(v) = inner.as_object_mut().and_then(|m| m.remove(key)) {
+            wrapper.insert(key.to_string(), v);
+        }
+    }
+    wrapper.insert("type".into(), json!("object"));
+    wrapper.insert("properties".into(), json!({ "result": inner }));
+    wrapper.insert("required".into(), json!(["result"]));
+    (wrapper, true)
+}
+
+fn is_major_minor(v: &str) -> bool {
+    let mut parts = v.split('.');
+    let ok =
+        |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+    ok(parts.next()) && ok(parts.next()) && parts.next().is_none()
+}
+
+fn valid_tool_name(n: &str) -> bool {
+    (1..=64).contains(&n.len())
+        && n.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn non_object_contracts_are_wrapped_with_their_definitions_at_the_root() {
+        let (s, wrapped) = output_schema(
+            &json!({"type": "array", "items": {"$ref": "#/$defs/x"}, "$defs": {"x": {"type": "string"}}}),
+        );
+        assert!(wrapped);
+        assert_eq!(s["$defs"]["x"]["type"], "string");
+        assert_eq!(s["properties"]["result"]["type"], "array");
+        assert_eq!(s["required"], json!(["result"]));
+        let (s, wrapped) = output_schema(&json!({"type": "object", "properties": {}}));
+        assert!(!wrapped);
+        assert_eq!(s["type"], "object");
+    }
+
+    #[test]
+    fn versions() {
+        assert!(is_major_minor("3.1"));
+        assert!(!is_major_minor("3"));
+        assert!(!is_major_minor("3.1.0"));
+        assert!(!is_major_minor("v3.1"));
+    }
+}
