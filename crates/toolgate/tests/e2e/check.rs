@@ -63,3 +63,43 @@ fn check_accepts_the_demo_config_shape() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("7 tools"));
 }
+
+#[test]
+fn diff_prints_the_drift_offline_and_exits_1() {
+    let dir = temp_dir("diff");
+    let schema = dir.join("schema.json");
+    let response = dir.join("response.json");
+    std::fs::write(
+        &schema,
+        r#"{"type":"object","required":["results"],"properties":{"results":{"type":"array","items":{"type":"object","required":["title","snippet"],"properties":{"title":{"type":"string"},"snippet":{"type":"string"}}}}}}"#,
+    )
+    .unwrap();
+    std::fs::write(&response, r#"{"results":[{"title":"a","excerpt":"b"}]}"#).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .arg("diff")
+        .arg(&schema)
+        .arg(&response)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("results[].snippet")
+            && text.contains("results[].excerpt")
+            && text.contains("rename"),
+        "{text}"
+    );
+
+    std::fs::write(&response, r#"{"results":[{"title":"a","snippet":"b"}]}"#).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .arg("diff")
+        .arg(&schema)
+        .arg(&response)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

@@ -249,3 +249,77 @@ async fn hostile_or_odd_upstream_bodies_get_clear_errors_and_arrays_are_wrapped(
     assert_eq!(schema["properties"]["result"]["type"], "array");
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_configured_bearer_token_guards_mcp_and_admin_but_not_health() {
+    let upstream = start_upstream().await;
+    let dir = temp_dir("auth");
+    let yaml = core_config(upstream.addr, &dir.join("state.db")).replacen(
+        "gateway:\n",
+        "gateway:\n  auth_token_env: TG_TOKEN\n",
+        1,
+    );
+    let env = |k: &str| (k == "TG_TOKEN").then(|| "s3cret-token".to_string());
+    let config = toolgate::config::parse(
+        std::path::Path::new("t.yaml"),
+        &yaml,
+        std::path::Path::new("."),
+        &env,
+    )
+    .unwrap();
+    assert!(
+        !format!("{config:?}").contains("s3cret-token"),
+        "the token never appears in debug output"
+    );
+    let store = toolgate::store::Store::open(&config.gateway.state).unwrap();
+    let gateway = toolgate::gateway::Gateway::new(config, store);
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(toolgate::server::serve(
+        listener,
+        toolgate::server::router(gateway, shutdown.clone(), None),
+        shutdown.clone(),
+    ));
+
+    let http = reqwest::Client::new();
+    let init = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}});
+    let post = |token: Option<&str>| {
+        let mut r = http
+            .post(format!("{base}/mcp"))
+            .header("accept", "application/json, text/event-stream")
+            .json(&init);
+        if let Some(t) = token {
+            r = r.bearer_auth(t);
+        }
+        r.send()
+    };
+    assert_eq!(post(None).await.unwrap().status(), 401);
+    assert_eq!(post(Some("wrong")).await.unwrap().status(), 401);
+    assert_eq!(post(Some("s3cret-token")).await.unwrap().status(), 200);
+    assert_eq!(
+        http.get(format!("{base}/admin/incidents"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        401
+    );
+    assert_eq!(
+        http.get(format!("{base}/healthz"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    assert_eq!(
+        http.get(format!("{base}/metrics"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    shutdown.cancel();
+}
