@@ -256,9 +256,7 @@ async fn serve(
     let listen_addr = listen.unwrap_or(config.gateway.listen);
     let gateway = Gateway::new(config, store);
     gateway.restore().await;
-    crate::health::spawn_status_pollers(gateway.clone(), shutdown.clone());
-    crate::watch::probe::spawn(gateway.clone(), shutdown.clone());
-    crate::watch::rules::spawn(gateway.clone(), shutdown.clone());
+    gateway.spawn_background(&shutdown);
 
     let ctrl_c = shutdown.clone();
     tokio::spawn(async move {

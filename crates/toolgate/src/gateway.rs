@@ -94,6 +94,14 @@ impl Gateway {
         })
     }
 
+    /// Starts the background work of a serving gateway: status-page polling,
+    /// contract probes and the alert rules. All stop when `shutdown` is cancelled.
+    pub fn spawn_background(self: &Arc<Self>, shutdown: &tokio_util::sync::CancellationToken) {
+        crate::health::spawn_status_pollers(self.clone(), shutdown.clone());
+        crate::watch::probe::spawn(self.clone(), shutdown.clone());
+        crate::watch::rules::spawn(self.clone(), shutdown.clone());
+    }
+
     /// A configured tool by name.
     pub fn tool(&self, name: &str) -> Option<&Arc<ToolSpec>> {
         self.config.tools.get(name)

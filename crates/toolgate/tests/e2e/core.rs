@@ -271,16 +271,8 @@ async fn a_configured_bearer_token_guards_mcp_and_admin_but_not_health() {
         !format!("{config:?}").contains("s3cret-token"),
         "the token never appears in debug output"
     );
-    let store = toolgate::store::Store::open(&config.gateway.state).unwrap();
-    let gateway = toolgate::gateway::Gateway::new(config, store);
-    let shutdown = tokio_util::sync::CancellationToken::new();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(toolgate::server::serve(
-        listener,
-        toolgate::server::router(gateway, shutdown.clone(), None),
-        shutdown.clone(),
-    ));
+    let tg = serve_config(config).await;
+    let base = tg.base.clone();
 
     let http = reqwest::Client::new();
     let init = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}});
@@ -321,5 +313,4 @@ async fn a_configured_bearer_token_guards_mcp_and_admin_but_not_health() {
             .status(),
         200
     );
-    shutdown.cancel();
 }

@@ -3,8 +3,6 @@
 
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use toolgate::gateway::Gateway;
-use toolgate::store::Store;
 
 use crate::harness::*;
 
@@ -14,14 +12,8 @@ async fn the_demo_shows_drift_quota_deprecation_and_an_outage() {
     let (mut config, _) = toolgate::demo::start(None, shutdown.clone()).await.unwrap();
     let dir = temp_dir("demo");
     config.gateway.state = dir.join("demo.db");
-    let gateway = Gateway::new(config, Store::open(&dir.join("demo.db")).unwrap());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    tokio::spawn(toolgate::server::serve(
-        listener,
-        toolgate::server::router(gateway, shutdown.clone(), None),
-        shutdown.clone(),
-    ));
+    let tg = serve_config(config).await;
+    let url = tg.url.clone();
     let client = rmcp_client(&url, Era::Stateless).await;
 
     let ok = call(

@@ -197,12 +197,15 @@ pub async fn start_toolgate(yaml: &str) -> Toolgate {
     let env = |_: &str| None;
     let config = toolgate::config::parse(Path::new("test.yaml"), yaml, Path::new("."), &env)
         .unwrap_or_else(|e| panic!("{e}"));
+    serve_config(config).await
+}
+
+/// Serves an already compiled config on a loopback port, background work included.
+pub async fn serve_config(config: toolgate::config::Config) -> Toolgate {
     let store = Store::open(&config.gateway.state).unwrap();
     let gateway = Gateway::new(config, store);
     let shutdown = CancellationToken::new();
-    toolgate::health::spawn_status_pollers(gateway.clone(), shutdown.clone());
-    toolgate::watch::probe::spawn(gateway.clone(), shutdown.clone());
-    toolgate::watch::rules::spawn(gateway.clone(), shutdown.clone());
+    gateway.spawn_background(&shutdown);
     let router = toolgate::server::router(gateway.clone(), shutdown.clone(), None);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
