@@ -128,9 +128,13 @@ impl Gateway {
 
         // Arguments are checked before anything touches the network: a call the
         // upstream would reject costs the upstream nothing and the model gets the fix.
+        let args = Value::Object(args);
         let request = validate_arguments(tool, &args).and_then(|()| {
+            let Value::Object(fields) = &args else {
+                return Err("the arguments must be a JSON object".to_string());
+            };
             tool.request
-                .render(&tool.dependency.base_url, &args)
+                .render(&tool.dependency.base_url, fields)
                 .map_err(|e| e.0)
         });
         let request = match request {
@@ -565,14 +569,13 @@ fn read_signals(tool: &ToolSpec, sent: &Result<UpstreamResponse, SendError>) -> 
 }
 
 /// Checks arguments against the tool's input schema; the error lists what to fix.
-fn validate_arguments(tool: &ToolSpec, args: &Map<String, Value>) -> Result<(), String> {
-    let value = Value::Object(args.clone());
-    if tool.input_validator.is_valid(&value) {
+fn validate_arguments(tool: &ToolSpec, value: &Value) -> Result<(), String> {
+    if tool.input_validator.is_valid(value) {
         return Ok(());
     }
     let problems: Vec<String> = tool
         .input_validator
-        .iter_errors(&value)
+        .iter_errors(value)
         .take(5)
         .map(|e| {
             let at = e.instance_path().to_string();
