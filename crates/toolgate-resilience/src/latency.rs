@@ -250,7 +250,22 @@ impl LatencyWindow {
 
     /// Percentiles, baseline and brownout state at `now`.
     pub fn snapshot(&self, now: Instant) -> LatencySnapshot {
-        let mut ok = self.successes_in_window(now);
+        self.snapshot_with(now, true)
+    }
+
+    /// Like [`snapshot`](Self::snapshot) but without sorting the window: the
+    /// percentiles are left at zero. For the per-call path, which only needs the
+    /// baseline, the ratio and the brownout flag.
+    pub fn snapshot_without_percentiles(&self, now: Instant) -> LatencySnapshot {
+        self.snapshot_with(now, false)
+    }
+
+    fn snapshot_with(&self, now: Instant, percentiles: bool) -> LatencySnapshot {
+        let mut ok = if percentiles {
+            self.successes_in_window(now)
+        } else {
+            Vec::new()
+        };
         ok.sort_unstable();
         let in_window = self
             .samples

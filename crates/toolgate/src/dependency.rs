@@ -100,6 +100,8 @@ pub struct Snapshot {
     pub down_since: Option<DateTime<Utc>>,
     /// Status page.
     pub status: Option<StatusReport>,
+    /// Whether latency percentiles were computed (not on the per-call path).
+    pub detailed: bool,
 }
 
 impl DependencyState {
@@ -225,8 +227,18 @@ impl DependencyState {
         lock(&self.inner).status = Some(report);
     }
 
-    /// A consistent view of everything.
+    /// A consistent view of everything, latency percentiles included.
     pub fn snapshot(&self, now: Instant) -> Snapshot {
+        self.snapshot_with(now, true)
+    }
+
+    /// The view one call needs for its notes and `_meta`: everything but the
+    /// latency percentiles, whose sort would otherwise run on every call.
+    pub fn call_snapshot(&self, now: Instant) -> Snapshot {
+        self.snapshot_with(now, false)
+    }
+
+    fn snapshot_with(&self, now: Instant, detailed: bool) -> Snapshot {
         let g = lock(&self.inner);
         let mut quotas: Vec<Quota> = g
             .quotas
@@ -242,7 +254,12 @@ impl DependencyState {
         let breaker = g.breaker.state(now);
         Snapshot {
             quotas,
-            latency: g.latency.snapshot(now),
+            latency: if detailed {
+                g.latency.snapshot(now)
+            } else {
+                g.latency.snapshot_without_percentiles(now)
+            },
+            detailed,
             breaker,
             down_since: g.down_since_wall,
             status: g.status.clone(),
@@ -275,10 +292,18 @@ impl Snapshot {
 
     /// JSON for `_meta` and `dependency_health`.
     pub fn to_json(&self) -> Value {
+        let mut latency = json!(self.latency);
+        if !self.detailed
+            && let Some(m) = latency.as_object_mut()
+        {
+            for key in ["p50_ms", "p90_ms", "p95_ms", "p99_ms"] {
+                m.remove(key);
+            }
+        }
         json!({
             "status": self.health(),
             "quota": self.quotas.iter().map(quota_json).collect::<Vec<_>>(),
-            "latency": self.latency,
+            "latency": latency,
             "breaker": self.breaker,
             "down_since": self.down_since.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
             "status_page": self.status.as_ref().map(|s| json!({

@@ -499,7 +499,7 @@ impl Gateway {
             .and_then(|t| lock(&t.deprecation).clone());
         let snapshot = self
             .dependency(&tool.dependency.name)
-            .map(|d| d.snapshot(now));
+            .map(|d| d.call_snapshot(now));
         let mut notes = Vec::new();
         let mut signals = json!({
             "tool": tool.name,
