@@ -34,6 +34,8 @@ pub struct CallOutcome {
     pub notes: Vec<String>,
     /// Machine-readable signals for `_meta["dev.toolgate/signals"]`.
     pub signals: Value,
+    /// The upstream body as received, when it is the structured content's JSON text.
+    pub text: Option<String>,
 }
 
 /// A failed call.
@@ -49,7 +51,9 @@ pub struct Failure {
 
 /// What one attempt turned into.
 enum AttemptResult {
-    Success(Value),
+    /// The validated body, and its bytes (sent to the model as the text block, so the
+    /// JSON is not serialised again).
+    Success(Value, bytes::Bytes),
     Failed {
         class: ErrorClass,
         hint: Option<Duration>,
@@ -168,6 +172,7 @@ impl Gateway {
         let mut retried: Vec<ErrorClass> = Vec::new();
         let mut last_latency: Option<Duration> = None;
         let mut paced = Duration::ZERO;
+        let mut body_text: Option<String> = None;
 
         let result: Ended = 'call: loop {
             // Admission: the breaker first (a dependency known to be down gets nothing),
@@ -237,7 +242,8 @@ impl Gateway {
             }
 
             let (class, hint, detail) = match self.interpret(tool, sent, signals.as_ref()) {
-                AttemptResult::Success(value) => {
+                AttemptResult::Success(value, raw) => {
+                    body_text = String::from_utf8(raw.to_vec()).ok();
                     dep.observe(
                         Instant::now(),
                         signals.as_ref(),
@@ -341,11 +347,12 @@ impl Gateway {
         let result = match result {
             Ok(v) => {
                 self.contract_holds(tool).await;
-                Ok(if tool.contract.wraps_result {
-                    json!({ "result": v })
+                if tool.contract.wraps_result {
+                    body_text = None;
+                    Ok(json!({ "result": v }))
                 } else {
-                    v
-                })
+                    Ok(v)
+                }
             }
             Err((failure, _)) => {
                 if let Some(drift) = &failure.drift {
@@ -355,7 +362,7 @@ impl Gateway {
             }
         };
 
-        self.finish(
+        let mut outcome = self.finish(
             tool,
             &tool_label,
             result,
@@ -367,7 +374,9 @@ impl Gateway {
                 origin,
                 retried,
             },
-        )
+        );
+        outcome.text = body_text;
+        outcome
     }
 
     /// Turns what came back into success or a classified failure.
@@ -446,7 +455,7 @@ impl Gateway {
                     },
                 )
             }
-            Ok(()) => AttemptResult::Success(body),
+            Ok(()) => AttemptResult::Success(body, response.body),
             Err(drift) => failed(
                 &attempt(status, BodyCheck::SchemaMismatch),
                 None,
@@ -533,6 +542,7 @@ impl Gateway {
             result,
             notes,
             signals,
+            text: None,
         }
     }
 }

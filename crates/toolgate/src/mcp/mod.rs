@@ -174,12 +174,16 @@ pub fn to_result(outcome: CallOutcome) -> CallToolResult {
         result,
         notes,
         signals,
+        text,
     } = outcome;
     let mut content = Vec::with_capacity(2);
     let mut result_value = None;
     let is_error = match result {
         Ok(value) => {
-            content.push(ContentBlock::text(value.to_string()));
+            // The upstream's own bytes when they are this JSON: no second serialisation.
+            content.push(ContentBlock::text(
+                text.unwrap_or_else(|| value.to_string()),
+            ));
             result_value = Some(value);
             false
         }

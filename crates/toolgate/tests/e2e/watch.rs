@@ -131,7 +131,15 @@ async fn a_probe_finds_drift_with_no_agent_traffic_and_tells_the_owner() {
 
     // The owner hears about it once, by webhook.
     assert!(tg.gateway.notifier.flush(Duration::from_secs(5)).await);
-    let bodies = rx.bodies.lock().unwrap().clone();
+    // (Only the drift counts: on a loaded machine a slow probe may also page once.)
+    let bodies: Vec<Value> = rx
+        .bodies
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|b| b["incident"]["kind"] == "contract_drift")
+        .cloned()
+        .collect();
     assert_eq!(bodies.len(), 1, "{bodies:?}");
     assert_eq!(bodies[0]["event"], "opened");
     assert_eq!(bodies[0]["owner"], "alice@example.com");
