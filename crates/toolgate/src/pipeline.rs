@@ -207,7 +207,7 @@ impl Gateway {
                         ));
                     }
                     Gate::CircuitOpen { retry_in } => {
-                        let down_since = dep.snapshot(Instant::now()).down_since;
+                        let down_since = dep.call_snapshot(Instant::now()).down_since;
                         let message =
                             explain::circuit_open(&tool.name, &spec.name, down_since, retry_in);
                         break 'call Err((

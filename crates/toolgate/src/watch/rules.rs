@@ -194,7 +194,7 @@ pub async fn evaluate(gateway: &Gateway, now: Instant) {
 
         // Breaker open for long.
         if let Some(dep) = gateway.dependency(&tool.dependency.name) {
-            match dep.snapshot(now).breaker {
+            match dep.call_snapshot(now).breaker {
                 BreakerState::Open { down_for, .. } if down_for >= alerts.circuit_open_for => {
                     let title = format!(
                         "{}: {} has been failing for {}; toolgate is holding its calls back (owner {})",
