@@ -33,7 +33,10 @@ pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, Stri
             known.join(", ")
         ));
     }
-    let incidents = gateway.store.incidents(false).await.unwrap_or_default();
+    let incidents = gateway.store.incidents(false).await.unwrap_or_else(|e| {
+        tracing::error!(error = %e, "open incidents left out of the report: the state store is unreadable");
+        Vec::new()
+    });
     let now = Instant::now();
     let mut out = Map::new();
     for (name, state) in &gateway.dependencies {

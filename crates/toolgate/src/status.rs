@@ -18,7 +18,10 @@ const WINDOW: Duration = Duration::from_secs(3600);
 
 /// The status document served at `/admin/status`.
 pub async fn report(gateway: &Gateway) -> Value {
-    let incidents = gateway.store.incidents(false).await.unwrap_or_default();
+    let incidents = gateway.store.incidents(false).await.unwrap_or_else(|e| {
+        tracing::error!(error = %e, "open incidents left out of the report: the state store is unreadable");
+        Vec::new()
+    });
     let now = Instant::now();
     let tools: Vec<Value> = gateway
         .config

@@ -146,8 +146,12 @@ impl Gateway {
 
     /// Loads remembered deprecation notices at start-up.
     pub async fn restore(&self) {
-        let Ok(saved) = self.store.deprecations().await else {
-            return;
+        let saved = match self.store.deprecations().await {
+            Ok(saved) => saved,
+            Err(e) => {
+                tracing::error!(error = %e, "could not restore remembered deprecation notices");
+                Vec::new()
+            }
         };
         for (tool, notice) in saved {
             let Some(state) = self.tools.get(&tool) else {
@@ -161,7 +165,11 @@ impl Gateway {
                 *lock(&state.deprecation) = Some(d);
             }
         }
-        for i in self.store.incidents(false).await.unwrap_or_default() {
+        let open = self.store.incidents(false).await.unwrap_or_else(|e| {
+            tracing::error!(error = %e, "could not read open incidents at start-up");
+            Vec::new()
+        });
+        for i in open {
             if i.kind == IncidentKind::ContractDrift.as_str()
                 && let Some(state) = self.tools.get(&i.tool)
             {

@@ -32,11 +32,16 @@ const COLLAPSE_FACTOR: f64 = 0.5;
 
 /// Evaluates every rule once at `now`.
 pub async fn evaluate(gateway: &Gateway, now: Instant) {
-    let open: HashSet<(String, String, String)> = gateway
-        .store
-        .incidents(false)
-        .await
-        .unwrap_or_default()
+    // Without the open incidents the rules could neither update nor resolve them:
+    // skip this round loudly rather than act on a wrong picture.
+    let open = match gateway.store.incidents(false).await {
+        Ok(open) => open,
+        Err(e) => {
+            tracing::error!(error = %e, "alert rules skipped: the state store is unreadable");
+            return;
+        }
+    };
+    let open: HashSet<(String, String, String)> = open
         .into_iter()
         .map(|i| (i.kind.clone(), i.tool.clone(), incident_fingerprint(&i)))
         .collect();
