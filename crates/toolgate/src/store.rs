@@ -169,13 +169,16 @@ pub struct Incident {
     pub count: i64,
 }
 
-/// Whether recording created a new incident.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Whether recording created a new incident, and the incident as stored.
+#[derive(Debug, Clone)]
 pub struct Recorded {
     /// Row id.
     pub id: i64,
     /// True when this opened a new incident (alert on it); false when it updated one.
     pub opened: bool,
+    /// The incident after this write (read in the same transaction, so whoever
+    /// notifies the owner needs no second trip to the store).
+    pub incident: Option<Incident>,
 }
 
 /// The store handle; cheap to clone.
@@ -254,12 +257,6 @@ impl Store {
             Ok(open.into_iter().map(|i| Incident { status: "resolved".into(), ..i }).collect())
         })
         .await
-    }
-
-    /// One incident by id.
-    pub async fn incident(&self, id: i64) -> Result<Option<Incident>, StoreError> {
-        self.with(move |c| Ok(query_incidents(c, "WHERE id = ?1", params![id])?.pop()))
-            .await
     }
 
     /// Remembers the latest deprecation notice of a tool.
@@ -385,7 +382,7 @@ fn record_incident(c: &mut Connection, n: &NewIncident, now: &str) -> rusqlite::
                 "UPDATE incidents SET last_seen = ?1, count = count + 1, detail = ?2, title = ?3 WHERE id = ?4",
                 params![now, detail, n.title, id],
             )?;
-            Recorded { id, opened: false }
+            (id, false)
         }
         None => {
             tx.execute(
@@ -404,14 +401,17 @@ fn record_incident(c: &mut Connection, n: &NewIncident, now: &str) -> rusqlite::
                     now
                 ],
             )?;
-            Recorded {
-                id: tx.last_insert_rowid(),
-                opened: true,
-            }
+            (tx.last_insert_rowid(), true)
         }
     };
+    let (id, opened) = recorded;
+    let incident = query_incidents(&tx, "WHERE id = ?1", params![id])?.pop();
     tx.commit()?;
-    Ok(recorded)
+    Ok(Recorded {
+        id,
+        opened,
+        incident,
+    })
 }
 
 fn list_incidents(c: &mut Connection, all: bool) -> rusqlite::Result<Vec<Incident>> {
@@ -484,6 +484,11 @@ mod tests {
         let c = store.record_incident(drift("title missing")).await.unwrap();
         assert!(a.opened && !b.opened && c.opened);
         assert_eq!(a.id, b.id);
+        assert_eq!(
+            b.incident.as_ref().map(|i| i.count),
+            Some(2),
+            "the write returns the stored incident"
+        );
         let open = store.incidents(false).await.unwrap();
         assert_eq!(open.len(), 2);
         let first = open.iter().find(|i| i.id == a.id).unwrap();

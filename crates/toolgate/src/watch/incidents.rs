@@ -38,7 +38,14 @@ impl Gateway {
                         }
                     }
                 }
-                self.announce(r.id, r.opened).await;
+                if let Some(incident) = &r.incident {
+                    let event = if r.opened {
+                        Event::Opened
+                    } else {
+                        Event::Updated
+                    };
+                    self.notifier.notify(incident, event);
+                }
                 r.opened
             }
             Err(e) => {
@@ -175,20 +182,6 @@ impl Gateway {
             {
                 state.drift_open.store(true, Ordering::Relaxed);
             }
-        }
-    }
-
-    /// Sends an opened or updated incident to its owner (throttled by the notifier).
-    async fn announce(&self, id: i64, opened: bool) {
-        if let Ok(Some(incident)) = self.store.incident(id).await {
-            self.notifier.notify(
-                &incident,
-                if opened {
-                    Event::Opened
-                } else {
-                    Event::Updated
-                },
-            );
         }
     }
 
