@@ -49,7 +49,8 @@ struct Inner {
     latency: LatencyWindow,
     limit: AdaptiveLimit,
     quotas: Vec<SeenQuota>,
-    status: Option<StatusReport>,
+    /// Shared so a per-call snapshot clones a pointer, not the page.
+    status: Option<std::sync::Arc<StatusReport>>,
     /// When the breaker last opened, in wall-clock time, for messages ("since 10:02 UTC").
     down_since_wall: Option<DateTime<Utc>>,
 }
@@ -99,7 +100,7 @@ pub struct Snapshot {
     /// Down since (wall clock), while the breaker is not closed.
     pub down_since: Option<DateTime<Utc>>,
     /// Status page.
-    pub status: Option<StatusReport>,
+    pub status: Option<std::sync::Arc<StatusReport>>,
     /// Whether latency percentiles were computed (not on the per-call path).
     pub detailed: bool,
 }
@@ -224,7 +225,7 @@ impl DependencyState {
 
     /// Stores a status page result.
     pub fn set_status(&self, report: StatusReport) {
-        lock(&self.inner).status = Some(report);
+        lock(&self.inner).status = Some(std::sync::Arc::new(report));
     }
 
     /// A consistent view of everything, latency percentiles included.
