@@ -236,6 +236,10 @@ pub fn http_service(
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
         .with_sse_keep_alive(Some(std::time::Duration::from_secs(15)))
+        // A stateless (2026-07-28) call answers with one JSON body rather than a
+        // one-event SSE stream: no stream task, keep-alive timer or chunked framing
+        // per call. Sessions (2025-11-25) keep their streams.
+        .with_json_response(true)
         .with_cancellation_token(shutdown);
     StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config)
 }
