@@ -402,3 +402,56 @@ fn compile_errors_say_what_to_fix() {
         .expect_err("remote");
     assert!(err.to_string().contains("never fetched"), "{err}");
 }
+
+// ---------------------------------------------------------------- raw bodies
+
+#[test]
+fn bytes_are_judged_like_values_and_drift_is_the_same_report() {
+    let contract = ResponseContract::compile(&search_schema(), None).expect("compiles");
+    let good = serde_json::to_vec(&search_body(3)).expect("json");
+    assert!(contract.check_bytes(&good).is_ok());
+
+    let renamed = each_result(search_body(3), |r| rename_key(r, "snippet", "excerpt"));
+    let bytes = serde_json::to_vec(&renamed).expect("json");
+    let Err(crate::BodyError::Drift(from_bytes)) = contract.check_bytes(&bytes) else {
+        panic!("a renamed field is drift");
+    };
+    let from_value = contract.check(&renamed).expect_err("drift");
+    assert_eq!(from_bytes.summary(), from_value.summary());
+    assert!(from_bytes.summary().contains("probably a rename"));
+
+    // Escaped strings and surrounding whitespace are still the same document.
+    let spaced = b" {\"query\":\"r\\u0075st\",\"total\":0,\"results\":[]}\n";
+    assert!(contract.check_bytes(spaced).is_ok());
+}
+
+#[test]
+fn bytes_that_are_not_one_json_document_say_so() {
+    let contract = ResponseContract::compile(&search_schema(), None).expect("compiles");
+    for bad in [&b"<html>oops</html>"[..], b"{\"query\":", b"{} {}", b""] {
+        assert!(
+            matches!(contract.check_bytes(bad), Err(crate::BodyError::NotJson(_))),
+            "{:?}",
+            String::from_utf8_lossy(bad)
+        );
+    }
+}
+
+#[test]
+fn bytes_against_a_file_ref_contract() {
+    let dir = std::env::temp_dir().join(format!("toolgate-contract-bytes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(
+        dir.join("item.json"),
+        r#"{"type":"object","required":["id"],"properties":{"id":{"type":"integer"}}}"#,
+    )
+    .expect("write");
+    let schema = json!({"type": "array", "items": {"$ref": "item.json"}});
+    let contract = ResponseContract::compile(&schema, Some(&dir)).expect("compiles");
+    assert!(contract.check_bytes(br#"[{"id":1},{"id":2}]"#).is_ok());
+    assert!(matches!(
+        contract.check_bytes(br#"[{"id":"1"}]"#),
+        Err(crate::BodyError::Drift(_))
+    ));
+    std::fs::remove_dir_all(&dir).ok();
+}

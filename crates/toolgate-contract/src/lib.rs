@@ -29,6 +29,7 @@
 
 #![warn(missing_docs)]
 
+mod borrowed;
 #[cfg(test)]
 mod check_tests;
 mod drift;
@@ -42,8 +43,9 @@ mod validate;
 mod value_diff;
 mod walk;
 
+pub use borrowed::{Borrowed, Doc};
 pub use drift::{Change, Drift, Violation};
 pub use shape::{Field, Shape, infer_shape};
-pub use validate::{ContractError, MAX_VIOLATIONS, ResponseContract};
+pub use validate::{BodyError, ContractError, MAX_VIOLATIONS, ResponseContract};
 pub use value_diff::diff_values;
 pub use walk::{MAX_DEPTH, MAX_ITEMS};

@@ -3,6 +3,7 @@
 //! [`Drift`] from the structural walk plus the validator's own errors. The validator is
 //! the only judge of validity; the walk explains *why*.
 
+use crate::borrowed::{Borrowed, Doc};
 use crate::drift::{Change, Drift, Violation};
 use crate::findings::Findings;
 use crate::path::Path;
@@ -49,14 +50,26 @@ pub enum ContractError {
     },
 }
 
-/// A compiled response contract: the schema plus a cached validator.
+/// Why a body's bytes do not satisfy a contract.
+#[derive(Debug)]
+pub enum BodyError {
+    /// The bytes are not one JSON document.
+    NotJson(serde_json::Error),
+    /// The JSON does not match the schema.
+    Drift(Drift),
+}
+
+/// A compiled response contract: the schema plus cached validators.
 #[derive(Debug, Clone)]
 pub struct ResponseContract {
     schema: Value,
     /// The schema with external `$ref`s inlined (or the schema itself when it has none),
     /// so the walk only ever follows pointers inside one document.
     shape_root: Option<Value>,
+    /// Judges `Value`s and lists the errors of a rejected body.
     validator: Validator,
+    /// Judges raw bodies on every call, without building a `Value` (see `borrowed`).
+    fast: Validator<Borrowed>,
 }
 
 impl ResponseContract {
@@ -66,17 +79,28 @@ impl ResponseContract {
         schema: &Value,
         base_dir: Option<&std::path::Path>,
     ) -> Result<Self, ContractError> {
+        let base_uri = match base_dir {
+            Some(dir) => {
+                let abs = dir
+                    .canonicalize()
+                    .map_err(|source| ContractError::BaseDir {
+                        path: dir.to_path_buf(),
+                        source,
+                    })?;
+                Some(format!("file://{}/", abs.display()))
+            }
+            None => None,
+        };
         let mut options = jsonschema::options();
-        if let Some(dir) = base_dir {
-            let abs = dir
-                .canonicalize()
-                .map_err(|source| ContractError::BaseDir {
-                    path: dir.to_path_buf(),
-                    source,
-                })?;
-            options = options.with_base_uri(format!("file://{}/", abs.display()));
+        let mut fast_options = jsonschema::options_for::<Borrowed>();
+        if let Some(base) = &base_uri {
+            options = options.with_base_uri(base.clone());
+            fast_options = fast_options.with_base_uri(base.clone());
         }
         let validator = options
+            .build(schema)
+            .map_err(|e| compile_error(e, base_dir))?;
+        let fast = fast_options
             .build(schema)
             .map_err(|e| compile_error(e, base_dir))?;
         let shape_root = if has_external_ref(schema, 0) {
@@ -95,6 +119,7 @@ impl ResponseContract {
             schema: schema.clone(),
             shape_root,
             validator,
+            fast,
         })
     }
 
@@ -109,6 +134,20 @@ impl ResponseContract {
             return Ok(());
         }
         Err(self.explain(body))
+    }
+
+    /// Checks a body as it arrived, without building a `Value` unless it fails: `Ok(())`
+    /// when it is one JSON document that satisfies the schema.
+    pub fn check_bytes(&self, body: &[u8]) -> Result<(), BodyError> {
+        let doc = Doc::parse(body).map_err(BodyError::NotJson)?;
+        if self.fast.is_valid(&doc) {
+            return Ok(());
+        }
+        // Rare by definition: the explanation walks a `Value`, and the `Value` validator
+        // has the last word (both judge the same schema; should they ever disagree, the
+        // body is served rather than refused).
+        let value = doc.to_value();
+        self.check(&value).map_err(BodyError::Drift)
     }
 
     /// Builds the drift report for a body the validator rejected.

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
-use toolgate_contract::Drift;
+use toolgate_contract::{BodyError, Drift};
 use toolgate_resilience::{
     Attempt, Backoff, BodyCheck, ErrorClass, GiveUpReason, RetryDecision, classify, decide_retry,
 };
@@ -29,13 +29,60 @@ use crate::upstream::{SendError, UpstreamResponse};
 #[derive(Debug)]
 pub struct CallOutcome {
     /// `Ok(structuredContent)` or the failure.
-    pub result: Result<Value, Failure>,
+    pub result: Result<Structured, Failure>,
     /// One-line notes for the model (without the `toolgate:` prefix).
     pub notes: Vec<String>,
     /// Machine-readable signals for `_meta["dev.toolgate/signals"]`.
     pub signals: Value,
-    /// The upstream body as received, when it is the structured content's JSON text.
-    pub text: Option<String>,
+}
+
+/// A body that satisfied its contract, kept as the bytes it arrived in. The answer
+/// carries these bytes as they are (as `structuredContent` and as the text block), so a
+/// successful call never builds a JSON tree of the body; see `ResponseContract::check_bytes`.
+#[derive(Debug, Clone)]
+pub struct Structured {
+    /// The body: one JSON document (`null` for an empty body).
+    json: bytes::Bytes,
+    /// The contract's schema is not an object: the body goes out as `{"result": …}`.
+    wrapped: bool,
+}
+
+impl Structured {
+    /// A checked body. `json` must be one JSON document (the contract check parsed it).
+    pub fn new(json: bytes::Bytes, wrapped: bool) -> Structured {
+        Structured { json, wrapped }
+    }
+
+    /// The body's JSON, as received.
+    pub fn body(&self) -> &[u8] {
+        &self.json
+    }
+
+    /// Whether the structured content is `{"result": body}` rather than the body.
+    pub fn is_wrapped(&self) -> bool {
+        self.wrapped
+    }
+
+    /// The structured content as JSON text: the body, or `{"result":<body>}`.
+    pub fn text(&self) -> String {
+        // Parsed JSON is UTF-8 throughout (serde_json checks strings; the rest is ASCII).
+        let body = String::from_utf8_lossy(&self.json);
+        if self.wrapped {
+            format!("{{\"result\":{body}}}")
+        } else {
+            body.into_owned()
+        }
+    }
+
+    /// The structured content as a `Value` (parses; for the rmcp answer and tests).
+    pub fn to_value(&self) -> Value {
+        let body = serde_json::from_slice(&self.json).unwrap_or(Value::Null);
+        if self.wrapped {
+            json!({ "result": body })
+        } else {
+            body
+        }
+    }
 }
 
 /// A failed call.
@@ -51,9 +98,8 @@ pub struct Failure {
 
 /// What one attempt turned into.
 enum AttemptResult {
-    /// The validated body, and its bytes (sent to the model as the text block, so the
-    /// JSON is not serialised again).
-    Success(Value, bytes::Bytes),
+    /// The body, checked against the contract (`null` when it was empty).
+    Success(bytes::Bytes),
     Failed {
         class: ErrorClass,
         hint: Option<Duration>,
@@ -97,7 +143,7 @@ impl Trace {
 }
 
 /// How the attempt loop ended.
-type Ended = Result<Value, (Failure, Option<GiveUpReason>)>;
+type Ended = Result<bytes::Bytes, (Failure, Option<GiveUpReason>)>;
 
 impl Gateway {
     /// Runs one agent's tool call to completion. Never panics on any upstream bytes.
@@ -172,7 +218,6 @@ impl Gateway {
         let mut retried: Vec<ErrorClass> = Vec::new();
         let mut last_latency: Option<Duration> = None;
         let mut paced = Duration::ZERO;
-        let mut body_text: Option<String> = None;
 
         let result: Ended = 'call: loop {
             // Admission: the breaker first (a dependency known to be down gets nothing),
@@ -242,8 +287,7 @@ impl Gateway {
             }
 
             let (class, hint, detail) = match self.interpret(tool, sent, signals.as_ref()) {
-                AttemptResult::Success(value, raw) => {
-                    body_text = String::from_utf8(raw.to_vec()).ok();
+                AttemptResult::Success(body) => {
                     dep.observe(
                         Instant::now(),
                         signals.as_ref(),
@@ -252,13 +296,13 @@ impl Gateway {
                         permit.take(),
                     );
                     let seen =
-                        header_version.or_else(|| crate::watch::version::from_body(tool, &value));
+                        header_version.or_else(|| crate::watch::version::from_body(tool, &body));
                     if let Some(v) = seen
                         && let Some(refusal) = self.version_seen(tool, &v, origin).await
                     {
                         break Err((refusal, None));
                     }
-                    break Ok(value);
+                    break Ok(body);
                 }
                 AttemptResult::Failed {
                     class,
@@ -345,14 +389,9 @@ impl Gateway {
         }
 
         let result = match result {
-            Ok(v) => {
+            Ok(body) => {
                 self.contract_holds(tool).await;
-                if tool.contract.wraps_result {
-                    body_text = None;
-                    Ok(json!({ "result": v }))
-                } else {
-                    Ok(v)
-                }
+                Ok(Structured::new(body, tool.contract.wraps_result))
             }
             Err((failure, _)) => {
                 if let Some(drift) = &failure.drift {
@@ -362,7 +401,7 @@ impl Gateway {
             }
         };
 
-        let mut outcome = self.finish(
+        self.finish(
             tool,
             &tool_label,
             result,
@@ -374,9 +413,7 @@ impl Gateway {
                 origin,
                 retried,
             },
-        );
-        outcome.text = body_text;
-        outcome
+        )
     }
 
     /// Turns what came back into success or a classified failure.
@@ -428,22 +465,12 @@ impl Gateway {
         // The contract is checked on every 2xx: a mismatch is drift, never retried.
         // An empty body (204, HEAD, a bare 200) is `null`: the contract decides whether
         // that is acceptable (`{type: "null"}`), rather than calling it "not JSON".
-        let parsed = if response.body.iter().all(u8::is_ascii_whitespace) {
-            Ok(Value::Null)
+        let body = if response.body.iter().all(u8::is_ascii_whitespace) {
+            bytes::Bytes::from_static(b"null")
         } else {
-            serde_json::from_slice(&response.body)
+            response.body
         };
-        let body: Value = match parsed {
-            Ok(v) => v,
-            Err(e) => {
-                let detail = Detail::NotJson {
-                    reason: e.to_string(),
-                    excerpt: explain::excerpt(&response.body),
-                };
-                return failed(&attempt(status, BodyCheck::NotJson), None, detail);
-            }
-        };
-        match tool.contract.response.check(&body) {
+        match tool.contract.response.check_bytes(&body) {
             Ok(()) if rate_limited => {
                 // A vendor throttling with a 2xx: believe the throttle, not the status.
                 failed(
@@ -455,8 +482,15 @@ impl Gateway {
                     },
                 )
             }
-            Ok(()) => AttemptResult::Success(body, response.body),
-            Err(drift) => failed(
+            Ok(()) => AttemptResult::Success(body),
+            Err(BodyError::NotJson(e)) => {
+                let detail = Detail::NotJson {
+                    reason: e.to_string(),
+                    excerpt: explain::excerpt(&body),
+                };
+                failed(&attempt(status, BodyCheck::NotJson), None, detail)
+            }
+            Err(BodyError::Drift(drift)) => failed(
                 &attempt(status, BodyCheck::SchemaMismatch),
                 None,
                 Detail::Drift(drift),
@@ -477,7 +511,7 @@ impl Gateway {
         &self,
         tool: &ToolSpec,
         tool_label: &Arc<str>,
-        result: Result<Value, Failure>,
+        result: Result<Structured, Failure>,
         trace: Trace,
     ) -> CallOutcome {
         let Trace {
@@ -542,7 +576,6 @@ impl Gateway {
             result,
             notes,
             signals,
-            text: None,
         }
     }
 }

@@ -174,17 +174,13 @@ pub fn to_result(outcome: CallOutcome) -> CallToolResult {
         result,
         notes,
         signals,
-        text,
     } = outcome;
     let mut content = Vec::with_capacity(2);
     let mut result_value = None;
     let is_error = match result {
-        Ok(value) => {
-            // The upstream's own bytes when they are this JSON: no second serialisation.
-            content.push(ContentBlock::text(
-                text.unwrap_or_else(|| value.to_string()),
-            ));
-            result_value = Some(value);
+        Ok(structured) => {
+            content.push(ContentBlock::text(structured.text()));
+            result_value = Some(structured.to_value());
             false
         }
         Err(failure) => {
@@ -193,8 +189,7 @@ pub fn to_result(outcome: CallOutcome) -> CallToolResult {
         }
     };
     if !notes.is_empty() {
-        let text: Vec<String> = notes.iter().map(|n| format!("{NOTE_PREFIX}{n}")).collect();
-        content.push(ContentBlock::text(text.join("\n")));
+        content.push(ContentBlock::text(notes_text(&notes)));
     }
     let mut meta = JsonObject::new();
     meta.insert(SIGNALS_META_KEY.into(), signals);
@@ -205,6 +200,12 @@ pub fn to_result(outcome: CallOutcome) -> CallToolResult {
     };
     r.structured_content = result_value;
     r.with_meta(Some(MetaObject(meta)))
+}
+
+/// The notes as one text block, a `toolgate:` line each.
+pub fn notes_text(notes: &[String]) -> String {
+    let lines: Vec<String> = notes.iter().map(|n| format!("{NOTE_PREFIX}{n}")).collect();
+    lines.join("\n")
 }
 
 /// Serves MCP over stdin/stdout until the client disconnects.

@@ -29,11 +29,13 @@ pub fn from_headers(tool: &ToolSpec, sent: &Result<UpstreamResponse, SendError>)
 }
 
 /// The version announced in the body, if the dependency names a JSON pointer.
-pub fn from_body(tool: &ToolSpec, body: &Value) -> Option<String> {
+pub fn from_body(tool: &ToolSpec, body: &[u8]) -> Option<String> {
     let check = tool.dependency.version.as_ref()?;
     let VersionSource::Pointer(pointer) = &check.source else {
         return None;
     };
+    // Parsed only for dependencies that read their version from the body.
+    let body: Value = serde_json::from_slice(body).ok()?;
     match body.pointer(pointer)? {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),

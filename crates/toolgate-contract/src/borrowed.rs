@@ -1,0 +1,482 @@
+//! A parsed JSON document that borrows its strings from the bytes it was read from, and
+//! its [`jsonschema`] representation, so a body can be checked against a contract
+//! without building a `serde_json::Value` tree.
+//!
+//! Why: on every successful call the body is only *checked*; it reaches the client as
+//! the upstream's own bytes. A `Value` costs one allocation per string and a hash index
+//! per object, and building and dropping it was most of a call's CPU (docs/performance.md).
+//! Here a string without escapes is a slice of the input and an object is one vector of
+//! members in document order; parsing is still `serde_json`'s, so what is valid JSON and
+//! how numbers read are exactly the same.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use jsonschema::json::{Array, Json, Node, NodeIdentity, Object};
+use jsonschema::types::JsonType;
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Number, Value};
+
+/// One JSON value whose strings borrow from the parsed bytes where they can.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Doc<'a> {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// A number, read exactly as `serde_json` reads it.
+    Number(Number),
+    /// A string: borrowed unless it contained escapes.
+    String(Cow<'a, str>),
+    /// An array.
+    Array(Vec<Doc<'a>>),
+    /// An object's members in document order; a repeated name keeps its first position
+    /// and its last value, as `serde_json::Map` does.
+    Object(Vec<(Cow<'a, str>, Doc<'a>)>),
+}
+
+impl<'a> Doc<'a> {
+    /// Parses `bytes` as one JSON document (trailing whitespace allowed, nothing else).
+    pub fn parse(bytes: &'a [u8]) -> Result<Doc<'a>, serde_json::Error> {
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        let doc = DocSeed.deserialize(&mut de)?;
+        de.end()?;
+        Ok(doc)
+    }
+
+    /// The same value as a `serde_json::Value` (for error reports; allocates).
+    pub fn to_value(&self) -> Value {
+        match self {
+            Doc::Null => Value::Null,
+            Doc::Bool(b) => Value::Bool(*b),
+            Doc::Number(n) => Value::Number(n.clone()),
+            Doc::String(s) => Value::String(s.to_string()),
+            Doc::Array(items) => Value::Array(items.iter().map(Doc::to_value).collect()),
+            Doc::Object(members) => Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_value()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+struct DocSeed;
+
+impl<'de> DeserializeSeed<'de> for DocSeed {
+    type Value = Doc<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Doc<'de>, D::Error> {
+        deserializer.deserialize_any(DocVisitor)
+    }
+}
+
+struct DocVisitor;
+
+impl<'de> Visitor<'de> for DocVisitor {
+    type Value = Doc<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Doc<'de>, E> {
+        Ok(Doc::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Doc<'de>, E> {
+        Ok(Doc::Number(v.into()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Doc<'de>, E> {
+        Ok(Doc::Number(v.into()))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Doc<'de>, E> {
+        // As `serde_json::Value` does: a non-finite float cannot be a JSON number.
+        Ok(Number::from_f64(v).map_or(Doc::Null, Doc::Number))
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Doc<'de>, E> {
+        Ok(Doc::String(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Doc<'de>, E> {
+        Ok(Doc::String(Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Doc<'de>, E> {
+        Ok(Doc::String(Cow::Owned(v)))
+    }
+
+    fn visit_unit<E>(self) -> Result<Doc<'de>, E> {
+        Ok(Doc::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Doc<'de>, E> {
+        Ok(Doc::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Doc<'de>, D::Error> {
+        DocSeed.deserialize(d)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Doc<'de>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(item) = seq.next_element_seed(DocSeed)? {
+            items.push(item);
+        }
+        Ok(Doc::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Doc<'de>, A::Error> {
+        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
+        while let Some(name) = map.next_key_seed(NameSeed)? {
+            let value = map.next_value_seed(DocSeed)?;
+            members.push((name, value));
+        }
+        merge_repeated_names(&mut members);
+        Ok(Doc::Object(members))
+    }
+}
+
+/// Object member names, borrowed when they have no escapes (`Cow`'s own `Deserialize`
+/// always copies).
+struct NameSeed;
+
+impl<'de> DeserializeSeed<'de> for NameSeed {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+        d.deserialize_str(NameVisitor)
+    }
+}
+
+struct NameVisitor;
+
+impl<'de> Visitor<'de> for NameVisitor {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object member name")
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+/// Objects with a repeated member name are rare and always suspicious; they get the
+/// `serde_json::Map` meaning (first position, last value) so `minProperties` and
+/// `additionalProperties` judge the same object a `Value` would.
+fn merge_repeated_names(members: &mut Vec<(Cow<'_, str>, Doc<'_>)>) {
+    let repeated = if members.len() <= 16 {
+        members
+            .iter()
+            .enumerate()
+            .any(|(i, (name, _))| members[..i].iter().any(|(seen, _)| seen == name))
+    } else {
+        let mut names: Vec<&str> = members.iter().map(|(n, _)| n.as_ref()).collect();
+        names.sort_unstable();
+        names.windows(2).any(|w| w[0] == w[1])
+    };
+    if !repeated {
+        return;
+    }
+    let mut position: std::collections::HashMap<String, usize> = Default::default();
+    let mut merged = Vec::with_capacity(members.len());
+    for (name, value) in members.drain(..) {
+        match position.get(name.as_ref()) {
+            Some(&i) => {
+                let slot: &mut (Cow<'_, str>, Doc<'_>) = &mut merged[i];
+                slot.1 = value;
+            }
+            None => {
+                position.insert(name.to_string(), merged.len());
+                merged.push((name, value));
+            }
+        }
+    }
+    *members = merged;
+}
+
+/// The [`jsonschema`] representation over [`Doc`]: `jsonschema::options_for::<Borrowed>()`.
+#[derive(Debug)]
+pub struct Borrowed;
+
+impl Json for Borrowed {
+    type Node<'a> = &'a Doc<'a>;
+    type PreparedKey = String;
+    type StringBuffer = ();
+
+    // Lookups scan the member vector, so one pass over the members beats several lookups.
+    const KEYS_PER_LOOKUP: usize = 8;
+    // A parsed tree: no node contains itself.
+    const ACYCLIC: bool = true;
+
+    fn prepare_key(key: &str) -> String {
+        key.to_owned()
+    }
+
+    fn with_string_node<T>((): &mut (), string: &str, f: impl FnOnce(Self::Node<'_>) -> T) -> T {
+        f(&Doc::String(Cow::Borrowed(string)))
+    }
+}
+
+impl<'a> Node<'a, Borrowed> for &'a Doc<'a> {
+    type Object = Members<'a>;
+    type Array = Items<'a>;
+    type Number = &'a Number;
+
+    fn as_object(&self) -> Option<Members<'a>> {
+        match self {
+            Doc::Object(members) => Some(Members(members)),
+            _ => None,
+        }
+    }
+
+    fn as_array(&self) -> Option<Items<'a>> {
+        match self {
+            Doc::Array(items) => Some(Items(items)),
+            _ => None,
+        }
+    }
+
+    fn as_string(&self) -> Option<Cow<'a, str>> {
+        match self {
+            Doc::String(s) => Some(Cow::Borrowed(s.as_ref())),
+            _ => None,
+        }
+    }
+
+    fn as_number(&self) -> Option<&'a Number> {
+        match self {
+            Doc::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    fn as_boolean(&self) -> Option<bool> {
+        match self {
+            Doc::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    fn is_null(&self) -> bool {
+        matches!(self, Doc::Null)
+    }
+
+    fn json_type(&self) -> JsonType {
+        match self {
+            Doc::Null => JsonType::Null,
+            Doc::Bool(_) => JsonType::Boolean,
+            Doc::Number(_) => JsonType::Number,
+            Doc::String(_) => JsonType::String,
+            Doc::Array(_) => JsonType::Array,
+            Doc::Object(_) => JsonType::Object,
+        }
+    }
+
+    fn equals_value(&self, expected: &Value) -> bool {
+        // Scalars compare without building a `Value` (`enum` of strings is common).
+        match (self, expected) {
+            (Doc::Null, _) => expected.is_null(),
+            (Doc::Bool(a), _) => expected.as_bool() == Some(*a),
+            (Doc::String(a), _) => expected.as_str() == Some(a.as_ref()),
+            _ => jsonschema::json::cmp::equal(&self.to_value(), expected),
+        }
+    }
+
+    fn to_value(&self) -> Cow<'a, Value> {
+        Cow::Owned(Doc::to_value(self))
+    }
+
+    fn identity(&self) -> Option<NodeIdentity> {
+        Some(NodeIdentity::new(
+            std::ptr::from_ref::<Doc<'a>>(self) as usize
+        ))
+    }
+}
+
+/// An object's members, for [`Borrowed`].
+#[derive(Debug, Clone, Copy)]
+pub struct Members<'a>(&'a [(Cow<'a, str>, Doc<'a>)]);
+
+impl<'a> Object<'a, Borrowed> for Members<'a> {
+    type Node = &'a Doc<'a>;
+    type MemberName = &'a str;
+    type MembersIter = MembersIter<'a>;
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn get(&self, key: &String) -> Option<&'a Doc<'a>> {
+        self.0
+            .iter()
+            .find(|(name, _)| name.as_ref() == key.as_str())
+            .map(|(_, value)| value)
+    }
+
+    fn members(&self) -> MembersIter<'a> {
+        MembersIter(self.0.iter())
+    }
+}
+
+/// Iterates an object's members, for [`Borrowed`].
+#[derive(Debug)]
+pub struct MembersIter<'a>(std::slice::Iter<'a, (Cow<'a, str>, Doc<'a>)>);
+
+impl<'a> Iterator for MembersIter<'a> {
+    type Item = (&'a str, &'a Doc<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|(name, value)| (name.as_ref(), value))
+    }
+}
+
+/// An array's items, for [`Borrowed`].
+#[derive(Debug, Clone, Copy)]
+pub struct Items<'a>(&'a [Doc<'a>]);
+
+impl<'a> Array<'a, Borrowed> for Items<'a> {
+    type Node = &'a Doc<'a>;
+    type ElementsIter = std::slice::Iter<'a, Doc<'a>>;
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn elements(&self) -> std::slice::Iter<'a, Doc<'a>> {
+        self.0.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_every_kind_of_value_like_serde_json() {
+        let text = br#"{"s":"plain","e":"with \"escape\" \u00e9","n":-3,"u":18446744073709551615,"f":1.5e3,"b":true,"z":null,"a":[1,[],{}],"o":{"k":"v"}}"#;
+        let doc = Doc::parse(text).expect("valid JSON");
+        let value: Value = serde_json::from_slice(text).expect("valid JSON");
+        assert_eq!(doc.to_value(), value);
+        let Doc::Object(members) = &doc else {
+            panic!("an object")
+        };
+        assert!(matches!(members[0].1, Doc::String(Cow::Borrowed("plain"))));
+        assert!(matches!(&members[1].1, Doc::String(Cow::Owned(s)) if s == "with \"escape\" é"));
+    }
+
+    #[test]
+    fn rejects_what_serde_json_rejects() {
+        for bad in [
+            &b"{"[..],
+            b"{\"a\":1} x",
+            b"[1,]",
+            b"'single'",
+            b"NaN",
+            b"1e999",
+        ] {
+            assert!(
+                Doc::parse(bad).is_err(),
+                "{:?}",
+                String::from_utf8_lossy(bad)
+            );
+            assert!(serde_json::from_slice::<Value>(bad).is_err());
+        }
+        assert_eq!(
+            Doc::parse(b" [1] \n").expect("trailing space").to_value(),
+            json!([1])
+        );
+    }
+
+    #[test]
+    fn repeated_names_keep_first_position_and_last_value() {
+        let text = br#"{"a":1,"b":2,"a":3}"#;
+        let doc = Doc::parse(text).expect("valid JSON");
+        let value: Value = serde_json::from_slice(text).expect("valid JSON");
+        assert_eq!(doc.to_value(), value);
+        assert_eq!(
+            serde_json::to_string(&doc.to_value()).expect("json"),
+            r#"{"a":3,"b":2}"#
+        );
+        // Beyond the small-object scan too.
+        let mut big: String = (0..40).map(|i| format!("\"k{i}\":{i},")).collect();
+        big.push_str("\"k7\":\"last\"");
+        let text = format!("{{{big}}}");
+        let doc = Doc::parse(text.as_bytes()).expect("valid JSON");
+        let Doc::Object(members) = &doc else {
+            panic!("an object")
+        };
+        assert_eq!(members.len(), 40);
+        assert_eq!(members[7].1, Doc::String(Cow::Borrowed("last")));
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let deep = "[".repeat(100_000);
+        assert!(Doc::parse(deep.as_bytes()).is_err());
+    }
+
+    #[test]
+    fn validates_like_the_value_validator() {
+        let schema = json!({
+            "type": "object",
+            "required": ["id", "tags"],
+            "additionalProperties": false,
+            "minProperties": 2,
+            "properties": {
+                "id": {"type": "integer", "minimum": 1},
+                "kind": {"enum": ["a", "b", null]},
+                "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}, "uniqueItems": true},
+                "score": {"type": "number", "exclusiveMaximum": 1},
+                "nested": {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}}
+            }
+        });
+        let by_value = jsonschema::validator_for(&schema).expect("schema");
+        let by_doc = jsonschema::options_for::<Borrowed>()
+            .build(&schema)
+            .expect("schema");
+        let cases = [
+            r#"{"id":1,"tags":[]}"#,
+            r#"{"id":0,"tags":[]}"#,
+            r#"{"id":1.5,"tags":[]}"#,
+            r#"{"id":1,"tags":["abcd"]}"#,
+            r#"{"id":1,"tags":["a","a"]}"#,
+            r#"{"id":1,"tags":[],"kind":"a"}"#,
+            r#"{"id":1,"tags":[],"kind":"c"}"#,
+            r#"{"id":1,"tags":[],"kind":null}"#,
+            r#"{"id":1,"tags":[],"score":0.5}"#,
+            r#"{"id":1,"tags":[],"score":1}"#,
+            r#"{"id":1,"tags":[],"extra":true}"#,
+            r#"{"id":1,"tags":[],"nested":{"ok":1}}"#,
+            r#"{"id":1,"tags":[],"nested":{"Not OK":1}}"#,
+            r#"{"id":1,"id":2}"#,
+            r#"{"id":1}"#,
+            r#"[]"#,
+            r#""id""#,
+        ];
+        for case in cases {
+            let value: Value = serde_json::from_str(case).expect("json");
+            let doc = Doc::parse(case.as_bytes()).expect("json");
+            assert_eq!(
+                by_doc.is_valid(&doc),
+                by_value.is_valid(&value),
+                "the two representations disagree on {case}"
+            );
+        }
+    }
+}
