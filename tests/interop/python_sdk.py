@@ -425,7 +425,8 @@ async def run_http(label: str, binary: str, mode: str, upstream: Upstream, work:
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=subprocess.STDOUT,
-            env={**os.environ, "NO_COLOR": "1"},
+            # debug for the direct path's log line, checked below
+            env={**os.environ, "NO_COLOR": "1", "TOOLGATE_LOG": "info,rmcp=warn,toolgate::mcp::direct=debug"},
         )
     try:
         RUNNING.append(proc)
@@ -434,6 +435,15 @@ async def run_http(label: str, binary: str, mode: str, upstream: Upstream, work:
         async with Client(f"{base}/mcp", mode=mode, read_timeout_seconds=20) as client:
             ok(label, f"connected, protocol version {client.protocol_version}")
             await scenario(label, client, upstream, f"{base}/metrics")
+        # 2026-07-28 tools/call is answered without rmcp (src/mcp/direct.rs); the
+        # scenario above passing means the SDK accepted those answers.
+        direct = log_path.read_text(errors="replace").count("answered directly")
+        if mode == "legacy":
+            check(direct == 0, f"a session-era call was answered directly ({direct})")
+            ok(label, "session-era calls all went through rmcp's session handling")
+        else:
+            check(direct >= 5, f"only {direct} stateless calls were answered directly")
+            ok(label, f"{direct} tools/call answered directly (the rest by rmcp)")
     except BaseException:
         show_log(log_path)
         raise

@@ -18,7 +18,7 @@ use crate::gateway::Gateway;
 
 /// Builds the router. `extra` is merged in unauthenticated (the demo upstream).
 pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<Router>) -> Router {
-    let mcp = crate::mcp::http_service(
+    let mcp = crate::mcp::http_router(
         gateway.clone(),
         gateway.config.gateway.allowed_hosts.clone(),
         shutdown,

@@ -5,6 +5,8 @@
 //! serves the precomputed list, `call_tool` runs the pipeline and puts its outcome
 //! into MCP terms (`structuredContent`, text content, notes, `_meta`).
 
+pub mod direct;
+
 use std::sync::Arc;
 
 use rmcp::model::{
@@ -218,11 +220,30 @@ pub async fn serve_stdio(gateway: Arc<Gateway>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The streamable HTTP service for `/mcp`. Handshake-era clients get sessions;
-/// 2026-07-28 requests are served statelessly by the same handler.
-pub fn http_service(
+/// Everything under `/mcp`: stateless `tools/call` answered directly (see `direct`),
+/// every other request by rmcp's streamable HTTP service.
+pub fn http_router(
     gateway: Arc<Gateway>,
     allowed_hosts: Vec<String>,
+    shutdown: tokio_util::sync::CancellationToken,
+) -> axum::Router {
+    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+    hosts.extend(allowed_hosts);
+    let direct = Arc::new(direct::Direct::new(gateway.clone(), hosts.clone()));
+    axum::Router::new()
+        .fallback_service(http_service(gateway, hosts, shutdown))
+        .layer(axum::middleware::from_fn_with_state(
+            direct,
+            direct::serve_or_pass,
+        ))
+}
+
+/// rmcp's streamable HTTP service. Handshake-era clients get sessions; 2026-07-28
+/// requests are served statelessly by the same handler. `hosts` is the complete list of
+/// allowed `Host` names.
+fn http_service(
+    gateway: Arc<Gateway>,
+    hosts: Vec<String>,
     shutdown: tokio_util::sync::CancellationToken,
 ) -> rmcp::transport::streamable_http_server::StreamableHttpService<
     McpServer,
@@ -232,8 +253,6 @@ pub fn http_service(
         StreamableHttpServerConfig, StreamableHttpService,
     };
     let server = McpServer::new(gateway);
-    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
-    hosts.extend(allowed_hosts);
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
         .with_sse_keep_alive(Some(std::time::Duration::from_secs(15)))

@@ -6,6 +6,7 @@
 mod check;
 mod core;
 mod demo;
+mod direct;
 mod harness;
 mod signals;
 mod watch;

@@ -1,0 +1,391 @@
+//! Stateless `tools/call` answered without the rmcp round trip.
+//!
+//! Why this exists: a tool call's answer carries the upstream body twice (as
+//! `structuredContent` and as the text block). rmcp's result type holds
+//! `structuredContent` as a `serde_json::Value`, so going through it means building the
+//! body's whole JSON tree, serialising it back, and dropping it — on every call, for
+//! bytes toolgate has already checked and does not change. That was most of a call's CPU
+//! (docs/performance.md). Here the checked bytes are copied into the answer as they are.
+//!
+//! What it takes: only a request that is unambiguously a well-formed 2026-07-28
+//! `tools/call` of a configured tool — the protocol version in the header and in
+//! `_meta`, `Mcp-Method`/`Mcp-Name` headers that match the body, both media types
+//! accepted, an allowed `Host`, no `Origin`, no session, nothing else in `params`. Every
+//! other request, and every request this module is unsure about, goes to rmcp unchanged
+//! (with its body), so rmcp stays the judge of every error answer. The answer is the JSON
+//! rmcp writes for the same call (tests compare the two).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use super::SIGNALS_META_KEY;
+use crate::gateway::Gateway;
+use crate::pipeline::CallOutcome;
+
+/// The protocol version this path speaks; every other version goes to rmcp.
+const PROTOCOL_VERSION: &str = "2026-07-28";
+/// rmcp's own limit for a request body; a larger one goes to rmcp unread.
+const MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
+
+/// What the direct path needs: the gateway and the hosts `/mcp` may be called by.
+#[derive(Debug)]
+pub struct Direct {
+    gateway: Arc<Gateway>,
+    allowed_hosts: Vec<String>,
+}
+
+impl Direct {
+    /// `allowed_hosts` must be the list rmcp was given, so both paths admit the same
+    /// `Host` headers.
+    pub fn new(gateway: Arc<Gateway>, allowed_hosts: Vec<String>) -> Direct {
+        Direct {
+            gateway,
+            allowed_hosts,
+        }
+    }
+
+    /// Whether the headers alone allow this path to take the request.
+    fn takes(&self, method: &Method, headers: &HeaderMap) -> bool {
+        let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+        *method == Method::POST
+            && text("mcp-protocol-version") == Some(PROTOCOL_VERSION)
+            && text("mcp-method") == Some("tools/call")
+            && text("mcp-name").is_some_and(|name| self.gateway.tool(name).is_some())
+            && !headers.contains_key("mcp-session-id")
+            && !headers.contains_key(header::ORIGIN)
+            && !headers
+                .keys()
+                .any(|name| name.as_str().starts_with("mcp-param-"))
+            && content_type_is_json(headers)
+            && accepts_json_and_sse(headers)
+            && host_allowed(headers, &self.allowed_hosts)
+            && headers
+                .get(header::CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok()?.parse::<usize>().ok())
+                .is_none_or(|n| n <= MAX_REQUEST_BYTES)
+    }
+}
+
+/// Middleware in front of rmcp's `/mcp` service: answers what it takes, passes the rest.
+pub async fn serve_or_pass(
+    State(direct): State<Arc<Direct>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if !direct.takes(request.method(), request.headers()) {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match axum::body::to_bytes(body, MAX_REQUEST_BYTES).await {
+        Ok(bytes) => bytes,
+        Err(_) => {
+            // Over the limit without a Content-Length, or the client went away: the body
+            // is gone, so this is the one answer given here rather than by rmcp.
+            return (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "Payload Too Large: request body exceeds {MAX_REQUEST_BYTES} bytes or could not be read"
+                ),
+            )
+                .into_response();
+        }
+    };
+    let name = parts
+        .headers
+        .get("mcp-name")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    let Some(call) = parse_call(&bytes, name) else {
+        return next
+            .run(Request::from_parts(parts, Body::from(bytes)))
+            .await;
+    };
+    let Some(tool) = direct.gateway.tool(name).cloned() else {
+        return next
+            .run(Request::from_parts(parts, Body::from(bytes)))
+            .await;
+    };
+    tracing::debug!(tool = name, "stateless tools/call answered directly");
+    let id = call.id.get().to_owned();
+    let arguments = call.params.arguments.unwrap_or_default();
+    let outcome = direct.gateway.call(&tool, arguments).await;
+    let body = answer(&id, outcome);
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        Body::from(body),
+    )
+        .into_response()
+}
+
+/// A JSON-RPC `tools/call` request, exactly as this path accepts it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Call<'a> {
+    #[serde(borrow)]
+    jsonrpc: Cow<'a, str>,
+    #[serde(borrow)]
+    id: &'a RawValue,
+    #[serde(borrow)]
+    method: Cow<'a, str>,
+    #[serde(borrow)]
+    params: Params<'a>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Params<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(default)]
+    arguments: Option<Map<String, Value>>,
+    #[serde(rename = "_meta", borrow)]
+    meta: RequestMeta<'a>,
+}
+
+/// The per-request `_meta` of 2026-07-28; other keys (a progress token, client info) are
+/// allowed and unused.
+#[derive(Deserialize)]
+struct RequestMeta<'a> {
+    #[serde(rename = "io.modelcontextprotocol/protocolVersion", borrow)]
+    protocol_version: Cow<'a, str>,
+    /// Required by 2026-07-28 (an object); read only so that a request without it goes
+    /// to rmcp, which refuses it.
+    #[serde(rename = "io.modelcontextprotocol/clientCapabilities")]
+    _client_capabilities: Map<String, Value>,
+}
+
+/// The call, when the body is one this path takes: otherwise `None` (and rmcp answers).
+fn parse_call<'a>(bytes: &'a [u8], header_name: &str) -> Option<Call<'a>> {
+    let call: Call<'a> = serde_json::from_slice(bytes).ok()?;
+    let id = call.id.get().as_bytes();
+    // JSON-RPC ids are strings or integers here; anything else is rmcp's to refuse.
+    let id_ok = id.first() == Some(&b'"')
+        || (!id.is_empty() && id.iter().all(|b| b.is_ascii_digit() || *b == b'-'));
+    (call.jsonrpc == "2.0"
+        && id_ok
+        && call.method == "tools/call"
+        && call.params.name == header_name
+        && call.params.meta.protocol_version == PROTOCOL_VERSION)
+        .then_some(call)
+}
+
+/// The JSON-RPC answer: the same members, in the same order, as rmcp's `CallToolResult`
+/// for this call, with the checked body copied in rather than re-serialised.
+pub fn answer(id: &str, outcome: CallOutcome) -> Vec<u8> {
+    let CallOutcome {
+        result,
+        notes,
+        signals,
+    } = outcome;
+    let body_len = result.as_ref().map_or(0, |s| s.body().len());
+    // The text block escapes the body: quotes dominate JSON, so allow for growth.
+    let mut out = Vec::with_capacity(body_len * 5 / 2 + 1024);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    out.extend_from_slice(id.as_bytes());
+    out.extend_from_slice(
+        br#","result":{"resultType":"complete","content":[{"type":"text","text":"#,
+    );
+    let is_error = match &result {
+        Ok(structured) => {
+            if structured.is_wrapped() {
+                write_str(&mut out, &structured.text());
+            } else {
+                // A checked body is UTF-8 (serde_json verified every string; the rest is
+                // ASCII), so the lossy conversion never replaces anything.
+                write_str(&mut out, &String::from_utf8_lossy(structured.body()));
+            }
+            false
+        }
+        Err(failure) => {
+            write_str(&mut out, &failure.message);
+            true
+        }
+    };
+    out.push(b'}');
+    if !notes.is_empty() {
+        out.extend_from_slice(br#",{"type":"text","text":"#);
+        write_str(&mut out, &super::notes_text(&notes));
+        out.push(b'}');
+    }
+    out.push(b']');
+    if let Ok(structured) = &result {
+        out.extend_from_slice(br#","structuredContent":"#);
+        if structured.is_wrapped() {
+            out.extend_from_slice(br#"{"result":"#);
+            out.extend_from_slice(structured.body());
+            out.push(b'}');
+        } else {
+            out.extend_from_slice(structured.body());
+        }
+    }
+    out.extend_from_slice(if is_error {
+        br#","isError":true"#
+    } else {
+        br#","isError":false"#
+    });
+    out.extend_from_slice(br#","_meta":{"#);
+    write_str(&mut out, SIGNALS_META_KEY);
+    out.push(b':');
+    // Writing a `Value` into a `Vec` cannot fail.
+    let _ = serde_json::to_writer(&mut out, &signals);
+    out.extend_from_slice(b"}}}");
+    out
+}
+
+/// Appends `s` as a JSON string (quoted and escaped).
+fn write_str(out: &mut Vec<u8>, s: &str) {
+    // Writing a `&str` into a `Vec` cannot fail.
+    let _ = serde_json::to_writer(out, s);
+}
+
+fn content_type_is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            let essence = v.split(';').next().unwrap_or_default();
+            essence.trim().eq_ignore_ascii_case("application/json")
+        })
+}
+
+/// Both media types listed plainly (no quality parameters): anything subtler is rmcp's.
+fn accepts_json_and_sse(headers: &HeaderMap) -> bool {
+    let mut json = false;
+    let mut sse = false;
+    for value in headers.get_all(header::ACCEPT) {
+        let Ok(value) = value.to_str() else {
+            return false;
+        };
+        if value.contains(['"', ';']) {
+            return false;
+        }
+        for range in value.split(',') {
+            let range = range.trim();
+            json |= range.eq_ignore_ascii_case("application/json");
+            sse |= range.eq_ignore_ascii_case("text/event-stream");
+        }
+    }
+    json && sse
+}
+
+/// The `Host` header names an allowed host (and port, when the entry has one).
+fn host_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+    let Some(authority) = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| axum::http::uri::Authority::try_from(v).ok())
+    else {
+        return false;
+    };
+    let host = normalize(authority.host());
+    allowed.iter().any(|entry| {
+        match axum::http::uri::Authority::try_from(entry.trim()) {
+            Ok(a) => {
+                normalize(a.host()) == host
+                    && a.port_u16().is_none_or(|p| authority.port_u16() == Some(p))
+            }
+            // `::1` is not an authority without brackets: compare it as a bare host.
+            Err(_) => normalize(entry) == host,
+        }
+    })
+}
+
+fn normalize(host: &str) -> String {
+    host.trim()
+        .trim_matches('[')
+        .trim_matches(']')
+        .to_ascii_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(*k, HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    #[test]
+    fn accept_needs_both_plain_media_types() {
+        assert!(accepts_json_and_sse(&headers(&[(
+            "accept",
+            "application/json, text/event-stream"
+        )])));
+        assert!(accepts_json_and_sse(&headers(&[
+            ("accept", "text/event-stream"),
+            ("accept", "Application/JSON")
+        ])));
+        assert!(!accepts_json_and_sse(&headers(&[(
+            "accept",
+            "application/json"
+        )])));
+        assert!(!accepts_json_and_sse(&headers(&[(
+            "accept",
+            "application/json;q=0, text/event-stream"
+        )])));
+        assert!(!accepts_json_and_sse(&headers(&[("accept", "*/*")])));
+    }
+
+    #[test]
+    fn hosts_are_matched_like_rmcp() {
+        let allowed: Vec<String> = ["localhost", "127.0.0.1", "::1", "gw.example.com:8443"]
+            .map(String::from)
+            .to_vec();
+        let ok = |host: &'static str| host_allowed(&headers(&[("host", host)]), &allowed);
+        assert!(ok("127.0.0.1:8080"));
+        assert!(ok("LOCALHOST"));
+        assert!(ok("[::1]:9000"));
+        assert!(ok("gw.example.com:8443"));
+        assert!(!ok("gw.example.com:443"));
+        assert!(!ok("evil.example.com"));
+        assert!(!ok("127.0.0.1.evil.example.com"));
+        assert!(!host_allowed(&HeaderMap::new(), &allowed));
+    }
+
+    #[test]
+    fn only_a_plain_stateless_tools_call_is_taken() {
+        let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+        let good = format!(
+            r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"web_search","arguments":{{"query":"q"}},{meta}}}}}"#
+        );
+        let call = parse_call(good.as_bytes(), "web_search").expect("taken");
+        assert_eq!(call.id.get(), "7");
+        assert!(
+            parse_call(good.as_bytes(), "other_tool").is_none(),
+            "header names another tool"
+        );
+        let string_id = good.replace("\"id\":7", "\"id\":\"abc\"");
+        assert!(parse_call(string_id.as_bytes(), "web_search").is_some());
+        for refused in [
+            good.replace("\"id\":7", "\"id\":null"),
+            good.replace("\"id\":7", "\"id\":1.5"),
+            good.replace("\"2.0\"", "\"1.0\""),
+            good.replace("2026-07-28", "2025-11-25"),
+            good.replace("\"arguments\"", "\"task\":{},\"arguments\""),
+            good.replace(",\"io.modelcontextprotocol/clientCapabilities\":{}", ""),
+            good.replace("{\"query\":\"q\"}", "[1]"),
+            good.replace("\"method\":\"tools/call\"", "\"method\":\"tools/list\""),
+            format!("{good} trailing"),
+            "not json".to_owned(),
+        ] {
+            assert!(
+                parse_call(refused.as_bytes(), "web_search").is_none(),
+                "{refused}"
+            );
+        }
+    }
+}
