@@ -1,6 +1,7 @@
-//! Cost of `ResponseContract::check` on a realistic ~10 KB search-API response: the OK
-//! path (every upstream 2xx pays it) and the drift path (snippet renamed to excerpt in
-//! every result, which builds the full diff).
+//! Cost of the contract check on a realistic ~10 KB search-API response: the OK path
+//! (every upstream 2xx pays it) from the body's bytes, as a call does (`check_bytes`), next
+//! to parsing a `serde_json::Value` and checking that (what a call did before), and the
+//! drift path (snippet renamed to excerpt in every result, which builds the full diff).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
@@ -43,6 +44,17 @@ fn bench(c: &mut Criterion) {
 
     c.bench_function("check/valid_10kb", |b| {
         b.iter(|| contract.check(black_box(&valid)))
+    });
+    let valid_bytes = serde_json::to_vec(&valid).expect("json");
+    assert!(contract.check_bytes(&valid_bytes).is_ok());
+    c.bench_function("check_bytes/valid_10kb", |b| {
+        b.iter(|| contract.check_bytes(black_box(&valid_bytes)))
+    });
+    c.bench_function("parse_value_then_check/valid_10kb", |b| {
+        b.iter(|| {
+            let value: Value = serde_json::from_slice(black_box(&valid_bytes)).expect("json");
+            contract.check(&value)
+        })
     });
     c.bench_function("check/drift_snippet_to_excerpt", |b| {
         b.iter(|| contract.check(black_box(&drifted)))

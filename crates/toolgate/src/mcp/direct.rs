@@ -199,9 +199,7 @@ pub fn answer(id: &str, outcome: CallOutcome) -> Vec<u8> {
             if structured.is_wrapped() {
                 write_str(&mut out, &structured.text());
             } else {
-                // A checked body is UTF-8 (serde_json verified every string; the rest is
-                // ASCII), so the lossy conversion never replaces anything.
-                write_str(&mut out, &String::from_utf8_lossy(structured.body()));
+                write_utf8_str(&mut out, structured.body());
             }
             false
         }
@@ -243,8 +241,81 @@ pub fn answer(id: &str, outcome: CallOutcome) -> Vec<u8> {
 
 /// Appends `s` as a JSON string (quoted and escaped).
 fn write_str(out: &mut Vec<u8>, s: &str) {
-    // Writing a `&str` into a `Vec` cannot fail.
-    let _ = serde_json::to_writer(out, s);
+    write_utf8_str(out, s.as_bytes());
+}
+
+/// Appends UTF-8 `bytes` as a JSON string, escaped exactly as `serde_json` escapes.
+///
+/// Takes bytes so a checked body needs no second UTF-8 pass (the parse verified every
+/// string, and JSON outside strings is ASCII): only `"`, `\\` and control bytes change;
+/// every other byte, multi-byte sequences included, is copied in runs. Eight bytes are
+/// tested at a time (this copies the whole upstream body on every call): a bit mask marks
+/// the bytes to escape, and only those are visited.
+fn write_utf8_str(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.reserve(bytes.len() + bytes.len() / 4 + 2);
+    out.push(b'"');
+    let mut run = 0;
+    let mut blocks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for block in blocks.by_ref() {
+        let word = u64::from_le_bytes([
+            block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7],
+        ]);
+        // One bit (the high bit of its byte) per byte that needs escaping.
+        let mut special = escape_mask(word);
+        while special != 0 {
+            let i = at + (special.trailing_zeros() / 8) as usize;
+            escape_byte(out, bytes, &mut run, i, bytes[i]);
+            special &= special - 1;
+        }
+        at += 8;
+    }
+    for (i, &b) in blocks.remainder().iter().enumerate() {
+        escape_byte(out, bytes, &mut run, at + i, b);
+    }
+    out.extend_from_slice(&bytes[run..]);
+    out.push(b'"');
+}
+
+/// The high bit of every byte of `word` that is `"`, `\\` or below 0x20, and no other
+/// bit. Exact per byte: each test adds within a byte's low seven bits, so no carry
+/// crosses into the next byte.
+#[inline]
+fn escape_mask(word: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let is_zero = |v: u64| !(((v & LOW7) + LOW7) | v) & HIGHS;
+    let below_space = !(((word & LOW7) + ONES * 0x60) | word) & HIGHS;
+    is_zero(word ^ (ONES * u64::from(b'"')))
+        | is_zero(word ^ (ONES * u64::from(b'\\')))
+        | below_space
+}
+
+/// Escapes `b` (at `i` in `bytes`) if it must be, first copying the pending run.
+#[inline]
+fn escape_byte(out: &mut Vec<u8>, bytes: &[u8], run: &mut usize, i: usize, b: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let short: &[u8] = match b {
+        b'"' => b"\\\"",
+        b'\\' => b"\\\\",
+        b'\n' => b"\\n",
+        b'\r' => b"\\r",
+        b'\t' => b"\\t",
+        0x08 => b"\\b",
+        0x0c => b"\\f",
+        0x00..=0x1f => b"",
+        _ => return,
+    };
+    out.extend_from_slice(&bytes[*run..i]);
+    if short.is_empty() {
+        out.extend_from_slice(b"\\u00");
+        out.push(HEX[usize::from(b >> 4)]);
+        out.push(HEX[usize::from(b & 0xf)]);
+    } else {
+        out.extend_from_slice(short);
+    }
+    *run = i + 1;
 }
 
 fn content_type_is_json(headers: &HeaderMap) -> bool {
@@ -317,6 +388,44 @@ mod tests {
             h.append(*k, HeaderValue::from_static(v));
         }
         h
+    }
+
+    #[test]
+    fn strings_are_escaped_exactly_as_serde_json_escapes_them() {
+        let mut every_char: String = (0u8..0x80).map(char::from).collect();
+        every_char.push_str("é ü 漢字 🦀 \u{2028} \u{7f} end\\");
+        // Random strings heavy in the bytes that matter, at every length and alignment.
+        let alphabet: Vec<char> = "\"\\\n\r\t\u{1}\u{1f} aZ{}:,é🦀".chars().collect();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut random = Vec::new();
+        for len in 0..80 {
+            let s: String = (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    alphabet[(seed % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            random.push(s);
+        }
+        for s in random.iter().map(String::as_str).chain([
+            "",
+            "plain",
+            "\"",
+            "\\",
+            "{\"a\":\"b\\\"c\"}\n",
+            every_char.as_str(),
+        ]) {
+            let mut ours = Vec::new();
+            write_str(&mut ours, s);
+            let theirs = serde_json::to_vec(s).expect("a string serialises");
+            assert_eq!(
+                String::from_utf8_lossy(&ours),
+                String::from_utf8_lossy(&theirs),
+                "{s:?}"
+            );
+        }
     }
 
     #[test]
