@@ -24,6 +24,14 @@
 //!   event to catch is "latency tripled" (DESIGN.md §10), and with a threshold
 //!   at exactly 3× noise puts about half the medians of a tripled dependency
 //!   below it. 2.5× is still far outside normal jitter.
+//! - Floor: a rise of less than `min_rise` (20 ms) over the baseline is never
+//!   a brownout, whatever the ratio. The latency measured is the gateway's
+//!   view (send to last byte), so it includes the gateway's own scheduling
+//!   delay: a sub-millisecond upstream on loopback or a LAN "triples" as soon
+//!   as the gateway's CPU is busy, and holding such a dependency back would
+//!   throttle calls for the gateway's sake, not the upstream's (measured in
+//!   docs/performance.md). Upstream APIs worth a brownout note slow down by
+//!   tens of milliseconds or more.
 //!
 //! This module must not read a clock, act on a brownout, or allocate per
 //! sample beyond its bounded ring.
@@ -55,6 +63,9 @@ pub struct LatencyConfig {
     pub exit_factor: f64,
     /// Consecutive samples beyond a threshold needed to change state (5).
     pub sustain: u32,
+    /// A rise over the baseline smaller than this is never a brownout (20 ms;
+    /// see the module docs); below half of it, a brownout ends.
+    pub min_rise: Duration,
 }
 
 impl Default for LatencyConfig {
@@ -68,6 +79,7 @@ impl Default for LatencyConfig {
             enter_factor: 2.5,
             exit_factor: 1.5,
             sustain: 5,
+            min_rise: Duration::from_millis(20),
         }
     }
 }
@@ -203,10 +215,12 @@ impl LatencyWindow {
         } else {
             f64::INFINITY
         };
+        let rise = current - baseline;
+        let min_rise = self.cfg.min_rise.as_secs_f64();
         let beyond = if self.brownout {
-            ratio < self.cfg.exit_factor
+            ratio < self.cfg.exit_factor || rise < min_rise / 2.0
         } else {
-            ratio >= self.cfg.enter_factor
+            ratio >= self.cfg.enter_factor && rise >= min_rise
         };
         self.streak = if beyond {
             self.streak.saturating_add(1)

@@ -71,6 +71,34 @@ async fn tripled_latency_is_a_brownout_within_twenty_samples() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_fast_dependency_tripling_by_less_than_the_floor_is_not_a_brownout() {
+    // 0.3 ms on loopback, then 1–5 ms while the gateway's own CPU is busy: the
+    // ratio is far past 2.5, the rise is not worth holding calls back for.
+    let mut t = Instant::now();
+    let mut w = LatencyWindow::default();
+    let us = |v: u64| Duration::from_micros(v);
+    for i in 0..200 {
+        w.record(t, us(280 + i % 40), true);
+        t += ms(10);
+    }
+    for i in 0..200 {
+        w.record(t, us(1000 + (i % 9) * 500), true);
+        t += ms(10);
+        assert!(!w.brownout(), "sample {i}: {:?}", w.snapshot(t).ratio);
+    }
+    // The same dependency slowing down for real (by 40 ms) is one.
+    let mut seen = None;
+    for i in 0..20 {
+        w.record(t, ms(40), true);
+        t += ms(10);
+        if seen.is_none() && w.brownout() {
+            seen = Some(i + 1);
+        }
+    }
+    assert!(seen.is_some_and(|n| n <= 20), "{seen:?}");
+}
+
+#[tokio::test(start_paused = true)]
 async fn short_spikes_are_not_a_brownout() {
     let mut t = Instant::now();
     let mut w = warmed(&mut t);

@@ -65,9 +65,9 @@ pub struct DependencyState {
 
 /// What the breaker, the concurrency limit and the pacer decided before an attempt.
 #[derive(Debug)]
-pub enum Gate {
-    /// Send now; give the permit (if any) back through [`DependencyState::observe`].
-    Go(Option<Permit>),
+pub enum Gate<'a> {
+    /// Send now; report what came back through [`Admitted::settle`].
+    Go(Admitted<'a>),
     /// In a brownout, the adaptive concurrency limit is reached and the call's
     /// deadline leaves no room to wait: fail fast with `overloaded`.
     Saturated {
@@ -86,6 +86,51 @@ pub enum Gate {
         /// When the next probe may go.
         retry_in: Duration,
     },
+}
+
+/// An attempt admitted by [`DependencyState::gate`]: it holds a pacer slot and, maybe,
+/// a concurrency permit. [`Admitted::settle`] reports the attempt and gives both back.
+/// Dropped unsettled — the agent's request was cancelled or its connection closed while
+/// the attempt was in flight — it gives them back as "no response", so cancelled calls
+/// can never hold a dependency at its concurrency limit (found under load: every
+/// benchmark run that ended with calls in flight leaked their slots).
+#[derive(Debug)]
+#[must_use = "settle the attempt with what came back"]
+pub struct Admitted<'a> {
+    dependency: &'a DependencyState,
+    permit: Option<Permit>,
+    settled: bool,
+}
+
+impl Admitted<'_> {
+    /// Records what the attempt saw (see [`DependencyState::gate`]'s counterpart,
+    /// `observe`): `class` is `None` for success, `latency` `None` when no response
+    /// arrived. Returns the wait a throttling response asked for.
+    pub fn settle(
+        mut self,
+        now: Instant,
+        signals: Option<&Signals>,
+        latency: Option<Duration>,
+        class: Option<ErrorClass>,
+    ) -> Option<Duration> {
+        self.settled = true;
+        let permit = self.permit.take();
+        self.dependency
+            .observe(now, signals, latency, class, permit)
+    }
+}
+
+impl Drop for Admitted<'_> {
+    fn drop(&mut self) {
+        if self.settled {
+            return;
+        }
+        let mut g = lock(&self.dependency.inner);
+        if let Some(p) = self.permit.take() {
+            g.limit.forget(p);
+        }
+        g.pacer.complete(Instant::now(), None);
+    }
 }
 
 /// A point-in-time view for notes, `_meta` and `dependency_health`.
@@ -125,7 +170,7 @@ impl DependencyState {
 
     /// Asks the breaker, then the pacer, whether an attempt may go now. The breaker
     /// comes first: a dependency known to be down should not even hold quota.
-    pub fn gate(&self, now: Instant, deadline_left: Duration, first_attempt: bool) -> Gate {
+    pub fn gate(&self, now: Instant, deadline_left: Duration, first_attempt: bool) -> Gate<'_> {
         let mut g = lock(&self.inner);
         if let Admission::Rejected { retry_in, .. } = g.breaker.admit(now) {
             return Gate::CircuitOpen { retry_in };
@@ -148,7 +193,11 @@ impl DependencyState {
                 if first_attempt {
                     g.budget.record_request(now);
                 }
-                return Gate::Go(permit);
+                return Gate::Go(Admitted {
+                    dependency: self,
+                    permit,
+                    settled: false,
+                });
             }
             Pace::Wait(d) => Gate::Wait(d),
             Pace::Exhausted { resets_in } => Gate::QuotaExhausted { resets_in },
@@ -161,7 +210,7 @@ impl DependencyState {
 
     /// Records what one attempt saw. `class` is `None` for success; `latency` is
     /// `None` when no response arrived. Returns the wait a throttling response asked for.
-    pub fn observe(
+    fn observe(
         &self,
         now: Instant,
         signals: Option<&Signals>,
@@ -368,7 +417,7 @@ mod tests {
         }))
     }
 
-    fn go(gate: Gate) -> Option<Permit> {
+    fn go(gate: Gate<'_>) -> Admitted<'_> {
         match gate {
             Gate::Go(p) => p,
             other => panic!("expected Go, got {other:?}"),
@@ -384,20 +433,20 @@ mod tests {
         for _ in 0..40 {
             let p = go(dep.gate(now, Duration::from_secs(5), true));
             now += Duration::from_millis(100);
-            dep.observe(now, None, Some(Duration::from_millis(10)), None, p);
+            p.settle(now, None, Some(Duration::from_millis(10)), None);
         }
         // Healthy: far more concurrent calls than the limit are let through.
         let held: Vec<_> = (0..100)
             .map(|_| go(dep.gate(now, Duration::from_secs(5), true)))
             .collect();
         for p in held {
-            dep.observe(now, None, Some(Duration::from_millis(10)), None, p);
+            p.settle(now, None, Some(Duration::from_millis(10)), None);
         }
         // Latency ×5: a brownout.
         for _ in 0..20 {
             let p = go(dep.gate(now, Duration::from_secs(5), true));
             now += Duration::from_millis(100);
-            dep.observe(now, None, Some(Duration::from_millis(50)), None, p);
+            p.settle(now, None, Some(Duration::from_millis(50)), None);
         }
         assert!(dep.in_brownout());
         // Now concurrent calls beyond the limit wait, or fail fast when they cannot.
@@ -416,7 +465,42 @@ mod tests {
             Gate::Saturated { .. }
         ));
         for p in held {
-            dep.observe(now, None, Some(Duration::from_millis(50)), None, p);
+            p.settle(now, None, Some(Duration::from_millis(50)), None);
         }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn cancelled_attempts_give_their_slots_back() {
+        let dep = state();
+        let mut now = Instant::now();
+        for _ in 0..40 {
+            let p = go(dep.gate(now, Duration::from_secs(5), true));
+            now += Duration::from_millis(100);
+            p.settle(now, None, Some(Duration::from_millis(10)), None);
+        }
+        for _ in 0..20 {
+            let p = go(dep.gate(now, Duration::from_secs(5), true));
+            now += Duration::from_millis(100);
+            p.settle(now, None, Some(Duration::from_millis(50)), None);
+        }
+        assert!(dep.in_brownout());
+        // Fill the limit, then drop every attempt unsettled (clients went away).
+        let mut held = Vec::new();
+        while let Gate::Go(p) = dep.gate(now, Duration::from_secs(5), true) {
+            held.push(p);
+            assert!(held.len() < 200, "the limit must hold calls back");
+        }
+        let limit = held.len();
+        assert!(limit > 0);
+        drop(held);
+        // The whole limit is free again.
+        let again: Vec<_> = (0..limit)
+            .map(|_| go(dep.gate(now, Duration::from_secs(5), true)))
+            .collect();
+        assert_eq!(again.len(), limit);
+        assert_eq!(lock(&dep.inner).pacer.in_flight(), limit as u64);
+        drop(again);
+        assert_eq!(lock(&dep.inner).pacer.in_flight(), 0);
+        assert_eq!(lock(&dep.inner).limit.in_flight(), 0);
     }
 }

@@ -223,7 +223,7 @@ impl Gateway {
             // Admission: the breaker first (a dependency known to be down gets nothing),
             // then, in a brownout, the concurrency limit, then the quota pacer (never
             // send what the upstream told us it will refuse).
-            let mut permit = loop {
+            let admitted = loop {
                 let left = deadline.saturating_duration_since(Instant::now());
                 match dep.gate(Instant::now(), left, attempts == 0) {
                     Gate::Go(p) => break p,
@@ -288,13 +288,7 @@ impl Gateway {
 
             let (class, hint, detail) = match self.interpret(tool, sent, signals.as_ref()) {
                 AttemptResult::Success(body) => {
-                    dep.observe(
-                        Instant::now(),
-                        signals.as_ref(),
-                        latency,
-                        None,
-                        permit.take(),
-                    );
+                    admitted.settle(Instant::now(), signals.as_ref(), latency, None);
                     let seen =
                         header_version.or_else(|| crate::watch::version::from_body(tool, &body));
                     if let Some(v) = seen
@@ -310,13 +304,7 @@ impl Gateway {
                     detail,
                 } => (class, hint, detail),
             };
-            let throttle = dep.observe(
-                Instant::now(),
-                signals.as_ref(),
-                latency,
-                Some(class),
-                permit.take(),
-            );
+            let throttle = admitted.settle(Instant::now(), signals.as_ref(), latency, Some(class));
             let hint = hint.max(throttle);
 
             // Retry only where it can help: drift, client errors and auth never are; in a
