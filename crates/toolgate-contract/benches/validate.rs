@@ -9,7 +9,11 @@ use std::hint::black_box;
 use toolgate_contract::ResponseContract;
 
 fn body(rename: bool) -> Value {
-    let results: Vec<Value> = (0..20)
+    body_of(20, rename)
+}
+
+fn body_of(n: u32, rename: bool) -> Value {
+    let results: Vec<Value> = (0..n)
         .map(|i| {
             let mut r = json!({
                 "title": format!("Result number {i}: a reasonably long page title about Rust gateways"),
@@ -28,7 +32,7 @@ fn body(rename: bool) -> Value {
             r
         })
         .collect();
-    json!({"query": "rust tool gateway contract drift", "total": 20, "next_cursor": "abc123", "results": results})
+    json!({"query": "rust tool gateway contract drift", "total": n, "next_cursor": "abc123", "results": results})
 }
 
 fn bench(c: &mut Criterion) {
@@ -55,6 +59,13 @@ fn bench(c: &mut Criterion) {
             let value: Value = serde_json::from_slice(black_box(&valid_bytes)).expect("json");
             contract.check(&value)
         })
+    });
+    // The 1 MiB scale check of bench/run: the same results, 2,200 of them.
+    let big = serde_json::to_vec(&body_of(2200, false)).expect("json");
+    eprintln!("big body size: {} bytes", big.len());
+    assert!(contract.check_bytes(&big).is_ok());
+    c.bench_function("check_bytes/valid_1mib", |b| {
+        b.iter(|| contract.check_bytes(black_box(&big)))
     });
     c.bench_function("check/drift_snippet_to_excerpt", |b| {
         b.iter(|| contract.check(black_box(&drifted)))
