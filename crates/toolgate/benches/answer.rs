@@ -43,7 +43,7 @@ fn bench(c: &mut Criterion) {
     let body = bytes::Bytes::from(body());
     eprintln!("body size: {} bytes", body.len());
     c.bench_function("answer/direct_12kb", |b| {
-        b.iter(|| toolgate::mcp::direct::answer(black_box("41"), outcome(&body)))
+        b.iter(|| toolgate::mcp::direct::answer(black_box("41"), outcome(&body), true))
     });
     c.bench_function("answer/rmcp_result_12kb", |b| {
         b.iter(|| {

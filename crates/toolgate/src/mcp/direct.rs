@@ -1,4 +1,4 @@
-//! Stateless `tools/call` answered without the rmcp round trip.
+//! `tools/call` answered without the rmcp round trip.
 //!
 //! Why this exists: a tool call's answer carries the upstream body twice (as
 //! `structuredContent` and as the text block). rmcp's result type holds
@@ -7,60 +7,102 @@
 //! bytes toolgate has already checked and does not change. That was most of a call's CPU
 //! (docs/performance.md). Here the checked bytes are copied into the answer as they are.
 //!
-//! What it takes: only a request that is unambiguously a well-formed 2026-07-28
-//! `tools/call` of a configured tool — the protocol version in the header and in
-//! `_meta`, `Mcp-Method`/`Mcp-Name` headers that match the body, both media types
-//! accepted, an allowed `Host`, no `Origin`, no session, nothing else in `params`. Every
-//! other request, and every request this module is unsure about, goes to rmcp unchanged
-//! (with its body), so rmcp stays the judge of every error answer. The answer is the JSON
-//! rmcp writes for the same call (tests compare the two).
+//! What it takes: only a request that is unambiguously a well-formed `tools/call` of a
+//! configured tool, in one of two shapes:
+//! - stateless 2026-07-28: the protocol version in the header and in `_meta` (with the
+//!   client capabilities), `Mcp-Method`/`Mcp-Name` headers that match the body, no
+//!   session;
+//! - a session of 2025-11-25 or 2025-06-18: the version header, a session id that rmcp's
+//!   session manager knows, no per-request version in `_meta`. rmcp ends a session 300 s
+//!   after the last message *it* saw, so about once a minute a session's call is passed
+//!   to rmcp instead, which keeps a busy session alive.
+//!
+//! Both need both media types accepted, an allowed `Host`, no `Origin`, and nothing else
+//! in `params`. Every other request, and every request this module is unsure about, goes
+//! to rmcp unchanged (with its body), so rmcp stays the judge of every error answer. The
+//! answer is the JSON-RPC message rmcp writes for the same call (tests compare the two),
+//! sent as one `application/json` body, which streamable HTTP allows for any POST.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use rmcp::transport::streamable_http_server::session::SessionManager as _;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use tokio::time::Instant;
 
 use super::SIGNALS_META_KEY;
 use crate::gateway::Gateway;
 use crate::pipeline::CallOutcome;
 
-/// The protocol version this path speaks; every other version goes to rmcp.
-const PROTOCOL_VERSION: &str = "2026-07-28";
+/// The stateless protocol version this path speaks.
+const STATELESS_VERSION: &str = "2026-07-28";
+/// Session-era versions this path speaks (the ones whose `tools/call` it can answer).
+const SESSION_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
+/// `_meta` keys of the stateless era.
+const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 /// rmcp's own limit for a request body; a larger one goes to rmcp unread.
 const MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
+/// How often a busy session's call goes through rmcp, which resets the session's idle
+/// timer (300 s in rmcp); well inside it.
+const SESSION_REFRESH: Duration = Duration::from_secs(60);
+/// Sessions remembered before forgetting the ones not refreshed for longer than rmcp
+/// keeps an idle session.
+const SESSIONS_REMEMBERED: usize = 1024;
 
-/// What the direct path needs: the gateway and the hosts `/mcp` may be called by.
+/// Which shape of `tools/call` a request is.
+#[derive(Debug, PartialEq)]
+enum Era {
+    /// 2026-07-28, no session.
+    Stateless,
+    /// A session of an earlier version, by id.
+    Session(Arc<str>),
+}
+
+/// What the direct path needs: the gateway, the hosts `/mcp` may be called by, and
+/// rmcp's session manager (shared with rmcp's service).
 #[derive(Debug)]
 pub struct Direct {
     gateway: Arc<Gateway>,
     allowed_hosts: Vec<String>,
+    sessions: Arc<LocalSessionManager>,
+    refreshed: Refreshes,
+    epoch: Instant,
 }
 
 impl Direct {
     /// `allowed_hosts` must be the list rmcp was given, so both paths admit the same
-    /// `Host` headers.
+    /// `Host` headers; rmcp's service must be built with [`Direct::session_manager`].
     pub fn new(gateway: Arc<Gateway>, allowed_hosts: Vec<String>) -> Direct {
         Direct {
             gateway,
             allowed_hosts,
+            sessions: Arc::new(LocalSessionManager::default()),
+            refreshed: Refreshes::default(),
+            epoch: Instant::now(),
         }
     }
 
-    /// Whether the headers alone allow this path to take the request.
-    fn takes(&self, method: &Method, headers: &HeaderMap) -> bool {
+    /// The session manager rmcp's service must use, so this path sees its sessions.
+    pub fn session_manager(&self) -> Arc<LocalSessionManager> {
+        self.sessions.clone()
+    }
+
+    /// Whether the headers alone allow this path to take the request, and as what.
+    fn takes(&self, method: &Method, headers: &HeaderMap) -> Option<Era> {
         let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-        *method == Method::POST
-            && text("mcp-protocol-version") == Some(PROTOCOL_VERSION)
-            && text("mcp-method") == Some("tools/call")
-            && text("mcp-name").is_some_and(|name| self.gateway.tool(name).is_some())
-            && !headers.contains_key("mcp-session-id")
+        let plain = *method == Method::POST
             && !headers.contains_key(header::ORIGIN)
             && !headers
                 .keys()
@@ -71,8 +113,91 @@ impl Direct {
             && headers
                 .get(header::CONTENT_LENGTH)
                 .and_then(|v| v.to_str().ok()?.parse::<usize>().ok())
-                .is_none_or(|n| n <= MAX_REQUEST_BYTES)
+                .is_none_or(|n| n <= MAX_REQUEST_BYTES);
+        if !plain {
+            return None;
+        }
+        let known = |name: &str| self.gateway.tool(name).is_some();
+        let version = text("mcp-protocol-version")?;
+        match headers.get("mcp-session-id") {
+            None if version == STATELESS_VERSION => (text("mcp-method") == Some("tools/call")
+                && text("mcp-name").is_some_and(known))
+            .then_some(Era::Stateless),
+            Some(id) if SESSION_VERSIONS.contains(&version) => {
+                let id = id.to_str().ok()?;
+                (text("mcp-method").is_none_or(|m| m == "tools/call")
+                    && text("mcp-name").is_none_or(known))
+                .then(|| Era::Session(Arc::from(id)))
+            }
+            _ => None,
+        }
     }
+
+    /// Whether rmcp knows the session; a session it does not know is forgotten here.
+    async fn session_is_live(&self, id: &Arc<str>) -> bool {
+        if self.sessions.has_session(id).await.unwrap_or(false) {
+            return true;
+        }
+        self.refreshed.forget(id);
+        false
+    }
+
+    /// Whether this call of session `id` should go through rmcp to keep the session
+    /// alive.
+    fn due_for_refresh(&self, id: &Arc<str>) -> bool {
+        let now = u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.refreshed.due(id, now)
+    }
+}
+
+/// Per session: when a call last went through rmcp (ms on the caller's clock).
+/// Read-mostly: a call takes the read lock and one atomic; the write lock is taken once
+/// per new session.
+#[derive(Debug, Default)]
+struct Refreshes(RwLock<HashMap<Arc<str>, AtomicU64>>);
+
+impl Refreshes {
+    /// Whether a call of `id` at `now` should go through rmcp. A session seen for the
+    /// first time was just initialised through rmcp, so it is not due.
+    fn due(&self, id: &Arc<str>, now: u64) -> bool {
+        let refresh = u64::try_from(SESSION_REFRESH.as_millis()).unwrap_or(u64::MAX);
+        if let Some(last) = read(&self.0).get(id) {
+            let seen = last.load(Ordering::Relaxed);
+            // One caller wins the swap; the others keep answering directly.
+            return now.saturating_sub(seen) >= refresh
+                && last
+                    .compare_exchange(seen, now, Ordering::Relaxed, Ordering::Relaxed)
+                    .is_ok();
+        }
+        let mut map = write(&self.0);
+        if map.len() >= SESSIONS_REMEMBERED {
+            // rmcp has ended every session idle for 300 s; these were not refreshed
+            // for longer than that.
+            let stale = refresh.saturating_mul(6);
+            map.retain(|_, last| now.saturating_sub(last.load(Ordering::Relaxed)) < stale);
+        }
+        map.entry(id.clone()).or_insert_with(|| AtomicU64::new(now));
+        false
+    }
+
+    fn forget(&self, id: &Arc<str>) {
+        write(&self.0).remove(id);
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        read(&self.0).len()
+    }
+}
+
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Middleware in front of rmcp's `/mcp` service: answers what it takes, passes the rest.
@@ -81,9 +206,9 @@ pub async fn serve_or_pass(
     request: Request,
     next: Next,
 ) -> Response {
-    if !direct.takes(request.method(), request.headers()) {
+    let Some(era) = direct.takes(request.method(), request.headers()) else {
         return next.run(request).await;
-    }
+    };
     let (parts, body) = request.into_parts();
     let bytes = match axum::body::to_bytes(body, MAX_REQUEST_BYTES).await {
         Ok(bytes) => bytes,
@@ -99,26 +224,28 @@ pub async fn serve_or_pass(
                 .into_response();
         }
     };
-    let name = parts
-        .headers
-        .get("mcp-name")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default();
-    let Some(call) = parse_call(&bytes, name) else {
+    let header_name = parts.headers.get("mcp-name").and_then(|v| v.to_str().ok());
+    let call = parse_call(&bytes, &era, header_name);
+    let tool = call
+        .as_ref()
+        .and_then(|c| direct.gateway.tool(&c.params.name).cloned());
+    let live = match (&era, &tool) {
+        (Era::Session(id), Some(_)) => {
+            direct.session_is_live(id).await && !direct.due_for_refresh(id)
+        }
+        (Era::Stateless, Some(_)) => true,
+        (_, None) => false,
+    };
+    let (Some(call), Some(tool), true) = (call, tool, live) else {
         return next
             .run(Request::from_parts(parts, Body::from(bytes)))
             .await;
     };
-    let Some(tool) = direct.gateway.tool(name).cloned() else {
-        return next
-            .run(Request::from_parts(parts, Body::from(bytes)))
-            .await;
-    };
-    tracing::debug!(tool = name, "stateless tools/call answered directly");
+    tracing::debug!(tool = %tool.name, stateless = era == Era::Stateless, "tools/call answered directly");
     let id = call.id.get().to_owned();
     let arguments = call.params.arguments.unwrap_or_default();
     let outcome = direct.gateway.call(&tool, arguments).await;
-    let body = answer(&id, outcome);
+    let body = answer(&id, outcome, era == Era::Stateless);
     (
         [(header::CONTENT_TYPE, "application/json")],
         Body::from(body),
@@ -147,40 +274,43 @@ struct Params<'a> {
     name: Cow<'a, str>,
     #[serde(default)]
     arguments: Option<Map<String, Value>>,
-    #[serde(rename = "_meta", borrow)]
-    meta: RequestMeta<'a>,
+    /// Other keys (a progress token, client info) are allowed and unused.
+    #[serde(rename = "_meta", default)]
+    meta: Option<Map<String, Value>>,
 }
 
-/// The per-request `_meta` of 2026-07-28; other keys (a progress token, client info) are
-/// allowed and unused.
-#[derive(Deserialize)]
-struct RequestMeta<'a> {
-    #[serde(rename = "io.modelcontextprotocol/protocolVersion", borrow)]
-    protocol_version: Cow<'a, str>,
-    /// Required by 2026-07-28 (an object); read only so that a request without it goes
-    /// to rmcp, which refuses it.
-    #[serde(rename = "io.modelcontextprotocol/clientCapabilities")]
-    _client_capabilities: Map<String, Value>,
-}
-
-/// The call, when the body is one this path takes: otherwise `None` (and rmcp answers).
-fn parse_call<'a>(bytes: &'a [u8], header_name: &str) -> Option<Call<'a>> {
+/// The call, when the body is one this path takes for `era`: otherwise `None` (and
+/// rmcp answers). `header_name` is the `Mcp-Name` header, which must match when sent.
+fn parse_call<'a>(bytes: &'a [u8], era: &Era, header_name: Option<&str>) -> Option<Call<'a>> {
     let call: Call<'a> = serde_json::from_slice(bytes).ok()?;
     let id = call.id.get().as_bytes();
     // JSON-RPC ids are strings or integers here; anything else is rmcp's to refuse.
     let id_ok = id.first() == Some(&b'"')
         || (!id.is_empty() && id.iter().all(|b| b.is_ascii_digit() || *b == b'-'));
-    (call.jsonrpc == "2.0"
-        && id_ok
-        && call.method == "tools/call"
-        && call.params.name == header_name
-        && call.params.meta.protocol_version == PROTOCOL_VERSION)
+    let meta = call.params.meta.as_ref();
+    let meta_ok = match era {
+        // 2026-07-28 requires both keys; a request without them is rmcp's to refuse.
+        Era::Stateless => {
+            meta.and_then(|m| m.get(META_VERSION)) == Some(&Value::from(STATELESS_VERSION))
+                && meta
+                    .and_then(|m| m.get(META_CAPABILITIES))
+                    .is_some_and(Value::is_object)
+        }
+        // A per-request version in a session is a negotiation rmcp decides on.
+        Era::Session(_) => meta.is_none_or(|m| !m.contains_key(META_VERSION)),
+    };
+    let name_ok = match era {
+        Era::Stateless => header_name == Some(call.params.name.as_ref()),
+        Era::Session(_) => header_name.is_none_or(|h| h == call.params.name),
+    };
+    (call.jsonrpc == "2.0" && id_ok && call.method == "tools/call" && meta_ok && name_ok)
         .then_some(call)
 }
 
 /// The JSON-RPC answer: the same members, in the same order, as rmcp's `CallToolResult`
-/// for this call, with the checked body copied in rather than re-serialised.
-pub fn answer(id: &str, outcome: CallOutcome) -> Vec<u8> {
+/// for this call, with the checked body copied in rather than re-serialised. `stateless`
+/// adds 2026-07-28's `resultType`.
+pub fn answer(id: &str, outcome: CallOutcome, stateless: bool) -> Vec<u8> {
     let CallOutcome {
         result,
         notes,
@@ -191,9 +321,11 @@ pub fn answer(id: &str, outcome: CallOutcome) -> Vec<u8> {
     let mut out = Vec::with_capacity(body_len * 5 / 2 + 1024);
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
     out.extend_from_slice(id.as_bytes());
-    out.extend_from_slice(
-        br#","result":{"resultType":"complete","content":[{"type":"text","text":"#,
-    );
+    out.extend_from_slice(if stateless {
+        br#","result":{"resultType":"complete","content":[{"type":"text","text":"#.as_slice()
+    } else {
+        br#","result":{"content":[{"type":"text","text":"#.as_slice()
+    });
     let is_error = match &result {
         Ok(structured) => {
             if structured.is_wrapped() {
@@ -466,19 +598,46 @@ mod tests {
     }
 
     #[test]
-    fn only_a_plain_stateless_tools_call_is_taken() {
+    fn a_busy_session_goes_through_rmcp_about_once_a_minute() {
+        let r = Refreshes::default();
+        let id: Arc<str> = Arc::from("s1");
+        let minute = 60_000;
+        assert!(!r.due(&id, 0), "just initialised through rmcp");
+        let through_rmcp = (1..=600u64)
+            .filter(|i| r.due(&id, i * 1_000)) // a call a second for ten minutes
+            .count();
+        assert_eq!(through_rmcp, 10);
+        assert!(!r.due(&id, 600_000 + minute - 1));
+        assert!(r.due(&id, 600_000 + minute));
+        r.forget(&id);
+        assert_eq!(r.len(), 0);
+    }
+
+    #[test]
+    fn sessions_rmcp_has_ended_are_forgotten_when_many_are_remembered() {
+        let r = Refreshes::default();
+        for i in 0..SESSIONS_REMEMBERED {
+            assert!(!r.due(&Arc::from(format!("old{i}")), 0));
+        }
+        assert_eq!(r.len(), SESSIONS_REMEMBERED);
+        // Seven minutes later a new session arrives: the old ones are gone.
+        assert!(!r.due(&Arc::from("new"), 7 * 60_000));
+        assert_eq!(r.len(), 1);
+    }
+
+    #[test]
+    fn only_a_plain_tools_call_is_taken() {
         let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
         let good = format!(
             r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"web_search","arguments":{{"query":"q"}},{meta}}}}}"#
         );
-        let call = parse_call(good.as_bytes(), "web_search").expect("taken");
+        let stateless = Era::Stateless;
+        let call = parse_call(good.as_bytes(), &stateless, Some("web_search")).expect("taken");
         assert_eq!(call.id.get(), "7");
-        assert!(
-            parse_call(good.as_bytes(), "other_tool").is_none(),
-            "header names another tool"
-        );
+        assert!(parse_call(good.as_bytes(), &stateless, Some("other_tool")).is_none());
+        assert!(parse_call(good.as_bytes(), &stateless, None).is_none());
         let string_id = good.replace("\"id\":7", "\"id\":\"abc\"");
-        assert!(parse_call(string_id.as_bytes(), "web_search").is_some());
+        assert!(parse_call(string_id.as_bytes(), &stateless, Some("web_search")).is_some());
         for refused in [
             good.replace("\"id\":7", "\"id\":null"),
             good.replace("\"id\":7", "\"id\":1.5"),
@@ -492,9 +651,20 @@ mod tests {
             "not json".to_owned(),
         ] {
             assert!(
-                parse_call(refused.as_bytes(), "web_search").is_none(),
+                parse_call(refused.as_bytes(), &stateless, Some("web_search")).is_none(),
                 "{refused}"
             );
         }
+
+        // A session's call: no per-request version; Mcp-Name optional but must match.
+        let session = Era::Session(Arc::from("abc"));
+        let plain = r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"web_search","arguments":{"query":"q"},"_meta":{"progressToken":1}}}"#;
+        assert!(parse_call(plain.as_bytes(), &session, None).is_some());
+        assert!(parse_call(plain.as_bytes(), &session, Some("web_search")).is_some());
+        assert!(parse_call(plain.as_bytes(), &session, Some("other")).is_none());
+        assert!(
+            parse_call(good.as_bytes(), &session, None).is_none(),
+            "a per-request version"
+        );
     }
 }

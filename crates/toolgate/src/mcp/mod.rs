@@ -220,8 +220,8 @@ pub async fn serve_stdio(gateway: Arc<Gateway>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Everything under `/mcp`: stateless `tools/call` answered directly (see `direct`),
-/// every other request by rmcp's streamable HTTP service.
+/// Everything under `/mcp`: `tools/call` answered directly where it can be (see
+/// `direct`), every other request by rmcp's streamable HTTP service.
 pub fn http_router(
     gateway: Arc<Gateway>,
     allowed_hosts: Vec<String>,
@@ -230,20 +230,22 @@ pub fn http_router(
     let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
     hosts.extend(allowed_hosts);
     let direct = Arc::new(direct::Direct::new(gateway.clone(), hosts.clone()));
+    let sessions = direct.session_manager();
     axum::Router::new()
-        .fallback_service(http_service(gateway, hosts, shutdown))
+        .fallback_service(http_service(gateway, hosts, sessions, shutdown))
         .layer(axum::middleware::from_fn_with_state(
             direct,
             direct::serve_or_pass,
         ))
 }
 
-/// rmcp's streamable HTTP service. Handshake-era clients get sessions; 2026-07-28
-/// requests are served statelessly by the same handler. `hosts` is the complete list of
-/// allowed `Host` names.
+/// rmcp's streamable HTTP service. Handshake-era clients get sessions (kept in
+/// `sessions`, which the direct path reads too); 2026-07-28 requests are served
+/// statelessly by the same handler. `hosts` is the complete list of allowed `Host` names.
 fn http_service(
     gateway: Arc<Gateway>,
     hosts: Vec<String>,
+    sessions: Arc<rmcp::transport::streamable_http_server::session::local::LocalSessionManager>,
     shutdown: tokio_util::sync::CancellationToken,
 ) -> rmcp::transport::streamable_http_server::StreamableHttpService<
     McpServer,
@@ -256,12 +258,11 @@ fn http_service(
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
         .with_sse_keep_alive(Some(std::time::Duration::from_secs(15)))
-        // A stateless (2026-07-28) call answers with one JSON body rather than a
-        // one-event SSE stream: no stream task, keep-alive timer or chunked framing
-        // per call. Sessions (2025-11-25) keep their streams.
+        // A stateless (2026-07-28) call rmcp answers gets one JSON body rather than
+        // a one-event SSE stream: no stream task, keep-alive timer or chunked framing.
         .with_json_response(true)
         .with_cancellation_token(shutdown);
-    StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config)
+    StreamableHttpService::new(move || Ok(server.clone()), sessions, config)
 }
 
 /// Value helper for tests and the CLI: the JSON of a result.

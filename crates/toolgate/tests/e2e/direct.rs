@@ -1,6 +1,6 @@
-//! The direct answer for stateless `tools/call` (src/mcp/direct.rs): which requests it
-//! takes, that everything else reaches rmcp with its body intact, and that its answers
-//! are the answers rmcp gives for the same calls.
+//! The direct answer for `tools/call` (src/mcp/direct.rs): which requests it takes,
+//! that everything else reaches rmcp with its body intact, and that its answers are the
+//! answers rmcp gives for the same calls, stateless and in a session.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -13,6 +13,8 @@ use tower::ServiceExt as _;
 use crate::harness::*;
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+const SESSION_CALL: &str = r#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"web_search","arguments":{"query":"rust"}}}"#;
 
 fn call_body(tool: &str, args: &str) -> String {
     format!(
@@ -43,7 +45,7 @@ fn request(headers: &[(&'static str, String)], body: String) -> Request<Body> {
 }
 
 #[tokio::test]
-async fn only_plain_stateless_calls_of_known_tools_are_taken_and_the_rest_pass_intact() {
+async fn only_plain_calls_of_known_tools_are_taken_and_the_rest_pass_intact() {
     let upstream = start_upstream().await;
     let dir = temp_dir("direct-takes");
     let tg = start_toolgate(&core_config(upstream.addr, &dir.join("state.db"))).await;
@@ -95,7 +97,21 @@ async fn only_plain_stateless_calls_of_known_tools_are_taken_and_the_rest_pass_i
             with("mcp-protocol-version", "2025-11-25"),
             body.clone(),
         ),
-        ("a session", with("mcp-session-id", "abc"), body.clone()),
+        (
+            "a session id with the stateless version",
+            with("mcp-session-id", "abc"),
+            body.clone(),
+        ),
+        (
+            "a session rmcp does not know",
+            {
+                let mut h = with("mcp-protocol-version", "2025-11-25");
+                h.retain(|(k, _)| *k != "mcp-method" && *k != "mcp-name");
+                h.push(("mcp-session-id", "no-such-session".into()));
+                h
+            },
+            SESSION_CALL.to_owned(),
+        ),
         (
             "a browser",
             with("origin", "https://evil.example"),
@@ -298,4 +314,112 @@ async fn direct_answers_are_the_answers_rmcp_gives() {
         ),
         2.0
     );
+}
+
+/// Opens a 2025-11-25 session over plain HTTP; returns its id.
+async fn open_session(url: &str) -> String {
+    let http = reqwest::Client::new();
+    let response = http
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}"#)
+        .send()
+        .await
+        .unwrap();
+    let id = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    response.bytes().await.unwrap();
+    let ack = http
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", &id)
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ack.status(), 202);
+    id
+}
+
+/// A session call; `via_rmcp` as in `post`. Returns the content type and the message.
+async fn post_in_session(url: &str, session: &str, args: &str, via_rmcp: bool) -> (String, Value) {
+    let accept = if via_rmcp {
+        "application/json;q=1, text/event-stream"
+    } else {
+        "application/json, text/event-stream"
+    };
+    let response = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", accept)
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(format!(
+            r#"{{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{{"name":"web_search","arguments":{args}}}}}"#
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let ct = response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let text = response.text().await.unwrap();
+    // rmcp answers a session's request as a server-sent event; the message is the data.
+    let json = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .map(str::trim)
+        .rfind(|d| d.starts_with('{'))
+        .unwrap_or(&text);
+    (ct, serde_json::from_str(json).unwrap())
+}
+
+#[tokio::test]
+async fn session_calls_are_answered_directly_with_rmcps_answer() {
+    let upstream = start_upstream().await;
+    let dir = temp_dir("direct-session");
+    let tg = start_toolgate(&core_config(upstream.addr, &dir.join("state.db"))).await;
+    let session = open_session(&tg.url).await;
+
+    for args in [r#"{"query":"rust"}"#, r#"{"query":42}"#] {
+        let (direct_ct, direct) = post_in_session(&tg.url, &session, args, false).await;
+        let (rmcp_ct, rmcp) = post_in_session(&tg.url, &session, args, true).await;
+        assert!(direct_ct.starts_with("application/json"), "{direct_ct}");
+        assert!(rmcp_ct.starts_with("text/event-stream"), "{rmcp_ct}");
+        assert_eq!(stable(direct.clone()), stable(rmcp), "{args}");
+        assert!(
+            direct["result"].get("resultType").is_none(),
+            "no resultType before 2026-07-28"
+        );
+    }
+    let (_, ok) = post_in_session(&tg.url, &session, r#"{"query":"rust"}"#, false).await;
+    assert_eq!(ok["result"]["structuredContent"], search_body(false));
+
+    // A session that was closed is rmcp's to answer: 404, never a direct answer.
+    let closed = reqwest::Client::new()
+        .delete(&tg.url)
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap();
+    assert!(closed.status().is_success(), "{}", closed.status());
+    let after = reqwest::Client::new()
+        .post(&tg.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(SESSION_CALL)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(after.status(), 404);
 }
