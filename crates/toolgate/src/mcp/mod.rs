@@ -1,9 +1,11 @@
 //! The MCP surface, and the only module that touches `rmcp` (it had three major
-//! versions in 2026; keeping it here keeps an upgrade to one file).
+//! versions in 2026; keeping it here keeps an upgrade to one module).
 //!
 //! Tools come from the config, so `ServerHandler` is implemented by hand: `list_tools`
 //! serves the precomputed list, `call_tool` runs the pipeline and puts its outcome
-//! into MCP terms (`structuredContent`, text content, notes, `_meta`).
+//! into MCP terms (`structuredContent`, text content, notes, `_meta`). Over HTTP, most
+//! `tools/call` requests never reach it: `direct` answers them with the same members
+//! from the upstream's bytes (see that module for why and when).
 
 pub mod direct;
 
