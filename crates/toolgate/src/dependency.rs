@@ -430,11 +430,7 @@ mod tests {
         let t0 = Instant::now();
         let mut now = t0;
         // A healthy baseline of 10 ms.
-        for _ in 0..40 {
-            let p = go(dep.gate(now, Duration::from_secs(5), true));
-            now += Duration::from_millis(100);
-            p.settle(now, None, Some(Duration::from_millis(10)), None);
-        }
+        calls(&dep, &mut now, 40, 10);
         // Healthy: far more concurrent calls than the limit are let through.
         let held: Vec<_> = (0..100)
             .map(|_| go(dep.gate(now, Duration::from_secs(5), true)))
@@ -443,11 +439,7 @@ mod tests {
             p.settle(now, None, Some(Duration::from_millis(10)), None);
         }
         // Latency ×5: a brownout.
-        for _ in 0..20 {
-            let p = go(dep.gate(now, Duration::from_secs(5), true));
-            now += Duration::from_millis(100);
-            p.settle(now, None, Some(Duration::from_millis(50)), None);
-        }
+        calls(&dep, &mut now, 20, 50);
         assert!(dep.in_brownout());
         // Now concurrent calls beyond the limit wait, or fail fast when they cannot.
         let mut held = Vec::new();
@@ -469,20 +461,21 @@ mod tests {
         }
     }
 
+    /// Sequential calls 100 ms apart, each taking `latency_ms`.
+    fn calls(dep: &DependencyState, now: &mut Instant, n: usize, latency_ms: u64) {
+        for _ in 0..n {
+            let p = go(dep.gate(*now, Duration::from_secs(5), true));
+            *now += Duration::from_millis(100);
+            p.settle(*now, None, Some(Duration::from_millis(latency_ms)), None);
+        }
+    }
+
     #[tokio::test(start_paused = true)]
     async fn cancelled_attempts_give_their_slots_back() {
         let dep = state();
         let mut now = Instant::now();
-        for _ in 0..40 {
-            let p = go(dep.gate(now, Duration::from_secs(5), true));
-            now += Duration::from_millis(100);
-            p.settle(now, None, Some(Duration::from_millis(10)), None);
-        }
-        for _ in 0..20 {
-            let p = go(dep.gate(now, Duration::from_secs(5), true));
-            now += Duration::from_millis(100);
-            p.settle(now, None, Some(Duration::from_millis(50)), None);
-        }
+        calls(&dep, &mut now, 40, 10);
+        calls(&dep, &mut now, 20, 50);
         assert!(dep.in_brownout());
         // Fill the limit, then drop every attempt unsettled (clients went away).
         let mut held = Vec::new();
