@@ -266,8 +266,3 @@ fn http_service(
         .with_cancellation_token(shutdown);
     StreamableHttpService::new(move || Ok(server.clone()), sessions, config)
 }
-
-/// Value helper for tests and the CLI: the JSON of a result.
-pub fn result_json(r: &CallToolResult) -> Value {
-    serde_json::to_value(r).unwrap_or(Value::Null)
-}

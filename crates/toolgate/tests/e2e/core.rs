@@ -170,33 +170,8 @@ async fn unknown_tools_are_a_protocol_error_naming_the_tools() {
 async fn hostile_or_odd_upstream_bodies_get_clear_errors_and_arrays_are_wrapped() {
     let upstream = start_upstream().await;
     let dir = temp_dir("bodies");
-    let extra = r#"
-  html_page:
-    dependency: search_api
-    owner: bob@example.com
-    request: { path: /html }
-    annotations: { readOnlyHint: true }
-    contract: { version: "1.0", response_schema: { type: object } }
-  huge:
-    dependency: search_api
-    owner: bob@example.com
-    request: { path: /huge }
-    annotations: { readOnlyHint: true }
-    contract: { version: "1.0", response_schema: { type: object } }
-  delete_thing:
-    dependency: search_api
-    owner: bob@example.com
-    request: { method: DELETE, path: /empty }
-    contract: { version: "1.0", response_schema: { type: "null" } }
-  numbers:
-    dependency: search_api
-    owner: bob@example.com
-    request: { path: /array }
-    annotations: { readOnlyHint: true }
-    contract: { version: "1.0", response_schema: { type: array, items: { type: integer } } }
-"#;
     let tg = start_toolgate(&format!(
-        "{}{extra}",
+        "{}{ODD_BODY_TOOLS}",
         core_config(upstream.addr, &dir.join("state.db"))
     ))
     .await;

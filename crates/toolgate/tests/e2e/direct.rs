@@ -242,22 +242,8 @@ fn stable(mut answer: Value) -> Value {
 async fn direct_answers_are_the_answers_rmcp_gives() {
     let upstream = start_upstream().await;
     let dir = temp_dir("direct-same");
-    let extra = r#"
-  numbers:
-    dependency: search_api
-    owner: bob@example.com
-    request: { path: /array }
-    annotations: { readOnlyHint: true }
-    contract: { version: "1.0", response_schema: { type: array, items: { type: integer } } }
-  html_page:
-    dependency: search_api
-    owner: bob@example.com
-    request: { path: /html }
-    annotations: { readOnlyHint: true }
-    contract: { version: "1.0", response_schema: { type: object } }
-"#;
     let tg = start_toolgate(&format!(
-        "{}{extra}",
+        "{}{ODD_BODY_TOOLS}",
         core_config(upstream.addr, &dir.join("state.db"))
     ))
     .await;

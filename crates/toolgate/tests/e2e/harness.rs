@@ -165,6 +165,34 @@ tools:
     )
 }
 
+/// Tools over the upstream's odd endpoints (HTML, 9 MiB, an empty 204, a bare array),
+/// to append to `core_config`.
+pub const ODD_BODY_TOOLS: &str = r#"
+  html_page:
+    dependency: search_api
+    owner: bob@example.com
+    request: { path: /html }
+    annotations: { readOnlyHint: true }
+    contract: { version: "1.0", response_schema: { type: object } }
+  huge:
+    dependency: search_api
+    owner: bob@example.com
+    request: { path: /huge }
+    annotations: { readOnlyHint: true }
+    contract: { version: "1.0", response_schema: { type: object } }
+  delete_thing:
+    dependency: search_api
+    owner: bob@example.com
+    request: { method: DELETE, path: /empty }
+    contract: { version: "1.0", response_schema: { type: "null" } }
+  numbers:
+    dependency: search_api
+    owner: bob@example.com
+    request: { path: /array }
+    annotations: { readOnlyHint: true }
+    contract: { version: "1.0", response_schema: { type: array, items: { type: integer } } }
+"#;
+
 /// A fresh directory under the system temp dir.
 pub fn temp_dir(name: &str) -> PathBuf {
     static N: AtomicU64 = AtomicU64::new(0);
