@@ -3,13 +3,14 @@
 //!
 //! Everything here is a pure function or a small state machine: time arrives
 //! as a `now: tokio::time::Instant` parameter and randomness as `&mut impl
-//! Rng`, so every policy is tested deterministically (STYLE.md principle 6).
+//! Rng`, so every policy is tested deterministically on paused time.
 //! Nothing here performs I/O, sleeps, spawns, or parses HTTP headers; the
 //! inputs are plain numbers produced elsewhere (`toolgate-signals`, the
 //! contract validator).
 //!
-//! Order in the call pipeline: [`classify`] an attempt → [`decide_retry`] →
-//! [`CircuitBreaker::admit`] → [`RetryBudget::try_withdraw`] (see `retry.rs`).
+//! The retry loop of a call is [`RetryLoop`], a pure state machine over these parts:
+//! admission (breaker first) → [`classify`] → retryability and backoff against the
+//! deadline ([`RetryInput::decide`]) → [`RetryBudget::try_withdraw`] (see `retry_loop.rs`).
 #![warn(missing_docs)]
 
 mod backoff;
@@ -21,6 +22,7 @@ mod latency;
 mod limit;
 mod pacer;
 mod retry;
+mod retry_loop;
 mod window;
 
 #[cfg(test)]
@@ -45,3 +47,4 @@ pub use latency::{LatencyConfig, LatencySnapshot, LatencyWindow};
 pub use limit::{AdaptiveLimit, LimitConfig, Permit};
 pub use pacer::{Pace, PacerConfig, Quota, QuotaPacer};
 pub use retry::{GiveUpReason, MIN_ATTEMPT_TIME, RetryDecision, RetryInput, decide_retry};
+pub use retry_loop::{Outcome, RetryLoop, Sequence, Step, Verdict};

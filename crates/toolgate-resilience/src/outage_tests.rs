@@ -1,8 +1,10 @@
-//! The whole retry policy against a full outage (DESIGN.md §10: "upstream
-//! requests / agent calls ≤ 1.2 (budget + breaker), not 3 or 243").
+//! The whole retry policy against a full outage: upstream requests per agent call must
+//! stay at or below 1.2 with the budget and the breaker, where retries alone would
+//! make it 3.
 //!
-//! Drives classify → decide_retry → breaker → budget in the order `retry.rs`
-//! documents, on simulated time (no sleeping: `now` is advanced by hand).
+//! Drives the same [`RetryLoop`] the gateway's pipeline runs, with a real breaker and
+//! budget as admission and budget, on simulated time (no sleeping: `now` is advanced
+//! by hand).
 
 use std::time::Duration;
 
@@ -11,8 +13,8 @@ use rand::rngs::SmallRng;
 use tokio::time::Instant;
 
 use crate::{
-    Admission, Attempt, Backoff, BodyCheck, CircuitBreaker, RetryBudget, RetryDecision, RetryInput,
-    classify,
+    Admission, Attempt, Backoff, BodyCheck, CircuitBreaker, ErrorClass, Outcome, RetryBudget,
+    RetryDecision, RetryInput, RetryLoop, Step, classify,
 };
 
 const CALLS: u64 = 200;
@@ -30,43 +32,51 @@ fn always_503() -> Attempt {
 /// Runs `CALLS` agent calls spaced by `spacing`; returns upstream attempts.
 fn simulate(spacing: Duration, seed: u64) -> u64 {
     let t0 = Instant::now();
-    let backoff = Backoff::default();
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut breaker = CircuitBreaker::default();
     let mut budget = RetryBudget::default();
     let mut attempts_total = 0;
     for call in 0..CALLS {
-        let deadline = Duration::from_secs(10);
         let start = t0 + spacing * u32::try_from(call).expect("small");
         let mut now = start;
-        if let Admission::Rejected { .. } = breaker.admit(now) {
-            continue; // fail fast with circuit_open: no upstream request
-        }
-        budget.record_request(now);
-        let mut attempts = 0;
+        let mut call_loop = RetryLoop::new(Backoff::default(), true, start + Duration::from_secs(10));
+        let mut outcome: Option<Outcome> = None;
         loop {
-            attempts += 1;
-            attempts_total += 1;
-            now += Duration::from_millis(20); // the attempt itself
-            let class = classify(&always_503());
-            breaker.record(now, class);
-            let Some(class) = class else { break };
-            let input = RetryInput {
-                class,
-                hint: None,
-                attempts,
-                idempotent: true,
-                deadline_left: deadline.saturating_sub(now - start),
+            let step = match outcome.take() {
+                None => Step::Attempt,
+                Some(o) => call_loop.next(o, now, |t| budget.try_withdraw(t), &mut rng),
             };
-            let RetryDecision::RetryAfter(wait) = input.decide(&backoff, &mut rng) else {
-                break;
-            };
-            now += wait;
-            if let Admission::Rejected { .. } = breaker.admit(now) {
-                break;
-            }
-            if !budget.try_withdraw(now) {
-                break;
+            match step {
+                Step::Attempt => {
+                    // Admission, as the pipeline's: the breaker first; first attempts
+                    // earn retry budget.
+                    if let Admission::Rejected { .. } = breaker.admit(now) {
+                        outcome = Some(Outcome::Refused {
+                            class: ErrorClass::CircuitOpen,
+                        });
+                        continue;
+                    }
+                    if call_loop.attempts() == 0 {
+                        budget.record_request(now);
+                    }
+                    attempts_total += 1;
+                    now += Duration::from_millis(20); // the attempt itself
+                    let class = classify(&always_503());
+                    breaker.record(now, class);
+                    outcome = Some(match class {
+                        None => Outcome::Success,
+                        Some(class) => Outcome::Failed {
+                            class,
+                            hint: None,
+                            brownout: false,
+                        },
+                    });
+                }
+                Step::Wait(d) => {
+                    now += d;
+                    outcome = Some(Outcome::Waited);
+                }
+                Step::Done(_) => break,
             }
         }
     }

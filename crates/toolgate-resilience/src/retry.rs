@@ -1,20 +1,14 @@
 //! The retry decision: one pure function saying whether and when the gateway
 //! retries an attempt that failed.
 //!
-//! Rules from DESIGN.md §4: retry in one place only; one deadline covers every
-//! attempt and wait; a server hint (Retry-After, gRPC pushback) is a floor on
+//! Rules: retry in one place only (stacked retry layers multiply load); one deadline
+//! covers every attempt and wait; a server hint (Retry-After, gRPC pushback) is a floor on
 //! the wait, as in gRPC's retry design (A6) and the AWS SDKs; a hint longer
 //! than the remaining deadline fails fast and carries the wait so the model can
 //! be told "resets in N s".
 //!
-//! Order of questions in the call pipeline (STYLE.md principle 8):
-//! 1. [`decide_retry`] / [`RetryInput::decide`] — is a retry useful at all, and how long to wait?
-//! 2. only on [`RetryDecision::RetryAfter`]: the circuit breaker's `admit` — a
-//!    retry is a new request to a dependency that may have just tripped;
-//!    rejected → [`GiveUpReason::CircuitOpen`].
-//! 3. then the retry budget's `try_withdraw` — asked last so that a retry the
-//!    breaker would refuse does not spend budget; denied →
-//!    [`GiveUpReason::BudgetDenied`] (reported as `budget_exhausted`).
+//! [`crate::RetryLoop`] asks this once per failed attempt, after admission and before
+//! the retry budget (see that module for the whole order).
 //!
 //! This module must not sleep, hold state, or consult budget or breaker.
 

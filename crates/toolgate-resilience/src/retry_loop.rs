@@ -1,0 +1,428 @@
+//! The retry loop of one call, as a pure state machine: [`RetryLoop::next`] takes what
+//! the last step produced and the time, and says what to do next — attempt, wait, or
+//! stop with a reason. It sleeps, sends and counts nothing itself, so the gateway's
+//! pipeline and the outage tests run exactly the same loop (the tests on simulated
+//! time, the pipeline on tokio's).
+//!
+//! The order of questions, and why:
+//! 1. **Admission** of every attempt (the caller's breaker, concurrency limit and quota
+//!    pacer) comes first: a dependency known to be down gets no request at all, first
+//!    attempt or retry. A refusal is reported here as [`Outcome::Refused`] and ends the
+//!    call with its own class (`circuit_open`, `rate_limited`, `overloaded`).
+//! 2. **Classification** happened before the outcome reaches the loop: it sees a class.
+//! 3. **Retryability** of the class for this tool (idempotent or not), and in a brownout
+//!    a timeout is never retried (more load makes a slow dependency slower).
+//! 4. **Attempts**: at most `max_attempts`.
+//! 5. **Backoff against the deadline**: the wait is the jittered backoff, floored by the
+//!    server's hint; a wait that leaves less than [`crate::MIN_ATTEMPT_TIME`] before the
+//!    deadline stops the call now and carries the wait, so the model can be told it.
+//! 6. **Budget** last: only a retry that would really happen spends retry budget.
+//!
+//! After the wait, the next attempt goes through admission again (step 1), so a breaker
+//! that opened during the wait stops the retry.
+
+use std::time::Duration;
+
+use rand::Rng;
+use tokio::time::Instant;
+
+use crate::backoff::Backoff;
+use crate::class::ErrorClass;
+use crate::retry::{GiveUpReason, RetryDecision, RetryInput};
+
+/// What the last step produced.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Outcome {
+    /// The attempt succeeded.
+    Success,
+    /// The attempt failed with `class`; `hint` is the server's wait (Retry-After, reset).
+    Failed {
+        /// The attempt's class.
+        class: ErrorClass,
+        /// The server's hint, if any.
+        hint: Option<Duration>,
+        /// Whether the dependency is in a brownout now.
+        brownout: bool,
+    },
+    /// Admission refused the attempt before anything was sent.
+    Refused {
+        /// `circuit_open`, `rate_limited` or `overloaded`.
+        class: ErrorClass,
+    },
+    /// The wait asked for by [`Step::Wait`] is over.
+    Waited,
+}
+
+/// What to do next.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Step {
+    /// Ask admission, then make an attempt, and report its [`Outcome`].
+    Attempt,
+    /// Sleep this long, then report [`Outcome::Waited`].
+    Wait(Duration),
+    /// The call is over.
+    Done(Verdict),
+}
+
+/// How the call ended.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Verdict {
+    /// The last attempt succeeded.
+    Succeeded,
+    /// The call failed. `class` is what the caller reports (`budget_exhausted` when the
+    /// budget refused the retry, else the class of the last failure); `last` is the
+    /// class of the last attempt (or refusal) itself.
+    Failed {
+        /// The class to report.
+        class: ErrorClass,
+        /// The class of the last attempt or refusal.
+        last: ErrorClass,
+        /// Why the loop stopped; `None` when admission refused.
+        reason: Option<GiveUpReason>,
+    },
+}
+
+/// How a call that retried at least once ended, for recovery-rate accounting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sequence {
+    /// A retry succeeded.
+    Recovered,
+    /// Attempts ran out, or a later failure was not retryable.
+    Exhausted,
+    /// The retry budget refused a retry.
+    BudgetDenied,
+    /// The next wait did not fit in the deadline.
+    Deadline,
+}
+
+/// The retry loop of one call.
+#[derive(Debug, Clone)]
+pub struct RetryLoop {
+    backoff: Backoff,
+    idempotent: bool,
+    deadline: Instant,
+    attempts: u32,
+    /// The class of each failure that was retried, in order.
+    retried: Vec<ErrorClass>,
+    /// The failure a pending wait is for.
+    pending: Option<ErrorClass>,
+    verdict: Option<Verdict>,
+}
+
+impl RetryLoop {
+    /// A loop for a call that must end by `deadline`. The first step is always
+    /// [`Step::Attempt`].
+    pub fn new(backoff: Backoff, idempotent: bool, deadline: Instant) -> RetryLoop {
+        RetryLoop {
+            backoff,
+            idempotent,
+            deadline,
+            attempts: 0,
+            retried: Vec::new(),
+            pending: None,
+            verdict: None,
+        }
+    }
+
+    /// The next step after `outcome` at `now`. `withdraw` asks the retry budget for one
+    /// retry (called only for a retry that would otherwise happen).
+    pub fn next<R: Rng + ?Sized>(
+        &mut self,
+        outcome: Outcome,
+        now: Instant,
+        withdraw: impl FnOnce(Instant) -> bool,
+        rng: &mut R,
+    ) -> Step {
+        if let Some(v) = self.verdict {
+            return Step::Done(v);
+        }
+        let step = match outcome {
+            Outcome::Success => {
+                self.attempts += 1;
+                Step::Done(Verdict::Succeeded)
+            }
+            Outcome::Refused { class } => Step::Done(Verdict::Failed {
+                class,
+                last: class,
+                reason: None,
+            }),
+            Outcome::Waited => match self.pending.take() {
+                Some(class) => {
+                    self.retried.push(class);
+                    Step::Attempt
+                }
+                None => Step::Attempt,
+            },
+            Outcome::Failed {
+                class,
+                hint,
+                brownout,
+            } => {
+                self.attempts += 1;
+                self.after_failure(class, hint, brownout, now, withdraw, rng)
+            }
+        };
+        if let Step::Done(v) = step {
+            self.verdict = Some(v);
+        }
+        step
+    }
+
+    fn after_failure<R: Rng + ?Sized>(
+        &mut self,
+        class: ErrorClass,
+        hint: Option<Duration>,
+        brownout: bool,
+        now: Instant,
+        withdraw: impl FnOnce(Instant) -> bool,
+        rng: &mut R,
+    ) -> Step {
+        let give_up = |reason: GiveUpReason| {
+            let reported = if reason == GiveUpReason::BudgetDenied {
+                ErrorClass::BudgetExhausted
+            } else {
+                class
+            };
+            Step::Done(Verdict::Failed {
+                class: reported,
+                last: class,
+                reason: Some(reason),
+            })
+        };
+        if brownout && class == ErrorClass::Timeout {
+            return give_up(GiveUpReason::NotRetryable);
+        }
+        let input = RetryInput {
+            class,
+            hint,
+            attempts: self.attempts,
+            idempotent: self.idempotent,
+            deadline_left: self.deadline.saturating_duration_since(now),
+        };
+        match input.decide(&self.backoff, rng) {
+            RetryDecision::RetryAfter(wait) => {
+                if withdraw(now) {
+                    self.pending = Some(class);
+                    Step::Wait(wait)
+                } else {
+                    give_up(GiveUpReason::BudgetDenied)
+                }
+            }
+            RetryDecision::GiveUp(reason) => give_up(reason),
+        }
+    }
+
+    /// Attempts that reached the upstream (or tried to).
+    pub fn attempts(&self) -> u32 {
+        self.attempts
+    }
+
+    /// The class of each failure that was retried, in order.
+    pub fn retried(&self) -> &[ErrorClass] {
+        &self.retried
+    }
+
+    /// Time left before the call's deadline.
+    pub fn left(&self, now: Instant) -> Duration {
+        self.deadline.saturating_duration_since(now)
+    }
+
+    /// For a call that retried: the class that triggered the first retry, and how the
+    /// sequence ended. `None` when no retry happened or the call is not over.
+    pub fn sequence(&self) -> Option<(ErrorClass, Sequence)> {
+        let first = *self.retried.first()?;
+        let ended = match self.verdict? {
+            Verdict::Succeeded => Sequence::Recovered,
+            Verdict::Failed {
+                reason: Some(GiveUpReason::BudgetDenied),
+                ..
+            } => Sequence::BudgetDenied,
+            Verdict::Failed {
+                reason: Some(GiveUpReason::DeadlineTooShort { .. }),
+                ..
+            } => Sequence::Deadline,
+            Verdict::Failed { .. } => Sequence::Exhausted,
+        };
+        Some((first, ended))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+
+    fn failed(class: ErrorClass) -> Outcome {
+        Outcome::Failed {
+            class,
+            hint: None,
+            brownout: false,
+        }
+    }
+
+    fn run(outcomes: &[Outcome], budget: bool) -> (Vec<Step>, RetryLoop) {
+        let t0 = Instant::now();
+        let mut l = RetryLoop::new(Backoff::default(), true, t0 + Duration::from_secs(10));
+        let mut rng = SmallRng::seed_from_u64(7);
+        let mut steps = Vec::new();
+        for o in outcomes {
+            let step = l.next(*o, t0, |_| budget, &mut rng);
+            steps.push(step);
+            if let Step::Wait(_) = step {
+                steps.push(l.next(Outcome::Waited, t0, |_| budget, &mut rng));
+            }
+        }
+        (steps, l)
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_retried_503_that_recovers_is_a_recovered_sequence() {
+        let (steps, l) = run(&[failed(ErrorClass::ServerError), Outcome::Success], true);
+        assert!(matches!(steps[0], Step::Wait(_)));
+        assert_eq!(steps[1], Step::Attempt);
+        assert_eq!(steps[2], Step::Done(Verdict::Succeeded));
+        assert_eq!(l.attempts(), 2);
+        assert_eq!(
+            l.sequence(),
+            Some((ErrorClass::ServerError, Sequence::Recovered))
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn drift_is_never_retried() {
+        let (steps, l) = run(&[failed(ErrorClass::ContractDrift)], true);
+        assert_eq!(
+            steps[0],
+            Step::Done(Verdict::Failed {
+                class: ErrorClass::ContractDrift,
+                last: ErrorClass::ContractDrift,
+                reason: Some(GiveUpReason::NotRetryable),
+            })
+        );
+        assert_eq!(l.attempts(), 1);
+        assert_eq!(l.sequence(), None);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_denied_budget_reports_budget_exhausted_with_the_real_class_kept() {
+        let (steps, l) = run(&[failed(ErrorClass::Timeout)], false);
+        assert_eq!(
+            steps[0],
+            Step::Done(Verdict::Failed {
+                class: ErrorClass::BudgetExhausted,
+                last: ErrorClass::Timeout,
+                reason: Some(GiveUpReason::BudgetDenied),
+            })
+        );
+        // No retry happened, so there is no retry sequence to count.
+        assert_eq!(l.sequence(), None);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn timeouts_in_a_brownout_are_not_retried() {
+        let (steps, _) = run(
+            &[Outcome::Failed {
+                class: ErrorClass::Timeout,
+                hint: None,
+                brownout: true,
+            }],
+            true,
+        );
+        assert!(matches!(
+            steps[0],
+            Step::Done(Verdict::Failed {
+                reason: Some(GiveUpReason::NotRetryable),
+                ..
+            })
+        ));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_hint_longer_than_the_deadline_stops_now_and_carries_the_wait() {
+        let t0 = Instant::now();
+        let mut l = RetryLoop::new(Backoff::default(), true, t0 + Duration::from_secs(5));
+        let step = l.next(
+            Outcome::Failed {
+                class: ErrorClass::RateLimited,
+                hint: Some(Duration::from_secs(47)),
+                brownout: false,
+            },
+            t0,
+            |_| panic!("the budget is not asked for a retry that cannot happen"),
+            &mut SmallRng::seed_from_u64(1),
+        );
+        assert_eq!(
+            step,
+            Step::Done(Verdict::Failed {
+                class: ErrorClass::RateLimited,
+                last: ErrorClass::RateLimited,
+                reason: Some(GiveUpReason::DeadlineTooShort {
+                    wait: Duration::from_secs(47)
+                }),
+            })
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn attempts_run_out_after_max_attempts() {
+        let f = failed(ErrorClass::ServerError);
+        let (steps, l) = run(&[f, f, f], true);
+        assert_eq!(l.attempts(), 3);
+        assert!(matches!(
+            steps.last(),
+            Some(Step::Done(Verdict::Failed {
+                reason: Some(GiveUpReason::AttemptsExhausted),
+                ..
+            }))
+        ));
+        assert_eq!(
+            l.sequence(),
+            Some((ErrorClass::ServerError, Sequence::Exhausted))
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_refusal_ends_the_call_with_its_own_class_and_no_attempt() {
+        let (steps, l) = run(
+            &[Outcome::Refused {
+                class: ErrorClass::CircuitOpen,
+            }],
+            true,
+        );
+        assert_eq!(
+            steps[0],
+            Step::Done(Verdict::Failed {
+                class: ErrorClass::CircuitOpen,
+                last: ErrorClass::CircuitOpen,
+                reason: None,
+            })
+        );
+        assert_eq!(l.attempts(), 0);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_breaker_that_opens_during_the_wait_stops_the_retry() {
+        let (steps, l) = run(
+            &[
+                failed(ErrorClass::ServerError),
+                Outcome::Refused {
+                    class: ErrorClass::CircuitOpen,
+                },
+            ],
+            true,
+        );
+        assert_eq!(l.attempts(), 1);
+        assert!(matches!(
+            steps.last(),
+            Some(Step::Done(Verdict::Failed {
+                class: ErrorClass::CircuitOpen,
+                ..
+            }))
+        ));
+        assert_eq!(
+            l.sequence(),
+            Some((ErrorClass::ServerError, Sequence::Exhausted))
+        );
+    }
+}
