@@ -12,6 +12,21 @@ pub struct Drift {
     pub changes: Vec<Change>,
     /// Raw validator errors, capped (see [`crate::MAX_VIOLATIONS`]).
     pub violations: Vec<Violation>,
+    /// Changes left out of `changes` by the [`MAX_CHANGES`] cap.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub truncated: usize,
+    /// [`Drift::fingerprint`] of the complete diff, before the cap.
+    #[serde(skip)]
+    pub fingerprint: String,
+}
+
+/// At most this many changes are kept: a report goes into the model's `_meta`, the
+/// incident store and webhooks, and an upstream that changed its whole body must not
+/// make each of them megabytes.
+pub const MAX_CHANGES: usize = 50;
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// One structural difference between the expected and the received shape.
@@ -85,6 +100,17 @@ impl Change {
         }
     }
 
+    /// The change's kind as serialised (`missing`, `renamed`, …).
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Change::Missing { .. } => "missing",
+            Change::Added { .. } => "added",
+            Change::TypeChanged { .. } => "type_changed",
+            Change::Renamed { .. } => "renamed",
+            Change::Invalid { .. } => "invalid",
+        }
+    }
+
     /// Whether this change alone makes a response break the contract (`Added` does not).
     pub fn is_breaking(&self) -> bool {
         !matches!(self, Change::Added { .. })
@@ -114,6 +140,28 @@ impl Change {
     }
 }
 
+/// A stable identity for "the same drift": FNV-1a over the sorted (kind, path) pairs of
+/// the breaking changes. Key order, values and informative additions do not change it, so
+/// every sighting of one breakage updates one incident; it is stable across processes and
+/// versions of toolgate (it is stored), which `std`'s hasher does not promise.
+pub fn fingerprint(changes: &[Change]) -> String {
+    let mut pairs: Vec<(&'static str, &str)> = changes
+        .iter()
+        .filter(|c| c.is_breaking())
+        .map(|c| (c.kind_name(), c.path()))
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for (kind, path) in pairs {
+        for byte in kind.bytes().chain([0]).chain(path.bytes()).chain([0xff]) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
+}
+
 /// The root is the empty path; people read it better as "(root)".
 fn shown(path: &str) -> &str {
     if path.is_empty() { "(root)" } else { path }
@@ -127,6 +175,25 @@ const REPORT_VIOLATIONS: usize = 5;
 const SUMMARY_ITEMS: usize = 4;
 
 impl Drift {
+    /// A drift report from its complete diff: the fingerprint is taken over every
+    /// change, then breaking changes are kept first up to [`MAX_CHANGES`].
+    pub fn new(mut changes: Vec<Change>, violations: Vec<Violation>) -> Drift {
+        let fingerprint = fingerprint(&changes);
+        let truncated = changes.len().saturating_sub(MAX_CHANGES);
+        if truncated > 0 {
+            // Stable: breaking changes first, each group in path order.
+            changes.sort_by_key(|c| !c.is_breaking());
+            changes.truncate(MAX_CHANGES);
+            changes.sort_by(|a, b| a.path().cmp(b.path()));
+        }
+        Drift {
+            changes,
+            violations,
+            truncated,
+            fingerprint,
+        }
+    }
+
     /// One line for humans and the model, breaking changes first:
     /// "missing results[].snippet; new results[].excerpt, same type — probably a rename".
     pub fn summary(&self) -> String {
@@ -140,7 +207,7 @@ impl Drift {
             .take(SUMMARY_ITEMS)
             .map(Change::phrase)
             .collect();
-        let rest = ordered.count().saturating_sub(SUMMARY_ITEMS);
+        let rest = (ordered.count() + self.truncated).saturating_sub(SUMMARY_ITEMS);
         if rest > 0 {
             parts.push(format!(
                 "and {rest} more change{}",
@@ -258,6 +325,8 @@ mod tests {
         let d = Drift {
             changes: vec![rename()],
             violations: vec![],
+            truncated: 0,
+            fingerprint: String::new(),
         };
         assert_eq!(
             d.summary(),
@@ -280,6 +349,8 @@ mod tests {
         let d = Drift {
             changes,
             violations: vec![],
+            truncated: 0,
+            fingerprint: String::new(),
         };
         assert_eq!(
             d.summary(),
@@ -296,6 +367,8 @@ mod tests {
                 found: "array".into(),
             }],
             violations: vec![],
+            truncated: 0,
+            fingerprint: String::new(),
         };
         assert_eq!(d.summary(), "(root) is array, expected object");
     }
@@ -305,5 +378,62 @@ mod tests {
         let v = serde_json::to_value(rename()).expect("serializes");
         assert_eq!(v["kind"], "renamed");
         assert_eq!(v["from"], "results[].snippet");
+    }
+
+    fn missing(path: &str) -> Change {
+        Change::Missing {
+            path: path.into(),
+            expected: "string".into(),
+        }
+    }
+
+    #[test]
+    fn the_fingerprint_is_the_same_for_the_same_breakage_in_any_order() {
+        let added = Change::Added {
+            path: "extra".into(),
+            found: "string".into(),
+        };
+        let a = fingerprint(&[missing("a"), rename(), added]);
+        let b = fingerprint(&[rename(), missing("a")]);
+        assert_eq!(a, b, "order and informative additions do not change it");
+        assert_ne!(
+            a,
+            fingerprint(&[rename()]),
+            "another breakage is another incident"
+        );
+        assert_eq!(a.len(), 16);
+        // Stored in the incident store: it must not change between builds.
+        assert_eq!(fingerprint(&[missing("a")]), fingerprint(&[missing("a")]));
+        assert_ne!(
+            fingerprint(&[missing("ab")]),
+            fingerprint(&[missing("a"), missing("b")])
+        );
+    }
+
+    #[test]
+    fn a_huge_diff_is_capped_with_the_rest_counted_and_breaking_changes_kept() {
+        let mut changes: Vec<Change> = (0..80)
+            .map(|i| Change::Added {
+                path: format!("a{i:03}"),
+                found: "string".into(),
+            })
+            .collect();
+        changes.push(missing("zzz"));
+        let full = fingerprint(&changes);
+        let d = Drift::new(changes, vec![]);
+        assert_eq!(d.changes.len(), MAX_CHANGES);
+        assert_eq!(d.truncated, 81 - MAX_CHANGES);
+        assert!(
+            d.changes.iter().any(|c| c.path() == "zzz"),
+            "the breaking change survives the cap"
+        );
+        assert_eq!(d.fingerprint, full);
+        assert!(
+            d.summary().contains("and 77 more changes"),
+            "{}",
+            d.summary()
+        );
+        let json = serde_json::to_value(&d).expect("serializes");
+        assert_eq!(json["truncated"], 31);
     }
 }

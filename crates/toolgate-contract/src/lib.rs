@@ -44,7 +44,7 @@ mod value_diff;
 mod walk;
 
 pub use borrowed::{Borrowed, Doc};
-pub use drift::{Change, Drift, Violation};
+pub use drift::{Change, Drift, MAX_CHANGES, Violation, fingerprint};
 pub use shape::{Field, Shape, infer_shape};
 pub use validate::{BodyError, ContractError, MAX_VIOLATIONS, ResponseContract};
 pub use value_diff::diff_values;

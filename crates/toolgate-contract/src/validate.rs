@@ -182,10 +182,7 @@ impl ResponseContract {
                 message: "the response does not match the contract".to_owned(),
             });
         }
-        Drift {
-            changes,
-            violations,
-        }
+        Drift::new(changes, violations)
     }
 }
 

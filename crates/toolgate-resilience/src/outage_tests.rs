@@ -39,7 +39,8 @@ fn simulate(spacing: Duration, seed: u64) -> u64 {
     for call in 0..CALLS {
         let start = t0 + spacing * u32::try_from(call).expect("small");
         let mut now = start;
-        let mut call_loop = RetryLoop::new(Backoff::default(), true, start + Duration::from_secs(10));
+        let mut call_loop =
+            RetryLoop::new(Backoff::default(), true, start + Duration::from_secs(10));
         let mut outcome: Option<Outcome> = None;
         loop {
             let step = match outcome.take() {

@@ -254,9 +254,9 @@ async fn serve(
     };
     let store = Store::open(&config.gateway.state).context("opening the state store")?;
     let listen_addr = listen.unwrap_or(config.gateway.listen);
-    let gateway = Gateway::new(config, store);
+    let gateway = Gateway::new(config, store)?;
     gateway.restore().await;
-    gateway.spawn_background(&shutdown);
+    let background = crate::background::Background::start(&gateway);
 
     let ctrl_c = shutdown.clone();
     tokio::spawn(async move {
@@ -268,9 +268,10 @@ async fn serve(
         if listen.is_some() {
             spawn_http(gateway.clone(), listen_addr, shutdown.clone(), demo_router).await?;
         }
-        tracing::info!(tools = gateway.config.tools.len(), "serving MCP on stdio");
+        tracing::info!(tools = gateway.config().tools.len(), "serving MCP on stdio");
         let result = crate::mcp::serve_stdio(gateway).await;
         shutdown.cancel();
+        background.stop(SHUTDOWN_FLUSH).await;
         result?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -283,7 +284,7 @@ async fn serve(
     tracing::info!(
         mcp = %format!("http://{local}/mcp"),
         metrics = %format!("http://{local}/metrics"),
-        tools = gateway.config.tools.len(),
+        tools = gateway.config().tools.len(),
         demo,
         "toolgate is serving"
     );
@@ -298,8 +299,13 @@ async fn serve(
         demo_router.map(|r| axum::Router::new().nest("/demo", r)),
     );
     crate::server::serve(listener, router, shutdown).await?;
+    // The listener has drained: write out what the last calls raised and deliver it.
+    background.stop(SHUTDOWN_FLUSH).await;
     Ok(ExitCode::SUCCESS)
 }
+
+/// How long a stopping server may take to write its incidents and deliver them.
+const SHUTDOWN_FLUSH: std::time::Duration = std::time::Duration::from_secs(10);
 
 async fn spawn_http(
     gateway: Arc<Gateway>,
@@ -328,15 +334,16 @@ async fn probe(path: &Path, only: Option<&str>, format: &str) -> anyhow::Result<
         }
     };
     let store = Store::open(&config.gateway.state).context("opening the state store")?;
-    let gateway = Gateway::new(config, store);
+    let gateway = Gateway::new(config, store)?;
     gateway.restore().await;
+    let background = crate::background::Background::incidents_only(&gateway);
     let tools: Vec<_> = match only {
         Some(name) => match gateway.tool(name) {
             Some(t) => vec![t.clone()],
             None => anyhow::bail!("no tool named `{name}` in {}", path.display()),
         },
         None => gateway
-            .config
+            .config()
             .tools
             .values()
             .filter(|t| t.probe.is_some())
@@ -354,10 +361,7 @@ async fn probe(path: &Path, only: Option<&str>, format: &str) -> anyhow::Result<
     for tool in &tools {
         reports.push(crate::watch::probe::probe(&gateway, tool).await);
     }
-    gateway
-        .notifier
-        .flush(std::time::Duration::from_secs(15))
-        .await;
+    background.stop(std::time::Duration::from_secs(15)).await;
     match format {
         "json" => say!("{}", serde_json::to_string_pretty(&reports)?),
         "junit" => say_raw!("{}", crate::watch::probe::junit(&reports)),

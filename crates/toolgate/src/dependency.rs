@@ -18,7 +18,13 @@ use toolgate_signals::status_page::{Health, PageStatus};
 use toolgate_signals::{Quota, Signals};
 
 use crate::config::Dependency;
-use crate::gateway::lock;
+use crate::sync::lock;
+
+/// Quota policies remembered per dependency. Policy names come from the upstream's
+/// headers and become metric labels, so an upstream that invents a new name per
+/// response must not grow the state or the label set without bound: beyond this, the
+/// policy seen longest ago is forgotten.
+pub const MAX_POLICIES: usize = 16;
 
 /// How long a call waits for a concurrency slot before asking again.
 const LIMIT_POLL: Duration = Duration::from_millis(10);
@@ -151,7 +157,8 @@ pub struct Snapshot {
 }
 
 impl DependencyState {
-    /// Fresh state with DESIGN §4 defaults.
+    /// Fresh state with the default breaker (5 consecutive failures), budget (20 %),
+    /// pacer, latency window and concurrency limit.
     pub fn new(spec: std::sync::Arc<Dependency>) -> DependencyState {
         DependencyState {
             spec,
@@ -241,6 +248,11 @@ impl DependencyState {
         if let Some(s) = signals {
             for q in &s.quota {
                 g.quotas.retain(|seen| seen.quota.policy != q.policy);
+                if g.quotas.len() >= MAX_POLICIES
+                    && let Some(oldest) = (0..g.quotas.len()).min_by_key(|&i| g.quotas[i].at)
+                {
+                    g.quotas.remove(oldest);
+                }
                 g.quotas.push(SeenQuota {
                     quota: q.clone(),
                     at: now,
@@ -495,5 +507,30 @@ mod tests {
         drop(again);
         assert_eq!(lock(&dep.inner).pacer.in_flight(), 0);
         assert_eq!(lock(&dep.inner).limit.in_flight(), 0);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_upstream_inventing_policy_names_cannot_grow_the_state() {
+        let dep = state();
+        let now = Instant::now();
+        for i in 0..100 {
+            let signals = Signals {
+                quota: vec![Quota {
+                    policy: format!("p{i}"),
+                    limit: Some(10),
+                    remaining: Some(5),
+                    reset_after: Some(Duration::from_secs(60)),
+                    window: None,
+                }],
+                ..Signals::default()
+            };
+            go(dep.gate(now, Duration::from_secs(5), true)).settle(now, Some(&signals), None, None);
+        }
+        let snap = dep.snapshot(now);
+        assert_eq!(snap.quotas.len(), MAX_POLICIES);
+        assert!(
+            snap.quotas.iter().any(|q| q.policy == "p99"),
+            "the newest is kept"
+        );
     }
 }

@@ -83,15 +83,62 @@ pub fn invalid_arguments(tool: &str, problem: &str) -> String {
     )
 }
 
-/// The model-facing text for a failed call.
-pub fn failure(
-    tool: &ToolSpec,
-    class: ErrorClass,
-    detail: &Detail,
-    why: GiveUpReason,
-    attempts: u32,
-    elapsed: Duration,
-) -> String {
+/// What the sentence for a failed call is about.
+#[derive(Debug)]
+pub struct Failed<'a> {
+    /// The tool.
+    pub tool: &'a ToolSpec,
+    /// The class of the last attempt.
+    pub class: ErrorClass,
+    /// What the last attempt got.
+    pub detail: &'a Detail,
+    /// Why toolgate stopped.
+    pub why: GiveUpReason,
+    /// Attempts made.
+    pub attempts: u32,
+    /// Time the call took.
+    pub elapsed: Duration,
+    /// Whether the owner has a notification route (only then "has been alerted").
+    pub owner_alerted: bool,
+    /// The wait the upstream asked for, if any.
+    pub retry_after: Option<Duration>,
+    /// The wall clock, for "at 07:14 UTC".
+    pub now: chrono::DateTime<chrono::Utc>,
+}
+
+/// `now + wait`, saturating at the far future.
+pub fn at(now: chrono::DateTime<chrono::Utc>, wait: Duration) -> chrono::DateTime<chrono::Utc> {
+    chrono::Duration::from_std(wait)
+        .ok()
+        .and_then(|d| now.checked_add_signed(d))
+        .unwrap_or(chrono::DateTime::<chrono::Utc>::MAX_UTC)
+}
+
+/// "retry after 2 min (at 07:14 UTC)".
+fn retry_after_phrase(wait: Duration, now: chrono::DateTime<chrono::Utc>) -> String {
+    let when = at(now, wait);
+    let clock = if wait < Duration::from_secs(20 * 3600) {
+        when.format("%H:%M:%S UTC").to_string()
+    } else {
+        when.format("%Y-%m-%d %H:%M UTC").to_string()
+    };
+    format!("retry after {} (at {clock})", human(wait))
+}
+
+/// The model-facing text for a failed call. It starts with "X failed:" so that a
+/// client that drops `isError` still hands the model an unmistakable failure.
+pub fn failure(f: &Failed<'_>) -> String {
+    let Failed {
+        tool,
+        class,
+        detail,
+        why,
+        attempts,
+        elapsed,
+        owner_alerted,
+        retry_after,
+        now,
+    } = *f;
     let name = &tool.name;
     let what = detail.describe();
     let tried = if attempts > 1 {
@@ -99,19 +146,28 @@ pub fn failure(
     } else {
         String::new()
     };
+    let alerted = if owner_alerted {
+        format!("The tool owner ({}) has been alerted.", tool.owner)
+    } else {
+        format!(
+            "An incident was recorded for the tool owner ({}).",
+            tool.owner
+        )
+    };
+    // A known wait is always told, with the clock time.
+    let wait = retry_after.map(|w| retry_after_phrase(w, now));
     match (class, why) {
         (ErrorClass::ContractDrift, _) => match detail {
             Detail::Drift(d) => format!(
                 "{name} failed: the upstream response no longer matches contract v{} ({}). Error class: contract_drift. \
-                 Retrying will not help. The tool owner ({}) has been alerted. Do not call {name} again until it is fixed.",
+                 Retrying will not help. {alerted} Do not call {name} again until it is fixed.",
                 tool.contract.version,
                 d.summary(),
-                tool.owner
             ),
             _ => format!(
                 "{name} failed: {what}, which breaks contract v{}. Error class: contract_drift. Retrying will not help. \
-                 The tool owner ({}) has been alerted. Do not call {name} again until it is fixed.",
-                tool.contract.version, tool.owner
+                 {alerted} Do not call {name} again until it is fixed.",
+                tool.contract.version
             ),
         },
         (ErrorClass::ClientError, _) => format!(
@@ -133,25 +189,45 @@ pub fn failure(
             ),
         },
         (_, GiveUpReason::DeadlineTooShort { wait }) => format!(
-            "{name} failed: {what}. Error class: {}. The upstream asks to wait {} before retrying, which is longer than \
-             this call's deadline, so toolgate did not wait.{tried} Call {name} again after {} or continue without it.",
+            "{name} failed: {what}. Error class: {}. The upstream asks to wait {}, longer than this call's deadline, \
+             so toolgate did not wait.{tried} Call {name} again after that ({}), or continue without it.",
             class.as_str(),
             human(wait),
-            human(wait)
+            retry_after_phrase(wait, now)
         ),
         (_, GiveUpReason::BudgetDenied) => format!(
             "{name} failed: {what}. Error class: {} (not retried: the retry budget for {} is spent, which protects a \
-             struggling dependency).{tried} Try again in a minute, or continue without {name}.",
+             struggling dependency).{tried} {}, or continue without {name}.",
             class.as_str(),
-            tool.dependency.name
+            tool.dependency.name,
+            wait.map_or_else(|| "Try again in a minute".to_string(), |w| capitalised(&w)),
         ),
-        (ErrorClass::RateLimited, _) => format!(
-            "{name} failed: {what}. Error class: rate_limited — the quota is exhausted.{tried} Do not call {name} again \
-             for a while; reduce how often you call it."
+        (_, GiveUpReason::CircuitOpen) => format!(
+            "{name} failed: {what}. Error class: {}.{tried} toolgate then stopped sending {} requests (circuit open); \
+             {}, or continue without {name}.",
+            class.as_str(),
+            tool.dependency.name,
+            wait.unwrap_or_else(|| "try again in a minute".to_string()),
         ),
+        (ErrorClass::RateLimited, _) => match wait {
+            Some(w) => format!(
+                "{name} failed: {what}. Error class: rate_limited — the quota is exhausted.{tried} Do not call {name} \
+                 before then: {w}; reduce how often you call it."
+            ),
+            None => format!(
+                "{name} failed: {what}. Error class: rate_limited — the quota is exhausted.{tried} The upstream gave no \
+                 time; wait at least a minute before calling {name} again, and call it less often."
+            ),
+        },
         (ErrorClass::Overloaded, _) => format!(
-            "{name} failed: {what}. Error class: overloaded — the upstream is shedding load.{tried} Wait before calling \
-             {name} again, and reduce volume."
+            "{name} failed: {what}. Error class: overloaded — the upstream is shedding load.{tried} {} before calling \
+             {name} again, and reduce volume.",
+            wait.map_or_else(|| "Wait".to_string(), |w| capitalised(&w)),
+        ),
+        (ErrorClass::Timeout, GiveUpReason::NotRetryable) if tool.retry_safe() => format!(
+            "{name} failed: {what}. Error class: timeout. toolgate did not retry because {} is slow right now (a \
+             brownout) and more calls would slow it further; call {name} less often, or continue without it.",
+            tool.dependency.name
         ),
         (
             ErrorClass::ServerError | ErrorClass::Timeout | ErrorClass::Connect,
@@ -161,12 +237,26 @@ pub fn failure(
              check whether the action happened before calling it again.",
             class.as_str()
         ),
-        _ => format!(
-            "{name} failed: {what}. Error class: {} (usually transient).{tried} toolgate already retried; \
-             do not retry at once — try again in a minute, or continue without {name}.",
-            class.as_str()
-        ),
+        _ => {
+            let retried = if attempts > 1 {
+                "toolgate already retried; do not retry at once —"
+            } else {
+                "This tool allows one attempt, so toolgate did not retry;"
+            };
+            format!(
+                "{name} failed: {what}. Error class: {} (usually transient).{tried} {retried} {}, or continue without {name}.",
+                class.as_str(),
+                wait.unwrap_or_else(|| "try again in a minute".to_string()),
+            )
+        }
     }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
 }
 
 /// The upstream serves a newer contract than the tool's wrapper and the gate refuses.
@@ -236,9 +326,15 @@ pub fn human(d: Duration) -> String {
     } else if d.as_secs() < 120 {
         format!("{} s", d.as_secs())
     } else if d.as_secs() < 7200 {
-        format!("{} min {} s", d.as_secs() / 60, d.as_secs() % 60)
+        match d.as_secs() % 60 {
+            0 => format!("{} min", d.as_secs() / 60),
+            s => format!("{} min {s} s", d.as_secs() / 60),
+        }
     } else {
-        format!("{} h {} min", d.as_secs() / 3600, d.as_secs() % 3600 / 60)
+        match d.as_secs() % 3600 / 60 {
+            0 => format!("{} h", d.as_secs() / 3600),
+            m => format!("{} h {m} min", d.as_secs() / 3600),
+        }
     }
 }
 
@@ -263,6 +359,12 @@ mod tests {
         assert_eq!(human(Duration::from_secs(47)), "47 s");
         assert_eq!(human(Duration::from_secs(200)), "3 min 20 s");
         assert_eq!(human(Duration::from_secs(7300)), "2 h 1 min");
+        assert_eq!(
+            human(Duration::from_secs(3600)),
+            "60 min",
+            "never \"60 min 0 s\""
+        );
+        assert_eq!(human(Duration::from_secs(7200)), "2 h");
     }
 
     #[test]

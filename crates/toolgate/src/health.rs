@@ -2,8 +2,6 @@
 //! baseline, error rate, quota, breaker, status page, deprecations of its tools, open
 //! incidents, and one line of advice. Served as an MCP tool and at `/admin/health`.
 
-use std::time::Duration;
-
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 use toolgate_resilience::BreakerState;
@@ -11,7 +9,7 @@ use toolgate_signals::status_page::Health;
 
 use crate::dependency::Snapshot;
 use crate::explain::human;
-use crate::gateway::{Gateway, lock};
+use crate::gateway::Gateway;
 
 /// Name of the built-in tool.
 pub const TOOL_NAME: &str = "dependency_health";
@@ -20,10 +18,10 @@ pub const TOOL_NAME: &str = "dependency_health";
 /// unknown dependency and the known ones.
 pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, String> {
     if let Some(name) = only
-        && !gateway.dependencies.contains_key(name)
+        && gateway.dependency(name).is_none()
     {
         let known: Vec<&str> = gateway
-            .config
+            .config()
             .dependencies
             .keys()
             .map(String::as_str)
@@ -33,20 +31,20 @@ pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, Stri
             known.join(", ")
         ));
     }
-    let incidents = gateway.store.incidents(false).await.unwrap_or_else(|e| {
+    let incidents = gateway.store().incidents(false).await.unwrap_or_else(|e| {
         tracing::error!(error = %e, "open incidents left out of the report: the state store is unreadable");
         Vec::new()
     });
     let now = Instant::now();
     let mut out = Map::new();
-    for (name, state) in &gateway.dependencies {
+    for (name, state) in gateway.dependencies() {
         if only.is_some_and(|o| o != name) {
             continue;
         }
         let snap = state.snapshot(now);
-        gateway.metrics.record_dependency(name, &snap);
+        gateway.metrics().record_dependency(name, &snap);
         let tools: Vec<&str> = gateway
-            .config
+            .config()
             .tools
             .values()
             .filter(|t| &t.dependency.name == name)
@@ -55,10 +53,7 @@ pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, Stri
         let deprecations: Vec<Value> = tools
             .iter()
             .filter_map(|t| {
-                let d = gateway
-                    .tools
-                    .get(*t)
-                    .and_then(|s| lock(&s.deprecation).clone())?;
+                let d = gateway.tool_state(t).and_then(|s| s.deprecation())?;
                 let successor = gateway.tool(t).and_then(|s| s.successor.clone());
                 Some(json!({ "tool": t, "deprecation": d, "successor_tool": successor }))
             })
@@ -136,61 +131,5 @@ fn advice(name: &str, s: &Snapshot, deprecated: bool) -> String {
     match s.health() {
         Health::Unknown => format!("No calls to {name} yet; no known problems."),
         _ => format!("{name} is healthy; call it normally."),
-    }
-}
-
-/// Status page and health endpoint polling: a background loop per dependency that
-/// names one. A non-green page marks the dependency degraded or down.
-pub fn spawn_status_pollers(
-    gateway: std::sync::Arc<Gateway>,
-    shutdown: tokio_util::sync::CancellationToken,
-) {
-    for (name, state) in &gateway.dependencies {
-        let Some(page) = state.spec.status_page.clone() else {
-            continue;
-        };
-        let gateway = gateway.clone();
-        let name = name.clone();
-        let shutdown = shutdown.clone();
-        tokio::spawn(async move {
-            loop {
-                let checked_at = chrono::Utc::now();
-                let report = match gateway
-                    .client
-                    .get(&page.url, Duration::from_secs(10), 1 << 20)
-                    .await
-                {
-                    Ok((_, body)) => match toolgate_signals::status_page::parse(&body) {
-                        Some(p) => crate::dependency::StatusReport {
-                            page: Some(p),
-                            error: None,
-                            checked_at,
-                        },
-                        None => crate::dependency::StatusReport {
-                            page: None,
-                            error: Some("not a recognised status page or health document".into()),
-                            checked_at,
-                        },
-                    },
-                    Err(e) => crate::dependency::StatusReport {
-                        page: None,
-                        error: Some(e),
-                        checked_at,
-                    },
-                };
-                if let Some(dep) = gateway.dependency(&name) {
-                    if let Some(p) = &report.page
-                        && p.health != Health::Healthy
-                    {
-                        tracing::warn!(dependency = %name, indicator = %p.indicator, "status page is not green");
-                    }
-                    dep.set_status(report);
-                }
-                tokio::select! {
-                    _ = shutdown.cancelled() => break,
-                    _ = tokio::time::sleep(page.every) => {}
-                }
-            }
-        });
     }
 }

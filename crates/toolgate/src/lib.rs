@@ -1,9 +1,11 @@
 //! toolgate: an agent-aware tool gateway.
 //!
 //! The call path is assembled in one place, [`pipeline`]; everything else is a part it
-//! uses (config, upstream client, store, metrics) or a way in (MCP, CLI, HTTP).
+//! uses (config, upstream kinds, dependency and tool state, incidents, metrics) or a
+//! way in (MCP, CLI, HTTP). `docs/architecture.md` draws the layers.
 
 pub mod alerts;
+pub mod background;
 pub mod cli;
 pub mod config;
 pub mod demo;
@@ -18,5 +20,7 @@ pub mod pipeline;
 pub mod server;
 pub mod status;
 pub mod store;
+pub mod sync;
+pub mod tool_state;
 pub mod upstream;
 pub mod watch;

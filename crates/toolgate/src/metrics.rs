@@ -53,6 +53,18 @@ pub enum SequenceOutcome {
     deadline,
 }
 
+impl From<toolgate_resilience::Sequence> for SequenceOutcome {
+    fn from(s: toolgate_resilience::Sequence) -> SequenceOutcome {
+        use toolgate_resilience::Sequence;
+        match s {
+            Sequence::Recovered => SequenceOutcome::recovered,
+            Sequence::Exhausted => SequenceOutcome::exhausted,
+            Sequence::BudgetDenied => SequenceOutcome::budget_denied,
+            Sequence::Deadline => SequenceOutcome::deadline,
+        }
+    }
+}
+
 /// `{tool, outcome}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub struct CallLabels {

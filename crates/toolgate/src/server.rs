@@ -20,7 +20,7 @@ use crate::gateway::Gateway;
 pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<Router>) -> Router {
     let mcp = crate::mcp::http_router(
         gateway.clone(),
-        gateway.config.gateway.allowed_hosts.clone(),
+        gateway.config().gateway.allowed_hosts.clone(),
         shutdown,
     );
     let guarded = Router::new()
@@ -30,7 +30,7 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
         .route("/admin/status", get(status))
         .with_state(gateway.clone())
         .layer(middleware::from_fn_with_state(
-            gateway.config.gateway.auth_token.clone(),
+            gateway.config().gateway.auth_token.clone(),
             require_bearer,
         ));
     let open = Router::new()
@@ -103,13 +103,13 @@ async fn metrics(State(gateway): State<Arc<Gateway>>) -> Response {
             header::CONTENT_TYPE,
             "application/openmetrics-text; version=1.0.0; charset=utf-8",
         )],
-        gateway.metrics.render(),
+        gateway.metrics().render(),
     )
         .into_response()
 }
 
 async fn ready(State(gateway): State<Arc<Gateway>>) -> Response {
-    match gateway.store.incidents(false).await {
+    match gateway.store().incidents(false).await {
         Ok(_) => (StatusCode::OK, "ready").into_response(),
         Err(e) => (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -120,7 +120,7 @@ async fn ready(State(gateway): State<Arc<Gateway>>) -> Response {
 }
 
 async fn incidents(State(gateway): State<Arc<Gateway>>) -> Response {
-    match gateway.store.incidents(true).await {
+    match gateway.store().incidents(true).await {
         Ok(list) => axum::Json(list).into_response(),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     }

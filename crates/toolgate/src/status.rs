@@ -11,24 +11,25 @@ use anyhow::Context as _;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-use crate::gateway::{Gateway, lock};
+use crate::gateway::Gateway;
+use crate::sync::lock;
 
 /// The window `status` reports on.
 const WINDOW: Duration = Duration::from_secs(3600);
 
 /// The status document served at `/admin/status`.
 pub async fn report(gateway: &Gateway) -> Value {
-    let incidents = gateway.store.incidents(false).await.unwrap_or_else(|e| {
+    let incidents = gateway.store().incidents(false).await.unwrap_or_else(|e| {
         tracing::error!(error = %e, "open incidents left out of the report: the state store is unreadable");
         Vec::new()
     });
     let now = Instant::now();
     let tools: Vec<Value> = gateway
-        .config
+            .config()
         .tools
         .values()
         .map(|t| {
-            let summary = gateway.tools.get(&t.name).map(|s| lock(&s.stats).summary(now, WINDOW)).unwrap_or_default();
+            let summary = gateway.tool_state(&t.name).map(|s| lock(&s.stats).summary(now, WINDOW)).unwrap_or_default();
             let recovery: serde_json::Map<String, Value> = summary
                 .recovery
                 .iter()

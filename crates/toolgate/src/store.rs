@@ -1,10 +1,12 @@
-//! The embedded SQLite store: incidents (and, later, remembered deprecations and probe
-//! results) that must survive a restart.
+//! The embedded SQLite store: incidents, remembered deprecations, probe results and
+//! dead letters — what must survive a restart.
 //!
-//! One connection behind a mutex, used from `spawn_blocking`: writes are rare (an
-//! incident is opened or updated, never written per successful call), so a writer
-//! thread would add machinery without adding throughput. WAL mode keeps
-//! `toolgate incidents` readable while a server runs.
+//! One connection behind a mutex, used from `spawn_blocking`. Nothing on a call's path
+//! waits for it: incidents reach it through the incident writer
+//! (`watch::incidents`), which merges repeat sightings. WAL mode keeps
+//! `toolgate incidents` readable while a server runs; `synchronous=NORMAL` (safe with
+//! WAL: a power loss may lose the last transactions, never corrupt the file) spares an
+//! fsync per write.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -34,7 +36,23 @@ pub enum StoreError {
     /// A blocking task was cancelled (shutdown).
     #[error("the state store task was cancelled")]
     Cancelled,
+    /// The file was written by a newer toolgate, whose schema this one does not know.
+    #[error(
+        "state store {path} has schema version {found}, newer than this toolgate's {known}: \
+         it was written by a newer toolgate. Run that version, or point gateway.state at another file"
+    )]
+    NewerSchema {
+        /// The database file.
+        path: PathBuf,
+        /// The schema version in the file.
+        found: i64,
+        /// The newest version this binary knows.
+        known: i64,
+    },
 }
+
+/// Dead letters kept; older ones are pruned as new ones arrive.
+pub const DEAD_LETTERS_KEPT: i64 = 10_000;
 
 /// Schema migrations, applied in order; `PRAGMA user_version` records how many ran.
 const MIGRATIONS: &[&str] = &[
@@ -82,7 +100,7 @@ const MIGRATIONS: &[&str] = &[
 ];
 
 /// A kind of incident.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum IncidentKind {
     /// The response no longer matches the contract.
@@ -104,6 +122,23 @@ pub enum IncidentKind {
 }
 
 impl IncidentKind {
+    /// Every kind.
+    pub const ALL: [IncidentKind; 8] = [
+        IncidentKind::ContractDrift,
+        IncidentKind::Deprecation,
+        IncidentKind::RecoveryRateZero,
+        IncidentKind::ProbeFailing,
+        IncidentKind::CircuitOpenLong,
+        IncidentKind::AuthFailing,
+        IncidentKind::SuccessRateCollapse,
+        IncidentKind::WrapperOutdated,
+    ];
+
+    /// The kind of a stored name.
+    pub fn parse(name: &str) -> Option<IncidentKind> {
+        IncidentKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+
     /// Stored name.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -167,6 +202,9 @@ pub struct Incident {
     pub last_seen: String,
     /// How many times it was seen while open.
     pub count: i64,
+    /// Identity within (kind, tool).
+    #[serde(skip)]
+    pub fingerprint: String,
 }
 
 /// Whether recording created a new incident, and the incident as stored.
@@ -204,8 +242,21 @@ impl Store {
         let mut conn = Connection::open(path).map_err(sql)?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(sql)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(sql)?;
         conn.pragma_update(None, "busy_timeout", 5000)
             .map_err(sql)?;
+        let found: i64 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(sql)?;
+        let known = MIGRATIONS.len() as i64;
+        if found > known {
+            return Err(StoreError::NewerSchema {
+                path: path.to_path_buf(),
+                found,
+                known,
+            });
+        }
         migrate(&mut conn).map_err(sql)?;
         Ok(Store {
             path: path.to_path_buf(),
@@ -229,7 +280,18 @@ impl Store {
 
     /// Opens an incident, or updates the open one with the same (kind, tool, fingerprint).
     pub async fn record_incident(&self, new: NewIncident) -> Result<Recorded, StoreError> {
-        self.with(move |c| record_incident(c, &new, &now())).await
+        self.record_sightings(new, 1).await
+    }
+
+    /// Like [`Store::record_incident`] for `seen` sightings at once (merged by the
+    /// incident writer): a new incident starts at `seen`, an open one adds it.
+    pub async fn record_sightings(
+        &self,
+        new: NewIncident,
+        seen: u32,
+    ) -> Result<Recorded, StoreError> {
+        self.with(move |c| record_incident(c, &new, seen.max(1), &now()))
+            .await
     }
 
     /// Marks the open incidents of (kind, tool) resolved, with a reason; returns how many.
@@ -302,6 +364,12 @@ impl Store {
             c.execute(
                 "INSERT INTO dead_letters (incident_id, target, error, payload, at) VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![incident_id, target, error, payload.to_string(), now()],
+            )?;
+            // Pruned on write: a receiver that is down for weeks must not grow the file
+            // without bound; the newest letters are the ones an operator replays.
+            c.execute(
+                "DELETE FROM dead_letters WHERE id <= (SELECT max(id) FROM dead_letters) - ?1",
+                params![DEAD_LETTERS_KEPT],
             )
             .map(|_| ())
         })
@@ -366,7 +434,12 @@ fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
-fn record_incident(c: &mut Connection, n: &NewIncident, now: &str) -> rusqlite::Result<Recorded> {
+fn record_incident(
+    c: &mut Connection,
+    n: &NewIncident,
+    seen: u32,
+    now: &str,
+) -> rusqlite::Result<Recorded> {
     let tx = c.transaction()?;
     let existing: Option<i64> = tx
         .query_row(
@@ -379,8 +452,8 @@ fn record_incident(c: &mut Connection, n: &NewIncident, now: &str) -> rusqlite::
     let recorded = match existing {
         Some(id) => {
             tx.execute(
-                "UPDATE incidents SET last_seen = ?1, count = count + 1, detail = ?2, title = ?3 WHERE id = ?4",
-                params![now, detail, n.title, id],
+                "UPDATE incidents SET last_seen = ?1, count = count + ?5, detail = ?2, title = ?3 WHERE id = ?4",
+                params![now, detail, n.title, id, seen],
             )?;
             (id, false)
         }
@@ -388,7 +461,7 @@ fn record_incident(c: &mut Connection, n: &NewIncident, now: &str) -> rusqlite::
             tx.execute(
                 "INSERT INTO incidents (kind, tool, dependency, owner, fingerprint, status, title, detail,
                     contract_version, first_seen, last_seen, count)
-                 VALUES (?1, ?2, ?3, ?4, ?5, 'open', ?6, ?7, ?8, ?9, ?9, 1)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'open', ?6, ?7, ?8, ?9, ?9, ?10)",
                 params![
                     n.kind.as_str(),
                     n.tool,
@@ -398,7 +471,8 @@ fn record_incident(c: &mut Connection, n: &NewIncident, now: &str) -> rusqlite::
                     n.title,
                     detail,
                     n.contract_version,
-                    now
+                    now,
+                    seen
                 ],
             )?;
             (tx.last_insert_rowid(), true)
@@ -428,7 +502,8 @@ fn query_incidents(
     params: impl rusqlite::Params,
 ) -> rusqlite::Result<Vec<Incident>> {
     let sql = format!(
-        "SELECT id, kind, tool, dependency, owner, status, title, detail, contract_version, first_seen, last_seen, count
+        "SELECT id, kind, tool, dependency, owner, status, title, detail, contract_version, first_seen, last_seen, count,
+                fingerprint
          FROM incidents {filter} ORDER BY id DESC"
     );
     let mut stmt = c.prepare(&sql)?;
@@ -447,6 +522,7 @@ fn query_incidents(
             first_seen: r.get(9)?,
             last_seen: r.get(10)?,
             count: r.get(11)?,
+            fingerprint: r.get(12)?,
         })
     })?;
     rows.collect()
@@ -519,6 +595,38 @@ mod tests {
         drop(store);
         let again = Store::open(&dir.join("nested/state.db")).unwrap();
         assert_eq!(again.incidents(true).await.unwrap().len(), 3);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test]
+    async fn a_store_from_a_newer_toolgate_is_refused_not_used() {
+        let dir = std::env::temp_dir().join(format!("toolgate-store-newer-{}", std::process::id()));
+        let path = dir.join("state.db");
+        drop(Store::open(&path).unwrap());
+        {
+            let c = Connection::open(&path).unwrap();
+            c.pragma_update(None, "user_version", 99).unwrap();
+        }
+        let err = Store::open(&path).unwrap_err();
+        assert!(
+            matches!(err, StoreError::NewerSchema { found: 99, .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("newer toolgate"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test]
+    async fn sightings_merged_by_the_writer_add_up() {
+        let dir = std::env::temp_dir().join(format!("toolgate-store-seen-{}", std::process::id()));
+        let store = Store::open(&dir.join("state.db")).unwrap();
+        let a = store.record_sightings(drift("fp"), 3).await.unwrap();
+        let b = store.record_sightings(drift("fp"), 5).await.unwrap();
+        assert!(a.opened && !b.opened);
+        assert_eq!(
+            b.incident.map(|i| (i.count, i.fingerprint)),
+            Some((8, "fp".into()))
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

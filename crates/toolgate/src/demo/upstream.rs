@@ -13,7 +13,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::gateway::lock;
+use crate::sync::lock;
 
 /// Switchable behaviour of the demo APIs.
 #[derive(Debug, Default)]

@@ -40,7 +40,12 @@ pub struct McpServer {
 impl McpServer {
     /// Builds the tool list once; every session shares it.
     pub fn new(gateway: Arc<Gateway>) -> McpServer {
-        let mut tools: Vec<Tool> = gateway.config.tools.values().map(|t| describe(t)).collect();
+        let mut tools: Vec<Tool> = gateway
+            .config()
+            .tools
+            .values()
+            .map(|t| describe(t))
+            .collect();
         tools.push(health_tool());
         McpServer {
             gateway,

@@ -1,247 +1,498 @@
-//! Raising and clearing incidents: the one place that records an incident, logs it,
-//! and tells its owner. The pipeline, the probes and the alert rules all come here.
+//! Incidents: the one service that raises and clears them, for the pipeline, the probes
+//! and the alert rules alike.
+//!
+//! Raising never waits for the store. An incident breaks exactly when an upstream
+//! breaks — the moment every call to it drifts — so the open incidents live in an
+//! in-memory index keyed by (kind, tool, fingerprint): a repeat sighting bumps a
+//! counter there, and one writer task writes new incidents, merged sightings and
+//! resolutions out to the store, then tells the owners. A drifting call costs about
+//! what a valid call costs.
+//!
+//! Notifications: one per opened incident; updates go through the notifier's
+//! per-incident throttle; an incident that re-opens within the throttle after being
+//! resolved (a flapping upstream) is announced as an update, not as a new page.
 
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use serde_json::json;
-use toolgate_contract::Drift;
-use toolgate_signals::{Deprecation, Signals};
+use serde_json::Value;
+use tokio::sync::Notify;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 
-use crate::config::ToolSpec;
-use crate::gateway::{Gateway, lock};
-use crate::metrics::ToolLabel;
-use crate::store::{IncidentKind, NewIncident};
-use crate::watch::notify::Event;
+use crate::store::{Incident, IncidentKind, NewIncident, Store};
+use crate::sync::lock;
+use crate::watch::notify::{Event, Notifier};
 
-impl Gateway {
-    /// Opens an incident, or updates the open one with the same fingerprint; a new one
-    /// is logged and sent to the owner. Returns whether it was new.
-    pub async fn raise(&self, incident: NewIncident) -> bool {
-        let (kind, tool, owner, title) = (
-            incident.kind,
-            incident.tool.clone(),
-            incident.owner.clone(),
-            incident.title.clone(),
+/// Writes waiting for the writer; beyond this (a store stuck for minutes) new writes are
+/// dropped with a log line rather than growing memory. Sightings of open incidents are
+/// merged in the index and never take a slot.
+const QUEUE_CAP: usize = 4096;
+
+/// How often the writer looks for merged sightings even when nothing woke it.
+const WRITE_EVERY: Duration = Duration::from_millis(250);
+
+/// The identity of an open incident.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Key {
+    kind: IncidentKind,
+    tool: String,
+    fingerprint: String,
+}
+
+impl Key {
+    fn of(n: &NewIncident) -> Key {
+        Key {
+            kind: n.kind,
+            tool: n.tool.clone(),
+            fingerprint: n.fingerprint.clone(),
+        }
+    }
+}
+
+/// An open incident, as the index knows it.
+#[derive(Debug)]
+struct Open {
+    /// The latest sighting, written out with the merged count.
+    latest: NewIncident,
+    /// Sightings not yet written.
+    unwritten: u32,
+}
+
+/// A write for the writer task.
+#[derive(Debug)]
+enum Write {
+    /// A new incident.
+    Open(NewIncident),
+    /// Resolve the open incidents of (kind, tool[, fingerprint]).
+    Resolve {
+        kind: IncidentKind,
+        tool: String,
+        fingerprint: Option<String>,
+        why: String,
+    },
+    /// Remember a tool's deprecation notice across restarts.
+    Deprecation { tool: String, notice: Value },
+}
+
+#[derive(Debug, Default)]
+struct Index {
+    open: HashMap<Key, Open>,
+    queue: VecDeque<Write>,
+    /// Keys of open incidents with unwritten sightings.
+    dirty: Vec<Key>,
+    /// When each key last opened, for the flapping rule.
+    opened_at: HashMap<Key, Instant>,
+    /// Whether the writer is in the middle of a batch.
+    writing: bool,
+    dropped: u64,
+}
+
+/// The incident service; cheap to share behind an `Arc`.
+#[derive(Debug)]
+pub struct Incidents {
+    index: Mutex<Index>,
+    wake: Notify,
+    notifier: Option<Arc<Notifier>>,
+    /// How long a re-opened incident counts as the same page.
+    throttle: Duration,
+}
+
+/// What [`Incidents::raise`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Raised {
+    /// A new incident opened.
+    Opened,
+    /// The open incident with the same fingerprint was seen again.
+    Seen,
+}
+
+impl Incidents {
+    /// A service whose writes go to `store` and whose notifications go through
+    /// `notifier`, once [`Incidents::run_writer`] runs.
+    pub fn new(notifier: Option<Arc<Notifier>>, throttle: Duration) -> Incidents {
+        Incidents {
+            index: Mutex::new(Index::default()),
+            wake: Notify::new(),
+            notifier,
+            throttle,
+        }
+    }
+
+    /// Whether `owner` has a notification route (a webhook that takes their incidents):
+    /// only then may the model be told "the owner has been alerted".
+    pub fn reaches(&self, owner: &str) -> bool {
+        self.notifier.as_ref().is_some_and(|n| n.has_route(owner))
+    }
+
+    /// Opens an incident, or counts a sighting of the open one with the same (kind,
+    /// tool, fingerprint). Never waits: the store write happens in the writer.
+    pub fn raise(&self, incident: NewIncident) -> Raised {
+        let key = Key::of(&incident);
+        let mut g = lock(&self.index);
+        if let Some(open) = g.open.get_mut(&key) {
+            open.unwritten += 1;
+            open.latest = incident;
+            if open.unwritten == 1 {
+                g.dirty.push(key);
+            }
+            return Raised::Seen;
+        }
+        log_opened(&incident);
+        g.open.insert(
+            key,
+            Open {
+                latest: incident.clone(),
+                unwritten: 0,
+            },
         );
-        match self.store.record_incident(incident).await {
-            Ok(r) => {
-                if r.opened {
-                    match kind {
-                        IncidentKind::ContractDrift
-                        | IncidentKind::AuthFailing
-                        | IncidentKind::RecoveryRateZero => {
-                            tracing::error!(incident = r.id, kind = kind.as_str(), %tool, %owner, "{title}")
+        push(&mut g, Write::Open(incident));
+        drop(g);
+        self.wake.notify_one();
+        Raised::Opened
+    }
+
+    /// Resolves the open incidents of (kind, tool), or only the one with `fingerprint`.
+    /// Free when none is open (the rules call it every round).
+    pub fn clear(&self, kind: IncidentKind, tool: &str, fingerprint: Option<&str>, why: &str) {
+        let mut g = lock(&self.index);
+        let before = g.open.len();
+        g.open.retain(|k, _| {
+            !(k.kind == kind && k.tool == tool && fingerprint.is_none_or(|f| f == k.fingerprint))
+        });
+        if g.open.len() == before {
+            return;
+        }
+        g.dirty.retain(|k| {
+            !(k.kind == kind && k.tool == tool && fingerprint.is_none_or(|f| f == k.fingerprint))
+        });
+        tracing::info!(kind = kind.as_str(), %tool, "incident resolved: {why}");
+        push(
+            &mut g,
+            Write::Resolve {
+                kind,
+                tool: tool.to_string(),
+                fingerprint: fingerprint.map(str::to_string),
+                why: why.to_string(),
+            },
+        );
+        drop(g);
+        self.wake.notify_one();
+    }
+
+    /// Whether an incident of (kind, tool) is open.
+    pub fn is_open(&self, kind: IncidentKind, tool: &str) -> bool {
+        lock(&self.index)
+            .open
+            .keys()
+            .any(|k| k.kind == kind && k.tool == tool)
+    }
+
+    /// Open incidents of (kind, tool) and how often each was seen since this process
+    /// started or restored it (merged sightings included).
+    pub fn open_of(&self, kind: IncidentKind, tool: &str) -> Vec<(String, u32)> {
+        lock(&self.index)
+            .open
+            .iter()
+            .filter(|(k, _)| k.kind == kind && k.tool == tool)
+            .map(|(k, o)| (k.fingerprint.clone(), o.unwritten))
+            .collect()
+    }
+
+    /// Remembers a tool's deprecation notice in the store, off the call path.
+    pub fn save_deprecation(&self, tool: &str, notice: Value) {
+        let mut g = lock(&self.index);
+        push(
+            &mut g,
+            Write::Deprecation {
+                tool: tool.to_string(),
+                notice,
+            },
+        );
+        drop(g);
+        self.wake.notify_one();
+    }
+
+    /// Loads the store's open incidents into the index, so a restart neither re-opens
+    /// nor re-pages what is already open. Returns them for the caller's own state.
+    pub async fn restore(&self, store: &Store) -> Vec<Incident> {
+        let open = match store.incidents(false).await {
+            Ok(open) => open,
+            Err(e) => {
+                tracing::error!(error = %e, "could not read open incidents at start-up");
+                return Vec::new();
+            }
+        };
+        let mut g = lock(&self.index);
+        for i in &open {
+            let Some(kind) = IncidentKind::parse(&i.kind) else {
+                continue;
+            };
+            let latest = NewIncident {
+                kind,
+                tool: i.tool.clone(),
+                dependency: i.dependency.clone(),
+                owner: i.owner.clone(),
+                fingerprint: i.fingerprint.clone(),
+                title: i.title.clone(),
+                detail: i.detail.clone(),
+                contract_version: i.contract_version.clone(),
+            };
+            g.open.insert(
+                Key::of(&latest),
+                Open {
+                    latest,
+                    unwritten: 0,
+                },
+            );
+        }
+        open
+    }
+
+    /// The writer: writes queued incidents and merged sightings to `store` and tells
+    /// the owners, until `shutdown` is cancelled — then writes what is left and returns.
+    pub async fn run_writer(self: Arc<Self>, store: Store, shutdown: CancellationToken) {
+        loop {
+            let stopping = tokio::select! {
+                _ = shutdown.cancelled() => true,
+                _ = self.wake.notified() => false,
+                _ = tokio::time::sleep(WRITE_EVERY) => false,
+            };
+            self.write_batch(&store).await;
+            if stopping {
+                // A last pass for what the final batch itself queued (none today).
+                self.write_batch(&store).await;
+                return;
+            }
+        }
+    }
+
+    /// Waits until every write queued so far is in the store and handed to the notifier,
+    /// and the notifier delivered it; false when `timeout` passed first.
+    pub async fn flush(&self, timeout: Duration) -> bool {
+        let drained = async {
+            loop {
+                {
+                    let g = lock(&self.index);
+                    if g.queue.is_empty() && g.dirty.is_empty() && !g.writing {
+                        return;
+                    }
+                }
+                self.wake.notify_one();
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        };
+        let started = Instant::now();
+        if tokio::time::timeout(timeout, drained).await.is_err() {
+            return false;
+        }
+        match &self.notifier {
+            Some(n) => n.flush(timeout.saturating_sub(started.elapsed())).await,
+            None => true,
+        }
+    }
+
+    async fn write_batch(&self, store: &Store) {
+        let batch = {
+            let mut g = lock(&self.index);
+            let mut batch: Vec<(Write, u32)> = g.queue.drain(..).map(|w| (w, 1)).collect();
+            let dirty = std::mem::take(&mut g.dirty);
+            for key in dirty {
+                if let Some(open) = g.open.get_mut(&key) {
+                    let seen = std::mem::take(&mut open.unwritten);
+                    if seen > 0 {
+                        batch.push((Write::Open(open.latest.clone()), seen));
+                    }
+                }
+            }
+            g.writing = !batch.is_empty();
+            batch
+        };
+        for (write, seen) in batch {
+            self.write(store, write, seen).await;
+        }
+        lock(&self.index).writing = false;
+    }
+
+    async fn write(&self, store: &Store, write: Write, seen: u32) {
+        match write {
+            Write::Open(incident) => {
+                let key = Key::of(&incident);
+                let kind = incident.kind;
+                let tool = incident.tool.clone();
+                match store.record_sightings(incident, seen).await {
+                    Ok(r) => {
+                        let Some(stored) = r.incident else { return };
+                        let event = if r.opened && !self.flapping(&key) {
+                            Event::Opened
+                        } else {
+                            Event::Updated
+                        };
+                        if let Some(n) = &self.notifier {
+                            n.notify(&stored, event);
                         }
-                        _ => {
-                            tracing::warn!(incident = r.id, kind = kind.as_str(), %tool, %owner, "{title}")
+                    }
+                    Err(e) => {
+                        tracing::error!(kind = kind.as_str(), %tool, error = %e, "could not record an incident")
+                    }
+                }
+            }
+            Write::Resolve {
+                kind,
+                tool,
+                fingerprint,
+                why,
+            } => match store.resolve(kind, tool.clone(), fingerprint, why).await {
+                Ok(resolved) => {
+                    for i in resolved {
+                        if let Some(n) = &self.notifier {
+                            n.notify(&i, Event::Resolved);
                         }
                     }
                 }
-                if let Some(incident) = &r.incident {
-                    let event = if r.opened {
-                        Event::Opened
-                    } else {
-                        Event::Updated
-                    };
-                    self.notifier.notify(incident, event);
+                Err(e) => {
+                    tracing::error!(kind = kind.as_str(), %tool, error = %e, "could not resolve incidents")
                 }
-                r.opened
-            }
-            Err(e) => {
-                tracing::error!(kind = kind.as_str(), %tool, error = %e, "could not record an incident");
-                false
+            },
+            Write::Deprecation { tool, notice } => {
+                if let Err(e) = store.save_deprecation(tool.clone(), notice).await {
+                    tracing::error!(%tool, error = %e, "could not remember the deprecation notice");
+                }
             }
         }
     }
 
-    /// Resolves the open incidents of (kind, tool[, fingerprint]) and tells their owners.
-    pub async fn clear(
-        &self,
-        kind: IncidentKind,
-        tool: &str,
-        fingerprint: Option<String>,
-        why: &str,
-    ) {
-        match self
-            .store
-            .resolve(kind, tool.to_string(), fingerprint, why.to_string())
-            .await
-        {
-            Ok(resolved) => {
-                for i in resolved {
-                    tracing::info!(incident = i.id, kind = %i.kind, tool = %i.tool, "resolved: {why}");
-                    self.notify_resolved(&i).await;
-                }
-            }
-            Err(e) => {
-                tracing::error!(kind = kind.as_str(), %tool, error = %e, "could not resolve incidents")
-            }
+    /// Whether `key` opened less than the throttle ago (and remembers this opening).
+    fn flapping(&self, key: &Key) -> bool {
+        let now = Instant::now();
+        let mut g = lock(&self.index);
+        let recent = g
+            .opened_at
+            .insert(key.clone(), now)
+            .is_some_and(|at| now.saturating_duration_since(at) < self.throttle);
+        if g.opened_at.len() > QUEUE_CAP {
+            let throttle = self.throttle;
+            g.opened_at
+                .retain(|_, at| now.saturating_duration_since(*at) < throttle);
         }
+        recent
     }
+}
 
-    /// A response broke the contract: count it and open (or update) the incident.
-    pub async fn drift_detected(&self, tool: &ToolSpec, drift: &Drift) {
-        self.metrics
-            .contract_drift
-            .get_or_create(&ToolLabel {
-                tool: Arc::from(tool.name.as_str()),
-            })
-            .inc();
-        if let Some(state) = self.tools.get(&tool.name) {
-            state.drift_open.store(true, Ordering::Relaxed);
+fn push(g: &mut Index, write: Write) {
+    if g.queue.len() >= QUEUE_CAP {
+        g.dropped += 1;
+        if g.dropped.is_power_of_two() {
+            tracing::error!(
+                dropped = g.dropped,
+                "the incident writer is behind (is the state store stuck?): dropping incident writes"
+            );
         }
-        let summary = drift.summary();
-        self.raise(NewIncident {
+        return;
+    }
+    g.queue.push_back(write);
+}
+
+/// The log line of a new incident: error for what breaks calls, warn for the rest.
+fn log_opened(i: &NewIncident) {
+    let (kind, tool, owner, title) = (i.kind.as_str(), &i.tool, &i.owner, &i.title);
+    match i.kind {
+        IncidentKind::ContractDrift
+        | IncidentKind::AuthFailing
+        | IncidentKind::RecoveryRateZero => {
+            tracing::error!(kind, %tool, %owner, "{title}")
+        }
+        _ => tracing::warn!(kind, %tool, %owner, "{title}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drift(fp: &str) -> NewIncident {
+        NewIncident {
             kind: IncidentKind::ContractDrift,
-            tool: tool.name.clone(),
-            dependency: tool.dependency.name.clone(),
-            owner: tool.owner.clone(),
-            fingerprint: summary.clone(),
-            title: format!("{} no longer matches contract v{}: {summary}", tool.name, tool.contract.version),
-            detail: json!({ "summary": summary, "changes": drift.changes, "violations": drift.violations }),
-            contract_version: Some(tool.contract.version.clone()),
-        })
-        .await;
-    }
-
-    /// A response matched the contract: an open drift incident is over.
-    pub async fn contract_holds(&self, tool: &ToolSpec) {
-        let Some(state) = self.tools.get(&tool.name) else {
-            return;
-        };
-        if state.drift_open.swap(false, Ordering::Relaxed) {
-            self.clear(
-                IncidentKind::ContractDrift,
-                &tool.name,
-                None,
-                "responses match the contract again",
-            )
-            .await;
+            tool: "web_search".into(),
+            dependency: "search_api".into(),
+            owner: "search-team@example.com".into(),
+            fingerprint: fp.into(),
+            title: format!("drift {fp}"),
+            detail: serde_json::json!({ "fp": fp }),
+            contract_version: Some("3.1".into()),
         }
     }
 
-    /// Keeps the latest deprecation notice per tool (in memory and in the store); a
-    /// new or changed notice opens an incident for the owner.
-    pub async fn remember_deprecation(&self, tool: &ToolSpec, signals: &Signals) {
-        let Some(state) = self.tools.get(&tool.name) else {
-            return;
-        };
-        let Some(notice) = signals.deprecation.as_ref() else {
-            return;
-        };
-        let changed = {
-            let mut slot = lock(&state.deprecation);
-            let changed = slot.as_ref() != Some(notice);
-            *slot = Some(notice.clone());
-            changed
-        };
-        if let Some(sunset) = notice.sunset {
-            self.metrics.record_sunset(&tool.name, sunset.timestamp());
-        }
-        if changed {
-            if let Err(e) = self
-                .store
-                .save_deprecation(tool.name.clone(), json!(notice))
-                .await
-            {
-                tracing::error!(tool = %tool.name, error = %e, "could not remember the deprecation notice");
-            }
-            self.raise(deprecation_incident(tool, notice)).await;
-        }
+    fn temp_store(name: &str) -> (Store, std::path::PathBuf) {
+        let dir =
+            std::env::temp_dir().join(format!("toolgate-incidents-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        (Store::open(&dir.join("state.db")).unwrap(), dir)
     }
 
-    /// Loads remembered deprecation notices at start-up.
-    pub async fn restore(&self) {
-        let saved = match self.store.deprecations().await {
-            Ok(saved) => saved,
-            Err(e) => {
-                tracing::error!(error = %e, "could not restore remembered deprecation notices");
-                Vec::new()
-            }
-        };
-        for (tool, notice) in saved {
-            let Some(state) = self.tools.get(&tool) else {
-                continue;
-            };
-            if let Ok(d) = serde_json::from_value::<StoredDeprecation>(notice) {
-                let d = d.into_deprecation();
-                if let Some(sunset) = d.sunset {
-                    self.metrics.record_sunset(&tool, sunset.timestamp());
-                }
-                *lock(&state.deprecation) = Some(d);
-            }
+    #[tokio::test]
+    async fn a_thousand_sightings_are_one_incident_written_with_their_count() {
+        let (store, dir) = temp_store("merge");
+        let incidents = Arc::new(Incidents::new(None, Duration::from_secs(60)));
+        let stop = CancellationToken::new();
+        let writer = tokio::spawn(incidents.clone().run_writer(store.clone(), stop.clone()));
+        assert_eq!(incidents.raise(drift("a")), Raised::Opened);
+        for _ in 1..1000 {
+            assert_eq!(incidents.raise(drift("a")), Raised::Seen);
         }
-        let open = self.store.incidents(false).await.unwrap_or_else(|e| {
-            tracing::error!(error = %e, "could not read open incidents at start-up");
-            Vec::new()
-        });
-        for i in open {
-            if i.kind == IncidentKind::ContractDrift.as_str()
-                && let Some(state) = self.tools.get(&i.tool)
-            {
-                state.drift_open.store(true, Ordering::Relaxed);
-            }
-        }
+        assert!(incidents.flush(Duration::from_secs(10)).await);
+        let open = store.incidents(false).await.unwrap();
+        assert_eq!(open.len(), 1);
+        assert_eq!(open[0].count, 1000);
+        stop.cancel();
+        writer.await.unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
-    async fn notify_resolved(&self, incident: &crate::store::Incident) {
-        self.notifier.notify(incident, Event::Resolved);
+    #[tokio::test]
+    async fn clearing_resolves_in_the_store_and_a_recurrence_opens_anew() {
+        let (store, dir) = temp_store("clear");
+        let incidents = Arc::new(Incidents::new(None, Duration::from_secs(60)));
+        let stop = CancellationToken::new();
+        let writer = tokio::spawn(incidents.clone().run_writer(store.clone(), stop.clone()));
+        incidents.raise(drift("a"));
+        incidents.raise(drift("b"));
+        assert!(incidents.is_open(IncidentKind::ContractDrift, "web_search"));
+        incidents.clear(IncidentKind::ContractDrift, "web_search", None, "fixed");
+        assert!(!incidents.is_open(IncidentKind::ContractDrift, "web_search"));
+        assert!(incidents.flush(Duration::from_secs(10)).await);
+        assert!(store.incidents(false).await.unwrap().is_empty());
+        assert_eq!(incidents.raise(drift("a")), Raised::Opened);
+        stop.cancel();
+        writer.await.unwrap();
+        assert_eq!(
+            store.incidents(false).await.unwrap().len(),
+            1,
+            "shutdown writes what is left"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
-}
 
-fn deprecation_incident(tool: &ToolSpec, notice: &Deprecation) -> NewIncident {
-    let sunset = notice.sunset.map(|s| s.format("%Y-%m-%d").to_string());
-    let title = match (&sunset, &tool.successor) {
-        (Some(date), Some(next)) => {
-            format!(
-                "{} is deprecated upstream; sunset {date}; successor tool {next} is configured",
-                tool.name
-            )
-        }
-        (Some(date), None) => format!(
-            "{} is deprecated upstream; sunset {date}; no newer contract configured",
-            tool.name
-        ),
-        (None, _) => format!(
-            "{} is deprecated upstream (no sunset date announced)",
-            tool.name
-        ),
-    };
-    NewIncident {
-        kind: IncidentKind::Deprecation,
-        tool: tool.name.clone(),
-        dependency: tool.dependency.name.clone(),
-        owner: tool.owner.clone(),
-        fingerprint: sunset.unwrap_or_default(),
-        title,
-        detail: json!({ "deprecation": notice, "successor_tool": tool.successor }),
-        contract_version: Some(tool.contract.version.clone()),
+    #[tokio::test]
+    async fn a_restart_restores_open_incidents_instead_of_opening_them_again() {
+        let (store, dir) = temp_store("restore");
+        store.record_incident(drift("a")).await.unwrap();
+        let incidents = Incidents::new(None, Duration::from_secs(60));
+        assert_eq!(incidents.restore(&store).await.len(), 1);
+        assert_eq!(incidents.raise(drift("a")), Raised::Seen);
+        assert_eq!(incidents.raise(drift("b")), Raised::Opened);
+        let _ = std::fs::remove_dir_all(&dir);
     }
-}
 
-/// The stored form of a deprecation notice (dates as RFC 3339 strings).
-#[derive(Debug, serde::Deserialize)]
-struct StoredDeprecation {
-    deprecated: bool,
-    since: Option<String>,
-    sunset: Option<String>,
-    successor: Option<String>,
-    info: Option<String>,
-}
-
-impl StoredDeprecation {
-    fn into_deprecation(self) -> Deprecation {
-        let date = |s: Option<String>| {
-            s.and_then(|s| chrono::DateTime::parse_from_rfc3339(&s).ok())
-                .map(|d| d.to_utc())
-        };
-        Deprecation {
-            deprecated: self.deprecated,
-            since: date(self.since),
-            sunset: date(self.sunset),
-            successor: self.successor,
-            info: self.info,
+    #[test]
+    fn without_a_writer_nothing_blocks_and_the_queue_is_bounded() {
+        let incidents = Incidents::new(None, Duration::from_secs(60));
+        for i in 0..(QUEUE_CAP + 10) {
+            incidents.raise(drift(&i.to_string()));
         }
+        let g = lock(&incidents.index);
+        assert_eq!(g.queue.len(), QUEUE_CAP);
+        assert_eq!(g.dropped, 10);
     }
 }

@@ -12,7 +12,7 @@
 //! ever show `scheme://host[:port]/path`.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -21,6 +21,7 @@ use tokio::time::Instant;
 
 use crate::config::{AlertsConfig, WebhookFormat};
 use crate::store::{Incident, Store};
+use crate::sync::lock;
 
 /// What happened to an incident.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -143,6 +144,11 @@ impl Notifier {
             last_sent: Mutex::new(HashMap::new()),
             tracker: Arc::new(Tracker::default()),
         })
+    }
+
+    /// Whether incidents of `owner` go anywhere (an owner's or a global webhook).
+    pub fn has_route(&self, owner: &str) -> bool {
+        !self.alerts.targets(owner).is_empty()
     }
 
     /// Queues a notification; never blocks and never fails the caller.
@@ -537,11 +543,6 @@ impl Drop for Ticket {
     }
 }
 
-/// Locks, ignoring poisoning (the guarded data stays consistent across a panic).
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -724,6 +725,7 @@ mod tests {
             first_seen: "2025-01-01T00:00:00Z".into(),
             last_seen: "2025-01-01T00:05:00Z".into(),
             count: 3,
+            fingerprint: "fp".into(),
         }
     }
 

@@ -59,50 +59,43 @@ pub async fn probe(gateway: &Arc<Gateway>, tool: &Arc<ToolSpec>) -> ProbeReport 
         tool: Arc::from(tool.name.as_str()),
     };
     gateway
-        .metrics
+        .metrics()
         .probe_success
         .get_or_create(&label)
         .set(i64::from(ok));
     let detail = message.clone().unwrap_or_else(|| "ok".into());
     if let Err(e) = gateway
-        .store
+        .store()
         .record_probe(tool.name.clone(), ok, class.clone(), detail)
         .await
     {
         tracing::error!(tool = %tool.name, error = %e, "could not record the probe result");
     }
     match (&class, ok) {
-        (_, true) => {
-            gateway
-                .clear(
-                    IncidentKind::ProbeFailing,
-                    &tool.name,
-                    None,
-                    "the probe passes again",
-                )
-                .await
-        }
+        (_, true) => gateway.incidents().clear(
+            IncidentKind::ProbeFailing,
+            &tool.name,
+            None,
+            "the probe passes again",
+        ),
         // Drift already raised its own incident, with the diff: one page, not two.
         (Some(c), false) if c == "contract_drift" => {}
         (Some(c), false) => {
             let title = format!(
-                "{}: the contract probe fails ({c}) — {} (owner {})",
+                "{}: the contract probe fails ({c}) — {}",
                 tool.name,
                 message.as_deref().unwrap_or(""),
-                tool.owner
             );
-            gateway
-                .raise(NewIncident {
-                    kind: IncidentKind::ProbeFailing,
-                    tool: tool.name.clone(),
-                    dependency: tool.dependency.name.clone(),
-                    owner: tool.owner.clone(),
-                    fingerprint: c.clone(),
-                    title,
-                    detail: json!({ "error_class": c, "message": message }),
-                    contract_version: Some(tool.contract.version.clone()),
-                })
-                .await;
+            gateway.incidents().raise(NewIncident {
+                kind: IncidentKind::ProbeFailing,
+                tool: tool.name.clone(),
+                dependency: tool.dependency.name.clone(),
+                owner: tool.owner.clone(),
+                fingerprint: c.clone(),
+                title,
+                detail: json!({ "error_class": c, "message": message }),
+                contract_version: Some(tool.contract.version.clone()),
+            });
         }
         (None, false) => {}
     }
@@ -120,15 +113,19 @@ pub async fn probe(gateway: &Arc<Gateway>, tool: &Arc<ToolSpec>) -> ProbeReport 
 
 /// Runs every tool's probe on its interval, with ±10 % jitter so probes of many
 /// tools do not line up; one probe per tool is in flight at most (the loop is sequential).
-pub fn spawn(gateway: Arc<Gateway>, shutdown: tokio_util::sync::CancellationToken) {
-    for tool in gateway.config.tools.values() {
+pub fn spawn(
+    gateway: &Arc<Gateway>,
+    tasks: &tokio_util::task::TaskTracker,
+    shutdown: &tokio_util::sync::CancellationToken,
+) {
+    for tool in gateway.config().tools.values() {
         let Some(every) = tool.probe.as_ref().map(|p| p.every) else {
             continue;
         };
         let gateway = gateway.clone();
         let tool = tool.clone();
         let shutdown = shutdown.clone();
-        tokio::spawn(async move {
+        tasks.spawn(async move {
             // First run soon after start, spread over a tenth of the interval.
             let mut wait = jitter(every / 10, 1.0);
             loop {

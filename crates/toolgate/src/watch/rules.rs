@@ -4,7 +4,6 @@
 //! condition clears. Contract drift is not here: it is raised at once by the call
 //! that saw it. Probe failures are raised by the probe runner.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,8 +13,9 @@ use toolgate_resilience::BreakerState;
 
 use crate::config::ToolSpec;
 use crate::explain::human;
-use crate::gateway::{Gateway, lock};
+use crate::gateway::Gateway;
 use crate::store::{IncidentKind, NewIncident};
+use crate::sync::lock;
 
 /// Retry sequences needed before "none recovered" means something (one unlucky call is not a pattern).
 const MIN_SEQUENCES: u64 = 3;
@@ -31,28 +31,14 @@ const MIN_HISTORY_CALLS: u64 = 100;
 const COLLAPSE_FACTOR: f64 = 0.5;
 
 /// Evaluates every rule once at `now`.
-pub async fn evaluate(gateway: &Gateway, now: Instant) {
-    // Without the open incidents the rules could neither update nor resolve them:
-    // skip this round loudly rather than act on a wrong picture.
-    let open = match gateway.store.incidents(false).await {
-        Ok(open) => open,
-        Err(e) => {
-            tracing::error!(error = %e, "alert rules skipped: the state store is unreadable");
-            return;
-        }
-    };
-    let open: HashSet<(String, String, String)> = open
-        .into_iter()
-        .map(|i| (i.kind.clone(), i.tool.clone(), incident_fingerprint(&i)))
-        .collect();
-    let is_open = |kind: IncidentKind, tool: &str| {
-        open.iter().any(|(k, t, _)| k == kind.as_str() && t == tool)
-    };
-    let alerts = &gateway.config.alerts;
-    for tool in gateway.config.tools.values() {
-        let Some(state) = gateway.tools.get(&tool.name) else {
-            continue;
-        };
+pub fn evaluate(gateway: &Gateway, now: Instant) {
+    // The open incidents come from the incident index (restored from the store at
+    // start-up), so a round costs no store read.
+    let incidents = gateway.incidents();
+    let is_open = |kind: IncidentKind, tool: &str| incidents.is_open(kind, tool);
+    let alerts = &gateway.config().alerts;
+    for route in gateway.routes() {
+        let (tool, state) = (&route.spec, &route.state);
         let (window, auth, recent, history) = {
             let stats = lock(&state.stats);
             (
@@ -67,39 +53,33 @@ pub async fn evaluate(gateway: &Gateway, now: Instant) {
         for (class, (all, recovered)) in &window.recovery {
             if *all >= MIN_SEQUENCES && *recovered == 0 {
                 let title = format!(
-                    "{}: {all} calls needed a retry after {class} in the last {}, and none recovered — retrying is not helping (owner {})",
+                    "{}: {all} calls needed a retry after {class} in the last {}, and none recovered — retrying is not helping",
                     tool.name,
-                    human(alerts.recovery_window),
-                    tool.owner
+                    human(alerts.recovery_window)
                 );
                 let detail = json!({ "error_class": class, "retry_sequences": all, "recovered": 0, "window_s": alerts.recovery_window.as_secs() });
-                gateway
-                    .raise(incident(
-                        tool,
-                        IncidentKind::RecoveryRateZero,
-                        class,
-                        title,
-                        detail,
-                    ))
-                    .await;
+                incidents.raise(incident(
+                    tool,
+                    IncidentKind::RecoveryRateZero,
+                    class,
+                    title,
+                    detail,
+                ));
             }
         }
-        for (kind, tool_name, class) in &open {
+        for (class, _) in incidents.open_of(IncidentKind::RecoveryRateZero, &tool.name) {
             let still = window
                 .recovery
                 .get(class.as_str())
                 .is_some_and(|(a, r)| *a >= MIN_SEQUENCES && *r == 0);
-            if kind == IncidentKind::RecoveryRateZero.as_str() && tool_name == &tool.name && !still
-            {
+            if !still {
                 let why = "retries recover again, or none were needed in the window";
-                gateway
-                    .clear(
-                        IncidentKind::RecoveryRateZero,
-                        &tool.name,
-                        Some(class.clone()),
-                        why,
-                    )
-                    .await;
+                incidents.clear(
+                    IncidentKind::RecoveryRateZero,
+                    &tool.name,
+                    Some(class.as_str()),
+                    why,
+                );
             }
         }
 
@@ -107,30 +87,25 @@ pub async fn evaluate(gateway: &Gateway, now: Instant) {
         let auth_failures = auth.errors.get("auth").copied().unwrap_or(0);
         if auth_failures > 0 {
             let title = format!(
-                "{}: the upstream refused toolgate's credentials {auth_failures}× in the last {} — check the token for {} (owner {})",
+                "{}: the upstream refused toolgate's credentials {auth_failures}× in the last {} — check the token for {}",
                 tool.name,
                 human(AUTH_WINDOW),
-                tool.dependency.name,
-                tool.owner
+                tool.dependency.name
             );
-            gateway
-                .raise(incident(
-                    tool,
-                    IncidentKind::AuthFailing,
-                    "",
-                    title,
-                    json!({ "failures": auth_failures }),
-                ))
-                .await;
+            incidents.raise(incident(
+                tool,
+                IncidentKind::AuthFailing,
+                "",
+                title,
+                json!({ "failures": auth_failures }),
+            ));
         } else if is_open(IncidentKind::AuthFailing, &tool.name) {
-            gateway
-                .clear(
-                    IncidentKind::AuthFailing,
-                    &tool.name,
-                    None,
-                    "no auth failures in the window",
-                )
-                .await;
+            incidents.clear(
+                IncidentKind::AuthFailing,
+                &tool.name,
+                None,
+                "no auth failures in the window",
+            );
         }
 
         // Success rate collapsed against the tool's own history.
@@ -144,31 +119,26 @@ pub async fn evaluate(gateway: &Gateway, now: Instant) {
         };
         if collapsed {
             let title = format!(
-                "{}: success rate {:.0} % over the last {} against {:.0} % the day before (owner {})",
+                "{}: success rate {:.0} % over the last {} against {:.0} % the day before",
                 tool.name,
                 recent.success_rate().unwrap_or(0.0) * 100.0,
                 human(RECENT),
-                history.success_rate().unwrap_or(0.0) * 100.0,
-                tool.owner
+                history.success_rate().unwrap_or(0.0) * 100.0
             );
-            gateway
-                .raise(incident(
-                    tool,
-                    IncidentKind::SuccessRateCollapse,
-                    "",
-                    title,
-                    json!({ "recent": recent, "history": history }),
-                ))
-                .await;
+            incidents.raise(incident(
+                tool,
+                IncidentKind::SuccessRateCollapse,
+                "",
+                title,
+                json!({ "recent": recent, "history": history }),
+            ));
         } else if is_open(IncidentKind::SuccessRateCollapse, &tool.name) {
-            gateway
-                .clear(
-                    IncidentKind::SuccessRateCollapse,
-                    &tool.name,
-                    None,
-                    "success rate is back near its history",
-                )
-                .await;
+            incidents.clear(
+                IncidentKind::SuccessRateCollapse,
+                &tool.name,
+                None,
+                "success rate is back near its history",
+            );
         }
 
         // Sunset close and nothing to move to.
@@ -179,21 +149,18 @@ pub async fn evaluate(gateway: &Gateway, now: Instant) {
             let left = (sunset - chrono::Utc::now()).to_std().unwrap_or_default();
             if left <= alerts.sunset_within {
                 let title = format!(
-                    "{}: the upstream endpoint shuts down on {} (in {}) and no newer contract is configured (owner {})",
+                    "{}: the upstream endpoint shuts down on {} (in {}) and no newer contract is configured",
                     tool.name,
                     sunset.format("%Y-%m-%d"),
-                    human(left),
-                    tool.owner
+                    human(left)
                 );
-                gateway
-                    .raise(incident(
-                        tool,
-                        IncidentKind::Deprecation,
-                        "sunset-soon",
-                        title,
-                        json!({ "sunset": sunset.to_rfc3339() }),
-                    ))
-                    .await;
+                incidents.raise(incident(
+                    tool,
+                    IncidentKind::Deprecation,
+                    "sunset-soon",
+                    title,
+                    json!({ "sunset": sunset.to_rfc3339() }),
+                ));
             }
         }
 
@@ -202,31 +169,26 @@ pub async fn evaluate(gateway: &Gateway, now: Instant) {
             match dep.call_snapshot(now).breaker {
                 BreakerState::Open { down_for, .. } if down_for >= alerts.circuit_open_for => {
                     let title = format!(
-                        "{}: {} has been failing for {}; toolgate is holding its calls back (owner {})",
+                        "{}: {} has been failing for {}; toolgate is holding its calls back",
                         tool.name,
                         tool.dependency.name,
-                        human(down_for),
-                        tool.owner
+                        human(down_for)
                     );
-                    gateway
-                        .raise(incident(
-                            tool,
-                            IncidentKind::CircuitOpenLong,
-                            "",
-                            title,
-                            json!({ "down_for_s": down_for.as_secs() }),
-                        ))
-                        .await;
+                    incidents.raise(incident(
+                        tool,
+                        IncidentKind::CircuitOpenLong,
+                        "",
+                        title,
+                        json!({ "down_for_s": down_for.as_secs() }),
+                    ));
                 }
                 BreakerState::Closed if is_open(IncidentKind::CircuitOpenLong, &tool.name) => {
-                    gateway
-                        .clear(
-                            IncidentKind::CircuitOpenLong,
-                            &tool.name,
-                            None,
-                            "the circuit closed again",
-                        )
-                        .await;
+                    incidents.clear(
+                        IncidentKind::CircuitOpenLong,
+                        &tool.name,
+                        None,
+                        "the circuit closed again",
+                    );
                 }
                 _ => {}
             }
@@ -235,14 +197,20 @@ pub async fn evaluate(gateway: &Gateway, now: Instant) {
 }
 
 /// Runs [`evaluate`] every `alerts.evaluate_every` until shutdown.
-pub fn spawn(gateway: Arc<Gateway>, shutdown: tokio_util::sync::CancellationToken) {
-    tokio::spawn(async move {
+pub fn spawn(
+    gateway: &Arc<Gateway>,
+    tasks: &tokio_util::task::TaskTracker,
+    shutdown: &tokio_util::sync::CancellationToken,
+) {
+    let gateway = gateway.clone();
+    let shutdown = shutdown.clone();
+    tasks.spawn(async move {
         loop {
             tokio::select! {
                 _ = shutdown.cancelled() => break,
-                _ = tokio::time::sleep(gateway.config.alerts.evaluate_every) => {}
+                _ = tokio::time::sleep(gateway.config().alerts.evaluate_every) => {}
             }
-            evaluate(&gateway, Instant::now()).await;
+            evaluate(&gateway, Instant::now());
         }
     });
 }
@@ -264,15 +232,6 @@ fn incident(
         detail,
         contract_version: Some(tool.contract.version.clone()),
     }
-}
-
-/// The class a recovery-rate incident is about (its fingerprint), from its detail.
-fn incident_fingerprint(i: &crate::store::Incident) -> String {
-    i.detail
-        .get("error_class")
-        .and_then(|c| c.as_str())
-        .unwrap_or_default()
-        .to_string()
 }
 
 #[cfg(test)]
@@ -314,14 +273,30 @@ tools:
         )
         .unwrap();
         let store = crate::store::Store::open(&config.gateway.state).unwrap();
-        (Gateway::new(config, store), dir)
+        let g = Gateway::new(config, store).unwrap();
+        tokio::spawn(g.incidents().clone().run_writer(
+            g.store().clone(),
+            tokio_util::sync::CancellationToken::new(),
+        ));
+        (g, dir)
+    }
+
+    /// Incidents as stored, once the writer has caught up.
+    async fn stored(g: &Gateway, all: bool) -> Vec<crate::store::Incident> {
+        assert!(g.incidents().flush(Duration::from_secs(10)).await);
+        g.store().incidents(all).await.unwrap()
     }
 
     fn record(g: &Gateway, tool: &str, now: Instant, recovered: bool) {
         let class = ErrorClass::Timeout;
         let outcome = if recovered { None } else { Some(class) };
         let retries = [class, class];
-        lock(&g.tools[tool].stats).call(now, outcome, &retries, Some((class, recovered)));
+        lock(&g.tool_state(tool).unwrap().stats).call(
+            now,
+            outcome,
+            &retries,
+            Some((class, recovered)),
+        );
     }
 
     #[tokio::test(start_paused = true)]
@@ -339,27 +314,27 @@ tools:
             );
         }
         let now = t0 + Duration::from_secs(600);
-        evaluate(&g, now).await;
-        let open = g.store.incidents(false).await.unwrap();
+        evaluate(&g, now);
+        let open = stored(&g, false).await;
         assert_eq!(open.len(), 1, "{open:?}");
         assert_eq!(open[0].kind, "recovery_rate_zero");
         assert_eq!(open[0].tool, "failing");
         assert!(
-            open[0].title.contains("timeout") && open[0].title.contains("alice@example.com"),
+            open[0].title.contains("timeout") && open[0].owner == "alice@example.com",
             "{}",
             open[0].title
         );
 
         // Evaluating again updates the same incident instead of opening another.
-        evaluate(&g, now + Duration::from_secs(30)).await;
-        let open = g.store.incidents(false).await.unwrap();
+        evaluate(&g, now + Duration::from_secs(30));
+        let open = stored(&g, false).await;
         assert_eq!(open.len(), 1);
         assert_eq!(open[0].count, 2);
 
         // Once the window holds no failing retries, the incident resolves by itself.
-        evaluate(&g, now + Duration::from_secs(2 * 3600)).await;
-        assert!(g.store.incidents(false).await.unwrap().is_empty());
-        let all = g.store.incidents(true).await.unwrap();
+        evaluate(&g, now + Duration::from_secs(2 * 3600));
+        assert!(stored(&g, false).await.is_empty());
+        let all = stored(&g, true).await;
         assert_eq!(all[0].status, "resolved");
         let _ = std::fs::remove_dir_all(dir);
     }
@@ -375,7 +350,7 @@ tools:
             } else {
                 None
             };
-            lock(&g.tools["failing"].stats).call(
+            lock(&g.tool_state("failing").unwrap().stats).call(
                 t0 + Duration::from_secs(400 * i),
                 outcome,
                 &[],
@@ -389,7 +364,7 @@ tools:
             } else {
                 Some(ErrorClass::Auth)
             };
-            lock(&g.tools["failing"].stats).call(
+            lock(&g.tool_state("failing").unwrap().stats).call(
                 start + Duration::from_secs(30 * i),
                 outcome,
                 &[],
@@ -397,12 +372,9 @@ tools:
             );
         }
         let now = start + Duration::from_secs(900);
-        evaluate(&g, now).await;
-        let kinds: Vec<String> = g
-            .store
-            .incidents(false)
+        evaluate(&g, now);
+        let kinds: Vec<String> = stored(&g, false)
             .await
-            .unwrap()
             .into_iter()
             .map(|i| i.kind)
             .collect();
@@ -412,8 +384,8 @@ tools:
             "{kinds:?}"
         );
         // An hour later with no calls at all: both conditions are gone.
-        evaluate(&g, now + Duration::from_secs(3600)).await;
-        assert!(g.store.incidents(false).await.unwrap().is_empty());
+        evaluate(&g, now + Duration::from_secs(3600));
+        assert!(stored(&g, false).await.is_empty());
         let _ = std::fs::remove_dir_all(dir);
     }
 }

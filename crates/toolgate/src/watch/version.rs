@@ -7,10 +7,12 @@ use serde_json::{Value, json};
 
 use crate::config::{ToolSpec, VersionSource};
 use crate::explain;
-use crate::gateway::{Gateway, lock};
 use crate::pipeline::{Failure, Origin};
 use crate::store::{IncidentKind, NewIncident};
+use crate::sync::lock;
+use crate::tool_state::ToolState;
 use crate::upstream::{SendError, UpstreamResponse};
+use crate::watch::incidents::Incidents;
 use toolgate_resilience::ErrorClass;
 
 /// The version announced in a response header, if the dependency names one.
@@ -59,66 +61,77 @@ pub fn major_minor(v: &str) -> Option<(u64, u64)> {
     Some((major, minor))
 }
 
-impl Gateway {
-    /// Records an announced version; returns a refusal when it is newer than the
-    /// tool's contract and the gate refuses agent calls.
-    pub async fn version_seen(
-        &self,
-        tool: &ToolSpec,
-        announced: &str,
-        origin: Origin,
-    ) -> Option<Failure> {
-        let (Some(upstream), Some(ours)) =
-            (major_minor(announced), major_minor(&tool.contract.version))
-        else {
-            return None;
-        };
-        let state = self.tools.get(&tool.name)?;
-        if upstream <= ours {
-            let was_newer = lock(&state.upstream_version).take().is_some();
-            if was_newer {
-                self.clear(
-                    IncidentKind::WrapperOutdated,
-                    &tool.name,
-                    None,
-                    "the upstream no longer announces a newer version",
-                )
-                .await;
-            }
-            return None;
-        }
-        let first = lock(&state.upstream_version)
-            .replace(announced.to_string())
-            .as_deref()
-            != Some(announced);
-        if first {
-            self.raise(NewIncident {
-                kind: IncidentKind::WrapperOutdated,
-                tool: tool.name.clone(),
-                dependency: tool.dependency.name.clone(),
-                owner: tool.owner.clone(),
-                fingerprint: announced.to_string(),
-                title: format!(
-                    "{}: wrapper older than upstream — contract v{} but the upstream serves v{announced}; update the contract (owner {})",
-                    tool.name, tool.contract.version, tool.owner
-                ),
-                detail: json!({ "contract_version": tool.contract.version, "upstream_version": announced }),
-                contract_version: Some(tool.contract.version.clone()),
-            })
-            .await;
-        }
-        let refuse = tool.dependency.version.as_ref().is_some_and(|v| v.refuse);
-        (refuse && origin == Origin::Agent).then(|| refusal(tool, announced))
-    }
+/// What toolgate makes of an announced upstream version.
+#[derive(Debug)]
+pub enum Verdict {
+    /// Not newer than the contract (or not a version): call as usual.
+    Current,
+    /// Newer than the contract; the owner has an incident. Agent calls go on.
+    Outdated,
+    /// Newer, and the dependency's gate refuses agent calls: answer this instead.
+    Refuse(Failure),
+}
 
-    /// A refusal for a tool whose upstream is known to be newer, if the gate refuses.
-    pub fn version_refusal(&self, tool: &ToolSpec) -> Option<Failure> {
-        if !tool.dependency.version.as_ref().is_some_and(|v| v.refuse) {
-            return None;
+/// Judges the version `announced` in a response of `tool`, keeps it in the tool's state
+/// and raises or clears the "wrapper older than upstream" incident.
+pub fn judge(
+    tool: &ToolSpec,
+    state: &ToolState,
+    incidents: &Incidents,
+    announced: &str,
+    origin: Origin,
+) -> Verdict {
+    let (Some(upstream), Some(ours)) =
+        (major_minor(announced), major_minor(&tool.contract.version))
+    else {
+        return Verdict::Current;
+    };
+    if upstream <= ours {
+        if lock(&state.upstream_version).take().is_some() {
+            incidents.clear(
+                IncidentKind::WrapperOutdated,
+                &tool.name,
+                None,
+                "the upstream no longer announces a newer version",
+            );
         }
-        let announced = lock(&self.tools.get(&tool.name)?.upstream_version).clone()?;
-        Some(refusal(tool, &announced))
+        return Verdict::Current;
     }
+    let first = lock(&state.upstream_version)
+        .replace(announced.to_string())
+        .as_deref()
+        != Some(announced);
+    if first {
+        incidents.raise(NewIncident {
+            kind: IncidentKind::WrapperOutdated,
+            tool: tool.name.clone(),
+            dependency: tool.dependency.name.clone(),
+            owner: tool.owner.clone(),
+            fingerprint: announced.to_string(),
+            title: format!(
+                "{}: wrapper older than upstream — contract v{} but the upstream serves v{announced}; update the contract",
+                tool.name, tool.contract.version
+            ),
+            detail: json!({ "contract_version": tool.contract.version, "upstream_version": announced }),
+            contract_version: Some(tool.contract.version.clone()),
+        });
+    }
+    let refuse = tool.dependency.version.as_ref().is_some_and(|v| v.refuse);
+    if refuse && origin == Origin::Agent {
+        Verdict::Refuse(refusal(tool, announced))
+    } else {
+        Verdict::Outdated
+    }
+}
+
+/// A refusal for a tool whose upstream is already known to be newer, when the gate
+/// refuses: such calls are not sent at all.
+pub fn known_refusal(tool: &ToolSpec, state: &ToolState) -> Option<Failure> {
+    if !tool.dependency.version.as_ref().is_some_and(|v| v.refuse) {
+        return None;
+    }
+    let announced = lock(&state.upstream_version).clone()?;
+    Some(refusal(tool, &announced))
 }
 
 fn refusal(tool: &ToolSpec, announced: &str) -> Failure {
@@ -126,6 +139,7 @@ fn refusal(tool: &ToolSpec, announced: &str) -> Failure {
         class: ErrorClass::ContractDrift,
         message: explain::wrapper_outdated(tool, announced),
         drift: None,
+        retry_after: None,
     }
 }
 

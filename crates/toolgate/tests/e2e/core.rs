@@ -61,7 +61,7 @@ async fn drift_scenario(era: Era) {
         "{signals}"
     );
 
-    let incidents = tg.gateway.store.incidents(false).await.unwrap();
+    let incidents = tg.incidents(false).await;
     assert_eq!(incidents.len(), 1);
     assert_eq!(incidents[0].owner, "alice@example.com");
     assert_eq!(incidents[0].contract_version.as_deref(), Some("3.1"));
@@ -69,7 +69,7 @@ async fn drift_scenario(era: Era) {
     // The same drift again updates the open incident instead of opening another.
     let again = call(&client, "web_search", json!({"query": "rust"})).await;
     assert_eq!(again.is_error, Some(true));
-    let incidents = tg.gateway.store.incidents(false).await.unwrap();
+    let incidents = tg.incidents(false).await;
     assert_eq!(incidents.len(), 1);
     assert_eq!(incidents[0].count, 2);
 

@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
@@ -213,6 +214,7 @@ pub struct Toolgate {
     pub base: String,
     pub gateway: Arc<Gateway>,
     shutdown: CancellationToken,
+    _background: toolgate::background::Background,
 }
 
 impl Drop for Toolgate {
@@ -231,9 +233,9 @@ pub async fn start_toolgate(yaml: &str) -> Toolgate {
 /// Serves an already compiled config on a loopback port, background work included.
 pub async fn serve_config(config: toolgate::config::Config) -> Toolgate {
     let store = Store::open(&config.gateway.state).unwrap();
-    let gateway = Gateway::new(config, store);
+    let gateway = Gateway::new(config, store).unwrap();
     let shutdown = CancellationToken::new();
-    gateway.spawn_background(&shutdown);
+    let background = toolgate::background::Background::start(&gateway);
     let router = toolgate::server::router(gateway.clone(), shutdown.clone(), None);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -243,10 +245,23 @@ pub async fn serve_config(config: toolgate::config::Config) -> Toolgate {
         base: format!("http://{addr}"),
         gateway,
         shutdown,
+        _background: background,
     }
 }
 
 impl Toolgate {
+    /// Incidents as stored, once the incident writer has written what is queued.
+    pub async fn incidents(&self, all: bool) -> Vec<toolgate::store::Incident> {
+        assert!(
+            self.gateway
+                .incidents()
+                .flush(Duration::from_secs(10))
+                .await,
+            "the incident writer did not catch up"
+        );
+        self.gateway.store().incidents(all).await.unwrap()
+    }
+
     pub async fn metrics(&self) -> String {
         reqwest::get(format!("{}/metrics", self.base))
             .await

@@ -411,7 +411,7 @@ async fn deprecation_headers_reach_the_very_next_result_and_open_an_incident() {
         meta["dev.toolgate/signals"]["deprecation"]["successor"],
         "https://api.example.com/v4/items"
     );
-    let incidents = tg.gateway.store.incidents(false).await.unwrap();
+    let incidents = tg.incidents(false).await;
     assert!(
         incidents.iter().any(|i| i.kind == "deprecation"
             && i.tool == "list_items"

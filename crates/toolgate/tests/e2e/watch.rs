@@ -95,7 +95,7 @@ async fn a_probe_finds_drift_with_no_agent_traffic_and_tells_the_owner() {
 
     // The upstream renames the field; no agent calls anything.
     upstream.state.renamed.store(true, Ordering::SeqCst);
-    let store = tg.gateway.store.clone();
+    let store = tg.gateway.store().clone();
     eventually("a drift incident exists", || {
         let store = store.clone();
         async move {
@@ -109,11 +109,8 @@ async fn a_probe_finds_drift_with_no_agent_traffic_and_tells_the_owner() {
     })
     .await;
     let incident = tg
-        .gateway
-        .store
         .incidents(false)
         .await
-        .unwrap()
         .into_iter()
         .find(|i| i.kind == "contract_drift")
         .unwrap();
@@ -130,7 +127,7 @@ async fn a_probe_finds_drift_with_no_agent_traffic_and_tells_the_owner() {
     );
 
     // The owner hears about it once, by webhook.
-    assert!(tg.gateway.notifier.flush(Duration::from_secs(5)).await);
+    assert!(tg.gateway.incidents().flush(Duration::from_secs(5)).await);
     // (Only the drift counts: on a loaded machine a slow probe may also page once.)
     let bodies: Vec<Value> = rx
         .bodies
@@ -210,7 +207,7 @@ async fn a_failing_webhook_neither_slows_calls_nor_goes_unrecorded() {
         "calls keep flowing while a webhook hangs"
     );
     // The receiver that answers 500 ends in a dead letter.
-    let store = tg.gateway.store.clone();
+    let store = tg.gateway.store().clone();
     eventually("a dead letter is recorded", || {
         let store = store.clone();
         async move {
@@ -271,7 +268,7 @@ tools:
     *version.lock().unwrap() = "2.1".into();
     results.push(call(&client, "items", json!({})).await);
     results.push(call(&client, "items", json!({})).await);
-    let incidents = tg.gateway.store.incidents(false).await.unwrap();
+    let incidents = tg.incidents(false).await;
     client.cancel().await.unwrap();
     (results, incidents)
 }

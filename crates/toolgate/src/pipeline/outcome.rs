@@ -1,0 +1,102 @@
+//! What a call produced, before it is put into MCP terms.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use toolgate_contract::Drift;
+use toolgate_resilience::ErrorClass;
+
+/// What a tool call produced, before it is put into MCP terms.
+#[derive(Debug)]
+pub struct CallOutcome {
+    /// `Ok(structuredContent)` or the failure.
+    pub result: Result<Structured, Failure>,
+    /// One-line notes for the model (without the `toolgate:` prefix).
+    pub notes: Vec<String>,
+    /// Machine-readable signals for `_meta["dev.toolgate/signals"]`.
+    pub signals: Value,
+}
+
+/// A body that satisfied its contract, kept as the bytes it arrived in. The answer
+/// carries these bytes as they are (as `structuredContent` and as the text block), so a
+/// successful call never builds a JSON tree of the body; see `ResponseContract::check_bytes`.
+#[derive(Debug, Clone)]
+pub struct Structured {
+    /// The body: one JSON document (`null` for an empty body).
+    json: bytes::Bytes,
+    /// The contract's schema is not an object: the body goes out as `{"result": …}`.
+    wrapped: bool,
+}
+
+impl Structured {
+    /// A checked body. `json` must be one JSON document (the contract check parsed it).
+    pub fn new(json: bytes::Bytes, wrapped: bool) -> Structured {
+        Structured { json, wrapped }
+    }
+
+    /// The body's JSON, as received.
+    pub fn body(&self) -> &[u8] {
+        &self.json
+    }
+
+    /// Whether the structured content is `{"result": body}` rather than the body.
+    pub fn is_wrapped(&self) -> bool {
+        self.wrapped
+    }
+
+    /// The structured content as JSON text: the body, or `{"result":<body>}`.
+    pub fn text(&self) -> String {
+        // Parsed JSON is UTF-8 throughout (serde_json checks strings; the rest is ASCII).
+        let body = String::from_utf8_lossy(&self.json);
+        if self.wrapped {
+            format!("{{\"result\":{body}}}")
+        } else {
+            body.into_owned()
+        }
+    }
+
+    /// The structured content as a `Value` (parses; for the rmcp answer and tests).
+    pub fn to_value(&self) -> Value {
+        let body = serde_json::from_slice(&self.json).unwrap_or(Value::Null);
+        if self.wrapped {
+            json!({ "result": body })
+        } else {
+            body
+        }
+    }
+}
+
+/// A failed call.
+#[derive(Debug)]
+pub struct Failure {
+    /// The class of the last failed attempt (or of the refusal).
+    pub class: ErrorClass,
+    /// The complete message for the model.
+    pub message: String,
+    /// The contract diff, for drift.
+    pub drift: Option<Box<Drift>>,
+    /// The wait the upstream asked for, when the call failed with one toolgate did not
+    /// (or could not) wait out.
+    pub retry_after: Option<Duration>,
+}
+
+impl Failure {
+    /// A failure with no diff and no known wait.
+    pub fn new(class: ErrorClass, message: String) -> Failure {
+        Failure {
+            class,
+            message,
+            drift: None,
+            retry_after: None,
+        }
+    }
+}
+
+/// Who made a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// An agent over MCP.
+    Agent,
+    /// A scheduled or manual contract probe.
+    Probe,
+}

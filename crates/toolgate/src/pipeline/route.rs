@@ -1,0 +1,53 @@
+//! A tool's route, resolved once at start-up: everything a call of that tool touches,
+//! so a call does no name lookups and has no "tool without a dependency" branch.
+
+use std::sync::Arc;
+
+use crate::config::ToolSpec;
+use crate::dependency::DependencyState;
+use crate::metrics::Metrics;
+use crate::tool_state::ToolState;
+use crate::watch::incidents::Incidents;
+
+/// One tool's route.
+#[derive(Debug)]
+pub struct Route<U> {
+    /// The tool's validated configuration.
+    pub spec: Arc<ToolSpec>,
+    /// Its live state.
+    pub state: Arc<ToolState>,
+    /// Its dependency's live state (shared by every tool of that dependency).
+    pub dependency: Arc<DependencyState>,
+    /// How an attempt reaches the upstream.
+    pub upstream: U,
+    /// The tool name as a metric label, allocated once.
+    pub label: Arc<str>,
+}
+
+impl<U> Route<U> {
+    /// A route of `spec` through `upstream`.
+    pub fn new(
+        spec: Arc<ToolSpec>,
+        state: Arc<ToolState>,
+        dependency: Arc<DependencyState>,
+        upstream: U,
+    ) -> Route<U> {
+        let label = Arc::from(spec.name.as_str());
+        Route {
+            spec,
+            state,
+            dependency,
+            upstream,
+            label,
+        }
+    }
+}
+
+/// The services every call uses, whatever its route.
+#[derive(Debug, Clone)]
+pub struct Services {
+    /// Every metric.
+    pub metrics: Arc<Metrics>,
+    /// Raising and clearing incidents (never waits for the store).
+    pub incidents: Arc<Incidents>,
+}

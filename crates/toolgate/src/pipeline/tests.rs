@@ -1,0 +1,434 @@
+//! The pipeline's stages against a fake upstream, on paused time: no sockets, no store.
+//! The outage, brownout and budget cases here run the same retry loop, breaker, budget
+//! and pacer the gateway runs.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use serde_json::{Map, Value, json};
+use tokio::time::Instant;
+use toolgate_resilience::ErrorClass;
+
+use super::*;
+use crate::config::ToolSpec;
+use crate::dependency::DependencyState;
+use crate::metrics::Metrics;
+use crate::store::IncidentKind;
+use crate::tool_state::ToolState;
+use crate::upstream::{SendError, Upstream, UpstreamResponse};
+use crate::watch::incidents::Incidents;
+
+/// One scripted reply: status, headers, body, and how long it takes.
+#[derive(Debug, Clone)]
+struct Reply {
+    status: u16,
+    headers: Vec<(&'static str, String)>,
+    body: &'static str,
+    takes: Duration,
+}
+
+fn ok(body: &'static str) -> Reply {
+    Reply {
+        status: 200,
+        headers: vec![],
+        body,
+        takes: Duration::from_millis(5),
+    }
+}
+
+fn status(code: u16) -> Reply {
+    Reply {
+        status: code,
+        ..ok("{\"error\":\"unavailable\"}")
+    }
+}
+
+/// An upstream that answers from a script (the last entry repeats) and counts attempts.
+#[derive(Debug, Default)]
+struct Fake {
+    script: Mutex<VecDeque<Reply>>,
+    attempts: AtomicU32,
+}
+
+impl Fake {
+    fn new(replies: Vec<Reply>) -> Fake {
+        Fake {
+            script: Mutex::new(replies.into()),
+            attempts: AtomicU32::new(0),
+        }
+    }
+
+    fn then(&self, replies: Vec<Reply>) {
+        *self.script.lock().unwrap() = replies.into();
+    }
+}
+
+impl Upstream for Fake {
+    type Request = ();
+
+    fn prepare(&self, _: &Map<String, Value>) -> Result<(), String> {
+        Ok(())
+    }
+
+    async fn attempt(&self, _: &(), timeout: Duration) -> Result<UpstreamResponse, SendError> {
+        self.attempts.fetch_add(1, Ordering::SeqCst);
+        let reply = {
+            let mut script = self.script.lock().unwrap();
+            if script.len() > 1 {
+                script.pop_front().unwrap()
+            } else {
+                script.front().cloned().unwrap()
+            }
+        };
+        if reply.takes > timeout {
+            tokio::time::sleep(timeout).await;
+            return Err(SendError::Timeout(timeout));
+        }
+        tokio::time::sleep(reply.takes).await;
+        let mut headers = HeaderMap::new();
+        for (k, v) in &reply.headers {
+            headers.insert(
+                HeaderName::from_static(k),
+                HeaderValue::from_str(v).unwrap(),
+            );
+        }
+        Ok(UpstreamResponse {
+            status: reply.status,
+            headers,
+            body: Bytes::from_static(reply.body.as_bytes()),
+            latency: reply.takes,
+        })
+    }
+}
+
+const TOOLS: &str = r#"
+dependencies:
+  search_api: { base_url: "http://127.0.0.1:9", timeout: 2s }
+  mail_api: { base_url: "http://127.0.0.1:9", retry: { max_attempts: 1 } }
+tools:
+  web_search:
+    dependency: search_api
+    owner: search-team@example.com
+    request: { method: GET, path: /search, query: { q: "{query}" } }
+    annotations: { readOnlyHint: true }
+    input_schema: { type: object, required: [query], properties: { query: { type: string } } }
+    contract:
+      version: "3.1"
+      response_schema:
+        type: object
+        required: [results]
+        properties:
+          results:
+            type: array
+            items:
+              type: object
+              required: [title, snippet]
+              properties: { title: { type: string }, snippet: { type: string } }
+  send_mail:
+    dependency: mail_api
+    owner: mail-team@example.com
+    request: { method: POST, path: /mail }
+    contract: { version: "1.0", response_schema: { type: object } }
+"#;
+
+const VALID: &str = r#"{"results":[{"title":"a","snippet":"b"}]}"#;
+const RENAMED: &str = r#"{"results":[{"title":"a","excerpt":"b"}]}"#;
+
+fn spec(name: &str) -> Arc<ToolSpec> {
+    let env = |_: &str| None;
+    let config = crate::config::parse(
+        std::path::Path::new("t.yaml"),
+        TOOLS,
+        std::path::Path::new("."),
+        &env,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    config.tools[name].clone()
+}
+
+struct Rig {
+    route: Route<Fake>,
+    services: Services,
+}
+
+fn rig(tool: &str, replies: Vec<Reply>) -> Rig {
+    let spec = spec(tool);
+    let dependency = Arc::new(DependencyState::new(spec.dependency.clone()));
+    Rig {
+        route: Route::new(
+            spec,
+            Arc::new(ToolState::new()),
+            dependency,
+            Fake::new(replies),
+        ),
+        services: Services {
+            metrics: Arc::new(Metrics::new()),
+            incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
+        },
+    }
+}
+
+impl Rig {
+    async fn call(&self, args: Value) -> CallOutcome {
+        let Value::Object(args) = args else {
+            panic!("arguments must be an object")
+        };
+        run(&self.route, &self.services, args, Origin::Agent).await
+    }
+
+    async fn search(&self) -> CallOutcome {
+        self.call(json!({ "query": "rust" })).await
+    }
+
+    fn attempts(&self) -> u32 {
+        self.route.upstream.attempts.load(Ordering::SeqCst)
+    }
+
+    /// A metric series' value; a missing series fails the test (a renamed metric must
+    /// not pass as zero).
+    fn metric(&self, series: &str) -> f64 {
+        let text = self.services.metrics.render();
+        text.lines()
+            .find_map(|l| {
+                l.strip_prefix(series)?
+                    .trim()
+                    .split(' ')
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or_else(|| panic!("no series {series} in\n{text}"))
+    }
+}
+
+fn failure(outcome: &CallOutcome) -> &Failure {
+    outcome.result.as_ref().expect_err("the call should fail")
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_valid_reply_is_passed_on_byte_for_byte_after_one_attempt() {
+    let rig = rig("web_search", vec![ok(VALID)]);
+    let outcome = rig.search().await;
+    let body = outcome.result.as_ref().expect("success");
+    assert_eq!(body.body(), VALID.as_bytes());
+    assert_eq!(rig.attempts(), 1);
+    assert_eq!(outcome.signals["attempts"], 1);
+    assert_eq!(
+        rig.metric("toolgate_tool_calls_total{tool=\"web_search\",outcome=\"ok\"}"),
+        1.0
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn invalid_arguments_never_reach_the_upstream() {
+    let rig = rig("web_search", vec![ok(VALID)]);
+    let outcome = rig.call(json!({ "query": 42 })).await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::ClientError);
+    assert!(
+        f.message.starts_with("web_search was not called"),
+        "{}",
+        f.message
+    );
+    assert_eq!(rig.attempts(), 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_rename_is_drift_after_one_attempt_with_one_incident_for_every_sighting() {
+    let rig = rig("web_search", vec![ok(RENAMED)]);
+    let outcome = rig.search().await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::ContractDrift);
+    assert_eq!(rig.attempts(), 1, "drift is never retried");
+    assert!(
+        f.message.contains("results[].snippet")
+            && f.message.contains("results[].excerpt")
+            && f.message.contains("probably a rename"),
+        "{}",
+        f.message
+    );
+    // No webhook is configured: the model must not hear "has been alerted".
+    assert!(
+        f.message
+            .contains("An incident was recorded for the tool owner (search-team@example.com)")
+            && !f.message.contains("alerted"),
+        "{}",
+        f.message
+    );
+    assert_eq!(outcome.signals["drift"]["changes"][0]["kind"], "renamed");
+    for _ in 0..9 {
+        rig.search().await;
+    }
+    let open = rig
+        .services
+        .incidents
+        .open_of(IncidentKind::ContractDrift, "web_search");
+    assert_eq!(open.len(), 1, "one breakage is one incident: {open:?}");
+    assert_eq!(open[0].1, 9, "nine repeat sightings merged in memory");
+    assert_eq!(
+        rig.metric("toolgate_contract_drift_total{tool=\"web_search\"}"),
+        10.0
+    );
+    // The upstream is fixed: the next valid reply resolves the incident.
+    rig.route.upstream.then(vec![ok(VALID)]);
+    assert!(rig.search().await.result.is_ok());
+    assert!(
+        !rig.services
+            .incidents
+            .is_open(IncidentKind::ContractDrift, "web_search")
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_2xx_body_that_is_not_json_is_drift_with_an_incident_and_a_count() {
+    let rig = rig("web_search", vec![ok("<html>maintenance</html>")]);
+    let outcome = rig.search().await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::ContractDrift);
+    assert!(f.message.contains("not JSON"), "{}", f.message);
+    assert_eq!(rig.attempts(), 1);
+    assert!(
+        rig.services
+            .incidents
+            .is_open(IncidentKind::ContractDrift, "web_search")
+    );
+    assert_eq!(
+        rig.metric("toolgate_contract_drift_total{tool=\"web_search\"}"),
+        1.0
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_redirect_is_drift_with_an_incident() {
+    let rig = rig("web_search", vec![status(302)]);
+    let outcome = rig.search().await;
+    assert_eq!(failure(&outcome).class, ErrorClass::ContractDrift);
+    assert!(
+        rig.services
+            .incidents
+            .is_open(IncidentKind::ContractDrift, "web_search")
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_503_then_200_is_retried_below_the_model_and_counted_as_recovered() {
+    let rig = rig("web_search", vec![status(503), ok(VALID)]);
+    let outcome = rig.search().await;
+    assert!(outcome.result.is_ok());
+    assert_eq!(rig.attempts(), 2);
+    assert_eq!(
+        rig.metric(
+            "toolgate_retry_sequences_total{tool=\"web_search\",error_class=\"server_error\",outcome=\"recovered\"}"
+        ),
+        1.0
+    );
+    assert_eq!(
+        rig.metric("toolgate_retries_total{tool=\"web_search\",error_class=\"server_error\"}"),
+        1.0
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_full_outage_costs_at_most_1_2_upstream_requests_per_call() {
+    let rig = rig("web_search", vec![status(503)]);
+    let calls = 200;
+    for _ in 0..calls {
+        rig.search().await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let attempts = rig.attempts();
+    assert!(
+        attempts * 10 <= calls * 12,
+        "{attempts} upstream requests for {calls} calls"
+    );
+    // Once the breaker is open, calls fail fast and say so.
+    let outcome = rig.search().await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::CircuitOpen);
+    assert!(f.retry_after.is_some(), "the next check time is known");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_non_idempotent_tool_with_one_attempt_is_told_the_known_wait() {
+    let rig = rig(
+        "send_mail",
+        vec![Reply {
+            headers: vec![("retry-after", "120".into())],
+            ..status(429)
+        }],
+    );
+    let outcome = rig.call(json!({})).await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::RateLimited);
+    assert_eq!(rig.attempts(), 1);
+    assert!(
+        f.message.contains("retry after 2 min (at "),
+        "{}",
+        f.message
+    );
+    assert!(!f.message.contains("for a while"), "{}", f.message);
+    assert_eq!(outcome.signals["retry_after_s"], 120);
+    assert!(
+        outcome.signals["retry_at"]
+            .as_str()
+            .is_some_and(|t| t.ends_with('Z'))
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn one_attempt_allowed_is_never_called_already_retried() {
+    let rig = rig("send_mail", vec![status(502)]);
+    let f = failure(&rig.call(json!({})).await).message.clone();
+    assert!(!f.contains("already retried"), "{f}");
+    assert_eq!(rig.attempts(), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_brownout_is_noted_within_twenty_calls_and_its_timeouts_are_not_retried() {
+    let slow = |ms| Reply {
+        takes: Duration::from_millis(ms),
+        ..ok(VALID)
+    };
+    let rig = rig("web_search", vec![slow(20)]);
+    for _ in 0..30 {
+        rig.search().await;
+    }
+    rig.route.upstream.then(vec![slow(200)]);
+    let mut noted = None;
+    for i in 1..=20 {
+        let outcome = rig.search().await;
+        if outcome.notes.iter().any(|n| n.contains("is slow")) {
+            noted = Some(i);
+            break;
+        }
+    }
+    assert!(noted.is_some(), "no brownout note within 20 calls");
+    assert!(rig.route.dependency.in_brownout());
+    // In a brownout a timeout is not retried, and the sentence says why.
+    rig.route.upstream.then(vec![slow(5_000)]);
+    let before = rig.attempts();
+    let outcome = rig.search().await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::Timeout);
+    assert_eq!(rig.attempts() - before, 1);
+    assert!(f.message.contains("brownout"), "{}", f.message);
+    assert!(!f.message.contains("side effects"), "{}", f.message);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_drifting_call_does_no_more_work_than_a_valid_one_on_the_call_path() {
+    // The drift incident is raised in memory; nothing waits for a store (there is
+    // none here): the call completes on paused time without any wall-clock wait.
+    let rig = rig("web_search", vec![ok(RENAMED)]);
+    let started = Instant::now();
+    rig.search().await;
+    assert_eq!(
+        started.elapsed(),
+        Duration::from_millis(5),
+        "only the upstream's own 5 ms"
+    );
+}

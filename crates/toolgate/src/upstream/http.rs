@@ -1,0 +1,56 @@
+//! HTTP tools: the request template of a tool rendered against its dependency's base
+//! URL, sent through the shared pooled client.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::{SendError, Upstream, UpstreamClient, UpstreamResponse};
+use crate::config::ToolSpec;
+use crate::config::template::RenderedRequest;
+
+/// An HTTP tool's upstream.
+#[derive(Debug, Clone)]
+pub struct HttpUpstream {
+    client: UpstreamClient,
+    tool: Arc<ToolSpec>,
+    max_response_bytes: usize,
+}
+
+impl HttpUpstream {
+    /// The upstream of `tool`, answering at most `max_response_bytes` of body.
+    pub fn new(client: UpstreamClient, tool: Arc<ToolSpec>, max_response_bytes: usize) -> Self {
+        HttpUpstream {
+            client,
+            tool,
+            max_response_bytes,
+        }
+    }
+}
+
+impl Upstream for HttpUpstream {
+    type Request = RenderedRequest;
+
+    fn prepare(&self, args: &Map<String, Value>) -> Result<RenderedRequest, String> {
+        self.tool
+            .request
+            .render(&self.tool.dependency.base_url, args)
+            .map_err(|e| e.0)
+    }
+
+    async fn attempt(
+        &self,
+        request: &RenderedRequest,
+        timeout: Duration,
+    ) -> Result<UpstreamResponse, SendError> {
+        self.client
+            .send(
+                &self.tool.dependency,
+                request,
+                timeout,
+                self.max_response_bytes,
+            )
+            .await
+    }
+}
