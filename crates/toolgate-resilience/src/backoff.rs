@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-use rand::Rng;
+use rand::{Rng, RngExt as _};
 
 /// Exponential backoff with full jitter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
