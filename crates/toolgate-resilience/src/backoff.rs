@@ -5,14 +5,15 @@
 //! Full jitter spreads a crowd of synchronised clients out best while keeping
 //! total work low. Defaults (100 ms base, 5 s cap, 3 attempts) match the AWS
 //! SDK "standard" retry mode and Envoy's 25 ms-base / 10×-cap shape scaled to
-//! tool calls (DESIGN.md §4).
+//! tool calls: an agent waits on every call, so the worst wait stays in
+//! seconds, not minutes.
 //!
 //! This module must not sleep, read a clock, or own randomness: the caller
 //! passes an RNG so tests are seeded, and decides what to do with the delay.
 
 use std::time::Duration;
 
-use rand::Rng;
+use rand::{Rng, RngExt as _};
 
 /// Exponential backoff with full jitter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,8 +5,9 @@
 //! (`linkerd/app/outbound/src/http/breaker/consecutive_failures.rs`: trip on N
 //! consecutive failures, back off, let one probe through) with the
 //! failure-rate rule of Envoy outlier detection / resilience4j (rate over a
-//! minimum number of calls in a time window). Defaults from DESIGN.md §4: 5
-//! consecutive failures, or ≥ 50 % over ≥ 20 calls in 30 s; open 15 s, doubling
+//! minimum number of calls in a time window). Defaults: 5 consecutive
+//! failures (Envoy's `consecutive_5xx`), or ≥ 50 % (resilience4j's rate
+//! threshold) over ≥ 20 calls in 30 s; open 15 s, doubling
 //! per failed probe up to 5 min.
 //!
 //! What counts: only [`ErrorClass::counts_for_breaker`] outcomes are

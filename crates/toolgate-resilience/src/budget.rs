@@ -5,8 +5,9 @@
 //! `retry::budget::TpsBudget`, itself from Finagle's `RetryBudget`, and
 //! linkerd's retry budgets. Why a budget and not just `max_attempts`: a cap per
 //! call still multiplies load by 3 during an outage (and by 3^layers when
-//! layers stack — DESIGN.md §1's 243 calls); a budget bounds the *extra* load
-//! on the dependency to a fraction, whatever the outage does. The floor keeps
+//! layers stack — five layers of 3 attempts turn one call into 243); a budget
+//! bounds the *extra* load on the dependency to a fraction, whatever the
+//! outage does. The floor keeps
 //! low-traffic dependencies able to retry at all.
 //!
 //! Only first attempts are deposited ([`RetryBudget::record_request`]);

@@ -1,5 +1,6 @@
 //! The error classes: the recoverability-aware vocabulary every other part of
-//! toolgate speaks (DESIGN.md §4).
+//! toolgate speaks: each class says whether a retry can help and whether the
+//! failure counts against the dependency's health.
 //!
 //! The split follows what the retrying layers of Envoy (`retry_on: 5xx,
 //! reset, connect-failure, retriable-4xx`), gRPC (retryable status codes,
@@ -89,8 +90,8 @@ impl ErrorClass {
     ///   refused the work and said so; but only after its hint and within the
     ///   deadline (that part is [`crate::decide_retry`]'s job).
     /// - `contract_drift`, `client_error`, `auth`, `gone`: never — the same
-    ///   request gets the same answer (failure 1 in DESIGN.md §1 is what
-    ///   happens when drift is retried).
+    ///   request gets the same answer (retrying a renamed field at every layer
+    ///   multiplies one doomed call into hundreds).
     /// - `circuit_open`, `budget_exhausted`: never — they are the gateway's own
     ///   refusals; retrying them would defeat their purpose.
     pub fn retryable(self, idempotent: bool) -> bool {
@@ -141,7 +142,7 @@ impl std::fmt::Display for ErrorClass {
 mod tests {
     use super::*;
 
-    /// The whole DESIGN.md §4 table in one place: (class, retry idempotent,
+    /// The whole class table in one place: (class, retry idempotent,
     /// retry non-idempotent, counts for breaker).
     const TABLE: [(ErrorClass, bool, bool, bool); 11] = [
         (ErrorClass::Timeout, true, false, true),
@@ -184,7 +185,8 @@ mod tests {
 
     #[test]
     fn drift_is_never_retried_nor_trips_the_breaker() {
-        // Failure 1 of DESIGN.md §1, pinned.
+        // Drift is the same answer every time: retrying it only multiplies
+        // load, and it says nothing about the dependency's health.
         assert!(!ErrorClass::ContractDrift.retryable(true));
         assert!(!ErrorClass::ContractDrift.counts_for_breaker());
     }

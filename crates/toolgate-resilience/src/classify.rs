@@ -1,5 +1,6 @@
 //! The one place that turns an upstream attempt into an [`ErrorClass`]
-//! (STYLE.md principle 4: classification apart from mechanism and policy).
+//! (kept apart from the mechanism that makes the attempt and the policy that
+//! reacts to it, so each is tested alone and the rules are in one place).
 //!
 //! Status semantics follow RFC 9110 §15 and the retry conventions of Envoy's
 //! `retry_on` (5xx, `reset`, `connect-failure`, `retriable-status-codes`) and
@@ -54,7 +55,7 @@ pub enum BodyCheck {
 
 /// Classify one attempt. `None` means success.
 ///
-/// Decisions beyond DESIGN.md §4, in order of precedence:
+/// Decisions beyond the status-code table, in order of precedence:
 ///
 /// 1. A 2xx with a [`BodyCheck::Valid`] body is success, whatever else is
 ///    flagged: a body that satisfies the contract is data.

@@ -1,7 +1,7 @@
 //! Latency windows and brownout detection per dependency.
 //!
-//! A brownout is a dependency that still answers, but slowly (DESIGN.md §1,
-//! failure 2: latency tripled and the agent kept calling at full speed). The
+//! A brownout is a dependency that still answers, but slowly: latency triples
+//! and an agent that is not told keeps calling at full speed. The
 //! detector compares a short "now" statistic with a slowly moving baseline,
 //! the shape of Envoy's outlier detection and Netflix's concurrency-limits
 //! (short RTT vs long RTT), with hysteresis like any alarm that must not flap.
@@ -12,7 +12,7 @@
 //!   look like a speed-up; failures show in `error_rate`.
 //! - "Now": the median of the last `recent` (10) successful samples. The
 //!   window p50 would lag by half the window, too slow for "noted to the model
-//!   within 20 calls" (DESIGN.md §10).
+//!   within 20 calls", the promise the gateway makes about a brownout.
 //! - Baseline: set to the window p50 once `min_samples` successes are seen,
 //!   then an EWMA of "now", updated only while neither in brownout nor above
 //!   the entry threshold — so a brownout cannot teach the baseline that slow
@@ -21,7 +21,7 @@
 //! - Brownout: enter when now ≥ `enter_factor` × baseline for `sustain` (5)
 //!   samples in a row; leave when now < `exit_factor` (1.5) × baseline for
 //!   `sustain` samples in a row. `enter_factor` defaults to 2.5, not 3: the
-//!   event to catch is "latency tripled" (DESIGN.md §10), and with a threshold
+//!   event to catch is "latency tripled", and with a threshold
 //!   at exactly 3× noise puts about half the medians of a tripled dependency
 //!   below it. 2.5× is still far outside normal jitter.
 //! - Floor: a rise of less than `min_rise` (20 ms) over the baseline is never

@@ -1,5 +1,6 @@
 //! Quota pacing per dependency: spend advertised quota evenly until it resets,
-//! so pacing-capable load never sees a 429 (DESIGN.md §10).
+//! so pacing-capable load never sees a 429: a 429 costs the agent a wasted
+//! call and a wait, an even pace costs it only the wait.
 //!
 //! Inputs are what `toolgate-signals` extracts from rate-limit headers (IETF
 //! `draft-ietf-httpapi-ratelimit-headers`, GitHub `x-ratelimit-*`, …) reduced

@@ -1,10 +1,11 @@
 //! Pure parsers for the operational signals in upstream HTTP responses.
 //!
 //! toolgate reads rate-limit state, retry hints, deprecation notices and status pages
-//! from the APIs it fronts so the gateway can act on them and tell the model
-//! (DESIGN.md §5). Everything here is a pure function of `(status, headers, now)`:
+//! from the APIs it fronts so the gateway can act on them and tell the model.
+//! Everything here is a pure function of `(status, headers, now)`:
 //! no clock, no I/O, and total on any input — unparseable
-//! values are ignored, never errors, never panics (STYLE.md principle 5).
+//! values are ignored, never errors, never panics: a header the gateway cannot
+//! read must not fail a call that would otherwise succeed.
 //!
 //! One module per header family; each module's `//!` header cites its source.
 //! [`read`] is the entry point; the per-family parsers are internal, while the shared

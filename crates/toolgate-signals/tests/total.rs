@@ -1,4 +1,5 @@
-//! Property tests: every parser is total (STYLE.md principle 5). Arbitrary header names
+//! Property tests: every parser is total (bad input from an upstream never panics the
+//! gateway). Arbitrary header names
 //! and bytes, arbitrary `now` and status never panic, and waits never exceed their caps.
 
 use std::time::Duration;

@@ -676,14 +676,45 @@ mod tests {
         }
     }
 
-    /// Short timeouts and backoff so failures resolve in well under a second.
+    /// The tests run on paused time, where a timeout costs nothing to wait for: timeouts
+    /// far above what a loopback exchange costs on the [`metronome`], short backoff.
     fn fast() -> Settings {
         Settings {
             capacity: 1024,
             concurrency: 64,
-            connect_timeout: Duration::from_secs(1),
-            timeout: Duration::from_millis(300),
+            connect_timeout: Duration::from_secs(10),
+            timeout: Duration::from_secs(10),
             backoff: vec![Duration::from_millis(20), Duration::from_millis(50)],
+        }
+    }
+
+    /// Under `start_paused` the clock jumps to the next timer whenever the runtime finds
+    /// nothing to do: no task ready and no I/O event. A loopback exchange inside this
+    /// single-threaded runtime always finds its bytes there (this thread wrote them), so
+    /// it costs no virtual time; but a wait that ever found nothing (bytes still in the
+    /// kernel on a loaded machine) would jump straight to the request's 10 s timeout.
+    /// This timer, always 1 ms away, caps such a jump at 1 ms, so only a receiver that
+    /// really hangs (on the same virtual clock) reaches a timeout.
+    fn metronome() {
+        tokio::spawn(async {
+            loop {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+        });
+    }
+
+    /// [`Notifier::start_with`], with the [`metronome`] running.
+    fn start(alerts: AlertsConfig, store: Store, settings: Settings) -> Arc<Notifier> {
+        metronome();
+        Notifier::start_with(alerts, store, settings)
+    }
+
+    /// Waits (on virtual time) until `done`, for at most a virtual minute.
+    async fn until(what: &str, mut done: impl FnMut() -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !done() {
+            assert!(Instant::now() < deadline, "never happened: {what}");
+            tokio::time::sleep(Duration::from_millis(1)).await;
         }
     }
 
@@ -731,13 +762,16 @@ mod tests {
 
     const ALICE: &str = "alice@example.com";
     const BOB: &str = "bob@example.com";
-    const FLUSH: Duration = Duration::from_secs(10);
+    /// Virtual time: enough for three timed-out attempts and their backoff.
+    const FLUSH: Duration = Duration::from_secs(120);
+    /// A receiver that hangs longer than any test waits.
+    const FOREVER: Duration = Duration::from_secs(3600);
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn an_opened_incident_reaches_a_json_and_a_slack_receiver() {
         let (addr, rx) = Receiver::start(Behaviour::Ok).await;
         let db = TempStore::new("formats");
-        let n = Notifier::start_with(
+        let n = start(
             alerts(
                 vec![
                     hook(addr, "/json", WebhookFormat::Json),
@@ -783,11 +817,11 @@ mod tests {
         assert!(db.store.dead_letters().await.unwrap().is_empty());
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn an_incident_goes_to_its_owners_webhooks_and_the_global_ones_only() {
         let (addr, rx) = Receiver::start(Behaviour::Ok).await;
         let db = TempStore::new("routing");
-        let n = Notifier::start_with(
+        let n = start(
             alerts(
                 vec![hook(addr, "/global", WebhookFormat::Json)],
                 vec![
@@ -813,11 +847,11 @@ mod tests {
         assert_eq!(rx.hits().len(), 3);
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_receiver_that_fails_twice_then_succeeds_gets_it_once() {
         let (addr, rx) = Receiver::start(Behaviour::FailFirst(2)).await;
         let db = TempStore::new("retry");
-        let n = Notifier::start_with(
+        let n = start(
             alerts(
                 vec![hook(addr, "/flaky", WebhookFormat::Json)],
                 vec![],
@@ -833,13 +867,13 @@ mod tests {
         assert!(db.store.dead_letters().await.unwrap().is_empty());
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_receiver_that_always_fails_ends_in_one_dead_letter() {
         let (addr, rx) = Receiver::start(Behaviour::Fail).await;
         let db = TempStore::new("deadletter");
         // Credentials in the URL must not reach the dead letter (nor the logs).
         let url = format!("http://hook:s3cr3t-pass@{addr}/down?token=s3cr3t-token");
-        let n = Notifier::start_with(
+        let n = start(
             alerts(
                 vec![Webhook {
                     url: url.parse().unwrap(),
@@ -862,12 +896,12 @@ mod tests {
         assert_eq!(error, "HTTP 500");
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_hanging_receiver_neither_blocks_the_caller_nor_delays_other_targets() {
-        let (hang_addr, hanging) = Receiver::start(Behaviour::Hang(Duration::from_secs(30))).await;
+        let (hang_addr, hanging) = Receiver::start(Behaviour::Hang(FOREVER)).await;
         let (ok_addr, ok) = Receiver::start(Behaviour::Ok).await;
         let db = TempStore::new("hang");
-        let n = Notifier::start_with(
+        let n = start(
             alerts(
                 vec![
                     hook(hang_addr, "/hang", WebhookFormat::Json),
@@ -881,21 +915,18 @@ mod tests {
         );
         let started = Instant::now();
         n.notify(&incident(5, ALICE), Event::Opened);
-        assert!(
-            started.elapsed() < Duration::from_millis(50),
-            "notify took {:?}",
-            started.elapsed()
-        );
+        // notify only queued the job: no delivery has started (nothing else ran on this
+        // single-threaded runtime while it did).
+        assert_eq!(n.tracker.pending(), 1);
+        assert!(hanging.hits().is_empty() && ok.hits().is_empty());
 
         // The healthy target is served while the hanging one is still on its first attempt.
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while ok.delivered().is_empty() {
-            assert!(
-                Instant::now() < deadline,
-                "the healthy target was never served"
-            );
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
+        until("the healthy target is served", || {
+            !ok.delivered().is_empty()
+        })
+        .await;
+        assert_eq!(hanging.hits().len(), 1);
+        assert!(db.store.dead_letters().await.unwrap().is_empty());
         assert!(
             started.elapsed() < fast().timeout,
             "the healthy target waited {:?}",
@@ -910,11 +941,11 @@ mod tests {
         assert_eq!(letters[0].2, "timeout");
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn updates_are_throttled_per_incident_but_resolution_always_goes_out() {
         let (addr, rx) = Receiver::start(Behaviour::Ok).await;
         let db = TempStore::new("throttle");
-        let n = Notifier::start_with(
+        let n = start(
             alerts(
                 vec![hook(addr, "/hook", WebhookFormat::Json)],
                 vec![],
@@ -963,11 +994,11 @@ mod tests {
         );
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn an_opened_incident_throttles_the_updates_that_follow_it() {
         let (addr, rx) = Receiver::start(Behaviour::Ok).await;
         let db = TempStore::new("opened");
-        let n = Notifier::start_with(
+        let n = start(
             alerts(
                 vec![hook(addr, "/hook", WebhookFormat::Json)],
                 vec![],
@@ -976,22 +1007,33 @@ mod tests {
             db.store.clone(),
             fast(),
         );
+        let opened = Instant::now();
         n.notify(&incident(8, ALICE), Event::Opened);
         n.notify(&incident(8, ALICE), Event::Updated);
         n.notify(&incident(8, ALICE), Event::Opened);
         assert!(n.flush(FLUSH).await);
         assert_eq!(rx.delivered().len(), 2);
-        tokio::time::sleep(Duration::from_millis(250)).await;
+        // Just inside the interval (the deliveries took next to no virtual time).
+        tokio::time::sleep_until(opened + Duration::from_millis(199)).await;
+        assert!(opened.elapsed() < Duration::from_millis(200));
+        n.notify(&incident(8, ALICE), Event::Updated);
+        assert!(n.flush(FLUSH).await);
+        assert_eq!(
+            rx.delivered().len(),
+            2,
+            "an update within the interval waits"
+        );
+        tokio::time::sleep_until(opened + Duration::from_millis(200)).await;
         n.notify(&incident(8, ALICE), Event::Updated);
         assert!(n.flush(FLUSH).await);
         assert_eq!(
             rx.delivered().len(),
             3,
-            "after the interval an update goes out"
+            "once the interval is over an update goes out"
         );
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_refused_connection_is_dead_lettered_as_such() {
         // Bind then drop a listener: nothing listens on that port any more.
         let addr = {
@@ -999,7 +1041,7 @@ mod tests {
             l.local_addr().unwrap()
         };
         let db = TempStore::new("refused");
-        let n = Notifier::start_with(
+        let n = start(
             alerts(
                 vec![hook(addr, "/nobody", WebhookFormat::Slack)],
                 vec![],
@@ -1015,20 +1057,21 @@ mod tests {
         assert_eq!(letters[0].2, "connection refused");
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_full_queue_dead_letters_instead_of_blocking() {
-        let (addr, hanging) = Receiver::start(Behaviour::Hang(Duration::from_secs(30))).await;
+        let (addr, hanging) = Receiver::start(Behaviour::Hang(FOREVER)).await;
         let db = TempStore::new("full");
         // One delivery at a time and a queue of one: the hanging delivery holds the only
         // permit, the worker waits with the next job, one more fits in the queue, and the
-        // fourth notification finds the queue full.
+        // fourth notification finds the queue full. Each step waits for the one before,
+        // so the counts are exact.
         let settings = Settings {
             capacity: 1,
             concurrency: 1,
             backoff: vec![],
             ..fast()
         };
-        let n = Notifier::start_with(
+        let n = start(
             alerts(
                 vec![hook(addr, "/hang", WebhookFormat::Json)],
                 vec![],
@@ -1037,28 +1080,35 @@ mod tests {
             db.store.clone(),
             settings,
         );
-        let started = Instant::now();
-        for id in 1..=4 {
-            n.notify(&incident(id, ALICE), Event::Opened);
-        }
-        assert!(started.elapsed() < Duration::from_millis(50));
+        n.notify(&incident(1, ALICE), Event::Opened);
+        until("the first delivery hangs", || hanging.hits().len() == 1).await;
+        n.notify(&incident(2, ALICE), Event::Opened);
+        until("the worker takes the second job", || n.tx.capacity() == 1).await;
+        n.notify(&incident(3, ALICE), Event::Opened);
+        assert_eq!(n.tx.capacity(), 0, "the third job waits in the queue");
+        n.notify(&incident(4, ALICE), Event::Opened);
         assert!(n.flush(FLUSH).await);
-        let letters = db.store.dead_letters().await.unwrap();
-        assert_eq!(letters.len(), 4, "{letters:?}");
-        let full = letters
-            .iter()
-            .filter(|l| l.2 == "notification queue full")
-            .count();
-        assert!(full >= 1, "{letters:?}");
-        assert_eq!(hanging.hits().len(), 4 - full);
+        let mut letters = db.store.dead_letters().await.unwrap();
+        letters.sort_by_key(|l| l.0);
+        let outcomes: Vec<(i64, &str)> = letters.iter().map(|l| (l.0, l.2.as_str())).collect();
+        assert_eq!(
+            outcomes,
+            [
+                (1, "timeout"),
+                (2, "timeout"),
+                (3, "timeout"),
+                (4, "notification queue full"),
+            ]
+        );
+        assert_eq!(hanging.hits().len(), 3, "the fourth was never sent");
         assert!(letters.iter().all(|l| l.1 == format!("http://{addr}/hang")));
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn flush_gives_up_after_its_timeout() {
-        let (addr, _hanging) = Receiver::start(Behaviour::Hang(Duration::from_secs(30))).await;
+        let (addr, _hanging) = Receiver::start(Behaviour::Hang(FOREVER)).await;
         let db = TempStore::new("flush");
-        let n = Notifier::start_with(
+        let n = start(
             alerts(
                 vec![hook(addr, "/hang", WebhookFormat::Json)],
                 vec![],
@@ -1068,7 +1118,14 @@ mod tests {
             fast(),
         );
         n.notify(&incident(10, ALICE), Event::Opened);
+        let started = Instant::now();
         assert!(!n.flush(Duration::from_millis(50)).await);
+        // At its own timeout (virtual time: to the millisecond), not the request's.
+        let waited = started.elapsed();
+        assert!(
+            (Duration::from_millis(50)..Duration::from_millis(51)).contains(&waited),
+            "{waited:?}"
+        );
         assert!(format!("{n:?}").contains("pending: 1"));
         assert!(!format!("{n:?}").contains("127.0.0.1"));
     }

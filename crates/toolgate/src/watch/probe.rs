@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rand::Rng as _;
+use rand::RngExt as _;
 use serde::Serialize;
 use serde_json::json;
 

@@ -314,12 +314,142 @@ pub fn text(r: &CallToolResult) -> String {
         .join("\n")
 }
 
-/// The value of a metric sample line (exact label match), or 0.
-pub fn metric(text: &str, name_and_labels: &str) -> f64 {
-    text.lines()
-        .find_map(|l| {
-            l.strip_prefix(name_and_labels)
-                .and_then(|rest| rest.trim().split(' ').next()?.parse().ok())
-        })
-        .unwrap_or(0.0)
+/// The value of the sample `series` (the name and the exact label set, as rendered, e.g.
+/// `toolgate_brownout{dependency="api"}`).
+///
+/// Panics when there is no such sample, naming the samples that do exist: a renamed
+/// metric or label must fail the test, not read as 0.
+pub fn metric(text: &str, series: &str) -> f64 {
+    sample(text, series).unwrap_or_else(|| {
+        panic!(
+            "no metric sample {series}; {}\n{text}",
+            what_exists(text, sample_name(series))
+        )
+    })
+}
+
+/// Asserts that the sample `series` does not exist (a labelled counter that was never
+/// incremented is not rendered), while its metric family is exported: a renamed family
+/// must fail this too, not pass as "no sample". A family with no series at all is not
+/// rendered either, so ask once some other series of the family exists.
+pub fn assert_no_series(text: &str, series: &str) {
+    if let Some(v) = sample(text, series) {
+        panic!("metric sample {series} exists with value {v}, expected none\n{text}");
+    }
+    let name = sample_name(series);
+    let exported = text.lines().any(|l| {
+        l.strip_prefix("# TYPE ")
+            .and_then(|rest| rest.split(' ').next())
+            .is_some_and(|family| family_of(name, family))
+    });
+    assert!(
+        exported,
+        "no metric family for {name}; {}\n{text}",
+        what_exists(text, name)
+    );
+}
+
+/// The value of the sample line `series value [timestamp]`, if there is one.
+fn sample(text: &str, series: &str) -> Option<f64> {
+    text.lines().filter(|l| !l.starts_with('#')).find_map(|l| {
+        let rest = l.strip_prefix(series)?;
+        // `foo{a="b"}` must not match `foo{a="b",c="d"}`, nor `foo` match `foo_total`.
+        if !rest.starts_with(' ') {
+            return None;
+        }
+        rest.split_whitespace().next()?.parse().ok()
+    })
+}
+
+/// The metric name of a series or a sample line: up to the labels or the value.
+fn sample_name(series: &str) -> &str {
+    series.split(['{', ' ']).next().unwrap_or(series)
+}
+
+/// Whether `sample` is a sample name of the metric family `family` (OpenMetrics adds
+/// `_total` to counters, `_bucket`/`_sum`/`_count` to histograms, and so on).
+fn family_of(sample: &str, family: &str) -> bool {
+    sample.strip_prefix(family).is_some_and(|suffix| {
+        [
+            "", "_total", "_created", "_bucket", "_sum", "_count", "_info",
+        ]
+        .contains(&suffix)
+    })
+}
+
+/// For a failure message: the series of the metric `name` if it has any, else every
+/// sample name that exists.
+fn what_exists(text: &str, name: &str) -> String {
+    let samples: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let same_name: Vec<&str> = samples
+        .iter()
+        .filter(|l| sample_name(l) == name)
+        .map(|l| l.rsplit_once(' ').map_or(*l, |(series, _)| series))
+        .collect();
+    if !same_name.is_empty() {
+        return format!("series of {name}: {same_name:?}");
+    }
+    let mut names: Vec<&str> = samples.iter().map(|l| sample_name(l)).collect();
+    names.sort_unstable();
+    names.dedup();
+    format!("metrics that exist: {names:?}")
+}
+
+#[cfg(test)]
+mod metric_tests {
+    use super::*;
+
+    const TEXT: &str = "# HELP toolgate_retries Retries.\n\
+        # TYPE toolgate_retries counter\n\
+        toolgate_retries_total{tool=\"a\",error_class=\"timeout\"} 3\n\
+        # TYPE toolgate_brownout gauge\n\
+        toolgate_brownout{dependency=\"api\"} 0\n\
+        # EOF\n";
+
+    #[test]
+    fn metric_reads_the_exact_series() {
+        assert_eq!(metric(TEXT, "toolgate_brownout{dependency=\"api\"}"), 0.0);
+        assert_eq!(
+            metric(
+                TEXT,
+                "toolgate_retries_total{tool=\"a\",error_class=\"timeout\"}"
+            ),
+            3.0
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "series of toolgate_retries_total")]
+    fn metric_panics_on_a_missing_series_and_names_the_ones_that_exist() {
+        metric(TEXT, "toolgate_retries_total{tool=\"a\"}");
+    }
+
+    #[test]
+    #[should_panic(expected = "metrics that exist")]
+    fn metric_panics_on_a_renamed_metric() {
+        metric(TEXT, "toolgate_brownouts{dependency=\"api\"}");
+    }
+
+    #[test]
+    fn no_series_passes_for_an_absent_label_set_of_an_exported_family() {
+        assert_no_series(
+            TEXT,
+            "toolgate_retries_total{tool=\"b\",error_class=\"timeout\"}",
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "exists with value 3")]
+    fn no_series_fails_when_the_series_exists() {
+        assert_no_series(
+            TEXT,
+            "toolgate_retries_total{tool=\"a\",error_class=\"timeout\"}",
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "no metric family")]
+    fn no_series_fails_when_the_family_is_not_exported() {
+        assert_no_series(TEXT, "toolgate_retry_total{tool=\"a\"}");
+    }
 }
