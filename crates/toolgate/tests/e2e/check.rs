@@ -264,11 +264,15 @@ fn check_reports_every_unknown_field_once_without_cascading() {
     let dir = temp_dir("typos");
     std::fs::write(
         dir.join("toolgate.yaml"),
-        r#"dependencies:
+        r#"gateway:
+  listen: [127.0.0.1]
+  deadline: 0s
+dependencies:
   search_api:
     base_url: https://api.example.com
     timout: 5s
     retry: { max_atempts: 3, base_delay: 50ms }
+    rate_limit_headers: [github]
 tools:
   web_search:
     dependency: serch_api
@@ -312,12 +316,21 @@ tools:
             "{field}: {report}"
         );
     }
+    // A field of the wrong type is one error, and the rest of its entry is still checked.
+    assert!(
+        report.contains("field: gateway.listen\n")
+            && report.contains("field: gateway.deadline\n")
+            && report.contains("field: dependencies.search_api.rate_limit_headers\n"),
+        "{report}"
+    );
     // A dependency with typos is still defined; a tool with a bad value is still a tool.
     assert!(
         !report.contains("`search_api`, which is not defined") && !report.contains("none defined"),
         "{report}"
     );
     assert!(!report.contains("successor `broken`"), "{report}");
+    // The owner of the wrong type is reported once, not again as a missing owner.
+    assert!(!report.contains("tool `broken` has no owner"), "{report}");
     insta::assert_snapshot!(report);
 }
 

@@ -41,7 +41,8 @@ impl Compiler<'_> {
                     known.join(", ")
                 ),
             };
-            self.err(at, format!("unknown field `{key}`"), &help);
+            self.err(at.clone(), format!("unknown field `{key}`"), &help);
+            self.dropped.push(at);
         }
     }
 }

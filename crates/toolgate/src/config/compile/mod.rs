@@ -40,6 +40,7 @@ pub fn compile(
         dir: dir.to_path_buf(),
         env,
         files: SchemaFiles::none(),
+        dropped: Vec::new(),
     };
     let config = c.config(doc);
     if c.errors.is_empty() {
@@ -55,6 +56,9 @@ struct Compiler<'a> {
     env: EnvLookup<'a>,
     /// Where schema files may be read from (set once `gateway.schema_roots` is known).
     files: SchemaFiles,
+    /// Field paths already reported and removed before deserializing (unknown, or of
+    /// the wrong type): what later checks say about their absence is not a new error.
+    dropped: Vec<String>,
 }
 
 /// The names written under `dependencies:` and `tools:`, whether or not their entry
@@ -66,6 +70,13 @@ struct Defined {
 
 impl Compiler<'_> {
     fn err(&mut self, path: impl Into<String>, message: impl Into<String>, help: &str) {
+        let path = path.into();
+        if self.dropped.iter().any(|d| {
+            path.strip_prefix(d.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        }) {
+            return;
+        }
         let mut e = ConfigError::new(path, message);
         if !help.is_empty() {
             e = e.help(help);
@@ -73,9 +84,12 @@ impl Compiler<'_> {
         self.errors.push(e);
     }
 
-    /// Deserializes one entry, recording the error (with its inner field path) on failure.
+    /// Deserializes one entry, recording every error (with its inner field path).
     /// Unknown fields at any depth are reported first, one error each, and dropped
-    /// (`schema` points at the entry's schema in the config schema).
+    /// (`schema` points at the entry's schema in the config schema). A field of the
+    /// wrong type is reported and dropped too, and the rest deserialized again, so the
+    /// entry still exists (with that field's default) for the checks that follow; only
+    /// an entry that cannot be read without the field (a required one) is `None`.
     fn entry<T: DeserializeOwned>(
         &mut self,
         path: &str,
@@ -85,27 +99,39 @@ impl Compiler<'_> {
         if !schema.is_empty() {
             self.strip_unknown(path, schema, &mut value);
         }
-        match serde_path_to_error::deserialize::<_, T>(value) {
-            Ok(v) => Some(v),
-            Err(e) => {
-                let inner = e.path().to_string();
-                let full = if inner == "." || inner.is_empty() {
-                    path.to_string()
-                } else {
-                    format!("{path}.{inner}")
-                };
-                let msg = e.into_inner().to_string();
-                let help = if msg.contains("unknown field") {
-                    "remove the field or fix its spelling (see docs/configuration.md)"
-                } else if msg.contains("missing field") {
-                    "add the field (see docs/configuration.md)"
-                } else {
-                    "fix the value's type (see docs/configuration.md)"
-                };
-                self.err(full, msg, help);
-                None
+        // Each round drops one field, so the entry's size bounds the loop; the cap is a backstop.
+        for _ in 0..64 {
+            let err = match serde_path_to_error::deserialize::<_, T>(value.clone()) {
+                Ok(v) => return Some(v),
+                Err(e) => e,
+            };
+            let inner = err.path().to_string();
+            let full = if inner == "." || inner.is_empty() {
+                path.to_string()
+            } else {
+                format!("{path}.{inner}")
+            };
+            let segments: Vec<serde_path_to_error::Segment> = err.path().iter().cloned().collect();
+            let msg = err.into_inner().to_string();
+            if let Some(field) = missing_field(&msg)
+                && self.dropped.contains(&format!("{full}.{field}"))
+            {
+                return None;
             }
+            let help = if msg.contains("unknown field") {
+                "remove the field or fix its spelling (see docs/configuration.md)"
+            } else if msg.contains("missing field") {
+                "add the field (see docs/configuration.md)"
+            } else {
+                "fix the value's type (see docs/configuration.md)"
+            };
+            self.err(full.clone(), msg, help);
+            if !remove_field(&mut value, &segments) {
+                return None;
+            }
+            self.dropped.push(full);
         }
+        None
     }
 
     fn duration(&mut self, path: String, text: Option<&String>, default: Duration) -> Duration {
@@ -458,6 +484,37 @@ impl Compiler<'_> {
             }
         }
         out
+    }
+}
+
+/// `K` of serde's "missing field `K`".
+fn missing_field(msg: &str) -> Option<&str> {
+    msg.strip_prefix("missing field `")?.split('`').next()
+}
+
+/// Removes the mapping entry at `path` (serde's path of a failed field) from `value`.
+/// Only a field of a mapping is removed: dropping a sequence item would shift the
+/// positions of the items after it, and the errors would name the wrong ones.
+fn remove_field(value: &mut yaml_serde::Value, path: &[serde_path_to_error::Segment]) -> bool {
+    use serde_path_to_error::Segment;
+    let Some((Segment::Map { key }, parents)) = path.split_last() else {
+        return false;
+    };
+    let mut at = value;
+    for segment in parents {
+        let next = match (segment, at) {
+            (Segment::Map { key }, yaml_serde::Value::Mapping(m)) => m.get_mut(key.as_str()),
+            (Segment::Seq { index }, yaml_serde::Value::Sequence(items)) => items.get_mut(*index),
+            _ => None,
+        };
+        match next {
+            Some(v) => at = v,
+            None => return false,
+        }
+    }
+    match at {
+        yaml_serde::Value::Mapping(m) => m.remove(key.as_str()).is_some(),
+        _ => false,
     }
 }
 
