@@ -397,6 +397,15 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_base_dir_is_the_current_directory() {
+        // `Path::new("toolgate.yaml").parent()` is `Some("")`: that must mean ".", not fail.
+        let schema = json!({ "type": "object" });
+        let contract = ResponseContract::compile(&schema, Some(Path::new(""))).expect("compiles");
+        assert!(contract.check(&json!({})).is_ok());
+        assert!(SchemaFiles::new([""]).is_ok());
+    }
+
+    #[test]
     fn no_root_means_no_files() {
         let (parent, root) = dirs("none");
         std::fs::write(root.join("item.json"), ITEM).expect("write");

@@ -187,6 +187,40 @@ mod tests {
     use super::*;
 
     #[test]
+    fn unknown_fields_inside_sequences_and_maps_are_each_one_error() {
+        let yaml = "alerts:\n  webhooks:\n    - url: http://a.example\n      fromat: slack\n  owners:\n    a@example.com:\n      webhook: []\n  throttel: 1h\n";
+        let errors = crate::config::parse(
+            std::path::Path::new("t.yaml"),
+            yaml,
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .expect_err("typos");
+        let found: Vec<(&str, Option<&str>)> = errors
+            .errors
+            .iter()
+            .map(|e| (e.path.as_str(), e.help.as_deref()))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    "alerts.webhooks.0.fromat",
+                    Some("did you mean `format`? (see docs/configuration.md)")
+                ),
+                (
+                    "alerts.owners.a@example.com.webhook",
+                    Some("did you mean `webhooks`? (see docs/configuration.md)")
+                ),
+                (
+                    "alerts.throttel",
+                    Some("did you mean `throttle`? (see docs/configuration.md)")
+                ),
+            ]
+        );
+    }
+
+    #[test]
     fn did_you_mean_finds_typos_and_ignores_strangers() {
         let fields = ["timeout", "retry", "base_url", "max_attempts"];
         assert_eq!(did_you_mean("timout", fields), Some("timeout"));
