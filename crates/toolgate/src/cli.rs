@@ -188,7 +188,16 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
             json,
         } => {
             let state = if demo {
-                Some(crate::demo::offline_config()?.gateway.state)
+                let path = crate::demo::offline_config()?.gateway.state;
+                // Opening the store would create an empty one here and report no
+                // incidents: say instead that this is not where the demo ran.
+                if !path.exists() {
+                    anyhow::bail!(
+                        "no demo state store at {}: run this in the directory `toolgate serve --demo` runs in (it prints the store's path at start-up)",
+                        absolute(&path).display()
+                    );
+                }
+                Some(path)
             } else {
                 state
             };

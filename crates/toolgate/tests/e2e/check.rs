@@ -471,6 +471,18 @@ fn check_refuses_schema_refs_outside_the_config_directory() {
 #[tokio::test]
 async fn incidents_and_status_work_against_the_demo() {
     let dir = temp_dir("demo-cli");
+    // Before the demo ran here, there is no store to read, and it says so.
+    let out = toolgate_in(&dir)
+        .args(["incidents", "--demo"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no demo state store"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!dir.join(".toolgate").exists(), "nothing is created");
     let mut cmd = toolgate_in(&dir);
     cmd.args([
         "--log-format",
