@@ -2,7 +2,8 @@
 //! upstream 2xx body against it, and when it does not match, explain the *contract drift*
 //! as a structural diff with rename detection ("missing results[].snippet; new
 //! results[].excerpt, same type — probably a rename"). Pure: no I/O beyond reading
-//! `$ref`d schema files at compile time, no async runtime.
+//! `$ref`d schema files at compile time (only regular files inside the allowed
+//! directories, capped in size: [`SchemaFiles`]), no async runtime.
 //!
 //! Layout: [`ResponseContract`] (validate.rs) owns compile/check; `schema_shape` reads a
 //! schema as an expected shape; `walk` diffs a value against it; `rename` pairs missing
@@ -33,6 +34,7 @@ mod borrowed;
 #[cfg(test)]
 mod check_tests;
 mod drift;
+mod files;
 mod findings;
 mod path;
 mod rename;
@@ -45,6 +47,7 @@ mod walk;
 
 pub use borrowed::{Borrowed, Doc};
 pub use drift::{Change, Drift, MAX_CHANGES, Violation, fingerprint};
+pub use files::{MAX_SCHEMA_FILE_BYTES, SchemaFileError, SchemaFiles};
 pub use shape::{Field, Shape, infer_shape};
 pub use validate::{BodyError, ContractError, MAX_VIOLATIONS, ResponseContract};
 pub use value_diff::diff_values;

@@ -5,6 +5,7 @@
 
 use crate::borrowed::{Borrowed, Doc};
 use crate::drift::{Change, Drift, Violation};
+use crate::files::{SchemaFileError, SchemaFiles, non_empty};
 use crate::findings::Findings;
 use crate::path::Path;
 use crate::walk;
@@ -74,13 +75,36 @@ pub struct ResponseContract {
 
 impl ResponseContract {
     /// Compiles `schema`. Local `$ref`s (`#/$defs/x`) always work; relative file `$ref`s
-    /// resolve against `base_dir`; remote (http) `$ref`s are never fetched.
+    /// resolve against `base_dir` and may read only files inside it (see [`SchemaFiles`]);
+    /// without a `base_dir` no file is read; remote (http) `$ref`s are never fetched.
     pub fn compile(
         schema: &Value,
         base_dir: Option<&std::path::Path>,
     ) -> Result<Self, ContractError> {
+        let files = match base_dir {
+            Some(dir) => SchemaFiles::new([dir]).map_err(|e| match e {
+                SchemaFileError::Io { path, source } => ContractError::BaseDir { path, source },
+                other => ContractError::UnresolvableRef {
+                    message: other.to_string(),
+                    hint: ref_hint(base_dir),
+                },
+            })?,
+            None => SchemaFiles::none(),
+        };
+        Self::compile_with(schema, base_dir, &files)
+    }
+
+    /// Like [`ResponseContract::compile`], with relative file `$ref`s resolving against
+    /// `base_dir` but read only where `files` allows (e.g. the config file's directory
+    /// and the operator's `schema_roots`, when the schema itself lives in a subdirectory).
+    pub fn compile_with(
+        schema: &Value,
+        base_dir: Option<&std::path::Path>,
+        files: &SchemaFiles,
+    ) -> Result<Self, ContractError> {
         let base_uri = match base_dir {
             Some(dir) => {
+                let dir = non_empty(dir);
                 let abs = dir
                     .canonicalize()
                     .map_err(|source| ContractError::BaseDir {
@@ -91,8 +115,10 @@ impl ResponseContract {
             }
             None => None,
         };
-        let mut options = jsonschema::options();
-        let mut fast_options = jsonschema::options_for::<Borrowed>();
+        // Every file $ref goes through `files`: the default retriever would read any
+        // path, including absolute `file:///etc/passwd` refs when no base is given.
+        let mut options = jsonschema::options().with_retriever(files.clone());
+        let mut fast_options = jsonschema::options_for::<Borrowed>().with_retriever(files.clone());
         if let Some(base) = &base_uri {
             options = options.with_base_uri(base.clone());
             fast_options = fast_options.with_base_uri(base.clone());

@@ -1,4 +1,5 @@
-//! The command line: `serve`, `check`, `diff`, `incidents`, `config-schema`.
+//! The command line: `serve`, `check`, `diff`, `incidents`, `probe`, `status`,
+//! `config-schema`, `alerts`.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -78,6 +79,9 @@ enum Command {
         /// Read this state file instead of the config's.
         #[arg(long)]
         state: Option<PathBuf>,
+        /// Read the state store of `serve --demo` (started in this directory).
+        #[arg(long, conflicts_with = "state")]
+        demo: bool,
         /// Include resolved incidents.
         #[arg(long)]
         all: bool,
@@ -105,6 +109,9 @@ enum Command {
         /// Server base URL (default: from the config's gateway.listen).
         #[arg(long)]
         url: Option<String>,
+        /// Ask a running `serve --demo` (no config file needed).
+        #[arg(long)]
+        demo: bool,
         /// Print the JSON instead of the table.
         #[arg(long)]
         json: bool,
@@ -176,9 +183,26 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Incidents {
             config,
             state,
+            demo,
             all,
             json,
-        } => incidents(&config, state, all, json).await,
+        } => {
+            let state = if demo {
+                let path = crate::demo::offline_config()?.gateway.state;
+                // Opening the store would create an empty one here and report no
+                // incidents: say instead that this is not where the demo ran.
+                if !path.exists() {
+                    anyhow::bail!(
+                        "no demo state store at {}: run this in the directory `toolgate serve --demo` runs in (it prints the store's path at start-up)",
+                        absolute(&path).display()
+                    );
+                }
+                Some(path)
+            } else {
+                state
+            };
+            incidents(&config, state, all, json).await
+        }
         Command::Alerts {
             what: AlertsCommand::Prometheus,
         } => {
@@ -199,7 +223,18 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
             tool,
             format,
         } => probe(&config, tool.as_deref(), &format).await,
-        Command::Status { config, url, json } => crate::status::run(&config, url, json).await,
+        Command::Status {
+            config: _,
+            url,
+            demo: true,
+            json,
+        } => crate::status::run_with(&crate::demo::offline_config()?, url, json).await,
+        Command::Status {
+            config,
+            url,
+            demo: false,
+            json,
+        } => crate::status::run(&config, url, json).await,
         Command::ConfigSchema => {
             say!("{}", serde_json::to_string_pretty(&config::json_schema())?);
             Ok(ExitCode::SUCCESS)
@@ -268,7 +303,11 @@ async fn serve(
         if listen.is_some() {
             spawn_http(gateway.clone(), listen_addr, shutdown.clone(), demo_router).await?;
         }
-        tracing::info!(tools = gateway.config().tools.len(), "serving MCP on stdio");
+        tracing::info!(
+            tools = listed_tools(&gateway),
+            state = %gateway.config().gateway.state.display(),
+            "serving MCP on stdio"
+        );
         let result = crate::mcp::serve_stdio(gateway).await;
         shutdown.cancel();
         background.stop(SHUTDOWN_FLUSH).await;
@@ -284,13 +323,15 @@ async fn serve(
     tracing::info!(
         mcp = %format!("http://{local}/mcp"),
         metrics = %format!("http://{local}/metrics"),
-        tools = gateway.config().tools.len(),
+        tools = listed_tools(&gateway),
+        state = %gateway.config().gateway.state.display(),
         demo,
         "toolgate is serving"
     );
     if demo {
         eprintln!(
-            "\ntoolgate demo: MCP at http://{local}/mcp\n  switch the search API's rename on:  curl -X POST http://{local}/demo/control -H 'content-type: application/json' -d '{{\"search_field\":\"excerpt\"}}'\n  and off again:                     curl -X POST http://{local}/demo/control -H 'content-type: application/json' -d '{{\"search_field\":\"snippet\"}}'\n"
+            "\ntoolgate demo: MCP at http://{local}/mcp\n  state store:  {} (read it with `toolgate incidents --demo` from this directory; `toolgate status --demo` asks the server)\n  switch the search API's rename on:  curl -X POST http://{local}/demo/control -H 'content-type: application/json' -d '{{\"search_field\":\"excerpt\"}}'\n  and off again:                     curl -X POST http://{local}/demo/control -H 'content-type: application/json' -d '{{\"search_field\":\"snippet\"}}'\n",
+            absolute(&gateway.config().gateway.state).display()
         );
     }
     let router = crate::server::router(
@@ -306,6 +347,16 @@ async fn serve(
 
 /// How long a stopping server may take to write its incidents and deliver them.
 const SHUTDOWN_FLUSH: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// What `tools/list` returns: the configured tools and the built-in `dependency_health`.
+fn listed_tools(gateway: &Gateway) -> usize {
+    gateway.config().tools.len() + 1
+}
+
+/// `path` made absolute against the current directory, for printing where a file is.
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
 
 async fn spawn_http(
     gateway: Arc<Gateway>,
@@ -407,7 +458,12 @@ fn diff(schema_path: &Path, response_path: &Path) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("{} is neither JSON nor YAML", schema_path.display()))?;
     let body_text = std::fs::read(response_path)
         .with_context(|| format!("reading {}", response_path.display()))?;
-    let contract = toolgate_contract::ResponseContract::compile(&schema, schema_path.parent())
+    // A bare file name's parent is the empty path: its $refs resolve from here.
+    let dir = match schema_path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let contract = toolgate_contract::ResponseContract::compile(&schema, Some(dir))
         .map_err(|e| anyhow::anyhow!("{}: {e}", schema_path.display()))?;
     let body: serde_json::Value = match serde_json::from_slice(&body_text) {
         Ok(v) => v,

@@ -125,6 +125,15 @@ pub async fn run(
             return Ok(ExitCode::FAILURE);
         }
     };
+    run_with(&config, url, json_out).await
+}
+
+/// `toolgate status` for an already compiled config (`status --demo` has no file).
+pub async fn run_with(
+    config: &crate::config::Config,
+    url: Option<String>,
+    json_out: bool,
+) -> anyhow::Result<ExitCode> {
     let base = url.unwrap_or_else(|| {
         let mut addr = config.gateway.listen;
         if addr.ip().is_unspecified() {

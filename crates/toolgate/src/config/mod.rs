@@ -27,7 +27,12 @@ pub fn load(path: &Path) -> Result<Config, ConfigErrors> {
                 .help("pass the path with --config, or run `toolgate serve --demo` to try it without one")],
         )
     })?;
-    let dir = path.parent().unwrap_or(Path::new("."));
+    // The parent of a bare file name (`toolgate.yaml`) is the empty path, which is
+    // no directory at all: it means the current one.
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
     let env = |k: &str| std::env::var(k).ok();
     parse(path, &text, dir, &env)
 }

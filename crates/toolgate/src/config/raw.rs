@@ -34,16 +34,30 @@ pub struct RawConfig {
 pub struct RawGateway {
     /// Address for /mcp, /metrics, /healthz, /readyz and /admin. Default 127.0.0.1:8765.
     pub listen: Option<String>,
-    /// Path of the embedded SQLite store. Default `.toolgate/state.db`.
+    /// Path of the embedded SQLite store. Default `.toolgate/state.db`. Must be a file
+    /// (not empty, not `:memory:`): incidents have to survive a restart.
     pub state: Option<String>,
     /// Name of an environment variable holding a bearer token required on /mcp and /admin.
     pub auth_token_env: Option<String>,
     /// Extra `Host` header values accepted on /mcp (loopback names are always accepted).
     pub allowed_hosts: Option<Vec<String>>,
-    /// Default overall deadline of one tool call, covering every attempt and wait. Default 30s.
+    /// Default overall deadline of one tool call, covering every attempt and wait. Default 30s; at least 10ms.
     pub deadline: Option<String>,
-    /// Largest upstream response body accepted, e.g. `8MiB`. Default 8MiB.
-    pub max_response_bytes: Option<String>,
+    /// Largest upstream response body accepted, e.g. `8MiB` or `1048576`. Default 8MiB; at least 1KiB.
+    pub max_response_bytes: Option<RawSize>,
+    /// Extra directories a contract's `$ref` may read schema files from, relative to the
+    /// config file. The config file's own directory is always allowed; nothing else is.
+    pub schema_roots: Option<Vec<String>>,
+}
+
+/// A byte size: a number of bytes, or text with a unit (`512KiB`, `8MiB`).
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawSize {
+    /// Bytes.
+    Bytes(u64),
+    /// With a unit.
+    Text(String),
 }
 
 /// Alert delivery.
@@ -56,15 +70,15 @@ pub struct RawAlerts {
     /// Webhooks per owner (the `owner` of a tool), in addition to the global ones.
     #[serde(default)]
     pub owners: BTreeMap<String, RawOwnerAlerts>,
-    /// At most one notification per incident per this interval, e.g. `1h` (default).
+    /// At most one notification per incident per this interval, e.g. `1h` (default); at least 1s.
     pub throttle: Option<String>,
-    /// How often the built-in alert rules are evaluated. Default `30s`.
+    /// How often the built-in alert rules are evaluated. Default `30s`; at least 1s.
     pub evaluate_every: Option<String>,
-    /// Window of the recovery-rate and success-rate rules. Default `1h`.
+    /// Window of the recovery-rate and success-rate rules. Default `1h`; at least 1m.
     pub recovery_window: Option<String>,
-    /// Alert when a sunset is this close and no successor is configured. Default `30d`.
+    /// Alert when a sunset is this close and no successor is configured. Default `30d`; at least 1h.
     pub sunset_within: Option<String>,
-    /// Alert when a circuit breaker has been open this long. Default `10m`.
+    /// Alert when a circuit breaker has been open this long. Default `10m`; at least 1s.
     pub circuit_open_for: Option<String>,
 }
 
@@ -96,7 +110,7 @@ pub struct RawDependency {
     /// Headers sent on every request; `${ENV}` is expanded. Values are never logged.
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
-    /// Per-attempt timeout, e.g. `10s`. Default 10s.
+    /// Per-attempt timeout, e.g. `10s`. Default 10s; at least 10ms.
     pub timeout: Option<String>,
     /// Retry policy for this dependency.
     pub retry: Option<RawRetry>,
@@ -124,11 +138,11 @@ pub struct RawVersionCheck {
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawRetry {
-    /// Attempts in total, including the first. Default 3.
+    /// Attempts in total, including the first: 1 (no retries) to 10. Default 3.
     pub max_attempts: Option<u32>,
-    /// Backoff base, e.g. `100ms`. Default 100ms.
+    /// Backoff base, e.g. `100ms`. Default 100ms; at least 1ms.
     pub base_delay: Option<String>,
-    /// Backoff cap, e.g. `5s`. Default 5s.
+    /// Backoff cap, e.g. `5s`. Default 5s; at least `base_delay`.
     pub max_delay: Option<String>,
 }
 
@@ -138,7 +152,7 @@ pub struct RawRetry {
 pub struct RawStatusPage {
     /// URL of the status JSON.
     pub url: String,
-    /// Poll interval, e.g. `60s`.
+    /// Poll interval, e.g. `60s` (default); at least 1s.
     pub every: Option<String>,
 }
 
@@ -166,7 +180,7 @@ pub struct RawTool {
     pub probe: Option<RawProbe>,
     /// The tool to use instead once this one is deprecated.
     pub successor: Option<String>,
-    /// Overall deadline of one call, overriding the gateway default.
+    /// Overall deadline of one call, overriding the gateway default; at least 10ms.
     pub deadline: Option<String>,
 }
 
@@ -208,7 +222,9 @@ pub struct RawAnnotations {
 pub struct RawContract {
     /// `major.minor`.
     pub version: String,
-    /// JSON Schema 2020-12 of the response body, inline or `{ $ref: path/to/file.json }`.
+    /// JSON Schema 2020-12 of the response body, inline or `{ $ref: path/to/file.json }`
+    /// (relative to the config file; only files inside its directory or
+    /// `gateway.schema_roots`, at most 4 MiB).
     pub response_schema: Value,
 }
 
@@ -216,7 +232,7 @@ pub struct RawContract {
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawProbe {
-    /// Interval, e.g. `1h`.
+    /// Interval, e.g. `1h` (default); at least 1s.
     pub every: Option<String>,
     /// Arguments to call the tool with.
     #[serde(default)]

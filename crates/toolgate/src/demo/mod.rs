@@ -14,6 +14,13 @@ use tokio_util::sync::CancellationToken;
 
 pub use upstream::{DemoState, router};
 
+/// Where the demo keeps its state, relative to the directory `serve --demo` runs in;
+/// `incidents --demo` reads the same file.
+pub const STATE_PATH: &str = ".toolgate/demo.db";
+
+/// The demo's listen address unless `--listen` says otherwise.
+pub const LISTEN: &str = "127.0.0.1:8765";
+
 /// Starts the demo upstream on an ephemeral loopback port and compiles the demo
 /// config for it. The returned router is the same upstream, to mount under `/demo`.
 pub async fn start(
@@ -27,12 +34,23 @@ pub async fn start(
         .context("starting the demo upstream")?;
     let upstream = listener.local_addr()?;
     tokio::spawn(crate::server::serve(listener, router.clone(), shutdown));
-    let listen = listen.map_or_else(|| "127.0.0.1:8765".to_string(), |l| l.to_string());
-    let yaml = config_yaml(&format!("http://{upstream}"), &listen);
-    let env = |_: &str| None;
-    let config = crate::config::parse(Path::new("demo.yaml"), &yaml, Path::new("."), &env)
-        .map_err(|e| anyhow::anyhow!("the built-in demo config is invalid:\n{e}"))?;
+    let listen = listen.map_or_else(|| LISTEN.to_string(), |l| l.to_string());
+    let config = compile(&format!("http://{upstream}"), &listen)?;
     Ok((config, router))
+}
+
+/// The demo config as `serve --demo` runs it by default, without starting anything:
+/// what `incidents --demo` and `status --demo` need (the state path, the address).
+pub fn offline_config() -> anyhow::Result<crate::config::Config> {
+    // The upstream address is never contacted here; any loopback URL compiles.
+    compile("http://127.0.0.1:9", LISTEN)
+}
+
+fn compile(base_url: &str, listen: &str) -> anyhow::Result<crate::config::Config> {
+    let yaml = config_yaml(base_url, listen);
+    let env = |_: &str| None;
+    crate::config::parse(Path::new("demo.yaml"), &yaml, Path::new("."), &env)
+        .map_err(|e| anyhow::anyhow!("the built-in demo config is invalid:\n{e}"))
 }
 
 /// The demo config, with the demo upstream at `base_url`.
@@ -41,7 +59,7 @@ pub fn config_yaml(base_url: &str, listen: &str) -> String {
         r#"# The built-in demo (toolgate serve --demo).
 gateway:
   listen: {listen}
-  state: .toolgate/demo.db
+  state: {STATE_PATH}
 dependencies:
   search_api:
     base_url: {base_url}

@@ -442,7 +442,7 @@ async fn a_red_status_page_shows_in_dependency_health_and_in_notes() {
     let addr = start_api(api.clone()).await;
     let dir = temp_dir("statuspage");
     let page =
-        format!("    status_page: {{ url: \"http://{addr}/api/v2/status.json\", every: 100ms }}");
+        format!("    status_page: {{ url: \"http://{addr}/api/v2/status.json\", every: 1s }}");
     let tg = start_toolgate(&config(addr, &dir.join("s.db"), "/items", "5s", &page)).await;
     let client = rmcp_client(&tg.url, Era::Stateless).await;
     *api.page_indicator.lock().unwrap() = "major".into();

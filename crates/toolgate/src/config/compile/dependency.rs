@@ -7,7 +7,7 @@ use reqwest::header::{HeaderName, HeaderValue};
 use serde_json::Value;
 use toolgate_signals::Flavour;
 
-use super::Compiler;
+use super::{Compiler, limits};
 use crate::config::model::*;
 use crate::config::raw::*;
 
@@ -42,25 +42,45 @@ impl Compiler<'_> {
         let retry_raw = raw.retry.unwrap_or_default();
         let defaults = RetryPolicy::default();
         let max_attempts = retry_raw.max_attempts.unwrap_or(defaults.max_attempts);
-        if max_attempts == 0 || max_attempts > 10 {
+        if max_attempts == 0 || max_attempts > limits::MAX_ATTEMPTS {
             self.err(
                 format!("{path}.retry.max_attempts"),
-                format!("max_attempts is {max_attempts}"),
+                format!(
+                    "max_attempts is {max_attempts}; it counts every attempt, the first included"
+                ),
                 "use a number from 1 (no retries) to 10",
             );
         }
-        let retry = RetryPolicy {
-            max_attempts: max_attempts.clamp(1, 10),
-            base_delay: self.duration(
-                format!("{path}.retry.base_delay"),
-                retry_raw.base_delay.as_ref(),
-                defaults.base_delay,
-            ),
-            max_delay: self.duration(
+        let base_delay = self.duration_min(
+            format!("{path}.retry.base_delay"),
+            retry_raw.base_delay.as_ref(),
+            defaults.base_delay,
+            limits::MIN_BASE_DELAY,
+        );
+        let mut max_delay = self.duration(
+            format!("{path}.retry.max_delay"),
+            retry_raw.max_delay.as_ref(),
+            defaults.max_delay,
+        );
+        if max_delay < base_delay {
+            self.err(
                 format!("{path}.retry.max_delay"),
-                retry_raw.max_delay.as_ref(),
-                defaults.max_delay,
-            ),
+                format!(
+                    "max_delay ({}) is below base_delay ({})",
+                    limits::show(max_delay),
+                    limits::show(base_delay)
+                ),
+                &format!(
+                    "use at least {} (the base_delay): max_delay caps the backoff",
+                    limits::show(base_delay)
+                ),
+            );
+            max_delay = base_delay;
+        }
+        let retry = RetryPolicy {
+            max_attempts: max_attempts.clamp(1, limits::MAX_ATTEMPTS),
+            base_delay,
+            max_delay,
         };
         let flavour = match raw.rate_limit_headers {
             None => Flavour::Auto,
@@ -70,18 +90,20 @@ impl Compiler<'_> {
             }),
         };
         let status_page = raw.status_page.and_then(|sp| {
-            let every = self.duration(
+            let every = self.duration_min(
                 format!("{path}.status_page.every"),
                 sp.every.as_ref(),
                 Duration::from_secs(60),
+                limits::MIN_STATUS_PAGE_EVERY,
             );
             self.url(&format!("{path}.status_page.url"), &sp.url)
                 .map(|url| StatusPage { url, every })
         });
-        let timeout = self.duration(
+        let timeout = self.duration_min(
             format!("{path}.timeout"),
             raw.timeout.as_ref(),
             Duration::from_secs(10),
+            limits::MIN_TIMEOUT,
         );
         let version = raw.version.and_then(|v| self.version_check(&path, v));
         Some(Dependency {

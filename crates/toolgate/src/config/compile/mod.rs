@@ -5,15 +5,18 @@
 //! between entries, templates against input schemas) run on whatever did deserialize.
 //! Dependencies are compiled in `dependency.rs`, tools (request, schemas, contract) in `tool.rs`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
+use toolgate_contract::SchemaFiles;
 
 mod dependency;
+mod known;
+mod limits;
 mod tool;
 
 pub use tool::output_schema;
@@ -36,6 +39,8 @@ pub fn compile(
         errors: Vec::new(),
         dir: dir.to_path_buf(),
         env,
+        files: SchemaFiles::none(),
+        dropped: Vec::new(),
     };
     let config = c.config(doc);
     if c.errors.is_empty() {
@@ -49,10 +54,29 @@ struct Compiler<'a> {
     errors: Vec<ConfigError>,
     dir: PathBuf,
     env: EnvLookup<'a>,
+    /// Where schema files may be read from (set once `gateway.schema_roots` is known).
+    files: SchemaFiles,
+    /// Field paths already reported and removed before deserializing (unknown, or of
+    /// the wrong type): what later checks say about their absence is not a new error.
+    dropped: Vec<String>,
+}
+
+/// The names written under `dependencies:` and `tools:`, whether or not their entry
+/// compiled: a reference to an entry that has its own error is not a second error.
+struct Defined {
+    dependencies: BTreeSet<String>,
+    tools: BTreeSet<String>,
 }
 
 impl Compiler<'_> {
     fn err(&mut self, path: impl Into<String>, message: impl Into<String>, help: &str) {
+        let path = path.into();
+        if self.dropped.iter().any(|d| {
+            path.strip_prefix(d.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        }) {
+            return;
+        }
         let mut e = ConfigError::new(path, message);
         if !help.is_empty() {
             e = e.help(help);
@@ -60,29 +84,54 @@ impl Compiler<'_> {
         self.errors.push(e);
     }
 
-    /// Deserializes one entry, recording the error (with its inner field path) on failure.
-    fn entry<T: DeserializeOwned>(&mut self, path: &str, value: yaml_serde::Value) -> Option<T> {
-        match serde_path_to_error::deserialize::<_, T>(value) {
-            Ok(v) => Some(v),
-            Err(e) => {
-                let inner = e.path().to_string();
-                let full = if inner == "." || inner.is_empty() {
-                    path.to_string()
-                } else {
-                    format!("{path}.{inner}")
-                };
-                let msg = e.into_inner().to_string();
-                let help = if msg.contains("unknown field") {
-                    "remove the field or fix its spelling (see docs/configuration.md)"
-                } else if msg.contains("missing field") {
-                    "add the field (see docs/configuration.md)"
-                } else {
-                    "fix the value's type (see docs/configuration.md)"
-                };
-                self.err(full, msg, help);
-                None
-            }
+    /// Deserializes one entry, recording every error (with its inner field path).
+    /// Unknown fields at any depth are reported first, one error each, and dropped
+    /// (`schema` points at the entry's schema in the config schema). A field of the
+    /// wrong type is reported and dropped too, and the rest deserialized again, so the
+    /// entry still exists (with that field's default) for the checks that follow; only
+    /// an entry that cannot be read without the field (a required one) is `None`.
+    fn entry<T: DeserializeOwned>(
+        &mut self,
+        path: &str,
+        schema: &str,
+        mut value: yaml_serde::Value,
+    ) -> Option<T> {
+        if !schema.is_empty() {
+            self.strip_unknown(path, schema, &mut value);
         }
+        // Each round drops one field, so the entry's size bounds the loop; the cap is a backstop.
+        for _ in 0..64 {
+            let err = match serde_path_to_error::deserialize::<_, T>(value.clone()) {
+                Ok(v) => return Some(v),
+                Err(e) => e,
+            };
+            let inner = err.path().to_string();
+            let full = if inner == "." || inner.is_empty() {
+                path.to_string()
+            } else {
+                format!("{path}.{inner}")
+            };
+            let segments: Vec<serde_path_to_error::Segment> = err.path().iter().cloned().collect();
+            let msg = err.into_inner().to_string();
+            if let Some(field) = missing_field(&msg)
+                && self.dropped.contains(&format!("{full}.{field}"))
+            {
+                return None;
+            }
+            let help = if msg.contains("unknown field") {
+                "remove the field or fix its spelling (see docs/configuration.md)"
+            } else if msg.contains("missing field") {
+                "add the field (see docs/configuration.md)"
+            } else {
+                "fix the value's type (see docs/configuration.md)"
+            };
+            self.err(full.clone(), msg, help);
+            if !remove_field(&mut value, &segments) {
+                return None;
+            }
+            self.dropped.push(full);
+        }
+        None
     }
 
     fn duration(&mut self, path: String, text: Option<&String>, default: Duration) -> Duration {
@@ -97,6 +146,80 @@ impl Compiler<'_> {
                 );
                 default
             }
+        }
+    }
+
+    /// A duration that must be at least `min`: shorter ones cannot work (a probe every
+    /// 0s is a request loop, a 0s timeout fails every call).
+    fn duration_min(
+        &mut self,
+        path: String,
+        text: Option<&String>,
+        default: Duration,
+        min: Duration,
+    ) -> Duration {
+        let errors = self.errors.len();
+        let d = self.duration(path.clone(), text, default);
+        if d < min && self.errors.len() == errors {
+            self.err(
+                path.clone(),
+                format!(
+                    "{} `{}` is below the minimum of {}",
+                    limits::field_name(&path),
+                    text.map(String::as_str).unwrap_or_default(),
+                    limits::show(min)
+                ),
+                &format!("use at least {}", limits::show(min)),
+            );
+            return default;
+        }
+        d
+    }
+
+    /// `gateway.state`: a file path, so incidents survive a restart.
+    fn state_path(&mut self, raw: Option<String>) -> PathBuf {
+        const DEFAULT: &str = ".toolgate/state.db";
+        let Some(text) = raw else {
+            return PathBuf::from(DEFAULT);
+        };
+        let t = text.trim();
+        // SQLite opens "" as a private temporary database and ":memory:" (or a
+        // `mode=memory` URI) in memory: both lose every incident on restart.
+        if t.is_empty() || t == ":memory:" || t.contains("mode=memory") {
+            let what = if t.is_empty() {
+                "an empty state path is a temporary database".to_string()
+            } else {
+                format!("`{text}` is an in-memory database")
+            };
+            self.err(
+                "gateway.state",
+                format!("{what}: every incident would be lost on restart"),
+                &format!("write a file path, e.g. `{DEFAULT}` (the default)"),
+            );
+            return PathBuf::from(DEFAULT);
+        }
+        PathBuf::from(text)
+    }
+
+    /// The config file's directory plus `gateway.schema_roots` (relative to it): the
+    /// only places a contract's `$ref` may read files from.
+    fn schema_roots(&mut self, extra: Vec<String>) {
+        let mut roots = vec![self.dir.clone()];
+        for (i, r) in extra.into_iter().enumerate() {
+            let root = self.dir.join(&r);
+            if root.is_dir() {
+                roots.push(root);
+            } else {
+                self.err(
+                    format!("gateway.schema_roots.{i}"),
+                    format!("schema root `{r}` is not a directory"),
+                    "name an existing directory (relative paths start at the config file's directory)",
+                );
+            }
+        }
+        match SchemaFiles::new(&roots) {
+            Ok(files) => self.files = files,
+            Err(e) => self.err("gateway", e.to_string(), ""),
         }
     }
 
@@ -150,35 +273,50 @@ impl Compiler<'_> {
         let mut alerts = None;
         let mut raw_deps = BTreeMap::new();
         let mut raw_tools = BTreeMap::new();
+        let mut defined = Defined {
+            dependencies: BTreeSet::new(),
+            tools: BTreeSet::new(),
+        };
         for (key, value) in top {
             let Some(key) = key.as_str().map(str::to_string) else {
                 self.err("", "top-level keys must be strings", "");
                 continue;
             };
             match key.as_str() {
-                "gateway" => gateway = self.entry::<RawGateway>("gateway", value),
-                "alerts" => alerts = self.entry::<RawAlerts>("alerts", value),
+                "gateway" => {
+                    gateway = self.entry::<RawGateway>("gateway", "/properties/gateway", value)
+                }
+                "alerts" => alerts = self.entry::<RawAlerts>("alerts", "/properties/alerts", value),
                 "dependencies" | "tools" => {
-                    let Some(map) = self.entry::<BTreeMap<String, yaml_serde::Value>>(&key, value)
+                    let Some(map) =
+                        self.entry::<BTreeMap<String, yaml_serde::Value>>(&key, "", value)
                     else {
                         continue;
                     };
+                    let schema = format!("/properties/{key}/additionalProperties");
                     for (name, v) in map {
                         let path = format!("{key}.{name}");
                         if key == "tools" {
-                            if let Some(t) = self.entry::<RawTool>(&path, v) {
+                            defined.tools.insert(name.clone());
+                            if let Some(t) = self.entry::<RawTool>(&path, &schema, v) {
                                 raw_tools.insert(name, t);
                             }
-                        } else if let Some(d) = self.entry::<RawDependency>(&path, v) {
-                            raw_deps.insert(name, d);
+                        } else {
+                            defined.dependencies.insert(name.clone());
+                            if let Some(d) = self.entry::<RawDependency>(&path, &schema, v) {
+                                raw_deps.insert(name, d);
+                            }
                         }
                     }
                 }
-                other => self.err(
-                    other,
-                    format!("unknown top-level section `{other}`"),
-                    "the sections are gateway, alerts, dependencies and tools",
-                ),
+                other => {
+                    const SECTIONS: [&str; 4] = ["gateway", "alerts", "dependencies", "tools"];
+                    let help = match known::did_you_mean(other, SECTIONS) {
+                        Some(best) => format!("did you mean `{best}`?"),
+                        None => "the sections are gateway, alerts, dependencies and tools".into(),
+                    };
+                    self.err(other, format!("unknown top-level section `{other}`"), &help)
+                }
             }
         }
         let gateway = self.gateway(gateway.unwrap_or_default());
@@ -190,9 +328,8 @@ impl Compiler<'_> {
             }
         }
         let mut tools = BTreeMap::new();
-        let tool_names: Vec<String> = raw_tools.keys().cloned().collect();
         for (name, raw) in raw_tools {
-            if let Some(tool) = self.tool(&name, raw, &dependencies, &tool_names, &gateway) {
+            if let Some(tool) = self.tool(&name, raw, &dependencies, &defined, &gateway) {
                 tools.insert(name, Arc::new(tool));
             }
         }
@@ -232,8 +369,19 @@ impl Compiler<'_> {
                 None
             }
         });
-        let max_response_bytes = match raw.max_response_bytes.as_deref().map(parse_bytes) {
+        let max_response_bytes = match raw.max_response_bytes.map(|size| match size {
+            RawSize::Bytes(n) => usize::try_from(n).map_err(|_| format!("`{n}` is too large")),
+            RawSize::Text(text) => parse_bytes(&text),
+        }) {
             None => 8 << 20,
+            Some(Ok(n)) if n < limits::MIN_RESPONSE_BYTES => {
+                self.err(
+                    "gateway.max_response_bytes",
+                    format!("max_response_bytes is {n} bytes, so every upstream response would be refused"),
+                    "use at least 1KiB, e.g. `8MiB`",
+                );
+                8 << 20
+            }
             Some(Ok(n)) => n,
             Some(Err(msg)) => {
                 self.err(
@@ -244,15 +392,18 @@ impl Compiler<'_> {
                 8 << 20
             }
         };
+        let state = self.state_path(raw.state);
+        self.schema_roots(raw.schema_roots.unwrap_or_default());
         GatewayConfig {
             listen,
-            state: PathBuf::from(raw.state.unwrap_or_else(|| ".toolgate/state.db".into())),
+            state,
             auth_token,
             allowed_hosts: raw.allowed_hosts.unwrap_or_default(),
-            deadline: self.duration(
+            deadline: self.duration_min(
                 "gateway.deadline".into(),
                 raw.deadline.as_ref(),
                 Duration::from_secs(30),
+                limits::MIN_DEADLINE,
             ),
             max_response_bytes,
         }
@@ -268,36 +419,46 @@ impl Compiler<'_> {
                 (owner, hooks)
             })
             .collect();
-        let d = |c: &mut Self, field: &str, v: Option<String>, default: Duration| {
-            c.duration(format!("alerts.{field}"), v.as_ref(), default)
+        let d = |c: &mut Self, field: &str, v: Option<String>, default: Duration, min: Duration| {
+            c.duration_min(format!("alerts.{field}"), v.as_ref(), default, min)
         };
         AlertsConfig {
             webhooks,
             owners,
-            throttle: d(self, "throttle", raw.throttle, Duration::from_secs(3600)),
+            throttle: d(
+                self,
+                "throttle",
+                raw.throttle,
+                Duration::from_secs(3600),
+                limits::MIN_THROTTLE,
+            ),
             evaluate_every: d(
                 self,
                 "evaluate_every",
                 raw.evaluate_every,
                 Duration::from_secs(30),
+                limits::MIN_EVALUATE_EVERY,
             ),
             recovery_window: d(
                 self,
                 "recovery_window",
                 raw.recovery_window,
                 Duration::from_secs(3600),
+                limits::MIN_RECOVERY_WINDOW,
             ),
             sunset_within: d(
                 self,
                 "sunset_within",
                 raw.sunset_within,
                 Duration::from_secs(30 * 86_400),
+                limits::MIN_SUNSET_WITHIN,
             ),
             circuit_open_for: d(
                 self,
                 "circuit_open_for",
                 raw.circuit_open_for,
                 Duration::from_secs(600),
+                limits::MIN_CIRCUIT_OPEN_FOR,
             ),
         }
     }
@@ -323,6 +484,37 @@ impl Compiler<'_> {
             }
         }
         out
+    }
+}
+
+/// `K` of serde's "missing field `K`".
+fn missing_field(msg: &str) -> Option<&str> {
+    msg.strip_prefix("missing field `")?.split('`').next()
+}
+
+/// Removes the mapping entry at `path` (serde's path of a failed field) from `value`.
+/// Only a field of a mapping is removed: dropping a sequence item would shift the
+/// positions of the items after it, and the errors would name the wrong ones.
+fn remove_field(value: &mut yaml_serde::Value, path: &[serde_path_to_error::Segment]) -> bool {
+    use serde_path_to_error::Segment;
+    let Some((Segment::Map { key }, parents)) = path.split_last() else {
+        return false;
+    };
+    let mut at = value;
+    for segment in parents {
+        let next = match (segment, at) {
+            (Segment::Map { key }, yaml_serde::Value::Mapping(m)) => m.get_mut(key.as_str()),
+            (Segment::Seq { index }, yaml_serde::Value::Sequence(items)) => items.get_mut(*index),
+            _ => None,
+        };
+        match next {
+            Some(v) => at = v,
+            None => return false,
+        }
+    }
+    match at {
+        yaml_serde::Value::Mapping(m) => m.remove(key.as_str()).is_some(),
+        _ => false,
     }
 }
 

@@ -11,7 +11,7 @@ use reqwest::header::HeaderName;
 use serde_json::{Map, Value, json};
 use toolgate_contract::ResponseContract;
 
-use super::Compiler;
+use super::{Compiler, Defined, known, limits};
 use crate::config::model::*;
 use crate::config::raw::*;
 use crate::config::template::{RequestTemplate, Template};
@@ -22,7 +22,7 @@ impl Compiler<'_> {
         name: &str,
         raw: RawTool,
         deps: &BTreeMap<String, Arc<Dependency>>,
-        tool_names: &[String],
+        defined: &Defined,
         gateway: &GatewayConfig,
     ) -> Option<ToolSpec> {
         let path = format!("tools.{name}");
@@ -48,31 +48,40 @@ impl Compiler<'_> {
             }
         };
         let dependency = deps.get(&raw.dependency).cloned();
-        if dependency.is_none() {
-            let known: Vec<&str> = deps.keys().map(String::as_str).collect();
+        // A dependency that is written but has errors of its own is reported there;
+        // the tools using it are not told it does not exist.
+        if dependency.is_none() && !defined.dependencies.contains(&raw.dependency) {
+            let names = defined.dependencies.iter().map(String::as_str);
+            let help = match known::did_you_mean(&raw.dependency, names.clone()) {
+                Some(best) => format!("did you mean `{best}`?"),
+                None if defined.dependencies.is_empty() => {
+                    "define it under `dependencies:` (none are defined)".to_string()
+                }
+                None => format!(
+                    "define it under `dependencies:` or use one of: {}",
+                    names.collect::<Vec<_>>().join(", ")
+                ),
+            };
             self.err(
                 format!("{path}.dependency"),
                 format!(
                     "tool `{name}` uses dependency `{}`, which is not defined",
                     raw.dependency
                 ),
-                &format!(
-                    "define it under `dependencies:` or use one of: {}",
-                    if known.is_empty() {
-                        "(none defined)".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                ),
+                &help,
             );
         }
         if let Some(s) = &raw.successor
-            && !tool_names.contains(s)
+            && !defined.tools.contains(s)
         {
+            let help = match known::did_you_mean(s, defined.tools.iter().map(String::as_str)) {
+                Some(best) => format!("did you mean `{best}`?"),
+                None => "name a tool defined under `tools:`, or remove `successor`".to_string(),
+            };
             self.err(
                 format!("{path}.successor"),
                 format!("successor `{s}` is not a configured tool"),
-                "name a tool defined under `tools:`, or remove `successor`",
+                &help,
             );
         }
         let input_schema = self.input_schema(&path, raw.input_schema);
@@ -85,17 +94,19 @@ impl Compiler<'_> {
             }
         };
         let probe = raw.probe.map(|p| Probe {
-            every: self.duration(
+            every: self.duration_min(
                 format!("{path}.probe.every"),
                 p.every.as_ref(),
                 Duration::from_secs(3600),
+                limits::MIN_PROBE_EVERY,
             ),
             arguments: p.arguments,
         });
-        let deadline = self.duration(
+        let deadline = self.duration_min(
             format!("{path}.deadline"),
             raw.deadline.as_ref(),
             gateway.deadline,
+            limits::MIN_DEADLINE,
         );
         let a = raw.annotations.unwrap_or_default();
         let (input_schema, input_validator) = input_schema?;
@@ -145,7 +156,11 @@ impl Compiler<'_> {
             );
             return None;
         }
-        match jsonschema::draft202012::new(&schema) {
+        // Its file $refs obey the same rule as the contract's (see `SchemaFiles`).
+        match jsonschema::draft202012::options()
+            .with_retriever(self.files.clone())
+            .build(&schema)
+        {
             Ok(v) => Some((map.clone(), Arc::new(v))),
             Err(e) => {
                 self.err(
@@ -239,7 +254,7 @@ impl Compiler<'_> {
         }
         let (schema, base) =
             self.load_schema(&format!("{cpath}.response_schema"), raw.response_schema)?;
-        let response = match ResponseContract::compile(&schema, Some(&base)) {
+        let response = match ResponseContract::compile_with(&schema, Some(&base), &self.files) {
             Ok(r) => r,
             Err(e) => {
                 self.err(
@@ -272,34 +287,47 @@ impl Compiler<'_> {
             return Some((raw, self.dir.clone()));
         };
         let file = self.dir.join(file_ref);
-        let text = match std::fs::read_to_string(&file) {
-            Ok(t) => t,
+        let bytes = match self.files.read(&file) {
+            Ok(b) => b,
             Err(e) => {
                 self.err(
                     format!("{path}.$ref"),
-                    format!("cannot read schema file {}: {e}", file.display()),
-                    "the path is relative to the config file",
+                    format!("cannot use schema file {file_ref}: {e}"),
+                    "the path is relative to the config file; files outside its directory need gateway.schema_roots",
                 );
                 return None;
             }
         };
-        let parsed: Result<Value, String> = if file_ref.ends_with(".json") {
-            serde_json::from_str(&text).map_err(|e| e.to_string())
-        } else {
-            yaml_serde::from_str(&text).map_err(|e| e.to_string())
+        // Parse errors say where, never what: the message must not echo the file.
+        let parsed: Result<Value, String> = match std::str::from_utf8(&bytes) {
+            Err(_) => Err("not UTF-8 text".into()),
+            Ok(text) if file_ref.ends_with(".json") => serde_json::from_str(text)
+                .map_err(|e| format!("not JSON (line {}, column {})", e.line(), e.column())),
+            Ok(text) => yaml_serde::from_str(text).map_err(|e| match e.location() {
+                Some(l) => format!("not YAML (line {}, column {})", l.line(), l.column()),
+                None => "not YAML".into(),
+            }),
         };
         match parsed {
-            Ok(v) => Some((
+            Ok(v @ (Value::Object(_) | Value::Bool(_))) => Some((
                 v,
                 file.parent()
                     .map(Path::to_path_buf)
                     .unwrap_or_else(|| self.dir.clone()),
             )),
+            Ok(_) => {
+                self.err(
+                    format!("{path}.$ref"),
+                    format!("schema file {file_ref} is not a JSON Schema object"),
+                    "the file must hold one JSON Schema object, e.g. `{\"type\": \"object\"}`",
+                );
+                None
+            }
             Err(e) => {
                 self.err(
                     format!("{path}.$ref"),
-                    format!("schema file {} is not valid: {e}", file.display()),
-                    "fix the file's JSON",
+                    format!("schema file {file_ref} is {e}"),
+                    "fix the file's JSON (or YAML)",
                 );
                 None
             }

@@ -1,0 +1,70 @@
+//! The smallest values that can work. Below them a setting is not a stricter policy
+//! but a broken one: `probe: {every: 0s}` is a request loop, `timeout: 0s` fails every
+//! call, `max_response_bytes: 0` refuses every response. `docs/configuration.md`
+//! lists the same minimums.
+
+use std::time::Duration;
+
+/// Per-attempt timeout of a dependency.
+pub const MIN_TIMEOUT: Duration = Duration::from_millis(10);
+/// Overall call deadline (gateway default and per tool).
+pub const MIN_DEADLINE: Duration = Duration::from_millis(10);
+/// Backoff base of a retry policy.
+pub const MIN_BASE_DELAY: Duration = Duration::from_millis(1);
+/// Probe interval.
+pub const MIN_PROBE_EVERY: Duration = Duration::from_secs(1);
+/// Status page poll interval.
+pub const MIN_STATUS_PAGE_EVERY: Duration = Duration::from_secs(1);
+/// Alert rule evaluation interval.
+pub const MIN_EVALUATE_EVERY: Duration = Duration::from_secs(1);
+/// Notification throttle per incident.
+pub const MIN_THROTTLE: Duration = Duration::from_secs(1);
+/// Window of the recovery-rate and success-rate rules.
+pub const MIN_RECOVERY_WINDOW: Duration = Duration::from_secs(60);
+/// Sunset warning horizon.
+pub const MIN_SUNSET_WITHIN: Duration = Duration::from_secs(3600);
+/// Breaker-open alert threshold.
+pub const MIN_CIRCUIT_OPEN_FOR: Duration = Duration::from_secs(1);
+/// Upstream response body cap.
+pub const MIN_RESPONSE_BYTES: usize = 1 << 10;
+/// Attempts per call, including the first.
+pub const MAX_ATTEMPTS: u32 = 10;
+
+/// `10ms`, `1s`, `1m`, `1h` — as the config file writes durations.
+pub fn show(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms < 1000 || !ms.is_multiple_of(1000) {
+        format!("{ms}ms")
+    } else if ms.is_multiple_of(3_600_000) {
+        format!("{}h", ms / 3_600_000)
+    } else if ms.is_multiple_of(60_000) {
+        format!("{}m", ms / 60_000)
+    } else {
+        format!("{}s", ms / 1000)
+    }
+}
+
+/// The last two segments of a field path (`probe.every` of `tools.x.probe.every`),
+/// enough to say which setting without repeating the entry's name.
+pub fn field_name(path: &str) -> &str {
+    match path.rmatch_indices('.').nth(1) {
+        Some((i, _)) => &path[i + 1..],
+        None => path,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minimums_print_as_the_config_writes_them() {
+        assert_eq!(show(MIN_TIMEOUT), "10ms");
+        assert_eq!(show(MIN_PROBE_EVERY), "1s");
+        assert_eq!(show(MIN_RECOVERY_WINDOW), "1m");
+        assert_eq!(show(MIN_SUNSET_WITHIN), "1h");
+        assert_eq!(field_name("tools.web_search.probe.every"), "probe.every");
+        assert_eq!(field_name("gateway.deadline"), "gateway.deadline");
+        assert_eq!(field_name("deadline"), "deadline");
+    }
+}
