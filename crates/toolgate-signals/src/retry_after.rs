@@ -42,7 +42,7 @@ pub fn parse(value: &[u8], now: DateTime<Utc>) -> Option<Duration> {
     if v.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
         return num::decimal_seconds(v, MAX_WAIT);
     }
-    reset::http_date(v).map(|t| reset::until(t, now, MAX_WAIT))
+    reset::http_date(v, now).map(|t| reset::until(t, now, MAX_WAIT))
 }
 
 /// Parses a millisecond wait (`retry-after-ms`, `x-ms-retry-after-ms`,
