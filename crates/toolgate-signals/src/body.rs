@@ -141,6 +141,39 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
     out
 }
 
+impl crate::Signals {
+    /// Folds what an error body said into the header signals of the same response: the
+    /// longer wait wins (still at most [`MAX_WAIT`]), either `rate_limited` counts, and
+    /// body quotas join the header quotas (a policy both name keeps the header values,
+    /// then most constraining first, at most [`crate::quota::MAX_POLICIES`]).
+    ///
+    /// ```
+    /// use chrono::Utc;
+    /// use toolgate_signals::{Flavour, Headers, body, read};
+    /// let now = Utc::now();
+    /// let (status, raw) = (400, br#"{"ok": false, "error": "ratelimited"}"#);
+    /// let mut s = read(status, &Headers::new(&[]), now, Flavour::Auto);
+    /// if body::worth_reading(status, raw) {
+    ///     s.absorb_body(body::read(status, raw, now));
+    /// }
+    /// assert!(s.rate_limited);
+    /// ```
+    pub fn absorb_body(&mut self, b: BodySignals) {
+        self.rate_limited |= b.rate_limited;
+        self.retry_after = self.retry_after.max(b.retry_after).map(|d| d.min(MAX_WAIT));
+        let mut c = crate::quota::Collector {
+            quotas: std::mem::take(&mut self.quota),
+            ..Default::default()
+        };
+        for q in b.quota {
+            c.quota(q);
+        }
+        self.quota = c.quotas;
+        crate::quota::sort_most_constraining(&mut self.quota);
+        self.quota.truncate(crate::quota::MAX_POLICIES);
+    }
+}
+
 /// The cheap first pass: does the prefix mention anything this module reads?
 fn mentions_limits(prefix: &[u8]) -> bool {
     contains_ci(prefix, b"limit")
@@ -403,6 +436,20 @@ mod tests {
         let mut late = vec![b' '; MAX_BODY_PREFIX];
         late.extend_from_slice(br#"{"error":"ratelimited"}"#);
         assert_eq!(read(429, &late, now()), BodySignals::default());
+    }
+
+    #[test]
+    fn body_signals_fold_into_header_signals() {
+        use crate::{Flavour, Headers};
+        let fields: [(&str, &[u8]); 2] = [("Retry-After", b"1"), ("x-ratelimit-remaining", b"5")];
+        let mut s = crate::read(200, &Headers::new(&fields), now(), Flavour::Auto);
+        assert!(!s.rate_limited);
+        let body = br#"{"errors":[{"message":"Throttled","extensions":{"code":"THROTTLED"}}],"extensions":{"cost":{"requestedQueryCost":202,"throttleStatus":{"maximumAvailable":1000.0,"currentlyAvailable":136,"restoreRate":50.0}}}}"#;
+        s.absorb_body(read(200, body, now()));
+        assert!(s.rate_limited);
+        assert_eq!(s.retry_after, Some(Duration::from_millis(1320)));
+        let policies: Vec<&str> = s.quota.iter().map(|q| q.policy.as_str()).collect();
+        assert_eq!(policies, ["cost", "default"]);
     }
 
     #[test]

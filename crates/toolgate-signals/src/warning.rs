@@ -18,6 +18,9 @@ use crate::{Headers, Notice};
 const MAX_SUCCESSOR: usize = 200;
 /// At most this many notices per response: an upstream controls how many it sends.
 const MAX_NOTICES: usize = 16;
+/// Longest warning text passed on, in characters; longer texts are cut with "…", since
+/// each one is shown to the model.
+const MAX_TEXT: usize = 1000;
 
 /// Every 199/299 warning, in order, without duplicate texts.
 pub(crate) fn read(h: &Headers<'_>) -> Vec<Notice> {
@@ -32,7 +35,11 @@ pub(crate) fn read(h: &Headers<'_>) -> Vec<Notice> {
     out
 }
 
-fn notice(code: u16, text: String) -> Notice {
+fn notice(code: u16, mut text: String) -> Notice {
+    if let Some((cut, _)) = text.char_indices().nth(MAX_TEXT) {
+        text.truncate(cut);
+        text.push('…');
+    }
     Notice {
         code,
         deprecation: says_deprecated(&text),
@@ -217,5 +224,10 @@ mod tests {
         let many: Vec<String> = (0..40).map(|i| format!("299 - \"w{i}\"")).collect();
         let fields: Vec<(&str, &[u8])> = many.iter().map(|v| ("Warning", v.as_bytes())).collect();
         assert_eq!(read(&Headers::new(&fields)).len(), MAX_NOTICES);
+        let long = format!("299 - \"{}\"", "é".repeat(5000));
+        let fields: [(&str, &[u8]); 1] = [("Warning", long.as_bytes())];
+        let text = &read(&Headers::new(&fields))[0].text;
+        assert_eq!(text.chars().count(), MAX_TEXT + 1);
+        assert!(text.ends_with('…'));
     }
 }

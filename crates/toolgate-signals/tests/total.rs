@@ -259,7 +259,12 @@ proptest! {
         let _ = body::worth_reading(status, &bytes);
         // Bytes past the prefix never change the answer.
         let prefix = &bytes[..bytes.len().min(body::MAX_BODY_PREFIX)];
-        prop_assert_eq!(body::read(status, prefix, now), b);
+        prop_assert_eq!(body::read(status, prefix, now), b.clone());
+        // Folded into header signals, the bounds still hold.
+        let mut s = read(status, &Headers::new(&[]), now, Flavour::Auto);
+        s.absorb_body(b);
+        prop_assert!(s.retry_after.is_none_or(|d| d <= MAX_WAIT));
+        prop_assert!(s.quota.len() <= quota::MAX_POLICIES);
     }
 
     #[test]
