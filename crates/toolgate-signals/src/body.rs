@@ -298,9 +298,11 @@ mod tests {
         // (status, body, rate_limited, retry_after ms, reason, global)
         type Case<'a> = (u16, &'a [u8], bool, Option<u64>, Option<&'a str>, bool);
         let cases: &[Case<'_>] = &[
-            // Slack: https://docs.slack.dev/apis/web-api/rate-limits
+            // Slack (https://docs.slack.dev/apis/web-api/rate-limits): every Web API method
+            // lists the `ratelimited` error; the body as clients log it.
             (429, br#"{"ok": false, "error": "ratelimited"}"#, true, None, Some("ratelimited"), false),
-            // Discord's rate limit response structure
+            // Discord's "Rate Limit Response Structure" (message, retry_after, global),
+            // with the docs' 64.57 s shared-limit value
             (
                 429,
                 br#"{"message": "You are being rate limited.", "retry_after": 64.57, "global": false}"#,
@@ -334,7 +336,7 @@ mod tests {
                 Some("RATELIMITED"),
                 false,
             ),
-            // GitHub GraphQL
+            // GitHub GraphQL: the error `type` on an exceeded limit (message illustrative)
             (
                 200,
                 br#"{"errors":[{"type":"RATE_LIMITED","message":"API rate limit exceeded for user ID 1."}]}"#,
@@ -343,7 +345,7 @@ mod tests {
                 Some("RATE_LIMITED"),
                 false,
             ),
-            // Salesforce REST
+            // Salesforce REST: the body as logged from a 403 (`TotalRequests Limit exceeded.`)
             (
                 403,
                 br#"[{"message":"TotalRequests Limit exceeded.","errorCode":"REQUEST_LIMIT_EXCEEDED"}]"#,
@@ -385,7 +387,9 @@ mod tests {
 
     #[test]
     fn shopify_throttle_status_gives_a_quota_and_a_wait_for_the_requested_cost() {
-        // A throttled GraphQL Admin reply: errors and extensions are top-level.
+        // A throttled GraphQL Admin reply, shaped as Shopify documents it ("Throttled",
+        // errors and extensions top-level, actualQueryCost null); the numbers are
+        // illustrative: (202 - 136) / 50 = 1.32 s, (1000 - 136) / 50 = 17.28 s.
         let body = br#"{"errors":[{"message":"Throttled","extensions":{"code":"THROTTLED","documentation":"https://shopify.dev/api/usage/limits"}}],"extensions":{"cost":{"requestedQueryCost":202,"actualQueryCost":null,"throttleStatus":{"maximumAvailable":1000.0,"currentlyAvailable":136,"restoreRate":50.0}}}}"#;
         let b = read(200, body, now());
         assert!(b.rate_limited);
@@ -400,7 +404,7 @@ mod tests {
                 ..Quota::new("cost")
             }]
         );
-        // A successful call's cost: a quota, no wait.
+        // A successful call's cost (illustrative numbers): a quota, no wait.
         let ok = br#"{"errors":[],"extensions":{"cost":{"requestedQueryCost":101,"actualQueryCost":46,"throttleStatus":{"maximumAvailable":1000.0,"currentlyAvailable":954,"restoreRate":50.0}}}}"#;
         let b = read(200, ok, now());
         assert!(!b.rate_limited);
@@ -410,6 +414,7 @@ mod tests {
 
     #[test]
     fn github_graphql_rate_limit_object() {
+        // The fields a query selects with `rateLimit { limit cost remaining resetAt }`.
         let body = br#"{"errors":[{"message":"x"}],"data":{"rateLimit":{"limit":5000,"cost":1,"remaining":4999,"resetAt":"2019-06-21T17:08:36Z"}}}"#;
         let b = read(200, body, now());
         assert!(!b.rate_limited);

@@ -220,6 +220,17 @@ mod tests {
                 Some(utc(2018, 11, 11, 23, 59, 59)),
             ),
             (b"@1688169599", true, Some(utc(2023, 6, 30, 23, 59, 59))),
+            // the draft's HTTP-date form with the near misses servers copy (UTC, no day)
+            (
+                b"Sun, 11 Nov 2018 23:59:59 UTC",
+                true,
+                Some(utc(2018, 11, 11, 23, 59, 59)),
+            ),
+            (
+                b"11 Nov 2018 23:59:59 GMT",
+                true,
+                Some(utc(2018, 11, 11, 23, 59, 59)),
+            ),
             // announced for the future: not yet deprecated
             (b"@1767225600", false, Some(utc(2026, 1, 1, 0, 0, 0))),
         ];

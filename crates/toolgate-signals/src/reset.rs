@@ -13,7 +13,7 @@
 //! | bare number `1e12 ..< 1e15`    | epoch milliseconds                     |
 //! | bare number `>= 1e15`          | epoch microseconds                     |
 //! | digits followed by h/m/s/ms/us | Go duration                            |
-//! | otherwise                      | RFC 3339 / ISO-8601, then HTTP-date    |
+//! | otherwise                      | RFC 3339 / ISO-8601, then HTTP-date (lenient, see [`http_date`]) |
 //!
 //! 1e9 s is 31 years, so no real delta reaches it, and 1e9 as an epoch is 2001, before
 //! any of these APIs existed. Absolute times are turned into a delta from the injected
