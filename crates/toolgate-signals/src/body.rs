@@ -251,7 +251,6 @@ fn shopify(status: &Value, requested: Option<f64>, out: &mut BodySignals) {
         limit: max.map(whole),
         remaining: available.map(whole),
         reset_after: to_full.map(|d| d.min(reset::MAX_RESET)),
-        window: None,
         ..Quota::new("cost")
     };
     if !q.is_empty() {
@@ -276,7 +275,6 @@ fn github_graphql(rl: &Value, now: DateTime<Utc>, out: &mut BodySignals) {
             .and_then(Value::as_str)
             .and_then(|t| reset::parse_timestamp(t, now))
             .map(|t| reset::until(t, now, reset::MAX_RESET)),
-        window: None,
         ..Quota::new("graphql")
     };
     if !q.is_empty() {

@@ -53,9 +53,9 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
         reset_after: h
             .get("x-ratelimit-reset")
             .and_then(|v| reset::parse(v, now)),
-        window: None,
         ..Quota::new("default")
     };
+    // The window is a constant, so it alone does not make a quota.
     if !q.is_empty() {
         out.quota(Quota {
             window: Some(WINDOW),

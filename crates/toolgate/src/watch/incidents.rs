@@ -225,15 +225,16 @@ fn deprecation_incident(tool: &ToolSpec, notice: &Deprecation) -> NewIncident {
             "{} will stop working upstream on {date} (sunset announced, not marked deprecated); {next}",
             tool.name
         ),
-        _ => format!(
-            "{}: the upstream links deprecation information{}",
-            tool.name,
-            notice
-                .info
-                .as_deref()
-                .map(|i| format!(" ({i})"))
-                .unwrap_or_default()
-        ),
+        _ => match notice.info.as_deref() {
+            Some(info) => format!(
+                "{}: the upstream links deprecation information ({info}) but declares nothing deprecated",
+                tool.name
+            ),
+            None => format!(
+                "{}: the upstream says it is not deprecated (Deprecation: false)",
+                tool.name
+            ),
+        },
     };
     NewIncident {
         kind: IncidentKind::Deprecation,
