@@ -117,6 +117,7 @@ fn statuspage(root: &Map<String, Value>, status: &Map<String, Value>) -> Option<
                         c.get("status")?.as_str()?.to_owned(),
                     ))
                 })
+                .take(MAX_COMPONENTS)
                 .collect()
         })
         .unwrap_or_default();
@@ -150,6 +151,7 @@ fn health(root: &Map<String, Value>, status: &str) -> Option<PageStatus> {
             }
         }
     }
+    components.truncate(MAX_COMPONENTS);
     Some(PageStatus {
         health: word_health(status),
         indicator: status.to_owned(),
