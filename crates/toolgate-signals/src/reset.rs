@@ -287,7 +287,8 @@ fn zone_offset(z: &str) -> Option<i32> {
         _ => return None,
     };
     let rest = rest.replacen(':', "", 1);
-    if rest.len() != 4 {
+    // Digits only before slicing: a multi-byte character must not be cut.
+    if rest.len() != 4 || !rest.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     let h = i32::try_from(small_number(&rest[..2], 2, 2)?).ok()?;
@@ -418,6 +419,8 @@ mod tests {
             ("Mon, 01 Jul 213 17:47:53 GMT", None),
             ("Mon, 01 Juli 2013 17:47:53 GMT", None),
             ("Mon, 01 Jul 2013 17:47:53 +2400", None),
+            ("Mon, 01 Jul 2013 17:47:53 +1é2", None),
+            ("Mon, 01 Jul 2013 17:47:53 -é00", None),
             ("Funday, 01 Jul 2013 17:47:53 GMT", None),
             ("", None),
             ("1 2 3 4 5 6 7 8", None),

@@ -276,6 +276,31 @@ proptest! {
     }
 
     #[test]
+    fn http_date_near_misses_are_total(
+        day in prop_oneof![Just(String::new()), Just("Sunday".to_owned()), "[A-Za-zé]{0,9}"],
+        date in prop_oneof![
+            Just("06 Nov 1994".to_owned()),
+            Just("06-Nov-94".to_owned()),
+            "[0-9A-Za-z é-]{0,14}",
+        ],
+        time in prop_oneof![Just("08:49:37".to_owned()), "[0-9:é]{0,9}"],
+        zone in prop_oneof![
+            Just("GMT".to_owned()),
+            "[+-][0-9é:]{0,5}",
+            "[+:0-9A-Za-zé-]{0,7}",
+        ],
+        now in now_strategy(),
+    ) {
+        let v = format!("{day}, {date} {time} {zone}");
+        if let Some(t) = reset::http_date(&v, now) {
+            // Whatever is accepted is a real instant that formats back.
+            prop_assert!(!t.to_rfc3339().is_empty());
+        }
+        let _ = retry_after::parse(v.as_bytes(), now);
+        let _ = reset::parse(v.as_bytes(), now);
+    }
+
+    #[test]
     fn retry_after_never_panics_and_respects_the_cap(
         value in value_strategy(),
         now in now_strategy(),
