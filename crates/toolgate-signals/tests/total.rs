@@ -317,6 +317,33 @@ proptest! {
     }
 
     #[test]
+    fn warning_near_misses_are_total(
+        members in proptest::collection::vec(
+            (
+                prop_oneof![Just("299".to_owned()), Just("199".to_owned()), "[0-9é]{0,4}"],
+                prop_oneof![Just("-".to_owned()), "[a-zé:.\"]{0,6}"],
+                "[ -~é\\\\]{0,40}",
+            ),
+            0..6,
+        ),
+        now in now_strategy(),
+    ) {
+        let value = members
+            .iter()
+            .map(|(code, agent, text)| format!("{code} {agent} \"{text}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let fields: [(&str, &[u8]); 2] = [("Warning", value.as_bytes()), ("Deprecation", b"?1")];
+        let s = read(200, &Headers::new(&fields), now, Flavour::Auto);
+        prop_assert!(s.notices.len() <= 16);
+        prop_assert_eq!(s.notices.len(), s.warnings.len());
+        for n in &s.notices {
+            prop_assert!(n.code == 199 || n.code == 299);
+            prop_assert!(n.successor.as_ref().is_none_or(|x| !x.is_empty() && x.len() <= 200));
+        }
+    }
+
+    #[test]
     fn status_page_is_total(body in body_strategy()) {
         if let Some(p) = status_page::parse(&body) {
             prop_assert!(serde_json::to_string(&p).is_ok());
