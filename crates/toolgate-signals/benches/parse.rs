@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 use chrono::{DateTime, TimeZone, Utc};
 use criterion::{Criterion, criterion_group, criterion_main};
-use toolgate_signals::{Flavour, Headers, read};
+use toolgate_signals::{Flavour, Headers, body, read};
 
 type Fields = Vec<(&'static str, &'static [u8])>;
 
@@ -215,5 +215,47 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// `body::read` on error bodies: an ordinary error (no rate-limit words, the cheap scan
+/// only), a long HTML error page (the scan stops at the 4 KiB bound), and the rate-limit
+/// bodies it exists for.
+fn bench_body(c: &mut Criterion) {
+    let now = now();
+    let html = format!(
+        "<html><body>{}</body></html>",
+        "<p>Bad gateway</p>".repeat(2000)
+    );
+    let cases: [(&str, u16, &[u8]); 4] = [
+        (
+            "plain_404_json",
+            404,
+            br#"{"error":{"code":"not_found","message":"No such item: 4711"}}"#,
+        ),
+        ("long_html_502", 502, html.as_bytes()),
+        (
+            "discord_429",
+            429,
+            br#"{"message": "You are being rate limited.", "retry_after": 64.57, "global": false}"#,
+        ),
+        (
+            "shopify_throttled",
+            200,
+            br#"{"errors":[{"message":"Throttled","extensions":{"code":"THROTTLED"}}],"extensions":{"cost":{"requestedQueryCost":202,"actualQueryCost":null,"throttleStatus":{"maximumAvailable":1000.0,"currentlyAvailable":136,"restoreRate":50.0}}}}"#,
+        ),
+    ];
+    let mut group = c.benchmark_group("body");
+    for (name, status, bytes) in cases {
+        let limited = body::read(status, bytes, now).rate_limited;
+        assert_eq!(
+            limited,
+            name != "plain_404_json" && name != "long_html_502",
+            "{name}"
+        );
+        group.bench_function(name, |b| {
+            b.iter(|| body::read(black_box(status), black_box(bytes), now))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_body);
 criterion_main!(benches);

@@ -1,25 +1,82 @@
 //! Deprecation and sunset of the called resource.
 //!
 //! Sources:
-//! - RFC 9745 (`Deprecation: @1688169599`, a structured-field Date, RFC 9651 §3.3.7) and
-//!   its drafts' older forms `Deprecation: true` and `Deprecation: <HTTP-date>`;
+//! - RFC 9745 (<https://www.rfc-editor.org/rfc/rfc9745>): `Deprecation: @1688169599`, a
+//!   structured-field Date (RFC 9651 §3.3.7), "the resource will be or has been
+//!   deprecated" — a date in the future is allowed and means *will be* deprecated. Its
+//!   drafts' older forms `Deprecation: true` and `Deprecation: <HTTP-date>` are accepted.
 //!   `Link; rel="deprecation"` points at documentation (RFC 9745 §3).
-//! - RFC 8594 (`Sunset: <HTTP-date>`, `Link; rel="sunset"`).
+//! - RFC 8594 (<https://www.rfc-editor.org/rfc/rfc8594>): `Sunset: <HTTP-date>`, "the
+//!   URI is likely to become unresponsive at a specified point in the future", and
+//!   `Link; rel="sunset"`. A Sunset alone does **not** say the resource is deprecated.
 //! - RFC 5829 §3 (`successor-version`, `latest-version` link relations).
 //! - Shopify `X-Shopify-API-Deprecated-Reason`
 //!   (<https://shopify.dev/docs/api/usage/versioning#deprecation-practices>): the call used
 //!   a deprecated feature; the value is a human-readable reason, passed on as a warning.
+//! - A `Warning: 299` that says something is deprecated and names a replacement
+//!   (Kubernetes: `…is deprecated in v1.14+, unavailable in v1.22+; use networking.k8s.io/v1
+//!   Ingress`) supplies [`Deprecation::successor`] when a Deprecation/Sunset header
+//!   declared the deprecation and no successor link did; a warning alone never makes the
+//!   resource "deprecated", because it may be about one field of the request.
 //!
-//! A deprecation date in the future leaves `deprecated` false with `since` set.
+//! Dates go through [`crate::reset::parse_timestamp`], which accepts the near misses
+//! servers send (`UTC` for `GMT`, as in RFC 9745's own `Sunset` example).
 
 use chrono::{DateTime, Utc};
 use sfv::{BareItem, Item, Parser};
 
-use crate::{Deprecation, Headers, link, reset};
+use crate::{Deprecation, Headers, Notice, link, reset};
+
+/// What a deprecation notice means at a given instant; see [`Deprecation::stage`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Deprecated now: `Deprecation: true`, `?1`, or a date at or before `now`.
+    Deprecated {
+        /// When it became deprecated, if a date was given.
+        since: Option<DateTime<Utc>>,
+    },
+    /// Announced to become deprecated at a future date (RFC 9745 allows it).
+    Scheduled {
+        /// The announced deprecation date.
+        on: DateTime<Utc>,
+    },
+    /// Only a `Sunset` date: not said to be deprecated, but expected to stop responding.
+    SunsetOnly {
+        /// The announced sunset date.
+        on: DateTime<Utc>,
+    },
+    /// Neither a deprecation nor a sunset: only a documentation link or a withdrawn flag
+    /// (`Deprecation: false`).
+    Informational,
+}
+
+impl Deprecation {
+    /// Whether the resource is deprecated at `now`: declared so, or a deprecation date
+    /// that has arrived (a notice remembered from before the date becomes true later).
+    #[must_use]
+    pub fn is_deprecated_at(&self, now: DateTime<Utc>) -> bool {
+        self.deprecated || self.since.is_some_and(|s| s <= now)
+    }
+
+    /// Which of the four meanings this notice has at `now`. The words told to a model
+    /// must follow it: only [`Stage::Deprecated`] may be called "is deprecated".
+    #[must_use]
+    pub fn stage(&self, now: DateTime<Utc>) -> Stage {
+        if self.is_deprecated_at(now) {
+            return Stage::Deprecated { since: self.since };
+        }
+        match (self.since, self.sunset) {
+            (Some(on), _) => Stage::Scheduled { on },
+            (None, Some(on)) => Stage::SunsetOnly { on },
+            (None, None) => Stage::Informational,
+        }
+    }
+}
 
 pub(crate) fn read(
     h: &Headers<'_>,
     now: DateTime<Utc>,
+    notices: &[Notice],
     warnings: &mut Vec<String>,
 ) -> Option<Deprecation> {
     let mut d = Deprecation::default();
@@ -28,7 +85,7 @@ pub(crate) fn read(
         let Ok(v) = std::str::from_utf8(v) else {
             continue;
         };
-        match header_value(v) {
+        match header_value(v, now) {
             Some(Value::Flag(flag)) => {
                 found = true;
                 d.deprecated |= flag;
@@ -41,7 +98,11 @@ pub(crate) fn read(
             None => {}
         }
     }
-    if let Some(t) = h.get_str("sunset").and_then(reset::parse_timestamp) {
+    if let Some(t) = h
+        .get_all("sunset")
+        .filter_map(|v| std::str::from_utf8(v).ok())
+        .find_map(|v| reset::parse_timestamp(v, now))
+    {
         found = true;
         d.sunset = Some(t);
     }
@@ -69,7 +130,14 @@ pub(crate) fn read(
     if !found {
         return None;
     }
-    d.successor = target("successor-version").or_else(|| target("latest-version"));
+    d.successor = target("successor-version")
+        .or_else(|| target("latest-version"))
+        .or_else(|| {
+            notices
+                .iter()
+                .filter(|n| n.deprecation)
+                .find_map(|n| n.successor.clone())
+        });
     Some(d)
 }
 
@@ -79,7 +147,7 @@ enum Value {
 }
 
 /// One `Deprecation` value in any of its generations.
-fn header_value(v: &str) -> Option<Value> {
+fn header_value(v: &str, now: DateTime<Utc>) -> Option<Value> {
     let v = v.trim();
     if v.eq_ignore_ascii_case("true") {
         return Some(Value::Flag(true));
@@ -97,7 +165,7 @@ fn header_value(v: &str) -> Option<Value> {
             _ => {}
         }
     }
-    reset::parse_timestamp(v).map(Value::Date)
+    reset::parse_timestamp(v, now).map(Value::Date)
 }
 
 #[cfg(test)]
@@ -107,7 +175,7 @@ mod tests {
 
     fn run(fields: &[(&str, &[u8])], now: DateTime<Utc>) -> (Option<Deprecation>, Vec<String>) {
         let mut w = Vec::new();
-        (read(&Headers::new(fields), now, &mut w), w)
+        (read(&Headers::new(fields), now, &[], &mut w), w)
     }
 
     fn utc(y: i32, mo: u32, d: u32, h: u32, mi: u32, s: u32) -> DateTime<Utc> {
@@ -152,6 +220,17 @@ mod tests {
                 Some(utc(2018, 11, 11, 23, 59, 59)),
             ),
             (b"@1688169599", true, Some(utc(2023, 6, 30, 23, 59, 59))),
+            // the draft's HTTP-date form with the near misses servers copy (UTC, no day)
+            (
+                b"Sun, 11 Nov 2018 23:59:59 UTC",
+                true,
+                Some(utc(2018, 11, 11, 23, 59, 59)),
+            ),
+            (
+                b"11 Nov 2018 23:59:59 GMT",
+                true,
+                Some(utc(2018, 11, 11, 23, 59, 59)),
+            ),
             // announced for the future: not yet deprecated
             (b"@1767225600", false, Some(utc(2026, 1, 1, 0, 0, 0))),
         ];
@@ -197,6 +276,135 @@ mod tests {
         assert_eq!(
             w,
             ["deprecated: https://shopify.dev/api/admin-rest/latest/resources/product"]
+        );
+    }
+
+    #[test]
+    fn rfc9745_sunset_example_in_utc_is_read() {
+        // RFC 9745 §5 shows `Sunset: Sun, 30 Jun 2024 23:59:59 UTC` (UTC, not GMT).
+        let fields: [(&str, &[u8]); 2] = [
+            ("Deprecation", b"@1688169599"),
+            ("Sunset", b"Sun, 30 Jun 2024 23:59:59 UTC"),
+        ];
+        let (d, _) = run(&fields, utc(2024, 1, 1, 0, 0, 0));
+        let d = d.unwrap();
+        assert_eq!(d.sunset, Some(utc(2024, 6, 30, 23, 59, 59)));
+        assert_eq!(
+            d.stage(utc(2024, 1, 1, 0, 0, 0)),
+            Stage::Deprecated {
+                since: Some(utc(2023, 6, 30, 23, 59, 59))
+            }
+        );
+    }
+
+    #[test]
+    fn deprecation_said_only_when_declared_stage_table() {
+        let now = utc(2026, 12, 1, 0, 0, 0);
+        // (fields, stage at now)
+        type Case<'a> = (&'a [(&'a str, &'a [u8])], Stage);
+        let cases: &[Case<'_>] = &[
+            // RFC 9745 §2: "will be or has been deprecated" — a future date is "will be".
+            (
+                &[("Deprecation", b"@1798761600")],
+                Stage::Scheduled {
+                    on: utc(2027, 1, 1, 0, 0, 0),
+                },
+            ),
+            // a past date, the flag forms
+            (
+                &[("Deprecation", b"@1688169599")],
+                Stage::Deprecated {
+                    since: Some(utc(2023, 6, 30, 23, 59, 59)),
+                },
+            ),
+            (&[("Deprecation", b"?1")], Stage::Deprecated { since: None }),
+            (
+                &[("Deprecation", b"true")],
+                Stage::Deprecated { since: None },
+            ),
+            // RFC 8594: a Sunset alone says "will stop responding", not "deprecated"
+            (
+                &[("Sunset", b"Sat, 31 Dec 2027 23:59:59 GMT")],
+                Stage::SunsetOnly {
+                    on: utc(2027, 12, 31, 23, 59, 59),
+                },
+            ),
+            // a future deprecation with a later sunset is still "will be deprecated"
+            (
+                &[
+                    ("Deprecation", b"@1798761600"),
+                    ("Sunset", b"Sat, 31 Dec 2027 23:59:59 GMT"),
+                ],
+                Stage::Scheduled {
+                    on: utc(2027, 1, 1, 0, 0, 0),
+                },
+            ),
+            // the draft's HTTP-date form, in the future
+            (
+                &[("Deprecation", b"Fri, 01 Jan 2027 00:00:00 GMT")],
+                Stage::Scheduled {
+                    on: utc(2027, 1, 1, 0, 0, 0),
+                },
+            ),
+            (&[("Deprecation", b"false")], Stage::Informational),
+            (
+                &[("Link", b"<https://d.example/why>; rel=\"deprecation\"")],
+                Stage::Informational,
+            ),
+        ];
+        for (fields, want) in cases {
+            let d = run(fields, now).0.unwrap();
+            assert_eq!(d.stage(now), *want, "{fields:?}");
+            assert_eq!(
+                d.deprecated,
+                matches!(want, Stage::Deprecated { .. }),
+                "{fields:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn remembered_future_deprecation_becomes_deprecated_when_its_date_arrives() {
+        let fields: [(&str, &[u8]); 1] = [("Deprecation", b"@1798761600")];
+        let d = run(&fields, utc(2026, 12, 1, 0, 0, 0)).0.unwrap();
+        assert!(!d.is_deprecated_at(utc(2026, 12, 31, 23, 59, 59)));
+        assert!(d.is_deprecated_at(utc(2027, 1, 1, 0, 0, 0)));
+        assert_eq!(
+            d.stage(utc(2027, 2, 1, 0, 0, 0)),
+            Stage::Deprecated {
+                since: Some(utc(2027, 1, 1, 0, 0, 0))
+            }
+        );
+    }
+
+    #[test]
+    fn kubernetes_warning_successor_fills_a_declared_deprecation_only() {
+        // Kubernetes' documented warning (https://kubernetes.io/blog/2020/09/03/warnings/).
+        let warning: &[u8] = b"299 - \"extensions/v1beta1 Ingress is deprecated in v1.14+, unavailable in v1.22+; use networking.k8s.io/v1 Ingress\"";
+        let now = utc(2026, 12, 1, 0, 0, 0);
+        let with_header: [(&str, &[u8]); 2] = [("Deprecation", b"true"), ("Warning", warning)];
+        let s = crate::read(200, &Headers::new(&with_header), now, crate::Flavour::Auto);
+        assert_eq!(
+            s.deprecation.unwrap().successor.as_deref(),
+            Some("networking.k8s.io/v1 Ingress")
+        );
+        assert!(s.notices[0].deprecation);
+        // A Link successor wins over the warning's.
+        let with_link: [(&str, &[u8]); 3] = [
+            ("Deprecation", b"true"),
+            ("Link", b"</v2>; rel=successor-version"),
+            ("Warning", warning),
+        ];
+        let s = crate::read(200, &Headers::new(&with_link), now, crate::Flavour::Auto);
+        assert_eq!(s.deprecation.unwrap().successor.as_deref(), Some("/v2"));
+        // The warning alone is shown, but declares nothing deprecated.
+        let alone: [(&str, &[u8]); 1] = [("Warning", warning)];
+        let s = crate::read(200, &Headers::new(&alone), now, crate::Flavour::Auto);
+        assert_eq!(s.deprecation, None);
+        assert_eq!(s.warnings.len(), 1);
+        assert_eq!(
+            s.notices[0].successor.as_deref(),
+            Some("networking.k8s.io/v1 Ingress")
         );
     }
 }

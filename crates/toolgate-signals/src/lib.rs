@@ -2,14 +2,18 @@
 //!
 //! toolgate reads rate-limit state, retry hints, deprecation notices and status pages
 //! from the APIs it fronts so the gateway can act on them and tell the model.
-//! Everything here is a pure function of `(status, headers, now)`:
-//! no clock, no I/O, and total on any input — unparseable
-//! values are ignored, never errors, never panics: a header the gateway cannot
-//! read must not fail a call that would otherwise succeed.
+//! Everything here is a pure function of `(status, headers, now)` (and, for [`body`],
+//! of the first bytes of an error body): no clock, no I/O, and total on any input —
+//! unparseable values are ignored, never errors, never panics.
 //!
 //! One module per header family; each module's `//!` header cites its source.
-//! [`read`] is the entry point; the per-family parsers are internal, while the shared
-//! grammars ([`retry_after`], [`reset`], [`link`], [`status_page`]) are public.
+//! [`read`] is the entry point for headers and [`body::read`] for error bodies; the
+//! per-family parsers are internal, while the shared grammars ([`retry_after`],
+//! [`reset`], [`link`], [`status_page`]) are public.
+//!
+//! What an upstream controls is bounded here, before it reaches metrics: at most
+//! [`quota::MAX_POLICIES`] policies per response, each name at most
+//! [`quota::MAX_POLICY_NAME`] bytes of `[A-Za-z0-9_.-]`.
 
 #![warn(missing_docs)]
 
@@ -19,9 +23,12 @@ use chrono::{DateTime, Utc};
 
 mod anthropic;
 mod atlassian;
+mod azure;
+pub mod body;
 mod deprecation;
 mod discord;
 mod github;
+mod gitlab;
 pub mod headers;
 mod hubspot;
 mod ietf;
@@ -29,16 +36,20 @@ pub mod link;
 mod msgraph;
 mod num;
 mod openai;
-mod quota;
+mod policy_named;
+pub mod quota;
+mod reddit;
 pub mod reset;
 pub mod retry_after;
 mod salesforce;
+mod sentry;
 mod shopify;
 pub mod status_page;
 mod warning;
 mod x_rate_limit;
 mod zendesk;
 
+pub use deprecation::Stage;
 pub use headers::Headers;
 pub use retry_after::MAX_WAIT;
 
@@ -77,6 +88,18 @@ pub enum Flavour {
     Hubspot,
     /// Microsoft Graph (`x-ms-throttle-*`, `RateLimit-*`).
     MicrosoftGraph,
+    /// Azure Resource Manager `x-ms-ratelimit-remaining-*`.
+    AzureResourceManager,
+    /// `X-RateLimit-<Policy>-{Limit,Remaining,Reset}`, e.g. Linear.
+    Linear,
+    /// Okta `X-Rate-Limit-*` (also older Twitter).
+    Okta,
+    /// GitLab `RateLimit-*` with `RateLimit-Observed` and `RateLimit-ResetTime`.
+    Gitlab,
+    /// Reddit `x-ratelimit-used` / `-remaining` / `-reset` (fractional, delta reset).
+    Reddit,
+    /// Sentry `X-Sentry-Rate-Limit-*`.
+    Sentry,
 }
 
 /// Everything operationally relevant found in one response.
@@ -93,8 +116,25 @@ pub struct Signals {
     /// Deprecation / sunset information, when any was advertised.
     pub deprecation: Option<Deprecation>,
     /// Human-readable notices for the model: `Warning: 299` texts, vendor deprecation
-    /// reasons, "near limit" hints.
+    /// reasons, "near limit" hints. Show each verbatim.
     pub warnings: Vec<String>,
+    /// The `Warning: 199/299` members, structured: whether each says something is
+    /// deprecated and which replacement it names. Their texts are also in `warnings`.
+    pub notices: Vec<Notice>,
+}
+
+/// One `Warning: 199` / `299` member (RFC 7234 §5.5), as Kubernetes sends them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Notice {
+    /// The warn-code: 199 or 299.
+    pub code: u16,
+    /// The warn-text, unquoted and unescaped.
+    pub text: String,
+    /// The text says something *is* deprecated (which may be one field of the
+    /// request, not the resource; [`Deprecation`] is set by headers only).
+    pub deprecation: bool,
+    /// The replacement the text names (`…; use networking.k8s.io/v1 Ingress`).
+    pub successor: Option<String>,
 }
 
 /// One advertised rate-limit policy.
@@ -114,10 +154,15 @@ pub struct Quota {
 }
 
 /// Deprecation and sunset of the called resource.
+///
+/// Four meanings, told apart by [`Deprecation::stage`]: deprecated now, deprecated from a
+/// future date (`since` after now), only a sunset date (`sunset` without `since` or
+/// flag: *will stop working*, not *is deprecated*), or only a documentation link.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 pub struct Deprecation {
-    /// The resource is deprecated as of `now` (a future deprecation date leaves this
-    /// `false` with `since` set).
+    /// The resource is deprecated as of the response's `now` (a future deprecation date
+    /// leaves this `false` with `since` set; use [`Deprecation::is_deprecated_at`] on a
+    /// remembered notice).
     pub deprecated: bool,
     /// When the resource was (or will be) deprecated.
     #[serde(serialize_with = "rfc3339")]
@@ -125,7 +170,8 @@ pub struct Deprecation {
     /// When the resource is expected to stop responding (RFC 8594).
     #[serde(serialize_with = "rfc3339")]
     pub sunset: Option<DateTime<Utc>>,
-    /// `Link` rel `successor-version` (or `latest-version`) target.
+    /// `Link` rel `successor-version` (or `latest-version`) target; failing that, the
+    /// replacement named by a `Warning` that says deprecated ("…; use X").
     pub successor: Option<String>,
     /// `Link` rel `deprecation` (or `sunset`) target: documentation URL.
     pub info: Option<String>,
@@ -155,6 +201,11 @@ enum Family {
     Salesforce,
     Hubspot,
     MsGraph,
+    Azure,
+    PolicyNamed,
+    Gitlab,
+    Reddit,
+    Sentry,
 }
 
 impl Family {
@@ -174,6 +225,11 @@ impl Family {
                 F::Salesforce,
                 F::Hubspot,
                 F::MsGraph,
+                F::Azure,
+                F::PolicyNamed,
+                F::Gitlab,
+                F::Reddit,
+                F::Sentry,
             ],
             Flavour::Ietf => &[F::Ietf],
             Flavour::Github => &[F::Github],
@@ -187,6 +243,12 @@ impl Family {
             Flavour::Salesforce => &[F::Salesforce],
             Flavour::Hubspot => &[F::Hubspot],
             Flavour::MicrosoftGraph => &[F::MsGraph, F::Ietf],
+            Flavour::AzureResourceManager => &[F::Azure],
+            Flavour::Linear => &[F::PolicyNamed],
+            Flavour::Okta => &[F::XRateLimit],
+            Flavour::Gitlab => &[F::Gitlab],
+            Flavour::Reddit => &[F::Reddit],
+            Flavour::Sentry => &[F::Sentry],
         }
     }
 
@@ -195,8 +257,11 @@ impl Family {
             Family::Ietf => ietf::read(h, now, out),
             // GitHub's and Discord's x-ratelimit-* overlap; in Auto, Discord-only fields
             // decide which reading applies.
-            Family::Github if auto && discord::detect(h) => {}
+            Family::Github if auto && (discord::detect(h) || reddit::detect(h)) => {}
             Family::Github => github::read(h, now, out),
+            // Reddit's x-ratelimit-* has `used` and fractions but no `limit`.
+            Family::Reddit if auto && !reddit::detect(h) => {}
+            Family::Reddit => reddit::read(h, now, out),
             Family::Discord if auto && !discord::detect(h) => {}
             Family::Discord => discord::read(h, now, out),
             Family::Atlassian => atlassian::read(h, now, out),
@@ -208,6 +273,10 @@ impl Family {
             Family::Salesforce => salesforce::read(h, out),
             Family::Hubspot => hubspot::read(h, out),
             Family::MsGraph => msgraph::read(h, out),
+            Family::Azure => azure::read(h, out),
+            Family::PolicyNamed => policy_named::read(h, now, out),
+            Family::Gitlab => gitlab::read(h, now, out),
+            Family::Sentry => sentry::read(h, now, out),
         }
     }
 }
@@ -237,11 +306,13 @@ pub fn read(status: u16, headers: &Headers<'_>, now: DateTime<Utc>, flavour: Fla
     let retry_after = retry_after::from_headers(headers, now).max(out.retry_after);
     let mut quotas = out.quotas;
     quota::sort_most_constraining(&mut quotas);
+    quotas.truncate(quota::MAX_POLICIES);
     let rate_limited = status == 429
         || out.throttled
         || (status == 403 && (quotas.iter().any(Quota::is_exhausted) || retry_after.is_some()));
-    let mut warnings = warning::read(headers);
-    let deprecation = deprecation::read(headers, now, &mut warnings);
+    let notices = warning::read(headers);
+    let mut warnings: Vec<String> = notices.iter().map(|n| n.text.clone()).collect();
+    let deprecation = deprecation::read(headers, now, &notices, &mut warnings);
     for w in out.warnings {
         if !warnings.contains(&w) {
             warnings.push(w);
@@ -253,6 +324,7 @@ pub fn read(status: u16, headers: &Headers<'_>, now: DateTime<Utc>, flavour: Fla
         rate_limited,
         deprecation,
         warnings,
+        notices,
     }
 }
 

@@ -124,7 +124,7 @@ pub(crate) fn quoted(s: &str) -> (String, &str) {
 }
 
 /// Skips to just past the next comma that is outside quotes and angle brackets.
-fn skip_to_comma(s: &str) -> &str {
+pub(crate) fn skip_to_comma(s: &str) -> &str {
     let (mut in_quote, mut in_angle, mut escaped) = (false, false, false);
     for (i, c) in s.char_indices() {
         match c {

@@ -1,12 +1,58 @@
-//! The accumulator every header family writes into, and the quota ordering.
+//! The accumulator every header family writes into, the quota ordering, and the bounds
+//! on what an upstream controls.
 //!
-//! Owns merging (two families describing the same policy become one [`Quota`]) and
-//! "most constraining first" ordering. It must not parse header values.
+//! Owns merging (two families describing the same policy become one [`Quota`]),
+//! "most constraining first" ordering, and policy-name hygiene: a policy name comes
+//! from a response header and becomes a metrics label downstream, so every name is
+//! normalised to at most [`MAX_POLICY_NAME`] bytes of `[A-Za-z0-9_.-]` and one response
+//! yields at most [`MAX_POLICIES`] policies. It must not parse header values.
 
 use std::cmp::Ordering;
 use std::time::Duration;
 
 use crate::Quota;
+
+/// The most policies one response can yield (the most constraining are kept).
+pub const MAX_POLICIES: usize = 16;
+/// The longest policy name, in bytes, after normalisation.
+pub const MAX_POLICY_NAME: usize = 64;
+/// Distinct policies collected before sorting; beyond this a response is hostile and
+/// later policies are dropped unread, which bounds the merge work.
+const MAX_COLLECTED: usize = 4 * MAX_POLICIES;
+
+/// Normalises a policy name from a header: characters outside `[A-Za-z0-9_.-]` become
+/// `_` (runs collapse), leading and trailing `_` go, the result is cut at
+/// [`MAX_POLICY_NAME`] bytes, and an empty result is `"default"`.
+///
+/// ```
+/// use toolgate_signals::quota::normalise_policy;
+/// assert_eq!(normalise_policy("Microsoft.Compute/HighCostGet3Min"), "Microsoft.Compute_HighCostGet3Min");
+/// assert_eq!(normalise_policy("  "), "default");
+/// ```
+#[must_use]
+pub fn normalise_policy(name: &str) -> String {
+    let mut out = String::with_capacity(name.len().min(MAX_POLICY_NAME));
+    for c in name.chars() {
+        let c = if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+            c
+        } else {
+            '_'
+        };
+        if c == '_' && (out.is_empty() || out.ends_with('_')) {
+            continue;
+        }
+        out.push(c);
+        if out.len() >= MAX_POLICY_NAME {
+            break;
+        }
+    }
+    let trimmed = out.trim_end_matches('_');
+    if trimmed.is_empty() {
+        "default".to_owned()
+    } else {
+        trimmed.to_owned()
+    }
+}
 
 impl Quota {
     /// A quota for `policy` with nothing known yet.
@@ -67,14 +113,17 @@ pub(crate) struct Collector {
 }
 
 impl Collector {
-    /// Adds a quota, merging it into an existing one with the same policy name.
-    pub fn quota(&mut self, q: Quota) {
+    /// Adds a quota under its normalised policy name, merging it into an existing one
+    /// with the same name; past the collection bound new policies are dropped.
+    pub fn quota(&mut self, mut q: Quota) {
         if q.is_empty() {
             return;
         }
-        match self.quotas.iter_mut().find(|e| e.policy == q.policy) {
-            Some(existing) => existing.absorb(q),
-            None => self.quotas.push(q),
+        q.policy = normalise_policy(&q.policy);
+        if let Some(existing) = self.quotas.iter_mut().find(|e| e.policy == q.policy) {
+            existing.absorb(q);
+        } else if self.quotas.len() < MAX_COLLECTED {
+            self.quotas.push(q);
         }
     }
 
@@ -157,6 +206,38 @@ mod tests {
                 "unknown"
             ]
         );
+    }
+
+    #[test]
+    fn policy_names_from_headers_are_bounded() {
+        let long = "x".repeat(300);
+        let cases: &[(&str, &str)] = &[
+            ("core", "core"),
+            ("tokens_usage_based", "tokens_usage_based"),
+            (
+                "Microsoft.Compute/HighCostGet3Min",
+                "Microsoft.Compute_HighCostGet3Min",
+            ),
+            ("tenant-app-quota", "tenant-app-quota"),
+            ("a b\tc\"d", "a_b_c_d"),
+            ("{label=\"injected\"}", "label_injected"),
+            ("é", "default"),
+            ("", "default"),
+            (&long, &long[..MAX_POLICY_NAME]),
+        ];
+        for (input, want) in cases {
+            let got = normalise_policy(input);
+            assert_eq!(got, *want, "{input:?}");
+            assert!(got.len() <= MAX_POLICY_NAME);
+        }
+        let mut c = Collector::default();
+        for i in 0..1000 {
+            c.quota(Quota {
+                remaining: Some(i),
+                ..Quota::new(format!("p{i}"))
+            });
+        }
+        assert_eq!(c.quotas.len(), MAX_COLLECTED);
     }
 
     #[test]

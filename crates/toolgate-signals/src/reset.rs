@@ -13,7 +13,7 @@
 //! | bare number `1e12 ..< 1e15`    | epoch milliseconds                     |
 //! | bare number `>= 1e15`          | epoch microseconds                     |
 //! | digits followed by h/m/s/ms/us | Go duration                            |
-//! | otherwise                      | RFC 3339 / ISO-8601, then HTTP-date    |
+//! | otherwise                      | RFC 3339 / ISO-8601, then HTTP-date (lenient, see [`http_date`]) |
 //!
 //! 1e9 s is 31 years, so no real delta reaches it, and 1e9 as an epoch is 2001, before
 //! any of these APIs existed. Absolute times are turned into a delta from the injected
@@ -68,7 +68,7 @@ pub fn parse_str(value: &str, now: DateTime<Utc>) -> Option<Duration> {
     {
         return Some(d);
     }
-    parse_timestamp(v).map(|t| until(t, now, MAX_RESET))
+    parse_timestamp(v, now).map(|t| until(t, now, MAX_RESET))
 }
 
 /// A bare number, disambiguated by magnitude (see the module table).
@@ -107,9 +107,11 @@ pub(crate) fn from_delta_secs(secs: i64) -> Duration {
 
 /// Parses an absolute time: RFC 3339, the ISO-8601 profiles vendors actually send
 /// (minute precision such as Atlassian's `2026-03-26T16:00Z`, no zone meaning UTC), or an
-/// HTTP-date in any of its three forms (RFC 9110 §5.6.7).
+/// HTTP-date in any of its forms, leniently (see [`http_date`]).
+///
+/// `now` is needed only to place two-digit years (RFC 9110 §5.6.7).
 #[must_use]
-pub fn parse_timestamp(value: &str) -> Option<DateTime<Utc>> {
+pub fn parse_timestamp(value: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     let v = value.trim();
     if v.is_empty() || v.len() > 64 {
         return None;
@@ -117,7 +119,7 @@ pub fn parse_timestamp(value: &str) -> Option<DateTime<Utc>> {
     if let Ok(t) = DateTime::parse_from_rfc3339(v) {
         return Some(t.with_timezone(&Utc));
     }
-    iso8601(v).or_else(|| http_date(v))
+    iso8601(v).or_else(|| http_date(v, now))
 }
 
 /// ISO-8601 shapes that RFC 3339 refuses.
@@ -148,23 +150,153 @@ fn iso8601(v: &str) -> Option<DateTime<Utc>> {
     None
 }
 
-/// IMF-fixdate, RFC 850 and asctime, via `httpdate`.
+/// Parses an HTTP-date (RFC 9110 §5.6.7) and the near misses real servers send.
 ///
-/// `httpdate` checks the day name; when only that is wrong (RFC 8594's own example,
-/// `Sat, 31 Dec 2018`, was a Monday), the IMF-fixdate is re-read without it.
-pub(crate) fn http_date(v: &str) -> Option<DateTime<Utc>> {
+/// Accepted, all case-insensitively:
+/// - the three RFC forms: IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, obsolete RFC 850
+///   `Sunday, 06-Nov-94 08:49:37 GMT` and asctime `Sun Nov  6 08:49:37 1994`;
+/// - `UTC`, `UT`, `Z` or a numeric offset (`+0000`, `+01:00`) instead of `GMT` — RFC
+///   9745's own `Sunset` example ends in `UTC`;
+/// - a missing or wrong day name (RFC 8594's example `Sat, 31 Dec 2018` was a Monday);
+/// - one-digit days and two-digit years in any form.
+///
+/// Two-digit years follow RFC 9110 §5.6.7: a year that would be more than 50 years after
+/// `now` is the most recent past year with the same last two digits.
+#[must_use]
+pub fn http_date(v: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     let v = v.trim();
-    if let Ok(t) = httpdate::parse_http_date(v) {
-        let since = t.duration_since(std::time::UNIX_EPOCH).ok()?;
-        return DateTime::from_timestamp(
-            i64::try_from(since.as_secs()).ok()?,
-            since.subsec_nanos(),
-        );
+    if v.is_empty() || v.len() > 64 {
+        return None;
     }
-    let (_, rest) = v.split_once(", ")?;
-    let naive =
-        NaiveDateTime::parse_from_str(rest.strip_suffix(" GMT")?, "%d %b %Y %H:%M:%S").ok()?;
-    Some(Utc.from_utc_datetime(&naive))
+    let mut tokens: Vec<&str> = Vec::with_capacity(6);
+    for t in v.split(|c: char| c.is_ascii_whitespace() || c == ',') {
+        if t.is_empty() {
+            continue;
+        }
+        // RFC 850's `06-Nov-94`; a leading sign is a zone offset, not a date.
+        if !t.starts_with(['+', '-']) && t.matches('-').count() == 2 {
+            tokens.extend(t.split('-'));
+        } else {
+            tokens.push(t);
+        }
+        if tokens.len() > 7 {
+            return None;
+        }
+    }
+    if tokens.first().is_some_and(|t| weekday(t)) {
+        tokens.remove(0);
+    }
+    // asctime puts the month first and the year last.
+    let (day, month, year, time, zone) = match tokens.as_slice() {
+        [m, d, t, y] if month(m).is_some() => (*d, *m, *y, *t, None),
+        [m, d, t, y, z] if month(m).is_some() => (*d, *m, *y, *t, Some(*z)),
+        [d, m, y, t] => (*d, *m, *y, *t, None),
+        [d, m, y, t, z] => (*d, *m, *y, *t, Some(*z)),
+        _ => return None,
+    };
+    let day: u32 = small_number(day, 1, 2)?;
+    let month = month_number(month)?;
+    let year = full_year(year, now)?;
+    let mut hms = time.split(':');
+    let (h, mi, s) = (hms.next()?, hms.next()?, hms.next()?);
+    if hms.next().is_some() {
+        return None;
+    }
+    let (h, mi, s) = (
+        small_number(h, 1, 2)?,
+        small_number(mi, 2, 2)?,
+        small_number(s, 2, 2)?,
+    );
+    let naive = chrono::NaiveDate::from_ymd_opt(year, month, day)?.and_hms_opt(h, mi, s)?;
+    let offset_secs = match zone {
+        None => 0,
+        Some(z) => zone_offset(z)?,
+    };
+    let t = Utc.from_utc_datetime(&naive);
+    t.checked_sub_signed(chrono::TimeDelta::seconds(i64::from(offset_secs)))
+}
+
+const WEEKDAYS: [&str; 7] = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+const MONTHS: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// A day name, abbreviated (`Sun`) or in full (`Sunday`).
+fn weekday(t: &str) -> bool {
+    let t = t.to_ascii_lowercase();
+    WEEKDAYS
+        .iter()
+        .any(|d| t == *d || (t.len() == 3 && d.starts_with(t.as_str())))
+}
+
+/// The three-letter month abbreviation (RFC 9110's `month`), case-insensitively.
+fn month(t: &str) -> Option<usize> {
+    (t.len() == 3)
+        .then(|| MONTHS.iter().position(|m| t.eq_ignore_ascii_case(m)))
+        .flatten()
+}
+
+fn month_number(t: &str) -> Option<u32> {
+    month(t).and_then(|i| u32::try_from(i + 1).ok())
+}
+
+/// `min..=max` ASCII digits as a number.
+fn small_number(t: &str, min: usize, max: usize) -> Option<u32> {
+    if t.len() < min || t.len() > max || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    t.parse().ok()
+}
+
+/// A four-digit year, or a two-digit one placed per RFC 9110 §5.6.7.
+fn full_year(t: &str, now: DateTime<Utc>) -> Option<i32> {
+    if t.len() == 4 {
+        return i32::try_from(small_number(t, 4, 4)?).ok();
+    }
+    let yy = i32::try_from(small_number(t, 2, 2)?).ok()?;
+    let this_year = chrono::Datelike::year(&now);
+    let mut year = this_year.div_euclid(100) * 100 + yy;
+    // "99" read in 2026 is 1999, not 2099; "10" read in 2090 is 2110, not 2010.
+    if year > this_year + 50 {
+        year -= 100;
+    } else if year < this_year - 50 {
+        year += 100;
+    }
+    Some(year)
+}
+
+/// Seconds east of UTC for `GMT`, `UTC`, `UT`, `Z` and `±HHMM` / `±HH:MM`.
+fn zone_offset(z: &str) -> Option<i32> {
+    if ["gmt", "utc", "ut", "z"]
+        .iter()
+        .any(|n| z.eq_ignore_ascii_case(n))
+    {
+        return Some(0);
+    }
+    let (sign, rest) = match z.as_bytes().first()? {
+        b'+' => (1, &z[1..]),
+        b'-' => (-1, &z[1..]),
+        _ => return None,
+    };
+    let rest = rest.replacen(':', "", 1);
+    // Digits only before slicing: a multi-byte character must not be cut.
+    if rest.len() != 4 || !rest.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let h = i32::try_from(small_number(&rest[..2], 2, 2)?).ok()?;
+    let m = i32::try_from(small_number(&rest[2..], 2, 2)?).ok()?;
+    if h > 23 || m > 59 {
+        return None;
+    }
+    Some(sign * (h * 3600 + m * 60))
 }
 
 #[cfg(test)]
@@ -229,6 +361,80 @@ mod tests {
         for (input, want) in cases {
             assert_eq!(parse(input.as_bytes(), now), *want, "{input:?}");
         }
+    }
+
+    #[test]
+    fn lenient_http_dates_where_real_servers_are_not_strict() {
+        let now = Utc.with_ymd_and_hms(2026, 12, 1, 0, 0, 0).unwrap();
+        let t = |y, mo, d, h, mi, s| Some(Utc.with_ymd_and_hms(y, mo, d, h, mi, s).unwrap());
+        let cases: &[(&str, Option<DateTime<Utc>>)] = &[
+            // The three RFC 9110 §5.6.7 forms, from its own examples.
+            ("Sun, 06 Nov 1994 08:49:37 GMT", t(1994, 11, 6, 8, 49, 37)),
+            ("Sunday, 06-Nov-94 08:49:37 GMT", t(1994, 11, 6, 8, 49, 37)),
+            ("Sun Nov  6 08:49:37 1994", t(1994, 11, 6, 8, 49, 37)),
+            // RFC 9745 §5's Sunset example ends in UTC, not GMT.
+            ("Sun, 30 Jun 2024 23:59:59 UTC", t(2024, 6, 30, 23, 59, 59)),
+            // other zone spellings: Z, UT, numeric offsets (applied)
+            ("Sun, 30 Jun 2024 23:59:59 Z", t(2024, 6, 30, 23, 59, 59)),
+            ("Sun, 30 Jun 2024 23:59:59 UT", t(2024, 6, 30, 23, 59, 59)),
+            (
+                "Sun, 30 Jun 2024 23:59:59 +0000",
+                t(2024, 6, 30, 23, 59, 59),
+            ),
+            (
+                "Mon, 01 Jul 2024 01:59:59 +02:00",
+                t(2024, 6, 30, 23, 59, 59),
+            ),
+            (
+                "Sun, 30 Jun 2024 18:59:59 -0500",
+                t(2024, 6, 30, 23, 59, 59),
+            ),
+            ("sun, 30 jun 2024 23:59:59 gmt", t(2024, 6, 30, 23, 59, 59)),
+            // missing weekday, wrong weekday (RFC 8594's "Sat, 31 Dec 2018" was a Monday)
+            ("30 Jun 2024 23:59:59 GMT", t(2024, 6, 30, 23, 59, 59)),
+            ("Sat, 31 Dec 2018 23:59:59 GMT", t(2018, 12, 31, 23, 59, 59)),
+            ("Fri, 1 Jan 2027 00:00:00 GMT", t(2027, 1, 1, 0, 0, 0)),
+            // two-digit years, RFC 9110's 50-year rule from now = 2026
+            (
+                "Thursday, 31-Dec-26 23:59:59 GMT",
+                t(2026, 12, 31, 23, 59, 59),
+            ),
+            (
+                "Friday, 31-Dec-76 23:59:59 GMT",
+                t(2076, 12, 31, 23, 59, 59),
+            ),
+            (
+                "Friday, 31-Dec-77 23:59:59 GMT",
+                t(1977, 12, 31, 23, 59, 59),
+            ),
+            ("Fri, 31 Dec 99 23:59:59 GMT", t(1999, 12, 31, 23, 59, 59)),
+            // asctime without a weekday, and with a zone
+            ("Nov  6 08:49:37 1994", t(1994, 11, 6, 8, 49, 37)),
+            ("Sun Nov 6 08:49:37 1994 GMT", t(1994, 11, 6, 8, 49, 37)),
+            // refused: impossible dates and times, unknown zones, junk
+            ("Mon, 31 Jun 2013 17:47:53 GMT", None),
+            ("Mon, 01 Jul 2013 24:00:00 GMT", None),
+            ("Mon, 01 Jul 2013 17:47:53 CEST", None),
+            ("Mon, 01 Jul 2013 17:47 GMT", None),
+            ("Mon, 01 Jul 213 17:47:53 GMT", None),
+            ("Mon, 01 Juli 2013 17:47:53 GMT", None),
+            ("Mon, 01 Jul 2013 17:47:53 +2400", None),
+            ("Mon, 01 Jul 2013 17:47:53 +1é2", None),
+            ("Mon, 01 Jul 2013 17:47:53 -é00", None),
+            ("Funday, 01 Jul 2013 17:47:53 GMT", None),
+            ("", None),
+            ("1 2 3 4 5 6 7 8", None),
+        ];
+        for (input, want) in cases {
+            assert_eq!(http_date(input, now), *want, "{input:?}");
+        }
+        // Every HTTP-date the crate reads goes through this parser: Retry-After, resets.
+        let soon = "Tue, 01 Dec 2026 00:01:00 UTC";
+        assert_eq!(
+            crate::retry_after::parse(soon.as_bytes(), now),
+            Some(Duration::from_secs(60))
+        );
+        assert_eq!(parse(soon.as_bytes(), now), Some(Duration::from_secs(60)));
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //!
 //! Sources:
 //! - RFC 9110 §10.2.3: `Retry-After = HTTP-date / delay-seconds`; HTTP-date in all three
-//!   forms of §5.6.7 (IMF-fixdate, obsolete RFC 850, asctime). Decimals such as `1.5`
+//!   forms of §5.6.7 (IMF-fixdate, obsolete RFC 850, asctime), plus the near misses
+//!   [`crate::reset::http_date`] accepts (`UTC` for `GMT`, no day name). Decimals such as `1.5`
 //!   (Shopify documents `Retry-After: 2.0`, Discord sends fractional seconds) are tolerated.
 //! - `retry-after-ms` and `x-ms-retry-after-ms`: Azure SDK guidelines
 //!   (<https://azure.github.io/azure-sdk/general_azurecore.html#retry-policy>), also sent by
@@ -39,10 +40,9 @@ pub const MAX_WAIT: Duration = Duration::from_secs(24 * 3600);
 #[must_use]
 pub fn parse(value: &[u8], now: DateTime<Utc>) -> Option<Duration> {
     let v = std::str::from_utf8(value).ok()?.trim();
-    if v.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
-        return num::decimal_seconds(v, MAX_WAIT);
-    }
-    reset::http_date(v).map(|t| reset::until(t, now, MAX_WAIT))
+    // A date without its day name also starts with a digit ("31 Dec 1999 …").
+    num::decimal_seconds(v, MAX_WAIT)
+        .or_else(|| reset::http_date(v, now).map(|t| reset::until(t, now, MAX_WAIT)))
 }
 
 /// Parses a millisecond wait (`retry-after-ms`, `x-ms-retry-after-ms`,
@@ -95,6 +95,10 @@ mod tests {
             // obsolete forms of the same instant
             (b"Friday, 31-Dec-99 23:59:59 GMT", Some(s(60))),
             (b"Fri Dec 31 23:59:59 1999", Some(s(60))),
+            // near misses servers send: UTC for GMT, no day name, a numeric offset
+            (b"Fri, 31 Dec 1999 23:59:59 UTC", Some(s(60))),
+            (b"31 Dec 1999 23:59:59 GMT", Some(s(60))),
+            (b"Sat, 01 Jan 2000 00:59:59 +0100", Some(s(60))),
             // whitespace, decimals, zero
             (b"  5 ", Some(s(5))),
             (b"0", Some(s(0))),

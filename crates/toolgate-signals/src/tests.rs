@@ -106,6 +106,18 @@ fn flavour_serde_is_snake_case() {
     );
     let f: Flavour = serde_json::from_str("\"openai\"").unwrap();
     assert_eq!(f, Flavour::Openai);
+    // The config values of the newer families.
+    for (name, want) in [
+        ("azure_resource_manager", Flavour::AzureResourceManager),
+        ("linear", Flavour::Linear),
+        ("okta", Flavour::Okta),
+        ("gitlab", Flavour::Gitlab),
+        ("reddit", Flavour::Reddit),
+        ("sentry", Flavour::Sentry),
+    ] {
+        let f: Flavour = serde_json::from_value(serde_json::json!(name)).unwrap();
+        assert_eq!(f, want, "{name}");
+    }
     assert_eq!(Flavour::default(), Flavour::Auto);
 }
 

@@ -1,6 +1,9 @@
-//! `x-rate-limit-*` (with hyphens): X (Twitter) and Zendesk.
+//! `x-rate-limit-*` (with hyphens): X (Twitter), Okta and Zendesk.
 //!
 //! Sources:
+//! - Okta: <https://developer.okta.com/docs/reference/rl-best-practices/> — documented
+//!   example `X-Rate-Limit-Limit: 1200`, `X-Rate-Limit-Remaining: 1199`,
+//!   `X-Rate-Limit-Reset: 1609459200` ("UTC epoch time (in seconds)").
 //! - X API v2: <https://docs.x.com/x-api/fundamentals/rate-limits> — `x-rate-limit-limit`,
 //!   `x-rate-limit-remaining`, `x-rate-limit-reset` in UTC epoch seconds.
 //! - Zendesk: <https://developer.zendesk.com/documentation/ticketing/using-the-zendesk-api/best-practices-for-avoiding-rate-limiting/>
@@ -63,6 +66,30 @@ mod tests {
         for (flavour, fields, want) in cases {
             let s = read(200, &Headers::new(fields), now, *flavour);
             assert_eq!(s.quota, vec![want.clone()], "{flavour:?}");
+        }
+    }
+
+    #[test]
+    fn okta_documented_example() {
+        // https://developer.okta.com/docs/reference/rl-best-practices/
+        let fields: [(&str, &[u8]); 3] = [
+            ("X-Rate-Limit-Limit", b"1200"),
+            ("X-Rate-Limit-Remaining", b"1199"),
+            ("X-Rate-Limit-Reset", b"1609459200"),
+        ];
+        let now = DateTime::from_timestamp(1_609_459_000, 0).unwrap();
+        for flavour in [Flavour::Okta, Flavour::X, Flavour::Auto] {
+            let s = read(200, &Headers::new(&fields), now, flavour);
+            assert_eq!(
+                s.quota,
+                vec![Quota {
+                    limit: Some(1200),
+                    remaining: Some(1199),
+                    reset_after: Some(Duration::from_secs(200)),
+                    ..Quota::new("default")
+                }],
+                "{flavour:?}"
+            );
         }
     }
 }

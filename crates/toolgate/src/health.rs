@@ -67,7 +67,14 @@ pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, Stri
         entry["tools"] = json!(tools);
         entry["deprecations"] = json!(deprecations);
         entry["open_incidents"] = json!(open);
-        entry["advice"] = json!(advice(name, &snap, !deprecations.is_empty()));
+        let now_wall = chrono::Utc::now();
+        let deprecated_now = tools.iter().any(|t| {
+            gateway
+                .tool_state(t)
+                .and_then(|s| s.deprecation())
+                .is_some_and(|d| d.is_deprecated_at(now_wall))
+        });
+        entry["advice"] = json!(advice(name, &snap, deprecated_now));
         out.insert(name.clone(), entry);
     }
     Ok(json!({ "dependencies": out }))

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use toolgate_signals::status_page::Health;
-use toolgate_signals::{Deprecation, Quota};
+use toolgate_signals::{Deprecation, Quota, Stage};
 
 use crate::dependency::Snapshot;
 use crate::explain::human;
@@ -91,36 +91,89 @@ fn quota_note(dependency: &str, q: &Quota, paced: Duration) -> Option<String> {
     ))
 }
 
+/// The deprecation sentence. Its words follow the notice's meaning at `now`
+/// ([`Stage`]): only a declared deprecation whose date has come is "is deprecated"; a
+/// future date is "will be deprecated on D", a Sunset alone is "will stop working on
+/// D". Saying "deprecated" wrongly makes an agent abandon a working tool.
 fn deprecation_note(
     tool: &str,
     successor: Option<&str>,
     d: &Deprecation,
     now: DateTime<Utc>,
 ) -> Option<String> {
-    if !d.deprecated && d.sunset.is_none() {
-        return None;
-    }
-    let mut text = format!("{tool} is deprecated by its upstream");
-    if let Some(sunset) = d.sunset {
-        let days = (sunset - now).num_days();
-        if sunset > now {
-            text.push_str(&format!(
-                " and shuts down on {} (in {days} days)",
-                sunset.format("%Y-%m-%d")
-            ));
-        } else {
-            text.push_str(&format!(
-                " and was due to shut down on {}",
-                sunset.format("%Y-%m-%d")
-            ));
+    let mut text = match d.stage(now) {
+        Stage::Informational => return None,
+        Stage::Deprecated { since } => {
+            let mut t = format!("{tool} is deprecated by its upstream");
+            if let Some(since) = since {
+                t.push_str(&format!(" (since {})", day(since)));
+            }
+            match d.sunset {
+                Some(s) if s > now => {
+                    t.push_str(&format!(" and will stop working on {}", when(s, now)));
+                }
+                Some(s) => t.push_str(&format!(" and was due to stop working on {}", day(s))),
+                None => {}
+            }
+            t
         }
-    }
+        Stage::Scheduled { on } => {
+            let mut t = format!(
+                "{tool} still works; its upstream will deprecate it on {}",
+                when(on, now)
+            );
+            if let Some(s) = d.sunset.filter(|s| *s > now) {
+                t.push_str(&format!(
+                    " and expects it to stop working on {}",
+                    when(s, now)
+                ));
+            }
+            t
+        }
+        Stage::SunsetOnly { on } if on > now => format!(
+            "{tool} still works; its upstream expects it to stop working on {}",
+            when(on, now)
+        ),
+        Stage::SunsetOnly { on } => format!(
+            "{tool} still works, but its upstream expected it to stop working on {}; it may stop at any time",
+            day(on)
+        ),
+    };
+    let deprecated = d.is_deprecated_at(now);
     match (successor, &d.successor) {
-        (Some(s), _) => text.push_str(&format!("; use {s} instead.")),
+        (Some(s), _) if deprecated => text.push_str(&format!("; use {s} instead.")),
+        (Some(s), _) => text.push_str(&format!("; plan to move to {s}.")),
         (None, Some(link)) => text.push_str(&format!("; the upstream names a successor: {link}.")),
         (None, None) => text.push('.'),
     }
     Some(text)
+}
+
+fn day(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%d").to_string()
+}
+
+/// "2027-01-15 (in 45 days)", "… (in 1 day)", "… (within a day)".
+fn when(t: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let days = (t - now).num_days();
+    let rel = match days {
+        0 => "within a day".to_owned(),
+        1 => "in 1 day".to_owned(),
+        n => format!("in {n} days"),
+    };
+    format!("{} ({rel})", day(t))
+}
+
+/// A `Warning: 199/299` text the upstream sent with this reply, as the model reads it.
+/// The text is the upstream's own, capped; it is never read as a deprecation by itself
+/// (Kubernetes warns about single fields of a request).
+pub fn warning_note(tool: &str, text: &str) -> String {
+    const MAX: usize = 300;
+    let mut shown: String = text.chars().filter(|c| !c.is_control()).take(MAX).collect();
+    if text.chars().count() > MAX {
+        shown.push('…');
+    }
+    format!("the upstream of {tool} warns: \"{shown}\"")
 }
 
 #[cfg(test)]
@@ -154,24 +207,22 @@ mod tests {
         );
     }
 
+    fn at(s: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(s).unwrap().to_utc()
+    }
+
     #[test]
     fn deprecation_names_the_date_and_the_successor() {
-        let now = DateTime::parse_from_rfc3339("2026-12-01T00:00:00Z")
-            .unwrap()
-            .to_utc();
+        let now = at("2026-12-01T00:00:00Z");
         let d = Deprecation {
             deprecated: true,
-            sunset: Some(
-                DateTime::parse_from_rfc3339("2027-01-15T00:00:00Z")
-                    .unwrap()
-                    .to_utc(),
-            ),
+            sunset: Some(at("2027-01-15T00:00:00Z")),
             successor: Some("https://api.example.com/v4".into()),
             ..Default::default()
         };
         assert_eq!(
             deprecation_note("web_search", Some("web_search_v2"), &d, now).unwrap(),
-            "web_search is deprecated by its upstream and shuts down on 2027-01-15 (in 45 days); use web_search_v2 instead."
+            "web_search is deprecated by its upstream and will stop working on 2027-01-15 (in 45 days); use web_search_v2 instead."
         );
         assert!(
             deprecation_note("web_search", None, &d, now)
@@ -182,5 +233,96 @@ mod tests {
             deprecation_note("t", None, &Deprecation::default(), now),
             None
         );
+    }
+
+    #[test]
+    fn deprecation_said_only_when_declared() {
+        let now = at("2026-12-01T00:00:00Z");
+        let future = Some(at("2027-01-01T00:00:00Z"));
+        let past = Some(at("2026-01-01T00:00:00Z"));
+        let sunset = Some(at("2027-06-30T00:00:00Z"));
+        // (notice, the sentence) — RFC 9745: a Deprecation date may be in the future
+        // ("will be deprecated"); RFC 8594: a Sunset alone means "will stop working".
+        let cases: Vec<(Deprecation, &str)> = vec![
+            (
+                Deprecation {
+                    deprecated: true,
+                    since: past,
+                    sunset,
+                    ..Default::default()
+                },
+                "t is deprecated by its upstream (since 2026-01-01) and will stop working on 2027-06-30 (in 211 days); use t2 instead.",
+            ),
+            (
+                Deprecation {
+                    deprecated: false,
+                    since: future,
+                    ..Default::default()
+                },
+                "t still works; its upstream will deprecate it on 2027-01-01 (in 31 days); plan to move to t2.",
+            ),
+            (
+                Deprecation {
+                    deprecated: false,
+                    since: future,
+                    sunset,
+                    ..Default::default()
+                },
+                "t still works; its upstream will deprecate it on 2027-01-01 (in 31 days) and expects it to stop working on 2027-06-30 (in 211 days); plan to move to t2.",
+            ),
+            (
+                Deprecation {
+                    sunset,
+                    ..Default::default()
+                },
+                "t still works; its upstream expects it to stop working on 2027-06-30 (in 211 days); plan to move to t2.",
+            ),
+            (
+                Deprecation {
+                    sunset: past,
+                    ..Default::default()
+                },
+                "t still works, but its upstream expected it to stop working on 2026-01-01; it may stop at any time; plan to move to t2.",
+            ),
+            (
+                Deprecation {
+                    deprecated: true,
+                    sunset: Some(at("2026-12-01T10:00:00Z")),
+                    ..Default::default()
+                },
+                "t is deprecated by its upstream and will stop working on 2026-12-01 (within a day); use t2 instead.",
+            ),
+        ];
+        for (d, want) in cases {
+            let got = deprecation_note("t", Some("t2"), &d, now).unwrap();
+            assert_eq!(got, want, "{d:?}");
+            if !d.deprecated && d.since.is_none_or(|s| s > now) {
+                assert!(!got.contains("is deprecated"), "{got}");
+            }
+        }
+        // A notice remembered before its date reads "is deprecated" once the date is past.
+        let remembered = Deprecation {
+            deprecated: false,
+            since: future,
+            ..Default::default()
+        };
+        assert!(
+            deprecation_note("t", None, &remembered, at("2027-01-02T00:00:00Z"))
+                .unwrap()
+                .starts_with("t is deprecated by its upstream (since 2027-01-01)")
+        );
+    }
+
+    #[test]
+    fn an_upstream_warning_is_quoted_capped_and_on_one_line() {
+        assert_eq!(
+            warning_note(
+                "list_pods",
+                "extensions/v1beta1 Ingress is deprecated, use networking.k8s.io/v1"
+            ),
+            "the upstream of list_pods warns: \"extensions/v1beta1 Ingress is deprecated, use networking.k8s.io/v1\""
+        );
+        let long = warning_note("t", &"x\n".repeat(1000));
+        assert!(!long.contains('\n') && long.ends_with("…\""), "{long}");
     }
 }

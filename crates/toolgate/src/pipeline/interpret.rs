@@ -120,8 +120,25 @@ fn failed(attempt: &Attempt, hint: Option<Duration>, detail: Detail) -> AttemptR
     }
 }
 
-/// Reads the reply's signals (headers only; bodies are the contract's business).
+/// Reads the reply's signals: its headers, and for an error reply (or a GraphQL 200 that
+/// starts with `errors`) the first kilobytes of its body, where Slack, Discord, GraphQL
+/// APIs and Salesforce say they throttle. A successful body is never scanned: it is the
+/// contract's business, and the success path must not pay for it.
 pub fn read_signals(
+    tool: &ToolSpec,
+    sent: &Result<UpstreamResponse, SendError>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Option<Signals> {
+    let mut signals = read_headers(tool, sent, now)?;
+    if let Ok(r) = sent
+        && toolgate_signals::body::worth_reading(r.status, &r.body)
+    {
+        signals.absorb_body(toolgate_signals::body::read(r.status, &r.body, now));
+    }
+    Some(signals)
+}
+
+fn read_headers(
     tool: &ToolSpec,
     sent: &Result<UpstreamResponse, SendError>,
     now: chrono::DateTime<chrono::Utc>,

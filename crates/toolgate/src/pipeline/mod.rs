@@ -445,7 +445,7 @@ fn record<U: Upstream>(
     services
         .metrics
         .record_dependency(&spec.dependency.name, &snapshot);
-    let notes = crate::notes::notes(
+    let mut notes = crate::notes::notes(
         &spec.name,
         &spec.dependency.name,
         spec.successor.as_deref(),
@@ -453,6 +453,11 @@ fn record<U: Upstream>(
         deprecation.as_ref(),
         call.paced,
         chrono::Utc::now(),
+    );
+    notes.extend(
+        call.warnings
+            .iter()
+            .map(|w| crate::notes::warning_note(&spec.name, w)),
     );
     let retry_after = result.as_ref().err().and_then(|f| f.retry_after);
     let mut signals = json!({

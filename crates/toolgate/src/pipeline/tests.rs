@@ -432,3 +432,46 @@ async fn a_drifting_call_does_no_more_work_than_a_valid_one_on_the_call_path() {
         "only the upstream's own 5 ms"
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_wait_given_only_in_a_discord_style_error_body_is_told() {
+    let rig = rig(
+        "send_mail",
+        vec![Reply {
+            body: r#"{"message":"You are being rate limited.","retry_after":1.5,"global":false}"#,
+            ..status(429)
+        }],
+    );
+    let outcome = rig.call(json!({})).await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::RateLimited);
+    assert!(f.message.contains("retry after 1.5 s"), "{}", f.message);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_kubernetes_style_warning_reaches_the_model_as_a_note() {
+    let rig = rig(
+        "web_search",
+        vec![Reply {
+            headers: vec![(
+                "warning",
+                r#"299 - "v1beta1 Search is deprecated in v3.2+, unavailable in v4; use v2 Search""#.into(),
+            )],
+            ..ok(VALID)
+        }],
+    );
+    let outcome = rig.search().await;
+    assert!(outcome.result.is_ok());
+    assert!(
+        outcome
+            .notes
+            .iter()
+            .any(|n| n.contains("warns") && n.contains("unavailable in v4; use v2 Search")),
+        "{:?}",
+        outcome.notes
+    );
+    assert!(
+        outcome.signals["deprecation"].is_null(),
+        "a warning alone does not make the tool deprecated"
+    );
+}

@@ -1,0 +1,478 @@
+//! Rate-limit signals that arrive in an error body instead of headers.
+//!
+//! Sources (one rule each):
+//! - Slack Web API (<https://docs.slack.dev/apis/web-api/rate-limits>): HTTP 429 with
+//!   `Retry-After` and the body `{"ok": false, "error": "ratelimited"}`.
+//! - Discord (<https://discord.com/developers/docs/topics/rate-limits#exceeding-a-rate-limit-rate-limit-response-structure>):
+//!   429 with `{"message": "You are being rate limited.", "retry_after": 64.57,
+//!   "global": false}`; `retry_after` is float seconds, `global` says every route is
+//!   limited. (Telegram's `"parameters": {"retry_after": 5}` has the same meaning.)
+//! - GraphQL servers (Apollo's convention, used by Linear, Shopify and others): an
+//!   error whose `extensions.code` is `RATE_LIMITED`, `RATELIMITED` or `THROTTLED`;
+//!   GitHub's GraphQL API sets `"type": "RATE_LIMITED"` on the error instead.
+//! - Shopify GraphQL Admin (<https://shopify.dev/docs/apps/build/apis/graphql-admin/rate-limits>):
+//!   `extensions.cost` carries `requestedQueryCost` and `throttleStatus`
+//!   (`maximumAvailable`, `currentlyAvailable`, `restoreRate` points per second); a
+//!   request waits `(requested - available) / restoreRate` seconds.
+//! - GitHub GraphQL (<https://docs.github.com/en/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api>):
+//!   a query may select `rateLimit { limit cost remaining resetAt }`, `resetAt` an
+//!   ISO-8601 time.
+//! - Salesforce REST (<https://developer.salesforce.com/docs/platform/salesforce-app-limits-cheatsheet/guide/salesforce-app-limits-platform-api.html>):
+//!   an exceeded allocation returns `REQUEST_LIMIT_EXCEEDED`, in REST as
+//!   `[{"message": "TotalRequests Limit exceeded.", "errorCode": "REQUEST_LIMIT_EXCEEDED"}]`.
+//!
+//! Only the first [`MAX_BODY_PREFIX`] bytes are read. A cheap case-insensitive scan for
+//! `limit`, `throttl` and `retry_after` comes first, so an ordinary error body costs a
+//! single pass over at most 4 KiB and no JSON parse. When it matches, each known key is
+//! located in the prefix and only the value after it is parsed, so a body truncated at
+//! the bound still yields the fields inside the prefix. Keys preceded by a backslash
+//! (inside an escaped string) are skipped.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use crate::{MAX_WAIT, Quota, reset};
+
+/// How much of a body is ever looked at.
+pub const MAX_BODY_PREFIX: usize = 4096;
+/// At most this many occurrences of one key are examined.
+const MAX_HITS_PER_KEY: usize = 8;
+
+/// What an error body says about rate limiting.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+pub struct BodySignals {
+    /// The body says "you are throttled" (or the status is 429 and the body
+    /// carries a wait).
+    pub rate_limited: bool,
+    /// The wait the body asks for, capped at [`MAX_WAIT`].
+    pub retry_after: Option<Duration>,
+    /// Quotas the body reports: Shopify's `"cost"` bucket, GitHub's `"graphql"`.
+    pub quota: Vec<Quota>,
+    /// The vendor code that said so (`ratelimited`, `RATE_LIMITED`, `THROTTLED`,
+    /// `REQUEST_LIMIT_EXCEEDED`), to show the model as is.
+    pub reason: Option<String>,
+    /// Discord's `"global": true`: every route is limited, not just this one.
+    pub global: bool,
+}
+
+/// Whether a response body is worth giving to [`read`]: any error status (≥ 400), or
+/// a 200 whose body starts with `{"errors"` (a GraphQL error reply, which is sent with
+/// 200). Bodies of successful calls are otherwise left alone.
+///
+/// ```
+/// use toolgate_signals::body::worth_reading;
+/// assert!(worth_reading(429, b""));
+/// assert!(worth_reading(200, br#"  {"errors":[{"message":"Throttled"}]}"#));
+/// assert!(!worth_reading(200, br#"{"data":{}}"#));
+/// ```
+#[must_use]
+pub fn worth_reading(status: u16, body: &[u8]) -> bool {
+    if status >= 400 {
+        return true;
+    }
+    let start = body
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(body.len());
+    let rest = &body[start..];
+    let Some(rest) = rest.strip_prefix(b"{") else {
+        return false;
+    };
+    let rest = &rest[rest
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(rest.len())..];
+    rest.starts_with(b"\"errors\"")
+}
+
+/// Reads the rate-limit signals in the first [`MAX_BODY_PREFIX`] bytes of `body`.
+///
+/// Call it for bodies [`worth_reading`] accepts, with the response's status and the
+/// time it was received; merge the result with [`crate::read`]'s (the longer wait wins,
+/// either `rate_limited` counts). Total: any bytes give a value.
+///
+/// ```
+/// use chrono::Utc;
+/// use std::time::Duration;
+/// use toolgate_signals::body::read;
+/// let b = read(429, br#"{"message":"You are being rate limited.","retry_after":1.5,"global":false}"#, Utc::now());
+/// assert!(b.rate_limited);
+/// assert_eq!(b.retry_after, Some(Duration::from_millis(1500)));
+/// ```
+#[must_use]
+pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
+    let prefix = &body[..body.len().min(MAX_BODY_PREFIX)];
+    let mut out = BodySignals::default();
+    if !mentions_limits(prefix) {
+        return out;
+    }
+    let strings = |key: &str| values(prefix, key).filter_map(|v| v.as_str().map(str::to_owned));
+    let reason = strings("error")
+        .find(|e| matches!(e.as_str(), "ratelimited" | "rate_limited"))
+        .or_else(|| {
+            strings("code").find(|c| {
+                matches!(
+                    c.to_ascii_uppercase().as_str(),
+                    "RATE_LIMITED" | "RATELIMITED" | "THROTTLED"
+                )
+            })
+        })
+        .or_else(|| strings("type").find(|t| t == "RATE_LIMITED"))
+        .or_else(|| strings("errorCode").find(|c| c == "REQUEST_LIMIT_EXCEEDED"));
+    if let Some(wait) = values(prefix, "retry_after")
+        .filter_map(|v| v.as_f64())
+        .filter_map(seconds)
+        .max()
+    {
+        out.retry_after = Some(wait);
+        out.global = values(prefix, "global").any(|v| v.as_bool() == Some(true));
+    }
+    if let Some(status_obj) = values(prefix, "throttleStatus").find(Value::is_object) {
+        let requested = values(prefix, "requestedQueryCost").find_map(|v| v.as_f64());
+        shopify(&status_obj, requested, &mut out);
+    }
+    if let Some(rl) = values(prefix, "rateLimit").find(Value::is_object) {
+        github_graphql(&rl, now, &mut out);
+    }
+    out.rate_limited = reason.is_some() || (status == 429 && out.retry_after.is_some());
+    out.reason = reason;
+    out
+}
+
+impl crate::Signals {
+    /// Folds what an error body said into the header signals of the same response: the
+    /// longer wait wins (still at most [`MAX_WAIT`]), either `rate_limited` counts, and
+    /// body quotas join the header quotas (a policy both name keeps the header values,
+    /// then most constraining first, at most [`crate::quota::MAX_POLICIES`]).
+    ///
+    /// ```
+    /// use chrono::Utc;
+    /// use toolgate_signals::{Flavour, Headers, body, read};
+    /// let now = Utc::now();
+    /// let (status, raw) = (400, br#"{"ok": false, "error": "ratelimited"}"#);
+    /// let mut s = read(status, &Headers::new(&[]), now, Flavour::Auto);
+    /// if body::worth_reading(status, raw) {
+    ///     s.absorb_body(body::read(status, raw, now));
+    /// }
+    /// assert!(s.rate_limited);
+    /// ```
+    pub fn absorb_body(&mut self, b: BodySignals) {
+        self.rate_limited |= b.rate_limited;
+        self.retry_after = self.retry_after.max(b.retry_after).map(|d| d.min(MAX_WAIT));
+        let mut c = crate::quota::Collector {
+            quotas: std::mem::take(&mut self.quota),
+            ..Default::default()
+        };
+        for q in b.quota {
+            c.quota(q);
+        }
+        self.quota = c.quotas;
+        crate::quota::sort_most_constraining(&mut self.quota);
+        self.quota.truncate(crate::quota::MAX_POLICIES);
+    }
+}
+
+/// The cheap first pass: does the prefix mention anything this module reads?
+fn mentions_limits(prefix: &[u8]) -> bool {
+    contains_ci(prefix, b"limit")
+        || contains_ci(prefix, b"throttl")
+        || contains_ci(prefix, b"retry_after")
+}
+
+fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// The JSON values following each `"key":` in the prefix (outside escaped strings).
+fn values<'a>(prefix: &'a [u8], key: &str) -> impl Iterator<Item = Value> + use<'a> {
+    let quoted = format!("\"{key}\"").into_bytes();
+    let mut from = 0;
+    let mut hits = 0;
+    std::iter::from_fn(move || {
+        while hits < MAX_HITS_PER_KEY {
+            let i = find(&prefix[from..], &quoted)? + from;
+            from = i + quoted.len();
+            if i > 0 && prefix[i - 1] == b'\\' {
+                continue;
+            }
+            hits += 1;
+            let mut j = from;
+            while prefix.get(j).is_some_and(u8::is_ascii_whitespace) {
+                j += 1;
+            }
+            if prefix.get(j) != Some(&b':') {
+                continue;
+            }
+            let value = serde_json::Deserializer::from_slice(&prefix[j + 1..])
+                .into_iter::<Value>()
+                .next();
+            if let Some(Ok(v)) = value {
+                return Some(v);
+            }
+        }
+        None
+    })
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Non-negative, finite seconds as a capped `Duration`.
+fn seconds(s: f64) -> Option<Duration> {
+    (s.is_finite() && s >= 0.0).then(|| Duration::from_secs_f64(s.min(MAX_WAIT.as_secs_f64())))
+}
+
+/// Shopify's leaky bucket: a `"cost"` quota, and the wait for the requested cost.
+fn shopify(status: &Value, requested: Option<f64>, out: &mut BodySignals) {
+    let num = |k: &str| {
+        status
+            .get(k)
+            .and_then(Value::as_f64)
+            .filter(|v| v.is_finite() && *v >= 0.0)
+    };
+    let (max, available, rate) = (
+        num("maximumAvailable"),
+        num("currentlyAvailable"),
+        num("restoreRate"),
+    );
+    let refill = |points: f64| rate.filter(|r| *r > 0.0).and_then(|r| seconds(points / r));
+    let to_full = match (max, available) {
+        (Some(m), Some(a)) => refill((m - a).max(0.0)),
+        _ => None,
+    };
+    // Float-to-integer casts saturate, so huge or odd values cannot wrap.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let whole = |v: f64| v as u64;
+    let q = Quota {
+        limit: max.map(whole),
+        remaining: available.map(whole),
+        reset_after: to_full.map(|d| d.min(reset::MAX_RESET)),
+        ..Quota::new("cost")
+    };
+    if !q.is_empty() {
+        out.quota.push(q);
+    }
+    if let (Some(req), Some(a)) = (requested, available)
+        && req > a
+        && let Some(wait) = refill(req - a)
+    {
+        out.retry_after = out.retry_after.max(Some(wait));
+    }
+}
+
+/// GitHub GraphQL's `rateLimit` object: a `"graphql"` quota.
+fn github_graphql(rl: &Value, now: DateTime<Utc>, out: &mut BodySignals) {
+    let n = |k: &str| rl.get(k).and_then(Value::as_u64);
+    let q = Quota {
+        limit: n("limit"),
+        remaining: n("remaining"),
+        reset_after: rl
+            .get("resetAt")
+            .and_then(Value::as_str)
+            .and_then(|t| reset::parse_timestamp(t, now))
+            .map(|t| reset::until(t, now, reset::MAX_RESET)),
+        ..Quota::new("graphql")
+    };
+    if !q.is_empty() {
+        out.quota.push(q);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2019, 6, 21, 17, 0, 0).unwrap()
+    }
+
+    #[test]
+    fn documented_rate_limit_bodies() {
+        // (status, body, rate_limited, retry_after ms, reason, global)
+        type Case<'a> = (u16, &'a [u8], bool, Option<u64>, Option<&'a str>, bool);
+        let cases: &[Case<'_>] = &[
+            // Slack (https://docs.slack.dev/apis/web-api/rate-limits): every Web API method
+            // lists the `ratelimited` error; the body as clients log it.
+            (429, br#"{"ok": false, "error": "ratelimited"}"#, true, None, Some("ratelimited"), false),
+            // Discord's "Rate Limit Response Structure" (message, retry_after, global),
+            // with the docs' 64.57 s shared-limit value
+            (
+                429,
+                br#"{"message": "You are being rate limited.", "retry_after": 64.57, "global": false}"#,
+                true,
+                Some(64_570),
+                None,
+                false,
+            ),
+            (
+                429,
+                br#"{"message": "You are being rate limited.", "retry_after": 1.5, "global": true}"#,
+                true,
+                Some(1500),
+                None,
+                true,
+            ),
+            // GraphQL extensions.code (Apollo convention) and Linear's spelling
+            (
+                200,
+                br#"{"errors":[{"message":"Rate limit exceeded","extensions":{"code":"RATE_LIMITED"}}]}"#,
+                true,
+                None,
+                Some("RATE_LIMITED"),
+                false,
+            ),
+            (
+                400,
+                br#"{"errors":[{"message":"ratelimit","extensions":{"code":"RATELIMITED"}}]}"#,
+                true,
+                None,
+                Some("RATELIMITED"),
+                false,
+            ),
+            // GitHub GraphQL: the error `type` on an exceeded limit (message illustrative)
+            (
+                200,
+                br#"{"errors":[{"type":"RATE_LIMITED","message":"API rate limit exceeded for user ID 1."}]}"#,
+                true,
+                None,
+                Some("RATE_LIMITED"),
+                false,
+            ),
+            // Salesforce REST: the body as logged from a 403 (`TotalRequests Limit exceeded.`)
+            (
+                403,
+                br#"[{"message":"TotalRequests Limit exceeded.","errorCode":"REQUEST_LIMIT_EXCEEDED"}]"#,
+                true,
+                None,
+                Some("REQUEST_LIMIT_EXCEEDED"),
+                false,
+            ),
+            // Telegram's parameters.retry_after
+            (
+                429,
+                br#"{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 5","parameters":{"retry_after":5}}"#,
+                true,
+                Some(5000),
+                None,
+                false,
+            ),
+            // not rate limits
+            (400, br#"{"error":"invalid_auth"}"#, false, None, None, false),
+            (500, b"<html>upstream limit of patience</html>", false, None, None, false),
+            (404, br#"{"message":"the word \"retry_after\": 5 in a string"}"#, false, None, None, false),
+            (429, br#"{"retry_after": -3}"#, false, None, None, false),
+            (429, br#"{"retry_after": 1e300}"#, true, Some(86_400_000), None, false),
+            (200, b"", false, None, None, false),
+        ];
+        for (status, body, limited, wait, reason, global) in cases {
+            let b = read(*status, body, now());
+            let shown = String::from_utf8_lossy(body);
+            assert_eq!(b.rate_limited, *limited, "{shown}");
+            assert_eq!(
+                b.retry_after.map(|d| d.as_millis() as u64),
+                *wait,
+                "{shown}"
+            );
+            assert_eq!(b.reason.as_deref(), *reason, "{shown}");
+            assert_eq!(b.global, *global, "{shown}");
+        }
+    }
+
+    #[test]
+    fn shopify_throttle_status_gives_a_quota_and_a_wait_for_the_requested_cost() {
+        // A throttled GraphQL Admin reply, shaped as Shopify documents it ("Throttled",
+        // errors and extensions top-level, actualQueryCost null); the numbers are
+        // illustrative: (202 - 136) / 50 = 1.32 s, (1000 - 136) / 50 = 17.28 s.
+        let body = br#"{"errors":[{"message":"Throttled","extensions":{"code":"THROTTLED","documentation":"https://shopify.dev/api/usage/limits"}}],"extensions":{"cost":{"requestedQueryCost":202,"actualQueryCost":null,"throttleStatus":{"maximumAvailable":1000.0,"currentlyAvailable":136,"restoreRate":50.0}}}}"#;
+        let b = read(200, body, now());
+        assert!(b.rate_limited);
+        assert_eq!(b.reason.as_deref(), Some("THROTTLED"));
+        assert_eq!(b.retry_after, Some(Duration::from_millis(1320)));
+        assert_eq!(
+            b.quota,
+            vec![Quota {
+                limit: Some(1000),
+                remaining: Some(136),
+                reset_after: Some(Duration::from_millis(17_280)),
+                ..Quota::new("cost")
+            }]
+        );
+        // A successful call's cost (illustrative numbers): a quota, no wait.
+        let ok = br#"{"errors":[],"extensions":{"cost":{"requestedQueryCost":101,"actualQueryCost":46,"throttleStatus":{"maximumAvailable":1000.0,"currentlyAvailable":954,"restoreRate":50.0}}}}"#;
+        let b = read(200, ok, now());
+        assert!(!b.rate_limited);
+        assert_eq!(b.retry_after, None);
+        assert_eq!(b.quota[0].remaining, Some(954));
+    }
+
+    #[test]
+    fn github_graphql_rate_limit_object() {
+        // The fields a query selects with `rateLimit { limit cost remaining resetAt }`.
+        let body = br#"{"errors":[{"message":"x"}],"data":{"rateLimit":{"limit":5000,"cost":1,"remaining":4999,"resetAt":"2019-06-21T17:08:36Z"}}}"#;
+        let b = read(200, body, now());
+        assert!(!b.rate_limited);
+        assert_eq!(
+            b.quota,
+            vec![Quota {
+                limit: Some(5000),
+                remaining: Some(4999),
+                reset_after: Some(Duration::from_secs(516)),
+                ..Quota::new("graphql")
+            }]
+        );
+    }
+
+    #[test]
+    fn only_the_prefix_is_read_and_a_truncated_body_still_yields_its_fields() {
+        let mut body =
+            br#"{"message": "You are being rate limited.", "retry_after": 2.5, "padding": ""#
+                .to_vec();
+        body.extend(std::iter::repeat_n(b'x', 10_000));
+        let b = read(429, &body, now());
+        assert_eq!(b.retry_after, Some(Duration::from_millis(2500)));
+        // A marker past the prefix is not seen.
+        let mut late = vec![b' '; MAX_BODY_PREFIX];
+        late.extend_from_slice(br#"{"error":"ratelimited"}"#);
+        assert_eq!(read(429, &late, now()), BodySignals::default());
+    }
+
+    #[test]
+    fn body_signals_fold_into_header_signals() {
+        use crate::{Flavour, Headers};
+        let fields: [(&str, &[u8]); 2] = [("Retry-After", b"1"), ("x-ratelimit-remaining", b"5")];
+        let mut s = crate::read(200, &Headers::new(&fields), now(), Flavour::Auto);
+        assert!(!s.rate_limited);
+        let body = br#"{"errors":[{"message":"Throttled","extensions":{"code":"THROTTLED"}}],"extensions":{"cost":{"requestedQueryCost":202,"throttleStatus":{"maximumAvailable":1000.0,"currentlyAvailable":136,"restoreRate":50.0}}}}"#;
+        s.absorb_body(read(200, body, now()));
+        assert!(s.rate_limited);
+        assert_eq!(s.retry_after, Some(Duration::from_millis(1320)));
+        let policies: Vec<&str> = s.quota.iter().map(|q| q.policy.as_str()).collect();
+        assert_eq!(policies, ["cost", "default"]);
+    }
+
+    #[test]
+    fn worth_reading_table() {
+        let cases: &[(u16, &[u8], bool)] = &[
+            (429, b"", true),
+            (503, b"<html>", true),
+            (200, br#"{"errors":[]}"#, true),
+            (200, b"\n { \"errors\" : []}", true),
+            (200, br#"{"data":{"errors":1}}"#, false),
+            (200, b"", false),
+            (302, b"{", false),
+        ];
+        for (status, body, want) in cases {
+            assert_eq!(
+                worth_reading(*status, body),
+                *want,
+                "{status} {:?}",
+                String::from_utf8_lossy(body)
+            );
+        }
+    }
+}
