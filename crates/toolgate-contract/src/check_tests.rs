@@ -455,3 +455,48 @@ fn bytes_against_a_file_ref_contract() {
     ));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_repeated_drift_shape_gets_the_same_diagnosis_and_value_rules_are_never_memoised() {
+    let schema = json!({
+        "type": "object",
+        "required": ["results"],
+        "properties": { "results": { "type": "array", "items": {
+            "type": "object", "required": ["snippet", "kind"],
+            "properties": { "snippet": { "type": "string" }, "kind": { "enum": ["web", "news"] } }
+        } } }
+    });
+    let c = ResponseContract::compile(&schema, None).expect("compiles");
+    let renamed = br#"{"results":[{"excerpt":"a","kind":"web"},{"excerpt":"b","kind":"news"}]}"#;
+    let first = match c.check_bytes(renamed) {
+        Err(crate::BodyError::Drift(d)) => d,
+        other => panic!("{other:?}"),
+    };
+    // Same shape, other values and length: the memo answers, with the same diagnosis.
+    let again = br#"{"results":[{"excerpt":"zzz","kind":"news"}]}"#;
+    match c.check_bytes(again) {
+        Err(crate::BodyError::Drift(d)) => {
+            assert_eq!(d.changes, first.changes);
+            assert_eq!(d.fingerprint, first.fingerprint);
+        }
+        other => panic!("{other:?}"),
+    }
+    // A value-level violation is diagnosed from the values every time.
+    let bad_kind = br#"{"results":[{"snippet":"a","kind":"video"}]}"#;
+    let other_kind = br#"{"results":[{"snippet":"a","kind":"audio"}]}"#;
+    for body in [&bad_kind[..], &other_kind[..]] {
+        match c.check_bytes(body) {
+            Err(crate::BodyError::Drift(d)) => assert!(
+                d.changes
+                    .iter()
+                    .any(|ch| matches!(ch, crate::Change::Invalid { .. })),
+                "{d:?}"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(
+        c.check_bytes(br#"{"results":[{"snippet":"a","kind":"web"}]}"#)
+            .is_ok()
+    );
+}

@@ -36,6 +36,7 @@ mod check_tests;
 mod drift;
 mod files;
 mod findings;
+mod memo;
 mod path;
 mod rename;
 mod schema_shape;

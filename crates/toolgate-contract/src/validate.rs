@@ -7,6 +7,7 @@ use crate::borrowed::{Borrowed, Doc};
 use crate::drift::{Change, Drift, Violation};
 use crate::files::{SchemaFileError, SchemaFiles, non_empty};
 use crate::findings::Findings;
+use crate::memo::DriftMemo;
 use crate::path::Path;
 use crate::walk;
 use jsonschema::Validator;
@@ -71,6 +72,8 @@ pub struct ResponseContract {
     validator: Validator,
     /// Judges raw bodies on every call, without building a `Value` (see `borrowed`).
     fast: Validator<Borrowed>,
+    /// Recent structural drift diagnoses by body shape (see `memo`).
+    memo: DriftMemo,
 }
 
 impl ResponseContract {
@@ -146,6 +149,7 @@ impl ResponseContract {
             shape_root,
             validator,
             fast,
+            memo: DriftMemo::default(),
         })
     }
 
@@ -169,11 +173,20 @@ impl ResponseContract {
         if self.fast.is_valid(&doc) {
             return Ok(());
         }
-        // Rare by definition: the explanation walks a `Value`, and the `Value` validator
-        // has the last word (both judge the same schema; should they ever disagree, the
-        // body is served rather than refused).
+        // A body of a shape whose structural drift was just diagnosed gets that diagnosis.
+        let key = crate::memo::shape_key(&doc);
+        if let Some(drift) = self.memo.get(key) {
+            return Err(BodyError::Drift(drift));
+        }
+        // The explanation walks a `Value`, and the `Value` validator has the last word
+        // (both judge the same schema; should they ever disagree, the body is served
+        // rather than refused).
         let value = doc.to_value();
-        self.check(&value).map_err(BodyError::Drift)
+        let drift = self.check(&value).map_err(BodyError::Drift);
+        if let Err(BodyError::Drift(d)) = &drift {
+            self.memo.put(key, d);
+        }
+        drift
     }
 
     /// Builds the drift report for a body the validator rejected.

@@ -507,6 +507,18 @@ fn drift_detected<U: Upstream>(route: &Route<U>, services: &Services, failure: &
         })
         .inc();
     route.state.drift_open.store(true, Ordering::Relaxed);
+    // Every call drifts once an upstream breaks: a repeat is a counter bump, and only the
+    // first sighting builds the incident's title and detail.
+    let fingerprint = match &failure.drift {
+        Some(d) => d.fingerprint.as_str(),
+        None => drift_reason(&failure.message),
+    };
+    if services
+        .incidents
+        .sighting(IncidentKind::ContractDrift, &spec.name, fingerprint)
+    {
+        return;
+    }
     let (fingerprint, summary, detail) = match &failure.drift {
         Some(d) => (
             d.fingerprint.clone(),

@@ -153,6 +153,26 @@ impl Incidents {
         Raised::Opened
     }
 
+    /// Counts a sighting of the open incident (kind, tool, fingerprint) and returns true,
+    /// or returns false when none is open — then the caller builds and raises it. Lets a
+    /// hot path skip building an incident's title and detail for every repeat.
+    pub fn sighting(&self, kind: IncidentKind, tool: &str, fingerprint: &str) -> bool {
+        let key = Key {
+            kind,
+            tool: tool.to_string(),
+            fingerprint: fingerprint.to_string(),
+        };
+        let mut g = lock(&self.index);
+        let Some(open) = g.open.get_mut(&key) else {
+            return false;
+        };
+        open.unwritten += 1;
+        if open.unwritten == 1 {
+            g.dirty.push(key);
+        }
+        true
+    }
+
     /// Resolves the open incidents of (kind, tool), or only the one with `fingerprint`.
     /// Free when none is open (the rules call it every round).
     pub fn clear(&self, kind: IncidentKind, tool: &str, fingerprint: Option<&str>, why: &str) {
