@@ -151,7 +151,7 @@ pub fn main() -> ExitCode {
 
 fn init_logging(format: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("TOOLGATE_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,rmcp=warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     // Logs go to stderr: with --stdio, stdout carries the MCP protocol.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
@@ -258,19 +258,18 @@ async fn serve(
     gateway.restore().await;
     gateway.spawn_background(&shutdown);
 
-    let ctrl_c = shutdown.clone();
-    tokio::spawn(async move {
-        let _ = tokio::signal::ctrl_c().await;
-        ctrl_c.cancel();
-    });
+    spawn_signal_handler(shutdown.clone());
 
     if stdio {
         if listen.is_some() {
             spawn_http(gateway.clone(), listen_addr, shutdown.clone(), demo_router).await?;
         }
         tracing::info!(tools = gateway.config.tools.len(), "serving MCP on stdio");
-        let result = crate::mcp::serve_stdio(gateway).await;
+        let server = Arc::new(crate::mcp::dispatch::Server::new(gateway.clone()));
+        let result =
+            crate::mcp::stdio::serve(server, gateway.config.gateway.max_request_bytes).await;
         shutdown.cancel();
+        after_serve(&gateway).await;
         result?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -293,12 +292,47 @@ async fn serve(
         );
     }
     let router = crate::server::router(
-        gateway,
+        gateway.clone(),
         shutdown.clone(),
         demo_router.map(|r| axum::Router::new().nest("/demo", r)),
     );
-    crate::server::serve(listener, router, shutdown).await?;
+    let limits = crate::server::Limits::from_config(&gateway.config.gateway);
+    crate::server::serve_with(listener, router, shutdown, limits).await?;
+    tracing::info!("stopped serving");
+    after_serve(&gateway).await;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs once the server has stopped (its connections drained): the place for work that
+/// must finish before the process exits, such as flushing state that is written behind.
+async fn after_serve(_gateway: &Arc<Gateway>) {}
+
+/// SIGTERM (Kubernetes, systemd) and Ctrl-C both start a graceful shutdown.
+fn spawn_signal_handler(shutdown: CancellationToken) {
+    tokio::spawn(async move {
+        #[cfg(unix)]
+        let term = async {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut s) => {
+                    s.recv().await;
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot listen for SIGTERM");
+                    std::future::pending::<()>().await;
+                }
+            }
+        };
+        #[cfg(not(unix))]
+        let term = std::future::pending::<()>();
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            () = term => {}
+        }
+        tracing::info!(
+            "shutting down: no new connections; letting calls in flight finish (gateway.drain)"
+        );
+        shutdown.cancel();
+    });
 }
 
 async fn spawn_http(
@@ -310,12 +344,15 @@ async fn spawn_http(
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
+    let limits = crate::server::Limits::from_config(&gateway.config.gateway);
     let router = crate::server::router(
         gateway,
         shutdown.clone(),
         demo.map(|r| axum::Router::new().nest("/demo", r)),
     );
-    tokio::spawn(crate::server::serve(listener, router, shutdown));
+    tokio::spawn(crate::server::serve_with(
+        listener, router, shutdown, limits,
+    ));
     Ok(())
 }
 
