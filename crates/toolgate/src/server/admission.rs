@@ -331,10 +331,12 @@ mod tests {
     use super::*;
     use axum::http::HeaderValue;
 
+    const TOOLS: &str = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n    contract: { version: \"1.0\", response_schema: { type: object } }\n";
+
     fn admission(hosts: &[&str], origins: &[&str], token: Option<&str>) -> Admission {
         let env = |_: &str| token.map(str::to_owned);
         let yaml = format!(
-            "gateway:\n  allowed_hosts: [{}]\n  allowed_origins: [{}]\n{}",
+            "gateway:\n  allowed_hosts: [{}]\n  allowed_origins: [{}]\n{}{TOOLS}",
             hosts.join(", "),
             origins
                 .iter()
