@@ -5,7 +5,7 @@ use std::io::{Read as _, Write as _};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Router;
 use axum::routing::get;
@@ -99,19 +99,19 @@ impl Server {
             child,
             base: format!("http://{listen}"),
         };
-        server.wait_healthy(Duration::from_secs(30));
+        server.wait_healthy(600);
         server
     }
 
-    fn wait_healthy(&self, within: Duration) {
-        let start = Instant::now();
-        while start.elapsed() < within {
+    /// Polls /healthz, about every 50 ms, `tries` times.
+    fn wait_healthy(&self, tries: u32) {
+        for _ in 0..tries {
             if healthz(&self.base, Duration::from_secs(1)).is_some() {
                 return;
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        panic!("{} did not answer /healthz within {within:?}", self.base);
+        panic!("{} did not answer /healthz after {tries} tries", self.base);
     }
 
     fn pid(&self) -> u32 {
@@ -163,7 +163,6 @@ async fn idle_connections_under_a_low_fd_limit_do_not_stop_healthz() {
             .collect();
         assert!(idle.len() >= 250, "only {} connections opened", idle.len());
         // The oldest idle connection is closed to make room, so a probe gets through.
-        let start = Instant::now();
         let answered = (0..100).any(|_| {
             healthz(&base, Duration::from_secs(5)).is_some() || {
                 std::thread::sleep(Duration::from_millis(100));
@@ -172,8 +171,7 @@ async fn idle_connections_under_a_low_fd_limit_do_not_stop_healthz() {
         });
         assert!(
             answered,
-            "/healthz never answered with 300 idle connections open ({:?})",
-            start.elapsed()
+            "/healthz never answered with 300 idle connections open"
         );
         drop(idle);
     })

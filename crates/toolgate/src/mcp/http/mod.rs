@@ -134,20 +134,17 @@ fn accepts(ranges: &[String], media: &str) -> bool {
 
 /// The `MCP-Protocol-Version` header: absent, a version this server speaks, or refused.
 /// `allow_unknown` when the body names its own version (then the body decides).
-fn version_header(headers: &HeaderMap, allow_unknown: bool) -> Result<Option<&str>, Response> {
+/// The refusal is the text of a 400.
+fn version_header(headers: &HeaderMap, allow_unknown: bool) -> Result<Option<&str>, String> {
     let Some(value) = headers.get(PROTOCOL_VERSION) else {
         return Ok(None);
     };
     let Ok(version) = value.to_str() else {
-        return Err(text(
-            StatusCode::BAD_REQUEST,
-            "Bad Request: Invalid MCP-Protocol-Version header encoding",
-        ));
+        return Err("Bad Request: Invalid MCP-Protocol-Version header encoding".into());
     };
     if !allow_unknown && !dispatch::is_supported(version) {
-        return Err(text(
-            StatusCode::BAD_REQUEST,
-            &format!("Bad Request: Unsupported MCP-Protocol-Version: {version}"),
+        return Err(format!(
+            "Bad Request: Unsupported MCP-Protocol-Version: {version}"
         ));
     }
     Ok(Some(version))
@@ -279,7 +276,7 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
     let inline = Inline::of(message.params());
     let header_version = match version_header(&headers, inline.version.is_some()) {
         Ok(v) => v,
-        Err(response) => return response,
+        Err(refusal) => return text(StatusCode::BAD_REQUEST, &refusal),
     };
     let method = message.method().unwrap_or_default().to_owned();
     let is_initialize = method == "initialize" && id.is_some();
@@ -370,7 +367,7 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
     }
 }
 
-fn initialize_version<'a>(message: &'a Message<'_>) -> Option<String> {
+fn initialize_version(message: &Message<'_>) -> Option<String> {
     #[derive(serde::Deserialize)]
     struct P {
         #[serde(rename = "protocolVersion")]
@@ -454,7 +451,7 @@ fn get(mcp: &Mcp, headers: &HeaderMap) -> Response {
     }
     let version = match version_header(headers, false) {
         Ok(v) => v,
-        Err(response) => return response,
+        Err(refusal) => return text(StatusCode::BAD_REQUEST, &refusal),
     };
     if version.is_some_and(|v| v >= dispatch::INLINE_VERSION) {
         // 2026-07-28 has no sessions, so no standalone stream.
@@ -488,7 +485,7 @@ fn get(mcp: &Mcp, headers: &HeaderMap) -> Response {
 fn delete(mcp: &Mcp, headers: &HeaderMap) -> Response {
     let version = match version_header(headers, false) {
         Ok(v) => v,
-        Err(response) => return response,
+        Err(refusal) => return text(StatusCode::BAD_REQUEST, &refusal),
     };
     if version.is_some_and(|v| v >= dispatch::INLINE_VERSION) {
         return method_not_allowed();
