@@ -151,7 +151,7 @@ pub fn main() -> ExitCode {
 
 fn init_logging(format: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("TOOLGATE_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,rmcp=warn"));
     // Logs go to stderr: with --stdio, stdout carries the MCP protocol.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
