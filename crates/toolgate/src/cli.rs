@@ -140,7 +140,11 @@ pub fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(cli.command)) {
+    let result = runtime.block_on(run(cli.command));
+    // With --stdio a blocking thread may still wait on stdin after a SIGTERM; every
+    // task that matters has finished by now, so the process does not wait for it.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    match result {
         Ok(code) => code,
         Err(e) => {
             eprintln!("toolgate: {e:#}");
@@ -266,8 +270,8 @@ async fn serve(
         }
         tracing::info!(tools = gateway.config.tools.len(), "serving MCP on stdio");
         let server = Arc::new(crate::mcp::dispatch::Server::new(gateway.clone()));
-        let result =
-            crate::mcp::stdio::serve(server, gateway.config.gateway.max_request_bytes).await;
+        let max = gateway.config.gateway.max_request_bytes;
+        let result = crate::mcp::stdio::serve(server, max, shutdown.clone()).await;
         shutdown.cancel();
         after_serve(&gateway).await;
         result?;

@@ -1,8 +1,9 @@
 //! MCP over stdio: newline-delimited JSON-RPC on stdin/stdout (logs go to stderr).
 //!
 //! Requests are answered concurrently (a slow tool call does not hold up a `ping`);
-//! one writer task owns stdout so answers never interleave. At end of input the
-//! requests still running are finished and their answers written before returning.
+//! one writer task owns stdout so answers never interleave. At end of input, or on
+//! shutdown (SIGTERM, Ctrl-C), reading stops; the requests still running are finished
+//! and their answers written before returning.
 
 use std::sync::{Arc, Mutex};
 
@@ -13,13 +14,18 @@ use tokio::sync::mpsc;
 use super::dispatch::Server;
 use super::jsonrpc;
 
-/// Serves MCP on this process's stdin and stdout until stdin ends.
-pub async fn serve(server: Arc<Server>, max_message_bytes: usize) -> std::io::Result<()> {
+/// Serves MCP on this process's stdin and stdout until stdin ends or `shutdown`.
+pub async fn serve(
+    server: Arc<Server>,
+    max_message_bytes: usize,
+    shutdown: tokio_util::sync::CancellationToken,
+) -> std::io::Result<()> {
     serve_io(
         server,
         tokio::io::stdin(),
         tokio::io::stdout(),
         max_message_bytes,
+        shutdown,
     )
     .await
 }
@@ -30,6 +36,7 @@ pub async fn serve_io<R, W>(
     input: R,
     output: W,
     max_message_bytes: usize,
+    shutdown: tokio_util::sync::CancellationToken,
 ) -> std::io::Result<()>
 where
     R: AsyncRead + Unpin,
@@ -52,7 +59,10 @@ where
     let mut line = Vec::new();
     loop {
         line.clear();
-        let n = read_line(&mut reader, &mut line, max_message_bytes).await?;
+        let n = tokio::select! {
+            () = shutdown.cancelled() => break,
+            n = read_line(&mut reader, &mut line, max_message_bytes) => n?,
+        };
         if n == 0 {
             break;
         }

@@ -91,9 +91,10 @@ pub async fn serve_with(
     let max = effective_max_connections(limits.max_connections);
     let registry = Arc::new(Registry::default());
     let mut builder = hyper::server::conn::http1::Builder::new();
-    builder
-        .timer(TokioTimer::new())
-        .header_read_timeout(limits.header_timeout);
+    // hyper's own header-read timeout also runs while a keep-alive connection waits for
+    // its next request, which would make it the idle timeout too; the watchdog in
+    // `connection` times the headers instead, from their first byte.
+    builder.timer(TokioTimer::new()).header_read_timeout(None);
     let builder = Arc::new(builder);
     let mut full_warning = Warn::default();
     let mut accept_warning = Warn::default();
@@ -136,7 +137,7 @@ pub async fn serve_with(
             conn,
             registry.clone(),
             shutdown.clone(),
-            limits.idle_timeout,
+            limits.clone(),
         ));
     }
     drop(listener);
@@ -172,7 +173,7 @@ async fn connection(
     conn: Arc<Conn>,
     registry: Arc<Registry>,
     shutdown: CancellationToken,
-    idle_timeout: Duration,
+    limits: Limits,
 ) {
     let tracked = conn.clone();
     let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
@@ -188,10 +189,15 @@ async fn connection(
             })
         }
     });
-    let served = builder.serve_connection(TokioIo::new(stream), service);
+    let watched = Watched {
+        inner: stream,
+        conn: conn.clone(),
+    };
+    let served = builder.serve_connection(TokioIo::new(watched), service);
     tokio::pin!(served);
     let mut closing = false;
-    let check_every = (idle_timeout / 4).max(Duration::from_millis(50));
+    let check_every =
+        (limits.header_timeout.min(limits.idle_timeout) / 4).max(Duration::from_millis(50));
     loop {
         tokio::select! {
             result = served.as_mut() => {
@@ -208,8 +214,13 @@ async fn connection(
                 served.as_mut().graceful_shutdown();
                 closing = true;
             }
-            () = tokio::time::sleep(check_every), if !closing => {
-                if conn.idle_for() >= idle_timeout {
+            () = tokio::time::sleep(check_every) => {
+                if conn.head_pending_for() >= limits.header_timeout {
+                    // No request is in flight, so dropping the connection loses nothing.
+                    tracing::debug!("closing a connection that did not send its request headers in time (gateway.header_timeout)");
+                    break;
+                }
+                if !closing && conn.idle_for() >= limits.idle_timeout {
                     served.as_mut().graceful_shutdown();
                     closing = true;
                 }
@@ -265,12 +276,42 @@ struct Conn {
     close: CancellationToken,
     /// The registry's epoch, which `last_active` counts from.
     epoch: Instant,
+    /// When the pending request head began (ms since the epoch), or `NONE`. A new
+    /// connection owes its first request, so it starts pending.
+    head_since: AtomicU64,
 }
+
+/// No request head is pending.
+const NONE: u64 = u64::MAX;
 
 impl Conn {
     fn begin(self: &Arc<Self>) -> InFlight {
         self.in_flight.fetch_add(1, Ordering::SeqCst);
+        self.head_since.store(NONE, Ordering::SeqCst);
         InFlight(self.clone())
+    }
+
+    fn now_ms(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX - 1)
+    }
+
+    /// Bytes arrived: with no request in flight they start a request head.
+    fn read_some(&self) {
+        if self.in_flight.load(Ordering::SeqCst) == 0 {
+            let now = self.now_ms();
+            let _ = self
+                .head_since
+                .compare_exchange(NONE, now, Ordering::SeqCst, Ordering::SeqCst);
+        }
+    }
+
+    /// How long a request head has been arriving without being complete.
+    fn head_pending_for(&self) -> Duration {
+        let since = self.head_since.load(Ordering::SeqCst);
+        if since == NONE || self.in_flight.load(Ordering::SeqCst) > 0 {
+            return Duration::ZERO;
+        }
+        Duration::from_millis(self.now_ms().saturating_sub(since))
     }
 
     fn idle_for(&self) -> Duration {
@@ -334,6 +375,7 @@ impl Registry {
             last_active: AtomicU64::new(now),
             close: CancellationToken::new(),
             epoch: self.epoch,
+            head_since: AtomicU64::new(now),
         });
         self.lock().insert(id, conn.clone());
         conn
@@ -358,6 +400,57 @@ impl Registry {
             }
             None => false,
         }
+    }
+}
+
+/// The client's socket, noting when request bytes arrive (for the header timeout).
+struct Watched {
+    inner: tokio::net::TcpStream,
+    conn: Arc<Conn>,
+}
+
+impl tokio::io::AsyncRead for Watched {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if matches!(polled, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            self.conn.read_some();
+        }
+        polled
+    }
+}
+
+impl tokio::io::AsyncWrite for Watched {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
     }
 }
 

@@ -181,13 +181,31 @@ async fn idle_connections_under_a_low_fd_limit_do_not_stop_healthz() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_slow_header_client_is_closed() {
+async fn a_slow_header_client_is_closed_and_an_idle_keep_alive_one_is_not() {
     let upstream = slow_upstream(Duration::from_millis(1)).await;
     let dir = temp_dir("limits-slowloris");
-    let cfg = config(&dir, upstream, "  header_timeout: 1s");
+    let cfg = config(&dir, upstream, "  header_timeout: 1s\n  idle_timeout: 5m");
     let server = Server::start(&cfg, free_port(), None);
     let addr: SocketAddr = server.base.trim_start_matches("http://").parse().unwrap();
     tokio::task::spawn_blocking(move || {
+        // Waiting between requests is not sending headers slowly: the header timeout
+        // starts with a request's first byte, so this connection outlives it.
+        let mut keep = TcpStream::connect(addr).unwrap();
+        keep.set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let request = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+        let mut buf = [0u8; 512];
+        keep.write_all(request).unwrap();
+        let n = keep.read(&mut buf).unwrap();
+        assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+        std::thread::sleep(Duration::from_millis(2500));
+        keep.write_all(request).unwrap();
+        let n = keep.read(&mut buf).unwrap();
+        assert!(
+            String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"),
+            "an idle keep-alive connection was closed by the header timeout"
+        );
+
         let mut s = TcpStream::connect(addr).unwrap();
         s.write_all(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             .unwrap();
