@@ -28,6 +28,9 @@ pub struct Sessions {
     map: Mutex<HashMap<Arc<str>, Entry>>,
     max: usize,
     idle: Duration,
+    /// When a full table was last swept: at the cap, a flood of `initialize` calls
+    /// sweeps at most once a second instead of once per call.
+    swept_full: Mutex<Option<Instant>>,
 }
 
 /// The table is full of sessions in use.
@@ -42,6 +45,7 @@ impl Sessions {
             map: Mutex::new(HashMap::new()),
             max: max.max(1),
             idle,
+            swept_full: Mutex::new(None),
         }
     }
 
@@ -61,7 +65,14 @@ impl Sessions {
         let now = Instant::now();
         let mut map = self.lock();
         if map.len() >= self.max {
-            Self::sweep_locked(&mut map, now, self.idle);
+            let mut swept = self
+                .swept_full
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if swept.is_none_or(|at| now.saturating_duration_since(at) >= Duration::from_secs(1)) {
+                *swept = Some(now);
+                Self::sweep_locked(&mut map, now, self.idle);
+            }
             if map.len() >= self.max {
                 return Err(Full { max: self.max });
             }
@@ -194,7 +205,8 @@ mod tests {
         tokio::time::advance(Duration::from_secs(30)).await;
         assert!(s.touch(&again).is_some());
         tokio::time::advance(Duration::from_secs(31)).await;
-        // ids[1] and ids[2] are idle now; `again` was used 31 s ago.
+        // ids[1] and ids[2] are idle now; `again` was used 31 s ago. The table was last
+        // swept when full 61 s ago, so it is swept again.
         let fresh = s.open(V).unwrap();
         assert_eq!(s.len(), 2);
         assert!(s.touch(&fresh).is_some() && s.touch(&again).is_some());
