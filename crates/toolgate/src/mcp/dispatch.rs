@@ -226,9 +226,13 @@ impl Server {
                 true,
             );
         }
-        // A request declaring its own version, and `server/discover`, use the
+        // A request declaring 2026-07-28 or later, and `server/discover`, use the
         // 2026-07-28 lifecycle, which needs both `_meta` keys.
-        let is_inline = inline.version.is_some() || method == "server/discover";
+        let is_inline = method == "server/discover"
+            || inline
+                .version
+                .as_deref()
+                .is_some_and(|v| v >= INLINE_VERSION);
         if is_inline && !inline.complete() {
             let mut reply = Reply::err(
                 id,
@@ -389,5 +393,199 @@ impl Server {
             m.insert("resultType".into(), "complete".into());
         }
         Reply::ok(jsonrpc::result(id, &result), modern)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CONFIG: &str = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n    contract: { version: \"1.0\", response_schema: { type: object } }\n";
+
+    fn server() -> Server {
+        let dir = std::env::temp_dir().join(format!(
+            "toolgate-dispatch-{}-{}",
+            std::process::id(),
+            rand::random::<u64>()
+        ));
+        let yaml = format!(
+            "gateway:\n  state: {}\n{CONFIG}",
+            dir.join("s.db").display()
+        );
+        let env = |_: &str| None;
+        let config = crate::config::parse(
+            std::path::Path::new("t.yaml"),
+            &yaml,
+            std::path::Path::new("."),
+            &env,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let store = crate::store::Store::open(&config.gateway.state).expect("store");
+        Server::new(Gateway::new(config, store))
+    }
+
+    async fn ask(s: &Server, body: &str, session: Option<&str>) -> (Value, Reply) {
+        let message = jsonrpc::parse(body.as_bytes()).expect("a message");
+        let reply = s.handle(message, session).await.expect("an answer");
+        let value = serde_json::from_slice(&reply.body).expect("JSON");
+        (value, reply)
+    }
+
+    const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+    #[tokio::test]
+    async fn initialize_negotiates_a_handshake_version() {
+        let s = server();
+        for (asked, got) in [
+            ("2025-06-18", "2025-06-18"),
+            ("2025-03-26", "2025-03-26"),
+            ("2026-07-28", "2025-11-25"),
+            ("2099-01-01", "2025-11-25"),
+        ] {
+            let (v, reply) = ask(
+                &s,
+                &format!(
+                    r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{asked}","capabilities":{{}},"clientInfo":{{"name":"c","version":"1"}}}}}}"#
+                ),
+                None,
+            )
+            .await;
+            assert_eq!(v["result"]["protocolVersion"], got, "{asked}");
+            assert_eq!(reply.negotiated.as_ref().map(|p| p.as_str()), Some(got));
+            assert_eq!(
+                v["result"]["capabilities"],
+                json!({"logging": {}, "tools": {}})
+            );
+        }
+        let (v, reply) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+            None,
+        )
+        .await;
+        assert_eq!(v["error"]["code"], jsonrpc::INVALID_PARAMS);
+        assert!(reply.negotiated.is_none());
+    }
+
+    #[tokio::test]
+    async fn each_lifecycle_gets_its_own_shapes_and_errors() {
+        let s = server();
+        let (v, _) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            Some("2025-11-25"),
+        )
+        .await;
+        assert_eq!(v["result"], json!({}));
+        let (v, reply) = ask(
+            &s,
+            &format!(r#"{{"jsonrpc":"2.0","id":2,"method":"ping","params":{{{META}}}}}"#),
+            None,
+        )
+        .await;
+        assert_eq!(
+            v["error"]["code"],
+            jsonrpc::METHOD_NOT_FOUND,
+            "2026-07-28 has no ping"
+        );
+        assert!(reply.inline);
+
+        let (v, _) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#,
+            Some("2025-11-25"),
+        )
+        .await;
+        assert!(v["result"].get("resultType").is_none());
+        assert_eq!(v["result"]["tools"][1]["name"], crate::health::TOOL_NAME);
+        let (v, _) = ask(
+            &s,
+            &format!(r#"{{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{{{META}}}}}"#),
+            None,
+        )
+        .await;
+        assert_eq!(v["result"]["resultType"], "complete");
+        assert_eq!(v["result"]["ttlMs"], 0);
+
+        let unsupported = META.replace("2026-07-28", "2099-01-01");
+        let (v, reply) = ask(
+            &s,
+            &format!(
+                r#"{{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{{{unsupported}}}}}"#
+            ),
+            None,
+        )
+        .await;
+        assert_eq!(v["error"]["code"], jsonrpc::UNSUPPORTED_PROTOCOL_VERSION);
+        assert_eq!(v["error"]["data"]["requested"], "2099-01-01");
+        assert!(reply.inline);
+
+        let (v, reply) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+            None,
+        )
+        .await;
+        assert_eq!(v["error"]["code"], jsonrpc::INVALID_PARAMS);
+        assert!(reply.meta_malformed);
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains(META_CAPABILITIES)
+        );
+
+        let (v, _) = ask(
+            &s,
+            &format!(
+                r#"{{"jsonrpc":"2.0","id":7,"method":"server/discover","params":{{{META}}}}}"#
+            ),
+            None,
+        )
+        .await;
+        assert_eq!(v["result"]["supportedVersions"][4], "2026-07-28");
+        assert_eq!(
+            v["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+            "toolgate"
+        );
+
+        let (v, _) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":8,"method":"resources/list"}"#,
+            Some("2025-11-25"),
+        )
+        .await;
+        assert_eq!(v["error"]["code"], jsonrpc::METHOD_NOT_FOUND);
+        let (v, _) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":9,"method":"logging/setLevel","params":{"level":"loud"}}"#,
+            Some("2025-11-25"),
+        )
+        .await;
+        assert_eq!(v["error"]["code"], jsonrpc::INVALID_PARAMS);
+        let (v, _) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":10,"method":"logging/setLevel","params":{"level":"warning"}}"#,
+            Some("2025-11-25"),
+        )
+        .await;
+        assert_eq!(v["result"], json!({}));
+        let (v, _) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"nope"}}"#,
+            Some("2025-11-25"),
+        )
+        .await;
+        assert_eq!(v["error"]["code"], jsonrpc::INVALID_PARAMS);
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("available tools: t, dependency_health")
+        );
+        let notification =
+            jsonrpc::parse(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+                .expect("parses");
+        assert!(s.handle(notification, Some("2025-11-25")).await.is_none());
     }
 }
