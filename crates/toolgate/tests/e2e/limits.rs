@@ -63,6 +63,8 @@ tools:
 struct Server {
     child: Child,
     base: String,
+    /// The server's stderr (its log).
+    log: std::path::PathBuf,
 }
 
 impl Server {
@@ -88,16 +90,18 @@ impl Server {
                 c
             }
         };
+        let log = config.with_file_name("toolgate.log");
         let child = command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
             .env("NO_COLOR", "1")
             .spawn()
             .unwrap();
         let server = Server {
             child,
             base: format!("http://{listen}"),
+            log,
         };
         server.wait_healthy(600);
         server
@@ -267,6 +271,7 @@ async fn twenty_thousand_initializes_keep_rss_bounded() {
     assert_eq!(opened, 10_000, "sessions are capped at max_sessions");
     assert_eq!(refused, 10_000, "the rest are told the cap was hit");
     let after = server.rss_kib();
+    eprintln!("RSS before {before} KiB, after 20,000 initialize calls {after} KiB");
     // Stated bound: 10,000 open sessions and the traffic that made them cost less than
     // 64 MiB over the idle process (rmcp's sessions took gigabytes).
     assert!(
@@ -375,4 +380,60 @@ async fn stdio_refuses_bad_ids_and_malformed_json_like_http() {
         call["result"]["structuredContent"],
         json!({"status": "done"})
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn beyond_the_connection_limit_with_every_connection_busy_new_ones_are_closed() {
+    let upstream = slow_upstream(Duration::from_secs(2)).await;
+    let dir = temp_dir("limits-connections");
+    let cfg = config(&dir, upstream, "  max_connections: 2");
+    let server = Server::start(&cfg, free_port(), None);
+    let url = format!("{}/mcp", server.base);
+    let busy: Vec<_> = (0..2)
+        .map(|i| {
+            let url = url.clone();
+            tokio::spawn(async move {
+                // A client of its own each, so the two calls hold two connections.
+                reqwest::Client::new()
+                    .post(&url)
+                    .header("content-type", "application/json")
+                    .header("accept", "application/json, text/event-stream")
+                    .header("mcp-protocol-version", "2026-07-28")
+                    .header("mcp-method", "tools/call")
+                    .header("mcp-name", "slow_tool")
+                    .body(format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"slow_tool","arguments":{{}},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#))
+                    .send()
+                    .await
+                    .unwrap()
+                    .json::<Value>()
+                    .await
+                    .unwrap()
+            })
+        })
+        .collect();
+    // Both calls are in flight (the upstream takes 2 s): a third connection is closed.
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let base = server.base.clone();
+    let refused = tokio::task::spawn_blocking(move || healthz(&base, Duration::from_secs(5)))
+        .await
+        .unwrap();
+    assert!(refused.is_none(), "a connection past the limit was served");
+    for call in busy {
+        let answer = call.await.unwrap();
+        assert_eq!(
+            answer["result"]["structuredContent"],
+            json!({"status": "done"})
+        );
+    }
+    let log = std::fs::read_to_string(&server.log).unwrap();
+    assert!(
+        log.contains("connection limit reached"),
+        "no warning in the log: {log}"
+    );
+    // Once the calls are done, there is room again.
+    let base = server.base.clone();
+    let served = tokio::task::spawn_blocking(move || healthz(&base, Duration::from_secs(5)))
+        .await
+        .unwrap();
+    assert!(served.is_some());
 }
