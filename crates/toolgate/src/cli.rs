@@ -142,8 +142,8 @@ pub fn main() -> ExitCode {
     };
     let result = runtime.block_on(run(cli.command));
     // With --stdio a blocking thread may still wait on stdin after a SIGTERM; every
-    // task that matters has finished by now, so the process does not wait for it.
-    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    // task that matters has finished by now, so the process waits for it only briefly.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
     match result {
         Ok(code) => code,
         Err(e) => {
