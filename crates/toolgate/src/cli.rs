@@ -147,7 +147,11 @@ pub fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(cli.command)) {
+    let result = runtime.block_on(run(cli.command));
+    // With --stdio a blocking thread may still wait on stdin after a SIGTERM; every
+    // task that matters has finished by now, so the process waits for it only briefly.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    match result {
         Ok(code) => code,
         Err(e) => {
             eprintln!("toolgate: {e:#}");
@@ -293,11 +297,7 @@ async fn serve(
     gateway.restore().await;
     let background = crate::background::Background::start(&gateway);
 
-    let ctrl_c = shutdown.clone();
-    tokio::spawn(async move {
-        let _ = tokio::signal::ctrl_c().await;
-        ctrl_c.cancel();
-    });
+    spawn_signal_handler(shutdown.clone());
 
     if stdio {
         if listen.is_some() {
@@ -308,7 +308,9 @@ async fn serve(
             state = %gateway.config().gateway.state.display(),
             "serving MCP on stdio"
         );
-        let result = crate::mcp::serve_stdio(gateway).await;
+        let server = Arc::new(crate::mcp::dispatch::Server::new(gateway.clone()));
+        let max = gateway.config().gateway.max_request_bytes;
+        let result = crate::mcp::stdio::serve(server, max, shutdown.clone()).await;
         shutdown.cancel();
         background.stop(SHUTDOWN_FLUSH).await;
         result?;
@@ -335,11 +337,13 @@ async fn serve(
         );
     }
     let router = crate::server::router(
-        gateway,
+        gateway.clone(),
         shutdown.clone(),
         demo_router.map(|r| axum::Router::new().nest("/demo", r)),
     );
-    crate::server::serve(listener, router, shutdown).await?;
+    let limits = crate::server::Limits::from_config(&gateway.config().gateway);
+    crate::server::serve_with(listener, router, shutdown, limits).await?;
+    tracing::info!("stopped serving");
     // The listener has drained: write out what the last calls raised and deliver it.
     background.stop(SHUTDOWN_FLUSH).await;
     Ok(ExitCode::SUCCESS)
@@ -358,6 +362,34 @@ fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// SIGTERM (Kubernetes, systemd) and Ctrl-C both start a graceful shutdown.
+fn spawn_signal_handler(shutdown: CancellationToken) {
+    tokio::spawn(async move {
+        #[cfg(unix)]
+        let term = async {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut s) => {
+                    s.recv().await;
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot listen for SIGTERM");
+                    std::future::pending::<()>().await;
+                }
+            }
+        };
+        #[cfg(not(unix))]
+        let term = std::future::pending::<()>();
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            () = term => {}
+        }
+        tracing::info!(
+            "shutting down: no new connections; letting calls in flight finish (gateway.drain)"
+        );
+        shutdown.cancel();
+    });
+}
+
 async fn spawn_http(
     gateway: Arc<Gateway>,
     addr: SocketAddr,
@@ -367,12 +399,15 @@ async fn spawn_http(
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
+    let limits = crate::server::Limits::from_config(&gateway.config().gateway);
     let router = crate::server::router(
         gateway,
         shutdown.clone(),
         demo.map(|r| axum::Router::new().nest("/demo", r)),
     );
-    tokio::spawn(crate::server::serve(listener, router, shutdown));
+    tokio::spawn(crate::server::serve_with(
+        listener, router, shutdown, limits,
+    ));
     Ok(())
 }
 

@@ -40,6 +40,22 @@ pub struct GatewayConfig {
     pub auth_token: Option<Secret>,
     /// Extra accepted Host values.
     pub allowed_hosts: Vec<String>,
+    /// Extra accepted Origin values on /mcp.
+    pub allowed_origins: Vec<String>,
+    /// Open client connections at most.
+    pub max_connections: usize,
+    /// Time to send a request's headers.
+    pub header_timeout: Duration,
+    /// Idle keep-alive connections are closed after this.
+    pub idle_timeout: Duration,
+    /// Request body cap in bytes.
+    pub max_request_bytes: usize,
+    /// MCP sessions kept at most.
+    pub max_sessions: usize,
+    /// Idle sessions are ended after this.
+    pub session_idle: Duration,
+    /// Drain deadline on shutdown.
+    pub drain: Duration,
     /// Default call deadline.
     pub deadline: Duration,
     /// Response body cap in bytes.

@@ -39,8 +39,30 @@ pub struct RawGateway {
     pub state: Option<String>,
     /// Name of an environment variable holding a bearer token required on /mcp and /admin.
     pub auth_token_env: Option<String>,
-    /// Extra `Host` header values accepted on /mcp (loopback names are always accepted).
+    /// Extra `Host` header values accepted on every endpoint (loopback names are always
+    /// accepted), e.g. `toolgate.internal` or `gw.example.com:8443`.
     pub allowed_hosts: Option<Vec<String>>,
+    /// `Origin` values accepted on /mcp besides loopback origins, e.g.
+    /// `https://app.example.com` or `http://localhost:*`. A request with any other Origin
+    /// is refused with 403; one without an Origin is not affected.
+    pub allowed_origins: Option<Vec<String>>,
+    /// Open client connections at most; beyond it new connections are closed at once.
+    /// Default 1024.
+    pub max_connections: Option<u32>,
+    /// Time a client has to send a request's headers before the connection is closed.
+    /// Default 10s.
+    pub header_timeout: Option<String>,
+    /// An idle keep-alive connection is closed after this long. Default 60s.
+    pub idle_timeout: Option<String>,
+    /// Largest request body accepted (413 beyond), e.g. `4MiB` (default).
+    pub max_request_bytes: Option<String>,
+    /// MCP sessions (initialize handshakes) kept at most; beyond it `initialize` is
+    /// answered 503 with Retry-After. Default 10000.
+    pub max_sessions: Option<u32>,
+    /// A session unused this long is ended. Default 10m.
+    pub session_idle: Option<String>,
+    /// On SIGTERM or Ctrl-C, how long in-flight calls may take to finish. Default 30s.
+    pub drain: Option<String>,
     /// Default overall deadline of one tool call, covering every attempt and wait. Default 30s; at least 10ms.
     pub deadline: Option<String>,
     /// Largest upstream response body accepted, e.g. `8MiB` or `1048576`. Default 8MiB; at least 1KiB.

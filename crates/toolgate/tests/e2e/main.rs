@@ -6,7 +6,8 @@
 mod check;
 mod core;
 mod demo;
-mod direct;
 mod harness;
+mod limits;
 mod signals;
+mod transport;
 mod watch;

@@ -394,7 +394,40 @@ impl Compiler<'_> {
         };
         let state = self.state_path(raw.state);
         self.schema_roots(raw.schema_roots.unwrap_or_default());
+        let max_request_bytes = match raw.max_request_bytes.as_deref().map(parse_bytes) {
+            None => 4 << 20,
+            Some(Ok(n)) => n,
+            Some(Err(msg)) => {
+                self.err("gateway.max_request_bytes", msg, "write a size like `4MiB`");
+                4 << 20
+            }
+        };
+        let count = |n: Option<u32>, default: usize| n.map_or(default, |n| n as usize);
         GatewayConfig {
+            allowed_origins: raw.allowed_origins.unwrap_or_default(),
+            max_connections: count(raw.max_connections, 1024),
+            header_timeout: self.duration(
+                "gateway.header_timeout".into(),
+                raw.header_timeout.as_ref(),
+                Duration::from_secs(10),
+            ),
+            idle_timeout: self.duration(
+                "gateway.idle_timeout".into(),
+                raw.idle_timeout.as_ref(),
+                Duration::from_secs(60),
+            ),
+            max_request_bytes,
+            max_sessions: count(raw.max_sessions, 10_000),
+            session_idle: self.duration(
+                "gateway.session_idle".into(),
+                raw.session_idle.as_ref(),
+                Duration::from_secs(600),
+            ),
+            drain: self.duration(
+                "gateway.drain".into(),
+                raw.drain.as_ref(),
+                Duration::from_secs(30),
+            ),
             listen,
             state,
             auth_token,

@@ -1,0 +1,591 @@
+//! The MCP server, transport-agnostic: one JSON-RPC message in, at most one answer out.
+//! Streamable HTTP and stdio both call [`Server::handle`]; what differs between them
+//! (sessions, headers, status codes) stays in the transports.
+//!
+//! Two lifecycles reach it. The handshake revisions (up to 2025-11-25) negotiate a
+//! version with `initialize`, and the transport passes that version with each later
+//! request. The 2026-07-28 revision has no handshake: each request carries its version
+//! and client capabilities in `params._meta` (such a request is "inline" here), and its
+//! results carry `resultType` (and cache hints on lists).
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    DiscoverResult, Implementation, InitializeRequestParams, ProtocolVersion, ServerCapabilities,
+    ServerConfig, Tool,
+};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+
+use super::jsonrpc::{self, Id, Message};
+use crate::gateway::Gateway;
+
+/// `_meta` keys of the 2026-07-28 revision.
+pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+
+/// The first revision without the `initialize` handshake.
+pub const INLINE_VERSION: &str = "2026-07-28";
+/// The version `initialize` answers when the client asks for one it cannot have over a
+/// handshake (2026-07-28 or an unknown one).
+const NEWEST_HANDSHAKE: ProtocolVersion = ProtocolVersion::LATEST_WITH_INITIALIZE;
+
+const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// Whether a protocol version is one this server speaks; the list is rmcp's.
+pub fn is_supported(version: &str) -> bool {
+    ProtocolVersion::KNOWN_VERSIONS
+        .iter()
+        .any(|v| v.as_str() == version)
+}
+
+/// The supported version equal to `version`.
+fn supported(version: &str) -> Option<&'static ProtocolVersion> {
+    ProtocolVersion::KNOWN_VERSIONS
+        .iter()
+        .find(|v| v.as_str() == version)
+}
+
+/// What a request says about its own lifecycle, read from `params._meta`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Inline {
+    /// `io.modelcontextprotocol/protocolVersion`, when it is a string.
+    pub version: Option<String>,
+    /// Whether `io.modelcontextprotocol/clientCapabilities` is an object.
+    pub capabilities: bool,
+}
+
+impl Inline {
+    /// Reads the `_meta` of `params` (absent or malformed keys read as absent).
+    pub fn of(params: Option<&RawValue>) -> Inline {
+        #[derive(serde::Deserialize)]
+        struct P {
+            #[serde(rename = "_meta")]
+            meta: Option<Map<String, Value>>,
+        }
+        let meta = params
+            .and_then(|p| serde_json::from_str::<P>(p.get()).ok())
+            .and_then(|p| p.meta)
+            .unwrap_or_default();
+        Inline {
+            version: meta
+                .get(META_VERSION)
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            capabilities: meta.get(META_CAPABILITIES).is_some_and(Value::is_object),
+        }
+    }
+
+    /// Both required keys are there: the request selects the 2026-07-28 lifecycle.
+    pub fn complete(&self) -> bool {
+        self.version.is_some() && self.capabilities
+    }
+
+    fn missing(&self) -> String {
+        let mut missing = Vec::new();
+        if self.version.is_none() {
+            missing.push(META_VERSION);
+        }
+        if !self.capabilities {
+            missing.push(META_CAPABILITIES);
+        }
+        missing.join(", ")
+    }
+}
+
+/// One answer, with what a transport needs to frame it.
+#[derive(Debug)]
+pub struct Reply {
+    /// The JSON-RPC message.
+    pub body: Vec<u8>,
+    /// The error code, when the answer is an error.
+    pub error: Option<i32>,
+    /// Answered under the 2026-07-28 lifecycle (HTTP maps its errors to statuses).
+    pub inline: bool,
+    /// The request lacked its required `_meta` keys (an HTTP 400 under 2026-07-28).
+    pub meta_malformed: bool,
+    /// For a successful `initialize`: the negotiated version, which opens a session.
+    pub negotiated: Option<ProtocolVersion>,
+}
+
+impl Reply {
+    fn ok(body: Vec<u8>, inline: bool) -> Reply {
+        Reply {
+            body,
+            error: None,
+            inline,
+            meta_malformed: false,
+            negotiated: None,
+        }
+    }
+
+    fn err(id: &Id, code: i32, message: &str, data: Option<&Value>, inline: bool) -> Reply {
+        Reply {
+            body: jsonrpc::error(Some(id), code, message, data),
+            error: Some(code),
+            inline,
+            meta_malformed: false,
+            negotiated: None,
+        }
+    }
+}
+
+/// The MCP server over a gateway. Cheap to share (`Arc`); answers concurrently.
+#[derive(Debug)]
+pub struct Server {
+    gateway: Arc<Gateway>,
+    info: ServerConfig,
+    /// `tools/list` results, serialised once: handshake shape and 2026-07-28 shape.
+    tools_handshake: Vec<u8>,
+    tools_inline: Vec<u8>,
+    /// Tool names, for the unknown-tool error.
+    tool_names: String,
+}
+
+impl Server {
+    /// Builds the tool list and server info once.
+    pub fn new(gateway: Arc<Gateway>) -> Server {
+        let mut tools: Vec<Tool> = gateway
+            .config()
+            .tools
+            .values()
+            .map(|t| super::describe(t))
+            .collect();
+        tools.push(super::health_tool());
+        let tool_names = tools
+            .iter()
+            .map(|t| t.name.as_ref())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let list = serde_json::to_value(&tools).unwrap_or(Value::Array(Vec::new()));
+        let tools_handshake = serde_json::to_vec(&json!({ "tools": list })).unwrap_or_default();
+        let tools_inline = serde_json::to_vec(&json!({
+            "resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": list
+        }))
+        .unwrap_or_default();
+        // Logging is advertised so clients may set a level; toolgate sends no log
+        // notifications, so every level is honoured trivially.
+        let capabilities: ServerCapabilities =
+            serde_json::from_value(json!({ "logging": {}, "tools": {} })).unwrap_or_default();
+        let info = ServerConfig::new(capabilities)
+        .with_server_info(Implementation::new("toolgate", env!("CARGO_PKG_VERSION")))
+        .with_instructions(
+            "Tools behind toolgate report upstream conditions in lines starting with `toolgate:`; \
+             follow their advice (wait, use a successor, stop retrying) instead of retrying yourself.",
+        );
+        Server {
+            gateway,
+            info,
+            tools_handshake,
+            tools_inline,
+            tool_names,
+        }
+    }
+
+    /// Answers one message. `session` is the version negotiated by this client's
+    /// `initialize`, when there was one. Notifications and replies get `None`.
+    pub async fn handle(&self, message: Message<'_>, session: Option<&str>) -> Option<Reply> {
+        let Message::Request { id, method, params } = message else {
+            return None;
+        };
+        Some(self.request(&id, &method, params, session).await)
+    }
+
+    async fn request(
+        &self,
+        id: &Id,
+        method: &str,
+        params: Option<&RawValue>,
+        session: Option<&str>,
+    ) -> Reply {
+        if method == "initialize" {
+            return self.initialize(id, params);
+        }
+        let inline = Inline::of(params);
+        if let Some(version) = &inline.version
+            && !is_supported(version)
+        {
+            let supported: Vec<&str> = ProtocolVersion::KNOWN_VERSIONS
+                .iter()
+                .map(|v| v.as_str())
+                .collect();
+            return Reply::err(
+                id,
+                jsonrpc::UNSUPPORTED_PROTOCOL_VERSION,
+                "Unsupported protocol version",
+                Some(&json!({ "requested": version, "supported": supported })),
+                true,
+            );
+        }
+        // A request declaring 2026-07-28 or later, and `server/discover`, use the
+        // 2026-07-28 lifecycle, which needs both `_meta` keys.
+        let is_inline = method == "server/discover"
+            || inline
+                .version
+                .as_deref()
+                .is_some_and(|v| v >= INLINE_VERSION);
+        if is_inline && !inline.complete() {
+            let mut reply = Reply::err(
+                id,
+                jsonrpc::INVALID_PARAMS,
+                &format!(
+                    "Invalid params: request _meta is missing or has malformed required fields: {}",
+                    inline.missing()
+                ),
+                None,
+                true,
+            );
+            reply.meta_malformed = true;
+            return reply;
+        }
+        let modern = if is_inline {
+            inline
+                .version
+                .as_deref()
+                .is_some_and(|v| v >= INLINE_VERSION)
+        } else {
+            session.is_some_and(|v| v >= INLINE_VERSION)
+        };
+        match method {
+            "ping" if modern => Reply::err(id, jsonrpc::METHOD_NOT_FOUND, method, None, true),
+            "ping" => Reply::ok(jsonrpc::raw_result(id, b"{}"), false),
+            "server/discover" => {
+                let versions = ProtocolVersion::KNOWN_VERSIONS.to_vec();
+                let result = DiscoverResult::from_server_info(versions, self.info.clone());
+                Reply::ok(jsonrpc::result(id, &result), true)
+            }
+            "tools/list" => {
+                let raw = if modern {
+                    &self.tools_inline
+                } else {
+                    &self.tools_handshake
+                };
+                Reply::ok(jsonrpc::raw_result(id, raw), modern)
+            }
+            "tools/call" => self.call(id, params, modern).await,
+            "logging/setLevel" => {
+                let level = params
+                    .and_then(|p| serde_json::from_str::<Map<String, Value>>(p.get()).ok())
+                    .and_then(|p| p.get("level").and_then(Value::as_str).map(str::to_owned));
+                match level {
+                    // toolgate sends no log notifications, so there is nothing to filter.
+                    Some(l) if LOG_LEVELS.contains(&l.as_str()) => {
+                        let raw: &[u8] = if modern {
+                            br#"{"resultType":"complete"}"#
+                        } else {
+                            b"{}"
+                        };
+                        Reply::ok(jsonrpc::raw_result(id, raw), modern)
+                    }
+                    _ => Reply::err(
+                        id,
+                        jsonrpc::INVALID_PARAMS,
+                        &format!("`level` must be one of {}", LOG_LEVELS.join(", ")),
+                        None,
+                        modern,
+                    ),
+                }
+            }
+            _ => Reply::err(id, jsonrpc::METHOD_NOT_FOUND, method, None, modern),
+        }
+    }
+
+    fn initialize(&self, id: &Id, params: Option<&RawValue>) -> Reply {
+        let parsed = params
+            .ok_or_else(|| "`params` are required".to_owned())
+            .and_then(|p| {
+                serde_json::from_str::<InitializeRequestParams>(p.get()).map_err(|e| e.to_string())
+            });
+        let params = match parsed {
+            Ok(p) => p,
+            Err(e) => {
+                return Reply::err(
+                    id,
+                    jsonrpc::INVALID_PARAMS,
+                    &format!("Invalid params for initialize: {e}"),
+                    None,
+                    false,
+                );
+            }
+        };
+        let requested = params.protocol_version.as_str();
+        let negotiated = match supported(requested) {
+            Some(v) if v.has_initialize() => v.clone(),
+            _ => NEWEST_HANDSHAKE,
+        };
+        let mut info = self.info.clone();
+        info.protocol_version = negotiated.clone();
+        let mut reply = Reply::ok(jsonrpc::result(id, &info), false);
+        reply.negotiated = Some(negotiated);
+        reply
+    }
+
+    async fn call(&self, id: &Id, params: Option<&RawValue>, modern: bool) -> Reply {
+        let mut params = params
+            .and_then(|p| serde_json::from_str::<Map<String, Value>>(p.get()).ok())
+            .unwrap_or_default();
+        let Some(Value::String(name)) = params.remove("name") else {
+            return Reply::err(
+                id,
+                jsonrpc::INVALID_PARAMS,
+                "tools/call needs `params.name`, a string",
+                None,
+                modern,
+            );
+        };
+        let arguments = match params.remove("arguments") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(m)) => m,
+            Some(_) => {
+                return Reply::err(
+                    id,
+                    jsonrpc::INVALID_PARAMS,
+                    "`params.arguments` must be an object",
+                    None,
+                    modern,
+                );
+            }
+        };
+        if name == crate::health::TOOL_NAME {
+            return self.dependency_health(id, &arguments, modern).await;
+        }
+        let Some(spec) = self.gateway.tool(&name).cloned() else {
+            return Reply::err(
+                id,
+                jsonrpc::INVALID_PARAMS,
+                &format!(
+                    "unknown tool `{name}`; available tools: {}",
+                    self.tool_names
+                ),
+                None,
+                modern,
+            );
+        };
+        let outcome = self.gateway.call(&spec, arguments).await;
+        Reply::ok(super::answer::tool_call(id.json(), outcome, modern), modern)
+    }
+
+    async fn dependency_health(&self, id: &Id, args: &Map<String, Value>, modern: bool) -> Reply {
+        let only = args.get("dependency").and_then(Value::as_str);
+        let mut result = match crate::health::report(&self.gateway, only).await {
+            Ok(report) => json!({
+                "content": [{ "type": "text", "text": crate::health::summary(&report) }],
+                "structuredContent": report,
+                "isError": false,
+            }),
+            Err(message) => json!({
+                "content": [{ "type": "text", "text": format!(
+                    "{}: {message}. Error class: client_error.", crate::health::TOOL_NAME
+                ) }],
+                "isError": true,
+            }),
+        };
+        if modern && let Value::Object(m) = &mut result {
+            m.insert("resultType".into(), "complete".into());
+        }
+        Reply::ok(jsonrpc::result(id, &result), modern)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CONFIG: &str = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n    contract: { version: \"1.0\", response_schema: { type: object } }\n";
+
+    fn server() -> Server {
+        let dir = std::env::temp_dir().join(format!(
+            "toolgate-dispatch-{}-{}",
+            std::process::id(),
+            rand::random::<u64>()
+        ));
+        let yaml = format!(
+            "gateway:\n  state: {}\n{CONFIG}",
+            dir.join("s.db").display()
+        );
+        let env = |_: &str| None;
+        let config = crate::config::parse(
+            std::path::Path::new("t.yaml"),
+            &yaml,
+            std::path::Path::new("."),
+            &env,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let store = crate::store::Store::open(&config.gateway.state).expect("store");
+        Server::new(Gateway::new(config, store).unwrap())
+    }
+
+    async fn ask(s: &Server, body: &str, session: Option<&str>) -> (Value, Reply) {
+        let message = jsonrpc::parse(body.as_bytes()).expect("a message");
+        let reply = s.handle(message, session).await.expect("an answer");
+        let value = serde_json::from_slice(&reply.body).expect("JSON");
+        (value, reply)
+    }
+
+    const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+    #[tokio::test]
+    async fn initialize_negotiates_a_handshake_version() {
+        let s = server();
+        for (asked, got) in [
+            ("2025-06-18", "2025-06-18"),
+            ("2025-03-26", "2025-03-26"),
+            ("2026-07-28", "2025-11-25"),
+            ("2099-01-01", "2025-11-25"),
+        ] {
+            let (v, reply) = ask(
+                &s,
+                &format!(
+                    r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{asked}","capabilities":{{}},"clientInfo":{{"name":"c","version":"1"}}}}}}"#
+                ),
+                None,
+            )
+            .await;
+            assert_eq!(v["result"]["protocolVersion"], got, "{asked}");
+            assert_eq!(reply.negotiated.as_ref().map(|p| p.as_str()), Some(got));
+            assert_eq!(
+                v["result"]["capabilities"],
+                json!({"logging": {}, "tools": {}})
+            );
+        }
+        let (v, reply) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+            None,
+        )
+        .await;
+        assert_eq!(v["error"]["code"], jsonrpc::INVALID_PARAMS);
+        assert!(reply.negotiated.is_none());
+    }
+
+    #[tokio::test]
+    async fn each_lifecycle_gets_its_own_shapes_and_errors() {
+        let s = server();
+        let (v, _) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            Some("2025-11-25"),
+        )
+        .await;
+        assert_eq!(v["result"], json!({}));
+        let (v, reply) = ask(
+            &s,
+            &format!(r#"{{"jsonrpc":"2.0","id":2,"method":"ping","params":{{{META}}}}}"#),
+            None,
+        )
+        .await;
+        assert_eq!(
+            v["error"]["code"],
+            jsonrpc::METHOD_NOT_FOUND,
+            "2026-07-28 has no ping"
+        );
+        assert!(reply.inline);
+
+        let (v, _) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#,
+            Some("2025-11-25"),
+        )
+        .await;
+        assert!(v["result"].get("resultType").is_none());
+        assert_eq!(v["result"]["tools"][1]["name"], crate::health::TOOL_NAME);
+        let (v, _) = ask(
+            &s,
+            &format!(r#"{{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{{{META}}}}}"#),
+            None,
+        )
+        .await;
+        assert_eq!(v["result"]["resultType"], "complete");
+        assert_eq!(v["result"]["ttlMs"], 0);
+
+        let unsupported = META.replace("2026-07-28", "2099-01-01");
+        let (v, reply) = ask(
+            &s,
+            &format!(
+                r#"{{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{{{unsupported}}}}}"#
+            ),
+            None,
+        )
+        .await;
+        assert_eq!(v["error"]["code"], jsonrpc::UNSUPPORTED_PROTOCOL_VERSION);
+        assert_eq!(v["error"]["data"]["requested"], "2099-01-01");
+        assert!(reply.inline);
+
+        let (v, reply) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+            None,
+        )
+        .await;
+        assert_eq!(v["error"]["code"], jsonrpc::INVALID_PARAMS);
+        assert!(reply.meta_malformed);
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains(META_CAPABILITIES)
+        );
+
+        let (v, _) = ask(
+            &s,
+            &format!(
+                r#"{{"jsonrpc":"2.0","id":7,"method":"server/discover","params":{{{META}}}}}"#
+            ),
+            None,
+        )
+        .await;
+        assert_eq!(v["result"]["supportedVersions"][4], "2026-07-28");
+        assert_eq!(
+            v["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+            "toolgate"
+        );
+
+        let (v, _) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":8,"method":"resources/list"}"#,
+            Some("2025-11-25"),
+        )
+        .await;
+        assert_eq!(v["error"]["code"], jsonrpc::METHOD_NOT_FOUND);
+        let (v, _) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":9,"method":"logging/setLevel","params":{"level":"loud"}}"#,
+            Some("2025-11-25"),
+        )
+        .await;
+        assert_eq!(v["error"]["code"], jsonrpc::INVALID_PARAMS);
+        let (v, _) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":10,"method":"logging/setLevel","params":{"level":"warning"}}"#,
+            Some("2025-11-25"),
+        )
+        .await;
+        assert_eq!(v["result"], json!({}));
+        let (v, _) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"nope"}}"#,
+            Some("2025-11-25"),
+        )
+        .await;
+        assert_eq!(v["error"]["code"], jsonrpc::INVALID_PARAMS);
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("available tools: t, dependency_health")
+        );
+        let notification =
+            jsonrpc::parse(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+                .expect("parses");
+        assert!(s.handle(notification, Some("2025-11-25")).await.is_none());
+    }
+}

@@ -1,0 +1,584 @@
+//! MCP streamable HTTP on `/mcp`: POST for messages, GET for a session's event stream,
+//! DELETE to end a session.
+//!
+//! Admission (Host, Origin, bearer token, body size) happens before this, for every
+//! endpoint (`crate::server`). Here are the transport's own rules, each in one place:
+//! media types, the `MCP-Protocol-Version` header, the 2026-07-28 `Mcp-Method`/`Mcp-Name`
+//! headers, sessions, and which HTTP status an answer gets. Every POST is answered with
+//! one `application/json` body (streamable HTTP allows it for any request), or 202 for a
+//! notification.
+
+pub mod session;
+pub mod stream;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use rmcp::model::ProtocolVersion;
+use tokio_util::sync::CancellationToken;
+
+use super::dispatch::{self, Inline, Reply, Server};
+use super::jsonrpc::{self, Message};
+use session::Sessions;
+
+const SESSION_ID: &str = "mcp-session-id";
+const PROTOCOL_VERSION: &str = "mcp-protocol-version";
+const MCP_METHOD: &str = "mcp-method";
+const MCP_NAME: &str = "mcp-name";
+const LAST_EVENT_ID: &str = "last-event-id";
+const ALLOW: &str = "GET, POST, DELETE";
+
+/// What `/mcp` needs: the server, the sessions and the limits.
+#[derive(Debug)]
+pub struct Mcp {
+    server: Arc<Server>,
+    sessions: Arc<Sessions>,
+    max_request_bytes: usize,
+    shutdown: CancellationToken,
+}
+
+/// Settings of the HTTP transport.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub max_sessions: usize,
+    pub session_idle: Duration,
+    pub max_request_bytes: usize,
+}
+
+impl Mcp {
+    /// Builds the transport and starts its session sweeper (stopped by `shutdown`).
+    pub fn new(server: Arc<Server>, settings: &Settings, shutdown: CancellationToken) -> Arc<Mcp> {
+        let sessions = Arc::new(Sessions::new(settings.max_sessions, settings.session_idle));
+        sessions.spawn_sweeper(shutdown.clone());
+        Arc::new(Mcp {
+            server,
+            sessions,
+            max_request_bytes: settings.max_request_bytes,
+            shutdown,
+        })
+    }
+
+    /// Open sessions (for tests and metrics).
+    pub fn sessions(&self) -> usize {
+        self.sessions.len()
+    }
+}
+
+/// The `/mcp` endpoint.
+pub async fn handle(State(mcp): State<Arc<Mcp>>, request: Request) -> Response {
+    match *request.method() {
+        Method::POST => post(&mcp, request).await,
+        Method::GET => get(&mcp, request.headers()),
+        Method::DELETE => delete(&mcp, request.headers()),
+        _ => method_not_allowed(),
+    }
+}
+
+fn text(status: StatusCode, message: &str) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        message.to_owned(),
+    )
+        .into_response()
+}
+
+fn json(status: StatusCode, body: Vec<u8>) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+fn method_not_allowed() -> Response {
+    (
+        StatusCode::METHOD_NOT_ALLOWED,
+        [(header::ALLOW, ALLOW)],
+        "Method Not Allowed",
+    )
+        .into_response()
+}
+
+fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// The media ranges of `Accept` that are not refused with `q=0`, as lowercase essences.
+fn accepted(headers: &HeaderMap) -> Vec<String> {
+    let mut out = Vec::new();
+    for value in headers.get_all(header::ACCEPT) {
+        let Ok(value) = value.to_str() else { continue };
+        for range in value.split(',') {
+            let mut parts = range.split(';');
+            let essence = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+            let refused = parts.any(|p| {
+                let p = p.trim();
+                p.strip_prefix("q=")
+                    .or_else(|| p.strip_prefix("Q="))
+                    .is_some_and(|q| q.trim().parse::<f32>().is_ok_and(|q| q <= 0.0))
+            });
+            if !essence.is_empty() && !refused {
+                out.push(essence);
+            }
+        }
+    }
+    out
+}
+
+fn accepts(ranges: &[String], media: &str) -> bool {
+    let top = media.split('/').next().unwrap_or_default();
+    ranges
+        .iter()
+        .any(|r| r == media || r == "*/*" || r.strip_suffix("/*") == Some(top))
+}
+
+/// The `MCP-Protocol-Version` header: absent, a version this server speaks, or refused.
+/// `allow_unknown` when the body names its own version (then the body decides).
+/// The refusal is the text of a 400.
+fn version_header(headers: &HeaderMap, allow_unknown: bool) -> Result<Option<&str>, String> {
+    let Some(value) = headers.get(PROTOCOL_VERSION) else {
+        return Ok(None);
+    };
+    let Ok(version) = value.to_str() else {
+        return Err("Bad Request: Invalid MCP-Protocol-Version header encoding".into());
+    };
+    if !allow_unknown && !dispatch::is_supported(version) {
+        return Err(format!(
+            "Bad Request: Unsupported MCP-Protocol-Version: {version}"
+        ));
+    }
+    Ok(Some(version))
+}
+
+fn mismatch(id: Option<&jsonrpc::Id>, message: &str) -> Response {
+    json(
+        StatusCode::BAD_REQUEST,
+        jsonrpc::error(id, jsonrpc::HEADER_MISMATCH, message, None),
+    )
+}
+
+/// The single value of a singleton header; two values are a mismatch.
+fn single<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>, String> {
+    let mut values = headers.get_all(name).iter();
+    let Some(first) = values.next() else {
+        return Ok(None);
+    };
+    if values.next().is_some() {
+        return Err(format!("duplicate {name} header"));
+    }
+    first
+        .to_str()
+        .map(Some)
+        .map_err(|_| format!("{name} header contains invalid characters"))
+}
+
+/// 2026-07-28 routing headers: `Mcp-Method` must name the body's method, and for calls
+/// that name a thing (`tools/call`, `prompts/get`, `resources/read`) `Mcp-Name` must name
+/// it, so a proxy that routes on headers routes what the body does.
+fn routing_headers(headers: &HeaderMap, message: &Message<'_>) -> Result<(), String> {
+    let Some(method) = message.method() else {
+        return Ok(());
+    };
+    if method == "initialize" {
+        // The handshake may omit the headers, but a supplied one must agree.
+        return match single(headers, MCP_METHOD)? {
+            Some(m) if m != method => Err(format!(
+                "Mcp-Method header `{m}` does not match body method `{method}`"
+            )),
+            _ => Ok(()),
+        };
+    }
+    match single(headers, MCP_METHOD)? {
+        None => return Err("missing required Mcp-Method header".into()),
+        Some(m) if m != method => {
+            return Err(format!(
+                "Mcp-Method header `{m}` does not match body method `{method}`"
+            ));
+        }
+        Some(_) => {}
+    }
+    let key = match method {
+        "tools/call" | "prompts/get" => "name",
+        "resources/read" => "uri",
+        _ => return Ok(()),
+    };
+    let expected = message
+        .params()
+        .and_then(|p| {
+            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(p.get()).ok()
+        })
+        .and_then(|p| p.get(key).and_then(|v| v.as_str()).map(str::to_owned));
+    let Some(expected) = expected else {
+        return Ok(());
+    };
+    match single(headers, MCP_NAME)? {
+        None => Err(format!("missing required Mcp-Name header for `{method}`")),
+        Some(name) if name != expected => Err(format!(
+            "Mcp-Name header `{name}` does not match body value `{expected}`"
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+/// The HTTP status of an answer: under 2026-07-28 some JSON-RPC errors are also HTTP
+/// errors (so intermediaries see them); under the handshake revisions every answer is 200.
+fn status_of(reply: &Reply) -> StatusCode {
+    if !reply.inline {
+        return StatusCode::OK;
+    }
+    match reply.error {
+        Some(jsonrpc::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+        Some(
+            jsonrpc::HEADER_MISMATCH
+            | jsonrpc::UNSUPPORTED_PROTOCOL_VERSION
+            | jsonrpc::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        ) => StatusCode::BAD_REQUEST,
+        Some(jsonrpc::INVALID_PARAMS) if reply.meta_malformed => StatusCode::BAD_REQUEST,
+        _ => StatusCode::OK,
+    }
+}
+
+async fn post(mcp: &Mcp, request: Request) -> Response {
+    let ranges = accepted(request.headers());
+    if !(accepts(&ranges, "application/json") && accepts(&ranges, "text/event-stream")) {
+        return text(
+            StatusCode::NOT_ACCEPTABLE,
+            "Not Acceptable: Client must accept both application/json and text/event-stream",
+        );
+    }
+    let json_body = header(request.headers(), header::CONTENT_TYPE.as_str()).is_some_and(|v| {
+        v.split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .eq_ignore_ascii_case("application/json")
+    });
+    if !json_body {
+        return text(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Unsupported Media Type: Content-Type must be application/json",
+        );
+    }
+    let (parts, body) = request.into_parts();
+    let headers = parts.headers;
+    let bytes = match axum::body::to_bytes(body, mcp.max_request_bytes).await {
+        Ok(b) => b,
+        Err(_) => return too_large(mcp.max_request_bytes),
+    };
+    let message = match jsonrpc::parse(&bytes) {
+        Ok(m) => m,
+        Err(refusal) => return json(StatusCode::BAD_REQUEST, refusal.to_json()),
+    };
+    let id = match &message {
+        Message::Request { id, .. } => Some(id.clone()),
+        _ => None,
+    };
+    let inline = Inline::of(message.params());
+    let header_version = match version_header(&headers, inline.version.is_some()) {
+        Ok(v) => v,
+        Err(refusal) => return text(StatusCode::BAD_REQUEST, &refusal),
+    };
+    let method = message.method().unwrap_or_default().to_owned();
+    let is_initialize = method == "initialize" && id.is_some();
+    if is_initialize
+        && let (Some(h), Some(body_version)) = (header_version, initialize_version(&message))
+        && h != body_version
+    {
+        return json(
+            StatusCode::BAD_REQUEST,
+            jsonrpc::error(
+                id.as_ref(),
+                jsonrpc::INVALID_REQUEST,
+                &format!(
+                    "Invalid Request: MCP-Protocol-Version header ({h}) does not match initialize params.protocolVersion ({body_version})"
+                ),
+                None,
+            ),
+        );
+    }
+    // A request naming its own version must say the same in the header.
+    if id.is_some()
+        && !is_initialize
+        && let Some(body_version) = &inline.version
+    {
+        match header_version {
+            None => {
+                return mismatch(
+                    id.as_ref(),
+                    "request _meta protocolVersion requires MCP-Protocol-Version header",
+                );
+            }
+            Some(h) if h != body_version => {
+                return mismatch(
+                    id.as_ref(),
+                    &format!(
+                        "MCP-Protocol-Version header ({h}) does not match request _meta protocolVersion ({body_version})"
+                    ),
+                );
+            }
+            Some(_) => {}
+        }
+    }
+    if header_version.is_some_and(|v| v >= dispatch::INLINE_VERSION)
+        && let Err(reason) = routing_headers(&headers, &message)
+    {
+        return mismatch(id.as_ref(), &reason);
+    }
+    // The lifecycle: `initialize` opens a session; a request with complete inline
+    // metadata, or anything declared 2026-07-28 or later, is stateless; the rest
+    // belongs to a session.
+    let effective = inline
+        .version
+        .as_deref()
+        .or(header_version)
+        .unwrap_or("2025-03-26");
+    let handshake = is_initialize || (!inline.complete() && effective < dispatch::INLINE_VERSION);
+    let session_id = header(&headers, SESSION_ID);
+    if handshake {
+        if is_initialize {
+            return initialize(mcp, message).await;
+        }
+        match session_id {
+            Some(sid) => {
+                let Some(version) = mcp.sessions.touch(sid) else {
+                    return text(StatusCode::NOT_FOUND, "Not Found: Session not found");
+                };
+                answer(mcp, message, Some(&version)).await
+            }
+            None if method == "server/discover" => answer(mcp, message, None).await,
+            None => text(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: Session ID is required",
+            ),
+        }
+    } else {
+        if matches!(message, Message::Reply) {
+            return json(
+                StatusCode::BAD_REQUEST,
+                jsonrpc::error(
+                    None,
+                    jsonrpc::INVALID_REQUEST,
+                    "Invalid Request: a stateless server does not accept JSON-RPC responses",
+                    None,
+                ),
+            );
+        }
+        answer(mcp, message, None).await
+    }
+}
+
+fn initialize_version(message: &Message<'_>) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct P {
+        #[serde(rename = "protocolVersion")]
+        version: Option<String>,
+    }
+    let p: P = serde_json::from_str(message.params()?.get()).ok()?;
+    p.version
+}
+
+async fn answer(mcp: &Mcp, message: Message<'_>, session: Option<&ProtocolVersion>) -> Response {
+    match mcp
+        .server
+        .handle(message, session.map(ProtocolVersion::as_str))
+        .await
+    {
+        Some(reply) => json(status_of(&reply), reply.body),
+        None => StatusCode::ACCEPTED.into_response(),
+    }
+}
+
+async fn initialize(mcp: &Mcp, message: Message<'_>) -> Response {
+    let Some(reply) = mcp.server.handle(message, None).await else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let Some(version) = reply.negotiated else {
+        return json(StatusCode::OK, reply.body);
+    };
+    match mcp.sessions.open(version) {
+        Ok(sid) => {
+            let mut response = json(StatusCode::OK, reply.body);
+            if let Ok(value) = HeaderValue::from_str(&sid) {
+                response.headers_mut().insert(SESSION_ID, value);
+            }
+            response
+        }
+        Err(full) => {
+            let retry = mcp.sessions.idle().as_secs().clamp(1, 60);
+            tracing::warn!(
+                max_sessions = full.max,
+                "session limit reached: refusing initialize (raise gateway.max_sessions or lower gateway.session_idle)"
+            );
+            let body = jsonrpc::error(
+                None,
+                jsonrpc::SERVER_BUSY,
+                &format!(
+                    "toolgate has {} open sessions, its limit (gateway.max_sessions); retry in {retry} s, \
+                     close sessions you no longer use (DELETE /mcp), or use the stateless 2026-07-28 revision",
+                    full.max
+                ),
+                Some(&serde_json::json!({ "max_sessions": full.max, "retry_after_s": retry })),
+            );
+            let mut response = json(StatusCode::SERVICE_UNAVAILABLE, body);
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(retry));
+            response
+        }
+    }
+}
+
+/// 413 with a JSON-RPC error, for a body over `gateway.max_request_bytes`.
+pub fn too_large(max: usize) -> Response {
+    json(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        jsonrpc::error(
+            None,
+            jsonrpc::INVALID_REQUEST,
+            &format!("Invalid Request: the body exceeds {max} bytes (gateway.max_request_bytes)"),
+            None,
+        ),
+    )
+}
+
+fn get(mcp: &Mcp, headers: &HeaderMap) -> Response {
+    let ranges = accepted(headers);
+    if !accepts(&ranges, "text/event-stream") {
+        return text(
+            StatusCode::NOT_ACCEPTABLE,
+            "Not Acceptable: Client must accept text/event-stream",
+        );
+    }
+    let version = match version_header(headers, false) {
+        Ok(v) => v,
+        Err(refusal) => return text(StatusCode::BAD_REQUEST, &refusal),
+    };
+    if version.is_some_and(|v| v >= dispatch::INLINE_VERSION) {
+        // 2026-07-28 has no sessions, so no standalone stream.
+        return method_not_allowed();
+    }
+    let Some(sid) = header(headers, SESSION_ID) else {
+        return text(
+            StatusCode::BAD_REQUEST,
+            "Bad Request: Session ID is required",
+        );
+    };
+    if mcp.sessions.touch(sid).is_none() {
+        return text(StatusCode::NOT_FOUND, "Not Found: Session not found");
+    }
+    if headers.contains_key(LAST_EVENT_ID) {
+        tracing::debug!(
+            "GET /mcp resumes a stream; toolgate sends no server events, so nothing is replayed"
+        );
+    }
+    let end = mcp.shutdown.child_token();
+    if mcp.sessions.attach_stream(sid, end.clone()).is_none() {
+        return text(StatusCode::NOT_FOUND, "Not Found: Session not found");
+    }
+    let sessions = mcp.sessions.clone();
+    let sid = sid.to_owned();
+    stream::response(end, move || {
+        sessions.touch(&sid);
+    })
+}
+
+fn delete(mcp: &Mcp, headers: &HeaderMap) -> Response {
+    let version = match version_header(headers, false) {
+        Ok(v) => v,
+        Err(refusal) => return text(StatusCode::BAD_REQUEST, &refusal),
+    };
+    if version.is_some_and(|v| v >= dispatch::INLINE_VERSION) {
+        return method_not_allowed();
+    }
+    let Some(sid) = header(headers, SESSION_ID) else {
+        return text(
+            StatusCode::BAD_REQUEST,
+            "Bad Request: Session ID is required",
+        );
+    };
+    if mcp.sessions.close(sid) {
+        StatusCode::OK.into_response()
+    } else {
+        text(StatusCode::NOT_FOUND, "Not Found: Session not found")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(*k, HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    #[test]
+    fn accept_ranges_honour_zero_weights_and_wildcards() {
+        let r = accepted(&headers(&[(
+            "accept",
+            "application/json, text/event-stream",
+        )]));
+        assert!(accepts(&r, "application/json") && accepts(&r, "text/event-stream"));
+        let r = accepted(&headers(&[
+            ("accept", "text/event-stream"),
+            ("accept", "Application/JSON;q=0.5"),
+        ]));
+        assert!(accepts(&r, "application/json") && accepts(&r, "text/event-stream"));
+        let r = accepted(&headers(&[(
+            "accept",
+            "application/json;q=0, text/event-stream",
+        )]));
+        assert!(!accepts(&r, "application/json"));
+        let r = accepted(&headers(&[("accept", "*/*")]));
+        assert!(accepts(&r, "application/json") && accepts(&r, "text/event-stream"));
+        let r = accepted(&headers(&[("accept", "application/json")]));
+        assert!(!accepts(&r, "text/event-stream"));
+    }
+
+    #[test]
+    fn routing_headers_must_match_the_body() {
+        let call =
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"web_search"}}"#;
+        let m = jsonrpc::parse(call).unwrap();
+        assert!(
+            routing_headers(
+                &headers(&[("mcp-method", "tools/call"), ("mcp-name", "web_search")]),
+                &m
+            )
+            .is_ok()
+        );
+        assert!(routing_headers(&headers(&[("mcp-method", "tools/call")]), &m).is_err());
+        assert!(
+            routing_headers(
+                &headers(&[("mcp-method", "tools/call"), ("mcp-name", "other")]),
+                &m
+            )
+            .is_err()
+        );
+        assert!(
+            routing_headers(
+                &headers(&[("mcp-method", "tools/list"), ("mcp-name", "web_search")]),
+                &m
+            )
+            .is_err()
+        );
+        assert!(
+            routing_headers(
+                &headers(&[
+                    ("mcp-method", "tools/call"),
+                    ("mcp-method", "tools/call"),
+                    ("mcp-name", "web_search")
+                ]),
+                &m
+            )
+            .is_err()
+        );
+        let init = jsonrpc::parse(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#)
+            .unwrap();
+        assert!(routing_headers(&HeaderMap::new(), &init).is_ok());
+        assert!(routing_headers(&headers(&[("mcp-method", "ping")]), &init).is_err());
+    }
+}

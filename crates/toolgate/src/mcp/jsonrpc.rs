@@ -1,0 +1,348 @@
+//! JSON-RPC 2.0 framing: reading one message, and writing results and errors.
+//!
+//! Every transport reads messages through [`parse`], so a malformed body, a batch or a
+//! bad id is refused the same way over HTTP (sessions and stateless alike) and stdio.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// Invalid JSON.
+pub const PARSE_ERROR: i32 = -32700;
+/// Valid JSON that is not a JSON-RPC request (a bad id, no method, a batch).
+pub const INVALID_REQUEST: i32 = -32600;
+/// A method this server does not implement.
+pub const METHOD_NOT_FOUND: i32 = -32601;
+/// Parameters that do not fit the method.
+pub const INVALID_PARAMS: i32 = -32602;
+/// Something failed inside the server.
+pub const INTERNAL_ERROR: i32 = -32603;
+/// A server-defined error: toolgate is at a limit (sessions); the client may retry.
+pub const SERVER_BUSY: i32 = -32000;
+/// MCP 2026-07-28: an HTTP header (`Mcp-Method`, `Mcp-Name`, `MCP-Protocol-Version`)
+/// contradicts the body or is missing.
+pub const HEADER_MISMATCH: i32 = -32020;
+/// MCP 2026-07-28: the request needs a client capability it did not declare.
+pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
+/// MCP 2026-07-28: the request names a protocol version this server does not speak.
+pub const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
+
+/// A request id, as the JSON text to echo: a string exactly as received, or an integer
+/// in i64 range (the ids JSON-RPC and rmcp's `RequestId` accept).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Id(String);
+
+impl Id {
+    /// The id's JSON text.
+    pub fn json(&self) -> &str {
+        &self.0
+    }
+
+    fn from_raw(raw: &RawValue) -> Option<Id> {
+        let text = raw.get();
+        if text.starts_with('"') {
+            return Some(Id(text.to_owned()));
+        }
+        // An integer: digits only (no fraction or exponent), within i64. It is echoed in
+        // its canonical form, which is the text received for every integer but `-0`.
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        text.parse::<i64>().ok().map(|n| Id(n.to_string()))
+    }
+}
+
+/// One message from a client.
+#[derive(Debug)]
+pub enum Message<'a> {
+    /// A request: it gets exactly one answer.
+    Request {
+        id: Id,
+        method: Cow<'a, str>,
+        params: Option<&'a RawValue>,
+    },
+    /// A notification: it gets no answer.
+    Notification {
+        method: Cow<'a, str>,
+        params: Option<&'a RawValue>,
+    },
+    /// The client's answer to a server request (toolgate sends none, so it is dropped).
+    Reply,
+}
+
+impl Message<'_> {
+    /// The method, for requests and notifications.
+    pub fn method(&self) -> Option<&str> {
+        match self {
+            Message::Request { method, .. } | Message::Notification { method, .. } => Some(method),
+            Message::Reply => None,
+        }
+    }
+
+    /// The params, for requests and notifications.
+    pub fn params(&self) -> Option<&RawValue> {
+        match self {
+            Message::Request { params, .. } | Message::Notification { params, .. } => *params,
+            Message::Reply => None,
+        }
+    }
+}
+
+/// Why a body is not a message; answered with [`Refusal::to_json`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub code: i32,
+    pub message: String,
+}
+
+impl Refusal {
+    /// The JSON-RPC error answer (its id is null: the request's id is unknown or bad).
+    pub fn to_json(&self) -> Vec<u8> {
+        error(None, self.code, &self.message, None)
+    }
+}
+
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow)]
+    jsonrpc: Option<Cow<'a, str>>,
+    /// Present (even as `null`) or absent: `Option<&RawValue>` alone would read `null`
+    /// as absent and turn a request with a null id into a notification.
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    method: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    error: Option<&'a RawValue>,
+}
+
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
+}
+
+/// Reads one JSON-RPC message.
+pub fn parse(bytes: &[u8]) -> Result<Message<'_>, Refusal> {
+    let refuse = |code, message: &str| Refusal {
+        code,
+        message: message.to_owned(),
+    };
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first == Some(&b'[') {
+        if serde_json::from_slice::<&RawValue>(bytes).is_err() {
+            return Err(refuse(
+                PARSE_ERROR,
+                "Parse error: the body is not valid JSON",
+            ));
+        }
+        return Err(refuse(
+            INVALID_REQUEST,
+            "Invalid Request: JSON-RPC batches are not supported; send one message per request",
+        ));
+    }
+    let envelope: Envelope<'_> = match serde_json::from_slice(bytes) {
+        Ok(e) => e,
+        Err(e) if e.is_syntax() || e.is_eof() => {
+            return Err(refuse(
+                PARSE_ERROR,
+                &format!("Parse error: the body is not valid JSON ({e})"),
+            ));
+        }
+        Err(_) => {
+            return Err(refuse(
+                INVALID_REQUEST,
+                "Invalid Request: expected a JSON-RPC 2.0 message object",
+            ));
+        }
+    };
+    if envelope.jsonrpc.as_deref() != Some("2.0") {
+        return Err(refuse(
+            INVALID_REQUEST,
+            "Invalid Request: `jsonrpc` must be \"2.0\"",
+        ));
+    }
+    if let Some(params) = envelope.params {
+        let p = params.get();
+        if !p.starts_with('{') {
+            return Err(refuse(
+                INVALID_REQUEST,
+                "Invalid Request: `params` must be an object",
+            ));
+        }
+    }
+    match (envelope.method, envelope.id) {
+        (Some(method), Some(raw)) => {
+            let id = Id::from_raw(raw).ok_or_else(|| {
+                refuse(
+                    INVALID_REQUEST,
+                    "Invalid Request: the id must be a string or an integer in the i64 range",
+                )
+            })?;
+            Ok(Message::Request {
+                id,
+                method,
+                params: envelope.params,
+            })
+        }
+        (Some(method), None) => Ok(Message::Notification {
+            method,
+            params: envelope.params,
+        }),
+        (None, Some(_)) if envelope.result.is_some() || envelope.error.is_some() => {
+            Ok(Message::Reply)
+        }
+        _ => Err(refuse(
+            INVALID_REQUEST,
+            "Invalid Request: a message needs a `method`",
+        )),
+    }
+}
+
+/// `{"jsonrpc":"2.0","id":…,"result":…}` with `result` serialised.
+pub fn result<T: Serialize + ?Sized>(id: &Id, result: &T) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    out.extend_from_slice(id.json().as_bytes());
+    out.extend_from_slice(br#","result":"#);
+    // Serialising model types into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut out, result);
+    out.push(b'}');
+    out
+}
+
+/// `{"jsonrpc":"2.0","id":…,"result":<raw>}` with `raw` already JSON.
+pub fn raw_result(id: &Id, raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len() + 48);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    out.extend_from_slice(id.json().as_bytes());
+    out.extend_from_slice(br#","result":"#);
+    out.extend_from_slice(raw);
+    out.push(b'}');
+    out
+}
+
+/// A JSON-RPC error answer; `id` is `None` when the request's id is not known.
+pub fn error(id: Option<&Id>, code: i32, message: &str, data: Option<&Value>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(message.len() + 96);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    out.extend_from_slice(id.map_or("null", Id::json).as_bytes());
+    out.extend_from_slice(br#","error":{"code":"#);
+    out.extend_from_slice(code.to_string().as_bytes());
+    out.extend_from_slice(br#","message":"#);
+    super::answer::write_str(&mut out, message);
+    if let Some(data) = data {
+        out.extend_from_slice(br#","data":"#);
+        let _ = serde_json::to_writer(&mut out, data);
+    }
+    out.extend_from_slice(b"}}");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id_of(body: &str) -> Result<String, Refusal> {
+        match parse(body.as_bytes())? {
+            Message::Request { id, .. } => Ok(id.json().to_owned()),
+            other => panic!("not a request: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn ids_are_strings_or_i64_integers_echoed_as_received() {
+        let req = |id: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+        for ok in [
+            "0",
+            "7",
+            "-3",
+            "9223372036854775807",
+            "-9223372036854775808",
+        ] {
+            assert_eq!(id_of(&req(ok)).as_deref(), Ok(ok), "{ok}");
+        }
+        for s in [r#""abc""#, r#""a\"b\u00e9""#, r#""""#] {
+            assert_eq!(id_of(&req(s)).as_deref(), Ok(s), "{s}");
+        }
+        assert_eq!(id_of(&req("-0")).as_deref(), Ok("0"), "-0 is the integer 0");
+        for bad in [
+            "null",
+            "1.5",
+            "1.0",
+            "1e3",
+            "9223372036854775808",
+            "18446744073709551616",
+            "123456789012345678901234567890",
+            "true",
+            "{}",
+            "[1]",
+        ] {
+            let refused = id_of(&req(bad)).expect_err(bad);
+            assert_eq!(refused.code, INVALID_REQUEST, "{bad}");
+        }
+    }
+
+    #[test]
+    fn malformed_bodies_are_parse_errors_and_the_rest_invalid_requests() {
+        for body in ["{oops", "", "not json", "{\"jsonrpc\":\"2.0\",", "[1,"] {
+            assert_eq!(
+                parse(body.as_bytes()).unwrap_err().code,
+                PARSE_ERROR,
+                "{body}"
+            );
+        }
+        for body in [
+            "[]",
+            r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
+            "42",
+            r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
+            r#"{"id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":7}"#,
+        ] {
+            assert_eq!(
+                parse(body.as_bytes()).unwrap_err().code,
+                INVALID_REQUEST,
+                "{body}"
+            );
+        }
+        let refusal = parse(b"{oops").unwrap_err();
+        let answer: Value = serde_json::from_slice(&refusal.to_json()).unwrap();
+        assert_eq!(answer["id"], Value::Null);
+        assert_eq!(answer["error"]["code"], PARSE_ERROR);
+    }
+
+    #[test]
+    fn notifications_and_replies_are_told_apart() {
+        assert!(matches!(
+            parse(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+            Ok(Message::Notification { .. })
+        ));
+        assert!(matches!(
+            parse(br#"{"jsonrpc":"2.0","id":3,"result":{}}"#),
+            Ok(Message::Reply)
+        ));
+    }
+
+    #[test]
+    fn errors_are_well_formed_json() {
+        let id = Id("\"x\"".into());
+        let e = error(
+            Some(&id),
+            -32602,
+            "bad \"name\"\n",
+            Some(&serde_json::json!({"a": 1})),
+        );
+        let v: Value = serde_json::from_slice(&e).unwrap();
+        assert_eq!(v["id"], "x");
+        assert_eq!(v["error"]["message"], "bad \"name\"\n");
+        assert_eq!(v["error"]["data"]["a"], 1);
+    }
+}
