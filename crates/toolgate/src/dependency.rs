@@ -80,8 +80,16 @@ pub enum Gate<'a> {
         /// The current limit.
         limit: u32,
     },
-    /// Sleep, then ask again.
+    /// Sleep, then ask again (nothing is held meanwhile).
     Wait(Duration),
+    /// The quota pacer gave this attempt a place in line: sleep `wait`, then send
+    /// without asking again. The admission is held (and given back if dropped).
+    Queued {
+        /// Until the attempt's place comes.
+        wait: Duration,
+        /// The admission to send with.
+        admitted: Admitted<'a>,
+    },
     /// Quota is gone for longer than the deadline: fail fast with `rate_limited`.
     QuotaExhausted {
         /// When quota returns.
@@ -195,16 +203,20 @@ impl DependencyState {
             };
         }
         let gate = match g.pacer.admit(now, deadline_left) {
-            Pace::Go => {
+            pace @ (Pace::Go | Pace::Queued(_)) => {
                 // Only first attempts earn retry budget (as in tower): retries must not fund retries.
                 if first_attempt {
                     g.budget.record_request(now);
                 }
-                return Gate::Go(Admitted {
+                let admitted = Admitted {
                     dependency: self,
                     permit,
                     settled: false,
-                });
+                };
+                return match pace {
+                    Pace::Queued(wait) => Gate::Queued { wait, admitted },
+                    _ => Gate::Go(admitted),
+                };
             }
             Pace::Wait(d) => Gate::Wait(d),
             Pace::Exhausted { resets_in } => Gate::QuotaExhausted { resets_in },
@@ -247,6 +259,9 @@ impl DependencyState {
         let mut throttle = None;
         if let Some(s) = signals {
             for q in &s.quota {
+                if g.quotas.iter().any(|seen| overtaken(seen, q, now)) {
+                    continue;
+                }
                 g.quotas.retain(|seen| seen.quota.policy != q.policy);
                 if g.quotas.len() >= MAX_POLICIES
                     && let Some(oldest) = (0..g.quotas.len()).min_by_key(|&i| g.quotas[i].at)
@@ -387,6 +402,31 @@ fn quota_json(q: &Quota) -> Value {
         "resets_in_s": q.reset_after.map(|d| d.as_secs_f64()),
         "window_s": q.window.map(|d| d.as_secs_f64()),
     })
+}
+
+/// Within one window the server's count only goes down: a reply advertising more left
+/// than one already seen for the same policy and reset is an older reply that arrived
+/// later (concurrent calls), and must not make the quota look refilled — that is how a
+/// "used up" failure came to sit beside "8 of 30 requests left".
+fn overtaken(seen: &SeenQuota, q: &Quota, now: Instant) -> bool {
+    /// Resets are often whole seconds; two replies of one window may differ by one.
+    const SAME_WINDOW: Duration = Duration::from_millis(1500);
+    if seen.quota.policy != q.policy {
+        return false;
+    }
+    let (Some(old), Some(new)) = (seen.quota.remaining, q.remaining) else {
+        return false;
+    };
+    let (Some(old_reset), Some(new_reset)) = (seen.quota.reset_after, q.reset_after) else {
+        return false;
+    };
+    // Absurd resets (far past any Instant) are never "the same window".
+    let (Some(old_at), Some(new_at)) = (seen.at.checked_add(old_reset), now.checked_add(new_reset))
+    else {
+        return false;
+    };
+    let apart = old_at.max(new_at) - old_at.min(new_at);
+    apart <= SAME_WINDOW && new > old
 }
 
 /// Remaining / limit (1.0 when unknown), to sort the most constraining policy first.

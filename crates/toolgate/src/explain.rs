@@ -278,12 +278,14 @@ pub fn saturated(tool: &str, dependency: &str, limit: u32) -> String {
     )
 }
 
-/// The pacer refused: quota is gone for longer than the call may wait.
+/// The pacer refused at admission: what is left of the quota is used up or promised to
+/// calls queued before this one, and it returns later than this call may wait.
 pub fn quota_exhausted(tool: &str, dependency: &str, resets_in: Duration) -> String {
     format!(
-        "{tool} was not called: the quota {dependency} advertised is used up and resets in {}, later than this call \
-         may wait. Error class: rate_limited. toolgate sent nothing, so the upstream was not hit. Do not call {tool} \
-         again before then; continue with other tools or tell the user when it will be available.",
+        "{tool} was not called: the quota {dependency} advertised is used up or promised to calls queued before this \
+         one, and it resets in {}, later than this call may wait. Error class: rate_limited. toolgate sent \
+         nothing, so the upstream was not hit. Do not call {tool} again before then; continue with other tools or \
+         tell the user when it will be available.",
         human(resets_in)
     )
 }

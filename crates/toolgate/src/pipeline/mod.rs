@@ -51,6 +51,8 @@ struct Call {
     retry: RetryLoop,
     /// Time spent waiting for the quota pacer or a concurrency slot.
     paced: Duration,
+    /// The part of `paced` the quota pacer spaced this call by (its place in line).
+    spaced: Duration,
     /// Latency of the last attempt that got a reply.
     latency: Option<Duration>,
     /// The last failed attempt: its class, the server's wait, and what to say.
@@ -96,6 +98,7 @@ pub async fn run<U: Upstream>(
         started,
         retry,
         paced: Duration::ZERO,
+        spaced: Duration::ZERO,
         latency: None,
         last: None,
         warnings: Vec::new(),
@@ -225,6 +228,14 @@ async fn admit<'a, U: Upstream>(
             Gate::Wait(d) => {
                 call.paced += d;
                 tokio::time::sleep(d).await;
+            }
+            Gate::Queued { wait, admitted } => {
+                // The place in line is this call's; cancelled while waiting, the
+                // admission is dropped and gives the place back.
+                call.paced += wait;
+                call.spaced += wait;
+                tokio::time::sleep(wait).await;
+                return Ok(admitted);
             }
             Gate::Saturated { limit } => {
                 return Err(Failure::new(
@@ -451,7 +462,8 @@ fn record<U: Upstream>(
         spec.successor.as_deref(),
         &snapshot,
         deprecation.as_ref(),
-        call.paced,
+        call.spaced,
+        class == Some(ErrorClass::RateLimited),
         chrono::Utc::now(),
     );
     notes.extend(
