@@ -59,6 +59,9 @@ struct Inner {
     status: Option<std::sync::Arc<StatusReport>>,
     /// When the breaker last opened, in wall-clock time, for messages ("since 10:02 UTC").
     down_since_wall: Option<DateTime<Utc>>,
+    /// When the last reply arrived: once the latency window has emptied, the report
+    /// shows the window as of then, with its age, rather than "no calls yet".
+    last_reply: Option<Instant>,
 }
 
 /// Live state of a dependency.
@@ -152,8 +155,15 @@ impl Drop for Admitted<'_> {
 pub struct Snapshot {
     /// Most constraining first; remaining and reset adjusted to now.
     pub quotas: Vec<Quota>,
+    /// How long ago each of `quotas` was advertised (same order).
+    pub quota_ages: Vec<Duration>,
     /// Latency window.
     pub latency: LatencySnapshot,
+    /// `Some(age)` when the live window is empty and `latency` is the window as of the
+    /// last reply, `age` ago (detailed snapshots only).
+    pub latency_age: Option<Duration>,
+    /// How long ago the last reply arrived.
+    pub last_reply_age: Option<Duration>,
     /// Breaker.
     pub breaker: BreakerState,
     /// Down since (wall clock), while the breaker is not closed.
@@ -179,6 +189,7 @@ impl DependencyState {
                 quotas: Vec::new(),
                 status: None,
                 down_since_wall: None,
+                last_reply: None,
             }),
         }
     }
@@ -248,6 +259,7 @@ impl DependencyState {
         if let Some(l) = latency {
             g.latency
                 .record(now, l, class.is_none_or(|c| !c.counts_for_breaker()));
+            g.last_reply = Some(now);
         }
         let was_closed = matches!(g.breaker.state(now), BreakerState::Closed);
         g.breaker.record(now, class);
@@ -317,25 +329,42 @@ impl DependencyState {
 
     fn snapshot_with(&self, now: Instant, detailed: bool) -> Snapshot {
         let g = lock(&self.inner);
-        let mut quotas: Vec<Quota> = g
+        let mut quotas: Vec<(Quota, Duration)> = g
             .quotas
             .iter()
             .map(|s| {
                 let mut q = s.quota.clone();
                 let elapsed = now.saturating_duration_since(s.at);
                 q.reset_after = q.reset_after.map(|r| r.saturating_sub(elapsed));
-                q
+                (q, elapsed)
             })
             .collect();
-        quotas.sort_by(|a, b| fraction_left(a).total_cmp(&fraction_left(b)));
+        quotas.sort_by(|a, b| fraction_left(&a.0).total_cmp(&fraction_left(&b.0)));
+        let (quotas, quota_ages) = quotas.into_iter().unzip();
         let breaker = g.breaker.state(now);
+        let mut latency = if detailed {
+            g.latency.snapshot(now)
+        } else {
+            g.latency.snapshot_without_percentiles(now)
+        };
+        let last_reply_age = g.last_reply.map(|t| now.saturating_duration_since(t));
+        let mut latency_age = None;
+        // The window forgets samples after a while; what it knew is still the best
+        // account of the dependency, so the report shows it as of the last reply. The
+        // window only evicts when it records, so it still holds those samples.
+        if detailed
+            && latency.samples == 0
+            && let (Some(at), Some(age)) = (g.last_reply, last_reply_age)
+        {
+            latency = g.latency.snapshot(at);
+            latency_age = Some(age);
+        }
         Snapshot {
             quotas,
-            latency: if detailed {
-                g.latency.snapshot(now)
-            } else {
-                g.latency.snapshot_without_percentiles(now)
-            },
+            quota_ages,
+            latency,
+            latency_age,
+            last_reply_age,
             detailed,
             breaker,
             down_since: g.down_since_wall,
@@ -357,7 +386,10 @@ impl Snapshot {
         } else if self.latency.brownout
             || matches!(self.breaker, BreakerState::HalfOpen)
             || page == Some(Health::Degraded)
-            || self.quotas.first().is_some_and(|q| q.remaining == Some(0))
+            || self
+                .quotas
+                .first()
+                .is_some_and(|q| q.remaining == Some(0) && q.reset_after != Some(Duration::ZERO))
         {
             Health::Degraded
         } else if self.latency.samples == 0 && page.is_none() {
@@ -377,10 +409,29 @@ impl Snapshot {
                 m.remove(key);
             }
         }
+        if let (Some(age), Some(m)) = (self.latency_age, latency.as_object_mut()) {
+            m.insert("as_of_s_ago".into(), json!(age.as_secs()));
+        }
+        let quota: Vec<Value> = self
+            .quotas
+            .iter()
+            .zip(
+                self.quota_ages
+                    .iter()
+                    .map(Some)
+                    .chain(std::iter::repeat(None)),
+            )
+            .map(|(q, age)| {
+                let mut v = quota_json(q);
+                v["seen_s_ago"] = json!(age.map(Duration::as_secs));
+                v
+            })
+            .collect();
         json!({
             "status": self.health(),
-            "quota": self.quotas.iter().map(quota_json).collect::<Vec<_>>(),
+            "quota": quota,
             "latency": latency,
+            "last_reply_s_ago": self.last_reply_age.map(|a| a.as_secs()),
             "breaker": self.breaker,
             "down_since": self.down_since.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
             "status_page": self.status.as_ref().map(|s| json!({
