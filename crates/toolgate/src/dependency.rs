@@ -117,6 +117,8 @@ pub struct Admitted<'a> {
     dependency: &'a DependencyState,
     permit: Option<Permit>,
     settled: bool,
+    /// A call's first attempt earns retry budget once it is actually sent.
+    first_attempt: bool,
 }
 
 impl Admitted<'_> {
@@ -133,7 +135,22 @@ impl Admitted<'_> {
         self.settled = true;
         let permit = self.permit.take();
         self.dependency
-            .observe(now, signals, latency, class, permit)
+            .observe(now, signals, latency, class, permit, self.first_attempt)
+    }
+}
+
+impl Admitted<'_> {
+    /// The attempt was never sent (the request could not be formed): the pacer place
+    /// and the concurrency permit go back, and nothing is learned — no breaker failure,
+    /// no latency sample, no quota spent — so one caller's bad arguments cannot open the
+    /// circuit for everyone.
+    pub fn unsent(mut self) {
+        self.settled = true;
+        let mut g = lock(&self.dependency.inner);
+        if let Some(p) = self.permit.take() {
+            g.limit.forget(p);
+        }
+        g.pacer.complete(Instant::now(), None);
     }
 }
 
@@ -215,14 +232,11 @@ impl DependencyState {
         }
         let gate = match g.pacer.admit(now, deadline_left) {
             pace @ (Pace::Go | Pace::Queued(_)) => {
-                // Only first attempts earn retry budget (as in tower): retries must not fund retries.
-                if first_attempt {
-                    g.budget.record_request(now);
-                }
                 let admitted = Admitted {
                     dependency: self,
                     permit,
                     settled: false,
+                    first_attempt,
                 };
                 return match pace {
                     Pace::Queued(wait) => Gate::Queued { wait, admitted },
@@ -247,8 +261,14 @@ impl DependencyState {
         latency: Option<Duration>,
         class: Option<ErrorClass>,
         permit: Option<Permit>,
+        first_attempt: bool,
     ) -> Option<Duration> {
         let mut g = lock(&self.inner);
+        // Only first attempts earn retry budget (as in tower): retries must not fund
+        // retries. Earned when sent, so a request that could not be formed earns none.
+        if first_attempt {
+            g.budget.record_request(now);
+        }
         match (permit, latency) {
             (Some(p), Some(l)) => g.limit.release(p, now, l),
             (Some(p), None) => g.limit.forget(p),

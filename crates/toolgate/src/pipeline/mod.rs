@@ -36,7 +36,7 @@ use crate::explain::{self, Detail};
 use crate::metrics::{CallLabels, Class, Outcome as CallResult, RetryLabels, SequenceLabels};
 use crate::store::{IncidentKind, NewIncident};
 use crate::sync::lock;
-use crate::upstream::Upstream;
+use crate::upstream::{SendError, Upstream};
 use crate::watch::version;
 
 pub use interpret::{AttemptResult, interpret, read_signals};
@@ -290,6 +290,14 @@ async fn attempt<U: Upstream>(
     let spec = &route.spec;
     let timeout = spec.dependency.timeout.min(call.retry.left(Instant::now()));
     let sent = route.upstream.attempt(request, timeout).await;
+    if let Err(SendError::Build { detail }) = &sent {
+        admitted.unsent();
+        return Attempted::Failed {
+            class: ErrorClass::ClientError,
+            hint: None,
+            detail: Detail::NotFormed(detail.clone()),
+        };
+    }
     services
         .metrics
         .record_attempt(&spec.dependency.name, &route.label, &sent);

@@ -694,3 +694,88 @@ async fn a_cold_burst_never_waits_and_then_fails() {
     assert!(after.iter().all(|o| o.signals["attempts"] == 0));
     assert_eq!(rig.0.upstream.refused.load(Ordering::SeqCst), refused);
 }
+
+/// An upstream whose client refuses to build every request (as reqwest does for a
+/// request it cannot form): nothing ever leaves.
+#[derive(Debug, Default)]
+struct Unformable {
+    attempts: AtomicU32,
+}
+
+impl Upstream for Unformable {
+    type Request = ();
+
+    fn prepare(&self, _: &Map<String, Value>) -> Result<(), String> {
+        Ok(())
+    }
+
+    async fn attempt(&self, _: &(), _: Duration) -> Result<UpstreamResponse, SendError> {
+        self.attempts.fetch_add(1, Ordering::SeqCst);
+        Err(SendError::Build {
+            detail: "builder error: invalid header value".into(),
+        })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_request_the_client_cannot_form_is_a_client_error_that_never_opens_the_breaker() {
+    let spec = spec("web_search");
+    let dependency = Arc::new(DependencyState::new(spec.dependency.clone()));
+    let route = Route::new(
+        spec,
+        Arc::new(ToolState::new()),
+        dependency.clone(),
+        Unformable::default(),
+    );
+    let services = Services {
+        metrics: Arc::new(Metrics::new()),
+        incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
+    };
+    let args = || {
+        let Value::Object(m) = json!({ "query": "rust" }) else {
+            unreachable!()
+        };
+        m
+    };
+    for _ in 0..20 {
+        let outcome = run(&route, &services, args(), Origin::Agent).await;
+        let f = failure(&outcome);
+        assert_eq!(f.class, ErrorClass::ClientError, "{}", f.message);
+        assert!(
+            f.message.contains("could not form the request"),
+            "{}",
+            f.message
+        );
+        assert!(
+            f.message
+                .contains("Retrying the same arguments will not help"),
+            "{}",
+            f.message
+        );
+        assert_eq!(outcome.signals["retryable"], false);
+    }
+    assert_eq!(
+        route.upstream.attempts.load(Ordering::SeqCst),
+        20,
+        "never retried"
+    );
+    let snap = dependency.snapshot(Instant::now());
+    assert_eq!(
+        snap.breaker,
+        toolgate_resilience::BreakerState::Closed,
+        "the breaker learned nothing"
+    );
+    assert_eq!(snap.latency.samples, 0);
+    assert!(
+        !services
+            .metrics
+            .render()
+            .contains("toolgate_upstream_requests_total{"),
+        "nothing was sent, so nothing is counted as sent"
+    );
+    // The dependency still serves everyone else.
+    assert!(matches!(
+        dependency.gate(Instant::now(), Duration::from_secs(5), true),
+        crate::dependency::Gate::Go(_)
+    ));
+}

@@ -8,5 +8,6 @@ mod core;
 mod demo;
 mod direct;
 mod harness;
+mod hostile;
 mod signals;
 mod watch;
