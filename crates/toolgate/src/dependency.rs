@@ -321,6 +321,16 @@ impl DependencyState {
         throttle
     }
 
+    /// While the breaker is open, how long until its next probe. A call that waited
+    /// for its place in line asks before sending: the dependency may have gone down
+    /// meanwhile, and a queued call must not add to the failures.
+    pub fn open_for(&self, now: Instant) -> Option<Duration> {
+        match lock(&self.inner).breaker.state(now) {
+            BreakerState::Open { retry_in, .. } => Some(retry_in),
+            _ => None,
+        }
+    }
+
     /// Asks the budget for one retry.
     pub fn withdraw_retry(&self, now: Instant) -> bool {
         lock(&self.inner).budget.try_withdraw(now)

@@ -214,7 +214,8 @@ async fn attempts<U: Upstream>(
 /// Admission of one attempt: the breaker first (a dependency known to be down gets
 /// nothing), then, in a brownout, the concurrency limit, then the quota pacer (never
 /// send what the upstream said it will refuse). Waits for the pacer or a slot count
-/// as paced time.
+/// as paced time; a call given a place in line by the pacer holds it while it waits,
+/// and asks the breaker again before it sends.
 async fn admit<'a, U: Upstream>(
     route: &'a Route<U>,
     call: &mut Call,
@@ -235,6 +236,18 @@ async fn admit<'a, U: Upstream>(
                 call.paced += wait;
                 call.spaced += wait;
                 tokio::time::sleep(wait).await;
+                let now = Instant::now();
+                if let Some(retry_in) = route.dependency.open_for(now) {
+                    admitted.unsent();
+                    let down_since = route.dependency.call_snapshot(now).down_since;
+                    return Err(Failure {
+                        retry_after: Some(retry_in),
+                        ..Failure::new(
+                            ErrorClass::CircuitOpen,
+                            explain::circuit_open(tool, dependency, down_since, retry_in),
+                        )
+                    });
+                }
                 return Ok(admitted);
             }
             Gate::Saturated { limit } => {

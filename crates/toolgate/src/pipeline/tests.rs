@@ -779,3 +779,52 @@ async fn a_request_the_client_cannot_form_is_a_client_error_that_never_opens_the
         crate::dependency::Gate::Go(_)
     ));
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_call_waiting_in_line_is_not_sent_once_the_breaker_has_opened() {
+    let rig = quota_route();
+    assert!(
+        run(&rig.0, &rig.1, Map::new(), Origin::Agent)
+            .await
+            .result
+            .is_ok()
+    );
+    let mut set = tokio::task::JoinSet::new();
+    for _ in 0..20 {
+        let rig = rig.clone();
+        set.spawn(async move { run(&rig.0, &rig.1, Map::new(), Origin::Agent).await });
+    }
+    // The burst is admitted (some now, the rest in line); then the dependency fails
+    // five times in a row, as seen by other callers, and the breaker opens.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let sent_before = rig.0.upstream.attempts.load(Ordering::SeqCst);
+    for _ in 0..5 {
+        let admitted = match rig
+            .0
+            .dependency
+            .gate(Instant::now(), Duration::from_secs(300), true)
+        {
+            crate::dependency::Gate::Go(a)
+            | crate::dependency::Gate::Queued { admitted: a, .. } => a,
+            other => panic!("{other:?}"),
+        };
+        admitted.settle(Instant::now(), None, None, Some(ErrorClass::ServerError));
+    }
+    assert!(rig.0.dependency.open_for(Instant::now()).is_some());
+    let outcomes = set.join_all().await;
+    let queued: Vec<_> = outcomes
+        .iter()
+        .filter(|o| o.signals["paced_ms"].as_u64() > Some(0))
+        .collect();
+    assert!(!queued.is_empty(), "some calls waited in line");
+    for o in &queued {
+        let f = o.result.as_ref().unwrap_err();
+        assert_eq!(f.class, ErrorClass::CircuitOpen, "{}", f.message);
+        assert_eq!(o.signals["attempts"], 0);
+    }
+    assert_eq!(
+        rig.0.upstream.attempts.load(Ordering::SeqCst),
+        sent_before,
+        "nothing queued was sent after the breaker opened"
+    );
+}
