@@ -16,6 +16,13 @@
 //! spread calls out — but spreading never fails a call that quota can still
 //! serve (a spreading wait that does not fit the deadline becomes `Go`).
 //!
+//! Admission is decided once per call, first come, first served: a call is
+//! told to go now, given a place in line (a send time, counted at once, never
+//! earlier than the place of any call before it), or refused at once with the
+//! time quota returns when no place fits its deadline. A call never waits only
+//! to be refused, and a later call never takes the quota promised to an
+//! earlier one.
+//!
 //! This module must not sleep, read a clock, or parse headers. It paces; it
 //! does not retry (that is `retry`) or judge health (that is the breaker).
 
@@ -70,10 +77,17 @@ impl Default for PacerConfig {
 pub enum Pace {
     /// Send now. The call is counted; report it with [`QuotaPacer::complete`].
     Go,
-    /// Sleep this long, then ask again (nothing is reserved meanwhile).
+    /// The call has its place in line and is counted already: sleep this long, then
+    /// send without asking again; report it with [`QuotaPacer::complete`] like
+    /// [`Pace::Go`] (also when it is cancelled while it sleeps). Places are handed
+    /// out in arrival order, so a later call never overtakes an earlier one.
+    Queued(Duration),
+    /// Nothing is reserved: sleep this long, then ask again. Only when quota ran
+    /// out locally, its reset is unknown and responses in flight will tell.
     Wait(Duration),
-    /// Quota is gone for longer than the deadline allows: fail fast with
-    /// `rate_limited`, telling the model when it resets.
+    /// The call cannot be served within its deadline: fail fast with
+    /// `rate_limited`, telling the model when quota returns. Decided at admission,
+    /// so a call never waits only to fail.
     Exhausted {
         /// Time until quota is expected back.
         resets_in: Duration,
@@ -97,10 +111,19 @@ struct Advert {
 pub struct QuotaPacer {
     cfg: PacerConfig,
     advert: Option<Advert>,
+    /// Calls admitted ([`Pace::Go`] or [`Pace::Queued`]) and not yet completed.
     in_flight: u64,
     /// GCRA theoretical arrival time of the next call.
     tat: Option<Instant>,
+    /// GCRA interval and burst tolerance, kept while calls are lined up.
+    spacing: Option<(Duration, Duration)>,
     blocked_until: Option<Instant>,
+    /// The latest send time handed out: a later call is never given an earlier one.
+    line: Option<Instant>,
+    /// Calls queued for the moment quota returns (`queued_for`): the end of a block or
+    /// the reset of a used-up window. They are not charged to the current window.
+    queued: u64,
+    queued_for: Option<Instant>,
 }
 
 impl QuotaPacer {
@@ -112,7 +135,7 @@ impl QuotaPacer {
         }
     }
 
-    /// Calls admitted with [`Pace::Go`] and not yet completed.
+    /// Calls admitted with [`Pace::Go`] or [`Pace::Queued`] and not yet completed.
     pub fn in_flight(&self) -> u64 {
         self.in_flight
     }
@@ -122,64 +145,125 @@ impl QuotaPacer {
         self.advert.map(|a| a.remaining)
     }
 
-    /// May a call be sent now, given `deadline_left` on the whole call?
+    /// May a call be sent, given `deadline_left` on the whole call? Decides once, at
+    /// admission: go now, go at a reserved time (first come, first served), or fail
+    /// now because quota cannot come back in time.
     pub fn admit(&mut self, now: Instant, deadline_left: Duration) -> Pace {
-        let fits = |wait: Duration| wait.saturating_add(MIN_ATTEMPT_TIME) <= deadline_left;
-        let hold = |wait: Duration| {
-            if fits(wait) {
-                Pace::Wait(wait)
-            } else {
-                Pace::Exhausted { resets_in: wait }
-            }
-        };
+        // The latest moment this call may still be sent and get an answer.
+        let latest = deadline_left
+            .checked_sub(MIN_ATTEMPT_TIME)
+            .map(|d| later(now, d));
+        if self.queued_for.is_some_and(|q| q <= now) {
+            self.queued = 0;
+            self.queued_for = None;
+        }
         if let Some(until) = self.blocked_until {
             if now < until {
-                return hold(until - now);
+                return self.queue_for(now, until, latest);
             }
             self.blocked_until = None;
         }
         self.roll_over(now);
         let Some(advert) = self.advert else {
-            return self.go(None);
+            return self.go(now, now, None);
         };
         let usable = advert.remaining.saturating_sub(self.reserve(advert));
         if usable == 0 {
             return match advert.reset_at {
-                Some(reset_at) => hold(reset_at.saturating_duration_since(now)),
+                Some(reset_at) => self.queue_for(now, reset_at, latest),
                 // Responses in flight will tell us the new window.
-                None if self.in_flight > 0 => hold(self.cfg.poll),
+                None if self.in_flight > 0 => {
+                    let wait = self.cfg.poll;
+                    if latest.is_some_and(|l| later(now, wait) <= l) {
+                        Pace::Wait(wait)
+                    } else {
+                        Pace::Exhausted { resets_in: wait }
+                    }
+                }
                 // The dependency stopped advertising: nothing left to go by.
                 None => {
                     self.advert = None;
-                    self.go(None)
+                    self.go(now, now, None)
                 }
             };
         }
         let Some(reset_at) = advert.reset_at else {
-            return self.go(None);
+            return self.go(now, now, None);
         };
         // GCRA: one call per `interval`, with a burst of half of what is left: an agent
         // with plenty of quota is not slowed down, and the second half is spread out
-        // so the window still ends without a refusal.
-        let interval =
-            reset_at.saturating_duration_since(now) / u32::try_from(usable).unwrap_or(u32::MAX);
-        let burst = u32::try_from(usable / 2).unwrap_or(u32::MAX);
-        let tolerance = interval.saturating_mul(burst);
+        // so the window still ends without a refusal. The spacing is fixed while calls
+        // are lined up (the theoretical arrival time is ahead of now): recomputing it
+        // from a remainder already charged to those calls would stretch the line past
+        // the reset, which is how a concurrent burst ended up going all at once.
+        let busy = self.tat.is_some_and(|t| t > now);
+        let (interval, tolerance) = match self.spacing {
+            Some(spacing) if busy => spacing,
+            _ => {
+                let interval = reset_at.saturating_duration_since(now)
+                    / u32::try_from(usable).unwrap_or(u32::MAX);
+                let burst = u32::try_from(usable / 2).unwrap_or(u32::MAX);
+                let spacing = (interval, interval.saturating_mul(burst));
+                self.spacing = Some(spacing);
+                spacing
+            }
+        };
         let tat = self.tat.map_or(now, |t| t.max(now));
-        let earliest = tat.checked_sub(tolerance).unwrap_or(now);
-        if earliest > now && fits(earliest - now) {
-            return Pace::Wait(earliest - now);
-        }
-        self.go(Some(later(tat, interval)))
+        let earliest = tat.checked_sub(tolerance).unwrap_or(now).max(now);
+        let in_line = self.line.map_or(earliest, |l| l.max(earliest));
+        // Spreading is soft: quota covers this call, so a deadline too short for the
+        // spacing sends it now rather than failing a call quota can serve. Only then
+        // may a call go before one queued earlier, which keeps its own place and quota.
+        let send_at = if latest.is_some_and(|l| in_line <= l) {
+            in_line
+        } else {
+            now
+        };
+        self.go(now, send_at, Some(later(tat, interval)))
     }
 
-    fn go(&mut self, next_tat: Option<Instant>) -> Pace {
+    /// A place at `at`, when quota is expected back, if the call can wait that long
+    /// and the returning quota is not already promised to the calls queued before it.
+    fn queue_for(&mut self, now: Instant, at: Instant, latest: Option<Instant>) -> Pace {
+        let resets_in = at.saturating_duration_since(now);
+        let send_at = self.line.map_or(at, |l| l.max(at));
+        let capacity = self.next_capacity();
+        if latest.is_none_or(|l| send_at > l) || self.queued >= capacity {
+            return Pace::Exhausted { resets_in };
+        }
+        self.queued += 1;
+        self.queued_for = Some(self.queued_for.map_or(at, |q| q.max(at)));
+        self.line = Some(send_at);
+        self.in_flight = self.in_flight.saturating_add(1);
+        Pace::Queued(send_at.saturating_duration_since(now))
+    }
+
+    /// How many calls may be promised the quota that returns: a full window minus
+    /// the reserve when the limit is known; otherwise one, whose answer tells the rest.
+    fn next_capacity(&self) -> u64 {
+        match self.advert.and_then(|a| a.limit).filter(|l| *l > 0) {
+            Some(limit) => limit.saturating_sub(self.reserve(Advert {
+                remaining: limit,
+                advertised: limit,
+                limit: Some(limit),
+                reset_at: None,
+            })),
+            None => 1,
+        }
+    }
+
+    fn go(&mut self, now: Instant, send_at: Instant, next_tat: Option<Instant>) -> Pace {
         self.tat = next_tat;
         self.in_flight = self.in_flight.saturating_add(1);
         if let Some(a) = self.advert.as_mut() {
             a.remaining = a.remaining.saturating_sub(1);
         }
-        Pace::Go
+        self.line = Some(self.line.map_or(send_at, |l| l.max(send_at)));
+        if send_at > now {
+            Pace::Queued(send_at - now)
+        } else {
+            Pace::Go
+        }
     }
 
     fn reserve(&self, advert: Advert) -> u64 {
@@ -201,6 +285,7 @@ impl QuotaPacer {
             return;
         }
         self.tat = None;
+        self.spacing = None;
         self.advert = advert.limit.map(|limit| Advert {
             remaining: limit.saturating_sub(self.in_flight),
             advertised: limit,
@@ -233,6 +318,11 @@ impl QuotaPacer {
             && quota.remaining > a.advertised
         {
             return;
+        }
+        if !same_window {
+            // A new window: its spacing starts afresh (the line of calls keeps its order).
+            self.tat = None;
+            self.spacing = None;
         }
         self.advert = Some(Advert {
             // The server may not have counted the calls still in flight yet.

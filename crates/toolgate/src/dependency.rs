@@ -59,6 +59,9 @@ struct Inner {
     status: Option<std::sync::Arc<StatusReport>>,
     /// When the breaker last opened, in wall-clock time, for messages ("since 10:02 UTC").
     down_since_wall: Option<DateTime<Utc>>,
+    /// When the last reply arrived: once the latency window has emptied, the report
+    /// shows the window as of then, with its age, rather than "no calls yet".
+    last_reply: Option<Instant>,
 }
 
 /// Live state of a dependency.
@@ -80,8 +83,16 @@ pub enum Gate<'a> {
         /// The current limit.
         limit: u32,
     },
-    /// Sleep, then ask again.
+    /// Sleep, then ask again (nothing is held meanwhile).
     Wait(Duration),
+    /// The quota pacer gave this attempt a place in line: sleep `wait`, then send
+    /// without asking again. The admission is held (and given back if dropped).
+    Queued {
+        /// Until the attempt's place comes.
+        wait: Duration,
+        /// The admission to send with.
+        admitted: Admitted<'a>,
+    },
     /// Quota is gone for longer than the deadline: fail fast with `rate_limited`.
     QuotaExhausted {
         /// When quota returns.
@@ -106,6 +117,8 @@ pub struct Admitted<'a> {
     dependency: &'a DependencyState,
     permit: Option<Permit>,
     settled: bool,
+    /// A call's first attempt earns retry budget once it is actually sent.
+    first_attempt: bool,
 }
 
 impl Admitted<'_> {
@@ -122,7 +135,22 @@ impl Admitted<'_> {
         self.settled = true;
         let permit = self.permit.take();
         self.dependency
-            .observe(now, signals, latency, class, permit)
+            .observe(now, signals, latency, class, permit, self.first_attempt)
+    }
+}
+
+impl Admitted<'_> {
+    /// The attempt was never sent (the request could not be formed): the pacer place
+    /// and the concurrency permit go back, and nothing is learned — no breaker failure,
+    /// no latency sample, no quota spent — so one caller's bad arguments cannot open the
+    /// circuit for everyone.
+    pub fn unsent(mut self) {
+        self.settled = true;
+        let mut g = lock(&self.dependency.inner);
+        if let Some(p) = self.permit.take() {
+            g.limit.forget(p);
+        }
+        g.pacer.complete(Instant::now(), None);
     }
 }
 
@@ -144,8 +172,15 @@ impl Drop for Admitted<'_> {
 pub struct Snapshot {
     /// Most constraining first; remaining and reset adjusted to now.
     pub quotas: Vec<Quota>,
+    /// How long ago each of `quotas` was advertised (same order).
+    pub quota_ages: Vec<Duration>,
     /// Latency window.
     pub latency: LatencySnapshot,
+    /// `Some(age)` when the live window is empty and `latency` is the window as of the
+    /// last reply, `age` ago (detailed snapshots only).
+    pub latency_age: Option<Duration>,
+    /// How long ago the last reply arrived.
+    pub last_reply_age: Option<Duration>,
     /// Breaker.
     pub breaker: BreakerState,
     /// Down since (wall clock), while the breaker is not closed.
@@ -171,6 +206,7 @@ impl DependencyState {
                 quotas: Vec::new(),
                 status: None,
                 down_since_wall: None,
+                last_reply: None,
             }),
         }
     }
@@ -195,16 +231,17 @@ impl DependencyState {
             };
         }
         let gate = match g.pacer.admit(now, deadline_left) {
-            Pace::Go => {
-                // Only first attempts earn retry budget (as in tower): retries must not fund retries.
-                if first_attempt {
-                    g.budget.record_request(now);
-                }
-                return Gate::Go(Admitted {
+            pace @ (Pace::Go | Pace::Queued(_)) => {
+                let admitted = Admitted {
                     dependency: self,
                     permit,
                     settled: false,
-                });
+                    first_attempt,
+                };
+                return match pace {
+                    Pace::Queued(wait) => Gate::Queued { wait, admitted },
+                    _ => Gate::Go(admitted),
+                };
             }
             Pace::Wait(d) => Gate::Wait(d),
             Pace::Exhausted { resets_in } => Gate::QuotaExhausted { resets_in },
@@ -224,8 +261,14 @@ impl DependencyState {
         latency: Option<Duration>,
         class: Option<ErrorClass>,
         permit: Option<Permit>,
+        first_attempt: bool,
     ) -> Option<Duration> {
         let mut g = lock(&self.inner);
+        // Only first attempts earn retry budget (as in tower): retries must not fund
+        // retries. Earned when sent, so a request that could not be formed earns none.
+        if first_attempt {
+            g.budget.record_request(now);
+        }
         match (permit, latency) {
             (Some(p), Some(l)) => g.limit.release(p, now, l),
             (Some(p), None) => g.limit.forget(p),
@@ -236,6 +279,7 @@ impl DependencyState {
         if let Some(l) = latency {
             g.latency
                 .record(now, l, class.is_none_or(|c| !c.counts_for_breaker()));
+            g.last_reply = Some(now);
         }
         let was_closed = matches!(g.breaker.state(now), BreakerState::Closed);
         g.breaker.record(now, class);
@@ -247,6 +291,9 @@ impl DependencyState {
         let mut throttle = None;
         if let Some(s) = signals {
             for q in &s.quota {
+                if g.quotas.iter().any(|seen| overtaken(seen, q, now)) {
+                    continue;
+                }
                 g.quotas.retain(|seen| seen.quota.policy != q.policy);
                 if g.quotas.len() >= MAX_POLICIES
                     && let Some(oldest) = (0..g.quotas.len()).min_by_key(|&i| g.quotas[i].at)
@@ -272,6 +319,16 @@ impl DependencyState {
             }
         }
         throttle
+    }
+
+    /// While the breaker is open, how long until its next probe. A call that waited
+    /// for its place in line asks before sending: the dependency may have gone down
+    /// meanwhile, and a queued call must not add to the failures.
+    pub fn open_for(&self, now: Instant) -> Option<Duration> {
+        match lock(&self.inner).breaker.state(now) {
+            BreakerState::Open { retry_in, .. } => Some(retry_in),
+            _ => None,
+        }
     }
 
     /// Asks the budget for one retry.
@@ -302,25 +359,42 @@ impl DependencyState {
 
     fn snapshot_with(&self, now: Instant, detailed: bool) -> Snapshot {
         let g = lock(&self.inner);
-        let mut quotas: Vec<Quota> = g
+        let mut quotas: Vec<(Quota, Duration)> = g
             .quotas
             .iter()
             .map(|s| {
                 let mut q = s.quota.clone();
                 let elapsed = now.saturating_duration_since(s.at);
                 q.reset_after = q.reset_after.map(|r| r.saturating_sub(elapsed));
-                q
+                (q, elapsed)
             })
             .collect();
-        quotas.sort_by(|a, b| fraction_left(a).total_cmp(&fraction_left(b)));
+        quotas.sort_by(|a, b| fraction_left(&a.0).total_cmp(&fraction_left(&b.0)));
+        let (quotas, quota_ages) = quotas.into_iter().unzip();
         let breaker = g.breaker.state(now);
+        let mut latency = if detailed {
+            g.latency.snapshot(now)
+        } else {
+            g.latency.snapshot_without_percentiles(now)
+        };
+        let last_reply_age = g.last_reply.map(|t| now.saturating_duration_since(t));
+        let mut latency_age = None;
+        // The window forgets samples after a while; what it knew is still the best
+        // account of the dependency, so the report shows it as of the last reply. The
+        // window only evicts when it records, so it still holds those samples.
+        if detailed
+            && latency.samples == 0
+            && let (Some(at), Some(age)) = (g.last_reply, last_reply_age)
+        {
+            latency = g.latency.snapshot(at);
+            latency_age = Some(age);
+        }
         Snapshot {
             quotas,
-            latency: if detailed {
-                g.latency.snapshot(now)
-            } else {
-                g.latency.snapshot_without_percentiles(now)
-            },
+            quota_ages,
+            latency,
+            latency_age,
+            last_reply_age,
             detailed,
             breaker,
             down_since: g.down_since_wall,
@@ -342,7 +416,10 @@ impl Snapshot {
         } else if self.latency.brownout
             || matches!(self.breaker, BreakerState::HalfOpen)
             || page == Some(Health::Degraded)
-            || self.quotas.first().is_some_and(|q| q.remaining == Some(0))
+            || self
+                .quotas
+                .first()
+                .is_some_and(|q| q.remaining == Some(0) && q.reset_after != Some(Duration::ZERO))
         {
             Health::Degraded
         } else if self.latency.samples == 0 && page.is_none() {
@@ -362,10 +439,29 @@ impl Snapshot {
                 m.remove(key);
             }
         }
+        if let (Some(age), Some(m)) = (self.latency_age, latency.as_object_mut()) {
+            m.insert("as_of_s_ago".into(), json!(age.as_secs()));
+        }
+        let quota: Vec<Value> = self
+            .quotas
+            .iter()
+            .zip(
+                self.quota_ages
+                    .iter()
+                    .map(Some)
+                    .chain(std::iter::repeat(None)),
+            )
+            .map(|(q, age)| {
+                let mut v = quota_json(q);
+                v["seen_s_ago"] = json!(age.map(Duration::as_secs));
+                v
+            })
+            .collect();
         json!({
             "status": self.health(),
-            "quota": self.quotas.iter().map(quota_json).collect::<Vec<_>>(),
+            "quota": quota,
             "latency": latency,
+            "last_reply_s_ago": self.last_reply_age.map(|a| a.as_secs()),
             "breaker": self.breaker,
             "down_since": self.down_since.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
             "status_page": self.status.as_ref().map(|s| json!({
@@ -387,6 +483,31 @@ fn quota_json(q: &Quota) -> Value {
         "resets_in_s": q.reset_after.map(|d| d.as_secs_f64()),
         "window_s": q.window.map(|d| d.as_secs_f64()),
     })
+}
+
+/// Within one window the server's count only goes down: a reply advertising more left
+/// than one already seen for the same policy and reset is an older reply that arrived
+/// later (concurrent calls), and must not make the quota look refilled — that is how a
+/// "used up" failure came to sit beside "8 of 30 requests left".
+fn overtaken(seen: &SeenQuota, q: &Quota, now: Instant) -> bool {
+    /// Resets are often whole seconds; two replies of one window may differ by one.
+    const SAME_WINDOW: Duration = Duration::from_millis(1500);
+    if seen.quota.policy != q.policy {
+        return false;
+    }
+    let (Some(old), Some(new)) = (seen.quota.remaining, q.remaining) else {
+        return false;
+    };
+    let (Some(old_reset), Some(new_reset)) = (seen.quota.reset_after, q.reset_after) else {
+        return false;
+    };
+    // Absurd resets (far past any Instant) are never "the same window".
+    let (Some(old_at), Some(new_at)) = (seen.at.checked_add(old_reset), now.checked_add(new_reset))
+    else {
+        return false;
+    };
+    let apart = old_at.max(new_at) - old_at.min(new_at);
+    apart <= SAME_WINDOW && new > old
 }
 
 /// Remaining / limit (1.0 when unknown), to sort the most constraining policy first.

@@ -16,6 +16,8 @@ pub enum Detail {
     Timeout(Duration),
     /// Connection failure.
     Connect(String),
+    /// The HTTP client refused to form the request; nothing was sent.
+    NotFormed(String),
     /// A non-2xx status, with the start of the body.
     Status {
         /// HTTP status.
@@ -55,6 +57,9 @@ impl Detail {
             Detail::Timeout(t) if t.is_zero() => "the upstream did not answer in time".into(),
             Detail::Timeout(t) => format!("the upstream did not answer within {}", human(*t)),
             Detail::Connect(d) => format!("the connection to the upstream failed ({d})"),
+            Detail::NotFormed(d) => {
+                format!("toolgate could not form the request, so nothing was sent ({d})")
+            }
             Detail::Status { status, excerpt } if excerpt.is_empty() => {
                 format!("the upstream answered HTTP {status}")
             }
@@ -278,12 +283,14 @@ pub fn saturated(tool: &str, dependency: &str, limit: u32) -> String {
     )
 }
 
-/// The pacer refused: quota is gone for longer than the call may wait.
+/// The pacer refused at admission: what is left of the quota is used up or promised to
+/// calls queued before this one, and it returns later than this call may wait.
 pub fn quota_exhausted(tool: &str, dependency: &str, resets_in: Duration) -> String {
     format!(
-        "{tool} was not called: the quota {dependency} advertised is used up and resets in {}, later than this call \
-         may wait. Error class: rate_limited. toolgate sent nothing, so the upstream was not hit. Do not call {tool} \
-         again before then; continue with other tools or tell the user when it will be available.",
+        "{tool} was not called: the quota {dependency} advertised is used up or promised to calls queued before this \
+         one, and it resets in {}, later than this call may wait. Error class: rate_limited. toolgate sent \
+         nothing, so the upstream was not hit. Do not call {tool} again before then; continue with other tools or \
+         tell the user when it will be available.",
         human(resets_in)
     )
 }
@@ -305,15 +312,173 @@ pub fn circuit_open(
     )
 }
 
-/// The first 200 characters of a body, on one line, for messages.
-pub fn excerpt(body: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&body[..body.len().min(800)]);
-    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut out: String = one_line.chars().take(200).collect();
-    if one_line.chars().count() > 200 {
+/// Configured secret values of one tool — its dependency's header values (after
+/// `${ENV}` expansion), the credentials in its base URL (query values, password) and
+/// the literal parts of its own header templates — as they may come back in upstream
+/// text: whole, as the credential after an auth scheme (`Bearer <token>`), and
+/// percent-encoded. Built only when upstream text is about to be repeated.
+#[derive(Debug, Default, Clone)]
+pub struct Secrets(Vec<String>);
+
+/// Shorter values are not scrubbed as substrings: a value of a few characters ("1",
+/// "json", "v2") occurs in ordinary text, so replacing it would garble every excerpt,
+/// and where the `[redacted]` marks fell would itself spell out the value.
+const MIN_SECRET_CHARS: usize = 6;
+
+impl Secrets {
+    /// The secrets `tool` is configured with.
+    pub fn of(tool: &ToolSpec) -> Secrets {
+        let dep = &tool.dependency;
+        let mut raw: Vec<String> = dep
+            .headers
+            .iter()
+            .filter_map(|(_, v)| v.to_str().ok().map(str::to_owned))
+            .collect();
+        raw.extend(dep.base_url.query_pairs().map(|(_, v)| v.into_owned()));
+        raw.extend(dep.base_url.password().map(str::to_owned));
+        for (_, template) in &tool.request.headers {
+            for part in &template.0 {
+                if let crate::config::template::Part::Lit(l) = part {
+                    raw.push(l.clone());
+                }
+            }
+        }
+        Secrets::new(raw)
+    }
+
+    /// Secrets from plain values.
+    pub fn new(values: impl IntoIterator<Item = String>) -> Secrets {
+        let mut out = Vec::new();
+        for value in values {
+            let value = value.trim().to_owned();
+            // "Bearer <token>", "Basic <b64>", "token <t>": the credential alone too.
+            let parts: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
+            let encoded: String = url::form_urlencoded::byte_serialize(value.as_bytes()).collect();
+            out.push(value);
+            out.push(encoded);
+            if parts.len() > 1 {
+                out.extend(parts);
+            }
+        }
+        out.retain(|v| v.chars().count() >= MIN_SECRET_CHARS);
+        // Longest first, so a token inside a longer value is not half-replaced.
+        out.sort_by_key(|v| std::cmp::Reverse(v.len()));
+        out.dedup();
+        Secrets(out)
+    }
+
+    /// `text` with every secret replaced by `[redacted]`.
+    pub fn scrub(&self, text: &str) -> String {
+        let mut out = text.to_owned();
+        for secret in &self.0 {
+            if out.contains(secret.as_str()) {
+                out = out.replace(secret.as_str(), "[redacted]");
+            }
+        }
+        out
+    }
+
+    /// `text` cut off mid-secret loses the partial secret at its end.
+    fn drop_partial_tail(&self, text: &mut String) {
+        for secret in &self.0 {
+            let cut = (1..secret.len())
+                .rev()
+                .filter(|k| secret.is_char_boundary(*k))
+                .find(|k| text.ends_with(&secret[..*k]));
+            if let Some(k) = cut {
+                text.truncate(text.len() - k);
+            }
+        }
+    }
+
+    fn longest(&self) -> usize {
+        self.0.first().map_or(0, String::len)
+    }
+}
+
+/// How much of a body is read for an excerpt (plus the longest secret, so a secret
+/// crossing this point is still seen whole).
+const EXCERPT_WINDOW: usize = 4096;
+/// Characters of upstream text shown.
+const EXCERPT_CHARS: usize = 200;
+
+/// The first 200 characters of a body, on one line, for messages, with every secret
+/// in `secrets` replaced by `[redacted]` and control characters removed; a body that
+/// is not text is "N bytes of non-text".
+pub fn excerpt(body: &[u8], secrets: &Secrets) -> String {
+    let window = &body[..body.len().min(EXCERPT_WINDOW + secrets.longest())];
+    if !looks_like_text(window) {
+        return format!("{} bytes of non-text", body.len());
+    }
+    let text = String::from_utf8_lossy(window);
+    // Controls and invisible formatting characters (bidi overrides, zero-width) go:
+    // they can hide or reorder what the model and an operator read.
+    let visible: String = text
+        .chars()
+        .map(|c| if c.is_whitespace() { ' ' } else { c })
+        .filter(|c| !c.is_control() && !is_format(*c))
+        .collect();
+    let mut scrubbed = secrets.scrub(&visible);
+    if window.len() < body.len() {
+        secrets.drop_partial_tail(&mut scrubbed);
+    }
+    let one_line: String = scrubbed.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: String = one_line.chars().take(EXCERPT_CHARS).collect();
+    if one_line.chars().count() > EXCERPT_CHARS || window.len() < body.len() {
         out.push('…');
     }
     out
+}
+
+/// Upstream text repeated in a note or `_meta` (a `Warning`, a deprecation link): on
+/// one line, without controls, secrets scrubbed, at most `max` characters.
+pub fn upstream_text(text: &str, secrets: &Secrets, max: usize) -> String {
+    let visible: String = text
+        .chars()
+        .map(|c| if c.is_whitespace() { ' ' } else { c })
+        .filter(|c| !c.is_control() && !is_format(*c))
+        .collect();
+    let scrubbed = secrets.scrub(&visible);
+    let mut out: String = scrubbed.chars().take(max).collect();
+    if scrubbed.chars().count() > max {
+        out.push('…');
+    }
+    out
+}
+
+/// A successor or deprecation link worth repeating: URL-ish (absolute http(s) or a
+/// path), at most 200 characters, with nothing a URL cannot hold. Anything else — a
+/// 20 KB header value, prose, a secret — is not a link and is dropped.
+pub fn link(value: &str, secrets: &Secrets) -> Option<String> {
+    const MAX_LINK: usize = 200;
+    let v = value.trim();
+    let urlish = v.starts_with("https://") || v.starts_with("http://") || v.starts_with('/');
+    let clean = v
+        .chars()
+        .all(|c| c.is_ascii_graphic() && !matches!(c, '<' | '>' | '"' | '\\'));
+    (urlish && clean && v.len() <= MAX_LINK && secrets.scrub(v) == v).then(|| v.to_owned())
+}
+
+/// Text, not bytes: valid UTF-8 (a character cut at the end of the window is fine),
+/// no NUL, and few control characters.
+fn looks_like_text(window: &[u8]) -> bool {
+    let valid = match std::str::from_utf8(window) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none() && window.len() - e.valid_up_to() < 4,
+    };
+    if !valid || window.contains(&0) {
+        return false;
+    }
+    let controls = window
+        .iter()
+        .filter(|b| b.is_ascii_control() && !b.is_ascii_whitespace())
+        .count();
+    controls * 10 <= window.len()
+}
+
+/// Unicode format characters that change how text displays without being seen.
+fn is_format(c: char) -> bool {
+    matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}' | '\u{00ad}')
 }
 
 /// `47 s`, `1.5 s`, `250 ms`, `3 min 20 s`.
@@ -367,14 +532,94 @@ mod tests {
         assert_eq!(human(Duration::from_secs(7200)), "2 h");
     }
 
+    fn none() -> Secrets {
+        Secrets::default()
+    }
+
     #[test]
-    fn excerpts_are_one_short_line_even_for_binary() {
+    fn excerpts_are_one_short_line() {
         assert_eq!(
-            excerpt(b"<html>\n  <body>oops</body>\n</html>"),
+            excerpt(b"<html>\n  <body>oops</body>\n</html>", &none()),
             "<html> <body>oops</body> </html>"
         );
         let long = "x".repeat(500);
-        assert_eq!(excerpt(long.as_bytes()).chars().count(), 201);
-        assert!(!excerpt(&[0xff, 0xfe, 0x00, b'\n']).contains('\n'));
+        assert_eq!(excerpt(long.as_bytes(), &none()).chars().count(), 201);
+    }
+
+    #[test]
+    fn a_binary_body_is_n_bytes_of_non_text() {
+        assert_eq!(
+            excerpt(&[0xff, 0xfe, 0x00, b'\n'], &none()),
+            "4 bytes of non-text"
+        );
+        let png = [&b"\x89PNG\r\n\x1a\n"[..], &[0u8; 100]].concat();
+        assert_eq!(excerpt(&png, &none()), "108 bytes of non-text");
+        // A multi-byte character cut by the window is still text.
+        let mut cut = "é".repeat(3000).into_bytes();
+        cut.truncate(4095);
+        assert!(excerpt(&cut, &none()).starts_with("ééé"));
+    }
+
+    #[test]
+    fn control_and_invisible_characters_are_removed() {
+        let got = excerpt(
+            "a\u{1b}[31mred\u{7}\u{202e}txt\u{200b}b".as_bytes(),
+            &none(),
+        );
+        assert_eq!(got, "a[31mredtxtb");
+    }
+
+    #[test]
+    fn a_bearer_token_echoed_in_an_error_body_is_redacted_whole_and_bare() {
+        let secrets = Secrets::new(["Bearer s3cr3t-T0ken.abc".to_string(), "q-key-123456".into()]);
+        let body = r#"{"error":"bad","headers":{"authorization":"Bearer s3cr3t-T0ken.abc"},"echo":"s3cr3t-T0ken.abc","url":"/x?api_key=q-key-123456"}"#;
+        let got = excerpt(body.as_bytes(), &secrets);
+        assert!(!got.contains("s3cr3t") && !got.contains("q-key"), "{got}");
+        assert_eq!(got.matches("[redacted]").count(), 3, "{got}");
+    }
+
+    #[test]
+    fn a_percent_encoded_secret_is_redacted() {
+        let secrets = Secrets::new(["tok+en/abc=".to_string()]);
+        let got = excerpt(b"GET /x?key=tok%2Ben%2Fabc%3D failed", &secrets);
+        assert_eq!(got, "GET /x?key=[redacted] failed");
+    }
+
+    #[test]
+    fn short_values_are_not_scrubbed_as_substrings() {
+        let secrets = Secrets::new(["json".to_string(), "v2".into()]);
+        assert_eq!(
+            excerpt(b"application/json v2", &secrets),
+            "application/json v2"
+        );
+    }
+
+    #[test]
+    fn a_secret_cut_off_by_the_window_leaves_no_prefix() {
+        let secret = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".to_string();
+        let secrets = Secrets::new([secret.clone()]);
+        // The window ends inside the secret only if the body is longer than it.
+        let mut body = " "
+            .repeat(EXCERPT_WINDOW + secrets.longest() - 10)
+            .into_bytes();
+        body.extend_from_slice(secret.as_bytes());
+        let got = excerpt(&body, &secrets);
+        assert!(!got.contains("ABC"), "{got}");
+    }
+
+    #[test]
+    fn an_oversized_or_non_url_link_is_dropped() {
+        let s = none();
+        assert_eq!(
+            link("https://api.example.com/v4", &s).as_deref(),
+            Some("https://api.example.com/v4")
+        );
+        assert_eq!(link("/v3/search", &s).as_deref(), Some("/v3/search"));
+        let huge = format!("https://example.com/{}", "a".repeat(20_000));
+        assert_eq!(link(&huge, &s), None);
+        assert_eq!(link("please use the new API", &s), None);
+        assert_eq!(link("javascript:alert(1)", &s), None);
+        let secret = Secrets::new(["supersecret".to_string()]);
+        assert_eq!(link("https://x.example/?k=supersecret", &secret), None);
     }
 }

@@ -113,6 +113,7 @@ fn advice(name: &str, s: &Snapshot, deprecated: bool) -> String {
     }
     if let Some(q) = s.quotas.first()
         && q.remaining == Some(0)
+        && q.reset_after != Some(std::time::Duration::ZERO)
     {
         let reset = q
             .reset_after
@@ -135,8 +136,142 @@ fn advice(name: &str, s: &Snapshot, deprecated: bool) -> String {
     if deprecated {
         return format!("{name} works, but some of its tools are deprecated; see deprecations.");
     }
-    match s.health() {
-        Health::Unknown => format!("No calls to {name} yet; no known problems."),
-        _ => format!("{name} is healthy; call it normally."),
+    let quota = last_quota(s);
+    match (s.health(), s.latency_age) {
+        (Health::Unknown, _) if s.last_reply_age.is_none() => {
+            format!("No calls to {name} yet; no known problems.")
+        }
+        (Health::Unknown, _) => format!(
+            "{name} was last called {} ago; no known problems{quota}.",
+            human(s.last_reply_age.unwrap_or_default())
+        ),
+        // The live window is empty: say what was known, and how old it is.
+        (_, Some(age)) => format!(
+            "{name} was healthy when last called {} ago{quota}; call it normally.",
+            human(age)
+        ),
+        _ => format!("{name} is healthy{quota}; call it normally."),
+    }
+}
+
+/// "; quota: 12 of 30 left as of 3 min ago" — the most constraining policy with its age,
+/// and whether its window has reset since (then the count is history, not a limit).
+fn last_quota(s: &Snapshot) -> String {
+    let (Some(q), Some(age)) = (s.quotas.first(), s.quota_ages.first()) else {
+        return String::new();
+    };
+    let Some(remaining) = q.remaining else {
+        return String::new();
+    };
+    let of = q.limit.map(|l| format!(" of {l}")).unwrap_or_default();
+    let when = if age.as_secs() < 1 {
+        "just now".to_string()
+    } else {
+        format!("as of {} ago", human(*age))
+    };
+    let reset = if q.reset_after == Some(std::time::Duration::ZERO) {
+        ", its window has reset since"
+    } else {
+        ""
+    };
+    format!("; quota: {remaining}{of} left {when}{reset}")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use toolgate_signals::{Quota, Signals};
+
+    use super::*;
+    use crate::config::{Dependency, RetryPolicy};
+    use crate::dependency::{DependencyState, Gate};
+
+    fn quota_api() -> DependencyState {
+        DependencyState::new(Arc::new(Dependency {
+            name: "quota_api".into(),
+            base_url: url::Url::parse("http://127.0.0.1:9").unwrap(),
+            headers: vec![],
+            timeout: Duration::from_secs(1),
+            retry: RetryPolicy::default(),
+            flavour: toolgate_signals::Flavour::Auto,
+            status_page: None,
+            version: None,
+        }))
+    }
+
+    /// `n` calls 100 ms apart (or as the pacer spaces them), each advertising what is left of 30 a minute.
+    async fn calls(dep: &DependencyState, n: u64, left_after: u64) {
+        for i in 0..n {
+            let admitted = match dep.gate(Instant::now(), Duration::from_secs(300), true) {
+                Gate::Go(admitted) => admitted,
+                Gate::Queued { wait, admitted } => {
+                    tokio::time::sleep(wait).await;
+                    admitted
+                }
+                other => panic!("not admitted: {other:?}"),
+            };
+            let signals = Signals {
+                quota: vec![Quota {
+                    policy: "core".into(),
+                    limit: Some(30),
+                    remaining: Some(left_after + n - 1 - i),
+                    reset_after: Some(Duration::from_secs(600)),
+                    window: None,
+                }],
+                ..Signals::default()
+            };
+            admitted.settle(
+                Instant::now(),
+                Some(&signals),
+                Some(Duration::from_millis(20)),
+                None,
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn three_minutes_after_the_last_call_the_report_still_knows_the_quota_and_its_age() {
+        let dep = quota_api();
+        calls(&dep, 18, 12).await;
+        tokio::time::sleep(Duration::from_secs(180) - Duration::from_millis(100)).await;
+        let snap = dep.snapshot(Instant::now());
+        assert_eq!(
+            advice("quota_api", &snap, false),
+            "quota_api was healthy when last called 3 min ago; quota: 12 of 30 left as of 3 min ago; call it normally."
+        );
+        let json = snap.to_json();
+        assert_eq!(json["status"], "healthy");
+        assert_eq!(json["last_reply_s_ago"], 180);
+        assert_eq!(json["latency"]["as_of_s_ago"], 180);
+        assert_eq!(json["latency"]["samples"], 18);
+        assert_eq!(json["latency"]["p50_ms"], 20.0);
+        assert_eq!(json["quota"][0]["remaining"], 12);
+        assert_eq!(json["quota"][0]["seen_s_ago"], 180);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_quota_whose_window_has_reset_is_said_to_be_history() {
+        let dep = quota_api();
+        calls(&dep, 1, 0).await;
+        tokio::time::sleep(Duration::from_secs(700) - Duration::from_millis(100)).await;
+        let advice = advice("quota_api", &dep.snapshot(Instant::now()), false);
+        assert!(
+            advice
+                .contains("quota: 0 of 30 left as of 11 min 40 s ago, its window has reset since"),
+            "{advice}"
+        );
+        assert!(!advice.contains("used up"), "{advice}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_dependency_never_called_says_so() {
+        let dep = quota_api();
+        assert_eq!(
+            advice("quota_api", &dep.snapshot(Instant::now()), false),
+            "No calls to quota_api yet; no known problems."
+        );
     }
 }

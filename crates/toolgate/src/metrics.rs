@@ -312,6 +312,8 @@ impl Metrics {
             Err(SendError::TooLarge { status, .. }) => StatusLabel::Code(*status),
             Err(SendError::Timeout(_)) => StatusLabel::Timeout,
             Err(SendError::Connect { .. }) => StatusLabel::Connect,
+            // Nothing was sent: not an upstream request.
+            Err(SendError::Build { .. }) => return,
         };
         let dependency: Arc<str> = Arc::from(dependency);
         self.upstream_requests

@@ -11,19 +11,28 @@ use toolgate_signals::{Deprecation, Quota, Stage};
 use crate::dependency::Snapshot;
 use crate::explain::human;
 
-/// Notes worth telling the model about a call to `tool` on `dependency`.
+/// Notes worth telling the model about a call to `tool` on `dependency`. `spaced` is
+/// how long the quota pacer held this call back; `refused_for_quota` says the call
+/// failed `rate_limited`, whose sentence already tells the quota and when it returns.
+#[allow(clippy::too_many_arguments)]
 pub fn notes(
     tool: &str,
     dependency: &str,
     successor: Option<&str>,
     snapshot: &Snapshot,
     deprecation: Option<&Deprecation>,
-    paced: Duration,
+    spaced: Duration,
+    refused_for_quota: bool,
     now: DateTime<Utc>,
 ) -> Vec<String> {
     let mut out = Vec::new();
-    if let Some(q) = snapshot.quotas.first()
-        && let Some(n) = quota_note(dependency, q, paced)
+    // A refused call's sentence is the one account of the quota at that moment: a
+    // note beside it would show the last advertisement ("8 of 30 left"), which the
+    // pacer may already have promised to calls ahead, or the reset without the
+    // pacer's slack — two texts of one moment that disagree.
+    if !refused_for_quota
+        && let Some(q) = snapshot.quotas.first()
+        && let Some(n) = quota_note(dependency, q, spaced)
     {
         out.push(n);
     }
@@ -61,9 +70,14 @@ pub fn notes(
 }
 
 /// "Quota: 3 of 5000 requests left; resets in 47 s." — when running low (a quarter
-/// or less left, or at most 5), or when toolgate had to space this call out.
+/// or less left, or at most 5), or when toolgate had to space this call out, which it
+/// then says ("toolgate spaced this call by 2.1 s to stay within it."). An
+/// advertisement whose reset has passed is not a note: that window is over.
 fn quota_note(dependency: &str, q: &Quota, paced: Duration) -> Option<String> {
     let remaining = q.remaining?;
+    if q.reset_after.is_some_and(|r| r.is_zero()) {
+        return None;
+    }
     let low = match q.limit {
         Some(limit) if limit > 0 => remaining.saturating_mul(4) <= limit || remaining <= 5,
         _ => remaining <= 5,
@@ -81,13 +95,21 @@ fn quota_note(dependency: &str, q: &Quota, paced: Duration) -> Option<String> {
         .reset_after
         .map(|r| format!("; resets in {}", human(r)))
         .unwrap_or_default();
+    let spaced = if paced.is_zero() {
+        String::new()
+    } else {
+        format!(
+            " toolgate spaced this call by {} to stay within it.",
+            human(paced)
+        )
+    };
     let advice = if remaining == 0 {
         " Calls wait for the reset or fail fast; do not retry before then."
     } else {
         " Spend them on the calls that matter most."
     };
     Some(format!(
-        "Quota for {dependency}{policy}: {remaining}{of} requests left{reset}.{advice}"
+        "Quota for {dependency}{policy}: {remaining}{of} requests left{reset}.{spaced}{advice}"
     ))
 }
 
@@ -209,6 +231,19 @@ mod tests {
 
     fn at(s: &str) -> DateTime<Utc> {
         DateTime::parse_from_rfc3339(s).unwrap().to_utc()
+    }
+
+    #[test]
+    fn a_paced_call_says_how_long_it_was_spaced() {
+        assert_eq!(
+            quota_note("quota_api", &quota(9, 30), Duration::from_millis(2100)).unwrap(),
+            "Quota for quota_api: 9 of 30 requests left; resets in 47 s. toolgate spaced this call by 2.1 s to stay within it. Spend them on the calls that matter most."
+        );
+        let over = Quota {
+            reset_after: Some(Duration::ZERO),
+            ..quota(3, 30)
+        };
+        assert_eq!(quota_note("quota_api", &over, Duration::ZERO), None);
     }
 
     #[test]

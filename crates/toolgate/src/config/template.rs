@@ -19,6 +19,16 @@ const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'~');
 
+/// The longest URL toolgate sends (8 KiB). Servers and proxies commonly refuse longer
+/// request lines (414, or a reset), and the HTTP client refuses far longer ones
+/// locally: either way a call that cannot be sent must be refused before admission, as
+/// the model's `client_error`, never mistaken for a failing upstream.
+pub const MAX_URL_BYTES: usize = 8 << 10;
+/// The largest value one argument may have (64 KiB, as JSON text for non-strings).
+pub const MAX_ARGUMENT_BYTES: usize = 64 << 10;
+/// The largest request body toolgate sends (1 MiB).
+pub const MAX_BODY_BYTES: usize = 1 << 20;
+
 /// One piece of a template string.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Part {
@@ -178,6 +188,18 @@ impl RequestTemplate {
         base: &url::Url,
         args: &Map<String, Value>,
     ) -> Result<RenderedRequest, RenderError> {
+        for (name, value) in args {
+            let size = match value {
+                Value::String(s) => s.len(),
+                other => other.to_string().len(),
+            };
+            if size > MAX_ARGUMENT_BYTES {
+                return Err(RenderError(format!(
+                    "the argument `{name}` is {size} bytes, over the {} limit for one argument value",
+                    kib(MAX_ARGUMENT_BYTES)
+                )));
+            }
+        }
         let path = self
             .path
             .render(args, |text| {
@@ -225,6 +247,13 @@ impl RequestTemplate {
                 "the arguments would change the upstream host".into(),
             ));
         }
+        if url.as_str().len() > MAX_URL_BYTES {
+            return Err(RenderError(format!(
+                "the request URL would be {} bytes, over the {} limit; shorten the arguments that go into the path or query",
+                url.as_str().len(),
+                kib(MAX_URL_BYTES)
+            )));
+        }
         let mut headers = HeaderMap::new();
         for (name, template) in &self.headers {
             if let Some(value) = template.render(args, |t| Ok(t.to_string()))? {
@@ -243,12 +272,27 @@ impl RequestTemplate {
                 Some(serde_json::to_vec(&rendered).map_err(|e| RenderError(e.to_string()))?)
             }
         };
+        if let Some(size) = body.as_ref().map(Vec::len).filter(|n| *n > MAX_BODY_BYTES) {
+            return Err(RenderError(format!(
+                "the request body would be {size} bytes, over the {} limit",
+                kib(MAX_BODY_BYTES)
+            )));
+        }
         Ok(RenderedRequest {
             method: self.method.clone(),
             url,
             headers,
             body,
         })
+    }
+}
+
+/// "8 KiB", "1 MiB".
+fn kib(n: usize) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else {
+        format!("{} KiB", n >> 10)
     }
 }
 
@@ -405,5 +449,68 @@ mod tests {
             json!({"q": "hi", "n": 3, "fixed": "{not a placeholder}"})
         );
         assert_eq!(t.arguments(), vec!["query", "limit", "missing"]);
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn search() -> RequestTemplate {
+        RequestTemplate {
+            method: Method::GET,
+            path: Template::parse("/search"),
+            query: vec![("q".into(), Template::parse("{q}"))],
+            headers: vec![],
+            body: None,
+        }
+    }
+
+    fn render(t: &RequestTemplate, args: Value) -> Result<RenderedRequest, RenderError> {
+        let Value::Object(args) = args else {
+            panic!("object")
+        };
+        t.render(
+            &url::Url::parse("http://api.example.com/v1").unwrap(),
+            &args,
+        )
+    }
+
+    #[test]
+    fn a_url_longer_than_8_kib_is_refused_with_the_limit() {
+        let err = render(&search(), json!({ "q": "x".repeat(9000) })).unwrap_err();
+        assert!(err.0.contains("over the 8 KiB limit"), "{}", err.0);
+        // Just under the limit still renders.
+        assert!(render(&search(), json!({ "q": "x".repeat(8000) })).is_ok());
+    }
+
+    #[test]
+    fn an_argument_over_64_kib_is_refused_wherever_it_goes() {
+        let mut t = search();
+        t.body = Some(json!({ "text": "{text}" }));
+        let err = render(&t, json!({ "q": "a", "text": "y".repeat(70_000) })).unwrap_err();
+        assert!(
+            err.0.contains("`text`") && err.0.contains("64 KiB"),
+            "{}",
+            err.0
+        );
+    }
+
+    #[test]
+    fn a_body_over_1_mib_is_refused_with_the_limit() {
+        let mut t = search();
+        t.body = Some(json!({ "a": "{a}", "b": "{b}" }));
+        // Many arguments each under 64 KiB, together over 1 MiB.
+        let mut args = serde_json::Map::new();
+        args.insert("q".into(), json!("a"));
+        let mut body = serde_json::Map::new();
+        for i in 0..20 {
+            body.insert(format!("f{i}"), json!(format!("{{f{i}}}")));
+            args.insert(format!("f{i}"), json!("z".repeat(60_000)));
+        }
+        t.body = Some(Value::Object(body));
+        let err = render(&t, Value::Object(args)).unwrap_err();
+        assert!(err.0.contains("over the 1 MiB limit"), "{}", err.0);
     }
 }

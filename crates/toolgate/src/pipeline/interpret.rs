@@ -53,6 +53,15 @@ pub fn interpret(
         Err(SendError::Connect { detail }) => {
             return failed(&Attempt::Connect, None, Detail::Connect(detail));
         }
+        // The arguments made a request the client will not build: the caller's to fix,
+        // never a sign the upstream is failing.
+        Err(SendError::Build { detail }) => {
+            return AttemptResult::Failed {
+                class: ErrorClass::ClientError,
+                hint: None,
+                detail: Detail::NotFormed(detail),
+            };
+        }
         Err(SendError::TooLarge { status, limit, .. }) => {
             let check = if (200..300).contains(&status) {
                 BodyCheck::TooLarge
@@ -70,7 +79,7 @@ pub fn interpret(
     if !(200..300).contains(&status) {
         let detail = Detail::Status {
             status,
-            excerpt: explain::excerpt(&response.body),
+            excerpt: explain::excerpt(&response.body, &explain::Secrets::of(tool)),
         };
         return failed(&attempt(status, BodyCheck::Valid), retry_after, detail);
     }
@@ -98,7 +107,7 @@ pub fn interpret(
         Err(BodyError::NotJson(e)) => {
             let detail = Detail::NotJson {
                 reason: e.to_string(),
-                excerpt: explain::excerpt(&body),
+                excerpt: explain::excerpt(&body, &explain::Secrets::of(tool)),
             };
             failed(&attempt(status, BodyCheck::NotJson), None, detail)
         }
@@ -135,7 +144,33 @@ pub fn read_signals(
     {
         signals.absorb_body(toolgate_signals::body::read(r.status, &r.body, now));
     }
+    sanitise(tool, &mut signals);
     Some(signals)
+}
+
+/// Upstream text that signals carry on to the model, `_meta`, the store and incidents
+/// (warnings, deprecation links) is capped, freed of control characters and of the
+/// tool's secrets; a link that is not a short URL is dropped. Secrets are gathered only
+/// when there is such text.
+fn sanitise(tool: &ToolSpec, signals: &mut Signals) {
+    /// A `Warning` text is a sentence, not a document.
+    const MAX_WARNING: usize = 300;
+    let has_text = !signals.warnings.is_empty()
+        || signals
+            .deprecation
+            .as_ref()
+            .is_some_and(|d| d.successor.is_some() || d.info.is_some());
+    if !has_text {
+        return;
+    }
+    let secrets = explain::Secrets::of(tool);
+    for w in &mut signals.warnings {
+        *w = explain::upstream_text(w, &secrets, MAX_WARNING);
+    }
+    if let Some(d) = signals.deprecation.as_mut() {
+        d.successor = d.successor.take().and_then(|l| explain::link(&l, &secrets));
+        d.info = d.info.take().and_then(|l| explain::link(&l, &secrets));
+    }
 }
 
 fn read_headers(

@@ -36,7 +36,7 @@ use crate::explain::{self, Detail};
 use crate::metrics::{CallLabels, Class, Outcome as CallResult, RetryLabels, SequenceLabels};
 use crate::store::{IncidentKind, NewIncident};
 use crate::sync::lock;
-use crate::upstream::Upstream;
+use crate::upstream::{SendError, Upstream};
 use crate::watch::version;
 
 pub use interpret::{AttemptResult, interpret, read_signals};
@@ -51,6 +51,8 @@ struct Call {
     retry: RetryLoop,
     /// Time spent waiting for the quota pacer or a concurrency slot.
     paced: Duration,
+    /// The part of `paced` the quota pacer spaced this call by (its place in line).
+    spaced: Duration,
     /// Latency of the last attempt that got a reply.
     latency: Option<Duration>,
     /// The last failed attempt: its class, the server's wait, and what to say.
@@ -96,6 +98,7 @@ pub async fn run<U: Upstream>(
         started,
         retry,
         paced: Duration::ZERO,
+        spaced: Duration::ZERO,
         latency: None,
         last: None,
         warnings: Vec::new(),
@@ -211,7 +214,8 @@ async fn attempts<U: Upstream>(
 /// Admission of one attempt: the breaker first (a dependency known to be down gets
 /// nothing), then, in a brownout, the concurrency limit, then the quota pacer (never
 /// send what the upstream said it will refuse). Waits for the pacer or a slot count
-/// as paced time.
+/// as paced time; a call given a place in line by the pacer holds it while it waits,
+/// and asks the breaker again before it sends.
 async fn admit<'a, U: Upstream>(
     route: &'a Route<U>,
     call: &mut Call,
@@ -225,6 +229,26 @@ async fn admit<'a, U: Upstream>(
             Gate::Wait(d) => {
                 call.paced += d;
                 tokio::time::sleep(d).await;
+            }
+            Gate::Queued { wait, admitted } => {
+                // The place in line is this call's; cancelled while waiting, the
+                // admission is dropped and gives the place back.
+                call.paced += wait;
+                call.spaced += wait;
+                tokio::time::sleep(wait).await;
+                let now = Instant::now();
+                if let Some(retry_in) = route.dependency.open_for(now) {
+                    admitted.unsent();
+                    let down_since = route.dependency.call_snapshot(now).down_since;
+                    return Err(Failure {
+                        retry_after: Some(retry_in),
+                        ..Failure::new(
+                            ErrorClass::CircuitOpen,
+                            explain::circuit_open(tool, dependency, down_since, retry_in),
+                        )
+                    });
+                }
+                return Ok(admitted);
             }
             Gate::Saturated { limit } => {
                 return Err(Failure::new(
@@ -279,6 +303,14 @@ async fn attempt<U: Upstream>(
     let spec = &route.spec;
     let timeout = spec.dependency.timeout.min(call.retry.left(Instant::now()));
     let sent = route.upstream.attempt(request, timeout).await;
+    if let Err(SendError::Build { detail }) = &sent {
+        admitted.unsent();
+        return Attempted::Failed {
+            class: ErrorClass::ClientError,
+            hint: None,
+            detail: Detail::NotFormed(detail.clone()),
+        };
+    }
     services
         .metrics
         .record_attempt(&spec.dependency.name, &route.label, &sent);
@@ -451,7 +483,8 @@ fn record<U: Upstream>(
         spec.successor.as_deref(),
         &snapshot,
         deprecation.as_ref(),
-        call.paced,
+        call.spaced,
+        class == Some(ErrorClass::RateLimited),
         chrono::Utc::now(),
     );
     notes.extend(

@@ -475,3 +475,356 @@ async fn a_kubernetes_style_warning_reaches_the_model_as_a_note() {
         "a warning alone does not make the tool deprecated"
     );
 }
+
+/// The demo's quota API: `limit` calls per `window` from the first call, GitHub-style
+/// headers (reset as epoch seconds, rounded up as the demo does), 403 once used up.
+#[derive(Debug)]
+struct QuotaFake {
+    limit: u64,
+    window: Duration,
+    state: Mutex<Option<(Instant, u64)>>,
+    refused: AtomicU32,
+    attempts: AtomicU32,
+}
+
+impl Upstream for QuotaFake {
+    type Request = ();
+
+    fn prepare(&self, _: &Map<String, Value>) -> Result<(), String> {
+        Ok(())
+    }
+
+    async fn attempt(&self, _: &(), _: Duration) -> Result<UpstreamResponse, SendError> {
+        self.attempts.fetch_add(1, Ordering::SeqCst);
+        let now = Instant::now();
+        let (used, reset_in) = {
+            let mut state = self.state.lock().unwrap();
+            let (start, used) = state.get_or_insert((now, 0));
+            if now.duration_since(*start) >= self.window {
+                *start = now;
+                *used = 0;
+            }
+            *used += 1;
+            (
+                *used,
+                self.window.saturating_sub(now.duration_since(*start)),
+            )
+        };
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let reset = (chrono::Utc::now() + reset_in).timestamp() + 1;
+        let mut headers = HeaderMap::new();
+        for (k, v) in [
+            ("x-ratelimit-limit", self.limit.to_string()),
+            (
+                "x-ratelimit-remaining",
+                self.limit.saturating_sub(used).to_string(),
+            ),
+            ("x-ratelimit-reset", reset.to_string()),
+            ("x-ratelimit-resource", "core".to_string()),
+        ] {
+            headers.insert(
+                HeaderName::from_static(k),
+                HeaderValue::from_str(&v).unwrap(),
+            );
+        }
+        let (status, body) = if used > self.limit {
+            self.refused.fetch_add(1, Ordering::SeqCst);
+            (403, r#"{"message":"API rate limit exceeded"}"#)
+        } else {
+            (200, r#"{"items":[]}"#)
+        };
+        Ok(UpstreamResponse {
+            status,
+            headers,
+            body: Bytes::from_static(body.as_bytes()),
+            latency: Duration::from_millis(5),
+        })
+    }
+}
+
+const QUOTA_TOOLS: &str = r#"
+dependencies:
+  quota_api: { base_url: "http://127.0.0.1:9", rate_limit_headers: github }
+tools:
+  list_items:
+    dependency: quota_api
+    owner: inventory@example.com
+    request: { path: /items }
+    annotations: { readOnlyHint: true }
+    contract: { version: "1.0", response_schema: { type: object, required: [items] } }
+"#;
+
+fn quota_route() -> Arc<(Route<QuotaFake>, Services)> {
+    let env = |_: &str| None;
+    let config = crate::config::parse(
+        std::path::Path::new("t.yaml"),
+        QUOTA_TOOLS,
+        std::path::Path::new("."),
+        &env,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let spec = config.tools["list_items"].clone();
+    let dependency = Arc::new(DependencyState::new(spec.dependency.clone()));
+    let upstream = QuotaFake {
+        limit: 30,
+        window: Duration::from_secs(60),
+        state: Mutex::new(None),
+        refused: AtomicU32::new(0),
+        attempts: AtomicU32::new(0),
+    };
+    Arc::new((
+        Route::new(spec, Arc::new(ToolState::new()), dependency, upstream),
+        Services {
+            metrics: Arc::new(Metrics::new()),
+            incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
+        },
+    ))
+}
+
+/// 45 concurrent calls, in arrival order, against 30 a minute with a 30 s deadline.
+async fn burst(rig: &Arc<(Route<QuotaFake>, Services)>, calls: usize) -> Vec<CallOutcome> {
+    let mut set = tokio::task::JoinSet::new();
+    for i in 0..calls {
+        let rig = rig.clone();
+        set.spawn(async move { (i, run(&rig.0, &rig.1, Map::new(), Origin::Agent).await) });
+    }
+    let mut out: Vec<(usize, CallOutcome)> = set.join_all().await;
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, o)| o).collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_concurrent_burst_is_served_first_come_first_served_and_the_rest_fail_at_once() {
+    let rig = quota_route();
+    // One call first, as in the demo: toolgate has seen the quota.
+    assert!(
+        run(&rig.0, &rig.1, Map::new(), Origin::Agent)
+            .await
+            .result
+            .is_ok()
+    );
+    let outcomes = burst(&rig, 45).await;
+    let served = outcomes.iter().take_while(|o| o.result.is_ok()).count();
+    assert!(served >= 20, "only {served} of 45 served");
+    assert!(
+        outcomes[served..].iter().all(|o| o.result.is_err()),
+        "a later call overtook an earlier one"
+    );
+    assert_eq!(
+        rig.0.upstream.refused.load(Ordering::SeqCst),
+        0,
+        "no 403 was provoked"
+    );
+    // Served in arrival order: each was sent no earlier than the one before it.
+    let paced: Vec<u64> = outcomes[..served]
+        .iter()
+        .map(|o| o.signals["paced_ms"].as_u64().unwrap())
+        .collect();
+    assert!(paced.windows(2).all(|w| w[0] <= w[1]), "{paced:?}");
+    assert!(
+        paced.iter().any(|p| *p > 0),
+        "the second half is spread out"
+    );
+    // Every paced call says so, in the words the README shows.
+    for o in &outcomes[..served] {
+        if o.signals["paced_ms"].as_u64() > Some(0) {
+            assert!(
+                o.notes
+                    .iter()
+                    .any(|n| n.contains("toolgate spaced this call by")),
+                "{:?}",
+                o.notes
+            );
+        }
+    }
+    for o in &outcomes[served..] {
+        let f = o.result.as_ref().unwrap_err();
+        assert_eq!(f.class, ErrorClass::RateLimited);
+        // Failed at admission: no wait, no attempt.
+        assert_eq!(o.signals["elapsed_ms"], 0, "{}", f.message);
+        assert_eq!(o.signals["paced_ms"], 0);
+        assert_eq!(o.signals["attempts"], 0);
+        // The texts of that moment agree: one account of the quota, its time in `_meta`.
+        let wait = f.retry_after.expect("the time quota returns");
+        assert!(
+            f.message
+                .contains(&format!("resets in {}", crate::explain::human(wait))),
+            "{}",
+            f.message
+        );
+        assert_eq!(o.signals["retry_after_s"], wait.as_secs_f64().ceil() as u64);
+        assert!(
+            !o.notes.iter().any(|n| n.contains("requests left")),
+            "{} beside {:?}",
+            f.message,
+            o.notes
+        );
+    }
+    assert_eq!(
+        rig.0.upstream.attempts.load(Ordering::SeqCst) as usize,
+        1 + served
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_cold_burst_never_waits_and_then_fails() {
+    // Nothing known yet: toolgate cannot pace what it has not seen, so the burst goes;
+    // the refused ones fail on their one reply, at once, and say when quota returns.
+    let rig = quota_route();
+    let outcomes = burst(&rig, 45).await;
+    for o in &outcomes {
+        if let Err(f) = &o.result {
+            assert_eq!(f.class, ErrorClass::RateLimited, "{}", f.message);
+            assert!(o.signals["elapsed_ms"].as_u64() <= Some(5), "{}", f.message);
+            assert!(f.retry_after.is_some(), "{}", f.message);
+            assert!(
+                !o.notes.iter().any(|n| n.contains("requests left")),
+                "{:?}",
+                o.notes
+            );
+        }
+    }
+    // The next burst is paced: none of it reaches the upstream to be refused.
+    let refused = rig.0.upstream.refused.load(Ordering::SeqCst);
+    let after = burst(&rig, 45).await;
+    assert!(
+        after.iter().all(|o| o.result.is_err()),
+        "the window is used up"
+    );
+    assert!(after.iter().all(|o| o.signals["attempts"] == 0));
+    assert_eq!(rig.0.upstream.refused.load(Ordering::SeqCst), refused);
+}
+
+/// An upstream whose client refuses to build every request (as reqwest does for a
+/// request it cannot form): nothing ever leaves.
+#[derive(Debug, Default)]
+struct Unformable {
+    attempts: AtomicU32,
+}
+
+impl Upstream for Unformable {
+    type Request = ();
+
+    fn prepare(&self, _: &Map<String, Value>) -> Result<(), String> {
+        Ok(())
+    }
+
+    async fn attempt(&self, _: &(), _: Duration) -> Result<UpstreamResponse, SendError> {
+        self.attempts.fetch_add(1, Ordering::SeqCst);
+        Err(SendError::Build {
+            detail: "builder error: invalid header value".into(),
+        })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_request_the_client_cannot_form_is_a_client_error_that_never_opens_the_breaker() {
+    let spec = spec("web_search");
+    let dependency = Arc::new(DependencyState::new(spec.dependency.clone()));
+    let route = Route::new(
+        spec,
+        Arc::new(ToolState::new()),
+        dependency.clone(),
+        Unformable::default(),
+    );
+    let services = Services {
+        metrics: Arc::new(Metrics::new()),
+        incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
+    };
+    let args = || {
+        let Value::Object(m) = json!({ "query": "rust" }) else {
+            unreachable!()
+        };
+        m
+    };
+    for _ in 0..20 {
+        let outcome = run(&route, &services, args(), Origin::Agent).await;
+        let f = failure(&outcome);
+        assert_eq!(f.class, ErrorClass::ClientError, "{}", f.message);
+        assert!(
+            f.message.contains("could not form the request"),
+            "{}",
+            f.message
+        );
+        assert!(
+            f.message
+                .contains("Retrying the same arguments will not help"),
+            "{}",
+            f.message
+        );
+        assert_eq!(outcome.signals["retryable"], false);
+    }
+    assert_eq!(
+        route.upstream.attempts.load(Ordering::SeqCst),
+        20,
+        "never retried"
+    );
+    let snap = dependency.snapshot(Instant::now());
+    assert_eq!(
+        snap.breaker,
+        toolgate_resilience::BreakerState::Closed,
+        "the breaker learned nothing"
+    );
+    assert_eq!(snap.latency.samples, 0);
+    assert!(
+        !services
+            .metrics
+            .render()
+            .contains("toolgate_upstream_requests_total{"),
+        "nothing was sent, so nothing is counted as sent"
+    );
+    // The dependency still serves everyone else.
+    assert!(matches!(
+        dependency.gate(Instant::now(), Duration::from_secs(5), true),
+        crate::dependency::Gate::Go(_)
+    ));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_call_waiting_in_line_is_not_sent_once_the_breaker_has_opened() {
+    let rig = quota_route();
+    assert!(
+        run(&rig.0, &rig.1, Map::new(), Origin::Agent)
+            .await
+            .result
+            .is_ok()
+    );
+    let mut set = tokio::task::JoinSet::new();
+    for _ in 0..20 {
+        let rig = rig.clone();
+        set.spawn(async move { run(&rig.0, &rig.1, Map::new(), Origin::Agent).await });
+    }
+    // The burst is admitted (some now, the rest in line); then the dependency fails
+    // five times in a row, as seen by other callers, and the breaker opens.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let sent_before = rig.0.upstream.attempts.load(Ordering::SeqCst);
+    for _ in 0..5 {
+        let admitted = match rig
+            .0
+            .dependency
+            .gate(Instant::now(), Duration::from_secs(300), true)
+        {
+            crate::dependency::Gate::Go(a)
+            | crate::dependency::Gate::Queued { admitted: a, .. } => a,
+            other => panic!("{other:?}"),
+        };
+        admitted.settle(Instant::now(), None, None, Some(ErrorClass::ServerError));
+    }
+    assert!(rig.0.dependency.open_for(Instant::now()).is_some());
+    let outcomes = set.join_all().await;
+    let queued: Vec<_> = outcomes
+        .iter()
+        .filter(|o| o.signals["paced_ms"].as_u64() > Some(0))
+        .collect();
+    assert!(!queued.is_empty(), "some calls waited in line");
+    for o in &queued {
+        let f = o.result.as_ref().unwrap_err();
+        assert_eq!(f.class, ErrorClass::CircuitOpen, "{}", f.message);
+        assert_eq!(o.signals["attempts"], 0);
+    }
+    assert_eq!(
+        rig.0.upstream.attempts.load(Ordering::SeqCst),
+        sent_before,
+        "nothing queued was sent after the breaker opened"
+    );
+}

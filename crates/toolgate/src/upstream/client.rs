@@ -38,6 +38,14 @@ pub enum SendError {
         /// Human-readable cause.
         detail: String,
     },
+    /// The HTTP client refused to build the request (nothing was sent): a request
+    /// toolgate cannot form, so `client_error` — never retried, and neither a breaker
+    /// failure nor a quota or budget event. `detail` never contains the URL.
+    #[error("the request could not be formed: {detail}")]
+    Build {
+        /// What the client refused.
+        detail: String,
+    },
     /// The body exceeded the size cap; the status is kept for metrics.
     #[error("the response body is larger than {limit} bytes")]
     TooLarge {
@@ -92,8 +100,11 @@ impl UpstreamClient {
                 .header(reqwest::header::CONTENT_TYPE, "application/json")
                 .body(body.clone());
         }
+        let request = builder.build().map_err(|e| SendError::Build {
+            detail: without_url(&e),
+        })?;
         let attempt = async {
-            let mut resp = builder.send().await.map_err(transport_error)?;
+            let mut resp = self.http.execute(request).await.map_err(transport_error)?;
             let status = resp.status().as_u16();
             let too_large = |resp: &reqwest::Response| SendError::TooLarge {
                 status,
@@ -163,6 +174,11 @@ impl UpstreamClient {
 fn transport_error(e: reqwest::Error) -> SendError {
     if e.is_timeout() {
         return SendError::Timeout(Duration::ZERO);
+    }
+    if e.is_builder() {
+        return SendError::Build {
+            detail: without_url(&e),
+        };
     }
     SendError::Connect {
         detail: without_url(&e),

@@ -7,6 +7,7 @@ mod check;
 mod core;
 mod demo;
 mod harness;
+mod hostile;
 mod limits;
 mod signals;
 mod transport;
