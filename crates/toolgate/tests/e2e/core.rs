@@ -188,6 +188,21 @@ async fn hostile_or_odd_upstream_bodies_get_clear_errors_and_arrays_are_wrapped(
         1,
         "a non-JSON 2xx is drift: never retried"
     );
+    // Drift of any kind raises the owner's incident and counts, not only a schema diff.
+    assert_eq!(
+        metric(
+            &tg.metrics().await,
+            "toolgate_contract_drift_total{tool=\"html_page\"}"
+        ),
+        1.0
+    );
+    let incidents = tg.incidents(false).await;
+    assert!(
+        incidents
+            .iter()
+            .any(|i| i.kind == "contract_drift" && i.tool == "html_page"),
+        "{incidents:?}"
+    );
 
     let huge = call(&client, "huge", json!({})).await;
     assert_eq!(huge.is_error, Some(true));
@@ -195,6 +210,13 @@ async fn hostile_or_odd_upstream_bodies_get_clear_errors_and_arrays_are_wrapped(
         text(&huge).contains("larger than the 8 MiB limit"),
         "{}",
         text(&huge)
+    );
+    assert!(
+        tg.incidents(false)
+            .await
+            .iter()
+            .any(|i| i.kind == "contract_drift" && i.tool == "huge"),
+        "a 2xx over the size limit is drift with an incident too"
     );
 
     let deleted = call(&client, "delete_thing", json!({})).await;
