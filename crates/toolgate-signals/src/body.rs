@@ -94,10 +94,10 @@ pub fn worth_reading(status: u16, body: &[u8]) -> bool {
 /// either `rate_limited` counts). Total: any bytes give a value.
 ///
 /// ```
-/// use chrono::Utc;
 /// use std::time::Duration;
 /// use toolgate_signals::body::read;
-/// let b = read(429, br#"{"message":"You are being rate limited.","retry_after":1.5,"global":false}"#, Utc::now());
+/// let now = chrono::DateTime::from_timestamp(1_700_000_000, 0).unwrap();
+/// let b = read(429, br#"{"message":"You are being rate limited.","retry_after":1.5,"global":false}"#, now);
 /// assert!(b.rate_limited);
 /// assert_eq!(b.retry_after, Some(Duration::from_millis(1500)));
 /// ```
@@ -148,9 +148,8 @@ impl crate::Signals {
     /// then most constraining first, at most [`crate::quota::MAX_POLICIES`]).
     ///
     /// ```
-    /// use chrono::Utc;
     /// use toolgate_signals::{Flavour, Headers, body, read};
-    /// let now = Utc::now();
+    /// let now = chrono::DateTime::from_timestamp(1_700_000_000, 0).unwrap();
     /// let (status, raw) = (400, br#"{"ok": false, "error": "ratelimited"}"#);
     /// let mut s = read(status, &Headers::new(&[]), now, Flavour::Auto);
     /// if body::worth_reading(status, raw) {

@@ -17,7 +17,7 @@ use chrono::{DateTime, Utc};
 
 use crate::headers::has_prefix_ci;
 use crate::quota::Collector;
-use crate::{Headers, Quota, num, reset};
+use crate::{Headers, Quota};
 
 const PREFIX: &str = "x-ratelimit-";
 const FIELDS: [&str; 4] = ["limit", "remaining", "reset", "used"];
@@ -41,20 +41,7 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
         {
             continue;
         }
-        let i = match found.iter().position(|q| q.policy == policy) {
-            Some(i) => i,
-            None => {
-                found.push(Quota::new(policy));
-                found.len() - 1
-            }
-        };
-        let q = &mut found[i];
-        let text = std::str::from_utf8(value).unwrap_or("");
-        match field {
-            "limit" => q.limit = q.limit.or(num::parse_u64(text)),
-            "remaining" => q.remaining = q.remaining.or(num::parse_u64(text)),
-            _ => q.reset_after = q.reset_after.or(reset::parse_str(text, now)),
-        }
+        crate::quota::set_field(&mut found, policy, field, value, now);
     }
     for q in found {
         out.quota(q);

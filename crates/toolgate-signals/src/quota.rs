@@ -143,6 +143,33 @@ impl Collector {
 
 /// Sorts quotas most constraining first: least headroom, then the longest reset.
 /// The sort is stable, so families keep their received order on ties.
+/// Sets one `limit` / `remaining` / `reset` field of the named policy in `found` (adding
+/// the policy on first sight), for families that name a policy per header
+/// (`anthropic-ratelimit-requests-limit`, `X-RateLimit-Requests-Limit`). The first value
+/// of a field wins; resets are read by [`crate::reset::parse_str`].
+pub(crate) fn set_field(
+    found: &mut Vec<Quota>,
+    policy: &str,
+    field: &str,
+    value: &[u8],
+    now: chrono::DateTime<chrono::Utc>,
+) {
+    let i = match found.iter().position(|q| q.policy == policy) {
+        Some(i) => i,
+        None => {
+            found.push(Quota::new(policy));
+            found.len() - 1
+        }
+    };
+    let q = &mut found[i];
+    let text = std::str::from_utf8(value).unwrap_or("");
+    match field {
+        "limit" => q.limit = q.limit.or(crate::num::parse_u64(text)),
+        "remaining" => q.remaining = q.remaining.or(crate::num::parse_u64(text)),
+        _ => q.reset_after = q.reset_after.or(crate::reset::parse_str(text, now)),
+    }
+}
+
 pub(crate) fn sort_most_constraining(quotas: &mut [Quota]) {
     quotas.sort_by(|a, b| {
         a.headroom()
