@@ -14,7 +14,7 @@ use toolgate_contract::ResponseContract;
 use super::{Compiler, Defined, known, limits};
 use crate::config::model::*;
 use crate::config::raw::*;
-use crate::config::template::{RequestTemplate, Template};
+use crate::config::template::{BodyEncoding, RequestTemplate, Template};
 
 impl Compiler<'_> {
     pub(super) fn tool(
@@ -215,6 +215,27 @@ impl Compiler<'_> {
                 ),
             }
         }
+        let body_encoding = match raw.body_encoding.as_deref() {
+            None | Some("json") => BodyEncoding::Json,
+            Some("form") => {
+                if raw.body.as_ref().is_some_and(|b| !b.is_object()) {
+                    self.err(
+                        format!("{rpath}.body"),
+                        "a form body must be an object of fields",
+                        "write `body: { field: \"{arg}\" }`",
+                    );
+                }
+                BodyEncoding::Form
+            }
+            Some(other) => {
+                self.err(
+                    format!("{rpath}.body_encoding"),
+                    format!("unknown body encoding `{other}`"),
+                    "use `json` (the default) or `form`",
+                );
+                BodyEncoding::Json
+            }
+        };
         let template = RequestTemplate {
             method: method?,
             path: Template::parse(&raw.path),
@@ -225,6 +246,7 @@ impl Compiler<'_> {
                 .collect(),
             headers,
             body: raw.body,
+            body_encoding,
         };
         if let Some(props) = input_schema
             .and_then(|s| s.get("properties"))
