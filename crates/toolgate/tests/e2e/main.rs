@@ -8,5 +8,6 @@ mod core;
 mod demo;
 mod direct;
 mod harness;
+mod import;
 mod signals;
 mod watch;

@@ -111,6 +111,13 @@ fn gen_at(root: &Value, s: &Value, depth: usize) -> Value {
             if let Some(d) = m.get("default").filter(|d| d.is_string()) {
                 return d.clone();
             }
+            if let Some(sample) = m
+                .get("pattern")
+                .and_then(Value::as_str)
+                .and_then(sample_pattern)
+            {
+                return Value::String(sample);
+            }
             let text = match m.get("format").and_then(Value::as_str) {
                 Some("date-time") => "2024-01-02T03:04:05Z",
                 Some("date") => "2024-01-02",
@@ -141,20 +148,168 @@ fn gen_at(root: &Value, s: &Value, depth: usize) -> Value {
                 .and_then(Value::as_i64)
                 .map(|x| x + 1)
                 .unwrap_or(lo);
-            json!(
-                lo.max(
-                    m.get("maximum")
-                        .and_then(Value::as_i64)
-                        .map(|_| lo)
-                        .unwrap_or(lo)
-                )
-            )
+            match m
+                .get("multipleOf")
+                .and_then(Value::as_i64)
+                .filter(|k| *k > 0)
+            {
+                Some(k) => json!((lo + k - 1).div_euclid(k).max(1) * k),
+                None => json!(lo),
+            }
         }
-        Some("number") => json!(m.get("minimum").and_then(Value::as_f64).unwrap_or(1.5)),
+        Some("number") => {
+            let lo = m.get("minimum").and_then(Value::as_f64).unwrap_or(1.0);
+            match m
+                .get("multipleOf")
+                .and_then(Value::as_f64)
+                .filter(|k| *k > 0.0)
+            {
+                Some(k) => json!((lo / k).ceil().max(1.0) * k),
+                None => json!(lo),
+            }
+        }
         Some("boolean") => json!(true),
         Some("null") => Value::Null,
         _ => Value::Null,
     }
+}
+
+/// A string matching the simple regular expressions specs use for identifiers
+/// (`^[CGD][A-Z0-9]{8,}$`, `^(0|[1-9][0-9]*)$`, `^\d{10}\.\d{6}$`): the first choice of
+/// every class and alternation, each quantifier at its minimum (at least once for `+`).
+/// `None` for anything it does not understand.
+pub fn sample_pattern(pattern: &str) -> Option<String> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    sample_seq(&chars, &mut i, &mut out, 0)?;
+    (i == chars.len()).then_some(out)
+}
+
+fn sample_seq(c: &[char], i: &mut usize, out: &mut String, depth: usize) -> Option<()> {
+    if depth > 8 {
+        return None;
+    }
+    while *i < c.len() {
+        let atom: String = match c[*i] {
+            '^' | '$' => {
+                *i += 1;
+                continue;
+            }
+            ')' => return Some(()),
+            '|' => {
+                // The first alternative is taken: skip the rest of this group.
+                let mut level = 0;
+                while *i < c.len() {
+                    match c[*i] {
+                        '(' => level += 1,
+                        ')' if level == 0 => return Some(()),
+                        ')' => level -= 1,
+                        '\\' => *i += 1,
+                        _ => {}
+                    }
+                    *i += 1;
+                }
+                return Some(());
+            }
+            '(' => {
+                *i += 1;
+                if c.get(*i) == Some(&'?') {
+                    *i += 1;
+                    if c.get(*i) == Some(&':') {
+                        *i += 1;
+                    } else {
+                        return None;
+                    }
+                }
+                let mut inner = String::new();
+                sample_seq(c, i, &mut inner, depth + 1)?;
+                if c.get(*i) != Some(&')') {
+                    return None;
+                }
+                *i += 1;
+                inner
+            }
+            '[' => {
+                *i += 1;
+                if c.get(*i) == Some(&'^') {
+                    return None;
+                }
+                let first = match c.get(*i)? {
+                    '\\' => {
+                        *i += 1;
+                        escape(*c.get(*i)?)?
+                    }
+                    ch => *ch,
+                };
+                while *i < c.len() && c[*i] != ']' {
+                    if c[*i] == '\\' {
+                        *i += 1;
+                    }
+                    *i += 1;
+                }
+                *i += 1;
+                first.to_string()
+            }
+            '\\' => {
+                *i += 1;
+                let e = escape(*c.get(*i)?)?;
+                *i += 1;
+                e.to_string()
+            }
+            '.' => {
+                *i += 1;
+                "a".to_string()
+            }
+            '*' | '+' | '?' | '{' => return None,
+            ch => {
+                *i += 1;
+                ch.to_string()
+            }
+        };
+        let times = quantifier(c, i)?;
+        for _ in 0..times {
+            out.push_str(&atom);
+        }
+    }
+    Some(())
+}
+
+fn escape(e: char) -> Option<char> {
+    Some(match e {
+        'd' => '0',
+        'w' => 'a',
+        's' => ' ',
+        'D' | 'W' | 'S' => 'a',
+        'b' | 'B' => return None,
+        other => other,
+    })
+}
+
+/// How many times to repeat the atom just read.
+fn quantifier(c: &[char], i: &mut usize) -> Option<usize> {
+    let n = match c.get(*i) {
+        Some('*') | Some('?') => {
+            *i += 1;
+            0
+        }
+        Some('+') => {
+            *i += 1;
+            1
+        }
+        Some('{') => {
+            let end = c[*i..].iter().position(|x| *x == '}')? + *i;
+            let body: String = c[*i + 1..end].iter().collect();
+            *i = end + 1;
+            body.split(',').next()?.trim().parse().ok()?
+        }
+        _ => return Some(1),
+    };
+    // A lazy or possessive marker changes nothing about the minimum.
+    if matches!(c.get(*i), Some('?') | Some('+')) {
+        *i += 1;
+    }
+    Some(n.min(64))
 }
 
 fn without(m: &Map<String, Value>, keys: &[&str]) -> Value {
@@ -208,5 +363,28 @@ mod tests {
         assert!(jsonschema::draft202012::is_valid(&schema, &v), "{v}");
         assert_eq!(v["id"], 3);
         assert_eq!(v["either"], true);
+    }
+
+    #[test]
+    fn pattern_samples_match_their_pattern() {
+        for p in [
+            r"^[CGD][A-Z0-9]{8,}$",
+            r"^(0|[1-9][0-9]*)$",
+            r"^\d{10}\.\d{6}$",
+            r"^B[A-Z0-9]{8,}$",
+            r"^[T][A-Z0-9]{2,}$",
+            r"^(?:[a-z]+-)?v\d+$",
+            r"^#?[0-9a-f]{6}$",
+        ] {
+            let s = sample_pattern(p).unwrap_or_else(|| panic!("no sample for {p}"));
+            let schema = json!({"type": "string", "pattern": p});
+            assert!(
+                jsonschema::draft202012::is_valid(&schema, &json!(s)),
+                "{p}: {s}"
+            );
+        }
+        assert_eq!(sample_pattern(r"^[^a]+$"), None);
+        let v = generate(&json!({"type": "integer", "minimum": 5, "multipleOf": 8}));
+        assert_eq!(v, 8);
     }
 }
