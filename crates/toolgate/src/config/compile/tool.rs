@@ -417,4 +417,22 @@ mod tests {
         assert!(!is_major_minor("3.1.0"));
         assert!(!is_major_minor("v3.1"));
     }
+
+    #[test]
+    fn body_encoding_is_json_or_form_and_a_form_body_is_an_object() {
+        let cfg = |enc: &str, body: &str| {
+            format!(
+                "dependencies:\n  d: {{base_url: 'https://x.example.com'}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    request: {{method: POST, path: /p, body: {body}, body_encoding: {enc}}}\n    input_schema: {{type: object, properties: {{a: {{type: string}}}}}}\n    contract: {{version: '1.0', response_schema: {{type: object}}}}\n"
+            )
+        };
+        let env = |_: &str| None;
+        let parse =
+            |text: String| crate::config::parse(Path::new("t.yaml"), &text, Path::new("."), &env);
+        let c = parse(cfg("form", "{a: '{a}'}")).unwrap();
+        assert_eq!(c.tools["t"].request.body_encoding, BodyEncoding::Form);
+        let e = parse(cfg("xml", "{a: '{a}'}")).unwrap_err().to_string();
+        assert!(e.contains("unknown body encoding `xml`"), "{e}");
+        let e = parse(cfg("form", "['{a}']")).unwrap_err().to_string();
+        assert!(e.contains("a form body must be an object"), "{e}");
+    }
 }

@@ -55,10 +55,10 @@ pub fn read(path: &Path) -> Result<Value, String> {
 /// its errors are clearer for JSON files), then YAML.
 pub fn parse(text: &str) -> Result<Value, String> {
     let trimmed = text.trim_start();
-    if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        if let Ok(v) = serde_json::from_str(text) {
-            return Ok(v);
-        }
+    if (trimmed.starts_with('{') || trimmed.starts_with('['))
+        && let Ok(v) = serde_json::from_str(text)
+    {
+        return Ok(v);
     }
     yaml_serde::from_str::<Value>(text).map_err(|e| match e.location() {
         Some(l) => format!(

@@ -16,7 +16,6 @@ pub mod schema;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::PathBuf;
-use std::time::Instant;
 
 use serde_json::Value;
 
@@ -114,7 +113,8 @@ pub struct Outcome {
 
 /// Runs the import.
 pub fn run(opts: &Options) -> Result<Outcome, String> {
-    let started = Instant::now();
+    // Wall time of a CLI command, for the summary line; tokio's clock works without a runtime.
+    let started = tokio::time::Instant::now();
     let mut refs = Refs::default();
     let (root_file, root) = refs.root(&opts.spec)?;
     let (dialect, format) = dialect(&root)?;
@@ -210,6 +210,19 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
             }
             Err(skip) => skipped.push((label, skip.0)),
         }
+    }
+    if tools.is_empty() && opts.existing.is_none() {
+        // A config without tools does not pass `check`: say why instead of writing one.
+        return Err(format!(
+            "no operation became a tool: {} of {} not selected by --include/--exclude/--tag, {} skipped{}",
+            filtered,
+            raw_ops.len(),
+            skipped.len(),
+            skipped
+                .first()
+                .map(|(l, r)| format!(" (e.g. {l}: {r})"))
+                .unwrap_or_default()
+        ));
     }
     resolve_successors(&mut tools);
     let mut all_headers: Vec<String> = Vec::new();
@@ -512,5 +525,205 @@ mod tests {
         assert!(glob("get_?", "get_a"));
         assert!(!glob("chat.*", "users.list"));
         assert!(glob("*", ""));
+    }
+
+    const PETS: &str = r#"
+openapi: 3.0.3
+info: {title: Pet Store, version: 2.3.1}
+servers: [{url: 'https://{region}.pets.example.com/v1', variables: {region: {default: eu}}}]
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Api-Key}
+security: [{key: []}]
+paths:
+  /pets/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      operationId: get pet
+      tags: [pets]
+      parameters:
+        - {name: Accept, in: header, schema: {type: string, enum: [application/vnd.pets.v2+json]}}
+        - {name: X-Api-Key, in: header, required: true, schema: {type: string}}
+        - {name: fields, in: query, required: true, schema: {type: string, default: all}}
+        - {name: api_key, in: query, schema: {type: string}}
+      responses:
+        '200': {description: ok, headers: {Retry-After: {schema: {type: integer}}}, content: {application/json: {schema: {type: object}}}}
+    delete:
+      operationId: get_pet
+      deprecated: true
+      x-replaced-by: get_pet
+      responses: {'204': {description: gone}}
+  /pets/{id}/photo:
+    put:
+      tags: [photos]
+      requestBody:
+        required: true
+        content: {multipart/form-data: {schema: {type: object}}}
+      responses: {'200': {description: ok}}
+"#;
+
+    fn import(spec: &str, opts: Options) -> Result<(Value, Outcome), String> {
+        let dir = std::env::temp_dir().join(format!(
+            "toolgate-import-{}-{}",
+            std::process::id(),
+            rand::random::<u32>()
+        ));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let file = dir.join("spec.yaml");
+        std::fs::write(&file, spec).map_err(|e| e.to_string())?;
+        let out = run(&Options { spec: file, ..opts })?;
+        let doc: Value = yaml_serde::from_str(&out.yaml).map_err(|e| e.to_string())?;
+        let env = |_: &str| Some("k".to_string());
+        crate::config::parse(&dir.join("t.yaml"), &out.yaml, &dir, &env)
+            .map_err(|e| e.to_string())?;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok((doc, out))
+    }
+
+    #[test]
+    fn an_owner_is_required_when_the_spec_names_no_contact() {
+        let e = import(PETS, Options::default()).unwrap_err();
+        assert!(e.contains("--owner"), "{e}");
+    }
+
+    #[test]
+    fn parameters_credentials_annotations_names_and_skips() {
+        let (doc, out) = import(
+            PETS,
+            Options {
+                owner: Some("pets@example.com".into()),
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        let dep = &doc["dependencies"]["pet_store"];
+        assert_eq!(dep["base_url"], "https://eu.pets.example.com/v1");
+        assert_eq!(dep["headers"]["X-Api-Key"], "${PET_STORE_API_KEY}");
+        let get = &doc["tools"]["get_pet"];
+        // The one allowed Accept value is sent, not asked for; credentials never appear.
+        assert_eq!(
+            get["request"]["headers"]["Accept"],
+            "application/vnd.pets.v2+json"
+        );
+        let props = get["input_schema"]["properties"].as_object().unwrap();
+        let mut names: Vec<&str> = props.keys().map(String::as_str).collect();
+        names.sort();
+        assert_eq!(names, ["fields", "id"]);
+        assert_eq!(get["input_schema"]["required"], serde_json::json!(["id"]));
+        assert_eq!(get["request"]["query"]["fields"], "{fields}");
+        assert_eq!(get["annotations"]["readOnlyHint"], true);
+        assert_eq!(get["contract"]["version"], "2.3");
+        // `get_pet` was taken by the sanitised `get pet`: the second gets a suffix.
+        let del = &doc["tools"]["get_pet_2"];
+        assert_eq!(del["annotations"]["destructiveHint"], true);
+        assert_eq!(del["annotations"]["idempotentHint"], true);
+        assert_eq!(del["successor"], "get_pet");
+        assert!(
+            del["description"]
+                .as_str()
+                .unwrap()
+                .starts_with("DEPRECATED")
+        );
+        assert!(
+            out.yaml.contains("drift cannot be detected"),
+            "204 is permissive and says so"
+        );
+        assert!(out.yaml.contains("# Skipped: 1 operation"));
+        assert!(out.yaml.contains("multipart/form-data"));
+        assert_eq!(out.stats.operations, 3);
+        assert_eq!(out.stats.tools, 2);
+        assert_eq!(out.stats.with_contract, 1);
+        assert!(out.report.iter().any(|l| l.contains("PET_STORE_API_KEY")));
+        assert_eq!(
+            dep.get("rate_limit_headers"),
+            None,
+            "Retry-After names no quota family"
+        );
+        assert!(
+            out.yaml
+                .contains("# Documented response headers: Retry-After")
+        );
+    }
+
+    #[test]
+    fn tags_and_globs_select_operations() {
+        let owner = Some("pets@example.com".to_string());
+        let (doc, out) = import(
+            PETS,
+            Options {
+                owner: owner.clone(),
+                tags: vec!["pets".into()],
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(out.stats.filtered, 2);
+        assert_eq!(doc["tools"].as_object().unwrap().len(), 1);
+        // Only the multipart upload is tagged `photos`: nothing to write, and it says why.
+        let e = import(
+            PETS,
+            Options {
+                owner: owner.clone(),
+                tags: vec!["photos".into()],
+                ..Options::default()
+            },
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("2 of 3 not selected by --include/--exclude/--tag, 1 skipped")
+                && e.contains("multipart"),
+            "{e}"
+        );
+        let (doc, out) = import(
+            PETS,
+            Options {
+                owner,
+                exclude: vec!["*/photo".into()],
+                include: vec!["/pets/*".into()],
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(out.stats.filtered, 1);
+        assert!(out.stats.skipped.is_empty());
+        assert!(doc["tools"].get("get_pet").is_some());
+        assert!(doc["tools"].get("get_pet_2").is_some());
+    }
+
+    #[test]
+    fn swagger_2_base_url_and_form_data() {
+        let spec = r##"{"swagger": "2.0", "info": {"title": "Chat", "version": "1", "contact": {"email": "c@example.com"}},
+            "host": "chat.example.com", "basePath": "/api/", "schemes": ["http", "https"],
+            "securityDefinitions": {"o": {"type": "oauth2", "flow": "implicit", "authorizationUrl": "https://x", "scopes": {}}},
+            "security": [{"o": []}],
+            "paths": {"/post": {"post": {"operationId": "post", "consumes": ["application/x-www-form-urlencoded"],
+                "parameters": [{"name": "token", "in": "formData", "type": "string"},
+                               {"name": "token", "in": "header", "type": "string"},
+                               {"name": "text", "in": "formData", "type": "string", "required": true},
+                               {"name": "n", "in": "formData", "type": "integer", "minimum": 0, "exclusiveMinimum": true, "x-nullable": true}],
+                "responses": {"200": {"description": "ok", "schema": {"$ref": "#/definitions/R"}}}}}},
+            "definitions": {"R": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}}"##;
+        let (doc, _) = import(spec, Options::default()).unwrap();
+        assert_eq!(
+            doc["dependencies"]["chat"]["base_url"],
+            "https://chat.example.com/api"
+        );
+        assert_eq!(
+            doc["dependencies"]["chat"]["headers"]["Authorization"],
+            "Bearer ${CHAT_TOKEN}"
+        );
+        let t = &doc["tools"]["post"];
+        assert_eq!(t["request"]["body_encoding"], "form");
+        assert_eq!(t["request"]["body"]["text"], "{text}");
+        assert_eq!(t["input_schema"]["required"], serde_json::json!(["text"]));
+        assert_eq!(t["input_schema"]["properties"]["n"]["exclusiveMinimum"], 0);
+        assert_eq!(
+            t["input_schema"]["properties"]["n"]["type"],
+            serde_json::json!(["integer", "null"])
+        );
+        assert_eq!(
+            t["contract"]["response_schema"]["properties"]["ok"]["type"],
+            "boolean"
+        );
     }
 }

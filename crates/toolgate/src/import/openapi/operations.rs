@@ -277,6 +277,9 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                 continue;
             }
         }
+        // A documented default is what the API uses when the value is left out, so
+        // the model need not give it (only path parameters are always needed).
+        let required = required && (location == "path" || default.is_none());
         args.push(Arg {
             name: arg,
             schema,
@@ -565,7 +568,7 @@ fn response(
         notes.push("the response is a file: the contract accepts anything, drift cannot be detected for this tool".into());
         return (None, headers, notes);
     }
-    let (converted, w) = Converter::new(cx.refs, cx.dialect, Side::Response).root(&file, &schema);
+    let (converted, w) = Converter::new(cx.refs, cx.dialect, Side::Response).root(file, &schema);
     warnings.extend(w);
     (Some(converted), headers, notes)
 }
