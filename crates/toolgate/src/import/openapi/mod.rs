@@ -74,6 +74,8 @@ pub struct Imported {
     pub format: String,
     /// Spec file name.
     pub file_name: String,
+    /// The command line that generates this, for the header comment.
+    pub command: String,
     /// Dependency name.
     pub dependency: String,
     /// Base URL.
@@ -254,6 +256,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
             .file_name()
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_default(),
+        command: command_line(opts, &dependency),
         dependency,
         base_url,
         headers: auth.headers,
@@ -305,6 +308,34 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         report,
         stats,
     })
+}
+
+/// `toolgate import openapi spec.yaml --dependency d …`, as it can be run again.
+fn command_line(opts: &Options, dependency: &str) -> String {
+    let mut parts = vec![
+        "toolgate import openapi".to_string(),
+        opts.spec
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        format!("--dependency {dependency}"),
+    ];
+    if let Some(u) = &opts.base_url {
+        parts.push(format!("--base-url {u}"));
+    }
+    if let Some(o) = &opts.owner {
+        parts.push(format!("--owner {o}"));
+    }
+    for (flag, values) in [
+        ("--include", &opts.include),
+        ("--exclude", &opts.exclude),
+        ("--tag", &opts.tags),
+    ] {
+        for v in values {
+            parts.push(format!("{flag} '{v}'"));
+        }
+    }
+    parts.join(" ")
 }
 
 /// One line of figures.
@@ -716,6 +747,10 @@ paths:
         assert_eq!(t["request"]["body_encoding"], "form");
         assert_eq!(t["request"]["body"]["text"], "{text}");
         assert_eq!(t["input_schema"]["required"], serde_json::json!(["text"]));
+        // `token` is a credential wherever a secured operation declares it.
+        assert!(t["input_schema"]["properties"].get("token").is_none());
+        assert!(t["request"]["body"].get("token").is_none());
+        assert!(t["request"].get("headers").is_none());
         assert_eq!(t["input_schema"]["properties"]["n"]["exclusiveMinimum"], 0);
         assert_eq!(
             t["input_schema"]["properties"]["n"]["type"],

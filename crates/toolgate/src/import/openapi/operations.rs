@@ -200,7 +200,7 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         let location = p.get("in").and_then(Value::as_str).unwrap_or("");
         let required = p.get("required") == Some(&Value::Bool(true)) || location == "path";
         let lname = name.to_ascii_lowercase();
-        if matches!(location, "header" | "query")
+        if matches!(location, "header" | "query" | "formData")
             && (cx.credential_params.contains(name)
                 || (secured && CREDENTIAL_NAMES.contains(&lname.as_str())))
         {

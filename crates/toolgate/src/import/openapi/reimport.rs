@@ -75,7 +75,9 @@ pub fn merge(existing: &str, imp: Imported) -> Result<(String, Vec<String>), Str
     }
     if let Some(deps) = doc.get("dependencies").and_then(Value::as_object) {
         for (k, v) in deps {
-            if *k != imp.dependency {
+            if *k == imp.dependency {
+                kept.dependency = Some(v.clone());
+            } else {
                 kept.deps.insert(k.clone(), v.clone());
             }
         }
