@@ -244,6 +244,15 @@ impl<'a> Converter<'a> {
             out.remove("required");
         }
         for key in ONE {
+            // A response with a field the spec does not list is still a valid response:
+            // vendors add fields without a new spec, and a rename is caught anyway by
+            // the required field that goes missing.
+            if self.side == Side::Response
+                && *key == "additionalProperties"
+                && s.get(*key) == Some(&Value::Bool(false))
+            {
+                continue;
+            }
             match s.get(*key) {
                 Some(Value::Array(tuple)) if *key == "items" => {
                     let items: Vec<Value> = tuple
@@ -498,6 +507,16 @@ mod tests {
             json!({"type": "number", "exclusiveMinimum": 0, "maximum": 10})
         );
         assert!(!valid(&s, json!(0)) && valid(&s, json!(10)));
+    }
+
+    #[test]
+    fn closed_objects_stay_closed_in_requests_and_open_in_responses() {
+        let schema = json!({"type": "object", "additionalProperties": false, "properties": {"a": {"type": "string"}}});
+        let req = convert(Dialect::Swagger2, Side::Request, schema.clone());
+        assert!(!valid(&req, json!({"a": "x", "b": 1})));
+        let resp = convert(Dialect::Swagger2, Side::Response, schema);
+        assert!(valid(&resp, json!({"a": "x", "b": 1})));
+        assert!(!valid(&resp, json!({"a": 1})));
     }
 
     #[test]
