@@ -134,8 +134,8 @@ pub fn auth(root: &Value, dialect: Dialect, dependency: &str) -> Auth {
 }
 
 /// The dependency entry.
-pub fn dependency(imp: &Imported, query: &[(String, String)]) -> Value {
-    let mut base = imp.base_url.clone();
+pub fn dependency(imp: &Imported, base_url: &str, query: &[(String, String)]) -> Value {
+    let mut base = base_url.to_string();
     for (i, (k, v)) in query.iter().enumerate() {
         base.push(if i == 0 && !base.contains('?') {
             '?'
@@ -160,7 +160,10 @@ pub fn dependency(imp: &Imported, query: &[(String, String)]) -> Value {
 /// A tool entry as the config writes it.
 pub fn tool_entry(imp: &Imported, t: &Tool, version: &str) -> Value {
     let mut e = Map::new();
-    e.insert("dependency".into(), json!(imp.dependency));
+    e.insert(
+        "dependency".into(),
+        json!(t.dependency.as_deref().unwrap_or(&imp.dependency)),
+    );
     e.insert("owner".into(), json!(imp.owner));
     e.insert("description".into(), json!(t.description));
     e.insert("request".into(), Value::Object(t.request.clone()));
@@ -250,9 +253,14 @@ pub fn config_with(imp: &Imported, versions: &[(String, String)], kept: &Kept) -
     let dep_entry = kept
         .dependency
         .clone()
-        .unwrap_or_else(|| dependency(imp, &imp.auth_query));
+        .unwrap_or_else(|| dependency(imp, &imp.base_url, &imp.auth_query));
     let dep = json!({ imp.dependency.clone(): dep_entry });
     out.push_str(&indent(&yaml(&dep), "  "));
+    for (name, url) in &imp.extra_dependencies {
+        let entry = dependency(imp, url, &imp.auth_query);
+        let dep = json!({ name.clone(): entry });
+        out.push_str(&indent(&yaml(&dep), "  "));
+    }
     if imp.tools.is_empty() && kept.tools.is_empty() {
         out.push_str("tools: {}\n");
     } else {

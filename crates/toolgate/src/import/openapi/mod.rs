@@ -80,6 +80,8 @@ pub struct Imported {
     pub dependency: String,
     /// Base URL.
     pub base_url: String,
+    /// Further dependencies (name, base URL) for operations with servers of their own.
+    pub extra_dependencies: Vec<(String, String)>,
     /// Dependency headers (auth, with `${ENV}` placeholders).
     pub headers: BTreeMap<String, String>,
     /// Query parameters carrying credentials, appended to the base URL.
@@ -226,6 +228,41 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
                 .unwrap_or_default()
         ));
     }
+    // Operations served from another host (their own `servers`) get a dependency of
+    // their own, with the same credentials: one base URL per dependency.
+    let main_server = root.get("servers").and_then(server_url);
+    let mut extra_deps: Vec<(String, String)> = Vec::new();
+    for t in tools.iter_mut() {
+        let Some(url) = t.server.clone() else {
+            continue;
+        };
+        if Some(&url) == main_server.as_ref() {
+            t.server = None;
+            continue;
+        }
+        let name = match extra_deps.iter().find(|(_, u)| *u == url) {
+            Some((n, _)) => n.clone(),
+            None => {
+                let host = url::Url::parse(&url)
+                    .ok()
+                    .and_then(|u| u.host_str().map(str::to_string))
+                    .unwrap_or_else(|| format!("server{}", extra_deps.len() + 2));
+                let n = format!("{dependency}_{}", dependency_name(&host));
+                extra_deps.push((n.clone(), url.clone()));
+                n
+            }
+        };
+        t.notes
+            .push(format!("served from {url}: dependency `{name}`"));
+        t.dependency = Some(name);
+    }
+    // A server variable whose default is itself a placeholder (`{your-agent-url}`) is
+    // the user's to fill in: it becomes an `${ENV}` reference, like a credential.
+    let mut env = auth.env;
+    let mut base_url = base_url;
+    for url in std::iter::once(&mut base_url).chain(extra_deps.iter_mut().map(|(_, u)| u)) {
+        *url = placeholders_to_env(url, &dependency, &mut env);
+    }
     resolve_successors(&mut tools);
     let mut all_headers: Vec<String> = Vec::new();
     for t in &tools {
@@ -259,9 +296,10 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         command: command_line(opts, &dependency),
         dependency,
         base_url,
+        extra_dependencies: extra_deps,
         headers: auth.headers,
         auth_query: auth.query,
-        env: auth.env,
+        env,
         rate_limit_headers,
         documented_headers: documented.into_iter().collect(),
         owner,
@@ -308,6 +346,31 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         report,
         stats,
     })
+}
+
+/// `https://{agent-url}/v1` → `https://${DEP_AGENT_URL}/v1`, recording the variable.
+fn placeholders_to_env(url: &str, dependency: &str, env: &mut Vec<(String, String)>) -> String {
+    let mut out = String::new();
+    let mut rest = url;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        let name = &rest[open + 1..open + close];
+        let var = format!(
+            "{}_{}",
+            dependency.to_ascii_uppercase(),
+            dependency_name(name).to_ascii_uppercase()
+        );
+        if !env.iter().any(|(v, _)| *v == var) {
+            env.push((var.clone(), format!("the `{name}` part of {url}")));
+        }
+        out.push_str(&rest[..open]);
+        out.push_str(&format!("${{{var}}}"));
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `toolgate import openapi spec.yaml --dependency d …`, as it can be run again.
@@ -427,7 +490,12 @@ fn base_url(root: &Value, dialect: Dialect) -> Option<String> {
         let base = root.get("basePath").and_then(Value::as_str).unwrap_or("");
         return Some(format!("{scheme}://{host}{}", base.trim_end_matches('/')));
     }
-    let server = root.get("servers")?.as_array()?.first()?;
+    server_url(root.get("servers")?)
+}
+
+/// The first entry of a `servers` list, its variables at their defaults.
+pub fn server_url(servers: &Value) -> Option<String> {
+    let server = servers.as_array()?.first()?;
     let mut url = server.get("url")?.as_str()?.to_string();
     if let Some(vars) = server.get("variables").and_then(Value::as_object) {
         for (k, v) in vars {
@@ -547,6 +615,19 @@ mod tests {
             "discord_http_api_preview"
         );
         assert_eq!(dependency_name("!!!"), "api");
+    }
+
+    #[test]
+    fn server_placeholders_become_env_references() {
+        let mut env = Vec::new();
+        let url = placeholders_to_env("https://{your-agent-url}/v1", "do_api", &mut env);
+        assert_eq!(url, "https://${DO_API_YOUR_AGENT_URL}/v1");
+        assert_eq!(env[0].0, "DO_API_YOUR_AGENT_URL");
+        assert_eq!(
+            placeholders_to_env("https://a.example.com", "d", &mut env),
+            "https://a.example.com"
+        );
+        assert_eq!(env.len(), 1);
     }
 
     #[test]

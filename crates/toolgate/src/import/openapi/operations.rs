@@ -37,6 +37,8 @@ pub struct RawOperation {
     pub op: Value,
     /// Path-level parameters, each with its file.
     pub shared_params: Vec<(PathBuf, Value)>,
+    /// Path-level `servers`.
+    pub path_servers: Option<Value>,
 }
 
 /// A generated tool, ready to be written out.
@@ -72,6 +74,10 @@ pub struct Tool {
     pub response_headers: Vec<String>,
     /// Env var names for the credentials it needs.
     pub security: Vec<String>,
+    /// The operation's own server (`servers` on the operation or its path), if any.
+    pub server: Option<String>,
+    /// The dependency it calls, when not the main one.
+    pub dependency: Option<String>,
 }
 
 /// Why an operation is not a tool.
@@ -130,6 +136,7 @@ pub fn list(refs: &mut Refs, root_file: &Path, root: &Value) -> (Vec<RawOperatio
                 file: op_file,
                 op,
                 shared_params: shared_params.clone(),
+                path_servers: item.get("servers").cloned(),
             });
         }
     }
@@ -168,6 +175,25 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         )));
     }
     let op = &raw.op;
+    let server = match op.get("servers").or(raw.path_servers.as_ref()) {
+        None => None,
+        Some(list) => {
+            let url = super::server_url(list).unwrap_or_default();
+            match url::Url::parse(&url) {
+                Ok(u)
+                    if matches!(u.scheme(), "http" | "https")
+                        && u.host_str().is_some_and(|h| !h.is_empty()) =>
+                {
+                    Some(url)
+                }
+                _ => {
+                    return Err(Skip(format!(
+                        "its server URL `{url}` is not a usable base URL"
+                    )));
+                }
+            }
+        }
+    };
     let mut warnings = Vec::new();
     let mut params = params_of(cx.refs, &raw.file, op.get("parameters"), &mut warnings);
     // Operation parameters override path-level ones of the same name and location.
@@ -480,6 +506,8 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         notes,
         response_headers,
         security: Vec::new(),
+        server,
+        dependency: None,
     })
 }
 

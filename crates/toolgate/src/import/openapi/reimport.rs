@@ -17,7 +17,11 @@ pub fn foreign_tools(existing: &str, dependency: &str) -> Vec<String> {
         .and_then(Value::as_object)
         .map(|t| {
             t.iter()
-                .filter(|(_, v)| v.get("dependency").and_then(Value::as_str) != Some(dependency))
+                .filter(|(_, v)| {
+                    let d = v.get("dependency").and_then(Value::as_str).unwrap_or("");
+                    // `<dependency>_<host>` holds the operations served from another host.
+                    d != dependency && !d.starts_with(&format!("{dependency}_"))
+                })
                 .map(|(k, _)| k.clone())
                 .collect()
         })
@@ -77,6 +81,8 @@ pub fn merge(existing: &str, imp: Imported) -> Result<(String, Vec<String>), Str
         for (k, v) in deps {
             if *k == imp.dependency {
                 kept.dependency = Some(v.clone());
+            } else if imp.extra_dependencies.iter().any(|(n, _)| n == k) {
+                // Regenerated with the import.
             } else {
                 kept.deps.insert(k.clone(), v.clone());
             }
@@ -85,7 +91,8 @@ pub fn merge(existing: &str, imp: Imported) -> Result<(String, Vec<String>), Str
     let mut report = Vec::new();
     let mut versions = Vec::new();
     for (name, v) in old_tools {
-        let ours = v.get("dependency").and_then(Value::as_str) == Some(imp.dependency.as_str());
+        let dep = v.get("dependency").and_then(Value::as_str).unwrap_or("");
+        let ours = dep == imp.dependency || imp.extra_dependencies.iter().any(|(n, _)| n == dep);
         let Some(new) = imp.tools.iter().find(|t| t.name == *name).filter(|_| ours) else {
             if ours {
                 report.push(format!("{name}: no longer in the spec; kept as it was"));
