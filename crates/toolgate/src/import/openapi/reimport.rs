@@ -8,7 +8,43 @@ use toolgate_contract::ResponseContract;
 use super::emit::{self, Kept};
 use super::{Imported, example};
 
-/// Names of tools in `existing` that belong to other dependencies (not ours to replace).
+/// Tool names in `existing` written by an import: each is preceded by the
+/// `# METHOD /path` comment the import writes (YAML parsers drop comments, so the text
+/// is read).
+pub fn imported_names(existing: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut marked = false;
+    for line in existing.lines() {
+        if let Some(c) = line.strip_prefix("  # ") {
+            if super::operations::METHODS
+                .iter()
+                .any(|m| c.starts_with(&format!("{} /", m.to_ascii_uppercase())))
+            {
+                marked = true;
+            }
+            continue;
+        }
+        if let Some(name) = line.strip_prefix("  ").and_then(|l| l.strip_suffix(':'))
+            && !name.starts_with(' ')
+            && marked
+        {
+            out.push(name.trim_matches(|c| c == '\'' || c == '"').to_string());
+        }
+        marked = false;
+    }
+    out
+}
+
+/// Whether the existing tool entry `name` is one this import may replace: written by
+/// an import, for this dependency (or one of its per-host dependencies).
+fn replaceable(existing: &str, dependency: &str, name: &str, tool: &Value) -> bool {
+    let d = tool.get("dependency").and_then(Value::as_str).unwrap_or("");
+    (d == dependency || d.starts_with(&format!("{dependency}_")))
+        && imported_names(existing).iter().any(|n| n == name)
+}
+
+/// Names of tools in `existing` this import must not take: hand-written ones, and
+/// those of other dependencies.
 pub fn foreign_tools(existing: &str, dependency: &str) -> Vec<String> {
     let Ok(doc) = yaml_serde::from_str::<Value>(existing) else {
         return Vec::new();
@@ -17,11 +53,7 @@ pub fn foreign_tools(existing: &str, dependency: &str) -> Vec<String> {
         .and_then(Value::as_object)
         .map(|t| {
             t.iter()
-                .filter(|(_, v)| {
-                    let d = v.get("dependency").and_then(Value::as_str).unwrap_or("");
-                    // `<dependency>_<host>` holds the operations served from another host.
-                    d != dependency && !d.starts_with(&format!("{dependency}_"))
-                })
+                .filter(|(k, v)| !replaceable(existing, dependency, k, v))
                 .map(|(k, _)| k.clone())
                 .collect()
         })
@@ -91,8 +123,7 @@ pub fn merge(existing: &str, imp: Imported) -> Result<(String, Vec<String>), Str
     let mut report = Vec::new();
     let mut versions = Vec::new();
     for (name, v) in old_tools {
-        let dep = v.get("dependency").and_then(Value::as_str).unwrap_or("");
-        let ours = dep == imp.dependency || imp.extra_dependencies.iter().any(|(n, _)| n == dep);
+        let ours = replaceable(existing, &imp.dependency, name, v);
         let Some(new) = imp.tools.iter().find(|t| t.name == *name).filter(|_| ours) else {
             if ours {
                 report.push(format!("{name}: no longer in the spec; kept as it was"));
@@ -136,6 +167,16 @@ pub fn merge(existing: &str, imp: Imported) -> Result<(String, Vec<String>), Str
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn imported_entries_are_told_from_hand_written_ones_by_their_comment() {
+        let text = "tools:\n  # GET /pets\n  # weakened: x\n  list_pets:\n    dependency: pets\n  mine:\n    dependency: pets\n  # a note\n  other:\n    dependency: pets\n";
+        assert_eq!(imported_names(text), vec!["list_pets".to_string()]);
+        let mine = json!({"dependency": "pets"});
+        assert!(replaceable(text, "pets", "list_pets", &mine));
+        assert!(!replaceable(text, "pets", "mine", &mine));
+        assert!(!replaceable(text, "cats", "list_pets", &mine));
+    }
 
     #[test]
     fn a_renamed_field_is_reported_as_a_rename_and_bumps_the_major() {
