@@ -456,7 +456,31 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         input.insert("$defs".into(), Value::Object(defs.into_iter().collect()));
     }
 
+    let (input, input_notes) = super::schema::usable(
+        Value::Object(input),
+        |s| {
+            jsonschema::draft202012::new(s)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        },
+        json!({"type": "object"}),
+    );
+    notes.extend(input_notes.into_iter().map(|n| format!("input: {n}")));
     let (response_schema, response_headers, response_notes) = response(cx, raw, &mut warnings);
+    let response_schema = response_schema.and_then(|s| {
+        let (s, n) = super::schema::usable(
+            s,
+            |s| {
+                toolgate_contract::ResponseContract::compile(s, None)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            },
+            // Null marks "not usable": the tool then gets the permissive contract.
+            Value::Null,
+        );
+        notes.extend(n.into_iter().map(|n| format!("contract: {n}")));
+        (!s.is_null()).then_some(s)
+    });
     notes.extend(response_notes);
     for w in warnings {
         notes.push(format!("weakened: {w}"));
@@ -498,7 +522,7 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             .unwrap_or_default(),
         description,
         request,
-        input_schema: Value::Object(input),
+        input_schema: input,
         response_schema,
         annotations,
         deprecated,

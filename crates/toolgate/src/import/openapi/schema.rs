@@ -103,6 +103,7 @@ impl<'a> Converter<'a> {
     /// bare `$ref` is replaced by its definition, and `$defs` holds what is referenced.
     pub fn root(mut self, file: &Path, schema: &Value) -> (Value, Vec<String>) {
         let mut converted = self.convert(file, schema, 0);
+        self.break_ref_cycles();
         if let Some(name) = bare_def_ref(&converted)
             && let Some(def) = self.defs.get(&name)
         {
@@ -135,8 +136,32 @@ impl<'a> Converter<'a> {
     }
 
     /// The definitions collected by [`Converter::part`] calls, and the warnings.
-    pub fn finish(self) -> (BTreeMap<String, Value>, Vec<String>) {
+    pub fn finish(mut self) -> (BTreeMap<String, Value>, Vec<String>) {
+        self.break_ref_cycles();
         (self.defs, self.warnings)
+    }
+
+    /// Definitions that are only `$ref`s to each other in a loop (`A: {$ref: B}`,
+    /// `B: {$ref: A}`) describe nothing, and a validator would follow them forever:
+    /// they accept anything instead.
+    fn break_ref_cycles(&mut self) {
+        let names: Vec<String> = self.defs.keys().cloned().collect();
+        for start in names {
+            let mut seen = vec![start.clone()];
+            let mut at = start.clone();
+            while let Some(next) = self.defs.get(&at).and_then(bare_def_ref) {
+                if seen.contains(&next) {
+                    for n in &seen {
+                        self.defs.insert(n.clone(), Value::Bool(true));
+                    }
+                    self.warnings
+                        .push(format!("`{start}` only refers to itself through `$ref`s"));
+                    break;
+                }
+                seen.push(next.clone());
+                at = next;
+            }
+        }
     }
 
     fn attach(&mut self, converted: Value) -> Value {
@@ -396,6 +421,62 @@ impl<'a> Converter<'a> {
     }
 }
 
+/// Makes a generated schema one toolgate compiles: `pattern`s the regex engine rejects
+/// (vendor specs carry ECMAScript-only or broken ones) are dropped, and a schema that
+/// still does not compile is replaced by `fallback`. The notes say what was weakened.
+pub fn usable(
+    schema: Value,
+    compiles: impl Fn(&Value) -> Result<(), String>,
+    fallback: Value,
+) -> (Value, Vec<String>) {
+    if compiles(&schema).is_ok() {
+        return (schema, Vec::new());
+    }
+    let mut notes = Vec::new();
+    let mut fixed = schema;
+    drop_bad_patterns(&mut fixed, &mut notes);
+    match compiles(&fixed) {
+        Ok(()) => (fixed, notes),
+        Err(e) => {
+            notes.push(format!(
+                "the schema is not usable ({e}); it accepts anything instead"
+            ));
+            (fallback, notes)
+        }
+    }
+}
+
+fn drop_bad_patterns(v: &mut Value, notes: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(p)) = m.get("pattern")
+                && jsonschema::draft202012::new(&json!({ "pattern": p })).is_err()
+            {
+                notes.push(format!(
+                    "the pattern `{p}` is not a usable regular expression; dropped"
+                ));
+                m.remove("pattern");
+            }
+            if let Some(Value::Object(pp)) = m.get_mut("patternProperties") {
+                let bad: Vec<String> = pp
+                    .keys()
+                    .filter(|k| jsonschema::draft202012::new(&json!({ "pattern": k })).is_err())
+                    .cloned()
+                    .collect();
+                for k in bad {
+                    notes.push(format!(
+                        "the property pattern `{k}` is not a usable regular expression; dropped"
+                    ));
+                    pp.remove(&k);
+                }
+            }
+            m.values_mut().for_each(|c| drop_bad_patterns(c, notes));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|c| drop_bad_patterns(c, notes)),
+        _ => {}
+    }
+}
+
 /// `{"$ref": "#/$defs/x"}` and nothing else → `x`.
 fn bare_def_ref(v: &Value) -> Option<String> {
     let m = v.as_object()?;
@@ -517,6 +598,42 @@ mod tests {
         let resp = convert(Dialect::Swagger2, Side::Response, schema);
         assert!(valid(&resp, json!({"a": "x", "b": 1})));
         assert!(!valid(&resp, json!({"a": 1})));
+    }
+
+    #[test]
+    fn unusable_patterns_are_dropped_and_unusable_schemas_replaced() {
+        let compiles = |s: &Value| {
+            jsonschema::draft202012::new(s)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        let (s, notes) = usable(
+            json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "(unclosed"}, "b": {"type": "string", "pattern": "^x$"}}}),
+            compiles,
+            json!({}),
+        );
+        assert!(s["properties"]["a"].get("pattern").is_none());
+        assert_eq!(s["properties"]["b"]["pattern"], "^x$");
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        let (s, notes) = usable(json!({"type": 7}), compiles, json!({}));
+        assert_eq!(s, json!({}));
+        assert!(notes[0].contains("accepts anything"), "{notes:?}");
+    }
+
+    #[test]
+    fn a_loop_of_bare_refs_accepts_anything_instead_of_looping() {
+        let doc = json!({"components": {"schemas": {"A": {"$ref": "#/components/schemas/B"}, "B": {"$ref": "#/components/schemas/A"}}}});
+        let dir = std::env::temp_dir().join(format!("toolgate-loop-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("spec.json");
+        std::fs::write(&file, doc.to_string()).unwrap();
+        let mut refs = Refs::default();
+        let (root, _) = refs.root(&file).unwrap();
+        let (s, warnings) = Converter::new(&mut refs, Dialect::Oas31, Side::Response)
+            .root(&root, &json!({"$ref": "#/components/schemas/A"}));
+        assert!(!warnings.is_empty());
+        assert!(valid(&s, json!({"anything": 1})), "{s}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
