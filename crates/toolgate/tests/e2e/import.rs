@@ -151,6 +151,9 @@ async fn each_spec_imports_passes_check_and_serves_every_tool() {
             .count();
         assert_eq!(imported, tools, "{file}");
         let _ = client.cancel().await;
+        drop(tg);
+        // Megabytes of YAML per spec: do not leave them behind.
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
@@ -395,4 +398,5 @@ fn re_importing_a_changed_spec_reports_the_rename_and_bumps_the_version() {
         "{}",
         String::from_utf8_lossy(&check.stderr)
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
