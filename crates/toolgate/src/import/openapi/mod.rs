@@ -803,6 +803,55 @@ paths:
     }
 
     #[test]
+    fn operations_on_another_host_get_a_dependency_of_their_own() {
+        let spec = r#"
+openapi: 3.0.0
+info: {title: Cloud, version: '1', contact: {email: c@example.com}}
+servers: [{url: 'https://api.cloud.example.com'}]
+components: {securitySchemes: {b: {type: http, scheme: bearer}}}
+security: [{b: []}]
+paths:
+  /v2/things: {get: {operationId: things, responses: {'204': {description: none}}}}
+  /v1/chat:
+    servers: [{url: 'https://{agent}', variables: {agent: {default: '{your-agent-url}'}}}]
+    post: {operationId: chat, responses: {'204': {description: none}}}
+  /v1/embed:
+    post:
+      operationId: embed
+      servers: [{url: 'https://inference.cloud.example.com'}]
+      responses: {'204': {description: none}}
+  /upload:
+    put: {operationId: upload, servers: [{url: 'https://'}], responses: {'204': {description: none}}}
+"#;
+        let (doc, out) = import(spec, Options::default()).unwrap();
+        let deps = doc["dependencies"].as_object().unwrap();
+        assert_eq!(deps.len(), 3, "{deps:?}");
+        let embed_dep = doc["tools"]["embed"]["dependency"].as_str().unwrap();
+        assert_eq!(embed_dep, "cloud_inference_cloud_example_com");
+        assert_eq!(
+            deps[embed_dep]["base_url"],
+            "https://inference.cloud.example.com"
+        );
+        assert_eq!(
+            deps[embed_dep]["headers"]["Authorization"],
+            "Bearer ${CLOUD_TOKEN}"
+        );
+        let chat_dep = doc["tools"]["chat"]["dependency"].as_str().unwrap();
+        assert_eq!(
+            deps[chat_dep]["base_url"],
+            "https://${CLOUD_YOUR_AGENT_URL}"
+        );
+        assert!(
+            out.report
+                .iter()
+                .any(|l| l.contains("CLOUD_YOUR_AGENT_URL"))
+        );
+        assert_eq!(doc["tools"]["things"]["dependency"], "cloud");
+        assert!(out.yaml.contains("is not a usable base URL"));
+        assert_eq!(out.stats.tools, 3);
+    }
+
+    #[test]
     fn swagger_2_base_url_and_form_data() {
         let spec = r##"{"swagger": "2.0", "info": {"title": "Chat", "version": "1", "contact": {"email": "c@example.com"}},
             "host": "chat.example.com", "basePath": "/api/", "schemes": ["http", "https"],
