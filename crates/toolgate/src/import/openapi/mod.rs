@@ -209,7 +209,6 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
                         tool.name
                     ));
                 }
-                tool.security = auth.env.iter().map(|(v, _)| v.clone()).collect();
                 tools.push(tool);
             }
             Err(skip) => skipped.push((label, skip.0)),

@@ -72,8 +72,6 @@ pub struct Tool {
     pub notes: Vec<String>,
     /// Response header names the spec documents for it.
     pub response_headers: Vec<String>,
-    /// Env var names for the credentials it needs.
-    pub security: Vec<String>,
     /// The operation's own server (`servers` on the operation or its path), if any.
     pub server: Option<String>,
     /// The dependency it calls, when not the main one.
@@ -327,7 +325,7 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     }
     let mut body_encoding = None;
     if let Some(rb) = op.get("requestBody") {
-        let (rfile, rb) = cx_deref(conv_refs(&mut conv), &raw.file, rb).map_err(Skip)?;
+        let (rfile, rb) = conv.refs_mut().deref(&raw.file, rb).map_err(Skip)?;
         let required = rb.get("required") == Some(&Value::Bool(true));
         let content = rb.get("content").and_then(Value::as_object);
         let media = content.and_then(|c| {
@@ -352,8 +350,7 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             }
             Some((_, m)) => {
                 let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
-                let (sfile, resolved) =
-                    cx_deref(conv_refs(&mut conv), &rfile, &schema).map_err(Skip)?;
+                let (sfile, resolved) = conv.refs_mut().deref(&rfile, &schema).map_err(Skip)?;
                 let req: Vec<String> = resolved
                     .get("required")
                     .and_then(Value::as_array)
@@ -529,18 +526,9 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         successor_hint,
         notes,
         response_headers,
-        security: Vec::new(),
         server,
         dependency: None,
     })
-}
-
-fn conv_refs<'c, 'r>(conv: &'c mut Converter<'r>) -> &'c mut Refs {
-    conv.refs_mut()
-}
-
-fn cx_deref(refs: &mut Refs, file: &Path, v: &Value) -> Result<(PathBuf, Value), String> {
-    refs.deref(file, v)
 }
 
 /// The success response's JSON schema, the documented headers of every response.
@@ -891,11 +879,6 @@ pub fn lifecycle_headers(names: &[String]) -> Vec<String> {
     out.sort();
     out.dedup();
     out
-}
-
-/// Tool annotations as written in the config.
-pub fn annotations_of(tool: &Tool) -> &Map<String, Value> {
-    &tool.annotations
 }
 
 /// Grouped skip reasons, most frequent first.
