@@ -75,10 +75,14 @@ fn figures(summary: &str) -> (usize, usize, usize) {
 
 #[tokio::test]
 async fn each_spec_imports_passes_check_and_serves_every_tool() {
-    for (file, extra) in [
-        (SLACK, vec![]),
-        (DISCORD, vec!["--owner", "discord-team@example.com"]),
-        (DIGITALOCEAN, vec![]),
+    for (file, extra, family) in [
+        (SLACK, vec![], None),
+        (
+            DISCORD,
+            vec!["--owner", "discord-team@example.com"],
+            Some("discord"),
+        ),
+        (DIGITALOCEAN, vec![], Some("ietf")),
     ] {
         let dir = temp_dir("import");
         let out = dir.join("toolgate.yaml");
@@ -111,6 +115,14 @@ async fn each_spec_imports_passes_check_and_serves_every_tool() {
         let yaml = std::fs::read_to_string(&out).unwrap();
         assert!(yaml.starts_with("# "), "a comment names the spec");
         assert!(!yaml.contains("xoxb-test") && !yaml.contains("do-test"));
+        // The documented rate-limit headers name the family toolgate reads.
+        match family {
+            Some(f) => assert!(
+                yaml.contains(&format!("\n    rate_limit_headers: {f}\n")),
+                "{file}: expected rate_limit_headers: {f}"
+            ),
+            None => assert!(!yaml.contains("rate_limit_headers"), "{file}"),
+        }
         if skipped > 0 {
             assert!(
                 yaml.contains("# Skipped:"),

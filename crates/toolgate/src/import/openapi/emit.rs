@@ -108,10 +108,16 @@ pub fn auth(root: &Value, dialect: Dialect, dependency: &str) -> Auth {
                 .and_then(Value::as_str)
                 .unwrap_or("X-API-Key");
             let var = format!("{prefix}_API_KEY");
-            let what = match scheme.get("description").and_then(Value::as_str) {
+            let mut what = match scheme.get("description").and_then(Value::as_str) {
                 Some(d) => operations::trim_text(d, 60),
                 None => format!("the `{key}` value"),
             };
+            if key.eq_ignore_ascii_case("authorization") {
+                // The variable is the whole header, so a scheme word belongs in it.
+                what.push_str(
+                    "; the whole header value, scheme included, e.g. `Bot …` or `Bearer …`",
+                );
+            }
             match scheme.get("in").and_then(Value::as_str) {
                 Some("query") => out.query.push((key.to_string(), format!("${{{var}}}"))),
                 Some("cookie") => {
