@@ -140,6 +140,15 @@ pub fn merge(existing: &str, imp: Imported) -> Result<(String, Vec<String>), Str
             .pointer("/contract/response_schema")
             .cloned()
             .unwrap_or(Value::Null);
+        if old_schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .is_some_and(|r| !r.starts_with('#'))
+        {
+            report.push(format!(
+                "{name}: its contract lives in a schema file, which the import does not read; it now gets the spec's schema inline — compare them with `toolgate diff`"
+            ));
+        }
         let new_schema = new
             .response_schema
             .clone()
