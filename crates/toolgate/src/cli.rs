@@ -1,5 +1,5 @@
 //! The command line: `serve`, `check`, `diff`, `incidents`, `probe`, `status`,
-//! `config-schema`, `alerts`.
+//! `config-schema`, `alerts`, `import openapi`.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -118,10 +118,45 @@ enum Command {
     },
     /// Print the JSON Schema of the config file.
     ConfigSchema,
+    /// Generate tools with contracts from an API description.
+    Import {
+        #[command(subcommand)]
+        what: ImportCommand,
+    },
     /// Print alerting artefacts for external monitoring.
     Alerts {
         #[command(subcommand)]
         what: AlertsCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum ImportCommand {
+    /// A Swagger 2.0 / OpenAPI 3.0 / 3.1 file (JSON or YAML) → a config that passes `check`.
+    Openapi {
+        /// The spec file.
+        spec: PathBuf,
+        /// Dependency name (default: from the spec's title).
+        #[arg(long)]
+        dependency: Option<String>,
+        /// Base URL instead of the spec's first server.
+        #[arg(long)]
+        base_url: Option<String>,
+        /// Owner of every tool (required when the spec names no contact).
+        #[arg(long)]
+        owner: Option<String>,
+        /// Only operations whose name, operationId or path matches (`*`, `?`).
+        #[arg(long)]
+        include: Vec<String>,
+        /// Leave out operations whose name, operationId or path matches.
+        #[arg(long)]
+        exclude: Vec<String>,
+        /// Only operations with this tag.
+        #[arg(long)]
+        tag: Vec<String>,
+        /// Write here (stdout without it); an existing file is merged into, showing contract changes.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
     },
 }
 
@@ -239,6 +274,54 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
             demo: false,
             json,
         } => crate::status::run(&config, url, json).await,
+        Command::Import {
+            what:
+                ImportCommand::Openapi {
+                    spec,
+                    dependency,
+                    base_url,
+                    owner,
+                    include,
+                    exclude,
+                    tag,
+                    output,
+                },
+        } => {
+            let existing = match &output {
+                Some(o) if o.exists() => Some(
+                    std::fs::read_to_string(o)
+                        .with_context(|| format!("reading {}", o.display()))?,
+                ),
+                _ => None,
+            };
+            let opts = crate::import::openapi::Options {
+                spec,
+                dependency,
+                base_url,
+                owner,
+                include,
+                exclude,
+                tags: tag,
+                existing,
+            };
+            let outcome = crate::import::openapi::run(&opts).map_err(|e| anyhow::anyhow!(e))?;
+            match &output {
+                Some(o) => std::fs::write(o, &outcome.yaml)
+                    .with_context(|| format!("writing {}", o.display()))?,
+                None => say_raw!("{}", outcome.yaml),
+            }
+            for line in &outcome.report {
+                eprintln!("{line}");
+            }
+            // Peak memory, for measuring imports of large specs; off by default.
+            if std::env::var_os("TOOLGATE_IMPORT_PEAK_MEMORY").is_some()
+                && let Ok(status) = std::fs::read_to_string("/proc/self/status")
+                && let Some(line) = status.lines().find(|l| l.starts_with("VmHWM"))
+            {
+                eprintln!("peak memory: {}", line.trim_start_matches("VmHWM:").trim());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::ConfigSchema => {
             say!("{}", serde_json::to_string_pretty(&config::json_schema())?);
             Ok(ExitCode::SUCCESS)

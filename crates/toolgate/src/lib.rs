@@ -13,6 +13,7 @@ pub mod dependency;
 pub mod explain;
 pub mod gateway;
 pub mod health;
+pub mod import;
 pub mod mcp;
 pub mod metrics;
 pub mod notes;

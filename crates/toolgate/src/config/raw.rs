@@ -222,6 +222,9 @@ pub struct RawRequest {
     pub headers: BTreeMap<String, String>,
     /// JSON body template; a string that is exactly `{name}` becomes the argument's JSON value.
     pub body: Option<Value>,
+    /// How the body is sent: `json` (default) or `form`
+    /// (`application/x-www-form-urlencoded`; the body template must be an object).
+    pub body_encoding: Option<String>,
 }
 
 /// MCP tool annotations.

@@ -146,6 +146,30 @@ pub struct RequestTemplate {
     pub headers: Vec<(HeaderName, Template)>,
     /// JSON body template.
     pub body: Option<Value>,
+    /// How the rendered body is encoded.
+    pub body_encoding: BodyEncoding,
+}
+
+/// How a request body is put on the wire.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum BodyEncoding {
+    /// `application/json`.
+    #[default]
+    Json,
+    /// `application/x-www-form-urlencoded`: each top-level field a pair; strings as-is,
+    /// numbers and booleans printed, arrays and objects as JSON text (as form APIs such
+    /// as Slack's take them).
+    Form,
+}
+
+impl BodyEncoding {
+    /// The `Content-Type` the body is sent with.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            BodyEncoding::Json => "application/json",
+            BodyEncoding::Form => "application/x-www-form-urlencoded",
+        }
+    }
 }
 
 /// A rendered upstream request.
@@ -157,8 +181,10 @@ pub struct RenderedRequest {
     pub url: url::Url,
     /// Tool-specific headers.
     pub headers: HeaderMap,
-    /// JSON body bytes.
+    /// Body bytes, encoded as `content_type` says.
     pub body: Option<Vec<u8>>,
+    /// `Content-Type` of the body.
+    pub content_type: &'static str,
 }
 
 /// Why arguments could not be turned into a request. The text is for the model.
@@ -269,7 +295,12 @@ impl RequestTemplate {
             None => None,
             Some(template) => {
                 let rendered = render_body(template, args).unwrap_or(Value::Null);
-                Some(serde_json::to_vec(&rendered).map_err(|e| RenderError(e.to_string()))?)
+                Some(match self.body_encoding {
+                    BodyEncoding::Json => {
+                        serde_json::to_vec(&rendered).map_err(|e| RenderError(e.to_string()))?
+                    }
+                    BodyEncoding::Form => form_body(&rendered).into_bytes(),
+                })
             }
         };
         if let Some(size) = body.as_ref().map(Vec::len).filter(|n| *n > MAX_BODY_BYTES) {
@@ -283,6 +314,7 @@ impl RequestTemplate {
             url,
             headers,
             body,
+            content_type: self.body_encoding.content_type(),
         })
     }
 }
@@ -294,6 +326,23 @@ fn kib(n: usize) -> String {
     } else {
         format!("{} KiB", n >> 10)
     }
+}
+
+/// `a=1&b=x+y`: a form body from a rendered object; a form field has no JSON types, so
+/// arrays and objects travel as JSON text.
+fn form_body(rendered: &Value) -> String {
+    let mut out = url::form_urlencoded::Serializer::new(String::new());
+    if let Value::Object(map) = rendered {
+        for (k, v) in map {
+            let text = match v {
+                Value::Null => continue,
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            out.append_pair(k, &text);
+        }
+    }
+    out.finish()
 }
 
 fn has_value(args: &Map<String, Value>, name: &str) -> bool {
@@ -349,6 +398,7 @@ mod tests {
                 .collect(),
             headers: vec![],
             body: None,
+            body_encoding: BodyEncoding::Json,
         }
     }
 
@@ -450,6 +500,41 @@ mod tests {
         );
         assert_eq!(t.arguments(), vec!["query", "limit", "missing"]);
     }
+
+    #[test]
+    fn form_bodies_are_url_encoded_pairs_with_json_text_for_structures() {
+        let base = url::Url::parse("http://h").unwrap();
+        let mut t = template("/chat.postMessage", &[]);
+        t.method = Method::POST;
+        t.body = Some(
+            json!({"channel": "{channel}", "text": "{text}", "blocks": "{blocks}", "mrkdwn": "{mrkdwn}", "gone": "{gone}"}),
+        );
+        t.body_encoding = BodyEncoding::Form;
+        let r = t
+            .render(
+                &base,
+                &args(json!({"channel": "C1", "text": "a b&c=d ü", "blocks": [{"type": "x"}], "mrkdwn": false})),
+            )
+            .unwrap();
+        assert_eq!(r.content_type, "application/x-www-form-urlencoded");
+        let body = String::from_utf8(r.body.unwrap()).unwrap();
+        assert_eq!(
+            body,
+            "channel=C1&text=a+b%26c%3Dd+%C3%BC&blocks=%5B%7B%22type%22%3A%22x%22%7D%5D&mrkdwn=false"
+        );
+        let pairs: Vec<(String, String)> = url::form_urlencoded::parse(body.as_bytes())
+            .into_owned()
+            .collect();
+        assert_eq!(pairs[1], ("text".into(), "a b&c=d ü".into()));
+        assert_eq!(pairs[2].1, r#"[{"type":"x"}]"#);
+        assert_eq!(
+            template("/x", &[])
+                .render(&base, &args(json!({})))
+                .unwrap()
+                .content_type,
+            "application/json"
+        );
+    }
 }
 
 #[cfg(test)]
@@ -464,6 +549,7 @@ mod limit_tests {
             query: vec![("q".into(), Template::parse("{q}"))],
             headers: vec![],
             body: None,
+            body_encoding: BodyEncoding::Json,
         }
     }
 

@@ -97,7 +97,7 @@ impl UpstreamClient {
         }
         if let Some(body) = &req.body {
             builder = builder
-                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .header(reqwest::header::CONTENT_TYPE, req.content_type)
                 .body(body.clone());
         }
         let request = builder.build().map_err(|e| SendError::Build {

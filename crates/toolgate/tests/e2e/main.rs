@@ -8,6 +8,7 @@ mod core;
 mod demo;
 mod harness;
 mod hostile;
+mod import;
 mod limits;
 mod signals;
 mod transport;

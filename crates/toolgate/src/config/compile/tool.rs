@@ -14,7 +14,7 @@ use toolgate_contract::ResponseContract;
 use super::{Compiler, Defined, known, limits};
 use crate::config::model::*;
 use crate::config::raw::*;
-use crate::config::template::{RequestTemplate, Template};
+use crate::config::template::{BodyEncoding, RequestTemplate, Template};
 
 impl Compiler<'_> {
     pub(super) fn tool(
@@ -215,6 +215,27 @@ impl Compiler<'_> {
                 ),
             }
         }
+        let body_encoding = match raw.body_encoding.as_deref() {
+            None | Some("json") => BodyEncoding::Json,
+            Some("form") => {
+                if raw.body.as_ref().is_some_and(|b| !b.is_object()) {
+                    self.err(
+                        format!("{rpath}.body"),
+                        "a form body must be an object of fields",
+                        "write `body: { field: \"{arg}\" }`",
+                    );
+                }
+                BodyEncoding::Form
+            }
+            Some(other) => {
+                self.err(
+                    format!("{rpath}.body_encoding"),
+                    format!("unknown body encoding `{other}`"),
+                    "use `json` (the default) or `form`",
+                );
+                BodyEncoding::Json
+            }
+        };
         let template = RequestTemplate {
             method: method?,
             path: Template::parse(&raw.path),
@@ -225,6 +246,7 @@ impl Compiler<'_> {
                 .collect(),
             headers,
             body: raw.body,
+            body_encoding,
         };
         if let Some(props) = input_schema
             .and_then(|s| s.get("properties"))
@@ -394,5 +416,23 @@ mod tests {
         assert!(!is_major_minor("3"));
         assert!(!is_major_minor("3.1.0"));
         assert!(!is_major_minor("v3.1"));
+    }
+
+    #[test]
+    fn body_encoding_is_json_or_form_and_a_form_body_is_an_object() {
+        let cfg = |enc: &str, body: &str| {
+            format!(
+                "dependencies:\n  d: {{base_url: 'https://x.example.com'}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    request: {{method: POST, path: /p, body: {body}, body_encoding: {enc}}}\n    input_schema: {{type: object, properties: {{a: {{type: string}}}}}}\n    contract: {{version: '1.0', response_schema: {{type: object}}}}\n"
+            )
+        };
+        let env = |_: &str| None;
+        let parse =
+            |text: String| crate::config::parse(Path::new("t.yaml"), &text, Path::new("."), &env);
+        let c = parse(cfg("form", "{a: '{a}'}")).unwrap();
+        assert_eq!(c.tools["t"].request.body_encoding, BodyEncoding::Form);
+        let e = parse(cfg("xml", "{a: '{a}'}")).unwrap_err().to_string();
+        assert!(e.contains("unknown body encoding `xml`"), "{e}");
+        let e = parse(cfg("form", "['{a}']")).unwrap_err().to_string();
+        assert!(e.contains("a form body must be an object"), "{e}");
     }
 }

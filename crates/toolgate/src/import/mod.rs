@@ -1,0 +1,3 @@
+//! Importers that turn an API description into toolgate config.
+
+pub mod openapi;

@@ -1,0 +1,359 @@
+//! Writing the config: the dependency (base URL, credentials as `${ENV}` placeholders,
+//! rate-limit family) and one entry per tool, with comments saying where a tool is
+//! weaker than its operation and which operations were skipped, and why.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use super::operations::Tool;
+use super::schema::Dialect;
+use super::{Imported, operations};
+
+/// How the dependency authenticates.
+#[derive(Debug, Default)]
+pub struct Auth {
+    /// Dependency headers.
+    pub headers: BTreeMap<String, String>,
+    /// Query parameters carrying a key (appended to the base URL).
+    pub query: Vec<(String, String)>,
+    /// Env vars and what each must hold.
+    pub env: Vec<(String, String)>,
+    /// `apiKey` parameter names: never arguments.
+    pub credential_params: Vec<String>,
+    /// Schemes that could not be expressed.
+    pub warnings: Vec<String>,
+}
+
+/// The security scheme most operations use, as dependency headers or query parameters.
+pub fn auth(root: &Value, dialect: Dialect, dependency: &str) -> Auth {
+    let schemes = match dialect {
+        Dialect::Swagger2 => root.get("securityDefinitions"),
+        _ => root.pointer("/components/securitySchemes"),
+    }
+    .and_then(Value::as_object)
+    .cloned()
+    .unwrap_or_default();
+    let mut out = Auth::default();
+    for s in schemes.values() {
+        if s.get("type").and_then(Value::as_str) == Some("apiKey")
+            && let Some(n) = s.get("name").and_then(Value::as_str)
+        {
+            out.credential_params.push(n.to_string());
+        }
+    }
+    // Count the first scheme of each requirement list: the global one, then each
+    // operation's (operations written in other files are covered by the global list).
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut first_of = |req: &Value, weight: usize| {
+        if let Some(name) = req
+            .as_array()
+            .and_then(|a| a.iter().find_map(|r| r.as_object()?.keys().next().cloned()))
+        {
+            *counts.entry(name).or_default() += weight;
+        }
+    };
+    if let Some(g) = root.get("security") {
+        first_of(g, 1);
+    }
+    for item in root
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|p| p.values())
+    {
+        for op in item.as_object().into_iter().flat_map(|m| m.values()) {
+            if let Some(s) = op.get("security") {
+                first_of(s, 1);
+            }
+        }
+    }
+    let chosen = counts
+        .iter()
+        .max_by_key(|(_, n)| **n)
+        .map(|(k, _)| k.clone())
+        .or_else(|| schemes.keys().next().cloned());
+    let Some(name) = chosen else {
+        return out;
+    };
+    let Some(scheme) = schemes.get(&name) else {
+        out.warnings
+            .push(format!("security scheme `{name}` is not defined"));
+        return out;
+    };
+    let prefix = dependency.to_ascii_uppercase();
+    let kind = scheme.get("type").and_then(Value::as_str).unwrap_or("");
+    let http_scheme = scheme
+        .get("scheme")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    match (kind, http_scheme.as_str()) {
+        ("http", "bearer") | ("oauth2", _) | ("openIdConnect", _) => {
+            let var = format!("{prefix}_TOKEN");
+            out.headers
+                .insert("Authorization".into(), format!("Bearer ${{{var}}}"));
+            out.env
+                .push((var, format!("the bearer token for `{name}`")));
+        }
+        ("http", "basic") | ("basic", _) => {
+            let var = format!("{prefix}_BASIC_AUTH");
+            out.headers
+                .insert("Authorization".into(), format!("Basic ${{{var}}}"));
+            out.env.push((var, "base64 of `user:password`".to_string()));
+        }
+        ("apiKey", _) => {
+            let key = scheme
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("X-API-Key");
+            let var = format!("{prefix}_API_KEY");
+            let mut what = match scheme.get("description").and_then(Value::as_str) {
+                Some(d) => operations::trim_text(d, 60),
+                None => format!("the `{key}` value"),
+            };
+            if key.eq_ignore_ascii_case("authorization") {
+                // The variable is the whole header, so a scheme word belongs in it.
+                what.push_str(
+                    "; the whole header value, scheme included, e.g. `Bot …` or `Bearer …`",
+                );
+            }
+            match scheme.get("in").and_then(Value::as_str) {
+                Some("query") => out.query.push((key.to_string(), format!("${{{var}}}"))),
+                Some("cookie") => {
+                    out.warnings.push(format!(
+                        "`{name}` sends its key in a cookie, which toolgate cannot send"
+                    ));
+                    return out;
+                }
+                _ => {
+                    out.headers.insert(key.to_string(), format!("${{{var}}}"));
+                }
+            }
+            out.env.push((var, what));
+        }
+        _ => out.warnings.push(format!(
+            "security scheme `{name}` ({kind}) cannot be expressed; add its headers by hand"
+        )),
+    }
+    out
+}
+
+/// The dependency entry.
+pub fn dependency(imp: &Imported, base_url: &str, query: &[(String, String)]) -> Value {
+    let mut base = base_url.to_string();
+    for (i, (k, v)) in query.iter().enumerate() {
+        base.push(if i == 0 && !base.contains('?') {
+            '?'
+        } else {
+            '&'
+        });
+        base.push_str(k);
+        base.push('=');
+        base.push_str(v);
+    }
+    let mut d = Map::new();
+    d.insert("base_url".into(), json!(base));
+    if !imp.headers.is_empty() {
+        d.insert("headers".into(), json!(imp.headers));
+    }
+    if let Some(f) = imp.rate_limit_headers {
+        d.insert("rate_limit_headers".into(), json!(f));
+    }
+    Value::Object(d)
+}
+
+/// A tool entry as the config writes it.
+pub fn tool_entry(imp: &Imported, t: &Tool, version: &str) -> Value {
+    let mut e = Map::new();
+    e.insert(
+        "dependency".into(),
+        json!(t.dependency.as_deref().unwrap_or(&imp.dependency)),
+    );
+    e.insert("owner".into(), json!(imp.owner));
+    e.insert("description".into(), json!(t.description));
+    e.insert("request".into(), Value::Object(t.request.clone()));
+    if !t.annotations.is_empty() {
+        e.insert("annotations".into(), Value::Object(t.annotations.clone()));
+    }
+    e.insert("input_schema".into(), t.input_schema.clone());
+    e.insert(
+        "contract".into(),
+        json!({
+            "version": version,
+            "response_schema": t.response_schema.clone().unwrap_or_else(|| json!({})),
+        }),
+    );
+    if let Some(s) = &t.successor_hint {
+        e.insert("successor".into(), json!(s));
+    }
+    Value::Object(e)
+}
+
+/// Entries of an existing config that the import keeps as they are.
+#[derive(Debug, Default)]
+pub struct Kept {
+    /// `gateway`, `alerts`.
+    pub top: Map<String, Value>,
+    /// Other dependencies.
+    pub deps: Map<String, Value>,
+    /// Hand-written tools, and tools of ours the new spec no longer has.
+    pub tools: Map<String, Value>,
+    /// The dependency as the existing file defines it: its hand-tuned settings
+    /// (timeouts, retries, status page, credentials) win over the generated ones.
+    pub dependency: Option<Value>,
+}
+
+/// The whole config for a fresh import.
+pub fn config(imp: &Imported) -> String {
+    config_with(imp, &[], &Kept::default())
+}
+
+/// The whole config: header comment, kept entries, dependency, tools (each after its
+/// comments), skipped operations. `versions` overrides contract versions per tool.
+pub fn config_with(imp: &Imported, versions: &[(String, String)], kept: &Kept) -> String {
+    let version_of = |name: &str| {
+        versions
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| imp.contract_version.clone())
+    };
+    let mut out = String::new();
+    // Everything from the spec goes through `comment`, which keeps a text with line
+    // breaks inside the comment instead of letting it become YAML.
+    out.push_str(&comment(
+        &format!(
+            "{} {} ({}, {}), imported by `toolgate import openapi`.",
+            imp.title, imp.spec_version, imp.format, imp.file_name
+        ),
+        "",
+    ));
+    out.push_str(&comment(&format!("Generated by: {}", imp.command), ""));
+    out.push_str(&comment(
+        &format!(
+            "{} tools; contract version {} from info.version. Re-run the import with -o this file to see contract changes.",
+            imp.tools.len(),
+            imp.contract_version
+        ),
+        "",
+    ));
+    if !imp.env.is_empty() {
+        let vars: Vec<String> = imp.env.iter().map(|(v, w)| format!("{v} ({w})")).collect();
+        out.push_str(&comment(
+            &format!("Export before `toolgate serve`: {}", vars.join(", ")),
+            "",
+        ));
+    }
+    if !imp.documented_headers.is_empty() {
+        out.push_str(&comment(
+            &format!(
+                "Documented response headers: {}",
+                imp.documented_headers.join(", ")
+            ),
+            "",
+        ));
+    }
+    for w in &imp.warnings {
+        out.push_str(&comment(&format!("warning: {w}"), ""));
+    }
+    if !kept.top.is_empty() {
+        out.push_str(&yaml(&Value::Object(kept.top.clone())));
+    }
+    out.push_str("dependencies:\n");
+    if !kept.deps.is_empty() {
+        out.push_str(&indent(&yaml(&Value::Object(kept.deps.clone())), "  "));
+    }
+    let dep_entry = kept
+        .dependency
+        .clone()
+        .unwrap_or_else(|| dependency(imp, &imp.base_url, &imp.auth_query));
+    let dep = json!({ imp.dependency.clone(): dep_entry });
+    out.push_str(&indent(&yaml(&dep), "  "));
+    for (name, url) in &imp.extra_dependencies {
+        let entry = dependency(imp, url, &imp.auth_query);
+        let dep = json!({ name.clone(): entry });
+        out.push_str(&indent(&yaml(&dep), "  "));
+    }
+    if imp.tools.is_empty() && kept.tools.is_empty() {
+        out.push_str("tools: {}\n");
+    } else {
+        out.push_str("tools:\n");
+    }
+    if !kept.tools.is_empty() {
+        out.push_str(&indent(&yaml(&Value::Object(kept.tools.clone())), "  "));
+    }
+    for t in &imp.tools {
+        out.push_str(&comment(
+            &format!(
+                "{} {}{}",
+                t.method,
+                t.path,
+                if t.deprecated { " — deprecated" } else { "" }
+            ),
+            "  ",
+        ));
+        for n in &t.notes {
+            out.push_str(&comment(n, "  "));
+        }
+        let entry = json!({ t.name.clone(): tool_entry(imp, t, &version_of(&t.name)) });
+        out.push_str(&indent(&yaml(&entry), "  "));
+    }
+    if !imp.skipped.is_empty() {
+        out.push_str(&format!(
+            "# Skipped: {} operation{}, by reason.\n",
+            imp.skipped.len(),
+            if imp.skipped.len() == 1 { "" } else { "s" }
+        ));
+        for (reason, _) in operations::group(&imp.skipped) {
+            out.push_str(&comment(&format!("{reason}:"), ""));
+            for (label, r) in &imp.skipped {
+                if *r == reason {
+                    out.push_str(&comment(label, "  "));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn yaml(v: &Value) -> String {
+    yaml_serde::to_string(v).unwrap_or_default()
+}
+
+fn indent(text: &str, by: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for line in text.lines() {
+        if line.is_empty() {
+            out.push('\n');
+        } else {
+            out.push_str(by);
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// `# text`, one line per line of `text` (any line break a spec string holds, `\r` and
+/// Unicode ones included, starts a new comment line).
+fn comment(text: &str, by: &str) -> String {
+    let text = if text.is_empty() { " " } else { text };
+    text.split(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}'])
+        .filter(|l| !l.is_empty())
+        .map(|l| format!("{by}# {l}\n"))
+        .collect::<String>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_text_with_line_breaks_stays_inside_comments() {
+        let c = comment("title\nevil: 1\r\nmore\u{2028}x", "  ");
+        assert_eq!(c, "  # title\n  # evil: 1\n  # more\n  # x\n");
+        let parsed: Value = yaml_serde::from_str(&format!("a: 1\n{c}")).unwrap();
+        assert_eq!(parsed, json!({"a": 1}));
+    }
+}

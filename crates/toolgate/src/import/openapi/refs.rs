@@ -1,0 +1,166 @@
+//! `$ref` resolution over a spec spread across files: local pointers (`#/components/…`),
+//! relative files (`models/droplet.yml`), both (`../shared/x.yml#/per_page`), with
+//! cycles cut. Nothing is fetched from the network: a URL `$ref` is an error.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use percent_encoding::percent_decode_str;
+use serde_json::Value;
+
+use super::load::Files;
+
+/// How many `$ref` hops one lookup may follow before it is called a cycle.
+const MAX_HOPS: usize = 64;
+
+/// Where a node lives: its file and the JSON pointer inside it.
+pub type Loc = (PathBuf, String);
+
+/// Resolves `$ref`s and names the schemas they point at.
+#[derive(Debug, Default)]
+pub struct Refs {
+    files: Files,
+    names: HashMap<Loc, String>,
+    used: HashSet<String>,
+}
+
+impl Refs {
+    /// Loads the root document.
+    pub fn root(&mut self, path: &Path) -> Result<(PathBuf, Arc<Value>), String> {
+        self.files.get(path)
+    }
+
+    /// Files read so far.
+    pub fn files_read(&self) -> usize {
+        self.files.count()
+    }
+
+    /// The location and node `reference` (found in `from`) points at.
+    pub fn resolve(&mut self, from: &Path, reference: &str) -> Result<(Loc, Value), String> {
+        let (file_part, pointer) = match reference.split_once('#') {
+            Some((f, p)) => (f, p),
+            None => (reference, ""),
+        };
+        if file_part.contains("://") {
+            return Err(format!(
+                "`{reference}` points at the network; only local files are read"
+            ));
+        }
+        let file = if file_part.is_empty() {
+            from.to_path_buf()
+        } else {
+            let decoded = percent_decode_str(file_part).decode_utf8_lossy();
+            from.parent()
+                .unwrap_or(Path::new("."))
+                .join(decoded.as_ref())
+        };
+        let (file, doc) = self.files.get(&file)?;
+        let pointer = percent_decode_str(pointer).decode_utf8_lossy().into_owned();
+        let node = if pointer.is_empty() {
+            Some(doc.as_ref())
+        } else {
+            doc.pointer(&pointer)
+        };
+        match node {
+            Some(n) => Ok(((file, pointer), n.clone())),
+            None => Err(format!("`{reference}` points at nothing")),
+        }
+    }
+
+    /// Follows `$ref`s from `node` (found in `from`) until a node without one; returns it
+    /// with the file it lives in, against which its own relative refs resolve.
+    pub fn deref(&mut self, from: &Path, node: &Value) -> Result<(PathBuf, Value), String> {
+        let mut file = from.to_path_buf();
+        let mut node = node.clone();
+        for _ in 0..MAX_HOPS {
+            let Some(r) = node.get("$ref").and_then(Value::as_str) else {
+                return Ok((file, node));
+            };
+            let r = r.to_string();
+            let ((f, _), n) = self.resolve(&file, &r)?;
+            file = f;
+            node = n;
+        }
+        Err("a `$ref` cycle that never reaches a definition".into())
+    }
+
+    /// A stable `$defs` key for the schema at `loc`: the last pointer segment, or the
+    /// file's stem, made unique across the whole import.
+    pub fn def_name(&mut self, loc: &Loc) -> String {
+        if let Some(n) = self.names.get(loc) {
+            return n.clone();
+        }
+        let base = loc
+            .1
+            .rsplit('/')
+            .find(|s| !s.is_empty())
+            .map(|s| s.replace("~1", "/").replace("~0", "~"))
+            .or_else(|| loc.0.file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "schema".into());
+        let base: String = base
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let mut name = base.clone();
+        let mut n = 2;
+        while self.used.contains(&name) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        self.used.insert(name.clone());
+        self.names.insert(loc.clone(), name.clone());
+        name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_files_pointers_and_cycles() {
+        let dir = std::env::temp_dir().join(format!("toolgate-refs-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("models")).unwrap();
+        std::fs::write(
+            dir.join("root.yml"),
+            "a: {$ref: 'models/m.yml#/thing'}\nloop1: {$ref: '#/loop2'}\nloop2: {$ref: '#/loop1'}\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("models/m.yml"), "thing: {$ref: '../shared.yml'}\n").unwrap();
+        std::fs::write(dir.join("shared.yml"), "type: integer\n").unwrap();
+        let mut refs = Refs::default();
+        let (root, doc) = refs.root(&dir.join("root.yml")).unwrap();
+        let (file, node) = refs.deref(&root, &doc["a"]).unwrap();
+        assert_eq!(node["type"], "integer");
+        assert!(file.ends_with("shared.yml"));
+        assert!(
+            refs.deref(&root, &doc["loop1"])
+                .unwrap_err()
+                .contains("cycle")
+        );
+        assert!(refs.resolve(&root, "#/nope").is_err());
+        assert!(
+            refs.resolve(&root, "https://example.com/x.json")
+                .unwrap_err()
+                .contains("network")
+        );
+        // Names are stable per location and unique across locations.
+        let a = refs.def_name(&(root.clone(), "/components/schemas/User".into()));
+        let b = refs.def_name(&(file.clone(), "/User".into()));
+        assert_eq!(a, "User");
+        assert_eq!(b, "User_2");
+        assert_eq!(
+            refs.def_name(&(root, "/components/schemas/User".into())),
+            "User"
+        );
+        assert_eq!(refs.def_name(&(file, String::new())), "shared");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,729 @@
+//! Swagger 2.0 / OpenAPI 3.0 / 3.1 schemas → JSON Schema 2020-12.
+//!
+//! Every `$ref` to a named schema becomes `#/$defs/<name>` inside the generated
+//! document, with the definition converted once: recursive schemas stay finite, and a
+//! component used by many operations reads the same everywhere. `readOnly` properties
+//! are dropped from request schemas and `writeOnly` ones from response schemas, where
+//! the other side never sends them.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+use serde_json::{Map, Value, json};
+
+use super::refs::Refs;
+
+/// Which generation of the spec a schema is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// Swagger 2.0 (`x-nullable`, `type: file`, `definitions`).
+    Swagger2,
+    /// OpenAPI 3.0.x (`nullable`, boolean `exclusiveMinimum`).
+    Oas30,
+    /// OpenAPI 3.1.x (JSON Schema 2020-12 already, `$ref` siblings allowed).
+    Oas31,
+}
+
+/// Which side of the exchange the schema describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// What the client sends: `readOnly` properties are left out.
+    Request,
+    /// What the server answers: `writeOnly` properties are left out.
+    Response,
+}
+
+/// Nesting depth beyond which a schema is accepted as anything rather than followed.
+const MAX_DEPTH: usize = 48;
+
+/// Keywords copied as they are (after their sub-schemas are converted elsewhere).
+const PLAIN: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "format",
+    "pattern",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "required",
+    "default",
+    "contentEncoding",
+    "contentMediaType",
+];
+
+/// Keywords holding one sub-schema.
+const ONE: &[&str] = &[
+    "items",
+    "additionalProperties",
+    "not",
+    "contains",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+];
+
+/// One conversion: a tool's request or response schema and the definitions it uses.
+#[derive(Debug)]
+pub struct Converter<'a> {
+    refs: &'a mut Refs,
+    dialect: Dialect,
+    side: Side,
+    defs: BTreeMap<String, Value>,
+    pending: HashSet<String>,
+    /// Problems met (unresolvable `$ref`s); the schema is weakened there, not refused.
+    pub warnings: Vec<String>,
+}
+
+impl<'a> Converter<'a> {
+    /// A converter for one document.
+    pub fn new(refs: &'a mut Refs, dialect: Dialect, side: Side) -> Self {
+        Converter {
+            refs,
+            dialect,
+            side,
+            defs: BTreeMap::new(),
+            pending: HashSet::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Converts `schema` (found in `file`) as the root of a document: a root that is a
+    /// bare `$ref` is replaced by its definition, and `$defs` holds what is referenced.
+    pub fn root(mut self, file: &Path, schema: &Value) -> (Value, Vec<String>) {
+        let mut converted = self.convert(file, schema, 0);
+        self.break_ref_cycles();
+        if let Some(name) = bare_def_ref(&converted)
+            && let Some(def) = self.defs.get(&name)
+        {
+            // A recursive root still refers to itself through `$defs`; otherwise the
+            // definition now lives at the root only.
+            converted = def.clone();
+            let needle = format!("\"#/$defs/{name}\"");
+            let used = converted.to_string().contains(&needle)
+                || self
+                    .defs
+                    .iter()
+                    .any(|(k, v)| *k != name && v.to_string().contains(&needle));
+            if !used {
+                self.defs.remove(&name);
+            }
+        }
+        let converted = self.attach(converted);
+        (converted, self.warnings)
+    }
+
+    /// Converts a sub-schema that will be placed inside a document built by the caller
+    /// (an `inputSchema` property); the definitions are returned by [`Converter::finish`].
+    pub fn part(&mut self, file: &Path, schema: &Value) -> Value {
+        self.convert(file, schema, 0)
+    }
+
+    /// The resolver, for lookups between conversions.
+    pub fn refs_mut(&mut self) -> &mut Refs {
+        self.refs
+    }
+
+    /// The definitions collected by [`Converter::part`] calls, and the warnings.
+    pub fn finish(mut self) -> (BTreeMap<String, Value>, Vec<String>) {
+        self.break_ref_cycles();
+        (self.defs, self.warnings)
+    }
+
+    /// Definitions that are only `$ref`s to each other in a loop (`A: {$ref: B}`,
+    /// `B: {$ref: A}`) describe nothing, and a validator would follow them forever:
+    /// they accept anything instead.
+    fn break_ref_cycles(&mut self) {
+        let names: Vec<String> = self.defs.keys().cloned().collect();
+        for start in names {
+            let mut seen = vec![start.clone()];
+            let mut at = start.clone();
+            while let Some(next) = self.defs.get(&at).and_then(bare_def_ref) {
+                if seen.contains(&next) {
+                    for n in &seen {
+                        self.defs.insert(n.clone(), Value::Bool(true));
+                    }
+                    self.warnings
+                        .push(format!("`{start}` only refers to itself through `$ref`s"));
+                    break;
+                }
+                seen.push(next.clone());
+                at = next;
+            }
+        }
+    }
+
+    fn attach(&mut self, converted: Value) -> Value {
+        if self.defs.is_empty() {
+            return converted;
+        }
+        let defs = Value::Object(std::mem::take(&mut self.defs).into_iter().collect());
+        match converted {
+            Value::Object(mut m) => {
+                m.insert("$defs".into(), defs);
+                Value::Object(m)
+            }
+            // `true` with definitions: an empty object schema means the same.
+            other => json!({ "allOf": [other], "$defs": defs }),
+        }
+    }
+
+    fn convert(&mut self, file: &Path, schema: &Value, depth: usize) -> Value {
+        let Value::Object(s) = schema else {
+            return match schema {
+                Value::Bool(_) => schema.clone(),
+                _ => Value::Bool(true),
+            };
+        };
+        if depth > MAX_DEPTH {
+            return Value::Bool(true);
+        }
+        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+            let target = self.reference(file, r, depth);
+            // Before 3.1, siblings of `$ref` are ignored by definition.
+            let siblings: Map<String, Value> = s
+                .iter()
+                .filter(|(k, _)| {
+                    !matches!(
+                        k.as_str(),
+                        "$ref" | "description" | "summary" | "title" | "example" | "examples"
+                    ) && !k.starts_with("x-")
+                })
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            if self.dialect != Dialect::Oas31 || siblings.is_empty() {
+                return target;
+            }
+            let rest = self.convert(file, &Value::Object(siblings), depth + 1);
+            return json!({ "allOf": [target, rest] });
+        }
+        let mut out = Map::new();
+        for key in PLAIN {
+            if let Some(v) = s.get(*key) {
+                out.insert((*key).to_string(), v.clone());
+            }
+        }
+        if self.side == Side::Request {
+            for key in ["description", "title"] {
+                if let Some(Value::String(d)) = s.get(key) {
+                    out.insert(
+                        key.into(),
+                        Value::String(super::operations::trim_text(d, 300)),
+                    );
+                }
+            }
+        }
+        if out.get("type").and_then(Value::as_str) == Some("file") {
+            out.insert("type".into(), json!("string"));
+            out.insert("contentEncoding".into(), json!("base64"));
+        }
+        // 2.0 and 3.0 write `exclusiveMinimum: true` next to `minimum`; 2020-12 makes
+        // the bound itself exclusive.
+        for (flag, bound) in [
+            ("exclusiveMinimum", "minimum"),
+            ("exclusiveMaximum", "maximum"),
+        ] {
+            match s.get(flag) {
+                Some(Value::Bool(true)) => {
+                    if let Some(b) = out.remove(bound) {
+                        out.insert(flag.into(), b);
+                    }
+                }
+                Some(n @ Value::Number(_)) => {
+                    out.insert(flag.into(), n.clone());
+                }
+                _ => {}
+            }
+        }
+        if let Some(Value::Object(props)) = s.get("properties") {
+            let mut converted = Map::new();
+            let mut hidden = Vec::new();
+            for (name, p) in props {
+                if self.hidden_on_this_side(file, p) {
+                    hidden.push(name.clone());
+                    continue;
+                }
+                converted.insert(name.clone(), self.convert(file, p, depth + 1));
+            }
+            out.insert("properties".into(), Value::Object(converted));
+            if !hidden.is_empty()
+                && let Some(Value::Array(req)) = out.get_mut("required")
+            {
+                req.retain(|r| !r.as_str().is_some_and(|r| hidden.iter().any(|h| h == r)));
+            }
+        }
+        if let Some(Value::Array(req)) = out.get("required")
+            && req.is_empty()
+        {
+            out.remove("required");
+        }
+        for key in ONE {
+            // A response with a field the spec does not list is still a valid response:
+            // vendors add fields without a new spec, and a rename is caught anyway by
+            // the required field that goes missing.
+            if self.side == Side::Response
+                && *key == "additionalProperties"
+                && s.get(*key) == Some(&Value::Bool(false))
+            {
+                continue;
+            }
+            match s.get(*key) {
+                Some(Value::Array(tuple)) if *key == "items" => {
+                    let items: Vec<Value> = tuple
+                        .iter()
+                        .map(|i| self.convert(file, i, depth + 1))
+                        .collect();
+                    out.insert("prefixItems".into(), Value::Array(items));
+                }
+                Some(v @ (Value::Object(_) | Value::Bool(_))) => {
+                    let c = self.convert(file, v, depth + 1);
+                    out.insert((*key).to_string(), c);
+                }
+                _ => {}
+            }
+        }
+        for key in ["patternProperties", "dependentSchemas"] {
+            if let Some(Value::Object(m)) = s.get(key) {
+                let c: Map<String, Value> = m
+                    .iter()
+                    .map(|(k, v)| (k.clone(), self.convert(file, v, depth + 1)))
+                    .collect();
+                out.insert(key.into(), Value::Object(c));
+            }
+        }
+        if let Some(Value::Array(p)) = s.get("prefixItems") {
+            let items: Vec<Value> = p.iter().map(|i| self.convert(file, i, depth + 1)).collect();
+            out.insert("prefixItems".into(), Value::Array(items));
+        }
+        if let Some(Value::Array(all)) = s.get("allOf") {
+            let c: Vec<Value> = all
+                .iter()
+                .map(|b| self.convert(file, b, depth + 1))
+                .collect();
+            out.insert("allOf".into(), Value::Array(c));
+        }
+        let discriminator = s.get("discriminator");
+        for key in ["oneOf", "anyOf"] {
+            let Some(Value::Array(branches)) = s.get(key) else {
+                continue;
+            };
+            let mut c: Vec<Value> = Vec::with_capacity(branches.len());
+            for b in branches {
+                let converted = self.convert(file, b, depth + 1);
+                c.push(match discriminator {
+                    Some(d) => self.tag_branch(d, b, converted),
+                    None => converted,
+                });
+            }
+            // Vendor `oneOf`s often list overlapping alternatives (an object and a
+            // looser object), so exactly-one would reject valid responses; with a
+            // discriminator each branch is pinned to its tag and `oneOf` is exact.
+            let keyword = if key == "oneOf" && discriminator.is_some() {
+                "oneOf"
+            } else {
+                "anyOf"
+            };
+            match out.get_mut(keyword) {
+                Some(Value::Array(existing)) => existing.extend(c),
+                _ => {
+                    out.insert(keyword.into(), Value::Array(c));
+                }
+            }
+        }
+        let nullable = match self.dialect {
+            Dialect::Swagger2 => s.get("x-nullable") == Some(&Value::Bool(true)),
+            Dialect::Oas30 => {
+                s.get("nullable") == Some(&Value::Bool(true))
+                    || s.get("x-nullable") == Some(&Value::Bool(true))
+            }
+            Dialect::Oas31 => false,
+        };
+        let out = Value::Object(out);
+        if nullable { with_null(out) } else { out }
+    }
+
+    /// A `$ref` becomes `#/$defs/<name>`, converting the target the first time.
+    fn reference(&mut self, file: &Path, r: &str, depth: usize) -> Value {
+        let (loc, target) = match self.refs.resolve(file, r) {
+            Ok(t) => t,
+            Err(e) => {
+                self.warnings.push(e);
+                return Value::Bool(true);
+            }
+        };
+        let name = self.refs.def_name(&loc);
+        if !self.defs.contains_key(&name) && !self.pending.contains(&name) {
+            self.pending.insert(name.clone());
+            let converted = self.convert(&loc.0, &target, depth + 1);
+            self.pending.remove(&name);
+            self.defs.insert(name.clone(), converted);
+        }
+        json!({ "$ref": format!("#/$defs/{name}") })
+    }
+
+    /// Whether property schema `p` is `readOnly` in a request or `writeOnly` in a response.
+    fn hidden_on_this_side(&mut self, file: &Path, p: &Value) -> bool {
+        let flag = match self.side {
+            Side::Request => "readOnly",
+            Side::Response => "writeOnly",
+        };
+        if p.get(flag) == Some(&Value::Bool(true)) {
+            return true;
+        }
+        if p.get("$ref").is_some() {
+            return self
+                .refs
+                .deref(file, p)
+                .is_ok_and(|(_, t)| t.get(flag) == Some(&Value::Bool(true)));
+        }
+        false
+    }
+
+    /// Pins a discriminated branch to the tag values that select it.
+    fn tag_branch(&mut self, discriminator: &Value, raw: &Value, converted: Value) -> Value {
+        let Some(prop) = discriminator.get("propertyName").and_then(Value::as_str) else {
+            return converted;
+        };
+        let Some(r) = raw.get("$ref").and_then(Value::as_str) else {
+            return converted;
+        };
+        let mut tags: Vec<Value> = discriminator
+            .get("mapping")
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .filter(|(_, target)| {
+                        target.as_str().is_some_and(|t| {
+                            t == r || r.ends_with(&format!("/{t}")) || t.ends_with(r)
+                        })
+                    })
+                    .map(|(k, _)| Value::String(k.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if tags.is_empty() {
+            // Without a mapping the tag is the schema's name.
+            let name = r.rsplit('/').next().unwrap_or(r);
+            tags.push(Value::String(name.to_string()));
+        }
+        json!({ "allOf": [converted, { "properties": { prop: { "enum": tags } } }] })
+    }
+}
+
+/// Makes a generated schema one toolgate compiles: `pattern`s the regex engine rejects
+/// (vendor specs carry ECMAScript-only or broken ones) are dropped, and a schema that
+/// still does not compile is replaced by `fallback`. The notes say what was weakened.
+pub fn usable(
+    schema: Value,
+    compiles: impl Fn(&Value) -> Result<(), String>,
+    fallback: Value,
+) -> (Value, Vec<String>) {
+    if compiles(&schema).is_ok() {
+        return (schema, Vec::new());
+    }
+    let mut notes = Vec::new();
+    let mut fixed = schema;
+    drop_bad_patterns(&mut fixed, &mut notes);
+    match compiles(&fixed) {
+        Ok(()) => (fixed, notes),
+        Err(e) => {
+            notes.push(format!(
+                "the schema is not usable ({e}); it accepts anything instead"
+            ));
+            (fallback, notes)
+        }
+    }
+}
+
+fn drop_bad_patterns(v: &mut Value, notes: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(p)) = m.get("pattern")
+                && jsonschema::draft202012::new(&json!({ "pattern": p })).is_err()
+            {
+                notes.push(format!(
+                    "the pattern `{p}` is not a usable regular expression; dropped"
+                ));
+                m.remove("pattern");
+            }
+            if let Some(Value::Object(pp)) = m.get_mut("patternProperties") {
+                let bad: Vec<String> = pp
+                    .keys()
+                    .filter(|k| jsonschema::draft202012::new(&json!({ "pattern": k })).is_err())
+                    .cloned()
+                    .collect();
+                for k in bad {
+                    notes.push(format!(
+                        "the property pattern `{k}` is not a usable regular expression; dropped"
+                    ));
+                    pp.remove(&k);
+                }
+            }
+            m.values_mut().for_each(|c| drop_bad_patterns(c, notes));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|c| drop_bad_patterns(c, notes)),
+        _ => {}
+    }
+}
+
+/// `{"$ref": "#/$defs/x"}` and nothing else → `x`.
+fn bare_def_ref(v: &Value) -> Option<String> {
+    let m = v.as_object()?;
+    if m.len() != 1 {
+        return None;
+    }
+    m.get("$ref")?
+        .as_str()?
+        .strip_prefix("#/$defs/")
+        .map(str::to_string)
+}
+
+/// Adds `null` to what a schema accepts.
+fn with_null(schema: Value) -> Value {
+    let Value::Object(mut m) = schema else {
+        return schema;
+    };
+    if let Some(Value::Array(e)) = m.get_mut("enum")
+        && !e.contains(&Value::Null)
+    {
+        e.push(Value::Null);
+    }
+    match m.get("type").cloned() {
+        Some(Value::String(t)) => {
+            m.insert("type".into(), json!([t, "null"]));
+            Value::Object(m)
+        }
+        Some(Value::Array(mut ts)) => {
+            if !ts.contains(&json!("null")) {
+                ts.push(json!("null"));
+            }
+            m.insert("type".into(), Value::Array(ts));
+            Value::Object(m)
+        }
+        _ => json!({ "anyOf": [Value::Object(m), { "type": "null" }] }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn convert_in(dialect: Dialect, side: Side, doc: Value, pointer: &str) -> Value {
+        let dir = std::env::temp_dir().join(format!(
+            "toolgate-schema-{}-{}",
+            std::process::id(),
+            rand::random::<u32>()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("spec.json");
+        std::fs::write(&file, doc.to_string()).unwrap();
+        let mut refs = Refs::default();
+        let (root, d) = refs.root(&file).unwrap();
+        let node = d.pointer(pointer).unwrap().clone();
+        let (out, warnings) = Converter::new(&mut refs, dialect, side).root(&root, &node);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+        out
+    }
+
+    fn convert(dialect: Dialect, side: Side, schema: Value) -> Value {
+        convert_in(dialect, side, json!({ "s": schema }), "/s")
+    }
+
+    fn valid(schema: &Value, instance: Value) -> bool {
+        jsonschema::draft202012::new(schema)
+            .unwrap()
+            .is_valid(&instance)
+    }
+
+    #[test]
+    fn nullable_in_3_0_and_x_nullable_in_2_0() {
+        let s = convert(
+            Dialect::Oas30,
+            Side::Response,
+            json!({"type": "string", "nullable": true}),
+        );
+        assert_eq!(s, json!({"type": ["string", "null"]}));
+        let s = convert(
+            Dialect::Swagger2,
+            Side::Response,
+            json!({"type": "string", "enum": ["a"], "x-nullable": true}),
+        );
+        assert!(valid(&s, Value::Null) && valid(&s, json!("a")) && !valid(&s, json!("b")));
+        // `nullable` means nothing in 2.0, and a typeless nullable is wrapped.
+        let s = convert(
+            Dialect::Swagger2,
+            Side::Response,
+            json!({"type": "integer", "nullable": true}),
+        );
+        assert!(!valid(&s, Value::Null));
+        let s = convert(
+            Dialect::Oas30,
+            Side::Response,
+            json!({"allOf": [{"type": "object"}], "nullable": true}),
+        );
+        assert!(valid(&s, Value::Null) && valid(&s, json!({})) && !valid(&s, json!(1)));
+    }
+
+    #[test]
+    fn boolean_exclusive_bounds_become_numeric() {
+        let s = convert(
+            Dialect::Oas30,
+            Side::Response,
+            json!({"type": "number", "minimum": 0, "exclusiveMinimum": true, "maximum": 10, "exclusiveMaximum": false}),
+        );
+        assert_eq!(
+            s,
+            json!({"type": "number", "exclusiveMinimum": 0, "maximum": 10})
+        );
+        assert!(!valid(&s, json!(0)) && valid(&s, json!(10)));
+    }
+
+    #[test]
+    fn closed_objects_stay_closed_in_requests_and_open_in_responses() {
+        let schema = json!({"type": "object", "additionalProperties": false, "properties": {"a": {"type": "string"}}});
+        let req = convert(Dialect::Swagger2, Side::Request, schema.clone());
+        assert!(!valid(&req, json!({"a": "x", "b": 1})));
+        let resp = convert(Dialect::Swagger2, Side::Response, schema);
+        assert!(valid(&resp, json!({"a": "x", "b": 1})));
+        assert!(!valid(&resp, json!({"a": 1})));
+    }
+
+    #[test]
+    fn unusable_patterns_are_dropped_and_unusable_schemas_replaced() {
+        let compiles = |s: &Value| {
+            jsonschema::draft202012::new(s)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        let (s, notes) = usable(
+            json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "(unclosed"}, "b": {"type": "string", "pattern": "^x$"}}}),
+            compiles,
+            json!({}),
+        );
+        assert!(s["properties"]["a"].get("pattern").is_none());
+        assert_eq!(s["properties"]["b"]["pattern"], "^x$");
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        let (s, notes) = usable(json!({"type": 7}), compiles, json!({}));
+        assert_eq!(s, json!({}));
+        assert!(notes[0].contains("accepts anything"), "{notes:?}");
+    }
+
+    #[test]
+    fn a_loop_of_bare_refs_accepts_anything_instead_of_looping() {
+        let doc = json!({"components": {"schemas": {"A": {"$ref": "#/components/schemas/B"}, "B": {"$ref": "#/components/schemas/A"}}}});
+        let dir = std::env::temp_dir().join(format!("toolgate-loop-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("spec.json");
+        std::fs::write(&file, doc.to_string()).unwrap();
+        let mut refs = Refs::default();
+        let (root, _) = refs.root(&file).unwrap();
+        let (s, warnings) = Converter::new(&mut refs, Dialect::Oas31, Side::Response)
+            .root(&root, &json!({"$ref": "#/components/schemas/A"}));
+        assert!(!warnings.is_empty());
+        assert!(valid(&s, json!({"anything": 1})), "{s}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn type_file_is_a_string() {
+        let s = convert(Dialect::Swagger2, Side::Request, json!({"type": "file"}));
+        assert_eq!(s["type"], "string");
+    }
+
+    #[test]
+    fn definitions_become_defs_and_recursion_stays_finite() {
+        let doc = json!({
+            "definitions": {
+                "Node": {"type": "object", "required": ["name"], "properties": {
+                    "name": {"type": "string"},
+                    "children": {"type": "array", "items": {"$ref": "#/definitions/Node"}}}}
+            }
+        });
+        let s = convert_in(Dialect::Swagger2, Side::Response, doc, "/definitions/Node");
+        assert_eq!(s["properties"]["children"]["items"]["$ref"], "#/$defs/Node");
+        assert_eq!(s["$defs"]["Node"]["required"], json!(["name"]));
+        assert!(valid(
+            &s,
+            json!({"name": "a", "children": [{"name": "b", "children": []}]})
+        ));
+        assert!(!valid(
+            &s,
+            json!({"name": "a", "children": [{"children": []}]})
+        ));
+    }
+
+    #[test]
+    fn all_of_is_kept_and_one_of_without_discriminator_tolerates_overlap() {
+        let s = convert(
+            Dialect::Oas30,
+            Side::Response,
+            json!({"allOf": [{"type": "object", "required": ["id"]}, {"required": ["name"]}]}),
+        );
+        assert!(!valid(&s, json!({"id": 1})) && valid(&s, json!({"id": 1, "name": "x"})));
+        let s = convert(
+            Dialect::Oas30,
+            Side::Response,
+            json!({"oneOf": [{"type": "object"}, {"type": "object", "required": ["id"]}]}),
+        );
+        assert!(valid(&s, json!({"id": 1})), "overlapping branches: {s}");
+        assert!(!valid(&s, json!(3)));
+    }
+
+    #[test]
+    fn discriminator_pins_each_branch_to_its_tag() {
+        let doc = json!({"components": {"schemas": {
+            "Cat": {"type": "object", "properties": {"kind": {"type": "string"}, "meow": {"type": "boolean"}}},
+            "Dog": {"type": "object", "properties": {"kind": {"type": "string"}, "bark": {"type": "boolean"}}},
+            "Pet": {"oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}],
+                    "discriminator": {"propertyName": "kind", "mapping": {"cat": "#/components/schemas/Cat"}}}
+        }}});
+        let s = convert_in(
+            Dialect::Oas30,
+            Side::Response,
+            doc,
+            "/components/schemas/Pet",
+        );
+        // Both branches would accept any object; the tag chooses exactly one.
+        assert!(valid(&s, json!({"kind": "cat", "meow": true})));
+        assert!(
+            valid(&s, json!({"kind": "Dog"})),
+            "implicit mapping by name: {s}"
+        );
+        assert!(!valid(&s, json!({"kind": "fish"})));
+    }
+
+    #[test]
+    fn read_only_and_write_only_on_the_right_side() {
+        let schema = json!({"type": "object", "required": ["id", "password", "name"], "properties": {
+            "id": {"type": "integer", "readOnly": true},
+            "password": {"type": "string", "writeOnly": true},
+            "name": {"type": "string"}}});
+        let req = convert(Dialect::Oas30, Side::Request, schema.clone());
+        assert!(req["properties"].get("id").is_none());
+        assert_eq!(req["required"], json!(["password", "name"]));
+        let resp = convert(Dialect::Oas30, Side::Response, schema);
+        assert!(resp["properties"].get("password").is_none());
+        assert_eq!(resp["required"], json!(["id", "name"]));
+    }
+
+    #[test]
+    fn oas31_ref_siblings_are_kept_and_types_pass_through() {
+        let doc = json!({"components": {"schemas": {"Id": {"type": ["string", "null"]},
+            "X": {"type": "object", "properties": {"id": {"$ref": "#/components/schemas/Id", "maxLength": 3}}}}}});
+        let s = convert_in(Dialect::Oas31, Side::Response, doc, "/components/schemas/X");
+        assert!(valid(&s, json!({"id": null})) && valid(&s, json!({"id": "abc"})));
+        assert!(!valid(&s, json!({"id": "abcd"})));
+    }
+}

@@ -1,0 +1,414 @@
+//! `toolgate import openapi` on three published specs: Slack (Swagger 2.0, form bodies),
+//! Discord (OpenAPI 3.1) and DigitalOcean (OpenAPI 3.0 over ~2,900 files). The generated
+//! configs pass the real `toolgate check`; imported tools served against a loopback
+//! upstream validate the spec's shape, report a renamed field as drift, and send
+//! form bodies encoded.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::response::IntoResponse;
+use serde_json::{Value, json};
+use toolgate::import::openapi::{self, Options, example};
+
+use crate::harness::{Era, call, rmcp_client, serve_config, temp_dir, text};
+
+/// The published specs live beside the repository, not in it: `../shared/openapi` from
+/// the repository root (a worktree one level further down finds it one level up).
+fn spec(rel: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap();
+    let beside = root.join("../shared/openapi");
+    let found = root
+        .ancestors()
+        .skip(1)
+        .take(3)
+        .map(|a| a.join("shared/openapi"))
+        .find(|d| d.join(rel).exists());
+    match found {
+        Some(dir) => dir.join(rel),
+        None => panic!(
+            "the published OpenAPI specs are missing: expected {} (a `shared/openapi` directory beside the repository checkout)",
+            beside.join(rel).display()
+        ),
+    }
+}
+
+const SLACK: &str = "slack-web-api.swagger2.json";
+const DISCORD: &str = "discord.openapi31.json";
+const DIGITALOCEAN: &str = "digitalocean/specification/DigitalOcean-public.v2.yaml";
+
+/// Env values for every placeholder an import prints: check and serve need them set.
+const ENV: &[(&str, &str)] = &[
+    ("SLACK_WEB_API_TOKEN", "xoxb-test"),
+    ("DISCORD_HTTP_API_PREVIEW_API_KEY", "Bot test"),
+    ("DIGITALOCEAN_API_TOKEN", "do-test"),
+    ("DIGITALOCEAN_API_YOUR_AGENT_URL", "agent.example.com"),
+];
+
+fn env(k: &str) -> Option<String> {
+    ENV.iter()
+        .find(|(n, _)| *n == k)
+        .map(|(_, v)| v.to_string())
+}
+
+/// `N operations (F files): T tools, C with a response contract, S skipped; …`
+fn figures(summary: &str) -> (usize, usize, usize) {
+    let num = |after: &str| -> usize {
+        let i = summary
+            .find(after)
+            .unwrap_or_else(|| panic!("no `{after}` in {summary}"));
+        summary[..i]
+            .rsplit(|c: char| !c.is_ascii_digit())
+            .find(|s| !s.is_empty())
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    (num(" operations"), num(" tools"), num(" skipped"))
+}
+
+#[tokio::test]
+async fn each_spec_imports_passes_check_and_serves_every_tool() {
+    for (file, extra, family) in [
+        (SLACK, vec![], None),
+        (
+            DISCORD,
+            vec!["--owner", "discord-team@example.com"],
+            Some("discord"),
+        ),
+        (DIGITALOCEAN, vec![], Some("ietf")),
+    ] {
+        let dir = temp_dir("import");
+        let out = dir.join("toolgate.yaml");
+        let import = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+            .args(["import", "openapi"])
+            .arg(spec(file))
+            .args(&extra)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&import.stderr).to_string();
+        assert!(import.status.success(), "{file}: {stderr}");
+        let summary = stderr.lines().last().unwrap();
+        let (operations, tools, skipped) = figures(summary);
+        assert_eq!(
+            operations,
+            tools + skipped,
+            "{file}: every operation is a tool or skipped: {summary}"
+        );
+        assert!(
+            tools * 10 >= operations * 9,
+            "{file}: most operations become tools: {summary}"
+        );
+        assert!(
+            stderr.contains("export before `toolgate serve`"),
+            "{stderr}"
+        );
+
+        let yaml = std::fs::read_to_string(&out).unwrap();
+        assert!(yaml.starts_with("# "), "a comment names the spec");
+        assert!(!yaml.contains("xoxb-test") && !yaml.contains("do-test"));
+        // The documented rate-limit headers name the family toolgate reads.
+        match family {
+            Some(f) => assert!(
+                yaml.contains(&format!("\n    rate_limit_headers: {f}\n")),
+                "{file}: expected rate_limit_headers: {f}"
+            ),
+            None => assert!(!yaml.contains("rate_limit_headers"), "{file}"),
+        }
+        if skipped > 0 {
+            assert!(
+                yaml.contains("# Skipped:"),
+                "{file}: skipped operations are listed"
+            );
+        }
+
+        // The real binary accepts it unchanged.
+        let mut check = Command::new(env!("CARGO_BIN_EXE_toolgate"));
+        check.args(["check", "--config"]).arg(&out);
+        for (k, v) in ENV {
+            check.env(k, v);
+        }
+        let check = check.output().unwrap();
+        let stdout = String::from_utf8_lossy(&check.stdout);
+        assert!(
+            check.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&check.stderr)
+                .chars()
+                .take(4000)
+                .collect::<String>()
+        );
+        assert!(
+            stdout.contains(&format!("{tools} tools")),
+            "{file}: {stdout}"
+        );
+
+        // And serving it lists the same tools (plus the built-in dependency_health).
+        let mut config = toolgate::config::parse(&out, &yaml, &dir, &env).unwrap();
+        config.gateway.state = dir.join("state.db");
+        let tg = serve_config(config).await;
+        let client = rmcp_client(&tg.url, Era::Stateless).await;
+        let listed = client.list_all_tools().await.unwrap();
+        let imported = listed
+            .iter()
+            .filter(|t| t.name != "dependency_health")
+            .count();
+        assert_eq!(imported, tools, "{file}");
+        let _ = client.cancel().await;
+        drop(tg);
+        // Megabytes of YAML per spec: do not leave them behind.
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// A loopback upstream answering every request with `body`, recording what it got.
+#[derive(Default)]
+struct Recorder {
+    body: Mutex<Value>,
+    seen: Mutex<Vec<(String, String, String, String)>>,
+}
+
+async fn record(State(r): State<Arc<Recorder>>, req: Request) -> axum::response::Response {
+    let (parts, body) = req.into_parts();
+    let header = |n: &str| {
+        parts
+            .headers
+            .get(n)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string()
+    };
+    let (ct, auth) = (header("content-type"), header("authorization"));
+    let path = parts.uri.path().to_string();
+    let bytes = axum::body::to_bytes(body, 1 << 20).await.unwrap();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    r.seen.lock().unwrap().push((path, ct, auth, text));
+    let answer = r.body.lock().unwrap().clone();
+    axum::Json(answer).into_response()
+}
+
+async fn recorder() -> (String, Arc<Recorder>) {
+    let state = Arc::new(Recorder::default());
+    let app = Router::new().fallback(record).with_state(state.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://{addr}"), state)
+}
+
+/// Imports one operation against `base`, serves it; returns the gateway and its contract.
+async fn import_one(
+    file: &str,
+    include: &str,
+    base: &str,
+) -> (crate::harness::Toolgate, Value, openapi::Stats) {
+    let outcome = openapi::run(&Options {
+        spec: spec(file),
+        base_url: Some(base.to_string()),
+        owner: Some("team@example.com".into()),
+        include: vec![include.to_string()],
+        ..Options::default()
+    })
+    .unwrap();
+    assert_eq!(outcome.stats.tools, 1, "{:?}", outcome.report);
+    let dir = temp_dir("import-one");
+    let path = dir.join("toolgate.yaml");
+    std::fs::write(&path, &outcome.yaml).unwrap();
+    let doc: Value = yaml_serde::from_str(&outcome.yaml).unwrap();
+    let schema = doc["tools"][include]["contract"]["response_schema"].clone();
+    let mut config =
+        toolgate::config::parse(&path, &outcome.yaml, &dir, &env).unwrap_or_else(|e| panic!("{e}"));
+    config.gateway.state = dir.join("state.db");
+    (serve_config(config).await, schema, outcome.stats)
+}
+
+#[tokio::test]
+async fn a_multi_file_digitalocean_contract_validates_and_a_rename_is_drift() {
+    let (base, upstream) = recorder().await;
+    let (tg, schema, stats) = import_one(DIGITALOCEAN, "droplets_get", &base).await;
+    // The schema came from resources/droplets/models/*.yml through relative `$ref`s.
+    assert!(stats.files > 100, "files read: {}", stats.files);
+    let defs = schema["$defs"]
+        .as_object()
+        .expect("$defs from the model files");
+    assert!(schema.to_string().contains("\"networks\""), "{schema}");
+    assert!(!defs.is_empty());
+
+    let valid = example::generate(&schema);
+    assert!(valid["droplet"].is_object(), "{valid}");
+    *upstream.body.lock().unwrap() = valid.clone();
+    let client = rmcp_client(&tg.url, Era::Stateless).await;
+    let ok = call(&client, "droplets_get", json!({"droplet_id": 3164444})).await;
+    assert_eq!(ok.is_error, Some(false), "{}", text(&ok));
+    assert_eq!(ok.structured_content, Some(valid.clone()));
+    {
+        let seen = upstream.seen.lock().unwrap();
+        assert_eq!(seen[0].0, "/v2/droplets/3164444");
+        assert_eq!(seen[0].2, "Bearer do-test");
+    }
+
+    // The vendor renames a required field of the Droplet model (a file of its own).
+    let mut renamed = valid.clone();
+    let droplet = renamed["droplet"].as_object_mut().unwrap();
+    let name = droplet.remove("name").expect("name is generated");
+    droplet.insert("label".into(), name);
+    *upstream.body.lock().unwrap() = renamed;
+    let drift = call(&client, "droplets_get", json!({"droplet_id": 3164444})).await;
+    assert_eq!(drift.is_error, Some(true));
+    let message = text(&drift);
+    assert!(message.contains("missing droplet.name"), "{message}");
+    assert!(message.contains("new droplet.label"), "{message}");
+    assert!(message.contains("probably a rename"), "{message}");
+    assert!(message.contains("contract v2.0"), "{message}");
+    let _ = client.cancel().await;
+}
+
+#[tokio::test]
+async fn a_discord_3_1_contract_validates_its_own_example() {
+    let (base, upstream) = recorder().await;
+    let (tg, schema, _) = import_one(DISCORD, "get_application_command", &base).await;
+    let valid = example::generate(&schema);
+    *upstream.body.lock().unwrap() = valid.clone();
+    let client = rmcp_client(&tg.url, Era::Stateless).await;
+    let ok = call(
+        &client,
+        "get_application_command",
+        json!({"application_id": "1", "command_id": "2"}),
+    )
+    .await;
+    assert_eq!(ok.is_error, Some(false), "{}", text(&ok));
+    let seen = upstream.seen.lock().unwrap().clone();
+    assert_eq!(seen[0].0, "/applications/1/commands/2");
+    assert_eq!(seen[0].2, "Bot test");
+    let _ = client.cancel().await;
+}
+
+#[tokio::test]
+async fn a_slack_form_operation_sends_an_encoded_form_body() {
+    let (base, upstream) = recorder().await;
+    let (tg, schema, _) = import_one(SLACK, "chat_postMessage", &base).await;
+    let valid = example::generate(&schema);
+    assert_eq!(valid["ok"], true, "{valid}");
+    *upstream.body.lock().unwrap() = valid;
+    let client = rmcp_client(&tg.url, Era::Stateless).await;
+    let blocks = r#"[{"type":"section","text":{"type":"mrkdwn","text":"hi"}}]"#;
+    let ok = call(
+        &client,
+        "chat_postMessage",
+        json!({"channel": "C123", "text": "fish & chips = 100%", "blocks": blocks, "mrkdwn": false}),
+    )
+    .await;
+    assert_eq!(ok.is_error, Some(false), "{}", text(&ok));
+    let seen = upstream.seen.lock().unwrap().clone();
+    let (path, ct, auth, body) = &seen[0];
+    assert_eq!(path, "/chat.postMessage");
+    assert_eq!(ct, "application/x-www-form-urlencoded");
+    assert_eq!(auth, "Bearer xoxb-test");
+    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(body.as_bytes())
+        .into_owned()
+        .collect();
+    assert_eq!(
+        pairs,
+        vec![
+            ("blocks".to_string(), blocks.to_string()),
+            ("channel".to_string(), "C123".to_string()),
+            ("mrkdwn".to_string(), "false".to_string()),
+            ("text".to_string(), "fish & chips = 100%".to_string()),
+        ],
+        "raw body: {body}"
+    );
+    let _ = client.cancel().await;
+}
+
+#[test]
+fn re_importing_a_changed_spec_reports_the_rename_and_bumps_the_version() {
+    let dir = temp_dir("reimport");
+    let v1 = dir.join("v1.yaml");
+    let spec_text = |version: &str, field: &str| {
+        format!(
+            "openapi: 3.0.3\ninfo: {{title: Pets, version: '{version}', contact: {{email: pets@example.com}}}}\nservers: [{{url: 'https://pets.example.com/v1'}}]\npaths:\n  /pets/{{id}}:\n    get:\n      operationId: get_pet\n      parameters: [{{name: id, in: path, required: true, schema: {{type: integer}}}}]\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {{type: object, required: [id, {field}], properties: {{id: {{type: integer}}, {field}: {{type: string}}}}}}\n"
+        )
+    };
+    std::fs::write(&v1, spec_text("1.4.0", "name")).unwrap();
+    let out = dir.join("toolgate.yaml");
+    // A hand-written tool of another dependency is kept as it is.
+    std::fs::write(
+        &out,
+        "dependencies:\n  other: {base_url: 'https://other.example.com'}\ntools:\n  mine:\n    dependency: other\n    owner: me@example.com\n    request: {path: /x}\n    contract: {version: '7.3', response_schema: {type: object}}\n",
+    )
+    .unwrap();
+    let run = |spec: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_toolgate"))
+            .args(["import", "openapi"])
+            .arg(spec)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    let first = run(&v1);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    // The owner tunes the imported dependency by hand; a re-import keeps that.
+    let tuned = std::fs::read_to_string(&out).unwrap().replace(
+        "    base_url: https://pets.example.com/v1\n",
+        "    base_url: https://pets.example.com/v1\n    timeout: 3s\n",
+    );
+    assert!(tuned.contains("timeout: 3s"), "{tuned}");
+    // …and writes a tool of their own on it, with the name the import would use.
+    let tuned = format!(
+        "{tuned}  list_pets:\n    dependency: pets\n    owner: me@example.com\n    request: {{path: /pets}}\n    contract: {{version: '1.0', response_schema: {{type: array}}}}\n"
+    );
+    std::fs::write(&out, tuned).unwrap();
+    let v2 = dir.join("v2.yaml");
+    let with_list = spec_text("1.5.0", "title").replace(
+        "paths:\n",
+        "paths:\n  /pets:\n    get:\n      operationId: list_pets\n      responses: {'200': {description: ok, content: {application/json: {schema: {type: array}}}}}\n",
+    );
+    std::fs::write(&v2, with_list).unwrap();
+    let second = run(&v2);
+    let report = String::from_utf8_lossy(&second.stderr);
+    assert!(second.status.success(), "{report}");
+    assert!(report.contains("get_pet: contract 1.4 → 2.0"), "{report}");
+    assert!(report.contains("missing name"), "{report}");
+    assert!(report.contains("probably a rename"), "{report}");
+    let yaml = std::fs::read_to_string(&out).unwrap();
+    let doc: Value = yaml_serde::from_str(&yaml).unwrap();
+    assert_eq!(doc["tools"]["get_pet"]["contract"]["version"], "2.0");
+    assert_eq!(doc["tools"]["mine"]["contract"]["version"], "7.3");
+    assert_eq!(
+        doc["dependencies"]["other"]["base_url"],
+        "https://other.example.com"
+    );
+    assert_eq!(doc["dependencies"]["pets"]["timeout"], "3s");
+    // The hand-written tool keeps its name and content; the operation yields.
+    assert_eq!(doc["tools"]["list_pets"]["owner"], "me@example.com");
+    assert_eq!(doc["tools"]["list_pets_2"]["owner"], "pets@example.com");
+    assert!(report.contains("list_pets_2: new tool"), "{report}");
+    assert!(
+        yaml.contains("# Generated by: toolgate import openapi v2.yaml --dependency pets"),
+        "{yaml}"
+    );
+    let check = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args(["check", "--config"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
