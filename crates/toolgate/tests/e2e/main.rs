@@ -9,6 +9,7 @@ mod demo;
 mod harness;
 mod hostile;
 mod limits;
+mod notes;
 mod signals;
 mod transport;
 mod watch;
