@@ -9,14 +9,14 @@ import asyncio
 import json
 import sys
 
-from common import DRIFT, NOTE, check, demo, finish, row, text_of, version
+from common import DRIFT, MODES, check, demo, finish, note_check, row, text_of, version
 
 
-async def probe(url: str, structured: bool) -> tuple[bool, bool]:
+async def probe(url: str, mode: str, structured: bool) -> tuple[bool, bool]:
     from agents.mcp import MCPServerStreamableHttp, MCPUtil
     from agents.run_context import RunContextWrapper
 
-    label = "use_structured_content=True" if structured else "default"
+    label = f"{mode}, {'use_structured_content=True' if structured else 'default'}"
     server = MCPServerStreamableHttp(params={"url": url}, use_structured_content=structured, cache_tools_list=True)
     await server.connect()
     try:
@@ -33,10 +33,8 @@ async def probe(url: str, structured: bool) -> tuple[bool, bool]:
         healthy = await invoke("web_search", {"query": "rust"})
         check(f"{label}: healthy: results reach the model", "results" in healthy, healthy)
         note = await invoke("legacy_search", {"query": "rust"})
-        got_note = check(f"{label}: note: the deprecation reaches the model",
-                         "legacy_search is deprecated" in note, note)
-        if not structured:
-            check(f"{label}: note: as a toolgate: line", NOTE in note, note)
+        got_note = note_check(mode, f"{label}: note: the deprecation reaches the model",
+                              "legacy_search is deprecated" in note, note)
         await invoke("demo_control", {"search_field": "excerpt"})
         drift = await invoke("web_search", {"query": "rust"})
         got_drift = check(f"{label}: drift: the text the model gets opens with the failure", DRIFT in drift[:200], drift)
@@ -47,15 +45,21 @@ async def probe(url: str, structured: bool) -> tuple[bool, bool]:
 
 
 async def main(binary: str) -> None:
-    with demo(binary) as url:
-        v = version("openai-agents")
-        note, drift = await probe(url, structured=False)
-        row("openai-agents", f"{v}, default", note, drift,
-            "text blocks; `isError` is not passed on (agents/mcp/util.py `MCPUtil.invoke_mcp_tool` returns the "
-            "content as an ordinary output), so the drift reads as a failure by its opening words")
-        note, drift = await probe(url, structured=True)
-        row("openai-agents", f"{v}, `use_structured_content=True`", note, drift,
-            "`structuredContent` only on success (notes in its `toolgate` member); on `isError` the text blocks")
+    v = version("openai-agents")
+    for structured in (False, True):
+        notes, drift = {}, True
+        for mode in MODES:
+            with demo(binary, mode) as url:
+                notes[mode], d = await probe(url, mode, structured)
+                drift = drift and d
+        if structured:
+            row("openai-agents", f"{v}, `use_structured_content=True`", notes, drift,
+                "`structuredContent` only, on success; on `isError` the text blocks (`agents/mcp/util.py`, "
+                "`MCPUtil.invoke_mcp_tool`)")
+        else:
+            row("openai-agents", f"{v}, default", notes, drift,
+                "the text blocks; `isError` itself is not passed on (`MCPUtil.invoke_mcp_tool` returns the content as "
+                "an ordinary tool output), so the drift reads as a failure by its opening words")
     finish()
 
 
