@@ -24,12 +24,14 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", "legacy_search is deprecated" in note.content, note.content[:400])
     await tools["demo_control"].acall(search_field="excerpt")
     drift = await tools["web_search"].acall(query="rust")
-    # The failure text is in the content (inside a repr of the whole result) either way;
-    # as an error it reaches the model only if the client flags it or the content opens with it.
-    check(f"{mode}: drift: the failure text is in what the model gets", DRIFT in drift.content, drift.content[:400])
-    as_error = drift.is_error or drift.content.startswith(DRIFT)
-    print(f"  --   {mode}: drift: is_error={drift.is_error}, content opens with {drift.content[:40]!r}")
-    return got_note, as_error
+    # The client flags nothing (is_error=False) and hands the model a repr of the whole
+    # result, which opens with `meta=`: toolgate puts the failure text first in `_meta`,
+    # so the repr's first words are the failure.
+    opening = f"meta={{'dev.toolgate/error': '{DRIFT}"
+    got_drift = check(f"{mode}: drift: what the model gets opens with the failure text",
+                      drift.content.startswith(opening), drift.content[:300])
+    print(f"  --   {mode}: drift: is_error={drift.is_error} (the client's flag)")
+    return got_note, got_drift
 
 
 async def main(binary: str) -> None:
@@ -42,8 +44,8 @@ async def main(binary: str) -> None:
         "`ToolOutput.content` is `str()` of the whole `CallToolResult` (a Python repr: notes and the failure text "
         "inside it); the client drops `isError`: `McpToolSpec._create_tool_fn` (`llama_index/tools/mcp/base.py`) "
         "returns the raw result and `FunctionTool.acall` (`llama_index/core/tools/function_tool.py`) wraps it with "
-        "`is_error=False`, so the drift arrives as an ordinary output whose repr opens with `meta=` (the failure text "
-        "and `is_error=True` are inside it, but not its opening words)")
+        "`is_error=False`; the repr opens with `meta=`, and toolgate's `_meta` opens with `dev.toolgate/error` (the "
+        "failure text), so its first words say the call failed")
     finish()
 
 

@@ -17,8 +17,10 @@
 //! when there is no `structuredContent`. A note that cannot go into `structuredContent`
 //! (a failure, a body that is not an object, a body that already has a top-level member
 //! of that name) goes into the text block whatever the mode: a note is never dropped.
+//! A failure's `_meta` repeats its text under `dev.toolgate/error`, first, for clients
+//! that hand the model a dump of the whole result.
 
-use super::SIGNALS_META_KEY;
+use super::{ERROR_META_KEY, SIGNALS_META_KEY};
 use crate::config::{NotesMode, ToolSpec};
 use crate::pipeline::{CallOutcome, Structured};
 
@@ -126,6 +128,12 @@ pub fn tool_call(
         br#","isError":false"#
     });
     out.extend_from_slice(br#","_meta":{"#);
+    if let Err(failure) = &result {
+        write_str(&mut out, ERROR_META_KEY);
+        out.push(b':');
+        write_str(&mut out, &failure.message);
+        out.push(b',');
+    }
     write_str(&mut out, SIGNALS_META_KEY);
     out.push(b':');
     // Writing a `Value` into a `Vec` cannot fail.

@@ -22,6 +22,11 @@ use crate::config::ToolSpec;
 /// `_meta` key under which every result carries its signals.
 pub const SIGNALS_META_KEY: &str = "dev.toolgate/signals";
 
+/// `_meta` key under which a failed result repeats its failure text, ahead of the
+/// signals: a client that hands the model a dump of the whole result (llama-index's
+/// repr of it opens with `meta=`) then still shows the failure first.
+pub const ERROR_META_KEY: &str = "dev.toolgate/error";
+
 /// Prefix of every note line in a result's text content.
 pub const NOTE_PREFIX: &str = "toolgate: ";
 

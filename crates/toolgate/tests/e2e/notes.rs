@@ -61,7 +61,7 @@ fn config(addr: std::net::SocketAddr, dir: &std::path::Path, gateway_notes: &str
     let array = "{ type: array, items: { type: integer } }";
     format!(
         "gateway:\n  state: {state}\n{gateway_notes}dependencies:\n  api:\n    base_url: http://{addr}\n    \
-         retry: {{ max_attempts: 1 }}\ntools:\n{}{}{}{}{}{}{}{}{}{}",
+         retry: {{ max_attempts: 1 }}\ntools:\n{}{}{}{}{}{}{}{}{}{}{}",
         tool("spaced", "/spaced", closed, ""),
         tool("spaced_text", "/spaced", closed, "    notes: text\n"),
         tool(
@@ -82,6 +82,12 @@ fn config(addr: std::net::SocketAddr, dir: &std::path::Path, gateway_notes: &str
         ),
         tool("list", "/list", array, ""),
         tool("empty", "/empty", open, ""),
+        tool(
+            "drifting",
+            "/clash",
+            "{ type: object, required: [missing] }",
+            ""
+        ),
         state = dir.join("s.db").display(),
     )
 }
@@ -274,7 +280,10 @@ async fn every_output_schema_declares_the_notes_member_and_still_validates_what_
     let list = post(&tg.url, "tools/list", "", "").await;
     let list: Value = serde_json::from_str(&list).unwrap();
     let tools = list["result"]["tools"].as_array().unwrap();
-    for tool in tools.iter().filter(|t| t["name"] != "dependency_health") {
+    for tool in tools
+        .iter()
+        .filter(|t| t["name"] != "dependency_health" && t["name"] != "drifting")
+    {
         let name = tool["name"].as_str().unwrap();
         let schema = &tool["outputSchema"];
         let member = ["toolgate", "_toolgate"]
@@ -315,4 +324,44 @@ async fn every_output_schema_declares_the_notes_member_and_still_validates_what_
     assert!(texts[1].contains(NOTE), "{texts:?}");
     let (structured, _) = call_raw(&tg.url, "spaced_structured").await;
     assert!(member("toolgate", &structured.unwrap())[0].contains(NOTE));
+}
+
+#[tokio::test]
+async fn a_failure_has_no_structured_content_and_its_meta_opens_with_the_failure_text() {
+    let addr = start_api().await;
+    let dir = temp_dir("notes-failure");
+    let tg = start_toolgate(&config(addr, &dir, "")).await;
+    let raw = post(
+        &tg.url,
+        "tools/call",
+        "drifting",
+        r#""name":"drifting","arguments":{},"#,
+    )
+    .await;
+    let answer: Value = serde_json::from_str(&raw).unwrap();
+    let result = &answer["result"];
+    assert_eq!(result["isError"], true, "{raw}");
+    assert!(result.get("structuredContent").is_none(), "{raw}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("drifting failed: "), "{text}");
+    // The notes still arrive, as text.
+    assert!(
+        result["content"][1]["text"]
+            .as_str()
+            .unwrap()
+            .contains(NOTE),
+        "{raw}"
+    );
+    // A client that dumps the whole result (meta first) shows the failure first.
+    assert!(
+        raw.contains(&format!(
+            r#""_meta":{{"dev.toolgate/error":{},"dev.toolgate/signals":"#,
+            serde_json::to_string(text).unwrap()
+        )),
+        "{raw}"
+    );
+    assert_eq!(
+        result["_meta"]["dev.toolgate/signals"]["error_class"],
+        "contract_drift"
+    );
 }
