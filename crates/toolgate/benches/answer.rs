@@ -41,8 +41,20 @@ fn outcome(body: &bytes::Bytes) -> CallOutcome {
 fn bench(c: &mut Criterion) {
     let body = bytes::Bytes::from(body());
     eprintln!("body size: {} bytes", body.len());
+    // The default placement: the note goes both as text and spliced into the body.
+    let both = toolgate::mcp::answer::NotesPlacement {
+        mode: toolgate::config::NotesMode::Both,
+        member: Some("toolgate"),
+    };
     c.bench_function("answer/direct_12kb", |b| {
-        b.iter(|| toolgate::mcp::answer::tool_call(black_box("41"), outcome(&body), true))
+        b.iter(|| toolgate::mcp::answer::tool_call(black_box("41"), outcome(&body), true, both))
+    });
+    let text = toolgate::mcp::answer::NotesPlacement {
+        mode: toolgate::config::NotesMode::Text,
+        ..both
+    };
+    c.bench_function("answer/direct_12kb_notes_as_text", |b| {
+        b.iter(|| toolgate::mcp::answer::tool_call(black_box("41"), outcome(&body), true, text))
     });
     c.bench_function("answer/value_12kb", |b| {
         b.iter(|| {

@@ -278,8 +278,8 @@ pub fn wrapper_outdated(tool: &ToolSpec, upstream: &str) -> String {
 pub fn saturated(tool: &str, dependency: &str, limit: u32) -> String {
     format!(
         "{tool} was not called: {dependency} is slow, so toolgate allows only {limit} calls to it at once and none \
-         freed up within this call's deadline. Error class: overloaded. Make fewer calls to {tool}, one at a time, \
-         and expect delays."
+         freed up within this call's deadline. Error class: overloaded. Wait a few seconds before calling {tool} \
+         again, then make fewer calls to it, one at a time, and expect delays."
     )
 }
 
@@ -516,6 +516,106 @@ fn bytes(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A client that drops `isError` (openai-agents, llama-index) hands the model the
+    /// text alone: its first words must say the call failed, and the text must say
+    /// whether to retry, for every class and every reason toolgate gave up.
+    #[test]
+    fn every_failure_text_opens_with_failed_or_not_called_and_says_whether_to_retry() {
+        let yaml = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  web_search:\n    \
+                    dependency: api\n    owner: alice@example.com\n    request: { path: /s }\n    \
+                    contract: { version: \"3.1\", response_schema: { type: object } }\n";
+        let mut config = crate::config::parse(
+            std::path::Path::new("t.yaml"),
+            yaml,
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .expect("the config compiles");
+        let mut tool = config.tools.remove("web_search").expect("the tool");
+        let verdicts = [
+            "will not help",
+            "retry after",
+            "do not retry",
+            "do not call",
+            "try again",
+            "wait",
+            "check whether the action happened",
+            "less often",
+            "instead",
+        ];
+        let assert_reads_as_failure = |text: &str, opening: &str, class: &str| {
+            assert!(
+                text.starts_with(opening),
+                "opening words of {class}: {text}"
+            );
+            assert!(
+                text.contains(&format!("Error class: {class}")),
+                "class named: {text}"
+            );
+            let lower = text.to_lowercase();
+            assert!(
+                verdicts.iter().any(|v| lower.contains(v)),
+                "no retry verdict for {class}: {text}"
+            );
+        };
+        let now = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
+        let reasons = [
+            GiveUpReason::NotRetryable,
+            GiveUpReason::AttemptsExhausted,
+            GiveUpReason::DeadlineTooShort {
+                wait: Duration::from_secs(90),
+            },
+            GiveUpReason::BudgetDenied,
+            GiveUpReason::CircuitOpen,
+        ];
+        let detail = Detail::Status {
+            status: 503,
+            excerpt: "busy".into(),
+        };
+        for successor in [None, Some("web_search_v4".to_string())] {
+            std::sync::Arc::get_mut(&mut tool)
+                .expect("the only reference")
+                .successor = successor;
+            for class in ErrorClass::ALL {
+                for why in reasons {
+                    for (attempts, retry_after) in [(1, None), (3, Some(Duration::from_secs(30)))] {
+                        let text = failure(&Failed {
+                            tool: &tool,
+                            class,
+                            detail: &detail,
+                            why,
+                            attempts,
+                            elapsed: Duration::from_secs(2),
+                            owner_alerted: attempts > 1,
+                            retry_after,
+                            now,
+                        });
+                        assert_reads_as_failure(&text, "web_search failed: ", class.as_str());
+                    }
+                }
+            }
+        }
+        let refusals = [
+            (
+                invalid_arguments("web_search", "query is required"),
+                "client_error",
+            ),
+            (wrapper_outdated(&tool, "4.0"), "contract_drift"),
+            (saturated("web_search", "api", 2), "overloaded"),
+            (
+                quota_exhausted("web_search", "api", Duration::from_secs(40)),
+                "rate_limited",
+            ),
+            (
+                circuit_open("web_search", "api", Some(now), Duration::from_secs(30)),
+                "circuit_open",
+            ),
+        ];
+        for (text, class) in refusals {
+            assert_reads_as_failure(&text, "web_search was not called: ", class);
+        }
+    }
 
     #[test]
     fn durations_read_naturally() {

@@ -60,6 +60,51 @@ pub struct GatewayConfig {
     pub deadline: Duration,
     /// Response body cap in bytes.
     pub max_response_bytes: usize,
+    /// Where a call's notes travel, unless a tool says otherwise.
+    pub notes: NotesMode,
+}
+
+/// Where a call's `toolgate:` notes travel to the client. Some frameworks hand the model
+/// only the text blocks, others only `structuredContent`; `Both` reaches either kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum NotesMode {
+    /// A text block of `toolgate:` lines after the result's text.
+    Text,
+    /// A `toolgate` member (`{"notes": [...]}`) inside `structuredContent`; a result
+    /// without structured content (a failure) or whose body already uses the member's
+    /// name still carries its notes as text, so a note is never dropped.
+    Structured,
+    /// Both: every framework measured hands the model one or the other.
+    #[default]
+    Both,
+}
+
+impl NotesMode {
+    /// The config spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NotesMode::Text => "text",
+            NotesMode::Structured => "structured",
+            NotesMode::Both => "both",
+        }
+    }
+
+    /// Parses the config spelling.
+    pub fn parse(s: &str) -> Option<NotesMode> {
+        [NotesMode::Text, NotesMode::Structured, NotesMode::Both]
+            .into_iter()
+            .find(|m| m.as_str() == s)
+    }
+
+    /// Notes go into `structuredContent` (when there is one).
+    pub fn in_structured(self) -> bool {
+        matches!(self, NotesMode::Structured | NotesMode::Both)
+    }
+
+    /// Notes go into a text block even when they also went into `structuredContent`.
+    pub fn in_text(self) -> bool {
+        matches!(self, NotesMode::Text | NotesMode::Both)
+    }
 }
 
 /// A secret value whose `Debug` never prints it.
@@ -268,6 +313,12 @@ pub struct ToolSpec {
     pub successor: Option<String>,
     /// Call deadline.
     pub deadline: Duration,
+    /// Where this tool's notes travel (its own `notes`, else the gateway's).
+    pub notes: NotesMode,
+    /// The name of the notes member inside `structuredContent`: `toolgate`, or
+    /// `_toolgate` when the contract's schema itself declares a `toolgate` property;
+    /// `None` when it declares both (notes then travel as text only).
+    pub notes_member: Option<&'static str>,
 }
 
 impl ToolSpec {

@@ -70,6 +70,12 @@ pub struct RawGateway {
     /// Extra directories a contract's `$ref` may read schema files from, relative to the
     /// config file. The config file's own directory is always allowed; nothing else is.
     pub schema_roots: Option<Vec<String>>,
+    /// Where a call's `toolgate:` notes (quota, deprecation, brownout, status page) reach
+    /// the client: `text` (a text block of `toolgate:` lines), `structured` (a `toolgate`
+    /// member `{"notes": [...]}` inside `structuredContent`, declared in every
+    /// `outputSchema`) or `both` (default: frameworks that read only the text and those
+    /// that read only `structuredContent` both hand the notes to the model).
+    pub notes: Option<String>,
 }
 
 /// A byte size: a number of bytes, or text with a unit (`512KiB`, `8MiB`).
@@ -204,6 +210,9 @@ pub struct RawTool {
     pub successor: Option<String>,
     /// Overall deadline of one call, overriding the gateway default; at least 10ms.
     pub deadline: Option<String>,
+    /// Where this tool's notes travel (`text`, `structured` or `both`), overriding
+    /// `gateway.notes`.
+    pub notes: Option<String>,
 }
 
 /// Request template. `{name}` is replaced by the argument `name`.

@@ -6,21 +6,66 @@
 //! body's whole JSON tree, serialising it back and dropping it on every call, for bytes
 //! toolgate has already checked and does not change; that was most of a call's CPU
 //! (docs/performance.md). Here the bytes are copied in, and the text block is escaped
-//! eight bytes at a time.
+//! eight bytes at a time. Notes that travel inside `structuredContent` are spliced into
+//! the body's object bytes, before its closing brace, for the same reason.
+//!
+//! Where notes travel: as a text block of `toolgate:` lines, as a `toolgate` member
+//! (`{"notes": [...]}`) inside `structuredContent`, or both ([`NotesMode`]). A failure
+//! carries no `structuredContent`: the TypeScript SDK validates `structuredContent`
+//! against `outputSchema` even when `isError` is set, so a partial object would turn the
+//! failure text into a schema error; every framework measured falls back to the text
+//! when there is no `structuredContent`. A note that cannot go into `structuredContent`
+//! (a failure, a body that is not an object, a body that already has a top-level member
+//! of that name) goes into the text block whatever the mode: a note is never dropped.
+//! A failure's `_meta` repeats its text under `dev.toolgate/error`, first, for clients
+//! that hand the model a dump of the whole result.
 
-use super::SIGNALS_META_KEY;
-use crate::pipeline::CallOutcome;
+use super::{ERROR_META_KEY, SIGNALS_META_KEY};
+use crate::config::{NotesMode, ToolSpec};
+use crate::pipeline::{CallOutcome, Structured};
+
+/// Where one tool's notes go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotesPlacement {
+    /// The configured mode.
+    pub mode: NotesMode,
+    /// The member name inside `structuredContent`, when one is free.
+    pub member: Option<&'static str>,
+}
+
+impl NotesPlacement {
+    /// The placement configured for `spec`.
+    pub fn of(spec: &ToolSpec) -> NotesPlacement {
+        NotesPlacement {
+            mode: spec.notes,
+            member: spec.notes_member,
+        }
+    }
+}
 
 /// The JSON-RPC answer to a `tools/call`: `id` is the request id's JSON text. The
 /// members are those of MCP's `CallToolResult` (in rmcp's order), with the checked body
 /// copied in rather than re-serialised. `inline` (2026-07-28) adds `resultType`.
-pub fn tool_call(id: &str, outcome: CallOutcome, inline: bool) -> Vec<u8> {
+pub fn tool_call(
+    id: &str,
+    outcome: CallOutcome,
+    inline: bool,
+    placement: NotesPlacement,
+) -> Vec<u8> {
     let CallOutcome {
         result,
         notes,
         signals,
     } = outcome;
     let body_len = result.as_ref().map_or(0, |s| s.body().len());
+    // Where the notes member goes: `Some(member)` when the structured content takes it.
+    let spliced = match (&result, placement.member) {
+        (Ok(structured), Some(member)) if !notes.is_empty() && placement.mode.in_structured() => {
+            takes_member(structured, member).then_some(member)
+        }
+        _ => None,
+    };
+    let notes_as_text = !notes.is_empty() && (placement.mode.in_text() || spliced.is_none());
     // The text block escapes the body: quotes dominate JSON, so allow for growth.
     let mut out = Vec::with_capacity(body_len * 5 / 2 + 1024);
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
@@ -45,7 +90,7 @@ pub fn tool_call(id: &str, outcome: CallOutcome, inline: bool) -> Vec<u8> {
         }
     };
     out.push(b'}');
-    if !notes.is_empty() {
+    if notes_as_text {
         out.extend_from_slice(br#",{"type":"text","text":"#);
         write_str(&mut out, &super::notes_text(&notes));
         out.push(b'}');
@@ -53,12 +98,28 @@ pub fn tool_call(id: &str, outcome: CallOutcome, inline: bool) -> Vec<u8> {
     out.push(b']');
     if let Ok(structured) = &result {
         out.extend_from_slice(br#","structuredContent":"#);
+        let member = spliced.map(|m| (m, notes.as_slice()));
         if structured.is_wrapped() {
             out.extend_from_slice(br#"{"result":"#);
             out.extend_from_slice(structured.body());
+            if let Some((name, notes)) = member {
+                out.push(b',');
+                write_member(&mut out, name, notes);
+            }
             out.push(b'}');
         } else {
-            out.extend_from_slice(structured.body());
+            match member.zip(object_close(structured.body())) {
+                Some(((name, notes), (close, empty))) => {
+                    let body = structured.body();
+                    out.extend_from_slice(&body[..close]);
+                    if !empty {
+                        out.push(b',');
+                    }
+                    write_member(&mut out, name, notes);
+                    out.extend_from_slice(&body[close..]);
+                }
+                None => out.extend_from_slice(structured.body()),
+            }
         }
     }
     out.extend_from_slice(if is_error {
@@ -67,12 +128,86 @@ pub fn tool_call(id: &str, outcome: CallOutcome, inline: bool) -> Vec<u8> {
         br#","isError":false"#
     });
     out.extend_from_slice(br#","_meta":{"#);
+    if let Err(failure) = &result {
+        write_str(&mut out, ERROR_META_KEY);
+        out.push(b':');
+        write_str(&mut out, &failure.message);
+        out.push(b',');
+    }
     write_str(&mut out, SIGNALS_META_KEY);
     out.push(b':');
     // Writing a `Value` into a `Vec` cannot fail.
     let _ = serde_json::to_writer(&mut out, &signals);
     out.extend_from_slice(b"}}}");
     out
+}
+
+/// Whether the notes member can be added to this structured content: a wrapped body
+/// (`{"result": …}`) always can; a body must be a JSON object without a top-level
+/// member of that name (a duplicate key would leave which one a client keeps to its
+/// parser, and would change the upstream's own data).
+fn takes_member(structured: &Structured, member: &str) -> bool {
+    structured.is_wrapped()
+        || (object_close(structured.body()).is_some()
+            && !has_top_level_key(structured.body(), member))
+}
+
+/// For a body that is one JSON object: the index of its closing brace, and whether the
+/// object is empty. `None` for anything else.
+fn object_close(body: &[u8]) -> Option<(usize, bool)> {
+    let is_ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let open = body.iter().position(|b| !is_ws(b))?;
+    let close = body.iter().rposition(|b| !is_ws(b))?;
+    if body[open] != b'{' || body[close] != b'}' || close <= open {
+        return None;
+    }
+    let empty = body[open + 1..close].iter().all(is_ws);
+    Some((close, empty))
+}
+
+/// Whether the object `body` has the top-level key `key`. The bytes are searched first
+/// (no quoted `key` and no `\u` escape anywhere means no such key); only a hit parses
+/// the keys, without building the values. A body that does not parse counts as having
+/// it, so nothing is added to it.
+fn has_top_level_key(body: &[u8], key: &str) -> bool {
+    let quoted = format!("\"{key}\"");
+    if !contains(body, quoted.as_bytes()) && !contains(body, b"\\u") {
+        return false;
+    }
+    struct Keys<'k>(&'k str);
+    impl<'de> serde::de::Visitor<'de> for Keys<'_> {
+        type Value = bool;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+            let mut found = false;
+            while let Some(k) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                found |= k == self.0;
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+            Ok(found)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_slice(body);
+    serde::Deserializer::deserialize_map(&mut de, Keys(key)).unwrap_or(true)
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Appends `"name":{"notes":[…]}`.
+fn write_member(out: &mut Vec<u8>, name: &str, notes: &[String]) {
+    write_str(out, name);
+    out.extend_from_slice(br#":{"notes":["#);
+    for (i, note) in notes.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_str(out, note);
+    }
+    out.extend_from_slice(b"]}");
 }
 
 /// Appends `s` as a JSON string (quoted and escaped).
@@ -157,6 +292,32 @@ fn escape_byte(out: &mut Vec<u8>, bytes: &[u8], run: &mut usize, i: usize, b: u8
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_top_level_key_of_that_name_counts_as_taken() {
+        let taken = |body: &str| has_top_level_key(body.as_bytes(), "toolgate");
+        assert!(!taken(r#"{"a":1}"#));
+        assert!(!taken(r#"{"a":{"toolgate":1}}"#), "nested");
+        assert!(!taken(r#"{"a":"\"toolgate\""}"#), "inside a string value");
+        assert!(!taken(r#"{"a":"caf\u00e9"}"#), "an escape elsewhere");
+        assert!(taken(r#"{"toolgate":null}"#));
+        assert!(taken(r#"{"a":[1,{"b":2}], "toolgate" : 1}"#));
+        assert!(taken(r#"{"tool\u0067ate":1}"#), "an escaped spelling");
+        assert!(
+            taken(r#"{"toolgate""#),
+            "a body that does not parse is left alone"
+        );
+    }
+
+    #[test]
+    fn the_member_goes_before_the_closing_brace_of_the_object_only() {
+        assert_eq!(object_close(b" { } \n"), Some((3, true)));
+        assert_eq!(object_close(br#"{"a":1}"#), Some((6, false)));
+        assert_eq!(object_close(b"[1]"), None);
+        assert_eq!(object_close(b"\"{}\""), None);
+        assert_eq!(object_close(b""), None);
+        assert_eq!(object_close(b"}"), None);
+    }
 
     #[test]
     fn strings_are_escaped_exactly_as_serde_json_escapes_them() {

@@ -371,7 +371,11 @@ impl Server {
             );
         };
         let outcome = self.gateway.call(&spec, arguments).await;
-        Reply::ok(super::answer::tool_call(id.json(), outcome, modern), modern)
+        let placement = super::answer::NotesPlacement::of(&spec);
+        Reply::ok(
+            super::answer::tool_call(id.json(), outcome, modern, placement),
+            modern,
+        )
     }
 
     async fn dependency_health(&self, id: &Id, args: &Map<String, Value>, modern: bool) -> Reply {

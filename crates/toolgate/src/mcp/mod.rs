@@ -22,6 +22,11 @@ use crate::config::ToolSpec;
 /// `_meta` key under which every result carries its signals.
 pub const SIGNALS_META_KEY: &str = "dev.toolgate/signals";
 
+/// `_meta` key under which a failed result repeats its failure text, ahead of the
+/// signals: a client that hands the model a dump of the whole result (llama-index's
+/// repr of it opens with `meta=`) then still shows the failure first.
+pub const ERROR_META_KEY: &str = "dev.toolgate/error";
+
 /// Prefix of every note line in a result's text content.
 pub const NOTE_PREFIX: &str = "toolgate: ";
 
@@ -51,13 +56,34 @@ pub(crate) fn health_tool() -> Tool {
     .with_annotations(ToolAnnotations::new().read_only(true).idempotent(true).open_world(false))
 }
 
+/// The tool as listed. When its notes may travel inside `structuredContent`, the
+/// `outputSchema` declares the notes member as an optional property, so a client that
+/// validates `structuredContent` (the SDKs do, even with `additionalProperties: false`
+/// upstream) accepts a result that carries notes.
 pub(crate) fn describe(spec: &ToolSpec) -> Tool {
+    let mut output = spec.contract.output_schema.clone();
+    if let Some(member) = structured_notes_member(spec) {
+        // The upstream cannot send a member of that name if the schema closes the object
+        // (or toolgate built the object, wrapping a non-object body), so only then is the
+        // member's shape declared: a body the contract accepts must still validate
+        // against what is advertised, and an open schema lets the upstream send its own
+        // `toolgate` of any shape (which is then sent as it came, notes going as text).
+        let closed = spec.contract.wraps_result
+            || (output.get("additionalProperties") == Some(&Value::Bool(false))
+                && !output.contains_key("patternProperties"));
+        let properties = output
+            .entry("properties")
+            .or_insert_with(|| Value::Object(JsonObject::new()));
+        if let Value::Object(p) = properties {
+            p.insert(member.into(), notes_property(closed));
+        }
+    }
     let mut tool = Tool::new(
         spec.name.clone(),
         spec.description.clone(),
         Arc::new(spec.input_schema.clone()),
     )
-    .with_raw_output_schema(Arc::new(spec.contract.output_schema.clone()));
+    .with_raw_output_schema(Arc::new(output));
     if let Some(title) = &spec.title {
         tool = tool.with_title(title.clone());
     }
@@ -76,6 +102,29 @@ pub(crate) fn describe(spec: &ToolSpec) -> Tool {
         json!({ "version": spec.contract.version, "owner": spec.owner, "dependency": spec.dependency.name }),
     );
     tool.with_meta(MetaObject(meta))
+}
+
+/// The member of `structuredContent` this tool's notes go into, if they go there.
+pub fn structured_notes_member(spec: &ToolSpec) -> Option<&'static str> {
+    spec.notes_member.filter(|_| spec.notes.in_structured())
+}
+
+/// The schema of the notes member as an `outputSchema` declares it: its shape when
+/// `typed`, else a description only (it accepts whatever an upstream sends under that
+/// name).
+pub fn notes_property(typed: bool) -> Value {
+    let description = "Added by toolgate only when the call has notes for you, as {\"notes\": [\"…\"]}: \
+                       quota left, a deprecation or sunset, a slow or failing upstream. Read them before \
+                       calling again.";
+    if typed {
+        json!({
+            "type": "object",
+            "description": description,
+            "properties": { "notes": { "type": "array", "items": { "type": "string" } } }
+        })
+    } else {
+        json!({ "description": description })
+    }
 }
 
 /// The notes as one text block, a `toolgate:` line each.

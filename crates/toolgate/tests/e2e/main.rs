@@ -10,6 +10,7 @@ mod harness;
 mod hostile;
 mod import;
 mod limits;
+mod notes;
 mod signals;
 mod transport;
 mod watch;

@@ -439,7 +439,31 @@ impl Compiler<'_> {
                 limits::MIN_DEADLINE,
             ),
             max_response_bytes,
+            notes: self.notes_mode(
+                "gateway.notes".into(),
+                raw.notes.as_deref(),
+                NotesMode::default(),
+            ),
         }
+    }
+
+    /// `notes: text | structured | both`.
+    fn notes_mode(&mut self, path: String, text: Option<&str>, default: NotesMode) -> NotesMode {
+        let Some(text) = text else {
+            return default;
+        };
+        NotesMode::parse(text.trim()).unwrap_or_else(|| {
+            let help = match known::did_you_mean(text, ["text", "structured", "both"]) {
+                Some(best) => format!("did you mean `{best}`?"),
+                None => "write `text`, `structured` or `both`".to_string(),
+            };
+            self.err(
+                path,
+                format!("notes `{text}` is not one of text, structured, both"),
+                &help,
+            );
+            default
+        })
     }
 
     fn alerts(&mut self, raw: RawAlerts) -> AlertsConfig {

@@ -109,7 +109,10 @@ impl Compiler<'_> {
             limits::MIN_DEADLINE,
         );
         let a = raw.annotations.unwrap_or_default();
+        let notes = self.notes_mode(format!("{path}.notes"), raw.notes.as_deref(), gateway.notes);
         let (input_schema, input_validator) = input_schema?;
+        let contract = contract?;
+        let notes_member = notes_member(&contract.output_schema);
         Some(ToolSpec {
             name: name.to_string(),
             dependency: dependency?,
@@ -127,10 +130,12 @@ impl Compiler<'_> {
             },
             input_schema,
             input_validator,
-            contract: contract?,
+            contract,
             probe,
             successor: raw.successor,
             deadline,
+            notes,
+            notes_member,
         })
     }
 
@@ -379,6 +384,15 @@ pub fn output_schema(schema: &Value) -> (Map<String, Value>, bool) {
     (wrapper, true)
 }
 
+/// The name of the notes member inside `structuredContent`: one the upstream's schema
+/// does not use itself, so the member never changes what a declared field means.
+pub fn notes_member(output_schema: &Map<String, Value>) -> Option<&'static str> {
+    let declared = output_schema.get("properties").and_then(Value::as_object);
+    ["toolgate", "_toolgate"]
+        .into_iter()
+        .find(|name| !declared.is_some_and(|p| p.contains_key(*name)))
+}
+
 fn is_major_minor(v: &str) -> bool {
     let mut parts = v.split('.');
     let ok =
@@ -408,6 +422,59 @@ mod tests {
         let (s, wrapped) = output_schema(&json!({"type": "object", "properties": {}}));
         assert!(!wrapped);
         assert_eq!(s["type"], "object");
+    }
+
+    #[test]
+    fn the_notes_member_takes_a_name_the_upstream_schema_does_not_use() {
+        let m = |v: Value| notes_member(v.as_object().expect("an object"));
+        assert_eq!(m(json!({"type": "object"})), Some("toolgate"));
+        assert_eq!(
+            m(json!({"properties": {"toolgate": {"type": "string"}}})),
+            Some("_toolgate")
+        );
+        assert_eq!(
+            m(json!({"properties": {"toolgate": {}, "_toolgate": {}}})),
+            None
+        );
+    }
+
+    fn compile_notes(gateway: &str, tool: &str) -> Result<NotesMode, String> {
+        let yaml = format!(
+            "{gateway}dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    \
+             dependency: api\n    owner: o@example.com\n    request: {{ path: /x }}\n{tool}    \
+             contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\n"
+        );
+        crate::config::parse(
+            std::path::Path::new("t.yaml"),
+            &yaml,
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .map(|c| c.tools["t"].notes)
+        .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn notes_default_to_both_the_gateway_sets_them_and_a_tool_overrides() {
+        assert_eq!(compile_notes("", ""), Ok(NotesMode::Both));
+        assert_eq!(
+            compile_notes("gateway:\n  notes: text\n", ""),
+            Ok(NotesMode::Text)
+        );
+        assert_eq!(
+            compile_notes("gateway:\n  notes: text\n", "    notes: structured\n"),
+            Ok(NotesMode::Structured)
+        );
+        let err = compile_notes("", "    notes: strucutred\n").expect_err("a typo is an error");
+        assert!(
+            err.contains("tools.t.notes") && err.contains("did you mean `structured`?"),
+            "{err}"
+        );
+        let err = compile_notes("gateway:\n  notes: json\n", "").expect_err("not a mode");
+        assert!(
+            err.contains("gateway.notes") && err.contains("text"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -1,0 +1,171 @@
+"""Shared parts of the framework interop tests: `toolgate serve --demo` on a free loopback
+port (in a scratch directory, so its state store is its own), the four probes every
+framework is put through, and the row each script prints for docs/operations.md.
+
+The probes (the demo's own tools, no model anywhere):
+  tools   the tool list the framework hands the model, with the input and output schemas
+  healthy web_search(query=rust): the upstream's results reach the model
+  note    legacy_search(query=rust): the `toolgate:` deprecation note reaches the model
+  drift   demo_control(search_field=excerpt), then web_search: the model is told it failed
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+NOTE = "toolgate: legacy_search is deprecated"
+# The first words of the drift text: what makes it read as a failure without `isError`.
+DRIFT = "web_search failed: the upstream response no longer matches contract"
+FAILURES: list[str] = []
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# Every placement of the notes (`gateway.notes`); `both` is the default, the demo's own.
+MODES = ("both", "text", "structured")
+
+# The three demo tools the probes use, served by a second toolgate in front of the demo
+# upstream (which `serve --demo` also mounts under /demo), to measure the other modes.
+MODE_CONFIG = """
+gateway:
+  state: {state}
+  notes: {mode}
+dependencies:
+  search_api: {{ base_url: "{base}" }}
+  legacy_api: {{ base_url: "{base}/legacy" }}
+  demo_admin: {{ base_url: "{base}" }}
+tools:
+  web_search:
+    dependency: search_api
+    owner: search-team@example.com
+    request: {{ path: /v3/search, query: {{ q: "{{query}}" }} }}
+    annotations: {{ readOnlyHint: true }}
+    input_schema: {{ type: object, required: [query], properties: {{ query: {{ type: string }} }} }}
+    contract:
+      version: "3.1"
+      response_schema:
+        type: object
+        required: [results]
+        properties:
+          results: {{ type: array, items: {{ type: object, required: [title, url, snippet] }} }}
+  legacy_search:
+    dependency: legacy_api
+    owner: search-team@example.com
+    request: {{ path: /search, query: {{ q: "{{query}}" }} }}
+    input_schema: {{ type: object, required: [query], properties: {{ query: {{ type: string }} }} }}
+    successor: web_search
+    contract: {{ version: "2.0", response_schema: {{ type: object, required: [hits] }} }}
+  demo_control:
+    dependency: demo_admin
+    owner: demo@example.com
+    request: {{ method: POST, path: /control, body: {{ search_field: "{{search_field}}" }} }}
+    input_schema: {{ type: object, properties: {{ search_field: {{ type: string }} }} }}
+    contract: {{ version: "1.0", response_schema: {{ type: object }} }}
+"""
+
+
+@contextmanager
+def _serve(binary: str, work: str, name: str, args: list[str], port: int) -> Iterator[None]:
+    log = open(os.path.join(work, f"{name}.log"), "wb")
+    proc = subprocess.Popen(
+        [os.path.abspath(binary), "serve", *args, "--listen", f"127.0.0.1:{port}"],
+        cwd=work,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    log.flush()
+                    raise SystemExit(f"toolgate serve {' '.join(args)} did not start: {open(log.name).read()[-2000:]}")
+                time.sleep(0.1)
+        yield
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@contextmanager
+def demo(binary: str, mode: str = "both") -> Iterator[str]:
+    """`toolgate serve --demo` on loopback (for `both`, the default), or a second toolgate
+    with `gateway.notes: mode` in front of its upstream; yields the /mcp URL to use."""
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="toolgate-frameworks-") as work:
+        with _serve(binary, work, "demo", ["--demo"], port):
+            if mode == "both":
+                yield f"http://127.0.0.1:{port}/mcp"
+                return
+            config = os.path.join(work, "notes.yaml")
+            with open(config, "w") as f:
+                f.write(MODE_CONFIG.format(state=os.path.join(work, "notes.db"), mode=mode, base=f"http://127.0.0.1:{port}/demo"))
+            second = free_port()
+            with _serve(binary, work, "notes", ["-c", config], second):
+                yield f"http://127.0.0.1:{second}/mcp"
+
+
+def text_of(value: Any) -> str:
+    """Everything the model would read, as one string (JSON for structured values)."""
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, default=str, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def check(label: str, cond: bool, detail: str) -> bool:
+    if cond:
+        print(f"  ok   {label}")
+    else:
+        print(f"  FAIL {label}: {detail[:600]}")
+        FAILURES.append(f"{label}: {detail[:600]}")
+    return cond
+
+
+def row(framework: str, version: str, notes: dict[str, bool], drift: bool, how: str) -> None:
+    """One line of the table in docs/operations.md: whether the note reached the model
+    under each `notes` mode, and whether the drift reached it as an error."""
+    yes = lambda b: "yes" if b else "**no**"  # noqa: E731
+    print(f"| {framework} {version} | {' | '.join(yes(notes[m]) for m in MODES)} | {yes(drift)} | {how} |")
+
+
+def note_check(mode: str, label: str, reached: bool, detail: str) -> bool:
+    """The note must reach the model under the default; under the others it is measured."""
+    if mode == "both":
+        return check(label, reached, detail)
+    print(f"  --   {label}: {'reached' if reached else 'did not reach'} the model")
+    return reached
+
+
+def finish() -> None:
+    if FAILURES:
+        print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
+        sys.exit(1)
+
+
+def version(dist: str) -> str:
+    from importlib.metadata import version as v
+
+    return v(dist)
