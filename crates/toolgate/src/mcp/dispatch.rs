@@ -358,7 +358,7 @@ impl Server {
         if name == crate::health::TOOL_NAME {
             return self.dependency_health(id, &arguments, modern).await;
         }
-        let Some(spec) = self.gateway.tool(&name).cloned() else {
+        let Some(route) = self.gateway.route(&name) else {
             return Reply::err(
                 id,
                 jsonrpc::INVALID_PARAMS,
@@ -370,8 +370,15 @@ impl Server {
                 modern,
             );
         };
-        let outcome = self.gateway.call(&spec, arguments).await;
-        let placement = super::answer::NotesPlacement::of(&spec);
+        // The route was resolved at start-up: one lookup by name, nothing cloned.
+        let outcome = crate::pipeline::run(
+            route,
+            self.gateway.services(),
+            arguments,
+            crate::pipeline::Origin::Agent,
+        )
+        .await;
+        let placement = super::answer::NotesPlacement::of(&route.spec);
         Reply::ok(
             super::answer::tool_call(id.json(), outcome, modern, placement),
             modern,
