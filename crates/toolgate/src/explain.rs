@@ -52,6 +52,19 @@ impl Detail {
         }
     }
 
+    /// A short, stable name for drift that has no diff (the incident's identity and
+    /// title): a body that is not JSON, one over the size limit, a redirect.
+    pub fn drift_cause(&self) -> &'static str {
+        match self {
+            Detail::NotJson { .. } => "the response body is not JSON",
+            Detail::TooLarge { .. } => "the response body is larger than the size limit",
+            Detail::Status { status, .. } if (300..400).contains(status) => {
+                "the upstream answered with a redirect"
+            }
+            _ => "the response does not match the contract",
+        }
+    }
+
     fn describe(&self) -> String {
         match self {
             Detail::Timeout(t) if t.is_zero() => "the upstream did not answer in time".into(),

@@ -423,10 +423,13 @@ fn failure_of<U: Upstream>(
         retry_after: hint,
         now: chrono::Utc::now(),
     });
+    let drift_cause = (last == ErrorClass::ContractDrift && !matches!(detail, Detail::Drift(_)))
+        .then(|| detail.drift_cause());
     Failure {
         class,
         message,
         retry_after: hint,
+        drift_cause,
         drift: match detail {
             Detail::Drift(d) => Some(Box::new(d)),
             _ => None,
@@ -544,7 +547,7 @@ fn drift_detected<U: Upstream>(route: &Route<U>, services: &Services, failure: &
     // first sighting builds the incident's title and detail.
     let fingerprint = match &failure.drift {
         Some(d) => d.fingerprint.as_str(),
-        None => drift_reason(&failure.message),
+        None => failure.drift_cause.unwrap_or(NO_DIFF),
     };
     if services
         .incidents
@@ -560,7 +563,7 @@ fn drift_detected<U: Upstream>(route: &Route<U>, services: &Services, failure: &
         ),
         None => {
             // No diff to fingerprint: the kind of breakage is the identity.
-            let reason = drift_reason(&failure.message);
+            let reason = failure.drift_cause.unwrap_or(NO_DIFF);
             (
                 reason.to_string(),
                 reason.to_string(),
@@ -583,18 +586,9 @@ fn drift_detected<U: Upstream>(route: &Route<U>, services: &Services, failure: &
     });
 }
 
-/// A short, stable name for drift without a diff.
-fn drift_reason(message: &str) -> &'static str {
-    if message.contains("not JSON") {
-        "the response body is not JSON"
-    } else if message.contains("larger than") {
-        "the response body is larger than the size limit"
-    } else if message.contains("HTTP 3") {
-        "the upstream answered with a redirect"
-    } else {
-        "the response does not match the contract"
-    }
-}
+/// The incident identity of a drift whose cause was not recorded (not reached today:
+/// every reply-made drift carries a diff or a cause).
+const NO_DIFF: &str = "the response does not match the contract";
 
 /// A reply matched the contract: an open drift incident is over.
 fn contract_holds<U: Upstream>(route: &Route<U>, services: &Services) {

@@ -78,6 +78,8 @@ pub struct Failure {
     /// The wait the upstream asked for, when the call failed with one toolgate did not
     /// (or could not) wait out.
     pub retry_after: Option<Duration>,
+    /// For `contract_drift` without a diff: what broke (see `Detail::drift_cause`).
+    pub drift_cause: Option<&'static str>,
 }
 
 impl Failure {
@@ -88,6 +90,7 @@ impl Failure {
             message,
             drift: None,
             retry_after: None,
+            drift_cause: None,
         }
     }
 }

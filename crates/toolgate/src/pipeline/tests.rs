@@ -290,6 +290,7 @@ async fn a_2xx_body_that_is_not_json_is_drift_with_an_incident_and_a_count() {
     let f = failure(&outcome);
     assert_eq!(f.class, ErrorClass::ContractDrift);
     assert!(f.message.contains("not JSON"), "{}", f.message);
+    assert_eq!(f.drift_cause, Some("the response body is not JSON"));
     assert_eq!(rig.attempts(), 1);
     assert!(
         rig.services
@@ -311,6 +312,15 @@ async fn a_redirect_is_drift_with_an_incident() {
         rig.services
             .incidents
             .is_open(IncidentKind::ContractDrift, "web_search")
+    );
+    // Without a diff, the kind of breakage is the incident's identity.
+    let open = rig
+        .services
+        .incidents
+        .open_of(IncidentKind::ContractDrift, "web_search");
+    assert_eq!(
+        open[0].0, "the upstream answered with a redirect",
+        "{open:?}"
     );
 }
 

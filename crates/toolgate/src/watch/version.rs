@@ -140,6 +140,7 @@ fn refusal(tool: &ToolSpec, announced: &str) -> Failure {
         message: explain::wrapper_outdated(tool, announced),
         drift: None,
         retry_after: None,
+        drift_cause: None,
     }
 }
 
