@@ -45,11 +45,14 @@ pub enum ErrorClass {
     CircuitOpen,
     /// A retry was possible but the retry budget denied it, to protect the dependency.
     BudgetExhausted,
+    /// The tool itself reported a failure (an MCP result with `isError: true`): the
+    /// upstream works and answered; what it said goes to the model unchanged.
+    ToolError,
 }
 
 impl ErrorClass {
     /// Every class, in declaration order (for metric pre-registration and tests).
-    pub const ALL: [ErrorClass; 11] = [
+    pub const ALL: [ErrorClass; 12] = [
         ErrorClass::Timeout,
         ErrorClass::Connect,
         ErrorClass::ServerError,
@@ -61,6 +64,7 @@ impl ErrorClass {
         ErrorClass::Gone,
         ErrorClass::CircuitOpen,
         ErrorClass::BudgetExhausted,
+        ErrorClass::ToolError,
     ];
 
     /// The snake_case name, identical to the serde form (a metric label value).
@@ -77,6 +81,7 @@ impl ErrorClass {
             ErrorClass::Gone => "gone",
             ErrorClass::CircuitOpen => "circuit_open",
             ErrorClass::BudgetExhausted => "budget_exhausted",
+            ErrorClass::ToolError => "tool_error",
         }
     }
 
@@ -94,6 +99,8 @@ impl ErrorClass {
     ///   multiplies one doomed call into hundreds).
     /// - `circuit_open`, `budget_exhausted`: never — they are the gateway's own
     ///   refusals; retrying them would defeat their purpose.
+    /// - `tool_error`: never — the tool answered that it failed; whether to try again
+    ///   (perhaps with other arguments) is the model's call, and it reads the tool's words.
     pub fn retryable(self, idempotent: bool) -> bool {
         match self {
             ErrorClass::Connect | ErrorClass::Overloaded | ErrorClass::RateLimited => true,
@@ -103,7 +110,8 @@ impl ErrorClass {
             | ErrorClass::Auth
             | ErrorClass::Gone
             | ErrorClass::CircuitOpen
-            | ErrorClass::BudgetExhausted => false,
+            | ErrorClass::BudgetExhausted
+            | ErrorClass::ToolError => false,
         }
     }
 
@@ -127,7 +135,8 @@ impl ErrorClass {
             | ErrorClass::Auth
             | ErrorClass::Gone
             | ErrorClass::CircuitOpen
-            | ErrorClass::BudgetExhausted => false,
+            | ErrorClass::BudgetExhausted
+            | ErrorClass::ToolError => false,
         }
     }
 }
@@ -144,7 +153,7 @@ mod tests {
 
     /// The whole class table in one place: (class, retry idempotent,
     /// retry non-idempotent, counts for breaker).
-    const TABLE: [(ErrorClass, bool, bool, bool); 11] = [
+    const TABLE: [(ErrorClass, bool, bool, bool); 12] = [
         (ErrorClass::Timeout, true, false, true),
         (ErrorClass::Connect, true, true, true),
         (ErrorClass::ServerError, true, false, true),
@@ -156,6 +165,7 @@ mod tests {
         (ErrorClass::Gone, false, false, false),
         (ErrorClass::CircuitOpen, false, false, false),
         (ErrorClass::BudgetExhausted, false, false, false),
+        (ErrorClass::ToolError, false, false, false),
     ];
 
     #[test]

@@ -547,6 +547,7 @@ mod tests {
             flavour: toolgate_signals::Flavour::Auto,
             status_page: None,
             version: None,
+            secrets: Vec::new(),
         }))
     }
 

@@ -349,7 +349,8 @@ impl Secrets {
             .collect();
         raw.extend(dep.base_url.query_pairs().map(|(_, v)| v.into_owned()));
         raw.extend(dep.base_url.password().map(str::to_owned));
-        for (_, template) in &tool.request.headers {
+        raw.extend(dep.secrets.iter().map(|s| s.0.clone()));
+        for (_, template) in tool.http_request().into_iter().flat_map(|r| &r.headers) {
             for part in &template.0 {
                 if let crate::config::template::Part::Lit(l) = part {
                     raw.push(l.clone());

@@ -198,6 +198,7 @@ mod tests {
             flavour: toolgate_signals::Flavour::Auto,
             status_page: None,
             version: None,
+            secrets: Vec::new(),
         }))
     }
 

@@ -53,7 +53,7 @@ pub fn parse(
             return Err(ConfigErrors::new(file, text, vec![err]));
         }
     };
-    compile::compile(doc, dir, env).map_err(|errors| ConfigErrors::new(file, text, errors))
+    compile::compile(doc, file, dir, env).map_err(|errors| ConfigErrors::new(file, text, errors))
 }
 
 /// The JSON Schema of the config file, generated from the raw types.

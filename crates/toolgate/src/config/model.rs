@@ -25,8 +25,142 @@ pub struct Config {
     pub alerts: AlertsConfig,
     /// Dependencies by name.
     pub dependencies: BTreeMap<String, Arc<Dependency>>,
-    /// Tools by name.
+    /// HTTP tools by name.
     pub tools: BTreeMap<String, Arc<ToolSpec>>,
+    /// Upstream MCP servers by name (each is also a dependency of the same name).
+    pub mcp_servers: BTreeMap<String, Arc<McpServerSpec>>,
+}
+
+/// How toolgate reaches an upstream MCP server.
+#[derive(Debug, Clone)]
+pub enum McpTransport {
+    /// Streamable HTTP.
+    Http {
+        /// The MCP endpoint.
+        url: url::Url,
+        /// Headers on every request (values secret).
+        headers: Vec<(reqwest::header::HeaderName, reqwest::header::HeaderValue)>,
+    },
+    /// A stdio child process.
+    Stdio {
+        /// The program.
+        program: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Extra environment (values secret).
+        env: Vec<(String, Secret)>,
+        /// Working directory.
+        cwd: Option<PathBuf>,
+    },
+}
+
+/// What a tool definition that differs from its pin does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnChange {
+    /// Keep serving the pinned definition; raise an incident.
+    Warn,
+    /// Also stop exposing the changed tool until the lock is updated.
+    Block,
+}
+
+/// An upstream MCP server.
+#[derive(Debug)]
+pub struct McpServerSpec {
+    /// Its name in the config (also its dependency's name).
+    pub name: String,
+    /// How to reach it.
+    pub transport: McpTransport,
+    /// Owner of its tools, unless a tool override names another.
+    pub owner: String,
+    /// `""`, or the prefix of exposed names (`<prefix>__<tool>`).
+    pub prefix: String,
+    /// The lockfile holding its pinned definitions.
+    pub lock: PathBuf,
+    /// What a changed definition does.
+    pub on_change: OnChange,
+    /// Upstream tool names or `*` patterns to expose (empty: all).
+    pub include: Vec<String>,
+    /// Upstream tool names or `*` patterns never exposed.
+    pub exclude: Vec<String>,
+    /// Its dependency: timeout, retries, rate-limit headers, status page.
+    pub dependency: Arc<Dependency>,
+    /// How often live definitions are compared with the pins.
+    pub check_every: Duration,
+    /// Call deadline of its tools.
+    pub deadline: Duration,
+    /// Where its tools' notes travel.
+    pub notes: NotesMode,
+    /// Per-tool overrides by upstream name.
+    pub tools: BTreeMap<String, McpToolOverride>,
+}
+
+/// The separator between a server's prefix and a tool name.
+pub const PREFIX_SEPARATOR: &str = "__";
+
+impl McpServerSpec {
+    /// Whether the upstream tool `name` is exposed (include, then exclude).
+    pub fn exposes(&self, name: &str) -> bool {
+        (self.include.is_empty() || self.include.iter().any(|p| glob(p, name)))
+            && !self.exclude.iter().any(|p| glob(p, name))
+    }
+
+    /// The name the upstream tool `name` is listed under.
+    pub fn exposed_name(&self, name: &str) -> String {
+        if self.prefix.is_empty() {
+            name.to_string()
+        } else {
+            format!("{}{PREFIX_SEPARATOR}{name}", self.prefix)
+        }
+    }
+}
+
+/// `*` matches any run of characters (including none); everything else matches itself.
+pub fn glob(pattern: &str, name: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or_default();
+    let Some(mut rest) = name.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(i) => rest = &rest[i + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+/// Overrides for one upstream MCP tool.
+#[derive(Debug, Clone, Default)]
+pub struct McpToolOverride {
+    /// Owner instead of the server's.
+    pub owner: Option<String>,
+    /// A contract for `structuredContent` instead of the pinned `outputSchema`.
+    pub contract: Option<Contract>,
+    /// A scheduled probe.
+    pub probe: Option<Probe>,
+    /// Call deadline.
+    pub deadline: Option<Duration>,
+    /// Where its notes travel.
+    pub notes: Option<NotesMode>,
+}
+
+/// How a tool reaches its upstream.
+#[derive(Debug)]
+pub enum ToolKind {
+    /// An HTTP request rendered from a template.
+    Http(RequestTemplate),
+    /// A tool of an upstream MCP server.
+    Mcp {
+        /// The server's name.
+        server: String,
+        /// The tool's name on that server.
+        tool: String,
+    },
 }
 
 /// Gateway settings.
@@ -185,6 +319,9 @@ pub struct Dependency {
     pub status_page: Option<StatusPage>,
     /// Version gating.
     pub version: Option<VersionCheck>,
+    /// Other configured secret values (a stdio MCP server's environment): masked in
+    /// every upstream text toolgate passes on, like header values.
+    pub secrets: Vec<Secret>,
 }
 
 /// Where the upstream's contract version is read from.
@@ -263,7 +400,7 @@ impl Annotations {
 }
 
 /// The versioned response contract of a tool.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Contract {
     /// `major.minor` as written.
     pub version: String,
@@ -273,6 +410,9 @@ pub struct Contract {
     pub output_schema: serde_json::Map<String, Value>,
     /// Whether the upstream body is wrapped as `{"result": …}` for MCP.
     pub wraps_result: bool,
+    /// Whether `output_schema` is advertised: always for HTTP tools; for an upstream MCP
+    /// tool only when it declares one (or a contract override gives one).
+    pub advertised: bool,
 }
 
 /// A probe.
@@ -297,8 +437,8 @@ pub struct ToolSpec {
     pub description: String,
     /// Title.
     pub title: Option<String>,
-    /// Request template.
-    pub request: RequestTemplate,
+    /// How a call reaches the upstream.
+    pub kind: ToolKind,
     /// Annotations.
     pub annotations: Annotations,
     /// Input JSON Schema as advertised.
@@ -322,8 +462,23 @@ pub struct ToolSpec {
 }
 
 impl ToolSpec {
-    /// Whether retries after ambiguous failures are safe for this tool.
+    /// Whether retries after ambiguous failures are safe for this tool: for an HTTP
+    /// tool, its annotations or else its method; for an MCP tool, only its annotations
+    /// (`readOnlyHint` or `idempotentHint`), as `tools/call` says nothing by itself.
     pub fn retry_safe(&self) -> bool {
-        self.annotations.retry_safe(&self.request.method)
+        match &self.kind {
+            ToolKind::Http(request) => self.annotations.retry_safe(&request.method),
+            ToolKind::Mcp { .. } => {
+                self.annotations.retry_safe(&reqwest::Method::POST)
+            }
+        }
+    }
+
+    /// The HTTP request template, for an HTTP tool.
+    pub fn http_request(&self) -> Option<&RequestTemplate> {
+        match &self.kind {
+            ToolKind::Http(r) => Some(r),
+            ToolKind::Mcp { .. } => None,
+        }
     }
 }

@@ -26,6 +26,82 @@ pub struct RawConfig {
     /// Tools exposed to agents over MCP, by name.
     #[serde(default)]
     pub tools: BTreeMap<String, RawTool>,
+    /// Existing MCP servers toolgate stands in front of, by name (also their dependency
+    /// name): their tools are listed next to the tools above, with the same contracts,
+    /// retries, pacing and notes.
+    #[serde(default)]
+    pub mcp_servers: BTreeMap<String, RawMcpServer>,
+}
+
+/// An upstream MCP server: exactly one of `url` (streamable HTTP) or `command` (a stdio
+/// child process started by toolgate).
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawMcpServer {
+    /// The server's streamable HTTP endpoint, e.g. `http://127.0.0.1:3001/mcp`.
+    pub url: Option<String>,
+    /// A stdio server: the program and its arguments, e.g. `[node, server.js]`. toolgate
+    /// starts it, restarts it with backoff when it exits, and stops it on shutdown.
+    pub command: Option<Vec<String>>,
+    /// Environment variables for `command` (`${ENV}` is expanded; values are never logged).
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// Working directory of `command`, relative to the config file.
+    pub cwd: Option<String>,
+    /// Headers sent with every request to `url`; `${ENV}` is expanded. Values are never logged.
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+    /// The person or rota alerted when the server's tools drift (required).
+    pub owner: Option<String>,
+    /// Tools appear as `<prefix>__<tool>`. Default: the server's name; `""` keeps the
+    /// upstream's names unchanged.
+    pub prefix: Option<String>,
+    /// The lockfile with the pinned tool definitions (written by `toolgate lock`),
+    /// relative to the config file. Default: `<config name>.lock.json` beside the config.
+    pub lock: Option<String>,
+    /// What a tool definition that differs from its pin does: `warn` (default: keep
+    /// serving the pinned definition and raise an incident) or `block` (also stop
+    /// exposing the changed tool until the lock is updated).
+    pub on_change: Option<String>,
+    /// Only these upstream tools (names, `*` matches any run of characters).
+    pub include: Option<Vec<String>>,
+    /// Never these upstream tools (names or `*` patterns); wins over `include`.
+    pub exclude: Option<Vec<String>>,
+    /// Per-attempt timeout, e.g. `30s` (default); at least 10ms.
+    pub timeout: Option<String>,
+    /// Retry policy for calls to this server.
+    pub retry: Option<RawRetry>,
+    /// Which rate-limit header family the server's HTTP answers use (`auto` by default).
+    pub rate_limit_headers: Option<String>,
+    /// A status page to poll.
+    pub status_page: Option<RawStatusPage>,
+    /// How often the live tool definitions are compared with the pins, besides start-up
+    /// and the server's list-changed notifications. Default `5m`; at least 1s.
+    pub check_every: Option<String>,
+    /// Overall deadline of one call of this server's tools, overriding the gateway default.
+    pub deadline: Option<String>,
+    /// Where the notes of this server's tools travel (`text`, `structured`, `both`).
+    pub notes: Option<String>,
+    /// Per-tool overrides, by the upstream's tool name.
+    #[serde(default)]
+    pub tools: BTreeMap<String, RawMcpTool>,
+}
+
+/// Overrides for one tool of an upstream MCP server.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawMcpTool {
+    /// The owner of this tool, instead of the server's.
+    pub owner: Option<String>,
+    /// A response contract for the result's `structuredContent`, instead of the pinned
+    /// `outputSchema`.
+    pub contract: Option<RawContract>,
+    /// A scheduled check of the live contract, with the arguments to call the tool with.
+    pub probe: Option<RawProbe>,
+    /// Overall deadline of one call, overriding the server's.
+    pub deadline: Option<String>,
+    /// Where this tool's notes travel, overriding the server's.
+    pub notes: Option<String>,
 }
 
 /// Gateway settings.

@@ -33,10 +33,12 @@ impl Upstream for HttpUpstream {
     type Request = RenderedRequest;
 
     fn prepare(&self, args: &Map<String, Value>) -> Result<RenderedRequest, String> {
-        self.tool
-            .request
-            .render(&self.tool.dependency.base_url, args)
-            .map_err(|e| e.0)
+        match self.tool.http_request() {
+            Some(request) => request
+                .render(&self.tool.dependency.base_url, args)
+                .map_err(|e| e.0),
+            None => Err(format!("{} is not an HTTP tool", self.tool.name)),
+        }
     }
 
     async fn attempt(

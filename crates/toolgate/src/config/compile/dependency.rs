@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use reqwest::header::{HeaderName, HeaderValue};
+use reqwest::header::HeaderName;
 use serde_json::Value;
 use toolgate_signals::Flavour;
 
@@ -11,34 +11,56 @@ use super::{Compiler, limits};
 use crate::config::model::*;
 use crate::config::raw::*;
 
+/// What an HTTP API and an MCP server have in common as a dependency.
+pub(super) struct DependencySettings {
+    /// The base URL as written (checked), unless `fixed_url` is given.
+    pub base_url: Option<String>,
+    /// A URL made by toolgate (a stdio server's `stdio://name`): not checked.
+    pub fixed_url: Option<url::Url>,
+    pub headers: std::collections::BTreeMap<String, String>,
+    pub timeout: Option<String>,
+    pub default_timeout: Duration,
+    pub retry: Option<RawRetry>,
+    pub rate_limit_headers: Option<String>,
+    pub status_page: Option<RawStatusPage>,
+    pub version: Option<RawVersionCheck>,
+}
+
 impl Compiler<'_> {
     pub(super) fn dependency(&mut self, name: &str, raw: RawDependency) -> Option<Dependency> {
         let path = format!("dependencies.{name}");
-        let base_url = self.url(&format!("{path}.base_url"), &raw.base_url);
-        let mut headers = Vec::new();
-        for (k, v) in &raw.headers {
-            let hpath = format!("{path}.headers.{k}");
-            let value = self.expand(&hpath, v);
-            match (
-                HeaderName::from_bytes(k.as_bytes()),
-                HeaderValue::from_str(&value),
-            ) {
-                (Ok(n), Ok(mut v)) => {
-                    v.set_sensitive(true);
-                    headers.push((n, v));
-                }
-                (Err(_), _) => self.err(
-                    hpath,
-                    format!("`{k}` is not a valid header name"),
-                    "use letters, digits and `-`",
-                ),
-                (_, Err(_)) => self.err(
-                    hpath,
-                    "the header value contains characters not allowed in HTTP headers",
-                    "remove control characters and newlines from the value",
-                ),
+        self.dependency_settings(
+            name,
+            &path,
+            DependencySettings {
+                base_url: Some(raw.base_url),
+                fixed_url: None,
+                headers: raw.headers,
+                timeout: raw.timeout,
+                default_timeout: Duration::from_secs(10),
+                retry: raw.retry,
+                rate_limit_headers: raw.rate_limit_headers,
+                status_page: raw.status_page,
+                version: raw.version,
+            },
+        )
+    }
+
+    pub(super) fn dependency_settings(
+        &mut self,
+        name: &str,
+        path: &str,
+        raw: DependencySettings,
+    ) -> Option<Dependency> {
+        let base_url = match (raw.fixed_url, &raw.base_url) {
+            (Some(fixed), _) => Some(fixed),
+            (None, Some(text)) => {
+                let field = if path.starts_with("mcp_servers.") { "url" } else { "base_url" };
+                self.url(&format!("{path}.{field}"), text)
             }
-        }
+            (None, None) => None,
+        };
+        let headers = self.header_list(path, &raw.headers);
         let retry_raw = raw.retry.unwrap_or_default();
         let defaults = RetryPolicy::default();
         let max_attempts = retry_raw.max_attempts.unwrap_or(defaults.max_attempts);
@@ -102,10 +124,10 @@ impl Compiler<'_> {
         let timeout = self.duration_min(
             format!("{path}.timeout"),
             raw.timeout.as_ref(),
-            Duration::from_secs(10),
+            raw.default_timeout,
             limits::MIN_TIMEOUT,
         );
-        let version = raw.version.and_then(|v| self.version_check(&path, v));
+        let version = raw.version.and_then(|v| self.version_check(path, v));
         Some(Dependency {
             name: name.to_string(),
             base_url: base_url?,
@@ -115,6 +137,7 @@ impl Compiler<'_> {
             flavour,
             status_page,
             version,
+            secrets: Vec::new(),
         })
     }
 

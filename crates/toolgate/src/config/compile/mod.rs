@@ -17,6 +17,7 @@ use toolgate_contract::SchemaFiles;
 mod dependency;
 mod known;
 mod limits;
+mod mcp_server;
 mod tool;
 
 pub use tool::output_schema;
@@ -32,11 +33,18 @@ pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
 /// Compiles a parsed YAML document. `dir` is where relative schema files resolve.
 pub fn compile(
     doc: yaml_serde::Value,
+    file: &Path,
     dir: &Path,
     env: EnvLookup<'_>,
 ) -> Result<Config, Vec<ConfigError>> {
+    let stem = file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .filter(|s| !s.is_empty())
+        .unwrap_or("toolgate");
     let mut c = Compiler {
         errors: Vec::new(),
+        lock_default: dir.join(format!("{stem}.lock.json")),
         dir: dir.to_path_buf(),
         env,
         files: SchemaFiles::none(),
@@ -53,6 +61,8 @@ pub fn compile(
 struct Compiler<'a> {
     errors: Vec<ConfigError>,
     dir: PathBuf,
+    /// Where an MCP server's pins are kept unless it names a lockfile.
+    lock_default: PathBuf,
     env: EnvLookup<'a>,
     /// Where schema files may be read from (set once `gateway.schema_roots` is known).
     files: SchemaFiles,
@@ -273,6 +283,7 @@ impl Compiler<'_> {
         let mut alerts = None;
         let mut raw_deps = BTreeMap::new();
         let mut raw_tools = BTreeMap::new();
+        let mut raw_servers = BTreeMap::new();
         let mut defined = Defined {
             dependencies: BTreeSet::new(),
             tools: BTreeSet::new(),
@@ -287,6 +298,21 @@ impl Compiler<'_> {
                     gateway = self.entry::<RawGateway>("gateway", "/properties/gateway", value)
                 }
                 "alerts" => alerts = self.entry::<RawAlerts>("alerts", "/properties/alerts", value),
+                "mcp_servers" => {
+                    let Some(map) =
+                        self.entry::<BTreeMap<String, yaml_serde::Value>>(&key, "", value)
+                    else {
+                        continue;
+                    };
+                    for (name, v) in map {
+                        let path = format!("mcp_servers.{name}");
+                        defined.dependencies.insert(name.clone());
+                        let schema = "/properties/mcp_servers/additionalProperties";
+                        if let Some(s) = self.entry::<RawMcpServer>(&path, schema, v) {
+                            raw_servers.insert(name, s);
+                        }
+                    }
+                }
                 "dependencies" | "tools" => {
                     let Some(map) =
                         self.entry::<BTreeMap<String, yaml_serde::Value>>(&key, "", value)
@@ -310,10 +336,11 @@ impl Compiler<'_> {
                     }
                 }
                 other => {
-                    const SECTIONS: [&str; 4] = ["gateway", "alerts", "dependencies", "tools"];
+                    const SECTIONS: [&str; 5] =
+                        ["gateway", "alerts", "dependencies", "tools", "mcp_servers"];
                     let help = match known::did_you_mean(other, SECTIONS) {
                         Some(best) => format!("did you mean `{best}`?"),
-                        None => "the sections are gateway, alerts, dependencies and tools".into(),
+                        None => "the sections are gateway, alerts, dependencies, tools and mcp_servers".into(),
                     };
                     self.err(other, format!("unknown top-level section `{other}`"), &help)
                 }
@@ -327,17 +354,53 @@ impl Compiler<'_> {
                 dependencies.insert(name, Arc::new(dep));
             }
         }
+        let mut servers = BTreeMap::new();
+        for (name, raw) in raw_servers {
+            if raw_deps_named(&dependencies, &name) {
+                self.err(
+                    format!("mcp_servers.{name}"),
+                    format!("`{name}` is both a dependency and an MCP server"),
+                    "rename one of them: a server's name is also its dependency's name",
+                );
+                continue;
+            }
+            if let Some(server) = self.mcp_server(&name, raw, &gateway) {
+                servers.insert(name, server);
+            }
+        }
+        self.prefixes_distinct(&servers);
+        let mcp_servers: BTreeMap<String, Arc<McpServerSpec>> = servers
+            .into_iter()
+            .map(|(name, s)| {
+                dependencies.insert(name.clone(), s.dependency.clone());
+                (name, Arc::new(s))
+            })
+            .collect();
         let mut tools = BTreeMap::new();
         for (name, raw) in raw_tools {
             if let Some(tool) = self.tool(&name, raw, &dependencies, &defined, &gateway) {
                 tools.insert(name, Arc::new(tool));
             }
         }
-        if tools.is_empty() && self.errors.is_empty() {
+        for (name, s) in &mcp_servers {
+            // An unprefixed server's tools are known only at run time; a prefixed one
+            // can still collide with an HTTP tool named like `kb__search`.
+            if let Some(tool) = tools
+                .keys()
+                .find(|t| !s.prefix.is_empty() && t.starts_with(&format!("{}{PREFIX_SEPARATOR}", s.prefix)))
+            {
+                self.err(
+                    format!("tools.{tool}"),
+                    format!("tool `{tool}` uses the name space of MCP server `{name}` (prefix `{}`)", s.prefix),
+                    "rename the tool, or give the server another prefix",
+                );
+            }
+        }
+        if tools.is_empty() && mcp_servers.is_empty() && self.errors.is_empty() {
             self.err(
                 "tools",
                 "no tools are configured",
-                "add at least one tool under `tools:`",
+                "add at least one tool under `tools:`, or an MCP server under `mcp_servers:`",
             );
         }
         Some(Config {
@@ -345,6 +408,7 @@ impl Compiler<'_> {
             alerts,
             dependencies,
             tools,
+            mcp_servers,
         })
     }
 
@@ -542,6 +606,10 @@ impl Compiler<'_> {
         }
         out
     }
+}
+
+fn raw_deps_named(deps: &BTreeMap<String, Arc<Dependency>>, name: &str) -> bool {
+    deps.contains_key(name)
 }
 
 /// `K` of serde's "missing field `K`".

@@ -121,7 +121,7 @@ impl Compiler<'_> {
                 .description
                 .unwrap_or_else(|| format!("Calls {}.", raw.dependency)),
             title: raw.title,
-            request: request?,
+            kind: ToolKind::Http(request?),
             annotations: Annotations {
                 read_only: a.read_only_hint,
                 destructive: a.destructive_hint,
@@ -298,6 +298,7 @@ impl Compiler<'_> {
             response,
             output_schema,
             wraps_result,
+            advertised: true,
         })
     }
 
@@ -400,7 +401,7 @@ fn is_major_minor(v: &str) -> bool {
     ok(parts.next()) && ok(parts.next()) && parts.next().is_none()
 }
 
-fn valid_tool_name(n: &str) -> bool {
+pub(super) fn valid_tool_name(n: &str) -> bool {
     (1..=64).contains(&n.len())
         && n.chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
@@ -496,7 +497,7 @@ mod tests {
         let parse =
             |text: String| crate::config::parse(Path::new("t.yaml"), &text, Path::new("."), &env);
         let c = parse(cfg("form", "{a: '{a}'}")).unwrap();
-        assert_eq!(c.tools["t"].request.body_encoding, BodyEncoding::Form);
+        assert_eq!(c.tools["t"].http_request().map(|r| r.body_encoding), Some(BodyEncoding::Form));
         let e = parse(cfg("xml", "{a: '{a}'}")).unwrap_err().to_string();
         assert!(e.contains("unknown body encoding `xml`"), "{e}");
         let e = parse(cfg("form", "['{a}']")).unwrap_err().to_string();
