@@ -41,6 +41,24 @@ pub enum Detail {
     },
     /// The body broke the contract.
     Drift(Drift),
+    /// An MCP server broke the protocol (not JSON-RPC, a stream that ended unanswered).
+    Protocol(String),
+    /// An MCP server answered with a JSON-RPC error.
+    Rpc {
+        /// Its code.
+        code: i64,
+        /// Its message (cleaned of control characters and secrets, capped).
+        message: String,
+    },
+    /// An MCP tool answered `isError: true`: its result goes to the model as it came.
+    ToolError {
+        /// The upstream's result, as received.
+        result: bytes::Bytes,
+        /// Its first text, cleaned and capped, for logs and `_meta`.
+        excerpt: String,
+    },
+    /// An MCP tool with an output schema answered without `structuredContent`.
+    NoStructuredContent,
 }
 
 impl Detail {
@@ -61,6 +79,7 @@ impl Detail {
             Detail::Status { status, .. } if (300..400).contains(status) => {
                 "the upstream answered with a redirect"
             }
+            Detail::NoStructuredContent => "the result has no structuredContent",
             _ => "the response does not match the contract",
         }
     }
@@ -89,6 +108,17 @@ impl Detail {
                 )
             }
             Detail::Drift(d) => d.summary(),
+            Detail::Protocol(d) => format!("the MCP server broke the protocol ({d})"),
+            Detail::Rpc { code, message } => {
+                format!("the MCP server answered with error {code}: {message}")
+            }
+            Detail::ToolError { excerpt, .. } if excerpt.is_empty() => {
+                "the tool reported an error".into()
+            }
+            Detail::ToolError { excerpt, .. } => format!("the tool reported an error: {excerpt}"),
+            Detail::NoStructuredContent => {
+                "the MCP server's result has no structuredContent, though the tool declares an output schema".into()
+            }
         }
     }
 }
@@ -188,6 +218,10 @@ pub fn failure(f: &Failed<'_>) -> String {
                 tool.contract.version
             ),
         },
+        (ErrorClass::ToolError, _) => format!(
+            "{name} failed: {what}. Error class: tool_error — the tool itself answered that it failed, so \
+             toolgate did not retry. Read its message; change the arguments or continue without {name}."
+        ),
         (ErrorClass::ClientError, _) => format!(
             "{name} failed: {what}. Error class: client_error. Retrying the same arguments will not help; \
              fix the arguments and call {name} again."

@@ -1,36 +1,44 @@
-//! The running gateway: the validated config, a [`Route`] per tool resolved at
-//! start-up, and the services every call shares (metrics, incidents, the store, the
-//! notifier, the pooled upstream client).
+//! The running gateway: the validated config, a [`Route`] per tool, and the services
+//! every call shares (metrics, incidents, the store, the notifier, the pooled upstream
+//! client).
+//!
+//! HTTP tools' routes are resolved at start-up. An upstream MCP server's tools are known
+//! from its pins or once it answers `tools/list`, and change when it says so; so the
+//! route table is a snapshot (`Arc<RouteTable>`) replaced as a whole, which a call
+//! reads without holding a lock.
 //!
 //! It assembles; it does not decide. The call path is `pipeline`, the background work
 //! `background`, the reports `health` and `status`.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, RwLock};
 
 use serde_json::{Map, Value};
 
 use crate::config::{Config, ToolSpec};
 use crate::dependency::DependencyState;
 use crate::metrics::{Metrics, OwnerLabels};
-use crate::pipeline::{self, CallOutcome, Origin, Route, Services};
+use crate::pipeline::{self, CallContext, CallOutcome, Origin, Route, Services};
 use crate::store::{IncidentKind, Store};
 use crate::sync::lock;
 use crate::tool_state::ToolState;
-use crate::upstream::{HttpUpstream, UpstreamClient};
+use crate::upstream::{AnyUpstream, HttpUpstream, UpstreamClient};
 use crate::watch::deprecation::StoredDeprecation;
 use crate::watch::incidents::Incidents;
 use crate::watch::notify::Notifier;
 
-/// A tool's route through its HTTP upstream.
-pub type HttpRoute = Route<HttpUpstream>;
+/// A tool's route through its upstream, whatever its kind.
+pub type ToolRoute = Route<AnyUpstream>;
+
+/// Every tool's route by exposed name.
+pub type RouteTable = HashMap<String, Arc<ToolRoute>>;
 
 /// Everything a call needs.
 #[derive(Debug)]
 pub struct Gateway {
     config: Config,
-    routes: HashMap<String, Arc<HttpRoute>>,
+    routes: RwLock<Arc<RouteTable>>,
     dependencies: HashMap<String, Arc<DependencyState>>,
     services: Services,
     store: Store,
@@ -63,11 +71,11 @@ impl Gateway {
                 // The compiler checks every reference; a config built by hand that
                 // names no known dependency still gets a working state of its own.
                 .unwrap_or_else(|| Arc::new(DependencyState::new(spec.dependency.clone())));
-            let upstream = HttpUpstream::new(
+            let upstream = AnyUpstream::Http(HttpUpstream::new(
                 client.clone(),
                 spec.clone(),
                 config.gateway.max_response_bytes,
-            );
+            ));
             let route = Route::new(
                 spec.clone(),
                 Arc::new(ToolState::new()),
@@ -86,7 +94,7 @@ impl Gateway {
         }
         Ok(Arc::new(Gateway {
             config,
-            routes,
+            routes: RwLock::new(Arc::new(routes)),
             dependencies,
             services: Services { metrics, incidents },
             store,
@@ -100,6 +108,45 @@ impl Gateway {
         self.call_as(tool, args, Origin::Agent).await
     }
 
+    /// Replaces the routes of MCP server `server` with `routes` (by exposed name),
+    /// keeping every other route. A tool that stays keeps its live state (windows,
+    /// open drift), so a refreshed definition does not reset what the tool has seen.
+    /// Also publishes the owner of each new tool as a metric.
+    pub fn set_server_routes(&self, server: &str, routes: Vec<ToolRoute>) {
+        let mut table = self.routes.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut next: RouteTable = table
+            .iter()
+            .filter(|(_, r)| r.server() != Some(server))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for mut route in routes {
+            if let Some(old) = table.get(&route.spec.name) {
+                route.state = old.state.clone();
+            }
+            self.services
+                .metrics
+                .tool_owner_info
+                .get_or_create(&OwnerLabels {
+                    tool: route.label.clone(),
+                    owner: route.spec.owner.clone(),
+                    dependency: route.spec.dependency.name.clone(),
+                })
+                .set(1);
+            next.insert(route.spec.name.clone(), Arc::new(route));
+        }
+        *table = Arc::new(next);
+    }
+
+    /// A fresh state for a new route (the route table keeps an existing one).
+    pub fn new_tool_state() -> Arc<ToolState> {
+        Arc::new(ToolState::new())
+    }
+
+    /// The dependency state of MCP server `server` (every server is a dependency).
+    pub fn server_dependency(&self, server: &str) -> Option<Arc<DependencyState>> {
+        self.dependencies.get(server).cloned()
+    }
+
     /// Runs a call for `origin`: probe calls share the whole path (pacing, breaker,
     /// contract, incidents) but stay out of the user-facing call metrics and windows.
     pub async fn call_as(
@@ -108,8 +155,10 @@ impl Gateway {
         args: Map<String, Value>,
         origin: Origin,
     ) -> CallOutcome {
-        match self.routes.get(&tool.name) {
-            Some(route) => pipeline::run(route, &self.services, args, origin).await,
+        match self.route(&tool.name) {
+            Some(route) => {
+                pipeline::run(&route, &self.services, args, origin, &CallContext::default()).await
+            }
             // Only a spec from another config can miss: say so rather than guess.
             None => CallOutcome {
                 result: Err(pipeline::Failure::new(
@@ -130,7 +179,7 @@ impl Gateway {
             Vec::new()
         });
         for (tool, notice) in saved {
-            let Some(route) = self.routes.get(&tool) else {
+            let Some(route) = self.route(&tool) else {
                 continue;
             };
             if let Ok(d) = serde_json::from_value::<StoredDeprecation>(notice) {
@@ -145,7 +194,7 @@ impl Gateway {
         }
         for i in self.services.incidents.restore(&self.store).await {
             if i.kind == IncidentKind::ContractDrift.as_str()
-                && let Some(route) = self.routes.get(&i.tool)
+                && let Some(route) = self.route(&i.tool)
             {
                 route.state.drift_open.store(true, Ordering::Relaxed);
             }
@@ -157,19 +206,22 @@ impl Gateway {
         &self.config
     }
 
-    /// A configured tool by name.
-    pub fn tool(&self, name: &str) -> Option<&Arc<ToolSpec>> {
-        self.routes.get(name).map(|r| &r.spec)
+    /// A tool by exposed name.
+    pub fn tool(&self, name: &str) -> Option<Arc<ToolSpec>> {
+        self.route(name).map(|r| r.spec.clone())
     }
 
-    /// A tool's route by name.
-    pub fn route(&self, name: &str) -> Option<&Arc<HttpRoute>> {
-        self.routes.get(name)
+    /// A tool's route by exposed name.
+    pub fn route(&self, name: &str) -> Option<Arc<ToolRoute>> {
+        self.routes().get(name).cloned()
     }
 
-    /// Every route.
-    pub fn routes(&self) -> impl Iterator<Item = &Arc<HttpRoute>> {
-        self.routes.values()
+    /// Every route, as of now.
+    pub fn routes(&self) -> Arc<RouteTable> {
+        self.routes
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 
     /// The live state of a dependency.
@@ -183,8 +235,8 @@ impl Gateway {
     }
 
     /// The live state of a tool.
-    pub fn tool_state(&self, name: &str) -> Option<&Arc<ToolState>> {
-        self.routes.get(name).map(|r| &r.state)
+    pub fn tool_state(&self, name: &str) -> Option<Arc<ToolState>> {
+        self.route(name).map(|r| r.state.clone())
     }
 
     /// Every metric.

@@ -94,6 +94,8 @@ pub enum StatusLabel {
     Timeout,
     /// Could not connect, or the connection broke.
     Connect,
+    /// An MCP server broke the protocol.
+    Protocol,
 }
 
 impl EncodeLabelValue for StatusLabel {
@@ -102,6 +104,7 @@ impl EncodeLabelValue for StatusLabel {
             StatusLabel::Code(c) => write!(encoder, "{c}"),
             StatusLabel::Timeout => encoder.write_str("timeout"),
             StatusLabel::Connect => encoder.write_str("connect"),
+            StatusLabel::Protocol => encoder.write_str("protocol"),
         }
     }
 }
@@ -312,6 +315,7 @@ impl Metrics {
             Err(SendError::TooLarge { status, .. }) => StatusLabel::Code(*status),
             Err(SendError::Timeout(_)) => StatusLabel::Timeout,
             Err(SendError::Connect { .. }) => StatusLabel::Connect,
+            Err(SendError::Protocol { .. }) => StatusLabel::Protocol,
             // Nothing was sent: not an upstream request.
             Err(SendError::Build { .. }) => return,
         };

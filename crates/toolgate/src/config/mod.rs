@@ -11,7 +11,7 @@ mod units;
 
 use std::path::Path;
 
-pub use compile::{EnvLookup, expand_env, output_schema};
+pub use compile::{EnvLookup, expand_env, notes_member, output_schema, valid_tool_name};
 pub use error::{ConfigError, ConfigErrors};
 pub use model::*;
 pub use raw::RawConfig;

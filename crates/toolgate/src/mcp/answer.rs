@@ -52,6 +52,13 @@ pub fn tool_call(
     inline: bool,
     placement: NotesPlacement,
 ) -> Vec<u8> {
+    let is_upstream_mcp = match &outcome.result {
+        Ok(s) => s.is_mcp_result(),
+        Err(f) => f.passthrough.is_some(),
+    };
+    if is_upstream_mcp {
+        return mcp_result(id, outcome, inline, placement);
+    }
     let CallOutcome {
         result,
         notes,
@@ -139,6 +146,71 @@ pub fn tool_call(
     // Writing a `Value` into a `Vec` cannot fail.
     let _ = serde_json::to_writer(&mut out, &signals);
     out.extend_from_slice(b"}}}");
+    out
+}
+
+/// The answer to a call of an upstream MCP server's tool: its result as it came — the
+/// content blocks (text, images, audio, resources), `structuredContent`, its own
+/// `_meta` — with the notes added the same way as for HTTP tools (a text block, and the
+/// notes member inside an object `structuredContent`) and toolgate's `_meta` keys next
+/// to the upstream's. A tool error keeps `isError: true` and the tool's own words.
+/// Built as a `Value`: unlike an HTTP body, the result is changed in several places.
+fn mcp_result(id: &str, outcome: CallOutcome, inline: bool, placement: NotesPlacement) -> Vec<u8> {
+    use serde_json::{Map, Value};
+    let CallOutcome {
+        result,
+        notes,
+        signals,
+    } = outcome;
+    let (bytes, error) = match &result {
+        Ok(s) => (s.body(), None),
+        Err(f) => (f.passthrough.as_deref().unwrap_or_default(), Some(f)),
+    };
+    let mut answer: Map<String, Value> = match serde_json::from_slice(bytes) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    if !answer.get("content").is_some_and(Value::is_array) {
+        answer.insert("content".into(), Value::Array(Vec::new()));
+    }
+    let mut spliced = false;
+    if let (Some(member), false) = (placement.member, notes.is_empty())
+        && placement.mode.in_structured()
+        && let Some(Value::Object(structured)) = answer.get_mut("structuredContent")
+        && !structured.contains_key(member)
+    {
+        structured.insert(member.into(), serde_json::json!({ "notes": notes }));
+        spliced = true;
+    }
+    if !notes.is_empty()
+        && (placement.mode.in_text() || !spliced)
+        && let Some(Value::Array(content)) = answer.get_mut("content")
+    {
+        content.push(serde_json::json!({ "type": "text", "text": super::notes_text(&notes) }));
+    }
+    answer.insert("isError".into(), Value::Bool(error.is_some()));
+    let meta = answer
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !meta.is_object() {
+        *meta = Value::Object(Map::new());
+    }
+    if let Value::Object(meta) = meta {
+        if let Some(f) = error {
+            meta.insert(ERROR_META_KEY.into(), Value::String(f.message.clone()));
+        }
+        meta.insert(SIGNALS_META_KEY.into(), signals);
+    }
+    if inline {
+        answer.insert("resultType".into(), Value::String("complete".into()));
+    }
+    let mut out = Vec::with_capacity(bytes.len() + 512);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    out.extend_from_slice(id.as_bytes());
+    out.extend_from_slice(br#","result":"#);
+    // Writing a `Value` into a `Vec` cannot fail.
+    let _ = serde_json::to_writer(&mut out, &answer);
+    out.push(b'}');
     out
 }
 

@@ -370,12 +370,20 @@ impl Server {
                 modern,
             );
         };
-        // The route was resolved at start-up: one lookup by name, nothing cloned.
+        let ctx = crate::pipeline::CallContext {
+            client: None,
+            meta: match params.remove("_meta") {
+                Some(Value::Object(m)) => Some(m),
+                _ => None,
+            },
+        };
+        // One lookup by name in the route table; nothing cloned but the route's `Arc`.
         let outcome = crate::pipeline::run(
-            route,
+            &route,
             self.gateway.services(),
             arguments,
             crate::pipeline::Origin::Agent,
+            &ctx,
         )
         .await;
         let placement = super::answer::NotesPlacement::of(&route.spec);

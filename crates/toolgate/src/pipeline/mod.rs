@@ -17,7 +17,6 @@
 //! The same path serves agent calls and probes; probes stay out of the user-facing
 //! metrics and windows.
 
-mod interpret;
 mod outcome;
 mod route;
 #[cfg(test)]
@@ -39,7 +38,7 @@ use crate::sync::lock;
 use crate::upstream::{SendError, Upstream};
 use crate::watch::version;
 
-pub use interpret::{AttemptResult, interpret, read_signals};
+pub use crate::upstream::{AttemptResult, CallContext, interpret, read_signals};
 pub use outcome::{CallOutcome, Failure, Origin, Structured};
 pub use route::{Route, Services};
 
@@ -81,6 +80,7 @@ pub async fn run<U: Upstream>(
     services: &Services,
     args: Map<String, Value>,
     origin: Origin,
+    ctx: &CallContext,
 ) -> CallOutcome {
     let started = Instant::now();
     let spec = &route.spec;
@@ -104,7 +104,7 @@ pub async fn run<U: Upstream>(
         warnings: Vec::new(),
     };
     let args = Value::Object(args);
-    let request = match prepare(route, &args) {
+    let request = match prepare(route, &args, ctx) {
         Ok(request) => request,
         Err(failure) => return record(route, services, call, Err(failure)),
     };
@@ -119,10 +119,14 @@ pub async fn run<U: Upstream>(
 }
 
 /// Stage 1: the arguments against the input schema, then the request.
-fn prepare<U: Upstream>(route: &Route<U>, args: &Value) -> Result<U::Request, Failure> {
+fn prepare<U: Upstream>(
+    route: &Route<U>,
+    args: &Value,
+    ctx: &CallContext,
+) -> Result<U::Request, Failure> {
     validate_arguments(route, args)
         .and_then(|()| match args {
-            Value::Object(fields) => route.upstream.prepare(fields),
+            Value::Object(fields) => route.upstream.prepare(fields, ctx),
             _ => Err("the arguments must be a JSON object".to_string()),
         })
         .map_err(|problem| {
@@ -323,7 +327,11 @@ async fn attempt<U: Upstream>(
         remember_deprecation(route, services, s);
         call.warnings.clone_from(&s.warnings);
     }
-    match interpret(spec, sent, signals.as_ref(), route.state.past_sunset(wall)) {
+    let past_sunset = route.state.past_sunset(wall);
+    match route
+        .upstream
+        .interpret(spec, sent, signals.as_ref(), past_sunset)
+    {
         AttemptResult::Success(body) => {
             admitted.settle(Instant::now(), signals.as_ref(), latency, None);
             let seen = header_version.or_else(|| version::from_body(spec, &body));
@@ -364,7 +372,10 @@ fn decide<U: Upstream>(
 ) -> Result<Structured, Failure> {
     let spec = &route.spec;
     match ending {
-        Ending::Body(body) => Ok(Structured::new(body, spec.contract.wraps_result)),
+        Ending::Body(body) => Ok(match spec.kind {
+            crate::config::ToolKind::Mcp { .. } => Structured::mcp_result(body),
+            crate::config::ToolKind::Http(_) => Structured::new(body, spec.contract.wraps_result),
+        }),
         Ending::Refused(failure) => match call.last.take() {
             // Refused on a retry (the breaker opened meanwhile): the call did reach the
             // upstream, so say what the attempts got, not "was not called".
@@ -425,15 +436,18 @@ fn failure_of<U: Upstream>(
     });
     let drift_cause = (last == ErrorClass::ContractDrift && !matches!(detail, Detail::Drift(_)))
         .then(|| detail.drift_cause());
+    let (drift, passthrough) = match detail {
+        Detail::Drift(d) => (Some(Box::new(d)), None),
+        Detail::ToolError { result, .. } => (None, Some(result)),
+        _ => (None, None),
+    };
     Failure {
         class,
         message,
         retry_after: hint,
         drift_cause,
-        drift: match detail {
-            Detail::Drift(d) => Some(Box::new(d)),
-            _ => None,
-        },
+        drift,
+        passthrough,
     }
 }
 

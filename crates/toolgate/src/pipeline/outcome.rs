@@ -26,12 +26,33 @@ pub struct Structured {
     json: bytes::Bytes,
     /// The contract's schema is not an object: the body goes out as `{"result": …}`.
     wrapped: bool,
+    /// The bytes are an upstream MCP server's whole `tools/call` result (content blocks,
+    /// `structuredContent`, `_meta`), passed on as it came, notes added.
+    mcp_result: bool,
 }
 
 impl Structured {
     /// A checked body. `json` must be one JSON document (the contract check parsed it).
     pub fn new(json: bytes::Bytes, wrapped: bool) -> Structured {
-        Structured { json, wrapped }
+        Structured {
+            json,
+            wrapped,
+            mcp_result: false,
+        }
+    }
+
+    /// An upstream MCP server's result (one JSON object, checked by the call path).
+    pub fn mcp_result(json: bytes::Bytes) -> Structured {
+        Structured {
+            json,
+            wrapped: false,
+            mcp_result: true,
+        }
+    }
+
+    /// Whether this is an upstream MCP server's whole result.
+    pub fn is_mcp_result(&self) -> bool {
+        self.mcp_result
     }
 
     /// The body's JSON, as received.
@@ -80,6 +101,8 @@ pub struct Failure {
     pub retry_after: Option<Duration>,
     /// For `contract_drift` without a diff: what broke (see `Detail::drift_cause`).
     pub drift_cause: Option<&'static str>,
+    /// For `tool_error`: the upstream MCP server's result, passed to the model as it came.
+    pub passthrough: Option<bytes::Bytes>,
 }
 
 impl Failure {
@@ -91,6 +114,7 @@ impl Failure {
             drift: None,
             retry_after: None,
             drift_cause: None,
+            passthrough: None,
         }
     }
 }

@@ -25,6 +25,14 @@ pub struct Route<U> {
 }
 
 impl<U> Route<U> {
+    /// The MCP server this tool belongs to, for a tool of an upstream MCP server.
+    pub fn server(&self) -> Option<&str> {
+        match &self.spec.kind {
+            crate::config::ToolKind::Mcp { server, .. } => Some(server),
+            crate::config::ToolKind::Http(_) => None,
+        }
+    }
+
     /// A route of `spec` through `upstream`.
     pub fn new(
         spec: Arc<ToolSpec>,

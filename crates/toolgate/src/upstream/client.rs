@@ -46,6 +46,13 @@ pub enum SendError {
         /// What the client refused.
         detail: String,
     },
+    /// An MCP server broke the protocol: an answer that is not JSON-RPC, or a stream
+    /// that ended before the answer.
+    #[error("protocol error: {detail}")]
+    Protocol {
+        /// What was wrong.
+        detail: String,
+    },
     /// The body exceeded the size cap; the status is kept for metrics.
     #[error("the response body is larger than {limit} bytes")]
     TooLarge {

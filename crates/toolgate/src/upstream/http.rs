@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::{SendError, Upstream, UpstreamClient, UpstreamResponse};
+use super::{CallContext, SendError, Upstream, UpstreamClient, UpstreamResponse};
 use crate::config::ToolSpec;
 use crate::config::template::RenderedRequest;
 
@@ -32,7 +32,7 @@ impl HttpUpstream {
 impl Upstream for HttpUpstream {
     type Request = RenderedRequest;
 
-    fn prepare(&self, args: &Map<String, Value>) -> Result<RenderedRequest, String> {
+    fn prepare(&self, args: &Map<String, Value>, _: &CallContext) -> Result<RenderedRequest, String> {
         match self.tool.http_request() {
             Some(request) => request
                 .render(&self.tool.dependency.base_url, args)

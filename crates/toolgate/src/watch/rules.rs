@@ -37,7 +37,7 @@ pub fn evaluate(gateway: &Gateway, now: Instant) {
     let incidents = gateway.incidents();
     let is_open = |kind: IncidentKind, tool: &str| incidents.is_open(kind, tool);
     let alerts = &gateway.config().alerts;
-    for route in gateway.routes() {
+    for route in gateway.routes().values() {
         let (tool, state) = (&route.spec, &route.state);
         let (window, auth, recent, history) = {
             let stats = lock(&state.stats);

@@ -135,13 +135,10 @@ pub fn known_refusal(tool: &ToolSpec, state: &ToolState) -> Option<Failure> {
 }
 
 fn refusal(tool: &ToolSpec, announced: &str) -> Failure {
-    Failure {
-        class: ErrorClass::ContractDrift,
-        message: explain::wrapper_outdated(tool, announced),
-        drift: None,
-        retry_after: None,
-        drift_cause: None,
-    }
+    Failure::new(
+        ErrorClass::ContractDrift,
+        explain::wrapper_outdated(tool, announced),
+    )
 }
 
 #[cfg(test)]

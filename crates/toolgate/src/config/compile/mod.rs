@@ -20,7 +20,7 @@ mod limits;
 mod mcp_server;
 mod tool;
 
-pub use tool::output_schema;
+pub use tool::{notes_member, output_schema, valid_tool_name};
 
 use super::error::ConfigError;
 use super::model::*;

@@ -401,7 +401,7 @@ fn is_major_minor(v: &str) -> bool {
     ok(parts.next()) && ok(parts.next()) && parts.next().is_none()
 }
 
-pub(super) fn valid_tool_name(n: &str) -> bool {
+pub fn valid_tool_name(n: &str) -> bool {
     (1..=64).contains(&n.len())
         && n.chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))

@@ -53,6 +53,13 @@ pub fn interpret(
         Err(SendError::Connect { detail }) => {
             return failed(&Attempt::Connect, None, Detail::Connect(detail));
         }
+        Err(SendError::Protocol { detail }) => {
+            return AttemptResult::Failed {
+                class: ErrorClass::ServerError,
+                hint: None,
+                detail: Detail::Protocol(detail),
+            };
+        }
         // The arguments made a request the client will not build: the caller's to fix,
         // never a sign the upstream is failing.
         Err(SendError::Build { detail }) => {

@@ -1,0 +1,482 @@
+//! toolgate in front of upstream MCP servers (`mcp_servers:`).
+//!
+//! Per server: one connection (streamable HTTP or a supervised stdio child, see
+//! `toolgate-mcp-client`), the **pinned** tool definitions — from the lockfile `toolgate
+//! lock` writes, or, without one, those first seen at start-up — and the routes built
+//! from them. The pins, not the live definitions, are what agents are shown: a server
+//! redeployed with a changed description (which is how tool poisoning looks) or schema
+//! does not change what toolgate serves. Every difference between the live definitions
+//! and the pins is **definition drift**: an incident for the tool's owner with the diff;
+//! with `on_change: block` the changed tool is also hidden until the lock is updated.
+//!
+//! The live definitions are compared with the pins at start-up, whenever the server says
+//! its tool list changed (or its process restarted, or its session was lost), and every
+//! `check_every`.
+
+pub mod link;
+pub mod lock;
+pub mod passthrough;
+pub mod spec;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use toolgate_contract::{DefinitionChange, PinnedServer, ToolDefinition};
+use toolgate_mcp_client::{Connection, Event};
+
+use crate::config::{Config, McpServerSpec, OnChange};
+use crate::gateway::{Gateway, ToolRoute};
+use crate::pipeline::Route;
+use crate::store::{IncidentKind, NewIncident};
+use crate::sync::lock as guard;
+use crate::upstream::mcp::McpLink;
+use crate::upstream::{AnyUpstream, McpUpstream, UpstreamClient};
+
+/// Upper bound of `tools/list` pages followed (a server that paginates forever is cut off).
+const MAX_PAGES: usize = 100;
+
+/// Every fronted server.
+#[derive(Debug, Default)]
+pub struct Fronting {
+    servers: BTreeMap<String, Arc<Fronted>>,
+}
+
+/// One upstream MCP server.
+#[derive(Debug)]
+pub struct Fronted {
+    spec: Arc<McpServerSpec>,
+    connection: Connection,
+    link: Arc<dyn McpLink>,
+    state: Mutex<State>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// The definitions in force.
+    pins: Option<PinnedServer>,
+    /// Whether they came from the lockfile.
+    from_lock: bool,
+    /// Differences between the live definitions and the pins, from the last check.
+    changes: Vec<DefinitionChange>,
+    /// Why the last check could not list the server's tools.
+    last_error: Option<String>,
+    /// When the last check listed them.
+    checked_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// Exposed names with the definition they are built from, as last published.
+    published: BTreeMap<String, ToolDefinition>,
+}
+
+/// What `dependency_health` and `toolgate status` show of a server.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ServerReport {
+    /// `url` or `stdio`.
+    pub transport: &'static str,
+    /// Whether a session is established now.
+    pub connected: bool,
+    /// What the server said it is, at its last handshake.
+    pub server: Option<String>,
+    /// Where the pins come from: `lockfile` or `first_seen`.
+    pub pinned_from: Option<&'static str>,
+    /// Tools exposed now.
+    pub tools: usize,
+    /// Tools with definition drift (and whether they are hidden).
+    pub drift: Vec<Value>,
+    /// The last check's error.
+    pub last_error: Option<String>,
+}
+
+impl Fronting {
+    /// Starts a connection per server (stdio children are spawned now) and reads the
+    /// pins from each server's lockfile. A lockfile that cannot be read is an error:
+    /// serving without the pins it holds would lose what it protects against.
+    pub fn start(
+        config: &Config,
+        client: &UpstreamClient,
+    ) -> anyhow::Result<(Fronting, Vec<(Arc<Fronted>, mpsc::Receiver<Event>)>)> {
+        let mut servers = BTreeMap::new();
+        let mut events = Vec::new();
+        for (name, spec) in &config.mcp_servers {
+            let pins = toolgate_contract::Lockfile::read(&spec.lock)
+                .map_err(|e| anyhow::anyhow!("MCP server `{name}`: {e}"))?
+                .and_then(|l| l.server(name).cloned());
+            let (connection, rx) = Connection::start(
+                link::server_spec(spec, config.gateway.max_response_bytes),
+                client.http().clone(),
+            );
+            let link: Arc<dyn McpLink> = Arc::new(link::ClientLink(connection.clone()));
+            let fronted = Arc::new(Fronted {
+                spec: spec.clone(),
+                connection,
+                link,
+                state: Mutex::new(State {
+                    from_lock: pins.is_some(),
+                    pins,
+                    ..State::default()
+                }),
+            });
+            servers.insert(name.clone(), fronted.clone());
+            events.push((fronted, rx));
+        }
+        Ok((Fronting { servers }, events))
+    }
+
+    /// Every server.
+    pub fn servers(&self) -> impl Iterator<Item = &Arc<Fronted>> {
+        self.servers.values()
+    }
+
+    /// A server by name.
+    pub fn server(&self, name: &str) -> Option<&Arc<Fronted>> {
+        self.servers.get(name)
+    }
+
+    /// Whether any server is configured.
+    pub fn is_empty(&self) -> bool {
+        self.servers.is_empty()
+    }
+
+    /// Ends every session and stops every child process.
+    pub async fn shutdown(&self) {
+        for s in self.servers.values() {
+            s.connection.shutdown().await;
+        }
+    }
+}
+
+impl Fronted {
+    /// The server's configuration.
+    pub fn spec(&self) -> &Arc<McpServerSpec> {
+        &self.spec
+    }
+
+    /// The server's session, for requests that are not tool calls.
+    pub fn link(&self) -> &Arc<dyn McpLink> {
+        &self.link
+    }
+
+    /// What the server said at its last handshake.
+    pub fn initialized(&self) -> Option<toolgate_mcp_client::Initialized> {
+        self.connection.initialized()
+    }
+
+    /// Publishes routes from the pins alone (no I/O): with a lockfile, the server's
+    /// tools are served from the first moment, whether or not it is up.
+    pub fn publish_pinned(&self, gateway: &Gateway) -> bool {
+        self.publish(gateway)
+    }
+
+    /// Lists the live tools, compares them with the pins (pinning them if there are
+    /// none yet), raises or clears definition-drift incidents, and publishes the routes.
+    /// Returns whether the tools agents see changed (so clients are told).
+    pub async fn check(&self, gateway: &Gateway) -> bool {
+        let live = match self.list_tools().await {
+            Ok(live) => live,
+            Err(e) => {
+                let mut state = guard(&self.state);
+                if state.last_error.as_deref() != Some(e.as_str()) {
+                    tracing::warn!(server = %self.spec.name, error = %e, "could not list the MCP server's tools; serving its pinned tools");
+                }
+                state.last_error = Some(e);
+                drop(state);
+                return self.publish(gateway);
+            }
+        };
+        let (changes, first_seen) = {
+            let mut state = guard(&self.state);
+            state.last_error = None;
+            state.checked_at = Some(chrono::Utc::now());
+            let first_seen = state.pins.is_none();
+            if first_seen {
+                let init = self.connection.initialized();
+                state.pins = Some(PinnedServer {
+                    server_name: init.as_ref().map(|i| i.server_name.clone()).unwrap_or_default(),
+                    server_version: init
+                        .as_ref()
+                        .map(|i| i.server_version.clone())
+                        .unwrap_or_default(),
+                    protocol_version: init
+                        .as_ref()
+                        .map(|i| i.protocol_version.clone())
+                        .unwrap_or_default(),
+                    locked_at: chrono::Utc::now()
+                        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                    tools: live.clone(),
+                });
+            }
+            let pinned = state.pins.as_ref().map(|p| p.tools.as_slice()).unwrap_or_default();
+            let changes = toolgate_contract::compare(pinned, &live);
+            state.changes = changes.clone();
+            (changes, first_seen)
+        };
+        if first_seen {
+            tracing::warn!(
+                server = %self.spec.name,
+                lock = %self.spec.lock.display(),
+                "no pinned definitions for this MCP server: pinning the {} tool definitions it serves now; run `toolgate lock` to keep them across restarts",
+                live.len()
+            );
+        }
+        self.report_changes(gateway, &changes);
+        self.publish(gateway)
+    }
+
+    /// Every page of `tools/list`, as definitions.
+    async fn list_tools(&self) -> Result<Vec<ToolDefinition>, String> {
+        let timeout = self.spec.dependency.timeout;
+        let mut tools = Vec::new();
+        let mut cursor: Option<Value> = None;
+        for _ in 0..MAX_PAGES {
+            let params = cursor.take().map(|c| json!({ "cursor": c }));
+            let reply = self
+                .link
+                .request("tools/list", params, timeout, None)
+                .await
+                .map_err(|e| link::describe(&e))?;
+            let result = reply
+                .outcome
+                .map_err(|e| format!("tools/list failed: {} ({})", e.message, e.code))?;
+            for t in result
+                .get("tools")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                match ToolDefinition::from_mcp(t) {
+                    Ok(d) => tools.push(d),
+                    Err(e) => tracing::warn!(server = %self.spec.name, error = %e, "skipping a tool definition toolgate cannot read"),
+                }
+            }
+            match result.get("nextCursor") {
+                Some(c) if !c.is_null() => cursor = Some(c.clone()),
+                _ => return Ok(tools),
+            }
+        }
+        Ok(tools)
+    }
+
+    /// One incident per changed tool (its owner's), updated while the same changes
+    /// persist, cleared when the tool matches its pin again.
+    fn report_changes(&self, gateway: &Gateway, changes: &[DefinitionChange]) {
+        let mut by_tool: BTreeMap<&str, Vec<&DefinitionChange>> = BTreeMap::new();
+        for c in changes {
+            by_tool.entry(c.tool()).or_default().push(c);
+        }
+        let pinned: BTreeSet<String> = {
+            let state = guard(&self.state);
+            state
+                .pins
+                .iter()
+                .flat_map(|p| p.tools.iter().map(|t| t.name.clone()))
+                .collect()
+        };
+        let incidents = gateway.incidents();
+        for (tool, list) in &by_tool {
+            let exposed = self.spec.exposed_name(tool);
+            let owned: Vec<DefinitionChange> = list.iter().map(|c| (*c).clone()).collect();
+            let fingerprint = toolgate_contract::definition_fingerprint(&owned);
+            if incidents.sighting(IncidentKind::DefinitionDrift, &exposed, &fingerprint) {
+                continue;
+            }
+            let hidden = self.spec.on_change == OnChange::Block && list.iter().any(|c| c.hides_tool());
+            let summary: Vec<String> = list.iter().map(|c| c.summary()).collect();
+            let action = if hidden {
+                "toolgate hides the tool until its lock is updated (`toolgate lock`)"
+            } else if list.iter().all(|c| matches!(c, DefinitionChange::Added { .. })) {
+                "the new tool is not exposed until it is pinned (`toolgate lock`)"
+            } else {
+                "toolgate keeps serving the pinned definition"
+            };
+            let owner = self
+                .spec
+                .tools
+                .get(*tool)
+                .and_then(|o| o.owner.clone())
+                .unwrap_or_else(|| self.spec.owner.clone());
+            tracing::warn!(server = %self.spec.name, tool = %exposed, changes = %summary.join("; "), "definition drift: the MCP server's live tool definition differs from its pin");
+            incidents.raise(NewIncident {
+                kind: IncidentKind::DefinitionDrift,
+                tool: exposed.clone(),
+                dependency: self.spec.name.clone(),
+                owner,
+                fingerprint,
+                title: format!("{exposed}: definition changed on MCP server {}: {}", self.spec.name, summary.join("; ")),
+                detail: json!({
+                    "server": self.spec.name,
+                    "changes": owned.iter().map(DefinitionChange::to_json).collect::<Vec<_>>(),
+                    "action": action,
+                    "hidden": hidden,
+                }),
+                contract_version: None,
+            });
+        }
+        for tool in pinned {
+            if !by_tool.contains_key(tool.as_str()) {
+                let exposed = self.spec.exposed_name(&tool);
+                if incidents.is_open(IncidentKind::DefinitionDrift, &exposed) {
+                    incidents.clear(
+                        IncidentKind::DefinitionDrift,
+                        &exposed,
+                        None,
+                        "the live definition matches the pin again",
+                    );
+                }
+            }
+        }
+    }
+
+    /// Builds the routes from the pins (filtered, without hidden tools) and hands them
+    /// to the gateway. Returns whether the published tools changed.
+    fn publish(&self, gateway: &Gateway) -> bool {
+        let mut state = guard(&self.state);
+        let Some(pins) = state.pins.clone() else {
+            return false;
+        };
+        let hidden: BTreeSet<&str> = if self.spec.on_change == OnChange::Block {
+            state
+                .changes
+                .iter()
+                .filter(|c| c.hides_tool())
+                .map(DefinitionChange::tool)
+                .collect()
+        } else {
+            BTreeSet::new()
+        };
+        let version = if pins.server_version.is_empty() {
+            "pinned".to_string()
+        } else {
+            pins.server_version.clone()
+        };
+        let mut routes = Vec::new();
+        let mut published = BTreeMap::new();
+        let dependency = gateway.server_dependency(&self.spec.name);
+        for def in &pins.tools {
+            if !self.spec.exposes(&def.name) || hidden.contains(def.name.as_str()) {
+                continue;
+            }
+            let d = spec::Definition {
+                name: &def.name,
+                title: def.title.as_deref(),
+                description: def.description.as_deref(),
+                input_schema: &def.input_schema,
+                output_schema: def.output_schema.as_ref(),
+                annotations: def.annotations.as_ref(),
+            };
+            let tool = match spec::tool_spec(&self.spec, &d, &version) {
+                Ok(t) => Arc::new(t),
+                Err(e) => {
+                    tracing::warn!(server = %self.spec.name, error = %e, "not exposing an MCP tool");
+                    continue;
+                }
+            };
+            if let Some(other) = gateway.route(&tool.name)
+                && other.server() != Some(self.spec.name.as_str())
+            {
+                tracing::error!(server = %self.spec.name, tool = %tool.name, "not exposing the MCP tool: another tool already has this name (give the server a prefix)");
+                continue;
+            }
+            let Some(dependency) = dependency.clone() else {
+                continue;
+            };
+            published.insert(tool.name.clone(), def.clone());
+            let upstream = AnyUpstream::Mcp(McpUpstream::new(self.link.clone(), def.name.clone()));
+            routes.push(Route::new(tool, Gateway::new_tool_state(), dependency, upstream));
+        }
+        let changed = published != state.published;
+        state.published = published;
+        drop(state);
+        gateway.set_server_routes(&self.spec.name, routes);
+        changed
+    }
+
+    /// The server as `dependency_health` shows it.
+    pub fn report(&self) -> ServerReport {
+        let state = guard(&self.state);
+        let init = self.connection.initialized();
+        ServerReport {
+            transport: match self.spec.transport {
+                crate::config::McpTransport::Http { .. } => "url",
+                crate::config::McpTransport::Stdio { .. } => "stdio",
+            },
+            connected: init.is_some() && state.last_error.is_none(),
+            server: init.map(|i| format!("{} {}", i.server_name, i.server_version)),
+            pinned_from: state
+                .pins
+                .as_ref()
+                .map(|_| if state.from_lock { "lockfile" } else { "first_seen" }),
+            tools: state.published.len(),
+            drift: state
+                .changes
+                .iter()
+                .map(|c| {
+                    json!({
+                        "tool": self.spec.exposed_name(c.tool()),
+                        "change": c.summary(),
+                        "hidden": self.spec.on_change == OnChange::Block && c.hides_tool(),
+                    })
+                })
+                .collect(),
+            last_error: state.last_error.clone(),
+        }
+    }
+}
+
+/// Keeps one server's tools current: checks at once, on every list-changed, restart or
+/// lost session, and every `check_every`; tells connected clients when the tools they
+/// see changed, and passes the server's other notifications on.
+pub async fn watch(
+    server: Arc<Fronted>,
+    gateway: Arc<Gateway>,
+    mut events: mpsc::Receiver<Event>,
+    notify: Arc<dyn Fn(&str, Option<Value>) + Send + Sync>,
+    stop: tokio_util::sync::CancellationToken,
+) {
+    let mut every = tokio::time::interval(server.spec.check_every);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        let recheck = tokio::select! {
+            () = stop.cancelled() => return,
+            _ = every.tick() => true,
+            event = events.recv() => match event {
+                None => {
+                    // The connection is gone: keep the schedule, without events.
+                    stop.cancelled().await;
+                    return;
+                }
+                Some(Event::ToolsChanged | Event::Restarted | Event::SessionLost) => true,
+                Some(Event::Exited { detail }) => {
+                    tracing::warn!(server = %server.spec.name, %detail, "the MCP server's process exited; restarting it");
+                    false
+                }
+                Some(Event::PromptsChanged) => {
+                    notify("notifications/prompts/list_changed", None);
+                    false
+                }
+                Some(Event::ResourcesChanged) => {
+                    notify("notifications/resources/list_changed", None);
+                    false
+                }
+                Some(Event::ResourceUpdated { uri }) => {
+                    notify("notifications/resources/updated", Some(json!({ "uri": uri })));
+                    false
+                }
+                Some(Event::Notification { method, params }) => {
+                    if method == "notifications/message" {
+                        notify(&method, params);
+                    }
+                    false
+                }
+            },
+        };
+        if recheck && server.check(&gateway).await {
+            notify("notifications/tools/list_changed", None);
+        }
+    }
+}
+
+/// How long `serve` waits at start-up for every server's first check, so the first
+/// `tools/list` already has the tools of servers that are up; a server that is down
+/// does not hold the others (they are checked concurrently) and keeps being checked.
+pub const STARTUP_WAIT: Duration = Duration::from_secs(10);
