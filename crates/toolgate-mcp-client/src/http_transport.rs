@@ -493,10 +493,10 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64) {
             Ok(response) if response.status() == reqwest::StatusCode::NOT_FOUND => {
                 // The session is gone; the next request re-initialises and
                 // opens a new stream.
-                if let Some(inner) = weak.upgrade() {
-                    if let Kind::Http(h) = &inner.kind {
-                        h.invalidate(epoch);
-                    }
+                if let Some(inner) = weak.upgrade()
+                    && let Kind::Http(h) = &inner.kind
+                {
+                    h.invalidate(epoch);
                 }
                 return;
             }

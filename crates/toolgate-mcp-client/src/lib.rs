@@ -62,6 +62,10 @@
 //! [`Connection::start`] must be called inside a Tokio runtime: it spawns the
 //! stdio child and the tasks that read it.
 #![warn(missing_docs)]
+// `Failure::Status` carries the answer's headers by value because the
+// gateway reads them (Retry-After, quota); failures are the rare path, so the
+// size of the `Err` variant costs nothing that matters.
+#![allow(clippy::result_large_err)]
 
 mod http_transport;
 mod message;
@@ -384,10 +388,8 @@ impl Inner {
     /// Sends an event without waiting: a gateway that is slow to drain its
     /// events must not stall the server's messages.
     pub(crate) fn emit(&self, event: Event) {
-        if let Err(e) = self.events.try_send(event) {
-            if matches!(e, mpsc::error::TrySendError::Full(_)) {
-                tracing::warn!(server = %self.name, "event channel full; an upstream event was dropped");
-            }
+        if let Err(mpsc::error::TrySendError::Full(_)) = self.events.try_send(event) {
+            tracing::warn!(server = %self.name, "event channel full; an upstream event was dropped");
         }
     }
 

@@ -3,6 +3,9 @@
 //! broken or huge answers), and what the client must send when a caller
 //! gives up.
 
+// Test helpers outside #[test] functions unwrap too: a failure is the test failing.
+#![allow(clippy::unwrap_used)]
+
 use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
@@ -19,6 +22,7 @@ use tokio::sync::{Notify, mpsc};
 use toolgate_mcp_client::{Connection, Event, Failure, Relay, Relayed, ServerSpec, Transport};
 
 type Answer = Pin<Box<dyn Future<Output = Response> + Send>>;
+type OnPost = Box<dyn Fn(Value, HeaderMap, &Fake) -> Answer + Send + Sync>;
 
 #[derive(Default)]
 struct Seen {
@@ -30,7 +34,7 @@ struct Fake {
     seen: Mutex<Seen>,
     inits: AtomicUsize,
     /// Answers every request except `initialize`.
-    post: Box<dyn Fn(Value, HeaderMap, &Fake) -> Answer + Send + Sync>,
+    post: OnPost,
     /// Answers GET (standalone or resumed streams).
     get: Box<dyn Fn(HeaderMap) -> Answer + Send + Sync>,
     saw: Notify,
