@@ -1,0 +1,673 @@
+//! Streamable HTTP: one POST per message, answers as one JSON body or an SSE
+//! stream, the session id and protocol version on every request after the
+//! handshake, and the standalone GET stream for what the server sends on
+//! its own.
+
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::{HeaderMap, HeaderName, HeaderValue, header};
+use serde_json::Value;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use crate::message::{self, Incoming};
+use crate::sse::{SseEvent, SseParser};
+use crate::{
+    Event, Failure, Initialized, Inner, Kind, Relay, Relayed, Reply, answer_server_request, lock,
+    redacted_url,
+};
+
+const SESSION_ID: &str = "mcp-session-id";
+const PROTOCOL_VERSION: &str = "mcp-protocol-version";
+const LAST_EVENT_ID: &str = "last-event-id";
+const ACCEPT_BOTH: &str = "application/json, text/event-stream";
+/// A non-2xx body is kept for the gateway up to this size.
+const STATUS_BODY_CAP: usize = 4096;
+/// Resumptions of one answer's stream in a row that bring no event.
+const MAX_IDLE_RESUMES: u32 = 5;
+/// Used when a stream that must be resumed named no `retry:`.
+const DEFAULT_RETRY: Duration = Duration::from_secs(1);
+/// A `retry:` beyond this is taken as this (the caller's deadline still rules).
+const MAX_RETRY: Duration = Duration::from_secs(60);
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Session {
+    /// Which handshake this is; a 404 only invalidates the session it was
+    /// the answer to.
+    epoch: u64,
+    id: Option<String>,
+    protocol: Option<String>,
+    ready: bool,
+}
+
+pub(crate) struct Http {
+    client: reqwest::Client,
+    url: url::Url,
+    headers: Vec<(HeaderName, HeaderValue)>,
+    session: Mutex<Session>,
+}
+
+/// How an answer's stream ended.
+enum StreamEnd {
+    Answer(Value),
+    /// Ended (or broke) before the answer; resumable if it gave ids.
+    Ended,
+}
+
+impl Http {
+    pub(crate) fn new(
+        client: reqwest::Client,
+        url: url::Url,
+        headers: Vec<(HeaderName, HeaderValue)>,
+    ) -> Self {
+        Http {
+            client,
+            url,
+            headers,
+            session: Mutex::new(Session::default()),
+        }
+    }
+
+    pub(crate) fn is_ready(&self) -> bool {
+        lock(&self.session).ready
+    }
+
+    fn session(&self) -> Session {
+        lock(&self.session).clone()
+    }
+
+    /// Marks the session `epoch` as lost; true if this call did it (a
+    /// concurrent caller may have re-established it already).
+    fn invalidate(&self, epoch: u64) -> bool {
+        let mut s = lock(&self.session);
+        if s.epoch == epoch && s.ready {
+            s.ready = false;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn builder(&self, method: reqwest::Method, session: &Session) -> reqwest::RequestBuilder {
+        let mut b = self.client.request(method, self.url.clone());
+        for (name, value) in &self.headers {
+            b = b.header(name, value);
+        }
+        if let Some(id) = &session.id {
+            b = b.header(SESSION_ID, id);
+        }
+        if let Some(v) = &session.protocol {
+            b = b.header(PROTOCOL_VERSION, v);
+        }
+        b
+    }
+
+    fn connect_failure(&self, what: &str, e: &reqwest::Error) -> Failure {
+        Failure::connect(format!(
+            "{what} {} failed: {}",
+            redacted_url(&self.url),
+            error_chain(e)
+        ))
+    }
+
+    async fn post(&self, body: Vec<u8>, session: &Session) -> Result<reqwest::Response, Failure> {
+        self.builder(reqwest::Method::POST, session)
+            .header(header::CONTENT_TYPE, "application/json")
+            .header(header::ACCEPT, ACCEPT_BOTH)
+            .body(body)
+            .send()
+            .await
+            .map_err(|e| self.connect_failure("POST to", &e))
+    }
+
+    pub(crate) async fn handshake(&self, inner: &Arc<Inner>) -> Result<Initialized, Failure> {
+        let previous = self.session();
+        let fresh = Session {
+            epoch: previous.epoch + 1,
+            ..Session::default()
+        };
+        let id = inner.next_id();
+        let body = message::request(id, "initialize", Some(&crate::initialize_params()));
+        let reply = self.exchange(inner, id, body, &fresh, None).await?;
+        let init = crate::initialized_from(reply.outcome)?;
+        let session = Session {
+            epoch: fresh.epoch,
+            id: reply
+                .headers
+                .get(SESSION_ID)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned),
+            protocol: Some(init.protocol_version.clone()),
+            ready: false,
+        };
+        let note = message::notification("notifications/initialized", None);
+        self.send_notification(note, &session).await?;
+        {
+            let mut s = lock(&self.session);
+            *s = session.clone();
+            s.ready = true;
+        }
+        tokio::spawn(listen(
+            Arc::downgrade(inner),
+            inner.closed.clone(),
+            session.epoch,
+        ));
+        Ok(init)
+    }
+
+    pub(crate) async fn request(
+        &self,
+        inner: &Arc<Inner>,
+        method: &str,
+        params: Option<&Value>,
+        relay: Option<Relay>,
+        cancel_id: &mut Option<i64>,
+    ) -> Result<Reply, Failure> {
+        let session = self.session();
+        let id = inner.next_id();
+        *cancel_id = Some(id);
+        let body = message::request(id, method, params);
+        match self
+            .exchange(inner, id, body, &session, relay.clone())
+            .await
+        {
+            Err(Failure::Status { status: 404, .. }) if session.id.is_some() => {
+                *cancel_id = None;
+                let lost = self.invalidate(session.epoch);
+                inner.ensure_initialized().await?;
+                if lost {
+                    tracing::info!(server = %inner.name, "upstream session lost (404); re-initialised");
+                    inner.emit(Event::SessionLost);
+                }
+                let session = self.session();
+                let id = inner.next_id();
+                *cancel_id = Some(id);
+                let body = message::request(id, method, params);
+                self.exchange(inner, id, body, &session, relay).await
+            }
+            other => other,
+        }
+    }
+
+    /// POSTs one request and reads its answer, following an SSE answer
+    /// through resumptions.
+    async fn exchange(
+        &self,
+        inner: &Arc<Inner>,
+        id: i64,
+        body: Vec<u8>,
+        session: &Session,
+        relay: Option<Relay>,
+    ) -> Result<Reply, Failure> {
+        let started = Instant::now();
+        let response = self.post(body, session).await?;
+        let status = response.status();
+        let headers = response.headers().clone();
+        if !status.is_success() {
+            return Err(status_failure(response).await);
+        }
+        let answer = match content_type(&headers).as_deref() {
+            Some("application/json") => {
+                let bytes = read_limited(response, inner.max_message_bytes)
+                    .await
+                    .map_err(|e| self.body_failure(e))?;
+                json_answer(&bytes, id)?
+            }
+            Some("text/event-stream") => {
+                self.stream_answer(inner, id, response, session, relay)
+                    .await?
+            }
+            _ if status == reqwest::StatusCode::ACCEPTED => {
+                return Err(Failure::protocol(
+                    "the server accepted the request (202) but sent no answer",
+                ));
+            }
+            other => {
+                return Err(Failure::protocol(format!(
+                    "unexpected content type {:?} for an answer",
+                    other.unwrap_or("none")
+                )));
+            }
+        };
+        let outcome = message::outcome(&answer).map_err(Failure::protocol)?;
+        Ok(Reply {
+            outcome,
+            status: status.as_u16(),
+            headers,
+            latency: started.elapsed(),
+        })
+    }
+
+    fn body_failure(&self, e: BodyError) -> Failure {
+        match e {
+            BodyError::TooLarge(limit) => Failure::TooLarge { limit },
+            BodyError::Read(e) => self.connect_failure("reading the answer from", &e),
+        }
+    }
+
+    async fn stream_answer(
+        &self,
+        inner: &Arc<Inner>,
+        id: i64,
+        response: reqwest::Response,
+        session: &Session,
+        relay: Option<Relay>,
+    ) -> Result<Value, Failure> {
+        let mut parser = SseParser::new(inner.max_message_bytes);
+        let mut received = false;
+        let mut end = self
+            .read_stream(
+                inner,
+                id,
+                response,
+                session,
+                &relay,
+                &mut parser,
+                &mut received,
+            )
+            .await?;
+        let mut idle = 0;
+        loop {
+            if let StreamEnd::Answer(answer) = end {
+                return Ok(answer);
+            }
+            // The SSE polling pattern: the server may close the stream
+            // before the answer is ready and expects us to come back with
+            // the last event id after `retry`.
+            let Some(last) = parser.last_event_id.clone() else {
+                return Err(Failure::protocol(
+                    "the event stream ended without an answer",
+                ));
+            };
+            idle = if received { 0 } else { idle + 1 };
+            if idle > MAX_IDLE_RESUMES {
+                return Err(Failure::protocol(format!(
+                    "the event stream ended without an answer {MAX_IDLE_RESUMES} times in a row"
+                )));
+            }
+            tokio::time::sleep(parser.retry.unwrap_or(DEFAULT_RETRY).min(MAX_RETRY)).await;
+            let response = self
+                .builder(reqwest::Method::GET, session)
+                .header(header::ACCEPT, "text/event-stream")
+                .header(LAST_EVENT_ID, last)
+                .send()
+                .await
+                .map_err(|e| self.connect_failure("resuming the stream at", &e))?;
+            if !response.status().is_success() {
+                return Err(status_failure(response).await);
+            }
+            if content_type(response.headers()).as_deref() != Some("text/event-stream") {
+                return Err(Failure::protocol(
+                    "the resumed stream is not text/event-stream",
+                ));
+            }
+            parser = parser.resumed();
+            received = false;
+            end = self
+                .read_stream(
+                    inner,
+                    id,
+                    response,
+                    session,
+                    &relay,
+                    &mut parser,
+                    &mut received,
+                )
+                .await?;
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn read_stream(
+        &self,
+        inner: &Arc<Inner>,
+        id: i64,
+        mut response: reqwest::Response,
+        session: &Session,
+        relay: &Option<Relay>,
+        parser: &mut SseParser,
+        received: &mut bool,
+    ) -> Result<StreamEnd, Failure> {
+        loop {
+            let chunk = match response.chunk().await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => return Ok(StreamEnd::Ended),
+                Err(e) if parser.last_event_id.is_some() => {
+                    tracing::debug!(server = %inner.name, error = %error_chain(&e), "answer stream broke; resuming");
+                    return Ok(StreamEnd::Ended);
+                }
+                Err(e) => return Err(self.connect_failure("reading the answer stream from", &e)),
+            };
+            let events = parser.feed(&chunk).map_err(|_| Failure::TooLarge {
+                limit: inner.max_message_bytes,
+            })?;
+            for SseEvent { data, .. } in events {
+                if data.is_empty() {
+                    continue;
+                }
+                *received = true;
+                let messages = message::parse(&data).map_err(|detail| {
+                    Failure::protocol(format!("an event on the answer stream: {detail}"))
+                })?;
+                for m in messages {
+                    match m {
+                        Incoming::Response {
+                            id: Some(got),
+                            message,
+                        } if got == id => return Ok(StreamEnd::Answer(message)),
+                        Incoming::Response { .. } => {
+                            tracing::debug!(server = %inner.name, "an answer to another request on a stream; dropped");
+                        }
+                        Incoming::Notification { method, params } => {
+                            if let Some(event) = crate::state_event(&method, params.as_ref()) {
+                                inner.emit(event);
+                            } else if let Some(relay) = relay {
+                                // This request's own stream: waiting here is
+                                // backpressure on this request only.
+                                let _ = relay
+                                    .tx
+                                    .send(Relayed::Notification { method, params })
+                                    .await;
+                            } else {
+                                inner.emit(Event::Notification { method, params });
+                            }
+                        }
+                        Incoming::Request {
+                            id: their_id,
+                            method,
+                            params,
+                        } => {
+                            self.answer_in_background(
+                                inner,
+                                their_id,
+                                method,
+                                params,
+                                relay.clone(),
+                                session.clone(),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Relays a server→client request and POSTs its answer, without holding
+    /// up the stream it arrived on (the server may keep talking meanwhile).
+    fn answer_in_background(
+        &self,
+        inner: &Arc<Inner>,
+        id: Value,
+        method: String,
+        params: Option<Value>,
+        relay: Option<Relay>,
+        session: Session,
+    ) {
+        let weak = Arc::downgrade(inner);
+        tokio::spawn(async move {
+            let answer = answer_server_request(method, params, relay).await;
+            let Some(inner) = weak.upgrade() else { return };
+            let Kind::Http(h) = &inner.kind else { return };
+            let body = message::response(&id, &answer);
+            if let Err(e) = h.send_notification(body, &session).await {
+                tracing::warn!(server = %inner.name, error = %e, "could not send the answer to a server request");
+            }
+        });
+    }
+
+    /// POSTs a notification or a response (answered 202) with the session.
+    async fn send_notification(&self, body: Vec<u8>, session: &Session) -> Result<(), Failure> {
+        let response = self.post(body, session).await?;
+        if response.status().is_success() {
+            Ok(())
+        } else {
+            Err(status_failure(response).await)
+        }
+    }
+
+    pub(crate) async fn post_notification(
+        &self,
+        _inner: &Arc<Inner>,
+        body: Vec<u8>,
+    ) -> Result<(), Failure> {
+        let session = self.session();
+        self.send_notification(body, &session).await
+    }
+
+    pub(crate) async fn shutdown(&self, inner: &Arc<Inner>) {
+        inner.closed.cancel();
+        let session = {
+            let mut s = lock(&self.session);
+            let old = s.clone();
+            s.ready = false;
+            old
+        };
+        if session.id.is_none() {
+            return;
+        }
+        let sent = self
+            .builder(reqwest::Method::DELETE, &session)
+            .timeout(Duration::from_secs(5))
+            .send()
+            .await;
+        if let Err(e) = sent {
+            tracing::debug!(server = %inner.name, error = %error_chain(&e), "DELETE of the session failed");
+        }
+    }
+}
+
+/// The standalone GET stream of session `epoch`: server-initiated messages
+/// outside any request. Holds the connection only weakly, so dropping the
+/// last [`crate::Connection`] ends it.
+async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64) {
+    let mut backoff = Duration::from_secs(1);
+    let mut parser: Option<SseParser> = None;
+    loop {
+        let (request, session, max) = {
+            let Some(inner) = weak.upgrade() else { return };
+            let Kind::Http(h) = &inner.kind else { return };
+            let session = h.session();
+            if session.epoch != epoch || !session.ready {
+                return;
+            }
+            let mut b = h
+                .builder(reqwest::Method::GET, &session)
+                .header(header::ACCEPT, "text/event-stream");
+            if let Some(last) = parser.as_ref().and_then(|p| p.last_event_id.clone()) {
+                b = b.header(LAST_EVENT_ID, last);
+            }
+            (b, session, inner.max_message_bytes)
+        };
+        let sent = tokio::select! {
+            _ = closed.cancelled() => return,
+            sent = request.send() => sent,
+        };
+        let mut delivered = false;
+        match sent {
+            Ok(response) if response.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED => {
+                tracing::debug!("the server offers no standalone stream (405)");
+                return;
+            }
+            Ok(response) if response.status() == reqwest::StatusCode::NOT_FOUND => {
+                // The session is gone; the next request re-initialises and
+                // opens a new stream.
+                if let Some(inner) = weak.upgrade()
+                    && let Kind::Http(h) = &inner.kind
+                {
+                    h.invalidate(epoch);
+                }
+                return;
+            }
+            Ok(mut response)
+                if response.status().is_success()
+                    && content_type(response.headers()).as_deref() == Some("text/event-stream") =>
+            {
+                let mut p = parser
+                    .take()
+                    .map(|p| p.resumed())
+                    .unwrap_or_else(|| SseParser::new(max));
+                loop {
+                    let chunk = tokio::select! {
+                        _ = closed.cancelled() => return,
+                        chunk = response.chunk() => chunk,
+                    };
+                    let Ok(Some(chunk)) = chunk else { break };
+                    let Ok(events) = p.feed(&chunk) else {
+                        tracing::warn!(
+                            "an event on the standalone stream exceeded the size limit; reconnecting"
+                        );
+                        p = SseParser::new(max);
+                        break;
+                    };
+                    for event in events {
+                        if event.data.is_empty() {
+                            continue;
+                        }
+                        delivered = true;
+                        let Some(inner) = weak.upgrade() else { return };
+                        on_standalone(&inner, &event.data, &session);
+                    }
+                }
+                parser = Some(p);
+            }
+            Ok(response) => {
+                tracing::debug!(
+                    status = response.status().as_u16(),
+                    "the standalone stream was refused"
+                );
+            }
+            Err(e) => {
+                tracing::debug!(error = %error_chain(&e), "the standalone stream could not be opened");
+            }
+        }
+        if delivered {
+            backoff = Duration::from_secs(1);
+        }
+        let wait = parser
+            .as_ref()
+            .and_then(|p| p.retry)
+            .filter(|_| delivered)
+            .unwrap_or(backoff)
+            .min(MAX_RETRY);
+        tokio::select! {
+            _ = closed.cancelled() => return,
+            _ = tokio::time::sleep(wait) => {}
+        }
+        backoff = (backoff * 2).min(Duration::from_secs(30));
+    }
+}
+
+fn on_standalone(inner: &Arc<Inner>, data: &[u8], session: &Session) {
+    let Ok(messages) = message::parse(data) else {
+        tracing::warn!(server = %inner.name, "a message on the standalone stream is not JSON-RPC; dropped");
+        return;
+    };
+    let Kind::Http(h) = &inner.kind else { return };
+    for m in messages {
+        match m {
+            Incoming::Notification { method, params } => inner.emit(
+                crate::state_event(&method, params.as_ref())
+                    .unwrap_or(Event::Notification { method, params }),
+            ),
+            Incoming::Request { id, method, params } => {
+                h.answer_in_background(inner, id, method, params, None, session.clone());
+            }
+            Incoming::Response { .. } => {}
+        }
+    }
+}
+
+/// The media type without parameters, lowercased.
+fn content_type(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::CONTENT_TYPE)?.to_str().ok()?;
+    Some(
+        value
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase(),
+    )
+}
+
+fn json_answer(bytes: &[u8], id: i64) -> Result<Value, Failure> {
+    let messages =
+        message::parse(bytes).map_err(|d| Failure::protocol(format!("the answer: {d}")))?;
+    messages
+        .into_iter()
+        .find_map(|m| match m {
+            // A JSON body answers this POST only; an error without an id
+            // (the server could not read our id) is still that answer.
+            Incoming::Response { id: got, message } if got == Some(id) || got.is_none() => {
+                Some(message)
+            }
+            _ => None,
+        })
+        .ok_or_else(|| Failure::protocol("the JSON answer does not answer the request"))
+}
+
+enum BodyError {
+    TooLarge(usize),
+    Read(reqwest::Error),
+}
+
+async fn read_limited(mut response: reqwest::Response, limit: usize) -> Result<Bytes, BodyError> {
+    if response.content_length().is_some_and(|n| n > limit as u64) {
+        return Err(BodyError::TooLarge(limit));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(BodyError::Read)? {
+        if body.len() + chunk.len() > limit {
+            return Err(BodyError::TooLarge(limit));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Bytes::from(body))
+}
+
+/// A non-2xx answer, its body cut at 4 KiB (what is left is not read).
+async fn status_failure(mut response: reqwest::Response) -> Failure {
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let mut body = Vec::new();
+    while body.len() < STATUS_BODY_CAP {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                let room = STATUS_BODY_CAP - body.len();
+                body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            }
+            _ => break,
+        }
+    }
+    Failure::Status {
+        status,
+        headers,
+        body: Bytes::from(body),
+    }
+}
+
+/// A reqwest error and its causes, without the URL (its query may carry a
+/// credential).
+fn error_chain(e: &reqwest::Error) -> String {
+    let mut text = if e.is_timeout() {
+        "timed out".to_owned()
+    } else if e.is_connect() {
+        "could not connect".to_owned()
+    } else if e.is_body() || e.is_decode() {
+        "the body could not be read".to_owned()
+    } else {
+        "the request failed".to_owned()
+    };
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        let part = s.to_string();
+        if !text.ends_with(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+        source = s.source();
+    }
+    text
+}

@@ -1,0 +1,775 @@
+//! toolgate's client for one upstream MCP server, over streamable HTTP or over
+//! a stdio child process.
+//!
+//! # What it does
+//!
+//! A [`Connection`] speaks MCP to one server: it performs the initialize
+//! handshake (offering revision 2025-11-25, accepting 2025-03-26, 2025-06-18
+//! and 2025-11-25), sends requests and notifications, and hands back what
+//! happened on the wire as it happened: the JSON-RPC `result` *or* `error`
+//! ([`Reply::outcome`]), the HTTP status and headers of the answer (quota
+//! headers, `Retry-After`, `Deprecation` — the gateway turns them into
+//! policy), the latency, and every message the server sends while a request
+//! runs ([`Relayed`], through the request's [`Relay`]). Messages the server
+//! sends outside any request become [`Event`]s.
+//!
+//! The transport is owned here rather than borrowed from rmcp because the
+//! gateway needs exactly what a general-purpose client hides: the status and
+//! headers of every answer, the raw JSON-RPC error, and the in-request
+//! messages tied to the request that caused them.
+//!
+//! # What it does not do
+//!
+//! No retries, no classification, no pacing, no validation of results. The
+//! only things it repairs by itself are the ones that are part of the
+//! transport: a lost HTTP session (404 on a request carrying our session id →
+//! one new handshake and one resend), a server-sent-events stream that ends
+//! before the answer but gave event ids (resumed with `GET` +
+//! `Last-Event-ID`, waiting what `retry:` asked for), the standalone `GET`
+//! stream (reopened with backoff), `ping` requests (answered `{}`), and a
+//! stdio child that exits (restarted with backoff and re-initialised). Every
+//! other failure is a [`Failure`] for the gateway to judge.
+//!
+//! # HTTP
+//!
+//! No I/O happens before the first use. The handshake keeps the
+//! `Mcp-Session-Id` the server assigns and sends it with `MCP-Protocol-Version`
+//! on every later request; each answer is either one `application/json`
+//! message or a `text/event-stream` read until the event carrying our
+//! answer. Dropping a request's future closes its stream and sends
+//! `notifications/cancelled` in the background. Configured header values are
+//! credentials: they are sent, never logged, and never part of a
+//! [`Failure`].
+//!
+//! # Stdio: how messages are attributed to requests
+//!
+//! Stdio has no per-request stream: everything the server writes arrives on
+//! one stdout, so the client decides which request a message belongs to.
+//! An answer belongs to the pending request with its id. A
+//! `notifications/progress` belongs to the request whose
+//! `params._meta.progressToken` it names (the token is remembered when the
+//! request is written). Every other notification (logging, …) and every
+//! server→client request (sampling, elicitation, roots) goes to the most
+//! recently started request that is still pending and has a relay. With no
+//! such request, notifications become [`Event`]s and server requests are
+//! answered with JSON-RPC error -32601. List-changed and resource-updated
+//! notifications describe the server, not a request: on both transports they
+//! always become [`Event`]s. A stdout line longer than
+//! [`ServerSpec::max_message_bytes`] is skipped without being buffered, and
+//! the request it answers fails with [`Failure::TooLarge`]. The child's stderr
+//! goes line by line to `tracing` (target `upstream`, field `server`).
+//!
+//! [`Connection::start`] must be called inside a Tokio runtime: it spawns the
+//! stdio child and the tasks that read it.
+#![warn(missing_docs)]
+// `Failure::Status` carries the answer's headers by value because the
+// gateway reads them (Retry-After, quota); failures are the rare path, so the
+// size of the `Err` variant costs nothing that matters.
+#![allow(clippy::result_large_err)]
+
+mod http_transport;
+mod message;
+mod scan;
+mod sse;
+mod stdio;
+
+use std::fmt;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+/// The handshake revision offered in `initialize`.
+pub const OFFERED_PROTOCOL_VERSION: &str = "2025-11-25";
+/// The handshake revisions accepted in the server's answer.
+pub const ACCEPTED_PROTOCOL_VERSIONS: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25"];
+
+/// How long `notify` and the re-initialisation after a stdio restart may wait
+/// for a handshake (they have no caller deadline of their own).
+const BACKGROUND_INIT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// One upstream MCP server as toolgate's config describes it.
+pub struct ServerSpec {
+    /// The server's name in toolgate's config (for logs).
+    pub name: String,
+    /// How to reach it.
+    pub transport: Transport,
+    /// Cap on one answer or one SSE event or one stdout line; larger →
+    /// [`Failure::TooLarge`].
+    pub max_message_bytes: usize,
+}
+
+impl fmt::Debug for ServerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerSpec")
+            .field("name", &self.name)
+            .field("transport", &self.transport)
+            .field("max_message_bytes", &self.max_message_bytes)
+            .finish()
+    }
+}
+
+/// How to reach a server.
+pub enum Transport {
+    /// Streamable HTTP. Header values are secrets: they are never logged.
+    Http {
+        /// The MCP endpoint.
+        url: url::Url,
+        /// Sent with every request (e.g. `Authorization`).
+        headers: Vec<(http::HeaderName, http::HeaderValue)>,
+    },
+    /// A child process speaking newline-delimited JSON-RPC.
+    Stdio {
+        /// The executable.
+        program: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Added to the inherited environment. Values are never logged.
+        env: Vec<(String, String)>,
+        /// Its working directory (toolgate's when `None`).
+        cwd: Option<std::path::PathBuf>,
+    },
+}
+
+/// Names only: header and env values may be credentials, and a URL's query
+/// may carry a key.
+impl fmt::Debug for Transport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Transport::Http { url, headers } => f
+                .debug_struct("Http")
+                .field("url", &redacted_url(url))
+                .field(
+                    "headers",
+                    &headers.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+                )
+                .finish(),
+            Transport::Stdio {
+                program,
+                args,
+                env,
+                cwd,
+            } => f
+                .debug_struct("Stdio")
+                .field("program", program)
+                .field("args", &args.len())
+                .field(
+                    "env",
+                    &env.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
+                )
+                .field("cwd", cwd)
+                .finish(),
+        }
+    }
+}
+
+/// A URL without its query, fragment or credentials: what may appear in logs
+/// and failure details.
+pub(crate) fn redacted_url(url: &url::Url) -> String {
+    let host = url.host_str().unwrap_or("");
+    match url.port() {
+        Some(port) => format!("{}://{host}:{port}{}", url.scheme(), url.path()),
+        None => format!("{}://{host}{}", url.scheme(), url.path()),
+    }
+}
+
+/// What the server said in its `initialize` answer.
+#[derive(Clone, Debug)]
+pub struct Initialized {
+    /// The negotiated revision.
+    pub protocol_version: String,
+    /// `serverInfo.name`.
+    pub server_name: String,
+    /// `serverInfo.version`.
+    pub server_version: String,
+    /// The server's capabilities, as sent.
+    pub capabilities: Value,
+    /// The server's instructions, if any.
+    pub instructions: Option<String>,
+    /// The whole initialize result, as sent.
+    pub result: Value,
+}
+
+/// The answer to one request.
+#[derive(Debug)]
+pub struct Reply {
+    /// `result`, or the JSON-RPC `error`.
+    pub outcome: Result<Value, RpcError>,
+    /// HTTP status of the POST's answer (200 for stdio).
+    pub status: u16,
+    /// The POST answer's headers (empty for stdio).
+    pub headers: http::HeaderMap,
+    /// Request written → answer read.
+    pub latency: Duration,
+}
+
+/// A JSON-RPC error object, as the server sent it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RpcError {
+    /// `code`.
+    pub code: i64,
+    /// `message`.
+    pub message: String,
+    /// `data`, if any.
+    pub data: Option<Value>,
+}
+
+/// Why a request got no JSON-RPC answer.
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
+    /// No answer within the caller's deadline (a `notifications/cancelled`
+    /// was sent).
+    #[error("no answer within {0:?}")]
+    Timeout(Duration),
+    /// Refused, reset, DNS, or the child is not running or exited
+    /// mid-request. Never contains a URL query or header values.
+    #[error("could not reach the server: {detail}")]
+    Connect {
+        /// What happened.
+        detail: String,
+    },
+    /// A non-2xx answer (429, 503 with Retry-After, 500, 401…), its body
+    /// capped at 4 KiB.
+    #[error("the server answered HTTP {status}")]
+    Status {
+        /// The status.
+        status: u16,
+        /// The answer's headers.
+        headers: http::HeaderMap,
+        /// The first 4 KiB of the body.
+        body: bytes::Bytes,
+    },
+    /// Not JSON-RPC, a wrong content type, broken SSE, a stream that ended
+    /// without the answer, a handshake the client cannot accept.
+    #[error("the server broke the protocol: {detail}")]
+    Protocol {
+        /// What was wrong.
+        detail: String,
+    },
+    /// A message larger than [`ServerSpec::max_message_bytes`].
+    #[error("the server's message is larger than the {limit}-byte limit")]
+    TooLarge {
+        /// The limit.
+        limit: usize,
+    },
+}
+
+impl Failure {
+    pub(crate) fn connect(detail: impl Into<String>) -> Failure {
+        Failure::Connect {
+            detail: detail.into(),
+        }
+    }
+    pub(crate) fn protocol(detail: impl Into<String>) -> Failure {
+        Failure::Protocol {
+            detail: detail.into(),
+        }
+    }
+}
+
+/// Where the messages a server sends during one request go.
+#[derive(Clone, Debug)]
+pub struct Relay {
+    /// The receiving end belongs to whoever made the request.
+    pub tx: mpsc::Sender<Relayed>,
+}
+
+/// A message the server sent during a request.
+#[derive(Debug)]
+pub enum Relayed {
+    /// `notifications/progress`, `notifications/message` and any other
+    /// notification that arrives on this request's stream (HTTP) or, for
+    /// stdio, that belongs to it (see the crate docs).
+    Notification {
+        /// The notification's method.
+        method: String,
+        /// Its params.
+        params: Option<Value>,
+    },
+    /// A server→client request during this request: `sampling/createMessage`,
+    /// `elicitation/create`, `roots/list`, … Send the answer through
+    /// `answer`; the client writes it to the server. A dropped sender is
+    /// answered with JSON-RPC error -32603 "the calling client went away".
+    Request {
+        /// The request's method.
+        method: String,
+        /// Its params.
+        params: Option<Value>,
+        /// Where the answer goes.
+        answer: oneshot::Sender<Result<Value, RpcError>>,
+    },
+}
+
+/// Something the server did outside any request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// `notifications/tools/list_changed`.
+    ToolsChanged,
+    /// `notifications/prompts/list_changed`.
+    PromptsChanged,
+    /// `notifications/resources/list_changed`.
+    ResourcesChanged,
+    /// `notifications/resources/updated`.
+    ResourceUpdated {
+        /// The resource.
+        uri: String,
+    },
+    /// Any other server-initiated notification outside a request (e.g. logging).
+    Notification {
+        /// The notification's method.
+        method: String,
+        /// Its params.
+        params: Option<Value>,
+    },
+    /// The stdio child was restarted and re-initialised.
+    Restarted,
+    /// The stdio child exited (before a restart).
+    Exited {
+        /// How it exited.
+        detail: String,
+    },
+    /// The HTTP session was re-established after a 404.
+    SessionLost,
+}
+
+/// A connection to one upstream MCP server. Cheap to clone; the server is
+/// released (stdio child killed, standalone stream closed) when the last
+/// clone is dropped.
+#[derive(Clone)]
+pub struct Connection {
+    inner: Arc<Inner>,
+}
+
+impl fmt::Debug for Connection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Connection")
+            .field("server", &self.inner.name)
+            .finish_non_exhaustive()
+    }
+}
+
+pub(crate) struct Inner {
+    pub(crate) name: String,
+    pub(crate) max_message_bytes: usize,
+    next_id: AtomicI64,
+    pub(crate) events: mpsc::Sender<Event>,
+    /// Held for a whole handshake, so concurrent callers share one.
+    init_lock: tokio::sync::Mutex<()>,
+    initialized: Mutex<Option<Initialized>>,
+    /// Cancelled when the connection is shut down or dropped: every
+    /// background task watches it.
+    pub(crate) closed: CancellationToken,
+    pub(crate) kind: Kind,
+}
+
+pub(crate) enum Kind {
+    Http(http_transport::Http),
+    Stdio(stdio::Stdio),
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.closed.cancel();
+    }
+}
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Inner {
+    pub(crate) fn next_id(&self) -> i64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Sends an event without waiting: a gateway that is slow to drain its
+    /// events must not stall the server's messages.
+    pub(crate) fn emit(&self, event: Event) {
+        if let Err(mpsc::error::TrySendError::Full(_)) = self.events.try_send(event) {
+            tracing::warn!(server = %self.name, "event channel full; an upstream event was dropped");
+        }
+    }
+
+    fn ready(&self) -> Option<Initialized> {
+        let ready = match &self.kind {
+            Kind::Http(h) => h.is_ready(),
+            Kind::Stdio(s) => s.is_ready(),
+        };
+        if ready {
+            lock(&self.initialized).clone()
+        } else {
+            None
+        }
+    }
+
+    pub(crate) async fn ensure_initialized(self: &Arc<Self>) -> Result<Initialized, Failure> {
+        if let Some(i) = self.ready() {
+            return Ok(i);
+        }
+        let _one_handshake = self.init_lock.lock().await;
+        if let Some(i) = self.ready() {
+            return Ok(i);
+        }
+        if self.closed.is_cancelled() {
+            return Err(Failure::connect("the connection was shut down"));
+        }
+        let init = match &self.kind {
+            Kind::Http(h) => h.handshake(self).await?,
+            Kind::Stdio(s) => s.handshake(self).await?,
+        };
+        tracing::debug!(server = %self.name, version = %init.protocol_version, "upstream initialised");
+        *lock(&self.initialized) = Some(init.clone());
+        Ok(init)
+    }
+
+    /// Best effort, in the background: tells the server we stopped waiting.
+    fn cancel_in_background(self: &Arc<Self>, id: i64) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let inner = Arc::clone(self);
+        runtime.spawn(async move {
+            let body = message::cancelled(id);
+            let sent = match &inner.kind {
+                Kind::Http(h) => h.post_notification(&inner, body).await,
+                Kind::Stdio(s) => s.write_line(body).await,
+            };
+            if let Err(e) = sent {
+                tracing::debug!(server = %inner.name, request = id, error = %e, "could not send notifications/cancelled");
+            }
+        });
+    }
+}
+
+/// The `initialize` params: the newest handshake revision, and the client
+/// capabilities that allow the server to send sampling, elicitation and
+/// roots requests (the gateway relays them to the agent).
+pub(crate) fn initialize_params() -> Value {
+    json!({
+        "protocolVersion": OFFERED_PROTOCOL_VERSION,
+        "capabilities": {
+            "sampling": {},
+            "elicitation": {},
+            "roots": {"listChanged": false}
+        },
+        "clientInfo": {"name": "toolgate", "version": env!("CARGO_PKG_VERSION")}
+    })
+}
+
+/// Checks the server's `initialize` answer.
+pub(crate) fn initialized_from(outcome: Result<Value, RpcError>) -> Result<Initialized, Failure> {
+    let result = outcome.map_err(|e| {
+        Failure::protocol(format!(
+            "the server refused initialize (JSON-RPC error {}: {})",
+            e.code, e.message
+        ))
+    })?;
+    let version = result
+        .get("protocolVersion")
+        .and_then(Value::as_str)
+        .ok_or_else(|| Failure::protocol("the initialize result has no protocolVersion"))?;
+    if !ACCEPTED_PROTOCOL_VERSIONS.contains(&version) {
+        return Err(Failure::protocol(format!(
+            "the server answered protocol version {version:?}; the client speaks {}",
+            ACCEPTED_PROTOCOL_VERSIONS.join(", ")
+        )));
+    }
+    let info = result.get("serverInfo");
+    let text = |key: &str| {
+        info.and_then(|i| i.get(key))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    Ok(Initialized {
+        protocol_version: version.to_owned(),
+        server_name: text("name"),
+        server_version: text("version"),
+        capabilities: result.get("capabilities").cloned().unwrap_or(json!({})),
+        instructions: result
+            .get("instructions")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        result,
+    })
+}
+
+/// The [`Event`] a notification about the server's state stands for.
+pub(crate) fn state_event(method: &str, params: Option<&Value>) -> Option<Event> {
+    match method {
+        "notifications/tools/list_changed" => Some(Event::ToolsChanged),
+        "notifications/prompts/list_changed" => Some(Event::PromptsChanged),
+        "notifications/resources/list_changed" => Some(Event::ResourcesChanged),
+        "notifications/resources/updated" => Some(Event::ResourceUpdated {
+            uri: params
+                .and_then(|p| p.get("uri"))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+        }),
+        _ => None,
+    }
+}
+
+pub(crate) fn went_away() -> RpcError {
+    RpcError {
+        code: -32603,
+        message: "the calling client went away".to_owned(),
+        data: None,
+    }
+}
+
+/// The answer to a server→client request: `ping` is answered here; anything
+/// else goes to the relay, and without one the client has no handler.
+pub(crate) async fn answer_server_request(
+    method: String,
+    params: Option<Value>,
+    relay: Option<Relay>,
+) -> Result<Value, RpcError> {
+    if method == "ping" {
+        return Ok(json!({}));
+    }
+    let Some(relay) = relay else {
+        return Err(RpcError {
+            code: -32601,
+            message: format!("method not found: {method} (no request is waiting for it)"),
+            data: None,
+        });
+    };
+    let (tx, rx) = oneshot::channel();
+    let asked = relay
+        .tx
+        .send(Relayed::Request {
+            method,
+            params,
+            answer: tx,
+        })
+        .await;
+    if asked.is_err() {
+        return Err(went_away());
+    }
+    rx.await.unwrap_or_else(|_| Err(went_away()))
+}
+
+/// Sends `notifications/cancelled` for the request it names when dropped
+/// while armed: a request future dropped before its answer, or one that ran
+/// out of time.
+struct CancelOnDrop {
+    inner: Weak<Inner>,
+    id: Option<i64>,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if let (Some(id), Some(inner)) = (self.id, self.inner.upgrade()) {
+            inner.cancel_in_background(id);
+        }
+    }
+}
+
+impl Connection {
+    /// Starts the connection. Stdio: spawns the child now, captures its
+    /// stderr line by line into `tracing` (target "upstream", field
+    /// `server = name`), and supervises it: when it exits it is restarted
+    /// with backoff (0.5 s doubling to 30 s, reset after 60 s of uptime),
+    /// re-initialised, and [`Event::Restarted`] is sent. HTTP: no I/O until
+    /// first use. `http` is the gateway's pooled client (no redirects).
+    pub fn start(spec: ServerSpec, http: reqwest::Client) -> (Connection, mpsc::Receiver<Event>) {
+        let (events, rx) = mpsc::channel(256);
+        let ServerSpec {
+            name,
+            transport,
+            max_message_bytes,
+        } = spec;
+        let kind = match transport {
+            Transport::Http { url, headers } => {
+                Kind::Http(http_transport::Http::new(http, url, headers))
+            }
+            Transport::Stdio {
+                program,
+                args,
+                env,
+                cwd,
+            } => Kind::Stdio(stdio::Stdio::new(
+                stdio::Command {
+                    program,
+                    args,
+                    env,
+                    cwd,
+                },
+                name.clone(),
+                max_message_bytes,
+                events.clone(),
+            )),
+        };
+        let inner = Arc::new(Inner {
+            name,
+            max_message_bytes,
+            next_id: AtomicI64::new(1),
+            events,
+            init_lock: tokio::sync::Mutex::new(()),
+            initialized: Mutex::new(None),
+            closed: CancellationToken::new(),
+            kind,
+        });
+        if let Kind::Stdio(s) = &inner.kind {
+            s.launch(&inner);
+        }
+        (Connection { inner }, rx)
+    }
+
+    /// Ensures an initialised session (idempotent, concurrent callers share
+    /// one handshake) and returns what the server said.
+    pub async fn initialize(&self, timeout: Duration) -> Result<Initialized, Failure> {
+        tokio::time::timeout(timeout, self.inner.ensure_initialized())
+            .await
+            .unwrap_or(Err(Failure::Timeout(timeout)))
+    }
+
+    /// One request (e.g. "tools/list", "tools/call", "resources/read").
+    /// Initialises first if needed (within the same `timeout`). If the HTTP
+    /// server answers 404 to a request carrying our session id (the session
+    /// was lost, e.g. a redeploy), re-initialises once and resends once,
+    /// transparently, and sends [`Event::SessionLost`]. Messages the server
+    /// sends while this request runs go to `relay` (if given). Dropping the
+    /// returned future before the answer sends `notifications/cancelled`
+    /// (with the request id) to the server, in the background; so does
+    /// running out of time.
+    pub async fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        timeout: Duration,
+        relay: Option<Relay>,
+    ) -> Result<Reply, Failure> {
+        let mut guard = CancelOnDrop {
+            inner: Arc::downgrade(&self.inner),
+            id: None,
+        };
+        let inner = &self.inner;
+        let work = async {
+            inner.ensure_initialized().await?;
+            match &inner.kind {
+                Kind::Http(h) => {
+                    h.request(inner, method, params.as_ref(), relay, &mut guard.id)
+                        .await
+                }
+                Kind::Stdio(s) => {
+                    s.request(inner, method, params.as_ref(), relay, &mut guard.id)
+                        .await
+                }
+            }
+        };
+        let result = tokio::time::timeout(timeout, work).await;
+        match result {
+            Ok(done) => {
+                // Answered, or failed on the wire: nothing left to cancel.
+                guard.id = None;
+                done
+            }
+            Err(_) => Err(Failure::Timeout(timeout)),
+        }
+    }
+
+    /// One notification. Initialises first if needed (waiting at most 30 s
+    /// for the handshake).
+    pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), Failure> {
+        self.initialize(BACKGROUND_INIT_TIMEOUT).await?;
+        let body = message::notification(method, params.as_ref());
+        match &self.inner.kind {
+            Kind::Http(h) => h.post_notification(&self.inner, body).await,
+            Kind::Stdio(s) => s.write_line(body).await,
+        }
+    }
+
+    /// What the last successful initialize returned.
+    pub fn initialized(&self) -> Option<Initialized> {
+        lock(&self.inner.initialized).clone()
+    }
+
+    /// The stdio child's process id while it runs (`None` for HTTP).
+    pub fn pid(&self) -> Option<u32> {
+        match &self.inner.kind {
+            Kind::Http(_) => None,
+            Kind::Stdio(s) => s.pid(),
+        }
+    }
+
+    /// HTTP: DELETE the session (best effort). Stdio: close stdin, kill
+    /// after 2 s. Either way the connection is finished: later requests
+    /// fail with [`Failure::Connect`].
+    pub async fn shutdown(&self) {
+        match &self.inner.kind {
+            Kind::Http(h) => h.shutdown(&self.inner).await,
+            Kind::Stdio(s) => s.shutdown().await,
+        }
+        self.inner.closed.cancel();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_known_handshake_revisions_are_accepted() {
+        let ok = initialized_from(Ok(json!({
+            "protocolVersion": "2025-06-18",
+            "serverInfo": {"name": "kb", "version": "1.2"},
+            "capabilities": {"tools": {}},
+            "instructions": "be kind"
+        })))
+        .unwrap();
+        assert_eq!(
+            (ok.server_name.as_str(), ok.server_version.as_str()),
+            ("kb", "1.2")
+        );
+        assert_eq!(ok.instructions.as_deref(), Some("be kind"));
+        for bad in [json!({"protocolVersion": "2024-11-05"}), json!({})] {
+            assert!(matches!(
+                initialized_from(Ok(bad)),
+                Err(Failure::Protocol { .. })
+            ));
+        }
+        let refused = initialized_from(Err(RpcError {
+            code: -32602,
+            message: "no".into(),
+            data: None,
+        }));
+        assert!(matches!(refused, Err(Failure::Protocol { detail }) if detail.contains("-32602")));
+    }
+
+    #[test]
+    fn debug_output_carries_no_secrets() {
+        let spec = ServerSpec {
+            name: "kb".into(),
+            transport: Transport::Http {
+                url: "https://user:pw@kb.example/mcp?key=SECRET1"
+                    .parse()
+                    .unwrap(),
+                headers: vec![(
+                    http::header::AUTHORIZATION,
+                    http::HeaderValue::from_static("Bearer SECRET2"),
+                )],
+            },
+            max_message_bytes: 1,
+        };
+        let text = format!("{spec:?}");
+        assert!(text.contains("https://kb.example/mcp") && text.contains("authorization"));
+        assert!(!text.contains("SECRET") && !text.contains("pw"), "{text}");
+        let stdio = Transport::Stdio {
+            program: "srv".into(),
+            args: vec!["--token=SECRET3".into()],
+            env: vec![("API_KEY".into(), "SECRET4".into())],
+            cwd: None,
+        };
+        let text = format!("{stdio:?}");
+        assert!(
+            text.contains("API_KEY") && !text.contains("SECRET"),
+            "{text}"
+        );
+    }
+}

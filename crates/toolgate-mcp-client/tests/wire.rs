@@ -1,0 +1,753 @@
+//! Against a loopback server of our own: what the reference server cannot be
+//! made to do (rate limits, lost sessions, streams cut before the answer,
+//! broken or huge answers), and what the client must send when a caller
+//! gives up.
+
+// Test helpers outside #[test] functions unwrap too: a failure is the test failing.
+#![allow(clippy::unwrap_used)]
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+use tokio::sync::{Notify, mpsc};
+use toolgate_mcp_client::{Connection, Event, Failure, Relay, Relayed, ServerSpec, Transport};
+
+type Answer = Pin<Box<dyn Future<Output = Response> + Send>>;
+type OnPost = Box<dyn Fn(Value, HeaderMap, &Fake) -> Answer + Send + Sync>;
+
+#[derive(Default)]
+struct Seen {
+    posts: Vec<(HeaderMap, Value)>,
+    gets: Vec<HeaderMap>,
+}
+
+struct Fake {
+    seen: Mutex<Seen>,
+    inits: AtomicUsize,
+    /// Answers every request except `initialize`.
+    post: OnPost,
+    /// Answers GET (standalone or resumed streams).
+    get: Box<dyn Fn(HeaderMap) -> Answer + Send + Sync>,
+    saw: Notify,
+}
+
+impl Fake {
+    fn new(
+        post: impl Fn(Value, HeaderMap, &Fake) -> Answer + Send + Sync + 'static,
+        get: impl Fn(HeaderMap) -> Answer + Send + Sync + 'static,
+    ) -> Arc<Fake> {
+        Arc::new(Fake {
+            seen: Mutex::new(Seen::default()),
+            inits: AtomicUsize::new(0),
+            post: Box::new(post),
+            get: Box::new(get),
+            saw: Notify::new(),
+        })
+    }
+
+    fn posts(&self) -> Vec<(HeaderMap, Value)> {
+        self.seen.lock().unwrap().posts.clone()
+    }
+
+    fn methods(&self) -> Vec<String> {
+        self.posts()
+            .iter()
+            .filter_map(|(_, b)| b.get("method").and_then(Value::as_str).map(str::to_owned))
+            .collect()
+    }
+}
+
+fn ready(response: Response) -> Answer {
+    Box::pin(async move { response })
+}
+
+fn no_standalone_stream(_: HeaderMap) -> Answer {
+    ready(StatusCode::METHOD_NOT_ALLOWED.into_response())
+}
+
+fn json_response(value: Value) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        value.to_string(),
+    )
+        .into_response()
+}
+
+fn result(id: &Value, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+async fn on_post(State(fake): State<Arc<Fake>>, headers: HeaderMap, body: Bytes) -> Response {
+    let Ok(message) = serde_json::from_slice::<Value>(&body) else {
+        return StatusCode::BAD_REQUEST.into_response();
+    };
+    fake.seen
+        .lock()
+        .unwrap()
+        .posts
+        .push((headers.clone(), message.clone()));
+    fake.saw.notify_waiters();
+    let id = message.get("id").cloned();
+    match (message.get("method").and_then(Value::as_str), id) {
+        (Some("initialize"), Some(id)) => {
+            let n = fake.inits.fetch_add(1, Ordering::SeqCst) + 1;
+            let mut response = json_response(result(
+                &id,
+                json!({
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {"tools": {"listChanged": true}},
+                    "serverInfo": {"name": "fake", "version": "0.0.1"}
+                }),
+            ));
+            response
+                .headers_mut()
+                .insert("mcp-session-id", format!("s-{n}").parse().unwrap());
+            response
+        }
+        // Notifications and our answers to server requests.
+        (_, None) | (None, _) => StatusCode::ACCEPTED.into_response(),
+        _ => (fake.post)(message, headers, &fake).await,
+    }
+}
+
+async fn on_get(State(fake): State<Arc<Fake>>, headers: HeaderMap) -> Response {
+    fake.seen.lock().unwrap().gets.push(headers.clone());
+    fake.saw.notify_waiters();
+    (fake.get)(headers).await
+}
+
+async fn serve(fake: Arc<Fake>) -> SocketAddr {
+    let app = axum::Router::new()
+        .route("/mcp", axum::routing::post(on_post).get(on_get))
+        .with_state(fake);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    addr
+}
+
+fn connect(addr: SocketAddr, max: usize) -> (Connection, mpsc::Receiver<Event>) {
+    let spec = ServerSpec {
+        name: "fake".into(),
+        transport: Transport::Http {
+            url: format!("http://{addr}/mcp?key=SECRET").parse().unwrap(),
+            headers: vec![(
+                http::header::AUTHORIZATION,
+                http::HeaderValue::from_static("Bearer SECRET"),
+            )],
+        },
+        max_message_bytes: max,
+    };
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    Connection::start(spec, client)
+}
+
+const LONG: Duration = Duration::from_secs(20);
+
+async fn call(
+    conn: &Connection,
+    relay: Option<Relay>,
+) -> Result<toolgate_mcp_client::Reply, Failure> {
+    conn.request(
+        "tools/call",
+        Some(json!({"name": "search", "arguments": {"q": "rust"}})),
+        LONG,
+        relay,
+    )
+    .await
+}
+
+#[tokio::test]
+async fn handshake_sends_session_version_and_credentials_on_later_requests() {
+    let fake = Fake::new(
+        |m, _, _| ready(json_response(result(&m["id"], json!({"tools": []})))),
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    let init = conn.initialize(LONG).await.unwrap();
+    assert_eq!(init.protocol_version, "2025-06-18");
+    assert_eq!(init.server_name, "fake");
+    let reply = conn.request("tools/list", None, LONG, None).await.unwrap();
+    assert_eq!(reply.outcome.unwrap(), json!({"tools": []}));
+    assert_eq!(reply.status, 200);
+
+    let posts = fake.posts();
+    let methods = fake.methods();
+    assert_eq!(
+        methods,
+        ["initialize", "notifications/initialized", "tools/list"]
+    );
+    let (first, init_body) = &posts[0];
+    assert_eq!(init_body["params"]["protocolVersion"], "2025-11-25");
+    assert!(init_body["params"]["capabilities"]["sampling"].is_object());
+    assert_eq!(init_body["params"]["clientInfo"]["name"], "toolgate");
+    assert!(first.get("mcp-session-id").is_none());
+    for (headers, _) in &posts[1..] {
+        assert_eq!(headers["mcp-session-id"], "s-1");
+        assert_eq!(headers["mcp-protocol-version"], "2025-06-18");
+    }
+    for (headers, _) in &posts {
+        assert_eq!(headers["authorization"], "Bearer SECRET");
+        assert_eq!(headers["accept"], "application/json, text/event-stream");
+    }
+    // A second initialize is the same session, not a second handshake.
+    conn.initialize(LONG).await.unwrap();
+    assert_eq!(fake.inits.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn concurrent_first_requests_share_one_handshake() {
+    let fake = Fake::new(
+        |m, _, _| ready(json_response(result(&m["id"], json!({})))),
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    let calls: Vec<_> = (0..8)
+        .map(|_| {
+            let c = conn.clone();
+            tokio::spawn(async move { c.request("tools/list", None, LONG, None).await })
+        })
+        .collect();
+    for c in calls {
+        c.await.unwrap().unwrap().outcome.unwrap();
+    }
+    assert_eq!(fake.inits.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_429_is_a_status_failure_with_its_headers_and_body() {
+    let fake = Fake::new(
+        |_, _, _| {
+            ready(
+                (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    [("retry-after", "7"), ("ratelimit-remaining", "0")],
+                    "slow down",
+                )
+                    .into_response(),
+            )
+        },
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(fake).await, 1 << 16);
+    match call(&conn, None).await {
+        Err(Failure::Status {
+            status,
+            headers,
+            body,
+        }) => {
+            assert_eq!(status, 429);
+            assert_eq!(headers["retry-after"], "7");
+            assert_eq!(headers["ratelimit-remaining"], "0");
+            assert_eq!(&body[..], b"slow down");
+        }
+        other => panic!("expected a 429 Status failure, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_status_body_is_capped_at_4_kib() {
+    let fake = Fake::new(
+        |_, _, _| ready((StatusCode::SERVICE_UNAVAILABLE, vec![b'x'; 100_000]).into_response()),
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(fake).await, 1 << 20);
+    match call(&conn, None).await {
+        Err(Failure::Status {
+            status: 503, body, ..
+        }) => assert_eq!(body.len(), 4096),
+        other => panic!("expected a 503 Status failure, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_lost_session_is_reinitialised_once_and_the_request_resent() {
+    let fake = Fake::new(
+        |m, headers, _| {
+            if headers["mcp-session-id"] == "s-1" {
+                ready(StatusCode::NOT_FOUND.into_response())
+            } else {
+                ready(json_response(result(
+                    &m["id"],
+                    json!({"content": [], "isError": false}),
+                )))
+            }
+        },
+        no_standalone_stream,
+    );
+    let (conn, mut events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    let reply = call(&conn, None).await.unwrap();
+    assert_eq!(reply.outcome.unwrap()["isError"], false);
+    assert_eq!(fake.inits.load(Ordering::SeqCst), 2);
+    let calls: Vec<_> = fake
+        .posts()
+        .into_iter()
+        .filter(|(_, b)| b["method"] == "tools/call")
+        .map(|(h, _)| h["mcp-session-id"].to_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(calls, ["s-1", "s-2"]);
+    assert_eq!(next_event(&mut events).await, Event::SessionLost);
+}
+
+#[tokio::test]
+async fn a_404_that_persists_after_the_new_session_is_reported_not_looped() {
+    let fake = Fake::new(
+        |_, _, _| ready(StatusCode::NOT_FOUND.into_response()),
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    assert!(matches!(
+        call(&conn, None).await,
+        Err(Failure::Status { status: 404, .. })
+    ));
+    assert_eq!(fake.inits.load(Ordering::SeqCst), 2);
+}
+
+async fn next_event(events: &mut mpsc::Receiver<Event>) -> Event {
+    tokio::time::timeout(LONG, events.recv())
+        .await
+        .expect("no event in time")
+        .expect("event channel closed")
+}
+
+#[tokio::test]
+async fn an_sse_answer_cut_before_the_answer_is_resumed_with_last_event_id() {
+    let fake = Fake::new(
+        |m, _, _| {
+            let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                "params": {"progressToken": "t", "progress": 1}});
+            // A priming event (id, no data), a notification, then the
+            // stream closes without the answer: the polling pattern.
+            let body = format!("id: e1\nretry: 10\ndata:\n\nid: e2\ndata: {progress}\n\n");
+            let _ = m;
+            ready(([(header::CONTENT_TYPE, "text/event-stream")], body).into_response())
+        },
+        |headers| {
+            let Some(last) = headers.get("last-event-id") else {
+                return no_standalone_stream(headers);
+            };
+            assert_eq!(last, "e2");
+            // `ID` is replaced by the id of the tools/call (see below).
+            ready(
+                (
+                    [(header::CONTENT_TYPE, "text/event-stream")],
+                    "id: e3\ndata: {\"jsonrpc\":\"2.0\",\"id\":ID,\"result\":{\"done\":true}}\n\n",
+                )
+                    .into_response(),
+            )
+        },
+    );
+    // The GET handler cannot know the id; patch it in through a wrapper.
+    let fake = patch_resume_id(fake);
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    let (tx, mut rx) = mpsc::channel(8);
+    let reply = call(&conn, Some(Relay { tx })).await.unwrap();
+    assert_eq!(reply.outcome.unwrap(), json!({"done": true}));
+    match rx.try_recv() {
+        Ok(Relayed::Notification { method, params }) => {
+            assert_eq!(method, "notifications/progress");
+            assert_eq!(params.unwrap()["progress"], 1);
+        }
+        other => panic!("expected the progress notification, got {other:?}"),
+    }
+    let resumed = fake
+        .seen
+        .lock()
+        .unwrap()
+        .gets
+        .iter()
+        .filter(|h| h.contains_key("last-event-id"))
+        .count();
+    assert_eq!(resumed, 1);
+}
+
+/// Wraps a fake whose GET answer contains `ID` with one that substitutes the
+/// id of the last `tools/call` it saw.
+fn patch_resume_id(inner: Arc<Fake>) -> Arc<Fake> {
+    let for_post = Arc::clone(&inner);
+    let calls = Arc::new(Mutex::new(None::<Value>));
+    let calls_post = Arc::clone(&calls);
+    Fake::new(
+        move |m, h, f| {
+            *calls_post.lock().unwrap() = Some(m["id"].clone());
+            (for_post.post)(m, h, f)
+        },
+        move |h| {
+            let id = calls.lock().unwrap().clone().unwrap_or(Value::Null);
+            let answer = (inner.get)(h);
+            Box::pin(async move {
+                let response = answer.await;
+                let (parts, body) = response.into_parts();
+                let bytes = axum::body::to_bytes(body, 1 << 20).await.unwrap();
+                let text = String::from_utf8_lossy(&bytes).replace("ID", &id.to_string());
+                Response::from_parts(parts, Body::from(text))
+            })
+        },
+    )
+}
+
+#[tokio::test]
+async fn a_stream_that_ends_without_ids_or_answer_is_a_protocol_failure() {
+    let fake = Fake::new(
+        |_, _, _| {
+            let body = "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n";
+            ready(([(header::CONTENT_TYPE, "text/event-stream")], body).into_response())
+        },
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(fake).await, 1 << 16);
+    assert!(matches!(
+        call(&conn, None).await,
+        Err(Failure::Protocol { .. })
+    ));
+}
+
+#[tokio::test]
+async fn a_non_json_answer_is_a_protocol_failure() {
+    let fake = Fake::new(
+        |_, _, _| {
+            ready(
+                (
+                    [(header::CONTENT_TYPE, "application/json")],
+                    "<html>oops</html>",
+                )
+                    .into_response(),
+            )
+        },
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(fake).await, 1 << 16);
+    match call(&conn, None).await {
+        Err(Failure::Protocol { detail }) => assert!(detail.contains("not JSON"), "{detail}"),
+        other => panic!("expected Protocol, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_wrong_content_type_is_a_protocol_failure() {
+    let fake = Fake::new(
+        |_, _, _| ready(([(header::CONTENT_TYPE, "text/html")], "<html/>").into_response()),
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(fake).await, 1 << 16);
+    assert!(matches!(
+        call(&conn, None).await,
+        Err(Failure::Protocol { .. })
+    ));
+}
+
+#[tokio::test]
+async fn a_json_rpc_error_is_an_outcome_not_a_failure() {
+    let fake = Fake::new(
+        |m, _, _| {
+            ready(json_response(json!({"jsonrpc": "2.0", "id": m["id"],
+                "error": {"code": -32602, "message": "unknown tool", "data": {"name": "search"}}})))
+        },
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(fake).await, 1 << 16);
+    let err = call(&conn, None).await.unwrap().outcome.unwrap_err();
+    assert_eq!((err.code, err.message.as_str()), (-32602, "unknown tool"));
+    assert_eq!(err.data, Some(json!({"name": "search"})));
+}
+
+#[tokio::test]
+async fn a_huge_answer_is_too_large_as_json_and_as_an_event() {
+    let huge = "x".repeat(200_000);
+    let fake = Fake::new(
+        move |m, _, _| {
+            let text = result(&m["id"], json!({"blob": huge})).to_string();
+            if m["params"]["name"] == "sse" {
+                ready(
+                    (
+                        [(header::CONTENT_TYPE, "text/event-stream")],
+                        format!("data: {text}\n\n"),
+                    )
+                        .into_response(),
+                )
+            } else {
+                ready(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+            }
+        },
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(fake).await, 64 * 1024);
+    for name in ["json", "sse"] {
+        let got = conn
+            .request("tools/call", Some(json!({"name": name})), LONG, None)
+            .await;
+        assert!(
+            matches!(got, Err(Failure::TooLarge { limit: 65536 })),
+            "{name}: {got:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn dropping_a_pending_request_sends_notifications_cancelled_with_its_id() {
+    let fake = Fake::new(
+        |_, _, _| {
+            Box::pin(async {
+                tokio::time::sleep(Duration::from_secs(60)).await;
+                StatusCode::GATEWAY_TIMEOUT.into_response()
+            })
+        },
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    let pending = {
+        let conn = conn.clone();
+        tokio::spawn(async move { call(&conn, None).await })
+    };
+    let call_id = wait_for(&fake, |posts| {
+        posts
+            .iter()
+            .find(|(_, b)| b["method"] == "tools/call")
+            .map(|(_, b)| b["id"].clone())
+    })
+    .await;
+    pending.abort();
+    let cancelled = wait_for(&fake, |posts| {
+        posts
+            .iter()
+            .find(|(_, b)| b["method"] == "notifications/cancelled")
+            .map(|(h, b)| {
+                (
+                    h["mcp-session-id"].clone(),
+                    b["params"]["requestId"].clone(),
+                )
+            })
+    })
+    .await;
+    assert_eq!(cancelled.0, "s-1");
+    assert_eq!(cancelled.1, call_id);
+}
+
+#[tokio::test]
+async fn a_request_that_times_out_is_cancelled_too() {
+    let fake = Fake::new(
+        |_, _, _| {
+            Box::pin(async {
+                tokio::time::sleep(Duration::from_secs(60)).await;
+                StatusCode::GATEWAY_TIMEOUT.into_response()
+            })
+        },
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    conn.initialize(LONG).await.unwrap();
+    let got = conn
+        .request("tools/call", None, Duration::from_millis(300), None)
+        .await;
+    assert!(matches!(got, Err(Failure::Timeout(d)) if d == Duration::from_millis(300)));
+    let ids = wait_for(&fake, |posts| {
+        let call = posts.iter().find(|(_, b)| b["method"] == "tools/call")?;
+        let cancel = posts
+            .iter()
+            .find(|(_, b)| b["method"] == "notifications/cancelled")?;
+        Some((
+            call.1["id"].clone(),
+            cancel.1["params"]["requestId"].clone(),
+        ))
+    })
+    .await;
+    assert_eq!(ids.0, ids.1);
+}
+
+/// Waits (bounded) until the server's log satisfies `probe`.
+async fn wait_for<T>(fake: &Fake, probe: impl Fn(&[(HeaderMap, Value)]) -> Option<T>) -> T {
+    let deadline = tokio::time::Instant::now() + LONG;
+    loop {
+        let notified = fake.saw.notified();
+        if let Some(found) = probe(&fake.posts()) {
+            return found;
+        }
+        if tokio::time::timeout_at(deadline, notified).await.is_err() {
+            panic!(
+                "the server never saw what the test waits for: {:?}",
+                fake.methods()
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_standalone_stream_turns_notifications_into_events_and_pings_are_answered() {
+    let fake = Fake::new(
+        |m, _, _| ready(json_response(result(&m["id"], json!({})))),
+        |headers| {
+            if headers.contains_key("last-event-id") {
+                return ready(StatusCode::METHOD_NOT_ALLOWED.into_response());
+            }
+            let body = concat!(
+                "id: g1\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n",
+                "id: g2\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"kb://a\"}}\n\n",
+                "id: g3\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"hi\"}}\n\n",
+                "id: g4\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"srv-1\",\"method\":\"ping\"}\n\n",
+                "id: g5\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"srv-2\",\"method\":\"sampling/createMessage\",\"params\":{}}\n\n",
+            );
+            ready(([(header::CONTENT_TYPE, "text/event-stream")], body).into_response())
+        },
+    );
+    let (conn, mut events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    conn.initialize(LONG).await.unwrap();
+    assert_eq!(next_event(&mut events).await, Event::ToolsChanged);
+    assert_eq!(
+        next_event(&mut events).await,
+        Event::ResourceUpdated {
+            uri: "kb://a".into()
+        }
+    );
+    match next_event(&mut events).await {
+        Event::Notification { method, .. } => assert_eq!(method, "notifications/message"),
+        other => panic!("expected the logging notification, got {other:?}"),
+    }
+    let answers = wait_for(&fake, |posts| {
+        let ping = posts.iter().find(|(_, b)| b["id"] == "srv-1")?;
+        let sampling = posts.iter().find(|(_, b)| b["id"] == "srv-2")?;
+        Some((ping.1.clone(), sampling.1.clone()))
+    })
+    .await;
+    assert_eq!(answers.0["result"], json!({}));
+    // A server request outside any request has no one to answer it.
+    assert_eq!(answers.1["error"]["code"], -32601);
+    // The stream was reopened where it ended.
+    let resumed = wait_for(&fake, |_| {
+        let seen = fake.seen.lock().unwrap();
+        seen.gets
+            .iter()
+            .find_map(|h| h.get("last-event-id").cloned())
+    })
+    .await;
+    assert_eq!(resumed, "g5");
+}
+
+#[tokio::test]
+async fn server_requests_on_a_request_stream_are_relayed_and_answered() {
+    let fake = Fake::new(
+        |m, _, _| {
+            let body = format!(
+                "data: {}\n\ndata: {}\n\n",
+                json!({"jsonrpc":"2.0","id":"q1","method":"elicitation/create","params":{"message":"ok?"}}),
+                json!({"jsonrpc":"2.0","id":"q2","method":"roots/list"}),
+            );
+            // The answer may come before the relayed answers are back: they
+            // are POSTed on their own, whenever the relay answers.
+            let answer = result(&m["id"], json!({"after": "relay"}));
+            ready(
+                (
+                    [(header::CONTENT_TYPE, "text/event-stream")],
+                    format!("{body}data: {answer}\n\n"),
+                )
+                    .into_response(),
+            )
+        },
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    let (tx, mut rx) = mpsc::channel(8);
+    let reply = call(&conn, Some(Relay { tx })).await.unwrap();
+    assert_eq!(reply.outcome.unwrap(), json!({"after": "relay"}));
+    // The order the two arrive in is not the point; each is answered by kind.
+    let mut methods = Vec::new();
+    for _ in 0..2 {
+        match rx.recv().await {
+            Some(Relayed::Request { method, answer, .. }) => {
+                if method == "elicitation/create" {
+                    answer.send(Ok(json!({"action": "accept"}))).unwrap();
+                } else {
+                    // Dropped unanswered: the server must hear -32603.
+                    drop(answer);
+                }
+                methods.push(method);
+            }
+            other => panic!("expected a relayed request, got {other:?}"),
+        }
+    }
+    methods.sort();
+    assert_eq!(methods, ["elicitation/create", "roots/list"]);
+    let answers = wait_for(&fake, |posts| {
+        let q1 = posts.iter().find(|(_, b)| b["id"] == "q1")?;
+        let q2 = posts.iter().find(|(_, b)| b["id"] == "q2")?;
+        Some((q1.clone(), q2.1.clone()))
+    })
+    .await;
+    assert_eq!(answers.0.1["result"], json!({"action": "accept"}));
+    assert_eq!(answers.0.0["mcp-session-id"], "s-1");
+    assert_eq!(answers.1["error"]["code"], -32603);
+    assert_eq!(
+        answers.1["error"]["message"],
+        "the calling client went away"
+    );
+}
+
+#[tokio::test]
+async fn a_server_that_is_down_is_a_connect_failure_without_secrets() {
+    // Bind and drop: the port is (for this test's lifetime) closed.
+    let addr = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap()
+    };
+    let (conn, _events) = connect(addr, 1 << 16);
+    match conn.request("tools/list", None, LONG, None).await {
+        Err(Failure::Connect { detail }) => {
+            assert!(
+                detail.contains(&format!("127.0.0.1:{}/mcp", addr.port())),
+                "{detail}"
+            );
+            assert!(!detail.contains("SECRET"), "{detail}");
+        }
+        other => panic!("expected Connect, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn shutdown_deletes_the_session() {
+    let deleted = Arc::new(AtomicUsize::new(0));
+    let fake = Fake::new(
+        |m, _, _| ready(json_response(result(&m["id"], json!({})))),
+        no_standalone_stream,
+    );
+    let app = {
+        let deleted = Arc::clone(&deleted);
+        axum::Router::new()
+            .route(
+                "/mcp",
+                axum::routing::post(on_post)
+                    .get(on_get)
+                    .delete(move |headers: HeaderMap| {
+                        let deleted = Arc::clone(&deleted);
+                        async move {
+                            if headers["mcp-session-id"] == "s-1" {
+                                deleted.fetch_add(1, Ordering::SeqCst);
+                            }
+                            StatusCode::NO_CONTENT
+                        }
+                    }),
+            )
+            .with_state(fake)
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let (conn, _events) = connect(addr, 1 << 16);
+    conn.initialize(LONG).await.unwrap();
+    conn.shutdown().await;
+    assert_eq!(deleted.load(Ordering::SeqCst), 1);
+    assert!(matches!(
+        conn.request("tools/list", None, LONG, None).await,
+        Err(Failure::Connect { .. })
+    ));
+}
