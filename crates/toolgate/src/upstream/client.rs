@@ -86,6 +86,12 @@ impl UpstreamClient {
         Ok(UpstreamClient { http })
     }
 
+    /// The pooled client itself, for the MCP client's sessions (same pool, same
+    /// no-redirect policy).
+    pub fn http(&self) -> &reqwest::Client {
+        &self.http
+    }
+
     /// Sends one attempt and reads the body, within `timeout`.
     pub async fn send(
         &self,
