@@ -18,7 +18,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::jsonrpc::{self, Id, Message};
-use super::outbound::{Broadcast, Outbound};
+use super::outbound::{Broadcast, LOG_LEVELS, Outbound};
 use crate::gateway::Gateway;
 
 /// `_meta` keys of the 2026-07-28 revision.
@@ -30,17 +30,6 @@ pub const INLINE_VERSION: &str = "2026-07-28";
 /// The version `initialize` answers when the client asks for one it cannot have over a
 /// handshake (2026-07-28 or an unknown one).
 const NEWEST_HANDSHAKE: ProtocolVersion = ProtocolVersion::LATEST_WITH_INITIALIZE;
-
-const LOG_LEVELS: [&str; 8] = [
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
 
 /// Whether a protocol version is one this server speaks; the list is rmcp's.
 pub fn is_supported(version: &str) -> bool {
@@ -183,8 +172,8 @@ impl Server {
             "resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": list
         }))
         .unwrap_or_default();
-        // Logging is advertised so clients may set a level; toolgate sends no log
-        // notifications, so every level is honoured trivially.
+        // Logging is advertised so clients may set a level: it filters the log messages
+        // relayed to that client (`Outbound::notify`).
         let capabilities: ServerCapabilities =
             serde_json::from_value(json!({ "logging": {}, "tools": {} })).unwrap_or_default();
         let info = ServerConfig::new(capabilities)
@@ -315,8 +304,8 @@ impl Server {
                     .and_then(|p| serde_json::from_str::<Map<String, Value>>(p.get()).ok())
                     .and_then(|p| p.get("level").and_then(Value::as_str).map(str::to_owned));
                 match level {
-                    // toolgate sends no log notifications, so there is nothing to filter.
-                    Some(l) if LOG_LEVELS.contains(&l.as_str()) => {
+                    // The level filters the log messages relayed to this client.
+                    Some(l) if outbound.set_log_level(&l) => {
                         let raw: &[u8] = if modern {
                             br#"{"resultType":"complete"}"#
                         } else {

@@ -8,7 +8,7 @@
 //! stdio writes lines. This module only holds the queues, the ids and the waiting.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use bytes::Bytes;
@@ -31,6 +31,18 @@ pub const QUEUE: usize = 1024;
 /// by count and by bytes; the oldest go first.
 const BROADCAST_EVENTS: usize = 256;
 const BROADCAST_BYTES: usize = 1 << 20;
+
+/// MCP log levels, least severe first (syslog's order).
+pub const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
 
 /// The number in the next server→client request id ("tg-N"): unique in the process, and
 /// a string, so it can never equal an id a client chose for its own requests.
@@ -107,10 +119,21 @@ impl Outbound {
     /// A notification related to this request (`notifications/progress`,
     /// `notifications/message`, …), delivered before the request's answer, in order.
     /// After the answer, or with no way back, it is dropped.
+    /// A log message (`notifications/message`) below the level the client set with
+    /// `logging/setLevel` is dropped here.
     pub fn notify(&self, method: &str, params: Option<Value>) {
-        let Some(sink) = self.inner.as_ref().and_then(|i| i.sink.as_ref()) else {
+        let Some(inner) = self.inner.as_ref() else {
             return;
         };
+        let Some(sink) = inner.sink.as_ref() else {
+            return;
+        };
+        if method == "notifications/message"
+            && let Some(link) = &inner.link
+            && !link.wants_log(params.as_ref())
+        {
+            return;
+        }
         match sink.try_send(message(None, method, params.as_ref())) {
             Ok(()) => {}
             Err(TrySendError::Full(_)) => tracing::warn!(
@@ -174,6 +197,18 @@ impl Outbound {
             .or_else(|| inner.link.as_ref().and_then(|l| l.capabilities.get()))
     }
 
+    /// Records the client's `logging/setLevel` (a [`LOG_LEVELS`] name) for the session
+    /// or connection this request came on; false for an unknown level.
+    pub(crate) fn set_log_level(&self, level: &str) -> bool {
+        let Some(rank) = LOG_LEVELS.iter().position(|l| *l == level) else {
+            return false;
+        };
+        if let Some(link) = self.inner.as_ref().and_then(|i| i.link.as_ref()) {
+            link.min_log.store(rank as u8 + 1, Ordering::Relaxed);
+        }
+        true
+    }
+
     /// Hands a client's answer to the request waiting for it; whether one was.
     pub(crate) fn deliver(&self, id: Option<&Id>, outcome: Result<&RawValue, &RawValue>) -> bool {
         match (self.inner.as_ref().and_then(|i| i.link.as_ref()), id) {
@@ -203,6 +238,9 @@ type Waiting = oneshot::Sender<Result<Value, RpcError>>;
 pub(crate) struct Link {
     pending: Mutex<Pending>,
     capabilities: OnceLock<Value>,
+    /// The least severe log level the client wants, as its rank in [`LOG_LEVELS`] plus
+    /// one; 0 until it sets one (then every level is sent).
+    min_log: AtomicU8,
 }
 
 #[derive(Debug, Default)]
@@ -223,6 +261,17 @@ impl Link {
     /// Records the capabilities from the client's `initialize` (the first one counts).
     pub(crate) fn set_capabilities(&self, capabilities: Value) {
         let _ = self.capabilities.set(capabilities);
+    }
+
+    /// Whether a log message with these params is at or above the client's level (one
+    /// without a known level is sent: it is not toolgate's to judge).
+    fn wants_log(&self, params: Option<&Value>) -> bool {
+        let min = self.min_log.load(Ordering::Relaxed);
+        let level = params.and_then(|p| p.get("level")).and_then(Value::as_str);
+        match level.and_then(|l| LOG_LEVELS.iter().position(|x| *x == l)) {
+            Some(rank) => rank as u8 + 1 >= min,
+            None => true,
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Pending> {
@@ -591,6 +640,35 @@ mod tests {
             assert!(v.get("id").is_none());
         }
         assert!(rx.try_recv().is_err(), "the third did not fit");
+    }
+
+    #[tokio::test]
+    async fn log_messages_below_the_clients_level_are_dropped() {
+        let link = Arc::new(Link::new(None));
+        let (out, mut rx) = link_outbound(&link, 16);
+        let log = |level: &str| Some(serde_json::json!({ "level": level, "data": level }));
+        out.notify("notifications/message", log("debug"));
+        assert!(out.set_log_level("warning"));
+        assert!(!out.set_log_level("loud"));
+        for level in ["debug", "info", "warning", "emergency", "odd"] {
+            out.notify("notifications/message", log(level));
+        }
+        out.notify("notifications/progress", log("debug"));
+        let mut got = Vec::new();
+        while let Ok(m) = rx.try_recv() {
+            let v: Value = serde_json::from_slice(&m).unwrap();
+            got.push(format!("{} {}", v["method"], v["params"]["level"]));
+        }
+        assert_eq!(
+            got,
+            [
+                r#""notifications/message" "debug""#,
+                r#""notifications/message" "warning""#,
+                r#""notifications/message" "emergency""#,
+                r#""notifications/message" "odd""#,
+                r#""notifications/progress" "debug""#,
+            ]
+        );
     }
 
     #[tokio::test]

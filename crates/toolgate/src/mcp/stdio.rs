@@ -67,12 +67,17 @@ where
         let mut subscriber = server.broadcast().subscribe(None);
         let stop = stop_broadcasts.clone();
         let tx = tx.clone();
+        let session = session.clone();
         async move {
             loop {
                 let batch = tokio::select! {
                     () = stop.cancelled() => return,
                     batch = subscriber.next() => batch,
                 };
+                // A client that has not initialized yet is told nothing unasked.
+                if lock(&session).is_none() {
+                    continue;
+                }
                 for (_, message) in batch {
                     if tx.send(message.to_vec()).await.is_err() {
                         return;

@@ -247,6 +247,15 @@ async fn progress_and_a_sampling_request_stream_before_the_answer_that_carries_t
 async fn a_clients_error_and_an_ended_session_both_reach_the_call() {
     let tg = start().await;
     let sid = open_session(&tg.url, json!({})).await;
+    // The session's log level filters the relayed log message (sent at `info`).
+    let level =
+        json!({"jsonrpc":"2.0","id":0,"method":"logging/setLevel","params":{"level":"warning"}});
+    let r = in_session(&tg.url, &sid)
+        .body(level.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
     let mut sse = Sse::new(
         in_session(&tg.url, &sid)
             .body(relay_call(1, "a"))
@@ -254,12 +263,21 @@ async fn a_clients_error_and_an_ended_session_both_reach_the_call() {
             .await
             .unwrap(),
     );
+    let mut before = Vec::new();
     let id = loop {
         let m = sse.next().await.unwrap().json();
         if m["method"] == "sampling/createMessage" {
             break m["id"].clone();
         }
+        before.push(m["method"].clone());
     };
+    assert_eq!(
+        before,
+        [
+            json!("notifications/progress"),
+            json!("notifications/progress")
+        ]
+    );
     let refusal =
         json!({"jsonrpc":"2.0","id":id,"error":{"code":-32601,"message":"no sampling here"}});
     let r = in_session(&tg.url, &sid)
