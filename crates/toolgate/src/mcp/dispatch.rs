@@ -18,6 +18,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::jsonrpc::{self, Id, Message};
+use super::outbound::{Broadcast, LOG_LEVELS, Outbound};
 use crate::gateway::Gateway;
 
 /// `_meta` keys of the 2026-07-28 revision.
@@ -29,17 +30,6 @@ pub const INLINE_VERSION: &str = "2026-07-28";
 /// The version `initialize` answers when the client asks for one it cannot have over a
 /// handshake (2026-07-28 or an unknown one).
 const NEWEST_HANDSHAKE: ProtocolVersion = ProtocolVersion::LATEST_WITH_INITIALIZE;
-
-const LOG_LEVELS: [&str; 8] = [
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
 
 /// Whether a protocol version is one this server speaks; the list is rmcp's.
 pub fn is_supported(version: &str) -> bool {
@@ -62,6 +52,8 @@ pub struct Inline {
     pub version: Option<String>,
     /// Whether `io.modelcontextprotocol/clientCapabilities` is an object.
     pub capabilities: bool,
+    /// That object, when it is one.
+    pub client_capabilities: Option<Value>,
 }
 
 impl Inline {
@@ -72,16 +64,18 @@ impl Inline {
             #[serde(rename = "_meta")]
             meta: Option<Map<String, Value>>,
         }
-        let meta = params
+        let mut meta = params
             .and_then(|p| serde_json::from_str::<P>(p.get()).ok())
             .and_then(|p| p.meta)
             .unwrap_or_default();
+        let client_capabilities = meta.remove(META_CAPABILITIES).filter(Value::is_object);
         Inline {
             version: meta
                 .get(META_VERSION)
                 .and_then(Value::as_str)
                 .map(str::to_owned),
-            capabilities: meta.get(META_CAPABILITIES).is_some_and(Value::is_object),
+            capabilities: client_capabilities.is_some(),
+            client_capabilities,
         }
     }
 
@@ -115,6 +109,8 @@ pub struct Reply {
     pub meta_malformed: bool,
     /// For a successful `initialize`: the negotiated version, which opens a session.
     pub negotiated: Option<ProtocolVersion>,
+    /// For a successful `initialize`: the client's `capabilities`, as sent.
+    pub client_capabilities: Option<Value>,
 }
 
 impl Reply {
@@ -125,6 +121,7 @@ impl Reply {
             inline,
             meta_malformed: false,
             negotiated: None,
+            client_capabilities: None,
         }
     }
 
@@ -135,6 +132,7 @@ impl Reply {
             inline,
             meta_malformed: false,
             negotiated: None,
+            client_capabilities: None,
         }
     }
 }
@@ -149,6 +147,8 @@ pub struct Server {
     tools_inline: Vec<u8>,
     /// Tool names, for the unknown-tool error.
     tool_names: String,
+    /// Server-initiated notifications to every connected client.
+    broadcast: Broadcast,
 }
 
 impl Server {
@@ -172,8 +172,8 @@ impl Server {
             "resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": list
         }))
         .unwrap_or_default();
-        // Logging is advertised so clients may set a level; toolgate sends no log
-        // notifications, so every level is honoured trivially.
+        // Logging is advertised so clients may set a level: it filters the log messages
+        // relayed to that client (`Outbound::notify`).
         let capabilities: ServerCapabilities =
             serde_json::from_value(json!({ "logging": {}, "tools": {} })).unwrap_or_default();
         let info = ServerConfig::new(capabilities)
@@ -188,16 +188,42 @@ impl Server {
             tools_handshake,
             tools_inline,
             tool_names,
+            broadcast: Broadcast::new(),
         }
     }
 
+    /// Notifications to every connected client (`notifications/tools/list_changed`, …):
+    /// the transports deliver them on each session's GET stream and on stdio.
+    pub fn broadcast(&self) -> &Broadcast {
+        &self.broadcast
+    }
+
     /// Answers one message. `session` is the version negotiated by this client's
-    /// `initialize`, when there was one. Notifications and replies get `None`.
-    pub async fn handle(&self, message: Message<'_>, session: Option<&str>) -> Option<Reply> {
-        let Message::Request { id, method, params } = message else {
-            return None;
-        };
-        Some(self.request(&id, &method, params, session).await)
+    /// `initialize`, when there was one. `outbound` is the way back to the client that
+    /// sent it: a request sends its notifications and server→client requests through
+    /// it, and a client's answer to one of those (a JSON-RPC response) is handed to the
+    /// request waiting for it. Notifications and responses get `None`.
+    pub async fn handle(
+        &self,
+        message: Message<'_>,
+        session: Option<&str>,
+        outbound: &Outbound,
+    ) -> Option<Reply> {
+        match message {
+            Message::Request { id, method, params } => {
+                Some(self.request(&id, &method, params, session, outbound).await)
+            }
+            Message::Reply { id, outcome } => {
+                if !outbound.deliver(id.as_ref(), outcome) {
+                    tracing::debug!(
+                        id = id.as_ref().map_or("null", Id::json),
+                        "a client's response matches no request waiting for one: dropped"
+                    );
+                }
+                None
+            }
+            Message::Notification { .. } => None,
+        }
     }
 
     async fn request(
@@ -206,6 +232,7 @@ impl Server {
         method: &str,
         params: Option<&RawValue>,
         session: Option<&str>,
+        outbound: &Outbound,
     ) -> Reply {
         if method == "initialize" {
             return self.initialize(id, params);
@@ -271,14 +298,14 @@ impl Server {
                 };
                 Reply::ok(jsonrpc::raw_result(id, raw), modern)
             }
-            "tools/call" => self.call(id, params, modern).await,
+            "tools/call" => self.call(id, params, modern, outbound).await,
             "logging/setLevel" => {
                 let level = params
                     .and_then(|p| serde_json::from_str::<Map<String, Value>>(p.get()).ok())
                     .and_then(|p| p.get("level").and_then(Value::as_str).map(str::to_owned));
                 match level {
-                    // toolgate sends no log notifications, so there is nothing to filter.
-                    Some(l) if LOG_LEVELS.contains(&l.as_str()) => {
+                    // The level filters the log messages relayed to this client.
+                    Some(l) if outbound.set_log_level(&l) => {
                         let raw: &[u8] = if modern {
                             br#"{"resultType":"complete"}"#
                         } else {
@@ -300,6 +327,7 @@ impl Server {
     }
 
     fn initialize(&self, id: &Id, params: Option<&RawValue>) -> Reply {
+        let params_raw = params;
         let parsed = params
             .ok_or_else(|| "`params` are required".to_owned())
             .and_then(|p| {
@@ -326,10 +354,17 @@ impl Server {
         info.protocol_version = negotiated.clone();
         let mut reply = Reply::ok(jsonrpc::result(id, &info), false);
         reply.negotiated = Some(negotiated);
+        reply.client_capabilities = client_capabilities(params_raw);
         reply
     }
 
-    async fn call(&self, id: &Id, params: Option<&RawValue>, modern: bool) -> Reply {
+    async fn call(
+        &self,
+        id: &Id,
+        params: Option<&RawValue>,
+        modern: bool,
+        outbound: &Outbound,
+    ) -> Reply {
         let mut params = params
             .and_then(|p| serde_json::from_str::<Map<String, Value>>(p.get()).ok())
             .unwrap_or_default();
@@ -358,6 +393,12 @@ impl Server {
         if name == crate::health::TOOL_NAME {
             return self.dependency_health(id, &arguments, modern).await;
         }
+        #[cfg(test)]
+        if name == tests::RELAY_TOOL {
+            return tests::relay_tool(id, params.get("_meta"), outbound, modern).await;
+        }
+        // Upstream MCP servers will relay through `outbound`; HTTP tools send nothing.
+        let _ = outbound;
         let Some(route) = self.gateway.route(&name) else {
             return Reply::err(
                 id,
@@ -415,13 +456,80 @@ impl Server {
     }
 }
 
+/// The `capabilities` object of `initialize` params, as the client sent it (rmcp's type
+/// would drop capabilities it does not know).
+fn client_capabilities(params: Option<&RawValue>) -> Option<Value> {
+    #[derive(serde::Deserialize)]
+    struct P {
+        capabilities: Option<Value>,
+    }
+    serde_json::from_str::<P>(params?.get())
+        .ok()?
+        .capabilities
+        .filter(Value::is_object)
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A tool that exists only in tests: it sends two progress notifications (with the
+    /// call's `progressToken`, if any), one log message, and one
+    /// `sampling/createMessage` through the call's `Outbound`, and returns what the client
+    /// answered as its text.
+    pub(crate) const RELAY_TOOL: &str = "relay_test";
+
+    pub(crate) async fn relay_tool(
+        id: &Id,
+        meta: Option<&Value>,
+        outbound: &Outbound,
+        modern: bool,
+    ) -> Reply {
+        let token = meta
+            .and_then(|m| m.get("progressToken"))
+            .cloned()
+            .unwrap_or_else(|| json!("relay"));
+        for progress in [1, 2] {
+            outbound.notify(
+                "notifications/progress",
+                Some(json!({ "progressToken": token, "progress": progress, "total": 2 })),
+            );
+        }
+        outbound.notify(
+            "notifications/message",
+            Some(json!({ "level": "info", "logger": "relay", "data": "asking the client" })),
+        );
+        let asked = outbound
+            .request(
+                "sampling/createMessage",
+                Some(json!({
+                    "messages": [{ "role": "user", "content": { "type": "text", "text": "hello?" } }],
+                    "maxTokens": 16
+                })),
+            )
+            .await;
+        let sampling = outbound
+            .client_capabilities()
+            .is_some_and(|c| c.get("sampling").is_some());
+        let text = match asked {
+            Ok(v) => format!(
+                "client answered: {} (sampling declared: {sampling})",
+                v.pointer("/content/text")
+                    .and_then(Value::as_str)
+                    .unwrap_or("?")
+            ),
+            Err(e) => format!("client could not answer: {e} (sampling declared: {sampling})"),
+        };
+        let mut result = json!({ "content": [{ "type": "text", "text": text }], "isError": false });
+        if modern && let Value::Object(m) = &mut result {
+            m.insert("resultType".into(), "complete".into());
+        }
+        Reply::ok(jsonrpc::result(id, &result), modern)
+    }
 
     const CONFIG: &str = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n    contract: { version: \"1.0\", response_schema: { type: object } }\n";
 
-    fn server() -> Server {
+    pub(crate) fn server() -> Server {
         let dir = std::env::temp_dir().join(format!(
             "toolgate-dispatch-{}-{}",
             std::process::id(),
@@ -445,7 +553,10 @@ mod tests {
 
     async fn ask(s: &Server, body: &str, session: Option<&str>) -> (Value, Reply) {
         let message = jsonrpc::parse(body.as_bytes()).expect("a message");
-        let reply = s.handle(message, session).await.expect("an answer");
+        let reply = s
+            .handle(message, session, &Outbound::none())
+            .await
+            .expect("an answer");
         let value = serde_json::from_slice(&reply.body).expect("JSON");
         (value, reply)
     }
@@ -605,6 +716,10 @@ mod tests {
         let notification =
             jsonrpc::parse(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
                 .expect("parses");
-        assert!(s.handle(notification, Some("2025-11-25")).await.is_none());
+        assert!(
+            s.handle(notification, Some("2025-11-25"), &Outbound::none())
+                .await
+                .is_none()
+        );
     }
 }

@@ -69,8 +69,12 @@ pub enum Message<'a> {
         method: Cow<'a, str>,
         params: Option<&'a RawValue>,
     },
-    /// The client's answer to a server request (toolgate sends none, so it is dropped).
-    Reply,
+    /// The client's answer to a server→client request: its id (`None` when null or
+    /// malformed) and its `result` (Ok) or `error` (Err), as JSON text.
+    Reply {
+        id: Option<Id>,
+        outcome: Result<&'a RawValue, &'a RawValue>,
+    },
 }
 
 impl Message<'_> {
@@ -78,7 +82,7 @@ impl Message<'_> {
     pub fn method(&self) -> Option<&str> {
         match self {
             Message::Request { method, .. } | Message::Notification { method, .. } => Some(method),
-            Message::Reply => None,
+            Message::Reply { .. } => None,
         }
     }
 
@@ -86,7 +90,7 @@ impl Message<'_> {
     pub fn params(&self) -> Option<&RawValue> {
         match self {
             Message::Request { params, .. } | Message::Notification { params, .. } => *params,
-            Message::Reply => None,
+            Message::Reply { .. } => None,
         }
     }
 }
@@ -194,8 +198,21 @@ pub fn parse(bytes: &[u8]) -> Result<Message<'_>, Refusal> {
             method,
             params: envelope.params,
         }),
-        (None, Some(_)) if envelope.result.is_some() || envelope.error.is_some() => {
-            Ok(Message::Reply)
+        (None, Some(raw)) if envelope.error.is_some() || envelope.result.is_some() => {
+            let outcome = match (envelope.error, envelope.result) {
+                (Some(error), _) => Err(error),
+                (None, Some(result)) => Ok(result),
+                (None, None) => {
+                    return Err(refuse(
+                        INVALID_REQUEST,
+                        "Invalid Request: a message needs a `method`",
+                    ));
+                }
+            };
+            Ok(Message::Reply {
+                id: Id::from_raw(raw),
+                outcome,
+            })
         }
         _ => Err(refuse(
             INVALID_REQUEST,
@@ -325,10 +342,23 @@ mod tests {
             parse(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
             Ok(Message::Notification { .. })
         ));
-        assert!(matches!(
-            parse(br#"{"jsonrpc":"2.0","id":3,"result":{}}"#),
-            Ok(Message::Reply)
-        ));
+        match parse(br#"{"jsonrpc":"2.0","id":"tg-3","result":{"a":1}}"#) {
+            Ok(Message::Reply {
+                id: Some(id),
+                outcome: Ok(result),
+            }) => {
+                assert_eq!(id.json(), "\"tg-3\"");
+                assert_eq!(result.get(), r#"{"a":1}"#);
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse(br#"{"jsonrpc":"2.0","id":null,"error":{"code":-1,"message":"no"}}"#) {
+            Ok(Message::Reply {
+                id: None,
+                outcome: Err(error),
+            }) => assert!(error.get().contains("no")),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

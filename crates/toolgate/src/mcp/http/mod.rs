@@ -4,12 +4,16 @@
 //! Admission (Host, Origin, bearer token, body size) happens before this, for every
 //! endpoint (`crate::server`). Here are the transport's own rules, each in one place:
 //! media types, the `MCP-Protocol-Version` header, the 2026-07-28 `Mcp-Method`/`Mcp-Name`
-//! headers, sessions, and which HTTP status an answer gets. Every POST is answered with
-//! one `application/json` body (streamable HTTP allows it for any request), or 202 for a
-//! notification.
+//! headers, sessions, and which HTTP status an answer gets. A POST is answered with one
+//! `application/json` body, or 202 for a notification or a client's response to a
+//! server→client request (handed to the request waiting for it). A request that sends
+//! the client something before its answer (progress, a log message, a sampling request)
+//! is answered with an event stream instead: those messages as events, then the answer.
 
 pub mod session;
 pub mod stream;
+#[cfg(test)]
+mod tests_relay;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,11 +21,15 @@ use std::time::Duration;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
 use rmcp::model::ProtocolVersion;
+use serde_json::Value;
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::dispatch::{self, Inline, Reply, Server};
 use super::jsonrpc::{self, Message};
+use super::outbound::{self, Link, Outbound};
 use session::Sessions;
 
 const SESSION_ID: &str = "mcp-session-id";
@@ -273,7 +281,7 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
         Message::Request { id, .. } => Some(id.clone()),
         _ => None,
     };
-    let inline = Inline::of(message.params());
+    let mut inline = Inline::of(message.params());
     let header_version = match version_header(&headers, inline.version.is_some()) {
         Ok(v) => v,
         Err(refusal) => return text(StatusCode::BAD_REQUEST, &refusal),
@@ -340,19 +348,21 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
         }
         match session_id {
             Some(sid) => {
-                let Some(version) = mcp.sessions.touch(sid) else {
+                let Some((version, link)) = mcp.sessions.touch_link(sid) else {
                     return text(StatusCode::NOT_FOUND, "Not Found: Session not found");
                 };
-                answer(mcp, message, Some(&version)).await
+                answer(mcp, message, &bytes, Some(version), Some(link), None).await
             }
-            None if method == "server/discover" => answer(mcp, message, None).await,
+            None if method == "server/discover" => {
+                answer(mcp, message, &bytes, None, None, None).await
+            }
             None => text(
                 StatusCode::BAD_REQUEST,
                 "Bad Request: Session ID is required",
             ),
         }
     } else {
-        if matches!(message, Message::Reply) {
+        if matches!(message, Message::Reply { .. }) {
             return json(
                 StatusCode::BAD_REQUEST,
                 jsonrpc::error(
@@ -363,7 +373,8 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
                 ),
             );
         }
-        answer(mcp, message, None).await
+        let capabilities = inline.client_capabilities.take();
+        answer(mcp, message, &bytes, None, None, capabilities).await
     }
 }
 
@@ -377,25 +388,59 @@ fn initialize_version(message: &Message<'_>) -> Option<String> {
     p.version
 }
 
-async fn answer(mcp: &Mcp, message: Message<'_>, session: Option<&ProtocolVersion>) -> Response {
-    match mcp
-        .server
-        .handle(message, session.map(ProtocolVersion::as_str))
-        .await
-    {
-        Some(reply) => json(status_of(&reply), reply.body),
-        None => StatusCode::ACCEPTED.into_response(),
+/// Answers one message of a session (`version` and `link`) or a stateless request
+/// (`capabilities` from its `_meta`). `bytes` is the body `message` was read from.
+async fn answer(
+    mcp: &Mcp,
+    message: Message<'_>,
+    bytes: &Bytes,
+    version: Option<ProtocolVersion>,
+    link: Option<Arc<Link>>,
+    capabilities: Option<Value>,
+) -> Response {
+    // Only a tool call sends anything to the client before its answer; everything else
+    // is answered in place.
+    if message.method() != Some("tools/call") || !matches!(message, Message::Request { .. }) {
+        let outbound = Outbound::new(None, link, capabilities);
+        let version = version.as_ref().map(ProtocolVersion::as_str);
+        return match mcp.server.handle(message, version, &outbound).await {
+            Some(reply) => json(status_of(&reply), reply.body),
+            None => StatusCode::ACCEPTED.into_response(),
+        };
+    }
+    // The call may go on after the answer has turned into a stream, so it owns what it
+    // reads (the body is read again: `message` borrows it).
+    let (sink, mut queue) = mpsc::channel(outbound::QUEUE);
+    let outbound = Outbound::new(Some(sink), link, capabilities);
+    let server = mcp.server.clone();
+    let bytes = bytes.clone();
+    let mut work: stream::Work = Box::pin(async move {
+        let message = jsonrpc::parse(&bytes).ok()?;
+        let version = version.as_ref().map(ProtocolVersion::as_str);
+        server.handle(message, version, &outbound).await
+    });
+    tokio::select! {
+        biased;
+        reply = &mut work => match queue.try_recv() {
+            // Nothing was sent: one JSON body, as for any other request.
+            Err(_) => match reply {
+                Some(reply) => json(status_of(&reply), reply.body),
+                None => StatusCode::ACCEPTED.into_response(),
+            },
+            Ok(first) => stream::relay(first, None, reply.map(|r| r.body), queue),
+        },
+        Some(first) = queue.recv() => stream::relay(first, Some(work), None, queue),
     }
 }
 
 async fn initialize(mcp: &Mcp, message: Message<'_>) -> Response {
-    let Some(reply) = mcp.server.handle(message, None).await else {
+    let Some(reply) = mcp.server.handle(message, None, &Outbound::none()).await else {
         return StatusCode::ACCEPTED.into_response();
     };
     let Some(version) = reply.negotiated else {
         return json(StatusCode::OK, reply.body);
     };
-    match mcp.sessions.open(version) {
+    match mcp.sessions.open_with(version, reply.client_capabilities) {
         Ok(sid) => {
             let mut response = json(StatusCode::OK, reply.body);
             if let Ok(value) = HeaderValue::from_str(&sid) {
@@ -466,18 +511,23 @@ fn get(mcp: &Mcp, headers: &HeaderMap) -> Response {
     if mcp.sessions.touch(sid).is_none() {
         return text(StatusCode::NOT_FOUND, "Not Found: Session not found");
     }
-    if headers.contains_key(LAST_EVENT_ID) {
-        tracing::debug!(
-            "GET /mcp resumes a stream; toolgate sends no server events, so nothing is replayed"
-        );
-    }
+    // A resume replays the broadcasts after the client's last event; an id this server
+    // did not write (another stream's, or garbage) gets a fresh stream.
+    let after = header(headers, LAST_EVENT_ID).and_then(|v| {
+        let id = v.trim().parse::<u64>().ok();
+        if id.is_none() {
+            tracing::debug!("GET /mcp with a Last-Event-ID toolgate did not send: a fresh stream");
+        }
+        id
+    });
+    let subscriber = mcp.server.broadcast().subscribe(after);
     let end = mcp.shutdown.child_token();
     if mcp.sessions.attach_stream(sid, end.clone()).is_none() {
         return text(StatusCode::NOT_FOUND, "Not Found: Session not found");
     }
     let sessions = mcp.sessions.clone();
     let sid = sid.to_owned();
-    stream::response(end, move || {
+    stream::response(end, subscriber, move || {
         sessions.touch(&sid);
     })
 }

@@ -1,6 +1,8 @@
-//! Sessions of the handshake revisions (`Mcp-Session-Id`): the negotiated version and
-//! when the session was last used. Nothing else: a session holds no task, channel or
-//! buffer, so 10,000 of them are a few megabytes.
+//! Sessions of the handshake revisions (`Mcp-Session-Id`): the negotiated version, when
+//! the session was last used, and its link (the client's capabilities and the
+//! server→client requests waiting for its answers). A session holds no task, channel or
+//! buffer of its own (broadcasts are read from one shared ring), so 10,000 of them are a
+//! few megabytes. Ending a session fails the requests still waiting on it.
 //!
 //! The table is bounded. A session unused for `idle` is ended (on the next sweep, or
 //! when it is next looked up); when `max` sessions are open and none is idle, a new
@@ -11,8 +13,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::ProtocolVersion;
+use serde_json::Value;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
+
+use crate::mcp::outbound::Link;
 
 #[derive(Debug)]
 struct Entry {
@@ -20,6 +25,17 @@ struct Entry {
     last_used: Instant,
     /// Ends this session's GET stream (when one is open).
     stream: Option<CancellationToken>,
+    link: Arc<Link>,
+}
+
+impl Entry {
+    /// Ends what the session holds: its stream and its waiting requests.
+    fn end(self) {
+        if let Some(s) = self.stream {
+            s.cancel();
+        }
+        self.link.close();
+    }
 }
 
 /// The session table.
@@ -62,6 +78,15 @@ impl Sessions {
 
     /// Opens a session for `version`; returns its id.
     pub fn open(&self, version: ProtocolVersion) -> Result<Arc<str>, Full> {
+        self.open_with(version, None)
+    }
+
+    /// Opens a session for `version`, for a client that declared `capabilities`.
+    pub fn open_with(
+        &self,
+        version: ProtocolVersion,
+        capabilities: Option<Value>,
+    ) -> Result<Arc<str>, Full> {
         let now = Instant::now();
         let mut map = self.lock();
         if map.len() >= self.max {
@@ -84,6 +109,7 @@ impl Sessions {
                 version,
                 last_used: now,
                 stream: None,
+                link: Arc::new(Link::new(capabilities)),
             },
         );
         Ok(id)
@@ -91,17 +117,23 @@ impl Sessions {
 
     /// The session's version, marking it used; `None` for an unknown or expired one.
     pub fn touch(&self, id: &str) -> Option<ProtocolVersion> {
+        self.touch_link(id).map(|(version, _)| version)
+    }
+
+    /// The session's version and link, marking it used; `None` for an unknown or
+    /// expired one.
+    pub(crate) fn touch_link(&self, id: &str) -> Option<(ProtocolVersion, Arc<Link>)> {
         let now = Instant::now();
         let mut map = self.lock();
         let entry = map.get_mut(id)?;
         if now.saturating_duration_since(entry.last_used) >= self.idle {
-            if let Some(s) = map.remove(id).and_then(|e| e.stream) {
-                s.cancel();
+            if let Some(e) = map.remove(id) {
+                e.end();
             }
             return None;
         }
         entry.last_used = now;
-        Some(entry.version.clone())
+        Some((entry.version.clone(), entry.link.clone()))
     }
 
     /// Attaches a new GET stream to the session, ending the previous one (a client has
@@ -119,9 +151,7 @@ impl Sessions {
     pub fn close(&self, id: &str) -> bool {
         match self.lock().remove(id) {
             Some(entry) => {
-                if let Some(s) = entry.stream {
-                    s.cancel();
-                }
+                entry.end();
                 true
             }
             None => false,
@@ -136,8 +166,11 @@ impl Sessions {
     fn sweep_locked(map: &mut HashMap<Arc<str>, Entry>, now: Instant, idle: Duration) {
         map.retain(|_, e| {
             let keep = now.saturating_duration_since(e.last_used) < idle;
-            if !keep && let Some(s) = &e.stream {
-                s.cancel();
+            if !keep {
+                if let Some(s) = &e.stream {
+                    s.cancel();
+                }
+                e.link.close();
             }
             keep
         });

@@ -1,0 +1,514 @@
+//! Messages to the client over streamable HTTP, on a loopback socket: a tool call that
+//! sends progress, a log message and a sampling request gets an event stream with those
+//! before its answer, the client's POSTed response comes back into the call, a call that
+//! sends nothing stays one JSON body, and broadcasts reach every session's GET stream.
+//! The tool is the test-only `relay_test` of `dispatch::tests`.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::routing::any;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::{Mcp, Settings};
+use crate::mcp::dispatch::Server;
+use crate::mcp::dispatch::tests::{RELAY_TOOL, server};
+
+/// A bound on every wait, so a broken stream fails the test instead of hanging it; the
+/// exchanges themselves take milliseconds.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+struct Running {
+    url: String,
+    server: Arc<Server>,
+    mcp: Arc<Mcp>,
+    shutdown: CancellationToken,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+async fn start() -> Running {
+    let server = Arc::new(server());
+    let shutdown = CancellationToken::new();
+    let settings = Settings {
+        max_sessions: 16,
+        session_idle: Duration::from_secs(600),
+        max_request_bytes: 1 << 20,
+    };
+    let mcp = Mcp::new(server.clone(), &settings, shutdown.clone());
+    let app = Router::new()
+        .route("/mcp", any(super::handle))
+        .with_state(mcp.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let stop = shutdown.clone();
+    tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move { stop.cancelled().await })
+            .await
+            .unwrap();
+    });
+    Running {
+        url: format!("http://{addr}/mcp"),
+        server,
+        mcp,
+        shutdown,
+    }
+}
+
+fn post(url: &str) -> reqwest::RequestBuilder {
+    reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+}
+
+fn in_session(url: &str, sid: &str) -> reqwest::RequestBuilder {
+    post(url)
+        .header("mcp-session-id", sid)
+        .header("mcp-protocol-version", "2025-11-25")
+}
+
+async fn open_session(url: &str, capabilities: Value) -> String {
+    let init = json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": { "protocolVersion": "2025-11-25", "capabilities": capabilities,
+                    "clientInfo": { "name": "relay-test", "version": "1" } }
+    });
+    let r = post(url).body(init.to_string()).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    r.headers()["mcp-session-id"].to_str().unwrap().to_owned()
+}
+
+fn relay_call(id: u64, token: &str) -> String {
+    json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": { "name": RELAY_TOOL, "arguments": {}, "_meta": { "progressToken": token } }
+    })
+    .to_string()
+}
+
+/// One server-sent event: its id and its data (`data:` lines joined by `\n`).
+#[derive(Debug)]
+struct Event {
+    id: Option<String>,
+    data: String,
+}
+
+impl Event {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.data).unwrap_or(Value::Null)
+    }
+}
+
+/// Reads an event stream incrementally.
+struct Sse {
+    response: reqwest::Response,
+    buf: String,
+}
+
+impl Sse {
+    fn new(response: reqwest::Response) -> Sse {
+        assert_eq!(response.status(), 200);
+        assert_eq!(
+            response.headers()["content-type"].to_str().unwrap(),
+            "text/event-stream"
+        );
+        Sse {
+            response,
+            buf: String::new(),
+        }
+    }
+
+    /// The next event (comments skipped); `None` when the stream ends.
+    async fn next(&mut self) -> Option<Event> {
+        loop {
+            if let Some(end) = self.buf.find("\n\n") {
+                let block: String = self.buf.drain(..end + 2).collect();
+                let mut event = Event {
+                    id: None,
+                    data: String::new(),
+                };
+                let mut lines = 0;
+                for line in block.lines() {
+                    if let Some(id) = line.strip_prefix("id: ") {
+                        event.id = Some(id.to_owned());
+                    } else if let Some(d) = line.strip_prefix("data: ") {
+                        if lines > 0 {
+                            event.data.push('\n');
+                        }
+                        event.data.push_str(d);
+                        lines += 1;
+                    }
+                }
+                if block.starts_with(':') {
+                    continue;
+                }
+                return Some(event);
+            }
+            let chunk = tokio::time::timeout(PATIENCE, self.response.chunk())
+                .await
+                .expect("the stream went quiet")
+                .unwrap()?;
+            self.buf.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_call_that_sends_nothing_is_still_one_json_body() {
+    let tg = start().await;
+    let sid = open_session(&tg.url, json!({})).await;
+    let call = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dependency_health","arguments":{}}});
+    let r = in_session(&tg.url, &sid)
+        .body(call.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "application/json");
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["id"], 1);
+    assert_eq!(v["result"]["isError"], false);
+}
+
+#[tokio::test]
+async fn progress_and_a_sampling_request_stream_before_the_answer_that_carries_the_reply() {
+    let tg = start().await;
+    let sid = open_session(&tg.url, json!({ "sampling": {} })).await;
+    let response = in_session(&tg.url, &sid)
+        .body(relay_call(7, "p-7"))
+        .send()
+        .await
+        .unwrap();
+    let mut sse = Sse::new(response);
+    let mut progress = Vec::new();
+    let request = loop {
+        let e = sse.next().await.expect("the sampling request");
+        assert!(e.id.is_none(), "a POST's events are not resumable: {e:?}");
+        let m = e.json();
+        match m["method"].as_str() {
+            Some("notifications/progress") => {
+                assert_eq!(m["params"]["progressToken"], "p-7");
+                progress.push(m["params"]["progress"].clone());
+            }
+            Some("notifications/message") => assert_eq!(m["params"]["level"], "info"),
+            Some("sampling/createMessage") => break m,
+            _ => panic!("unexpected before the request: {m}"),
+        }
+    };
+    assert_eq!(progress, [json!(1), json!(2)]);
+    let id = request["id"].as_str().unwrap().to_owned();
+    assert!(id.starts_with("tg-"), "{id}");
+    assert_eq!(tg.mcp.sessions(), 1);
+    let answer = json!({"jsonrpc":"2.0","id":id,"result":{"role":"assistant","content":{"type":"text","text":"hi there"},"model":"m"}});
+    let r = in_session(&tg.url, &sid)
+        .body(answer.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 202);
+    let done = sse.next().await.expect("the answer").json();
+    assert_eq!(done["id"], 7);
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        "client answered: hi there (sampling declared: true)"
+    );
+    assert!(
+        sse.next().await.is_none(),
+        "the stream ends after the answer"
+    );
+
+    // The same answer again (and any id nobody waits for) is accepted and dropped.
+    let r = in_session(&tg.url, &sid)
+        .body(answer.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 202);
+    let stray = json!({"jsonrpc":"2.0","id":"tg-never","error":{"code":-1,"message":"no"}});
+    let r = in_session(&tg.url, &sid)
+        .body(stray.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 202);
+    let r = post(&tg.url).body(stray.to_string()).send().await.unwrap();
+    assert_eq!(r.status(), 400, "a response needs its session");
+}
+
+#[tokio::test]
+async fn a_clients_error_and_an_ended_session_both_reach_the_call() {
+    let tg = start().await;
+    let sid = open_session(&tg.url, json!({})).await;
+    // The session's log level filters the relayed log message (sent at `info`).
+    let level =
+        json!({"jsonrpc":"2.0","id":0,"method":"logging/setLevel","params":{"level":"warning"}});
+    let r = in_session(&tg.url, &sid)
+        .body(level.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let mut sse = Sse::new(
+        in_session(&tg.url, &sid)
+            .body(relay_call(1, "a"))
+            .send()
+            .await
+            .unwrap(),
+    );
+    let mut before = Vec::new();
+    let id = loop {
+        let m = sse.next().await.unwrap().json();
+        if m["method"] == "sampling/createMessage" {
+            break m["id"].clone();
+        }
+        before.push(m["method"].clone());
+    };
+    assert_eq!(
+        before,
+        [
+            json!("notifications/progress"),
+            json!("notifications/progress")
+        ]
+    );
+    let refusal =
+        json!({"jsonrpc":"2.0","id":id,"error":{"code":-32601,"message":"no sampling here"}});
+    let r = in_session(&tg.url, &sid)
+        .body(refusal.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 202);
+    let text = sse.next().await.unwrap().json()["result"]["content"][0]["text"].clone();
+    assert_eq!(
+        text,
+        "client could not answer: no sampling here (JSON-RPC error -32601) (sampling declared: false)"
+    );
+
+    // A session that ends while a request waits for the client fails that request.
+    let mut sse = Sse::new(
+        in_session(&tg.url, &sid)
+            .body(relay_call(2, "b"))
+            .send()
+            .await
+            .unwrap(),
+    );
+    loop {
+        if sse.next().await.unwrap().json()["method"] == "sampling/createMessage" {
+            break;
+        }
+    }
+    let r = reqwest::Client::new()
+        .delete(&tg.url)
+        .header("mcp-session-id", &sid)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let done = sse.next().await.unwrap().json();
+    assert_eq!(done["id"], 2);
+    let text = done["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("session or connection ended"), "{text}");
+}
+
+#[tokio::test]
+async fn a_stateless_call_streams_notifications_but_cannot_ask_the_client() {
+    let tg = start().await;
+    let call = json!({
+        "jsonrpc": "2.0", "id": "s1", "method": "tools/call",
+        "params": { "name": RELAY_TOOL, "arguments": {}, "_meta": {
+            "progressToken": 5,
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": { "sampling": {} } } }
+    });
+    let response = post(&tg.url)
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", RELAY_TOOL)
+        .body(call.to_string())
+        .send()
+        .await
+        .unwrap();
+    let mut sse = Sse::new(response);
+    let mut methods = Vec::new();
+    let answer = loop {
+        let m = sse.next().await.unwrap().json();
+        match m["method"].as_str() {
+            Some(method) => methods.push(method.to_owned()),
+            None => break m,
+        }
+    };
+    assert_eq!(
+        methods,
+        [
+            "notifications/progress",
+            "notifications/progress",
+            "notifications/message"
+        ]
+    );
+    assert_eq!(answer["id"], "s1");
+    assert_eq!(answer["result"]["resultType"], "complete");
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("carries no server requests") && text.ends_with("(sampling declared: true)"),
+        "{text}"
+    );
+}
+
+async fn get_stream(url: &str, sid: &str, last_event_id: Option<&str>) -> Sse {
+    let mut get = reqwest::Client::new()
+        .get(url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", sid)
+        .header("mcp-protocol-version", "2025-11-25");
+    if let Some(id) = last_event_id {
+        get = get.header("last-event-id", id);
+    }
+    Sse::new(get.send().await.unwrap())
+}
+
+#[tokio::test]
+async fn broadcasts_reach_every_sessions_get_stream_and_a_resume_replays_them() {
+    let tg = start().await;
+    let a = open_session(&tg.url, json!({})).await;
+    let b = open_session(&tg.url, json!({})).await;
+    let mut sa = get_stream(&tg.url, &a, None).await;
+    let mut sb = get_stream(&tg.url, &b, None).await;
+    let prime_a = sa.next().await.unwrap();
+    let prime_b = sb.next().await.unwrap();
+    assert_eq!(prime_a.data, "");
+    let start: u64 = prime_a.id.as_deref().unwrap().parse().unwrap();
+    assert_eq!(prime_b.id, prime_a.id);
+
+    tg.server
+        .broadcast()
+        .notify_all("notifications/tools/list_changed", None);
+    tg.server.broadcast().notify_all(
+        "notifications/message",
+        Some(json!({"level": "warning", "data": "second"})),
+    );
+    for s in [&mut sa, &mut sb] {
+        let first = s.next().await.unwrap();
+        assert_eq!(first.id, Some((start + 1).to_string()));
+        assert_eq!(first.json()["method"], "notifications/tools/list_changed");
+        let second = s.next().await.unwrap();
+        assert_eq!(second.id, Some((start + 2).to_string()));
+        assert_eq!(second.json()["params"]["data"], "second");
+    }
+
+    // Session a reconnects after the first event: it gets the second again, and its old
+    // stream ends (a session has one GET stream).
+    let first = (start + 1).to_string();
+    let mut again = get_stream(&tg.url, &a, Some(&first)).await;
+    assert_eq!(again.next().await.unwrap().id, Some(first.clone()));
+    let replayed = again.next().await.unwrap();
+    assert_eq!(replayed.id, Some((start + 2).to_string()));
+    assert_eq!(replayed.json()["params"]["data"], "second");
+    assert!(sa.next().await.is_none());
+    // An id toolgate never wrote gets a fresh stream: no replay, only what comes next.
+    let mut fresh = get_stream(&tg.url, &b, Some("someone-else-7")).await;
+    assert_eq!(
+        fresh.next().await.unwrap().id,
+        Some((start + 2).to_string())
+    );
+    tg.server
+        .broadcast()
+        .notify_all("notifications/prompts/list_changed", None);
+    assert_eq!(
+        fresh.next().await.unwrap().json()["method"],
+        "notifications/prompts/list_changed"
+    );
+}
+
+/// A real SDK client: rmcp's, answering sampling and recording what it was told.
+/// (rmcp marks sampling and logging deprecated by SEP-2577; clients of the handshake
+/// revisions still use both, and they are what is relayed here.)
+#[derive(Clone, Default)]
+struct Recorder {
+    progress: Arc<Mutex<Vec<f64>>>,
+    logs: Arc<Mutex<Vec<Value>>>,
+    sampled: Arc<Mutex<u32>>,
+}
+
+#[allow(deprecated)]
+impl rmcp::ClientHandler for Recorder {
+    async fn create_message(
+        &self,
+        _params: rmcp::model::CreateMessageRequestParams,
+        _context: rmcp::service::RequestContext<rmcp::RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, rmcp::ErrorData> {
+        *self.sampled.lock().unwrap() += 1;
+        Ok(serde_json::from_value(json!({
+            "model": "test-model", "stopReason": "endTurn",
+            "role": "assistant", "content": { "type": "text", "text": "hello from rmcp" }
+        }))
+        .unwrap())
+    }
+
+    async fn on_progress(
+        &self,
+        params: rmcp::model::ProgressNotificationParam,
+        _context: rmcp::service::NotificationContext<rmcp::RoleClient>,
+    ) {
+        self.progress.lock().unwrap().push(params.progress);
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: rmcp::model::LoggingMessageNotificationParam,
+        _context: rmcp::service::NotificationContext<rmcp::RoleClient>,
+    ) {
+        self.logs.lock().unwrap().push(params.data);
+    }
+
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        serde_json::from_value(json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": { "sampling": {} },
+            "clientInfo": { "name": "rmcp-relay-test", "version": "1" }
+        }))
+        .unwrap()
+    }
+}
+
+#[tokio::test]
+async fn rmcp_accepts_the_stream_answers_sampling_and_sees_progress_and_logs() {
+    use rmcp::ServiceExt;
+    let tg = start().await;
+    let recorder = Recorder::default();
+    let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(tg.url.clone());
+    let client = recorder.clone().serve(transport).await.unwrap();
+    let result = tokio::time::timeout(
+        PATIENCE,
+        client.call_tool(rmcp::model::CallToolRequestParams::new(RELAY_TOOL)),
+    )
+    .await
+    .expect("the call finished")
+    .unwrap();
+    let v = serde_json::to_value(&result).unwrap();
+    assert_eq!(
+        v["content"][0]["text"],
+        "client answered: hello from rmcp (sampling declared: true)"
+    );
+    assert_eq!(*recorder.sampled.lock().unwrap(), 1);
+    // Notifications are handled by the client's own task: wait until they are in.
+    tokio::time::timeout(PATIENCE, async {
+        while recorder.progress.lock().unwrap().len() < 2
+            || recorder.logs.lock().unwrap().is_empty()
+        {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("progress and logs arrived");
+    assert_eq!(*recorder.progress.lock().unwrap(), [1.0, 2.0]);
+    assert_eq!(*recorder.logs.lock().unwrap(), [json!("asking the client")]);
+    client.cancel().await.unwrap();
+}
