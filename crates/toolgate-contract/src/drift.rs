@@ -75,6 +75,23 @@ pub enum Change {
         /// What is wrong, without the offending value.
         message: String,
     },
+    /// A keyword of a schema changed between two versions of one schema (a tool
+    /// definition's description of a property, an `enum`, a bound). Only schema-to-schema
+    /// comparisons produce it; a response check never does.
+    Keyword {
+        /// The schema node, in the notation of the other changes (`filters.since`).
+        path: String,
+        /// The keyword (`description`, `enum`), or a JSON Pointer below the node
+        /// (`anyOf/1/description`) when the change is inside a keyword the structural
+        /// diff does not descend into.
+        keyword: String,
+        /// The old value: a string as it is, anything else as compact JSON; capped.
+        before: Option<String>,
+        /// The new value, rendered the same way.
+        after: Option<String>,
+        /// Whether callers written against the old schema can break.
+        breaking: bool,
+    },
 }
 
 /// One raw validator error.
@@ -95,7 +112,8 @@ impl Change {
             Change::Missing { path, .. }
             | Change::Added { path, .. }
             | Change::TypeChanged { path, .. }
-            | Change::Invalid { path, .. } => path,
+            | Change::Invalid { path, .. }
+            | Change::Keyword { path, .. } => path,
             Change::Renamed { from, .. } => from,
         }
     }
@@ -108,12 +126,18 @@ impl Change {
             Change::TypeChanged { .. } => "type_changed",
             Change::Renamed { .. } => "renamed",
             Change::Invalid { .. } => "invalid",
+            Change::Keyword { .. } => "keyword",
         }
     }
 
-    /// Whether this change alone makes a response break the contract (`Added` does not).
+    /// Whether this change alone makes a response break the contract (`Added` does not,
+    /// nor a [`Change::Keyword`] marked as not breaking).
     pub fn is_breaking(&self) -> bool {
-        !matches!(self, Change::Added { .. })
+        match self {
+            Change::Added { .. } => false,
+            Change::Keyword { breaking, .. } => *breaking,
+            _ => true,
+        }
     }
 
     /// The phrase used in [`Drift::summary`].
@@ -136,7 +160,27 @@ impl Change {
                 )
             }
             Change::Invalid { path, message } => format!("{}: {message}", shown(path)),
+            Change::Keyword {
+                path,
+                keyword,
+                before,
+                after,
+                ..
+            } => format!(
+                "{keyword} of {} changed: {} → {}",
+                shown(path),
+                quoted(before.as_deref()),
+                quoted(after.as_deref())
+            ),
         }
+    }
+}
+
+/// A keyword value in a summary: quoted, or "(none)" when the keyword is absent.
+pub(crate) fn quoted(text: Option<&str>) -> String {
+    match text {
+        Some(t) => format!("'{t}'"),
+        None => "(none)".to_owned(),
     }
 }
 
@@ -163,7 +207,7 @@ pub fn fingerprint(changes: &[Change]) -> String {
 }
 
 /// The root is the empty path; people read it better as "(root)".
-fn shown(path: &str) -> &str {
+pub(crate) fn shown(path: &str) -> &str {
     if path.is_empty() { "(root)" } else { path }
 }
 
@@ -302,6 +346,18 @@ fn row(c: &Change) -> (&'static str, String, String, String) {
             "invalid",
             format!("{}: valid value", shown(path)),
             message.clone(),
+            String::new(),
+        ),
+        Change::Keyword {
+            path,
+            keyword,
+            before,
+            after,
+            ..
+        } => (
+            "changed",
+            format!("{} {keyword}: {}", shown(path), quoted(before.as_deref())),
+            quoted(after.as_deref()),
             String::new(),
         ),
     }

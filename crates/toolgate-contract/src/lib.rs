@@ -33,22 +33,30 @@
 mod borrowed;
 #[cfg(test)]
 mod check_tests;
+mod definition;
+#[cfg(test)]
+mod definition_tests;
 mod drift;
 mod files;
 mod findings;
 mod memo;
 mod path;
+mod pins;
 mod rename;
+mod schema_diff;
 mod schema_shape;
 mod shape;
+mod text;
 mod types;
 mod validate;
 mod value_diff;
 mod walk;
 
 pub use borrowed::{Borrowed, Doc};
+pub use definition::{DefinitionChange, ToolDefinition, compare, definition_fingerprint};
 pub use drift::{Change, Drift, MAX_CHANGES, Violation, fingerprint};
 pub use files::{MAX_SCHEMA_FILE_BYTES, SchemaFileError, SchemaFiles};
+pub use pins::{LOCKFILE_VERSION, Lockfile, MAX_LOCKFILE_BYTES, PinError, PinnedServer};
 pub use shape::{Field, Shape, infer_shape};
 pub use validate::{BodyError, ContractError, MAX_VIOLATIONS, ResponseContract};
 pub use value_diff::diff_values;

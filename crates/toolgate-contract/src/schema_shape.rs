@@ -189,7 +189,7 @@ fn declared_types(obj: &serde_json::Map<String, Value>) -> Option<Types> {
 
 /// Resolves a `$ref` that points into this document (`#`, `#/$defs/x`). Anchors and other
 /// documents are left to the validator: `None` reads as unconstrained.
-fn lookup<'s>(root: &'s Value, reference: &str) -> Option<&'s Value> {
+pub(crate) fn lookup<'s>(root: &'s Value, reference: &str) -> Option<&'s Value> {
     let fragment = reference.strip_prefix('#')?;
     if fragment.is_empty() {
         return Some(root);

@@ -1,0 +1,474 @@
+//! The lockfile, `toolgate.lock.json`: the tool definitions of each upstream MCP server
+//! as they were when `toolgate lock` ran, which live definitions are compared with.
+//!
+//! ```json
+//! { "lockfile_version": 1, "servers": { "<server>": { "locked_at": "…", "protocol_version": "…",
+//!   "server_name": "…", "server_version": "…", "tools": [ … ] } } }
+//! ```
+//!
+//! It is reviewed like code, so its text is deterministic: pretty-printed, every object's
+//! keys sorted (schemas included: key order means nothing in JSON Schema, and a server
+//! that emits keys in another order must not make a noisy diff), tools sorted by name,
+//! a trailing newline. Reading the text and writing it again gives the same bytes.
+
+use crate::definition::ToolDefinition;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The lockfile format this build reads and writes.
+pub const LOCKFILE_VERSION: u64 = 1;
+/// Larger files are refused unread: a lockfile of a few hundred tools is well under 1 MiB.
+pub const MAX_LOCKFILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Pinned definitions of every locked server, by the server's name in the config.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Lockfile {
+    /// One entry per upstream server.
+    pub servers: BTreeMap<String, PinnedServer>,
+}
+
+/// One server's pinned definitions and what it said about itself at `initialize`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PinnedServer {
+    /// `serverInfo.name` from `initialize`.
+    pub server_name: String,
+    /// `serverInfo.version` from `initialize`.
+    pub server_version: String,
+    /// The negotiated MCP protocol version.
+    pub protocol_version: String,
+    /// When the pins were taken, RFC 3339 (given by the caller; this crate reads no clock).
+    pub locked_at: String,
+    /// The tools, sorted by name when written.
+    pub tools: Vec<ToolDefinition>,
+}
+
+/// Why a lockfile could not be read or written. Every message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum PinError {
+    /// Reading, writing or renaming failed.
+    #[error("cannot {action} the lockfile {}: {source}", path.display())]
+    Io {
+        /// What was being done ("read", "write", "replace").
+        action: &'static str,
+        /// The lockfile.
+        path: PathBuf,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// Over [`MAX_LOCKFILE_BYTES`].
+    #[error(
+        "the lockfile {} is {size} bytes, over the {MAX_LOCKFILE_BYTES}-byte limit; it is not a toolgate lockfile, or it was damaged — run `toolgate lock` to write it again",
+        path.display()
+    )]
+    TooLarge {
+        /// The lockfile.
+        path: PathBuf,
+        /// Its size (at least; reading stopped past the limit).
+        size: u64,
+    },
+    /// Not JSON.
+    #[error(
+        "the lockfile {} is not valid JSON at line {line}, column {column}: {message}; restore it from version control or run `toolgate lock` again",
+        path.display()
+    )]
+    Json {
+        /// The lockfile.
+        path: PathBuf,
+        /// 1-based line of the error.
+        line: usize,
+        /// 1-based column of the error.
+        column: usize,
+        /// The parser's explanation.
+        message: String,
+    },
+    /// `lockfile_version` is newer than this build knows.
+    #[error(
+        "the lockfile {} has lockfile_version {version}: it was written by a newer toolgate (this one reads version {LOCKFILE_VERSION}); upgrade toolgate",
+        path.display()
+    )]
+    NewerVersion {
+        /// The lockfile.
+        path: PathBuf,
+        /// The version found.
+        version: u64,
+    },
+    /// JSON, but not a lockfile.
+    #[error("the lockfile {} is not a toolgate lockfile: {message}", path.display())]
+    Shape {
+        /// The lockfile.
+        path: PathBuf,
+        /// What is wrong, naming the field.
+        message: String,
+    },
+}
+
+/// The file's shape on disk, `servers` kept sorted by the map.
+#[derive(Serialize, Deserialize)]
+struct OnDisk {
+    lockfile_version: Value,
+    servers: BTreeMap<String, PinnedServer>,
+}
+
+impl Lockfile {
+    /// Reads the lockfile at `path`; `Ok(None)` when there is none.
+    pub fn read(path: &Path) -> Result<Option<Lockfile>, PinError> {
+        let io = |action, source| PinError::Io {
+            action,
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io("read", e)),
+        };
+        // Read at most one byte past the limit: the metadata could be stale, or the path
+        // a device that never ends.
+        let mut bytes = Vec::new();
+        file.take(MAX_LOCKFILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| io("read", e))?;
+        let size = bytes.len() as u64;
+        if size > MAX_LOCKFILE_BYTES {
+            return Err(PinError::TooLarge {
+                path: path.to_path_buf(),
+                size,
+            });
+        }
+        Lockfile::parse(path, &bytes).map(Some)
+    }
+
+    /// Parses lockfile text; `path` is only used in error messages.
+    pub fn parse(path: &Path, bytes: &[u8]) -> Result<Lockfile, PinError> {
+        let shape = |message: String| PinError::Shape {
+            path: path.to_path_buf(),
+            message,
+        };
+        let value: Value = serde_json::from_slice(bytes).map_err(|e| PinError::Json {
+            path: path.to_path_buf(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?;
+        let Value::Object(top) = &value else {
+            return Err(shape("the top level is not a JSON object".to_owned()));
+        };
+        // The version is judged before the rest: a newer format may differ anywhere.
+        match top.get("lockfile_version") {
+            None => return Err(shape("it has no `lockfile_version`".to_owned())),
+            Some(v) => match v.as_u64() {
+                Some(LOCKFILE_VERSION) => {}
+                Some(n) if n > LOCKFILE_VERSION => {
+                    return Err(PinError::NewerVersion {
+                        path: path.to_path_buf(),
+                        version: n,
+                    });
+                }
+                _ => {
+                    return Err(shape(format!(
+                        "`lockfile_version` is {}, expected {LOCKFILE_VERSION}",
+                        crate::text::capped(&v.to_string(), 40)
+                    )));
+                }
+            },
+        }
+        let disk: OnDisk = serde_json::from_value(value).map_err(|e| shape(format!("{e}")))?;
+        Ok(Lockfile {
+            servers: disk.servers,
+        })
+    }
+
+    /// Adds or replaces the pins of one server; the others are kept. Tools are sorted by
+    /// name.
+    pub fn merge(&mut self, server: impl Into<String>, mut pinned: PinnedServer) {
+        pinned.tools.sort_by(|a, b| a.name.cmp(&b.name));
+        self.servers.insert(server.into(), pinned);
+    }
+
+    /// The pins of one server.
+    pub fn server(&self, server: &str) -> Option<&PinnedServer> {
+        self.servers.get(server)
+    }
+
+    /// The file's text: pretty-printed, keys sorted, tools sorted by name, trailing
+    /// newline.
+    pub fn to_json_string(&self) -> String {
+        let mut servers = Map::new();
+        for (name, s) in &self.servers {
+            let mut s = s.clone();
+            s.tools.sort_by(|a, b| a.name.cmp(&b.name));
+            servers.insert(
+                name.clone(),
+                serde_json::to_value(&s).unwrap_or(Value::Null),
+            );
+        }
+        let mut top = Map::new();
+        top.insert("lockfile_version".into(), Value::from(LOCKFILE_VERSION));
+        top.insert("servers".into(), Value::Object(servers));
+        let sorted = sort_keys(Value::Object(top));
+        let mut text = serde_json::to_string_pretty(&sorted).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// Writes the lockfile atomically: the text goes to a temporary file in the same
+    /// directory, is flushed to disk, then renamed over `path`, so a reader (or a crash)
+    /// sees the old file or the new one, never half of one.
+    pub fn write(&self, path: &Path) -> Result<(), PinError> {
+        let io = |action, source| PinError::Io {
+            action,
+            path: path.to_path_buf(),
+            source,
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let file_name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "toolgate.lock.json".to_owned());
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let tmp = dir.join(format!(
+            ".{file_name}.{}.{}.tmp",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        let result = (|| {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+                .map_err(|e| io("write", e))?;
+            f.write_all(self.to_json_string().as_bytes())
+                .map_err(|e| io("write", e))?;
+            f.sync_all().map_err(|e| io("write", e))?;
+            drop(f);
+            std::fs::rename(&tmp, path).map_err(|e| io("replace", e))
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+            return result;
+        }
+        // Make the rename itself durable; a failure here leaves a correct file behind.
+        if let Ok(d) = std::fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}
+
+/// Every object's keys in sorted order, at any depth.
+fn sort_keys(v: Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut entries: Vec<(String, Value)> = m.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k, sort_keys(v)))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(sort_keys).collect()),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A fresh empty directory under the system temp dir, removed on drop.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new(name: &str) -> TempDir {
+            static N: AtomicU64 = AtomicU64::new(0);
+            let dir = std::env::temp_dir().join(format!(
+                "toolgate-pins-{name}-{}-{}",
+                std::process::id(),
+                N.fetch_add(1, Ordering::Relaxed)
+            ));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).expect("temp dir");
+            TempDir(dir)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn tool(v: Value) -> ToolDefinition {
+        ToolDefinition::from_mcp(&v).expect("valid tool")
+    }
+
+    /// Two tools given out of order, with schema keys out of order.
+    fn docs_server() -> PinnedServer {
+        PinnedServer {
+            server_name: "docs-mcp".into(),
+            server_version: "2.3.1".into(),
+            protocol_version: "2025-06-18".into(),
+            locked_at: "2026-12-01T10:00:00Z".into(),
+            tools: vec![
+                tool(json!({
+                    "name": "search",
+                    "title": "Search the docs",
+                    "description": "Full-text search over the documentation.",
+                    "inputSchema": {"type": "object", "required": ["query"], "properties": {
+                        "query": {"type": "string"}, "limit": {"type": "integer", "minimum": 1}}},
+                    "outputSchema": {"type": "object", "properties": {"results": {"type": "array",
+                        "items": {"type": "object", "properties": {"snippet": {"type": "string"}, "url": {"type": "string"}}}}}},
+                    "annotations": {"readOnlyHint": true, "openWorldHint": false}
+                })),
+                tool(json!({
+                    "name": "fetch_page",
+                    "description": "Fetch one page by URL.",
+                    "inputSchema": {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}, "required": ["url"]}
+                })),
+            ],
+        }
+    }
+
+    fn lockfile() -> Lockfile {
+        let mut l = Lockfile::default();
+        l.merge("docs", docs_server());
+        l
+    }
+
+    #[test]
+    fn the_lockfile_text_is_sorted_and_readable() {
+        insta::assert_snapshot!(lockfile().to_json_string());
+    }
+
+    #[test]
+    fn write_then_read_round_trips_byte_for_byte() {
+        let dir = TempDir::new("roundtrip");
+        let path = dir.0.join("toolgate.lock.json");
+        let original = lockfile();
+        original.write(&path).expect("writes");
+        let bytes = std::fs::read_to_string(&path).expect("reads");
+        assert!(bytes.ends_with("}\n"));
+        let back = Lockfile::read(&path).expect("parses").expect("exists");
+        assert_eq!(back.to_json_string(), bytes);
+        // Sorting is the only difference from what was merged in.
+        assert_eq!(back.servers["docs"].tools[0].name, "fetch_page");
+        assert_eq!(back.server("docs").map(|s| s.tools.len()), Some(2));
+        assert!(crate::compare(&docs_server().tools, &back.servers["docs"].tools).is_empty());
+        // Writing what was read gives the same file again.
+        back.write(&path).expect("writes");
+        assert_eq!(std::fs::read_to_string(&path).expect("reads"), bytes);
+    }
+
+    #[test]
+    fn merge_replaces_one_server_and_keeps_the_others() {
+        let mut l = lockfile();
+        let mut other = docs_server();
+        other.server_name = "tickets".into();
+        other.tools.truncate(1);
+        l.merge("tickets", other.clone());
+        other.server_version = "9".into();
+        l.merge("tickets", other);
+        assert_eq!(l.servers.len(), 2);
+        assert_eq!(l.servers["tickets"].server_version, "9");
+        assert_eq!(l.servers["docs"].tools.len(), 2);
+    }
+
+    #[test]
+    fn an_atomic_write_leaves_no_temporary_file() {
+        let dir = TempDir::new("atomic");
+        let path = dir.0.join("toolgate.lock.json");
+        std::fs::write(&path, "old").expect("seed");
+        lockfile().write(&path).expect("writes");
+        lockfile().write(&path).expect("writes again");
+        let names: Vec<String> = std::fs::read_dir(&dir.0)
+            .expect("lists")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, vec!["toolgate.lock.json".to_owned()]);
+        // A failed write (the target is a directory) cleans up after itself too.
+        let blocked = dir.0.join("blocked");
+        std::fs::create_dir(&blocked).expect("dir");
+        std::fs::write(blocked.join("x"), "keep the directory non-empty").expect("seed");
+        let err = lockfile()
+            .write(&blocked)
+            .expect_err("cannot replace a directory");
+        assert!(err.to_string().contains("blocked"), "{err}");
+        let count = std::fs::read_dir(&dir.0).expect("lists").count();
+        assert_eq!(count, 2, "only the lockfile and the directory remain");
+    }
+
+    #[test]
+    fn a_missing_file_is_none() {
+        let dir = TempDir::new("missing");
+        assert!(matches!(Lockfile::read(&dir.0.join("nope.json")), Ok(None)));
+    }
+
+    #[test]
+    fn a_newer_version_is_refused() {
+        let p = Path::new("/x/toolgate.lock.json");
+        let err = Lockfile::parse(p, br#"{"lockfile_version": 2, "servers": {"a": 1}}"#)
+            .expect_err("newer");
+        assert!(matches!(err, PinError::NewerVersion { version: 2, .. }));
+        let msg = err.to_string();
+        assert!(msg.contains("written by a newer toolgate"), "{msg}");
+        assert!(msg.contains("/x/toolgate.lock.json"), "{msg}");
+        for bad in [
+            r#"{"servers": {}}"#,
+            r#"{"lockfile_version": 0, "servers": {}}"#,
+            r#"{"lockfile_version": "1", "servers": {}}"#,
+            r#"[]"#,
+            r#"{"lockfile_version": 1, "servers": {"a": {"tools": []}}}"#,
+            r#"{"lockfile_version": 1}"#,
+        ] {
+            let err = Lockfile::parse(p, bad.as_bytes()).expect_err(bad);
+            assert!(matches!(err, PinError::Shape { .. }), "{bad}: {err}");
+            assert!(err.to_string().contains("/x/toolgate.lock.json"));
+        }
+        assert!(Lockfile::parse(p, br#"{"lockfile_version": 1, "servers": {}}"#).is_ok());
+    }
+
+    #[test]
+    fn a_truncated_file_is_refused_with_its_position() {
+        let dir = TempDir::new("truncated");
+        let path = dir.0.join("toolgate.lock.json");
+        let text = lockfile().to_json_string();
+        let cut = &text[..text.len() / 2];
+        std::fs::write(&path, cut).expect("seed");
+        let err = Lockfile::read(&path).expect_err("truncated");
+        let lines = cut.lines().count();
+        match &err {
+            PinError::Json { line, column, .. } => {
+                assert_eq!(*line, lines, "{err}");
+                assert!(*column > 0);
+            }
+            other => panic!("{other}"),
+        }
+        let msg = err.to_string();
+        assert!(msg.contains(&format!("line {lines}, column")), "{msg}");
+        assert!(msg.contains("toolgate.lock.json"), "{msg}");
+    }
+
+    #[test]
+    fn an_oversized_file_is_refused_unparsed() {
+        let dir = TempDir::new("huge");
+        let path = dir.0.join("toolgate.lock.json");
+        let f = std::fs::File::create(&path).expect("create");
+        f.set_len(MAX_LOCKFILE_BYTES + 10).expect("sparse file");
+        let err = Lockfile::read(&path).expect_err("too large");
+        assert!(matches!(err, PinError::TooLarge { size, .. } if size == MAX_LOCKFILE_BYTES + 1));
+        assert!(
+            err.to_string().contains("over the 16777216-byte limit"),
+            "{err}"
+        );
+    }
+}

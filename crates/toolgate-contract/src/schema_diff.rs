@@ -1,0 +1,537 @@
+//! Compares two versions of one JSON Schema (a pinned tool definition's `inputSchema` or
+//! `outputSchema` and the live one) and explains the difference as a rename-aware
+//! [`Drift`], the same vocabulary response drift uses.
+//!
+//! Why schema against schema and not "an example of one checked against the other" (what
+//! a re-import of an OpenAPI spec does): an example shows only what one generated
+//! instance exercises. It cannot see an optional property that disappeared, a property
+//! that became required, a narrowed `enum`, or — the case that matters most for pinned
+//! definitions — a changed `description` of a nested property, which is where a poisoned
+//! tool hides its instruction. Walking both schemas side by side sees all of those, and
+//! its work is bounded by the schemas alone (an example generator expands `$ref` fan-out
+//! exponentially).
+//!
+//! Direction decides what is breaking. Inputs: callers keep sending what the old schema
+//! allowed, so a new required property, a removed or narrowed one break them, while a new
+//! optional property does not. Outputs: callers keep reading what the old schema promised,
+//! so a removed property or a widened type breaks them, while a new property does not.
+
+use crate::drift::{Change, Drift};
+use crate::findings::Findings;
+use crate::path::{Path, Seg};
+use crate::schema_shape::{Expected, type_hint};
+use crate::text::{capped, changed_window};
+use crate::types::Types;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Which way data flows through the schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Direction {
+    /// Arguments callers send (`inputSchema`).
+    Input,
+    /// Results callers read (`outputSchema`).
+    Output,
+}
+
+/// Deepest schema nesting compared; deeper differences are reported once at the cut.
+const MAX_DEPTH: usize = 32;
+/// Schema-node pairs visited per comparison: shared `$defs` reached from many places are
+/// compared at every place, and this keeps a hostile fan-out bounded.
+const BUDGET: usize = 20_000;
+/// `$ref`/`allOf` expansions when collecting the keywords of one node.
+const MAX_EXPANSIONS: usize = 256;
+/// Differences reported inside one keyword the walk does not descend into (`anyOf`).
+const MAX_LEAVES: usize = 8;
+/// Characters kept of a keyword's old and new value.
+const VALUE_CHARS: usize = 600;
+
+/// Keywords whose change cannot break a caller: they describe, they do not constrain.
+/// They still matter (a description is what the model reads) and are always reported.
+fn is_annotation(keyword: &str) -> bool {
+    matches!(
+        keyword,
+        "description"
+            | "title"
+            | "examples"
+            | "example"
+            | "default"
+            | "deprecated"
+            | "readOnly"
+            | "writeOnly"
+            | "$comment"
+            | "$anchor"
+            | "$id"
+            | "$schema"
+            | "contentMediaType"
+    ) || keyword.starts_with("x-")
+}
+
+/// Keywords the structural walk reads itself; everything else is compared as a keyword.
+fn is_structural(keyword: &str) -> bool {
+    matches!(
+        keyword,
+        "$ref"
+            | "$defs"
+            | "definitions"
+            | "allOf"
+            | "properties"
+            | "required"
+            | "items"
+            | "prefixItems"
+            | "type"
+    )
+}
+
+/// The rename-aware diff of `old` → `new`, or `None` when they are equal (object key
+/// order does not count). Never empty when the schemas differ.
+pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Option<Drift> {
+    if old == new {
+        return None;
+    }
+    let mut w = Walker {
+        old_root: old,
+        new_root: new,
+        direction,
+        budget: BUDGET,
+        findings: Findings::default(),
+        extra: Vec::new(),
+        required_new: BTreeSet::new(),
+        ancestry: Vec::new(),
+    };
+    w.walk(&[old], &[new], &mut Path::default(), 0);
+    if w.budget == 0 {
+        w.findings.invalid(
+            &Path::default(),
+            "comparison stopped early: the schemas are too large to compare in full",
+        );
+    }
+    let Walker {
+        findings,
+        mut extra,
+        required_new,
+        ..
+    } = w;
+    let mut changes: Vec<Change> = findings
+        .into_changes(&|_, _, _| false)
+        .into_iter()
+        .map(|c| match c {
+            // A new input property callers must now send breaks every existing call.
+            Change::Added { path, found }
+                if direction == Direction::Input && required_new.contains(&path) =>
+            {
+                Change::Invalid {
+                    path,
+                    message: format!("new required property ({found})"),
+                }
+            }
+            other => other,
+        })
+        .collect();
+    changes.append(&mut extra);
+    if changes.is_empty() {
+        // Equal as values but not structurally different anywhere the walk looks (e.g. a
+        // `$defs` entry nothing references): still a change, shown at its first place.
+        let mut leaves = Vec::new();
+        leaf_diffs(Some(old), Some(new), String::new(), &mut leaves, 0);
+        for (pointer, b, a) in leaves {
+            changes.push(keyword_change(&Path::default(), &pointer, b, a, direction));
+        }
+    }
+    if changes.is_empty() {
+        changes.push(Change::Invalid {
+            path: String::new(),
+            message: "the schema changed".to_owned(),
+        });
+    }
+    // Breaking changes first, each group by path, so the summary leads with what breaks.
+    changes.sort_by(|a, b| {
+        (!a.is_breaking(), a.path(), a.kind_name()).cmp(&(
+            !b.is_breaking(),
+            b.path(),
+            b.kind_name(),
+        ))
+    });
+    Some(Drift::new(changes, Vec::new()))
+}
+
+struct Walker<'s> {
+    old_root: &'s Value,
+    new_root: &'s Value,
+    direction: Direction,
+    budget: usize,
+    findings: Findings,
+    /// Changes that are not structural findings (keywords, required-ness, widened types).
+    extra: Vec<Change>,
+    /// Paths of properties only the new schema declares and requires.
+    required_new: BTreeSet<String>,
+    /// The (old, new) schema pairs being compared above this node: meeting one again is
+    /// a `$ref` cycle, already being compared.
+    ancestry: Vec<(Vec<usize>, Vec<usize>)>,
+}
+
+fn identity(schemas: &[&Value]) -> Vec<usize> {
+    schemas
+        .iter()
+        .map(|s| std::ptr::from_ref(*s) as usize)
+        .collect()
+}
+
+impl<'s> Walker<'s> {
+    fn walk(&mut self, old: &[&'s Value], new: &[&'s Value], path: &mut Path, depth: usize) {
+        if self.budget == 0 {
+            return;
+        }
+        self.budget -= 1;
+        if depth > MAX_DEPTH {
+            if old != new {
+                self.findings.invalid(
+                    path,
+                    format!("nested deeper than {MAX_DEPTH} levels; not compared further"),
+                );
+            }
+            return;
+        }
+        let key = (identity(old), identity(new));
+        if self.ancestry.contains(&key) {
+            return;
+        }
+        self.ancestry.push(key);
+        self.compare_node(old, new, path, depth);
+        self.ancestry.pop();
+    }
+
+    fn compare_node(
+        &mut self,
+        old: &[&'s Value],
+        new: &[&'s Value],
+        path: &mut Path,
+        depth: usize,
+    ) {
+        let oe = Expected::resolve(self.old_root, old);
+        let ne = Expected::resolve(self.new_root, new);
+        let ot = type_hint(self.old_root, old);
+        let nt = type_hint(self.new_root, new);
+        let types_changed = ot != nt;
+        if types_changed {
+            // Inputs: the new schema must accept every type callers send; outputs: callers
+            // must accept every type the new schema may return.
+            let breaks = match self.direction {
+                Direction::Input => !nt.accepts(ot),
+                Direction::Output => !ot.accepts(nt),
+            };
+            if breaks {
+                self.findings.type_changed(path, ot, nt);
+            } else {
+                self.extra.push(Change::Keyword {
+                    path: path.to_string(),
+                    keyword: "type".to_owned(),
+                    before: Some(ot.name()),
+                    after: Some(nt.name()),
+                    breaking: false,
+                });
+            }
+        }
+        self.compare_keywords(old, new, path, types_changed);
+        if ot.intersect(Types::OBJECT).is_empty() || nt.intersect(Types::OBJECT).is_empty() {
+            // One side is not an object at all: the type change already says it.
+        } else {
+            self.compare_properties(&oe, &ne, path, depth);
+        }
+        if !ot.intersect(Types::ARRAY).is_empty() && !nt.intersect(Types::ARRAY).is_empty() {
+            match (oe.items.is_empty(), ne.items.is_empty()) {
+                (false, false) => {
+                    path.push(Seg::Items);
+                    self.walk(&oe.items, &ne.items, path, depth + 1);
+                    path.pop();
+                }
+                (true, true) => {}
+                // `items` appeared or went away: its keyword comparison reports it.
+                _ => {}
+            }
+            let tuple = oe.prefix_items.len().max(ne.prefix_items.len());
+            for i in 0..tuple {
+                if let (Some(o), Some(n)) = (oe.prefix_items.get(i), ne.prefix_items.get(i)) {
+                    path.push(Seg::Index(i));
+                    self.walk(o, n, path, depth + 1);
+                    path.pop();
+                }
+            }
+        }
+    }
+
+    fn compare_properties(
+        &mut self,
+        oe: &Expected<'s>,
+        ne: &Expected<'s>,
+        path: &mut Path,
+        depth: usize,
+    ) {
+        let names: BTreeSet<&str> = oe
+            .properties
+            .keys()
+            .chain(ne.properties.keys())
+            .copied()
+            .collect();
+        for name in names {
+            path.push(Seg::Key(name.to_owned()));
+            let was_required = oe.required.contains(&name);
+            let is_required = ne.required.contains(&name);
+            match (oe.properties.get(name), ne.properties.get(name)) {
+                (Some(o), Some(n)) => {
+                    self.walk(o, n, path, depth + 1);
+                    if was_required != is_required {
+                        self.required_flip(path, was_required, is_required);
+                    }
+                }
+                (Some(o), None) => self.findings.missing(path, type_hint(self.old_root, o)),
+                (None, Some(n)) => {
+                    self.findings.added(path, type_hint(self.new_root, n));
+                    if is_required {
+                        self.required_new.insert(path.to_string());
+                    }
+                }
+                (None, None) => {}
+            }
+            path.pop();
+        }
+        // `required` names without a `properties` entry (allowed by JSON Schema).
+        for name in ne
+            .required
+            .iter()
+            .filter(|n| !ne.properties.contains_key(*n))
+        {
+            if !oe.required.contains(name) && !oe.properties.contains_key(name) {
+                path.push(Seg::Key((*name).to_owned()));
+                self.required_flip(path, false, true);
+                path.pop();
+            }
+        }
+        if oe.closed != ne.closed {
+            // Closing an input object refuses keys callers may send; opening an output
+            // object lets unknown keys reach callers. The other two ways are relaxations.
+            let breaks = match self.direction {
+                Direction::Input => ne.closed,
+                Direction::Output => oe.closed,
+            };
+            let show = |closed: bool| Some(if closed { "false" } else { "allowed" }.to_owned());
+            self.extra.push(Change::Keyword {
+                path: path.to_string(),
+                keyword: "additionalProperties".to_owned(),
+                before: show(oe.closed),
+                after: show(ne.closed),
+                breaking: breaks,
+            });
+        }
+    }
+
+    /// Compares every non-structural keyword of the two nodes (after `$ref`/`allOf`).
+    fn compare_keywords(
+        &mut self,
+        old: &[&'s Value],
+        new: &[&'s Value],
+        path: &Path,
+        types_changed: bool,
+    ) {
+        let ok = keywords(self.old_root, old);
+        let nk = keywords(self.new_root, new);
+        let names: BTreeSet<&str> = ok.keys().chain(nk.keys()).copied().collect();
+        for name in names {
+            let (o, n) = (ok.get(name), nk.get(name));
+            if o == n {
+                continue;
+            }
+            let one = |v: Option<&Vec<&'s Value>>| -> Option<Value> {
+                v.map(|vs| match vs.as_slice() {
+                    [single] => (*single).clone(),
+                    many => Value::Array(many.iter().map(|v| (*v).clone()).collect()),
+                })
+            };
+            let (ov, nv) = (one(o), one(n));
+            let nested = ov.as_ref().is_some_and(|v| v.is_object() || v.is_array())
+                || nv.as_ref().is_some_and(|v| v.is_object() || v.is_array());
+            if nested && name != "enum" && name != "examples" {
+                // A keyword holding schemas (`anyOf`, `not`, `additionalProperties`) is
+                // reported at its differing leaves, so a description changed inside an
+                // alternative is shown as precisely as one on a property.
+                let mut leaves = Vec::new();
+                leaf_diffs(ov.as_ref(), nv.as_ref(), format!("/{name}"), &mut leaves, 0);
+                for (pointer, b, a) in leaves {
+                    if types_changed && pointer.ends_with("/type") {
+                        continue; // the type change at this node already says it
+                    }
+                    let pointer = pointer.trim_start_matches('/').to_owned();
+                    self.extra
+                        .push(keyword_change(path, &pointer, b, a, self.direction));
+                }
+            } else {
+                self.extra.push(keyword_change(
+                    path,
+                    name,
+                    ov.as_ref(),
+                    nv.as_ref(),
+                    self.direction,
+                ));
+            }
+        }
+    }
+}
+
+impl Walker<'_> {
+    /// A property that is declared on both sides but required on one only.
+    fn required_flip(&mut self, path: &Path, was: bool, is: bool) {
+        // Inputs: a newly required property refuses calls without it. Outputs: a property
+        // that is no longer required may be absent where callers relied on it.
+        let breaks = match self.direction {
+            Direction::Input => is,
+            Direction::Output => was,
+        };
+        let show = |r: bool| Some(if r { "required" } else { "optional" }.to_owned());
+        self.extra.push(Change::Keyword {
+            path: path.to_string(),
+            keyword: "required".to_owned(),
+            before: show(was),
+            after: show(is),
+            breaking: breaks,
+        });
+    }
+}
+
+/// The non-structural keywords of a node: every schema object reached through `$ref` and
+/// `allOf`, each keyword with the values it has there (several when branches repeat it).
+fn keywords<'s>(root: &'s Value, schemas: &[&'s Value]) -> BTreeMap<&'s str, Vec<&'s Value>> {
+    let mut out: BTreeMap<&'s str, Vec<&'s Value>> = BTreeMap::new();
+    let mut work: Vec<&'s Value> = schemas.iter().rev().copied().collect();
+    let mut expansions = 0;
+    let mut seen: BTreeSet<usize> = BTreeSet::new();
+    while let Some(schema) = work.pop() {
+        if !seen.insert(std::ptr::from_ref(schema) as usize) {
+            continue;
+        }
+        let Value::Object(obj) = schema else {
+            if let Value::Bool(b) = schema {
+                out.entry(if *b { "(true)" } else { "(false)" })
+                    .or_default()
+                    .push(schema);
+            }
+            continue;
+        };
+        for (k, v) in obj {
+            if !is_structural(k) {
+                out.entry(k.as_str()).or_default().push(v);
+            }
+        }
+        let mut more: Vec<&'s Value> = Vec::new();
+        if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
+            match crate::schema_shape::lookup(root, r) {
+                Some(target) => more.push(target),
+                // An unresolvable reference is compared by its text.
+                None => out.entry("$ref").or_default().push(&obj["$ref"]),
+            }
+        }
+        if let Some(all) = obj.get("allOf").and_then(Value::as_array) {
+            more.extend(all.iter());
+        }
+        if expansions + more.len() <= MAX_EXPANSIONS {
+            expansions += more.len();
+            work.extend(more.into_iter().rev());
+        }
+    }
+    out
+}
+
+/// Differing leaves of two JSON values, as (JSON Pointer, old, new); at most
+/// [`MAX_LEAVES`], shallowest-first within each object in key order.
+fn leaf_diffs<'v>(
+    a: Option<&'v Value>,
+    b: Option<&'v Value>,
+    pointer: String,
+    out: &mut Vec<(String, Option<&'v Value>, Option<&'v Value>)>,
+    depth: usize,
+) {
+    if out.len() >= MAX_LEAVES || a == b {
+        return;
+    }
+    match (a, b) {
+        (Some(Value::Object(x)), Some(Value::Object(y))) if depth < MAX_DEPTH => {
+            let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for k in keys {
+                let child = format!("{pointer}/{}", k.replace('~', "~0").replace('/', "~1"));
+                leaf_diffs(x.get(k), y.get(k), child, out, depth + 1);
+            }
+        }
+        (Some(Value::Array(x)), Some(Value::Array(y)))
+            if depth < MAX_DEPTH && x.len() == y.len() =>
+        {
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                leaf_diffs(Some(p), Some(q), format!("{pointer}/{i}"), out, depth + 1);
+            }
+        }
+        _ => out.push((pointer, a, b)),
+    }
+}
+
+/// A [`Change::Keyword`] for `keyword` (a name, or a pointer below the node) at `path`.
+fn keyword_change(
+    path: &Path,
+    keyword: &str,
+    before: Option<&Value>,
+    after: Option<&Value>,
+    direction: Direction,
+) -> Change {
+    let last = keyword.rsplit('/').next().unwrap_or(keyword);
+    let breaking = if is_annotation(last) {
+        false
+    } else if keyword == "enum" {
+        enum_breaks(before, after, direction)
+    } else {
+        // Bounds, formats, patterns, `not`, conditionals: whether one got stricter or
+        // looser is not worked out per keyword, so any change counts as breaking.
+        true
+    };
+    let (before, after) = shown_pair(before, after);
+    Change::Keyword {
+        path: path.to_string(),
+        keyword: keyword.to_owned(),
+        before,
+        after,
+        breaking,
+    }
+}
+
+/// Inputs break when a value callers could send is no longer allowed; outputs break when
+/// a value callers do not expect may now arrive. An absent `enum` allows everything.
+fn enum_breaks(before: Option<&Value>, after: Option<&Value>, direction: Direction) -> bool {
+    fn set(v: Option<&Value>) -> Option<Vec<&Value>> {
+        v.and_then(Value::as_array).map(|a| a.iter().collect())
+    }
+    let (old, new) = (set(before), set(after));
+    let (narrower_side, wider_side) = match direction {
+        Direction::Input => (new, old),
+        Direction::Output => (old, new),
+    };
+    match (narrower_side, wider_side) {
+        (None, _) => false,
+        (Some(_), None) => true,
+        (Some(allowed), Some(used)) => used.iter().any(|v| !allowed.contains(v)),
+    }
+}
+
+/// Old and new keyword values as text: strings as they are, the rest as compact JSON,
+/// both cut around what differs.
+fn shown_pair(before: Option<&Value>, after: Option<&Value>) -> (Option<String>, Option<String>) {
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    match (before.map(text), after.map(text)) {
+        (Some(b), Some(a)) => {
+            let (b, a) = changed_window(&b, &a, VALUE_CHARS);
+            (Some(b), Some(a))
+        }
+        (b, a) => (
+            b.map(|b| capped(&crate::text::one_line(&b), VALUE_CHARS)),
+            a.map(|a| capped(&crate::text::one_line(&a), VALUE_CHARS)),
+        ),
+    }
+}
