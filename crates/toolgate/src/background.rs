@@ -17,6 +17,21 @@ pub struct Background {
     tasks: TaskTracker,
     stop: CancellationToken,
     gateway: Arc<Gateway>,
+    first_checks: Option<Arc<FirstChecks>>,
+}
+
+/// Upstream MCP servers not yet checked once.
+#[derive(Debug)]
+struct FirstChecks {
+    left: std::sync::atomic::AtomicUsize,
+    done: tokio::sync::Notify,
+}
+
+impl FirstChecks {
+    fn one_done(&self) {
+        self.left.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+        self.done.notify_waiters();
+    }
 }
 
 impl Background {
@@ -46,18 +61,56 @@ impl Background {
                 tasks,
                 stop,
                 gateway: gateway.clone(),
+                first_checks: None,
             };
         }
         let dependencies: Vec<_> = gateway.dependencies().map(|(_, d)| d.clone()).collect();
         crate::watch::status_page::spawn(&dependencies, gateway.client(), &tasks, &stop);
         crate::watch::probe::spawn(gateway, &tasks, &stop);
         crate::watch::rules::spawn(gateway, &tasks, &stop);
+        let servers = gateway.take_server_events();
+        let pending = Arc::new(FirstChecks {
+            left: std::sync::atomic::AtomicUsize::new(servers.len()),
+            done: tokio::sync::Notify::new(),
+        });
+        for (server, events) in servers {
+            let (gateway, stop, pending) = (gateway.clone(), stop.clone(), pending.clone());
+            tasks.spawn(async move {
+                let first = server.check(&gateway).await;
+                pending.one_done();
+                if first.changed {
+                    gateway
+                        .broadcast()
+                        .notify_all("notifications/tools/list_changed", None);
+                }
+                crate::fronting::watch(server, gateway, events, first, stop).await;
+            });
+        }
         tasks.close();
         Background {
             tasks,
             stop,
             gateway: gateway.clone(),
+            first_checks: Some(pending),
         }
+    }
+
+    /// Waits (at most `within`) until every upstream MCP server has been checked once,
+    /// so the first `tools/list` already has the tools of the servers that are up.
+    pub async fn servers_checked(&self, within: Duration) {
+        let Some(pending) = &self.first_checks else {
+            return;
+        };
+        let wait = async {
+            loop {
+                let notified = pending.done.notified();
+                if pending.left.load(std::sync::atomic::Ordering::Acquire) == 0 {
+                    return;
+                }
+                notified.await;
+            }
+        };
+        let _ = tokio::time::timeout(within, wait).await;
     }
 
     /// Stops every task and waits for them, then flushes what the incident writer and

@@ -64,6 +64,14 @@ enum Command {
         #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
         config: PathBuf,
     },
+    /// Pin the tool definitions of every MCP server in the config: connect, list the
+    /// tools, and write them into each server's lockfile. Review the lockfile's diff
+    /// before committing it: that is how a changed upstream is accepted.
+    Lock {
+        /// Config file.
+        #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
+        config: PathBuf,
+    },
     /// Diff a response against a JSON Schema, as drift detection would.
     Diff {
         /// JSON Schema file (JSON or YAML).
@@ -218,6 +226,7 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
             listen,
         } => serve(&config, demo, stdio, listen).await,
         Command::Check { config } => Ok(check(&config)),
+        Command::Lock { config } => lock(&config).await,
         Command::Diff { schema, response } => diff(&schema, &response),
         Command::Incidents {
             config,
@@ -344,13 +353,78 @@ fn check(path: &Path) -> ExitCode {
                 c.tools.len(),
                 if c.tools.len() == 1 { "" } else { "s" }
             );
-            ExitCode::SUCCESS
+            let mut ok = true;
+            for (name, server) in &c.mcp_servers {
+                match toolgate_contract::Lockfile::read(&server.lock) {
+                    Ok(Some(l)) if l.server(name).is_some() => say!(
+                        "  MCP server {name}: {} tools pinned in {}",
+                        l.server(name).map_or(0, |p| p.tools.len()),
+                        server.lock.display()
+                    ),
+                    Ok(_) => say!(
+                        "  MCP server {name}: no pins in {} yet — `toolgate serve` pins what it first sees; run `toolgate lock -c {}` to pin them now",
+                        server.lock.display(),
+                        path.display()
+                    ),
+                    Err(e) => {
+                        eprintln!("error: MCP server {name}: {e}");
+                        ok = false;
+                    }
+                }
+            }
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
         }
         Err(errors) => {
             eprintln!("{errors}");
             ExitCode::FAILURE
         }
     }
+}
+
+async fn lock(path: &Path) -> anyhow::Result<ExitCode> {
+    let config = match config::load(path) {
+        Ok(c) => c,
+        Err(errors) => {
+            eprintln!("{errors}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    if config.mcp_servers.is_empty() {
+        say!("{}: no MCP servers to lock", path.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut failed = false;
+    for locked in crate::fronting::lock::lock(&config).await? {
+        match &locked.result {
+            Ok(n) => {
+                say!(
+                    "{}: {n} tool{} pinned in {}",
+                    locked.server,
+                    if *n == 1 { "" } else { "s" },
+                    locked.path.display()
+                );
+                for change in &locked.changes {
+                    say!("  changed since the last lock: {change}");
+                }
+            }
+            Err(e) => {
+                failed = true;
+                eprintln!(
+                    "{}: not locked (its previous pins are kept): {e}",
+                    locked.server
+                );
+            }
+        }
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 async fn serve(
@@ -379,6 +453,9 @@ async fn serve(
     let gateway = Gateway::new(config, store)?;
     gateway.restore().await;
     let background = crate::background::Background::start(&gateway);
+    background
+        .servers_checked(crate::fronting::STARTUP_WAIT)
+        .await;
 
     spawn_signal_handler(shutdown.clone());
 
@@ -437,7 +514,7 @@ const SHUTDOWN_FLUSH: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// What `tools/list` returns: the configured tools and the built-in `dependency_health`.
 fn listed_tools(gateway: &Gateway) -> usize {
-    gateway.config().tools.len() + 1
+    gateway.routes().len() + 1
 }
 
 /// `path` made absolute against the current directory, for printing where a file is.

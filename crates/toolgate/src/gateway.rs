@@ -44,7 +44,17 @@ pub struct Gateway {
     store: Store,
     notifier: Arc<Notifier>,
     client: UpstreamClient,
+    fronting: crate::fronting::Fronting,
+    /// Each MCP server's events, until the background work takes them.
+    server_events: std::sync::Mutex<Vec<ServerEvents>>,
+    broadcast: crate::mcp::outbound::Broadcast,
 }
+
+/// A fronted server with the receiver of its connection's events.
+pub type ServerEvents = (
+    Arc<crate::fronting::Fronted>,
+    tokio::sync::mpsc::Receiver<toolgate_mcp_client::Event>,
+);
 
 impl Gateway {
     /// Assembles a gateway from a config and an opened store. Must run inside a
@@ -92,7 +102,11 @@ impl Gateway {
                 .set(1);
             routes.insert(name.clone(), Arc::new(route));
         }
-        Ok(Arc::new(Gateway {
+        let (fronting, server_events) = crate::fronting::Fronting::start(&config, &client)?;
+        let gateway = Arc::new(Gateway {
+            fronting,
+            server_events: std::sync::Mutex::new(server_events),
+            broadcast: crate::mcp::outbound::Broadcast::new(),
             config,
             routes: RwLock::new(Arc::new(routes)),
             dependencies,
@@ -100,7 +114,27 @@ impl Gateway {
             store,
             notifier,
             client,
-        }))
+        });
+        // With a lockfile, a server's tools are served from the start, up or not.
+        for server in gateway.fronting.servers() {
+            server.publish_pinned(&gateway);
+        }
+        Ok(gateway)
+    }
+
+    /// The upstream MCP servers.
+    pub fn fronting(&self) -> &crate::fronting::Fronting {
+        &self.fronting
+    }
+
+    /// Takes the servers' event receivers (once: the background work owns them).
+    pub fn take_server_events(&self) -> Vec<ServerEvents> {
+        std::mem::take(&mut *crate::sync::lock(&self.server_events))
+    }
+
+    /// Notifications to every connected client.
+    pub fn broadcast(&self) -> &crate::mcp::outbound::Broadcast {
+        &self.broadcast
     }
 
     /// Runs one agent's tool call to completion.
@@ -113,7 +147,10 @@ impl Gateway {
     /// open drift), so a refreshed definition does not reset what the tool has seen.
     /// Also publishes the owner of each new tool as a metric.
     pub fn set_server_routes(&self, server: &str, routes: Vec<ToolRoute>) {
-        let mut table = self.routes.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut table = self
+            .routes
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut next: RouteTable = table
             .iter()
             .filter(|(_, r)| r.server() != Some(server))
@@ -157,7 +194,14 @@ impl Gateway {
     ) -> CallOutcome {
         match self.route(&tool.name) {
             Some(route) => {
-                pipeline::run(&route, &self.services, args, origin, &CallContext::default()).await
+                pipeline::run(
+                    &route,
+                    &self.services,
+                    args,
+                    origin,
+                    &CallContext::default(),
+                )
+                .await
             }
             // Only a spec from another config can miss: say so rather than guess.
             None => CallOutcome {

@@ -11,7 +11,7 @@ pub mod config;
 pub mod demo;
 pub mod dependency;
 pub mod explain;
-// pub mod fronting;
+pub mod fronting;
 pub mod gateway;
 pub mod health;
 pub mod import;

@@ -119,11 +119,13 @@ pub enum IncidentKind {
     SuccessRateCollapse,
     /// The upstream's contract version is newer than the tool's contract.
     WrapperOutdated,
+    /// An upstream MCP server's live tool definition differs from its pin.
+    DefinitionDrift,
 }
 
 impl IncidentKind {
     /// Every kind.
-    pub const ALL: [IncidentKind; 8] = [
+    pub const ALL: [IncidentKind; 9] = [
         IncidentKind::ContractDrift,
         IncidentKind::Deprecation,
         IncidentKind::RecoveryRateZero,
@@ -132,6 +134,7 @@ impl IncidentKind {
         IncidentKind::AuthFailing,
         IncidentKind::SuccessRateCollapse,
         IncidentKind::WrapperOutdated,
+        IncidentKind::DefinitionDrift,
     ];
 
     /// The kind of a stored name.
@@ -148,6 +151,7 @@ impl IncidentKind {
             IncidentKind::ProbeFailing => "probe_failing",
             IncidentKind::CircuitOpenLong => "circuit_open_long",
             IncidentKind::AuthFailing => "auth_failing",
+            IncidentKind::DefinitionDrift => "definition_drift",
             IncidentKind::SuccessRateCollapse => "success_rate_collapse",
             IncidentKind::WrapperOutdated => "wrapper_outdated",
         }

@@ -468,9 +468,7 @@ impl ToolSpec {
     pub fn retry_safe(&self) -> bool {
         match &self.kind {
             ToolKind::Http(request) => self.annotations.retry_safe(&request.method),
-            ToolKind::Mcp { .. } => {
-                self.annotations.retry_safe(&reqwest::Method::POST)
-            }
+            ToolKind::Mcp { .. } => self.annotations.retry_safe(&reqwest::Method::POST),
         }
     }
 

@@ -28,7 +28,7 @@ use toolgate_contract::{DefinitionChange, PinnedServer, ToolDefinition};
 use toolgate_mcp_client::{Connection, Event};
 
 use crate::config::{Config, McpServerSpec, OnChange};
-use crate::gateway::{Gateway, ToolRoute};
+use crate::gateway::Gateway;
 use crate::pipeline::Route;
 use crate::store::{IncidentKind, NewIncident};
 use crate::sync::lock as guard;
@@ -67,6 +67,15 @@ struct State {
     checked_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Exposed names with the definition they are built from, as last published.
     published: BTreeMap<String, ToolDefinition>,
+}
+
+/// What one check found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checked {
+    /// The tools agents see changed.
+    pub changed: bool,
+    /// The server answered `tools/list`.
+    pub listed: bool,
 }
 
 /// What `dependency_health` and `toolgate status` show of a server.
@@ -170,8 +179,9 @@ impl Fronted {
 
     /// Lists the live tools, compares them with the pins (pinning them if there are
     /// none yet), raises or clears definition-drift incidents, and publishes the routes.
-    /// Returns whether the tools agents see changed (so clients are told).
-    pub async fn check(&self, gateway: &Gateway) -> bool {
+    /// Returns whether the tools agents see changed (so clients are told) and whether
+    /// the server could be listed.
+    pub async fn check(&self, gateway: &Gateway) -> Checked {
         let live = match self.list_tools().await {
             Ok(live) => live,
             Err(e) => {
@@ -181,7 +191,10 @@ impl Fronted {
                 }
                 state.last_error = Some(e);
                 drop(state);
-                return self.publish(gateway);
+                return Checked {
+                    changed: self.publish(gateway),
+                    listed: false,
+                };
             }
         };
         let (changes, first_seen) = {
@@ -192,7 +205,10 @@ impl Fronted {
             if first_seen {
                 let init = self.connection.initialized();
                 state.pins = Some(PinnedServer {
-                    server_name: init.as_ref().map(|i| i.server_name.clone()).unwrap_or_default(),
+                    server_name: init
+                        .as_ref()
+                        .map(|i| i.server_name.clone())
+                        .unwrap_or_default(),
                     server_version: init
                         .as_ref()
                         .map(|i| i.server_version.clone())
@@ -206,7 +222,11 @@ impl Fronted {
                     tools: live.clone(),
                 });
             }
-            let pinned = state.pins.as_ref().map(|p| p.tools.as_slice()).unwrap_or_default();
+            let pinned = state
+                .pins
+                .as_ref()
+                .map(|p| p.tools.as_slice())
+                .unwrap_or_default();
             let changes = toolgate_contract::compare(pinned, &live);
             state.changes = changes.clone();
             (changes, first_seen)
@@ -220,7 +240,10 @@ impl Fronted {
             );
         }
         self.report_changes(gateway, &changes);
-        self.publish(gateway)
+        Checked {
+            changed: self.publish(gateway),
+            listed: true,
+        }
     }
 
     /// Every page of `tools/list`, as definitions.
@@ -246,7 +269,9 @@ impl Fronted {
             {
                 match ToolDefinition::from_mcp(t) {
                     Ok(d) => tools.push(d),
-                    Err(e) => tracing::warn!(server = %self.spec.name, error = %e, "skipping a tool definition toolgate cannot read"),
+                    Err(e) => {
+                        tracing::warn!(server = %self.spec.name, error = %e, "skipping a tool definition toolgate cannot read")
+                    }
                 }
             }
             match result.get("nextCursor") {
@@ -280,11 +305,15 @@ impl Fronted {
             if incidents.sighting(IncidentKind::DefinitionDrift, &exposed, &fingerprint) {
                 continue;
             }
-            let hidden = self.spec.on_change == OnChange::Block && list.iter().any(|c| c.hides_tool());
+            let hidden =
+                self.spec.on_change == OnChange::Block && list.iter().any(|c| c.hides_tool());
             let summary: Vec<String> = list.iter().map(|c| c.summary()).collect();
             let action = if hidden {
                 "toolgate hides the tool until its lock is updated (`toolgate lock`)"
-            } else if list.iter().all(|c| matches!(c, DefinitionChange::Added { .. })) {
+            } else if list
+                .iter()
+                .all(|c| matches!(c, DefinitionChange::Added { .. }))
+            {
                 "the new tool is not exposed until it is pinned (`toolgate lock`)"
             } else {
                 "toolgate keeps serving the pinned definition"
@@ -302,7 +331,11 @@ impl Fronted {
                 dependency: self.spec.name.clone(),
                 owner,
                 fingerprint,
-                title: format!("{exposed}: definition changed on MCP server {}: {}", self.spec.name, summary.join("; ")),
+                title: format!(
+                    "{exposed}: definition changed on MCP server {}: {}",
+                    self.spec.name,
+                    summary.join("; ")
+                ),
                 detail: json!({
                     "server": self.spec.name,
                     "changes": owned.iter().map(DefinitionChange::to_json).collect::<Vec<_>>(),
@@ -382,7 +415,12 @@ impl Fronted {
             };
             published.insert(tool.name.clone(), def.clone());
             let upstream = AnyUpstream::Mcp(McpUpstream::new(self.link.clone(), def.name.clone()));
-            routes.push(Route::new(tool, Gateway::new_tool_state(), dependency, upstream));
+            routes.push(Route::new(
+                tool,
+                Gateway::new_tool_state(),
+                dependency,
+                upstream,
+            ));
         }
         let changed = published != state.published;
         state.published = published;
@@ -402,10 +440,13 @@ impl Fronted {
             },
             connected: init.is_some() && state.last_error.is_none(),
             server: init.map(|i| format!("{} {}", i.server_name, i.server_version)),
-            pinned_from: state
-                .pins
-                .as_ref()
-                .map(|_| if state.from_lock { "lockfile" } else { "first_seen" }),
+            pinned_from: state.pins.as_ref().map(|_| {
+                if state.from_lock {
+                    "lockfile"
+                } else {
+                    "first_seen"
+                }
+            }),
             tools: state.published.len(),
             drift: state
                 .changes
@@ -423,27 +464,33 @@ impl Fronted {
     }
 }
 
-/// Keeps one server's tools current: checks at once, on every list-changed, restart or
-/// lost session, and every `check_every`; tells connected clients when the tools they
-/// see changed, and passes the server's other notifications on.
+/// Keeps one server's tools current: checks on every list-changed, restart or lost
+/// session, and every `check_every` (sooner, with backoff from 1 s, while the server
+/// cannot be listed, so a server that was down at start-up is picked up soon after it
+/// comes up); tells connected clients when the tools they see changed, and passes the
+/// server's other notifications on. The first check is the caller's (`serve` waits for
+/// it, bounded).
 pub async fn watch(
     server: Arc<Fronted>,
     gateway: Arc<Gateway>,
     mut events: mpsc::Receiver<Event>,
-    notify: Arc<dyn Fn(&str, Option<Value>) + Send + Sync>,
+    first: Checked,
     stop: tokio_util::sync::CancellationToken,
 ) {
-    let mut every = tokio::time::interval(server.spec.check_every);
-    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let notify =
+        |method: &str, params: Option<Value>| gateway.broadcast().notify_all(method, params);
+    let every = server.spec.check_every;
+    let mut backoff = Duration::from_secs(1);
+    let mut next = if first.listed { every } else { backoff };
+    let mut events_open = true;
     loop {
         let recheck = tokio::select! {
             () = stop.cancelled() => return,
-            _ = every.tick() => true,
-            event = events.recv() => match event {
+            () = tokio::time::sleep(next) => true,
+            event = events.recv(), if events_open => match event {
                 None => {
-                    // The connection is gone: keep the schedule, without events.
-                    stop.cancelled().await;
-                    return;
+                    events_open = false;
+                    false
                 }
                 Some(Event::ToolsChanged | Event::Restarted | Event::SessionLost) => true,
                 Some(Event::Exited { detail }) => {
@@ -470,10 +517,35 @@ pub async fn watch(
                 }
             },
         };
-        if recheck && server.check(&gateway).await {
-            notify("notifications/tools/list_changed", None);
+        if recheck {
+            let checked = server.check(&gateway).await;
+            if checked.changed {
+                notify("notifications/tools/list_changed", None);
+            }
+            if checked.listed {
+                backoff = Duration::from_secs(1);
+                next = every;
+            } else {
+                next = backoff.min(every);
+                backoff = (backoff * 2).min(every);
+            }
         }
     }
+}
+
+/// Checks every server once, concurrently, bounded by [`STARTUP_WAIT`]: a server that
+/// is down does not hold the others (or `serve`) up.
+pub async fn first_checks(gateway: &Gateway) -> Vec<Checked> {
+    let servers: Vec<Arc<Fronted>> = gateway.fronting().servers().cloned().collect();
+    let checks = servers.iter().map(|s| async move {
+        tokio::time::timeout(STARTUP_WAIT, s.check(gateway))
+            .await
+            .unwrap_or(Checked {
+                changed: false,
+                listed: false,
+            })
+    });
+    futures_util::future::join_all(checks).await
 }
 
 /// How long `serve` waits at start-up for every server's first check, so the first

@@ -75,35 +75,57 @@ pub async fn forward(
     match method {
         "resources/list" => list(fronting, index, method, "resources", "resources", client).await,
         "resources/templates/list" => {
-            list(fronting, index, method, "resources", "resourceTemplates", client).await
+            list(
+                fronting,
+                index,
+                method,
+                "resources",
+                "resourceTemplates",
+                client,
+            )
+            .await
         }
         "prompts/list" => list(fronting, index, method, "prompts", "prompts", client).await,
         "prompts/get" => {
-            let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
+            let name = params
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             let (server, upstream) = by_name(fronting, name)?;
             let mut p = params.clone();
             p["name"] = json!(upstream);
             request(server, method, p, client).await
         }
         "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
-            let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default();
+            let uri = params
+                .get("uri")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             by_uri(fronting, index, uri, method, params.clone(), client).await
         }
         "completion/complete" => {
             let reference = params.get("ref").cloned().unwrap_or(Value::Null);
             match reference.get("type").and_then(Value::as_str) {
                 Some("ref/prompt") => {
-                    let name = reference.get("name").and_then(Value::as_str).unwrap_or_default();
+                    let name = reference
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
                     let (server, upstream) = by_name(fronting, name)?;
                     let mut p = params.clone();
                     p["ref"]["name"] = json!(upstream);
                     request(server, method, p, client).await
                 }
                 Some("ref/resource") => {
-                    let uri = reference.get("uri").and_then(Value::as_str).unwrap_or_default();
+                    let uri = reference
+                        .get("uri")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
                     by_uri(fronting, index, uri, method, params.clone(), client).await
                 }
-                _ => Err(invalid("completion/complete needs `ref` of type ref/prompt or ref/resource")),
+                _ => Err(invalid(
+                    "completion/complete needs `ref` of type ref/prompt or ref/resource",
+                )),
             }
         }
         _ => Err(RpcError {
@@ -146,7 +168,9 @@ async fn list(
         }
         let mut cursor: Option<Value> = None;
         for _ in 0..MAX_PAGES {
-            let params = cursor.take().map_or_else(|| json!({}), |c| json!({ "cursor": c }));
+            let params = cursor
+                .take()
+                .map_or_else(|| json!({}), |c| json!({ "cursor": c }));
             let page = match request(server, method, params, client.clone()).await {
                 Ok(p) => p,
                 Err(e) => {
@@ -154,7 +178,12 @@ async fn list(
                     break;
                 }
             };
-            for mut item in page.get(key).and_then(Value::as_array).cloned().unwrap_or_default() {
+            for mut item in page
+                .get(key)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+            {
                 if key == "prompts"
                     && let Some(Value::String(name)) = item.get_mut("name")
                 {

@@ -50,7 +50,12 @@ pub fn tool_spec(
     let overrides = server.tools.get(def.name).cloned().unwrap_or_default();
     let input_schema = match def.input_schema {
         Value::Object(m) => m.clone(),
-        _ => return Err(format!("`{}` has an inputSchema that is not an object", def.name)),
+        _ => {
+            return Err(format!(
+                "`{}` has an inputSchema that is not an object",
+                def.name
+            ));
+        }
     };
     let input_validator = match jsonschema::options()
         .with_retriever(SchemaFiles::none())
@@ -65,8 +70,12 @@ pub fn tool_spec(
     };
     let contract = match (overrides.contract, def.output_schema) {
         (Some(c), _) => c,
-        (None, Some(schema)) => output_contract(schema, version)
-            .map_err(|e| format!("`{}` has an outputSchema toolgate cannot check: {e}", def.name))?,
+        (None, Some(schema)) => output_contract(schema, version).map_err(|e| {
+            format!(
+                "`{}` has an outputSchema toolgate cannot check: {e}",
+                def.name
+            )
+        })?,
         (None, None) => Contract {
             version: version.to_string(),
             response: ResponseContract::compile(&json!({}), None).map_err(|e| e.to_string())?,
@@ -80,7 +89,11 @@ pub fn tool_spec(
     } else {
         None
     };
-    let hint = |k: &str| def.annotations.and_then(|a| a.get(k)).and_then(Value::as_bool);
+    let hint = |k: &str| {
+        def.annotations
+            .and_then(|a| a.get(k))
+            .and_then(Value::as_bool)
+    };
     Ok(ToolSpec {
         name,
         dependency: server.dependency.clone(),

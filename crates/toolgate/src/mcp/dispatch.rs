@@ -20,6 +20,7 @@ use serde_json::{Map, Value, json};
 use super::jsonrpc::{self, Id, Message};
 use super::outbound::{Broadcast, LOG_LEVELS, Outbound};
 use crate::gateway::Gateway;
+use crate::upstream::mcp::{BoxFuture, ClientChannel, RpcError};
 
 /// `_meta` keys of the 2026-07-28 revision.
 pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -137,45 +138,73 @@ impl Reply {
     }
 }
 
+/// The calling client's way back, as the call path sees it.
+#[derive(Debug)]
+struct ClientOf(Outbound);
+
+impl ClientChannel for ClientOf {
+    fn notify(&self, method: &str, params: Option<Value>) {
+        self.0.notify(method, params);
+    }
+
+    fn request<'a>(
+        &'a self,
+        method: &'a str,
+        params: Option<Value>,
+    ) -> BoxFuture<'a, Result<Value, RpcError>> {
+        Box::pin(async move {
+            self.0.request(method, params).await.map_err(|e| RpcError {
+                code: e.code,
+                message: e.message,
+                data: e.data,
+            })
+        })
+    }
+
+    fn capabilities(&self) -> Option<Value> {
+        self.0.client_capabilities().cloned()
+    }
+}
+
+/// `tools/list` for one route table: handshake shape, 2026-07-28 shape, and the names
+/// for the unknown-tool error.
+#[derive(Debug)]
+struct ToolList {
+    routes: Arc<crate::gateway::RouteTable>,
+    handshake: Vec<u8>,
+    inline: Vec<u8>,
+    names: String,
+}
+
 /// The MCP server over a gateway. Cheap to share (`Arc`); answers concurrently.
 #[derive(Debug)]
 pub struct Server {
     gateway: Arc<Gateway>,
     info: ServerConfig,
-    /// `tools/list` results, serialised once: handshake shape and 2026-07-28 shape.
-    tools_handshake: Vec<u8>,
-    tools_inline: Vec<u8>,
-    /// Tool names, for the unknown-tool error.
-    tool_names: String,
+    /// `tools/list` results for the current route table.
+    tools: std::sync::Mutex<Option<Arc<ToolList>>>,
+    /// Which upstream server listed which resource.
+    resources: crate::fronting::passthrough::ResourceIndex,
     /// Server-initiated notifications to every connected client.
     broadcast: Broadcast,
 }
 
 impl Server {
-    /// Builds the tool list and server info once.
+    /// Builds the server info once; the tool list is built when the tools change.
     pub fn new(gateway: Arc<Gateway>) -> Server {
-        let mut tools: Vec<Tool> = gateway
-            .config()
-            .tools
-            .values()
-            .map(|t| super::describe(t))
-            .collect();
-        tools.push(super::health_tool());
-        let tool_names = tools
-            .iter()
-            .map(|t| t.name.as_ref())
-            .collect::<Vec<_>>()
-            .join(", ");
-        let list = serde_json::to_value(&tools).unwrap_or(Value::Array(Vec::new()));
-        let tools_handshake = serde_json::to_vec(&json!({ "tools": list })).unwrap_or_default();
-        let tools_inline = serde_json::to_vec(&json!({
-            "resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": list
-        }))
-        .unwrap_or_default();
         // Logging is advertised so clients may set a level: it filters the log messages
-        // relayed to that client (`Outbound::notify`).
+        // relayed to that client (`Outbound::notify`). Tools may change at run time when
+        // an upstream MCP server's do, and what upstream servers offer besides tools is
+        // passed through.
+        let mut capabilities = json!({ "logging": {}, "tools": { "listChanged": true } });
+        if let (Value::Object(c), Value::Object(extra)) = (
+            &mut capabilities,
+            crate::fronting::passthrough::capabilities(gateway.fronting()),
+        ) {
+            c.extend(extra);
+        }
         let capabilities: ServerCapabilities =
-            serde_json::from_value(json!({ "logging": {}, "tools": {} })).unwrap_or_default();
+            serde_json::from_value(capabilities).unwrap_or_default();
         let info = ServerConfig::new(capabilities)
         .with_server_info(Implementation::new("toolgate", env!("CARGO_PKG_VERSION")))
         .with_instructions(
@@ -183,13 +212,50 @@ impl Server {
              follow their advice (wait, use a successor, stop retrying) instead of retrying yourself.",
         );
         Server {
+            broadcast: gateway.broadcast().clone(),
             gateway,
             info,
-            tools_handshake,
-            tools_inline,
-            tool_names,
-            broadcast: Broadcast::new(),
+            tools: std::sync::Mutex::new(None),
+            resources: Default::default(),
         }
+    }
+
+    /// The tool list for the current route table, serialised once per table.
+    fn tool_list(&self) -> Arc<ToolList> {
+        let routes = self.gateway.routes();
+        let mut cache = self
+            .tools
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(list) = cache.as_ref()
+            && Arc::ptr_eq(&list.routes, &routes)
+        {
+            return list.clone();
+        }
+        let mut specs: Vec<&Arc<crate::config::ToolSpec>> =
+            routes.values().map(|r| &r.spec).collect();
+        specs.sort_by(|a, b| a.name.cmp(&b.name));
+        let mut tools: Vec<Tool> = specs.iter().map(|t| super::describe(t)).collect();
+        tools.push(super::health_tool());
+        let names = tools
+            .iter()
+            .map(|t| t.name.as_ref())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let list = serde_json::to_value(&tools).unwrap_or(Value::Array(Vec::new()));
+        let handshake = serde_json::to_vec(&json!({ "tools": list })).unwrap_or_default();
+        let inline = serde_json::to_vec(&json!({
+            "resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": list
+        }))
+        .unwrap_or_default();
+        let built = Arc::new(ToolList {
+            routes,
+            handshake,
+            inline,
+            names,
+        });
+        *cache = Some(built.clone());
+        built
     }
 
     /// Notifications to every connected client (`notifications/tools/list_changed`, …):
@@ -291,12 +357,18 @@ impl Server {
                 Reply::ok(jsonrpc::result(id, &result), true)
             }
             "tools/list" => {
+                let list = self.tool_list();
                 let raw = if modern {
-                    &self.tools_inline
+                    &list.inline
                 } else {
-                    &self.tools_handshake
+                    &list.handshake
                 };
                 Reply::ok(jsonrpc::raw_result(id, raw), modern)
+            }
+            m if crate::fronting::passthrough::handles(m)
+                && !self.gateway.fronting().is_empty() =>
+            {
+                self.passthrough(id, m, params, modern, outbound).await
             }
             "tools/call" => self.call(id, params, modern, outbound).await,
             "logging/setLevel" => {
@@ -397,22 +469,25 @@ impl Server {
         if name == tests::RELAY_TOOL {
             return tests::relay_tool(id, params.get("_meta"), outbound, modern).await;
         }
-        // Upstream MCP servers will relay through `outbound`; HTTP tools send nothing.
-        let _ = outbound;
         let Some(route) = self.gateway.route(&name) else {
             return Reply::err(
                 id,
                 jsonrpc::INVALID_PARAMS,
                 &format!(
                     "unknown tool `{name}`; available tools: {}",
-                    self.tool_names
+                    self.tool_list().names
                 ),
                 None,
                 modern,
             );
         };
+        // An upstream MCP server talks to the calling client during the call; an HTTP
+        // tool never does.
+        let client: Option<Arc<dyn ClientChannel>> = route
+            .server()
+            .map(|_| Arc::new(ClientOf(outbound.clone())) as Arc<dyn ClientChannel>);
         let ctx = crate::pipeline::CallContext {
-            client: None,
+            client,
             meta: match params.remove("_meta") {
                 Some(Value::Object(m)) => Some(m),
                 _ => None,
@@ -432,6 +507,38 @@ impl Server {
             super::answer::tool_call(id.json(), outcome, modern, placement),
             modern,
         )
+    }
+
+    async fn passthrough(
+        &self,
+        id: &Id,
+        method: &str,
+        params: Option<&RawValue>,
+        modern: bool,
+        outbound: &Outbound,
+    ) -> Reply {
+        let params = params.and_then(|p| serde_json::from_str::<Value>(p.get()).ok());
+        let client: Arc<dyn ClientChannel> = Arc::new(ClientOf(outbound.clone()));
+        match crate::fronting::passthrough::forward(
+            self.gateway.fronting(),
+            &self.resources,
+            method,
+            params,
+            Some(client),
+        )
+        .await
+        {
+            Ok(mut result) => {
+                if modern && let Value::Object(m) = &mut result {
+                    m.insert("resultType".into(), "complete".into());
+                }
+                Reply::ok(jsonrpc::result(id, &result), modern)
+            }
+            Err(e) => {
+                let code = i32::try_from(e.code).unwrap_or(jsonrpc::INTERNAL_ERROR);
+                Reply::err(id, code, &e.message, e.data.as_ref(), modern)
+            }
+        }
     }
 
     async fn dependency_health(&self, id: &Id, args: &Map<String, Value>, modern: bool) -> Reply {

@@ -32,7 +32,11 @@ impl HttpUpstream {
 impl Upstream for HttpUpstream {
     type Request = RenderedRequest;
 
-    fn prepare(&self, args: &Map<String, Value>, _: &CallContext) -> Result<RenderedRequest, String> {
+    fn prepare(
+        &self,
+        args: &Map<String, Value>,
+        _: &CallContext,
+    ) -> Result<RenderedRequest, String> {
         match self.tool.http_request() {
             Some(request) => request
                 .render(&self.tool.dependency.base_url, args)

@@ -44,8 +44,11 @@ pub trait Upstream: Send + Sync + std::fmt::Debug {
 
     /// Builds the request from arguments that passed the tool's input schema. An error
     /// is a request toolgate cannot form (the model's to fix): nothing is sent.
-    fn prepare(&self, args: &Map<String, Value>, ctx: &CallContext)
-    -> Result<Self::Request, String>;
+    fn prepare(
+        &self,
+        args: &Map<String, Value>,
+        ctx: &CallContext,
+    ) -> Result<Self::Request, String>;
 
     /// One attempt, answered (or failed) within `timeout`.
     fn attempt(

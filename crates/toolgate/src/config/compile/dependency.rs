@@ -55,7 +55,11 @@ impl Compiler<'_> {
         let base_url = match (raw.fixed_url, &raw.base_url) {
             (Some(fixed), _) => Some(fixed),
             (None, Some(text)) => {
-                let field = if path.starts_with("mcp_servers.") { "url" } else { "base_url" };
+                let field = if path.starts_with("mcp_servers.") {
+                    "url"
+                } else {
+                    "base_url"
+                };
                 self.url(&format!("{path}.{field}"), text)
             }
             (None, None) => None,

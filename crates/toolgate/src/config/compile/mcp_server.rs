@@ -79,8 +79,14 @@ impl Compiler<'_> {
                 OnChange::Warn
             }
         };
-        let include = self.patterns(&format!("{path}.include"), raw.include.take().unwrap_or_default());
-        let exclude = self.patterns(&format!("{path}.exclude"), raw.exclude.take().unwrap_or_default());
+        let include = self.patterns(
+            &format!("{path}.include"),
+            raw.include.take().unwrap_or_default(),
+        );
+        let exclude = self.patterns(
+            &format!("{path}.exclude"),
+            raw.exclude.take().unwrap_or_default(),
+        );
         // The dependency part is the same as an HTTP API's, so it is compiled the same way.
         let base_url = match &raw.url {
             Some(_) => None,
@@ -107,7 +113,8 @@ impl Compiler<'_> {
         );
         let mut dependency = dependency;
         let transport = self.mcp_transport(&path, &raw, dependency.as_ref());
-        if let (Some(d), Some(McpTransport::Stdio { env, .. })) = (dependency.as_mut(), &transport) {
+        if let (Some(d), Some(McpTransport::Stdio { env, .. })) = (dependency.as_mut(), &transport)
+        {
             d.secrets = env.iter().map(|(_, v)| v.clone()).collect();
         }
         let check_every = self.duration_min(
@@ -341,7 +348,10 @@ impl Compiler<'_> {
             if let Some(other) = seen.insert(&s.prefix, name) {
                 self.err(
                     format!("mcp_servers.{name}.prefix"),
-                    format!("servers `{other}` and `{name}` both use the prefix `{}`", s.prefix),
+                    format!(
+                        "servers `{other}` and `{name}` both use the prefix `{}`",
+                        s.prefix
+                    ),
                     "give each server its own prefix, so their tool names cannot collide",
                 );
             }
@@ -354,7 +364,9 @@ fn valid_tool_char(c: char) -> bool {
 }
 
 fn valid_prefix(p: &str) -> bool {
-    (1..=32).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    (1..=32).contains(&p.len())
+        && p.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 #[cfg(test)]
@@ -374,8 +386,10 @@ mod tests {
 
     #[test]
     fn a_server_in_three_lines_gets_the_defaults() {
-        let c = parse("mcp_servers:\n  kb:\n    url: http://127.0.0.1:3001/mcp\n    owner: kb@example.com\n")
-            .unwrap_or_else(|e| panic!("{e}"));
+        let c = parse(
+            "mcp_servers:\n  kb:\n    url: http://127.0.0.1:3001/mcp\n    owner: kb@example.com\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         let kb = &c.mcp_servers["kb"];
         assert_eq!(kb.prefix, "kb");
         assert_eq!(kb.exposed_name("search"), "kb__search");
@@ -383,7 +397,10 @@ mod tests {
         assert_eq!(kb.lock, std::path::Path::new("./gw.lock.json"));
         assert_eq!(kb.dependency.name, "kb");
         assert_eq!(kb.dependency.timeout, std::time::Duration::from_secs(30));
-        assert!(c.dependencies.contains_key("kb"), "the server is a dependency");
+        assert!(
+            c.dependencies.contains_key("kb"),
+            "the server is a dependency"
+        );
         assert!(matches!(kb.transport, McpTransport::Http { .. }));
     }
 
@@ -418,7 +435,10 @@ mod tests {
         assert_eq!(headers[0].1.to_str().ok(), Some("Bearer s3cret"));
         assert!(headers[0].1.is_sensitive());
         let ev = &c.mcp_servers["ev"];
-        let McpTransport::Stdio { program, args, env, .. } = &ev.transport else {
+        let McpTransport::Stdio {
+            program, args, env, ..
+        } = &ev.transport
+        else {
             panic!("stdio");
         };
         assert_eq!((program.as_str(), args.len()), ("node", 2));

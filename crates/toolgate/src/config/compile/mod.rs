@@ -340,7 +340,10 @@ impl Compiler<'_> {
                         ["gateway", "alerts", "dependencies", "tools", "mcp_servers"];
                     let help = match known::did_you_mean(other, SECTIONS) {
                         Some(best) => format!("did you mean `{best}`?"),
-                        None => "the sections are gateway, alerts, dependencies, tools and mcp_servers".into(),
+                        None => {
+                            "the sections are gateway, alerts, dependencies, tools and mcp_servers"
+                                .into()
+                        }
                     };
                     self.err(other, format!("unknown top-level section `{other}`"), &help)
                 }
@@ -385,13 +388,15 @@ impl Compiler<'_> {
         for (name, s) in &mcp_servers {
             // An unprefixed server's tools are known only at run time; a prefixed one
             // can still collide with an HTTP tool named like `kb__search`.
-            if let Some(tool) = tools
-                .keys()
-                .find(|t| !s.prefix.is_empty() && t.starts_with(&format!("{}{PREFIX_SEPARATOR}", s.prefix)))
-            {
+            if let Some(tool) = tools.keys().find(|t| {
+                !s.prefix.is_empty() && t.starts_with(&format!("{}{PREFIX_SEPARATOR}", s.prefix))
+            }) {
                 self.err(
                     format!("tools.{tool}"),
-                    format!("tool `{tool}` uses the name space of MCP server `{name}` (prefix `{}`)", s.prefix),
+                    format!(
+                        "tool `{tool}` uses the name space of MCP server `{name}` (prefix `{}`)",
+                        s.prefix
+                    ),
                     "rename the tool, or give the server another prefix",
                 );
             }

@@ -497,7 +497,10 @@ mod tests {
         let parse =
             |text: String| crate::config::parse(Path::new("t.yaml"), &text, Path::new("."), &env);
         let c = parse(cfg("form", "{a: '{a}'}")).unwrap();
-        assert_eq!(c.tools["t"].http_request().map(|r| r.body_encoding), Some(BodyEncoding::Form));
+        assert_eq!(
+            c.tools["t"].http_request().map(|r| r.body_encoding),
+            Some(BodyEncoding::Form)
+        );
         let e = parse(cfg("xml", "{a: '{a}'}")).unwrap_err().to_string();
         assert!(e.contains("unknown body encoding `xml`"), "{e}");
         let e = parse(cfg("form", "['{a}']")).unwrap_err().to_string();

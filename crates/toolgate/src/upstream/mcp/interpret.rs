@@ -116,7 +116,11 @@ pub fn interpret(
                 detail: Detail::NoStructuredContent,
             };
         };
-        match spec.contract.response.check_bytes(structured.get().as_bytes()) {
+        match spec
+            .contract
+            .response
+            .check_bytes(structured.get().as_bytes())
+        {
             Ok(()) => {}
             Err(BodyError::Drift(drift)) => {
                 return AttemptResult::Failed {
@@ -168,11 +172,16 @@ fn rpc_error(spec: &ToolSpec, error: RpcError, signals: Option<&Signals>) -> Att
 /// seconds as a number; at most a day, so a hostile value cannot park calls forever.
 fn retry_after(error: &RpcError) -> Option<Duration> {
     let data = error.data.as_ref()?;
-    ["retryAfterSeconds", "retry_after_seconds", "retryAfter", "retry_after"]
-        .iter()
-        .find_map(|k| data.get(*k).and_then(serde_json::Value::as_f64))
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .map(|s| Duration::from_secs_f64(s.min(86_400.0)))
+    [
+        "retryAfterSeconds",
+        "retry_after_seconds",
+        "retryAfter",
+        "retry_after",
+    ]
+    .iter()
+    .find_map(|k| data.get(*k).and_then(serde_json::Value::as_f64))
+    .filter(|s| s.is_finite() && *s >= 0.0)
+    .map(|s| Duration::from_secs_f64(s.min(86_400.0)))
 }
 
 #[cfg(test)]
@@ -226,7 +235,9 @@ mod tests {
     fn a_rate_limit_error_carries_its_wait() {
         let r = interpret(
             &spec(None),
-            reply(json!({"error": {"code": 429, "message": "slow down", "data": {"retryAfterSeconds": 7}}})),
+            reply(
+                json!({"error": {"code": 429, "message": "slow down", "data": {"retryAfterSeconds": 7}}}),
+            ),
             None,
             false,
         );
@@ -241,12 +252,17 @@ mod tests {
 
     #[test]
     fn a_tool_error_is_the_tools_own_and_keeps_its_result() {
-        let result = json!({"content": [{"type": "text", "text": "no such user"}], "isError": true});
+        let result =
+            json!({"content": [{"type": "text", "text": "no such user"}], "isError": true});
         let r = interpret(&spec(None), reply(json!({"result": result})), None, false);
         match r {
             AttemptResult::Failed {
                 class: ErrorClass::ToolError,
-                detail: Detail::ToolError { result: bytes, excerpt },
+                detail:
+                    Detail::ToolError {
+                        result: bytes,
+                        excerpt,
+                    },
                 ..
             } => {
                 assert_eq!(excerpt, "no such user");
@@ -262,10 +278,17 @@ mod tests {
         let schema = json!({"type": "object", "required": ["results"], "properties": {"results": {"type": "array", "items": {"type": "object", "required": ["snippet"], "properties": {"snippet": {"type": "string"}}}}}});
         let s = spec(Some(schema));
         let good = json!({"result": {"content": [], "structuredContent": {"results": [{"snippet": "a"}]}}});
-        assert!(matches!(interpret(&s, reply(good), None, false), AttemptResult::Success(_)));
+        assert!(matches!(
+            interpret(&s, reply(good), None, false),
+            AttemptResult::Success(_)
+        ));
         let renamed = json!({"result": {"content": [], "structuredContent": {"results": [{"excerpt": "a"}]}}});
         match interpret(&s, reply(renamed), None, false) {
-            AttemptResult::Failed { class: ErrorClass::ContractDrift, detail: Detail::Drift(d), .. } => {
+            AttemptResult::Failed {
+                class: ErrorClass::ContractDrift,
+                detail: Detail::Drift(d),
+                ..
+            } => {
                 assert!(d.summary().contains("excerpt"), "{}", d.summary());
             }
             other => panic!("{other:?}"),
@@ -281,7 +304,10 @@ mod tests {
     fn without_an_output_schema_any_result_passes_and_garbage_is_a_protocol_error() {
         let s = spec(None);
         let any = json!({"result": {"content": [{"type": "image", "data": "AA==", "mimeType": "image/png"}]}});
-        assert!(matches!(interpret(&s, reply(any), None, false), AttemptResult::Success(_)));
+        assert!(matches!(
+            interpret(&s, reply(any), None, false),
+            AttemptResult::Success(_)
+        ));
         let garbage = Ok(UpstreamResponse {
             status: 200,
             headers: Default::default(),
@@ -297,7 +323,14 @@ mod tests {
     #[test]
     fn http_failures_read_as_for_http_tools() {
         let s = spec(None);
-        let r = interpret(&s, Err(SendError::Connect { detail: "refused".into() }), None, false);
+        let r = interpret(
+            &s,
+            Err(SendError::Connect {
+                detail: "refused".into(),
+            }),
+            None,
+            false,
+        );
         assert_eq!(class_of(&r), Some(ErrorClass::Connect));
         let busy = Ok(UpstreamResponse {
             status: 503,
@@ -305,6 +338,9 @@ mod tests {
             body: bytes::Bytes::new(),
             latency: Duration::ZERO,
         });
-        assert_eq!(class_of(&interpret(&s, busy, None, false)), Some(ErrorClass::ServerError));
+        assert_eq!(
+            class_of(&interpret(&s, busy, None, false)),
+            Some(ErrorClass::ServerError)
+        );
     }
 }

@@ -136,9 +136,12 @@ impl Upstream for McpUpstream {
         timeout: Duration,
     ) -> Result<UpstreamResponse, SendError> {
         let (tx, mut rx) = mpsc::channel::<Relayed>(64);
-        let call = self
-            .link
-            .request("tools/call", Some(request.params.clone()), timeout, Some(Relay { tx }));
+        let call = self.link.request(
+            "tools/call",
+            Some(request.params.clone()),
+            timeout,
+            Some(Relay { tx }),
+        );
         tokio::pin!(call);
         let client = request.client.as_deref();
         // Relayed messages are handled in order while the call runs (a server that asks
@@ -194,9 +197,7 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed) {
             answer,
         } => {
             let declared = |c: &dyn ClientChannel| match capability_of(&method) {
-                Some(cap) => c
-                    .capabilities()
-                    .is_some_and(|caps| caps.get(cap).is_some()),
+                Some(cap) => c.capabilities().is_some_and(|caps| caps.get(cap).is_some()),
                 // `ping` and requests toolgate does not know: the client decides.
                 None => true,
             };
@@ -212,7 +213,9 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed) {
                 }),
                 None => Err(RpcError {
                     code: -32601,
-                    message: format!("{method} cannot be relayed: no client is waiting for this call"),
+                    message: format!(
+                        "{method} cannot be relayed: no client is waiting for this call"
+                    ),
                     data: None,
                 }),
             };
@@ -227,7 +230,9 @@ fn to_response(reply: Result<LinkReply, LinkError>) -> Result<UpstreamResponse, 
         Ok(r) => {
             let body = match &r.outcome {
                 Ok(result) => json!({ "result": result }),
-                Err(e) => json!({ "error": { "code": e.code, "message": e.message, "data": e.data } }),
+                Err(e) => {
+                    json!({ "error": { "code": e.code, "message": e.message, "data": e.data } })
+                }
             };
             Ok(UpstreamResponse {
                 status: r.status,
