@@ -28,6 +28,8 @@ Behaviour that a test switches (the "state", all keys optional):
                                           the next tools/call gets a JSON-RPC error with that
                                           code (-32023, or 429) and data.retryAfterSeconds
     {"reset": true}                       back to the initial state, statistics cleared
+    {"exit_at_start": 1}                  (--state only) exit with that code before serving:
+                                          a server that is down at start-up
 
 In HTTP mode (`--http PORT`, 0 picks a free port; the first stdout line is `PORT <n>`) the
 MCP endpoint is /mcp (streamable HTTP, sessions, SSE answers unless --json-response) and
@@ -41,7 +43,8 @@ is one `log` entry: {"t": unix time, "method", "tool" (tools/call only), "outcom
 "http_429" | "rpc_error" | "crash"}. With `--stats PATH` the same entries are appended to
 PATH as JSON lines as they happen, which is how a test sees a stdio server's traffic (and
 what a crashed one saw). In stdio mode `--state PATH` (a JSON file with the keys above,
-read at start-up) is how a test restarts the server changed.
+read at start-up) is how a test restarts the server changed; `--pid-file PATH` gets the
+process id, so a test can kill the server that toolgate started.
 
 `--self-test` starts this file in both modes and checks every tool and control with the
 SDK's client; it prints one line per check and exits non-zero on the first failure.
@@ -678,14 +681,22 @@ def main() -> int:
     mode.add_argument("--self-test", action="store_true", help="check this fixture with the SDK's client")
     parser.add_argument("--state", type=Path, help="JSON state read at start-up (see the module docstring)")
     parser.add_argument("--stats", type=Path, help="append one JSON line per message received to this file")
+    parser.add_argument("--pid-file", type=Path, help="write this process's id to this file at start-up")
     parser.add_argument("--name", default="toolgate-fixture", help="the server name in the initialize result")
     parser.add_argument("--json-response", action="store_true", help="HTTP: answer with application/json, not SSE")
     parser.add_argument("--stateless", action="store_true", help="HTTP: no sessions (the SDK's stateless mode)")
     args = parser.parse_args()
     if args.self_test:
         return self_test()
+    if args.pid_file is not None:
+        args.pid_file.write_text(f"{os.getpid()}\n")
     try:
-        fixture = Fixture(read_state_file(args.state), args.stats)
+        state = read_state_file(args.state)
+        exit_at_start = state.pop("exit_at_start", None) if isinstance(state, dict) else None
+        if exit_at_start:
+            print(f"fixture_server: exiting at start-up with code {int(exit_at_start)} (exit_at_start in --state)", file=sys.stderr)
+            return int(exit_at_start)
+        fixture = Fixture(state, args.stats)
     except ValueError as e:
         print(f"fixture_server: bad --state {args.state}: {e}", file=sys.stderr)
         return 2
