@@ -487,6 +487,15 @@ async def list_tools(client: Any) -> dict[str, Any]:
     return tools_of(listed)
 
 
+async def call(client: Any, tool: str, arguments: dict[str, Any], **kwargs: Any) -> Any:
+    """tools/call, with a failure that says which call did not get a result (toolgate must
+    answer every call with a result, isError or not, never with a JSON-RPC error)."""
+    try:
+        return await client.call_tool(tool, arguments, **kwargs)
+    except Exception as e:  # noqa: BLE001 - any exception here is the finding
+        raise CheckFailed(f"{tool}({json.dumps(arguments)}) got no result: {type(e).__name__}: {e}") from e
+
+
 def connect(url: str, **kwargs: Any) -> Any:
     from mcp import Client
 
@@ -544,23 +553,23 @@ mcp_servers:
                 check("snippet" in schema, f"kb__search should carry the upstream's outputSchema (with snippet); got {schema}")
                 ok(label, f"tools/list: {len(tools)} tools, kb__* and ev__* prefixed, web_search and dependency_health; kb__search keeps its outputSchema")
 
-                result = await client.call_tool("kb__search", {"query": "rust"})
+                result = await call(client, "kb__search", {"query": "rust"})
                 hits = (result.structured_content or {}).get("results") or []
                 check(not result.is_error and len(hits) == 2 and "snippet" in hits[0], f"kb__search(rust) should return 2 hits with snippet; got {dump(result)}")
                 check(len(kb.tool_calls("search")) == 1, f"the kb fixture should have seen 1 tools/call search (under its own name); {kb.describe()}")
                 ok(label, "kb__search(rust) -> the fixture's structuredContent, 1 upstream tools/call named search")
 
-                result = await client.call_tool("ev__echo", {"message": "hello through toolgate"})
+                result = await call(client, "ev__echo", {"message": "hello through toolgate"})
                 check(not result.is_error and "hello through toolgate" in text_of(result), f"ev__echo should echo the message; got {dump(result)}")
-                result = await client.call_tool("ev__get-sum", {"a": 2, "b": 3})
+                result = await call(client, "ev__get-sum", {"a": 2, "b": 3})
                 check(not result.is_error and "5" in text_of(result), f"ev__get-sum(2, 3) should say 5; got {dump(result)}")
                 ok(label, "ev__echo and ev__get-sum answered by server-everything over stdio")
 
-                result = await client.call_tool("web_search", {"query": "mcp"})
+                result = await call(client, "web_search", {"query": "mcp"})
                 check(not result.is_error and api.count == 1, f"web_search should call the HTTP API once; got {dump(result)} after {api.count} requests")
                 ok(label, "web_search (an HTTP tool from tools:) still works next to the MCP upstreams")
 
-                result = await client.call_tool("dependency_health", {})
+                result = await call(client, "dependency_health", {})
                 report = json.dumps(result.structured_content) if result.structured_content else text_of(result)
                 check(not result.is_error and all(re.search(rf'\b{d}\b', report) for d in ("kb", "ev", "search_api")), f"dependency_health should report kb, ev and search_api; got {report[:1500]}")
                 ok(label, "dependency_health reports kb, ev and search_api")
@@ -579,13 +588,13 @@ async def case_rename(label: str, binary: str, work: Path, args: argparse.Namesp
     tg.serve()
     try:
         async with connect(tg.url) as client:
-            result = await client.call_tool("kb__search", {"query": "rust"})
+            result = await call(client, "kb__search", {"query": "rust"})
             check(not result.is_error, f"kb__search before the redeploy should succeed; got {dump(result)}")
             ok(label, "kb__search before the redeploy: ok")
 
             kb.control({"rename": True})
             before = len(kb.tool_calls("search"))
-            result = await client.call_tool("kb__search", {"query": "rust"})
+            result = await call(client, "kb__search", {"query": "rust"})
             seen = len(kb.tool_calls("search")) - before
             text = text_of(result)
             check(result.is_error is True, f"the first call after the rename should return isError: true; got {dump(result)}")
@@ -635,10 +644,18 @@ async def case_block(label: str, binary: str, work: Path, args: argparse.Namespa
             ok(label, "after the description changed: kb__search gone from tools/list, the other kb tools stay")
 
             before = len(kb.tool_calls("search"))
-            result = await client.call_tool("kb__search", {"query": "rust"})
-            check(result.is_error is True, f"calling the blocked kb__search should be refused; got {dump(result)}")
+            # Refused either way: an isError result, or a JSON-RPC error (as for any
+            # tool that is not listed).
+            try:
+                result = await client.call_tool("kb__search", {"query": "rust"})
+                check(result.is_error is True, f"calling the blocked kb__search should be refused; got {dump(result)}")
+                refusal = text_of(result).splitlines()[0][:110] if text_of(result) else dump(result)
+            except CheckFailed:
+                raise
+            except Exception as e:  # noqa: BLE001 - a JSON-RPC error is a refusal too
+                refusal = f"JSON-RPC error: {e}"
             check(len(kb.tool_calls("search")) == before, f"a blocked tool must not reach the upstream; {kb.describe()}")
-            ok(label, f"calling kb__search is refused without reaching the upstream: {text_of(result).splitlines()[0][:110] if text_of(result) else dump(result)}")
+            ok(label, f"calling kb__search is refused without reaching the upstream: {refusal}")
 
             incident = wait_until(
                 f"the webhook should get a definition-drift incident ({DEFINITION_DRIFT.pattern}); received {hook.summary()}",
@@ -688,7 +705,7 @@ async def case_warn(label: str, binary: str, work: Path, args: argparse.Namespac
             check("kb__search" in tools, f"with on_change: warn the changed kb__search stays listed; got {sorted(tools)}")
             check(tools["kb__search"].description == pinned, f"the pinned description should be served, not the upstream's new one; got {tools['kb__search'].description!r}")
             ok(label, "kb__search listed with the pinned description, not the poisoned one")
-            result = await client.call_tool("kb__search", {"query": "rust"})
+            result = await call(client, "kb__search", {"query": "rust"})
             check(not result.is_error, f"with warn, kb__search keeps working; got {dump(result)}")
             ok(label, "kb__search still callable")
         incident = wait_until(
@@ -719,24 +736,24 @@ async def case_restart(label: str, binary: str, work: Path, args: argparse.Names
     tg.serve()
     try:
         async with connect(tg.url) as client:
-            result = await client.call_tool("kb__search", {"query": "one"})
+            result = await call(client, "kb__search", {"query": "one"})
             check(not result.is_error, f"kb__search should succeed; got {dump(result)}")
             first = wait_until("the stdio fixture never wrote its --pid-file", kb.pid, 10)
             os.kill(first, signal.SIGKILL)
             wait_until(f"the stdio fixture (pid {first}) did not exit after SIGKILL", lambda: process_gone(first), 10)
             ok(label, f"stdio server (pid {first}) killed with SIGKILL")
 
-            result = await client.call_tool("kb__search", {"query": "two"})
+            result = await call(client, "kb__search", {"query": "two"})
             check(not result.is_error, f"the next call after the kill should succeed (toolgate restarts the server); got {dump(result)}")
             second = kb.pid()
             check(second is not None and second != first, f"a new server process should answer (pid before {first}, now {second})")
             ok(label, f"next call succeeded, answered by a restarted server (pid {second})")
 
-            result = await client.call_tool("kb__crash", {})
+            result = await call(client, "kb__crash", {})
             check(result.is_error is True, f"a call whose server dies mid-call should return isError; got {dump(result)}")
             ok(label, f"kb__crash (the server exits mid-call) -> isError, class {error_class(result)}: {text_of(result).splitlines()[0][:100] if text_of(result) else ''}")
             wait_until(f"the crashed stdio fixture (pid {second}) did not exit", lambda: process_gone(second), 10)
-            result = await client.call_tool("kb__search", {"query": "three"})
+            result = await call(client, "kb__search", {"query": "three"})
             check(not result.is_error, f"the call after a crash should succeed on a restarted server; got {dump(result)}")
             third = kb.pid()
             check(third not in (None, first, second), f"a third server process should answer (pids {first}, {second}, now {third})")
@@ -771,7 +788,7 @@ async def case_throttle(label: str, binary: str, work: Path, args: argparse.Name
         async with connect(tg.url) as client:
             # HTTP 429 + Retry-After: 2, one attempt allowed.
             h.control({"throttle_http": {"count": 1, "retry_after": 2}})
-            result = await client.call_tool("h__search", {"query": "x"})
+            result = await call(client, "h__search", {"query": "x"})
             text = text_of(result) + json.dumps(result.structured_content or {})
             throttled = [e for e in h.tool_calls("search") if e["outcome"] == "http_429"]
             check(len(throttled) == 1, f"the fixture should have answered one tools/call with 429; {h.describe()}")
@@ -779,7 +796,7 @@ async def case_throttle(label: str, binary: str, work: Path, args: argparse.Name
             check(SECONDS.search(text) is not None, f"the model should be told how long to wait (seconds); got {text!r}")
             ok(label, f"429 + Retry-After: 2 -> rate_limited, the model is told the wait: {SECONDS.search(text).group(0)!r} in {text.splitlines()[0][:100]!r}")
             t429 = throttled[0]["t"]
-            result = await client.call_tool("h__search", {"query": "y"})
+            result = await call(client, "h__search", {"query": "y"})
             early = paced(h.tool_calls("search"), t429, 2)
             check(not early, f"no request may reach the upstream inside the announced 2 s wait; saw {[short_entry(e) for e in early]}")
             ok(label, f"the next call is paced: no upstream request within 2 s of the 429 (call {'succeeded' if not result.is_error else 'refused: ' + text_of(result)[:80]})")
@@ -787,14 +804,14 @@ async def case_throttle(label: str, binary: str, work: Path, args: argparse.Name
             # JSON-RPC errors carrying data.retryAfterSeconds.
             for code in (-32023, 429):
                 r.control({"throttle_rpc": {"count": 1, "retry_after": 2, "code": code}})
-                result = await client.call_tool("r__search", {"query": "x"})
+                result = await call(client, "r__search", {"query": "x"})
                 text = text_of(result) + json.dumps(result.structured_content or {})
                 rejected = [e for e in r.tool_calls("search") if e["outcome"] == "rpc_error"]
                 check(rejected, f"the fixture should have answered a tools/call with JSON-RPC {code}; {r.describe()}")
                 check(result.is_error is True and error_class(result) == "rate_limited", f"JSON-RPC {code} + retryAfterSeconds should be isError, class rate_limited; got {dump(result)}")
                 check(SECONDS.search(text) is not None, f"the model should be told how long to wait (seconds); got {text!r}")
                 t_err = rejected[-1]["t"]
-                result = await client.call_tool("r__search", {"query": "y"})
+                result = await call(client, "r__search", {"query": "y"})
                 early = paced(r.tool_calls("search"), t_err, 2)
                 check(not early, f"after JSON-RPC {code}, no request may reach the upstream inside 2 s; saw {[short_entry(e) for e in early]}")
                 ok(label, f"JSON-RPC {code} + data.retryAfterSeconds = 2 -> rate_limited, wait told ({SECONDS.search(text).group(0)!r}), next call paced")
@@ -803,7 +820,7 @@ async def case_throttle(label: str, binary: str, work: Path, args: argparse.Name
 
             # With retries allowed, toolgate waits out the Retry-After below the model.
             hr.control({"throttle_http": {"count": 1, "retry_after": 2}})
-            result = await client.call_tool("hr__search", {"query": "x"})
+            result = await call(client, "hr__search", {"query": "x"})
             calls = hr.tool_calls("search")
             check(not result.is_error, f"with 3 attempts a single 429 + Retry-After: 2 should be waited out; got {dump(result)}; {hr.describe()}")
             check([e["outcome"] for e in calls] == ["http_429", "ok"], f"the upstream should see the 429 then one retry; {hr.describe()}")
@@ -836,7 +853,7 @@ async def case_notify(label: str, binary: str, work: Path, args: argparse.Namesp
                     progress.append((p, total, message))
 
                 logs.clear()
-                result = await client.call_tool(tool, {"steps": 3}, progress_callback=on_progress)
+                result = await call(client, tool, {"steps": 3}, progress_callback=on_progress)
                 check(not result.is_error, f"{tool}(3) should succeed; got {dump(result)}")
                 upstream = [p for p in progress if p[2] and "of 3" in p[2]]
                 check(
@@ -866,11 +883,11 @@ async def case_down(label: str, binary: str, work: Path, args: argparse.Namespac
         async with connect(tg.url) as client:
             tools = await list_tools(client)
             check("kb__search" in tools, f"kb__search should be listed while other upstreams are down; got {sorted(tools)}")
-            result = await client.call_tool("kb__search", {"query": "rust"})
+            result = await call(client, "kb__search", {"query": "rust"})
             check(not result.is_error, f"kb__search should work while other upstreams are down; got {dump(result)}")
             ok(label, f"toolgate serves kb while 'down' and 'dead' are down (listed: {sorted(n for n in tools if n.startswith(('down__', 'dead__')))[:4]}…)")
             for tool in ("down__search", "dead__search"):
-                result = await client.call_tool(tool, {"query": "rust"})
+                result = await call(client, tool, {"query": "rust"})
                 cls = error_class(result)
                 check(result.is_error is True and cls in ("connect", "circuit_open"), f"{tool} should fail with class connect or circuit_open; got {cls!r}: {dump(result)}")
                 ok(label, f"{tool} -> isError, class {cls}: {text_of(result).splitlines()[0][:100] if text_of(result) else ''}")
@@ -886,7 +903,7 @@ async def case_tool_error(label: str, binary: str, work: Path, args: argparse.Na
     tg.serve()
     try:
         async with connect(tg.url) as client:
-            result = await client.call_tool("kb__fail", {})
+            result = await call(client, "kb__fail", {})
             check(result.is_error is True, f"kb__fail should return isError: true; got {dump(result)}")
             first = next((b for b in result.content if getattr(b, "type", None) == "text"), None)
             check(first is not None and first.text == "fail: this tool always fails (by design)", f"the upstream's text should be passed on unchanged as the first block; got {dump(result)}")
