@@ -556,6 +556,23 @@ async def self_test_http() -> None:
                 check(not result.is_error, f"the call after the JSON-RPC throttle should succeed; got {result}")
                 say(f"http: throttle_rpc code {code} -> one JSON-RPC error with data.retryAfterSeconds = 2, then served")
 
+        # The stateless 2026-07-28 revision (the SDK serves both on /mcp): logging is a
+        # per-request opt-in there, which the client's log_level stamps on every request.
+        logs.clear()
+        async with Client(
+            f"{base}/mcp", mode="2026-07-28", log_level="info", read_timeout_seconds=10, logging_callback=on_log
+        ) as client:
+            check(client.protocol_version == "2026-07-28", f"expected protocol 2026-07-28; got {client.protocol_version}")
+            await exercise_tools("http 2026-07-28", client)
+            check(len(logs) == 3, f"notify(3) should log 3 messages on 2026-07-28 with log_level info; got {logs}")
+            control(base, {"throttle_rpc": {"count": 1, "retry_after": 2}})
+            try:
+                await client.call_tool("search", {"query": "x"})
+                raise SelfTestFailed("search should fail with JSON-RPC error -32023 on 2026-07-28 too")
+            except MCPError as e:
+                check(e.code == -32023 and (e.data or {}).get("retryAfterSeconds") == 2, f"2026-07-28 throttle_rpc: {e}")
+            say("http 2026-07-28: the same tools, 3 log messages with log_level info, throttle_rpc -> -32023")
+
         # The HTTP throttle, seen by a raw client (the SDK's client would raise on 429).
         import urllib.error
         import urllib.request

@@ -496,10 +496,18 @@ async def call(client: Any, tool: str, arguments: dict[str, Any], **kwargs: Any)
         raise CheckFailed(f"{tool}({json.dumps(arguments)}) got no result: {type(e).__name__}: {e}") from e
 
 
-def connect(url: str, **kwargs: Any) -> Any:
+MODES = ("legacy", "2026-07-28")
+
+
+def connect(url: str, mode: str = "legacy", **kwargs: Any) -> Any:
+    """The SDK's client: `legacy` is the initialize handshake (2025-11-25), `2026-07-28`
+    the stateless revision, where log messages are an opt-in that log_level stamps on
+    every request."""
     from mcp import Client
 
-    return Client(url, mode="legacy", read_timeout_seconds=30, **kwargs)
+    if mode != "legacy":
+        kwargs.setdefault("log_level", "debug")
+    return Client(url, mode=mode, read_timeout_seconds=30, **kwargs)
 
 
 # --------------------------------------------------------------------------------------
@@ -568,6 +576,15 @@ mcp_servers:
                 result = await call(client, "web_search", {"query": "mcp"})
                 check(not result.is_error and api.count == 1, f"web_search should call the HTTP API once; got {dump(result)} after {api.count} requests")
                 ok(label, "web_search (an HTTP tool from tools:) still works next to the MCP upstreams")
+
+                async with connect(tg.url, mode="2026-07-28") as modern:
+                    tools = await list_tools(modern)
+                    check(want <= set(tools), f"2026-07-28: tools/list should have {sorted(want)}; missing {sorted(want - set(tools))}")
+                    result = await call(modern, "kb__search", {"query": "rust"})
+                    check(not result.is_error and result.structured_content and "results" in result.structured_content, f"2026-07-28: kb__search should succeed; got {dump(result)}")
+                    result = await call(modern, "ev__echo", {"message": "modern"})
+                    check(not result.is_error and "modern" in text_of(result), f"2026-07-28: ev__echo should echo; got {dump(result)}")
+                ok(label, "a 2026-07-28 (stateless) client sees the same tools; kb__search and ev__echo work")
 
                 result = await call(client, "dependency_health", {})
                 report = json.dumps(result.structured_content) if result.structured_content else text_of(result)
@@ -840,31 +857,39 @@ async def case_notify(label: str, binary: str, work: Path, args: argparse.Namesp
     tg.lock()
     tg.serve()
     try:
-        logs: list[Any] = []
+        for mode in MODES:
+            logs: list[Any] = []
 
-        async def on_log(params: Any) -> None:
-            logs.append(params)
+            async def on_log(params: Any) -> None:
+                logs.append(params)
 
-        async with connect(tg.url, logging_callback=on_log) as client:
-            for tool, transport in (("kb__notify", "streamable HTTP"), ("ks__notify", "stdio")):
-                progress: list[tuple[float, float | None, str | None]] = []
-
-                async def on_progress(p: float, total: float | None, message: str | None) -> None:
-                    progress.append((p, total, message))
-
-                logs.clear()
-                result = await call(client, tool, {"steps": 3}, progress_callback=on_progress)
-                check(not result.is_error, f"{tool}(3) should succeed; got {dump(result)}")
-                upstream = [p for p in progress if p[2] and "of 3" in p[2]]
-                check(
-                    [p[0] for p in upstream] == [1, 2, 3] and all(p[1] == 3 for p in upstream),
-                    f"{tool}: progress_callback should get the upstream's 1/3, 2/3, 3/3; got {progress}",
-                )
-                mine = [str(m.data) for m in logs if "notify: step" in str(m.data)]
-                check(mine == [f"notify: step {i} of 3" for i in (1, 2, 3)], f"{tool}: the logging callback should get the upstream's 3 messages; got {[(m.level, m.data) for m in logs]}")
-                ok(label, f"{tool} ({transport} upstream): 3 progress notifications and 3 log messages reached the SDK client")
+            async with connect(tg.url, mode=mode, logging_callback=on_log) as client:
+                for tool, transport in (("kb__notify", "streamable HTTP"), ("ks__notify", "stdio")):
+                    logs.clear()
+                    await notify_reaches_client(client, tool, logs)
+                    ok(label, f"{mode} client, {tool} ({transport} upstream): 3 progress notifications and 3 log messages reached the SDK client")
     finally:
         tg.stop()
+
+
+async def notify_reaches_client(client: Any, tool: str, logs: list[Any]) -> None:
+    progress: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(p: float, total: float | None, message: str | None) -> None:
+        progress.append((p, total, message))
+
+    result = await call(client, tool, {"steps": 3}, progress_callback=on_progress)
+    check(not result.is_error, f"{tool}(3) should succeed; got {dump(result)}")
+    upstream = [p for p in progress if p[2] and "of 3" in p[2]]
+    check(
+        [p[0] for p in upstream] == [1, 2, 3] and all(p[1] == 3 for p in upstream),
+        f"{tool}: progress_callback should get the upstream's 1/3, 2/3, 3/3; got {progress}",
+    )
+    mine = [str(m.data) for m in logs if "notify: step" in str(m.data)]
+    check(
+        mine == [f"notify: step {i} of 3" for i in (1, 2, 3)],
+        f"{tool}: the logging callback should get the upstream's 3 messages; got {[(m.level, m.data) for m in logs]}",
+    )
 
 
 async def case_down(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
@@ -902,15 +927,20 @@ async def case_tool_error(label: str, binary: str, work: Path, args: argparse.Na
     tg.lock()
     tg.serve()
     try:
-        async with connect(tg.url) as client:
-            result = await call(client, "kb__fail", {})
-            check(result.is_error is True, f"kb__fail should return isError: true; got {dump(result)}")
-            first = next((b for b in result.content if getattr(b, "type", None) == "text"), None)
-            check(first is not None and first.text == "fail: this tool always fails (by design)", f"the upstream's text should be passed on unchanged as the first block; got {dump(result)}")
-            calls = kb.tool_calls("fail")
-            check(len(calls) == 1, f"an isError result must not be retried: the upstream saw {len(calls)} tools/call fail; {kb.describe()}")
-            cls = signals_of(result).get("error_class")
-            ok(label, f"kb__fail -> isError with the upstream's text unchanged, 1 upstream call (signals error_class {cls!r})")
+        for mode in MODES:
+            async with connect(tg.url, mode=mode) as client:
+                before = len(kb.tool_calls("fail"))
+                result = await call(client, "kb__fail", {})
+                check(result.is_error is True, f"kb__fail should return isError: true; got {dump(result)}")
+                first = next((b for b in result.content if getattr(b, "type", None) == "text"), None)
+                check(
+                    first is not None and first.text == "fail: this tool always fails (by design)",
+                    f"the upstream's text should be passed on unchanged as the first block; got {dump(result)}",
+                )
+                seen = len(kb.tool_calls("fail")) - before
+                check(seen == 1, f"an isError result must not be retried: the upstream saw {seen} tools/call fail; {kb.describe()}")
+                cls = signals_of(result).get("error_class")
+                ok(label, f"{mode} client: kb__fail -> isError with the upstream's text unchanged, 1 upstream call (signals error_class {cls!r})")
     finally:
         tg.stop()
 
