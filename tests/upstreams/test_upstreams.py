@@ -19,8 +19,9 @@ and checks what an MCP client sees:
     warn           a description changed before start-up with on_change: warn: incident,
                    the pinned description is served
     restart        a killed (and a crashed) stdio server is restarted; the next call works
-    throttle       429 + Retry-After from the HTTP layer and JSON-RPC -32023 / 429 with
-                   data.retryAfterSeconds: the model is told the wait; calls are paced
+    throttle-http  429 + Retry-After from the upstream's HTTP layer: the model is told the
+                   wait, calls are paced; with retries the wait is spent below the model
+    throttle-rpc   JSON-RPC -32023 / 429 with data.retryAfterSeconds: the same
     notify         progress and log notifications from the upstream reach the client
     down           an upstream down at start-up does not stop the others
     tool-error     an isError result is passed on unchanged and not retried
@@ -788,54 +789,38 @@ def paced(entries: list[dict[str, Any]], start: float, wait: float) -> list[dict
     return [e for e in entries if start < e["t"] < start + wait - 0.05]
 
 
-async def case_throttle(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
-    """429 + Retry-After from the HTTP layer, and JSON-RPC -32023 / 429 with
-    data.retryAfterSeconds: the model is told the wait, and calls are paced."""
+# One attempt: the throttle reaches the model instead of being waited out below it.
+ONE_ATTEMPT = "    retry: { max_attempts: 1, base_delay: 10ms, max_delay: 10ms }\n"
+
+
+async def case_throttle_http(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
+    """429 + Retry-After from the upstream's HTTP layer: the model is told the wait, the
+    next calls are paced; with retries allowed the wait is spent below the model."""
     h = HttpFixture("h", work)
-    r = HttpFixture("r", work)
-    # One attempt: the throttle reaches the model instead of being waited out below it.
-    one = "    retry: { max_attempts: 1, base_delay: 10ms, max_delay: 10ms }\n"
-    three = "    retry: { max_attempts: 3, base_delay: 10ms, max_delay: 10ms }\n    timeout: 10s\n"
     hr = HttpFixture("hr", work)
-    body = "mcp_servers:\n" + http_server("h", h.url, extra=one) + http_server("r", r.url, extra=one) + http_server("hr", hr.url, extra=three)
+    three = "    retry: { max_attempts: 3, base_delay: 10ms, max_delay: 10ms }\n    timeout: 10s\n"
+    body = "mcp_servers:\n" + http_server("h", h.url, extra=ONE_ATTEMPT) + http_server("hr", hr.url, extra=three)
     tg = Toolgate(binary, work, gateway_config(work, None, body))
     tg.lock()
     tg.serve()
     try:
         async with connect(tg.url) as client:
-            # HTTP 429 + Retry-After: 2, one attempt allowed.
             h.control({"throttle_http": {"count": 1, "retry_after": 2}})
             result = await call(client, "h__search", {"query": "x"})
             text = text_of(result) + json.dumps(result.structured_content or {})
             throttled = [e for e in h.tool_calls("search") if e["outcome"] == "http_429"]
             check(len(throttled) == 1, f"the fixture should have answered one tools/call with 429; {h.describe()}")
-            check(result.is_error is True and error_class(result) == "rate_limited", f"a 429 with one attempt should be isError, class rate_limited; got {dump(result)}")
-            check(SECONDS.search(text) is not None, f"the model should be told how long to wait (seconds); got {text!r}")
-            ok(label, f"429 + Retry-After: 2 -> rate_limited, the model is told the wait: {SECONDS.search(text).group(0)!r} in {text.splitlines()[0][:100]!r}")
+            check(result.is_error is True and error_class(result) == "rate_limited", f"a 429 with one attempt allowed should be isError, class rate_limited; got {dump(result)}")
+            told = SECONDS.search(text)
+            check(told is not None, f"the model should be told how long to wait (seconds); got {text!r}")
+            ok(label, f"429 + Retry-After: 2 -> rate_limited, the model is told the wait ({told.group(0)!r}): {text.splitlines()[0][:100]!r}")
             t429 = throttled[0]["t"]
             result = await call(client, "h__search", {"query": "y"})
             early = paced(h.tool_calls("search"), t429, 2)
             check(not early, f"no request may reach the upstream inside the announced 2 s wait; saw {[short_entry(e) for e in early]}")
-            ok(label, f"the next call is paced: no upstream request within 2 s of the 429 (call {'succeeded' if not result.is_error else 'refused: ' + text_of(result)[:80]})")
+            outcome = "succeeded" if not result.is_error else "refused: " + text_of(result)[:80]
+            ok(label, f"the next call is paced: no upstream request within 2 s of the 429 (the call {outcome})")
 
-            # JSON-RPC errors carrying data.retryAfterSeconds.
-            for code in (-32023, 429):
-                r.control({"throttle_rpc": {"count": 1, "retry_after": 2, "code": code}})
-                result = await call(client, "r__search", {"query": "x"})
-                text = text_of(result) + json.dumps(result.structured_content or {})
-                rejected = [e for e in r.tool_calls("search") if e["outcome"] == "rpc_error"]
-                check(rejected, f"the fixture should have answered a tools/call with JSON-RPC {code}; {r.describe()}")
-                check(result.is_error is True and error_class(result) == "rate_limited", f"JSON-RPC {code} + retryAfterSeconds should be isError, class rate_limited; got {dump(result)}")
-                check(SECONDS.search(text) is not None, f"the model should be told how long to wait (seconds); got {text!r}")
-                t_err = rejected[-1]["t"]
-                result = await call(client, "r__search", {"query": "y"})
-                early = paced(r.tool_calls("search"), t_err, 2)
-                check(not early, f"after JSON-RPC {code}, no request may reach the upstream inside 2 s; saw {[short_entry(e) for e in early]}")
-                ok(label, f"JSON-RPC {code} + data.retryAfterSeconds = 2 -> rate_limited, wait told ({SECONDS.search(text).group(0)!r}), next call paced")
-                # Let the announced wait pass before the next round.
-                wait_until("the announced wait to pass", lambda: time.time() > t_err + 2.1, 5)
-
-            # With retries allowed, toolgate waits out the Retry-After below the model.
             hr.control({"throttle_http": {"count": 1, "retry_after": 2}})
             result = await call(client, "hr__search", {"query": "x"})
             calls = hr.tool_calls("search")
@@ -843,7 +828,36 @@ async def case_throttle(label: str, binary: str, work: Path, args: argparse.Name
             check([e["outcome"] for e in calls] == ["http_429", "ok"], f"the upstream should see the 429 then one retry; {hr.describe()}")
             gap = calls[1]["t"] - calls[0]["t"]
             check(gap >= 2 - 0.05, f"the retry came {gap:.2f} s after the 429, inside the announced 2 s")
-            ok(label, f"with retries: the 429 was waited out below the model ({gap:.2f} s between the 429 and the retry), the call succeeded")
+            ok(label, f"with retries allowed: the 429 was waited out below the model (retry {gap:.2f} s after it), the call succeeded")
+    finally:
+        tg.stop()
+
+
+async def case_throttle_rpc(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
+    """JSON-RPC errors -32023 and 429 with data.retryAfterSeconds: the model is told the
+    wait, the next call is paced."""
+    r = HttpFixture("r", work)
+    tg = Toolgate(binary, work, gateway_config(work, None, "mcp_servers:\n" + http_server("r", r.url, extra=ONE_ATTEMPT)))
+    tg.lock()
+    tg.serve()
+    try:
+        async with connect(tg.url) as client:
+            for code in (-32023, 429):
+                r.control({"throttle_rpc": {"count": 1, "retry_after": 2, "code": code}})
+                result = await call(client, "r__search", {"query": "x"})
+                text = text_of(result) + json.dumps(result.structured_content or {})
+                rejected = [e for e in r.tool_calls("search") if e["outcome"] == "rpc_error"]
+                check(rejected, f"the fixture should have answered a tools/call with JSON-RPC {code}; {r.describe()}")
+                check(result.is_error is True and error_class(result) == "rate_limited", f"JSON-RPC {code} + retryAfterSeconds should be isError, class rate_limited; got {dump(result)}")
+                told = SECONDS.search(text)
+                check(told is not None, f"the model should be told how long to wait (seconds); got {text!r}")
+                t_err = rejected[-1]["t"]
+                result = await call(client, "r__search", {"query": "y"})
+                early = paced(r.tool_calls("search"), t_err, 2)
+                check(not early, f"after JSON-RPC {code}, no request may reach the upstream inside 2 s; saw {[short_entry(e) for e in early]}")
+                ok(label, f"JSON-RPC {code} + data.retryAfterSeconds = 2 -> rate_limited, wait told ({told.group(0)!r}), next call paced")
+                # The announced wait passes before the next round starts.
+                wait_until("the announced wait to pass", lambda: time.time() > t_err + 2.1, 5)
     finally:
         tg.stop()
 
@@ -910,7 +924,8 @@ async def case_down(label: str, binary: str, work: Path, args: argparse.Namespac
             check("kb__search" in tools, f"kb__search should be listed while other upstreams are down; got {sorted(tools)}")
             result = await call(client, "kb__search", {"query": "rust"})
             check(not result.is_error, f"kb__search should work while other upstreams are down; got {dump(result)}")
-            ok(label, f"toolgate serves kb while 'down' and 'dead' are down (listed: {sorted(n for n in tools if n.startswith(('down__', 'dead__')))[:4]}…)")
+            listed = {s: sum(n.startswith(f"{s}__") for n in tools) for s in ("down", "dead")}
+            ok(label, f"toolgate serves kb while 'down' and 'dead' are down (their tools listed from the lock: {listed})")
             for tool in ("down__search", "dead__search"):
                 result = await call(client, tool, {"query": "rust"})
                 cls = error_class(result)
@@ -951,7 +966,8 @@ CASES: list[tuple[str, Callable[..., Any]]] = [
     ("block", case_block),
     ("warn", case_warn),
     ("restart", case_restart),
-    ("throttle", case_throttle),
+    ("throttle-http", case_throttle_http),
+    ("throttle-rpc", case_throttle_rpc),
     ("notify", case_notify),
     ("down", case_down),
     ("tool-error", case_tool_error),
