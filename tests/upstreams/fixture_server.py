@@ -36,7 +36,8 @@ MCP endpoint is /mcp (streamable HTTP, sessions, SSE answers unless --json-respo
 the control plane is on the same port:
 
     POST /control         a JSON state change as above; answers the whole state
-    GET  /control/stats   {"calls": {method: n}, "tool_calls": {tool: n}, "log": [...]}
+    GET  /control/stats   {"calls": {method: n}, "tool_calls": {tool: n}, "log": [...],
+                           "authorization": the last POST's Authorization header or null}
 
 Every JSON-RPC message that reaches the server (and every POST the HTTP layer throttles)
 is one `log` entry: {"t": unix time, "method", "tool" (tools/call only), "outcome": "ok" |
@@ -103,6 +104,7 @@ class Fixture:
         self.state = initial_state()
         self.log: list[dict[str, Any]] = []
         self.stats_path = stats_path
+        self.authorization: str | None = None
         self.server: MCPServer | None = None
         # One session object per live connection, told about listing changes. Keyed by the
         # connection (weakly): the SDK hands each request a fresh session object over the
@@ -179,7 +181,7 @@ class Fixture:
 
     def stats(self) -> dict[str, Any]:
         with self.lock:
-            return summarize(self.log)
+            return {**summarize(self.log), "authorization": self.authorization}
 
 
 def summarize(log: list[dict[str, Any]]) -> dict[str, Any]:
@@ -328,6 +330,11 @@ class HttpThrottle:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http" or scope["method"] != "POST" or scope["path"].rstrip("/") != "/mcp":
             return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers") or [])
+        with self.fixture.lock:
+            # Test-only: lets a test check that configured headers (and their ${ENV}
+            # expansion) reach the upstream.
+            self.fixture.authorization = headers.get(b"authorization", b"").decode(errors="replace") or None
         with self.fixture.lock:
             armed = bool(self.fixture.state["throttle_http"] and self.fixture.state["throttle_http"]["count"] > 0)
         if not armed:
@@ -591,12 +598,17 @@ async def self_test_http() -> None:
                 raise SelfTestFailed("a throttled tools/call POST should get 429")
             except urllib.error.HTTPError as e:
                 check(e.code == 429 and e.headers.get("retry-after") == "2", f"expected 429 + Retry-After: 2; got {e.code} {dict(e.headers)}")
-        async with Client(f"{base}/mcp", mode="legacy", read_timeout_seconds=10) as client:
-            result = await client.call_tool("search", {"query": "x"})
-            check(not result.is_error, f"after the HTTP throttle the call should succeed; got {result}")
+        import httpx2 as httpx
+        from mcp.client.streamable_http import streamable_http_client
+
+        async with httpx.AsyncClient(headers={"Authorization": "Bearer self-test"}) as http:
+            async with Client(streamable_http_client(f"{base}/mcp", http_client=http), mode="legacy", read_timeout_seconds=10) as client:
+                result = await client.call_tool("search", {"query": "x"})
+                check(not result.is_error, f"after the HTTP throttle the call should succeed; got {result}")
         stats = control(base)
         outcomes = [(e["method"], e["outcome"]) for e in stats["log"] if e["method"] == "tools/call"]
         check(outcomes == [("tools/call", "http_429")] * 2 + [("tools/call", "ok")], f"stats log: {outcomes}")
+        check(stats["authorization"] == "Bearer self-test", f"stats should show the Authorization header; got {stats['authorization']!r}")
         say("http: throttle_http -> 2 POSTs answered 429 + Retry-After: 2 by the HTTP layer, then served; all 3 in the log")
 
         # Bad control input is refused, not a crash.
