@@ -645,7 +645,16 @@ async def case_rename(label: str, binary: str, work: Path, args: argparse.Namesp
             check(re.search(r"probably (a )?renam", text) is not None, f"the drift message should say 'probably renamed'; got {text!r}")
             cls = error_class(result)
             check(cls == "contract_drift", f"the error class should be contract_drift; got {cls!r} in {dump(result)}")
+            check(result.structured_content is None, f"a drifted result must not carry structuredContent (the client would validate it against the pinned outputSchema); got {dump(result)}")
             ok(label, f"first call after the redeploy: isError after 1 upstream call: {text.splitlines()[0][:120]}…")
+            drift = signals_of(result).get("drift")
+            if drift is not None:
+                changes = drift.get("changes") or []
+                check(
+                    any(c.get("kind") == "renamed" and "snippet" in str(c.get("from")) and "excerpt" in str(c.get("to")) for c in changes),
+                    f'_meta["{SIGNALS_KEY}"].drift.changes should hold the rename snippet -> excerpt; got {drift}',
+                )
+                ok(label, f'_meta["{SIGNALS_KEY}"].drift.changes has the rename snippet -> excerpt')
 
         drift = wait_until(
             f"the webhook should get a {CONTRACT_DRIFT_KIND} incident; received {hook.summary()}",
