@@ -83,8 +83,12 @@ pub(crate) fn describe(spec: &ToolSpec) -> Tool {
         spec.name.clone(),
         spec.description.clone(),
         Arc::new(spec.input_schema.clone()),
-    )
-    .with_raw_output_schema(Arc::new(output));
+    );
+    // An upstream MCP tool without an outputSchema has none to advertise (its results
+    // carry no structuredContent for one to describe).
+    if spec.contract.advertised {
+        tool = tool.with_raw_output_schema(Arc::new(output));
+    }
     if let Some(title) = &spec.title {
         tool = tool.with_title(title.clone());
     }
