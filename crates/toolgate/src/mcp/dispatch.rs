@@ -1,6 +1,7 @@
-//! The MCP server, transport-agnostic: one JSON-RPC message in, at most one answer out.
+//! The MCP server, transport-agnostic: one JSON-RPC message in, at most one answer out
+//! (what a request sends its client before the answer goes through its `Outbound`).
 //! Streamable HTTP and stdio both call [`Server::handle`]; what differs between them
-//! (sessions, headers, status codes) stays in the transports.
+//! (sessions, headers, status codes, framing) stays in the transports.
 //!
 //! Two lifecycles reach it. The handshake revisions (up to 2025-11-25) negotiate a
 //! version with `initialize`, and the transport passes that version with each later
@@ -154,6 +155,12 @@ pub struct Server {
 impl Server {
     /// Builds the tool list and server info once.
     pub fn new(gateway: Arc<Gateway>) -> Server {
+        Server::with_broadcast(gateway, Broadcast::new())
+    }
+
+    /// As [`Server::new`], sending broadcasts through `broadcast`: servers built with
+    /// clones of one `Broadcast` (HTTP and stdio in one process) reach every client.
+    pub fn with_broadcast(gateway: Arc<Gateway>, broadcast: Broadcast) -> Server {
         let mut tools: Vec<Tool> = gateway
             .config()
             .tools
@@ -188,7 +195,7 @@ impl Server {
             tools_handshake,
             tools_inline,
             tool_names,
-            broadcast: Broadcast::new(),
+            broadcast,
         }
     }
 
