@@ -126,6 +126,12 @@ impl Reply {
         }
     }
 
+    /// A successful answer with this body, for transport tests.
+    #[cfg(test)]
+    pub(crate) fn test_ok(body: Vec<u8>) -> Reply {
+        Reply::ok(body, false)
+    }
+
     fn err(id: &Id, code: i32, message: &str, data: Option<&Value>, inline: bool) -> Reply {
         Reply {
             body: jsonrpc::error(Some(id), code, message, data),
