@@ -1,6 +1,7 @@
-//! The MCP server, transport-agnostic: one JSON-RPC message in, at most one answer out.
+//! The MCP server, transport-agnostic: one JSON-RPC message in, at most one answer out
+//! (what a request sends its client before the answer goes through its `Outbound`).
 //! Streamable HTTP and stdio both call [`Server::handle`]; what differs between them
-//! (sessions, headers, status codes) stays in the transports.
+//! (sessions, headers, status codes, framing) stays in the transports.
 //!
 //! Two lifecycles reach it. The handshake revisions (up to 2025-11-25) negotiate a
 //! version with `initialize`, and the transport passes that version with each later
@@ -124,6 +125,12 @@ impl Reply {
             negotiated: None,
             client_capabilities: None,
         }
+    }
+
+    /// A successful answer with this body, for transport tests.
+    #[cfg(test)]
+    pub(crate) fn test_ok(body: Vec<u8>) -> Reply {
+        Reply::ok(body, false)
     }
 
     fn err(id: &Id, code: i32, message: &str, data: Option<&Value>, inline: bool) -> Reply {

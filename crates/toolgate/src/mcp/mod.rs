@@ -4,7 +4,9 @@
 //! capabilities, discovery), so an rmcp upgrade touches the shapes, not the rules.
 //!
 //! A tool call's answer is written once, by [`answer::tool_call`], from the checked
-//! upstream bytes.
+//! upstream bytes. What toolgate sends a client unasked goes through [`outbound`]: a
+//! request's own notifications and questions ([`outbound::Outbound`]) and notifications
+//! to every client ([`outbound::Broadcast`]).
 
 pub mod answer;
 pub mod dispatch;

@@ -351,10 +351,19 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
                 let Some((version, link)) = mcp.sessions.touch_link(sid) else {
                     return text(StatusCode::NOT_FOUND, "Not Found: Session not found");
                 };
-                answer(mcp, message, &bytes, Some(version), Some(link), None).await
+                answer(
+                    mcp,
+                    message,
+                    &bytes,
+                    Some(sid),
+                    Some(version),
+                    Some(link),
+                    None,
+                )
+                .await
             }
             None if method == "server/discover" => {
-                answer(mcp, message, &bytes, None, None, None).await
+                answer(mcp, message, &bytes, None, None, None, None).await
             }
             None => text(
                 StatusCode::BAD_REQUEST,
@@ -374,7 +383,7 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
             );
         }
         let capabilities = inline.client_capabilities.take();
-        answer(mcp, message, &bytes, None, None, capabilities).await
+        answer(mcp, message, &bytes, None, None, None, capabilities).await
     }
 }
 
@@ -388,12 +397,13 @@ fn initialize_version(message: &Message<'_>) -> Option<String> {
     p.version
 }
 
-/// Answers one message of a session (`version` and `link`) or a stateless request
+/// Answers one message of a session (`session_id`, `version` and `link`) or a stateless request
 /// (`capabilities` from its `_meta`). `bytes` is the body `message` was read from.
 async fn answer(
     mcp: &Mcp,
     message: Message<'_>,
     bytes: &Bytes,
+    session_id: Option<&str>,
     version: Option<ProtocolVersion>,
     link: Option<Arc<Link>>,
     capabilities: Option<Value>,
@@ -427,9 +437,17 @@ async fn answer(
                 Some(reply) => json(status_of(&reply), reply.body),
                 None => StatusCode::ACCEPTED.into_response(),
             },
-            Ok(first) => stream::relay(first, None, reply.map(|r| r.body), queue),
+            Ok(first) => stream::relay(first, None, reply.map(|r| r.body), queue, || {}),
         },
-        Some(first) = queue.recv() => stream::relay(first, Some(work), None, queue),
+        Some(first) = queue.recv() => {
+            let sessions = mcp.sessions.clone();
+            let sid = session_id.map(str::to_owned);
+            stream::relay(first, Some(work), None, queue, move || {
+                if let Some(sid) = &sid {
+                    sessions.touch(sid);
+                }
+            })
+        }
     }
 }
 

@@ -113,24 +113,33 @@ pub(crate) type Work = Pin<Box<dyn Future<Output = Option<Reply>> + Send>>;
 
 /// A POST's event stream: `first` (the message that made it a stream), then whatever
 /// the request sends through `queue` while `work` runs, then its answer. `work` is
-/// `None` when it has already finished with `answer`.
+/// `None` when it has already finished with `answer`. While the request waits (for a
+/// client's answer to a question, say, which a person may take minutes to give), a
+/// keep-alive comment goes out every 15 s so proxies keep the connection, and `on_tick`
+/// runs (the session counts the call as activity, so it does not expire under it).
 pub(crate) fn relay(
     first: Vec<u8>,
     work: Option<Work>,
     answer: Option<Vec<u8>>,
     queue: mpsc::Receiver<Vec<u8>>,
+    on_tick: impl Fn() + Send + 'static,
 ) -> Response {
-    struct Relay {
+    struct Relay<F> {
         first: Option<Vec<u8>>,
         work: Option<Work>,
         answer: Option<Vec<u8>>,
         queue: mpsc::Receiver<Vec<u8>>,
         done: bool,
+        on_tick: F,
     }
-    impl Relay {
-        async fn next(&mut self) -> Option<Vec<u8>> {
+    enum Out {
+        Message(Vec<u8>),
+        KeepAlive,
+    }
+    impl<F: Fn()> Relay<F> {
+        async fn next(&mut self) -> Option<Out> {
             if let Some(first) = self.first.take() {
-                return Some(first);
+                return Some(Out::Message(first));
             }
             if self.done {
                 return None;
@@ -138,19 +147,23 @@ pub(crate) fn relay(
             if let Some(work) = self.work.as_mut() {
                 tokio::select! {
                     biased;
-                    Some(message) = self.queue.recv() => return Some(message),
+                    Some(message) = self.queue.recv() => return Some(Out::Message(message)),
                     reply = work => {
                         self.work = None;
                         self.answer = reply.map(|r| r.body);
+                    }
+                    () = tokio::time::sleep(KEEP_ALIVE) => {
+                        (self.on_tick)();
+                        return Some(Out::KeepAlive);
                     }
                 }
             }
             // Everything the request sent before it answered goes first.
             if let Ok(message) = self.queue.try_recv() {
-                return Some(message);
+                return Some(Out::Message(message));
             }
             self.done = true;
-            self.answer.take()
+            self.answer.take().map(Out::Message)
         }
     }
     let relay = Relay {
@@ -159,19 +172,73 @@ pub(crate) fn relay(
         answer,
         queue,
         done: false,
+        on_tick,
     };
     let stream = futures_util::stream::unfold(relay, |mut r| async move {
-        let message = r.next().await?;
-        let mut out = Vec::with_capacity(message.len() + 32);
-        event(None, &message, &mut out);
-        Some((Ok::<Bytes, Infallible>(Bytes::from(out)), r))
+        let chunk = match r.next().await? {
+            Out::Message(message) => {
+                let mut out = Vec::with_capacity(message.len() + 32);
+                event(None, &message, &mut out);
+                Bytes::from(out)
+            }
+            Out::KeepAlive => Bytes::from_static(b":\n\n"),
+        };
+        Some((Ok::<Bytes, Infallible>(chunk), r))
     });
     sse(Body::from_stream(stream))
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use http_body_util::BodyExt;
+
     use super::*;
+
+    async fn chunk(body: &mut Body) -> Option<String> {
+        let frame = body.frame().await?.ok()?;
+        Some(String::from_utf8(frame.into_data().ok()?.to_vec()).unwrap_or_default())
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_waiting_call_keeps_its_stream_alive_and_its_session_in_use() {
+        let (tx, queue) = mpsc::channel(4);
+        let (answer, answered) = tokio::sync::oneshot::channel::<()>();
+        let work: Work = Box::pin(async move {
+            let _ = answered.await;
+            drop(tx);
+            Some(Reply::test_ok(
+                br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec(),
+            ))
+        });
+        let ticks = Arc::new(AtomicUsize::new(0));
+        let counted = ticks.clone();
+        let response = relay(
+            b"{\"first\":1}".to_vec(),
+            Some(work),
+            None,
+            queue,
+            move || {
+                counted.fetch_add(1, Ordering::SeqCst);
+            },
+        );
+        let mut body = response.into_body();
+        assert_eq!(
+            chunk(&mut body).await.as_deref(),
+            Some("event: message\ndata: {\"first\":1}\n\n")
+        );
+        let before = tokio::time::Instant::now();
+        assert_eq!(chunk(&mut body).await.as_deref(), Some(":\n\n"));
+        assert_eq!(before.elapsed(), KEEP_ALIVE);
+        assert_eq!(chunk(&mut body).await.as_deref(), Some(":\n\n"));
+        assert_eq!(ticks.load(Ordering::SeqCst), 2);
+        answer.send(()).unwrap();
+        let last = chunk(&mut body).await.unwrap();
+        assert!(last.contains(r#""result":{}"#), "{last}");
+        assert_eq!(chunk(&mut body).await, None);
+    }
 
     #[test]
     fn line_breaks_in_the_json_become_data_lines() {

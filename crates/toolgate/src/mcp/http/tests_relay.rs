@@ -512,3 +512,41 @@ async fn rmcp_accepts_the_stream_answers_sampling_and_sees_progress_and_logs() {
     assert_eq!(*recorder.logs.lock().unwrap(), [json!("asking the client")]);
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_client_that_hangs_up_instead_of_answering_leaves_nothing_waiting() {
+    let tg = start().await;
+    let sid = open_session(&tg.url, json!({ "sampling": {} })).await;
+    let mut sse = Sse::new(
+        in_session(&tg.url, &sid)
+            .body(relay_call(3, "c"))
+            .send()
+            .await
+            .unwrap(),
+    );
+    loop {
+        if sse.next().await.unwrap().json()["method"] == "sampling/createMessage" {
+            break;
+        }
+    }
+    let (_, link) = tg.mcp.sessions.touch_link(&sid).unwrap();
+    assert_eq!(link.pending(), 1);
+    // Hanging up cancels the call (as it would a call answered with JSON), and with it
+    // the question it was waiting on.
+    drop(sse);
+    tokio::time::timeout(PATIENCE, async {
+        while link.pending() > 0 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the pending request was forgotten");
+    // The session itself is still usable.
+    let ping = json!({"jsonrpc":"2.0","id":4,"method":"ping"});
+    let r = in_session(&tg.url, &sid)
+        .body(ping.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+}
