@@ -16,6 +16,7 @@ use toolgate::dependency::DependencyState;
 use toolgate::metrics::Metrics;
 use toolgate::pipeline::{self, Origin, Route, Services};
 use toolgate::tool_state::ToolState;
+use toolgate::upstream::CallContext;
 use toolgate::upstream::{SendError, Upstream, UpstreamResponse};
 use toolgate::watch::incidents::Incidents;
 
@@ -24,7 +25,7 @@ struct Instant(Bytes);
 
 impl Upstream for Instant {
     type Request = ();
-    fn prepare(&self, _: &Map<String, Value>) -> Result<(), String> {
+    fn prepare(&self, _: &Map<String, Value>, _: &CallContext) -> Result<(), String> {
         Ok(())
     }
     async fn attempt(&self, _: &(), _: Duration) -> Result<UpstreamResponse, SendError> {
@@ -120,10 +121,24 @@ fn bench(c: &mut Criterion) {
         ("call/drifting_12kb", "excerpt"),
     ] {
         let route = route(body(field));
-        let ok = rt.block_on(pipeline::run(&route, &services, args(), Origin::Agent));
+        let ok = rt.block_on(pipeline::run(
+            &route,
+            &services,
+            args(),
+            Origin::Agent,
+            &CallContext::default(),
+        ));
         assert_eq!(ok.result.is_ok(), field == "snippet", "{name}");
         c.bench_function(name, |b| {
-            b.iter(|| rt.block_on(pipeline::run(&route, &services, args(), Origin::Agent)))
+            b.iter(|| {
+                rt.block_on(pipeline::run(
+                    &route,
+                    &services,
+                    args(),
+                    Origin::Agent,
+                    &CallContext::default(),
+                ))
+            })
         });
     }
 }

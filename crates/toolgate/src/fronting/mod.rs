@@ -67,6 +67,12 @@ struct State {
     checked_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Exposed names with the definition they are built from, as last published.
     published: BTreeMap<String, ToolDefinition>,
+    /// The lockfile's modification time when its pins were read.
+    lock_mtime: Option<std::time::SystemTime>,
+}
+
+fn mtime(path: &std::path::Path) -> Option<std::time::SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
 /// What one check found.
@@ -108,6 +114,7 @@ impl Fronting {
         let mut servers = BTreeMap::new();
         let mut events = Vec::new();
         for (name, spec) in &config.mcp_servers {
+            let lock_mtime = mtime(&spec.lock);
             let pins = toolgate_contract::Lockfile::read(&spec.lock)
                 .map_err(|e| anyhow::anyhow!("MCP server `{name}`: {e}"))?
                 .and_then(|l| l.server(name).cloned());
@@ -123,6 +130,7 @@ impl Fronting {
                 state: Mutex::new(State {
                     from_lock: pins.is_some(),
                     pins,
+                    lock_mtime,
                     ..State::default()
                 }),
             });
@@ -182,6 +190,7 @@ impl Fronted {
     /// Returns whether the tools agents see changed (so clients are told) and whether
     /// the server could be listed.
     pub async fn check(&self, gateway: &Gateway) -> Checked {
+        self.reread_lock();
         let live = match self.list_tools().await {
             Ok(live) => live,
             Err(e) => {
@@ -243,6 +252,38 @@ impl Fronted {
         Checked {
             changed: self.publish(gateway),
             listed: true,
+        }
+    }
+
+    /// Whether the lockfile changed since its pins were read.
+    fn lock_changed(&self) -> bool {
+        let now = mtime(&self.spec.lock);
+        now.is_some() && now != guard(&self.state).lock_mtime
+    }
+
+    /// Takes the pins from the lockfile again when it changed since they were read:
+    /// `toolgate lock` run beside a serving toolgate is how a change is accepted, without
+    /// a restart. A lockfile that no longer reads keeps the pins in force (logged).
+    fn reread_lock(&self) {
+        let now = mtime(&self.spec.lock);
+        let mut state = guard(&self.state);
+        if now.is_none() || now == state.lock_mtime {
+            return;
+        }
+        match toolgate_contract::Lockfile::read(&self.spec.lock) {
+            Ok(Some(l)) => {
+                if let Some(pins) = l.server(&self.spec.name) {
+                    tracing::info!(server = %self.spec.name, lock = %self.spec.lock.display(), "the lockfile changed: serving its pins");
+                    state.pins = Some(pins.clone());
+                    state.from_lock = true;
+                }
+                state.lock_mtime = now;
+            }
+            Ok(None) => state.lock_mtime = now,
+            Err(e) => {
+                tracing::error!(server = %self.spec.name, error = %e, "the lockfile changed but cannot be read; the pins in force stay");
+                state.lock_mtime = now;
+            }
         }
     }
 
@@ -481,12 +522,17 @@ pub async fn watch(
         |method: &str, params: Option<Value>| gateway.broadcast().notify_all(method, params);
     let every = server.spec.check_every;
     let mut backoff = Duration::from_secs(1);
-    let mut next = if first.listed { every } else { backoff };
+    let now = tokio::time::Instant::now;
+    // A deadline, not a sleep per loop: events and lock polls must not push it back.
+    let mut due = now() + if first.listed { every } else { backoff };
     let mut events_open = true;
+    let mut lock_poll = tokio::time::interval(LOCK_POLL);
+    lock_poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         let recheck = tokio::select! {
             () = stop.cancelled() => return,
-            () = tokio::time::sleep(next) => true,
+            () = tokio::time::sleep_until(due) => true,
+            _ = lock_poll.tick() => server.lock_changed(),
             event = events.recv(), if events_open => match event {
                 None => {
                     events_open = false;
@@ -524,9 +570,9 @@ pub async fn watch(
             }
             if checked.listed {
                 backoff = Duration::from_secs(1);
-                next = every;
+                due = now() + every;
             } else {
-                next = backoff.min(every);
+                due = now() + backoff.min(every);
                 backoff = (backoff * 2).min(every);
             }
         }
@@ -547,6 +593,10 @@ pub async fn first_checks(gateway: &Gateway) -> Vec<Checked> {
     });
     futures_util::future::join_all(checks).await
 }
+
+/// How often the lockfile's modification time is looked at (a `stat`), so a `toolgate
+/// lock` run beside a serving toolgate takes effect within seconds.
+const LOCK_POLL: Duration = Duration::from_secs(2);
 
 /// How long `serve` waits at start-up for every server's first check, so the first
 /// `tools/list` already has the tools of servers that are up; a server that is down

@@ -19,6 +19,7 @@ use crate::dependency::DependencyState;
 use crate::metrics::Metrics;
 use crate::store::IncidentKind;
 use crate::tool_state::ToolState;
+use crate::upstream::CallContext;
 use crate::upstream::{SendError, Upstream, UpstreamResponse};
 use crate::watch::incidents::Incidents;
 
@@ -70,7 +71,7 @@ impl Fake {
 impl Upstream for Fake {
     type Request = ();
 
-    fn prepare(&self, _: &Map<String, Value>) -> Result<(), String> {
+    fn prepare(&self, _: &Map<String, Value>, _: &CallContext) -> Result<(), String> {
         Ok(())
     }
 
@@ -177,7 +178,14 @@ impl Rig {
         let Value::Object(args) = args else {
             panic!("arguments must be an object")
         };
-        run(&self.route, &self.services, args, Origin::Agent).await
+        run(
+            &self.route,
+            &self.services,
+            args,
+            Origin::Agent,
+            &CallContext::default(),
+        )
+        .await
     }
 
     async fn search(&self) -> CallOutcome {
@@ -500,7 +508,7 @@ struct QuotaFake {
 impl Upstream for QuotaFake {
     type Request = ();
 
-    fn prepare(&self, _: &Map<String, Value>) -> Result<(), String> {
+    fn prepare(&self, _: &Map<String, Value>, _: &CallContext) -> Result<(), String> {
         Ok(())
     }
 
@@ -596,7 +604,19 @@ async fn burst(rig: &Arc<(Route<QuotaFake>, Services)>, calls: usize) -> Vec<Cal
     let mut set = tokio::task::JoinSet::new();
     for i in 0..calls {
         let rig = rig.clone();
-        set.spawn(async move { (i, run(&rig.0, &rig.1, Map::new(), Origin::Agent).await) });
+        set.spawn(async move {
+            (
+                i,
+                run(
+                    &rig.0,
+                    &rig.1,
+                    Map::new(),
+                    Origin::Agent,
+                    &CallContext::default(),
+                )
+                .await,
+            )
+        });
     }
     let mut out: Vec<(usize, CallOutcome)> = set.join_all().await;
     out.sort_by_key(|(i, _)| *i);
@@ -608,10 +628,16 @@ async fn a_concurrent_burst_is_served_first_come_first_served_and_the_rest_fail_
     let rig = quota_route();
     // One call first, as in the demo: toolgate has seen the quota.
     assert!(
-        run(&rig.0, &rig.1, Map::new(), Origin::Agent)
-            .await
-            .result
-            .is_ok()
+        run(
+            &rig.0,
+            &rig.1,
+            Map::new(),
+            Origin::Agent,
+            &CallContext::default()
+        )
+        .await
+        .result
+        .is_ok()
     );
     let outcomes = burst(&rig, 45).await;
     let served = outcomes.iter().take_while(|o| o.result.is_ok()).count();
@@ -715,7 +741,7 @@ struct Unformable {
 impl Upstream for Unformable {
     type Request = ();
 
-    fn prepare(&self, _: &Map<String, Value>) -> Result<(), String> {
+    fn prepare(&self, _: &Map<String, Value>, _: &CallContext) -> Result<(), String> {
         Ok(())
     }
 
@@ -748,7 +774,14 @@ async fn a_request_the_client_cannot_form_is_a_client_error_that_never_opens_the
         m
     };
     for _ in 0..20 {
-        let outcome = run(&route, &services, args(), Origin::Agent).await;
+        let outcome = run(
+            &route,
+            &services,
+            args(),
+            Origin::Agent,
+            &CallContext::default(),
+        )
+        .await;
         let f = failure(&outcome);
         assert_eq!(f.class, ErrorClass::ClientError, "{}", f.message);
         assert!(
@@ -794,15 +827,30 @@ async fn a_request_the_client_cannot_form_is_a_client_error_that_never_opens_the
 async fn a_call_waiting_in_line_is_not_sent_once_the_breaker_has_opened() {
     let rig = quota_route();
     assert!(
-        run(&rig.0, &rig.1, Map::new(), Origin::Agent)
-            .await
-            .result
-            .is_ok()
+        run(
+            &rig.0,
+            &rig.1,
+            Map::new(),
+            Origin::Agent,
+            &CallContext::default()
+        )
+        .await
+        .result
+        .is_ok()
     );
     let mut set = tokio::task::JoinSet::new();
     for _ in 0..20 {
         let rig = rig.clone();
-        set.spawn(async move { run(&rig.0, &rig.1, Map::new(), Origin::Agent).await });
+        set.spawn(async move {
+            run(
+                &rig.0,
+                &rig.1,
+                Map::new(),
+                Origin::Agent,
+                &CallContext::default(),
+            )
+            .await
+        });
     }
     // The burst is admitted (some now, the rest in line); then the dependency fails
     // five times in a row, as seen by other callers, and the breaker opens.

@@ -261,3 +261,285 @@ fn to_response(reply: Result<LinkReply, LinkError>) -> Result<UpstreamResponse, 
         }),
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::collections::VecDeque;
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::pipeline::{self, Origin, Route, Services};
+
+    /// The spec of an upstream tool `name` (`kb__<tool>`) of a server `kb`.
+    pub(crate) fn tool_spec(name: &str, output_schema: Option<Value>) -> ToolSpec {
+        let config = crate::config::parse(
+            std::path::Path::new("t.yaml"),
+            "mcp_servers:\n  kb: { url: 'http://127.0.0.1:9/mcp', owner: kb@example.com, retry: { max_attempts: 3, base_delay: 10ms } }\n",
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let server = &config.mcp_servers["kb"];
+        let tool = name.strip_prefix("kb__").unwrap_or(name);
+        let input = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+        let def = crate::fronting::spec::Definition {
+            name: tool,
+            title: None,
+            description: Some("Searches."),
+            input_schema: &input,
+            output_schema: output_schema.as_ref(),
+            annotations: Some(&json!({"readOnlyHint": true})),
+        };
+        crate::fronting::spec::tool_spec(server, &def, "1.0.0").unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// What the fake server does for one request: messages sent first, then the reply.
+    struct Scripted {
+        before: Vec<(String, Option<Value>, bool)>,
+        reply: Result<LinkReply, LinkError>,
+    }
+
+    #[derive(Debug, Default)]
+    struct FakeLink {
+        script: Mutex<VecDeque<Scripted>>,
+        seen: Mutex<Vec<Value>>,
+        answers: Mutex<Vec<Result<Value, RpcError>>>,
+    }
+
+    impl std::fmt::Debug for Scripted {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("Scripted")
+        }
+    }
+
+    impl McpLink for FakeLink {
+        fn request<'a>(
+            &'a self,
+            _method: &'a str,
+            params: Option<Value>,
+            _timeout: Duration,
+            relay: Option<Relay>,
+        ) -> BoxFuture<'a, Result<LinkReply, LinkError>> {
+            Box::pin(async move {
+                self.seen
+                    .lock()
+                    .unwrap()
+                    .push(params.unwrap_or(Value::Null));
+                let step = self.script.lock().unwrap().pop_front();
+                let Some(step) = step else {
+                    return Err(LinkError::Connect("no script".into()));
+                };
+                for (method, params, is_request) in step.before {
+                    let Some(relay) = &relay else { continue };
+                    if is_request {
+                        let (tx, rx) = tokio::sync::oneshot::channel();
+                        let _ = relay
+                            .tx
+                            .send(Relayed::Request {
+                                method,
+                                params,
+                                answer: tx,
+                            })
+                            .await;
+                        let answer = rx.await.unwrap_or_else(|_| {
+                            Err(RpcError {
+                                code: -1,
+                                message: "dropped".into(),
+                                data: None,
+                            })
+                        });
+                        self.answers.lock().unwrap().push(answer);
+                    } else {
+                        let _ = relay
+                            .tx
+                            .send(Relayed::Notification { method, params })
+                            .await;
+                    }
+                }
+                step.reply
+            })
+        }
+    }
+
+    #[derive(Debug, Default)]
+    struct FakeClient {
+        notified: Mutex<Vec<String>>,
+        capabilities: Option<Value>,
+    }
+
+    impl ClientChannel for FakeClient {
+        fn notify(&self, method: &str, _params: Option<Value>) {
+            self.notified.lock().unwrap().push(method.to_string());
+        }
+        fn request<'a>(
+            &'a self,
+            method: &'a str,
+            _params: Option<Value>,
+        ) -> BoxFuture<'a, Result<Value, RpcError>> {
+            Box::pin(async move { Ok(json!({ "answered": method })) })
+        }
+        fn capabilities(&self) -> Option<Value> {
+            self.capabilities.clone()
+        }
+    }
+
+    fn ok(result: Value) -> Result<LinkReply, LinkError> {
+        Ok(LinkReply {
+            outcome: Ok(result),
+            status: 200,
+            headers: HeaderMap::new(),
+            latency: Duration::from_millis(2),
+        })
+    }
+
+    fn route(link: Arc<FakeLink>, output: Option<Value>) -> Route<McpUpstream> {
+        let spec = Arc::new(tool_spec("kb__search", output));
+        let dependency = Arc::new(crate::dependency::DependencyState::new(
+            spec.dependency.clone(),
+        ));
+        Route::new(
+            spec,
+            Arc::new(crate::tool_state::ToolState::new()),
+            dependency,
+            McpUpstream::new(link, "search".into()),
+        )
+    }
+
+    fn services() -> Services {
+        Services {
+            metrics: Arc::new(crate::metrics::Metrics::new()),
+            incidents: Arc::new(crate::watch::incidents::Incidents::new(
+                None,
+                Duration::from_secs(3600),
+            )),
+        }
+    }
+
+    #[tokio::test]
+    async fn messages_during_a_call_reach_the_client_before_the_answer_and_requests_are_answered() {
+        let link = Arc::new(FakeLink::default());
+        link.script.lock().unwrap().push_back(Scripted {
+            before: vec![
+                (
+                    "notifications/progress".into(),
+                    Some(json!({"progressToken": "p", "progress": 1})),
+                    false,
+                ),
+                ("sampling/createMessage".into(), Some(json!({})), true),
+                ("elicitation/create".into(), Some(json!({})), true),
+                ("notifications/message".into(), None, false),
+            ],
+            reply: ok(json!({"content": [{"type": "text", "text": "done"}]})),
+        });
+        let client = Arc::new(FakeClient {
+            capabilities: Some(json!({"sampling": {}})),
+            ..FakeClient::default()
+        });
+        let ctx = CallContext {
+            client: Some(client.clone()),
+            meta: Some(serde_json::from_value(json!({"progressToken": "p"})).unwrap()),
+        };
+        let r = route(link.clone(), None);
+        let outcome = pipeline::run(&r, &services(), Map::new(), Origin::Agent, &ctx).await;
+        assert!(outcome.result.is_ok(), "{:?}", outcome.result.err());
+        assert_eq!(
+            *client.notified.lock().unwrap(),
+            ["notifications/progress", "notifications/message"]
+        );
+        let answers = link.answers.lock().unwrap();
+        assert_eq!(
+            answers[0],
+            Ok(json!({"answered": "sampling/createMessage"}))
+        );
+        assert_eq!(
+            answers[1].as_ref().map_err(|e| e.code),
+            Err(-32601),
+            "elicitation was not declared"
+        );
+        // The client's progress token went upstream with the call.
+        assert_eq!(link.seen.lock().unwrap()[0]["_meta"]["progressToken"], "p");
+        assert_eq!(link.seen.lock().unwrap()[0]["name"], "search");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_tool_error_passes_through_once_and_a_rate_limit_error_is_waited_out() {
+        let link = Arc::new(FakeLink::default());
+        let tool_error =
+            json!({"content": [{"type": "text", "text": "no such user"}], "isError": true});
+        link.script.lock().unwrap().push_back(Scripted {
+            before: vec![],
+            reply: ok(tool_error.clone()),
+        });
+        let r = route(link.clone(), None);
+        let s = services();
+        let outcome =
+            pipeline::run(&r, &s, Map::new(), Origin::Agent, &CallContext::default()).await;
+        let failure = outcome.result.expect_err("a tool error");
+        assert_eq!(failure.class, ErrorClass::ToolError);
+        assert_eq!(
+            link.seen.lock().unwrap().len(),
+            1,
+            "a tool error is never retried"
+        );
+        let passed: Value =
+            serde_json::from_slice(failure.passthrough.as_deref().unwrap_or_default()).unwrap();
+        assert_eq!(passed, tool_error);
+
+        link.script.lock().unwrap().push_back(Scripted {
+            before: vec![],
+            reply: Ok(LinkReply {
+                outcome: Err(RpcError {
+                    code: -32023,
+                    message: "slow down".into(),
+                    data: Some(json!({"retryAfterSeconds": 2})),
+                }),
+                status: 200,
+                headers: HeaderMap::new(),
+                latency: Duration::from_millis(1),
+            }),
+        });
+        link.script.lock().unwrap().push_back(Scripted {
+            before: vec![],
+            reply: ok(json!({"content": []})),
+        });
+        let started = tokio::time::Instant::now();
+        let outcome =
+            pipeline::run(&r, &s, Map::new(), Origin::Agent, &CallContext::default()).await;
+        assert!(outcome.result.is_ok(), "{:?}", outcome.result.err());
+        assert!(
+            started.elapsed() >= Duration::from_secs(2),
+            "the wait was honoured: {:?}",
+            started.elapsed()
+        );
+        assert_eq!(link.seen.lock().unwrap().len(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_result_that_breaks_the_pinned_output_schema_is_drift_after_one_call() {
+        let schema = json!({"type": "object", "required": ["results"], "properties": {"results": {"type": "array", "items": {"type": "object", "required": ["snippet"], "properties": {"snippet": {"type": "string"}}}}}});
+        let link = Arc::new(FakeLink::default());
+        link.script.lock().unwrap().push_back(Scripted {
+            before: vec![],
+            reply: ok(json!({"content": [], "structuredContent": {"results": [{"excerpt": "x"}]}})),
+        });
+        let r = route(link.clone(), Some(schema));
+        let outcome = pipeline::run(
+            &r,
+            &services(),
+            Map::new(),
+            Origin::Agent,
+            &CallContext::default(),
+        )
+        .await;
+        let failure = outcome.result.expect_err("drift");
+        assert_eq!(failure.class, ErrorClass::ContractDrift);
+        assert!(
+            failure.message.contains("excerpt") && failure.message.contains("snippet"),
+            "{}",
+            failure.message
+        );
+        assert_eq!(link.seen.lock().unwrap().len(), 1);
+    }
+
+    use toolgate_resilience::ErrorClass;
+}
