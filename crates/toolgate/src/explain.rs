@@ -219,8 +219,8 @@ pub fn failure(f: &Failed<'_>) -> String {
             ),
         },
         (ErrorClass::ToolError, _) => format!(
-            "{name} failed: {what}. Error class: tool_error — the tool itself answered that it failed, so \
-             toolgate did not retry. Read its message; change the arguments or continue without {name}."
+            "{name} failed: {what}. Error class: tool_error — the tool itself answered that it failed. Retrying \
+             the same arguments will not help; read its message, then change the arguments or continue without {name}."
         ),
         (ErrorClass::ClientError, _) => format!(
             "{name} failed: {what}. Error class: client_error. Retrying the same arguments will not help; \

@@ -50,11 +50,7 @@ pub struct Gateway {
     broadcast: crate::mcp::outbound::Broadcast,
 }
 
-/// A fronted server with the receiver of its connection's events.
-pub type ServerEvents = (
-    Arc<crate::fronting::Fronted>,
-    tokio::sync::mpsc::Receiver<toolgate_mcp_client::Event>,
-);
+pub use crate::fronting::ServerEvents;
 
 impl Gateway {
     /// Assembles a gateway from a config and an opened store. Must run inside a

@@ -38,6 +38,9 @@ use crate::upstream::{AnyUpstream, McpUpstream, UpstreamClient};
 /// Upper bound of `tools/list` pages followed (a server that paginates forever is cut off).
 const MAX_PAGES: usize = 100;
 
+/// A fronted server with the receiver of its connection's events.
+pub type ServerEvents = (Arc<Fronted>, mpsc::Receiver<Event>);
+
 /// Every fronted server.
 #[derive(Debug, Default)]
 pub struct Fronting {
@@ -110,7 +113,7 @@ impl Fronting {
     pub fn start(
         config: &Config,
         client: &UpstreamClient,
-    ) -> anyhow::Result<(Fronting, Vec<(Arc<Fronted>, mpsc::Receiver<Event>)>)> {
+    ) -> anyhow::Result<(Fronting, Vec<ServerEvents>)> {
         let mut servers = BTreeMap::new();
         let mut events = Vec::new();
         for (name, spec) in &config.mcp_servers {

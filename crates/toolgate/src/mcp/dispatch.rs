@@ -698,7 +698,7 @@ pub(crate) mod tests {
             assert_eq!(reply.negotiated.as_ref().map(|p| p.as_str()), Some(got));
             assert_eq!(
                 v["result"]["capabilities"],
-                json!({"logging": {}, "tools": {}})
+                json!({"logging": {}, "tools": {"listChanged": true}})
             );
         }
         let (v, reply) = ask(
