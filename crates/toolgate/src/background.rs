@@ -76,7 +76,7 @@ impl Background {
         for (server, events) in servers {
             let (gateway, stop, pending) = (gateway.clone(), stop.clone(), pending.clone());
             tasks.spawn(async move {
-                let first = server.check(&gateway).await;
+                let first = server.check(gateway.as_ref()).await;
                 pending.one_done();
                 if first.changed {
                     gateway

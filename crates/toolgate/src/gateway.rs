@@ -28,8 +28,7 @@ use crate::watch::deprecation::StoredDeprecation;
 use crate::watch::incidents::Incidents;
 use crate::watch::notify::Notifier;
 
-/// A tool's route through its upstream, whatever its kind.
-pub type ToolRoute = Route<AnyUpstream>;
+pub use crate::pipeline::ToolRoute;
 
 /// Every tool's route by exposed name.
 pub type RouteTable = HashMap<String, Arc<ToolRoute>>;
@@ -113,7 +112,7 @@ impl Gateway {
         });
         // With a lockfile, a server's tools are served from the start, up or not.
         for server in gateway.fronting.servers() {
-            server.publish_pinned(&gateway);
+            server.publish_pinned(gateway.as_ref());
         }
         Ok(gateway)
     }
@@ -168,11 +167,6 @@ impl Gateway {
             next.insert(route.spec.name.clone(), Arc::new(route));
         }
         *table = Arc::new(next);
-    }
-
-    /// A fresh state for a new route (the route table keeps an existing one).
-    pub fn new_tool_state() -> Arc<ToolState> {
-        Arc::new(ToolState::new())
     }
 
     /// The dependency state of MCP server `server` (every server is a dependency).
@@ -307,5 +301,27 @@ impl Gateway {
     /// The pooled upstream HTTP client.
     pub fn client(&self) -> &UpstreamClient {
         &self.client
+    }
+}
+
+impl crate::fronting::Host for Gateway {
+    fn route(&self, name: &str) -> Option<Arc<ToolRoute>> {
+        Gateway::route(self, name)
+    }
+
+    fn set_server_routes(&self, server: &str, routes: Vec<ToolRoute>) {
+        Gateway::set_server_routes(self, server, routes);
+    }
+
+    fn server_dependency(&self, server: &str) -> Option<Arc<DependencyState>> {
+        Gateway::server_dependency(self, server)
+    }
+
+    fn incidents(&self) -> &Arc<Incidents> {
+        Gateway::incidents(self)
+    }
+
+    fn notify_all(&self, method: &str, params: Option<Value>) {
+        self.broadcast.notify_all(method, params);
     }
 }

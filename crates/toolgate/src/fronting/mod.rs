@@ -28,15 +28,31 @@ use toolgate_contract::{DefinitionChange, PinnedServer, ToolDefinition};
 use toolgate_mcp_client::{Connection, Event};
 
 use crate::config::{Config, McpServerSpec, OnChange};
-use crate::gateway::Gateway;
+use crate::dependency::DependencyState;
 use crate::pipeline::Route;
+use crate::pipeline::ToolRoute;
 use crate::store::{IncidentKind, NewIncident};
 use crate::sync::lock as guard;
 use crate::upstream::mcp::McpLink;
 use crate::upstream::{AnyUpstream, McpUpstream, UpstreamClient};
+use crate::watch::incidents::Incidents;
 
 /// Upper bound of `tools/list` pages followed (a server that paginates forever is cut off).
 const MAX_PAGES: usize = 100;
+
+/// What fronting needs from the gateway it serves (so it does not depend on it).
+pub trait Host: Send + Sync {
+    /// A tool's route by exposed name.
+    fn route(&self, name: &str) -> Option<Arc<ToolRoute>>;
+    /// Replaces the routes of one server.
+    fn set_server_routes(&self, server: &str, routes: Vec<ToolRoute>);
+    /// The dependency state of a server.
+    fn server_dependency(&self, server: &str) -> Option<Arc<DependencyState>>;
+    /// Raising and clearing incidents.
+    fn incidents(&self) -> &Arc<Incidents>;
+    /// A notification to every connected client.
+    fn notify_all(&self, method: &str, params: Option<Value>);
+}
 
 /// A fronted server with the receiver of its connection's events.
 pub type ServerEvents = (Arc<Fronted>, mpsc::Receiver<Event>);
@@ -184,7 +200,7 @@ impl Fronted {
 
     /// Publishes routes from the pins alone (no I/O): with a lockfile, the server's
     /// tools are served from the first moment, whether or not it is up.
-    pub fn publish_pinned(&self, gateway: &Gateway) -> bool {
+    pub fn publish_pinned(&self, gateway: &dyn Host) -> bool {
         self.publish(gateway)
     }
 
@@ -192,7 +208,7 @@ impl Fronted {
     /// none yet), raises or clears definition-drift incidents, and publishes the routes.
     /// Returns whether the tools agents see changed (so clients are told) and whether
     /// the server could be listed.
-    pub async fn check(&self, gateway: &Gateway) -> Checked {
+    pub async fn check(&self, gateway: &dyn Host) -> Checked {
         self.reread_lock();
         let live = match self.list_tools().await {
             Ok(live) => live,
@@ -328,7 +344,7 @@ impl Fronted {
 
     /// One incident per changed tool (its owner's), updated while the same changes
     /// persist, cleared when the tool matches its pin again.
-    fn report_changes(&self, gateway: &Gateway, changes: &[DefinitionChange]) {
+    fn report_changes(&self, gateway: &dyn Host, changes: &[DefinitionChange]) {
         let mut by_tool: BTreeMap<&str, Vec<&DefinitionChange>> = BTreeMap::new();
         for c in changes {
             by_tool.entry(c.tool()).or_default().push(c);
@@ -406,7 +422,7 @@ impl Fronted {
 
     /// Builds the routes from the pins (filtered, without hidden tools) and hands them
     /// to the gateway. Returns whether the published tools changed.
-    fn publish(&self, gateway: &Gateway) -> bool {
+    fn publish(&self, gateway: &dyn Host) -> bool {
         let mut state = guard(&self.state);
         let Some(pins) = state.pins.clone() else {
             return false;
@@ -461,7 +477,7 @@ impl Fronted {
             let upstream = AnyUpstream::Mcp(McpUpstream::new(self.link.clone(), def.name.clone()));
             routes.push(Route::new(
                 tool,
-                Gateway::new_tool_state(),
+                Arc::new(crate::tool_state::ToolState::new()),
                 dependency,
                 upstream,
             ));
@@ -516,13 +532,12 @@ impl Fronted {
 /// it, bounded).
 pub async fn watch(
     server: Arc<Fronted>,
-    gateway: Arc<Gateway>,
+    gateway: Arc<dyn Host>,
     mut events: mpsc::Receiver<Event>,
     first: Checked,
     stop: tokio_util::sync::CancellationToken,
 ) {
-    let notify =
-        |method: &str, params: Option<Value>| gateway.broadcast().notify_all(method, params);
+    let notify = |method: &str, params: Option<Value>| gateway.notify_all(method, params);
     let every = server.spec.check_every;
     let mut backoff = Duration::from_secs(1);
     let now = tokio::time::Instant::now;
@@ -567,7 +582,7 @@ pub async fn watch(
             },
         };
         if recheck {
-            let checked = server.check(&gateway).await;
+            let checked = server.check(gateway.as_ref()).await;
             if checked.changed {
                 notify("notifications/tools/list_changed", None);
             }
@@ -580,21 +595,6 @@ pub async fn watch(
             }
         }
     }
-}
-
-/// Checks every server once, concurrently, bounded by [`STARTUP_WAIT`]: a server that
-/// is down does not hold the others (or `serve`) up.
-pub async fn first_checks(gateway: &Gateway) -> Vec<Checked> {
-    let servers: Vec<Arc<Fronted>> = gateway.fronting().servers().cloned().collect();
-    let checks = servers.iter().map(|s| async move {
-        tokio::time::timeout(STARTUP_WAIT, s.check(gateway))
-            .await
-            .unwrap_or(Checked {
-                changed: false,
-                listed: false,
-            })
-    });
-    futures_util::future::join_all(checks).await
 }
 
 /// How often the lockfile's modification time is looked at (a `stat`), so a `toolgate

@@ -40,7 +40,7 @@ use crate::watch::version;
 
 pub use crate::upstream::{AttemptResult, CallContext, interpret, read_signals};
 pub use outcome::{CallOutcome, Failure, Origin, Structured};
-pub use route::{Route, Services};
+pub use route::{Route, Services, ToolRoute};
 
 /// What one call did, for the record stage, `_meta` and the notes.
 #[derive(Debug)]

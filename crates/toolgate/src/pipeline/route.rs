@@ -9,6 +9,9 @@ use crate::metrics::Metrics;
 use crate::tool_state::ToolState;
 use crate::watch::incidents::Incidents;
 
+/// A tool's route through its upstream, whatever its kind.
+pub type ToolRoute = Route<crate::upstream::AnyUpstream>;
+
 /// One tool's route.
 #[derive(Debug)]
 pub struct Route<U> {
