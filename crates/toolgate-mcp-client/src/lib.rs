@@ -87,6 +87,14 @@ pub const OFFERED_PROTOCOL_VERSION: &str = "2025-11-25";
 /// The handshake revisions accepted in the server's answer.
 pub const ACCEPTED_PROTOCOL_VERSIONS: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25"];
 
+/// The stateless revision, tried first over HTTP with `server/discover`.
+pub const STATELESS_PROTOCOL_VERSION: &str = "2026-07-28";
+
+const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
 /// How long `notify` and the re-initialisation after a stdio restart may wait
 /// for a handshake (they have no caller deadline of their own).
 const BACKGROUND_INIT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -434,7 +442,7 @@ impl Inner {
         runtime.spawn(async move {
             let body = message::cancelled(id);
             let sent = match &inner.kind {
-                Kind::Http(h) => h.post_notification(&inner, body).await,
+                Kind::Http(h) => h.post_notification("notifications/cancelled", body).await,
                 Kind::Stdio(s) => s.write_line(body).await,
             };
             if let Err(e) = sent {
@@ -444,18 +452,75 @@ impl Inner {
     }
 }
 
-/// The `initialize` params: the newest handshake revision, and the client
-/// capabilities that allow the server to send sampling, elicitation and
-/// roots requests (the gateway relays them to the agent).
+/// The client capabilities: they allow the server to send sampling,
+/// elicitation and roots requests (the gateway relays them to the agent).
+fn client_capabilities() -> Value {
+    json!({"sampling": {}, "elicitation": {}, "roots": {"listChanged": false}})
+}
+
+fn client_info() -> Value {
+    json!({"name": "toolgate", "version": env!("CARGO_PKG_VERSION")})
+}
+
+/// The `initialize` params, offering the newest handshake revision.
 pub(crate) fn initialize_params() -> Value {
     json!({
         "protocolVersion": OFFERED_PROTOCOL_VERSION,
-        "capabilities": {
-            "sampling": {},
-            "elicitation": {},
-            "roots": {"listChanged": false}
-        },
-        "clientInfo": {"name": "toolgate", "version": env!("CARGO_PKG_VERSION")}
+        "capabilities": client_capabilities(),
+        "clientInfo": client_info(),
+    })
+}
+
+/// A request's params with the `_meta` keys every 2026-07-28 request
+/// carries (the revision has no handshake to state them once). Params that
+/// are not an object are left as they are: there is nowhere to put them.
+pub(crate) fn with_request_meta(params: Option<&Value>) -> Value {
+    let mut params = params.cloned().unwrap_or_else(|| json!({}));
+    if let Value::Object(map) = &mut params {
+        let meta = map.entry("_meta").or_insert_with(|| json!({}));
+        if let Value::Object(meta) = meta {
+            meta.insert(
+                META_PROTOCOL_VERSION.into(),
+                STATELESS_PROTOCOL_VERSION.into(),
+            );
+            meta.insert(META_CLIENT_CAPABILITIES.into(), client_capabilities());
+            meta.entry(META_CLIENT_INFO).or_insert_with(client_info);
+        }
+    }
+    params
+}
+
+/// A `server/discover` result that lists the stateless revision, as what
+/// the gateway would have learnt from a handshake.
+pub(crate) fn discovered(result: Value) -> Option<Initialized> {
+    let listed = result
+        .get("supportedVersions")?
+        .as_array()?
+        .iter()
+        .any(|v| v.as_str() == Some(STATELESS_PROTOCOL_VERSION));
+    if !listed {
+        return None;
+    }
+    let info = result
+        .get("_meta")
+        .and_then(|m| m.get(META_SERVER_INFO))
+        .or_else(|| result.get("serverInfo"));
+    let text = |key: &str| {
+        info.and_then(|i| i.get(key))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    Some(Initialized {
+        protocol_version: STATELESS_PROTOCOL_VERSION.to_owned(),
+        server_name: text("name"),
+        server_version: text("version"),
+        capabilities: result.get("capabilities").cloned().unwrap_or(json!({})),
+        instructions: result
+            .get("instructions")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        result,
     })
 }
 
@@ -680,7 +745,7 @@ impl Connection {
         self.initialize(BACKGROUND_INIT_TIMEOUT).await?;
         let body = message::notification(method, params.as_ref());
         match &self.inner.kind {
-            Kind::Http(h) => h.post_notification(&self.inner, body).await,
+            Kind::Http(h) => h.post_notification(method, body).await,
             Kind::Stdio(s) => s.write_line(body).await,
         }
     }
