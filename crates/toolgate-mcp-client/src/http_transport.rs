@@ -182,11 +182,7 @@ impl Http {
             *s = session.clone();
             s.ready = true;
         }
-        tokio::spawn(listen(
-            Arc::downgrade(inner),
-            inner.closed.clone(),
-            session.epoch,
-        ));
+        spawn_listen(Arc::downgrade(inner), inner.closed.clone(), session.epoch);
         Ok(init)
     }
 
@@ -546,6 +542,12 @@ impl Http {
     }
 }
 
+/// A plain function, so the handshake's future does not contain the
+/// stream's (which re-initialises a lost session: the types would nest).
+fn spawn_listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64) {
+    tokio::spawn(listen(weak, closed, epoch));
+}
+
 /// The standalone GET stream of session `epoch`: server-initiated messages
 /// outside any request. Holds the connection only weakly, so dropping the
 /// last [`crate::Connection`] ends it.
@@ -579,12 +581,27 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64) {
                 return;
             }
             Ok(response) if response.status() == reqwest::StatusCode::NOT_FOUND => {
-                // The session is gone; the next request re-initialises and
-                // opens a new stream.
+                // The session is gone: establish a new one now (it opens
+                // its own stream), so server-initiated messages resume
+                // without waiting for the next request.
                 if let Some(inner) = weak.upgrade()
                     && let Kind::Http(h) = &inner.kind
+                    && h.invalidate(epoch)
                 {
-                    h.invalidate(epoch);
+                    match tokio::time::timeout(
+                        crate::BACKGROUND_INIT_TIMEOUT,
+                        inner.ensure_initialized(),
+                    )
+                    .await
+                    {
+                        Ok(Ok(_)) => inner.emit(Event::SessionLost),
+                        Ok(Err(e)) => {
+                            tracing::warn!(server = %inner.name, error = %e, "could not re-establish the lost session");
+                        }
+                        Err(_) => {
+                            tracing::warn!(server = %inner.name, "re-establishing the lost session timed out");
+                        }
+                    }
                 }
                 return;
             }

@@ -5,7 +5,8 @@
 //!
 //! A [`Connection`] speaks MCP to one server: it performs the initialize
 //! handshake (offering revision 2025-11-25, accepting 2025-03-26, 2025-06-18
-//! and 2025-11-25), sends requests and notifications, and hands back what
+//! and 2025-11-25; over HTTP the stateless 2026-07-28 revision is tried
+//! first, see below), sends requests and notifications, and hands back what
 //! happened on the wire as it happened: the JSON-RPC `result` *or* `error`
 //! ([`Reply::outcome`]), the HTTP status and headers of the answer (quota
 //! headers, `Retry-After`, `Deprecation` — the gateway turns them into
@@ -32,14 +33,25 @@
 //!
 //! # HTTP
 //!
-//! No I/O happens before the first use. The handshake keeps the
-//! `Mcp-Session-Id` the server assigns and sends it with `MCP-Protocol-Version`
-//! on every later request; each answer is either one `application/json`
-//! message or a `text/event-stream` read until the event carrying our
-//! answer. Dropping a request's future closes its stream and sends
-//! `notifications/cancelled` in the background. Configured header values are
-//! credentials: they are sent, never logged, and never part of a
-//! [`Failure`].
+//! No I/O happens before the first use. The first use asks `server/discover`
+//! (with the `_meta` keys `io.modelcontextprotocol/protocolVersion` and
+//! `io.modelcontextprotocol/clientCapabilities`): a server that lists the
+//! stateless revision 2026-07-28 is spoken to without a session, every
+//! request carrying those `_meta` keys and the `MCP-Protocol-Version`,
+//! `Mcp-Method` and (for `tools/call`, `prompts/get`, `resources/read`)
+//! `Mcp-Name` headers. A server that answers discovery as one without that
+//! revision (a 4xx, a JSON-RPC error, a list without it) gets the handshake,
+//! and is not asked again; one that is down, rate limiting or failing (5xx,
+//! 408, 429) fails the call instead. The handshake keeps the
+//! `Mcp-Session-Id` the server assigns and sends it with
+//! `MCP-Protocol-Version` on every later request, and opens the standalone
+//! GET stream (405: the server has none). Each answer is either one
+//! `application/json` message or a `text/event-stream` read until the event
+//! carrying our answer. Dropping a request's future closes its stream; under
+//! the handshake revisions it also sends `notifications/cancelled` in the
+//! background (under 2026-07-28 the closed stream is the cancellation).
+//! Configured header values are credentials: they are sent, never logged,
+//! and never part of a [`Failure`].
 //!
 //! # Stdio: how messages are attributed to requests
 //!

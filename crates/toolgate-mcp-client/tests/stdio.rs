@@ -146,3 +146,28 @@ async fn dropping_a_pending_stdio_request_cancels_it_and_ignores_its_late_answer
     let released = conn.request("release", None, LONG, None).await.unwrap();
     assert!(released.outcome.is_ok());
 }
+
+#[tokio::test]
+async fn dropping_the_last_connection_ends_the_child() {
+    let (conn, _events) = stdio("fake", vec![fixture("stdio_fake.mjs")], 1 << 16);
+    conn.initialize(LONG).await.unwrap();
+    let pid = conn.pid().unwrap().to_string();
+    let alive = || {
+        std::process::Command::new("kill")
+            .args(["-0", &pid])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap()
+            .success()
+    };
+    assert!(alive());
+    drop(conn);
+    let deadline = tokio::time::Instant::now() + LONG;
+    while alive() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the child outlived its connection"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}

@@ -844,3 +844,31 @@ async fn shutdown_deletes_the_session() {
         Err(Failure::Connect { .. })
     ));
 }
+
+#[tokio::test]
+async fn a_standalone_stream_answered_404_re_establishes_the_session() {
+    let fake = Fake::new(
+        |m, _, _| ready(json_response(result(&m["id"], json!({})))),
+        |headers| {
+            if headers["mcp-session-id"] == "s-1" {
+                ready(StatusCode::NOT_FOUND.into_response())
+            } else {
+                no_standalone_stream(headers)
+            }
+        },
+    );
+    let (conn, mut events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    conn.initialize(LONG).await.unwrap();
+    assert_eq!(next_event(&mut events).await, Event::SessionLost);
+    assert_eq!(fake.inits.load(Ordering::SeqCst), 2);
+    // Later requests use the new session, and discovery is not retried.
+    conn.request("tools/list", None, LONG, None).await.unwrap();
+    let (headers, _) = fake.posts().pop().unwrap();
+    assert_eq!(headers["mcp-session-id"], "s-2");
+    let discovers = fake
+        .methods()
+        .iter()
+        .filter(|m| *m == "server/discover")
+        .count();
+    assert_eq!(discovers, 1);
+}
