@@ -171,3 +171,24 @@ async fn dropping_the_last_connection_ends_the_child() {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
 }
+
+#[tokio::test]
+async fn a_child_that_keeps_exiting_fails_requests_with_its_exit_status() {
+    let (conn, mut events) = stdio(
+        "crashing",
+        vec!["-e".into(), "process.exit(3)".into()],
+        1 << 16,
+    );
+    let exited = wait_event(&mut events, |e| matches!(e, Event::Exited { .. })).await;
+    assert!(
+        matches!(&exited, Event::Exited { detail } if detail.contains("exit status: 3")),
+        "{exited:?}"
+    );
+    match conn.request("tools/list", None, LONG, None).await {
+        Err(Failure::Connect { detail }) => assert!(detail.contains("exit"), "{detail}"),
+        other => panic!("expected Connect, got {other:?}"),
+    }
+    // It is restarted (and exits again): a second Exited, no Restarted.
+    let again = wait_event(&mut events, |e| !matches!(e, Event::Notification { .. })).await;
+    assert!(matches!(again, Event::Exited { .. }), "{again:?}");
+}
