@@ -14,6 +14,9 @@ pub(crate) struct IdScanner {
     in_id: bool,
     id_text: Vec<u8>,
     id: Option<i64>,
+    /// A top-level `method`: a request or notification from the server,
+    /// whose id (if any) is the server's, not one of ours.
+    has_method: bool,
 }
 
 impl IdScanner {
@@ -23,9 +26,9 @@ impl IdScanner {
         }
     }
 
-    /// The top-level integer `id`, once its value has ended.
+    /// The top-level integer `id` of an answer, once its value has ended.
     pub(crate) fn id(&self) -> Option<i64> {
-        self.id
+        self.id.filter(|_| !self.has_method)
     }
 
     fn finish_id(&mut self) {
@@ -83,6 +86,9 @@ impl IdScanner {
             }
             b':' if self.depth == 1 && self.key_done => {
                 self.key_done = false;
+                if self.key == b"method" {
+                    self.has_method = true;
+                }
                 if self.key == b"id" {
                     self.in_id = true;
                     self.id_text.clear();
@@ -122,6 +128,12 @@ mod tests {
         );
         assert_eq!(scan(r#"{"result":[{"id":1}],"id":"abc"}"#), None);
         assert_eq!(scan(r#"{"method":"x","params":{"id":3}}"#), None);
+        // A server request's id is the server's, not an answer's.
+        assert_eq!(
+            scan(r#"{"jsonrpc":"2.0","id":5,"method":"sampling/createMessage"}"#),
+            None
+        );
+        assert_eq!(scan(r#"{"id":5,"params":{"method":"x"}}"#), Some(5));
         assert_eq!(scan("not json at all \u{0} {{{{ ]]]"), None);
     }
 }

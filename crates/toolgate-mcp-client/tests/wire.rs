@@ -872,3 +872,35 @@ async fn a_standalone_stream_answered_404_re_establishes_the_session() {
         .count();
     assert_eq!(discovers, 1);
 }
+
+#[tokio::test]
+async fn a_successful_answer_keeps_its_status_and_headers() {
+    let fake = Fake::new(
+        |m, _, _| {
+            let mut response = json_response(result(&m["id"], json!({"content": []})));
+            let h = response.headers_mut();
+            h.insert("deprecation", "@1767225600".parse().unwrap());
+            h.insert("ratelimit-remaining", "41".parse().unwrap());
+            ready(response)
+        },
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(fake).await, 1 << 16);
+    let reply = call(&conn, None).await.unwrap();
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.headers["deprecation"], "@1767225600");
+    assert_eq!(reply.headers["ratelimit-remaining"], "41");
+}
+
+#[tokio::test]
+async fn a_request_accepted_without_an_answer_is_a_protocol_failure() {
+    let fake = Fake::new(
+        |_, _, _| ready(StatusCode::ACCEPTED.into_response()),
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(fake).await, 1 << 16);
+    match call(&conn, None).await {
+        Err(Failure::Protocol { detail }) => assert!(detail.contains("202"), "{detail}"),
+        other => panic!("expected Protocol, got {other:?}"),
+    }
+}
