@@ -116,6 +116,29 @@ mod tests {
         s.id()
     }
 
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..1024)) {
+            let mut s = IdScanner::default();
+            s.feed(&bytes);
+            let _ = s.id();
+        }
+
+        /// Whatever the result holds, the scanner finds the answer's id.
+        #[test]
+        fn finds_the_id_of_any_answer(id in proptest::prelude::any::<i64>(), text in ".*", first in proptest::prelude::any::<bool>()) {
+            let result = serde_json::json!({"text": text, "id": "x", "nested": [{"id": 1}]});
+            let line = if first {
+                serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result})
+            } else {
+                serde_json::json!({"result": result, "jsonrpc": "2.0", "id": id})
+            };
+            let mut s = IdScanner::default();
+            s.feed(line.to_string().as_bytes());
+            proptest::prop_assert_eq!(s.id(), Some(id));
+        }
+    }
+
     #[test]
     fn finds_the_top_level_id_wherever_it_is() {
         assert_eq!(
