@@ -73,6 +73,42 @@
 //!
 //! [`Connection::start`] must be called inside a Tokio runtime: it spawns the
 //! stdio child and the tasks that read it.
+//!
+//! # Example
+//!
+//! ```no_run
+//! # async fn example() -> Result<(), toolgate_mcp_client::Failure> {
+//! use std::time::Duration;
+//! use toolgate_mcp_client::{Connection, Relay, Relayed, ServerSpec, Transport};
+//!
+//! let spec = ServerSpec {
+//!     name: "kb".into(),
+//!     transport: Transport::Http { url: "http://127.0.0.1:3001/mcp".parse().unwrap(), headers: vec![] },
+//!     max_message_bytes: 4 << 20,
+//! };
+//! let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+//! let (kb, _events) = Connection::start(spec, http);
+//! let (tx, mut relayed) = tokio::sync::mpsc::channel(16);
+//! tokio::spawn(async move {
+//!     while let Some(message) = relayed.recv().await {
+//!         if let Relayed::Request { answer, .. } = message {
+//!             // A real gateway asks its own client (the agent) here.
+//!             let _ = answer.send(Ok(serde_json::json!({})));
+//!         }
+//!     }
+//! });
+//! let reply = kb
+//!     .request(
+//!         "tools/call",
+//!         Some(serde_json::json!({"name": "search", "arguments": {"q": "rust"}})),
+//!         Duration::from_secs(30),
+//!         Some(Relay { tx }),
+//!     )
+//!     .await?;
+//! println!("{} in {:?}: {:?}", reply.status, reply.latency, reply.outcome);
+//! # Ok(())
+//! # }
+//! ```
 #![warn(missing_docs)]
 // `Failure::Status` carries the answer's headers by value because the
 // gateway reads them (Retry-After, quota); failures are the rare path, so the
@@ -112,6 +148,7 @@ const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 const BACKGROUND_INIT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// One upstream MCP server as toolgate's config describes it.
+#[derive(Clone)]
 pub struct ServerSpec {
     /// The server's name in toolgate's config (for logs).
     pub name: String,
@@ -133,6 +170,7 @@ impl fmt::Debug for ServerSpec {
 }
 
 /// How to reach a server.
+#[derive(Clone)]
 pub enum Transport {
     /// Streamable HTTP. Header values are secrets: they are never logged.
     Http {
@@ -214,7 +252,7 @@ pub struct Initialized {
 }
 
 /// The answer to one request.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Reply {
     /// `result`, or the JSON-RPC `error`.
     pub outcome: Result<Value, RpcError>,
@@ -238,7 +276,7 @@ pub struct RpcError {
 }
 
 /// Why a request got no JSON-RPC answer.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum Failure {
     /// No answer within the caller's deadline (a `notifications/cancelled`
     /// was sent).
