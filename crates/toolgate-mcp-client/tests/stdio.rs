@@ -192,3 +192,23 @@ async fn a_child_that_keeps_exiting_fails_requests_with_its_exit_status() {
     let again = wait_event(&mut events, |e| !matches!(e, Event::Notification { .. })).await;
     assert!(matches!(again, Event::Exited { .. }), "{again:?}");
 }
+
+#[tokio::test]
+async fn shutdown_ends_the_child_and_later_requests_fail() {
+    let (conn, mut events) = stdio("fake", vec![fixture("stdio_fake.mjs")], 1 << 16);
+    conn.initialize(LONG).await.unwrap();
+    assert!(conn.pid().is_some());
+    conn.shutdown().await;
+    assert_eq!(conn.pid(), None);
+    match conn.request("release", None, LONG, None).await {
+        Err(Failure::Connect { detail }) => assert!(detail.contains("shut down"), "{detail}"),
+        other => panic!("expected Connect, got {other:?}"),
+    }
+    // A shutdown is not an exit to restart from.
+    while let Ok(e) = events.try_recv() {
+        assert!(
+            !matches!(e, Event::Exited { .. } | Event::Restarted),
+            "{e:?}"
+        );
+    }
+}

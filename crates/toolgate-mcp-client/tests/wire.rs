@@ -418,13 +418,12 @@ async fn next_event(events: &mut mpsc::Receiver<Event>) -> Event {
 #[tokio::test]
 async fn an_sse_answer_cut_before_the_answer_is_resumed_with_last_event_id() {
     let fake = Fake::new(
-        |m, _, _| {
+        |_, _, _| {
             let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
                 "params": {"progressToken": "t", "progress": 1}});
             // A priming event (id, no data), a notification, then the
             // stream closes without the answer: the polling pattern.
             let body = format!("id: e1\nretry: 10\ndata:\n\nid: e2\ndata: {progress}\n\n");
-            let _ = m;
             ready(([(header::CONTENT_TYPE, "text/event-stream")], body).into_response())
         },
         |headers| {
