@@ -71,7 +71,7 @@
 //! the request it answers fails with [`Failure::TooLarge`]. The child's stderr
 //! goes line by line to `tracing` (target `upstream`, field `server`).
 //! Stdio always uses the handshake, without a `server/discover` probe: some
-//! handshake-era servers end the session on any request before `initialize`.
+//! handshake-era servers fail on a request that comes before `initialize`.
 //!
 //! [`Connection::start`] must be called inside a Tokio runtime: it spawns the
 //! stdio child and the tasks that read it.
