@@ -3,6 +3,7 @@
 //! handshake, and the standalone GET stream for what the server sends on
 //! its own.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
@@ -22,6 +23,8 @@ use crate::{
 const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
 const LAST_EVENT_ID: &str = "last-event-id";
+const MCP_METHOD: &str = "mcp-method";
+const MCP_NAME: &str = "mcp-name";
 const ACCEPT_BOTH: &str = "application/json, text/event-stream";
 /// A non-2xx body is kept for the gateway up to this size.
 const STATUS_BODY_CAP: usize = 4096;
@@ -40,6 +43,9 @@ pub(crate) struct Session {
     id: Option<String>,
     protocol: Option<String>,
     ready: bool,
+    /// 2026-07-28: no session; every request carries its version and our
+    /// capabilities in `_meta`, and routing headers.
+    stateless: bool,
 }
 
 pub(crate) struct Http {
@@ -47,6 +53,9 @@ pub(crate) struct Http {
     url: url::Url,
     headers: Vec<(HeaderName, HeaderValue)>,
     session: Mutex<Session>,
+    /// The server answered `server/discover` like a server without the
+    /// 2026-07-28 revision: later handshakes go straight to `initialize`.
+    legacy: AtomicBool,
 }
 
 /// How an answer's stream ended.
@@ -67,6 +76,7 @@ impl Http {
             url,
             headers,
             session: Mutex::new(Session::default()),
+            legacy: AtomicBool::new(false),
         }
     }
 
@@ -112,9 +122,22 @@ impl Http {
         ))
     }
 
-    async fn post(&self, body: Vec<u8>, session: &Session) -> Result<reqwest::Response, Failure> {
-        self.builder(reqwest::Method::POST, session)
-            .header(header::CONTENT_TYPE, "application/json")
+    async fn post(
+        &self,
+        body: Vec<u8>,
+        session: &Session,
+        route: Route<'_>,
+    ) -> Result<reqwest::Response, Failure> {
+        let mut b = self.builder(reqwest::Method::POST, session);
+        if session.stateless {
+            if let Some(method) = route.method {
+                b = b.header(MCP_METHOD, method);
+            }
+            if let Some(name) = route.name.and_then(|n| HeaderValue::from_str(n).ok()) {
+                b = b.header(MCP_NAME, name);
+            }
+        }
+        b.header(header::CONTENT_TYPE, "application/json")
             .header(header::ACCEPT, ACCEPT_BOTH)
             .body(body)
             .send()
@@ -123,14 +146,22 @@ impl Http {
     }
 
     pub(crate) async fn handshake(&self, inner: &Arc<Inner>) -> Result<Initialized, Failure> {
+        if !self.legacy.load(Ordering::Relaxed) {
+            if let Some(init) = self.discover(inner).await? {
+                return Ok(init);
+            }
+            self.legacy.store(true, Ordering::Relaxed);
+        }
         let previous = self.session();
         let fresh = Session {
             epoch: previous.epoch + 1,
             ..Session::default()
         };
         let id = inner.next_id();
-        let body = message::request(id, "initialize", Some(&crate::initialize_params()));
-        let reply = self.exchange(inner, id, body, &fresh, None).await?;
+        let params = crate::initialize_params();
+        let reply = self
+            .exchange(inner, id, "initialize", Some(&params), &fresh, None)
+            .await?;
         let init = crate::initialized_from(reply.outcome)?;
         let session = Session {
             epoch: fresh.epoch,
@@ -141,20 +172,53 @@ impl Http {
                 .map(str::to_owned),
             protocol: Some(init.protocol_version.clone()),
             ready: false,
+            stateless: false,
         };
         let note = message::notification("notifications/initialized", None);
-        self.send_notification(note, &session).await?;
+        self.send_notification(note, &session, Route::method("notifications/initialized"))
+            .await?;
         {
             let mut s = lock(&self.session);
             *s = session.clone();
             s.ready = true;
         }
-        tokio::spawn(listen(
-            Arc::downgrade(inner),
-            inner.closed.clone(),
-            session.epoch,
-        ));
+        spawn_listen(Arc::downgrade(inner), inner.closed.clone(), session.epoch);
         Ok(init)
+    }
+
+    /// The 2026-07-28 revision: `server/discover`, and if the server lists
+    /// that revision, a stateless "session". `None`: the server answered as
+    /// one without it (an HTTP 4xx, a JSON-RPC error, a list without it, a
+    /// malformed answer), so the handshake is next. A server that is down,
+    /// overloaded or rate limiting is a failure, not a reason to fall back.
+    async fn discover(&self, inner: &Arc<Inner>) -> Result<Option<Initialized>, Failure> {
+        let fresh = Session {
+            epoch: self.session().epoch + 1,
+            protocol: Some(crate::STATELESS_PROTOCOL_VERSION.to_owned()),
+            stateless: true,
+            ..Session::default()
+        };
+        let id = inner.next_id();
+        let reply = match self
+            .exchange(inner, id, "server/discover", None, &fresh, None)
+            .await
+        {
+            Ok(reply) => reply,
+            Err(Failure::Status { status, .. })
+                if (400..500).contains(&status) && status != 408 && status != 429 =>
+            {
+                return Ok(None);
+            }
+            Err(Failure::Protocol { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let Some(init) = reply.outcome.ok().and_then(crate::discovered) else {
+            return Ok(None);
+        };
+        let mut s = lock(&self.session);
+        *s = fresh;
+        s.ready = true;
+        Ok(Some(init))
     }
 
     pub(crate) async fn request(
@@ -167,10 +231,11 @@ impl Http {
     ) -> Result<Reply, Failure> {
         let session = self.session();
         let id = inner.next_id();
-        *cancel_id = Some(id);
-        let body = message::request(id, method, params);
+        // Under 2026-07-28 closing the stream is the cancellation; no
+        // notification is expected.
+        *cancel_id = (!session.stateless).then_some(id);
         match self
-            .exchange(inner, id, body, &session, relay.clone())
+            .exchange(inner, id, method, params, &session, relay.clone())
             .await
         {
             Err(Failure::Status { status: 404, .. }) if session.id.is_some() => {
@@ -183,9 +248,9 @@ impl Http {
                 }
                 let session = self.session();
                 let id = inner.next_id();
-                *cancel_id = Some(id);
-                let body = message::request(id, method, params);
-                self.exchange(inner, id, body, &session, relay).await
+                *cancel_id = (!session.stateless).then_some(id);
+                self.exchange(inner, id, method, params, &session, relay)
+                    .await
             }
             other => other,
         }
@@ -197,12 +262,25 @@ impl Http {
         &self,
         inner: &Arc<Inner>,
         id: i64,
-        body: Vec<u8>,
+        method: &str,
+        params: Option<&Value>,
         session: &Session,
         relay: Option<Relay>,
     ) -> Result<Reply, Failure> {
+        let with_meta;
+        let params = if session.stateless {
+            with_meta = crate::with_request_meta(params);
+            Some(&with_meta)
+        } else {
+            params
+        };
+        let body = message::request(id, method, params);
+        let route = Route {
+            method: Some(method),
+            name: routed_name(method, params),
+        };
         let started = Instant::now();
-        let response = self.post(body, session).await?;
+        let response = self.post(body, session, route).await?;
         let status = response.status();
         let headers = response.headers().clone();
         if !status.is_success() {
@@ -411,15 +489,20 @@ impl Http {
             let Some(inner) = weak.upgrade() else { return };
             let Kind::Http(h) = &inner.kind else { return };
             let body = message::response(&id, &answer);
-            if let Err(e) = h.send_notification(body, &session).await {
+            if let Err(e) = h.send_notification(body, &session, Route::default()).await {
                 tracing::warn!(server = %inner.name, error = %e, "could not send the answer to a server request");
             }
         });
     }
 
     /// POSTs a notification or a response (answered 202) with the session.
-    async fn send_notification(&self, body: Vec<u8>, session: &Session) -> Result<(), Failure> {
-        let response = self.post(body, session).await?;
+    async fn send_notification(
+        &self,
+        body: Vec<u8>,
+        session: &Session,
+        route: Route<'_>,
+    ) -> Result<(), Failure> {
+        let response = self.post(body, session, route).await?;
         if response.status().is_success() {
             Ok(())
         } else {
@@ -429,11 +512,12 @@ impl Http {
 
     pub(crate) async fn post_notification(
         &self,
-        _inner: &Arc<Inner>,
+        method: &str,
         body: Vec<u8>,
     ) -> Result<(), Failure> {
         let session = self.session();
-        self.send_notification(body, &session).await
+        self.send_notification(body, &session, Route::method(method))
+            .await
     }
 
     pub(crate) async fn shutdown(&self, inner: &Arc<Inner>) {
@@ -456,6 +540,12 @@ impl Http {
             tracing::debug!(server = %inner.name, error = %error_chain(&e), "DELETE of the session failed");
         }
     }
+}
+
+/// A plain function, so the handshake's future does not contain the
+/// stream's (which re-initialises a lost session: the types would nest).
+fn spawn_listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64) {
+    tokio::spawn(listen(weak, closed, epoch));
 }
 
 /// The standalone GET stream of session `epoch`: server-initiated messages
@@ -491,12 +581,27 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64) {
                 return;
             }
             Ok(response) if response.status() == reqwest::StatusCode::NOT_FOUND => {
-                // The session is gone; the next request re-initialises and
-                // opens a new stream.
+                // The session is gone: establish a new one now (it opens
+                // its own stream), so server-initiated messages resume
+                // without waiting for the next request.
                 if let Some(inner) = weak.upgrade()
                     && let Kind::Http(h) = &inner.kind
+                    && h.invalidate(epoch)
                 {
-                    h.invalidate(epoch);
+                    match tokio::time::timeout(
+                        crate::BACKGROUND_INIT_TIMEOUT,
+                        inner.ensure_initialized(),
+                    )
+                    .await
+                    {
+                        Ok(Ok(_)) => inner.emit(Event::SessionLost),
+                        Ok(Err(e)) => {
+                            tracing::warn!(server = %inner.name, error = %e, "could not re-establish the lost session");
+                        }
+                        Err(_) => {
+                            tracing::warn!(server = %inner.name, "re-establishing the lost session timed out");
+                        }
+                    }
                 }
                 return;
             }
@@ -577,6 +682,33 @@ fn on_standalone(inner: &Arc<Inner>, data: &[u8], session: &Session) {
             Incoming::Response { .. } => {}
         }
     }
+}
+
+/// What the 2026-07-28 routing headers say about a message.
+#[derive(Clone, Copy, Default)]
+struct Route<'a> {
+    method: Option<&'a str>,
+    name: Option<&'a str>,
+}
+
+impl<'a> Route<'a> {
+    fn method(method: &'a str) -> Self {
+        Route {
+            method: Some(method),
+            name: None,
+        }
+    }
+}
+
+/// The thing a call names, which `Mcp-Name` repeats so a proxy can route
+/// without reading the body.
+fn routed_name<'a>(method: &str, params: Option<&'a Value>) -> Option<&'a str> {
+    let key = match method {
+        "tools/call" | "prompts/get" => "name",
+        "resources/read" => "uri",
+        _ => return None,
+    };
+    params?.get(key)?.as_str()
 }
 
 /// The media type without parameters, lowercased.

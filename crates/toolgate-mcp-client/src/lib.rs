@@ -5,7 +5,8 @@
 //!
 //! A [`Connection`] speaks MCP to one server: it performs the initialize
 //! handshake (offering revision 2025-11-25, accepting 2025-03-26, 2025-06-18
-//! and 2025-11-25), sends requests and notifications, and hands back what
+//! and 2025-11-25; over HTTP the stateless 2026-07-28 revision is tried
+//! first, see below), sends requests and notifications, and hands back what
 //! happened on the wire as it happened: the JSON-RPC `result` *or* `error`
 //! ([`Reply::outcome`]), the HTTP status and headers of the answer (quota
 //! headers, `Retry-After`, `Deprecation` — the gateway turns them into
@@ -32,14 +33,25 @@
 //!
 //! # HTTP
 //!
-//! No I/O happens before the first use. The handshake keeps the
-//! `Mcp-Session-Id` the server assigns and sends it with `MCP-Protocol-Version`
-//! on every later request; each answer is either one `application/json`
-//! message or a `text/event-stream` read until the event carrying our
-//! answer. Dropping a request's future closes its stream and sends
-//! `notifications/cancelled` in the background. Configured header values are
-//! credentials: they are sent, never logged, and never part of a
-//! [`Failure`].
+//! No I/O happens before the first use. The first use asks `server/discover`
+//! (with the `_meta` keys `io.modelcontextprotocol/protocolVersion` and
+//! `io.modelcontextprotocol/clientCapabilities`): a server that lists the
+//! stateless revision 2026-07-28 is spoken to without a session, every
+//! request carrying those `_meta` keys and the `MCP-Protocol-Version`,
+//! `Mcp-Method` and (for `tools/call`, `prompts/get`, `resources/read`)
+//! `Mcp-Name` headers. A server that answers discovery as one without that
+//! revision (a 4xx, a JSON-RPC error, a list without it) gets the handshake,
+//! and is not asked again; one that is down, rate limiting or failing (5xx,
+//! 408, 429) fails the call instead. The handshake keeps the
+//! `Mcp-Session-Id` the server assigns and sends it with
+//! `MCP-Protocol-Version` on every later request, and opens the standalone
+//! GET stream (405: the server has none). Each answer is either one
+//! `application/json` message or a `text/event-stream` read until the event
+//! carrying our answer. Dropping a request's future closes its stream; under
+//! the handshake revisions it also sends `notifications/cancelled` in the
+//! background (under 2026-07-28 the closed stream is the cancellation).
+//! Configured header values are credentials: they are sent, never logged,
+//! and never part of a [`Failure`].
 //!
 //! # Stdio: how messages are attributed to requests
 //!
@@ -58,9 +70,47 @@
 //! [`ServerSpec::max_message_bytes`] is skipped without being buffered, and
 //! the request it answers fails with [`Failure::TooLarge`]. The child's stderr
 //! goes line by line to `tracing` (target `upstream`, field `server`).
+//! Stdio always uses the handshake, without a `server/discover` probe: some
+//! handshake-era servers fail on a request that comes before `initialize`.
 //!
 //! [`Connection::start`] must be called inside a Tokio runtime: it spawns the
 //! stdio child and the tasks that read it.
+//!
+//! # Example
+//!
+//! ```no_run
+//! # async fn example() -> Result<(), toolgate_mcp_client::Failure> {
+//! use std::time::Duration;
+//! use toolgate_mcp_client::{Connection, Relay, Relayed, ServerSpec, Transport};
+//!
+//! let spec = ServerSpec {
+//!     name: "kb".into(),
+//!     transport: Transport::Http { url: "http://127.0.0.1:3001/mcp".parse().unwrap(), headers: vec![] },
+//!     max_message_bytes: 4 << 20,
+//! };
+//! let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+//! let (kb, _events) = Connection::start(spec, http);
+//! let (tx, mut relayed) = tokio::sync::mpsc::channel(16);
+//! tokio::spawn(async move {
+//!     while let Some(message) = relayed.recv().await {
+//!         if let Relayed::Request { answer, .. } = message {
+//!             // A real gateway asks its own client (the agent) here.
+//!             let _ = answer.send(Ok(serde_json::json!({})));
+//!         }
+//!     }
+//! });
+//! let reply = kb
+//!     .request(
+//!         "tools/call",
+//!         Some(serde_json::json!({"name": "search", "arguments": {"q": "rust"}})),
+//!         Duration::from_secs(30),
+//!         Some(Relay { tx }),
+//!     )
+//!     .await?;
+//! println!("{} in {:?}: {:?}", reply.status, reply.latency, reply.outcome);
+//! # Ok(())
+//! # }
+//! ```
 #![warn(missing_docs)]
 // `Failure::Status` carries the answer's headers by value because the
 // gateway reads them (Retry-After, quota); failures are the rare path, so the
@@ -87,11 +137,20 @@ pub const OFFERED_PROTOCOL_VERSION: &str = "2025-11-25";
 /// The handshake revisions accepted in the server's answer.
 pub const ACCEPTED_PROTOCOL_VERSIONS: &[&str] = &["2025-03-26", "2025-06-18", "2025-11-25"];
 
+/// The stateless revision, tried first over HTTP with `server/discover`.
+pub const STATELESS_PROTOCOL_VERSION: &str = "2026-07-28";
+
+const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
 /// How long `notify` and the re-initialisation after a stdio restart may wait
 /// for a handshake (they have no caller deadline of their own).
 const BACKGROUND_INIT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// One upstream MCP server as toolgate's config describes it.
+#[derive(Clone)]
 pub struct ServerSpec {
     /// The server's name in toolgate's config (for logs).
     pub name: String,
@@ -113,6 +172,7 @@ impl fmt::Debug for ServerSpec {
 }
 
 /// How to reach a server.
+#[derive(Clone)]
 pub enum Transport {
     /// Streamable HTTP. Header values are secrets: they are never logged.
     Http {
@@ -194,7 +254,7 @@ pub struct Initialized {
 }
 
 /// The answer to one request.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Reply {
     /// `result`, or the JSON-RPC `error`.
     pub outcome: Result<Value, RpcError>,
@@ -218,7 +278,7 @@ pub struct RpcError {
 }
 
 /// Why a request got no JSON-RPC answer.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum Failure {
     /// No answer within the caller's deadline (a `notifications/cancelled`
     /// was sent).
@@ -434,7 +494,7 @@ impl Inner {
         runtime.spawn(async move {
             let body = message::cancelled(id);
             let sent = match &inner.kind {
-                Kind::Http(h) => h.post_notification(&inner, body).await,
+                Kind::Http(h) => h.post_notification("notifications/cancelled", body).await,
                 Kind::Stdio(s) => s.write_line(body).await,
             };
             if let Err(e) = sent {
@@ -444,18 +504,75 @@ impl Inner {
     }
 }
 
-/// The `initialize` params: the newest handshake revision, and the client
-/// capabilities that allow the server to send sampling, elicitation and
-/// roots requests (the gateway relays them to the agent).
+/// The client capabilities: they allow the server to send sampling,
+/// elicitation and roots requests (the gateway relays them to the agent).
+fn client_capabilities() -> Value {
+    json!({"sampling": {}, "elicitation": {}, "roots": {"listChanged": false}})
+}
+
+fn client_info() -> Value {
+    json!({"name": "toolgate", "version": env!("CARGO_PKG_VERSION")})
+}
+
+/// The `initialize` params, offering the newest handshake revision.
 pub(crate) fn initialize_params() -> Value {
     json!({
         "protocolVersion": OFFERED_PROTOCOL_VERSION,
-        "capabilities": {
-            "sampling": {},
-            "elicitation": {},
-            "roots": {"listChanged": false}
-        },
-        "clientInfo": {"name": "toolgate", "version": env!("CARGO_PKG_VERSION")}
+        "capabilities": client_capabilities(),
+        "clientInfo": client_info(),
+    })
+}
+
+/// A request's params with the `_meta` keys every 2026-07-28 request
+/// carries (the revision has no handshake to state them once). Params that
+/// are not an object are left as they are: there is nowhere to put them.
+pub(crate) fn with_request_meta(params: Option<&Value>) -> Value {
+    let mut params = params.cloned().unwrap_or_else(|| json!({}));
+    if let Value::Object(map) = &mut params {
+        let meta = map.entry("_meta").or_insert_with(|| json!({}));
+        if let Value::Object(meta) = meta {
+            meta.insert(
+                META_PROTOCOL_VERSION.into(),
+                STATELESS_PROTOCOL_VERSION.into(),
+            );
+            meta.insert(META_CLIENT_CAPABILITIES.into(), client_capabilities());
+            meta.entry(META_CLIENT_INFO).or_insert_with(client_info);
+        }
+    }
+    params
+}
+
+/// A `server/discover` result that lists the stateless revision, as what
+/// the gateway would have learnt from a handshake.
+pub(crate) fn discovered(result: Value) -> Option<Initialized> {
+    let listed = result
+        .get("supportedVersions")?
+        .as_array()?
+        .iter()
+        .any(|v| v.as_str() == Some(STATELESS_PROTOCOL_VERSION));
+    if !listed {
+        return None;
+    }
+    let info = result
+        .get("_meta")
+        .and_then(|m| m.get(META_SERVER_INFO))
+        .or_else(|| result.get("serverInfo"));
+    let text = |key: &str| {
+        info.and_then(|i| i.get(key))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    Some(Initialized {
+        protocol_version: STATELESS_PROTOCOL_VERSION.to_owned(),
+        server_name: text("name"),
+        server_version: text("version"),
+        capabilities: result.get("capabilities").cloned().unwrap_or(json!({})),
+        instructions: result
+            .get("instructions")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        result,
     })
 }
 
@@ -680,7 +797,7 @@ impl Connection {
         self.initialize(BACKGROUND_INIT_TIMEOUT).await?;
         let body = message::notification(method, params.as_ref());
         match &self.inner.kind {
-            Kind::Http(h) => h.post_notification(&self.inner, body).await,
+            Kind::Http(h) => h.post_notification(method, body).await,
             Kind::Stdio(s) => s.write_line(body).await,
         }
     }

@@ -151,6 +151,19 @@ mod tests {
         assert!(parse(b"42").is_err());
     }
 
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..256)) {
+            if let Ok(messages) = parse(&bytes) {
+                for m in messages {
+                    if let Incoming::Response { message, .. } = m {
+                        let _ = outcome(&message);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn an_error_response_keeps_code_message_and_data() {
         let e = outcome(&json!({"id":1,"error":{"code":-32602,"message":"bad","data":{"x":1}}}))

@@ -14,6 +14,9 @@ pub(crate) struct IdScanner {
     in_id: bool,
     id_text: Vec<u8>,
     id: Option<i64>,
+    /// A top-level `method`: a request or notification from the server,
+    /// whose id (if any) is the server's, not one of ours.
+    has_method: bool,
 }
 
 impl IdScanner {
@@ -23,9 +26,9 @@ impl IdScanner {
         }
     }
 
-    /// The top-level integer `id`, once its value has ended.
+    /// The top-level integer `id` of an answer, once its value has ended.
     pub(crate) fn id(&self) -> Option<i64> {
-        self.id
+        self.id.filter(|_| !self.has_method)
     }
 
     fn finish_id(&mut self) {
@@ -83,6 +86,9 @@ impl IdScanner {
             }
             b':' if self.depth == 1 && self.key_done => {
                 self.key_done = false;
+                if self.key == b"method" {
+                    self.has_method = true;
+                }
                 if self.key == b"id" {
                     self.in_id = true;
                     self.id_text.clear();
@@ -110,6 +116,29 @@ mod tests {
         s.id()
     }
 
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..1024)) {
+            let mut s = IdScanner::default();
+            s.feed(&bytes);
+            let _ = s.id();
+        }
+
+        /// Whatever the result holds, the scanner finds the answer's id.
+        #[test]
+        fn finds_the_id_of_any_answer(id in proptest::prelude::any::<i64>(), text in ".*", first in proptest::prelude::any::<bool>()) {
+            let result = serde_json::json!({"text": text, "id": "x", "nested": [{"id": 1}]});
+            let line = if first {
+                serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result})
+            } else {
+                serde_json::json!({"result": result, "jsonrpc": "2.0", "id": id})
+            };
+            let mut s = IdScanner::default();
+            s.feed(line.to_string().as_bytes());
+            proptest::prop_assert_eq!(s.id(), Some(id));
+        }
+    }
+
     #[test]
     fn finds_the_top_level_id_wherever_it_is() {
         assert_eq!(
@@ -122,6 +151,12 @@ mod tests {
         );
         assert_eq!(scan(r#"{"result":[{"id":1}],"id":"abc"}"#), None);
         assert_eq!(scan(r#"{"method":"x","params":{"id":3}}"#), None);
+        // A server request's id is the server's, not an answer's.
+        assert_eq!(
+            scan(r#"{"jsonrpc":"2.0","id":5,"method":"sampling/createMessage"}"#),
+            None
+        );
+        assert_eq!(scan(r#"{"id":5,"params":{"method":"x"}}"#), Some(5));
         assert_eq!(scan("not json at all \u{0} {{{{ ]]]"), None);
     }
 }

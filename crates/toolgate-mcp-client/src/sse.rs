@@ -191,6 +191,27 @@ mod tests {
         assert_eq!(p.last_event_id, None);
     }
 
+    proptest::proptest! {
+        /// Any bytes, cut anywhere: no panic, and the same events as in one piece.
+        #[test]
+        fn arbitrary_bytes_never_panic_and_chunking_does_not_matter(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..512),
+            cut in 0usize..512,
+        ) {
+            let cut = cut.min(bytes.len());
+            let mut whole = SseParser::new(64);
+            let one = whole.feed(&bytes);
+            let mut parts = SseParser::new(64);
+            let two = parts.feed(&bytes[..cut]).and_then(|mut a| {
+                a.extend(parts.feed(&bytes[cut..])?);
+                Ok(a)
+            });
+            if let (Ok(one), Ok(two)) = (&one, &two) {
+                proptest::prop_assert_eq!(one, two);
+            }
+        }
+    }
+
     #[test]
     fn a_line_or_event_past_the_limit_is_refused() {
         let mut p = SseParser::new(8);

@@ -576,9 +576,7 @@ async fn supervise(
             tracing::warn!(server = %state.name, %detail, "the upstream server exited");
             state.fail_all(&detail);
             state.emit(Event::Exited { detail });
-            if started.elapsed() >= HEALTHY_UPTIME {
-                backoff = FIRST_BACKOFF;
-            }
+            backoff = restart_delay(backoff, started.elapsed());
         }
         tokio::select! {
             _ = tokio::time::sleep(backoff) => {}
@@ -609,6 +607,16 @@ async fn supervise(
     }
 }
 
+/// The wait before the next restart: the running backoff, unless the child
+/// that just exited had run long enough to count as healthy.
+fn restart_delay(backoff: Duration, uptime: Duration) -> Duration {
+    if uptime >= HEALTHY_UPTIME {
+        FIRST_BACKOFF
+    } else {
+        backoff
+    }
+}
+
 async fn stop_gracefully(state: &State, mut child: Child) {
     {
         let mut s = lock(&state.shared);
@@ -622,4 +630,55 @@ async fn stop_gracefully(state: &State, mut child: Child) {
         let _ = child.wait().await;
     }
     state.fail_all("the connection was shut down");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn restarts_back_off_from_half_a_second_to_thirty_and_reset_after_a_healthy_minute() {
+        let mut backoff = FIRST_BACKOFF;
+        let mut waits = Vec::new();
+        for _ in 0..9 {
+            // What the supervisor does for a child that exits at once.
+            backoff = restart_delay(backoff, Duration::from_millis(10));
+            waits.push(backoff.as_millis());
+            backoff = (backoff * 2).min(MAX_BACKOFF);
+        }
+        assert_eq!(
+            waits,
+            [500, 1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]
+        );
+        assert_eq!(
+            restart_delay(MAX_BACKOFF, Duration::from_secs(59)),
+            MAX_BACKOFF
+        );
+        assert_eq!(
+            restart_delay(MAX_BACKOFF, Duration::from_secs(60)),
+            FIRST_BACKOFF
+        );
+    }
+
+    #[tokio::test]
+    async fn an_overlong_line_is_cut_and_its_id_still_found() {
+        let mut text = br#"{"result":{"blob":""#.to_vec();
+        text.extend(std::iter::repeat_n(b'x', 10_000));
+        text.extend_from_slice(b"\"},\"jsonrpc\":\"2.0\",\"id\":77}\r\n{\"id\":1}\n");
+        let mut reader = BufReader::with_capacity(64, &text[..]);
+        let mut scanner = IdScanner::default();
+        match next_line_scanning(&mut reader, 100, Some(&mut scanner))
+            .await
+            .unwrap()
+        {
+            Some(Line::Cut(kept)) => assert_eq!(kept.len(), 100),
+            _ => panic!("the line must be cut"),
+        }
+        assert_eq!(scanner.id(), Some(77));
+        match next_line_scanning(&mut reader, 100, None).await.unwrap() {
+            Some(Line::Whole(line)) => assert_eq!(line, br#"{"id":1}"#),
+            _ => panic!("the next line must be whole"),
+        }
+        assert!(next_line(&mut reader, 100).await.unwrap().is_none());
+    }
 }

@@ -146,3 +146,69 @@ async fn dropping_a_pending_stdio_request_cancels_it_and_ignores_its_late_answer
     let released = conn.request("release", None, LONG, None).await.unwrap();
     assert!(released.outcome.is_ok());
 }
+
+#[tokio::test]
+async fn dropping_the_last_connection_ends_the_child() {
+    let (conn, _events) = stdio("fake", vec![fixture("stdio_fake.mjs")], 1 << 16);
+    conn.initialize(LONG).await.unwrap();
+    let pid = conn.pid().unwrap().to_string();
+    let alive = || {
+        std::process::Command::new("kill")
+            .args(["-0", &pid])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap()
+            .success()
+    };
+    assert!(alive());
+    drop(conn);
+    let deadline = tokio::time::Instant::now() + LONG;
+    while alive() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the child outlived its connection"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_child_that_keeps_exiting_fails_requests_with_its_exit_status() {
+    let (conn, mut events) = stdio(
+        "crashing",
+        vec!["-e".into(), "process.exit(3)".into()],
+        1 << 16,
+    );
+    let exited = wait_event(&mut events, |e| matches!(e, Event::Exited { .. })).await;
+    assert!(
+        matches!(&exited, Event::Exited { detail } if detail.contains("exit status: 3")),
+        "{exited:?}"
+    );
+    match conn.request("tools/list", None, LONG, None).await {
+        Err(Failure::Connect { detail }) => assert!(detail.contains("exit"), "{detail}"),
+        other => panic!("expected Connect, got {other:?}"),
+    }
+    // It is restarted (and exits again): a second Exited, no Restarted.
+    let again = wait_event(&mut events, |e| !matches!(e, Event::Notification { .. })).await;
+    assert!(matches!(again, Event::Exited { .. }), "{again:?}");
+}
+
+#[tokio::test]
+async fn shutdown_ends_the_child_and_later_requests_fail() {
+    let (conn, mut events) = stdio("fake", vec![fixture("stdio_fake.mjs")], 1 << 16);
+    conn.initialize(LONG).await.unwrap();
+    assert!(conn.pid().is_some());
+    conn.shutdown().await;
+    assert_eq!(conn.pid(), None);
+    match conn.request("release", None, LONG, None).await {
+        Err(Failure::Connect { detail }) => assert!(detail.contains("shut down"), "{detail}"),
+        other => panic!("expected Connect, got {other:?}"),
+    }
+    // A shutdown is not an exit to restart from.
+    while let Ok(e) = events.try_recv() {
+        assert!(
+            !matches!(e, Event::Exited { .. } | Event::Restarted),
+            "{e:?}"
+        );
+    }
+}

@@ -33,6 +33,11 @@ struct Seen {
 struct Fake {
     seen: Mutex<Seen>,
     inits: AtomicUsize,
+    /// Answers `server/discover` listing 2026-07-28 (else as a server
+    /// without that revision: method not found).
+    modern: std::sync::atomic::AtomicBool,
+    /// Hands `server/discover` to `post` instead.
+    discover_to_post: std::sync::atomic::AtomicBool,
     /// Answers every request except `initialize`.
     post: OnPost,
     /// Answers GET (standalone or resumed streams).
@@ -48,6 +53,8 @@ impl Fake {
         Arc::new(Fake {
             seen: Mutex::new(Seen::default()),
             inits: AtomicUsize::new(0),
+            modern: std::sync::atomic::AtomicBool::new(false),
+            discover_to_post: std::sync::atomic::AtomicBool::new(false),
             post: Box::new(post),
             get: Box::new(get),
             saw: Notify::new(),
@@ -113,6 +120,26 @@ async fn on_post(State(fake): State<Arc<Fake>>, headers: HeaderMap, body: Bytes)
                 .insert("mcp-session-id", format!("s-{n}").parse().unwrap());
             response
         }
+        (Some("server/discover"), Some(_)) if fake.discover_to_post.load(Ordering::SeqCst) => {
+            (fake.post)(message, headers, &fake).await
+        }
+        (Some("server/discover"), Some(id)) if fake.modern.load(Ordering::SeqCst) => {
+            json_response(result(
+                &id,
+                json!({
+                    "resultType": "complete",
+                    "supportedVersions": ["2025-11-25", "2026-07-28"],
+                    "capabilities": {"tools": {}},
+                    "instructions": "stateless",
+                    "ttlMs": 0,
+                    "cacheScope": "private",
+                    "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "modern", "version": "2.0"}}
+                }),
+            ))
+        }
+        (Some("server/discover"), Some(id)) => json_response(json!({
+            "jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}
+        })),
         // Notifications and our answers to server requests.
         (_, None) | (None, _) => StatusCode::ACCEPTED.into_response(),
         _ => (fake.post)(message, headers, &fake).await,
@@ -183,18 +210,24 @@ async fn handshake_sends_session_version_and_credentials_on_later_requests() {
     assert_eq!(reply.outcome.unwrap(), json!({"tools": []}));
     assert_eq!(reply.status, 200);
 
+    // A server without 2026-07-28 refuses discovery; the handshake follows.
     let posts = fake.posts();
-    let methods = fake.methods();
     assert_eq!(
-        methods,
-        ["initialize", "notifications/initialized", "tools/list"]
+        fake.methods(),
+        [
+            "server/discover",
+            "initialize",
+            "notifications/initialized",
+            "tools/list"
+        ]
     );
-    let (first, init_body) = &posts[0];
+    let (first, init_body) = &posts[1];
     assert_eq!(init_body["params"]["protocolVersion"], "2025-11-25");
     assert!(init_body["params"]["capabilities"]["sampling"].is_object());
     assert_eq!(init_body["params"]["clientInfo"]["name"], "toolgate");
     assert!(first.get("mcp-session-id").is_none());
-    for (headers, _) in &posts[1..] {
+    assert!(first.get("mcp-protocol-version").is_none());
+    for (headers, _) in &posts[2..] {
         assert_eq!(headers["mcp-session-id"], "s-1");
         assert_eq!(headers["mcp-protocol-version"], "2025-06-18");
     }
@@ -205,6 +238,66 @@ async fn handshake_sends_session_version_and_credentials_on_later_requests() {
     // A second initialize is the same session, not a second handshake.
     conn.initialize(LONG).await.unwrap();
     assert_eq!(fake.inits.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_server_listing_2026_07_28_is_used_statelessly() {
+    let fake = Fake::new(
+        |m, _, _| ready(json_response(result(&m["id"], json!({"content": []})))),
+        no_standalone_stream,
+    );
+    fake.modern.store(true, Ordering::SeqCst);
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    let init = conn.initialize(LONG).await.unwrap();
+    assert_eq!(init.protocol_version, "2026-07-28");
+    assert_eq!(
+        (init.server_name.as_str(), init.server_version.as_str()),
+        ("modern", "2.0")
+    );
+    assert_eq!(init.instructions.as_deref(), Some("stateless"));
+    conn.request(
+        "tools/call",
+        Some(json!({"name": "search", "arguments": {}, "_meta": {"progressToken": 4}})),
+        LONG,
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(fake.methods(), ["server/discover", "tools/call"]);
+    assert_eq!(fake.inits.load(Ordering::SeqCst), 0);
+    for (headers, body) in fake.posts() {
+        let meta = &body["params"]["_meta"];
+        assert_eq!(
+            meta["io.modelcontextprotocol/protocolVersion"],
+            "2026-07-28"
+        );
+        assert!(meta["io.modelcontextprotocol/clientCapabilities"]["sampling"].is_object());
+        assert_eq!(headers["mcp-protocol-version"], "2026-07-28");
+        assert_eq!(headers["mcp-method"], body["method"].as_str().unwrap());
+        assert!(headers.get("mcp-session-id").is_none());
+    }
+    let (headers, call) = &fake.posts()[1];
+    assert_eq!(headers["mcp-name"], "search");
+    // The caller's own _meta survives beside ours.
+    assert_eq!(call["params"]["_meta"]["progressToken"], 4);
+    assert_eq!(call["params"]["arguments"], json!({}));
+    // No session, so no standalone stream to open.
+    assert!(fake.seen.lock().unwrap().gets.is_empty());
+}
+
+#[tokio::test]
+async fn an_overloaded_server_fails_discovery_instead_of_falling_back() {
+    let fake = Fake::new(
+        |_, _, _| ready((StatusCode::SERVICE_UNAVAILABLE, [("retry-after", "3")]).into_response()),
+        no_standalone_stream,
+    );
+    fake.discover_to_post.store(true, Ordering::SeqCst);
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    assert!(matches!(
+        conn.initialize(LONG).await,
+        Err(Failure::Status { status: 503, .. })
+    ));
+    assert_eq!(fake.inits.load(Ordering::SeqCst), 0);
 }
 
 #[tokio::test]
@@ -325,13 +418,12 @@ async fn next_event(events: &mut mpsc::Receiver<Event>) -> Event {
 #[tokio::test]
 async fn an_sse_answer_cut_before_the_answer_is_resumed_with_last_event_id() {
     let fake = Fake::new(
-        |m, _, _| {
+        |_, _, _| {
             let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
                 "params": {"progressToken": "t", "progress": 1}});
             // A priming event (id, no data), a notification, then the
             // stream closes without the answer: the polling pattern.
             let body = format!("id: e1\nretry: 10\ndata:\n\nid: e2\ndata: {progress}\n\n");
-            let _ = m;
             ready(([(header::CONTENT_TYPE, "text/event-stream")], body).into_response())
         },
         |headers| {
@@ -750,4 +842,64 @@ async fn shutdown_deletes_the_session() {
         conn.request("tools/list", None, LONG, None).await,
         Err(Failure::Connect { .. })
     ));
+}
+
+#[tokio::test]
+async fn a_standalone_stream_answered_404_re_establishes_the_session() {
+    let fake = Fake::new(
+        |m, _, _| ready(json_response(result(&m["id"], json!({})))),
+        |headers| {
+            if headers["mcp-session-id"] == "s-1" {
+                ready(StatusCode::NOT_FOUND.into_response())
+            } else {
+                no_standalone_stream(headers)
+            }
+        },
+    );
+    let (conn, mut events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    conn.initialize(LONG).await.unwrap();
+    assert_eq!(next_event(&mut events).await, Event::SessionLost);
+    assert_eq!(fake.inits.load(Ordering::SeqCst), 2);
+    // Later requests use the new session, and discovery is not retried.
+    conn.request("tools/list", None, LONG, None).await.unwrap();
+    let (headers, _) = fake.posts().pop().unwrap();
+    assert_eq!(headers["mcp-session-id"], "s-2");
+    let discovers = fake
+        .methods()
+        .iter()
+        .filter(|m| *m == "server/discover")
+        .count();
+    assert_eq!(discovers, 1);
+}
+
+#[tokio::test]
+async fn a_successful_answer_keeps_its_status_and_headers() {
+    let fake = Fake::new(
+        |m, _, _| {
+            let mut response = json_response(result(&m["id"], json!({"content": []})));
+            let h = response.headers_mut();
+            h.insert("deprecation", "@1767225600".parse().unwrap());
+            h.insert("ratelimit-remaining", "41".parse().unwrap());
+            ready(response)
+        },
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(fake).await, 1 << 16);
+    let reply = call(&conn, None).await.unwrap();
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.headers["deprecation"], "@1767225600");
+    assert_eq!(reply.headers["ratelimit-remaining"], "41");
+}
+
+#[tokio::test]
+async fn a_request_accepted_without_an_answer_is_a_protocol_failure() {
+    let fake = Fake::new(
+        |_, _, _| ready(StatusCode::ACCEPTED.into_response()),
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(fake).await, 1 << 16);
+    match call(&conn, None).await {
+        Err(Failure::Protocol { detail }) => assert!(detail.contains("202"), "{detail}"),
+        other => panic!("expected Protocol, got {other:?}"),
+    }
 }
