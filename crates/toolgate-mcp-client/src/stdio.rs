@@ -72,12 +72,17 @@ struct Shared {
     pending: HashMap<i64, Pending>,
     tokens: HashMap<String, i64>,
     seq: u64,
+    /// Start attempts made so far (the first spawn included).
+    attempts: u64,
 }
 
 struct State {
     name: String,
     max: usize,
     shared: Mutex<Shared>,
+    /// Woken after every start attempt, so requests that found no child can wait for
+    /// the restart instead of failing in the moment between an exit and a restart.
+    attempted: tokio::sync::Notify,
     /// The running child's generation (0: none yet).
     epoch: AtomicU64,
     /// The generation the last handshake was made with.
@@ -165,6 +170,7 @@ impl Stdio {
                 name,
                 max,
                 shared: Mutex::new(Shared::default()),
+                attempted: tokio::sync::Notify::new(),
                 epoch: AtomicU64::new(0),
                 ready_epoch: AtomicU64::new(0),
                 events,
@@ -177,6 +183,7 @@ impl Stdio {
     /// Spawns the child and its supervisor (called once, from `start`).
     pub(crate) fn launch(&self, inner: &Arc<Inner>) {
         let first = spawn_child(&self.command, &self.state);
+        lock(&self.state.shared).attempts += 1;
         let handle = tokio::spawn(supervise(
             Arc::downgrade(inner),
             self.command.clone(),
@@ -238,6 +245,7 @@ impl Stdio {
         relay: Option<Relay>,
         token: Option<String>,
     ) -> Result<(Value, Duration), Failure> {
+        self.await_restart().await;
         let (tx, rx) = oneshot::channel();
         let writer = {
             let mut s = lock(&self.state.shared);
@@ -278,6 +286,33 @@ impl Stdio {
             .await
             .map_err(|_| Failure::connect("the server process exited"))??;
         Ok((answer, started.elapsed()))
+    }
+
+    /// With no child running (it exited, a restart is due), waits for the next start
+    /// attempt — bounded by the caller's deadline — so a request made just after a
+    /// crash reaches the restarted server rather than failing at once. If that attempt
+    /// fails too, the request fails with its reason.
+    async fn await_restart(&self) {
+        if self.stopping.is_cancelled() {
+            return;
+        }
+        let seen = {
+            let s = lock(&self.state.shared);
+            if s.writer.is_some() {
+                return;
+            }
+            s.attempts
+        };
+        loop {
+            let woken = self.state.attempted.notified();
+            if lock(&self.state.shared).attempts > seen || self.stopping.is_cancelled() {
+                return;
+            }
+            tokio::select! {
+                () = woken => {}
+                () = self.stopping.cancelled() => return,
+            }
+        }
     }
 
     pub(crate) async fn write_line(&self, body: Vec<u8>) -> Result<(), Failure> {
@@ -585,6 +620,8 @@ async fn supervise(
         }
         backoff = (backoff * 2).min(MAX_BACKOFF);
         child = spawn_child(&command, &state);
+        lock(&state.shared).attempts += 1;
+        state.attempted.notify_waiters();
         if child.is_some() {
             // Re-initialise beside the watch, so an exit during the
             // handshake is still noticed (and fails the handshake).
