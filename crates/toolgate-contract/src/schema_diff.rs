@@ -89,6 +89,11 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
     if old == new {
         return None;
     }
+    // `required`, `type` and `enum` are sets: another order is not a change.
+    let (old, new) = (&normalized(old, 0), &normalized(new, 0));
+    if old == new {
+        return None;
+    }
     let mut w = Walker {
         old_root: old,
         new_root: new,
@@ -97,7 +102,7 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
         findings: Findings::default(),
         extra: Vec::new(),
         required_new: BTreeSet::new(),
-        ancestry: Vec::new(),
+        visited: BTreeSet::new(),
     };
     w.walk(&[old], &[new], &mut Path::default(), 0);
     if w.budget == 0 {
@@ -135,7 +140,8 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
         let mut leaves = Vec::new();
         leaf_diffs(Some(old), Some(new), String::new(), &mut leaves, 0);
         for (pointer, b, a) in leaves {
-            changes.push(keyword_change(&Path::default(), &pointer, b, a, direction));
+            let pointer = pointer.trim_start_matches('/');
+            changes.push(keyword_change(&Path::default(), pointer, b, a, direction));
         }
     }
     if changes.is_empty() {
@@ -165,16 +171,51 @@ struct Walker<'s> {
     extra: Vec<Change>,
     /// Paths of properties only the new schema declares and requires.
     required_new: BTreeSet<String>,
-    /// The (old, new) schema pairs being compared above this node: meeting one again is
-    /// a `$ref` cycle, already being compared.
-    ancestry: Vec<(Vec<usize>, Vec<usize>)>,
+    /// The (old, new) pairs of schema nodes already compared, by the schema objects they
+    /// consist of (the referring `{"$ref": …}` object included). Meeting a pair again
+    /// means the same referring object was reached again — a `$ref` cycle — and its
+    /// differences are already reported. Two properties referring to one `$defs` entry
+    /// are two referring objects, so a change in the entry is reported under both.
+    visited: BTreeSet<(Vec<usize>, Vec<usize>)>,
 }
 
-fn identity(schemas: &[&Value]) -> Vec<usize> {
-    schemas
-        .iter()
-        .map(|s| std::ptr::from_ref(*s) as usize)
-        .collect()
+/// The schema objects a node reaches through `$ref` and `allOf`, by address.
+fn identity(root: &Value, schemas: &[&Value]) -> Vec<usize> {
+    let mut ids: Vec<usize> = reach(root, schemas)
+        .into_iter()
+        .map(|s| std::ptr::from_ref(s) as usize)
+        .collect();
+    ids.sort_unstable();
+    ids
+}
+
+/// Nesting beyond which [`normalized`] leaves a value as it is.
+const NORMALIZE_DEPTH: usize = 256;
+
+/// `schema` with the set-valued keywords (`required`, `type`, `enum`) sorted.
+fn normalized(schema: &Value, depth: usize) -> Value {
+    match schema {
+        Value::Object(m) if depth < NORMALIZE_DEPTH => Value::Object(
+            m.iter()
+                .map(|(k, v)| {
+                    let v = match (k.as_str(), v) {
+                        ("required" | "type" | "enum", Value::Array(items)) => {
+                            let mut items = items.clone();
+                            items.sort_by_cached_key(Value::to_string);
+                            items.dedup();
+                            Value::Array(items)
+                        }
+                        _ => normalized(v, depth + 1),
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+        ),
+        Value::Array(items) if depth < NORMALIZE_DEPTH => {
+            Value::Array(items.iter().map(|v| normalized(v, depth + 1)).collect())
+        }
+        other => other.clone(),
+    }
 }
 
 impl<'s> Walker<'s> {
@@ -192,13 +233,11 @@ impl<'s> Walker<'s> {
             }
             return;
         }
-        let key = (identity(old), identity(new));
-        if self.ancestry.contains(&key) {
+        let key = (identity(self.old_root, old), identity(self.new_root, new));
+        if !self.visited.insert(key) {
             return;
         }
-        self.ancestry.push(key);
         self.compare_node(old, new, path, depth);
-        self.ancestry.pop();
     }
 
     fn compare_node(
@@ -397,10 +436,10 @@ impl Walker<'_> {
     }
 }
 
-/// The non-structural keywords of a node: every schema object reached through `$ref` and
-/// `allOf`, each keyword with the values it has there (several when branches repeat it).
-fn keywords<'s>(root: &'s Value, schemas: &[&'s Value]) -> BTreeMap<&'s str, Vec<&'s Value>> {
-    let mut out: BTreeMap<&'s str, Vec<&'s Value>> = BTreeMap::new();
+/// Every schema object a node consists of: the given ones and those reached through
+/// `$ref` and `allOf`, each once, in document order of discovery.
+fn reach<'s>(root: &'s Value, schemas: &[&'s Value]) -> Vec<&'s Value> {
+    let mut out: Vec<&'s Value> = Vec::new();
     let mut work: Vec<&'s Value> = schemas.iter().rev().copied().collect();
     let mut expansions = 0;
     let mut seen: BTreeSet<usize> = BTreeSet::new();
@@ -408,26 +447,17 @@ fn keywords<'s>(root: &'s Value, schemas: &[&'s Value]) -> BTreeMap<&'s str, Vec
         if !seen.insert(std::ptr::from_ref(schema) as usize) {
             continue;
         }
+        out.push(schema);
         let Value::Object(obj) = schema else {
-            if let Value::Bool(b) = schema {
-                out.entry(if *b { "(true)" } else { "(false)" })
-                    .or_default()
-                    .push(schema);
-            }
             continue;
         };
-        for (k, v) in obj {
-            if !is_structural(k) {
-                out.entry(k.as_str()).or_default().push(v);
-            }
-        }
         let mut more: Vec<&'s Value> = Vec::new();
-        if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
-            match crate::schema_shape::lookup(root, r) {
-                Some(target) => more.push(target),
-                // An unresolvable reference is compared by its text.
-                None => out.entry("$ref").or_default().push(&obj["$ref"]),
-            }
+        if let Some(target) = obj
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| crate::schema_shape::lookup(root, r))
+        {
+            more.push(target);
         }
         if let Some(all) = obj.get("allOf").and_then(Value::as_array) {
             more.extend(all.iter());
@@ -435,6 +465,39 @@ fn keywords<'s>(root: &'s Value, schemas: &[&'s Value]) -> BTreeMap<&'s str, Vec
         if expansions + more.len() <= MAX_EXPANSIONS {
             expansions += more.len();
             work.extend(more.into_iter().rev());
+        }
+    }
+    out
+}
+
+/// The non-structural keywords of a node (over every object it [`reach`]es), each with
+/// the values it has there (several when `allOf` branches repeat it).
+fn keywords<'s>(root: &'s Value, schemas: &[&'s Value]) -> BTreeMap<&'s str, Vec<&'s Value>> {
+    let mut out: BTreeMap<&'s str, Vec<&'s Value>> = BTreeMap::new();
+    for schema in reach(root, schemas) {
+        let obj = match schema {
+            Value::Object(obj) => obj,
+            // `true` allows everything, like `{}`; `false` nothing.
+            Value::Bool(false) => {
+                out.entry("false schema").or_default().push(schema);
+                continue;
+            }
+            _ => continue,
+        };
+        for (k, v) in obj {
+            // A boolean `additionalProperties` is compared structurally, with direction.
+            if is_structural(k) || (k == "additionalProperties" && v.is_boolean()) {
+                continue;
+            }
+            out.entry(k.as_str()).or_default().push(v);
+        }
+        // An unresolvable reference is compared by its text.
+        if let Some(r) = obj.get("$ref")
+            && r.as_str()
+                .and_then(|r| crate::schema_shape::lookup(root, r))
+                .is_none()
+        {
+            out.entry("$ref").or_default().push(r);
         }
     }
     out
@@ -479,8 +542,10 @@ fn keyword_change(
     after: Option<&Value>,
     direction: Direction,
 ) -> Change {
+    // The node's own keyword (`default`, `anyOf`) or the leaf below it (`anyOf/0/title`).
+    let first = keyword.split('/').next().unwrap_or(keyword);
     let last = keyword.rsplit('/').next().unwrap_or(keyword);
-    let breaking = if is_annotation(last) {
+    let breaking = if is_annotation(first) || is_annotation(last) {
         false
     } else if keyword == "enum" {
         enum_breaks(before, after, direction)
