@@ -413,12 +413,20 @@ fn detail_texts(before: Option<&str>, after: Option<&str>) -> (Option<String>, O
 /// A schema drift in the words of a definition change, breaking changes first:
 /// "probably renamed `snippet` → `excerpt`; new optional property `lang` (string)".
 fn schema_summary(drift: &Drift, direction: Direction) -> String {
-    let ordered: Vec<&Change> = drift
+    let mut ordered: Vec<&Change> = drift
         .changes
         .iter()
         .filter(|c| c.is_breaking())
         .chain(drift.changes.iter().filter(|c| !c.is_breaking()))
         .collect();
+    // Changed words the model reads are what a poisoned schema looks like: one of them
+    // always makes the line, even when more breaking changes than fit come first.
+    if !ordered.iter().take(SUMMARY_ITEMS).any(|c| is_text(c))
+        && let Some(i) = ordered.iter().position(|c| is_text(c))
+    {
+        let text = ordered.remove(i);
+        ordered.insert(SUMMARY_ITEMS - 1, text);
+    }
     let mut parts: Vec<String> = ordered
         .iter()
         .take(SUMMARY_ITEMS)
@@ -432,6 +440,12 @@ fn schema_summary(drift: &Drift, direction: Direction) -> String {
         ));
     }
     parts.join("; ")
+}
+
+/// A changed `description` or `title` somewhere in a schema.
+fn is_text(change: &Change) -> bool {
+    matches!(change, Change::Keyword { keyword, .. }
+        if keyword.rsplit('/').next().is_some_and(|k| k == "description" || k == "title"))
 }
 
 fn schema_phrase(change: &Change, direction: Direction) -> String {

@@ -103,27 +103,39 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
         extra: Vec::new(),
         required_new: BTreeSet::new(),
         visited: BTreeSet::new(),
+        removed_at: BTreeMap::new(),
+        added_at: BTreeMap::new(),
     };
     w.walk(&[old], &[new], &mut Path::default(), 0);
-    if w.budget == 0 {
-        w.findings.invalid(
-            &Path::default(),
-            "comparison stopped early: the schemas are too large to compare in full",
-        );
-    }
-    let Walker {
-        findings,
-        mut extra,
-        required_new,
-        ..
-    } = w;
-    let mut changes: Vec<Change> = findings
-        .into_changes(&|_, _, _| false)
-        .into_iter()
-        .map(|c| match c {
+    let mut changes: Vec<Change> = Vec::new();
+    // Renames are only known once a level's findings are paired; a renamed property's
+    // own schema is then compared old against new (its description may have changed
+    // with its name), which can find renames one level down, and so on.
+    loop {
+        let findings = std::mem::take(&mut w.findings);
+        let level = findings.into_changes(&|_, _, _| false);
+        for c in &level {
+            match c {
+                Change::Renamed { from, to, .. } => {
+                    let o = w.removed_at.get(from).cloned();
+                    let n = w.added_at.get(to).cloned();
+                    if let (Some(o), Some((mut at, n))) = (o, n) {
+                        let depth = at.0.len();
+                        w.walk(&o, &n, &mut at, depth);
+                    }
+                }
+                Change::Added { path, .. } => {
+                    if let Some((at, n)) = w.added_at.get(path).cloned() {
+                        w.describe_new(&n, &at, 0);
+                    }
+                }
+                _ => {}
+            }
+        }
+        changes.extend(level.into_iter().map(|c| match c {
             // A new input property callers must now send breaks every existing call.
             Change::Added { path, found }
-                if direction == Direction::Input && required_new.contains(&path) =>
+                if direction == Direction::Input && w.required_new.contains(&path) =>
             {
                 Change::Invalid {
                     path,
@@ -131,9 +143,19 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
                 }
             }
             other => other,
-        })
-        .collect();
-    changes.append(&mut extra);
+        }));
+        if w.findings.len() == 0 || w.budget == 0 {
+            break;
+        }
+    }
+    if w.budget == 0 {
+        changes.push(Change::Invalid {
+            path: String::new(),
+            message: "comparison stopped early: the schemas are too large to compare in full"
+                .to_owned(),
+        });
+    }
+    changes.append(&mut w.extra);
     if changes.is_empty() {
         // Equal as values but not structurally different anywhere the walk looks (e.g. a
         // `$defs` entry nothing references): still a change, shown at its first place.
@@ -177,6 +199,10 @@ struct Walker<'s> {
     /// differences are already reported. Two properties referring to one `$defs` entry
     /// are two referring objects, so a change in the entry is reported under both.
     visited: BTreeSet<(Vec<usize>, Vec<usize>)>,
+    /// Schemas of properties only the old side declares, by path (for renames).
+    removed_at: BTreeMap<String, Vec<&'s Value>>,
+    /// Schemas of properties only the new side declares, by path.
+    added_at: BTreeMap<String, (Path, Vec<&'s Value>)>,
 }
 
 /// The schema objects a node reaches through `$ref` and `allOf`, by address.
@@ -323,9 +349,14 @@ impl<'s> Walker<'s> {
                         self.required_flip(path, was_required, is_required);
                     }
                 }
-                (Some(o), None) => self.findings.missing(path, type_hint(self.old_root, o)),
+                (Some(o), None) => {
+                    self.findings.missing(path, type_hint(self.old_root, o));
+                    self.removed_at.insert(path.to_string(), o.clone());
+                }
                 (None, Some(n)) => {
                     self.findings.added(path, type_hint(self.new_root, n));
+                    self.added_at
+                        .insert(path.to_string(), (path.clone(), n.clone()));
                     if is_required {
                         self.required_new.insert(path.to_string());
                     }
@@ -416,7 +447,36 @@ impl<'s> Walker<'s> {
     }
 }
 
-impl Walker<'_> {
+impl<'s> Walker<'s> {
+    /// The texts of a property only the new schema has (its `description` and `title`,
+    /// and those of the properties and items inside it): they are new words the model
+    /// reads, where a poisoned instruction is as likely as in a changed description.
+    fn describe_new(&mut self, schemas: &[&'s Value], path: &Path, depth: usize) {
+        if self.budget == 0 || depth > MAX_DEPTH {
+            return;
+        }
+        self.budget -= 1;
+        for (name, values) in keywords(self.new_root, schemas) {
+            if matches!(name, "description" | "title") {
+                for v in values {
+                    self.extra
+                        .push(keyword_change(path, name, None, Some(v), self.direction));
+                }
+            }
+        }
+        let e = Expected::resolve(self.new_root, schemas);
+        let mut child = path.clone();
+        for (name, s) in &e.properties {
+            child.push(Seg::Key((*name).to_owned()));
+            self.describe_new(s, &child, depth + 1);
+            child.pop();
+        }
+        if !e.items.is_empty() {
+            child.push(Seg::Items);
+            self.describe_new(&e.items, &child, depth + 1);
+        }
+    }
+
     /// A property that is declared on both sides but required on one only.
     fn required_flip(&mut self, path: &Path, was: bool, is: bool) {
         // Inputs: a newly required property refuses calls without it. Outputs: a property
