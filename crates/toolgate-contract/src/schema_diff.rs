@@ -19,7 +19,7 @@
 use crate::drift::{Change, Drift};
 use crate::findings::Findings;
 use crate::path::{Path, Seg};
-use crate::schema_shape::{Expected, type_hint};
+use crate::schema_shape::Expected;
 use crate::text::{capped, changed_window};
 use crate::types::Types;
 use serde_json::Value;
@@ -36,11 +36,14 @@ pub(crate) enum Direction {
 
 /// Deepest schema nesting compared; deeper differences are reported once at the cut.
 const MAX_DEPTH: usize = 32;
-/// Schema-node pairs visited per comparison: shared `$defs` reached from many places are
-/// compared at every place, and this keeps a hostile fan-out bounded.
-const BUDGET: usize = 20_000;
+/// Units of work per comparison (a node visited, a property or keyword collected):
+/// shared `$defs` reached from many places are compared at every place, and this keeps
+/// a hostile fan-out bounded (a full budget is well under a second).
+const BUDGET: usize = 200_000;
 /// `$ref`/`allOf` expansions when collecting the keywords of one node.
 const MAX_EXPANSIONS: usize = 256;
+/// How far [`Walker::hint`] looks through nested alternatives (as `type_hint` does).
+const HINT_DEPTH: usize = 8;
 /// Differences reported inside one keyword the walk does not descend into (`anyOf`).
 const MAX_LEAVES: usize = 8;
 /// Characters kept of a keyword's old and new value.
@@ -105,6 +108,8 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
         visited: BTreeSet::new(),
         removed_at: BTreeMap::new(),
         added_at: BTreeMap::new(),
+        keyword_memo: KeywordMemo::new(),
+        hint_memo: BTreeMap::new(),
     };
     w.walk(&[old], &[new], &mut Path::default(), 0);
     let mut changes: Vec<Change> = Vec::new();
@@ -183,6 +188,9 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
     Some(Drift::new(changes, Vec::new()))
 }
 
+/// (keyword, old value addresses, new value addresses, type changed here) → changes.
+type KeywordMemo = BTreeMap<(String, Vec<usize>, Vec<usize>, bool), Vec<Change>>;
+
 struct Walker<'s> {
     old_root: &'s Value,
     new_root: &'s Value,
@@ -199,10 +207,31 @@ struct Walker<'s> {
     /// differences are already reported. Two properties referring to one `$defs` entry
     /// are two referring objects, so a change in the entry is reported under both.
     visited: BTreeSet<(Vec<usize>, Vec<usize>)>,
+    /// Keyword comparisons already made, by keyword and the addresses of both values.
+    keyword_memo: KeywordMemo,
+    /// Type hints already worked out, by (document, schema addresses, alternative depth).
+    hint_memo: BTreeMap<(usize, Vec<usize>, usize), Types>,
     /// Schemas of properties only the old side declares, by path (for renames).
     removed_at: BTreeMap<String, Vec<&'s Value>>,
     /// Schemas of properties only the new side declares, by path.
     added_at: BTreeMap<String, (Path, Vec<&'s Value>)>,
+}
+
+/// Addresses of values, for memo keys.
+fn identity_of(values: &[&Value]) -> Vec<usize> {
+    values
+        .iter()
+        .map(|v| std::ptr::from_ref(*v) as usize)
+        .collect()
+}
+
+/// A memoised keyword change, moved to another place.
+fn at_path(change: &Change, path: &str) -> Change {
+    let mut c = change.clone();
+    if let Change::Keyword { path: p, .. } = &mut c {
+        *p = path.to_owned();
+    }
+    c
 }
 
 /// The schema objects a node reaches through `$ref` and `allOf`, by address.
@@ -245,6 +274,85 @@ fn normalized(schema: &Value, depth: usize) -> Value {
 }
 
 impl<'s> Walker<'s> {
+    /// Spends `units` of the budget (never below zero).
+    fn charge(&mut self, units: usize) {
+        self.budget = self.budget.saturating_sub(units);
+    }
+
+    /// [`Expected::resolve`], charged by what it collected: a node reached from many
+    /// places costs its size at each, so a large shared definition cannot multiply work
+    /// past the budget.
+    fn resolve(&mut self, root: &'s Value, schemas: &[&'s Value]) -> Expected<'s> {
+        let e = Expected::resolve(root, schemas);
+        // Reading an `enum` walks every option (to learn its types): count those too.
+        let options: usize = reach(root, schemas)
+            .iter()
+            .filter_map(|s| s.get("enum").and_then(Value::as_array))
+            .map(Vec::len)
+            .sum();
+        let size = e.properties.values().map(Vec::len).sum::<usize>()
+            + e.alternatives.iter().map(Vec::len).sum::<usize>()
+            + e.items.len()
+            + e.prefix_items.len()
+            + options;
+        self.charge(1 + size);
+        e
+    }
+
+    /// The types a node allows, as `schema_shape::type_hint` reads them, but charged to
+    /// the budget: nested `anyOf` groups reached through `$ref` multiply (a few hundred
+    /// references can mean 100⁸ alternatives), and an untrusted schema must not make
+    /// that a hang. Past the budget a node reads as "any type".
+    fn hint(&mut self, root: &'s Value, schemas: &[&'s Value], depth: usize) -> Types {
+        if self.budget == 0 {
+            return Types::ANY;
+        }
+        let key = (
+            std::ptr::from_ref(root) as usize,
+            identity_of(schemas),
+            depth,
+        );
+        if let Some(t) = self.hint_memo.get(&key) {
+            return *t;
+        }
+        let t = self.hint_uncached(root, schemas, depth);
+        self.hint_memo.insert(key, t);
+        t
+    }
+
+    fn hint_uncached(&mut self, root: &'s Value, schemas: &[&'s Value], depth: usize) -> Types {
+        let e = self.resolve(root, schemas);
+        let implied = if e.declares_properties || !e.required.is_empty() {
+            Types::OBJECT
+        } else if !e.items.is_empty() || !e.prefix_items.is_empty() {
+            Types::ARRAY
+        } else {
+            Types::ANY
+        };
+        let mut t = e.types.unwrap_or(implied);
+        if depth < HINT_DEPTH {
+            for group in &e.alternatives {
+                let mut any_of = Types::NONE;
+                for alt in group {
+                    any_of = any_of.union(self.hint(root, &[alt], depth + 1));
+                }
+                t = t.intersect(any_of);
+            }
+        }
+        t
+    }
+
+    /// [`keywords`], charged by the number of values collected.
+    fn keywords(
+        &mut self,
+        root: &'s Value,
+        schemas: &[&'s Value],
+    ) -> BTreeMap<&'s str, Vec<&'s Value>> {
+        let k = keywords(root, schemas);
+        self.charge(1 + k.values().map(Vec::len).sum::<usize>());
+        k
+    }
+
     fn walk(&mut self, old: &[&'s Value], new: &[&'s Value], path: &mut Path, depth: usize) {
         if self.budget == 0 {
             return;
@@ -273,10 +381,10 @@ impl<'s> Walker<'s> {
         path: &mut Path,
         depth: usize,
     ) {
-        let oe = Expected::resolve(self.old_root, old);
-        let ne = Expected::resolve(self.new_root, new);
-        let ot = type_hint(self.old_root, old);
-        let nt = type_hint(self.new_root, new);
+        let oe = self.resolve(self.old_root, old);
+        let ne = self.resolve(self.new_root, new);
+        let ot = self.hint(self.old_root, old, 0);
+        let nt = self.hint(self.new_root, new, 0);
         let types_changed = ot != nt;
         if types_changed {
             // Inputs: the new schema must accept every type callers send; outputs: callers
@@ -350,11 +458,13 @@ impl<'s> Walker<'s> {
                     }
                 }
                 (Some(o), None) => {
-                    self.findings.missing(path, type_hint(self.old_root, o));
+                    let t = self.hint(self.old_root, o, 0);
+                    self.findings.missing(path, t);
                     self.removed_at.insert(path.to_string(), o.clone());
                 }
                 (None, Some(n)) => {
-                    self.findings.added(path, type_hint(self.new_root, n));
+                    let t = self.hint(self.new_root, n, 0);
+                    self.findings.added(path, t);
                     self.added_at
                         .insert(path.to_string(), (path.clone(), n.clone()));
                     if is_required {
@@ -403,51 +513,75 @@ impl<'s> Walker<'s> {
         path: &Path,
         types_changed: bool,
     ) {
-        let ok = keywords(self.old_root, old);
-        let nk = keywords(self.new_root, new);
+        let ok = self.keywords(self.old_root, old);
+        let nk = self.keywords(self.new_root, new);
         let names: BTreeSet<&str> = ok.keys().chain(nk.keys()).copied().collect();
         for name in names {
             let (o, n) = (ok.get(name), nk.get(name));
-            if o == n {
+            // One keyword value reached from many places (a shared definition) is compared
+            // and rendered once; its changes are repeated at each place.
+            let ids = |v: Option<&Vec<&'s Value>>| v.map(|vs| identity_of(vs)).unwrap_or_default();
+            let key = (name.to_owned(), ids(o), ids(n), types_changed);
+            let here = path.to_string();
+            if let Some(known) = self.keyword_memo.get(&key) {
+                let repeated: Vec<Change> = known.iter().map(|c| at_path(c, &here)).collect();
+                self.extra.extend(repeated);
                 continue;
             }
-            let one = |v: Option<&Vec<&'s Value>>| -> Option<Value> {
-                v.map(|vs| match vs.as_slice() {
-                    [single] => (*single).clone(),
-                    many => Value::Array(many.iter().map(|v| (*v).clone()).collect()),
-                })
-            };
-            let (ov, nv) = (one(o), one(n));
-            let nested = ov.as_ref().is_some_and(|v| v.is_object() || v.is_array())
-                || nv.as_ref().is_some_and(|v| v.is_object() || v.is_array());
-            if nested && name != "enum" && name != "examples" {
-                // A keyword holding schemas (`anyOf`, `not`, `additionalProperties`) is
-                // reported at its differing leaves, so a description changed inside an
-                // alternative is shown as precisely as one on a property.
-                let mut leaves = Vec::new();
-                leaf_diffs(ov.as_ref(), nv.as_ref(), format!("/{name}"), &mut leaves, 0);
-                for (pointer, b, a) in leaves {
-                    if types_changed && pointer.ends_with("/type") {
-                        continue; // the type change at this node already says it
-                    }
-                    let pointer = pointer.trim_start_matches('/').to_owned();
-                    self.extra
-                        .push(keyword_change(path, &pointer, b, a, self.direction));
-                }
-            } else {
-                self.extra.push(keyword_change(
-                    path,
-                    name,
-                    ov.as_ref(),
-                    nv.as_ref(),
-                    self.direction,
-                ));
+            let mut found = Vec::new();
+            if o != n {
+                self.keyword_changes(name, o, n, path, types_changed, &mut found);
             }
+            self.extra.extend(found.iter().cloned());
+            self.keyword_memo.insert(key, found);
         }
     }
 }
 
 impl<'s> Walker<'s> {
+    /// The changes of keyword `name` between the values `o` and `n` (which differ).
+    fn keyword_changes(
+        &self,
+        name: &str,
+        o: Option<&Vec<&'s Value>>,
+        n: Option<&Vec<&'s Value>>,
+        path: &Path,
+        types_changed: bool,
+        out: &mut Vec<Change>,
+    ) {
+        let one = |v: Option<&Vec<&'s Value>>| -> Option<Value> {
+            v.map(|vs| match vs.as_slice() {
+                [single] => (*single).clone(),
+                many => Value::Array(many.iter().map(|v| (*v).clone()).collect()),
+            })
+        };
+        let (ov, nv) = (one(o), one(n));
+        let nested = ov.as_ref().is_some_and(|v| v.is_object() || v.is_array())
+            || nv.as_ref().is_some_and(|v| v.is_object() || v.is_array());
+        if nested && name != "enum" && name != "examples" {
+            // A keyword holding schemas (`anyOf`, `not`, `additionalProperties`) is
+            // reported at its differing leaves, so a description changed inside an
+            // alternative is shown as precisely as one on a property.
+            let mut leaves = Vec::new();
+            leaf_diffs(ov.as_ref(), nv.as_ref(), format!("/{name}"), &mut leaves, 0);
+            for (pointer, b, a) in leaves {
+                if types_changed && pointer.ends_with("/type") {
+                    continue; // the type change at this node already says it
+                }
+                let pointer = pointer.trim_start_matches('/');
+                out.push(keyword_change(path, pointer, b, a, self.direction));
+            }
+        } else {
+            out.push(keyword_change(
+                path,
+                name,
+                ov.as_ref(),
+                nv.as_ref(),
+                self.direction,
+            ));
+        }
+    }
+
     /// The texts of a property only the new schema has (its `description` and `title`,
     /// and those of the properties and items inside it): they are new words the model
     /// reads, where a poisoned instruction is as likely as in a changed description.
@@ -456,7 +590,7 @@ impl<'s> Walker<'s> {
             return;
         }
         self.budget -= 1;
-        for (name, values) in keywords(self.new_root, schemas) {
+        for (name, values) in self.keywords(self.new_root, schemas) {
             if matches!(name, "description" | "title") {
                 for v in values {
                     self.extra
@@ -464,7 +598,7 @@ impl<'s> Walker<'s> {
                 }
             }
         }
-        let e = Expected::resolve(self.new_root, schemas);
+        let e = self.resolve(self.new_root, schemas);
         let mut child = path.clone();
         for (name, s) in &e.properties {
             child.push(Seg::Key((*name).to_owned()));
