@@ -101,6 +101,34 @@ impl ToolDefinition {
     }
 }
 
+impl ToolDefinition {
+    /// Reads a whole `tools/list` result (`{"tools": [...]}`, or the array itself). The
+    /// first bad entry is an error naming its position; nothing is dropped silently, since
+    /// a definition left out would read as a removed tool.
+    pub fn from_mcp_list(result: &Value) -> Result<Vec<ToolDefinition>, String> {
+        let list = match result {
+            Value::Array(items) => items,
+            Value::Object(obj) => match obj.get("tools") {
+                Some(Value::Array(items)) => items,
+                Some(other) => {
+                    return Err(format!("`tools` must be an array, got {}", kind_of(other)));
+                }
+                None => return Err("the tools/list result has no `tools`".to_owned()),
+            },
+            other => {
+                return Err(format!(
+                    "a tools/list result must be a JSON object, got {}",
+                    kind_of(other)
+                ));
+            }
+        };
+        list.iter()
+            .enumerate()
+            .map(|(i, t)| ToolDefinition::from_mcp(t).map_err(|e| format!("tools[{i}]: {e}")))
+            .collect()
+    }
+}
+
 fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",

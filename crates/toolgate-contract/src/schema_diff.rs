@@ -110,6 +110,7 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
         added_at: BTreeMap::new(),
         keyword_memo: KeywordMemo::new(),
         hint_memo: BTreeMap::new(),
+        reached: BTreeSet::new(),
     };
     w.walk(&[old], &[new], &mut Path::default(), 0);
     let mut changes: Vec<Change> = Vec::new();
@@ -161,9 +162,38 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
         });
     }
     changes.append(&mut w.extra);
+    // A definition nothing refers to still reaches the model (it reads the schema's
+    // text), so its changes are reported too, at the root.
+    for defs in ["$defs", "definitions"] {
+        fn table<'v>(root: &'v Value, defs: &str) -> Option<&'v serde_json::Map<String, Value>> {
+            root.get(defs).and_then(Value::as_object)
+        }
+        let names: BTreeSet<&String> = table(old, defs)
+            .into_iter()
+            .chain(table(new, defs))
+            .flat_map(|m| m.keys())
+            .collect();
+        for name in names {
+            let (o, n) = (
+                table(old, defs).and_then(|m| m.get(name)),
+                table(new, defs).and_then(|m| m.get(name)),
+            );
+            let seen = |v: Option<&Value>| {
+                v.is_some_and(|v| w.reached.contains(&(std::ptr::from_ref(v) as usize)))
+            };
+            if o == n || seen(o) || seen(n) {
+                continue;
+            }
+            let mut leaves = Vec::new();
+            leaf_diffs(o, n, format!("{defs}/{}", escape(name)), &mut leaves, 0);
+            for (pointer, b, a) in leaves {
+                changes.push(keyword_change(&Path::default(), &pointer, b, a, direction));
+            }
+        }
+    }
     if changes.is_empty() {
-        // Equal as values but not structurally different anywhere the walk looks (e.g. a
-        // `$defs` entry nothing references): still a change, shown at its first place.
+        // Equal as values but not structurally different anywhere the walk looks: still
+        // a change, shown at its first places.
         let mut leaves = Vec::new();
         leaf_diffs(Some(old), Some(new), String::new(), &mut leaves, 0);
         for (pointer, b, a) in leaves {
@@ -209,12 +239,19 @@ struct Walker<'s> {
     visited: BTreeSet<(Vec<usize>, Vec<usize>)>,
     /// Keyword comparisons already made, by keyword and the addresses of both values.
     keyword_memo: KeywordMemo,
+    /// Addresses of every schema object compared (both documents).
+    reached: BTreeSet<usize>,
     /// Type hints already worked out, by (document, schema addresses, alternative depth).
     hint_memo: BTreeMap<(usize, Vec<usize>, usize), Types>,
     /// Schemas of properties only the old side declares, by path (for renames).
     removed_at: BTreeMap<String, Vec<&'s Value>>,
     /// Schemas of properties only the new side declares, by path.
     added_at: BTreeMap<String, (Path, Vec<&'s Value>)>,
+}
+
+/// A key as a JSON Pointer token.
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }
 
 /// Addresses of values, for memo keys.
@@ -368,9 +405,11 @@ impl<'s> Walker<'s> {
             return;
         }
         let key = (identity(self.old_root, old), identity(self.new_root, new));
-        if !self.visited.insert(key) {
+        if self.visited.contains(&key) {
             return;
         }
+        self.reached.extend(key.0.iter().chain(&key.1).copied());
+        self.visited.insert(key);
         self.compare_node(old, new, path, depth);
     }
 
@@ -713,7 +752,7 @@ fn leaf_diffs<'v>(
         (Some(Value::Object(x)), Some(Value::Object(y))) if depth < MAX_DEPTH => {
             let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
             for k in keys {
-                let child = format!("{pointer}/{}", k.replace('~', "~0").replace('/', "~1"));
+                let child = format!("{pointer}/{}", escape(k));
                 leaf_diffs(x.get(k), y.get(k), child, out, depth + 1);
             }
         }
