@@ -502,7 +502,7 @@ fn schema_phrase(change: &Change, direction: Direction) -> String {
             let cut = |t: &Option<String>| t.as_deref().map(|t| capped(t, SUMMARY_TEXT));
             format!(
                 "{} of {} changed: {} → {}",
-                capped(keyword, SUMMARY_TEXT),
+                capped(&one_line(keyword), SUMMARY_TEXT),
                 p(path),
                 quoted(cut(before).as_deref()),
                 quoted(cut(after).as_deref())

@@ -633,6 +633,24 @@ mod properties {
         #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
         #[test]
+        fn summaries_never_carry_control_characters(
+            name in "\\PC{0,3}[\\x00-\\x1f\\x7f\\u{202e}]\\PC{0,3}",
+            key in "[\\x00-\\x1f]{1,3}",
+            text in any::<String>(),
+        ) {
+            let p = ToolDefinition::from_mcp(&json!({"name": name, "inputSchema": {"type": "object"},
+                "description": "d", "annotations": {key.clone(): 1}})).expect("valid");
+            let l = ToolDefinition::from_mcp(&json!({"name": name, "description": text,
+                "inputSchema": {"type": "object", key.clone(): text, "properties": {key.clone(): {"description": text}}},
+                "annotations": {key.clone(): 2}})).expect("valid");
+            for c in compare(&[p], &[l]) {
+                let s = c.summary();
+                prop_assert!(!s.chars().any(char::is_control), "{:?}", s);
+                prop_assert!(!s.contains('\u{202e}'), "{:?}", s);
+            }
+        }
+
+        #[test]
         fn any_two_schemas_compare_without_panicking(a in schema(), b in schema()) {
             let p = with(|t| { t.input_schema = a.clone(); t.output_schema = Some(a.clone()); });
             let l = with(|t| { t.input_schema = b.clone(); t.output_schema = Some(b.clone()); });
