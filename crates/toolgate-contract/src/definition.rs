@@ -498,14 +498,23 @@ fn schema_phrase(change: &Change, direction: Direction) -> String {
             after,
             ..
         } => {
-            // Keyword values are already cut to a window; the line caps them again.
-            let cut = |t: &Option<String>| t.as_deref().map(|t| capped(t, SUMMARY_TEXT));
+            // Keyword values are already cut to a window; the line caps them again. Types,
+            // required-ness and openness are toolgate's words ("string", "optional"), shown
+            // like a type change; anything else is the schema's text, quoted.
+            let plain = matches!(
+                keyword.as_str(),
+                "type" | "required" | "additionalProperties"
+            );
+            let show = |t: &Option<String>| match t.as_deref().map(|t| capped(t, SUMMARY_TEXT)) {
+                Some(t) if plain => t,
+                other => quoted(other.as_deref()),
+            };
             format!(
                 "{} of {} changed: {} → {}",
                 capped(&one_line(keyword), SUMMARY_TEXT),
                 p(path),
-                quoted(cut(before).as_deref()),
-                quoted(cut(after).as_deref())
+                show(before),
+                show(after)
             )
         }
     }

@@ -229,7 +229,7 @@ fn a_new_required_input_property_breaks_and_a_new_optional_one_does_not() {
     assert!(change.is_breaking());
     assert_eq!(
         change.summary(),
-        "inputSchema of `search` changed: required of `limit` changed: 'optional' → 'required'"
+        "inputSchema of `search` changed: required of `limit` changed: optional → required"
     );
     let relaxed = one(tightened, search());
     assert!(!relaxed.is_breaking(), "{relaxed:?}");
@@ -771,7 +771,7 @@ fn additional_properties_closing_breaks_inputs_and_opening_breaks_outputs() {
     assert_eq!(got, vec![("input_schema", true), ("output_schema", false)]);
     assert_eq!(
         changes[0].summary(),
-        "inputSchema of `search` changed: additionalProperties of `(root)` changed: 'allowed' → 'false'"
+        "inputSchema of `search` changed: additionalProperties of `(root)` changed: allowed → false"
     );
     let changes = compare(&[closed], &[search()]);
     let got: Vec<(&str, bool)> = changes
@@ -939,5 +939,37 @@ fn multiplying_references_stay_within_the_budget() {
         change.summary().contains("comparison stopped early"),
         "the cut is said: {}",
         change.summary()
+    );
+}
+
+#[test]
+fn items_that_appear_or_go_away_are_changes() {
+    let untyped = with(|t| t.input_schema["properties"]["tags"] = json!({"type": "array"}));
+    let typed = with(|t| {
+        t.input_schema["properties"]["tags"] =
+            json!({"type": "array", "items": {"type": "string", "description": "A tag."}})
+    });
+    let narrowed = one(untyped.clone(), typed.clone());
+    assert!(narrowed.is_breaking(), "callers may send non-strings");
+    assert_eq!(
+        narrowed.summary(),
+        "inputSchema of `search` changed: type of `tags[]` changed: any → string; description of `tags[]` changed: (none) → 'A tag.'"
+    );
+    assert!(
+        !one(typed, untyped).is_breaking(),
+        "any element is now accepted"
+    );
+    // A tuple position added.
+    let pair = with(|t| {
+        t.output_schema = Some(json!({"type": "array", "prefixItems": [{"type": "string"}]}))
+    });
+    let triple = with(|t| {
+        t.output_schema =
+            Some(json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}))
+    });
+    let change = one(pair, triple);
+    assert_eq!(
+        change.summary(),
+        "outputSchema of `search` changed: type of `[1]` changed: any → integer"
     );
 }

@@ -25,6 +25,9 @@ use crate::types::Types;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The schema that allows everything, standing in for an absent `items`.
+static ANY_SCHEMA: Value = Value::Bool(true);
+
 /// Which way data flows through the schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Direction {
@@ -451,23 +454,22 @@ impl<'s> Walker<'s> {
             self.compare_properties(&oe, &ne, path, depth);
         }
         if !ot.intersect(Types::ARRAY).is_empty() && !nt.intersect(Types::ARRAY).is_empty() {
-            match (oe.items.is_empty(), ne.items.is_empty()) {
-                (false, false) => {
-                    path.push(Seg::Items);
-                    self.walk(&oe.items, &ne.items, path, depth + 1);
-                    path.pop();
-                }
-                (true, true) => {}
-                // `items` appeared or went away: its keyword comparison reports it.
-                _ => {}
+            // A side without `items` (or without a tuple position) allows any element:
+            // compared as the `true` schema, so adding `items` narrows and removing widens.
+            let any: &'s Value = &ANY_SCHEMA;
+            let or_any = |v: &Vec<&'s Value>| if v.is_empty() { vec![any] } else { v.clone() };
+            if !oe.items.is_empty() || !ne.items.is_empty() {
+                path.push(Seg::Items);
+                self.walk(&or_any(&oe.items), &or_any(&ne.items), path, depth + 1);
+                path.pop();
             }
             let tuple = oe.prefix_items.len().max(ne.prefix_items.len());
             for i in 0..tuple {
-                if let (Some(o), Some(n)) = (oe.prefix_items.get(i), ne.prefix_items.get(i)) {
-                    path.push(Seg::Index(i));
-                    self.walk(o, n, path, depth + 1);
-                    path.pop();
-                }
+                let side = |p: &Vec<Vec<&'s Value>>| p.get(i).map_or_else(|| vec![any], or_any);
+                let (o, n) = (side(&oe.prefix_items), side(&ne.prefix_items));
+                path.push(Seg::Index(i));
+                self.walk(&o, &n, path, depth + 1);
+                path.pop();
             }
         }
     }
