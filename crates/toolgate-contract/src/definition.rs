@@ -6,10 +6,12 @@
 //! around the part that changed with hidden characters made visible; a changed
 //! `inputSchema`/`outputSchema` gets the rename-aware shape diff responses get.
 //!
-//! Equality is by meaning, not by bytes: object key order never counts, an empty
-//! string and an absent `title`/`description` are the same (both show the model
-//! nothing), and `annotations: {}`, `null` and absent are the same (every hint then has
-//! its default). Anything else that differs is a change.
+//! Equality is by meaning, not by bytes: object key order never counts, nor the order
+//! of a schema's `required`, `type` and `enum` lists (they are sets); an empty string
+//! and an absent `title`/`description` are the same (both show the model nothing), and
+//! `annotations: {}`, `null` and absent are the same (every hint then has its default).
+//! Anything else that differs is a change — a hint set explicitly to its default value
+//! included, since the text a client shows changed.
 
 use crate::drift::{Change, Drift, quoted, shown};
 use crate::schema_diff::{Direction, diff_schemas};

@@ -739,7 +739,7 @@ fn keywords<'s>(root: &'s Value, schemas: &[&'s Value]) -> BTreeMap<&'s str, Vec
 }
 
 /// Differing leaves of two JSON values, as (JSON Pointer, old, new); at most
-/// [`MAX_LEAVES`], shallowest-first within each object in key order.
+/// [`MAX_LEAVES`], depth-first in key order.
 fn leaf_diffs<'v>(
     a: Option<&'v Value>,
     b: Option<&'v Value>,
