@@ -6,10 +6,12 @@
 //! around the part that changed with hidden characters made visible; a changed
 //! `inputSchema`/`outputSchema` gets the rename-aware shape diff responses get.
 //!
-//! Equality is by meaning, not by bytes: object key order never counts, an empty
-//! string and an absent `title`/`description` are the same (both show the model
-//! nothing), and `annotations: {}`, `null` and absent are the same (every hint then has
-//! its default). Anything else that differs is a change.
+//! Equality is by meaning, not by bytes: object key order never counts, nor the order
+//! of a schema's `required`, `type` and `enum` lists (they are sets); an empty string
+//! and an absent `title`/`description` are the same (both show the model nothing), and
+//! `annotations: {}`, `null` and absent are the same (every hint then has its default).
+//! Anything else that differs is a change — a hint set explicitly to its default value
+//! included, since the text a client shows changed.
 
 use crate::drift::{Change, Drift, quoted, shown};
 use crate::schema_diff::{Direction, diff_schemas};
@@ -98,6 +100,34 @@ impl ToolDefinition {
             annotations: object("annotations")?,
             name,
         })
+    }
+}
+
+impl ToolDefinition {
+    /// Reads a whole `tools/list` result (`{"tools": [...]}`, or the array itself). The
+    /// first bad entry is an error naming its position; nothing is dropped silently, since
+    /// a definition left out would read as a removed tool.
+    pub fn from_mcp_list(result: &Value) -> Result<Vec<ToolDefinition>, String> {
+        let list = match result {
+            Value::Array(items) => items,
+            Value::Object(obj) => match obj.get("tools") {
+                Some(Value::Array(items)) => items,
+                Some(other) => {
+                    return Err(format!("`tools` must be an array, got {}", kind_of(other)));
+                }
+                None => return Err("the tools/list result has no `tools`".to_owned()),
+            },
+            other => {
+                return Err(format!(
+                    "a tools/list result must be a JSON object, got {}",
+                    kind_of(other)
+                ));
+            }
+        };
+        list.iter()
+            .enumerate()
+            .map(|(i, t)| ToolDefinition::from_mcp(t).map_err(|e| format!("tools[{i}]: {e}")))
+            .collect()
     }
 }
 
@@ -413,12 +443,20 @@ fn detail_texts(before: Option<&str>, after: Option<&str>) -> (Option<String>, O
 /// A schema drift in the words of a definition change, breaking changes first:
 /// "probably renamed `snippet` → `excerpt`; new optional property `lang` (string)".
 fn schema_summary(drift: &Drift, direction: Direction) -> String {
-    let ordered: Vec<&Change> = drift
+    let mut ordered: Vec<&Change> = drift
         .changes
         .iter()
         .filter(|c| c.is_breaking())
         .chain(drift.changes.iter().filter(|c| !c.is_breaking()))
         .collect();
+    // Changed words the model reads are what a poisoned schema looks like: one of them
+    // always makes the line, even when more breaking changes than fit come first.
+    if !ordered.iter().take(SUMMARY_ITEMS).any(|c| is_text(c))
+        && let Some(i) = ordered.iter().position(|c| is_text(c))
+    {
+        let text = ordered.remove(i);
+        ordered.insert(SUMMARY_ITEMS - 1, text);
+    }
     let mut parts: Vec<String> = ordered
         .iter()
         .take(SUMMARY_ITEMS)
@@ -432,6 +470,12 @@ fn schema_summary(drift: &Drift, direction: Direction) -> String {
         ));
     }
     parts.join("; ")
+}
+
+/// A changed `description` or `title` somewhere in a schema.
+fn is_text(change: &Change) -> bool {
+    matches!(change, Change::Keyword { keyword, .. }
+        if keyword.rsplit('/').next().is_some_and(|k| k == "description" || k == "title"))
 }
 
 fn schema_phrase(change: &Change, direction: Direction) -> String {
@@ -456,14 +500,23 @@ fn schema_phrase(change: &Change, direction: Direction) -> String {
             after,
             ..
         } => {
-            // Keyword values are already cut to a window; the line caps them again.
-            let cut = |t: &Option<String>| t.as_deref().map(|t| capped(t, SUMMARY_TEXT));
+            // Keyword values are already cut to a window; the line caps them again. Types,
+            // required-ness and openness are toolgate's words ("string", "optional"), shown
+            // like a type change; anything else is the schema's text, quoted.
+            let plain = matches!(
+                keyword.as_str(),
+                "type" | "required" | "additionalProperties"
+            );
+            let show = |t: &Option<String>| match t.as_deref().map(|t| capped(t, SUMMARY_TEXT)) {
+                Some(t) if plain => t,
+                other => quoted(other.as_deref()),
+            };
             format!(
                 "{} of {} changed: {} → {}",
-                capped(keyword, SUMMARY_TEXT),
+                capped(&one_line(keyword), SUMMARY_TEXT),
                 p(path),
-                quoted(cut(before).as_deref()),
-                quoted(cut(after).as_deref())
+                show(before),
+                show(after)
             )
         }
     }

@@ -106,11 +106,25 @@ pub enum PinError {
     },
 }
 
-/// The file's shape on disk, `servers` kept sorted by the map.
-#[derive(Serialize, Deserialize)]
-struct OnDisk {
-    lockfile_version: Value,
-    servers: BTreeMap<String, PinnedServer>,
+/// A name from the file, safe and short enough for an error message.
+fn shown(name: &str) -> String {
+    crate::text::capped(&crate::text::one_line(name), 80)
+}
+
+/// A server entry's deserialization error, narrowed to the tool it is about when it is
+/// about one (serde's message alone does not say which of 200 tools lacks a field).
+fn where_in(entry: &Value, error: serde_json::Error) -> String {
+    let tools = entry.get("tools").and_then(Value::as_array);
+    for (i, tool) in tools.into_iter().flatten().enumerate() {
+        if let Err(e) = ToolDefinition::deserialize(tool) {
+            let name = tool.get("name").and_then(Value::as_str).map(shown);
+            return match name {
+                Some(n) => format!("tools[{i}] (`{n}`): {e}"),
+                None => format!("tools[{i}]: {e}"),
+            };
+        }
+    }
+    error.to_string()
 }
 
 impl Lockfile {
@@ -176,10 +190,18 @@ impl Lockfile {
                 }
             },
         }
-        let disk: OnDisk = serde_json::from_value(value).map_err(|e| shape(format!("{e}")))?;
-        Ok(Lockfile {
-            servers: disk.servers,
-        })
+        let entries = match top.get("servers") {
+            Some(Value::Object(entries)) => entries,
+            Some(_) => return Err(shape("`servers` is not a JSON object".to_owned())),
+            None => return Err(shape("it has no `servers`".to_owned())),
+        };
+        let mut servers = BTreeMap::new();
+        for (name, entry) in entries {
+            let server = PinnedServer::deserialize(entry)
+                .map_err(|e| shape(format!("server `{}`: {}", shown(name), where_in(entry, e))))?;
+            servers.insert(name.clone(), server);
+        }
+        Ok(Lockfile { servers })
     }
 
     /// Adds or replaces the pins of one server; the others are kept. Tools are sorted by
@@ -435,6 +457,17 @@ mod tests {
             assert!(err.to_string().contains("/x/toolgate.lock.json"));
         }
         assert!(Lockfile::parse(p, br#"{"lockfile_version": 1, "servers": {}}"#).is_ok());
+        let err = Lockfile::parse(
+            p,
+            br#"{"lockfile_version": 1, "servers": {"docs": {"server_name": "d", "server_version": "1",
+                "protocol_version": "2025-06-18", "locked_at": "2026-12-01T10:00:00Z",
+                "tools": [{"name": "a", "inputSchema": {}}, {"name": "b"}]}}}"#,
+        )
+        .expect_err("a tool without inputSchema");
+        assert_eq!(
+            err.to_string(),
+            "the lockfile /x/toolgate.lock.json is not a toolgate lockfile: server `docs`: tools[1] (`b`): missing field `inputSchema`"
+        );
     }
 
     #[test]

@@ -19,11 +19,14 @@
 use crate::drift::{Change, Drift};
 use crate::findings::Findings;
 use crate::path::{Path, Seg};
-use crate::schema_shape::{Expected, type_hint};
+use crate::schema_shape::Expected;
 use crate::text::{capped, changed_window};
 use crate::types::Types;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// The schema that allows everything, standing in for an absent `items`.
+static ANY_SCHEMA: Value = Value::Bool(true);
 
 /// Which way data flows through the schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,11 +39,14 @@ pub(crate) enum Direction {
 
 /// Deepest schema nesting compared; deeper differences are reported once at the cut.
 const MAX_DEPTH: usize = 32;
-/// Schema-node pairs visited per comparison: shared `$defs` reached from many places are
-/// compared at every place, and this keeps a hostile fan-out bounded.
-const BUDGET: usize = 20_000;
+/// Units of work per comparison (a node visited, a property or keyword collected):
+/// shared `$defs` reached from many places are compared at every place, and this keeps
+/// a hostile fan-out bounded (a full budget is well under a second).
+const BUDGET: usize = 200_000;
 /// `$ref`/`allOf` expansions when collecting the keywords of one node.
 const MAX_EXPANSIONS: usize = 256;
+/// How far [`Walker::hint`] looks through nested alternatives (as `type_hint` does).
+const HINT_DEPTH: usize = 8;
 /// Differences reported inside one keyword the walk does not descend into (`anyOf`).
 const MAX_LEAVES: usize = 8;
 /// Characters kept of a keyword's old and new value.
@@ -89,6 +95,11 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
     if old == new {
         return None;
     }
+    // `required`, `type` and `enum` are sets: another order is not a change.
+    let (old, new) = (&normalized(old, 0), &normalized(new, 0));
+    if old == new {
+        return None;
+    }
     let mut w = Walker {
         old_root: old,
         new_root: new,
@@ -97,28 +108,43 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
         findings: Findings::default(),
         extra: Vec::new(),
         required_new: BTreeSet::new(),
-        ancestry: Vec::new(),
+        visited: BTreeSet::new(),
+        removed_at: BTreeMap::new(),
+        added_at: BTreeMap::new(),
+        keyword_memo: KeywordMemo::new(),
+        hint_memo: BTreeMap::new(),
+        reached: BTreeSet::new(),
     };
     w.walk(&[old], &[new], &mut Path::default(), 0);
-    if w.budget == 0 {
-        w.findings.invalid(
-            &Path::default(),
-            "comparison stopped early: the schemas are too large to compare in full",
-        );
-    }
-    let Walker {
-        findings,
-        mut extra,
-        required_new,
-        ..
-    } = w;
-    let mut changes: Vec<Change> = findings
-        .into_changes(&|_, _, _| false)
-        .into_iter()
-        .map(|c| match c {
+    let mut changes: Vec<Change> = Vec::new();
+    // Renames are only known once a level's findings are paired; a renamed property's
+    // own schema is then compared old against new (its description may have changed
+    // with its name), which can find renames one level down, and so on.
+    loop {
+        let findings = std::mem::take(&mut w.findings);
+        let level = findings.into_changes(&|_, _, _| false);
+        for c in &level {
+            match c {
+                Change::Renamed { from, to, .. } => {
+                    let o = w.removed_at.get(from).cloned();
+                    let n = w.added_at.get(to).cloned();
+                    if let (Some(o), Some((mut at, n))) = (o, n) {
+                        let depth = at.0.len();
+                        w.walk(&o, &n, &mut at, depth);
+                    }
+                }
+                Change::Added { path, .. } => {
+                    if let Some((at, n)) = w.added_at.get(path).cloned() {
+                        w.describe_new(&n, &at, 0);
+                    }
+                }
+                _ => {}
+            }
+        }
+        changes.extend(level.into_iter().map(|c| match c {
             // A new input property callers must now send breaks every existing call.
             Change::Added { path, found }
-                if direction == Direction::Input && required_new.contains(&path) =>
+                if direction == Direction::Input && w.required_new.contains(&path) =>
             {
                 Change::Invalid {
                     path,
@@ -126,16 +152,56 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
                 }
             }
             other => other,
-        })
-        .collect();
-    changes.append(&mut extra);
+        }));
+        if w.findings.len() == 0 || w.budget == 0 {
+            break;
+        }
+    }
+    if w.budget == 0 {
+        changes.push(Change::Invalid {
+            path: String::new(),
+            message: "comparison stopped early: the schemas are too large to compare in full"
+                .to_owned(),
+        });
+    }
+    changes.append(&mut w.extra);
+    // A definition nothing refers to still reaches the model (it reads the schema's
+    // text), so its changes are reported too, at the root.
+    for defs in ["$defs", "definitions"] {
+        fn table<'v>(root: &'v Value, defs: &str) -> Option<&'v serde_json::Map<String, Value>> {
+            root.get(defs).and_then(Value::as_object)
+        }
+        let names: BTreeSet<&String> = table(old, defs)
+            .into_iter()
+            .chain(table(new, defs))
+            .flat_map(|m| m.keys())
+            .collect();
+        for name in names {
+            let (o, n) = (
+                table(old, defs).and_then(|m| m.get(name)),
+                table(new, defs).and_then(|m| m.get(name)),
+            );
+            let seen = |v: Option<&Value>| {
+                v.is_some_and(|v| w.reached.contains(&(std::ptr::from_ref(v) as usize)))
+            };
+            if o == n || seen(o) || seen(n) {
+                continue;
+            }
+            let mut leaves = Vec::new();
+            leaf_diffs(o, n, format!("{defs}/{}", escape(name)), &mut leaves, 0);
+            for (pointer, b, a) in leaves {
+                changes.push(keyword_change(&Path::default(), &pointer, b, a, direction));
+            }
+        }
+    }
     if changes.is_empty() {
-        // Equal as values but not structurally different anywhere the walk looks (e.g. a
-        // `$defs` entry nothing references): still a change, shown at its first place.
+        // Equal as values but not structurally different anywhere the walk looks: still
+        // a change, shown at its first places.
         let mut leaves = Vec::new();
         leaf_diffs(Some(old), Some(new), String::new(), &mut leaves, 0);
         for (pointer, b, a) in leaves {
-            changes.push(keyword_change(&Path::default(), &pointer, b, a, direction));
+            let pointer = pointer.trim_start_matches('/');
+            changes.push(keyword_change(&Path::default(), pointer, b, a, direction));
         }
     }
     if changes.is_empty() {
@@ -155,6 +221,9 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
     Some(Drift::new(changes, Vec::new()))
 }
 
+/// (keyword, old value addresses, new value addresses, type changed here) → changes.
+type KeywordMemo = BTreeMap<(String, Vec<usize>, Vec<usize>, bool), Vec<Change>>;
+
 struct Walker<'s> {
     old_root: &'s Value,
     new_root: &'s Value,
@@ -165,19 +234,165 @@ struct Walker<'s> {
     extra: Vec<Change>,
     /// Paths of properties only the new schema declares and requires.
     required_new: BTreeSet<String>,
-    /// The (old, new) schema pairs being compared above this node: meeting one again is
-    /// a `$ref` cycle, already being compared.
-    ancestry: Vec<(Vec<usize>, Vec<usize>)>,
+    /// The (old, new) pairs of schema nodes already compared, by the schema objects they
+    /// consist of (the referring `{"$ref": …}` object included). Meeting a pair again
+    /// means the same referring object was reached again — a `$ref` cycle — and its
+    /// differences are already reported. Two properties referring to one `$defs` entry
+    /// are two referring objects, so a change in the entry is reported under both.
+    visited: BTreeSet<(Vec<usize>, Vec<usize>)>,
+    /// Keyword comparisons already made, by keyword and the addresses of both values.
+    keyword_memo: KeywordMemo,
+    /// Addresses of every schema object compared (both documents).
+    reached: BTreeSet<usize>,
+    /// Type hints already worked out, by (document, schema addresses, alternative depth).
+    hint_memo: BTreeMap<(usize, Vec<usize>, usize), Types>,
+    /// Schemas of properties only the old side declares, by path (for renames).
+    removed_at: BTreeMap<String, Vec<&'s Value>>,
+    /// Schemas of properties only the new side declares, by path.
+    added_at: BTreeMap<String, (Path, Vec<&'s Value>)>,
 }
 
-fn identity(schemas: &[&Value]) -> Vec<usize> {
-    schemas
+/// A key as a JSON Pointer token.
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// Addresses of values, for memo keys.
+fn identity_of(values: &[&Value]) -> Vec<usize> {
+    values
         .iter()
-        .map(|s| std::ptr::from_ref(*s) as usize)
+        .map(|v| std::ptr::from_ref(*v) as usize)
         .collect()
 }
 
+/// A memoised keyword change, moved to another place.
+fn at_path(change: &Change, path: &str) -> Change {
+    let mut c = change.clone();
+    if let Change::Keyword { path: p, .. } = &mut c {
+        *p = path.to_owned();
+    }
+    c
+}
+
+/// The schema objects a node reaches through `$ref` and `allOf`, by address.
+fn identity(root: &Value, schemas: &[&Value]) -> Vec<usize> {
+    let mut ids: Vec<usize> = reach(root, schemas)
+        .into_iter()
+        .map(|s| std::ptr::from_ref(s) as usize)
+        .collect();
+    ids.sort_unstable();
+    ids
+}
+
+/// Nesting beyond which [`normalized`] leaves a value as it is.
+const NORMALIZE_DEPTH: usize = 256;
+
+/// `schema` with the set-valued keywords (`required`, `type`, `enum`) sorted.
+fn normalized(schema: &Value, depth: usize) -> Value {
+    match schema {
+        Value::Object(m) if depth < NORMALIZE_DEPTH => Value::Object(
+            m.iter()
+                .map(|(k, v)| {
+                    let v = match (k.as_str(), v) {
+                        ("required" | "type" | "enum", Value::Array(items)) => {
+                            let mut items = items.clone();
+                            items.sort_by_cached_key(Value::to_string);
+                            items.dedup();
+                            Value::Array(items)
+                        }
+                        _ => normalized(v, depth + 1),
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+        ),
+        Value::Array(items) if depth < NORMALIZE_DEPTH => {
+            Value::Array(items.iter().map(|v| normalized(v, depth + 1)).collect())
+        }
+        other => other.clone(),
+    }
+}
+
 impl<'s> Walker<'s> {
+    /// Spends `units` of the budget (never below zero).
+    fn charge(&mut self, units: usize) {
+        self.budget = self.budget.saturating_sub(units);
+    }
+
+    /// [`Expected::resolve`], charged by what it collected: a node reached from many
+    /// places costs its size at each, so a large shared definition cannot multiply work
+    /// past the budget.
+    fn resolve(&mut self, root: &'s Value, schemas: &[&'s Value]) -> Expected<'s> {
+        let e = Expected::resolve(root, schemas);
+        // Reading an `enum` walks every option (to learn its types): count those too.
+        let options: usize = reach(root, schemas)
+            .iter()
+            .filter_map(|s| s.get("enum").and_then(Value::as_array))
+            .map(Vec::len)
+            .sum();
+        let size = e.properties.values().map(Vec::len).sum::<usize>()
+            + e.alternatives.iter().map(Vec::len).sum::<usize>()
+            + e.items.len()
+            + e.prefix_items.len()
+            + options;
+        self.charge(1 + size);
+        e
+    }
+
+    /// The types a node allows, as `schema_shape::type_hint` reads them, but charged to
+    /// the budget: nested `anyOf` groups reached through `$ref` multiply (a few hundred
+    /// references can mean 100⁸ alternatives), and an untrusted schema must not make
+    /// that a hang. Past the budget a node reads as "any type".
+    fn hint(&mut self, root: &'s Value, schemas: &[&'s Value], depth: usize) -> Types {
+        if self.budget == 0 {
+            return Types::ANY;
+        }
+        let key = (
+            std::ptr::from_ref(root) as usize,
+            identity_of(schemas),
+            depth,
+        );
+        if let Some(t) = self.hint_memo.get(&key) {
+            return *t;
+        }
+        let t = self.hint_uncached(root, schemas, depth);
+        self.hint_memo.insert(key, t);
+        t
+    }
+
+    fn hint_uncached(&mut self, root: &'s Value, schemas: &[&'s Value], depth: usize) -> Types {
+        let e = self.resolve(root, schemas);
+        let implied = if e.declares_properties || !e.required.is_empty() {
+            Types::OBJECT
+        } else if !e.items.is_empty() || !e.prefix_items.is_empty() {
+            Types::ARRAY
+        } else {
+            Types::ANY
+        };
+        let mut t = e.types.unwrap_or(implied);
+        if depth < HINT_DEPTH {
+            for group in &e.alternatives {
+                let mut any_of = Types::NONE;
+                for alt in group {
+                    any_of = any_of.union(self.hint(root, &[alt], depth + 1));
+                }
+                t = t.intersect(any_of);
+            }
+        }
+        t
+    }
+
+    /// [`keywords`], charged by the number of values collected.
+    fn keywords(
+        &mut self,
+        root: &'s Value,
+        schemas: &[&'s Value],
+    ) -> BTreeMap<&'s str, Vec<&'s Value>> {
+        let k = keywords(root, schemas);
+        self.charge(1 + k.values().map(Vec::len).sum::<usize>());
+        k
+    }
+
     fn walk(&mut self, old: &[&'s Value], new: &[&'s Value], path: &mut Path, depth: usize) {
         if self.budget == 0 {
             return;
@@ -192,13 +407,13 @@ impl<'s> Walker<'s> {
             }
             return;
         }
-        let key = (identity(old), identity(new));
-        if self.ancestry.contains(&key) {
+        let key = (identity(self.old_root, old), identity(self.new_root, new));
+        if self.visited.contains(&key) {
             return;
         }
-        self.ancestry.push(key);
+        self.reached.extend(key.0.iter().chain(&key.1).copied());
+        self.visited.insert(key);
         self.compare_node(old, new, path, depth);
-        self.ancestry.pop();
     }
 
     fn compare_node(
@@ -208,10 +423,10 @@ impl<'s> Walker<'s> {
         path: &mut Path,
         depth: usize,
     ) {
-        let oe = Expected::resolve(self.old_root, old);
-        let ne = Expected::resolve(self.new_root, new);
-        let ot = type_hint(self.old_root, old);
-        let nt = type_hint(self.new_root, new);
+        let oe = self.resolve(self.old_root, old);
+        let ne = self.resolve(self.new_root, new);
+        let ot = self.hint(self.old_root, old, 0);
+        let nt = self.hint(self.new_root, new, 0);
         let types_changed = ot != nt;
         if types_changed {
             // Inputs: the new schema must accept every type callers send; outputs: callers
@@ -239,23 +454,22 @@ impl<'s> Walker<'s> {
             self.compare_properties(&oe, &ne, path, depth);
         }
         if !ot.intersect(Types::ARRAY).is_empty() && !nt.intersect(Types::ARRAY).is_empty() {
-            match (oe.items.is_empty(), ne.items.is_empty()) {
-                (false, false) => {
-                    path.push(Seg::Items);
-                    self.walk(&oe.items, &ne.items, path, depth + 1);
-                    path.pop();
-                }
-                (true, true) => {}
-                // `items` appeared or went away: its keyword comparison reports it.
-                _ => {}
+            // A side without `items` (or without a tuple position) allows any element:
+            // compared as the `true` schema, so adding `items` narrows and removing widens.
+            let any: &'s Value = &ANY_SCHEMA;
+            let or_any = |v: &Vec<&'s Value>| if v.is_empty() { vec![any] } else { v.clone() };
+            if !oe.items.is_empty() || !ne.items.is_empty() {
+                path.push(Seg::Items);
+                self.walk(&or_any(&oe.items), &or_any(&ne.items), path, depth + 1);
+                path.pop();
             }
             let tuple = oe.prefix_items.len().max(ne.prefix_items.len());
             for i in 0..tuple {
-                if let (Some(o), Some(n)) = (oe.prefix_items.get(i), ne.prefix_items.get(i)) {
-                    path.push(Seg::Index(i));
-                    self.walk(o, n, path, depth + 1);
-                    path.pop();
-                }
+                let side = |p: &Vec<Vec<&'s Value>>| p.get(i).map_or_else(|| vec![any], or_any);
+                let (o, n) = (side(&oe.prefix_items), side(&ne.prefix_items));
+                path.push(Seg::Index(i));
+                self.walk(&o, &n, path, depth + 1);
+                path.pop();
             }
         }
     }
@@ -284,9 +498,16 @@ impl<'s> Walker<'s> {
                         self.required_flip(path, was_required, is_required);
                     }
                 }
-                (Some(o), None) => self.findings.missing(path, type_hint(self.old_root, o)),
+                (Some(o), None) => {
+                    let t = self.hint(self.old_root, o, 0);
+                    self.findings.missing(path, t);
+                    self.removed_at.insert(path.to_string(), o.clone());
+                }
                 (None, Some(n)) => {
-                    self.findings.added(path, type_hint(self.new_root, n));
+                    let t = self.hint(self.new_root, n, 0);
+                    self.findings.added(path, t);
+                    self.added_at
+                        .insert(path.to_string(), (path.clone(), n.clone()));
                     if is_required {
                         self.required_new.insert(path.to_string());
                     }
@@ -333,51 +554,104 @@ impl<'s> Walker<'s> {
         path: &Path,
         types_changed: bool,
     ) {
-        let ok = keywords(self.old_root, old);
-        let nk = keywords(self.new_root, new);
+        let ok = self.keywords(self.old_root, old);
+        let nk = self.keywords(self.new_root, new);
         let names: BTreeSet<&str> = ok.keys().chain(nk.keys()).copied().collect();
         for name in names {
             let (o, n) = (ok.get(name), nk.get(name));
-            if o == n {
+            // One keyword value reached from many places (a shared definition) is compared
+            // and rendered once; its changes are repeated at each place.
+            let ids = |v: Option<&Vec<&'s Value>>| v.map(|vs| identity_of(vs)).unwrap_or_default();
+            let key = (name.to_owned(), ids(o), ids(n), types_changed);
+            let here = path.to_string();
+            if let Some(known) = self.keyword_memo.get(&key) {
+                let repeated: Vec<Change> = known.iter().map(|c| at_path(c, &here)).collect();
+                self.extra.extend(repeated);
                 continue;
             }
-            let one = |v: Option<&Vec<&'s Value>>| -> Option<Value> {
-                v.map(|vs| match vs.as_slice() {
-                    [single] => (*single).clone(),
-                    many => Value::Array(many.iter().map(|v| (*v).clone()).collect()),
-                })
-            };
-            let (ov, nv) = (one(o), one(n));
-            let nested = ov.as_ref().is_some_and(|v| v.is_object() || v.is_array())
-                || nv.as_ref().is_some_and(|v| v.is_object() || v.is_array());
-            if nested && name != "enum" && name != "examples" {
-                // A keyword holding schemas (`anyOf`, `not`, `additionalProperties`) is
-                // reported at its differing leaves, so a description changed inside an
-                // alternative is shown as precisely as one on a property.
-                let mut leaves = Vec::new();
-                leaf_diffs(ov.as_ref(), nv.as_ref(), format!("/{name}"), &mut leaves, 0);
-                for (pointer, b, a) in leaves {
-                    if types_changed && pointer.ends_with("/type") {
-                        continue; // the type change at this node already says it
-                    }
-                    let pointer = pointer.trim_start_matches('/').to_owned();
-                    self.extra
-                        .push(keyword_change(path, &pointer, b, a, self.direction));
-                }
-            } else {
-                self.extra.push(keyword_change(
-                    path,
-                    name,
-                    ov.as_ref(),
-                    nv.as_ref(),
-                    self.direction,
-                ));
+            let mut found = Vec::new();
+            if o != n {
+                self.keyword_changes(name, o, n, path, types_changed, &mut found);
             }
+            self.extra.extend(found.iter().cloned());
+            self.keyword_memo.insert(key, found);
         }
     }
 }
 
-impl Walker<'_> {
+impl<'s> Walker<'s> {
+    /// The changes of keyword `name` between the values `o` and `n` (which differ).
+    fn keyword_changes(
+        &self,
+        name: &str,
+        o: Option<&Vec<&'s Value>>,
+        n: Option<&Vec<&'s Value>>,
+        path: &Path,
+        types_changed: bool,
+        out: &mut Vec<Change>,
+    ) {
+        let one = |v: Option<&Vec<&'s Value>>| -> Option<Value> {
+            v.map(|vs| match vs.as_slice() {
+                [single] => (*single).clone(),
+                many => Value::Array(many.iter().map(|v| (*v).clone()).collect()),
+            })
+        };
+        let (ov, nv) = (one(o), one(n));
+        let nested = ov.as_ref().is_some_and(|v| v.is_object() || v.is_array())
+            || nv.as_ref().is_some_and(|v| v.is_object() || v.is_array());
+        if nested && name != "enum" && name != "examples" {
+            // A keyword holding schemas (`anyOf`, `not`, `additionalProperties`) is
+            // reported at its differing leaves, so a description changed inside an
+            // alternative is shown as precisely as one on a property.
+            let mut leaves = Vec::new();
+            leaf_diffs(ov.as_ref(), nv.as_ref(), format!("/{name}"), &mut leaves, 0);
+            for (pointer, b, a) in leaves {
+                if types_changed && pointer.ends_with("/type") {
+                    continue; // the type change at this node already says it
+                }
+                let pointer = pointer.trim_start_matches('/');
+                out.push(keyword_change(path, pointer, b, a, self.direction));
+            }
+        } else {
+            out.push(keyword_change(
+                path,
+                name,
+                ov.as_ref(),
+                nv.as_ref(),
+                self.direction,
+            ));
+        }
+    }
+
+    /// The texts of a property only the new schema has (its `description` and `title`,
+    /// and those of the properties and items inside it): they are new words the model
+    /// reads, where a poisoned instruction is as likely as in a changed description.
+    fn describe_new(&mut self, schemas: &[&'s Value], path: &Path, depth: usize) {
+        if self.budget == 0 || depth > MAX_DEPTH {
+            return;
+        }
+        self.budget -= 1;
+        for (name, values) in self.keywords(self.new_root, schemas) {
+            if matches!(name, "description" | "title") {
+                for v in values {
+                    self.extra
+                        .push(keyword_change(path, name, None, Some(v), self.direction));
+                }
+            }
+        }
+        let e = self.resolve(self.new_root, schemas);
+        let mut child = path.clone();
+        for (name, s) in &e.properties {
+            child.push(Seg::Key((*name).to_owned()));
+            self.describe_new(s, &child, depth + 1);
+            child.pop();
+        }
+        if !e.items.is_empty() {
+            child.push(Seg::Items);
+            self.describe_new(&e.items, &child, depth + 1);
+        }
+    }
+
     /// A property that is declared on both sides but required on one only.
     fn required_flip(&mut self, path: &Path, was: bool, is: bool) {
         // Inputs: a newly required property refuses calls without it. Outputs: a property
@@ -397,10 +671,10 @@ impl Walker<'_> {
     }
 }
 
-/// The non-structural keywords of a node: every schema object reached through `$ref` and
-/// `allOf`, each keyword with the values it has there (several when branches repeat it).
-fn keywords<'s>(root: &'s Value, schemas: &[&'s Value]) -> BTreeMap<&'s str, Vec<&'s Value>> {
-    let mut out: BTreeMap<&'s str, Vec<&'s Value>> = BTreeMap::new();
+/// Every schema object a node consists of: the given ones and those reached through
+/// `$ref` and `allOf`, each once, in document order of discovery.
+fn reach<'s>(root: &'s Value, schemas: &[&'s Value]) -> Vec<&'s Value> {
+    let mut out: Vec<&'s Value> = Vec::new();
     let mut work: Vec<&'s Value> = schemas.iter().rev().copied().collect();
     let mut expansions = 0;
     let mut seen: BTreeSet<usize> = BTreeSet::new();
@@ -408,26 +682,17 @@ fn keywords<'s>(root: &'s Value, schemas: &[&'s Value]) -> BTreeMap<&'s str, Vec
         if !seen.insert(std::ptr::from_ref(schema) as usize) {
             continue;
         }
+        out.push(schema);
         let Value::Object(obj) = schema else {
-            if let Value::Bool(b) = schema {
-                out.entry(if *b { "(true)" } else { "(false)" })
-                    .or_default()
-                    .push(schema);
-            }
             continue;
         };
-        for (k, v) in obj {
-            if !is_structural(k) {
-                out.entry(k.as_str()).or_default().push(v);
-            }
-        }
         let mut more: Vec<&'s Value> = Vec::new();
-        if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
-            match crate::schema_shape::lookup(root, r) {
-                Some(target) => more.push(target),
-                // An unresolvable reference is compared by its text.
-                None => out.entry("$ref").or_default().push(&obj["$ref"]),
-            }
+        if let Some(target) = obj
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| crate::schema_shape::lookup(root, r))
+        {
+            more.push(target);
         }
         if let Some(all) = obj.get("allOf").and_then(Value::as_array) {
             more.extend(all.iter());
@@ -440,8 +705,41 @@ fn keywords<'s>(root: &'s Value, schemas: &[&'s Value]) -> BTreeMap<&'s str, Vec
     out
 }
 
+/// The non-structural keywords of a node (over every object it [`reach`]es), each with
+/// the values it has there (several when `allOf` branches repeat it).
+fn keywords<'s>(root: &'s Value, schemas: &[&'s Value]) -> BTreeMap<&'s str, Vec<&'s Value>> {
+    let mut out: BTreeMap<&'s str, Vec<&'s Value>> = BTreeMap::new();
+    for schema in reach(root, schemas) {
+        let obj = match schema {
+            Value::Object(obj) => obj,
+            // `true` allows everything, like `{}`; `false` nothing.
+            Value::Bool(false) => {
+                out.entry("false schema").or_default().push(schema);
+                continue;
+            }
+            _ => continue,
+        };
+        for (k, v) in obj {
+            // A boolean `additionalProperties` is compared structurally, with direction.
+            if is_structural(k) || (k == "additionalProperties" && v.is_boolean()) {
+                continue;
+            }
+            out.entry(k.as_str()).or_default().push(v);
+        }
+        // An unresolvable reference is compared by its text.
+        if let Some(r) = obj.get("$ref")
+            && r.as_str()
+                .and_then(|r| crate::schema_shape::lookup(root, r))
+                .is_none()
+        {
+            out.entry("$ref").or_default().push(r);
+        }
+    }
+    out
+}
+
 /// Differing leaves of two JSON values, as (JSON Pointer, old, new); at most
-/// [`MAX_LEAVES`], shallowest-first within each object in key order.
+/// [`MAX_LEAVES`], depth-first in key order.
 fn leaf_diffs<'v>(
     a: Option<&'v Value>,
     b: Option<&'v Value>,
@@ -456,7 +754,7 @@ fn leaf_diffs<'v>(
         (Some(Value::Object(x)), Some(Value::Object(y))) if depth < MAX_DEPTH => {
             let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
             for k in keys {
-                let child = format!("{pointer}/{}", k.replace('~', "~0").replace('/', "~1"));
+                let child = format!("{pointer}/{}", escape(k));
                 leaf_diffs(x.get(k), y.get(k), child, out, depth + 1);
             }
         }
@@ -479,8 +777,10 @@ fn keyword_change(
     after: Option<&Value>,
     direction: Direction,
 ) -> Change {
+    // The node's own keyword (`default`, `anyOf`) or the leaf below it (`anyOf/0/title`).
+    let first = keyword.split('/').next().unwrap_or(keyword);
     let last = keyword.rsplit('/').next().unwrap_or(keyword);
-    let breaking = if is_annotation(last) {
+    let breaking = if is_annotation(first) || is_annotation(last) {
         false
     } else if keyword == "enum" {
         enum_breaks(before, after, direction)
