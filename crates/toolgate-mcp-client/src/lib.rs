@@ -302,6 +302,14 @@ pub enum Failure {
         /// The first 4 KiB of the body.
         body: bytes::Bytes,
     },
+    /// The request was written, but the server process exited (or the connection was
+    /// shut down) before it answered: whether the server acted on it is unknown, so
+    /// unlike [`Failure::Connect`] this is not safe to resend blindly.
+    #[error("the server went away during the request: {detail}")]
+    Broken {
+        /// What happened.
+        detail: String,
+    },
     /// Not JSON-RPC, a wrong content type, broken SSE, a stream that ended
     /// without the answer, a handshake the client cannot accept.
     #[error("the server broke the protocol: {detail}")]

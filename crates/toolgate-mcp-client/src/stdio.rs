@@ -115,7 +115,9 @@ impl State {
             s.pending.drain().map(|(_, p)| p).collect()
         };
         for p in pending {
-            let _ = p.answer.send(Err(Failure::connect(detail)));
+            let _ = p.answer.send(Err(Failure::Broken {
+                detail: detail.to_owned(),
+            }));
         }
     }
 

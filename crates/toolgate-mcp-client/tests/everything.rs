@@ -257,7 +257,7 @@ async fn a_killed_stdio_child_fails_its_call_then_is_restarted() {
     assert!(killed.success());
 
     match tokio::time::timeout(LONG, pending).await.unwrap().unwrap() {
-        Err(Failure::Connect { detail }) => assert!(detail.contains("exited"), "{detail}"),
+        Err(Failure::Broken { detail }) => assert!(detail.contains("exited"), "{detail}"),
         other => panic!("expected Connect, got {other:?}"),
     }
     let exited = wait_event(&mut events, |e| matches!(e, Event::Exited { .. })).await;

@@ -185,7 +185,7 @@ async fn a_child_that_keeps_exiting_fails_requests_with_its_exit_status() {
         "{exited:?}"
     );
     match conn.request("tools/list", None, LONG, None).await {
-        Err(Failure::Connect { detail }) => assert!(detail.contains("exit"), "{detail}"),
+        Err(Failure::Broken { detail }) => assert!(detail.contains("exit"), "{detail}"),
         other => panic!("expected Connect, got {other:?}"),
     }
     // It is restarted (and exits again): a second Exited, no Restarted.

@@ -314,7 +314,7 @@ impl Metrics {
             Ok(r) => StatusLabel::Code(r.status),
             Err(SendError::TooLarge { status, .. }) => StatusLabel::Code(*status),
             Err(SendError::Timeout(_)) => StatusLabel::Timeout,
-            Err(SendError::Connect { .. }) => StatusLabel::Connect,
+            Err(SendError::Connect { .. } | SendError::Broken { .. }) => StatusLabel::Connect,
             Err(SendError::Protocol { .. }) => StatusLabel::Protocol,
             // Nothing was sent: not an upstream request.
             Err(SendError::Build { .. }) => return,

@@ -31,6 +31,7 @@ impl McpLink for ClientLink {
                 }),
                 Err(Failure::Timeout(t)) => Err(LinkError::Timeout(t)),
                 Err(Failure::Connect { detail }) => Err(LinkError::Connect(detail)),
+                Err(Failure::Broken { detail }) => Err(LinkError::Broken(detail)),
                 Err(Failure::Status {
                     status,
                     headers,
@@ -78,6 +79,7 @@ pub fn describe(e: &LinkError) -> String {
     match e {
         LinkError::Timeout(t) => format!("no answer within {t:?}"),
         LinkError::Connect(d) => format!("could not reach the server: {d}"),
+        LinkError::Broken(d) => format!("the server went away during the request: {d}"),
         LinkError::Status { status, .. } => format!("the server answered HTTP {status}"),
         LinkError::Protocol(d) => format!("the server broke the protocol: {d}"),
         LinkError::TooLarge(limit) => format!("the server's answer is larger than {limit} bytes"),

@@ -46,6 +46,13 @@ pub enum SendError {
         /// What the client refused.
         detail: String,
     },
+    /// The request went out, but the server (an MCP server's process) went away before
+    /// answering: it may have acted, so this is retried only where a retry is safe.
+    #[error("the upstream went away during the request: {detail}")]
+    Broken {
+        /// What happened.
+        detail: String,
+    },
     /// An MCP server broke the protocol: an answer that is not JSON-RPC, or a stream
     /// that ended before the answer.
     #[error("protocol error: {detail}")]

@@ -53,6 +53,14 @@ pub fn interpret(
         Err(SendError::Connect { detail }) => {
             return failed(&Attempt::Connect, None, Detail::Connect(detail));
         }
+        // Sent, then the server went away: ambiguous, like a 5xx without a hint.
+        Err(SendError::Broken { detail }) => {
+            return AttemptResult::Failed {
+                class: ErrorClass::ServerError,
+                hint: None,
+                detail: Detail::Connect(detail),
+            };
+        }
         Err(SendError::Protocol { detail }) => {
             return AttemptResult::Failed {
                 class: ErrorClass::ServerError,

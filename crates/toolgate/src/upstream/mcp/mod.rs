@@ -48,6 +48,8 @@ pub enum LinkError {
     Timeout(Duration),
     /// Not reachable, or the process is not running.
     Connect(String),
+    /// The request went out, then the server went away before answering.
+    Broken(String),
     /// A non-2xx HTTP answer (429 and 503 with `Retry-After`, 5xx, 401, …).
     Status {
         /// The status.
@@ -253,6 +255,7 @@ fn to_response(reply: Result<LinkReply, LinkError>) -> Result<UpstreamResponse, 
         }),
         Err(LinkError::Timeout(t)) => Err(SendError::Timeout(t)),
         Err(LinkError::Connect(detail)) => Err(SendError::Connect { detail }),
+        Err(LinkError::Broken(detail)) => Err(SendError::Broken { detail }),
         Err(LinkError::Protocol(detail)) => Err(SendError::Protocol { detail }),
         Err(LinkError::TooLarge(limit)) => Err(SendError::TooLarge {
             status: 200,
