@@ -75,7 +75,7 @@ import anyio  # noqa: E402 - after the warning filter, which must precede the SD
 from mcp.server.lowlevel import NotificationOptions  # noqa: E402
 from mcp.server.mcpserver import Context, MCPServer  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
-from mcp_types import CallToolResult, TextContent  # noqa: E402
+from mcp_types import CallToolResult, TextContent, ToolAnnotations  # noqa: E402
 from pydantic import create_model  # noqa: E402
 
 DESCRIPTIONS = {
@@ -271,10 +271,13 @@ def register_tools(server: MCPServer, fixture: Fixture) -> None:
         sys.stdout.flush()
         os._exit(3)
 
+    # `search` says it is read-only, as a search tool does: toolgate may then retry it
+    # after an ambiguous failure (the process exiting right after the request was sent).
+    read_only = ToolAnnotations(readOnlyHint=True)
     for name, fn in (("search", search), ("slow", slow), ("notify", notify), ("fail", fail), ("crash", crash)):
         if server._tool_manager.get_tool(name) is not None:  # noqa: SLF001 - no public "has tool"
             server.remove_tool(name)
-        server.add_tool(fn, name=name, description=fixture.description(name))
+        server.add_tool(fn, name=name, description=fixture.description(name), annotations=read_only if name == "search" else None)
 
 
 def build_server(fixture: Fixture, name: str) -> MCPServer:

@@ -353,6 +353,17 @@ async fn attempt<U: Upstream>(
             hint,
             detail,
         } => {
+            // A wait the reply itself gave (a JSON-RPC rate-limit error's
+            // `retryAfterSeconds`) paces the dependency as a `Retry-After` header would.
+            let mut signals = signals;
+            if class == ErrorClass::RateLimited
+                && let Some(wait) = hint
+                && signals.as_ref().is_none_or(|s| s.retry_after.is_none())
+            {
+                let s = signals.get_or_insert_with(Signals::default);
+                s.retry_after = Some(wait);
+                s.rate_limited = true;
+            }
             let throttle = admitted.settle(Instant::now(), signals.as_ref(), latency, Some(class));
             Attempted::Failed {
                 class,
