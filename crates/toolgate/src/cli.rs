@@ -583,18 +583,29 @@ async fn probe(path: &Path, only: Option<&str>, format: &str) -> anyhow::Result<
     let gateway = Gateway::new(config, store)?;
     gateway.restore().await;
     let background = crate::background::Background::incidents_only(&gateway);
+    // Upstream MCP servers' tools are known once each has been checked (or from pins).
+    for server in gateway.fronting().servers() {
+        let _ = tokio::time::timeout(
+            crate::fronting::STARTUP_WAIT,
+            server.check(gateway.as_ref()),
+        )
+        .await;
+    }
     let tools: Vec<_> = match only {
         Some(name) => match gateway.tool(name) {
-            Some(t) => vec![t.clone()],
+            Some(t) => vec![t],
             None => anyhow::bail!("no tool named `{name}` in {}", path.display()),
         },
-        None => gateway
-            .config()
-            .tools
-            .values()
-            .filter(|t| t.probe.is_some())
-            .cloned()
-            .collect(),
+        None => {
+            let mut tools: Vec<_> = gateway
+                .routes()
+                .values()
+                .filter(|r| r.spec.probe.is_some())
+                .map(|r| r.spec.clone())
+                .collect();
+            tools.sort_by(|a, b| a.name.cmp(&b.name));
+            tools
+        }
     };
     if tools.is_empty() {
         eprintln!(

@@ -43,13 +43,13 @@ pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, Stri
         }
         let snap = state.snapshot(now);
         gateway.metrics().record_dependency(name, &snap);
-        let tools: Vec<&str> = gateway
-            .config()
-            .tools
+        let routes = gateway.routes();
+        let mut tools: Vec<&str> = routes
             .values()
-            .filter(|t| &t.dependency.name == name)
-            .map(|t| t.name.as_str())
+            .filter(|r| &r.spec.dependency.name == name)
+            .map(|r| r.spec.name.as_str())
             .collect();
+        tools.sort_unstable();
         let deprecations: Vec<Value> = tools
             .iter()
             .filter_map(|t| {
@@ -65,6 +65,9 @@ pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, Stri
             .collect();
         let mut entry = snap.to_json();
         entry["tools"] = json!(tools);
+        if let Some(server) = gateway.fronting().server(name) {
+            entry["mcp_server"] = json!(server.report());
+        }
         entry["deprecations"] = json!(deprecations);
         entry["open_incidents"] = json!(open);
         let now_wall = chrono::Utc::now();

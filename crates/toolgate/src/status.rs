@@ -24,10 +24,12 @@ pub async fn report(gateway: &Gateway) -> Value {
         Vec::new()
     });
     let now = Instant::now();
-    let tools: Vec<Value> = gateway
-            .config()
-        .tools
-        .values()
+    let routes = gateway.routes();
+    let mut specs: Vec<&std::sync::Arc<crate::config::ToolSpec>> =
+        routes.values().map(|r| &r.spec).collect();
+    specs.sort_by(|a, b| a.name.cmp(&b.name));
+    let tools: Vec<Value> = specs
+        .into_iter()
         .map(|t| {
             let summary = gateway.tool_state(&t.name).map(|s| lock(&s.stats).summary(now, WINDOW)).unwrap_or_default();
             let recovery: serde_json::Map<String, Value> = summary

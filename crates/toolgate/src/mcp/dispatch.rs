@@ -22,6 +22,10 @@ use super::jsonrpc::{self, Id, Message};
 use super::outbound::{Broadcast, LOG_LEVELS, Outbound};
 use crate::gateway::Gateway;
 use crate::upstream::mcp::{BoxFuture, ClientChannel, RpcError};
+use tokio_util::sync::CancellationToken;
+
+/// The error a cancelled request is answered with (the client ignores it).
+const REQUEST_CANCELLED: i32 = -32800;
 
 /// `_meta` keys of the 2026-07-28 revision.
 pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -192,6 +196,9 @@ pub struct Server {
     tools: std::sync::Mutex<Option<Arc<ToolList>>>,
     /// Which upstream server listed which resource.
     resources: crate::fronting::passthrough::ResourceIndex,
+    /// Tool calls running now, by (the client's session or connection, request id), so
+    /// `notifications/cancelled` can stop one.
+    running: std::sync::Mutex<std::collections::HashMap<(usize, String), CancellationToken>>,
     /// Server-initiated notifications to every connected client.
     broadcast: Broadcast,
 }
@@ -224,6 +231,7 @@ impl Server {
             info,
             tools: std::sync::Mutex::new(None),
             resources: Default::default(),
+            running: Default::default(),
         }
     }
 
@@ -295,7 +303,12 @@ impl Server {
                 }
                 None
             }
-            Message::Notification { .. } => None,
+            Message::Notification { method, params } => {
+                if method == "notifications/cancelled" {
+                    self.cancel(params, outbound);
+                }
+                None
+            }
         }
     }
 
@@ -377,7 +390,7 @@ impl Server {
             {
                 self.passthrough(id, m, params, modern, outbound).await
             }
-            "tools/call" => self.call(id, params, modern, outbound).await,
+            "tools/call" => self.cancellable(id, outbound, self.call(id, params, modern, outbound)).await,
             "logging/setLevel" => {
                 let level = params
                     .and_then(|p| serde_json::from_str::<Map<String, Value>>(p.get()).ok())
@@ -514,6 +527,45 @@ impl Server {
             super::answer::tool_call(id.json(), outcome, modern, placement),
             modern,
         )
+    }
+
+    /// Runs a request that the client may cancel: on `notifications/cancelled` naming it,
+    /// the request's future is dropped — for an upstream MCP server's tool that cancels
+    /// the upstream request too — and it is answered with an error the client ignores.
+    async fn cancellable(
+        &self,
+        id: &Id,
+        outbound: &Outbound,
+        work: impl std::future::Future<Output = Reply>,
+    ) -> Reply {
+        let Some(channel) = outbound.channel() else {
+            return work.await;
+        };
+        let key = (channel, id.json().to_string());
+        let token = CancellationToken::new();
+        crate::sync::lock(&self.running).insert(key.clone(), token.clone());
+        let reply = tokio::select! {
+            reply = work => reply,
+            () = token.cancelled() => Reply::err(id, REQUEST_CANCELLED, "Request cancelled", None, false),
+        };
+        crate::sync::lock(&self.running).remove(&key);
+        reply
+    }
+
+    /// A client's `notifications/cancelled {requestId}`: stops that request of its own.
+    fn cancel(&self, params: Option<&RawValue>, outbound: &Outbound) {
+        let Some(channel) = outbound.channel() else {
+            return;
+        };
+        let id = params
+            .and_then(|p| serde_json::from_str::<Map<String, Value>>(p.get()).ok())
+            .and_then(|p| p.get("requestId").cloned());
+        let Some(id) = id.and_then(|v| serde_json::to_string(&v).ok()) else {
+            return;
+        };
+        if let Some(token) = crate::sync::lock(&self.running).remove(&(channel, id)) {
+            token.cancel();
+        }
     }
 
     async fn passthrough(

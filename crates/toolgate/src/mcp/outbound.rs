@@ -209,6 +209,16 @@ impl Outbound {
         true
     }
 
+    /// Which session or connection this request came on (its identity while it lives),
+    /// so a client's `notifications/cancelled` finds the request it names and no other
+    /// client's request with the same id.
+    pub(crate) fn channel(&self) -> Option<usize> {
+        self.inner
+            .as_ref()
+            .and_then(|i| i.link.as_ref())
+            .map(|l| Arc::as_ptr(l) as usize)
+    }
+
     /// Hands a client's answer to the request waiting for it; whether one was.
     pub(crate) fn deliver(&self, id: Option<&Id>, outcome: Result<&RawValue, &RawValue>) -> bool {
         match (self.inner.as_ref().and_then(|i| i.link.as_ref()), id) {

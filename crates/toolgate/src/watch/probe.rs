@@ -118,12 +118,24 @@ pub fn spawn(
     tasks: &tokio_util::task::TaskTracker,
     shutdown: &tokio_util::sync::CancellationToken,
 ) {
-    for tool in gateway.config().tools.values() {
-        let Some(every) = tool.probe.as_ref().map(|p| p.every) else {
-            continue;
-        };
+    // HTTP tools by name; an upstream MCP server's probed tools by the name they are
+    // exposed under, looked up at each run (they appear once the server's tools are
+    // known, and disappear while a changed definition is blocked).
+    let mut probed: Vec<(String, Duration)> = gateway
+        .config()
+        .tools
+        .values()
+        .filter_map(|t| t.probe.as_ref().map(|p| (t.name.clone(), p.every)))
+        .collect();
+    for server in gateway.config().mcp_servers.values() {
+        for (tool, o) in &server.tools {
+            if let Some(p) = &o.probe {
+                probed.push((server.exposed_name(tool), p.every));
+            }
+        }
+    }
+    for (name, every) in probed {
         let gateway = gateway.clone();
-        let tool = tool.clone();
         let shutdown = shutdown.clone();
         tasks.spawn(async move {
             // First run soon after start, spread over a tenth of the interval.
@@ -133,11 +145,14 @@ pub fn spawn(
                     _ = shutdown.cancelled() => break,
                     _ = tokio::time::sleep(wait) => {}
                 }
+                wait = jitter(every, 0.1);
+                let Some(tool) = gateway.tool(&name) else {
+                    continue;
+                };
                 let report = probe(&gateway, &tool).await;
                 if !report.ok {
                     tracing::warn!(tool = %report.tool, class = ?report.error_class, "contract probe failed");
                 }
-                wait = jitter(every, 0.1);
             }
         });
     }
