@@ -29,6 +29,17 @@ pub struct Config {
     pub tools: BTreeMap<String, Arc<ToolSpec>>,
     /// Upstream MCP servers by name (each is also a dependency of the same name).
     pub mcp_servers: BTreeMap<String, Arc<McpServerSpec>>,
+    /// Trace export, when configured.
+    pub telemetry: Option<Otlp>,
+}
+
+/// OTLP trace export.
+#[derive(Debug, Clone)]
+pub struct Otlp {
+    /// The collector's base URL.
+    pub endpoint: url::Url,
+    /// Fraction of calls traced.
+    pub sample: f64,
 }
 
 /// How toolgate reaches an upstream MCP server.
@@ -168,8 +179,14 @@ pub enum ToolKind {
 pub struct GatewayConfig {
     /// Listen address.
     pub listen: SocketAddr,
-    /// SQLite state path.
+    /// SQLite state path (unused when `postgres` is set).
     pub state: PathBuf,
+    /// A PostgreSQL URL: the store shared by replicas, instead of SQLite.
+    pub postgres: Option<Secret>,
+    /// A Redis URL: quota, breaker, budget and leases shared by replicas.
+    pub shared: Option<Secret>,
+    /// This replica's name.
+    pub replica: Option<String>,
     /// Bearer token for /mcp and /admin (already read from the environment).
     pub auth_token: Option<Secret>,
     /// Extra accepted Host values.

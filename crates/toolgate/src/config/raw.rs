@@ -31,6 +31,30 @@ pub struct RawConfig {
     /// retries, pacing and notes.
     #[serde(default)]
     pub mcp_servers: BTreeMap<String, RawMcpServer>,
+    /// Traces of every call, exported over OTLP.
+    #[serde(default)]
+    pub telemetry: Option<RawTelemetry>,
+}
+
+/// Telemetry export.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTelemetry {
+    /// OTLP trace export: a span per tool call and per upstream attempt.
+    pub otlp: Option<RawOtlp>,
+}
+
+/// An OTLP endpoint.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawOtlp {
+    /// The collector's base URL, e.g. `http://collector:4318` (traces go to `/v1/traces`).
+    pub endpoint: String,
+    /// `http/protobuf` (the default and the only one supported).
+    pub protocol: Option<String>,
+    /// The fraction of calls traced, 0.0–1.0 (default 1.0); a caller's sampled
+    /// `traceparent` is always followed.
+    pub sample: Option<f64>,
 }
 
 /// An upstream MCP server: exactly one of `url` (streamable HTTP) or `command` (a stdio
@@ -110,9 +134,16 @@ pub struct RawMcpTool {
 pub struct RawGateway {
     /// Address for /mcp, /metrics, /healthz, /readyz and /admin. Default 127.0.0.1:8765.
     pub listen: Option<String>,
-    /// Path of the embedded SQLite store. Default `.toolgate/state.db`. Must be a file
-    /// (not empty, not `:memory:`): incidents have to survive a restart.
+    /// Where incidents, deprecations, probe results and dead letters are kept: a path of
+    /// the embedded SQLite store (default `.toolgate/state.db`; a file, not empty, not
+    /// `:memory:`, so incidents survive a restart), or a `postgres://` URL of a store
+    /// shared by several replicas (`${ENV}` expanded; never logged).
     pub state: Option<String>,
+    /// A `redis://` URL: replicas share quota, breaker, retry budget and leases through
+    /// it (`${ENV}` expanded; never logged). Without it each replica keeps its own.
+    pub shared: Option<String>,
+    /// This replica's name in logs, metrics and incidents (e.g. `${HOSTNAME}`).
+    pub replica: Option<String>,
     /// Name of an environment variable holding a bearer token required on /mcp and /admin.
     pub auth_token_env: Option<String>,
     /// Extra `Host` header values accepted on every endpoint (loopback names are always

@@ -390,7 +390,10 @@ impl Server {
             {
                 self.passthrough(id, m, params, modern, outbound).await
             }
-            "tools/call" => self.cancellable(id, outbound, self.call(id, params, modern, outbound)).await,
+            "tools/call" => {
+                self.cancellable(id, outbound, self.call(id, params, modern, outbound))
+                    .await
+            }
             "logging/setLevel" => {
                 let level = params
                     .and_then(|p| serde_json::from_str::<Map<String, Value>>(p.get()).ok())

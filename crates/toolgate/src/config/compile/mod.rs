@@ -281,6 +281,7 @@ impl Compiler<'_> {
         };
         let mut gateway = None;
         let mut alerts = None;
+        let mut telemetry = None;
         let mut raw_deps = BTreeMap::new();
         let mut raw_tools = BTreeMap::new();
         let mut raw_servers = BTreeMap::new();
@@ -298,6 +299,10 @@ impl Compiler<'_> {
                     gateway = self.entry::<RawGateway>("gateway", "/properties/gateway", value)
                 }
                 "alerts" => alerts = self.entry::<RawAlerts>("alerts", "/properties/alerts", value),
+                "telemetry" => {
+                    telemetry =
+                        self.entry::<RawTelemetry>("telemetry", "/properties/telemetry", value)
+                }
                 "mcp_servers" => {
                     let Some(map) =
                         self.entry::<BTreeMap<String, yaml_serde::Value>>(&key, "", value)
@@ -336,8 +341,14 @@ impl Compiler<'_> {
                     }
                 }
                 other => {
-                    const SECTIONS: [&str; 5] =
-                        ["gateway", "alerts", "dependencies", "tools", "mcp_servers"];
+                    const SECTIONS: [&str; 6] = [
+                        "gateway",
+                        "alerts",
+                        "dependencies",
+                        "tools",
+                        "mcp_servers",
+                        "telemetry",
+                    ];
                     let help = match known::did_you_mean(other, SECTIONS) {
                         Some(best) => format!("did you mean `{best}`?"),
                         None => {
@@ -408,12 +419,14 @@ impl Compiler<'_> {
                 "add at least one tool under `tools:`, or an MCP server under `mcp_servers:`",
             );
         }
+        let telemetry = telemetry.and_then(|t| self.telemetry(t));
         Some(Config {
             gateway,
             alerts,
             dependencies,
             tools,
             mcp_servers,
+            telemetry,
         })
     }
 
@@ -461,7 +474,25 @@ impl Compiler<'_> {
                 8 << 20
             }
         };
-        let state = self.state_path(raw.state);
+        let (state, postgres) = match raw.state {
+            Some(text) if text.starts_with("postgres://") || text.starts_with("postgresql://") => {
+                let url = self.expand("gateway.state", &text);
+                (PathBuf::from(".toolgate/state.db"), Some(Secret(url)))
+            }
+            other => (self.state_path(other), None),
+        };
+        let shared = raw.shared.map(|text| {
+            let url = self.expand("gateway.shared", &text);
+            if !(url.starts_with("redis://") || url.starts_with("rediss://")) {
+                self.err(
+                    "gateway.shared",
+                    "`shared` must be a redis:// or rediss:// URL",
+                    "e.g. `shared: redis://cache.internal:6379/0`",
+                );
+            }
+            Secret(url)
+        });
+        let replica = raw.replica.map(|r| self.expand("gateway.replica", &r));
         self.schema_roots(raw.schema_roots.unwrap_or_default());
         let max_request_bytes = match raw.max_request_bytes.as_deref().map(parse_bytes) {
             None => 4 << 20,
@@ -499,6 +530,9 @@ impl Compiler<'_> {
             ),
             listen,
             state,
+            postgres,
+            shared,
+            replica,
             auth_token,
             allowed_hosts: raw.allowed_hosts.unwrap_or_default(),
             deadline: self.duration_min(
@@ -514,6 +548,31 @@ impl Compiler<'_> {
                 NotesMode::default(),
             ),
         }
+    }
+
+    fn telemetry(&mut self, raw: RawTelemetry) -> Option<Otlp> {
+        let otlp = raw.otlp?;
+        let endpoint = self.url("telemetry.otlp.endpoint", &otlp.endpoint);
+        match otlp.protocol.as_deref() {
+            None | Some("http/protobuf") => {}
+            Some(other) => self.err(
+                "telemetry.otlp.protocol",
+                format!("protocol `{other}` is not supported"),
+                "use `http/protobuf` (OTLP over HTTP)",
+            ),
+        }
+        let sample = otlp.sample.unwrap_or(1.0);
+        if !(0.0..=1.0).contains(&sample) {
+            self.err(
+                "telemetry.otlp.sample",
+                format!("sample {sample} is not a fraction"),
+                "use a number from 0.0 (trace nothing) to 1.0 (trace every call)",
+            );
+        }
+        Some(Otlp {
+            endpoint: endpoint?,
+            sample: sample.clamp(0.0, 1.0),
+        })
     }
 
     /// `notes: text | structured | both`.
