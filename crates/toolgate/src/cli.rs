@@ -341,15 +341,21 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
 fn check(path: &Path) -> ExitCode {
     match config::load(path) {
         Ok(c) => {
+            let apis = c.dependencies.len() - c.mcp_servers.len();
+            let servers = if c.mcp_servers.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", {} MCP server{}",
+                    c.mcp_servers.len(),
+                    if c.mcp_servers.len() == 1 { "" } else { "s" }
+                )
+            };
             say!(
-                "{}: ok — {} dependenc{}, {} tool{}",
+                "{}: ok — {} dependenc{}, {} tool{}{servers}",
                 path.display(),
-                c.dependencies.len(),
-                if c.dependencies.len() == 1 {
-                    "y"
-                } else {
-                    "ies"
-                },
+                apis,
+                if apis == 1 { "y" } else { "ies" },
                 c.tools.len(),
                 if c.tools.len() == 1 { "" } else { "s" }
             );

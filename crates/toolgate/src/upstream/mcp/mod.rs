@@ -94,6 +94,12 @@ pub trait ClientChannel: Send + Sync + std::fmt::Debug {
     fn capabilities(&self) -> Option<Value>;
 }
 
+/// The 2026-07-28 request `_meta` key naming the request's revision.
+const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// The 2026-07-28 request `_meta` key naming the log level a request wants.
+const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+
 /// A prepared `tools/call`.
 #[derive(Debug)]
 pub struct McpRequest {
@@ -121,10 +127,27 @@ impl Upstream for McpUpstream {
 
     fn prepare(&self, args: &Map<String, Value>, ctx: &CallContext) -> Result<McpRequest, String> {
         let mut params = json!({ "name": self.tool, "arguments": args });
+        let mut meta = Map::new();
+        let asked = |key: &str| ctx.meta.as_ref().and_then(|m| m.get(key));
         // The client's progress token goes upstream unchanged, so the server's progress
         // notifications carry the token the client is waiting for.
-        if let Some(token) = ctx.meta.as_ref().and_then(|m| m.get("progressToken")) {
-            params["_meta"] = json!({ "progressToken": token });
+        if let Some(token) = asked("progressToken") {
+            meta.insert("progressToken".into(), token.clone());
+        }
+        // A server on the 2026-07-28 revision sends log messages for a request only when
+        // its `_meta` names a level. A client of that revision said what it wants (or
+        // nothing: then no logs); a handshake-era client set its level on its session,
+        // where toolgate filters what it relays, so everything is asked for upstream.
+        let level = if asked(PROTOCOL_VERSION).is_some() {
+            asked(LOG_LEVEL).cloned()
+        } else {
+            Some(Value::String("debug".into()))
+        };
+        if let Some(level) = level {
+            meta.insert(LOG_LEVEL.into(), level);
+        }
+        if !meta.is_empty() {
+            params["_meta"] = Value::Object(meta);
         }
         Ok(McpRequest {
             params,
