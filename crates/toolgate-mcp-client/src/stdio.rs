@@ -226,6 +226,12 @@ impl Stdio {
         relay: Option<Relay>,
         cancel_id: &mut Option<i64>,
     ) -> Result<Reply, Failure> {
+        // A request made while the child is down waits for its restart, and then for the
+        // restarted child's handshake: a server must see `initialize` first.
+        self.await_restart().await;
+        if !self.is_ready() && !self.stopping.is_cancelled() {
+            inner.ensure_initialized().await?;
+        }
         let id = inner.next_id();
         let body = message::request(id, method, params);
         let token = message::progress_token(params);
