@@ -55,7 +55,7 @@ pub(crate) struct Http {
     session: Mutex<Session>,
     /// The server answered `server/discover` like a server without the
     /// 2026-07-28 revision: later handshakes go straight to `initialize`.
-    legacy: AtomicBool,
+    stateless_only: AtomicBool,
 }
 
 /// How an answer's stream ended.
@@ -76,7 +76,7 @@ impl Http {
             url,
             headers,
             session: Mutex::new(Session::default()),
-            legacy: AtomicBool::new(false),
+            stateless_only: AtomicBool::new(false),
         }
     }
 
@@ -145,13 +145,32 @@ impl Http {
             .map_err(|e| self.connect_failure("POST to", &e))
     }
 
+    /// The handshake first, the stateless 2026-07-28 revision when the server refuses
+    /// the handshake: a server that serves both (most do, and `server/discover` may
+    /// list only the stateless one) gets the revision that carries what the gateway
+    /// relays during a call — server→client requests (sampling, elicitation, roots) and
+    /// resource subscriptions, which 2026-07-28 replaces with input-required results or
+    /// drops. Once a server has refused the handshake, it is asked statelessly at once.
     pub(crate) async fn handshake(&self, inner: &Arc<Inner>) -> Result<Initialized, Failure> {
-        if !self.legacy.load(Ordering::Relaxed) {
+        if self.stateless_only.load(Ordering::Relaxed) {
             if let Some(init) = self.discover(inner).await? {
                 return Ok(init);
             }
-            self.legacy.store(true, Ordering::Relaxed);
+            self.stateless_only.store(false, Ordering::Relaxed);
         }
+        match self.initialize_session(inner).await {
+            Err(e) if handshake_refused(&e) => match self.discover(inner).await? {
+                Some(init) => {
+                    self.stateless_only.store(true, Ordering::Relaxed);
+                    Ok(init)
+                }
+                None => Err(e),
+            },
+            other => other,
+        }
+    }
+
+    async fn initialize_session(&self, inner: &Arc<Inner>) -> Result<Initialized, Failure> {
         let previous = self.session();
         let fresh = Session {
             epoch: previous.epoch + 1,
@@ -802,4 +821,16 @@ fn error_chain(e: &reqwest::Error) -> String {
         source = s.source();
     }
     text
+}
+
+/// Whether a failed `initialize` means "this server does not do the handshake" (so the
+/// stateless revision is worth a try) rather than "it is down or busy".
+fn handshake_refused(e: &Failure) -> bool {
+    match e {
+        Failure::Status { status, .. } => {
+            (400..500).contains(status) && *status != 408 && *status != 429
+        }
+        Failure::Protocol { .. } => true,
+        _ => false,
+    }
 }

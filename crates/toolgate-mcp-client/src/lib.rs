@@ -5,8 +5,8 @@
 //!
 //! A [`Connection`] speaks MCP to one server: it performs the initialize
 //! handshake (offering revision 2025-11-25, accepting 2025-03-26, 2025-06-18
-//! and 2025-11-25; over HTTP the stateless 2026-07-28 revision is tried
-//! first, see below), sends requests and notifications, and hands back what
+//! and 2025-11-25; over HTTP the stateless 2026-07-28 revision is used when a
+//! server refuses the handshake, see below), sends requests and notifications, and hands back what
 //! happened on the wire as it happened: the JSON-RPC `result` *or* `error`
 //! ([`Reply::outcome`]), the HTTP status and headers of the answer (quota
 //! headers, `Retry-After`, `Deprecation` — the gateway turns them into
@@ -33,16 +33,20 @@
 //!
 //! # HTTP
 //!
-//! No I/O happens before the first use. The first use asks `server/discover`
-//! (with the `_meta` keys `io.modelcontextprotocol/protocolVersion` and
-//! `io.modelcontextprotocol/clientCapabilities`): a server that lists the
-//! stateless revision 2026-07-28 is spoken to without a session, every
+//! No I/O happens before the first use. The first use is the handshake: the
+//! gateway relays server→client requests (sampling, elicitation, roots) and
+//! resource subscriptions, which the handshake revisions carry and 2026-07-28
+//! replaces or drops, so a server serving both gets the handshake (and
+//! `server/discover` may list only the stateless revision even then). A server
+//! that refuses the handshake (a 4xx other than 408/429, or an answer that is
+//! not an initialize result) is asked `server/discover` (with the `_meta` keys
+//! `io.modelcontextprotocol/protocolVersion` and
+//! `io.modelcontextprotocol/clientCapabilities`); if it offers only the
+//! stateless revision 2026-07-28 it is spoken to without a session, every
 //! request carrying those `_meta` keys and the `MCP-Protocol-Version`,
 //! `Mcp-Method` and (for `tools/call`, `prompts/get`, `resources/read`)
-//! `Mcp-Name` headers. A server that answers discovery as one without that
-//! revision (a 4xx, a JSON-RPC error, a list without it) gets the handshake,
-//! and is not asked again; one that is down, rate limiting or failing (5xx,
-//! 408, 429) fails the call instead. The handshake keeps the
+//! `Mcp-Name` headers, and later handshakes go to discovery directly. One that
+//! is down, rate limiting or failing (5xx, 408, 429) fails the call instead. The handshake keeps the
 //! `Mcp-Session-Id` the server assigns and sends it with
 //! `MCP-Protocol-Version` on every later request, and opens the standalone
 //! GET stream (405: the server has none). Each answer is either one
@@ -550,15 +554,26 @@ pub(crate) fn with_request_meta(params: Option<&Value>) -> Value {
     params
 }
 
-/// A `server/discover` result that lists the stateless revision, as what
+/// A `server/discover` result that offers the stateless revision *only*, as what
 /// the gateway would have learnt from a handshake.
+///
+/// A server that also offers a handshake revision gets the handshake: the
+/// 2026-07-28 revision replaces server→client requests during a call (sampling,
+/// elicitation, roots) with input-required results and has no resource
+/// subscriptions, and the gateway relays those to clients of every revision as
+/// the handshake revisions carry them. `None` → the handshake.
 pub(crate) fn discovered(result: Value) -> Option<Initialized> {
-    let listed = result
+    let versions: Vec<&str> = result
         .get("supportedVersions")?
         .as_array()?
         .iter()
-        .any(|v| v.as_str() == Some(STATELESS_PROTOCOL_VERSION));
-    if !listed {
+        .filter_map(Value::as_str)
+        .collect();
+    let stateless = versions.contains(&STATELESS_PROTOCOL_VERSION);
+    let handshake = versions
+        .iter()
+        .any(|v| ACCEPTED_PROTOCOL_VERSIONS.contains(v));
+    if !stateless || handshake {
         return None;
     }
     let info = result

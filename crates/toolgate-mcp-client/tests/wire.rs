@@ -36,6 +36,8 @@ struct Fake {
     /// Answers `server/discover` listing 2026-07-28 (else as a server
     /// without that revision: method not found).
     modern: std::sync::atomic::AtomicBool,
+    /// With `modern`: lists a handshake revision next to 2026-07-28.
+    both: std::sync::atomic::AtomicBool,
     /// Hands `server/discover` to `post` instead.
     discover_to_post: std::sync::atomic::AtomicBool,
     /// Answers every request except `initialize`.
@@ -54,6 +56,7 @@ impl Fake {
             seen: Mutex::new(Seen::default()),
             inits: AtomicUsize::new(0),
             modern: std::sync::atomic::AtomicBool::new(false),
+            both: std::sync::atomic::AtomicBool::new(false),
             discover_to_post: std::sync::atomic::AtomicBool::new(false),
             post: Box::new(post),
             get: Box::new(get),
@@ -105,6 +108,12 @@ async fn on_post(State(fake): State<Arc<Fake>>, headers: HeaderMap, body: Bytes)
     fake.saw.notify_waiters();
     let id = message.get("id").cloned();
     match (message.get("method").and_then(Value::as_str), id) {
+        // A server of the stateless revision only: no handshake.
+        (Some("initialize"), Some(_))
+            if fake.modern.load(Ordering::SeqCst) && !fake.both.load(Ordering::SeqCst) =>
+        {
+            StatusCode::BAD_REQUEST.into_response()
+        }
         (Some("initialize"), Some(id)) => {
             let n = fake.inits.fetch_add(1, Ordering::SeqCst) + 1;
             let mut response = json_response(result(
@@ -128,7 +137,11 @@ async fn on_post(State(fake): State<Arc<Fake>>, headers: HeaderMap, body: Bytes)
                 &id,
                 json!({
                     "resultType": "complete",
-                    "supportedVersions": ["2025-11-25", "2026-07-28"],
+                    "supportedVersions": if fake.both.load(Ordering::SeqCst) {
+                        json!(["2025-11-25", "2026-07-28"])
+                    } else {
+                        json!(["2026-07-28"])
+                    },
                     "capabilities": {"tools": {}},
                     "instructions": "stateless",
                     "ttlMs": 0,
@@ -210,24 +223,19 @@ async fn handshake_sends_session_version_and_credentials_on_later_requests() {
     assert_eq!(reply.outcome.unwrap(), json!({"tools": []}));
     assert_eq!(reply.status, 200);
 
-    // A server without 2026-07-28 refuses discovery; the handshake follows.
+    // The handshake comes first: no discovery for a server that does it.
     let posts = fake.posts();
     assert_eq!(
         fake.methods(),
-        [
-            "server/discover",
-            "initialize",
-            "notifications/initialized",
-            "tools/list"
-        ]
+        ["initialize", "notifications/initialized", "tools/list"]
     );
-    let (first, init_body) = &posts[1];
+    let (first, init_body) = &posts[0];
     assert_eq!(init_body["params"]["protocolVersion"], "2025-11-25");
     assert!(init_body["params"]["capabilities"]["sampling"].is_object());
     assert_eq!(init_body["params"]["clientInfo"]["name"], "toolgate");
     assert!(first.get("mcp-session-id").is_none());
     assert!(first.get("mcp-protocol-version").is_none());
-    for (headers, _) in &posts[2..] {
+    for (headers, _) in &posts[1..] {
         assert_eq!(headers["mcp-session-id"], "s-1");
         assert_eq!(headers["mcp-protocol-version"], "2025-06-18");
     }
@@ -238,6 +246,24 @@ async fn handshake_sends_session_version_and_credentials_on_later_requests() {
     // A second initialize is the same session, not a second handshake.
     conn.initialize(LONG).await.unwrap();
     assert_eq!(fake.inits.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_server_offering_a_handshake_revision_too_gets_the_handshake() {
+    let fake = Fake::new(
+        |m, _, _| ready(json_response(result(&m["id"], json!({"content": []})))),
+        no_standalone_stream,
+    );
+    fake.modern.store(true, Ordering::SeqCst);
+    fake.both.store(true, Ordering::SeqCst);
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    let init = conn.initialize(LONG).await.unwrap();
+    assert_ne!(init.protocol_version, "2026-07-28");
+    assert_eq!(
+        fake.inits.load(Ordering::SeqCst),
+        1,
+        "one initialize handshake"
+    );
 }
 
 #[tokio::test]
@@ -263,9 +289,13 @@ async fn a_server_listing_2026_07_28_is_used_statelessly() {
     )
     .await
     .unwrap();
-    assert_eq!(fake.methods(), ["server/discover", "tools/call"]);
+    // The handshake was refused (a 400), then the server was asked statelessly.
+    assert_eq!(
+        fake.methods(),
+        ["initialize", "server/discover", "tools/call"]
+    );
     assert_eq!(fake.inits.load(Ordering::SeqCst), 0);
-    for (headers, body) in fake.posts() {
+    for (headers, body) in fake.posts().into_iter().skip(1) {
         let meta = &body["params"]["_meta"];
         assert_eq!(
             meta["io.modelcontextprotocol/protocolVersion"],
@@ -276,7 +306,7 @@ async fn a_server_listing_2026_07_28_is_used_statelessly() {
         assert_eq!(headers["mcp-method"], body["method"].as_str().unwrap());
         assert!(headers.get("mcp-session-id").is_none());
     }
-    let (headers, call) = &fake.posts()[1];
+    let (headers, call) = &fake.posts()[2];
     assert_eq!(headers["mcp-name"], "search");
     // The caller's own _meta survives beside ours.
     assert_eq!(call["params"]["_meta"]["progressToken"], 4);
@@ -287,10 +317,13 @@ async fn a_server_listing_2026_07_28_is_used_statelessly() {
 
 #[tokio::test]
 async fn an_overloaded_server_fails_discovery_instead_of_falling_back() {
+    // A stateless-only server (it refuses the handshake) that is overloaded when asked
+    // statelessly: the 503 is the answer, not a reason to try yet another revision.
     let fake = Fake::new(
         |_, _, _| ready((StatusCode::SERVICE_UNAVAILABLE, [("retry-after", "3")]).into_response()),
         no_standalone_stream,
     );
+    fake.modern.store(true, Ordering::SeqCst);
     fake.discover_to_post.store(true, Ordering::SeqCst);
     let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
     assert!(matches!(
@@ -860,7 +893,8 @@ async fn a_standalone_stream_answered_404_re_establishes_the_session() {
     conn.initialize(LONG).await.unwrap();
     assert_eq!(next_event(&mut events).await, Event::SessionLost);
     assert_eq!(fake.inits.load(Ordering::SeqCst), 2);
-    // Later requests use the new session, and discovery is not retried.
+    // Later requests use the new session; a server that does the handshake is never
+    // asked to discover.
     conn.request("tools/list", None, LONG, None).await.unwrap();
     let (headers, _) = fake.posts().pop().unwrap();
     assert_eq!(headers["mcp-session-id"], "s-2");
@@ -869,7 +903,7 @@ async fn a_standalone_stream_answered_404_re_establishes_the_session() {
         .iter()
         .filter(|m| *m == "server/discover")
         .count();
-    assert_eq!(discovers, 1);
+    assert_eq!(discovers, 0);
 }
 
 #[tokio::test]
