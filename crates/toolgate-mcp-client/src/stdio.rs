@@ -30,6 +30,10 @@ use crate::{
 
 const FIRST_BACKOFF: Duration = Duration::from_millis(500);
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
+/// A request that finds the child down waits for its restart when that is due within
+/// this long (the first restarts after a crash are); otherwise it fails at once.
+const MAX_RESTART_WAIT: Duration = Duration::from_secs(2);
+
 /// A child that ran this long before exiting starts the backoff over.
 const HEALTHY_UPTIME: Duration = Duration::from_secs(60);
 /// After stdin is closed on shutdown, the child gets this long to exit.
@@ -74,6 +78,8 @@ struct Shared {
     seq: u64,
     /// Start attempts made so far (the first spawn included).
     attempts: u64,
+    /// When the supervisor makes its next start attempt, while it waits to.
+    next_attempt: Option<Instant>,
 }
 
 struct State {
@@ -253,7 +259,6 @@ impl Stdio {
         relay: Option<Relay>,
         token: Option<String>,
     ) -> Result<(Value, Duration), Failure> {
-        self.await_restart().await;
         let (tx, rx) = oneshot::channel();
         let writer = {
             let mut s = lock(&self.state.shared);
@@ -308,6 +313,12 @@ impl Stdio {
             let s = lock(&self.state.shared);
             if s.writer.is_some() {
                 return;
+            }
+            // Only a restart that is due soon is worth waiting for; a server that keeps
+            // exiting (its backoff grown) fails the request at once, as a down one should.
+            match s.next_attempt {
+                Some(at) if at.saturating_duration_since(Instant::now()) <= MAX_RESTART_WAIT => {}
+                _ => return,
             }
             s.attempts
         };
@@ -621,11 +632,13 @@ async fn supervise(
             state.emit(Event::Exited { detail });
             backoff = restart_delay(backoff, started.elapsed());
         }
+        lock(&state.shared).next_attempt = Some(Instant::now() + backoff);
         tokio::select! {
             _ = tokio::time::sleep(backoff) => {}
             _ = stopping.cancelled() => return,
             _ = closed.cancelled() => return,
         }
+        lock(&state.shared).next_attempt = None;
         backoff = (backoff * 2).min(MAX_BACKOFF);
         child = spawn_child(&command, &state);
         lock(&state.shared).attempts += 1;
