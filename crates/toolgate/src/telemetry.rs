@@ -561,13 +561,21 @@ struct LoggedOnce<E> {
     origin: String,
 }
 
+impl<E> LoggedOnce<E> {
+    /// Records whether an export failed; true when that differs from the last one (the
+    /// first failure, and the first success after failures: what is logged).
+    fn changed(&self, failed: bool) -> bool {
+        self.failing.swap(failed, Ordering::Relaxed) != failed
+    }
+}
+
 impl<E: SpanExporter> SpanExporter for LoggedOnce<E> {
     async fn export(&self, batch: Vec<SpanData>) -> OTelSdkResult {
         let spans = batch.len();
         let result = self.inner.export(batch).await;
-        match &result {
-            Err(e) => {
-                if !self.failing.swap(true, Ordering::Relaxed) {
+        if self.changed(result.is_err()) {
+            match &result {
+                Err(e) => {
                     let error = e.to_string().replace(&self.redact, &self.origin);
                     tracing::warn!(
                         collector = %self.origin,
@@ -576,11 +584,7 @@ impl<E: SpanExporter> SpanExporter for LoggedOnce<E> {
                         "trace export failed; spans are dropped until the collector answers (logged once)"
                     );
                 }
-            }
-            Ok(()) => {
-                if self.failing.swap(false, Ordering::Relaxed) {
-                    tracing::info!(collector = %self.origin, "trace export works again");
-                }
+                Ok(()) => tracing::info!(collector = %self.origin, "trace export works again"),
             }
         }
         result

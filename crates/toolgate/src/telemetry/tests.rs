@@ -470,3 +470,16 @@ fn upstreams_get_the_trace_context_the_mcp_way_and_the_http_way() {
     assert!(request.headers.get("traceparent").is_none());
     assert!(request.headers.get("tracestate").is_none());
 }
+
+#[test]
+fn a_failing_collector_is_logged_once_and_its_recovery_once() {
+    let logged = LoggedOnce {
+        inner: (),
+        failing: AtomicBool::new(false),
+        redact: String::new(),
+        origin: String::new(),
+    };
+    let failed = [false, true, true, true, false, false, true];
+    let logs: Vec<bool> = failed.iter().map(|f| logged.changed(*f)).collect();
+    assert_eq!(logs, [false, true, false, false, true, false, true]);
+}
