@@ -426,3 +426,90 @@ async fn without_telemetry_no_tracer_runs_and_the_callers_context_is_passed_on()
     let sent: HashMap<_, _> = seen.traceparents.lock().unwrap().iter().cloned().collect();
     assert_eq!(sent["/flaky"].as_deref(), Some(caller.as_str()));
 }
+
+/// toolgate in front of toolgate: the front's MCP attempt hands the call's context to the
+/// upstream server in `params._meta.traceparent`, so the upstream's call span is a child
+/// of the front's, in the caller's trace.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upstream_mcp_server_gets_the_context_in_params_meta() {
+    let dir = temp_dir("otel-mcp");
+    let receiver = start_receiver(&dir).await;
+    let (upstream, seen) = start_upstream().await;
+    let back = start_toolgate(&config(upstream, receiver.port, &dir.join("back.db"))).await;
+    let front = start_toolgate(&format!(
+        r#"
+gateway:
+  state: {state}
+telemetry:
+  otlp: {{ endpoint: "http://127.0.0.1:{collector}" }}
+mcp_servers:
+  back: {{ url: "{url}", owner: ops@example.com, retry: {{ max_attempts: 1 }} }}
+"#,
+        state = dir.join("front.db").display(),
+        collector = receiver.port,
+        url = back.url,
+    ))
+    .await;
+    let caller = format!("00-{TRACE_ID}-{CALLER_SPAN}-01");
+    // The front knows the back's tools once it has listed them (right after start).
+    let mut answer = Value::Null;
+    for _ in 0..100 {
+        answer = call(
+            &front.url,
+            json!("c-1"),
+            "back__flaky_status",
+            json!({}),
+            json!({ "traceparent": caller }),
+        )
+        .await;
+        if answer["result"].is_object() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+    for gateway in [&front, &back] {
+        assert!(
+            gateway
+                .gateway
+                .services()
+                .telemetry
+                .as_ref()
+                .unwrap()
+                .flush(Duration::from_secs(30))
+                .await
+        );
+    }
+    // Front: call + 1 MCP attempt; back: call + 2 HTTP attempts (503, 200).
+    let spans = receiver.wait_for(TRACE_ID, 5).await;
+    let one = |name: &str| -> &Value {
+        let found: Vec<&Value> = spans.iter().filter(|s| s["name"] == name).collect();
+        assert_eq!(found.len(), 1, "{name}: {spans:#?}");
+        found[0]
+    };
+    let front_call = one("execute_tool back__flaky_status");
+    assert_eq!(front_call["parent_span_id"], CALLER_SPAN);
+    assert_eq!(attr(front_call, "gen_ai.tool.type"), "extension");
+    assert_eq!(attr(front_call, "toolgate.mcp_server"), "back");
+    assert_eq!(attr(front_call, "gen_ai.tool.call.id"), "c-1");
+    let attempt = one("tools/call flaky_status");
+    assert_eq!(attempt["parent_span_id"], front_call["span_id"]);
+    assert_eq!(attempt["kind"], "SPAN_KIND_CLIENT");
+    assert_eq!(attr(attempt, "mcp.method.name"), "tools/call");
+    assert_eq!(attr(attempt, "gen_ai.tool.name"), "flaky_status");
+    assert_eq!(attr(attempt, "http.response.status_code"), 200);
+    let back_call = one("execute_tool flaky_status");
+    assert_eq!(back_call["parent_span_id"], front_call["span_id"]);
+    assert_eq!(attr(back_call, "toolgate.attempts"), 2);
+    // The back's HTTP upstream got the back's call span as parent, same trace.
+    let sent = seen.traceparents.lock().unwrap().clone();
+    let expected = format!(
+        "00-{TRACE_ID}-{}-01",
+        back_call["span_id"].as_str().unwrap()
+    );
+    assert!(
+        sent.iter()
+            .any(|(p, t)| p == "/flaky" && t.as_deref() == Some(expected.as_str())),
+        "{sent:?}"
+    );
+}
