@@ -120,8 +120,14 @@ impl Telemetry {
     }
 
     /// The span of one call of `spec`, a child of the caller's trace when `ctx` carries
-    /// a valid `_meta.traceparent`.
-    pub fn call(&self, spec: &ToolSpec, ctx: &CallContext) -> CallTrace {
+    /// a valid `_meta.traceparent`; `probe` for a contract probe's call.
+    pub fn call(&self, spec: &ToolSpec, ctx: &CallContext, probe: bool) -> CallTrace {
+        let mut attributes = call_attributes(spec, ctx.call_id.as_deref());
+        // Probes are traced too, told apart from agent traffic.
+        attributes.push(KeyValue::new(
+            "toolgate.origin",
+            if probe { "probe" } else { "agent" },
+        ));
         let parent = ctx
             .meta
             .as_ref()
@@ -133,7 +139,7 @@ impl Telemetry {
             .tracer
             .span_builder(format!("execute_tool {}", spec.name))
             .with_kind(SpanKind::Internal)
-            .with_attributes(call_attributes(spec, ctx.call_id.as_deref()))
+            .with_attributes(attributes)
             .start_with_context(&self.tracer, &parent);
         let context = span.span_context().clone();
         CallTrace {

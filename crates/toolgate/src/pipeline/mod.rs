@@ -96,7 +96,10 @@ pub async fn run<U: Upstream>(
         started + spec.deadline,
     );
     // Traced, the upstream gets this call's span as its parent instead of the caller's.
-    let trace = services.telemetry.as_ref().map(|t| t.call(spec, ctx));
+    let trace = services
+        .telemetry
+        .as_ref()
+        .map(|t| t.call(spec, ctx, origin == Origin::Probe));
     let traced_ctx = trace.as_ref().map(|t| t.upstream_context(ctx));
     let ctx = traced_ctx.as_ref().unwrap_or(ctx);
     let mut call = Call {

@@ -335,7 +335,7 @@ async fn a_collector_that_is_down_costs_the_call_nothing() {
     let spec = http_spec();
     let ctx = CallContext::default();
     for _ in 0..100 {
-        let call = telemetry.call(&spec, &ctx);
+        let call = telemetry.call(&spec, &ctx, false);
         let attempt = call.attempt(&spec, 1);
         attempt.end(Some(ErrorClass::ServerError));
         call.end(&CallEnd {
@@ -365,7 +365,7 @@ async fn the_upstream_gets_the_calls_span_as_parent_in_the_callers_trace() {
         ])),
         ..CallContext::default()
     };
-    let call = telemetry.call(&spec, &ctx);
+    let call = telemetry.call(&spec, &ctx, false);
     let upstream = call.upstream_context(&ctx);
     let meta = upstream.meta.as_ref().unwrap();
     let sent = meta["traceparent"].as_str().unwrap();
@@ -376,7 +376,7 @@ async fn the_upstream_gets_the_calls_span_as_parent_in_the_callers_trace() {
     assert!(sent.ends_with("-01"), "{sent}");
     assert_eq!(meta["progressToken"], json!("p"));
     // A root call at sample 0.0 is not sampled, and says so upstream.
-    let root = telemetry.call(&spec, &CallContext::default());
+    let root = telemetry.call(&spec, &CallContext::default(), false);
     let sent = root.upstream_context(&CallContext::default()).meta.unwrap()["traceparent"]
         .as_str()
         .unwrap()

@@ -305,6 +305,7 @@ async fn a_traced_call_continues_the_callers_trace_with_one_span_per_attempt() {
     assert_eq!(attr(call_span, "gen_ai.tool.name"), "flaky_status");
     assert_eq!(attr(call_span, "gen_ai.tool.call.id"), "call-1");
     assert_eq!(attr(call_span, "toolgate.dependency"), "api");
+    assert_eq!(attr(call_span, "toolgate.origin"), "agent");
     assert_eq!(attr(call_span, "toolgate.attempts"), 2);
     assert_eq!(attr(call_span, "toolgate.drift"), false);
     assert_eq!(attr(call_span, "toolgate.breaker.state"), "closed");
