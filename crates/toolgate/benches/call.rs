@@ -110,6 +110,7 @@ fn bench(c: &mut Criterion) {
     let services = Services {
         metrics: Arc::new(Metrics::new()),
         incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
+        telemetry: None,
     };
     let args = || {
         let mut m = Map::new();

@@ -126,14 +126,21 @@ impl Background {
         let joined = tokio::time::timeout(left, self.tasks.wait()).await.is_ok();
         let left = deadline.saturating_sub(started.elapsed());
         let delivered = self.gateway.notifier().flush(left).await;
-        if !(flushed && joined && delivered) {
+        // Spans last: the calls that ended meanwhile are in the batch too.
+        let left = deadline.saturating_sub(started.elapsed());
+        let exported = match &self.gateway.services().telemetry {
+            Some(telemetry) => telemetry.shutdown(left).await,
+            None => true,
+        };
+        if !(flushed && joined && delivered && exported) {
             tracing::warn!(
                 incidents_flushed = flushed,
                 tasks_stopped = joined,
                 notifications_delivered = delivered,
+                spans_exported = exported,
                 "shutdown deadline reached with work pending"
             );
         }
-        flushed && joined && delivered
+        flushed && joined && delivered && exported
     }
 }

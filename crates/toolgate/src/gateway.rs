@@ -63,6 +63,11 @@ impl Gateway {
             .map(|(name, spec)| (name.clone(), Arc::new(DependencyState::new(spec.clone()))))
             .collect();
         let metrics = Arc::new(Metrics::new());
+        let telemetry = config
+            .telemetry
+            .as_ref()
+            .map(crate::telemetry::Telemetry::start)
+            .transpose()?;
         let notifier = Notifier::start(config.alerts.clone(), store.clone());
         let incidents = Arc::new(Incidents::new(
             Some(notifier.clone()),
@@ -105,7 +110,11 @@ impl Gateway {
             config,
             routes: RwLock::new(Arc::new(routes)),
             dependencies,
-            services: Services { metrics, incidents },
+            services: Services {
+                metrics,
+                incidents,
+                telemetry,
+            },
             store,
             notifier,
             client,

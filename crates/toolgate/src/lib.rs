@@ -23,6 +23,7 @@ pub mod server;
 pub mod status;
 pub mod store;
 pub mod sync;
+pub mod telemetry;
 pub mod tool_state;
 pub mod upstream;
 pub mod watch;

@@ -515,6 +515,7 @@ impl Server {
                 Some(Value::Object(m)) => Some(m),
                 _ => None,
             },
+            call_id: Some(id.json().to_string()),
         };
         // One lookup by name in the route table; nothing cloned but the route's `Arc`.
         let outcome = crate::pipeline::run(

@@ -58,6 +58,8 @@ struct Call {
     last: Option<(ErrorClass, Option<Duration>, Detail)>,
     /// `Warning` texts of the last reply, for the notes.
     warnings: Vec<String>,
+    /// The call's trace span, with `telemetry.otlp`.
+    trace: Option<crate::telemetry::CallTrace>,
 }
 
 /// How the attempts ended.
@@ -93,6 +95,13 @@ pub async fn run<U: Upstream>(
         spec.retry_safe(),
         started + spec.deadline,
     );
+    // Traced, the upstream gets this call's span as its parent instead of the caller's.
+    let trace = services
+        .telemetry
+        .as_ref()
+        .map(|t| t.call(spec, ctx, origin == Origin::Probe));
+    let traced_ctx = trace.as_ref().map(|t| t.upstream_context(ctx));
+    let ctx = traced_ctx.as_ref().unwrap_or(ctx);
     let mut call = Call {
         origin,
         started,
@@ -102,6 +111,7 @@ pub async fn run<U: Upstream>(
         latency: None,
         last: None,
         warnings: Vec::new(),
+        trace,
     };
     let args = Value::Object(args);
     let request = match prepare(route, &args, ctx) {
@@ -306,9 +316,19 @@ async fn attempt<U: Upstream>(
 ) -> Attempted {
     let spec = &route.spec;
     let timeout = spec.dependency.timeout.min(call.retry.left(Instant::now()));
+    let mut span = call
+        .trace
+        .as_ref()
+        .map(|t| t.attempt(spec, call.retry.attempts() + 1));
     let sent = route.upstream.attempt(request, timeout).await;
+    if let Some(s) = &mut span {
+        s.reply(&sent);
+    }
     if let Err(SendError::Build { detail }) = &sent {
         admitted.unsent();
+        if let Some(s) = span {
+            s.end(Some(ErrorClass::ClientError));
+        }
         return Attempted::Failed {
             class: ErrorClass::ClientError,
             hint: None,
@@ -334,6 +354,9 @@ async fn attempt<U: Upstream>(
     {
         AttemptResult::Success(body) => {
             admitted.settle(Instant::now(), signals.as_ref(), latency, None);
+            if let Some(s) = span {
+                s.end(None);
+            }
             let seen = header_version.or_else(|| version::from_body(spec, &body));
             if let Some(announced) = seen
                 && let version::Verdict::Refuse(refusal) = version::judge(
@@ -365,6 +388,9 @@ async fn attempt<U: Upstream>(
                 s.rate_limited = true;
             }
             let throttle = admitted.settle(Instant::now(), signals.as_ref(), latency, Some(class));
+            if let Some(s) = span {
+                s.end(Some(class));
+            }
             Attempted::Failed {
                 class,
                 hint: hint.max(throttle),
@@ -466,7 +492,7 @@ fn failure_of<U: Upstream>(
 fn record<U: Upstream>(
     route: &Route<U>,
     services: &Services,
-    call: Call,
+    mut call: Call,
     result: Result<Structured, Failure>,
 ) -> CallOutcome {
     let spec = &route.spec;
@@ -547,6 +573,20 @@ fn record<U: Upstream>(
     if let Err(Failure { drift: Some(d), .. }) = &result {
         signals["drift"] =
             json!({ "summary": d.summary(), "changes": d.changes, "truncated": d.truncated });
+    }
+    if let Some(trace) = call.trace.take() {
+        let drift = match &result {
+            Err(Failure { drift: Some(d), .. }) => Some(d.summary()),
+            Err(f) => f.drift_cause.map(str::to_string),
+            Ok(_) => None,
+        };
+        trace.end(&crate::telemetry::CallEnd {
+            class,
+            attempts: call.retry.attempts(),
+            paced: call.paced,
+            drift,
+            breaker: &snapshot.breaker,
+        });
     }
     CallOutcome {
         result,

@@ -61,4 +61,6 @@ pub struct Services {
     pub metrics: Arc<Metrics>,
     /// Raising and clearing incidents (never waits for the store).
     pub incidents: Arc<Incidents>,
+    /// The tracer, with `telemetry.otlp`; `None` costs a call nothing.
+    pub telemetry: Option<Arc<crate::telemetry::Telemetry>>,
 }

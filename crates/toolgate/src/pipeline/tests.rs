@@ -169,6 +169,7 @@ fn rig(tool: &str, replies: Vec<Reply>) -> Rig {
         services: Services {
             metrics: Arc::new(Metrics::new()),
             incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
+            telemetry: None,
         },
     }
 }
@@ -595,6 +596,7 @@ fn quota_route() -> Arc<(Route<QuotaFake>, Services)> {
         Services {
             metrics: Arc::new(Metrics::new()),
             incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
+            telemetry: None,
         },
     ))
 }
@@ -766,6 +768,7 @@ async fn a_request_the_client_cannot_form_is_a_client_error_that_never_opens_the
     let services = Services {
         metrics: Arc::new(Metrics::new()),
         incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
+        telemetry: None,
     };
     let args = || {
         let Value::Object(m) = json!({ "query": "rust" }) else {

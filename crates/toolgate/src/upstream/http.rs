@@ -35,14 +35,24 @@ impl Upstream for HttpUpstream {
     fn prepare(
         &self,
         args: &Map<String, Value>,
-        _: &CallContext,
+        ctx: &CallContext,
     ) -> Result<RenderedRequest, String> {
-        match self.tool.http_request() {
+        let mut rendered = match self.tool.http_request() {
             Some(request) => request
                 .render(&self.tool.dependency.base_url, args)
-                .map_err(|e| e.0),
-            None => Err(format!("{} is not an HTTP tool", self.tool.name)),
+                .map_err(|e| e.0)?,
+            None => return Err(format!("{} is not an HTTP tool", self.tool.name)),
+        };
+        // W3C trace context as headers (the call's span when toolgate traces, else the
+        // caller's, when valid).
+        for (name, value) in crate::telemetry::propagated(ctx.meta.as_ref()) {
+            if let Ok(value) = reqwest::header::HeaderValue::from_str(&value) {
+                rendered
+                    .headers
+                    .insert(reqwest::header::HeaderName::from_static(name), value);
+            }
         }
+        Ok(rendered)
     }
 
     async fn attempt(

@@ -35,6 +35,8 @@ pub struct CallContext {
     pub client: Option<Arc<dyn mcp::ClientChannel>>,
     /// The `_meta` of the client's `tools/call` (its progress token, trace context).
     pub meta: Option<Map<String, Value>>,
+    /// The JSON text of the `tools/call` request's id, for the call's trace span.
+    pub call_id: Option<String>,
 }
 
 /// One kind of upstream a tool can call.

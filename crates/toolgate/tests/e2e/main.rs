@@ -11,6 +11,7 @@ mod hostile;
 mod import;
 mod limits;
 mod notes;
+mod otel;
 mod signals;
 mod transport;
 mod watch;

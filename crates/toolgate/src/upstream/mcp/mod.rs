@@ -149,6 +149,11 @@ impl Upstream for McpUpstream {
         if !meta.is_empty() {
             params["_meta"] = Value::Object(meta);
         }
+        // The trace context goes upstream the MCP way, in `params._meta` (the call's span
+        // when toolgate traces, else the caller's, when valid).
+        for (key, value) in crate::telemetry::propagated(ctx.meta.as_ref()) {
+            params["_meta"][key] = Value::String(value);
+        }
         Ok(McpRequest {
             params,
             client: ctx.client.clone(),
@@ -440,6 +445,7 @@ pub(crate) mod tests {
                 None,
                 Duration::from_secs(3600),
             )),
+            telemetry: None,
         }
     }
 
@@ -466,6 +472,7 @@ pub(crate) mod tests {
         let ctx = CallContext {
             client: Some(client.clone()),
             meta: Some(serde_json::from_value(json!({"progressToken": "p"})).unwrap()),
+            call_id: None,
         };
         let r = route(link.clone(), None);
         let outcome = pipeline::run(&r, &services(), Map::new(), Origin::Agent, &ctx).await;
