@@ -307,7 +307,11 @@ impl Store {
     /// Claims the right to notify about incident `id` now: true for the one caller that
     /// may send, when nobody claimed it within `throttle`. SQLite (one replica) always
     /// says yes and leaves throttling to the notifier, as before.
-    pub async fn claim_notification(&self, id: i64, throttle: Duration) -> Result<bool, StoreError> {
+    pub async fn claim_notification(
+        &self,
+        id: i64,
+        throttle: Duration,
+    ) -> Result<bool, StoreError> {
         dispatch!(self, s => s.claim_notification(id, throttle).await)
     }
 
@@ -364,7 +368,10 @@ impl Store {
     }
 
     /// The last probe results of `tool`: (ok, error class), newest first.
-    pub async fn probe_results(&self, tool: String) -> Result<Vec<(bool, Option<String>)>, StoreError> {
+    pub async fn probe_results(
+        &self,
+        tool: String,
+    ) -> Result<Vec<(bool, Option<String>)>, StoreError> {
         dispatch!(self, s => s.probe_results(tool).await)
     }
 

@@ -107,12 +107,13 @@ impl std::fmt::Debug for PostgresStore {
 impl PostgresStore {
     /// Connects to `url` (`postgres://user:password@host:port/db`) and migrates.
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
-        let mut config = tokio_postgres::Config::from_str(url).map_err(|e| StoreError::Postgres {
-            // The parser's messages do not quote the URL; the URL itself is not repeated.
-            target: "postgres://…".into(),
-            message: format!("gateway.state is not a valid PostgreSQL URL: {e}"),
-            transient: false,
-        })?;
+        let mut config =
+            tokio_postgres::Config::from_str(url).map_err(|e| StoreError::Postgres {
+                // The parser's messages do not quote the URL; the URL itself is not repeated.
+                target: "postgres://…".into(),
+                message: format!("gateway.state is not a valid PostgreSQL URL: {e}"),
+                transient: false,
+            })?;
         config.connect_timeout(TIMEOUT);
         if config.get_application_name().is_none() {
             config.application_name("toolgate");
@@ -180,7 +181,10 @@ impl PostgresStore {
             .prepare_cached(sql)
             .await
             .map_err(|e| self.error(&e))?;
-        client.query(&stmt, params).await.map_err(|e| self.error(&e))
+        client
+            .query(&stmt, params)
+            .await
+            .map_err(|e| self.error(&e))
     }
 
     async fn migrate(&self) -> Result<(), StoreError> {
@@ -305,7 +309,11 @@ impl PostgresStore {
     }
 
     /// True for the one caller whose claim matched: nobody notified within `throttle`.
-    pub async fn claim_notification(&self, id: i64, throttle: Duration) -> Result<bool, StoreError> {
+    pub async fn claim_notification(
+        &self,
+        id: i64,
+        throttle: Duration,
+    ) -> Result<bool, StoreError> {
         let rows = self
             .query(
                 "UPDATE incidents SET notified_at = now()

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::{DEAD_LETTERS_KEPT, Incident, IncidentKind, NewIncident, Recorded, StoreError};
 
@@ -179,7 +179,7 @@ impl SqliteStore {
         why: String,
     ) -> Result<Vec<Incident>, StoreError> {
         self.with(move |c| {
-            let tx = c.transaction()?;
+            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let open = query_incidents(
                 &tx,
                 "WHERE status = 'open' AND kind = ?1 AND tool = ?2 AND (?3 IS NULL OR fingerprint = ?3)",
@@ -316,7 +316,10 @@ fn record_incident(
     seen: u32,
     now: &str,
 ) -> rusqlite::Result<Recorded> {
-    let tx = c.transaction()?;
+    // Immediate: a read-then-write transaction that starts deferred cannot wait for
+    // another connection's write lock (SQLite answers "database is locked" at once);
+    // taking the lock up front lets busy_timeout queue concurrent writers instead.
+    let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let existing: Option<i64> = tx
         .query_row(
             "SELECT id FROM incidents WHERE status = 'open' AND kind = ?1 AND tool = ?2 AND fingerprint = ?3",

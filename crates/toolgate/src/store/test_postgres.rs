@@ -221,7 +221,9 @@ impl Local {
 }
 
 fn run(c: &mut Command, what: &str) {
-    let status = c.status().unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
+    let status = c
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
     assert!(status.success(), "{what} failed");
 }
 

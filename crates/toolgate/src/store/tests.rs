@@ -17,10 +17,8 @@ impl Fixture {
     fn new(backend: &str, name: &str) -> Fixture {
         match backend {
             "sqlite" => {
-                let dir = std::env::temp_dir().join(format!(
-                    "toolgate-store-{name}-{}",
-                    std::process::id()
-                ));
+                let dir = std::env::temp_dir()
+                    .join(format!("toolgate-store-{name}-{}", std::process::id()));
                 let _ = std::fs::remove_dir_all(&dir);
                 Fixture::Sqlite(dir)
             }
@@ -310,7 +308,10 @@ async fn leases_expire_and_are_taken_over(f: Fixture) {
         "another replica cannot take a held lease"
     );
     assert!(
-        store.try_lease("probe:web_search", "replica-b", long).await.unwrap(),
+        store
+            .try_lease("probe:web_search", "replica-b", long)
+            .await
+            .unwrap(),
         "leases are independent by name"
     );
     // A lease that expired is taken over.
@@ -345,9 +346,15 @@ async fn an_unreachable_postgres_fails_fast_naming_host_and_database_but_not_the
     let url = format!("postgres://toolgate:s3cret-pw@127.0.0.1:{port}/fleet");
     let err = PostgresStore::connect(&url).await.unwrap_err();
     let text = err.to_string();
-    assert!(text.contains(&format!("postgres://127.0.0.1:{port}/fleet")), "{text}");
+    assert!(
+        text.contains(&format!("postgres://127.0.0.1:{port}/fleet")),
+        "{text}"
+    );
     assert!(!text.contains("s3cret-pw"), "{text}");
-    assert!(err.is_transient(), "a refused connection may succeed later: {text}");
+    assert!(
+        err.is_transient(),
+        "a refused connection may succeed later: {text}"
+    );
     let bad = PostgresStore::connect("postgres://u:s3cret-pw@[::1:bad/x")
         .await
         .unwrap_err()

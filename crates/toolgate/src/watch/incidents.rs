@@ -328,10 +328,7 @@ impl Incidents {
             loop {
                 {
                     let g = lock(&self.index);
-                    if g.queue.is_empty()
-                        && g.retry.is_empty()
-                        && g.dirty.is_empty()
-                        && !g.writing
+                    if g.queue.is_empty() && g.retry.is_empty() && g.dirty.is_empty() && !g.writing
                     {
                         return;
                     }
