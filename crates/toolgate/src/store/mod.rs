@@ -305,14 +305,17 @@ impl Store {
     }
 
     /// Claims the right to notify about incident `id` now: true for the one caller that
-    /// may send, when nobody claimed it within `throttle`. SQLite (one replica) always
-    /// says yes and leaves throttling to the notifier, as before.
+    /// may send, when nobody claimed it within `throttle`. `opening` is true for the
+    /// replica whose write opened the incident: a new incident is announced by its
+    /// opener (as opened), not by a replica that merely saw it too. SQLite (one
+    /// replica) always says yes and leaves throttling to the notifier, as before.
     pub async fn claim_notification(
         &self,
         id: i64,
         throttle: Duration,
+        opening: bool,
     ) -> Result<bool, StoreError> {
-        dispatch!(self, s => s.claim_notification(id, throttle).await)
+        dispatch!(self, s => s.claim_notification(id, throttle, opening).await)
     }
 
     /// Takes or renews the lease `name` for `holder` for `ttl`: true when `holder` holds

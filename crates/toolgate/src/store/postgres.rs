@@ -26,6 +26,9 @@ use super::{DEAD_LETTERS_KEPT, Incident, IncidentKind, NewIncident, Recorded, St
 /// How long to wait for a connection, a free pooled one, or a statement's network trip.
 const TIMEOUT: Duration = Duration::from_secs(2);
 
+/// How long a new incident is left to the replica that opened it to announce.
+const OPENER_GRACE: Duration = Duration::from_secs(30);
+
 /// Connections per replica: the writer, the notifier, probes and admin reads.
 const POOL_SIZE: usize = 8;
 
@@ -309,17 +312,22 @@ impl PostgresStore {
     }
 
     /// True for the one caller whose claim matched: nobody notified within `throttle`.
+    /// A new incident is the opener's to announce: an update claims an incident nobody
+    /// announced yet only once [`OPENER_GRACE`] passed (the opener went away first).
     pub async fn claim_notification(
         &self,
         id: i64,
         throttle: Duration,
+        opening: bool,
     ) -> Result<bool, StoreError> {
         let rows = self
             .query(
                 "UPDATE incidents SET notified_at = now()
-                 WHERE id = $1 AND (notified_at IS NULL OR notified_at <= now() - make_interval(secs => $2))
+                 WHERE id = $1 AND (
+                    notified_at <= now() - make_interval(secs => $2)
+                    OR (notified_at IS NULL AND ($3 OR first_seen <= now() - make_interval(secs => $4))))
                  RETURNING id",
-                &[&id, &throttle.as_secs_f64()],
+                &[&id, &throttle.as_secs_f64(), &opening, &OPENER_GRACE.as_secs_f64()],
             )
             .await?;
         Ok(!rows.is_empty())

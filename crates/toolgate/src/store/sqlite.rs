@@ -131,6 +131,7 @@ impl SqliteStore {
         &self,
         _id: i64,
         _throttle: std::time::Duration,
+        _opening: bool,
     ) -> Result<bool, StoreError> {
         Ok(true)
     }

@@ -27,6 +27,8 @@ struct Local {
     dir: PathBuf,
     bin: PathBuf,
     as_postgres: bool,
+    /// The server options it was started with (port, socket directory, …).
+    options: String,
 }
 
 static N: AtomicU64 = AtomicU64::new(0);
@@ -60,10 +62,11 @@ impl TestPostgres {
         if as_postgres {
             run(Command::new("chown").arg("postgres:").arg(&dir), "chown");
         }
-        let local = Local {
+        let mut local = Local {
             dir,
             bin,
             as_postgres,
+            options: String::new(),
         };
         let data = local.dir.join("data");
         local.run(
@@ -106,6 +109,7 @@ impl TestPostgres {
                 ],
             );
             if out.status.success() {
+                local.options = options;
                 return TestPostgres {
                     url: format!("postgres://postgres@127.0.0.1:{port}/postgres"),
                     local: Some(local),
@@ -149,11 +153,16 @@ impl TestPostgres {
             .as_ref()
             .expect("only a local test server can be restarted");
         let data = local.dir.join("data");
+        // With a log file: otherwise the new server writes to (and holds open) the pipe
+        // this helper reads pg_ctl's output from, and reading never ends.
+        let log = local.dir.join("server.log");
         let out = local.command(
             "pg_ctl",
             &[
                 "-D",
                 data.to_str().unwrap(),
+                "-l",
+                log.to_str().unwrap(),
                 "-m",
                 "fast",
                 "-w",
@@ -165,6 +174,71 @@ impl TestPostgres {
         assert!(
             out.status.success(),
             "pg_ctl restart failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// `pg_ctl stop` (fast shutdown: clients are disconnected).
+    ///
+    /// # Panics
+    ///
+    /// On a server this helper did not start.
+    pub fn stop(&self) {
+        let local = self
+            .local
+            .as_ref()
+            .expect("only a local test server can be stopped");
+        let data = local.dir.join("data");
+        let out = local.command(
+            "pg_ctl",
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-m",
+                "fast",
+                "-w",
+                "-t",
+                "60",
+                "stop",
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "pg_ctl stop failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// Starts a stopped server again, on the same port, waiting until it is up.
+    ///
+    /// # Panics
+    ///
+    /// On a server this helper did not start.
+    pub fn start_again(&self) {
+        let local = self
+            .local
+            .as_ref()
+            .expect("only a local test server can be started again");
+        let data = local.dir.join("data");
+        let log = local.dir.join("server.log");
+        let out = local.command(
+            "pg_ctl",
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-l",
+                log.to_str().unwrap(),
+                "-o",
+                &local.options,
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "pg_ctl start failed: {}",
             String::from_utf8_lossy(&out.stderr)
         );
     }

@@ -33,6 +33,14 @@ impl Fixture {
         }
     }
 
+    /// Runs SQL on the PostgreSQL test database.
+    fn sql(&self, sql: &str) {
+        match self {
+            Fixture::Postgres(pg) => pg.sql(sql),
+            Fixture::Sqlite(_) => unreachable!("PostgreSQL only"),
+        }
+    }
+
     /// Marks the store as written by a toolgate with schema version 99.
     fn make_newer(&self) {
         match self {
@@ -270,25 +278,38 @@ async fn one_of_two_claimers_notifies_and_the_throttle_holds(f: Fixture) {
     let b = f.open().await.unwrap();
     let id = a.record_incident(drift("fp")).await.unwrap().id;
     let throttle = Duration::from_secs(3600);
+    if !a.is_shared() {
+        // One replica: the notifier's own throttle decides, as before.
+        assert!(a.claim_notification(id, throttle, true).await.unwrap());
+        assert!(b.claim_notification(id, throttle, false).await.unwrap());
+        return;
+    }
+    assert!(
+        !b.claim_notification(id, throttle, false).await.unwrap(),
+        "a replica that only saw the new incident leaves it to its opener"
+    );
     let (x, y) = tokio::join!(
-        a.claim_notification(id, throttle),
-        b.claim_notification(id, throttle)
+        a.claim_notification(id, throttle, true),
+        b.claim_notification(id, throttle, true)
     );
     let (x, y) = (x.unwrap(), y.unwrap());
-    if a.is_shared() {
-        assert!(x ^ y, "exactly one claimer wins: {x} {y}");
-        assert!(
-            !a.claim_notification(id, throttle).await.unwrap(),
-            "within the throttle nobody notifies again"
-        );
-        assert!(
-            b.claim_notification(id, Duration::ZERO).await.unwrap(),
-            "once the throttle passed, the next update may be sent"
-        );
-    } else {
-        // One replica: the notifier's own throttle decides, as before.
-        assert!(x && y);
-    }
+    assert!(x ^ y, "exactly one claimer wins: {x} {y}");
+    assert!(
+        !a.claim_notification(id, throttle, false).await.unwrap(),
+        "within the throttle nobody notifies again"
+    );
+    assert!(
+        b.claim_notification(id, Duration::ZERO, false)
+            .await
+            .unwrap(),
+        "once the throttle passed, the next update may be sent"
+    );
+    // An incident whose opener never announced it is announced by an update later.
+    let orphan = a.record_incident(drift("orphan")).await.unwrap().id;
+    f.sql(&format!(
+        "UPDATE incidents SET first_seen = now() - interval '1 hour' WHERE id = {orphan}"
+    ));
+    assert!(b.claim_notification(orphan, throttle, false).await.unwrap());
 }
 
 async fn leases_expire_and_are_taken_over(f: Fixture) {

@@ -404,7 +404,7 @@ impl Incidents {
                         };
                         if let Some(n) = &self.notifier
                             && n.has_route(&stored.owner)
-                            && self.claim(store, &stored, event).await
+                            && self.claim(store, &stored, event, r.opened).await
                         {
                             n.notify(&stored, event);
                         }
@@ -471,11 +471,14 @@ impl Incidents {
     /// replica always says yes (the notifier throttles); a shared one lets one replica
     /// per incident and throttle through. If the claim itself fails, a new incident is
     /// still announced (a page twice beats none), an update is not.
-    async fn claim(&self, store: &Store, stored: &Incident, event: Event) -> bool {
+    async fn claim(&self, store: &Store, stored: &Incident, event: Event, opened: bool) -> bool {
         if !store.is_shared() {
             return true;
         }
-        match store.claim_notification(stored.id, self.throttle).await {
+        match store
+            .claim_notification(stored.id, self.throttle, opened)
+            .await
+        {
             Ok(won) => {
                 if !won {
                     tracing::debug!(
