@@ -22,7 +22,7 @@ use crate::config::GatewayConfig;
 mod postgres;
 mod sqlite;
 #[cfg(test)]
-mod test_postgres;
+pub(crate) mod test_postgres;
 #[cfg(test)]
 mod tests;
 

@@ -623,6 +623,57 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn writes_refused_while_postgres_is_down_are_kept_in_order_and_land_once_it_is_back() {
+        let pg = crate::store::test_postgres::TestPostgres::start_local();
+        let store = Store::Postgres(crate::store::PostgresStore::connect(&pg.url).await.unwrap());
+        let incidents = Arc::new(Incidents::new(None, Duration::from_secs(60)));
+        let stop = CancellationToken::new();
+        let writer = tokio::spawn(incidents.clone().run_writer(store.clone(), stop.clone()));
+        incidents.raise(drift("a"));
+        assert!(incidents.flush(Duration::from_secs(30)).await);
+
+        pg.stop();
+        // Cleared and raised again while the store is down, plus sightings.
+        incidents.clear(
+            IncidentKind::ContractDrift,
+            "web_search",
+            Some("a"),
+            "fixed",
+        );
+        assert_eq!(incidents.raise(drift("a")), Raised::Opened);
+        incidents.raise(drift("a"));
+        incidents.raise(drift("b"));
+        assert!(
+            !incidents.flush(Duration::from_millis(500)).await,
+            "nothing can be written while the store is down"
+        );
+        assert!(
+            !lock(&incidents.index).retry.is_empty(),
+            "the writes are kept"
+        );
+
+        pg.start_again();
+        assert!(incidents.flush(Duration::from_secs(60)).await);
+        let all = store.incidents(true).await.unwrap();
+        let summary: Vec<(String, String, i64)> = all
+            .iter()
+            .map(|i| (i.fingerprint.clone(), i.status.clone(), i.count))
+            .collect();
+        assert_eq!(
+            summary,
+            vec![
+                ("b".to_string(), "open".to_string(), 1),
+                ("a".to_string(), "open".to_string(), 2),
+                // (A sighting not yet written when the incident clears is not counted.)
+                ("a".to_string(), "resolved".to_string(), 1),
+            ],
+            "in order: the resolution, then the new incident and its sighting"
+        );
+        stop.cancel();
+        writer.await.unwrap();
+    }
+
     #[test]
     fn without_a_writer_nothing_blocks_and_the_queue_is_bounded() {
         let incidents = Incidents::new(None, Duration::from_secs(60));
