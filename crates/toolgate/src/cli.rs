@@ -454,7 +454,9 @@ async fn serve(
             }
         }
     };
-    let store = Store::open(&config.gateway.state).context("opening the state store")?;
+    let store = Store::connect(&config.gateway)
+        .await
+        .context("opening the state store")?;
     let listen_addr = listen.unwrap_or(config.gateway.listen);
     let gateway = Gateway::new(config, store)?;
     gateway.restore().await;
@@ -471,7 +473,7 @@ async fn serve(
         }
         tracing::info!(
             tools = listed_tools(&gateway),
-            state = %gateway.config().gateway.state.display(),
+            state = %gateway.store().describe(),
             "serving MCP on stdio"
         );
         let server = Arc::new(crate::mcp::dispatch::Server::new(gateway.clone()));
@@ -492,7 +494,7 @@ async fn serve(
         mcp = %format!("http://{local}/mcp"),
         metrics = %format!("http://{local}/metrics"),
         tools = listed_tools(&gateway),
-        state = %gateway.config().gateway.state.display(),
+        state = %gateway.store().describe(),
         demo,
         "toolgate is serving"
     );
@@ -585,7 +587,9 @@ async fn probe(path: &Path, only: Option<&str>, format: &str) -> anyhow::Result<
             return Ok(ExitCode::FAILURE);
         }
     };
-    let store = Store::open(&config.gateway.state).context("opening the state store")?;
+    let store = Store::connect(&config.gateway)
+        .await
+        .context("opening the state store")?;
     let gateway = Gateway::new(config, store)?;
     gateway.restore().await;
     let background = crate::background::Background::incidents_only(&gateway);
@@ -709,17 +713,17 @@ async fn incidents(
     all: bool,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let state = match state {
-        Some(s) => s,
+    let store = match state {
+        Some(s) => Store::open(&s),
         None => match config::load(path) {
-            Ok(c) => c.gateway.state,
+            Ok(c) => Store::connect(&c.gateway).await,
             Err(errors) => {
                 eprintln!("{errors}");
                 return Ok(ExitCode::FAILURE);
             }
         },
-    };
-    let store = Store::open(&state).context("opening the state store")?;
+    }
+    .context("opening the state store")?;
     let list = store.incidents(all).await?;
     if json {
         say!("{}", serde_json::to_string_pretty(&list)?);
@@ -727,7 +731,7 @@ async fn incidents(
         say!(
             "no {}incidents in {}",
             if all { "" } else { "open " },
-            state.display()
+            store.describe()
         );
     } else {
         for i in &list {

@@ -66,8 +66,8 @@ async fn metrics(State(gateway): State<Arc<Gateway>>) -> Response {
 }
 
 async fn ready(State(gateway): State<Arc<Gateway>>) -> Response {
-    match gateway.store().incidents(false).await {
-        Ok(_) => (StatusCode::OK, "ready").into_response(),
+    match gateway.store().ping().await {
+        Ok(()) => (StatusCode::OK, "ready").into_response(),
         Err(e) => (
             StatusCode::SERVICE_UNAVAILABLE,
             format!("state store unavailable: {e}"),

@@ -10,7 +10,12 @@
 //!
 //! Notifications: one per opened incident; updates go through the notifier's
 //! per-incident throttle; an incident that re-opens within the throttle after being
-//! resolved (a flapping upstream) is announced as an update, not as a new page.
+//! resolved (a flapping upstream) is announced as an update, not as a new page. With a
+//! store shared by replicas, the writer first claims the notification in the store, so
+//! of the replicas that saw the same incident one tells the owner.
+//!
+//! A write the store refuses because it is unavailable (PostgreSQL down or restarting)
+//! stays queued, in order, and is retried with backoff; upserts make the retry safe.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -32,6 +37,13 @@ const QUEUE_CAP: usize = 4096;
 
 /// How often the writer looks for merged sightings even when nothing woke it.
 const WRITE_EVERY: Duration = Duration::from_millis(250);
+
+/// The first pause after the store refused a write; doubled per failed batch up to
+/// [`RETRY_MAX`].
+const RETRY_FIRST: Duration = Duration::from_millis(250);
+
+/// The longest pause between attempts at an unavailable store.
+const RETRY_MAX: Duration = Duration::from_secs(5);
 
 /// The identity of an open incident.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -80,6 +92,9 @@ enum Write {
 struct Index {
     open: HashMap<Key, Open>,
     queue: VecDeque<Write>,
+    /// Writes the store refused while unavailable, with their sightings, oldest first:
+    /// retried before anything newer.
+    retry: VecDeque<(Write, u32)>,
     /// Keys of open incidents with unwritten sightings.
     dirty: Vec<Key>,
     /// When each key last opened, for the flapping rule.
@@ -272,17 +287,35 @@ impl Incidents {
 
     /// The writer: writes queued incidents and merged sightings to `store` and tells
     /// the owners, until `shutdown` is cancelled — then writes what is left and returns.
+    ///
+    /// While the store is unavailable the writer pauses between attempts (backoff up to
+    /// [`RETRY_MAX`]) and keeps what it could not write.
     pub async fn run_writer(self: Arc<Self>, store: Store, shutdown: CancellationToken) {
+        let mut pause: Option<Duration> = None;
         loop {
-            let stopping = tokio::select! {
-                _ = shutdown.cancelled() => true,
-                _ = self.wake.notified() => false,
-                _ = tokio::time::sleep(WRITE_EVERY) => false,
+            let stopping = match pause {
+                // Backing off: only shutdown interrupts the pause.
+                Some(p) => tokio::select! {
+                    _ = shutdown.cancelled() => true,
+                    _ = tokio::time::sleep(p) => false,
+                },
+                None => tokio::select! {
+                    _ = shutdown.cancelled() => true,
+                    _ = self.wake.notified() => false,
+                    _ = tokio::time::sleep(WRITE_EVERY) => false,
+                },
             };
-            self.write_batch(&store).await;
+            let written = self.write_batch(&store).await;
+            pause = if written {
+                None
+            } else {
+                Some(pause.map_or(RETRY_FIRST, |p| (p * 2).min(RETRY_MAX)))
+            };
             if stopping {
                 // A last pass for what the final batch itself queued (none today).
-                self.write_batch(&store).await;
+                if written {
+                    self.write_batch(&store).await;
+                }
                 return;
             }
         }
@@ -295,7 +328,8 @@ impl Incidents {
             loop {
                 {
                     let g = lock(&self.index);
-                    if g.queue.is_empty() && g.dirty.is_empty() && !g.writing {
+                    if g.queue.is_empty() && g.retry.is_empty() && g.dirty.is_empty() && !g.writing
+                    {
                         return;
                     }
                 }
@@ -313,10 +347,14 @@ impl Incidents {
         }
     }
 
-    async fn write_batch(&self, store: &Store) {
+    /// Writes what is pending; false when the store was unavailable (what was not
+    /// written is kept for the next batch).
+    async fn write_batch(&self, store: &Store) -> bool {
         let batch = {
             let mut g = lock(&self.index);
-            let mut batch: Vec<(Write, u32)> = g.queue.drain(..).map(|w| (w, 1)).collect();
+            let mut batch: Vec<(Write, u32)> = g.retry.drain(..).collect();
+            let queued: Vec<Write> = g.queue.drain(..).collect();
+            batch.extend(queued.into_iter().map(|w| (w, 1)));
             let dirty = std::mem::take(&mut g.dirty);
             for key in dirty {
                 if let Some(open) = g.open.get_mut(&key) {
@@ -329,32 +367,56 @@ impl Incidents {
             g.writing = !batch.is_empty();
             batch
         };
-        for (write, seen) in batch {
-            self.write(store, write, seen).await;
+        let mut batch = VecDeque::from(batch);
+        let mut written = true;
+        while let Some((write, seen)) = batch.pop_front() {
+            if let Err(again) = self.write(store, write, seen).await {
+                // The store is unavailable: keep this write and everything after it, in
+                // order, ahead of what was queued meanwhile.
+                batch.push_front((again, seen));
+                let mut g = lock(&self.index);
+                while let Some(w) = batch.pop_back() {
+                    g.retry.push_front(w);
+                }
+                written = false;
+                break;
+            }
         }
         lock(&self.index).writing = false;
+        written
     }
 
-    async fn write(&self, store: &Store, write: Write, seen: u32) {
+    /// One write; gives the write back when the store was unavailable (then it is worth
+    /// retrying). Any other failure is logged and the write dropped.
+    async fn write(&self, store: &Store, write: Write, seen: u32) -> Result<(), Write> {
         match write {
             Write::Open(incident) => {
                 let key = Key::of(&incident);
-                let kind = incident.kind;
-                let tool = incident.tool.clone();
-                match store.record_sightings(incident, seen).await {
+                match store.record_sightings(incident.clone(), seen).await {
                     Ok(r) => {
-                        let Some(stored) = r.incident else { return };
+                        let Some(stored) = r.incident else {
+                            return Ok(());
+                        };
                         let event = if r.opened && !self.flapping(&key) {
                             Event::Opened
                         } else {
                             Event::Updated
                         };
-                        if let Some(n) = &self.notifier {
+                        if let Some(n) = &self.notifier
+                            && n.has_route(&stored.owner)
+                            && self.claim(store, &stored, event, r.opened).await
+                        {
                             n.notify(&stored, event);
                         }
+                        Ok(())
+                    }
+                    Err(e) if e.is_transient() => {
+                        unavailable(&e, "an incident");
+                        Err(Write::Open(incident))
                     }
                     Err(e) => {
-                        tracing::error!(kind = kind.as_str(), %tool, error = %e, "could not record an incident")
+                        tracing::error!(kind = incident.kind.as_str(), tool = %incident.tool, error = %e, "could not record an incident");
+                        Ok(())
                     }
                 }
             }
@@ -363,22 +425,73 @@ impl Incidents {
                 tool,
                 fingerprint,
                 why,
-            } => match store.resolve(kind, tool.clone(), fingerprint, why).await {
+            } => match store
+                .resolve(kind, tool.clone(), fingerprint.clone(), why.clone())
+                .await
+            {
                 Ok(resolved) => {
                     for i in resolved {
                         if let Some(n) = &self.notifier {
                             n.notify(&i, Event::Resolved);
                         }
                     }
+                    Ok(())
+                }
+                Err(e) if e.is_transient() => {
+                    unavailable(&e, "a resolution");
+                    Err(Write::Resolve {
+                        kind,
+                        tool,
+                        fingerprint,
+                        why,
+                    })
                 }
                 Err(e) => {
-                    tracing::error!(kind = kind.as_str(), %tool, error = %e, "could not resolve incidents")
+                    tracing::error!(kind = kind.as_str(), %tool, error = %e, "could not resolve incidents");
+                    Ok(())
                 }
             },
             Write::Deprecation { tool, notice } => {
-                if let Err(e) = store.save_deprecation(tool.clone(), notice).await {
-                    tracing::error!(%tool, error = %e, "could not remember the deprecation notice");
+                match store.save_deprecation(tool.clone(), notice.clone()).await {
+                    Ok(()) => Ok(()),
+                    Err(e) if e.is_transient() => {
+                        unavailable(&e, "a deprecation notice");
+                        Err(Write::Deprecation { tool, notice })
+                    }
+                    Err(e) => {
+                        tracing::error!(%tool, error = %e, "could not remember the deprecation notice");
+                        Ok(())
+                    }
                 }
+            }
+        }
+    }
+
+    /// Whether this replica is the one to notify about `stored` now. A store of one
+    /// replica always says yes (the notifier throttles); a shared one lets one replica
+    /// per incident and throttle through. If the claim itself fails, a new incident is
+    /// still announced (a page twice beats none), an update is not.
+    async fn claim(&self, store: &Store, stored: &Incident, event: Event, opened: bool) -> bool {
+        if !store.is_shared() {
+            return true;
+        }
+        match store
+            .claim_notification(stored.id, self.throttle, opened)
+            .await
+        {
+            Ok(won) => {
+                if !won {
+                    tracing::debug!(
+                        incident = stored.id,
+                        event = event.as_str(),
+                        "another replica notifies about this incident"
+                    );
+                }
+                won
+            }
+            Err(e) => {
+                tracing::warn!(incident = stored.id, error = %e, "could not claim the notification");
+                event == Event::Opened
             }
         }
     }
@@ -400,8 +513,13 @@ impl Incidents {
     }
 }
 
+/// Logs a write kept for retry because the store is unavailable.
+fn unavailable(e: &crate::store::StoreError, what: &str) {
+    tracing::warn!(error = %e, "the state store is unavailable: keeping {what} queued and retrying");
+}
+
 fn push(g: &mut Index, write: Write) {
-    if g.queue.len() >= QUEUE_CAP {
+    if g.queue.len() + g.retry.len() >= QUEUE_CAP {
         g.dropped += 1;
         if g.dropped.is_power_of_two() {
             tracing::error!(
@@ -503,6 +621,57 @@ mod tests {
         assert_eq!(incidents.raise(drift("a")), Raised::Seen);
         assert_eq!(incidents.raise(drift("b")), Raised::Opened);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn writes_refused_while_postgres_is_down_are_kept_in_order_and_land_once_it_is_back() {
+        let pg = crate::store::test_postgres::TestPostgres::start_local();
+        let store = Store::Postgres(crate::store::PostgresStore::connect(&pg.url).await.unwrap());
+        let incidents = Arc::new(Incidents::new(None, Duration::from_secs(60)));
+        let stop = CancellationToken::new();
+        let writer = tokio::spawn(incidents.clone().run_writer(store.clone(), stop.clone()));
+        incidents.raise(drift("a"));
+        assert!(incidents.flush(Duration::from_secs(30)).await);
+
+        pg.stop();
+        // Cleared and raised again while the store is down, plus sightings.
+        incidents.clear(
+            IncidentKind::ContractDrift,
+            "web_search",
+            Some("a"),
+            "fixed",
+        );
+        assert_eq!(incidents.raise(drift("a")), Raised::Opened);
+        incidents.raise(drift("a"));
+        incidents.raise(drift("b"));
+        assert!(
+            !incidents.flush(Duration::from_millis(500)).await,
+            "nothing can be written while the store is down"
+        );
+        assert!(
+            !lock(&incidents.index).retry.is_empty(),
+            "the writes are kept"
+        );
+
+        pg.start_again();
+        assert!(incidents.flush(Duration::from_secs(60)).await);
+        let all = store.incidents(true).await.unwrap();
+        let summary: Vec<(String, String, i64)> = all
+            .iter()
+            .map(|i| (i.fingerprint.clone(), i.status.clone(), i.count))
+            .collect();
+        assert_eq!(
+            summary,
+            vec![
+                ("b".to_string(), "open".to_string(), 1),
+                ("a".to_string(), "open".to_string(), 2),
+                // (A sighting not yet written when the incident clears is not counted.)
+                ("a".to_string(), "resolved".to_string(), 1),
+            ],
+            "in order: the resolution, then the new incident and its sighting"
+        );
+        stop.cancel();
+        writer.await.unwrap();
     }
 
     #[test]

@@ -134,9 +134,11 @@ pub fn spawn(
             }
         }
     }
+    let holder: Arc<str> = crate::store::replica_name(&gateway.config().gateway).into();
     for (name, every) in probed {
         let gateway = gateway.clone();
         let shutdown = shutdown.clone();
+        let holder = holder.clone();
         tasks.spawn(async move {
             // First run soon after start, spread over a tenth of the interval.
             let mut wait = jitter(every / 10, 1.0);
@@ -149,12 +151,38 @@ pub fn spawn(
                 let Some(tool) = gateway.tool(&name) else {
                     continue;
                 };
+                if !probe_lease(&gateway, &name, &holder, every).await {
+                    continue;
+                }
                 let report = probe(&gateway, &tool).await;
                 if !report.ok {
                     tracing::warn!(tool = %report.tool, class = ?report.error_class, "contract probe failed");
                 }
             }
         });
+    }
+}
+
+/// Whether this replica runs this interval's probe of `tool`: with a store shared by
+/// replicas, the one holding the tool's probe lease does, so the fleet probes once per
+/// interval. The lease outlives an interval (with its jitter) so its holder keeps it
+/// from one probe to the next; if the holder goes away, another replica takes over
+/// within one and a half intervals. When the store cannot be asked, nobody probes
+/// (the store being down is what `/readyz` reports).
+async fn probe_lease(gateway: &Gateway, tool: &str, holder: &str, every: Duration) -> bool {
+    let store = gateway.store();
+    if !store.is_shared() {
+        return true;
+    }
+    match store
+        .try_lease(&format!("probe:{tool}"), holder, every.mul_f64(1.5))
+        .await
+    {
+        Ok(held) => held,
+        Err(e) => {
+            tracing::warn!(%tool, error = %e, "cannot take the probe lease: skipping this probe");
+            false
+        }
     }
 }
 

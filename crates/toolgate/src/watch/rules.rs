@@ -204,15 +204,37 @@ pub fn spawn(
 ) {
     let gateway = gateway.clone();
     let shutdown = shutdown.clone();
+    let holder = crate::store::replica_name(&gateway.config().gateway);
     tasks.spawn(async move {
         loop {
+            let every = gateway.config().alerts.evaluate_every;
             tokio::select! {
                 _ = shutdown.cancelled() => break,
-                _ = tokio::time::sleep(gateway.config().alerts.evaluate_every) => {}
+                _ = tokio::time::sleep(every) => {}
             }
-            evaluate(&gateway, Instant::now());
+            if holds_rules_lease(&gateway, &holder, every).await {
+                evaluate(&gateway, Instant::now());
+            }
         }
     });
+}
+
+/// Whether this replica evaluates the rules this round: with a store shared by
+/// replicas, only the holder of the `rules` lease does (one page per rule for the
+/// fleet). The lease lasts three rounds, so its holder keeps it while it runs and
+/// another replica takes over within three rounds when it stops.
+async fn holds_rules_lease(gateway: &Gateway, holder: &str, every: std::time::Duration) -> bool {
+    let store = gateway.store();
+    if !store.is_shared() {
+        return true;
+    }
+    match store.try_lease("rules", holder, every * 3).await {
+        Ok(held) => held,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot take the alert-rules lease: skipping this round");
+            false
+        }
+    }
 }
 
 fn incident(

@@ -1,9 +1,6 @@
-//! The embedded SQLite store: incidents, remembered deprecations, probe results and
-//! dead letters — what must survive a restart.
+//! The embedded SQLite backend: one replica's own file.
 //!
-//! One connection behind a mutex, used from `spawn_blocking`. Nothing on a call's path
-//! waits for it: incidents reach it through the incident writer
-//! (`watch::incidents`), which merges repeat sightings. WAL mode keeps
+//! One connection behind a mutex, used from `spawn_blocking`. WAL mode keeps
 //! `toolgate incidents` readable while a server runs; `synchronous=NORMAL` (safe with
 //! WAL: a power loss may lose the last transactions, never corrupt the file) spares an
 //! fsync per write.
@@ -11,48 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use rusqlite::{Connection, OptionalExtension, params};
-use serde::Serialize;
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
-/// Errors from the store, with the file they concern.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// SQLite failed.
-    #[error("state store {path}: {source}")]
-    Sqlite {
-        /// The database file.
-        path: PathBuf,
-        /// The cause.
-        source: rusqlite::Error,
-    },
-    /// The state directory could not be created.
-    #[error("cannot create the state directory {path}: {source}")]
-    Dir {
-        /// The directory.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// A blocking task was cancelled (shutdown).
-    #[error("the state store task was cancelled")]
-    Cancelled,
-    /// The file was written by a newer toolgate, whose schema this one does not know.
-    #[error(
-        "state store {path} has schema version {found}, newer than this toolgate's {known}: \
-         it was written by a newer toolgate. Run that version, or point gateway.state at another file"
-    )]
-    NewerSchema {
-        /// The database file.
-        path: PathBuf,
-        /// The schema version in the file.
-        found: i64,
-        /// The newest version this binary knows.
-        known: i64,
-    },
-}
-
-/// Dead letters kept; older ones are pruned as new ones arrive.
-pub const DEAD_LETTERS_KEPT: i64 = 10_000;
+use super::{DEAD_LETTERS_KEPT, Incident, IncidentKind, NewIncident, Recorded, StoreError};
 
 /// Schema migrations, applied in order; `PRAGMA user_version` records how many ran.
 const MIGRATIONS: &[&str] = &[
@@ -99,140 +57,16 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX probe_results_tool ON probe_results(tool, id);",
 ];
 
-/// A kind of incident.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum IncidentKind {
-    /// The response no longer matches the contract.
-    ContractDrift,
-    /// The upstream announced deprecation or a sunset date.
-    Deprecation,
-    /// Retries of a (tool, error class) kept failing: none recovered over the window.
-    RecoveryRateZero,
-    /// The tool's scheduled contract probe fails.
-    ProbeFailing,
-    /// The dependency's circuit breaker has been open for long.
-    CircuitOpenLong,
-    /// The upstream refuses toolgate's credentials.
-    AuthFailing,
-    /// The tool's success rate collapsed relative to its own history.
-    SuccessRateCollapse,
-    /// The upstream's contract version is newer than the tool's contract.
-    WrapperOutdated,
-    /// An upstream MCP server's live tool definition differs from its pin.
-    DefinitionDrift,
-}
-
-impl IncidentKind {
-    /// Every kind.
-    pub const ALL: [IncidentKind; 9] = [
-        IncidentKind::ContractDrift,
-        IncidentKind::Deprecation,
-        IncidentKind::RecoveryRateZero,
-        IncidentKind::ProbeFailing,
-        IncidentKind::CircuitOpenLong,
-        IncidentKind::AuthFailing,
-        IncidentKind::SuccessRateCollapse,
-        IncidentKind::WrapperOutdated,
-        IncidentKind::DefinitionDrift,
-    ];
-
-    /// The kind of a stored name.
-    pub fn parse(name: &str) -> Option<IncidentKind> {
-        IncidentKind::ALL.into_iter().find(|k| k.as_str() == name)
-    }
-
-    /// Stored name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            IncidentKind::ContractDrift => "contract_drift",
-            IncidentKind::Deprecation => "deprecation",
-            IncidentKind::RecoveryRateZero => "recovery_rate_zero",
-            IncidentKind::ProbeFailing => "probe_failing",
-            IncidentKind::CircuitOpenLong => "circuit_open_long",
-            IncidentKind::AuthFailing => "auth_failing",
-            IncidentKind::DefinitionDrift => "definition_drift",
-            IncidentKind::SuccessRateCollapse => "success_rate_collapse",
-            IncidentKind::WrapperOutdated => "wrapper_outdated",
-        }
-    }
-}
-
-/// An incident to open, or to update if the same one is already open.
+/// The SQLite store handle; cheap to clone.
 #[derive(Debug, Clone)]
-pub struct NewIncident {
-    /// Kind.
-    pub kind: IncidentKind,
-    /// Tool.
-    pub tool: String,
-    /// Dependency.
-    pub dependency: String,
-    /// Owner to notify.
-    pub owner: String,
-    /// Identity within (kind, tool): the same fingerprint updates the open incident.
-    pub fingerprint: String,
-    /// One line for humans.
-    pub title: String,
-    /// Structured detail (e.g. the diff).
-    pub detail: serde_json::Value,
-    /// Contract version the tool was on.
-    pub contract_version: Option<String>,
-}
-
-/// A stored incident.
-#[derive(Debug, Clone, Serialize)]
-pub struct Incident {
-    /// Row id.
-    pub id: i64,
-    /// Kind.
-    pub kind: String,
-    /// Tool.
-    pub tool: String,
-    /// Dependency.
-    pub dependency: String,
-    /// Owner.
-    pub owner: String,
-    /// `open` or `resolved`.
-    pub status: String,
-    /// One line.
-    pub title: String,
-    /// Structured detail.
-    pub detail: serde_json::Value,
-    /// Contract version.
-    pub contract_version: Option<String>,
-    /// RFC 3339.
-    pub first_seen: String,
-    /// RFC 3339.
-    pub last_seen: String,
-    /// How many times it was seen while open.
-    pub count: i64,
-    /// Identity within (kind, tool).
-    #[serde(skip)]
-    pub fingerprint: String,
-}
-
-/// Whether recording created a new incident, and the incident as stored.
-#[derive(Debug, Clone)]
-pub struct Recorded {
-    /// Row id.
-    pub id: i64,
-    /// True when this opened a new incident (alert on it); false when it updated one.
-    pub opened: bool,
-    /// The incident after this write (read in the same transaction, so whoever
-    /// notifies the owner needs no second trip to the store).
-    pub incident: Option<Incident>,
-}
-
-/// The store handle; cheap to clone.
-#[derive(Debug, Clone)]
-pub struct Store {
+pub struct SqliteStore {
     path: PathBuf,
     conn: Arc<Mutex<Connection>>,
 }
 
-impl Store {
+impl SqliteStore {
     /// Opens (creating directory and file on first use) and migrates the store.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|source| StoreError::Dir {
                 path: dir.to_path_buf(),
@@ -256,13 +90,13 @@ impl Store {
         let known = MIGRATIONS.len() as i64;
         if found > known {
             return Err(StoreError::NewerSchema {
-                path: path.to_path_buf(),
+                store: path.display().to_string(),
                 found,
                 known,
             });
         }
         migrate(&mut conn).map_err(sql)?;
-        Ok(Store {
+        Ok(SqliteStore {
             path: path.to_path_buf(),
             conn: Arc::new(Mutex::new(conn)),
         })
@@ -282,13 +116,52 @@ impl Store {
         .map_err(|_| StoreError::Cancelled)?
     }
 
-    /// Opens an incident, or updates the open one with the same (kind, tool, fingerprint).
-    pub async fn record_incident(&self, new: NewIncident) -> Result<Recorded, StoreError> {
-        self.record_sightings(new, 1).await
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
-    /// Like [`Store::record_incident`] for `seen` sightings at once (merged by the
-    /// incident writer): a new incident starts at `seen`, an open one adds it.
+    /// A trivial query.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        self.with(|c| c.query_row("SELECT 1", [], |_| Ok(()))).await
+    }
+
+    /// One replica: it may always notify (the notifier throttles in memory).
+    pub async fn claim_notification(
+        &self,
+        _id: i64,
+        _throttle: std::time::Duration,
+        _opening: bool,
+    ) -> Result<bool, StoreError> {
+        Ok(true)
+    }
+
+    /// One replica: it holds every lease.
+    pub async fn try_lease(
+        &self,
+        _name: &str,
+        _holder: &str,
+        _ttl: std::time::Duration,
+    ) -> Result<bool, StoreError> {
+        Ok(true)
+    }
+
+    /// The last probe results of `tool`, newest first.
+    pub async fn probe_results(
+        &self,
+        tool: String,
+    ) -> Result<Vec<(bool, Option<String>)>, StoreError> {
+        self.with(move |c| {
+            let mut stmt = c.prepare(
+                "SELECT ok, error_class FROM probe_results WHERE tool = ?1 ORDER BY id DESC",
+            )?;
+            let rows = stmt.query_map(params![tool], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect()
+        })
+        .await
+    }
+
+    /// Records `seen` sightings: a new incident starts at `seen`, an open one adds it.
     pub async fn record_sightings(
         &self,
         new: NewIncident,
@@ -298,7 +171,7 @@ impl Store {
             .await
     }
 
-    /// Marks the open incidents of (kind, tool) resolved, with a reason; returns how many.
+    /// Marks the open incidents of (kind, tool[, fingerprint]) resolved; returns them.
     pub async fn resolve(
         &self,
         kind: IncidentKind,
@@ -307,7 +180,7 @@ impl Store {
         why: String,
     ) -> Result<Vec<Incident>, StoreError> {
         self.with(move |c| {
-            let tx = c.transaction()?;
+            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let open = query_incidents(
                 &tx,
                 "WHERE status = 'open' AND kind = ?1 AND tool = ?2 AND (?3 IS NULL OR fingerprint = ?3)",
@@ -444,7 +317,10 @@ fn record_incident(
     seen: u32,
     now: &str,
 ) -> rusqlite::Result<Recorded> {
-    let tx = c.transaction()?;
+    // Immediate: a read-then-write transaction that starts deferred cannot wait for
+    // another connection's write lock (SQLite answers "database is locked" at once);
+    // taking the lock up front lets busy_timeout queue concurrent writers instead.
+    let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let existing: Option<i64> = tx
         .query_row(
             "SELECT id FROM incidents WHERE status = 'open' AND kind = ?1 AND tool = ?2 AND fingerprint = ?3",
@@ -530,107 +406,4 @@ fn query_incidents(
         })
     })?;
     rows.collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn drift(fp: &str) -> NewIncident {
-        NewIncident {
-            kind: IncidentKind::ContractDrift,
-            tool: "web_search".into(),
-            dependency: "search_api".into(),
-            owner: "alice@example.com".into(),
-            fingerprint: fp.into(),
-            title: "drift".into(),
-            detail: serde_json::json!({"summary": fp}),
-            contract_version: Some("3.1".into()),
-        }
-    }
-
-    #[tokio::test]
-    async fn the_same_drift_updates_the_open_incident_and_a_new_one_opens_another() {
-        let dir = std::env::temp_dir().join(format!("toolgate-store-{}", std::process::id()));
-        let store = Store::open(&dir.join("nested/state.db")).unwrap();
-        let a = store
-            .record_incident(drift("snippet->excerpt"))
-            .await
-            .unwrap();
-        let b = store
-            .record_incident(drift("snippet->excerpt"))
-            .await
-            .unwrap();
-        let c = store.record_incident(drift("title missing")).await.unwrap();
-        assert!(a.opened && !b.opened && c.opened);
-        assert_eq!(a.id, b.id);
-        assert_eq!(
-            b.incident.as_ref().map(|i| i.count),
-            Some(2),
-            "the write returns the stored incident"
-        );
-        let open = store.incidents(false).await.unwrap();
-        assert_eq!(open.len(), 2);
-        let first = open.iter().find(|i| i.id == a.id).unwrap();
-        assert_eq!(first.count, 2);
-        assert_eq!(first.detail["summary"], "snippet->excerpt");
-
-        let resolved = store
-            .resolve(
-                IncidentKind::ContractDrift,
-                "web_search".into(),
-                None,
-                "fixed".into(),
-            )
-            .await
-            .unwrap();
-        assert_eq!(resolved.len(), 2);
-        assert!(resolved.iter().all(|i| i.status == "resolved"));
-        assert!(store.incidents(false).await.unwrap().is_empty());
-        // A recurrence after resolution is a new incident.
-        assert!(
-            store
-                .record_incident(drift("snippet->excerpt"))
-                .await
-                .unwrap()
-                .opened
-        );
-        // Reopening the file keeps the data (migrations are not re-run).
-        drop(store);
-        let again = Store::open(&dir.join("nested/state.db")).unwrap();
-        assert_eq!(again.incidents(true).await.unwrap().len(), 3);
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[tokio::test]
-    async fn a_store_from_a_newer_toolgate_is_refused_not_used() {
-        let dir = std::env::temp_dir().join(format!("toolgate-store-newer-{}", std::process::id()));
-        let path = dir.join("state.db");
-        drop(Store::open(&path).unwrap());
-        {
-            let c = Connection::open(&path).unwrap();
-            c.pragma_update(None, "user_version", 99).unwrap();
-        }
-        let err = Store::open(&path).unwrap_err();
-        assert!(
-            matches!(err, StoreError::NewerSchema { found: 99, .. }),
-            "{err}"
-        );
-        assert!(err.to_string().contains("newer toolgate"), "{err}");
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[tokio::test]
-    async fn sightings_merged_by_the_writer_add_up() {
-        let dir = std::env::temp_dir().join(format!("toolgate-store-seen-{}", std::process::id()));
-        let store = Store::open(&dir.join("state.db")).unwrap();
-        let a = store.record_sightings(drift("fp"), 3).await.unwrap();
-        let b = store.record_sightings(drift("fp"), 5).await.unwrap();
-        assert!(a.opened && !b.opened);
-        assert_eq!(
-            b.incident.map(|i| (i.count, i.fingerprint)),
-            Some((8, "fp".into()))
-        );
-        let _ = std::fs::remove_dir_all(&dir);
-    }
 }
