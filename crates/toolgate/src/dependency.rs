@@ -154,15 +154,12 @@ impl Admitted<'_> {
     ) -> Option<Duration> {
         self.settled = true;
         let permit = self.permit.take();
-        self.dependency.observe(
-            now,
-            signals,
-            latency,
-            class,
-            permit,
-            self.first_attempt,
-            self.fleet_probe,
-        )
+        let ticket = Ticket {
+            first_attempt: self.first_attempt,
+            fleet_probe: self.fleet_probe,
+        };
+        self.dependency
+            .observe(now, signals, latency, class, permit, ticket)
     }
 }
 
@@ -214,6 +211,14 @@ impl Admitted<'_> {
             );
         }
     }
+}
+
+/// How an attempt was admitted, for [`DependencyState::observe`].
+#[derive(Debug, Clone, Copy)]
+struct Ticket {
+    first_attempt: bool,
+    /// See [`Admitted`]'s field of the same name.
+    fleet_probe: Option<bool>,
 }
 
 /// A point-in-time view for notes, `_meta` and `dependency_health`.
@@ -381,9 +386,12 @@ impl DependencyState {
         latency: Option<Duration>,
         class: Option<ErrorClass>,
         permit: Option<Permit>,
-        first_attempt: bool,
-        fleet_probe: Option<bool>,
+        ticket: Ticket,
     ) -> Option<Duration> {
+        let Ticket {
+            first_attempt,
+            fleet_probe,
+        } = ticket;
         let mut g = lock(&self.inner);
         // Only first attempts earn retry budget (as in tower): retries must not fund
         // retries. Earned when sent, so a request that could not be formed earns none.

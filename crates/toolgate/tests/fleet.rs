@@ -8,7 +8,6 @@
 #[allow(dead_code)]
 #[path = "e2e/harness.rs"]
 mod harness;
-#[allow(dead_code)]
 #[path = "../src/shared/redis_server.rs"]
 mod redis_server;
 

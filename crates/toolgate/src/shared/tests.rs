@@ -56,9 +56,9 @@ fn replica(redis: &RedisServer) -> Replica {
 /// Waits (bounded) until `cond` holds; the bound is generous so a slow machine
 /// cannot fail it, and the assertion is on the condition, not on the time.
 async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
-    let until = std::time::Instant::now() + Duration::from_secs(15);
+    let until = Instant::now() + Duration::from_secs(15);
     while !cond() {
-        assert!(std::time::Instant::now() < until, "never happened: {what}");
+        assert!(Instant::now() < until, "never happened: {what}");
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
@@ -281,7 +281,7 @@ async fn the_retry_budget_is_one_ratio_for_the_fleet() {
         }
         // Both replicas read the fleet's totals back (a retry attempt earns nothing).
         for r in [&a, &b] {
-            let until = std::time::Instant::now() + Duration::from_secs(15);
+            let until = Instant::now() + Duration::from_secs(15);
             loop {
                 if let Gate::Go(p) = r.state.gate_fleet(now, Duration::from_secs(5), false).await {
                     p.settle(now, None, Some(Duration::from_millis(1)), None);
@@ -290,7 +290,7 @@ async fn the_retry_budget_is_one_ratio_for_the_fleet() {
                 if r.state.fleet_budget_totals() == Some((0, granted)) {
                     break;
                 }
-                assert!(std::time::Instant::now() < until, "totals never arrived");
+                assert!(Instant::now() < until, "totals never arrived");
             }
         }
     }
