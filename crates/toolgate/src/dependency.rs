@@ -30,7 +30,7 @@ use crate::sync::lock;
 /// headers and become metric labels, so an upstream that invents a new name per
 /// response must not grow the state or the label set without bound: beyond this, the
 /// policy seen longest ago is forgotten.
-pub const MAX_POLICIES: usize = 16;
+pub const MAX_POLICIES: usize = shared::MAX_POLICIES;
 
 /// How long a call waits for a concurrency slot before asking again.
 const LIMIT_POLL: Duration = Duration::from_millis(10);

@@ -39,6 +39,9 @@ const POLL: Duration = Duration::from_millis(100);
 pub const BUDGET_WINDOW_S: u64 = 10;
 const BUDGET_MIN: f64 = 10.0;
 const BUDGET_RATIO: f64 = 0.2;
+/// Quota policies remembered per dependency in Redis, as locally (an upstream that
+/// invents a policy name per reply must not grow the shared state).
+pub const MAX_POLICIES: usize = 16;
 
 /// Redis keys of one dependency. Built once; the hash tag keeps a dependency's keys on
 /// one cluster slot, as a script's keys must be.
@@ -324,7 +327,7 @@ impl Shared {
                 .arg(ms(RESET_SLACK))
                 .arg(ms(SAME_WINDOW))
                 .arg(BUDGET_WINDOW_S)
-                .arg(crate::dependency::MAX_POLICIES);
+                .arg(MAX_POLICIES);
             for a in &record.adverts {
                 inv.arg(&a.policy)
                     .arg(a.remaining)
