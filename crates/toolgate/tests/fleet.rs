@@ -236,7 +236,8 @@ async fn run_agents(replicas: &[Replica], per_agent: usize) -> Vec<(bool, String
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_replicas_share_quota_and_keep_serving_when_redis_dies() {
-    let mut redis = RedisServer::start();
+    // The URL holds a password: it must never reach a log.
+    let mut redis = RedisServer::start_with_password("fleet-secret-7f3a");
     let (api_addr, api) = start_api().await;
     let dir = temp_dir("fleet-quota");
     let replicas: Vec<Replica> = (0..3)
@@ -291,6 +292,24 @@ async fn three_replicas_share_quota_and_keep_serving_when_redis_dies() {
             .starts_with(":1"),
         "the fleet's quota is in Redis again"
     );
+    // Each replica said so once per change, not once per call, and never the URL.
+    for n in 0..3 {
+        let log = std::fs::read_to_string(dir.join(format!("toolgate-{n}.log"))).unwrap();
+        assert!(
+            !log.contains("fleet-secret-7f3a"),
+            "replica {n} logged the password"
+        );
+        assert_eq!(
+            log.matches("shared state (Redis) unreachable").count(),
+            1,
+            "{log}"
+        );
+        assert_eq!(
+            log.matches("shared state (Redis) reachable").count(),
+            2,
+            "{log}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -306,8 +325,10 @@ async fn a_dependency_that_goes_down_opens_every_replicas_breaker() {
     let answers = run_agents(&replicas, 10).await;
     assert!(answers.iter().all(|(ok, _)| !ok));
     // The fleet trips on 5 consecutive failures; what was in flight then (one attempt
-    // per agent: 6) may still fail. Each replica alone would need 5 of its own, and
-    // the breaker stays open (15 s) past this run, so no probe goes: at most 5 + 6.
+    // per agent: 6) may still fail. Each replica alone would need 5 of its own (15 in
+    // all before the last opened), and the breaker stays open (15 s) past this run,
+    // so no probe goes: at most 5 + 6 requests for the fleet, then one probe per open
+    // period.
     let failed = api.failed.load(Ordering::SeqCst);
     assert!(
         failed <= 11,
@@ -327,4 +348,17 @@ async fn a_dependency_that_goes_down_opens_every_replicas_breaker() {
         .filter(|(_, t)| t.contains("Error class: circuit_open"))
         .count();
     assert!(open >= 60 - 11, "{open} of 60 answers were circuit_open");
+
+    // Past the open period (15 s from the trip, which came before the run ended), the
+    // fleet half-opens: eighteen calls from six agents over three replicas send one
+    // probe between them. It fails, so the breaker reopens (for 30 s) for everyone.
+    tokio::time::sleep(Duration::from_secs(16)).await;
+    let before = api.failed.load(Ordering::SeqCst);
+    let probing = run_agents(&replicas, 3).await;
+    assert!(probing.iter().all(|(ok, _)| !ok));
+    assert_eq!(
+        api.failed.load(Ordering::SeqCst) - before,
+        1,
+        "one half-open probe for the whole fleet"
+    );
 }

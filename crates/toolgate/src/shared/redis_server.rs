@@ -16,11 +16,21 @@ pub struct RedisServer {
     port: u16,
     dir: PathBuf,
     child: Option<Child>,
+    password: Option<String>,
 }
 
 impl RedisServer {
     /// Starts one on a free port; panics (failing the test) when the binary is missing.
     pub fn start() -> RedisServer {
+        RedisServer::start_with(None)
+    }
+
+    /// Starts one that requires `password` (`--requirepass`).
+    pub fn start_with_password(password: &str) -> RedisServer {
+        RedisServer::start_with(Some(password.to_string()))
+    }
+
+    fn start_with(password: Option<String>) -> RedisServer {
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .map(|a| a.port())
@@ -32,14 +42,18 @@ impl RedisServer {
             port,
             dir,
             child: None,
+            password,
         };
         server.restart();
         server
     }
 
-    /// `redis://127.0.0.1:PORT/`.
+    /// `redis://127.0.0.1:PORT/`, with the password if there is one.
     pub fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/", self.port)
+        match &self.password {
+            Some(p) => format!("redis://:{p}@127.0.0.1:{}/", self.port),
+            None => format!("redis://127.0.0.1:{}/", self.port),
+        }
     }
 
     /// The port.
@@ -58,9 +72,19 @@ impl RedisServer {
     /// (Re)starts the server on the same port and waits until it answers PING.
     pub fn restart(&mut self) {
         self.kill();
-        let child = Command::new("redis-server")
-            .args(["--port", &self.port.to_string()])
-            .args(["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        let mut command = Command::new("redis-server");
+        command.args(["--port", &self.port.to_string()]).args([
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ]);
+        if let Some(p) = &self.password {
+            command.args(["--requirepass", p]);
+        }
+        let child = command
             .current_dir(&self.dir)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -83,20 +107,34 @@ impl RedisServer {
     }
 
     fn ping(&self) -> bool {
-        let Ok(mut s) = TcpStream::connect(("127.0.0.1", self.port)) else {
-            return false;
-        };
-        let _ = s.set_read_timeout(Some(Duration::from_secs(1)));
-        if s.write_all(b"PING\r\n").is_err() {
-            return false;
+        self.connect()
+            .and_then(|mut s| {
+                s.write_all(b"PING\r\n").ok()?;
+                let mut buf = [0u8; 7];
+                s.read_exact(&mut buf).ok()?;
+                (&buf == b"+PONG\r\n").then_some(())
+            })
+            .is_some()
+    }
+
+    /// A connection, authenticated when the server has a password.
+    fn connect(&self) -> Option<TcpStream> {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).ok()?;
+        s.set_read_timeout(Some(Duration::from_secs(1))).ok()?;
+        if let Some(p) = &self.password {
+            s.write_all(format!("AUTH {p}\r\n").as_bytes()).ok()?;
+            let mut buf = [0u8; 5];
+            s.read_exact(&mut buf).ok()?;
+            if &buf != b"+OK\r\n" {
+                return None;
+            }
         }
-        let mut buf = [0u8; 7];
-        s.read_exact(&mut buf).is_ok() && &buf == b"+PONG\r\n"
+        Some(s)
     }
 
     /// Runs one command (inline protocol) and returns the raw reply, for assertions.
     pub fn command(&self, line: &str) -> String {
-        let mut s = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to redis");
+        let mut s = self.connect().expect("connect to redis");
         let _ = s.set_read_timeout(Some(Duration::from_millis(300)));
         s.write_all(format!("{line}\r\n").as_bytes())
             .expect("write to redis");
