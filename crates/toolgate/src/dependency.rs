@@ -506,18 +506,19 @@ impl DependencyState {
     ///
     /// With the fleet up, the fleet's ratio decides (from its totals as of the last
     /// settled attempt, counted at once here and in Redis); the local budget counts
-    /// the retry too, so it is current when the fleet is not there.
+    /// a granted retry too, so it is current when the fleet is not there.
     pub fn withdraw_retry(&self, now: Instant) -> bool {
-        let local = lock(&self.inner).budget.try_withdraw(now);
         match &self.fleet {
             Some(fleet) if fleet.shared.is_up() => {
-                let ok = fleet.budget.try_withdraw();
-                if ok {
-                    fleet.shared.count_retry(&fleet.keys);
+                if !fleet.budget.try_withdraw() {
+                    return false;
                 }
-                ok
+                fleet.shared.count_retry(&fleet.keys);
+                // Counted, whatever the local budget would have said: the fleet decided.
+                let _ = lock(&self.inner).budget.try_withdraw(now);
+                true
             }
-            _ => local,
+            _ => lock(&self.inner).budget.try_withdraw(now),
         }
     }
 
