@@ -260,17 +260,28 @@ async fn three_replicas_share_quota_and_keep_serving_when_redis_dies() {
     // The quota really was the constraint: more than one window's worth went through.
     assert!(api.requests.load(Ordering::SeqCst) > 2 * LIMIT);
 
-    // Redis dies mid-run: every replica falls back to its local state and says so.
-    redis.kill();
-    let during = run_agents(&replicas, 5).await;
+    // Redis dies mid-run, with calls in flight: every replica falls back to its local
+    // state and says so; no call fails because of it. (Three local pacers may together
+    // overspend the quota meanwhile, as without Redis: a refusal the upstream sends then
+    // is an honest rate_limited answer, not a failure Redis caused.)
+    let (during, ()) = tokio::join!(run_agents(&replicas, 10), async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        redis.kill();
+    });
+    let failed: Vec<&String> = during
+        .iter()
+        .filter(|(ok, _)| !ok)
+        .map(|(_, t)| t)
+        .collect();
     assert!(
-        during
-            .iter()
-            .all(|(ok, t)| *ok || t.contains("rate_limited")),
-        "a call failed because Redis was down: {:?}",
-        during.iter().find(|(ok, _)| !ok)
+        failed.iter().all(|t| t.contains("rate_limited")),
+        "a call failed because Redis went down: {failed:?}"
     );
-    assert!(during.iter().filter(|(ok, _)| *ok).count() >= 20);
+    assert!(
+        failed.len() <= 10,
+        "{} of 60 failed: {failed:?}",
+        failed.len()
+    );
     wait_gauge(&replicas, 0.0).await;
 
     // Redis returns: every replica shares again.
@@ -285,7 +296,12 @@ async fn three_replicas_share_quota_and_keep_serving_when_redis_dies() {
         refused_before,
         "after Redis returned the fleet overspent the quota"
     );
-    assert_eq!(again.iter().filter(|(ok, _)| *ok).count(), 60);
+    assert_eq!(
+        again.iter().filter(|(ok, _)| *ok).count(),
+        60,
+        "{:?}",
+        again.iter().find(|(ok, _)| !ok)
+    );
     assert!(
         redis
             .command("HEXISTS toolgate:{gh}:quota core")

@@ -3,17 +3,19 @@
 //! (open for every replica, one half-open probe across the fleet) and its retry budget
 //! (one fleet-wide ratio).
 //!
-//! Redis never stops a call: every operation has a short timeout; on the first failure
-//! the replica marks the shared state down (logged once, `toolgate_shared_state_up 0`)
-//! and runs on its local state — which kept learning all along — until a background
-//! check sees Redis answer again (logged once, gauge 1). While down, the call path
-//! does not touch Redis at all, so an outage costs no call a timeout.
+//! Redis never stops a call: every operation has a short timeout (50 ms), and a call
+//! whose operation fails is decided locally. After a few failures in a row, or a
+//! failed check, the replica marks the shared state down (logged once,
+//! `toolgate_shared_state_up 0`) and runs on its local state — which kept learning all
+//! along — until a background check sees Redis answer again (logged once, gauge 1).
+//! While down, the call path does not touch Redis at all, so an outage costs at most
+//! a few calls one short wait each.
 //!
 //! The admission and record steps are Lua scripts with `redis.call('TIME')` as their
 //! only clock, so replicas with skewed clocks agree on when a window resets or a
 //! breaker's open period ends.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -26,6 +28,12 @@ use toolgate_resilience::{BreakerConfig, ErrorClass};
 pub const OP_TIMEOUT: Duration = Duration::from_millis(50);
 /// How often a replica checks whether Redis is reachable.
 const CHECK_EVERY: Duration = Duration::from_millis(500);
+/// How long the check waits for PING: a Redis that takes longer is as good as down.
+const PING_TIMEOUT: Duration = Duration::from_secs(1);
+/// Operations that fail in a row before the replica switches to local state. One
+/// slow answer on a busy machine falls back for that call only; a dead Redis refuses
+/// connections at once, so the few calls it takes to notice cost no timeout.
+const FAILURES_TO_DOWN: u32 = 3;
 /// Added to every advertised reset, as the local pacer does: resets are often whole
 /// seconds rounded down.
 const RESET_SLACK: Duration = Duration::from_secs(1);
@@ -198,6 +206,8 @@ impl std::fmt::Debug for Shared {
 struct Inner {
     conn: RwLock<Option<ConnectionManager>>,
     up: AtomicBool,
+    /// Operations failed in a row.
+    failures: AtomicU32,
     gauge: Gauge,
     prefix: String,
     /// The probe token's value: which replica holds the fleet's probe.
@@ -238,6 +248,7 @@ impl Shared {
             inner: Arc::new(Inner {
                 conn: RwLock::new(None),
                 up: AtomicBool::new(false),
+                failures: AtomicU32::new(0),
                 gauge,
                 prefix: prefix.to_string(),
                 token,
@@ -355,22 +366,24 @@ impl Shared {
         });
     }
 
-    /// Runs one Redis operation with the timeout; a failure marks the shared state down.
+    /// Runs one Redis operation with the timeout; [`FAILURES_TO_DOWN`] failures in a
+    /// row mark the shared state down.
     async fn run<T>(
         &self,
         op: impl std::future::Future<Output = redis::RedisResult<T>>,
     ) -> Option<T> {
-        match tokio::time::timeout(OP_TIMEOUT, op).await {
-            Ok(Ok(v)) => Some(v),
-            Ok(Err(e)) => {
-                mark_down(&self.inner, &describe(&e));
-                None
+        let why = match tokio::time::timeout(OP_TIMEOUT, op).await {
+            Ok(Ok(v)) => {
+                self.inner.failures.store(0, Ordering::Relaxed);
+                return Some(v);
             }
-            Err(_) => {
-                mark_down(&self.inner, "no answer within 50 ms");
-                None
-            }
+            Ok(Err(e)) => describe(&e),
+            Err(_) => "no answer within 50 ms".to_string(),
+        };
+        if self.inner.failures.fetch_add(1, Ordering::Relaxed) + 1 >= FAILURES_TO_DOWN {
+            mark_down(&self.inner, &why);
         }
+        None
     }
 }
 
@@ -387,6 +400,7 @@ fn describe(e: &redis::RedisError) -> String {
 }
 
 fn mark_down(inner: &Inner, why: &str) {
+    inner.failures.store(0, Ordering::Relaxed);
     if inner.up.swap(false, Ordering::Relaxed) {
         inner.gauge.set(0);
         tracing::warn!(
@@ -438,7 +452,7 @@ async fn watch(inner: std::sync::Weak<Inner>, client: Client) {
         }
         if let Some(c) = conn.as_mut() {
             let ping: Option<redis::RedisResult<String>> =
-                tokio::time::timeout(OP_TIMEOUT * 4, redis::cmd("PING").query_async(c))
+                tokio::time::timeout(PING_TIMEOUT, redis::cmd("PING").query_async(c))
                     .await
                     .ok();
             match ping {
