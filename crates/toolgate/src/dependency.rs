@@ -832,6 +832,32 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn without_shared_state_the_fleet_gate_is_the_local_gate() {
+        let dep = state();
+        assert!(dep.fleet_budget_totals().is_none());
+        let now = Instant::now();
+        // The local pacer admits and counts the attempt: no fleet is involved.
+        let p = go(dep.gate_fleet(now, Duration::from_secs(5), true).await);
+        assert_eq!(p.fleet_probe, None);
+        assert_eq!(lock(&dep.inner).pacer.in_flight(), 1);
+        p.settle(now, None, Some(Duration::from_millis(1)), None);
+        assert_eq!(lock(&dep.inner).pacer.in_flight(), 0);
+        // And the local breaker decides.
+        for _ in 0..5 {
+            go(dep.gate_fleet(now, Duration::from_secs(5), true).await).settle(
+                now,
+                None,
+                None,
+                Some(ErrorClass::ServerError),
+            );
+        }
+        assert!(matches!(
+            dep.gate_fleet(now, Duration::from_secs(5), true).await,
+            Gate::CircuitOpen { .. }
+        ));
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn an_upstream_inventing_policy_names_cannot_grow_the_state() {
         let dep = state();
         let now = Instant::now();
