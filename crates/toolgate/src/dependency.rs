@@ -136,9 +136,16 @@ pub struct Admitted<'a> {
     settled: bool,
     /// A call's first attempt earns retry budget once it is actually sent.
     first_attempt: bool,
-    /// Admitted by the fleet (not the local pacer and breaker); `true` when this
-    /// attempt holds the fleet's half-open probe token.
-    fleet_probe: Option<bool>,
+    /// Admitted by the fleet (not the local pacer and breaker): whether this attempt
+    /// holds the fleet's half-open probe token, and its id among the fleet's attempts.
+    fleet_probe: Option<FleetTicket>,
+}
+
+/// How the fleet admitted an attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FleetTicket {
+    probe: bool,
+    id: u64,
 }
 
 impl Admitted<'_> {
@@ -197,12 +204,13 @@ impl Admitted<'_> {
                 g.pacer.complete(Instant::now(), None);
             }
         }
-        if let (Some(probe), Some(fleet)) = (self.fleet_probe, &dependency.fleet) {
+        if let (Some(ticket), Some(fleet)) = (self.fleet_probe, &dependency.fleet) {
             fleet.shared.record(
                 &fleet.keys,
                 Record {
                     outcome: Outcome::Unsent,
-                    probe,
+                    probe: ticket.probe,
+                    id: Some(ticket.id),
                     first_attempt: false,
                     throttle: None,
                     adverts: Vec::new(),
@@ -218,7 +226,7 @@ impl Admitted<'_> {
 struct Ticket {
     first_attempt: bool,
     /// See [`Admitted`]'s field of the same name.
-    fleet_probe: Option<bool>,
+    fleet_probe: Option<FleetTicket>,
 }
 
 /// A point-in-time view for notes, `_meta` and `dependency_health`.
@@ -308,9 +316,9 @@ impl DependencyState {
             }
             Verdict::Wait(d) => return Gate::Wait(d),
             Verdict::Exhausted(resets_in) => return Gate::QuotaExhausted { resets_in },
-            Verdict::Go { probe } => probe,
+            Verdict::Go { probe, id } => FleetTicket { probe, id },
         };
-        if g.fleet_open_until.take().is_some() && !probe {
+        if g.fleet_open_until.take().is_some() && !probe.probe {
             g.down_since_wall = None;
         }
         let permit = g.limit.try_acquire();
@@ -457,7 +465,7 @@ impl DependencyState {
         }
         drop(g);
         if let Some(fleet) = &self.fleet {
-            let probe = fleet_probe.unwrap_or(false);
+            let probe = fleet_probe.is_some_and(|t| t.probe);
             // Replies reach the fleet even when the local pacer admitted the attempt
             // (Redis was down then): what the upstream said is worth sharing.
             let adverts = signals.map_or_else(Vec::new, |s| {
@@ -478,6 +486,7 @@ impl DependencyState {
                 Record {
                     outcome: Outcome::of(class),
                     probe,
+                    id: fleet_probe.map(|t| t.id),
                     first_attempt,
                     throttle,
                     adverts,

@@ -2,9 +2,11 @@
 -- policy of the dependency, all in one atomic step with Redis's clock as the only
 -- clock (replica clocks may be skewed; only TIME is trusted).
 --
--- KEYS: 1 breaker hash, 2 probe token, 3 quota hash, 4 blocked-until, 5 in-flight
+-- KEYS: 1 breaker hash, 2 probe token, 3 quota hash, 4 blocked-until,
+--       5 in-flight attempts (sorted set: member = attempt id, score = admitted at)
 -- ARGV: 1 token value, 2 deadline left (ms), 3 probe timeout (ms),
---       4 minimum attempt time (ms), 5 poll (ms) when a window's reset is unknown
+--       4 minimum attempt time (ms), 5 poll (ms) when a window's reset is unknown,
+--       6 this attempt's id, 7 age (ms) past which an in-flight attempt is forgotten
 --
 -- Quota hash: field = policy name, value = "remaining:reset_at:limit:prev_reset"
 -- (ms on the Redis clock; reset_at 0 = rolled over, new reset not advertised yet).
@@ -33,7 +35,10 @@ end
 local wait = 0
 local blocked = tonumber(redis.call('GET', KEYS[4]) or '0')
 if blocked > now then wait = blocked - now end
-local in_flight = tonumber(redis.call('GET', KEYS[5]) or '0')
+-- Attempts of a replica that died in flight are forgotten after a while, so they
+-- cannot discount every later advert for good.
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - tonumber(ARGV[7]))
+local in_flight = redis.call('ZCARD', KEYS[5])
 
 local all = redis.call('HGETALL', KEYS[3])
 local take = {}
@@ -85,6 +90,6 @@ end
 for _, p in ipairs(take) do
   redis.call('HSET', KEYS[3], p[1], p[2] .. ':' .. p[3] .. ':' .. p[4] .. ':' .. p[5])
 end
-redis.call('INCR', KEYS[5])
-redis.call('PEXPIRE', KEYS[5], 60000)
+redis.call('ZADD', KEYS[5], now, ARGV[6])
+redis.call('PEXPIRE', KEYS[5], tonumber(ARGV[7]))
 return {0, probe}

@@ -37,6 +37,9 @@ const FAILURES_TO_DOWN: u32 = 3;
 /// Added to every advertised reset, as the local pacer does: resets are often whole
 /// seconds rounded down.
 const RESET_SLACK: Duration = Duration::from_secs(1);
+/// An attempt in flight longer than this is forgotten (its replica died, or its record
+/// was lost while Redis was away): no call's deadline is this long.
+const STALE_ATTEMPT: Duration = Duration::from_secs(120);
 /// Two adverts whose resets differ by less than this are of the same window.
 const SAME_WINDOW: Duration = Duration::from_millis(1500);
 /// How long to wait for in-flight replies when a window rolled over and its new reset
@@ -85,6 +88,8 @@ pub enum Verdict {
     Go {
         /// The half-open probe token is this attempt's.
         probe: bool,
+        /// The attempt's id among the fleet's attempts in flight (for its record).
+        id: u64,
     },
     /// The breaker is open for the fleet.
     Open(Duration),
@@ -150,6 +155,8 @@ pub struct Record {
     pub outcome: Outcome,
     /// Whether the attempt held the fleet's probe token.
     pub probe: bool,
+    /// The id the fleet admitted it under; `None` when it was admitted locally.
+    pub id: Option<u64>,
     /// A call's first attempt (it earns retry budget).
     pub first_attempt: bool,
     /// A throttling reply's wait, if any.
@@ -210,8 +217,11 @@ struct Inner {
     failures: AtomicU32,
     gauge: Gauge,
     prefix: String,
-    /// The probe token's value: which replica holds the fleet's probe.
+    /// The probe token's value: which replica holds the fleet's probe. Also the
+    /// prefix of this replica's attempt ids.
     token: String,
+    /// The next attempt id.
+    next_id: std::sync::atomic::AtomicU64,
     breaker: BreakerConfig,
     admit: Script,
     record: Script,
@@ -240,10 +250,10 @@ impl Shared {
             anyhow::anyhow!("gateway.shared is not a usable Redis URL ({:?})", e.kind())
         })?;
         gauge.set(0);
-        let token = match replica {
-            Some(r) => format!("{r}:{}", std::process::id()),
-            None => format!("pid-{}", std::process::id()),
-        };
+        // Random, not the pid: replicas in containers are all pid 1, and two may share a
+        // name; attempt ids and the probe token must still be unique in the fleet.
+        let nonce: u64 = rand::random();
+        let token = format!("{}:{nonce:016x}", replica.unwrap_or("replica"));
         let shared = Shared {
             inner: Arc::new(Inner {
                 conn: RwLock::new(None),
@@ -252,6 +262,7 @@ impl Shared {
                 gauge,
                 prefix: prefix.to_string(),
                 token,
+                next_id: std::sync::atomic::AtomicU64::new(0),
                 breaker,
                 admit: Script::new(include_str!("admit.lua")),
                 record: Script::new(include_str!("record.lua")),
@@ -288,6 +299,7 @@ impl Shared {
     /// just failed), decide locally.
     pub async fn admit(&self, keys: &Keys, deadline_left: Duration) -> Option<Verdict> {
         let mut conn = self.conn()?;
+        let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
         let mut inv = self.inner.admit.prepare_invoke();
         inv.key(&keys.breaker)
             .key(&keys.probe)
@@ -298,12 +310,15 @@ impl Shared {
             .arg(ms(deadline_left))
             .arg(ms(self.inner.breaker.probe_timeout).max(1))
             .arg(ms(toolgate_resilience::MIN_ATTEMPT_TIME))
-            .arg(ms(POLL));
+            .arg(ms(POLL))
+            .arg(self.member(id))
+            .arg(ms(STALE_ATTEMPT));
         let reply: (i64, i64) = self.run(inv.invoke_async(&mut conn)).await?;
         let d = Duration::from_millis(u64::try_from(reply.1).unwrap_or(0));
         Some(match reply.0 {
             0 => Verdict::Go {
                 probe: reply.1 == 1,
+                id,
             },
             1 => Verdict::Open(d),
             2 => Verdict::Wait(d),
@@ -338,7 +353,8 @@ impl Shared {
                 .arg(ms(RESET_SLACK))
                 .arg(ms(SAME_WINDOW))
                 .arg(BUDGET_WINDOW_S)
-                .arg(MAX_POLICIES);
+                .arg(MAX_POLICIES)
+                .arg(record.id.map_or_else(String::new, |id| this.member(id)));
             for a in &record.adverts {
                 inv.arg(&a.policy)
                     .arg(a.remaining)
@@ -350,6 +366,11 @@ impl Shared {
                 budget.set(requests, retries);
             }
         });
+    }
+
+    /// An attempt's member in the fleet's in-flight set: unique across replicas.
+    fn member(&self, id: u64) -> String {
+        format!("{}:{id}", self.inner.token)
     }
 
     /// Counts one retry in the fleet's budget (in the background).

@@ -2,12 +2,14 @@
 -- a throttle, the breaker outcome and the retry budget's request count. Redis's clock
 -- is the only clock.
 --
--- KEYS: 1 breaker hash, 2 probe token, 3 quota hash, 4 blocked-until, 5 in-flight,
---       6 budget key prefix (one hash per second: q requests, r retries)
+-- KEYS: 1 breaker hash, 2 probe token, 3 quota hash, 4 blocked-until,
+--       5 in-flight attempts (sorted set), 6 budget key prefix (one hash per second:
+--       q requests, r retries)
 -- ARGV: 1 outcome (0 success, 1 failure, 2 neutral, 3 unsent), 2 probe (0/1),
 --       3 first attempt (0/1), 4 throttle (ms, 0 none), 5 consecutive failures to trip,
 --       6 first open period (ms), 7 longest open period (ms), 8 reset slack (ms),
 --       9 same-window tolerance (ms), 10 budget window (s), 11 max policies,
+--       12 the attempt's id ('' when the fleet did not admit it),
 --       then per advertised policy: name, remaining, limit (0 unknown), reset after (ms)
 --
 -- Returns {requests, retries} of the fleet over the budget window.
@@ -17,16 +19,14 @@ local sec = tonumber(t[1])
 local outcome = tonumber(ARGV[1])
 local probe = tonumber(ARGV[2])
 
-local in_flight = tonumber(redis.call('GET', KEYS[5]) or '0')
-if in_flight > 0 then
-  in_flight = redis.call('DECR', KEYS[5])
-end
+if ARGV[12] ~= '' then redis.call('ZREM', KEYS[5], ARGV[12]) end
+local in_flight = redis.call('ZCARD', KEYS[5])
 
 -- Quota adverts.
 local slack = tonumber(ARGV[8])
 local same = tonumber(ARGV[9])
 local max_policies = tonumber(ARGV[11])
-for i = 12, #ARGV, 4 do
+for i = 13, #ARGV, 4 do
   local name = ARGV[i]
   local adv = tonumber(ARGV[i + 1])
   local limit = tonumber(ARGV[i + 2])
