@@ -246,6 +246,13 @@ impl Shared {
         prefix: &str,
         breaker: BreakerConfig,
     ) -> anyhow::Result<Shared> {
+        if url.starts_with("rediss://") {
+            // This build has no TLS for Redis; say so rather than fail on connect.
+            anyhow::bail!(
+                "gateway.shared: rediss:// (TLS) is not supported by this build; use redis:// \
+                 on a private network, or a local TLS-terminating proxy"
+            );
+        }
         let client = Client::open(url).map_err(|e| {
             anyhow::anyhow!("gateway.shared is not a usable Redis URL ({:?})", e.kind())
         })?;

@@ -369,5 +369,14 @@ fn the_url_never_shows_in_what_is_printed() {
             .map(|_| ())
             .unwrap_err();
         assert!(!err.to_string().contains("hunter2"), "{err}");
+        let tls = Shared::start("rediss://:hunter2@cache:6380/", None, Gauge::default())
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            tls.contains("rediss://") && tls.contains("not supported"),
+            "{tls}"
+        );
+        assert!(!tls.contains("hunter2"), "{tls}");
     });
 }
