@@ -3,6 +3,11 @@
 //!
 //! One mutex per dependency, held for microseconds and never across an await: calls
 //! to different dependencies never contend, and no lock is global.
+//!
+//! With `gateway.shared`, [`DependencyState::gate_fleet`] asks the fleet (Redis) for
+//! the breaker and quota decision first, and every settled attempt is reported to it
+//! in the background; the local state keeps learning from every reply, so it is ready
+//! the moment Redis is not. Without it, no Redis code runs on the call path.
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -18,13 +23,14 @@ use toolgate_signals::status_page::{Health, PageStatus};
 use toolgate_signals::{Quota, Signals};
 
 use crate::config::Dependency;
+use crate::shared::{self, BudgetView, Keys, Outcome, Record, Shared, Verdict};
 use crate::sync::lock;
 
 /// Quota policies remembered per dependency. Policy names come from the upstream's
 /// headers and become metric labels, so an upstream that invents a new name per
 /// response must not grow the state or the label set without bound: beyond this, the
 /// policy seen longest ago is forgotten.
-pub const MAX_POLICIES: usize = 16;
+pub const MAX_POLICIES: usize = shared::MAX_POLICIES;
 
 /// How long a call waits for a concurrency slot before asking again.
 const LIMIT_POLL: Duration = Duration::from_millis(10);
@@ -62,6 +68,16 @@ struct Inner {
     /// When the last reply arrived: once the latency window has emptied, the report
     /// shows the window as of then, with its age, rather than "no calls yet".
     last_reply: Option<Instant>,
+    /// Until when the fleet's breaker is open, as of its last answer (reports only).
+    fleet_open_until: Option<Instant>,
+}
+
+/// This dependency's part of the fleet's shared state.
+#[derive(Debug)]
+struct Fleet {
+    shared: Shared,
+    keys: std::sync::Arc<Keys>,
+    budget: std::sync::Arc<BudgetView>,
 }
 
 /// Live state of a dependency.
@@ -70,6 +86,7 @@ pub struct DependencyState {
     /// Its configuration.
     pub spec: std::sync::Arc<Dependency>,
     inner: Mutex<Inner>,
+    fleet: Option<Fleet>,
 }
 
 /// What the breaker, the concurrency limit and the pacer decided before an attempt.
@@ -119,6 +136,16 @@ pub struct Admitted<'a> {
     settled: bool,
     /// A call's first attempt earns retry budget once it is actually sent.
     first_attempt: bool,
+    /// Admitted by the fleet (not the local pacer and breaker): whether this attempt
+    /// holds the fleet's half-open probe token, and its id among the fleet's attempts.
+    fleet_probe: Option<FleetTicket>,
+}
+
+/// How the fleet admitted an attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FleetTicket {
+    probe: bool,
+    id: u64,
 }
 
 impl Admitted<'_> {
@@ -134,8 +161,12 @@ impl Admitted<'_> {
     ) -> Option<Duration> {
         self.settled = true;
         let permit = self.permit.take();
+        let ticket = Ticket {
+            first_attempt: self.first_attempt,
+            fleet_probe: self.fleet_probe,
+        };
         self.dependency
-            .observe(now, signals, latency, class, permit, self.first_attempt)
+            .observe(now, signals, latency, class, permit, ticket)
     }
 }
 
@@ -146,11 +177,7 @@ impl Admitted<'_> {
     /// circuit for everyone.
     pub fn unsent(mut self) {
         self.settled = true;
-        let mut g = lock(&self.dependency.inner);
-        if let Some(p) = self.permit.take() {
-            g.limit.forget(p);
-        }
-        g.pacer.complete(Instant::now(), None);
+        self.give_back();
     }
 }
 
@@ -159,12 +186,47 @@ impl Drop for Admitted<'_> {
         if self.settled {
             return;
         }
-        let mut g = lock(&self.dependency.inner);
-        if let Some(p) = self.permit.take() {
-            g.limit.forget(p);
-        }
-        g.pacer.complete(Instant::now(), None);
+        self.give_back();
     }
+}
+
+impl Admitted<'_> {
+    /// The attempt was not sent: its permit and its pacer place go back; the fleet
+    /// gets its in-flight count (and a probe token) back.
+    fn give_back(&mut self) {
+        let dependency = self.dependency;
+        {
+            let mut g = lock(&dependency.inner);
+            if let Some(p) = self.permit.take() {
+                g.limit.forget(p);
+            }
+            if self.fleet_probe.is_none() {
+                g.pacer.complete(Instant::now(), None);
+            }
+        }
+        if let (Some(ticket), Some(fleet)) = (self.fleet_probe, &dependency.fleet) {
+            fleet.shared.record(
+                &fleet.keys,
+                Record {
+                    outcome: Outcome::Unsent,
+                    probe: ticket.probe,
+                    id: Some(ticket.id),
+                    first_attempt: false,
+                    throttle: None,
+                    adverts: Vec::new(),
+                },
+                &fleet.budget,
+            );
+        }
+    }
+}
+
+/// How an attempt was admitted, for [`DependencyState::observe`].
+#[derive(Debug, Clone, Copy)]
+struct Ticket {
+    first_attempt: bool,
+    /// See [`Admitted`]'s field of the same name.
+    fleet_probe: Option<FleetTicket>,
 }
 
 /// A point-in-time view for notes, `_meta` and `dependency_health`.
@@ -195,7 +257,21 @@ impl DependencyState {
     /// Fresh state with the default breaker (5 consecutive failures), budget (20 %),
     /// pacer, latency window and concurrency limit.
     pub fn new(spec: std::sync::Arc<Dependency>) -> DependencyState {
+        DependencyState::with_shared(spec, None)
+    }
+
+    /// Fresh state that, with `shared`, decides with the fleet while Redis is up.
+    pub fn with_shared(
+        spec: std::sync::Arc<Dependency>,
+        shared: Option<Shared>,
+    ) -> DependencyState {
+        let fleet = shared.map(|shared| Fleet {
+            keys: std::sync::Arc::new(Keys::new(shared.prefix(), &spec.name)),
+            shared,
+            budget: std::sync::Arc::default(),
+        });
         DependencyState {
+            fleet,
             spec,
             inner: Mutex::new(Inner {
                 breaker: CircuitBreaker::default(),
@@ -207,8 +283,64 @@ impl DependencyState {
                 status: None,
                 down_since_wall: None,
                 last_reply: None,
+                fleet_open_until: None,
             }),
         }
+    }
+
+    /// [`DependencyState::gate`], with the fleet deciding breaker and quota while the
+    /// shared state is up: one atomic step in Redis checks the fleet's breaker, then
+    /// every advertised policy, and takes from all of them only if all can serve. The
+    /// local concurrency limit still applies. With no shared state, or while it is
+    /// down, this is [`DependencyState::gate`].
+    pub async fn gate_fleet(
+        &self,
+        now: Instant,
+        deadline_left: Duration,
+        first_attempt: bool,
+    ) -> Gate<'_> {
+        let Some(fleet) = &self.fleet else {
+            return self.gate(now, deadline_left, first_attempt);
+        };
+        let Some(verdict) = fleet.shared.admit(&fleet.keys, deadline_left).await else {
+            return self.gate(now, deadline_left, first_attempt);
+        };
+        let mut g = lock(&self.inner);
+        let probe = match verdict {
+            Verdict::Open(retry_in) => {
+                g.fleet_open_until = Some(now + retry_in);
+                if g.down_since_wall.is_none() {
+                    g.down_since_wall = Some(Utc::now());
+                }
+                return Gate::CircuitOpen { retry_in };
+            }
+            Verdict::Wait(d) => return Gate::Wait(d),
+            Verdict::Exhausted(resets_in) => return Gate::QuotaExhausted { resets_in },
+            Verdict::Go { probe, id } => FleetTicket { probe, id },
+        };
+        if g.fleet_open_until.take().is_some() && !probe.probe {
+            g.down_since_wall = None;
+        }
+        let permit = g.limit.try_acquire();
+        let admitted = Admitted {
+            dependency: self,
+            permit,
+            settled: false,
+            first_attempt,
+            fleet_probe: Some(probe),
+        };
+        if admitted.permit.is_none() && g.latency.brownout() {
+            let limit = g.limit.limit();
+            drop(g);
+            // Dropping the admission gives the fleet its place back.
+            drop(admitted);
+            return if deadline_left > LIMIT_POLL {
+                Gate::Wait(LIMIT_POLL)
+            } else {
+                Gate::Saturated { limit }
+            };
+        }
+        Gate::Go(admitted)
     }
 
     /// Asks the breaker, then the pacer, whether an attempt may go now. The breaker
@@ -237,6 +369,7 @@ impl DependencyState {
                     permit,
                     settled: false,
                     first_attempt,
+                    fleet_probe: None,
                 };
                 return match pace {
                     Pace::Queued(wait) => Gate::Queued { wait, admitted },
@@ -261,8 +394,12 @@ impl DependencyState {
         latency: Option<Duration>,
         class: Option<ErrorClass>,
         permit: Option<Permit>,
-        first_attempt: bool,
+        ticket: Ticket,
     ) -> Option<Duration> {
+        let Ticket {
+            first_attempt,
+            fleet_probe,
+        } = ticket;
         let mut g = lock(&self.inner);
         // Only first attempts earn retry budget (as in tower): retries must not fund
         // retries. Earned when sent, so a request that could not be formed earns none.
@@ -275,7 +412,15 @@ impl DependencyState {
             (None, _) => {}
         }
         let quota = signals.and_then(|s| pacer_quota(&s.quota));
-        g.pacer.complete(now, quota);
+        if fleet_probe.is_some() {
+            // Admitted by the fleet, not the pacer: the pacer only learns the advert,
+            // so it is current when the fleet is not there.
+            if let Some(q) = quota {
+                g.pacer.observe(now, q);
+            }
+        } else {
+            g.pacer.complete(now, quota);
+        }
         if let Some(l) = latency {
             g.latency
                 .record(now, l, class.is_none_or(|c| !c.counts_for_breaker()));
@@ -318,6 +463,37 @@ impl DependencyState {
                 throttle = Some(wait);
             }
         }
+        drop(g);
+        if let Some(fleet) = &self.fleet {
+            let probe = fleet_probe.is_some_and(|t| t.probe);
+            // Replies reach the fleet even when the local pacer admitted the attempt
+            // (Redis was down then): what the upstream said is worth sharing.
+            let adverts = signals.map_or_else(Vec::new, |s| {
+                s.quota
+                    .iter()
+                    .filter_map(|q| {
+                        Some(shared::Advert {
+                            policy: q.policy.clone(),
+                            remaining: q.remaining?,
+                            limit: q.limit.unwrap_or(0),
+                            reset_after: q.reset_after?,
+                        })
+                    })
+                    .collect()
+            });
+            fleet.shared.record(
+                &fleet.keys,
+                Record {
+                    outcome: Outcome::of(class),
+                    probe,
+                    id: fleet_probe.map(|t| t.id),
+                    first_attempt,
+                    throttle,
+                    adverts,
+                },
+                &fleet.budget,
+            );
+        }
         throttle
     }
 
@@ -325,15 +501,39 @@ impl DependencyState {
     /// for its place in line asks before sending: the dependency may have gone down
     /// meanwhile, and a queued call must not add to the failures.
     pub fn open_for(&self, now: Instant) -> Option<Duration> {
-        match lock(&self.inner).breaker.state(now) {
+        let g = lock(&self.inner);
+        if let Some(until) = g.fleet_open_until.filter(|u| *u > now) {
+            return Some(until - now);
+        }
+        match g.breaker.state(now) {
             BreakerState::Open { retry_in, .. } => Some(retry_in),
             _ => None,
         }
     }
 
     /// Asks the budget for one retry.
+    ///
+    /// With the fleet up, the fleet's ratio decides (from its totals as of the last
+    /// settled attempt, counted at once here and in Redis); the local budget counts
+    /// a granted retry too, so it is current when the fleet is not there.
     pub fn withdraw_retry(&self, now: Instant) -> bool {
-        lock(&self.inner).budget.try_withdraw(now)
+        match &self.fleet {
+            Some(fleet) if fleet.shared.is_up() => {
+                if !fleet.budget.try_withdraw() {
+                    return false;
+                }
+                fleet.shared.count_retry(&fleet.keys);
+                // Counted, whatever the local budget would have said: the fleet decided.
+                let _ = lock(&self.inner).budget.try_withdraw(now);
+                true
+            }
+            _ => lock(&self.inner).budget.try_withdraw(now),
+        }
+    }
+
+    /// The fleet's retry-budget totals as this replica last read them.
+    pub fn fleet_budget_totals(&self) -> Option<(u64, u64)> {
+        self.fleet.as_ref().map(|f| f.budget.totals())
     }
 
     /// Whether the dependency is in a brownout (timeouts are not retried then).
@@ -371,7 +571,16 @@ impl DependencyState {
             .collect();
         quotas.sort_by(|a, b| fraction_left(&a.0).total_cmp(&fraction_left(&b.0)));
         let (quotas, quota_ages) = quotas.into_iter().unzip();
-        let breaker = g.breaker.state(now);
+        let breaker = match g.fleet_open_until.filter(|u| *u > now) {
+            Some(until) => BreakerState::Open {
+                down_for: g
+                    .down_since_wall
+                    .and_then(|d| (Utc::now() - d).to_std().ok())
+                    .unwrap_or_default(),
+                retry_in: until - now,
+            },
+            None => g.breaker.state(now),
+        };
         let mut latency = if detailed {
             g.latency.snapshot(now)
         } else {
@@ -629,6 +838,32 @@ mod tests {
         drop(again);
         assert_eq!(lock(&dep.inner).pacer.in_flight(), 0);
         assert_eq!(lock(&dep.inner).limit.in_flight(), 0);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn without_shared_state_the_fleet_gate_is_the_local_gate() {
+        let dep = state();
+        assert!(dep.fleet_budget_totals().is_none());
+        let now = Instant::now();
+        // The local pacer admits and counts the attempt: no fleet is involved.
+        let p = go(dep.gate_fleet(now, Duration::from_secs(5), true).await);
+        assert_eq!(p.fleet_probe, None);
+        assert_eq!(lock(&dep.inner).pacer.in_flight(), 1);
+        p.settle(now, None, Some(Duration::from_millis(1)), None);
+        assert_eq!(lock(&dep.inner).pacer.in_flight(), 0);
+        // And the local breaker decides.
+        for _ in 0..5 {
+            go(dep.gate_fleet(now, Duration::from_secs(5), true).await).settle(
+                now,
+                None,
+                None,
+                Some(ErrorClass::ServerError),
+            );
+        }
+        assert!(matches!(
+            dep.gate_fleet(now, Duration::from_secs(5), true).await,
+            Gate::CircuitOpen { .. }
+        ));
     }
 
     #[tokio::test(start_paused = true)]

@@ -57,12 +57,24 @@ impl Gateway {
     pub fn new(config: Config, store: Store) -> anyhow::Result<Arc<Gateway>> {
         let client = UpstreamClient::new()
             .map_err(|e| anyhow::anyhow!("cannot build the upstream HTTP client: {e}"))?;
+        let metrics = Arc::new(Metrics::new());
+        // Replicas share quota, breaker and retry budget through Redis when configured.
+        let shared = match &config.gateway.shared {
+            Some(url) => Some(crate::shared::Shared::start(
+                &url.0,
+                config.gateway.replica.as_deref(),
+                metrics.shared_state_up.clone(),
+            )?),
+            None => None,
+        };
         let dependencies: HashMap<String, Arc<DependencyState>> = config
             .dependencies
             .iter()
-            .map(|(name, spec)| (name.clone(), Arc::new(DependencyState::new(spec.clone()))))
+            .map(|(name, spec)| {
+                let state = DependencyState::with_shared(spec.clone(), shared.clone());
+                (name.clone(), Arc::new(state))
+            })
             .collect();
-        let metrics = Arc::new(Metrics::new());
         let telemetry = config
             .telemetry
             .as_ref()

@@ -20,6 +20,7 @@ pub mod metrics;
 pub mod notes;
 pub mod pipeline;
 pub mod server;
+pub mod shared;
 pub mod status;
 pub mod store;
 pub mod sync;

@@ -193,6 +193,10 @@ pub struct Metrics {
     pub probe_success: Family<ToolLabel, Gauge>,
     /// `toolgate_tool_owner_info{tool,owner,dependency}`: always 1; joins owners into alerts.
     pub tool_owner_info: Family<OwnerLabels, Gauge>,
+    /// `toolgate_shared_state_up`: 1 while the replicas' shared state (Redis,
+    /// `gateway.shared`) is reachable, 0 while this replica runs on its local state
+    /// (and always 0 when no shared state is configured).
+    pub shared_state_up: Gauge,
 }
 
 impl Default for Metrics {
@@ -285,8 +289,15 @@ impl Metrics {
             "Owner and dependency of each tool (value is always 1)",
             tool_owner_info.clone(),
         );
+        let shared_state_up = Gauge::default();
+        registry.register(
+            "shared_state_up",
+            "1 while the shared state of the replicas (Redis) is reachable, 0 otherwise",
+            shared_state_up.clone(),
+        );
         Metrics {
             registry,
+            shared_state_up,
             tool_calls,
             upstream_requests,
             retries,

@@ -238,7 +238,11 @@ async fn admit<'a, U: Upstream>(
     let (tool, dependency) = (&route.spec.name, &route.spec.dependency.name);
     loop {
         let now = Instant::now();
-        match route.dependency.gate(now, call.retry.left(now), first) {
+        match route
+            .dependency
+            .gate_fleet(now, call.retry.left(now), first)
+            .await
+        {
             Gate::Go(admitted) => return Ok(admitted),
             Gate::Wait(d) => {
                 call.paced += d;
