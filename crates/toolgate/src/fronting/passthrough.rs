@@ -20,12 +20,11 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value, json};
-use tokio::sync::mpsc;
 
 use super::{Fronted, Fronting, link};
 use crate::config::PREFIX_SEPARATOR;
 use crate::sync::lock as guard;
-use crate::upstream::mcp::{ClientChannel, Relay, RpcError, relay};
+use crate::upstream::mcp::{ClientChannel, RpcError, relay_channel, while_relaying};
 
 /// Pages of one list followed per server at most.
 const MAX_PAGES: usize = 100;
@@ -258,26 +257,14 @@ async fn request(
     params: Value,
     client: Option<Arc<dyn ClientChannel>>,
 ) -> Result<Value, RpcError> {
-    let (tx, mut rx) = mpsc::channel(64);
+    let (relay, rx) = relay_channel();
     let call = server.link().request(
         method,
         Some(params),
         server.spec().dependency.timeout,
-        Some(Relay { tx }),
+        Some(relay),
     );
-    tokio::pin!(call);
-    let reply = loop {
-        tokio::select! {
-            biased;
-            Some(m) = rx.recv() => relay(client.as_deref(), m).await,
-            reply = &mut call => {
-                while let Ok(m) = rx.try_recv() {
-                    relay(client.as_deref(), m).await;
-                }
-                break reply;
-            }
-        }
-    };
+    let reply = while_relaying(call, rx, client.as_deref()).await;
     match reply {
         Ok(r) => r.outcome,
         Err(e) => Err(RpcError {

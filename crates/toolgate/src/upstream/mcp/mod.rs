@@ -165,30 +165,14 @@ impl Upstream for McpUpstream {
         request: &McpRequest,
         timeout: Duration,
     ) -> Result<UpstreamResponse, SendError> {
-        let (tx, mut rx) = mpsc::channel::<Relayed>(64);
+        let (relay, rx) = relay_channel();
         let call = self.link.request(
             "tools/call",
             Some(request.params.clone()),
             timeout,
-            Some(Relay { tx }),
+            Some(relay),
         );
-        tokio::pin!(call);
-        let client = request.client.as_deref();
-        // Relayed messages are handled in order while the call runs (a server that asks
-        // the client a question waits for the answer before it goes on), and those that
-        // arrived just before the answer are delivered before it.
-        let reply = loop {
-            tokio::select! {
-                biased;
-                Some(message) = rx.recv() => relay(client, message).await,
-                reply = &mut call => {
-                    while let Ok(message) = rx.try_recv() {
-                        relay(client, message).await;
-                    }
-                    break reply;
-                }
-            }
-        };
+        let reply = while_relaying(call, rx, request.client.as_deref()).await;
         to_response(reply)
     }
 
@@ -200,6 +184,35 @@ impl Upstream for McpUpstream {
         past_sunset: bool,
     ) -> AttemptResult {
         interpret(spec, sent, signals, past_sunset)
+    }
+}
+
+/// A relay for one request, and the receiving end [`while_relaying`] drains.
+pub fn relay_channel() -> (Relay, mpsc::Receiver<Relayed>) {
+    let (tx, rx) = mpsc::channel::<Relayed>(64);
+    (Relay { tx }, rx)
+}
+
+/// Runs `call` while passing what the server sends meanwhile to `client`, in order (a
+/// server that asks the client a question waits for the answer before it goes on);
+/// messages that arrived just before the answer are delivered before it.
+pub async fn while_relaying<T>(
+    call: impl Future<Output = T>,
+    mut rx: mpsc::Receiver<Relayed>,
+    client: Option<&dyn ClientChannel>,
+) -> T {
+    tokio::pin!(call);
+    loop {
+        tokio::select! {
+            biased;
+            Some(message) = rx.recv() => relay(client, message).await,
+            reply = &mut call => {
+                while let Ok(message) = rx.try_recv() {
+                    relay(client, message).await;
+                }
+                return reply;
+            }
+        }
     }
 }
 
