@@ -10,6 +10,8 @@
 mod harness;
 #[path = "../src/shared/redis_server.rs"]
 mod redis_server;
+#[path = "../src/store/test_postgres.rs"]
+mod test_postgres;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -122,7 +124,15 @@ impl Drop for Replica {
     }
 }
 
-fn start_replica(dir: &Path, n: usize, api: SocketAddr, redis: &str) -> Replica {
+/// A replica sharing `redis`; its store is `state` (a `postgres://` URL shared by the
+/// fleet), or its own SQLite file when `None`.
+fn start_replica(
+    dir: &Path,
+    n: usize,
+    api: SocketAddr,
+    redis: &str,
+    state: Option<&str>,
+) -> Replica {
     let yaml = format!(
         r#"
 gateway:
@@ -142,7 +152,10 @@ tools:
     annotations: {{ readOnlyHint: true }}
     contract: {{ version: "1.0", response_schema: {{ type: object, required: [name] }} }}
 "#,
-        state = dir.join(format!("state-{n}.db")).display()
+        state = state.map_or_else(
+            || dir.join(format!("state-{n}.db")).display().to_string(),
+            str::to_string
+        )
     );
     let config = dir.join(format!("toolgate-{n}.yaml"));
     std::fs::write(&config, yaml).unwrap();
@@ -236,12 +249,14 @@ async fn run_agents(replicas: &[Replica], per_agent: usize) -> Vec<(bool, String
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_replicas_share_quota_and_keep_serving_when_redis_dies() {
-    // The URL holds a password: it must never reach a log.
+    // The whole fleet set-up: Redis for quota and breaker, PostgreSQL as the one store.
+    // The Redis URL holds a password: it must never reach a log.
     let mut redis = RedisServer::start_with_password("fleet-secret-7f3a");
+    let pg = test_postgres::TestPostgres::start();
     let (api_addr, api) = start_api().await;
     let dir = temp_dir("fleet-quota");
     let replicas: Vec<Replica> = (0..3)
-        .map(|n| start_replica(&dir, n, api_addr, &redis.url()))
+        .map(|n| start_replica(&dir, n, api_addr, &redis.url(), Some(&pg.url)))
         .collect();
     wait_gauge(&replicas, 1.0).await;
 
@@ -334,7 +349,7 @@ async fn a_dependency_that_goes_down_opens_every_replicas_breaker() {
     let (api_addr, api) = start_api().await;
     let dir = temp_dir("fleet-breaker");
     let replicas: Vec<Replica> = (0..3)
-        .map(|n| start_replica(&dir, n, api_addr, &redis.url()))
+        .map(|n| start_replica(&dir, n, api_addr, &redis.url(), None))
         .collect();
     wait_gauge(&replicas, 1.0).await;
     api.down.store(true, Ordering::SeqCst);
