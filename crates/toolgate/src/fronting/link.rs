@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use toolgate_mcp_client::{Connection, Failure, Relay, ServerSpec, Transport};
+use toolgate_mcp_client::{Connection, Relay, ServerSpec, Transport};
 
 use crate::config::{McpServerSpec, McpTransport};
 use crate::upstream::mcp::{BoxFuture, LinkError, LinkReply, McpLink};
@@ -21,30 +21,7 @@ impl McpLink for ClientLink {
         timeout: Duration,
         relay: Option<Relay>,
     ) -> BoxFuture<'a, Result<LinkReply, LinkError>> {
-        Box::pin(async move {
-            match self.0.request(method, params, timeout, relay).await {
-                Ok(r) => Ok(LinkReply {
-                    outcome: r.outcome,
-                    status: r.status,
-                    headers: r.headers,
-                    latency: r.latency,
-                }),
-                Err(Failure::Timeout(t)) => Err(LinkError::Timeout(t)),
-                Err(Failure::Connect { detail }) => Err(LinkError::Connect(detail)),
-                Err(Failure::Broken { detail }) => Err(LinkError::Broken(detail)),
-                Err(Failure::Status {
-                    status,
-                    headers,
-                    body,
-                }) => Err(LinkError::Status {
-                    status,
-                    headers,
-                    body,
-                }),
-                Err(Failure::Protocol { detail }) => Err(LinkError::Protocol(detail)),
-                Err(Failure::TooLarge { limit }) => Err(LinkError::TooLarge(limit)),
-            }
-        })
+        Box::pin(self.0.request(method, params, timeout, relay))
     }
 }
 
@@ -71,17 +48,5 @@ pub fn server_spec(spec: &McpServerSpec, max_message_bytes: usize) -> ServerSpec
         name: spec.name.clone(),
         transport,
         max_message_bytes,
-    }
-}
-
-/// A link failure in words (no URLs, no header values).
-pub fn describe(e: &LinkError) -> String {
-    match e {
-        LinkError::Timeout(t) => format!("no answer within {t:?}"),
-        LinkError::Connect(d) => format!("could not reach the server: {d}"),
-        LinkError::Broken(d) => format!("the server went away during the request: {d}"),
-        LinkError::Status { status, .. } => format!("the server answered HTTP {status}"),
-        LinkError::Protocol(d) => format!("the server broke the protocol: {d}"),
-        LinkError::TooLarge(limit) => format!("the server's answer is larger than {limit} bytes"),
     }
 }

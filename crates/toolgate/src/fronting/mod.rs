@@ -317,7 +317,7 @@ impl Fronted {
                 .link
                 .request("tools/list", params, timeout, None)
                 .await
-                .map_err(|e| link::describe(&e))?;
+                .map_err(|e| e.to_string())?;
             let result = reply
                 .outcome
                 .map_err(|e| format!("tools/list failed: {} ({})", e.message, e.code))?;

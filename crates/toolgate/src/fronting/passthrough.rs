@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value, json};
 
-use super::{Fronted, Fronting, link};
+use super::{Fronted, Fronting};
 use crate::config::PREFIX_SEPARATOR;
 use crate::sync::lock as guard;
 use crate::upstream::mcp::{ClientChannel, RpcError, relay_channel, while_relaying};
@@ -269,7 +269,7 @@ async fn request(
         Ok(r) => r.outcome,
         Err(e) => Err(RpcError {
             code: -32603,
-            message: format!("MCP server {}: {}", server.spec().name, link::describe(&e)),
+            message: format!("MCP server {}: {}", server.spec().name, e),
             data: None,
         }),
     }

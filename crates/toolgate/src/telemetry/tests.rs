@@ -431,7 +431,11 @@ impl crate::upstream::mcp::McpLink for Unused {
         'a,
         Result<crate::upstream::mcp::LinkReply, crate::upstream::mcp::LinkError>,
     > {
-        Box::pin(async { Err(crate::upstream::mcp::LinkError::Connect("unused".into())) })
+        Box::pin(async {
+            Err(crate::upstream::mcp::LinkError::Connect {
+                detail: "unused".into(),
+            })
+        })
     }
 }
 

@@ -201,7 +201,7 @@ impl Compiler<'_> {
         dependency: Option<&Dependency>,
     ) -> Option<McpTransport> {
         match (&raw.url, &raw.command) {
-            (Some(url), None) => {
+            (Some(_), None) => {
                 if !raw.env.is_empty() || raw.cwd.is_some() {
                     self.err(
                         path,
@@ -210,7 +210,6 @@ impl Compiler<'_> {
                     );
                 }
                 // The URL and headers were checked as the dependency's.
-                let _ = url;
                 let dependency = dependency?;
                 Some(McpTransport::Http {
                     url: dependency.base_url.clone(),

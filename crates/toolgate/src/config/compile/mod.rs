@@ -370,7 +370,7 @@ impl Compiler<'_> {
         }
         let mut servers = BTreeMap::new();
         for (name, raw) in raw_servers {
-            if raw_deps_named(&dependencies, &name) {
+            if dependencies.contains_key(&name) {
                 self.err(
                     format!("mcp_servers.{name}"),
                     format!("`{name}` is both a dependency and an MCP server"),
@@ -670,10 +670,6 @@ impl Compiler<'_> {
         }
         out
     }
-}
-
-fn raw_deps_named(deps: &BTreeMap<String, Arc<Dependency>>, name: &str) -> bool {
-    deps.contains_key(name)
 }
 
 /// `K` of serde's "missing field `K`".

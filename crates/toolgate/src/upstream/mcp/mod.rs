@@ -26,44 +26,7 @@ use crate::config::ToolSpec;
 
 pub use interpret::interpret;
 
-pub use toolgate_mcp_client::{Relay, Relayed, RpcError};
-
-/// What a session returned for one request.
-#[derive(Debug)]
-pub struct LinkReply {
-    /// The JSON-RPC `result`, or its `error`.
-    pub outcome: Result<Value, RpcError>,
-    /// HTTP status of the answer (200 for stdio).
-    pub status: u16,
-    /// Headers of the answer (empty for stdio).
-    pub headers: HeaderMap,
-    /// Request written → answer read.
-    pub latency: Duration,
-}
-
-/// Why a request to an upstream server got no JSON-RPC answer.
-#[derive(Debug)]
-pub enum LinkError {
-    /// No answer in time.
-    Timeout(Duration),
-    /// Not reachable, or the process is not running.
-    Connect(String),
-    /// The request went out, then the server went away before answering.
-    Broken(String),
-    /// A non-2xx HTTP answer (429 and 503 with `Retry-After`, 5xx, 401, …).
-    Status {
-        /// The status.
-        status: u16,
-        /// Its headers.
-        headers: HeaderMap,
-        /// The start of its body.
-        body: bytes::Bytes,
-    },
-    /// The server broke the protocol (not JSON-RPC, a stream that ended unanswered).
-    Protocol(String),
-    /// The answer was over the size cap.
-    TooLarge(usize),
-}
+pub use toolgate_mcp_client::{Failure as LinkError, Relay, Relayed, Reply as LinkReply, RpcError};
 
 /// A boxed future, for the object-safe traits below.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -295,10 +258,10 @@ fn to_response(reply: Result<LinkReply, LinkError>) -> Result<UpstreamResponse, 
             latency: Duration::ZERO,
         }),
         Err(LinkError::Timeout(t)) => Err(SendError::Timeout(t)),
-        Err(LinkError::Connect(detail)) => Err(SendError::Connect { detail }),
-        Err(LinkError::Broken(detail)) => Err(SendError::Broken { detail }),
-        Err(LinkError::Protocol(detail)) => Err(SendError::Protocol { detail }),
-        Err(LinkError::TooLarge(limit)) => Err(SendError::TooLarge {
+        Err(LinkError::Connect { detail }) => Err(SendError::Connect { detail }),
+        Err(LinkError::Broken { detail }) => Err(SendError::Broken { detail }),
+        Err(LinkError::Protocol { detail }) => Err(SendError::Protocol { detail }),
+        Err(LinkError::TooLarge { limit }) => Err(SendError::TooLarge {
             status: 200,
             headers: HeaderMap::new(),
             limit,
@@ -371,7 +334,9 @@ pub(crate) mod tests {
                     .push(params.unwrap_or(Value::Null));
                 let step = self.script.lock().unwrap().pop_front();
                 let Some(step) = step else {
-                    return Err(LinkError::Connect("no script".into()));
+                    return Err(LinkError::Connect {
+                        detail: "no script".into(),
+                    });
                 };
                 for (method, params, is_request) in step.before {
                     let Some(relay) = &relay else { continue };
