@@ -5,7 +5,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use std::hint::black_box;
-use toolgate::pipeline::{CallOutcome, Structured};
+use toolgate_engine::pipeline::{CallOutcome, Structured};
 
 fn body() -> Vec<u8> {
     let results: Vec<Value> = (1..=20)
@@ -42,19 +42,23 @@ fn bench(c: &mut Criterion) {
     let body = bytes::Bytes::from(body());
     eprintln!("body size: {} bytes", body.len());
     // The default placement: the note goes both as text and spliced into the body.
-    let both = toolgate::mcp::answer::NotesPlacement {
-        mode: toolgate::config::NotesMode::Both,
+    let both = toolgate_server::mcp::answer::NotesPlacement {
+        mode: toolgate_config::NotesMode::Both,
         member: Some("toolgate"),
     };
     c.bench_function("answer/direct_12kb", |b| {
-        b.iter(|| toolgate::mcp::answer::tool_call(black_box("41"), outcome(&body), true, both))
+        b.iter(|| {
+            toolgate_server::mcp::answer::tool_call(black_box("41"), outcome(&body), true, both)
+        })
     });
-    let text = toolgate::mcp::answer::NotesPlacement {
-        mode: toolgate::config::NotesMode::Text,
+    let text = toolgate_server::mcp::answer::NotesPlacement {
+        mode: toolgate_config::NotesMode::Text,
         ..both
     };
     c.bench_function("answer/direct_12kb_notes_as_text", |b| {
-        b.iter(|| toolgate::mcp::answer::tool_call(black_box("41"), outcome(&body), true, text))
+        b.iter(|| {
+            toolgate_server::mcp::answer::tool_call(black_box("41"), outcome(&body), true, text)
+        })
     });
     c.bench_function("answer/value_12kb", |b| {
         b.iter(|| {

@@ -12,13 +12,13 @@ use bytes::Bytes;
 use criterion::{Criterion, criterion_group, criterion_main};
 use reqwest::header::HeaderMap;
 use serde_json::{Map, Value, json};
-use toolgate::dependency::DependencyState;
-use toolgate::metrics::Metrics;
-use toolgate::pipeline::{self, Origin, Route, Services};
-use toolgate::tool_state::ToolState;
-use toolgate::upstream::CallContext;
-use toolgate::upstream::{SendError, Upstream, UpstreamResponse};
-use toolgate::watch::incidents::Incidents;
+use toolgate_engine::dependency::DependencyState;
+use toolgate_engine::metrics::Metrics;
+use toolgate_engine::pipeline::{self, Origin, Route, Services};
+use toolgate_engine::tool_state::ToolState;
+use toolgate_engine::upstream::CallContext;
+use toolgate_engine::upstream::{SendError, Upstream, UpstreamResponse};
+use toolgate_engine::watch::incidents::Incidents;
 
 #[derive(Debug)]
 struct Instant(Bytes);
@@ -90,7 +90,7 @@ tools:
 
 fn route(body: Bytes) -> Route<Instant> {
     let env = |_: &str| None;
-    let config = toolgate::config::parse(
+    let config = toolgate_config::parse(
         std::path::Path::new("bench.yaml"),
         CONFIG,
         std::path::Path::new("."),

@@ -10,9 +10,9 @@ use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use tokio_util::sync::CancellationToken;
 
-use crate::config;
-use crate::gateway::Gateway;
-use crate::store::Store;
+use toolgate_config as config;
+use toolgate_engine::gateway::Gateway;
+use toolgate_store::Store;
 
 /// Prints to stdout, ignoring a closed pipe (`toolgate alerts grafana | head`).
 macro_rules! say {
@@ -276,13 +276,13 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
             url,
             demo: true,
             json,
-        } => crate::status::run_with(&crate::demo::offline_config()?, url, json).await,
+        } => toolgate_engine::status::run_with(&crate::demo::offline_config()?, url, json).await,
         Command::Status {
             config,
             url,
             demo: false,
             json,
-        } => crate::status::run(&config, url, json).await,
+        } => toolgate_engine::status::run(&config, url, json).await,
         Command::Import {
             what:
                 ImportCommand::Openapi {
@@ -303,7 +303,7 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
                 ),
                 _ => None,
             };
-            let opts = crate::import::openapi::Options {
+            let opts = toolgate_import::openapi::Options {
                 spec,
                 dependency,
                 base_url,
@@ -313,7 +313,7 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
                 tags: tag,
                 existing,
             };
-            let outcome = crate::import::openapi::run(&opts).map_err(|e| anyhow::anyhow!(e))?;
+            let outcome = toolgate_import::openapi::run(&opts).map_err(|e| anyhow::anyhow!(e))?;
             match &output {
                 Some(o) => std::fs::write(o, &outcome.yaml)
                     .with_context(|| format!("writing {}", o.display()))?,
@@ -404,7 +404,7 @@ async fn lock(path: &Path) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut failed = false;
-    for locked in crate::fronting::lock::lock(&config).await? {
+    for locked in toolgate_engine::fronting::lock::lock(&config).await? {
         match &locked.result {
             Ok(n) => {
                 say!(
@@ -460,9 +460,9 @@ async fn serve(
     let listen_addr = listen.unwrap_or(config.gateway.listen);
     let gateway = Gateway::new(config, store)?;
     gateway.restore().await;
-    let background = crate::background::Background::start(&gateway);
+    let background = toolgate_engine::background::Background::start(&gateway);
     background
-        .servers_checked(crate::fronting::STARTUP_WAIT)
+        .servers_checked(toolgate_engine::fronting::STARTUP_WAIT)
         .await;
 
     spawn_signal_handler(shutdown.clone());
@@ -476,9 +476,9 @@ async fn serve(
             state = %gateway.store().describe(),
             "serving MCP on stdio"
         );
-        let server = Arc::new(crate::mcp::dispatch::Server::new(gateway.clone()));
+        let server = Arc::new(toolgate_server::mcp::dispatch::Server::new(gateway.clone()));
         let max = gateway.config().gateway.max_request_bytes;
-        let result = crate::mcp::stdio::serve(server, max, shutdown.clone()).await;
+        let result = toolgate_server::mcp::stdio::serve(server, max, shutdown.clone()).await;
         shutdown.cancel();
         background.stop(SHUTDOWN_FLUSH).await;
         result?;
@@ -504,13 +504,13 @@ async fn serve(
             absolute(&gateway.config().gateway.state).display()
         );
     }
-    let router = crate::server::router(
+    let router = toolgate_server::server::router(
         gateway.clone(),
         shutdown.clone(),
         demo_router.map(|r| axum::Router::new().nest("/demo", r)),
     );
-    let limits = crate::server::Limits::from_config(&gateway.config().gateway);
-    crate::server::serve_with(listener, router, shutdown, limits).await?;
+    let limits = toolgate_server::server::Limits::from_config(&gateway.config().gateway);
+    toolgate_server::server::serve_with(listener, router, shutdown, limits).await?;
     tracing::info!("stopped serving");
     // The listener has drained: write out what the last calls raised and deliver it.
     background.stop(SHUTDOWN_FLUSH).await;
@@ -567,13 +567,13 @@ async fn spawn_http(
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
-    let limits = crate::server::Limits::from_config(&gateway.config().gateway);
-    let router = crate::server::router(
+    let limits = toolgate_server::server::Limits::from_config(&gateway.config().gateway);
+    let router = toolgate_server::server::router(
         gateway,
         shutdown.clone(),
         demo.map(|r| axum::Router::new().nest("/demo", r)),
     );
-    tokio::spawn(crate::server::serve_with(
+    tokio::spawn(toolgate_server::server::serve_with(
         listener, router, shutdown, limits,
     ));
     Ok(())
@@ -592,11 +592,11 @@ async fn probe(path: &Path, only: Option<&str>, format: &str) -> anyhow::Result<
         .context("opening the state store")?;
     let gateway = Gateway::new(config, store)?;
     gateway.restore().await;
-    let background = crate::background::Background::incidents_only(&gateway);
+    let background = toolgate_engine::background::Background::incidents_only(&gateway);
     // Upstream MCP servers' tools are known once each has been checked (or from pins).
     for server in gateway.fronting().servers() {
         let _ = tokio::time::timeout(
-            crate::fronting::STARTUP_WAIT,
+            toolgate_engine::fronting::STARTUP_WAIT,
             server.check(gateway.as_ref()),
         )
         .await;
@@ -626,12 +626,12 @@ async fn probe(path: &Path, only: Option<&str>, format: &str) -> anyhow::Result<
     }
     let mut reports = Vec::new();
     for tool in &tools {
-        reports.push(crate::watch::probe::probe(&gateway, tool).await);
+        reports.push(toolgate_engine::watch::probe::probe(&gateway, tool).await);
     }
     background.stop(std::time::Duration::from_secs(15)).await;
     match format {
         "json" => say!("{}", serde_json::to_string_pretty(&reports)?),
-        "junit" => say_raw!("{}", crate::watch::probe::junit(&reports)),
+        "junit" => say_raw!("{}", toolgate_engine::watch::probe::junit(&reports)),
         _ => {
             for r in &reports {
                 if r.ok {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use toolgate::alerts::{grafana, prometheus};
-use toolgate::metrics::{
+use toolgate_engine::metrics::{
     CallLabels, Class, DependencyLabel, Metrics, Outcome, OwnerLabels, QuotaLabels, RetryLabels,
     SequenceLabels, SequenceOutcome, StatusLabel, ToolLabel, UpstreamLabels,
 };

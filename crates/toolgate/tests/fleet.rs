@@ -8,10 +8,6 @@
 #[allow(dead_code)]
 #[path = "e2e/harness.rs"]
 mod harness;
-#[path = "../src/shared/redis_server.rs"]
-mod redis_server;
-#[path = "../src/store/test_postgres.rs"]
-mod test_postgres;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -29,7 +25,7 @@ use axum::{Json, Router};
 use serde_json::json;
 
 use harness::{Era, call, metric, rmcp_client, temp_dir, text};
-use redis_server::RedisServer;
+use toolgate_test_support::RedisServer;
 
 const LIMIT: u64 = 20;
 const WINDOW_MS: u64 = 2000;
@@ -252,7 +248,7 @@ async fn three_replicas_share_quota_and_keep_serving_when_redis_dies() {
     // The whole fleet set-up: Redis for quota and breaker, PostgreSQL as the one store.
     // The Redis URL holds a password: it must never reach a log.
     let mut redis = RedisServer::start_with_password("fleet-secret-7f3a");
-    let pg = test_postgres::TestPostgres::start();
+    let pg = toolgate_test_support::TestPostgres::start();
     let (api_addr, api) = start_api().await;
     let dir = temp_dir("fleet-quota");
     let replicas: Vec<Replica> = (0..3)

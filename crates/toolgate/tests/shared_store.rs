@@ -4,9 +4,6 @@
 // A test that cannot set up its servers should fail loudly, so unwrap is the right tool.
 #![allow(clippy::unwrap_used)]
 
-#[path = "../src/store/test_postgres.rs"]
-mod test_postgres;
-
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -22,8 +19,8 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use serde_json::{Value, json};
-use test_postgres::TestPostgres;
-use toolgate::store::{Incident, PostgresStore};
+use toolgate_store::{Incident, PostgresStore};
+use toolgate_test_support::TestPostgres;
 
 /// The upstream: `/v3/search` and `/v3/news`, each renaming `snippet` to `excerpt` when
 /// told; counts agent and probe requests per path.

@@ -1,6 +1,6 @@
 //! Prometheus alerting rules for the conditions toolgate also evaluates in-process.
 //!
-//! The rules only use the metric and label names of [`crate::metrics`]; the promtool
+//! The rules only use the metric and label names of [`toolgate_engine::metrics`]; the promtool
 //! unit tests in `tests/prometheus/` and `tests/alerts.rs` fail when one of them changes.
 //!
 //! Every alert names the tool and its owner: the owner comes from

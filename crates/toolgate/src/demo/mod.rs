@@ -26,14 +26,18 @@ pub const LISTEN: &str = "127.0.0.1:8765";
 pub async fn start(
     listen: Option<SocketAddr>,
     shutdown: CancellationToken,
-) -> anyhow::Result<(crate::config::Config, axum::Router)> {
+) -> anyhow::Result<(toolgate_config::Config, axum::Router)> {
     let state = Arc::new(DemoState::default());
     let router = router(state);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .context("starting the demo upstream")?;
     let upstream = listener.local_addr()?;
-    tokio::spawn(crate::server::serve(listener, router.clone(), shutdown));
+    tokio::spawn(toolgate_server::server::serve(
+        listener,
+        router.clone(),
+        shutdown,
+    ));
     let listen = listen.map_or_else(|| LISTEN.to_string(), |l| l.to_string());
     let config = compile(&format!("http://{upstream}"), &listen)?;
     Ok((config, router))
@@ -41,15 +45,15 @@ pub async fn start(
 
 /// The demo config as `serve --demo` runs it by default, without starting anything:
 /// what `incidents --demo` and `status --demo` need (the state path, the address).
-pub fn offline_config() -> anyhow::Result<crate::config::Config> {
+pub fn offline_config() -> anyhow::Result<toolgate_config::Config> {
     // The upstream address is never contacted here; any loopback URL compiles.
     compile("http://127.0.0.1:9", LISTEN)
 }
 
-fn compile(base_url: &str, listen: &str) -> anyhow::Result<crate::config::Config> {
+fn compile(base_url: &str, listen: &str) -> anyhow::Result<toolgate_config::Config> {
     let yaml = config_yaml(base_url, listen);
     let env = |_: &str| None;
-    crate::config::parse(Path::new("demo.yaml"), &yaml, Path::new("."), &env)
+    toolgate_config::parse(Path::new("demo.yaml"), &yaml, Path::new("."), &env)
         .map_err(|e| anyhow::anyhow!("the built-in demo config is invalid:\n{e}"))
 }
 

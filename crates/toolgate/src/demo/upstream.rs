@@ -13,7 +13,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::sync::lock;
+use toolgate_engine::sync::lock;
 
 /// Switchable behaviour of the demo APIs.
 #[derive(Debug, Default)]

@@ -256,7 +256,7 @@ async fn a_configured_bearer_token_guards_mcp_and_admin_but_not_health() {
         1,
     );
     let env = |k: &str| (k == "TG_TOKEN").then(|| "s3cret-token".to_string());
-    let config = toolgate::config::parse(
+    let config = toolgate_config::parse(
         std::path::Path::new("t.yaml"),
         &yaml,
         std::path::Path::new("."),

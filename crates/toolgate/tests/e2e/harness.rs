@@ -19,8 +19,8 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
-use toolgate::gateway::Gateway;
-use toolgate::store::Store;
+use toolgate_engine::gateway::Gateway;
+use toolgate_store::Store;
 
 /// A fake API on loopback; counts requests per path.
 #[derive(Default)]
@@ -214,7 +214,7 @@ pub struct Toolgate {
     pub base: String,
     pub gateway: Arc<Gateway>,
     shutdown: CancellationToken,
-    _background: toolgate::background::Background,
+    _background: toolgate_engine::background::Background,
 }
 
 impl Drop for Toolgate {
@@ -225,21 +225,25 @@ impl Drop for Toolgate {
 
 pub async fn start_toolgate(yaml: &str) -> Toolgate {
     let env = |_: &str| None;
-    let config = toolgate::config::parse(Path::new("test.yaml"), yaml, Path::new("."), &env)
+    let config = toolgate_config::parse(Path::new("test.yaml"), yaml, Path::new("."), &env)
         .unwrap_or_else(|e| panic!("{e}"));
     serve_config(config).await
 }
 
 /// Serves an already compiled config on a loopback port, background work included.
-pub async fn serve_config(config: toolgate::config::Config) -> Toolgate {
+pub async fn serve_config(config: toolgate_config::Config) -> Toolgate {
     let store = Store::open(&config.gateway.state).unwrap();
     let gateway = Gateway::new(config, store).unwrap();
     let shutdown = CancellationToken::new();
-    let background = toolgate::background::Background::start(&gateway);
-    let router = toolgate::server::router(gateway.clone(), shutdown.clone(), None);
+    let background = toolgate_engine::background::Background::start(&gateway);
+    let router = toolgate_server::server::router(gateway.clone(), shutdown.clone(), None);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(toolgate::server::serve(listener, router, shutdown.clone()));
+    tokio::spawn(toolgate_server::server::serve(
+        listener,
+        router,
+        shutdown.clone(),
+    ));
     Toolgate {
         url: format!("http://{addr}/mcp"),
         base: format!("http://{addr}"),
@@ -251,7 +255,7 @@ pub async fn serve_config(config: toolgate::config::Config) -> Toolgate {
 
 impl Toolgate {
     /// Incidents as stored, once the incident writer has written what is queued.
-    pub async fn incidents(&self, all: bool) -> Vec<toolgate::store::Incident> {
+    pub async fn incidents(&self, all: bool) -> Vec<toolgate_store::Incident> {
         assert!(
             self.gateway
                 .incidents()

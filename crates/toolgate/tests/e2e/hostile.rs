@@ -93,7 +93,7 @@ tools:
         state = state.display()
     );
     let env = |name: &str| (name == "E2E_TOKEN").then(|| TOKEN.to_string());
-    let config = toolgate::config::parse(Path::new("test.yaml"), &yaml, Path::new("."), &env)
+    let config = toolgate_config::parse(Path::new("test.yaml"), &yaml, Path::new("."), &env)
         .unwrap_or_else(|e| panic!("{e}"));
     serve_config(config).await
 }

@@ -12,7 +12,7 @@ use axum::Router;
 use axum::extract::{Request, State};
 use axum::response::IntoResponse;
 use serde_json::{Value, json};
-use toolgate::import::openapi::{self, Options, example};
+use toolgate_import::openapi::{self, Options, example};
 
 use crate::harness::{Era, call, rmcp_client, serve_config, temp_dir, text};
 
@@ -152,7 +152,7 @@ async fn each_spec_imports_passes_check_and_serves_every_tool() {
         );
 
         // And serving it lists the same tools (plus the built-in dependency_health).
-        let mut config = toolgate::config::parse(&out, &yaml, &dir, &env).unwrap();
+        let mut config = toolgate_config::parse(&out, &yaml, &dir, &env).unwrap();
         config.gateway.state = dir.join("state.db");
         let tg = serve_config(config).await;
         let client = rmcp_client(&tg.url, Era::Stateless).await;
@@ -225,7 +225,7 @@ async fn import_one(
     let doc: Value = yaml_serde::from_str(&outcome.yaml).unwrap();
     let schema = doc["tools"][include]["contract"]["response_schema"].clone();
     let mut config =
-        toolgate::config::parse(&path, &outcome.yaml, &dir, &env).unwrap_or_else(|e| panic!("{e}"));
+        toolgate_config::parse(&path, &outcome.yaml, &dir, &env).unwrap_or_else(|e| panic!("{e}"));
     config.gateway.state = dir.join("state.db");
     (serve_config(config).await, schema, outcome.stats)
 }

@@ -241,7 +241,7 @@ async fn gating(
     gate: &str,
 ) -> (
     Vec<rmcp::model::CallToolResult>,
-    Vec<toolgate::store::Incident>,
+    Vec<toolgate_store::Incident>,
 ) {
     let version = Arc::new(Mutex::new("2.0".to_string()));
     let addr = versioned_upstream(version.clone()).await;

@@ -1,0 +1,198 @@
+//! Compiling one dependency: base URL, headers (with `${ENV}`), timeouts, retry
+//! policy, rate-limit header family, status page and version gating.
+
+use std::time::Duration;
+
+use http::header::HeaderName;
+use serde_json::Value;
+use toolgate_signals::Flavour;
+
+use super::{Compiler, limits};
+use crate::model::*;
+use crate::raw::*;
+
+/// What an HTTP API and an MCP server have in common as a dependency.
+pub(super) struct DependencySettings {
+    /// The base URL as written (checked), unless `fixed_url` is given.
+    pub base_url: Option<String>,
+    /// A URL made by toolgate (a stdio server's `stdio://name`): not checked.
+    pub fixed_url: Option<url::Url>,
+    pub headers: std::collections::BTreeMap<String, String>,
+    pub timeout: Option<String>,
+    pub default_timeout: Duration,
+    pub retry: Option<RawRetry>,
+    pub rate_limit_headers: Option<String>,
+    pub status_page: Option<RawStatusPage>,
+    pub version: Option<RawVersionCheck>,
+}
+
+impl Compiler<'_> {
+    pub(super) fn dependency(&mut self, name: &str, raw: RawDependency) -> Option<Dependency> {
+        let path = format!("dependencies.{name}");
+        self.dependency_settings(
+            name,
+            &path,
+            DependencySettings {
+                base_url: Some(raw.base_url),
+                fixed_url: None,
+                headers: raw.headers,
+                timeout: raw.timeout,
+                default_timeout: Duration::from_secs(10),
+                retry: raw.retry,
+                rate_limit_headers: raw.rate_limit_headers,
+                status_page: raw.status_page,
+                version: raw.version,
+            },
+        )
+    }
+
+    pub(super) fn dependency_settings(
+        &mut self,
+        name: &str,
+        path: &str,
+        raw: DependencySettings,
+    ) -> Option<Dependency> {
+        let base_url = match (raw.fixed_url, &raw.base_url) {
+            (Some(fixed), _) => Some(fixed),
+            (None, Some(text)) => {
+                let field = if path.starts_with("mcp_servers.") {
+                    "url"
+                } else {
+                    "base_url"
+                };
+                self.url(&format!("{path}.{field}"), text)
+            }
+            (None, None) => None,
+        };
+        let headers = self.header_list(path, &raw.headers);
+        let retry_raw = raw.retry.unwrap_or_default();
+        let defaults = RetryPolicy::default();
+        let max_attempts = retry_raw.max_attempts.unwrap_or(defaults.max_attempts);
+        if max_attempts == 0 || max_attempts > limits::MAX_ATTEMPTS {
+            self.err(
+                format!("{path}.retry.max_attempts"),
+                format!(
+                    "max_attempts is {max_attempts}; it counts every attempt, the first included"
+                ),
+                "use a number from 1 (no retries) to 10",
+            );
+        }
+        let base_delay = self.duration_min(
+            format!("{path}.retry.base_delay"),
+            retry_raw.base_delay.as_ref(),
+            defaults.base_delay,
+            limits::MIN_BASE_DELAY,
+        );
+        let mut max_delay = self.duration(
+            format!("{path}.retry.max_delay"),
+            retry_raw.max_delay.as_ref(),
+            defaults.max_delay,
+        );
+        if max_delay < base_delay {
+            self.err(
+                format!("{path}.retry.max_delay"),
+                format!(
+                    "max_delay ({}) is below base_delay ({})",
+                    limits::show(max_delay),
+                    limits::show(base_delay)
+                ),
+                &format!(
+                    "use at least {} (the base_delay): max_delay caps the backoff",
+                    limits::show(base_delay)
+                ),
+            );
+            max_delay = base_delay;
+        }
+        let retry = RetryPolicy {
+            max_attempts: max_attempts.clamp(1, limits::MAX_ATTEMPTS),
+            base_delay,
+            max_delay,
+        };
+        let flavour = match raw.rate_limit_headers {
+            None => Flavour::Auto,
+            Some(text) => serde_json::from_value::<Flavour>(Value::String(text.clone())).unwrap_or_else(|_| {
+                self.err(format!("{path}.rate_limit_headers"), format!("unknown rate-limit header family `{text}`"), "use auto, ietf, github, atlassian, zendesk, shopify, discord, x, openai, anthropic, salesforce, hubspot or microsoft_graph");
+                Flavour::Auto
+            }),
+        };
+        let status_page = raw.status_page.and_then(|sp| {
+            let every = self.duration_min(
+                format!("{path}.status_page.every"),
+                sp.every.as_ref(),
+                Duration::from_secs(60),
+                limits::MIN_STATUS_PAGE_EVERY,
+            );
+            self.url(&format!("{path}.status_page.url"), &sp.url)
+                .map(|url| StatusPage { url, every })
+        });
+        let timeout = self.duration_min(
+            format!("{path}.timeout"),
+            raw.timeout.as_ref(),
+            raw.default_timeout,
+            limits::MIN_TIMEOUT,
+        );
+        let version = raw.version.and_then(|v| self.version_check(path, v));
+        Some(Dependency {
+            name: name.to_string(),
+            base_url: base_url?,
+            headers,
+            timeout,
+            retry,
+            flavour,
+            status_page,
+            version,
+            secrets: Vec::new(),
+        })
+    }
+
+    pub(super) fn version_check(
+        &mut self,
+        path: &str,
+        raw: RawVersionCheck,
+    ) -> Option<VersionCheck> {
+        let vpath = format!("{path}.version");
+        let refuse = match raw.gate.as_deref() {
+            None | Some("warn") => false,
+            Some("refuse") => true,
+            Some(other) => {
+                self.err(
+                    format!("{vpath}.gate"),
+                    format!("unknown gate `{other}`"),
+                    "use `warn` or `refuse`",
+                );
+                false
+            }
+        };
+        let source = match (raw.header, raw.pointer) {
+            (Some(h), None) => match HeaderName::from_bytes(h.as_bytes()) {
+                Ok(n) => VersionSource::Header(n),
+                Err(_) => {
+                    self.err(
+                        format!("{vpath}.header"),
+                        format!("`{h}` is not a valid header name"),
+                        "use letters, digits and `-`",
+                    );
+                    return None;
+                }
+            },
+            (None, Some(p)) if p.is_empty() || p.starts_with('/') => VersionSource::Pointer(p),
+            (None, Some(p)) => {
+                self.err(
+                    format!("{vpath}.pointer"),
+                    format!("`{p}` is not a JSON pointer"),
+                    "start it with `/`, e.g. `/meta/version`",
+                );
+                return None;
+            }
+            _ => {
+                self.err(
+                    &vpath,
+                    "name exactly one of `header` or `pointer`",
+                    "e.g. `version: { header: API-Version, gate: warn }`",
+                );
+                return None;
+            }
+        };
+        Some(VersionCheck { source, refuse })
+    }
+}

@@ -1,0 +1,508 @@
+//! Compiling one tool: owner, dependency reference, input schema, request template,
+//! and the versioned response contract (inline or from a file).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use http::Method;
+use http::header::HeaderName;
+use serde_json::{Map, Value, json};
+use toolgate_contract::ResponseContract;
+
+use super::{Compiler, Defined, known, limits};
+use crate::model::*;
+use crate::raw::*;
+use crate::template::{BodyEncoding, RequestTemplate, Template};
+
+impl Compiler<'_> {
+    pub(super) fn tool(
+        &mut self,
+        name: &str,
+        raw: RawTool,
+        deps: &BTreeMap<String, Arc<Dependency>>,
+        defined: &Defined,
+        gateway: &GatewayConfig,
+    ) -> Option<ToolSpec> {
+        let path = format!("tools.{name}");
+        if name == "dependency_health" {
+            self.err(
+                &path,
+                "`dependency_health` is a built-in tool",
+                "give this tool another name",
+            );
+        }
+        if !valid_tool_name(name) {
+            self.err(
+                &path,
+                format!("`{name}` is not a valid tool name"),
+                "use 1–64 letters, digits, `_`, `-` or `.`",
+            );
+        }
+        let owner = match raw.owner.as_deref().map(str::trim) {
+            Some(o) if !o.is_empty() => Some(o.to_string()),
+            _ => {
+                self.err(format!("{path}.owner"), format!("tool `{name}` has no owner"), "add `owner: alice@example.com` — the person or rota alerted when its contract drifts");
+                None
+            }
+        };
+        let dependency = deps.get(&raw.dependency).cloned();
+        // A dependency that is written but has errors of its own is reported there;
+        // the tools using it are not told it does not exist.
+        if dependency.is_none() && !defined.dependencies.contains(&raw.dependency) {
+            let names = defined.dependencies.iter().map(String::as_str);
+            let help = match known::did_you_mean(&raw.dependency, names.clone()) {
+                Some(best) => format!("did you mean `{best}`?"),
+                None if defined.dependencies.is_empty() => {
+                    "define it under `dependencies:` (none are defined)".to_string()
+                }
+                None => format!(
+                    "define it under `dependencies:` or use one of: {}",
+                    names.collect::<Vec<_>>().join(", ")
+                ),
+            };
+            self.err(
+                format!("{path}.dependency"),
+                format!(
+                    "tool `{name}` uses dependency `{}`, which is not defined",
+                    raw.dependency
+                ),
+                &help,
+            );
+        }
+        if let Some(s) = &raw.successor
+            && !defined.tools.contains(s)
+        {
+            let help = match known::did_you_mean(s, defined.tools.iter().map(String::as_str)) {
+                Some(best) => format!("did you mean `{best}`?"),
+                None => "name a tool defined under `tools:`, or remove `successor`".to_string(),
+            };
+            self.err(
+                format!("{path}.successor"),
+                format!("successor `{s}` is not a configured tool"),
+                &help,
+            );
+        }
+        let input_schema = self.input_schema(&path, raw.input_schema);
+        let request = self.request(&path, raw.request, input_schema.as_ref().map(|(s, _)| s));
+        let contract = match raw.contract {
+            Some(c) => self.contract(&path, c),
+            None => {
+                self.err(format!("{path}.contract"), format!("tool `{name}` has no contract"), "add `contract: { version: \"1.0\", response_schema: {...} }` — the shape of a valid response");
+                None
+            }
+        };
+        let probe = raw.probe.map(|p| Probe {
+            every: self.duration_min(
+                format!("{path}.probe.every"),
+                p.every.as_ref(),
+                Duration::from_secs(3600),
+                limits::MIN_PROBE_EVERY,
+            ),
+            arguments: p.arguments,
+        });
+        let deadline = self.duration_min(
+            format!("{path}.deadline"),
+            raw.deadline.as_ref(),
+            gateway.deadline,
+            limits::MIN_DEADLINE,
+        );
+        let a = raw.annotations.unwrap_or_default();
+        let notes = self.notes_mode(format!("{path}.notes"), raw.notes.as_deref(), gateway.notes);
+        let (input_schema, input_validator) = input_schema?;
+        let contract = contract?;
+        let notes_member = notes_member(&contract.output_schema);
+        Some(ToolSpec {
+            name: name.to_string(),
+            dependency: dependency?,
+            owner: owner?,
+            description: raw
+                .description
+                .unwrap_or_else(|| format!("Calls {}.", raw.dependency)),
+            title: raw.title,
+            kind: ToolKind::Http(request?),
+            annotations: Annotations {
+                read_only: a.read_only_hint,
+                destructive: a.destructive_hint,
+                idempotent: a.idempotent_hint,
+                open_world: a.open_world_hint,
+            },
+            input_schema,
+            input_validator,
+            contract,
+            probe,
+            successor: raw.successor,
+            deadline,
+            notes,
+            notes_member,
+        })
+    }
+
+    pub(super) fn input_schema(
+        &mut self,
+        path: &str,
+        raw: Option<Value>,
+    ) -> Option<(Map<String, Value>, Arc<jsonschema::Validator>)> {
+        let schema = raw.unwrap_or_else(|| json!({ "type": "object", "properties": {} }));
+        let Value::Object(map) = &schema else {
+            self.err(
+                format!("{path}.input_schema"),
+                "input_schema must be a JSON Schema object",
+                "write `input_schema: { type: object, properties: {...} }`",
+            );
+            return None;
+        };
+        if map.get("type").is_some_and(|t| t != "object") {
+            self.err(
+                format!("{path}.input_schema.type"),
+                "MCP tool arguments are always an object",
+                "set `type: object`",
+            );
+            return None;
+        }
+        // Its file $refs obey the same rule as the contract's (see `SchemaFiles`).
+        match jsonschema::draft202012::options()
+            .with_retriever(self.files.clone())
+            .build(&schema)
+        {
+            Ok(v) => Some((map.clone(), Arc::new(v))),
+            Err(e) => {
+                self.err(
+                    format!("{path}.input_schema"),
+                    format!("input_schema is not a valid JSON Schema: {e}"),
+                    "fix the schema (JSON Schema 2020-12)",
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn request(
+        &mut self,
+        path: &str,
+        raw: RawRequest,
+        input_schema: Option<&Map<String, Value>>,
+    ) -> Option<RequestTemplate> {
+        let rpath = format!("{path}.request");
+        let method_text = raw
+            .method
+            .unwrap_or_else(|| "GET".into())
+            .to_ascii_uppercase();
+        let method = match Method::from_bytes(method_text.as_bytes()) {
+            Ok(m) if ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"].contains(&m.as_str()) => {
+                Some(m)
+            }
+            _ => {
+                self.err(
+                    format!("{rpath}.method"),
+                    format!("`{method_text}` is not a supported method"),
+                    "use GET, POST, PUT, PATCH, DELETE or HEAD",
+                );
+                None
+            }
+        };
+        if !raw.path.starts_with('/') {
+            self.err(
+                format!("{rpath}.path"),
+                format!("path `{}` must start with `/`", raw.path),
+                "the path is appended to the dependency's base_url; write it like `/v3/search`",
+            );
+        }
+        let mut headers = Vec::new();
+        for (k, v) in raw.headers {
+            match HeaderName::from_bytes(k.as_bytes()) {
+                Ok(n) => headers.push((n, Template::parse(&v))),
+                Err(_) => self.err(
+                    format!("{rpath}.headers.{k}"),
+                    format!("`{k}` is not a valid header name"),
+                    "use letters, digits and `-`",
+                ),
+            }
+        }
+        let body_encoding = match raw.body_encoding.as_deref() {
+            None | Some("json") => BodyEncoding::Json,
+            Some("form") => {
+                if raw.body.as_ref().is_some_and(|b| !b.is_object()) {
+                    self.err(
+                        format!("{rpath}.body"),
+                        "a form body must be an object of fields",
+                        "write `body: { field: \"{arg}\" }`",
+                    );
+                }
+                BodyEncoding::Form
+            }
+            Some(other) => {
+                self.err(
+                    format!("{rpath}.body_encoding"),
+                    format!("unknown body encoding `{other}`"),
+                    "use `json` (the default) or `form`",
+                );
+                BodyEncoding::Json
+            }
+        };
+        let template = RequestTemplate {
+            method: method?,
+            path: Template::parse(&raw.path),
+            query: raw
+                .query
+                .into_iter()
+                .map(|(k, v)| (k, Template::parse(&v)))
+                .collect(),
+            headers,
+            body: raw.body,
+            body_encoding,
+        };
+        if let Some(props) = input_schema
+            .and_then(|s| s.get("properties"))
+            .and_then(Value::as_object)
+        {
+            let mut missing: Vec<&str> = template
+                .arguments()
+                .into_iter()
+                .filter(|a| !props.contains_key(*a))
+                .collect();
+            missing.dedup();
+            if !missing.is_empty() {
+                self.err(&rpath, format!("the request uses {} but input_schema declares no such propert{}", missing.iter().map(|m| format!("{{{m}}}")).collect::<Vec<_>>().join(", "), if missing.len() == 1 { "y" } else { "ies" }), "add the argument to input_schema.properties, or fix the placeholder's spelling");
+            }
+        }
+        Some(template)
+    }
+
+    pub(super) fn contract(&mut self, path: &str, raw: RawContract) -> Option<Contract> {
+        let cpath = format!("{path}.contract");
+        if !is_major_minor(&raw.version) {
+            self.err(
+                format!("{cpath}.version"),
+                format!("contract version `{}` is not `major.minor`", raw.version),
+                "write it like \"3.1\" (quoted, so YAML keeps it a string)",
+            );
+        }
+        let (schema, base) =
+            self.load_schema(&format!("{cpath}.response_schema"), raw.response_schema)?;
+        let response = match ResponseContract::compile_with(&schema, Some(&base), &self.files) {
+            Ok(r) => r,
+            Err(e) => {
+                self.err(
+                    format!("{cpath}.response_schema"),
+                    format!("response_schema is not usable: {e}"),
+                    "fix the schema (JSON Schema 2020-12)",
+                );
+                return None;
+            }
+        };
+        let (output_schema, wraps_result) = output_schema(&schema);
+        Some(Contract {
+            version: raw.version,
+            response,
+            output_schema,
+            wraps_result,
+            advertised: true,
+        })
+    }
+
+    /// Inline schema, or `{ $ref: file }` loaded relative to the config file.
+    pub(super) fn load_schema(&mut self, path: &str, raw: Value) -> Option<(Value, PathBuf)> {
+        let file_ref = match &raw {
+            Value::Object(m) if m.len() == 1 => m
+                .get("$ref")
+                .and_then(Value::as_str)
+                .filter(|r| !r.starts_with('#')),
+            _ => None,
+        };
+        let Some(file_ref) = file_ref else {
+            return Some((raw, self.dir.clone()));
+        };
+        let file = self.dir.join(file_ref);
+        let bytes = match self.files.read(&file) {
+            Ok(b) => b,
+            Err(e) => {
+                self.err(
+                    format!("{path}.$ref"),
+                    format!("cannot use schema file {file_ref}: {e}"),
+                    "the path is relative to the config file; files outside its directory need gateway.schema_roots",
+                );
+                return None;
+            }
+        };
+        // Parse errors say where, never what: the message must not echo the file.
+        let parsed: Result<Value, String> = match std::str::from_utf8(&bytes) {
+            Err(_) => Err("not UTF-8 text".into()),
+            Ok(text) if file_ref.ends_with(".json") => serde_json::from_str(text)
+                .map_err(|e| format!("not JSON (line {}, column {})", e.line(), e.column())),
+            Ok(text) => yaml_serde::from_str(text).map_err(|e| match e.location() {
+                Some(l) => format!("not YAML (line {}, column {})", l.line(), l.column()),
+                None => "not YAML".into(),
+            }),
+        };
+        match parsed {
+            Ok(v @ (Value::Object(_) | Value::Bool(_))) => Some((
+                v,
+                file.parent()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| self.dir.clone()),
+            )),
+            Ok(_) => {
+                self.err(
+                    format!("{path}.$ref"),
+                    format!("schema file {file_ref} is not a JSON Schema object"),
+                    "the file must hold one JSON Schema object, e.g. `{\"type\": \"object\"}`",
+                );
+                None
+            }
+            Err(e) => {
+                self.err(
+                    format!("{path}.$ref"),
+                    format!("schema file {file_ref} is {e}"),
+                    "fix the file's JSON (or YAML)",
+                );
+                None
+            }
+        }
+    }
+}
+
+/// The `outputSchema` advertised over MCP. MCP requires an object; a contract for a
+/// non-object body (an array, a scalar) is wrapped as `{"result": …}`, and so is the body.
+pub fn output_schema(schema: &Value) -> (Map<String, Value>, bool) {
+    let is_object = schema.get("type").and_then(Value::as_str) == Some("object")
+        || (schema.get("type").is_none() && schema.get("properties").is_some());
+    if is_object && let Value::Object(m) = schema {
+        return (m.clone(), false);
+    }
+    let mut inner = schema.clone();
+    let mut wrapper = Map::new();
+    // Definitions must stay at the root for `#/$defs/...` references to resolve.
+    for key in ["$schema", "$defs", "definitions"] {
+        if let Some(v) = inner.as_object_mut().and_then(|m| m.remove(key)) {
+            wrapper.insert(key.to_string(), v);
+        }
+    }
+    wrapper.insert("type".into(), json!("object"));
+    wrapper.insert("properties".into(), json!({ "result": inner }));
+    wrapper.insert("required".into(), json!(["result"]));
+    (wrapper, true)
+}
+
+/// The name of the notes member inside `structuredContent`: one the upstream's schema
+/// does not use itself, so the member never changes what a declared field means.
+pub fn notes_member(output_schema: &Map<String, Value>) -> Option<&'static str> {
+    let declared = output_schema.get("properties").and_then(Value::as_object);
+    ["toolgate", "_toolgate"]
+        .into_iter()
+        .find(|name| !declared.is_some_and(|p| p.contains_key(*name)))
+}
+
+fn is_major_minor(v: &str) -> bool {
+    let mut parts = v.split('.');
+    let ok =
+        |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+    ok(parts.next()) && ok(parts.next()) && parts.next().is_none()
+}
+
+pub fn valid_tool_name(n: &str) -> bool {
+    (1..=64).contains(&n.len())
+        && n.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn non_object_contracts_are_wrapped_with_their_definitions_at_the_root() {
+        let (s, wrapped) = output_schema(
+            &json!({"type": "array", "items": {"$ref": "#/$defs/x"}, "$defs": {"x": {"type": "string"}}}),
+        );
+        assert!(wrapped);
+        assert_eq!(s["$defs"]["x"]["type"], "string");
+        assert_eq!(s["properties"]["result"]["type"], "array");
+        assert_eq!(s["required"], json!(["result"]));
+        let (s, wrapped) = output_schema(&json!({"type": "object", "properties": {}}));
+        assert!(!wrapped);
+        assert_eq!(s["type"], "object");
+    }
+
+    #[test]
+    fn the_notes_member_takes_a_name_the_upstream_schema_does_not_use() {
+        let m = |v: Value| notes_member(v.as_object().expect("an object"));
+        assert_eq!(m(json!({"type": "object"})), Some("toolgate"));
+        assert_eq!(
+            m(json!({"properties": {"toolgate": {"type": "string"}}})),
+            Some("_toolgate")
+        );
+        assert_eq!(
+            m(json!({"properties": {"toolgate": {}, "_toolgate": {}}})),
+            None
+        );
+    }
+
+    fn compile_notes(gateway: &str, tool: &str) -> Result<NotesMode, String> {
+        let yaml = format!(
+            "{gateway}dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    \
+             dependency: api\n    owner: o@example.com\n    request: {{ path: /x }}\n{tool}    \
+             contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\n"
+        );
+        crate::parse(
+            std::path::Path::new("t.yaml"),
+            &yaml,
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .map(|c| c.tools["t"].notes)
+        .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn notes_default_to_both_the_gateway_sets_them_and_a_tool_overrides() {
+        assert_eq!(compile_notes("", ""), Ok(NotesMode::Both));
+        assert_eq!(
+            compile_notes("gateway:\n  notes: text\n", ""),
+            Ok(NotesMode::Text)
+        );
+        assert_eq!(
+            compile_notes("gateway:\n  notes: text\n", "    notes: structured\n"),
+            Ok(NotesMode::Structured)
+        );
+        let err = compile_notes("", "    notes: strucutred\n").expect_err("a typo is an error");
+        assert!(
+            err.contains("tools.t.notes") && err.contains("did you mean `structured`?"),
+            "{err}"
+        );
+        let err = compile_notes("gateway:\n  notes: json\n", "").expect_err("not a mode");
+        assert!(
+            err.contains("gateway.notes") && err.contains("text"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn versions() {
+        assert!(is_major_minor("3.1"));
+        assert!(!is_major_minor("3"));
+        assert!(!is_major_minor("3.1.0"));
+        assert!(!is_major_minor("v3.1"));
+    }
+
+    #[test]
+    fn body_encoding_is_json_or_form_and_a_form_body_is_an_object() {
+        let cfg = |enc: &str, body: &str| {
+            format!(
+                "dependencies:\n  d: {{base_url: 'https://x.example.com'}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    request: {{method: POST, path: /p, body: {body}, body_encoding: {enc}}}\n    input_schema: {{type: object, properties: {{a: {{type: string}}}}}}\n    contract: {{version: '1.0', response_schema: {{type: object}}}}\n"
+            )
+        };
+        let env = |_: &str| None;
+        let parse = |text: String| crate::parse(Path::new("t.yaml"), &text, Path::new("."), &env);
+        let c = parse(cfg("form", "{a: '{a}'}")).unwrap();
+        assert_eq!(
+            c.tools["t"].http_request().map(|r| r.body_encoding),
+            Some(BodyEncoding::Form)
+        );
+        let e = parse(cfg("xml", "{a: '{a}'}")).unwrap_err().to_string();
+        assert!(e.contains("unknown body encoding `xml`"), "{e}");
+        let e = parse(cfg("form", "['{a}']")).unwrap_err().to_string();
+        assert!(e.contains("a form body must be an object"), "{e}");
+    }
+}

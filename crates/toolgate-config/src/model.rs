@@ -1,0 +1,499 @@
+//! The validated configuration the gateway runs on.
+//!
+//! Every value here has been checked: durations are `Duration`s, URLs are parsed,
+//! schemas are compiled, every tool names an owner and an existing dependency.
+//! Runtime code only ever sees these types.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use toolgate_contract::ResponseContract;
+use toolgate_signals::Flavour;
+
+use super::template::RequestTemplate;
+
+/// The whole configuration.
+#[derive(Debug)]
+pub struct Config {
+    /// Gateway settings.
+    pub gateway: GatewayConfig,
+    /// Where incidents go and when the built-in rules fire.
+    pub alerts: AlertsConfig,
+    /// Dependencies by name.
+    pub dependencies: BTreeMap<String, Arc<Dependency>>,
+    /// HTTP tools by name.
+    pub tools: BTreeMap<String, Arc<ToolSpec>>,
+    /// Upstream MCP servers by name (each is also a dependency of the same name).
+    pub mcp_servers: BTreeMap<String, Arc<McpServerSpec>>,
+    /// Trace export, when configured.
+    pub telemetry: Option<Otlp>,
+}
+
+/// OTLP trace export.
+#[derive(Debug, Clone)]
+pub struct Otlp {
+    /// The collector's base URL.
+    pub endpoint: url::Url,
+    /// Fraction of calls traced.
+    pub sample: f64,
+}
+
+/// How toolgate reaches an upstream MCP server.
+#[derive(Debug, Clone)]
+pub enum McpTransport {
+    /// Streamable HTTP.
+    Http {
+        /// The MCP endpoint.
+        url: url::Url,
+        /// Headers on every request (values secret).
+        headers: Vec<(http::header::HeaderName, http::header::HeaderValue)>,
+    },
+    /// A stdio child process.
+    Stdio {
+        /// The program.
+        program: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Extra environment (values secret).
+        env: Vec<(String, Secret)>,
+        /// Working directory.
+        cwd: Option<PathBuf>,
+    },
+}
+
+/// What a tool definition that differs from its pin does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnChange {
+    /// Keep serving the pinned definition; raise an incident.
+    Warn,
+    /// Also stop exposing the changed tool until the lock is updated.
+    Block,
+}
+
+/// An upstream MCP server.
+#[derive(Debug)]
+pub struct McpServerSpec {
+    /// Its name in the config (also its dependency's name).
+    pub name: String,
+    /// How to reach it.
+    pub transport: McpTransport,
+    /// Owner of its tools, unless a tool override names another.
+    pub owner: String,
+    /// `""`, or the prefix of exposed names (`<prefix>__<tool>`).
+    pub prefix: String,
+    /// The lockfile holding its pinned definitions.
+    pub lock: PathBuf,
+    /// What a changed definition does.
+    pub on_change: OnChange,
+    /// Upstream tool names or `*` patterns to expose (empty: all).
+    pub include: Vec<String>,
+    /// Upstream tool names or `*` patterns never exposed.
+    pub exclude: Vec<String>,
+    /// Its dependency: timeout, retries, rate-limit headers, status page.
+    pub dependency: Arc<Dependency>,
+    /// How often live definitions are compared with the pins.
+    pub check_every: Duration,
+    /// Call deadline of its tools.
+    pub deadline: Duration,
+    /// Where its tools' notes travel.
+    pub notes: NotesMode,
+    /// Per-tool overrides by upstream name.
+    pub tools: BTreeMap<String, McpToolOverride>,
+}
+
+/// The separator between a server's prefix and a tool name.
+pub const PREFIX_SEPARATOR: &str = "__";
+
+impl McpServerSpec {
+    /// Whether the upstream tool `name` is exposed (include, then exclude).
+    pub fn exposes(&self, name: &str) -> bool {
+        (self.include.is_empty() || self.include.iter().any(|p| glob(p, name)))
+            && !self.exclude.iter().any(|p| glob(p, name))
+    }
+
+    /// The name the upstream tool `name` is listed under.
+    pub fn exposed_name(&self, name: &str) -> String {
+        if self.prefix.is_empty() {
+            name.to_string()
+        } else {
+            format!("{}{PREFIX_SEPARATOR}{name}", self.prefix)
+        }
+    }
+}
+
+/// `*` matches any run of characters (including none); everything else matches itself.
+pub fn glob(pattern: &str, name: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or_default();
+    let Some(mut rest) = name.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(i) => rest = &rest[i + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+/// Overrides for one upstream MCP tool.
+#[derive(Debug, Clone, Default)]
+pub struct McpToolOverride {
+    /// Owner instead of the server's.
+    pub owner: Option<String>,
+    /// A contract for `structuredContent` instead of the pinned `outputSchema`.
+    pub contract: Option<Contract>,
+    /// A scheduled probe.
+    pub probe: Option<Probe>,
+    /// Call deadline.
+    pub deadline: Option<Duration>,
+    /// Where its notes travel.
+    pub notes: Option<NotesMode>,
+}
+
+/// How a tool reaches its upstream.
+#[derive(Debug)]
+pub enum ToolKind {
+    /// An HTTP request rendered from a template.
+    Http(RequestTemplate),
+    /// A tool of an upstream MCP server.
+    Mcp {
+        /// The server's name.
+        server: String,
+        /// The tool's name on that server.
+        tool: String,
+    },
+}
+
+/// Gateway settings.
+#[derive(Debug, Clone)]
+pub struct GatewayConfig {
+    /// Listen address.
+    pub listen: SocketAddr,
+    /// SQLite state path (unused when `postgres` is set).
+    pub state: PathBuf,
+    /// A PostgreSQL URL: the store shared by replicas, instead of SQLite.
+    pub postgres: Option<Secret>,
+    /// A Redis URL: quota, breaker, budget and leases shared by replicas.
+    pub shared: Option<Secret>,
+    /// This replica's name.
+    pub replica: Option<String>,
+    /// Bearer token for /mcp and /admin (already read from the environment).
+    pub auth_token: Option<Secret>,
+    /// Extra accepted Host values.
+    pub allowed_hosts: Vec<String>,
+    /// Extra accepted Origin values on /mcp.
+    pub allowed_origins: Vec<String>,
+    /// Open client connections at most.
+    pub max_connections: usize,
+    /// Time to send a request's headers.
+    pub header_timeout: Duration,
+    /// Idle keep-alive connections are closed after this.
+    pub idle_timeout: Duration,
+    /// Request body cap in bytes.
+    pub max_request_bytes: usize,
+    /// MCP sessions kept at most.
+    pub max_sessions: usize,
+    /// Idle sessions are ended after this.
+    pub session_idle: Duration,
+    /// Drain deadline on shutdown.
+    pub drain: Duration,
+    /// Default call deadline.
+    pub deadline: Duration,
+    /// Response body cap in bytes.
+    pub max_response_bytes: usize,
+    /// Where a call's notes travel, unless a tool says otherwise.
+    pub notes: NotesMode,
+}
+
+/// Where a call's `toolgate:` notes travel to the client. Some frameworks hand the model
+/// only the text blocks, others only `structuredContent`; `Both` reaches either kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum NotesMode {
+    /// A text block of `toolgate:` lines after the result's text.
+    Text,
+    /// A `toolgate` member (`{"notes": [...]}`) inside `structuredContent`; a result
+    /// without structured content (a failure) or whose body already uses the member's
+    /// name still carries its notes as text, so a note is never dropped.
+    Structured,
+    /// Both: every framework measured hands the model one or the other.
+    #[default]
+    Both,
+}
+
+impl NotesMode {
+    /// The config spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NotesMode::Text => "text",
+            NotesMode::Structured => "structured",
+            NotesMode::Both => "both",
+        }
+    }
+
+    /// Parses the config spelling.
+    pub fn parse(s: &str) -> Option<NotesMode> {
+        [NotesMode::Text, NotesMode::Structured, NotesMode::Both]
+            .into_iter()
+            .find(|m| m.as_str() == s)
+    }
+
+    /// Notes go into `structuredContent` (when there is one).
+    pub fn in_structured(self) -> bool {
+        matches!(self, NotesMode::Structured | NotesMode::Both)
+    }
+
+    /// Notes go into a text block even when they also went into `structuredContent`.
+    pub fn in_text(self) -> bool {
+        matches!(self, NotesMode::Text | NotesMode::Both)
+    }
+}
+
+/// A secret value whose `Debug` never prints it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+/// Alert routing and rule settings.
+#[derive(Debug, Clone)]
+pub struct AlertsConfig {
+    /// Webhooks receiving every incident.
+    pub webhooks: Vec<Webhook>,
+    /// Extra webhooks per owner.
+    pub owners: BTreeMap<String, Vec<Webhook>>,
+    /// At most one notification per incident per interval.
+    pub throttle: Duration,
+    /// Rule evaluation interval.
+    pub evaluate_every: Duration,
+    /// Recovery-rate and success-rate window.
+    pub recovery_window: Duration,
+    /// Sunset warning horizon.
+    pub sunset_within: Duration,
+    /// Breaker-open alert threshold.
+    pub circuit_open_for: Duration,
+}
+
+impl AlertsConfig {
+    /// The webhooks an incident of `owner` goes to: the owner's, then the global ones.
+    pub fn targets(&self, owner: &str) -> Vec<&Webhook> {
+        self.owners
+            .get(owner)
+            .into_iter()
+            .flatten()
+            .chain(&self.webhooks)
+            .collect()
+    }
+}
+
+/// Webhook format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WebhookFormat {
+    /// The incident as JSON.
+    Json,
+    /// `{"text": …}` as Slack incoming webhooks expect.
+    Slack,
+}
+
+/// A webhook target.
+#[derive(Debug, Clone)]
+pub struct Webhook {
+    /// Target URL.
+    pub url: url::Url,
+    /// Payload format.
+    pub format: WebhookFormat,
+}
+
+/// An upstream API.
+#[derive(Debug)]
+pub struct Dependency {
+    /// Name from the config.
+    pub name: String,
+    /// Base URL; scheme, host and port of every request come from here only.
+    pub base_url: url::Url,
+    /// Headers sent on every request (names validated; values secret).
+    pub headers: Vec<(http::header::HeaderName, http::header::HeaderValue)>,
+    /// Per-attempt timeout.
+    pub timeout: Duration,
+    /// Retry policy.
+    pub retry: RetryPolicy,
+    /// Rate-limit header family.
+    pub flavour: Flavour,
+    /// Status page to poll.
+    pub status_page: Option<StatusPage>,
+    /// Version gating.
+    pub version: Option<VersionCheck>,
+    /// Other configured secret values (a stdio MCP server's environment): masked in
+    /// every upstream text toolgate passes on, like header values.
+    pub secrets: Vec<Secret>,
+}
+
+/// Where the upstream's contract version is read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VersionSource {
+    /// A response header.
+    Header(http::header::HeaderName),
+    /// A JSON pointer into the body.
+    Pointer(String),
+}
+
+/// Version gating of a dependency.
+#[derive(Debug, Clone)]
+pub struct VersionCheck {
+    /// Where to read the version.
+    pub source: VersionSource,
+    /// Refuse calls when the upstream is newer than the tool's contract.
+    pub refuse: bool,
+}
+
+/// Retry policy.
+#[derive(Debug, Clone, Copy)]
+pub struct RetryPolicy {
+    /// Attempts in total (≥ 1).
+    pub max_attempts: u32,
+    /// Backoff base.
+    pub base_delay: Duration,
+    /// Backoff cap.
+    pub max_delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self {
+            max_attempts: 3,
+            base_delay: Duration::from_millis(100),
+            max_delay: Duration::from_secs(5),
+        }
+    }
+}
+
+/// A status page to poll.
+#[derive(Debug, Clone)]
+pub struct StatusPage {
+    /// URL of the status JSON.
+    pub url: url::Url,
+    /// Poll interval.
+    pub every: Duration,
+}
+
+/// MCP annotations of a tool.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Annotations {
+    /// `readOnlyHint`.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`.
+    pub destructive: Option<bool>,
+    /// `idempotentHint`.
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`.
+    pub open_world: Option<bool>,
+}
+
+impl Annotations {
+    /// Whether a retry after an ambiguous failure is safe: read-only or idempotent tools,
+    /// and GET/HEAD requests unless annotations say otherwise.
+    pub fn retry_safe(&self, method: &http::Method) -> bool {
+        if self.read_only == Some(true) || self.idempotent == Some(true) {
+            return true;
+        }
+        if self.idempotent == Some(false) || self.destructive == Some(true) {
+            return false;
+        }
+        method.is_idempotent()
+    }
+}
+
+/// The versioned response contract of a tool.
+#[derive(Debug, Clone)]
+pub struct Contract {
+    /// `major.minor` as written.
+    pub version: String,
+    /// Compiled response schema.
+    pub response: ResponseContract,
+    /// `outputSchema` advertised over MCP (an object schema; non-object bodies are wrapped).
+    pub output_schema: serde_json::Map<String, Value>,
+    /// Whether the upstream body is wrapped as `{"result": …}` for MCP.
+    pub wraps_result: bool,
+    /// Whether `output_schema` is advertised: always for HTTP tools; for an upstream MCP
+    /// tool only when it declares one (or a contract override gives one).
+    pub advertised: bool,
+}
+
+/// A probe.
+#[derive(Debug, Clone)]
+pub struct Probe {
+    /// Interval.
+    pub every: Duration,
+    /// Arguments.
+    pub arguments: serde_json::Map<String, Value>,
+}
+
+/// A tool.
+#[derive(Debug)]
+pub struct ToolSpec {
+    /// Name exposed over MCP.
+    pub name: String,
+    /// Dependency it calls.
+    pub dependency: Arc<Dependency>,
+    /// Owner (person or rota).
+    pub owner: String,
+    /// Description for the model.
+    pub description: String,
+    /// Title.
+    pub title: Option<String>,
+    /// How a call reaches the upstream.
+    pub kind: ToolKind,
+    /// Annotations.
+    pub annotations: Annotations,
+    /// Input JSON Schema as advertised.
+    pub input_schema: serde_json::Map<String, Value>,
+    /// Compiled input validator.
+    pub input_validator: Arc<jsonschema::Validator>,
+    /// Response contract.
+    pub contract: Contract,
+    /// Probe.
+    pub probe: Option<Probe>,
+    /// Successor tool.
+    pub successor: Option<String>,
+    /// Call deadline.
+    pub deadline: Duration,
+    /// Where this tool's notes travel (its own `notes`, else the gateway's).
+    pub notes: NotesMode,
+    /// The name of the notes member inside `structuredContent`: `toolgate`, or
+    /// `_toolgate` when the contract's schema itself declares a `toolgate` property;
+    /// `None` when it declares both (notes then travel as text only).
+    pub notes_member: Option<&'static str>,
+}
+
+impl ToolSpec {
+    /// Whether retries after ambiguous failures are safe for this tool: for an HTTP
+    /// tool, its annotations or else its method; for an MCP tool, only its annotations
+    /// (`readOnlyHint` or `idempotentHint`), as `tools/call` says nothing by itself.
+    pub fn retry_safe(&self) -> bool {
+        match &self.kind {
+            ToolKind::Http(request) => self.annotations.retry_safe(&request.method),
+            ToolKind::Mcp { .. } => self.annotations.retry_safe(&http::Method::POST),
+        }
+    }
+
+    /// The HTTP request template, for an HTTP tool.
+    pub fn http_request(&self) -> Option<&RequestTemplate> {
+        match &self.kind {
+            ToolKind::Http(r) => Some(r),
+            ToolKind::Mcp { .. } => None,
+        }
+    }
+}

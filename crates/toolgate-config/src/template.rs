@@ -1,0 +1,602 @@
+//! Request templates: how a tool's arguments become an upstream HTTP request.
+//!
+//! `{name}` placeholders are replaced by arguments. The scheme, host and port always
+//! come from the dependency's `base_url`: arguments are percent-encoded into the path
+//! (so `/`, `?`, `#` and `@` cannot escape their segment), `.`/`..` segments are refused,
+//! and the finished URL's origin is compared with the base URL's before any request.
+
+use std::fmt::Write as _;
+
+use http::Method;
+use http::header::{HeaderMap, HeaderName, HeaderValue};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use serde_json::{Map, Value};
+
+/// Everything but RFC 3986 unreserved characters is encoded inside a path segment.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// The longest URL toolgate sends (8 KiB). Servers and proxies commonly refuse longer
+/// request lines (414, or a reset), and the HTTP client refuses far longer ones
+/// locally: either way a call that cannot be sent must be refused before admission, as
+/// the model's `client_error`, never mistaken for a failing upstream.
+pub const MAX_URL_BYTES: usize = 8 << 10;
+/// The largest value one argument may have (64 KiB, as JSON text for non-strings).
+pub const MAX_ARGUMENT_BYTES: usize = 64 << 10;
+/// The largest request body toolgate sends (1 MiB).
+pub const MAX_BODY_BYTES: usize = 1 << 20;
+
+/// One piece of a template string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Part {
+    /// Literal text from the config.
+    Lit(String),
+    /// An argument placeholder.
+    Arg(String),
+}
+
+/// A parsed template string such as `/v3/items/{id}`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Template(pub Vec<Part>);
+
+impl Template {
+    /// Parses `{name}` placeholders; anything else is literal.
+    pub fn parse(text: &str) -> Template {
+        let mut parts = Vec::new();
+        let mut lit = String::new();
+        let mut rest = text;
+        while let Some(open) = rest.find('{') {
+            let after = &rest[open + 1..];
+            let close = after.find('}');
+            let name = close.map(|c| &after[..c]);
+            match name {
+                Some(n) if is_identifier(n) => {
+                    lit.push_str(&rest[..open]);
+                    if !lit.is_empty() {
+                        parts.push(Part::Lit(std::mem::take(&mut lit)));
+                    }
+                    parts.push(Part::Arg(n.to_string()));
+                    rest = &after[n.len() + 1..];
+                }
+                _ => {
+                    lit.push_str(&rest[..=open]);
+                    rest = after;
+                }
+            }
+        }
+        lit.push_str(rest);
+        if !lit.is_empty() {
+            parts.push(Part::Lit(lit));
+        }
+        Template(parts)
+    }
+
+    /// Names of the arguments this template uses.
+    pub fn arguments(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().filter_map(|p| match p {
+            Part::Arg(n) => Some(n.as_str()),
+            Part::Lit(_) => None,
+        })
+    }
+
+    /// Renders with each argument passed through `encode`; `None` if an argument is absent or null.
+    fn render(
+        &self,
+        args: &Map<String, Value>,
+        encode: impl Fn(&str) -> Result<String, RenderError>,
+    ) -> Result<Option<String>, RenderError> {
+        let mut out = String::new();
+        for part in &self.0 {
+            match part {
+                Part::Lit(l) => out.push_str(l),
+                Part::Arg(name) => match args.get(name).map(scalar_text) {
+                    None | Some(None) => return Ok(None),
+                    Some(Some(text)) => out.push_str(&encode(&text)?),
+                },
+            }
+        }
+        Ok(Some(out))
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Text form of an argument for a URL or header: strings as-is, numbers and booleans
+/// printed, arrays joined by commas, objects as JSON; `null` counts as absent.
+fn scalar_text(v: &Value) -> Option<String> {
+    match v {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        Value::Array(items) => {
+            let mut out = String::new();
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                match item {
+                    Value::String(s) => out.push_str(s),
+                    other => {
+                        let _ = write!(out, "{other}");
+                    }
+                }
+            }
+            Some(out)
+        }
+        other => Some(other.to_string()),
+    }
+}
+
+/// A request template compiled from the config.
+#[derive(Debug, Clone)]
+pub struct RequestTemplate {
+    /// HTTP method.
+    pub method: Method,
+    /// Path template, appended to the base URL's path.
+    pub path: Template,
+    /// Query parameters.
+    pub query: Vec<(String, Template)>,
+    /// Tool-specific headers.
+    pub headers: Vec<(HeaderName, Template)>,
+    /// JSON body template.
+    pub body: Option<Value>,
+    /// How the rendered body is encoded.
+    pub body_encoding: BodyEncoding,
+}
+
+/// How a request body is put on the wire.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum BodyEncoding {
+    /// `application/json`.
+    #[default]
+    Json,
+    /// `application/x-www-form-urlencoded`: each top-level field a pair; strings as-is,
+    /// numbers and booleans printed, arrays and objects as JSON text (as form APIs such
+    /// as Slack's take them).
+    Form,
+}
+
+impl BodyEncoding {
+    /// The `Content-Type` the body is sent with.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            BodyEncoding::Json => "application/json",
+            BodyEncoding::Form => "application/x-www-form-urlencoded",
+        }
+    }
+}
+
+/// A rendered upstream request.
+#[derive(Debug)]
+pub struct RenderedRequest {
+    /// Method.
+    pub method: Method,
+    /// Full URL (origin equal to the base URL's).
+    pub url: url::Url,
+    /// Tool-specific headers.
+    pub headers: HeaderMap,
+    /// Body bytes, encoded as `content_type` says.
+    pub body: Option<Vec<u8>>,
+    /// `Content-Type` of the body.
+    pub content_type: &'static str,
+}
+
+/// Why arguments could not be turned into a request. The text is for the model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct RenderError(pub String);
+
+impl RequestTemplate {
+    /// Every argument name the template refers to.
+    pub fn arguments(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.path.arguments().collect();
+        for (_, t) in &self.query {
+            names.extend(t.arguments());
+        }
+        for (_, t) in &self.headers {
+            names.extend(t.arguments());
+        }
+        if let Some(body) = &self.body {
+            body_arguments(body, &mut names);
+        }
+        names
+    }
+
+    /// Builds the request for `args` against `base`.
+    pub fn render(
+        &self,
+        base: &url::Url,
+        args: &Map<String, Value>,
+    ) -> Result<RenderedRequest, RenderError> {
+        for (name, value) in args {
+            let size = match value {
+                Value::String(s) => s.len(),
+                other => other.to_string().len(),
+            };
+            if size > MAX_ARGUMENT_BYTES {
+                return Err(RenderError(format!(
+                    "the argument `{name}` is {size} bytes, over the {} limit for one argument value",
+                    kib(MAX_ARGUMENT_BYTES)
+                )));
+            }
+        }
+        let path = self
+            .path
+            .render(args, |text| {
+                if text == "." || text == ".." || text.is_empty() {
+                    return Err(RenderError(format!(
+                        "the value {text:?} cannot be used as a path segment"
+                    )));
+                }
+                Ok(utf8_percent_encode(text, SEGMENT).to_string())
+            })?
+            .ok_or_else(|| {
+                let missing: Vec<&str> = self
+                    .path
+                    .arguments()
+                    .filter(|n| !has_value(args, n))
+                    .collect();
+                RenderError(format!("missing required argument {}", missing.join(", ")))
+            })?;
+        let mut url = base.clone();
+        let joined = format!(
+            "{}/{}",
+            base.path().trim_end_matches('/'),
+            path.trim_start_matches('/')
+        );
+        url.set_path(&joined);
+        url.set_query(None);
+        {
+            let mut pairs = url.query_pairs_mut();
+            if let Some(q) = base.query() {
+                for (k, v) in url::form_urlencoded::parse(q.as_bytes()) {
+                    pairs.append_pair(&k, &v);
+                }
+            }
+            for (name, template) in &self.query {
+                if let Some(value) = template.render(args, |t| Ok(t.to_string()))? {
+                    pairs.append_pair(name, &value);
+                }
+            }
+        }
+        if url.query() == Some("") {
+            url.set_query(None);
+        }
+        if url.origin() != base.origin() {
+            return Err(RenderError(
+                "the arguments would change the upstream host".into(),
+            ));
+        }
+        if url.as_str().len() > MAX_URL_BYTES {
+            return Err(RenderError(format!(
+                "the request URL would be {} bytes, over the {} limit; shorten the arguments that go into the path or query",
+                url.as_str().len(),
+                kib(MAX_URL_BYTES)
+            )));
+        }
+        let mut headers = HeaderMap::new();
+        for (name, template) in &self.headers {
+            if let Some(value) = template.render(args, |t| Ok(t.to_string()))? {
+                let value = HeaderValue::from_str(&value).map_err(|_| {
+                    RenderError(format!(
+                        "the value for header {name} contains characters not allowed in HTTP headers"
+                    ))
+                })?;
+                headers.insert(name.clone(), value);
+            }
+        }
+        let body = match &self.body {
+            None => None,
+            Some(template) => {
+                let rendered = render_body(template, args).unwrap_or(Value::Null);
+                Some(match self.body_encoding {
+                    BodyEncoding::Json => {
+                        serde_json::to_vec(&rendered).map_err(|e| RenderError(e.to_string()))?
+                    }
+                    BodyEncoding::Form => form_body(&rendered).into_bytes(),
+                })
+            }
+        };
+        if let Some(size) = body.as_ref().map(Vec::len).filter(|n| *n > MAX_BODY_BYTES) {
+            return Err(RenderError(format!(
+                "the request body would be {size} bytes, over the {} limit",
+                kib(MAX_BODY_BYTES)
+            )));
+        }
+        Ok(RenderedRequest {
+            method: self.method.clone(),
+            url,
+            headers,
+            body,
+            content_type: self.body_encoding.content_type(),
+        })
+    }
+}
+
+/// "8 KiB", "1 MiB".
+fn kib(n: usize) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else {
+        format!("{} KiB", n >> 10)
+    }
+}
+
+/// `a=1&b=x+y`: a form body from a rendered object; a form field has no JSON types, so
+/// arrays and objects travel as JSON text.
+fn form_body(rendered: &Value) -> String {
+    let mut out = url::form_urlencoded::Serializer::new(String::new());
+    if let Value::Object(map) = rendered {
+        for (k, v) in map {
+            let text = match v {
+                Value::Null => continue,
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            out.append_pair(k, &text);
+        }
+    }
+    out.finish()
+}
+
+fn has_value(args: &Map<String, Value>, name: &str) -> bool {
+    args.get(name).is_some_and(|v| !v.is_null())
+}
+
+fn body_arguments<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+    match v {
+        Value::String(s) => out.extend(whole_placeholder(s)),
+        Value::Array(items) => items.iter().for_each(|i| body_arguments(i, out)),
+        Value::Object(map) => map.values().for_each(|i| body_arguments(i, out)),
+        _ => {}
+    }
+}
+
+/// `"{name}"` exactly → `Some("name")`.
+fn whole_placeholder(s: &str) -> Option<&str> {
+    let inner = s.strip_prefix('{')?.strip_suffix('}')?;
+    is_identifier(inner).then_some(inner)
+}
+
+/// Replaces whole-string placeholders by the argument's JSON value; `None` removes the key.
+fn render_body(template: &Value, args: &Map<String, Value>) -> Option<Value> {
+    match template {
+        Value::String(s) => match whole_placeholder(s) {
+            Some(name) => args.get(name).filter(|v| !v.is_null()).cloned(),
+            None => Some(template.clone()),
+        },
+        Value::Array(items) => Some(Value::Array(
+            items.iter().filter_map(|i| render_body(i, args)).collect(),
+        )),
+        Value::Object(map) => Some(Value::Object(
+            map.iter()
+                .filter_map(|(k, v)| render_body(v, args).map(|v| (k.clone(), v)))
+                .collect(),
+        )),
+        other => Some(other.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn template(path: &str, query: &[(&str, &str)]) -> RequestTemplate {
+        RequestTemplate {
+            method: Method::GET,
+            path: Template::parse(path),
+            query: query
+                .iter()
+                .map(|(k, v)| (k.to_string(), Template::parse(v)))
+                .collect(),
+            headers: vec![],
+            body: None,
+            body_encoding: BodyEncoding::Json,
+        }
+    }
+
+    fn args(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn parses_placeholders_and_keeps_stray_braces() {
+        let t = Template::parse("/a/{id}/b{x}{ not}");
+        assert_eq!(
+            t.0,
+            vec![
+                Part::Lit("/a/".into()),
+                Part::Arg("id".into()),
+                Part::Lit("/b".into()),
+                Part::Arg("x".into()),
+                Part::Lit("{ not}".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn path_arguments_are_percent_encoded_within_their_segment() {
+        let base = url::Url::parse("https://api.example.com/v1/").unwrap();
+        let r = template("/items/{id}", &[])
+            .render(&base, &args(json!({"id": "a/b?c#d@evil.com:81"})))
+            .unwrap();
+        assert_eq!(
+            r.url.as_str(),
+            "https://api.example.com/v1/items/a%2Fb%3Fc%23d%40evil.com%3A81"
+        );
+        assert_eq!(r.url.host_str(), Some("api.example.com"));
+    }
+
+    #[test]
+    fn dot_segments_are_refused() {
+        let base = url::Url::parse("https://api.example.com/v1").unwrap();
+        for bad in [".", ".."] {
+            let e = template("/items/{id}", &[]).render(&base, &args(json!({ "id": bad })));
+            assert!(e.unwrap_err().0.contains("path segment"));
+        }
+    }
+
+    #[test]
+    fn host_cannot_be_changed_even_by_a_leading_double_slash() {
+        let base = url::Url::parse("http://127.0.0.1:9000").unwrap();
+        let r = template("{p}", &[])
+            .render(&base, &args(json!({"p": "//evil.com/x"})))
+            .unwrap();
+        assert_eq!(r.url.host_str(), Some("127.0.0.1"));
+        assert_eq!(r.url.port(), Some(9000));
+    }
+
+    #[test]
+    fn query_parameters_with_absent_arguments_are_left_out() {
+        let base = url::Url::parse("http://h/api?key=1").unwrap();
+        let r = template("/search", &[("q", "{query}"), ("limit", "{limit}")])
+            .render(&base, &args(json!({"query": "a b&c=d"})))
+            .unwrap();
+        assert_eq!(r.url.as_str(), "http://h/api/search?key=1&q=a+b%26c%3Dd");
+    }
+
+    #[test]
+    fn missing_path_argument_is_named() {
+        let base = url::Url::parse("http://h").unwrap();
+        let e = template("/items/{id}", &[])
+            .render(&base, &args(json!({})))
+            .unwrap_err();
+        assert_eq!(e.0, "missing required argument id");
+    }
+
+    #[test]
+    fn header_injection_is_refused() {
+        let base = url::Url::parse("http://h").unwrap();
+        let mut t = template("/x", &[]);
+        t.headers
+            .push((HeaderName::from_static("x-user"), Template::parse("{u}")));
+        let e = t
+            .render(&base, &args(json!({"u": "a\r\nHost: evil"})))
+            .unwrap_err();
+        assert!(e.0.contains("header x-user"));
+    }
+
+    #[test]
+    fn body_placeholders_keep_json_types_and_drop_absent_keys() {
+        let base = url::Url::parse("http://h").unwrap();
+        let mut t = template("/x", &[]);
+        t.body = Some(
+            json!({"q": "{query}", "n": "{limit}", "fixed": "{not a placeholder}", "opt": "{missing}"}),
+        );
+        let r = t
+            .render(&base, &args(json!({"query": "hi", "limit": 3})))
+            .unwrap();
+        let body: Value = serde_json::from_slice(&r.body.unwrap()).unwrap();
+        assert_eq!(
+            body,
+            json!({"q": "hi", "n": 3, "fixed": "{not a placeholder}"})
+        );
+        assert_eq!(t.arguments(), vec!["query", "limit", "missing"]);
+    }
+
+    #[test]
+    fn form_bodies_are_url_encoded_pairs_with_json_text_for_structures() {
+        let base = url::Url::parse("http://h").unwrap();
+        let mut t = template("/chat.postMessage", &[]);
+        t.method = Method::POST;
+        t.body = Some(
+            json!({"channel": "{channel}", "text": "{text}", "blocks": "{blocks}", "mrkdwn": "{mrkdwn}", "gone": "{gone}"}),
+        );
+        t.body_encoding = BodyEncoding::Form;
+        let r = t
+            .render(
+                &base,
+                &args(json!({"channel": "C1", "text": "a b&c=d ü", "blocks": [{"type": "x"}], "mrkdwn": false})),
+            )
+            .unwrap();
+        assert_eq!(r.content_type, "application/x-www-form-urlencoded");
+        let body = String::from_utf8(r.body.unwrap()).unwrap();
+        assert_eq!(
+            body,
+            "channel=C1&text=a+b%26c%3Dd+%C3%BC&blocks=%5B%7B%22type%22%3A%22x%22%7D%5D&mrkdwn=false"
+        );
+        let pairs: Vec<(String, String)> = url::form_urlencoded::parse(body.as_bytes())
+            .into_owned()
+            .collect();
+        assert_eq!(pairs[1], ("text".into(), "a b&c=d ü".into()));
+        assert_eq!(pairs[2].1, r#"[{"type":"x"}]"#);
+        assert_eq!(
+            template("/x", &[])
+                .render(&base, &args(json!({})))
+                .unwrap()
+                .content_type,
+            "application/json"
+        );
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn search() -> RequestTemplate {
+        RequestTemplate {
+            method: Method::GET,
+            path: Template::parse("/search"),
+            query: vec![("q".into(), Template::parse("{q}"))],
+            headers: vec![],
+            body: None,
+            body_encoding: BodyEncoding::Json,
+        }
+    }
+
+    fn render(t: &RequestTemplate, args: Value) -> Result<RenderedRequest, RenderError> {
+        let Value::Object(args) = args else {
+            panic!("object")
+        };
+        t.render(
+            &url::Url::parse("http://api.example.com/v1").unwrap(),
+            &args,
+        )
+    }
+
+    #[test]
+    fn a_url_longer_than_8_kib_is_refused_with_the_limit() {
+        let err = render(&search(), json!({ "q": "x".repeat(9000) })).unwrap_err();
+        assert!(err.0.contains("over the 8 KiB limit"), "{}", err.0);
+        // Just under the limit still renders.
+        assert!(render(&search(), json!({ "q": "x".repeat(8000) })).is_ok());
+    }
+
+    #[test]
+    fn an_argument_over_64_kib_is_refused_wherever_it_goes() {
+        let mut t = search();
+        t.body = Some(json!({ "text": "{text}" }));
+        let err = render(&t, json!({ "q": "a", "text": "y".repeat(70_000) })).unwrap_err();
+        assert!(
+            err.0.contains("`text`") && err.0.contains("64 KiB"),
+            "{}",
+            err.0
+        );
+    }
+
+    #[test]
+    fn a_body_over_1_mib_is_refused_with_the_limit() {
+        let mut t = search();
+        t.body = Some(json!({ "a": "{a}", "b": "{b}" }));
+        // Many arguments each under 64 KiB, together over 1 MiB.
+        let mut args = serde_json::Map::new();
+        args.insert("q".into(), json!("a"));
+        let mut body = serde_json::Map::new();
+        for i in 0..20 {
+            body.insert(format!("f{i}"), json!(format!("{{f{i}}}")));
+            args.insert(format!("f{i}"), json!("z".repeat(60_000)));
+        }
+        t.body = Some(Value::Object(body));
+        let err = render(&t, Value::Object(args)).unwrap_err();
+        assert!(err.0.contains("over the 1 MiB limit"), "{}", err.0);
+    }
+}

@@ -1,0 +1,198 @@
+//! Server-initiated notifications to every connected client (`notifications/tools/list_changed`
+//! when a fronted server's tools change, …): the gateway sends them, each transport's
+//! readers (an HTTP session's GET stream, the stdio client) take them from one ring.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use crate::sync::lock;
+use bytes::Bytes;
+use serde_json::Value;
+use tokio::sync::watch;
+
+/// Broadcast notifications kept for GET streams that lag or resume (`Last-Event-ID`),
+/// by count and by bytes; the oldest go first.
+const BROADCAST_EVENTS: usize = 256;
+const BROADCAST_BYTES: usize = 1 << 20;
+
+/// A JSON-RPC notification's bytes.
+fn notification(method: &str, params: Option<&Value>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 + method.len());
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","method":"#);
+    // Serialising a str or a Value into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut out, method);
+    if let Some(params) = params {
+        out.extend_from_slice(br#","params":"#);
+        let _ = serde_json::to_writer(&mut out, params);
+    }
+    out.push(b'}');
+    out
+}
+
+/// Server-initiated notifications to every connected client: each session's GET stream
+/// (HTTP) and the stdio client. Cheap to clone; the `Server` owns one.
+///
+/// The notifications are the same bytes for every client, so they are kept once, in a
+/// ring shared by all readers (each reader is a cursor into it) rather than copied into
+/// every session: 10,000 sessions cost no more than one. A reader that falls behind the
+/// ring loses the oldest notifications, with a warning; the broadcaster never waits.
+#[derive(Clone, Debug)]
+pub struct Broadcast {
+    ring: Arc<Ring>,
+}
+
+#[derive(Debug)]
+struct Ring {
+    state: Mutex<RingState>,
+    /// The sequence number of the newest notification (0: none yet).
+    newest: watch::Sender<u64>,
+}
+
+#[derive(Debug, Default)]
+struct RingState {
+    events: VecDeque<(u64, Bytes)>,
+    bytes: usize,
+    newest: u64,
+}
+
+impl Default for Broadcast {
+    fn default() -> Self {
+        Broadcast::new()
+    }
+}
+
+impl Broadcast {
+    pub fn new() -> Broadcast {
+        Broadcast {
+            ring: Arc::new(Ring {
+                state: Mutex::new(RingState::default()),
+                newest: watch::Sender::new(0),
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, RingState> {
+        lock(&self.ring.state)
+    }
+
+    /// Sends a notification (`notifications/tools/list_changed`, …) to every client.
+    pub fn notify_all(&self, method: &str, params: Option<Value>) {
+        let bytes = Bytes::from(notification(method, params.as_ref()));
+        let newest = {
+            let mut state = self.lock();
+            state.newest += 1;
+            let seq = state.newest;
+            state.bytes += bytes.len();
+            state.events.push_back((seq, bytes));
+            while state.events.len() > BROADCAST_EVENTS
+                || (state.bytes > BROADCAST_BYTES && state.events.len() > 1)
+            {
+                if let Some((_, old)) = state.events.pop_front() {
+                    state.bytes -= old.len();
+                }
+            }
+            seq
+        };
+        self.ring.newest.send_replace(newest);
+    }
+
+    /// A reader of the notifications after `after` (by default, of those still to come).
+    /// An `after` newer than anything sent (a client's id from before a restart) reads as
+    /// "from now".
+    pub fn subscribe(&self, after: Option<u64>) -> Subscriber {
+        let changes = self.ring.newest.subscribe();
+        let newest = self.lock().newest;
+        Subscriber {
+            ring: self.ring.clone(),
+            cursor: after.map_or(newest, |a| a.min(newest)),
+            changes,
+        }
+    }
+}
+
+/// One reader of a [`Broadcast`]: a cursor into its ring.
+#[derive(Debug)]
+pub struct Subscriber {
+    ring: Arc<Ring>,
+    cursor: u64,
+    changes: watch::Receiver<u64>,
+}
+
+impl Subscriber {
+    /// The sequence number of the last notification read (an event id).
+    pub fn cursor(&self) -> u64 {
+        self.cursor
+    }
+
+    /// The notifications after the cursor, with their sequence numbers; waits for at
+    /// least one. Cancel-safe: nothing is taken until it is returned.
+    pub async fn next(&mut self) -> Vec<(u64, Bytes)> {
+        loop {
+            self.changes.borrow_and_update();
+            let batch = {
+                let state = lock(&self.ring.state);
+                if let Some((oldest, _)) = state.events.front()
+                    && *oldest > self.cursor + 1
+                {
+                    tracing::warn!(
+                        missed = oldest - self.cursor - 1,
+                        kept = BROADCAST_EVENTS,
+                        "a client's stream fell behind: its oldest server notifications were dropped"
+                    );
+                }
+                state
+                    .events
+                    .iter()
+                    .filter(|(seq, _)| *seq > self.cursor)
+                    .cloned()
+                    .collect::<Vec<_>>()
+            };
+            if let Some((last, _)) = batch.last() {
+                self.cursor = *last;
+                return batch;
+            }
+            if self.changes.changed().await.is_err() {
+                // The ring is gone (cannot happen while this holds it): nothing more.
+                std::future::pending::<()>().await;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn broadcast_readers_see_what_follows_their_cursor_and_lose_only_the_oldest() {
+        let b = Broadcast::new();
+        let mut early = b.subscribe(None);
+        b.notify_all("notifications/tools/list_changed", None);
+        b.notify_all("notifications/prompts/list_changed", None);
+        let got = early.next().await;
+        assert_eq!(got.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(
+            got[0].1.as_ref(),
+            br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+        );
+        let mut resumed = b.subscribe(Some(1));
+        assert_eq!(resumed.next().await[0].0, 2);
+        assert_eq!(
+            b.subscribe(Some(99)).cursor(),
+            2,
+            "a future id reads as now"
+        );
+        let mut lagging = b.subscribe(Some(0));
+        for _ in 0..BROADCAST_EVENTS + 10 {
+            b.notify_all("notifications/tools/list_changed", None);
+        }
+        let got = lagging.next().await;
+        assert_eq!(got.len(), BROADCAST_EVENTS);
+        assert_eq!(got[0].0, 13);
+        assert_eq!(lagging.cursor(), (BROADCAST_EVENTS + 12) as u64);
+        let waiting = tokio::spawn(async move { lagging.next().await });
+        tokio::task::yield_now().await;
+        b.notify_all("notifications/resources/list_changed", None);
+        assert_eq!(waiting.await.unwrap().len(), 1);
+    }
+}

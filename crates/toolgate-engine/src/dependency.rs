@@ -1,0 +1,745 @@
+//! Live state of one dependency, shared by all its tools: circuit breaker, retry
+//! budget, quota pacer, latency window, the last advertised quota and the status page.
+//!
+//! One mutex per dependency, held for microseconds and never across an await: calls
+//! to different dependencies never contend, and no lock is global.
+//!
+//! With `gateway.shared`, [`DependencyState::gate_fleet`] asks the fleet (Redis) for
+//! the breaker and quota decision first, and every settled attempt is reported to it
+//! in the background; the local state keeps learning from every reply, so it is ready
+//! the moment Redis is not. Without it, no Redis code runs on the call path.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+use tokio::time::Instant;
+use toolgate_resilience::{
+    AdaptiveLimit, Admission, BreakerState, CircuitBreaker, ErrorClass, LatencySnapshot,
+    LatencyWindow, Pace, Permit, QuotaPacer, RetryBudget,
+};
+use toolgate_signals::status_page::{Health, PageStatus};
+use toolgate_signals::{Quota, Signals};
+
+use crate::fleet::{self, BudgetView, Keys, Outcome, Record, Shared, Verdict};
+use crate::sync::lock;
+use toolgate_config::Dependency;
+
+/// Quota policies remembered per dependency. Policy names come from the upstream's
+/// headers and become metric labels, so an upstream that invents a new name per
+/// response must not grow the state or the label set without bound: beyond this, the
+/// policy seen longest ago is forgotten.
+pub const MAX_POLICIES: usize = fleet::MAX_POLICIES;
+
+/// How long a call waits for a concurrency slot before asking again.
+const LIMIT_POLL: Duration = Duration::from_millis(10);
+
+/// The last quota advertisement of one policy, with when it was seen.
+#[derive(Debug, Clone)]
+struct SeenQuota {
+    quota: Quota,
+    at: Instant,
+}
+
+/// The status page's last answer.
+#[derive(Debug, Clone)]
+pub struct StatusReport {
+    /// Parsed page, or `None` when it could not be read.
+    pub page: Option<PageStatus>,
+    /// Why it could not be read.
+    pub error: Option<String>,
+    /// When it was checked.
+    pub checked_at: DateTime<Utc>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    breaker: CircuitBreaker,
+    budget: RetryBudget,
+    pacer: QuotaPacer,
+    latency: LatencyWindow,
+    limit: AdaptiveLimit,
+    quotas: Vec<SeenQuota>,
+    /// Shared so a per-call snapshot clones a pointer, not the page.
+    status: Option<std::sync::Arc<StatusReport>>,
+    /// When the breaker last opened, in wall-clock time, for messages ("since 10:02 UTC").
+    down_since_wall: Option<DateTime<Utc>>,
+    /// When the last reply arrived: once the latency window has emptied, the report
+    /// shows the window as of then, with its age, rather than "no calls yet".
+    last_reply: Option<Instant>,
+    /// Until when the fleet's breaker is open, as of its last answer (reports only).
+    fleet_open_until: Option<Instant>,
+}
+
+/// This dependency's part of the fleet's shared state.
+#[derive(Debug)]
+struct Fleet {
+    shared: Shared,
+    keys: std::sync::Arc<Keys>,
+    budget: std::sync::Arc<BudgetView>,
+}
+
+/// Live state of a dependency.
+#[derive(Debug)]
+pub struct DependencyState {
+    /// Its configuration.
+    pub spec: std::sync::Arc<Dependency>,
+    inner: Mutex<Inner>,
+    fleet: Option<Fleet>,
+}
+
+/// What the breaker, the concurrency limit and the pacer decided before an attempt.
+#[derive(Debug)]
+pub enum Gate<'a> {
+    /// Send now; report what came back through [`Admitted::settle`].
+    Go(Admitted<'a>),
+    /// In a brownout, the adaptive concurrency limit is reached and the call's
+    /// deadline leaves no room to wait: fail fast with `overloaded`.
+    Saturated {
+        /// The current limit.
+        limit: u32,
+    },
+    /// Sleep, then ask again (nothing is held meanwhile).
+    Wait(Duration),
+    /// The quota pacer gave this attempt a place in line: sleep `wait`, then send
+    /// without asking again. The admission is held (and given back if dropped).
+    Queued {
+        /// Until the attempt's place comes.
+        wait: Duration,
+        /// The admission to send with.
+        admitted: Admitted<'a>,
+    },
+    /// Quota is gone for longer than the deadline: fail fast with `rate_limited`.
+    QuotaExhausted {
+        /// When quota returns.
+        resets_in: Duration,
+    },
+    /// The breaker is open: fail fast with `circuit_open`.
+    CircuitOpen {
+        /// When the next probe may go.
+        retry_in: Duration,
+    },
+}
+
+/// An attempt admitted by [`DependencyState::gate`]: it holds a pacer slot and, maybe,
+/// a concurrency permit. [`Admitted::settle`] reports the attempt and gives both back.
+/// Dropped unsettled — the agent's request was cancelled or its connection closed while
+/// the attempt was in flight — it gives them back as "no response", so cancelled calls
+/// can never hold a dependency at its concurrency limit (found under load: every
+/// benchmark run that ended with calls in flight leaked their slots).
+#[derive(Debug)]
+#[must_use = "settle the attempt with what came back"]
+pub struct Admitted<'a> {
+    dependency: &'a DependencyState,
+    permit: Option<Permit>,
+    settled: bool,
+    /// A call's first attempt earns retry budget once it is actually sent.
+    first_attempt: bool,
+    /// Admitted by the fleet (not the local pacer and breaker): whether this attempt
+    /// holds the fleet's half-open probe token, and its id among the fleet's attempts.
+    fleet_probe: Option<FleetTicket>,
+}
+
+/// How the fleet admitted an attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FleetTicket {
+    probe: bool,
+    id: u64,
+}
+
+impl Admitted<'_> {
+    /// Records what the attempt saw (see [`DependencyState::gate`]'s counterpart,
+    /// `observe`): `class` is `None` for success, `latency` `None` when no response
+    /// arrived. Returns the wait a throttling response asked for.
+    pub fn settle(
+        mut self,
+        now: Instant,
+        signals: Option<&Signals>,
+        latency: Option<Duration>,
+        class: Option<ErrorClass>,
+    ) -> Option<Duration> {
+        self.settled = true;
+        let permit = self.permit.take();
+        let ticket = Ticket {
+            first_attempt: self.first_attempt,
+            fleet_probe: self.fleet_probe,
+        };
+        self.dependency
+            .observe(now, signals, latency, class, permit, ticket)
+    }
+}
+
+impl Admitted<'_> {
+    /// The attempt was never sent (the request could not be formed): the pacer place
+    /// and the concurrency permit go back, and nothing is learned — no breaker failure,
+    /// no latency sample, no quota spent — so one caller's bad arguments cannot open the
+    /// circuit for everyone.
+    pub fn unsent(mut self) {
+        self.settled = true;
+        self.give_back();
+    }
+}
+
+impl Drop for Admitted<'_> {
+    fn drop(&mut self) {
+        if self.settled {
+            return;
+        }
+        self.give_back();
+    }
+}
+
+impl Admitted<'_> {
+    /// The attempt was not sent: its permit and its pacer place go back; the fleet
+    /// gets its in-flight count (and a probe token) back.
+    fn give_back(&mut self) {
+        let dependency = self.dependency;
+        {
+            let mut g = lock(&dependency.inner);
+            if let Some(p) = self.permit.take() {
+                g.limit.forget(p);
+            }
+            if self.fleet_probe.is_none() {
+                g.pacer.complete(Instant::now(), None);
+            }
+        }
+        if let (Some(ticket), Some(fleet)) = (self.fleet_probe, &dependency.fleet) {
+            fleet.shared.record(
+                &fleet.keys,
+                Record {
+                    outcome: Outcome::Unsent,
+                    probe: ticket.probe,
+                    id: Some(ticket.id),
+                    first_attempt: false,
+                    throttle: None,
+                    adverts: Vec::new(),
+                },
+                &fleet.budget,
+            );
+        }
+    }
+}
+
+/// How an attempt was admitted, for [`DependencyState::observe`].
+#[derive(Debug, Clone, Copy)]
+struct Ticket {
+    first_attempt: bool,
+    /// See [`Admitted`]'s field of the same name.
+    fleet_probe: Option<FleetTicket>,
+}
+
+/// A point-in-time view for notes, `_meta` and `dependency_health`.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    /// Most constraining first; remaining and reset adjusted to now.
+    pub quotas: Vec<Quota>,
+    /// How long ago each of `quotas` was advertised (same order).
+    pub quota_ages: Vec<Duration>,
+    /// Latency window.
+    pub latency: LatencySnapshot,
+    /// `Some(age)` when the live window is empty and `latency` is the window as of the
+    /// last reply, `age` ago (detailed snapshots only).
+    pub latency_age: Option<Duration>,
+    /// How long ago the last reply arrived.
+    pub last_reply_age: Option<Duration>,
+    /// Breaker.
+    pub breaker: BreakerState,
+    /// Down since (wall clock), while the breaker is not closed.
+    pub down_since: Option<DateTime<Utc>>,
+    /// Status page.
+    pub status: Option<std::sync::Arc<StatusReport>>,
+    /// Whether latency percentiles were computed (not on the per-call path).
+    pub detailed: bool,
+}
+
+impl DependencyState {
+    /// Fresh state with the default breaker (5 consecutive failures), budget (20 %),
+    /// pacer, latency window and concurrency limit.
+    pub fn new(spec: std::sync::Arc<Dependency>) -> DependencyState {
+        DependencyState::with_shared(spec, None)
+    }
+
+    /// Fresh state that, with `shared`, decides with the fleet while Redis is up.
+    pub fn with_shared(
+        spec: std::sync::Arc<Dependency>,
+        shared: Option<Shared>,
+    ) -> DependencyState {
+        let fleet = shared.map(|shared| Fleet {
+            keys: std::sync::Arc::new(Keys::new(shared.prefix(), &spec.name)),
+            shared,
+            budget: std::sync::Arc::default(),
+        });
+        DependencyState {
+            fleet,
+            spec,
+            inner: Mutex::new(Inner {
+                breaker: CircuitBreaker::default(),
+                budget: RetryBudget::default(),
+                pacer: QuotaPacer::default(),
+                latency: LatencyWindow::default(),
+                limit: AdaptiveLimit::default(),
+                quotas: Vec::new(),
+                status: None,
+                down_since_wall: None,
+                last_reply: None,
+                fleet_open_until: None,
+            }),
+        }
+    }
+
+    /// [`DependencyState::gate`], with the fleet deciding breaker and quota while the
+    /// shared state is up: one atomic step in Redis checks the fleet's breaker, then
+    /// every advertised policy, and takes from all of them only if all can serve. The
+    /// local concurrency limit still applies. With no shared state, or while it is
+    /// down, this is [`DependencyState::gate`].
+    pub async fn gate_fleet(
+        &self,
+        now: Instant,
+        deadline_left: Duration,
+        first_attempt: bool,
+    ) -> Gate<'_> {
+        let Some(fleet) = &self.fleet else {
+            return self.gate(now, deadline_left, first_attempt);
+        };
+        let Some(verdict) = fleet.shared.admit(&fleet.keys, deadline_left).await else {
+            return self.gate(now, deadline_left, first_attempt);
+        };
+        let mut g = lock(&self.inner);
+        let probe = match verdict {
+            Verdict::Open(retry_in) => {
+                g.fleet_open_until = Some(now + retry_in);
+                if g.down_since_wall.is_none() {
+                    g.down_since_wall = Some(Utc::now());
+                }
+                return Gate::CircuitOpen { retry_in };
+            }
+            Verdict::Wait(d) => return Gate::Wait(d),
+            Verdict::Exhausted(resets_in) => return Gate::QuotaExhausted { resets_in },
+            Verdict::Go { probe, id } => FleetTicket { probe, id },
+        };
+        if g.fleet_open_until.take().is_some() && !probe.probe {
+            g.down_since_wall = None;
+        }
+        let permit = g.limit.try_acquire();
+        let admitted = Admitted {
+            dependency: self,
+            permit,
+            settled: false,
+            first_attempt,
+            fleet_probe: Some(probe),
+        };
+        if admitted.permit.is_none() && g.latency.brownout() {
+            let limit = g.limit.limit();
+            drop(g);
+            // Dropping the admission gives the fleet its place back.
+            drop(admitted);
+            return if deadline_left > LIMIT_POLL {
+                Gate::Wait(LIMIT_POLL)
+            } else {
+                Gate::Saturated { limit }
+            };
+        }
+        Gate::Go(admitted)
+    }
+
+    /// Asks the breaker, then the pacer, whether an attempt may go now. The breaker
+    /// comes first: a dependency known to be down should not even hold quota.
+    pub fn gate(&self, now: Instant, deadline_left: Duration, first_attempt: bool) -> Gate<'_> {
+        let mut g = lock(&self.inner);
+        if let Admission::Rejected { retry_in, .. } = g.breaker.admit(now) {
+            return Gate::CircuitOpen { retry_in };
+        }
+        // The adaptive limit always learns, but only holds calls back in a brownout:
+        // a slow dependency gets less concurrency, a healthy one is never queued.
+        let permit = g.limit.try_acquire();
+        if permit.is_none() && g.latency.brownout() {
+            return if deadline_left > LIMIT_POLL {
+                Gate::Wait(LIMIT_POLL)
+            } else {
+                Gate::Saturated {
+                    limit: g.limit.limit(),
+                }
+            };
+        }
+        let gate = match g.pacer.admit(now, deadline_left) {
+            pace @ (Pace::Go | Pace::Queued(_)) => {
+                let admitted = Admitted {
+                    dependency: self,
+                    permit,
+                    settled: false,
+                    first_attempt,
+                    fleet_probe: None,
+                };
+                return match pace {
+                    Pace::Queued(wait) => Gate::Queued { wait, admitted },
+                    _ => Gate::Go(admitted),
+                };
+            }
+            Pace::Wait(d) => Gate::Wait(d),
+            Pace::Exhausted { resets_in } => Gate::QuotaExhausted { resets_in },
+        };
+        if let Some(p) = permit {
+            g.limit.forget(p);
+        }
+        gate
+    }
+
+    /// Records what one attempt saw. `class` is `None` for success; `latency` is
+    /// `None` when no response arrived. Returns the wait a throttling response asked for.
+    fn observe(
+        &self,
+        now: Instant,
+        signals: Option<&Signals>,
+        latency: Option<Duration>,
+        class: Option<ErrorClass>,
+        permit: Option<Permit>,
+        ticket: Ticket,
+    ) -> Option<Duration> {
+        let Ticket {
+            first_attempt,
+            fleet_probe,
+        } = ticket;
+        let mut g = lock(&self.inner);
+        // Only first attempts earn retry budget (as in tower): retries must not fund
+        // retries. Earned when sent, so a request that could not be formed earns none.
+        if first_attempt {
+            g.budget.record_request(now);
+        }
+        match (permit, latency) {
+            (Some(p), Some(l)) => g.limit.release(p, now, l),
+            (Some(p), None) => g.limit.forget(p),
+            (None, _) => {}
+        }
+        let quota = signals.and_then(|s| pacer_quota(&s.quota));
+        if fleet_probe.is_some() {
+            // Admitted by the fleet, not the pacer: the pacer only learns the advert,
+            // so it is current when the fleet is not there.
+            if let Some(q) = quota {
+                g.pacer.observe(now, q);
+            }
+        } else {
+            g.pacer.complete(now, quota);
+        }
+        if let Some(l) = latency {
+            g.latency
+                .record(now, l, class.is_none_or(|c| !c.counts_for_breaker()));
+            g.last_reply = Some(now);
+        }
+        let was_closed = matches!(g.breaker.state(now), BreakerState::Closed);
+        g.breaker.record(now, class);
+        if was_closed && !matches!(g.breaker.state(now), BreakerState::Closed) {
+            g.down_since_wall = Some(Utc::now());
+        } else if matches!(g.breaker.state(now), BreakerState::Closed) {
+            g.down_since_wall = None;
+        }
+        let mut throttle = None;
+        if let Some(s) = signals {
+            for q in &s.quota {
+                if g.quotas.iter().any(|seen| overtaken(seen, q, now)) {
+                    continue;
+                }
+                g.quotas.retain(|seen| seen.quota.policy != q.policy);
+                if g.quotas.len() >= MAX_POLICIES
+                    && let Some(oldest) = (0..g.quotas.len()).min_by_key(|&i| g.quotas[i].at)
+                {
+                    g.quotas.remove(oldest);
+                }
+                g.quotas.push(SeenQuota {
+                    quota: q.clone(),
+                    at: now,
+                });
+            }
+            if s.rate_limited || class == Some(ErrorClass::RateLimited) {
+                // Honour the longest of Retry-After and the advertised reset.
+                let reset = s
+                    .quota
+                    .iter()
+                    .filter(|q| q.remaining == Some(0))
+                    .filter_map(|q| q.reset_after)
+                    .max();
+                let wait = s.retry_after.max(reset).unwrap_or(Duration::from_secs(1));
+                g.pacer.throttled(now, wait);
+                throttle = Some(wait);
+            }
+        }
+        drop(g);
+        if let Some(fleet) = &self.fleet {
+            let probe = fleet_probe.is_some_and(|t| t.probe);
+            // Replies reach the fleet even when the local pacer admitted the attempt
+            // (Redis was down then): what the upstream said is worth sharing.
+            let adverts = signals.map_or_else(Vec::new, |s| {
+                s.quota
+                    .iter()
+                    .filter_map(|q| {
+                        Some(fleet::Advert {
+                            policy: q.policy.clone(),
+                            remaining: q.remaining?,
+                            limit: q.limit.unwrap_or(0),
+                            reset_after: q.reset_after?,
+                        })
+                    })
+                    .collect()
+            });
+            fleet.shared.record(
+                &fleet.keys,
+                Record {
+                    outcome: Outcome::of(class),
+                    probe,
+                    id: fleet_probe.map(|t| t.id),
+                    first_attempt,
+                    throttle,
+                    adverts,
+                },
+                &fleet.budget,
+            );
+        }
+        throttle
+    }
+
+    /// While the breaker is open, how long until its next probe. A call that waited
+    /// for its place in line asks before sending: the dependency may have gone down
+    /// meanwhile, and a queued call must not add to the failures.
+    pub fn open_for(&self, now: Instant) -> Option<Duration> {
+        let g = lock(&self.inner);
+        if let Some(until) = g.fleet_open_until.filter(|u| *u > now) {
+            return Some(until - now);
+        }
+        match g.breaker.state(now) {
+            BreakerState::Open { retry_in, .. } => Some(retry_in),
+            _ => None,
+        }
+    }
+
+    /// Asks the budget for one retry.
+    ///
+    /// With the fleet up, the fleet's ratio decides (from its totals as of the last
+    /// settled attempt, counted at once here and in Redis); the local budget counts
+    /// a granted retry too, so it is current when the fleet is not there.
+    pub fn withdraw_retry(&self, now: Instant) -> bool {
+        match &self.fleet {
+            Some(fleet) if fleet.shared.is_up() => {
+                if !fleet.budget.try_withdraw() {
+                    return false;
+                }
+                fleet.shared.count_retry(&fleet.keys);
+                // Counted, whatever the local budget would have said: the fleet decided.
+                let _ = lock(&self.inner).budget.try_withdraw(now);
+                true
+            }
+            _ => lock(&self.inner).budget.try_withdraw(now),
+        }
+    }
+
+    /// The fleet's retry-budget totals as this replica last read them.
+    pub fn fleet_budget_totals(&self) -> Option<(u64, u64)> {
+        self.fleet.as_ref().map(|f| f.budget.totals())
+    }
+
+    /// Whether the dependency is in a brownout (timeouts are not retried then).
+    pub fn in_brownout(&self) -> bool {
+        lock(&self.inner).latency.brownout()
+    }
+
+    /// Stores a status page result.
+    pub fn set_status(&self, report: StatusReport) {
+        lock(&self.inner).status = Some(std::sync::Arc::new(report));
+    }
+
+    /// A consistent view of everything, latency percentiles included.
+    pub fn snapshot(&self, now: Instant) -> Snapshot {
+        self.snapshot_with(now, true)
+    }
+
+    /// The view one call needs for its notes and `_meta`: everything but the
+    /// latency percentiles, whose sort would otherwise run on every call.
+    pub fn call_snapshot(&self, now: Instant) -> Snapshot {
+        self.snapshot_with(now, false)
+    }
+
+    fn snapshot_with(&self, now: Instant, detailed: bool) -> Snapshot {
+        let g = lock(&self.inner);
+        let mut quotas: Vec<(Quota, Duration)> = g
+            .quotas
+            .iter()
+            .map(|s| {
+                let mut q = s.quota.clone();
+                let elapsed = now.saturating_duration_since(s.at);
+                q.reset_after = q.reset_after.map(|r| r.saturating_sub(elapsed));
+                (q, elapsed)
+            })
+            .collect();
+        quotas.sort_by(|a, b| fraction_left(&a.0).total_cmp(&fraction_left(&b.0)));
+        let (quotas, quota_ages) = quotas.into_iter().unzip();
+        let breaker = match g.fleet_open_until.filter(|u| *u > now) {
+            Some(until) => BreakerState::Open {
+                down_for: g
+                    .down_since_wall
+                    .and_then(|d| (Utc::now() - d).to_std().ok())
+                    .unwrap_or_default(),
+                retry_in: until - now,
+            },
+            None => g.breaker.state(now),
+        };
+        let mut latency = if detailed {
+            g.latency.snapshot(now)
+        } else {
+            g.latency.snapshot_without_percentiles(now)
+        };
+        let last_reply_age = g.last_reply.map(|t| now.saturating_duration_since(t));
+        let mut latency_age = None;
+        // The window forgets samples after a while; what it knew is still the best
+        // account of the dependency, so the report shows it as of the last reply. The
+        // window only evicts when it records, so it still holds those samples.
+        if detailed
+            && latency.samples == 0
+            && let (Some(at), Some(age)) = (g.last_reply, last_reply_age)
+        {
+            latency = g.latency.snapshot(at);
+            latency_age = Some(age);
+        }
+        Snapshot {
+            quotas,
+            quota_ages,
+            latency,
+            latency_age,
+            last_reply_age,
+            detailed,
+            breaker,
+            down_since: g.down_since_wall,
+            status: g.status.clone(),
+        }
+    }
+}
+
+impl Snapshot {
+    /// Overall health: down when the breaker is open or the status page says so.
+    pub fn health(&self) -> Health {
+        let page = self
+            .status
+            .as_ref()
+            .and_then(|s| s.page.as_ref())
+            .map(|p| p.health);
+        if matches!(self.breaker, BreakerState::Open { .. }) || page == Some(Health::Down) {
+            Health::Down
+        } else if self.latency.brownout
+            || matches!(self.breaker, BreakerState::HalfOpen)
+            || page == Some(Health::Degraded)
+            || self
+                .quotas
+                .first()
+                .is_some_and(|q| q.remaining == Some(0) && q.reset_after != Some(Duration::ZERO))
+        {
+            Health::Degraded
+        } else if self.latency.samples == 0 && page.is_none() {
+            Health::Unknown
+        } else {
+            Health::Healthy
+        }
+    }
+
+    /// JSON for `_meta` and `dependency_health`.
+    pub fn to_json(&self) -> Value {
+        let mut latency = json!(self.latency);
+        if !self.detailed
+            && let Some(m) = latency.as_object_mut()
+        {
+            for key in ["p50_ms", "p90_ms", "p95_ms", "p99_ms"] {
+                m.remove(key);
+            }
+        }
+        if let (Some(age), Some(m)) = (self.latency_age, latency.as_object_mut()) {
+            m.insert("as_of_s_ago".into(), json!(age.as_secs()));
+        }
+        let quota: Vec<Value> = self
+            .quotas
+            .iter()
+            .zip(
+                self.quota_ages
+                    .iter()
+                    .map(Some)
+                    .chain(std::iter::repeat(None)),
+            )
+            .map(|(q, age)| {
+                let mut v = quota_json(q);
+                v["seen_s_ago"] = json!(age.map(Duration::as_secs));
+                v
+            })
+            .collect();
+        json!({
+            "status": self.health(),
+            "quota": quota,
+            "latency": latency,
+            "last_reply_s_ago": self.last_reply_age.map(|a| a.as_secs()),
+            "breaker": self.breaker,
+            "down_since": self.down_since.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+            "status_page": self.status.as_ref().map(|s| json!({
+                "health": s.page.as_ref().map(|p| p.health),
+                "indicator": s.page.as_ref().map(|p| p.indicator.clone()),
+                "description": s.page.as_ref().and_then(|p| p.description.clone()),
+                "error": s.error,
+                "checked_at": s.checked_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            })),
+        })
+    }
+}
+
+fn quota_json(q: &Quota) -> Value {
+    json!({
+        "policy": q.policy,
+        "limit": q.limit,
+        "remaining": q.remaining,
+        "resets_in_s": q.reset_after.map(|d| d.as_secs_f64()),
+        "window_s": q.window.map(|d| d.as_secs_f64()),
+    })
+}
+
+/// Within one window the server's count only goes down: a reply advertising more left
+/// than one already seen for the same policy and reset is an older reply that arrived
+/// later (concurrent calls), and must not make the quota look refilled — that is how a
+/// "used up" failure came to sit beside "8 of 30 requests left".
+fn overtaken(seen: &SeenQuota, q: &Quota, now: Instant) -> bool {
+    /// Resets are often whole seconds; two replies of one window may differ by one.
+    const SAME_WINDOW: Duration = Duration::from_millis(1500);
+    if seen.quota.policy != q.policy {
+        return false;
+    }
+    let (Some(old), Some(new)) = (seen.quota.remaining, q.remaining) else {
+        return false;
+    };
+    let (Some(old_reset), Some(new_reset)) = (seen.quota.reset_after, q.reset_after) else {
+        return false;
+    };
+    // Absurd resets (far past any Instant) are never "the same window".
+    let (Some(old_at), Some(new_at)) = (seen.at.checked_add(old_reset), now.checked_add(new_reset))
+    else {
+        return false;
+    };
+    let apart = old_at.max(new_at) - old_at.min(new_at);
+    apart <= SAME_WINDOW && new > old
+}
+
+/// Remaining / limit (1.0 when unknown), to sort the most constraining policy first.
+fn fraction_left(q: &Quota) -> f64 {
+    match (q.remaining, q.limit) {
+        (Some(r), Some(l)) if l > 0 => r as f64 / l as f64,
+        (Some(0), _) => 0.0,
+        _ => 1.0,
+    }
+}
+
+/// The pacer paces on the most constraining advertised policy that has numbers.
+fn pacer_quota(quotas: &[Quota]) -> Option<toolgate_resilience::Quota> {
+    quotas
+        .iter()
+        .filter(|q| q.remaining.is_some() && q.reset_after.is_some())
+        .min_by(|a, b| fraction_left(a).total_cmp(&fraction_left(b)))
+        .map(|q| toolgate_resilience::Quota {
+            remaining: q.remaining.unwrap_or(0),
+            limit: q.limit,
+            reset_after: q.reset_after.unwrap_or_default(),
+        })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,773 @@
+//! What the model is told when a call fails: what failed, the error class, whether
+//! retrying can help and when, and what to do instead. One function per situation so
+//! the wording stays consistent; the texts never contain URLs, headers or secrets.
+
+use std::time::Duration;
+
+use toolgate_contract::Drift;
+use toolgate_resilience::{ErrorClass, GiveUpReason};
+
+use toolgate_config::ToolSpec;
+
+/// What went wrong on the last attempt, as far as the message needs to know.
+#[derive(Debug)]
+pub enum Detail {
+    /// No response within the attempt timeout.
+    Timeout(Duration),
+    /// Connection failure.
+    Connect(String),
+    /// The HTTP client refused to form the request; nothing was sent.
+    NotFormed(String),
+    /// A non-2xx status, with the start of the body.
+    Status {
+        /// HTTP status.
+        status: u16,
+        /// Start of the body, one line.
+        excerpt: String,
+    },
+    /// A 2xx whose body is not JSON.
+    NotJson {
+        /// Parser message.
+        reason: String,
+        /// Start of the body.
+        excerpt: String,
+    },
+    /// The body was over the size cap.
+    TooLarge {
+        /// HTTP status.
+        status: u16,
+        /// The cap in bytes.
+        limit: usize,
+    },
+    /// The body broke the contract.
+    Drift(Drift),
+    /// An MCP server broke the protocol (not JSON-RPC, a stream that ended unanswered).
+    Protocol(String),
+    /// An MCP server answered with a JSON-RPC error.
+    Rpc {
+        /// Its code.
+        code: i64,
+        /// Its message (cleaned of control characters and secrets, capped).
+        message: String,
+    },
+    /// An MCP tool answered `isError: true`: its result goes to the model as it came.
+    ToolError {
+        /// The upstream's result, as received.
+        result: bytes::Bytes,
+        /// Its first text, cleaned and capped, for logs and `_meta`.
+        excerpt: String,
+    },
+    /// An MCP tool with an output schema answered without `structuredContent`.
+    NoStructuredContent,
+}
+
+impl Detail {
+    /// The diff, if this was drift.
+    pub fn into_drift(self) -> Option<Drift> {
+        match self {
+            Detail::Drift(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// A short, stable name for drift that has no diff (the incident's identity and
+    /// title): a body that is not JSON, one over the size limit, a redirect.
+    pub fn drift_cause(&self) -> &'static str {
+        match self {
+            Detail::NotJson { .. } => "the response body is not JSON",
+            Detail::TooLarge { .. } => "the response body is larger than the size limit",
+            Detail::Status { status, .. } if (300..400).contains(status) => {
+                "the upstream answered with a redirect"
+            }
+            Detail::NoStructuredContent => "the result has no structuredContent",
+            _ => "the response does not match the contract",
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Detail::Timeout(t) if t.is_zero() => "the upstream did not answer in time".into(),
+            Detail::Timeout(t) => format!("the upstream did not answer within {}", human(*t)),
+            Detail::Connect(d) => format!("the connection to the upstream failed ({d})"),
+            Detail::NotFormed(d) => {
+                format!("toolgate could not form the request, so nothing was sent ({d})")
+            }
+            Detail::Status { status, excerpt } if excerpt.is_empty() => {
+                format!("the upstream answered HTTP {status}")
+            }
+            Detail::Status { status, excerpt } => {
+                format!("the upstream answered HTTP {status}: {excerpt}")
+            }
+            Detail::NotJson { excerpt, .. } => format!(
+                "the upstream answered with a body that is not JSON (starts with: {excerpt})"
+            ),
+            Detail::TooLarge { status, limit } => {
+                format!(
+                    "the upstream answered HTTP {status} with a body larger than the {} limit",
+                    bytes(*limit)
+                )
+            }
+            Detail::Drift(d) => d.summary(),
+            Detail::Protocol(d) => format!("the MCP server broke the protocol ({d})"),
+            Detail::Rpc { code, message } => {
+                format!("the MCP server answered with error {code}: {message}")
+            }
+            Detail::ToolError { excerpt, .. } if excerpt.is_empty() => {
+                "the tool reported an error".into()
+            }
+            Detail::ToolError { excerpt, .. } => format!("the tool reported an error: {excerpt}"),
+            Detail::NoStructuredContent => {
+                "the MCP server's result has no structuredContent, though the tool declares an output schema".into()
+            }
+        }
+    }
+}
+
+/// The arguments did not fit the input schema or could not form a request.
+pub fn invalid_arguments(tool: &str, problem: &str) -> String {
+    format!(
+        "{tool} was not called: the arguments are invalid ({problem}). Error class: client_error. \
+         Fix the arguments and call {tool} again; retrying the same arguments will not help."
+    )
+}
+
+/// What the sentence for a failed call is about.
+#[derive(Debug)]
+pub struct Failed<'a> {
+    /// The tool.
+    pub tool: &'a ToolSpec,
+    /// The class of the last attempt.
+    pub class: ErrorClass,
+    /// What the last attempt got.
+    pub detail: &'a Detail,
+    /// Why toolgate stopped.
+    pub why: GiveUpReason,
+    /// Attempts made.
+    pub attempts: u32,
+    /// Time the call took.
+    pub elapsed: Duration,
+    /// Whether the owner has a notification route (only then "has been alerted").
+    pub owner_alerted: bool,
+    /// The wait the upstream asked for, if any.
+    pub retry_after: Option<Duration>,
+    /// The wall clock, for "at 07:14 UTC".
+    pub now: chrono::DateTime<chrono::Utc>,
+}
+
+/// `now + wait`, saturating at the far future.
+pub fn at(now: chrono::DateTime<chrono::Utc>, wait: Duration) -> chrono::DateTime<chrono::Utc> {
+    chrono::Duration::from_std(wait)
+        .ok()
+        .and_then(|d| now.checked_add_signed(d))
+        .unwrap_or(chrono::DateTime::<chrono::Utc>::MAX_UTC)
+}
+
+/// "retry after 2 min (at 07:14 UTC)".
+fn retry_after_phrase(wait: Duration, now: chrono::DateTime<chrono::Utc>) -> String {
+    let when = at(now, wait);
+    let clock = if wait < Duration::from_secs(20 * 3600) {
+        when.format("%H:%M:%S UTC").to_string()
+    } else {
+        when.format("%Y-%m-%d %H:%M UTC").to_string()
+    };
+    format!("retry after {} (at {clock})", human(wait))
+}
+
+/// The model-facing text for a failed call. It starts with "X failed:" so that a
+/// client that drops `isError` still hands the model an unmistakable failure.
+pub fn failure(f: &Failed<'_>) -> String {
+    let Failed {
+        tool,
+        class,
+        detail,
+        why,
+        attempts,
+        elapsed,
+        owner_alerted,
+        retry_after,
+        now,
+    } = *f;
+    let name = &tool.name;
+    let what = detail.describe();
+    let tried = if attempts > 1 {
+        format!(" toolgate tried {attempts} times over {}.", human(elapsed))
+    } else {
+        String::new()
+    };
+    let alerted = if owner_alerted {
+        format!("The tool owner ({}) has been alerted.", tool.owner)
+    } else {
+        format!(
+            "An incident was recorded for the tool owner ({}).",
+            tool.owner
+        )
+    };
+    // A known wait is always told, with the clock time.
+    let wait = retry_after.map(|w| retry_after_phrase(w, now));
+    match (class, why) {
+        (ErrorClass::ContractDrift, _) => match detail {
+            Detail::Drift(d) => format!(
+                "{name} failed: the upstream response no longer matches contract v{} ({}). Error class: contract_drift. \
+                 Retrying will not help. {alerted} Do not call {name} again until it is fixed.",
+                tool.contract.version,
+                d.summary(),
+            ),
+            _ => format!(
+                "{name} failed: {what}, which breaks contract v{}. Error class: contract_drift. Retrying will not help. \
+                 {alerted} Do not call {name} again until it is fixed.",
+                tool.contract.version
+            ),
+        },
+        (ErrorClass::ToolError, _) => format!(
+            "{name} failed: {what}. Error class: tool_error — the tool itself answered that it failed. Retrying \
+             the same arguments will not help; read its message, then change the arguments or continue without {name}."
+        ),
+        (ErrorClass::ClientError, _) => format!(
+            "{name} failed: {what}. Error class: client_error. Retrying the same arguments will not help; \
+             fix the arguments and call {name} again."
+        ),
+        (ErrorClass::Auth, _) => format!(
+            "{name} failed: {what}. Error class: auth — the upstream refused toolgate's credentials. \
+             Retrying will not help; the tool owner ({}) must fix the credentials. Continue without {name}.",
+            tool.owner
+        ),
+        (ErrorClass::Gone, _) => match &tool.successor {
+            Some(s) => format!(
+                "{name} failed: {what}. Error class: gone — this endpoint has been retired. Use {s} instead."
+            ),
+            None => format!(
+                "{name} failed: {what}. Error class: gone — this endpoint has been retired. Retrying will not help; \
+                 continue without {name}."
+            ),
+        },
+        (_, GiveUpReason::DeadlineTooShort { wait }) => format!(
+            "{name} failed: {what}. Error class: {}. The upstream asks to wait {}, longer than this call's deadline, \
+             so toolgate did not wait.{tried} Call {name} again after that ({}), or continue without it.",
+            class.as_str(),
+            human(wait),
+            retry_after_phrase(wait, now)
+        ),
+        (_, GiveUpReason::BudgetDenied) => format!(
+            "{name} failed: {what}. Error class: {} (not retried: the retry budget for {} is spent, which protects a \
+             struggling dependency).{tried} {}, or continue without {name}.",
+            class.as_str(),
+            tool.dependency.name,
+            wait.map_or_else(|| "Try again in a minute".to_string(), |w| capitalised(&w)),
+        ),
+        (_, GiveUpReason::CircuitOpen) => format!(
+            "{name} failed: {what}. Error class: {}.{tried} toolgate then stopped sending {} requests (circuit open); \
+             {}, or continue without {name}.",
+            class.as_str(),
+            tool.dependency.name,
+            wait.unwrap_or_else(|| "try again in a minute".to_string()),
+        ),
+        (ErrorClass::RateLimited, _) => match wait {
+            Some(w) => format!(
+                "{name} failed: {what}. Error class: rate_limited — the quota is exhausted.{tried} Do not call {name} \
+                 before then: {w}; reduce how often you call it."
+            ),
+            None => format!(
+                "{name} failed: {what}. Error class: rate_limited — the quota is exhausted.{tried} The upstream gave no \
+                 time; wait at least a minute before calling {name} again, and call it less often."
+            ),
+        },
+        (ErrorClass::Overloaded, _) => format!(
+            "{name} failed: {what}. Error class: overloaded — the upstream is shedding load.{tried} {} before calling \
+             {name} again, and reduce volume.",
+            wait.map_or_else(|| "Wait".to_string(), |w| capitalised(&w)),
+        ),
+        (ErrorClass::Timeout, GiveUpReason::NotRetryable) if tool.retry_safe() => format!(
+            "{name} failed: {what}. Error class: timeout. toolgate did not retry because {} is slow right now (a \
+             brownout) and more calls would slow it further; call {name} less often, or continue without it.",
+            tool.dependency.name
+        ),
+        (
+            ErrorClass::ServerError | ErrorClass::Timeout | ErrorClass::Connect,
+            GiveUpReason::NotRetryable,
+        ) => format!(
+            "{name} failed: {what}. Error class: {}. toolgate did not retry because {name} may have side effects; \
+             check whether the action happened before calling it again.",
+            class.as_str()
+        ),
+        _ => {
+            let retried = if attempts > 1 {
+                "toolgate already retried; do not retry at once —"
+            } else {
+                "This tool allows one attempt, so toolgate did not retry;"
+            };
+            format!(
+                "{name} failed: {what}. Error class: {} (usually transient).{tried} {retried} {}, or continue without {name}.",
+                class.as_str(),
+                wait.unwrap_or_else(|| "try again in a minute".to_string()),
+            )
+        }
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// The upstream serves a newer contract than the tool's wrapper and the gate refuses.
+pub fn wrapper_outdated(tool: &ToolSpec, upstream: &str) -> String {
+    format!(
+        "{} was not called: the upstream now serves contract v{upstream}, newer than this tool's v{}, and its owner \
+         ({}) asked toolgate to refuse calls until the tool is updated. Error class: contract_drift. Retrying will not \
+         help; continue without {}.",
+        tool.name, tool.contract.version, tool.owner, tool.name
+    )
+}
+
+/// In a brownout, the concurrency limit toward the dependency is reached.
+pub fn saturated(tool: &str, dependency: &str, limit: u32) -> String {
+    format!(
+        "{tool} was not called: {dependency} is slow, so toolgate allows only {limit} calls to it at once and none \
+         freed up within this call's deadline. Error class: overloaded. Wait a few seconds before calling {tool} \
+         again, then make fewer calls to it, one at a time, and expect delays."
+    )
+}
+
+/// The pacer refused at admission: what is left of the quota is used up or promised to
+/// calls queued before this one, and it returns later than this call may wait.
+pub fn quota_exhausted(tool: &str, dependency: &str, resets_in: Duration) -> String {
+    format!(
+        "{tool} was not called: the quota {dependency} advertised is used up or promised to calls queued before this \
+         one, and it resets in {}, later than this call may wait. Error class: rate_limited. toolgate sent \
+         nothing, so the upstream was not hit. Do not call {tool} again before then; continue with other tools or \
+         tell the user when it will be available.",
+        human(resets_in)
+    )
+}
+
+/// The breaker is open.
+pub fn circuit_open(
+    tool: &str,
+    dependency: &str,
+    down_since: Option<chrono::DateTime<chrono::Utc>>,
+    retry_in: Duration,
+) -> String {
+    let since = down_since
+        .map(|t| format!(" since {} UTC", t.format("%H:%M")))
+        .unwrap_or_default();
+    format!(
+        "{tool} was not called: {dependency} is failing{since}, so toolgate is not sending it requests (circuit open). \
+         Error class: circuit_open. Next check in {}. Do not retry {tool} before then; continue without it.",
+        human(retry_in)
+    )
+}
+
+/// Configured secret values of one tool — its dependency's header values (after
+/// `${ENV}` expansion), the credentials in its base URL (query values, password) and
+/// the literal parts of its own header templates — as they may come back in upstream
+/// text: whole, as the credential after an auth scheme (`Bearer <token>`), and
+/// percent-encoded. Built only when upstream text is about to be repeated.
+#[derive(Debug, Default, Clone)]
+pub struct Secrets(Vec<String>);
+
+/// Shorter values are not scrubbed as substrings: a value of a few characters ("1",
+/// "json", "v2") occurs in ordinary text, so replacing it would garble every excerpt,
+/// and where the `[redacted]` marks fell would itself spell out the value.
+const MIN_SECRET_CHARS: usize = 6;
+
+impl Secrets {
+    /// The secrets `tool` is configured with.
+    pub fn of(tool: &ToolSpec) -> Secrets {
+        let dep = &tool.dependency;
+        let mut raw: Vec<String> = dep
+            .headers
+            .iter()
+            .filter_map(|(_, v)| v.to_str().ok().map(str::to_owned))
+            .collect();
+        raw.extend(dep.base_url.query_pairs().map(|(_, v)| v.into_owned()));
+        raw.extend(dep.base_url.password().map(str::to_owned));
+        raw.extend(dep.secrets.iter().map(|s| s.0.clone()));
+        for (_, template) in tool.http_request().into_iter().flat_map(|r| &r.headers) {
+            for part in &template.0 {
+                if let toolgate_config::template::Part::Lit(l) = part {
+                    raw.push(l.clone());
+                }
+            }
+        }
+        Secrets::new(raw)
+    }
+
+    /// Secrets from plain values.
+    pub fn new(values: impl IntoIterator<Item = String>) -> Secrets {
+        let mut out = Vec::new();
+        for value in values {
+            let value = value.trim().to_owned();
+            // "Bearer <token>", "Basic <b64>", "token <t>": the credential alone too.
+            let parts: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
+            let encoded: String = url::form_urlencoded::byte_serialize(value.as_bytes()).collect();
+            out.push(value);
+            out.push(encoded);
+            if parts.len() > 1 {
+                out.extend(parts);
+            }
+        }
+        out.retain(|v| v.chars().count() >= MIN_SECRET_CHARS);
+        // Longest first, so a token inside a longer value is not half-replaced.
+        out.sort_by_key(|v| std::cmp::Reverse(v.len()));
+        out.dedup();
+        Secrets(out)
+    }
+
+    /// `text` with every secret replaced by `[redacted]`.
+    pub fn scrub(&self, text: &str) -> String {
+        let mut out = text.to_owned();
+        for secret in &self.0 {
+            if out.contains(secret.as_str()) {
+                out = out.replace(secret.as_str(), "[redacted]");
+            }
+        }
+        out
+    }
+
+    /// `text` cut off mid-secret loses the partial secret at its end.
+    fn drop_partial_tail(&self, text: &mut String) {
+        for secret in &self.0 {
+            let cut = (1..secret.len())
+                .rev()
+                .filter(|k| secret.is_char_boundary(*k))
+                .find(|k| text.ends_with(&secret[..*k]));
+            if let Some(k) = cut {
+                text.truncate(text.len() - k);
+            }
+        }
+    }
+
+    fn longest(&self) -> usize {
+        self.0.first().map_or(0, String::len)
+    }
+}
+
+/// How much of a body is read for an excerpt (plus the longest secret, so a secret
+/// crossing this point is still seen whole).
+const EXCERPT_WINDOW: usize = 4096;
+/// Characters of upstream text shown.
+const EXCERPT_CHARS: usize = 200;
+
+/// The first 200 characters of a body, on one line, for messages, with every secret
+/// in `secrets` replaced by `[redacted]` and control characters removed; a body that
+/// is not text is "N bytes of non-text".
+pub fn excerpt(body: &[u8], secrets: &Secrets) -> String {
+    let window = &body[..body.len().min(EXCERPT_WINDOW + secrets.longest())];
+    if !looks_like_text(window) {
+        return format!("{} bytes of non-text", body.len());
+    }
+    let text = String::from_utf8_lossy(window);
+    // Controls and invisible formatting characters (bidi overrides, zero-width) go:
+    // they can hide or reorder what the model and an operator read.
+    let visible: String = text
+        .chars()
+        .map(|c| if c.is_whitespace() { ' ' } else { c })
+        .filter(|c| !c.is_control() && !is_format(*c))
+        .collect();
+    let mut scrubbed = secrets.scrub(&visible);
+    if window.len() < body.len() {
+        secrets.drop_partial_tail(&mut scrubbed);
+    }
+    let one_line: String = scrubbed.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: String = one_line.chars().take(EXCERPT_CHARS).collect();
+    if one_line.chars().count() > EXCERPT_CHARS || window.len() < body.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// Upstream text repeated in a note or `_meta` (a `Warning`, a deprecation link): on
+/// one line, without controls, secrets scrubbed, at most `max` characters.
+pub fn upstream_text(text: &str, secrets: &Secrets, max: usize) -> String {
+    let visible: String = text
+        .chars()
+        .map(|c| if c.is_whitespace() { ' ' } else { c })
+        .filter(|c| !c.is_control() && !is_format(*c))
+        .collect();
+    let scrubbed = secrets.scrub(&visible);
+    let mut out: String = scrubbed.chars().take(max).collect();
+    if scrubbed.chars().count() > max {
+        out.push('…');
+    }
+    out
+}
+
+/// A successor or deprecation link worth repeating: URL-ish (absolute http(s) or a
+/// path), at most 200 characters, with nothing a URL cannot hold. Anything else — a
+/// 20 KB header value, prose, a secret — is not a link and is dropped.
+pub fn link(value: &str, secrets: &Secrets) -> Option<String> {
+    const MAX_LINK: usize = 200;
+    let v = value.trim();
+    let urlish = v.starts_with("https://") || v.starts_with("http://") || v.starts_with('/');
+    let clean = v
+        .chars()
+        .all(|c| c.is_ascii_graphic() && !matches!(c, '<' | '>' | '"' | '\\'));
+    (urlish && clean && v.len() <= MAX_LINK && secrets.scrub(v) == v).then(|| v.to_owned())
+}
+
+/// Text, not bytes: valid UTF-8 (a character cut at the end of the window is fine),
+/// no NUL, and few control characters.
+fn looks_like_text(window: &[u8]) -> bool {
+    let valid = match std::str::from_utf8(window) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none() && window.len() - e.valid_up_to() < 4,
+    };
+    if !valid || window.contains(&0) {
+        return false;
+    }
+    let controls = window
+        .iter()
+        .filter(|b| b.is_ascii_control() && !b.is_ascii_whitespace())
+        .count();
+    controls * 10 <= window.len()
+}
+
+/// Unicode format characters that change how text displays without being seen.
+fn is_format(c: char) -> bool {
+    matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}' | '\u{00ad}')
+}
+
+/// `47 s`, `1.5 s`, `250 ms`, `3 min 20 s`.
+pub fn human(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms < 10_000 && !ms.is_multiple_of(1000) {
+        format!("{:.1} s", d.as_secs_f64())
+    } else if d.as_secs() < 120 {
+        format!("{} s", d.as_secs())
+    } else if d.as_secs() < 7200 {
+        match d.as_secs() % 60 {
+            0 => format!("{} min", d.as_secs() / 60),
+            s => format!("{} min {s} s", d.as_secs() / 60),
+        }
+    } else {
+        match d.as_secs() % 3600 / 60 {
+            0 => format!("{} h", d.as_secs() / 3600),
+            m => format!("{} h {m} min", d.as_secs() / 3600),
+        }
+    }
+}
+
+fn bytes(n: usize) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
+        format!("{} KiB", n >> 10)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A client that drops `isError` (openai-agents, llama-index) hands the model the
+    /// text alone: its first words must say the call failed, and the text must say
+    /// whether to retry, for every class and every reason toolgate gave up.
+    #[test]
+    fn every_failure_text_opens_with_failed_or_not_called_and_says_whether_to_retry() {
+        let yaml = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  web_search:\n    \
+                    dependency: api\n    owner: alice@example.com\n    request: { path: /s }\n    \
+                    contract: { version: \"3.1\", response_schema: { type: object } }\n";
+        let mut config = toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            yaml,
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .expect("the config compiles");
+        let mut tool = config.tools.remove("web_search").expect("the tool");
+        let verdicts = [
+            "will not help",
+            "retry after",
+            "do not retry",
+            "do not call",
+            "try again",
+            "wait",
+            "check whether the action happened",
+            "less often",
+            "instead",
+        ];
+        let assert_reads_as_failure = |text: &str, opening: &str, class: &str| {
+            assert!(
+                text.starts_with(opening),
+                "opening words of {class}: {text}"
+            );
+            assert!(
+                text.contains(&format!("Error class: {class}")),
+                "class named: {text}"
+            );
+            let lower = text.to_lowercase();
+            assert!(
+                verdicts.iter().any(|v| lower.contains(v)),
+                "no retry verdict for {class}: {text}"
+            );
+        };
+        let now = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
+        let reasons = [
+            GiveUpReason::NotRetryable,
+            GiveUpReason::AttemptsExhausted,
+            GiveUpReason::DeadlineTooShort {
+                wait: Duration::from_secs(90),
+            },
+            GiveUpReason::BudgetDenied,
+            GiveUpReason::CircuitOpen,
+        ];
+        let detail = Detail::Status {
+            status: 503,
+            excerpt: "busy".into(),
+        };
+        for successor in [None, Some("web_search_v4".to_string())] {
+            std::sync::Arc::get_mut(&mut tool)
+                .expect("the only reference")
+                .successor = successor;
+            for class in ErrorClass::ALL {
+                for why in reasons {
+                    for (attempts, retry_after) in [(1, None), (3, Some(Duration::from_secs(30)))] {
+                        let text = failure(&Failed {
+                            tool: &tool,
+                            class,
+                            detail: &detail,
+                            why,
+                            attempts,
+                            elapsed: Duration::from_secs(2),
+                            owner_alerted: attempts > 1,
+                            retry_after,
+                            now,
+                        });
+                        assert_reads_as_failure(&text, "web_search failed: ", class.as_str());
+                    }
+                }
+            }
+        }
+        let refusals = [
+            (
+                invalid_arguments("web_search", "query is required"),
+                "client_error",
+            ),
+            (wrapper_outdated(&tool, "4.0"), "contract_drift"),
+            (saturated("web_search", "api", 2), "overloaded"),
+            (
+                quota_exhausted("web_search", "api", Duration::from_secs(40)),
+                "rate_limited",
+            ),
+            (
+                circuit_open("web_search", "api", Some(now), Duration::from_secs(30)),
+                "circuit_open",
+            ),
+        ];
+        for (text, class) in refusals {
+            assert_reads_as_failure(&text, "web_search was not called: ", class);
+        }
+    }
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(human(Duration::from_millis(250)), "250 ms");
+        assert_eq!(human(Duration::from_millis(1500)), "1.5 s");
+        assert_eq!(human(Duration::from_secs(47)), "47 s");
+        assert_eq!(human(Duration::from_secs(200)), "3 min 20 s");
+        assert_eq!(human(Duration::from_secs(7300)), "2 h 1 min");
+        assert_eq!(
+            human(Duration::from_secs(3600)),
+            "60 min",
+            "never \"60 min 0 s\""
+        );
+        assert_eq!(human(Duration::from_secs(7200)), "2 h");
+    }
+
+    fn none() -> Secrets {
+        Secrets::default()
+    }
+
+    #[test]
+    fn excerpts_are_one_short_line() {
+        assert_eq!(
+            excerpt(b"<html>\n  <body>oops</body>\n</html>", &none()),
+            "<html> <body>oops</body> </html>"
+        );
+        let long = "x".repeat(500);
+        assert_eq!(excerpt(long.as_bytes(), &none()).chars().count(), 201);
+    }
+
+    #[test]
+    fn a_binary_body_is_n_bytes_of_non_text() {
+        assert_eq!(
+            excerpt(&[0xff, 0xfe, 0x00, b'\n'], &none()),
+            "4 bytes of non-text"
+        );
+        let png = [&b"\x89PNG\r\n\x1a\n"[..], &[0u8; 100]].concat();
+        assert_eq!(excerpt(&png, &none()), "108 bytes of non-text");
+        // A multi-byte character cut by the window is still text.
+        let mut cut = "é".repeat(3000).into_bytes();
+        cut.truncate(4095);
+        assert!(excerpt(&cut, &none()).starts_with("ééé"));
+    }
+
+    #[test]
+    fn control_and_invisible_characters_are_removed() {
+        let got = excerpt(
+            "a\u{1b}[31mred\u{7}\u{202e}txt\u{200b}b".as_bytes(),
+            &none(),
+        );
+        assert_eq!(got, "a[31mredtxtb");
+    }
+
+    #[test]
+    fn a_bearer_token_echoed_in_an_error_body_is_redacted_whole_and_bare() {
+        let secrets = Secrets::new(["Bearer s3cr3t-T0ken.abc".to_string(), "q-key-123456".into()]);
+        let body = r#"{"error":"bad","headers":{"authorization":"Bearer s3cr3t-T0ken.abc"},"echo":"s3cr3t-T0ken.abc","url":"/x?api_key=q-key-123456"}"#;
+        let got = excerpt(body.as_bytes(), &secrets);
+        assert!(!got.contains("s3cr3t") && !got.contains("q-key"), "{got}");
+        assert_eq!(got.matches("[redacted]").count(), 3, "{got}");
+    }
+
+    #[test]
+    fn a_percent_encoded_secret_is_redacted() {
+        let secrets = Secrets::new(["tok+en/abc=".to_string()]);
+        let got = excerpt(b"GET /x?key=tok%2Ben%2Fabc%3D failed", &secrets);
+        assert_eq!(got, "GET /x?key=[redacted] failed");
+    }
+
+    #[test]
+    fn short_values_are_not_scrubbed_as_substrings() {
+        let secrets = Secrets::new(["json".to_string(), "v2".into()]);
+        assert_eq!(
+            excerpt(b"application/json v2", &secrets),
+            "application/json v2"
+        );
+    }
+
+    #[test]
+    fn a_secret_cut_off_by_the_window_leaves_no_prefix() {
+        let secret = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".to_string();
+        let secrets = Secrets::new([secret.clone()]);
+        // The window ends inside the secret only if the body is longer than it.
+        let mut body = " "
+            .repeat(EXCERPT_WINDOW + secrets.longest() - 10)
+            .into_bytes();
+        body.extend_from_slice(secret.as_bytes());
+        let got = excerpt(&body, &secrets);
+        assert!(!got.contains("ABC"), "{got}");
+    }
+
+    #[test]
+    fn an_oversized_or_non_url_link_is_dropped() {
+        let s = none();
+        assert_eq!(
+            link("https://api.example.com/v4", &s).as_deref(),
+            Some("https://api.example.com/v4")
+        );
+        assert_eq!(link("/v3/search", &s).as_deref(), Some("/v3/search"));
+        let huge = format!("https://example.com/{}", "a".repeat(20_000));
+        assert_eq!(link(&huge, &s), None);
+        assert_eq!(link("please use the new API", &s), None);
+        assert_eq!(link("javascript:alert(1)", &s), None);
+        let secret = Secrets::new(["supersecret".to_string()]);
+        assert_eq!(link("https://x.example/?k=supersecret", &secret), None);
+    }
+}

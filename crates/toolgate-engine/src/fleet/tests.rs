@@ -1,0 +1,382 @@
+//! The shared state against a real redis-server: two `DependencyState`s, each with a
+//! `Shared` of its own on one Redis, are two replicas.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use prometheus_client::metrics::gauge::Gauge;
+use tokio::time::Instant;
+use toolgate_resilience::{BreakerConfig, ErrorClass};
+use toolgate_signals::{Quota, Signals};
+
+use super::*;
+use crate::dependency::{DependencyState, Gate};
+use toolgate_config::{Dependency, RetryPolicy};
+use toolgate_test_support::RedisServer;
+
+fn spec() -> Arc<Dependency> {
+    Arc::new(Dependency {
+        name: "api".into(),
+        base_url: url::Url::parse("http://127.0.0.1:9").unwrap(),
+        headers: vec![],
+        timeout: Duration::from_secs(1),
+        retry: RetryPolicy::default(),
+        flavour: toolgate_signals::Flavour::Auto,
+        status_page: None,
+        version: None,
+        secrets: Vec::new(),
+    })
+}
+
+fn breaker() -> BreakerConfig {
+    BreakerConfig {
+        open_for: Duration::from_millis(300),
+        max_open_for: Duration::from_millis(600),
+        ..BreakerConfig::default()
+    }
+}
+
+struct Replica {
+    state: DependencyState,
+    shared: Shared,
+    gauge: Gauge,
+}
+
+fn replica(redis: &RedisServer) -> Replica {
+    let gauge = Gauge::default();
+    let shared =
+        Shared::start_with(&redis.url(), Some("test"), gauge.clone(), "t:", breaker()).unwrap();
+    Replica {
+        state: DependencyState::with_shared(spec(), Some(shared.clone())),
+        shared,
+        gauge,
+    }
+}
+
+/// Waits (bounded) until `cond` holds; the bound is generous so a slow machine
+/// cannot fail it, and the assertion is on the condition, not on the time.
+async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
+    let until = Instant::now() + Duration::from_secs(15);
+    while !cond() {
+        assert!(Instant::now() < until, "never happened: {what}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+fn advert(remaining: u64, limit: u64, reset: Duration) -> Signals {
+    Signals {
+        quota: vec![Quota {
+            policy: "core".into(),
+            limit: Some(limit),
+            remaining: Some(remaining),
+            reset_after: Some(reset),
+            window: None,
+        }],
+        ..Signals::default()
+    }
+}
+
+fn quota_of(redis: &RedisServer) -> String {
+    redis.command("HGET t:{api}:quota core")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quota_is_taken_once_across_replicas_on_the_redis_clock() {
+    let redis = RedisServer::start();
+    let (a, b) = (replica(&redis), replica(&redis));
+    eventually("both replicas share", || {
+        a.shared.is_up() && b.shared.is_up()
+    })
+    .await;
+    assert_eq!(a.gauge.get(), 1);
+    let now = Instant::now();
+    // Replica A's one call learns: 10 left of 10, resetting in 2 s.
+    let Gate::Go(first) = a.state.gate_fleet(now, Duration::from_secs(30), true).await else {
+        panic!("the first call goes");
+    };
+    first.settle(
+        now,
+        Some(&advert(10, 10, Duration::from_secs(2))),
+        None,
+        None,
+    );
+    eventually("the advert reaches Redis", || {
+        quota_of(&redis).contains("10:")
+    })
+    .await;
+    // B's clock is an hour ahead: by it, the window would long be over. Redis's clock
+    // is the one that counts, so B obeys the same budget.
+    let skewed = now + Duration::from_secs(3600);
+    let mut held = Vec::new();
+    let mut refused = 0;
+    for i in 0..30 {
+        let (state, at) = if i % 2 == 0 {
+            (&a.state, now)
+        } else {
+            (&b.state, skewed)
+        };
+        match state.gate_fleet(at, Duration::from_secs(30), true).await {
+            Gate::Go(p) => held.push(p),
+            Gate::Wait(d) => {
+                assert!(d <= Duration::from_secs(3) && d > Duration::ZERO, "{d:?}");
+                refused += 1;
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    // 10 left, 1 kept in reserve: 9 across both replicas, not 9 each.
+    assert_eq!(held.len(), 9);
+    assert_eq!(refused, 21);
+    // A deadline shorter than the reset fails fast instead of waiting.
+    assert!(matches!(
+        b.state
+            .gate_fleet(skewed, Duration::from_millis(100), true)
+            .await,
+        Gate::QuotaExhausted { .. }
+    ));
+    // The fleet counts what it admitted as in flight (A's first call has settled).
+    let zcard = redis.command("ZCARD t:{api}:in_flight");
+    assert!(zcard.starts_with(":9"), "{zcard:?}");
+    drop(held);
+    eventually("unsent attempts leave the fleet's in-flight count", || {
+        redis.command("ZCARD t:{api}:in_flight").starts_with(":0")
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_policy_is_checked_before_any_is_taken_from() {
+    let redis = RedisServer::start();
+    let a = replica(&redis);
+    eventually("shared", || a.shared.is_up()).await;
+    let now = Instant::now();
+    let two = Signals {
+        quota: vec![
+            Quota {
+                policy: "minute".into(),
+                limit: Some(100),
+                remaining: Some(50),
+                reset_after: Some(Duration::from_secs(60)),
+                window: None,
+            },
+            Quota {
+                policy: "second".into(),
+                limit: Some(3),
+                remaining: Some(1),
+                reset_after: Some(Duration::from_secs(60)),
+                window: None,
+            },
+        ],
+        ..Signals::default()
+    };
+    let Gate::Go(p) = a.state.gate_fleet(now, Duration::from_secs(5), true).await else {
+        panic!("first goes");
+    };
+    p.settle(now, Some(&two), None, None);
+    eventually("both policies stored", || {
+        redis.command("HLEN t:{api}:quota").starts_with(":2")
+    })
+    .await;
+    let before = redis.command("HGET t:{api}:quota minute");
+    // "second" is at its reserve: the call is refused and "minute" keeps its count.
+    assert!(matches!(
+        a.state.gate_fleet(now, Duration::from_secs(5), true).await,
+        Gate::QuotaExhausted { .. }
+    ));
+    assert_eq!(redis.command("HGET t:{api}:quota minute"), before);
+    assert!(before.contains("\r\n50:"), "{before}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_breaker_opens_for_the_fleet_and_half_open_admits_one_probe() {
+    let redis = RedisServer::start();
+    let (a, b) = (replica(&redis), replica(&redis));
+    eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
+    let now = Instant::now();
+    // Five failures seen by A alone…
+    for _ in 0..5 {
+        let Gate::Go(p) = a.state.gate_fleet(now, Duration::from_secs(5), true).await else {
+            panic!("closed");
+        };
+        p.settle(now, None, None, Some(ErrorClass::ServerError));
+    }
+    eventually("the fleet's breaker opens", || {
+        redis
+            .command("HEXISTS t:{api}:breaker until")
+            .starts_with(":1")
+    })
+    .await;
+    // …open B's breaker too, though B saw none.
+    assert!(matches!(
+        b.state.gate_fleet(now, Duration::from_secs(5), true).await,
+        Gate::CircuitOpen { .. }
+    ));
+    assert!(b.state.open_for(now).is_some());
+    assert!(matches!(
+        b.state.snapshot(now).breaker,
+        toolgate_resilience::BreakerState::Open { .. }
+    ));
+    // After the open period, one probe across both replicas.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let (ga, gb) = (
+        a.state.gate_fleet(now, Duration::from_secs(5), true).await,
+        b.state.gate_fleet(now, Duration::from_secs(5), true).await,
+    );
+    let probe = match (ga, gb) {
+        (Gate::Go(p), Gate::CircuitOpen { .. }) | (Gate::CircuitOpen { .. }, Gate::Go(p)) => p,
+        other => panic!("exactly one probe expected, got {other:?}"),
+    };
+    // Further asks while the probe is out are refused too.
+    assert!(matches!(
+        a.state.gate_fleet(now, Duration::from_secs(5), true).await,
+        Gate::CircuitOpen { .. }
+    ));
+    probe.settle(now, None, Some(Duration::from_millis(5)), None);
+    eventually("the probe's success closes the fleet's breaker", || {
+        redis.command("EXISTS t:{api}:breaker").starts_with(":0")
+    })
+    .await;
+    assert!(matches!(
+        b.state.gate_fleet(now, Duration::from_secs(5), true).await,
+        Gate::Go(_)
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_probe_reopens_for_longer() {
+    let redis = RedisServer::start();
+    let a = replica(&redis);
+    eventually("shared", || a.shared.is_up()).await;
+    let now = Instant::now();
+    for _ in 0..5 {
+        if let Gate::Go(p) = a.state.gate_fleet(now, Duration::from_secs(5), true).await {
+            p.settle(now, None, None, Some(ErrorClass::Timeout));
+        }
+    }
+    eventually("open", || {
+        redis.command("HGET t:{api}:breaker open").contains("300")
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let Gate::Go(probe) = a.state.gate_fleet(now, Duration::from_secs(5), true).await else {
+        panic!("the probe goes");
+    };
+    probe.settle(now, None, None, Some(ErrorClass::Connect));
+    eventually("the open period doubles", || {
+        redis.command("HGET t:{api}:breaker open").contains("600")
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_retry_budget_is_one_ratio_for_the_fleet() {
+    let redis = RedisServer::start();
+    let (a, b) = (replica(&redis), replica(&redis));
+    eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
+    let now = Instant::now();
+    // No traffic: the fleet's floor is 10 retries per window, not 10 per replica.
+    let mut granted = 0;
+    for i in 0..30 {
+        let r = if i % 2 == 0 { &a } else { &b };
+        if r.state.withdraw_retry(now) {
+            granted += 1;
+        }
+        // Both replicas read the fleet's totals back (a retry attempt earns nothing).
+        for r in [&a, &b] {
+            let until = Instant::now() + Duration::from_secs(15);
+            loop {
+                if let Gate::Go(p) = r.state.gate_fleet(now, Duration::from_secs(5), false).await {
+                    p.settle(now, None, Some(Duration::from_millis(1)), None);
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                if r.state.fleet_budget_totals() == Some((0, granted)) {
+                    break;
+                }
+                assert!(Instant::now() < until, "totals never arrived");
+            }
+        }
+    }
+    // Each replica alone would grant 10, the two 20: the fleet grants 10.
+    assert_eq!(granted, 10);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_down_means_local_state_and_calls_flow_then_sharing_resumes() {
+    let mut redis = RedisServer::start();
+    let (a, b) = (replica(&redis), replica(&redis));
+    eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
+    redis.kill();
+    // Every call still goes while the replicas notice and fall back.
+    for _ in 0..50 {
+        for r in [&a, &b] {
+            let now = Instant::now();
+            match r.state.gate_fleet(now, Duration::from_secs(5), true).await {
+                Gate::Go(p) => {
+                    p.settle(now, None, Some(Duration::from_millis(1)), None);
+                }
+                other => panic!("Redis being down must not stop a call: {other:?}"),
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    eventually("both fell back", || !a.shared.is_up() && !b.shared.is_up()).await;
+    assert_eq!(a.gauge.get(), 0);
+    assert_eq!(b.gauge.get(), 0);
+    // Local state still protects: five local failures open A's own breaker.
+    let now = Instant::now();
+    for _ in 0..5 {
+        if let Gate::Go(p) = a.state.gate_fleet(now, Duration::from_secs(5), true).await {
+            p.settle(now, None, None, Some(ErrorClass::ServerError));
+        }
+    }
+    assert!(matches!(
+        a.state.gate_fleet(now, Duration::from_secs(5), true).await,
+        Gate::CircuitOpen { .. }
+    ));
+    redis.restart();
+    eventually("both share again", || a.shared.is_up() && b.shared.is_up()).await;
+    assert_eq!(a.gauge.get(), 1);
+    // Shared again: what B learns constrains A.
+    let now = Instant::now();
+    let Gate::Go(p) = b.state.gate_fleet(now, Duration::from_secs(5), true).await else {
+        panic!("B goes");
+    };
+    p.settle(
+        now,
+        Some(&advert(1, 10, Duration::from_secs(60))),
+        None,
+        None,
+    );
+    eventually("B's advert is shared", || quota_of(&redis).contains("1:")).await;
+    let c = replica(&redis);
+    eventually("C shares", || c.shared.is_up()).await;
+    assert!(matches!(
+        c.state.gate_fleet(now, Duration::from_secs(5), true).await,
+        Gate::QuotaExhausted { .. }
+    ));
+}
+
+#[test]
+fn the_url_never_shows_in_what_is_printed() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let s = Shared::start("redis://:hunter2@127.0.0.1:1/", None, Gauge::default()).unwrap();
+        assert!(!format!("{s:?}").contains("hunter2"));
+        let err = Shared::start("redis://:hunter2@[not a host", None, Gauge::default())
+            .map(|_| ())
+            .unwrap_err();
+        assert!(!err.to_string().contains("hunter2"), "{err}");
+        let tls = Shared::start("rediss://:hunter2@cache:6380/", None, Gauge::default())
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            tls.contains("rediss://") && tls.contains("not supported"),
+            "{tls}"
+        );
+        assert!(!tls.contains("hunter2"), "{tls}");
+    });
+}

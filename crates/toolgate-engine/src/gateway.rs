@@ -1,0 +1,343 @@
+//! The running gateway: the validated config, a [`Route`] per tool, and the services
+//! every call shares (metrics, incidents, the store, the notifier, the pooled upstream
+//! client).
+//!
+//! HTTP tools' routes are resolved at start-up. An upstream MCP server's tools are known
+//! from its pins or once it answers `tools/list`, and change when it says so; so the
+//! route table is a snapshot (`Arc<RouteTable>`) replaced as a whole, which a call
+//! reads without holding a lock.
+//!
+//! It assembles; it does not decide. The call path is `pipeline`, the background work
+//! `background`, the reports `health` and `status`.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, RwLock};
+
+use serde_json::{Map, Value};
+
+use crate::dependency::DependencyState;
+use crate::metrics::{Metrics, OwnerLabels};
+use crate::pipeline::{self, CallContext, CallOutcome, Origin, Route, Services};
+use crate::sync::lock;
+use crate::sync::{read, write};
+use crate::tool_state::ToolState;
+use crate::upstream::{AnyUpstream, HttpUpstream, UpstreamClient};
+use crate::watch::deprecation::StoredDeprecation;
+use crate::watch::incidents::Incidents;
+use crate::watch::notify::Notifier;
+use toolgate_config::{Config, ToolSpec};
+use toolgate_store::{IncidentKind, Store};
+
+pub use crate::pipeline::ToolRoute;
+
+/// Every tool's route by exposed name.
+pub type RouteTable = HashMap<String, Arc<ToolRoute>>;
+
+/// Everything a call needs.
+#[derive(Debug)]
+pub struct Gateway {
+    config: Config,
+    routes: RwLock<Arc<RouteTable>>,
+    dependencies: HashMap<String, Arc<DependencyState>>,
+    services: Services,
+    store: Store,
+    notifier: Arc<Notifier>,
+    client: UpstreamClient,
+    fronting: crate::fronting::Fronting,
+    /// Each MCP server's events, until the background work takes them.
+    server_events: std::sync::Mutex<Vec<ServerEvents>>,
+    broadcast: crate::broadcast::Broadcast,
+}
+
+pub use crate::fronting::ServerEvents;
+
+impl Gateway {
+    /// Assembles a gateway from a config and an opened store. Must run inside a
+    /// tokio runtime (the notifier starts its delivery worker).
+    pub fn new(config: Config, store: Store) -> anyhow::Result<Arc<Gateway>> {
+        let client = UpstreamClient::new()
+            .map_err(|e| anyhow::anyhow!("cannot build the upstream HTTP client: {e}"))?;
+        let metrics = Arc::new(Metrics::new());
+        // Replicas share quota, breaker and retry budget through Redis when configured.
+        let shared = match &config.gateway.shared {
+            Some(url) => Some(crate::fleet::Shared::start(
+                &url.0,
+                config.gateway.replica.as_deref(),
+                metrics.shared_state_up.clone(),
+            )?),
+            None => None,
+        };
+        let dependencies: HashMap<String, Arc<DependencyState>> = config
+            .dependencies
+            .iter()
+            .map(|(name, spec)| {
+                let state = DependencyState::with_shared(spec.clone(), shared.clone());
+                (name.clone(), Arc::new(state))
+            })
+            .collect();
+        let telemetry = config
+            .telemetry
+            .as_ref()
+            .map(crate::telemetry::Telemetry::start)
+            .transpose()?;
+        let notifier = Notifier::start(config.alerts.clone(), store.clone());
+        let incidents = Arc::new(Incidents::new(
+            Some(notifier.clone()),
+            config.alerts.throttle,
+        ));
+        let mut routes = HashMap::new();
+        for (name, spec) in &config.tools {
+            let dependency = dependencies
+                .get(&spec.dependency.name)
+                .cloned()
+                // The compiler checks every reference; a config built by hand that
+                // names no known dependency still gets a working state of its own.
+                .unwrap_or_else(|| Arc::new(DependencyState::new(spec.dependency.clone())));
+            let upstream = AnyUpstream::Http(HttpUpstream::new(
+                client.clone(),
+                spec.clone(),
+                config.gateway.max_response_bytes,
+            ));
+            let route = Route::new(
+                spec.clone(),
+                Arc::new(ToolState::new()),
+                dependency,
+                upstream,
+            );
+            metrics
+                .tool_owner_info
+                .get_or_create(&OwnerLabels {
+                    tool: route.label.clone(),
+                    owner: spec.owner.clone(),
+                    dependency: spec.dependency.name.clone(),
+                })
+                .set(1);
+            routes.insert(name.clone(), Arc::new(route));
+        }
+        let (fronting, server_events) = crate::fronting::Fronting::start(&config, &client)?;
+        let gateway = Arc::new(Gateway {
+            fronting,
+            server_events: std::sync::Mutex::new(server_events),
+            broadcast: crate::broadcast::Broadcast::new(),
+            config,
+            routes: RwLock::new(Arc::new(routes)),
+            dependencies,
+            services: Services {
+                metrics,
+                incidents,
+                telemetry,
+            },
+            store,
+            notifier,
+            client,
+        });
+        // With a lockfile, a server's tools are served from the start, up or not.
+        for server in gateway.fronting.servers() {
+            server.publish_pinned(gateway.as_ref());
+        }
+        Ok(gateway)
+    }
+
+    /// The upstream MCP servers.
+    pub fn fronting(&self) -> &crate::fronting::Fronting {
+        &self.fronting
+    }
+
+    /// Takes the servers' event receivers (once: the background work owns them).
+    pub fn take_server_events(&self) -> Vec<ServerEvents> {
+        std::mem::take(&mut *crate::sync::lock(&self.server_events))
+    }
+
+    /// Notifications to every connected client.
+    pub fn broadcast(&self) -> &crate::broadcast::Broadcast {
+        &self.broadcast
+    }
+
+    /// Runs one agent's tool call to completion.
+    pub async fn call(&self, tool: &Arc<ToolSpec>, args: Map<String, Value>) -> CallOutcome {
+        self.call_as(tool, args, Origin::Agent).await
+    }
+
+    /// Replaces the routes of MCP server `server` with `routes` (by exposed name),
+    /// keeping every other route. A tool that stays keeps its live state (windows,
+    /// open drift), so a refreshed definition does not reset what the tool has seen.
+    /// Also publishes the owner of each new tool as a metric.
+    pub fn set_server_routes(&self, server: &str, routes: Vec<ToolRoute>) {
+        let mut table = write(&self.routes);
+        let mut next: RouteTable = table
+            .iter()
+            .filter(|(_, r)| r.server() != Some(server))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for mut route in routes {
+            if let Some(old) = table.get(&route.spec.name) {
+                route.state = old.state.clone();
+            }
+            self.services
+                .metrics
+                .tool_owner_info
+                .get_or_create(&OwnerLabels {
+                    tool: route.label.clone(),
+                    owner: route.spec.owner.clone(),
+                    dependency: route.spec.dependency.name.clone(),
+                })
+                .set(1);
+            next.insert(route.spec.name.clone(), Arc::new(route));
+        }
+        *table = Arc::new(next);
+    }
+
+    /// The dependency state of MCP server `server` (every server is a dependency).
+    pub fn server_dependency(&self, server: &str) -> Option<Arc<DependencyState>> {
+        self.dependencies.get(server).cloned()
+    }
+
+    /// Runs a call for `origin`: probe calls share the whole path (pacing, breaker,
+    /// contract, incidents) but stay out of the user-facing call metrics and windows.
+    pub async fn call_as(
+        &self,
+        tool: &Arc<ToolSpec>,
+        args: Map<String, Value>,
+        origin: Origin,
+    ) -> CallOutcome {
+        match self.route(&tool.name) {
+            Some(route) => {
+                pipeline::run(
+                    &route,
+                    &self.services,
+                    args,
+                    origin,
+                    &CallContext::default(),
+                )
+                .await
+            }
+            // Only a spec from another config can miss: say so rather than guess.
+            None => CallOutcome {
+                result: Err(pipeline::Failure::new(
+                    toolgate_resilience::ErrorClass::ClientError,
+                    format!("{} is not a tool of this gateway", tool.name),
+                )),
+                notes: Vec::new(),
+                signals: Value::Null,
+            },
+        }
+    }
+
+    /// Restores what must survive a restart: remembered deprecation notices and the
+    /// open incidents (so they are updated, not opened and paged again).
+    pub async fn restore(&self) {
+        let saved = self.store.deprecations().await.unwrap_or_else(|e| {
+            tracing::error!(error = %e, "could not restore remembered deprecation notices");
+            Vec::new()
+        });
+        for (tool, notice) in saved {
+            let Some(route) = self.route(&tool) else {
+                continue;
+            };
+            if let Ok(d) = serde_json::from_value::<StoredDeprecation>(notice) {
+                let d = d.into_deprecation();
+                if let Some(sunset) = d.sunset {
+                    self.services
+                        .metrics
+                        .record_sunset(&tool, sunset.timestamp());
+                }
+                *lock(&route.state.deprecation) = Some(d);
+            }
+        }
+        for i in self.services.incidents.restore(&self.store).await {
+            if i.kind == IncidentKind::ContractDrift.as_str()
+                && let Some(route) = self.route(&i.tool)
+            {
+                route.state.drift_open.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The validated configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// A tool by exposed name.
+    pub fn tool(&self, name: &str) -> Option<Arc<ToolSpec>> {
+        self.route(name).map(|r| r.spec.clone())
+    }
+
+    /// A tool's route by exposed name.
+    pub fn route(&self, name: &str) -> Option<Arc<ToolRoute>> {
+        self.routes().get(name).cloned()
+    }
+
+    /// Every route, as of now.
+    pub fn routes(&self) -> Arc<RouteTable> {
+        read(&self.routes).clone()
+    }
+
+    /// The live state of a dependency.
+    pub fn dependency(&self, name: &str) -> Option<&Arc<DependencyState>> {
+        self.dependencies.get(name)
+    }
+
+    /// Every dependency with its name.
+    pub fn dependencies(&self) -> impl Iterator<Item = (&String, &Arc<DependencyState>)> {
+        self.dependencies.iter()
+    }
+
+    /// The live state of a tool.
+    pub fn tool_state(&self, name: &str) -> Option<Arc<ToolState>> {
+        self.route(name).map(|r| r.state.clone())
+    }
+
+    /// Every metric.
+    pub fn metrics(&self) -> &Metrics {
+        &self.services.metrics
+    }
+
+    /// The services a call uses.
+    pub fn services(&self) -> &Services {
+        &self.services
+    }
+
+    /// Raising and clearing incidents.
+    pub fn incidents(&self) -> &Arc<Incidents> {
+        &self.services.incidents
+    }
+
+    /// The durable store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Sends incidents to their owners.
+    pub fn notifier(&self) -> &Arc<Notifier> {
+        &self.notifier
+    }
+
+    /// The pooled upstream HTTP client.
+    pub fn client(&self) -> &UpstreamClient {
+        &self.client
+    }
+}
+
+impl crate::fronting::Host for Gateway {
+    fn route(&self, name: &str) -> Option<Arc<ToolRoute>> {
+        Gateway::route(self, name)
+    }
+
+    fn set_server_routes(&self, server: &str, routes: Vec<ToolRoute>) {
+        Gateway::set_server_routes(self, server, routes);
+    }
+
+    fn server_dependency(&self, server: &str) -> Option<Arc<DependencyState>> {
+        Gateway::server_dependency(self, server)
+    }
+
+    fn incidents(&self) -> &Arc<Incidents> {
+        Gateway::incidents(self)
+    }
+
+    fn notify_all(&self, method: &str, params: Option<Value>) {
+        self.broadcast.notify_all(method, params);
+    }
+}

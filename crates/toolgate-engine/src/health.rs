@@ -1,0 +1,281 @@
+//! The `dependency_health` report: per dependency, its status, latency against
+//! baseline, error rate, quota, breaker, status page, deprecations of its tools, open
+//! incidents, and one line of advice. Served as an MCP tool and at `/admin/health`.
+
+use serde_json::{Map, Value, json};
+use tokio::time::Instant;
+use toolgate_resilience::BreakerState;
+use toolgate_signals::status_page::Health;
+
+use crate::dependency::Snapshot;
+use crate::explain::human;
+use crate::gateway::Gateway;
+
+/// Name of the built-in tool.
+pub const TOOL_NAME: &str = "dependency_health";
+
+/// The report for one dependency, or all when `only` is `None`. `Err` names the
+/// unknown dependency and the known ones.
+pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, String> {
+    if let Some(name) = only
+        && gateway.dependency(name).is_none()
+    {
+        let known: Vec<&str> = gateway
+            .config()
+            .dependencies
+            .keys()
+            .map(String::as_str)
+            .collect();
+        return Err(format!(
+            "unknown dependency `{name}`; known: {}",
+            known.join(", ")
+        ));
+    }
+    let incidents = gateway.store().incidents(false).await.unwrap_or_else(|e| {
+        tracing::error!(error = %e, "open incidents left out of the report: the state store is unreadable");
+        Vec::new()
+    });
+    let now = Instant::now();
+    let mut out = Map::new();
+    for (name, state) in gateway.dependencies() {
+        if only.is_some_and(|o| o != name) {
+            continue;
+        }
+        let snap = state.snapshot(now);
+        gateway.metrics().record_dependency(name, &snap);
+        let routes = gateway.routes();
+        let mut tools: Vec<&str> = routes
+            .values()
+            .filter(|r| &r.spec.dependency.name == name)
+            .map(|r| r.spec.name.as_str())
+            .collect();
+        tools.sort_unstable();
+        let deprecations: Vec<Value> = tools
+            .iter()
+            .filter_map(|t| {
+                let d = gateway.tool_state(t).and_then(|s| s.deprecation())?;
+                let successor = gateway.tool(t).and_then(|s| s.successor.clone());
+                Some(json!({ "tool": t, "deprecation": d, "successor_tool": successor }))
+            })
+            .collect();
+        let open: Vec<Value> = incidents
+            .iter()
+            .filter(|i| &i.dependency == name)
+            .map(|i| json!({ "id": i.id, "kind": i.kind, "tool": i.tool, "title": i.title, "owner": i.owner, "since": i.first_seen }))
+            .collect();
+        let mut entry = snap.to_json();
+        entry["tools"] = json!(tools);
+        if let Some(server) = gateway.fronting().server(name) {
+            entry["mcp_server"] = json!(server.report());
+        }
+        entry["deprecations"] = json!(deprecations);
+        entry["open_incidents"] = json!(open);
+        let now_wall = chrono::Utc::now();
+        let deprecated_now = tools.iter().any(|t| {
+            gateway
+                .tool_state(t)
+                .and_then(|s| s.deprecation())
+                .is_some_and(|d| d.is_deprecated_at(now_wall))
+        });
+        entry["advice"] = json!(advice(name, &snap, deprecated_now));
+        out.insert(name.clone(), entry);
+    }
+    Ok(json!({ "dependencies": out }))
+}
+
+/// One sentence per dependency for the text block.
+pub fn summary(report: &Value) -> String {
+    let Some(deps) = report["dependencies"].as_object() else {
+        return String::new();
+    };
+    deps.iter()
+        .map(|(name, d)| {
+            format!(
+                "{name}: {} — {}",
+                d["status"].as_str().unwrap_or("unknown"),
+                d["advice"].as_str().unwrap_or("")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn advice(name: &str, s: &Snapshot, deprecated: bool) -> String {
+    if let BreakerState::Open { retry_in, .. } = s.breaker {
+        return format!(
+            "{name} is failing; toolgate is holding calls back. Avoid its tools for {}.",
+            human(retry_in)
+        );
+    }
+    let page = s.status.as_ref().and_then(|r| r.page.as_ref());
+    if let Some(p) = page.filter(|p| p.health == Health::Down) {
+        return format!(
+            "{name}'s status page reports an outage ({}); expect failures and prefer other tools.",
+            p.indicator
+        );
+    }
+    if let Some(q) = s.quotas.first()
+        && q.remaining == Some(0)
+        && q.reset_after != Some(std::time::Duration::ZERO)
+    {
+        let reset = q
+            .reset_after
+            .map(|r| format!(" for {}", human(r)))
+            .unwrap_or_default();
+        return format!("{name}'s quota is used up; calls will wait or fail{reset}.");
+    }
+    if s.latency.brownout {
+        let ratio = s.latency.ratio.unwrap_or(0.0);
+        return format!(
+            "{name} is slow ({ratio:.1}× its baseline); make fewer calls and expect delays."
+        );
+    }
+    if let Some(p) = page.filter(|p| p.health == Health::Degraded) {
+        return format!(
+            "{name}'s status page reports degraded service ({}); expect some failures.",
+            p.indicator
+        );
+    }
+    if deprecated {
+        return format!("{name} works, but some of its tools are deprecated; see deprecations.");
+    }
+    let quota = last_quota(s);
+    match (s.health(), s.latency_age) {
+        (Health::Unknown, _) if s.last_reply_age.is_none() => {
+            format!("No calls to {name} yet; no known problems.")
+        }
+        (Health::Unknown, _) => format!(
+            "{name} was last called {} ago; no known problems{quota}.",
+            human(s.last_reply_age.unwrap_or_default())
+        ),
+        // The live window is empty: say what was known, and how old it is.
+        (_, Some(age)) => format!(
+            "{name} was healthy when last called {} ago{quota}; call it normally.",
+            human(age)
+        ),
+        _ => format!("{name} is healthy{quota}; call it normally."),
+    }
+}
+
+/// "; quota: 12 of 30 left as of 3 min ago" — the most constraining policy with its age,
+/// and whether its window has reset since (then the count is history, not a limit).
+fn last_quota(s: &Snapshot) -> String {
+    let (Some(q), Some(age)) = (s.quotas.first(), s.quota_ages.first()) else {
+        return String::new();
+    };
+    let Some(remaining) = q.remaining else {
+        return String::new();
+    };
+    let of = q.limit.map(|l| format!(" of {l}")).unwrap_or_default();
+    let when = if age.as_secs() < 1 {
+        "just now".to_string()
+    } else {
+        format!("as of {} ago", human(*age))
+    };
+    let reset = if q.reset_after == Some(std::time::Duration::ZERO) {
+        ", its window has reset since"
+    } else {
+        ""
+    };
+    format!("; quota: {remaining}{of} left {when}{reset}")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use toolgate_signals::{Quota, Signals};
+
+    use super::*;
+    use crate::dependency::{DependencyState, Gate};
+    use toolgate_config::{Dependency, RetryPolicy};
+
+    fn quota_api() -> DependencyState {
+        DependencyState::new(Arc::new(Dependency {
+            name: "quota_api".into(),
+            base_url: url::Url::parse("http://127.0.0.1:9").unwrap(),
+            headers: vec![],
+            timeout: Duration::from_secs(1),
+            retry: RetryPolicy::default(),
+            flavour: toolgate_signals::Flavour::Auto,
+            status_page: None,
+            version: None,
+            secrets: Vec::new(),
+        }))
+    }
+
+    /// `n` calls 100 ms apart (or as the pacer spaces them), each advertising what is left of 30 a minute.
+    async fn calls(dep: &DependencyState, n: u64, left_after: u64) {
+        for i in 0..n {
+            let admitted = match dep.gate(Instant::now(), Duration::from_secs(300), true) {
+                Gate::Go(admitted) => admitted,
+                Gate::Queued { wait, admitted } => {
+                    tokio::time::sleep(wait).await;
+                    admitted
+                }
+                other => panic!("not admitted: {other:?}"),
+            };
+            let signals = Signals {
+                quota: vec![Quota {
+                    policy: "core".into(),
+                    limit: Some(30),
+                    remaining: Some(left_after + n - 1 - i),
+                    reset_after: Some(Duration::from_secs(600)),
+                    window: None,
+                }],
+                ..Signals::default()
+            };
+            admitted.settle(
+                Instant::now(),
+                Some(&signals),
+                Some(Duration::from_millis(20)),
+                None,
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn three_minutes_after_the_last_call_the_report_still_knows_the_quota_and_its_age() {
+        let dep = quota_api();
+        calls(&dep, 18, 12).await;
+        tokio::time::sleep(Duration::from_secs(180) - Duration::from_millis(100)).await;
+        let snap = dep.snapshot(Instant::now());
+        assert_eq!(
+            advice("quota_api", &snap, false),
+            "quota_api was healthy when last called 3 min ago; quota: 12 of 30 left as of 3 min ago; call it normally."
+        );
+        let json = snap.to_json();
+        assert_eq!(json["status"], "healthy");
+        assert_eq!(json["last_reply_s_ago"], 180);
+        assert_eq!(json["latency"]["as_of_s_ago"], 180);
+        assert_eq!(json["latency"]["samples"], 18);
+        assert_eq!(json["latency"]["p50_ms"], 20.0);
+        assert_eq!(json["quota"][0]["remaining"], 12);
+        assert_eq!(json["quota"][0]["seen_s_ago"], 180);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_quota_whose_window_has_reset_is_said_to_be_history() {
+        let dep = quota_api();
+        calls(&dep, 1, 0).await;
+        tokio::time::sleep(Duration::from_secs(700) - Duration::from_millis(100)).await;
+        let advice = advice("quota_api", &dep.snapshot(Instant::now()), false);
+        assert!(
+            advice
+                .contains("quota: 0 of 30 left as of 11 min 40 s ago, its window has reset since"),
+            "{advice}"
+        );
+        assert!(!advice.contains("used up"), "{advice}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_dependency_never_called_says_so() {
+        let dep = quota_api();
+        assert_eq!(
+            advice("quota_api", &dep.snapshot(Instant::now()), false),
+            "No calls to quota_api yet; no known problems."
+        );
+    }
+}

@@ -1,0 +1,29 @@
+//! toolgate's engine: everything a tool call goes through, and what it leaves behind.
+//!
+//! The call path is assembled in one place, [`pipeline`]: admission (quota, breaker,
+//! pacing), the upstream attempt ([`upstream`]: HTTP or a fronted MCP server), the
+//! interpretation of the reply (error class, contract check, signals), the retry loop,
+//! and the answer's notes. Around it: per-dependency state ([`dependency`]), per-tool
+//! state ([`tool_state`]), fronted MCP servers' pins and routes ([`fronting`]), the
+//! incident index and the background jobs ([`watch`], [`background`]), metrics and traces
+//! ([`metrics`], [`telemetry`]), the fleet's shared state ([`fleet`]), and [`gateway`],
+//! which assembles them. The MCP transports that call into it are `toolgate-server`'s;
+//! nothing here knows about HTTP requests from clients or JSON-RPC framing.
+
+pub mod background;
+pub mod broadcast;
+pub mod dependency;
+pub mod explain;
+pub mod fleet;
+pub mod fronting;
+pub mod gateway;
+pub mod health;
+pub mod metrics;
+pub mod notes;
+pub mod pipeline;
+pub mod status;
+pub mod sync;
+pub mod telemetry;
+pub mod tool_state;
+pub mod upstream;
+pub mod watch;

@@ -1,0 +1,202 @@
+//! One-line notes for the model, derived from signals: quota running low, a brownout,
+//! a deprecation or sunset, a red status page. Each is a plain sentence that says what
+//! to do; lines are prefixed `toolgate:` when they are put into a result.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use toolgate_signals::status_page::Health;
+use toolgate_signals::{Deprecation, Quota, Stage};
+
+use crate::dependency::Snapshot;
+use crate::explain::human;
+
+/// Notes worth telling the model about a call to `tool` on `dependency`. `spaced` is
+/// how long the quota pacer held this call back; `refused_for_quota` says the call
+/// failed `rate_limited`, whose sentence already tells the quota and when it returns.
+#[allow(clippy::too_many_arguments)]
+pub fn notes(
+    tool: &str,
+    dependency: &str,
+    successor: Option<&str>,
+    snapshot: &Snapshot,
+    deprecation: Option<&Deprecation>,
+    spaced: Duration,
+    refused_for_quota: bool,
+    now: DateTime<Utc>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    // A refused call's sentence is the one account of the quota at that moment: a
+    // note beside it would show the last advertisement ("8 of 30 left"), which the
+    // pacer may already have promised to calls ahead, or the reset without the
+    // pacer's slack — two texts of one moment that disagree.
+    if !refused_for_quota
+        && let Some(q) = snapshot.quotas.first()
+        && let Some(n) = quota_note(dependency, q, spaced)
+    {
+        out.push(n);
+    }
+    let l = &snapshot.latency;
+    if l.brownout
+        && let (Some(ratio), Some(base)) = (l.ratio, l.baseline)
+    {
+        // The ratio compares the recent median with the baseline; the window p50 lags
+        // behind it, so the "now" figure is derived from the ratio.
+        out.push(format!(
+            "{dependency} is slow: latency is {ratio:.1}× this API's baseline (about {} now vs {}); consider fewer calls.",
+            human(base.mul_f64(ratio)),
+            human(base)
+        ));
+    }
+    if let Some(d) = deprecation
+        && let Some(n) = deprecation_note(tool, successor, d, now)
+    {
+        out.push(n);
+    }
+    if let Some(page) = snapshot.status.as_ref().and_then(|s| s.page.as_ref())
+        && page.health != Health::Healthy
+        && page.health != Health::Unknown
+    {
+        let what = page
+            .description
+            .clone()
+            .unwrap_or_else(|| format!("indicator {}", page.indicator));
+        out.push(format!(
+            "{dependency}'s status page reports a problem: {what} ({}). Expect failures; prefer other tools for now.",
+            page.indicator
+        ));
+    }
+    out
+}
+
+/// "Quota: 3 of 5000 requests left; resets in 47 s." — when running low (a quarter
+/// or less left, or at most 5), or when toolgate had to space this call out, which it
+/// then says ("toolgate spaced this call by 2.1 s to stay within it."). An
+/// advertisement whose reset has passed is not a note: that window is over.
+fn quota_note(dependency: &str, q: &Quota, paced: Duration) -> Option<String> {
+    let remaining = q.remaining?;
+    if q.reset_after.is_some_and(|r| r.is_zero()) {
+        return None;
+    }
+    let low = match q.limit {
+        Some(limit) if limit > 0 => remaining.saturating_mul(4) <= limit || remaining <= 5,
+        _ => remaining <= 5,
+    };
+    if !low && paced.is_zero() {
+        return None;
+    }
+    let of = q.limit.map(|l| format!(" of {l}")).unwrap_or_default();
+    let policy = if q.policy == "default" {
+        String::new()
+    } else {
+        format!(" ({})", q.policy)
+    };
+    let reset = q
+        .reset_after
+        .map(|r| format!("; resets in {}", human(r)))
+        .unwrap_or_default();
+    let spaced = if paced.is_zero() {
+        String::new()
+    } else {
+        format!(
+            " toolgate spaced this call by {} to stay within it.",
+            human(paced)
+        )
+    };
+    let advice = if remaining == 0 {
+        " Calls wait for the reset or fail fast; do not retry before then."
+    } else {
+        " Spend them on the calls that matter most."
+    };
+    Some(format!(
+        "Quota for {dependency}{policy}: {remaining}{of} requests left{reset}.{spaced}{advice}"
+    ))
+}
+
+/// The deprecation sentence. Its words follow the notice's meaning at `now`
+/// ([`Stage`]): only a declared deprecation whose date has come is "is deprecated"; a
+/// future date is "will be deprecated on D", a Sunset alone is "will stop working on
+/// D". Saying "deprecated" wrongly makes an agent abandon a working tool.
+fn deprecation_note(
+    tool: &str,
+    successor: Option<&str>,
+    d: &Deprecation,
+    now: DateTime<Utc>,
+) -> Option<String> {
+    let mut text = match d.stage(now) {
+        Stage::Informational => return None,
+        Stage::Deprecated { since } => {
+            let mut t = format!("{tool} is deprecated by its upstream");
+            if let Some(since) = since {
+                t.push_str(&format!(" (since {})", day(since)));
+            }
+            match d.sunset {
+                Some(s) if s > now => {
+                    t.push_str(&format!(" and will stop working on {}", when(s, now)));
+                }
+                Some(s) => t.push_str(&format!(" and was due to stop working on {}", day(s))),
+                None => {}
+            }
+            t
+        }
+        Stage::Scheduled { on } => {
+            let mut t = format!(
+                "{tool} still works; its upstream will deprecate it on {}",
+                when(on, now)
+            );
+            if let Some(s) = d.sunset.filter(|s| *s > now) {
+                t.push_str(&format!(
+                    " and expects it to stop working on {}",
+                    when(s, now)
+                ));
+            }
+            t
+        }
+        Stage::SunsetOnly { on } if on > now => format!(
+            "{tool} still works; its upstream expects it to stop working on {}",
+            when(on, now)
+        ),
+        Stage::SunsetOnly { on } => format!(
+            "{tool} still works, but its upstream expected it to stop working on {}; it may stop at any time",
+            day(on)
+        ),
+    };
+    let deprecated = d.is_deprecated_at(now);
+    match (successor, &d.successor) {
+        (Some(s), _) if deprecated => text.push_str(&format!("; use {s} instead.")),
+        (Some(s), _) => text.push_str(&format!("; plan to move to {s}.")),
+        (None, Some(link)) => text.push_str(&format!("; the upstream names a successor: {link}.")),
+        (None, None) => text.push('.'),
+    }
+    Some(text)
+}
+
+fn day(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%d").to_string()
+}
+
+/// "2027-01-15 (in 45 days)", "… (in 1 day)", "… (within a day)".
+fn when(t: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let days = (t - now).num_days();
+    let rel = match days {
+        0 => "within a day".to_owned(),
+        1 => "in 1 day".to_owned(),
+        n => format!("in {n} days"),
+    };
+    format!("{} ({rel})", day(t))
+}
+
+/// A `Warning: 199/299` text the upstream sent with this reply, as the model reads it.
+/// The text is the upstream's own, capped; it is never read as a deprecation by itself
+/// (Kubernetes warns about single fields of a request).
+pub fn warning_note(tool: &str, text: &str) -> String {
+    const MAX: usize = 300;
+    let mut shown: String = text.chars().filter(|c| !c.is_control()).take(MAX).collect();
+    if text.chars().count() > MAX {
+        shown.push('…');
+    }
+    format!("the upstream of {tool} warns: \"{shown}\"")
+}
+
+#[cfg(test)]
+mod tests;

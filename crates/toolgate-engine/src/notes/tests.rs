@@ -1,0 +1,160 @@
+use super::*;
+
+fn quota(remaining: u64, limit: u64) -> Quota {
+    Quota {
+        policy: "default".into(),
+        limit: Some(limit),
+        remaining: Some(remaining),
+        reset_after: Some(Duration::from_secs(47)),
+        window: None,
+    }
+}
+
+#[test]
+fn quota_is_mentioned_only_when_running_low() {
+    assert_eq!(
+        quota_note("search_api", &quota(4000, 5000), Duration::ZERO),
+        None
+    );
+    assert_eq!(
+        quota_note("search_api", &quota(3, 5000), Duration::ZERO).unwrap(),
+        "Quota for search_api: 3 of 5000 requests left; resets in 47 s. Spend them on the calls that matter most."
+    );
+    assert!(
+        quota_note("x", &quota(0, 20), Duration::ZERO)
+            .unwrap()
+            .contains("do not retry before then")
+    );
+}
+
+fn at(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s).unwrap().to_utc()
+}
+
+#[test]
+fn a_paced_call_says_how_long_it_was_spaced() {
+    assert_eq!(
+        quota_note("quota_api", &quota(9, 30), Duration::from_millis(2100)).unwrap(),
+        "Quota for quota_api: 9 of 30 requests left; resets in 47 s. toolgate spaced this call by 2.1 s to stay within it. Spend them on the calls that matter most."
+    );
+    let over = Quota {
+        reset_after: Some(Duration::ZERO),
+        ..quota(3, 30)
+    };
+    assert_eq!(quota_note("quota_api", &over, Duration::ZERO), None);
+}
+
+#[test]
+fn deprecation_names_the_date_and_the_successor() {
+    let now = at("2026-12-01T00:00:00Z");
+    let d = Deprecation {
+        deprecated: true,
+        sunset: Some(at("2027-01-15T00:00:00Z")),
+        successor: Some("https://api.example.com/v4".into()),
+        ..Default::default()
+    };
+    assert_eq!(
+        deprecation_note("web_search", Some("web_search_v2"), &d, now).unwrap(),
+        "web_search is deprecated by its upstream and will stop working on 2027-01-15 (in 45 days); use web_search_v2 instead."
+    );
+    assert!(
+        deprecation_note("web_search", None, &d, now)
+            .unwrap()
+            .contains("https://api.example.com/v4")
+    );
+    assert_eq!(
+        deprecation_note("t", None, &Deprecation::default(), now),
+        None
+    );
+}
+
+#[test]
+fn deprecation_said_only_when_declared() {
+    let now = at("2026-12-01T00:00:00Z");
+    let future = Some(at("2027-01-01T00:00:00Z"));
+    let past = Some(at("2026-01-01T00:00:00Z"));
+    let sunset = Some(at("2027-06-30T00:00:00Z"));
+    // (notice, the sentence) — RFC 9745: a Deprecation date may be in the future
+    // ("will be deprecated"); RFC 8594: a Sunset alone means "will stop working".
+    let cases: Vec<(Deprecation, &str)> = vec![
+        (
+            Deprecation {
+                deprecated: true,
+                since: past,
+                sunset,
+                ..Default::default()
+            },
+            "t is deprecated by its upstream (since 2026-01-01) and will stop working on 2027-06-30 (in 211 days); use t2 instead.",
+        ),
+        (
+            Deprecation {
+                deprecated: false,
+                since: future,
+                ..Default::default()
+            },
+            "t still works; its upstream will deprecate it on 2027-01-01 (in 31 days); plan to move to t2.",
+        ),
+        (
+            Deprecation {
+                deprecated: false,
+                since: future,
+                sunset,
+                ..Default::default()
+            },
+            "t still works; its upstream will deprecate it on 2027-01-01 (in 31 days) and expects it to stop working on 2027-06-30 (in 211 days); plan to move to t2.",
+        ),
+        (
+            Deprecation {
+                sunset,
+                ..Default::default()
+            },
+            "t still works; its upstream expects it to stop working on 2027-06-30 (in 211 days); plan to move to t2.",
+        ),
+        (
+            Deprecation {
+                sunset: past,
+                ..Default::default()
+            },
+            "t still works, but its upstream expected it to stop working on 2026-01-01; it may stop at any time; plan to move to t2.",
+        ),
+        (
+            Deprecation {
+                deprecated: true,
+                sunset: Some(at("2026-12-01T10:00:00Z")),
+                ..Default::default()
+            },
+            "t is deprecated by its upstream and will stop working on 2026-12-01 (within a day); use t2 instead.",
+        ),
+    ];
+    for (d, want) in cases {
+        let got = deprecation_note("t", Some("t2"), &d, now).unwrap();
+        assert_eq!(got, want, "{d:?}");
+        if !d.deprecated && d.since.is_none_or(|s| s > now) {
+            assert!(!got.contains("is deprecated"), "{got}");
+        }
+    }
+    // A notice remembered before its date reads "is deprecated" once the date is past.
+    let remembered = Deprecation {
+        deprecated: false,
+        since: future,
+        ..Default::default()
+    };
+    assert!(
+        deprecation_note("t", None, &remembered, at("2027-01-02T00:00:00Z"))
+            .unwrap()
+            .starts_with("t is deprecated by its upstream (since 2027-01-01)")
+    );
+}
+
+#[test]
+fn an_upstream_warning_is_quoted_capped_and_on_one_line() {
+    assert_eq!(
+        warning_note(
+            "list_pods",
+            "extensions/v1beta1 Ingress is deprecated, use networking.k8s.io/v1"
+        ),
+        "the upstream of list_pods warns: \"extensions/v1beta1 Ingress is deprecated, use networking.k8s.io/v1\""
+    );
+    let long = warning_note("t", &"x\n".repeat(1000));
+    assert!(!long.contains('\n') && long.ends_with("…\""), "{long}");
+}

@@ -1,0 +1,723 @@
+//! The one place a tool call is assembled, as named stages that read top to bottom:
+//!
+//! 1. **prepare** — validate the arguments against the input schema and build the
+//!    request, before anything touches the network: a call the upstream would reject
+//!    costs the upstream nothing, and the model gets the fix.
+//! 2. **gate** — a wrapper known to be older than its upstream is not called when its
+//!    dependency says `gate: refuse`.
+//! 3. **attempts** — the retry loop ([`toolgate_resilience::RetryLoop`]) says attempt,
+//!    wait or stop; each attempt is **admit** (breaker, brownout concurrency limit,
+//!    quota pacer), **attempt** (one request through the route's [`Upstream`]) and
+//!    **interpret** (classified once, see [`interpret`]).
+//! 4. **decide** — the verdict becomes the result: the checked body, or a failure with
+//!    the sentence the model reads.
+//! 5. **record** — metrics, per-tool windows, incidents (never waiting for the store),
+//!    notes and `_meta`.
+//!
+//! The same path serves agent calls and probes; probes stay out of the user-facing
+//! metrics and windows.
+
+mod outcome;
+mod route;
+#[cfg(test)]
+mod tests;
+mod version;
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+use tokio::time::Instant;
+use toolgate_resilience::{Backoff, ErrorClass, GiveUpReason, Outcome, RetryLoop, Step, Verdict};
+use toolgate_signals::Signals;
+
+use crate::dependency::{Admitted, Gate};
+use crate::explain::{self, Detail};
+use crate::metrics::{CallLabels, Class, Outcome as CallResult, RetryLabels, SequenceLabels};
+use crate::sync::lock;
+use crate::upstream::{SendError, Upstream};
+use toolgate_store::{IncidentKind, NewIncident};
+
+pub use crate::upstream::{AttemptResult, CallContext, interpret, read_signals};
+pub use outcome::{CallOutcome, Failure, Origin, Structured};
+pub use route::{Route, Services, ToolRoute};
+
+/// What one call did, for the record stage, `_meta` and the notes.
+#[derive(Debug)]
+struct Call {
+    origin: Origin,
+    started: Instant,
+    retry: RetryLoop,
+    /// Time spent waiting for the quota pacer or a concurrency slot.
+    paced: Duration,
+    /// The part of `paced` the quota pacer spaced this call by (its place in line).
+    spaced: Duration,
+    /// Latency of the last attempt that got a reply.
+    latency: Option<Duration>,
+    /// The last failed attempt: its class, the server's wait, and what to say.
+    last: Option<(ErrorClass, Option<Duration>, Detail)>,
+    /// `Warning` texts of the last reply, for the notes.
+    warnings: Vec<String>,
+    /// The call's trace span, with `telemetry.otlp`.
+    trace: Option<crate::telemetry::CallTrace>,
+}
+
+/// How the attempts ended.
+#[derive(Debug)]
+enum Ending {
+    /// A body that satisfied the contract.
+    Body(bytes::Bytes),
+    /// Admission or the version gate answered instead of the upstream.
+    Refused(Failure),
+    /// The retry loop stopped on a failed attempt.
+    Failed {
+        class: ErrorClass,
+        reason: Option<GiveUpReason>,
+    },
+}
+
+/// Runs one call of `route` to completion. Never panics on any upstream bytes.
+pub async fn run<U: Upstream>(
+    route: &Route<U>,
+    services: &Services,
+    args: Map<String, Value>,
+    origin: Origin,
+    ctx: &CallContext,
+) -> CallOutcome {
+    let started = Instant::now();
+    let spec = &route.spec;
+    let retry = RetryLoop::new(
+        Backoff {
+            base: spec.dependency.retry.base_delay,
+            cap: spec.dependency.retry.max_delay,
+            max_attempts: spec.dependency.retry.max_attempts,
+        },
+        spec.retry_safe(),
+        started + spec.deadline,
+    );
+    // Traced, the upstream gets this call's span as its parent instead of the caller's.
+    let trace = services
+        .telemetry
+        .as_ref()
+        .map(|t| t.call(spec, ctx, origin == Origin::Probe));
+    let traced_ctx = trace.as_ref().map(|t| t.upstream_context(ctx));
+    let ctx = traced_ctx.as_ref().unwrap_or(ctx);
+    let mut call = Call {
+        origin,
+        started,
+        retry,
+        paced: Duration::ZERO,
+        spaced: Duration::ZERO,
+        latency: None,
+        last: None,
+        warnings: Vec::new(),
+        trace,
+    };
+    let args = Value::Object(args);
+    let request = match prepare(route, &args, ctx) {
+        Ok(request) => request,
+        Err(failure) => return record(route, services, call, Err(failure)),
+    };
+    if origin == Origin::Agent
+        && let Some(refusal) = version::known_refusal(spec, &route.state)
+    {
+        return record(route, services, call, Err(refusal));
+    }
+    let ending = attempts(route, services, &mut call, &request).await;
+    let result = decide(route, services, &mut call, ending);
+    record(route, services, call, result)
+}
+
+/// Stage 1: the arguments against the input schema, then the request.
+fn prepare<U: Upstream>(
+    route: &Route<U>,
+    args: &Value,
+    ctx: &CallContext,
+) -> Result<U::Request, Failure> {
+    validate_arguments(route, args)
+        .and_then(|()| match args {
+            Value::Object(fields) => route.upstream.prepare(fields, ctx),
+            _ => Err("the arguments must be a JSON object".to_string()),
+        })
+        .map_err(|problem| {
+            Failure::new(
+                ErrorClass::ClientError,
+                explain::invalid_arguments(&route.spec.name, &problem),
+            )
+        })
+}
+
+/// Stage 3: the retry loop's steps until it is done.
+async fn attempts<U: Upstream>(
+    route: &Route<U>,
+    services: &Services,
+    call: &mut Call,
+    request: &U::Request,
+) -> Ending {
+    let mut step = Step::Attempt;
+    let mut body = None;
+    let mut refused = None;
+    loop {
+        let outcome = match step {
+            Step::Done(Verdict::Succeeded) => {
+                return body.map_or_else(
+                    // The loop succeeds only on a body; keep the type honest anyway.
+                    || Ending::Failed {
+                        class: ErrorClass::ServerError,
+                        reason: None,
+                    },
+                    Ending::Body,
+                );
+            }
+            Step::Done(Verdict::Failed { class, reason, .. }) => {
+                return match refused.take() {
+                    Some(failure) if reason.is_none() => Ending::Refused(failure),
+                    _ => Ending::Failed { class, reason },
+                };
+            }
+            Step::Wait(wait) => {
+                if call.origin == Origin::Agent
+                    && let Some((class, ..)) = &call.last
+                {
+                    let labels = RetryLabels {
+                        tool: route.label.clone(),
+                        error_class: Class(*class),
+                    };
+                    services.metrics.retries.get_or_create(&labels).inc();
+                }
+                tokio::time::sleep(wait).await;
+                Outcome::Waited
+            }
+            Step::Attempt => match admit(route, call).await {
+                Err(failure) => {
+                    let class = failure.class;
+                    refused = Some(failure);
+                    Outcome::Refused { class }
+                }
+                Ok(admitted) => match attempt(route, services, call, admitted, request).await {
+                    Attempted::Success(b) => {
+                        body = Some(b);
+                        Outcome::Success
+                    }
+                    Attempted::Refused(failure) => return Ending::Refused(failure),
+                    Attempted::Failed {
+                        class,
+                        hint,
+                        detail,
+                    } => {
+                        call.last = Some((class, hint, detail));
+                        Outcome::Failed {
+                            class,
+                            hint,
+                            brownout: route.dependency.in_brownout(),
+                        }
+                    }
+                },
+            },
+        };
+        let dependency = &route.dependency;
+        step = call.retry.next(
+            outcome,
+            Instant::now(),
+            |now| dependency.withdraw_retry(now),
+            &mut rand::rng(),
+        );
+    }
+}
+
+/// Admission of one attempt: the breaker first (a dependency known to be down gets
+/// nothing), then, in a brownout, the concurrency limit, then the quota pacer (never
+/// send what the upstream said it will refuse). Waits for the pacer or a slot count
+/// as paced time; a call given a place in line by the pacer holds it while it waits,
+/// and asks the breaker again before it sends.
+async fn admit<'a, U: Upstream>(
+    route: &'a Route<U>,
+    call: &mut Call,
+) -> Result<Admitted<'a>, Failure> {
+    let first = call.retry.attempts() == 0;
+    let (tool, dependency) = (&route.spec.name, &route.spec.dependency.name);
+    loop {
+        let now = Instant::now();
+        match route
+            .dependency
+            .gate_fleet(now, call.retry.left(now), first)
+            .await
+        {
+            Gate::Go(admitted) => return Ok(admitted),
+            Gate::Wait(d) => {
+                call.paced += d;
+                tokio::time::sleep(d).await;
+            }
+            Gate::Queued { wait, admitted } => {
+                // The place in line is this call's; cancelled while waiting, the
+                // admission is dropped and gives the place back.
+                call.paced += wait;
+                call.spaced += wait;
+                tokio::time::sleep(wait).await;
+                let now = Instant::now();
+                if let Some(retry_in) = route.dependency.open_for(now) {
+                    admitted.unsent();
+                    let down_since = route.dependency.call_snapshot(now).down_since;
+                    return Err(Failure {
+                        retry_after: Some(retry_in),
+                        ..Failure::new(
+                            ErrorClass::CircuitOpen,
+                            explain::circuit_open(tool, dependency, down_since, retry_in),
+                        )
+                    });
+                }
+                return Ok(admitted);
+            }
+            Gate::Saturated { limit } => {
+                return Err(Failure::new(
+                    ErrorClass::Overloaded,
+                    explain::saturated(tool, dependency, limit),
+                ));
+            }
+            Gate::QuotaExhausted { resets_in } => {
+                return Err(Failure {
+                    retry_after: Some(resets_in),
+                    ..Failure::new(
+                        ErrorClass::RateLimited,
+                        explain::quota_exhausted(tool, dependency, resets_in),
+                    )
+                });
+            }
+            Gate::CircuitOpen { retry_in } => {
+                let down_since = route.dependency.call_snapshot(now).down_since;
+                return Err(Failure {
+                    retry_after: Some(retry_in),
+                    ..Failure::new(
+                        ErrorClass::CircuitOpen,
+                        explain::circuit_open(tool, dependency, down_since, retry_in),
+                    )
+                });
+            }
+        }
+    }
+}
+
+/// What one admitted attempt came to.
+enum Attempted {
+    Success(bytes::Bytes),
+    /// The reply announced a newer upstream version and the gate refuses.
+    Refused(Failure),
+    Failed {
+        class: ErrorClass,
+        hint: Option<Duration>,
+        detail: Detail,
+    },
+}
+
+/// One attempt: send, read the signals, interpret, and settle the admission with what
+/// came back (the breaker, pacer, latency window and limit learn from it).
+async fn attempt<U: Upstream>(
+    route: &Route<U>,
+    services: &Services,
+    call: &mut Call,
+    admitted: Admitted<'_>,
+    request: &U::Request,
+) -> Attempted {
+    let spec = &route.spec;
+    let timeout = spec.dependency.timeout.min(call.retry.left(Instant::now()));
+    let mut span = call
+        .trace
+        .as_ref()
+        .map(|t| t.attempt(spec, call.retry.attempts() + 1));
+    let sent = route.upstream.attempt(request, timeout).await;
+    if let Some(s) = &mut span {
+        s.reply(&sent);
+    }
+    if let Err(SendError::Build { detail }) = &sent {
+        admitted.unsent();
+        if let Some(s) = span {
+            s.end(Some(ErrorClass::ClientError));
+        }
+        return Attempted::Failed {
+            class: ErrorClass::ClientError,
+            hint: None,
+            detail: Detail::NotFormed(detail.clone()),
+        };
+    }
+    services
+        .metrics
+        .record_attempt(&spec.dependency.name, &route.label, &sent);
+    let wall = chrono::Utc::now();
+    let signals = read_signals(spec, &sent, wall);
+    let header_version = version::from_headers(spec, &sent);
+    let latency = sent.as_ref().ok().map(|r| r.latency);
+    call.latency = latency;
+    if let Some(s) = &signals {
+        remember_deprecation(route, services, s);
+        call.warnings.clone_from(&s.warnings);
+    }
+    let past_sunset = route.state.past_sunset(wall);
+    match route
+        .upstream
+        .interpret(spec, sent, signals.as_ref(), past_sunset)
+    {
+        AttemptResult::Success(body) => {
+            admitted.settle(Instant::now(), signals.as_ref(), latency, None);
+            if let Some(s) = span {
+                s.end(None);
+            }
+            let seen = header_version.or_else(|| version::from_body(spec, &body));
+            if let Some(announced) = seen
+                && let version::Verdict::Refuse(refusal) = version::judge(
+                    spec,
+                    &route.state,
+                    &services.incidents,
+                    &announced,
+                    call.origin,
+                )
+            {
+                return Attempted::Refused(refusal);
+            }
+            Attempted::Success(body)
+        }
+        AttemptResult::Failed {
+            class,
+            hint,
+            detail,
+        } => {
+            // A wait the reply itself gave (a JSON-RPC rate-limit error's
+            // `retryAfterSeconds`) paces the dependency as a `Retry-After` header would.
+            let mut signals = signals;
+            if class == ErrorClass::RateLimited
+                && let Some(wait) = hint
+                && signals.as_ref().is_none_or(|s| s.retry_after.is_none())
+            {
+                let s = signals.get_or_insert_with(Signals::default);
+                s.retry_after = Some(wait);
+                s.rate_limited = true;
+            }
+            let throttle = admitted.settle(Instant::now(), signals.as_ref(), latency, Some(class));
+            if let Some(s) = span {
+                s.end(Some(class));
+            }
+            Attempted::Failed {
+                class,
+                hint: hint.max(throttle),
+                detail,
+            }
+        }
+    }
+}
+
+/// Stage 4: the ending as a result, with the model's sentence for a failure.
+fn decide<U: Upstream>(
+    route: &Route<U>,
+    services: &Services,
+    call: &mut Call,
+    ending: Ending,
+) -> Result<Structured, Failure> {
+    let spec = &route.spec;
+    match ending {
+        Ending::Body(body) => Ok(match spec.kind {
+            toolgate_config::ToolKind::Mcp { .. } => Structured::mcp_result(body),
+            toolgate_config::ToolKind::Http(_) => Structured::new(body, spec.contract.wraps_result),
+        }),
+        Ending::Refused(failure) => match call.last.take() {
+            // Refused on a retry (the breaker opened meanwhile): the call did reach the
+            // upstream, so say what the attempts got, not "was not called".
+            Some((last, hint, detail)) => Err(failure_of(
+                route,
+                services,
+                call,
+                failure.class,
+                last,
+                hint.or(failure.retry_after),
+                detail,
+                GiveUpReason::CircuitOpen,
+            )),
+            None => Err(failure),
+        },
+        Ending::Failed { class, reason } => {
+            let (last, hint, detail) = call.last.take().unwrap_or((
+                class,
+                None,
+                Detail::Connect("no attempt was made".into()),
+            ));
+            Err(failure_of(
+                route,
+                services,
+                call,
+                class,
+                last,
+                hint,
+                detail,
+                reason.unwrap_or(GiveUpReason::NotRetryable),
+            ))
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn failure_of<U: Upstream>(
+    route: &Route<U>,
+    services: &Services,
+    call: &Call,
+    class: ErrorClass,
+    last: ErrorClass,
+    hint: Option<Duration>,
+    detail: Detail,
+    reason: GiveUpReason,
+) -> Failure {
+    let spec = &route.spec;
+    let message = explain::failure(&explain::Failed {
+        tool: spec,
+        class: last,
+        detail: &detail,
+        why: reason,
+        attempts: call.retry.attempts(),
+        elapsed: call.started.elapsed(),
+        owner_alerted: services.incidents.reaches(&spec.owner),
+        retry_after: hint,
+        now: chrono::Utc::now(),
+    });
+    let drift_cause = (last == ErrorClass::ContractDrift && !matches!(detail, Detail::Drift(_)))
+        .then(|| detail.drift_cause());
+    let (drift, passthrough) = match detail {
+        Detail::Drift(d) => (Some(Box::new(d)), None),
+        Detail::ToolError { result, .. } => (None, Some(result)),
+        _ => (None, None),
+    };
+    Failure {
+        class,
+        message,
+        retry_after: hint,
+        drift_cause,
+        drift,
+        passthrough,
+    }
+}
+
+/// Stage 5: metrics, windows, incidents, notes and `_meta`.
+fn record<U: Upstream>(
+    route: &Route<U>,
+    services: &Services,
+    mut call: Call,
+    result: Result<Structured, Failure>,
+) -> CallOutcome {
+    let spec = &route.spec;
+    let class = result.as_ref().err().map(|f| f.class);
+    // Probe traffic stays out of the user-facing numbers (it has its own metric).
+    if call.origin == Origin::Agent {
+        let labels = CallLabels {
+            tool: route.label.clone(),
+            outcome: CallResult(class),
+        };
+        services.metrics.tool_calls.get_or_create(&labels).inc();
+        if let Some((first, ended)) = call.retry.sequence() {
+            services
+                .metrics
+                .retry_sequences
+                .get_or_create(&SequenceLabels {
+                    tool: route.label.clone(),
+                    error_class: Class(first),
+                    outcome: ended.into(),
+                })
+                .inc();
+        }
+        let sequence = call.retry.sequence().map(|(c, _)| (c, result.is_ok()));
+        lock(&route.state.stats).call(Instant::now(), class, call.retry.retried(), sequence);
+    }
+    match &result {
+        Ok(_) => contract_holds(route, services),
+        Err(f) if f.class == ErrorClass::ContractDrift && call.retry.attempts() > 0 => {
+            drift_detected(route, services, f);
+        }
+        Err(_) => {}
+    }
+    let now = Instant::now();
+    let deprecation = route.state.deprecation();
+    let snapshot = route.dependency.call_snapshot(now);
+    services
+        .metrics
+        .record_dependency(&spec.dependency.name, &snapshot);
+    let mut notes = crate::notes::notes(
+        &spec.name,
+        &spec.dependency.name,
+        spec.successor.as_deref(),
+        &snapshot,
+        deprecation.as_ref(),
+        call.spaced,
+        class == Some(ErrorClass::RateLimited),
+        chrono::Utc::now(),
+    );
+    notes.extend(
+        call.warnings
+            .iter()
+            .map(|w| crate::notes::warning_note(&spec.name, w)),
+    );
+    let retry_after = result.as_ref().err().and_then(|f| f.retry_after);
+    let mut signals = json!({
+        "tool": spec.name,
+        "dependency": spec.dependency.name,
+        "contract_version": spec.contract.version,
+        "attempts": call.retry.attempts(),
+        "elapsed_ms": call.started.elapsed().as_millis() as u64,
+        "paced_ms": call.paced.as_millis() as u64,
+        "latency_ms": call.latency.map(|l| l.as_secs_f64() * 1000.0),
+        "error_class": class.map(ErrorClass::as_str),
+        "retryable": class.map(|c| c.retryable(spec.retry_safe())),
+        "deprecation": deprecation,
+        "health": snapshot.to_json(),
+    });
+    if let Some(wait) = retry_after {
+        signals["retry_after_s"] = json!(wait.as_secs_f64().ceil() as u64);
+        signals["retry_at"] = json!(
+            explain::at(chrono::Utc::now(), wait)
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        );
+    }
+    if !call.warnings.is_empty() {
+        signals["warnings"] = json!(call.warnings);
+    }
+    if let Err(Failure { drift: Some(d), .. }) = &result {
+        signals["drift"] =
+            json!({ "summary": d.summary(), "changes": d.changes, "truncated": d.truncated });
+    }
+    if let Some(trace) = call.trace.take() {
+        let drift = match &result {
+            Err(Failure { drift: Some(d), .. }) => Some(d.summary()),
+            Err(f) => f.drift_cause.map(str::to_string),
+            Ok(_) => None,
+        };
+        trace.end(&crate::telemetry::CallEnd {
+            class,
+            attempts: call.retry.attempts(),
+            paced: call.paced,
+            drift,
+            breaker: &snapshot.breaker,
+        });
+    }
+    CallOutcome {
+        result,
+        notes,
+        signals,
+    }
+}
+
+/// Every `contract_drift` from an upstream reply counts, and opens (or updates) the
+/// owner's incident: a diff, a body that is not JSON, one over the size limit, or a
+/// redirect alike.
+fn drift_detected<U: Upstream>(route: &Route<U>, services: &Services, failure: &Failure) {
+    let spec = &route.spec;
+    services
+        .metrics
+        .contract_drift
+        .get_or_create(&crate::metrics::ToolLabel {
+            tool: route.label.clone(),
+        })
+        .inc();
+    route.state.drift_open.store(true, Ordering::Relaxed);
+    // Every call drifts once an upstream breaks: a repeat is a counter bump, and only the
+    // first sighting builds the incident's title and detail.
+    let fingerprint = match &failure.drift {
+        Some(d) => d.fingerprint.as_str(),
+        None => failure.drift_cause.unwrap_or(NO_DIFF),
+    };
+    if services
+        .incidents
+        .sighting(IncidentKind::ContractDrift, &spec.name, fingerprint)
+    {
+        return;
+    }
+    let (fingerprint, summary, detail) = match &failure.drift {
+        Some(d) => (
+            d.fingerprint.clone(),
+            d.summary(),
+            json!({ "summary": d.summary(), "changes": d.changes, "truncated": d.truncated, "violations": d.violations }),
+        ),
+        None => {
+            // No diff to fingerprint: the kind of breakage is the identity.
+            let reason = failure.drift_cause.unwrap_or(NO_DIFF);
+            (
+                reason.to_string(),
+                reason.to_string(),
+                json!({ "summary": reason, "message": failure.message }),
+            )
+        }
+    };
+    services.incidents.raise(NewIncident {
+        kind: IncidentKind::ContractDrift,
+        tool: spec.name.clone(),
+        dependency: spec.dependency.name.clone(),
+        owner: spec.owner.clone(),
+        fingerprint,
+        title: format!(
+            "{} no longer matches contract v{}: {summary}",
+            spec.name, spec.contract.version
+        ),
+        detail,
+        contract_version: Some(spec.contract.version.clone()),
+    });
+}
+
+/// The incident identity of a drift whose cause was not recorded (not reached today:
+/// every reply-made drift carries a diff or a cause).
+const NO_DIFF: &str = "the response does not match the contract";
+
+/// A reply matched the contract: an open drift incident is over.
+fn contract_holds<U: Upstream>(route: &Route<U>, services: &Services) {
+    if route.state.drift_open.swap(false, Ordering::Relaxed) {
+        services.incidents.clear(
+            IncidentKind::ContractDrift,
+            &route.spec.name,
+            None,
+            "responses match the contract again",
+        );
+    }
+}
+
+/// Keeps the latest deprecation notice of the tool; a new or changed notice is
+/// remembered in the store and opens an incident for the owner (both off the call path).
+fn remember_deprecation<U: Upstream>(route: &Route<U>, services: &Services, signals: &Signals) {
+    let Some(notice) = signals.deprecation.as_ref() else {
+        return;
+    };
+    let spec = &route.spec;
+    let changed = {
+        let mut slot = lock(&route.state.deprecation);
+        let changed = slot.as_ref() != Some(notice);
+        if changed {
+            *slot = Some(notice.clone());
+        }
+        changed
+    };
+    if let Some(sunset) = notice.sunset {
+        services
+            .metrics
+            .record_sunset(&spec.name, sunset.timestamp());
+    }
+    if changed {
+        services
+            .incidents
+            .save_deprecation(&spec.name, json!(notice));
+        services
+            .incidents
+            .raise(crate::watch::deprecation::incident(spec, notice));
+    }
+}
+
+/// Checks arguments against the tool's input schema; the error lists what to fix.
+fn validate_arguments<U>(route: &Route<U>, args: &Value) -> Result<(), String> {
+    let validator = &route.spec.input_validator;
+    if validator.is_valid(args) {
+        return Ok(());
+    }
+    let problems: Vec<String> = validator
+        .iter_errors(args)
+        .take(5)
+        .map(|e| {
+            let at = e.instance_path().to_string();
+            if at.is_empty() {
+                e.to_string()
+            } else {
+                format!("{at}: {e}")
+            }
+        })
+        .collect();
+    Err(problems.join("; "))
+}

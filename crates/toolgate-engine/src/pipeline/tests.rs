@@ -1,0 +1,891 @@
+//! The pipeline's stages against a fake upstream, on paused time: no sockets, no store.
+//! The outage, brownout and budget cases here run the same retry loop, breaker, budget
+//! and pacer the gateway runs.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use serde_json::{Map, Value, json};
+use tokio::time::Instant;
+use toolgate_resilience::ErrorClass;
+
+use super::*;
+use crate::dependency::DependencyState;
+use crate::metrics::Metrics;
+use crate::tool_state::ToolState;
+use crate::upstream::CallContext;
+use crate::upstream::{SendError, Upstream, UpstreamResponse};
+use crate::watch::incidents::Incidents;
+use toolgate_config::ToolSpec;
+use toolgate_store::IncidentKind;
+
+/// One scripted reply: status, headers, body, and how long it takes.
+#[derive(Debug, Clone)]
+struct Reply {
+    status: u16,
+    headers: Vec<(&'static str, String)>,
+    body: &'static str,
+    takes: Duration,
+}
+
+fn ok(body: &'static str) -> Reply {
+    Reply {
+        status: 200,
+        headers: vec![],
+        body,
+        takes: Duration::from_millis(5),
+    }
+}
+
+fn status(code: u16) -> Reply {
+    Reply {
+        status: code,
+        ..ok("{\"error\":\"unavailable\"}")
+    }
+}
+
+/// An upstream that answers from a script (the last entry repeats) and counts attempts.
+#[derive(Debug, Default)]
+struct Fake {
+    script: Mutex<VecDeque<Reply>>,
+    attempts: AtomicU32,
+}
+
+impl Fake {
+    fn new(replies: Vec<Reply>) -> Fake {
+        Fake {
+            script: Mutex::new(replies.into()),
+            attempts: AtomicU32::new(0),
+        }
+    }
+
+    fn then(&self, replies: Vec<Reply>) {
+        *self.script.lock().unwrap() = replies.into();
+    }
+}
+
+impl Upstream for Fake {
+    type Request = ();
+
+    fn prepare(&self, _: &Map<String, Value>, _: &CallContext) -> Result<(), String> {
+        Ok(())
+    }
+
+    async fn attempt(&self, _: &(), timeout: Duration) -> Result<UpstreamResponse, SendError> {
+        self.attempts.fetch_add(1, Ordering::SeqCst);
+        let reply = {
+            let mut script = self.script.lock().unwrap();
+            if script.len() > 1 {
+                script.pop_front().unwrap()
+            } else {
+                script.front().cloned().unwrap()
+            }
+        };
+        if reply.takes > timeout {
+            tokio::time::sleep(timeout).await;
+            return Err(SendError::Timeout(timeout));
+        }
+        tokio::time::sleep(reply.takes).await;
+        let mut headers = HeaderMap::new();
+        for (k, v) in &reply.headers {
+            headers.insert(
+                HeaderName::from_static(k),
+                HeaderValue::from_str(v).unwrap(),
+            );
+        }
+        Ok(UpstreamResponse {
+            status: reply.status,
+            headers,
+            body: Bytes::from_static(reply.body.as_bytes()),
+            latency: reply.takes,
+        })
+    }
+}
+
+const TOOLS: &str = r#"
+dependencies:
+  search_api: { base_url: "http://127.0.0.1:9", timeout: 2s }
+  mail_api: { base_url: "http://127.0.0.1:9", retry: { max_attempts: 1 } }
+tools:
+  web_search:
+    dependency: search_api
+    owner: search-team@example.com
+    request: { method: GET, path: /search, query: { q: "{query}" } }
+    annotations: { readOnlyHint: true }
+    input_schema: { type: object, required: [query], properties: { query: { type: string } } }
+    contract:
+      version: "3.1"
+      response_schema:
+        type: object
+        required: [results]
+        properties:
+          results:
+            type: array
+            items:
+              type: object
+              required: [title, snippet]
+              properties: { title: { type: string }, snippet: { type: string } }
+  send_mail:
+    dependency: mail_api
+    owner: mail-team@example.com
+    request: { method: POST, path: /mail }
+    contract: { version: "1.0", response_schema: { type: object } }
+"#;
+
+const VALID: &str = r#"{"results":[{"title":"a","snippet":"b"}]}"#;
+const RENAMED: &str = r#"{"results":[{"title":"a","excerpt":"b"}]}"#;
+
+fn spec(name: &str) -> Arc<ToolSpec> {
+    let env = |_: &str| None;
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        TOOLS,
+        std::path::Path::new("."),
+        &env,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    config.tools[name].clone()
+}
+
+struct Rig {
+    route: Route<Fake>,
+    services: Services,
+}
+
+fn rig(tool: &str, replies: Vec<Reply>) -> Rig {
+    let spec = spec(tool);
+    let dependency = Arc::new(DependencyState::new(spec.dependency.clone()));
+    Rig {
+        route: Route::new(
+            spec,
+            Arc::new(ToolState::new()),
+            dependency,
+            Fake::new(replies),
+        ),
+        services: Services {
+            metrics: Arc::new(Metrics::new()),
+            incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
+            telemetry: None,
+        },
+    }
+}
+
+impl Rig {
+    async fn call(&self, args: Value) -> CallOutcome {
+        let Value::Object(args) = args else {
+            panic!("arguments must be an object")
+        };
+        run(
+            &self.route,
+            &self.services,
+            args,
+            Origin::Agent,
+            &CallContext::default(),
+        )
+        .await
+    }
+
+    async fn search(&self) -> CallOutcome {
+        self.call(json!({ "query": "rust" })).await
+    }
+
+    fn attempts(&self) -> u32 {
+        self.route.upstream.attempts.load(Ordering::SeqCst)
+    }
+
+    /// A metric series' value; a missing series fails the test (a renamed metric must
+    /// not pass as zero).
+    fn metric(&self, series: &str) -> f64 {
+        let text = self.services.metrics.render();
+        text.lines()
+            .find_map(|l| {
+                l.strip_prefix(series)?
+                    .trim()
+                    .split(' ')
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or_else(|| panic!("no series {series} in\n{text}"))
+    }
+}
+
+fn failure(outcome: &CallOutcome) -> &Failure {
+    outcome.result.as_ref().expect_err("the call should fail")
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_valid_reply_is_passed_on_byte_for_byte_after_one_attempt() {
+    let rig = rig("web_search", vec![ok(VALID)]);
+    let outcome = rig.search().await;
+    let body = outcome.result.as_ref().expect("success");
+    assert_eq!(body.body(), VALID.as_bytes());
+    assert_eq!(rig.attempts(), 1);
+    assert_eq!(outcome.signals["attempts"], 1);
+    assert_eq!(
+        rig.metric("toolgate_tool_calls_total{tool=\"web_search\",outcome=\"ok\"}"),
+        1.0
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn invalid_arguments_never_reach_the_upstream() {
+    let rig = rig("web_search", vec![ok(VALID)]);
+    let outcome = rig.call(json!({ "query": 42 })).await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::ClientError);
+    assert!(
+        f.message.starts_with("web_search was not called"),
+        "{}",
+        f.message
+    );
+    assert_eq!(rig.attempts(), 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_rename_is_drift_after_one_attempt_with_one_incident_for_every_sighting() {
+    let rig = rig("web_search", vec![ok(RENAMED)]);
+    let outcome = rig.search().await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::ContractDrift);
+    assert_eq!(rig.attempts(), 1, "drift is never retried");
+    assert!(
+        f.message.contains("results[].snippet")
+            && f.message.contains("results[].excerpt")
+            && f.message.contains("probably a rename"),
+        "{}",
+        f.message
+    );
+    // No webhook is configured: the model must not hear "has been alerted".
+    assert!(
+        f.message
+            .contains("An incident was recorded for the tool owner (search-team@example.com)")
+            && !f.message.contains("alerted"),
+        "{}",
+        f.message
+    );
+    assert_eq!(outcome.signals["drift"]["changes"][0]["kind"], "renamed");
+    for _ in 0..9 {
+        rig.search().await;
+    }
+    let open = rig
+        .services
+        .incidents
+        .open_of(IncidentKind::ContractDrift, "web_search");
+    assert_eq!(open.len(), 1, "one breakage is one incident: {open:?}");
+    assert_eq!(open[0].1, 9, "nine repeat sightings merged in memory");
+    assert_eq!(
+        rig.metric("toolgate_contract_drift_total{tool=\"web_search\"}"),
+        10.0
+    );
+    // The upstream is fixed: the next valid reply resolves the incident.
+    rig.route.upstream.then(vec![ok(VALID)]);
+    assert!(rig.search().await.result.is_ok());
+    assert!(
+        !rig.services
+            .incidents
+            .is_open(IncidentKind::ContractDrift, "web_search")
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_2xx_body_that_is_not_json_is_drift_with_an_incident_and_a_count() {
+    let rig = rig("web_search", vec![ok("<html>maintenance</html>")]);
+    let outcome = rig.search().await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::ContractDrift);
+    assert!(f.message.contains("not JSON"), "{}", f.message);
+    assert_eq!(f.drift_cause, Some("the response body is not JSON"));
+    assert_eq!(rig.attempts(), 1);
+    assert!(
+        rig.services
+            .incidents
+            .is_open(IncidentKind::ContractDrift, "web_search")
+    );
+    assert_eq!(
+        rig.metric("toolgate_contract_drift_total{tool=\"web_search\"}"),
+        1.0
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_redirect_is_drift_with_an_incident() {
+    let rig = rig("web_search", vec![status(302)]);
+    let outcome = rig.search().await;
+    assert_eq!(failure(&outcome).class, ErrorClass::ContractDrift);
+    assert!(
+        rig.services
+            .incidents
+            .is_open(IncidentKind::ContractDrift, "web_search")
+    );
+    // Without a diff, the kind of breakage is the incident's identity.
+    let open = rig
+        .services
+        .incidents
+        .open_of(IncidentKind::ContractDrift, "web_search");
+    assert_eq!(
+        open[0].0, "the upstream answered with a redirect",
+        "{open:?}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_503_then_200_is_retried_below_the_model_and_counted_as_recovered() {
+    let rig = rig("web_search", vec![status(503), ok(VALID)]);
+    let outcome = rig.search().await;
+    assert!(outcome.result.is_ok());
+    assert_eq!(rig.attempts(), 2);
+    assert_eq!(
+        rig.metric(
+            "toolgate_retry_sequences_total{tool=\"web_search\",error_class=\"server_error\",outcome=\"recovered\"}"
+        ),
+        1.0
+    );
+    assert_eq!(
+        rig.metric("toolgate_retries_total{tool=\"web_search\",error_class=\"server_error\"}"),
+        1.0
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_full_outage_costs_at_most_1_2_upstream_requests_per_call() {
+    let rig = rig("web_search", vec![status(503)]);
+    let calls = 200;
+    for _ in 0..calls {
+        rig.search().await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let attempts = rig.attempts();
+    assert!(
+        attempts * 10 <= calls * 12,
+        "{attempts} upstream requests for {calls} calls"
+    );
+    // Once the breaker is open, calls fail fast and say so.
+    let outcome = rig.search().await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::CircuitOpen);
+    assert!(f.retry_after.is_some(), "the next check time is known");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_non_idempotent_tool_with_one_attempt_is_told_the_known_wait() {
+    let rig = rig(
+        "send_mail",
+        vec![Reply {
+            headers: vec![("retry-after", "120".into())],
+            ..status(429)
+        }],
+    );
+    let outcome = rig.call(json!({})).await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::RateLimited);
+    assert_eq!(rig.attempts(), 1);
+    assert!(
+        f.message.contains("retry after 2 min (at "),
+        "{}",
+        f.message
+    );
+    assert!(!f.message.contains("for a while"), "{}", f.message);
+    assert_eq!(outcome.signals["retry_after_s"], 120);
+    assert!(
+        outcome.signals["retry_at"]
+            .as_str()
+            .is_some_and(|t| t.ends_with('Z'))
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn one_attempt_allowed_is_never_called_already_retried() {
+    let rig = rig("send_mail", vec![status(502)]);
+    let f = failure(&rig.call(json!({})).await).message.clone();
+    assert!(!f.contains("already retried"), "{f}");
+    assert_eq!(rig.attempts(), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_brownout_is_noted_within_twenty_calls_and_its_timeouts_are_not_retried() {
+    let slow = |ms| Reply {
+        takes: Duration::from_millis(ms),
+        ..ok(VALID)
+    };
+    let rig = rig("web_search", vec![slow(20)]);
+    for _ in 0..30 {
+        rig.search().await;
+    }
+    rig.route.upstream.then(vec![slow(200)]);
+    let mut noted = None;
+    for i in 1..=20 {
+        let outcome = rig.search().await;
+        if outcome.notes.iter().any(|n| n.contains("is slow")) {
+            noted = Some(i);
+            break;
+        }
+    }
+    assert!(noted.is_some(), "no brownout note within 20 calls");
+    assert!(rig.route.dependency.in_brownout());
+    // In a brownout a timeout is not retried, and the sentence says why.
+    rig.route.upstream.then(vec![slow(5_000)]);
+    let before = rig.attempts();
+    let outcome = rig.search().await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::Timeout);
+    assert_eq!(rig.attempts() - before, 1);
+    assert!(f.message.contains("brownout"), "{}", f.message);
+    assert!(!f.message.contains("side effects"), "{}", f.message);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_drifting_call_does_no_more_work_than_a_valid_one_on_the_call_path() {
+    // The drift incident is raised in memory; nothing waits for a store (there is
+    // none here): the call completes on paused time without any wall-clock wait.
+    let rig = rig("web_search", vec![ok(RENAMED)]);
+    let started = Instant::now();
+    rig.search().await;
+    assert_eq!(
+        started.elapsed(),
+        Duration::from_millis(5),
+        "only the upstream's own 5 ms"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_wait_given_only_in_a_discord_style_error_body_is_told() {
+    let rig = rig(
+        "send_mail",
+        vec![Reply {
+            body: r#"{"message":"You are being rate limited.","retry_after":1.5,"global":false}"#,
+            ..status(429)
+        }],
+    );
+    let outcome = rig.call(json!({})).await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::RateLimited);
+    assert!(f.message.contains("retry after 1.5 s"), "{}", f.message);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_kubernetes_style_warning_reaches_the_model_as_a_note() {
+    let rig = rig(
+        "web_search",
+        vec![Reply {
+            headers: vec![(
+                "warning",
+                r#"299 - "v1beta1 Search is deprecated in v3.2+, unavailable in v4; use v2 Search""#.into(),
+            )],
+            ..ok(VALID)
+        }],
+    );
+    let outcome = rig.search().await;
+    assert!(outcome.result.is_ok());
+    assert!(
+        outcome
+            .notes
+            .iter()
+            .any(|n| n.contains("warns") && n.contains("unavailable in v4; use v2 Search")),
+        "{:?}",
+        outcome.notes
+    );
+    assert!(
+        outcome.signals["deprecation"].is_null(),
+        "a warning alone does not make the tool deprecated"
+    );
+}
+
+/// The demo's quota API: `limit` calls per `window` from the first call, GitHub-style
+/// headers (reset as epoch seconds, rounded up as the demo does), 403 once used up.
+#[derive(Debug)]
+struct QuotaFake {
+    limit: u64,
+    window: Duration,
+    state: Mutex<Option<(Instant, u64)>>,
+    refused: AtomicU32,
+    attempts: AtomicU32,
+}
+
+impl Upstream for QuotaFake {
+    type Request = ();
+
+    fn prepare(&self, _: &Map<String, Value>, _: &CallContext) -> Result<(), String> {
+        Ok(())
+    }
+
+    async fn attempt(&self, _: &(), _: Duration) -> Result<UpstreamResponse, SendError> {
+        self.attempts.fetch_add(1, Ordering::SeqCst);
+        let now = Instant::now();
+        let (used, reset_in) = {
+            let mut state = self.state.lock().unwrap();
+            let (start, used) = state.get_or_insert((now, 0));
+            if now.duration_since(*start) >= self.window {
+                *start = now;
+                *used = 0;
+            }
+            *used += 1;
+            (
+                *used,
+                self.window.saturating_sub(now.duration_since(*start)),
+            )
+        };
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let reset = (chrono::Utc::now() + reset_in).timestamp() + 1;
+        let mut headers = HeaderMap::new();
+        for (k, v) in [
+            ("x-ratelimit-limit", self.limit.to_string()),
+            (
+                "x-ratelimit-remaining",
+                self.limit.saturating_sub(used).to_string(),
+            ),
+            ("x-ratelimit-reset", reset.to_string()),
+            ("x-ratelimit-resource", "core".to_string()),
+        ] {
+            headers.insert(
+                HeaderName::from_static(k),
+                HeaderValue::from_str(&v).unwrap(),
+            );
+        }
+        let (status, body) = if used > self.limit {
+            self.refused.fetch_add(1, Ordering::SeqCst);
+            (403, r#"{"message":"API rate limit exceeded"}"#)
+        } else {
+            (200, r#"{"items":[]}"#)
+        };
+        Ok(UpstreamResponse {
+            status,
+            headers,
+            body: Bytes::from_static(body.as_bytes()),
+            latency: Duration::from_millis(5),
+        })
+    }
+}
+
+const QUOTA_TOOLS: &str = r#"
+dependencies:
+  quota_api: { base_url: "http://127.0.0.1:9", rate_limit_headers: github }
+tools:
+  list_items:
+    dependency: quota_api
+    owner: inventory@example.com
+    request: { path: /items }
+    annotations: { readOnlyHint: true }
+    contract: { version: "1.0", response_schema: { type: object, required: [items] } }
+"#;
+
+fn quota_route() -> Arc<(Route<QuotaFake>, Services)> {
+    let env = |_: &str| None;
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        QUOTA_TOOLS,
+        std::path::Path::new("."),
+        &env,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let spec = config.tools["list_items"].clone();
+    let dependency = Arc::new(DependencyState::new(spec.dependency.clone()));
+    let upstream = QuotaFake {
+        limit: 30,
+        window: Duration::from_secs(60),
+        state: Mutex::new(None),
+        refused: AtomicU32::new(0),
+        attempts: AtomicU32::new(0),
+    };
+    Arc::new((
+        Route::new(spec, Arc::new(ToolState::new()), dependency, upstream),
+        Services {
+            metrics: Arc::new(Metrics::new()),
+            incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
+            telemetry: None,
+        },
+    ))
+}
+
+/// 45 concurrent calls, in arrival order, against 30 a minute with a 30 s deadline.
+async fn burst(rig: &Arc<(Route<QuotaFake>, Services)>, calls: usize) -> Vec<CallOutcome> {
+    let mut set = tokio::task::JoinSet::new();
+    for i in 0..calls {
+        let rig = rig.clone();
+        set.spawn(async move {
+            (
+                i,
+                run(
+                    &rig.0,
+                    &rig.1,
+                    Map::new(),
+                    Origin::Agent,
+                    &CallContext::default(),
+                )
+                .await,
+            )
+        });
+    }
+    let mut out: Vec<(usize, CallOutcome)> = set.join_all().await;
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, o)| o).collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_concurrent_burst_is_served_first_come_first_served_and_the_rest_fail_at_once() {
+    let rig = quota_route();
+    // One call first, as in the demo: toolgate has seen the quota.
+    assert!(
+        run(
+            &rig.0,
+            &rig.1,
+            Map::new(),
+            Origin::Agent,
+            &CallContext::default()
+        )
+        .await
+        .result
+        .is_ok()
+    );
+    let outcomes = burst(&rig, 45).await;
+    let served = outcomes.iter().take_while(|o| o.result.is_ok()).count();
+    assert!(served >= 20, "only {served} of 45 served");
+    assert!(
+        outcomes[served..].iter().all(|o| o.result.is_err()),
+        "a later call overtook an earlier one"
+    );
+    assert_eq!(
+        rig.0.upstream.refused.load(Ordering::SeqCst),
+        0,
+        "no 403 was provoked"
+    );
+    // Served in arrival order: each was sent no earlier than the one before it.
+    let paced: Vec<u64> = outcomes[..served]
+        .iter()
+        .map(|o| o.signals["paced_ms"].as_u64().unwrap())
+        .collect();
+    assert!(paced.windows(2).all(|w| w[0] <= w[1]), "{paced:?}");
+    assert!(
+        paced.iter().any(|p| *p > 0),
+        "the second half is spread out"
+    );
+    // Every paced call says so, in the words the README shows.
+    for o in &outcomes[..served] {
+        if o.signals["paced_ms"].as_u64() > Some(0) {
+            assert!(
+                o.notes
+                    .iter()
+                    .any(|n| n.contains("toolgate spaced this call by")),
+                "{:?}",
+                o.notes
+            );
+        }
+    }
+    for o in &outcomes[served..] {
+        let f = o.result.as_ref().unwrap_err();
+        assert_eq!(f.class, ErrorClass::RateLimited);
+        // Failed at admission: no wait, no attempt.
+        assert_eq!(o.signals["elapsed_ms"], 0, "{}", f.message);
+        assert_eq!(o.signals["paced_ms"], 0);
+        assert_eq!(o.signals["attempts"], 0);
+        // The texts of that moment agree: one account of the quota, its time in `_meta`.
+        let wait = f.retry_after.expect("the time quota returns");
+        assert!(
+            f.message
+                .contains(&format!("resets in {}", crate::explain::human(wait))),
+            "{}",
+            f.message
+        );
+        assert_eq!(o.signals["retry_after_s"], wait.as_secs_f64().ceil() as u64);
+        assert!(
+            !o.notes.iter().any(|n| n.contains("requests left")),
+            "{} beside {:?}",
+            f.message,
+            o.notes
+        );
+    }
+    assert_eq!(
+        rig.0.upstream.attempts.load(Ordering::SeqCst) as usize,
+        1 + served
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_cold_burst_never_waits_and_then_fails() {
+    // Nothing known yet: toolgate cannot pace what it has not seen, so the burst goes;
+    // the refused ones fail on their one reply, at once, and say when quota returns.
+    let rig = quota_route();
+    let outcomes = burst(&rig, 45).await;
+    for o in &outcomes {
+        if let Err(f) = &o.result {
+            assert_eq!(f.class, ErrorClass::RateLimited, "{}", f.message);
+            assert!(o.signals["elapsed_ms"].as_u64() <= Some(5), "{}", f.message);
+            assert!(f.retry_after.is_some(), "{}", f.message);
+            assert!(
+                !o.notes.iter().any(|n| n.contains("requests left")),
+                "{:?}",
+                o.notes
+            );
+        }
+    }
+    // The next burst is paced: none of it reaches the upstream to be refused.
+    let refused = rig.0.upstream.refused.load(Ordering::SeqCst);
+    let after = burst(&rig, 45).await;
+    assert!(
+        after.iter().all(|o| o.result.is_err()),
+        "the window is used up"
+    );
+    assert!(after.iter().all(|o| o.signals["attempts"] == 0));
+    assert_eq!(rig.0.upstream.refused.load(Ordering::SeqCst), refused);
+}
+
+/// An upstream whose client refuses to build every request (as reqwest does for a
+/// request it cannot form): nothing ever leaves.
+#[derive(Debug, Default)]
+struct Unformable {
+    attempts: AtomicU32,
+}
+
+impl Upstream for Unformable {
+    type Request = ();
+
+    fn prepare(&self, _: &Map<String, Value>, _: &CallContext) -> Result<(), String> {
+        Ok(())
+    }
+
+    async fn attempt(&self, _: &(), _: Duration) -> Result<UpstreamResponse, SendError> {
+        self.attempts.fetch_add(1, Ordering::SeqCst);
+        Err(SendError::Build {
+            detail: "builder error: invalid header value".into(),
+        })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_request_the_client_cannot_form_is_a_client_error_that_never_opens_the_breaker() {
+    let spec = spec("web_search");
+    let dependency = Arc::new(DependencyState::new(spec.dependency.clone()));
+    let route = Route::new(
+        spec,
+        Arc::new(ToolState::new()),
+        dependency.clone(),
+        Unformable::default(),
+    );
+    let services = Services {
+        metrics: Arc::new(Metrics::new()),
+        incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
+        telemetry: None,
+    };
+    let args = || {
+        let Value::Object(m) = json!({ "query": "rust" }) else {
+            unreachable!()
+        };
+        m
+    };
+    for _ in 0..20 {
+        let outcome = run(
+            &route,
+            &services,
+            args(),
+            Origin::Agent,
+            &CallContext::default(),
+        )
+        .await;
+        let f = failure(&outcome);
+        assert_eq!(f.class, ErrorClass::ClientError, "{}", f.message);
+        assert!(
+            f.message.contains("could not form the request"),
+            "{}",
+            f.message
+        );
+        assert!(
+            f.message
+                .contains("Retrying the same arguments will not help"),
+            "{}",
+            f.message
+        );
+        assert_eq!(outcome.signals["retryable"], false);
+    }
+    assert_eq!(
+        route.upstream.attempts.load(Ordering::SeqCst),
+        20,
+        "never retried"
+    );
+    let snap = dependency.snapshot(Instant::now());
+    assert_eq!(
+        snap.breaker,
+        toolgate_resilience::BreakerState::Closed,
+        "the breaker learned nothing"
+    );
+    assert_eq!(snap.latency.samples, 0);
+    assert!(
+        !services
+            .metrics
+            .render()
+            .contains("toolgate_upstream_requests_total{"),
+        "nothing was sent, so nothing is counted as sent"
+    );
+    // The dependency still serves everyone else.
+    assert!(matches!(
+        dependency.gate(Instant::now(), Duration::from_secs(5), true),
+        crate::dependency::Gate::Go(_)
+    ));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_call_waiting_in_line_is_not_sent_once_the_breaker_has_opened() {
+    let rig = quota_route();
+    assert!(
+        run(
+            &rig.0,
+            &rig.1,
+            Map::new(),
+            Origin::Agent,
+            &CallContext::default()
+        )
+        .await
+        .result
+        .is_ok()
+    );
+    let mut set = tokio::task::JoinSet::new();
+    for _ in 0..20 {
+        let rig = rig.clone();
+        set.spawn(async move {
+            run(
+                &rig.0,
+                &rig.1,
+                Map::new(),
+                Origin::Agent,
+                &CallContext::default(),
+            )
+            .await
+        });
+    }
+    // The burst is admitted (some now, the rest in line); then the dependency fails
+    // five times in a row, as seen by other callers, and the breaker opens.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let sent_before = rig.0.upstream.attempts.load(Ordering::SeqCst);
+    for _ in 0..5 {
+        let admitted = match rig
+            .0
+            .dependency
+            .gate(Instant::now(), Duration::from_secs(300), true)
+        {
+            crate::dependency::Gate::Go(a)
+            | crate::dependency::Gate::Queued { admitted: a, .. } => a,
+            other => panic!("{other:?}"),
+        };
+        admitted.settle(Instant::now(), None, None, Some(ErrorClass::ServerError));
+    }
+    assert!(rig.0.dependency.open_for(Instant::now()).is_some());
+    let outcomes = set.join_all().await;
+    let queued: Vec<_> = outcomes
+        .iter()
+        .filter(|o| o.signals["paced_ms"].as_u64() > Some(0))
+        .collect();
+    assert!(!queued.is_empty(), "some calls waited in line");
+    for o in &queued {
+        let f = o.result.as_ref().unwrap_err();
+        assert_eq!(f.class, ErrorClass::CircuitOpen, "{}", f.message);
+        assert_eq!(o.signals["attempts"], 0);
+    }
+    assert_eq!(
+        rig.0.upstream.attempts.load(Ordering::SeqCst),
+        sent_before,
+        "nothing queued was sent after the breaker opened"
+    );
+}

@@ -1,0 +1,233 @@
+//! The pooled HTTP client: one `reqwest::Client` shared by every HTTP tool, one
+//! attempt per `send`, with a per-attempt timeout and a response size cap.
+//!
+//! It does not retry, classify or parse: it reports what happened on the wire and
+//! the pipeline decides what that means.
+
+use std::time::Duration;
+
+use bytes::{Bytes, BytesMut};
+use reqwest::header::HeaderMap;
+use tokio::time::Instant;
+
+use toolgate_config::Dependency;
+use toolgate_config::template::RenderedRequest;
+
+/// What came back from one attempt.
+#[derive(Debug)]
+pub struct UpstreamResponse {
+    /// HTTP status.
+    pub status: u16,
+    /// Response headers.
+    pub headers: HeaderMap,
+    /// Body (at most the configured cap).
+    pub body: Bytes,
+    /// Time from sending to the last body byte.
+    pub latency: Duration,
+}
+
+/// Why an attempt produced no usable response.
+#[derive(Debug, thiserror::Error)]
+pub enum SendError {
+    /// No complete response within the attempt's timeout.
+    #[error("no response within {0:?}")]
+    Timeout(Duration),
+    /// Connection refused, reset, DNS or TLS failure; `detail` never contains secrets.
+    #[error("connection failed: {detail}")]
+    Connect {
+        /// Human-readable cause.
+        detail: String,
+    },
+    /// The HTTP client refused to build the request (nothing was sent): a request
+    /// toolgate cannot form, so `client_error` — never retried, and neither a breaker
+    /// failure nor a quota or budget event. `detail` never contains the URL.
+    #[error("the request could not be formed: {detail}")]
+    Build {
+        /// What the client refused.
+        detail: String,
+    },
+    /// The request went out, but the server (an MCP server's process) went away before
+    /// answering: it may have acted, so this is retried only where a retry is safe.
+    #[error("the upstream went away during the request: {detail}")]
+    Broken {
+        /// What happened.
+        detail: String,
+    },
+    /// An MCP server broke the protocol: an answer that is not JSON-RPC, or a stream
+    /// that ended before the answer.
+    #[error("protocol error: {detail}")]
+    Protocol {
+        /// What was wrong.
+        detail: String,
+    },
+    /// The body exceeded the size cap; the status is kept for metrics.
+    #[error("the response body is larger than {limit} bytes")]
+    TooLarge {
+        /// HTTP status of the oversized response.
+        status: u16,
+        /// Headers, for signals.
+        headers: HeaderMap,
+        /// The cap.
+        limit: usize,
+    },
+}
+
+/// A pooled HTTP client for every dependency.
+#[derive(Debug, Clone)]
+pub struct UpstreamClient {
+    http: reqwest::Client,
+}
+
+impl UpstreamClient {
+    /// Builds the client: keep-alive pooling, no redirects (a redirect could leave the
+    /// dependency's host). Fails rather than falling back to a default client, which
+    /// would follow redirects.
+    pub fn new() -> Result<UpstreamClient, reqwest::Error> {
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .pool_idle_timeout(Duration::from_secs(90))
+            .pool_max_idle_per_host(64)
+            .tcp_nodelay(true)
+            .user_agent(concat!("toolgate/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        Ok(UpstreamClient { http })
+    }
+
+    /// The pooled client itself, for the MCP client's sessions (same pool, same
+    /// no-redirect policy).
+    pub fn http(&self) -> &reqwest::Client {
+        &self.http
+    }
+
+    /// Sends one attempt and reads the body, within `timeout`.
+    pub async fn send(
+        &self,
+        dep: &Dependency,
+        req: &RenderedRequest,
+        timeout: Duration,
+        max_bytes: usize,
+    ) -> Result<UpstreamResponse, SendError> {
+        let start = Instant::now();
+        let mut builder = self.http.request(req.method.clone(), req.url.clone());
+        for (name, value) in &dep.headers {
+            builder = builder.header(name, value);
+        }
+        for (name, value) in &req.headers {
+            builder = builder.header(name, value);
+        }
+        if let Some(body) = &req.body {
+            builder = builder
+                .header(reqwest::header::CONTENT_TYPE, req.content_type)
+                .body(body.clone());
+        }
+        let request = builder.build().map_err(|e| SendError::Build {
+            detail: without_url(&e),
+        })?;
+        let attempt = async {
+            let mut resp = self.http.execute(request).await.map_err(transport_error)?;
+            let status = resp.status().as_u16();
+            let too_large = |resp: &reqwest::Response| SendError::TooLarge {
+                status,
+                headers: resp.headers().clone(),
+                limit: max_bytes,
+            };
+            if resp.content_length().is_some_and(|n| n > max_bytes as u64) {
+                return Err(too_large(&resp));
+            }
+            let mut body = BytesMut::new();
+            while let Some(chunk) = resp.chunk().await.map_err(transport_error)? {
+                if body.len() + chunk.len() > max_bytes {
+                    return Err(too_large(&resp));
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok(UpstreamResponse {
+                status,
+                headers: std::mem::take(resp.headers_mut()),
+                body: body.freeze(),
+                latency: start.elapsed(),
+            })
+        };
+        match tokio::time::timeout(timeout, attempt).await {
+            Ok(result) => result,
+            Err(_) => Err(SendError::Timeout(timeout)),
+        }
+    }
+
+    /// A plain GET for status pages and health endpoints.
+    pub async fn get(
+        &self,
+        url: &url::Url,
+        timeout: Duration,
+        max_bytes: usize,
+    ) -> Result<(u16, Bytes), String> {
+        let fetch = async {
+            let resp = self
+                .http
+                .get(url.clone())
+                .send()
+                .await
+                .map_err(|e| without_url(&e))?;
+            let status = resp.status().as_u16();
+            // Streamed against the cap: a hostile or broken page must not make toolgate
+            // buffer more than the cap before it finds out.
+            let too_large = || format!("response larger than {max_bytes} bytes");
+            if resp.content_length().is_some_and(|n| n > max_bytes as u64) {
+                return Err(too_large());
+            }
+            let mut resp = resp;
+            let mut body = BytesMut::new();
+            while let Some(chunk) = resp.chunk().await.map_err(|e| without_url(&e))? {
+                if body.len() + chunk.len() > max_bytes {
+                    return Err(too_large());
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok((status, body.freeze()))
+        };
+        tokio::time::timeout(timeout, fetch)
+            .await
+            .unwrap_or_else(|_| Err(format!("no response within {timeout:?}")))
+    }
+}
+
+fn transport_error(e: reqwest::Error) -> SendError {
+    if e.is_timeout() {
+        return SendError::Timeout(Duration::ZERO);
+    }
+    if e.is_builder() {
+        return SendError::Build {
+            detail: without_url(&e),
+        };
+    }
+    SendError::Connect {
+        detail: without_url(&e),
+    }
+}
+
+/// reqwest errors print the URL, which may carry query-string credentials: drop it.
+fn without_url(e: &reqwest::Error) -> String {
+    use std::error::Error as _;
+    let mut text = describe(e).to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        // Inner errors (hyper, io) describe the socket, not the URL.
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+/// What kind of transport failure, in words that never contain the URL.
+fn describe(e: &reqwest::Error) -> &'static str {
+    if e.is_connect() {
+        "could not connect"
+    } else if e.is_body() || e.is_decode() {
+        "the connection broke while reading the response"
+    } else if e.is_request() {
+        "the request could not be sent"
+    } else {
+        "transport error"
+    }
+}

@@ -1,0 +1,213 @@
+//! What one attempt's reply means: success with the checked body, or a classified
+//! failure with what the model's message needs. A pure function of the reply, the
+//! tool's contract and the tool's sunset state — classification happens here once per
+//! attempt, and retry, breaker, metrics, incidents and the message all use its class.
+
+use std::time::Duration;
+
+use toolgate_contract::BodyError;
+use toolgate_resilience::{Attempt, BodyCheck, ErrorClass, classify};
+use toolgate_signals::{Headers, Signals};
+
+use crate::explain::{self, Detail};
+use crate::upstream::{SendError, UpstreamResponse};
+use toolgate_config::ToolSpec;
+
+/// What one attempt turned into.
+#[derive(Debug)]
+pub enum AttemptResult {
+    /// The body, checked against the contract (`null` when it was empty).
+    Success(bytes::Bytes),
+    /// A classified failure.
+    Failed {
+        /// Its class.
+        class: ErrorClass,
+        /// The server's wait, if it gave one.
+        hint: Option<Duration>,
+        /// What the message says about it.
+        detail: Detail,
+    },
+}
+
+/// Turns what came back into success or a classified failure.
+pub fn interpret(
+    tool: &ToolSpec,
+    sent: Result<UpstreamResponse, SendError>,
+    signals: Option<&Signals>,
+    past_sunset: bool,
+) -> AttemptResult {
+    let rate_limited = signals.is_some_and(|s| s.rate_limited);
+    let retry_after = signals.and_then(|s| s.retry_after);
+    let attempt = |status, body_ok| Attempt::Response {
+        status,
+        rate_limited,
+        retry_after,
+        past_sunset,
+        body_ok,
+    };
+    let response = match sent {
+        Ok(r) => r,
+        Err(SendError::Timeout(t)) => {
+            return failed(&Attempt::Timeout, None, Detail::Timeout(t));
+        }
+        Err(SendError::Connect { detail }) => {
+            return failed(&Attempt::Connect, None, Detail::Connect(detail));
+        }
+        // Sent, then the server went away: ambiguous, like a 5xx without a hint.
+        Err(SendError::Broken { detail }) => {
+            return AttemptResult::Failed {
+                class: ErrorClass::ServerError,
+                hint: None,
+                detail: Detail::Connect(detail),
+            };
+        }
+        Err(SendError::Protocol { detail }) => {
+            return AttemptResult::Failed {
+                class: ErrorClass::ServerError,
+                hint: None,
+                detail: Detail::Protocol(detail),
+            };
+        }
+        // The arguments made a request the client will not build: the caller's to fix,
+        // never a sign the upstream is failing.
+        Err(SendError::Build { detail }) => {
+            return AttemptResult::Failed {
+                class: ErrorClass::ClientError,
+                hint: None,
+                detail: Detail::NotFormed(detail),
+            };
+        }
+        Err(SendError::TooLarge { status, limit, .. }) => {
+            let check = if (200..300).contains(&status) {
+                BodyCheck::TooLarge
+            } else {
+                BodyCheck::Valid
+            };
+            return failed(
+                &attempt(status, check),
+                retry_after,
+                Detail::TooLarge { status, limit },
+            );
+        }
+    };
+    let status = response.status;
+    if !(200..300).contains(&status) {
+        let detail = Detail::Status {
+            status,
+            excerpt: explain::excerpt(&response.body, &explain::Secrets::of(tool)),
+        };
+        return failed(&attempt(status, BodyCheck::Valid), retry_after, detail);
+    }
+    // The contract is checked on every 2xx: a mismatch is drift, never retried.
+    // An empty body (204, HEAD, a bare 200) is `null`: the contract decides whether
+    // that is acceptable (`{type: "null"}`), rather than calling it "not JSON".
+    let body = if response.body.iter().all(u8::is_ascii_whitespace) {
+        bytes::Bytes::from_static(b"null")
+    } else {
+        response.body
+    };
+    match tool.contract.response.check_bytes(&body) {
+        Ok(()) if rate_limited => {
+            // A vendor throttling with a 2xx: believe the throttle, not the status.
+            failed(
+                &attempt(status, BodyCheck::Valid),
+                retry_after,
+                Detail::Status {
+                    status,
+                    excerpt: String::new(),
+                },
+            )
+        }
+        Ok(()) => AttemptResult::Success(body),
+        Err(BodyError::NotJson(e)) => {
+            let detail = Detail::NotJson {
+                reason: e.to_string(),
+                excerpt: explain::excerpt(&body, &explain::Secrets::of(tool)),
+            };
+            failed(&attempt(status, BodyCheck::NotJson), None, detail)
+        }
+        Err(BodyError::Drift(drift)) => failed(
+            &attempt(status, BodyCheck::SchemaMismatch),
+            None,
+            Detail::Drift(drift),
+        ),
+    }
+}
+
+fn failed(attempt: &Attempt, hint: Option<Duration>, detail: Detail) -> AttemptResult {
+    // `classify` returns None only for a valid 2xx, which never reaches here.
+    let class = classify(attempt).unwrap_or(ErrorClass::ServerError);
+    AttemptResult::Failed {
+        class,
+        hint,
+        detail,
+    }
+}
+
+/// Reads the reply's signals: its headers, and for an error reply (or a GraphQL 200 that
+/// starts with `errors`) the first kilobytes of its body, where Slack, Discord, GraphQL
+/// APIs and Salesforce say they throttle. A successful body is never scanned: it is the
+/// contract's business, and the success path must not pay for it.
+pub fn read_signals(
+    tool: &ToolSpec,
+    sent: &Result<UpstreamResponse, SendError>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Option<Signals> {
+    let mut signals = read_headers(tool, sent, now)?;
+    if let Ok(r) = sent
+        && toolgate_signals::body::worth_reading(r.status, &r.body)
+    {
+        signals.absorb_body(toolgate_signals::body::read(r.status, &r.body, now));
+    }
+    sanitise(tool, &mut signals);
+    Some(signals)
+}
+
+/// Upstream text that signals carry on to the model, `_meta`, the store and incidents
+/// (warnings, deprecation links) is capped, freed of control characters and of the
+/// tool's secrets; a link that is not a short URL is dropped. Secrets are gathered only
+/// when there is such text.
+fn sanitise(tool: &ToolSpec, signals: &mut Signals) {
+    /// A `Warning` text is a sentence, not a document.
+    const MAX_WARNING: usize = 300;
+    let has_text = !signals.warnings.is_empty()
+        || signals
+            .deprecation
+            .as_ref()
+            .is_some_and(|d| d.successor.is_some() || d.info.is_some());
+    if !has_text {
+        return;
+    }
+    let secrets = explain::Secrets::of(tool);
+    for w in &mut signals.warnings {
+        *w = explain::upstream_text(w, &secrets, MAX_WARNING);
+    }
+    if let Some(d) = signals.deprecation.as_mut() {
+        d.successor = d.successor.take().and_then(|l| explain::link(&l, &secrets));
+        d.info = d.info.take().and_then(|l| explain::link(&l, &secrets));
+    }
+}
+
+fn read_headers(
+    tool: &ToolSpec,
+    sent: &Result<UpstreamResponse, SendError>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Option<Signals> {
+    let (status, headers) = match sent {
+        Ok(r) => (r.status, &r.headers),
+        Err(SendError::TooLarge {
+            status, headers, ..
+        }) => (*status, headers),
+        Err(_) => return None,
+    };
+    let fields: Vec<(&str, &[u8])> = headers
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_bytes()))
+        .collect();
+    Some(toolgate_signals::read(
+        status,
+        &Headers::new(&fields),
+        now,
+        tool.dependency.flavour,
+    ))
+}

@@ -1,0 +1,188 @@
+//! What an upstream MCP server's answer to `tools/call` means.
+//!
+//! - A transport failure or a non-2xx HTTP answer is read exactly as for an HTTP tool
+//!   (connect, timeout, 5xx, 429 and 503 with `Retry-After`).
+//! - A JSON-RPC error is classified by its code: the request's fault (`-32600`,
+//!   `-32601`, `-32602`, `-32700`, `-32002` resource not found, `-32042` URL elicitation
+//!   required) is `client_error`; `-32001` (the TypeScript SDK's request timeout) is
+//!   `timeout`; the proposed `-32023` RateLimited, and the `429` some servers send, are
+//!   `rate_limited` with the wait from `data.retryAfterSeconds`; the rest, `-32603`
+//!   included, is `server_error`.
+//! - A result with `isError: true` is the tool's own failure (`tool_error`): passed to
+//!   the model unchanged, never retried.
+//! - Any other result is checked: when the tool has an output schema (the pinned
+//!   `outputSchema` or a contract override), its `structuredContent` must be there and
+//!   match it, else it is `contract_drift` with the rename-aware diff.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use toolgate_contract::BodyError;
+use toolgate_resilience::ErrorClass;
+use toolgate_signals::Signals;
+
+use super::RpcError;
+use crate::explain::{self, Detail};
+use crate::upstream::{AttemptResult, SendError, UpstreamResponse};
+use toolgate_config::ToolSpec;
+
+/// Reads one attempt's answer.
+pub fn interpret(
+    spec: &ToolSpec,
+    sent: Result<UpstreamResponse, SendError>,
+    signals: Option<&Signals>,
+    past_sunset: bool,
+) -> AttemptResult {
+    let response = match sent {
+        Ok(r) if (200..300).contains(&r.status) => r,
+        other => return crate::upstream::interpret(spec, other, signals, past_sunset),
+    };
+    #[derive(Deserialize)]
+    struct Message<'a> {
+        #[serde(borrow, default)]
+        result: Option<&'a RawValue>,
+        #[serde(default)]
+        error: Option<WireError>,
+    }
+    #[derive(Deserialize)]
+    struct WireError {
+        code: i64,
+        #[serde(default)]
+        message: String,
+        #[serde(default)]
+        data: Option<serde_json::Value>,
+    }
+    let Ok(message) = serde_json::from_slice::<Message<'_>>(&response.body) else {
+        return protocol("the answer is not a JSON-RPC response");
+    };
+    if let Some(e) = message.error {
+        let error = RpcError {
+            code: e.code,
+            message: e.message,
+            data: e.data,
+        };
+        return rpc_error(spec, error, signals);
+    }
+    let Some(result) = message.result else {
+        return protocol("the answer has neither a result nor an error");
+    };
+    #[derive(Deserialize)]
+    struct CallResult<'a> {
+        #[serde(rename = "isError", default)]
+        is_error: Option<bool>,
+        #[serde(rename = "structuredContent", borrow, default)]
+        structured: Option<&'a RawValue>,
+        #[serde(default)]
+        content: Option<Vec<serde_json::Value>>,
+    }
+    let Ok(call) = serde_json::from_str::<CallResult<'_>>(result.get()) else {
+        return protocol("the result is not a tools/call result");
+    };
+    let bytes = bytes::Bytes::copy_from_slice(result.get().as_bytes());
+    if call.is_error == Some(true) {
+        let text = call
+            .content
+            .iter()
+            .flatten()
+            .find_map(|c| c.get("text").and_then(serde_json::Value::as_str))
+            .unwrap_or_default();
+        let excerpt = explain::upstream_text(text, &explain::Secrets::of(spec), 300);
+        return AttemptResult::Failed {
+            class: ErrorClass::ToolError,
+            hint: None,
+            detail: Detail::ToolError {
+                result: bytes,
+                excerpt,
+            },
+        };
+    }
+    if signals.is_some_and(|s| s.rate_limited) {
+        // Throttled in the headers of a successful answer: believe the throttle.
+        return AttemptResult::Failed {
+            class: ErrorClass::RateLimited,
+            hint: signals.and_then(|s| s.retry_after),
+            detail: Detail::Status {
+                status: response.status,
+                excerpt: String::new(),
+            },
+        };
+    }
+    if spec.contract.advertised {
+        let Some(structured) = call.structured else {
+            return AttemptResult::Failed {
+                class: ErrorClass::ContractDrift,
+                hint: None,
+                detail: Detail::NoStructuredContent,
+            };
+        };
+        match spec
+            .contract
+            .response
+            .check_bytes(structured.get().as_bytes())
+        {
+            Ok(()) => {}
+            Err(BodyError::Drift(drift)) => {
+                return AttemptResult::Failed {
+                    class: ErrorClass::ContractDrift,
+                    hint: None,
+                    detail: Detail::Drift(drift),
+                };
+            }
+            // The answer parsed as JSON a moment ago, so its part parses too.
+            Err(BodyError::NotJson(e)) => return protocol(&e.to_string()),
+        }
+    }
+    AttemptResult::Success(bytes)
+}
+
+fn protocol(detail: &str) -> AttemptResult {
+    AttemptResult::Failed {
+        class: ErrorClass::ServerError,
+        hint: None,
+        detail: Detail::Protocol(detail.to_string()),
+    }
+}
+
+/// A JSON-RPC error's class and wait.
+fn rpc_error(spec: &ToolSpec, error: RpcError, signals: Option<&Signals>) -> AttemptResult {
+    let class = match error.code {
+        -32700 | -32600 | -32601 | -32602 | -32002 | -32042 => ErrorClass::ClientError,
+        -32001 => ErrorClass::Timeout,
+        -32023 | 429 => ErrorClass::RateLimited,
+        _ => ErrorClass::ServerError,
+    };
+    let hint = retry_after(&error).or_else(|| signals.and_then(|s| s.retry_after));
+    let message = explain::upstream_text(&error.message, &explain::Secrets::of(spec), 300);
+    AttemptResult::Failed {
+        class,
+        hint: if class == ErrorClass::RateLimited {
+            hint
+        } else {
+            None
+        },
+        detail: Detail::Rpc {
+            code: error.code,
+            message,
+        },
+    }
+}
+
+/// `data.retryAfterSeconds` (or `retry_after_seconds`, `retryAfter`, `retry_after`),
+/// seconds as a number; at most a day, so a hostile value cannot park calls forever.
+fn retry_after(error: &RpcError) -> Option<Duration> {
+    let data = error.data.as_ref()?;
+    [
+        "retryAfterSeconds",
+        "retry_after_seconds",
+        "retryAfter",
+        "retry_after",
+    ]
+    .iter()
+    .find_map(|k| data.get(*k).and_then(serde_json::Value::as_f64))
+    .filter(|s| s.is_finite() && *s >= 0.0)
+    .map(|s| Duration::from_secs_f64(s.min(86_400.0)))
+}
+
+#[cfg(test)]
+mod tests;

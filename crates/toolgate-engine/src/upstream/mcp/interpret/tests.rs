@@ -1,0 +1,158 @@
+use super::*;
+use serde_json::json;
+
+fn spec(output_schema: Option<serde_json::Value>) -> ToolSpec {
+    crate::upstream::mcp::tests::tool_spec("kb__search", output_schema)
+}
+
+fn reply(body: serde_json::Value) -> Result<UpstreamResponse, SendError> {
+    Ok(UpstreamResponse {
+        status: 200,
+        headers: Default::default(),
+        body: serde_json::to_vec(&body).unwrap_or_default().into(),
+        latency: Duration::from_millis(3),
+    })
+}
+
+fn class_of(r: &AttemptResult) -> Option<ErrorClass> {
+    match r {
+        AttemptResult::Failed { class, .. } => Some(*class),
+        AttemptResult::Success(_) => None,
+    }
+}
+
+#[test]
+fn json_rpc_errors_are_classified_by_code() {
+    let s = spec(None);
+    for (code, want) in [
+        (-32602, ErrorClass::ClientError),
+        (-32601, ErrorClass::ClientError),
+        (-32603, ErrorClass::ServerError),
+        (-32000, ErrorClass::ServerError),
+        (-32001, ErrorClass::Timeout),
+        (-32023, ErrorClass::RateLimited),
+        (429, ErrorClass::RateLimited),
+    ] {
+        let r = interpret(
+            &s,
+            reply(json!({"error": {"code": code, "message": "no"}})),
+            None,
+            false,
+        );
+        assert_eq!(class_of(&r), Some(want), "code {code}");
+    }
+}
+
+#[test]
+fn a_rate_limit_error_carries_its_wait() {
+    let r = interpret(
+        &spec(None),
+        reply(
+            json!({"error": {"code": 429, "message": "slow down", "data": {"retryAfterSeconds": 7}}}),
+        ),
+        None,
+        false,
+    );
+    match r {
+        AttemptResult::Failed { class, hint, .. } => {
+            assert_eq!(class, ErrorClass::RateLimited);
+            assert_eq!(hint, Some(Duration::from_secs(7)));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_tool_error_is_the_tools_own_and_keeps_its_result() {
+    let result = json!({"content": [{"type": "text", "text": "no such user"}], "isError": true});
+    let r = interpret(&spec(None), reply(json!({"result": result})), None, false);
+    match r {
+        AttemptResult::Failed {
+            class: ErrorClass::ToolError,
+            detail:
+                Detail::ToolError {
+                    result: bytes,
+                    excerpt,
+                },
+            ..
+        } => {
+            assert_eq!(excerpt, "no such user");
+            let back: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+            assert_eq!(back, result);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn structured_content_is_checked_against_the_output_schema() {
+    let schema = json!({"type": "object", "required": ["results"], "properties": {"results": {"type": "array", "items": {"type": "object", "required": ["snippet"], "properties": {"snippet": {"type": "string"}}}}}});
+    let s = spec(Some(schema));
+    let good =
+        json!({"result": {"content": [], "structuredContent": {"results": [{"snippet": "a"}]}}});
+    assert!(matches!(
+        interpret(&s, reply(good), None, false),
+        AttemptResult::Success(_)
+    ));
+    let renamed =
+        json!({"result": {"content": [], "structuredContent": {"results": [{"excerpt": "a"}]}}});
+    match interpret(&s, reply(renamed), None, false) {
+        AttemptResult::Failed {
+            class: ErrorClass::ContractDrift,
+            detail: Detail::Drift(d),
+            ..
+        } => {
+            assert!(d.summary().contains("excerpt"), "{}", d.summary());
+        }
+        other => panic!("{other:?}"),
+    }
+    let missing = json!({"result": {"content": [{"type": "text", "text": "x"}]}});
+    assert_eq!(
+        class_of(&interpret(&s, reply(missing), None, false)),
+        Some(ErrorClass::ContractDrift)
+    );
+}
+
+#[test]
+fn without_an_output_schema_any_result_passes_and_garbage_is_a_protocol_error() {
+    let s = spec(None);
+    let any = json!({"result": {"content": [{"type": "image", "data": "AA==", "mimeType": "image/png"}]}});
+    assert!(matches!(
+        interpret(&s, reply(any), None, false),
+        AttemptResult::Success(_)
+    ));
+    let garbage = Ok(UpstreamResponse {
+        status: 200,
+        headers: Default::default(),
+        body: bytes::Bytes::from_static(b"<html>"),
+        latency: Duration::ZERO,
+    });
+    assert_eq!(
+        class_of(&interpret(&s, garbage, None, false)),
+        Some(ErrorClass::ServerError)
+    );
+}
+
+#[test]
+fn http_failures_read_as_for_http_tools() {
+    let s = spec(None);
+    let r = interpret(
+        &s,
+        Err(SendError::Connect {
+            detail: "refused".into(),
+        }),
+        None,
+        false,
+    );
+    assert_eq!(class_of(&r), Some(ErrorClass::Connect));
+    let busy = Ok(UpstreamResponse {
+        status: 503,
+        headers: Default::default(),
+        body: bytes::Bytes::new(),
+        latency: Duration::ZERO,
+    });
+    assert_eq!(
+        class_of(&interpret(&s, busy, None, false)),
+        Some(ErrorClass::ServerError)
+    );
+}

@@ -1,0 +1,558 @@
+//! Tools of upstream MCP servers. A call of `kb__search` becomes a `tools/call` of
+//! `search` on the server `kb`, through that server's [`McpLink`] (a session over
+//! streamable HTTP or a stdio child process). What the server sends during the call —
+//! progress, log messages, sampling, elicitation and roots requests — is relayed to the
+//! calling client through its [`ClientChannel`], and the client's answers back.
+//!
+//! The reply is reported as the HTTP kind reports its own: the status and headers of the
+//! streamable-HTTP answer (so rate-limit headers, `Retry-After` and `Deprecation` feed
+//! the same signals) and, as the body, the JSON-RPC outcome `{"result": …}` or
+//! `{"error": …}`, which [`interpret`] reads.
+
+mod interpret;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::header::HeaderMap;
+use serde_json::{Map, Value, json};
+use tokio::sync::mpsc;
+use toolgate_signals::Signals;
+
+use super::{AttemptResult, CallContext, SendError, Upstream, UpstreamResponse};
+use toolgate_config::ToolSpec;
+
+pub use interpret::interpret;
+
+pub use toolgate_mcp_client::{Failure as LinkError, Relay, Relayed, Reply as LinkReply, RpcError};
+
+/// A boxed future, for the object-safe traits below.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// One upstream MCP server's session, as the call path sees it.
+pub trait McpLink: Send + Sync + std::fmt::Debug {
+    /// One request; messages the server sends meanwhile go to `relay`.
+    fn request<'a>(
+        &'a self,
+        method: &'a str,
+        params: Option<Value>,
+        timeout: Duration,
+        relay: Option<Relay>,
+    ) -> BoxFuture<'a, Result<LinkReply, LinkError>>;
+}
+
+/// The way back to the client that made a call.
+pub trait ClientChannel: Send + Sync + std::fmt::Debug {
+    /// A notification related to the call, before its answer.
+    fn notify(&self, method: &str, params: Option<Value>);
+    /// A request to the client related to the call; its answer.
+    fn request<'a>(
+        &'a self,
+        method: &'a str,
+        params: Option<Value>,
+    ) -> BoxFuture<'a, Result<Value, RpcError>>;
+    /// The capabilities the client declared, when known.
+    fn capabilities(&self) -> Option<Value>;
+}
+
+/// The 2026-07-28 request `_meta` key naming the request's revision.
+const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// The 2026-07-28 request `_meta` key naming the log level a request wants.
+const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+
+/// A prepared `tools/call`.
+#[derive(Debug)]
+pub struct McpRequest {
+    params: Value,
+    client: Option<Arc<dyn ClientChannel>>,
+}
+
+/// One upstream MCP tool.
+#[derive(Debug, Clone)]
+pub struct McpUpstream {
+    link: Arc<dyn McpLink>,
+    /// The tool's name on the server.
+    tool: String,
+}
+
+impl McpUpstream {
+    /// The tool `tool` of the server behind `link`.
+    pub fn new(link: Arc<dyn McpLink>, tool: String) -> McpUpstream {
+        McpUpstream { link, tool }
+    }
+}
+
+impl Upstream for McpUpstream {
+    type Request = McpRequest;
+
+    fn prepare(&self, args: &Map<String, Value>, ctx: &CallContext) -> Result<McpRequest, String> {
+        let mut params = json!({ "name": self.tool, "arguments": args });
+        let mut meta = Map::new();
+        let asked = |key: &str| ctx.meta.as_ref().and_then(|m| m.get(key));
+        // The client's progress token goes upstream unchanged, so the server's progress
+        // notifications carry the token the client is waiting for.
+        if let Some(token) = asked("progressToken") {
+            meta.insert("progressToken".into(), token.clone());
+        }
+        // A server on the 2026-07-28 revision sends log messages for a request only when
+        // its `_meta` names a level. A client of that revision said what it wants (or
+        // nothing: then no logs); a handshake-era client set its level on its session,
+        // where toolgate filters what it relays, so everything is asked for upstream.
+        let level = if asked(PROTOCOL_VERSION).is_some() {
+            asked(LOG_LEVEL).cloned()
+        } else {
+            Some(Value::String("debug".into()))
+        };
+        if let Some(level) = level {
+            meta.insert(LOG_LEVEL.into(), level);
+        }
+        if !meta.is_empty() {
+            params["_meta"] = Value::Object(meta);
+        }
+        // The trace context goes upstream the MCP way, in `params._meta` (the call's span
+        // when toolgate traces, else the caller's, when valid).
+        for (key, value) in crate::telemetry::context::propagated(ctx.meta.as_ref()) {
+            params["_meta"][key] = Value::String(value);
+        }
+        Ok(McpRequest {
+            params,
+            client: ctx.client.clone(),
+        })
+    }
+
+    async fn attempt(
+        &self,
+        request: &McpRequest,
+        timeout: Duration,
+    ) -> Result<UpstreamResponse, SendError> {
+        let (relay, rx) = relay_channel();
+        let call = self.link.request(
+            "tools/call",
+            Some(request.params.clone()),
+            timeout,
+            Some(relay),
+        );
+        let reply = while_relaying(call, rx, request.client.as_deref()).await;
+        to_response(reply)
+    }
+
+    fn interpret(
+        &self,
+        spec: &ToolSpec,
+        sent: Result<UpstreamResponse, SendError>,
+        signals: Option<&Signals>,
+        past_sunset: bool,
+    ) -> AttemptResult {
+        interpret(spec, sent, signals, past_sunset)
+    }
+}
+
+/// A relay for one request, and the receiving end [`while_relaying`] drains.
+pub fn relay_channel() -> (Relay, mpsc::Receiver<Relayed>) {
+    let (tx, rx) = mpsc::channel::<Relayed>(64);
+    (Relay { tx }, rx)
+}
+
+/// Runs `call` while passing what the server sends meanwhile to `client`, in order (a
+/// server that asks the client a question waits for the answer before it goes on);
+/// messages that arrived just before the answer are delivered before it.
+pub async fn while_relaying<T>(
+    call: impl Future<Output = T>,
+    mut rx: mpsc::Receiver<Relayed>,
+    client: Option<&dyn ClientChannel>,
+) -> T {
+    tokio::pin!(call);
+    loop {
+        tokio::select! {
+            biased;
+            Some(message) = rx.recv() => relay(client, message).await,
+            reply = &mut call => {
+                while let Ok(message) = rx.try_recv() {
+                    relay(client, message).await;
+                }
+                return reply;
+            }
+        }
+    }
+}
+
+/// Which client capability a server→client request needs.
+fn capability_of(method: &str) -> Option<&'static str> {
+    match method {
+        "sampling/createMessage" => Some("sampling"),
+        "elicitation/create" => Some("elicitation"),
+        "roots/list" => Some("roots"),
+        _ => None,
+    }
+}
+
+/// Passes one relayed message to the client, or answers it when the client cannot.
+pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed) {
+    match message {
+        Relayed::Notification { method, params } => {
+            if let Some(c) = client {
+                c.notify(&method, params);
+            }
+        }
+        Relayed::Request {
+            method,
+            params,
+            answer,
+        } => {
+            let declared = |c: &dyn ClientChannel| match capability_of(&method) {
+                Some(cap) => c.capabilities().is_some_and(|caps| caps.get(cap).is_some()),
+                // `ping` and requests toolgate does not know: the client decides.
+                None => true,
+            };
+            let result = match client {
+                Some(c) if declared(c) => c.request(&method, params).await,
+                Some(_) => Err(RpcError {
+                    code: -32601,
+                    message: format!(
+                        "the calling client did not declare the capability {} needs",
+                        method
+                    ),
+                    data: None,
+                }),
+                None => Err(RpcError {
+                    code: -32601,
+                    message: format!(
+                        "{method} cannot be relayed: no client is waiting for this call"
+                    ),
+                    data: None,
+                }),
+            };
+            let _ = answer.send(result);
+        }
+    }
+}
+
+/// A link's answer as the wire-level reply the pipeline reads.
+fn to_response(reply: Result<LinkReply, LinkError>) -> Result<UpstreamResponse, SendError> {
+    match reply {
+        Ok(r) => {
+            let body = match &r.outcome {
+                Ok(result) => json!({ "result": result }),
+                Err(e) => {
+                    json!({ "error": { "code": e.code, "message": e.message, "data": e.data } })
+                }
+            };
+            Ok(UpstreamResponse {
+                status: r.status,
+                headers: r.headers,
+                body: serde_json::to_vec(&body).unwrap_or_default().into(),
+                latency: r.latency,
+            })
+        }
+        Err(LinkError::Status {
+            status,
+            headers,
+            body,
+        }) => Ok(UpstreamResponse {
+            status,
+            headers,
+            body,
+            latency: Duration::ZERO,
+        }),
+        Err(LinkError::Timeout(t)) => Err(SendError::Timeout(t)),
+        Err(LinkError::Connect { detail }) => Err(SendError::Connect { detail }),
+        Err(LinkError::Broken { detail }) => Err(SendError::Broken { detail }),
+        Err(LinkError::Protocol { detail }) => Err(SendError::Protocol { detail }),
+        Err(LinkError::TooLarge { limit }) => Err(SendError::TooLarge {
+            status: 200,
+            headers: HeaderMap::new(),
+            limit,
+        }),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::collections::VecDeque;
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::pipeline::{self, Origin, Route, Services};
+
+    /// The spec of an upstream tool `name` (`kb__<tool>`) of a server `kb`.
+    pub(crate) fn tool_spec(name: &str, output_schema: Option<Value>) -> ToolSpec {
+        let config = toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            "mcp_servers:\n  kb: { url: 'http://127.0.0.1:9/mcp', owner: kb@example.com, retry: { max_attempts: 3, base_delay: 10ms } }\n",
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let server = &config.mcp_servers["kb"];
+        let tool = name.strip_prefix("kb__").unwrap_or(name);
+        let input = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+        let def = crate::fronting::spec::Definition {
+            name: tool,
+            title: None,
+            description: Some("Searches."),
+            input_schema: &input,
+            output_schema: output_schema.as_ref(),
+            annotations: Some(&json!({"readOnlyHint": true})),
+        };
+        crate::fronting::spec::tool_spec(server, &def, "1.0.0").unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// What the fake server does for one request: messages sent first, then the reply.
+    struct Scripted {
+        before: Vec<(String, Option<Value>, bool)>,
+        reply: Result<LinkReply, LinkError>,
+    }
+
+    #[derive(Debug, Default)]
+    struct FakeLink {
+        script: Mutex<VecDeque<Scripted>>,
+        seen: Mutex<Vec<Value>>,
+        answers: Mutex<Vec<Result<Value, RpcError>>>,
+    }
+
+    impl std::fmt::Debug for Scripted {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("Scripted")
+        }
+    }
+
+    impl McpLink for FakeLink {
+        fn request<'a>(
+            &'a self,
+            _method: &'a str,
+            params: Option<Value>,
+            _timeout: Duration,
+            relay: Option<Relay>,
+        ) -> BoxFuture<'a, Result<LinkReply, LinkError>> {
+            Box::pin(async move {
+                self.seen
+                    .lock()
+                    .unwrap()
+                    .push(params.unwrap_or(Value::Null));
+                let step = self.script.lock().unwrap().pop_front();
+                let Some(step) = step else {
+                    return Err(LinkError::Connect {
+                        detail: "no script".into(),
+                    });
+                };
+                for (method, params, is_request) in step.before {
+                    let Some(relay) = &relay else { continue };
+                    if is_request {
+                        let (tx, rx) = tokio::sync::oneshot::channel();
+                        let _ = relay
+                            .tx
+                            .send(Relayed::Request {
+                                method,
+                                params,
+                                answer: tx,
+                            })
+                            .await;
+                        let answer = rx.await.unwrap_or_else(|_| {
+                            Err(RpcError {
+                                code: -1,
+                                message: "dropped".into(),
+                                data: None,
+                            })
+                        });
+                        self.answers.lock().unwrap().push(answer);
+                    } else {
+                        let _ = relay
+                            .tx
+                            .send(Relayed::Notification { method, params })
+                            .await;
+                    }
+                }
+                step.reply
+            })
+        }
+    }
+
+    #[derive(Debug, Default)]
+    struct FakeClient {
+        notified: Mutex<Vec<String>>,
+        capabilities: Option<Value>,
+    }
+
+    impl ClientChannel for FakeClient {
+        fn notify(&self, method: &str, _params: Option<Value>) {
+            self.notified.lock().unwrap().push(method.to_string());
+        }
+        fn request<'a>(
+            &'a self,
+            method: &'a str,
+            _params: Option<Value>,
+        ) -> BoxFuture<'a, Result<Value, RpcError>> {
+            Box::pin(async move { Ok(json!({ "answered": method })) })
+        }
+        fn capabilities(&self) -> Option<Value> {
+            self.capabilities.clone()
+        }
+    }
+
+    // The reply type is the link's; its error is large because it carries headers.
+    #[allow(clippy::result_large_err)]
+    fn ok(result: Value) -> Result<LinkReply, LinkError> {
+        Ok(LinkReply {
+            outcome: Ok(result),
+            status: 200,
+            headers: HeaderMap::new(),
+            latency: Duration::from_millis(2),
+        })
+    }
+
+    fn route(link: Arc<FakeLink>, output: Option<Value>) -> Route<McpUpstream> {
+        let spec = Arc::new(tool_spec("kb__search", output));
+        let dependency = Arc::new(crate::dependency::DependencyState::new(
+            spec.dependency.clone(),
+        ));
+        Route::new(
+            spec,
+            Arc::new(crate::tool_state::ToolState::new()),
+            dependency,
+            McpUpstream::new(link, "search".into()),
+        )
+    }
+
+    fn services() -> Services {
+        Services {
+            metrics: Arc::new(crate::metrics::Metrics::new()),
+            incidents: Arc::new(crate::watch::incidents::Incidents::new(
+                None,
+                Duration::from_secs(3600),
+            )),
+            telemetry: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn messages_during_a_call_reach_the_client_before_the_answer_and_requests_are_answered() {
+        let link = Arc::new(FakeLink::default());
+        link.script.lock().unwrap().push_back(Scripted {
+            before: vec![
+                (
+                    "notifications/progress".into(),
+                    Some(json!({"progressToken": "p", "progress": 1})),
+                    false,
+                ),
+                ("sampling/createMessage".into(), Some(json!({})), true),
+                ("elicitation/create".into(), Some(json!({})), true),
+                ("notifications/message".into(), None, false),
+            ],
+            reply: ok(json!({"content": [{"type": "text", "text": "done"}]})),
+        });
+        let client = Arc::new(FakeClient {
+            capabilities: Some(json!({"sampling": {}})),
+            ..FakeClient::default()
+        });
+        let ctx = CallContext {
+            client: Some(client.clone()),
+            meta: Some(serde_json::from_value(json!({"progressToken": "p"})).unwrap()),
+            call_id: None,
+        };
+        let r = route(link.clone(), None);
+        let outcome = pipeline::run(&r, &services(), Map::new(), Origin::Agent, &ctx).await;
+        assert!(outcome.result.is_ok(), "{:?}", outcome.result.err());
+        assert_eq!(
+            *client.notified.lock().unwrap(),
+            ["notifications/progress", "notifications/message"]
+        );
+        let answers = link.answers.lock().unwrap();
+        assert_eq!(
+            answers[0],
+            Ok(json!({"answered": "sampling/createMessage"}))
+        );
+        assert_eq!(
+            answers[1].as_ref().map_err(|e| e.code),
+            Err(-32601),
+            "elicitation was not declared"
+        );
+        // The client's progress token went upstream with the call.
+        assert_eq!(link.seen.lock().unwrap()[0]["_meta"]["progressToken"], "p");
+        assert_eq!(link.seen.lock().unwrap()[0]["name"], "search");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_tool_error_passes_through_once_and_a_rate_limit_error_is_waited_out() {
+        let link = Arc::new(FakeLink::default());
+        let tool_error =
+            json!({"content": [{"type": "text", "text": "no such user"}], "isError": true});
+        link.script.lock().unwrap().push_back(Scripted {
+            before: vec![],
+            reply: ok(tool_error.clone()),
+        });
+        let r = route(link.clone(), None);
+        let s = services();
+        let outcome =
+            pipeline::run(&r, &s, Map::new(), Origin::Agent, &CallContext::default()).await;
+        let failure = outcome.result.expect_err("a tool error");
+        assert_eq!(failure.class, ErrorClass::ToolError);
+        assert_eq!(
+            link.seen.lock().unwrap().len(),
+            1,
+            "a tool error is never retried"
+        );
+        let passed: Value =
+            serde_json::from_slice(failure.passthrough.as_deref().unwrap_or_default()).unwrap();
+        assert_eq!(passed, tool_error);
+
+        link.script.lock().unwrap().push_back(Scripted {
+            before: vec![],
+            reply: Ok(LinkReply {
+                outcome: Err(RpcError {
+                    code: -32023,
+                    message: "slow down".into(),
+                    data: Some(json!({"retryAfterSeconds": 2})),
+                }),
+                status: 200,
+                headers: HeaderMap::new(),
+                latency: Duration::from_millis(1),
+            }),
+        });
+        link.script.lock().unwrap().push_back(Scripted {
+            before: vec![],
+            reply: ok(json!({"content": []})),
+        });
+        let started = tokio::time::Instant::now();
+        let outcome =
+            pipeline::run(&r, &s, Map::new(), Origin::Agent, &CallContext::default()).await;
+        assert!(outcome.result.is_ok(), "{:?}", outcome.result.err());
+        assert!(
+            started.elapsed() >= Duration::from_secs(2),
+            "the wait was honoured: {:?}",
+            started.elapsed()
+        );
+        assert_eq!(link.seen.lock().unwrap().len(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_result_that_breaks_the_pinned_output_schema_is_drift_after_one_call() {
+        let schema = json!({"type": "object", "required": ["results"], "properties": {"results": {"type": "array", "items": {"type": "object", "required": ["snippet"], "properties": {"snippet": {"type": "string"}}}}}});
+        let link = Arc::new(FakeLink::default());
+        link.script.lock().unwrap().push_back(Scripted {
+            before: vec![],
+            reply: ok(json!({"content": [], "structuredContent": {"results": [{"excerpt": "x"}]}})),
+        });
+        let r = route(link.clone(), Some(schema));
+        let outcome = pipeline::run(
+            &r,
+            &services(),
+            Map::new(),
+            Origin::Agent,
+            &CallContext::default(),
+        )
+        .await;
+        let failure = outcome.result.expect_err("drift");
+        assert_eq!(failure.class, ErrorClass::ContractDrift);
+        assert!(
+            failure.message.contains("excerpt") && failure.message.contains("snippet"),
+            "{}",
+            failure.message
+        );
+        assert_eq!(link.seen.lock().unwrap().len(), 1);
+    }
+
+    use toolgate_resilience::ErrorClass;
+}

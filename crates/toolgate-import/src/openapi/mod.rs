@@ -1,0 +1,893 @@
+//! `toolgate import openapi`: a Swagger 2.0 / OpenAPI 3.0 / 3.1 description becomes a
+//! toolgate config — one tool per operation, with its response schema as the contract.
+//!
+//! The spec is walked as plain JSON (`load`, `refs`) rather than through typed models:
+//! vendor specs are often slightly off the standard, and an unknown field or a minor
+//! violation should weaken one tool, not fail the import.
+
+pub mod emit;
+pub mod example;
+pub mod load;
+pub mod naming;
+pub mod operations;
+pub mod refs;
+pub mod reimport;
+pub mod schema;
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use operations::{Context, Tool};
+use refs::Refs;
+use schema::Dialect;
+
+/// What the user asked for.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The spec file.
+    pub spec: PathBuf,
+    /// Dependency name (default: from the spec's title).
+    pub dependency: Option<String>,
+    /// Base URL instead of the spec's servers.
+    pub base_url: Option<String>,
+    /// Owner of every tool (required when the spec names no contact).
+    pub owner: Option<String>,
+    /// Only operations matching one of these (name, operationId or path).
+    pub include: Vec<String>,
+    /// Not operations matching one of these.
+    pub exclude: Vec<String>,
+    /// Only operations with one of these tags.
+    pub tags: Vec<String>,
+    /// An existing config to merge into.
+    pub existing: Option<String>,
+}
+
+/// Figures for the report.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    /// Operations in the spec.
+    pub operations: usize,
+    /// Operations left out by `--include`/`--exclude`/`--tag`.
+    pub filtered: usize,
+    /// Tools generated.
+    pub tools: usize,
+    /// Tools with a response contract (not the permissive one).
+    pub with_contract: usize,
+    /// Skipped operations, by reason.
+    pub skipped: Vec<(String, usize)>,
+    /// Files read.
+    pub files: usize,
+    /// Wall time of the import.
+    pub millis: u128,
+}
+
+/// The generated spec-derived parts, before they are written out.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    /// Spec title.
+    pub title: String,
+    /// `info.version` as written.
+    pub spec_version: String,
+    /// The spec generation, for the header comment.
+    pub format: String,
+    /// Spec file name.
+    pub file_name: String,
+    /// The command line that generates this, for the header comment.
+    pub command: String,
+    /// Dependency name.
+    pub dependency: String,
+    /// Base URL.
+    pub base_url: String,
+    /// Further dependencies (name, base URL) for operations with servers of their own.
+    pub extra_dependencies: Vec<(String, String)>,
+    /// Dependency headers (auth, with `${ENV}` placeholders).
+    pub headers: BTreeMap<String, String>,
+    /// Query parameters carrying credentials, appended to the base URL.
+    pub auth_query: Vec<(String, String)>,
+    /// Env vars to export, with what each holds.
+    pub env: Vec<(String, String)>,
+    /// Rate-limit family, when the documented headers name one.
+    pub rate_limit_headers: Option<&'static str>,
+    /// Documented rate-limit and lifecycle headers (for a comment).
+    pub documented_headers: Vec<String>,
+    /// Contract version: `info.version` as `major.minor`.
+    pub contract_version: String,
+    /// Owner of every tool.
+    pub owner: String,
+    /// Tools, in spec order.
+    pub tools: Vec<Tool>,
+    /// Skipped operations: (`METHOD /path (operationId)`, reason).
+    pub skipped: Vec<(String, String)>,
+    /// Spec-wide problems met while reading it.
+    pub warnings: Vec<String>,
+}
+
+/// The result of an import.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The config text.
+    pub yaml: String,
+    /// Lines for stderr: the env vars to export, re-import changes, the summary.
+    pub report: Vec<String>,
+    /// Figures.
+    pub stats: Stats,
+}
+
+/// Runs the import.
+pub fn run(opts: &Options) -> Result<Outcome, String> {
+    // Wall time of a CLI command, for the summary line; tokio's clock works without a runtime.
+    let started = tokio::time::Instant::now();
+    let mut refs = Refs::default();
+    let (root_file, root) = refs.root(&opts.spec)?;
+    let (dialect, format) = dialect(&root)?;
+    let info = root.get("info").cloned().unwrap_or(Value::Null);
+    let title = info
+        .get("title")
+        .and_then(Value::as_str)
+        .unwrap_or("API")
+        .trim()
+        .to_string();
+    let spec_version = match info.get("version") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => "1.0".into(),
+    };
+    let dependency = opts
+        .dependency
+        .clone()
+        .unwrap_or_else(|| dependency_name(&title));
+    let owner = match opts.owner.clone().or_else(|| contact(&info)) {
+        Some(o) => o,
+        None => {
+            return Err(
+                "the spec names no contact (info.contact.email, url or name): pass --owner, the person or rota alerted when a contract drifts"
+                    .into(),
+            );
+        }
+    };
+    let base_url = match &opts.base_url {
+        Some(u) => u.clone(),
+        None => base_url(&root, dialect)
+            .ok_or("the spec names no server (servers, or host/basePath): pass --base-url")?,
+    };
+    let auth = emit::auth(&root, dialect, &dependency);
+    let credential_params: HashSet<String> = auth.credential_params.iter().cloned().collect();
+    let (raw_ops, mut warnings) = operations::list(&mut refs, &root_file, &root);
+    let mut cx = Context {
+        refs: &mut refs,
+        dialect,
+        root: &root,
+        credential_params,
+    };
+    let mut names = naming::Names::default();
+    if let Some(existing) = &opts.existing {
+        for n in reimport::foreign_tools(existing, &dependency) {
+            names.reserve(&n);
+        }
+    }
+    let mut tools = Vec::new();
+    let mut skipped = Vec::new();
+    let mut filtered = 0;
+    for raw in &raw_ops {
+        let op_id = raw.op.get("operationId").and_then(Value::as_str);
+        let base = naming::base_name(op_id, &raw.method, &raw.path);
+        let tags: Vec<&str> = raw
+            .op
+            .get("tags")
+            .and_then(Value::as_array)
+            .map(|t| t.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let subjects = [base.as_str(), op_id.unwrap_or(""), raw.path.as_str()];
+        let selected = (opts.include.is_empty()
+            || opts
+                .include
+                .iter()
+                .any(|g| subjects.iter().any(|s| glob(g, s))))
+            && !opts
+                .exclude
+                .iter()
+                .any(|g| subjects.iter().any(|s| glob(g, s)))
+            && (opts.tags.is_empty() || opts.tags.iter().any(|t| tags.contains(&t.as_str())));
+        if !selected {
+            filtered += 1;
+            continue;
+        }
+        let label = format!(
+            "{} {}{}",
+            raw.method.to_uppercase(),
+            raw.path,
+            op_id.map(|i| format!(" ({i})")).unwrap_or_default()
+        );
+        match operations::build(&mut cx, raw) {
+            Ok(mut tool) => {
+                tool.name = names.claim(&base);
+                if tool.name != base {
+                    tool.notes.push(format!(
+                        "named `{}`: `{base}` is taken by another operation or tool",
+                        tool.name
+                    ));
+                }
+                tools.push(tool);
+            }
+            Err(skip) => skipped.push((label, skip.0)),
+        }
+    }
+    if tools.is_empty() && opts.existing.is_none() {
+        // A config without tools does not pass `check`: say why instead of writing one.
+        return Err(format!(
+            "no operation became a tool: {} of {} not selected by --include/--exclude/--tag, {} skipped{}",
+            filtered,
+            raw_ops.len(),
+            skipped.len(),
+            skipped
+                .first()
+                .map(|(l, r)| format!(" (e.g. {l}: {r})"))
+                .unwrap_or_default()
+        ));
+    }
+    // Operations served from another host (their own `servers`) get a dependency of
+    // their own, with the same credentials: one base URL per dependency.
+    let main_server = root.get("servers").and_then(server_url);
+    let mut extra_deps: Vec<(String, String)> = Vec::new();
+    for t in tools.iter_mut() {
+        let Some(url) = t.server.clone() else {
+            continue;
+        };
+        if Some(&url) == main_server.as_ref() {
+            t.server = None;
+            continue;
+        }
+        let name = match extra_deps.iter().find(|(_, u)| *u == url) {
+            Some((n, _)) => n.clone(),
+            None => {
+                let host = url::Url::parse(&url)
+                    .ok()
+                    .and_then(|u| u.host_str().map(str::to_string))
+                    .unwrap_or_else(|| format!("server{}", extra_deps.len() + 2));
+                let n = format!("{dependency}_{}", dependency_name(&host));
+                extra_deps.push((n.clone(), url.clone()));
+                n
+            }
+        };
+        t.notes
+            .push(format!("served from {url}: dependency `{name}`"));
+        t.dependency = Some(name);
+    }
+    // A server variable whose default is itself a placeholder (`{your-agent-url}`) is
+    // the user's to fill in: it becomes an `${ENV}` reference, like a credential.
+    let mut env = auth.env;
+    let mut base_url = base_url;
+    for url in std::iter::once(&mut base_url).chain(extra_deps.iter_mut().map(|(_, u)| u)) {
+        *url = placeholders_to_env(url, &dependency, &mut env);
+    }
+    resolve_successors(&mut tools);
+    let mut all_headers: Vec<String> = Vec::new();
+    for t in &tools {
+        for h in &t.response_headers {
+            if !all_headers.iter().any(|x| x.eq_ignore_ascii_case(h)) {
+                all_headers.push(h.clone());
+            }
+        }
+    }
+    let rate_limit_headers = operations::header_family(&all_headers);
+    let mut documented: BTreeSet<String> = all_headers
+        .iter()
+        .filter(|h| {
+            let l = h.to_ascii_lowercase();
+            l.contains("ratelimit") || l.contains("rate-limit")
+        })
+        .cloned()
+        .collect();
+    documented.extend(operations::lifecycle_headers(&all_headers));
+    warnings.extend(auth.warnings.iter().cloned());
+    let imported = Imported {
+        title,
+        contract_version: major_minor(&spec_version),
+        spec_version,
+        format: format.to_string(),
+        file_name: opts
+            .spec
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        command: command_line(opts, &dependency),
+        dependency,
+        base_url,
+        extra_dependencies: extra_deps,
+        headers: auth.headers,
+        auth_query: auth.query,
+        env,
+        rate_limit_headers,
+        documented_headers: documented.into_iter().collect(),
+        owner,
+        tools,
+        skipped,
+        warnings,
+    };
+    let mut report = Vec::new();
+    let yaml = match &opts.existing {
+        Some(existing) => {
+            let (yaml, changes) = reimport::merge(existing, imported.clone())?;
+            report.extend(changes);
+            yaml
+        }
+        None => emit::config(&imported),
+    };
+    let stats = Stats {
+        operations: raw_ops.len(),
+        filtered,
+        tools: imported.tools.len(),
+        with_contract: imported
+            .tools
+            .iter()
+            .filter(|t| t.response_schema.is_some())
+            .count(),
+        skipped: operations::group(&imported.skipped),
+        files: refs.files_read(),
+        millis: started.elapsed().as_millis(),
+    };
+    if !imported.env.is_empty() {
+        report.push(format!(
+            "export before `toolgate serve`: {}",
+            imported
+                .env
+                .iter()
+                .map(|(v, what)| format!("{v} ({what})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    report.push(summary(&stats));
+    Ok(Outcome {
+        yaml,
+        report,
+        stats,
+    })
+}
+
+/// `https://{agent-url}/v1` → `https://${DEP_AGENT_URL}/v1`, recording the variable.
+fn placeholders_to_env(url: &str, dependency: &str, env: &mut Vec<(String, String)>) -> String {
+    let mut out = String::new();
+    let mut rest = url;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        let name = &rest[open + 1..open + close];
+        let var = format!(
+            "{}_{}",
+            dependency.to_ascii_uppercase(),
+            dependency_name(name).to_ascii_uppercase()
+        );
+        if !env.iter().any(|(v, _)| *v == var) {
+            env.push((var.clone(), format!("the `{name}` part of {url}")));
+        }
+        out.push_str(&rest[..open]);
+        out.push_str(&format!("${{{var}}}"));
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `toolgate import openapi spec.yaml --dependency d …`, as it can be run again.
+fn command_line(opts: &Options, dependency: &str) -> String {
+    let mut parts = vec![
+        "toolgate import openapi".to_string(),
+        opts.spec
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        format!("--dependency {dependency}"),
+    ];
+    if let Some(u) = &opts.base_url {
+        parts.push(format!("--base-url {u}"));
+    }
+    if let Some(o) = &opts.owner {
+        parts.push(format!("--owner {o}"));
+    }
+    for (flag, values) in [
+        ("--include", &opts.include),
+        ("--exclude", &opts.exclude),
+        ("--tag", &opts.tags),
+    ] {
+        for v in values {
+            parts.push(format!("{flag} '{v}'"));
+        }
+    }
+    parts.join(" ")
+}
+
+/// One line of figures.
+pub fn summary(s: &Stats) -> String {
+    let mut line = format!(
+        "{} operations ({} files): {} tools, {} with a response contract, {} skipped",
+        s.operations,
+        s.files,
+        s.tools,
+        s.with_contract,
+        s.skipped.iter().map(|(_, n)| n).sum::<usize>()
+    );
+    if s.filtered > 0 {
+        line.push_str(&format!(", {} not selected", s.filtered));
+    }
+    for (reason, n) in &s.skipped {
+        line.push_str(&format!("; {n} × {reason}"));
+    }
+    line.push_str(&format!("; {} ms", s.millis));
+    line
+}
+
+fn dialect(root: &Value) -> Result<(Dialect, &'static str), String> {
+    let version = |k: &str| {
+        root.get(k).map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+    };
+    if let Some(v) = version("openapi") {
+        if v.starts_with("3.1") || v.starts_with("3.2") {
+            return Ok((Dialect::Oas31, "OpenAPI 3.1"));
+        }
+        if v.starts_with('3') {
+            return Ok((Dialect::Oas30, "OpenAPI 3.0"));
+        }
+        return Err(format!(
+            "OpenAPI {v} is not supported (2.0, 3.0 and 3.1 are)"
+        ));
+    }
+    if let Some(v) = version("swagger") {
+        if v.starts_with('2') {
+            return Ok((Dialect::Swagger2, "Swagger 2.0"));
+        }
+        return Err(format!("Swagger {v} is not supported (2.0 is)"));
+    }
+    Err("this is not an OpenAPI or Swagger description (no `openapi` or `swagger` field)".into())
+}
+
+/// `Slack Web API` → `slack_web_api`.
+pub fn dependency_name(title: &str) -> String {
+    let mut s = String::new();
+    for c in title.chars() {
+        if c.is_ascii_alphanumeric() {
+            s.push(c.to_ascii_lowercase());
+        } else if !s.ends_with('_') && !s.is_empty() {
+            s.push('_');
+        }
+    }
+    let mut s = s.trim_matches('_').to_string();
+    s.truncate(40);
+    let s = s.trim_end_matches('_').to_string();
+    if s.is_empty() { "api".into() } else { s }
+}
+
+fn contact(info: &Value) -> Option<String> {
+    let c = info.get("contact")?;
+    ["email", "url", "name"]
+        .iter()
+        .find_map(|k| c.get(*k).and_then(Value::as_str))
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
+fn base_url(root: &Value, dialect: Dialect) -> Option<String> {
+    if dialect == Dialect::Swagger2 {
+        let host = root.get("host").and_then(Value::as_str)?;
+        let scheme = root
+            .get("schemes")
+            .and_then(Value::as_array)
+            .and_then(|s| {
+                let s: Vec<&str> = s.iter().filter_map(Value::as_str).collect();
+                s.iter()
+                    .find(|x| **x == "https")
+                    .or(s.first())
+                    .map(|x| x.to_string())
+            })
+            .unwrap_or_else(|| "https".into());
+        let base = root.get("basePath").and_then(Value::as_str).unwrap_or("");
+        return Some(format!("{scheme}://{host}{}", base.trim_end_matches('/')));
+    }
+    server_url(root.get("servers")?)
+}
+
+/// The first entry of a `servers` list, its variables at their defaults.
+pub fn server_url(servers: &Value) -> Option<String> {
+    let server = servers.as_array()?.first()?;
+    let mut url = server.get("url")?.as_str()?.to_string();
+    if let Some(vars) = server.get("variables").and_then(Value::as_object) {
+        for (k, v) in vars {
+            let d = match v.get("default") {
+                Some(Value::String(s)) => s.clone(),
+                Some(other) => other.to_string(),
+                None => continue,
+            };
+            url = url.replace(&format!("{{{k}}}"), &d);
+        }
+    }
+    Some(url.trim_end_matches('/').to_string())
+}
+
+/// `10` → `10.0`, `1.7.0` → `1.7`, `2023-01-01` → `2023.0`, `v3` → `3.0`.
+pub fn major_minor(version: &str) -> String {
+    let nums: Vec<String> = version
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.trim_start_matches('0').to_string())
+        .map(|s| if s.is_empty() { "0".into() } else { s })
+        .take(2)
+        .collect();
+    match nums.as_slice() {
+        [] => "1.0".into(),
+        [m] => format!("{m}.0"),
+        [m, n, ..] => format!("{m}.{n}"),
+    }
+}
+
+/// `*` any run, `?` one character; everything else literal.
+pub fn glob(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    let (mut pi, mut ti) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ti;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ti = mark;
+        } else {
+            return false;
+        }
+    }
+    while pi < p.len() && p[pi] == '*' {
+        pi += 1;
+    }
+    pi == p.len()
+}
+
+/// A deprecated tool's successor: the tool whose operationId, name or path the spec
+/// names; otherwise the hint stays in the description only.
+fn resolve_successors(tools: &mut [Tool]) {
+    let index: Vec<(String, Option<String>, String, String)> = tools
+        .iter()
+        .map(|t| {
+            (
+                t.name.clone(),
+                t.operation_id.clone(),
+                t.path.clone(),
+                t.method.clone(),
+            )
+        })
+        .collect();
+    for t in tools.iter_mut() {
+        let Some(hint) = t.successor_hint.clone() else {
+            continue;
+        };
+        let by_path = |method: &str| {
+            index
+                .iter()
+                .find(|(_, _, p, m)| *p == hint && m == method)
+                .map(|x| x.0.clone())
+        };
+        let found = index
+            .iter()
+            .find(|(n, id, _, _)| *n == hint || id.as_deref() == Some(hint.as_str()))
+            .map(|x| x.0.clone())
+            .or_else(|| by_path(&t.method))
+            .or_else(|| by_path("GET"))
+            .filter(|n| *n != t.name);
+        match found {
+            Some(n) => {
+                t.description = format!("{} Use `{n}` instead.", t.description);
+                t.successor_hint = Some(n);
+            }
+            None => {
+                t.notes
+                    .push(format!("deprecated; the spec names `{hint}` as its replacement, which is not an imported tool"));
+                t.successor_hint = None;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_and_names() {
+        assert_eq!(major_minor("1.7.0"), "1.7");
+        assert_eq!(major_minor("10"), "10.0");
+        assert_eq!(major_minor("v2"), "2.0");
+        assert_eq!(major_minor("2023-10-01"), "2023.10");
+        assert_eq!(major_minor("beta"), "1.0");
+        assert_eq!(
+            dependency_name("Discord HTTP API (Preview)"),
+            "discord_http_api_preview"
+        );
+        assert_eq!(dependency_name("!!!"), "api");
+    }
+
+    #[test]
+    fn server_placeholders_become_env_references() {
+        let mut env = Vec::new();
+        let url = placeholders_to_env("https://{your-agent-url}/v1", "do_api", &mut env);
+        assert_eq!(url, "https://${DO_API_YOUR_AGENT_URL}/v1");
+        assert_eq!(env[0].0, "DO_API_YOUR_AGENT_URL");
+        assert_eq!(
+            placeholders_to_env("https://a.example.com", "d", &mut env),
+            "https://a.example.com"
+        );
+        assert_eq!(env.len(), 1);
+    }
+
+    #[test]
+    fn globs() {
+        assert!(glob("chat.*", "chat.postMessage"));
+        assert!(glob("/v2/droplets*", "/v2/droplets/{id}"));
+        assert!(glob("get_?", "get_a"));
+        assert!(!glob("chat.*", "users.list"));
+        assert!(glob("*", ""));
+    }
+
+    const PETS: &str = r#"
+openapi: 3.0.3
+info: {title: Pet Store, version: 2.3.1}
+servers: [{url: 'https://{region}.pets.example.com/v1', variables: {region: {default: eu}}}]
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Api-Key}
+security: [{key: []}]
+paths:
+  /pets/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      operationId: get pet
+      tags: [pets]
+      parameters:
+        - {name: Accept, in: header, schema: {type: string, enum: [application/vnd.pets.v2+json]}}
+        - {name: X-Api-Key, in: header, required: true, schema: {type: string}}
+        - {name: fields, in: query, required: true, schema: {type: string, default: all}}
+        - {name: api_key, in: query, schema: {type: string}}
+      responses:
+        '200': {description: ok, headers: {Retry-After: {schema: {type: integer}}}, content: {application/json: {schema: {type: object}}}}
+    delete:
+      operationId: get_pet
+      deprecated: true
+      x-replaced-by: get_pet
+      responses: {'204': {description: gone}}
+  /pets/{id}/photo:
+    put:
+      tags: [photos]
+      requestBody:
+        required: true
+        content: {multipart/form-data: {schema: {type: object}}}
+      responses: {'200': {description: ok}}
+"#;
+
+    fn import(spec: &str, opts: Options) -> Result<(Value, Outcome), String> {
+        let dir = std::env::temp_dir().join(format!(
+            "toolgate-import-{}-{}",
+            std::process::id(),
+            rand::random::<u32>()
+        ));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let file = dir.join("spec.yaml");
+        std::fs::write(&file, spec).map_err(|e| e.to_string())?;
+        let out = run(&Options { spec: file, ..opts })?;
+        let doc: Value = yaml_serde::from_str(&out.yaml).map_err(|e| e.to_string())?;
+        let env = |_: &str| Some("k".to_string());
+        toolgate_config::parse(&dir.join("t.yaml"), &out.yaml, &dir, &env)
+            .map_err(|e| e.to_string())?;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok((doc, out))
+    }
+
+    #[test]
+    fn an_owner_is_required_when_the_spec_names_no_contact() {
+        let e = import(PETS, Options::default()).unwrap_err();
+        assert!(e.contains("--owner"), "{e}");
+    }
+
+    #[test]
+    fn parameters_credentials_annotations_names_and_skips() {
+        let (doc, out) = import(
+            PETS,
+            Options {
+                owner: Some("pets@example.com".into()),
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        let dep = &doc["dependencies"]["pet_store"];
+        assert_eq!(dep["base_url"], "https://eu.pets.example.com/v1");
+        assert_eq!(dep["headers"]["X-Api-Key"], "${PET_STORE_API_KEY}");
+        let get = &doc["tools"]["get_pet"];
+        // The one allowed Accept value is sent, not asked for; credentials never appear.
+        assert_eq!(
+            get["request"]["headers"]["Accept"],
+            "application/vnd.pets.v2+json"
+        );
+        let props = get["input_schema"]["properties"].as_object().unwrap();
+        let mut names: Vec<&str> = props.keys().map(String::as_str).collect();
+        names.sort();
+        assert_eq!(names, ["fields", "id"]);
+        assert_eq!(get["input_schema"]["required"], serde_json::json!(["id"]));
+        assert_eq!(get["request"]["query"]["fields"], "{fields}");
+        assert_eq!(get["annotations"]["readOnlyHint"], true);
+        assert_eq!(get["contract"]["version"], "2.3");
+        // `get_pet` was taken by the sanitised `get pet`: the second gets a suffix.
+        let del = &doc["tools"]["get_pet_2"];
+        assert_eq!(del["annotations"]["destructiveHint"], true);
+        assert_eq!(del["annotations"]["idempotentHint"], true);
+        assert_eq!(del["successor"], "get_pet");
+        assert!(
+            del["description"]
+                .as_str()
+                .unwrap()
+                .starts_with("DEPRECATED")
+        );
+        assert!(
+            out.yaml.contains("drift cannot be detected"),
+            "204 is permissive and says so"
+        );
+        assert!(out.yaml.contains("# Skipped: 1 operation"));
+        assert!(out.yaml.contains("multipart/form-data"));
+        assert_eq!(out.stats.operations, 3);
+        assert_eq!(out.stats.tools, 2);
+        assert_eq!(out.stats.with_contract, 1);
+        assert!(out.report.iter().any(|l| l.contains("PET_STORE_API_KEY")));
+        assert_eq!(
+            dep.get("rate_limit_headers"),
+            None,
+            "Retry-After names no quota family"
+        );
+        assert!(
+            out.yaml
+                .contains("# Documented response headers: Retry-After")
+        );
+    }
+
+    #[test]
+    fn tags_and_globs_select_operations() {
+        let owner = Some("pets@example.com".to_string());
+        let (doc, out) = import(
+            PETS,
+            Options {
+                owner: owner.clone(),
+                tags: vec!["pets".into()],
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(out.stats.filtered, 2);
+        assert_eq!(doc["tools"].as_object().unwrap().len(), 1);
+        // Only the multipart upload is tagged `photos`: nothing to write, and it says why.
+        let e = import(
+            PETS,
+            Options {
+                owner: owner.clone(),
+                tags: vec!["photos".into()],
+                ..Options::default()
+            },
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("2 of 3 not selected by --include/--exclude/--tag, 1 skipped")
+                && e.contains("multipart"),
+            "{e}"
+        );
+        let (doc, out) = import(
+            PETS,
+            Options {
+                owner,
+                exclude: vec!["*/photo".into()],
+                include: vec!["/pets/*".into()],
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(out.stats.filtered, 1);
+        assert!(out.stats.skipped.is_empty());
+        assert!(doc["tools"].get("get_pet").is_some());
+        assert!(doc["tools"].get("get_pet_2").is_some());
+    }
+
+    #[test]
+    fn operations_on_another_host_get_a_dependency_of_their_own() {
+        let spec = r#"
+openapi: 3.0.0
+info: {title: Cloud, version: '1', contact: {email: c@example.com}}
+servers: [{url: 'https://api.cloud.example.com'}]
+components: {securitySchemes: {b: {type: http, scheme: bearer}}}
+security: [{b: []}]
+paths:
+  /v2/things: {get: {operationId: things, responses: {'204': {description: none}}}}
+  /v1/chat:
+    servers: [{url: 'https://{agent}', variables: {agent: {default: '{your-agent-url}'}}}]
+    post: {operationId: chat, responses: {'204': {description: none}}}
+  /v1/embed:
+    post:
+      operationId: embed
+      servers: [{url: 'https://inference.cloud.example.com'}]
+      responses: {'204': {description: none}}
+  /upload:
+    put: {operationId: upload, servers: [{url: 'https://'}], responses: {'204': {description: none}}}
+"#;
+        let (doc, out) = import(spec, Options::default()).unwrap();
+        let deps = doc["dependencies"].as_object().unwrap();
+        assert_eq!(deps.len(), 3, "{deps:?}");
+        let embed_dep = doc["tools"]["embed"]["dependency"].as_str().unwrap();
+        assert_eq!(embed_dep, "cloud_inference_cloud_example_com");
+        assert_eq!(
+            deps[embed_dep]["base_url"],
+            "https://inference.cloud.example.com"
+        );
+        assert_eq!(
+            deps[embed_dep]["headers"]["Authorization"],
+            "Bearer ${CLOUD_TOKEN}"
+        );
+        let chat_dep = doc["tools"]["chat"]["dependency"].as_str().unwrap();
+        assert_eq!(
+            deps[chat_dep]["base_url"],
+            "https://${CLOUD_YOUR_AGENT_URL}"
+        );
+        assert!(
+            out.report
+                .iter()
+                .any(|l| l.contains("CLOUD_YOUR_AGENT_URL"))
+        );
+        assert_eq!(doc["tools"]["things"]["dependency"], "cloud");
+        assert!(out.yaml.contains("is not a usable base URL"));
+        assert_eq!(out.stats.tools, 3);
+    }
+
+    #[test]
+    fn swagger_2_base_url_and_form_data() {
+        let spec = r##"{"swagger": "2.0", "info": {"title": "Chat", "version": "1", "contact": {"email": "c@example.com"}},
+            "host": "chat.example.com", "basePath": "/api/", "schemes": ["http", "https"],
+            "securityDefinitions": {"o": {"type": "oauth2", "flow": "implicit", "authorizationUrl": "https://x", "scopes": {}}},
+            "security": [{"o": []}],
+            "paths": {"/post": {"post": {"operationId": "post", "consumes": ["application/x-www-form-urlencoded"],
+                "parameters": [{"name": "token", "in": "formData", "type": "string"},
+                               {"name": "token", "in": "header", "type": "string"},
+                               {"name": "text", "in": "formData", "type": "string", "required": true},
+                               {"name": "n", "in": "formData", "type": "integer", "minimum": 0, "exclusiveMinimum": true, "x-nullable": true}],
+                "responses": {"200": {"description": "ok", "schema": {"$ref": "#/definitions/R"}}}}}},
+            "definitions": {"R": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}}"##;
+        let (doc, _) = import(spec, Options::default()).unwrap();
+        assert_eq!(
+            doc["dependencies"]["chat"]["base_url"],
+            "https://chat.example.com/api"
+        );
+        assert_eq!(
+            doc["dependencies"]["chat"]["headers"]["Authorization"],
+            "Bearer ${CHAT_TOKEN}"
+        );
+        let t = &doc["tools"]["post"];
+        assert_eq!(t["request"]["body_encoding"], "form");
+        assert_eq!(t["request"]["body"]["text"], "{text}");
+        assert_eq!(t["input_schema"]["required"], serde_json::json!(["text"]));
+        // `token` is a credential wherever a secured operation declares it.
+        assert!(t["input_schema"]["properties"].get("token").is_none());
+        assert!(t["request"]["body"].get("token").is_none());
+        assert!(t["request"].get("headers").is_none());
+        assert_eq!(t["input_schema"]["properties"]["n"]["exclusiveMinimum"], 0);
+        assert_eq!(
+            t["input_schema"]["properties"]["n"]["type"],
+            serde_json::json!(["integer", "null"])
+        );
+        assert_eq!(
+            t["contract"]["response_schema"]["properties"]["ok"]["type"],
+            "boolean"
+        );
+    }
+}

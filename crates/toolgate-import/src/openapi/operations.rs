@@ -1,0 +1,987 @@
+//! One operation of the spec → one tool: arguments from path, query and header
+//! parameters and the request body; the success response's schema as the contract;
+//! documented response headers; deprecation. An operation that cannot become a working
+//! tool is skipped with its reason.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use super::refs::Refs;
+use super::schema::{Converter, Dialect, Side};
+
+/// Methods a tool can use, in the order a path item lists them.
+pub const METHODS: &[&str] = &["get", "put", "post", "delete", "patch", "head"];
+
+/// Parameter names that carry credentials: the dependency sends them, never the model.
+const CREDENTIAL_NAMES: &[&str] = &[
+    "authorization",
+    "token",
+    "access_token",
+    "api_key",
+    "apikey",
+    "x-api-key",
+];
+
+/// An operation as found in the spec, with the file it lives in.
+#[derive(Debug, Clone)]
+pub struct RawOperation {
+    /// Lower-case method.
+    pub method: String,
+    /// Path template as written in the spec.
+    pub path: String,
+    /// File against which the operation's relative `$ref`s resolve.
+    pub file: PathBuf,
+    /// The operation object.
+    pub op: Value,
+    /// Path-level parameters, each with its file.
+    pub shared_params: Vec<(PathBuf, Value)>,
+    /// Path-level `servers`.
+    pub path_servers: Option<Value>,
+}
+
+/// A generated tool, ready to be written out.
+#[derive(Debug, Clone)]
+pub struct Tool {
+    /// Unique MCP name (set by the caller).
+    pub name: String,
+    /// `operationId`, when the spec gives one.
+    pub operation_id: Option<String>,
+    /// Upper-case method.
+    pub method: String,
+    /// Spec path.
+    pub path: String,
+    /// Tags.
+    pub tags: Vec<String>,
+    /// For the model.
+    pub description: String,
+    /// `request:` of the config entry.
+    pub request: Map<String, Value>,
+    /// `input_schema:`.
+    pub input_schema: Value,
+    /// The contract's response schema; `None` when the spec gives no JSON success schema.
+    pub response_schema: Option<Value>,
+    /// `annotations:`.
+    pub annotations: Map<String, Value>,
+    /// Marked `deprecated` in the spec.
+    pub deprecated: bool,
+    /// What the spec names as the replacement, as written.
+    pub successor_hint: Option<String>,
+    /// Why the tool is weaker than the operation (for a comment above it).
+    pub notes: Vec<String>,
+    /// Response header names the spec documents for it.
+    pub response_headers: Vec<String>,
+    /// The operation's own server (`servers` on the operation or its path), if any.
+    pub server: Option<String>,
+    /// The dependency it calls, when not the main one.
+    pub dependency: Option<String>,
+}
+
+/// Why an operation is not a tool.
+#[derive(Debug, Clone)]
+pub struct Skip(pub String);
+
+/// Everything about the spec that operations share.
+#[derive(Debug)]
+pub struct Context<'a> {
+    /// Resolver.
+    pub refs: &'a mut Refs,
+    /// Spec generation.
+    pub dialect: Dialect,
+    /// Root document.
+    pub root: &'a Value,
+    /// Names of `apiKey` parameters: credentials, never arguments.
+    pub credential_params: HashSet<String>,
+}
+
+/// Lists the operations of the spec in its own order.
+pub fn list(refs: &mut Refs, root_file: &Path, root: &Value) -> (Vec<RawOperation>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut warnings = Vec::new();
+    let Some(paths) = root.get("paths").and_then(Value::as_object) else {
+        warnings.push("the spec has no `paths`".into());
+        return (out, warnings);
+    };
+    for (path, item) in paths {
+        let (file, item) = match refs.deref(root_file, item) {
+            Ok(x) => x,
+            Err(e) => {
+                warnings.push(format!("{path}: {e}"));
+                continue;
+            }
+        };
+        let shared_params = params_of(refs, &file, item.get("parameters"), &mut warnings);
+        let Some(obj) = item.as_object() else {
+            continue;
+        };
+        for (method, op) in obj {
+            let lower = method.to_ascii_lowercase();
+            if !METHODS.contains(&lower.as_str()) && !matches!(lower.as_str(), "options" | "trace")
+            {
+                continue;
+            }
+            let (op_file, op) = match refs.deref(&file, op) {
+                Ok(x) => x,
+                Err(e) => {
+                    warnings.push(format!("{} {path}: {e}", method.to_uppercase()));
+                    continue;
+                }
+            };
+            out.push(RawOperation {
+                method: lower,
+                path: path.clone(),
+                file: op_file,
+                op,
+                shared_params: shared_params.clone(),
+                path_servers: item.get("servers").cloned(),
+            });
+        }
+    }
+    (out, warnings)
+}
+
+fn params_of(
+    refs: &mut Refs,
+    file: &Path,
+    list: Option<&Value>,
+    warnings: &mut Vec<String>,
+) -> Vec<(PathBuf, Value)> {
+    let mut out = Vec::new();
+    for p in list.and_then(Value::as_array).into_iter().flatten() {
+        match refs.deref(file, p) {
+            Ok(x) => out.push(x),
+            Err(e) => warnings.push(e),
+        }
+    }
+    out
+}
+
+/// One argument of the tool being built.
+struct Arg {
+    name: String,
+    schema: Value,
+    required: bool,
+}
+
+/// Builds the tool for one operation.
+pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
+    if !METHODS.contains(&raw.method.as_str()) {
+        return Err(Skip(format!(
+            "method {} is not supported by toolgate",
+            raw.method.to_uppercase()
+        )));
+    }
+    let op = &raw.op;
+    let server = match op.get("servers").or(raw.path_servers.as_ref()) {
+        None => None,
+        Some(list) => {
+            let url = super::server_url(list).unwrap_or_default();
+            match url::Url::parse(&url) {
+                Ok(u)
+                    if matches!(u.scheme(), "http" | "https")
+                        && u.host_str().is_some_and(|h| !h.is_empty()) =>
+                {
+                    Some(url)
+                }
+                _ => {
+                    return Err(Skip(format!(
+                        "its server URL `{url}` is not a usable base URL"
+                    )));
+                }
+            }
+        }
+    };
+    let mut warnings = Vec::new();
+    let mut params = params_of(cx.refs, &raw.file, op.get("parameters"), &mut warnings);
+    // Operation parameters override path-level ones of the same name and location.
+    for (f, shared) in &raw.shared_params {
+        let key = (shared.get("name").cloned(), shared.get("in").cloned());
+        if !params
+            .iter()
+            .any(|(_, p)| (p.get("name").cloned(), p.get("in").cloned()) == key)
+        {
+            params.push((f.clone(), shared.clone()));
+        }
+    }
+    let secured = has_security(cx.root, op);
+    let mut notes = Vec::new();
+    let mut conv = Converter::new(cx.refs, cx.dialect, Side::Request);
+    let mut args: Vec<Arg> = Vec::new();
+    let mut used: HashSet<String> = HashSet::new();
+    let mut path = raw.path.clone();
+    let mut query = Map::new();
+    let mut headers = Map::new();
+    let mut form: Vec<(String, String)> = Vec::new();
+    let mut json_body: Option<(Value, bool, Option<String>)> = None;
+    let mut form_required: Vec<String> = Vec::new();
+    let consumes = consumes(cx.root, op);
+
+    for (pfile, p) in &params {
+        let Some(name) = p.get("name").and_then(Value::as_str) else {
+            continue;
+        };
+        let location = p.get("in").and_then(Value::as_str).unwrap_or("");
+        let required = p.get("required") == Some(&Value::Bool(true)) || location == "path";
+        let lname = name.to_ascii_lowercase();
+        if matches!(location, "header" | "query" | "formData")
+            && (cx.credential_params.contains(name)
+                || (secured && CREDENTIAL_NAMES.contains(&lname.as_str())))
+        {
+            continue;
+        }
+        if location == "header" && matches!(lname.as_str(), "content-type" | "content-length") {
+            continue;
+        }
+        if location == "body" {
+            let schema = p.get("schema").cloned().unwrap_or(Value::Bool(true));
+            let converted = conv.part(pfile, &schema);
+            let description = p
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            json_body = Some((converted, required, description));
+            continue;
+        }
+        let raw_schema = param_schema(p, cx.dialect);
+        if raw_schema.get("type").and_then(Value::as_str) == Some("file") {
+            return Err(Skip("uploads a file (multipart/form-data)".into()));
+        }
+        let fixed = single_value(conv.refs_mut(), pfile, &raw_schema);
+        let default = raw_schema.get("default").cloned();
+        match location {
+            "cookie" if required => {
+                return Err(Skip(format!("needs the cookie parameter `{name}`")));
+            }
+            "cookie" => {
+                notes.push(format!(
+                    "the optional cookie parameter `{name}` is not sent"
+                ));
+                continue;
+            }
+            "header" | "query"
+                if fixed.is_some() || (required && location == "header" && default.is_some()) =>
+            {
+                let value = text_of(fixed.as_ref().or(default.as_ref()).unwrap_or(&Value::Null));
+                let target = if location == "header" {
+                    &mut headers
+                } else {
+                    &mut query
+                };
+                target.insert(name.to_string(), Value::String(value));
+                continue;
+            }
+            _ => {}
+        }
+        let arg = unique_arg(&mut used, name, location);
+        let mut schema = conv.part(pfile, &raw_schema);
+        if let (Value::Object(m), Some(Value::String(d))) = (&mut schema, p.get("description")) {
+            m.entry("description")
+                .or_insert_with(|| Value::String(trim_text(d, 300)));
+        }
+        let placeholder = Value::String(format!("{{{arg}}}"));
+        match location {
+            "path" => {
+                path = path.replace(&format!("{{{name}}}"), &format!("{{{arg}}}"));
+            }
+            "query" => {
+                query.insert(name.to_string(), placeholder);
+            }
+            "header" => {
+                headers.insert(name.to_string(), placeholder);
+            }
+            "formData" => {
+                form.push((name.to_string(), arg.clone()));
+                if required {
+                    form_required.push(arg.clone());
+                }
+            }
+            other => {
+                notes.push(format!("parameter `{name}` in `{other}` is not sent"));
+                continue;
+            }
+        }
+        // A documented default is what the API uses when the value is left out, so
+        // the model need not give it (only path parameters are always needed).
+        let required = required && (location == "path" || default.is_none());
+        args.push(Arg {
+            name: arg,
+            schema,
+            required,
+        });
+    }
+    // Path placeholders the spec forgot to declare are still arguments.
+    for seg in undeclared(&path, &args) {
+        let arg = unique_arg(&mut used, &seg, "path");
+        path = path.replace(&format!("{{{seg}}}"), &format!("{{{arg}}}"));
+        args.push(Arg {
+            name: arg,
+            schema: json!({"type": "string"}),
+            required: true,
+        });
+        notes.push(format!(
+            "path parameter `{seg}` is not declared in the spec; taken as a string"
+        ));
+    }
+    let mut body_encoding = None;
+    if let Some(rb) = op.get("requestBody") {
+        let (rfile, rb) = conv.refs_mut().deref(&raw.file, rb).map_err(Skip)?;
+        let required = rb.get("required") == Some(&Value::Bool(true));
+        let content = rb.get("content").and_then(Value::as_object);
+        let media = content.and_then(|c| {
+            c.iter()
+                .find(|(k, _)| is_json(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .or_else(|| {
+                    c.iter()
+                        .find(|(k, _)| k.starts_with("application/x-www-form-urlencoded"))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                })
+        });
+        match media {
+            Some((kind, m)) if is_json(&kind) => {
+                let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
+                let converted = conv.part(&rfile, &schema);
+                let description = rb
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                json_body = Some((converted, required, description));
+            }
+            Some((_, m)) => {
+                let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
+                let (sfile, resolved) = conv.refs_mut().deref(&rfile, &schema).map_err(Skip)?;
+                let req: Vec<String> = resolved
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .map(|r| {
+                        r.iter()
+                            .filter_map(Value::as_str)
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if let Some(props) = resolved.get("properties").and_then(Value::as_object) {
+                    for (name, ps) in props {
+                        let arg = unique_arg(&mut used, name, "body");
+                        let schema = conv.part(&sfile, ps);
+                        let is_req = req.contains(name);
+                        form.push((name.clone(), arg.clone()));
+                        args.push(Arg {
+                            name: arg,
+                            schema,
+                            required: is_req,
+                        });
+                    }
+                }
+            }
+            None => {
+                let kinds: Vec<&str> = content
+                    .map(|c| c.keys().map(String::as_str).collect())
+                    .unwrap_or_default();
+                if required {
+                    return Err(Skip(format!(
+                        "request body is {} (only JSON and form bodies are supported)",
+                        if kinds.is_empty() {
+                            "undescribed".to_string()
+                        } else {
+                            kinds.join(", ")
+                        }
+                    )));
+                }
+                notes.push(format!(
+                    "the optional {} request body is not sent",
+                    kinds.join(", ")
+                ));
+            }
+        }
+    }
+    let mut request = Map::new();
+    request.insert("method".into(), json!(raw.method.to_uppercase()));
+    request.insert("path".into(), json!(path));
+    if !query.is_empty() {
+        request.insert("query".into(), Value::Object(query));
+    }
+    if !headers.is_empty() {
+        request.insert("headers".into(), Value::Object(headers));
+    }
+    if let Some((schema, required, description)) = json_body {
+        let arg = unique_arg(&mut used, "body", "body");
+        request.insert("body".into(), json!(format!("{{{arg}}}")));
+        let mut schema = schema;
+        if let (Value::Object(m), Some(d)) = (&mut schema, description) {
+            m.entry("description")
+                .or_insert_with(|| Value::String(trim_text(&d, 300)));
+        }
+        args.push(Arg {
+            name: arg,
+            schema,
+            required,
+        });
+    } else if !form.is_empty() {
+        // Swagger 2.0 `formData` is form-encoded unless the operation only takes multipart.
+        if consumes.iter().all(|c| c.starts_with("multipart/")) && !consumes.is_empty() {
+            return Err(Skip("takes only a multipart/form-data body".into()));
+        }
+        let body: Map<String, Value> = form
+            .iter()
+            .map(|(k, a)| (k.clone(), json!(format!("{{{a}}}"))))
+            .collect();
+        request.insert("body".into(), Value::Object(body));
+        body_encoding = Some("form");
+    }
+    if let Some(enc) = body_encoding {
+        request.insert("body_encoding".into(), json!(enc));
+    }
+    let (defs, conv_warnings) = conv.finish();
+    warnings.extend(conv_warnings);
+    let mut input = Map::new();
+    input.insert("type".into(), json!("object"));
+    let mut props = Map::new();
+    let mut required = Vec::new();
+    for a in args {
+        if a.required {
+            required.push(json!(a.name));
+        }
+        props.insert(a.name, a.schema);
+    }
+    input.insert("properties".into(), Value::Object(props));
+    if !required.is_empty() {
+        input.insert("required".into(), Value::Array(required));
+    }
+    if !defs.is_empty() {
+        input.insert("$defs".into(), Value::Object(defs.into_iter().collect()));
+    }
+
+    let (input, input_notes) = super::schema::usable(
+        Value::Object(input),
+        |s| {
+            jsonschema::draft202012::new(s)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        },
+        json!({"type": "object"}),
+    );
+    notes.extend(input_notes.into_iter().map(|n| format!("input: {n}")));
+    let (response_schema, response_headers, response_notes) = response(cx, raw, &mut warnings);
+    let response_schema = response_schema.and_then(|s| {
+        let (s, n) = super::schema::usable(
+            s,
+            |s| {
+                toolgate_contract::ResponseContract::compile(s, None)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            },
+            // Null marks "not usable": the tool then gets the permissive contract.
+            Value::Null,
+        );
+        notes.extend(n.into_iter().map(|n| format!("contract: {n}")));
+        (!s.is_null()).then_some(s)
+    });
+    notes.extend(response_notes);
+    for w in warnings {
+        notes.push(format!("weakened: {w}"));
+    }
+    let deprecated = op.get("deprecated") == Some(&Value::Bool(true));
+    let description = describe(op, &raw.method, &raw.path);
+    let successor_hint = if deprecated { successor_hint(op) } else { None };
+    let mut annotations = Map::new();
+    match raw.method.as_str() {
+        "get" | "head" => {
+            annotations.insert("readOnlyHint".into(), json!(true));
+        }
+        "put" => {
+            annotations.insert("idempotentHint".into(), json!(true));
+        }
+        "delete" => {
+            annotations.insert("idempotentHint".into(), json!(true));
+            annotations.insert("destructiveHint".into(), json!(true));
+        }
+        _ => {}
+    }
+    Ok(Tool {
+        name: String::new(),
+        operation_id: op
+            .get("operationId")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        method: raw.method.to_uppercase(),
+        path: raw.path.clone(),
+        tags: op
+            .get("tags")
+            .and_then(Value::as_array)
+            .map(|t| {
+                t.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        description,
+        request,
+        input_schema: input,
+        response_schema,
+        annotations,
+        deprecated,
+        successor_hint,
+        notes,
+        response_headers,
+        server,
+        dependency: None,
+    })
+}
+
+/// The success response's JSON schema, the documented headers of every response.
+fn response(
+    cx: &mut Context<'_>,
+    raw: &RawOperation,
+    warnings: &mut Vec<String>,
+) -> (Option<Value>, Vec<String>, Vec<String>) {
+    let mut notes = Vec::new();
+    let mut headers = Vec::new();
+    let Some(responses) = raw.op.get("responses").and_then(Value::as_object) else {
+        notes
+            .push("the spec documents no responses: drift cannot be detected for this tool".into());
+        return (None, headers, notes);
+    };
+    let mut resolved: Vec<(String, PathBuf, Value)> = Vec::new();
+    for (code, r) in responses {
+        match cx.refs.deref(&raw.file, r) {
+            Ok((f, v)) => {
+                if let Some(h) = v.get("headers").and_then(Value::as_object) {
+                    for k in h.keys() {
+                        if !headers.iter().any(|x: &String| x.eq_ignore_ascii_case(k)) {
+                            headers.push(k.clone());
+                        }
+                    }
+                }
+                resolved.push((code.clone(), f, v));
+            }
+            Err(e) => warnings.push(format!("response {code}: {e}")),
+        }
+    }
+    let order = ["200", "201", "202", "203", "206", "2XX", "2xx"];
+    let success = order
+        .iter()
+        .find_map(|c| resolved.iter().find(|(k, _, _)| k == c))
+        .or_else(|| resolved.iter().find(|(k, _, _)| k.starts_with('2')))
+        .or_else(|| {
+            let any_2xx = resolved.iter().any(|(k, _, _)| k.starts_with('2'));
+            (!any_2xx)
+                .then(|| resolved.iter().find(|(k, _, _)| k == "default"))
+                .flatten()
+        });
+    let Some((code, file, resp)) = success else {
+        notes.push(
+            "no success response is documented: drift cannot be detected for this tool".into(),
+        );
+        return (None, headers, notes);
+    };
+    let schema = match cx.dialect {
+        Dialect::Swagger2 => {
+            let produces = produces(cx.root, &raw.op);
+            if !produces.is_empty() && !produces.iter().any(|p| is_json(p)) {
+                None
+            } else {
+                resp.get("schema").cloned()
+            }
+        }
+        _ => resp
+            .get("content")
+            .and_then(Value::as_object)
+            .and_then(|c| c.iter().find(|(k, _)| is_json(k)).map(|(_, m)| m.clone()))
+            .and_then(|m| m.get("schema").cloned()),
+    };
+    let Some(schema) = schema else {
+        let why = if code == "204" || resp.get("content").is_none() && resp.get("schema").is_none()
+        {
+            format!("the {code} response has no body")
+        } else {
+            format!("the {code} response is not JSON")
+        };
+        notes.push(format!(
+            "{why}: the contract accepts anything, drift cannot be detected for this tool"
+        ));
+        return (None, headers, notes);
+    };
+    if schema.get("type").and_then(Value::as_str) == Some("file") {
+        notes.push("the response is a file: the contract accepts anything, drift cannot be detected for this tool".into());
+        return (None, headers, notes);
+    }
+    let (converted, w) = Converter::new(cx.refs, cx.dialect, Side::Response).root(file, &schema);
+    warnings.extend(w);
+    (Some(converted), headers, notes)
+}
+
+fn has_security(root: &Value, op: &Value) -> bool {
+    let req = op.get("security").or_else(|| root.get("security"));
+    req.and_then(Value::as_array).is_some_and(|r| !r.is_empty())
+}
+
+fn consumes(root: &Value, op: &Value) -> Vec<String> {
+    strings(op.get("consumes").or_else(|| root.get("consumes")))
+}
+
+fn produces(root: &Value, op: &Value) -> Vec<String> {
+    strings(op.get("produces").or_else(|| root.get("produces")))
+}
+
+fn strings(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `application/json`, `application/problem+json`, `text/json; charset=utf-8`, `*/*`.
+pub fn is_json(media: &str) -> bool {
+    let m = media
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    m == "*/*" || m.ends_with("/json") || m.ends_with("+json")
+}
+
+/// The schema of a non-body parameter: 3.x `schema`, or 2.0's inline type keywords.
+fn param_schema(p: &Value, dialect: Dialect) -> Value {
+    if let Some(s) = p.get("schema") {
+        return s.clone();
+    }
+    if dialect != Dialect::Swagger2 {
+        // A 3.x parameter with `content` instead of `schema`: any value.
+        return json!({});
+    }
+    let mut s = Map::new();
+    if let Some(m) = p.as_object() {
+        for (k, v) in m {
+            if !matches!(
+                k.as_str(),
+                "name" | "in" | "required" | "description" | "collectionFormat" | "allowEmptyValue"
+            ) && !k.starts_with("x-")
+                || k == "x-nullable"
+            {
+                s.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Value::Object(s)
+}
+
+/// The only value a parameter may take (`enum: [v]` or `const: v`), if there is one.
+fn single_value(refs: &mut Refs, file: &Path, schema: &Value) -> Option<Value> {
+    let (_, s) = refs.deref(file, schema).ok()?;
+    if let Some(c) = s.get("const") {
+        return Some(c.clone());
+    }
+    match s.get("enum").and_then(Value::as_array) {
+        Some(e) if e.len() == 1 => Some(e[0].clone()),
+        _ => None,
+    }
+}
+
+fn text_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// An argument name the request template accepts (`[A-Za-z0-9_-]`), unique in the tool.
+fn unique_arg(used: &mut HashSet<String>, name: &str, location: &str) -> String {
+    let mut base: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if base.is_empty() {
+        base = "arg".into();
+    }
+    if used.insert(base.clone()) {
+        return base;
+    }
+    let located = format!("{base}_{location}");
+    if used.insert(located.clone()) {
+        return located;
+    }
+    let mut n = 2;
+    loop {
+        let c = format!("{located}_{n}");
+        if used.insert(c.clone()) {
+            return c;
+        }
+        n += 1;
+    }
+}
+
+fn undeclared(path: &str, args: &[Arg]) -> Vec<String> {
+    let template = toolgate_config::template::Template::parse(path);
+    let mut out: Vec<String> = template
+        .arguments()
+        .filter(|a| !args.iter().any(|x| x.name == *a))
+        .map(str::to_string)
+        .collect();
+    out.dedup();
+    out
+}
+
+/// The model's description: summary, then description, trimmed; deprecation first.
+fn describe(op: &Value, method: &str, path: &str) -> String {
+    let summary = op
+        .get("summary")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .trim();
+    let description = op
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .trim();
+    let mut text = match (summary.is_empty(), description.is_empty()) {
+        (true, true) => format!("{} {path}.", method.to_uppercase()),
+        (false, true) => summary.to_string(),
+        (true, false) => description.to_string(),
+        (false, false) if description.starts_with(summary) => description.to_string(),
+        (false, false) => format!("{summary}. {description}"),
+    };
+    if op.get("deprecated") == Some(&Value::Bool(true)) {
+        text = format!(
+            "DEPRECATED: the API marks this operation deprecated; prefer its replacement. {text}"
+        );
+    }
+    trim_text(&text, 1000)
+}
+
+/// Collapses whitespace and cuts at a word boundary near `max` characters.
+pub fn trim_text(text: &str, max: usize) -> String {
+    let collapsed: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if collapsed.chars().count() <= max {
+        return collapsed;
+    }
+    let cut: String = collapsed.chars().take(max).collect();
+    let at = cut.rfind(' ').filter(|i| *i > max / 2).unwrap_or(cut.len());
+    format!("{}…", cut[..at].trim_end_matches([',', '.', ';', ':']))
+}
+
+/// What a deprecated operation names as its replacement: an `x-` field, or a "use X
+/// instead" / "replaced by X" phrase in its description.
+pub fn successor_hint(op: &Value) -> Option<String> {
+    if let Some(m) = op.as_object() {
+        for (k, v) in m {
+            let k = k.to_ascii_lowercase();
+            if k.starts_with("x-")
+                && [
+                    "successor",
+                    "replac",
+                    "supersed",
+                    "deprecated-by",
+                    "deprecatedby",
+                    "alternative",
+                ]
+                .iter()
+                .any(|w| k.contains(w))
+                && let Some(s) = v.as_str()
+            {
+                return Some(s.trim().to_string());
+            }
+        }
+    }
+    let text = op.get("description").and_then(Value::as_str)?;
+    let lower = text.to_ascii_lowercase();
+    for cue in [
+        "use the ",
+        "use ",
+        "replaced by ",
+        "superseded by ",
+        "in favor of ",
+        "in favour of ",
+    ] {
+        let mut from = 0;
+        while let Some(i) = lower[from..].find(cue) {
+            let start = from + i + cue.len();
+            from = start;
+            let rest = &text[start..];
+            let word = if let Some(r) = rest.strip_prefix('`') {
+                r.split('`').next()
+            } else {
+                rest.split(|c: char| c.is_whitespace() || c == ',' || c == ')')
+                    .next()
+            };
+            if let Some(w) = word.map(|w| w.trim_end_matches(['.', ';', ':']))
+                && !w.is_empty()
+                && (w.contains('/') || w.contains('_') || w.contains('.') || rest.starts_with('`'))
+            {
+                return Some(w.to_string());
+            }
+        }
+    }
+    None
+}
+
+/// Response-header names → the rate-limit header family to expect (`None`: let
+/// toolgate detect it per response).
+pub fn header_family(names: &[String]) -> Option<&'static str> {
+    let lower: Vec<String> = names.iter().map(|n| n.to_ascii_lowercase()).collect();
+    let has = |n: &str| lower.iter().any(|x| x == n);
+    let prefix = |p: &str| lower.iter().any(|x| x.starts_with(p));
+    if has("x-ratelimit-reset-after") || has("x-ratelimit-bucket") {
+        Some("discord")
+    } else if prefix("anthropic-ratelimit-") {
+        Some("anthropic")
+    } else if has("x-ratelimit-limit-requests") || has("x-ratelimit-remaining-tokens") {
+        Some("openai")
+    } else if prefix("x-hubspot-ratelimit") {
+        Some("hubspot")
+    } else if prefix("x-sentry-rate-limit") {
+        Some("sentry")
+    } else if has("sforce-limit-info") {
+        Some("salesforce")
+    } else if has("x-rate-limit-limit") || has("x-rate-limit-remaining") {
+        Some("okta")
+    } else if has("ratelimit-observed") || has("ratelimit-resettime") {
+        Some("gitlab")
+    } else if has("ratelimit")
+        || has("ratelimit-policy")
+        || has("ratelimit-limit")
+        || has("ratelimit-remaining")
+    {
+        Some("ietf")
+    } else if has("x-ratelimit-limit") || has("x-ratelimit-remaining") {
+        Some("github")
+    } else {
+        None
+    }
+}
+
+/// Headers that announce lifecycle signals toolgate reads whatever the family.
+pub fn lifecycle_headers(names: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = names
+        .iter()
+        .filter(|n| {
+            let l = n.to_ascii_lowercase();
+            matches!(
+                l.as_str(),
+                "retry-after" | "deprecation" | "sunset" | "warning"
+            )
+        })
+        .cloned()
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Grouped skip reasons, most frequent first.
+pub fn group(skipped: &[(String, String)]) -> Vec<(String, usize)> {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for (_, reason) in skipped {
+        *counts.entry(reason.as_str()).or_default() += 1;
+    }
+    let mut v: Vec<(String, usize)> = counts
+        .into_iter()
+        .map(|(k, n)| (k.to_string(), n))
+        .collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn header_families_from_documented_headers() {
+        assert_eq!(
+            header_family(&names(&[
+                "X-RateLimit-Limit",
+                "X-RateLimit-Remaining",
+                "X-RateLimit-Reset-After",
+                "X-RateLimit-Bucket"
+            ])),
+            Some("discord")
+        );
+        assert_eq!(
+            header_family(&names(&[
+                "X-RateLimit-Limit",
+                "X-RateLimit-Remaining",
+                "X-RateLimit-Reset"
+            ])),
+            Some("github")
+        );
+        assert_eq!(
+            header_family(&names(&[
+                "ratelimit-limit",
+                "ratelimit-remaining",
+                "ratelimit-reset"
+            ])),
+            Some("ietf")
+        );
+        assert_eq!(
+            header_family(&names(&["RateLimit-Policy", "RateLimit"])),
+            Some("ietf")
+        );
+        assert_eq!(
+            header_family(&names(&["RateLimit-Limit", "RateLimit-Observed"])),
+            Some("gitlab")
+        );
+        assert_eq!(
+            header_family(&names(&["x-ratelimit-limit-requests"])),
+            Some("openai")
+        );
+        assert_eq!(
+            header_family(&names(&["X-Rate-Limit-Remaining"])),
+            Some("okta")
+        );
+        assert_eq!(
+            header_family(&names(&["anthropic-ratelimit-requests-limit"])),
+            Some("anthropic")
+        );
+        assert_eq!(header_family(&names(&["ETag", "Link"])), None);
+        assert_eq!(
+            lifecycle_headers(&names(&["Sunset", "ETag", "Retry-After", "Deprecation"])),
+            names(&["Deprecation", "Retry-After", "Sunset"])
+        );
+    }
+
+    #[test]
+    fn successor_from_description_or_extension() {
+        let op = json!({"description": "**Note: This endpoint is deprecated. Please use the `/v2/registries` endpoint instead.**"});
+        assert_eq!(successor_hint(&op).as_deref(), Some("/v2/registries"));
+        let op = json!({"description": "Deprecated; replaced by conversations.list."});
+        assert_eq!(successor_hint(&op).as_deref(), Some("conversations.list"));
+        let op = json!({"x-replaced-by": "list_things_v2", "description": "old"});
+        assert_eq!(successor_hint(&op).as_deref(), Some("list_things_v2"));
+        assert_eq!(
+            successor_hint(&json!({"description": "Use with care."})),
+            None
+        );
+    }
+
+    #[test]
+    fn texts_are_trimmed_at_word_boundaries() {
+        assert_eq!(trim_text("a  b\n c", 10), "a b c");
+        let t = trim_text(&"word ".repeat(100), 30);
+        assert!(t.ends_with('…') && t.chars().count() <= 31, "{t}");
+    }
+
+    #[test]
+    fn json_media_types() {
+        assert!(is_json("application/json; charset=utf-8"));
+        assert!(is_json("application/problem+json"));
+        assert!(!is_json("text/html"));
+    }
+}

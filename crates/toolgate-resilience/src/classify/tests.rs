@@ -1,0 +1,148 @@
+use super::*;
+use ErrorClass::*;
+
+fn resp(status: u16) -> Attempt {
+    Attempt::Response {
+        status,
+        rate_limited: false,
+        retry_after: None,
+        past_sunset: false,
+        body_ok: BodyCheck::Valid,
+    }
+}
+
+fn with(
+    status: u16,
+    rate_limited: bool,
+    hint: Option<u64>,
+    past_sunset: bool,
+    body_ok: BodyCheck,
+) -> Attempt {
+    Attempt::Response {
+        status,
+        rate_limited,
+        retry_after: hint.map(Duration::from_secs),
+        past_sunset,
+        body_ok,
+    }
+}
+
+#[test]
+fn table() {
+    use BodyCheck::*;
+    let cases: Vec<(&str, Attempt, Option<ErrorClass>)> = vec![
+        ("200 valid", resp(200), None),
+        ("204 valid", resp(204), None),
+        (
+            "200 not json",
+            with(200, false, None, false, NotJson),
+            Some(ContractDrift),
+        ),
+        (
+            "200 schema",
+            with(200, false, None, false, SchemaMismatch),
+            Some(ContractDrift),
+        ),
+        (
+            "200 too large",
+            with(200, false, None, false, TooLarge),
+            Some(ContractDrift),
+        ),
+        (
+            "200 valid but flagged",
+            with(200, true, None, false, Valid),
+            None,
+        ),
+        (
+            "200 throttle body",
+            with(200, true, None, false, SchemaMismatch),
+            Some(RateLimited),
+        ),
+        ("429", resp(429), Some(RateLimited)),
+        (
+            "429 with hint",
+            with(429, false, Some(30), false, Valid),
+            Some(RateLimited),
+        ),
+        (
+            "403 throttle",
+            with(403, true, None, false, Valid),
+            Some(RateLimited),
+        ),
+        ("403 plain", resp(403), Some(Auth)),
+        ("401", resp(401), Some(Auth)),
+        ("410", resp(410), Some(Gone)),
+        (
+            "404 past sunset",
+            with(404, false, None, true, Valid),
+            Some(Gone),
+        ),
+        ("404", resp(404), Some(ClientError)),
+        ("400", resp(400), Some(ClientError)),
+        ("422", resp(422), Some(ClientError)),
+        ("409", resp(409), Some(ClientError)),
+        (
+            "400 vendor throttle",
+            with(400, true, None, false, Valid),
+            Some(RateLimited),
+        ),
+        ("408", resp(408), Some(Timeout)),
+        (
+            "503 hint",
+            with(503, false, Some(5), false, Valid),
+            Some(Overloaded),
+        ),
+        (
+            "529 hint",
+            with(529, false, Some(5), false, Valid),
+            Some(Overloaded),
+        ),
+        ("503 bare", resp(503), Some(ServerError)),
+        ("529 bare", resp(529), Some(ServerError)),
+        (
+            "500 hint",
+            with(500, false, Some(5), false, Valid),
+            Some(ServerError),
+        ),
+        ("500", resp(500), Some(ServerError)),
+        ("502", resp(502), Some(ServerError)),
+        ("504", resp(504), Some(ServerError)),
+        (
+            "503 throttle flag",
+            with(503, true, Some(5), false, Valid),
+            Some(RateLimited),
+        ),
+        ("100", resp(100), Some(ContractDrift)),
+        ("301", resp(301), Some(ContractDrift)),
+        ("304", resp(304), Some(ContractDrift)),
+        ("0", resp(0), Some(ServerError)),
+        ("600", resp(600), Some(ServerError)),
+        ("timeout", Attempt::Timeout, Some(Timeout)),
+        ("connect", Attempt::Connect, Some(Connect)),
+    ];
+    for (name, attempt, want) in cases {
+        assert_eq!(classify(&attempt), want, "{name}");
+    }
+}
+
+#[test]
+fn never_produces_gateway_only_classes() {
+    // circuit_open and budget_exhausted are the gateway's refusals, not
+    // something an upstream can say.
+    for status in 0..=999u16 {
+        for flags in 0..8u8 {
+            let a = with(
+                status,
+                flags & 1 != 0,
+                (flags & 2 != 0).then_some(1),
+                flags & 4 != 0,
+                BodyCheck::SchemaMismatch,
+            );
+            let c = classify(&a);
+            assert!(
+                c != Some(CircuitOpen) && c != Some(BudgetExhausted),
+                "{a:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,176 @@
+use super::*;
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+fn failed(class: ErrorClass) -> Outcome {
+    Outcome::Failed {
+        class,
+        hint: None,
+        brownout: false,
+    }
+}
+
+fn run(outcomes: &[Outcome], budget: bool) -> (Vec<Step>, RetryLoop) {
+    let t0 = Instant::now();
+    let mut l = RetryLoop::new(Backoff::default(), true, t0 + Duration::from_secs(10));
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut steps = Vec::new();
+    for o in outcomes {
+        let step = l.next(*o, t0, |_| budget, &mut rng);
+        steps.push(step);
+        if let Step::Wait(_) = step {
+            steps.push(l.next(Outcome::Waited, t0, |_| budget, &mut rng));
+        }
+    }
+    (steps, l)
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_retried_503_that_recovers_is_a_recovered_sequence() {
+    let (steps, l) = run(&[failed(ErrorClass::ServerError), Outcome::Success], true);
+    assert!(matches!(steps[0], Step::Wait(_)));
+    assert_eq!(steps[1], Step::Attempt);
+    assert_eq!(steps[2], Step::Done(Verdict::Succeeded));
+    assert_eq!(l.attempts(), 2);
+    assert_eq!(
+        l.sequence(),
+        Some((ErrorClass::ServerError, Sequence::Recovered))
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn drift_is_never_retried() {
+    let (steps, l) = run(&[failed(ErrorClass::ContractDrift)], true);
+    assert_eq!(
+        steps[0],
+        Step::Done(Verdict::Failed {
+            class: ErrorClass::ContractDrift,
+            last: ErrorClass::ContractDrift,
+            reason: Some(GiveUpReason::NotRetryable),
+        })
+    );
+    assert_eq!(l.attempts(), 1);
+    assert_eq!(l.sequence(), None);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_denied_budget_reports_budget_exhausted_with_the_real_class_kept() {
+    let (steps, l) = run(&[failed(ErrorClass::Timeout)], false);
+    assert_eq!(
+        steps[0],
+        Step::Done(Verdict::Failed {
+            class: ErrorClass::BudgetExhausted,
+            last: ErrorClass::Timeout,
+            reason: Some(GiveUpReason::BudgetDenied),
+        })
+    );
+    // No retry happened, so there is no retry sequence to count.
+    assert_eq!(l.sequence(), None);
+}
+
+#[tokio::test(start_paused = true)]
+async fn timeouts_in_a_brownout_are_not_retried() {
+    let (steps, _) = run(
+        &[Outcome::Failed {
+            class: ErrorClass::Timeout,
+            hint: None,
+            brownout: true,
+        }],
+        true,
+    );
+    assert!(matches!(
+        steps[0],
+        Step::Done(Verdict::Failed {
+            reason: Some(GiveUpReason::NotRetryable),
+            ..
+        })
+    ));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_hint_longer_than_the_deadline_stops_now_and_carries_the_wait() {
+    let t0 = Instant::now();
+    let mut l = RetryLoop::new(Backoff::default(), true, t0 + Duration::from_secs(5));
+    let step = l.next(
+        Outcome::Failed {
+            class: ErrorClass::RateLimited,
+            hint: Some(Duration::from_secs(47)),
+            brownout: false,
+        },
+        t0,
+        |_| panic!("the budget is not asked for a retry that cannot happen"),
+        &mut SmallRng::seed_from_u64(1),
+    );
+    assert_eq!(
+        step,
+        Step::Done(Verdict::Failed {
+            class: ErrorClass::RateLimited,
+            last: ErrorClass::RateLimited,
+            reason: Some(GiveUpReason::DeadlineTooShort {
+                wait: Duration::from_secs(47)
+            }),
+        })
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn attempts_run_out_after_max_attempts() {
+    let f = failed(ErrorClass::ServerError);
+    let (steps, l) = run(&[f, f, f], true);
+    assert_eq!(l.attempts(), 3);
+    assert!(matches!(
+        steps.last(),
+        Some(Step::Done(Verdict::Failed {
+            reason: Some(GiveUpReason::AttemptsExhausted),
+            ..
+        }))
+    ));
+    assert_eq!(
+        l.sequence(),
+        Some((ErrorClass::ServerError, Sequence::Exhausted))
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_refusal_ends_the_call_with_its_own_class_and_no_attempt() {
+    let (steps, l) = run(
+        &[Outcome::Refused {
+            class: ErrorClass::CircuitOpen,
+        }],
+        true,
+    );
+    assert_eq!(
+        steps[0],
+        Step::Done(Verdict::Failed {
+            class: ErrorClass::CircuitOpen,
+            last: ErrorClass::CircuitOpen,
+            reason: None,
+        })
+    );
+    assert_eq!(l.attempts(), 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_breaker_that_opens_during_the_wait_stops_the_retry() {
+    let (steps, l) = run(
+        &[
+            failed(ErrorClass::ServerError),
+            Outcome::Refused {
+                class: ErrorClass::CircuitOpen,
+            },
+        ],
+        true,
+    );
+    assert_eq!(l.attempts(), 1);
+    assert!(matches!(
+        steps.last(),
+        Some(Step::Done(Verdict::Failed {
+            class: ErrorClass::CircuitOpen,
+            ..
+        }))
+    ));
+    assert_eq!(
+        l.sequence(),
+        Some((ErrorClass::ServerError, Sequence::Exhausted))
+    );
+}

@@ -1,0 +1,431 @@
+//! The answer to a successful or failed `tools/call`, written once, from the checked
+//! upstream bytes.
+//!
+//! Why by hand: the answer carries the upstream body twice (as `structuredContent` and
+//! escaped into the text block). Going through a `serde_json::Value` means building the
+//! body's whole JSON tree, serialising it back and dropping it on every call, for bytes
+//! toolgate has already checked and does not change; that was most of a call's CPU
+//! (docs/performance.md). Here the bytes are copied in, and the text block is escaped
+//! eight bytes at a time. Notes that travel inside `structuredContent` are spliced into
+//! the body's object bytes, before its closing brace, for the same reason.
+//!
+//! Where notes travel: as a text block of `toolgate:` lines, as a `toolgate` member
+//! (`{"notes": [...]}`) inside `structuredContent`, or both ([`NotesMode`]). A failure
+//! carries no `structuredContent`: the TypeScript SDK validates `structuredContent`
+//! against `outputSchema` even when `isError` is set, so a partial object would turn the
+//! failure text into a schema error; every framework measured falls back to the text
+//! when there is no `structuredContent`. A note that cannot go into `structuredContent`
+//! (a failure, a body that is not an object, a body that already has a top-level member
+//! of that name) goes into the text block whatever the mode: a note is never dropped.
+//! A failure's `_meta` repeats its text under `dev.toolgate/error`, first, for clients
+//! that hand the model a dump of the whole result.
+
+use super::{ERROR_META_KEY, SIGNALS_META_KEY};
+use toolgate_config::{NotesMode, ToolSpec};
+use toolgate_engine::pipeline::{CallOutcome, Structured};
+
+/// Where one tool's notes go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotesPlacement {
+    /// The configured mode.
+    pub mode: NotesMode,
+    /// The member name inside `structuredContent`, when one is free.
+    pub member: Option<&'static str>,
+}
+
+impl NotesPlacement {
+    /// The placement configured for `spec`.
+    pub fn of(spec: &ToolSpec) -> NotesPlacement {
+        NotesPlacement {
+            mode: spec.notes,
+            member: spec.notes_member,
+        }
+    }
+}
+
+/// The JSON-RPC answer to a `tools/call`: `id` is the request id's JSON text. The
+/// members are those of MCP's `CallToolResult` (in rmcp's order), with the checked body
+/// copied in rather than re-serialised. `inline` (2026-07-28) adds `resultType`.
+pub fn tool_call(
+    id: &str,
+    outcome: CallOutcome,
+    inline: bool,
+    placement: NotesPlacement,
+) -> Vec<u8> {
+    let is_upstream_mcp = match &outcome.result {
+        Ok(s) => s.is_mcp_result(),
+        Err(f) => f.passthrough.is_some(),
+    };
+    if is_upstream_mcp {
+        return mcp_result(id, outcome, inline, placement);
+    }
+    let CallOutcome {
+        result,
+        notes,
+        signals,
+    } = outcome;
+    let body_len = result.as_ref().map_or(0, |s| s.body().len());
+    // Where the notes member goes: `Some(member)` when the structured content takes it.
+    let spliced = match (&result, placement.member) {
+        (Ok(structured), Some(member)) if !notes.is_empty() && placement.mode.in_structured() => {
+            takes_member(structured, member).then_some(member)
+        }
+        _ => None,
+    };
+    let notes_as_text = !notes.is_empty() && (placement.mode.in_text() || spliced.is_none());
+    // The text block escapes the body: quotes dominate JSON, so allow for growth.
+    let mut out = Vec::with_capacity(body_len * 5 / 2 + 1024);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    out.extend_from_slice(id.as_bytes());
+    out.extend_from_slice(if inline {
+        br#","result":{"resultType":"complete","content":[{"type":"text","text":"#.as_slice()
+    } else {
+        br#","result":{"content":[{"type":"text","text":"#.as_slice()
+    });
+    let is_error = match &result {
+        Ok(structured) => {
+            if structured.is_wrapped() {
+                write_str(&mut out, &structured.text());
+            } else {
+                write_utf8_str(&mut out, structured.body());
+            }
+            false
+        }
+        Err(failure) => {
+            write_str(&mut out, &failure.message);
+            true
+        }
+    };
+    out.push(b'}');
+    if notes_as_text {
+        out.extend_from_slice(br#",{"type":"text","text":"#);
+        write_str(&mut out, &super::notes_text(&notes));
+        out.push(b'}');
+    }
+    out.push(b']');
+    if let Ok(structured) = &result {
+        out.extend_from_slice(br#","structuredContent":"#);
+        let member = spliced.map(|m| (m, notes.as_slice()));
+        if structured.is_wrapped() {
+            out.extend_from_slice(br#"{"result":"#);
+            out.extend_from_slice(structured.body());
+            if let Some((name, notes)) = member {
+                out.push(b',');
+                write_member(&mut out, name, notes);
+            }
+            out.push(b'}');
+        } else {
+            match member.zip(object_close(structured.body())) {
+                Some(((name, notes), (close, empty))) => {
+                    let body = structured.body();
+                    out.extend_from_slice(&body[..close]);
+                    if !empty {
+                        out.push(b',');
+                    }
+                    write_member(&mut out, name, notes);
+                    out.extend_from_slice(&body[close..]);
+                }
+                None => out.extend_from_slice(structured.body()),
+            }
+        }
+    }
+    out.extend_from_slice(if is_error {
+        br#","isError":true"#
+    } else {
+        br#","isError":false"#
+    });
+    out.extend_from_slice(br#","_meta":{"#);
+    if let Err(failure) = &result {
+        write_str(&mut out, ERROR_META_KEY);
+        out.push(b':');
+        write_str(&mut out, &failure.message);
+        out.push(b',');
+    }
+    write_str(&mut out, SIGNALS_META_KEY);
+    out.push(b':');
+    // Writing a `Value` into a `Vec` cannot fail.
+    let _ = serde_json::to_writer(&mut out, &signals);
+    out.extend_from_slice(b"}}}");
+    out
+}
+
+/// The answer to a call of an upstream MCP server's tool: its result as it came — the
+/// content blocks (text, images, audio, resources), `structuredContent`, its own
+/// `_meta` — with the notes added the same way as for HTTP tools (a text block, and the
+/// notes member inside an object `structuredContent`) and toolgate's `_meta` keys next
+/// to the upstream's. A tool error keeps `isError: true` and the tool's own words.
+/// Built as a `Value`: unlike an HTTP body, the result is changed in several places.
+fn mcp_result(id: &str, outcome: CallOutcome, inline: bool, placement: NotesPlacement) -> Vec<u8> {
+    use serde_json::{Map, Value};
+    let CallOutcome {
+        result,
+        notes,
+        signals,
+    } = outcome;
+    let (bytes, error) = match &result {
+        Ok(s) => (s.body(), None),
+        Err(f) => (f.passthrough.as_deref().unwrap_or_default(), Some(f)),
+    };
+    let mut answer: Map<String, Value> = match serde_json::from_slice(bytes) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    if !answer.get("content").is_some_and(Value::is_array) {
+        answer.insert("content".into(), Value::Array(Vec::new()));
+    }
+    let mut spliced = false;
+    if let (Some(member), false) = (placement.member, notes.is_empty())
+        && placement.mode.in_structured()
+        && let Some(Value::Object(structured)) = answer.get_mut("structuredContent")
+        && !structured.contains_key(member)
+    {
+        structured.insert(member.into(), serde_json::json!({ "notes": notes }));
+        spliced = true;
+    }
+    if !notes.is_empty()
+        && (placement.mode.in_text() || !spliced)
+        && let Some(Value::Array(content)) = answer.get_mut("content")
+    {
+        content.push(serde_json::json!({ "type": "text", "text": super::notes_text(&notes) }));
+    }
+    answer.insert("isError".into(), Value::Bool(error.is_some()));
+    let meta = answer
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !meta.is_object() {
+        *meta = Value::Object(Map::new());
+    }
+    if let Value::Object(meta) = meta {
+        if let Some(f) = error {
+            meta.insert(ERROR_META_KEY.into(), Value::String(f.message.clone()));
+        }
+        meta.insert(SIGNALS_META_KEY.into(), signals);
+    }
+    if inline {
+        answer.insert("resultType".into(), Value::String("complete".into()));
+    }
+    let mut out = Vec::with_capacity(bytes.len() + 512);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    out.extend_from_slice(id.as_bytes());
+    out.extend_from_slice(br#","result":"#);
+    // Writing a `Value` into a `Vec` cannot fail.
+    let _ = serde_json::to_writer(&mut out, &answer);
+    out.push(b'}');
+    out
+}
+
+/// Whether the notes member can be added to this structured content: a wrapped body
+/// (`{"result": …}`) always can; a body must be a JSON object without a top-level
+/// member of that name (a duplicate key would leave which one a client keeps to its
+/// parser, and would change the upstream's own data).
+fn takes_member(structured: &Structured, member: &str) -> bool {
+    structured.is_wrapped()
+        || (object_close(structured.body()).is_some()
+            && !has_top_level_key(structured.body(), member))
+}
+
+/// For a body that is one JSON object: the index of its closing brace, and whether the
+/// object is empty. `None` for anything else.
+fn object_close(body: &[u8]) -> Option<(usize, bool)> {
+    let is_ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let open = body.iter().position(|b| !is_ws(b))?;
+    let close = body.iter().rposition(|b| !is_ws(b))?;
+    if body[open] != b'{' || body[close] != b'}' || close <= open {
+        return None;
+    }
+    let empty = body[open + 1..close].iter().all(is_ws);
+    Some((close, empty))
+}
+
+/// Whether the object `body` has the top-level key `key`. The bytes are searched first
+/// (no quoted `key` and no `\u` escape anywhere means no such key); only a hit parses
+/// the keys, without building the values. A body that does not parse counts as having
+/// it, so nothing is added to it.
+fn has_top_level_key(body: &[u8], key: &str) -> bool {
+    let quoted = format!("\"{key}\"");
+    if !contains(body, quoted.as_bytes()) && !contains(body, b"\\u") {
+        return false;
+    }
+    struct Keys<'k>(&'k str);
+    impl<'de> serde::de::Visitor<'de> for Keys<'_> {
+        type Value = bool;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+            let mut found = false;
+            while let Some(k) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                found |= k == self.0;
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+            Ok(found)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_slice(body);
+    serde::Deserializer::deserialize_map(&mut de, Keys(key)).unwrap_or(true)
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Appends `"name":{"notes":[…]}`.
+fn write_member(out: &mut Vec<u8>, name: &str, notes: &[String]) {
+    write_str(out, name);
+    out.extend_from_slice(br#":{"notes":["#);
+    for (i, note) in notes.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_str(out, note);
+    }
+    out.extend_from_slice(b"]}");
+}
+
+/// Appends `s` as a JSON string (quoted and escaped).
+pub fn write_str(out: &mut Vec<u8>, s: &str) {
+    write_utf8_str(out, s.as_bytes());
+}
+
+/// Appends UTF-8 `bytes` as a JSON string, escaped exactly as `serde_json` escapes.
+///
+/// Takes bytes so a checked body needs no second UTF-8 pass (the parse verified every
+/// string, and JSON outside strings is ASCII): only `"`, `\\` and control bytes change;
+/// every other byte, multi-byte sequences included, is copied in runs. Eight bytes are
+/// tested at a time (this copies the whole upstream body on every call): a bit mask marks
+/// the bytes to escape, and only those are visited.
+fn write_utf8_str(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.reserve(bytes.len() + bytes.len() / 4 + 2);
+    out.push(b'"');
+    let mut run = 0;
+    let mut blocks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for block in blocks.by_ref() {
+        let word = u64::from_le_bytes([
+            block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7],
+        ]);
+        // One bit (the high bit of its byte) per byte that needs escaping.
+        let mut special = escape_mask(word);
+        while special != 0 {
+            let i = at + (special.trailing_zeros() / 8) as usize;
+            escape_byte(out, bytes, &mut run, i, bytes[i]);
+            special &= special - 1;
+        }
+        at += 8;
+    }
+    for (i, &b) in blocks.remainder().iter().enumerate() {
+        escape_byte(out, bytes, &mut run, at + i, b);
+    }
+    out.extend_from_slice(&bytes[run..]);
+    out.push(b'"');
+}
+
+/// The high bit of every byte of `word` that is `"`, `\\` or below 0x20, and no other
+/// bit. Exact per byte: each test adds within a byte's low seven bits, so no carry
+/// crosses into the next byte.
+#[inline]
+fn escape_mask(word: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let is_zero = |v: u64| !(((v & LOW7) + LOW7) | v) & HIGHS;
+    let below_space = !(((word & LOW7) + ONES * 0x60) | word) & HIGHS;
+    is_zero(word ^ (ONES * u64::from(b'"')))
+        | is_zero(word ^ (ONES * u64::from(b'\\')))
+        | below_space
+}
+
+/// Escapes `b` (at `i` in `bytes`) if it must be, first copying the pending run.
+#[inline]
+fn escape_byte(out: &mut Vec<u8>, bytes: &[u8], run: &mut usize, i: usize, b: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let short: &[u8] = match b {
+        b'"' => b"\\\"",
+        b'\\' => b"\\\\",
+        b'\n' => b"\\n",
+        b'\r' => b"\\r",
+        b'\t' => b"\\t",
+        0x08 => b"\\b",
+        0x0c => b"\\f",
+        0x00..=0x1f => b"",
+        _ => return,
+    };
+    out.extend_from_slice(&bytes[*run..i]);
+    if short.is_empty() {
+        out.extend_from_slice(b"\\u00");
+        out.push(HEX[usize::from(b >> 4)]);
+        out.push(HEX[usize::from(b & 0xf)]);
+    } else {
+        out.extend_from_slice(short);
+    }
+    *run = i + 1;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_top_level_key_of_that_name_counts_as_taken() {
+        let taken = |body: &str| has_top_level_key(body.as_bytes(), "toolgate");
+        assert!(!taken(r#"{"a":1}"#));
+        assert!(!taken(r#"{"a":{"toolgate":1}}"#), "nested");
+        assert!(!taken(r#"{"a":"\"toolgate\""}"#), "inside a string value");
+        assert!(!taken(r#"{"a":"caf\u00e9"}"#), "an escape elsewhere");
+        assert!(taken(r#"{"toolgate":null}"#));
+        assert!(taken(r#"{"a":[1,{"b":2}], "toolgate" : 1}"#));
+        assert!(taken(r#"{"tool\u0067ate":1}"#), "an escaped spelling");
+        assert!(
+            taken(r#"{"toolgate""#),
+            "a body that does not parse is left alone"
+        );
+    }
+
+    #[test]
+    fn the_member_goes_before_the_closing_brace_of_the_object_only() {
+        assert_eq!(object_close(b" { } \n"), Some((3, true)));
+        assert_eq!(object_close(br#"{"a":1}"#), Some((6, false)));
+        assert_eq!(object_close(b"[1]"), None);
+        assert_eq!(object_close(b"\"{}\""), None);
+        assert_eq!(object_close(b""), None);
+        assert_eq!(object_close(b"}"), None);
+    }
+
+    #[test]
+    fn strings_are_escaped_exactly_as_serde_json_escapes_them() {
+        let mut every_char: String = (0u8..0x80).map(char::from).collect();
+        every_char.push_str("é ü 漢字 🦀 \u{2028} \u{7f} end\\");
+        // Random strings heavy in the bytes that matter, at every length and alignment.
+        let alphabet: Vec<char> = "\"\\\n\r\t\u{1}\u{1f} aZ{}:,é🦀".chars().collect();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut random = Vec::new();
+        for len in 0..80 {
+            let s: String = (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    alphabet[(seed % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            random.push(s);
+        }
+        for s in random.iter().map(String::as_str).chain([
+            "",
+            "plain",
+            "\"",
+            "\\",
+            "{\"a\":\"b\\\"c\"}\n",
+            every_char.as_str(),
+        ]) {
+            let mut ours = Vec::new();
+            write_str(&mut ours, s);
+            let theirs = serde_json::to_vec(s).expect("a string serialises");
+            assert_eq!(
+                String::from_utf8_lossy(&ours),
+                String::from_utf8_lossy(&theirs),
+                "{s:?}"
+            );
+        }
+    }
+}

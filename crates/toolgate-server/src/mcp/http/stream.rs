@@ -1,0 +1,252 @@
+//! Server-sent events: the standalone GET stream of a session, and the event stream a
+//! POST's answer becomes once its request sends the client something first.
+//!
+//! The GET stream opens with a priming event (an event id and a retry hint, so a client
+//! can resume), then carries the server's broadcast notifications, each with its event id
+//! (its sequence number in the shared ring), and keep-alive comments. A resume
+//! (`Last-Event-ID`) replays the broadcasts the ring still holds after that id. The
+//! stream ends when the session ends, when a newer GET replaces it, or at shutdown.
+//!
+//! A POST's stream carries the request's notifications and server→client requests as
+//! they are sent, then the answer, and ends. Its events have no ids: the request runs
+//! inside the POST, so a dropped connection cancels it (as it does for a JSON answer)
+//! and there is nothing to resume.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::mcp::dispatch::Reply;
+use toolgate_engine::broadcast::Subscriber;
+
+/// Keep-alive comment interval: inside the idle timeouts of common proxies (60 s).
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// How long a client waits before reconnecting a dropped stream.
+const RETRY_MS: u32 = 3000;
+
+/// The priming event: an event id and the retry hint, with empty data.
+pub fn priming(id: u64) -> Bytes {
+    Bytes::from(format!("id: {id}\nretry: {RETRY_MS}\ndata: \n\n"))
+}
+
+/// One SSE `message` event carrying a JSON-RPC message. A line break in the JSON (an
+/// upstream body copied as it came may have some, as insignificant whitespace) would end
+/// the `data:` field, so each line becomes a `data:` line of its own; the client joins
+/// them with `\n`, which is whitespace in JSON too.
+pub fn event(id: Option<u64>, json: &[u8], out: &mut Vec<u8>) {
+    if let Some(id) = id {
+        out.extend_from_slice(format!("id: {id}\n").as_bytes());
+    }
+    out.extend_from_slice(b"event: message\n");
+    for line in json.split(|&b| b == b'\n' || b == b'\r') {
+        out.extend_from_slice(b"data: ");
+        out.extend_from_slice(line);
+        out.push(b'\n');
+    }
+    out.push(b'\n');
+}
+
+fn sse(body: Body) -> Response {
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "text/event-stream"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// The GET stream: broadcasts from `subscriber`, until `end` is cancelled. `on_tick`
+/// runs at every keep-alive and event (the session counts the open stream as activity).
+pub(crate) fn response(
+    end: CancellationToken,
+    subscriber: Subscriber,
+    on_tick: impl Fn() + Send + 'static,
+) -> Response {
+    struct State<F> {
+        end: CancellationToken,
+        subscriber: Subscriber,
+        on_tick: F,
+        primed: bool,
+    }
+    let state = State {
+        end,
+        subscriber,
+        on_tick,
+        primed: false,
+    };
+    let stream = futures_util::stream::unfold(state, |mut s| async move {
+        if !s.primed {
+            s.primed = true;
+            let first = priming(s.subscriber.cursor());
+            return Some((Ok::<Bytes, Infallible>(first), s));
+        }
+        let chunk = tokio::select! {
+            () = s.end.cancelled() => return None,
+            batch = s.subscriber.next() => {
+                let mut out = Vec::new();
+                for (seq, json) in batch {
+                    event(Some(seq), &json, &mut out);
+                }
+                Bytes::from(out)
+            }
+            () = tokio::time::sleep(KEEP_ALIVE) => Bytes::from_static(b":\n\n"),
+        };
+        (s.on_tick)();
+        Some((Ok(chunk), s))
+    });
+    sse(Body::from_stream(stream))
+}
+
+/// The request behind a POST that turned into a stream.
+pub(crate) type Work = Pin<Box<dyn Future<Output = Option<Reply>> + Send>>;
+
+/// A POST's event stream: `first` (the message that made it a stream), then whatever
+/// the request sends through `queue` while `work` runs, then its answer. `work` is
+/// `None` when it has already finished with `answer`. While the request waits (for a
+/// client's answer to a question, say, which a person may take minutes to give), a
+/// keep-alive comment goes out every 15 s so proxies keep the connection, and `on_tick`
+/// runs (the session counts the call as activity, so it does not expire under it).
+pub(crate) fn relay(
+    first: Vec<u8>,
+    work: Option<Work>,
+    answer: Option<Vec<u8>>,
+    queue: mpsc::Receiver<Vec<u8>>,
+    on_tick: impl Fn() + Send + 'static,
+) -> Response {
+    struct Relay<F> {
+        first: Option<Vec<u8>>,
+        work: Option<Work>,
+        answer: Option<Vec<u8>>,
+        queue: mpsc::Receiver<Vec<u8>>,
+        done: bool,
+        on_tick: F,
+    }
+    enum Out {
+        Message(Vec<u8>),
+        KeepAlive,
+    }
+    impl<F: Fn()> Relay<F> {
+        async fn next(&mut self) -> Option<Out> {
+            if let Some(first) = self.first.take() {
+                return Some(Out::Message(first));
+            }
+            if self.done {
+                return None;
+            }
+            if let Some(work) = self.work.as_mut() {
+                tokio::select! {
+                    biased;
+                    Some(message) = self.queue.recv() => return Some(Out::Message(message)),
+                    reply = work => {
+                        self.work = None;
+                        self.answer = reply.map(|r| r.body);
+                    }
+                    () = tokio::time::sleep(KEEP_ALIVE) => {
+                        (self.on_tick)();
+                        return Some(Out::KeepAlive);
+                    }
+                }
+            }
+            // Everything the request sent before it answered goes first.
+            if let Ok(message) = self.queue.try_recv() {
+                return Some(Out::Message(message));
+            }
+            self.done = true;
+            self.answer.take().map(Out::Message)
+        }
+    }
+    let relay = Relay {
+        first: Some(first),
+        work,
+        answer,
+        queue,
+        done: false,
+        on_tick,
+    };
+    let stream = futures_util::stream::unfold(relay, |mut r| async move {
+        let chunk = match r.next().await? {
+            Out::Message(message) => {
+                let mut out = Vec::with_capacity(message.len() + 32);
+                event(None, &message, &mut out);
+                Bytes::from(out)
+            }
+            Out::KeepAlive => Bytes::from_static(b":\n\n"),
+        };
+        Some((Ok::<Bytes, Infallible>(chunk), r))
+    });
+    sse(Body::from_stream(stream))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use http_body_util::BodyExt;
+
+    use super::*;
+
+    async fn chunk(body: &mut Body) -> Option<String> {
+        let frame = body.frame().await?.ok()?;
+        Some(String::from_utf8(frame.into_data().ok()?.to_vec()).unwrap_or_default())
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_waiting_call_keeps_its_stream_alive_and_its_session_in_use() {
+        let (tx, queue) = mpsc::channel(4);
+        let (answer, answered) = tokio::sync::oneshot::channel::<()>();
+        let work: Work = Box::pin(async move {
+            let _ = answered.await;
+            drop(tx);
+            Some(Reply::test_ok(
+                br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec(),
+            ))
+        });
+        let ticks = Arc::new(AtomicUsize::new(0));
+        let counted = ticks.clone();
+        let response = relay(
+            b"{\"first\":1}".to_vec(),
+            Some(work),
+            None,
+            queue,
+            move || {
+                counted.fetch_add(1, Ordering::SeqCst);
+            },
+        );
+        let mut body = response.into_body();
+        assert_eq!(
+            chunk(&mut body).await.as_deref(),
+            Some("event: message\ndata: {\"first\":1}\n\n")
+        );
+        let before = tokio::time::Instant::now();
+        assert_eq!(chunk(&mut body).await.as_deref(), Some(":\n\n"));
+        assert_eq!(before.elapsed(), KEEP_ALIVE);
+        assert_eq!(chunk(&mut body).await.as_deref(), Some(":\n\n"));
+        assert_eq!(ticks.load(Ordering::SeqCst), 2);
+        answer.send(()).unwrap();
+        let last = chunk(&mut body).await.unwrap();
+        assert!(last.contains(r#""result":{}"#), "{last}");
+        assert_eq!(chunk(&mut body).await, None);
+    }
+
+    #[test]
+    fn line_breaks_in_the_json_become_data_lines() {
+        let mut out = Vec::new();
+        event(Some(7), b"{\"a\":\r\n1,\r\"b\":\n2}", &mut out);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "id: 7\nevent: message\ndata: {\"a\":\ndata: \ndata: 1,\ndata: \"b\":\ndata: 2}\n\n"
+        );
+    }
+}

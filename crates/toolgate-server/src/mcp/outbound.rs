@@ -1,0 +1,390 @@
+//! Messages from toolgate to its clients: those that belong to one request
+//! ([`Outbound`]: progress and log notifications, sampling, elicitation and roots
+//! requests, delivered on that request's own channel before its answer) and those that
+//! belong to no request (`toolgate_engine::broadcast`: list-changed notifications to every
+//! client).
+//!
+//! The transports decide how a message travels: an HTTP POST's answer becomes an event
+//! stream once its request sends something, a session's GET stream carries broadcasts,
+//! stdio writes lines. This module only holds the queues, the ids and the waiting.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde_json::Value;
+use serde_json::value::RawValue;
+use tokio::sync::mpsc::error::TrySendError;
+use tokio::sync::{mpsc, oneshot};
+
+use super::jsonrpc::{self, Id};
+use toolgate_engine::sync::lock;
+
+/// Server→client requests one session (or stdio connection) may have waiting at once:
+/// a client that never answers cannot make toolgate hold more.
+pub const MAX_PENDING: usize = 64;
+
+/// Messages one request may have queued for a client that is not reading; past it,
+/// notifications are dropped (with a warning) rather than held without bound.
+pub const QUEUE: usize = 1024;
+
+/// MCP log levels, least severe first (syslog's order).
+pub const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// The number in the next server→client request id ("tg-N"): unique in the process, and
+/// a string, so it can never equal an id a client chose for its own requests.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A JSON-RPC error: the client's answer to a server→client request, or why toolgate
+/// could not ask.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    pub code: i64,
+    pub message: String,
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    fn local(message: impl Into<String>) -> RpcError {
+        RpcError {
+            code: i64::from(jsonrpc::INTERNAL_ERROR),
+            message: message.into(),
+            data: None,
+        }
+    }
+}
+
+impl std::fmt::Display for RpcError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (JSON-RPC error {})", self.message, self.code)
+    }
+}
+
+impl std::error::Error for RpcError {}
+
+/// Where one request's messages to its client go; the transport drains it in order.
+pub(crate) type Sink = mpsc::Sender<Vec<u8>>;
+
+/// The way back to the client that sent one request. Cheap to clone.
+#[derive(Clone, Debug, Default)]
+pub struct Outbound {
+    inner: Option<Arc<Inner>>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    /// `None` when the transport has no way to send before the answer.
+    sink: Option<Sink>,
+    /// The session or connection the client's answers come back on; `None` when they
+    /// cannot (stateless requests).
+    link: Option<Arc<Link>>,
+    /// Capabilities declared by the request itself (2026-07-28 `_meta`).
+    capabilities: Option<Value>,
+}
+
+impl Outbound {
+    /// For callers with no way back (tests, probes): notify drops, request fails.
+    pub fn none() -> Outbound {
+        Outbound { inner: None }
+    }
+
+    /// A way back through `sink`, with answers routed through `link`.
+    pub(crate) fn new(
+        sink: Option<Sink>,
+        link: Option<Arc<Link>>,
+        capabilities: Option<Value>,
+    ) -> Outbound {
+        Outbound {
+            inner: Some(Arc::new(Inner {
+                sink,
+                link,
+                capabilities,
+            })),
+        }
+    }
+
+    /// A notification related to this request (`notifications/progress`,
+    /// `notifications/message`, …), delivered before the request's answer, in order.
+    /// After the answer, or with no way back, it is dropped.
+    /// A log message (`notifications/message`) below the level the client set with
+    /// `logging/setLevel` is dropped here.
+    pub fn notify(&self, method: &str, params: Option<Value>) {
+        let Some(inner) = self.inner.as_ref() else {
+            return;
+        };
+        let Some(sink) = inner.sink.as_ref() else {
+            return;
+        };
+        if method == "notifications/message"
+            && let Some(link) = &inner.link
+            && !link.wants_log(params.as_ref())
+        {
+            return;
+        }
+        match sink.try_send(message(None, method, params.as_ref())) {
+            Ok(()) => {}
+            Err(TrySendError::Full(_)) => tracing::warn!(
+                method,
+                queued = QUEUE,
+                "the client is not reading its stream: notification dropped"
+            ),
+            Err(TrySendError::Closed(_)) => {
+                tracing::debug!(method, "notification after the request ended: dropped");
+            }
+        }
+    }
+
+    /// A server→client request related to this request; toolgate picks the id (a
+    /// string "tg-N", unique in the process) and waits for the client's answer (no
+    /// timeout here; the caller bounds it). Err when the client answered with an error,
+    /// the transport cannot carry requests (stateless 2026-07-28 POSTs, `none()`),
+    /// `MAX_PENDING` requests are already waiting, or the session or connection ended.
+    /// Dropping the future forgets the request: a late answer is then dropped.
+    pub async fn request(&self, method: &str, params: Option<Value>) -> Result<Value, RpcError> {
+        let inner = self.inner.as_ref();
+        let (Some(sink), Some(link)) = (
+            inner.and_then(|i| i.sink.as_ref()),
+            inner.and_then(|i| i.link.as_ref()),
+        ) else {
+            return Err(RpcError::local(format!(
+                "cannot send {method} to this client: its transport carries no server requests \
+                 (a stateless 2026-07-28 request, or no client at all)"
+            )));
+        };
+        let key = format!("\"tg-{}\"", NEXT_ID.fetch_add(1, Ordering::Relaxed));
+        let answer = link.register(&key, method)?;
+        let _forget = Forget {
+            link: link.clone(),
+            key: key.clone(),
+        };
+        if sink
+            .send(message(Some(&key), method, params.as_ref()))
+            .await
+            .is_err()
+        {
+            return Err(RpcError::local(format!(
+                "cannot send {method}: the request's stream to the client has ended"
+            )));
+        }
+        match answer.await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(RpcError::local(format!(
+                "no answer to {method}: the client's session or connection ended"
+            ))),
+        }
+    }
+
+    /// The client's capabilities from its `initialize` (or the 2026-07-28 `_meta`), so the
+    /// gateway relays sampling only to a client that declared `sampling`, etc.
+    pub fn client_capabilities(&self) -> Option<&Value> {
+        let inner = self.inner.as_ref()?;
+        inner
+            .capabilities
+            .as_ref()
+            .or_else(|| inner.link.as_ref().and_then(|l| l.capabilities.get()))
+    }
+
+    /// Records the client's `logging/setLevel` (a [`LOG_LEVELS`] name) for the session
+    /// or connection this request came on; false for an unknown level.
+    pub(crate) fn set_log_level(&self, level: &str) -> bool {
+        let Some(rank) = LOG_LEVELS.iter().position(|l| *l == level) else {
+            return false;
+        };
+        if let Some(link) = self.inner.as_ref().and_then(|i| i.link.as_ref()) {
+            link.min_log.store(rank as u8 + 1, Ordering::Relaxed);
+        }
+        true
+    }
+
+    /// Which session or connection this request came on (its identity while it lives),
+    /// so a client's `notifications/cancelled` finds the request it names and no other
+    /// client's request with the same id.
+    pub(crate) fn channel(&self) -> Option<usize> {
+        self.inner
+            .as_ref()
+            .and_then(|i| i.link.as_ref())
+            .map(|l| Arc::as_ptr(l) as usize)
+    }
+
+    /// Hands a client's answer to the request waiting for it; whether one was.
+    pub(crate) fn deliver(&self, id: Option<&Id>, outcome: Result<&RawValue, &RawValue>) -> bool {
+        match (self.inner.as_ref().and_then(|i| i.link.as_ref()), id) {
+            (Some(link), Some(id)) => link.resolve(id.json(), outcome),
+            _ => false,
+        }
+    }
+}
+
+/// Removes a pending request when its waiting future ends, answered or not.
+struct Forget {
+    link: Arc<Link>,
+    key: String,
+}
+
+impl Drop for Forget {
+    fn drop(&mut self) {
+        self.link.forget(&self.key);
+    }
+}
+
+type Waiting = oneshot::Sender<Result<Value, RpcError>>;
+
+/// One client's way back for answers: a session (HTTP) or a connection (stdio). Holds
+/// the server→client requests waiting for an answer and the client's capabilities.
+#[derive(Debug, Default)]
+pub(crate) struct Link {
+    pending: Mutex<Pending>,
+    capabilities: OnceLock<Value>,
+    /// The least severe log level the client wants, as its rank in [`LOG_LEVELS`] plus
+    /// one; 0 until it sets one (then every level is sent).
+    min_log: AtomicU8,
+}
+
+#[derive(Debug, Default)]
+struct Pending {
+    waiting: HashMap<String, Waiting>,
+    closed: bool,
+}
+
+impl Link {
+    pub(crate) fn new(capabilities: Option<Value>) -> Link {
+        let link = Link::default();
+        if let Some(c) = capabilities {
+            let _ = link.capabilities.set(c);
+        }
+        link
+    }
+
+    /// Records the capabilities from the client's `initialize` (the first one counts).
+    pub(crate) fn set_capabilities(&self, capabilities: Value) {
+        let _ = self.capabilities.set(capabilities);
+    }
+
+    /// Whether a log message with these params is at or above the client's level (one
+    /// without a known level is sent: it is not toolgate's to judge).
+    fn wants_log(&self, params: Option<&Value>) -> bool {
+        let min = self.min_log.load(Ordering::Relaxed);
+        let level = params.and_then(|p| p.get("level")).and_then(Value::as_str);
+        match level.and_then(|l| LOG_LEVELS.iter().position(|x| *x == l)) {
+            Some(rank) => rank as u8 + 1 >= min,
+            None => true,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Pending> {
+        lock(&self.pending)
+    }
+
+    fn register(
+        &self,
+        key: &str,
+        method: &str,
+    ) -> Result<oneshot::Receiver<Result<Value, RpcError>>, RpcError> {
+        let mut pending = self.lock();
+        if pending.closed {
+            return Err(RpcError::local(format!(
+                "cannot send {method}: the client's session or connection has ended"
+            )));
+        }
+        if pending.waiting.len() >= MAX_PENDING {
+            return Err(RpcError {
+                code: i64::from(jsonrpc::SERVER_BUSY),
+                message: format!(
+                    "cannot send {method}: {MAX_PENDING} requests to this client are already \
+                     waiting for its answers"
+                ),
+                data: Some(serde_json::json!({ "max_pending": MAX_PENDING })),
+            });
+        }
+        let (tx, rx) = oneshot::channel();
+        pending.waiting.insert(key.to_owned(), tx);
+        Ok(rx)
+    }
+
+    fn forget(&self, key: &str) {
+        self.lock().waiting.remove(key);
+    }
+
+    /// Requests waiting for an answer.
+    #[cfg(test)]
+    pub(crate) fn pending(&self) -> usize {
+        self.lock().waiting.len()
+    }
+
+    /// Hands the answer with id `key` (its JSON text) to its request; whether one was
+    /// waiting.
+    fn resolve(&self, key: &str, outcome: Result<&RawValue, &RawValue>) -> bool {
+        let Some(waiting) = self.lock().waiting.remove(key) else {
+            return false;
+        };
+        let answer = match outcome {
+            Ok(result) => serde_json::from_str::<Value>(result.get())
+                .map_err(|e| RpcError::local(format!("the client's result is not JSON: {e}"))),
+            Err(error) => Err(client_error(error)),
+        };
+        // The waiting future may have been dropped since: then nobody wants it.
+        let _ = waiting.send(answer);
+        true
+    }
+
+    /// Ends the link: every waiting request fails, and new ones are refused.
+    pub(crate) fn close(&self) {
+        let mut pending = self.lock();
+        pending.closed = true;
+        pending.waiting.clear();
+    }
+}
+
+/// The client's JSON-RPC error object as an [`RpcError`]; a malformed one still fails
+/// the request, with a message that says so.
+fn client_error(raw: &RawValue) -> RpcError {
+    #[derive(serde::Deserialize)]
+    struct E {
+        code: i64,
+        message: String,
+        data: Option<Value>,
+    }
+    match serde_json::from_str::<E>(raw.get()) {
+        Ok(e) => RpcError {
+            code: e.code,
+            message: e.message,
+            data: e.data,
+        },
+        Err(_) => RpcError::local(format!(
+            "the client answered with a malformed error: {}",
+            raw.get().chars().take(200).collect::<String>()
+        )),
+    }
+}
+
+/// A JSON-RPC request (with `id`, its JSON text) or notification.
+fn message(id: Option<&str>, method: &str, params: Option<&Value>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 + method.len());
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","#);
+    if let Some(id) = id {
+        out.extend_from_slice(br#""id":"#);
+        out.extend_from_slice(id.as_bytes());
+        out.push(b',');
+    }
+    out.extend_from_slice(br#""method":"#);
+    super::answer::write_str(&mut out, method);
+    if let Some(params) = params {
+        out.extend_from_slice(br#","params":"#);
+        // Serialising a Value into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut out, params);
+    }
+    out.push(b'}');
+    out
+}
+
+#[cfg(test)]
+mod tests;

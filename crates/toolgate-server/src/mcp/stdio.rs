@@ -1,0 +1,307 @@
+//! MCP over stdio: newline-delimited JSON-RPC on stdin/stdout (logs go to stderr).
+//!
+//! Requests are answered concurrently (a slow tool call does not hold up a `ping`);
+//! one writer task owns stdout so lines never interleave. Besides answers it writes what
+//! a request sends the client before its answer (notifications, server→client requests,
+//! in order, ahead of that answer) and the server's broadcasts; the client's responses
+//! to server→client requests are handed to the requests waiting for them. At end of
+//! input, or on shutdown (SIGTERM, Ctrl-C), reading stops: requests still waiting for
+//! the client fail (it can no longer answer), the rest are finished, and their answers
+//! written before returning.
+
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::ProtocolVersion;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+
+use super::dispatch::Server;
+use super::jsonrpc;
+use super::outbound::{self, Link, Outbound};
+use toolgate_engine::sync::lock;
+
+/// Serves MCP on this process's stdin and stdout until stdin ends or `shutdown`.
+pub async fn serve(
+    server: Arc<Server>,
+    max_message_bytes: usize,
+    shutdown: tokio_util::sync::CancellationToken,
+) -> std::io::Result<()> {
+    serve_io(
+        server,
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        max_message_bytes,
+        shutdown,
+    )
+    .await
+}
+
+/// Serves MCP on any byte streams (`serve` uses stdin/stdout; tests use pipes).
+pub async fn serve_io<R, W>(
+    server: Arc<Server>,
+    input: R,
+    output: W,
+    max_message_bytes: usize,
+    shutdown: tokio_util::sync::CancellationToken,
+) -> std::io::Result<()>
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let (tx, mut rx) = mpsc::channel::<Vec<u8>>(outbound::QUEUE);
+    let writer = tokio::spawn(async move {
+        let mut output = output;
+        while let Some(mut line) = rx.recv().await {
+            line.push(b'\n');
+            output.write_all(&line).await?;
+            output.flush().await?;
+        }
+        Ok::<(), std::io::Error>(())
+    });
+    // The version the client's `initialize` negotiated, once it has.
+    let session: Arc<Mutex<Option<ProtocolVersion>>> = Arc::default();
+    // The client's answers to server→client requests, and its capabilities.
+    let link = Arc::new(Link::new(None));
+    // Broadcasts go to stdout with everything else, until reading stops.
+    let stop_broadcasts = tokio_util::sync::CancellationToken::new();
+    let broadcasts = tokio::spawn({
+        let mut subscriber = server.broadcast().subscribe(None);
+        let stop = stop_broadcasts.clone();
+        let tx = tx.clone();
+        let session = session.clone();
+        async move {
+            loop {
+                let batch = tokio::select! {
+                    () = stop.cancelled() => return,
+                    batch = subscriber.next() => batch,
+                };
+                // A client that has not initialized yet is told nothing unasked.
+                if lock(&session).is_none() {
+                    continue;
+                }
+                for (_, message) in batch {
+                    if tx.send(message.to_vec()).await.is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    let mut tasks = tokio::task::JoinSet::new();
+    let mut reader = BufReader::new(input);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let n = tokio::select! {
+            () = shutdown.cancelled() => break,
+            n = read_line(&mut reader, &mut line, max_message_bytes) => n?,
+        };
+        if n == 0 {
+            break;
+        }
+        let Some(body) = line.get(..n) else {
+            continue;
+        };
+        if n > max_message_bytes {
+            let refusal = jsonrpc::error(
+                None,
+                jsonrpc::INVALID_REQUEST,
+                &format!("Invalid Request: a message is limited to {max_message_bytes} bytes"),
+                None,
+            );
+            if tx.send(refusal).await.is_err() {
+                break;
+            }
+            continue;
+        }
+        if body.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let body = body.to_vec();
+        let server = server.clone();
+        let session = session.clone();
+        let tx = tx.clone();
+        let link = link.clone();
+        tasks.spawn(async move {
+            let answer = match jsonrpc::parse(&body) {
+                Err(refusal) => Some(refusal.to_json()),
+                Ok(message) => {
+                    let version = lock(&session).clone();
+                    let outbound = Outbound::new(Some(tx.clone()), Some(link.clone()), None);
+                    let reply = server
+                        .handle(
+                            message,
+                            version.as_ref().map(ProtocolVersion::as_str),
+                            &outbound,
+                        )
+                        .await;
+                    reply.map(|r| {
+                        if let Some(v) = r.negotiated {
+                            *lock(&session) = Some(v);
+                        }
+                        if let Some(c) = r.client_capabilities {
+                            link.set_capabilities(c);
+                        }
+                        r.body
+                    })
+                }
+            };
+            if let Some(answer) = answer {
+                let _ = tx.send(answer).await;
+            }
+        });
+        // Reap finished tasks so a long session does not accumulate them.
+        while tasks.try_join_next().is_some() {}
+    }
+    // Nobody will answer what is still waiting for the client.
+    link.close();
+    while tasks.join_next().await.is_some() {}
+    stop_broadcasts.cancel();
+    let _ = broadcasts.await;
+    drop(tx);
+    writer.await.map_err(std::io::Error::other)?
+}
+
+/// Reads one line (without its newline) into `buf`, keeping at most `limit + 1` bytes
+/// of it (the rest of an over-long line is skipped). Returns the line's length as kept
+/// (so `limit + 1` means "too long"), or 0 at end of input.
+async fn read_line<R: AsyncRead + Unpin>(
+    reader: &mut BufReader<R>,
+    buf: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<usize> {
+    let mut seen_any = false;
+    loop {
+        let chunk = reader.fill_buf().await?;
+        if chunk.is_empty() {
+            // End of input; a last line without a newline still counts.
+            return Ok(if seen_any { buf.len().max(1) } else { 0 });
+        }
+        seen_any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1),
+            None => (chunk, chunk.len()),
+        };
+        let room = (limit + 1).saturating_sub(buf.len());
+        buf.extend_from_slice(&part[..part.len().min(room)]);
+        let found_newline = done > part.len();
+        reader.consume(done);
+        if found_newline {
+            // A blank line reads as length 1 of whitespace so it is not taken for EOF.
+            if buf.is_empty() {
+                buf.push(b' ');
+            }
+            return Ok(buf.len());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+
+    #[tokio::test]
+    async fn notifications_and_requests_go_out_as_lines_and_answers_come_back() {
+        let server = Arc::new(crate::mcp::dispatch::tests::server());
+        let (client_in, server_out) = tokio::io::duplex(1 << 16);
+        let (mut client_out, server_in) = tokio::io::duplex(1 << 16);
+        let serving = tokio::spawn(serve_io(
+            server.clone(),
+            server_in,
+            server_out,
+            1 << 20,
+            tokio_util::sync::CancellationToken::new(),
+        ));
+        let mut lines = tokio::io::BufReader::new(client_in).lines();
+        let mut next = async || -> Value {
+            let line = tokio::time::timeout(std::time::Duration::from_secs(20), lines.next_line())
+                .await
+                .expect("a line")
+                .unwrap()
+                .expect("not the end");
+            serde_json::from_str(&line).unwrap()
+        };
+        let init = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{}},"clientInfo":{"name":"c","version":"1"}}});
+        client_out
+            .write_all(format!("{init}\n").as_bytes())
+            .await
+            .unwrap();
+        assert_eq!(next().await["id"], 0);
+        let call = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":crate::mcp::dispatch::tests::RELAY_TOOL,"_meta":{"progressToken":"t"}}});
+        client_out
+            .write_all(format!("{call}\n").as_bytes())
+            .await
+            .unwrap();
+        let mut seen = Vec::new();
+        let request = loop {
+            let m = next().await;
+            if m["method"] == "sampling/createMessage" {
+                break m;
+            }
+            seen.push(m["method"].as_str().unwrap_or_default().to_owned());
+        };
+        assert_eq!(
+            seen,
+            [
+                "notifications/progress",
+                "notifications/progress",
+                "notifications/message"
+            ]
+        );
+        // A broadcast reaches stdout too, while the call waits.
+        server
+            .broadcast()
+            .notify_all("notifications/tools/list_changed", None);
+        assert_eq!(next().await["method"], "notifications/tools/list_changed");
+        let answer = json!({"jsonrpc":"2.0","id":request["id"],"result":{"role":"assistant","content":{"type":"text","text":"via stdio"},"model":"m"}});
+        client_out
+            .write_all(format!("{answer}\n").as_bytes())
+            .await
+            .unwrap();
+        let done = next().await;
+        assert_eq!(done["id"], 1);
+        assert_eq!(
+            done["result"]["content"][0]["text"],
+            "client answered: via stdio (sampling declared: true)"
+        );
+
+        // The client goes away while a request waits for it: the call still answers.
+        let call = json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":crate::mcp::dispatch::tests::RELAY_TOOL}});
+        client_out
+            .write_all(format!("{call}\n").as_bytes())
+            .await
+            .unwrap();
+        loop {
+            if next().await["method"] == "sampling/createMessage" {
+                break;
+            }
+        }
+        drop(client_out);
+        let done = next().await;
+        assert_eq!(done["id"], 2);
+        let text = done["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains("session or connection ended"), "{text}");
+        serving.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn lines_are_read_whole_and_overlong_ones_are_cut_at_the_limit() {
+        let input: &[u8] = b"abc\n\n0123456789\nlast";
+        let mut reader = BufReader::with_capacity(4, input);
+        let mut buf = Vec::new();
+        assert_eq!(read_line(&mut reader, &mut buf, 5).await.unwrap(), 3);
+        assert_eq!(buf, b"abc");
+        buf.clear();
+        assert_eq!(read_line(&mut reader, &mut buf, 5).await.unwrap(), 1);
+        assert_eq!(buf, b" ");
+        buf.clear();
+        assert_eq!(read_line(&mut reader, &mut buf, 5).await.unwrap(), 6);
+        buf.clear();
+        assert_eq!(read_line(&mut reader, &mut buf, 5).await.unwrap(), 4);
+        assert_eq!(buf, b"last");
+        buf.clear();
+        assert_eq!(read_line(&mut reader, &mut buf, 5).await.unwrap(), 0);
+    }
+}

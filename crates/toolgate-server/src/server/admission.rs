@@ -1,0 +1,475 @@
+//! The one admission layer, in front of every endpoint:
+//!
+//! 1. `Host` must be a loopback name or one of `gateway.allowed_hosts` (DNS-rebinding
+//!    protection; a browser on a rebound name cannot reach `/admin` or `/demo/control`
+//!    either);
+//! 2. on `/mcp`, a present `Origin` must be a loopback origin or one of
+//!    `gateway.allowed_origins` (the MCP transport spec requires it: a web page must not
+//!    drive a local server);
+//! 3. on `/mcp` and `/admin`, the bearer token when one is configured (health, metrics
+//!    and the demo stay open for probes and scrapers);
+//! 4. the request body is limited to `gateway.max_request_bytes` (413 beyond).
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::uri::Authority;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use toolgate_config::{GatewayConfig, Secret};
+
+/// Loopback names, always allowed as `Host`.
+const LOOPBACK: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
+
+/// The admission rules, compiled from the config once.
+#[derive(Debug)]
+pub struct Admission {
+    hosts: Vec<Allowed>,
+    origins: Vec<AllowedOrigin>,
+    token: Option<Secret>,
+    max_request_bytes: usize,
+}
+
+/// An allowed `Host`: a name, and a port when the entry names one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Allowed {
+    host: String,
+    port: Option<u16>,
+}
+
+/// An allowed origin: `scheme://host[:port]`, `:*` for any port, or `null`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum AllowedOrigin {
+    Null,
+    Tuple {
+        scheme: String,
+        host: String,
+        /// `None`: any port.
+        port: Option<u16>,
+    },
+}
+
+impl Admission {
+    pub fn new(config: &GatewayConfig) -> Admission {
+        let mut hosts: Vec<Allowed> = LOOPBACK
+            .iter()
+            .map(|h| Allowed {
+                host: (*h).to_owned(),
+                port: None,
+            })
+            .collect();
+        for entry in &config.allowed_hosts {
+            match parse_allowed_host(entry) {
+                Some(a) => hosts.push(a),
+                None => {
+                    tracing::warn!(entry = %entry, "gateway.allowed_hosts: not a host name, ignored")
+                }
+            }
+        }
+        let mut origins: Vec<AllowedOrigin> = ["http", "https"]
+            .iter()
+            .flat_map(|scheme| {
+                LOOPBACK.iter().map(move |host| AllowedOrigin::Tuple {
+                    scheme: (*scheme).to_owned(),
+                    host: (*host).to_owned(),
+                    port: None,
+                })
+            })
+            .collect();
+        for entry in &config.allowed_origins {
+            match parse_allowed_origin(entry) {
+                Some(o) => origins.push(o),
+                None => {
+                    tracing::warn!(entry = %entry, "gateway.allowed_origins: not an origin (scheme://host[:port]), ignored")
+                }
+            }
+        }
+        Admission {
+            hosts,
+            origins,
+            token: config.auth_token.clone(),
+            max_request_bytes: config.max_request_bytes,
+        }
+    }
+
+    /// Why `headers` are refused on `path`, as the response; `None` to admit.
+    fn refuse(
+        &self,
+        path: &str,
+        uri_authority: Option<&Authority>,
+        headers: &HeaderMap,
+    ) -> Option<Response> {
+        let is_mcp = path == "/mcp" || path.starts_with("/mcp/");
+        let host = match headers.get(header::HOST) {
+            Some(v) => match v.to_str().ok().and_then(|s| Authority::try_from(s).ok()) {
+                Some(a) => a,
+                None => {
+                    return Some(plain(
+                        StatusCode::BAD_REQUEST,
+                        "Bad Request: Invalid Host header",
+                    ));
+                }
+            },
+            None => match uri_authority {
+                Some(a) => a.clone(),
+                None => {
+                    return Some(plain(
+                        StatusCode::BAD_REQUEST,
+                        "Bad Request: missing Host header",
+                    ));
+                }
+            },
+        };
+        if !self.host_allowed(&host) {
+            tracing::warn!(host = %host, path, "refused a request with a Host that is not allowed (possible DNS rebinding; see gateway.allowed_hosts)");
+            return Some(plain(
+                StatusCode::FORBIDDEN,
+                "Forbidden: Host header is not allowed",
+            ));
+        }
+        if is_mcp && let Some(origin) = headers.get(header::ORIGIN) {
+            let allowed = origin
+                .to_str()
+                .ok()
+                .and_then(parse_origin)
+                .is_some_and(|o| self.origin_allowed(&o));
+            if !allowed {
+                tracing::warn!(origin = ?origin, "refused an /mcp request from an Origin that is not allowed (see gateway.allowed_origins)");
+                return Some(plain(
+                    StatusCode::FORBIDDEN,
+                    "Forbidden: Origin header is not allowed",
+                ));
+            }
+        }
+        if (is_mcp || path == "/admin" || path.starts_with("/admin/"))
+            && let Some(Secret(expected)) = &self.token
+            && !bearer_matches(headers, expected)
+        {
+            return Some(
+                (
+                    StatusCode::UNAUTHORIZED,
+                    [(header::WWW_AUTHENTICATE, "Bearer")],
+                    "toolgate: a bearer token is required (Authorization: Bearer <token>)\n",
+                )
+                    .into_response(),
+            );
+        }
+        let declared = headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > self.max_request_bytes as u64) {
+            return Some(if is_mcp {
+                crate::mcp::http::too_large(self.max_request_bytes)
+            } else {
+                plain(StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large")
+            });
+        }
+        None
+    }
+
+    fn host_allowed(&self, host: &Authority) -> bool {
+        let name = normalize(host.host());
+        self.hosts
+            .iter()
+            .any(|a| a.host == name && a.port.is_none_or(|p| host.port_u16() == Some(p)))
+    }
+
+    fn origin_allowed(&self, origin: &AllowedOrigin) -> bool {
+        self.origins.iter().any(|a| match (a, origin) {
+            (AllowedOrigin::Null, AllowedOrigin::Null) => true,
+            (
+                AllowedOrigin::Tuple { scheme, host, port },
+                AllowedOrigin::Tuple {
+                    scheme: s,
+                    host: h,
+                    port: p,
+                },
+            ) => {
+                scheme == s
+                    && host == h
+                    && port.is_none_or(|allowed| p.or_else(|| default_port(s)) == Some(allowed))
+            }
+            _ => false,
+        })
+    }
+}
+
+/// The middleware.
+pub async fn admit(
+    State(admission): State<Arc<Admission>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if let Some(refused) = admission.refuse(
+        request.uri().path(),
+        request.uri().authority(),
+        request.headers(),
+    ) {
+        return refused;
+    }
+    // Bodies sent without a Content-Length are cut off at the limit as they stream in.
+    let limit = admission.max_request_bytes;
+    let request = request.map(|body| Body::new(http_body_util::Limited::new(body, limit)));
+    next.run(request).await
+}
+
+fn plain(status: StatusCode, message: &'static str) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        message,
+    )
+        .into_response()
+}
+
+/// `Authorization: Bearer <token>`, the scheme in any case (RFC 9110 §11.1), compared
+/// in constant time.
+fn bearer_matches(headers: &HeaderMap, expected: &str) -> bool {
+    let Some(value) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let Some((scheme, token)) = value.trim_start().split_once(' ') else {
+        return false;
+    };
+    scheme.eq_ignore_ascii_case("bearer")
+        && constant_time_eq(token.trim_start().as_bytes(), expected.as_bytes())
+}
+
+/// Compares without an early exit, so response timing does not reveal the token.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn normalize(host: &str) -> String {
+    host.trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_ascii_lowercase()
+}
+
+fn parse_allowed_host(entry: &str) -> Option<Allowed> {
+    let entry = entry.trim();
+    match Authority::try_from(entry) {
+        Ok(a) => Some(Allowed {
+            host: normalize(a.host()),
+            port: a.port_u16(),
+        }),
+        // `::1` is no authority without brackets: take it as a bare host.
+        Err(_) if entry.contains(':') && !entry.contains('[') => Some(Allowed {
+            host: normalize(entry),
+            port: None,
+        }),
+        Err(_) => None,
+    }
+}
+
+fn default_port(scheme: &str) -> Option<u16> {
+    match scheme {
+        "http" => Some(80),
+        "https" => Some(443),
+        _ => None,
+    }
+}
+
+/// An `Origin` header value.
+fn parse_origin(value: &str) -> Option<AllowedOrigin> {
+    let value = value.trim();
+    if value.eq_ignore_ascii_case("null") {
+        return Some(AllowedOrigin::Null);
+    }
+    let uri = axum::http::Uri::try_from(value).ok()?;
+    let authority = uri.authority()?;
+    Some(AllowedOrigin::Tuple {
+        scheme: uri.scheme_str()?.to_ascii_lowercase(),
+        host: normalize(authority.host()),
+        port: authority.port_u16(),
+    })
+}
+
+/// A `gateway.allowed_origins` entry: as an origin, with `:*` for any port; without a
+/// port, the scheme's default port.
+fn parse_allowed_origin(value: &str) -> Option<AllowedOrigin> {
+    let value = value.trim();
+    if let Some(base) = value.strip_suffix(":*") {
+        return match parse_origin(base)? {
+            AllowedOrigin::Tuple {
+                scheme,
+                host,
+                port: None,
+            } => Some(AllowedOrigin::Tuple {
+                scheme,
+                host,
+                port: None,
+            }),
+            _ => None,
+        };
+    }
+    match parse_origin(value)? {
+        AllowedOrigin::Null => Some(AllowedOrigin::Null),
+        AllowedOrigin::Tuple { scheme, host, port } => {
+            let port = port.or_else(|| default_port(&scheme))?;
+            Some(AllowedOrigin::Tuple {
+                scheme,
+                host,
+                port: Some(port),
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    const TOOLS: &str = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n    contract: { version: \"1.0\", response_schema: { type: object } }\n";
+
+    fn admission(hosts: &[&str], origins: &[&str], token: Option<&str>) -> Admission {
+        let env = |_: &str| token.map(str::to_owned);
+        let yaml = format!(
+            "gateway:\n  allowed_hosts: [{}]\n  allowed_origins: [{}]\n{}{TOOLS}",
+            hosts.join(", "),
+            origins
+                .iter()
+                .map(|o| format!("\"{o}\""))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if token.is_some() {
+                "  auth_token_env: T\n"
+            } else {
+                ""
+            }
+        );
+        let config = toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            &yaml,
+            std::path::Path::new("."),
+            &env,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        Admission::new(&config.gateway)
+    }
+
+    fn status(a: &Admission, path: &str, pairs: &[(&'static str, &'static str)]) -> u16 {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(*k, HeaderValue::from_static(v));
+        }
+        a.refuse(path, None, &h)
+            .map_or(200, |r| r.status().as_u16())
+    }
+
+    #[test]
+    fn hosts_are_checked_on_every_endpoint() {
+        let a = admission(&["gw.example.com:8443", "internal"], &[], None);
+        for path in [
+            "/mcp",
+            "/admin/incidents",
+            "/metrics",
+            "/healthz",
+            "/readyz",
+            "/demo/control",
+        ] {
+            assert_eq!(
+                status(&a, path, &[("host", "127.0.0.1:8765")]),
+                200,
+                "{path}"
+            );
+            assert_eq!(status(&a, path, &[("host", "evil.example")]), 403, "{path}");
+        }
+        assert_eq!(status(&a, "/mcp", &[("host", "LOCALHOST")]), 200);
+        assert_eq!(status(&a, "/mcp", &[("host", "[::1]:9000")]), 200);
+        assert_eq!(status(&a, "/mcp", &[("host", "gw.example.com:8443")]), 200);
+        assert_eq!(status(&a, "/mcp", &[("host", "gw.example.com:443")]), 403);
+        assert_eq!(status(&a, "/mcp", &[("host", "internal:1")]), 200);
+        assert_eq!(
+            status(&a, "/mcp", &[("host", "127.0.0.1.evil.example")]),
+            403
+        );
+        assert_eq!(status(&a, "/mcp", &[]), 400);
+        assert_eq!(status(&a, "/mcp", &[("host", "a b")]), 400);
+    }
+
+    #[test]
+    fn origins_are_checked_on_mcp() {
+        let a = admission(
+            &[],
+            &["https://app.example.com", "http://dev.example:*"],
+            None,
+        );
+        let ok =
+            |origin: &'static str| status(&a, "/mcp", &[("host", "localhost"), ("origin", origin)]);
+        assert_eq!(ok("http://localhost:6274"), 200);
+        assert_eq!(ok("http://127.0.0.1"), 200);
+        assert_eq!(ok("https://app.example.com"), 200);
+        assert_eq!(ok("https://app.example.com:443"), 200);
+        assert_eq!(ok("https://app.example.com:8443"), 403);
+        assert_eq!(ok("http://dev.example:3000"), 200);
+        assert_eq!(ok("http://evil.example"), 403);
+        assert_eq!(ok("null"), 403);
+        assert_eq!(ok("not an origin"), 403);
+        // Off /mcp the Origin is not MCP's business (the Host check still applies).
+        assert_eq!(
+            status(
+                &a,
+                "/healthz",
+                &[("host", "localhost"), ("origin", "http://evil.example")]
+            ),
+            200
+        );
+    }
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive_and_guards_mcp_and_admin_only() {
+        let a = admission(&[], &[], Some("s3cret"));
+        let with = |path: &str, auth: &'static str| {
+            status(&a, path, &[("host", "localhost"), ("authorization", auth)])
+        };
+        assert_eq!(with("/mcp", "Bearer s3cret"), 200);
+        assert_eq!(with("/mcp", "bearer s3cret"), 200);
+        assert_eq!(with("/admin/status", "BEARER  s3cret"), 200);
+        assert_eq!(with("/mcp", "Bearer s3cre"), 401);
+        assert_eq!(with("/mcp", "Basic s3cret"), 401);
+        assert_eq!(with("/mcp", "s3cret"), 401);
+        assert_eq!(status(&a, "/admin/status", &[("host", "localhost")]), 401);
+        assert_eq!(status(&a, "/healthz", &[("host", "localhost")]), 200);
+        assert_eq!(status(&a, "/metrics", &[("host", "localhost")]), 200);
+    }
+
+    #[test]
+    fn a_declared_body_over_the_limit_is_refused() {
+        let a = admission(&[], &[], None);
+        assert_eq!(
+            status(
+                &a,
+                "/mcp",
+                &[("host", "localhost"), ("content-length", "4194305")]
+            ),
+            413
+        );
+        assert_eq!(
+            status(
+                &a,
+                "/mcp",
+                &[("host", "localhost"), ("content-length", "4194304")]
+            ),
+            200
+        );
+    }
+
+    #[test]
+    fn token_comparison() {
+        assert!(constant_time_eq(b"abc", b"abc"));
+        assert!(!constant_time_eq(b"abc", b"abd"));
+        assert!(!constant_time_eq(b"abc", b"abcd"));
+    }
+}

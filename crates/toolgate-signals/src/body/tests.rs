@@ -1,0 +1,190 @@
+use super::*;
+use chrono::TimeZone;
+
+fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2019, 6, 21, 17, 0, 0).unwrap()
+}
+
+#[test]
+fn documented_rate_limit_bodies() {
+    // (status, body, rate_limited, retry_after ms, reason, global)
+    type Case<'a> = (u16, &'a [u8], bool, Option<u64>, Option<&'a str>, bool);
+    let cases: &[Case<'_>] = &[
+        // Slack (https://docs.slack.dev/apis/web-api/rate-limits): every Web API method
+        // lists the `ratelimited` error; the body as clients log it.
+        (429, br#"{"ok": false, "error": "ratelimited"}"#, true, None, Some("ratelimited"), false),
+        // Discord's "Rate Limit Response Structure" (message, retry_after, global),
+        // with the docs' 64.57 s shared-limit value
+        (
+            429,
+            br#"{"message": "You are being rate limited.", "retry_after": 64.57, "global": false}"#,
+            true,
+            Some(64_570),
+            None,
+            false,
+        ),
+        (
+            429,
+            br#"{"message": "You are being rate limited.", "retry_after": 1.5, "global": true}"#,
+            true,
+            Some(1500),
+            None,
+            true,
+        ),
+        // GraphQL extensions.code (Apollo convention) and Linear's spelling
+        (
+            200,
+            br#"{"errors":[{"message":"Rate limit exceeded","extensions":{"code":"RATE_LIMITED"}}]}"#,
+            true,
+            None,
+            Some("RATE_LIMITED"),
+            false,
+        ),
+        (
+            400,
+            br#"{"errors":[{"message":"ratelimit","extensions":{"code":"RATELIMITED"}}]}"#,
+            true,
+            None,
+            Some("RATELIMITED"),
+            false,
+        ),
+        // GitHub GraphQL: the error `type` on an exceeded limit (message illustrative)
+        (
+            200,
+            br#"{"errors":[{"type":"RATE_LIMITED","message":"API rate limit exceeded for user ID 1."}]}"#,
+            true,
+            None,
+            Some("RATE_LIMITED"),
+            false,
+        ),
+        // Salesforce REST: the body as logged from a 403 (`TotalRequests Limit exceeded.`)
+        (
+            403,
+            br#"[{"message":"TotalRequests Limit exceeded.","errorCode":"REQUEST_LIMIT_EXCEEDED"}]"#,
+            true,
+            None,
+            Some("REQUEST_LIMIT_EXCEEDED"),
+            false,
+        ),
+        // Telegram's parameters.retry_after
+        (
+            429,
+            br#"{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 5","parameters":{"retry_after":5}}"#,
+            true,
+            Some(5000),
+            None,
+            false,
+        ),
+        // not rate limits
+        (400, br#"{"error":"invalid_auth"}"#, false, None, None, false),
+        (500, b"<html>upstream limit of patience</html>", false, None, None, false),
+        (404, br#"{"message":"the word \"retry_after\": 5 in a string"}"#, false, None, None, false),
+        (429, br#"{"retry_after": -3}"#, false, None, None, false),
+        (429, br#"{"retry_after": 1e300}"#, true, Some(86_400_000), None, false),
+        (200, b"", false, None, None, false),
+    ];
+    for (status, body, limited, wait, reason, global) in cases {
+        let b = read(*status, body, now());
+        let shown = String::from_utf8_lossy(body);
+        assert_eq!(b.rate_limited, *limited, "{shown}");
+        assert_eq!(
+            b.retry_after.map(|d| d.as_millis() as u64),
+            *wait,
+            "{shown}"
+        );
+        assert_eq!(b.reason.as_deref(), *reason, "{shown}");
+        assert_eq!(b.global, *global, "{shown}");
+    }
+}
+
+#[test]
+fn shopify_throttle_status_gives_a_quota_and_a_wait_for_the_requested_cost() {
+    // A throttled GraphQL Admin reply, shaped as Shopify documents it ("Throttled",
+    // errors and extensions top-level, actualQueryCost null); the numbers are
+    // illustrative: (202 - 136) / 50 = 1.32 s, (1000 - 136) / 50 = 17.28 s.
+    let body = br#"{"errors":[{"message":"Throttled","extensions":{"code":"THROTTLED","documentation":"https://shopify.dev/api/usage/limits"}}],"extensions":{"cost":{"requestedQueryCost":202,"actualQueryCost":null,"throttleStatus":{"maximumAvailable":1000.0,"currentlyAvailable":136,"restoreRate":50.0}}}}"#;
+    let b = read(200, body, now());
+    assert!(b.rate_limited);
+    assert_eq!(b.reason.as_deref(), Some("THROTTLED"));
+    assert_eq!(b.retry_after, Some(Duration::from_millis(1320)));
+    assert_eq!(
+        b.quota,
+        vec![Quota {
+            limit: Some(1000),
+            remaining: Some(136),
+            reset_after: Some(Duration::from_millis(17_280)),
+            ..Quota::new("cost")
+        }]
+    );
+    // A successful call's cost (illustrative numbers): a quota, no wait.
+    let ok = br#"{"errors":[],"extensions":{"cost":{"requestedQueryCost":101,"actualQueryCost":46,"throttleStatus":{"maximumAvailable":1000.0,"currentlyAvailable":954,"restoreRate":50.0}}}}"#;
+    let b = read(200, ok, now());
+    assert!(!b.rate_limited);
+    assert_eq!(b.retry_after, None);
+    assert_eq!(b.quota[0].remaining, Some(954));
+}
+
+#[test]
+fn github_graphql_rate_limit_object() {
+    // The fields a query selects with `rateLimit { limit cost remaining resetAt }`.
+    let body = br#"{"errors":[{"message":"x"}],"data":{"rateLimit":{"limit":5000,"cost":1,"remaining":4999,"resetAt":"2019-06-21T17:08:36Z"}}}"#;
+    let b = read(200, body, now());
+    assert!(!b.rate_limited);
+    assert_eq!(
+        b.quota,
+        vec![Quota {
+            limit: Some(5000),
+            remaining: Some(4999),
+            reset_after: Some(Duration::from_secs(516)),
+            ..Quota::new("graphql")
+        }]
+    );
+}
+
+#[test]
+fn only_the_prefix_is_read_and_a_truncated_body_still_yields_its_fields() {
+    let mut body =
+        br#"{"message": "You are being rate limited.", "retry_after": 2.5, "padding": ""#.to_vec();
+    body.extend(std::iter::repeat_n(b'x', 10_000));
+    let b = read(429, &body, now());
+    assert_eq!(b.retry_after, Some(Duration::from_millis(2500)));
+    // A marker past the prefix is not seen.
+    let mut late = vec![b' '; MAX_BODY_PREFIX];
+    late.extend_from_slice(br#"{"error":"ratelimited"}"#);
+    assert_eq!(read(429, &late, now()), BodySignals::default());
+}
+
+#[test]
+fn body_signals_fold_into_header_signals() {
+    use crate::{Flavour, Headers};
+    let fields: [(&str, &[u8]); 2] = [("Retry-After", b"1"), ("x-ratelimit-remaining", b"5")];
+    let mut s = crate::read(200, &Headers::new(&fields), now(), Flavour::Auto);
+    assert!(!s.rate_limited);
+    let body = br#"{"errors":[{"message":"Throttled","extensions":{"code":"THROTTLED"}}],"extensions":{"cost":{"requestedQueryCost":202,"throttleStatus":{"maximumAvailable":1000.0,"currentlyAvailable":136,"restoreRate":50.0}}}}"#;
+    s.absorb_body(read(200, body, now()));
+    assert!(s.rate_limited);
+    assert_eq!(s.retry_after, Some(Duration::from_millis(1320)));
+    let policies: Vec<&str> = s.quota.iter().map(|q| q.policy.as_str()).collect();
+    assert_eq!(policies, ["cost", "default"]);
+}
+
+#[test]
+fn worth_reading_table() {
+    let cases: &[(u16, &[u8], bool)] = &[
+        (429, b"", true),
+        (503, b"<html>", true),
+        (200, br#"{"errors":[]}"#, true),
+        (200, b"\n { \"errors\" : []}", true),
+        (200, br#"{"data":{"errors":1}}"#, false),
+        (200, b"", false),
+        (302, b"{", false),
+    ];
+    for (status, body, want) in cases {
+        assert_eq!(
+            worth_reading(*status, body),
+            *want,
+            "{status} {:?}",
+            String::from_utf8_lossy(body)
+        );
+    }
+}

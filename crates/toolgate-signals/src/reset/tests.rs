@@ -1,0 +1,162 @@
+use super::*;
+
+fn at(secs: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp(secs, 0).unwrap()
+}
+
+#[test]
+fn disambiguation_table() {
+    // GitHub's documented example: x-ratelimit-reset 1372700873.
+    let now = at(1_372_700_800);
+    let s = Duration::from_secs;
+    let ms = Duration::from_millis;
+    let cases: &[(&str, Option<Duration>)] = &[
+        // delta seconds (IETF, Zendesk "41", Discord reset-after "1", "64.57")
+        ("0", Some(s(0))),
+        ("41", Some(s(41))),
+        ("64.57", Some(ms(64_570))),
+        ("999999999", Some(MAX_RESET)),
+        // epoch seconds, integer and Discord's float form
+        ("1372700873", Some(s(73))),
+        ("1372700873.5", Some(ms(73_500))),
+        ("1000000000", Some(s(0))), // 2001: in the past → 0
+        ("1372700800", Some(s(0))),
+        ("1372700799", Some(s(0))),      // one second of skew
+        ("9999999999", Some(MAX_RESET)), // year 2286 → cap
+        // epoch milliseconds and microseconds
+        ("1372700873000", Some(s(73))),
+        ("1372700800250", Some(ms(250))),
+        ("1372700873000000", Some(s(73))),
+        ("99999999999999999999", Some(MAX_RESET)),
+        // Go durations (OpenAI)
+        ("6m0s", Some(s(360))),
+        ("20ms", Some(ms(20))),
+        // RFC 3339 / ISO-8601 (Anthropic, Atlassian)
+        ("2013-07-01T17:47:53Z", Some(s(73))),
+        ("2013-07-01T19:47:53+02:00", Some(s(73))),
+        ("2013-07-01T17:47:53.500Z", Some(ms(73_500))),
+        ("2013-07-01T17:48Z", Some(s(80))),
+        ("2013-07-01T17:47:53", Some(s(73))),
+        ("2013-07-01T17:47:53+0000", Some(s(73))),
+        ("2013-07-01T17:30:00Z", Some(s(0))),
+        ("2099-01-01T00:00:00Z", Some(MAX_RESET)),
+        // HTTP-date, all three forms (RFC 9110 §5.6.7)
+        ("Mon, 01 Jul 2013 17:47:53 GMT", Some(s(73))),
+        ("Monday, 01-Jul-13 17:47:53 GMT", Some(s(73))),
+        ("Mon Jul  1 17:47:53 2013", Some(s(73))),
+        ("Sat, 01 Jul 2013 17:47:53 GMT", Some(s(73))), // wrong day name tolerated
+        ("Mon, 31 Jun 2013 17:47:53 GMT", None),
+        ("\"41\"", Some(s(41))),
+        // junk
+        ("", None),
+        ("-5", None),
+        ("soon", None),
+        ("1e10", None),
+        ("12:00", None),
+        ("NaN", None),
+    ];
+    for (input, want) in cases {
+        assert_eq!(parse(input.as_bytes(), now), *want, "{input:?}");
+    }
+}
+
+#[test]
+fn lenient_http_dates_where_real_servers_are_not_strict() {
+    let now = Utc.with_ymd_and_hms(2026, 12, 1, 0, 0, 0).unwrap();
+    let t = |y, mo, d, h, mi, s| Some(Utc.with_ymd_and_hms(y, mo, d, h, mi, s).unwrap());
+    let cases: &[(&str, Option<DateTime<Utc>>)] = &[
+        // The three RFC 9110 §5.6.7 forms, from its own examples.
+        ("Sun, 06 Nov 1994 08:49:37 GMT", t(1994, 11, 6, 8, 49, 37)),
+        ("Sunday, 06-Nov-94 08:49:37 GMT", t(1994, 11, 6, 8, 49, 37)),
+        ("Sun Nov  6 08:49:37 1994", t(1994, 11, 6, 8, 49, 37)),
+        // RFC 9745 §5's Sunset example ends in UTC, not GMT.
+        ("Sun, 30 Jun 2024 23:59:59 UTC", t(2024, 6, 30, 23, 59, 59)),
+        // other zone spellings: Z, UT, numeric offsets (applied)
+        ("Sun, 30 Jun 2024 23:59:59 Z", t(2024, 6, 30, 23, 59, 59)),
+        ("Sun, 30 Jun 2024 23:59:59 UT", t(2024, 6, 30, 23, 59, 59)),
+        (
+            "Sun, 30 Jun 2024 23:59:59 +0000",
+            t(2024, 6, 30, 23, 59, 59),
+        ),
+        (
+            "Mon, 01 Jul 2024 01:59:59 +02:00",
+            t(2024, 6, 30, 23, 59, 59),
+        ),
+        (
+            "Sun, 30 Jun 2024 18:59:59 -0500",
+            t(2024, 6, 30, 23, 59, 59),
+        ),
+        ("sun, 30 jun 2024 23:59:59 gmt", t(2024, 6, 30, 23, 59, 59)),
+        // missing weekday, wrong weekday (RFC 8594's "Sat, 31 Dec 2018" was a Monday)
+        ("30 Jun 2024 23:59:59 GMT", t(2024, 6, 30, 23, 59, 59)),
+        ("Sat, 31 Dec 2018 23:59:59 GMT", t(2018, 12, 31, 23, 59, 59)),
+        ("Fri, 1 Jan 2027 00:00:00 GMT", t(2027, 1, 1, 0, 0, 0)),
+        // two-digit years, RFC 9110's 50-year rule from now = 2026
+        (
+            "Thursday, 31-Dec-26 23:59:59 GMT",
+            t(2026, 12, 31, 23, 59, 59),
+        ),
+        (
+            "Friday, 31-Dec-76 23:59:59 GMT",
+            t(2076, 12, 31, 23, 59, 59),
+        ),
+        (
+            "Friday, 31-Dec-77 23:59:59 GMT",
+            t(1977, 12, 31, 23, 59, 59),
+        ),
+        ("Fri, 31 Dec 99 23:59:59 GMT", t(1999, 12, 31, 23, 59, 59)),
+        // asctime without a weekday, and with a zone
+        ("Nov  6 08:49:37 1994", t(1994, 11, 6, 8, 49, 37)),
+        ("Sun Nov 6 08:49:37 1994 GMT", t(1994, 11, 6, 8, 49, 37)),
+        // refused: impossible dates and times, unknown zones, junk
+        ("Mon, 31 Jun 2013 17:47:53 GMT", None),
+        ("Mon, 01 Jul 2013 24:00:00 GMT", None),
+        ("Mon, 01 Jul 2013 17:47:53 CEST", None),
+        ("Mon, 01 Jul 2013 17:47 GMT", None),
+        ("Mon, 01 Jul 213 17:47:53 GMT", None),
+        ("Mon, 01 Juli 2013 17:47:53 GMT", None),
+        ("Mon, 01 Jul 2013 17:47:53 +2400", None),
+        ("Mon, 01 Jul 2013 17:47:53 +1é2", None),
+        ("Mon, 01 Jul 2013 17:47:53 -é00", None),
+        ("Funday, 01 Jul 2013 17:47:53 GMT", None),
+        ("", None),
+        ("1 2 3 4 5 6 7 8", None),
+    ];
+    for (input, want) in cases {
+        assert_eq!(http_date(input, now), *want, "{input:?}");
+    }
+    // Every HTTP-date the crate reads goes through this parser: Retry-After, resets.
+    let soon = "Tue, 01 Dec 2026 00:01:00 UTC";
+    assert_eq!(
+        crate::retry_after::parse(soon.as_bytes(), now),
+        Some(Duration::from_secs(60))
+    );
+    assert_eq!(parse(soon.as_bytes(), now), Some(Duration::from_secs(60)));
+}
+
+#[test]
+fn far_past_and_far_future_now_never_panic() {
+    for now in [DateTime::<Utc>::MIN_UTC, DateTime::<Utc>::MAX_UTC, at(0)] {
+        for v in [
+            "1372700873",
+            "99999999999999999999",
+            "2013-07-01T17:47:53Z",
+            "5",
+        ] {
+            let d = parse(v.as_bytes(), now).unwrap();
+            assert!(d <= MAX_RESET);
+        }
+    }
+}
+
+#[test]
+fn non_utf8_is_unparseable() {
+    assert_eq!(parse(&[0xff, 0xfe], at(0)), None);
+}
+
+#[test]
+fn delta_secs_clamp() {
+    assert_eq!(from_delta_secs(-3), Duration::ZERO);
+    assert_eq!(from_delta_secs(30), Duration::from_secs(30));
+    assert_eq!(from_delta_secs(i64::MAX), MAX_RESET);
+}
