@@ -109,7 +109,7 @@ pub fn auth(root: &Value, dialect: Dialect, dependency: &str) -> Auth {
                 .unwrap_or("X-API-Key");
             let var = format!("{prefix}_API_KEY");
             let mut what = match scheme.get("description").and_then(Value::as_str) {
-                Some(d) => operations::trim_text(d, 60),
+                Some(d) => super::text::trim_text(d, 60),
                 None => format!("the `{key}` value"),
             };
             if key.eq_ignore_ascii_case("authorization") {

@@ -13,6 +13,7 @@ pub mod operations;
 pub mod refs;
 pub mod reimport;
 pub mod schema;
+pub mod text;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::PathBuf;

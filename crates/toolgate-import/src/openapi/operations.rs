@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::refs::Refs;
 use super::schema::{Converter, Dialect, Side};
+use super::text::trim_text;
 
 /// Methods a tool can use, in the order a path item lists them.
 pub const METHODS: &[&str] = &["get", "put", "post", "delete", "patch", "head"];
@@ -762,17 +763,6 @@ fn describe(op: &Value, method: &str, path: &str) -> String {
     trim_text(&text, 1000)
 }
 
-/// Collapses whitespace and cuts at a word boundary near `max` characters.
-pub fn trim_text(text: &str, max: usize) -> String {
-    let collapsed: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if collapsed.chars().count() <= max {
-        return collapsed;
-    }
-    let cut: String = collapsed.chars().take(max).collect();
-    let at = cut.rfind(' ').filter(|i| *i > max / 2).unwrap_or(cut.len());
-    format!("{}…", cut[..at].trim_end_matches([',', '.', ';', ':']))
-}
-
 /// What a deprecated operation names as its replacement: an `x-` field, or a "use X
 /// instead" / "replaced by X" phrase in its description.
 pub fn successor_hint(op: &Value) -> Option<String> {
@@ -969,13 +959,6 @@ mod tests {
             successor_hint(&json!({"description": "Use with care."})),
             None
         );
-    }
-
-    #[test]
-    fn texts_are_trimmed_at_word_boundaries() {
-        assert_eq!(trim_text("a  b\n c", 10), "a b c");
-        let t = trim_text(&"word ".repeat(100), 30);
-        assert!(t.ends_with('…') && t.chars().count() <= 31, "{t}");
     }
 
     #[test]

@@ -217,10 +217,7 @@ impl<'a> Converter<'a> {
         if self.side == Side::Request {
             for key in ["description", "title"] {
                 if let Some(Value::String(d)) = s.get(key) {
-                    out.insert(
-                        key.into(),
-                        Value::String(super::operations::trim_text(d, 300)),
-                    );
+                    out.insert(key.into(), Value::String(super::text::trim_text(d, 300)));
                 }
             }
         }
