@@ -81,18 +81,19 @@ pub fn interpret(
     };
     let bytes = bytes::Bytes::copy_from_slice(result.get().as_bytes());
     if call.is_error == Some(true) {
+        let secrets = explain::Secrets::of(spec);
         let text = call
             .content
             .iter()
             .flatten()
             .find_map(|c| c.get("text").and_then(serde_json::Value::as_str))
             .unwrap_or_default();
-        let excerpt = explain::upstream_text(text, &explain::Secrets::of(spec), 300);
+        let excerpt = explain::upstream_text(text, &secrets, 300);
         return AttemptResult::Failed {
             class: ErrorClass::ToolError,
             hint: None,
             detail: Detail::ToolError {
-                result: bytes,
+                result: scrubbed(result.get(), bytes, &secrets),
                 excerpt,
             },
         };
@@ -134,6 +135,38 @@ pub fn interpret(
         }
     }
     AttemptResult::Success(bytes)
+}
+
+/// A tool error's result with the server's own credentials (its `headers` or `env`
+/// values) replaced by `[redacted]` in every string: a server that echoes the token it
+/// was sent ("invalid token sk-…") must not hand it to the model. `bytes` is returned
+/// as it is when no configured secret occurs in the text.
+fn scrubbed(text: &str, bytes: bytes::Bytes, secrets: &explain::Secrets) -> bytes::Bytes {
+    if secrets.scrub(text) == text {
+        // Not even JSON-escaped forms can hold a secret the raw text does not, except
+        // `\/` and `\uXXXX` escapes; those are checked on the parsed strings below.
+        if !text.contains('\\') {
+            return bytes;
+        }
+    }
+    let Ok(mut value) = serde_json::from_str::<serde_json::Value>(text) else {
+        return bytes;
+    };
+    fn walk(v: &mut serde_json::Value, secrets: &explain::Secrets) {
+        match v {
+            serde_json::Value::String(s) => {
+                let clean = secrets.scrub(s);
+                if clean != *s {
+                    *s = clean;
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(|i| walk(i, secrets)),
+            serde_json::Value::Object(m) => m.values_mut().for_each(|i| walk(i, secrets)),
+            _ => {}
+        }
+    }
+    walk(&mut value, secrets);
+    serde_json::to_vec(&value).map_or(bytes, bytes::Bytes::from)
 }
 
 fn protocol(detail: &str) -> AttemptResult {
@@ -271,6 +304,67 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn upstream_credential_echo_redacted_in_content() {
+        let config = crate::config::parse(
+            std::path::Path::new("t.yaml"),
+            "mcp_servers:\n  kb: { url: 'http://127.0.0.1:9/mcp', owner: kb@example.com, headers: { Authorization: 'Bearer sk-live-0123456789abcdef' } }\n",
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let input = json!({"type": "object"});
+        let def = crate::fronting::spec::Definition {
+            name: "search",
+            title: None,
+            description: Some("Searches."),
+            input_schema: &input,
+            output_schema: None,
+            annotations: None,
+        };
+        let s = crate::fronting::spec::tool_spec(&config.mcp_servers["kb"], &def, "1")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let result = json!({
+            "content": [
+                {"type": "text", "text": "invalid token sk-live-0123456789abcdef for this account"},
+                {"type": "resource", "resource": {"uri": "x:y", "text": "Authorization: Bearer sk-live-0123456789abcdef"}}
+            ],
+            "structuredContent": {"sent": "sk-live-0123456789abcdef"},
+            "isError": true
+        });
+        let r = interpret(&s, reply(json!({"result": result})), None, false);
+        let AttemptResult::Failed {
+            detail: Detail::ToolError { result, excerpt },
+            ..
+        } = r
+        else {
+            panic!("a tool error: {r:?}");
+        };
+        let text = String::from_utf8_lossy(&result);
+        assert!(!text.contains("sk-live-0123456789abcdef"), "{text}");
+        assert!(!excerpt.contains("sk-live"), "{excerpt}");
+        let back: serde_json::Value = serde_json::from_slice(&result).unwrap_or_default();
+        assert_eq!(
+            back["content"][0]["text"],
+            "invalid token [redacted] for this account"
+        );
+        assert_eq!(back["isError"], true, "the rest of the result is kept");
+        // A result without the secret is passed on byte for byte.
+        let clean = json!({"content": [{"type": "text", "text": "no such user"}], "isError": true});
+        let r = interpret(&s, reply(json!({"result": clean})), None, false);
+        let AttemptResult::Failed {
+            detail: Detail::ToolError { result, .. },
+            ..
+        } = r
+        else {
+            panic!("a tool error");
+        };
+        assert_eq!(
+            &result[..],
+            serde_json::to_string(&clean).unwrap_or_default().as_bytes()
+        );
     }
 
     #[test]
