@@ -272,6 +272,13 @@ async fn withheld_tool_call_is_a_tool_result() {
     }
     let drift = &health["structuredContent"]["dependencies"]["memory"]["mcp_server"]["drift"];
     assert_eq!(drift[0]["hidden"], true, "{drift}");
+    // A tool no longer served loses its owner series; the served one keeps it.
+    let metrics = tg.metrics().await;
+    assert!(
+        !metrics.contains("tool=\"memory__create_entities\""),
+        "{metrics}"
+    );
+    assert!(metrics.contains("tool=\"memory__read_graph\""), "{metrics}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
