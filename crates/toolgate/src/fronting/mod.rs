@@ -136,7 +136,7 @@ impl Refusals {
         self.over_count + self.too_large + self.over_total == 0
     }
 
-    /// One line for people, e.g. "99000 tools over max_tools (1000); 2 definitions over
+    /// One line for people, e.g. "99000 tools past max_tools (1000); 2 definitions larger than
     /// max_definition_bytes (65536)".
     pub fn describe(&self, limits: &ToolLimits) -> String {
         let mut parts = Vec::new();
