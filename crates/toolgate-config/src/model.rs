@@ -103,6 +103,32 @@ pub struct McpServerSpec {
     pub notes: NotesMode,
     /// Per-tool overrides by upstream name.
     pub tools: BTreeMap<String, McpToolOverride>,
+    /// Caps on what the server may list.
+    pub limits: ToolLimits,
+}
+
+/// Caps on the tools one upstream MCP server lists: a server that lists 100,000 tools,
+/// or descriptions of megabytes, would otherwise cost memory, metric series and a huge
+/// `tools/list` for every client. What is over a cap is refused (an incident for the
+/// server's owner and a log line), never served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolLimits {
+    /// Tools kept per server.
+    pub max_tools: usize,
+    /// Bytes of one tool definition (its JSON as listed).
+    pub max_definition_bytes: usize,
+    /// Bytes of all of a server's definitions together.
+    pub max_total_bytes: usize,
+}
+
+impl Default for ToolLimits {
+    fn default() -> ToolLimits {
+        ToolLimits {
+            max_tools: 1_000,
+            max_definition_bytes: 64 << 10,
+            max_total_bytes: 2 << 20,
+        }
+    }
 }
 
 /// The separator between a server's prefix and a tool name.
@@ -213,6 +239,8 @@ pub struct GatewayConfig {
     pub max_response_bytes: usize,
     /// Where a call's notes travel, unless a tool says otherwise.
     pub notes: NotesMode,
+    /// Caps on each upstream MCP server's tools, unless the server sets its own.
+    pub mcp_server_limits: ToolLimits,
 }
 
 /// Where a call's `toolgate:` notes travel to the client. Some frameworks hand the model

@@ -109,6 +109,21 @@ pub struct RawMcpServer {
     /// Per-tool overrides, by the upstream's tool name.
     #[serde(default)]
     pub tools: BTreeMap<String, RawMcpTool>,
+    /// Caps on what this server may list, overriding `gateway.mcp_server_limits` key by key.
+    pub limits: Option<RawToolLimits>,
+}
+
+/// Caps on the tools one upstream MCP server lists; what is over them is refused with
+/// an incident for the server's owner.
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawToolLimits {
+    /// Tools kept per server (default 1000); the rest are refused.
+    pub max_tools: Option<u32>,
+    /// Largest tool definition (its JSON as listed), e.g. `64KiB` (default).
+    pub max_definition_bytes: Option<RawSize>,
+    /// Largest total of a server's definitions, e.g. `2MiB` (default).
+    pub max_total_bytes: Option<RawSize>,
 }
 
 /// Overrides for one tool of an upstream MCP server.
@@ -183,6 +198,10 @@ pub struct RawGateway {
     /// `outputSchema`) or `both` (default: frameworks that read only the text and those
     /// that read only `structuredContent` both hand the notes to the model).
     pub notes: Option<String>,
+    /// Caps on the tools each upstream MCP server lists (`max_tools` 1000,
+    /// `max_definition_bytes` 64KiB, `max_total_bytes` 2MiB by default); a server's own
+    /// `limits` override them.
+    pub mcp_server_limits: Option<RawToolLimits>,
 }
 
 /// A byte size: a number of bytes, or text with a unit (`512KiB`, `8MiB`).

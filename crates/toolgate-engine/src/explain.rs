@@ -359,6 +359,70 @@ pub fn circuit_open(
     )
 }
 
+/// A tool of an upstream MCP server withheld (`on_change: block`) because its live
+/// definition differs from its pin: nothing was sent, and the changed text is not
+/// repeated (it is what is under review).
+pub fn withheld(tool: &str, owner: &str) -> String {
+    format!(
+        "{tool} was not called: its definition changed upstream and awaits review by {owner}. Error class: \
+         contract_drift. toolgate sent nothing. Retrying will not help until the change is reviewed; continue \
+         without {tool}."
+    )
+}
+
+/// One pending definition change as a model may read it: what kind of change, of which
+/// pinned tool, never the upstream's new words (a changed description is how tool
+/// poisoning looks, and the new text is not reviewed). A new tool is not named: its
+/// name is the upstream's unreviewed text too.
+pub fn definition_change(exposed: &str, change: &toolgate_contract::DefinitionChange) -> String {
+    use toolgate_contract::DefinitionChange as C;
+    let part = match change {
+        C::Added { .. } => {
+            return "a new tool is listed upstream; it is not served until it is pinned (pending review)"
+                .to_string();
+        }
+        C::Removed { .. } => {
+            return format!("{exposed} is no longer listed upstream (pending review)");
+        }
+        C::Description { .. } => "the description",
+        C::Title { .. } => "the title",
+        C::InputSchema { .. } => "the input schema",
+        C::OutputSchema { .. } => "the output schema",
+        C::Annotations { .. } => "the annotations",
+    };
+    format!("{part} of {exposed} changed upstream (pending review)")
+}
+
+/// The model's line for an open definition-drift incident of `tool`, from the kinds of
+/// change its detail lists (the stored title quotes the changed text, for people).
+pub fn definition_incident(tool: &str, dependency: &str, kinds: &[&str]) -> String {
+    if kinds.is_empty() {
+        return format!(
+            "MCP server {dependency} lists more than its limits allow; the excess is not served"
+        );
+    }
+    if kinds.iter().all(|k| *k == "added") {
+        return format!("a new tool on MCP server {dependency} is not pinned (pending review)");
+    }
+    let mut parts: Vec<&str> = kinds
+        .iter()
+        .map(|k| match *k {
+            "removed" => "no longer listed",
+            "description" => "description",
+            "title" => "title",
+            "input_schema" => "input schema",
+            "output_schema" => "output schema",
+            "annotations" => "annotations",
+            _ => "definition",
+        })
+        .collect();
+    parts.dedup();
+    format!(
+        "{tool}: definition changed on MCP server {dependency} ({}; pending review)",
+        parts.join(", ")
+    )
+}
+
 /// Configured secret values of one tool — its dependency's header values (after
 /// `${ENV}` expansion), the credentials in its base URL (query values, password) and
 /// the literal parts of its own header templates — as they may come back in upstream
@@ -658,6 +722,10 @@ mod tests {
             (
                 circuit_open("web_search", "api", Some(now), Duration::from_secs(30)),
                 "circuit_open",
+            ),
+            (
+                withheld("web_search", "alice@example.com"),
+                "contract_drift",
             ),
         ];
         for (text, class) in refusals {

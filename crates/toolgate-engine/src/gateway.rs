@@ -170,6 +170,17 @@ impl Gateway {
             .filter(|(_, r)| r.server() != Some(server))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
+        // The server's tools no longer served lose their owner series, so the series of a
+        // server whose pins change stay bounded by what it serves (its limits).
+        for old in table.values().filter(|r| r.server() == Some(server)) {
+            if !routes.iter().any(|r| r.spec.name == old.spec.name) {
+                self.services.metrics.tool_owner_info.remove(&OwnerLabels {
+                    tool: old.label.clone(),
+                    owner: old.spec.owner.clone(),
+                    dependency: old.spec.dependency.name.clone(),
+                });
+            }
+        }
         for mut route in routes {
             if let Some(old) = table.get(&route.spec.name) {
                 route.state = old.state.clone();

@@ -61,7 +61,10 @@ pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, Stri
         let open: Vec<Value> = incidents
             .iter()
             .filter(|i| &i.dependency == name)
-            .map(|i| json!({ "id": i.id, "kind": i.kind, "tool": i.tool, "title": i.title, "owner": i.owner, "since": i.first_seen }))
+            .map(|i| {
+                let (tool, title) = model_view(i);
+                json!({ "id": i.id, "kind": i.kind, "tool": tool, "title": title, "owner": i.owner, "since": i.first_seen })
+            })
             .collect();
         let mut entry = snap.to_json();
         entry["tools"] = json!(tools);
@@ -81,6 +84,24 @@ pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, Stri
         out.insert(name.clone(), entry);
     }
     Ok(json!({ "dependencies": out }))
+}
+
+/// An incident's tool and title as a model may read them. A definition-drift title
+/// quotes the upstream's changed, unreviewed text (for the people it alerts), so the
+/// model gets the kinds of change instead; a new tool's name is unreviewed text too.
+fn model_view(i: &crate::store::Incident) -> (Value, String) {
+    if i.kind != crate::store::IncidentKind::DefinitionDrift.as_str() {
+        return (json!(i.tool), i.title.clone());
+    }
+    let kinds: Vec<&str> = i.detail["changes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["kind"].as_str())
+        .collect();
+    let title = crate::explain::definition_incident(&i.tool, &i.dependency, &kinds);
+    let unnamed = kinds.is_empty() || kinds.iter().all(|k| *k == "added");
+    (if unnamed { Value::Null } else { json!(i.tool) }, title)
 }
 
 /// One sentence per dependency for the text block.

@@ -64,13 +64,29 @@ enum Command {
         #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
         config: PathBuf,
     },
-    /// Pin the tool definitions of every MCP server in the config: connect, list the
-    /// tools, and write them into each server's lockfile. Review the lockfile's diff
-    /// before committing it: that is how a changed upstream is accepted.
+    /// Pin the tool definitions of the MCP servers in the config: connect, list the
+    /// tools, and write them into each server's lockfile. A serving toolgate takes the
+    /// new pins within seconds, so review first: `--dry-run` shows every pending change
+    /// and writes nothing; then accept what was reviewed with `--server` (and `--tool`).
     Lock {
         /// Config file.
         #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
         config: PathBuf,
+        /// Only this server (repeatable); the other servers' pins stay as they are.
+        #[arg(long = "server", value_name = "NAME")]
+        servers: Vec<String>,
+        /// Only this tool, by the upstream's name or the exposed one (repeatable); its
+        /// server's other changes stay pending.
+        #[arg(long = "tool", value_name = "NAME")]
+        tools: Vec<String>,
+        /// Show each pending change in full (the changed text, the schema diff) and write
+        /// nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Like --dry-run, and exit 1 when anything is pending (2 when a server cannot be
+        /// listed): for CI.
+        #[arg(long, conflicts_with = "dry_run")]
+        check: bool,
     },
     /// Diff a response against a JSON Schema, as drift detection would.
     Diff {
@@ -226,7 +242,20 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
             listen,
         } => serve(&config, demo, stdio, listen).await,
         Command::Check { config } => Ok(check(&config)),
-        Command::Lock { config } => lock(&config).await,
+        Command::Lock {
+            config,
+            servers,
+            tools,
+            dry_run,
+            check,
+        } => {
+            let options = toolgate_engine::fronting::lock::Options {
+                servers,
+                tools,
+                dry_run: dry_run || check,
+            };
+            lock(&config, &options, check).await
+        }
         Command::Diff { schema, response } => diff(&schema, &response),
         Command::Incidents {
             config,
@@ -391,7 +420,11 @@ fn check(path: &Path) -> ExitCode {
     }
 }
 
-async fn lock(path: &Path) -> anyhow::Result<ExitCode> {
+async fn lock(
+    path: &Path,
+    options: &toolgate_engine::fronting::lock::Options,
+    check: bool,
+) -> anyhow::Result<ExitCode> {
     let config = match config::load(path) {
         Ok(c) => c,
         Err(errors) => {
@@ -403,30 +436,99 @@ async fn lock(path: &Path) -> anyhow::Result<ExitCode> {
         say!("{}: no MCP servers to lock", path.display());
         return Ok(ExitCode::SUCCESS);
     }
+    let report = match toolgate_engine::fronting::lock::lock(&config, options).await {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
     let mut failed = false;
-    for locked in toolgate_engine::fronting::lock::lock(&config).await? {
+    let mut pending = false;
+    for locked in &report {
+        let server = &locked.server;
         match &locked.result {
-            Ok(n) => {
-                say!(
-                    "{}: {n} tool{} pinned in {}",
-                    locked.server,
-                    if *n == 1 { "" } else { "s" },
-                    locked.path.display()
-                );
+            Ok(n) if options.dry_run => {
+                if locked.pending() {
+                    pending = true;
+                    let count = locked.changes.len();
+                    say!(
+                        "{server}: {} pending review in {} (nothing written{}):",
+                        if locked.first {
+                            format!(
+                                "not locked yet, {n} tool{} to pin",
+                                if *n == 1 { "" } else { "s" }
+                            )
+                        } else {
+                            format!("{count} change{}", if count == 1 { "" } else { "s" })
+                        },
+                        locked.path.display(),
+                        if check { "" } else { ", --dry-run" }
+                    );
+                } else {
+                    say!(
+                        "{server}: up to date with {} ({n} tools pinned)",
+                        locked.path.display()
+                    );
+                }
                 for change in &locked.changes {
-                    say!("  changed since the last lock: {change}");
+                    for line in toolgate_engine::fronting::lock::review(change, &locked.new_tools) {
+                        say!("  {line}");
+                    }
+                }
+            }
+            Ok(n) => {
+                if locked.writes {
+                    say!(
+                        "{server}: {n} tool{} pinned in {}",
+                        if *n == 1 { "" } else { "s" },
+                        locked.path.display()
+                    );
+                } else {
+                    say!(
+                        "{server}: up to date with {} ({n} tools pinned)",
+                        locked.path.display()
+                    );
+                }
+                if !locked.first {
+                    for change in &locked.changes {
+                        say!("  accepted: {}", change.summary());
+                    }
                 }
             }
             Err(e) => {
                 failed = true;
-                eprintln!(
-                    "{}: not locked (its previous pins are kept): {e}",
-                    locked.server
-                );
+                eprintln!("{server}: not locked (its previous pins are kept): {e}");
             }
         }
+        if locked.left_pending > 0 {
+            say!(
+                "  {} other change{} of {server} left pending (not selected by --tool)",
+                locked.left_pending,
+                if locked.left_pending == 1 { "" } else { "s" }
+            );
+        }
+        if let Some(refused) = &locked.refused {
+            say!("  refused for the server's limits (not pinned): {refused}");
+        }
     }
-    Ok(if failed {
+    if options.dry_run && pending && !check {
+        let all: Vec<&str> = report
+            .iter()
+            .filter(|l| l.pending())
+            .map(|l| l.server.as_str())
+            .collect();
+        say!(
+            "accept after review with: toolgate lock -c {} --server {}",
+            path.display(),
+            all.join(" --server ")
+        );
+    }
+    Ok(if failed && check {
+        ExitCode::from(2)
+    } else if check && pending {
+        ExitCode::from(1)
+    } else if failed {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

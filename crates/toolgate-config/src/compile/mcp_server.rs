@@ -130,6 +130,11 @@ impl Compiler<'_> {
             limits::MIN_DEADLINE,
         );
         let notes = self.notes_mode(format!("{path}.notes"), raw.notes.as_deref(), gateway.notes);
+        let limits = self.tool_limits(
+            &format!("{path}.limits"),
+            raw.limits.as_ref(),
+            gateway.mcp_server_limits,
+        );
         let mut tools = BTreeMap::new();
         for (tool, o) in std::mem::take(&mut raw.tools) {
             let tpath = format!("{path}.tools.{tool}");
@@ -191,6 +196,7 @@ impl Compiler<'_> {
             deadline,
             notes,
             tools,
+            limits,
         })
     }
 
@@ -337,7 +343,9 @@ impl Compiler<'_> {
 
     /// Exposed names must be unique across servers and HTTP tools; a collision is known
     /// only once the tools are, so this is checked again at run time. Here: two servers
-    /// with the same prefix would collide on every shared tool name.
+    /// with the same prefix would collide on every shared tool name, and so would two
+    /// prefixes that differ by a trailing `_` (`a` + `__` + `_echo` and `a_` + `__` +
+    /// `echo` are both `a___echo`) — the only way distinct prefixes without `__` can.
     pub(super) fn prefixes_distinct(&mut self, servers: &BTreeMap<String, McpServerSpec>) {
         let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
         for (name, s) in servers {
@@ -352,6 +360,21 @@ impl Compiler<'_> {
                         s.prefix
                     ),
                     "give each server its own prefix, so their tool names cannot collide",
+                );
+            }
+        }
+        for (name, s) in servers {
+            let Some(shorter) = s.prefix.strip_suffix('_') else {
+                continue;
+            };
+            if let Some(other) = seen.get(shorter) {
+                self.err(
+                    format!("mcp_servers.{name}.prefix"),
+                    format!(
+                        "the prefixes `{shorter}` (server `{other}`) and `{}` (server `{name}`) can name the same tool: `{shorter}{PREFIX_SEPARATOR}_x` and `{}{PREFIX_SEPARATOR}x` are both `{}{PREFIX_SEPARATOR}x`",
+                        s.prefix, s.prefix, s.prefix
+                    ),
+                    "give the servers prefixes that do not differ only by a trailing `_`",
                 );
             }
         }
@@ -454,6 +477,54 @@ mod tests {
         .expect_err("collisions");
         assert!(e.contains("both a dependency and an MCP server"), "{e}");
         assert!(e.contains("both use the prefix `kb`"), "{e}");
+    }
+
+    #[test]
+    fn prefix_collision_refused_at_check() {
+        let e = parse(
+            "mcp_servers:\n  one: { url: 'http://x/mcp', owner: o, prefix: a }\n  two: { url: 'http://x/mcp', owner: o, prefix: a_ }\n",
+        )
+        .expect_err("`a` + `_echo` and `a_` + `echo` are the same name");
+        assert!(
+            e.contains(
+                "the prefixes `a` (server `one`) and `a_` (server `two`) can name the same tool"
+            ),
+            "{e}"
+        );
+        assert!(e.contains("mcp_servers.two.prefix"), "{e}");
+        // Server names are the default prefixes: the same rule holds for them.
+        let e = parse(
+            "mcp_servers:\n  kb: { url: 'http://x/mcp', owner: o }\n  kb_: { url: 'http://x/mcp', owner: o }\n",
+        )
+        .expect_err("kb and kb_");
+        assert!(e.contains("can name the same tool"), "{e}");
+        parse(
+            "mcp_servers:\n  kb: { url: 'http://x/mcp', owner: o }\n  kb_2: { url: 'http://x/mcp', owner: o }\n",
+        )
+        .unwrap_or_else(|e| panic!("`kb` and `kb_2` cannot collide: {e}"));
+    }
+
+    #[test]
+    fn tool_limits_default_and_override_key_by_key() {
+        let c = parse(
+            "gateway:\n  mcp_server_limits: { max_tools: 50, max_total_bytes: 1MiB }\nmcp_servers:\n  kb: { url: 'http://x/mcp', owner: o, limits: { max_tools: 5 } }\n  ev: { url: 'http://x/mcp', owner: o }\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let kb = c.mcp_servers["kb"].limits;
+        assert_eq!(
+            (kb.max_tools, kb.max_definition_bytes, kb.max_total_bytes),
+            (5, 64 << 10, 1 << 20)
+        );
+        assert_eq!(c.mcp_servers["ev"].limits.max_tools, 50);
+        let e = parse(
+            "mcp_servers:\n  kb: { url: 'http://x/mcp', owner: o, limits: { max_tools: 0, max_definition_bytes: lots } }\n",
+        )
+        .expect_err("zero and nonsense");
+        assert!(e.contains("max_tools is 0"), "{e}");
+        assert!(
+            e.contains("mcp_servers.kb.limits.max_definition_bytes"),
+            "{e}"
+        );
     }
 
     #[test]

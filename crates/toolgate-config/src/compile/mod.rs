@@ -547,7 +547,68 @@ impl Compiler<'_> {
                 raw.notes.as_deref(),
                 NotesMode::default(),
             ),
+            mcp_server_limits: self.tool_limits(
+                "gateway.mcp_server_limits",
+                raw.mcp_server_limits.as_ref(),
+                ToolLimits::default(),
+            ),
         }
+    }
+
+    /// Caps on one server's tools: each key given replaces the one in `base`. A cap of
+    /// zero would refuse every tool, so it is an error.
+    pub(super) fn tool_limits(
+        &mut self,
+        path: &str,
+        raw: Option<&RawToolLimits>,
+        base: ToolLimits,
+    ) -> ToolLimits {
+        let Some(raw) = raw else {
+            return base;
+        };
+        let mut out = base;
+        if let Some(n) = raw.max_tools {
+            if n == 0 {
+                self.err(
+                    format!("{path}.max_tools"),
+                    "max_tools is 0, so every tool would be refused",
+                    "use at least 1 (the default is 1000)",
+                );
+            } else {
+                out.max_tools = n as usize;
+            }
+        }
+        let size = |this: &mut Self, key: &str, value: Option<&RawSize>, into: &mut usize| {
+            let parsed = match value {
+                None => return,
+                Some(RawSize::Bytes(n)) => {
+                    usize::try_from(*n).map_err(|_| format!("`{n}` is too large"))
+                }
+                Some(RawSize::Text(text)) => parse_bytes(text),
+            };
+            match parsed {
+                Ok(0) => this.err(
+                    format!("{path}.{key}"),
+                    format!("{key} is 0, so every tool would be refused"),
+                    "write a size like `64KiB`",
+                ),
+                Ok(n) => *into = n,
+                Err(msg) => this.err(format!("{path}.{key}"), msg, "write a size like `64KiB`"),
+            }
+        };
+        size(
+            self,
+            "max_definition_bytes",
+            raw.max_definition_bytes.as_ref(),
+            &mut out.max_definition_bytes,
+        );
+        size(
+            self,
+            "max_total_bytes",
+            raw.max_total_bytes.as_ref(),
+            &mut out.max_total_bytes,
+        );
+        out
     }
 
     fn telemetry(&mut self, raw: RawTelemetry) -> Option<Otlp> {

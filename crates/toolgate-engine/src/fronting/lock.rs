@@ -1,92 +1,294 @@
-//! `toolgate lock`: connects to every configured MCP server, lists its tools and writes
+//! `toolgate lock`: connects to the configured MCP servers, lists their tools and writes
 //! them as the pins into each server's lockfile (servers sharing a lockfile share one
-//! file; entries of servers not in this config are kept). Reviewing the lockfile's diff
-//! is how an operator accepts a changed upstream.
+//! file; entries of servers not in this config, or not selected, are kept as they were).
+//!
+//! A serving toolgate takes the new pins within seconds, so the review comes first:
+//! `--dry-run` shows each pending change in full (the changed text, the schema diff) and
+//! writes nothing, `--check` does the same and fails when anything is pending (for CI),
+//! and `--server`/`--tool` accept only the changes that were reviewed — accepting one
+//! server's change never accepts another's.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use toolgate_contract::{Lockfile, PinnedServer};
+use toolgate_contract::{DefinitionChange, Lockfile, PinnedServer, ToolDefinition};
 
-use super::Fronting;
+use super::{Fronting, Listed};
 use crate::upstream::UpstreamClient;
-use toolgate_config::Config;
+use toolgate_config::{Config, McpServerSpec};
 
-/// What `lock` did for one server.
+/// What `lock` accepts and whether it writes.
+#[derive(Debug, Default, Clone)]
+pub struct Options {
+    /// Only these servers (every server when empty).
+    pub servers: Vec<String>,
+    /// Only these tools, by the upstream's name or the exposed one (every tool when
+    /// empty); the other changes stay pending.
+    pub tools: Vec<String>,
+    /// Show what would change; write nothing.
+    pub dry_run: bool,
+}
+
+/// What `lock` did (or, with `dry_run`, would do) for one server.
 #[derive(Debug)]
 pub struct Locked {
     /// The server's name.
     pub server: String,
     /// The lockfile.
     pub path: PathBuf,
-    /// How many tools were pinned, or why none could be.
+    /// How many tools are pinned after this run, or why the server could not be listed.
     pub result: Result<usize, String>,
-    /// What changed against the previous pins, one line each.
-    pub changes: Vec<String>,
+    /// The changes against the previous pins that this run accepts (or would accept).
+    pub changes: Vec<DefinitionChange>,
+    /// The live definitions of the new tools among `changes`, for review.
+    pub new_tools: Vec<ToolDefinition>,
+    /// Changes left pending because `--tool` did not select them.
+    pub left_pending: usize,
+    /// The server had no pins before: every tool is new.
+    pub first: bool,
+    /// What the server's limits refused, one line, when anything.
+    pub refused: Option<String>,
+    /// Whether the server's entry was (or would be) written.
+    pub writes: bool,
 }
 
-/// Pins every server's current tools. A server that cannot be reached keeps its old
-/// pins and is reported; the others are written.
-pub async fn lock(config: &Config) -> anyhow::Result<Vec<Locked>> {
+impl Locked {
+    /// Whether anything is pending: a change, or a server never locked.
+    pub fn pending(&self) -> bool {
+        self.result.is_ok() && (self.first || !self.changes.is_empty())
+    }
+}
+
+/// Whether upstream tool `tool` of `spec` is selected by `tools` (empty: all).
+fn selected(spec: &McpServerSpec, tools: &[String], tool: &str) -> bool {
+    tools.is_empty()
+        || tools
+            .iter()
+            .any(|t| t == tool || *t == spec.exposed_name(tool))
+}
+
+/// Lists the selected servers and computes their new pins; writes them unless
+/// `options.dry_run`. A server that cannot be reached keeps its old pins and is
+/// reported; the others are written. Unknown `--server` or `--tool` names are an error,
+/// and then nothing is written.
+pub async fn lock(config: &Config, options: &Options) -> anyhow::Result<Vec<Locked>> {
+    for name in &options.servers {
+        if !config.mcp_servers.contains_key(name) {
+            let known: Vec<&str> = config.mcp_servers.keys().map(String::as_str).collect();
+            anyhow::bail!(
+                "no MCP server named `{name}` in the config; known: {}",
+                known.join(", ")
+            );
+        }
+    }
     let client = UpstreamClient::new()
         .map_err(|e| anyhow::anyhow!("cannot build the upstream HTTP client: {e}"))?;
     let (fronting, _events) = Fronting::start(config, &client)?;
+    let result = lock_servers(&fronting, options).await;
+    fronting.shutdown().await;
+    result
+}
+
+async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<Vec<Locked>> {
     let mut files: BTreeMap<PathBuf, Lockfile> = BTreeMap::new();
     let mut report = Vec::new();
+    let mut matched: BTreeSet<&str> = BTreeSet::new();
     for server in fronting.servers().map(Arc::clone).collect::<Vec<_>>() {
         let spec = server.spec().clone();
+        if !options.servers.is_empty() && !options.servers.contains(&spec.name) {
+            continue;
+        }
         let file = match files.get(&spec.lock) {
             Some(f) => f.clone(),
             None => Lockfile::read(&spec.lock)?.unwrap_or_default(),
         };
         let previous = file.server(&spec.name).cloned();
+        let pinned: BTreeSet<String> = previous
+            .iter()
+            .flat_map(|p| p.tools.iter().map(|t| t.name.clone()))
+            .collect();
         let listed = match server.connection.initialize(spec.dependency.timeout).await {
-            Ok(init) => server.list_tools().await.map(|tools| (init, tools)),
+            Ok(init) => server.list_tools(&pinned).await.map(|l| (init, l)),
             Err(e) => Err(e.to_string()),
         };
-        let (result, changes, file) = match listed {
-            Ok((init, mut tools)) => {
-                tools.sort_by(|a, b| a.name.cmp(&b.name));
-                let changes = previous
-                    .as_ref()
-                    .map(|p| {
-                        toolgate_contract::compare(&p.tools, &tools)
-                            .iter()
-                            .map(|c| c.summary())
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                let n = tools.len();
-                let mut file = file;
-                file.merge(
-                    spec.name.clone(),
-                    PinnedServer {
-                        server_name: init.server_name,
-                        server_version: init.server_version,
-                        protocol_version: init.protocol_version,
-                        locked_at: chrono::Utc::now()
-                            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-                        tools,
-                    },
-                );
-                (Ok(n), changes, file)
+        let (
+            init,
+            Listed {
+                tools: live,
+                refused,
+            },
+        ) = match listed {
+            Ok(l) => l,
+            Err(e) => {
+                files.insert(spec.lock.clone(), file);
+                report.push(Locked {
+                    server: spec.name.clone(),
+                    path: spec.lock.clone(),
+                    result: Err(e),
+                    changes: Vec::new(),
+                    new_tools: Vec::new(),
+                    left_pending: 0,
+                    first: previous.is_none(),
+                    refused: None,
+                    writes: false,
+                });
+                continue;
             }
-            Err(e) => (Err(e), Vec::new(), file),
         };
+        let is = |t: &ToolDefinition| selected(&spec, &options.tools, &t.name);
+        for t in options.tools.iter() {
+            let known = live
+                .iter()
+                .chain(previous.iter().flat_map(|p| &p.tools))
+                .any(|d| *t == d.name || *t == spec.exposed_name(&d.name));
+            if known {
+                matched.insert(t.as_str());
+            }
+        }
+        let old: Vec<ToolDefinition> = previous.iter().flat_map(|p| p.tools.clone()).collect();
+        let all_changes = toolgate_contract::compare(&old, &live);
+        let changes: Vec<DefinitionChange> = all_changes
+            .iter()
+            .filter(|c| selected(&spec, &options.tools, c.tool()))
+            .cloned()
+            .collect();
+        // The new pins: the selected tools as listed now, the others as pinned before.
+        let mut tools: Vec<ToolDefinition> = old.iter().filter(|&t| !is(t)).cloned().collect();
+        tools.extend(live.iter().filter(|&t| is(t)).cloned());
+        // A refused pinned tool cannot be compared, so its pin stays.
+        for name in &refused.pinned {
+            if !tools.iter().any(|t| &t.name == name)
+                && let Some(t) = old.iter().find(|t| &t.name == name)
+            {
+                tools.push(t.clone());
+            }
+        }
+        let whole = options.tools.is_empty() || previous.is_none();
+        let (server_name, server_version, protocol_version) = match (&previous, whole) {
+            (Some(p), false) => (
+                p.server_name.clone(),
+                p.server_version.clone(),
+                p.protocol_version.clone(),
+            ),
+            _ => (
+                init.server_name.clone(),
+                init.server_version.clone(),
+                init.protocol_version.clone(),
+            ),
+        };
+        let same_server = previous.as_ref().is_some_and(|p| {
+            (&p.server_name, &p.server_version, &p.protocol_version)
+                == (&server_name, &server_version, &protocol_version)
+        });
+        let writes = previous.is_none() || !changes.is_empty() || !same_server;
+        let new_tools: Vec<ToolDefinition> = changes
+            .iter()
+            .filter(|c| matches!(c, DefinitionChange::Added { .. }))
+            .filter_map(|c| live.iter().find(|t| t.name == c.tool()).cloned())
+            .collect();
+        let n = tools.len();
+        let mut file = file;
+        if writes {
+            file.merge(
+                spec.name.clone(),
+                PinnedServer {
+                    server_name,
+                    server_version,
+                    protocol_version,
+                    locked_at: chrono::Utc::now()
+                        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                    tools,
+                },
+            );
+        }
         files.insert(spec.lock.clone(), file);
         report.push(Locked {
             server: spec.name.clone(),
             path: spec.lock.clone(),
-            result,
+            result: Ok(n),
+            left_pending: all_changes.len() - changes.len(),
             changes,
+            new_tools,
+            first: previous.is_none(),
+            refused: (!refused.is_empty()).then(|| refused.describe(&spec.limits)),
+            writes,
         });
     }
-    for (path, file) in &files {
-        if report.iter().any(|l| &l.path == path && l.result.is_ok()) {
-            file.write(path)?;
+    let unknown: Vec<&str> = options
+        .tools
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !matched.contains(t))
+        .collect();
+    if !unknown.is_empty() {
+        anyhow::bail!(
+            "no tool named {} on the selected MCP servers (use the upstream's name or the exposed one); nothing was written",
+            unknown
+                .iter()
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if !options.dry_run {
+        for (path, file) in &files {
+            if report.iter().any(|l| &l.path == path && l.writes) {
+                file.write(path)?;
+            }
         }
     }
-    fronting.shutdown().await;
     Ok(report)
+}
+
+/// A pending change in full, for the person reviewing it: the summary line, then the
+/// whole pinned and live texts (one line each, cut at 8,192 characters around what
+/// changed) or the schema diff. Upstream text is shown here, to people, on purpose.
+pub fn review(change: &DefinitionChange, new_tools: &[ToolDefinition]) -> Vec<String> {
+    let mut lines = vec![change.summary()];
+    let detail = change.to_json();
+    let one_line = |t: &str| -> String {
+        t.chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .take(8_192)
+            .collect()
+    };
+    match change {
+        DefinitionChange::Added { tool } => {
+            if let Some(def) = new_tools.iter().find(|t| &t.name == tool) {
+                if let Some(title) = &def.title {
+                    lines.push(format!("  + title:       {}", one_line(title)));
+                }
+                lines.push(format!(
+                    "  + description: {}",
+                    def.description.as_deref().map_or("(none)".into(), one_line)
+                ));
+                lines.push(format!(
+                    "  + inputSchema: {}",
+                    one_line(&def.input_schema.to_string())
+                ));
+            }
+        }
+        DefinitionChange::Description { .. }
+        | DefinitionChange::Title { .. }
+        | DefinitionChange::Annotations { .. } => {
+            let show = |v: &serde_json::Value| match v {
+                serde_json::Value::Null => "(none)".to_string(),
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            lines.push(format!("  - pinned: {}", show(&detail["before"])));
+            lines.push(format!("  + live:   {}", show(&detail["after"])));
+        }
+        DefinitionChange::InputSchema { drift, .. }
+        | DefinitionChange::OutputSchema {
+            drift: Some(drift), ..
+        } => {
+            for line in drift.to_string().lines() {
+                lines.push(format!("  {line}"));
+            }
+        }
+        _ => {}
+    }
+    lines
 }

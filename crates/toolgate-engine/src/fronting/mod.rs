@@ -12,6 +12,13 @@
 //! The live definitions are compared with the pins at start-up, whenever the server says
 //! its tool list changed (or its process restarted, or its session was lost), and every
 //! `check_every`.
+//!
+//! What a server lists is capped (`limits`: tools per server, bytes per definition,
+//! bytes per server); what is over a cap is refused — never pinned, never served — with
+//! an incident for the server's owner. Nothing a server wrote in a definition that is
+//! not pinned reaches a model: `dependency_health` and the answer to a withheld tool
+//! say *what kind* of change is pending review, never the changed text (incidents and
+//! logs, which people read, keep it).
 
 pub mod link;
 pub mod lock;
@@ -34,7 +41,7 @@ use crate::sync::lock as guard;
 use crate::upstream::mcp::McpLink;
 use crate::upstream::{AnyUpstream, McpUpstream, UpstreamClient};
 use crate::watch::incidents::Incidents;
-use toolgate_config::{Config, McpServerSpec, OnChange};
+use toolgate_config::{Config, McpServerSpec, OnChange, ToolLimits};
 use toolgate_store::{IncidentKind, NewIncident};
 
 /// Upper bound of `tools/list` pages followed (a server that paginates forever is cut off).
@@ -88,6 +95,104 @@ struct State {
     published: BTreeMap<String, ToolDefinition>,
     /// The lockfile's modification time when its pins were read.
     lock_mtime: Option<std::time::SystemTime>,
+    /// What the last check refused for the server's limits.
+    refused: Refusals,
+    /// Pinned tools not exposed because their live definition is pending review, by
+    /// exposed name, with the owner who reviews it.
+    withheld: BTreeMap<String, String>,
+}
+
+/// What one listing kept, and what it refused for the server's limits.
+#[derive(Debug, Default)]
+pub struct Listed {
+    /// The definitions within the limits, in the server's order.
+    pub tools: Vec<ToolDefinition>,
+    /// What was over them.
+    pub refused: Refusals,
+}
+
+/// Definitions refused for a server's limits: counts, and a few names for people.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Refusals {
+    /// Tools past `max_tools`.
+    pub over_count: usize,
+    /// Definitions larger than `max_definition_bytes`.
+    pub too_large: usize,
+    /// Definitions past `max_total_bytes`.
+    pub over_total: usize,
+    /// The first few refused names (one line, capped), for the incident and the log;
+    /// never shown to a model.
+    pub examples: Vec<String>,
+    /// Refused tools that are pinned: their pin is not read as a removed tool.
+    pub pinned: BTreeSet<String>,
+}
+
+/// Refused names kept for people.
+const REFUSED_EXAMPLES: usize = 10;
+
+impl Refusals {
+    /// Nothing was refused.
+    pub fn is_empty(&self) -> bool {
+        self.over_count + self.too_large + self.over_total == 0
+    }
+
+    /// One line for people, e.g. "99000 tools past max_tools (1000); 2 definitions larger than
+    /// max_definition_bytes (65536)".
+    pub fn describe(&self, limits: &ToolLimits) -> String {
+        let mut parts = Vec::new();
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        if self.over_count > 0 {
+            parts.push(format!(
+                "{} past max_tools ({})",
+                plural(self.over_count, "tool", "tools"),
+                limits.max_tools
+            ));
+        }
+        if self.too_large > 0 {
+            parts.push(format!(
+                "{} larger than max_definition_bytes ({})",
+                plural(self.too_large, "definition", "definitions"),
+                limits.max_definition_bytes
+            ));
+        }
+        if self.over_total > 0 {
+            parts.push(format!(
+                "{} past max_total_bytes ({})",
+                plural(self.over_total, "definition", "definitions"),
+                limits.max_total_bytes
+            ));
+        }
+        parts.join("; ")
+    }
+
+    fn note(&mut self, name: Option<&str>, pinned: &BTreeSet<String>) {
+        let Some(name) = name else { return };
+        if pinned.contains(name) {
+            self.pinned.insert(name.to_string());
+        }
+        if self.examples.len() < REFUSED_EXAMPLES {
+            let shown: String = name.chars().filter(|c| !c.is_control()).take(80).collect();
+            self.examples.push(shown);
+        }
+    }
+}
+
+/// The length of `v` as compact JSON, without building the text.
+fn json_len(v: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0 += b.len();
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut n = Count(0);
+    let _ = serde_json::to_writer(&mut n, v);
+    n.0
 }
 
 fn mtime(path: &std::path::Path) -> Option<std::time::SystemTime> {
@@ -116,8 +221,12 @@ pub struct ServerReport {
     pub pinned_from: Option<&'static str>,
     /// Tools exposed now.
     pub tools: usize,
-    /// Tools with definition drift (and whether they are hidden).
+    /// Tools with definition drift (and whether they are hidden), described without
+    /// the upstream's unpinned text.
     pub drift: Vec<Value>,
+    /// What the last check refused for the server's limits (counts), when anything.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<Value>,
     /// The last check's error.
     pub last_error: Option<String>,
 }
@@ -174,6 +283,14 @@ impl Fronting {
         self.servers.is_empty()
     }
 
+    /// The owner reviewing the pending change of `exposed`, when it is a tool withheld
+    /// because its live definition differs from its pin (`on_change: block`).
+    pub fn withheld(&self, exposed: &str) -> Option<String> {
+        self.servers
+            .values()
+            .find_map(|s| guard(&s.state).withheld.get(exposed).cloned())
+    }
+
     /// Ends every session and stops every child process.
     pub async fn shutdown(&self) {
         for s in self.servers.values() {
@@ -210,8 +327,9 @@ impl Fronted {
     /// the server could be listed.
     pub async fn check(&self, gateway: &dyn Host) -> Checked {
         self.reread_lock();
-        let live = match self.list_tools().await {
-            Ok(live) => live,
+        let pinned_names = self.pinned_names();
+        let listed = match self.list_tools(&pinned_names).await {
+            Ok(listed) => listed,
             Err(e) => {
                 let mut state = guard(&self.state);
                 if state.last_error.as_deref() != Some(e.as_str()) {
@@ -225,6 +343,10 @@ impl Fronted {
                 };
             }
         };
+        let Listed {
+            tools: live,
+            refused,
+        } = listed;
         let (changes, first_seen) = {
             let mut state = guard(&self.state);
             state.last_error = None;
@@ -255,8 +377,14 @@ impl Fronted {
                 .as_ref()
                 .map(|p| p.tools.as_slice())
                 .unwrap_or_default();
-            let changes = toolgate_contract::compare(pinned, &live);
+            let mut changes = toolgate_contract::compare(pinned, &live);
+            // A pinned tool refused for the limits is still listed: it is not gone.
+            changes.retain(|c| {
+                !(matches!(c, DefinitionChange::Removed { .. })
+                    && refused.pinned.contains(c.tool()))
+            });
             state.changes = changes.clone();
+            state.refused = refused.clone();
             (changes, first_seen)
         };
         if first_seen {
@@ -267,11 +395,95 @@ impl Fronted {
                 live.len()
             );
         }
+        self.report_limits(gateway, &refused);
         self.report_changes(gateway, &changes);
         Checked {
             changed: self.publish(gateway),
             listed: true,
         }
+    }
+
+    /// The names the pins hold.
+    fn pinned_names(&self) -> BTreeSet<String> {
+        guard(&self.state)
+            .pins
+            .iter()
+            .flat_map(|p| p.tools.iter().map(|t| t.name.clone()))
+            .collect()
+    }
+
+    /// The owner of upstream tool `tool`: its override's, else the server's.
+    fn owner_of(&self, tool: &str) -> String {
+        self.spec
+            .tools
+            .get(tool)
+            .and_then(|o| o.owner.clone())
+            .unwrap_or_else(|| self.spec.owner.clone())
+    }
+
+    /// The incident key of the server's limits: every tool of the server.
+    fn limits_key(&self) -> String {
+        self.spec.exposed_name("*")
+    }
+
+    /// One incident for the server's owner while the server lists more than its limits
+    /// allow (updated while the same counts persist), cleared when it no longer does.
+    fn report_limits(&self, gateway: &dyn Host, refused: &Refusals) {
+        let incidents = gateway.incidents();
+        let key = self.limits_key();
+        if refused.is_empty() {
+            if incidents.is_open(IncidentKind::DefinitionDrift, &key) {
+                incidents.clear(
+                    IncidentKind::DefinitionDrift,
+                    &key,
+                    None,
+                    "the server lists no more than its limits allow",
+                );
+            }
+            return;
+        }
+        let limits = &self.spec.limits;
+        let what = refused.describe(limits);
+        let fingerprint = format!(
+            "limits:{}:{}:{}",
+            refused.over_count, refused.too_large, refused.over_total
+        );
+        if incidents.sighting(IncidentKind::DefinitionDrift, &key, &fingerprint) {
+            return;
+        }
+        tracing::warn!(
+            server = %self.spec.name,
+            refused = %what,
+            examples = %refused.examples.join(", "),
+            "the MCP server lists more than its limits allow: the excess is refused (not pinned, not served)"
+        );
+        incidents.raise(NewIncident {
+            kind: IncidentKind::DefinitionDrift,
+            tool: key,
+            dependency: self.spec.name.clone(),
+            owner: self.spec.owner.clone(),
+            fingerprint,
+            title: format!(
+                "MCP server {} lists more than its limits allow: {what}",
+                self.spec.name
+            ),
+            detail: json!({
+                "server": self.spec.name,
+                "limits": {
+                    "max_tools": limits.max_tools,
+                    "max_definition_bytes": limits.max_definition_bytes,
+                    "max_total_bytes": limits.max_total_bytes,
+                },
+                "refused": {
+                    "over_max_tools": refused.over_count,
+                    "over_max_definition_bytes": refused.too_large,
+                    "over_max_total_bytes": refused.over_total,
+                    "examples": refused.examples,
+                },
+                "action": "the refused definitions are neither pinned nor served; raise the server's `limits` if they are wanted",
+            }),
+            contract_version: None,
+        });
     }
 
     /// Whether the lockfile changed since its pins were read.
@@ -306,10 +518,17 @@ impl Fronted {
         }
     }
 
-    /// Every page of `tools/list`, as definitions.
-    async fn list_tools(&self) -> Result<Vec<ToolDefinition>, String> {
+    /// Every page of `tools/list`, as definitions within the server's limits: a
+    /// definition larger than `max_definition_bytes`, one past `max_tools` or past
+    /// `max_total_bytes` is counted and dropped, so what is kept stays bounded however
+    /// much the server lists. `pinned` names the pinned tools, so a refused one is not
+    /// read as removed.
+    pub(crate) async fn list_tools(&self, pinned: &BTreeSet<String>) -> Result<Listed, String> {
         let timeout = self.spec.dependency.timeout;
+        let limits = self.spec.limits;
         let mut tools = Vec::new();
+        let mut refused = Refusals::default();
+        let mut total = 0usize;
         let mut cursor: Option<Value> = None;
         for _ in 0..MAX_PAGES {
             let params = cursor.take().map(|c| json!({ "cursor": c }));
@@ -327,8 +546,28 @@ impl Fronted {
                 .into_iter()
                 .flatten()
             {
+                let size = json_len(t);
+                let name = t.get("name").and_then(Value::as_str);
+                if size > limits.max_definition_bytes {
+                    refused.too_large += 1;
+                    refused.note(name, pinned);
+                    continue;
+                }
+                if tools.len() >= limits.max_tools {
+                    refused.over_count += 1;
+                    refused.note(name, pinned);
+                    continue;
+                }
+                if total + size > limits.max_total_bytes {
+                    refused.over_total += 1;
+                    refused.note(name, pinned);
+                    continue;
+                }
                 match ToolDefinition::from_mcp(t) {
-                    Ok(d) => tools.push(d),
+                    Ok(d) => {
+                        total += size;
+                        tools.push(d);
+                    }
                     Err(e) => {
                         tracing::warn!(server = %self.spec.name, error = %e, "skipping a tool definition toolgate cannot read")
                     }
@@ -336,10 +575,10 @@ impl Fronted {
             }
             match result.get("nextCursor") {
                 Some(c) if !c.is_null() => cursor = Some(c.clone()),
-                _ => return Ok(tools),
+                _ => return Ok(Listed { tools, refused }),
             }
         }
-        Ok(tools)
+        Ok(Listed { tools, refused })
     }
 
     /// One incident per changed tool (its owner's), updated while the same changes
@@ -378,12 +617,7 @@ impl Fronted {
             } else {
                 "toolgate keeps serving the pinned definition"
             };
-            let owner = self
-                .spec
-                .tools
-                .get(*tool)
-                .and_then(|o| o.owner.clone())
-                .unwrap_or_else(|| self.spec.owner.clone());
+            let owner = self.owner_of(tool);
             tracing::warn!(server = %self.spec.name, tool = %exposed, changes = %summary.join("; "), "definition drift: the MCP server's live tool definition differs from its pin");
             incidents.raise(NewIncident {
                 kind: IncidentKind::DefinitionDrift,
@@ -406,7 +640,7 @@ impl Fronted {
             });
         }
         for tool in pinned {
-            if !by_tool.contains_key(tool.as_str()) {
+            if !by_tool.contains_key(tool.as_str()) && !self.refused_pin(&tool) {
                 let exposed = self.spec.exposed_name(&tool);
                 if incidents.is_open(IncidentKind::DefinitionDrift, &exposed) {
                     incidents.clear(
@@ -427,16 +661,39 @@ impl Fronted {
         let Some(pins) = state.pins.clone() else {
             return false;
         };
-        let hidden: BTreeSet<&str> = if self.spec.on_change == OnChange::Block {
+        // Under `block`, a pinned tool whose live definition differs — or was refused for
+        // the limits, so it cannot be compared — waits for review.
+        let hidden: BTreeSet<String> = if self.spec.on_change == OnChange::Block {
             state
                 .changes
                 .iter()
                 .filter(|c| c.hides_tool())
-                .map(DefinitionChange::tool)
+                .map(|c| c.tool().to_string())
+                .chain(state.refused.pinned.iter().cloned())
                 .collect()
         } else {
             BTreeSet::new()
         };
+        let withheld: BTreeMap<String, String> = pins
+            .tools
+            .iter()
+            .filter(|d| hidden.contains(&d.name) && self.spec.exposes(&d.name))
+            .map(|d| (self.spec.exposed_name(&d.name), self.owner_of(&d.name)))
+            .collect();
+        if withheld != state.withheld {
+            if withheld.is_empty() {
+                tracing::info!(server = %self.spec.name, "no tools are withheld any more");
+            } else {
+                let names: Vec<&str> = withheld.keys().map(String::as_str).collect();
+                tracing::warn!(
+                    server = %self.spec.name,
+                    tools = %names.join(", "),
+                    "withholding tools (on_change: block): their live definitions differ from their pins and await review; see the definition-drift incidents, then accept with `toolgate lock --server {}` (review first with `--dry-run`)",
+                    self.spec.name
+                );
+            }
+            state.withheld = withheld;
+        }
         let version = if pins.server_version.is_empty() {
             "pinned".to_string()
         } else {
@@ -446,8 +703,13 @@ impl Fronted {
         let mut published = BTreeMap::new();
         let dependency = gateway.server_dependency(&self.spec.name);
         for def in &pins.tools {
-            if !self.spec.exposes(&def.name) || hidden.contains(def.name.as_str()) {
+            if !self.spec.exposes(&def.name) || hidden.contains(&def.name) {
                 continue;
+            }
+            // A lockfile edited past the limits is served no further than they allow.
+            if routes.len() >= self.spec.limits.max_tools {
+                tracing::warn!(server = %self.spec.name, max_tools = self.spec.limits.max_tools, "the lockfile pins more tools than max_tools allows; the rest are not served");
+                break;
             }
             let d = spec::Definition {
                 name: &def.name,
@@ -499,7 +761,14 @@ impl Fronted {
                 toolgate_config::McpTransport::Stdio { .. } => "stdio",
             },
             connected: init.is_some() && state.last_error.is_none(),
-            server: init.map(|i| format!("{} {}", i.server_name, i.server_version)),
+            // What the pins say the server is: the live handshake's words are the
+            // upstream's, not reviewed.
+            server: state
+                .pins
+                .as_ref()
+                .map(|p| format!("{} {}", p.server_name, p.server_version))
+                .or_else(|| init.map(|i| format!("{} {}", i.server_name, i.server_version)))
+                .map(|s| crate::explain::upstream_text(&s, &Default::default(), 80)),
             pinned_from: state.pins.as_ref().map(|_| {
                 if state.from_lock {
                     "lockfile"
@@ -512,15 +781,34 @@ impl Fronted {
                 .changes
                 .iter()
                 .map(|c| {
+                    let added = matches!(c, DefinitionChange::Added { .. });
+                    let exposed = self.spec.exposed_name(c.tool());
                     json!({
-                        "tool": self.spec.exposed_name(c.tool()),
-                        "change": c.summary(),
+                        // A new tool's name is the upstream's unpinned text.
+                        "tool": if added { Value::Null } else { json!(exposed) },
+                        "kind": c.kind(),
+                        "change": crate::explain::definition_change(&exposed, c),
                         "hidden": self.spec.on_change == OnChange::Block && c.hides_tool(),
                     })
                 })
                 .collect(),
-            last_error: state.last_error.clone(),
+            refused: (!state.refused.is_empty()).then(|| {
+                json!({
+                    "over_max_tools": state.refused.over_count,
+                    "over_max_definition_bytes": state.refused.too_large,
+                    "over_max_total_bytes": state.refused.over_total,
+                })
+            }),
+            last_error: state
+                .last_error
+                .as_deref()
+                .map(|e| crate::explain::upstream_text(e, &Default::default(), 300)),
         }
+    }
+
+    /// Whether pinned tool `tool` was refused for the limits at the last check.
+    fn refused_pin(&self, tool: &str) -> bool {
+        guard(&self.state).refused.pinned.contains(tool)
     }
 }
 
@@ -530,6 +818,10 @@ impl Fronted {
 /// comes up); tells connected clients when the tools they see changed, and passes the
 /// server's other notifications on. The first check is the caller's (`serve` waits for
 /// it, bounded).
+///
+/// Checks are coalesced: while one runs, any number of list-changed notifications make
+/// one more check after it, not one each (a server flooding `list_changed` costs at most
+/// one `tools/list` in flight and one pending).
 pub async fn watch(
     server: Arc<Fronted>,
     gateway: Arc<dyn Host>,
@@ -537,7 +829,6 @@ pub async fn watch(
     first: Checked,
     stop: tokio_util::sync::CancellationToken,
 ) {
-    let notify = |method: &str, params: Option<Value>| gateway.notify_all(method, params);
     let every = server.spec.check_every;
     let mut backoff = Duration::from_secs(1);
     let now = tokio::time::Instant::now;
@@ -547,7 +838,7 @@ pub async fn watch(
     let mut lock_poll = tokio::time::interval(LOCK_POLL);
     lock_poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        let recheck = tokio::select! {
+        let mut recheck = tokio::select! {
             () = stop.cancelled() => return,
             () = tokio::time::sleep_until(due) => true,
             _ = lock_poll.tick() => server.lock_changed(),
@@ -556,35 +847,13 @@ pub async fn watch(
                     events_open = false;
                     false
                 }
-                Some(Event::ToolsChanged | Event::Restarted | Event::SessionLost) => true,
-                Some(Event::Exited { detail }) => {
-                    tracing::warn!(server = %server.spec.name, %detail, "the MCP server's process exited; restarting it");
-                    false
-                }
-                Some(Event::PromptsChanged) => {
-                    notify("notifications/prompts/list_changed", None);
-                    false
-                }
-                Some(Event::ResourcesChanged) => {
-                    notify("notifications/resources/list_changed", None);
-                    false
-                }
-                Some(Event::ResourceUpdated { uri }) => {
-                    notify("notifications/resources/updated", Some(json!({ "uri": uri })));
-                    false
-                }
-                Some(Event::Notification { method, params }) => {
-                    if method == "notifications/message" {
-                        notify(&method, params);
-                    }
-                    false
-                }
+                Some(event) => on_event(&server, gateway.as_ref(), event),
             },
         };
-        if recheck {
+        while recheck {
             let checked = server.check(gateway.as_ref()).await;
             if checked.changed {
-                notify("notifications/tools/list_changed", None);
+                gateway.notify_all("notifications/tools/list_changed", None);
             }
             if checked.listed {
                 backoff = Duration::from_secs(1);
@@ -593,6 +862,48 @@ pub async fn watch(
                 due = now() + backoff.min(every);
                 backoff = (backoff * 2).min(every);
             }
+            // What arrived during the check: other notifications are passed on in order;
+            // any number of reasons to check again make one more check.
+            recheck = false;
+            while let Ok(event) = events.try_recv() {
+                recheck |= on_event(&server, gateway.as_ref(), event);
+            }
+            if stop.is_cancelled() {
+                return;
+            }
+        }
+    }
+}
+
+/// Handles one event of the server's connection; true when the tools must be checked.
+fn on_event(server: &Fronted, gateway: &dyn Host, event: Event) -> bool {
+    let notify = |method: &str, params: Option<Value>| gateway.notify_all(method, params);
+    match event {
+        Event::ToolsChanged | Event::Restarted | Event::SessionLost => true,
+        Event::Exited { detail } => {
+            tracing::warn!(server = %server.spec.name, %detail, "the MCP server's process exited; restarting it");
+            false
+        }
+        Event::PromptsChanged => {
+            notify("notifications/prompts/list_changed", None);
+            false
+        }
+        Event::ResourcesChanged => {
+            notify("notifications/resources/list_changed", None);
+            false
+        }
+        Event::ResourceUpdated { uri } => {
+            notify(
+                "notifications/resources/updated",
+                Some(json!({ "uri": uri })),
+            );
+            false
+        }
+        Event::Notification { method, params } => {
+            if method == "notifications/message" {
+                notify(&method, params);
+            }
+            false
         }
     }
 }
@@ -605,3 +916,167 @@ const LOCK_POLL: Duration = Duration::from_secs(2);
 /// `tools/list` already has the tools of servers that are up; a server that is down
 /// does not hold the others (they are checked concurrently) and keeps being checked.
 pub const STARTUP_WAIT: Duration = Duration::from_secs(10);
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+    use crate::upstream::mcp::{BoxFuture, LinkError, LinkReply, Relay};
+
+    /// A server whose `tools/list` takes 100 ms and is counted.
+    #[derive(Debug, Default)]
+    struct CountingLink {
+        lists: AtomicUsize,
+        tools: Mutex<Vec<Value>>,
+    }
+
+    impl McpLink for CountingLink {
+        fn request<'a>(
+            &'a self,
+            method: &'a str,
+            _params: Option<Value>,
+            _timeout: Duration,
+            _relay: Option<Relay>,
+        ) -> BoxFuture<'a, Result<LinkReply, LinkError>> {
+            Box::pin(async move {
+                assert_eq!(method, "tools/list");
+                self.lists.fetch_add(1, Ordering::SeqCst);
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                let tools = guard(&self.tools).clone();
+                Ok(LinkReply {
+                    outcome: Ok(json!({ "tools": tools })),
+                    status: 200,
+                    headers: Default::default(),
+                    latency: Duration::from_millis(100),
+                })
+            })
+        }
+    }
+
+    struct FakeHost {
+        routes: Mutex<BTreeMap<String, Arc<ToolRoute>>>,
+        incidents: Arc<Incidents>,
+        dependency: Arc<DependencyState>,
+        notified: AtomicUsize,
+    }
+
+    impl Host for FakeHost {
+        fn route(&self, name: &str) -> Option<Arc<ToolRoute>> {
+            guard(&self.routes).get(name).cloned()
+        }
+        fn set_server_routes(&self, _server: &str, routes: Vec<ToolRoute>) {
+            *guard(&self.routes) = routes
+                .into_iter()
+                .map(|r| (r.spec.name.clone(), Arc::new(r)))
+                .collect();
+        }
+        fn server_dependency(&self, _server: &str) -> Option<Arc<DependencyState>> {
+            Some(self.dependency.clone())
+        }
+        fn incidents(&self) -> &Arc<Incidents> {
+            &self.incidents
+        }
+        fn notify_all(&self, _method: &str, _params: Option<Value>) {
+            self.notified.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    fn server(yaml_extra: &str, link: Arc<CountingLink>) -> (Arc<Fronted>, Arc<FakeHost>) {
+        let yaml = format!(
+            "mcp_servers:\n  kb:\n    url: 'http://127.0.0.1:9/mcp'\n    owner: kb@example.com\n    lock: does-not-exist.lock.json\n{yaml_extra}"
+        );
+        let config = toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            &yaml,
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let spec = config.mcp_servers["kb"].clone();
+        // An HTTP connection does no I/O until it is used; the link stands in for it.
+        let (connection, _rx) =
+            Connection::start(link::server_spec(&spec, 1 << 20), reqwest::Client::new());
+        let host = Arc::new(FakeHost {
+            routes: Mutex::default(),
+            incidents: Arc::new(Incidents::new(None, Duration::from_secs(3600))),
+            dependency: Arc::new(DependencyState::new(spec.dependency.clone())),
+            notified: AtomicUsize::new(0),
+        });
+        let fronted = Arc::new(Fronted {
+            spec,
+            connection,
+            link,
+            state: Mutex::new(State::default()),
+        });
+        (fronted, host)
+    }
+
+    fn tool(name: &str, description: &str) -> Value {
+        json!({ "name": name, "description": description, "inputSchema": { "type": "object" } })
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn list_changed_flood_is_coalesced() {
+        let link = Arc::new(CountingLink::default());
+        guard(&link.tools).push(tool("search", "Searches."));
+        let (fronted, host) = server("", link.clone());
+        let (tx, rx) = mpsc::channel(2048);
+        for _ in 0..1000 {
+            tx.try_send(Event::ToolsChanged)
+                .expect("room in the channel");
+        }
+        let stop = tokio_util::sync::CancellationToken::new();
+        let first = Checked {
+            changed: false,
+            listed: true,
+        };
+        let task = tokio::spawn(watch(fronted, host.clone(), rx, first, stop.clone()));
+        // A minute of (paused) time: 1000 checks one after another would take 100 s.
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        let lists = link.lists.load(Ordering::SeqCst);
+        assert!(
+            (1..=2).contains(&lists),
+            "1000 list_changed notifications made {lists} tools/list requests; at most one in flight and one pending"
+        );
+        // A notification after the flood still gets its check.
+        tx.try_send(Event::ToolsChanged).expect("room");
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        assert_eq!(link.lists.load(Ordering::SeqCst), lists + 1);
+        stop.cancel();
+        let _ = task.await;
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn tool_limits_refuse_the_excess_and_keep_the_rest_bounded() {
+        let link = Arc::new(CountingLink::default());
+        {
+            let mut tools = guard(&link.tools);
+            for i in 0..30 {
+                tools.push(tool(&format!("t{i:02}"), "A tool."));
+            }
+            tools.push(tool("huge", &"x".repeat(2_000)));
+        }
+        let (fronted, host) = server(
+            "    limits: { max_tools: 10, max_definition_bytes: 1KiB }\n",
+            link.clone(),
+        );
+        let checked = fronted.check(host.as_ref()).await;
+        assert!(checked.listed && checked.changed);
+        let routes = guard(&host.routes).len();
+        assert_eq!(routes, 10, "max_tools tools are served, no more");
+        let state = guard(&fronted.state);
+        assert_eq!(state.pins.as_ref().map(|p| p.tools.len()), Some(10));
+        assert_eq!(state.refused.over_count, 20);
+        assert_eq!(state.refused.too_large, 1);
+        drop(state);
+        assert!(
+            host.incidents
+                .is_open(IncidentKind::DefinitionDrift, "kb__*"),
+            "an incident for the server's owner"
+        );
+        let report = serde_json::to_value(fronted.report()).unwrap_or_default();
+        assert_eq!(report["refused"]["over_max_tools"], 20);
+        assert_eq!(report["refused"]["over_max_definition_bytes"], 1);
+    }
+}

@@ -492,6 +492,11 @@ impl Server {
             return tests::relay_tool(id, params.get("_meta"), outbound, modern).await;
         }
         let Some(route) = self.gateway.route(&name) else {
+            // A tool withheld for review is known to a client with a cached list: it gets
+            // a result the model reads, not a protocol error a framework raises.
+            if let Some(owner) = self.gateway.fronting().withheld(&name) {
+                return withheld(id, &name, &owner, modern);
+            }
             return Reply::err(
                 id,
                 jsonrpc::INVALID_PARAMS,
@@ -623,6 +628,27 @@ impl Server {
         }
         Reply::ok(jsonrpc::result(id, &result), modern)
     }
+}
+
+/// The answer to a call of a tool withheld (`on_change: block`) until its changed
+/// definition is reviewed: a failed tool result, like any call toolgate refused.
+fn withheld(id: &Id, tool: &str, owner: &str, modern: bool) -> Reply {
+    let outcome = crate::pipeline::CallOutcome {
+        result: Err(crate::pipeline::Failure::new(
+            toolgate_resilience::ErrorClass::ContractDrift,
+            crate::explain::withheld(tool, owner),
+        )),
+        notes: Vec::new(),
+        signals: Value::Null,
+    };
+    let placement = super::answer::NotesPlacement {
+        mode: crate::config::NotesMode::default(),
+        member: None,
+    };
+    Reply::ok(
+        super::answer::tool_call(id.json(), outcome, modern, placement),
+        modern,
+    )
 }
 
 /// The `capabilities` object of `initialize` params, as the client sent it (rmcp's type

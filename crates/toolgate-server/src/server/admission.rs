@@ -241,12 +241,18 @@ fn bearer_matches(headers: &HeaderMap, expected: &str) -> bool {
         && constant_time_eq(token.trim_start().as_bytes(), expected.as_bytes())
 }
 
-/// Compares without an early exit, so response timing does not reveal the token.
+/// Compares without an early exit, so response timing does not reveal the token — nor
+/// its length: every byte of both is visited whatever the lengths, and a length
+/// mismatch only sets a bit of the result.
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
+    let n = a.len().max(b.len());
+    let mut diff = u8::from(a.len() != b.len());
+    for i in 0..n {
+        let x = a.get(i).copied().unwrap_or(0);
+        let y = b.get(i).copied().unwrap_or(0);
+        diff |= std::hint::black_box(x ^ y);
     }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    diff == 0
 }
 
 fn normalize(host: &str) -> String {
@@ -426,6 +432,16 @@ mod tests {
             ),
             200
         );
+    }
+
+    #[test]
+    fn the_constant_time_comparison_is_exact_at_every_length() {
+        assert!(constant_time_eq(b"s3cret", b"s3cret"));
+        assert!(constant_time_eq(b"", b""));
+        for other in [&b"s3cre"[..], b"s3cret!", b"", b"s3creT", b"s3cret\0"] {
+            assert!(!constant_time_eq(other, b"s3cret"), "{other:?}");
+            assert!(!constant_time_eq(b"s3cret", other), "{other:?}");
+        }
     }
 
     #[test]

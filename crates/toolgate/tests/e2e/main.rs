@@ -6,6 +6,7 @@
 mod check;
 mod core;
 mod demo;
+mod fronting;
 mod harness;
 mod hostile;
 mod import;

@@ -81,18 +81,19 @@ pub fn interpret(
     };
     let bytes = bytes::Bytes::copy_from_slice(result.get().as_bytes());
     if call.is_error == Some(true) {
+        let secrets = explain::Secrets::of(spec);
         let text = call
             .content
             .iter()
             .flatten()
             .find_map(|c| c.get("text").and_then(serde_json::Value::as_str))
             .unwrap_or_default();
-        let excerpt = explain::upstream_text(text, &explain::Secrets::of(spec), 300);
+        let excerpt = explain::upstream_text(text, &secrets, 300);
         return AttemptResult::Failed {
             class: ErrorClass::ToolError,
             hint: None,
             detail: Detail::ToolError {
-                result: bytes,
+                result: scrubbed(result.get(), bytes, &secrets),
                 excerpt,
             },
         };
@@ -134,6 +135,38 @@ pub fn interpret(
         }
     }
     AttemptResult::Success(bytes)
+}
+
+/// A tool error's result with the server's own credentials (its `headers` or `env`
+/// values) replaced by `[redacted]` in every string: a server that echoes the token it
+/// was sent ("invalid token sk-…") must not hand it to the model. `bytes` is returned
+/// as it is when no configured secret occurs in the text.
+fn scrubbed(text: &str, bytes: bytes::Bytes, secrets: &explain::Secrets) -> bytes::Bytes {
+    if secrets.scrub(text) == text {
+        // Not even JSON-escaped forms can hold a secret the raw text does not, except
+        // `\/` and `\uXXXX` escapes; those are checked on the parsed strings below.
+        if !text.contains('\\') {
+            return bytes;
+        }
+    }
+    let Ok(mut value) = serde_json::from_str::<serde_json::Value>(text) else {
+        return bytes;
+    };
+    fn walk(v: &mut serde_json::Value, secrets: &explain::Secrets) {
+        match v {
+            serde_json::Value::String(s) => {
+                let clean = secrets.scrub(s);
+                if clean != *s {
+                    *s = clean;
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(|i| walk(i, secrets)),
+            serde_json::Value::Object(m) => m.values_mut().for_each(|i| walk(i, secrets)),
+            _ => {}
+        }
+    }
+    walk(&mut value, secrets);
+    serde_json::to_vec(&value).map_or(bytes, bytes::Bytes::from)
 }
 
 fn protocol(detail: &str) -> AttemptResult {

@@ -64,7 +64,8 @@ fn a_rate_limit_error_carries_its_wait() {
 
 #[test]
 fn a_tool_error_is_the_tools_own_and_keeps_its_result() {
-    let result = json!({"content": [{"type": "text", "text": "no such user"}], "isError": true});
+    let result =
+        json!({"content": [{"type": "text", "text": "no such user"}], "isError": true});
     let r = interpret(&spec(None), reply(json!({"result": result})), None, false);
     match r {
         AttemptResult::Failed {
@@ -85,17 +86,76 @@ fn a_tool_error_is_the_tools_own_and_keeps_its_result() {
 }
 
 #[test]
+fn upstream_credential_echo_redacted_in_content() {
+    let config = crate::config::parse(
+        std::path::Path::new("t.yaml"),
+        "mcp_servers:\n  kb: { url: 'http://127.0.0.1:9/mcp', owner: kb@example.com, headers: { Authorization: 'Bearer sk-live-0123456789abcdef' } }\n",
+        std::path::Path::new("."),
+        &|_| None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let input = json!({"type": "object"});
+    let def = crate::fronting::spec::Definition {
+        name: "search",
+        title: None,
+        description: Some("Searches."),
+        input_schema: &input,
+        output_schema: None,
+        annotations: None,
+    };
+    let s = crate::fronting::spec::tool_spec(&config.mcp_servers["kb"], &def, "1")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let result = json!({
+        "content": [
+            {"type": "text", "text": "invalid token sk-live-0123456789abcdef for this account"},
+            {"type": "resource", "resource": {"uri": "x:y", "text": "Authorization: Bearer sk-live-0123456789abcdef"}}
+        ],
+        "structuredContent": {"sent": "sk-live-0123456789abcdef"},
+        "isError": true
+    });
+    let r = interpret(&s, reply(json!({"result": result})), None, false);
+    let AttemptResult::Failed {
+        detail: Detail::ToolError { result, excerpt },
+        ..
+    } = r
+    else {
+        panic!("a tool error: {r:?}");
+    };
+    let text = String::from_utf8_lossy(&result);
+    assert!(!text.contains("sk-live-0123456789abcdef"), "{text}");
+    assert!(!excerpt.contains("sk-live"), "{excerpt}");
+    let back: serde_json::Value = serde_json::from_slice(&result).unwrap_or_default();
+    assert_eq!(
+        back["content"][0]["text"],
+        "invalid token [redacted] for this account"
+    );
+    assert_eq!(back["isError"], true, "the rest of the result is kept");
+    // A result without the secret is passed on byte for byte.
+    let clean = json!({"content": [{"type": "text", "text": "no such user"}], "isError": true});
+    let r = interpret(&s, reply(json!({"result": clean})), None, false);
+    let AttemptResult::Failed {
+        detail: Detail::ToolError { result, .. },
+        ..
+    } = r
+    else {
+        panic!("a tool error");
+    };
+    assert_eq!(
+        &result[..],
+        serde_json::to_string(&clean).unwrap_or_default().as_bytes()
+    );
+}
+
+#[test]
 fn structured_content_is_checked_against_the_output_schema() {
     let schema = json!({"type": "object", "required": ["results"], "properties": {"results": {"type": "array", "items": {"type": "object", "required": ["snippet"], "properties": {"snippet": {"type": "string"}}}}}});
     let s = spec(Some(schema));
-    let good =
-        json!({"result": {"content": [], "structuredContent": {"results": [{"snippet": "a"}]}}});
+    let good = json!({"result": {"content": [], "structuredContent": {"results": [{"snippet": "a"}]}}});
     assert!(matches!(
         interpret(&s, reply(good), None, false),
         AttemptResult::Success(_)
     ));
-    let renamed =
-        json!({"result": {"content": [], "structuredContent": {"results": [{"excerpt": "a"}]}}});
+    let renamed = json!({"result": {"content": [], "structuredContent": {"results": [{"excerpt": "a"}]}}});
     match interpret(&s, reply(renamed), None, false) {
         AttemptResult::Failed {
             class: ErrorClass::ContractDrift,
