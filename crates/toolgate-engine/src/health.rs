@@ -89,8 +89,8 @@ pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, Stri
 /// An incident's tool and title as a model may read them. A definition-drift title
 /// quotes the upstream's changed, unreviewed text (for the people it alerts), so the
 /// model gets the kinds of change instead; a new tool's name is unreviewed text too.
-fn model_view(i: &crate::store::Incident) -> (Value, String) {
-    if i.kind != crate::store::IncidentKind::DefinitionDrift.as_str() {
+fn model_view(i: &toolgate_store::Incident) -> (Value, String) {
+    if i.kind != toolgate_store::IncidentKind::DefinitionDrift.as_str() {
         return (json!(i.tool), i.title.clone());
     }
     let kinds: Vec<&str> = i.detail["changes"]

@@ -642,7 +642,7 @@ fn withheld(id: &Id, tool: &str, owner: &str, modern: bool) -> Reply {
         signals: Value::Null,
     };
     let placement = super::answer::NotesPlacement {
-        mode: crate::config::NotesMode::default(),
+        mode: toolgate_config::NotesMode::default(),
         member: None,
     };
     Reply::ok(

@@ -13,7 +13,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use serde_json::{Value, json};
-use toolgate::fronting::lock::{Options, lock, review};
+use toolgate_engine::fronting::lock::{Options, lock, review};
 
 use crate::harness::{Era, call, rmcp_client, start_toolgate, temp_dir, text};
 
@@ -124,8 +124,8 @@ fn lock_path(dir: &Path) -> PathBuf {
     dir.join("toolgate.lock.json")
 }
 
-fn config(yaml: &str) -> toolgate::config::Config {
-    toolgate::config::parse(Path::new("test.yaml"), yaml, Path::new("."), &|_| None)
+fn config(yaml: &str) -> toolgate_config::Config {
+    toolgate_config::parse(Path::new("test.yaml"), yaml, Path::new("."), &|_| None)
         .unwrap_or_else(|e| panic!("{e}"))
 }
 

@@ -87,7 +87,7 @@ fn a_tool_error_is_the_tools_own_and_keeps_its_result() {
 
 #[test]
 fn upstream_credential_echo_redacted_in_content() {
-    let config = crate::config::parse(
+    let config = toolgate_config::parse(
         std::path::Path::new("t.yaml"),
         "mcp_servers:\n  kb: { url: 'http://127.0.0.1:9/mcp', owner: kb@example.com, headers: { Authorization: 'Bearer sk-live-0123456789abcdef' } }\n",
         std::path::Path::new("."),
