@@ -165,6 +165,9 @@ enum ImportCommand {
         /// Write here (stdout without it); an existing file is merged into, showing contract changes.
         #[arg(long, short)]
         output: Option<PathBuf>,
+        /// A folder besides the spec's own that `$ref`s may read files from (repeatable).
+        #[arg(long = "allow-dir", value_name = "DIR")]
+        allow_dir: Vec<PathBuf>,
     },
 }
 
@@ -294,6 +297,7 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
                     exclude,
                     tag,
                     output,
+                    allow_dir,
                 },
         } => {
             let existing = match &output {
@@ -312,6 +316,7 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
                 exclude,
                 tags: tag,
                 existing,
+                allow_dirs: allow_dir,
             };
             let outcome = crate::import::openapi::run(&opts).map_err(|e| anyhow::anyhow!(e))?;
             match &output {
