@@ -1,6 +1,7 @@
 //! Configuration: the YAML file (`raw`), the validated model the gateway runs on
 //! (`model`), and the compiler between them that reports every error at once.
 
+pub mod address;
 mod compile;
 mod error;
 mod locate;

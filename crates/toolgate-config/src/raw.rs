@@ -106,6 +106,9 @@ pub struct RawMcpServer {
     pub deadline: Option<String>,
     /// Where the notes of this server's tools travel (`text`, `structured`, `both`).
     pub notes: Option<String>,
+    /// Accept a `url` (and status page) on a link-local address or a cloud metadata
+    /// endpoint, which `check` refuses otherwise. Default false.
+    pub allow_link_local: Option<bool>,
     /// Per-tool overrides, by the upstream's tool name.
     #[serde(default)]
     pub tools: BTreeMap<String, RawMcpTool>,
@@ -274,6 +277,10 @@ pub struct RawDependency {
     pub status_page: Option<RawStatusPage>,
     /// How to read the upstream's current contract version, and what to do when it is newer.
     pub version: Option<RawVersionCheck>,
+    /// Accept a `base_url` (and status page) on a link-local address or a cloud
+    /// metadata endpoint (169.254.0.0/16, fe80::/10, 169.254.169.254,
+    /// `metadata.google.internal`, …), which `check` refuses otherwise. Default false.
+    pub allow_link_local: Option<bool>,
 }
 
 /// Version gating: where the upstream says which contract version it serves.

@@ -43,26 +43,35 @@ pub enum Part {
 pub struct Template(pub Vec<Part>);
 
 impl Template {
-    /// Parses `{name}` placeholders; anything else is literal.
+    /// Parses `{name}` placeholders; `{{` and `}}` are a literal `{` and `}`; anything
+    /// else is literal.
     pub fn parse(text: &str) -> Template {
         let mut parts = Vec::new();
         let mut lit = String::new();
         let mut rest = text;
-        while let Some(open) = rest.find('{') {
-            let after = &rest[open + 1..];
-            let close = after.find('}');
-            let name = close.map(|c| &after[..c]);
+        while let Some(at) = rest.find(['{', '}']) {
+            lit.push_str(&rest[..at]);
+            let here = &rest[at..];
+            if here.starts_with("{{") || here.starts_with("}}") {
+                lit.push_str(&here[..1]);
+                rest = &here[2..];
+                continue;
+            }
+            let after = &here[1..];
+            let name = after
+                .find('}')
+                .map(|c| &after[..c])
+                .filter(|n| here.starts_with('{') && is_identifier(n));
             match name {
-                Some(n) if is_identifier(n) => {
-                    lit.push_str(&rest[..open]);
+                Some(n) => {
                     if !lit.is_empty() {
                         parts.push(Part::Lit(std::mem::take(&mut lit)));
                     }
                     parts.push(Part::Arg(n.to_string()));
                     rest = &after[n.len() + 1..];
                 }
-                _ => {
-                    lit.push_str(&rest[..=open]);
+                None => {
+                    lit.push_str(&here[..1]);
                     rest = after;
                 }
             }
@@ -72,6 +81,12 @@ impl Template {
             parts.push(Part::Lit(lit));
         }
         Template(parts)
+    }
+
+    /// `text` written so that [`Template::parse`] reads it back as literal text: a value
+    /// taken from elsewhere (an API description) never becomes a placeholder.
+    pub fn escape(text: &str) -> String {
+        text.replace('{', "{{").replace('}', "}}")
     }
 
     /// Names of the arguments this template uses.
@@ -419,6 +434,25 @@ mod tests {
                 Part::Lit("{ not}".into())
             ]
         );
+    }
+
+    #[test]
+    fn doubled_braces_are_literal_and_escape_round_trips() {
+        let t = Template::parse("{{id}} {{{id}}} a}b {x}}");
+        assert_eq!(
+            t.0,
+            vec![
+                Part::Lit("{id} {".into()),
+                Part::Arg("id".into()),
+                Part::Lit("} a}b ".into()),
+                Part::Arg("x".into()),
+                Part::Lit("}".into())
+            ]
+        );
+        for text in ["{foo}", "${GITHUB_TOKEN}", "}{", "{{a}}", "a{b}c}", "plain"] {
+            let t = Template::parse(&Template::escape(text));
+            assert_eq!(t.0, vec![Part::Lit(text.into())], "{text}");
+        }
     }
 
     #[test]

@@ -181,6 +181,9 @@ enum ImportCommand {
         /// Write here (stdout without it); an existing file is merged into, showing contract changes.
         #[arg(long, short)]
         output: Option<PathBuf>,
+        /// A folder besides the spec's own that `$ref`s may read files from (repeatable).
+        #[arg(long = "allow-dir", value_name = "DIR")]
+        allow_dir: Vec<PathBuf>,
     },
 }
 
@@ -323,6 +326,7 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
                     exclude,
                     tag,
                     output,
+                    allow_dir,
                 },
         } => {
             let existing = match &output {
@@ -341,6 +345,7 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
                 exclude,
                 tags: tag,
                 existing,
+                allow_dirs: allow_dir,
             };
             let outcome = toolgate_import::openapi::run(&opts).map_err(|e| anyhow::anyhow!(e))?;
             match &output {

@@ -8,6 +8,7 @@ use serde_json::Value;
 use toolgate_signals::Flavour;
 
 use super::{Compiler, limits};
+use crate::address;
 use crate::model::*;
 use crate::raw::*;
 
@@ -24,6 +25,8 @@ pub(super) struct DependencySettings {
     pub rate_limit_headers: Option<String>,
     pub status_page: Option<RawStatusPage>,
     pub version: Option<RawVersionCheck>,
+    /// `allow_link_local`: the addresses `check` refuses by default are accepted.
+    pub allow_link_local: bool,
 }
 
 impl Compiler<'_> {
@@ -42,6 +45,7 @@ impl Compiler<'_> {
                 rate_limit_headers: raw.rate_limit_headers,
                 status_page: raw.status_page,
                 version: raw.version,
+                allow_link_local: raw.allow_link_local.unwrap_or(false),
             },
         )
     }
@@ -60,7 +64,9 @@ impl Compiler<'_> {
                 } else {
                     "base_url"
                 };
-                self.url(&format!("{path}.{field}"), text)
+                let at = format!("{path}.{field}");
+                self.url(&at, text)
+                    .filter(|u| self.reachable(&at, u, raw.allow_link_local))
             }
             (None, None) => None,
         };
@@ -122,7 +128,9 @@ impl Compiler<'_> {
                 Duration::from_secs(60),
                 limits::MIN_STATUS_PAGE_EVERY,
             );
-            self.url(&format!("{path}.status_page.url"), &sp.url)
+            let at = format!("{path}.status_page.url");
+            self.url(&at, &sp.url)
+                .filter(|u| self.reachable(&at, u, raw.allow_link_local))
                 .map(|url| StatusPage { url, every })
         });
         let timeout = self.duration_min(
@@ -143,6 +151,27 @@ impl Compiler<'_> {
             version,
             secrets: Vec::new(),
         })
+    }
+
+    /// Refuses a URL whose host is link-local, a metadata endpoint, unspecified or
+    /// broadcast (after the URL parser's normalisation, so `http://2852039166` is
+    /// 169.254.169.254), unless the dependency allows it. Loopback and private
+    /// addresses pass: internal APIs and sidecars live there.
+    fn reachable(&mut self, at: &str, url: &url::Url, allowed: bool) -> bool {
+        let Some(c) = address::classify_url(url) else {
+            return true;
+        };
+        if !c.kind.refused() || allowed {
+            return true;
+        }
+        let dependency = at.rsplit_once('.').map_or(at, |(d, _)| d);
+        let dependency = dependency.trim_end_matches(".status_page");
+        self.err(
+            at,
+            c.explain(url.as_str()),
+            &format!("use the API's own address; if it really is served there, set `allow_link_local: true` on {dependency} (docs/configuration.md, \"Addresses\")"),
+        );
+        false
     }
 
     pub(super) fn version_check(

@@ -109,6 +109,7 @@ impl Compiler<'_> {
                 rate_limit_headers: raw.rate_limit_headers.take(),
                 status_page: raw.status_page.take(),
                 version: None,
+                allow_link_local: raw.allow_link_local.unwrap_or(false),
             },
         );
         let mut dependency = dependency;

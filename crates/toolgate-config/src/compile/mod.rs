@@ -803,4 +803,36 @@ mod tests {
         assert_eq!(expand_env("a $$ b $x", &env), Ok("a $ b $x".into()));
         assert_eq!(expand_env("${MISSING}", &env), Err("MISSING".into()));
     }
+
+    #[test]
+    fn link_local_and_metadata_addresses_are_refused_unless_allowed() {
+        let env = |_: &str| Some("169.254.169.254".to_string());
+        let check = |deps: &str| {
+            let text = format!(
+                "{deps}tools:\n  t:\n    dependency: d\n    owner: o@example.com\n    description: d\n    request: {{path: /x}}\n    contract: {{version: '1.0', response_schema: {{}}}}\n"
+            );
+            super::super::parse(Path::new("t.yaml"), &text, Path::new("."), &env)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        // Expanded first, then classified: `${VAR}` cannot hide the address.
+        let err = check("dependencies:\n  d: {base_url: 'http://${HOST}/'}\n").unwrap_err();
+        assert!(
+            err.contains("dependencies.d.base_url") && err.contains("metadata"),
+            "{err}"
+        );
+        let err = check("dependencies:\n  d:\n    base_url: https://api.example.com\n    status_page: {url: 'http://[fe80::1]/status'}\n").unwrap_err();
+        assert!(
+            err.contains("dependencies.d.status_page.url") && err.contains("link-local"),
+            "{err}"
+        );
+        let err = check("dependencies:\n  d: {base_url: https://api.example.com}\nmcp_servers:\n  m: {url: 'http://metadata.google.internal/mcp', owner: o@example.com}\n").unwrap_err();
+        assert!(
+            err.contains("mcp_servers.m.url") && err.contains("allow_link_local: true"),
+            "{err}"
+        );
+        check("dependencies:\n  d: {base_url: 'http://${HOST}/', allow_link_local: true, status_page: {url: 'http://169.254.1.1/'}}\n").unwrap();
+        check("dependencies:\n  d: {base_url: 'http://127.0.0.1:8080'}\n").unwrap();
+        check("dependencies:\n  d: {base_url: 'http://10.0.0.8'}\n").unwrap();
+    }
 }

@@ -1,30 +1,129 @@
 //! Reading spec files: JSON or YAML, by content rather than extension, each file once.
+//!
+//! An API description is often written by someone else, so reading it must not be a way
+//! to read other files or to stall the import. The spec named on the command line and
+//! every file a `$ref` reaches are read only when they are regular files (checked
+//! before opening: a FIFO would block, `/dev/zero` never ends) of at most
+//! [`MAX_FILE_BYTES`]; a `$ref`'d file must also lie, after `..` and symlinks are
+//! resolved, inside the spec's folder or a folder passed with `--allow-dir` — the rule
+//! the config's own schema `$ref`s follow. Text nested deeper than [`MAX_DEPTH`] is
+//! refused before the parser sees it (see `nesting`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::Value;
+use toolgate_contract::{SchemaFileError, SchemaFiles};
+
+use super::nesting;
 
 /// Largest spec file read; a description bigger than this is not a spec but a mistake.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Deepest nesting of collections a spec file may have. Real specs stay far below it
+/// (the YAML reader gives up at 128 levels anyway); the parser's cost grows with the
+/// square of the depth, so the limit is checked before parsing.
+pub const MAX_DEPTH: usize = 100;
+
+/// How a nesting refusal starts, to tell it from a syntax error.
+const NESTED: &str = "nested";
+
+/// Why a file was not loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadError {
+    /// Refused for safety (outside the allowed folders, not a regular file, too large,
+    /// too deeply nested): the import stops.
+    Refused(String),
+    /// Could not be read or parsed: the parts pointing at it accept anything.
+    Broken(String),
+}
+
+impl LoadError {
+    /// The message.
+    pub fn text(&self) -> &str {
+        match self {
+            LoadError::Refused(s) | LoadError::Broken(s) => s,
+        }
+    }
+}
 
 /// Every file of one spec, loaded on first use and kept for the rest of the import.
 #[derive(Debug, Default)]
 pub struct Files {
     cache: HashMap<PathBuf, Arc<Value>>,
+    /// Extra folders `$ref`s may read from (`--allow-dir`).
+    allow_dirs: Vec<PathBuf>,
+    /// The spec's folder and `allow_dirs`, canonical; set when the root is loaded.
+    access: Option<SchemaFiles>,
 }
 
 impl Files {
-    /// The parsed file at `path` (canonicalised, so `a/../b.yml` and `b.yml` are one file).
-    pub fn get(&mut self, path: &Path) -> Result<(PathBuf, Arc<Value>), String> {
+    /// Files that may also come from `allow_dirs`, besides the spec's own folder.
+    pub fn new(allow_dirs: Vec<PathBuf>) -> Files {
+        Files {
+            allow_dirs,
+            ..Files::default()
+        }
+    }
+
+    /// Loads the spec named on the command line; its folder is where `$ref`s may read.
+    pub fn root(&mut self, path: &Path) -> Result<(PathBuf, Arc<Value>), String> {
         let canonical = path
             .canonicalize()
             .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        let folder = canonical.parent().unwrap_or(Path::new("/")).to_path_buf();
+        let mut roots = vec![folder];
+        for d in &self.allow_dirs {
+            if !d.is_dir() {
+                return Err(format!(
+                    "--allow-dir {}: not a directory; name an existing folder",
+                    d.display()
+                ));
+            }
+            roots.push(d.clone());
+        }
+        let access = SchemaFiles::new(&roots)
+            .map_err(|e| format!("--allow-dir: {e}"))?
+            .with_max_bytes(MAX_FILE_BYTES);
+        let bytes = access
+            .read(&canonical)
+            .map_err(|e| refusal(&e, &format!("the spec {}", path.display())))?;
+        let value = Arc::new(parse_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?);
+        self.access = Some(access);
+        self.cache.insert(canonical.clone(), value.clone());
+        Ok((canonical, value))
+    }
+
+    /// The parsed file at `path` (canonicalised, so `a/../b.yml` and `b.yml` are one
+    /// file), reached by `$ref` `reference` in the file `from`.
+    pub fn get(
+        &mut self,
+        path: &Path,
+        reference: &str,
+        from: &Path,
+    ) -> Result<(PathBuf, Arc<Value>), LoadError> {
+        let at = || format!("`$ref: {reference}` in {}", from.display());
+        let canonical = path.canonicalize().map_err(|e| {
+            LoadError::Broken(format!("{}: cannot open {}: {e}", at(), path.display()))
+        })?;
         if let Some(v) = self.cache.get(&canonical) {
             return Ok((canonical, v.clone()));
         }
-        let value = Arc::new(read(&canonical)?);
+        let access = self.access.get_or_insert_with(SchemaFiles::none);
+        let bytes = access.read(path).map_err(|e| match e {
+            SchemaFileError::Io { .. } => LoadError::Broken(format!("{}: {e}", at())),
+            other => LoadError::Refused(refusal(&other, &at())),
+        })?;
+        let value = parse_bytes(&bytes).map_err(|e| {
+            let text = format!("{}: {}: {e}", at(), path.display());
+            if e.starts_with(NESTED) {
+                LoadError::Refused(text)
+            } else {
+                LoadError::Broken(text)
+            }
+        })?;
+        let value = Arc::new(value);
         self.cache.insert(canonical.clone(), value.clone());
         Ok((canonical, value))
     }
@@ -35,30 +134,51 @@ impl Files {
     }
 }
 
-/// Reads one file as JSON if it parses as JSON, else as YAML.
-pub fn read(path: &Path) -> Result<Value, String> {
-    let meta =
-        std::fs::metadata(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{} is larger than {} MiB",
+/// A refusal in the importer's words: what, why, and the fix.
+fn refusal(e: &SchemaFileError, what: &str) -> String {
+    match e {
+        SchemaFileError::Outside { path, roots } => format!(
+            "{what} reads {}, which is outside the spec's folder and every --allow-dir ({roots}); copy the file next to the spec, or pass --allow-dir with its folder if you trust it",
+            path.display()
+        ),
+        SchemaFileError::NotRegular { path } => format!(
+            "{what}: {} is not a regular file (a device, FIFO, socket or folder is never read); point it at a spec file",
+            path.display()
+        ),
+        SchemaFileError::TooLarge { path, limit } => format!(
+            "{what}: {} is larger than {} MiB, the most a spec file may have",
             path.display(),
-            MAX_FILE_BYTES / 1024 / 1024
-        ));
+            limit / 1024 / 1024
+        ),
+        other => format!("{what}: {other}"),
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn parse_bytes(bytes: &[u8]) -> Result<Value, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not UTF-8 text (byte {} is not valid UTF-8)",
+            e.valid_up_to()
+        )
+    })?;
+    parse(text)
 }
 
 /// Parses spec text: JSON first (it is also YAML, but the JSON parser is faster and
-/// its errors are clearer for JSON files), then YAML.
+/// its errors are clearer for JSON files; it stops at 128 levels by itself), then YAML,
+/// but only text that nests at most [`MAX_DEPTH`] levels deep.
 pub fn parse(text: &str) -> Result<Value, String> {
     let trimmed = text.trim_start();
     if (trimmed.starts_with('{') || trimmed.starts_with('['))
         && let Ok(v) = serde_json::from_str(text)
     {
         return Ok(v);
+    }
+    if let Err(at) = nesting::check(text, MAX_DEPTH) {
+        return Err(format!(
+            "{NESTED} more than {MAX_DEPTH} levels deep at line {}, column {}; no API description is, and reading it would take minutes, so it is not read",
+            at.line, at.column
+        ));
     }
     yaml_serde::from_str::<Value>(text).map_err(|e| match e.location() {
         Some(l) => format!(

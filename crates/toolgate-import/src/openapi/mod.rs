@@ -9,6 +9,7 @@ pub mod emit;
 pub mod example;
 pub mod load;
 pub mod naming;
+pub mod nesting;
 pub mod operations;
 pub mod refs;
 pub mod reimport;
@@ -20,6 +21,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
+use toolgate_config::address;
 use operations::{Context, Tool};
 use refs::Refs;
 use schema::Dialect;
@@ -43,6 +45,8 @@ pub struct Options {
     pub tags: Vec<String>,
     /// An existing config to merge into.
     pub existing: Option<String>,
+    /// Folders besides the spec's own that `$ref`s may read files from.
+    pub allow_dirs: Vec<PathBuf>,
 }
 
 /// Figures for the report.
@@ -120,7 +124,7 @@ pub struct Outcome {
 pub fn run(opts: &Options) -> Result<Outcome, String> {
     // Wall time of a CLI command, for the summary line; tokio's clock works without a runtime.
     let started = tokio::time::Instant::now();
-    let mut refs = Refs::default();
+    let mut refs = Refs::with_allowed_dirs(opts.allow_dirs.clone());
     let (root_file, root) = refs.root(&opts.spec)?;
     let (dialect, format) = dialect(&root)?;
     let info = root.get("info").cloned().unwrap_or(Value::Null);
@@ -153,9 +157,16 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         None => base_url(&root, dialect)
             .ok_or("the spec names no server (servers, or host/basePath): pass --base-url")?,
     };
-    let auth = emit::auth(&root, dialect, &dependency);
+    let mut auth = emit::auth(&root, dialect, &dependency);
+    // A query parameter's name from the spec lands in `base_url`, where `${…}` is expanded.
+    for (k, _) in &mut auth.query {
+        *k = escape_env(k);
+    }
     let credential_params: HashSet<String> = auth.credential_params.iter().cloned().collect();
     let (raw_ops, mut warnings) = operations::list(&mut refs, &root_file, &root);
+    if let Some(refused) = refs.refused() {
+        return Err(refused.to_string());
+    }
     let mut cx = Context {
         refs: &mut refs,
         dialect,
@@ -215,6 +226,9 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
             Err(skip) => skipped.push((label, skip.0)),
         }
     }
+    if let Some(refused) = refs.refused() {
+        return Err(refused.to_string());
+    }
     if tools.is_empty() && opts.existing.is_none() {
         // A config without tools does not pass `check`: say why instead of writing one.
         return Err(format!(
@@ -256,11 +270,39 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
             .push(format!("served from {url}: dependency `{name}`"));
         t.dependency = Some(name);
     }
+    // Where the spec sends the gateway: a metadata or link-local address is refused by
+    // `check`; loopback and private ones are legitimate for internal APIs, but a
+    // published spec naming one deserves a second look.
+    let mut address_warnings = Vec::new();
+    for url in std::iter::once(&base_url).chain(extra_deps.iter().map(|(_, u)| u)) {
+        if let Some(c) = address::classify(url)
+            && c.kind != address::AddressKind::Public
+        {
+            address_warnings.push(if c.kind.refused() {
+                format!(
+                    "{}; `toolgate check` refuses it unless the dependency sets `allow_link_local: true` — make sure the spec is the API's own",
+                    c.explain(url)
+                )
+            } else {
+                format!("{}; fine for an internal API, but check that the spec is meant to send calls there", c.explain(url))
+            });
+        }
+    }
     // A server variable whose default is itself a placeholder (`{your-agent-url}`) is
-    // the user's to fill in: it becomes an `${ENV}` reference, like a credential.
+    // the user's to fill in: it becomes an `${ENV}` reference, like a credential. The
+    // spec's own text never names a variable: `$` in it is written `$$`.
     let mut env = auth.env;
     let mut base_url = base_url;
-    for url in std::iter::once(&mut base_url).chain(extra_deps.iter_mut().map(|(_, u)| u)) {
+    let spec_urls = opts.base_url.is_none().then_some(&mut base_url);
+    for url in spec_urls
+        .into_iter()
+        .chain(extra_deps.iter_mut().map(|(_, u)| u))
+    {
+        if url.contains("${") {
+            warnings.push(format!(
+                "the server URL `{url}` contains `${{…}}`: a spec does not choose which environment variables toolgate reads, so it is kept as text"
+            ));
+        }
         *url = placeholders_to_env(url, &dependency, &mut env);
     }
     resolve_successors(&mut tools);
@@ -283,6 +325,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         .collect();
     documented.extend(operations::lifecycle_headers(&all_headers));
     warnings.extend(auth.warnings.iter().cloned());
+    warnings.extend(address_warnings.iter().cloned());
     let imported = Imported {
         title,
         contract_version: major_minor(&spec_version),
@@ -340,6 +383,9 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
                 .join(", ")
         ));
     }
+    for w in &address_warnings {
+        report.push(format!("warning: {w}"));
+    }
     report.push(summary(&stats));
     Ok(Outcome {
         yaml,
@@ -348,29 +394,51 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     })
 }
 
-/// `https://{agent-url}/v1` → `https://${DEP_AGENT_URL}/v1`, recording the variable.
+/// `https://{agent-url}/v1` → `https://${DEP_SERVER_VAR_1}/v1`, recording the variable;
+/// any other `$` is written `$$`, a literal `$` to `${ENV}` expansion. The variable is
+/// numbered rather than named after the placeholder: the spec's author must not be
+/// able to pick the name of a variable the gateway reads (`{token}` in a spec titled
+/// "GitHub" would otherwise read `GITHUB_TOKEN`).
 fn placeholders_to_env(url: &str, dependency: &str, env: &mut Vec<(String, String)>) -> String {
+    let prefix = format!("{}_SERVER_VAR_", dependency.to_ascii_uppercase());
     let mut out = String::new();
     let mut rest = url;
     while let Some(open) = rest.find('{') {
         let Some(close) = rest[open..].find('}') else {
             break;
         };
-        let name = &rest[open + 1..open + close];
-        let var = format!(
-            "{}_{}",
-            dependency.to_ascii_uppercase(),
-            dependency_name(name).to_ascii_uppercase()
-        );
-        if !env.iter().any(|(v, _)| *v == var) {
-            env.push((var.clone(), format!("the `{name}` part of {url}")));
+        if rest[..open].ends_with('$') {
+            // `${NAME}` written by the spec: kept as text, never read.
+            out.push_str(&escape_env(&rest[..=open + close]));
+            rest = &rest[open + close + 1..];
+            continue;
         }
-        out.push_str(&rest[..open]);
+        let name = &rest[open + 1..open + close];
+        let part = format!("the `{name}` part of ");
+        let var = match env
+            .iter()
+            .find(|(v, w)| v.starts_with(&prefix) && w.starts_with(&part))
+        {
+            Some((v, _)) => v.clone(),
+            None => {
+                let n = env.iter().filter(|(v, _)| v.starts_with(&prefix)).count() + 1;
+                let var = format!("{prefix}{n}");
+                env.push((var.clone(), format!("{part}{url}")));
+                var
+            }
+        };
+        out.push_str(&escape_env(&rest[..open]));
         out.push_str(&format!("${{{var}}}"));
         rest = &rest[open + close + 1..];
     }
-    out.push_str(rest);
+    out.push_str(&escape_env(rest));
     out
+}
+
+/// Text from the spec for a field where `${VAR}` is expanded: every `$` doubled, so it
+/// stays the text it was.
+fn escape_env(text: &str) -> String {
+    text.replace('$', "$$")
 }
 
 /// `toolgate import openapi spec.yaml --dependency d …`, as it can be run again.
@@ -388,6 +456,9 @@ fn command_line(opts: &Options, dependency: &str) -> String {
     }
     if let Some(o) = &opts.owner {
         parts.push(format!("--owner {o}"));
+    }
+    for d in &opts.allow_dirs {
+        parts.push(format!("--allow-dir {}", d.display()));
     }
     for (flag, values) in [
         ("--include", &opts.include),
@@ -600,6 +671,9 @@ fn resolve_successors(tools: &mut [Tool]) {
 }
 
 #[cfg(test)]
+mod hostile_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -621,13 +695,20 @@ mod tests {
     fn server_placeholders_become_env_references() {
         let mut env = Vec::new();
         let url = placeholders_to_env("https://{your-agent-url}/v1", "do_api", &mut env);
-        assert_eq!(url, "https://${DO_API_YOUR_AGENT_URL}/v1");
-        assert_eq!(env[0].0, "DO_API_YOUR_AGENT_URL");
+        assert_eq!(url, "https://${DO_API_SERVER_VAR_1}/v1");
+        assert_eq!(env[0].0, "DO_API_SERVER_VAR_1");
+        // The same placeholder elsewhere is the same variable; `$` is text.
+        let again = placeholders_to_env(
+            "https://{your-agent-url}/v2?a=$x&b=${HOME}",
+            "do_api",
+            &mut env,
+        );
+        assert_eq!(again, "https://${DO_API_SERVER_VAR_1}/v2?a=$$x&b=$${HOME}");
+        assert_eq!(env.len(), 1);
         assert_eq!(
             placeholders_to_env("https://a.example.com", "d", &mut env),
             "https://a.example.com"
         );
-        assert_eq!(env.len(), 1);
     }
 
     #[test]
@@ -837,15 +918,8 @@ paths:
             "Bearer ${CLOUD_TOKEN}"
         );
         let chat_dep = doc["tools"]["chat"]["dependency"].as_str().unwrap();
-        assert_eq!(
-            deps[chat_dep]["base_url"],
-            "https://${CLOUD_YOUR_AGENT_URL}"
-        );
-        assert!(
-            out.report
-                .iter()
-                .any(|l| l.contains("CLOUD_YOUR_AGENT_URL"))
-        );
+        assert_eq!(deps[chat_dep]["base_url"], "https://${CLOUD_SERVER_VAR_1}");
+        assert!(out.report.iter().any(|l| l.contains("CLOUD_SERVER_VAR_1")));
         assert_eq!(doc["tools"]["things"]["dependency"], "cloud");
         assert!(out.yaml.contains("is not a usable base URL"));
         assert_eq!(out.stats.tools, 3);

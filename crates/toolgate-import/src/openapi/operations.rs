@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 use super::refs::Refs;
 use super::schema::{Converter, Dialect, Side};
 use super::text::trim_text;
+use toolgate_config::template::Template;
 
 /// Methods a tool can use, in the order a path item lists them.
 pub const METHODS: &[&str] = &["get", "put", "post", "delete", "patch", "head"];
@@ -263,7 +264,10 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             "header" | "query"
                 if fixed.is_some() || (required && location == "header" && default.is_some()) =>
             {
-                let value = text_of(fixed.as_ref().or(default.as_ref()).unwrap_or(&Value::Null));
+                // A literal from the spec: braces in it are text, not placeholders.
+                let value = Template::escape(&text_of(
+                    fixed.as_ref().or(default.as_ref()).unwrap_or(&Value::Null),
+                ));
                 let target = if location == "header" {
                     &mut headers
                 } else {

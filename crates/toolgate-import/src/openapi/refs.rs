@@ -1,6 +1,8 @@
 //! `$ref` resolution over a spec spread across files: local pointers (`#/components/…`),
 //! relative files (`models/droplet.yml`), both (`../shared/x.yml#/per_page`), with
-//! cycles cut. Nothing is fetched from the network: a URL `$ref` is an error.
+//! cycles cut. Nothing is fetched from the network: a URL `$ref` is an error. Files
+//! are read only inside the spec's folder and `--allow-dir` folders (see `load`); a
+//! `$ref` refused for that reason stops the import ([`Refs::refused`]).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -9,7 +11,7 @@ use std::sync::Arc;
 use percent_encoding::percent_decode_str;
 use serde_json::Value;
 
-use super::load::Files;
+use super::load::{Files, LoadError};
 
 /// How many `$ref` hops one lookup may follow before it is called a cycle.
 const MAX_HOPS: usize = 64;
@@ -23,12 +25,29 @@ pub struct Refs {
     files: Files,
     names: HashMap<Loc, String>,
     used: HashSet<String>,
+    /// The first `$ref` refused for safety.
+    refused: Option<String>,
 }
 
 impl Refs {
+    /// `$ref`s may also read files inside `allow_dirs`, besides the spec's folder.
+    pub fn with_allowed_dirs(allow_dirs: Vec<PathBuf>) -> Refs {
+        Refs {
+            files: Files::new(allow_dirs),
+            ..Refs::default()
+        }
+    }
+
     /// Loads the root document.
     pub fn root(&mut self, path: &Path) -> Result<(PathBuf, Arc<Value>), String> {
-        self.files.get(path)
+        self.files.root(path)
+    }
+
+    /// The first `$ref` that was refused for safety (a file outside the allowed
+    /// folders, not a regular file, too large or too deeply nested), if any: the
+    /// import must stop rather than write a config with that part left open.
+    pub fn refused(&self) -> Option<&str> {
+        self.refused.as_deref()
     }
 
     /// Files read so far.
@@ -42,9 +61,16 @@ impl Refs {
             Some((f, p)) => (f, p),
             None => (reference, ""),
         };
+        if file_part.starts_with("file:") {
+            return Err(format!(
+                "`$ref: {reference}` in {}: `file:` URLs are not followed; write the path relative to the spec",
+                from.display()
+            ));
+        }
         if file_part.contains("://") {
             return Err(format!(
-                "`{reference}` points at the network; only local files are read"
+                "`$ref: {reference}` in {} points at the network, and nothing is fetched; download the file next to the spec and point the `$ref` at the copy",
+                from.display()
             ));
         }
         let file = if file_part.is_empty() {
@@ -55,7 +81,14 @@ impl Refs {
                 .unwrap_or(Path::new("."))
                 .join(decoded.as_ref())
         };
-        let (file, doc) = self.files.get(&file)?;
+        let (file, doc) = match self.files.get(&file, reference, from) {
+            Ok(found) => found,
+            Err(LoadError::Refused(e)) => {
+                self.refused.get_or_insert_with(|| e.clone());
+                return Err(e);
+            }
+            Err(LoadError::Broken(e)) => return Err(e),
+        };
         let pointer = percent_decode_str(pointer).decode_utf8_lossy().into_owned();
         let node = if pointer.is_empty() {
             Some(doc.as_ref())

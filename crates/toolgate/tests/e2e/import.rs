@@ -48,7 +48,7 @@ const ENV: &[(&str, &str)] = &[
     ("SLACK_WEB_API_TOKEN", "xoxb-test"),
     ("DISCORD_HTTP_API_PREVIEW_API_KEY", "Bot test"),
     ("DIGITALOCEAN_API_TOKEN", "do-test"),
-    ("DIGITALOCEAN_API_YOUR_AGENT_URL", "agent.example.com"),
+    ("DIGITALOCEAN_API_SERVER_VAR_1", "agent.example.com"),
 ];
 
 fn env(k: &str) -> Option<String> {

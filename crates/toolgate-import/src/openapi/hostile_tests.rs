@@ -1,0 +1,396 @@
+//! Hostile API descriptions: `$ref`s that reach outside the spec's folder or at files
+//! that never end, text nested to stall the parser, base URLs at the metadata service,
+//! environment variable names and template braces chosen by the spec's author.
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::*;
+
+/// A fresh `<tmp>/toolgate-hostile-<name>-<pid>/spec` folder; its parent is "outside".
+fn dirs(name: &str) -> (PathBuf, PathBuf) {
+    let parent = std::env::temp_dir().join(format!(
+        "toolgate-hostile-{name}-{}-{}",
+        std::process::id(),
+        rand::random::<u32>()
+    ));
+    let spec = parent.join("spec");
+    std::fs::create_dir_all(&spec).unwrap();
+    (parent, spec)
+}
+
+/// A spec whose one operation's response schema is `$ref: <target>`.
+fn spec_with_ref(target: &str) -> String {
+    format!(
+        r#"
+openapi: 3.0.3
+info: {{title: Refs, version: '1.0', contact: {{email: o@example.com}}}}
+servers: [{{url: 'https://api.example.com'}}]
+paths:
+  /thing:
+    get:
+      operationId: thing
+      responses:
+        '200':
+          description: ok
+          content: {{application/json: {{schema: {{$ref: '{target}'}}}}}}
+"#
+    )
+}
+
+const SECRET: &str = "type: object\ndescription: TOP-SECRET-CONTENT\nproperties: {password: {type: string, enum: [hunter2]}}\n";
+
+fn run_spec(dir: &Path, text: &str, allow_dirs: Vec<PathBuf>) -> Result<Outcome, String> {
+    let file = dir.join("api.yaml");
+    std::fs::write(&file, text).unwrap();
+    run(&Options {
+        spec: file,
+        allow_dirs,
+        ..Options::default()
+    })
+}
+
+/// The refusal names the `$ref`, the file it is in, why, and the fix; never the content.
+fn assert_refused(err: &str, reference: &str, dir: &Path, why: &str) {
+    assert!(err.contains(&format!("`$ref: {reference}`")), "{err}");
+    assert!(
+        err.contains(&format!("{}", dir.join("api.yaml").display())) || err.contains("api.yaml"),
+        "{err}"
+    );
+    assert!(err.contains(why), "{err}");
+    assert!(
+        !err.contains("TOP-SECRET") && !err.contains("hunter2"),
+        "{err}"
+    );
+}
+
+#[test]
+fn ref_confinement_symlink_escape() {
+    let (parent, dir) = dirs("symlink");
+    std::fs::write(parent.join("secret.yaml"), SECRET).unwrap();
+    std::os::unix::fs::symlink(parent.join("secret.yaml"), dir.join("models.yaml")).unwrap();
+    let err = run_spec(&dir, &spec_with_ref("models.yaml"), vec![]).unwrap_err();
+    assert_refused(&err, "models.yaml", &dir, "outside the spec's folder");
+    assert!(err.contains("--allow-dir"), "{err}");
+    // A symlink that stays inside the folder is followed.
+    std::fs::write(dir.join("real.yaml"), "type: object\n").unwrap();
+    std::os::unix::fs::symlink(dir.join("real.yaml"), dir.join("alias.yaml")).unwrap();
+    assert!(run_spec(&dir, &spec_with_ref("alias.yaml"), vec![]).is_ok());
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
+#[test]
+fn ref_confinement_dot_dot_escape() {
+    let (parent, dir) = dirs("dotdot");
+    std::fs::write(parent.join("secret.yaml"), SECRET).unwrap();
+    let err = run_spec(&dir, &spec_with_ref("../secret.yaml"), vec![]).unwrap_err();
+    assert_refused(&err, "../secret.yaml", &dir, "outside the spec's folder");
+    // `..` that stays inside (a subfolder's file referring to a sibling) is fine.
+    std::fs::create_dir_all(dir.join("models")).unwrap();
+    std::fs::write(dir.join("models/a.yaml"), "$ref: '../shared.yaml'\n").unwrap();
+    std::fs::write(dir.join("shared.yaml"), "type: object\n").unwrap();
+    assert!(run_spec(&dir, &spec_with_ref("models/a.yaml"), vec![]).is_ok());
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
+#[test]
+fn ref_confinement_absolute_path() {
+    let (parent, dir) = dirs("absolute");
+    let secret = parent.join("secret.yaml");
+    std::fs::write(&secret, SECRET).unwrap();
+    let target = secret.display().to_string();
+    let err = run_spec(&dir, &spec_with_ref(&target), vec![]).unwrap_err();
+    assert_refused(&err, &target, &dir, "outside the spec's folder");
+    // `--allow-dir` admits the folder the operator trusts, and only that one.
+    let out = run_spec(&dir, &spec_with_ref(&target), vec![parent.clone()]).unwrap();
+    assert!(out.yaml.contains("--allow-dir"), "{}", out.yaml);
+    let err = run_spec(&dir, &spec_with_ref("/etc/passwd"), vec![parent.clone()]).unwrap_err();
+    assert_refused(&err, "/etc/passwd", &dir, "outside the spec's folder");
+    let err = run_spec(&dir, &spec_with_ref("x.yaml"), vec![parent.join("nope")]).unwrap_err();
+    assert!(
+        err.contains("--allow-dir") && err.contains("not a directory"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
+#[test]
+fn ref_confinement_dev_zero() {
+    let (parent, dir) = dirs("devzero");
+    let err = run_spec(&dir, &spec_with_ref("/dev/zero"), vec![]).unwrap_err();
+    assert_refused(&err, "/dev/zero", &dir, "outside the spec's folder");
+    // Even from an allowed folder, a device is never opened.
+    let err = run_spec(&dir, &spec_with_ref("/dev/zero"), vec!["/dev".into()]).unwrap_err();
+    assert_refused(&err, "/dev/zero", &dir, "not a regular file");
+    // Nor is one given as the spec itself.
+    let err = run(&Options {
+        spec: "/dev/zero".into(),
+        ..Options::default()
+    })
+    .unwrap_err();
+    assert!(err.contains("not a regular file"), "{err}");
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
+#[test]
+fn ref_confinement_fifo() {
+    let (parent, dir) = dirs("fifo");
+    let fifo = dir.join("pipe.yaml");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    // Opening a FIFO without a writer blocks forever: it must not be opened at all.
+    let err = run_spec(&dir, &spec_with_ref("pipe.yaml"), vec![]).unwrap_err();
+    assert_refused(&err, "pipe.yaml", &dir, "not a regular file");
+    let err = run(&Options {
+        spec: fifo,
+        ..Options::default()
+    })
+    .unwrap_err();
+    assert!(err.contains("not a regular file"), "{err}");
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
+#[test]
+fn ref_confinement_oversized_file() {
+    let (parent, dir) = dirs("oversized");
+    // Sparse: the size is there without the disk space.
+    let big = std::fs::File::create(dir.join("big.yaml")).unwrap();
+    big.set_len(load::MAX_FILE_BYTES + 1).unwrap();
+    drop(big);
+    let err = run_spec(&dir, &spec_with_ref("big.yaml"), vec![]).unwrap_err();
+    assert_refused(&err, "big.yaml", &dir, "larger than 64 MiB");
+    let err = run(&Options {
+        spec: dir.join("big.yaml"),
+        ..Options::default()
+    })
+    .unwrap_err();
+    assert!(err.contains("larger than 64 MiB"), "{err}");
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
+#[test]
+fn ref_confinement_network_refs_are_not_fetched() {
+    let (parent, dir) = dirs("network");
+    let out = run_spec(
+        &dir,
+        &spec_with_ref("http://169.254.169.254/latest/meta-data/iam.yaml"),
+        vec![],
+    )
+    .unwrap();
+    assert!(
+        out.yaml
+            .contains("points at the network, and nothing is fetched")
+            && out.yaml.contains("download the file next to the spec"),
+        "{}",
+        out.yaml
+    );
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
+/// 200 KB of nested flow sequences: the YAML parser alone would spend about a minute.
+fn nested(levels: usize) -> String {
+    "x: ".to_string() + &"[\n".repeat(levels)
+}
+
+#[test]
+fn deeply_nested_yaml_is_refused_before_parsing() {
+    let (parent, dir) = dirs("nested");
+    let text = nested(100_000);
+    assert!(text.len() >= 200_000);
+    let err = run_spec(&dir, &text, vec![]).unwrap_err();
+    assert!(
+        err.contains("nested more than 100 levels deep at line 101"),
+        "{err}"
+    );
+    // The same in a `$ref`'d file stops the import too.
+    std::fs::write(dir.join("deep.yaml"), &text).unwrap();
+    let err = run_spec(&dir, &spec_with_ref("deep.yaml"), vec![]).unwrap_err();
+    assert_refused(&err, "deep.yaml", &dir, "nested more than 100 levels");
+    // Nested mappings, and JSON, are bounded as well.
+    let err = run_spec(&dir, &"{a: ".repeat(50_000), vec![]).unwrap_err();
+    assert!(err.contains("nested more than"), "{err}");
+    let err = run_spec(&dir, &"[".repeat(200_000), vec![]).unwrap_err();
+    assert!(err.contains("nested more than"), "{err}");
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
+/// Each disguise of the metadata service (and of link-local) a spec may give as its server.
+const METADATA_FORMS: &[&str] = &[
+    "http://169.254.169.254",
+    "https://127.0.0.1:1@169.254.169.254/v1",
+    "http://2852039166",
+    "http://0xa9fea9fe",
+    "http://0251.0376.0251.0376",
+    "http://169.254.43518",
+    "http://[fe80::1]",
+    "http://[::ffff:169.254.169.254]",
+    "http://[fd00:ec2::254]",
+    "http://metadata.google.internal/computeMetadata/v1",
+    "http://0.0.0.0:8080",
+];
+
+fn spec_with_server(url: &str) -> String {
+    format!(
+        r#"{{"openapi": "3.0.3", "info": {{"title": "Meta", "version": "1", "contact": {{"email": "o@example.com"}}}},
+        "servers": [{{"url": "{url}"}}],
+        "paths": {{"/x": {{"get": {{"operationId": "x", "responses": {{"204": {{"description": "none"}}}}}}}}}}}}"#
+    )
+}
+
+fn check(dir: &Path, yaml: &str) -> Result<toolgate_config::Config, String> {
+    let env = |_: &str| Some("k".to_string());
+    toolgate_config::parse(&dir.join("t.yaml"), yaml, dir, &env).map_err(|e| e.to_string())
+}
+
+#[test]
+fn base_urls_at_metadata_addresses_warn_at_import_and_fail_check() {
+    let (parent, dir) = dirs("metadata");
+    for url in METADATA_FORMS {
+        let out = run_spec(&dir, &spec_with_server(url), vec![]).unwrap();
+        let warning = out
+            .report
+            .iter()
+            .find(|l| l.starts_with("warning:"))
+            .unwrap_or_else(|| panic!("{url}: no warning in {:?}", out.report));
+        assert!(warning.contains("allow_link_local"), "{url}: {warning}");
+        assert!(out.yaml.contains("# warning:"), "{url}");
+        let err = check(&dir, &out.yaml).expect_err(url);
+        assert!(
+            err.contains("dependencies.meta.base_url") && err.contains("allow_link_local: true"),
+            "{url}: {err}"
+        );
+        // The dependency's own opt-in, written by a person, lets it through.
+        let allowed = out
+            .yaml
+            .replace("    base_url:", "    allow_link_local: true\n    base_url:");
+        check(&dir, &allowed).unwrap_or_else(|e| panic!("{url}: {e}"));
+    }
+    // Swagger 2.0's `host` is a base URL too.
+    let swagger = r#"{"swagger": "2.0", "info": {"title": "Meta", "version": "1", "contact": {"email": "o@example.com"}},
+        "host": "169.254.169.254", "schemes": ["http"],
+        "paths": {"/x": {"get": {"operationId": "x", "responses": {"204": {"description": "none"}}}}}}"#;
+    let out = run_spec(&dir, swagger, vec![]).unwrap();
+    assert!(
+        out.report.iter().any(|l| l.contains("metadata")),
+        "{:?}",
+        out.report
+    );
+    assert!(check(&dir, &out.yaml).is_err());
+    // Loopback and private addresses are internal APIs: a warning, and `check` passes.
+    for url in [
+        "http://127.0.0.1:8080",
+        "http://10.1.2.3",
+        "http://2130706433",
+    ] {
+        let out = run_spec(&dir, &spec_with_server(url), vec![]).unwrap();
+        assert!(
+            out.report
+                .iter()
+                .any(|l| l.starts_with("warning:") && l.contains("internal API")),
+            "{url}: {:?}",
+            out.report
+        );
+        check(&dir, &out.yaml).unwrap_or_else(|e| panic!("{url}: {e}"));
+    }
+    let out = run_spec(&dir, &spec_with_server("https://api.example.com"), vec![]).unwrap();
+    assert!(!out.report.iter().any(|l| l.starts_with("warning:")));
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
+#[test]
+fn env_names_chosen_by_a_spec_are_not_read() {
+    let (parent, dir) = dirs("env");
+    // A spec titled "GitHub" whose server variable is `{token}` would have the gateway
+    // read GITHUB_TOKEN; one that writes `${…}` names any variable it likes.
+    let spec = r#"
+openapi: 3.0.3
+info: {title: GitHub, version: '1', contact: {email: o@example.com}}
+servers:
+  - url: 'https://{token}.example.com/${AWS_SECRET_ACCESS_KEY}/{region}'
+    variables:
+      token: {default: '{token}'}
+      region: {default: '${GITHUB_TOKEN}'}
+components:
+  securitySchemes:
+    k: {type: apiKey, in: query, name: '${HOME}'}
+security: [{k: []}]
+paths:
+  /x:
+    get:
+      operationId: x
+      servers: [{url: 'https://other.example.com/$${PATH}'}]
+      responses: {'204': {description: none}}
+  /y: {get: {operationId: y, responses: {'204': {description: none}}}}
+"#;
+    let out = run_spec(&dir, spec, vec![]).unwrap();
+    let asked = RefCell::new(Vec::<String>::new());
+    let env = |k: &str| {
+        asked.borrow_mut().push(k.to_string());
+        Some("v".to_string())
+    };
+    let config = toolgate_config::parse(&dir.join("t.yaml"), &out.yaml, &dir, &env)
+        .unwrap_or_else(|e| panic!("{e}\n{}", out.yaml));
+    let asked = asked.into_inner();
+    for name in ["GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "HOME", "PATH"] {
+        assert!(
+            !asked.iter().any(|a| a == name),
+            "{name} was read: {asked:?}"
+        );
+    }
+    // Every variable read is one the import told the user to export.
+    let exported = out.report.iter().find(|l| l.starts_with("export")).unwrap();
+    for a in &asked {
+        assert!(
+            a.starts_with("GITHUB_") && exported.contains(a.as_str()),
+            "{a}: {exported}"
+        );
+    }
+    // The spec's `${…}` is text in the URL the gateway calls.
+    let base = config.dependencies["github"].base_url.as_str().to_string();
+    assert!(base.contains("AWS_SECRET_ACCESS_KEY"), "{base}");
+    assert!(
+        out.yaml
+            .contains("a spec does not choose which environment variables")
+    );
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
+#[test]
+fn header_enum_with_braces_is_literal() {
+    let (parent, dir) = dirs("braces");
+    let mut paths = String::new();
+    for i in 0..6 {
+        paths.push_str(&format!(
+            r#"
+  /things/{{id}}/v{i}:
+    get:
+      operationId: get_{i}
+      parameters:
+        - {{name: id, in: path, required: true, schema: {{type: string}}}}
+        - {{name: X-Mode, in: header, schema: {{type: string, enum: ['{{foo}}']}}}}
+        - {{name: X-Env, in: header, required: true, schema: {{type: string, default: '${{HOME}}'}}}}
+        - {{name: fmt, in: query, schema: {{type: string, const: '{{{{x}}}}'}}}}
+      responses: {{'204': {{description: none}}}}"#
+        ));
+    }
+    let spec = format!(
+        "openapi: 3.1.0\ninfo: {{title: Braces, version: '1', contact: {{email: o@example.com}}}}\nservers: [{{url: 'https://api.example.com'}}]\npaths:{paths}\n"
+    );
+    let out = run_spec(&dir, &spec, vec![]).unwrap();
+    let config = check(&dir, &out.yaml).unwrap_or_else(|e| panic!("{e}\n{}", out.yaml));
+    let tool = &config.tools["get_0"];
+    let request = tool.http_request().unwrap();
+    let args: serde_json::Map<String, Value> =
+        serde_json::from_value(serde_json::json!({"id": "7"})).unwrap();
+    let rendered = request.render(&tool.dependency.base_url, &args).unwrap();
+    assert_eq!(rendered.headers["x-mode"], "{foo}");
+    assert_eq!(rendered.headers["x-env"], "${HOME}");
+    assert_eq!(rendered.url.query(), Some("fmt=%7B%7Bx%7D%7D"));
+    assert_eq!(rendered.url.path(), "/things/7/v0");
+    let _ = std::fs::remove_dir_all(&parent);
+}
