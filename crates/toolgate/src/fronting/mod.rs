@@ -561,6 +561,11 @@ pub async fn watch(
                     tracing::warn!(server = %server.spec.name, %detail, "the MCP server's process exited; restarting it");
                     false
                 }
+                // Sent at most once a minute per server; the client has shed the excess.
+                Some(Event::Misbehaving { detail, shed }) => {
+                    tracing::warn!(server = %server.spec.name, owner = %server.spec.owner, shed, %detail, "the MCP server floods toolgate with requests");
+                    false
+                }
                 Some(Event::PromptsChanged) => {
                     notify("notifications/prompts/list_changed", None);
                     false
