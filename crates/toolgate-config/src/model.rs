@@ -60,6 +60,8 @@ pub enum McpTransport {
         args: Vec<String>,
         /// Extra environment (values secret).
         env: Vec<(String, Secret)>,
+        /// Names of toolgate's variables it inherits (beyond PATH, HOME, locale, TZ, TMPDIR).
+        inherit_env: Vec<String>,
         /// Working directory.
         cwd: Option<PathBuf>,
     },

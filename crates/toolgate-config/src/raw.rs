@@ -70,6 +70,11 @@ pub struct RawMcpServer {
     /// Environment variables for `command` (`${ENV}` is expanded; values are never logged).
     #[serde(default)]
     pub env: BTreeMap<String, String>,
+    /// Names of toolgate's environment variables `command` inherits. It starts with a
+    /// clean environment: only `PATH`, `HOME`, `LANG`, `LC_*`, `TZ`, `TMPDIR`, these and
+    /// `env`.
+    #[serde(default)]
+    pub inherit_env: Vec<String>,
     /// Working directory of `command`, relative to the config file.
     pub cwd: Option<String>,
     /// Headers sent with every request to `url`; `${ENV}` is expanded. Values are never logged.

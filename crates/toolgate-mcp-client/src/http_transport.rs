@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http::{HeaderMap, HeaderName, HeaderValue, header};
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -476,14 +476,15 @@ impl Http {
                             method,
                             params,
                         } => {
-                            self.answer_in_background(
+                            self.on_server_request(
                                 inner,
                                 their_id,
                                 method,
                                 params,
                                 relay.clone(),
-                                session.clone(),
-                            );
+                                session,
+                            )
+                            .await;
                         }
                     }
                 }
@@ -491,27 +492,77 @@ impl Http {
         }
     }
 
-    /// Relays a server→client request and POSTs its answer, without holding
-    /// up the stream it arrived on (the server may keep talking meanwhile).
-    fn answer_in_background(
+    /// A server→client request from one of the server's streams. `ping` is
+    /// answered inline: the stream is not read while its answer is POSTed, so a
+    /// server flooding pings costs one POST at a time. Anything else takes a
+    /// slot and is relayed and answered in a task, without holding up the
+    /// stream (the server may keep talking meanwhile); with every slot taken
+    /// it is dropped and counted.
+    async fn on_server_request(
         &self,
         inner: &Arc<Inner>,
         id: Value,
         method: String,
         params: Option<Value>,
         relay: Option<Relay>,
-        session: Session,
+        session: &Session,
     ) {
+        inner.server_requests.received();
+        if method == "ping" {
+            let body = message::response(&id, &Ok(json!({})));
+            if let Err(e) = self
+                .post_answer(body, session, inner.limits.answer_timeout)
+                .await
+            {
+                tracing::debug!(server = %inner.name, error = %e, "could not answer a ping");
+            }
+            return;
+        }
+        let Some(slot) = inner.server_requests.slot() else {
+            inner.server_requests.shed(
+                &inner.events,
+                &inner.name,
+                "the server sends more requests than the client answers at once",
+            );
+            return;
+        };
         let weak = Arc::downgrade(inner);
+        let session = session.clone();
         tokio::spawn(async move {
+            let relayed = relay.is_some();
             let answer = answer_server_request(method, params, relay).await;
             let Some(inner) = weak.upgrade() else { return };
             let Kind::Http(h) = &inner.kind else { return };
             let body = message::response(&id, &answer);
-            if let Err(e) = h.send_notification(body, &session, Route::default()).await {
-                tracing::warn!(server = %inner.name, error = %e, "could not send the answer to a server request");
+            let sent = h
+                .post_answer(body, &session, inner.limits.answer_timeout)
+                .await;
+            drop(slot);
+            match sent {
+                Err(e) if relayed => {
+                    tracing::warn!(server = %inner.name, error = %e, "could not send the answer to a server request");
+                }
+                Err(e) => {
+                    tracing::debug!(server = %inner.name, error = %e, "could not refuse a server request");
+                }
+                Ok(()) => {}
             }
         });
+    }
+
+    /// POSTs our answer to a server request, within `timeout`.
+    async fn post_answer(
+        &self,
+        body: Vec<u8>,
+        session: &Session,
+        timeout: Duration,
+    ) -> Result<(), Failure> {
+        let answered = tokio::time::timeout(
+            timeout,
+            self.send_notification(body, session, Route::default()),
+        )
+        .await;
+        answered.unwrap_or(Err(Failure::Timeout(timeout)))
     }
 
     /// POSTs a notification or a response (answered 202) with the session.
@@ -651,7 +702,10 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64) {
                         }
                         delivered = true;
                         let Some(inner) = weak.upgrade() else { return };
-                        on_standalone(&inner, &event.data, &session);
+                        tokio::select! {
+                            _ = closed.cancelled() => return,
+                            () = on_standalone(&inner, &event.data, &session) => {}
+                        }
                     }
                 }
                 parser = Some(p);
@@ -683,7 +737,7 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64) {
     }
 }
 
-fn on_standalone(inner: &Arc<Inner>, data: &[u8], session: &Session) {
+async fn on_standalone(inner: &Arc<Inner>, data: &[u8], session: &Session) {
     let Ok(messages) = message::parse(data) else {
         tracing::warn!(server = %inner.name, "a message on the standalone stream is not JSON-RPC; dropped");
         return;
@@ -696,7 +750,8 @@ fn on_standalone(inner: &Arc<Inner>, data: &[u8], session: &Session) {
                     .unwrap_or(Event::Notification { method, params }),
             ),
             Incoming::Request { id, method, params } => {
-                h.answer_in_background(inner, id, method, params, None, session.clone());
+                h.on_server_request(inner, id, method, params, None, session)
+                    .await;
             }
             Incoming::Response { .. } => {}
         }

@@ -31,6 +31,20 @@
 //! stdio child that exits (restarted with backoff and re-initialised). Every
 //! other failure is a [`Failure`] for the gateway to judge.
 //!
+//! # What a server can cost
+//!
+//! Whatever a server sends, what it costs is bounded ([`Limits`]). `ping` is
+//! answered inline, never in a task: over HTTP the stream it came on waits
+//! for the answer's POST; over stdio an answer the child's stdin has no room
+//! for is dropped. Every other server→client request takes one of
+//! [`Limits::max_server_requests`] slots until its answer is written or
+//! POSTed (each POST within [`Limits::answer_timeout`]); with all taken it is
+//! shed — refused with JSON-RPC error -32000 over stdio, dropped over HTTP —
+//! and counted ([`Connection::server_requests`]). The first shed request sends
+//! [`Event::Misbehaving`], then at most one a minute. Notifications go to
+//! bounded channels without waiting; the child's stderr is logged at most
+//! [`Limits::stderr_lines_per_second`] lines a second, the rest counted.
+//!
 //! # HTTP
 //!
 //! No I/O happens before the first use. The first use is the handshake: the
@@ -64,16 +78,32 @@
 //! An answer belongs to the pending request with its id. A
 //! `notifications/progress` belongs to the request whose
 //! `params._meta.progressToken` it names (the token is remembered when the
-//! request is written). Every other notification (logging, …) and every
-//! server→client request (sampling, elicitation, roots) goes to the most
-//! recently started request that is still pending and has a relay. With no
-//! such request, notifications become [`Event`]s and server requests are
-//! answered with JSON-RPC error -32601. List-changed and resource-updated
+//! request is written); one naming no pending request is dropped. Every other
+//! notification (logging, …) and every server→client request (sampling,
+//! elicitation, roots) belongs to the request it cites in `params._meta` —
+//! by id under `io.modelcontextprotocol/related-request-id`, or by its
+//! progress token under `progressToken` — or, citing none, to the only
+//! request pending. It is never guessed among several: when several are
+//! pending and it cites none of them (or cites one that is not pending), a
+//! server request is refused with JSON-RPC error -32602 (what the
+//! specification asks of a client for a request not associated with one of
+//! its own) and counted as unroutable, a logging notification becomes an
+//! [`Event`], and any other notification is dropped. A server request that
+//! belongs to a request without a relay, or comes with nothing pending, is
+//! answered with JSON-RPC error -32601; such notifications become
+//! [`Event`]s. List-changed and resource-updated
 //! notifications describe the server, not a request: on both transports they
 //! always become [`Event`]s. A stdout line longer than
 //! [`ServerSpec::max_message_bytes`] is skipped without being buffered, and
 //! the request it answers fails with [`Failure::TooLarge`]. The child's stderr
 //! goes line by line to `tracing` (target `upstream`, field `server`).
+//!
+//! The child starts with a clean environment: `PATH`, `HOME`, `LANG`,
+//! `LANGUAGE`, `LC_*`, `TZ` and `TMPDIR` from this process, the variables
+//! named in `inherit_env`, and its configured `env` — nothing else of this
+//! process's environment (its credentials included). On Unix it runs in a
+//! process group of its own, killed as a whole when the child exits, when
+//! the connection is shut down or dropped, so what it started goes with it.
 //! Stdio always uses the handshake, without a `server/discover` probe: some
 //! handshake-era servers fail on a request that comes before `initialize`.
 //!
@@ -91,6 +121,7 @@
 //!     name: "kb".into(),
 //!     transport: Transport::Http { url: "http://127.0.0.1:3001/mcp".parse().unwrap(), headers: vec![] },
 //!     max_message_bytes: 4 << 20,
+//!     limits: toolgate_mcp_client::Limits::default(),
 //! };
 //! let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
 //! let (kb, _events) = Connection::start(spec, http);
@@ -121,6 +152,7 @@
 // size of the `Err` variant costs nothing that matters.
 #![allow(clippy::result_large_err)]
 
+mod bounds;
 mod http_transport;
 mod message;
 mod scan;
@@ -163,6 +195,54 @@ pub struct ServerSpec {
     /// Cap on one answer or one SSE event or one stdout line; larger →
     /// [`Failure::TooLarge`].
     pub max_message_bytes: usize,
+    /// What the server may cost the client (see [`Limits`]).
+    pub limits: Limits,
+}
+
+/// Bounds on what one server can make the client do, whatever it sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Server→client requests (sampling, elicitation, roots, …) answered at
+    /// once; one arriving with all taken is shed: refused with JSON-RPC error
+    /// -32000 over stdio, dropped over HTTP, and counted
+    /// ([`Connection::server_requests`], [`Event::Misbehaving`]). `ping` takes
+    /// no slot: it is answered inline. Default 16.
+    pub max_server_requests: usize,
+    /// How long the POST of one answer to a server request may take (HTTP),
+    /// or the write of one relayed answer may wait for the child's stdin
+    /// (stdio). Default 10 s.
+    pub answer_timeout: Duration,
+    /// Lines of the child's stderr logged per second; the rest are counted
+    /// and reported as "suppressed" with the next line logged. Default 50.
+    pub stderr_lines_per_second: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_server_requests: 16,
+            answer_timeout: Duration::from_secs(10),
+            stderr_lines_per_second: 50,
+        }
+    }
+}
+
+/// What happened to the requests one server sent the client, since the
+/// connection started.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ServerRequestStats {
+    /// Server→client requests received (`ping` included).
+    pub received: u64,
+    /// Being answered now: relayed and waiting for the caller's answer, or
+    /// its write or POST (at most [`Limits::max_server_requests`]).
+    pub in_flight: usize,
+    /// The most ever in flight at once.
+    pub peak_in_flight: usize,
+    /// Refused or dropped because every slot was taken or the child's stdin
+    /// was full.
+    pub shed: u64,
+    /// Refused because the request that caused them could not be known (stdio).
+    pub unroutable: u64,
 }
 
 impl fmt::Debug for ServerSpec {
@@ -171,6 +251,7 @@ impl fmt::Debug for ServerSpec {
             .field("name", &self.name)
             .field("transport", &self.transport)
             .field("max_message_bytes", &self.max_message_bytes)
+            .field("limits", &self.limits)
             .finish()
     }
 }
@@ -191,8 +272,12 @@ pub enum Transport {
         program: String,
         /// Its arguments.
         args: Vec<String>,
-        /// Added to the inherited environment. Values are never logged.
+        /// Set in the child's environment. Values are never logged.
         env: Vec<(String, String)>,
+        /// Names of variables the child inherits from this process besides
+        /// `PATH`, `HOME`, `LANG`, `LC_*`, `TZ` and `TMPDIR`: nothing else
+        /// of this process's environment reaches the child.
+        inherit_env: Vec<String>,
         /// Its working directory (toolgate's when `None`).
         cwd: Option<std::path::PathBuf>,
     },
@@ -215,6 +300,7 @@ impl fmt::Debug for Transport {
                 program,
                 args,
                 env,
+                inherit_env,
                 cwd,
             } => f
                 .debug_struct("Stdio")
@@ -224,6 +310,7 @@ impl fmt::Debug for Transport {
                     "env",
                     &env.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(),
                 )
+                .field("inherit_env", inherit_env)
                 .field("cwd", cwd)
                 .finish(),
         }
@@ -405,6 +492,16 @@ pub enum Event {
     },
     /// The HTTP session was re-established after a 404.
     SessionLost,
+    /// The server sends more requests than the client answers at once (or
+    /// than its stdin takes): the excess is shed. Sent on the first shed
+    /// request, then at most once a minute while it goes on; the gateway
+    /// can tell the server's owner.
+    Misbehaving {
+        /// What the server did.
+        detail: String,
+        /// Requests shed since the connection started.
+        shed: u64,
+    },
 }
 
 /// A connection to one upstream MCP server. Cheap to clone; the server is
@@ -427,7 +524,9 @@ pub(crate) struct Inner {
     pub(crate) name: String,
     pub(crate) max_message_bytes: usize,
     next_id: AtomicI64,
-    pub(crate) events: mpsc::Sender<Event>,
+    pub(crate) events: Arc<bounds::Events>,
+    pub(crate) limits: Limits,
+    pub(crate) server_requests: Arc<bounds::ServerRequests>,
     /// Held for a whole handshake, so concurrent callers share one.
     init_lock: tokio::sync::Mutex<()>,
     initialized: Mutex<Option<Initialized>>,
@@ -460,9 +559,7 @@ impl Inner {
     /// Sends an event without waiting: a gateway that is slow to drain its
     /// events must not stall the server's messages.
     pub(crate) fn emit(&self, event: Event) {
-        if let Err(mpsc::error::TrySendError::Full(_)) = self.events.try_send(event) {
-            tracing::warn!(server = %self.name, "event channel full; an upstream event was dropped");
-        }
+        self.events.emit(event);
     }
 
     fn ready(&self) -> Option<Initialized> {
@@ -654,6 +751,26 @@ pub(crate) fn state_event(method: &str, params: Option<&Value>) -> Option<Event>
     }
 }
 
+/// The refusal of a server request no caller can answer.
+pub(crate) fn no_handler(method: &str) -> RpcError {
+    RpcError {
+        code: -32601,
+        message: format!("method not found: {method} (no request is waiting for it)"),
+        data: None,
+    }
+}
+
+/// The refusal of a server request beyond [`Limits::max_server_requests`].
+pub(crate) fn overloaded(cap: usize) -> RpcError {
+    RpcError {
+        code: -32000,
+        message: format!(
+            "too many requests: the client answers at most {cap} of this server's requests at once"
+        ),
+        data: None,
+    }
+}
+
 pub(crate) fn went_away() -> RpcError {
     RpcError {
         code: -32603,
@@ -673,11 +790,7 @@ pub(crate) async fn answer_server_request(
         return Ok(json!({}));
     }
     let Some(relay) = relay else {
-        return Err(RpcError {
-            code: -32601,
-            message: format!("method not found: {method} (no request is waiting for it)"),
-            data: None,
-        });
+        return Err(no_handler(&method));
     };
     let (tx, rx) = oneshot::channel();
     let asked = relay
@@ -718,12 +831,15 @@ impl Connection {
     /// re-initialised, and [`Event::Restarted`] is sent. HTTP: no I/O until
     /// first use. `http` is the gateway's pooled client (no redirects).
     pub fn start(spec: ServerSpec, http: reqwest::Client) -> (Connection, mpsc::Receiver<Event>) {
-        let (events, rx) = mpsc::channel(256);
+        let (tx, rx) = mpsc::channel(256);
         let ServerSpec {
             name,
             transport,
             max_message_bytes,
+            limits,
         } = spec;
+        let events = Arc::new(bounds::Events::new(name.clone(), tx));
+        let server_requests = Arc::new(bounds::ServerRequests::new(limits.max_server_requests));
         let kind = match transport {
             Transport::Http { url, headers } => {
                 Kind::Http(http_transport::Http::new(http, url, headers))
@@ -732,17 +848,23 @@ impl Connection {
                 program,
                 args,
                 env,
+                inherit_env,
                 cwd,
             } => Kind::Stdio(stdio::Stdio::new(
                 stdio::Command {
                     program,
                     args,
                     env,
+                    inherit_env,
                     cwd,
                 },
-                name.clone(),
-                max_message_bytes,
-                events.clone(),
+                stdio::Setup {
+                    name: name.clone(),
+                    max: max_message_bytes,
+                    limits,
+                    events: Arc::clone(&events),
+                    server_requests: Arc::clone(&server_requests),
+                },
             )),
         };
         let inner = Arc::new(Inner {
@@ -750,6 +872,8 @@ impl Connection {
             max_message_bytes,
             next_id: AtomicI64::new(1),
             events,
+            limits,
+            server_requests,
             init_lock: tokio::sync::Mutex::new(()),
             initialized: Mutex::new(None),
             closed: CancellationToken::new(),
@@ -830,6 +954,12 @@ impl Connection {
         lock(&self.inner.initialized).clone()
     }
 
+    /// What happened to the requests the server sent: how many, how many are
+    /// being answered now, how many were shed or could not be attributed.
+    pub fn server_requests(&self) -> ServerRequestStats {
+        self.inner.server_requests.stats()
+    }
+
     /// The stdio child's process id while it runs (`None` for HTTP).
     pub fn pid(&self) -> Option<u32> {
         match &self.inner.kind {
@@ -896,6 +1026,7 @@ mod tests {
                 )],
             },
             max_message_bytes: 1,
+            limits: Limits::default(),
         };
         let text = format!("{spec:?}");
         assert!(text.contains("https://kb.example/mcp") && text.contains("authorization"));
@@ -904,6 +1035,7 @@ mod tests {
             program: "srv".into(),
             args: vec!["--token=SECRET3".into()],
             env: vec![("API_KEY".into(), "SECRET4".into())],
+            inherit_env: vec![],
             cwd: None,
         };
         let text = format!("{stdio:?}");

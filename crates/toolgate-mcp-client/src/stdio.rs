@@ -3,9 +3,13 @@
 //!
 //! Stdio has no per-request stream, so the reader attributes what the
 //! server writes (see the crate docs): an answer by its id, a progress
-//! notification by its token, anything else to the newest pending request
-//! with a relay, or, with none, to an [`Event`] (notifications) or a -32601
-//! answer (server requests).
+//! notification by its token, anything else to the request it cites or, when
+//! only one is pending, to that one. What cannot be attributed is relayed to
+//! nobody: a server request is refused, a notification becomes an [`Event`]
+//! (logging) or is dropped.
+//!
+//! The child starts with a clean environment and in a process group of its
+//! own, so that what it starts is stopped with it.
 
 use std::collections::HashMap;
 use std::process::{ExitStatus, Stdio as Piped};
@@ -13,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin};
 use tokio::sync::{mpsc, oneshot};
@@ -21,11 +25,12 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use crate::bounds::{Events, LineBudget, ServerRequests, Slot};
 use crate::message::{self, Incoming};
 use crate::scan::IdScanner;
 use crate::{
-    BACKGROUND_INIT_TIMEOUT, Connection, Event, Failure, Initialized, Inner, Relay, Relayed, Reply,
-    answer_server_request, lock,
+    BACKGROUND_INIT_TIMEOUT, Connection, Event, Failure, Initialized, Inner, Limits, Relay,
+    Relayed, Reply, RpcError, answer_server_request, lock,
 };
 
 const FIRST_BACKOFF: Duration = Duration::from_millis(500);
@@ -40,13 +45,54 @@ const HEALTHY_UPTIME: Duration = Duration::from_secs(60);
 const GRACE: Duration = Duration::from_secs(2);
 /// A stderr line is logged up to this many bytes.
 const STDERR_LINE_CAP: usize = 8 * 1024;
+/// Lines written to the child's stdin and not yet taken by it: requests,
+/// notifications and answers to its requests. With these queued, answers are
+/// dropped rather than queued further.
+const STDIN_QUEUE: usize = 64;
+
+/// The `_meta` key a server may put in a request or notification to name the
+/// client request that caused it. Stdio has no per-request stream, and the
+/// specification defines no such field for it, so without one (or a cited
+/// progress token) a message is attributed only when one request is pending.
+pub(crate) const RELATED_REQUEST_ID: &str = "io.modelcontextprotocol/related-request-id";
+
+/// What the child inherits from this process's environment whatever it is
+/// configured with: where programs are, the user's home, locale and time zone,
+/// the temporary directory. Nothing else: the gateway's own credentials and
+/// other servers' keys are not the child's business.
+const INHERITED: &[&str] = &["PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR"];
+/// Windows needs these to start most programs at all.
+#[cfg(windows)]
+const INHERITED_WINDOWS: &[&str] = &[
+    "SYSTEMROOT",
+    "SYSTEMDRIVE",
+    "WINDIR",
+    "COMSPEC",
+    "PATHEXT",
+    "TEMP",
+    "TMP",
+    "USERPROFILE",
+    "APPDATA",
+    "LOCALAPPDATA",
+    "PROGRAMDATA",
+];
 
 #[derive(Clone)]
 pub(crate) struct Command {
     pub program: String,
     pub args: Vec<String>,
     pub env: Vec<(String, String)>,
+    pub inherit_env: Vec<String>,
     pub cwd: Option<std::path::PathBuf>,
+}
+
+/// What the stdio transport shares with the rest of the connection.
+pub(crate) struct Setup {
+    pub name: String,
+    pub max: usize,
+    pub limits: Limits,
+    pub events: Arc<Events>,
+    pub server_requests: Arc<ServerRequests>,
 }
 
 pub(crate) struct Stdio {
@@ -63,8 +109,6 @@ struct Pending {
     answer: oneshot::Sender<Answer>,
     relay: Option<Relay>,
     token: Option<String>,
-    /// Start order: server requests go to the newest pending request.
-    seq: u64,
 }
 
 #[derive(Default)]
@@ -75,7 +119,6 @@ struct Shared {
     down: Option<String>,
     pending: HashMap<i64, Pending>,
     tokens: HashMap<String, i64>,
-    seq: u64,
     /// Start attempts made so far (the first spawn included).
     attempts: u64,
     /// When the supervisor makes its next start attempt, while it waits to.
@@ -85,6 +128,7 @@ struct Shared {
 struct State {
     name: String,
     max: usize,
+    limits: Limits,
     shared: Mutex<Shared>,
     /// Woken after every start attempt, so requests that found no child can wait for
     /// the restart instead of failing in the moment between an exit and a restart.
@@ -93,14 +137,24 @@ struct State {
     epoch: AtomicU64,
     /// The generation the last handshake was made with.
     ready_epoch: AtomicU64,
-    events: mpsc::Sender<Event>,
+    events: Arc<Events>,
+    server_requests: Arc<ServerRequests>,
+}
+
+/// Which pending request a message from the server belongs to.
+enum Cause {
+    /// This one (it has this relay, or none).
+    Request(Option<Relay>),
+    /// No request is pending: the message is the server's own.
+    Nothing,
+    /// Several are pending and the message names none of them, or it names one
+    /// that is not pending: the request that caused it cannot be known.
+    Unknown { pending: usize },
 }
 
 impl State {
     fn emit(&self, event: Event) {
-        if let Err(mpsc::error::TrySendError::Full(_)) = self.events.try_send(event) {
-            tracing::warn!(server = %self.name, "event channel full; an upstream event was dropped");
-        }
+        self.events.emit(event);
     }
 
     fn writer(&self) -> Result<mpsc::Sender<Vec<u8>>, Failure> {
@@ -136,14 +190,52 @@ impl State {
         Some(p)
     }
 
-    /// The relay of the newest pending request that has one.
-    fn newest_relay(&self) -> Option<Relay> {
+    /// The request a server request or notification belongs to: the one it
+    /// cites in `params._meta` (its id under [`RELATED_REQUEST_ID`], or its
+    /// progress token under `progressToken`), else the only one pending. Never
+    /// a guess among several: a question asked during one agent's call must
+    /// not reach another agent.
+    fn cause(&self, params: Option<&Value>) -> Cause {
         let s = lock(&self.shared);
-        s.pending
-            .values()
-            .filter(|p| p.relay.is_some())
-            .max_by_key(|p| p.seq)
-            .and_then(|p| p.relay.clone())
+        let meta = params.and_then(|p| p.get("_meta"));
+        let by_id = meta.and_then(|m| m.get(RELATED_REQUEST_ID));
+        let by_token = meta.and_then(|m| m.get("progressToken"));
+        let cited = match (by_id, by_token) {
+            (Some(id), _) => Some(id.as_i64()),
+            (None, Some(token)) => Some(s.tokens.get(&token.to_string()).copied()),
+            (None, None) => None,
+        };
+        match cited {
+            Some(id) => match id.and_then(|id| s.pending.get(&id)) {
+                Some(p) => Cause::Request(p.relay.clone()),
+                None => Cause::Unknown {
+                    pending: s.pending.len(),
+                },
+            },
+            None => match s.pending.len() {
+                0 => Cause::Nothing,
+                1 => Cause::Request(s.pending.values().next().and_then(|p| p.relay.clone())),
+                n => Cause::Unknown { pending: n },
+            },
+        }
+    }
+
+    /// Writes an answer to a server request if stdin has room; false when it
+    /// has not and the answer was dropped (a child that sends requests faster
+    /// than it reads their answers must not make the client queue them).
+    fn answer_now(&self, id: &Value, answer: &Result<Value, RpcError>) -> bool {
+        let Ok(writer) = self.writer() else {
+            tracing::debug!(server = %self.name, "could not answer a server request: the process is gone");
+            return true;
+        };
+        !matches!(
+            writer.try_send(message::response(id, answer)),
+            Err(mpsc::error::TrySendError::Full(_))
+        )
+    }
+
+    fn shed(&self, why: &str) {
+        self.server_requests.shed(&self.events, &self.name, why);
     }
 
     fn relay_for_token(&self, token: &str) -> Option<Relay> {
@@ -166,22 +258,19 @@ impl Drop for PendingGuard<'_> {
 }
 
 impl Stdio {
-    pub(crate) fn new(
-        command: Command,
-        name: String,
-        max: usize,
-        events: mpsc::Sender<Event>,
-    ) -> Self {
+    pub(crate) fn new(command: Command, setup: Setup) -> Self {
         Stdio {
             command,
             state: Arc::new(State {
-                name,
-                max,
+                name: setup.name,
+                max: setup.max,
+                limits: setup.limits,
                 shared: Mutex::new(Shared::default()),
                 attempted: tokio::sync::Notify::new(),
                 epoch: AtomicU64::new(0),
                 ready_epoch: AtomicU64::new(0),
-                events,
+                events: setup.events,
+                server_requests: setup.server_requests,
             }),
             supervisor: Mutex::new(None),
             stopping: CancellationToken::new(),
@@ -270,8 +359,6 @@ impl Stdio {
                     .err()
                     .unwrap_or_else(|| Failure::connect("the server process is not running")));
             };
-            s.seq += 1;
-            let seq = s.seq;
             if let Some(t) = &token {
                 s.tokens.insert(t.clone(), id);
             }
@@ -281,7 +368,6 @@ impl Stdio {
                     answer: tx,
                     relay,
                     token,
-                    seq,
                 },
             );
             writer
@@ -351,16 +437,73 @@ impl Stdio {
     }
 }
 
+/// A running child and its process group: dropping it kills the group, so
+/// what the child started (a shell's children, a wrapper's server) goes with it.
+struct Running {
+    child: Child,
+    group: Group,
+}
+
+/// A child's process group, killed when dropped.
+struct Group(Option<u32>);
+
+impl Group {
+    fn kill(&mut self) {
+        #[cfg(unix)]
+        if let Some(id) = self.0.take().and_then(|id| i32::try_from(id).ok()) {
+            use nix::sys::signal::{Signal, killpg};
+            // ESRCH: everyone in it has exited already.
+            let _ = killpg(nix::unistd::Pid::from_raw(id), Signal::SIGKILL);
+        }
+        #[cfg(not(unix))]
+        {
+            self.0 = None;
+        }
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The child's environment: only [`INHERITED`], `LC_*`, the names the server
+/// is configured to inherit, and its configured `env` (which wins).
+fn child_env(command: &Command) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+    let wanted = |name: &str| {
+        INHERITED.contains(&name)
+            || name.starts_with("LC_")
+            || command.inherit_env.iter().any(|n| n == name)
+    };
+    #[cfg(windows)]
+    let wanted = |name: &str| {
+        wanted(name)
+            || INHERITED_WINDOWS
+                .iter()
+                .any(|w| w.eq_ignore_ascii_case(name))
+    };
+    let mut env: Vec<(std::ffi::OsString, std::ffi::OsString)> = std::env::vars_os()
+        .filter(|(k, _)| k.to_str().is_some_and(wanted))
+        .filter(|(k, _)| !command.env.iter().any(|(c, _)| k == c.as_str()))
+        .collect();
+    env.extend(command.env.iter().map(|(k, v)| (k.into(), v.into())));
+    env
+}
+
 /// Spawns one child with its writer, reader and stderr tasks; `None` (and
 /// the reason kept for requests) if it could not be started.
-fn spawn_child(command: &Command, state: &Arc<State>) -> Option<Child> {
+fn spawn_child(command: &Command, state: &Arc<State>) -> Option<Running> {
     let mut cmd = tokio::process::Command::new(&command.program);
     cmd.args(&command.args)
-        .envs(command.env.iter().map(|(k, v)| (k, v)))
+        .env_clear()
+        .envs(child_env(command))
         .stdin(Piped::piped())
         .stdout(Piped::piped())
         .stderr(Piped::piped())
         .kill_on_drop(true);
+    #[cfg(unix)]
+    cmd.process_group(0);
     if let Some(dir) = &command.cwd {
         cmd.current_dir(dir);
     }
@@ -373,6 +516,8 @@ fn spawn_child(command: &Command, state: &Arc<State>) -> Option<Child> {
             return None;
         }
     };
+    // Its own group: the group's id is its pid.
+    let group = Group(child.id());
     let (Some(stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {
@@ -380,7 +525,7 @@ fn spawn_child(command: &Command, state: &Arc<State>) -> Option<Child> {
         return None;
     };
     let epoch = state.epoch.fetch_add(1, Ordering::AcqRel) + 1;
-    let (tx, rx) = mpsc::channel(64);
+    let (tx, rx) = mpsc::channel(STDIN_QUEUE);
     {
         let mut s = lock(&state.shared);
         s.writer = Some(tx);
@@ -390,8 +535,12 @@ fn spawn_child(command: &Command, state: &Arc<State>) -> Option<Child> {
     tracing::debug!(server = %state.name, pid = ?child.id(), epoch, "upstream server started");
     tokio::spawn(write_lines(stdin, rx));
     tokio::spawn(read_stdout(BufReader::new(stdout), Arc::clone(state)));
-    tokio::spawn(log_stderr(BufReader::new(stderr), state.name.clone()));
-    Some(child)
+    tokio::spawn(log_stderr(
+        BufReader::new(stderr),
+        state.name.clone(),
+        state.limits.stderr_lines_per_second,
+    ));
+    Some(Running { child, group })
 }
 
 async fn write_lines(mut stdin: ChildStdin, mut rx: mpsc::Receiver<Vec<u8>>) {
@@ -404,14 +553,31 @@ async fn write_lines(mut stdin: ChildStdin, mut rx: mpsc::Receiver<Vec<u8>>) {
     // Dropping stdin closes it: the server's cue to exit.
 }
 
-async fn log_stderr(mut stderr: impl AsyncBufRead + Unpin, server: String) {
+/// The child's stderr, line by line, at most `per_second` lines a second: a
+/// child that floods it costs a count, not a log the size of the flood.
+async fn log_stderr(mut stderr: impl AsyncBufRead + Unpin, server: String, per_second: u32) {
+    let mut budget = LineBudget::new(per_second, Duration::from_secs(1));
     loop {
         match next_line(&mut stderr, STDERR_LINE_CAP).await {
-            Ok(None) | Err(_) => return,
+            Ok(None) | Err(_) => {
+                let suppressed = budget.finish();
+                if suppressed > 0 {
+                    tracing::info!(target: "upstream", server = %server, suppressed, "… suppressed {suppressed} lines");
+                }
+                return;
+            }
             Ok(Some(Line::Whole(line))) | Ok(Some(Line::Cut(line))) => {
-                let text = String::from_utf8_lossy(&line);
-                let text = text.trim_end();
-                if !text.is_empty() {
+                if line.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                let take = budget.take(Instant::now());
+                if take.suppressed > 0 {
+                    let suppressed = take.suppressed;
+                    tracing::info!(target: "upstream", server = %server, suppressed, "… suppressed {suppressed} lines");
+                }
+                if take.log {
+                    let text = String::from_utf8_lossy(&line);
+                    let text = text.trim_end();
                     tracing::info!(target: "upstream", server = %server, "{text}");
                 }
             }
@@ -534,55 +700,138 @@ fn on_message(state: &Arc<State>, m: Incoming) {
                 tracing::debug!(server = %state.name, ?id, "an answer to no pending request; dropped");
             }
         },
-        Incoming::Notification { method, params } => {
-            if let Some(event) = crate::state_event(&method, params.as_ref()) {
-                state.emit(event);
+        Incoming::Notification { method, params } => on_notification(state, method, params),
+        Incoming::Request { id, method, params } => on_request(state, id, method, params),
+    }
+}
+
+fn on_notification(state: &State, method: String, params: Option<Value>) {
+    if let Some(event) = crate::state_event(&method, params.as_ref()) {
+        state.emit(event);
+        return;
+    }
+    let relay = if method == "notifications/progress" {
+        // The token a progress notification names is the one its request put
+        // in `params._meta.progressToken`; one naming no pending request is
+        // late or made up.
+        let relay = params
+            .as_ref()
+            .and_then(|p| p.get("progressToken"))
+            .map(Value::to_string)
+            .and_then(|t| state.relay_for_token(&t));
+        if relay.is_none() {
+            tracing::debug!(server = %state.name, "a progress notification for no pending request; dropped");
+            return;
+        }
+        relay
+    } else {
+        match state.cause(params.as_ref()) {
+            Cause::Request(relay) => relay,
+            Cause::Nothing => None,
+            // Logging still reaches the gateway, as the server's own; anything
+            // else meant for one of several callers is dropped.
+            Cause::Unknown { .. } if method == "notifications/message" => None,
+            Cause::Unknown { pending } => {
+                tracing::debug!(server = %state.name, %method, pending, "a notification that names none of the pending requests; dropped");
                 return;
             }
-            let relay = if method == "notifications/progress" {
-                // The token a progress notification names is the one its
-                // request put in `params._meta.progressToken`.
-                params
-                    .as_ref()
-                    .and_then(|p| p.get("progressToken"))
-                    .map(Value::to_string)
-                    .and_then(|t| state.relay_for_token(&t))
-            } else {
-                state.newest_relay()
-            };
-            match relay {
-                // try_send: one slow relay must not stall the one stdout
-                // every request shares.
-                Some(relay) => {
-                    if relay
-                        .tx
-                        .try_send(Relayed::Notification { method, params })
-                        .is_err()
-                    {
-                        tracing::debug!(server = %state.name, "a relay is full or gone; a notification was dropped");
-                    }
-                }
-                None => state.emit(Event::Notification { method, params }),
+        }
+    };
+    match relay {
+        // try_send: one slow relay must not stall the one stdout every
+        // request shares.
+        Some(relay) => {
+            if relay
+                .tx
+                .try_send(Relayed::Notification { method, params })
+                .is_err()
+            {
+                tracing::debug!(server = %state.name, "a relay is full or gone; a notification was dropped");
             }
         }
-        Incoming::Request { id, method, params } => {
-            let relay = if method == "ping" {
-                None
-            } else {
-                state.newest_relay()
-            };
-            let state = Arc::clone(state);
-            tokio::spawn(async move {
-                let answer = answer_server_request(method, params, relay).await;
-                let sent = match state.writer() {
-                    Ok(w) => w.send(message::response(&id, &answer)).await.is_ok(),
-                    Err(_) => false,
-                };
-                if !sent {
-                    tracing::debug!(server = %state.name, "could not answer a server request: the process is gone");
-                }
-            });
+        None => state.emit(Event::Notification { method, params }),
+    }
+}
+
+/// A server→client request. `ping` is answered inline; one that belongs to a
+/// request with a relay takes a slot and is relayed in a task of its own;
+/// everything else is refused at once. Nothing here waits for the child's
+/// stdin: an answer it has no room for is dropped and counted.
+fn on_request(state: &Arc<State>, id: Value, method: String, params: Option<Value>) {
+    state.server_requests.received();
+    if method == "ping" {
+        if !state.answer_now(&id, &Ok(json!({}))) {
+            state.shed("the server sends pings faster than it reads the answers");
         }
+        return;
+    }
+    let refusal = match state.cause(params.as_ref()) {
+        Cause::Request(Some(relay)) => {
+            let Some(slot) = state.server_requests.slot() else {
+                state.shed("the server sends more requests than the client answers at once");
+                let _ = state.answer_now(
+                    &id,
+                    &Err(crate::overloaded(state.limits.max_server_requests)),
+                );
+                return;
+            };
+            tokio::spawn(relay_and_answer(
+                Arc::clone(state),
+                slot,
+                id,
+                method,
+                params,
+                relay,
+            ));
+            return;
+        }
+        Cause::Request(None) | Cause::Nothing => crate::no_handler(&method),
+        Cause::Unknown { pending } => {
+            state.server_requests.unroutable();
+            tracing::info!(server = %state.name, %method, pending, "refused a server request that names none of the pending requests");
+            unattributed(&method, pending)
+        }
+    };
+    if !state.answer_now(&id, &Err(refusal)) {
+        state.shed("the server sends requests faster than it reads the answers");
+    }
+}
+
+/// Relays one server request to the caller that caused it and writes the
+/// answer, holding `slot` until done.
+async fn relay_and_answer(
+    state: Arc<State>,
+    slot: Slot,
+    id: Value,
+    method: String,
+    params: Option<Value>,
+    relay: Relay,
+) {
+    let answer = answer_server_request(method, params, Some(relay)).await;
+    let line = message::response(&id, &answer);
+    let written = match state.writer() {
+        Ok(w) => matches!(
+            tokio::time::timeout(state.limits.answer_timeout, w.send(line)).await,
+            Ok(Ok(()))
+        ),
+        Err(_) => false,
+    };
+    drop(slot);
+    if !written {
+        tracing::debug!(server = %state.name, "could not answer a server request: the process is gone or does not read its stdin");
+    }
+}
+
+/// The refusal of a server request whose cause cannot be known: JSON-RPC
+/// -32602, what the specification asks of a client for a sampling,
+/// elicitation or roots request not associated with one of its requests.
+fn unattributed(method: &str, pending: usize) -> RpcError {
+    RpcError {
+        code: -32602,
+        message: format!(
+            "{method} cannot be attributed: {pending} requests are in flight and it names none of them (put the id of the request it belongs to in params._meta[\"{RELATED_REQUEST_ID}\"])"
+        ),
+        data: None,
     }
 }
 
@@ -599,7 +848,7 @@ async fn supervise(
     weak: Weak<Inner>,
     command: Command,
     state: Arc<State>,
-    mut child: Option<Child>,
+    mut child: Option<Running>,
     stopping: CancellationToken,
     closed: CancellationToken,
 ) {
@@ -608,18 +857,21 @@ async fn supervise(
         let started = Instant::now();
         if let Some(mut running) = child.take() {
             let status = tokio::select! {
-                status = running.wait() => status,
+                status = running.child.wait() => status,
                 _ = stopping.cancelled() => {
                     stop_gracefully(&state, running).await;
                     return;
                 }
                 _ = closed.cancelled() => {
-                    let _ = running.start_kill();
-                    let _ = running.wait().await;
+                    running.group.kill();
+                    let _ = running.child.start_kill();
+                    let _ = running.child.wait().await;
                     state.fail_all("the connection was shut down");
                     return;
                 }
             };
+            // What it started and left behind goes with it.
+            running.group.kill();
             let detail = describe(status);
             {
                 let mut s = lock(&state.shared);
@@ -675,7 +927,9 @@ fn restart_delay(backoff: Duration, uptime: Duration) -> Duration {
     }
 }
 
-async fn stop_gracefully(state: &State, mut child: Child) {
+/// Closes the child's stdin, gives it [`GRACE`] to exit, then kills it and
+/// whatever it started (its process group).
+async fn stop_gracefully(state: &State, mut running: Running) {
     {
         let mut s = lock(&state.shared);
         // Dropping the writer ends the writer task, which closes stdin.
@@ -683,10 +937,14 @@ async fn stop_gracefully(state: &State, mut child: Child) {
         s.pid = None;
         s.down = Some("the connection was shut down".to_owned());
     }
-    if tokio::time::timeout(GRACE, child.wait()).await.is_err() {
-        let _ = child.start_kill();
-        let _ = child.wait().await;
+    if tokio::time::timeout(GRACE, running.child.wait())
+        .await
+        .is_err()
+    {
+        let _ = running.child.start_kill();
+        let _ = running.child.wait().await;
     }
+    running.group.kill();
     state.fail_all("the connection was shut down");
 }
 

@@ -67,6 +67,7 @@ fn http_connection(server: &HttpEverything) -> (Connection, mpsc::Receiver<Event
             headers: vec![],
         },
         max_message_bytes: 1 << 20,
+        limits: Default::default(),
     };
     Connection::start(spec, client())
 }
@@ -287,9 +288,11 @@ async fn a_stdio_server_that_cannot_start_is_a_connect_failure() {
             program: "/nonexistent/toolgate-test-server".into(),
             args: vec![],
             env: vec![("TOKEN".into(), "SECRET".into())],
+            inherit_env: vec![],
             cwd: None,
         },
         max_message_bytes: 1 << 16,
+        limits: Default::default(),
     };
     let (conn, _events) = Connection::start(spec, client());
     match conn.request("tools/list", None, LONG, None).await {

@@ -42,67 +42,140 @@ async fn garbage_on_stdout_is_skipped() {
     assert_eq!(reply.outcome.unwrap()["ok"], true);
 }
 
+/// The next server request a relay receives (notifications skipped).
+async fn next_question(
+    rx: &mut mpsc::Receiver<Relayed>,
+) -> (
+    String,
+    tokio::sync::oneshot::Sender<Result<serde_json::Value, toolgate_mcp_client::RpcError>>,
+) {
+    loop {
+        match tokio::time::timeout(LONG, rx.recv())
+            .await
+            .expect("no question relayed in time")
+            .expect("relay closed")
+        {
+            Relayed::Request { method, answer, .. } => return (method, answer),
+            Relayed::Notification { .. } => {}
+        }
+    }
+}
+
+fn nothing_relayed(rx: &mut mpsc::Receiver<Relayed>) {
+    let mut heard = Vec::new();
+    while let Ok(r) = rx.try_recv() {
+        heard.push(r);
+    }
+    assert!(heard.is_empty(), "relayed to the wrong caller: {heard:?}");
+}
+
 #[tokio::test]
-async fn server_requests_go_to_the_newest_pending_request_with_a_relay() {
+async fn stdio_questions_reach_the_right_agent() {
+    let (conn, _events) = stdio("fake", vec![fixture("stdio_fake.mjs")], 1 << 16);
+    conn.initialize(LONG).await.unwrap();
+    let (tx_a, mut rx_a) = mpsc::channel(8);
+    let (tx_b, mut rx_b) = mpsc::channel(8);
+    let ask = |params: serde_json::Value, relay| {
+        let conn = conn.clone();
+        tokio::spawn(async move { conn.request("ask", Some(params), LONG, Some(relay)).await })
+    };
+    // Agents A and B ask at once. The fake holds each question back until the
+    // next request arrives, so each reaches the client while a newer request
+    // is in flight too: A's cites A's request by id, B's cites B's progress token.
+    let a = ask(json!({"cite": "id", "defer": true}), Relay { tx: tx_a });
+    let b = ask(
+        json!({"cite": "token", "defer": true, "_meta": {"progressToken": "b-progress"}}),
+        Relay { tx: tx_b },
+    );
+    // Both are written before the flush (the spawned tasks run first).
+    tokio::task::yield_now().await;
+    conn.request("flush", None, LONG, None).await.unwrap();
+    let (method_a, answer_a) = next_question(&mut rx_a).await;
+    let (method_b, answer_b) = next_question(&mut rx_b).await;
+    assert_eq!(
+        (method_a.as_str(), method_b.as_str()),
+        ("roots/list", "roots/list")
+    );
+    nothing_relayed(&mut rx_a);
+    nothing_relayed(&mut rx_b);
+    answer_b
+        .send(Ok(json!({"roots": [{"uri": "file:///b"}]})))
+        .unwrap();
+    answer_a
+        .send(Ok(json!({"roots": [{"uri": "file:///a"}]})))
+        .unwrap();
+    let a = a.await.unwrap().unwrap().outcome.unwrap();
+    let b = b.await.unwrap().unwrap().outcome.unwrap();
+    assert_eq!(a["answer"]["roots"][0]["uri"], "file:///a");
+    assert_eq!(b["answer"]["roots"][0]["uri"], "file:///b");
+    assert_eq!(conn.server_requests().unroutable, 0);
+}
+
+#[tokio::test]
+async fn a_stdio_question_without_a_known_cause_is_refused() {
     let (conn, mut events) = stdio("fake", vec![fixture("stdio_fake.mjs")], 1 << 16);
     conn.initialize(LONG).await.unwrap();
     let (tx_a, mut rx_a) = mpsc::channel(8);
     let (tx_b, mut rx_b) = mpsc::channel(8);
-    let hold = |relay| {
+    let held = {
         let conn = conn.clone();
-        tokio::spawn(async move { conn.request("hold", None, LONG, Some(relay)).await })
+        tokio::spawn(async move {
+            conn.request("hold", None, LONG, Some(Relay { tx: tx_a }))
+                .await
+        })
     };
-    let a = hold(Relay { tx: tx_a });
-    // B starts after A (a logging round trip orders them).
+    // A logging round trip: the held request has been written.
     conn.request("log_then_answer", Some(json!({"tag": "sync"})), LONG, None)
         .await
         .unwrap();
-    let b = hold(Relay { tx: tx_b });
-    conn.request("log_then_answer", Some(json!({"tag": "sync2"})), LONG, None)
+
+    // Two requests in flight and a question naming neither: nobody is asked,
+    // the server gets -32602 (a request not associated with one of ours).
+    let refused = conn
+        .request("ask", None, LONG, Some(Relay { tx: tx_b.clone() }))
         .await
+        .unwrap()
+        .outcome
         .unwrap();
-
-    // `ask` has no relay: its roots/list goes to B, the newest with one.
-    let asking = {
-        let conn = conn.clone();
-        tokio::spawn(async move { conn.request("ask", None, LONG, None).await })
-    };
-    let relayed = loop {
-        match tokio::time::timeout(LONG, rx_b.recv())
-            .await
-            .unwrap()
-            .unwrap()
-        {
-            Relayed::Request { method, answer, .. } => break (method, answer),
-            Relayed::Notification { .. } => {}
-        }
-    };
-    assert_eq!(relayed.0, "roots/list");
-    relayed
-        .1
-        .send(Ok(json!({"roots": [{"uri": "file:///b"}]})))
-        .unwrap();
-    let asked = asking.await.unwrap().unwrap().outcome.unwrap();
-    assert_eq!(asked["answer"]["roots"][0]["uri"], "file:///b");
-
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert_eq!(conn.server_requests().unroutable, 1);
+    // Logging naming neither goes to the gateway as the server's own, not to a caller.
+    conn.request(
+        "log_then_answer",
+        Some(json!({"tag": "two-pending"})),
+        LONG,
+        Some(Relay { tx: tx_b.clone() }),
+    )
+    .await
+    .unwrap();
+    wait_event(
+        &mut events,
+        |e| matches!(e, Event::Notification { params: Some(p), .. } if p["data"] == "two-pending"),
+    )
+    .await;
     let released = conn.request("release", None, LONG, None).await.unwrap();
     assert!(released.outcome.is_ok());
-    assert_eq!(a.await.unwrap().unwrap().outcome.unwrap()["released"], true);
-    assert_eq!(b.await.unwrap().unwrap().outcome.unwrap()["released"], true);
-    // A was older: it heard only the logging sent while it was the newest.
-    let mut heard_a = Vec::new();
-    while let Ok(r) = rx_a.try_recv() {
-        heard_a.push(r);
-    }
-    assert!(
-        heard_a.iter().all(
-            |r| matches!(r, Relayed::Notification { params: Some(p), .. } if p["data"] == "sync")
-        ),
-        "{heard_a:?}"
+    assert_eq!(
+        held.await.unwrap().unwrap().outcome.unwrap()["released"],
+        true
     );
-    assert_eq!(heard_a.len(), 1);
+    nothing_relayed(&mut rx_a);
+    nothing_relayed(&mut rx_b);
 
-    // With nothing pending, logging is an event and a server request is refused.
+    // The only request in flight is the one that asks: its caller is asked.
+    let asking = {
+        let conn = conn.clone();
+        let tx = tx_b.clone();
+        tokio::spawn(async move { conn.request("ask", None, LONG, Some(Relay { tx })).await })
+    };
+    let (method, answer) = next_question(&mut rx_b).await;
+    assert_eq!(method, "roots/list");
+    answer.send(Ok(json!({"roots": []}))).unwrap();
+    let asked = asking.await.unwrap().unwrap().outcome.unwrap();
+    assert_eq!(asked["answer"], json!({"roots": []}));
+
+    // With nothing pending, logging is an event; a question from a request
+    // without a relay is refused as one nobody handles.
     conn.request("log_then_answer", Some(json!({"tag": "alone"})), LONG, None)
         .await
         .unwrap();

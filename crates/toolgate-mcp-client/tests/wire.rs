@@ -186,6 +186,7 @@ fn connect(addr: SocketAddr, max: usize) -> (Connection, mpsc::Receiver<Event>) 
             )],
         },
         max_message_bytes: max,
+        limits: Default::default(),
     };
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())

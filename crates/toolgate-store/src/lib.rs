@@ -119,11 +119,14 @@ pub enum IncidentKind {
     WrapperOutdated,
     /// An upstream MCP server's live tool definition differs from its pin.
     DefinitionDrift,
+    /// An upstream MCP server floods toolgate with requests of its own (ping, sampling,
+    /// elicitation) beyond what one connection may have in flight: the excess is shed.
+    UpstreamMisbehaving,
 }
 
 impl IncidentKind {
     /// Every kind.
-    pub const ALL: [IncidentKind; 9] = [
+    pub const ALL: [IncidentKind; 10] = [
         IncidentKind::ContractDrift,
         IncidentKind::Deprecation,
         IncidentKind::RecoveryRateZero,
@@ -133,6 +136,7 @@ impl IncidentKind {
         IncidentKind::SuccessRateCollapse,
         IncidentKind::WrapperOutdated,
         IncidentKind::DefinitionDrift,
+        IncidentKind::UpstreamMisbehaving,
     ];
 
     /// The kind of a stored name.
@@ -152,6 +156,7 @@ impl IncidentKind {
             IncidentKind::DefinitionDrift => "definition_drift",
             IncidentKind::SuccessRateCollapse => "success_rate_collapse",
             IncidentKind::WrapperOutdated => "wrapper_outdated",
+            IncidentKind::UpstreamMisbehaving => "upstream_misbehaving",
         }
     }
 }

@@ -114,9 +114,23 @@ impl Compiler<'_> {
         );
         let mut dependency = dependency;
         let transport = self.mcp_transport(&path, &raw, dependency.as_ref());
-        if let (Some(d), Some(McpTransport::Stdio { env, .. })) = (dependency.as_mut(), &transport)
+        if let (
+            Some(d),
+            Some(McpTransport::Stdio {
+                env, inherit_env, ..
+            }),
+        ) = (dependency.as_mut(), &transport)
         {
             d.secrets = env.iter().map(|(_, v)| v.clone()).collect();
+            // An inherited variable is passed on because the server needs it: as a
+            // credential, most likely, so its value is redacted like `env`'s.
+            d.secrets.extend(
+                inherit_env
+                    .iter()
+                    .filter_map(|name| (self.env)(name))
+                    .filter(|v| !v.is_empty())
+                    .map(Secret),
+            );
         }
         let check_every = self.duration_min(
             format!("{path}.check_every"),
@@ -209,10 +223,10 @@ impl Compiler<'_> {
     ) -> Option<McpTransport> {
         match (&raw.url, &raw.command) {
             (Some(_), None) => {
-                if !raw.env.is_empty() || raw.cwd.is_some() {
+                if !raw.env.is_empty() || !raw.inherit_env.is_empty() || raw.cwd.is_some() {
                     self.err(
                         path,
-                        "`env` and `cwd` apply to a `command` server, not to a `url` one",
+                        "`env`, `inherit_env` and `cwd` apply to a `command` server, not to a `url` one",
                         "remove them, or start the server with `command:`",
                     );
                 }
@@ -260,6 +274,15 @@ impl Compiler<'_> {
                     }
                     env.push((k.clone(), Secret(value)));
                 }
+                for (i, name) in raw.inherit_env.iter().enumerate() {
+                    if name.is_empty() || name.contains('=') || name.contains('\0') {
+                        self.err(
+                            format!("{path}.inherit_env.{i}"),
+                            format!("`{name}` is not a valid environment variable name"),
+                            "name a variable of toolgate's environment, e.g. `GITHUB_TOKEN`",
+                        );
+                    }
+                }
                 let cwd = raw.cwd.as_ref().map(|c| self.dir.join(c));
                 if let Some(c) = &cwd
                     && !c.is_dir()
@@ -274,6 +297,7 @@ impl Compiler<'_> {
                     program: program.clone(),
                     args: args.to_vec(),
                     env,
+                    inherit_env: raw.inherit_env.clone(),
                     cwd,
                 })
             }
@@ -468,6 +492,33 @@ mod tests {
         assert_eq!(env[0].1.0, "s3cret");
         assert_eq!(format!("{:?}", env[0].1), "Secret(***)");
         assert_eq!(ev.exposed_name("echo"), "echo");
+    }
+
+    #[test]
+    fn stdio_children_get_a_clean_environment_plus_inherit_env() {
+        let c = parse(
+            "mcp_servers:\n  ev:\n    command: [node, server.js]\n    inherit_env: [KB_TOKEN, UNSET_ONE]\n    owner: o\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let ev = &c.mcp_servers["ev"];
+        let McpTransport::Stdio { inherit_env, .. } = &ev.transport else {
+            panic!("stdio");
+        };
+        assert_eq!(inherit_env, &["KB_TOKEN", "UNSET_ONE"]);
+        // The inherited value is a credential: redacted like `env`'s.
+        assert!(ev.dependency.secrets.iter().any(|s| s.0 == "s3cret"));
+        let client = crate::fronting::link::server_spec(ev, 1 << 20);
+        let toolgate_mcp_client::Transport::Stdio { inherit_env, .. } = client.transport else {
+            panic!("stdio");
+        };
+        assert_eq!(inherit_env, ["KB_TOKEN", "UNSET_ONE"]);
+
+        let e = parse(
+            "mcp_servers:\n  ev:\n    command: [node, server.js]\n    inherit_env: ['A=B']\n    owner: o\n  kb:\n    url: http://127.0.0.1:3001/mcp\n    inherit_env: [KB_TOKEN]\n    owner: o\n",
+        )
+        .expect_err("bad inherit_env");
+        assert!(e.contains("mcp_servers.ev.inherit_env.0"), "{e}");
+        assert!(e.contains("apply to a `command` server"), "{e}");
     }
 
     #[test]

@@ -36,11 +36,13 @@ pub fn server_spec(spec: &McpServerSpec, max_message_bytes: usize) -> ServerSpec
             program,
             args,
             env,
+            inherit_env,
             cwd,
         } => Transport::Stdio {
             program: program.clone(),
             args: args.clone(),
             env: env.iter().map(|(k, v)| (k.clone(), v.0.clone())).collect(),
+            inherit_env: inherit_env.clone(),
             cwd: cwd.clone(),
         },
     };
@@ -48,5 +50,6 @@ pub fn server_spec(spec: &McpServerSpec, max_message_bytes: usize) -> ServerSpec
         name: spec.name.clone(),
         transport,
         max_message_bytes,
+        limits: toolgate_mcp_client::Limits::default(),
     }
 }

@@ -426,6 +426,30 @@ impl Fronted {
         self.spec.exposed_name("*")
     }
 
+    /// The server sends more requests of its own than one connection may have in flight:
+    /// one incident for its owner (repeat reports are sightings of it), and a log line.
+    fn report_flood(&self, gateway: &dyn Host, detail: &str, shed: u64) {
+        tracing::warn!(server = %self.spec.name, owner = %self.spec.owner, shed, %detail, "the MCP server floods toolgate with requests; the excess is shed");
+        let incidents = gateway.incidents();
+        let key = self.spec.exposed_name("*");
+        if incidents.sighting(IncidentKind::UpstreamMisbehaving, &key, "flood") {
+            return;
+        }
+        incidents.raise(NewIncident {
+            kind: IncidentKind::UpstreamMisbehaving,
+            tool: key,
+            dependency: self.spec.name.clone(),
+            owner: self.spec.owner.clone(),
+            fingerprint: "flood".into(),
+            title: format!(
+                "MCP server {} floods toolgate with requests of its own; the excess is shed",
+                self.spec.name
+            ),
+            detail: json!({ "server": self.spec.name, "shed": shed, "detail": detail }),
+            contract_version: None,
+        });
+    }
+
     /// One incident for the server's owner while the server lists more than its limits
     /// allow (updated while the same counts persist), cleared when it no longer does.
     fn report_limits(&self, gateway: &dyn Host, refused: &Refusals) {
@@ -882,6 +906,11 @@ fn on_event(server: &Fronted, gateway: &dyn Host, event: Event) -> bool {
         Event::ToolsChanged | Event::Restarted | Event::SessionLost => true,
         Event::Exited { detail } => {
             tracing::warn!(server = %server.spec.name, %detail, "the MCP server's process exited; restarting it");
+            false
+        }
+        // Sent at most once a minute per server; the client has already shed the excess.
+        Event::Misbehaving { detail, shed } => {
+            server.report_flood(gateway, &detail, shed);
             false
         }
         Event::PromptsChanged => {

@@ -64,9 +64,11 @@ pub fn stdio(name: &str, args: Vec<String>, max: usize) -> (Connection, mpsc::Re
             program: node(),
             args,
             env: vec![],
+            inherit_env: vec![],
             cwd: None,
         },
         max_message_bytes: max,
+        limits: Default::default(),
     };
     Connection::start(spec, client())
 }

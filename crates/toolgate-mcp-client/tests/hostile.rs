@@ -1,0 +1,365 @@
+//! Hostile upstream servers: floods of server→client requests over stdio and
+//! HTTP, the environment a stdio child is given, and what a child leaves
+//! running behind it.
+
+// Test helpers outside #[test] functions unwrap too: a failure is the test failing.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use common::*;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use toolgate_mcp_client::{
+    Connection, Event, Limits, Relay, Relayed, ServerRequestStats, ServerSpec, Transport,
+};
+
+fn stdio_with(
+    args: Vec<String>,
+    env: Vec<(String, String)>,
+    inherit_env: Vec<String>,
+    limits: Limits,
+) -> (Connection, mpsc::Receiver<Event>) {
+    let spec = ServerSpec {
+        name: "hostile".into(),
+        transport: Transport::Stdio {
+            program: node(),
+            args,
+            env,
+            inherit_env,
+            cwd: None,
+        },
+        max_message_bytes: 1 << 16,
+        limits,
+    };
+    Connection::start(spec, client())
+}
+
+/// Waits (bounded) until the client's counters satisfy `done`.
+async fn until(
+    conn: &Connection,
+    done: impl Fn(&ServerRequestStats) -> bool,
+) -> ServerRequestStats {
+    let deadline = tokio::time::Instant::now() + LONG;
+    loop {
+        let stats = conn.server_requests();
+        if done(&stats) {
+            return stats;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the counters never got there: {stats:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_stdio_ping_flood_from_a_child_that_never_reads_stdin_stays_bounded() {
+    const PINGS: u64 = 100_000;
+    let (conn, mut events) = stdio_with(
+        vec![fixture("ping_flood.mjs"), PINGS.to_string()],
+        vec![],
+        vec![],
+        Limits::default(),
+    );
+    // The child writes its pings, then one logging notification; stdout is
+    // read in order, so when it arrives every ping has been dealt with.
+    let mut misbehaving = false;
+    loop {
+        match next_event(&mut events).await {
+            Event::Misbehaving { shed, .. } => misbehaving = shed > 0,
+            Event::Notification {
+                params: Some(p), ..
+            } if p["data"] == "flood-done" => break,
+            _ => {}
+        }
+    }
+    let stats = conn.server_requests();
+    assert_eq!(stats.received, PINGS);
+    // Pings are answered inline: no slot, no task per ping.
+    assert_eq!((stats.in_flight, stats.peak_in_flight), (0, 0));
+    // What the child's stdin pipe and the queue before it hold was answered;
+    // the rest was dropped and counted instead of waiting in memory.
+    assert!(stats.shed >= PINGS * 9 / 10, "{stats:?}");
+    assert!(misbehaving, "the gateway was not told");
+    let tasks = tokio::runtime::Handle::current()
+        .metrics()
+        .num_alive_tasks();
+    assert!(tasks < 20, "{tasks} tasks alive after the flood");
+}
+
+#[tokio::test]
+async fn server_requests_beyond_the_cap_are_shed_and_counted() {
+    let limits = Limits {
+        max_server_requests: 4,
+        ..Limits::default()
+    };
+    let (conn, mut events) = stdio_with(vec![fixture("stdio_fake.mjs")], vec![], vec![], limits);
+    conn.initialize(LONG).await.unwrap();
+    let (tx, mut rx) = mpsc::channel(64);
+    let asking = {
+        let conn = conn.clone();
+        tokio::spawn(async move {
+            conn.request("ask_many", Some(json!({"n": 50})), LONG, Some(Relay { tx }))
+                .await
+        })
+    };
+    // The caller holds every question it is asked: four take the four slots,
+    // the other 46 are refused at once.
+    let stats = until(&conn, |s| s.shed + s.in_flight as u64 == 50).await;
+    assert_eq!(
+        (
+            stats.received,
+            stats.in_flight,
+            stats.peak_in_flight,
+            stats.shed
+        ),
+        (50, 4, 4, 46)
+    );
+    let mut held = Vec::new();
+    while held.len() < 4 {
+        if let Relayed::Request { answer, .. } = tokio::time::timeout(LONG, rx.recv())
+            .await
+            .unwrap()
+            .unwrap()
+        {
+            held.push(answer);
+        }
+    }
+    for answer in held {
+        answer.send(Ok(json!({"roots": []}))).unwrap();
+    }
+    let tally = asking.await.unwrap().unwrap().outcome.unwrap();
+    assert_eq!(tally, json!({"results": 4, "errors": {"-32000": 46}}));
+    assert!(rx.try_recv().is_err(), "more than the cap was relayed");
+    assert_eq!(conn.server_requests().in_flight, 0);
+    let told = wait_event(&mut events, |e| matches!(e, Event::Misbehaving { .. })).await;
+    assert!(
+        matches!(&told, Event::Misbehaving { detail, shed: 1 } if detail.contains("at most 4")),
+        "{told:?}"
+    );
+}
+
+/// An HTTP upstream that floods its standalone stream with requests and holds
+/// the POSTs that answer `roots/list` open, counting them.
+#[derive(Default)]
+struct Flooder {
+    held_now: AtomicUsize,
+    held_peak: AtomicUsize,
+    posts_now: AtomicUsize,
+    posts_peak: AtomicUsize,
+    pings_answered: AtomicUsize,
+    gets: AtomicUsize,
+}
+
+const FLOOD: usize = 200;
+
+async fn flooder_post(State(up): State<Arc<Flooder>>, body: Bytes) -> Response {
+    let message: Value = serde_json::from_slice(&body).unwrap();
+    match (
+        message.get("method").and_then(Value::as_str),
+        message.get("id"),
+    ) {
+        (Some("initialize"), Some(id)) => (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::HeaderName::from_static("mcp-session-id"), "s-1"),
+            ],
+            json!({"jsonrpc": "2.0", "id": id, "result": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "serverInfo": {"name": "flooder", "version": "1"}
+            }})
+            .to_string(),
+        )
+            .into_response(),
+        (Some(_), None) => StatusCode::ACCEPTED.into_response(),
+        (None, Some(id)) => {
+            let now = up.posts_now.fetch_add(1, Ordering::SeqCst) + 1;
+            up.posts_peak.fetch_max(now, Ordering::SeqCst);
+            let id = id.as_str().unwrap_or_default().to_owned();
+            if id.starts_with("roots") {
+                let now = up.held_now.fetch_add(1, Ordering::SeqCst) + 1;
+                up.held_peak.fetch_max(now, Ordering::SeqCst);
+                // Never answered while the test runs.
+                std::future::pending::<()>().await;
+            }
+            up.posts_now.fetch_sub(1, Ordering::SeqCst);
+            up.pings_answered.fetch_add(1, Ordering::SeqCst);
+            StatusCode::ACCEPTED.into_response()
+        }
+        (_, Some(id)) => (
+            [(header::CONTENT_TYPE, "application/json")],
+            json!({"jsonrpc": "2.0", "id": id, "result": {}}).to_string(),
+        )
+            .into_response(),
+        (None, None) => StatusCode::BAD_REQUEST.into_response(),
+    }
+}
+
+async fn flooder_get(State(up): State<Arc<Flooder>>) -> Response {
+    if up.gets.fetch_add(1, Ordering::SeqCst) > 0 {
+        return StatusCode::METHOD_NOT_ALLOWED.into_response();
+    }
+    let mut body = String::new();
+    for i in 0..FLOOD {
+        for (id, method) in [
+            (format!("roots-{i}"), "roots/list"),
+            (format!("ping-{i}"), "ping"),
+        ] {
+            let m = json!({"jsonrpc": "2.0", "id": id, "method": method});
+            body.push_str(&format!("data: {m}\n\n"));
+        }
+    }
+    ([(header::CONTENT_TYPE, "text/event-stream")], body).into_response()
+}
+
+#[tokio::test]
+async fn an_http_flood_on_the_standalone_stream_never_exceeds_the_answer_cap() {
+    let up = Arc::new(Flooder::default());
+    let app = axum::Router::new()
+        .route("/mcp", axum::routing::post(flooder_post).get(flooder_get))
+        .with_state(Arc::clone(&up));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let spec = ServerSpec {
+        name: "flooder".into(),
+        transport: Transport::Http {
+            url: format!("http://{addr}/mcp").parse().unwrap(),
+            headers: vec![],
+        },
+        max_message_bytes: 1 << 16,
+        limits: Limits {
+            max_server_requests: 4,
+            answer_timeout: LONG * 4,
+            ..Limits::default()
+        },
+    };
+    let (conn, _events) = Connection::start(spec, client());
+    conn.initialize(LONG).await.unwrap();
+    let stats = until(&conn, |s| {
+        s.received == 2 * FLOOD as u64 && s.shed + s.in_flight as u64 == FLOOD as u64
+    })
+    .await;
+    // Four answers are held open by the server; every other roots/list was shed.
+    assert_eq!((stats.in_flight, stats.shed), (4, FLOOD as u64 - 4));
+    // Every ping was answered, one at a time, while the four stayed open.
+    let deadline = tokio::time::Instant::now() + LONG;
+    while up.pings_answered.load(Ordering::SeqCst) < FLOOD {
+        assert!(tokio::time::Instant::now() < deadline, "pings unanswered");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(up.held_peak.load(Ordering::SeqCst) <= 4);
+    // The held four and at most one inline ping answer.
+    let peak = up.posts_peak.load(Ordering::SeqCst);
+    assert!(peak <= 5, "{peak} answer POSTs open at once");
+}
+
+#[tokio::test]
+async fn stdio_children_get_a_clean_environment() {
+    // Variables set for this test process that the child must not see (cargo
+    // sets several, e.g. CARGO_PKG_NAME), and one it is configured to inherit.
+    let parent: std::collections::BTreeMap<String, String> = std::env::vars().collect();
+    let inherited = "CARGO_MANIFEST_DIR";
+    assert!(
+        parent.contains_key(inherited),
+        "run the tests through cargo"
+    );
+    let allowed = |k: &str| {
+        ["PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR"].contains(&k) || k.starts_with("LC_")
+    };
+    let withheld: Vec<&String> = parent
+        .keys()
+        .filter(|k| !allowed(k) && k.as_str() != inherited)
+        .collect();
+    assert!(
+        !withheld.is_empty(),
+        "the test process has nothing to withhold"
+    );
+
+    let (conn, _events) = stdio_with(
+        vec![fixture("stdio_fake.mjs")],
+        vec![("FAKE_TOKEN".into(), "configured-value".into())],
+        vec![inherited.into(), "TOOLGATE_TEST_NOT_SET".into()],
+        Limits::default(),
+    );
+    let env = conn.request("env", None, LONG, None).await.unwrap();
+    let env = env.outcome.unwrap()["env"].clone();
+    let env = env.as_object().unwrap();
+    for name in env.keys() {
+        assert!(
+            allowed(name) || name == "FAKE_TOKEN" || name == inherited,
+            "the child was given {name}"
+        );
+    }
+    for name in withheld {
+        assert!(!env.contains_key(name), "{name} leaked into the child");
+    }
+    assert_eq!(env["FAKE_TOKEN"], "configured-value");
+    assert_eq!(env[inherited].as_str(), Some(parent[inherited].as_str()));
+    assert_eq!(
+        env.get("PATH").and_then(Value::as_str),
+        parent.get("PATH").map(String::as_str)
+    );
+    assert!(!env.contains_key("TOOLGATE_TEST_NOT_SET"));
+}
+
+/// Whether a process runs (a zombie waiting for its reaper does not).
+#[cfg(target_os = "linux")]
+fn running(pid: u64) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command name in parentheses.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X'])),
+        Err(_) => false,
+    }
+}
+
+#[cfg(target_os = "linux")]
+async fn gone(pid: u64) {
+    let deadline = tokio::time::Instant::now() + LONG;
+    while running(pid) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "process {pid} outlived the connection"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn stdio_grandchildren_do_not_outlive_the_connection() {
+    for how in ["shutdown", "drop"] {
+        let (conn, _events) = stdio_with(
+            vec![fixture("stdio_fake.mjs")],
+            vec![],
+            vec![],
+            Limits::default(),
+        );
+        let spawned = conn
+            .request("spawn_grandchild", None, LONG, None)
+            .await
+            .unwrap();
+        let grandchild = spawned.outcome.unwrap()["pid"].as_u64().unwrap();
+        let child = u64::from(conn.pid().unwrap());
+        assert!(running(grandchild) && running(child));
+        match how {
+            "shutdown" => conn.shutdown().await,
+            _ => drop(conn),
+        }
+        gone(child).await;
+        gone(grandchild).await;
+    }
+}
