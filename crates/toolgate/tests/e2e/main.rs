@@ -13,5 +13,6 @@ mod limits;
 mod notes;
 mod otel;
 mod signals;
+mod signals_schema;
 mod transport;
 mod watch;
