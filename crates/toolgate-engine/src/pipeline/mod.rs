@@ -555,6 +555,7 @@ fn record<U: Upstream>(
     let mut signals = CallSignals::new(&spec.name, &spec.contract.version, call.retry.attempts());
     if let Err(f) = &result {
         signals.failed(f.class, f.class.retryable(spec.retry_safe()), f.retry_after);
+        signals.elapsed_ms = Some(call.started.elapsed().as_millis() as u64);
         signals.drift = match (&f.drift, f.drift_cause) {
             (Some(d), _) => Some(signals::DriftSignal {
                 summary: d.summary(),

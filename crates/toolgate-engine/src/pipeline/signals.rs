@@ -45,6 +45,10 @@ pub struct CallSignals {
     /// When to call again (RFC 3339, UTC), with `retry_after_s`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_at: Option<String>,
+    /// How long the call took, in milliseconds (failed calls only: how long the caller
+    /// waited for the failure).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elapsed_ms: Option<u64>,
     /// How long toolgate held the call back to stay within the quota (only when it did).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paced_ms: Option<u64>,
@@ -190,6 +194,7 @@ impl CallSignals {
             retryable: None,
             retry_after_s: None,
             retry_at: None,
+            elapsed_ms: None,
             paced_ms: None,
             dependency: None,
             quota: None,

@@ -176,7 +176,7 @@ async fn what_is_sent_validates_against_the_published_schema() {
     assert_eq!(signals["error_class"], "rate_limited", "{signals}");
     assert_eq!(signals["retryable"], true, "{signals}");
     let wait = signals["retry_after_s"].as_u64().unwrap();
-    assert!(wait >= 1 && wait <= 3601, "{signals}");
+    assert!((1..=3601).contains(&wait), "{signals}");
     assert!(signals["retry_at"].as_str().unwrap().ends_with('Z'));
 
     // A fronted MCP tool: the front's signals, next to the upstream's own `_meta`.
