@@ -224,14 +224,19 @@ impl Gateway {
                 .await
             }
             // Only a spec from another config can miss: say so rather than guess.
-            None => CallOutcome {
-                result: Err(pipeline::Failure::new(
-                    toolgate_resilience::ErrorClass::ClientError,
-                    format!("{} is not a tool of this gateway", tool.name),
-                )),
-                notes: Vec::new(),
-                signals: Value::Null,
-            },
+            None => {
+                let class = toolgate_resilience::ErrorClass::ClientError;
+                let mut signals = pipeline::CallSignals::new(&tool.name, &tool.contract.version, 0);
+                signals.failed(class, false, None);
+                CallOutcome {
+                    result: Err(pipeline::Failure::new(
+                        class,
+                        format!("{} is not a tool of this gateway", tool.name),
+                    )),
+                    notes: Vec::new(),
+                    signals,
+                }
+            }
         }
     }
 

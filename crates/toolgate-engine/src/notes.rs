@@ -75,14 +75,7 @@ pub fn notes(
 /// advertisement whose reset has passed is not a note: that window is over.
 fn quota_note(dependency: &str, q: &Quota, paced: Duration) -> Option<String> {
     let remaining = q.remaining?;
-    if q.reset_after.is_some_and(|r| r.is_zero()) {
-        return None;
-    }
-    let low = match q.limit {
-        Some(limit) if limit > 0 => remaining.saturating_mul(4) <= limit || remaining <= 5,
-        _ => remaining <= 5,
-    };
-    if !low && paced.is_zero() {
+    if !quota_low(q, paced) {
         return None;
     }
     let of = q.limit.map(|l| format!(" of {l}")).unwrap_or_default();
@@ -111,6 +104,23 @@ fn quota_note(dependency: &str, q: &Quota, paced: Duration) -> Option<String> {
     Some(format!(
         "Quota for {dependency}{policy}: {remaining}{of} requests left{reset}.{spaced}{advice}"
     ))
+}
+
+/// Whether a quota is worth a word: a quarter or less left (or at most 5), or it paced
+/// this call; not once its advertised reset has passed. The note and the call's
+/// signals say it under the same condition.
+pub fn quota_low(q: &Quota, paced: Duration) -> bool {
+    let Some(remaining) = q.remaining else {
+        return false;
+    };
+    if q.reset_after.is_some_and(|r| r.is_zero()) {
+        return false;
+    }
+    let low = match q.limit {
+        Some(limit) if limit > 0 => remaining.saturating_mul(4) <= limit || remaining <= 5,
+        _ => remaining <= 5,
+    };
+    low || !paced.is_zero()
 }
 
 /// The deprecation sentence. Its words follow the notice's meaning at `now`

@@ -5,7 +5,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use std::hint::black_box;
-use toolgate_engine::pipeline::{CallOutcome, Structured};
+use toolgate_engine::pipeline::{CallOutcome, CallSignals, Structured};
 
 fn body() -> Vec<u8> {
     let results: Vec<Value> = (1..=20)
@@ -29,12 +29,7 @@ fn outcome(body: &bytes::Bytes) -> CallOutcome {
     CallOutcome {
         result: Ok(Structured::new(body.clone(), false)),
         notes: vec!["search_api: 3 of 5000 requests left in this window (resets in 41s).".into()],
-        signals: json!({
-            "tool": "web_search", "dependency": "search_api", "contract_version": "3.1",
-            "attempts": 1, "elapsed_ms": 1, "paced_ms": 0, "latency_ms": 0.4,
-            "error_class": null, "retryable": null, "deprecation": null,
-            "health": {"status": "healthy", "quota": [], "breaker": {"state": "closed"}}
-        }),
+        signals: CallSignals::new("web_search", "3.1", 1),
     }
 }
 

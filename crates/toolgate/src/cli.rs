@@ -1,5 +1,5 @@
 //! The command line: `serve`, `check`, `diff`, `incidents`, `probe`, `status`,
-//! `config-schema`, `alerts`, `import openapi`.
+//! `config-schema`, `signals-schema`, `alerts`, `import openapi`.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -142,6 +142,8 @@ enum Command {
     },
     /// Print the JSON Schema of the config file.
     ConfigSchema,
+    /// Print the JSON Schema of `_meta["dev.toolgate/signals"]`.
+    SignalsSchema,
     /// Generate tools with contracts from an API description.
     Import {
         #[command(subcommand)]
@@ -367,6 +369,13 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::ConfigSchema => {
             say!("{}", serde_json::to_string_pretty(&config::json_schema())?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::SignalsSchema => {
+            say!(
+                "{}",
+                serde_json::to_string_pretty(&toolgate_engine::pipeline::signals_schema())?
+            );
             Ok(ExitCode::SUCCESS)
         }
     }

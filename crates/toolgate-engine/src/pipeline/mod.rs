@@ -19,6 +19,7 @@
 
 mod outcome;
 mod route;
+mod signals;
 #[cfg(test)]
 mod tests;
 mod version;
@@ -41,6 +42,7 @@ use toolgate_store::{IncidentKind, NewIncident};
 pub use crate::upstream::{AttemptResult, CallContext, interpret, read_signals};
 pub use outcome::{CallOutcome, Failure, Origin, Structured};
 pub use route::{Route, Services, ToolRoute};
+pub use signals::{CallSignals, json_schema as signals_schema};
 
 /// What one call did, for the record stage, `_meta` and the notes.
 #[derive(Debug)]
@@ -550,34 +552,29 @@ fn record<U: Upstream>(
             .iter()
             .map(|w| crate::notes::warning_note(&spec.name, w)),
     );
-    let retry_after = result.as_ref().err().and_then(|f| f.retry_after);
-    let mut signals = json!({
-        "tool": spec.name,
-        "dependency": spec.dependency.name,
-        "contract_version": spec.contract.version,
-        "attempts": call.retry.attempts(),
-        "elapsed_ms": call.started.elapsed().as_millis() as u64,
-        "paced_ms": call.paced.as_millis() as u64,
-        "latency_ms": call.latency.map(|l| l.as_secs_f64() * 1000.0),
-        "error_class": class.map(ErrorClass::as_str),
-        "retryable": class.map(|c| c.retryable(spec.retry_safe())),
-        "deprecation": deprecation,
-        "health": snapshot.to_json(),
-    });
-    if let Some(wait) = retry_after {
-        signals["retry_after_s"] = json!(wait.as_secs_f64().ceil() as u64);
-        signals["retry_at"] = json!(
-            explain::at(chrono::Utc::now(), wait)
-                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-        );
+    let mut signals = CallSignals::new(&spec.name, &spec.contract.version, call.retry.attempts());
+    if let Err(f) = &result {
+        signals.failed(f.class, f.class.retryable(spec.retry_safe()), f.retry_after);
+        signals.elapsed_ms = Some(call.started.elapsed().as_millis() as u64);
+        signals.drift = match (&f.drift, f.drift_cause) {
+            (Some(d), _) => Some(signals::DriftSignal {
+                summary: d.summary(),
+                changes: d.changes.clone(),
+                truncated: d.truncated,
+            }),
+            (None, Some(cause)) => Some(signals::DriftSignal {
+                summary: cause.to_string(),
+                changes: Vec::new(),
+                truncated: 0,
+            }),
+            (None, None) => None,
+        };
     }
-    if !call.warnings.is_empty() {
-        signals["warnings"] = json!(call.warnings);
+    signals.dependency_state(&spec.dependency.name, &snapshot, call.paced, call.latency);
+    if let Some(d) = &deprecation {
+        signals.deprecation(d, spec.successor.as_deref());
     }
-    if let Err(Failure { drift: Some(d), .. }) = &result {
-        signals["drift"] =
-            json!({ "summary": d.summary(), "changes": d.changes, "truncated": d.truncated });
-    }
+    signals.warnings.clone_from(&call.warnings);
     if let Some(trace) = call.trace.take() {
         let drift = match &result {
             Err(Failure { drift: Some(d), .. }) => Some(d.summary()),

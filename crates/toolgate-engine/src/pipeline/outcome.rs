@@ -14,7 +14,7 @@ pub struct CallOutcome {
     /// One-line notes for the model (without the `toolgate:` prefix).
     pub notes: Vec<String>,
     /// Machine-readable signals for `_meta["dev.toolgate/signals"]`.
-    pub signals: Value,
+    pub signals: super::CallSignals,
 }
 
 /// A body that satisfied its contract, kept as the bytes it arrived in. The answer

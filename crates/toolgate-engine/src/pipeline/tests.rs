@@ -225,7 +225,12 @@ async fn a_valid_reply_is_passed_on_byte_for_byte_after_one_attempt() {
     let body = outcome.result.as_ref().expect("success");
     assert_eq!(body.body(), VALID.as_bytes());
     assert_eq!(rig.attempts(), 1);
-    assert_eq!(outcome.signals["attempts"], 1);
+    assert_eq!(outcome.signals.attempts, 1);
+    // Nothing worth saying: the signals carry the tool, its contract and the attempts.
+    assert_eq!(
+        serde_json::to_value(&outcome.signals).unwrap(),
+        serde_json::json!({ "tool": "web_search", "contract_version": outcome.signals.contract_version, "attempts": 1 })
+    );
     assert_eq!(
         rig.metric("toolgate_tool_calls_total{tool=\"web_search\",outcome=\"ok\"}"),
         1.0
@@ -268,7 +273,8 @@ async fn a_rename_is_drift_after_one_attempt_with_one_incident_for_every_sightin
         "{}",
         f.message
     );
-    assert_eq!(outcome.signals["drift"]["changes"][0]["kind"], "renamed");
+    let drift = serde_json::to_value(&outcome.signals.drift).unwrap();
+    assert_eq!(drift["changes"][0]["kind"], "renamed");
     for _ in 0..9 {
         rig.search().await;
     }
@@ -390,10 +396,12 @@ async fn a_non_idempotent_tool_with_one_attempt_is_told_the_known_wait() {
         f.message
     );
     assert!(!f.message.contains("for a while"), "{}", f.message);
-    assert_eq!(outcome.signals["retry_after_s"], 120);
+    assert_eq!(outcome.signals.retry_after_s, Some(120));
     assert!(
-        outcome.signals["retry_at"]
-            .as_str()
+        outcome
+            .signals
+            .retry_at
+            .as_deref()
             .is_some_and(|t| t.ends_with('Z'))
     );
 }
@@ -490,7 +498,7 @@ async fn a_kubernetes_style_warning_reaches_the_model_as_a_note() {
         outcome.notes
     );
     assert!(
-        outcome.signals["deprecation"].is_null(),
+        outcome.signals.deprecation.is_none(),
         "a warning alone does not make the tool deprecated"
     );
 }
@@ -656,7 +664,7 @@ async fn a_concurrent_burst_is_served_first_come_first_served_and_the_rest_fail_
     // Served in arrival order: each was sent no earlier than the one before it.
     let paced: Vec<u64> = outcomes[..served]
         .iter()
-        .map(|o| o.signals["paced_ms"].as_u64().unwrap())
+        .map(|o| o.signals.paced_ms.unwrap_or(0))
         .collect();
     assert!(paced.windows(2).all(|w| w[0] <= w[1]), "{paced:?}");
     assert!(
@@ -665,7 +673,7 @@ async fn a_concurrent_burst_is_served_first_come_first_served_and_the_rest_fail_
     );
     // Every paced call says so, in the words the README shows.
     for o in &outcomes[..served] {
-        if o.signals["paced_ms"].as_u64() > Some(0) {
+        if o.signals.paced_ms.is_some_and(|p| p > 0) {
             assert!(
                 o.notes
                     .iter()
@@ -679,9 +687,9 @@ async fn a_concurrent_burst_is_served_first_come_first_served_and_the_rest_fail_
         let f = o.result.as_ref().unwrap_err();
         assert_eq!(f.class, ErrorClass::RateLimited);
         // Failed at admission: no wait, no attempt.
-        assert_eq!(o.signals["elapsed_ms"], 0, "{}", f.message);
-        assert_eq!(o.signals["paced_ms"], 0);
-        assert_eq!(o.signals["attempts"], 0);
+        assert_eq!(o.signals.elapsed_ms, Some(0), "{}", f.message);
+        assert_eq!(o.signals.paced_ms, None, "not paced");
+        assert_eq!(o.signals.attempts, 0);
         // The texts of that moment agree: one account of the quota, its time in `_meta`.
         let wait = f.retry_after.expect("the time quota returns");
         assert!(
@@ -690,7 +698,10 @@ async fn a_concurrent_burst_is_served_first_come_first_served_and_the_rest_fail_
             "{}",
             f.message
         );
-        assert_eq!(o.signals["retry_after_s"], wait.as_secs_f64().ceil() as u64);
+        assert_eq!(
+            o.signals.retry_after_s,
+            Some(wait.as_secs_f64().ceil() as u64)
+        );
         assert!(
             !o.notes.iter().any(|n| n.contains("requests left")),
             "{} beside {:?}",
@@ -713,7 +724,11 @@ async fn a_cold_burst_never_waits_and_then_fails() {
     for o in &outcomes {
         if let Err(f) = &o.result {
             assert_eq!(f.class, ErrorClass::RateLimited, "{}", f.message);
-            assert!(o.signals["elapsed_ms"].as_u64() <= Some(5), "{}", f.message);
+            assert!(
+                o.signals.elapsed_ms.is_some_and(|e| e <= 5),
+                "{}",
+                f.message
+            );
             assert!(f.retry_after.is_some(), "{}", f.message);
             assert!(
                 !o.notes.iter().any(|n| n.contains("requests left")),
@@ -729,7 +744,7 @@ async fn a_cold_burst_never_waits_and_then_fails() {
         after.iter().all(|o| o.result.is_err()),
         "the window is used up"
     );
-    assert!(after.iter().all(|o| o.signals["attempts"] == 0));
+    assert!(after.iter().all(|o| o.signals.attempts == 0));
     assert_eq!(rig.0.upstream.refused.load(Ordering::SeqCst), refused);
 }
 
@@ -798,7 +813,7 @@ async fn a_request_the_client_cannot_form_is_a_client_error_that_never_opens_the
             "{}",
             f.message
         );
-        assert_eq!(outcome.signals["retryable"], false);
+        assert_eq!(outcome.signals.retryable, Some(false));
     }
     assert_eq!(
         route.upstream.attempts.load(Ordering::SeqCst),
@@ -875,13 +890,13 @@ async fn a_call_waiting_in_line_is_not_sent_once_the_breaker_has_opened() {
     let outcomes = set.join_all().await;
     let queued: Vec<_> = outcomes
         .iter()
-        .filter(|o| o.signals["paced_ms"].as_u64() > Some(0))
+        .filter(|o| o.signals.paced_ms.is_some_and(|p| p > 0))
         .collect();
     assert!(!queued.is_empty(), "some calls waited in line");
     for o in &queued {
         let f = o.result.as_ref().unwrap_err();
         assert_eq!(f.class, ErrorClass::CircuitOpen, "{}", f.message);
-        assert_eq!(o.signals["attempts"], 0);
+        assert_eq!(o.signals.attempts, 0);
     }
     assert_eq!(
         rig.0.upstream.attempts.load(Ordering::SeqCst),

@@ -143,7 +143,7 @@ pub fn tool_call(
     }
     write_str(&mut out, SIGNALS_META_KEY);
     out.push(b':');
-    // Writing a `Value` into a `Vec` cannot fail.
+    // Writing plain structs into a `Vec` cannot fail.
     let _ = serde_json::to_writer(&mut out, &signals);
     out.extend_from_slice(b"}}}");
     out
@@ -199,6 +199,8 @@ fn mcp_result(id: &str, outcome: CallOutcome, inline: bool, placement: NotesPlac
         if let Some(f) = error {
             meta.insert(ERROR_META_KEY.into(), Value::String(f.message.clone()));
         }
+        // Typed signals serialise to an object; the error case cannot happen.
+        let signals = serde_json::to_value(&signals).unwrap_or(Value::Null);
         meta.insert(SIGNALS_META_KEY.into(), signals);
     }
     if inline {

@@ -56,10 +56,23 @@ async fn the_demo_shows_drift_quota_deprecation_and_an_outage() {
 
     let items = call(&client, "list_items", json!({})).await;
     assert_eq!(items.is_error, Some(false), "{}", text(&items));
+    // A quota with most of its window left is not worth a word in every answer: the
+    // signals stay compact, and dependency_health reports the quota as advertised.
     let meta = serde_json::to_value(items.meta.unwrap()).unwrap();
+    let signals = &meta["dev.toolgate/signals"];
+    assert_eq!(signals["tool"], "list_items");
+    assert!(signals.get("quota").is_none(), "{signals}");
+    assert!(signals.get("health").is_none(), "{signals}");
+    let health = call(
+        &client,
+        "dependency_health",
+        json!({ "dependency": "quota_api" }),
+    )
+    .await;
+    let report = serde_json::to_value(health.structured_content.unwrap()).unwrap();
     assert_eq!(
-        meta["dev.toolgate/signals"]["health"]["quota"][0]["limit"],
-        30
+        report["dependencies"]["quota_api"]["quota"][0]["limit"], 30,
+        "{report}"
     );
 
     let legacy = call(&client, "legacy_search", json!({ "query": "rust" })).await;

@@ -14,5 +14,6 @@ mod limits;
 mod notes;
 mod otel;
 mod signals;
+mod signals_schema;
 mod transport;
 mod watch;

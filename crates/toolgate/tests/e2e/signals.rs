@@ -16,7 +16,7 @@ use tokio::time::Instant;
 use crate::harness::*;
 
 /// A quota'd, switchable API.
-struct Api {
+pub(super) struct Api {
     /// Requests per window.
     limit: u64,
     window: Duration,
@@ -26,12 +26,12 @@ struct Api {
     statuses: Mutex<Vec<u16>>,
     outage: AtomicBool,
     delay_ms: AtomicU64,
-    deprecated: AtomicBool,
-    page_indicator: Mutex<String>,
+    pub(super) deprecated: AtomicBool,
+    pub(super) page_indicator: Mutex<String>,
 }
 
 impl Api {
-    fn new(limit: u64, window: Duration) -> Arc<Api> {
+    pub(super) fn new(limit: u64, window: Duration) -> Arc<Api> {
         Arc::new(Api {
             limit,
             window,
@@ -174,7 +174,7 @@ async fn status_page(State(api): State<Arc<Api>>) -> axum::Json<Value> {
     }))
 }
 
-async fn start_api(api: Arc<Api>) -> std::net::SocketAddr {
+pub(super) async fn start_api(api: Arc<Api>) -> std::net::SocketAddr {
     let app = Router::new()
         .route("/github/items", get(github_items))
         .route("/ietf/items", get(ietf_items))
@@ -468,5 +468,9 @@ async fn a_red_status_page_shows_in_dependency_health_and_in_notes() {
         "{}",
         text(&r)
     );
+    let meta = serde_json::to_value(r.meta.as_ref().unwrap()).unwrap();
+    let signals = &meta["dev.toolgate/signals"];
+    assert_eq!(signals["status_page"]["indicator"], "major", "{signals}");
+    assert_eq!(signals["dependency"], "api", "{signals}");
     client.cancel().await.unwrap();
 }
