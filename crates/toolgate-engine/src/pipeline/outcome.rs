@@ -17,6 +17,25 @@ pub struct CallOutcome {
     pub signals: super::CallSignals,
 }
 
+impl CallOutcome {
+    /// A call of a fronted tool withheld (`on_change: block`) until its changed definition
+    /// is reviewed by `owner`: refused before anything was sent, told to the model as a
+    /// failed tool result like any other refusal.
+    pub fn withheld(tool: &str, owner: &str) -> CallOutcome {
+        let mut signals = super::CallSignals::new(tool, "pinned", 0);
+        signals.error_class = Some(ErrorClass::ContractDrift.as_str().to_string());
+        signals.retryable = Some(false);
+        CallOutcome {
+            result: Err(Failure::new(
+                ErrorClass::ContractDrift,
+                crate::explain::withheld(tool, owner),
+            )),
+            notes: Vec::new(),
+            signals,
+        }
+    }
+}
+
 /// A body that satisfied its contract, kept as the bytes it arrived in. The answer
 /// carries these bytes as they are (as `structuredContent` and as the text block), so a
 /// successful call never builds a JSON tree of the body; see `ResponseContract::check_bytes`.

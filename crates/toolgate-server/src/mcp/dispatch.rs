@@ -633,14 +633,7 @@ impl Server {
 /// The answer to a call of a tool withheld (`on_change: block`) until its changed
 /// definition is reviewed: a failed tool result, like any call toolgate refused.
 fn withheld(id: &Id, tool: &str, owner: &str, modern: bool) -> Reply {
-    let outcome = crate::pipeline::CallOutcome {
-        result: Err(crate::pipeline::Failure::new(
-            toolgate_resilience::ErrorClass::ContractDrift,
-            crate::explain::withheld(tool, owner),
-        )),
-        notes: Vec::new(),
-        signals: Value::Null,
-    };
+    let outcome = toolgate_engine::pipeline::CallOutcome::withheld(tool, owner);
     let placement = super::answer::NotesPlacement {
         mode: toolgate_config::NotesMode::default(),
         member: None,
