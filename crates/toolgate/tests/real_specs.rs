@@ -736,3 +736,20 @@ fn openai_from_the_collection_accepts_a_chat_request_and_answer() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An integer beyond 64 bits in a response body (ids and amounts some APIs send) is
+/// read, not refused as unparseable.
+#[test]
+fn a_response_with_an_integer_beyond_64_bits_is_checked_not_refused() {
+    let contract = toolgate_contract::ResponseContract::compile(
+        &json!({"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}),
+        None,
+    )
+    .unwrap();
+    assert!(
+        contract
+            .check_bytes(br#"{"n": 123456789012345678901234567890}"#)
+            .is_ok()
+    );
+    assert!(contract.check_bytes(br#"{"m": 1}"#).is_err());
+}
