@@ -340,6 +340,9 @@ pub struct RawTool {
     pub annotations: Option<RawAnnotations>,
     /// JSON Schema of the arguments. Default: an object with no required properties.
     pub input_schema: Option<Value>,
+    /// The full JSON Schema arguments are checked against, when `input_schema` is a
+    /// shorter form for the model (`toolgate import openapi --compact`).
+    pub full_input_schema: Option<Value>,
     /// The response contract.
     pub contract: Option<RawContract>,
     /// A scheduled check of the live contract.
@@ -372,6 +375,11 @@ pub struct RawRequest {
     /// How the body is sent: `json` (default) or `form`
     /// (`application/x-www-form-urlencoded`; the body template must be an object).
     pub body_encoding: Option<String>,
+    /// How a form field holding an array or object is sent: `json` (default, JSON
+    /// text), `repeat` (`a=1&a=2`, object members as fields), `comma` (`a=1,2`),
+    /// `brackets` (`a[]=1`, `a[b]=1`) or `deep` (`a[0]=1`, `a[0][b]=1`).
+    #[serde(default)]
+    pub form_style: BTreeMap<String, String>,
 }
 
 /// MCP tool annotations.

@@ -5,6 +5,7 @@
 //! (so `/`, `?`, `#` and `@` cannot escape their segment), `.`/`..` segments are refused,
 //! and the finished URL's origin is compared with the base URL's before any request.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use http::Method;
@@ -163,6 +164,39 @@ pub struct RequestTemplate {
     pub body: Option<Value>,
     /// How the rendered body is encoded.
     pub body_encoding: BodyEncoding,
+    /// How form fields holding arrays or objects are sent (default: JSON text).
+    pub form_style: BTreeMap<String, FormStyle>,
+}
+
+/// How one form field holding an array or object is put in the body. OpenAPI's
+/// `style`/`explode` name the first three; the bracket forms are the Rails/PHP
+/// convention many form APIs (Stripe's among them) read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormStyle {
+    /// JSON text (`a=[1,2]`), as Slack-style form APIs take structures.
+    Json,
+    /// `a=1&a=2`; an object's members as fields of their own (`form`, exploded).
+    Repeat,
+    /// `a=1,2`; an object as `k,v,k,v` (`form`, not exploded).
+    Comma,
+    /// `a[]=1&a[]=2`, `a[k]=v`.
+    Brackets,
+    /// `a[0]=1`, `a[k][0][j]=v` (`deepObject`, arrays indexed).
+    Deep,
+}
+
+impl FormStyle {
+    /// The config spelling.
+    pub fn parse(text: &str) -> Option<FormStyle> {
+        Some(match text {
+            "json" => FormStyle::Json,
+            "repeat" => FormStyle::Repeat,
+            "comma" => FormStyle::Comma,
+            "brackets" => FormStyle::Brackets,
+            "deep" => FormStyle::Deep,
+            _ => return None,
+        })
+    }
 }
 
 /// How a request body is put on the wire.
@@ -314,7 +348,7 @@ impl RequestTemplate {
                     BodyEncoding::Json => {
                         serde_json::to_vec(&rendered).map_err(|e| RenderError(e.to_string()))?
                     }
-                    BodyEncoding::Form => form_body(&rendered).into_bytes(),
+                    BodyEncoding::Form => form_body(&rendered, &self.form_style).into_bytes(),
                 })
             }
         };
@@ -344,20 +378,76 @@ fn kib(n: usize) -> String {
 }
 
 /// `a=1&b=x+y`: a form body from a rendered object; a form field has no JSON types, so
-/// arrays and objects travel as JSON text.
-fn form_body(rendered: &Value) -> String {
+/// arrays and objects travel as the field's style says (JSON text by default).
+fn form_body(rendered: &Value, styles: &BTreeMap<String, FormStyle>) -> String {
     let mut out = url::form_urlencoded::Serializer::new(String::new());
     if let Value::Object(map) = rendered {
         for (k, v) in map {
-            let text = match v {
-                Value::Null => continue,
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            out.append_pair(k, &text);
+            let style = styles.get(k).copied().unwrap_or(FormStyle::Json);
+            form_field(&mut out, k, v, style);
         }
     }
     out.finish()
+}
+
+fn form_text(v: &Value) -> Option<String> {
+    match v {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
+fn form_field(
+    out: &mut url::form_urlencoded::Serializer<'_, String>,
+    key: &str,
+    v: &Value,
+    style: FormStyle,
+) {
+    match (style, v) {
+        (_, Value::Null) => {}
+        (FormStyle::Json, _) | (_, Value::String(_) | Value::Number(_) | Value::Bool(_)) => {
+            if let Some(text) = form_text(v) {
+                out.append_pair(key, &text);
+            }
+        }
+        (FormStyle::Repeat, Value::Array(items)) => {
+            for item in items {
+                form_field(out, key, item, FormStyle::Json);
+            }
+        }
+        (FormStyle::Repeat, Value::Object(m)) => {
+            for (k, item) in m {
+                form_field(out, k, item, FormStyle::Json);
+            }
+        }
+        (FormStyle::Comma, Value::Array(items)) => {
+            let parts: Vec<String> = items.iter().filter_map(form_text).collect();
+            out.append_pair(key, &parts.join(","));
+        }
+        (FormStyle::Comma, Value::Object(m)) => {
+            let parts: Vec<String> = m
+                .iter()
+                .filter_map(|(k, item)| form_text(item).map(|t| format!("{k},{t}")))
+                .collect();
+            out.append_pair(key, &parts.join(","));
+        }
+        (FormStyle::Brackets | FormStyle::Deep, Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                let sub = if style == FormStyle::Deep || item.is_object() || item.is_array() {
+                    format!("{key}[{i}]")
+                } else {
+                    format!("{key}[]")
+                };
+                form_field(out, &sub, item, style);
+            }
+        }
+        (FormStyle::Brackets | FormStyle::Deep, Value::Object(m)) => {
+            for (k, item) in m {
+                form_field(out, &format!("{key}[{k}]"), item, style);
+            }
+        }
+    }
 }
 
 fn has_value(args: &Map<String, Value>, name: &str) -> bool {
@@ -414,6 +504,7 @@ mod tests {
             headers: vec![],
             body: None,
             body_encoding: BodyEncoding::Json,
+            form_style: BTreeMap::new(),
         }
     }
 
@@ -536,6 +627,53 @@ mod tests {
     }
 
     #[test]
+    fn form_fields_with_structures_follow_their_style() {
+        let base = url::Url::parse("http://h").unwrap();
+        let mut t = template("/v1/things", &[]);
+        t.method = Method::POST;
+        t.body_encoding = BodyEncoding::Form;
+        t.body =
+            Some(json!({"r": "{r}", "c": "{c}", "b": "{b}", "d": "{d}", "o": "{o}", "j": "{j}"}));
+        for (k, st) in [
+            ("r", FormStyle::Repeat),
+            ("c", FormStyle::Comma),
+            ("b", FormStyle::Brackets),
+            ("d", FormStyle::Deep),
+            ("o", FormStyle::Repeat),
+        ] {
+            t.form_style.insert(k.into(), st);
+        }
+        let r = t
+            .render(
+                &base,
+                &args(json!({"r": ["x", "y"], "c": [1, 2], "b": ["p", {"q": 1}],
+                    "d": {"items": [{"price": "pr_1", "qty": 2}], "meta": {"k": "v"}},
+                    "o": {"m1": "a", "m2": null}, "j": [1]})),
+            )
+            .unwrap();
+        let body = String::from_utf8(r.body.unwrap()).unwrap();
+        let pairs: Vec<(String, String)> = url::form_urlencoded::parse(body.as_bytes())
+            .into_owned()
+            .collect();
+        let want: Vec<(String, String)> = [
+            ("r", "x"),
+            ("r", "y"),
+            ("c", "1,2"),
+            ("b[]", "p"),
+            ("b[1][q]", "1"),
+            ("d[items][0][price]", "pr_1"),
+            ("d[items][0][qty]", "2"),
+            ("d[meta][k]", "v"),
+            ("m1", "a"),
+            ("j", "[1]"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        assert_eq!(pairs, want, "{body}");
+    }
+
+    #[test]
     fn form_bodies_are_url_encoded_pairs_with_json_text_for_structures() {
         let base = url::Url::parse("http://h").unwrap();
         let mut t = template("/chat.postMessage", &[]);
@@ -584,6 +722,7 @@ mod limit_tests {
             headers: vec![],
             body: None,
             body_encoding: BodyEncoding::Json,
+            form_style: BTreeMap::new(),
         }
     }
 

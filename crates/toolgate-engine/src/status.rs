@@ -49,6 +49,7 @@ pub async fn report(gateway: &Gateway) -> Value {
                 "owner": t.owner,
                 "dependency": t.dependency.name,
                 "contract_version": t.contract.version,
+                "renames_detectable": names_required(t.contract.response.schema()),
                 "calls": summary.calls,
                 "ok": summary.ok,
                 "success_rate": summary.success_rate(),
@@ -60,6 +61,21 @@ pub async fn report(gateway: &Gateway) -> Value {
         })
         .collect();
     json!({ "window_s": WINDOW.as_secs(), "tools": tools })
+}
+
+/// Whether a contract schema names a required field anywhere: without one, a field the
+/// upstream renames just goes missing, and nothing says so.
+fn names_required(schema: &Value) -> bool {
+    match schema {
+        Value::Object(m) => {
+            m.get("required")
+                .and_then(Value::as_array)
+                .is_some_and(|r| !r.is_empty())
+                || m.values().any(names_required)
+        }
+        Value::Array(a) => a.iter().any(names_required),
+        _ => false,
+    }
 }
 
 /// Renders the status document as a terminal table.
@@ -96,6 +112,12 @@ pub fn table(report: &Value) -> String {
             recovery,
             open
         );
+        if t["renames_detectable"] == Value::Bool(false) {
+            let _ = writeln!(
+                out,
+                "    ~ its contract names no required field: a renamed field cannot show as drift"
+            );
+        }
         for i in t["open_incidents"].as_array().into_iter().flatten() {
             let _ = writeln!(
                 out,
@@ -193,6 +215,24 @@ mod tests {
         assert!(
             t.contains("timeout 0/6") && t.contains("#3 recovery_rate_zero"),
             "{t}"
+        );
+        assert!(!t.contains("cannot show as drift"));
+    }
+
+    #[test]
+    fn a_contract_without_required_fields_is_flagged() {
+        assert!(names_required(
+            &json!({"$defs": {"A": {"required": ["id"]}}})
+        ));
+        assert!(!names_required(
+            &json!({"type": "object", "properties": {"required": {"type": "string"}}})
+        ));
+        let report = json!({"window_s": 3600, "tools": [{"tool": "list_things", "owner": "o", "calls": 0,
+            "retries": 0, "recovery": {}, "open_incidents": [], "renames_detectable": false}]});
+        assert!(
+            table(&report).contains("names no required field"),
+            "{}",
+            table(&report)
         );
     }
 }

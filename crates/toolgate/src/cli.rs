@@ -168,9 +168,24 @@ enum ImportCommand {
         /// Base URL instead of the spec's first server.
         #[arg(long)]
         base_url: Option<String>,
-        /// Owner of every tool (required when the spec names no contact).
+        /// Owner of every tool: the person or rota alerted when a contract drifts
+        /// (without it, a placeholder `check` refuses).
         #[arg(long)]
         owner: Option<String>,
+        /// Prefix of every tool name, e.g. `stripe_` (several APIs in one file).
+        #[arg(long)]
+        prefix: Option<String>,
+        /// The security scheme to send (the import lists them all).
+        #[arg(long)]
+        security: Option<String>,
+        /// Bind a parameter the model cannot know: `NAME=VALUE`, a constant or
+        /// `${VAR}`; it leaves the model's input. Repeatable.
+        #[arg(long, value_name = "NAME=VALUE")]
+        bind: Vec<String>,
+        /// A shorter form for the model (trimmed descriptions, nested schemas
+        /// summarised); arguments are still checked against the full schema.
+        #[arg(long)]
+        compact: bool,
         /// Only operations whose name, operationId or path matches (`*`, `?`).
         #[arg(long)]
         include: Vec<String>,
@@ -324,6 +339,10 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
                     dependency,
                     base_url,
                     owner,
+                    prefix,
+                    security,
+                    bind,
+                    compact,
                     include,
                     exclude,
                     tag,
@@ -331,6 +350,17 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
                     allow_dir,
                 },
         } => {
+            let bind = bind
+                .iter()
+                .map(|b| match b.split_once('=') {
+                    Some((k, v)) if !k.trim().is_empty() => {
+                        Ok((k.trim().to_string(), v.to_string()))
+                    }
+                    _ => Err(anyhow::anyhow!(
+                        "--bind {b}: write NAME=VALUE, e.g. --bind 'account_sid=${{TWILIO_ACCOUNT_SID}}'"
+                    )),
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
             let existing = match &output {
                 Some(o) if o.exists() => Some(
                     std::fs::read_to_string(o)
@@ -343,6 +373,10 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
                 dependency,
                 base_url,
                 owner,
+                prefix,
+                security,
+                bind,
+                compact,
                 include,
                 exclude,
                 tags: tag,

@@ -14,7 +14,7 @@ use toolgate_contract::ResponseContract;
 use super::{Compiler, Defined, known, limits};
 use crate::model::*;
 use crate::raw::*;
-use crate::template::{BodyEncoding, RequestTemplate, Template};
+use crate::template::{BodyEncoding, FormStyle, RequestTemplate, Template};
 
 impl Compiler<'_> {
     pub(super) fn tool(
@@ -41,6 +41,15 @@ impl Compiler<'_> {
             );
         }
         let owner = match raw.owner.as_deref().map(str::trim) {
+            // `<…>` is a placeholder (the import writes one when no owner is given).
+            Some(o) if o.starts_with('<') && o.ends_with('>') => {
+                self.err(
+                    format!("{path}.owner"),
+                    format!("tool `{name}`'s owner is the placeholder `{o}`"),
+                    "set the person or rota in your organisation alerted when its contract drifts (`toolgate import openapi --owner` sets every imported tool's)",
+                );
+                None
+            }
             Some(o) if !o.is_empty() => Some(o.to_string()),
             _ => {
                 self.err(format!("{path}.owner"), format!("tool `{name}` has no owner"), "add `owner: alice@example.com` — the person or rota alerted when its contract drifts");
@@ -85,7 +94,15 @@ impl Compiler<'_> {
             );
         }
         let input_schema = self.input_schema(&path, raw.input_schema);
-        let request = self.request(&path, raw.request, input_schema.as_ref().map(|(s, _)| s));
+        // A shorter schema for the model, and the full one arguments are checked against.
+        let full_input = raw
+            .full_input_schema
+            .map(|f| self.input_schema_named(&path, "full_input_schema", Some(f)));
+        let checked = match &full_input {
+            Some(f) => f.as_ref(),
+            None => input_schema.as_ref(),
+        };
+        let request = self.request(&path, raw.request, checked.map(|(s, _)| s));
         let contract = match raw.contract {
             Some(c) => self.contract(&path, c),
             None => {
@@ -110,7 +127,10 @@ impl Compiler<'_> {
         );
         let a = raw.annotations.unwrap_or_default();
         let notes = self.notes_mode(format!("{path}.notes"), raw.notes.as_deref(), gateway.notes);
-        let (input_schema, input_validator) = input_schema?;
+        let (input_schema, mut input_validator) = input_schema?;
+        if let Some(full) = full_input {
+            input_validator = full?.1;
+        }
         let contract = contract?;
         let notes_member = notes_member(&contract.output_schema);
         Some(ToolSpec {
@@ -144,18 +164,27 @@ impl Compiler<'_> {
         path: &str,
         raw: Option<Value>,
     ) -> Option<(Map<String, Value>, Arc<jsonschema::Validator>)> {
+        self.input_schema_named(path, "input_schema", raw)
+    }
+
+    fn input_schema_named(
+        &mut self,
+        path: &str,
+        key: &str,
+        raw: Option<Value>,
+    ) -> Option<(Map<String, Value>, Arc<jsonschema::Validator>)> {
         let schema = raw.unwrap_or_else(|| json!({ "type": "object", "properties": {} }));
         let Value::Object(map) = &schema else {
             self.err(
-                format!("{path}.input_schema"),
-                "input_schema must be a JSON Schema object",
+                format!("{path}.{key}"),
+                format!("{key} must be a JSON Schema object"),
                 "write `input_schema: { type: object, properties: {...} }`",
             );
             return None;
         };
         if map.get("type").is_some_and(|t| t != "object") {
             self.err(
-                format!("{path}.input_schema.type"),
+                format!("{path}.{key}.type"),
                 "MCP tool arguments are always an object",
                 "set `type: object`",
             );
@@ -169,8 +198,8 @@ impl Compiler<'_> {
             Ok(v) => Some((map.clone(), Arc::new(v))),
             Err(e) => {
                 self.err(
-                    format!("{path}.input_schema"),
-                    format!("input_schema is not a valid JSON Schema: {e}"),
+                    format!("{path}.{key}"),
+                    format!("{key} is not a valid JSON Schema: {e}"),
                     "fix the schema (JSON Schema 2020-12)",
                 );
                 None
@@ -209,8 +238,27 @@ impl Compiler<'_> {
                 "the path is appended to the dependency's base_url; write it like `/v3/search`",
             );
         }
+        // A value bound in config (an account id in the path) may come from the
+        // environment: `${VAR}` is expanded before `{argument}`s are read.
+        let bound = |this: &mut Self, at: String, text: &str| {
+            if text.contains("${") {
+                this.expand(&at, text)
+            } else {
+                text.to_string()
+            }
+        };
+        let raw_path = bound(self, format!("{rpath}.path"), &raw.path);
+        let query: Vec<(String, Template)> = raw
+            .query
+            .iter()
+            .map(|(k, v)| {
+                let v = bound(self, format!("{rpath}.query.{k}"), v);
+                (k.clone(), Template::parse(&v))
+            })
+            .collect();
         let mut headers = Vec::new();
         for (k, v) in raw.headers {
+            let v = bound(self, format!("{rpath}.headers.{k}"), &v);
             match HeaderName::from_bytes(k.as_bytes()) {
                 Ok(n) => headers.push((n, Template::parse(&v))),
                 Err(_) => self.err(
@@ -241,17 +289,32 @@ impl Compiler<'_> {
                 BodyEncoding::Json
             }
         };
+        let mut form_style = BTreeMap::new();
+        for (field, style) in &raw.form_style {
+            match FormStyle::parse(style) {
+                Some(st) if body_encoding == BodyEncoding::Form => {
+                    form_style.insert(field.clone(), st);
+                }
+                Some(_) => self.err(
+                    format!("{rpath}.form_style"),
+                    "form_style applies to form bodies only",
+                    "add `body_encoding: form`, or remove `form_style`",
+                ),
+                None => self.err(
+                    format!("{rpath}.form_style.{field}"),
+                    format!("unknown form style `{style}`"),
+                    "use `json`, `repeat`, `comma`, `brackets` or `deep`",
+                ),
+            }
+        }
         let template = RequestTemplate {
             method: method?,
-            path: Template::parse(&raw.path),
-            query: raw
-                .query
-                .into_iter()
-                .map(|(k, v)| (k, Template::parse(&v)))
-                .collect(),
+            path: Template::parse(&raw_path),
+            query,
             headers,
             body: raw.body,
             body_encoding,
+            form_style,
         };
         if let Some(props) = input_schema
             .and_then(|s| s.get("properties"))

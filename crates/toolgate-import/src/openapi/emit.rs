@@ -23,10 +23,19 @@ pub struct Auth {
     pub credential_params: Vec<String>,
     /// Schemes that could not be expressed.
     pub warnings: Vec<String>,
+    /// Every scheme the spec defines, one line each, the chosen one marked.
+    pub schemes: Vec<String>,
 }
 
-/// The security scheme most operations use, as dependency headers or query parameters.
-pub fn auth(root: &Value, dialect: Dialect, dependency: &str) -> Auth {
+/// The security scheme `choice` names, else the one most operations use, as dependency
+/// headers or query parameters. Every scheme is listed, so the user can pick another
+/// (an admin key and a project key often sit side by side).
+pub fn auth(
+    root: &Value,
+    dialect: Dialect,
+    dependency: &str,
+    choice: Option<&str>,
+) -> Result<Auth, String> {
     let schemes = match dialect {
         Dialect::Swagger2 => root.get("securityDefinitions"),
         _ => root.pointer("/components/securitySchemes"),
@@ -68,18 +77,61 @@ pub fn auth(root: &Value, dialect: Dialect, dependency: &str) -> Auth {
             }
         }
     }
-    let chosen = counts
-        .iter()
-        .max_by_key(|(_, n)| **n)
-        .map(|(k, _)| k.clone())
-        .or_else(|| schemes.keys().next().cloned());
+    let chosen = match choice {
+        Some(c) if schemes.contains_key(c) => Some(c.to_string()),
+        Some(c) => {
+            return Err(format!(
+                "--security {c}: the spec defines no such security scheme; it defines {}",
+                if schemes.is_empty() {
+                    "none".to_string()
+                } else {
+                    schemes
+                        .keys()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            ));
+        }
+        None => counts
+            .iter()
+            .max_by_key(|(_, n)| **n)
+            .map(|(k, _)| k.clone())
+            .or_else(|| schemes.keys().next().cloned()),
+    };
+    for (k, s) in &schemes {
+        let kind = s.get("type").and_then(Value::as_str).unwrap_or("?");
+        let detail = match (kind, s.get("in").and_then(Value::as_str)) {
+            ("apiKey", Some(at)) => format!(
+                "apiKey in {at} `{}`",
+                s.get("name").and_then(Value::as_str).unwrap_or("?")
+            ),
+            ("http", _) => format!(
+                "http {}",
+                s.get("scheme").and_then(Value::as_str).unwrap_or("?")
+            ),
+            (k, _) => k.to_string(),
+        };
+        let used = counts.get(k).copied().unwrap_or(0);
+        let mut line = format!(
+            "`{k}` ({detail}; first choice of {used} requirement list{})",
+            if used == 1 { "" } else { "s" }
+        );
+        if let Some(d) = s.get("description").and_then(Value::as_str) {
+            line.push_str(&format!(": {}", operations::trim_text(d, 80)));
+        }
+        if chosen.as_deref() == Some(k.as_str()) {
+            line.push_str(" [used]");
+        }
+        out.schemes.push(line);
+    }
     let Some(name) = chosen else {
-        return out;
+        return Ok(out);
     };
     let Some(scheme) = schemes.get(&name) else {
         out.warnings
             .push(format!("security scheme `{name}` is not defined"));
-        return out;
+        return Ok(out);
     };
     let prefix = dependency.to_ascii_uppercase();
     let kind = scheme.get("type").and_then(Value::as_str).unwrap_or("");
@@ -124,7 +176,7 @@ pub fn auth(root: &Value, dialect: Dialect, dependency: &str) -> Auth {
                     out.warnings.push(format!(
                         "`{name}` sends its key in a cookie, which toolgate cannot send"
                     ));
-                    return out;
+                    return Ok(out);
                 }
                 _ => {
                     out.headers.insert(key.to_string(), format!("${{{var}}}"));
@@ -136,7 +188,7 @@ pub fn auth(root: &Value, dialect: Dialect, dependency: &str) -> Auth {
             "security scheme `{name}` ({kind}) cannot be expressed; add its headers by hand"
         )),
     }
-    out
+    Ok(out)
 }
 
 /// The dependency entry.
@@ -177,6 +229,9 @@ pub fn tool_entry(imp: &Imported, t: &Tool, version: &str) -> Value {
         e.insert("annotations".into(), Value::Object(t.annotations.clone()));
     }
     e.insert("input_schema".into(), t.input_schema.clone());
+    if let Some(full) = &t.full_input_schema {
+        e.insert("full_input_schema".into(), full.clone());
+    }
     e.insert(
         "contract".into(),
         json!({
@@ -190,15 +245,29 @@ pub fn tool_entry(imp: &Imported, t: &Tool, version: &str) -> Value {
     Value::Object(e)
 }
 
+/// An entry kept from an existing config, with the comment lines written above it
+/// (an earlier import's `# METHOD /path` marker among them, so that import can still
+/// recognise its tools).
+#[derive(Debug, Clone)]
+pub struct KeptEntry {
+    /// Key.
+    pub name: String,
+    /// Value.
+    pub value: Value,
+    /// Comment lines as written, without their indentation.
+    pub comments: Vec<String>,
+}
+
 /// Entries of an existing config that the import keeps as they are.
 #[derive(Debug, Default)]
 pub struct Kept {
-    /// `gateway`, `alerts`.
+    /// Top-level sections other than `dependencies` and `tools` (`gateway`, `alerts`, …).
     pub top: Map<String, Value>,
-    /// Other dependencies.
-    pub deps: Map<String, Value>,
-    /// Hand-written tools, and tools of ours the new spec no longer has.
-    pub tools: Map<String, Value>,
+    /// Other dependencies (other imported APIs among them).
+    pub deps: Vec<KeptEntry>,
+    /// Hand-written tools, other imports' tools, and tools of ours the new spec no
+    /// longer has.
+    pub tools: Vec<KeptEntry>,
     /// The dependency as the existing file defines it: its hand-tuned settings
     /// (timeouts, retries, status page, credentials) win over the generated ones.
     pub dependency: Option<Value>,
@@ -257,13 +326,29 @@ pub fn config_with(imp: &Imported, versions: &[(String, String)], kept: &Kept) -
     for w in &imp.warnings {
         out.push_str(&comment(&format!("warning: {w}"), ""));
     }
+    for s in &imp.schemes {
+        out.push_str(&comment(&format!("Security scheme: {s}"), ""));
+    }
+    if imp.schemes.len() > 1 {
+        out.push_str(&comment(
+            "Another scheme: re-run the import with --security NAME.",
+            "",
+        ));
+    }
     if !kept.top.is_empty() {
         out.push_str(&yaml(&Value::Object(kept.top.clone())));
     }
     out.push_str("dependencies:\n");
-    if !kept.deps.is_empty() {
-        out.push_str(&indent(&yaml(&Value::Object(kept.deps.clone())), "  "));
+    for e in &kept.deps {
+        out.push_str(&kept_entry(e));
     }
+    out.push_str(&comment(
+        &format!(
+            "Imported from {} {} ({}) by: {}",
+            imp.title, imp.spec_version, imp.file_name, imp.command
+        ),
+        "  ",
+    ));
     let dep_entry = kept
         .dependency
         .clone()
@@ -280,8 +365,8 @@ pub fn config_with(imp: &Imported, versions: &[(String, String)], kept: &Kept) -
     } else {
         out.push_str("tools:\n");
     }
-    if !kept.tools.is_empty() {
-        out.push_str(&indent(&yaml(&Value::Object(kept.tools.clone())), "  "));
+    for e in &kept.tools {
+        out.push_str(&kept_entry(e));
     }
     for t in &imp.tools {
         out.push_str(&comment(
@@ -318,7 +403,19 @@ pub fn config_with(imp: &Imported, versions: &[(String, String)], kept: &Kept) -
 }
 
 fn yaml(v: &Value) -> String {
-    yaml_serde::to_string(v).unwrap_or_default()
+    super::yaml::to_string(v)
+}
+
+fn kept_entry(e: &KeptEntry) -> String {
+    let mut out = String::new();
+    for c in &e.comments {
+        out.push_str(&comment(c, "  "));
+    }
+    out.push_str(&indent(
+        &yaml(&json!({ e.name.clone(): e.value.clone() })),
+        "  ",
+    ));
+    out
 }
 
 fn indent(text: &str, by: &str) -> String {

@@ -14,7 +14,9 @@ pub mod operations;
 pub mod refs;
 pub mod reimport;
 pub mod schema;
+pub mod size;
 pub mod text;
+pub mod yaml;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::PathBuf;
@@ -35,8 +37,18 @@ pub struct Options {
     pub dependency: Option<String>,
     /// Base URL instead of the spec's servers.
     pub base_url: Option<String>,
-    /// Owner of every tool (required when the spec names no contact).
+    /// Owner of every tool; without it (and without an earlier import's owner in the
+    /// file) a placeholder that `check` refuses.
     pub owner: Option<String>,
+    /// Prefix of every tool name (two vendors' `createMessage` in one file).
+    pub prefix: Option<String>,
+    /// The security scheme to send (default: the one most operations use).
+    pub security: Option<String>,
+    /// Parameters bound in config instead of asked of the model: (name, value), the
+    /// value a constant or a `${VAR}` reference.
+    pub bind: Vec<(String, String)>,
+    /// What the model sees is trimmed and summarised; the full schema is enforced.
+    pub compact: bool,
     /// Only operations matching one of these (name, operationId or path).
     pub include: Vec<String>,
     /// Not operations matching one of these.
@@ -66,6 +78,12 @@ pub struct Stats {
     pub files: usize,
     /// Wall time of the import.
     pub millis: u128,
+    /// Tools whose response contract names no required field anywhere.
+    pub no_required: Vec<String>,
+    /// Bytes of every tool definition the model sees (name, description, input schema).
+    pub definition_bytes: usize,
+    /// The largest tool definitions, (name, bytes), largest first.
+    pub largest: Vec<(String, usize)>,
 }
 
 /// The generated spec-derived parts, before they are written out.
@@ -101,6 +119,8 @@ pub struct Imported {
     pub contract_version: String,
     /// Owner of every tool.
     pub owner: String,
+    /// Every security scheme of the spec, described, the chosen one marked.
+    pub schemes: Vec<String>,
     /// Tools, in spec order.
     pub tools: Vec<Tool>,
     /// Skipped operations: (`METHOD /path (operationId)`, reason).
@@ -118,6 +138,8 @@ pub struct Outcome {
     pub report: Vec<String>,
     /// Figures.
     pub stats: Stats,
+    /// Each generated tool: (name, METHOD, spec path).
+    pub tools: Vec<(String, String, String)>,
 }
 
 /// Runs the import.
@@ -143,21 +165,46 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         .dependency
         .clone()
         .unwrap_or_else(|| dependency_name(&title));
-    let owner = match opts.owner.clone().or_else(|| contact(&info)) {
-        Some(o) => o,
-        None => {
-            return Err(
-                "the spec names no contact (info.contact.email, url or name): pass --owner, the person or rota alerted when a contract drifts"
-                    .into(),
-            );
-        }
+    // The spec's contact is the vendor's support desk, not who is alerted here when a
+    // contract drifts: without --owner (or an earlier import's owner) the config gets
+    // a placeholder that `check` refuses.
+    let (previous_prefix, previous_owner) = match &opts.existing {
+        Some(existing) => reimport::previous(existing, &dependency),
+        None => (None, None),
     };
+    let owner_given = opts.owner.is_some() || previous_owner.is_some();
+    let owner = opts
+        .owner
+        .clone()
+        .or(previous_owner)
+        .unwrap_or_else(|| OWNER_PLACEHOLDER.to_string());
+    if is_placeholder_owner(&owner) && opts.owner.is_some() {
+        return Err(format!(
+            "--owner {owner}: name the person or rota alerted when a contract drifts"
+        ));
+    }
+    let prefix = opts.prefix.clone().or(previous_prefix).unwrap_or_default();
+    if !prefix
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    {
+        return Err(format!(
+            "--prefix {prefix}: use letters, digits, `_`, `-` or `.` (tool names allow no others)"
+        ));
+    }
+    for (name, value) in &opts.bind {
+        if name.is_empty() || value.contains(['{', '}']) && !value.contains("${") {
+            return Err(format!(
+                "--bind {name}={value}: write NAME=VALUE, the value a constant or `${{VAR}}`"
+            ));
+        }
+    }
     let base_url = match &opts.base_url {
         Some(u) => u.clone(),
         None => base_url(&root, dialect)
             .ok_or("the spec names no server (servers, or host/basePath): pass --base-url")?,
     };
-    let mut auth = emit::auth(&root, dialect, &dependency);
+    let mut auth = emit::auth(&root, dialect, &dependency, opts.security.as_deref())?;
     // A query parameter's name from the spec lands in `base_url`, where `${…}` is expanded.
     for (k, _) in &mut auth.query {
         *k = escape_env(k);
@@ -172,6 +219,8 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         dialect,
         root: &root,
         credential_params,
+        bind: opts.bind.clone(),
+        bound: BTreeMap::new(),
     };
     let mut names = naming::Names::default();
     if let Some(existing) = &opts.existing {
@@ -184,14 +233,20 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     let mut filtered = 0;
     for raw in &raw_ops {
         let op_id = raw.op.get("operationId").and_then(Value::as_str);
-        let base = naming::base_name(op_id, &raw.method, &raw.path);
+        let unprefixed = naming::base_name(op_id, &raw.method, &raw.path);
+        let base = naming::sanitize(&format!("{prefix}{unprefixed}"));
         let tags: Vec<&str> = raw
             .op
             .get("tags")
             .and_then(Value::as_array)
             .map(|t| t.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        let subjects = [base.as_str(), op_id.unwrap_or(""), raw.path.as_str()];
+        let subjects = [
+            base.as_str(),
+            unprefixed.as_str(),
+            op_id.unwrap_or(""),
+            raw.path.as_str(),
+        ];
         let selected = (opts.include.is_empty()
             || opts
                 .include
@@ -288,10 +343,29 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
             });
         }
     }
+    let bound = std::mem::take(&mut cx.bound);
     // A server variable whose default is itself a placeholder (`{your-agent-url}`) is
     // the user's to fill in: it becomes an `${ENV}` reference, like a credential. The
     // spec's own text never names a variable: `$` in it is written `$$`.
     let mut env = auth.env;
+    let mut bind_report = Vec::new();
+    for (name, value) in &opts.bind {
+        let n = bound.get(name).copied().unwrap_or(0);
+        if n == 0 {
+            warnings.push(format!(
+                "--bind {name}: no selected operation has a parameter `{name}`"
+            ));
+        }
+        bind_report.push(format!(
+            "{name} bound to {value} in {n} tool{}",
+            if n == 1 { "" } else { "s" }
+        ));
+        for var in env_refs(value) {
+            if !env.iter().any(|(v, _)| *v == var) {
+                env.push((var, format!("the value of parameter `{name}`")));
+            }
+        }
+    }
     let mut base_url = base_url;
     let spec_urls = opts.base_url.is_none().then_some(&mut base_url);
     for url in spec_urls
@@ -305,7 +379,35 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         }
         *url = placeholders_to_env(url, &dependency, &mut env);
     }
+    // A relative server URL (`/v1.33`, or none at all) is relative to wherever the
+    // spec is served from, which the file does not say: the origin is the user's to
+    // give, like a credential.
+    if opts.base_url.is_none() && !base_url.contains("://") {
+        let var = format!("{}_ORIGIN", dependency.to_ascii_uppercase());
+        env.push((
+            var.clone(),
+            format!(
+                "scheme and host of the API, e.g. https://api.example.com; the spec gives only the path `{}`",
+                if base_url.is_empty() { "/" } else { base_url.as_str() }
+            ),
+        ));
+        base_url = format!("${{{var}}}{base_url}");
+    }
     resolve_successors(&mut tools);
+    let mut no_required = Vec::new();
+    for t in tools.iter_mut() {
+        if t.response_schema
+            .as_ref()
+            .is_some_and(|s| !names_required(s))
+        {
+            t.notes.push("the response schema names no required field: a renamed field cannot show as drift for this tool".into());
+            no_required.push(t.name.clone());
+        }
+        if opts.compact {
+            size::compact(t);
+        }
+    }
+    let (definition_bytes, largest) = size::measure(&tools);
     let mut all_headers: Vec<String> = Vec::new();
     for t in &tools {
         for h in &t.response_headers {
@@ -336,7 +438,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
             .file_name()
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_default(),
-        command: command_line(opts, &dependency),
+        command: command_line(opts, &dependency, &prefix),
         dependency,
         base_url,
         extra_dependencies: extra_deps,
@@ -346,6 +448,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         rate_limit_headers,
         documented_headers: documented.into_iter().collect(),
         owner,
+        schemes: auth.schemes.clone(),
         tools,
         skipped,
         warnings,
@@ -371,7 +474,38 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         skipped: operations::group(&imported.skipped),
         files: refs.files_read(),
         millis: started.elapsed().as_millis(),
+        no_required,
+        definition_bytes,
+        largest,
     };
+    if !owner_given {
+        report.push(format!(
+            "owner: not set — every tool's owner is `{OWNER_PLACEHOLDER}`, which `toolgate check` refuses; re-run with --owner (the person or rota in your organisation alerted when a contract drifts) or edit the file"
+        ));
+    }
+    if auth.schemes.len() > 1 {
+        report.push(format!(
+            "security schemes (choose with --security NAME): {}",
+            auth.schemes.join("; ")
+        ));
+    }
+    report.extend(bind_report);
+    if !stats.no_required.is_empty() {
+        let shown: Vec<&str> = stats
+            .no_required
+            .iter()
+            .take(8)
+            .map(String::as_str)
+            .collect();
+        report.push(format!(
+            "{} of {} response contracts name no required field, so a renamed field cannot show as drift: {}{}",
+            stats.no_required.len(),
+            stats.with_contract,
+            shown.join(", "),
+            if stats.no_required.len() > shown.len() { ", …" } else { "" }
+        ));
+    }
+    report.push(size::report(&stats, opts.compact));
     if !imported.env.is_empty() {
         report.push(format!(
             "export before `toolgate serve`: {}",
@@ -387,11 +521,54 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         report.push(format!("warning: {w}"));
     }
     report.push(summary(&stats));
+    let tools = imported
+        .tools
+        .iter()
+        .map(|t| (t.name.clone(), t.method.clone(), t.path.clone()))
+        .collect();
     Ok(Outcome {
         yaml,
         report,
         stats,
+        tools,
     })
+}
+
+/// The owner written when none is given; `toolgate check` refuses it.
+pub const OWNER_PLACEHOLDER: &str = "<set an owner from your organisation>";
+
+/// Whether an owner is a placeholder (`<…>`) rather than a person or rota.
+pub fn is_placeholder_owner(owner: &str) -> bool {
+    let o = owner.trim();
+    o.starts_with('<') && o.ends_with('>')
+}
+
+/// `${VAR}` names in a value.
+fn env_refs(value: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = value;
+    while let Some(i) = rest.find("${") {
+        let Some(end) = rest[i..].find('}') else {
+            break;
+        };
+        out.push(rest[i + 2..i + end].to_string());
+        rest = &rest[i + end + 1..];
+    }
+    out
+}
+
+/// Whether a schema names a required field anywhere (its `$defs` included).
+fn names_required(schema: &Value) -> bool {
+    match schema {
+        Value::Object(m) => {
+            m.get("required")
+                .and_then(Value::as_array)
+                .is_some_and(|r| !r.is_empty())
+                || m.values().any(names_required)
+        }
+        Value::Array(a) => a.iter().any(names_required),
+        _ => false,
+    }
 }
 
 /// `https://{agent-url}/v1` → `https://${DEP_SERVER_VAR_1}/v1`, recording the variable;
@@ -442,7 +619,7 @@ fn escape_env(text: &str) -> String {
 }
 
 /// `toolgate import openapi spec.yaml --dependency d …`, as it can be run again.
-fn command_line(opts: &Options, dependency: &str) -> String {
+fn command_line(opts: &Options, dependency: &str, prefix: &str) -> String {
     let mut parts = vec![
         "toolgate import openapi".to_string(),
         opts.spec
@@ -459,6 +636,18 @@ fn command_line(opts: &Options, dependency: &str) -> String {
     }
     for d in &opts.allow_dirs {
         parts.push(format!("--allow-dir {}", d.display()));
+    }
+    if !prefix.is_empty() {
+        parts.push(format!("--prefix {prefix}"));
+    }
+    if let Some(s) = &opts.security {
+        parts.push(format!("--security {s}"));
+    }
+    for (k, v) in &opts.bind {
+        parts.push(format!("--bind '{k}={v}'"));
+    }
+    if opts.compact {
+        parts.push("--compact".into());
     }
     for (flag, values) in [
         ("--include", &opts.include),
@@ -533,15 +722,6 @@ pub fn dependency_name(title: &str) -> String {
     s.truncate(40);
     let s = s.trim_end_matches('_').to_string();
     if s.is_empty() { "api".into() } else { s }
-}
-
-fn contact(info: &Value) -> Option<String> {
-    let c = info.get("contact")?;
-    ["email", "url", "name"]
-        .iter()
-        .find_map(|k| c.get(*k).and_then(Value::as_str))
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
 }
 
 fn base_url(root: &Value, dialect: Dialect) -> Option<String> {
@@ -755,6 +935,27 @@ paths:
       responses: {'200': {description: ok}}
 "#;
 
+    fn owned() -> Options {
+        Options {
+            owner: Some("team@mine.example".into()),
+            ..Options::default()
+        }
+    }
+
+    fn run_raw(spec: &str, opts: Options) -> Result<Outcome, String> {
+        let dir = std::env::temp_dir().join(format!(
+            "toolgate-import-{}-{}",
+            std::process::id(),
+            rand::random::<u32>()
+        ));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let file = dir.join("spec.yaml");
+        std::fs::write(&file, spec).map_err(|e| e.to_string())?;
+        let out = run(&Options { spec: file, ..opts });
+        let _ = std::fs::remove_dir_all(&dir);
+        out
+    }
+
     fn import(spec: &str, opts: Options) -> Result<(Value, Outcome), String> {
         let dir = std::env::temp_dir().join(format!(
             "toolgate-import-{}-{}",
@@ -774,9 +975,40 @@ paths:
     }
 
     #[test]
-    fn an_owner_is_required_when_the_spec_names_no_contact() {
-        let e = import(PETS, Options::default()).unwrap_err();
-        assert!(e.contains("--owner"), "{e}");
+    fn without_an_owner_the_config_fails_check_until_one_is_set() {
+        // The spec's contact is the vendor's desk, never the default owner.
+        let spec = PETS.replace(
+            "info: {title: Pet Store, version: 2.3.1}",
+            "info: {title: Pet Store, version: 2.3.1, contact: {email: support@vendor.example}}",
+        );
+        let e = import(&spec, Options::default()).unwrap_err();
+        assert!(
+            e.contains("owner is the placeholder") && e.contains("--owner"),
+            "{e}"
+        );
+        let out = run_raw(&spec, Options::default()).unwrap();
+        assert!(!out.yaml.contains("support@vendor.example"));
+        assert!(
+            out.report.iter().any(|l| l.starts_with("owner: not set")),
+            "{:?}",
+            out.report
+        );
+        // A re-import keeps the owner set in the file.
+        let fixed = out.yaml.replace(OWNER_PLACEHOLDER, "team@mine.example");
+        let again = run_raw(
+            &spec,
+            Options {
+                existing: Some(fixed),
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        assert!(
+            again.yaml.contains("owner: team@mine.example"),
+            "{}",
+            again.yaml
+        );
+        assert!(!again.report.iter().any(|l| l.starts_with("owner: not set")));
     }
 
     #[test]
@@ -904,7 +1136,7 @@ paths:
   /upload:
     put: {operationId: upload, servers: [{url: 'https://'}], responses: {'204': {description: none}}}
 "#;
-        let (doc, out) = import(spec, Options::default()).unwrap();
+        let (doc, out) = import(spec, owned()).unwrap();
         let deps = doc["dependencies"].as_object().unwrap();
         assert_eq!(deps.len(), 3, "{deps:?}");
         let embed_dep = doc["tools"]["embed"]["dependency"].as_str().unwrap();
@@ -938,7 +1170,7 @@ paths:
                                {"name": "n", "in": "formData", "type": "integer", "minimum": 0, "exclusiveMinimum": true, "x-nullable": true}],
                 "responses": {"200": {"description": "ok", "schema": {"$ref": "#/definitions/R"}}}}}},
             "definitions": {"R": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}}"##;
-        let (doc, _) = import(spec, Options::default()).unwrap();
+        let (doc, _) = import(spec, owned()).unwrap();
         assert_eq!(
             doc["dependencies"]["chat"]["base_url"],
             "https://chat.example.com/api"
@@ -963,6 +1195,238 @@ paths:
         assert_eq!(
             t["contract"]["response_schema"]["properties"]["ok"]["type"],
             "boolean"
+        );
+    }
+
+    const TWO_KEYS: &str = r#"
+openapi: 3.0.3
+info: {title: Msg, version: '1.0'}
+servers: [{url: 'https://api.msg.example.com'}]
+components:
+  securitySchemes:
+    AdminKey: {type: apiKey, in: header, name: X-Admin-Key, description: Organisation admin key}
+    ProjectKey: {type: http, scheme: bearer, description: Project API key}
+security: [{AdminKey: []}]
+paths:
+  /Accounts/{account_sid}/Messages:
+    post:
+      operationId: createMessage
+      parameters: [{name: account_sid, in: path, required: true, schema: {type: string}}]
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [To]
+              properties:
+                To: {type: string}
+                Tags: {type: array, items: {type: string}}
+                Meta: {type: object, additionalProperties: {type: string}}
+                Ids: {type: array, items: {type: integer}}
+            encoding:
+              Meta: {style: deepObject, explode: true}
+              Ids: {style: form, explode: false}
+      responses:
+        '201':
+          description: created
+          content: {application/json: {schema: {type: object, properties: {sid: {type: string}, "1_2": {type: string}}}}}
+"#;
+
+    #[test]
+    fn schemes_are_listed_and_chosen_bound_parameters_leave_the_input_forms_keep_their_style() {
+        let (doc, out) = import(
+            TWO_KEYS,
+            Options {
+                security: Some("ProjectKey".into()),
+                bind: vec![("account_sid".into(), "${MSG_ACCOUNT}".into())],
+                ..owned()
+            },
+        )
+        .unwrap();
+        let dep = &doc["dependencies"]["msg"];
+        assert_eq!(dep["headers"]["Authorization"], "Bearer ${MSG_TOKEN}");
+        assert!(dep["headers"].get("X-Admin-Key").is_none());
+        let schemes = out
+            .report
+            .iter()
+            .find(|l| l.starts_with("security schemes"))
+            .unwrap();
+        assert!(
+            schemes.contains("`AdminKey`")
+                && schemes.contains("`ProjectKey`")
+                && schemes.contains("[used]"),
+            "{schemes}"
+        );
+        assert!(out.yaml.contains("# Security scheme: `AdminKey`"));
+        let t = &doc["tools"]["createMessage"];
+        assert_eq!(t["request"]["path"], "/Accounts/${MSG_ACCOUNT}/Messages");
+        assert!(t["input_schema"]["properties"].get("account_sid").is_none());
+        assert!(
+            out.report
+                .iter()
+                .any(|l| l.contains("MSG_ACCOUNT") && l.starts_with("export")),
+            "{:?}",
+            out.report
+        );
+        assert_eq!(
+            t["request"]["form_style"],
+            serde_json::json!({"Tags": "repeat", "Meta": "deep", "Ids": "comma"})
+        );
+        // A contract without any `required` cannot show a rename, and says so.
+        assert!(out.yaml.contains("names no required field"));
+        assert!(
+            out.report
+                .iter()
+                .any(|l| l.starts_with("1 of 1 response contracts name no required field")),
+            "{:?}",
+            out.report
+        );
+        // `1_2` is a string to every YAML reader: quoted.
+        assert!(out.yaml.contains("\"1_2\":"), "{}", out.yaml);
+        assert!(
+            out.report
+                .iter()
+                .any(|l| l.starts_with("tool definitions:"))
+        );
+        // A constant is bound as it is, encoded.
+        let (doc, _) = import(
+            TWO_KEYS,
+            Options {
+                bind: vec![("account_sid".into(), "AC 1".into())],
+                ..owned()
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            doc["tools"]["createMessage"]["request"]["path"],
+            "/Accounts/AC%201/Messages"
+        );
+        let e = import(
+            TWO_KEYS,
+            Options {
+                security: Some("Nope".into()),
+                ..owned()
+            },
+        )
+        .unwrap_err();
+        assert!(e.contains("`AdminKey`, `ProjectKey`"), "{e}");
+    }
+
+    #[test]
+    fn several_apis_live_in_one_file_each_re_importable_with_its_prefix() {
+        let msg = TWO_KEYS.replace("title: Msg", "title: Alpha");
+        let other = TWO_KEYS.replace("title: Msg", "title: Beta");
+        let first = run_raw(
+            &msg,
+            Options {
+                prefix: Some("a_".into()),
+                ..owned()
+            },
+        )
+        .unwrap();
+        assert!(first.yaml.contains("  a_createMessage:"));
+        let both = run_raw(
+            &other,
+            Options {
+                prefix: Some("b_".into()),
+                existing: Some(first.yaml.clone()),
+                ..owned()
+            },
+        )
+        .unwrap();
+        assert!(
+            both.yaml.contains("  a_createMessage:") && both.yaml.contains("  b_createMessage:")
+        );
+        // Re-importing the first API (without repeating --prefix) replaces its tools and
+        // shows the contract change instead of adding `_2` copies.
+        let changed = msg.replace("sid: {type: string}", "sid: {type: integer}");
+        let again = run_raw(
+            &changed,
+            Options {
+                existing: Some(both.yaml.clone()),
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        assert!(!again.yaml.contains("createMessage_2"), "{}", again.yaml);
+        assert!(again.yaml.contains("  b_createMessage:"));
+        assert!(
+            again
+                .report
+                .iter()
+                .any(|l| l.starts_with("a_createMessage: contract 1.0 →")),
+            "{:?}",
+            again.report
+        );
+        assert!(
+            !again.report.iter().any(|l| l.contains("new tool")),
+            "{:?}",
+            again.report
+        );
+        // …and the other API's tools are still its own to re-import.
+        let names = reimport::imported_names(&again.yaml);
+        assert!(
+            names.contains(&"a_createMessage".to_string())
+                && names.contains(&"b_createMessage".to_string())
+        );
+        let env = |_: &str| Some("k".to_string());
+        let dir = std::env::temp_dir();
+        toolgate_config::parse(&dir.join("t.yaml"), &again.yaml, &dir, &env)
+            .map_err(|e| e.to_string())
+            .unwrap();
+    }
+
+    #[test]
+    fn compact_definitions_are_smaller_and_still_enforce_the_full_schema() {
+        let spec = r#"
+openapi: 3.1.0
+info: {title: Big, version: '1'}
+servers: [{url: 'https://big.example.com'}]
+paths:
+  /x:
+    post:
+      operationId: make
+      description: "A very long description. A very long description. A very long description. A very long description. A very long description. A very long description. A very long description. A very long description."
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                a: {type: object, properties: {b: {type: object, properties: {c: {type: object, required: [d], properties: {d: {type: string, description: deep}}}}}}}
+      responses: {'204': {description: none}}
+"#;
+        let (full, full_out) = import(spec, owned()).unwrap();
+        let (short, short_out) = import(
+            spec,
+            Options {
+                compact: true,
+                ..owned()
+            },
+        )
+        .unwrap();
+        assert!(short_out.stats.definition_bytes < full_out.stats.definition_bytes);
+        let t = &short["tools"]["make"];
+        assert_eq!(
+            t["full_input_schema"],
+            full["tools"]["make"]["input_schema"]
+        );
+        assert_ne!(t["input_schema"], t["full_input_schema"]);
+        let dir = std::env::temp_dir();
+        let env = |_: &str| Some("k".to_string());
+        let config =
+            toolgate_config::parse(&dir.join("t.yaml"), &short_out.yaml, &dir, &env).unwrap();
+        let tool = &config.tools["make"];
+        let bad = serde_json::json!({"body": {"a": {"b": {"c": {}}}}});
+        assert!(
+            !tool.input_validator.is_valid(&bad),
+            "the full schema is enforced"
+        );
+        assert!(
+            tool.input_validator
+                .is_valid(&serde_json::json!({"body": {"a": {"b": {"c": {"d": "x"}}}}}))
         );
     }
 }

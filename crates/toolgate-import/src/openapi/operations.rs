@@ -60,8 +60,11 @@ pub struct Tool {
     pub description: String,
     /// `request:` of the config entry.
     pub request: Map<String, Value>,
-    /// `input_schema:`.
+    /// `input_schema:`, what the model sees.
     pub input_schema: Value,
+    /// The full input schema arguments are checked against, when the model sees a
+    /// compact form of it (`--compact`).
+    pub full_input_schema: Option<Value>,
     /// The contract's response schema; `None` when the spec gives no JSON success schema.
     pub response_schema: Option<Value>,
     /// `annotations:`.
@@ -95,6 +98,10 @@ pub struct Context<'a> {
     pub root: &'a Value,
     /// Names of `apiKey` parameters: credentials, never arguments.
     pub credential_params: HashSet<String>,
+    /// Parameters bound in config (name, constant or `${VAR}`), never arguments.
+    pub bind: Vec<(String, String)>,
+    /// How many tools each bound parameter was found in.
+    pub bound: BTreeMap<String, usize>,
 }
 
 /// Lists the operations of the spec in its own order.
@@ -217,6 +224,8 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     let mut form: Vec<(String, String)> = Vec::new();
     let mut json_body: Option<(Value, bool, Option<String>)> = None;
     let mut form_required: Vec<String> = Vec::new();
+    let mut form_style = Map::new();
+    let mut path_binds: Vec<(String, String)> = Vec::new();
     let consumes = consumes(cx.root, op);
 
     for (pfile, p) in &params {
@@ -233,6 +242,22 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             continue;
         }
         if location == "header" && matches!(lname.as_str(), "content-type" | "content-length") {
+            continue;
+        }
+        // A value the model cannot know (an account id) is bound once in config.
+        if matches!(location, "path" | "query" | "header")
+            && let Some((_, value)) = cx.bind.iter().find(|(n, _)| n == name)
+        {
+            *cx.bound.entry(name.to_string()).or_default() += 1;
+            match location {
+                "path" => path_binds.push((name.to_string(), path_value(value))),
+                "query" => {
+                    query.insert(name.to_string(), json!(value));
+                }
+                _ => {
+                    headers.insert(name.to_string(), json!(value));
+                }
+            }
             continue;
         }
         if location == "body" {
@@ -300,6 +325,19 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                 if required {
                     form_required.push(arg.clone());
                 }
+                if raw_schema.get("type").and_then(Value::as_str) == Some("array") {
+                    let style = match p.get("collectionFormat").and_then(Value::as_str) {
+                        Some("multi") => Some("repeat"),
+                        None | Some("csv") => Some("comma"),
+                        Some(other) => {
+                            notes.push(format!("form field `{name}` uses collectionFormat `{other}`, sent as JSON text"));
+                            None
+                        }
+                    };
+                    if let Some(st) = style {
+                        form_style.insert(name.to_string(), json!(st));
+                    }
+                }
             }
             other => {
                 notes.push(format!("parameter `{name}` in `{other}` is not sent"));
@@ -317,6 +355,9 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     }
     // Path placeholders the spec forgot to declare are still arguments.
     for seg in undeclared(&path, &args) {
+        if path_binds.iter().any(|(n, _)| *n == seg) {
+            continue;
+        }
         let arg = unique_arg(&mut used, &seg, "path");
         path = path.replace(&format!("{{{seg}}}"), &format!("{{{arg}}}"));
         args.push(Arg {
@@ -366,8 +407,24 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                             .collect()
                     })
                     .unwrap_or_default();
+                let encoding = m.get("encoding").and_then(Value::as_object);
                 if let Some(props) = resolved.get("properties").and_then(Value::as_object) {
                     for (name, ps) in props {
+                        let structured = conv
+                            .refs_mut()
+                            .deref(&sfile, ps)
+                            .map(|(_, p)| is_structured(&p))
+                            .unwrap_or(false);
+                        if structured {
+                            match form_style_of(encoding.and_then(|e| e.get(name))) {
+                                Ok(st) => {
+                                    form_style.insert(name.clone(), json!(st));
+                                }
+                                Err(other) => notes.push(format!(
+                                    "form field `{name}` uses style `{other}`, sent as JSON text"
+                                )),
+                            }
+                        }
                         let arg = unique_arg(&mut used, name, "body");
                         let schema = conv.part(&sfile, ps);
                         let is_req = req.contains(name);
@@ -400,6 +457,9 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                 ));
             }
         }
+    }
+    for (name, value) in &path_binds {
+        path = path.replace(&format!("{{{name}}}"), value);
     }
     let mut request = Map::new();
     request.insert("method".into(), json!(raw.method.to_uppercase()));
@@ -434,6 +494,10 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             .collect();
         request.insert("body".into(), Value::Object(body));
         body_encoding = Some("form");
+        form_style.retain(|k, _| form.iter().any(|(f, _)| f == k));
+        if !form_style.is_empty() {
+            request.insert("form_style".into(), Value::Object(form_style));
+        }
     }
     if let Some(enc) = body_encoding {
         request.insert("body_encoding".into(), json!(enc));
@@ -525,6 +589,7 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         description,
         request,
         input_schema: input,
+        full_input_schema: None,
         response_schema,
         annotations,
         deprecated,
@@ -676,6 +741,54 @@ fn param_schema(p: &Value, dialect: Dialect) -> Value {
         }
     }
     Value::Object(s)
+}
+
+/// A bound path value: a `${VAR}` reference stays as written (the config expands it
+/// when it is loaded); a constant is percent-encoded as one path segment.
+fn path_value(value: &str) -> String {
+    if value.contains("${") {
+        value.to_string()
+    } else {
+        percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC)
+            .to_string()
+            .replace("%2D", "-")
+            .replace("%2E", ".")
+            .replace("%5F", "_")
+            .replace("%7E", "~")
+    }
+}
+
+/// Whether a form field holds an array or object, which a form has no one way to send.
+fn is_structured(schema: &Value) -> bool {
+    let ty = |t: &str| match schema.get("type") {
+        Some(Value::String(s)) => s == t,
+        Some(Value::Array(a)) => a.iter().any(|x| x == t),
+        _ => false,
+    };
+    ty("array")
+        || ty("object")
+        || schema.get("properties").is_some()
+        || schema.get("items").is_some()
+}
+
+/// How a structured form field is sent, from its OpenAPI `encoding` entry: `style:
+/// deepObject` → `deep` (`a[b]=`, `a[0][b]=`), `form` with `explode: false` → `comma`,
+/// `form` exploded (the default) → `repeat` (`a=1&a=2`).
+fn form_style_of(encoding: Option<&Value>) -> Result<&'static str, String> {
+    let style = encoding
+        .and_then(|e| e.get("style"))
+        .and_then(Value::as_str)
+        .unwrap_or("form");
+    let explode = encoding
+        .and_then(|e| e.get("explode"))
+        .and_then(Value::as_bool)
+        .unwrap_or(style == "form");
+    match (style, explode) {
+        ("deepObject", _) => Ok("deep"),
+        ("form", false) => Ok("comma"),
+        ("form", true) => Ok("repeat"),
+        (other, _) => Err(other.to_string()),
+    }
 }
 
 /// The only value a parameter may take (`enum: [v]` or `const: v`), if there is one.

@@ -2,45 +2,120 @@
 //! they are, and each imported tool whose contract would change is reported with the
 //! same rename-aware diff runtime drift uses, and gets a bumped contract version.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 use toolgate_contract::ResponseContract;
 
-use super::emit::{self, Kept};
+use super::emit::{self, Kept, KeptEntry};
 use super::{Imported, example};
 
-/// Tool names in `existing` written by an import: each is preceded by the
-/// `# METHOD /path` comment the import writes (YAML parsers drop comments, so the text
-/// is read).
-pub fn imported_names(existing: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut marked = false;
+/// The comment lines written directly above each entry of the `tools:` and
+/// `dependencies:` sections of `existing`, by (section, key). YAML parsers drop
+/// comments, so the text is read; keys are written at two spaces, plain or quoted.
+pub fn comments(existing: &str) -> HashMap<(String, String), Vec<String>> {
+    let mut out = HashMap::new();
+    let mut section = String::new();
+    let mut pending: Vec<String> = Vec::new();
     for line in existing.lines() {
-        if let Some(c) = line.strip_prefix("  # ") {
-            if super::operations::METHODS
-                .iter()
-                .any(|m| c.starts_with(&format!("{} /", m.to_ascii_uppercase())))
-            {
-                marked = true;
-            }
+        if line.trim().is_empty() {
             continue;
         }
-        if let Some(name) = line.strip_prefix("  ").and_then(|l| l.strip_suffix(':'))
-            && !name.starts_with(' ')
-            && marked
-        {
-            out.push(name.trim_matches(|c| c == '\'' || c == '"').to_string());
+        if !line.starts_with(' ') && !line.starts_with('#') {
+            section = line.split(':').next().unwrap_or("").trim().to_string();
+            pending.clear();
+            continue;
         }
-        marked = false;
+        if let Some(c) = line.strip_prefix("  # ") {
+            pending.push(c.to_string());
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("  ")
+            && !rest.starts_with(' ')
+            && !rest.starts_with('#')
+            && let Some(key) = key_of(rest)
+        {
+            out.insert((section.clone(), key), std::mem::take(&mut pending));
+        }
+        pending.clear();
     }
     out
 }
 
+/// The key of a `key:` or `key: value` line, unquoted.
+fn key_of(line: &str) -> Option<String> {
+    if line.starts_with('"') {
+        let mut de = serde_json::Deserializer::from_str(line).into_iter::<String>();
+        return de.next()?.ok();
+    }
+    if let Some(rest) = line.strip_prefix('\'') {
+        let end = rest.find("':")?;
+        return Some(rest[..end].replace("''", "'"));
+    }
+    let end = line
+        .find(": ")
+        .or_else(|| line.strip_suffix(':').map(str::len))?;
+    Some(line[..end].to_string())
+}
+
+/// Whether a comment block holds the `# METHOD /path` marker the import writes.
+fn marked(comments: &[String]) -> bool {
+    comments.iter().any(|c| {
+        super::operations::METHODS
+            .iter()
+            .any(|m| c.starts_with(&format!("{} /", m.to_ascii_uppercase())))
+    })
+}
+
+/// Tool names in `existing` written by an import: each is preceded by the
+/// `# METHOD /path` comment the import writes.
+pub fn imported_names(existing: &str) -> Vec<String> {
+    let mut out: Vec<String> = comments(existing)
+        .into_iter()
+        .filter(|((section, _), c)| section == "tools" && marked(c))
+        .map(|((_, name), _)| name)
+        .collect();
+    out.sort();
+    out
+}
+
+/// What an earlier import of `dependency` was run with: the `--prefix` and the owner
+/// of its tools, so a re-import without them keeps both.
+pub fn previous(existing: &str, dependency: &str) -> (Option<String>, Option<String>) {
+    let notes = comments(existing);
+    let prefix = notes
+        .get(&("dependencies".to_string(), dependency.to_string()))
+        .and_then(|c| {
+            c.iter().find_map(|l| {
+                let at = l.find(" --prefix ")?;
+                let rest = &l[at + " --prefix ".len()..];
+                rest.split_whitespace().next().map(str::to_string)
+            })
+        });
+    let imported = imported_names(existing);
+    let owner = yaml_serde::from_str::<Value>(existing)
+        .ok()
+        .and_then(|doc| {
+            doc.get("tools")?
+                .as_object()?
+                .iter()
+                .filter(|(k, v)| replaceable(&imported, dependency, k, v))
+                .find_map(|(_, v)| {
+                    v.get("owner")
+                        .and_then(Value::as_str)
+                        .filter(|o| !super::is_placeholder_owner(o))
+                        .map(str::to_string)
+                })
+        });
+    (prefix, owner)
+}
+
 /// Whether the existing tool entry `name` is one this import may replace: written by
 /// an import, for this dependency (or one of its per-host dependencies).
-fn replaceable(existing: &str, dependency: &str, name: &str, tool: &Value) -> bool {
+fn replaceable(imported: &[String], dependency: &str, name: &str, tool: &Value) -> bool {
     let d = tool.get("dependency").and_then(Value::as_str).unwrap_or("");
     (d == dependency || d.starts_with(&format!("{dependency}_")))
-        && imported_names(existing).iter().any(|n| n == name)
+        && imported.iter().any(|n| n == name)
 }
 
 /// Names of tools in `existing` this import must not take: hand-written ones, and
@@ -49,11 +124,12 @@ pub fn foreign_tools(existing: &str, dependency: &str) -> Vec<String> {
     let Ok(doc) = yaml_serde::from_str::<Value>(existing) else {
         return Vec::new();
     };
+    let imported = imported_names(existing);
     doc.get("tools")
         .and_then(Value::as_object)
         .map(|t| {
             t.iter()
-                .filter(|(k, v)| !replaceable(existing, dependency, k, v))
+                .filter(|(k, v)| !replaceable(&imported, dependency, k, v))
                 .map(|(k, _)| k.clone())
                 .collect()
         })
@@ -104,11 +180,22 @@ pub fn merge(existing: &str, imp: Imported) -> Result<(String, Vec<String>), Str
         .and_then(Value::as_object)
         .unwrap_or(&empty);
     let mut kept = Kept::default();
-    for key in ["gateway", "alerts"] {
-        if let Some(v) = doc.get(key) {
-            kept.top.insert(key.into(), v.clone());
+    if let Some(top) = doc.as_object() {
+        for (k, v) in top {
+            if k != "dependencies" && k != "tools" {
+                kept.top.insert(k.clone(), v.clone());
+            }
         }
     }
+    let notes = comments(existing);
+    let entry = |section: &str, name: &str, value: &Value| KeptEntry {
+        name: name.to_string(),
+        value: value.clone(),
+        comments: notes
+            .get(&(section.to_string(), name.to_string()))
+            .cloned()
+            .unwrap_or_default(),
+    };
     if let Some(deps) = doc.get("dependencies").and_then(Value::as_object) {
         for (k, v) in deps {
             if *k == imp.dependency {
@@ -116,19 +203,20 @@ pub fn merge(existing: &str, imp: Imported) -> Result<(String, Vec<String>), Str
             } else if imp.extra_dependencies.iter().any(|(n, _)| n == k) {
                 // Regenerated with the import.
             } else {
-                kept.deps.insert(k.clone(), v.clone());
+                kept.deps.push(entry("dependencies", k, v));
             }
         }
     }
     let mut report = Vec::new();
     let mut versions = Vec::new();
+    let imported = imported_names(existing);
     for (name, v) in old_tools {
-        let ours = replaceable(existing, &imp.dependency, name, v);
+        let ours = replaceable(&imported, &imp.dependency, name, v);
         let Some(new) = imp.tools.iter().find(|t| t.name == *name).filter(|_| ours) else {
             if ours {
                 report.push(format!("{name}: no longer in the spec; kept as it was"));
             }
-            kept.tools.insert(name.clone(), v.clone());
+            kept.tools.push(entry("tools", name, v));
             continue;
         };
         let old_version = v
@@ -179,12 +267,16 @@ mod tests {
 
     #[test]
     fn imported_entries_are_told_from_hand_written_ones_by_their_comment() {
-        let text = "tools:\n  # GET /pets\n  # weakened: x\n  list_pets:\n    dependency: pets\n  mine:\n    dependency: pets\n  # a note\n  other:\n    dependency: pets\n";
-        assert_eq!(imported_names(text), vec!["list_pets".to_string()]);
+        let text = "tools:\n  # GET /pets\n  # weakened: x\n  list_pets:\n    dependency: pets\n  mine:\n    dependency: pets\n  # a note\n  other:\n    dependency: pets\n  # POST /x\n  \"1_2\":\n    dependency: pets\n";
+        assert_eq!(
+            imported_names(text),
+            vec!["1_2".to_string(), "list_pets".to_string()]
+        );
         let mine = json!({"dependency": "pets"});
-        assert!(replaceable(text, "pets", "list_pets", &mine));
-        assert!(!replaceable(text, "pets", "mine", &mine));
-        assert!(!replaceable(text, "cats", "list_pets", &mine));
+        let imported = imported_names(text);
+        assert!(replaceable(&imported, "pets", "list_pets", &mine));
+        assert!(!replaceable(&imported, "pets", "mine", &mine));
+        assert!(!replaceable(&imported, "cats", "list_pets", &mine));
     }
 
     #[test]

@@ -246,10 +246,16 @@ impl<'a> Converter<'a> {
         if let Some(Value::Object(props)) = s.get("properties") {
             let mut converted = Map::new();
             let mut hidden = Vec::new();
+            // A closed object must still allow its read-only fields: a client that
+            // sends one back (as documented examples do) is ignored by the API, not
+            // refused. They are only left out of `required`.
+            let closed = s.get("additionalProperties") == Some(&Value::Bool(false));
             for (name, p) in props {
                 if self.hidden_on_this_side(file, p) {
                     hidden.push(name.clone());
-                    continue;
+                    if !closed {
+                        continue;
+                    }
                 }
                 converted.insert(name.clone(), self.convert(file, p, depth + 1));
             }
@@ -315,22 +321,22 @@ impl<'a> Converter<'a> {
             let Some(Value::Array(branches)) = s.get(key) else {
                 continue;
             };
-            let mut c: Vec<Value> = Vec::with_capacity(branches.len());
-            for b in branches {
-                let converted = self.convert(file, b, depth + 1);
-                c.push(match discriminator {
-                    Some(d) => self.tag_branch(d, b, converted),
-                    None => converted,
-                });
-            }
+            let c: Vec<Value> = branches
+                .iter()
+                .map(|b| {
+                    let converted = self.convert(file, b, depth + 1);
+                    match discriminator {
+                        Some(d) => self.tag_branch(file, d, b, converted),
+                        None => converted,
+                    }
+                })
+                .collect();
             // Vendor `oneOf`s often list overlapping alternatives (an object and a
-            // looser object), so exactly-one would reject valid responses; with a
-            // discriminator each branch is pinned to its tag and `oneOf` is exact.
-            let keyword = if key == "oneOf" && discriminator.is_some() {
-                "oneOf"
-            } else {
-                "anyOf"
-            };
+            // looser object), so exactly-one would reject valid responses. With a
+            // discriminator each branch is pinned to its tags, which already makes a
+            // tagged instance match one branch; an instance without the (often
+            // optional) tag property must not then fail for matching several.
+            let keyword = "anyOf";
             match out.get_mut(keyword) {
                 Some(Value::Array(existing)) => existing.extend(c),
                 _ => {
@@ -387,34 +393,87 @@ impl<'a> Converter<'a> {
         false
     }
 
-    /// Pins a discriminated branch to the tag values that select it.
-    fn tag_branch(&mut self, discriminator: &Value, raw: &Value, converted: Value) -> Value {
+    /// Pins a discriminated branch to the tag values that select it: the `mapping`
+    /// entries naming it; else the values the branch itself allows for the property
+    /// (`role: {enum: [user]}`, `const`); else, as the standard says for an implicit
+    /// mapping, the schema's name.
+    fn tag_branch(
+        &mut self,
+        file: &Path,
+        discriminator: &Value,
+        raw: &Value,
+        converted: Value,
+    ) -> Value {
         let Some(prop) = discriminator.get("propertyName").and_then(Value::as_str) else {
             return converted;
         };
-        let Some(r) = raw.get("$ref").and_then(Value::as_str) else {
-            return converted;
-        };
-        let mut tags: Vec<Value> = discriminator
-            .get("mapping")
-            .and_then(Value::as_object)
-            .map(|m| {
-                m.iter()
-                    .filter(|(_, target)| {
-                        target.as_str().is_some_and(|t| {
-                            t == r || r.ends_with(&format!("/{t}")) || t.ends_with(r)
+        let r = raw.get("$ref").and_then(Value::as_str);
+        let mut tags: Vec<Value> = match r {
+            Some(r) => discriminator
+                .get("mapping")
+                .and_then(Value::as_object)
+                .map(|m| {
+                    m.iter()
+                        .filter(|(_, target)| {
+                            target.as_str().is_some_and(|t| {
+                                t == r || r.ends_with(&format!("/{t}")) || t.ends_with(r)
+                            })
                         })
-                    })
-                    .map(|(k, _)| Value::String(k.clone()))
-                    .collect()
-            })
-            .unwrap_or_default();
+                        .map(|(k, _)| Value::String(k.clone()))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            None => Vec::new(),
+        };
         if tags.is_empty() {
-            // Without a mapping the tag is the schema's name.
-            let name = r.rsplit('/').next().unwrap_or(r);
-            tags.push(Value::String(name.to_string()));
+            tags = self.own_tags(file, raw, prop, 0);
+        }
+        if tags.is_empty() {
+            match r {
+                Some(r) => tags.push(Value::String(r.rsplit('/').next().unwrap_or(r).to_string())),
+                // An inline branch with no tag of its own cannot be pinned.
+                None => return converted,
+            }
         }
         json!({ "allOf": [converted, { "properties": { prop: { "enum": tags } } }] })
+    }
+
+    /// The values a branch allows for property `prop` by `enum` or `const`, looking
+    /// through `$ref`s and `allOf` parts.
+    fn own_tags(&mut self, file: &Path, branch: &Value, prop: &str, depth: usize) -> Vec<Value> {
+        if depth > 8 {
+            return Vec::new();
+        }
+        let Ok((file, b)) = self.refs.deref(file, branch) else {
+            return Vec::new();
+        };
+        if let Some(p) = b.pointer(&format!(
+            "/properties/{}",
+            prop.replace('~', "~0").replace('/', "~1")
+        )) && let Ok((_, p)) = self.refs.deref(&file, p)
+        {
+            if let Some(c) = p.get("const") {
+                return vec![c.clone()];
+            }
+            if let Some(Value::Array(e)) = p.get("enum") {
+                let e: Vec<Value> = e.iter().filter(|v| !v.is_null()).cloned().collect();
+                if !e.is_empty() {
+                    return e;
+                }
+            }
+        }
+        for part in b
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let found = self.own_tags(&file, part, prop, depth + 1);
+            if !found.is_empty() {
+                return found;
+            }
+        }
+        Vec::new()
     }
 }
 
@@ -699,6 +758,43 @@ mod tests {
             "implicit mapping by name: {s}"
         );
         assert!(!valid(&s, json!({"kind": "fish"})));
+        // Without the (optional) tag, matching both branches is no reason to refuse.
+        assert!(valid(&s, json!({"meow": true})), "{s}");
+    }
+
+    #[test]
+    fn discriminator_without_mapping_reads_each_branch_tag_from_its_enum_or_const() {
+        // As OpenAI's chat messages: `role` is the tag, each branch allows one value.
+        let doc = json!({"components": {"schemas": {
+            "UserMessage": {"type": "object", "required": ["role", "content"], "properties": {
+                "role": {"type": "string", "enum": ["user"]}, "content": {"type": "string"}}},
+            "ToolMessage": {"allOf": [{"type": "object", "required": ["role"], "properties": {
+                "role": {"$ref": "#/components/schemas/ToolRole"}}}, {"required": ["tool_call_id"]}]},
+            "ToolRole": {"type": "string", "const": "tool"},
+            "Untagged": {"type": "object", "properties": {"n": {"type": "integer"}}},
+            "Message": {"oneOf": [{"$ref": "#/components/schemas/UserMessage"},
+                                  {"$ref": "#/components/schemas/ToolMessage"},
+                                  {"$ref": "#/components/schemas/Untagged"}],
+                        "discriminator": {"propertyName": "role"}}
+        }}});
+        let s = convert_in(
+            Dialect::Oas30,
+            Side::Request,
+            doc,
+            "/components/schemas/Message",
+        );
+        assert!(valid(&s, json!({"role": "user", "content": "hi"})), "{s}");
+        assert!(
+            valid(&s, json!({"role": "tool", "tool_call_id": "c1"})),
+            "{s}"
+        );
+        assert!(!valid(&s, json!({"role": "UserMessage", "content": "hi"})));
+        // A branch that gives no value of its own keeps the schema's name.
+        assert!(valid(&s, json!({"role": "Untagged"})));
+        assert!(
+            !valid(&s, json!({"role": "tool"})),
+            "tool_call_id is required"
+        );
     }
 
     #[test]
@@ -710,6 +806,12 @@ mod tests {
         let req = convert(Dialect::Oas30, Side::Request, schema.clone());
         assert!(req["properties"].get("id").is_none());
         assert_eq!(req["required"], json!(["password", "name"]));
+        // A closed object keeps them allowed (not required): echoing one back is harmless.
+        let mut closed = schema.clone();
+        closed["additionalProperties"] = json!(false);
+        let req = convert(Dialect::Oas30, Side::Request, closed);
+        assert!(valid(&req, json!({"id": 1, "password": "p", "name": "n"})));
+        assert!(valid(&req, json!({"password": "p", "name": "n"})));
         let resp = convert(Dialect::Oas30, Side::Response, schema);
         assert!(resp["properties"].get("password").is_none());
         assert_eq!(resp["required"], json!(["id", "name"]));

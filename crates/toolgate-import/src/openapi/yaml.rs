@@ -1,0 +1,235 @@
+//! Writing generated config as YAML that every reader takes the same way.
+//!
+//! A plain scalar means different things to different YAML readers: `1_2`, `0o17`,
+//! `1:30`, `yes`, `off`, `~` and `2001-12-14` are strings to a YAML 1.2 reader (toolgate's)
+//! but an integer, a sexagesimal number, booleans, null and a date to YAML 1.1 readers
+//! (PyYAML, yq, Helm). Spec-derived keys and values are arbitrary text, so a string is
+//! left plain only when it starts with a letter, `_` or `/`, holds only characters with
+//! no YAML meaning, and is not one of the 1.1 words; everything else is double-quoted
+//! (a JSON string is a valid YAML double-quoted scalar).
+
+use serde_json::Value;
+
+/// Words YAML 1.1 or 1.2 readers resolve to a boolean or null, any case.
+const WORDS: &[&str] = &[
+    "y", "n", "yes", "no", "true", "false", "on", "off", "null", "nil", "none",
+];
+
+/// Whether `s` reads back as the same string in every YAML reader when written plain.
+pub fn plain_is_safe(s: &str) -> bool {
+    let Some(first) = s.chars().next() else {
+        return false;
+    };
+    if !(first.is_ascii_alphabetic() || first == '_' || first == '/') {
+        return false;
+    }
+    if s.ends_with(' ') || s.contains(": ") || s.contains(" #") || s.ends_with(':') {
+        return false;
+    }
+    if !s
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "_-./ :@+(),{}$=?&*!%[];~".contains(c))
+    {
+        return false;
+    }
+    !WORDS.contains(&s.to_ascii_lowercase().as_str())
+}
+
+fn scalar(s: &str) -> String {
+    if plain_is_safe(s) {
+        s.to_string()
+    } else {
+        Value::String(s.to_string()).to_string()
+    }
+}
+
+/// `v` as a block-style YAML document (a trailing newline after each entry).
+pub fn to_string(v: &Value) -> String {
+    let mut out = String::new();
+    match v {
+        Value::Object(m) if !m.is_empty() => map(&mut out, m, 0),
+        Value::Array(a) if !a.is_empty() => seq(&mut out, a, 0),
+        other => {
+            out.push_str(&inline(other));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// A value that fits on its key's line: scalars and empty collections.
+fn inline(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) if n.is_f64() => float_text(&n.to_string()),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => scalar(s),
+        Value::Array(_) => "[]".into(),
+        Value::Object(_) => "{}".into(),
+    }
+}
+
+/// A float as both YAML 1.1 (which wants a dot, and a sign on the exponent) and 1.2
+/// read it: `1e20` → `1.0e+20`, `2` → `2.0`.
+fn float_text(t: &str) -> String {
+    let (mantissa, exponent) = match t.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e)),
+        None => (t, None),
+    };
+    let mut out = mantissa.to_string();
+    if !out.contains('.') {
+        out.push_str(".0");
+    }
+    if let Some(e) = exponent {
+        out.push('e');
+        if !e.starts_with(['+', '-']) {
+            out.push('+');
+        }
+        out.push_str(e);
+    }
+    out
+}
+
+fn is_block(v: &Value) -> bool {
+    match v {
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(m) => !m.is_empty(),
+        _ => false,
+    }
+}
+
+fn map(out: &mut String, m: &serde_json::Map<String, Value>, level: usize) {
+    let pad = "  ".repeat(level);
+    for (k, v) in m {
+        out.push_str(&pad);
+        out.push_str(&scalar(k));
+        out.push(':');
+        if is_block(v) {
+            out.push('\n');
+            match v {
+                Value::Object(inner) => map(out, inner, level + 1),
+                Value::Array(items) => seq(out, items, level + 1),
+                _ => {}
+            }
+        } else {
+            out.push(' ');
+            out.push_str(&inline(v));
+            out.push('\n');
+        }
+    }
+}
+
+fn seq(out: &mut String, items: &[Value], level: usize) {
+    let pad = "  ".repeat(level);
+    for item in items {
+        out.push_str(&pad);
+        out.push('-');
+        match item {
+            Value::Object(inner) if !inner.is_empty() => {
+                // The first entry goes on the dash's line, the rest under it.
+                let mut nested = String::new();
+                map(&mut nested, inner, level + 1);
+                out.push(' ');
+                out.push_str(nested.trim_start());
+            }
+            Value::Array(inner) if !inner.is_empty() => {
+                out.push('\n');
+                seq(out, inner, level + 1);
+            }
+            other => {
+                out.push(' ');
+                out.push_str(&inline(other));
+                out.push('\n');
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn anything_a_yaml_1_1_reader_could_take_for_another_type_is_quoted() {
+        for s in [
+            "1_2",
+            "12",
+            "0x1F",
+            "0o17",
+            "0b101",
+            "1:30",
+            "1.5",
+            ".5",
+            "-1",
+            "+1",
+            ".inf",
+            "-.inf",
+            ".NaN",
+            "~",
+            "null",
+            "Null",
+            "yes",
+            "No",
+            "on",
+            "OFF",
+            "y",
+            "N",
+            "true",
+            "2001-12-14",
+            "2001-12-14t21:59:43.10-05:00",
+            "",
+            " a",
+            "a ",
+            "a: b",
+            "a #b",
+            "*x",
+            "&x",
+            "!x",
+            "@x",
+            "%x",
+            "`x",
+            "'x",
+            "\"x",
+            "{x}",
+            "[x]",
+            "x\ny",
+            "é",
+        ] {
+            assert!(!plain_is_safe(s), "{s:?} must be quoted");
+            let text = to_string(&json!({ s: s }));
+            let back: Value = yaml_serde::from_str(&text).unwrap();
+            assert_eq!(back, json!({ s: s }), "{text}");
+        }
+        for s in [
+            "get_pet",
+            "/v1/pets/{id}",
+            "Bearer ${X}",
+            "https://a.example.com/v1",
+        ] {
+            let text = to_string(&json!({ "k": s }));
+            let back: Value = yaml_serde::from_str(&text).unwrap();
+            assert_eq!(back["k"], s, "{text}");
+        }
+        assert!(plain_is_safe("get_pet") && plain_is_safe("application/json"));
+    }
+
+    #[test]
+    fn floats_have_a_dot_and_a_signed_exponent() {
+        assert_eq!(float_text("1e20"), "1.0e+20");
+        assert_eq!(float_text("1.5e-7"), "1.5e-7");
+        assert_eq!(float_text("2"), "2.0");
+        let text = to_string(&json!({"max": 1e20, "k": 3}));
+        assert_eq!(text, "max: 1.0e+20\nk: 3\n");
+    }
+
+    #[test]
+    fn nested_values_round_trip() {
+        let v = json!({"a": {"b": [1, {"c": [], "d": {}}, [true, null]], "e": 2.5},
+                       "f": [], "g": {}, "h": [{"i": 1, "j": {"k": "x"}}]});
+        let text = to_string(&v);
+        let back: Value = yaml_serde::from_str(&text).unwrap();
+        assert_eq!(back, v, "{text}");
+    }
+}
