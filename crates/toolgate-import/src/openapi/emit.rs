@@ -118,7 +118,7 @@ pub fn auth(
             if used == 1 { "" } else { "s" }
         );
         if let Some(d) = s.get("description").and_then(Value::as_str) {
-            line.push_str(&format!(": {}", operations::trim_text(d, 80)));
+            line.push_str(&format!(": {}", super::text::trim_text(d, 80)));
         }
         if chosen.as_deref() == Some(k.as_str()) {
             line.push_str(" [used]");

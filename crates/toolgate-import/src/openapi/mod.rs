@@ -281,7 +281,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
             Err(skip) => skipped.push((label, skip.0)),
         }
     }
-    if let Some(refused) = refs.refused() {
+    if let Some(refused) = cx.refs.refused() {
         return Err(refused.to_string());
     }
     if tools.is_empty() && opts.existing.is_none() {

@@ -7,7 +7,8 @@
 use serde_json::{Map, Value, json};
 
 use super::Stats;
-use super::operations::{Tool, trim_text};
+use super::operations::Tool;
+use super::text::trim_text;
 
 /// Property nesting kept as it is in the compact form; deeper schemas are summarised.
 const KEEP_DEPTH: usize = 2;
