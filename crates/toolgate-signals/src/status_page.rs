@@ -97,6 +97,12 @@ pub fn parse(body: &[u8]) -> Option<PageStatus> {
         .or_else(|| incident_io(root))
 }
 
+/// Parses what a status page or health endpoint answered: its status and its body.
+#[must_use]
+pub fn parse_response(_status: u16, body: &[u8]) -> Option<PageStatus> {
+    parse(body)
+}
+
 /// Atlassian Statuspage v2.
 fn statuspage(root: &Map<String, Value>, status: &Map<String, Value>) -> Option<PageStatus> {
     let indicator = status.get("indicator")?.as_str()?.to_owned();
