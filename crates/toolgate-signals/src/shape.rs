@@ -198,6 +198,14 @@ fn parse_name(name: &str) -> Option<Name> {
             .then_some((i, 1))
         });
     }
+    // `x-user-limit-24hour-remaining`: a `limit` word followed, later, by a part.
+    if word.is_none() {
+        word = tokens.iter().enumerate().find_map(|(i, t)| {
+            (matches!(*t, "limit" | "limits")
+                && tokens[i + 1..].iter().any(|n| part_of(n).is_some()))
+            .then_some((i, 1))
+        });
+    }
     let (at, span) = word?;
     let after = &tokens[at + span..];
     let mut part = None;
@@ -547,6 +555,11 @@ mod tests {
             n("X-RateLimit-Retry-After"),
             Some((s(""), s(""), Part::Retry, None))
         );
+        assert_eq!(
+            n("x-user-limit-24hour-remaining"),
+            Some((s("user"), s("24hour"), Part::Remaining, None))
+        );
+        assert_eq!(n("x-body-limit"), None);
         assert_eq!(n("x-request-id"), None);
         assert_eq!(n("content-length"), None);
         assert_eq!(n("x-ratelimit-bucket-name"), None);

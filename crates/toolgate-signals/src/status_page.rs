@@ -305,7 +305,12 @@ fn overall_of(map: &Map<String, Value>, depth: usize, out: &mut Option<(Health, 
             }
         }
         let n = k.to_ascii_lowercase();
-        let flag = v.as_bool();
+        // `{"ok": 1}` (MongoDB's ping) is a flag too.
+        let flag = v.as_bool().or_else(|| match v.as_u64() {
+            Some(1) if n == "ok" => Some(true),
+            Some(0) if n == "ok" => Some(false),
+            _ => None,
+        });
         let h = match (n.as_str(), flag) {
             ("healthy" | "ok" | "up" | "available" | "ready" | "live", Some(true)) => {
                 Health::Healthy
@@ -333,6 +338,27 @@ fn overall_of(map: &Map<String, Value>, depth: usize, out: &mut Option<(Health, 
             overall_of(inner, depth + 1, out);
         }
     }
+    if out.is_some() || depth > 0 {
+        return;
+    }
+    // Per-role objects with their own flags (Nomad's `client` and `server`): the
+    // worst one wins.
+    let mut worst: Option<(Health, String)> = None;
+    for inner in map
+        .values()
+        .filter_map(Value::as_object)
+        .take(MAX_COMPONENTS)
+    {
+        let mut found = None;
+        overall_of(inner, depth + 1, &mut found);
+        if let Some((h, w)) = found {
+            let prev = worst.as_ref().map_or(Health::Unknown, |(p, _)| *p);
+            if worse(prev, h) != prev || worst.is_none() {
+                worst = Some((h, w));
+            }
+        }
+    }
+    *out = worst;
 }
 
 /// Components or checks: an array of objects with a status, or a map of name → object

@@ -197,6 +197,8 @@ fn says_throttled_code(s: &str) -> bool {
         "calllimitexceeded",
         "apilimitexceeded",
         "provisionedthroughputexceeded",
+        "serverbusy",
+        "overquerylimit",
         "requestsexceeded",
     ]
     .iter()
