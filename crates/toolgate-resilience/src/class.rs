@@ -30,7 +30,8 @@ pub enum ErrorClass {
     ServerError,
     /// The dependency said it is overloaded and when to return (503/529 with Retry-After).
     Overloaded,
-    /// Quota or throttle: 429, GitHub-style 403 with remaining 0, vendor throttle bodies.
+    /// Quota or throttle: 429, GitHub-style 403 with remaining 0, vendor throttle bodies,
+    /// or any other 4xx (but 401, 404, 410) that names a wait.
     RateLimited,
     /// A successful status whose body broke the contract (not JSON, wrong shape, too large),
     /// or a status the contract cannot describe (1xx/3xx as a final answer).

@@ -63,15 +63,19 @@ pub enum BodyCheck {
 ///    2xx whose body failed the schema (some vendors throttle with 200 and an
 ///    error body; calling that drift would page an owner for a quota).
 /// 3. A 2xx with a bad body is [`ErrorClass::ContractDrift`].
-/// 4. 503/529 **without** a hint is [`ErrorClass::ServerError`], not
+/// 4. A 4xx other than 401, 404 and 410 that names a wait (`Retry-After`, or a
+///    `retryDelay`/`retry_after` in its body) is [`ErrorClass::RateLimited`]: the
+///    upstream refused the work and said when to come back (Google's `ABORTED` with
+///    `RetryInfo`, AWS throttles on 400, GraphQL gateways' 400 with `retryAfter`).
+/// 5. 503/529 **without** a hint is [`ErrorClass::ServerError`], not
 ///    `Overloaded`: `overloaded` promises "retry after the hint", and a bare
 ///    503 gives none; treating it as any other 5xx keeps non-idempotent calls
 ///    from being repeated on an ambiguous failure.
-/// 5. 1xx and 3xx as a *final* answer are [`ErrorClass::ContractDrift`]: the
+/// 6. 1xx and 3xx as a *final* answer are [`ErrorClass::ContractDrift`]: the
 ///    HTTP client handles informational responses, and toolgate does not
 ///    follow redirects to hosts the config did not name, so a redirect means
 ///    the endpoint moved — retrying cannot help and the owner must look.
-/// 6. A status outside 100..=599 is [`ErrorClass::ServerError`]: the upstream
+/// 7. A status outside 100..=599 is [`ErrorClass::ServerError`]: the upstream
 ///    is not speaking HTTP properly, an ambiguous failure.
 pub fn classify(attempt: &Attempt) -> Option<ErrorClass> {
     let (status, rate_limited, retry_after, past_sunset, body_ok) = match attempt {
@@ -96,6 +100,11 @@ pub fn classify(attempt: &Attempt) -> Option<ErrorClass> {
         200..=299 => ErrorClass::ContractDrift,
         100..=199 | 300..=399 => ErrorClass::ContractDrift,
         408 => ErrorClass::Timeout,
+        // A refusal that names a wait is a throttle, whatever its 4xx: retrying after
+        // the wait helps, so it must never be told as "will not help".
+        400..=499 if retry_after.is_some() && !matches!(status, 401 | 404 | 410) => {
+            ErrorClass::RateLimited
+        }
         401 | 403 => ErrorClass::Auth,
         410 => ErrorClass::Gone,
         404 if past_sunset => ErrorClass::Gone,

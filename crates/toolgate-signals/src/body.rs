@@ -33,7 +33,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::{MAX_WAIT, Quota, reset};
+use crate::{Deprecation, MAX_WAIT, Quota, reset, walk};
 
 /// How much of a body is ever looked at.
 pub const MAX_BODY_PREFIX: usize = 4096;
@@ -55,6 +55,9 @@ pub struct BodySignals {
     pub reason: Option<String>,
     /// Discord's `"global": true`: every route is limited, not just this one.
     pub global: bool,
+    /// A deprecation or retirement the error body names (`sunset_date`,
+    /// `deprecation_date`, `deprecated: true`).
+    pub deprecation: Option<Deprecation>,
 }
 
 /// Whether a response body is worth giving to [`read`]: any error status (≥ 400), or
@@ -105,7 +108,14 @@ pub fn worth_reading(status: u16, body: &[u8]) -> bool {
 pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
     let prefix = &body[..body.len().min(MAX_BODY_PREFIX)];
     let mut out = BodySignals::default();
-    if !mentions_limits(prefix) {
+    // Waits, throttle words and deprecation dates in any field, at any depth.
+    let walked = walk::walk(prefix, now);
+    out.deprecation = walked.deprecation;
+    if !mentions_limits(prefix)
+        && walked.wait.is_none()
+        && walked.reason.is_none()
+        && !walked.throttled_text
+    {
         return out;
     }
     let strings = |key: &str| values(prefix, key).filter_map(|v| v.as_str().map(str::to_owned));
@@ -120,7 +130,8 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
             })
         })
         .or_else(|| strings("type").find(|t| t == "RATE_LIMITED"))
-        .or_else(|| strings("errorCode").find(|c| c == "REQUEST_LIMIT_EXCEEDED"));
+        .or_else(|| strings("errorCode").find(|c| c == "REQUEST_LIMIT_EXCEEDED"))
+        .or(walked.reason);
     if let Some(wait) = values(prefix, "retry_after")
         .filter_map(|v| v.as_f64())
         .filter_map(seconds)
@@ -129,6 +140,7 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
         out.retry_after = Some(wait);
         out.global = values(prefix, "global").any(|v| v.as_bool() == Some(true));
     }
+    out.retry_after = out.retry_after.max(walked.wait);
     if let Some(status_obj) = values(prefix, "throttleStatus").find(Value::is_object) {
         let requested = values(prefix, "requestedQueryCost").find_map(|v| v.as_f64());
         shopify(&status_obj, requested, &mut out);
@@ -136,7 +148,8 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
     if let Some(rl) = values(prefix, "rateLimit").find(Value::is_object) {
         github_graphql(&rl, now, &mut out);
     }
-    out.rate_limited = reason.is_some() || (status == 429 && out.retry_after.is_some());
+    out.rate_limited =
+        reason.is_some() || walked.throttled_text || (status == 429 && out.retry_after.is_some());
     out.reason = reason;
     out
 }
@@ -159,6 +172,9 @@ impl crate::Signals {
     /// ```
     pub fn absorb_body(&mut self, b: BodySignals) {
         self.rate_limited |= b.rate_limited;
+        if self.deprecation.is_none() {
+            self.deprecation = b.deprecation;
+        }
         self.retry_after = self.retry_after.max(b.retry_after).map(|d| d.min(MAX_WAIT));
         let mut c = crate::quota::Collector {
             quotas: std::mem::take(&mut self.quota),

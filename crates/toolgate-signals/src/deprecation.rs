@@ -127,6 +127,39 @@ pub(crate) fn read(
             warnings.push(text);
         }
     }
+    for (name, value) in h.iter().take(MAX_FIELDS) {
+        match shaped_field(name, value, now) {
+            Some(Shaped::Flag(text)) => {
+                found = true;
+                d.deprecated = true;
+                if let Some(text) = text {
+                    let text = format!("deprecated: {text}");
+                    if !warnings.contains(&text) {
+                        warnings.push(text);
+                    }
+                }
+            }
+            Some(Shaped::Since(t)) => {
+                found = true;
+                d.since = Some(d.since.map_or(t, |s| s.min(t)));
+                d.deprecated |= t <= now;
+            }
+            Some(Shaped::Sunset(t)) => {
+                found = true;
+                d.sunset = d.sunset.or(Some(t));
+            }
+            None => {}
+        }
+    }
+    // A warning that announces a future deprecation date ("will be deprecated on
+    // 2026-01-31") schedules it; one that says "is deprecated" does not declare the
+    // resource deprecated (it may be about one field of the request).
+    for n in notices {
+        if let Some(t) = scheduled_in(&n.text, now) {
+            found = true;
+            d.since = Some(d.since.map_or(t, |s| s.min(t)));
+        }
+    }
     if !found {
         return None;
     }
@@ -139,6 +172,100 @@ pub(crate) fn read(
                 .find_map(|n| n.successor.clone())
         });
     Some(d)
+}
+
+/// Fields examined for vendor deprecation names.
+const MAX_FIELDS: usize = 64;
+/// Longest vendor deprecation text passed on as a warning.
+const MAX_TEXT: usize = 200;
+
+/// What a vendor deprecation field says.
+enum Shaped {
+    /// Deprecated now, with the vendor's text when it sent one.
+    Flag(Option<String>),
+    /// Deprecated (or to be) from this date.
+    Since(DateTime<Utc>),
+    /// Expected to stop working at this date.
+    Sunset(DateTime<Utc>),
+}
+
+/// A field other than the RFC ones whose name says deprecation
+/// (`X-API-Deprecated`, `X-Api-Deprecation-Date`) or retirement (`X-API-Sunset`,
+/// `X-Api-Retirement-Date`, `X-End-Of-Life`, `X-EOL-Date`). Names that speak of
+/// *versions* (`api-deprecated-versions`) list other versions, not the one called, and
+/// are not read.
+fn shaped_field(name: &str, value: &[u8], now: DateTime<Utc>) -> Option<Shaped> {
+    let n = name.trim().to_ascii_lowercase();
+    if n.len() > 64
+        || matches!(
+            n.as_str(),
+            "deprecation" | "sunset" | "link" | "warning" | "x-shopify-api-deprecated-reason"
+        )
+        || n.contains("version")
+    {
+        return None;
+    }
+    let tokens: Vec<&str> = n.split(['-', '_']).collect();
+    let deprecate = tokens.iter().any(|t| t.contains("deprecat"));
+    let retire = tokens
+        .iter()
+        .any(|t| t.contains("sunset") || t.contains("retire") || *t == "eol")
+        || n.contains("end-of-life")
+        || n.contains("endoflife");
+    if !deprecate && !retire {
+        return None;
+    }
+    let v = std::str::from_utf8(value).ok()?.trim();
+    if v.is_empty() {
+        return None;
+    }
+    if retire {
+        return reset::parse_timestamp(v, now).map(Shaped::Sunset);
+    }
+    match header_value(v, now) {
+        Some(Value::Flag(true)) => Some(Shaped::Flag(None)),
+        Some(Value::Flag(false)) => None,
+        Some(Value::Date(t)) => Some(Shaped::Since(t)),
+        None if matches!(v.to_ascii_lowercase().as_str(), "0" | "no" | "off") => None,
+        None if matches!(v.to_ascii_lowercase().as_str(), "1" | "yes" | "on") => {
+            Some(Shaped::Flag(None))
+        }
+        None => Some(Shaped::Flag(Some(v.chars().take(MAX_TEXT).collect()))),
+    }
+}
+
+/// The future date a warning text schedules a deprecation for: "will be deprecated on
+/// 2026-01-31", "deprecated from 2026-01-31", "scheduled for deprecation on …".
+fn scheduled_in(text: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    let lower = text.to_ascii_lowercase();
+    let future = [
+        "will be deprecated",
+        "deprecated from",
+        "deprecated as of",
+        "scheduled for deprecation",
+        "deprecated starting",
+    ]
+    .iter()
+    .any(|p| lower.contains(p));
+    if !future {
+        return None;
+    }
+    let bytes = lower.as_bytes();
+    (0..bytes.len().saturating_sub(9)).find_map(|i| {
+        let w = &bytes[i..i + 10];
+        let shape = w.iter().enumerate().all(|(j, b)| {
+            if j == 4 || j == 7 {
+                *b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
+        if !shape {
+            return None;
+        }
+        let t = reset::parse_timestamp(lower.get(i..i + 10)?, now)?;
+        (t > now).then_some(t)
+    })
 }
 
 enum Value {

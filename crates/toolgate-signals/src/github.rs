@@ -14,7 +14,9 @@ use crate::{Headers, Quota, num, reset};
 
 /// The `x-ratelimit-*` quota, if any of its fields is present and parseable.
 pub(crate) fn quota(h: &Headers<'_>, now: DateTime<Utc>) -> Option<Quota> {
-    let limit = h.get_str("x-ratelimit-limit").and_then(num::parse_u64);
+    // A leading count also reads `100, 100;window=60` (a policy list after the limit).
+    let limit_field = h.get_str("x-ratelimit-limit");
+    let limit = limit_field.and_then(crate::shape::leading_count);
     let used = h.get_str("x-ratelimit-used").and_then(num::parse_u64);
     let remaining = h
         .get_str("x-ratelimit-remaining")
@@ -31,6 +33,9 @@ pub(crate) fn quota(h: &Headers<'_>, now: DateTime<Utc>) -> Option<Quota> {
         limit,
         remaining,
         reset_after,
+        window: limit_field
+            .zip(limit)
+            .and_then(|(v, l)| crate::shape::inline_window(v, l)),
         ..Quota::new(policy)
     };
     (!q.is_empty()).then_some(q)

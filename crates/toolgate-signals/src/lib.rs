@@ -6,7 +6,10 @@
 //! of the first bytes of an error body): no clock, no I/O, and total on any input —
 //! unparseable values are ignored, never errors, never panics.
 //!
-//! One module per header family; each module's `//!` header cites its source.
+//! One module per header family; each module's `//!` header cites its source. Families
+//! no module names are read by their shape (`shape.rs`: rate-limit words and parts in
+//! the field names, values in any unit), error bodies by their words at any depth
+//! (`walk.rs`), and status documents by their health vocabulary ([`status_page`]).
 //! [`read`] is the entry point for headers and [`body::read`] for error bodies; the
 //! per-family parsers are internal, while the shared grammars ([`retry_after`],
 //! [`reset`], [`link`], [`status_page`]) are public.
@@ -43,8 +46,10 @@ pub mod reset;
 pub mod retry_after;
 mod salesforce;
 mod sentry;
+mod shape;
 mod shopify;
 pub mod status_page;
+mod walk;
 mod warning;
 mod x_rate_limit;
 mod zendesk;
@@ -206,6 +211,8 @@ enum Family {
     Gitlab,
     Reddit,
     Sentry,
+    /// Any other family, read by the shape of its names ([`shape`]).
+    Shape,
 }
 
 impl Family {
@@ -230,6 +237,7 @@ impl Family {
                 F::Gitlab,
                 F::Reddit,
                 F::Sentry,
+                F::Shape,
             ],
             Flavour::Ietf => &[F::Ietf],
             Flavour::Github => &[F::Github],
@@ -277,6 +285,7 @@ impl Family {
             Family::PolicyNamed => policy_named::read(h, now, out),
             Family::Gitlab => gitlab::read(h, now, out),
             Family::Sentry => sentry::read(h, now, out),
+            Family::Shape => shape::read(h, now, out),
         }
     }
 }

@@ -68,7 +68,47 @@ pub fn parse_str(value: &str, now: DateTime<Utc>) -> Option<Duration> {
     {
         return Some(d);
     }
+    if let Some(d) = iso_duration(v) {
+        return Some(d.min(MAX_RESET));
+    }
     parse_timestamp(v, now).map(|t| until(t, now, MAX_RESET))
+}
+
+/// An ISO 8601 duration (`PT1M30S`, `P1D`, `PT0.5S`): days, hours, minutes, seconds;
+/// years, months and weeks are refused (their length depends on the calendar).
+pub(crate) fn iso_duration(v: &str) -> Option<Duration> {
+    let rest = v.strip_prefix(['P', 'p'])?;
+    if rest.is_empty() || rest.len() > 40 {
+        return None;
+    }
+    let mut total: u128 = 0;
+    let mut in_time = false;
+    let mut number = String::new();
+    let mut any = false;
+    for c in rest.chars() {
+        match c.to_ascii_uppercase() {
+            'T' if !in_time && number.is_empty() => in_time = true,
+            d if d.is_ascii_digit() || d == '.' || d == ',' => {
+                number.push(if d == ',' { '.' } else { d });
+            }
+            unit => {
+                let (whole, nanos) = num::parse_decimal(&number)?;
+                number.clear();
+                let scale: u128 = match (unit, in_time) {
+                    ('D', false) => 86_400,
+                    ('H', true) => 3_600,
+                    ('M', true) => 60,
+                    ('S', true) => 1,
+                    _ => return None,
+                };
+                let ns =
+                    (u128::from(whole) * 1_000_000_000 + u128::from(nanos)).saturating_mul(scale);
+                total = total.saturating_add(ns);
+                any = true;
+            }
+        }
+    }
+    (any && number.is_empty()).then(|| num::nanos_to_duration(total))
 }
 
 /// A bare number, disambiguated by magnitude (see the module table).
@@ -113,13 +153,41 @@ pub(crate) fn from_delta_secs(secs: i64) -> Duration {
 #[must_use]
 pub fn parse_timestamp(value: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     let v = value.trim();
-    if v.is_empty() || v.len() > 64 {
+    // JavaScript's date text, with its zone name, runs to about 70 bytes.
+    if v.is_empty() || v.len() > 100 {
         return None;
     }
     if let Ok(t) = DateTime::parse_from_rfc3339(v) {
         return Some(t.with_timezone(&Utc));
     }
-    iso8601(v).or_else(|| http_date(v, now))
+    iso8601(v)
+        .or_else(|| http_date(v, now))
+        .or_else(|| js_date(v, now))
+}
+
+/// JavaScript's `Date.prototype.toString()`, which APIs written in JavaScript send as
+/// is: `Tue Feb 16 2021 09:02:42 GMT+0100 (Central European Standard Time)`.
+fn js_date(v: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    let v = v.split_once(" (").map_or(v, |(head, _)| head).trim();
+    let mut tokens: Vec<&str> = v.split_ascii_whitespace().collect();
+    if tokens.len() != 6 || !weekday(tokens[0]) || month(tokens[1]).is_none() {
+        return None;
+    }
+    let zone = tokens[5];
+    let zone = zone
+        .strip_prefix("GMT")
+        .or_else(|| zone.strip_prefix("UTC"))
+        .unwrap_or(zone);
+    let zone = if zone.is_empty() { "GMT" } else { zone };
+    tokens.truncate(5);
+    // Reorder into an IMF-fixdate: day month year time zone.
+    http_date(
+        &format!(
+            "{} {} {} {} {zone}",
+            tokens[2], tokens[1], tokens[3], tokens[4]
+        ),
+        now,
+    )
 }
 
 /// ISO-8601 shapes that RFC 3339 refuses.
@@ -137,6 +205,12 @@ fn iso8601(v: &str) -> Option<DateTime<Utc>> {
         "%Y-%m-%dT%H:%M%:z",
     ];
     let naive = v.strip_suffix(['Z', 'z']).unwrap_or(v);
+    // A bare date (`2026-01-31`), as deprecation and retirement fields give it: midnight UTC.
+    if v.len() == 10
+        && let Ok(d) = chrono::NaiveDate::parse_from_str(v, "%Y-%m-%d")
+    {
+        return d.and_hms_opt(0, 0, 0).map(|t| Utc.from_utc_datetime(&t));
+    }
     for f in NAIVE {
         if let Ok(t) = NaiveDateTime::parse_from_str(naive, f) {
             return Some(Utc.from_utc_datetime(&t));

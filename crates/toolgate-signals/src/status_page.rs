@@ -83,18 +83,21 @@ pub struct PageStatus {
 /// ```
 #[must_use]
 pub fn parse(body: &[u8]) -> Option<PageStatus> {
-    let root: Value = serde_json::from_slice(body).ok()?;
-    let root = root.as_object()?;
-    match root.get("status") {
-        Some(Value::Object(status)) => return statuspage(root, status),
-        Some(Value::String(s)) => return health(root, s),
-        _ => {}
+    let value: Value = serde_json::from_slice(body).ok()?;
+    let known = value.as_object().and_then(|root| match root.get("status") {
+        Some(Value::Object(status)) => statuspage(root, status),
+        Some(Value::String(s)) => health(root, s),
+        _ => instatus(root)
+            .or_else(|| better_stack(root))
+            .or_else(|| status_io(root))
+            .or_else(|| cachet(root))
+            .or_else(|| incident_io(root)),
+    });
+    match known {
+        Some(p) if p.health != Health::Unknown => Some(p),
+        // Not a known format, or a word it does not know: read the vocabulary.
+        other => generic(&value).or(other),
     }
-    instatus(root)
-        .or_else(|| better_stack(root))
-        .or_else(|| status_io(root))
-        .or_else(|| cachet(root))
-        .or_else(|| incident_io(root))
 }
 
 /// Atlassian Statuspage v2.
@@ -160,12 +163,284 @@ fn health(root: &Map<String, Value>, status: &str) -> Option<PageStatus> {
     })
 }
 
+/// The health a status word says, in the common vocabularies: Statuspage component
+/// states, green/yellow/red (Elasticsearch, Heroku), pass/warn/fail
+/// (`application/health+json`), passing/warning/critical (Consul), UP/DOWN (Spring,
+/// MicroProfile), Healthy/Degraded/Unhealthy (ASP.NET Core), ok/failed (RabbitMQ),
+/// Available/Degraded/Unavailable (Azure Resource Health), true/false (etcd).
 fn word_health(s: &str) -> Health {
-    match s.to_ascii_lowercase().as_str() {
-        "pass" | "ok" | "up" => Health::Healthy,
-        "warn" | "degraded" => Health::Degraded,
-        "fail" | "error" | "down" | "out_of_service" => Health::Down,
+    let n: String = s
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .take(40)
+        .collect();
+    match n.as_str() {
+        "pass"
+        | "passing"
+        | "passed"
+        | "ok"
+        | "up"
+        | "green"
+        | "healthy"
+        | "operational"
+        | "available"
+        | "online"
+        | "true"
+        | "good"
+        | "ready"
+        | "live"
+        | "running"
+        | "allsystemsoperational" => Health::Healthy,
+        "warn"
+        | "warning"
+        | "degraded"
+        | "yellow"
+        | "amber"
+        | "degradedperformance"
+        | "partialoutage"
+        | "partial"
+        | "maintenance"
+        | "undermaintenance"
+        | "hasissues"
+        | "minor"
+        | "impaired"
+        | "performanceissues"
+        | "limited" => Health::Degraded,
+        "fail" | "failed" | "failure" | "failing" | "error" | "down" | "critical" | "red"
+        | "unhealthy" | "majoroutage" | "outage" | "unavailable" | "false" | "outofservice"
+        | "downtime" | "offline" | "fatal" => Health::Down,
         _ => Health::Unknown,
+    }
+}
+
+/// The worse of two healths; `Unknown` loses to any reading.
+fn worse(a: Health, b: Health) -> Health {
+    let rank = |h: Health| match h {
+        Health::Unknown => 0,
+        Health::Healthy => 1,
+        Health::Degraded => 2,
+        Health::Down => 3,
+    };
+    if rank(b) > rank(a) { b } else { a }
+}
+
+/// Keys that carry an overall health word.
+fn status_key(k: &str) -> bool {
+    let n: String = k
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    matches!(
+        n.as_str(),
+        "status"
+            | "state"
+            | "health"
+            | "overall"
+            | "overallstatus"
+            | "availabilitystate"
+            | "condition"
+    )
+}
+
+/// Any JSON whose fields carry a health vocabulary: an overall status word (at the top
+/// or in a `properties`/`data`/`result` object), health booleans (`healthy`, `sealed`),
+/// or, failing those, lists and maps of components or checks, where the worst one
+/// wins (a Nagios-style numeric `state` 0/1/2 counts as OK/WARNING/CRITICAL).
+fn generic(root: &Value) -> Option<PageStatus> {
+    let mut overall: Option<(Health, String)> = None;
+    let mut components: Vec<(String, String)> = Vec::new();
+    let mut worst = Health::Unknown;
+    match root {
+        Value::Object(map) => {
+            overall_of(map, 0, &mut overall);
+            for (k, v) in map.iter().take(MAX_COMPONENTS) {
+                collect_components(k, v, &mut components, &mut worst);
+            }
+        }
+        Value::Array(_) => collect_components("checks", root, &mut components, &mut worst),
+        _ => return None,
+    }
+    components.truncate(MAX_COMPONENTS);
+    let (health, indicator) = match overall {
+        Some((h, word)) if h != Health::Unknown => (h, word),
+        _ if worst != Health::Unknown => (worst, format!("{worst:?}").to_ascii_lowercase()),
+        _ => {
+            // Last: top-level fields whose values are health words (`"database": "ok"`).
+            let map = root.as_object()?;
+            let mut h = Health::Unknown;
+            for v in map.values().take(MAX_COMPONENTS) {
+                if let Some(s) = v.as_str() {
+                    h = worse(h, word_health(s));
+                }
+            }
+            if h == Health::Unknown {
+                return None;
+            }
+            (h, format!("{h:?}").to_ascii_lowercase())
+        }
+    };
+    Some(PageStatus {
+        health,
+        indicator,
+        description: None,
+        components,
+    })
+}
+
+/// The overall word of an object, looked for in it and in a few wrapper objects.
+fn overall_of(map: &Map<String, Value>, depth: usize, out: &mut Option<(Health, String)>) {
+    if depth > 2 || out.is_some() {
+        return;
+    }
+    for (k, v) in map {
+        if status_key(k)
+            && let Some(s) = v.as_str()
+        {
+            let h = word_health(s);
+            if h != Health::Unknown {
+                *out = Some((h, s.to_owned()));
+                return;
+            }
+        }
+        let n = k.to_ascii_lowercase();
+        // `{"ok": 1}` (MongoDB's ping) is a flag too.
+        let flag = v.as_bool().or_else(|| match v.as_u64() {
+            Some(1) if n == "ok" => Some(true),
+            Some(0) if n == "ok" => Some(false),
+            _ => None,
+        });
+        let h = match (n.as_str(), flag) {
+            ("healthy" | "ok" | "up" | "available" | "ready" | "live", Some(true)) => {
+                Health::Healthy
+            }
+            ("healthy" | "ok" | "up" | "available" | "ready" | "live", Some(false))
+            | ("sealed" | "down", Some(true))
+            | ("initialized", Some(false)) => Health::Down,
+            ("degraded", Some(true)) => Health::Degraded,
+            _ => Health::Unknown,
+        };
+        if h != Health::Unknown {
+            // A `sealed: true` outweighs an earlier `initialized: true`.
+            let prev = out.as_ref().map_or(Health::Unknown, |(p, _)| *p);
+            *out = Some((worse(prev, h), k.clone()));
+            if h == Health::Down {
+                return;
+            }
+        }
+    }
+    if out.is_some() {
+        return;
+    }
+    for key in ["properties", "data", "result", "attributes", "page"] {
+        if let Some(inner) = map.get(key).and_then(Value::as_object) {
+            overall_of(inner, depth + 1, out);
+        }
+    }
+    if out.is_some() || depth > 0 {
+        return;
+    }
+    // Per-role objects with their own flags (Nomad's `client` and `server`): the
+    // worst one wins.
+    let mut worst: Option<(Health, String)> = None;
+    for inner in map
+        .values()
+        .filter_map(Value::as_object)
+        .take(MAX_COMPONENTS)
+    {
+        let mut found = None;
+        overall_of(inner, depth + 1, &mut found);
+        if let Some((h, w)) = found {
+            let prev = worst.as_ref().map_or(Health::Unknown, |(p, _)| *p);
+            if worse(prev, h) != prev || worst.is_none() {
+                worst = Some((h, w));
+            }
+        }
+    }
+    *out = worst;
+}
+
+/// Components or checks: an array of objects with a status, or a map of name → object
+/// with a status.
+fn collect_components(key: &str, v: &Value, out: &mut Vec<(String, String)>, worst: &mut Health) {
+    let mut one = |name: String, entry: &Value| {
+        let Some(obj) = entry.as_object() else {
+            return;
+        };
+        for (k, s) in obj {
+            if !status_key(k) {
+                continue;
+            }
+            let (h, raw) = match s {
+                Value::String(w) => (word_health(w), w.clone()),
+                // Nagios plugin return codes.
+                Value::Number(n) if k.eq_ignore_ascii_case("state") => match n.as_u64() {
+                    Some(0) => (Health::Healthy, "OK".to_owned()),
+                    Some(1) => (Health::Degraded, "WARNING".to_owned()),
+                    Some(2) => (Health::Down, "CRITICAL".to_owned()),
+                    _ => (Health::Unknown, n.to_string()),
+                },
+                _ => continue,
+            };
+            *worst = worse(*worst, h);
+            if out.len() < MAX_COMPONENTS {
+                out.push((name.clone(), raw));
+            }
+            return;
+        }
+    };
+    let label = |entry: &Value, fallback: &str| {
+        ["name", "Name", "system", "CheckID", "id", "component"]
+            .iter()
+            .find_map(|k| entry.get(*k).and_then(Value::as_str))
+            .map_or_else(|| fallback.to_owned(), str::to_owned)
+    };
+    match v {
+        Value::Array(items) => {
+            for entry in items.iter().take(MAX_COMPONENTS) {
+                one(label(entry, key), entry);
+            }
+        }
+        Value::Object(map)
+            if matches!(
+                key,
+                "components" | "checks" | "entries" | "services" | "details"
+            ) =>
+        {
+            for (name, entry) in map.iter().take(MAX_COMPONENTS) {
+                one(name.clone(), entry);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Parses what a status page or health endpoint answered, status included: a health
+/// endpoint that answers 503 says it is down, whatever its body (Spring Boot,
+/// MicroProfile, ASP.NET Core, Kubernetes `/readyz`, Vault and RabbitMQ all do), so a
+/// 503 is never read as healthy, and a 503 with an unreadable body is still `Down`.
+#[must_use]
+pub fn parse_response(status: u16, body: &[u8]) -> Option<PageStatus> {
+    match parse(body) {
+        Some(p) if status == 503 && matches!(p.health, Health::Healthy | Health::Unknown) => {
+            Some(PageStatus {
+                health: Health::Down,
+                ..p
+            })
+        }
+        Some(p) => Some(p),
+        None if status == 503 => {
+            let text = String::from_utf8_lossy(&body[..body.len().min(512)]);
+            let first = text.lines().map(str::trim).find(|l| !l.is_empty());
+            Some(PageStatus {
+                health: Health::Down,
+                indicator: "HTTP 503".to_owned(),
+                description: first.map(|l| l.chars().take(120).collect()),
+                components: Vec::new(),
+            })
+        }
+        None => None,
     }
 }
 

@@ -88,6 +88,16 @@ const NAMES: &[&str] = &[
     "x-sentry-rate-limit-limit",
     "x-sentry-rate-limit-reset",
     "x-sentry-rate-limit-concurrentremaining",
+    // Read by their shape.
+    "x-sib-ratelimit-remaining",
+    "x-app-rate-limit",
+    "x-app-rate-limit-count",
+    "x-rate-limit-api-token-interval-ms",
+    "x-ratelimit-retry-after",
+    "x-quota-reset",
+    "x-user-limit-24hour-limit",
+    "x-api-deprecation-date",
+    "x-api-retirement-date",
 ];
 
 /// Values close to the grammars, so the interesting branches are exercised.
@@ -123,6 +133,12 @@ const VALUES: &[&str] = &[
     "30 Jun 2024 23:59:59 +0200",
     "1700000060000",
     "299 - \"a, \\\"b\\\", c; use d\"",
+    "20:1,100:120",
+    "PT1M30S",
+    "Tue Feb 16 2021 09:02:42 GMT+0100 (Central European Standard Time)",
+    "limit=100; remaining=0; reset=30",
+    "10/40",
+    "2024-12-01",
     "",
 ];
 
@@ -157,6 +173,11 @@ const BODY_PARTS: &[&str] = &[
     "\"ongoing_incidents\":[",
     "\"current_worst_impact\":\"full_outage\"",
     "\"affected_components\":[{\"name\":\"API\"}]",
+    "\"retryDelay\":\"31s\"",
+    "\"retry_after_ms\":",
+    "\"__type\":\"ThrottlingException\"",
+    "\"sunset_date\":\"2025-01-15\"",
+    "\"checks\":[{\"Status\":\"critical\"}]",
 ];
 
 fn now_strategy() -> impl Strategy<Value = DateTime<Utc>> {
@@ -238,7 +259,7 @@ proptest! {
         let declared = borrowed.iter().any(|(n, _)| {
             let n = n.trim();
             n.eq_ignore_ascii_case("deprecation")
-                || n.eq_ignore_ascii_case("x-shopify-api-deprecated-reason")
+                || n.to_ascii_lowercase().contains("deprecat")
         });
         if !declared {
             prop_assert!(s.deprecation.as_ref().is_none_or(|d| !d.is_deprecated_at(now)));

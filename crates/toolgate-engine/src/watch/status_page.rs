@@ -38,7 +38,10 @@ pub fn spawn(
                 let checked_at = chrono::Utc::now();
                 let report = match client.get(&page.url, FETCH_TIMEOUT, MAX_PAGE_BYTES).await
                 {
-                    Ok((_, body)) => match toolgate_signals::status_page::parse(&body) {
+                    // The status counts: a health endpoint answering 503 is down.
+                    Ok((status, body)) => match toolgate_signals::status_page::parse_response(
+                        status, &body,
+                    ) {
                         Some(p) => StatusReport {
                             page: Some(p),
                             error: None,

@@ -87,6 +87,37 @@ fn table() {
             Some(RateLimited),
         ),
         ("408", resp(408), Some(Timeout)),
+        // A 4xx that names a wait is a throttle, not "will not help".
+        (
+            "400 hint",
+            with(400, false, Some(12), false, Valid),
+            Some(RateLimited),
+        ),
+        (
+            "409 hint (ABORTED with RetryInfo)",
+            with(409, false, Some(0), false, Valid),
+            Some(RateLimited),
+        ),
+        (
+            "403 hint",
+            with(403, false, Some(60), false, Valid),
+            Some(RateLimited),
+        ),
+        (
+            "401 hint",
+            with(401, false, Some(5), false, Valid),
+            Some(Auth),
+        ),
+        (
+            "404 hint",
+            with(404, false, Some(5), false, Valid),
+            Some(ClientError),
+        ),
+        (
+            "410 hint",
+            with(410, false, Some(5), false, Valid),
+            Some(Gone),
+        ),
         (
             "503 hint",
             with(503, false, Some(5), false, Valid),

@@ -186,6 +186,13 @@ fn rpc_error(spec: &ToolSpec, error: RpcError, signals: Option<&Signals>) -> Att
         _ => ErrorClass::ServerError,
     };
     let hint = retry_after(&error).or_else(|| signals.and_then(|s| s.retry_after));
+    // A refusal that names a wait is a throttle: retrying after the wait helps, so it
+    // is never told as "will not help".
+    let class = if class == ErrorClass::ClientError && hint.is_some() {
+        ErrorClass::RateLimited
+    } else {
+        class
+    };
     let message = explain::upstream_text(&error.message, &explain::Secrets::of(spec), 300);
     AttemptResult::Failed {
         class,

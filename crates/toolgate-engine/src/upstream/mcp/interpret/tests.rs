@@ -63,6 +63,25 @@ fn a_rate_limit_error_carries_its_wait() {
 }
 
 #[test]
+fn an_invalid_params_error_that_names_a_wait_is_a_throttle() {
+    let r = interpret(
+        &spec(None),
+        reply(
+            json!({"error": {"code": -32602, "message": "busy", "data": {"retryAfterSeconds": 3}}}),
+        ),
+        None,
+        false,
+    );
+    match r {
+        AttemptResult::Failed { class, hint, .. } => {
+            assert_eq!(class, ErrorClass::RateLimited);
+            assert_eq!(hint, Some(Duration::from_secs(3)));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn a_tool_error_is_the_tools_own_and_keeps_its_result() {
     let result =
         json!({"content": [{"type": "text", "text": "no such user"}], "isError": true});

@@ -1,0 +1,586 @@
+//! Rate-limit headers read by their shape, for the families no vendor module knows.
+//!
+//! Real APIs keep inventing names (`x-sib-ratelimit-remaining`,
+//! `X-Contentful-RateLimit-Second-Limit`, `x-rate-limit-api-token-max`,
+//! `X-App-Rate-Limit: 20:1,100:120`, `x-daily-requests-left`, `X-Quota-Remaining`, …),
+//! but the names are built from the same words. A field name is split at `-` and `_`
+//! and must carry
+//! - a **rate-limit word**: a token containing `ratelimit`, `throttl` or `quota`, the
+//!   pair `rate` `limit`, or (only when directly followed by a part) `call(s)` /
+//!   `request(s)`;
+//! - a **part**: limit (`limit`, `max`, `total`, `capacity`), remaining (`remaining`,
+//!   `left`, `available`), used (`used`, `count`, `consumed`), reset (`reset`,
+//!   `resets`, `next`), a wait (`retry`, `retry-after`, `wait`) or a window (`window`,
+//!   `interval`, `period`), optionally with a unit (`ms`, `seconds`, `minutes`).
+//!
+//! The other tokens name the policy: those after the rate-limit word (`hour`, `second`,
+//! `api-token`), else those before it minus a leading `x` (`sib`, `app`), else
+//! `default`, so a family's bare `-reset` joins its only named policy. Values may be a
+//! number (a leading number of a list, `100, 100;w=60`, with its window), `used/limit`,
+//! `count:window` pairs (with a `…-count` companion), `key=value;` / `key:value;`
+//! lists, or any reset shape [`crate::reset::parse_str`] knows.
+//!
+//! Fields a vendor module reads are skipped here ([`claimed`]), so each field is read by
+//! one reader. Work is bounded: at most [`MAX_FIELDS`] rate-limit fields and
+//! [`MAX_VALUE`] bytes of each value are looked at.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+
+use crate::headers::has_prefix_ci;
+use crate::quota::Collector;
+use crate::{Headers, MAX_WAIT, Quota, num, reset, retry_after};
+
+/// Rate-limit fields examined per response.
+const MAX_FIELDS: usize = 64;
+/// Bytes of one value examined.
+const MAX_VALUE: usize = 256;
+/// Tokens of one field name examined.
+const MAX_TOKENS: usize = 12;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Limit,
+    Remaining,
+    Used,
+    Reset,
+    Retry,
+    Window,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unit {
+    Millis,
+    Seconds,
+    Minutes,
+}
+
+/// One parsed field name.
+#[derive(Debug, PartialEq)]
+struct Name {
+    family: String,
+    policy: String,
+    part: Part,
+    unit: Option<Unit>,
+}
+
+/// One `count:window` field: its family and policy, its pairs, and whether it is the
+/// `-count` companion (used) rather than the limits.
+type Pairs = (String, Vec<(u64, u64)>, bool);
+
+#[derive(Debug, Default)]
+struct Group {
+    family: String,
+    policy: String,
+    /// Whether the policy was named after the rate-limit word.
+    named: bool,
+    limit: Option<u64>,
+    remaining: Option<u64>,
+    used: Option<u64>,
+    reset: Option<Duration>,
+    window: Option<Duration>,
+}
+
+/// Fields the vendor modules read (exact names and prefixes).
+pub(crate) fn claimed(name: &str) -> bool {
+    const EXACT: [&str; 32] = [
+        "retry-after",
+        "retry-after-ms",
+        "x-ms-retry-after-ms",
+        "ratelimit",
+        "ratelimit-policy",
+        "ratelimit-limit",
+        "ratelimit-remaining",
+        "ratelimit-reset",
+        "ratelimit-observed",
+        "ratelimit-resettime",
+        "ratelimit-reason",
+        "beta-ratelimit",
+        "beta-ratelimit-policy",
+        "beta-retry-after",
+        "x-ratelimit-limit",
+        "x-ratelimit-remaining",
+        "x-ratelimit-reset",
+        "x-ratelimit-used",
+        "x-ratelimit-resource",
+        "x-ratelimit-reset-after",
+        "x-ratelimit-bucket",
+        "x-ratelimit-global",
+        "x-ratelimit-scope",
+        "x-ratelimit-nearlimit",
+        "x-rate-limit",
+        "x-rate-limit-limit",
+        "x-rate-limit-remaining",
+        "x-rate-limit-reset",
+        "x-shopify-shop-api-call-limit",
+        "sforce-limit-info",
+        "x-beta-ratelimit-nearlimit",
+        "x-beta-ratelimit-reason",
+    ];
+    const PREFIXES: [&str; 9] = [
+        "anthropic-ratelimit-",
+        "zendesk-ratelimit-",
+        "x-hubspot-ratelimit-",
+        "x-ms-ratelimit-",
+        "x-ms-throttle-",
+        "x-sentry-rate-limit-",
+        "x-ratelimit-limit-",
+        "x-ratelimit-remaining-",
+        "x-ratelimit-reset-",
+    ];
+    EXACT.iter().any(|e| name.eq_ignore_ascii_case(e))
+        || PREFIXES.iter().any(|p| has_prefix_ci(name, p))
+        || policy_named(name)
+}
+
+/// `x-ratelimit-<policy>-{limit,remaining,reset}`, read by the policy-named module.
+fn policy_named(name: &str) -> bool {
+    const P: &str = "x-ratelimit-";
+    if !has_prefix_ci(name, P) {
+        return false;
+    }
+    let rest = name[P.len()..].to_ascii_lowercase();
+    rest.rsplit_once('-').is_some_and(|(policy, f)| {
+        !policy.is_empty() && matches!(f, "limit" | "remaining" | "reset")
+    })
+}
+
+fn part_of(token: &str) -> Option<Part> {
+    Some(match token {
+        "limit" | "max" | "total" | "capacity" | "allowed" => Part::Limit,
+        "remaining" | "remain" | "left" | "available" => Part::Remaining,
+        "used" | "count" | "consumed" | "observed" => Part::Used,
+        "reset" | "resets" | "resettime" | "next" => Part::Reset,
+        "retry" | "retryafter" | "wait" => Part::Retry,
+        "window" | "interval" | "period" => Part::Window,
+        _ => return None,
+    })
+}
+
+fn unit_of(token: &str) -> Option<Unit> {
+    Some(match token {
+        "ms" | "millis" | "milliseconds" | "msec" => Unit::Millis,
+        "s" | "sec" | "secs" | "seconds" => Unit::Seconds,
+        "min" | "mins" | "minutes" => Unit::Minutes,
+        _ => return None,
+    })
+}
+
+/// Splits a field name into its family, policy, part and unit; `None` when it is not
+/// a rate-limit field.
+fn parse_name(name: &str) -> Option<Name> {
+    let lower = name.trim().to_ascii_lowercase();
+    let tokens: Vec<&str> = lower
+        .split(['-', '_'])
+        .filter(|t| !t.is_empty())
+        .take(MAX_TOKENS + 1)
+        .collect();
+    if tokens.len() > MAX_TOKENS {
+        return None;
+    }
+    // Where the rate-limit word is, and how many tokens it spans.
+    let mut word: Option<(usize, usize)> = None;
+    for (i, t) in tokens.iter().enumerate() {
+        if t.contains("ratelimit") || t.contains("throttl") || t.contains("quota") {
+            word = Some((i, 1));
+            break;
+        }
+        if *t == "rate" && tokens.get(i + 1) == Some(&"limit") {
+            word = Some((i, 2));
+            break;
+        }
+    }
+    if word.is_none() {
+        word = tokens.iter().enumerate().find_map(|(i, t)| {
+            (matches!(*t, "call" | "calls" | "request" | "requests")
+                && tokens.get(i + 1).and_then(|n| part_of(n)).is_some())
+            .then_some((i, 1))
+        });
+    }
+    // `x-user-limit-24hour-remaining`: a `limit` word followed, later, by a part.
+    if word.is_none() {
+        word = tokens.iter().enumerate().find_map(|(i, t)| {
+            (matches!(*t, "limit" | "limits")
+                && tokens[i + 1..].iter().any(|n| part_of(n).is_some()))
+            .then_some((i, 1))
+        });
+    }
+    let (at, span) = word?;
+    let after = &tokens[at + span..];
+    let mut part = None;
+    let mut unit = None;
+    let mut policy: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < after.len() {
+        let t = after[i];
+        if part.is_none() && t == "retry" && after.get(i + 1) == Some(&"after") {
+            part = Some(Part::Retry);
+            i += 2;
+            continue;
+        }
+        if part.is_none()
+            && let Some(p) = part_of(t)
+        {
+            // `reset-after` is a delta, read as a reset.
+            part = Some(p);
+            if p == Part::Reset && after.get(i + 1) == Some(&"after") {
+                i += 1;
+            }
+        } else if part.is_some() && unit.is_none() && unit_of(t).is_some() {
+            unit = unit_of(t);
+        } else {
+            policy.push(t);
+        }
+        i += 1;
+    }
+    // `X-App-Rate-Limit`, `X-RateLimit`: the word itself names the limit.
+    let implied = after.is_empty() && tokens[at + span - 1].ends_with("limit");
+    let part = part.or(implied.then_some(Part::Limit))?;
+    let before: Vec<&str> = tokens[..at].iter().copied().filter(|t| *t != "x").collect();
+    Some(Name {
+        family: before.join("-"),
+        policy: policy.join("-"),
+        part,
+        unit,
+    })
+}
+
+pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut seen = 0;
+    // `count:window` pairs need their `-count` companion.
+    let mut pairs: Vec<Pairs> = Vec::new();
+    for (name, value) in h.iter() {
+        let name = name.trim();
+        if claimed(name) {
+            continue;
+        }
+        let Some(parsed) = parse_name(name) else {
+            continue;
+        };
+        seen += 1;
+        if seen > MAX_FIELDS {
+            break;
+        }
+        let value = &value[..value.len().min(MAX_VALUE)];
+        let Ok(text) = std::str::from_utf8(value) else {
+            continue;
+        };
+        let text = text.trim();
+        if let Some(list) = count_window_pairs(text) {
+            let key = format!("{}|{}", parsed.family, parsed.policy);
+            pairs.push((key, list, parsed.part == Part::Used));
+            continue;
+        }
+        let named = !parsed.policy.is_empty();
+        let policy = if named {
+            parsed.policy.clone()
+        } else if !parsed.family.is_empty() {
+            parsed.family.clone()
+        } else {
+            "default".to_owned()
+        };
+        let g = match groups
+            .iter()
+            .position(|g| g.family == parsed.family && g.policy == policy)
+        {
+            Some(i) => &mut groups[i],
+            None => {
+                groups.push(Group {
+                    family: parsed.family.clone(),
+                    policy,
+                    named,
+                    ..Group::default()
+                });
+                let last = groups.len() - 1;
+                &mut groups[last]
+            }
+        };
+        read_value(g, &parsed, text, now, out);
+    }
+    join_bare_groups(&mut groups);
+    for g in groups {
+        let remaining = g
+            .remaining
+            .or_else(|| Some(g.limit?.saturating_sub(g.used?)));
+        out.quota(Quota {
+            limit: g.limit,
+            remaining,
+            reset_after: g.reset,
+            window: g.window,
+            ..Quota::new(g.policy)
+        });
+    }
+    read_pairs(&pairs, out);
+}
+
+/// Reads one value into its group.
+fn read_value(g: &mut Group, name: &Name, text: &str, now: DateTime<Utc>, out: &mut Collector) {
+    if let Some(kv) = key_values(text) {
+        for (k, v) in kv {
+            let part = part_of(&k.to_ascii_lowercase().replace(['-', '_'], ""));
+            let sub = Name {
+                family: String::new(),
+                policy: String::new(),
+                part: match part {
+                    Some(p) => p,
+                    None => continue,
+                },
+                unit: None,
+            };
+            read_value(g, &sub, v, now, out);
+        }
+        return;
+    }
+    match name.part {
+        Part::Limit | Part::Remaining | Part::Used => {
+            if let Some((used, limit)) = used_of_limit(text) {
+                g.limit = g.limit.or(Some(limit));
+                g.used = g.used.or(Some(used));
+                return;
+            }
+            let Some(n) = leading_count(text) else {
+                return;
+            };
+            match name.part {
+                Part::Limit => {
+                    g.limit = g.limit.or(Some(n));
+                    g.window = g.window.or_else(|| inline_window(text, n));
+                }
+                Part::Remaining => g.remaining = g.remaining.or(Some(n)),
+                _ => g.used = g.used.or(Some(n)),
+            }
+        }
+        Part::Reset => {
+            g.reset = g
+                .reset
+                .or_else(|| duration(text, name.unit, now, reset::MAX_RESET));
+        }
+        Part::Window => {
+            g.window = g
+                .window
+                .or_else(|| duration(text, name.unit, now, reset::MAX_RESET));
+        }
+        Part::Retry => {
+            if let Some(d) = duration(text, name.unit, now, MAX_WAIT) {
+                out.wait(d);
+            }
+        }
+    }
+}
+
+/// A family's bare group (no policy after the rate-limit word) that says only when it
+/// resets joins the family's one named policy: `X-Contentful-RateLimit-Reset` belongs
+/// to `X-Contentful-RateLimit-Second-Limit`.
+fn join_bare_groups(groups: &mut Vec<Group>) {
+    let mut i = 0;
+    while i < groups.len() {
+        let bare = &groups[i];
+        if bare.named || bare.limit.is_some() || bare.remaining.is_some() || bare.used.is_some() {
+            i += 1;
+            continue;
+        }
+        let family = bare.family.clone();
+        let named: Vec<usize> = groups
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.named && g.family == family)
+            .map(|(j, _)| j)
+            .collect();
+        if let [j] = named[..] {
+            let bare = groups.remove(i);
+            let j = if j > i { j - 1 } else { j };
+            let g = &mut groups[j];
+            g.reset = g.reset.or(bare.reset);
+            g.window = g.window.or(bare.window);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// `count:window` pairs (`20:1,100:120`): one quota per window; the `-count` field
+/// says how many were used.
+fn read_pairs(pairs: &[Pairs], out: &mut Collector) {
+    for (key, limits, is_count) in pairs {
+        if *is_count {
+            continue;
+        }
+        let used = pairs
+            .iter()
+            .find(|(k, _, c)| *c && k == key)
+            .map(|(_, l, _)| l.as_slice())
+            .unwrap_or_default();
+        let family = key.split('|').next().unwrap_or("");
+        for (limit, window) in limits {
+            let used_now = used.iter().find(|(_, w)| w == window).map(|(n, _)| *n);
+            let name = if family.is_empty() {
+                format!("{window}s")
+            } else {
+                format!("{family}-{window}s")
+            };
+            out.quota(Quota {
+                limit: Some(*limit),
+                remaining: used_now.map(|u| limit.saturating_sub(u)),
+                window: Some(Duration::from_secs(*window).min(reset::MAX_RESET)),
+                ..Quota::new(name)
+            });
+        }
+    }
+}
+
+/// `N:W[,N:W…]` with every member a pair of integers.
+fn count_window_pairs(text: &str) -> Option<Vec<(u64, u64)>> {
+    if !text.contains(':') || text.contains('=') {
+        return None;
+    }
+    text.split(',')
+        .take(16)
+        .map(|p| {
+            let (n, w) = p.trim().split_once(':')?;
+            let (n, w) = (num::parse_u64(n)?, num::parse_u64(w)?);
+            (w > 0).then_some((n, w))
+        })
+        .collect()
+}
+
+/// `key=value; key=value` or `key:value; key:value` (at least one key a part name).
+fn key_values(text: &str) -> Option<Vec<(&str, &str)>> {
+    if !(text.contains('=') || text.contains(':')) || text.starts_with('"') {
+        return None;
+    }
+    let mut out = Vec::new();
+    for member in text.split([';', ',']).take(16) {
+        let member = member.trim();
+        if member.is_empty() {
+            continue;
+        }
+        let (k, v) = member.split_once('=').or_else(|| member.split_once(':'))?;
+        let k = k.trim();
+        if k.is_empty()
+            || !k
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            return None;
+        }
+        out.push((k, v.trim()));
+    }
+    let known = out
+        .iter()
+        .any(|(k, _)| part_of(&k.to_ascii_lowercase().replace(['-', '_'], "")).is_some());
+    (known && !out.is_empty()).then_some(out)
+}
+
+/// `used/limit`, as Shopify and Gorgias send it.
+fn used_of_limit(text: &str) -> Option<(u64, u64)> {
+    let (u, l) = text.split_once('/')?;
+    Some((num::parse_u64(u)?, num::parse_u64(l)?))
+}
+
+/// The leading count of a value: `42`, `42.0`, `100, 100;w=60`. Negative values
+/// (placeholders such as `-1`) are not counts.
+pub(crate) fn leading_count(text: &str) -> Option<u64> {
+    let first = text.split([',', ';', ' ']).next()?.trim();
+    num::parse_u64(first).or_else(|| num::parse_decimal(first).map(|(w, _)| w))
+}
+
+/// The window of the inline policy (`100;w=60` or `100;window=60`) matching `limit`.
+pub(crate) fn inline_window(text: &str, limit: u64) -> Option<Duration> {
+    for member in text.split(',').skip(1).take(16) {
+        let mut parts = member.split(';');
+        let Some(n) = parts.next().and_then(num::parse_u64) else {
+            continue;
+        };
+        if n != limit {
+            continue;
+        }
+        for p in parts {
+            if let Some((k, v)) = p.split_once('=')
+                && matches!(k.trim(), "w" | "window")
+                && let Some(s) = num::parse_u64(v)
+            {
+                return Some(Duration::from_secs(s).min(reset::MAX_RESET));
+            }
+        }
+    }
+    None
+}
+
+/// A duration or instant in any unit: a number in the field's unit (seconds when
+/// none), else every reset shape [`reset::parse_str`] knows.
+fn duration(text: &str, unit: Option<Unit>, now: DateTime<Utc>, cap: Duration) -> Option<Duration> {
+    match unit {
+        Some(Unit::Millis) => num::decimal_millis(text, cap),
+        Some(Unit::Minutes) => num::decimal_seconds(text, cap / 60)
+            .map(|d| d.saturating_mul(60))
+            .map(|d| d.min(cap)),
+        Some(Unit::Seconds) => num::decimal_seconds(text, cap),
+        None => reset::parse_str(text, now)
+            .or_else(|| retry_after::parse(text.as_bytes(), now))
+            .map(|d| d.min(cap)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_by_shape() {
+        let n = |s: &str| parse_name(s).map(|n| (n.family, n.policy, n.part, n.unit));
+        let s = |v: &str| v.to_owned();
+        assert_eq!(
+            n("x-sib-ratelimit-remaining"),
+            Some((s("sib"), s(""), Part::Remaining, None))
+        );
+        assert_eq!(
+            n("X-Contentful-RateLimit-Second-Limit"),
+            Some((s("contentful"), s("second"), Part::Limit, None))
+        );
+        assert_eq!(
+            n("x-rate-limit-api-token-interval-ms"),
+            Some((s(""), s("api-token"), Part::Window, Some(Unit::Millis)))
+        );
+        assert_eq!(
+            n("X-RateLimit-Requests-Left"),
+            Some((s(""), s("requests"), Part::Remaining, None))
+        );
+        assert_eq!(
+            n("x-daily-requests-left"),
+            Some((s("daily"), s(""), Part::Remaining, None))
+        );
+        assert_eq!(
+            n("X-RateLimit-Retry-After"),
+            Some((s(""), s(""), Part::Retry, None))
+        );
+        assert_eq!(
+            n("x-user-limit-24hour-remaining"),
+            Some((s("user"), s("24hour"), Part::Remaining, None))
+        );
+        assert_eq!(n("x-body-limit"), None);
+        assert_eq!(n("x-request-id"), None);
+        assert_eq!(n("content-length"), None);
+        assert_eq!(n("x-ratelimit-bucket-name"), None);
+    }
+
+    #[test]
+    fn values_by_shape() {
+        assert_eq!(
+            count_window_pairs("20:1,100:120"),
+            Some(vec![(20, 1), (100, 120)])
+        );
+        assert_eq!(count_window_pairs("12:00"), None);
+        assert_eq!(count_window_pairs("a:1"), None);
+        assert_eq!(used_of_limit("10/40"), Some((10, 40)));
+        assert_eq!(leading_count("100, 100;window=60"), Some(100));
+        assert_eq!(leading_count("-1"), None);
+        assert_eq!(
+            inline_window("100, 100;window=60, 10000;window=86400", 100),
+            Some(Duration::from_secs(60))
+        );
+        assert!(key_values("limit=100; remaining=0; reset=30").is_some());
+        assert!(key_values("foo=bar").is_none());
+    }
+}

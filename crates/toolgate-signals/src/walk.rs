@@ -1,0 +1,413 @@
+//! Error bodies read by their words, at any depth: the waits, throttle codes and
+//! deprecation dates that real APIs put in JSON (and S3-style XML) errors.
+//!
+//! Field names are compared lower-case with `_`, `-` and other punctuation removed, so
+//! `retry_after`, `retryAfter`, `Retry-After` and `retryafter` are one name. What is
+//! read:
+//! - **waits**: `retry_after`, `retryAfter`, `retry_after_ms`, `retryAfterSeconds`,
+//!   `retryDelay` (google.rpc.RetryInfo), `retry_in`, `wait`, `wait_seconds`,
+//!   `backoff`, `estimated_time`, `cooldown`. The unit comes from the name's suffix
+//!   (`ms`/`millis`/`milliseconds`, `s`/`sec`/`seconds`, `min`/`minutes`), else the
+//!   value's syntax: a protobuf `Duration` or Go duration string (`"30s"`,
+//!   `"0.021s"`, `"1m30s"`), an ISO 8601 duration (`"PT30S"`), a timestamp (the wait
+//!   until it), a `{seconds, nanos}` object, or a bare number of seconds (a bare
+//!   number past [`MAX_WAIT`] is taken as milliseconds).
+//! - **throttle codes**: string values of `code`, `error`, `type`, `__type`, `reason`,
+//!   `status`, `errorType`, `errorCode`, `error_name`, `category` whose words say
+//!   throttled (`rate_limit…`, `Throttling…`, `TooManyRequests`, `RESOURCE_EXHAUSTED`,
+//!   `SlowDown`, `…QuotaExceeded`, `ProvisionedThroughputExceeded`, …), and messages
+//!   (`message`, `description`, `detail`, `error_message`) that say "rate limit",
+//!   "too many requests", "throttled", "request limit reached" or "rate exceeded";
+//!   S3-style `<Code>SlowDown</Code>` in XML.
+//! - **deprecation**: fields naming a deprecation (`deprecated: true`,
+//!   `deprecation_date`) or a retirement (`sunset`, `sunset_date`, `retirement_date`,
+//!   `end_of_life`, `eol_date`, `removal_date`) with a date.
+//!
+//! The walk is bounded: [`MAX_DEPTH`] levels and [`MAX_NODES`] values.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use crate::{Deprecation, MAX_WAIT, num, reset};
+
+const MAX_DEPTH: usize = 8;
+const MAX_NODES: usize = 1024;
+/// Longest message text searched for throttle phrases, and shown as the reason.
+const MAX_MESSAGE: usize = 300;
+
+/// What the walk found.
+#[derive(Debug, Default)]
+pub(crate) struct Walked {
+    pub wait: Option<Duration>,
+    /// A throttle code, shown to the model as is.
+    pub reason: Option<String>,
+    /// A message says, in words, that the caller is throttled.
+    pub throttled_text: bool,
+    pub deprecation: Option<Deprecation>,
+}
+
+/// Reads a JSON (or S3-style XML) error body; nothing when it is neither.
+pub(crate) fn walk(prefix: &[u8], now: DateTime<Utc>) -> Walked {
+    let mut out = Walked::default();
+    match serde_json::from_slice::<Value>(prefix) {
+        Ok(v) => {
+            let mut nodes = 0;
+            visit(&v, 0, &mut nodes, now, &mut out);
+        }
+        Err(_) => xml_code(prefix, &mut out),
+    }
+    out
+}
+
+fn visit(v: &Value, depth: usize, nodes: &mut usize, now: DateTime<Utc>, out: &mut Walked) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match v {
+        Value::Object(map) => {
+            for (k, child) in map {
+                *nodes += 1;
+                if *nodes > MAX_NODES {
+                    return;
+                }
+                field(k, child, now, out);
+                visit(child, depth + 1, nodes, now, out);
+            }
+        }
+        Value::Array(items) => {
+            for child in items {
+                *nodes += 1;
+                if *nodes > MAX_NODES {
+                    return;
+                }
+                visit(child, depth + 1, nodes, now, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A field name without case and punctuation: `retry_after_ms` → `retryafterms`.
+fn normalise(k: &str) -> String {
+    k.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .take(64)
+        .collect()
+}
+
+#[derive(Clone, Copy)]
+enum Unit {
+    Millis,
+    Seconds,
+    Minutes,
+}
+
+/// The wait a field name announces, and the unit its suffix gives.
+fn wait_name(k: &str) -> Option<Option<Unit>> {
+    const SUFFIXES: [(&str, Unit); 8] = [
+        ("milliseconds", Unit::Millis),
+        ("millis", Unit::Millis),
+        ("ms", Unit::Millis),
+        ("seconds", Unit::Seconds),
+        ("secs", Unit::Seconds),
+        ("sec", Unit::Seconds),
+        ("minutes", Unit::Minutes),
+        ("mins", Unit::Minutes),
+    ];
+    const BASES: [&str; 9] = [
+        "retryafter",
+        "retrydelay",
+        "retryin",
+        "wait",
+        "waittime",
+        "backoff",
+        "estimatedtime",
+        "cooldown",
+        "retryinterval",
+    ];
+    if BASES.contains(&k) {
+        return Some(None);
+    }
+    SUFFIXES.iter().find_map(|(suffix, unit)| {
+        let base = k.strip_suffix(suffix)?;
+        let base = base.strip_suffix("in").unwrap_or(base);
+        BASES.contains(&base).then_some(Some(*unit))
+    })
+}
+
+fn field(k: &str, v: &Value, now: DateTime<Utc>, out: &mut Walked) {
+    let k = normalise(k);
+    if let Some(unit) = wait_name(&k)
+        && let Some(d) = wait_value(v, unit, now)
+    {
+        out.wait = out.wait.max(Some(d));
+        return;
+    }
+    if let Value::String(s) = v {
+        if out.reason.is_none() && is_code_field(&k) && says_throttled_code(s) {
+            out.reason = Some(s.chars().take(MAX_MESSAGE).collect());
+        }
+        if is_message_field(&k) && says_throttled_text(s) {
+            out.throttled_text = true;
+        }
+    }
+    deprecation_field(&k, v, now, out);
+}
+
+fn is_code_field(k: &str) -> bool {
+    matches!(
+        k,
+        "code"
+            | "error"
+            | "type"
+            | "reason"
+            | "status"
+            | "errortype"
+            | "errorcode"
+            | "errorname"
+            | "category"
+            | "tag"
+    )
+}
+
+fn is_message_field(k: &str) -> bool {
+    matches!(
+        k,
+        "message" | "description" | "detail" | "errormessage" | "msg" | "errorsummary" | "title"
+    )
+}
+
+/// An error code whose words say "throttled".
+fn says_throttled_code(s: &str) -> bool {
+    if s.len() > 120 {
+        return false;
+    }
+    let n = normalise(s);
+    [
+        "ratelimit",
+        "throttl",
+        "toomanyrequests",
+        "resourceexhausted",
+        "slowdown",
+        "quotaexceeded",
+        "requestlimitexceeded",
+        "calllimitexceeded",
+        "apilimitexceeded",
+        "provisionedthroughputexceeded",
+        "serverbusy",
+        "overquerylimit",
+        "requestsexceeded",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
+}
+
+/// A message that says, in words, that the caller is throttled.
+fn says_throttled_text(s: &str) -> bool {
+    let t: String = s
+        .chars()
+        .take(MAX_MESSAGE)
+        .collect::<String>()
+        .to_lowercase();
+    [
+        "rate limit",
+        "ratelimit",
+        "too many requests",
+        "request limit reached",
+        "throttled",
+        "rate exceeded",
+    ]
+    .iter()
+    .any(|p| t.contains(p))
+}
+
+/// A wait value in any of the shapes in the module header.
+fn wait_value(v: &Value, unit: Option<Unit>, now: DateTime<Utc>) -> Option<Duration> {
+    let d = match v {
+        Value::Number(n) => {
+            let f = n.as_f64().filter(|f| f.is_finite() && *f >= 0.0)?;
+            let secs = match unit {
+                Some(Unit::Millis) => f / 1000.0,
+                Some(Unit::Minutes) => f * 60.0,
+                Some(Unit::Seconds) => f,
+                None if f > MAX_WAIT.as_secs_f64() => f / 1000.0,
+                None => f,
+            };
+            Duration::from_secs_f64(secs.min(MAX_WAIT.as_secs_f64()))
+        }
+        Value::String(s) => {
+            let s = s.trim();
+            match unit {
+                Some(Unit::Millis) => num::decimal_millis(s, MAX_WAIT)?,
+                Some(Unit::Minutes) => num::decimal_seconds(s, MAX_WAIT)?.saturating_mul(60),
+                _ => num::decimal_seconds(s, MAX_WAIT)
+                    .or_else(|| num::go_duration(s, MAX_WAIT))
+                    .or_else(|| reset::iso_duration(s))
+                    .or_else(|| {
+                        reset::parse_timestamp(s, now).map(|t| reset::until(t, now, MAX_WAIT))
+                    })?,
+            }
+        }
+        Value::Object(o) => {
+            // google.protobuf.Duration as an object.
+            let secs = o
+                .get("seconds")
+                .and_then(|s| s.as_u64().or_else(|| s.as_str().and_then(num::parse_u64)))?;
+            let nanos = o
+                .get("nanos")
+                .and_then(Value::as_u64)
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|n| *n < 1_000_000_000)
+                .unwrap_or(0);
+            Duration::new(secs.min(MAX_WAIT.as_secs()), nanos)
+        }
+        _ => return None,
+    };
+    Some(d.min(MAX_WAIT))
+}
+
+/// Deprecation and retirement fields.
+fn deprecation_field(k: &str, v: &Value, now: DateTime<Utc>, out: &mut Walked) {
+    let retire = k.contains("sunset")
+        || k.contains("retire")
+        || k.contains("endoflife")
+        || k == "eol"
+        || k.starts_with("eoldate")
+        || k.contains("removaldate")
+        || k.contains("shutdowndate");
+    let deprecate = k.contains("deprecat");
+    if !retire && !deprecate {
+        return;
+    }
+    let date = v.as_str().and_then(|s| reset::parse_timestamp(s, now));
+    let d = out.deprecation.get_or_insert_with(Deprecation::default);
+    match (retire, date, v) {
+        (true, Some(t), _) => d.sunset = d.sunset.or(Some(t)),
+        (false, Some(t), _) => {
+            d.since = Some(d.since.map_or(t, |s| s.min(t)));
+            d.deprecated |= t <= now;
+        }
+        (false, None, Value::Bool(true)) => d.deprecated = true,
+        _ => {}
+    }
+    if *d == Deprecation::default() {
+        out.deprecation = None;
+    }
+}
+
+/// S3-style XML errors: `<Code>SlowDown</Code>`.
+fn xml_code(prefix: &[u8], out: &mut Walked) {
+    let Ok(text) = std::str::from_utf8(prefix) else {
+        return;
+    };
+    let Some(start) = text.find("<Code>") else {
+        return;
+    };
+    let rest = &text[start + "<Code>".len()..];
+    if let Some(end) = rest.find("</Code>") {
+        let code = rest[..end].trim();
+        if says_throttled_code(code) {
+            out.reason = Some(code.chars().take(MAX_MESSAGE).collect());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now() -> DateTime<Utc> {
+        DateTime::from_timestamp(1_748_779_200, 0).unwrap()
+    }
+
+    #[test]
+    fn waits_in_every_common_form() {
+        let cases: &[(&str, Option<Duration>)] = &[
+            (r#"{"retry_after": 5}"#, Some(Duration::from_secs(5))),
+            (
+                r#"{"error":{"retryAfter": 12}}"#,
+                Some(Duration::from_secs(12)),
+            ),
+            (
+                r#"{"retry_after_ms": 1500}"#,
+                Some(Duration::from_millis(1500)),
+            ),
+            (
+                r#"{"details":{"retryAfterSeconds": 2}}"#,
+                Some(Duration::from_secs(2)),
+            ),
+            (
+                r#"{"d":[{"retryDelay":"0.021s"}]}"#,
+                Some(Duration::from_millis(21)),
+            ),
+            (r#"{"retry_in":"1m30s"}"#, Some(Duration::from_secs(90))),
+            (r#"{"wait_minutes": 2}"#, Some(Duration::from_secs(120))),
+            (
+                r#"{"retryDelay":{"seconds":4,"nanos":500000000}}"#,
+                Some(Duration::from_millis(4500)),
+            ),
+            (
+                r#"{"retryAfter": 9000000}"#,
+                Some(Duration::from_secs(9_000)),
+            ),
+            (r#"{"retry_after": -1}"#, None),
+            (r#"{"retry_after": "soon"}"#, None),
+            (r#"{"wait": true}"#, None),
+        ];
+        for (body, want) in cases {
+            assert_eq!(walk(body.as_bytes(), now()).wait, *want, "{body}");
+        }
+    }
+
+    #[test]
+    fn throttle_words_and_ordinary_errors() {
+        let throttled = [
+            r#"{"__type":"ThrottlingException","message":"Rate exceeded"}"#,
+            r#"{"error":{"message":"(#4) Application request limit reached","code":4}}"#,
+            r#"{"errorType":"RATE_LIMIT"}"#,
+            "<Error><Code>SlowDown</Code></Error>",
+        ];
+        for b in throttled {
+            let w = walk(b.as_bytes(), now());
+            assert!(w.reason.is_some() || w.throttled_text, "{b}");
+        }
+        let ordinary = [
+            r#"{"error":{"type":"invalid_request_error","message":"Missing required param: amount."}}"#,
+            r#"{"code":"PayloadTooLarge","message":"Body exceeds the size limit"}"#,
+            r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+        ];
+        for b in ordinary {
+            let w = walk(b.as_bytes(), now());
+            assert!(w.reason.is_none() && !w.throttled_text, "{b}");
+        }
+    }
+
+    #[test]
+    fn deprecation_fields() {
+        let w = walk(br#"{"error":{"sunset_date":"2025-01-15"}}"#, now());
+        let d = w.deprecation.unwrap();
+        assert!(d.sunset.is_some() && !d.deprecated && d.since.is_none());
+        let w = walk(
+            br#"{"deprecation":{"deprecated":false,"deprecation_date":"2026-02-01"}}"#,
+            now(),
+        );
+        let d = w.deprecation.unwrap();
+        assert!(!d.deprecated && d.since.is_some());
+        assert!(
+            walk(br#"{"deprecated": false}"#, now())
+                .deprecation
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn bounded_on_deep_and_wide_bodies() {
+        let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
+        assert!(walk(deep.as_bytes(), now()).wait.is_none());
+        let wide = format!("[{}{{\"retry_after\":3}}]", "{\"a\":1},".repeat(2000));
+        assert!(walk(wide.as_bytes(), now()).wait.is_none());
+    }
+}

@@ -1,0 +1,257 @@
+//! The reading corpus: real responses documented by vendors (and a few synthetic
+//! variants of documented units), each with the reading toolgate must make of it.
+//!
+//! The cases live in `tests/corpus/*.json`, one file per family, each case citing its
+//! source. Every case is read the way the engine reads a reply — the headers through
+//! [`read`], an error body through [`body::read`], a status or health document through
+//! [`status_page::parse_response`] — and the verdict is classified with
+//! `toolgate_resilience::classify`, so an announced wait that would be told to the model
+//! as "retrying will not help" is counted as an *inverted* meaning.
+//!
+//! The test prints the score per family and fails when the score drops below
+//! [`FLOOR`] or any meaning is inverted (an announced wait told as "will not help").
+//! Cases marked `"named": false` belong to
+//! families no vendor module was written for: they measure how well the readers
+//! generalise.
+
+// A malformed fixture must fail the test loudly, so the harness unwraps.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use toolgate_resilience::{Attempt, BodyCheck, ErrorClass, classify};
+use toolgate_signals::{Flavour, Headers, Signals, Stage, body, read, status_page};
+
+/// Cases read right, out of every case; raised as the readers improve.
+const FLOOR: usize = 120;
+
+const FILES: [(&str, &str); 5] = [
+    (
+        "ratelimit_headers",
+        include_str!("corpus/ratelimit_headers.json"),
+    ),
+    ("body_waits", include_str!("corpus/body_waits.json")),
+    ("deprecation", include_str!("corpus/deprecation.json")),
+    (
+        "status_documents",
+        include_str!("corpus/status_documents.json"),
+    ),
+    ("holdout", include_str!("corpus/holdout.json")),
+];
+
+fn default_now() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2025-06-01T12:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+/// The body bytes of a case: `body` (JSON, serialised) or `body_text` (as is).
+fn body_of(case: &Value) -> Option<Vec<u8>> {
+    if let Some(t) = case.get("body_text").and_then(Value::as_str) {
+        return Some(t.as_bytes().to_vec());
+    }
+    case.get("body").map(|b| serde_json::to_vec(b).unwrap())
+}
+
+fn secs(v: &Value) -> Option<Duration> {
+    v.as_f64().map(Duration::from_secs_f64)
+}
+
+fn close(got: Option<Duration>, want: Option<Duration>) -> bool {
+    match (got, want) {
+        (None, None) => true,
+        (Some(g), Some(w)) => {
+            let (g, w) = (g.as_secs_f64(), w.as_secs_f64());
+            // Whole seconds for resets, milliseconds for sub-second waits.
+            let tolerance = if w < 1.0 { 0.002 } else { 1.0 };
+            (g - w).abs() <= tolerance
+        }
+        _ => false,
+    }
+}
+
+/// The class the engine gives this reading (a non-2xx reply, a body that parsed).
+fn class_of(status: u16, s: &Signals) -> Option<ErrorClass> {
+    classify(&Attempt::Response {
+        status,
+        rate_limited: s.rate_limited,
+        retry_after: s.retry_after,
+        past_sunset: false,
+        body_ok: BodyCheck::Valid,
+    })
+}
+
+/// Checks one case; returns what was read wrong (empty when right) and whether an
+/// announced wait would be told as "will not help".
+fn check(case: &Value) -> (Vec<String>, bool) {
+    let now = case
+        .get("now")
+        .and_then(Value::as_str)
+        .map_or_else(default_now, |t| {
+            DateTime::parse_from_rfc3339(t).unwrap().with_timezone(&Utc)
+        });
+    let status = u16::try_from(case["status"].as_u64().unwrap()).unwrap();
+    let owned: Vec<(String, Vec<u8>)> = case
+        .get("headers")
+        .and_then(Value::as_array)
+        .map(|hs| {
+            hs.iter()
+                .map(|h| {
+                    (
+                        h[0].as_str().unwrap().to_owned(),
+                        h[1].as_str().unwrap().as_bytes().to_vec(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let fields: Vec<(&str, &[u8])> = owned
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_slice()))
+        .collect();
+    let body = body_of(case);
+    let mut s = read(status, &Headers::new(&fields), now, Flavour::Auto);
+    if let Some(b) = &body
+        && body::worth_reading(status, b)
+    {
+        s.absorb_body(body::read(status, b, now));
+    }
+    let expect = &case["expect"];
+    let mut wrong = Vec::new();
+    if let Some(want) = expect.get("rate_limited").and_then(Value::as_bool)
+        && s.rate_limited != want
+    {
+        wrong.push(format!("rate_limited {} (want {want})", s.rate_limited));
+    }
+    if let Some(want) = expect.get("retry_after") {
+        let want = secs(want);
+        if !close(s.retry_after, want) {
+            wrong.push(format!("retry_after {:?} (want {want:?})", s.retry_after));
+        }
+    }
+    if let Some(q) = expect.get("quota") {
+        match s.quota.first() {
+            None => wrong.push("no quota".to_owned()),
+            Some(got) => {
+                let n = |k: &str| q.get(k).and_then(Value::as_u64);
+                if let Some(l) = n("limit")
+                    && got.limit != Some(l)
+                {
+                    wrong.push(format!("limit {:?} (want {l})", got.limit));
+                }
+                if let Some(r) = n("remaining")
+                    && got.remaining != Some(r)
+                {
+                    wrong.push(format!("remaining {:?} (want {r})", got.remaining));
+                }
+                if let Some(t) = q.get("reset_after").and_then(secs)
+                    && !close(got.reset_after, Some(t))
+                {
+                    wrong.push(format!("reset_after {:?} (want {t:?})", got.reset_after));
+                }
+                if let Some(w) = q.get("window").and_then(secs)
+                    && !close(got.window, Some(w))
+                {
+                    wrong.push(format!("window {:?} (want {w:?})", got.window));
+                }
+            }
+        }
+    }
+    if let Some(want) = expect.get("stage").and_then(Value::as_str) {
+        let (stage, date) = match s.deprecation.as_ref().map(|d| d.stage(now)) {
+            None | Some(Stage::Informational) => ("none", None),
+            Some(Stage::Deprecated { since }) => ("deprecated", since),
+            Some(Stage::Scheduled { on }) => ("scheduled", Some(on)),
+            Some(Stage::SunsetOnly { on }) => ("sunset", Some(on)),
+        };
+        if stage != want {
+            wrong.push(format!("stage {stage} (want {want})"));
+        }
+        if let Some(d) = expect.get("date").and_then(Value::as_str) {
+            let got = date.map(|t| t.format("%Y-%m-%d").to_string());
+            if got.as_deref() != Some(d) {
+                wrong.push(format!("date {got:?} (want {d})"));
+            }
+        }
+    }
+    if let Some(want) = expect.get("notice_deprecated").and_then(Value::as_bool) {
+        let got = s.notices.iter().any(|n| n.deprecation);
+        if got != want {
+            wrong.push(format!("notice says deprecated: {got} (want {want})"));
+        }
+    }
+    if let Some(want) = expect.get("health").and_then(Value::as_str) {
+        let got = body
+            .as_deref()
+            .and_then(|b| status_page::parse_response(status, b))
+            .map(|p| format!("{:?}", p.health).to_ascii_lowercase());
+        if got.as_deref() != Some(want) {
+            wrong.push(format!("health {got:?} (want {want})"));
+        }
+    }
+    // An announced wait (or throttle) told to the model as "retrying will not help".
+    let announced = expect.get("retry_after").is_some_and(|v| !v.is_null())
+        || expect.get("rate_limited").and_then(Value::as_bool) == Some(true);
+    let inverted = announced
+        && !(200..300).contains(&status)
+        && matches!(
+            class_of(status, &s),
+            Some(
+                ErrorClass::ClientError
+                    | ErrorClass::Auth
+                    | ErrorClass::Gone
+                    | ErrorClass::ContractDrift
+            )
+        );
+    (wrong, inverted)
+}
+
+#[test]
+fn corpus_is_read_right() {
+    let mut right = 0;
+    let mut total = 0;
+    let mut inverted = Vec::new();
+    let mut report = String::new();
+    for (file, text) in FILES {
+        let doc: Value = serde_json::from_str(text).unwrap();
+        let cases = doc["cases"].as_array().unwrap();
+        let (mut ok, mut ok_unnamed, mut unnamed) = (0, 0, 0);
+        for case in cases {
+            let id = case["id"].as_str().unwrap();
+            assert!(
+                case.get("source").and_then(Value::as_str).is_some(),
+                "{id} cites no source"
+            );
+            let named = case["named"].as_bool().unwrap();
+            let (wrong, inv) = check(case);
+            if inv {
+                inverted.push(id.to_owned());
+            }
+            unnamed += usize::from(!named);
+            if wrong.is_empty() {
+                ok += 1;
+                ok_unnamed += usize::from(!named);
+            } else {
+                report.push_str(&format!("  {file}/{id}: {}\n", wrong.join("; ")));
+            }
+        }
+        println!(
+            "{file}: {ok}/{} right ({ok_unnamed}/{unnamed} of families without a vendor module)",
+            cases.len()
+        );
+        right += ok;
+        total += cases.len();
+    }
+    println!("corpus: {right}/{total} right; inverted meanings: {inverted:?}");
+    print!("{report}");
+    assert!(
+        right >= FLOOR,
+        "corpus score fell to {right}/{total} (floor {FLOOR}):\n{report}"
+    );
+    assert!(
+        inverted.is_empty(),
+        "announced waits told as \"will not help\": {inverted:?}"
+    );
+}
