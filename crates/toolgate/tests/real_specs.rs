@@ -14,8 +14,8 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
-use toolgate_import::openapi::{self, Options, yaml};
 use toolgate_contract::BodyError;
+use toolgate_import::openapi::{self, Options, yaml};
 
 fn why(e: &BodyError) -> String {
     match e {
@@ -369,7 +369,7 @@ fn exercise(label: &str, file: &Path, t: &mut Tally) {
     let checked_in = started.elapsed();
     t.tools += outcome.tools.len();
     let doc: Value = yaml_serde::from_str(&outcome.yaml).unwrap();
-    let root: Value = openapi::load::read(file).unwrap();
+    let root: Value = openapi::load::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
     let reference = Reference::new(&root);
     for (name, method, path) in &outcome.tools {
         let Some(op) = follow(

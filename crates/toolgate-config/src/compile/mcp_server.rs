@@ -507,11 +507,6 @@ mod tests {
         assert_eq!(inherit_env, &["KB_TOKEN", "UNSET_ONE"]);
         // The inherited value is a credential: redacted like `env`'s.
         assert!(ev.dependency.secrets.iter().any(|s| s.0 == "s3cret"));
-        let client = crate::fronting::link::server_spec(ev, 1 << 20);
-        let toolgate_mcp_client::Transport::Stdio { inherit_env, .. } = client.transport else {
-            panic!("stdio");
-        };
-        assert_eq!(inherit_env, ["KB_TOKEN", "UNSET_ONE"]);
 
         let e = parse(
             "mcp_servers:\n  ev:\n    command: [node, server.js]\n    inherit_env: ['A=B']\n    owner: o\n  kb:\n    url: http://127.0.0.1:3001/mcp\n    inherit_env: [KB_TOKEN]\n    owner: o\n",

@@ -53,3 +53,24 @@ pub fn server_spec(spec: &McpServerSpec, max_message_bytes: usize) -> ServerSpec
         limits: toolgate_mcp_client::Limits::default(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stdio_servers_inherit_env_reaches_the_client() {
+        let config = toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            "mcp_servers:\n  ev:\n    command: [node, server.js]\n    inherit_env: [KB_TOKEN, UNSET_ONE]\n    owner: o\n",
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let client = server_spec(&config.mcp_servers["ev"], 1 << 20);
+        let Transport::Stdio { inherit_env, .. } = client.transport else {
+            panic!("stdio");
+        };
+        assert_eq!(inherit_env, ["KB_TOKEN", "UNSET_ONE"]);
+    }
+}

@@ -23,10 +23,10 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use toolgate_config::address;
 use operations::{Context, Tool};
 use refs::Refs;
 use schema::Dialect;
+use toolgate_config::address;
 
 /// What the user asked for.
 #[derive(Debug, Clone, Default)]

@@ -83,8 +83,7 @@ fn an_invalid_params_error_that_names_a_wait_is_a_throttle() {
 
 #[test]
 fn a_tool_error_is_the_tools_own_and_keeps_its_result() {
-    let result =
-        json!({"content": [{"type": "text", "text": "no such user"}], "isError": true});
+    let result = json!({"content": [{"type": "text", "text": "no such user"}], "isError": true});
     let r = interpret(&spec(None), reply(json!({"result": result})), None, false);
     match r {
         AttemptResult::Failed {
@@ -169,12 +168,14 @@ fn upstream_credential_echo_redacted_in_content() {
 fn structured_content_is_checked_against_the_output_schema() {
     let schema = json!({"type": "object", "required": ["results"], "properties": {"results": {"type": "array", "items": {"type": "object", "required": ["snippet"], "properties": {"snippet": {"type": "string"}}}}}});
     let s = spec(Some(schema));
-    let good = json!({"result": {"content": [], "structuredContent": {"results": [{"snippet": "a"}]}}});
+    let good =
+        json!({"result": {"content": [], "structuredContent": {"results": [{"snippet": "a"}]}}});
     assert!(matches!(
         interpret(&s, reply(good), None, false),
         AttemptResult::Success(_)
     ));
-    let renamed = json!({"result": {"content": [], "structuredContent": {"results": [{"excerpt": "a"}]}}});
+    let renamed =
+        json!({"result": {"content": [], "structuredContent": {"results": [{"excerpt": "a"}]}}});
     match interpret(&s, reply(renamed), None, false) {
         AttemptResult::Failed {
             class: ErrorClass::ContractDrift,
