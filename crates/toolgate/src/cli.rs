@@ -41,6 +41,8 @@ pub struct Cli {
     command: Command,
 }
 
+// Parsed once at start-up and consumed: the size of its largest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Serve MCP over streamable HTTP (default) or stdio.
