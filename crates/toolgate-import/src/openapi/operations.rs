@@ -292,10 +292,9 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                 // A literal from the spec: braces in it are text, not placeholders, and `$`
                 // is text, not an environment variable (`${VAR}` is expanded in headers
                 // and queries when the config loads, before the template is read).
-                let value = Template::escape(&text_of(
+                let value = super::escape_env(&Template::escape(&text_of(
                     fixed.as_ref().or(default.as_ref()).unwrap_or(&Value::Null),
-                ))
-                .replace('$', "$$");
+                )));
                 let target = if location == "header" {
                     &mut headers
                 } else {
