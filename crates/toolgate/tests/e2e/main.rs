@@ -11,7 +11,9 @@ mod hostile;
 mod import;
 mod limits;
 mod notes;
+#[cfg(feature = "otel")]
 mod otel;
 mod signals;
+mod tls;
 mod transport;
 mod watch;
