@@ -156,7 +156,7 @@ tools:
     dependency: secure_api
     owner: api-team@example.com
     request: {{ path: /hello }}
-    contract: {{ version: "1", response_schema: {{ type: object, required: [greeting], properties: {{ greeting: {{ type: string }} }} }} }}
+    contract: {{ version: "1.0", response_schema: {{ type: object, required: [greeting], properties: {{ greeting: {{ type: string }} }} }} }}
 "#,
         state = dir.join(format!("{roots}.db")).display()
     );
