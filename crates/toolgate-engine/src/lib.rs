@@ -23,7 +23,14 @@ mod notes;
 pub mod pipeline;
 pub mod status;
 pub mod sync;
+// The OTLP exporter only with the `otel` feature; without it, a stub that refuses a
+// `telemetry.otlp` config with a sentence saying how to rebuild.
+#[cfg(feature = "otel")]
 mod telemetry;
+#[cfg(not(feature = "otel"))]
+#[path = "telemetry_off.rs"]
+mod telemetry;
+pub mod tls;
 pub mod tool_state;
 pub mod upstream;
 pub mod watch;

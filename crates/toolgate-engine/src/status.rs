@@ -165,6 +165,7 @@ pub async fn run_with(
         }
         format!("http://{addr}")
     });
+    crate::tls::init();
     let mut request =
         reqwest::Client::new().get(format!("{}/admin/status", base.trim_end_matches('/')));
     if let Some(token) = &config.gateway.auth_token {

@@ -56,6 +56,7 @@ impl Telemetry {
     pub fn start(otlp: &Otlp) -> anyhow::Result<Arc<Telemetry>> {
         use opentelemetry_otlp::{WithExportConfig as _, WithHttpConfig as _};
         let endpoint = traces_endpoint(&otlp.endpoint);
+        crate::tls::init();
         // The exporter's own client, with the same rules as the upstream one: no
         // redirects (a redirect could carry the spans to another host).
         let http = reqwest::Client::builder()

@@ -188,6 +188,7 @@ fn connect(addr: SocketAddr, max: usize) -> (Connection, mpsc::Receiver<Event>) 
         max_message_bytes: max,
         limits: Default::default(),
     };
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()

@@ -19,6 +19,12 @@ use serde::Serialize;
 
 use toolgate_config::GatewayConfig;
 
+// PostgreSQL only with the `postgres` feature; without it, a stub that refuses to
+// connect with a sentence saying how to rebuild.
+#[cfg(feature = "postgres")]
+mod postgres;
+#[cfg(not(feature = "postgres"))]
+#[path = "postgres_off.rs"]
 mod postgres;
 mod sqlite;
 #[cfg(test)]

@@ -70,6 +70,7 @@ macro_rules! on_both {
                 async fn sqlite() {
                     super::$name(super::Fixture::new("sqlite", stringify!($name))).await;
                 }
+                #[cfg(feature = "postgres")]
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn postgres() {
                     super::$name(super::Fixture::new("postgres", stringify!($name))).await;
@@ -357,6 +358,25 @@ async fn leases_expire_and_are_taken_over(f: Fixture) {
     );
 }
 
+#[cfg(not(feature = "postgres"))]
+#[tokio::test]
+async fn without_the_postgres_feature_a_postgres_state_is_refused_saying_how_to_rebuild() {
+    let err = PostgresStore::connect("postgres://toolgate:s3cret-pw@127.0.0.1:5432/fleet")
+        .await
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("this build has no PostgreSQL support: rebuild with `--features postgres`"),
+        "{text}"
+    );
+    assert!(!text.contains("s3cret-pw"), "{text}");
+    assert!(
+        !err.is_transient(),
+        "a rebuild, not a retry, fixes it: {text}"
+    );
+}
+
+#[cfg(feature = "postgres")]
 #[tokio::test]
 async fn an_unreachable_postgres_fails_fast_naming_host_and_database_but_not_the_password() {
     let port = std::net::TcpListener::bind("127.0.0.1:0")

@@ -419,6 +419,12 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
 
 fn check(path: &Path) -> ExitCode {
     match config::load(path) {
+        Ok(c) if !crate::build::missing(&c).is_empty() => {
+            for missing in crate::build::missing(&c) {
+                eprintln!("error: {missing}");
+            }
+            ExitCode::FAILURE
+        }
         Ok(c) => {
             let apis = c.dependencies.len() - c.mcp_servers.len();
             let servers = if c.mcp_servers.is_empty() {

@@ -4,5 +4,6 @@
 //! draws the layers.
 
 pub mod alerts;
+pub mod build;
 pub mod cli;
 pub mod demo;

@@ -7,5 +7,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
+    // rustls with ring for every HTTPS client, before any is built.
+    toolgate_engine::tls::init();
     toolgate::cli::main()
 }

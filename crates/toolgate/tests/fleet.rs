@@ -194,6 +194,7 @@ fn healthz(addr: &str) -> bool {
 }
 
 async fn metrics(r: &Replica) -> String {
+    toolgate_engine::tls::init();
     reqwest::get(format!("{}/metrics", r.base))
         .await
         .unwrap()

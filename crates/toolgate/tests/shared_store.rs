@@ -213,6 +213,7 @@ impl Replica {
     }
 
     async fn wait_healthy(&mut self) {
+        toolgate_engine::tls::init();
         for _ in 0..600 {
             if let Ok(Some(status)) = self.child.try_wait() {
                 panic!(

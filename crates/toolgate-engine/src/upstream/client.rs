@@ -83,6 +83,7 @@ impl UpstreamClient {
     /// dependency's host). Fails rather than falling back to a default client, which
     /// would follow redirects.
     pub fn new() -> Result<UpstreamClient, reqwest::Error> {
+        crate::tls::init();
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .pool_idle_timeout(Duration::from_secs(90))

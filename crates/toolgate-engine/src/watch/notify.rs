@@ -114,6 +114,7 @@ impl Notifier {
     }
 
     fn start_with(alerts: AlertsConfig, store: Store, settings: Settings) -> Arc<Notifier> {
+        crate::tls::init();
         let client = reqwest::Client::builder()
             .connect_timeout(settings.connect_timeout)
             .timeout(settings.timeout)

@@ -51,6 +51,8 @@ pub fn everything() -> String {
 }
 
 pub fn client() -> reqwest::Client {
+    // reqwest is built without a TLS provider of its own; toolgate installs ring.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()

@@ -67,6 +67,49 @@ fn check_accepts_the_demo_config_shape() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("7 tools"));
 }
 
+/// A fleet's config with traces: a build without PostgreSQL, Redis or the OTLP exporter
+/// says, for each part the config uses, which feature brings it (and fails); a build
+/// with them accepts it. Nothing is connected to either way.
+#[test]
+fn check_names_the_feature_each_part_needs_that_this_build_lacks() {
+    let dir = temp_dir("check-features");
+    let file = dir.join("toolgate.yaml");
+    let demo = toolgate::demo::config_yaml("http://127.0.0.1:9", "127.0.0.1:8765");
+    let mut yaml: String = demo
+        .lines()
+        .map(|line| {
+            if line.starts_with("  state:") {
+                "  state: postgres://toolgate:s3cret@127.0.0.1:9/fleet\n  shared: redis://127.0.0.1:9/0\n"
+                    .to_string()
+            } else {
+                format!("{line}\n")
+            }
+        })
+        .collect();
+    yaml.push_str("telemetry:\n  otlp: { endpoint: \"http://127.0.0.1:9\" }\n");
+    std::fs::write(&file, yaml).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args(["check", "--config"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let parts = [
+        (
+            cfg!(feature = "postgres"),
+            "rebuild with `--features postgres`",
+        ),
+        (cfg!(feature = "redis"), "rebuild with `--features redis`"),
+        (cfg!(feature = "otel"), "rebuild with `--features otel`"),
+    ];
+    for (built, sentence) in parts {
+        assert_eq!(stderr.contains(sentence), !built, "{sentence}: {stderr}");
+    }
+    let all = parts.iter().all(|(built, _)| *built);
+    assert_eq!(out.status.success(), all, "{stderr}");
+    assert!(!stderr.contains("s3cret"), "{stderr}");
+}
+
 #[test]
 fn diff_prints_the_drift_offline_and_exits_1() {
     let dir = temp_dir("diff");
@@ -131,14 +174,14 @@ fn check_errors(dir: &Path, args: &[&str]) -> String {
 }
 
 /// A `toolgate serve` child whose stderr is read line by line; killed on drop.
-struct Serving {
+pub struct Serving {
     child: Child,
     lines: mpsc::Receiver<String>,
     seen: Vec<String>,
 }
 
 impl Serving {
-    fn start(mut cmd: Command) -> Serving {
+    pub fn start(mut cmd: Command) -> Serving {
         let mut child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -164,7 +207,7 @@ impl Serving {
 
     /// Reads stderr until a line contains `needle`; fails with everything read if the
     /// process exits first.
-    fn wait_for(&mut self, needle: &str) -> String {
+    pub fn wait_for(&mut self, needle: &str) -> String {
         loop {
             match self.lines.recv() {
                 Ok(line) => {

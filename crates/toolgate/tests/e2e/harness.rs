@@ -286,6 +286,9 @@ pub enum Era {
 }
 
 pub async fn rmcp_client(url: &str, era: Era) -> RunningService<RoleClient, ()> {
+    // rmcp's reqwest client needs the TLS provider toolgate installs (a test that
+    // spawns the binary has no gateway in this process to install it).
+    toolgate_engine::tls::init();
     let transport = StreamableHttpClientTransport::from_uri(url.to_string());
     let mode = match era {
         Era::Handshake => ClientLifecycleMode::Initialize,

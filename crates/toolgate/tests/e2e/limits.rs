@@ -69,6 +69,8 @@ struct Server {
 
 impl Server {
     fn start(config: &Path, port: u16, nofile: Option<u32>) -> Server {
+        // The test's own HTTP clients need the TLS provider toolgate installs.
+        toolgate_engine::tls::init();
         let bin = env!("CARGO_BIN_EXE_toolgate");
         let listen = format!("127.0.0.1:{port}");
         let args = [

@@ -12,8 +12,10 @@ mod hostile;
 mod import;
 mod limits;
 mod notes;
+#[cfg(feature = "otel")]
 mod otel;
 mod signals;
 mod signals_schema;
+mod tls;
 mod transport;
 mod watch;

@@ -74,6 +74,7 @@ async fn a_restart_restores_open_incidents_instead_of_opening_them_again() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[cfg(feature = "postgres")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn writes_refused_while_postgres_is_down_are_kept_in_order_and_land_once_it_is_back() {
     let pg = toolgate_test_support::TestPostgres::start_local();

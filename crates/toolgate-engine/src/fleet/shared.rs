@@ -1,0 +1,346 @@
+//! The connection to the fleet's Redis: the admission, record and retry scripts, and
+//! the background check that marks the shared state down and up again.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use crate::sync::{read, write};
+use prometheus_client::metrics::gauge::Gauge;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::{Client, Script};
+use toolgate_resilience::BreakerConfig;
+
+use super::{
+    BUDGET_WINDOW_S, BudgetView, Keys, MAX_POLICIES, OP_TIMEOUT, Outcome, Record, Verdict,
+};
+
+/// How often a replica checks whether Redis is reachable.
+const CHECK_EVERY: Duration = Duration::from_millis(500);
+/// How long the check waits for PING: a Redis that takes longer is as good as down.
+const PING_TIMEOUT: Duration = Duration::from_secs(1);
+/// Operations that fail in a row before the replica switches to local state. One
+/// slow answer on a busy machine falls back for that call only; a dead Redis refuses
+/// connections at once, so the few calls it takes to notice cost no timeout.
+const FAILURES_TO_DOWN: u32 = 3;
+/// Added to every advertised reset, as the local pacer does: resets are often whole
+/// seconds rounded down.
+const RESET_SLACK: Duration = Duration::from_secs(1);
+/// An attempt in flight longer than this is forgotten (its replica died, or its record
+/// was lost while Redis was away): no call's deadline is this long.
+const STALE_ATTEMPT: Duration = Duration::from_secs(120);
+/// Two adverts whose resets differ by less than this are of the same window.
+const SAME_WINDOW: Duration = Duration::from_millis(1500);
+/// How long to wait for in-flight replies when a window rolled over and its new reset
+/// is not known yet.
+const POLL: Duration = Duration::from_millis(100);
+
+impl Outcome {
+    fn code(self) -> u8 {
+        match self {
+            Outcome::Success => 0,
+            Outcome::Failure => 1,
+            Outcome::Neutral => 2,
+            Outcome::Unsent => 3,
+        }
+    }
+}
+
+impl BudgetView {
+    fn set(&self, requests: u64, retries: u64) {
+        *crate::sync::lock(&self.totals) = (requests, retries);
+    }
+}
+
+/// The connection to the fleet's Redis and whether it is up. Cheap to clone.
+#[derive(Clone)]
+pub struct Shared {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the URL: it may hold a password.
+        f.debug_struct("Shared")
+            .field("up", &self.is_up())
+            .field("prefix", &self.inner.prefix)
+            .finish_non_exhaustive()
+    }
+}
+
+struct Inner {
+    conn: RwLock<Option<ConnectionManager>>,
+    up: AtomicBool,
+    /// Operations failed in a row.
+    failures: AtomicU32,
+    gauge: Gauge,
+    prefix: String,
+    /// The probe token's value: which replica holds the fleet's probe. Also the
+    /// prefix of this replica's attempt ids.
+    token: String,
+    /// The next attempt id.
+    next_id: std::sync::atomic::AtomicU64,
+    breaker: BreakerConfig,
+    admit: Script,
+    record: Script,
+    retry: Script,
+}
+
+impl Shared {
+    /// Connects to `url` in the background (a Redis that is down at start is the same
+    /// as one that goes down later: calls run on local state meanwhile). `gauge` is
+    /// `toolgate_shared_state_up`. Fails only on a URL that cannot be a Redis URL; the
+    /// error never repeats the URL.
+    pub fn start(url: &str, replica: Option<&str>, gauge: Gauge) -> anyhow::Result<Shared> {
+        Shared::start_with(url, replica, gauge, "toolgate:", BreakerConfig::default())
+    }
+
+    /// [`Shared::start`] with a key prefix (replicas of one fleet share it) and breaker
+    /// timings of its own.
+    pub fn start_with(
+        url: &str,
+        replica: Option<&str>,
+        gauge: Gauge,
+        prefix: &str,
+        breaker: BreakerConfig,
+    ) -> anyhow::Result<Shared> {
+        if url.starts_with("rediss://") {
+            // This build has no TLS for Redis; say so rather than fail on connect.
+            anyhow::bail!(
+                "gateway.shared: rediss:// (TLS) is not supported by this build; use redis:// \
+                 on a private network, or a local TLS-terminating proxy"
+            );
+        }
+        let client = Client::open(url).map_err(|e| {
+            anyhow::anyhow!("gateway.shared is not a usable Redis URL ({:?})", e.kind())
+        })?;
+        gauge.set(0);
+        // Random, not the pid: replicas in containers are all pid 1, and two may share a
+        // name; attempt ids and the probe token must still be unique in the fleet.
+        let nonce: u64 = rand::random();
+        let token = format!("{}:{nonce:016x}", replica.unwrap_or("replica"));
+        let shared = Shared {
+            inner: Arc::new(Inner {
+                conn: RwLock::new(None),
+                up: AtomicBool::new(false),
+                failures: AtomicU32::new(0),
+                gauge,
+                prefix: prefix.to_string(),
+                token,
+                next_id: std::sync::atomic::AtomicU64::new(0),
+                breaker,
+                admit: Script::new(include_str!("admit.lua")),
+                record: Script::new(include_str!("record.lua")),
+                retry: Script::new(include_str!("retry.lua")),
+            }),
+        };
+        let weak = Arc::downgrade(&shared.inner);
+        tokio::spawn(async move { watch(weak, client).await });
+        Ok(shared)
+    }
+
+    /// The key prefix of this fleet.
+    pub fn prefix(&self) -> &str {
+        &self.inner.prefix
+    }
+
+    /// Whether the shared state is in use right now.
+    pub fn is_up(&self) -> bool {
+        self.inner.up.load(Ordering::Relaxed)
+    }
+
+    fn conn(&self) -> Option<ConnectionManager> {
+        if !self.is_up() {
+            return None;
+        }
+        read(&self.inner.conn).clone()
+    }
+
+    /// Asks the fleet whether an attempt may go. `None`: the shared state is down (or
+    /// just failed), decide locally.
+    pub async fn admit(&self, keys: &Keys, deadline_left: Duration) -> Option<Verdict> {
+        let mut conn = self.conn()?;
+        let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
+        let mut inv = self.inner.admit.prepare_invoke();
+        inv.key(&keys.breaker)
+            .key(&keys.probe)
+            .key(&keys.quota)
+            .key(&keys.blocked)
+            .key(&keys.in_flight)
+            .arg(&self.inner.token)
+            .arg(ms(deadline_left))
+            .arg(ms(self.inner.breaker.probe_timeout).max(1))
+            .arg(ms(toolgate_resilience::MIN_ATTEMPT_TIME))
+            .arg(ms(POLL))
+            .arg(self.member(id))
+            .arg(ms(STALE_ATTEMPT));
+        let reply: (i64, i64) = self.run(inv.invoke_async(&mut conn)).await?;
+        let d = Duration::from_millis(u64::try_from(reply.1).unwrap_or(0));
+        Some(match reply.0 {
+            0 => Verdict::Go {
+                probe: reply.1 == 1,
+                id,
+            },
+            1 => Verdict::Open(d),
+            2 => Verdict::Wait(d),
+            _ => Verdict::Exhausted(d),
+        })
+    }
+
+    /// Reports a settled attempt; the fleet's retry-budget totals come back into
+    /// `budget`. Runs in the background: settling never waits for Redis.
+    pub fn record(&self, keys: &Arc<Keys>, record: Record, budget: &Arc<BudgetView>) {
+        let Some(mut conn) = self.conn() else { return };
+        let Ok(rt) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let (this, keys, budget) = (self.clone(), keys.clone(), budget.clone());
+        rt.spawn(async move {
+            let b = &this.inner.breaker;
+            let mut inv = this.inner.record.prepare_invoke();
+            inv.key(&keys.breaker)
+                .key(&keys.probe)
+                .key(&keys.quota)
+                .key(&keys.blocked)
+                .key(&keys.in_flight)
+                .key(&keys.budget)
+                .arg(record.outcome.code())
+                .arg(u8::from(record.probe))
+                .arg(u8::from(record.first_attempt))
+                .arg(record.throttle.map_or(0, ms))
+                .arg(b.consecutive_failures.max(1))
+                .arg(ms(b.open_for).max(1))
+                .arg(ms(b.max_open_for).max(1))
+                .arg(ms(RESET_SLACK))
+                .arg(ms(SAME_WINDOW))
+                .arg(BUDGET_WINDOW_S)
+                .arg(MAX_POLICIES)
+                .arg(record.id.map_or_else(String::new, |id| this.member(id)));
+            for a in &record.adverts {
+                inv.arg(&a.policy)
+                    .arg(a.remaining)
+                    .arg(a.limit)
+                    .arg(ms(a.reset_after));
+            }
+            let totals: Option<(u64, u64)> = this.run(inv.invoke_async(&mut conn)).await;
+            if let Some((requests, retries)) = totals {
+                budget.set(requests, retries);
+            }
+        });
+    }
+
+    /// An attempt's member in the fleet's in-flight set: unique across replicas.
+    fn member(&self, id: u64) -> String {
+        format!("{}:{id}", self.inner.token)
+    }
+
+    /// Counts one retry in the fleet's budget (in the background).
+    pub fn count_retry(&self, keys: &Arc<Keys>) {
+        let Some(mut conn) = self.conn() else { return };
+        let Ok(rt) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let (this, keys) = (self.clone(), keys.clone());
+        rt.spawn(async move {
+            let mut inv = this.inner.retry.prepare_invoke();
+            inv.key(&keys.budget).arg(BUDGET_WINDOW_S);
+            let _: Option<i64> = this.run(inv.invoke_async(&mut conn)).await;
+        });
+    }
+
+    /// Runs one Redis operation with the timeout; [`FAILURES_TO_DOWN`] failures in a
+    /// row mark the shared state down.
+    async fn run<T>(
+        &self,
+        op: impl std::future::Future<Output = redis::RedisResult<T>>,
+    ) -> Option<T> {
+        let why = match tokio::time::timeout(OP_TIMEOUT, op).await {
+            Ok(Ok(v)) => {
+                self.inner.failures.store(0, Ordering::Relaxed);
+                return Some(v);
+            }
+            Ok(Err(e)) => describe(&e),
+            Err(_) => "no answer within 50 ms".to_string(),
+        };
+        if self.inner.failures.fetch_add(1, Ordering::Relaxed) + 1 >= FAILURES_TO_DOWN {
+            mark_down(&self.inner, &why);
+        }
+        None
+    }
+}
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// What went wrong, without anything of the URL (which may hold a password).
+fn describe(e: &redis::RedisError) -> String {
+    match e.code() {
+        Some(code) => format!("{:?} ({code})", e.kind()),
+        None => format!("{:?}", e.kind()),
+    }
+}
+
+fn mark_down(inner: &Inner, why: &str) {
+    inner.failures.store(0, Ordering::Relaxed);
+    if inner.up.swap(false, Ordering::Relaxed) {
+        inner.gauge.set(0);
+        tracing::warn!(
+            reason = why,
+            "shared state (Redis) unreachable: this replica paces quota, breaks and budgets retries on its local state until it returns"
+        );
+    }
+}
+
+fn mark_up(inner: &Inner) {
+    if !inner.up.swap(true, Ordering::Relaxed) {
+        inner.gauge.set(1);
+        tracing::info!(
+            "shared state (Redis) reachable: quota, breaker and retry budget are shared with the other replicas"
+        );
+    }
+}
+
+/// Connects, then checks Redis every [`CHECK_EVERY`] until the gateway is gone: marks
+/// the shared state up when it answers and down when it does not.
+async fn watch(inner: std::sync::Weak<Inner>, client: Client) {
+    let config = ConnectionManagerConfig::new()
+        .set_connection_timeout(Some(Duration::from_millis(500)))
+        .set_response_timeout(Some(OP_TIMEOUT))
+        .set_number_of_retries(2)
+        .set_max_delay(Duration::from_millis(500));
+    let mut conn: Option<ConnectionManager> = None;
+    loop {
+        let Some(strong) = inner.upgrade() else {
+            return;
+        };
+        if conn.is_none() {
+            match tokio::time::timeout(
+                Duration::from_secs(1),
+                ConnectionManager::new_with_config(client.clone(), config.clone()),
+            )
+            .await
+            {
+                Ok(Ok(c)) => {
+                    *write(&strong.conn) = Some(c.clone());
+                    conn = Some(c);
+                }
+                Ok(Err(e)) => mark_down(&strong, &describe(&e)),
+                Err(_) => mark_down(&strong, "no connection within 1 s"),
+            }
+        }
+        if let Some(c) = conn.as_mut() {
+            let ping: Option<redis::RedisResult<String>> =
+                tokio::time::timeout(PING_TIMEOUT, redis::cmd("PING").query_async(c))
+                    .await
+                    .ok();
+            match ping {
+                Some(Ok(_)) => mark_up(&strong),
+                Some(Err(e)) => mark_down(&strong, &describe(&e)),
+                None => mark_down(&strong, "no answer to PING"),
+            }
+        }
+        drop(strong);
+        tokio::time::sleep(CHECK_EVERY).await;
+    }
+}
