@@ -1,0 +1,122 @@
+//! `toolgate lock`: pins (or, with `--dry-run`/`--check`, only shows) the tool
+//! definitions the configured MCP servers serve now.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use toolgate_config as config;
+
+pub(super) async fn lock(
+    path: &Path,
+    options: &toolgate_engine::fronting::lock::Options,
+    check: bool,
+) -> anyhow::Result<ExitCode> {
+    let config = match config::load(path) {
+        Ok(c) => c,
+        Err(errors) => {
+            eprintln!("{errors}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    if config.mcp_servers.is_empty() {
+        say!("{}: no MCP servers to lock", path.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let report = match toolgate_engine::fronting::lock::lock(&config, options).await {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let mut failed = false;
+    let mut pending = false;
+    for locked in &report {
+        let server = &locked.server;
+        match &locked.result {
+            Ok(n) if options.dry_run => {
+                if locked.pending() {
+                    pending = true;
+                    let count = locked.changes.len();
+                    say!(
+                        "{server}: {} pending review in {} (nothing written{}):",
+                        if locked.first {
+                            format!(
+                                "not locked yet, {n} tool{} to pin",
+                                if *n == 1 { "" } else { "s" }
+                            )
+                        } else {
+                            format!("{count} change{}", if count == 1 { "" } else { "s" })
+                        },
+                        locked.path.display(),
+                        if check { "" } else { ", --dry-run" }
+                    );
+                } else {
+                    say!(
+                        "{server}: up to date with {} ({n} tools pinned)",
+                        locked.path.display()
+                    );
+                }
+                for change in &locked.changes {
+                    for line in toolgate_engine::fronting::lock::review(change, &locked.new_tools) {
+                        say!("  {line}");
+                    }
+                }
+            }
+            Ok(n) => {
+                if locked.writes {
+                    say!(
+                        "{server}: {n} tool{} pinned in {}",
+                        if *n == 1 { "" } else { "s" },
+                        locked.path.display()
+                    );
+                } else {
+                    say!(
+                        "{server}: up to date with {} ({n} tools pinned)",
+                        locked.path.display()
+                    );
+                }
+                if !locked.first {
+                    for change in &locked.changes {
+                        say!("  accepted: {}", change.summary());
+                    }
+                }
+            }
+            Err(e) => {
+                failed = true;
+                eprintln!("{server}: not locked (its previous pins are kept): {e}");
+            }
+        }
+        if locked.left_pending > 0 {
+            say!(
+                "  {} other change{} of {server} left pending (not selected by --tool)",
+                locked.left_pending,
+                if locked.left_pending == 1 { "" } else { "s" }
+            );
+        }
+        if let Some(refused) = &locked.refused {
+            say!("  refused for the server's limits (not pinned): {refused}");
+        }
+    }
+    if options.dry_run && pending && !check {
+        let all: Vec<&str> = report
+            .iter()
+            .filter(|l| l.pending())
+            .map(|l| l.server.as_str())
+            .collect();
+        say!(
+            "accept after review with: toolgate lock -c {} --server {}",
+            path.display(),
+            all.join(" --server ")
+        );
+    }
+    Ok(if failed && check {
+        ExitCode::from(2)
+    } else if check && pending {
+        ExitCode::from(1)
+    } else if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,102 @@
+//! `toolgate probe`: one contract probe per tool, now, with the exit code saying
+//! whether any drifted or failed.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+
+use toolgate_config as config;
+use toolgate_engine::gateway::Gateway;
+use toolgate_store::Store;
+
+pub(super) async fn probe(
+    path: &Path,
+    only: Option<&str>,
+    format: &str,
+) -> anyhow::Result<ExitCode> {
+    let config = match config::load(path) {
+        Ok(c) => c,
+        Err(errors) => {
+            eprintln!("{errors}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let store = Store::connect(&config.gateway)
+        .await
+        .context("opening the state store")?;
+    let gateway = Gateway::new(config, store)?;
+    gateway.restore().await;
+    let background = toolgate_engine::background::Background::incidents_only(&gateway);
+    // Upstream MCP servers' tools are known once each has been checked (or from pins).
+    for server in gateway.fronting().servers() {
+        let _ = tokio::time::timeout(
+            toolgate_engine::fronting::STARTUP_WAIT,
+            server.check(gateway.as_ref()),
+        )
+        .await;
+    }
+    let tools: Vec<_> = match only {
+        Some(name) => match gateway.tool(name) {
+            Some(t) => vec![t],
+            None => anyhow::bail!("no tool named `{name}` in {}", path.display()),
+        },
+        None => {
+            let mut tools: Vec<_> = gateway
+                .routes()
+                .values()
+                .filter(|r| r.spec.probe.is_some())
+                .map(|r| r.spec.clone())
+                .collect();
+            tools.sort_by(|a, b| a.name.cmp(&b.name));
+            tools
+        }
+    };
+    if tools.is_empty() {
+        eprintln!(
+            "no tool in {} has a `probe:` section; add one, or name a tool with --tool",
+            path.display()
+        );
+        return Ok(ExitCode::from(2));
+    }
+    let mut reports = Vec::new();
+    for tool in &tools {
+        reports.push(toolgate_engine::watch::probe::probe(&gateway, tool).await);
+    }
+    background.stop(std::time::Duration::from_secs(15)).await;
+    match format {
+        "json" => say!("{}", serde_json::to_string_pretty(&reports)?),
+        "junit" => say_raw!("{}", toolgate_engine::watch::probe::junit(&reports)),
+        _ => {
+            for r in &reports {
+                if r.ok {
+                    say!(
+                        "ok    {} (contract v{}, {} ms)",
+                        r.tool,
+                        r.contract_version,
+                        r.elapsed_ms
+                    );
+                } else {
+                    say!(
+                        "FAIL  {} (contract v{}, owner {}): {}",
+                        r.tool,
+                        r.contract_version,
+                        r.owner,
+                        r.message.as_deref().unwrap_or("")
+                    );
+                }
+            }
+        }
+    }
+    let drift = reports
+        .iter()
+        .any(|r| r.error_class.as_deref() == Some("contract_drift"));
+    let failed = reports.iter().any(|r| !r.ok);
+    Ok(if drift {
+        ExitCode::from(1)
+    } else if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
