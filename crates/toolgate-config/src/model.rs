@@ -258,6 +258,10 @@ pub enum NotesMode {
     /// Both: every framework measured hands the model one or the other.
     #[default]
     Both,
+    /// As `Both`, but the `toolgate:` lines go inside the first text block, after the
+    /// result's text and a blank line, instead of a block of their own: some frameworks
+    /// hand the model only the first block, or turn several blocks into one list.
+    Inline,
 }
 
 impl NotesMode {
@@ -267,24 +271,39 @@ impl NotesMode {
             NotesMode::Text => "text",
             NotesMode::Structured => "structured",
             NotesMode::Both => "both",
+            NotesMode::Inline => "inline",
         }
     }
 
     /// Parses the config spelling.
     pub fn parse(s: &str) -> Option<NotesMode> {
-        [NotesMode::Text, NotesMode::Structured, NotesMode::Both]
-            .into_iter()
+        [
+            NotesMode::Text,
+            NotesMode::Structured,
+            NotesMode::Both,
+            NotesMode::Inline,
+        ]
+        .into_iter()
             .find(|m| m.as_str() == s)
     }
 
     /// Notes go into `structuredContent` (when there is one).
     pub fn in_structured(self) -> bool {
-        matches!(self, NotesMode::Structured | NotesMode::Both)
+        matches!(
+            self,
+            NotesMode::Structured | NotesMode::Both | NotesMode::Inline
+        )
     }
 
     /// Notes go into a text block even when they also went into `structuredContent`.
     pub fn in_text(self) -> bool {
-        matches!(self, NotesMode::Text | NotesMode::Both)
+        matches!(self, NotesMode::Text | NotesMode::Both | NotesMode::Inline)
+    }
+
+    /// The text notes are appended to the first text block rather than added as a
+    /// block of their own.
+    pub fn in_first_block(self) -> bool {
+        self == NotesMode::Inline
     }
 }
 

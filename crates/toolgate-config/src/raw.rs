@@ -109,7 +109,8 @@ pub struct RawMcpServer {
     pub check_every: Option<String>,
     /// Overall deadline of one call of this server's tools, overriding the gateway default.
     pub deadline: Option<String>,
-    /// Where the notes of this server's tools travel (`text`, `structured`, `both`).
+    /// Where the notes of this server's tools travel (`text`, `structured`, `both`,
+    /// `inline`).
     pub notes: Option<String>,
     /// Accept a `url` (and status page) on a link-local address or a cloud metadata
     /// endpoint, which `check` refuses otherwise. Default false.
@@ -203,8 +204,9 @@ pub struct RawGateway {
     /// Where a call's `toolgate:` notes (quota, deprecation, brownout, status page) reach
     /// the client: `text` (a text block of `toolgate:` lines), `structured` (a `toolgate`
     /// member `{"notes": [...]}` inside `structuredContent`, declared in every
-    /// `outputSchema`) or `both` (default: frameworks that read only the text and those
-    /// that read only `structuredContent` both hand the notes to the model).
+    /// `outputSchema`), `both` (default: frameworks that read only the text and those
+    /// that read only `structuredContent` both hand the notes to the model) or `inline`
+    /// (as `both`, with the lines inside the first text block, after a blank line).
     pub notes: Option<String>,
     /// Caps on the tools each upstream MCP server lists (`max_tools` 1000,
     /// `max_definition_bytes` 64KiB, `max_total_bytes` 2MiB by default); a server's own
@@ -351,7 +353,7 @@ pub struct RawTool {
     pub successor: Option<String>,
     /// Overall deadline of one call, overriding the gateway default; at least 10ms.
     pub deadline: Option<String>,
-    /// Where this tool's notes travel (`text`, `structured` or `both`), overriding
+    /// Where this tool's notes travel (`text`, `structured`, `both` or `inline`), overriding
     /// `gateway.notes`.
     pub notes: Option<String>,
 }

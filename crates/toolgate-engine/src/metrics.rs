@@ -152,6 +152,19 @@ pub struct QuotaLabels {
     pub policy: String,
 }
 
+/// `{dependency, header}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct UnreadLabels {
+    /// Dependency name.
+    pub dependency: Arc<str>,
+    /// The header's lower-cased name; `other` past [`MAX_UNREAD_SERIES`].
+    pub header: String,
+}
+
+/// Distinct `{dependency, header}` series of `toolgate_unread_signal_headers_total`:
+/// header names come from upstreams, so past this many every new one counts as `other`.
+pub const MAX_UNREAD_SERIES: usize = 64;
+
 /// `{tool, owner, dependency}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub struct OwnerLabels {
@@ -197,6 +210,10 @@ pub struct Metrics {
     /// `gateway.shared`) is reachable, 0 while this replica runs on its local state
     /// (and always 0 when no shared state is configured).
     pub shared_state_up: Gauge,
+    /// `toolgate_unread_signal_headers_total{dependency,header}`.
+    pub unread_headers: Family<UnreadLabels, Counter>,
+    /// The series of `unread_headers` so far, to bound them.
+    unread_series: std::sync::Mutex<std::collections::HashSet<UnreadLabels>>,
 }
 
 impl Default for Metrics {
@@ -295,9 +312,17 @@ impl Metrics {
             "1 while the shared state of the replicas (Redis) is reachable, 0 otherwise",
             shared_state_up.clone(),
         );
+        let unread_headers = Family::default();
+        registry.register(
+            "unread_signal_headers",
+            "Responses with a header that looks like a rate-limit, wait or deprecation signal that toolgate could not read",
+            unread_headers.clone(),
+        );
         Metrics {
             registry,
             shared_state_up,
+            unread_headers,
+            unread_series: Default::default(),
             tool_calls,
             upstream_requests,
             retries,
@@ -312,6 +337,29 @@ impl Metrics {
             probe_success,
             tool_owner_info,
         }
+    }
+
+    /// Counts a signal-like header nothing could read; bounded to
+    /// [`MAX_UNREAD_SERIES`] series, the rest as `header="other"`.
+    pub fn record_unread_header(&self, dependency: &str, header: &str) {
+        let mut labels = UnreadLabels {
+            dependency: Arc::from(dependency),
+            header: header.to_ascii_lowercase(),
+        };
+        {
+            let mut seen = self
+                .unread_series
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if !seen.contains(&labels) {
+                if seen.len() < MAX_UNREAD_SERIES {
+                    seen.insert(labels.clone());
+                } else {
+                    labels.header = "other".to_string();
+                }
+            }
+        }
+        self.unread_headers.get_or_create(&labels).inc();
     }
 
     /// Counts one upstream attempt and its latency.

@@ -636,19 +636,19 @@ impl Compiler<'_> {
         })
     }
 
-    /// `notes: text | structured | both`.
+    /// `notes: text | structured | both | inline`.
     fn notes_mode(&mut self, path: String, text: Option<&str>, default: NotesMode) -> NotesMode {
         let Some(text) = text else {
             return default;
         };
         NotesMode::parse(text.trim()).unwrap_or_else(|| {
-            let help = match known::did_you_mean(text, ["text", "structured", "both"]) {
+            let help = match known::did_you_mean(text, ["text", "structured", "both", "inline"]) {
                 Some(best) => format!("did you mean `{best}`?"),
-                None => "write `text`, `structured` or `both`".to_string(),
+                None => "write `text`, `structured`, `both` or `inline`".to_string(),
             };
             self.err(
                 path,
-                format!("notes `{text}` is not one of text, structured, both"),
+                format!("notes `{text}` is not one of text, structured, both, inline"),
                 &help,
             );
             default

@@ -17,6 +17,7 @@
 //! The same path serves agent calls and probes; probes stay out of the user-facing
 //! metrics and windows.
 
+mod arguments;
 mod outcome;
 mod route;
 mod signals;
@@ -60,6 +61,8 @@ struct Call {
     last: Option<(ErrorClass, Option<Duration>, Detail)>,
     /// `Warning` texts of the last reply, for the notes.
     warnings: Vec<String>,
+    /// Signal-like headers of the last reply that toolgate could not read.
+    unread: Vec<toolgate_signals::unread::Unread>,
     /// The call's trace span, with `telemetry.otlp`.
     trace: Option<crate::telemetry::CallTrace>,
 }
@@ -113,8 +116,14 @@ pub async fn run<U: Upstream>(
         latency: None,
         last: None,
         warnings: Vec::new(),
+        unread: Vec::new(),
         trace,
     };
+    let mut args = args;
+    let left_out = arguments::drop_null_optionals(&spec.input_schema, &mut args);
+    if !left_out.is_empty() {
+        tracing::debug!(tool = %spec.name, arguments = ?left_out, "null for an optional argument taken as left out");
+    }
     let args = Value::Object(args);
     let request = match prepare(route, &args, ctx) {
         Ok(request) => request,
@@ -352,6 +361,12 @@ async fn attempt<U: Upstream>(
     if let Some(s) = &signals {
         remember_deprecation(route, services, s);
         call.warnings.clone_from(&s.warnings);
+        call.unread.clone_from(&s.unread);
+        for header in &s.unread {
+            services
+                .metrics
+                .record_unread_header(&spec.dependency.name, &header.name);
+        }
     }
     let past_sunset = route.state.past_sunset(wall);
     match route
@@ -551,6 +566,11 @@ fn record<U: Upstream>(
         call.warnings
             .iter()
             .map(|w| crate::notes::warning_note(&spec.name, w)),
+    );
+    notes.extend(
+        call.unread
+            .iter()
+            .map(|u| crate::notes::unread_note(&spec.name, u)),
     );
     let mut signals = CallSignals::new(&spec.name, &spec.contract.version, call.retry.attempts());
     if let Err(f) = &result {

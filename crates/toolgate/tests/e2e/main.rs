@@ -3,6 +3,7 @@
 // A test that cannot set up its sockets should fail loudly, so unwrap is the right tool here.
 #![allow(clippy::unwrap_used)]
 
+mod arguments;
 mod check;
 mod core;
 mod demo;
