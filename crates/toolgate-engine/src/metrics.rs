@@ -74,6 +74,16 @@ pub struct CallLabels {
     pub outcome: Outcome,
 }
 
+/// `{agent, outcome}`: the agent is a configured name or `anonymous`, so the label's
+/// values are bounded by the config.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct AgentLabels {
+    /// Agent name.
+    pub agent: String,
+    /// `ok` or an error class.
+    pub outcome: Outcome,
+}
+
 /// `{dependency, tool, status}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub struct UpstreamLabels {
@@ -197,6 +207,8 @@ pub struct Metrics {
     /// `gateway.shared`) is reachable, 0 while this replica runs on its local state
     /// (and always 0 when no shared state is configured).
     pub shared_state_up: Gauge,
+    /// `toolgate_agent_calls_total{agent,outcome}`.
+    pub agent_calls: Family<AgentLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -295,9 +307,16 @@ impl Metrics {
             "1 while the shared state of the replicas (Redis) is reachable, 0 otherwise",
             shared_state_up.clone(),
         );
+        let agent_calls = Family::default();
+        registry.register(
+            "agent_calls",
+            "Tool calls by agent (a configured name or anonymous) and outcome (ok or error class)",
+            agent_calls.clone(),
+        );
         Metrics {
             registry,
             shared_state_up,
+            agent_calls,
             tool_calls,
             upstream_requests,
             retries,

@@ -144,6 +144,14 @@ enum Command {
     },
     /// Print the JSON Schema of the config file.
     ConfigSchema,
+    /// Print the SHA-256 of an agent's API key, for `agents.<name>.api_key_sha256`. The
+    /// key is read from stdin (never an argument: arguments end up in shell history and
+    /// process lists); `--generate` makes a new random key and prints it with its hash.
+    HashKey {
+        /// Generate a new key (printed once: hand it to the agent, keep only the hash).
+        #[arg(long)]
+        generate: bool,
+    },
     /// Print the JSON Schema of `_meta["dev.toolgate/signals"]`.
     SignalsSchema,
     /// Generate tools with contracts from an API description.
@@ -405,6 +413,23 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::ConfigSchema => {
             say!("{}", serde_json::to_string_pretty(&config::json_schema())?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::HashKey { generate } => {
+            if generate {
+                let key = toolgate_auth::generate_key().map_err(anyhow::Error::msg)?;
+                say!("key:            {key}");
+                say!(
+                    "api_key_sha256: {}",
+                    toolgate_auth::sha256_hex(key.as_bytes())
+                );
+            } else {
+                let mut line = String::new();
+                std::io::stdin().read_line(&mut line)?;
+                let key = line.trim_end_matches(['\r', '\n']);
+                anyhow::ensure!(!key.is_empty(), "no key on stdin (or use --generate)");
+                say!("{}", toolgate_auth::sha256_hex(key.as_bytes()));
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::SignalsSchema => {
