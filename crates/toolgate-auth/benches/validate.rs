@@ -135,6 +135,21 @@ fn bench(c: &mut Criterion) {
                 .unwrap()
         })
     });
+    // The first use of a token: its signature and claims checked with the cached key.
+    let validator = oauth.oauth().unwrap();
+    let (es256_raw, eddsa_raw) = (&es256["Bearer ".len()..], &eddsa["Bearer ".len()..]);
+    g.bench_function("jwt ES256 signature, cached key", |b| {
+        b.iter(|| {
+            rt.block_on(validator.verify(std::hint::black_box(es256_raw)))
+                .unwrap()
+        })
+    });
+    g.bench_function("jwt EdDSA signature, cached key", |b| {
+        b.iter(|| {
+            rt.block_on(validator.verify(std::hint::black_box(eddsa_raw)))
+                .unwrap()
+        })
+    });
     g.finish();
 }
 
