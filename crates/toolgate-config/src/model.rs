@@ -16,6 +16,9 @@ use toolgate_signals::Flavour;
 
 use super::template::RequestTemplate;
 
+mod agents;
+pub use agents::*;
+
 /// The whole configuration.
 #[derive(Debug)]
 pub struct Config {
@@ -31,6 +34,8 @@ pub struct Config {
     pub mcp_servers: BTreeMap<String, Arc<McpServerSpec>>,
     /// Trace export, when configured.
     pub telemetry: Option<Otlp>,
+    /// Configured agents by name.
+    pub agents: BTreeMap<String, Arc<AgentSpec>>,
 }
 
 /// OTLP trace export.
@@ -217,6 +222,8 @@ pub struct GatewayConfig {
     pub replica: Option<String>,
     /// Bearer token for /mcp and /admin (already read from the environment).
     pub auth_token: Option<Secret>,
+    /// OAuth access tokens on /mcp, when configured.
+    pub auth: Option<AuthConfig>,
     /// Extra accepted Host values.
     pub allowed_hosts: Vec<String>,
     /// Extra accepted Origin values on /mcp.

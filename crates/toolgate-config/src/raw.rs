@@ -10,6 +10,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod agents;
+pub use agents::*;
+
 /// A toolgate configuration file.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -34,6 +37,10 @@ pub struct RawConfig {
     /// Traces of every call, exported over OTLP.
     #[serde(default)]
     pub telemetry: Option<RawTelemetry>,
+    /// The agents toolgate tells apart, by name: how each is recognised, the tools it
+    /// may call and its quota.
+    #[serde(default)]
+    pub agents: BTreeMap<String, RawAgent>,
 }
 
 /// Telemetry export.
@@ -170,6 +177,9 @@ pub struct RawGateway {
     pub replica: Option<String>,
     /// Name of an environment variable holding a bearer token required on /mcp and /admin.
     pub auth_token_env: Option<String>,
+    /// OAuth 2.1 access tokens on /mcp: the resource toolgate is, the authorization
+    /// servers it trusts, the scopes it requires.
+    pub auth: Option<RawAuth>,
     /// Extra `Host` header values accepted on every endpoint (loopback names are always
     /// accepted), e.g. `toolgate.internal` or `gw.example.com:8443`.
     pub allowed_hosts: Option<Vec<String>>,

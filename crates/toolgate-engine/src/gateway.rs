@@ -48,6 +48,8 @@ pub struct Gateway {
     /// Each MCP server's events, until the background work takes them.
     server_events: std::sync::Mutex<Vec<ServerEvents>>,
     broadcast: crate::broadcast::Broadcast,
+    /// The configured agents' policies and quotas.
+    agents: crate::agents::Agents,
 }
 
 pub use crate::fronting::ServerEvents;
@@ -117,6 +119,7 @@ impl Gateway {
         }
         let (fronting, server_events) = crate::fronting::Fronting::start(&config, &client)?;
         let gateway = Arc::new(Gateway {
+            agents: crate::agents::Agents::new(&config),
             fronting,
             server_events: std::sync::Mutex::new(server_events),
             broadcast: crate::broadcast::Broadcast::new(),
@@ -308,6 +311,11 @@ impl Gateway {
     /// Every metric.
     pub fn metrics(&self) -> &Metrics {
         &self.services.metrics
+    }
+
+    /// The configured agents, for the agent a call runs as.
+    pub fn agents(&self) -> &crate::agents::Agents {
+        &self.agents
     }
 
     /// The services a call uses.

@@ -74,6 +74,16 @@ pub struct CallLabels {
     pub outcome: Outcome,
 }
 
+/// `{agent, outcome}`: the agent is a configured name or `anonymous`, so the label's
+/// values are bounded by the config.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct AgentLabels {
+    /// Agent name.
+    pub agent: String,
+    /// `ok` or an error class.
+    pub outcome: Outcome,
+}
+
 /// `{dependency, tool, status}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub struct UpstreamLabels {
@@ -214,6 +224,8 @@ pub struct Metrics {
     pub unread_headers: Family<UnreadLabels, Counter>,
     /// The series of `unread_headers` so far, to bound them.
     unread_series: std::sync::Mutex<std::collections::HashSet<UnreadLabels>>,
+    /// `toolgate_agent_calls_total{agent,outcome}`.
+    pub agent_calls: Family<AgentLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -317,12 +329,18 @@ impl Metrics {
             "unread_signal_headers",
             "Responses with a header that looks like a rate-limit, wait or deprecation signal that toolgate could not read",
             unread_headers.clone(),
+        let agent_calls = Family::default();
+        registry.register(
+            "agent_calls",
+            "Tool calls by agent (a configured name or anonymous) and outcome (ok or error class)",
+            agent_calls.clone(),
         );
         Metrics {
             registry,
             shared_state_up,
             unread_headers,
             unread_series: Default::default(),
+            agent_calls,
             tool_calls,
             upstream_requests,
             retries,

@@ -14,6 +14,7 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use toolgate_contract::SchemaFiles;
 
+mod agents;
 mod dependency;
 mod known;
 mod limits;
@@ -285,6 +286,7 @@ impl Compiler<'_> {
         let mut raw_deps = BTreeMap::new();
         let mut raw_tools = BTreeMap::new();
         let mut raw_servers = BTreeMap::new();
+        let mut raw_agents = BTreeMap::new();
         let mut defined = Defined {
             dependencies: BTreeSet::new(),
             tools: BTreeSet::new(),
@@ -302,6 +304,20 @@ impl Compiler<'_> {
                 "telemetry" => {
                     telemetry =
                         self.entry::<RawTelemetry>("telemetry", "/properties/telemetry", value)
+                }
+                "agents" => {
+                    let Some(map) =
+                        self.entry::<BTreeMap<String, yaml_serde::Value>>(&key, "", value)
+                    else {
+                        continue;
+                    };
+                    for (name, v) in map {
+                        let path = format!("agents.{name}");
+                        let schema = "/properties/agents/additionalProperties";
+                        if let Some(a) = self.entry::<RawAgent>(&path, schema, v) {
+                            raw_agents.insert(name, a);
+                        }
+                    }
                 }
                 "mcp_servers" => {
                     let Some(map) =
@@ -341,8 +357,9 @@ impl Compiler<'_> {
                     }
                 }
                 other => {
-                    const SECTIONS: [&str; 6] = [
+                    const SECTIONS: [&str; 7] = [
                         "gateway",
+                        "agents",
                         "alerts",
                         "dependencies",
                         "tools",
@@ -352,7 +369,7 @@ impl Compiler<'_> {
                     let help = match known::did_you_mean(other, SECTIONS) {
                         Some(best) => format!("did you mean `{best}`?"),
                         None => {
-                            "the sections are gateway, alerts, dependencies, tools and mcp_servers"
+                            "the sections are gateway, alerts, dependencies, tools, mcp_servers, telemetry and agents"
                                 .into()
                         }
                     };
@@ -420,6 +437,7 @@ impl Compiler<'_> {
             );
         }
         let telemetry = telemetry.and_then(|t| self.telemetry(t));
+        let agents = self.agents(raw_agents, gateway.auth.as_ref());
         Some(Config {
             gateway,
             alerts,
@@ -427,6 +445,7 @@ impl Compiler<'_> {
             tools,
             mcp_servers,
             telemetry,
+            agents,
         })
     }
 
@@ -451,6 +470,7 @@ impl Compiler<'_> {
                 None
             }
         });
+        let auth = raw.auth.and_then(|a| self.auth(a));
         let max_response_bytes = match raw.max_response_bytes.map(|size| match size {
             RawSize::Bytes(n) => usize::try_from(n).map_err(|_| format!("`{n}` is too large")),
             RawSize::Text(text) => parse_bytes(&text),
@@ -534,6 +554,7 @@ impl Compiler<'_> {
             shared,
             replica,
             auth_token,
+            auth,
             allowed_hosts: raw.allowed_hosts.unwrap_or_default(),
             deadline: self.duration_min(
                 "gateway.deadline".into(),

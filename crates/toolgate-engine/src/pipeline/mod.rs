@@ -82,7 +82,68 @@ enum Ending {
 }
 
 /// Runs one call of `route` to completion. Never panics on any upstream bytes.
+///
+/// An agent's call is first admitted for that agent (`agents.rs`: its tool policy, then
+/// its quota): a refusal is recorded like any refusal, and nothing is sent upstream.
 pub async fn run<U: Upstream>(
+    route: &Route<U>,
+    services: &Services,
+    args: Map<String, Value>,
+    origin: Origin,
+    ctx: &CallContext,
+) -> CallOutcome {
+    let agent = ctx.agent.as_ref().filter(|_| origin == Origin::Agent);
+    let outcome = match agent.map(|a| a.admit(&route.spec.name, Instant::now())) {
+        Some(Err(refusal)) => {
+            tracing::info!(agent = crate::agents::label(agent), tool = %route.spec.name, class = refusal.class.as_str(), "call refused for the agent");
+            let call = Call::new(route, origin, None);
+            record(route, services, call, Err(refusal))
+        }
+        Some(Ok(_permit)) => run_admitted(route, services, args, origin, ctx).await,
+        None => run_admitted(route, services, args, origin, ctx).await,
+    };
+    if origin == Origin::Agent {
+        let labels = crate::metrics::AgentLabels {
+            agent: crate::agents::label(agent).to_string(),
+            outcome: crate::metrics::Outcome(outcome.result.as_ref().err().map(|f| f.class)),
+        };
+        services.metrics.agent_calls.get_or_create(&labels).inc();
+    }
+    outcome
+}
+
+impl Call {
+    fn new<U: Upstream>(
+        route: &Route<U>,
+        origin: Origin,
+        trace: Option<crate::telemetry::CallTrace>,
+    ) -> Call {
+        let started = Instant::now();
+        let spec = &route.spec;
+        Call {
+            origin,
+            started,
+            retry: RetryLoop::new(
+                Backoff {
+                    base: spec.dependency.retry.base_delay,
+                    cap: spec.dependency.retry.max_delay,
+                    max_attempts: spec.dependency.retry.max_attempts,
+                },
+                spec.retry_safe(),
+                started + spec.deadline,
+            ),
+            paced: Duration::ZERO,
+            spaced: Duration::ZERO,
+            latency: None,
+            last: None,
+            warnings: Vec::new(),
+            trace,
+        }
+    }
+}
+
+/// [`run`] once the agent, if any, is admitted.
+async fn run_admitted<U: Upstream>(
     route: &Route<U>,
     services: &Services,
     args: Map<String, Value>,

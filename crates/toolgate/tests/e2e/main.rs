@@ -10,6 +10,7 @@ mod demo;
 mod fronting;
 mod harness;
 mod hostile;
+mod identity;
 mod import;
 mod limits;
 mod notes;

@@ -268,6 +268,10 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
         );
     }
     let (parts, body) = request.into_parts();
+    let agent = parts
+        .extensions
+        .get::<toolgate_auth::Identity>()
+        .and_then(|i| i.agent.clone());
     let headers = parts.headers;
     let bytes = match axum::body::to_bytes(body, mcp.max_request_bytes).await {
         Ok(b) => b,
@@ -359,11 +363,12 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
                     Some(version),
                     Some(link),
                     None,
+                    agent,
                 )
                 .await
             }
             None if method == "server/discover" => {
-                answer(mcp, message, &bytes, None, None, None, None).await
+                answer(mcp, message, &bytes, None, None, None, None, agent).await
             }
             None => text(
                 StatusCode::BAD_REQUEST,
@@ -383,7 +388,7 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
             );
         }
         let capabilities = inline.client_capabilities.take();
-        answer(mcp, message, &bytes, None, None, None, capabilities).await
+        answer(mcp, message, &bytes, None, None, None, capabilities, agent).await
     }
 }
 
@@ -398,7 +403,9 @@ fn initialize_version(message: &Message<'_>) -> Option<String> {
 }
 
 /// Answers one message of a session (`session_id`, `version` and `link`) or a stateless request
-/// (`capabilities` from its `_meta`). `bytes` is the body `message` was read from.
+/// (`capabilities` from its `_meta`). `bytes` is the body `message` was read from;
+/// `agent` sent it.
+#[allow(clippy::too_many_arguments)]
 async fn answer(
     mcp: &Mcp,
     message: Message<'_>,
@@ -407,11 +414,12 @@ async fn answer(
     version: Option<ProtocolVersion>,
     link: Option<Arc<Link>>,
     capabilities: Option<Value>,
+    agent: Option<Arc<toolgate_config::AgentSpec>>,
 ) -> Response {
     // Only a tool call sends anything to the client before its answer; everything else
     // is answered in place.
     if message.method() != Some("tools/call") || !matches!(message, Message::Request { .. }) {
-        let outbound = Outbound::new(None, link, capabilities);
+        let outbound = Outbound::new(None, link, capabilities).with_agent(agent);
         let version = version.as_ref().map(ProtocolVersion::as_str);
         return match mcp.server.handle(message, version, &outbound).await {
             Some(reply) => json(status_of(&reply), reply.body),
@@ -421,7 +429,7 @@ async fn answer(
     // The call may go on after the answer has turned into a stream, so it owns what it
     // reads (the body is read again: `message` borrows it).
     let (sink, mut queue) = mpsc::channel(outbound::QUEUE);
-    let outbound = Outbound::new(Some(sink), link, capabilities);
+    let outbound = Outbound::new(Some(sink), link, capabilities).with_agent(agent);
     let server = mcp.server.clone();
     let bytes = bytes.clone();
     let mut work: stream::Work = Box::pin(async move {
