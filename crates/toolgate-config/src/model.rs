@@ -240,6 +240,11 @@ pub struct GatewayConfig {
     pub max_sessions: usize,
     /// Idle sessions are ended after this.
     pub session_idle: Duration,
+    /// Keys that seal session ids, the current one first (then the previous one); empty
+    /// when sessions live on the replica that opened them.
+    pub session_keys: Vec<Secret>,
+    /// Validity of a sealed session id from its `initialize`.
+    pub session_lifetime: Duration,
     /// Drain deadline on shutdown.
     pub drain: Duration,
     /// Default call deadline.

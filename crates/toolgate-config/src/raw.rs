@@ -202,6 +202,17 @@ pub struct RawGateway {
     pub max_sessions: Option<u32>,
     /// A session unused this long is ended. Default 10m.
     pub session_idle: Option<String>,
+    /// Name of an environment variable holding the key (at least 32 bytes) that seals
+    /// session ids: every replica of a fleet given the same key serves every session, so
+    /// a load balancer needs no session affinity. Without it a session lives on the
+    /// replica that opened it (random ids).
+    pub session_key_env: Option<String>,
+    /// Name of an environment variable holding the previous session key: ids it sealed
+    /// are still accepted while a new `session_key_env` rolls out.
+    pub session_key_previous_env: Option<String>,
+    /// How long a sealed session id is valid after `initialize`, however it is used.
+    /// Default 24h; from 1m to 30d. Only with `session_key_env`.
+    pub session_lifetime: Option<String>,
     /// On SIGTERM or Ctrl-C, how long in-flight calls may take to finish. Default 30s.
     pub drain: Option<String>,
     /// Default overall deadline of one tool call, covering every attempt and wait. Default 30s; at least 10ms.

@@ -60,7 +60,11 @@ impl Gateway {
     pub fn new(config: Config, store: Store) -> anyhow::Result<Arc<Gateway>> {
         let client = UpstreamClient::new()
             .map_err(|e| anyhow::anyhow!("cannot build the upstream HTTP client: {e}"))?;
-        let metrics = Arc::new(Metrics::new());
+        let metrics = Arc::new(if config.gateway.shared.is_some() {
+            Metrics::with_shared_state()
+        } else {
+            Metrics::new()
+        });
         // Replicas share quota, breaker and retry budget through Redis when configured.
         let shared = match &config.gateway.shared {
             Some(url) => Some(crate::fleet::Shared::start(

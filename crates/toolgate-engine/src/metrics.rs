@@ -217,8 +217,8 @@ pub struct Metrics {
     /// `toolgate_tool_owner_info{tool,owner,dependency}`: always 1; joins owners into alerts.
     pub tool_owner_info: Family<OwnerLabels, Gauge>,
     /// `toolgate_shared_state_up`: 1 while the replicas' shared state (Redis,
-    /// `gateway.shared`) is reachable, 0 while this replica runs on its local state
-    /// (and always 0 when no shared state is configured).
+    /// `gateway.shared`) is reachable, 0 while this replica runs on its local state;
+    /// not exported when no shared state is configured.
     pub shared_state_up: Gauge,
     /// `toolgate_unread_signal_headers_total{dependency,header}`.
     pub unread_headers: Family<UnreadLabels, Counter>,
@@ -235,8 +235,20 @@ impl Default for Metrics {
 }
 
 impl Metrics {
-    /// Creates and registers every metric.
+    /// Creates and registers every metric, for a replica without shared state:
+    /// `toolgate_shared_state_up` is not exported, so "not configured" never reads as
+    /// "down".
     pub fn new() -> Metrics {
+        Self::build(false)
+    }
+
+    /// Creates and registers every metric, `toolgate_shared_state_up` included (a
+    /// replica with `gateway.shared`).
+    pub fn with_shared_state() -> Metrics {
+        Self::build(true)
+    }
+
+    fn build(shared_state: bool) -> Metrics {
         let mut registry = Registry::with_prefix("toolgate");
         let tool_calls = Family::default();
         registry.register(
@@ -319,16 +331,19 @@ impl Metrics {
             tool_owner_info.clone(),
         );
         let shared_state_up = Gauge::default();
-        registry.register(
-            "shared_state_up",
-            "1 while the shared state of the replicas (Redis) is reachable, 0 otherwise",
-            shared_state_up.clone(),
-        );
+        if shared_state {
+            registry.register(
+                "shared_state_up",
+                "1 while the shared state of the replicas (Redis) is reachable, 0 otherwise",
+                shared_state_up.clone(),
+            );
+        }
         let unread_headers = Family::default();
         registry.register(
             "unread_signal_headers",
             "Responses with a header that looks like a rate-limit, wait or deprecation signal that toolgate could not read",
             unread_headers.clone(),
+        );
         let agent_calls = Family::default();
         registry.register(
             "agent_calls",

@@ -33,6 +33,8 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
         max_sessions: g.max_sessions,
         session_idle: g.session_idle,
         max_request_bytes: g.max_request_bytes,
+        session_keys: g.session_keys.clone(),
+        session_lifetime: g.session_lifetime,
     };
     let auth = Arc::new(toolgate_auth::Authenticator::new(
         g,

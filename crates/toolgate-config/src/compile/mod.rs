@@ -19,6 +19,7 @@ mod dependency;
 mod known;
 mod limits;
 mod mcp_server;
+mod session;
 mod tool;
 
 pub use tool::{notes_member, output_schema, valid_tool_name};
@@ -543,6 +544,12 @@ impl Compiler<'_> {
                 raw.session_idle.as_ref(),
                 Duration::from_secs(600),
             ),
+            session_keys: self.session_keys(
+                raw.session_key_env.as_deref(),
+                raw.session_key_previous_env.as_deref(),
+            ),
+            session_lifetime: self
+                .session_lifetime(raw.session_lifetime.as_ref(), raw.session_key_env.is_some()),
             drain: self.duration(
                 "gateway.drain".into(),
                 raw.drain.as_ref(),

@@ -10,6 +10,7 @@
 //! the client something before its answer (progress, a log message, a sampling request)
 //! is answered with an event stream instead: those messages as events, then the answer.
 
+pub mod seal;
 pub mod session;
 pub mod stream;
 #[cfg(test)]
@@ -30,7 +31,8 @@ use tokio_util::sync::CancellationToken;
 use super::dispatch::{self, Inline, Reply, Server};
 use super::jsonrpc::{self, Message};
 use super::outbound::{self, Link, Outbound};
-use session::Sessions;
+use seal::Sealer;
+use session::{Missing, Sessions};
 
 const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
@@ -54,12 +56,24 @@ pub struct Settings {
     pub max_sessions: usize,
     pub session_idle: Duration,
     pub max_request_bytes: usize,
+    /// Keys sealing session ids (current first); empty for random ids.
+    pub session_keys: Vec<toolgate_config::Secret>,
+    /// Validity of a sealed id.
+    pub session_lifetime: Duration,
 }
 
 impl Mcp {
     /// Builds the transport and starts its session sweeper (stopped by `shutdown`).
     pub fn new(server: Arc<Server>, settings: &Settings, shutdown: CancellationToken) -> Arc<Mcp> {
-        let sessions = Arc::new(Sessions::new(settings.max_sessions, settings.session_idle));
+        let keys: Vec<&[u8]> = settings
+            .session_keys
+            .iter()
+            .map(|k| k.0.as_bytes())
+            .collect();
+        let sealer = Sealer::new(&keys, settings.session_lifetime);
+        let sessions = Arc::new(
+            Sessions::new(settings.max_sessions, settings.session_idle).with_sealer(sealer),
+        );
         sessions.spawn_sweeper(shutdown.clone());
         Arc::new(Mcp {
             server,
@@ -352,8 +366,9 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
         }
         match session_id {
             Some(sid) => {
-                let Some((version, link)) = mcp.sessions.touch_link(sid) else {
-                    return text(StatusCode::NOT_FOUND, "Not Found: Session not found");
+                let (version, link) = match mcp.sessions.resume(sid) {
+                    Ok(found) => found,
+                    Err(missing) => return session_missing(mcp, &missing),
                 };
                 answer(
                     mcp,
@@ -474,29 +489,41 @@ async fn initialize(mcp: &Mcp, message: Message<'_>) -> Response {
             }
             response
         }
-        Err(full) => {
-            let retry = mcp.sessions.idle().as_secs().clamp(1, 60);
-            tracing::warn!(
-                max_sessions = full.max,
-                "session limit reached: refusing initialize (raise gateway.max_sessions or lower gateway.session_idle)"
-            );
-            let body = jsonrpc::error(
-                None,
-                jsonrpc::SERVER_BUSY,
-                &format!(
-                    "toolgate has {} open sessions, its limit (gateway.max_sessions); retry in {retry} s, \
-                     close sessions you no longer use (DELETE /mcp), or use the stateless 2026-07-28 revision",
-                    full.max
-                ),
-                Some(&serde_json::json!({ "max_sessions": full.max, "retry_after_s": retry })),
-            );
-            let mut response = json(StatusCode::SERVICE_UNAVAILABLE, body);
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(retry));
-            response
-        }
+        Err(full) => busy(mcp, &full),
     }
+}
+
+/// 404 for a session this replica cannot serve (the client initialises again), 503 when
+/// one it could rebuild finds the table full.
+fn session_missing(mcp: &Mcp, missing: &Missing) -> Response {
+    match missing {
+        Missing::Unknown => text(StatusCode::NOT_FOUND, "Not Found: Session not found"),
+        Missing::Full(full) => busy(mcp, full),
+    }
+}
+
+/// 503 with Retry-After: the session table is full.
+fn busy(mcp: &Mcp, full: &session::Full) -> Response {
+    let retry = mcp.sessions.idle().as_secs().clamp(1, 60);
+    tracing::warn!(
+        max_sessions = full.max,
+        "session limit reached: refusing a new session (raise gateway.max_sessions or lower gateway.session_idle)"
+    );
+    let body = jsonrpc::error(
+        None,
+        jsonrpc::SERVER_BUSY,
+        &format!(
+            "toolgate has {} open sessions, its limit (gateway.max_sessions); retry in {retry} s, \
+             close sessions you no longer use (DELETE /mcp), or use the stateless 2026-07-28 revision",
+            full.max
+        ),
+        Some(&serde_json::json!({ "max_sessions": full.max, "retry_after_s": retry })),
+    );
+    let mut response = json(StatusCode::SERVICE_UNAVAILABLE, body);
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(retry));
+    response
 }
 
 /// 413 with a JSON-RPC error, for a body over `gateway.max_request_bytes`.
@@ -534,8 +561,8 @@ fn get(mcp: &Mcp, headers: &HeaderMap) -> Response {
             "Bad Request: Session ID is required",
         );
     };
-    if mcp.sessions.touch(sid).is_none() {
-        return text(StatusCode::NOT_FOUND, "Not Found: Session not found");
+    if let Err(missing) = mcp.sessions.resume(sid) {
+        return session_missing(mcp, &missing);
     }
     // A resume replays the broadcasts after the client's last event; an id this server
     // did not write (another stream's, or garbage) gets a fresh stream.
