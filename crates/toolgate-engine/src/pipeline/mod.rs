@@ -137,6 +137,7 @@ impl Call {
             latency: None,
             last: None,
             warnings: Vec::new(),
+            unread: Vec::new(),
             trace,
         }
     }
@@ -150,17 +151,7 @@ async fn run_admitted<U: Upstream>(
     origin: Origin,
     ctx: &CallContext,
 ) -> CallOutcome {
-    let started = Instant::now();
     let spec = &route.spec;
-    let retry = RetryLoop::new(
-        Backoff {
-            base: spec.dependency.retry.base_delay,
-            cap: spec.dependency.retry.max_delay,
-            max_attempts: spec.dependency.retry.max_attempts,
-        },
-        spec.retry_safe(),
-        started + spec.deadline,
-    );
     // Traced, the upstream gets this call's span as its parent instead of the caller's.
     let trace = services
         .telemetry
@@ -168,18 +159,7 @@ async fn run_admitted<U: Upstream>(
         .map(|t| t.call(spec, ctx, origin == Origin::Probe));
     let traced_ctx = trace.as_ref().map(|t| t.upstream_context(ctx));
     let ctx = traced_ctx.as_ref().unwrap_or(ctx);
-    let mut call = Call {
-        origin,
-        started,
-        retry,
-        paced: Duration::ZERO,
-        spaced: Duration::ZERO,
-        latency: None,
-        last: None,
-        warnings: Vec::new(),
-        unread: Vec::new(),
-        trace,
-    };
+    let mut call = Call::new(route, origin, trace);
     let mut args = args;
     let left_out = arguments::drop_null_optionals(&spec.input_schema, &mut args);
     if !left_out.is_empty() {
