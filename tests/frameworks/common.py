@@ -51,9 +51,12 @@ tools:
   web_search:
     dependency: search_api
     owner: search-team@example.com
-    request: {{ path: /v3/search, query: {{ q: "{{query}}" }} }}
+    request: {{ path: /v3/search, query: {{ q: "{{query}}", limit: "{{limit}}" }} }}
     annotations: {{ readOnlyHint: true }}
-    input_schema: {{ type: object, required: [query], properties: {{ query: {{ type: string }} }} }}
+    input_schema:
+      type: object
+      required: [query]
+      properties: {{ query: {{ type: string }}, limit: {{ type: integer, minimum: 1, maximum: 10 }} }}
     contract:
       version: "3.1"
       response_schema:
@@ -151,8 +154,13 @@ def row(framework: str, version: str, notes: dict[str, bool], drift: bool, how: 
     print(f"| {framework} {version} | {' | '.join(yes(notes[m]) for m in MODES)} | {yes(drift)} | {how} |")
 
 
-def note_check(mode: str, label: str, reached: bool, detail: str) -> bool:
-    """The note must reach the model under the default; under the others it is measured."""
+def note_check(mode: str, label: str, reached: bool, detail: str, misses: tuple[str, ...] = ()) -> bool:
+    """The note must reach the model under the default; under the others it is measured.
+    `misses` names the modes under which a framework is known to lose it: there the test
+    asserts that it is still lost, so that the table cannot go stale either way."""
+    if mode in misses:
+        check(f"{label} (known not to)", not reached, f"it now does: update the table ({detail})")
+        return reached
     if mode == "both":
         return check(label, reached, detail)
     print(f"  --   {label}: {'reached' if reached else 'did not reach'} the model")
