@@ -22,6 +22,12 @@ import urllib.request
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+# Nothing here reports usage anywhere: the frameworks that would, are told not to.
+for _var, _off in (("MCP_USE_ANONYMIZED_TELEMETRY", "false"), ("AGNO_TELEMETRY", "false"),
+                   ("HAYSTACK_TELEMETRY_ENABLED", "False"), ("CREWAI_DISABLE_TELEMETRY", "true"),
+                   ("OTEL_SDK_DISABLED", "true"), ("DO_NOT_TRACK", "1")):
+    os.environ.setdefault(_var, _off)
+
 NOTE = "toolgate: legacy_search is deprecated"
 # The first words of the drift text: what makes it read as a failure without `isError`.
 DRIFT = "web_search failed: the upstream response no longer matches contract"
