@@ -9,7 +9,7 @@ import asyncio
 import json
 import sys
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, note_check, row, version
+from common import DRIFT, MODES, check, demo, finish, note_check, row, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool, int]:

@@ -9,7 +9,7 @@ Usage: python smolagents_test.py path/to/toolgate
 import sys
 import warnings
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, note_check, row, text_of, version
+from common import DRIFT, MODES, check, demo, finish, note_check, row, version
 
 
 def probe(url: str, mode: str, structured: bool) -> tuple[bool, bool]:
