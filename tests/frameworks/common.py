@@ -40,8 +40,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-# Every placement of the notes (`gateway.notes`); `both` is the default, the demo's own.
-MODES = ("both", "text", "structured")
+def _modes(binary: str) -> tuple[str, ...]:
+    """Every placement of the notes (`gateway.notes`) the binary offers; `both` is the
+    default, the demo's own. `inline` is measured where the binary's schema names it."""
+    try:
+        schema = subprocess.run([os.path.abspath(binary), "config-schema"], capture_output=True, text=True, timeout=60).stdout
+    except OSError:
+        schema = ""
+    return ("both", "text", "structured", "inline") if "`inline`" in schema else ("both", "text", "structured")
+
+
+# Every driver (and `python -c 'import common; …' BINARY`) is run with the binary last.
+MODES = _modes(sys.argv[-1]) if len(sys.argv) > 1 else ("both", "text", "structured")
+
+
+def header() -> str:
+    """The table's header, one column per mode measured."""
+    cols = ["note reaches the model, `notes: both` (default)", *(f"`notes: {m}`" for m in MODES[1:])]
+    cols = ["client (version)", *cols, "drift reaches the model as an error?", "how"]
+    return "| " + " | ".join(cols) + " |\n|" + "---|" * len(cols)
 
 # The three demo tools the probes use, served by a second toolgate in front of the demo
 # upstream (which `serve --demo` also mounts under /demo), to measure the other modes.
