@@ -696,18 +696,21 @@ async def case_block(label: str, binary: str, work: Path, args: argparse.Namespa
             ok(label, "after the description changed: kb__search gone from tools/list, the other kb tools stay")
 
             before = len(kb.tool_calls("search"))
-            # Refused either way: an isError result, or a JSON-RPC error (as for any
-            # tool that is not listed).
+            # A client with a cached list still calls the withheld tool: the model must get
+            # a tool result it can read (not a JSON-RPC error, which frameworks raise as an
+            # exception), naming the owner and that the definition awaits review, and
+            # never the changed text.
             try:
                 result = await client.call_tool("kb__search", {"query": "rust"})
-                check(result.is_error is True, f"calling the blocked kb__search should be refused; got {dump(result)}")
-                refusal = text_of(result).splitlines()[0][:110] if text_of(result) else dump(result)
-            except CheckFailed:
-                raise
-            except Exception as e:  # noqa: BLE001 - a JSON-RPC error is a refusal too
-                refusal = f"JSON-RPC error: {e}"
+            except Exception as e:  # noqa: BLE001 - the refusal must be a tool result
+                raise CheckFailed(f"calling the withheld kb__search should give a tool result with isError, not an error: {e!r}") from e
+            text = text_of(result)
+            check(result.is_error is True, f"calling the withheld kb__search should give isError: true; got {dump(result)}")
+            for needle in ("kb__search was not called", "its definition changed upstream", f"awaits review by {KB_OWNER}", "contract_drift"):
+                check(needle in text, f"the withheld tool's result should say {needle!r}; got {text!r}")
+            check(POISON not in dump(result), f"the changed description must not reach the model; got {dump(result)}")
             check(len(kb.tool_calls("search")) == before, f"a blocked tool must not reach the upstream; {kb.describe()}")
-            ok(label, f"calling kb__search is refused without reaching the upstream: {refusal}")
+            ok(label, f"calling kb__search gives a tool result (isError) without reaching the upstream: {text.splitlines()[0][:110]}")
 
             incident = wait_until(
                 f"the webhook should get a definition-drift incident ({DEFINITION_DRIFT.pattern}); received {hook.summary()}",

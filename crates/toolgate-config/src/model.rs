@@ -16,6 +16,9 @@ use toolgate_signals::Flavour;
 
 use super::template::RequestTemplate;
 
+mod agents;
+pub use agents::*;
+
 /// The whole configuration.
 #[derive(Debug)]
 pub struct Config {
@@ -31,6 +34,8 @@ pub struct Config {
     pub mcp_servers: BTreeMap<String, Arc<McpServerSpec>>,
     /// Trace export, when configured.
     pub telemetry: Option<Otlp>,
+    /// Configured agents by name.
+    pub agents: BTreeMap<String, Arc<AgentSpec>>,
 }
 
 /// OTLP trace export.
@@ -217,6 +222,8 @@ pub struct GatewayConfig {
     pub replica: Option<String>,
     /// Bearer token for /mcp and /admin (already read from the environment).
     pub auth_token: Option<Secret>,
+    /// OAuth access tokens on /mcp, when configured.
+    pub auth: Option<AuthConfig>,
     /// Extra accepted Host values.
     pub allowed_hosts: Vec<String>,
     /// Extra accepted Origin values on /mcp.
@@ -233,6 +240,11 @@ pub struct GatewayConfig {
     pub max_sessions: usize,
     /// Idle sessions are ended after this.
     pub session_idle: Duration,
+    /// Keys that seal session ids, the current one first (then the previous one); empty
+    /// when sessions live on the replica that opened them.
+    pub session_keys: Vec<Secret>,
+    /// Validity of a sealed session id from its `initialize`.
+    pub session_lifetime: Duration,
     /// Drain deadline on shutdown.
     pub drain: Duration,
     /// Default call deadline.
@@ -258,6 +270,10 @@ pub enum NotesMode {
     /// Both: every framework measured hands the model one or the other.
     #[default]
     Both,
+    /// As `Both`, but the `toolgate:` lines go inside the first text block, after the
+    /// result's text and a blank line, instead of a block of their own: some frameworks
+    /// hand the model only the first block, or turn several blocks into one list.
+    Inline,
 }
 
 impl NotesMode {
@@ -267,24 +283,39 @@ impl NotesMode {
             NotesMode::Text => "text",
             NotesMode::Structured => "structured",
             NotesMode::Both => "both",
+            NotesMode::Inline => "inline",
         }
     }
 
     /// Parses the config spelling.
     pub fn parse(s: &str) -> Option<NotesMode> {
-        [NotesMode::Text, NotesMode::Structured, NotesMode::Both]
-            .into_iter()
+        [
+            NotesMode::Text,
+            NotesMode::Structured,
+            NotesMode::Both,
+            NotesMode::Inline,
+        ]
+        .into_iter()
             .find(|m| m.as_str() == s)
     }
 
     /// Notes go into `structuredContent` (when there is one).
     pub fn in_structured(self) -> bool {
-        matches!(self, NotesMode::Structured | NotesMode::Both)
+        matches!(
+            self,
+            NotesMode::Structured | NotesMode::Both | NotesMode::Inline
+        )
     }
 
     /// Notes go into a text block even when they also went into `structuredContent`.
     pub fn in_text(self) -> bool {
-        matches!(self, NotesMode::Text | NotesMode::Both)
+        matches!(self, NotesMode::Text | NotesMode::Both | NotesMode::Inline)
+    }
+
+    /// The text notes are appended to the first text block rather than added as a
+    /// block of their own.
+    pub fn in_first_block(self) -> bool {
+        self == NotesMode::Inline
     }
 }
 

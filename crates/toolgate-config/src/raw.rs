@@ -10,6 +10,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod agents;
+pub use agents::*;
+
 /// A toolgate configuration file.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -34,6 +37,10 @@ pub struct RawConfig {
     /// Traces of every call, exported over OTLP.
     #[serde(default)]
     pub telemetry: Option<RawTelemetry>,
+    /// The agents toolgate tells apart, by name: how each is recognised, the tools it
+    /// may call and its quota.
+    #[serde(default)]
+    pub agents: BTreeMap<String, RawAgent>,
 }
 
 /// Telemetry export.
@@ -109,7 +116,8 @@ pub struct RawMcpServer {
     pub check_every: Option<String>,
     /// Overall deadline of one call of this server's tools, overriding the gateway default.
     pub deadline: Option<String>,
-    /// Where the notes of this server's tools travel (`text`, `structured`, `both`).
+    /// Where the notes of this server's tools travel (`text`, `structured`, `both`,
+    /// `inline`).
     pub notes: Option<String>,
     /// Accept a `url` (and status page) on a link-local address or a cloud metadata
     /// endpoint, which `check` refuses otherwise. Default false.
@@ -169,6 +177,9 @@ pub struct RawGateway {
     pub replica: Option<String>,
     /// Name of an environment variable holding a bearer token required on /mcp and /admin.
     pub auth_token_env: Option<String>,
+    /// OAuth 2.1 access tokens on /mcp: the resource toolgate is, the authorization
+    /// servers it trusts, the scopes it requires.
+    pub auth: Option<RawAuth>,
     /// Extra `Host` header values accepted on every endpoint (loopback names are always
     /// accepted), e.g. `toolgate.internal` or `gw.example.com:8443`.
     pub allowed_hosts: Option<Vec<String>>,
@@ -191,6 +202,17 @@ pub struct RawGateway {
     pub max_sessions: Option<u32>,
     /// A session unused this long is ended. Default 10m.
     pub session_idle: Option<String>,
+    /// Name of an environment variable holding the key (at least 32 bytes) that seals
+    /// session ids: every replica of a fleet given the same key serves every session, so
+    /// a load balancer needs no session affinity. Without it a session lives on the
+    /// replica that opened it (random ids).
+    pub session_key_env: Option<String>,
+    /// Name of an environment variable holding the previous session key: ids it sealed
+    /// are still accepted while a new `session_key_env` rolls out.
+    pub session_key_previous_env: Option<String>,
+    /// How long a sealed session id is valid after `initialize`, however it is used.
+    /// Default 24h; from 1m to 30d. Only with `session_key_env`.
+    pub session_lifetime: Option<String>,
     /// On SIGTERM or Ctrl-C, how long in-flight calls may take to finish. Default 30s.
     pub drain: Option<String>,
     /// Default overall deadline of one tool call, covering every attempt and wait. Default 30s; at least 10ms.
@@ -203,8 +225,9 @@ pub struct RawGateway {
     /// Where a call's `toolgate:` notes (quota, deprecation, brownout, status page) reach
     /// the client: `text` (a text block of `toolgate:` lines), `structured` (a `toolgate`
     /// member `{"notes": [...]}` inside `structuredContent`, declared in every
-    /// `outputSchema`) or `both` (default: frameworks that read only the text and those
-    /// that read only `structuredContent` both hand the notes to the model).
+    /// `outputSchema`), `both` (default: frameworks that read only the text and those
+    /// that read only `structuredContent` both hand the notes to the model) or `inline`
+    /// (as `both`, with the lines inside the first text block, after a blank line).
     pub notes: Option<String>,
     /// Caps on the tools each upstream MCP server lists (`max_tools` 1000,
     /// `max_definition_bytes` 64KiB, `max_total_bytes` 2MiB by default); a server's own
@@ -351,7 +374,7 @@ pub struct RawTool {
     pub successor: Option<String>,
     /// Overall deadline of one call, overriding the gateway default; at least 10ms.
     pub deadline: Option<String>,
-    /// Where this tool's notes travel (`text`, `structured` or `both`), overriding
+    /// Where this tool's notes travel (`text`, `structured`, `both` or `inline`), overriding
     /// `gateway.notes`.
     pub notes: Option<String>,
 }

@@ -222,6 +222,10 @@ pub fn failure(f: &Failed<'_>) -> String {
             "{name} failed: {what}. Error class: tool_error — the tool itself answered that it failed. Retrying \
              the same arguments will not help; read its message, then change the arguments or continue without {name}."
         ),
+        (ErrorClass::Forbidden, _) => format!(
+            "{name} failed: {what}. Error class: forbidden — this agent may not call {name}. Do not retry; \
+             continue without {name}."
+        ),
         (ErrorClass::ClientError, _) => format!(
             "{name} failed: {what}. Error class: client_error. Retrying the same arguments will not help; \
              fix the arguments and call {name} again."
@@ -327,6 +331,32 @@ pub fn saturated(tool: &str, dependency: &str, limit: u32) -> String {
         "{tool} was not called: {dependency} is slow, so toolgate allows only {limit} calls to it at once and none \
          freed up within this call's deadline. Error class: overloaded. Wait a few seconds before calling {tool} \
          again, then make fewer calls to it, one at a time, and expect delays."
+    )
+}
+
+/// The calling agent may not call the tool (`agents.<name>.tools` / `deny`).
+pub fn forbidden(tool: &str, agent: &str) -> String {
+    format!(
+        "{tool} was not called: agent {agent} is not allowed to call it. Error class: forbidden. Do not retry; \
+         continue with the tools you are allowed to use."
+    )
+}
+
+/// The calling agent has used its calls for the window (`agents.<name>.quota`).
+pub fn agent_quota(tool: &str, agent: &str, calls: u32, per: Duration, wait: Duration) -> String {
+    format!(
+        "{tool} was not called: agent {agent} has used its quota of {calls} calls per {}. Error class: rate_limited. \
+         toolgate sent nothing. Do not call any tool before {} from now; then make fewer calls.",
+        human(per),
+        human(wait)
+    )
+}
+
+/// The calling agent already has its most calls running (`agents.<name>.quota.concurrent`).
+pub fn agent_concurrency(tool: &str, agent: &str, limit: u32) -> String {
+    format!(
+        "{tool} was not called: agent {agent} already has {limit} calls running, its limit. Error class: \
+         rate_limited. toolgate sent nothing. Wait for a call to finish, then call {tool} again, one call at a time."
     )
 }
 

@@ -48,6 +48,8 @@ pub struct Gateway {
     /// Each MCP server's events, until the background work takes them.
     server_events: std::sync::Mutex<Vec<ServerEvents>>,
     broadcast: crate::broadcast::Broadcast,
+    /// The configured agents' policies and quotas.
+    agents: crate::agents::Agents,
 }
 
 pub use crate::fronting::ServerEvents;
@@ -58,7 +60,11 @@ impl Gateway {
     pub fn new(config: Config, store: Store) -> anyhow::Result<Arc<Gateway>> {
         let client = UpstreamClient::new()
             .map_err(|e| anyhow::anyhow!("cannot build the upstream HTTP client: {e}"))?;
-        let metrics = Arc::new(Metrics::new());
+        let metrics = Arc::new(if config.gateway.shared.is_some() {
+            Metrics::with_shared_state()
+        } else {
+            Metrics::new()
+        });
         // Replicas share quota, breaker and retry budget through Redis when configured.
         let shared = match &config.gateway.shared {
             Some(url) => Some(crate::fleet::Shared::start(
@@ -117,6 +123,7 @@ impl Gateway {
         }
         let (fronting, server_events) = crate::fronting::Fronting::start(&config, &client)?;
         let gateway = Arc::new(Gateway {
+            agents: crate::agents::Agents::new(&config),
             fronting,
             server_events: std::sync::Mutex::new(server_events),
             broadcast: crate::broadcast::Broadcast::new(),
@@ -308,6 +315,11 @@ impl Gateway {
     /// Every metric.
     pub fn metrics(&self) -> &Metrics {
         &self.services.metrics
+    }
+
+    /// The configured agents, for the agent a call runs as.
+    pub fn agents(&self) -> &crate::agents::Agents {
+        &self.agents
     }
 
     /// The services a call uses.

@@ -10,6 +10,7 @@
 //! which assembles them. The MCP transports that call into it are `toolgate-server`'s;
 //! nothing here knows about HTTP requests from clients or JSON-RPC framing.
 
+pub mod agents;
 pub mod background;
 pub mod broadcast;
 pub mod dependency;

@@ -74,6 +74,16 @@ pub struct CallLabels {
     pub outcome: Outcome,
 }
 
+/// `{agent, outcome}`: the agent is a configured name or `anonymous`, so the label's
+/// values are bounded by the config.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct AgentLabels {
+    /// Agent name.
+    pub agent: String,
+    /// `ok` or an error class.
+    pub outcome: Outcome,
+}
+
 /// `{dependency, tool, status}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub struct UpstreamLabels {
@@ -152,6 +162,19 @@ pub struct QuotaLabels {
     pub policy: String,
 }
 
+/// `{dependency, header}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct UnreadLabels {
+    /// Dependency name.
+    pub dependency: Arc<str>,
+    /// The header's lower-cased name; `other` past [`MAX_UNREAD_SERIES`].
+    pub header: String,
+}
+
+/// Distinct `{dependency, header}` series of `toolgate_unread_signal_headers_total`:
+/// header names come from upstreams, so past this many every new one counts as `other`.
+pub const MAX_UNREAD_SERIES: usize = 64;
+
 /// `{tool, owner, dependency}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub struct OwnerLabels {
@@ -194,9 +217,15 @@ pub struct Metrics {
     /// `toolgate_tool_owner_info{tool,owner,dependency}`: always 1; joins owners into alerts.
     pub tool_owner_info: Family<OwnerLabels, Gauge>,
     /// `toolgate_shared_state_up`: 1 while the replicas' shared state (Redis,
-    /// `gateway.shared`) is reachable, 0 while this replica runs on its local state
-    /// (and always 0 when no shared state is configured).
+    /// `gateway.shared`) is reachable, 0 while this replica runs on its local state;
+    /// not exported when no shared state is configured.
     pub shared_state_up: Gauge,
+    /// `toolgate_unread_signal_headers_total{dependency,header}`.
+    pub unread_headers: Family<UnreadLabels, Counter>,
+    /// The series of `unread_headers` so far, to bound them.
+    unread_series: std::sync::Mutex<std::collections::HashSet<UnreadLabels>>,
+    /// `toolgate_agent_calls_total{agent,outcome}`.
+    pub agent_calls: Family<AgentLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -206,8 +235,20 @@ impl Default for Metrics {
 }
 
 impl Metrics {
-    /// Creates and registers every metric.
+    /// Creates and registers every metric, for a replica without shared state:
+    /// `toolgate_shared_state_up` is not exported, so "not configured" never reads as
+    /// "down".
     pub fn new() -> Metrics {
+        Self::build(false)
+    }
+
+    /// Creates and registers every metric, `toolgate_shared_state_up` included (a
+    /// replica with `gateway.shared`).
+    pub fn with_shared_state() -> Metrics {
+        Self::build(true)
+    }
+
+    fn build(shared_state: bool) -> Metrics {
         let mut registry = Registry::with_prefix("toolgate");
         let tool_calls = Family::default();
         registry.register(
@@ -290,14 +331,31 @@ impl Metrics {
             tool_owner_info.clone(),
         );
         let shared_state_up = Gauge::default();
+        if shared_state {
+            registry.register(
+                "shared_state_up",
+                "1 while the shared state of the replicas (Redis) is reachable, 0 otherwise",
+                shared_state_up.clone(),
+            );
+        }
+        let unread_headers = Family::default();
         registry.register(
-            "shared_state_up",
-            "1 while the shared state of the replicas (Redis) is reachable, 0 otherwise",
-            shared_state_up.clone(),
+            "unread_signal_headers",
+            "Responses with a header that looks like a rate-limit, wait or deprecation signal that toolgate could not read",
+            unread_headers.clone(),
+        );
+        let agent_calls = Family::default();
+        registry.register(
+            "agent_calls",
+            "Tool calls by agent (a configured name or anonymous) and outcome (ok or error class)",
+            agent_calls.clone(),
         );
         Metrics {
             registry,
             shared_state_up,
+            unread_headers,
+            unread_series: Default::default(),
+            agent_calls,
             tool_calls,
             upstream_requests,
             retries,
@@ -312,6 +370,29 @@ impl Metrics {
             probe_success,
             tool_owner_info,
         }
+    }
+
+    /// Counts a signal-like header nothing could read; bounded to
+    /// [`MAX_UNREAD_SERIES`] series, the rest as `header="other"`.
+    pub fn record_unread_header(&self, dependency: &str, header: &str) {
+        let mut labels = UnreadLabels {
+            dependency: Arc::from(dependency),
+            header: header.to_ascii_lowercase(),
+        };
+        {
+            let mut seen = self
+                .unread_series
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if !seen.contains(&labels) {
+                if seen.len() < MAX_UNREAD_SERIES {
+                    seen.insert(labels.clone());
+                } else {
+                    labels.header = "other".to_string();
+                }
+            }
+        }
+        self.unread_headers.get_or_create(&labels).inc();
     }
 
     /// Counts one upstream attempt and its latency.

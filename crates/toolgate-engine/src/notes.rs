@@ -208,5 +208,14 @@ pub fn warning_note(tool: &str, text: &str) -> String {
     format!("the upstream of {tool} warns: \"{shown}\"")
 }
 
+/// A header that looks like a signal but that toolgate could not read, handed on as
+/// the upstream sent it (already capped and freed of secrets by the reader).
+pub fn unread_note(tool: &str, header: &toolgate_signals::unread::Unread) -> String {
+    format!(
+        "the upstream of {tool} sent `{}: {}`; toolgate could not interpret it",
+        header.name, header.value
+    )
+}
+
 #[cfg(test)]
 mod tests;

@@ -127,6 +127,11 @@ impl Telemetry {
             "toolgate.origin",
             if probe { "probe" } else { "agent" },
         ));
+        // The configured agent's name, never the token or its subject.
+        if let Some(agent) = &ctx.agent {
+            attributes.push(KeyValue::new("enduser.id", agent.name().to_string()));
+            attributes.push(KeyValue::new("gen_ai.agent.name", agent.name().to_string()));
+        }
         let parent = ctx
             .meta
             .as_ref()

@@ -49,11 +49,14 @@ pub enum ErrorClass {
     /// The tool itself reported a failure (an MCP result with `isError: true`): the
     /// upstream works and answered; what it said goes to the model unchanged.
     ToolError,
+    /// The calling agent may not call this tool (its `tools`/`deny` patterns); no request
+    /// was sent.
+    Forbidden,
 }
 
 impl ErrorClass {
     /// Every class, in declaration order (for metric pre-registration and tests).
-    pub const ALL: [ErrorClass; 12] = [
+    pub const ALL: [ErrorClass; 13] = [
         ErrorClass::Timeout,
         ErrorClass::Connect,
         ErrorClass::ServerError,
@@ -66,6 +69,7 @@ impl ErrorClass {
         ErrorClass::CircuitOpen,
         ErrorClass::BudgetExhausted,
         ErrorClass::ToolError,
+        ErrorClass::Forbidden,
     ];
 
     /// The snake_case name, identical to the serde form (a metric label value).
@@ -83,6 +87,7 @@ impl ErrorClass {
             ErrorClass::CircuitOpen => "circuit_open",
             ErrorClass::BudgetExhausted => "budget_exhausted",
             ErrorClass::ToolError => "tool_error",
+            ErrorClass::Forbidden => "forbidden",
         }
     }
 
@@ -102,6 +107,7 @@ impl ErrorClass {
     ///   refusals; retrying them would defeat their purpose.
     /// - `tool_error`: never — the tool answered that it failed; whether to try again
     ///   (perhaps with other arguments) is the model's call, and it reads the tool's words.
+    /// - `forbidden`: never — the agent may not call the tool; nothing was sent.
     pub fn retryable(self, idempotent: bool) -> bool {
         match self {
             ErrorClass::Connect | ErrorClass::Overloaded | ErrorClass::RateLimited => true,
@@ -112,7 +118,8 @@ impl ErrorClass {
             | ErrorClass::Gone
             | ErrorClass::CircuitOpen
             | ErrorClass::BudgetExhausted
-            | ErrorClass::ToolError => false,
+            | ErrorClass::ToolError
+            | ErrorClass::Forbidden => false,
         }
     }
 
@@ -137,7 +144,8 @@ impl ErrorClass {
             | ErrorClass::Gone
             | ErrorClass::CircuitOpen
             | ErrorClass::BudgetExhausted
-            | ErrorClass::ToolError => false,
+            | ErrorClass::ToolError
+            | ErrorClass::Forbidden => false,
         }
     }
 }
@@ -154,7 +162,7 @@ mod tests {
 
     /// The whole class table in one place: (class, retry idempotent,
     /// retry non-idempotent, counts for breaker).
-    const TABLE: [(ErrorClass, bool, bool, bool); 12] = [
+    const TABLE: [(ErrorClass, bool, bool, bool); 13] = [
         (ErrorClass::Timeout, true, false, true),
         (ErrorClass::Connect, true, true, true),
         (ErrorClass::ServerError, true, false, true),
@@ -167,6 +175,7 @@ mod tests {
         (ErrorClass::CircuitOpen, false, false, false),
         (ErrorClass::BudgetExhausted, false, false, false),
         (ErrorClass::ToolError, false, false, false),
+        (ErrorClass::Forbidden, false, false, false),
     ];
 
     #[test]

@@ -33,8 +33,21 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
         max_sessions: g.max_sessions,
         session_idle: g.session_idle,
         max_request_bytes: g.max_request_bytes,
+        session_keys: g.session_keys.clone(),
+        session_lifetime: g.session_lifetime,
     };
-    let admission = Arc::new(admission::Admission::new(g));
+    let auth = Arc::new(toolgate_auth::Authenticator::new(
+        g,
+        &gateway.config().agents,
+        gateway.client().http().clone(),
+    ));
+    let metadata = gateway
+        .config()
+        .gateway
+        .auth
+        .as_ref()
+        .map(|a| Arc::new(toolgate_auth::metadata_document(a)));
+    let admission = Arc::new(admission::Admission::new(g, auth));
     let mcp = Mcp::new(Arc::new(Server::new(gateway.clone())), &settings, shutdown);
     let mcp_routes = Router::new()
         .route("/mcp", any(crate::mcp::http::handle))
@@ -48,10 +61,30 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
         .route("/readyz", get(ready))
         .with_state(gateway);
     let mut app = mcp_routes.merge(other);
+    if let Some(doc) = metadata {
+        // RFC 9728: at the well-known path and, for a resource with a path (`/mcp`),
+        // with that path appended; clients try both.
+        let well_known = Router::new()
+            .route(toolgate_auth::WELL_KNOWN, get(protected_resource))
+            .route(
+                &format!("{}/{{*path}}", toolgate_auth::WELL_KNOWN),
+                get(protected_resource),
+            )
+            .with_state(doc);
+        app = app.merge(well_known);
+    }
     if let Some(extra) = extra {
         app = app.merge(extra);
     }
     app.layer(middleware::from_fn_with_state(admission, admission::admit))
+}
+
+async fn protected_resource(State(doc): State<Arc<serde_json::Value>>) -> Response {
+    (
+        [(header::CACHE_CONTROL, "public, max-age=3600")],
+        axum::Json(doc.as_ref().clone()),
+    )
+        .into_response()
 }
 
 async fn metrics(State(gateway): State<Arc<Gateway>>) -> Response {

@@ -48,6 +48,7 @@ mod salesforce;
 mod sentry;
 mod shape;
 mod shopify;
+pub mod unread;
 pub mod status_page;
 mod walk;
 mod warning;
@@ -126,6 +127,9 @@ pub struct Signals {
     /// The `Warning: 199/299` members, structured: whether each says something is
     /// deprecated and which replacement it names. Their texts are also in `warnings`.
     pub notices: Vec<Notice>,
+    /// Headers that look like a rate-limit, wait or deprecation signal but that no
+    /// reader understood, as sent (at most [`unread::MAX_UNREAD`]).
+    pub unread: Vec<unread::Unread>,
 }
 
 /// One `Warning: 199` / `299` member (RFC 7234 §5.5), as Kubernetes sends them.
@@ -327,14 +331,17 @@ pub fn read(status: u16, headers: &Headers<'_>, now: DateTime<Utc>, flavour: Fla
             warnings.push(w);
         }
     }
-    Signals {
+    let mut signals = Signals {
         retry_after,
         quota: quotas,
         rate_limited,
         deprecation,
         warnings,
         notices,
-    }
+        unread: Vec::new(),
+    };
+    signals.unread = unread::find(headers, &signals);
+    signals
 }
 
 #[cfg(test)]

@@ -62,12 +62,22 @@ const MILLIS_FIELDS: [&str; 3] = [
 ];
 
 /// The longest wait any Retry-After variant asks for, across repeated fields.
+///
+/// A `Retry-After` date is read against the response's own `Date` when it has one: the
+/// server computed "retry at 12:00:47" on its clock, so the wait it meant is that date
+/// minus its `Date` (RFC 9110 §10.2.3 and §6.6.1), whatever our clock says. A server
+/// clock a minute fast would otherwise turn a 47 s wait into 107 s, or one a minute slow
+/// into no wait at all.
 #[must_use]
 pub fn from_headers(headers: &Headers<'_>, now: DateTime<Utc>) -> Option<Duration> {
+    let server_now = headers
+        .get_str("date")
+        .and_then(|d| reset::http_date(d, now))
+        .unwrap_or(now);
     let secs = SECONDS_FIELDS
         .iter()
         .flat_map(|n| headers.get_all(n))
-        .filter_map(|v| parse(v, now));
+        .filter_map(|v| parse(v, server_now));
     let millis = MILLIS_FIELDS
         .iter()
         .flat_map(|n| headers.get_all(n))
@@ -146,6 +156,28 @@ mod tests {
                 String::from_utf8_lossy(input)
             );
         }
+    }
+
+    #[test]
+    fn a_retry_date_is_read_against_the_servers_date() {
+        // The server's clock runs 60 s ahead of ours: it asks for 47 s.
+        let fields: [(&str, &[u8]); 2] = [
+            ("Date", b"Sat, 01 Jan 2000 00:00:59 GMT"),
+            ("Retry-After", b"Sat, 01 Jan 2000 00:01:46 GMT"),
+        ];
+        let ours = Utc.with_ymd_and_hms(1999, 12, 31, 23, 59, 59).unwrap();
+        assert_eq!(from_headers(&Headers::new(&fields), ours), Some(Duration::from_secs(47)));
+        // Its clock runs 60 s behind: still 47 s, not "now".
+        let fields: [(&str, &[u8]); 2] = [
+            ("Date", b"Fri, 31 Dec 1999 23:58:59 GMT"),
+            ("Retry-After", b"Fri, 31 Dec 1999 23:59:46 GMT"),
+        ];
+        assert_eq!(from_headers(&Headers::new(&fields), ours), Some(Duration::from_secs(47)));
+        // No (readable) Date: our clock; seconds never depend on a clock.
+        let fields: [(&str, &[u8]); 2] = [("Date", b"yesterday"), ("Retry-After", b"Sat, 01 Jan 2000 00:00:46 GMT")];
+        assert_eq!(from_headers(&Headers::new(&fields), ours), Some(Duration::from_secs(47)));
+        let fields: [(&str, &[u8]); 2] = [("Date", b"Sat, 01 Jan 2000 00:00:59 GMT"), ("Retry-After", b"47")];
+        assert_eq!(from_headers(&Headers::new(&fields), ours), Some(Duration::from_secs(47)));
     }
 
     #[test]

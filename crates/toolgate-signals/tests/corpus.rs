@@ -191,6 +191,17 @@ fn check(case: &Value) -> (Vec<String>, bool) {
             wrong.push(format!("health {got:?} (want {want})"));
         }
     }
+    // A header is reported as unread only when the case says so: every other case's
+    // signal headers were read, so listing one would be a false alarm to the model.
+    let unread: Vec<&str> = s.unread.iter().map(|u| u.name.as_str()).collect();
+    let want_unread: Vec<&str> = expect
+        .get("unread")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if unread != want_unread {
+        wrong.push(format!("unread {unread:?} (want {want_unread:?})"));
+    }
     // An announced wait (or throttle) told to the model as "retrying will not help".
     let announced = expect.get("retry_after").is_some_and(|v| !v.is_null())
         || expect.get("rate_limited").and_then(Value::as_bool) == Some(true);

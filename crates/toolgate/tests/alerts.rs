@@ -69,7 +69,7 @@ fn series_names(families: &BTreeMap<String, String>) -> BTreeSet<String> {
 /// without samples — a fresh `Metrics::new().render()` is only `# EOF` — so the names and
 /// labels are read from this one.
 fn populated() -> Metrics {
-    let m = Metrics::new();
+    let m = Metrics::with_shared_state();
     let tool: Arc<str> = Arc::from("a_tool");
     let dependency: Arc<str> = Arc::from("a_dependency");
     for outcome in std::iter::once(None).chain(ErrorClass::ALL.map(Some)) {
@@ -306,8 +306,9 @@ fn metric_words(text: &str) -> BTreeSet<String> {
 fn rules() -> Vec<yaml_serde::Value> {
     let doc: yaml_serde::Value = yaml_serde::from_str(&prometheus::rules_yaml()).unwrap();
     let groups = doc["groups"].as_sequence().unwrap();
-    assert_eq!(groups.len(), 1);
+    assert_eq!(groups.len(), 2);
     assert_eq!(groups[0]["name"].as_str(), Some("toolgate"));
+    assert_eq!(groups[1]["name"].as_str(), Some("toolgate-fleet"));
     groups[0]["rules"].as_sequence().unwrap().clone()
 }
 
@@ -484,4 +485,17 @@ fn rules_parse_and_name_the_seven_alerts() {
             "{name}: no owner join"
         );
     }
+}
+
+#[test]
+fn shared_state_up_is_exported_only_where_shared_state_is_configured() {
+    let without = Metrics::new().render();
+    assert!(
+        !without.contains("toolgate_shared_state_up"),
+        "a replica without gateway.shared must export nothing an alert on 'down' reads: {without}"
+    );
+    let with = Metrics::with_shared_state().render();
+    assert!(with.contains("toolgate_shared_state_up 0"), "{with}");
+    let yaml = prometheus::rules_yaml();
+    assert!(yaml.contains("alert: ToolgateSharedStateDown"), "{yaml}");
 }

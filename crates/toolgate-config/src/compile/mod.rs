@@ -14,10 +14,12 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use toolgate_contract::SchemaFiles;
 
+mod agents;
 mod dependency;
 mod known;
 mod limits;
 mod mcp_server;
+mod session;
 mod tool;
 
 pub use tool::{notes_member, output_schema, valid_tool_name};
@@ -285,6 +287,7 @@ impl Compiler<'_> {
         let mut raw_deps = BTreeMap::new();
         let mut raw_tools = BTreeMap::new();
         let mut raw_servers = BTreeMap::new();
+        let mut raw_agents = BTreeMap::new();
         let mut defined = Defined {
             dependencies: BTreeSet::new(),
             tools: BTreeSet::new(),
@@ -302,6 +305,20 @@ impl Compiler<'_> {
                 "telemetry" => {
                     telemetry =
                         self.entry::<RawTelemetry>("telemetry", "/properties/telemetry", value)
+                }
+                "agents" => {
+                    let Some(map) =
+                        self.entry::<BTreeMap<String, yaml_serde::Value>>(&key, "", value)
+                    else {
+                        continue;
+                    };
+                    for (name, v) in map {
+                        let path = format!("agents.{name}");
+                        let schema = "/properties/agents/additionalProperties";
+                        if let Some(a) = self.entry::<RawAgent>(&path, schema, v) {
+                            raw_agents.insert(name, a);
+                        }
+                    }
                 }
                 "mcp_servers" => {
                     let Some(map) =
@@ -341,8 +358,9 @@ impl Compiler<'_> {
                     }
                 }
                 other => {
-                    const SECTIONS: [&str; 6] = [
+                    const SECTIONS: [&str; 7] = [
                         "gateway",
+                        "agents",
                         "alerts",
                         "dependencies",
                         "tools",
@@ -352,7 +370,7 @@ impl Compiler<'_> {
                     let help = match known::did_you_mean(other, SECTIONS) {
                         Some(best) => format!("did you mean `{best}`?"),
                         None => {
-                            "the sections are gateway, alerts, dependencies, tools and mcp_servers"
+                            "the sections are gateway, alerts, dependencies, tools, mcp_servers, telemetry and agents"
                                 .into()
                         }
                     };
@@ -420,6 +438,7 @@ impl Compiler<'_> {
             );
         }
         let telemetry = telemetry.and_then(|t| self.telemetry(t));
+        let agents = self.agents(raw_agents, gateway.auth.as_ref());
         Some(Config {
             gateway,
             alerts,
@@ -427,6 +446,7 @@ impl Compiler<'_> {
             tools,
             mcp_servers,
             telemetry,
+            agents,
         })
     }
 
@@ -451,6 +471,7 @@ impl Compiler<'_> {
                 None
             }
         });
+        let auth = raw.auth.and_then(|a| self.auth(a));
         let max_response_bytes = match raw.max_response_bytes.map(|size| match size {
             RawSize::Bytes(n) => usize::try_from(n).map_err(|_| format!("`{n}` is too large")),
             RawSize::Text(text) => parse_bytes(&text),
@@ -523,6 +544,12 @@ impl Compiler<'_> {
                 raw.session_idle.as_ref(),
                 Duration::from_secs(600),
             ),
+            session_keys: self.session_keys(
+                raw.session_key_env.as_deref(),
+                raw.session_key_previous_env.as_deref(),
+            ),
+            session_lifetime: self
+                .session_lifetime(raw.session_lifetime.as_ref(), raw.session_key_env.is_some()),
             drain: self.duration(
                 "gateway.drain".into(),
                 raw.drain.as_ref(),
@@ -534,6 +561,7 @@ impl Compiler<'_> {
             shared,
             replica,
             auth_token,
+            auth,
             allowed_hosts: raw.allowed_hosts.unwrap_or_default(),
             deadline: self.duration_min(
                 "gateway.deadline".into(),
@@ -636,19 +664,19 @@ impl Compiler<'_> {
         })
     }
 
-    /// `notes: text | structured | both`.
+    /// `notes: text | structured | both | inline`.
     fn notes_mode(&mut self, path: String, text: Option<&str>, default: NotesMode) -> NotesMode {
         let Some(text) = text else {
             return default;
         };
         NotesMode::parse(text.trim()).unwrap_or_else(|| {
-            let help = match known::did_you_mean(text, ["text", "structured", "both"]) {
+            let help = match known::did_you_mean(text, ["text", "structured", "both", "inline"]) {
                 Some(best) => format!("did you mean `{best}`?"),
-                None => "write `text`, `structured` or `both`".to_string(),
+                None => "write `text`, `structured`, `both` or `inline`".to_string(),
             };
             self.err(
                 path,
-                format!("notes `{text}` is not one of text, structured, both"),
+                format!("notes `{text}` is not one of text, structured, both, inline"),
                 &help,
             );
             default

@@ -1024,6 +1024,8 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e}"));
         let spec = config.mcp_servers["kb"].clone();
         // An HTTP connection does no I/O until it is used; the link stands in for it.
+        // Its client needs the process's TLS provider, whichever test runs first.
+        crate::tls::init();
         let (connection, _rx) =
             Connection::start(link::server_spec(&spec, 1 << 20), reqwest::Client::new());
         let host = Arc::new(FakeHost {

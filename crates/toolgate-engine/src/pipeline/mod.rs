@@ -17,6 +17,7 @@
 //! The same path serves agent calls and probes; probes stay out of the user-facing
 //! metrics and windows.
 
+mod arguments;
 mod outcome;
 mod route;
 mod signals;
@@ -60,6 +61,8 @@ struct Call {
     last: Option<(ErrorClass, Option<Duration>, Detail)>,
     /// `Warning` texts of the last reply, for the notes.
     warnings: Vec<String>,
+    /// Signal-like headers of the last reply that toolgate could not read.
+    unread: Vec<toolgate_signals::unread::Unread>,
     /// The call's trace span, with `telemetry.otlp`.
     trace: Option<crate::telemetry::CallTrace>,
 }
@@ -79,7 +82,68 @@ enum Ending {
 }
 
 /// Runs one call of `route` to completion. Never panics on any upstream bytes.
+///
+/// An agent's call is first admitted for that agent (`agents.rs`: its tool policy, then
+/// its quota): a refusal is recorded like any refusal, and nothing is sent upstream.
 pub async fn run<U: Upstream>(
+    route: &Route<U>,
+    services: &Services,
+    args: Map<String, Value>,
+    origin: Origin,
+    ctx: &CallContext,
+) -> CallOutcome {
+    let agent = ctx.agent.as_ref().filter(|_| origin == Origin::Agent);
+    let outcome = match agent.map(|a| a.admit(&route.spec.name, Instant::now())) {
+        Some(Err(refusal)) => {
+            tracing::info!(agent = crate::agents::label(agent), tool = %route.spec.name, class = refusal.class.as_str(), "call refused for the agent");
+            let call = Call::new(route, origin, None);
+            record(route, services, call, Err(refusal))
+        }
+        Some(Ok(_permit)) => run_admitted(route, services, args, origin, ctx).await,
+        None => run_admitted(route, services, args, origin, ctx).await,
+    };
+    if origin == Origin::Agent {
+        let labels = crate::metrics::AgentLabels {
+            agent: crate::agents::label(agent).to_string(),
+            outcome: crate::metrics::Outcome(outcome.result.as_ref().err().map(|f| f.class)),
+        };
+        services.metrics.agent_calls.get_or_create(&labels).inc();
+    }
+    outcome
+}
+
+impl Call {
+    fn new<U: Upstream>(
+        route: &Route<U>,
+        origin: Origin,
+        trace: Option<crate::telemetry::CallTrace>,
+    ) -> Call {
+        let started = Instant::now();
+        let spec = &route.spec;
+        Call {
+            origin,
+            started,
+            retry: RetryLoop::new(
+                Backoff {
+                    base: spec.dependency.retry.base_delay,
+                    cap: spec.dependency.retry.max_delay,
+                    max_attempts: spec.dependency.retry.max_attempts,
+                },
+                spec.retry_safe(),
+                started + spec.deadline,
+            ),
+            paced: Duration::ZERO,
+            spaced: Duration::ZERO,
+            latency: None,
+            last: None,
+            warnings: Vec::new(),
+            trace,
+        }
+    }
+}
+
+/// [`run`] once the agent, if any, is admitted.
+async fn run_admitted<U: Upstream>(
     route: &Route<U>,
     services: &Services,
     args: Map<String, Value>,
@@ -113,8 +177,14 @@ pub async fn run<U: Upstream>(
         latency: None,
         last: None,
         warnings: Vec::new(),
+        unread: Vec::new(),
         trace,
     };
+    let mut args = args;
+    let left_out = arguments::drop_null_optionals(&spec.input_schema, &mut args);
+    if !left_out.is_empty() {
+        tracing::debug!(tool = %spec.name, arguments = ?left_out, "null for an optional argument taken as left out");
+    }
     let args = Value::Object(args);
     let request = match prepare(route, &args, ctx) {
         Ok(request) => request,
@@ -352,6 +422,12 @@ async fn attempt<U: Upstream>(
     if let Some(s) = &signals {
         remember_deprecation(route, services, s);
         call.warnings.clone_from(&s.warnings);
+        call.unread.clone_from(&s.unread);
+        for header in &s.unread {
+            services
+                .metrics
+                .record_unread_header(&spec.dependency.name, &header.name);
+        }
     }
     let past_sunset = route.state.past_sunset(wall);
     match route
@@ -551,6 +627,11 @@ fn record<U: Upstream>(
         call.warnings
             .iter()
             .map(|w| crate::notes::warning_note(&spec.name, w)),
+    );
+    notes.extend(
+        call.unread
+            .iter()
+            .map(|u| crate::notes::unread_note(&spec.name, u)),
     );
     let mut signals = CallSignals::new(&spec.name, &spec.contract.version, call.retry.attempts());
     if let Err(f) = &result {

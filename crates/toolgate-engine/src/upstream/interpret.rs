@@ -171,6 +171,7 @@ fn sanitise(tool: &ToolSpec, signals: &mut Signals) {
     /// A `Warning` text is a sentence, not a document.
     const MAX_WARNING: usize = 300;
     let has_text = !signals.warnings.is_empty()
+        || !signals.unread.is_empty()
         || signals
             .deprecation
             .as_ref()
@@ -181,6 +182,10 @@ fn sanitise(tool: &ToolSpec, signals: &mut Signals) {
     let secrets = explain::Secrets::of(tool);
     for w in &mut signals.warnings {
         *w = explain::upstream_text(w, &secrets, MAX_WARNING);
+    }
+    for u in &mut signals.unread {
+        u.name = explain::upstream_text(&u.name, &secrets, MAX_WARNING);
+        u.value = explain::upstream_text(&u.value, &secrets, MAX_WARNING);
     }
     if let Some(d) = signals.deprecation.as_mut() {
         d.successor = d.successor.take().and_then(|l| explain::link(&l, &secrets));

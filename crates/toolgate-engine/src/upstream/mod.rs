@@ -37,6 +37,8 @@ pub struct CallContext {
     pub meta: Option<Map<String, Value>>,
     /// The JSON text of the `tools/call` request's id, for the call's trace span.
     pub call_id: Option<String>,
+    /// The configured agent that made the call; `None`: anonymous (or a probe).
+    pub agent: Option<crate::agents::CallAgent>,
 }
 
 /// One kind of upstream a tool can call.

@@ -10,7 +10,9 @@
 //! the body's object bytes, before its closing brace, for the same reason.
 //!
 //! Where notes travel: as a text block of `toolgate:` lines, as a `toolgate` member
-//! (`{"notes": [...]}`) inside `structuredContent`, or both ([`NotesMode`]). A failure
+//! (`{"notes": [...]}`) inside `structuredContent`, or both ([`NotesMode`]); `inline`
+//! ends the first text block with the lines (after a blank line) instead of adding a
+//! block, for frameworks that read only the first block. A failure
 //! carries no `structuredContent`: the TypeScript SDK validates `structuredContent`
 //! against `outputSchema` even when `isError` is set, so a partial object would turn the
 //! failure text into a schema error; every framework measured falls back to the text
@@ -73,6 +75,8 @@ pub fn tool_call(
         _ => None,
     };
     let notes_as_text = !notes.is_empty() && (placement.mode.in_text() || spliced.is_none());
+    // `inline`: the lines end the first text block instead of opening a block of their own.
+    let notes_inline = notes_as_text && placement.mode.in_first_block();
     // The text block escapes the body: quotes dominate JSON, so allow for growth.
     let mut out = Vec::with_capacity(body_len * 5 / 2 + 1024);
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
@@ -96,8 +100,11 @@ pub fn tool_call(
             true
         }
     };
+    if notes_inline {
+        append_to_string(&mut out, &format!("\n\n{}", super::notes_text(&notes)));
+    }
     out.push(b'}');
-    if notes_as_text {
+    if notes_as_text && !notes_inline {
         out.extend_from_slice(br#",{"type":"text","text":"#);
         write_str(&mut out, &super::notes_text(&notes));
         out.push(b'}');
@@ -186,7 +193,20 @@ fn mcp_result(id: &str, outcome: CallOutcome, inline: bool, placement: NotesPlac
         && (placement.mode.in_text() || !spliced)
         && let Some(Value::Array(content)) = answer.get_mut("content")
     {
-        content.push(serde_json::json!({ "type": "text", "text": super::notes_text(&notes) }));
+        let lines = super::notes_text(&notes);
+        let first_text = content
+            .iter_mut()
+            .filter_map(|block| block.as_object_mut())
+            .find(|block| block.get("type").and_then(Value::as_str) == Some("text"))
+            .and_then(|block| block.get_mut("text"));
+        match first_text {
+            Some(Value::String(text)) if placement.mode.in_first_block() => {
+                text.push_str("\n\n");
+                text.push_str(&lines);
+            }
+            // No text block to end (only images, say): the lines get one of their own.
+            _ => content.push(serde_json::json!({ "type": "text", "text": lines })),
+        }
     }
     answer.insert("isError".into(), Value::Bool(error.is_some()));
     let meta = answer
@@ -282,6 +302,18 @@ fn write_member(out: &mut Vec<u8>, name: &str, notes: &[String]) {
         write_str(out, note);
     }
     out.extend_from_slice(b"]}");
+}
+
+/// Continues the JSON string that `out` ends with (its closing quote) with `s`.
+fn append_to_string(out: &mut Vec<u8>, s: &str) {
+    if out.last() != Some(&b'"') {
+        return;
+    }
+    out.pop();
+    let at = out.len();
+    write_str(out, s);
+    // Drop the opening quote `write_str` wrote; its closing quote ends the string.
+    out.remove(at);
 }
 
 /// Appends `s` as a JSON string (quoted and escaped).
@@ -381,6 +413,15 @@ mod tests {
             taken(r#"{"toolgate""#),
             "a body that does not parse is left alone"
         );
+    }
+
+    #[test]
+    fn an_appended_line_continues_the_string_escaped() {
+        let mut out = Vec::new();
+        write_str(&mut out, "body \"q\"");
+        append_to_string(&mut out, "\n\ntoolgate: a \"note\"");
+        let back: String = serde_json::from_slice(&out).expect("still one JSON string");
+        assert_eq!(back, "body \"q\"\n\ntoolgate: a \"note\"");
     }
 
     #[test]

@@ -189,6 +189,38 @@ struct ToolList {
     names: String,
 }
 
+/// `tools/list` for `routes`, without what `agent` may not call.
+fn build_tool_list(
+    routes: Arc<toolgate_engine::gateway::RouteTable>,
+    agent: Option<&toolgate_config::AgentSpec>,
+) -> ToolList {
+    let mut specs: Vec<&Arc<toolgate_config::ToolSpec>> = routes
+        .values()
+        .map(|r| &r.spec)
+        .filter(|spec| agent.is_none_or(|a| a.may_call(&spec.name)))
+        .collect();
+    specs.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut tools: Vec<Tool> = specs.iter().map(|t| super::describe(t)).collect();
+    tools.push(super::health_tool());
+    let names = tools
+        .iter()
+        .map(|t| t.name.as_ref())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let list = serde_json::to_value(&tools).unwrap_or(Value::Array(Vec::new()));
+    let handshake = serde_json::to_vec(&json!({ "tools": list })).unwrap_or_default();
+    let inline = serde_json::to_vec(&json!({
+        "resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": list
+    }))
+    .unwrap_or_default();
+    ToolList {
+        routes,
+        handshake,
+        inline,
+        names,
+    }
+}
+
 /// The MCP server over a gateway. Cheap to share (`Arc`); answers concurrently.
 #[derive(Debug)]
 pub struct Server {
@@ -196,6 +228,8 @@ pub struct Server {
     info: ServerConfig,
     /// `tools/list` results for the current route table.
     tools: std::sync::Mutex<Option<Arc<ToolList>>>,
+    /// The same, for each agent whose tools are restricted.
+    agent_tools: std::sync::Mutex<std::collections::HashMap<String, Arc<ToolList>>>,
     /// Which upstream server listed which resource.
     resources: toolgate_engine::fronting::passthrough::ResourceIndex,
     /// Tool calls running now, by (the client's session or connection, request id), so
@@ -232,6 +266,7 @@ impl Server {
             gateway,
             info,
             tools: std::sync::Mutex::new(None),
+            agent_tools: Default::default(),
             resources: Default::default(),
             running: Default::default(),
         }
@@ -246,29 +281,27 @@ impl Server {
         {
             return list.clone();
         }
-        let mut specs: Vec<&Arc<toolgate_config::ToolSpec>> =
-            routes.values().map(|r| &r.spec).collect();
-        specs.sort_by(|a, b| a.name.cmp(&b.name));
-        let mut tools: Vec<Tool> = specs.iter().map(|t| super::describe(t)).collect();
-        tools.push(super::health_tool());
-        let names = tools
-            .iter()
-            .map(|t| t.name.as_ref())
-            .collect::<Vec<_>>()
-            .join(", ");
-        let list = serde_json::to_value(&tools).unwrap_or(Value::Array(Vec::new()));
-        let handshake = serde_json::to_vec(&json!({ "tools": list })).unwrap_or_default();
-        let inline = serde_json::to_vec(&json!({
-            "resultType": "complete", "ttlMs": 0, "cacheScope": "private", "tools": list
-        }))
-        .unwrap_or_default();
-        let built = Arc::new(ToolList {
-            routes,
-            handshake,
-            inline,
-            names,
-        });
+        let built = Arc::new(build_tool_list(routes, None));
         *cache = Some(built.clone());
+        built
+    }
+
+    /// The tool list `agent` sees: without the tools it may not call. An agent without
+    /// tool patterns sees the shared list; the others' lists are cached per agent (the
+    /// config bounds how many).
+    fn tool_list_for(&self, agent: Option<&Arc<toolgate_config::AgentSpec>>) -> Arc<ToolList> {
+        let Some(agent) = agent.filter(|a| a.tools.is_some() || !a.deny.is_empty()) else {
+            return self.tool_list();
+        };
+        let routes = self.gateway.routes();
+        let mut cache = lock(&self.agent_tools);
+        if let Some(list) = cache.get(&agent.name)
+            && Arc::ptr_eq(&list.routes, &routes)
+        {
+            return list.clone();
+        }
+        let built = Arc::new(build_tool_list(routes, Some(agent)));
+        cache.insert(agent.name.clone(), built.clone());
         built
     }
 
@@ -376,7 +409,7 @@ impl Server {
                 Reply::ok(jsonrpc::result(id, &result), true)
             }
             "tools/list" => {
-                let list = self.tool_list();
+                let list = self.tool_list_for(outbound.agent());
                 let raw = if modern {
                     &list.inline
                 } else {
@@ -502,7 +535,7 @@ impl Server {
                 jsonrpc::INVALID_PARAMS,
                 &format!(
                     "unknown tool `{name}`; available tools: {}",
-                    self.tool_list().names
+                    self.tool_list_for(outbound.agent()).names
                 ),
                 None,
                 modern,
@@ -520,6 +553,7 @@ impl Server {
                 _ => None,
             },
             call_id: Some(id.json().to_string()),
+            agent: self.gateway.agents().caller(outbound.agent()),
         };
         // One lookup by name in the route table; nothing cloned but the route's `Arc`.
         let outcome = toolgate_engine::pipeline::run(

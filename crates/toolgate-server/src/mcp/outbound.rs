@@ -78,6 +78,8 @@ pub(crate) type Sink = mpsc::Sender<Vec<u8>>;
 #[derive(Clone, Debug, Default)]
 pub struct Outbound {
     inner: Option<Arc<Inner>>,
+    /// The agent that sent the request (`None`: anonymous), from its credentials.
+    agent: Option<Arc<toolgate_config::AgentSpec>>,
 }
 
 #[derive(Debug)]
@@ -94,7 +96,18 @@ struct Inner {
 impl Outbound {
     /// For callers with no way back (tests, probes): notify drops, request fails.
     pub fn none() -> Outbound {
-        Outbound { inner: None }
+        Outbound::default()
+    }
+
+    /// The same way back, for a request sent by `agent`.
+    pub fn with_agent(mut self, agent: Option<Arc<toolgate_config::AgentSpec>>) -> Outbound {
+        self.agent = agent;
+        self
+    }
+
+    /// The agent that sent the request; `None`: anonymous.
+    pub fn agent(&self) -> Option<&Arc<toolgate_config::AgentSpec>> {
+        self.agent.as_ref()
     }
 
     /// A way back through `sink`, with answers routed through `link`.
@@ -109,6 +122,7 @@ impl Outbound {
                 link,
                 capabilities,
             })),
+            agent: None,
         }
     }
 

@@ -6,8 +6,12 @@
 //! 2. on `/mcp`, a present `Origin` must be a loopback origin or one of
 //!    `gateway.allowed_origins` (the MCP transport spec requires it: a web page must not
 //!    drive a local server);
-//! 3. on `/mcp` and `/admin`, the bearer token when one is configured (health, metrics
-//!    and the demo stay open for probes and scrapers);
+//! 3. on `/mcp` and `/admin`, the caller's credentials when any are configured
+//!    (`toolgate_auth`: an agent's API key, the shared token, an OAuth access token);
+//!    a refusal is 401/403 with a `WWW-Authenticate` challenge that names the
+//!    protected-resource metadata, and an admitted request carries its
+//!    [`toolgate_auth::Identity`]. Health, metrics, the metadata itself and the demo stay
+//!    open for probes, scrapers and clients discovering the authorization server;
 //! 4. the request body is limited to `gateway.max_request_bytes` (413 beyond).
 
 use std::sync::Arc;
@@ -19,6 +23,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use toolgate_auth::{Authenticator, Identity, Refusal};
 use toolgate_config::{GatewayConfig, Secret};
 
 /// Loopback names, always allowed as `Host`.
@@ -30,6 +35,7 @@ pub struct Admission {
     hosts: Vec<Allowed>,
     origins: Vec<AllowedOrigin>,
     token: Option<Secret>,
+    auth: Arc<Authenticator>,
     max_request_bytes: usize,
 }
 
@@ -53,7 +59,7 @@ enum AllowedOrigin {
 }
 
 impl Admission {
-    pub fn new(config: &GatewayConfig) -> Admission {
+    pub fn new(config: &GatewayConfig, auth: Arc<Authenticator>) -> Admission {
         let mut hosts: Vec<Allowed> = LOOPBACK
             .iter()
             .map(|h| Allowed {
@@ -91,8 +97,64 @@ impl Admission {
             hosts,
             origins,
             token: config.auth_token.clone(),
+            auth,
             max_request_bytes: config.max_request_bytes,
         }
+    }
+
+    /// Who sent a request on `path`: `None` where no credential is asked for. On
+    /// `/admin` the shared token, when configured, is the only credential; without it
+    /// any credential /mcp accepts.
+    async fn identify(
+        &self,
+        path: &str,
+        headers: &HeaderMap,
+    ) -> Result<Option<Identity>, Response> {
+        let is_mcp = path == "/mcp" || path.starts_with("/mcp/");
+        let is_admin = path == "/admin" || path.starts_with("/admin/");
+        if !(is_mcp || is_admin) {
+            return Ok(None);
+        }
+        let authorization = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok());
+        if is_admin && let Some(Secret(expected)) = &self.token {
+            if toolgate_auth::bearer(authorization)
+                .is_some_and(|t| toolgate_auth::constant_time_eq(t.as_bytes(), expected.as_bytes()))
+            {
+                return Ok(Some(Identity::default()));
+            }
+            return Err(self.challenge(&Refusal::Missing));
+        }
+        match self.auth.authenticate(authorization).await {
+            Ok(identity) => Ok(Some(identity)),
+            Err(refusal) => {
+                if !matches!(refusal, Refusal::Missing) {
+                    tracing::info!(
+                        path,
+                        "refused a request's credentials: {}",
+                        refusal.message()
+                    );
+                }
+                Err(self.challenge(&refusal))
+            }
+        }
+    }
+
+    fn challenge(&self, refusal: &Refusal) -> Response {
+        let status = StatusCode::from_u16(refusal.status()).unwrap_or(StatusCode::UNAUTHORIZED);
+        (
+            status,
+            [
+                (header::WWW_AUTHENTICATE, self.auth.challenge(refusal)),
+                (
+                    header::CONTENT_TYPE,
+                    "text/plain; charset=utf-8".to_string(),
+                ),
+            ],
+            format!("{}\n", refusal.message()),
+        )
+            .into_response()
     }
 
     /// Why `headers` are refused on `path`, as the response; `None` to admit.
@@ -143,19 +205,6 @@ impl Admission {
                     "Forbidden: Origin header is not allowed",
                 ));
             }
-        }
-        if (is_mcp || path == "/admin" || path.starts_with("/admin/"))
-            && let Some(Secret(expected)) = &self.token
-            && !bearer_matches(headers, expected)
-        {
-            return Some(
-                (
-                    StatusCode::UNAUTHORIZED,
-                    [(header::WWW_AUTHENTICATE, "Bearer")],
-                    "toolgate: a bearer token is required (Authorization: Bearer <token>)\n",
-                )
-                    .into_response(),
-            );
         }
         let declared = headers
             .get(header::CONTENT_LENGTH)
@@ -210,6 +259,17 @@ pub async fn admit(
     ) {
         return refused;
     }
+    let mut request = request;
+    match admission
+        .identify(request.uri().path(), request.headers())
+        .await
+    {
+        Ok(Some(identity)) => {
+            request.extensions_mut().insert(identity);
+        }
+        Ok(None) => {}
+        Err(refused) => return refused,
+    }
     // Bodies sent without a Content-Length are cut off at the limit as they stream in.
     let limit = admission.max_request_bytes;
     let request = request.map(|body| Body::new(http_body_util::Limited::new(body, limit)));
@@ -223,36 +283,6 @@ fn plain(status: StatusCode, message: &'static str) -> Response {
         message,
     )
         .into_response()
-}
-
-/// `Authorization: Bearer <token>`, the scheme in any case (RFC 9110 §11.1), compared
-/// in constant time.
-fn bearer_matches(headers: &HeaderMap, expected: &str) -> bool {
-    let Some(value) = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-    else {
-        return false;
-    };
-    let Some((scheme, token)) = value.trim_start().split_once(' ') else {
-        return false;
-    };
-    scheme.eq_ignore_ascii_case("bearer")
-        && constant_time_eq(token.trim_start().as_bytes(), expected.as_bytes())
-}
-
-/// Compares without an early exit, so response timing does not reveal the token — nor
-/// its length: every byte of both is visited whatever the lengths, and a length
-/// mismatch only sets a bit of the result.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len().max(b.len());
-    let mut diff = u8::from(a.len() != b.len());
-    for i in 0..n {
-        let x = a.get(i).copied().unwrap_or(0);
-        let y = b.get(i).copied().unwrap_or(0);
-        diff |= std::hint::black_box(x ^ y);
-    }
-    diff == 0
 }
 
 fn normalize(host: &str) -> String {
@@ -362,7 +392,9 @@ mod tests {
             &env,
         )
         .unwrap_or_else(|e| panic!("{e}"));
-        Admission::new(&config.gateway)
+        toolgate_engine::tls::init();
+        let auth = Authenticator::new(&config.gateway, &config.agents, reqwest::Client::new());
+        Admission::new(&config.gateway, Arc::new(auth))
     }
 
     fn status(a: &Admission, path: &str, pairs: &[(&'static str, &'static str)]) -> u16 {
@@ -370,8 +402,16 @@ mod tests {
         for (k, v) in pairs {
             h.append(*k, HeaderValue::from_static(v));
         }
-        a.refuse(path, None, &h)
-            .map_or(200, |r| r.status().as_u16())
+        if let Some(r) = a.refuse(path, None, &h) {
+            return r.status().as_u16();
+        }
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"));
+        match rt.block_on(a.identify(path, &h)) {
+            Err(r) => r.status().as_u16(),
+            Ok(_) => 200,
+        }
     }
 
     #[test]
@@ -435,16 +475,6 @@ mod tests {
     }
 
     #[test]
-    fn the_constant_time_comparison_is_exact_at_every_length() {
-        assert!(constant_time_eq(b"s3cret", b"s3cret"));
-        assert!(constant_time_eq(b"", b""));
-        for other in [&b"s3cre"[..], b"s3cret!", b"", b"s3creT", b"s3cret\0"] {
-            assert!(!constant_time_eq(other, b"s3cret"), "{other:?}");
-            assert!(!constant_time_eq(b"s3cret", other), "{other:?}");
-        }
-    }
-
-    #[test]
     fn the_bearer_scheme_is_case_insensitive_and_guards_mcp_and_admin_only() {
         let a = admission(&[], &[], Some("s3cret"));
         let with = |path: &str, auth: &'static str| {
@@ -480,12 +510,5 @@ mod tests {
             ),
             200
         );
-    }
-
-    #[test]
-    fn token_comparison() {
-        assert!(constant_time_eq(b"abc", b"abc"));
-        assert!(!constant_time_eq(b"abc", b"abd"));
-        assert!(!constant_time_eq(b"abc", b"abcd"));
     }
 }

@@ -98,6 +98,18 @@ pub fn rules_yaml() -> String {
          groups:\n  - name: toolgate\n    rules:\n",
     );
     for rule in rules() {
+        write_rule(&mut out, &rule);
+    }
+    // Rules about the replicas themselves, not a tool: no tool or owner to name.
+    out.push_str("  - name: toolgate-fleet\n    rules:\n");
+    for rule in fleet_rules() {
+        write_rule(&mut out, &rule);
+    }
+    out
+}
+
+fn write_rule(out: &mut String, rule: &Rule) {
+    {
         for line in rule.why.lines() {
             let _ = writeln!(out, "      # {line}");
         }
@@ -117,7 +129,32 @@ pub fn rules_yaml() -> String {
         let _ = writeln!(out, "          summary: {}", quoted(&rule.summary));
         let _ = writeln!(out, "          description: {}", quoted(&rule.description));
     }
-    out
+}
+
+/// How long the shared state must be unreachable: a Redis failover or restart takes
+/// seconds to a minute, and replicas share again on their own once it is back; 5m is an
+/// outage during which the fleet can overspend quotas.
+pub const SHARED_STATE_DOWN_FOR: &str = "5m";
+
+fn fleet_rules() -> Vec<Rule> {
+    vec![Rule {
+        alert: "ToolgateSharedStateDown",
+        why: "A replica configured with shared state (gateway.shared) cannot reach it and runs\n\
+              on its own state. A replica without gateway.shared exports no\n\
+              toolgate_shared_state_up at all, so \"not configured\" never fires.",
+        expr: "max by (instance, job) (toolgate_shared_state_up) == 0".into(),
+        for_: SHARED_STATE_DOWN_FOR,
+        severity: "warning",
+        summary: "toolgate replica {{ $labels.instance }} cannot reach the fleet's shared state"
+            .into(),
+        description: format!(
+            "Replica {{{{ $labels.instance }}}} has not reached its shared state (Redis, \
+             gateway.shared) for {SHARED_STATE_DOWN_FOR}: it keeps serving calls on its own quota, breaker \
+             and retry budget, so the fleet together can overspend an upstream's quota. Check \
+             Redis and the replica's network path to it; the replica shares again without a \
+             restart once it is back."
+        ),
+    }]
 }
 
 /// A YAML double-quoted scalar (JSON string escapes are valid YAML escapes).

@@ -26,6 +26,7 @@ macro_rules! say_raw {
 
 mod check;
 mod diff;
+mod hash_key;
 mod import;
 mod incidents;
 mod lock;
@@ -147,6 +148,14 @@ enum Command {
     },
     /// Print the JSON Schema of the config file.
     ConfigSchema,
+    /// Print the SHA-256 of an agent's API key, for `agents.<name>.api_key_sha256`. The
+    /// key is read from stdin (never an argument: arguments end up in shell history and
+    /// process lists); `--generate` makes a new random key and prints it with its hash.
+    HashKey {
+        /// Generate a new key (printed once: hand it to the agent, keep only the hash).
+        #[arg(long)]
+        generate: bool,
+    },
     /// Print the JSON Schema of `_meta["dev.toolgate/signals"]`.
     SignalsSchema,
     /// Generate tools with contracts from an API description.
@@ -276,6 +285,7 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
             what: ImportCommand::Openapi(args),
         } => import::openapi(args),
         Command::ConfigSchema => print::config_schema(),
+        Command::HashKey { generate } => hash_key::hash_key(generate),
         Command::SignalsSchema => print::signals_schema(),
     }
 }

@@ -3,12 +3,14 @@
 // A test that cannot set up its sockets should fail loudly, so unwrap is the right tool here.
 #![allow(clippy::unwrap_used)]
 
+mod arguments;
 mod check;
 mod core;
 mod demo;
 mod fronting;
 mod harness;
 mod hostile;
+mod identity;
 mod import;
 mod limits;
 mod notes;

@@ -365,3 +365,40 @@ async fn a_failure_has_no_structured_content_and_its_meta_opens_with_the_failure
         "contract_drift"
     );
 }
+
+#[tokio::test]
+async fn inline_notes_end_the_first_text_block_and_add_no_block() {
+    let addr = start_api().await;
+    let dir = temp_dir("notes-inline");
+    let tg = start_toolgate(&config(addr, &dir, "  notes: inline\n")).await;
+
+    // A success: one text block, the body's text, a blank line, then the note lines;
+    // the structured member as with `both`, and the body's bytes untouched.
+    let (structured, texts) = call_raw(&tg.url, "spaced").await;
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    let (body, lines) = texts[0]
+        .split_once("\n\ntoolgate: ")
+        .unwrap_or_else(|| panic!("no note after a blank line: {:?}", texts[0]));
+    assert_eq!(body, SPACED, "the body's text comes first, as it came");
+    assert!(lines.contains(NOTE), "{lines}");
+    assert!(member("toolgate", &structured.unwrap())[0].contains(NOTE));
+
+    // A call with nothing to say: the text block is the body alone.
+    let (_, texts) = call_raw(&tg.url, "quiet").await;
+    assert_eq!(texts, vec![SPACED.to_string()]);
+
+    // A failure: its sentence first, the notes after it, still one block.
+    let raw = post(
+        &tg.url,
+        "tools/call",
+        "drifting",
+        r#""name":"drifting","arguments":{},"#,
+    )
+    .await;
+    let answer: Value = serde_json::from_str(&raw).unwrap();
+    let content = answer["result"]["content"].as_array().unwrap();
+    assert_eq!(content.len(), 1, "{raw}");
+    let text = content[0]["text"].as_str().unwrap();
+    assert!(text.starts_with("drifting failed: "), "{text}");
+    assert!(text.contains(&format!("\n\ntoolgate: ")) && text.contains(NOTE), "{text}");
+}

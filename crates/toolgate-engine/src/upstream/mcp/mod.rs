@@ -451,6 +451,7 @@ pub(crate) mod tests {
             client: Some(client.clone()),
             meta: Some(serde_json::from_value(json!({"progressToken": "p"})).unwrap()),
             call_id: None,
+            agent: None,
         };
         let r = route(link.clone(), None);
         let outcome = pipeline::run(&r, &services(), Map::new(), Origin::Agent, &ctx).await;

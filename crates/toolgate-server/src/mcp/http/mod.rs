@@ -10,6 +10,7 @@
 //! the client something before its answer (progress, a log message, a sampling request)
 //! is answered with an event stream instead: those messages as events, then the answer.
 
+pub mod seal;
 pub mod session;
 pub mod stream;
 #[cfg(test)]
@@ -30,7 +31,8 @@ use tokio_util::sync::CancellationToken;
 use super::dispatch::{self, Inline, Reply, Server};
 use super::jsonrpc::{self, Message};
 use super::outbound::{self, Link, Outbound};
-use session::Sessions;
+use seal::Sealer;
+use session::{Missing, Sessions};
 
 const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
@@ -54,12 +56,24 @@ pub struct Settings {
     pub max_sessions: usize,
     pub session_idle: Duration,
     pub max_request_bytes: usize,
+    /// Keys sealing session ids (current first); empty for random ids.
+    pub session_keys: Vec<toolgate_config::Secret>,
+    /// Validity of a sealed id.
+    pub session_lifetime: Duration,
 }
 
 impl Mcp {
     /// Builds the transport and starts its session sweeper (stopped by `shutdown`).
     pub fn new(server: Arc<Server>, settings: &Settings, shutdown: CancellationToken) -> Arc<Mcp> {
-        let sessions = Arc::new(Sessions::new(settings.max_sessions, settings.session_idle));
+        let keys: Vec<&[u8]> = settings
+            .session_keys
+            .iter()
+            .map(|k| k.0.as_bytes())
+            .collect();
+        let sealer = Sealer::new(&keys, settings.session_lifetime);
+        let sessions = Arc::new(
+            Sessions::new(settings.max_sessions, settings.session_idle).with_sealer(sealer),
+        );
         sessions.spawn_sweeper(shutdown.clone());
         Arc::new(Mcp {
             server,
@@ -268,6 +282,10 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
         );
     }
     let (parts, body) = request.into_parts();
+    let agent = parts
+        .extensions
+        .get::<toolgate_auth::Identity>()
+        .and_then(|i| i.agent.clone());
     let headers = parts.headers;
     let bytes = match axum::body::to_bytes(body, mcp.max_request_bytes).await {
         Ok(b) => b,
@@ -348,8 +366,9 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
         }
         match session_id {
             Some(sid) => {
-                let Some((version, link)) = mcp.sessions.touch_link(sid) else {
-                    return text(StatusCode::NOT_FOUND, "Not Found: Session not found");
+                let (version, link) = match mcp.sessions.resume(sid) {
+                    Ok(found) => found,
+                    Err(missing) => return session_missing(mcp, &missing),
                 };
                 answer(
                     mcp,
@@ -359,11 +378,12 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
                     Some(version),
                     Some(link),
                     None,
+                    agent,
                 )
                 .await
             }
             None if method == "server/discover" => {
-                answer(mcp, message, &bytes, None, None, None, None).await
+                answer(mcp, message, &bytes, None, None, None, None, agent).await
             }
             None => text(
                 StatusCode::BAD_REQUEST,
@@ -383,7 +403,7 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
             );
         }
         let capabilities = inline.client_capabilities.take();
-        answer(mcp, message, &bytes, None, None, None, capabilities).await
+        answer(mcp, message, &bytes, None, None, None, capabilities, agent).await
     }
 }
 
@@ -398,7 +418,9 @@ fn initialize_version(message: &Message<'_>) -> Option<String> {
 }
 
 /// Answers one message of a session (`session_id`, `version` and `link`) or a stateless request
-/// (`capabilities` from its `_meta`). `bytes` is the body `message` was read from.
+/// (`capabilities` from its `_meta`). `bytes` is the body `message` was read from;
+/// `agent` sent it.
+#[allow(clippy::too_many_arguments)]
 async fn answer(
     mcp: &Mcp,
     message: Message<'_>,
@@ -407,11 +429,12 @@ async fn answer(
     version: Option<ProtocolVersion>,
     link: Option<Arc<Link>>,
     capabilities: Option<Value>,
+    agent: Option<Arc<toolgate_config::AgentSpec>>,
 ) -> Response {
     // Only a tool call sends anything to the client before its answer; everything else
     // is answered in place.
     if message.method() != Some("tools/call") || !matches!(message, Message::Request { .. }) {
-        let outbound = Outbound::new(None, link, capabilities);
+        let outbound = Outbound::new(None, link, capabilities).with_agent(agent);
         let version = version.as_ref().map(ProtocolVersion::as_str);
         return match mcp.server.handle(message, version, &outbound).await {
             Some(reply) => json(status_of(&reply), reply.body),
@@ -421,7 +444,7 @@ async fn answer(
     // The call may go on after the answer has turned into a stream, so it owns what it
     // reads (the body is read again: `message` borrows it).
     let (sink, mut queue) = mpsc::channel(outbound::QUEUE);
-    let outbound = Outbound::new(Some(sink), link, capabilities);
+    let outbound = Outbound::new(Some(sink), link, capabilities).with_agent(agent);
     let server = mcp.server.clone();
     let bytes = bytes.clone();
     let mut work: stream::Work = Box::pin(async move {
@@ -466,29 +489,41 @@ async fn initialize(mcp: &Mcp, message: Message<'_>) -> Response {
             }
             response
         }
-        Err(full) => {
-            let retry = mcp.sessions.idle().as_secs().clamp(1, 60);
-            tracing::warn!(
-                max_sessions = full.max,
-                "session limit reached: refusing initialize (raise gateway.max_sessions or lower gateway.session_idle)"
-            );
-            let body = jsonrpc::error(
-                None,
-                jsonrpc::SERVER_BUSY,
-                &format!(
-                    "toolgate has {} open sessions, its limit (gateway.max_sessions); retry in {retry} s, \
-                     close sessions you no longer use (DELETE /mcp), or use the stateless 2026-07-28 revision",
-                    full.max
-                ),
-                Some(&serde_json::json!({ "max_sessions": full.max, "retry_after_s": retry })),
-            );
-            let mut response = json(StatusCode::SERVICE_UNAVAILABLE, body);
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(retry));
-            response
-        }
+        Err(full) => busy(mcp, &full),
     }
+}
+
+/// 404 for a session this replica cannot serve (the client initialises again), 503 when
+/// one it could rebuild finds the table full.
+fn session_missing(mcp: &Mcp, missing: &Missing) -> Response {
+    match missing {
+        Missing::Unknown => text(StatusCode::NOT_FOUND, "Not Found: Session not found"),
+        Missing::Full(full) => busy(mcp, full),
+    }
+}
+
+/// 503 with Retry-After: the session table is full.
+fn busy(mcp: &Mcp, full: &session::Full) -> Response {
+    let retry = mcp.sessions.idle().as_secs().clamp(1, 60);
+    tracing::warn!(
+        max_sessions = full.max,
+        "session limit reached: refusing a new session (raise gateway.max_sessions or lower gateway.session_idle)"
+    );
+    let body = jsonrpc::error(
+        None,
+        jsonrpc::SERVER_BUSY,
+        &format!(
+            "toolgate has {} open sessions, its limit (gateway.max_sessions); retry in {retry} s, \
+             close sessions you no longer use (DELETE /mcp), or use the stateless 2026-07-28 revision",
+            full.max
+        ),
+        Some(&serde_json::json!({ "max_sessions": full.max, "retry_after_s": retry })),
+    );
+    let mut response = json(StatusCode::SERVICE_UNAVAILABLE, body);
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(retry));
+    response
 }
 
 /// 413 with a JSON-RPC error, for a body over `gateway.max_request_bytes`.
@@ -526,8 +561,8 @@ fn get(mcp: &Mcp, headers: &HeaderMap) -> Response {
             "Bad Request: Session ID is required",
         );
     };
-    if mcp.sessions.touch(sid).is_none() {
-        return text(StatusCode::NOT_FOUND, "Not Found: Session not found");
+    if let Err(missing) = mcp.sessions.resume(sid) {
+        return session_missing(mcp, &missing);
     }
     // A resume replays the broadcasts after the client's last event; an id this server
     // did not write (another stream's, or garbage) gets a fresh stream.

@@ -7,16 +7,23 @@
 //! The table is bounded. A session unused for `idle` is ended (on the next sweep, or
 //! when it is next looked up); when `max` sessions are open and none is idle, a new
 //! `initialize` is refused (the caller answers 503) rather than growing without bound.
+//!
+//! With a [`Sealer`] (a fleet's shared session key) ids are sealed: the table is then
+//! this replica's cache of sessions, and an id opened by another replica is verified and
+//! its session rebuilt here on first use (what cannot move with it — a GET stream,
+//! server→client requests waiting for answers, a `logging/setLevel` — stays where it
+//! was made). A sealed session also ends at its expiry, whatever its use.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rmcp::model::ProtocolVersion;
 use serde_json::Value;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::seal::{Refused, Sealer};
 use crate::mcp::outbound::Link;
 use toolgate_engine::sync::lock;
 
@@ -27,6 +34,8 @@ struct Entry {
     /// Ends this session's GET stream (when one is open).
     stream: Option<CancellationToken>,
     link: Arc<Link>,
+    /// Unix seconds at which a sealed id expires.
+    expires: Option<u64>,
 }
 
 impl Entry {
@@ -48,6 +57,27 @@ pub struct Sessions {
     /// When a full table was last swept: at the cap, a flood of `initialize` calls
     /// sweeps at most once a second instead of once per call.
     swept_full: Mutex<Option<Instant>>,
+    sealer: Option<Sealer>,
+    /// Sealed ids ended here (DELETE) before their expiry, with that expiry: refused
+    /// when they come back. At most `max`.
+    revoked: Mutex<HashMap<Arc<str>, u64>>,
+}
+
+/// Why a session cannot be used.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// Unknown, ended, expired, or an id no replica of this fleet sealed (404: the
+    /// client initialises again).
+    Unknown,
+    /// A sealed id from another replica, but the table is full (503).
+    Full(Full),
+}
+
+/// Unix seconds now.
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 /// The table is full of sessions in use.
@@ -63,7 +93,21 @@ impl Sessions {
             max: max.max(1),
             idle,
             swept_full: Mutex::new(None),
+            sealer: None,
+            revoked: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Seals ids with `sealer` (when there is one): sessions then work on every replica
+    /// holding the same key.
+    pub fn with_sealer(mut self, sealer: Option<Sealer>) -> Sessions {
+        self.sealer = sealer;
+        self
+    }
+
+    /// Whether ids are sealed.
+    pub fn sealed(&self) -> bool {
+        self.sealer.is_some()
     }
 
     /// Idle time after which a session ends.
@@ -88,17 +132,16 @@ impl Sessions {
     ) -> Result<Arc<str>, Full> {
         let now = Instant::now();
         let mut map = self.lock();
-        if map.len() >= self.max {
-            let mut swept = lock(&self.swept_full);
-            if swept.is_none_or(|at| now.saturating_duration_since(at) >= Duration::from_secs(1)) {
-                *swept = Some(now);
-                Self::sweep_locked(&mut map, now, self.idle);
+        self.make_room(&mut map, now)?;
+        let (id, expires) = match &self.sealer {
+            Some(sealer) => {
+                let at = unix_now();
+                let id = sealer.seal(&version, capabilities.as_ref(), at);
+                (id, Some(at.saturating_add(sealer.lifetime().as_secs())))
             }
-            if map.len() >= self.max {
-                return Err(Full { max: self.max });
-            }
-        }
-        let id: Arc<str> = Arc::from(format!("{:032x}", rand::random::<u128>()));
+            None => (format!("{:032x}", rand::random::<u128>()), None),
+        };
+        let id: Arc<str> = Arc::from(id);
         map.insert(
             id.clone(),
             Entry {
@@ -106,9 +149,70 @@ impl Sessions {
                 last_used: now,
                 stream: None,
                 link: Arc::new(Link::new(capabilities)),
+                expires,
             },
         );
         Ok(id)
+    }
+
+    /// Room for one more session: sweeps a full table (at most once a second).
+    fn make_room(&self, map: &mut HashMap<Arc<str>, Entry>, now: Instant) -> Result<(), Full> {
+        if map.len() >= self.max {
+            let mut swept = lock(&self.swept_full);
+            if swept.is_none_or(|at| now.saturating_duration_since(at) >= Duration::from_secs(1)) {
+                *swept = Some(now);
+                Self::sweep_locked(map, now, self.idle);
+            }
+            if map.len() >= self.max {
+                return Err(Full { max: self.max });
+            }
+        }
+        Ok(())
+    }
+
+    /// The session's version and link, marking it used; a sealed id this replica has
+    /// not seen is verified and its session rebuilt here.
+    pub(crate) fn resume(&self, id: &str) -> Result<(ProtocolVersion, Arc<Link>), Missing> {
+        if let Some(found) = self.touch_link(id) {
+            return Ok(found);
+        }
+        let Some(sealer) = &self.sealer else {
+            return Err(Missing::Unknown);
+        };
+        let at = unix_now();
+        let opened = match sealer.open(id, at) {
+            Ok(o) => o,
+            Err(why) => {
+                if why != Refused::Malformed {
+                    tracing::debug!(reason = ?why, "refused a sealed session id");
+                }
+                return Err(Missing::Unknown);
+            }
+        };
+        if lock(&self.revoked).contains_key(id) {
+            return Err(Missing::Unknown);
+        }
+        let now = Instant::now();
+        let mut map = self.lock();
+        if let Some(entry) = map.get_mut(id) {
+            // Rebuilt meanwhile by another request of the same session.
+            entry.last_used = now;
+            return Ok((entry.version.clone(), entry.link.clone()));
+        }
+        self.make_room(&mut map, now).map_err(Missing::Full)?;
+        let link = Arc::new(Link::new(opened.capabilities));
+        map.insert(
+            Arc::from(id),
+            Entry {
+                version: opened.version.clone(),
+                last_used: now,
+                stream: None,
+                link: link.clone(),
+                expires: Some(opened.expires),
+            },
+        );
+        tracing::debug!("session rebuilt from its sealed id");
+        Ok((opened.version, link))
     }
 
     /// The session's version, marking it used; `None` for an unknown or expired one.
@@ -122,7 +226,9 @@ impl Sessions {
         let now = Instant::now();
         let mut map = self.lock();
         let entry = map.get_mut(id)?;
-        if now.saturating_duration_since(entry.last_used) >= self.idle {
+        if now.saturating_duration_since(entry.last_used) >= self.idle
+            || entry.expires.is_some_and(|e| unix_now() >= e)
+        {
             if let Some(e) = map.remove(id) {
                 e.end();
             }
@@ -143,25 +249,50 @@ impl Sessions {
         Some(())
     }
 
-    /// Ends a session; whether it existed.
+    /// Ends a session; whether it existed. A sealed id is also refused here from now on
+    /// until it expires (other replicas accept it until then: they are not told).
     pub fn close(&self, id: &str) -> bool {
-        match self.lock().remove(id) {
+        let local = match self.lock().remove(id) {
             Some(entry) => {
                 entry.end();
                 true
             }
             None => false,
+        };
+        let Some(sealer) = &self.sealer else {
+            return local;
+        };
+        let at = unix_now();
+        let Ok(opened) = sealer.open(id, at) else {
+            return local;
+        };
+        let mut revoked = lock(&self.revoked);
+        if revoked.len() >= self.max {
+            revoked.retain(|_, expires| *expires > at);
         }
+        if revoked.len() < self.max {
+            revoked.insert(Arc::from(id), opened.expires);
+        } else {
+            tracing::warn!(
+                max = self.max,
+                "too many ended sessions to remember: this one's id stays valid until it expires"
+            );
+        }
+        true
     }
 
     /// Ends every session idle for longer than `idle`.
     pub fn sweep(&self) {
         Self::sweep_locked(&mut self.lock(), Instant::now(), self.idle);
+        let at = unix_now();
+        lock(&self.revoked).retain(|_, expires| *expires > at);
     }
 
     fn sweep_locked(map: &mut HashMap<Arc<str>, Entry>, now: Instant, idle: Duration) {
+        let at = unix_now();
         map.retain(|_, e| {
-            let keep = now.saturating_duration_since(e.last_used) < idle;
+            let keep = now.saturating_duration_since(e.last_used) < idle
+                && e.expires.is_none_or(|expires| at < expires);
             if !keep {
                 if let Some(s) = &e.stream {
                     s.cancel();
@@ -253,6 +384,74 @@ mod tests {
         s.close(&id);
         assert!(second.is_cancelled());
         assert!(s.attach_stream(&id, CancellationToken::new()).is_none());
+    }
+
+    const KEY: &[u8] = b"0123456789abcdef0123456789abcdef";
+
+    fn replica(key: &[u8], max: usize, lifetime: Duration) -> Sessions {
+        Sessions::new(max, Duration::from_secs(600)).with_sealer(Sealer::new(&[key], lifetime))
+    }
+
+    fn capabilities(link: Arc<Link>) -> Option<Value> {
+        crate::mcp::outbound::Outbound::new(None, Some(link), None)
+            .client_capabilities()
+            .cloned()
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_sealed_id_opened_by_one_replica_is_served_by_another() {
+        let hour = Duration::from_secs(3600);
+        let a = replica(KEY, 10, hour);
+        let b = replica(KEY, 10, hour);
+        let id = a
+            .open_with(V, Some(serde_json::json!({"sampling": {}})))
+            .unwrap();
+        let (version, link) = b.resume(&id).unwrap();
+        assert_eq!(version, V);
+        assert_eq!(
+            capabilities(link),
+            Some(serde_json::json!({"sampling": {}}))
+        );
+        assert_eq!(b.len(), 1, "rebuilt once, then served from the table");
+        assert!(b.resume(&id).is_ok() && b.len() == 1);
+
+        let foreign = replica(b"another fleet's key, 32 bytes ok", 10, hour);
+        assert_eq!(foreign.resume(&id).map(|_| ()), Err(Missing::Unknown));
+        let mut tampered = id.to_string().into_bytes();
+        tampered[10] ^= 1;
+        let tampered = String::from_utf8(tampered).unwrap();
+        assert_eq!(b.resume(&tampered).map(|_| ()), Err(Missing::Unknown));
+        let random = Sessions::new(10, Duration::from_secs(600)).open(V).unwrap();
+        assert_eq!(b.resume(&random).map(|_| ()), Err(Missing::Unknown));
+
+        let full = replica(KEY, 1, hour);
+        full.open(V).unwrap();
+        assert_eq!(
+            full.resume(&id).map(|_| ()),
+            Err(Missing::Full(Full { max: 1 }))
+        );
+
+        // DELETE on one replica ends the session there for good; a replica never told
+        // keeps serving it until it expires.
+        assert!(b.close(&id));
+        assert_eq!(b.resume(&id).map(|_| ()), Err(Missing::Unknown));
+        let c = replica(KEY, 10, hour);
+        assert!(c.close(&id), "an id this replica never served is ended too");
+        assert_eq!(c.resume(&id).map(|_| ()), Err(Missing::Unknown));
+        assert!(a.resume(&id).is_ok());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_expired_sealed_id_is_refused_everywhere() {
+        let a = replica(KEY, 10, Duration::ZERO);
+        let b = replica(KEY, 10, Duration::ZERO);
+        let id = a.open(V).unwrap();
+        assert_eq!(b.resume(&id).map(|_| ()), Err(Missing::Unknown));
+        assert_eq!(a.resume(&id).map(|_| ()), Err(Missing::Unknown));
+        assert!(
+            a.is_empty(),
+            "the expired session is ended where it was opened"
+        );
     }
 
     #[tokio::test(start_paused = true)]

@@ -39,6 +39,8 @@ async fn start() -> Running {
     let settings = Settings {
         max_sessions: 16,
         session_idle: Duration::from_secs(600),
+        session_keys: Vec::new(),
+        session_lifetime: Duration::from_secs(3600),
         max_request_bytes: 1 << 20,
     };
     let mcp = Mcp::new(server.clone(), &settings, shutdown.clone());

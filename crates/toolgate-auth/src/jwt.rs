@@ -1,0 +1,193 @@
+//! JWT access tokens (RFC 9068): the signature with a trusted issuer's key, then the
+//! claims. Every refusal is a fixed sentence: nothing from the token is echoed.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::{Algorithm, Validation};
+use serde_json::{Map, Value};
+
+use base64::Engine as _;
+use toolgate_config::AuthConfig;
+
+use crate::keys::{ALLOWED, Issuer, REFETCH_EVERY};
+
+/// Seconds of clock difference tolerated on `exp` and `nbf`.
+pub const LEEWAY_SECS: u64 = 60;
+
+/// Largest token accepted: a header's worth, far beyond any real access token.
+pub const MAX_TOKEN_BYTES: usize = 16 << 10;
+
+/// Tokens whose signature and claims were verified, kept at most.
+pub const MAX_CACHED_TOKENS: usize = 10_000;
+
+/// Validates access tokens for one resource.
+#[derive(Debug)]
+pub struct Validator {
+    resource: String,
+    issuers: Vec<Issuer>,
+    http: reqwest::Client,
+    /// Verified tokens by the SHA-256 of their text, until their `exp`: a client sends
+    /// the same token with every call until it expires, and a signature check costs
+    /// tens of microseconds where the hash costs one or two.
+    verified: Mutex<HashMap<[u8; 32], Verified>>,
+}
+
+#[derive(Debug, Clone)]
+struct Verified {
+    claims: Arc<Map<String, Value>>,
+    exp: u64,
+}
+
+impl Validator {
+    pub fn new(auth: &AuthConfig, http: reqwest::Client) -> Validator {
+        Validator::with_refetch_every(auth, http, REFETCH_EVERY)
+    }
+
+    /// The same, with another shortest time between two fetches of an issuer's keys.
+    pub fn with_refetch_every(
+        auth: &AuthConfig,
+        http: reqwest::Client,
+        every: std::time::Duration,
+    ) -> Validator {
+        Validator {
+            resource: auth.resource.clone(),
+            issuers: auth
+                .issuers
+                .iter()
+                .cloned()
+                .map(|i| Issuer::new(i, every))
+                .collect(),
+            http,
+            verified: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The token's verified claims, from the cache of verified tokens when it is there
+    /// and has not expired, else by [`Validator::verify`].
+    pub async fn validate(&self, token: &str) -> Result<Arc<Map<String, Value>>, &'static str> {
+        if token.len() > MAX_TOKEN_BYTES {
+            return Err("the token is too long");
+        }
+        let digest = crate::sha256(token.as_bytes());
+        let now = unix_now();
+        if let Some(hit) = self.lock().get(&digest).cloned() {
+            if now <= hit.exp.saturating_add(LEEWAY_SECS) {
+                return Ok(hit.claims);
+            }
+            self.lock().remove(&digest);
+            return Err("the token has expired");
+        }
+        let claims = Arc::new(self.verify(token).await?);
+        // `exp` is required, so a verified token has one.
+        let exp = claims.get("exp").and_then(Value::as_u64).unwrap_or(0);
+        let mut cache = self.lock();
+        if cache.len() >= MAX_CACHED_TOKENS {
+            cache.retain(|_, v| now <= v.exp.saturating_add(LEEWAY_SECS));
+            if cache.len() >= MAX_CACHED_TOKENS {
+                cache.clear();
+            }
+        }
+        cache.insert(
+            digest,
+            Verified {
+                claims: claims.clone(),
+                exp,
+            },
+        );
+        Ok(claims)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<[u8; 32], Verified>> {
+        self.verified.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Checks the token's signature and claims: its verified claims, or why it is refused.
+    pub async fn verify(&self, token: &str) -> Result<Map<String, Value>, &'static str> {
+        if token.len() > MAX_TOKEN_BYTES {
+            return Err("the token is too long");
+        }
+        if token.split('.').count() != 3 {
+            return Err("the token is not a JWT");
+        }
+        // `alg: none` and unknown algorithms fail here: the header does not parse.
+        let header = jsonwebtoken::decode_header(token)
+            .map_err(|_| "the token's header is not a signed JWT header")?;
+        if !ALLOWED.contains(&header.alg) {
+            return Err(
+                "the token's signature algorithm is not allowed (asymmetric algorithms only)",
+            );
+        }
+        // The issuer is read before the signature is checked only to pick its keys; the
+        // signature check then covers it, and `iss` is compared again as a claim.
+        let iss = unverified_issuer(token).ok_or("the token has no issuer")?;
+        let issuer = self
+            .issuers
+            .iter()
+            .find(|i| i.config.issuer == iss)
+            .ok_or("the token's issuer is not trusted")?;
+        let key = issuer
+            .key(&self.http, header.kid.as_deref(), header.alg)
+            .await
+            .ok_or("the token's signing key is not one of the issuer's keys")?;
+        let validation = self.validation(&issuer.config.issuer, header.alg);
+        jsonwebtoken::decode::<Map<String, Value>>(token, &key.decoding, &validation)
+            .map(|data| data.claims)
+            .map_err(|e| match e.kind() {
+                ErrorKind::ExpiredSignature => "the token has expired",
+                ErrorKind::ImmatureSignature => "the token is not valid yet",
+                ErrorKind::InvalidAudience => "the token is for another resource (aud)",
+                ErrorKind::InvalidIssuer => "the token's issuer is not trusted",
+                ErrorKind::InvalidSignature => "the token's signature is invalid",
+                ErrorKind::MissingRequiredClaim(_) => "the token lacks exp, iss or aud",
+                _ => "the token is not valid",
+            })
+    }
+
+    fn validation(&self, issuer: &str, alg: Algorithm) -> Validation {
+        let mut v = Validation::new(alg);
+        v.algorithms = vec![alg];
+        v.leeway = LEEWAY_SECS;
+        v.validate_exp = true;
+        v.validate_nbf = true;
+        v.set_issuer(&[issuer]);
+        v.set_audience(&[self.resource.as_str()]);
+        v.set_required_spec_claims(&["exp", "iss", "aud"]);
+        v
+    }
+}
+
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// `iss` from the payload, before verification.
+fn unverified_issuer(token: &str) -> Option<String> {
+    let payload = token.split('.').nth(1)?;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(payload.trim_end_matches('='))
+        .ok()?;
+    #[derive(serde::Deserialize)]
+    struct Iss {
+        iss: Option<String>,
+    }
+    serde_json::from_slice::<Iss>(&bytes).ok()?.iss
+}
+
+/// The scopes a token grants: `scope` (space-separated, RFC 9068) or `scp` (a list or
+/// a string, as some providers write it).
+pub fn scopes(claims: &Map<String, Value>) -> Vec<&str> {
+    let mut out = Vec::new();
+    for name in ["scope", "scp"] {
+        match claims.get(name) {
+            Some(Value::String(s)) => out.extend(s.split(' ').filter(|s| !s.is_empty())),
+            Some(Value::Array(items)) => out.extend(items.iter().filter_map(Value::as_str)),
+            _ => {}
+        }
+    }
+    out
+}

@@ -1,0 +1,315 @@
+//! toolgate as an OAuth 2.1 resource server (the MCP authorization spec): who sent a
+//! request on /mcp, from its bearer token.
+//!
+//! A token is, in this order: an agent's static API key (compared by SHA-256, in
+//! constant time), the shared `gateway.auth_token_env` token, or a JWT access token of
+//! a trusted issuer ([`jwt`]). A JWT's signature is checked with the issuer's published
+//! keys ([`keys`]), then `iss` (exact), `aud` (must contain `gateway.auth.resource`,
+//! RFC 8707), `exp`/`nbf` (60 s leeway) and the required scopes. The verified claims
+//! name the agent (`agents.<name>.match`).
+//!
+//! Nothing here logs a token, and nothing here reaches an upstream: the engine never
+//! sees the client's credentials.
+
+pub mod fetch;
+pub mod jwt;
+pub mod keys;
+pub mod metadata;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use toolgate_config::{ANONYMOUS, AgentSpec, AuthConfig, GatewayConfig, Secret, Unmatched};
+
+pub use metadata::{WELL_KNOWN, metadata_document, resource_metadata_url};
+
+/// Who a request is from.
+#[derive(Debug, Clone, Default)]
+pub struct Identity {
+    /// The configured agent; `None`: `anonymous`.
+    pub agent: Option<Arc<AgentSpec>>,
+    /// The token's `sub`, when it was a JWT (for traces; never a credential).
+    pub subject: Option<String>,
+}
+
+impl Identity {
+    /// The agent's name, `anonymous` when none matched.
+    pub fn name(&self) -> &str {
+        self.agent.as_deref().map_or(ANONYMOUS, |a| a.name.as_str())
+    }
+}
+
+/// Why a request is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// No bearer token was sent (401, no `error`, RFC 6750 §3.1).
+    Missing,
+    /// The token is not valid (401 `invalid_token`); the text says why, without the token.
+    Invalid(&'static str),
+    /// A valid token without the required scopes (403 `insufficient_scope`).
+    InsufficientScope,
+    /// A valid token that is no configured agent's, with `unmatched: refuse` (403).
+    UnknownAgent,
+}
+
+impl Refusal {
+    /// The HTTP status.
+    pub fn status(&self) -> u16 {
+        match self {
+            Refusal::Missing | Refusal::Invalid(_) => 401,
+            Refusal::InsufficientScope | Refusal::UnknownAgent => 403,
+        }
+    }
+
+    /// The sentence in the response body.
+    pub fn message(&self) -> String {
+        match self {
+            Refusal::Missing => {
+                "toolgate: a bearer token is required (Authorization: Bearer <token>)".into()
+            }
+            Refusal::Invalid(why) => format!("toolgate: the bearer token was refused: {why}"),
+            Refusal::InsufficientScope => {
+                "toolgate: the access token lacks a required scope".into()
+            }
+            Refusal::UnknownAgent => {
+                "toolgate: the access token is valid but belongs to no configured agent".into()
+            }
+        }
+    }
+}
+
+/// The credentials toolgate accepts, compiled once from the config.
+pub struct Authenticator {
+    shared: Option<Secret>,
+    api_keys: Vec<([u8; 32], Arc<AgentSpec>)>,
+    oauth: Option<jwt::Validator>,
+    agents: Vec<Arc<AgentSpec>>,
+    unmatched: Unmatched,
+    scopes: Vec<String>,
+    resource_metadata: Option<String>,
+}
+
+impl std::fmt::Debug for Authenticator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Authenticator")
+            .field("shared", &self.shared.is_some())
+            .field("api_keys", &self.api_keys.len())
+            .field("oauth", &self.oauth.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Authenticator {
+    /// `http` fetches the issuers' metadata and keys (the gateway's pooled client).
+    pub fn new(
+        gateway: &GatewayConfig,
+        agents: &BTreeMap<String, Arc<AgentSpec>>,
+        http: reqwest::Client,
+    ) -> Authenticator {
+        Authenticator::with_refetch_every(gateway, agents, http, keys::REFETCH_EVERY)
+    }
+
+    /// The same, with another shortest time between two fetches of an issuer's keys.
+    pub fn with_refetch_every(
+        gateway: &GatewayConfig,
+        agents: &BTreeMap<String, Arc<AgentSpec>>,
+        http: reqwest::Client,
+        refetch_every: std::time::Duration,
+    ) -> Authenticator {
+        let api_keys = agents
+            .values()
+            .filter_map(|a| a.api_key_sha256.map(|h| (h, a.clone())))
+            .collect();
+        let auth: Option<&AuthConfig> = gateway.auth.as_ref();
+        Authenticator {
+            shared: gateway.auth_token.clone(),
+            api_keys,
+            oauth: auth.map(|a| jwt::Validator::with_refetch_every(a, http, refetch_every)),
+            agents: agents
+                .values()
+                .filter(|a| a.matches.is_some())
+                .cloned()
+                .collect(),
+            unmatched: auth.map(|a| a.unmatched).unwrap_or_default(),
+            scopes: auth.map(|a| a.scopes.clone()).unwrap_or_default(),
+            resource_metadata: auth.map(|a| resource_metadata_url(&a.resource)),
+        }
+    }
+
+    /// Whether /mcp requires a credential at all.
+    pub fn required(&self) -> bool {
+        self.shared.is_some() || self.oauth.is_some() || !self.api_keys.is_empty()
+    }
+
+    /// Whether OAuth is configured (the metadata endpoints exist).
+    pub fn oauth(&self) -> Option<&jwt::Validator> {
+        self.oauth.as_ref()
+    }
+
+    /// Who sent `authorization` (the header's value), or why it is refused. Without any
+    /// credential configured every caller is `anonymous`.
+    pub async fn authenticate(&self, authorization: Option<&str>) -> Result<Identity, Refusal> {
+        if !self.required() {
+            return Ok(Identity::default());
+        }
+        let token = bearer(authorization).ok_or(Refusal::Missing)?;
+        if let Some(agent) = self.api_key(token) {
+            return Ok(Identity {
+                agent: Some(agent),
+                subject: None,
+            });
+        }
+        if let Some(Secret(shared)) = &self.shared
+            && constant_time_eq(token.as_bytes(), shared.as_bytes())
+        {
+            return Ok(Identity::default());
+        }
+        let Some(oauth) = &self.oauth else {
+            return Err(Refusal::Invalid("the token is not a key toolgate knows"));
+        };
+        let claims = oauth.validate(token).await.map_err(Refusal::Invalid)?;
+        let granted = jwt::scopes(&claims);
+        if !self.scopes.iter().all(|s| granted.contains(&s.as_str())) {
+            return Err(Refusal::InsufficientScope);
+        }
+        let agent = self
+            .agents
+            .iter()
+            .find(|a| a.matches.as_ref().is_some_and(|m| m.matches(&claims)))
+            .cloned();
+        if agent.is_none() && self.unmatched == Unmatched::Refuse {
+            return Err(Refusal::UnknownAgent);
+        }
+        Ok(Identity {
+            agent,
+            subject: claims
+                .get("sub")
+                .and_then(|s| s.as_str())
+                .map(str::to_owned),
+        })
+    }
+
+    /// The `WWW-Authenticate` value for a refusal (RFC 6750 §3, RFC 9728 §5.1).
+    pub fn challenge(&self, refusal: &Refusal) -> String {
+        let mut parts = Vec::new();
+        if let Some(url) = &self.resource_metadata {
+            parts.push(format!("resource_metadata=\"{url}\""));
+        }
+        match refusal {
+            Refusal::Missing => {}
+            Refusal::Invalid(why) => {
+                parts.push("error=\"invalid_token\"".into());
+                parts.push(format!("error_description=\"{why}\""));
+            }
+            Refusal::InsufficientScope | Refusal::UnknownAgent => {
+                parts.push("error=\"insufficient_scope\"".into());
+            }
+        }
+        if !self.scopes.is_empty() && !matches!(refusal, Refusal::Invalid(_)) {
+            parts.push(format!("scope=\"{}\"", self.scopes.join(" ")));
+        }
+        if parts.is_empty() {
+            "Bearer".into()
+        } else {
+            format!("Bearer {}", parts.join(", "))
+        }
+    }
+
+    /// The agent whose API key `token` is. Every key is compared, so the time taken
+    /// does not tell which agent (or whether any) came close.
+    fn api_key(&self, token: &str) -> Option<Arc<AgentSpec>> {
+        if self.api_keys.is_empty() {
+            return None;
+        }
+        let digest = sha256(token.as_bytes());
+        let mut found = None;
+        for (hash, agent) in &self.api_keys {
+            if constant_time_eq(&digest, hash) {
+                found = Some(agent.clone());
+            }
+        }
+        found
+    }
+}
+
+/// The token of `Authorization: Bearer <token>`, the scheme in any case (RFC 9110 §11.1).
+pub fn bearer(value: Option<&str>) -> Option<&str> {
+    let (scheme, token) = value?.trim_start().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// SHA-256 of `bytes`.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    let digest = ring::digest::digest(&ring::digest::SHA256, bytes);
+    let mut out = [0u8; 32];
+    out.copy_from_slice(digest.as_ref());
+    out
+}
+
+/// SHA-256 of `bytes` in lowercase hex: what `agents.<name>.api_key_sha256` holds.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    sha256(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A new random API key: `tg_` and 32 random bytes, base64url.
+pub fn generate_key() -> Result<String, String> {
+    use base64::Engine as _;
+    use ring::rand::SecureRandom as _;
+    let mut bytes = [0u8; 32];
+    ring::rand::SystemRandom::new()
+        .fill(&mut bytes)
+        .map_err(|_| "the system's random number generator failed".to_string())?;
+    Ok(format!(
+        "tg_{}",
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+    ))
+}
+
+/// Compares without an early exit, so response timing does not reveal the token — nor
+/// its length: every byte of both is visited whatever the lengths, and a length
+/// mismatch only sets a bit of the result.
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len().max(b.len());
+    let mut diff = u8::from(a.len() != b.len());
+    for i in 0..n {
+        let x = a.get(i).copied().unwrap_or(0);
+        let y = b.get(i).copied().unwrap_or(0);
+        diff |= std::hint::black_box(x ^ y);
+    }
+    diff == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_constant_time_comparison_is_exact_at_every_length() {
+        assert!(constant_time_eq(b"s3cret", b"s3cret"));
+        assert!(constant_time_eq(b"", b""));
+        for other in [&b"s3cre"[..], b"s3cret!", b"", b"s3creT", b"s3cret\0"] {
+            assert!(!constant_time_eq(other, b"s3cret"), "{other:?}");
+            assert!(!constant_time_eq(b"s3cret", other), "{other:?}");
+        }
+    }
+
+    #[test]
+    fn bearer_tokens_are_read_with_the_scheme_in_any_case() {
+        assert_eq!(bearer(Some("Bearer abc")), Some("abc"));
+        assert_eq!(bearer(Some("bEaReR   abc ")), Some("abc"));
+        assert_eq!(bearer(Some("Basic abc")), None);
+        assert_eq!(bearer(Some("Bearer ")), None);
+        assert_eq!(bearer(Some("abc")), None);
+        assert_eq!(bearer(None), None);
+    }
+
+    #[test]
+    fn the_key_hash_is_sha256_hex() {
+        // FIPS 180-2 test vector.
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}

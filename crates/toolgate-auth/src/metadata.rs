@@ -1,0 +1,55 @@
+//! OAuth 2.0 Protected Resource Metadata (RFC 9728): how a client that got a 401 finds
+//! the authorization server.
+
+use serde_json::{Value, json};
+
+use toolgate_config::AuthConfig;
+
+/// The well-known path; the resource's own path is appended to it (RFC 9728 §3.1).
+pub const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
+
+/// Where the metadata of `resource` is published: the well-known path inserted between
+/// the resource's origin and its path.
+pub fn resource_metadata_url(resource: &str) -> String {
+    match url::Url::parse(resource) {
+        Ok(mut url) => {
+            let path = url.path().trim_end_matches('/').to_string();
+            url.set_path(&format!("{WELL_KNOWN}{path}"));
+            url.set_query(None);
+            url.to_string()
+        }
+        Err(_) => WELL_KNOWN.to_string(),
+    }
+}
+
+/// The metadata document.
+pub fn metadata_document(auth: &AuthConfig) -> Value {
+    json!({
+        "resource": auth.resource,
+        "authorization_servers": auth.issuers.iter().map(|i| i.issuer.as_str()).collect::<Vec<_>>(),
+        "scopes_supported": auth.scopes,
+        "bearer_methods_supported": ["header"],
+        "resource_name": "toolgate",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_metadata_url_inserts_the_well_known_path_before_the_resource_path() {
+        assert_eq!(
+            resource_metadata_url("https://tools.example.com/mcp"),
+            "https://tools.example.com/.well-known/oauth-protected-resource/mcp"
+        );
+        assert_eq!(
+            resource_metadata_url("https://tools.example.com"),
+            "https://tools.example.com/.well-known/oauth-protected-resource"
+        );
+        assert_eq!(
+            resource_metadata_url("http://127.0.0.1:8765/mcp"),
+            "http://127.0.0.1:8765/.well-known/oauth-protected-resource/mcp"
+        );
+    }
+}

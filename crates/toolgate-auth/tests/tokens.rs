@@ -1,0 +1,393 @@
+//! Access tokens against a real JWKS served over HTTP by a test authorization server:
+//! keys this test generates, tokens it signs, and the forgeries a resource server must
+//! refuse.
+
+#![allow(clippy::unwrap_used)]
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use axum::Router;
+use axum::extract::State;
+use axum::routing::get;
+use base64::Engine as _;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use ring::rand::SystemRandom;
+use ring::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, Ed25519KeyPair, KeyPair};
+use serde_json::{Value, json};
+use toolgate_auth::{Authenticator, Refusal};
+
+const RESOURCE: &str = "https://tools.example.com/mcp";
+
+fn b64(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// A signing key of the test's own.
+struct SigningKey {
+    kid: String,
+    alg: Algorithm,
+    encoding: EncodingKey,
+    jwk: Value,
+}
+
+fn es256(kid: &str) -> SigningKey {
+    let rng = SystemRandom::new();
+    let pkcs8 = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng).unwrap();
+    let pair =
+        EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, pkcs8.as_ref(), &rng).unwrap();
+    let point = pair.public_key().as_ref();
+    SigningKey {
+        kid: kid.into(),
+        alg: Algorithm::ES256,
+        encoding: EncodingKey::from_ec_der(pkcs8.as_ref()),
+        jwk: json!({"kty": "EC", "crv": "P-256", "kid": kid, "use": "sig",
+                    "x": b64(&point[1..33]), "y": b64(&point[33..65])}),
+    }
+}
+
+fn ed25519(kid: &str) -> SigningKey {
+    let rng = SystemRandom::new();
+    let pkcs8 = Ed25519KeyPair::generate_pkcs8(&rng).unwrap();
+    let pair = Ed25519KeyPair::from_pkcs8(pkcs8.as_ref()).unwrap();
+    SigningKey {
+        kid: kid.into(),
+        alg: Algorithm::EdDSA,
+        encoding: EncodingKey::from_ed_der(pkcs8.as_ref()),
+        jwk: json!({"kty": "OKP", "crv": "Ed25519", "kid": kid, "alg": "EdDSA",
+                    "x": b64(pair.public_key().as_ref())}),
+    }
+}
+
+/// The test authorization server: RFC 8414 metadata and a JWKS that can be rotated;
+/// counts the JWKS fetches.
+#[derive(Clone)]
+struct Issuer {
+    url: String,
+    jwks: Arc<Mutex<Value>>,
+    fetches: Arc<AtomicUsize>,
+}
+
+async fn issuer(keys: &[&SigningKey]) -> Issuer {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let state = Issuer {
+        url: url.clone(),
+        jwks: Arc::new(Mutex::new(
+            json!({"keys": keys.iter().map(|k| k.jwk.clone()).collect::<Vec<_>>()}),
+        )),
+        fetches: Arc::new(AtomicUsize::new(0)),
+    };
+    let app = Router::new()
+        .route(
+            "/.well-known/oauth-authorization-server",
+            get(|State(s): State<Issuer>| async move {
+                axum::Json(
+                    json!({"issuer": s.url, "jwks_uri": format!("{}/jwks", s.url),
+                                  "token_endpoint": format!("{}/token", s.url)}),
+                )
+            }),
+        )
+        .route(
+            "/jwks",
+            get(|State(s): State<Issuer>| async move {
+                s.fetches.fetch_add(1, Ordering::SeqCst);
+                axum::Json(s.jwks.lock().unwrap().clone())
+            }),
+        )
+        .with_state(state.clone());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    state
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+fn claims(iss: &str) -> Value {
+    json!({"iss": iss, "aud": RESOURCE, "sub": "reporting-bot", "client_id": "reporting-client",
+           "exp": now() + 600, "iat": now(), "scope": "tools:call openid"})
+}
+
+fn sign(key: &SigningKey, claims: &Value) -> String {
+    let mut header = Header::new(key.alg);
+    header.kid = Some(key.kid.clone());
+    jsonwebtoken::encode(&header, claims, &key.encoding).unwrap()
+}
+
+fn authenticator(iss: &str, extra: &str, refetch: Duration) -> Authenticator {
+    let yaml = format!(
+        "gateway:\n  auth:\n    resource: {RESOURCE}\n    issuers:\n      - issuer: {iss}\n    scopes: [tools:call]\n{extra}\
+         dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\n\
+         agents:\n  reporting-bot:\n    match: {{ sub: reporting-bot }}\n  keyed:\n    api_key_sha256: {}\n",
+        toolgate_auth::sha256_hex(b"tg_live_example_key")
+    );
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        &yaml,
+        std::path::Path::new("."),
+        &|_| None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let http = reqwest::Client::builder().build().unwrap();
+    Authenticator::with_refetch_every(&config.gateway, &config.agents, http, refetch)
+}
+
+async fn check(a: &Authenticator, token: &str) -> Result<String, Refusal> {
+    a.authenticate(Some(&format!("Bearer {token}")))
+        .await
+        .map(|id| id.name().to_string())
+}
+
+#[tokio::test]
+async fn a_valid_token_names_its_agent_and_the_keys_are_fetched_once() {
+    let key = es256("k1");
+    let is = issuer(&[&key]).await;
+    let a = authenticator(&is.url, "", Duration::from_secs(10));
+    assert_eq!(
+        check(&a, &sign(&key, &claims(&is.url))).await,
+        Ok("reporting-bot".into())
+    );
+    let mut other = claims(&is.url);
+    other["sub"] = json!("someone-else");
+    assert_eq!(check(&a, &sign(&key, &other)).await, Ok("anonymous".into()));
+    // An audience list that contains the resource is fine (RFC 9068 allows several).
+    let mut several = claims(&is.url);
+    several["aud"] = json!(["https://other.example.com", RESOURCE]);
+    assert_eq!(
+        check(&a, &sign(&key, &several)).await,
+        Ok("reporting-bot".into())
+    );
+    assert_eq!(is.fetches.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn eddsa_keys_verify_too() {
+    let key = ed25519("ed");
+    let is = issuer(&[&key]).await;
+    let a = authenticator(&is.url, "", Duration::from_secs(10));
+    assert_eq!(
+        check(&a, &sign(&key, &claims(&is.url))).await,
+        Ok("reporting-bot".into())
+    );
+}
+
+#[tokio::test]
+async fn a_rotated_key_is_fetched_when_a_token_names_it() {
+    let old = es256("old");
+    let is = issuer(&[&old]).await;
+    // Refetches allowed at once: this test is about rotation, the next about the limit.
+    let a = authenticator(&is.url, "", Duration::ZERO);
+    assert_eq!(
+        check(&a, &sign(&old, &claims(&is.url))).await,
+        Ok("reporting-bot".into())
+    );
+    let new = es256("new");
+    *is.jwks.lock().unwrap() = json!({"keys": [new.jwk.clone()]});
+    assert_eq!(
+        check(&a, &sign(&new, &claims(&is.url))).await,
+        Ok("reporting-bot".into())
+    );
+    assert_eq!(is.fetches.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn tokens_naming_unknown_keys_cannot_make_toolgate_flood_the_issuer() {
+    let key = es256("k1");
+    let is = issuer(&[&key]).await;
+    let a = authenticator(&is.url, "", Duration::from_secs(10));
+    assert!(check(&a, &sign(&key, &claims(&is.url))).await.is_ok());
+    for i in 0..200 {
+        let forged = es256(&format!("random-{i}"));
+        assert_eq!(
+            check(&a, &sign(&forged, &claims(&is.url))).await,
+            Err(Refusal::Invalid(
+                "the token's signing key is not one of the issuer's keys"
+            ))
+        );
+    }
+    // The first fetch, then at most one more within the limit's window.
+    assert!(
+        is.fetches.load(Ordering::SeqCst) <= 2,
+        "{}",
+        is.fetches.load(Ordering::SeqCst)
+    );
+}
+
+#[tokio::test]
+async fn expired_future_wrong_audience_and_wrong_issuer_are_refused() {
+    let key = es256("k1");
+    let is = issuer(&[&key]).await;
+    let a = authenticator(&is.url, "", Duration::from_secs(10));
+    let mut expired = claims(&is.url);
+    expired["exp"] = json!(now() - 120);
+    assert_eq!(
+        check(&a, &sign(&key, &expired)).await,
+        Err(Refusal::Invalid("the token has expired"))
+    );
+    // Within the 60 s leeway an expiry is still accepted (clocks differ).
+    let mut just = claims(&is.url);
+    just["exp"] = json!(now() - 5);
+    assert!(check(&a, &sign(&key, &just)).await.is_ok());
+    let mut early = claims(&is.url);
+    early["nbf"] = json!(now() + 600);
+    assert_eq!(
+        check(&a, &sign(&key, &early)).await,
+        Err(Refusal::Invalid("the token is not valid yet"))
+    );
+    let mut elsewhere = claims(&is.url);
+    elsewhere["aud"] = json!("https://other-resource.example.com/mcp");
+    assert_eq!(
+        check(&a, &sign(&key, &elsewhere)).await,
+        Err(Refusal::Invalid("the token is for another resource (aud)"))
+    );
+    let mut no_aud = claims(&is.url);
+    no_aud.as_object_mut().unwrap().remove("aud");
+    assert!(check(&a, &sign(&key, &no_aud)).await.is_err());
+    // Signed with the trusted key, but claiming another issuer; and a foreign issuer.
+    assert_eq!(
+        check(&a, &sign(&key, &claims("https://evil.example.com"))).await,
+        Err(Refusal::Invalid("the token's issuer is not trusted"))
+    );
+    let mut trailing = claims(&is.url);
+    trailing["iss"] = json!(format!("{}/", is.url));
+    assert_eq!(
+        check(&a, &sign(&key, &trailing)).await,
+        Err(Refusal::Invalid("the token's issuer is not trusted"))
+    );
+}
+
+#[tokio::test]
+async fn alg_none_hmac_with_the_public_key_and_bad_signatures_are_refused() {
+    let key = es256("k1");
+    let is = issuer(&[&key]).await;
+    let a = authenticator(&is.url, "", Duration::from_secs(10));
+    let payload = b64(claims(&is.url).to_string().as_bytes());
+    for header in [
+        json!({"alg": "none", "typ": "JWT", "kid": "k1"}),
+        json!({"alg": "None", "kid": "k1"}),
+    ] {
+        let token = format!("{}.{payload}.", b64(header.to_string().as_bytes()));
+        assert!(
+            matches!(check(&a, &token).await, Err(Refusal::Invalid(_))),
+            "{header}"
+        );
+    }
+    // HS256 keyed with what the public key is published as: its JWK, and its point.
+    let point = [
+        base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(key.jwk["x"].as_str().unwrap())
+            .unwrap(),
+        base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(key.jwk["y"].as_str().unwrap())
+            .unwrap(),
+    ]
+    .concat();
+    for secret in [key.jwk.to_string().into_bytes(), point] {
+        let mut header = Header::new(Algorithm::HS256);
+        header.kid = Some("k1".into());
+        let token = jsonwebtoken::encode(
+            &header,
+            &claims(&is.url),
+            &EncodingKey::from_secret(&secret),
+        )
+        .unwrap();
+        assert_eq!(
+            check(&a, &token).await,
+            Err(Refusal::Invalid(
+                "the token's signature algorithm is not allowed (asymmetric algorithms only)"
+            ))
+        );
+    }
+    // A valid token with its payload swapped: the signature no longer matches.
+    let good = sign(&key, &claims(&is.url));
+    let mut forged_claims = claims(&is.url);
+    forged_claims["sub"] = json!("admin");
+    let parts: Vec<&str> = good.split('.').collect();
+    let forged = format!(
+        "{}.{}.{}",
+        parts[0],
+        b64(forged_claims.to_string().as_bytes()),
+        parts[2]
+    );
+    assert_eq!(
+        check(&a, &forged).await,
+        Err(Refusal::Invalid("the token's signature is invalid"))
+    );
+    // ES256 header on an EdDSA-only kid: no key of that algorithm.
+    assert!(check(&a, "not-a-jwt").await.is_err());
+    assert_eq!(
+        a.authenticate(None).await.map(|_| ()),
+        Err(Refusal::Missing)
+    );
+}
+
+#[tokio::test]
+async fn a_token_without_the_required_scope_is_refused_with_403() {
+    let key = es256("k1");
+    let is = issuer(&[&key]).await;
+    let a = authenticator(&is.url, "", Duration::from_secs(10));
+    let mut narrow = claims(&is.url);
+    narrow["scope"] = json!("openid profile");
+    let refusal = check(&a, &sign(&key, &narrow)).await.unwrap_err();
+    assert_eq!(refusal, Refusal::InsufficientScope);
+    assert_eq!(refusal.status(), 403);
+    let challenge = a.challenge(&refusal);
+    assert!(
+        challenge.contains("error=\"insufficient_scope\""),
+        "{challenge}"
+    );
+    assert!(challenge.contains("scope=\"tools:call\""), "{challenge}");
+    assert!(
+        challenge.contains("resource_metadata=\"https://tools.example.com/.well-known/oauth-protected-resource/mcp\""),
+        "{challenge}"
+    );
+    // `scp` as a list (some providers) counts as well.
+    let mut scp = claims(&is.url);
+    scp.as_object_mut().unwrap().remove("scope");
+    scp["scp"] = json!(["tools:call"]);
+    assert!(check(&a, &sign(&key, &scp)).await.is_ok());
+    // No token: 401 without an `error` (RFC 6750 §3.1).
+    let missing = a.challenge(&Refusal::Missing);
+    assert!(!missing.contains("error="), "{missing}");
+    assert!(
+        missing.starts_with("Bearer resource_metadata="),
+        "{missing}"
+    );
+}
+
+#[tokio::test]
+async fn unmatched_callers_are_refused_when_configured_so() {
+    let key = es256("k1");
+    let is = issuer(&[&key]).await;
+    let a = authenticator(&is.url, "    unmatched: refuse\n", Duration::from_secs(10));
+    let mut other = claims(&is.url);
+    other["sub"] = json!("someone-else");
+    assert_eq!(
+        check(&a, &sign(&key, &other)).await,
+        Err(Refusal::UnknownAgent)
+    );
+    assert_eq!(
+        check(&a, &sign(&key, &claims(&is.url))).await,
+        Ok("reporting-bot".into())
+    );
+}
+
+#[tokio::test]
+async fn an_api_key_is_matched_by_its_hash() {
+    let a = authenticator("https://login.example.com", "", Duration::from_secs(10));
+    assert_eq!(check(&a, "tg_live_example_key").await, Ok("keyed".into()));
+    assert!(matches!(
+        check(&a, "tg_live_example_kez").await,
+        Err(Refusal::Invalid(_))
+    ));
+    assert!(matches!(
+        check(&a, &toolgate_auth::sha256_hex(b"tg_live_example_key")).await,
+        Err(Refusal::Invalid(_))
+    ));
+}

@@ -1,0 +1,333 @@
+//! `gateway.auth` and `agents`: the resource toolgate is, the issuers it trusts, and
+//! the agents it tells apart.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::Compiler;
+use crate::model::{
+    ANONYMOUS, AgentMatch, AgentQuota, AgentSpec, AuthConfig, IssuerConfig, Unmatched,
+};
+use crate::raw::{RawAgent, RawAgentQuota, RawAuth};
+
+impl Compiler<'_> {
+    pub(super) fn auth(&mut self, raw: RawAuth) -> Option<AuthConfig> {
+        let resource = self.resource(&raw.resource);
+        if raw.issuers.is_empty() {
+            self.err(
+                "gateway.auth.issuers",
+                "no issuer is configured, so no access token could ever be accepted",
+                "add the authorization server, e.g. `issuers: [{ issuer: https://login.example.com }]`",
+            );
+        }
+        let mut issuers = Vec::new();
+        for (i, issuer) in raw.issuers.into_iter().enumerate() {
+            let path = format!("gateway.auth.issuers.{i}");
+            let at = format!("{path}.issuer");
+            if self.url(&at, &issuer.issuer).is_none() {
+                continue;
+            }
+            if issuers
+                .iter()
+                .any(|x: &IssuerConfig| x.issuer == issuer.issuer)
+            {
+                self.err(
+                    at,
+                    format!("issuer `{}` is listed twice", issuer.issuer),
+                    "list each authorization server once",
+                );
+                continue;
+            }
+            let jwks_uri = match issuer.jwks_uri {
+                Some(text) => match self.url(&format!("{path}.jwks_uri"), &text) {
+                    Some(u) => Some(u),
+                    None => continue,
+                },
+                None => None,
+            };
+            issuers.push(IssuerConfig {
+                issuer: issuer.issuer,
+                jwks_uri,
+            });
+        }
+        for (i, scope) in raw.scopes.iter().enumerate() {
+            // RFC 6749 §3.3: scope tokens are printable ASCII without space, `"` or `\`.
+            if scope.is_empty()
+                || !scope
+                    .bytes()
+                    .all(|b| b > 0x20 && b < 0x7f && b != b'"' && b != b'\\')
+            {
+                self.err(
+                    format!("gateway.auth.scopes.{i}"),
+                    format!("`{scope}` is not a scope (printable ASCII, no spaces, quotes or backslashes)"),
+                    "write scopes like `tools:call`",
+                );
+            }
+        }
+        let unmatched = match raw.unmatched.as_deref() {
+            None | Some("anonymous") => Unmatched::Anonymous,
+            Some("refuse") => Unmatched::Refuse,
+            Some(other) => {
+                self.err(
+                    "gateway.auth.unmatched",
+                    format!("`{other}` is not `anonymous` or `refuse`"),
+                    "`anonymous` runs unmatched callers as agent anonymous; `refuse` answers them 403",
+                );
+                Unmatched::Anonymous
+            }
+        };
+        resource?;
+        Some(AuthConfig {
+            resource: raw.resource.trim().to_string(),
+            issuers,
+            scopes: raw.scopes,
+            unmatched,
+        })
+    }
+
+    /// The resource URI: absolute http(s), no fragment (RFC 8707 §2).
+    fn resource(&mut self, text: &str) -> Option<url::Url> {
+        let url = self.url("gateway.auth.resource", text)?;
+        if url.fragment().is_some() {
+            self.err(
+                "gateway.auth.resource",
+                format!("`{text}` has a fragment, which a resource indicator must not have"),
+                "write the URI clients use for /mcp, e.g. `https://tools.example.com/mcp`",
+            );
+            return None;
+        }
+        Some(url)
+    }
+
+    pub(super) fn agents(
+        &mut self,
+        raw: BTreeMap<String, RawAgent>,
+        auth: Option<&AuthConfig>,
+    ) -> BTreeMap<String, Arc<AgentSpec>> {
+        let mut agents = BTreeMap::new();
+        let mut keys: BTreeMap<[u8; 32], String> = BTreeMap::new();
+        for (name, raw) in raw {
+            let path = format!("agents.{name}");
+            if name == ANONYMOUS {
+                self.err(
+                    path,
+                    "`anonymous` is the name of callers no agent matches",
+                    "give the agent another name",
+                );
+                continue;
+            }
+            if !super::valid_tool_name(&name) {
+                self.err(
+                    path,
+                    format!("`{name}` is not a valid agent name"),
+                    "use letters, digits, `_`, `-` and `.` (it appears in logs and metrics)",
+                );
+                continue;
+            }
+            let matches = raw.matches.map(|m| AgentMatch {
+                sub: m.sub,
+                client_id: m.client_id,
+                claims: m.claims.into_iter().collect(),
+            });
+            if let Some(m) = &matches {
+                if m.sub.is_none() && m.client_id.is_none() && m.claims.is_empty() {
+                    self.err(
+                        format!("{path}.match"),
+                        "an empty match would make every token this agent's",
+                        "name `sub`, `client_id` or `claims`",
+                    );
+                }
+                if auth.is_none() {
+                    self.err(
+                        format!("{path}.match"),
+                        "agents are matched from access tokens, but `gateway.auth` is not configured",
+                        "configure `gateway.auth` (resource and issuers), or give the agent an `api_key_sha256`",
+                    );
+                }
+            }
+            let api_key_sha256 = raw.api_key_sha256.and_then(|hex| {
+                let key = parse_sha256(&hex);
+                if key.is_none() {
+                    self.err(
+                        format!("{path}.api_key_sha256"),
+                        "`api_key_sha256` is not 64 hexadecimal digits (a SHA-256)",
+                        "run `toolgate hash-key` and paste what it prints; never the key itself",
+                    );
+                }
+                key
+            });
+            if let Some(key) = api_key_sha256
+                && let Some(other) = keys.insert(key, name.clone())
+            {
+                self.err(
+                    format!("{path}.api_key_sha256"),
+                    format!("agent `{other}` has the same API key"),
+                    "give every agent its own key",
+                );
+            }
+            if matches.is_none() && api_key_sha256.is_none() {
+                self.err(
+                    path.clone(),
+                    format!("agent `{name}` has neither `match` nor `api_key_sha256`, so no caller could ever be it"),
+                    "add `match: { sub: ... }` or an `api_key_sha256`",
+                );
+            }
+            let quota = raw.quota.and_then(|q| self.agent_quota(&path, q));
+            agents.insert(
+                name.clone(),
+                Arc::new(AgentSpec {
+                    name,
+                    matches,
+                    api_key_sha256,
+                    tools: raw.tools,
+                    deny: raw.deny,
+                    quota,
+                }),
+            );
+        }
+        agents
+    }
+
+    fn agent_quota(&mut self, path: &str, raw: RawAgentQuota) -> Option<AgentQuota> {
+        let path = format!("{path}.quota");
+        let per = self.duration_min(
+            format!("{path}.per"),
+            raw.per.as_ref(),
+            Duration::from_secs(60),
+            Duration::from_secs(1),
+        );
+        if raw.calls == Some(0) || raw.concurrent == Some(0) {
+            self.err(
+                path.clone(),
+                "a quota of 0 would refuse every call",
+                "use at least 1, or remove the agent's access with `deny: [\"*\"]`",
+            );
+            return None;
+        }
+        if raw.calls.is_none() && raw.concurrent.is_none() {
+            self.err(
+                path,
+                "the quota names neither `calls` nor `concurrent`",
+                "e.g. `quota: { calls: 60, per: 1m, concurrent: 4 }`",
+            );
+            return None;
+        }
+        Some(AgentQuota {
+            calls: raw.calls.map(|n| (n, per)),
+            concurrent: raw.concurrent,
+        })
+    }
+}
+
+/// 64 hex digits, either case.
+fn parse_sha256(hex: &str) -> Option<[u8; 32]> {
+    let hex = hex.trim().as_bytes();
+    if hex.len() != 64 || !hex.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, pair) in hex.chunks(2).enumerate() {
+        let text = std::str::from_utf8(pair).ok()?;
+        out[i] = u8::from_str_radix(text, 16).ok()?;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    const TOOLS: &str = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n    contract: { version: \"1.0\", response_schema: { type: object } }\n";
+
+    fn errors(yaml: &str) -> String {
+        match crate::parse(
+            std::path::Path::new("t.yaml"),
+            &format!("{TOOLS}{yaml}"),
+            std::path::Path::new("."),
+            &|_| None,
+        ) {
+            Ok(_) => String::new(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_valid_auth_and_agents_section_compiles() {
+        let yaml = "gateway:\n  auth:\n    resource: https://tools.example.com/mcp\n    issuers: [{ issuer: https://login.example.com }]\n    scopes: [tools:call]\n    unmatched: refuse\nagents:\n  bot:\n    match: { client_id: bot, claims: { team: reporting } }\n    tools: [t]\n    quota: { calls: 60, per: 1m, concurrent: 4 }\n";
+        let config = crate::parse(
+            std::path::Path::new("t.yaml"),
+            &format!("{TOOLS}{yaml}"),
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let auth = config
+            .gateway
+            .auth
+            .as_ref()
+            .map(|a| (a.resource.as_str(), a.scopes.len(), a.unmatched));
+        assert_eq!(
+            auth,
+            Some(("https://tools.example.com/mcp", 1, crate::Unmatched::Refuse))
+        );
+        let bot = &config.agents["bot"];
+        assert!(bot.may_call("t") && !bot.may_call("other"));
+        assert_eq!(
+            bot.quota.map(|q| (q.calls, q.concurrent)),
+            Some((Some((60, std::time::Duration::from_secs(60))), Some(4)))
+        );
+    }
+
+    #[test]
+    fn mistakes_are_told_in_sentences() {
+        let cases = [
+            (
+                "gateway:\n  auth:\n    resource: https://x.example/mcp\n",
+                "no issuer is configured",
+            ),
+            (
+                "gateway:\n  auth:\n    resource: https://x.example/mcp#a\n    issuers: [{ issuer: https://l.example }]\n",
+                "has a fragment",
+            ),
+            (
+                "gateway:\n  auth:\n    resource: https://x.example/mcp\n    issuers: [{ issuer: https://l.example }]\n    unmatched: maybe\n",
+                "is not `anonymous` or `refuse`",
+            ),
+            (
+                "agents:\n  bot:\n    match: { sub: bot }\n",
+                "`gateway.auth` is not configured",
+            ),
+            (
+                "agents:\n  bot:\n    tools: [t]\n",
+                "neither `match` nor `api_key_sha256`",
+            ),
+            (
+                "agents:\n  bot:\n    api_key_sha256: my-secret-key\n",
+                "is not 64 hexadecimal digits",
+            ),
+            (
+                "agents:\n  anonymous:\n    api_key_sha256: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n",
+                "`anonymous` is the name of callers no agent matches",
+            ),
+            (
+                "agents:\n  a:\n    api_key_sha256: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n  b:\n    api_key_sha256: BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD\n",
+                "agent `a` has the same API key",
+            ),
+            (
+                "agents:\n  bot:\n    api_key_sha256: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n    quota: { calls: 0 }\n",
+                "a quota of 0 would refuse every call",
+            ),
+            (
+                "agents:\n  bot:\n    api_key_sha256: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n    quota: { per: 1m }\n",
+                "names neither `calls` nor `concurrent`",
+            ),
+            (
+                "agents:\n  bot:\n    api_key_sha256: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n    quto: {}\n",
+                "unknown field `quto`",
+            ),
+        ];
+        for (yaml, expected) in cases {
+            let text = errors(yaml);
+            assert!(text.contains(expected), "{yaml}\n---\n{text}");
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The validated `gateway.auth` and `agents`.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::glob;
+
+/// The name of every caller no configured agent matches (when `unmatched: anonymous`),
+/// and of callers admitted by the shared `auth_token_env` token.
+pub const ANONYMOUS: &str = "anonymous";
+
+/// toolgate as an OAuth 2.1 resource server.
+#[derive(Debug, Clone)]
+pub struct AuthConfig {
+    /// The canonical resource URI, exactly as configured: the expected `aud`.
+    pub resource: String,
+    /// Trusted authorization servers.
+    pub issuers: Vec<IssuerConfig>,
+    /// Scopes every token must carry.
+    pub scopes: Vec<String>,
+    /// What a valid token that matches no agent gets.
+    pub unmatched: Unmatched,
+}
+
+/// A trusted authorization server.
+#[derive(Debug, Clone)]
+pub struct IssuerConfig {
+    /// The issuer identifier (`iss`), compared exactly.
+    pub issuer: String,
+    /// Its JWKS, when configured; otherwise discovered from its metadata.
+    pub jwks_uri: Option<url::Url>,
+}
+
+/// What a caller no agent matches gets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Unmatched {
+    /// Runs as agent `anonymous`.
+    #[default]
+    Anonymous,
+    /// Refused with 403.
+    Refuse,
+}
+
+/// One configured agent.
+#[derive(Debug, Clone)]
+pub struct AgentSpec {
+    /// Its name (in logs, metrics and the sentences the model reads).
+    pub name: String,
+    /// Which tokens are its own; `None`: none (an API-key-only agent).
+    pub matches: Option<AgentMatch>,
+    /// SHA-256 of its API key.
+    pub api_key_sha256: Option<[u8; 32]>,
+    /// Tool patterns it may call; `None`: every tool.
+    pub tools: Option<Vec<String>>,
+    /// Tool patterns it may never call.
+    pub deny: Vec<String>,
+    /// Its quota.
+    pub quota: Option<AgentQuota>,
+}
+
+impl AgentSpec {
+    /// Whether this agent may call (and see) tool `name`.
+    pub fn may_call(&self, name: &str) -> bool {
+        self.tools
+            .as_ref()
+            .is_none_or(|allowed| allowed.iter().any(|p| glob(p, name)))
+            && !self.deny.iter().any(|p| glob(p, name))
+    }
+}
+
+/// Claims that identify an agent's token; every one given must match.
+#[derive(Debug, Clone, Default)]
+pub struct AgentMatch {
+    /// `sub`.
+    pub sub: Option<String>,
+    /// `client_id`, or `azp` when the token has none.
+    pub client_id: Option<String>,
+    /// Other claims.
+    pub claims: BTreeMap<String, Value>,
+}
+
+impl AgentMatch {
+    /// Whether a token with these (verified) claims is this agent's.
+    pub fn matches(&self, claims: &serde_json::Map<String, Value>) -> bool {
+        let text = |name: &str| claims.get(name).and_then(Value::as_str);
+        self.sub.as_deref().is_none_or(|s| text("sub") == Some(s))
+            && self
+                .client_id
+                .as_deref()
+                .is_none_or(|c| text("client_id").or_else(|| text("azp")) == Some(c))
+            && self
+                .claims
+                .iter()
+                .all(|(name, expected)| match claims.get(name) {
+                    Some(Value::Array(items)) if !expected.is_array() => items.contains(expected),
+                    Some(v) => v == expected,
+                    None => false,
+                })
+    }
+}
+
+/// An agent's quota, enforced per replica.
+#[derive(Debug, Clone, Copy)]
+pub struct AgentQuota {
+    /// Calls per window (`None`: no call quota).
+    pub calls: Option<(u32, Duration)>,
+    /// Calls at the same time (`None`: unbounded).
+    pub concurrent: Option<u32>,
+}

@@ -1,0 +1,87 @@
+//! `gateway.auth` (toolgate as an OAuth 2.1 resource server) and `agents` (who a caller
+//! is, what it may call, how often), as written.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// toolgate as an OAuth 2.1 resource server: bearer access tokens on /mcp, validated
+/// against the authorization servers below.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAuth {
+    /// The canonical URI clients use for toolgate's MCP endpoint, e.g.
+    /// `https://tools.example.com/mcp`: a token's `aud` must contain it (RFC 8707), and
+    /// the protected-resource metadata names it.
+    pub resource: String,
+    /// The authorization servers whose tokens are accepted.
+    #[serde(default)]
+    pub issuers: Vec<RawIssuer>,
+    /// Scopes every token must carry on /mcp (all of them); also advertised in the
+    /// protected-resource metadata. Default: none required.
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    /// A valid token that matches no agent: `anonymous` (default: the call runs as
+    /// agent `anonymous`) or `refuse` (403).
+    pub unmatched: Option<String>,
+}
+
+/// One trusted authorization server.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawIssuer {
+    /// The issuer identifier, compared exactly with a token's `iss`.
+    pub issuer: String,
+    /// Where its signing keys are published. Default: the `jwks_uri` of its RFC 8414
+    /// (`/.well-known/oauth-authorization-server`) or OpenID
+    /// (`/.well-known/openid-configuration`) metadata.
+    pub jwks_uri: Option<String>,
+}
+
+/// An agent: a caller toolgate tells apart from the others.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAgent {
+    /// Which tokens are this agent's: every field given must match (`sub`, `client_id`,
+    /// or `claims`: claim name → expected value; a claim holding a list matches when the
+    /// list contains the value).
+    #[serde(rename = "match")]
+    pub matches: Option<RawAgentMatch>,
+    /// A static API key for this agent, stored as the SHA-256 of the key in hex
+    /// (`toolgate hash-key` prints it). The client sends the key as a bearer token.
+    pub api_key_sha256: Option<String>,
+    /// The tools this agent may call: names or `*` patterns. Absent: every tool.
+    pub tools: Option<Vec<String>>,
+    /// Tools this agent may never call (names or `*` patterns); wins over `tools`.
+    #[serde(default)]
+    pub deny: Vec<String>,
+    /// Calls this agent may make.
+    pub quota: Option<RawAgentQuota>,
+}
+
+/// What identifies an agent's token.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAgentMatch {
+    /// The token's `sub`.
+    pub sub: Option<String>,
+    /// The token's `client_id` (RFC 9068), or `azp` when it has none.
+    pub client_id: Option<String>,
+    /// Other claims and their expected values.
+    #[serde(default)]
+    pub claims: BTreeMap<String, Value>,
+}
+
+/// An agent's quota.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAgentQuota {
+    /// Calls allowed per window `per`.
+    pub calls: Option<u32>,
+    /// The window, e.g. `1m` (default).
+    pub per: Option<String>,
+    /// Calls running at the same time, at most.
+    pub concurrent: Option<u32>,
+}

@@ -1,0 +1,253 @@
+//! The agents toolgate tells apart (`agents:`), at run time: which tools each may call,
+//! and its quota — calls per window and calls at once — kept per replica.
+//!
+//! A call's agent comes from its credentials (the server's admission); the pipeline
+//! asks [`CallAgent::admit`] before anything else, so a refused call sends nothing
+//! upstream and spends none of the dependency's quota: one runaway agent cannot use up
+//! what the others share.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use tokio::time::Instant;
+use toolgate_config::{ANONYMOUS, AgentSpec, Config};
+use toolgate_resilience::ErrorClass;
+
+use crate::pipeline::Failure;
+
+/// Every configured agent's live state.
+#[derive(Debug, Default)]
+pub struct Agents {
+    by_name: HashMap<String, Arc<AgentState>>,
+}
+
+impl Agents {
+    pub fn new(config: &Config) -> Agents {
+        Agents {
+            by_name: config
+                .agents
+                .iter()
+                .map(|(name, spec)| (name.clone(), Arc::new(AgentState::new(spec.clone()))))
+                .collect(),
+        }
+    }
+
+    /// The agent of one call, from the spec its credentials named; `None`: anonymous.
+    pub fn caller(&self, spec: Option<&Arc<AgentSpec>>) -> Option<CallAgent> {
+        let spec = spec?;
+        let state = self.by_name.get(&spec.name)?.clone();
+        Some(CallAgent { state })
+    }
+}
+
+/// One agent's quota state.
+#[derive(Debug)]
+pub struct AgentState {
+    spec: Arc<AgentSpec>,
+    /// The generic cell rate algorithm's theoretical arrival time: calls are spaced
+    /// `per / calls` apart, with a burst of `calls` allowed.
+    tat: std::sync::Mutex<Option<Instant>>,
+    running: AtomicU32,
+}
+
+impl AgentState {
+    fn new(spec: Arc<AgentSpec>) -> AgentState {
+        AgentState {
+            spec,
+            tat: std::sync::Mutex::new(None),
+            running: AtomicU32::new(0),
+        }
+    }
+}
+
+/// The agent a call runs as.
+#[derive(Debug, Clone)]
+pub struct CallAgent {
+    state: Arc<AgentState>,
+}
+
+impl CallAgent {
+    /// The agent's configured name.
+    pub fn name(&self) -> &str {
+        &self.state.spec.name
+    }
+
+    /// The agent's spec.
+    pub fn spec(&self) -> &Arc<AgentSpec> {
+        &self.state.spec
+    }
+
+    /// May this agent call `tool` now? A permit holds one of its concurrent calls until
+    /// dropped; a refusal is the failure the model reads.
+    pub fn admit(&self, tool: &str, now: Instant) -> Result<AgentPermit, Failure> {
+        let spec = &self.state.spec;
+        if !spec.may_call(tool) {
+            return Err(Failure::new(
+                ErrorClass::Forbidden,
+                crate::explain::forbidden(tool, &spec.name),
+            ));
+        }
+        let Some(quota) = spec.quota else {
+            return Ok(AgentPermit(None));
+        };
+        if let Some(limit) = quota.concurrent {
+            let taken = self
+                .state
+                .running
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                    (n < limit).then_some(n + 1)
+                });
+            if taken.is_err() {
+                return Err(Failure::new(
+                    ErrorClass::RateLimited,
+                    crate::explain::agent_concurrency(tool, &spec.name, limit),
+                ));
+            }
+        }
+        let permit = AgentPermit(quota.concurrent.map(|_| self.state.clone()));
+        if let Some((calls, per)) = quota.calls
+            && let Err(wait) = self.take_call(calls, per, now)
+        {
+            drop(permit);
+            let mut failure = Failure::new(
+                ErrorClass::RateLimited,
+                crate::explain::agent_quota(tool, &spec.name, calls, per, wait),
+            );
+            failure.retry_after = Some(wait);
+            return Err(failure);
+        }
+        Ok(permit)
+    }
+
+    /// One call from the window, or how long until one is free.
+    fn take_call(&self, calls: u32, per: Duration, now: Instant) -> Result<(), Duration> {
+        let interval = per / calls.max(1);
+        let burst = per.saturating_sub(interval);
+        let mut tat = crate::sync::lock(&self.state.tat);
+        let start = tat.map_or(now, |t| t.max(now));
+        let ahead = start.duration_since(now);
+        if ahead > burst {
+            return Err(ahead - burst);
+        }
+        *tat = Some(start + interval);
+        Ok(())
+    }
+}
+
+/// One of an agent's concurrent calls; released when dropped (the call ended, or was
+/// cancelled).
+#[derive(Debug)]
+pub struct AgentPermit(Option<Arc<AgentState>>);
+
+impl Drop for AgentPermit {
+    fn drop(&mut self) {
+        if let Some(state) = &self.0 {
+            state.running.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+}
+
+/// The `agent` metric label and log field: a configured name, or `anonymous`.
+pub fn label(agent: Option<&CallAgent>) -> &str {
+    agent.map_or(ANONYMOUS, CallAgent::name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agents(yaml_agents: &str) -> Agents {
+        let yaml = format!(
+            "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\nagents:\n{yaml_agents}"
+        );
+        let config = toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            &yaml,
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        Agents::new(&config)
+    }
+
+    const KEY: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+
+    fn caller(agents: &Agents, name: &str) -> CallAgent {
+        let spec = agents.by_name.get(name).map(|s| s.spec.clone());
+        agents
+            .caller(spec.as_ref())
+            .unwrap_or_else(|| panic!("{name}"))
+    }
+
+    #[test]
+    fn a_denied_tool_is_refused_with_a_sentence_the_model_reads() {
+        let a = agents(&format!(
+            "  reporting-bot:\n    api_key_sha256: {KEY}\n    tools: [web_search, \"kb__*\"]\n    deny: [kb__delete]\n"
+        ));
+        let bot = caller(&a, "reporting-bot");
+        let now = Instant::now();
+        assert!(bot.admit("web_search", now).is_ok());
+        assert!(bot.admit("kb__search", now).is_ok());
+        let refused = bot.admit("delete_repo", now).unwrap_err();
+        assert_eq!(refused.class, ErrorClass::Forbidden);
+        assert!(
+            refused.message.starts_with(
+                "delete_repo was not called: agent reporting-bot is not allowed to call it. Error class: forbidden. Do not retry"
+            ),
+            "{}",
+            refused.message
+        );
+        assert_eq!(
+            bot.admit("kb__delete", now).unwrap_err().class,
+            ErrorClass::Forbidden
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn calls_per_window_are_counted_and_the_wait_is_told() {
+        let a = agents(&format!(
+            "  bot:\n    api_key_sha256: {KEY}\n    quota: {{ calls: 3, per: 1m }}\n"
+        ));
+        let bot = caller(&a, "bot");
+        let t0 = Instant::now();
+        for _ in 0..3 {
+            assert!(bot.admit("t", t0).is_ok());
+        }
+        let refused = bot.admit("t", t0).unwrap_err();
+        assert_eq!(refused.class, ErrorClass::RateLimited);
+        assert_eq!(refused.retry_after, Some(Duration::from_secs(20)));
+        assert!(
+            refused
+                .message
+                .contains("agent bot has used its quota of 3 calls per 60 s"),
+            "{}",
+            refused.message
+        );
+        // One call's worth of the window later, one more call is free.
+        assert!(bot.admit("t", t0 + Duration::from_secs(20)).is_ok());
+        assert!(bot.admit("t", t0 + Duration::from_secs(20)).is_err());
+    }
+
+    #[test]
+    fn concurrent_calls_are_bounded_and_released_on_drop() {
+        let a = agents(&format!(
+            "  bot:\n    api_key_sha256: {KEY}\n    quota: {{ concurrent: 2 }}\n  other:\n    api_key_sha256: {}\n    quota: {{ concurrent: 1 }}\n",
+            KEY.replace('b', "c")
+        ));
+        let bot = caller(&a, "bot");
+        let other = caller(&a, "other");
+        let now = Instant::now();
+        let first = bot.admit("t", now).unwrap();
+        let _second = bot.admit("t", now).unwrap();
+        assert_eq!(
+            bot.admit("t", now).unwrap_err().class,
+            ErrorClass::RateLimited
+        );
+        // One agent at its limit does not touch another's.
+        let _o = other.admit("t", now).unwrap();
+        drop(first);
+        assert!(bot.admit("t", now).is_ok());
+    }
+}

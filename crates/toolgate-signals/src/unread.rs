@@ -1,0 +1,199 @@
+//! Signal-like headers that no reader understood. Real APIs keep inventing header
+//! families; one that names a quota, a wait or a retirement in a way toolgate cannot
+//! read must not be dropped silently: it is handed on verbatim, so the model (and the
+//! owner, through a metric) still sees what the upstream said.
+//!
+//! A header is a candidate when its name carries a signal word, which also says what
+//! kind of signal it would be: a quota (rate limit, quota, throttle, remaining, reset,
+//! limit), a wait (retry) or a retirement (deprecation, sunset). A candidate is unread
+//! when the response's reading found nothing of its kind: a response whose quota was
+//! read has its quota headers' story told (a `…-Count` or `…-Type` beside the limits
+//! adds detail, not news), while an unknown quota header on a response with no quota
+//! read at all is news. Deciding from the reading costs nothing more per response: no
+//! header is read twice.
+
+use crate::{Headers, Signals};
+
+/// What a signal word says a header is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Quota,
+    Wait,
+    Retirement,
+}
+
+/// Words in a header name that mark it as a signal, and of which kind. Lower case;
+/// matched as substrings of the lower-cased name with `_` read as `-`. The first match
+/// decides (`retry` before the quota words: `X-Retry-Reset` is a wait).
+const SIGNAL_WORDS: &[(&str, Kind)] = &[
+    ("retry", Kind::Wait),
+    ("deprecat", Kind::Retirement),
+    ("sunset", Kind::Retirement),
+    ("ratelimit", Kind::Quota),
+    ("rate-limit", Kind::Quota),
+    ("quota", Kind::Quota),
+    ("throttl", Kind::Quota),
+    ("remaining", Kind::Quota),
+    ("reset", Kind::Quota),
+    ("-limit", Kind::Quota),
+    ("limit-", Kind::Quota),
+];
+
+/// Headers that carry a signal word but are never operational signals, or that the
+/// readers understand and deliberately leave out: `api-deprecated-versions` (ASP.NET
+/// API versioning) lists *other* versions, not the one called.
+const NOT_SIGNALS: &[&str] = &[
+    "access-control-",
+    "content-",
+    "x-content-",
+    "api-deprecated-versions",
+];
+
+/// At most this many unread headers are reported per response.
+pub const MAX_UNREAD: usize = 4;
+
+/// A value longer than this is cut (the model needs the gist, not a document).
+const MAX_VALUE: usize = 200;
+
+/// One header nothing could read, as the upstream sent it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Unread {
+    /// The header name as received.
+    pub name: String,
+    /// Its value, lossily decoded, trimmed and capped.
+    pub value: String,
+}
+
+/// What kind of signal `name` looks like, if any.
+fn kind(name: &str) -> Option<Kind> {
+    let name = name.trim().to_ascii_lowercase().replace('_', "-");
+    if NOT_SIGNALS.iter().any(|p| name.starts_with(p)) {
+        return None;
+    }
+    SIGNAL_WORDS
+        .iter()
+        .find(|(word, _)| name.contains(word))
+        .map(|(_, kind)| *kind)
+}
+
+/// Whether `name` looks like a rate-limit, wait or deprecation signal.
+#[must_use]
+pub fn looks_like_signal(name: &str) -> bool {
+    kind(name).is_some()
+}
+
+/// The candidate headers of `headers` whose kind of signal `read` found nothing of.
+#[must_use]
+pub fn find(headers: &Headers<'_>, read: &Signals) -> Vec<Unread> {
+    let told = |kind: Kind| match kind {
+        Kind::Quota => !read.quota.is_empty() || read.rate_limited,
+        Kind::Wait => read.retry_after.is_some() || read.rate_limited,
+        Kind::Retirement => read.deprecation.is_some() || !read.notices.is_empty() || !read.warnings.is_empty(),
+    };
+    headers
+        .iter()
+        .filter(|(name, _)| kind(name).is_some_and(|k| !told(k)))
+        .take(MAX_UNREAD)
+        .map(|(name, value)| Unread {
+            name: name.trim().to_string(),
+            value: cap(&String::from_utf8_lossy(value.trim_ascii())),
+        })
+        .collect()
+}
+
+fn cap(value: &str) -> String {
+    let clean: String = value.chars().filter(|c| !c.is_control()).collect();
+    match clean.char_indices().nth(MAX_VALUE) {
+        Some((at, _)) => format!("{}…", &clean[..at]),
+        None => clean,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::{TimeZone, Utc};
+
+    fn unread(fields: &[(&str, &str)]) -> Vec<String> {
+        let fields: Vec<(&str, &[u8])> = fields.iter().map(|(n, v)| (*n, v.as_bytes())).collect();
+        let now = Utc.with_ymd_and_hms(2026, 6, 1, 0, 0, 0).unwrap();
+        let headers = Headers::new(&fields);
+        crate::read(200, &headers, now, crate::Flavour::Auto)
+            .unread
+            .into_iter()
+            .map(|u| format!("{}: {}", u.name, u.value))
+            .collect()
+    }
+
+    #[test]
+    fn a_header_whose_kind_nothing_was_read_of_is_handed_on_verbatim() {
+        assert_eq!(
+            unread(&[("X-Foo-Quota-Left", "three"), ("Content-Type", "application/json")]),
+            ["X-Foo-Quota-Left: three"]
+        );
+        assert_eq!(unread(&[("Retry-After", "soon")]), ["Retry-After: soon"]);
+        assert_eq!(
+            unread(&[("X-Api-Retry-Hint", "later, please")]),
+            ["X-Api-Retry-Hint: later, please"]
+        );
+        // A deprecation notice in words is read (as a warning): not reported twice.
+        assert!(unread(&[("X-Api-Deprecation-Notice", "this call goes away")]).is_empty());
+    }
+
+    #[test]
+    fn families_that_are_read_are_not_reported() {
+        assert!(unread(&[
+            ("X-RateLimit-Limit", "5000"),
+            ("X-RateLimit-Remaining", "4999"),
+            ("X-RateLimit-Reset", "1780272000"),
+        ])
+        .is_empty());
+        assert!(unread(&[("Retry-After", "30")]).is_empty());
+        assert!(unread(&[("Sunset", "Sat, 31 Dec 2044 23:59:59 GMT")]).is_empty());
+        assert!(unread(&[("RateLimit", "limit=100, remaining=50, reset=30")]).is_empty());
+        assert!(unread(&[("x-ms-ratelimit-remaining-subscription-reads", "11999")]).is_empty());
+        assert!(unread(&[("X-Shopify-Shop-Api-Call-Limit", "32/40")]).is_empty());
+    }
+
+    #[test]
+    fn detail_beside_a_quota_that_was_read_is_not_news() {
+        assert!(unread(&[
+            ("X-App-Rate-Limit", "20:1,100:120"),
+            ("X-App-Rate-Limit-Count", "1:1,1:120"),
+            ("X-Rate-Limit-Type", "application"),
+        ])
+        .is_empty());
+        // An unknown quota header beside a wait that was read is still news.
+        assert_eq!(
+            unread(&[("Retry-After", "30"), ("X-Foo-Quota-Left", "exhausted")]),
+            ["X-Foo-Quota-Left: exhausted"]
+        );
+    }
+
+    #[test]
+    fn ordinary_headers_are_never_candidates() {
+        for name in [
+            "Content-Length",
+            "Access-Control-Allow-Headers",
+            "Cache-Control",
+            "X-Request-Id",
+            "ETag",
+            "Link",
+        ] {
+            assert!(!looks_like_signal(name), "{name}");
+        }
+        assert!(unread(&[("Content-Length", "12"), ("ETag", "\"x\"")]).is_empty());
+    }
+
+    #[test]
+    fn values_are_capped_and_the_count_is_bounded() {
+        let long = "x".repeat(1000);
+        let fields: Vec<(String, String)> = (0..10)
+            .map(|i| (format!("X-Thing{i}-Quota"), long.clone()))
+            .collect();
+        let fields: Vec<(&str, &str)> = fields.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        let got = unread(&fields);
+        assert_eq!(got.len(), MAX_UNREAD);
+        assert!(got[0].chars().count() < 260, "{}", got[0]);
+    }
+}

@@ -1,0 +1,331 @@
+//! Agents with identities, end to end: toolgate as an OAuth resource server in front of
+//! a real upstream, with a test authorization server's JWKS on loopback and tokens this
+//! test signs. The interop with a real authorization server and the official Python
+//! SDK's client is `tests/identity/` (run by scripts/test).
+
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use axum::extract::{Request, State};
+use axum::routing::{any, get};
+use axum::{Json, Router};
+use base64::Engine as _;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use ring::rand::SystemRandom;
+use ring::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, KeyPair};
+use serde_json::{Value, json};
+
+use super::harness::{metric, serve_config, temp_dir};
+
+/// Every request the upstream got: (path, headers as `name: value` lines).
+type Seen = Arc<Mutex<Vec<(String, String)>>>;
+
+async fn upstream() -> (String, Seen) {
+    let seen: Seen = Arc::default();
+    let app = Router::new()
+        .route(
+            "/{*path}",
+            any(|State(seen): State<Seen>, req: Request| async move {
+                let headers = req
+                    .headers()
+                    .iter()
+                    .map(|(k, v)| format!("{k}: {}", v.to_str().unwrap_or("?")))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                seen.lock()
+                    .unwrap()
+                    .push((req.uri().path().to_string(), headers));
+                Json(json!({"ok": true}))
+            }),
+        )
+        .with_state(seen.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (format!("http://{addr}"), seen)
+}
+
+struct Issuer {
+    url: String,
+    key: EncodingKey,
+}
+
+/// An authorization server's RFC 8414 metadata and JWKS, with one ES256 key.
+async fn issuer() -> Issuer {
+    let rng = SystemRandom::new();
+    let pkcs8 = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng).unwrap();
+    let pair =
+        EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, pkcs8.as_ref(), &rng).unwrap();
+    let point = pair.public_key().as_ref().to_vec();
+    let b64 = |b: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b);
+    let jwks = json!({"keys": [{"kty": "EC", "crv": "P-256", "kid": "k1", "alg": "ES256",
+                               "x": b64(&point[1..33]), "y": b64(&point[33..65])}]});
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let metadata = json!({"issuer": url, "jwks_uri": format!("{url}/jwks"), "token_endpoint": format!("{url}/token")});
+    let app = Router::new()
+        .route(
+            "/.well-known/oauth-authorization-server",
+            get(move || async move { Json(metadata.clone()) }),
+        )
+        .route("/jwks", get(move || async move { Json(jwks.clone()) }));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    Issuer {
+        url,
+        key: EncodingKey::from_ec_der(pkcs8.as_ref()),
+    }
+}
+
+impl Issuer {
+    fn token(&self, sub: &str, aud: &str) -> String {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some("k1".into());
+        let claims = json!({"iss": self.url, "aud": aud, "sub": sub, "exp": now + 600,
+                            "scope": "tools:call"});
+        jsonwebtoken::encode(&header, &claims, &self.key).unwrap()
+    }
+}
+
+/// A raw MCP client over one session, with a bearer token.
+struct Client {
+    http: reqwest::Client,
+    url: String,
+    token: String,
+    session: Option<String>,
+}
+
+impl Client {
+    async fn post(&mut self, body: Value) -> reqwest::Response {
+        let mut r = self
+            .http
+            .post(&self.url)
+            .header("accept", "application/json, text/event-stream")
+            .bearer_auth(&self.token)
+            .json(&body);
+        if let Some(s) = &self.session {
+            r = r.header("mcp-session-id", s);
+        }
+        r.send().await.unwrap()
+    }
+
+    async fn start(url: &str, token: &str) -> Client {
+        let mut c = Client {
+            http: reqwest::Client::new(),
+            url: url.into(),
+            token: token.into(),
+            session: None,
+        };
+        let r = c
+            .post(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}))
+            .await;
+        assert_eq!(r.status(), 200);
+        c.session = r
+            .headers()
+            .get("mcp-session-id")
+            .map(|v| v.to_str().unwrap().to_string());
+        c.post(json!({"jsonrpc":"2.0","method":"notifications/initialized"}))
+            .await;
+        c
+    }
+
+    async fn rpc(&mut self, method: &str, params: Value) -> Value {
+        let r = self
+            .post(json!({"jsonrpc":"2.0","id":2,"method":method,"params":params}))
+            .await;
+        assert_eq!(r.status(), 200);
+        r.json().await.unwrap()
+    }
+
+    async fn tools(&mut self) -> Vec<String> {
+        let v = self.rpc("tools/list", json!({})).await;
+        v["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    }
+}
+
+const API_KEY: &str = "tg_test_key_for_the_nightly_job";
+
+async fn gateway() -> (super::harness::Toolgate, Issuer, Seen, String) {
+    let (upstream, seen) = upstream().await;
+    let is = issuer().await;
+    let dir = temp_dir("identity");
+    // The resource is the URL clients use; the port is toolgate's, known once it
+    // listens, so the test uses a fixed resource name and tokens minted for it.
+    let resource = "https://tools.example.com/mcp";
+    let yaml = format!(
+        r#"
+gateway:
+  state: {state}
+  auth:
+    resource: {resource}
+    issuers:
+      - issuer: {issuer}
+    scopes: [tools:call]
+dependencies:
+  repo_api: {{ base_url: "{upstream}" }}
+tools:
+  web_search:
+    dependency: repo_api
+    owner: a@example.com
+    request: {{ path: /search }}
+    annotations: {{ readOnlyHint: true }}
+    contract: {{ version: "1.0", response_schema: {{ type: object }} }}
+  delete_repo:
+    dependency: repo_api
+    owner: a@example.com
+    request: {{ method: DELETE, path: /repo }}
+    contract: {{ version: "1.0", response_schema: {{ type: object }} }}
+agents:
+  reporting-bot:
+    match: {{ sub: reporting-bot }}
+    tools: [web_search]
+  nightly:
+    api_key_sha256: {key}
+    deny: [web_search]
+"#,
+        state = dir.join("state.db").display(),
+        issuer = is.url,
+        key = toolgate_auth::sha256_hex(API_KEY.as_bytes()),
+    );
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        &yaml,
+        std::path::Path::new("."),
+        &|_| None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let tg = serve_config(config).await;
+    (tg, is, seen, resource.to_string())
+}
+
+#[tokio::test]
+async fn a_bare_request_is_told_where_to_get_a_token() {
+    let (tg, is, _, resource) = gateway().await;
+    let http = reqwest::Client::new();
+    let r = http
+        .post(&tg.url)
+        .header("accept", "application/json, text/event-stream")
+        .json(&json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 401);
+    let challenge = r.headers()["www-authenticate"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        challenge,
+        "Bearer resource_metadata=\"https://tools.example.com/.well-known/oauth-protected-resource/mcp\", scope=\"tools:call\""
+    );
+    for path in [
+        "/.well-known/oauth-protected-resource",
+        "/.well-known/oauth-protected-resource/mcp",
+    ] {
+        let doc: Value = http
+            .get(format!("{}{path}", tg.base))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(doc["resource"], resource.as_str(), "{path}");
+        assert_eq!(doc["authorization_servers"], json!([is.url]), "{path}");
+        assert_eq!(doc["scopes_supported"], json!(["tools:call"]), "{path}");
+        assert_eq!(doc["bearer_methods_supported"], json!(["header"]), "{path}");
+    }
+    // A token minted for another resource: refused, and the client is told why.
+    let r = http
+        .post(&tg.url)
+        .header("accept", "application/json, text/event-stream")
+        .bearer_auth(is.token("reporting-bot", "https://other.example.com/mcp"))
+        .json(&json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 401);
+    let challenge = r.headers()["www-authenticate"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(challenge.contains("error=\"invalid_token\""), "{challenge}");
+    // Admin endpoints are guarded by the same credentials.
+    let r = http
+        .get(format!("{}/admin/status", tg.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 401);
+}
+
+#[tokio::test]
+async fn an_agent_never_sees_nor_reaches_a_tool_it_may_not_call() {
+    let (tg, is, seen, resource) = gateway().await;
+    let token = is.token("reporting-bot", &resource);
+    let mut bot = Client::start(&tg.url, &token).await;
+    let tools = bot.tools().await;
+    assert!(tools.contains(&"web_search".to_string()), "{tools:?}");
+    assert!(!tools.contains(&"delete_repo".to_string()), "{tools:?}");
+
+    let v = bot
+        .rpc(
+            "tools/call",
+            json!({"name": "delete_repo", "arguments": {}}),
+        )
+        .await;
+    assert_eq!(v["result"]["isError"], true, "{v}");
+    let text = v["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("delete_repo was not called: agent reporting-bot is not allowed to call it. Error class: forbidden. Do not retry"),
+        "{text}"
+    );
+    assert!(
+        seen.lock().unwrap().iter().all(|(path, _)| path != "/repo"),
+        "the upstream got no request for the denied tool"
+    );
+
+    let v = bot
+        .rpc("tools/call", json!({"name": "web_search", "arguments": {}}))
+        .await;
+    assert_eq!(v["result"]["isError"], false, "{v}");
+    // The client's token never reaches the upstream.
+    let requests = seen.lock().unwrap().clone();
+    assert_eq!(requests.len(), 1, "{requests:?}");
+    let (_, headers) = &requests[0];
+    assert!(
+        !headers.to_ascii_lowercase().contains("authorization"),
+        "{headers}"
+    );
+    assert!(!headers.contains(&token), "{headers}");
+
+    // The agent with an API key: denied web_search, so it sees delete_repo only.
+    let mut nightly = Client::start(&tg.url, API_KEY).await;
+    let tools = nightly.tools().await;
+    assert!(tools.contains(&"delete_repo".to_string()), "{tools:?}");
+    assert!(!tools.contains(&"web_search".to_string()), "{tools:?}");
+
+    let metrics = tg.metrics().await;
+    assert_eq!(
+        metric(
+            &metrics,
+            "toolgate_agent_calls_total{agent=\"reporting-bot\",outcome=\"forbidden\"}"
+        ),
+        1.0
+    );
+    assert_eq!(
+        metric(
+            &metrics,
+            "toolgate_agent_calls_total{agent=\"reporting-bot\",outcome=\"ok\"}"
+        ),
+        1.0
+    );
+}

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""A fleet without session affinity: three toolgate replicas sharing one session key
+(gateway.session_key_env) behind nginx with a plain round-robin upstream, and the
+official Python MCP SDK as a handshake-era client (initialize + Mcp-Session-Id).
+
+    .venv/bin/python tests/fleet/sessions.py /path/to/toolgate
+
+The client lists tools and calls one tool several times over one session; nginx sends
+each request to the next replica, so every replica serves requests of a session another
+replica opened. Checked: every request of the session succeeds, nginx's access log shows
+the session's requests spread over all three replicas (never two in a row on the same
+one), each replica's /metrics counts calls of the tool, a forged or another fleet's
+session id is refused with 404 (so a client initialises again), and DELETE ends the
+session on the replica that receives it. Needs nginx (Debian package nginx).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+REPLICAS = 3
+CALLS = 9
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def check(cond: bool, message: str) -> None:
+    if not cond:
+        raise CheckFailed(message)
+
+
+def ok(what: str) -> None:
+    print(f"ok   fleet: {what}", flush=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http(method: str, url: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers={
+        "Content-Type": "application/json", "Accept": "application/json, text/event-stream", **(headers or {}),
+    })
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read().decode(errors="replace")
+
+
+def start_upstream() -> ThreadingHTTPServer:
+    """A loopback API: GET /echo?q=… answers {"q": …}."""
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802 - stdlib name
+            q = parse_qs(urlsplit(self.path).query).get("q", [""])[0]
+            body = json.dumps({"q": q}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+CONFIG = """\
+gateway:
+  state: {state}
+  session_key_env: FLEET_SESSION_KEY
+  session_lifetime: 1h
+dependencies:
+  api: {{ base_url: "http://127.0.0.1:{upstream}" }}
+tools:
+  echo:
+    dependency: api
+    owner: fleet@example.com
+    description: Echo a word.
+    request: {{ method: GET, path: /echo, query: {{ q: "{{word}}" }} }}
+    input_schema: {{ type: object, required: [word], properties: {{ word: {{ type: string }} }} }}
+    contract: {{ version: "1.0", response_schema: {{ type: object, required: [q] }} }}
+"""
+
+NGINX = """\
+worker_processes 1;
+daemon off;
+pid {work}/nginx.pid;
+error_log {work}/nginx-error.log warn;
+events {{ worker_connections 256; }}
+http {{
+  log_format fleet '$upstream_addr $request_method $status "$http_mcp_session_id"';
+  access_log {work}/access.log fleet;
+  client_body_temp_path {work}/body;
+  proxy_temp_path {work}/proxy;
+  fastcgi_temp_path {work}/fastcgi;
+  uwsgi_temp_path {work}/uwsgi;
+  scgi_temp_path {work}/scgi;
+  upstream toolgate {{
+{servers}
+  }}
+  server {{
+    listen 127.0.0.1:{port};
+    location / {{
+      proxy_pass http://toolgate;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_buffering off;
+      proxy_read_timeout 60s;
+    }}
+  }}
+}}
+"""
+
+
+def wait_http(url: str, proc: subprocess.Popen[bytes], what: str) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise CheckFailed(f"{what} exited with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise CheckFailed(f"{what} did not answer {url} within 30 s")
+
+
+def metric(text: str, name: str, labels: str) -> float:
+    total = 0.0
+    for line in text.splitlines():
+        if line.startswith(name) and all(l in line for l in labels.split(",") if l):
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+async def drive(url: str) -> str:
+    from mcp import Client
+
+    async with Client(url, mode="legacy", read_timeout_seconds=20) as client:
+        check(client.protocol_version <= "2025-11-25", f"expected a handshake-era session, got {client.protocol_version}")
+        tools = await client.list_tools()
+        check([t.name for t in tools.tools if t.name == "echo"] == ["echo"], f"tools/list: {tools}")
+        for i in range(CALLS):
+            result = await client.call_tool("echo", {"word": f"w{i}"})
+            check(not result.is_error, f"call {i} failed: {result}")
+            check(result.structured_content == {"q": f"w{i}"}, f"call {i}: {result.structured_content}")
+        ok(f"Python SDK over one session: initialize, tools/list and {CALLS} tools/call through round-robin nginx")
+        return str(client.protocol_version)
+
+
+def main() -> int:
+    binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "target/debug/toolgate")
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    check(os.access(nginx, os.X_OK), "nginx is missing (apt-get install nginx)")
+    work = Path(tempfile.mkdtemp(prefix="toolgate-fleet-"))
+    os.chmod(work, 0o755)
+    procs: list[subprocess.Popen[bytes]] = []
+    upstream = start_upstream()
+    env = {**os.environ, "NO_COLOR": "1", "FLEET_SESSION_KEY": secrets.token_hex(32)}
+    try:
+        ports = [free_port() for _ in range(REPLICAS)]
+        for n, port in enumerate(ports):
+            d = work / f"replica{n}"
+            d.mkdir()
+            (d / "toolgate.yaml").write_text(CONFIG.format(state=d / "state.db", upstream=upstream.server_address[1]))
+            log = open(d / "toolgate.log", "wb")
+            procs.append(subprocess.Popen(
+                [binary, "serve", "--config", str(d / "toolgate.yaml"), "--listen", f"127.0.0.1:{port}"],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env,
+            ))
+            wait_http(f"http://127.0.0.1:{port}/healthz", procs[-1], f"replica {n}")
+        ok(f"{REPLICAS} replicas with one session key on ports {ports}")
+        front = free_port()
+        servers = "\n".join(f"    server 127.0.0.1:{p};" for p in ports)
+        (work / "nginx.conf").write_text(NGINX.format(work=work, servers=servers, port=front))
+        ngx = subprocess.Popen([nginx, "-c", str(work / "nginx.conf"), "-p", str(work)],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        procs.append(ngx)
+        wait_http(f"http://127.0.0.1:{front}/healthz", ngx, "nginx")
+        url = f"http://127.0.0.1:{front}/mcp"
+
+        version = asyncio.run(drive(url))
+
+        # What nginx saw: every request carrying the session id, in order.
+        time.sleep(0.2)
+        lines = (work / "access.log").read_text().splitlines()
+        rows = [re.match(r'(\S+) (\S+) (\d+) "(.*)"', line).groups() for line in lines]
+        session = [(addr, method, int(status)) for addr, method, status, sid in rows if sid not in ("", "-")]
+        posts = [r for r in session if r[1] == "POST"]
+        check(len(posts) >= CALLS + 1, f"expected ≥ {CALLS + 1} POSTs of the session, nginx logged {session}")
+        bad = [r for r in session if not 200 <= r[2] < 300]
+        check(not bad, f"requests of the session were refused: {bad}")
+        served = {addr for addr, _, _ in posts}
+        check(served == {f"127.0.0.1:{p}" for p in ports}, f"the session's POSTs should reach all {REPLICAS} replicas; they reached {served}")
+        check(all(a[0] != b[0] for a, b in zip(session, session[1:])),
+              f"round robin should send consecutive requests to different replicas: {session}")
+        ok(f"nginx: {len(session)} requests of one session ({version}) spread over {len(served)} replicas, all 2xx, none twice in a row on one replica")
+
+        for n, port in enumerate(ports):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
+                calls = metric(r.read().decode(), "toolgate_tool_calls_total", 'tool="echo"')
+            check(calls >= 1, f"replica {n} counted no call of echo")
+        ok("each replica's /metrics counts calls of echo made over the one session")
+
+        # Ids no replica of this fleet sealed are 404, so a client initialises again.
+        headers = {"MCP-Protocol-Version": "2025-11-25"}
+        listing = {"jsonrpc": "2.0", "id": 7, "method": "tools/list"}
+        status, hd, body = http("POST", url, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "fleet", "version": "1"}}}, headers)
+        check(status == 200 and hd.get("mcp-session-id", "").startswith("tg1."), f"initialize: {status} {hd}")
+        sid = hd["mcp-session-id"]
+        for _ in range(REPLICAS):
+            status, _, body = http("POST", url, listing, {**headers, "Mcp-Session-Id": sid})
+            check(status == 200 and '"echo"' in body, f"tools/list on the next replica: {status} {body[:200]}")
+        forged = sid[:-2] + ("AA" if not sid.endswith("AA") else "BB")
+        other_key = sid.rsplit(".", 1)[0] + "." + "A" * 43
+        for what, bad_id in (("altered", forged), ("unsigned", other_key), ("random", secrets.token_hex(16))):
+            for _ in range(REPLICAS):
+                status, _, body = http("POST", url, listing, {**headers, "Mcp-Session-Id": bad_id})
+                check(status == 404, f"a {what} session id should be 404 on every replica; got {status} {body[:200]}")
+        ok("altered, unsigned and random session ids: 404 on every replica")
+
+        # DELETE ends the session on the replica that receives it.
+        status, _, _ = http("DELETE", url, None, {**headers, "Mcp-Session-Id": sid})
+        check(status == 200, f"DELETE: {status}")
+        deleted_on = [r for r in (work / "access.log").read_text().splitlines() if " DELETE " in r][-1].split()[0]
+        port = int(deleted_on.rsplit(":", 1)[1])
+        status, _, _ = http("POST", f"http://127.0.0.1:{port}/mcp", listing, {**headers, "Mcp-Session-Id": sid})
+        check(status == 404, f"after DELETE the replica that ended the session should answer 404; got {status}")
+        ok(f"DELETE through nginx -> 200; the replica that got it ({deleted_on}) then answers 404")
+        return 0
+    except BaseException:
+        for n in range(REPLICAS):
+            log = work / f"replica{n}" / "toolgate.log"
+            if log.exists():
+                print(f"--- replica {n} log (tail) ---", file=sys.stderr)
+                print("\n".join(log.read_text(errors="replace").splitlines()[-25:]), file=sys.stderr)
+        if (work / "access.log").exists():
+            print("--- nginx access log ---\n" + (work / "access.log").read_text(), file=sys.stderr)
+        raise
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+        upstream.shutdown()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except CheckFailed as e:
+        print(f"FAIL fleet: {e}", file=sys.stderr)
+        sys.exit(1)

