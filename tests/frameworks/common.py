@@ -22,6 +22,12 @@ import urllib.request
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+# Nothing here reports usage anywhere: the frameworks that would, are told not to.
+for _var, _off in (("MCP_USE_ANONYMIZED_TELEMETRY", "false"), ("AGNO_TELEMETRY", "false"),
+                   ("HAYSTACK_TELEMETRY_ENABLED", "False"), ("CREWAI_DISABLE_TELEMETRY", "true"),
+                   ("OTEL_SDK_DISABLED", "true"), ("DO_NOT_TRACK", "1")):
+    os.environ.setdefault(_var, _off)
+
 NOTE = "toolgate: legacy_search is deprecated"
 # The first words of the drift text: what makes it read as a failure without `isError`.
 DRIFT = "web_search failed: the upstream response no longer matches contract"
@@ -34,8 +40,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-# Every placement of the notes (`gateway.notes`); `both` is the default, the demo's own.
-MODES = ("both", "text", "structured")
+def _modes(binary: str) -> tuple[str, ...]:
+    """Every placement of the notes (`gateway.notes`) the binary offers; `both` is the
+    default, the demo's own. `inline` is measured where the binary's schema names it."""
+    try:
+        schema = subprocess.run([os.path.abspath(binary), "config-schema"], capture_output=True, text=True, timeout=60).stdout
+    except OSError:
+        schema = ""
+    return ("both", "text", "structured", "inline") if "`inline`" in schema else ("both", "text", "structured")
+
+
+# Every driver (and `python -c 'import common; …' BINARY`) is run with the binary last.
+MODES = _modes(sys.argv[-1]) if len(sys.argv) > 1 else ("both", "text", "structured")
+
+
+def header() -> str:
+    """The table's header, one column per mode measured."""
+    cols = ["note reaches the model, `notes: both` (default)", *(f"`notes: {m}`" for m in MODES[1:])]
+    cols = ["client (version)", *cols, "drift reaches the model as an error?", "how"]
+    return "| " + " | ".join(cols) + " |\n|" + "---|" * len(cols)
 
 # The three demo tools the probes use, served by a second toolgate in front of the demo
 # upstream (which `serve --demo` also mounts under /demo), to measure the other modes.
@@ -51,9 +74,12 @@ tools:
   web_search:
     dependency: search_api
     owner: search-team@example.com
-    request: {{ path: /v3/search, query: {{ q: "{{query}}" }} }}
+    request: {{ path: /v3/search, query: {{ q: "{{query}}", limit: "{{limit}}" }} }}
     annotations: {{ readOnlyHint: true }}
-    input_schema: {{ type: object, required: [query], properties: {{ query: {{ type: string }} }} }}
+    input_schema:
+      type: object
+      required: [query]
+      properties: {{ query: {{ type: string }}, limit: {{ type: integer, minimum: 1, maximum: 10 }} }}
     contract:
       version: "3.1"
       response_schema:
@@ -151,8 +177,13 @@ def row(framework: str, version: str, notes: dict[str, bool], drift: bool, how: 
     print(f"| {framework} {version} | {' | '.join(yes(notes[m]) for m in MODES)} | {yes(drift)} | {how} |")
 
 
-def note_check(mode: str, label: str, reached: bool, detail: str) -> bool:
-    """The note must reach the model under the default; under the others it is measured."""
+def note_check(mode: str, label: str, reached: bool, detail: str, misses: tuple[str, ...] = ()) -> bool:
+    """The note must reach the model under the default; under the others it is measured.
+    `misses` names the modes under which a framework is known to lose it: there the test
+    asserts that it is still lost, so that the table cannot go stale either way."""
+    if mode in misses:
+        check(f"{label} (known not to)", not reached, f"it now does: update the table ({detail})")
+        return reached
     if mode == "both":
         return check(label, reached, detail)
     print(f"  --   {label}: {'reached' if reached else 'did not reach'} the model")

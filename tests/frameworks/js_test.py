@@ -1,0 +1,62 @@
+"""The JavaScript frameworks, each in its own directory with a pinned package-lock.json:
+`node DIR/probe.mjs URL [variant]` runs the four probes through the framework's own tool
+adapter and prints what the model would be handed. Run with any python3 (stdlib only).
+
+Usage: python js_test.py vercel_ai|mastra|openai_agents_js path/to/toolgate
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+from common import DRIFT, MODES, check, demo, finish, note_check, row
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# name: (label, package whose version is shown, variants, the drift arrives thrown?, how)
+FRAMEWORKS = {
+    "vercel_ai": ("Vercel AI SDK (`@ai-sdk/mcp`)", "@ai-sdk/mcp", [("", "")], False,
+                  "the text blocks (`@ai-sdk/mcp`, `tools()` → `execute`, then `mcpToModelOutput`); an `isError` result is "
+                  "returned as an ordinary output, so the drift reads as a failure by its opening words"),
+    "mastra": ("Mastra `MCPClient` (`@mastra/mcp`)", "@mastra/mcp", [("", "")], True,
+               "the text blocks, joined (`@mastra/mcp`, `buildToolFromListEntry`'s `execute` returns `structuredContent`, "
+               "`createStructuredToolToModelOutput` hands the model the content text); `isError` throws "
+               "(`onToolError: 'throw'`, the default) with the text"),
+    "openai_agents_js": ("OpenAI Agents SDK for JavaScript", "@openai/agents", [("", "default"), ("structured", "`useStructuredContent: true`")], False,
+                         "the text blocks; with `useStructuredContent` the `structuredContent` only, on success "
+                         "(`@openai/agents-core` `mcp.mjs`, `mcpToFunctionTool` → `invoke`); `isError` is not passed on"),
+}
+
+
+def probe(name: str, url: str, mode: str, variant: str, thrown: bool, misses: tuple[str, ...]) -> tuple[bool, bool]:
+    label = f"{mode}{', ' + variant if variant else ''}"
+    done = subprocess.run(["node", os.path.join(HERE, name, "probe.mjs"), url, variant], capture_output=True, text=True, timeout=120)
+    if not check(f"{label}: node {name}/probe.mjs ran", done.returncode == 0, done.stderr[-600:]):
+        return False, False
+    out = json.loads(done.stdout)
+    check(f"{label}: tools: web_search with its input schema", "query" in out["tools"].get("web_search", []), str(out["tools"]))
+    healthy = out["healthy"]
+    check(f"{label}: healthy: results reach the model", "results" in healthy["text"] and not healthy["error"], str(healthy)[:300])
+    note = out["note"]["text"]
+    got_note = note_check(mode, f"{label}: note: the deprecation reaches the model", "legacy_search is deprecated" in note, note, misses)
+    drift = out["drift"]
+    got_drift = check(f"{label}: drift: the model reads the failure" + (" as a tool error" if thrown else " opening its output"),
+                      drift["error"] == thrown and drift["text"].removeprefix("Error: ").startswith(DRIFT), str(drift)[:400])
+    return got_note, got_drift
+
+
+def main(name: str, binary: str) -> None:
+    label, package, variants, thrown, how = FRAMEWORKS[name]
+    version = json.load(open(os.path.join(HERE, name, "node_modules", *package.split("/"), "package.json")))["version"]
+    for variant, shown in variants:
+        notes, drift = {}, True
+        for mode in MODES:
+            with demo(binary, mode) as url:
+                notes[mode], d = probe(name, url, mode, variant, thrown, ())
+                drift = drift and d
+        row(label, f"{version}{', ' + shown if shown else ''}", notes, drift, how)
+    finish()
+
+
+main(sys.argv[1], sys.argv[2])
