@@ -136,6 +136,14 @@ pub struct ToolLabel {
     pub tool: Arc<str>,
 }
 
+/// `{origin}`: where tools' contracts come from (`declared`, `pinned`,
+/// `learned_enforced`, `learning`, `none`) — a fixed set of values.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct OriginLabel {
+    /// The origin.
+    pub origin: &'static str,
+}
+
 /// `{dependency}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub struct DependencyLabel {
@@ -197,6 +205,11 @@ pub struct Metrics {
     /// `gateway.shared`) is reachable, 0 while this replica runs on its local state
     /// (and always 0 when no shared state is configured).
     pub shared_state_up: Gauge,
+    /// `toolgate_tool_contracts{origin}`: tools by where their contract comes from.
+    pub tool_contracts: Family<OriginLabel, Gauge>,
+    /// `toolgate_learned_samples_dropped_total`: successful responses not learned from
+    /// because the learner was behind (its queue was full).
+    pub learned_samples_dropped: Counter,
 }
 
 impl Default for Metrics {
@@ -295,9 +308,23 @@ impl Metrics {
             "1 while the shared state of the replicas (Redis) is reachable, 0 otherwise",
             shared_state_up.clone(),
         );
+        let tool_contracts = Family::default();
+        registry.register(
+            "tool_contracts",
+            "Tools by where their contract comes from: declared, pinned, learned_enforced, learning, none",
+            tool_contracts.clone(),
+        );
+        let learned_samples_dropped = Counter::default();
+        registry.register(
+            "learned_samples_dropped",
+            "Successful responses not learned from because the learner's queue was full",
+            learned_samples_dropped.clone(),
+        );
         Metrics {
             registry,
             shared_state_up,
+            tool_contracts,
+            learned_samples_dropped,
             tool_calls,
             upstream_requests,
             retries,

@@ -10,6 +10,7 @@ mod fronting;
 mod harness;
 mod hostile;
 mod import;
+mod learned;
 mod limits;
 mod notes;
 #[cfg(feature = "otel")]
