@@ -112,6 +112,8 @@ pub struct McpServerSpec {
     pub tools: BTreeMap<String, McpToolOverride>,
     /// Caps on what the server may list.
     pub limits: ToolLimits,
+    /// Learning of the contracts of its tools without an `outputSchema`.
+    pub learn: Option<Learn>,
 }
 
 /// Caps on the tools one upstream MCP server lists: a server that lists 100,000 tools,
@@ -255,6 +257,51 @@ pub struct GatewayConfig {
     pub notes: NotesMode,
     /// Caps on each upstream MCP server's tools, unless the server sets its own.
     pub mcp_server_limits: ToolLimits,
+    /// Learning of contracts where none is declared; `None` when turned off.
+    pub learn: Option<Learn>,
+    /// The lockfile beside the config (`<config name>.lock.json`): learned contracts
+    /// are pinned there.
+    pub lockfile: PathBuf,
+}
+
+/// How a contract is learned from a tool's successful responses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Learn {
+    /// Responses learned from before the contract is enforced.
+    pub enforce_after: u64,
+    /// Fields learned at most.
+    pub max_paths: usize,
+}
+
+impl Default for Learn {
+    fn default() -> Learn {
+        Learn {
+            enforce_after: toolgate_contract::DEFAULT_ENFORCE_AFTER,
+            max_paths: toolgate_contract::DEFAULT_MAX_PATHS,
+        }
+    }
+}
+
+/// Where a tool's contract comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContractOrigin {
+    /// A `response_schema` in the config.
+    Declared,
+    /// An upstream MCP tool's `outputSchema`, pinned in the lockfile.
+    Pinned,
+    /// Learned from the tool's successful responses.
+    Learned,
+    /// None: nothing declared, learning turned off.
+    None,
+}
+
+/// What a response that does not match the contract does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnDrift {
+    /// The call fails with the diff.
+    Fail,
+    /// The call returns the data, with a note.
+    Warn,
 }
 
 /// Where a call's `toolgate:` notes travel to the client. Some frameworks hand the model
@@ -491,6 +538,12 @@ pub struct Contract {
     /// Whether `output_schema` is advertised: always for HTTP tools; for an upstream MCP
     /// tool only when it declares one (or a contract override gives one).
     pub advertised: bool,
+    /// Where the contract comes from.
+    pub origin: ContractOrigin,
+    /// What drift does.
+    pub on_drift: OnDrift,
+    /// How it is learned, for [`ContractOrigin::Learned`].
+    pub learn: Option<Learn>,
 }
 
 /// A probe.

@@ -233,6 +233,10 @@ pub struct RawGateway {
     /// `max_definition_bytes` 64KiB, `max_total_bytes` 2MiB by default); a server's own
     /// `limits` override them.
     pub mcp_server_limits: Option<RawToolLimits>,
+    /// Learning contracts for tools that declare none (HTTP tools without a
+    /// `response_schema`, upstream MCP tools without an `outputSchema`): `enabled`,
+    /// `enforce_after` (20) and `max_paths` (1000) by default.
+    pub learn: Option<RawLearn>,
 }
 
 /// A byte size: a number of bytes, or text with a unit (`512KiB`, `8MiB`).
@@ -366,7 +370,7 @@ pub struct RawTool {
     /// The full JSON Schema arguments are checked against, when `input_schema` is a
     /// shorter form for the model (`toolgate import openapi --compact`).
     pub full_input_schema: Option<Value>,
-    /// The response contract.
+    /// The response contract; without one, it is learned from the tool's responses.
     pub contract: Option<RawContract>,
     /// A scheduled check of the live contract.
     pub probe: Option<RawProbe>,
@@ -427,8 +431,29 @@ pub struct RawContract {
     pub version: String,
     /// JSON Schema 2020-12 of the response body, inline or `{ $ref: path/to/file.json }`
     /// (relative to the config file; only files inside its directory or
-    /// `gateway.schema_roots`, at most 4 MiB).
-    pub response_schema: Value,
+    /// `gateway.schema_roots`, at most 4 MiB). Without it (or with `{}`, which declares
+    /// nothing), the contract is learned from the tool's successful responses.
+    pub response_schema: Option<Value>,
+    /// What a response that does not match the contract does: `fail` (the call fails
+    /// with the diff; the default for a declared schema) or `warn` (the call returns the
+    /// data with a `toolgate:` note; the default for a learned contract). Both raise the
+    /// owner's incident.
+    pub on_drift: Option<String>,
+    /// Learning of this tool's contract, overriding `gateway.learn` key by key.
+    pub learn: Option<RawLearn>,
+}
+
+/// Learning a contract from a tool's successful responses, where none is declared.
+#[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawLearn {
+    /// Learn contracts at all (default true); without, such a tool has no contract.
+    pub enabled: Option<bool>,
+    /// Responses learned from before the contract is enforced (default 20; at least 1).
+    pub enforce_after: Option<u64>,
+    /// Fields learned per contract at most (default 1000); past it new fields are not
+    /// learned and stay unchecked.
+    pub max_paths: Option<u32>,
 }
 
 /// Probe settings.

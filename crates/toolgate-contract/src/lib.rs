@@ -8,7 +8,8 @@
 //! Layout: [`ResponseContract`] (validate.rs) owns compile/check; `schema_shape` reads a
 //! schema as an expected shape; `walk` diffs a value against it; `rename` pairs missing
 //! and new fields; `findings` collects and merges per path; [`Drift`] (drift.rs) renders;
-//! [`infer_shape`]/[`diff_values`] (shape.rs, value_diff.rs) diff two observed responses.
+//! [`infer_shape`]/[`diff_values`] (shape.rs, value_diff.rs) diff two observed responses;
+//! [`Learner`] (learn.rs) learns a contract from successful responses where none is declared.
 //!
 //! ```
 //! use serde_json::json;
@@ -62,6 +63,7 @@ mod definition_tests;
 mod drift;
 mod files;
 mod findings;
+mod learn;
 mod memo;
 mod path;
 mod pins;
@@ -79,7 +81,10 @@ pub use borrowed::{Borrowed, Doc};
 pub use definition::{DefinitionChange, ToolDefinition, compare, definition_fingerprint};
 pub use drift::{Change, Drift, MAX_CHANGES, Violation, fingerprint};
 pub use files::{MAX_SCHEMA_FILE_BYTES, SchemaFileError, SchemaFiles};
-pub use pins::{LOCKFILE_VERSION, Lockfile, MAX_LOCKFILE_BYTES, PinError, PinnedServer};
+pub use learn::{DEFAULT_ENFORCE_AFTER, DEFAULT_MAX_PATHS, Learner, MAP_KEYS, MAX_KEY_BYTES};
+pub use pins::{
+    LOCKFILE_VERSION, LearnedPin, Lockfile, MAX_LOCKFILE_BYTES, PinError, PinnedServer,
+};
 pub use shape::{Field, Shape, infer_shape};
 pub use validate::{BodyError, ContractError, MAX_VIOLATIONS, ResponseContract};
 pub use value_diff::diff_values;

@@ -3,8 +3,13 @@
 //!
 //! ```json
 //! { "lockfile_version": 1, "servers": { "<server>": { "locked_at": "…", "protocol_version": "…",
-//!   "server_name": "…", "server_version": "…", "tools": [ … ] } } }
+//!   "server_name": "…", "server_version": "…", "tools": [ … ] } },
+//!   "learned": { "<tool>": { "learned_at": "…", "samples": 412, "schema": { … } } } }
 //! ```
+//!
+//! `learned` (absent when empty) holds the contracts learned from the responses of tools
+//! that declare none ([`crate::Learner`]): a restart resumes from them, and a reviewer
+//! can copy a `schema` into the tool's `contract.response_schema` to declare it.
 //!
 //! It is reviewed like code, so its text is deterministic: pretty-printed, every object's
 //! keys sorted (schemas included: key order means nothing in JSON Schema, and a server
@@ -29,6 +34,22 @@ pub const MAX_LOCKFILE_BYTES: u64 = 16 * 1024 * 1024;
 pub struct Lockfile {
     /// One entry per upstream server.
     pub servers: BTreeMap<String, PinnedServer>,
+    /// Learned contracts, by the tool's exposed name.
+    pub learned: BTreeMap<String, LearnedPin>,
+}
+
+/// A contract learned from a tool's successful responses, as pinned by `toolgate lock`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LearnedPin {
+    /// When it was pinned, RFC 3339 (given by the caller).
+    pub learned_at: String,
+    /// How many responses it was learned from.
+    pub samples: u64,
+    /// Some fields were left unlearned at the path cap.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub capped: bool,
+    /// The learned JSON Schema of the response.
+    pub schema: Value,
 }
 
 /// One server's pinned definitions and what it said about itself at `initialize`.
@@ -201,7 +222,20 @@ impl Lockfile {
                 .map_err(|e| shape(format!("server `{}`: {}", shown(name), where_in(entry, e))))?;
             servers.insert(name.clone(), server);
         }
-        Ok(Lockfile { servers })
+        let mut learned = BTreeMap::new();
+        match top.get("learned") {
+            None => {}
+            Some(Value::Object(entries)) => {
+                for (tool, entry) in entries {
+                    let pin = LearnedPin::deserialize(entry).map_err(|e| {
+                        shape(format!("learned contract of `{}`: {e}", shown(tool)))
+                    })?;
+                    learned.insert(tool.clone(), pin);
+                }
+            }
+            Some(_) => return Err(shape("`learned` is not a JSON object".to_owned())),
+        }
+        Ok(Lockfile { servers, learned })
     }
 
     /// Adds or replaces the pins of one server; the others are kept. Tools are sorted by
@@ -231,6 +265,14 @@ impl Lockfile {
         let mut top = Map::new();
         top.insert("lockfile_version".into(), Value::from(LOCKFILE_VERSION));
         top.insert("servers".into(), Value::Object(servers));
+        if !self.learned.is_empty() {
+            let learned: Map<String, Value> = self
+                .learned
+                .iter()
+                .map(|(k, v)| (k.clone(), serde_json::to_value(v).unwrap_or(Value::Null)))
+                .collect();
+            top.insert("learned".into(), Value::Object(learned));
+        }
         let sorted = sort_keys(Value::Object(top));
         let mut text = serde_json::to_string_pretty(&sorted).unwrap_or_default();
         text.push('\n');
@@ -427,6 +469,35 @@ mod tests {
         assert!(err.to_string().contains("blocked"), "{err}");
         let count = std::fs::read_dir(&dir.0).expect("lists").count();
         assert_eq!(count, 2, "only the lockfile and the directory remain");
+    }
+
+    #[test]
+    fn learned_contracts_round_trip_and_a_bad_one_is_named() {
+        let dir = TempDir::new("learned");
+        let path = dir.0.join("toolgate.lock.json");
+        let mut l = lockfile();
+        l.learned.insert(
+            "web_search".into(),
+            LearnedPin {
+                learned_at: "2026-12-01T10:00:00Z".into(),
+                samples: 412,
+                capped: false,
+                schema: json!({"type": "object", "required": ["results"], "properties": {"results": {"type": "array"}}}),
+            },
+        );
+        l.write(&path).expect("writes");
+        let text = std::fs::read_to_string(&path).expect("reads");
+        assert!(text.contains("\"samples\": 412"), "{text}");
+        assert!(!text.contains("capped"), "false is left out: {text}");
+        let back = Lockfile::read(&path).expect("parses").expect("exists");
+        assert_eq!(back, l);
+        assert!(!lockfile().to_json_string().contains("learned"));
+        let err = Lockfile::parse(
+            &path,
+            br#"{"lockfile_version": 1, "servers": {}, "learned": {"t": {"samples": 3}}}"#,
+        )
+        .expect_err("no schema");
+        assert!(err.to_string().contains("learned contract of `t`"), "{err}");
     }
 
     #[test]

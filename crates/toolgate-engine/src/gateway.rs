@@ -92,6 +92,19 @@ impl Gateway {
             Some(notifier.clone()),
             config.alerts.throttle,
         ));
+        // Learned contracts resume from their pins; an unreadable lockfile is reported
+        // (the MCP servers' pins report it too) and learning starts over.
+        let pins = match toolgate_contract::Lockfile::read(&config.gateway.lockfile) {
+            Ok(file) => file.map(|f| f.learned).unwrap_or_default(),
+            Err(e) => {
+                tracing::error!(error = %e, "learned contracts are learned again from zero");
+                Default::default()
+            }
+        };
+        let learning = Arc::new(crate::learned::Learning::new(
+            metrics.learned_samples_dropped.clone(),
+            pins,
+        ));
         let mut routes = HashMap::new();
         for (name, spec) in &config.tools {
             let dependency = dependencies
@@ -134,6 +147,7 @@ impl Gateway {
                 metrics,
                 incidents,
                 telemetry,
+                learning,
             },
             store,
             notifier,
@@ -275,6 +289,41 @@ impl Gateway {
                 route.state.drift_open.store(true, Ordering::Relaxed);
             }
         }
+    }
+
+    /// How many tools have which kind of contract (every origin of
+    /// [`crate::learned::ORIGINS`], zeros included); also sets
+    /// `toolgate_tool_contracts{origin}`.
+    pub fn refresh_coverage(&self) -> std::collections::BTreeMap<&'static str, usize> {
+        let mut counts: std::collections::BTreeMap<&'static str, usize> =
+            crate::learned::ORIGINS.iter().map(|o| (*o, 0)).collect();
+        for route in self.routes().values() {
+            *counts
+                .entry(crate::learned::origin(&route.spec, &route.state.learned))
+                .or_default() += 1;
+        }
+        for (origin, n) in &counts {
+            self.services
+                .metrics
+                .tool_contracts
+                .get_or_create(&crate::metrics::OriginLabel { origin: *origin })
+                .set(i64::try_from(*n).unwrap_or(i64::MAX));
+        }
+        counts
+    }
+
+    /// The learned contracts of every tool that learns one, by name: what
+    /// `toolgate lock` pins.
+    pub fn learned(&self) -> std::collections::BTreeMap<String, crate::learned::Snapshot> {
+        self.routes()
+            .values()
+            .filter_map(|r| {
+                self.services
+                    .learning
+                    .state(&r.spec, &r.state.learned)
+                    .map(|s| (r.spec.name.clone(), s.snapshot()))
+            })
+            .collect()
     }
 
     /// The validated configuration.

@@ -19,6 +19,7 @@ mod fleet;
 pub mod fronting;
 pub mod gateway;
 pub mod health;
+pub mod learned;
 pub mod metrics;
 mod notes;
 pub mod pipeline;

@@ -146,6 +146,14 @@ pub struct ToolLabel {
     pub tool: Arc<str>,
 }
 
+/// `{origin}`: where tools' contracts come from (`declared`, `pinned`,
+/// `learned_enforced`, `learning`, `none`) — a fixed set of values.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct OriginLabel {
+    /// The origin.
+    pub origin: &'static str,
+}
+
 /// `{dependency}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub struct DependencyLabel {
@@ -226,6 +234,11 @@ pub struct Metrics {
     unread_series: std::sync::Mutex<std::collections::HashSet<UnreadLabels>>,
     /// `toolgate_agent_calls_total{agent,outcome}`.
     pub agent_calls: Family<AgentLabels, Counter>,
+    /// `toolgate_tool_contracts{origin}`: tools by where their contract comes from.
+    pub tool_contracts: Family<OriginLabel, Gauge>,
+    /// `toolgate_learned_samples_dropped_total`: successful responses not learned from
+    /// because the learner was behind (its queue was full).
+    pub learned_samples_dropped: Counter,
 }
 
 impl Default for Metrics {
@@ -350,12 +363,26 @@ impl Metrics {
             "Tool calls by agent (a configured name or anonymous) and outcome (ok or error class)",
             agent_calls.clone(),
         );
+        let tool_contracts = Family::default();
+        registry.register(
+            "tool_contracts",
+            "Tools by where their contract comes from: declared, pinned, learned_enforced, learning, none",
+            tool_contracts.clone(),
+        );
+        let learned_samples_dropped = Counter::default();
+        registry.register(
+            "learned_samples_dropped",
+            "Successful responses not learned from because the learner's queue was full",
+            learned_samples_dropped.clone(),
+        );
         Metrics {
             registry,
             shared_state_up,
             unread_headers,
             unread_series: Default::default(),
             agent_calls,
+            tool_contracts,
+            learned_samples_dropped,
             tool_calls,
             upstream_requests,
             retries,

@@ -217,5 +217,78 @@ pub fn unread_note(tool: &str, header: &toolgate_signals::unread::Unread) -> Str
     )
 }
 
+/// A response returned although it does not match the tool's contract (`on_drift:
+/// warn`, the default for a learned contract), told so the model can adapt: what
+/// changed, in the response's own paths, and for a rename which name to use now.
+/// Paths are the response's field names (the data the model receives anyway), shown
+/// without control characters and capped.
+pub fn drift_note(
+    tool: &str,
+    version: &str,
+    learned_from: Option<u64>,
+    drift: &toolgate_contract::Drift,
+) -> String {
+    use toolgate_contract::Change;
+    const SHOWN: usize = 3;
+    let p = |path: &str| -> String {
+        let clean: String = path.chars().filter(|c| !c.is_control()).take(120).collect();
+        format!(
+            "`{}`",
+            if clean.is_empty() {
+                "(root)"
+            } else {
+                clean.as_str()
+            }
+        )
+    };
+    let field = |path: &str| -> String {
+        let last = path.rsplit('.').next().unwrap_or(path);
+        p(last.trim_end_matches("[]"))
+    };
+    let breaking: Vec<&Change> = drift.changes.iter().filter(|c| c.is_breaking()).collect();
+    let mut parts = Vec::new();
+    let mut advice = Vec::new();
+    for c in breaking.iter().take(SHOWN) {
+        parts.push(match c {
+            Change::Renamed { from, to, .. } => {
+                advice.push(format!("if you rely on {}, use {}", field(from), field(to)));
+                format!(
+                    "{} is missing and {} is new (same type — probably a rename)",
+                    p(from),
+                    p(to)
+                )
+            }
+            Change::Missing { path, .. } => format!("{} is missing", p(path)),
+            Change::TypeChanged {
+                path,
+                expected,
+                found,
+            } => format!("{} is {found}, not {expected}", p(path)),
+            other => format!("{} changed", p(other.path())),
+        });
+    }
+    let more = breaking.len().saturating_sub(SHOWN) + drift.truncated;
+    if more > 0 {
+        parts.push(format!(
+            "and {more} more change{}",
+            if more == 1 { "" } else { "s" }
+        ));
+    }
+    let against = match learned_from {
+        Some(n) => format!(
+            "{tool}'s response changed shape compared with its last {n} response{}",
+            if n == 1 { "" } else { "s" }
+        ),
+        None => format!("{tool}'s response does not match its contract v{version}"),
+    };
+    let mut note = format!("{against}: {}", parts.join(" and "));
+    if !advice.is_empty() {
+        note.push_str("; ");
+        note.push_str(&advice.join("; "));
+    }
+    note.push('.');
+    note
+}
+
 #[cfg(test)]
 mod tests;

@@ -28,9 +28,15 @@ pub async fn report(gateway: &Gateway) -> Value {
     let mut specs: Vec<&std::sync::Arc<toolgate_config::ToolSpec>> =
         routes.values().map(|r| &r.spec).collect();
     specs.sort_by(|a, b| a.name.cmp(&b.name));
+    let coverage = gateway.refresh_coverage();
     let tools: Vec<Value> = specs
         .into_iter()
         .map(|t| {
+            let route = routes.get(&t.name);
+            let contract = route.map_or("none", |r| crate::learned::origin(&r.spec, &r.state.learned));
+            let learned_from = route
+                .and_then(|r| r.state.learned.get())
+                .map(|s| s.snapshot().samples);
             let summary = gateway.tool_state(&t.name).map(|s| lock(&s.stats).summary(now, WINDOW)).unwrap_or_default();
             let recovery: serde_json::Map<String, Value> = summary
                 .recovery
@@ -49,7 +55,13 @@ pub async fn report(gateway: &Gateway) -> Value {
                 "owner": t.owner,
                 "dependency": t.dependency.name,
                 "contract_version": t.contract.version,
-                "renames_detectable": names_required(t.contract.response.schema()),
+                "contract": contract,
+                "learned_from": learned_from,
+                "renames_detectable": match contract {
+                    "declared" | "pinned" => Value::Bool(names_required(t.contract.response.schema())),
+                    "learned_enforced" => Value::Bool(true),
+                    _ => Value::Null,
+                },
                 "calls": summary.calls,
                 "ok": summary.ok,
                 "success_rate": summary.success_rate(),
@@ -60,7 +72,7 @@ pub async fn report(gateway: &Gateway) -> Value {
             })
         })
         .collect();
-    json!({ "window_s": WINDOW.as_secs(), "tools": tools })
+    json!({ "window_s": WINDOW.as_secs(), "tools": tools, "contracts": coverage })
 }
 
 /// Whether a contract schema names a required field anywhere: without one, a field the
@@ -112,6 +124,13 @@ pub fn table(report: &Value) -> String {
             recovery,
             open
         );
+        if t["contract"] == "learning" {
+            let _ = writeln!(
+                out,
+                "    ~ learning its contract from its responses ({} so far)",
+                t["learned_from"].as_u64().unwrap_or(0)
+            );
+        }
         if t["renames_detectable"] == Value::Bool(false) {
             let _ = writeln!(
                 out,
@@ -128,12 +147,53 @@ pub fn table(report: &Value) -> String {
             );
         }
     }
+    if let Some(c) = report["contracts"].as_object() {
+        let parts: Vec<String> = crate::learned::ORIGINS
+            .iter()
+            .map(|o| format!("{} {o}", c.get(*o).and_then(Value::as_u64).unwrap_or(0)))
+            .collect();
+        let _ = writeln!(out, "contracts: {}", parts.join(", "));
+    }
     let _ = write!(
         out,
         "(last {} min; a recovery of 0/N means retries are not helping)",
         report["window_s"].as_u64().unwrap_or(0) / 60
     );
     out
+}
+
+/// The contracts a running server learned (`/admin/learned`), for `toolgate lock`.
+pub async fn fetch_learned(
+    config: &toolgate_config::Config,
+    url: Option<String>,
+) -> anyhow::Result<std::collections::BTreeMap<String, toolgate_contract::LearnedPin>> {
+    let base = url.unwrap_or_else(|| {
+        let mut addr = config.gateway.listen;
+        if addr.ip().is_unspecified() {
+            addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+        }
+        format!("http://{addr}")
+    });
+    crate::tls::init();
+    let mut request =
+        reqwest::Client::new().get(format!("{}/admin/learned", base.trim_end_matches('/')));
+    if let Some(token) = &config.gateway.auth_token {
+        request = request.bearer_auth(&token.0);
+    }
+    let response = request
+        .timeout(Duration::from_secs(10))
+        .send()
+        .await
+        .with_context(|| {
+            format!("cannot reach toolgate at {base} (is `toolgate serve` running?)")
+        })?;
+    if !response.status().is_success() {
+        anyhow::bail!("{base}/admin/learned answered HTTP {}", response.status());
+    }
+    response
+        .json()
+        .await
+        .context("reading the learned contracts")
 }
 
 /// `toolgate status`: asks the running server.

@@ -20,6 +20,8 @@ pub struct ToolState {
     pub drift_open: AtomicBool,
     /// The newer contract version the upstream announced, while it is newer than ours.
     pub upstream_version: Mutex<Option<String>>,
+    /// The contract learned from its responses, for a tool that declares none.
+    pub learned: std::sync::OnceLock<std::sync::Arc<crate::learned::LearnedState>>,
 }
 
 impl ToolState {
@@ -30,6 +32,7 @@ impl ToolState {
             stats: Mutex::new(ToolStats::new(tokio::time::Instant::now())),
             drift_open: AtomicBool::new(false),
             upstream_version: Mutex::new(None),
+            learned: std::sync::OnceLock::new(),
         }
     }
 

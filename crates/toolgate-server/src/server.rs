@@ -56,6 +56,7 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
         .route("/admin/incidents", get(incidents))
         .route("/admin/health", get(health))
         .route("/admin/status", get(status))
+        .route("/admin/learned", get(learned))
         .route("/metrics", get(metrics))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(ready))
@@ -88,6 +89,7 @@ async fn protected_resource(State(doc): State<Arc<serde_json::Value>>) -> Respon
 }
 
 async fn metrics(State(gateway): State<Arc<Gateway>>) -> Response {
+    gateway.refresh_coverage();
     (
         [(
             header::CONTENT_TYPE,
@@ -118,6 +120,17 @@ async fn incidents(State(gateway): State<Arc<Gateway>>) -> Response {
 
 async fn status(State(gateway): State<Arc<Gateway>>) -> Response {
     axum::Json(toolgate_engine::status::report(&gateway).await).into_response()
+}
+
+/// The learned contracts, as `toolgate lock` pins them.
+async fn learned(State(gateway): State<Arc<Gateway>>) -> Response {
+    let pins: serde_json::Map<String, serde_json::Value> = gateway
+        .learned()
+        .into_iter()
+        .filter(|(_, s)| s.samples > 0)
+        .map(|(name, s)| (name, serde_json::to_value(&s.pin).unwrap_or_default()))
+        .collect();
+    axum::Json(serde_json::Value::Object(pins)).into_response()
 }
 
 async fn health(State(gateway): State<Arc<Gateway>>) -> Response {

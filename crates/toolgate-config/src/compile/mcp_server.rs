@@ -160,7 +160,9 @@ impl Compiler<'_> {
                     "use the upstream's tool name: 1–64 letters, digits, `_`, `-` or `.`",
                 );
             }
-            let contract = o.contract.and_then(|c| self.contract(&tpath, c));
+            let contract = o
+                .contract
+                .and_then(|c| self.contract(&tpath, c, gateway.learn));
             let probe = o.probe.map(|p| Probe {
                 every: self.duration_min(
                     format!("{tpath}.probe.every"),
@@ -203,6 +205,7 @@ impl Compiler<'_> {
             owner: owner?,
             prefix,
             lock,
+            learn: gateway.learn,
             on_change,
             include,
             exclude,

@@ -580,6 +580,8 @@ impl Compiler<'_> {
                 raw.mcp_server_limits.as_ref(),
                 ToolLimits::default(),
             ),
+            learn: self.learn("gateway.learn", raw.learn.as_ref(), Some(Learn::default())),
+            lockfile: self.lock_default.clone(),
         }
     }
 

@@ -104,11 +104,14 @@ impl Compiler<'_> {
         };
         let request = self.request(&path, raw.request, checked.map(|(s, _)| s));
         let contract = match raw.contract {
-            Some(c) => self.contract(&path, c),
-            None => {
-                self.err(format!("{path}.contract"), format!("tool `{name}` has no contract"), "add `contract: { version: \"1.0\", response_schema: {...} }` — the shape of a valid response");
-                None
-            }
+            Some(c) => self.contract(&path, c, gateway.learn),
+            None => Some(self.learned_contract(
+                &format!("{path}.contract"),
+                LEARNED_VERSION.to_string(),
+                None,
+                None,
+                gateway.learn,
+            )),
         };
         let probe = raw.probe.map(|p| Probe {
             every: self.duration_min(
@@ -333,7 +336,12 @@ impl Compiler<'_> {
         Some(template)
     }
 
-    pub(super) fn contract(&mut self, path: &str, raw: RawContract) -> Option<Contract> {
+    pub(super) fn contract(
+        &mut self,
+        path: &str,
+        raw: RawContract,
+        learn: Option<Learn>,
+    ) -> Option<Contract> {
         let cpath = format!("{path}.contract");
         if !is_major_minor(&raw.version) {
             self.err(
@@ -342,8 +350,33 @@ impl Compiler<'_> {
                 "write it like \"3.1\" (quoted, so YAML keeps it a string)",
             );
         }
-        let (schema, base) =
-            self.load_schema(&format!("{cpath}.response_schema"), raw.response_schema)?;
+        // No schema, or one that declares nothing (`{}`, `true`): learn it.
+        let declares_nothing = match &raw.response_schema {
+            None | Some(Value::Bool(true)) => true,
+            Some(Value::Object(m)) => m.is_empty(),
+            Some(_) => false,
+        };
+        if declares_nothing {
+            return Some(self.learned_contract(
+                &cpath,
+                raw.version,
+                raw.on_drift.as_deref(),
+                raw.learn.as_ref(),
+                learn,
+            ));
+        }
+        if raw.learn.is_some() {
+            self.err(
+                format!("{cpath}.learn"),
+                "`learn` applies to contracts without a response_schema",
+                "remove `learn`, or remove the response_schema to learn the contract instead",
+            );
+        }
+        let on_drift = self.on_drift(&cpath, raw.on_drift.as_deref(), OnDrift::Fail);
+        let (schema, base) = self.load_schema(
+            &format!("{cpath}.response_schema"),
+            raw.response_schema.unwrap_or(Value::Bool(true)),
+        )?;
         let response = match ResponseContract::compile_with(&schema, Some(&base), &self.files) {
             Ok(r) => r,
             Err(e) => {
@@ -362,7 +395,93 @@ impl Compiler<'_> {
             output_schema,
             wraps_result,
             advertised: true,
+            origin: ContractOrigin::Declared,
+            on_drift,
+            learn: None,
         })
+    }
+
+    /// A contract learned from the tool's responses (or none, with learning off): it
+    /// accepts anything until it is enforced; the body is advertised wrapped, as for
+    /// any schema that is not an object's.
+    pub(super) fn learned_contract(
+        &mut self,
+        cpath: &str,
+        version: String,
+        on_drift: Option<&str>,
+        raw: Option<&RawLearn>,
+        base: Option<Learn>,
+    ) -> Contract {
+        let learn = self.learn(&format!("{cpath}.learn"), raw, base);
+        let on_drift = self.on_drift(cpath, on_drift, OnDrift::Warn);
+        let anything = json!({});
+        let (output_schema, wraps_result) = output_schema(&anything);
+        Contract {
+            version,
+            response: ResponseContract::compile(&anything, None)
+                .expect("the empty schema compiles"),
+            output_schema,
+            wraps_result,
+            advertised: true,
+            origin: if learn.is_some() {
+                ContractOrigin::Learned
+            } else {
+                ContractOrigin::None
+            },
+            on_drift,
+            learn,
+        }
+    }
+
+    pub(super) fn on_drift(&mut self, cpath: &str, raw: Option<&str>, default: OnDrift) -> OnDrift {
+        match raw {
+            None => default,
+            Some("fail") => OnDrift::Fail,
+            Some("warn") => OnDrift::Warn,
+            Some(other) => {
+                self.err(
+                    format!("{cpath}.on_drift"),
+                    format!("unknown on_drift `{other}`"),
+                    "use `fail` (the call fails with the diff) or `warn` (the call returns the data with a note)",
+                );
+                default
+            }
+        }
+    }
+
+    /// Learning settings: each key given replaces the one in `base`; `None` when off.
+    pub(super) fn learn(
+        &mut self,
+        path: &str,
+        raw: Option<&RawLearn>,
+        base: Option<Learn>,
+    ) -> Option<Learn> {
+        let Some(raw) = raw else {
+            return base;
+        };
+        let enabled = raw.enabled.unwrap_or(true);
+        let mut learn = base.unwrap_or_default();
+        if let Some(n) = raw.enforce_after {
+            if n == 0 {
+                self.err(
+                    format!("{path}.enforce_after"),
+                    "enforce_after is 0: nothing would be learned before the contract is enforced",
+                    "use at least 1 (the default is 20)",
+                );
+            }
+            learn.enforce_after = n.max(1);
+        }
+        if let Some(n) = raw.max_paths {
+            if n == 0 {
+                self.err(
+                    format!("{path}.max_paths"),
+                    "max_paths is 0: no field could be learned",
+                    "use at least 1 (the default is 1000)",
+                );
+            }
+            learn.max_paths = (n as usize).max(1);
+        }
+        enabled.then_some(learn)
     }
 
     /// Inline schema, or `{ $ref: file }` loaded relative to the config file.
@@ -457,6 +576,9 @@ pub fn notes_member(output_schema: &Map<String, Value>) -> Option<&'static str> 
         .find(|name| !declared.is_some_and(|p| p.contains_key(*name)))
 }
 
+/// The contract version of a tool that declares no contract.
+pub const LEARNED_VERSION: &str = "learned";
+
 fn is_major_minor(v: &str) -> bool {
     let mut parts = v.split('.');
     let ok =
@@ -539,6 +661,65 @@ mod tests {
             err.contains("gateway.notes") && err.contains("text"),
             "{err}"
         );
+    }
+
+    fn compile_contract(gateway: &str, contract: &str) -> Result<Contract, String> {
+        let yaml = format!(
+            "{gateway}dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    \
+             dependency: api\n    owner: o@example.com\n    request: {{ path: /x }}\n{contract}"
+        );
+        crate::parse(
+            std::path::Path::new("t.yaml"),
+            &yaml,
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .map(|c| c.tools["t"].contract.clone())
+        .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_tool_without_a_response_schema_learns_its_contract_and_warns_by_default() {
+        let c = compile_contract("", "").expect("no contract at all is fine");
+        assert_eq!(c.origin, ContractOrigin::Learned);
+        assert_eq!(c.on_drift, OnDrift::Warn);
+        assert_eq!(c.learn, Some(Learn::default()));
+        let c = compile_contract(
+            "",
+            "    contract: { version: \"1.0\", response_schema: {} }\n",
+        )
+        .expect("an empty schema declares nothing");
+        assert_eq!(c.origin, ContractOrigin::Learned);
+        let c = compile_contract(
+            "gateway:\n  learn: { enforce_after: 50 }\n",
+            "    contract: { version: \"1.0\", on_drift: fail, learn: { max_paths: 10 } }\n",
+        )
+        .expect("settings merge key by key");
+        assert_eq!(c.on_drift, OnDrift::Fail);
+        assert_eq!(
+            c.learn,
+            Some(Learn {
+                enforce_after: 50,
+                max_paths: 10
+            })
+        );
+        let c = compile_contract("gateway:\n  learn: { enabled: false }\n", "").expect("off");
+        assert_eq!(c.origin, ContractOrigin::None);
+        let c = compile_contract(
+            "",
+            "    contract: { version: \"1.0\", response_schema: { type: object } }\n",
+        )
+        .expect("declared");
+        assert_eq!(
+            (c.origin, c.on_drift),
+            (ContractOrigin::Declared, OnDrift::Fail)
+        );
+        let err = compile_contract("", "    contract: { version: \"1.0\", on_drift: ignore }\n")
+            .expect_err("not a mode");
+        assert!(err.contains("tools.t.contract.on_drift"), "{err}");
+        let err =
+            compile_contract("gateway:\n  learn: { enforce_after: 0 }\n", "").expect_err("zero");
+        assert!(err.contains("gateway.learn.enforce_after"), "{err}");
     }
 
     #[test]

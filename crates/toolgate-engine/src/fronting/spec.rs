@@ -13,7 +13,8 @@ use serde_json::{Map, Value, json};
 use toolgate_contract::{ResponseContract, SchemaFiles};
 
 use toolgate_config::{
-    Annotations, Contract, McpServerSpec, ToolKind, ToolSpec, notes_member, valid_tool_name,
+    Annotations, Contract, ContractOrigin, McpServerSpec, OnDrift, ToolKind, ToolSpec,
+    notes_member, valid_tool_name,
 };
 
 /// The parts of an MCP tool definition a spec is built from.
@@ -82,6 +83,15 @@ pub fn tool_spec(
             output_schema: Map::new(),
             wraps_result: false,
             advertised: false,
+            // No outputSchema: learned from its results (structuredContent, or the JSON
+            // in its text block), unless learning is off.
+            origin: if server.learn.is_some() {
+                ContractOrigin::Learned
+            } else {
+                ContractOrigin::None
+            },
+            on_drift: OnDrift::Warn,
+            learn: server.learn,
         },
     };
     let notes_member = if contract.advertised {
@@ -134,5 +144,8 @@ fn output_contract(schema: &Value, version: &str) -> Result<Contract, String> {
         output_schema: map.clone(),
         wraps_result: false,
         advertised: true,
+        origin: ContractOrigin::Pinned,
+        on_drift: OnDrift::Fail,
+        learn: None,
     })
 }

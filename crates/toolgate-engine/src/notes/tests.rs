@@ -158,3 +158,32 @@ fn an_upstream_warning_is_quoted_capped_and_on_one_line() {
     let long = warning_note("t", &"x\n".repeat(1000));
     assert!(!long.contains('\n') && long.ends_with("…\""), "{long}");
 }
+
+#[test]
+fn drift_against_a_learned_contract_is_told_with_what_to_use_instead() {
+    let drift = toolgate_contract::Drift::new(
+        vec![toolgate_contract::Change::Renamed {
+            from: "results[].snippet".into(),
+            to: "results[].excerpt".into(),
+            type_name: "string".into(),
+            why: "same type, only candidate at this level".into(),
+        }],
+        vec![],
+    );
+    assert_eq!(
+        super::drift_note("web_search", "learned", Some(412), &drift),
+        "web_search's response changed shape compared with its last 412 responses: `results[].snippet` is missing and `results[].excerpt` is new (same type — probably a rename); if you rely on `snippet`, use `excerpt`."
+    );
+    let drift = toolgate_contract::Drift::new(
+        vec![toolgate_contract::Change::TypeChanged {
+            path: "total".into(),
+            expected: "integer".into(),
+            found: "string".into(),
+        }],
+        vec![],
+    );
+    assert_eq!(
+        super::drift_note("list", "1.2", None, &drift),
+        "list's response does not match its contract v1.2: `total` is string, not integer."
+    );
+}

@@ -65,6 +65,9 @@ struct Call {
     unread: Vec<toolgate_signals::unread::Unread>,
     /// The call's trace span, with `telemetry.otlp`.
     trace: Option<crate::telemetry::CallTrace>,
+    /// Drift of a body returned anyway (`on_drift: warn`), and the number of responses
+    /// its learned contract was learned from (none for a declared contract).
+    warned_drift: Option<(toolgate_contract::Drift, Option<u64>)>,
 }
 
 /// How the attempts ended.
@@ -139,6 +142,7 @@ impl Call {
             warnings: Vec::new(),
             unread: Vec::new(),
             trace,
+            warned_drift: None,
         }
     }
 }
@@ -415,6 +419,32 @@ async fn attempt<U: Upstream>(
         .interpret(spec, sent, signals.as_ref(), past_sunset)
     {
         AttemptResult::Success(body) => {
+            call.warned_drift = None;
+            match crate::learned::judge(&services.learning, spec, &route.state.learned, &body) {
+                crate::learned::Judged::Fine => {}
+                crate::learned::Judged::Drift { drift, samples }
+                    if spec.contract.on_drift == toolgate_config::OnDrift::Fail =>
+                {
+                    let _ = samples;
+                    admitted.settle(
+                        Instant::now(),
+                        signals.as_ref(),
+                        latency,
+                        Some(ErrorClass::ContractDrift),
+                    );
+                    if let Some(s) = span {
+                        s.end(Some(ErrorClass::ContractDrift));
+                    }
+                    return Attempted::Failed {
+                        class: ErrorClass::ContractDrift,
+                        hint: None,
+                        detail: Detail::Drift(drift),
+                    };
+                }
+                crate::learned::Judged::Drift { drift, samples } => {
+                    call.warned_drift = Some((drift, samples));
+                }
+            }
             admitted.settle(Instant::now(), signals.as_ref(), latency, None);
             if let Some(s) = span {
                 s.end(None);
@@ -580,7 +610,13 @@ fn record<U: Upstream>(
         let sequence = call.retry.sequence().map(|(c, _)| (c, result.is_ok()));
         lock(&route.state.stats).call(Instant::now(), class, call.retry.retried(), sequence);
     }
+    let warned = call.warned_drift.take().filter(|_| result.is_ok());
     match &result {
+        Ok(_) if warned.is_some() => {
+            if let Some((drift, _)) = &warned {
+                warned_drift_detected(route, services, drift);
+            }
+        }
         Ok(_) => contract_holds(route, services),
         Err(f) if f.class == ErrorClass::ContractDrift && call.retry.attempts() > 0 => {
             drift_detected(route, services, f);
@@ -613,6 +649,14 @@ fn record<U: Upstream>(
             .iter()
             .map(|u| crate::notes::unread_note(&spec.name, u)),
     );
+    if let Some((drift, samples)) = &warned {
+        notes.push(crate::notes::drift_note(
+            &spec.name,
+            &spec.contract.version,
+            *samples,
+            drift,
+        ));
+    }
     let mut signals = CallSignals::new(&spec.name, &spec.contract.version, call.retry.attempts());
     if let Err(f) = &result {
         signals.failed(f.class, f.class.retryable(spec.retry_safe()), f.retry_after);
@@ -630,6 +674,13 @@ fn record<U: Upstream>(
             }),
             (None, None) => None,
         };
+    }
+    if let Some((d, _)) = &warned {
+        signals.drift = Some(signals::DriftSignal {
+            summary: d.summary(),
+            changes: d.changes.clone(),
+            truncated: d.truncated,
+        });
     }
     signals.dependency_state(&spec.dependency.name, &snapshot, call.paced, call.latency);
     if let Some(d) = &deprecation {
@@ -683,11 +734,7 @@ fn drift_detected<U: Upstream>(route: &Route<U>, services: &Services, failure: &
         return;
     }
     let (fingerprint, summary, detail) = match &failure.drift {
-        Some(d) => (
-            d.fingerprint.clone(),
-            d.summary(),
-            json!({ "summary": d.summary(), "changes": d.changes, "truncated": d.truncated, "violations": d.violations }),
-        ),
+        Some(d) => (d.fingerprint.clone(), d.summary(), drift_detail(route, d)),
         None => {
             // No diff to fingerprint: the kind of breakage is the identity.
             let reason = failure.drift_cause.unwrap_or(NO_DIFF);
@@ -698,19 +745,90 @@ fn drift_detected<U: Upstream>(route: &Route<U>, services: &Services, failure: &
             )
         }
     };
+    raise_drift(route, services, fingerprint, &summary, detail);
+}
+
+/// The owner's drift incident, its title saying which contract was broken.
+fn raise_drift<U: Upstream>(
+    route: &Route<U>,
+    services: &Services,
+    fingerprint: String,
+    summary: &str,
+    detail: Value,
+) {
+    let spec = &route.spec;
+    let title = match learned_samples(route) {
+        Some(n) => format!(
+            "{} no longer matches its learned contract (learned from {n} responses): {summary}",
+            spec.name
+        ),
+        None => format!(
+            "{} no longer matches contract v{}: {summary}",
+            spec.name, spec.contract.version
+        ),
+    };
     services.incidents.raise(NewIncident {
         kind: IncidentKind::ContractDrift,
         tool: spec.name.clone(),
         dependency: spec.dependency.name.clone(),
         owner: spec.owner.clone(),
         fingerprint,
-        title: format!(
-            "{} no longer matches contract v{}: {summary}",
-            spec.name, spec.contract.version
-        ),
+        title,
         detail,
         contract_version: Some(spec.contract.version.clone()),
     });
+}
+
+/// The responses a learned contract being enforced was learned from.
+fn learned_samples<U: Upstream>(route: &Route<U>) -> Option<u64> {
+    route
+        .state
+        .learned
+        .get()
+        .and_then(|s| s.enforced())
+        .map(|e| e.samples)
+}
+
+/// An incident's detail for a diff; `learned` marks drift against a learned contract.
+fn drift_detail<U: Upstream>(route: &Route<U>, d: &toolgate_contract::Drift) -> Value {
+    let mut detail = json!({ "summary": d.summary(), "changes": d.changes, "truncated": d.truncated, "violations": d.violations });
+    if let Some(n) = learned_samples(route) {
+        detail["learned"] = json!(true);
+        detail["learned_from"] = json!(n);
+    }
+    detail
+}
+
+/// Drift of a body that was returned anyway (`on_drift: warn`): counted and raised to
+/// the owner exactly as drift that fails the call.
+fn warned_drift_detected<U: Upstream>(
+    route: &Route<U>,
+    services: &Services,
+    drift: &toolgate_contract::Drift,
+) {
+    services
+        .metrics
+        .contract_drift
+        .get_or_create(&crate::metrics::ToolLabel {
+            tool: route.label.clone(),
+        })
+        .inc();
+    route.state.drift_open.store(true, Ordering::Relaxed);
+    if services.incidents.sighting(
+        IncidentKind::ContractDrift,
+        &route.spec.name,
+        &drift.fingerprint,
+    ) {
+        return;
+    }
+    let detail = drift_detail(route, drift);
+    raise_drift(
+        route,
+        services,
+        drift.fingerprint.clone(),
+        &drift.summary(),
+        detail,
+    );
 }
 
 /// The incident identity of a drift whose cause was not recorded (not reached today:

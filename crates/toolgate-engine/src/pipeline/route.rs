@@ -63,4 +63,6 @@ pub struct Services {
     pub incidents: Arc<Incidents>,
     /// The tracer, with `telemetry.otlp`; `None` costs a call nothing.
     pub telemetry: Option<Arc<crate::telemetry::Telemetry>>,
+    /// Contracts learned where none is declared.
+    pub learning: Arc<crate::learned::Learning>,
 }

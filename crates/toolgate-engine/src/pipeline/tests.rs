@@ -134,6 +134,18 @@ tools:
     owner: mail-team@example.com
     request: { method: POST, path: /mail }
     contract: { version: "1.0", response_schema: { type: object } }
+  learned_search:
+    dependency: search_api
+    owner: search-team@example.com
+    request: { method: GET, path: /search, query: { q: "{query}" } }
+    input_schema: { type: object, properties: { query: { type: string } } }
+    contract: { version: "1.0", learn: { enforce_after: 3 } }
+  strict_learned_search:
+    dependency: search_api
+    owner: search-team@example.com
+    request: { method: GET, path: /search, query: { q: "{query}" } }
+    input_schema: { type: object, properties: { query: { type: string } } }
+    contract: { version: "1.0", on_drift: fail, learn: { enforce_after: 3 } }
 "#;
 
 const VALID: &str = r#"{"results":[{"title":"a","snippet":"b"}]}"#;
@@ -170,6 +182,7 @@ fn rig(tool: &str, replies: Vec<Reply>) -> Rig {
             metrics: Arc::new(Metrics::new()),
             incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
             telemetry: None,
+            learning: Default::default(),
         },
     }
 }
@@ -605,6 +618,7 @@ fn quota_route() -> Arc<(Route<QuotaFake>, Services)> {
             metrics: Arc::new(Metrics::new()),
             incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
             telemetry: None,
+            learning: Default::default(),
         },
     ))
 }
@@ -784,6 +798,7 @@ async fn a_request_the_client_cannot_form_is_a_client_error_that_never_opens_the
         metrics: Arc::new(Metrics::new()),
         incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
         telemetry: None,
+        learning: Default::default(),
     };
     let args = || {
         let Value::Object(m) = json!({ "query": "rust" }) else {
@@ -902,5 +917,82 @@ async fn a_call_waiting_in_line_is_not_sent_once_the_breaker_has_opened() {
         rig.0.upstream.attempts.load(Ordering::SeqCst),
         sent_before,
         "nothing queued was sent after the breaker opened"
+    );
+}
+
+/// Learning runs off the call path: waits (paused time) until the learner enforced it.
+async fn enforced(r: &Rig) {
+    for _ in 0..1_000 {
+        if r.route
+            .state
+            .learned
+            .get()
+            .and_then(|s| s.enforced())
+            .is_some()
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    panic!("the learned contract was never enforced");
+}
+
+#[tokio::test(start_paused = true)]
+async fn drift_against_a_learned_contract_returns_the_data_with_a_note_and_one_incident() {
+    let r = rig("learned_search", vec![ok(VALID)]);
+    for _ in 0..3 {
+        let out = r.search().await;
+        assert!(
+            out.result.is_ok() && out.notes.is_empty(),
+            "{:?}",
+            out.notes
+        );
+    }
+    enforced(&r).await;
+    r.route.upstream.then(vec![ok(RENAMED)]);
+    let out = r.search().await;
+    let body = out.result.as_ref().expect("the call still succeeds");
+    assert!(body.text().contains("excerpt"), "the data is returned");
+    assert_eq!(
+        out.notes,
+        vec![
+            "learned_search's response changed shape compared with its last 3 responses: `results[].snippet` is missing and `results[].excerpt` is new (same type — probably a rename); if you rely on `snippet`, use `excerpt`."
+        ]
+    );
+    assert!(out.signals.drift.is_some());
+    assert!(r.search().await.result.is_ok());
+    assert_eq!(
+        r.services
+            .incidents
+            .open_of(IncidentKind::ContractDrift, "learned_search")
+            .len(),
+        1,
+        "two sightings, one incident"
+    );
+    let drifts = r.services.metrics.render();
+    assert!(
+        drifts.contains("toolgate_contract_drift_total{tool=\"learned_search\"} 2"),
+        "{drifts}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn with_on_drift_fail_a_learned_contract_fails_the_call_like_a_declared_one() {
+    let r = rig("strict_learned_search", vec![ok(VALID)]);
+    for _ in 0..3 {
+        assert!(r.search().await.result.is_ok());
+    }
+    enforced(&r).await;
+    r.route.upstream.then(vec![ok(RENAMED)]);
+    let out = r.search().await;
+    let failure = out.result.expect_err("drift fails the call");
+    assert_eq!(failure.class, ErrorClass::ContractDrift);
+    assert!(failure.drift.is_some());
+    assert_eq!(
+        r.services
+            .incidents
+            .open_of(IncidentKind::ContractDrift, "strict_learned_search")
+            .len(),
+        1
     );
 }

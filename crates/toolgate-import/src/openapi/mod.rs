@@ -664,11 +664,13 @@ fn command_line(opts: &Options, dependency: &str, prefix: &str) -> String {
 /// One line of figures.
 pub fn summary(s: &Stats) -> String {
     let mut line = format!(
-        "{} operations ({} files): {} tools, {} with a response contract, {} skipped",
+        "{} operations ({} files): {} tools, {} with a response contract, {} learning theirs, {} skipped",
         s.operations,
         s.files,
         s.tools,
         s.with_contract,
+        // An operation without a usable response schema gets `{}`, which `serve` learns.
+        s.tools.saturating_sub(s.with_contract),
         s.skipped.iter().map(|(_, n)| n).sum::<usize>()
     );
     if s.filtered > 0 {

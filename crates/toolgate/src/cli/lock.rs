@@ -1,5 +1,6 @@
 //! `toolgate lock`: pins (or, with `--dry-run`/`--check`, only shows) the tool
-//! definitions the configured MCP servers serve now.
+//! definitions the configured MCP servers serve now, and the contracts the running
+//! gateway learned.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -18,6 +19,7 @@ pub(super) async fn lock(
             return Ok(ExitCode::FAILURE);
         }
     };
+    lock_learned(&config, options.dry_run).await?;
     if config.mcp_servers.is_empty() {
         say!("{}: no MCP servers to lock", path.display());
         return Ok(ExitCode::SUCCESS);
@@ -119,4 +121,39 @@ pub(super) async fn lock(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Pins the contracts the running gateway learned into the config's lockfile, with
+/// their sample counts and when they were learned; a restart resumes from them.
+async fn lock_learned(config: &config::Config, dry_run: bool) -> anyhow::Result<()> {
+    let pins = match toolgate_engine::status::fetch_learned(config, None).await {
+        Ok(p) => p,
+        Err(e) => {
+            say!("learned contracts: not pinned ({e:#})");
+            return Ok(());
+        }
+    };
+    if pins.is_empty() {
+        return Ok(());
+    }
+    let path = &config.gateway.lockfile;
+    let mut file = toolgate_contract::Lockfile::read(path)?.unwrap_or_default();
+    for (tool, pin) in pins {
+        say!(
+            "{tool}: learned contract of {} responses{} {} {}",
+            pin.samples,
+            if pin.capped { " (capped)" } else { "" },
+            if dry_run {
+                "would be pinned in"
+            } else {
+                "pinned in"
+            },
+            path.display()
+        );
+        file.learned.insert(tool, pin);
+    }
+    if !dry_run {
+        file.write(path)?;
+    }
+    Ok(())
 }

@@ -12,6 +12,7 @@ mod harness;
 mod hostile;
 mod identity;
 mod import;
+mod learned;
 mod limits;
 mod notes;
 #[cfg(feature = "otel")]

@@ -109,7 +109,7 @@ pub fn interpret(
             },
         };
     }
-    if spec.contract.advertised {
+    if spec.contract.advertised && !crate::learned::warns_on_declared(spec) {
         let Some(structured) = call.structured else {
             return AttemptResult::Failed {
                 class: ErrorClass::ContractDrift,

@@ -424,6 +424,7 @@ pub(crate) mod tests {
                 Duration::from_secs(3600),
             )),
             telemetry: None,
+            learning: Default::default(),
         }
     }
 

@@ -1,0 +1,504 @@
+//! Learned contracts: the shape of a tool's successful responses, learned from the
+//! responses themselves when nobody declared one, and written out as a JSON Schema that
+//! [`crate::ResponseContract`] enforces like any other — so drift against it gets the
+//! same rename-aware diff (`results[].snippet` missing, `results[].excerpt` new, same
+//! type → probably a rename).
+//!
+//! What is learned, per path (`results[].snippet`):
+//! - the types seen; several make a union (`string | integer`); `null` makes the path
+//!   nullable; a path seen only as `null` says nothing about its type and stays
+//!   unconstrained (a `next_page: null` on every page so far must not make the first
+//!   real link "drift");
+//! - integers apart from numbers: a path that only ever held whole numbers is `integer`,
+//!   one that held a fraction is `number`;
+//! - every element of an array merged into one element shape;
+//! - a field is required only when it was present in every object seen at that path;
+//! - objects whose keys are ids (numeric, UUIDs, hashes, dates, random tokens such as
+//!   `cus_NffrFeUfNV2Hib`), or that carry more than [`MAP_KEYS`] keys of one kind of
+//!   value, are maps: their values are merged into one shape (`additionalProperties`),
+//!   instead of one field per id.
+//!
+//! Memory is bounded: at most `max_paths` fields are learned per contract. At the cap,
+//! new fields are no longer learned — they stay unconstrained, the paths learned so far
+//! are still enforced — and [`Learner::capped`] says so. Arrays are read up to
+//! [`crate::MAX_ITEMS`] elements, nesting up to [`crate::MAX_DEPTH`] levels, keys up to
+//! [`MAX_KEY_BYTES`]. Pure: no clock, no I/O; the caller decides when it has seen enough.
+
+use crate::types::Types;
+use crate::walk::{MAX_DEPTH, MAX_ITEMS};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+
+/// Fields learned per contract unless configured otherwise.
+pub const DEFAULT_MAX_PATHS: usize = 1_000;
+/// Responses learned from before a learned contract is enforced, unless configured.
+pub const DEFAULT_ENFORCE_AFTER: u64 = 20;
+/// Longer keys are not learned as fields (they are data, not names).
+pub const MAX_KEY_BYTES: usize = 256;
+/// An object with more keys than this, all holding one kind of value, is a map.
+pub const MAP_KEYS: usize = 64;
+
+/// The learned shape of one place in the responses.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Node {
+    /// Types seen here, `null` apart.
+    types: Types,
+    /// `null` was seen here.
+    null: bool,
+    /// Objects seen here (a field is required when it was seen this many times).
+    objects: u64,
+    /// Fields by name, when this is a record.
+    fields: BTreeMap<String, Field>,
+    /// The merged value shape, when this is a map.
+    map: Option<Box<Node>>,
+    /// Every key seen here so far looks like an id.
+    id_keys: IdKeys,
+    /// The merged element shape of the arrays seen here.
+    items: Option<Box<Node>>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Field {
+    node: Node,
+    /// Objects this field was present in.
+    seen: u64,
+}
+
+/// What the keys of an object seen so far look like.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum IdKeys {
+    /// Nothing seen yet.
+    #[default]
+    Unknown,
+    /// Every key is an unmistakable id: a number, UUID, hash or date.
+    Strict,
+    /// Every key is an id, some of them random tokens (`cus_NffrFeUfNV2Hib`).
+    Loose,
+    /// Some key is a name.
+    No,
+}
+
+impl IdKeys {
+    fn and(self, key: &str) -> IdKeys {
+        let this = id_like(key);
+        match (self, this) {
+            (IdKeys::No, _) | (_, IdKeys::No) => IdKeys::No,
+            (IdKeys::Loose, _) | (_, IdKeys::Loose) => IdKeys::Loose,
+            _ => IdKeys::Strict,
+        }
+    }
+}
+
+/// Learns a contract from successful responses. See the module documentation.
+#[derive(Debug, Clone)]
+pub struct Learner {
+    root: Node,
+    samples: u64,
+    paths: usize,
+    max_paths: usize,
+    capped: bool,
+}
+
+impl Learner {
+    /// A learner that keeps at most `max_paths` fields (at least 1).
+    pub fn new(max_paths: usize) -> Learner {
+        Learner {
+            root: Node::default(),
+            samples: 0,
+            paths: 0,
+            max_paths: max_paths.max(1),
+            capped: false,
+        }
+    }
+
+    /// Learns from one successful response.
+    pub fn observe(&mut self, body: &Value) {
+        self.samples += 1;
+        let mut budget = Budget {
+            paths: &mut self.paths,
+            max: self.max_paths,
+            capped: &mut self.capped,
+        };
+        observe(&mut self.root, body, 0, &mut budget);
+    }
+
+    /// Learns from one response body's bytes; false (and nothing learned) when they are
+    /// not one JSON document.
+    pub fn observe_bytes(&mut self, body: &[u8]) -> bool {
+        match serde_json::from_slice::<Value>(body) {
+            Ok(v) => {
+                self.observe(&v);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Responses learned from.
+    pub fn samples(&self) -> u64 {
+        self.samples
+    }
+
+    /// Fields learned.
+    pub fn paths(&self) -> usize {
+        self.paths
+    }
+
+    /// Whether some field was left unlearned because of the path cap.
+    pub fn capped(&self) -> bool {
+        self.capped
+    }
+
+    /// The learned shape as a JSON Schema (2020-12) that [`crate::ResponseContract`]
+    /// compiles: open objects (new fields are allowed and reported as new), `required`
+    /// for the fields present in every sample.
+    pub fn schema(&self) -> Value {
+        schema_of(&self.root)
+    }
+
+    /// Resumes learning from a schema this module wrote (a pinned learned contract) and
+    /// the number of responses it was learned from: every field it requires counts as
+    /// seen in every one of them, every other field as seen in none.
+    pub fn from_schema(schema: &Value, samples: u64, max_paths: usize) -> Learner {
+        let mut paths = 0;
+        let root = node_of(schema, samples, 0, &mut paths);
+        Learner {
+            root,
+            samples,
+            paths,
+            max_paths: max_paths.max(1),
+            capped: paths > max_paths,
+        }
+    }
+}
+
+struct Budget<'a> {
+    paths: &'a mut usize,
+    max: usize,
+    capped: &'a mut bool,
+}
+
+fn observe(node: &mut Node, value: &Value, depth: usize, budget: &mut Budget<'_>) {
+    match value {
+        Value::Null => node.null = true,
+        Value::Object(members) => {
+            node.types = node.types.union(Types::OBJECT);
+            node.objects += 1;
+            if depth >= MAX_DEPTH {
+                return;
+            }
+            if node.map.is_none() {
+                node.id_keys = members.keys().fold(node.id_keys, |k, key| k.and(key));
+                let new_keys = members
+                    .keys()
+                    .filter(|k| !node.fields.contains_key(*k))
+                    .count();
+                // Decided before the members are learned: a map of 10,000 ids must not
+                // spend the path cap on them first.
+                let kinds = node
+                    .fields
+                    .values()
+                    .map(|f| f.node.types)
+                    .chain(members.values().map(Types::of));
+                if is_map(node.id_keys, node.fields.len() + new_keys) && one_kind(kinds) {
+                    become_map(node, budget);
+                }
+            }
+            if let Some(map) = node.map.as_deref_mut() {
+                for v in members.values().take(MAX_ITEMS) {
+                    observe(map, v, depth + 1, budget);
+                }
+                return;
+            }
+            for (key, v) in members {
+                if let Some(field) = node.fields.get_mut(key) {
+                    field.seen += 1;
+                    observe(&mut field.node, v, depth + 1, budget);
+                } else if key.len() <= MAX_KEY_BYTES && *budget.paths < budget.max {
+                    *budget.paths += 1;
+                    let mut field = Field {
+                        node: Node::default(),
+                        seen: 1,
+                    };
+                    observe(&mut field.node, v, depth + 1, budget);
+                    node.fields.insert(key.clone(), field);
+                } else if key.len() <= MAX_KEY_BYTES {
+                    *budget.capped = true;
+                }
+            }
+        }
+        Value::Array(elements) => {
+            node.types = node.types.union(Types::ARRAY);
+            if depth >= MAX_DEPTH {
+                return;
+            }
+            let items = node.items.get_or_insert_with(Box::default);
+            for v in elements.iter().take(MAX_ITEMS) {
+                observe(items, v, depth + 1, budget);
+            }
+        }
+        other => node.types = node.types.union(Types::of(other)),
+    }
+}
+
+/// Whether an object with `keys` distinct keys of this kind is a map rather than a record.
+fn is_map(id_keys: IdKeys, keys: usize) -> bool {
+    let by_keys = match id_keys {
+        IdKeys::Strict => keys >= 1,
+        IdKeys::Loose => keys >= 2,
+        IdKeys::Unknown | IdKeys::No => false,
+    };
+    by_keys || keys > MAP_KEYS
+}
+
+/// The values hold one kind of thing (integers and numbers count as one; nulls aside).
+fn one_kind(types: impl Iterator<Item = Types>) -> bool {
+    let seen = types.fold(Types::NONE, Types::union);
+    let numeric = seen.contains(Types::NUMBER) || seen.contains(Types::INTEGER);
+    let kinds = [Types::OBJECT, Types::ARRAY, Types::STRING, Types::BOOLEAN]
+        .into_iter()
+        .filter(|t| seen.contains(*t))
+        .count()
+        + usize::from(numeric);
+    kinds <= 1
+}
+
+/// Turns a record into a map: its fields' shapes merged into one value shape.
+fn become_map(node: &mut Node, budget: &mut Budget<'_>) {
+    let fields = std::mem::take(&mut node.fields);
+    *budget.paths = budget
+        .paths
+        .saturating_sub(fields.values().map(count).sum());
+    let mut value = Node::default();
+    for (_, f) in fields {
+        value = merge(value, f.node);
+    }
+    // The value shape's own fields stay counted against the cap.
+    *budget.paths += count_node(&value);
+    node.map = Some(Box::new(value));
+}
+
+/// Fields in a field's subtree, itself included.
+fn count(field: &Field) -> usize {
+    1 + count_node(&field.node)
+}
+
+fn count_node(node: &Node) -> usize {
+    node.fields.values().map(count).sum::<usize>()
+        + node.map.as_deref().map_or(0, count_node)
+        + node.items.as_deref().map_or(0, count_node)
+}
+
+/// One shape describing what `a` and `b` each describe.
+fn merge(a: Node, b: Node) -> Node {
+    let mut fields = a.fields;
+    for (k, fb) in b.fields {
+        match fields.remove(&k) {
+            Some(fa) => {
+                fields.insert(
+                    k,
+                    Field {
+                        node: merge(fa.node, fb.node),
+                        seen: fa.seen + fb.seen,
+                    },
+                );
+            }
+            None => {
+                fields.insert(k, fb);
+            }
+        }
+    }
+    let boxed = |x: Option<Box<Node>>, y: Option<Box<Node>>| match (x, y) {
+        (Some(x), Some(y)) => Some(Box::new(merge(*x, *y))),
+        (x, y) => x.or(y),
+    };
+    let id_keys = match (a.id_keys, b.id_keys) {
+        (IdKeys::Unknown, k) | (k, IdKeys::Unknown) => k,
+        (IdKeys::No, _) | (_, IdKeys::No) => IdKeys::No,
+        (IdKeys::Loose, _) | (_, IdKeys::Loose) => IdKeys::Loose,
+        _ => IdKeys::Strict,
+    };
+    let mut out = Node {
+        types: a.types.union(b.types),
+        null: a.null || b.null,
+        objects: a.objects + b.objects,
+        fields,
+        map: boxed(a.map, b.map),
+        id_keys,
+        items: boxed(a.items, b.items),
+    };
+    if let Some(map) = out.map.take() {
+        // A record merged with a map is a map: its fields are entries too.
+        let mut value = *map;
+        for (_, f) in std::mem::take(&mut out.fields) {
+            value = merge(value, f.node);
+        }
+        out.map = Some(Box::new(value));
+    }
+    out
+}
+
+/// Whether a key is an id rather than a name.
+fn id_like(key: &str) -> IdKeys {
+    let b = key.as_bytes();
+    let digits = b.iter().filter(|c| c.is_ascii_digit()).count();
+    if b.is_empty() {
+        return IdKeys::No;
+    }
+    // 42, -7
+    let unsigned = key.strip_prefix('-').unwrap_or(key);
+    if !unsigned.is_empty() && unsigned.bytes().all(|c| c.is_ascii_digit()) {
+        return IdKeys::Strict;
+    }
+    // 2024-01-31, 2024-01-31T10:00:00Z, 10:30
+    if digits >= 4
+        && digits * 2 >= b.len()
+        && b.iter()
+            .all(|c| c.is_ascii_digit() || b"-:.TZ+ /".contains(c))
+    {
+        return IdKeys::Strict;
+    }
+    // UUIDs and hashes: hex with a digit, 8 characters or more (dashes allowed).
+    let hex = b.iter().filter(|c| **c != b'-').count();
+    if hex >= 8 && digits > 0 && b.iter().all(|c| c.is_ascii_hexdigit() || *c == b'-') {
+        return IdKeys::Strict;
+    }
+    // A random token, often behind a type prefix: cus_NffrFeUfNV2Hib, -Nh5cX2mQ3b7Y_Lk9aBc.
+    let last = key.split(['_', '-']).max_by_key(|s| s.len()).unwrap_or(key);
+    let lb = last.as_bytes();
+    if lb.len() >= 8 && lb.iter().all(u8::is_ascii_alphanumeric) {
+        let d = lb.iter().filter(|c| c.is_ascii_digit()).count();
+        let upper = lb.iter().any(u8::is_ascii_uppercase);
+        let lower = lb.iter().any(u8::is_ascii_lowercase);
+        if (upper && lower && d > 0) || (d >= 3 && d < lb.len()) {
+            return IdKeys::Loose;
+        }
+    }
+    IdKeys::No
+}
+
+/// The JSON Schema of a learned node.
+fn schema_of(node: &Node) -> Value {
+    let mut s = Map::new();
+    let mut names: Vec<&str> = Vec::new();
+    for (t, name) in [
+        (Types::OBJECT, "object"),
+        (Types::ARRAY, "array"),
+        (Types::STRING, "string"),
+        (Types::BOOLEAN, "boolean"),
+    ] {
+        if node.types.contains(t) {
+            names.push(name);
+        }
+    }
+    if node.types.contains(Types::NUMBER) {
+        names.push("number");
+    } else if node.types.contains(Types::INTEGER) {
+        names.push("integer");
+    }
+    if names.is_empty() {
+        // Only `null`, or nothing: no evidence of a type.
+        return json!({});
+    }
+    if node.null {
+        names.push("null");
+    }
+    s.insert(
+        "type".into(),
+        match names.as_slice() {
+            [one] => json!(one),
+            many => json!(many),
+        },
+    );
+    if node.types.contains(Types::OBJECT) {
+        if let Some(map) = &node.map {
+            s.insert("additionalProperties".into(), schema_of(map));
+        } else {
+            let props: Map<String, Value> = node
+                .fields
+                .iter()
+                .map(|(k, f)| (k.clone(), schema_of(&f.node)))
+                .collect();
+            let required: Vec<&String> = node
+                .fields
+                .iter()
+                .filter(|(_, f)| f.seen >= node.objects)
+                .map(|(k, _)| k)
+                .collect();
+            s.insert("properties".into(), Value::Object(props));
+            if !required.is_empty() {
+                s.insert("required".into(), json!(required));
+            }
+        }
+    }
+    if let Some(items) = node.items.as_deref().filter(|i| i.seen_anything()) {
+        s.insert("items".into(), schema_of(items));
+    }
+    Value::Object(s)
+}
+
+impl Node {
+    fn seen_anything(&self) -> bool {
+        !self.types.is_empty() || self.null
+    }
+}
+
+/// A node from a schema [`schema_of`] wrote, as if learned from `samples` responses.
+fn node_of(schema: &Value, samples: u64, depth: usize, paths: &mut usize) -> Node {
+    let mut node = Node::default();
+    if depth > MAX_DEPTH {
+        return node;
+    }
+    let names: Vec<&str> = match schema.get("type") {
+        Some(Value::String(s)) => vec![s.as_str()],
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    for name in names {
+        match name {
+            "null" => node.null = true,
+            other => {
+                if let Some(t) = Types::from_name(other) {
+                    node.types = node.types.union(t);
+                }
+            }
+        }
+    }
+    if node.types.contains(Types::OBJECT) {
+        node.objects = samples;
+        if let Some(value) = schema.get("additionalProperties").filter(|v| v.is_object()) {
+            node.map = Some(Box::new(node_of(value, samples, depth + 1, paths)));
+        }
+        let required: Vec<&str> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+            node.id_keys = IdKeys::No;
+            for (k, v) in props {
+                *paths += 1;
+                let seen = if required.contains(&k.as_str()) {
+                    samples
+                } else {
+                    0
+                };
+                node.fields.insert(
+                    k.clone(),
+                    Field {
+                        node: node_of(v, samples, depth + 1, paths),
+                        seen,
+                    },
+                );
+            }
+        }
+    }
+    if let Some(items) = schema.get("items").filter(|v| v.is_object()) {
+        node.items = Some(Box::new(node_of(items, samples, depth + 1, paths)));
+    }
+    node
+}
+
+#[cfg(test)]
+#[path = "learn_tests.rs"]
+mod tests;

@@ -1,0 +1,244 @@
+use super::*;
+use crate::{Change, ResponseContract};
+use serde_json::json;
+
+fn learned(samples: &[Value]) -> Learner {
+    let mut l = Learner::new(DEFAULT_MAX_PATHS);
+    for s in samples {
+        l.observe(s);
+    }
+    l
+}
+
+fn contract(l: &Learner) -> ResponseContract {
+    ResponseContract::compile(&l.schema(), None).expect("a learned schema compiles")
+}
+
+#[test]
+fn types_unions_required_and_nullable_are_learned_per_path() {
+    let l = learned(&[
+        json!({"id": 1, "name": "a", "score": 0.5, "tag": null, "extra": true}),
+        json!({"id": 2, "name": "b", "score": 2, "tag": "x"}),
+        json!({"id": "3", "name": "c", "score": 1.25, "tag": "y"}),
+    ]);
+    assert_eq!(l.samples(), 3);
+    assert_eq!(
+        l.schema(),
+        json!({"type": "object", "properties": {
+            "extra": {"type": "boolean"},
+            "id": {"type": ["string", "integer"]},
+            "name": {"type": "string"},
+            "score": {"type": "number"},
+            "tag": {"type": ["string", "null"]}
+        }, "required": ["id", "name", "score", "tag"]})
+    );
+}
+
+#[test]
+fn a_path_seen_only_as_null_or_empty_stays_unconstrained() {
+    let l = learned(&[
+        json!({"next": null, "items": []}),
+        json!({"next": null, "items": []}),
+    ]);
+    let c = contract(&l);
+    assert_eq!(l.schema()["properties"]["next"], json!({}));
+    assert_eq!(l.schema()["properties"]["items"], json!({"type": "array"}));
+    assert!(
+        c.check(&json!({"next": "https://api.example.com/p2", "items": [{"id": 1}]}))
+            .is_ok()
+    );
+}
+
+#[test]
+fn array_elements_merge_and_integers_stay_apart_from_numbers() {
+    let l = learned(&[json!({"results": [
+        {"title": "a", "rank": 1, "snippet": "x"},
+        {"title": "b", "rank": 2, "snippet": "y", "thumbnail": {"src": "u"}}
+    ]})]);
+    let s = l.schema();
+    let item = &s["properties"]["results"]["items"];
+    assert_eq!(item["required"], json!(["rank", "snippet", "title"]));
+    assert_eq!(item["properties"]["rank"], json!({"type": "integer"}));
+    assert_eq!(item["properties"]["thumbnail"]["required"], json!(["src"]));
+    let c = contract(&l);
+    let drift = c
+        .check(&json!({"results": [{"title": "a", "rank": 1.5, "snippet": "x"}]}))
+        .expect_err("a fraction where only whole numbers were seen");
+    assert_eq!(
+        drift.changes,
+        vec![Change::TypeChanged {
+            path: "results[].rank".into(),
+            expected: "integer".into(),
+            found: "number".into()
+        }]
+    );
+}
+
+#[test]
+fn a_learned_contract_reports_a_rename_like_a_declared_one() {
+    let l = learned(&[
+        json!({"results": [{"title": "a", "snippet": "x"}]}),
+        json!({"results": [{"title": "b", "snippet": "y"}, {"title": "c", "snippet": "z"}]}),
+    ]);
+    let drift = contract(&l)
+        .check(&json!({"results": [{"title": "a", "excerpt": "x"}]}))
+        .expect_err("drift");
+    assert_eq!(
+        drift.summary(),
+        "missing results[].snippet; new results[].excerpt, same type — probably a rename"
+    );
+    // A new field alone is not drift: learned objects stay open.
+    assert!(
+        contract(&l)
+            .check(&json!({"results": [{"title": "a", "snippet": "x", "lang": "en"}]}))
+            .is_ok()
+    );
+}
+
+#[test]
+fn objects_keyed_by_ids_are_learned_as_maps() {
+    let mut l = Learner::new(50);
+    for i in 0..30 {
+        let mut users = Map::new();
+        for j in 0..40 {
+            users.insert(
+                format!("{}", 1000 + i * 40 + j),
+                json!({"name": "n", "email": null}),
+            );
+        }
+        l.observe(&json!({"users": users, "count": 40}));
+    }
+    assert!(
+        !l.capped(),
+        "a map costs its value shape, not one path per id"
+    );
+    assert!(l.paths() < 10, "{}", l.paths());
+    let s = l.schema();
+    assert_eq!(
+        s["properties"]["users"],
+        json!({"type": "object", "additionalProperties": {"type": "object",
+            "properties": {"email": {}, "name": {"type": "string"}}, "required": ["email", "name"]}})
+    );
+    let c = contract(&l);
+    assert!(
+        c.check(&json!({"users": {"99999": {"name": "z", "email": "a@b"}}, "count": 1}))
+            .is_ok()
+    );
+    let drift = c
+        .check(&json!({"users": {"7": {"name": 3, "email": null}}, "count": 1}))
+        .expect_err("a value of another type");
+    assert_eq!(drift.changes[0].path(), "users.7.name");
+}
+
+#[test]
+fn ids_of_every_common_form_are_recognised_and_names_are_not() {
+    for id in [
+        "42",
+        "2024-01-31",
+        "2024-01-31T10:00:00Z",
+        "0f8fad5b-d9cb-469f-a165-70867728950e",
+        "9b74c9897bac770ffc029102a200c5de",
+    ] {
+        assert_eq!(id_like(id), IdKeys::Strict, "{id}");
+    }
+    for id in [
+        "cus_NffrFeUfNV2Hib",
+        "prod_NWjs8kKbJWmuuc",
+        "U024BE7LH2",
+        "-Nh5cX2mQ3b7Y_Lk9aBc",
+    ] {
+        assert_eq!(id_like(id), IdKeys::Loose, "{id}");
+    }
+    for name in [
+        "snippet",
+        "address_line1",
+        "iso8601_date",
+        "created_at",
+        "sha256",
+        "1h",
+        "24h",
+        "data",
+        "deadbeef",
+        "v2",
+    ] {
+        assert_eq!(id_like(name), IdKeys::No, "{name}");
+    }
+    // Two random tokens make a map; one could be a name.
+    let l = learned(&[
+        json!({"prices": {"price_1MoBy5LkdIwHu7ixZhnattbh": {"unit_amount": 1000},
+        "price_1MoBy5LkdIwHu7ixabcdefgh": {"unit_amount": 1200}}}),
+    ]);
+    assert!(l.schema()["properties"]["prices"]["additionalProperties"].is_object());
+}
+
+#[test]
+fn many_keys_of_one_kind_make_a_map_even_when_they_are_names() {
+    let mut rates = Map::new();
+    for i in 0..(MAP_KEYS + 10) {
+        rates.insert(
+            format!(
+                "C{}{}",
+                (b'A' + (i / 26) as u8) as char,
+                (b'A' + (i % 26) as u8) as char
+            ),
+            json!(1.5),
+        );
+    }
+    let l = learned(&[json!({"base": "EUR", "rates": rates})]);
+    assert_eq!(
+        l.schema()["properties"]["rates"],
+        json!({"type": "object", "additionalProperties": {"type": "number"}})
+    );
+    // A record with mixed values stays a record, however many fields it has.
+    let mut wide = Map::new();
+    for i in 0..(MAP_KEYS + 10) {
+        let v = if i % 2 == 0 { json!("s") } else { json!(1) };
+        wide.insert(format!("field{i:03}x"), v);
+    }
+    let l = learned(&[Value::Object(wide)]);
+    assert!(l.schema()["properties"].is_object());
+}
+
+#[test]
+fn at_the_path_cap_new_fields_are_not_learned_and_old_ones_still_hold() {
+    let mut l = Learner::new(3);
+    l.observe(&json!({"a": 1, "b": "x"}));
+    l.observe(&json!({"a": 2, "b": "y", "c": true, "d": 1, "e": 2}));
+    assert!(l.capped());
+    assert_eq!(l.paths(), 3);
+    let s = l.schema();
+    assert_eq!(s["properties"].as_object().map(|p| p.len()), Some(3), "{s}");
+    let c = contract(&l);
+    assert!(c.check(&json!({"a": 1, "b": "x", "e": "anything"})).is_ok());
+    assert!(c.check(&json!({"a": "one", "b": "x"})).is_err());
+}
+
+#[test]
+fn long_keys_deep_nesting_and_huge_arrays_stay_bounded() {
+    let long = "k".repeat(MAX_KEY_BYTES + 1);
+    let mut deep = json!(1);
+    for _ in 0..(MAX_DEPTH + 20) {
+        deep = json!({"x": deep});
+    }
+    let big: Vec<Value> = (0..5_000).map(|i| json!({"i": i})).collect();
+    let l = learned(&[json!({long.clone(): 1, "deep": deep, "big": big})]);
+    assert!(l.schema()["properties"].get(&long).is_none());
+    assert!(!l.capped(), "a long key is data, not a capped path");
+    assert!(l.paths() <= MAX_DEPTH + 4, "{}", l.paths());
+    let _ = contract(&l);
+}
+
+#[test]
+fn resuming_from_a_pinned_schema_keeps_what_was_learned() {
+    let l = learned(&[
+        json!({"a": 1, "b": "x", "m": {"123": {"v": 1}}}),
+        json!({"a": 2, "m": {"456": {"v": 2}}}),
+    ]);
+    let mut resumed = Learner::from_schema(&l.schema(), l.samples(), DEFAULT_MAX_PATHS);
+    assert_eq!(resumed.schema(), l.schema());
+    assert_eq!(resumed.samples(), 2);
+    resumed.observe(&json!({"a": 3, "b": "z", "m": {"789": {"v": 3}}}));
+    let s = resumed.schema();
+    assert_eq!(s["required"], json!(["a", "m"]), "b stays optional: {s}");
+    assert!(s["properties"]["m"]["additionalProperties"].is_object());
+}

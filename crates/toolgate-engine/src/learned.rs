@@ -1,0 +1,388 @@
+//! Learned contracts on the call path. A tool that declares no contract (an HTTP tool
+//! without a `response_schema`, an upstream MCP tool without an `outputSchema`) learns
+//! one from its successful responses ([`toolgate_contract::Learner`]):
+//!
+//! - while learning, a call only offers its body to a bounded queue (a reference-counted
+//!   `Bytes`, no parse); one background task learns from it. A full queue drops the
+//!   sample, counted in `toolgate_learned_samples_dropped_total` — the call never waits;
+//! - after `enforce_after` responses the learned schema is compiled once and frozen;
+//!   from then on each body is checked against it like a declared contract;
+//! - a pinned learned contract (the lockfile's `learned` section, written by
+//!   `toolgate lock`) is where a restart resumes, so nothing is relearned from zero.
+//!
+//! For an MCP tool the learned document is the result's `structuredContent`, or else
+//! the JSON held by its first text block.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+
+use bytes::Bytes;
+use prometheus_client::metrics::counter::Counter;
+use serde_json::Value;
+use tokio::sync::mpsc;
+use toolgate_config::{Learn, ToolKind, ToolSpec};
+use toolgate_contract::{BodyError, Drift, LearnedPin, Learner, ResponseContract};
+
+use crate::sync::{lock, read};
+
+/// Samples waiting for the learner at most; beyond, new ones are dropped.
+pub const QUEUE: usize = 1_024;
+
+/// The learning of every tool of one gateway.
+#[derive(Debug)]
+pub struct Learning {
+    queue: OnceLock<mpsc::Sender<Sample>>,
+    dropped: Counter,
+    pins: RwLock<BTreeMap<String, LearnedPin>>,
+}
+
+impl Default for Learning {
+    fn default() -> Learning {
+        Learning::new(Counter::default(), BTreeMap::new())
+    }
+}
+
+#[derive(Debug)]
+struct Sample {
+    state: Arc<LearnedState>,
+    body: Bytes,
+    mcp: bool,
+}
+
+/// What one tool learned, and its contract once enforced.
+#[derive(Debug)]
+pub struct LearnedState {
+    settings: Learn,
+    learner: Mutex<Learner>,
+    samples: AtomicU64,
+    enforced: OnceLock<Enforced>,
+}
+
+/// A learned contract being enforced.
+#[derive(Debug)]
+pub struct Enforced {
+    /// The compiled contract.
+    pub contract: ResponseContract,
+    /// Responses it was learned from.
+    pub samples: u64,
+    /// When it was enforced (or pinned), RFC 3339.
+    pub learned_at: String,
+    /// Some fields were left unlearned at the path cap.
+    pub capped: bool,
+}
+
+/// A tool's learned contract as `toolgate status` and `toolgate lock` show it.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    /// Responses learned from.
+    pub samples: u64,
+    /// Responses needed before it is enforced.
+    pub enforce_after: u64,
+    /// Whether it is enforced.
+    pub enforced: bool,
+    /// The pin `toolgate lock` writes: the schema as learned so far.
+    pub pin: LearnedPin,
+}
+
+impl Learning {
+    /// Learning that counts dropped samples in `dropped` and resumes from `pins`.
+    pub fn new(dropped: Counter, pins: BTreeMap<String, LearnedPin>) -> Learning {
+        Learning {
+            queue: OnceLock::new(),
+            dropped,
+            pins: RwLock::new(pins),
+        }
+    }
+
+    /// The learned state of `spec`'s tool, created on first use (from its pin, if any);
+    /// `None` for a tool whose contract is not learned.
+    pub fn state<'a>(
+        &self,
+        spec: &ToolSpec,
+        slot: &'a OnceLock<Arc<LearnedState>>,
+    ) -> Option<&'a Arc<LearnedState>> {
+        let settings = spec.contract.learn?;
+        Some(slot.get_or_init(|| {
+            let pin = read(&self.pins).get(&spec.name).cloned();
+            Arc::new(LearnedState::new(settings, pin))
+        }))
+    }
+
+    /// Offers one successful body to the learner; never waits.
+    fn offer(&self, state: &Arc<LearnedState>, body: Bytes, mcp: bool) {
+        let queue = self.queue.get_or_init(|| {
+            let (tx, rx) = mpsc::channel(QUEUE);
+            tokio::spawn(learn(rx));
+            tx
+        });
+        let sample = Sample {
+            state: state.clone(),
+            body,
+            mcp,
+        };
+        if queue.try_send(sample).is_err() {
+            self.dropped.inc();
+        }
+    }
+}
+
+/// The background learner: one sample at a time, off the call path.
+async fn learn(mut rx: mpsc::Receiver<Sample>) {
+    while let Some(sample) = rx.recv().await {
+        sample.state.learn(&sample.body, sample.mcp);
+    }
+}
+
+impl LearnedState {
+    fn new(settings: Learn, pin: Option<LearnedPin>) -> LearnedState {
+        let state = match &pin {
+            Some(p) => LearnedState {
+                settings,
+                learner: Mutex::new(Learner::from_schema(
+                    &p.schema,
+                    p.samples,
+                    settings.max_paths,
+                )),
+                samples: AtomicU64::new(p.samples),
+                enforced: OnceLock::new(),
+            },
+            None => LearnedState {
+                settings,
+                learner: Mutex::new(Learner::new(settings.max_paths)),
+                samples: AtomicU64::new(0),
+                enforced: OnceLock::new(),
+            },
+        };
+        if let Some(p) = pin.filter(|p| p.samples >= settings.enforce_after) {
+            state.enforce(&p.schema, p.samples, p.capped, p.learned_at);
+        }
+        state
+    }
+
+    /// Learns from one body; enforces the contract once enough was seen.
+    fn learn(&self, body: &[u8], mcp: bool) {
+        if self.enforced.get().is_some() {
+            return;
+        }
+        let Some(doc) = document(body, mcp) else {
+            return;
+        };
+        let mut learner = lock(&self.learner);
+        learner.observe(&doc);
+        let n = learner.samples();
+        self.samples.store(n, Ordering::Relaxed);
+        if n >= self.settings.enforce_after {
+            let schema = learner.schema();
+            let capped = learner.capped();
+            drop(learner);
+            let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+            self.enforce(&schema, n, capped, now);
+        }
+    }
+
+    fn enforce(&self, schema: &Value, samples: u64, capped: bool, learned_at: String) {
+        match ResponseContract::compile(schema, None) {
+            Ok(contract) => {
+                let _ = self.enforced.set(Enforced {
+                    contract,
+                    samples,
+                    learned_at,
+                    capped,
+                });
+            }
+            // A schema this build wrote always compiles; a hand-edited pin may not.
+            Err(e) => {
+                tracing::error!(error = %e, "a learned contract does not compile; it is not enforced")
+            }
+        }
+    }
+
+    /// The enforced contract, once there is one.
+    pub fn enforced(&self) -> Option<&Enforced> {
+        self.enforced.get()
+    }
+
+    /// What was learned so far, as status and lock show it.
+    pub fn snapshot(&self) -> Snapshot {
+        let pin = match self.enforced.get() {
+            Some(e) => {
+                let learner = lock(&self.learner);
+                LearnedPin {
+                    learned_at: e.learned_at.clone(),
+                    samples: e.samples,
+                    capped: e.capped,
+                    schema: learner_schema_or(&learner, &e.contract),
+                }
+            }
+            None => {
+                let learner = lock(&self.learner);
+                LearnedPin {
+                    learned_at: chrono::Utc::now()
+                        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                    samples: learner.samples(),
+                    capped: learner.capped(),
+                    schema: learner.schema(),
+                }
+            }
+        };
+        Snapshot {
+            samples: self.samples.load(Ordering::Relaxed),
+            enforce_after: self.settings.enforce_after,
+            enforced: self.enforced.get().is_some(),
+            pin,
+        }
+    }
+}
+
+/// The enforced schema: the contract's own (the learner is frozen at enforcement, and
+/// a pinned contract's learner was rebuilt from the same schema).
+fn learner_schema_or(_learner: &Learner, contract: &ResponseContract) -> Value {
+    contract.schema().clone()
+}
+
+/// The origins `toolgate_tool_contracts` counts, in the order reports show them.
+pub const ORIGINS: [&str; 5] = ["declared", "pinned", "learned_enforced", "learning", "none"];
+
+/// Where a tool's contract comes from now: `declared`, `pinned`, `learned_enforced`,
+/// `learning` or `none`.
+pub fn origin(spec: &ToolSpec, slot: &OnceLock<Arc<LearnedState>>) -> &'static str {
+    match spec.contract.origin {
+        toolgate_config::ContractOrigin::Declared => "declared",
+        toolgate_config::ContractOrigin::Pinned => "pinned",
+        toolgate_config::ContractOrigin::None => "none",
+        toolgate_config::ContractOrigin::Learned => {
+            if slot.get().is_some_and(|s| s.enforced().is_some()) {
+                "learned_enforced"
+            } else {
+                "learning"
+            }
+        }
+    }
+}
+
+/// What a successful reply means for a learned contract.
+#[derive(Debug)]
+pub enum Judged {
+    /// Nothing to say: still learning, or the body matches.
+    Fine,
+    /// The body does not match the learned contract of `samples` responses.
+    Drift {
+        /// The diff.
+        drift: Drift,
+        /// Responses the learned contract was learned from; `None` for a declared
+        /// contract whose drift warns (`on_drift: warn`).
+        samples: Option<u64>,
+    },
+}
+
+/// Checks a successful body of a tool whose contract is learned: against the enforced
+/// contract, or else offered to the learner. Costs a tool with a declared contract one
+/// branch.
+pub fn judge(
+    learning: &Learning,
+    spec: &ToolSpec,
+    slot: &OnceLock<Arc<LearnedState>>,
+    body: &Bytes,
+) -> Judged {
+    let mcp = matches!(spec.kind, ToolKind::Mcp { .. });
+    if warns_on_declared(spec) {
+        // `interpret` left the check to this step so that the body is kept.
+        let result = if mcp {
+            match serde_json::from_slice::<Value>(body)
+                .ok()
+                .and_then(|v| v.get("structuredContent").cloned())
+            {
+                Some(doc) => spec.contract.response.check(&doc).map_err(BodyError::Drift),
+                None => Ok(()),
+            }
+        } else {
+            spec.contract.response.check_bytes(body)
+        };
+        return match result {
+            Err(BodyError::Drift(drift)) => Judged::Drift {
+                drift,
+                samples: None,
+            },
+            _ => Judged::Fine,
+        };
+    }
+    let Some(state) = learning.state(spec, slot) else {
+        return Judged::Fine;
+    };
+    let Some(enforced) = state.enforced() else {
+        learning.offer(state, body.clone(), mcp);
+        return Judged::Fine;
+    };
+    let result = if mcp {
+        match document(body, true) {
+            Some(doc) => enforced.contract.check(&doc).map_err(BodyError::Drift),
+            None => Ok(()),
+        }
+    } else {
+        enforced.contract.check_bytes(body)
+    };
+    match result {
+        Err(BodyError::Drift(drift)) => Judged::Drift {
+            drift,
+            samples: Some(enforced.samples),
+        },
+        // A body that is not JSON was never learned from either: nothing to compare.
+        Ok(()) | Err(BodyError::NotJson(_)) => Judged::Fine,
+    }
+}
+
+/// A declared (or pinned) contract whose drift returns the data with a note: its
+/// reply is checked by [`judge`], after `interpret`, so the body is not lost.
+pub fn warns_on_declared(spec: &ToolSpec) -> bool {
+    spec.contract.on_drift == toolgate_config::OnDrift::Warn
+        && matches!(
+            spec.contract.origin,
+            toolgate_config::ContractOrigin::Declared | toolgate_config::ContractOrigin::Pinned
+        )
+}
+
+/// The JSON document a reply carries: the body of an HTTP tool; for an MCP tool's
+/// result, its `structuredContent`, else the JSON in its first text block.
+fn document(body: &[u8], mcp: bool) -> Option<Value> {
+    let value: Value = serde_json::from_slice(body).ok()?;
+    if !mcp {
+        return Some(value);
+    }
+    if let Some(structured) = value.get("structuredContent") {
+        return Some(structured.clone());
+    }
+    let text = value
+        .get("content")?
+        .as_array()?
+        .iter()
+        .find(|b| b.get("type").and_then(Value::as_str) == Some("text"))?
+        .get("text")?
+        .as_str()?;
+    serde_json::from_str::<Value>(text)
+        .ok()
+        .filter(|v| v.is_object() || v.is_array())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_mcp_result_is_learned_from_its_structured_content_or_its_json_text() {
+        let structured =
+            br#"{"content": [{"type": "text", "text": "x"}], "structuredContent": {"a": 1}}"#;
+        assert_eq!(
+            document(structured, true),
+            Some(serde_json::json!({"a": 1}))
+        );
+        let text = br#"{"content": [{"type": "text", "text": "{\"results\": []}"}]}"#;
+        assert_eq!(
+            document(text, true),
+            Some(serde_json::json!({"results": []}))
+        );
+        let prose = br#"{"content": [{"type": "text", "text": "hello"}]}"#;
+        assert_eq!(document(prose, true), None);
+        assert_eq!(document(b"[1]", false), Some(serde_json::json!([1])));
+    }
+}

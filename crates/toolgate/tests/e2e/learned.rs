@@ -1,0 +1,130 @@
+//! Learned contracts end to end: an HTTP tool with no contract learns one from its
+//! responses; once enforced, a renamed field returns the data with a note and opens one
+//! incident; with `on_drift: fail` the call fails as declared drift does.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::harness::*;
+
+fn config(upstream: std::net::SocketAddr, state: &std::path::Path, on_drift: &str) -> String {
+    format!(
+        r#"
+gateway:
+  state: {state}
+  learn: {{ enforce_after: 3 }}
+dependencies:
+  search_api: {{ base_url: "http://{upstream}", timeout: 2s }}
+tools:
+  web_search:
+    dependency: search_api
+    owner: alice@example.com
+    request: {{ method: GET, path: /v3/search, query: {{ q: "{{query}}" }} }}
+    input_schema: {{ type: object, properties: {{ query: {{ type: string }} }} }}
+    contract: {{ version: "1.0", on_drift: {on_drift} }}
+"#,
+        state = state.join("state.db").display()
+    )
+}
+
+/// Learning runs off the call path: waits until the contract is enforced.
+async fn enforced(tg: &Toolgate) {
+    for _ in 0..500 {
+        let route = tg.gateway.route("web_search").unwrap();
+        if route
+            .state
+            .learned
+            .get()
+            .and_then(|s| s.enforced())
+            .is_some()
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the learned contract was never enforced");
+}
+
+#[tokio::test]
+async fn an_http_tool_without_a_contract_learns_one_and_a_rename_warns_with_one_incident() {
+    let upstream = start_upstream().await;
+    let dir = temp_dir("learned-warn");
+    let tg = start_toolgate(&config(upstream.addr, &dir, "warn")).await;
+    let client = rmcp_client(&tg.url, Era::Handshake).await;
+    for _ in 0..3 {
+        let r = call(&client, "web_search", json!({"query": "rust"})).await;
+        assert_ne!(r.is_error, Some(true));
+        assert!(!text(&r).contains("toolgate:"), "{}", text(&r));
+    }
+    enforced(&tg).await;
+    let status = toolgate_engine::status::report(&tg.gateway).await;
+    assert_eq!(status["contracts"]["learned_enforced"], 1, "{status}");
+    upstream.state.renamed.store(true, Ordering::SeqCst);
+    for _ in 0..2 {
+        let r = call(&client, "web_search", json!({"query": "rust"})).await;
+        assert_ne!(r.is_error, Some(true), "the call still succeeds");
+        let t = text(&r);
+        assert!(t.contains("excerpt"), "the data is returned: {t}");
+        assert!(
+            t.contains("toolgate: web_search's response changed shape compared with its last 3 responses: `results[].snippet` is missing and `results[].excerpt` is new (same type — probably a rename); if you rely on `snippet`, use `excerpt`."),
+            "{t}"
+        );
+    }
+    let drifts: Vec<_> = tg
+        .incidents(false)
+        .await
+        .into_iter()
+        .filter(|i| i.kind == "contract_drift")
+        .collect();
+    assert_eq!(drifts.len(), 1, "{drifts:?}");
+    assert!(
+        drifts[0].title.contains("learned contract"),
+        "{}",
+        drifts[0].title
+    );
+    let metrics = tg.metrics().await;
+    assert_eq!(
+        metric(
+            &metrics,
+            "toolgate_contract_drift_total{tool=\"web_search\"}"
+        ),
+        2.0
+    );
+    assert_eq!(
+        metric(
+            &metrics,
+            "toolgate_tool_contracts{origin=\"learned_enforced\"}"
+        ),
+        1.0
+    );
+}
+
+#[tokio::test]
+async fn with_on_drift_fail_a_rename_fails_the_call_as_declared_drift_does() {
+    let upstream = start_upstream().await;
+    let dir = temp_dir("learned-fail");
+    let tg = start_toolgate(&config(upstream.addr, &dir, "fail")).await;
+    let client = rmcp_client(&tg.url, Era::Handshake).await;
+    for _ in 0..3 {
+        let r = call(&client, "web_search", json!({"query": "rust"})).await;
+        assert_ne!(r.is_error, Some(true));
+    }
+    enforced(&tg).await;
+    upstream.state.renamed.store(true, Ordering::SeqCst);
+    let r = call(&client, "web_search", json!({"query": "rust"})).await;
+    assert_eq!(r.is_error, Some(true));
+    let t = text(&r);
+    assert!(
+        t.contains("results[].snippet") && t.contains("excerpt"),
+        "{t}"
+    );
+    let drifts = tg
+        .incidents(false)
+        .await
+        .into_iter()
+        .filter(|i| i.kind == "contract_drift")
+        .count();
+    assert_eq!(drifts, 1);
+}
