@@ -343,7 +343,7 @@ impl NotesMode {
             NotesMode::Inline,
         ]
         .into_iter()
-            .find(|m| m.as_str() == s)
+        .find(|m| m.as_str() == s)
     }
 
     /// Notes go into `structuredContent` (when there is one).

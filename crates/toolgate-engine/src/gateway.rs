@@ -306,7 +306,7 @@ impl Gateway {
             self.services
                 .metrics
                 .tool_contracts
-                .get_or_create(&crate::metrics::OriginLabel { origin: *origin })
+                .get_or_create(&crate::metrics::OriginLabel { origin })
                 .set(i64::try_from(*n).unwrap_or(i64::MAX));
         }
         counts

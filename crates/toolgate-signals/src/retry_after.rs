@@ -166,18 +166,36 @@ mod tests {
             ("Retry-After", b"Sat, 01 Jan 2000 00:01:46 GMT"),
         ];
         let ours = Utc.with_ymd_and_hms(1999, 12, 31, 23, 59, 59).unwrap();
-        assert_eq!(from_headers(&Headers::new(&fields), ours), Some(Duration::from_secs(47)));
+        assert_eq!(
+            from_headers(&Headers::new(&fields), ours),
+            Some(Duration::from_secs(47))
+        );
         // Its clock runs 60 s behind: still 47 s, not "now".
         let fields: [(&str, &[u8]); 2] = [
             ("Date", b"Fri, 31 Dec 1999 23:58:59 GMT"),
             ("Retry-After", b"Fri, 31 Dec 1999 23:59:46 GMT"),
         ];
-        assert_eq!(from_headers(&Headers::new(&fields), ours), Some(Duration::from_secs(47)));
+        assert_eq!(
+            from_headers(&Headers::new(&fields), ours),
+            Some(Duration::from_secs(47))
+        );
         // No (readable) Date: our clock; seconds never depend on a clock.
-        let fields: [(&str, &[u8]); 2] = [("Date", b"yesterday"), ("Retry-After", b"Sat, 01 Jan 2000 00:00:46 GMT")];
-        assert_eq!(from_headers(&Headers::new(&fields), ours), Some(Duration::from_secs(47)));
-        let fields: [(&str, &[u8]); 2] = [("Date", b"Sat, 01 Jan 2000 00:00:59 GMT"), ("Retry-After", b"47")];
-        assert_eq!(from_headers(&Headers::new(&fields), ours), Some(Duration::from_secs(47)));
+        let fields: [(&str, &[u8]); 2] = [
+            ("Date", b"yesterday"),
+            ("Retry-After", b"Sat, 01 Jan 2000 00:00:46 GMT"),
+        ];
+        assert_eq!(
+            from_headers(&Headers::new(&fields), ours),
+            Some(Duration::from_secs(47))
+        );
+        let fields: [(&str, &[u8]); 2] = [
+            ("Date", b"Sat, 01 Jan 2000 00:00:59 GMT"),
+            ("Retry-After", b"47"),
+        ];
+        assert_eq!(
+            from_headers(&Headers::new(&fields), ours),
+            Some(Duration::from_secs(47))
+        );
     }
 
     #[test]

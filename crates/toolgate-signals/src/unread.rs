@@ -88,7 +88,9 @@ pub fn find(headers: &Headers<'_>, read: &Signals) -> Vec<Unread> {
     let told = |kind: Kind| match kind {
         Kind::Quota => !read.quota.is_empty() || read.rate_limited,
         Kind::Wait => read.retry_after.is_some() || read.rate_limited,
-        Kind::Retirement => read.deprecation.is_some() || !read.notices.is_empty() || !read.warnings.is_empty(),
+        Kind::Retirement => {
+            read.deprecation.is_some() || !read.notices.is_empty() || !read.warnings.is_empty()
+        }
     };
     headers
         .iter()
@@ -128,7 +130,10 @@ mod tests {
     #[test]
     fn a_header_whose_kind_nothing_was_read_of_is_handed_on_verbatim() {
         assert_eq!(
-            unread(&[("X-Foo-Quota-Left", "three"), ("Content-Type", "application/json")]),
+            unread(&[
+                ("X-Foo-Quota-Left", "three"),
+                ("Content-Type", "application/json")
+            ]),
             ["X-Foo-Quota-Left: three"]
         );
         assert_eq!(unread(&[("Retry-After", "soon")]), ["Retry-After: soon"]);
@@ -142,12 +147,14 @@ mod tests {
 
     #[test]
     fn families_that_are_read_are_not_reported() {
-        assert!(unread(&[
-            ("X-RateLimit-Limit", "5000"),
-            ("X-RateLimit-Remaining", "4999"),
-            ("X-RateLimit-Reset", "1780272000"),
-        ])
-        .is_empty());
+        assert!(
+            unread(&[
+                ("X-RateLimit-Limit", "5000"),
+                ("X-RateLimit-Remaining", "4999"),
+                ("X-RateLimit-Reset", "1780272000"),
+            ])
+            .is_empty()
+        );
         assert!(unread(&[("Retry-After", "30")]).is_empty());
         assert!(unread(&[("Sunset", "Sat, 31 Dec 2044 23:59:59 GMT")]).is_empty());
         assert!(unread(&[("RateLimit", "limit=100, remaining=50, reset=30")]).is_empty());
@@ -157,12 +164,14 @@ mod tests {
 
     #[test]
     fn detail_beside_a_quota_that_was_read_is_not_news() {
-        assert!(unread(&[
-            ("X-App-Rate-Limit", "20:1,100:120"),
-            ("X-App-Rate-Limit-Count", "1:1,1:120"),
-            ("X-Rate-Limit-Type", "application"),
-        ])
-        .is_empty());
+        assert!(
+            unread(&[
+                ("X-App-Rate-Limit", "20:1,100:120"),
+                ("X-App-Rate-Limit-Count", "1:1,1:120"),
+                ("X-Rate-Limit-Type", "application"),
+            ])
+            .is_empty()
+        );
         // An unknown quota header beside a wait that was read is still news.
         assert_eq!(
             unread(&[("Retry-After", "30"), ("X-Foo-Quota-Left", "exhausted")]),
@@ -191,7 +200,10 @@ mod tests {
         let fields: Vec<(String, String)> = (0..10)
             .map(|i| (format!("X-Thing{i}-Quota"), long.clone()))
             .collect();
-        let fields: Vec<(&str, &str)> = fields.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        let fields: Vec<(&str, &str)> = fields
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
         let got = unread(&fields);
         assert_eq!(got.len(), MAX_UNREAD);
         assert!(got[0].chars().count() < 260, "{}", got[0]);

@@ -15,7 +15,10 @@ const MAX_DEPTH: usize = 16;
 /// Removes the `null`s that stand for a left-out optional property, at the top level
 /// and inside nested objects the schema describes. Returns the removed paths
 /// (`/limit`, `/filter/since`), for the log.
-pub fn drop_null_optionals(schema: &Map<String, Value>, args: &mut Map<String, Value>) -> Vec<String> {
+pub fn drop_null_optionals(
+    schema: &Map<String, Value>,
+    args: &mut Map<String, Value>,
+) -> Vec<String> {
     let mut dropped = Vec::new();
     // Most calls carry no `null` at all: nothing to walk.
     if args.values().any(has_null) {
@@ -68,7 +71,14 @@ fn walk(
         if let (Value::Object(nested), Some(Value::Object(property))) =
             (value, properties.get(name))
         {
-            walk(root, property, nested, &format!("{at}/{name}"), depth + 1, dropped);
+            walk(
+                root,
+                property,
+                nested,
+                &format!("{at}/{name}"),
+                depth + 1,
+                dropped,
+            );
         }
     }
 }

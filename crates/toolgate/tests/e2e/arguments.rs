@@ -17,13 +17,26 @@ async fn a_null_optional_argument_is_taken_as_left_out_and_a_null_required_one_i
     let tg = start_toolgate(&yaml).await;
     let client = rmcp_client(&tg.url, Era::Stateless).await;
 
-    let left_out = call(&client, "web_search", json!({ "query": "rust", "limit": null })).await;
+    let left_out = call(
+        &client,
+        "web_search",
+        json!({ "query": "rust", "limit": null }),
+    )
+    .await;
     assert_eq!(left_out.is_error, Some(false), "{}", text(&left_out));
-    assert!(text(&left_out).contains("The Rust Book"), "{}", text(&left_out));
+    assert!(
+        text(&left_out).contains("The Rust Book"),
+        "{}",
+        text(&left_out)
+    );
     assert_eq!(upstream.state.hits("/v3/search"), 1);
 
     let required = call(&client, "web_search", json!({ "query": null })).await;
     assert_eq!(required.is_error, Some(true));
     assert!(text(&required).contains("query"), "{}", text(&required));
-    assert_eq!(upstream.state.hits("/v3/search"), 1, "refused before the upstream");
+    assert_eq!(
+        upstream.state.hits("/v3/search"),
+        1,
+        "refused before the upstream"
+    );
 }

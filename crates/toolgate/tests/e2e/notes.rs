@@ -400,5 +400,8 @@ async fn inline_notes_end_the_first_text_block_and_add_no_block() {
     assert_eq!(content.len(), 1, "{raw}");
     let text = content[0]["text"].as_str().unwrap();
     assert!(text.starts_with("drifting failed: "), "{text}");
-    assert!(text.contains(&format!("\n\ntoolgate: ")) && text.contains(NOTE), "{text}");
+    assert!(
+        text.contains("\n\ntoolgate: ") && text.contains(NOTE),
+        "{text}"
+    );
 }
