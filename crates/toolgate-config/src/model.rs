@@ -111,31 +111,42 @@ pub struct McpServerSpec {
     /// Per-tool overrides by upstream name.
     pub tools: BTreeMap<String, McpToolOverride>,
     /// Caps on what the server may list.
-    pub limits: ToolLimits,
+    pub limits: ServerLimits,
     /// Learning of the contracts of its tools without an `outputSchema`.
     pub learn: Option<Learn>,
 }
 
-/// Caps on the tools one upstream MCP server lists: a server that lists 100,000 tools,
-/// or descriptions of megabytes, would otherwise cost memory, metric series and a huge
-/// `tools/list` for every client. What is over a cap is refused (an incident for the
-/// server's owner and a log line), never served.
+/// Caps on what one upstream MCP server can cost. Its tools: a server that lists
+/// 100,000 tools, or descriptions of megabytes, would otherwise cost memory, metric
+/// series and a huge `tools/list` for every client; what is over a cap is refused (an
+/// incident for the server's owner and a log line), never served. Its requests to
+/// toolgate (sampling, elicitation, roots) and its stderr: a server flooding either
+/// is shed and counted rather than answered without end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ToolLimits {
+pub struct ServerLimits {
     /// Tools kept per server.
     pub max_tools: usize,
     /// Bytes of one tool definition (its JSON as listed).
     pub max_definition_bytes: usize,
     /// Bytes of all of a server's definitions together.
     pub max_total_bytes: usize,
+    /// Server→client requests answered at once; the excess is refused and counted.
+    pub max_server_requests: usize,
+    /// How long sending one answer to a server request may take.
+    pub answer_timeout: std::time::Duration,
+    /// Lines of a stdio server's stderr logged per second; the rest are counted.
+    pub stderr_lines_per_second: u32,
 }
 
-impl Default for ToolLimits {
-    fn default() -> ToolLimits {
-        ToolLimits {
+impl Default for ServerLimits {
+    fn default() -> ServerLimits {
+        ServerLimits {
             max_tools: 1_000,
             max_definition_bytes: 64 << 10,
             max_total_bytes: 2 << 20,
+            max_server_requests: 16,
+            answer_timeout: std::time::Duration::from_secs(10),
+            stderr_lines_per_second: 50,
         }
     }
 }
@@ -256,7 +267,7 @@ pub struct GatewayConfig {
     /// Where a call's notes travel, unless a tool says otherwise.
     pub notes: NotesMode,
     /// Caps on each upstream MCP server's tools, unless the server sets its own.
-    pub mcp_server_limits: ToolLimits,
+    pub mcp_server_limits: ServerLimits,
     /// Learning of contracts where none is declared; `None` when turned off.
     pub learn: Option<Learn>,
     /// The lockfile beside the config (`<config name>.lock.json`): learned contracts

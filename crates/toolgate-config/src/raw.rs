@@ -126,20 +126,29 @@ pub struct RawMcpServer {
     #[serde(default)]
     pub tools: BTreeMap<String, RawMcpTool>,
     /// Caps on what this server may list, overriding `gateway.mcp_server_limits` key by key.
-    pub limits: Option<RawToolLimits>,
+    pub limits: Option<RawServerLimits>,
 }
 
-/// Caps on the tools one upstream MCP server lists; what is over them is refused with
-/// an incident for the server's owner.
+/// Caps on what one upstream MCP server can cost: its tools (what is over a cap is
+/// refused with an incident for the server's owner), its requests to toolgate and its
+/// stderr.
 #[derive(Debug, Default, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RawToolLimits {
+pub struct RawServerLimits {
     /// Tools kept per server (default 1000); the rest are refused.
     pub max_tools: Option<u32>,
     /// Largest tool definition (its JSON as listed), e.g. `64KiB` (default).
     pub max_definition_bytes: Option<RawSize>,
     /// Largest total of a server's definitions, e.g. `2MiB` (default).
     pub max_total_bytes: Option<RawSize>,
+    /// Requests the server may have toolgate answer at once (sampling, elicitation,
+    /// roots; default 16); more are refused and counted. `ping` is always answered.
+    pub max_server_requests: Option<u32>,
+    /// How long sending one answer to the server may take (default `10s`).
+    pub answer_timeout: Option<String>,
+    /// Lines of a stdio server's stderr logged per second (default 50); the rest are
+    /// counted and reported as suppressed.
+    pub stderr_lines_per_second: Option<u32>,
 }
 
 /// Overrides for one tool of an upstream MCP server.
@@ -232,7 +241,7 @@ pub struct RawGateway {
     /// Caps on the tools each upstream MCP server lists (`max_tools` 1000,
     /// `max_definition_bytes` 64KiB, `max_total_bytes` 2MiB by default); a server's own
     /// `limits` override them.
-    pub mcp_server_limits: Option<RawToolLimits>,
+    pub mcp_server_limits: Option<RawServerLimits>,
     /// Learning contracts for tools that declare none (HTTP tools without a
     /// `response_schema`, upstream MCP tools without an `outputSchema`): `enabled`,
     /// `enforce_after` (20) and `max_paths` (1000) by default.

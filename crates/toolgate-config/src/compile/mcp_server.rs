@@ -578,6 +578,40 @@ mod tests {
     }
 
     #[test]
+    fn what_a_server_may_ask_of_toolgate_is_capped_from_config() {
+        let c = parse(
+            "gateway:\n  mcp_server_limits: { max_server_requests: 4, answer_timeout: 2s }\nmcp_servers:\n  kb: { url: 'http://x/mcp', owner: o, limits: { stderr_lines_per_second: 5 } }\n  ev: { url: 'http://x/mcp', owner: o }\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let kb = c.mcp_servers["kb"].limits;
+        assert_eq!(
+            (
+                kb.max_server_requests,
+                kb.answer_timeout,
+                kb.stderr_lines_per_second
+            ),
+            (4, std::time::Duration::from_secs(2), 5)
+        );
+        assert_eq!(
+            c.mcp_servers["ev"].limits.stderr_lines_per_second, 50,
+            "the default"
+        );
+        let e = parse(
+            "mcp_servers:\n  kb: { url: 'http://x/mcp', owner: o, limits: { max_server_requests: 0, answer_timeout: 1h, stderr_lines_per_second: 99999 } }\n",
+        )
+        .expect_err("zero, too long, too many");
+        assert!(
+            e.contains("mcp_servers.kb.limits.max_server_requests"),
+            "{e}"
+        );
+        assert!(e.contains("mcp_servers.kb.limits.answer_timeout"), "{e}");
+        assert!(
+            e.contains("mcp_servers.kb.limits.stderr_lines_per_second"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn globs() {
         for (p, n, want) in [
             ("get_*", "get_user", true),

@@ -578,7 +578,7 @@ impl Compiler<'_> {
             mcp_server_limits: self.tool_limits(
                 "gateway.mcp_server_limits",
                 raw.mcp_server_limits.as_ref(),
-                ToolLimits::default(),
+                ServerLimits::default(),
             ),
             learn: self.learn("gateway.learn", raw.learn.as_ref(), Some(Learn::default())),
             lockfile: self.lock_default.clone(),
@@ -590,9 +590,9 @@ impl Compiler<'_> {
     pub(super) fn tool_limits(
         &mut self,
         path: &str,
-        raw: Option<&RawToolLimits>,
-        base: ToolLimits,
-    ) -> ToolLimits {
+        raw: Option<&RawServerLimits>,
+        base: ServerLimits,
+    ) -> ServerLimits {
         let Some(raw) = raw else {
             return base;
         };
@@ -638,6 +638,51 @@ impl Compiler<'_> {
             raw.max_total_bytes.as_ref(),
             &mut out.max_total_bytes,
         );
+        // What a server may ask of toolgate. Zero would refuse every question (or log
+        // nothing); past these, a cap bounds nothing any more.
+        let count = |this: &mut Self, key: &str, value: Option<u32>, max: u32, into: &mut u32| {
+            match value {
+                None => {}
+                Some(n) if (1..=max).contains(&n) => *into = n,
+                Some(n) => this.err(
+                    format!("{path}.{key}"),
+                    format!("{key} is {n}, outside 1..={max}"),
+                    "the default is usually right; raise it only for a server that needs it",
+                ),
+            }
+        };
+        let mut requests = u32::try_from(out.max_server_requests).unwrap_or(u32::MAX);
+        count(
+            self,
+            "max_server_requests",
+            raw.max_server_requests,
+            1024,
+            &mut requests,
+        );
+        out.max_server_requests = requests as usize;
+        count(
+            self,
+            "stderr_lines_per_second",
+            raw.stderr_lines_per_second,
+            10_000,
+            &mut out.stderr_lines_per_second,
+        );
+        if raw.answer_timeout.is_some() {
+            let key = format!("{path}.answer_timeout");
+            let errors = self.errors.len();
+            let d = self.duration(key.clone(), raw.answer_timeout.as_ref(), out.answer_timeout);
+            if self.errors.len() == errors {
+                if (Duration::from_millis(100)..=Duration::from_secs(600)).contains(&d) {
+                    out.answer_timeout = d;
+                } else {
+                    self.err(
+                        key,
+                        format!("answer_timeout {d:?} is outside 100ms..10m"),
+                        "write a duration like `10s`",
+                    );
+                }
+            }
+        }
         out
     }
 

@@ -50,7 +50,11 @@ pub fn server_spec(spec: &McpServerSpec, max_message_bytes: usize) -> ServerSpec
         name: spec.name.clone(),
         transport,
         max_message_bytes,
-        limits: toolgate_mcp_client::Limits::default(),
+        limits: toolgate_mcp_client::Limits {
+            max_server_requests: spec.limits.max_server_requests,
+            answer_timeout: spec.limits.answer_timeout,
+            stderr_lines_per_second: spec.limits.stderr_lines_per_second,
+        },
     }
 }
 
@@ -68,6 +72,11 @@ mod tests {
         )
         .unwrap_or_else(|e| panic!("{e}"));
         let client = server_spec(&config.mcp_servers["ev"], 1 << 20);
+        // The server's caps from config, not the client's defaults.
+        assert_eq!(
+            client.limits.max_server_requests,
+            config.mcp_servers["ev"].limits.max_server_requests
+        );
         let Transport::Stdio { inherit_env, .. } = client.transport else {
             panic!("stdio");
         };

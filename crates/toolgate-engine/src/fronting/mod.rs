@@ -41,7 +41,7 @@ use crate::sync::lock as guard;
 use crate::upstream::mcp::McpLink;
 use crate::upstream::{AnyUpstream, McpUpstream, UpstreamClient};
 use crate::watch::incidents::Incidents;
-use toolgate_config::{Config, McpServerSpec, OnChange, ToolLimits};
+use toolgate_config::{Config, McpServerSpec, OnChange, ServerLimits};
 use toolgate_store::{IncidentKind, NewIncident};
 
 /// Upper bound of `tools/list` pages followed (a server that paginates forever is cut off).
@@ -138,7 +138,7 @@ impl Refusals {
 
     /// One line for people, e.g. "99000 tools past max_tools (1000); 2 definitions larger than
     /// max_definition_bytes (65536)".
-    pub fn describe(&self, limits: &ToolLimits) -> String {
+    pub fn describe(&self, limits: &ServerLimits) -> String {
         let mut parts = Vec::new();
         let plural =
             |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
