@@ -167,6 +167,20 @@ pub async fn fetch_learned(
     config: &toolgate_config::Config,
     url: Option<String>,
 ) -> anyhow::Result<std::collections::BTreeMap<String, toolgate_contract::LearnedPin>> {
+    admin_get(config, url, "learned")
+        .await?
+        .json()
+        .await
+        .context("reading the learned contracts")
+}
+
+/// GETs `/admin/<what>` of the running server (at `url`, or the config's listen
+/// address), with the admin token when there is one.
+async fn admin_get(
+    config: &toolgate_config::Config,
+    url: Option<String>,
+    what: &str,
+) -> anyhow::Result<reqwest::Response> {
     let base = url.unwrap_or_else(|| {
         let mut addr = config.gateway.listen;
         if addr.ip().is_unspecified() {
@@ -176,7 +190,7 @@ pub async fn fetch_learned(
     });
     crate::tls::init();
     let mut request =
-        reqwest::Client::new().get(format!("{}/admin/learned", base.trim_end_matches('/')));
+        reqwest::Client::new().get(format!("{}/admin/{what}", base.trim_end_matches('/')));
     if let Some(token) = &config.gateway.auth_token {
         request = request.bearer_auth(&token.0);
     }
@@ -185,15 +199,12 @@ pub async fn fetch_learned(
         .send()
         .await
         .with_context(|| {
-            format!("cannot reach toolgate at {base} (is `toolgate serve` running?)")
+            format!("cannot reach toolgate at {base} (is `toolgate serve` running? pass --url)")
         })?;
     if !response.status().is_success() {
-        anyhow::bail!("{base}/admin/learned answered HTTP {}", response.status());
+        anyhow::bail!("{base}/admin/{what} answered HTTP {}", response.status());
     }
-    response
-        .json()
-        .await
-        .context("reading the learned contracts")
+    Ok(response)
 }
 
 /// `toolgate status`: asks the running server.
@@ -218,29 +229,7 @@ pub async fn run_with(
     url: Option<String>,
     json_out: bool,
 ) -> anyhow::Result<ExitCode> {
-    let base = url.unwrap_or_else(|| {
-        let mut addr = config.gateway.listen;
-        if addr.ip().is_unspecified() {
-            addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
-        }
-        format!("http://{addr}")
-    });
-    crate::tls::init();
-    let mut request =
-        reqwest::Client::new().get(format!("{}/admin/status", base.trim_end_matches('/')));
-    if let Some(token) = &config.gateway.auth_token {
-        request = request.bearer_auth(&token.0);
-    }
-    let response = request
-        .timeout(Duration::from_secs(10))
-        .send()
-        .await
-        .with_context(|| {
-            format!("cannot reach toolgate at {base} (is `toolgate serve` running? pass --url)")
-        })?;
-    if !response.status().is_success() {
-        anyhow::bail!("{base}/admin/status answered HTTP {}", response.status());
-    }
+    let response = admin_get(config, url, "status").await?;
     let report: Value = response.json().await.context("reading the status")?;
     if json_out {
         let _ = writeln!(
