@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use toolgate_config::{ANONYMOUS, AgentSpec, Config};
 use toolgate_resilience::ErrorClass;
 
-use crate::pipeline::Failure;
+use crate::pipeline::outcome::Failure;
 
 /// Every configured agent's live state.
 #[derive(Debug, Default)]

@@ -30,9 +30,12 @@ pub mod sync;
 #[cfg(feature = "otel")]
 mod telemetry;
 #[cfg(not(feature = "otel"))]
-#[path = "telemetry_off.rs"]
-mod telemetry;
+mod telemetry_off;
+#[cfg(not(feature = "otel"))]
+use telemetry_off as telemetry;
+// W3C trace context, read and passed on with or without the exporter.
 pub mod tls;
 pub mod tool_state;
+mod trace_context;
 pub mod upstream;
 pub mod watch;

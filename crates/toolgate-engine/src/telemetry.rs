@@ -477,8 +477,7 @@ impl<E: SpanExporter> SpanExporter for LoggedOnce<E> {
     }
 }
 
-pub mod context;
 #[cfg(test)]
 mod tests;
 
-use context::{caller_context, traceparent};
+use crate::trace_context::{caller_context, traceparent};

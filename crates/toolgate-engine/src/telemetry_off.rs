@@ -1,7 +1,7 @@
 //! Traces in a build without the `otel` feature: a config with `telemetry.otlp` is
 //! refused with a sentence that says how to get the exporter, and no tracer can exist,
 //! so the call path's `Option<Telemetry>` is always `None`. The trace context a caller
-//! sends in `_meta` is still passed on to the upstream ([`context`]).
+//! sends in `_meta` is still passed on to the upstream ([`crate::trace_context`]).
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -11,9 +11,6 @@ use toolgate_config::{Otlp, ToolSpec};
 use toolgate_resilience::{BreakerState, ErrorClass};
 
 use crate::upstream::{CallContext, SendError, UpstreamResponse};
-
-#[path = "telemetry/context.rs"]
-pub mod context;
 
 /// What `telemetry.otlp` needs and this build lacks.
 pub const NOT_BUILT: &str =

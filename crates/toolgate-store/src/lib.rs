@@ -24,8 +24,9 @@ use toolgate_config::GatewayConfig;
 #[cfg(feature = "postgres")]
 mod postgres;
 #[cfg(not(feature = "postgres"))]
-#[path = "postgres_off.rs"]
-mod postgres;
+mod postgres_off;
+#[cfg(not(feature = "postgres"))]
+use postgres_off as postgres;
 mod sqlite;
 #[cfg(test)]
 mod tests;

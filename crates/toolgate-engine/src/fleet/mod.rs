@@ -24,8 +24,9 @@ use toolgate_resilience::ErrorClass;
 #[cfg(feature = "redis")]
 mod shared;
 #[cfg(not(feature = "redis"))]
-#[path = "shared_off.rs"]
-mod shared;
+mod shared_off;
+#[cfg(not(feature = "redis"))]
+use shared_off as shared;
 
 pub use shared::Shared;
 

@@ -18,7 +18,7 @@
 //! metrics and windows.
 
 mod arguments;
-mod outcome;
+pub(crate) mod outcome;
 mod route;
 mod signals;
 #[cfg(test)]

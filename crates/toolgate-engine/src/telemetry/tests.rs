@@ -1,7 +1,7 @@
 #![allow(clippy::unwrap_used)]
 
-use super::context::*;
 use super::*;
+use crate::trace_context::*;
 use opentelemetry::trace::TraceFlags;
 use serde_json::Map;
 use serde_json::json;

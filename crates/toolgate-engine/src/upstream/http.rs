@@ -45,7 +45,7 @@ impl Upstream for HttpUpstream {
         };
         // W3C trace context as headers (the call's span when toolgate traces, else the
         // caller's, when valid).
-        for (name, value) in crate::telemetry::context::propagated(ctx.meta.as_ref()) {
+        for (name, value) in crate::trace_context::propagated(ctx.meta.as_ref()) {
             if let Ok(value) = reqwest::header::HeaderValue::from_str(&value) {
                 rendered
                     .headers

@@ -114,7 +114,7 @@ impl Upstream for McpUpstream {
         }
         // The trace context goes upstream the MCP way, in `params._meta` (the call's span
         // when toolgate traces, else the caller's, when valid).
-        for (key, value) in crate::telemetry::context::propagated(ctx.meta.as_ref()) {
+        for (key, value) in crate::trace_context::propagated(ctx.meta.as_ref()) {
             params["_meta"][key] = Value::String(value);
         }
         Ok(McpRequest {

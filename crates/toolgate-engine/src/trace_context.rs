@@ -1,6 +1,6 @@
 //! W3C trace context: read from a call's `_meta` (`traceparent`, `tracestate`), checked
 //! by the W3C grammar, and written to what goes upstream. Used by the upstream kinds to
-//! propagate a caller's trace, and by [`super::Telemetry`] to parent a call's span.
+//! propagate a caller's trace, and by the telemetry module to parent a call's span.
 
 use opentelemetry::trace::{SpanContext, SpanId, TraceFlags, TraceId, TraceState};
 use serde_json::{Map, Value};
