@@ -66,14 +66,36 @@ pub struct Unread {
 
 /// What kind of signal `name` looks like, if any.
 fn kind(name: &str) -> Option<Kind> {
-    let name = name.trim().to_ascii_lowercase().replace('_', "-");
-    if NOT_SIGNALS.iter().any(|p| name.starts_with(p)) {
+    // Runs on every header of every response: compared in place, nothing allocated.
+    let name = name.trim().as_bytes();
+    if NOT_SIGNALS
+        .iter()
+        .any(|p| starts_with_folded(name, p.as_bytes()))
+    {
         return None;
     }
     SIGNAL_WORDS
         .iter()
-        .find(|(word, _)| name.contains(word))
+        .find(|(word, _)| contains_folded(name, word.as_bytes()))
         .map(|(_, kind)| *kind)
+}
+
+/// `b` lower-cased, with `_` read as `-`.
+fn fold(b: u8) -> u8 {
+    if b == b'_' {
+        b'-'
+    } else {
+        b.to_ascii_lowercase()
+    }
+}
+
+fn starts_with_folded(name: &[u8], prefix: &[u8]) -> bool {
+    name.len() >= prefix.len() && name.iter().zip(prefix).all(|(&a, &b)| fold(a) == b)
+}
+
+fn contains_folded(name: &[u8], word: &[u8]) -> bool {
+    name.windows(word.len())
+        .any(|w| w.iter().zip(word).all(|(&a, &b)| fold(a) == b))
 }
 
 /// Whether `name` looks like a rate-limit, wait or deprecation signal.
@@ -92,6 +114,9 @@ pub fn find(headers: &Headers<'_>, read: &Signals) -> Vec<Unread> {
             read.deprecation.is_some() || !read.notices.is_empty() || !read.warnings.is_empty()
         }
     };
+    if told(Kind::Quota) && told(Kind::Wait) && told(Kind::Retirement) {
+        return Vec::new();
+    }
     headers
         .iter()
         .filter(|(name, _)| kind(name).is_some_and(|k| !told(k)))
@@ -177,6 +202,21 @@ mod tests {
             unread(&[("Retry-After", "30"), ("X-Foo-Quota-Left", "exhausted")]),
             ["X-Foo-Quota-Left: exhausted"]
         );
+    }
+
+    #[test]
+    fn names_are_matched_case_blind_with_underscores_as_hyphens() {
+        for name in [
+            "X_RATELIMIT_LEFT",
+            "x-RateLimit-left",
+            " Retry_After ",
+            "API-Sunset",
+        ] {
+            assert!(looks_like_signal(name), "{name}");
+        }
+        assert!(!looks_like_signal("Content_Length"));
+        assert!(!looks_like_signal("ACCESS-CONTROL-MAX-AGE"));
+        assert!(!looks_like_signal(""));
     }
 
     #[test]

@@ -53,22 +53,8 @@ pub(super) struct OpenapiArgs {
 }
 
 pub(super) fn openapi(args: OpenapiArgs) -> anyhow::Result<ExitCode> {
-    let OpenapiArgs {
-        spec,
-        dependency,
-        base_url,
-        owner,
-        prefix,
-        security,
-        bind,
-        compact,
-        include,
-        exclude,
-        tag,
-        output,
-        allow_dir,
-    } = args;
-    let bind = bind
+    let bind = args
+        .bind
         .iter()
         .map(|b| match b.split_once('=') {
             Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.to_string())),
@@ -77,6 +63,7 @@ pub(super) fn openapi(args: OpenapiArgs) -> anyhow::Result<ExitCode> {
             )),
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
+    let output = args.output;
     let existing = match &output {
         Some(o) if o.exists() => {
             Some(std::fs::read_to_string(o).with_context(|| format!("reading {}", o.display()))?)
@@ -84,19 +71,19 @@ pub(super) fn openapi(args: OpenapiArgs) -> anyhow::Result<ExitCode> {
         _ => None,
     };
     let opts = toolgate_import::openapi::Options {
-        spec,
-        dependency,
-        base_url,
-        owner,
-        prefix,
-        security,
+        spec: args.spec,
+        dependency: args.dependency,
+        base_url: args.base_url,
+        owner: args.owner,
+        prefix: args.prefix,
+        security: args.security,
         bind,
-        compact,
-        include,
-        exclude,
-        tags: tag,
+        compact: args.compact,
+        include: args.include,
+        exclude: args.exclude,
+        tags: args.tag,
         existing,
-        allow_dirs: allow_dir,
+        allow_dirs: args.allow_dir,
     };
     let outcome = toolgate_import::openapi::run(&opts).map_err(|e| anyhow::anyhow!(e))?;
     match &output {
