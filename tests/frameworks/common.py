@@ -41,22 +41,23 @@ def free_port() -> int:
 
 
 def _modes(binary: str) -> tuple[str, ...]:
-    """Every placement of the notes (`gateway.notes`) the binary offers; `both` is the
-    default, the demo's own. `inline` is measured where the binary's schema names it."""
+    """Every placement of the notes (`gateway.notes`) the binary offers, the default (the
+    demo's own) first: `inline` where the binary's schema names it, `both` before."""
     try:
         schema = subprocess.run([os.path.abspath(binary), "config-schema"], capture_output=True, text=True, timeout=60).stdout
     except OSError:
         schema = ""
-    return ("both", "text", "structured", "inline") if "`inline`" in schema else ("both", "text", "structured")
+    return ("inline", "both", "text", "structured") if "`inline`" in schema else ("both", "text", "structured")
 
 
 # Every driver (and `python -c 'import common; …' BINARY`) is run with the binary last.
-MODES = _modes(sys.argv[-1]) if len(sys.argv) > 1 else ("both", "text", "structured")
+MODES = _modes(sys.argv[-1]) if len(sys.argv) > 1 else ("inline", "both", "text", "structured")
+DEFAULT = MODES[0]
 
 
 def header() -> str:
     """The table's header, one column per mode measured."""
-    cols = ["note reaches the model, `notes: both` (default)", *(f"`notes: {m}`" for m in MODES[1:])]
+    cols = [f"note reaches the model, `notes: {DEFAULT}` (default)", *(f"`notes: {m}`" for m in MODES[1:])]
     cols = ["client (version)", *cols, "drift reaches the model as an error?", "how"]
     return "| " + " | ".join(cols) + " |\n|" + "---|" * len(cols)
 
@@ -134,13 +135,13 @@ def _serve(binary: str, work: str, name: str, args: list[str], port: int) -> Ite
 
 
 @contextmanager
-def demo(binary: str, mode: str = "both") -> Iterator[str]:
-    """`toolgate serve --demo` on loopback (for `both`, the default), or a second toolgate
+def demo(binary: str, mode: str = DEFAULT) -> Iterator[str]:
+    """`toolgate serve --demo` on loopback (for the default), or a second toolgate
     with `gateway.notes: mode` in front of its upstream; yields the /mcp URL to use."""
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="toolgate-frameworks-") as work:
         with _serve(binary, work, "demo", ["--demo"], port):
-            if mode == "both":
+            if mode == DEFAULT:
                 yield f"http://127.0.0.1:{port}/mcp"
                 return
             config = os.path.join(work, "notes.yaml")
@@ -184,7 +185,7 @@ def note_check(mode: str, label: str, reached: bool, detail: str, misses: tuple[
     if mode in misses:
         check(f"{label} (known not to)", not reached, f"it now does: update the table ({detail})")
         return reached
-    if mode == "both":
+    if mode == DEFAULT:
         return check(label, reached, detail)
     print(f"  --   {label}: {'reached' if reached else 'did not reach'} the model")
     return reached

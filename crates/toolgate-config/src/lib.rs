@@ -12,7 +12,9 @@ mod units;
 
 use std::path::Path;
 
-pub use compile::{EnvLookup, expand_env, notes_member, output_schema, valid_tool_name};
+pub use compile::{
+    EnvLookup, Secrets, UnsetVariable, expand_env, notes_member, output_schema, valid_tool_name,
+};
 pub use error::{ConfigError, ConfigErrors};
 pub use model::*;
 pub use raw::RawConfig;
@@ -20,6 +22,17 @@ pub use units::{parse_bytes, parse_duration};
 
 /// Reads and compiles a config file, with `${VAR}` taken from the process environment.
 pub fn load(path: &Path) -> Result<Config, ConfigErrors> {
+    load_with(path, Secrets::Required).map(|(config, _)| config)
+}
+
+/// Reads and compiles a config file for a command that only reads (`incidents`,
+/// `status`): an unset `${VAR}` is not an error but is returned, with its field, so the
+/// command can say so if it needs that one.
+pub fn load_for_reading(path: &Path) -> Result<(Config, Vec<UnsetVariable>), ConfigErrors> {
+    load_with(path, Secrets::Optional)
+}
+
+fn load_with(path: &Path, secrets: Secrets) -> Result<(Config, Vec<UnsetVariable>), ConfigErrors> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         ConfigErrors::new(
             path,
@@ -35,7 +48,18 @@ pub fn load(path: &Path) -> Result<Config, ConfigErrors> {
         _ => Path::new("."),
     };
     let env = |k: &str| std::env::var(k).ok();
-    parse(path, &text, dir, &env)
+    let doc = parse_yaml(path, &text)?;
+    compile::compile_with(doc, path, dir, &env, secrets)
+        .map_err(|errors| ConfigErrors::new(path, &text, errors))
+}
+
+fn parse_yaml(file: &Path, text: &str) -> Result<yaml_serde::Value, ConfigErrors> {
+    yaml_serde::from_str(text).map_err(|e| {
+        let mut err = ConfigError::new("", format!("the file is not valid YAML: {e}"))
+            .help("fix the YAML syntax at the position shown");
+        err.location = e.location().map(|l| (l.line(), l.column()));
+        ConfigErrors::new(file, text, vec![err])
+    })
 }
 
 /// Compiles config `text`; `file` names it in errors, `dir` resolves schema files.
@@ -45,15 +69,7 @@ pub fn parse(
     dir: &Path,
     env: EnvLookup<'_>,
 ) -> Result<Config, ConfigErrors> {
-    let doc: yaml_serde::Value = match yaml_serde::from_str(text) {
-        Ok(doc) => doc,
-        Err(e) => {
-            let mut err = ConfigError::new("", format!("the file is not valid YAML: {e}"))
-                .help("fix the YAML syntax at the position shown");
-            err.location = e.location().map(|l| (l.line(), l.column()));
-            return Err(ConfigErrors::new(file, text, vec![err]));
-        }
-    };
+    let doc = parse_yaml(file, text)?;
     compile::compile(doc, file, dir, env).map_err(|errors| ConfigErrors::new(file, text, errors))
 }
 

@@ -316,7 +316,8 @@ pub enum OnDrift {
 }
 
 /// Where a call's `toolgate:` notes travel to the client. Some frameworks hand the model
-/// only the text blocks, others only `structuredContent`; `Both` reaches either kind.
+/// only the text blocks, others only `structuredContent`, and some only the first text
+/// block; `Inline` (the default) reaches all three kinds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum NotesMode {
     /// A text block of `toolgate:` lines after the result's text.
@@ -325,12 +326,14 @@ pub enum NotesMode {
     /// without structured content (a failure) or whose body already uses the member's
     /// name still carries its notes as text, so a note is never dropped.
     Structured,
-    /// Both: every framework measured hands the model one or the other.
-    #[default]
+    /// Both: the member, and a text block of its own after the result's text.
     Both,
     /// As `Both`, but the `toolgate:` lines go inside the first text block, after the
     /// result's text and a blank line, instead of a block of their own: some frameworks
-    /// hand the model only the first block, or turn several blocks into one list.
+    /// hand the model only the first block, or turn several blocks into one list. The
+    /// default: of the frameworks measured, it is the only placement every one of them
+    /// hands to the model.
+    #[default]
     Inline,
 }
 

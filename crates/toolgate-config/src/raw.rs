@@ -234,9 +234,10 @@ pub struct RawGateway {
     /// Where a call's `toolgate:` notes (quota, deprecation, brownout, status page) reach
     /// the client: `text` (a text block of `toolgate:` lines), `structured` (a `toolgate`
     /// member `{"notes": [...]}` inside `structuredContent`, declared in every
-    /// `outputSchema`), `both` (default: frameworks that read only the text and those
-    /// that read only `structuredContent` both hand the notes to the model) or `inline`
-    /// (as `both`, with the lines inside the first text block, after a blank line).
+    /// `outputSchema`), `both` (the member and a text block of their own) or `inline`
+    /// (default: as `both`, with the lines inside the first text block after a blank
+    /// line, so frameworks that read only the text, only the first block, or only
+    /// `structuredContent` all hand the notes to the model).
     pub notes: Option<String>,
     /// Caps on the tools each upstream MCP server lists (`max_tools` 1000,
     /// `max_definition_bytes` 64KiB, `max_total_bytes` 2MiB by default); a server's own

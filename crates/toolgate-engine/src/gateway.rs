@@ -293,8 +293,9 @@ impl Gateway {
 
     /// How many tools have which kind of contract (every origin of
     /// [`crate::learned::ORIGINS`], zeros included); also sets
-    /// `toolgate_tool_contracts{origin}`.
+    /// `toolgate_tool_contracts{origin}`, and the upstream MCP servers' gauges.
     pub fn refresh_coverage(&self) -> std::collections::BTreeMap<&'static str, usize> {
+        self.fronting.refresh_gauges(&self.services.metrics);
         let mut counts: std::collections::BTreeMap<&'static str, usize> =
             crate::learned::ORIGINS.iter().map(|o| (*o, 0)).collect();
         for route in self.routes().values() {

@@ -9,6 +9,7 @@ use toolgate_signals::status_page::Health;
 
 use crate::dependency::Snapshot;
 use crate::explain::human;
+use crate::fronting::ServerReport;
 use crate::gateway::Gateway;
 
 /// Name of the built-in tool.
@@ -68,8 +69,9 @@ pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, Stri
             .collect();
         let mut entry = snap.to_json();
         entry["tools"] = json!(tools);
-        if let Some(server) = gateway.fronting().server(name) {
-            entry["mcp_server"] = json!(server.report());
+        let server = gateway.fronting().server(name).map(|s| s.report());
+        if let Some(report) = &server {
+            entry["mcp_server"] = json!(report);
         }
         entry["deprecations"] = json!(deprecations);
         entry["open_incidents"] = json!(open);
@@ -80,7 +82,14 @@ pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, Stri
                 .and_then(|s| s.deprecation())
                 .is_some_and(|d| d.is_deprecated_at(now_wall))
         });
-        entry["advice"] = json!(advice(name, &snap, deprecated_now));
+        let advice = match server.as_ref().and_then(|r| server_advice(name, r)) {
+            Some((status, advice)) => {
+                entry["status"] = json!(status);
+                advice
+            }
+            None => advice(name, &snap, deprecated_now),
+        };
+        entry["advice"] = json!(advice);
         out.insert(name.clone(), entry);
     }
     Ok(json!({ "dependencies": out }))
@@ -119,6 +128,37 @@ pub fn summary(report: &Value) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// What outranks the call statistics of a fronted MCP server: it cannot be reached, or
+/// some of its tools are withheld until a changed definition is reviewed. A server
+/// whose calls all succeeded an hour ago is not "healthy" while its session is gone.
+fn server_advice(name: &str, r: &ServerReport) -> Option<(&'static str, String)> {
+    if !r.connected && r.last_error.is_some() {
+        return Some((
+            "unreachable",
+            format!(
+                "{name}'s MCP server cannot be reached; its tools fail until it is back (toolgate keeps trying). Prefer other tools."
+            ),
+        ));
+    }
+    let withheld: Vec<&str> = r
+        .drift
+        .iter()
+        .filter(|c| c["hidden"] == true)
+        .filter_map(|c| c["tool"].as_str())
+        .collect();
+    if withheld.is_empty() {
+        return None;
+    }
+    Some((
+        "withheld",
+        format!(
+            "{name} works, but {} of its tools ({}) are withheld until their changed definitions are reviewed; do not call them.",
+            withheld.len(),
+            withheld.join(", ")
+        ),
+    ))
 }
 
 fn advice(name: &str, s: &Snapshot, deprecated: bool) -> String {

@@ -154,6 +154,13 @@ pub struct OriginLabel {
     pub origin: &'static str,
 }
 
+/// `{server}`: an upstream MCP server's configured name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct ServerLabel {
+    /// The server's name under `mcp_servers:`.
+    pub server: String,
+}
+
 /// `{dependency}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub struct DependencyLabel {
@@ -239,6 +246,12 @@ pub struct Metrics {
     /// `toolgate_learned_samples_dropped_total`: successful responses not learned from
     /// because the learner was behind (its queue was full).
     pub learned_samples_dropped: Counter,
+    /// `toolgate_mcp_server_up{server}`: 1 while a session with the upstream MCP server
+    /// is established, 0 while it cannot be reached.
+    pub mcp_server_up: Family<ServerLabel, Gauge>,
+    /// `toolgate_mcp_definition_changes_pending{server}`: tool definitions that differ
+    /// from their pins and await review (`toolgate lock`).
+    pub mcp_definition_changes_pending: Family<ServerLabel, Gauge>,
 }
 
 impl Default for Metrics {
@@ -375,8 +388,22 @@ impl Metrics {
             "Successful responses not learned from because the learner's queue was full",
             learned_samples_dropped.clone(),
         );
+        let mcp_server_up = Family::default();
+        registry.register(
+            "mcp_server_up",
+            "1 while a session with the upstream MCP server is established, 0 while it cannot be reached",
+            mcp_server_up.clone(),
+        );
+        let mcp_definition_changes_pending = Family::default();
+        registry.register(
+            "mcp_definition_changes_pending",
+            "Tool definitions of the upstream MCP server that differ from their pins and await review",
+            mcp_definition_changes_pending.clone(),
+        );
         Metrics {
             registry,
+            mcp_server_up,
+            mcp_definition_changes_pending,
             shared_state_up,
             unread_headers,
             unread_series: Default::default(),

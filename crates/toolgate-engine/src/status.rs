@@ -213,8 +213,18 @@ pub async fn run(
     url: Option<String>,
     json_out: bool,
 ) -> anyhow::Result<ExitCode> {
-    let config = match toolgate_config::load(config_path) {
-        Ok(c) => c,
+    // The status comes from the running gateway: only its address and the admin token
+    // matter, so the upstreams' credentials need not be exported.
+    let config = match toolgate_config::load_for_reading(config_path) {
+        Ok((c, unset)) => {
+            if let Some(u) = unset.iter().find(|u| u.path == "gateway.auth_token_env") {
+                anyhow::bail!(
+                    "{} is not set: export the gateway's admin token (gateway.auth_token_env) to read its status",
+                    u.var
+                );
+            }
+            c
+        }
         Err(errors) => {
             eprintln!("{errors}");
             return Ok(ExitCode::FAILURE);

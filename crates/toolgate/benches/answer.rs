@@ -36,9 +36,10 @@ fn outcome(body: &bytes::Bytes) -> CallOutcome {
 fn bench(c: &mut Criterion) {
     let body = bytes::Bytes::from(body());
     eprintln!("body size: {} bytes", body.len());
-    // The default placement: the note goes both as text and spliced into the body.
+    // The default placement: the note goes into the first text block and is spliced
+    // into the body.
     let both = toolgate_server::mcp::answer::NotesPlacement {
-        mode: toolgate_config::NotesMode::Both,
+        mode: toolgate_config::NotesMode::Inline,
         member: Some("toolgate"),
     };
     c.bench_function("answer/direct_12kb", |b| {

@@ -12,7 +12,7 @@ use serde_json::Value;
 use toolgate::alerts::{grafana, prometheus};
 use toolgate_engine::metrics::{
     CallLabels, Class, DependencyLabel, Metrics, Outcome, OwnerLabels, QuotaLabels, RetryLabels,
-    SequenceLabels, SequenceOutcome, StatusLabel, ToolLabel, UpstreamLabels,
+    SequenceLabels, SequenceOutcome, ServerLabel, StatusLabel, ToolLabel, UpstreamLabels,
 };
 use toolgate_resilience::ErrorClass;
 
@@ -134,6 +134,13 @@ fn populated() -> Metrics {
     m.probe_success
         .get_or_create(&ToolLabel { tool: tool.clone() })
         .set(1);
+    let server = ServerLabel {
+        server: "a_server".to_string(),
+    };
+    m.mcp_server_up.get_or_create(&server).set(1);
+    m.mcp_definition_changes_pending
+        .get_or_create(&server)
+        .set(0);
     m.tool_owner_info
         .get_or_create(&OwnerLabels {
             tool: tool.clone(),
@@ -303,17 +310,30 @@ fn metric_words(text: &str) -> BTreeSet<String> {
 
 // ------------------------------------------------------------------- the artefacts
 
-fn rules() -> Vec<yaml_serde::Value> {
+/// The groups of the rules file: the tools' rules (which name a tool and its owner),
+/// the replicas', and the upstream MCP servers'.
+fn groups() -> Vec<yaml_serde::Value> {
     let doc: yaml_serde::Value = yaml_serde::from_str(&prometheus::rules_yaml()).unwrap();
-    let groups = doc["groups"].as_sequence().unwrap();
-    assert_eq!(groups.len(), 2);
-    assert_eq!(groups[0]["name"].as_str(), Some("toolgate"));
-    assert_eq!(groups[1]["name"].as_str(), Some("toolgate-fleet"));
-    groups[0]["rules"].as_sequence().unwrap().clone()
+    let groups = doc["groups"].as_sequence().unwrap().clone();
+    let names: Vec<&str> = groups.iter().filter_map(|g| g["name"].as_str()).collect();
+    assert_eq!(
+        names,
+        ["toolgate", "toolgate-fleet", "toolgate-mcp-servers"]
+    );
+    groups
 }
 
+/// The rules about a tool.
+fn rules() -> Vec<yaml_serde::Value> {
+    groups()[0]["rules"].as_sequence().unwrap().clone()
+}
+
+/// Every rule's expression, whatever its group: each must use only exported names.
 fn rule_exprs() -> Vec<(String, String)> {
-    rules()
+    groups()
+        .iter()
+        .flat_map(|g| g["rules"].as_sequence().cloned().unwrap_or_default())
+        .collect::<Vec<_>>()
         .iter()
         .map(|r| {
             (
@@ -395,7 +415,9 @@ fn every_label_and_label_value_referenced_is_exported() {
     };
     for (place, expr) in rule_exprs().into_iter().chain(dashboard_exprs()) {
         let refs = refs(&expr);
-        let mut available = BTreeSet::new();
+        // Prometheus adds the target's labels to every series it scrapes.
+        let mut available: BTreeSet<String> =
+            ["instance", "job"].into_iter().map(String::from).collect();
         for metric in &refs.metrics {
             assert!(
                 exported.contains(metric),

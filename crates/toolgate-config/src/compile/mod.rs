@@ -39,6 +39,37 @@ pub fn compile(
     dir: &Path,
     env: EnvLookup<'_>,
 ) -> Result<Config, Vec<ConfigError>> {
+    compile_with(doc, file, dir, env, Secrets::Required).map(|(config, _)| config)
+}
+
+/// What a compile does with a `${VAR}` (or `*_env` variable) that is not set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Secrets {
+    /// It is an error: the gateway cannot run without it.
+    Required,
+    /// It is recorded and its field left out or given an inert placeholder: commands
+    /// that only read (the incidents in the store, the running gateway's status) need
+    /// none of the upstreams' credentials.
+    Optional,
+}
+
+/// A variable a compile with [`Secrets::Optional`] found unset, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnsetVariable {
+    /// The field that names it, e.g. `gateway.state`.
+    pub path: String,
+    /// The variable.
+    pub var: String,
+}
+
+/// [`compile`], choosing what an unset variable is.
+pub fn compile_with(
+    doc: yaml_serde::Value,
+    file: &Path,
+    dir: &Path,
+    env: EnvLookup<'_>,
+    secrets: Secrets,
+) -> Result<(Config, Vec<UnsetVariable>), Vec<ConfigError>> {
     let stem = file
         .file_stem()
         .and_then(|s| s.to_str())
@@ -51,10 +82,15 @@ pub fn compile(
         env,
         files: SchemaFiles::none(),
         dropped: Vec::new(),
+        secrets,
+        unset: Vec::new(),
     };
     let config = c.config(doc);
     if c.errors.is_empty() {
-        config.ok_or_else(|| vec![ConfigError::new("", "the configuration is empty")])
+        let unset = std::mem::take(&mut c.unset);
+        config
+            .map(|config| (config, unset))
+            .ok_or_else(|| vec![ConfigError::new("", "the configuration is empty")])
     } else {
         Err(c.errors)
     }
@@ -71,6 +107,10 @@ struct Compiler<'a> {
     /// Field paths already reported and removed before deserializing (unknown, or of
     /// the wrong type): what later checks say about their absence is not a new error.
     dropped: Vec<String>,
+    secrets: Secrets,
+    /// The unset variables tolerated under [`Secrets::Optional`]; what later checks
+    /// say about their fields is not an error either.
+    unset: Vec<UnsetVariable>,
 }
 
 /// The names written under `dependencies:` and `tools:`, whether or not their entry
@@ -83,10 +123,11 @@ struct Defined {
 impl Compiler<'_> {
     fn err(&mut self, path: impl Into<String>, message: impl Into<String>, help: &str) {
         let path = path.into();
-        if self.dropped.iter().any(|d| {
-            path.strip_prefix(d.as_str())
+        let under = |d: &str| {
+            path.strip_prefix(d)
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
-        }) {
+        };
+        if self.dropped.iter().any(|d| under(d)) || self.unset.iter().any(|u| under(&u.path)) {
             return;
         }
         let mut e = ConfigError::new(path, message);
@@ -188,11 +229,13 @@ impl Compiler<'_> {
         d
     }
 
-    /// `gateway.state`: a file path, so incidents survive a restart.
+    /// `gateway.state`: a file path, so incidents survive a restart. A relative path
+    /// starts at the config file's directory (as schema files and the lockfile do), so
+    /// `serve` and `incidents` name the same store from whatever directory they run in.
     fn state_path(&mut self, raw: Option<String>) -> PathBuf {
         const DEFAULT: &str = ".toolgate/state.db";
         let Some(text) = raw else {
-            return PathBuf::from(DEFAULT);
+            return self.dir.join(DEFAULT);
         };
         let t = text.trim();
         // SQLite opens "" as a private temporary database and ":memory:" (or a
@@ -208,9 +251,9 @@ impl Compiler<'_> {
                 format!("{what}: every incident would be lost on restart"),
                 &format!("write a file path, e.g. `{DEFAULT}` (the default)"),
             );
-            return PathBuf::from(DEFAULT);
+            return self.dir.join(DEFAULT);
         }
-        PathBuf::from(text)
+        self.dir.join(text)
     }
 
     /// The config file's directory plus `gateway.schema_roots` (relative to it): the
@@ -239,9 +282,9 @@ impl Compiler<'_> {
         match expand_env(text, self.env) {
             Ok(s) => s,
             Err(var) => {
-                self.err(
+                self.unset_variable(
                     path,
-                    format!("environment variable {var} is not set"),
+                    &var,
                     &format!("export {var} before starting toolgate, or remove the reference"),
                 );
                 String::new()
@@ -249,8 +292,27 @@ impl Compiler<'_> {
         }
     }
 
+    /// A variable `path` needs is not set: an error, or (for a command that only reads)
+    /// a note of it, after which nothing more is said about the field.
+    fn unset_variable(&mut self, path: &str, var: &str, help: &str) {
+        match self.secrets {
+            Secrets::Required => {
+                self.err(path, format!("environment variable {var} is not set"), help)
+            }
+            Secrets::Optional => self.unset.push(UnsetVariable {
+                path: path.to_string(),
+                var: var.to_string(),
+            }),
+        }
+    }
+
     fn url(&mut self, path: &str, text: &str) -> Option<url::Url> {
         let expanded = self.expand(path, text);
+        if self.unset.iter().any(|u| u.path == path) {
+            // An inert stand-in that no lookup can resolve (RFC 6761 `.invalid`): a
+            // command that only reads never calls it.
+            return url::Url::parse("http://unset.invalid/").ok();
+        }
         match url::Url::parse(&expanded) {
             Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => Some(u),
             Ok(_) => {
@@ -463,9 +525,9 @@ impl Compiler<'_> {
         let auth_token = raw.auth_token_env.and_then(|var| match (self.env)(&var) {
             Some(v) if !v.is_empty() => Some(Secret(v)),
             _ => {
-                self.err(
+                self.unset_variable(
                     "gateway.auth_token_env",
-                    format!("environment variable {var} is not set"),
+                    &var,
                     &format!("export {var} with the bearer token clients must send"),
                 );
                 None

@@ -45,9 +45,9 @@ impl Compiler<'_> {
                     ),
                     "use a random key of at least 32 bytes, e.g. `openssl rand -hex 32`",
                 ),
-                _ => self.err(
+                _ => self.unset_variable(
                     path,
-                    format!("environment variable {var} is not set"),
+                    var,
                     &format!(
                         "export {var} with the same random key (e.g. `openssl rand -hex 32`) on every replica"
                     ),

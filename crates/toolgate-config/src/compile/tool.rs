@@ -641,8 +641,8 @@ mod tests {
     }
 
     #[test]
-    fn notes_default_to_both_the_gateway_sets_them_and_a_tool_overrides() {
-        assert_eq!(compile_notes("", ""), Ok(NotesMode::Both));
+    fn notes_default_to_inline_the_gateway_sets_them_and_a_tool_overrides() {
+        assert_eq!(compile_notes("", ""), Ok(NotesMode::Inline));
         assert_eq!(
             compile_notes("gateway:\n  notes: text\n", ""),
             Ok(NotesMode::Text)

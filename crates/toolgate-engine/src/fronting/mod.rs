@@ -291,6 +291,25 @@ impl Fronting {
             .find_map(|s| guard(&s.state).withheld.get(exposed).cloned())
     }
 
+    /// Sets `toolgate_mcp_server_up` and `toolgate_mcp_definition_changes_pending` for
+    /// every server from what its last check found (read when `/metrics` is scraped).
+    pub fn refresh_gauges(&self, metrics: &crate::metrics::Metrics) {
+        for (name, server) in &self.servers {
+            let label = crate::metrics::ServerLabel {
+                server: name.clone(),
+            };
+            let report = server.report();
+            metrics
+                .mcp_server_up
+                .get_or_create(&label)
+                .set(i64::from(report.connected));
+            metrics
+                .mcp_definition_changes_pending
+                .get_or_create(&label)
+                .set(i64::try_from(report.drift.len()).unwrap_or(i64::MAX));
+        }
+    }
+
     /// Ends every session and stops every child process.
     pub async fn shutdown(&self) {
         for s in self.servers.values() {

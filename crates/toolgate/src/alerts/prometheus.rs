@@ -105,6 +105,12 @@ pub fn rules_yaml() -> String {
     for rule in fleet_rules() {
         write_rule(&mut out, &rule);
     }
+    // Rules about an upstream MCP server as a whole: while it is unreachable it has no
+    // tools, so no tool or owner series to join.
+    out.push_str("  - name: toolgate-mcp-servers\n    rules:\n");
+    for rule in server_rules() {
+        write_rule(&mut out, &rule);
+    }
     out
 }
 
@@ -155,6 +161,50 @@ fn fleet_rules() -> Vec<Rule> {
              restart once it is back."
         ),
     }]
+}
+
+/// How long an upstream MCP server must be unreachable: a server restarting or
+/// redeploying is back within a minute or two, and its tools fail (and say so to the
+/// model) meanwhile; 5m is an outage someone should look at.
+pub const MCP_SERVER_DOWN_FOR: &str = "5m";
+
+fn server_rules() -> Vec<Rule> {
+    vec![
+        Rule {
+            alert: "ToolgateMcpServerUnreachable",
+            why: "toolgate has no session with an upstream MCP server: its tools fail until it\n\
+                  is back (the model is told so by dependency_health).",
+            expr: "max by (server, instance, job) (toolgate_mcp_server_up) == 0".into(),
+            for_: MCP_SERVER_DOWN_FOR,
+            severity: "warning",
+            summary: "toolgate cannot reach the MCP server {{ $labels.server }}".into(),
+            description: format!(
+                "toolgate ({{{{ $labels.instance }}}}) has had no session with the upstream MCP \
+                 server {{{{ $labels.server }}}} for {MCP_SERVER_DOWN_FOR}; every call of its tools \
+                 fails meanwhile. Check the server (its process, URL and credentials); toolgate \
+                 reconnects on its own once it answers."
+            ),
+        },
+        Rule {
+            alert: "ToolgateMcpDefinitionChanged",
+            why: "An upstream MCP server changed a tool definition that was pinned: a rug-pull\n\
+                  until someone has reviewed it. Fires at once; `toolgate lock` (or the\n\
+                  console's Definitions page) accepts the change and ends it.",
+            expr: "max by (server, instance, job) (toolgate_mcp_definition_changes_pending) > 0"
+                .into(),
+            for_: "0m",
+            severity: "warning",
+            summary: "The MCP server {{ $labels.server }} has {{ $value }} tool definition change(s) awaiting review"
+                .into(),
+            description: "The upstream MCP server {{ $labels.server }} lists {{ $value }} tool \
+                 definition(s) that differ from its pins (changed, removed or new). Review the change (`toolgate lock \
+                 --dry-run --server {{ $labels.server }}`, or the console's Definitions page) and \
+                 accept it with `toolgate lock --server {{ $labels.server }}`, or take it up with \
+                 the server's owner; with on_change: block the changed tools are withheld \
+                 meanwhile."
+                .into(),
+        },
+    ]
 }
 
 /// A YAML double-quoted scalar (JSON string escapes are valid YAML escapes).

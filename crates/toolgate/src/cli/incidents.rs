@@ -25,6 +25,18 @@ pub(super) fn demo_state() -> anyhow::Result<PathBuf> {
     Ok(path)
 }
 
+/// Opening a SQLite store that does not exist would create an empty one and report
+/// "no incidents": a read-only command refuses instead, naming the file it looked for.
+fn existing_file(path: &Path, named_by: &str) -> anyhow::Result<()> {
+    if path.is_file() {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "no state store at {} ({named_by}): nothing was created. Run this with the config `toolgate serve` runs with; a relative gateway.state starts at the config file's directory",
+        absolute(path).display()
+    )
+}
+
 pub(super) async fn incidents(
     path: &Path,
     state: Option<PathBuf>,
@@ -32,9 +44,25 @@ pub(super) async fn incidents(
     json: bool,
 ) -> anyhow::Result<ExitCode> {
     let store = match state {
-        Some(s) => Store::open(&s),
-        None => match config::load(path) {
-            Ok(c) => Store::connect(&c.gateway).await,
+        Some(s) => {
+            existing_file(&s, "--state")?;
+            Store::open(&s)
+        }
+        // Only the store's location matters here: the upstreams' credentials need not
+        // be exported to read incidents.
+        None => match config::load_for_reading(path) {
+            Ok((c, unset)) => {
+                if let Some(u) = unset.iter().find(|u| u.path == "gateway.state") {
+                    anyhow::bail!(
+                        "gateway.state names ${{{}}}, which is not set: export it to reach the state store",
+                        u.var
+                    );
+                }
+                if c.gateway.postgres.is_none() {
+                    existing_file(&c.gateway.state, "the config's gateway.state")?;
+                }
+                Store::connect(&c.gateway).await
+            }
             Err(errors) => {
                 eprintln!("{errors}");
                 return Ok(ExitCode::FAILURE);
@@ -42,6 +70,8 @@ pub(super) async fn incidents(
         },
     }
     .context("opening the state store")?;
+    // Which store was read, so an empty answer cannot be mistaken for the right one's.
+    eprintln!("reading {}", store.describe());
     let list = store.incidents(all).await?;
     if json {
         say!("{}", serde_json::to_string_pretty(&list)?);

@@ -602,3 +602,70 @@ async fn incidents_and_status_work_against_the_demo() {
         "{table}"
     );
 }
+
+#[test]
+fn read_only_commands_need_no_upstream_secret_and_never_create_a_store() {
+    let dir = temp_dir("read-only-cli");
+    let config_dir = dir.join("conf");
+    std::fs::create_dir_all(&config_dir).unwrap();
+    // A relative state path, an upstream credential and a base URL from the environment.
+    std::fs::write(
+        config_dir.join("toolgate.yaml"),
+        "gateway:\n  state: data/state.db\n\
+         dependencies:\n  api:\n    base_url: ${API_BASE}\n    headers: { authorization: \"Bearer ${API_TOKEN}\" }\n\
+         tools:\n  t:\n    dependency: api\n    owner: o@example.com\n    request: { path: /x }\n",
+    )
+    .unwrap();
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let incidents = || {
+        let mut cmd = toolgate_in(&elsewhere);
+        cmd.env_remove("API_BASE").env_remove("API_TOKEN").args([
+            "incidents",
+            "-c",
+            "../conf/toolgate.yaml",
+        ]);
+        cmd.output().unwrap()
+    };
+    // No store yet: refused, naming the file looked for, and nothing is created.
+    let out = incidents();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("no state store at") && stderr.contains("conf/data/state.db"),
+        "{stderr}"
+    );
+    assert!(!config_dir.join("data").exists(), "nothing was created");
+    assert!(!elsewhere.join("data").exists(), "nothing was created");
+    assert!(
+        !stderr.contains("API_TOKEN"),
+        "no secret is asked for: {stderr}"
+    );
+
+    // Once a store exists beside the config (as `serve` run from anywhere makes it), the
+    // command reads that one from any directory, and says which.
+    toolgate_store::Store::open(&config_dir.join("data/state.db")).unwrap();
+    let out = incidents();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("conf/data/state.db"), "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("no open incidents"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+
+    // `check` (and `serve`) still refuse the unset variables.
+    let out = toolgate_in(&config_dir)
+        .env_remove("API_BASE")
+        .env_remove("API_TOKEN")
+        .args(["check"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("API_BASE is not set") && stderr.contains("API_TOKEN is not set"),
+        "{stderr}"
+    );
+}

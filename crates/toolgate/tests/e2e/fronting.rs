@@ -270,8 +270,15 @@ async fn withheld_tool_call_is_a_tool_result() {
     ] {
         assert!(!seen.contains(MARKER), "{what}: {seen}");
     }
-    let drift = &health["structuredContent"]["dependencies"]["memory"]["mcp_server"]["drift"];
-    assert_eq!(drift[0]["hidden"], true, "{drift}");
+    let memory = &health["structuredContent"]["dependencies"]["memory"];
+    assert_eq!(memory["mcp_server"]["drift"][0]["hidden"], true, "{memory}");
+    // The report does not call the server healthy while one of its tools is withheld.
+    assert_eq!(memory["status"], "withheld", "{memory}");
+    let advice = memory["advice"].as_str().unwrap();
+    assert!(
+        advice.contains("memory__create_entities") && advice.contains("do not call"),
+        "{advice}"
+    );
     // A tool no longer served loses its owner series; the served one keeps it.
     let metrics = tg.metrics().await;
     assert!(
@@ -497,4 +504,35 @@ async fn tool_count_cap_refuses_excess_with_incident() {
     let health = serde_json::to_value(&health).unwrap();
     let refused = &health["structuredContent"]["dependencies"]["memory"]["mcp_server"]["refused"];
     assert_eq!(refused["over_max_tools"], 40, "{health}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_server_is_reported_unreachable_not_healthy() {
+    let dir = temp_dir("unreachable-server");
+    // A port nothing listens on: every connection is refused.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/mcp", closed.local_addr().unwrap());
+    drop(closed);
+    let tg = start_toolgate(&yaml(&dir, &[("memory", &url, "")])).await;
+    let s = tg.gateway.fronting().server("memory").unwrap().clone();
+    let checked = s.check(tg.gateway.as_ref()).await;
+    assert!(!checked.listed, "nothing answers");
+    let client = rmcp_client(&tg.url, Era::Handshake).await;
+    let health = call(&client, "dependency_health", json!({})).await;
+    let health = serde_json::to_value(&health).unwrap();
+    let memory = &health["structuredContent"]["dependencies"]["memory"];
+    assert_eq!(memory["status"], "unreachable", "{memory}");
+    assert!(
+        memory["advice"]
+            .as_str()
+            .unwrap()
+            .contains("cannot be reached"),
+        "{memory}"
+    );
+    // The metric an alert can use.
+    let metrics = tg.metrics().await;
+    assert!(
+        metrics.contains("toolgate_mcp_server_up{server=\"memory\"} 0"),
+        "{metrics}"
+    );
 }

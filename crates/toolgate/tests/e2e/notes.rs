@@ -61,8 +61,9 @@ fn config(addr: std::net::SocketAddr, dir: &std::path::Path, gateway_notes: &str
     let array = "{ type: array, items: { type: integer } }";
     format!(
         "gateway:\n  state: {state}\n{gateway_notes}dependencies:\n  api:\n    base_url: http://{addr}\n    \
-         retry: {{ max_attempts: 1 }}\ntools:\n{}{}{}{}{}{}{}{}{}{}{}",
+         retry: {{ max_attempts: 1 }}\ntools:\n{}{}{}{}{}{}{}{}{}{}{}{}",
         tool("spaced", "/spaced", closed, ""),
+        tool("spaced_both", "/spaced", closed, "    notes: both\n"),
         tool("spaced_text", "/spaced", closed, "    notes: text\n"),
         tool(
             "spaced_structured",
@@ -167,8 +168,23 @@ async fn notes_are_spliced_into_structured_content_leaving_the_upstream_bytes_as
     let dir = temp_dir("notes");
     let tg = start_toolgate(&config(addr, &dir, "")).await;
 
-    // Default `both`: the member and the text block, and the body's own bytes verbatim.
+    // Default `inline`: the member, the notes inside the one text block after the body
+    // and a blank line, and the body's own bytes verbatim.
     let (structured, texts) = call_raw(&tg.url, "spaced").await;
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    assert!(
+        texts[0].starts_with(SPACED),
+        "the body comes first, unchanged: {texts:?}"
+    );
+    let lines = &texts[0][SPACED.len()..];
+    assert!(
+        lines.starts_with("\n\ntoolgate: ") && lines.contains(NOTE),
+        "{texts:?}"
+    );
+    assert!(member("toolgate", structured.as_deref().unwrap())[0].contains(NOTE));
+
+    // `both`: the member and a text block of its own.
+    let (structured, texts) = call_raw(&tg.url, "spaced_both").await;
     let structured = structured.unwrap();
     let close = SPACED.rfind('}').unwrap();
     let notes = member("toolgate", &structured);
@@ -344,19 +360,15 @@ async fn a_failure_has_no_structured_content_and_its_meta_opens_with_the_failure
     assert!(result.get("structuredContent").is_none(), "{raw}");
     let text = result["content"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("drifting failed: "), "{text}");
-    // The notes still arrive, as text.
-    assert!(
-        result["content"][1]["text"]
-            .as_str()
-            .unwrap()
-            .contains(NOTE),
-        "{raw}"
-    );
+    // The notes still arrive, as text: after the failure sentence, in its block.
+    assert_eq!(result["content"].as_array().map(Vec::len), Some(1), "{raw}");
+    let (failure, lines) = text.split_once("\n\ntoolgate: ").expect("the notes follow");
+    assert!(lines.contains(NOTE), "{raw}");
     // A client that dumps the whole result (meta first) shows the failure first.
     assert!(
         raw.contains(&format!(
             r#""_meta":{{"dev.toolgate/error":{},"dev.toolgate/signals":"#,
-            serde_json::to_string(text).unwrap()
+            serde_json::to_string(failure).unwrap()
         )),
         "{raw}"
     );
