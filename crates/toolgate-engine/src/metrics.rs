@@ -517,6 +517,13 @@ impl Metrics {
             .set(unix_seconds);
     }
 
+    /// Drops a tool's announced sunset (the upstream withdrew its deprecation).
+    pub fn forget_sunset(&self, tool: &str) {
+        self.sunset_timestamp.remove(&ToolLabel {
+            tool: Arc::from(tool),
+        });
+    }
+
     /// Prometheus text exposition.
     pub fn render(&self) -> String {
         let mut out = String::new();

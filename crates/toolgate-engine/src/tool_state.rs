@@ -8,11 +8,20 @@ use toolgate_signals::Deprecation;
 use crate::sync::lock;
 use crate::watch::stats::ToolStats;
 
+/// Successful replies in a row without the deprecation notice after which toolgate
+/// forgets it: an upstream that withdrew a deprecation (or sends it from only some of its
+/// servers) must not leave the model warned forever, and one reply from a server that
+/// lacks the header must not drop a notice that is still meant.
+pub const NOTICE_GONE_AFTER: u32 = 20;
+
 /// Live state of a tool, shared by its calls, probes and reports.
 #[derive(Debug)]
 pub struct ToolState {
     /// The upstream's last deprecation notice for this tool.
     pub deprecation: Mutex<Option<Deprecation>>,
+    /// Successful replies in a row that carried no deprecation notice while one is
+    /// remembered: at [`NOTICE_GONE_AFTER`] the upstream has withdrawn it.
+    pub replies_without_notice: std::sync::atomic::AtomicU32,
     /// Sliding windows of agent calls, retries and recoveries.
     pub stats: Mutex<ToolStats>,
     /// Whether a drift incident is open, so a matching response can resolve it without
@@ -29,6 +38,7 @@ impl ToolState {
     pub fn new() -> ToolState {
         ToolState {
             deprecation: Mutex::new(None),
+            replies_without_notice: std::sync::atomic::AtomicU32::new(0),
             stats: Mutex::new(ToolStats::new(tokio::time::Instant::now())),
             drift_open: AtomicBool::new(false),
             upstream_version: Mutex::new(None),

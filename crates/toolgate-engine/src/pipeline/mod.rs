@@ -37,7 +37,9 @@ use crate::dependency::{Admitted, Gate};
 use crate::explain::{self, Detail};
 use crate::metrics::{CallLabels, Class, Outcome as CallResult, RetryLabels, SequenceLabels};
 use crate::sync::lock;
+use crate::tool_state::NOTICE_GONE_AFTER;
 use crate::upstream::{SendError, Upstream};
+use toolgate_signals::Deprecation;
 use toolgate_store::{IncidentKind, NewIncident};
 
 pub use crate::upstream::{AttemptResult, CallContext, interpret, read_signals};
@@ -403,8 +405,14 @@ async fn attempt<U: Upstream>(
     let header_version = version::from_headers(spec, &sent);
     let latency = sent.as_ref().ok().map(|r| r.latency);
     call.latency = latency;
+    let succeeded = sent.as_ref().is_ok_and(|r| (200..300).contains(&r.status));
+    remember_deprecation(
+        route,
+        services,
+        signals.as_ref().and_then(|s| s.deprecation.as_ref()),
+        succeeded,
+    );
     if let Some(s) = &signals {
-        remember_deprecation(route, services, s);
         call.warnings.clone_from(&s.warnings);
         call.unread.clone_from(&s.unread);
         for header in &s.unread {
@@ -849,10 +857,24 @@ fn contract_holds<U: Upstream>(route: &Route<U>, services: &Services) {
 
 /// Keeps the latest deprecation notice of the tool; a new or changed notice is
 /// remembered in the store and opens an incident for the owner (both off the call path).
-fn remember_deprecation<U: Upstream>(route: &Route<U>, services: &Services, signals: &Signals) {
-    let Some(notice) = signals.deprecation.as_ref() else {
+/// A notice the upstream stopped sending is forgotten after [`NOTICE_GONE_AFTER`]
+/// successful replies without it, and its incident resolved.
+fn remember_deprecation<U: Upstream>(
+    route: &Route<U>,
+    services: &Services,
+    notice: Option<&Deprecation>,
+    succeeded: bool,
+) {
+    let Some(notice) = notice else {
+        if succeeded {
+            forget_withdrawn_deprecation(route, services);
+        }
         return;
     };
+    route
+        .state
+        .replies_without_notice
+        .store(0, Ordering::Relaxed);
     let spec = &route.spec;
     let changed = {
         let mut slot = lock(&route.state.deprecation);
@@ -875,6 +897,35 @@ fn remember_deprecation<U: Upstream>(route: &Route<U>, services: &Services, sign
             .incidents
             .raise(crate::watch::deprecation::incident(spec, notice));
     }
+}
+
+/// One more successful reply without a deprecation notice; at the threshold the
+/// remembered notice is dropped (state, store, sunset series) and its incident resolved.
+fn forget_withdrawn_deprecation<U: Upstream>(route: &Route<U>, services: &Services) {
+    let state = &route.state;
+    if lock(&state.deprecation).is_none() {
+        return;
+    }
+    let without = state.replies_without_notice.fetch_add(1, Ordering::Relaxed) + 1;
+    if without < NOTICE_GONE_AFTER {
+        return;
+    }
+    if lock(&state.deprecation).take().is_none() {
+        return; // another call forgot it first
+    }
+    state.replies_without_notice.store(0, Ordering::Relaxed);
+    let tool = &route.spec.name;
+    services.metrics.forget_sunset(tool);
+    // A null notice is what `restore` skips: the next start does not bring it back.
+    services
+        .incidents
+        .save_deprecation(tool, serde_json::Value::Null);
+    services.incidents.clear(
+        IncidentKind::Deprecation,
+        tool,
+        None,
+        &format!("the upstream sent no deprecation notice in its last {NOTICE_GONE_AFTER} successful replies"),
+    );
 }
 
 /// Checks arguments against the tool's input schema; the error lists what to fix.

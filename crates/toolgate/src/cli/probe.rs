@@ -52,13 +52,29 @@ pub(super) async fn probe(
             tools
         }
     };
-    if tools.is_empty() {
+    let tools = if tools.is_empty() && only.is_none() {
+        // An imported config has no `probe:` sections; its read-only operations that
+        // need no argument can be called as they are, once, because it was asked for.
+        let callable = callable_as_is(&gateway);
+        if callable.is_empty() {
+            eprintln!(
+                "no tool in {} has a `probe:` section, and none is read-only (readOnlyHint) \
+                 with no required argument to call as it is: add `probe: {{ arguments: {{…}} }}` \
+                 to a tool, or name one with --tool",
+                path.display()
+            );
+            return Ok(ExitCode::from(2));
+        }
         eprintln!(
-            "no tool in {} has a `probe:` section; add one, or name a tool with --tool",
-            path.display()
+            "no tool in {} has a `probe:` section: probing once the {} read-only tools that \
+             need no argument (add `probe: {{}}` to a tool to probe it on a schedule)",
+            path.display(),
+            callable.len()
         );
-        return Ok(ExitCode::from(2));
-    }
+        callable
+    } else {
+        tools
+    };
     let mut reports = Vec::new();
     for tool in &tools {
         reports.push(toolgate_engine::watch::probe::probe(&gateway, tool).await);
@@ -99,4 +115,23 @@ pub(super) async fn probe(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The tools a probe can call with no arguments and no harm: marked read-only, and
+/// requiring no argument. By name.
+fn callable_as_is(gateway: &Gateway) -> Vec<std::sync::Arc<toolgate_config::ToolSpec>> {
+    let mut tools: Vec<_> = gateway
+        .routes()
+        .values()
+        .map(|r| r.spec.clone())
+        .filter(|t| t.annotations.read_only == Some(true))
+        .filter(|t| {
+            t.input_schema
+                .get("required")
+                .and_then(|r| r.as_array())
+                .is_none_or(|r| r.is_empty())
+        })
+        .collect();
+    tools.sort_by(|a, b| a.name.cmp(&b.name));
+    tools
 }

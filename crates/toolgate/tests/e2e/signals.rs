@@ -433,6 +433,36 @@ async fn deprecation_headers_reach_the_very_next_result_and_open_an_incident() {
         ),
         1_799_971_200.0
     );
+
+    // The upstream withdraws the notice. A few replies without it (one server of a
+    // pool that lacks the header) do not drop it...
+    api.deprecated.store(false, Ordering::SeqCst);
+    for _ in 0..10 {
+        call(&client, "list_items", json!({})).await;
+    }
+    let t = text(&call(&client, "list_items", json!({})).await);
+    assert!(t.contains("toolgate: list_items is deprecated"), "{t}");
+    // ...but 20 successful replies in a row without it do: no note, the incident is
+    // resolved, the sunset series is gone.
+    for _ in 0..10 {
+        call(&client, "list_items", json!({})).await;
+    }
+    let t = text(&call(&client, "list_items", json!({})).await);
+    assert!(!t.contains("deprecated"), "{t}");
+    let mut open = tg.incidents(false).await;
+    for _ in 0..50 {
+        if !open.iter().any(|i| i.kind == "deprecation") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        open = tg.incidents(false).await;
+    }
+    assert!(!open.iter().any(|i| i.kind == "deprecation"), "{open:?}");
+    assert!(
+        !tg.metrics()
+            .await
+            .contains("toolgate_sunset_timestamp_seconds{tool=\"list_items\"}")
+    );
     client.cancel().await.unwrap();
 }
 

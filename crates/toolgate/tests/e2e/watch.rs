@@ -309,3 +309,33 @@ async fn a_newer_upstream_version_is_refused_when_the_gate_says_so() {
         1
     );
 }
+
+#[tokio::test]
+async fn probe_without_probe_sections_calls_the_read_only_tools_that_need_no_argument() {
+    let upstream = start_upstream().await;
+    let dir = temp_dir("probe-fallback");
+    // As an imported config is: no `probe:` section anywhere.
+    let file = dir.join("toolgate.yaml");
+    std::fs::write(&file, core_config(upstream.addr, &dir.join("state.db"))).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args(["probe", "--format", "json", "--config"])
+        .arg(&file)
+        .output()
+        .await
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no tool in"), "{stderr}");
+    assert!(
+        stderr.contains("read-only tools that need no argument"),
+        "{stderr}"
+    );
+    let reports: Vec<Value> = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    let probed: Vec<&str> = reports.iter().filter_map(|r| r["tool"].as_str()).collect();
+    // Read-only and no required argument: probed. `web_search` requires `query`;
+    // `delete_thing` is not read-only: neither is called.
+    assert!(probed.contains(&"flaky_status"), "{probed:?}");
+    assert!(!probed.contains(&"web_search"), "{probed:?}");
+    assert!(!probed.contains(&"delete_thing"), "{probed:?}");
+    assert_eq!(upstream.state.hits("/v3/search"), 0);
+}
