@@ -128,3 +128,98 @@ async fn with_on_drift_fail_a_rename_fails_the_call_as_declared_drift_does() {
         .count();
     assert_eq!(drifts, 1);
 }
+
+/// An upstream MCP server with one tool that declares no `outputSchema` and answers
+/// with its JSON in a text block, as most servers do; `renamed` renames a field.
+async fn start_json_text_server(renamed: std::sync::Arc<std::sync::atomic::AtomicBool>) -> String {
+    use axum::extract::State;
+    use axum::http::StatusCode;
+    use axum::response::IntoResponse;
+    async fn answer(
+        State(renamed): State<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+        body: axum::Json<serde_json::Value>,
+    ) -> axum::response::Response {
+        let message = body.0;
+        let Some(id) = message.get("id").cloned() else {
+            return StatusCode::ACCEPTED.into_response();
+        };
+        let result = match message["method"].as_str().unwrap_or_default() {
+            "initialize" => json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": { "tools": {} },
+                "serverInfo": { "name": "fixture-search", "version": "1.0.0" }
+            }),
+            "tools/list" => json!({ "tools": [{
+                "name": "search",
+                "description": "Search the documents.",
+                "inputSchema": { "type": "object", "properties": { "q": { "type": "string" } } }
+            }]}),
+            "tools/call" => {
+                let field = if renamed.load(Ordering::SeqCst) { "excerpt" } else { "snippet" };
+                let body = json!({ "results": [
+                    { "title": "One", field: "first passage" },
+                    { "title": "Two", field: "second passage" }
+                ], "total": 2 });
+                json!({ "content": [{ "type": "text", "text": body.to_string() }] })
+            }
+            _ => json!({}),
+        };
+        axum::Json(json!({ "jsonrpc": "2.0", "id": id, "result": result })).into_response()
+    }
+    let app = axum::Router::new()
+        .route(
+            "/mcp",
+            axum::routing::post(answer)
+                .get(|| async { StatusCode::METHOD_NOT_ALLOWED })
+                .delete(|| async { StatusCode::OK }),
+        )
+        .with_state(renamed);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    format!("http://{addr}/mcp")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_mcp_tool_without_output_schema_learns_from_its_json_text_and_a_rename_warns() {
+    let renamed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let url = start_json_text_server(renamed.clone()).await;
+    let dir = temp_dir("learned-mcp");
+    let yaml = format!(
+        "gateway:\n  state: {}\n  learn: {{ enforce_after: 3 }}\nmcp_servers:\n  docs:\n    url: {url}\n    \
+         owner: docs-team@example.com\n    lock: {}\n",
+        dir.join("state.db").display(),
+        dir.join("toolgate.lock.json").display()
+    );
+    let tg = start_toolgate(&yaml).await;
+    let client = rmcp_client(&tg.url, Era::Handshake).await;
+    for _ in 0..3 {
+        let r = call(&client, "docs__search", json!({ "q": "rust" })).await;
+        assert_ne!(r.is_error, Some(true), "{r:?}");
+        assert!(!text(&r).contains("toolgate:"), "{}", text(&r));
+    }
+    for _ in 0..500 {
+        let route = tg.gateway.route("docs__search").unwrap();
+        if route.state.learned.get().and_then(|s| s.enforced()).is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    renamed.store(true, Ordering::SeqCst);
+    let r = call(&client, "docs__search", json!({ "q": "rust" })).await;
+    assert_ne!(r.is_error, Some(true), "the call still succeeds: {r:?}");
+    let t = text(&r);
+    assert!(t.contains("excerpt"), "the data is returned: {t}");
+    assert!(
+        t.contains("`results[].snippet` is missing and `results[].excerpt` is new (same type — probably a rename)"),
+        "{t}"
+    );
+    let drifts: Vec<_> = tg
+        .incidents(false)
+        .await
+        .into_iter()
+        .filter(|i| i.kind == "contract_drift" && i.tool == "docs__search")
+        .collect();
+    assert_eq!(drifts.len(), 1, "{drifts:?}");
+    assert_eq!(drifts[0].owner, "docs-team@example.com");
+}
