@@ -153,6 +153,7 @@
 #![allow(clippy::result_large_err)]
 
 mod bounds;
+pub mod codes;
 mod http_transport;
 mod message;
 mod scan;
@@ -754,7 +755,7 @@ pub(crate) fn state_event(method: &str, params: Option<&Value>) -> Option<Event>
 /// The refusal of a server request no caller can answer.
 pub(crate) fn no_handler(method: &str) -> RpcError {
     RpcError {
-        code: -32601,
+        code: codes::METHOD_NOT_FOUND,
         message: format!("method not found: {method} (no request is waiting for it)"),
         data: None,
     }
@@ -763,7 +764,7 @@ pub(crate) fn no_handler(method: &str) -> RpcError {
 /// The refusal of a server request beyond [`Limits::max_server_requests`].
 pub(crate) fn overloaded(cap: usize) -> RpcError {
     RpcError {
-        code: -32000,
+        code: codes::SERVER_BUSY,
         message: format!(
             "too many requests: the client answers at most {cap} of this server's requests at once"
         ),
@@ -773,7 +774,7 @@ pub(crate) fn overloaded(cap: usize) -> RpcError {
 
 pub(crate) fn went_away() -> RpcError {
     RpcError {
-        code: -32603,
+        code: codes::INTERNAL_ERROR,
         message: "the calling client went away".to_owned(),
         data: None,
     }

@@ -827,7 +827,7 @@ async fn relay_and_answer(
 /// elicitation or roots request not associated with one of its requests.
 fn unattributed(method: &str, pending: usize) -> RpcError {
     RpcError {
-        code: -32602,
+        code: crate::codes::INVALID_PARAMS,
         message: format!(
             "{method} cannot be attributed: {pending} requests are in flight and it names none of them (put the id of the request it belongs to in params._meta[\"{RELATED_REQUEST_ID}\"])"
         ),

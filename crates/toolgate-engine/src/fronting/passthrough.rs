@@ -18,6 +18,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
+use toolgate_mcp_client::codes;
 
 use serde_json::{Map, Value, json};
 
@@ -29,7 +30,7 @@ use toolgate_config::PREFIX_SEPARATOR;
 /// Pages of one list followed per server at most.
 const MAX_PAGES: usize = 100;
 /// "Resource not found".
-const NOT_FOUND: i64 = -32002;
+use toolgate_mcp_client::codes::RESOURCE_NOT_FOUND as NOT_FOUND;
 
 /// Which server listed which resource URI (learnt from lists, used to route reads).
 #[derive(Debug, Default)]
@@ -128,7 +129,7 @@ pub async fn forward(
             }
         }
         _ => Err(RpcError {
-            code: -32601,
+            code: codes::METHOD_NOT_FOUND,
             message: format!("Method not found: {method}"),
             data: None,
         }),
@@ -137,7 +138,7 @@ pub async fn forward(
 
 fn invalid(message: &str) -> RpcError {
     RpcError {
-        code: -32602,
+        code: codes::INVALID_PARAMS,
         message: message.to_string(),
         data: None,
     }
@@ -243,7 +244,7 @@ async fn by_uri(
             continue;
         }
         match request(server, method, params.clone(), client.clone()).await {
-            Err(e) if e.code == NOT_FOUND || e.code == -32602 => last = e,
+            Err(e) if e.code == NOT_FOUND || e.code == codes::INVALID_PARAMS => last = e,
             other => return other,
         }
     }
@@ -268,7 +269,7 @@ async fn request(
     match reply {
         Ok(r) => r.outcome,
         Err(e) => Err(RpcError {
-            code: -32603,
+            code: codes::INTERNAL_ERROR,
             message: format!("MCP server {}: {}", server.spec().name, e),
             data: None,
         }),

@@ -27,7 +27,7 @@ use toolgate_engine::sync::lock;
 use toolgate_engine::upstream::mcp::{BoxFuture, ClientChannel, RpcError};
 
 /// The error a cancelled request is answered with (the client ignores it).
-const REQUEST_CANCELLED: i32 = -32800;
+use toolgate_mcp_client::codes::REQUEST_CANCELLED;
 
 /// `_meta` keys of the 2026-07-28 revision.
 pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -110,7 +110,7 @@ pub struct Reply {
     /// The JSON-RPC message.
     pub body: Vec<u8>,
     /// The error code, when the answer is an error.
-    pub error: Option<i32>,
+    pub error: Option<i64>,
     /// Answered under the 2026-07-28 lifecycle (HTTP maps its errors to statuses).
     pub inline: bool,
     /// The request lacked its required `_meta` keys (an HTTP 400 under 2026-07-28).
@@ -139,7 +139,7 @@ impl Reply {
         Reply::ok(body, false)
     }
 
-    fn err(id: &Id, code: i32, message: &str, data: Option<&Value>, inline: bool) -> Reply {
+    fn err(id: &Id, code: i64, message: &str, data: Option<&Value>, inline: bool) -> Reply {
         Reply {
             body: jsonrpc::error(Some(id), code, message, data),
             error: Some(code),
@@ -635,10 +635,7 @@ impl Server {
                 }
                 Reply::ok(jsonrpc::result(id, &result), modern)
             }
-            Err(e) => {
-                let code = i32::try_from(e.code).unwrap_or(jsonrpc::INTERNAL_ERROR);
-                Reply::err(id, code, &e.message, e.data.as_ref(), modern)
-            }
+            Err(e) => Reply::err(id, e.code, &e.message, e.data.as_ref(), modern),
         }
     }
 

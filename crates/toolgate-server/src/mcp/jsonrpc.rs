@@ -9,25 +9,11 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-/// Invalid JSON.
-pub const PARSE_ERROR: i32 = -32700;
-/// Valid JSON that is not a JSON-RPC request (a bad id, no method, a batch).
-pub const INVALID_REQUEST: i32 = -32600;
-/// A method this server does not implement.
-pub const METHOD_NOT_FOUND: i32 = -32601;
-/// Parameters that do not fit the method.
-pub const INVALID_PARAMS: i32 = -32602;
-/// Something failed inside the server.
-pub const INTERNAL_ERROR: i32 = -32603;
-/// A server-defined error: toolgate is at a limit (sessions); the client may retry.
-pub const SERVER_BUSY: i32 = -32000;
-/// MCP 2026-07-28: an HTTP header (`Mcp-Method`, `Mcp-Name`, `MCP-Protocol-Version`)
-/// contradicts the body or is missing.
-pub const HEADER_MISMATCH: i32 = -32020;
-/// MCP 2026-07-28: the request needs a client capability it did not declare.
-pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
-/// MCP 2026-07-28: the request names a protocol version this server does not speak.
-pub const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
+/// The error codes, by name (one list for the client, the server and every transport).
+pub use toolgate_mcp_client::codes::{
+    HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
+    MISSING_REQUIRED_CLIENT_CAPABILITY, PARSE_ERROR, SERVER_BUSY, UNSUPPORTED_PROTOCOL_VERSION,
+};
 
 /// A request id, as the JSON text to echo: a string exactly as received, or an integer
 /// in i64 range (the ids JSON-RPC and rmcp's `RequestId` accept).
@@ -98,7 +84,7 @@ impl Message<'_> {
 /// Why a body is not a message; answered with [`Refusal::to_json`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
-    pub code: i32,
+    pub code: i64,
     pub message: String,
 }
 
@@ -245,7 +231,7 @@ pub fn raw_result(id: &Id, raw: &[u8]) -> Vec<u8> {
 }
 
 /// A JSON-RPC error answer; `id` is `None` when the request's id is not known.
-pub fn error(id: Option<&Id>, code: i32, message: &str, data: Option<&Value>) -> Vec<u8> {
+pub fn error(id: Option<&Id>, code: i64, message: &str, data: Option<&Value>) -> Vec<u8> {
     let mut out = Vec::with_capacity(message.len() + 96);
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
     out.extend_from_slice(id.map_or("null", Id::json).as_bytes());
@@ -366,7 +352,7 @@ mod tests {
         let id = Id("\"x\"".into());
         let e = error(
             Some(&id),
-            -32602,
+            INVALID_PARAMS,
             "bad \"name\"\n",
             Some(&serde_json::json!({"a": 1})),
         );

@@ -56,7 +56,7 @@ pub struct RpcError {
 impl RpcError {
     fn local(message: impl Into<String>) -> RpcError {
         RpcError {
-            code: i64::from(jsonrpc::INTERNAL_ERROR),
+            code: jsonrpc::INTERNAL_ERROR,
             message: message.into(),
             data: None,
         }
@@ -311,7 +311,7 @@ impl Link {
         }
         if pending.waiting.len() >= MAX_PENDING {
             return Err(RpcError {
-                code: i64::from(jsonrpc::SERVER_BUSY),
+                code: jsonrpc::SERVER_BUSY,
                 message: format!(
                     "cannot send {method}: {MAX_PENDING} requests to this client are already \
                      waiting for its answers"

@@ -155,7 +155,11 @@ async fn start_json_text_server(renamed: std::sync::Arc<std::sync::atomic::Atomi
                 "inputSchema": { "type": "object", "properties": { "q": { "type": "string" } } }
             }]}),
             "tools/call" => {
-                let field = if renamed.load(Ordering::SeqCst) { "excerpt" } else { "snippet" };
+                let field = if renamed.load(Ordering::SeqCst) {
+                    "excerpt"
+                } else {
+                    "snippet"
+                };
                 let body = json!({ "results": [
                     { "title": "One", field: "first passage" },
                     { "title": "Two", field: "second passage" }
@@ -200,7 +204,13 @@ async fn an_mcp_tool_without_output_schema_learns_from_its_json_text_and_a_renam
     }
     for _ in 0..500 {
         let route = tg.gateway.route("docs__search").unwrap();
-        if route.state.learned.get().and_then(|s| s.enforced()).is_some() {
+        if route
+            .state
+            .learned
+            .get()
+            .and_then(|s| s.enforced())
+            .is_some()
+        {
             break;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;

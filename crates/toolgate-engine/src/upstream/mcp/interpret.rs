@@ -15,6 +15,7 @@
 //!   match it, else it is `contract_drift` with the rename-aware diff.
 
 use std::time::Duration;
+use toolgate_mcp_client::codes;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -180,8 +181,13 @@ fn protocol(detail: &str) -> AttemptResult {
 /// A JSON-RPC error's class and wait.
 fn rpc_error(spec: &ToolSpec, error: RpcError, signals: Option<&Signals>) -> AttemptResult {
     let class = match error.code {
-        -32700 | -32600 | -32601 | -32602 | -32002 | -32042 => ErrorClass::ClientError,
-        -32001 => ErrorClass::Timeout,
+        codes::PARSE_ERROR
+        | codes::INVALID_REQUEST
+        | codes::METHOD_NOT_FOUND
+        | codes::INVALID_PARAMS
+        | codes::RESOURCE_NOT_FOUND
+        | codes::URL_ELICITATION_REQUIRED => ErrorClass::ClientError,
+        codes::REQUEST_TIMEOUT => ErrorClass::Timeout,
         -32023 | 429 => ErrorClass::RateLimited,
         _ => ErrorClass::ServerError,
     };

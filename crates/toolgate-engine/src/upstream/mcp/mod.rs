@@ -210,7 +210,7 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed) {
             let result = match client {
                 Some(c) if declared(c) => c.request(&method, params).await,
                 Some(_) => Err(RpcError {
-                    code: -32601,
+                    code: toolgate_mcp_client::codes::METHOD_NOT_FOUND,
                     message: format!(
                         "the calling client did not declare the capability {} needs",
                         method
@@ -218,7 +218,7 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed) {
                     data: None,
                 }),
                 None => Err(RpcError {
-                    code: -32601,
+                    code: toolgate_mcp_client::codes::METHOD_NOT_FOUND,
                     message: format!(
                         "{method} cannot be relayed: no client is waiting for this call"
                     ),
@@ -468,7 +468,7 @@ pub(crate) mod tests {
         );
         assert_eq!(
             answers[1].as_ref().map_err(|e| e.code),
-            Err(-32601),
+            Err(toolgate_mcp_client::codes::METHOD_NOT_FOUND),
             "elicitation was not declared"
         );
         // The client's progress token went upstream with the call.

@@ -81,7 +81,7 @@ async fn requests_fail_without_a_way_back_and_pending_ones_are_bounded_and_forgo
     }
     assert_eq!(link.pending(), MAX_PENDING);
     let e = out.request("ping", None).await.unwrap_err();
-    assert_eq!(e.code, i64::from(jsonrpc::SERVER_BUSY));
+    assert_eq!(e.code, jsonrpc::SERVER_BUSY);
     // A caller that gives up (its own timeout) leaves nothing behind.
     for w in &waiting[..10] {
         w.abort();
