@@ -1,5 +1,6 @@
 //! The HTTP listener: `/mcp` (streamable HTTP), `/metrics`, `/healthz`, `/readyz`,
-//! `/admin/*`, and in demo mode `/demo/*`.
+//! `/admin/*`, the on-call console at `/ui` ([`crate::console`]), and in demo mode
+//! `/demo/*`.
 //!
 //! Every request passes one admission layer before anything answers it
 //! ([`admission`]): the Host allow-list (every endpoint), the Origin check (`/mcp`),
@@ -52,6 +53,7 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
     let mcp_routes = Router::new()
         .route("/mcp", any(crate::mcp::http::handle))
         .with_state(mcp);
+    let console = crate::console::routes(gateway.clone());
     let other = Router::new()
         .route("/admin/incidents", get(incidents))
         .route("/admin/health", get(health))
@@ -61,7 +63,7 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(ready))
         .with_state(gateway);
-    let mut app = mcp_routes.merge(other);
+    let mut app = mcp_routes.merge(other).merge(console);
     if let Some(doc) = metadata {
         // RFC 9728: at the well-known path and, for a resource with a path (`/mcp`),
         // with that path appended; clients try both.
