@@ -15,7 +15,7 @@ use axum::{Extension, Form};
 use serde_json::json;
 
 use super::diff;
-use super::layout::{ConsoleUser, error, esc, page, same_origin, who};
+use super::layout::{ConsoleUser, cross_site, error, esc, page, who};
 use toolgate_engine::fronting::lock::{approve as approve_change, pending};
 use toolgate_engine::gateway::Gateway;
 
@@ -126,7 +126,7 @@ pub async fn approve(
     user: Option<Extension<ConsoleUser>>,
     Form(form): Form<Approve>,
 ) -> Response {
-    if let Err(refused) = same_origin(&headers, true) {
+    if let Some(refused) = cross_site(&headers, true) {
         return refused;
     }
     let who = who(identity.as_deref(), user.as_deref());

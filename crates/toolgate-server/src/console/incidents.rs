@@ -14,7 +14,7 @@ use serde_json::json;
 
 use super::diff;
 use super::layout::{
-    ConsoleUser, ListQuery, error, esc, page, paginate, same_origin, search_and_pages,
+    ConsoleUser, ListQuery, cross_site, error, esc, page, paginate, search_and_pages,
     url_component, who,
 };
 use toolgate_engine::gateway::Gateway;
@@ -253,7 +253,7 @@ async fn form_action(
     id: String,
     action: Action,
 ) -> Response {
-    if let Err(refused) = same_origin(&headers, true) {
+    if let Some(refused) = cross_site(&headers, true) {
         return refused;
     }
     let Ok(id) = id.parse::<i64>() else {
@@ -300,7 +300,7 @@ async fn api_action(
     id: String,
     action: Action,
 ) -> Response {
-    if let Err(refused) = same_origin(&headers, false) {
+    if let Some(refused) = cross_site(&headers, false) {
         return refused;
     }
     let Ok(id) = id.parse::<i64>() else {

@@ -229,16 +229,17 @@ pub struct ConsoleUser(pub String);
 /// made is refused. `require` (the console's forms) also refuses a POST that says
 /// neither — browsers always send one of them with a form POST; the admin JSON API
 /// accepts one without both (curl, scripts), which no browser can send cross-site.
-pub fn same_origin(headers: &HeaderMap, require: bool) -> Result<(), Response> {
+/// Returns the refusal, or `None` to go on.
+pub fn cross_site(headers: &HeaderMap, require: bool) -> Option<Response> {
     let refuse = |why: &str| {
-        Err(error(
+        Some(error(
             StatusCode::FORBIDDEN,
             &format!("Forbidden: {why} (cross-site request refused)"),
         ))
     };
     if let Some(site) = headers.get("sec-fetch-site") {
         return match site.to_str().unwrap_or("") {
-            "same-origin" | "none" => Ok(()),
+            "same-origin" | "none" => None,
             _ => refuse("Sec-Fetch-Site is not same-origin"),
         };
     }
@@ -252,7 +253,7 @@ pub fn same_origin(headers: &HeaderMap, require: bool) -> Result<(), Response> {
             .strip_prefix("http://")
             .or_else(|| origin.strip_prefix("https://"));
         return if !host.is_empty() && authority.is_some_and(|a| a.eq_ignore_ascii_case(host)) {
-            Ok(())
+            None
         } else {
             refuse("Origin is not this server")
         };
@@ -260,7 +261,7 @@ pub fn same_origin(headers: &HeaderMap, require: bool) -> Result<(), Response> {
     if require {
         return refuse("a form POST must carry Origin or Sec-Fetch-Site");
     }
-    Ok(())
+    None
 }
 
 #[cfg(test)]
@@ -319,17 +320,17 @@ mod tests {
         let mut h = HeaderMap::new();
         h.insert(header::HOST, "127.0.0.1:8765".parse().unwrap());
         assert!(
-            same_origin(&h, true).is_err(),
+            cross_site(&h, true).is_some(),
             "a form POST says where it is from"
         );
-        assert!(same_origin(&h, false).is_ok(), "curl on the admin API");
+        assert!(cross_site(&h, false).is_none(), "curl on the admin API");
         h.insert(header::ORIGIN, "http://evil.example".parse().unwrap());
-        assert!(same_origin(&h, false).is_err());
+        assert!(cross_site(&h, false).is_some());
         h.insert(header::ORIGIN, "http://127.0.0.1:8765".parse().unwrap());
-        assert!(same_origin(&h, true).is_ok());
+        assert!(cross_site(&h, true).is_none());
         h.insert("sec-fetch-site", "cross-site".parse().unwrap());
-        assert!(same_origin(&h, true).is_err(), "Sec-Fetch-Site wins");
+        assert!(cross_site(&h, true).is_some(), "Sec-Fetch-Site wins");
         h.insert("sec-fetch-site", "same-origin".parse().unwrap());
-        assert!(same_origin(&h, true).is_ok());
+        assert!(cross_site(&h, true).is_none());
     }
 }

@@ -7,7 +7,7 @@
 //! It sits behind the same admission as `/admin` (`server::admission` counts `/ui` as
 //! admin: the admin credential when one is configured, which a browser sends as the
 //! password of HTTP Basic). Every state-changing request is a POST that must come from
-//! the console's own pages ([`layout::same_origin`]).
+//! the console's own pages ([`layout::cross_site`]).
 
 pub mod agents;
 pub mod assets;

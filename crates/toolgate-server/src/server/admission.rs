@@ -489,7 +489,8 @@ mod tests {
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap_or_else(|e| panic!("{e}"));
-        match rt.block_on(a.identify(path, &h)) {
+        let authorization = h.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+        match rt.block_on(a.identify(path, authorization)) {
             Err(r) => r.status().as_u16(),
             Ok(_) => 200,
         }
@@ -591,5 +592,19 @@ mod tests {
             ),
             200
         );
+    }
+
+    #[test]
+    fn basic_credentials_are_decoded() {
+        // RFC 7617's example, and a password holding a colon.
+        assert_eq!(
+            basic("Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="),
+            Some(("Aladdin".into(), "open sesame".into()))
+        );
+        assert_eq!(basic("basic YTpiOmM="), Some(("a".into(), "b:c".into())));
+        assert_eq!(basic("Bearer QWxhZGRpbjpvcGVuIHNlc2FtZQ=="), None);
+        assert_eq!(basic("Basic !!!"), None);
+        assert_eq!(basic("Basic bm9jb2xvbg=="), None, "no colon");
+        assert_eq!(basic("Basic"), None);
     }
 }

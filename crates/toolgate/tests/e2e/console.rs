@@ -62,8 +62,7 @@ fn incident(tool: &str, title: &str) -> NewIncident {
 async fn core(name: &str) -> Toolgate {
     let upstream = start_upstream().await;
     let dir = temp_dir(name);
-    let tg = start_toolgate(&core_config(upstream.addr, &dir.join("state.db"))).await;
-    tg
+    start_toolgate(&core_config(upstream.addr, &dir.join("state.db"))).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
