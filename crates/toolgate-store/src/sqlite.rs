@@ -13,7 +13,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use super::{DEAD_LETTERS_KEPT, Incident, IncidentKind, NewIncident, Recorded, StoreError};
 
 /// Schema migrations, applied in order; `PRAGMA user_version` records how many ran.
-const MIGRATIONS: &[&str] = &[
+pub(crate) const MIGRATIONS: &[&str] = &[
     "CREATE TABLE incidents (
         id INTEGER PRIMARY KEY,
         kind TEXT NOT NULL,
