@@ -216,7 +216,7 @@ def drive(page, base: str, problems: list[str], screenshot: bool) -> None:
     check(page.locator("#incidents").count() == 1, "the incidents table is shown")
     check(page.locator("#incidents tbody tr[data-id]").count() == 0, "no incident before the rename")
     # The page's event stream is open before anything changes.
-    page.wait_for_function("document.getElementById('live').textContent === 'live'", timeout=10_000)
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=10_000)
     page.evaluate("window.__sameDocument = true")
     ok("/ui/incidents open, live")
 

@@ -49,11 +49,11 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
         .as_ref()
         .map(|a| Arc::new(toolgate_auth::metadata_document(a)));
     let admission = Arc::new(admission::Admission::new(g, auth));
+    let console = crate::console::routes(gateway.clone(), shutdown.clone());
     let mcp = Mcp::new(Arc::new(Server::new(gateway.clone())), &settings, shutdown);
     let mcp_routes = Router::new()
         .route("/mcp", any(crate::mcp::http::handle))
         .with_state(mcp);
-    let console = crate::console::routes(gateway.clone());
     let other = Router::new()
         .route("/admin/incidents", get(incidents))
         .route("/admin/health", get(health))

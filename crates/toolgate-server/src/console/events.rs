@@ -2,10 +2,14 @@
 //! shows changed. The server looks once a second (the open incidents in the store,
 //! each dependency's state) and sends an event only when something changed:
 //! `incidents` (`{"open": N, "newest": id}`) or `dependencies` (`{"name": "state"}`).
-//! The page then fetches itself again and swaps its content (console.js).
+//! The page then fetches itself again and swaps its content (console.js). The first
+//! event is `ready`, once the server has taken what it compares against: the page
+//! fetches itself once then, for what changed between its rendering and the stream.
 //!
 //! Bounded: at most [`MAX_STREAMS`] streams at once (each costs a store read a
 //! second); one more is refused with 503, and the browser's `EventSource` retries.
+//! A stream ends when the server shuts down, so an open console tab never holds up
+//! the drain.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -13,11 +17,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use axum::Extension;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
+use tokio_util::sync::CancellationToken;
 
 use toolgate_engine::gateway::Gateway;
 
@@ -60,6 +66,8 @@ struct Watch {
     dependencies: Option<Value>,
     queue: VecDeque<Event>,
     tick: tokio::time::Interval,
+    shutdown: CancellationToken,
+    ready: bool,
     _slot: Slot,
 }
 
@@ -117,7 +125,10 @@ impl Watch {
 }
 
 /// `GET /ui/events`.
-pub async fn stream(State(gateway): State<Arc<Gateway>>) -> Response {
+pub async fn stream(
+    State(gateway): State<Arc<Gateway>>,
+    Extension(shutdown): Extension<CancellationToken>,
+) -> Response {
     let Some(slot) = Slot::take() else {
         return (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -133,6 +144,8 @@ pub async fn stream(State(gateway): State<Arc<Gateway>>) -> Response {
         dependencies: None,
         queue: VecDeque::new(),
         tick,
+        shutdown,
+        ready: false,
         _slot: slot,
     };
     let events = futures_util::stream::unfold(watch, |mut w| async move {
@@ -140,8 +153,16 @@ pub async fn stream(State(gateway): State<Arc<Gateway>>) -> Response {
             if let Some(event) = w.queue.pop_front() {
                 return Some((Ok::<Event, Infallible>(event), w));
             }
-            w.tick.tick().await;
+            tokio::select! {
+                () = w.shutdown.cancelled() => return None,
+                _ = w.tick.tick() => {}
+            }
             w.look().await;
+            if !w.ready {
+                w.ready = true;
+                w.queue
+                    .push_front(Event::default().event("ready").data("{}"));
+            }
         }
     });
     Sse::new(events)

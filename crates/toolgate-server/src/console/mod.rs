@@ -21,17 +21,19 @@ pub mod tools;
 
 use std::sync::Arc;
 
-use axum::Router;
 use axum::routing::{get, post};
+use axum::{Extension, Router};
 
+use tokio_util::sync::CancellationToken;
 use toolgate_engine::gateway::Gateway;
 
-/// The console's routes, and the admin API's incident actions.
-pub fn routes(gateway: Arc<Gateway>) -> Router {
+/// The console's routes, and the admin API's incident actions. `shutdown` ends the
+/// event streams.
+pub fn routes(gateway: Arc<Gateway>, shutdown: CancellationToken) -> Router {
     Router::new()
         .route("/ui", get(now::show))
         .route("/ui/", get(now::show))
-        .route("/ui/events", get(events::stream))
+        .route("/ui/events", get(events::stream).layer(Extension(shutdown)))
         .route("/ui/incidents", get(incidents::list))
         .route("/ui/incidents/{id}", get(incidents::detail))
         .route("/ui/incidents/{id}/ack", post(incidents::ack_form))

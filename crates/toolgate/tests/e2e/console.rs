@@ -354,3 +354,33 @@ async fn approving_a_changed_definition_repins_and_serves_the_withheld_tool() {
     let r = post_form(&tg, "/ui/definitions/approve", "server=nope&tool=x").await;
     assert_eq!(r.status(), 400);
 }
+
+/// Reads the event stream until `what` arrived (true) or the stream ended (false).
+async fn read_until(stream: &mut reqwest::Response, seen: &mut String, what: &str) -> bool {
+    while !seen.contains(what) {
+        match stream.chunk().await.unwrap() {
+            Some(bytes) => seen.push_str(&String::from_utf8_lossy(&bytes)),
+            None => return false,
+        }
+    }
+    true
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_event_stream_says_when_an_incident_opens_and_ends_at_shutdown() {
+    let tg = core("console-events").await;
+    let mut stream = reqwest::get(format!("{}/ui/events", tg.base))
+        .await
+        .unwrap();
+    assert_eq!(stream.headers()["content-type"], "text/event-stream");
+    let mut seen = String::new();
+    assert!(read_until(&mut stream, &mut seen, "event: ready").await);
+    tg.gateway
+        .incidents()
+        .raise(incident("web_search", "drift"));
+    assert!(read_until(&mut stream, &mut seen, "event: incidents").await);
+    assert!(seen.contains("\"open\":1"), "{seen}");
+    // Shutdown ends the stream (a console tab does not hold up the drain).
+    drop(tg);
+    while stream.chunk().await.unwrap().is_some() {}
+}

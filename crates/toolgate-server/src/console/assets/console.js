@@ -31,7 +31,7 @@
         });
         if (value !== null && document.getElementById("q")) { document.getElementById("q").value = value; }
         if (active && document.getElementById(active)) { document.getElementById(active).focus(); }
-        say("updated " + new Date().toLocaleTimeString());
+        say("live, updated " + new Date().toLocaleTimeString());
       })
       .catch(function (e) { say("update failed: " + e.message); })
       .then(function () { busy = false; if (again) { again = false; refresh(); } });
@@ -42,6 +42,8 @@
     source.onopen = function () { say("live"); };
     source.onerror = function () { say("reconnecting…"); };
     live.forEach(function (kind) { source.addEventListener(kind, refresh); });
+    // The server compares from here on: fetch once for what changed before.
+    source.addEventListener("ready", function () { document.body.dataset.ready = "1"; refresh(); });
   }
 
   // Keys: "g" then a page's letter goes there; "/" focuses the search box.
