@@ -80,6 +80,9 @@ pub fn render(report: &Value, open: Option<usize>, now: chrono::DateTime<chrono:
 }
 
 fn latency(l: &Value) -> String {
+    if l["samples"].as_u64().unwrap_or(0) == 0 && l["baseline_ms"].is_null() {
+        return "–".into();
+    }
     let p50 = l["p50_ms"].as_f64();
     let base = l["baseline_ms"].as_f64();
     let ratio = l["ratio"].as_f64();
@@ -130,7 +133,7 @@ fn status_page(s: &Value) -> String {
         return "–".into();
     }
     if let Some(e) = s["error"].as_str() {
-        return format!("<span class=\"s-unknown\">unreadable: {}</span>", esc(e));
+        return format!("<span class=\"s-down\">unreadable: {}</span>", esc(e));
     }
     let health = s["health"].as_str().unwrap_or("unknown");
     let text = s["description"]
@@ -138,9 +141,10 @@ fn status_page(s: &Value) -> String {
         .or_else(|| s["indicator"].as_str())
         .unwrap_or(health);
     let class = match health {
-        "operational" => "ok",
+        "healthy" => "ok",
         "degraded" => "degraded",
-        _ => "down",
+        "down" => "down",
+        _ => "unknown",
     };
     format!("<span class=\"s-{class}\">{}</span>", esc(text))
 }
@@ -231,5 +235,20 @@ mod tests {
             "{html}"
         );
         assert!(html.contains("1 open incident<"));
+        assert!(
+            html.contains("<span class=\"s-degraded\">Elevated"),
+            "{html}"
+        );
+        let fine = json!({"dependencies": {"a": {"status": "unknown", "latency": {"samples": 0},
+            "status_page": {"health": "healthy", "description": "All Systems Operational"}}}});
+        let html = render(&fine, Some(0), now);
+        assert!(
+            html.contains("<span class=\"s-ok\">All Systems Operational"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<td class=\"num\">–</td>"),
+            "no latency before any call: {html}"
+        );
     }
 }
