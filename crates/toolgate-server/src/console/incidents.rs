@@ -102,8 +102,8 @@ pub fn render_list(all: &[Incident], query: &ListQuery) -> String {
             tool = esc(&i.tool),
             title = esc(&i.title),
             owner = esc(&i.owner),
-            first = esc(&i.first_seen),
-            last = esc(&i.last_seen),
+            first = when(&i.first_seen),
+            last = when(&i.last_seen),
             count = i.count,
             state = state_cell(i),
         );
@@ -114,6 +114,15 @@ pub fn render_list(all: &[Incident], query: &ListQuery) -> String {
     out.push_str("</tbody></table>");
     out.push_str(&nav);
     out
+}
+
+/// An RFC 3339 time as a `<time>` element, read as `2026-12-01 22:28:32Z`.
+fn when(ts: &str) -> String {
+    format!(
+        "<time datetime=\"{0}\">{1}</time>",
+        esc(ts),
+        esc(&ts.replacen('T', " ", 1))
+    )
 }
 
 fn state_cell(i: &Incident) -> String {
