@@ -1,5 +1,6 @@
 //! The HTTP listener: `/mcp` (streamable HTTP), `/metrics`, `/healthz`, `/readyz`,
-//! `/admin/*`, and in demo mode `/demo/*`.
+//! `/admin/*`, the on-call console at `/ui` ([`crate::console`]), and in demo mode
+//! `/demo/*`.
 //!
 //! Every request passes one admission layer before anything answers it
 //! ([`admission`]): the Host allow-list (every endpoint), the Origin check (`/mcp`),
@@ -48,6 +49,7 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
         .as_ref()
         .map(|a| Arc::new(toolgate_auth::metadata_document(a)));
     let admission = Arc::new(admission::Admission::new(g, auth));
+    let console = crate::console::routes(gateway.clone(), shutdown.clone());
     let mcp = Mcp::new(Arc::new(Server::new(gateway.clone())), &settings, shutdown);
     let mcp_routes = Router::new()
         .route("/mcp", any(crate::mcp::http::handle))
@@ -61,7 +63,7 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(ready))
         .with_state(gateway);
-    let mut app = mcp_routes.merge(other);
+    let mut app = mcp_routes.merge(other).merge(console);
     if let Some(doc) = metadata {
         // RFC 9728: at the well-known path and, for a resource with a path (`/mcp`),
         // with that path appended; clients try both.

@@ -219,6 +219,14 @@ pub struct Incident {
     /// Identity within (kind, tool).
     #[serde(skip)]
     pub fingerprint: String,
+    /// Who acknowledged it (the console or `POST /admin/incidents/{id}/ack`).
+    pub acked_by: Option<String>,
+    /// RFC 3339: when it was acknowledged.
+    pub acked_at: Option<String>,
+    /// Who resolved it by hand; `None` when toolgate resolved it (or it is open).
+    pub resolved_by: Option<String>,
+    /// RFC 3339: when it was resolved.
+    pub resolved_at: Option<String>,
 }
 
 /// Whether recording created a new incident, and the incident as stored.
@@ -391,6 +399,23 @@ impl Store {
     /// Incidents, newest first; only open ones unless `all`.
     pub async fn incidents(&self, all: bool) -> Result<Vec<Incident>, StoreError> {
         dispatch!(self, s => s.incidents(all).await)
+    }
+
+    /// One incident by id, open or resolved.
+    pub async fn incident(&self, id: i64) -> Result<Option<Incident>, StoreError> {
+        dispatch!(self, s => s.incident(id).await)
+    }
+
+    /// Records that `who` acknowledged incident `id` (the first acknowledgement stays:
+    /// a second one changes nothing). `None` when there is no such incident.
+    pub async fn acknowledge(&self, id: i64, who: String) -> Result<Option<Incident>, StoreError> {
+        dispatch!(self, s => s.acknowledge(id, who).await)
+    }
+
+    /// Resolves incident `id` by hand, recording who; an incident already resolved is
+    /// returned as it is. `None` when there is no such incident.
+    pub async fn resolve_by(&self, id: i64, who: String) -> Result<Option<Incident>, StoreError> {
+        dispatch!(self, s => s.resolve_by(id, who).await)
     }
 }
 

@@ -82,13 +82,24 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE incidents (
         name TEXT PRIMARY KEY,
         holder TEXT NOT NULL,
         expires_at TIMESTAMPTZ NOT NULL
-    );"];
+    );",
+    // Acknowledged and resolved by people (the console, the admin API).
+    "ALTER TABLE incidents ADD COLUMN acked_by TEXT;
+    ALTER TABLE incidents ADD COLUMN acked_at TIMESTAMPTZ;
+    ALTER TABLE incidents ADD COLUMN resolved_by TEXT;",
+];
 
 /// The columns of an [`Incident`], in the order [`incident`] reads them.
 const COLUMNS: &str = "id, kind, tool, dependency, owner, status, title, detail, contract_version,
     to_char(first_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'),
     to_char(last_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'),
-    count, fingerprint";
+    count, fingerprint, acked_by,
+    to_char(acked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'),
+    resolved_by,
+    to_char(resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')";
+
+/// The column after [`COLUMNS`] in a `RETURNING {COLUMNS}, …`.
+const AFTER_COLUMNS: usize = 17;
 
 /// The PostgreSQL store handle; cheap to clone.
 #[derive(Clone)]
@@ -280,7 +291,7 @@ impl PostgresStore {
         let stored = incident(row);
         Ok(Recorded {
             id: stored.id,
-            opened: row.get(13),
+            opened: row.get(AFTER_COLUMNS),
             incident: Some(stored),
         })
     }
@@ -464,6 +475,34 @@ impl PostgresStore {
         let sql = format!("SELECT {COLUMNS} FROM incidents {filter} ORDER BY id DESC");
         Ok(self.query(&sql, &[]).await?.iter().map(incident).collect())
     }
+
+    /// One incident by id.
+    pub async fn incident(&self, id: i64) -> Result<Option<Incident>, StoreError> {
+        let sql = format!("SELECT {COLUMNS} FROM incidents WHERE id = $1");
+        Ok(self.query(&sql, &[&id]).await?.first().map(incident))
+    }
+
+    /// Records the first acknowledgement of incident `id`.
+    pub async fn acknowledge(&self, id: i64, who: String) -> Result<Option<Incident>, StoreError> {
+        self.query(
+            "UPDATE incidents SET acked_by = $2, acked_at = now() WHERE id = $1 AND acked_by IS NULL",
+            &[&id, &text(&who)],
+        )
+        .await?;
+        self.incident(id).await
+    }
+
+    /// Resolves incident `id` by hand, recording who.
+    pub async fn resolve_by(&self, id: i64, who: String) -> Result<Option<Incident>, StoreError> {
+        self.query(
+            "UPDATE incidents SET status = 'resolved', resolved_at = now(), resolved_by = $2,
+                resolution = 'resolved by ' || $2
+             WHERE id = $1 AND resolved_at IS NULL",
+            &[&id, &text(&who)],
+        )
+        .await?;
+        self.incident(id).await
+    }
 }
 
 /// `postgres://host:port/db`, without user or password.
@@ -531,5 +570,9 @@ fn incident(r: &tokio_postgres::Row) -> Incident {
         last_seen: r.get(10),
         count: r.get(11),
         fingerprint: r.get(12),
+        acked_by: r.get(13),
+        acked_at: r.get(14),
+        resolved_by: r.get(15),
+        resolved_at: r.get(16),
     }
 }

@@ -131,4 +131,23 @@ impl PostgresStore {
     pub async fn incidents(&self, _all: bool) -> Result<Vec<Incident>, StoreError> {
         match self.never {}
     }
+
+    /// Unreachable: no store exists.
+    pub async fn incident(&self, _id: i64) -> Result<Option<Incident>, StoreError> {
+        match self.never {}
+    }
+
+    /// Unreachable: no store exists.
+    pub async fn acknowledge(
+        &self,
+        _id: i64,
+        _who: String,
+    ) -> Result<Option<Incident>, StoreError> {
+        match self.never {}
+    }
+
+    /// Unreachable: no store exists.
+    pub async fn resolve_by(&self, _id: i64, _who: String) -> Result<Option<Incident>, StoreError> {
+        match self.never {}
+    }
 }

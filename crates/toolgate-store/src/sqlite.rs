@@ -13,7 +13,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use super::{DEAD_LETTERS_KEPT, Incident, IncidentKind, NewIncident, Recorded, StoreError};
 
 /// Schema migrations, applied in order; `PRAGMA user_version` records how many ran.
-const MIGRATIONS: &[&str] = &[
+pub(crate) const MIGRATIONS: &[&str] = &[
     "CREATE TABLE incidents (
         id INTEGER PRIMARY KEY,
         kind TEXT NOT NULL,
@@ -55,6 +55,10 @@ const MIGRATIONS: &[&str] = &[
         at TEXT NOT NULL
     );
     CREATE INDEX probe_results_tool ON probe_results(tool, id);",
+    // Acknowledged and resolved by people (the console, the admin API).
+    "ALTER TABLE incidents ADD COLUMN acked_by TEXT;
+    ALTER TABLE incidents ADD COLUMN acked_at TEXT;
+    ALTER TABLE incidents ADD COLUMN resolved_by TEXT;",
 ];
 
 /// The SQLite store handle; cheap to clone.
@@ -291,6 +295,38 @@ impl SqliteStore {
     pub async fn incidents(&self, all: bool) -> Result<Vec<Incident>, StoreError> {
         self.with(move |c| list_incidents(c, all)).await
     }
+
+    /// One incident by id.
+    pub async fn incident(&self, id: i64) -> Result<Option<Incident>, StoreError> {
+        self.with(move |c| Ok(query_incidents(c, "WHERE id = ?1", params![id])?.pop()))
+            .await
+    }
+
+    /// Records the first acknowledgement of incident `id`.
+    pub async fn acknowledge(&self, id: i64, who: String) -> Result<Option<Incident>, StoreError> {
+        self.with(move |c| {
+            c.execute(
+                "UPDATE incidents SET acked_by = ?1, acked_at = ?2 WHERE id = ?3 AND acked_by IS NULL",
+                params![who, now(), id],
+            )?;
+            Ok(query_incidents(c, "WHERE id = ?1", params![id])?.pop())
+        })
+        .await
+    }
+
+    /// Resolves incident `id` by hand, recording who.
+    pub async fn resolve_by(&self, id: i64, who: String) -> Result<Option<Incident>, StoreError> {
+        self.with(move |c| {
+            c.execute(
+                "UPDATE incidents SET status = 'resolved', resolved_at = ?1, resolved_by = ?2,
+                    resolution = 'resolved by ' || ?2
+                 WHERE id = ?3 AND status = 'open'",
+                params![now(), who, id],
+            )?;
+            Ok(query_incidents(c, "WHERE id = ?1", params![id])?.pop())
+        })
+        .await
+    }
 }
 
 fn now() -> String {
@@ -383,7 +419,7 @@ fn query_incidents(
 ) -> rusqlite::Result<Vec<Incident>> {
     let sql = format!(
         "SELECT id, kind, tool, dependency, owner, status, title, detail, contract_version, first_seen, last_seen, count,
-                fingerprint
+                fingerprint, acked_by, acked_at, resolved_by, resolved_at
          FROM incidents {filter} ORDER BY id DESC"
     );
     let mut stmt = c.prepare(&sql)?;
@@ -403,6 +439,10 @@ fn query_incidents(
             last_seen: r.get(10)?,
             count: r.get(11)?,
             fingerprint: r.get(12)?,
+            acked_by: r.get(13)?,
+            acked_at: r.get(14)?,
+            resolved_by: r.get(15)?,
+            resolved_at: r.get(16)?,
         })
     })?;
     rows.collect()

@@ -88,7 +88,110 @@ on_both!(
     concurrent_writers_make_one_open_incident_per_fingerprint,
     one_of_two_claimers_notifies_and_the_throttle_holds,
     leases_expire_and_are_taken_over,
+    people_acknowledge_and_resolve_incidents_by_id,
 );
+
+async fn people_acknowledge_and_resolve_incidents_by_id(f: Fixture) {
+    let store = f.open().await.unwrap();
+    let a = store.record_incident(drift("a")).await.unwrap().id;
+    let fresh = store.incident(a).await.unwrap().unwrap();
+    assert_eq!(
+        (fresh.acked_by, fresh.resolved_by, fresh.resolved_at),
+        (None, None, None)
+    );
+    let acked = store.acknowledge(a, "alice".into()).await.unwrap().unwrap();
+    assert_eq!(acked.acked_by.as_deref(), Some("alice"));
+    let at = acked.acked_at.clone().unwrap();
+    assert!(chrono::DateTime::parse_from_rfc3339(&at).is_ok(), "{at}");
+    // The first acknowledgement stays.
+    let again = store.acknowledge(a, "bob".into()).await.unwrap().unwrap();
+    assert_eq!(
+        (again.acked_by.as_deref(), again.acked_at.as_deref()),
+        (Some("alice"), Some(at.as_str()))
+    );
+    assert_eq!(again.status, "open");
+    // Acknowledged is still open: a sighting counts into it.
+    let seen = store.record_incident(drift("a")).await.unwrap();
+    assert_eq!((seen.id, seen.opened), (a, false));
+
+    let resolved = store.resolve_by(a, "bob".into()).await.unwrap().unwrap();
+    assert_eq!(resolved.status, "resolved");
+    assert_eq!(resolved.resolved_by.as_deref(), Some("bob"));
+    assert!(resolved.resolved_at.is_some());
+    assert!(store.incidents(false).await.unwrap().is_empty());
+    // Resolving twice keeps the first.
+    let twice = store.resolve_by(a, "carol".into()).await.unwrap().unwrap();
+    assert_eq!(twice.resolved_by.as_deref(), Some("bob"));
+    // The same breakage seen again is a new incident; toolgate's own resolution names nobody.
+    let b = store.record_incident(drift("a")).await.unwrap();
+    assert!(b.opened && b.id != a);
+    let by_toolgate = store
+        .resolve(
+            IncidentKind::ContractDrift,
+            "web_search".into(),
+            None,
+            "gone".into(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(by_toolgate.len(), 1);
+    let stored = store.incident(b.id).await.unwrap().unwrap();
+    assert_eq!(
+        (stored.status.as_str(), stored.resolved_by),
+        ("resolved", None)
+    );
+    assert!(stored.resolved_at.is_some());
+    assert!(store.incident(424_242).await.unwrap().is_none());
+    assert!(
+        store
+            .acknowledge(424_242, "x".into())
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        store
+            .resolve_by(424_242, "x".into())
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
+
+#[tokio::test]
+async fn a_store_from_before_acknowledgements_is_migrated_with_its_incidents() {
+    let dir =
+        std::env::temp_dir().join(format!("toolgate-store-ack-migrate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("state.db");
+    {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        for (i, sql) in sqlite::MIGRATIONS[..2].iter().enumerate() {
+            c.execute_batch(sql).unwrap();
+            c.pragma_update(None, "user_version", i as i64 + 1).unwrap();
+        }
+        c.execute(
+            "INSERT INTO incidents (kind, tool, dependency, owner, fingerprint, status, title, detail, first_seen, last_seen, count)
+             VALUES ('contract_drift', 'web_search', 'search_api', 'o', 'fp', 'open', 't', '{}', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 3)",
+            [],
+        )
+        .unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let open = store.incidents(false).await.unwrap();
+    assert_eq!(
+        (open.len(), open[0].count, open[0].acked_by.clone()),
+        (1, 3, None)
+    );
+    let acked = store
+        .acknowledge(open[0].id, "alice".into())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(acked.acked_by.as_deref(), Some("alice"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
 
 fn drift(fp: &str) -> NewIncident {
     NewIncident {

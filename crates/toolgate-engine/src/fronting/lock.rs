@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use toolgate_contract::{DefinitionChange, Lockfile, PinnedServer, ToolDefinition};
 
-use super::{Fronting, Listed};
+use super::{Fronting, Host, Listed};
 use crate::upstream::UpstreamClient;
 use toolgate_config::{Config, McpServerSpec};
 
@@ -88,6 +88,51 @@ pub async fn lock(config: &Config, options: &Options) -> anyhow::Result<Vec<Lock
     let result = lock_servers(&fronting, options).await;
     fronting.shutdown().await;
     result
+}
+
+/// The pending changes of a running gateway's servers, as `toolgate lock --dry-run`
+/// shows them (each server is listed now; nothing is written).
+pub async fn pending(fronting: &Fronting) -> anyhow::Result<Vec<Locked>> {
+    let options = Options {
+        dry_run: true,
+        ..Options::default()
+    };
+    lock_servers(fronting, &options).await
+}
+
+/// Accepts the pending change of `tool` (the upstream's name or the exposed one; every
+/// pending change of the server when `None`) on `server` in a running gateway, exactly
+/// as `toolgate lock --server S --tool T` (or `--server S`) does,
+/// then checks the server at once: the new pin is served, and a tool withheld under
+/// `on_change: block` comes back without a restart. Clients are told when the tools
+/// they see changed.
+pub async fn approve(
+    fronting: &Fronting,
+    host: &dyn Host,
+    server: &str,
+    tool: Option<&str>,
+) -> anyhow::Result<Locked> {
+    let Some(fronted) = fronting.server(server).cloned() else {
+        anyhow::bail!("no MCP server named `{server}` in the config");
+    };
+    let options = Options {
+        servers: vec![server.to_string()],
+        tools: tool.map(str::to_string).into_iter().collect(),
+        dry_run: false,
+    };
+    let locked = lock_servers(fronting, &options)
+        .await?
+        .pop()
+        .ok_or_else(|| anyhow::anyhow!("MCP server `{server}` was not locked"))?;
+    if let Err(e) = &locked.result {
+        anyhow::bail!("MCP server `{server}` could not be listed: {e}");
+    }
+    let checked = fronted.check(host).await;
+    if checked.changed {
+        host.notify_all("notifications/tools/list_changed", None);
+    }
+    tracing::info!(%server, tool = tool.unwrap_or("(every tool)"), changes = locked.changes.len(), "a definition change was approved: re-pinned");
+    Ok(locked)
 }
 
 async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<Vec<Locked>> {

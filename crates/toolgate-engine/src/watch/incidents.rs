@@ -216,6 +216,36 @@ impl Incidents {
         self.wake.notify_one();
     }
 
+    /// Resolves stored incident `id` by hand (the console, `POST
+    /// /admin/incidents/{id}/resolve`), recording `who`. It leaves the index first, so a
+    /// later sighting of the same breakage opens a new incident instead of counting
+    /// into the resolved one. `None`: no such incident.
+    pub async fn resolve_by(
+        &self,
+        store: &Store,
+        id: i64,
+        who: &str,
+    ) -> Result<Option<Incident>, toolgate_store::StoreError> {
+        let Some(stored) = store.incident(id).await? else {
+            return Ok(None);
+        };
+        if stored.status == "open"
+            && let Some(kind) = IncidentKind::parse(&stored.kind)
+        {
+            let key = Key {
+                kind,
+                tool: stored.tool.clone(),
+                fingerprint: stored.fingerprint.clone(),
+            };
+            let mut g = lock(&self.index);
+            g.open.remove(&key);
+            g.dirty.retain(|k| *k != key);
+            drop(g);
+            tracing::info!(kind = kind.as_str(), tool = %stored.tool, id, %who, "incident resolved by hand");
+        }
+        store.resolve_by(id, who.to_string()).await
+    }
+
     /// Whether an incident of (kind, tool) is open.
     pub fn is_open(&self, kind: IncidentKind, tool: &str) -> bool {
         lock(&self.index)

@@ -6,12 +6,16 @@
 //! 2. on `/mcp`, a present `Origin` must be a loopback origin or one of
 //!    `gateway.allowed_origins` (the MCP transport spec requires it: a web page must not
 //!    drive a local server);
-//! 3. on `/mcp` and `/admin`, the caller's credentials when any are configured
+//! 3. on `/mcp`, `/admin` and the console (`/ui`, which counts as admin), the caller's
+//!    credentials when any are configured
 //!    (`toolgate_auth`: an agent's API key, the shared token, an OAuth access token);
 //!    a refusal is 401/403 with a `WWW-Authenticate` challenge that names the
 //!    protected-resource metadata, and an admitted request carries its
-//!    [`toolgate_auth::Identity`]. Health, metrics, the metadata itself and the demo stay
-//!    open for probes, scrapers and clients discovering the authorization server;
+//!    [`toolgate_auth::Identity`]. A browser cannot send a bearer token, so the console
+//!    also takes the credential as the password of HTTP Basic (the user name is what
+//!    its actions are recorded as) and challenges with `Basic`. Health, metrics, the
+//!    metadata itself and the demo stay open for probes, scrapers and clients
+//!    discovering the authorization server;
 //! 4. the request body is limited to `gateway.max_request_bytes` (413 beyond).
 
 use std::sync::Arc;
@@ -108,23 +112,28 @@ impl Admission {
     async fn identify(
         &self,
         path: &str,
-        headers: &HeaderMap,
+        authorization: Option<&str>,
     ) -> Result<Option<Identity>, Response> {
         let is_mcp = path == "/mcp" || path.starts_with("/mcp/");
-        let is_admin = path == "/admin" || path.starts_with("/admin/");
+        let is_console = is_console(path);
+        let is_admin = path == "/admin" || path.starts_with("/admin/") || is_console;
         if !(is_mcp || is_admin) {
             return Ok(None);
         }
-        let authorization = headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok());
+        let refuse = |refusal: &Refusal| {
+            if is_console {
+                console_challenge(refusal)
+            } else {
+                self.challenge(refusal)
+            }
+        };
         if is_admin && let Some(Secret(expected)) = &self.token {
             if toolgate_auth::bearer(authorization)
                 .is_some_and(|t| toolgate_auth::constant_time_eq(t.as_bytes(), expected.as_bytes()))
             {
                 return Ok(Some(Identity::default()));
             }
-            return Err(self.challenge(&Refusal::Missing));
+            return Err(refuse(&Refusal::Missing));
         }
         match self.auth.authenticate(authorization).await {
             Ok(identity) => Ok(Some(identity)),
@@ -136,7 +145,7 @@ impl Admission {
                         refusal.message()
                     );
                 }
-                Err(self.challenge(&refusal))
+                Err(refuse(&refusal))
             }
         }
     }
@@ -260,10 +269,21 @@ pub async fn admit(
         return refused;
     }
     let mut request = request;
-    match admission
-        .identify(request.uri().path(), request.headers())
-        .await
+    let path = request.uri().path().to_string();
+    let mut authorization = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    if is_console(&path)
+        && let Some((user, password)) = authorization.as_deref().and_then(basic)
     {
+        request
+            .extensions_mut()
+            .insert(crate::console::layout::ConsoleUser(user));
+        authorization = Some(format!("Bearer {password}"));
+    }
+    match admission.identify(&path, authorization.as_deref()).await {
         Ok(Some(identity)) => {
             request.extensions_mut().insert(identity);
         }
@@ -274,6 +294,67 @@ pub async fn admit(
     let limit = admission.max_request_bytes;
     let request = request.map(|body| Body::new(http_body_util::Limited::new(body, limit)));
     next.run(request).await
+}
+
+/// Whether `path` is the console's.
+fn is_console(path: &str) -> bool {
+    path == "/ui" || path.starts_with("/ui/")
+}
+
+/// The console's refusal: a `Basic` challenge, so the browser asks for the credential.
+fn console_challenge(refusal: &Refusal) -> Response {
+    let status = StatusCode::from_u16(refusal.status()).unwrap_or(StatusCode::UNAUTHORIZED);
+    (
+        status,
+        [
+            (
+                header::WWW_AUTHENTICATE,
+                "Basic realm=\"toolgate console\", charset=\"UTF-8\"",
+            ),
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+        ],
+        format!(
+            "{}\nThe console asks for the admin credential as the password (any user name; actions are recorded under it).\n",
+            refusal.message()
+        ),
+    )
+        .into_response()
+}
+
+/// The user name and password of an HTTP Basic `Authorization` value.
+fn basic(value: &str) -> Option<(String, String)> {
+    let (scheme, encoded) = value.trim().split_once(' ')?;
+    if !scheme.eq_ignore_ascii_case("basic") {
+        return None;
+    }
+    let decoded = String::from_utf8(base64_decode(encoded.trim())?).ok()?;
+    let (user, password) = decoded.split_once(':')?;
+    Some((user.to_string(), password.to_string()))
+}
+
+/// Standard base64 (padding optional); `None` on any other character. Bounded by the
+/// header size hyper accepts.
+fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for c in text.trim_end_matches('=').bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
 }
 
 fn plain(status: StatusCode, message: &'static str) -> Response {
@@ -408,7 +489,8 @@ mod tests {
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap_or_else(|e| panic!("{e}"));
-        match rt.block_on(a.identify(path, &h)) {
+        let authorization = h.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+        match rt.block_on(a.identify(path, authorization)) {
             Err(r) => r.status().as_u16(),
             Ok(_) => 200,
         }
@@ -510,5 +592,19 @@ mod tests {
             ),
             200
         );
+    }
+
+    #[test]
+    fn basic_credentials_are_decoded() {
+        // RFC 7617's example, and a password holding a colon.
+        assert_eq!(
+            basic("Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="),
+            Some(("Aladdin".into(), "open sesame".into()))
+        );
+        assert_eq!(basic("basic YTpiOmM="), Some(("a".into(), "b:c".into())));
+        assert_eq!(basic("Bearer QWxhZGRpbjpvcGVuIHNlc2FtZQ=="), None);
+        assert_eq!(basic("Basic !!!"), None);
+        assert_eq!(basic("Basic bm9jb2xvbg=="), None, "no colon");
+        assert_eq!(basic("Basic"), None);
     }
 }

@@ -37,7 +37,7 @@ pub struct Fixture {
 }
 
 impl Fixture {
-    fn describe(&self, tool: &str, description: &str) {
+    pub fn describe(&self, tool: &str, description: &str) {
         for t in self.tools.lock().unwrap().iter_mut() {
             if t["name"] == tool {
                 t["description"] = json!(description);
@@ -87,7 +87,7 @@ async fn answer(State(fixture): State<Arc<Fixture>>, body: axum::Json<Value>) ->
 }
 
 /// A fixture serving `create_entities` and `read_graph`; its MCP endpoint's URL.
-async fn start_fixture() -> (String, Arc<Fixture>) {
+pub async fn start_fixture() -> (String, Arc<Fixture>) {
     let fixture = Arc::new(Fixture::default());
     fixture.add("create_entities", "Create entities in the knowledge graph.");
     fixture.add("read_graph", "Read the whole knowledge graph.");
@@ -106,7 +106,7 @@ async fn start_fixture() -> (String, Arc<Fixture>) {
 }
 
 /// A config fronting `servers` (name, URL, extra lines) with one lockfile in `dir`.
-fn yaml(dir: &Path, servers: &[(&str, &str, &str)]) -> String {
+pub fn yaml(dir: &Path, servers: &[(&str, &str, &str)]) -> String {
     let mut out = format!(
         "gateway:\n  state: {}\nmcp_servers:\n",
         dir.join("state.db").display()
@@ -124,12 +124,12 @@ fn lock_path(dir: &Path) -> PathBuf {
     dir.join("toolgate.lock.json")
 }
 
-fn config(yaml: &str) -> toolgate_config::Config {
+pub fn config(yaml: &str) -> toolgate_config::Config {
     toolgate_config::parse(Path::new("test.yaml"), yaml, Path::new("."), &|_| None)
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn pinned_description(dir: &Path, server: &str, tool: &str) -> Option<String> {
+pub fn pinned_description(dir: &Path, server: &str, tool: &str) -> Option<String> {
     let file = toolgate_contract::Lockfile::read(&lock_path(dir))
         .unwrap()
         .unwrap();
@@ -142,7 +142,7 @@ fn pinned_description(dir: &Path, server: &str, tool: &str) -> Option<String> {
 }
 
 /// Checks `server` of the running gateway now (as a list-changed notification would).
-async fn recheck(tg: &crate::harness::Toolgate, server: &str) {
+pub async fn recheck(tg: &crate::harness::Toolgate, server: &str) {
     let s = tg.gateway.fronting().server(server).unwrap().clone();
     let checked = s.check(tg.gateway.as_ref()).await;
     assert!(checked.listed, "the fixture answers tools/list");

@@ -5,6 +5,7 @@
 
 mod arguments;
 mod check;
+mod console;
 mod core;
 mod demo;
 mod fronting;

@@ -210,6 +210,10 @@ fn incident(id: i64, owner: &str) -> Incident {
         last_seen: "2025-01-01T00:05:00Z".into(),
         count: 3,
         fingerprint: "fp".into(),
+        acked_by: None,
+        acked_at: None,
+        resolved_by: None,
+        resolved_at: None,
     }
 }
 

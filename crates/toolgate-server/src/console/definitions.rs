@@ -1,0 +1,145 @@
+//! `/ui/definitions`: the pinned tool definitions of each upstream MCP server, and the
+//! changes pending against them as `toolgate lock --dry-run` shows them (the server is
+//! listed now), each with an Approve button that re-pins that tool exactly as
+//! `toolgate lock --server S --tool T` does. The running gateway takes the new pin at
+//! once: a tool withheld under `on_change: block` is served again, without a restart.
+//! Upstream text is shown here to people on purpose, escaped.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Form};
+use serde_json::json;
+
+use super::diff;
+use super::layout::{ConsoleUser, cross_site, error, esc, page, who};
+use toolgate_engine::fronting::lock::{approve as approve_change, pending};
+use toolgate_engine::gateway::Gateway;
+
+/// `GET /ui/definitions`.
+pub async fn show(State(gateway): State<Arc<Gateway>>) -> Response {
+    let fronting = gateway.fronting();
+    let mut out = String::from("<h1>Definitions</h1>");
+    if fronting.is_empty() {
+        out.push_str("<p class=\"muted\">No upstream MCP servers are configured (<code>mcp_servers:</code>).</p>");
+        return page("Definitions", "/ui/definitions", "", &out);
+    }
+    let report = match pending(fronting).await {
+        Ok(r) => r,
+        Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, &e.to_string()),
+    };
+    for locked in &report {
+        let server = esc(&locked.server);
+        let _ = write!(
+            out,
+            "<section data-id=\"server-{server}\"><h2>{server}</h2><p class=\"muted\">lockfile <code>{}</code></p>",
+            esc(&locked.path.display().to_string())
+        );
+        if let Err(e) = &locked.result {
+            let _ = write!(
+                out,
+                "<p class=\"s-bad\">Could not be listed: {}. Its pins stay in force.</p>",
+                esc(e)
+            );
+        } else if locked.first {
+            let _ = write!(
+                out,
+                "<p class=\"notice\">Never locked: the definitions it serves now are pinned in memory only.</p>\
+                 <form method=\"post\" action=\"/ui/definitions/approve\"><input type=\"hidden\" name=\"server\" value=\"{server}\">\
+                 <button type=\"submit\" class=\"primary\">Pin all {n} definitions</button></form>",
+                n = locked.result.as_ref().map_or(0, |n| *n)
+            );
+        } else if locked.changes.is_empty() {
+            out.push_str(
+                "<p class=\"s-ok\">No pending changes: the live definitions match the pins.</p>",
+            );
+        }
+        if !locked.first {
+            for change in &locked.changes {
+                let tool = esc(change.tool());
+                let _ = write!(
+                    out,
+                    "<div class=\"change\" data-id=\"change-{server}-{tool}\"><h3><code>{tool}</code> {kind}{breaking}</h3>{diff}\
+                     <form method=\"post\" action=\"/ui/definitions/approve\" class=\"actions\">\
+                     <input type=\"hidden\" name=\"server\" value=\"{server}\"><input type=\"hidden\" name=\"tool\" value=\"{tool}\">\
+                     <button type=\"submit\" class=\"primary\">Approve (re-pin {tool})</button></form></div>",
+                    kind = esc(change.kind()),
+                    breaking = if change.is_breaking() {
+                        " <span class=\"badge s-bad\">breaking</span>"
+                    } else {
+                        ""
+                    },
+                    diff = diff::render(
+                        &json!({ "summary": change.summary(), "changes": [change.to_json()] })
+                    ),
+                );
+            }
+        }
+        out.push_str(&pinned(&locked.path, &locked.server));
+        out.push_str("</section>");
+    }
+    page("Definitions", "/ui/definitions", "", &out)
+}
+
+/// The pinned definitions of `server`, from its lockfile.
+fn pinned(path: &std::path::Path, server: &str) -> String {
+    let Ok(Some(file)) = toolgate_contract::Lockfile::read(path) else {
+        return String::new();
+    };
+    let Some(pins) = file.server(server) else {
+        return String::new();
+    };
+    let mut out = format!(
+        "<details><summary>{} pinned definitions (locked {})</summary><table><thead><tr><th>Tool</th><th>Description</th></tr></thead><tbody>",
+        pins.tools.len(),
+        esc(&pins.locked_at)
+    );
+    for t in &pins.tools {
+        let _ = write!(
+            out,
+            "<tr><td><code>{}</code></td><td>{}</td></tr>",
+            esc(&t.name),
+            esc(t.description.as_deref().unwrap_or(""))
+        );
+    }
+    out.push_str("</tbody></table></details>");
+    out
+}
+
+/// The Approve form.
+#[derive(Debug, serde::Deserialize)]
+pub struct Approve {
+    /// The server.
+    pub server: String,
+    /// The tool (upstream or exposed name); every pending change when absent.
+    pub tool: Option<String>,
+}
+
+/// `POST /ui/definitions/approve`: re-pins, then shows the page again.
+pub async fn approve(
+    State(gateway): State<Arc<Gateway>>,
+    headers: HeaderMap,
+    identity: Option<Extension<toolgate_auth::Identity>>,
+    user: Option<Extension<ConsoleUser>>,
+    Form(form): Form<Approve>,
+) -> Response {
+    if let Some(refused) = cross_site(&headers, true) {
+        return refused;
+    }
+    let who = who(identity.as_deref(), user.as_deref());
+    let tool = form.tool.as_deref().filter(|t| !t.is_empty());
+    match approve_change(gateway.fronting(), gateway.as_ref(), &form.server, tool).await {
+        Ok(locked) => {
+            tracing::info!(server = %form.server, tool = tool.unwrap_or("(every tool)"), %who, changes = locked.changes.len(), "definition change approved in the console");
+            (
+                StatusCode::SEE_OTHER,
+                [(header::LOCATION, "/ui/definitions")],
+            )
+                .into_response()
+        }
+        Err(e) => error(StatusCode::BAD_REQUEST, &format!("{e:#}")),
+    }
+}

@@ -1,0 +1,219 @@
+//! `/ui/tools`: per tool (100 a page, searchable) its contract version and where the
+//! contract comes from, calls and success over the last hour, recovery per error
+//! class, its last drift, and its contract probe's recent results — the numbers of
+//! `toolgate status`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use axum::extract::{Query, State};
+use axum::response::Response;
+use serde_json::Value;
+
+use super::incidents::{last_drift, search_link};
+use super::layout::{ListQuery, esc, page, paginate, search_and_pages};
+use toolgate_engine::gateway::Gateway;
+use toolgate_store::Incident;
+
+/// Tools a page shows.
+pub const PER_PAGE: usize = 100;
+
+/// `GET /ui/tools?q=…&page=N`.
+pub async fn show(State(gateway): State<Arc<Gateway>>, Query(query): Query<ListQuery>) -> Response {
+    let report = toolgate_engine::status::report(&gateway).await;
+    let incidents = gateway.store().incidents(true).await.unwrap_or_default();
+    let mut probes = Probes::new();
+    for route in gateway.routes().values() {
+        if route.spec.probe.is_some() {
+            let results = gateway
+                .store()
+                .probe_results(route.spec.name.clone())
+                .await
+                .unwrap_or_default();
+            probes.insert(route.spec.name.clone(), results);
+        }
+    }
+    page(
+        "Tools",
+        "/ui/tools",
+        "incidents",
+        &render(&report, &incidents, &probes, &query),
+    )
+}
+
+/// The recent probe results (ok, error class) of each tool with a probe, newest first.
+pub type Probes = BTreeMap<String, Vec<(bool, Option<String>)>>;
+
+fn probe_cell(results: Option<&Vec<(bool, Option<String>)>>) -> String {
+    let Some(results) = results else {
+        return "–".into();
+    };
+    let Some((last_ok, class)) = results.first() else {
+        return "<span class=\"muted\">not run yet</span>".into();
+    };
+    let passed = results.iter().filter(|(ok, _)| *ok).count();
+    let last = if *last_ok {
+        "<span class=\"s-ok\">passing</span>".to_string()
+    } else {
+        format!(
+            "<span class=\"s-bad\">failing: {}</span>",
+            esc(class.as_deref().unwrap_or("error"))
+        )
+    };
+    format!(
+        "{last} <span class=\"muted\">({passed} of the last {})</span>",
+        results.len()
+    )
+}
+
+/// The page's body.
+pub fn render(
+    report: &Value,
+    incidents: &[Incident],
+    probes: &Probes,
+    query: &ListQuery,
+) -> String {
+    let needle = query.needle();
+    let tools: Vec<&Value> = report["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| {
+            let f = |k: &str| t[k].as_str().unwrap_or("").to_string();
+            query.matches(
+                &needle,
+                &[&f("tool"), &f("owner"), &f("dependency"), &f("contract")],
+            )
+        })
+        .collect();
+    let (slice, page_no, pages) = paginate(&tools, query.page, PER_PAGE);
+    let (form, nav) = search_and_pages("/ui/tools", &needle, "", page_no, pages, tools.len(), &[]);
+    let mut out = format!("<h1>Tools</h1>{form}");
+    if let Some(c) = report["contracts"].as_object() {
+        let parts: Vec<String> = c
+            .iter()
+            .map(|(origin, n)| format!("{} {}", n, esc(origin)))
+            .collect();
+        let _ = write!(
+            out,
+            "<p class=\"muted\">Contracts: {}</p>",
+            parts.join(", ")
+        );
+    }
+    out.push_str(
+        "<table id=\"tools\"><thead><tr><th>Tool</th><th>Owner</th><th>Contract</th><th>Origin</th>\
+         <th class=\"num\">Calls (1 h)</th><th class=\"num\">Success</th><th>Recovery by error class</th>\
+         <th>Last drift</th><th>Probe</th></tr></thead><tbody>",
+    );
+    for t in slice {
+        let name = t["tool"].as_str().unwrap_or("");
+        let success = t["success_rate"]
+            .as_f64()
+            .map_or("–".into(), |r| format!("{:.1}%", r * 100.0));
+        let recovery: Vec<String> = t["recovery"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(class, r)| {
+                format!(
+                    "{}: {}/{}",
+                    esc(class),
+                    r["recovered"].as_u64().unwrap_or(0),
+                    r["sequences"].as_u64().unwrap_or(0)
+                )
+            })
+            .collect();
+        let drift = match last_drift(incidents, name) {
+            Some(i) => format!(
+                "<a href=\"/ui/incidents/{}\">{}</a> <span class=\"muted\">{}</span>",
+                i.id,
+                esc(&i.last_seen),
+                esc(&i.status)
+            ),
+            None => "–".into(),
+        };
+        let open = t["open_incidents"].as_array().map_or(0, Vec::len);
+        let open = if open > 0 {
+            format!(
+                " <a class=\"badge s-bad\" href=\"{}\">{open} open</a>",
+                esc(&search_link(name, "open"))
+            )
+        } else {
+            String::new()
+        };
+        let _ = write!(
+            out,
+            "<tr data-id=\"tool-{id}\"><td><code>{id}</code>{open}</td><td>{owner}</td><td>{version}</td>\
+             <td><span class=\"badge s-{origin_class}\">{origin}</span></td><td class=\"num\">{calls}</td>\
+             <td class=\"num\">{success}</td><td>{recovery}</td><td>{drift}</td><td>{probe}</td></tr>",
+            id = esc(name),
+            owner = esc(t["owner"].as_str().unwrap_or("")),
+            version = esc(t["contract_version"].as_str().unwrap_or("–")),
+            origin = esc(t["contract"].as_str().unwrap_or("none")),
+            origin_class = if t["contract"] == "learning" {
+                "learning"
+            } else {
+                "ok"
+            },
+            calls = t["calls"].as_u64().unwrap_or(0),
+            probe = probe_cell(probes.get(name)),
+            recovery = if recovery.is_empty() {
+                "–".into()
+            } else {
+                recovery.join("<br>")
+            },
+        );
+    }
+    if slice.is_empty() {
+        out.push_str("<tr><td colspan=\"9\" class=\"muted\">No tools match.</td></tr>");
+    }
+    out.push_str("</tbody></table>");
+    out.push_str(&nav);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_tool_row_shows_origin_recovery_and_probe() {
+        let report = json!({"tools": [
+            {"tool": "web_<search>", "owner": "o", "contract_version": "3.1", "contract": "learning",
+             "calls": 12, "success_rate": 0.75, "recovery": {"timeout": {"recovered": 2, "sequences": 3}},
+             "open_incidents": [{"id": 1}]},
+            {"tool": "other", "owner": "o", "contract": "declared", "calls": 0, "recovery": {}, "open_incidents": []}
+        ], "contracts": {"declared": 1, "learning": 1}});
+        let mut probes = Probes::new();
+        probes.insert(
+            "web_<search>".into(),
+            vec![(false, Some("contract_drift".into())), (true, None)],
+        );
+        let html = render(&report, &[], &probes, &ListQuery::default());
+        assert!(html.contains("<code>web_&lt;search&gt;</code>"), "{html}");
+        assert!(
+            html.contains("75.0%") && html.contains("timeout: 2/3"),
+            "{html}"
+        );
+        assert!(html.contains("s-learning\">learning"), "{html}");
+        assert!(
+            html.contains("failing: contract_drift</span> <span class=\"muted\">(1 of the last 2)"),
+            "{html}"
+        );
+        assert!(
+            html.contains("q=web_%3Csearch%3E"),
+            "the open incidents link searches the tool: {html}"
+        );
+        let only = ListQuery {
+            q: Some("OTH".into()),
+            ..ListQuery::default()
+        };
+        let html = render(&report, &[], &probes, &only);
+        assert!(
+            html.contains("1 found") && !html.contains("web_&lt;"),
+            "{html}"
+        );
+    }
+}
