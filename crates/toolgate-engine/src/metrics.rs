@@ -154,6 +154,13 @@ pub struct OriginLabel {
     pub origin: &'static str,
 }
 
+/// `{result}` of a config reload: `ok` or `rejected`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct ReloadLabel {
+    /// `ok` or `rejected`.
+    pub result: &'static str,
+}
+
 /// `{dependency}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub struct DependencyLabel {
@@ -239,6 +246,13 @@ pub struct Metrics {
     /// `toolgate_learned_samples_dropped_total`: successful responses not learned from
     /// because the learner was behind (its queue was full).
     pub learned_samples_dropped: Counter,
+    /// `toolgate_config_generation`: 1 at start-up, one more for each accepted reload.
+    pub config_generation: Gauge,
+    /// `toolgate_config_reloads_total{result}`.
+    pub config_reloads: Family<ReloadLabel, Counter>,
+    /// `toolgate_config_last_reload_success_timestamp_seconds`: when the config in force
+    /// was loaded (start-up or the last accepted reload).
+    pub config_last_reload_success: Gauge,
 }
 
 impl Default for Metrics {
@@ -375,7 +389,28 @@ impl Metrics {
             "Successful responses not learned from because the learner's queue was full",
             learned_samples_dropped.clone(),
         );
+        let config_generation = Gauge::default();
+        registry.register(
+            "config_generation",
+            "The config in force: 1 at start-up, one more for each accepted reload",
+            config_generation.clone(),
+        );
+        let config_reloads = Family::default();
+        registry.register(
+            "config_reloads",
+            "Config reloads by result: ok, or rejected (the old config keeps serving)",
+            config_reloads.clone(),
+        );
+        let config_last_reload_success = Gauge::default();
+        registry.register(
+            "config_last_reload_success_timestamp_seconds",
+            "When the config in force was loaded (Unix time): start-up or the last accepted reload",
+            config_last_reload_success.clone(),
+        );
         Metrics {
+            config_generation,
+            config_reloads,
+            config_last_reload_success,
             registry,
             shared_state_up,
             unread_headers,
