@@ -317,3 +317,6 @@ impl Host for Current {
         self.load().broadcast().notify_all(method, params);
     }
 }
+
+#[cfg(test)]
+mod tests;
