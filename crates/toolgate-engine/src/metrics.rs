@@ -253,6 +253,9 @@ pub struct Metrics {
     /// `toolgate_config_last_reload_success_timestamp_seconds`: when the config in force
     /// was loaded (start-up or the last accepted reload).
     pub config_last_reload_success: Gauge,
+    /// `toolgate_config_last_reload_successful`: 0 while the last reload was rejected
+    /// (the config file is not what serves), 1 otherwise.
+    pub config_last_reload_successful: Gauge,
 }
 
 impl Default for Metrics {
@@ -407,7 +410,15 @@ impl Metrics {
             "When the config in force was loaded (Unix time): start-up or the last accepted reload",
             config_last_reload_success.clone(),
         );
+        let config_last_reload_successful = Gauge::default();
+        config_last_reload_successful.set(1);
+        registry.register(
+            "config_last_reload_successful",
+            "0 while the last config reload was rejected (the file on disk is not what serves), 1 otherwise",
+            config_last_reload_successful.clone(),
+        );
         Metrics {
+            config_last_reload_successful,
             config_generation,
             config_reloads,
             config_last_reload_success,

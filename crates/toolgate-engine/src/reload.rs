@@ -234,6 +234,7 @@ impl Current {
         metrics
             .config_last_reload_success
             .set(chrono::Utc::now().timestamp());
+        metrics.config_last_reload_successful.set(1);
         let background = lock(&self.background).clone();
         if let Some(background) = background {
             background.next_generation(&next.gateway, next.started, next.stopped);
@@ -279,11 +280,13 @@ impl Current {
                 "config reload rejected; the config in force keeps serving"
             );
         }
-        self.load()
-            .metrics()
+        let gateway = self.load();
+        let metrics = gateway.metrics();
+        metrics
             .config_reloads
             .get_or_create(&ReloadLabel { result: "rejected" })
             .inc();
+        metrics.config_last_reload_successful.set(0);
         ReloadReport {
             result: "rejected",
             generation: self.generation(),

@@ -104,6 +104,10 @@ async fn an_invalid_config_is_rejected_with_every_error_and_the_old_one_keeps_se
         metrics.contains("toolgate_config_generation 1"),
         "{metrics}"
     );
+    assert!(
+        metrics.contains("toolgate_config_last_reload_successful 0"),
+        "{metrics}"
+    );
 }
 
 #[tokio::test]
