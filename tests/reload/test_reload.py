@@ -8,7 +8,7 @@ The reloads alternate SIGHUP and `toolgate reload -c F`, and each one changes th
 a tool is added or removed, an upstream MCP server (tests/upstreams/fixture_server.py
 over stdio) is added or removed, and the timeout of one dependency changes. One more
 reload writes a broken file. Checked: no agent call fails; each accepted reload raises
-`toolgate_config_generation` by one; the broken file is rejected by `toolgate reload`
+`toolgate_config_generation` by one and tools/list follows it; the broken file is rejected by `toolgate reload`
 (exit 1, every error printed), the generation stays, and calls go on; the dependency
 the agents call keeps its latency baseline across all reloads while the one whose
 timeout changes starts over; the tools listed follow the last config; on SIGTERM
@@ -133,8 +133,12 @@ def expected_tools(step: int) -> set[str]:
     if step % 2 == 1:
         tools.add("echo_extra")
     if (step // 2) % 2 == 1:
-        tools.add("kb__search")
+        tools |= KB_TOOLS
     return tools
+
+
+# What tests/upstreams/fixture_server.py serves, under the server's prefix.
+KB_TOOLS = {f"kb__{t}" for t in ("search", "slow", "notify", "fail", "crash")}
 
 
 BROKEN = """\
@@ -266,6 +270,11 @@ def reloads(binary: str, proc: subprocess.Popen[bytes], work: Path, port: int, u
             check(f"generation {before + 1}" in done.stdout, f"toolgate reload {step}: {done.stdout}")
             stats["cli"] += 1
         check(generation(base) == before + 1, f"reload {step}: generation {generation(base)}, expected {before + 1}")
+        # The tools follow the config: echo_extra added or removed at once, the kb server's
+        # tools once it was started and listed (or gone with it).
+        want = expected_tools(step)
+        wait_for(f"reload {step}: tools/list shows {sorted(want)}",
+                 lambda: asyncio.run(listed(f"{base}/mcp")) == want)
         baseline = latency(base, "api")["baseline_ms"]
         check(baseline is not None, f"reload {step}: the api dependency lost its latency baseline")
         other = latency(base, "other_api")
@@ -337,7 +346,8 @@ def main() -> int:
         check(not load.failures, f"{len(load.failures)} failed calls of {load.calls}: {load.failures[:5]}")
         check(load.calls > 0 and load.lists > 0, f"the agents made {load.calls} calls, {load.lists} lists")
         ok(f"{AGENTS} agents: {load.calls} calls and {load.lists} tools/list, 0 failed, "
-           f"during {RELOADS} reloads ({stats['sighup']} SIGHUP, {stats['cli']} `toolgate reload`)")
+           f"during {RELOADS} reloads ({stats['sighup']} SIGHUP, {stats['cli']} `toolgate reload`), "
+           "each followed by tools/list (echo_extra and the kb server's tools added and removed)")
         check(generation(base) == 1 + RELOADS, f"generation {generation(base)} after {RELOADS} reloads")
         metrics = get(f"{base}/metrics")[1]
         check(metric(metrics, 'toolgate_config_reloads_total{result="ok"}') == RELOADS, "reloads counted ok")
