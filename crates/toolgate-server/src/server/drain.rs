@@ -37,12 +37,11 @@ impl Shutdown {
         let stop = self.stop.clone();
         tokio::spawn(async move {
             tokio::select! {
-                () = tokio::time::sleep(delay) => {}
+                () = tokio::time::sleep(delay) => {
+                    tracing::info!("shutdown delay over: no new connections; letting calls in flight finish (gateway.drain)");
+                }
                 () = stop.cancelled() => {}
             }
-            tracing::info!(
-                "shutdown delay over: no new connections; letting calls in flight finish (gateway.drain)"
-            );
             stop.cancel();
         });
     }

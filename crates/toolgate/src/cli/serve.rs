@@ -43,8 +43,10 @@ pub(super) async fn serve(
     let listen_addr = listen.unwrap_or(config.gateway.listen);
     let gateway = Gateway::new(config, store)?;
     gateway.restore().await;
-    // The demo's config is built in memory: there is no file to reload.
-    let current = Current::new(gateway.clone(), (!demo).then(|| absolute(path)));
+    // The demo's config is built in memory: there is no file to reload. A reload reads
+    // the path as given, like this load did, so paths derived from it (the lockfile)
+    // compare equal.
+    let current = Current::new(gateway.clone(), (!demo).then(|| path.to_path_buf()));
     current.start_background();
     current
         .servers_checked(toolgate_engine::fronting::STARTUP_WAIT)
@@ -121,30 +123,57 @@ fn spawn_signal_handler(shutdown: Shutdown, current: Arc<Current>) {
     spawn_reload_on_hangup(current.clone());
     tokio::spawn(async move {
         #[cfg(unix)]
-        let term = async {
+        let mut term =
             match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(mut s) => {
-                    s.recv().await;
-                }
+                Ok(s) => Some(s),
                 Err(e) => {
                     tracing::warn!(error = %e, "cannot listen for SIGTERM");
-                    std::future::pending::<()>().await;
+                    None
                 }
-            }
-        };
+            };
         #[cfg(not(unix))]
-        let term = std::future::pending::<()>();
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            () = term => {}
-        }
+        let mut term: Option<()> = None;
+        stop_signal(&mut term).await;
         let delay = current.load().config().gateway.shutdown_delay;
         tracing::info!(
             delay = ?delay,
-            "shutting down: /readyz answers 503; requests are still served for gateway.shutdown_delay, then calls in flight get gateway.drain"
+            "shutting down: /readyz answers 503; requests are still served for gateway.shutdown_delay, then calls in flight get gateway.drain (a second signal skips the delay)"
         );
         shutdown.begin(delay);
+        // An operator who asks twice does not wait for the delay.
+        tokio::select! {
+            () = stop_signal(&mut term) => {
+                if !shutdown.stop.is_cancelled() {
+                    tracing::info!("second stop signal: no new connections from now on");
+                }
+                shutdown.stop.cancel();
+            }
+            () = shutdown.stop.cancelled() => {}
+        }
     });
+}
+
+/// Waits for Ctrl-C or, on Unix, SIGTERM.
+#[cfg(unix)]
+async fn stop_signal(term: &mut Option<tokio::signal::unix::Signal>) {
+    let term = async {
+        match term {
+            Some(s) => {
+                s.recv().await;
+            }
+            None => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = term => {}
+    }
+}
+
+/// Waits for Ctrl-C.
+#[cfg(not(unix))]
+async fn stop_signal(_term: &mut Option<()>) {
+    let _ = tokio::signal::ctrl_c().await;
 }
 
 /// Each SIGHUP reloads the config file (one reload at a time; the outcome is logged).
