@@ -7,7 +7,7 @@ the ConfigMap's toolgate.yaml passes `toolgate check` with every `${VAR}` it nam
 and each of those variables comes from the pod's `env` or from the Secret the manifest
 tells the operator to create; the probes reach /readyz and /healthz with a Host toolgate
 admits; the ports agree; the pod runs as the image's user on a read-only root file
-system with no capabilities; the grace period covers preStop and gateway.drain; the
+system with no capabilities; the grace period covers preStop, gateway.shutdown_delay and gateway.drain; the
 SQLite store (if any) is on a writable volume; a fleet shares PostgreSQL and Redis and
 has a PodDisruptionBudget that selects its pods.
 """
@@ -138,11 +138,12 @@ def check_layout(toolgate, directory):
     # Shutdown: endpoints drain during preStop, then toolgate drains its calls.
     sleep = container.get("lifecycle", {}).get("preStop", {}).get("sleep", {}).get("seconds", 0)
     drain = seconds(gateway.get("drain", "30s"))
+    delay = seconds(gateway.get("shutdown_delay", "5s"))
     grace = pod.get("terminationGracePeriodSeconds", 30)
     if sleep <= 0:
         fail(where, "no preStop sleep: balancers may still send requests after SIGTERM")
-    if grace <= sleep + drain:
-        fail(where, f"terminationGracePeriodSeconds {grace} does not cover preStop {sleep} s + drain {drain} s")
+    if grace <= sleep + delay + drain:
+        fail(where, f"terminationGracePeriodSeconds {grace} does not cover preStop {sleep} s + shutdown_delay {delay} s + drain {drain} s")
 
     # State: SQLite on a writable volume; a fleet on PostgreSQL and Redis, with a PDB.
     state = str(gateway.get("state", ".toolgate/state.db"))

@@ -260,6 +260,8 @@ pub struct GatewayConfig {
     pub session_lifetime: Duration,
     /// Drain deadline on shutdown.
     pub drain: Duration,
+    /// How long requests are still served after a shutdown begins (readiness fails).
+    pub shutdown_delay: Duration,
     /// Default call deadline.
     pub deadline: Duration,
     /// Response body cap in bytes.

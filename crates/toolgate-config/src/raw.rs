@@ -224,6 +224,10 @@ pub struct RawGateway {
     pub session_lifetime: Option<String>,
     /// On SIGTERM or Ctrl-C, how long in-flight calls may take to finish. Default 30s.
     pub drain: Option<String>,
+    /// On SIGTERM or Ctrl-C, how long new requests are still served while `/readyz`
+    /// already answers 503, so a load balancer can move traffic away before the
+    /// listener stops. Default 5s; `0s` stops at once.
+    pub shutdown_delay: Option<String>,
     /// Default overall deadline of one tool call, covering every attempt and wait. Default 30s; at least 10ms.
     pub deadline: Option<String>,
     /// Largest upstream response body accepted, e.g. `8MiB` or `1048576`. Default 8MiB; at least 1KiB.

@@ -7,6 +7,9 @@
 //! route table is a snapshot (`Arc<RouteTable>`) replaced as a whole, which a call
 //! reads without holding a lock.
 //!
+//! A reload builds the next gateway from this one (`next.rs`): what did not change is
+//! carried over, live state included.
+//!
 //! It assembles; it does not decide. The call path is `pipeline`, the background work
 //! `background`, the reports `health` and `status`.
 
@@ -31,6 +34,9 @@ use toolgate_store::{IncidentKind, Store};
 
 pub use crate::pipeline::ToolRoute;
 
+mod next;
+pub use next::{Changes, Next};
+
 /// Every tool's route by exposed name.
 pub type RouteTable = HashMap<String, Arc<ToolRoute>>;
 
@@ -49,7 +55,9 @@ pub struct Gateway {
     server_events: std::sync::Mutex<Vec<ServerEvents>>,
     broadcast: crate::broadcast::Broadcast,
     /// The configured agents' policies and quotas.
-    agents: crate::agents::Agents,
+    agents: Arc<crate::agents::Agents>,
+    /// The fleet's shared state, for the dependencies a reload adds.
+    shared: Option<crate::fleet::Shared>,
 }
 
 pub use crate::fronting::ServerEvents;
@@ -105,38 +113,11 @@ impl Gateway {
             metrics.learned_samples_dropped.clone(),
             pins,
         ));
-        let mut routes = HashMap::new();
-        for (name, spec) in &config.tools {
-            let dependency = dependencies
-                .get(&spec.dependency.name)
-                .cloned()
-                // The compiler checks every reference; a config built by hand that
-                // names no known dependency still gets a working state of its own.
-                .unwrap_or_else(|| Arc::new(DependencyState::new(spec.dependency.clone())));
-            let upstream = AnyUpstream::Http(HttpUpstream::new(
-                client.clone(),
-                spec.clone(),
-                config.gateway.max_response_bytes,
-            ));
-            let route = Route::new(
-                spec.clone(),
-                Arc::new(ToolState::new()),
-                dependency,
-                upstream,
-            );
-            metrics
-                .tool_owner_info
-                .get_or_create(&OwnerLabels {
-                    tool: route.label.clone(),
-                    owner: spec.owner.clone(),
-                    dependency: spec.dependency.name.clone(),
-                })
-                .set(1);
-            routes.insert(name.clone(), Arc::new(route));
-        }
+        let routes = http_routes(&config, &dependencies, &client, &metrics, &HashMap::new());
         let (fronting, server_events) = crate::fronting::Fronting::start(&config, &client)?;
         let gateway = Arc::new(Gateway {
-            agents: crate::agents::Agents::new(&config),
+            agents: Arc::new(crate::agents::Agents::new(&config)),
+            shared,
             fronting,
             server_events: std::sync::Mutex::new(server_events),
             broadcast: crate::broadcast::Broadcast::new(),
@@ -396,6 +377,47 @@ impl Gateway {
     pub fn client(&self) -> &UpstreamClient {
         &self.client
     }
+}
+
+/// The routes of `config`'s HTTP tools; a tool named in `keep` keeps that live state
+/// (a reload keeps the state of the tools that did not change). Publishes each tool's
+/// owner as a metric.
+fn http_routes(
+    config: &Config,
+    dependencies: &HashMap<String, Arc<DependencyState>>,
+    client: &UpstreamClient,
+    metrics: &Metrics,
+    keep: &HashMap<String, Arc<ToolState>>,
+) -> RouteTable {
+    let mut routes = HashMap::new();
+    for (name, spec) in &config.tools {
+        let dependency = dependencies
+            .get(&spec.dependency.name)
+            .cloned()
+            // The compiler checks every reference; a config built by hand that
+            // names no known dependency still gets a working state of its own.
+            .unwrap_or_else(|| Arc::new(DependencyState::new(spec.dependency.clone())));
+        let upstream = AnyUpstream::Http(HttpUpstream::new(
+            client.clone(),
+            spec.clone(),
+            config.gateway.max_response_bytes,
+        ));
+        let state = keep
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| Arc::new(ToolState::new()));
+        let route = Route::new(spec.clone(), state, dependency, upstream);
+        metrics
+            .tool_owner_info
+            .get_or_create(&OwnerLabels {
+                tool: route.label.clone(),
+                owner: spec.owner.clone(),
+                dependency: spec.dependency.name.clone(),
+            })
+            .set(1);
+        routes.insert(name.clone(), Arc::new(route));
+    }
+    routes
 }
 
 impl crate::fronting::Host for Gateway {

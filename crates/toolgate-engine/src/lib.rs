@@ -15,6 +15,7 @@ pub mod background;
 pub mod broadcast;
 pub mod dependency;
 mod explain;
+mod fingerprint;
 mod fleet;
 pub mod fronting;
 pub mod gateway;
@@ -23,6 +24,7 @@ pub mod learned;
 pub mod metrics;
 mod notes;
 pub mod pipeline;
+pub mod reload;
 pub mod status;
 pub mod sync;
 // The OTLP exporter only with the `otel` feature; without it, a stub that refuses a

@@ -161,6 +161,13 @@ pub struct ServerLabel {
     pub server: String,
 }
 
+/// `{result}` of a config reload: `ok` or `rejected`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct ReloadLabel {
+    /// `ok` or `rejected`.
+    pub result: &'static str,
+}
+
 /// `{dependency}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub struct DependencyLabel {
@@ -252,6 +259,16 @@ pub struct Metrics {
     /// `toolgate_mcp_definition_changes_pending{server}`: tool definitions that differ
     /// from their pins and await review (`toolgate lock`).
     pub mcp_definition_changes_pending: Family<ServerLabel, Gauge>,
+    /// `toolgate_config_generation`: 1 at start-up, one more for each accepted reload.
+    pub config_generation: Gauge,
+    /// `toolgate_config_reloads_total{result}`.
+    pub config_reloads: Family<ReloadLabel, Counter>,
+    /// `toolgate_config_last_reload_success_timestamp_seconds`: when the config in force
+    /// was loaded (start-up or the last accepted reload).
+    pub config_last_reload_success: Gauge,
+    /// `toolgate_config_last_reload_successful`: 0 while the last reload was rejected
+    /// (the config file is not what serves), 1 otherwise.
+    pub config_last_reload_successful: Gauge,
 }
 
 impl Default for Metrics {
@@ -400,7 +417,36 @@ impl Metrics {
             "Tool definitions of the upstream MCP server that differ from their pins and await review",
             mcp_definition_changes_pending.clone(),
         );
+        let config_generation = Gauge::default();
+        registry.register(
+            "config_generation",
+            "The config in force: 1 at start-up, one more for each accepted reload",
+            config_generation.clone(),
+        );
+        let config_reloads = Family::default();
+        registry.register(
+            "config_reloads",
+            "Config reloads by result: ok, or rejected (the old config keeps serving)",
+            config_reloads.clone(),
+        );
+        let config_last_reload_success = Gauge::default();
+        registry.register(
+            "config_last_reload_success_timestamp_seconds",
+            "When the config in force was loaded (Unix time): start-up or the last accepted reload",
+            config_last_reload_success.clone(),
+        );
+        let config_last_reload_successful = Gauge::default();
+        config_last_reload_successful.set(1);
+        registry.register(
+            "config_last_reload_successful",
+            "0 while the last config reload was rejected (the file on disk is not what serves), 1 otherwise",
+            config_last_reload_successful.clone(),
+        );
         Metrics {
+            config_last_reload_successful,
+            config_generation,
+            config_reloads,
+            config_last_reload_success,
             registry,
             mcp_server_up,
             mcp_definition_changes_pending,

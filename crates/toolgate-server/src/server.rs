@@ -6,8 +6,13 @@
 //! ([`admission`]): the Host allow-list (every endpoint), the Origin check (`/mcp`),
 //! the bearer token (`/mcp` and `/admin`, when configured) and the body limit. The
 //! connections themselves are served by [`listener`], which bounds them.
+//!
+//! Every handler reads the gateway in force once ([`Current::load`]), so a reload
+//! (`POST /admin/reload`) takes effect from the next request on. A stop begins with
+//! `/readyz` failing while requests are still served ([`drain`]).
 
 pub mod admission;
+pub mod drain;
 pub mod listener;
 
 use std::sync::Arc;
@@ -17,18 +22,32 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, get};
+use axum::routing::{any, get, post};
 use tokio_util::sync::CancellationToken;
 
 use crate::mcp::dispatch::Server;
 use crate::mcp::http::{Mcp, Settings};
 use toolgate_engine::gateway::Gateway;
+use toolgate_engine::reload::Current;
 
+pub use drain::Shutdown;
 pub use listener::{Limits, serve, serve_with};
 
-/// Builds the router, admission included. `extra` (the demo upstream) is merged in
-/// behind the same admission layer.
+/// The router for one gateway that is never reloaded, and stops when `shutdown` is
+/// cancelled (no shutdown delay).
 pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<Router>) -> Router {
+    let stop = Shutdown {
+        draining: shutdown.clone(),
+        stop: shutdown,
+    };
+    router_serving(Current::new(gateway, None), &stop, extra)
+}
+
+/// Builds the router over the gateway in force, admission included. `extra` (the demo
+/// upstream) is merged in behind the same admission layer. The listener-level settings
+/// (admission, sessions, body limit) are taken from the config at start-up.
+pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<Router>) -> Router {
+    let gateway = current.load();
     let g = &gateway.config().gateway;
     let settings = Settings {
         max_sessions: g.max_sessions,
@@ -49,8 +68,12 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
         .as_ref()
         .map(|a| Arc::new(toolgate_auth::metadata_document(a)));
     let admission = Arc::new(admission::Admission::new(g, auth));
-    let console = crate::console::routes(gateway.clone(), shutdown.clone());
-    let mcp = Mcp::new(Arc::new(Server::new(gateway.clone())), &settings, shutdown);
+    let console = crate::console::routes(current.clone(), shutdown.stop.clone());
+    let mcp = Mcp::new(
+        Arc::new(Server::serving(current.clone())),
+        &settings,
+        shutdown.stop.clone(),
+    );
     let mcp_routes = Router::new()
         .route("/mcp", any(crate::mcp::http::handle))
         .with_state(mcp);
@@ -59,11 +82,14 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
         .route("/admin/health", get(health))
         .route("/admin/status", get(status))
         .route("/admin/learned", get(learned))
+        .route("/admin/reload", post(reload))
         .route("/metrics", get(metrics))
         .route("/healthz", get(|| async { "ok" }))
+        .with_state(current);
+    let readiness = Router::new()
         .route("/readyz", get(ready))
-        .with_state(gateway);
-    let mut app = mcp_routes.merge(other).merge(console);
+        .with_state((gateway.clone(), shutdown.clone()));
+    let mut app = mcp_routes.merge(other).merge(readiness).merge(console);
     if let Some(doc) = metadata {
         // RFC 9728: at the well-known path and, for a resource with a path (`/mcp`),
         // with that path appended; clients try both.
@@ -90,7 +116,8 @@ async fn protected_resource(State(doc): State<Arc<serde_json::Value>>) -> Respon
         .into_response()
 }
 
-async fn metrics(State(gateway): State<Arc<Gateway>>) -> Response {
+async fn metrics(State(current): State<Arc<Current>>) -> Response {
+    let gateway = current.load();
     gateway.refresh_coverage();
     (
         [(
@@ -102,7 +129,13 @@ async fn metrics(State(gateway): State<Arc<Gateway>>) -> Response {
         .into_response()
 }
 
-async fn ready(State(gateway): State<Arc<Gateway>>) -> Response {
+/// Ready while the store answers, until a stop begins: then 503 at once, while
+/// requests are still served for `gateway.shutdown_delay` (the store is the same for
+/// every generation).
+async fn ready(State((gateway, shutdown)): State<(Arc<Gateway>, Shutdown)>) -> Response {
+    if shutdown.is_draining() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "shutting down").into_response();
+    }
     match gateway.store().ping().await {
         Ok(()) => (StatusCode::OK, "ready").into_response(),
         Err(e) => (
@@ -113,19 +146,32 @@ async fn ready(State(gateway): State<Arc<Gateway>>) -> Response {
     }
 }
 
-async fn incidents(State(gateway): State<Arc<Gateway>>) -> Response {
-    match gateway.store().incidents(true).await {
+/// Reads the config file again and serves it when it is valid: 200 with what changed,
+/// or 422 with every error (the config in force keeps serving).
+async fn reload(State(current): State<Arc<Current>>) -> Response {
+    let report = current.reload().await;
+    let status = if report.accepted() {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    (status, axum::Json(report)).into_response()
+}
+
+async fn incidents(State(current): State<Arc<Current>>) -> Response {
+    match current.load().store().incidents(true).await {
         Ok(list) => axum::Json(list).into_response(),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     }
 }
 
-async fn status(State(gateway): State<Arc<Gateway>>) -> Response {
-    axum::Json(toolgate_engine::status::report(&gateway).await).into_response()
+async fn status(State(current): State<Arc<Current>>) -> Response {
+    axum::Json(toolgate_engine::status::report(&current.load()).await).into_response()
 }
 
 /// The learned contracts, as `toolgate lock` pins them.
-async fn learned(State(gateway): State<Arc<Gateway>>) -> Response {
+async fn learned(State(current): State<Arc<Current>>) -> Response {
+    let gateway = current.load();
     let pins: serde_json::Map<String, serde_json::Value> = gateway
         .learned()
         .into_iter()
@@ -135,8 +181,8 @@ async fn learned(State(gateway): State<Arc<Gateway>>) -> Response {
     axum::Json(serde_json::Value::Object(pins)).into_response()
 }
 
-async fn health(State(gateway): State<Arc<Gateway>>) -> Response {
-    match toolgate_engine::health::report(&gateway, None).await {
+async fn health(State(current): State<Arc<Current>>) -> Response {
+    match toolgate_engine::health::report(&current.load(), None).await {
         Ok(report) => axum::Json(report).into_response(),
         Err(e) => (StatusCode::NOT_FOUND, e).into_response(),
     }

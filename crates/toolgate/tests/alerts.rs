@@ -521,3 +521,29 @@ fn shared_state_up_is_exported_only_where_shared_state_is_configured() {
     let yaml = prometheus::rules_yaml();
     assert!(yaml.contains("alert: ToolgateSharedStateDown"), "{yaml}");
 }
+
+#[test]
+fn a_rejected_reload_is_exported_and_alerted() {
+    let metrics = Metrics::new();
+    assert!(
+        metrics
+            .render()
+            .contains("toolgate_config_last_reload_successful 1"),
+        "a replica that never reloaded reads as successful"
+    );
+    metrics.config_last_reload_successful.set(0);
+    assert!(
+        metrics
+            .render()
+            .contains("toolgate_config_last_reload_successful 0")
+    );
+    let yaml = prometheus::rules_yaml();
+    assert!(
+        yaml.contains("alert: ToolgateConfigReloadRejected"),
+        "{yaml}"
+    );
+    assert!(
+        yaml.contains("toolgate_config_last_reload_successful"),
+        "{yaml}"
+    );
+}

@@ -617,6 +617,11 @@ impl Compiler<'_> {
                 raw.drain.as_ref(),
                 Duration::from_secs(30),
             ),
+            shutdown_delay: self.duration(
+                "gateway.shutdown_delay".into(),
+                raw.shutdown_delay.as_ref(),
+                Duration::from_secs(5),
+            ),
             listen,
             state,
             postgres,

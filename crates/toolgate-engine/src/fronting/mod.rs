@@ -23,6 +23,8 @@
 pub mod link;
 pub mod lock;
 pub mod passthrough;
+mod reload;
+pub use reload::NextServers;
 pub mod spec;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -242,26 +244,7 @@ impl Fronting {
         let mut servers = BTreeMap::new();
         let mut events = Vec::new();
         for (name, spec) in &config.mcp_servers {
-            let lock_mtime = mtime(&spec.lock);
-            let pins = toolgate_contract::Lockfile::read(&spec.lock)
-                .map_err(|e| anyhow::anyhow!("MCP server `{name}`: {e}"))?
-                .and_then(|l| l.server(name).cloned());
-            let (connection, rx) = Connection::start(
-                link::server_spec(spec, config.gateway.max_response_bytes),
-                client.http().clone(),
-            );
-            let link: Arc<dyn McpLink> = Arc::new(link::ClientLink(connection.clone()));
-            let fronted = Arc::new(Fronted {
-                spec: spec.clone(),
-                connection,
-                link,
-                state: Mutex::new(State {
-                    from_lock: pins.is_some(),
-                    pins,
-                    lock_mtime,
-                    ..State::default()
-                }),
-            });
+            let (fronted, rx) = Fronted::start(name, spec, config, client)?;
             servers.insert(name.clone(), fronted.clone());
             events.push((fronted, rx));
         }
@@ -319,6 +302,41 @@ impl Fronting {
 }
 
 impl Fronted {
+    /// Reads the server's pins and starts its connection (a stdio child is spawned now).
+    fn start(
+        name: &str,
+        spec: &Arc<McpServerSpec>,
+        config: &Config,
+        client: &UpstreamClient,
+    ) -> anyhow::Result<ServerEvents> {
+        let lock_mtime = mtime(&spec.lock);
+        let pins = toolgate_contract::Lockfile::read(&spec.lock)
+            .map_err(|e| anyhow::anyhow!("MCP server `{name}`: {e}"))?
+            .and_then(|l| l.server(name).cloned());
+        let (connection, rx) = Connection::start(
+            link::server_spec(spec, config.gateway.max_response_bytes),
+            client.http().clone(),
+        );
+        let link: Arc<dyn McpLink> = Arc::new(link::ClientLink(connection.clone()));
+        let fronted = Arc::new(Fronted {
+            spec: spec.clone(),
+            connection,
+            link,
+            state: Mutex::new(State {
+                from_lock: pins.is_some(),
+                pins,
+                lock_mtime,
+                ..State::default()
+            }),
+        });
+        Ok((fronted, rx))
+    }
+
+    /// Ends the server's session and stops its child process.
+    pub async fn stop(&self) {
+        self.connection.shutdown().await;
+    }
+
     /// The server's configuration.
     pub fn spec(&self) -> &Arc<McpServerSpec> {
         &self.spec

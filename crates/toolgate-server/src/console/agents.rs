@@ -4,16 +4,13 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::sync::Arc;
 
-use axum::extract::State;
 use axum::response::Response;
 
 use super::layout::{esc, page};
-use toolgate_engine::gateway::Gateway;
 
 /// `GET /ui/agents`.
-pub async fn show(State(gateway): State<Arc<Gateway>>) -> Response {
+pub async fn show(super::Serving(gateway): super::Serving) -> Response {
     let counts = agent_calls(&gateway.metrics().render());
     let mut out = String::from("<h1>Agents</h1>");
     let agents = &gateway.config().agents;

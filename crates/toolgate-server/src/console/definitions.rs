@@ -6,9 +6,7 @@
 //! Upstream text is shown here to people on purpose, escaped.
 
 use std::fmt::Write as _;
-use std::sync::Arc;
 
-use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form};
@@ -17,10 +15,9 @@ use serde_json::json;
 use super::diff;
 use super::layout::{ConsoleUser, cross_site, error, esc, page, who};
 use toolgate_engine::fronting::lock::{approve as approve_change, pending};
-use toolgate_engine::gateway::Gateway;
 
 /// `GET /ui/definitions`.
-pub async fn show(State(gateway): State<Arc<Gateway>>) -> Response {
+pub async fn show(super::Serving(gateway): super::Serving) -> Response {
     let fronting = gateway.fronting();
     let mut out = String::from("<h1>Definitions</h1>");
     if fronting.is_empty() {
@@ -120,7 +117,7 @@ pub struct Approve {
 
 /// `POST /ui/definitions/approve`: re-pins, then shows the page again.
 pub async fn approve(
-    State(gateway): State<Arc<Gateway>>,
+    super::Serving(gateway): super::Serving,
     headers: HeaderMap,
     identity: Option<Extension<toolgate_auth::Identity>>,
     user: Option<Extension<ConsoleUser>>,

@@ -18,7 +18,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::Extension;
-use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -126,7 +125,7 @@ impl Watch {
 
 /// `GET /ui/events`.
 pub async fn stream(
-    State(gateway): State<Arc<Gateway>>,
+    super::Serving(gateway): super::Serving,
     Extension(shutdown): Extension<CancellationToken>,
 ) -> Response {
     let Some(slot) = Slot::take() else {

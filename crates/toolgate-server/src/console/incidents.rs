@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, Query};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
@@ -24,7 +24,10 @@ use toolgate_store::Incident;
 pub const PER_PAGE: usize = 50;
 
 /// `GET /ui/incidents?state=open|resolved|all&q=…&page=N`.
-pub async fn list(State(gateway): State<Arc<Gateway>>, Query(query): Query<ListQuery>) -> Response {
+pub async fn list(
+    super::Serving(gateway): super::Serving,
+    Query(query): Query<ListQuery>,
+) -> Response {
     let all = match gateway.store().incidents(true).await {
         Ok(all) => all,
         Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, &e.to_string()),
@@ -134,7 +137,7 @@ fn state_cell(i: &Incident) -> String {
 }
 
 /// `GET /ui/incidents/{id}`.
-pub async fn detail(State(gateway): State<Arc<Gateway>>, Path(id): Path<String>) -> Response {
+pub async fn detail(super::Serving(gateway): super::Serving, Path(id): Path<String>) -> Response {
     let Ok(id) = id.parse::<i64>() else {
         return error(StatusCode::NOT_FOUND, "an incident id is a number");
     };
@@ -282,7 +285,7 @@ async fn form_action(
 
 /// `POST /ui/incidents/{id}/ack` (a form): acknowledges, then shows the incident.
 pub async fn ack_form(
-    State(gateway): State<Arc<Gateway>>,
+    super::Serving(gateway): super::Serving,
     headers: HeaderMap,
     identity: Option<Extension<toolgate_auth::Identity>>,
     user: Option<Extension<ConsoleUser>>,
@@ -293,7 +296,7 @@ pub async fn ack_form(
 
 /// `POST /ui/incidents/{id}/resolve` (a form).
 pub async fn resolve_form(
-    State(gateway): State<Arc<Gateway>>,
+    super::Serving(gateway): super::Serving,
     headers: HeaderMap,
     identity: Option<Extension<toolgate_auth::Identity>>,
     user: Option<Extension<ConsoleUser>>,
@@ -325,7 +328,7 @@ async fn api_action(
 
 /// `POST /admin/incidents/{id}/ack`: the incident as stored after it (JSON).
 pub async fn ack_api(
-    State(gateway): State<Arc<Gateway>>,
+    super::Serving(gateway): super::Serving,
     headers: HeaderMap,
     identity: Option<Extension<toolgate_auth::Identity>>,
     Path(id): Path<String>,
@@ -335,7 +338,7 @@ pub async fn ack_api(
 
 /// `POST /admin/incidents/{id}/resolve`.
 pub async fn resolve_api(
-    State(gateway): State<Arc<Gateway>>,
+    super::Serving(gateway): super::Serving,
     headers: HeaderMap,
     identity: Option<Extension<toolgate_auth::Identity>>,
     Path(id): Path<String>,

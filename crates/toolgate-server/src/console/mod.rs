@@ -21,15 +21,34 @@ pub mod tools;
 
 use std::sync::Arc;
 
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
 use axum::routing::{get, post};
 use axum::{Extension, Router};
 
 use tokio_util::sync::CancellationToken;
 use toolgate_engine::gateway::Gateway;
+use toolgate_engine::reload::Current;
+
+/// The gateway in force when the request came (a reload replaces it as a whole): a page
+/// reads it once and renders one generation.
+#[derive(Debug)]
+pub struct Serving(pub Arc<Gateway>);
+
+impl FromRequestParts<Arc<Current>> for Serving {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        _parts: &mut Parts,
+        current: &Arc<Current>,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(Serving(current.load()))
+    }
+}
 
 /// The console's routes, and the admin API's incident actions. `shutdown` ends the
 /// event streams.
-pub fn routes(gateway: Arc<Gateway>, shutdown: CancellationToken) -> Router {
+pub fn routes(current: Arc<Current>, shutdown: CancellationToken) -> Router {
     Router::new()
         .route("/ui", get(now::show))
         .route("/ui/", get(now::show))
@@ -48,5 +67,5 @@ pub fn routes(gateway: Arc<Gateway>, shutdown: CancellationToken) -> Router {
             "/admin/incidents/{id}/resolve",
             post(incidents::resolve_api),
         )
-        .with_state(gateway)
+        .with_state(current)
 }

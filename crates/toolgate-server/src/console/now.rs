@@ -3,18 +3,15 @@
 //! status page, deprecations with the time left to their sunset, open incidents).
 
 use std::fmt::Write as _;
-use std::sync::Arc;
 
-use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::Value;
 
 use super::layout::{error, esc, page};
-use toolgate_engine::gateway::Gateway;
 
 /// `GET /ui`.
-pub async fn show(State(gateway): State<Arc<Gateway>>) -> Response {
+pub async fn show(super::Serving(gateway): super::Serving) -> Response {
     let report = match toolgate_engine::health::report(&gateway, None).await {
         Ok(r) => r,
         Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, &e),

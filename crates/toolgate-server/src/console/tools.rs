@@ -5,22 +5,23 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::sync::Arc;
 
-use axum::extract::{Query, State};
+use axum::extract::Query;
 use axum::response::Response;
 use serde_json::Value;
 
 use super::incidents::{last_drift, search_link};
 use super::layout::{ListQuery, esc, page, paginate, search_and_pages};
-use toolgate_engine::gateway::Gateway;
 use toolgate_store::Incident;
 
 /// Tools a page shows.
 pub const PER_PAGE: usize = 100;
 
 /// `GET /ui/tools?q=…&page=N`.
-pub async fn show(State(gateway): State<Arc<Gateway>>, Query(query): Query<ListQuery>) -> Response {
+pub async fn show(
+    super::Serving(gateway): super::Serving,
+    Query(query): Query<ListQuery>,
+) -> Response {
     let report = toolgate_engine::status::report(&gateway).await;
     let incidents = gateway.store().incidents(true).await.unwrap_or_default();
     let mut probes = Probes::new();

@@ -224,7 +224,8 @@ fn build_tool_list(
 /// The MCP server over a gateway. Cheap to share (`Arc`); answers concurrently.
 #[derive(Debug)]
 pub struct Server {
-    gateway: Arc<Gateway>,
+    /// The gateway in force, replaced by a reload; read once per request.
+    current: Arc<toolgate_engine::reload::Current>,
     info: ServerConfig,
     /// `tools/list` results for the current route table.
     tools: std::sync::Mutex<Option<Arc<ToolList>>>,
@@ -240,8 +241,14 @@ pub struct Server {
 }
 
 impl Server {
-    /// Builds the server info once; the tool list is built when the tools change.
+    /// A server over `gateway` alone (no reloads: stdio without a config file, tests).
     pub fn new(gateway: Arc<Gateway>) -> Server {
+        Server::serving(toolgate_engine::reload::Current::new(gateway, None))
+    }
+
+    /// Builds the server info once; the tool list is built when the tools change.
+    pub fn serving(current: Arc<toolgate_engine::reload::Current>) -> Server {
+        let gateway = current.load();
         // Logging is advertised so clients may set a level: it filters the log messages
         // relayed to that client (`Outbound::notify`). Tools may change at run time when
         // an upstream MCP server's do, and what upstream servers offer besides tools is
@@ -263,7 +270,7 @@ impl Server {
         );
         Server {
             broadcast: gateway.broadcast().clone(),
-            gateway,
+            current,
             info,
             tools: std::sync::Mutex::new(None),
             agent_tools: Default::default(),
@@ -272,9 +279,14 @@ impl Server {
         }
     }
 
+    /// The gateway in force.
+    fn gateway(&self) -> Arc<Gateway> {
+        self.current.load()
+    }
+
     /// The tool list for the current route table, serialised once per table.
     fn tool_list(&self) -> Arc<ToolList> {
-        let routes = self.gateway.routes();
+        let routes = self.gateway().routes();
         let mut cache = lock(&self.tools);
         if let Some(list) = cache.as_ref()
             && Arc::ptr_eq(&list.routes, &routes)
@@ -293,7 +305,7 @@ impl Server {
         let Some(agent) = agent.filter(|a| a.tools.is_some() || !a.deny.is_empty()) else {
             return self.tool_list();
         };
-        let routes = self.gateway.routes();
+        let routes = self.gateway().routes();
         let mut cache = lock(&self.agent_tools);
         if let Some(list) = cache.get(&agent.name)
             && Arc::ptr_eq(&list.routes, &routes)
@@ -418,7 +430,7 @@ impl Server {
                 Reply::ok(jsonrpc::raw_result(id, raw), modern)
             }
             m if toolgate_engine::fronting::passthrough::handles(m)
-                && !self.gateway.fronting().is_empty() =>
+                && !self.gateway().fronting().is_empty() =>
             {
                 self.passthrough(id, m, params, modern, outbound).await
             }
@@ -524,10 +536,13 @@ impl Server {
         if name == tests::RELAY_TOOL {
             return tests::relay_tool(id, params.get("_meta"), outbound, modern).await;
         }
-        let Some(route) = self.gateway.route(&name) else {
+        // The gateway in force when the call arrived: the call runs on its routes to
+        // the end, whatever a reload swaps in meanwhile.
+        let gateway = self.gateway();
+        let Some(route) = gateway.route(&name) else {
             // A tool withheld for review is known to a client with a cached list: it gets
             // a result the model reads, not a protocol error a framework raises.
-            if let Some(owner) = self.gateway.fronting().withheld(&name) {
+            if let Some(owner) = gateway.fronting().withheld(&name) {
                 return withheld(id, &name, &owner, modern);
             }
             return Reply::err(
@@ -553,12 +568,12 @@ impl Server {
                 _ => None,
             },
             call_id: Some(id.json().to_string()),
-            agent: self.gateway.agents().caller(outbound.agent()),
+            agent: gateway.agents().caller(outbound.agent()),
         };
         // One lookup by name in the route table; nothing cloned but the route's `Arc`.
         let outcome = toolgate_engine::pipeline::run(
             &route,
-            self.gateway.services(),
+            gateway.services(),
             arguments,
             toolgate_engine::pipeline::Origin::Agent,
             &ctx,
@@ -620,8 +635,9 @@ impl Server {
     ) -> Reply {
         let params = params.and_then(|p| serde_json::from_str::<Value>(p.get()).ok());
         let client: Arc<dyn ClientChannel> = Arc::new(ClientOf(outbound.clone()));
+        let gateway = self.gateway();
         match toolgate_engine::fronting::passthrough::forward(
-            self.gateway.fronting(),
+            gateway.fronting(),
             &self.resources,
             method,
             params,
@@ -641,7 +657,7 @@ impl Server {
 
     async fn dependency_health(&self, id: &Id, args: &Map<String, Value>, modern: bool) -> Reply {
         let only = args.get("dependency").and_then(Value::as_str);
-        let mut result = match toolgate_engine::health::report(&self.gateway, only).await {
+        let mut result = match toolgate_engine::health::report(&self.gateway(), only).await {
             Ok(report) => json!({
                 "content": [{ "type": "text", "text": toolgate_engine::health::summary(&report) }],
                 "structuredContent": report,

@@ -143,24 +143,43 @@ fn write_rule(out: &mut String, rule: &Rule) {
 pub const SHARED_STATE_DOWN_FOR: &str = "5m";
 
 fn fleet_rules() -> Vec<Rule> {
-    vec![Rule {
-        alert: "ToolgateSharedStateDown",
-        why: "A replica configured with shared state (gateway.shared) cannot reach it and runs\n\
+    vec![
+        Rule {
+            alert: "ToolgateSharedStateDown",
+            why: "A replica configured with shared state (gateway.shared) cannot reach it and runs\n\
               on its own state. A replica without gateway.shared exports no\n\
               toolgate_shared_state_up at all, so \"not configured\" never fires.",
-        expr: "max by (instance, job) (toolgate_shared_state_up) == 0".into(),
-        for_: SHARED_STATE_DOWN_FOR,
-        severity: "warning",
-        summary: "toolgate replica {{ $labels.instance }} cannot reach the fleet's shared state"
-            .into(),
-        description: format!(
-            "Replica {{{{ $labels.instance }}}} has not reached its shared state (Redis, \
+            expr: "max by (instance, job) (toolgate_shared_state_up) == 0".into(),
+            for_: SHARED_STATE_DOWN_FOR,
+            severity: "warning",
+            summary:
+                "toolgate replica {{ $labels.instance }} cannot reach the fleet's shared state"
+                    .into(),
+            description: format!(
+                "Replica {{{{ $labels.instance }}}} has not reached its shared state (Redis, \
              gateway.shared) for {SHARED_STATE_DOWN_FOR}: it keeps serving calls on its own quota, breaker \
              and retry budget, so the fleet together can overspend an upstream's quota. Check \
              Redis and the replica's network path to it; the replica shares again without a \
              restart once it is back."
-        ),
-    }]
+            ),
+        },
+        Rule {
+            alert: "ToolgateConfigReloadRejected",
+            why: "The last config reload was rejected: the replica keeps serving the config it had,\n\
+              but the file on disk has errors, so the change did not take effect and a\n\
+              restart would fail to start.",
+            expr: "max by (instance, job) (toolgate_config_last_reload_successful) == 0".into(),
+            for_: RELOAD_REJECTED_FOR,
+            severity: "warning",
+            summary: "toolgate replica {{ $labels.instance }} rejected its new config".into(),
+            description: format!(
+                "The last config reload of replica {{{{ $labels.instance }}}} was rejected \
+             {RELOAD_REJECTED_FOR} ago or more: it keeps serving its previous config, and the file on disk \
+             has errors (a restart would not start). Run `toolgate check` on the file, fix \
+             every error, and reload again (`toolgate reload` or SIGHUP)."
+            ),
+        },
+    ]
 }
 
 /// How long an upstream MCP server must be unreachable: a server restarting or
@@ -206,6 +225,9 @@ fn server_rules() -> Vec<Rule> {
         },
     ]
 }
+/// How long a rejected reload may stand before it pages: an operator fixing a typo
+/// reloads again within minutes.
+pub const RELOAD_REJECTED_FOR: &str = "5m";
 
 /// A YAML double-quoted scalar (JSON string escapes are valid YAML escapes).
 fn quoted(s: &str) -> String {

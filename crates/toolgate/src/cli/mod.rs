@@ -1,5 +1,5 @@
 //! The command line: the arguments of every command and the dispatch; each command
-//! lives in its own file (`serve`, `check`, `lock`, `diff`, `incidents`, `probe`,
+//! lives in its own file (`serve`, `reload`, `check`, `lock`, `diff`, `incidents`, `probe`,
 //! `import openapi`; `status` is the engine's), the generated artefacts in `print`.
 
 use std::net::SocketAddr;
@@ -32,6 +32,7 @@ mod incidents;
 mod lock;
 mod print;
 mod probe;
+mod reload;
 mod serve;
 
 /// An agent-aware tool gateway.
@@ -143,6 +144,20 @@ enum Command {
         #[arg(long)]
         demo: bool,
         /// Print the JSON instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Make a running server read its config file again (POST /admin/reload): what did
+    /// not change keeps its state; a file with errors is rejected, every error printed,
+    /// and the config in force keeps serving (exit 1). `kill -HUP` does the same.
+    Reload {
+        /// Config file (for the server address and token; the server reads its own).
+        #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
+        config: PathBuf,
+        /// Server base URL (default: from the config's gateway.listen).
+        #[arg(long)]
+        url: Option<String>,
+        /// Print the server's JSON answer.
         #[arg(long)]
         json: bool,
     },
@@ -284,6 +299,7 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Import {
             what: ImportCommand::Openapi(args),
         } => import::openapi(args),
+        Command::Reload { config, url, json } => reload::reload(&config, url, json).await,
         Command::ConfigSchema => print::config_schema(),
         Command::HashKey { generate } => hash_key::hash_key(generate),
         Command::SignalsSchema => print::signals_schema(),

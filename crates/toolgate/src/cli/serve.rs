@@ -1,5 +1,6 @@
-//! `toolgate serve`: the gateway over streamable HTTP or stdio, the demo, and a
-//! graceful shutdown on SIGTERM.
+//! `toolgate serve`: the gateway over streamable HTTP or stdio, the demo, a reload of
+//! the config file on SIGHUP, and a graceful shutdown on SIGTERM: readiness fails at
+//! once, requests are served for `gateway.shutdown_delay`, then calls in flight drain.
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -7,10 +8,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use tokio_util::sync::CancellationToken;
-
 use toolgate_config as config;
 use toolgate_engine::gateway::Gateway;
+use toolgate_engine::reload::Current;
+use toolgate_server::server::Shutdown;
 use toolgate_store::Store;
 
 use super::absolute;
@@ -21,10 +22,10 @@ pub(super) async fn serve(
     stdio: bool,
     listen: Option<SocketAddr>,
 ) -> anyhow::Result<ExitCode> {
-    let shutdown = CancellationToken::new();
+    let shutdown = Shutdown::new();
     let mut demo_router = None;
     let config = if demo {
-        let (config, router) = crate::demo::start(listen, shutdown.clone()).await?;
+        let (config, router) = crate::demo::start(listen, shutdown.stop.clone()).await?;
         demo_router = Some(router);
         config
     } else {
@@ -42,27 +43,33 @@ pub(super) async fn serve(
     let listen_addr = listen.unwrap_or(config.gateway.listen);
     let gateway = Gateway::new(config, store)?;
     gateway.restore().await;
-    let background = toolgate_engine::background::Background::start(&gateway);
-    background
+    // The demo's config is built in memory: there is no file to reload. A reload reads
+    // the path as given, like this load did, so paths derived from it (the lockfile)
+    // compare equal.
+    let current = Current::new(gateway.clone(), (!demo).then(|| path.to_path_buf()));
+    current.start_background();
+    current
         .servers_checked(toolgate_engine::fronting::STARTUP_WAIT)
         .await;
 
-    spawn_signal_handler(shutdown.clone());
+    spawn_signal_handler(shutdown.clone(), current.clone());
 
     if stdio {
         if listen.is_some() {
-            spawn_http(gateway.clone(), listen_addr, shutdown.clone(), demo_router).await?;
+            spawn_http(current.clone(), listen_addr, &shutdown, demo_router).await?;
         }
         tracing::info!(
             tools = listed_tools(&gateway),
             state = %gateway.store().describe(),
             "serving MCP on stdio"
         );
-        let server = Arc::new(toolgate_server::mcp::dispatch::Server::new(gateway.clone()));
+        let server = Arc::new(toolgate_server::mcp::dispatch::Server::serving(
+            current.clone(),
+        ));
         let max = gateway.config().gateway.max_request_bytes;
-        let result = toolgate_server::mcp::stdio::serve(server, max, shutdown.clone()).await;
-        shutdown.cancel();
-        background.stop(SHUTDOWN_FLUSH).await;
+        let result = toolgate_server::mcp::stdio::serve(server, max, shutdown.stop.clone()).await;
+        shutdown.stop.cancel();
+        current.stop(SHUTDOWN_FLUSH).await;
         result?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -86,16 +93,17 @@ pub(super) async fn serve(
             absolute(&gateway.config().gateway.state).display()
         );
     }
-    let router = toolgate_server::server::router(
-        gateway.clone(),
-        shutdown.clone(),
+    let router = toolgate_server::server::router_serving(
+        current.clone(),
+        &shutdown,
         demo_router.map(|r| axum::Router::new().nest("/demo", r)),
     );
     let limits = toolgate_server::server::Limits::from_config(&gateway.config().gateway);
-    toolgate_server::server::serve_with(listener, router, shutdown, limits).await?;
+    drop(gateway);
+    toolgate_server::server::serve_with(listener, router, shutdown.stop.clone(), limits).await?;
     tracing::info!("stopped serving");
     // The listener has drained: write out what the last calls raised and deliver it.
-    background.stop(SHUTDOWN_FLUSH).await;
+    current.stop(SHUTDOWN_FLUSH).await;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -107,51 +115,106 @@ fn listed_tools(gateway: &Gateway) -> usize {
     gateway.routes().len() + 1
 }
 
-/// SIGTERM (Kubernetes, systemd) and Ctrl-C both start a graceful shutdown.
-fn spawn_signal_handler(shutdown: CancellationToken) {
+/// SIGTERM (Kubernetes, systemd) and Ctrl-C both start a graceful shutdown: readiness
+/// fails at once, requests are served for `gateway.shutdown_delay`, then the listener
+/// stops and calls in flight get `gateway.drain`. SIGHUP reloads the config file.
+fn spawn_signal_handler(shutdown: Shutdown, current: Arc<Current>) {
+    #[cfg(unix)]
+    spawn_reload_on_hangup(current.clone());
     tokio::spawn(async move {
         #[cfg(unix)]
-        let term = async {
+        let mut term =
             match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(mut s) => {
-                    s.recv().await;
-                }
+                Ok(s) => Some(s),
                 Err(e) => {
                     tracing::warn!(error = %e, "cannot listen for SIGTERM");
-                    std::future::pending::<()>().await;
+                    None
                 }
+            };
+        #[cfg(not(unix))]
+        let mut term: Option<()> = None;
+        stop_signal(&mut term).await;
+        let delay = current.load().config().gateway.shutdown_delay;
+        tracing::info!(
+            delay = ?delay,
+            "shutting down: /readyz answers 503; requests are still served for gateway.shutdown_delay, then calls in flight get gateway.drain (a second signal skips the delay)"
+        );
+        shutdown.begin(delay);
+        // An operator who asks twice does not wait for the delay.
+        tokio::select! {
+            () = stop_signal(&mut term) => {
+                if !shutdown.stop.is_cancelled() {
+                    tracing::info!("second stop signal: no new connections from now on");
+                }
+                shutdown.stop.cancel();
+            }
+            () = shutdown.stop.cancelled() => {}
+        }
+    });
+}
+
+/// Waits for Ctrl-C or, on Unix, SIGTERM.
+#[cfg(unix)]
+async fn stop_signal(term: &mut Option<tokio::signal::unix::Signal>) {
+    let term = async {
+        match term {
+            Some(s) => {
+                s.recv().await;
+            }
+            None => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = term => {}
+    }
+}
+
+/// Waits for Ctrl-C.
+#[cfg(not(unix))]
+async fn stop_signal(_term: &mut Option<()>) {
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// Each SIGHUP reloads the config file (one reload at a time; the outcome is logged).
+#[cfg(unix)]
+fn spawn_reload_on_hangup(current: Arc<Current>) {
+    tokio::spawn(async move {
+        let mut hangup = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
+        {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for SIGHUP: reload with `toolgate reload`");
+                return;
             }
         };
-        #[cfg(not(unix))]
-        let term = std::future::pending::<()>();
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            () = term => {}
+        while hangup.recv().await.is_some() {
+            tracing::info!("SIGHUP: reloading the config file");
+            let _ = current.reload().await;
         }
-        tracing::info!(
-            "shutting down: no new connections; letting calls in flight finish (gateway.drain)"
-        );
-        shutdown.cancel();
     });
 }
 
 async fn spawn_http(
-    gateway: Arc<Gateway>,
+    current: Arc<Current>,
     addr: SocketAddr,
-    shutdown: CancellationToken,
+    shutdown: &Shutdown,
     demo: Option<axum::Router>,
 ) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
-    let limits = toolgate_server::server::Limits::from_config(&gateway.config().gateway);
-    let router = toolgate_server::server::router(
-        gateway,
-        shutdown.clone(),
+    let limits = toolgate_server::server::Limits::from_config(&current.load().config().gateway);
+    let router = toolgate_server::server::router_serving(
+        current,
+        shutdown,
         demo.map(|r| axum::Router::new().nest("/demo", r)),
     );
     tokio::spawn(toolgate_server::server::serve_with(
-        listener, router, shutdown, limits,
+        listener,
+        router,
+        shutdown.stop.clone(),
+        limits,
     ));
     Ok(())
 }

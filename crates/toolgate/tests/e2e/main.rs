@@ -18,6 +18,7 @@ mod limits;
 mod notes;
 #[cfg(feature = "otel")]
 mod otel;
+mod reload;
 mod signals;
 mod signals_schema;
 mod tls;

@@ -1,0 +1,101 @@
+//! What a reload compares: whether a dependency, a tool or an upstream MCP server is
+//! configured exactly as before, so it keeps its live state (breaker, latency baseline,
+//! quota, pacer; a tool's windows; a server's connection).
+//!
+//! The validated model has no `PartialEq` (it holds compiled validators), so a spec is
+//! compared by its `Debug` rendering, which names every setting. Secret values print as
+//! `***` there, so they are compared on their own: a rotated API key is a changed
+//! dependency, not a kept one. Compiled validators are left out; the schemas they are
+//! compiled from are in.
+
+use toolgate_config::{Dependency, McpServerSpec, ToolSpec};
+
+/// A dependency as configured, secrets included.
+pub(crate) fn dependency(d: &Dependency) -> String {
+    let mut key = format!("{d:?}");
+    for (name, value) in &d.headers {
+        key.push('\n');
+        key.push_str(name.as_str());
+        key.push('=');
+        key.push_str(&String::from_utf8_lossy(value.as_bytes()));
+    }
+    for secret in &d.secrets {
+        key.push('\n');
+        key.push_str(&secret.0);
+    }
+    key
+}
+
+/// A tool as configured, its dependency included (a tool whose dependency changed is
+/// changed too).
+pub(crate) fn tool(t: &ToolSpec) -> String {
+    let c = &t.contract;
+    format!(
+        "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{}",
+        t.name,
+        t.owner,
+        t.description,
+        t.title,
+        t.kind,
+        t.annotations,
+        t.input_schema,
+        c.version,
+        c.output_schema,
+        c.wraps_result,
+        c.advertised,
+        c.origin,
+        c.on_drift,
+        c.learn,
+        (&t.probe, &t.successor),
+        t.deadline,
+        (t.notes, t.notes_member),
+        dependency(&t.dependency),
+    )
+}
+
+/// An upstream MCP server as configured, its dependency (timeouts, headers, the
+/// environment of a stdio server) included.
+pub(crate) fn mcp_server(s: &McpServerSpec) -> String {
+    format!("{s:?}|{}", dependency(&s.dependency))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    fn config(timeout: &str, key: &str) -> toolgate_config::Config {
+        let yaml = format!(
+            "dependencies:\n  api:\n    base_url: \"http://127.0.0.1:9\"\n    timeout: {timeout}\n    headers: {{ X-Key: \"{key}\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /s }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\n"
+        );
+        toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            &yaml,
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .expect("the config compiles")
+    }
+
+    #[test]
+    fn equal_configs_have_equal_keys_and_a_changed_setting_or_secret_does_not() {
+        let a = config("5s", "one");
+        let b = config("5s", "one");
+        assert_eq!(
+            super::dependency(&a.dependencies["api"]),
+            super::dependency(&b.dependencies["api"])
+        );
+        assert_eq!(super::tool(&a.tools["t"]), super::tool(&b.tools["t"]));
+        let slower = config("9s", "one");
+        assert_eq!(slower.dependencies["api"].timeout, Duration::from_secs(9));
+        assert_ne!(
+            super::dependency(&a.dependencies["api"]),
+            super::dependency(&slower.dependencies["api"])
+        );
+        assert_ne!(super::tool(&a.tools["t"]), super::tool(&slower.tools["t"]));
+        let rotated = config("5s", "two");
+        assert_ne!(
+            super::dependency(&a.dependencies["api"]),
+            super::dependency(&rotated.dependencies["api"])
+        );
+    }
+}
