@@ -83,8 +83,14 @@ pub(super) async fn incidents(
         );
     } else {
         for i in &list {
+            // Who acted on it by hand (the console or the admin API), when anyone did.
+            let by = match (&i.acked_by, &i.resolved_by) {
+                (_, Some(who)) => format!(", resolved by {who}"),
+                (Some(who), None) => format!(", acknowledged by {who}"),
+                (None, None) => String::new(),
+            };
             say!(
-                "#{} [{}] {} — {} (owner {}, seen {}×, first {}, last {})",
+                "#{} [{}] {} — {} (owner {}, seen {}×, first {}, last {}{by})",
                 i.id,
                 i.status,
                 i.kind,

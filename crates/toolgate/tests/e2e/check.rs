@@ -603,8 +603,8 @@ async fn incidents_and_status_work_against_the_demo() {
     );
 }
 
-#[test]
-fn read_only_commands_need_no_upstream_secret_and_never_create_a_store() {
+#[tokio::test]
+async fn read_only_commands_need_no_upstream_secret_and_never_create_a_store() {
     let dir = temp_dir("read-only-cli");
     let config_dir = dir.join("conf");
     std::fs::create_dir_all(&config_dir).unwrap();
@@ -644,7 +644,7 @@ fn read_only_commands_need_no_upstream_secret_and_never_create_a_store() {
 
     // Once a store exists beside the config (as `serve` run from anywhere makes it), the
     // command reads that one from any directory, and says which.
-    toolgate_store::Store::open(&config_dir.join("data/state.db")).unwrap();
+    let store = toolgate_store::Store::open(&config_dir.join("data/state.db")).unwrap();
     let out = incidents();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
@@ -653,6 +653,32 @@ fn read_only_commands_need_no_upstream_secret_and_never_create_a_store() {
         String::from_utf8_lossy(&out.stdout).contains("no open incidents"),
         "{}",
         String::from_utf8_lossy(&out.stdout)
+    );
+    // An incident someone acknowledged (in the console) says who.
+    let recorded = store
+        .record_incident(toolgate_store::NewIncident {
+            kind: toolgate_store::IncidentKind::ContractDrift,
+            tool: "t".into(),
+            dependency: "api".into(),
+            owner: "o@example.com".into(),
+            fingerprint: "f".into(),
+            title: "t no longer matches contract v1".into(),
+            detail: serde_json::json!({}),
+            contract_version: Some("1".into()),
+        })
+        .await
+        .unwrap();
+    store
+        .acknowledge(recorded.id, "alice".into())
+        .await
+        .unwrap()
+        .expect("the incident exists");
+    let out = incidents();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("t no longer matches contract v1")
+            && stdout.contains("acknowledged by alice"),
+        "{stdout}"
     );
 
     // `check` (and `serve`) still refuse the unset variables.
