@@ -31,6 +31,9 @@ mod sqlite;
 #[cfg(test)]
 mod tests;
 
+mod audit;
+pub use audit::{AUDIT_READ_MAX, AuditQuery, AuditRecord};
+
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 

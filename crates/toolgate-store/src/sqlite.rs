@@ -10,6 +10,8 @@ use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
+mod audit;
+
 use super::{DEAD_LETTERS_KEPT, Incident, IncidentKind, NewIncident, Recorded, StoreError};
 
 /// Schema migrations, applied in order; `PRAGMA user_version` records how many ran.
@@ -55,6 +57,7 @@ const MIGRATIONS: &[&str] = &[
         at TEXT NOT NULL
     );
     CREATE INDEX probe_results_tool ON probe_results(tool, id);",
+    audit::MIGRATION,
 ];
 
 /// The SQLite store handle; cheap to clone.
