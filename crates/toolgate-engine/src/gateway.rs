@@ -135,6 +135,7 @@ impl Gateway {
             routes.insert(name.clone(), Arc::new(route));
         }
         let (fronting, server_events) = crate::fronting::Fronting::start(&config, &client)?;
+        let audit = crate::audit::for_config(&config, &metrics);
         let gateway = Arc::new(Gateway {
             agents: crate::agents::Agents::new(&config),
             fronting,
@@ -148,6 +149,7 @@ impl Gateway {
                 incidents,
                 telemetry,
                 learning,
+                audit,
             },
             store,
             notifier,
