@@ -7,6 +7,7 @@
 //! connections themselves are served by [`listener`], which bounds them.
 
 pub mod admission;
+mod audit;
 pub mod listener;
 
 use std::sync::Arc;
@@ -57,6 +58,7 @@ pub fn router(gateway: Arc<Gateway>, shutdown: CancellationToken, extra: Option<
         .route("/admin/health", get(health))
         .route("/admin/status", get(status))
         .route("/admin/learned", get(learned))
+        .route("/admin/audit", get(audit::audit))
         .route("/metrics", get(metrics))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(ready))

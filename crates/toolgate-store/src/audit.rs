@@ -61,6 +61,27 @@ impl AuditQuery {
     }
 }
 
+/// A time in a filter: RFC 3339 (`2026-05-01T12:00:00Z`), or a duration back from
+/// `now` (`90s`, `15m`, `1h`, `7d`).
+pub fn parse_audit_time(text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, String> {
+    let text = text.trim();
+    if let Ok(t) = DateTime::parse_from_rfc3339(text) {
+        return Ok(t.with_timezone(&Utc));
+    }
+    let ago = toolgate_config::parse_duration(text).map_err(|_| {
+        format!("`{text}` is neither a time nor a duration: write RFC 3339 like `2026-05-01T12:00:00Z`, or a duration back from now like `15m`, `1h` or `7d`")
+    })?;
+    chrono::Duration::from_std(ago)
+        .ok()
+        .and_then(|ago| now.checked_sub_signed(ago))
+        .ok_or_else(|| format!("`{text}` reaches too far back"))
+}
+
+/// [`parse_audit_time`] back from the current time.
+pub fn audit_time(text: &str) -> Result<DateTime<Utc>, String> {
+    parse_audit_time(text, Utc::now())
+}
+
 /// How the store writes a time: fixed width, so text order is time order (SQLite).
 pub(crate) fn stamp(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Millis, true)

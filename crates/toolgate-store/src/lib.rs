@@ -32,7 +32,7 @@ mod sqlite;
 mod tests;
 
 mod audit;
-pub use audit::{AUDIT_READ_MAX, AuditQuery, AuditRecord};
+pub use audit::{AUDIT_READ_MAX, AuditQuery, AuditRecord, audit_time, parse_audit_time};
 
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
