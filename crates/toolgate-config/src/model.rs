@@ -18,6 +18,8 @@ use super::template::RequestTemplate;
 
 mod agents;
 pub use agents::*;
+mod audit;
+pub use audit::AuditSettings;
 
 /// The whole configuration.
 #[derive(Debug)]
@@ -275,6 +277,8 @@ pub struct GatewayConfig {
     /// The lockfile beside the config (`<config name>.lock.json`): learned contracts
     /// are pinned there.
     pub lockfile: PathBuf,
+    /// The audit trail (`gateway.audit`).
+    pub audit: AuditSettings,
 }
 
 /// How a contract is learned from a tool's successful responses.

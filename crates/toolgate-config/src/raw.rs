@@ -12,6 +12,8 @@ use serde_json::Value;
 
 mod agents;
 pub use agents::*;
+mod audit;
+pub use audit::RawAudit;
 
 /// A toolgate configuration file.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
@@ -251,6 +253,10 @@ pub struct RawGateway {
     /// `response_schema`, upstream MCP tools without an `outputSchema`): `enabled`,
     /// `enforce_after` (20) and `max_paths` (1000) by default.
     pub learn: Option<RawLearn>,
+    /// The audit trail: every tool call recorded (agent, tool, time, outcome, attempts,
+    /// latency, a hash of the arguments) and kept for `retention` (default `30d`);
+    /// `enabled` (default true).
+    pub audit: Option<RawAudit>,
 }
 
 /// A byte size: a number of bytes, or text with a unit (`512KiB`, `8MiB`).

@@ -80,6 +80,20 @@ impl Background {
                 .clone()
                 .run_writer(gateway.store().clone(), stop.clone()),
         );
+        if let Some(audit) = &gateway.services().audit {
+            tasks.spawn(
+                audit
+                    .clone()
+                    .run_writer(gateway.store().clone(), stop.clone()),
+            );
+            if watch {
+                tasks.spawn(crate::audit::run_prune(
+                    gateway.store().clone(),
+                    gateway.config().gateway.audit.retention,
+                    stop.clone(),
+                ));
+            }
+        }
         let generation = stop.child_token();
         let mut background = Background {
             tasks,

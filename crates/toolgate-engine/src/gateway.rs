@@ -115,6 +115,7 @@ impl Gateway {
         ));
         let routes = http_routes(&config, &dependencies, &client, &metrics, &HashMap::new());
         let (fronting, server_events) = crate::fronting::Fronting::start(&config, &client)?;
+        let audit = crate::audit::for_config(&config, &metrics);
         let gateway = Arc::new(Gateway {
             agents: Arc::new(crate::agents::Agents::new(&config)),
             shared,
@@ -129,6 +130,7 @@ impl Gateway {
                 incidents,
                 telemetry,
                 learning,
+                audit,
             },
             store,
             notifier,

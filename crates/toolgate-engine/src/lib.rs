@@ -11,6 +11,7 @@
 //! nothing here knows about HTTP requests from clients or JSON-RPC framing.
 
 pub mod agents;
+pub mod audit;
 pub mod background;
 pub mod broadcast;
 pub mod dependency;

@@ -253,6 +253,9 @@ pub struct Metrics {
     /// `toolgate_learned_samples_dropped_total`: successful responses not learned from
     /// because the learner was behind (its queue was full).
     pub learned_samples_dropped: Counter,
+    /// `toolgate_audit_records_dropped_total`: calls not recorded in the audit trail
+    /// because its writer was behind (its queue was full).
+    pub audit_records_dropped: Counter,
     /// `toolgate_mcp_server_up{server}`: 1 while a session with the upstream MCP server
     /// is established, 0 while it cannot be reached.
     pub mcp_server_up: Family<ServerLabel, Gauge>,
@@ -405,6 +408,12 @@ impl Metrics {
             "Successful responses not learned from because the learner's queue was full",
             learned_samples_dropped.clone(),
         );
+        let audit_records_dropped = Counter::default();
+        registry.register(
+            "audit_records_dropped",
+            "Calls not recorded in the audit trail because its writer's queue was full",
+            audit_records_dropped.clone(),
+        );
         let mcp_server_up = Family::default();
         registry.register(
             "mcp_server_up",
@@ -456,6 +465,7 @@ impl Metrics {
             agent_calls,
             tool_contracts,
             learned_samples_dropped,
+            audit_records_dropped,
             tool_calls,
             upstream_requests,
             retries,

@@ -12,6 +12,7 @@
 //! `/readyz` failing while requests are still served ([`drain`]).
 
 pub mod admission;
+mod audit;
 pub mod drain;
 pub mod listener;
 
@@ -83,6 +84,7 @@ pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<
         .route("/admin/status", get(status))
         .route("/admin/learned", get(learned))
         .route("/admin/reload", post(reload))
+        .route("/admin/audit", get(audit::audit))
         .route("/metrics", get(metrics))
         .route("/healthz", get(|| async { "ok" }))
         .with_state(current);

@@ -31,6 +31,9 @@ mod sqlite;
 #[cfg(test)]
 mod tests;
 
+mod audit;
+pub use audit::{AUDIT_READ_MAX, AuditQuery, AuditRecord, audit_time, parse_audit_time};
+
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 

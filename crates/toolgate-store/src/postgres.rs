@@ -21,6 +21,8 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::NoTls;
 use tokio_postgres::types::ToSql;
 
+mod audit;
+
 use super::{DEAD_LETTERS_KEPT, Incident, IncidentKind, NewIncident, Recorded, StoreError};
 
 /// How long to wait for a connection, a free pooled one, or a statement's network trip.
@@ -36,7 +38,8 @@ const POOL_SIZE: usize = 8;
 const MIGRATION_LOCK: i64 = 0x746f_6f6c_6761_7465;
 
 /// Schema migrations, applied in order; `toolgate_schema` records which ran.
-const MIGRATIONS: &[&str] = &["CREATE TABLE incidents (
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE incidents (
         id BIGSERIAL PRIMARY KEY,
         kind TEXT NOT NULL,
         tool TEXT NOT NULL,
@@ -87,6 +90,7 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE incidents (
     "ALTER TABLE incidents ADD COLUMN acked_by TEXT;
     ALTER TABLE incidents ADD COLUMN acked_at TIMESTAMPTZ;
     ALTER TABLE incidents ADD COLUMN resolved_by TEXT;",
+    audit::MIGRATION,
 ];
 
 /// The columns of an [`Incident`], in the order [`incident`] reads them.

@@ -2,6 +2,8 @@
 //! a sentence that says how to get it, and no value of this type can exist, so every
 //! other method is unreachable.
 
+mod audit;
+
 use std::convert::Infallible;
 use std::time::Duration;
 

@@ -10,6 +10,8 @@ use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
+mod audit;
+
 use super::{DEAD_LETTERS_KEPT, Incident, IncidentKind, NewIncident, Recorded, StoreError};
 
 /// Schema migrations, applied in order; `PRAGMA user_version` records how many ran.
@@ -59,6 +61,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     "ALTER TABLE incidents ADD COLUMN acked_by TEXT;
     ALTER TABLE incidents ADD COLUMN acked_at TEXT;
     ALTER TABLE incidents ADD COLUMN resolved_by TEXT;",
+    audit::MIGRATION,
 ];
 
 /// The SQLite store handle; cheap to clone.

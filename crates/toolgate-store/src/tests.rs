@@ -505,3 +505,5 @@ async fn an_unreachable_postgres_fails_fast_naming_host_and_database_but_not_the
         .to_string();
     assert!(!bad.contains("s3cret-pw"), "{bad}");
 }
+
+mod audit;

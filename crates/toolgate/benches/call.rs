@@ -125,6 +125,7 @@ fn bench(c: &mut Criterion) {
         incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
         telemetry: None,
         learning: Default::default(),
+        audit: None,
     };
     let args = || {
         let mut m = Map::new();

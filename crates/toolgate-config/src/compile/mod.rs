@@ -15,6 +15,7 @@ use serde::de::DeserializeOwned;
 use toolgate_contract::SchemaFiles;
 
 mod agents;
+mod audit;
 mod dependency;
 mod known;
 mod limits;
@@ -649,6 +650,7 @@ impl Compiler<'_> {
             ),
             learn: self.learn("gateway.learn", raw.learn.as_ref(), Some(Learn::default())),
             lockfile: self.lock_default.clone(),
+            audit: self.audit(raw.audit.as_ref()),
         }
     }
 

@@ -98,6 +98,13 @@ pub async fn run<U: Upstream>(
     ctx: &CallContext,
 ) -> CallOutcome {
     let agent = ctx.agent.as_ref().filter(|_| origin == Origin::Agent);
+    // Agents' calls are audited (probes are not calls anyone made); the arguments are
+    // hashed here, before they are moved, and never kept.
+    let audit = services
+        .audit
+        .as_ref()
+        .filter(|_| origin == Origin::Agent)
+        .map(|log| (log, crate::audit::Started::now(&args)));
     let outcome = match agent.map(|a| a.admit(&route.spec.name, Instant::now())) {
         Some(Err(refusal)) => {
             tracing::info!(agent = crate::agents::label(agent), tool = %route.spec.name, class = refusal.class.as_str(), "call refused for the agent");
@@ -113,6 +120,15 @@ pub async fn run<U: Upstream>(
             outcome: crate::metrics::Outcome(outcome.result.as_ref().err().map(|f| f.class)),
         };
         services.metrics.agent_calls.get_or_create(&labels).inc();
+    }
+    if let Some((log, started)) = audit {
+        log.record(started.finish(
+            crate::agents::label(agent),
+            &route.spec.name,
+            outcome.result.as_ref().err().map(|f| f.class.as_str()),
+            outcome.signals.attempts,
+            ctx,
+        ));
     }
     outcome
 }

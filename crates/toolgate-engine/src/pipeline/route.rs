@@ -65,4 +65,6 @@ pub struct Services {
     pub telemetry: Option<Arc<crate::telemetry::Telemetry>>,
     /// Contracts learned where none is declared.
     pub learning: Arc<crate::learned::Learning>,
+    /// The audit trail of agents' calls; `None` when `gateway.audit.enabled` is false.
+    pub audit: Option<Arc<crate::audit::AuditLog>>,
 }

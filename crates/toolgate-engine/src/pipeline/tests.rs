@@ -183,6 +183,7 @@ fn rig(tool: &str, replies: Vec<Reply>) -> Rig {
             incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
             telemetry: None,
             learning: Default::default(),
+            audit: None,
         },
     }
 }
@@ -619,6 +620,7 @@ fn quota_route() -> Arc<(Route<QuotaFake>, Services)> {
             incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
             telemetry: None,
             learning: Default::default(),
+            audit: None,
         },
     ))
 }
@@ -799,6 +801,7 @@ async fn a_request_the_client_cannot_form_is_a_client_error_that_never_opens_the
         incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
         telemetry: None,
         learning: Default::default(),
+        audit: None,
     };
     let args = || {
         let Value::Object(m) = json!({ "query": "rust" }) else {

@@ -27,7 +27,7 @@ pub(super) fn demo_state() -> anyhow::Result<PathBuf> {
 
 /// Opening a SQLite store that does not exist would create an empty one and report
 /// "no incidents": a read-only command refuses instead, naming the file it looked for.
-fn existing_file(path: &Path, named_by: &str) -> anyhow::Result<()> {
+pub(super) fn existing_file(path: &Path, named_by: &str) -> anyhow::Result<()> {
     if path.is_file() {
         return Ok(());
     }

@@ -1,6 +1,6 @@
 //! The command line: the arguments of every command and the dispatch; each command
-//! lives in its own file (`serve`, `reload`, `check`, `lock`, `diff`, `incidents`, `probe`,
-//! `import openapi`; `status` is the engine's), the generated artefacts in `print`.
+//! lives in its own file (`serve`, `reload`, `check`, `lock`, `diff`, `incidents`, `audit`,
+//! `probe`, `import openapi`; `status` is the engine's), the generated artefacts in `print`.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -24,6 +24,7 @@ macro_rules! say_raw {
     }};
 }
 
+mod audit;
 mod check;
 mod diff;
 mod hash_key;
@@ -117,6 +118,33 @@ enum Command {
         #[arg(long)]
         all: bool,
         /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The audit trail: recorded tool calls, newest first, from the state store.
+    Audit {
+        /// Config file (for the state store).
+        #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
+        config: PathBuf,
+        /// Only this agent's calls (`anonymous` for calls without one).
+        #[arg(long)]
+        agent: Option<String>,
+        /// Only calls of this tool.
+        #[arg(long)]
+        tool: Option<String>,
+        /// Only calls with this outcome: `ok` or an error class (e.g. `rate_limited`).
+        #[arg(long)]
+        class: Option<String>,
+        /// Only calls since this time: RFC 3339, or a duration back from now (`1h`, `7d`).
+        #[arg(long)]
+        since: Option<String>,
+        /// Only calls before this time: RFC 3339, or a duration back from now.
+        #[arg(long)]
+        until: Option<String>,
+        /// At most this many records (at most 10000).
+        #[arg(long, default_value_t = 100)]
+        limit: u32,
+        /// Print JSON lines (one record per line), for export.
         #[arg(long)]
         json: bool,
     },
@@ -277,6 +305,26 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
                 state
             };
             incidents::incidents(&config, state, all, json).await
+        }
+        Command::Audit {
+            config,
+            agent,
+            tool,
+            class,
+            since,
+            until,
+            limit,
+            json,
+        } => {
+            let filters = audit::Filters {
+                agent,
+                tool,
+                class,
+                since,
+                until,
+                limit,
+            };
+            audit::audit(&config, filters, json).await
         }
         Command::Alerts { what } => print::alerts(what),
         Command::Probe {

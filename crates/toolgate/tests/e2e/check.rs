@@ -225,6 +225,14 @@ impl Serving {
     }
 }
 
+impl Serving {
+    /// Kills the process with SIGKILL (no shutdown, no flush) and waits for it.
+    pub fn kill9(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 impl Drop for Serving {
     fn drop(&mut self) {
         let _ = self.child.kill();

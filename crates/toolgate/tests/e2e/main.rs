@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod arguments;
+mod audit;
 mod check;
 mod console;
 mod core;

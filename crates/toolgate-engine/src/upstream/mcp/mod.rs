@@ -425,6 +425,7 @@ pub(crate) mod tests {
             )),
             telemetry: None,
             learning: Default::default(),
+            audit: None,
         }
     }
 
