@@ -29,10 +29,10 @@ tools:
     )
 }
 
-/// Learning runs off the call path: waits until the contract is enforced.
-async fn enforced(tg: &Toolgate) {
+/// Learning runs off the call path: waits until `tool`'s contract is enforced.
+async fn enforced(tg: &Toolgate, tool: &str) {
     for _ in 0..500 {
-        let route = tg.gateway.route("web_search").unwrap();
+        let route = tg.gateway.route(tool).unwrap();
         if route
             .state
             .learned
@@ -58,7 +58,7 @@ async fn an_http_tool_without_a_contract_learns_one_and_a_rename_warns_with_one_
         assert_ne!(r.is_error, Some(true));
         assert!(!text(&r).contains("toolgate:"), "{}", text(&r));
     }
-    enforced(&tg).await;
+    enforced(&tg, "web_search").await;
     let status = toolgate_engine::status::report(&tg.gateway).await;
     assert_eq!(status["contracts"]["learned_enforced"], 1, "{status}");
     upstream.state.renamed.store(true, Ordering::SeqCst);
@@ -111,7 +111,7 @@ async fn with_on_drift_fail_a_rename_fails_the_call_as_declared_drift_does() {
         let r = call(&client, "web_search", json!({"query": "rust"})).await;
         assert_ne!(r.is_error, Some(true));
     }
-    enforced(&tg).await;
+    enforced(&tg, "web_search").await;
     upstream.state.renamed.store(true, Ordering::SeqCst);
     let r = call(&client, "web_search", json!({"query": "rust"})).await;
     assert_eq!(r.is_error, Some(true));
@@ -196,25 +196,20 @@ async fn an_mcp_tool_without_output_schema_learns_from_its_json_text_and_a_renam
         dir.join("toolgate.lock.json").display()
     );
     let tg = start_toolgate(&yaml).await;
+    // The server's tools are served once its first check has listed them.
+    for _ in 0..500 {
+        if tg.gateway.route("docs__search").is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     let client = rmcp_client(&tg.url, Era::Handshake).await;
     for _ in 0..3 {
         let r = call(&client, "docs__search", json!({ "q": "rust" })).await;
         assert_ne!(r.is_error, Some(true), "{r:?}");
         assert!(!text(&r).contains("toolgate:"), "{}", text(&r));
     }
-    for _ in 0..500 {
-        let route = tg.gateway.route("docs__search").unwrap();
-        if route
-            .state
-            .learned
-            .get()
-            .and_then(|s| s.enforced())
-            .is_some()
-        {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    enforced(&tg, "docs__search").await;
     renamed.store(true, Ordering::SeqCst);
     let r = call(&client, "docs__search", json!({ "q": "rust" })).await;
     assert_ne!(r.is_error, Some(true), "the call still succeeds: {r:?}");
