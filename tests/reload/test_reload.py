@@ -183,8 +183,11 @@ def latency(base: str, dependency: str) -> dict[str, Any]:
 def wait_for(what: str, cond: Any, within: float = 15.0) -> None:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        if cond():
-            return
+        try:
+            if cond():
+                return
+        except CheckFailed:
+            pass  # e.g. a series not scraped yet: keep waiting until the deadline
         time.sleep(0.05)
     raise CheckFailed(f"{what}: not within {within} s")
 

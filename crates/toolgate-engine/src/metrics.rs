@@ -432,7 +432,12 @@ impl Metrics {
             "The config in force: 1 at start-up, one more for each accepted reload",
             config_generation.clone(),
         );
-        let config_reloads = Family::default();
+        let config_reloads = Family::<ReloadLabel, Counter>::default();
+        // Both results exist at 0 from start-up: `increase()` over a series that first
+        // appears at 1 reads 0, so the first rejected reload would otherwise raise no alert.
+        for result in ["ok", "rejected"] {
+            config_reloads.get_or_create(&ReloadLabel { result }).inc_by(0);
+        }
         registry.register(
             "config_reloads",
             "Config reloads by result: ok, or rejected (the old config keeps serving)",

@@ -66,6 +66,13 @@ async fn an_invalid_config_is_rejected_with_every_error_and_the_old_one_keeps_se
     let dir = dir();
     let (current, path) = serving(&dir, &config(&dir, "5s", "")).await;
     let before = current.load();
+    // Both results are scraped at 0 before any reload, so the first rejection is an
+    // increase Prometheus can alert on rather than a series that appears at 1.
+    let fresh = before.metrics().render();
+    for result in ["ok", "rejected"] {
+        let series = format!("toolgate_config_reloads_total{{result=\"{result}\"}} 0");
+        assert!(fresh.contains(&series), "{series} in {fresh}");
+    }
     // Two independent mistakes: an unknown dependency and a timeout that is no duration.
     let broken = config(&dir, "soon", "").replace("dependency: a\n", "dependency: nowhere\n");
     std::fs::write(&path, broken).expect("write");
