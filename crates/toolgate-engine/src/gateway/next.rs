@@ -231,6 +231,8 @@ fn keep_restart_only(old: &Config, next: &mut Config) -> Vec<&'static str> {
         drain,
         shutdown_delay,
         lockfile,
+        // The audit writer and its pruning are started once per process.
+        audit,
     );
     // These have no `PartialEq`; their `Debug` names every setting.
     macro_rules! keep_by_debug {

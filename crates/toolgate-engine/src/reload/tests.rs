@@ -209,18 +209,23 @@ async fn a_setting_only_a_restart_changes_is_named_and_keeps_its_value() {
     let listen = current.load().config().gateway.listen;
     let moved = yaml.replace(
         "gateway:\n",
-        "gateway:\n  listen: 127.0.0.1:1\n  shutdown_delay: 0s\n",
+        "gateway:\n  listen: 127.0.0.1:1\n  shutdown_delay: 0s\n  audit: { retention: 2h }\n",
     );
     std::fs::write(&path, moved).expect("write");
     let report = current.reload().await;
     assert!(report.accepted(), "{report:?}");
     assert_eq!(
         report.changes.expect("changes").needs_restart,
-        ["gateway.listen", "gateway.shutdown_delay"]
+        ["gateway.listen", "gateway.shutdown_delay", "gateway.audit"]
     );
     assert_eq!(current.load().config().gateway.listen, listen);
     assert_eq!(
         current.load().config().gateway.shutdown_delay,
         Duration::from_secs(5)
+    );
+    assert_eq!(
+        current.load().config().gateway.audit.retention,
+        Duration::from_secs(30 * 24 * 3600),
+        "the audit writer's retention stays that of start-up"
     );
 }
