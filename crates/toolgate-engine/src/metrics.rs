@@ -436,7 +436,9 @@ impl Metrics {
         // Both results exist at 0 from start-up: `increase()` over a series that first
         // appears at 1 reads 0, so the first rejected reload would otherwise raise no alert.
         for result in ["ok", "rejected"] {
-            config_reloads.get_or_create(&ReloadLabel { result }).inc_by(0);
+            config_reloads
+                .get_or_create(&ReloadLabel { result })
+                .inc_by(0);
         }
         registry.register(
             "config_reloads",

@@ -281,15 +281,15 @@ impl Fronting {
             let label = crate::metrics::ServerLabel {
                 server: name.clone(),
             };
-            let report = server.report();
+            let (connected, pending) = server.gauges();
             metrics
                 .mcp_server_up
                 .get_or_create(&label)
-                .set(i64::from(report.connected));
+                .set(i64::from(connected));
             metrics
                 .mcp_definition_changes_pending
                 .get_or_create(&label)
-                .set(i64::try_from(report.drift.len()).unwrap_or(i64::MAX));
+                .set(i64::try_from(pending).unwrap_or(i64::MAX));
         }
     }
 
@@ -813,6 +813,18 @@ impl Fronted {
     }
 
     /// The server as `dependency_health` shows it.
+    /// Whether the server is connected and how many definition changes await review:
+    /// what [`Self::report`] says, without building its sentences (read per scrape).
+    fn gauges(&self) -> (bool, usize) {
+        let state = guard(&self.state);
+        (self.connected(&state), state.changes.len())
+    }
+
+    /// Connected: the handshake is done and the last request did not fail.
+    fn connected(&self, state: &State) -> bool {
+        self.connection.initialized().is_some() && state.last_error.is_none()
+    }
+
     pub fn report(&self) -> ServerReport {
         let state = guard(&self.state);
         let init = self.connection.initialized();
@@ -821,7 +833,7 @@ impl Fronted {
                 toolgate_config::McpTransport::Http { .. } => "url",
                 toolgate_config::McpTransport::Stdio { .. } => "stdio",
             },
-            connected: init.is_some() && state.last_error.is_none(),
+            connected: self.connected(&state),
             // What the pins say the server is: the live handshake's words are the
             // upstream's, not reviewed.
             server: state
