@@ -10,6 +10,7 @@
 //! the client something before its answer (progress, a log message, a sampling request)
 //! is answered with an event stream instead: those messages as events, then the answer.
 
+mod refusal;
 pub mod seal;
 pub mod session;
 pub mod stream;
@@ -28,9 +29,10 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::dispatch::{self, Inline, Reply, Server};
+use super::dispatch::{self, Inline, Server};
 use super::jsonrpc::{self, Message};
 use super::outbound::{self, Link, Outbound};
+use refusal::{Refusal, json, status_of};
 use seal::Sealer;
 use session::{Missing, Sessions};
 
@@ -91,34 +93,13 @@ impl Mcp {
 
 /// The `/mcp` endpoint.
 pub async fn handle(State(mcp): State<Arc<Mcp>>, request: Request) -> Response {
-    match *request.method() {
+    let answered = match *request.method() {
         Method::POST => post(&mcp, request).await,
         Method::GET => get(&mcp, request.headers()),
         Method::DELETE => delete(&mcp, request.headers()),
-        _ => method_not_allowed(),
-    }
-}
-
-fn text(status: StatusCode, message: &str) -> Response {
-    (
-        status,
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        message.to_owned(),
-    )
-        .into_response()
-}
-
-fn json(status: StatusCode, body: Vec<u8>) -> Response {
-    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
-}
-
-fn method_not_allowed() -> Response {
-    (
-        StatusCode::METHOD_NOT_ALLOWED,
-        [(header::ALLOW, ALLOW)],
-        "Method Not Allowed",
-    )
-        .into_response()
+        _ => Err(Refusal::MethodNotAllowed),
+    };
+    answered.unwrap_or_else(IntoResponse::into_response)
 }
 
 fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
@@ -170,13 +151,6 @@ fn version_header(headers: &HeaderMap, allow_unknown: bool) -> Result<Option<&st
         ));
     }
     Ok(Some(version))
-}
-
-fn mismatch(id: Option<&jsonrpc::Id>, message: &str) -> Response {
-    json(
-        StatusCode::BAD_REQUEST,
-        jsonrpc::error(id, jsonrpc::HEADER_MISMATCH, message, None),
-    )
 }
 
 /// The single value of a singleton header; two values are a mismatch.
@@ -242,31 +216,25 @@ fn routing_headers(headers: &HeaderMap, message: &Message<'_>) -> Result<(), Str
     }
 }
 
-/// The HTTP status of an answer: under 2026-07-28 some JSON-RPC errors are also HTTP
-/// errors (so intermediaries see them); under the handshake revisions every answer is 200.
-fn status_of(reply: &Reply) -> StatusCode {
-    if !reply.inline {
-        return StatusCode::OK;
-    }
-    match reply.error {
-        Some(jsonrpc::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
-        Some(
-            jsonrpc::HEADER_MISMATCH
-            | jsonrpc::UNSUPPORTED_PROTOCOL_VERSION
-            | jsonrpc::MISSING_REQUIRED_CLIENT_CAPABILITY,
-        ) => StatusCode::BAD_REQUEST,
-        Some(jsonrpc::INVALID_PARAMS) if reply.meta_malformed => StatusCode::BAD_REQUEST,
-        _ => StatusCode::OK,
-    }
+/// Where a POST goes once its headers and body agree.
+#[derive(Debug, PartialEq, Eq)]
+enum Route<'h> {
+    /// `initialize`: answered, and a session opened.
+    Initialize,
+    /// A message of the handshake-era session with this id.
+    Session(&'h str),
+    /// `server/discover` outside a session.
+    Discover,
+    /// A stateless request: complete inline metadata, or 2026-07-28 or later.
+    Stateless,
 }
 
-async fn post(mcp: &Mcp, request: Request) -> Response {
+async fn post(mcp: &Mcp, request: Request) -> Result<Response, Refusal> {
     let ranges = accepted(request.headers());
     if !(accepts(&ranges, "application/json") && accepts(&ranges, "text/event-stream")) {
-        return text(
-            StatusCode::NOT_ACCEPTABLE,
+        return Err(Refusal::NotAcceptable(
             "Not Acceptable: Client must accept both application/json and text/event-stream",
-        );
+        ));
     }
     let json_body = header(request.headers(), header::CONTENT_TYPE.as_str()).is_some_and(|v| {
         v.split(';')
@@ -276,10 +244,7 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
             .eq_ignore_ascii_case("application/json")
     });
     if !json_body {
-        return text(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "Unsupported Media Type: Content-Type must be application/json",
-        );
+        return Err(Refusal::UnsupportedMediaType);
     }
     let (parts, body) = request.into_parts();
     let agent = parts
@@ -287,40 +252,61 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
         .get::<toolgate_auth::Identity>()
         .and_then(|i| i.agent.clone());
     let headers = parts.headers;
-    let bytes = match axum::body::to_bytes(body, mcp.max_request_bytes).await {
-        Ok(b) => b,
-        Err(_) => return too_large(mcp.max_request_bytes),
-    };
-    let message = match jsonrpc::parse(&bytes) {
-        Ok(m) => m,
-        Err(refusal) => return json(StatusCode::BAD_REQUEST, refusal.to_json()),
-    };
-    let id = match &message {
-        Message::Request { id, .. } => Some(id.clone()),
+    let bytes = axum::body::to_bytes(body, mcp.max_request_bytes)
+        .await
+        .map_err(|_| Refusal::TooLarge {
+            max: mcp.max_request_bytes,
+        })?;
+    let message = jsonrpc::parse(&bytes).map_err(Refusal::Malformed)?;
+    let mut inline = Inline::of(message.params());
+    Ok(match route(&headers, &message, &inline)? {
+        Route::Initialize => initialize(mcp, message).await?,
+        Route::Session(sid) => {
+            let (version, link) = mcp
+                .sessions
+                .resume(sid)
+                .map_err(|missing| mcp.missing(missing))?;
+            let session = Joined { sid, version, link };
+            answer(mcp, message, &bytes, Some(session), None, agent).await
+        }
+        Route::Discover => answer(mcp, message, &bytes, None, None, agent).await,
+        Route::Stateless => {
+            let capabilities = inline.client_capabilities.take();
+            answer(mcp, message, &bytes, None, capabilities, agent).await
+        }
+    })
+}
+
+/// Checks the POST's headers against its body and decides its lifecycle: `initialize`
+/// opens a session; a request with complete inline metadata, or anything declared
+/// 2026-07-28 or later, is stateless; the rest belongs to a session.
+fn route<'h>(
+    headers: &'h HeaderMap,
+    message: &Message<'_>,
+    inline: &Inline,
+) -> Result<Route<'h>, Refusal> {
+    let id = match message {
+        Message::Request { id, .. } => Some(id),
         _ => None,
     };
-    let mut inline = Inline::of(message.params());
-    let header_version = match version_header(&headers, inline.version.is_some()) {
-        Ok(v) => v,
-        Err(refusal) => return text(StatusCode::BAD_REQUEST, &refusal),
+    let mismatch = |reason: String| Refusal::HeaderMismatch {
+        id: id.cloned(),
+        reason,
     };
-    let method = message.method().unwrap_or_default().to_owned();
+    let header_version =
+        version_header(headers, inline.version.is_some()).map_err(Refusal::BadHeader)?;
+    let method = message.method().unwrap_or_default();
     let is_initialize = method == "initialize" && id.is_some();
     if is_initialize
-        && let (Some(h), Some(body_version)) = (header_version, initialize_version(&message))
+        && let (Some(h), Some(body_version)) = (header_version, initialize_version(message))
         && h != body_version
     {
-        return json(
-            StatusCode::BAD_REQUEST,
-            jsonrpc::error(
-                id.as_ref(),
-                jsonrpc::INVALID_REQUEST,
-                &format!(
-                    "Invalid Request: MCP-Protocol-Version header ({h}) does not match initialize params.protocolVersion ({body_version})"
-                ),
-                None,
+        return Err(Refusal::InvalidRequest {
+            id: id.cloned(),
+            reason: format!(
+                "Invalid Request: MCP-Protocol-Version header ({h}) does not match initialize params.protocolVersion ({body_version})"
             ),
-        );
+        });
     }
     // A request naming its own version must say the same in the header.
     if id.is_some()
@@ -329,81 +315,44 @@ async fn post(mcp: &Mcp, request: Request) -> Response {
     {
         match header_version {
             None => {
-                return mismatch(
-                    id.as_ref(),
-                    "request _meta protocolVersion requires MCP-Protocol-Version header",
-                );
+                return Err(mismatch(
+                    "request _meta protocolVersion requires MCP-Protocol-Version header".into(),
+                ));
             }
             Some(h) if h != body_version => {
-                return mismatch(
-                    id.as_ref(),
-                    &format!(
-                        "MCP-Protocol-Version header ({h}) does not match request _meta protocolVersion ({body_version})"
-                    ),
-                );
+                return Err(mismatch(format!(
+                    "MCP-Protocol-Version header ({h}) does not match request _meta protocolVersion ({body_version})"
+                )));
             }
             Some(_) => {}
         }
     }
-    if header_version.is_some_and(|v| v >= dispatch::INLINE_VERSION)
-        && let Err(reason) = routing_headers(&headers, &message)
-    {
-        return mismatch(id.as_ref(), &reason);
+    if header_version.is_some_and(|v| v >= dispatch::INLINE_VERSION) {
+        routing_headers(headers, message).map_err(mismatch)?;
     }
-    // The lifecycle: `initialize` opens a session; a request with complete inline
-    // metadata, or anything declared 2026-07-28 or later, is stateless; the rest
-    // belongs to a session.
     let effective = inline
         .version
         .as_deref()
         .or(header_version)
         .unwrap_or("2025-03-26");
     let handshake = is_initialize || (!inline.complete() && effective < dispatch::INLINE_VERSION);
-    let session_id = header(&headers, SESSION_ID);
-    if handshake {
-        if is_initialize {
-            return initialize(mcp, message).await;
-        }
-        match session_id {
-            Some(sid) => {
-                let (version, link) = match mcp.sessions.resume(sid) {
-                    Ok(found) => found,
-                    Err(missing) => return session_missing(mcp, &missing),
-                };
-                answer(
-                    mcp,
-                    message,
-                    &bytes,
-                    Some(sid),
-                    Some(version),
-                    Some(link),
-                    None,
-                    agent,
-                )
-                .await
-            }
-            None if method == "server/discover" => {
-                answer(mcp, message, &bytes, None, None, None, None, agent).await
-            }
-            None => text(
-                StatusCode::BAD_REQUEST,
-                "Bad Request: Session ID is required",
-            ),
-        }
-    } else {
+    if !handshake {
         if matches!(message, Message::Reply { .. }) {
-            return json(
-                StatusCode::BAD_REQUEST,
-                jsonrpc::error(
-                    None,
-                    jsonrpc::INVALID_REQUEST,
-                    "Invalid Request: a stateless server does not accept JSON-RPC responses",
-                    None,
-                ),
-            );
+            return Err(Refusal::InvalidRequest {
+                id: None,
+                reason: "Invalid Request: a stateless server does not accept JSON-RPC responses"
+                    .into(),
+            });
         }
-        let capabilities = inline.client_capabilities.take();
-        answer(mcp, message, &bytes, None, None, None, capabilities, agent).await
+        return Ok(Route::Stateless);
+    }
+    if is_initialize {
+        return Ok(Route::Initialize);
+    }
+    match header(headers, SESSION_ID) {
+        Some(sid) => Ok(Route::Session(sid)),
+        None if method == "server/discover" => Ok(Route::Discover),
+        None => Err(Refusal::SessionRequired),
     }
 }
 
@@ -417,20 +366,29 @@ fn initialize_version(message: &Message<'_>) -> Option<String> {
     p.version
 }
 
-/// Answers one message of a session (`session_id`, `version` and `link`) or a stateless request
-/// (`capabilities` from its `_meta`). `bytes` is the body `message` was read from;
-/// `agent` sent it.
-#[allow(clippy::too_many_arguments)]
+/// The handshake-era session a message belongs to.
+struct Joined<'h> {
+    sid: &'h str,
+    /// The version negotiated at `initialize`.
+    version: ProtocolVersion,
+    /// Server→client requests of this session go through it.
+    link: Arc<Link>,
+}
+
+/// Answers one message of a `session` or a stateless request (`capabilities` from its
+/// `_meta`). `bytes` is the body `message` was read from; `agent` sent it.
 async fn answer(
     mcp: &Mcp,
     message: Message<'_>,
     bytes: &Bytes,
-    session_id: Option<&str>,
-    version: Option<ProtocolVersion>,
-    link: Option<Arc<Link>>,
+    session: Option<Joined<'_>>,
     capabilities: Option<Value>,
     agent: Option<Arc<toolgate_config::AgentSpec>>,
 ) -> Response {
+    let (session_id, version, link) = match session {
+        Some(s) => (Some(s.sid), Some(s.version), Some(s.link)),
+        None => (None, None, None),
+    };
     // Only a tool call sends anything to the client before its answer; everything else
     // is answered in place.
     if message.method() != Some("tools/call") || !matches!(message, Message::Request { .. }) {
@@ -474,96 +432,65 @@ async fn answer(
     }
 }
 
-async fn initialize(mcp: &Mcp, message: Message<'_>) -> Response {
+async fn initialize(mcp: &Mcp, message: Message<'_>) -> Result<Response, Refusal> {
     let Some(reply) = mcp.server.handle(message, None, &Outbound::none()).await else {
-        return StatusCode::ACCEPTED.into_response();
+        return Ok(StatusCode::ACCEPTED.into_response());
     };
     let Some(version) = reply.negotiated else {
-        return json(StatusCode::OK, reply.body);
+        return Ok(json(StatusCode::OK, reply.body));
     };
-    match mcp.sessions.open_with(version, reply.client_capabilities) {
-        Ok(sid) => {
-            let mut response = json(StatusCode::OK, reply.body);
-            if let Ok(value) = HeaderValue::from_str(&sid) {
-                response.headers_mut().insert(SESSION_ID, value);
-            }
-            response
+    let sid = mcp
+        .sessions
+        .open_with(version, reply.client_capabilities)
+        .map_err(|full| mcp.full(&full))?;
+    let mut response = json(StatusCode::OK, reply.body);
+    if let Ok(value) = HeaderValue::from_str(&sid) {
+        response.headers_mut().insert(SESSION_ID, value);
+    }
+    Ok(response)
+}
+
+impl Mcp {
+    /// 404 for a session this replica cannot serve (the client initialises again), 503
+    /// when one it could rebuild finds the table full.
+    fn missing(&self, missing: Missing) -> Refusal {
+        match missing {
+            Missing::Unknown => Refusal::SessionUnknown,
+            Missing::Full(full) => self.full(&full),
         }
-        Err(full) => busy(mcp, &full),
     }
-}
 
-/// 404 for a session this replica cannot serve (the client initialises again), 503 when
-/// one it could rebuild finds the table full.
-fn session_missing(mcp: &Mcp, missing: &Missing) -> Response {
-    match missing {
-        Missing::Unknown => text(StatusCode::NOT_FOUND, "Not Found: Session not found"),
-        Missing::Full(full) => busy(mcp, full),
+    /// 503 with Retry-After: the session table is full; sessions idle out within
+    /// `gateway.session_idle`, so that (bounded to a minute) is when to try again.
+    fn full(&self, full: &session::Full) -> Refusal {
+        Refusal::SessionsFull {
+            max: full.max,
+            retry_s: self.sessions.idle().as_secs().clamp(1, 60),
+        }
     }
-}
-
-/// 503 with Retry-After: the session table is full.
-fn busy(mcp: &Mcp, full: &session::Full) -> Response {
-    let retry = mcp.sessions.idle().as_secs().clamp(1, 60);
-    tracing::warn!(
-        max_sessions = full.max,
-        "session limit reached: refusing a new session (raise gateway.max_sessions or lower gateway.session_idle)"
-    );
-    let body = jsonrpc::error(
-        None,
-        jsonrpc::SERVER_BUSY,
-        &format!(
-            "toolgate has {} open sessions, its limit (gateway.max_sessions); retry in {retry} s, \
-             close sessions you no longer use (DELETE /mcp), or use the stateless 2026-07-28 revision",
-            full.max
-        ),
-        Some(&serde_json::json!({ "max_sessions": full.max, "retry_after_s": retry })),
-    );
-    let mut response = json(StatusCode::SERVICE_UNAVAILABLE, body);
-    response
-        .headers_mut()
-        .insert(header::RETRY_AFTER, HeaderValue::from(retry));
-    response
 }
 
 /// 413 with a JSON-RPC error, for a body over `gateway.max_request_bytes`.
 pub fn too_large(max: usize) -> Response {
-    json(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        jsonrpc::error(
-            None,
-            jsonrpc::INVALID_REQUEST,
-            &format!("Invalid Request: the body exceeds {max} bytes (gateway.max_request_bytes)"),
-            None,
-        ),
-    )
+    Refusal::TooLarge { max }.into_response()
 }
 
-fn get(mcp: &Mcp, headers: &HeaderMap) -> Response {
+fn get(mcp: &Mcp, headers: &HeaderMap) -> Result<Response, Refusal> {
     let ranges = accepted(headers);
     if !accepts(&ranges, "text/event-stream") {
-        return text(
-            StatusCode::NOT_ACCEPTABLE,
+        return Err(Refusal::NotAcceptable(
             "Not Acceptable: Client must accept text/event-stream",
-        );
+        ));
     }
-    let version = match version_header(headers, false) {
-        Ok(v) => v,
-        Err(refusal) => return text(StatusCode::BAD_REQUEST, &refusal),
-    };
+    let version = version_header(headers, false).map_err(Refusal::BadHeader)?;
     if version.is_some_and(|v| v >= dispatch::INLINE_VERSION) {
         // 2026-07-28 has no sessions, so no standalone stream.
-        return method_not_allowed();
+        return Err(Refusal::MethodNotAllowed);
     }
-    let Some(sid) = header(headers, SESSION_ID) else {
-        return text(
-            StatusCode::BAD_REQUEST,
-            "Bad Request: Session ID is required",
-        );
-    };
-    if let Err(missing) = mcp.sessions.resume(sid) {
-        return session_missing(mcp, &missing);
-    }
+    let sid = header(headers, SESSION_ID).ok_or(Refusal::SessionRequired)?;
+    mcp.sessions
+        .resume(sid)
+        .map_err(|missing| mcp.missing(missing))?;
     // A resume replays the broadcasts after the client's last event; an id this server
     // did not write (another stream's, or garbage) gets a fresh stream.
     let after = header(headers, LAST_EVENT_ID).and_then(|v| {
@@ -575,34 +502,26 @@ fn get(mcp: &Mcp, headers: &HeaderMap) -> Response {
     });
     let subscriber = mcp.server.broadcast().subscribe(after);
     let end = mcp.shutdown.child_token();
-    if mcp.sessions.attach_stream(sid, end.clone()).is_none() {
-        return text(StatusCode::NOT_FOUND, "Not Found: Session not found");
-    }
+    mcp.sessions
+        .attach_stream(sid, end.clone())
+        .ok_or(Refusal::SessionUnknown)?;
     let sessions = mcp.sessions.clone();
     let sid = sid.to_owned();
-    stream::response(end, subscriber, move || {
+    Ok(stream::response(end, subscriber, move || {
         sessions.touch(&sid);
-    })
+    }))
 }
 
-fn delete(mcp: &Mcp, headers: &HeaderMap) -> Response {
-    let version = match version_header(headers, false) {
-        Ok(v) => v,
-        Err(refusal) => return text(StatusCode::BAD_REQUEST, &refusal),
-    };
+fn delete(mcp: &Mcp, headers: &HeaderMap) -> Result<Response, Refusal> {
+    let version = version_header(headers, false).map_err(Refusal::BadHeader)?;
     if version.is_some_and(|v| v >= dispatch::INLINE_VERSION) {
-        return method_not_allowed();
+        return Err(Refusal::MethodNotAllowed);
     }
-    let Some(sid) = header(headers, SESSION_ID) else {
-        return text(
-            StatusCode::BAD_REQUEST,
-            "Bad Request: Session ID is required",
-        );
-    };
+    let sid = header(headers, SESSION_ID).ok_or(Refusal::SessionRequired)?;
     if mcp.sessions.close(sid) {
-        StatusCode::OK.into_response()
+        Ok(StatusCode::OK.into_response())
     } else {
-        text(StatusCode::NOT_FOUND, "Not Found: Session not found")
+        Err(Refusal::SessionUnknown)
     }
 }
 
