@@ -369,6 +369,14 @@ pub struct RpcError {
     pub data: Option<Value>,
 }
 
+impl std::fmt::Display for RpcError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (JSON-RPC error {})", self.message, self.code)
+    }
+}
+
+impl std::error::Error for RpcError {}
+
 /// Why a request got no JSON-RPC answer.
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum Failure {

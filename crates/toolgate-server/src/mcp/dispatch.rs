@@ -165,13 +165,7 @@ impl ClientChannel for ClientOf {
         method: &'a str,
         params: Option<Value>,
     ) -> BoxFuture<'a, Result<Value, RpcError>> {
-        Box::pin(async move {
-            self.0.request(method, params).await.map_err(|e| RpcError {
-                code: e.code,
-                message: e.message,
-                data: e.data,
-            })
-        })
+        Box::pin(async move { self.0.request(method, params).await })
     }
 
     fn capabilities(&self) -> Option<Value> {

@@ -45,31 +45,17 @@ pub const LOG_LEVELS: [&str; 8] = [
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A JSON-RPC error: the client's answer to a server→client request, or why toolgate
-/// could not ask.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RpcError {
-    pub code: i64,
-    pub message: String,
-    pub data: Option<Value>,
-}
+/// could not ask (the same type the engine relays from upstream MCP servers).
+pub use toolgate_mcp_client::RpcError;
 
-impl RpcError {
-    fn local(message: impl Into<String>) -> RpcError {
-        RpcError {
-            code: jsonrpc::INTERNAL_ERROR,
-            message: message.into(),
-            data: None,
-        }
+/// Why toolgate could not ask the client (no answer came from it).
+fn local(message: impl Into<String>) -> RpcError {
+    RpcError {
+        code: jsonrpc::INTERNAL_ERROR,
+        message: message.into(),
+        data: None,
     }
 }
-
-impl std::fmt::Display for RpcError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} (JSON-RPC error {})", self.message, self.code)
-    }
-}
-
-impl std::error::Error for RpcError {}
 
 /// Where one request's messages to its client go; the transport drains it in order.
 pub(crate) type Sink = mpsc::Sender<Vec<u8>>;
@@ -169,7 +155,7 @@ impl Outbound {
             inner.and_then(|i| i.sink.as_ref()),
             inner.and_then(|i| i.link.as_ref()),
         ) else {
-            return Err(RpcError::local(format!(
+            return Err(local(format!(
                 "cannot send {method} to this client: its transport carries no server requests \
                  (a stateless 2026-07-28 request, or no client at all)"
             )));
@@ -185,13 +171,13 @@ impl Outbound {
             .await
             .is_err()
         {
-            return Err(RpcError::local(format!(
+            return Err(local(format!(
                 "cannot send {method}: the request's stream to the client has ended"
             )));
         }
         match answer.await {
             Ok(outcome) => outcome,
-            Err(_) => Err(RpcError::local(format!(
+            Err(_) => Err(local(format!(
                 "no answer to {method}: the client's session or connection ended"
             ))),
         }
@@ -305,7 +291,7 @@ impl Link {
     ) -> Result<oneshot::Receiver<Result<Value, RpcError>>, RpcError> {
         let mut pending = self.lock();
         if pending.closed {
-            return Err(RpcError::local(format!(
+            return Err(local(format!(
                 "cannot send {method}: the client's session or connection has ended"
             )));
         }
@@ -342,7 +328,7 @@ impl Link {
         };
         let answer = match outcome {
             Ok(result) => serde_json::from_str::<Value>(result.get())
-                .map_err(|e| RpcError::local(format!("the client's result is not JSON: {e}"))),
+                .map_err(|e| local(format!("the client's result is not JSON: {e}"))),
             Err(error) => Err(client_error(error)),
         };
         // The waiting future may have been dropped since: then nobody wants it.
@@ -373,7 +359,7 @@ fn client_error(raw: &RawValue) -> RpcError {
             message: e.message,
             data: e.data,
         },
-        Err(_) => RpcError::local(format!(
+        Err(_) => local(format!(
             "the client answered with a malformed error: {}",
             raw.get().chars().take(200).collect::<String>()
         )),
