@@ -47,4 +47,4 @@ pub use latency::{LatencyConfig, LatencySnapshot, LatencyWindow};
 pub use limit::{AdaptiveLimit, LimitConfig, Permit};
 pub use pacer::{Pace, PacerConfig, Quota, QuotaPacer};
 pub use retry::{GiveUpReason, MIN_ATTEMPT_TIME, RetryDecision, RetryInput, decide_retry};
-pub use retry_loop::{Outcome, RetryLoop, Sequence, Step, Verdict};
+pub use retry_loop::{CallVerdict, RetryLoop, Sequence, Step, StepOutcome};

@@ -13,8 +13,8 @@ use rand::rngs::SmallRng;
 use tokio::time::Instant;
 
 use crate::{
-    Admission, Attempt, Backoff, BodyCheck, CircuitBreaker, ErrorClass, Outcome, RetryBudget,
-    RetryDecision, RetryInput, RetryLoop, Step, classify,
+    Admission, Attempt, Backoff, BodyCheck, CircuitBreaker, ErrorClass, RetryBudget, RetryDecision,
+    RetryInput, RetryLoop, Step, StepOutcome, classify,
 };
 
 const CALLS: u64 = 200;
@@ -41,7 +41,7 @@ fn simulate(spacing: Duration, seed: u64) -> u64 {
         let mut now = start;
         let mut call_loop =
             RetryLoop::new(Backoff::default(), true, start + Duration::from_secs(10));
-        let mut outcome: Option<Outcome> = None;
+        let mut outcome: Option<StepOutcome> = None;
         loop {
             let step = match outcome.take() {
                 None => Step::Attempt,
@@ -52,7 +52,7 @@ fn simulate(spacing: Duration, seed: u64) -> u64 {
                     // Admission, as the pipeline's: the breaker first; first attempts
                     // earn retry budget.
                     if let Admission::Rejected { .. } = breaker.admit(now) {
-                        outcome = Some(Outcome::Refused {
+                        outcome = Some(StepOutcome::Refused {
                             class: ErrorClass::CircuitOpen,
                         });
                         continue;
@@ -65,8 +65,8 @@ fn simulate(spacing: Duration, seed: u64) -> u64 {
                     let class = classify(&always_503());
                     breaker.record(now, class);
                     outcome = Some(match class {
-                        None => Outcome::Success,
-                        Some(class) => Outcome::Failed {
+                        None => StepOutcome::Success,
+                        Some(class) => StepOutcome::Failed {
                             class,
                             hint: None,
                             brownout: false,
@@ -75,7 +75,7 @@ fn simulate(spacing: Duration, seed: u64) -> u64 {
                 }
                 Step::Wait(d) => {
                     now += d;
-                    outcome = Some(Outcome::Waited);
+                    outcome = Some(StepOutcome::Waited);
                 }
                 Step::Done(_) => break,
             }

@@ -7,7 +7,7 @@
 //! The order of questions, and why:
 //! 1. **Admission** of every attempt (the caller's breaker, concurrency limit and quota
 //!    pacer) comes first: a dependency known to be down gets no request at all, first
-//!    attempt or retry. A refusal is reported here as [`Outcome::Refused`] and ends the
+//!    attempt or retry. A refusal is reported here as [`StepOutcome::Refused`] and ends the
 //!    call with its own class (`circuit_open`, `rate_limited`, `overloaded`).
 //! 2. **Classification** happened before the outcome reaches the loop: it sees a class.
 //! 3. **Retryability** of the class for this tool (idempotent or not), and in a brownout
@@ -32,7 +32,7 @@ use crate::retry::{GiveUpReason, RetryDecision, RetryInput};
 
 /// What the last step produced.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Outcome {
+pub enum StepOutcome {
     /// The attempt succeeded.
     Success,
     /// The attempt failed with `class`; `hint` is the server's wait (Retry-After, reset).
@@ -56,17 +56,17 @@ pub enum Outcome {
 /// What to do next.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Step {
-    /// Ask admission, then make an attempt, and report its [`Outcome`].
+    /// Ask admission, then make an attempt, and report its [`StepOutcome`].
     Attempt,
-    /// Sleep this long, then report [`Outcome::Waited`].
+    /// Sleep this long, then report [`StepOutcome::Waited`].
     Wait(Duration),
     /// The call is over.
-    Done(Verdict),
+    Done(CallVerdict),
 }
 
 /// How the call ended.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Verdict {
+pub enum CallVerdict {
     /// The last attempt succeeded.
     Succeeded,
     /// The call failed. `class` is what the caller reports (`budget_exhausted` when the
@@ -106,7 +106,7 @@ pub struct RetryLoop {
     retried: Vec<ErrorClass>,
     /// The failure a pending wait is for.
     pending: Option<ErrorClass>,
-    verdict: Option<Verdict>,
+    verdict: Option<CallVerdict>,
 }
 
 impl RetryLoop {
@@ -128,7 +128,7 @@ impl RetryLoop {
     /// retry (called only for a retry that would otherwise happen).
     pub fn next<R: Rng + ?Sized>(
         &mut self,
-        outcome: Outcome,
+        outcome: StepOutcome,
         now: Instant,
         withdraw: impl FnOnce(Instant) -> bool,
         rng: &mut R,
@@ -137,23 +137,23 @@ impl RetryLoop {
             return Step::Done(v);
         }
         let step = match outcome {
-            Outcome::Success => {
+            StepOutcome::Success => {
                 self.attempts += 1;
-                Step::Done(Verdict::Succeeded)
+                Step::Done(CallVerdict::Succeeded)
             }
-            Outcome::Refused { class } => Step::Done(Verdict::Failed {
+            StepOutcome::Refused { class } => Step::Done(CallVerdict::Failed {
                 class,
                 last: class,
                 reason: None,
             }),
-            Outcome::Waited => match self.pending.take() {
+            StepOutcome::Waited => match self.pending.take() {
                 Some(class) => {
                     self.retried.push(class);
                     Step::Attempt
                 }
                 None => Step::Attempt,
             },
-            Outcome::Failed {
+            StepOutcome::Failed {
                 class,
                 hint,
                 brownout,
@@ -183,7 +183,7 @@ impl RetryLoop {
             } else {
                 class
             };
-            Step::Done(Verdict::Failed {
+            Step::Done(CallVerdict::Failed {
                 class: reported,
                 last: class,
                 reason: Some(reason),
@@ -232,16 +232,16 @@ impl RetryLoop {
     pub fn sequence(&self) -> Option<(ErrorClass, Sequence)> {
         let first = *self.retried.first()?;
         let ended = match self.verdict? {
-            Verdict::Succeeded => Sequence::Recovered,
-            Verdict::Failed {
+            CallVerdict::Succeeded => Sequence::Recovered,
+            CallVerdict::Failed {
                 reason: Some(GiveUpReason::BudgetDenied),
                 ..
             } => Sequence::BudgetDenied,
-            Verdict::Failed {
+            CallVerdict::Failed {
                 reason: Some(GiveUpReason::DeadlineTooShort { .. }),
                 ..
             } => Sequence::Deadline,
-            Verdict::Failed { .. } => Sequence::Exhausted,
+            CallVerdict::Failed { .. } => Sequence::Exhausted,
         };
         Some((first, ended))
     }

@@ -30,7 +30,9 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
-use toolgate_resilience::{Backoff, ErrorClass, GiveUpReason, Outcome, RetryLoop, Step, Verdict};
+use toolgate_resilience::{
+    Backoff, CallVerdict, ErrorClass, GiveUpReason, RetryLoop, Step, StepOutcome,
+};
 use toolgate_signals::Signals;
 
 use crate::dependency::{Admitted, Gate};
@@ -233,7 +235,7 @@ async fn attempts<U: Upstream>(
     let mut refused = None;
     loop {
         let outcome = match step {
-            Step::Done(Verdict::Succeeded) => {
+            Step::Done(CallVerdict::Succeeded) => {
                 return body.map_or_else(
                     // The loop succeeds only on a body; keep the type honest anyway.
                     || Ending::Failed {
@@ -243,7 +245,7 @@ async fn attempts<U: Upstream>(
                     Ending::Body,
                 );
             }
-            Step::Done(Verdict::Failed { class, reason, .. }) => {
+            Step::Done(CallVerdict::Failed { class, reason, .. }) => {
                 return match refused.take() {
                     Some(failure) if reason.is_none() => Ending::Refused(failure),
                     _ => Ending::Failed { class, reason },
@@ -260,18 +262,18 @@ async fn attempts<U: Upstream>(
                     services.metrics.retries.get_or_create(&labels).inc();
                 }
                 tokio::time::sleep(wait).await;
-                Outcome::Waited
+                StepOutcome::Waited
             }
             Step::Attempt => match admit(route, call).await {
                 Err(failure) => {
                     let class = failure.class;
                     refused = Some(failure);
-                    Outcome::Refused { class }
+                    StepOutcome::Refused { class }
                 }
                 Ok(admitted) => match attempt(route, services, call, admitted, request).await {
                     Attempted::Success(b) => {
                         body = Some(b);
-                        Outcome::Success
+                        StepOutcome::Success
                     }
                     Attempted::Refused(failure) => return Ending::Refused(failure),
                     Attempted::Failed {
@@ -280,7 +282,7 @@ async fn attempts<U: Upstream>(
                         detail,
                     } => {
                         call.last = Some((class, hint, detail));
-                        Outcome::Failed {
+                        StepOutcome::Failed {
                             class,
                             hint,
                             brownout: route.dependency.in_brownout(),
@@ -475,7 +477,7 @@ async fn attempt<U: Upstream>(
             }
             let seen = header_version.or_else(|| version::from_body(spec, &body));
             if let Some(announced) = seen
-                && let version::Verdict::Refuse(refusal) = version::judge(
+                && let version::VersionVerdict::Refuse(refusal) = version::judge(
                     spec,
                     &route.state,
                     &services.incidents,

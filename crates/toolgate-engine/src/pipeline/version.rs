@@ -63,7 +63,7 @@ pub fn major_minor(v: &str) -> Option<(u64, u64)> {
 
 /// What toolgate makes of an announced upstream version.
 #[derive(Debug)]
-pub enum Verdict {
+pub enum VersionVerdict {
     /// Not newer than the contract (or not a version): call as usual.
     Current,
     /// Newer than the contract; the owner has an incident. Agent calls go on.
@@ -80,11 +80,11 @@ pub fn judge(
     incidents: &Incidents,
     announced: &str,
     origin: Origin,
-) -> Verdict {
+) -> VersionVerdict {
     let (Some(upstream), Some(ours)) =
         (major_minor(announced), major_minor(&tool.contract.version))
     else {
-        return Verdict::Current;
+        return VersionVerdict::Current;
     };
     if upstream <= ours {
         if lock(&state.upstream_version).take().is_some() {
@@ -95,7 +95,7 @@ pub fn judge(
                 "the upstream no longer announces a newer version",
             );
         }
-        return Verdict::Current;
+        return VersionVerdict::Current;
     }
     let first = lock(&state.upstream_version)
         .replace(announced.to_string())
@@ -118,9 +118,9 @@ pub fn judge(
     }
     let refuse = tool.dependency.version.as_ref().is_some_and(|v| v.refuse);
     if refuse && origin == Origin::Agent {
-        Verdict::Refuse(refusal(tool, announced))
+        VersionVerdict::Refuse(refusal(tool, announced))
     } else {
-        Verdict::Outdated
+        VersionVerdict::Outdated
     }
 }
 

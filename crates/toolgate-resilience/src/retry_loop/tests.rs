@@ -2,15 +2,15 @@ use super::*;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-fn failed(class: ErrorClass) -> Outcome {
-    Outcome::Failed {
+fn failed(class: ErrorClass) -> StepOutcome {
+    StepOutcome::Failed {
         class,
         hint: None,
         brownout: false,
     }
 }
 
-fn run(outcomes: &[Outcome], budget: bool) -> (Vec<Step>, RetryLoop) {
+fn run(outcomes: &[StepOutcome], budget: bool) -> (Vec<Step>, RetryLoop) {
     let t0 = Instant::now();
     let mut l = RetryLoop::new(Backoff::default(), true, t0 + Duration::from_secs(10));
     let mut rng = SmallRng::seed_from_u64(7);
@@ -19,7 +19,7 @@ fn run(outcomes: &[Outcome], budget: bool) -> (Vec<Step>, RetryLoop) {
         let step = l.next(*o, t0, |_| budget, &mut rng);
         steps.push(step);
         if let Step::Wait(_) = step {
-            steps.push(l.next(Outcome::Waited, t0, |_| budget, &mut rng));
+            steps.push(l.next(StepOutcome::Waited, t0, |_| budget, &mut rng));
         }
     }
     (steps, l)
@@ -27,10 +27,13 @@ fn run(outcomes: &[Outcome], budget: bool) -> (Vec<Step>, RetryLoop) {
 
 #[tokio::test(start_paused = true)]
 async fn a_retried_503_that_recovers_is_a_recovered_sequence() {
-    let (steps, l) = run(&[failed(ErrorClass::ServerError), Outcome::Success], true);
+    let (steps, l) = run(
+        &[failed(ErrorClass::ServerError), StepOutcome::Success],
+        true,
+    );
     assert!(matches!(steps[0], Step::Wait(_)));
     assert_eq!(steps[1], Step::Attempt);
-    assert_eq!(steps[2], Step::Done(Verdict::Succeeded));
+    assert_eq!(steps[2], Step::Done(CallVerdict::Succeeded));
     assert_eq!(l.attempts(), 2);
     assert_eq!(
         l.sequence(),
@@ -43,7 +46,7 @@ async fn drift_is_never_retried() {
     let (steps, l) = run(&[failed(ErrorClass::ContractDrift)], true);
     assert_eq!(
         steps[0],
-        Step::Done(Verdict::Failed {
+        Step::Done(CallVerdict::Failed {
             class: ErrorClass::ContractDrift,
             last: ErrorClass::ContractDrift,
             reason: Some(GiveUpReason::NotRetryable),
@@ -58,7 +61,7 @@ async fn a_denied_budget_reports_budget_exhausted_with_the_real_class_kept() {
     let (steps, l) = run(&[failed(ErrorClass::Timeout)], false);
     assert_eq!(
         steps[0],
-        Step::Done(Verdict::Failed {
+        Step::Done(CallVerdict::Failed {
             class: ErrorClass::BudgetExhausted,
             last: ErrorClass::Timeout,
             reason: Some(GiveUpReason::BudgetDenied),
@@ -71,7 +74,7 @@ async fn a_denied_budget_reports_budget_exhausted_with_the_real_class_kept() {
 #[tokio::test(start_paused = true)]
 async fn timeouts_in_a_brownout_are_not_retried() {
     let (steps, _) = run(
-        &[Outcome::Failed {
+        &[StepOutcome::Failed {
             class: ErrorClass::Timeout,
             hint: None,
             brownout: true,
@@ -80,7 +83,7 @@ async fn timeouts_in_a_brownout_are_not_retried() {
     );
     assert!(matches!(
         steps[0],
-        Step::Done(Verdict::Failed {
+        Step::Done(CallVerdict::Failed {
             reason: Some(GiveUpReason::NotRetryable),
             ..
         })
@@ -92,7 +95,7 @@ async fn a_hint_longer_than_the_deadline_stops_now_and_carries_the_wait() {
     let t0 = Instant::now();
     let mut l = RetryLoop::new(Backoff::default(), true, t0 + Duration::from_secs(5));
     let step = l.next(
-        Outcome::Failed {
+        StepOutcome::Failed {
             class: ErrorClass::RateLimited,
             hint: Some(Duration::from_secs(47)),
             brownout: false,
@@ -103,7 +106,7 @@ async fn a_hint_longer_than_the_deadline_stops_now_and_carries_the_wait() {
     );
     assert_eq!(
         step,
-        Step::Done(Verdict::Failed {
+        Step::Done(CallVerdict::Failed {
             class: ErrorClass::RateLimited,
             last: ErrorClass::RateLimited,
             reason: Some(GiveUpReason::DeadlineTooShort {
@@ -120,7 +123,7 @@ async fn attempts_run_out_after_max_attempts() {
     assert_eq!(l.attempts(), 3);
     assert!(matches!(
         steps.last(),
-        Some(Step::Done(Verdict::Failed {
+        Some(Step::Done(CallVerdict::Failed {
             reason: Some(GiveUpReason::AttemptsExhausted),
             ..
         }))
@@ -134,14 +137,14 @@ async fn attempts_run_out_after_max_attempts() {
 #[tokio::test(start_paused = true)]
 async fn a_refusal_ends_the_call_with_its_own_class_and_no_attempt() {
     let (steps, l) = run(
-        &[Outcome::Refused {
+        &[StepOutcome::Refused {
             class: ErrorClass::CircuitOpen,
         }],
         true,
     );
     assert_eq!(
         steps[0],
-        Step::Done(Verdict::Failed {
+        Step::Done(CallVerdict::Failed {
             class: ErrorClass::CircuitOpen,
             last: ErrorClass::CircuitOpen,
             reason: None,
@@ -155,7 +158,7 @@ async fn a_breaker_that_opens_during_the_wait_stops_the_retry() {
     let (steps, l) = run(
         &[
             failed(ErrorClass::ServerError),
-            Outcome::Refused {
+            StepOutcome::Refused {
                 class: ErrorClass::CircuitOpen,
             },
         ],
@@ -164,7 +167,7 @@ async fn a_breaker_that_opens_during_the_wait_stops_the_retry() {
     assert_eq!(l.attempts(), 1);
     assert!(matches!(
         steps.last(),
-        Some(Step::Done(Verdict::Failed {
+        Some(Step::Done(CallVerdict::Failed {
             class: ErrorClass::CircuitOpen,
             ..
         }))
