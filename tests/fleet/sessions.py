@@ -17,81 +17,26 @@ session on the replica that receives it. Needs nginx (Debian package nginx).
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-import urllib.error
 import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 REPLICAS = 3
 CALLS = 9
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from support.harness import (  # noqa: E402 - after the path it is found on
+    CheckFailed, check, free_port, http, reporter, start_echo_upstream, total, wait_http,
+)
 
-class CheckFailed(Exception):
-    pass
-
-
-def check(cond: bool, message: str) -> None:
-    if not cond:
-        raise CheckFailed(message)
-
-
-def ok(what: str) -> None:
-    print(f"ok   fleet: {what}", flush=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def http(method: str, url: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method, headers={
-        "Content-Type": "application/json", "Accept": "application/json, text/event-stream", **(headers or {}),
-    })
-    try:
-        with urllib.request.urlopen(request, timeout=10) as r:
-            return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read().decode(errors="replace")
-
-
-def start_upstream() -> ThreadingHTTPServer:
-    """A loopback API: GET /echo?q=… answers {"q": …}."""
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
-            pass
-
-        def do_GET(self) -> None:  # noqa: N802 - stdlib name
-            q = parse_qs(urlsplit(self.path).query).get("q", [""])[0]
-            body = json.dumps({"q": q}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+ok = reporter("fleet")
 
 
 CONFIG = """\
@@ -143,29 +88,6 @@ http {{
 """
 
 
-def wait_http(url: str, proc: subprocess.Popen[bytes], what: str) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise CheckFailed(f"{what} exited with code {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=1) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.1)
-    raise CheckFailed(f"{what} did not answer {url} within 30 s")
-
-
-def metric(text: str, name: str, labels: str) -> float:
-    total = 0.0
-    for line in text.splitlines():
-        if line.startswith(name) and all(l in line for l in labels.split(",") if l):
-            total += float(line.rsplit(" ", 1)[1])
-    return total
-
-
 async def drive(url: str) -> str:
     from mcp import Client
 
@@ -188,7 +110,7 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="toolgate-fleet-"))
     os.chmod(work, 0o755)
     procs: list[subprocess.Popen[bytes]] = []
-    upstream = start_upstream()
+    upstream = start_echo_upstream()
     env = {**os.environ, "NO_COLOR": "1", "FLEET_SESSION_KEY": secrets.token_hex(32)}
     try:
         ports = [free_port() for _ in range(REPLICAS)]
@@ -231,7 +153,7 @@ def main() -> int:
 
         for n, port in enumerate(ports):
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
-                calls = metric(r.read().decode(), "toolgate_tool_calls_total", 'tool="echo"')
+                calls = total(r.read().decode(), "toolgate_tool_calls_total", 'tool="echo"')
             check(calls >= 1, f"replica {n} counted no call of echo")
         ok("each replica's /metrics counts calls of echo made over the one session")
 

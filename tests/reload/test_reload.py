@@ -23,18 +23,13 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 AGENTS = 8
 DURATION_S = 20.0
@@ -42,50 +37,12 @@ RELOADS = 20
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE.parent / "upstreams" / "fixture_server.py"
 
+sys.path.insert(0, str(HERE.parent))
+from support.harness import (  # noqa: E402 - after the path it is found on
+    CheckFailed, check, free_port, get, reporter, sample, start_echo_upstream, wait_http, wait_until,
+)
 
-class CheckFailed(Exception):
-    pass
-
-
-def check(cond: bool, message: str) -> None:
-    if not cond:
-        raise CheckFailed(message)
-
-
-def ok(what: str) -> None:
-    print(f"ok   reload: {what}", flush=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_upstream() -> ThreadingHTTPServer:
-    """A loopback API: GET /echo?q=… answers {"q": …} after a few milliseconds, so calls
-    are in flight while the config is swapped."""
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
-            pass
-
-        def do_GET(self) -> None:  # noqa: N802 - stdlib name
-            time.sleep(0.005)
-            q = parse_qs(urlsplit(self.path).query).get("q", [""])[0]
-            body = json.dumps({"q": q}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+ok = reporter("reload")
 
 
 def tool(name: str, dependency: str) -> str:
@@ -155,41 +112,14 @@ tools:
 """
 
 
-def get(url: str) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode(errors="replace")
-
-
-def metric(text: str, series: str) -> float:
-    for line in text.splitlines():
-        if line.startswith(series + " "):
-            return float(line.rsplit(" ", 1)[1])
-    raise CheckFailed(f"no sample {series} in /metrics")
-
-
 def generation(base: str) -> int:
-    return int(metric(get(f"{base}/metrics")[1], "toolgate_config_generation"))
+    return int(sample(get(f"{base}/metrics")[1], "toolgate_config_generation"))
 
 
 def latency(base: str, dependency: str) -> dict[str, Any]:
     status, body = get(f"{base}/admin/health")
     check(status == 200, f"/admin/health: {status} {body[:200]}")
     return json.loads(body)["dependencies"][dependency]["latency"]
-
-
-def wait_for(what: str, cond: Any, within: float = 15.0) -> None:
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        try:
-            if cond():
-                return
-        except CheckFailed:
-            pass  # e.g. a series not scraped yet: keep waiting until the deadline
-        time.sleep(0.05)
-    raise CheckFailed(f"{what}: not within {within} s")
 
 
 class Load:
@@ -265,7 +195,7 @@ def reloads(binary: str, proc: subprocess.Popen[bytes], work: Path, port: int, u
         path.write_text(config(work, port, upstream, step))
         if step % 2 == 1:
             proc.send_signal(signal.SIGHUP)
-            wait_for(f"SIGHUP reload {step}", lambda: generation(base) == before + 1)
+            wait_until(f"SIGHUP reload {step}", lambda: generation(base) == before + 1)
             stats["sighup"] += 1
         else:
             done = reload_with_cli(binary, path, env)
@@ -276,7 +206,7 @@ def reloads(binary: str, proc: subprocess.Popen[bytes], work: Path, port: int, u
         # The tools follow the config: echo_extra added or removed at once, the kb server's
         # tools once it was started and listed (or gone with it).
         want = expected_tools(step)
-        wait_for(f"reload {step}: tools/list shows {sorted(want)}",
+        wait_until(f"reload {step}: tools/list shows {sorted(want)}",
                  lambda: asyncio.run(listed(f"{base}/mcp")) == want)
         baseline = latency(base, "api")["baseline_ms"]
         check(baseline is not None, f"reload {step}: the api dependency lost its latency baseline")
@@ -293,7 +223,7 @@ def reloads(binary: str, proc: subprocess.Popen[bytes], work: Path, port: int, u
                 check(field in done.stderr, f"the rejection should name {field}: {done.stderr}")
             check(generation(base) == g, "a rejected config must not change the generation")
             proc.send_signal(signal.SIGHUP)
-            wait_for("the SIGHUP rejection counted", lambda: metric(
+            wait_until("the SIGHUP rejection counted", lambda: sample(
                 get(f"{base}/metrics")[1], 'toolgate_config_reloads_total{result="rejected"}') == 1)
             check(generation(base) == g, "a rejected config (SIGHUP) must not change the generation")
             stats["rejected"] = done.stderr.count("error:")
@@ -303,7 +233,7 @@ def reloads(binary: str, proc: subprocess.Popen[bytes], work: Path, port: int, u
 def main() -> int:
     binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "target/debug/toolgate")
     work = Path(tempfile.mkdtemp(prefix="toolgate-reload-"))
-    upstream = start_upstream()
+    upstream = start_echo_upstream(delay_s=0.005)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     url = f"{base}/mcp"
@@ -314,8 +244,7 @@ def main() -> int:
     proc = subprocess.Popen([binary, "serve", "--config", str(path)], cwd=work,
                             stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env)
     try:
-        wait_for("toolgate answers /readyz", lambda: proc.poll() is None and get(f"{base}/readyz")[0] == 200
-                 if _reachable(base) else False, within=30)
+        wait_http(f"{base}/readyz", proc, "toolgate")
         check(generation(base) == 1, "generation 1 at start-up")
         asyncio.run(warm_up(url))
         check(latency(base, "api")["baseline_ms"] is not None, "the api dependency has a baseline after warm-up")
@@ -353,23 +282,23 @@ def main() -> int:
            "each followed by tools/list (echo_extra and the kb server's tools added and removed)")
         check(generation(base) == 1 + RELOADS, f"generation {generation(base)} after {RELOADS} reloads")
         metrics = get(f"{base}/metrics")[1]
-        check(metric(metrics, 'toolgate_config_reloads_total{result="ok"}') == RELOADS, "reloads counted ok")
+        check(sample(metrics, 'toolgate_config_reloads_total{result="ok"}') == RELOADS, "reloads counted ok")
         # `toolgate reload` refuses a file that does not compile before sending it; the
         # gateway counted the SIGHUP's rejection.
-        check(metric(metrics, 'toolgate_config_reloads_total{result="rejected"}') == 1, "the rejection counted")
-        check(metric(metrics, "toolgate_config_last_reload_successful") == 1, "the last reload succeeded")
+        check(sample(metrics, 'toolgate_config_reloads_total{result="rejected"}') == 1, "the rejection counted")
+        check(sample(metrics, "toolgate_config_last_reload_successful") == 1, "the last reload succeeded")
         ok(f"generation {1 + RELOADS}; the broken file was rejected by `toolgate reload` ({stats['rejected']} errors printed) "
            "and by SIGHUP, and the old config kept serving")
         ok(f"the api dependency kept its latency baseline through every reload "
            f"({min(stats['baselines'])}–{max(stats['baselines'])} ms); other_api started over at each timeout change")
 
         final = expected_tools(RELOADS)
-        wait_for("tools/list follows the last config", lambda: asyncio.run(listed(url)) == final)
+        wait_until("tools/list follows the last config", lambda: asyncio.run(listed(url)) == final)
         ok(f"tools/list after the last reload: {sorted(final)}")
 
         # A graceful stop: readiness fails at once, /mcp answers during shutdown_delay.
         proc.send_signal(signal.SIGTERM)
-        wait_for("/readyz answers 503 after SIGTERM", lambda: get(f"{base}/readyz")[0] == 503, within=1.5)
+        wait_until("/readyz answers 503 after SIGTERM", lambda: get(f"{base}/readyz")[0] == 503, within=1.5)
         names = asyncio.run(listed(url))
         check("echo" in names, f"tools/list during the shutdown delay: {names}")
         code = proc.wait(timeout=30)
@@ -386,14 +315,6 @@ def main() -> int:
             proc.wait()
         upstream.shutdown()
         shutil.rmtree(work, ignore_errors=True)
-
-
-def _reachable(base: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{base}/healthz", timeout=1):
-            return True
-    except OSError:
-        return False
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+"""Helpers the end-to-end scripts under tests/ share."""
