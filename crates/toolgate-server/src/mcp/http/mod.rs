@@ -23,7 +23,6 @@ use std::time::Duration;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use bytes::Bytes;
 use rmcp::model::ProtocolVersion;
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -267,12 +266,12 @@ async fn post(mcp: &Mcp, request: Request) -> Result<Response, Refusal> {
                 .resume(sid)
                 .map_err(|missing| mcp.missing(missing))?;
             let session = Joined { sid, version, link };
-            answer(mcp, message, &bytes, Some(session), None, agent).await
+            answer(mcp, message, Some(session), None, agent).await
         }
-        Route::Discover => answer(mcp, message, &bytes, None, None, agent).await,
+        Route::Discover => answer(mcp, message, None, None, agent).await,
         Route::Stateless => {
             let capabilities = inline.client_capabilities.take();
-            answer(mcp, message, &bytes, None, capabilities, agent).await
+            answer(mcp, message, None, capabilities, agent).await
         }
     })
 }
@@ -376,11 +375,10 @@ struct Joined<'h> {
 }
 
 /// Answers one message of a `session` or a stateless request (`capabilities` from its
-/// `_meta`). `bytes` is the body `message` was read from; `agent` sent it.
+/// `_meta`); `agent` sent it.
 async fn answer(
     mcp: &Mcp,
     message: Message<'_>,
-    bytes: &Bytes,
     session: Option<Joined<'_>>,
     capabilities: Option<Value>,
     agent: Option<Arc<toolgate_config::AgentSpec>>,
@@ -391,22 +389,30 @@ async fn answer(
     };
     // Only a tool call sends anything to the client before its answer; everything else
     // is answered in place.
-    if message.method() != Some("tools/call") || !matches!(message, Message::Request { .. }) {
-        let outbound = Outbound::new(None, link, capabilities).with_agent(agent);
-        let version = version.as_ref().map(ProtocolVersion::as_str);
-        return match mcp.server.handle(message, version, &outbound).await {
-            Some(reply) => json(status_of(&reply), reply.body),
-            None => StatusCode::ACCEPTED.into_response(),
-        };
-    }
+    let (id, params) = match message {
+        Message::Request { id, method, params } if method == "tools/call" => {
+            (id, params.map(ToOwned::to_owned))
+        }
+        other => {
+            let outbound = Outbound::new(None, link, capabilities).with_agent(agent);
+            let version = version.as_ref().map(ProtocolVersion::as_str);
+            return match mcp.server.handle(other, version, &outbound).await {
+                Some(reply) => json(status_of(&reply), reply.body),
+                None => StatusCode::ACCEPTED.into_response(),
+            };
+        }
+    };
     // The call may go on after the answer has turned into a stream, so it owns what it
-    // reads (the body is read again: `message` borrows it).
+    // reads: its id and a copy of its params (the body is not parsed again).
     let (sink, mut queue) = mpsc::channel(outbound::QUEUE);
     let outbound = Outbound::new(Some(sink), link, capabilities).with_agent(agent);
     let server = mcp.server.clone();
-    let bytes = bytes.clone();
     let mut work: stream::Work = Box::pin(async move {
-        let message = jsonrpc::parse(&bytes).ok()?;
+        let message = Message::Request {
+            id,
+            method: "tools/call".into(),
+            params: params.as_deref(),
+        };
         let version = version.as_ref().map(ProtocolVersion::as_str);
         server.handle(message, version, &outbound).await
     });
