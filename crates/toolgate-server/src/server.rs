@@ -177,9 +177,17 @@ async fn reload(
     (status, axum::Json(report)).into_response()
 }
 
-async fn incidents(State(current): State<Arc<Current>>) -> Response {
+async fn incidents(
+    State(current): State<Arc<Current>>,
+    identity: Option<axum::Extension<toolgate_auth::Identity>>,
+) -> Response {
     match current.load().store().incidents(true).await {
-        Ok(list) => axum::Json(list).into_response(),
+        Ok(mut list) => {
+            for i in &mut list {
+                crate::console::activity::visible_to(i, identity.as_deref());
+            }
+            axum::Json(list).into_response()
+        }
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     }
 }

@@ -7,6 +7,27 @@ use std::fmt::Write as _;
 use super::layout::esc;
 use toolgate_store::{Delivery, Incident};
 
+/// What a request may see of `i`'s agents: a credential that names an agent sees its
+/// own sightings by name and every other agent's only as a count (one agent never
+/// learns what another called); the admin credential sees them all.
+pub fn visible_to(i: &mut Incident, identity: Option<&toolgate_auth::Identity>) {
+    if let Some(own) = identity.and_then(|id| id.agent.as_deref()) {
+        only(i, &own.name);
+    }
+}
+
+/// Keeps `own`'s sightings by name and counts every other agent's.
+fn only(i: &mut Incident, own: &str) {
+    let others: i64 = i
+        .agents
+        .iter()
+        .filter(|a| a.agent != own)
+        .map(|a| a.sightings)
+        .sum();
+    i.agents.retain(|a| a.agent == own);
+    i.agents_unlisted = i.agents_unlisted.saturating_add(others);
+}
+
 /// "alice (12), bob (3), and 5 sightings by other agents", or `None` when no
 /// configured agent's call hit it (probes, alert rules, anonymous callers).
 pub fn agents(i: &Incident) -> Option<String> {
@@ -123,5 +144,45 @@ mod tests {
             "{html}"
         );
         assert!(deliveries(&[], &[]).contains("No webhook was notified"));
+    }
+
+    #[test]
+    fn an_agent_sees_its_own_sightings_by_name_and_the_others_only_counted() {
+        let agent = |name: &str, sightings| toolgate_store::IncidentAgent {
+            agent: name.into(),
+            sightings,
+        };
+        let mut i = Incident {
+            id: 1,
+            kind: "contract_drift".into(),
+            tool: "t".into(),
+            dependency: "d".into(),
+            owner: "o".into(),
+            status: "open".into(),
+            title: "x".into(),
+            detail: serde_json::Value::Null,
+            contract_version: None,
+            first_seen: String::new(),
+            last_seen: String::new(),
+            count: 10,
+            fingerprint: String::new(),
+            acked_by: None,
+            acked_at: None,
+            resolved_by: None,
+            resolved_at: None,
+            agents: vec![agent("bob", 5), agent("alice", 3)],
+            agents_unlisted: 2,
+        };
+        assert_eq!(
+            agents(&i).as_deref(),
+            Some("bob (5), alice (3), 2 sightings by other agents")
+        );
+        visible_to(&mut i, None);
+        assert_eq!(i.agents.len(), 2, "the admin credential sees every name");
+        only(&mut i, "alice");
+        assert_eq!(i.agents, vec![agent("alice", 3)]);
+        assert_eq!(i.agents_unlisted, 7);
+        only(&mut i, "carol");
+        assert!(i.agents.is_empty() && i.agents_unlisted == 10);
     }
 }

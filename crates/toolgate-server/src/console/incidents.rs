@@ -136,12 +136,17 @@ fn state_cell(i: &Incident) -> String {
 }
 
 /// `GET /ui/incidents/{id}`.
-pub async fn detail(super::Serving(gateway): super::Serving, Path(id): Path<String>) -> Response {
+pub async fn detail(
+    super::Serving(gateway): super::Serving,
+    identity: Option<Extension<toolgate_auth::Identity>>,
+    Path(id): Path<String>,
+) -> Response {
     let Ok(id) = id.parse::<i64>() else {
         return error(StatusCode::NOT_FOUND, "an incident id is a number");
     };
     match gateway.store().incident(id).await {
-        Ok(Some(i)) => {
+        Ok(Some(mut i)) => {
+            super::activity::visible_to(&mut i, identity.as_deref());
             let store = gateway.store();
             // What was delivered is worth showing, not worth failing the page for.
             let deliveries = store.deliveries(id).await.unwrap_or_default();
@@ -229,9 +234,16 @@ pub fn render_detail(i: &Incident) -> String {
 }
 
 /// What an action did, for the JSON API.
-fn json_result(result: Result<Option<Incident>, toolgate_store::StoreError>, id: i64) -> Response {
+fn json_result(
+    result: Result<Option<Incident>, toolgate_store::StoreError>,
+    id: i64,
+    identity: Option<&toolgate_auth::Identity>,
+) -> Response {
     match result {
-        Ok(Some(i)) => Json(json!(i)).into_response(),
+        Ok(Some(mut i)) => {
+            super::activity::visible_to(&mut i, identity);
+            Json(json!(i)).into_response()
+        }
         Ok(None) => (
             StatusCode::NOT_FOUND,
             Json(json!({ "error": format!("no incident {id}") })),
@@ -360,7 +372,11 @@ async fn api_action(
             .into_response();
     };
     let who = who(identity.as_deref(), None);
-    json_result(act(&gateway, action, id, &who).await, id)
+    json_result(
+        act(&gateway, action, id, &who).await,
+        id,
+        identity.as_deref(),
+    )
 }
 
 /// `POST /admin/incidents/{id}/ack`: the incident as stored after it (JSON).
