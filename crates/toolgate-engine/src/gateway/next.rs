@@ -231,6 +231,7 @@ fn keep_restart_only(old: &Config, next: &mut Config) -> Vec<&'static str> {
         drain,
         shutdown_delay,
         lockfile,
+        reload_watch,
     );
     // These have no `PartialEq`; their `Debug` names every setting.
     macro_rules! keep_by_debug {
