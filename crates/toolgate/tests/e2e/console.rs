@@ -333,6 +333,57 @@ async fn acknowledge_and_resolve_record_who_behind_the_admin_credential() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_incident_page_names_the_agents_that_hit_it_and_its_webhook_deliveries() {
+    let tg = core("console-activity").await;
+    let store = tg.gateway.store();
+    let id = store
+        .record_sightings_by(
+            incident("web_search", "drift"),
+            4,
+            vec![("reporting-bot".into(), 3), ("<b>bot</b>".into(), 1)],
+            2,
+        )
+        .await
+        .unwrap()
+        .id;
+    store
+        .record_delivery(
+            id,
+            "opened",
+            "https://hooks.example/services/…".into(),
+            1,
+            None,
+        )
+        .await
+        .unwrap();
+    store
+        .record_delivery(
+            id,
+            "updated",
+            "https://hooks.example/services/…".into(),
+            3,
+            Some("HTTP 503".into()),
+        )
+        .await
+        .unwrap();
+    let (status, html) = get(&tg, &format!("/ui/incidents/{id}")).await;
+    assert_eq!(status, 200);
+    assert!(
+        html.contains("reporting-bot (3), &lt;b&gt;bot&lt;/b&gt; (1), 2 sightings by other agents"),
+        "{html}"
+    );
+    assert_eq!(html.matches("<tr data-delivery=").count(), 2, "{html}");
+    assert!(html.contains("dead letter</span>: HTTP 503"), "{html}");
+    let (_, list) = get(&tg, "/admin/incidents").await;
+    let list: Value = serde_json::from_str(&list).unwrap();
+    assert_eq!(
+        list[0]["agents"][0],
+        json!({"agent": "reporting-bot", "sightings": 3})
+    );
+    assert_eq!(list[0]["agents_unlisted"], 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resolving_by_hand_lets_the_same_breakage_open_a_new_incident() {
     let tg = core("console-reopen").await;
     tg.gateway
