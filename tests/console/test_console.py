@@ -241,6 +241,7 @@ def drive(page, base: str, problems: list[str], screenshot: bool) -> None:
     new = page.locator("#diff .new.rename").inner_text()
     check("snippet" in old and "excerpt" in new, f"expected on the left, received on the right: {old!r} / {new!r}")
     ok("the diff shows results[].snippet expected and results[].excerpt received, side by side")
+    check(page.locator("#deliveries").count() == 1, "the incident's page has its webhook deliveries section")
 
     page.locator("#ack").focus()
     page.keyboard.press("Enter")
@@ -280,6 +281,18 @@ def drive(page, base: str, problems: list[str], screenshot: bool) -> None:
     page.goto(f"{base}/ui")
     check("search_api" in page.locator("main").inner_text(), "the Now page lists search_api")
     ok("g n / g t / g d / g a / g i navigate; every page renders")
+
+    # The calls made above are in the last hour's chart: latency against the baseline.
+    chart = page.locator("tr[data-id='dep-search_api'] svg.spark")
+    check(chart.count() == 1, "the Now page draws search_api's last hour")
+    drawn = chart.locator("path.spark-lat[d^='M'], circle.spark-lat").count()
+    check(drawn >= 1, f"the latency line is drawn: {chart.inner_html()}")
+    label = chart.get_attribute("aria-label") or ""
+    check("replies in the last hour" in label, f"the chart says what it shows: {label}")
+    health = json.loads(urllib.request.urlopen(f"{base}/admin/health", timeout=10).read())
+    minutes = health["dependencies"]["search_api"]["latency_history"]
+    check(len(minutes) == 60 and sum(m["calls"] for m in minutes if m) >= 1, f"/admin/health: {minutes}")
+    ok(f"the Now page charts the last hour ({label}); /admin/health has its 60 minutes")
 
     page.wait_for_timeout(300)
     check(not problems, f"no console errors: {problems}")

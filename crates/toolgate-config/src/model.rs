@@ -264,6 +264,8 @@ pub struct GatewayConfig {
     pub drain: Duration,
     /// How long requests are still served after a shutdown begins (readiness fails).
     pub shutdown_delay: Duration,
+    /// Whether `toolgate serve` reloads the config file when it changes.
+    pub reload_watch: bool,
     /// Default call deadline.
     pub deadline: Duration,
     /// Response body cap in bytes.

@@ -230,6 +230,10 @@ pub struct RawGateway {
     /// already answers 503, so a load balancer can move traffic away before the
     /// listener stops. Default 5s; `0s` stops at once.
     pub shutdown_delay: Option<String>,
+    /// Reload the config file when its content changes, as on SIGHUP: `toolgate serve`
+    /// looks at it every 2 s (modification time and size, then the content). Default
+    /// false. Takes effect at start-up.
+    pub reload_watch: Option<bool>,
     /// Default overall deadline of one tool call, covering every attempt and wait. Default 30s; at least 10ms.
     pub deadline: Option<String>,
     /// Largest upstream response body accepted, e.g. `8MiB` or `1048576`. Default 8MiB; at least 1KiB.

@@ -339,5 +339,7 @@ fn bounded(s: &str, max: usize) -> String {
     s[..end].to_string()
 }
 
+pub mod action;
+
 #[cfg(test)]
 mod tests;

@@ -16,8 +16,8 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 use toolgate_resilience::{
-    AdaptiveLimit, Admission, BreakerState, CircuitBreaker, ErrorClass, LatencySnapshot,
-    LatencyWindow, Pace, Permit, QuotaPacer, RetryBudget,
+    AdaptiveLimit, Admission, BreakerState, CircuitBreaker, ErrorClass, LatencyHistory,
+    LatencySnapshot, LatencyWindow, Pace, Permit, QuotaPacer, RetryBudget,
 };
 use toolgate_signals::status_page::{Health, PageStatus};
 use toolgate_signals::{Quota, Signals};
@@ -59,6 +59,8 @@ struct Inner {
     budget: RetryBudget,
     pacer: QuotaPacer,
     latency: LatencyWindow,
+    /// The last hour, a minute at a time (the console's chart).
+    history: LatencyHistory,
     limit: AdaptiveLimit,
     quotas: Vec<SeenQuota>,
     /// Shared so a per-call snapshot clones a pointer, not the page.
@@ -278,6 +280,7 @@ impl DependencyState {
                 budget: RetryBudget::default(),
                 pacer: QuotaPacer::default(),
                 latency: LatencyWindow::default(),
+                history: LatencyHistory::new(Instant::now()),
                 limit: AdaptiveLimit::default(),
                 quotas: Vec::new(),
                 status: None,
@@ -422,8 +425,10 @@ impl DependencyState {
             g.pacer.complete(now, quota);
         }
         if let Some(l) = latency {
-            g.latency
-                .record(now, l, class.is_none_or(|c| !c.counts_for_breaker()));
+            let ok = class.is_none_or(|c| !c.counts_for_breaker());
+            g.latency.record(now, l, ok);
+            let baseline = g.latency.baseline();
+            g.history.record(now, l, ok, baseline);
             g.last_reply = Some(now);
         }
         let was_closed = matches!(g.breaker.state(now), BreakerState::Closed);
@@ -544,6 +549,12 @@ impl DependencyState {
     /// Stores a status page result.
     pub fn set_status(&self, report: StatusReport) {
         lock(&self.inner).status = Some(std::sync::Arc::new(report));
+    }
+
+    /// The last hour's latency a minute at a time, oldest first (`None`: no reply
+    /// that minute), for the console's chart and `/admin/health`.
+    pub fn latency_history(&self, now: Instant) -> Vec<Option<toolgate_resilience::Minute>> {
+        lock(&self.inner).history.minutes(now)
     }
 
     /// A consistent view of everything, latency percentiles included.

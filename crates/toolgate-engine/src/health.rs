@@ -95,6 +95,23 @@ pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, Stri
     Ok(json!({ "dependencies": out }))
 }
 
+/// [`report`] with each dependency's last hour of latency a minute at a time
+/// (`latency_history`: [`toolgate_resilience::HISTORY_MINUTES`] entries, oldest first,
+/// `null` for a minute without replies), for `/admin/health` and the console. The
+/// model's `dependency_health` goes without: an hour of numbers is not advice.
+pub async fn report_with_history(gateway: &Gateway, only: Option<&str>) -> Result<Value, String> {
+    let mut out = report(gateway, only).await?;
+    let now = Instant::now();
+    if let Some(deps) = out["dependencies"].as_object_mut() {
+        for (name, entry) in deps.iter_mut() {
+            if let Some(state) = gateway.dependency(name) {
+                entry["latency_history"] = json!(state.latency_history(now));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// An incident's tool and title as a model may read them. A definition-drift title
 /// quotes the upstream's changed, unreviewed text (for the people it alerts), so the
 /// model gets the kinds of change instead; a new tool's name is unreviewed text too.

@@ -321,5 +321,7 @@ impl Host for Current {
     }
 }
 
+pub mod watch;
+
 #[cfg(test)]
 mod tests;

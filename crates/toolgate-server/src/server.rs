@@ -150,19 +150,44 @@ async fn ready(State((gateway, shutdown)): State<(Arc<Gateway>, Shutdown)>) -> R
 
 /// Reads the config file again and serves it when it is valid: 200 with what changed,
 /// or 422 with every error (the config in force keeps serving).
-async fn reload(State(current): State<Arc<Current>>) -> Response {
+async fn reload(
+    State(current): State<Arc<Current>>,
+    identity: Option<axum::Extension<toolgate_auth::Identity>>,
+) -> Response {
     let report = current.reload().await;
-    let status = if report.accepted() {
-        StatusCode::OK
+    let (status, action) = if report.accepted() {
+        (
+            StatusCode::OK,
+            toolgate_engine::audit::action::Action::Reload,
+        )
     } else {
-        StatusCode::UNPROCESSABLE_ENTITY
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            toolgate_engine::audit::action::Action::ReloadRejected,
+        )
     };
+    // Recorded in the trail of the generation now in force (the new one, if accepted).
+    toolgate_engine::audit::action::log(
+        current.load().services().audit.as_deref(),
+        &crate::console::layout::who(identity.as_deref(), None),
+        action,
+        "config",
+        None,
+    );
     (status, axum::Json(report)).into_response()
 }
 
-async fn incidents(State(current): State<Arc<Current>>) -> Response {
+async fn incidents(
+    State(current): State<Arc<Current>>,
+    identity: Option<axum::Extension<toolgate_auth::Identity>>,
+) -> Response {
     match current.load().store().incidents(true).await {
-        Ok(list) => axum::Json(list).into_response(),
+        Ok(mut list) => {
+            for i in &mut list {
+                crate::console::activity::visible_to(i, identity.as_deref());
+            }
+            axum::Json(list).into_response()
+        }
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     }
 }
@@ -184,7 +209,7 @@ async fn learned(State(current): State<Arc<Current>>) -> Response {
 }
 
 async fn health(State(current): State<Arc<Current>>) -> Response {
-    match toolgate_engine::health::report(&current.load(), None).await {
+    match toolgate_engine::health::report_with_history(&current.load(), None).await {
         Ok(report) => axum::Json(report).into_response(),
         Err(e) => (StatusCode::NOT_FOUND, e).into_response(),
     }

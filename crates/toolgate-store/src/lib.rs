@@ -31,6 +31,10 @@ mod sqlite;
 #[cfg(test)]
 mod tests;
 
+mod activity;
+pub use activity::{AGENTS_LISTED, DELIVERIES_KEPT, Delivery, IncidentAgent};
+mod listing;
+pub use listing::{IncidentPage, IncidentQuery};
 mod audit;
 pub use audit::{AUDIT_READ_MAX, AuditQuery, AuditRecord, audit_time, parse_audit_time};
 
@@ -230,6 +234,11 @@ pub struct Incident {
     pub resolved_by: Option<String>,
     /// RFC 3339: when it was resolved.
     pub resolved_at: Option<String>,
+    /// The agents whose calls hit it, most sightings first (at most
+    /// [`AGENTS_LISTED`]).
+    pub agents: Vec<IncidentAgent>,
+    /// Sightings by agents beyond the listed ones.
+    pub agents_unlisted: i64,
 }
 
 /// Whether recording created a new incident, and the incident as stored.

@@ -21,7 +21,9 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::NoTls;
 use tokio_postgres::types::ToSql;
 
+mod activity;
 mod audit;
+mod listing;
 
 use super::{DEAD_LETTERS_KEPT, Incident, IncidentKind, NewIncident, Recorded, StoreError};
 
@@ -91,6 +93,7 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE incidents ADD COLUMN acked_at TIMESTAMPTZ;
     ALTER TABLE incidents ADD COLUMN resolved_by TEXT;",
     audit::MIGRATION,
+    activity::MIGRATION,
 ];
 
 /// The columns of an [`Incident`], in the order [`incident`] reads them.
@@ -100,10 +103,13 @@ const COLUMNS: &str = "id, kind, tool, dependency, owner, status, title, detail,
     count, fingerprint, acked_by,
     to_char(acked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'),
     resolved_by,
-    to_char(resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')";
+    to_char(resolved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'),
+    (SELECT coalesce(json_agg(json_build_object('agent', a.agent, 'sightings', a.sightings)
+        ORDER BY a.sightings DESC, a.agent)::text, '[]') FROM incident_agents a WHERE a.incident_id = incidents.id),
+    agents_unlisted";
 
 /// The column after [`COLUMNS`] in a `RETURNING {COLUMNS}, …`.
-const AFTER_COLUMNS: usize = 17;
+const AFTER_COLUMNS: usize = 19;
 
 /// The PostgreSQL store handle; cheap to clone.
 #[derive(Clone)]
@@ -578,5 +584,7 @@ fn incident(r: &tokio_postgres::Row) -> Incident {
         acked_at: r.get(14),
         resolved_by: r.get(15),
         resolved_at: r.get(16),
+        agents: crate::activity::agents_from_json(r.get::<_, Option<String>>(17).as_deref()),
+        agents_unlisted: r.get(18),
     }
 }

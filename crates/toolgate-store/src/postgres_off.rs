@@ -2,7 +2,9 @@
 //! a sentence that says how to get it, and no value of this type can exist, so every
 //! other method is unreachable.
 
+mod activity;
 mod audit;
+mod listing;
 
 use std::convert::Infallible;
 use std::time::Duration;

@@ -10,7 +10,9 @@ use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
+mod activity;
 mod audit;
+mod listing;
 
 use super::{DEAD_LETTERS_KEPT, Incident, IncidentKind, NewIncident, Recorded, StoreError};
 
@@ -62,6 +64,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     ALTER TABLE incidents ADD COLUMN acked_at TEXT;
     ALTER TABLE incidents ADD COLUMN resolved_by TEXT;",
     audit::MIGRATION,
+    activity::MIGRATION,
 ];
 
 /// The SQLite store handle; cheap to clone.
@@ -174,7 +177,7 @@ impl SqliteStore {
         new: NewIncident,
         seen: u32,
     ) -> Result<Recorded, StoreError> {
-        self.with(move |c| record_incident(c, &new, seen.max(1), &now()))
+        self.with(move |c| record_incident(c, &new, seen.max(1), &now(), &[], 0))
             .await
     }
 
@@ -355,6 +358,8 @@ fn record_incident(
     n: &NewIncident,
     seen: u32,
     now: &str,
+    agents: &[(String, u32)],
+    unlisted: u32,
 ) -> rusqlite::Result<Recorded> {
     // Immediate: a read-then-write transaction that starts deferred cannot wait for
     // another connection's write lock (SQLite answers "database is locked" at once);
@@ -398,6 +403,7 @@ fn record_incident(
         }
     };
     let (id, opened) = recorded;
+    activity::credit(&tx, id, agents, unlisted)?;
     let incident = query_incidents(&tx, "WHERE id = ?1", params![id])?.pop();
     tx.commit()?;
     Ok(Recorded {
@@ -420,10 +426,21 @@ fn query_incidents(
     filter: &str,
     params: impl rusqlite::Params,
 ) -> rusqlite::Result<Vec<Incident>> {
+    query_incidents_then(c, filter, "", params)
+}
+
+/// [`query_incidents`] with `tail` after the order (`LIMIT … OFFSET …`).
+fn query_incidents_then(
+    c: &Connection,
+    filter: &str,
+    tail: &str,
+    params: impl rusqlite::Params,
+) -> rusqlite::Result<Vec<Incident>> {
     let sql = format!(
         "SELECT id, kind, tool, dependency, owner, status, title, detail, contract_version, first_seen, last_seen, count,
-                fingerprint, acked_by, acked_at, resolved_by, resolved_at
-         FROM incidents {filter} ORDER BY id DESC"
+                fingerprint, acked_by, acked_at, resolved_by, resolved_at, {agents}
+         FROM incidents {filter} ORDER BY id DESC {tail}",
+        agents = activity::AGENT_COLUMNS
     );
     let mut stmt = c.prepare(&sql)?;
     let rows = stmt.query_map(params, |r| {
@@ -446,6 +463,8 @@ fn query_incidents(
             acked_at: r.get(14)?,
             resolved_by: r.get(15)?,
             resolved_at: r.get(16)?,
+            agents: crate::activity::agents_from_json(r.get::<_, Option<String>>(17)?.as_deref()),
+            agents_unlisted: r.get(18)?,
         })
     })?;
     rows.collect()

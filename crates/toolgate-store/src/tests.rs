@@ -506,4 +506,6 @@ async fn an_unreachable_postgres_fails_fast_naming_host_and_database_but_not_the
     assert!(!bad.contains("s3cret-pw"), "{bad}");
 }
 
+mod activity;
 mod audit;
+mod listing;

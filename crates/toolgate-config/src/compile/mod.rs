@@ -623,6 +623,7 @@ impl Compiler<'_> {
                 raw.shutdown_delay.as_ref(),
                 Duration::from_secs(5),
             ),
+            reload_watch: raw.reload_watch.unwrap_or(false),
             listen,
             state,
             postgres,

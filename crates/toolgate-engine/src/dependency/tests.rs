@@ -145,3 +145,43 @@ async fn an_upstream_inventing_policy_names_cannot_grow_the_state() {
         "the newest is kept"
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn every_reply_lands_in_the_hour_of_minutes_with_the_baseline_it_left() {
+    let dep = state();
+    let t0 = Instant::now();
+    let mut now = t0;
+    // 40 calls of 10 ms, 100 ms apart: one minute, and a baseline learned.
+    calls(&dep, &mut now, 40, 10);
+    // Three minutes later, a slow minute with a failure.
+    now = t0 + Duration::from_secs(180);
+    calls(&dep, &mut now, 5, 60);
+    go(dep.gate(now, Duration::from_secs(5), true)).settle(
+        now,
+        None,
+        Some(Duration::from_millis(500)),
+        Some(ErrorClass::ServerError),
+    );
+    let minutes = dep.latency_history(now);
+    assert_eq!(minutes.len(), toolgate_resilience::HISTORY_MINUTES);
+    let seen: Vec<_> = minutes.iter().flatten().collect();
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert_eq!((seen[0].ago_min, seen[0].calls, seen[0].failed), (3, 40, 0));
+    assert_eq!(seen[0].mean_ms, Some(10.0));
+    assert_eq!(seen[0].baseline_ms, Some(10.0));
+    assert_eq!((seen[1].ago_min, seen[1].calls, seen[1].failed), (0, 6, 1));
+    assert_eq!(
+        seen[1].mean_ms,
+        Some(60.0),
+        "the failure is not in the mean"
+    );
+    assert!(seen[1].baseline_ms.is_some_and(|b| b < 20.0), "{seen:?}");
+    // An attempt that got no reply (a timeout) is not a latency sample.
+    go(dep.gate(now, Duration::from_secs(5), true)).settle(
+        now,
+        None,
+        None,
+        Some(ErrorClass::Timeout),
+    );
+    assert_eq!(dep.latency_history(now)[59].unwrap().calls, 6);
+}

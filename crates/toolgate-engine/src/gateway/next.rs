@@ -233,6 +233,7 @@ fn keep_restart_only(old: &Config, next: &mut Config) -> Vec<&'static str> {
         lockfile,
         // The audit writer and its pruning are started once per process.
         audit,
+        reload_watch,
     );
     // These have no `PartialEq`; their `Debug` names every setting.
     macro_rules! keep_by_debug {

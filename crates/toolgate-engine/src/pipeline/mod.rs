@@ -72,6 +72,9 @@ struct Call {
     /// Drift of a body returned anyway (`on_drift: warn`), and the number of responses
     /// its learned contract was learned from (none for a declared contract).
     warned_drift: Option<(toolgate_contract::Drift, Option<u64>)>,
+    /// The agent whose call this is, for the incidents it hits (`None`: anonymous or a
+    /// probe).
+    agent: Option<crate::agents::CallAgent>,
 }
 
 /// How the attempts ended.
@@ -163,6 +166,7 @@ impl Call {
             unread: Vec::new(),
             trace,
             warned_drift: None,
+            agent: None,
         }
     }
 }
@@ -176,6 +180,7 @@ async fn run_admitted<U: Upstream>(
     ctx: &CallContext,
 ) -> CallOutcome {
     let spec = &route.spec;
+    let agent = ctx.agent.clone().filter(|_| origin == Origin::Agent);
     // Traced, the upstream gets this call's span as its parent instead of the caller's.
     let trace = services
         .telemetry
@@ -184,6 +189,7 @@ async fn run_admitted<U: Upstream>(
     let traced_ctx = trace.as_ref().map(|t| t.upstream_context(ctx));
     let ctx = traced_ctx.as_ref().unwrap_or(ctx);
     let mut call = Call::new(route, origin, trace);
+    call.agent = agent;
     let mut args = args;
     let left_out = arguments::drop_null_optionals(&spec.input_schema, &mut args);
     if !left_out.is_empty() {
@@ -640,12 +646,12 @@ fn record<U: Upstream>(
     match &result {
         Ok(_) if warned.is_some() => {
             if let Some((drift, _)) = &warned {
-                warned_drift_detected(route, services, drift);
+                warned_drift_detected(route, services, drift, call.agent.as_ref());
             }
         }
         Ok(_) => contract_holds(route, services),
         Err(f) if f.class == ErrorClass::ContractDrift && call.retry.attempts() > 0 => {
-            drift_detected(route, services, f);
+            drift_detected(route, services, f, call.agent.as_ref());
         }
         Err(_) => {}
     }
@@ -737,7 +743,12 @@ fn record<U: Upstream>(
 /// Every `contract_drift` from an upstream reply counts, and opens (or updates) the
 /// owner's incident: a diff, a body that is not JSON, one over the size limit, or a
 /// redirect alike.
-fn drift_detected<U: Upstream>(route: &Route<U>, services: &Services, failure: &Failure) {
+fn drift_detected<U: Upstream>(
+    route: &Route<U>,
+    services: &Services,
+    failure: &Failure,
+    agent: Option<&crate::agents::CallAgent>,
+) {
     let spec = &route.spec;
     services
         .metrics
@@ -755,7 +766,7 @@ fn drift_detected<U: Upstream>(route: &Route<U>, services: &Services, failure: &
     };
     if services
         .incidents
-        .sighting(IncidentKind::ContractDrift, &spec.name, fingerprint)
+        .sighting_by(IncidentKind::ContractDrift, &spec.name, fingerprint, agent)
     {
         return;
     }
@@ -771,7 +782,7 @@ fn drift_detected<U: Upstream>(route: &Route<U>, services: &Services, failure: &
             )
         }
     };
-    raise_drift(route, services, fingerprint, &summary, detail);
+    raise_drift(route, services, fingerprint, &summary, detail, agent);
 }
 
 /// The owner's drift incident, its title saying which contract was broken.
@@ -781,6 +792,7 @@ fn raise_drift<U: Upstream>(
     fingerprint: String,
     summary: &str,
     detail: Value,
+    agent: Option<&crate::agents::CallAgent>,
 ) {
     let spec = &route.spec;
     let title = match learned_samples(route) {
@@ -793,16 +805,19 @@ fn raise_drift<U: Upstream>(
             spec.name, spec.contract.version
         ),
     };
-    services.incidents.raise(NewIncident {
-        kind: IncidentKind::ContractDrift,
-        tool: spec.name.clone(),
-        dependency: spec.dependency.name.clone(),
-        owner: spec.owner.clone(),
-        fingerprint,
-        title,
-        detail,
-        contract_version: Some(spec.contract.version.clone()),
-    });
+    services.incidents.raise_by(
+        NewIncident {
+            kind: IncidentKind::ContractDrift,
+            tool: spec.name.clone(),
+            dependency: spec.dependency.name.clone(),
+            owner: spec.owner.clone(),
+            fingerprint,
+            title,
+            detail,
+            contract_version: Some(spec.contract.version.clone()),
+        },
+        agent,
+    );
 }
 
 /// The responses a learned contract being enforced was learned from.
@@ -831,6 +846,7 @@ fn warned_drift_detected<U: Upstream>(
     route: &Route<U>,
     services: &Services,
     drift: &toolgate_contract::Drift,
+    agent: Option<&crate::agents::CallAgent>,
 ) {
     services
         .metrics
@@ -840,10 +856,11 @@ fn warned_drift_detected<U: Upstream>(
         })
         .inc();
     route.state.drift_open.store(true, Ordering::Relaxed);
-    if services.incidents.sighting(
+    if services.incidents.sighting_by(
         IncidentKind::ContractDrift,
         &route.spec.name,
         &drift.fingerprint,
+        agent,
     ) {
         return;
     }
@@ -854,6 +871,7 @@ fn warned_drift_detected<U: Upstream>(
         drift.fingerprint.clone(),
         &drift.summary(),
         detail,
+        agent,
     );
 }
 

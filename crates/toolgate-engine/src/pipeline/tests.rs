@@ -999,3 +999,60 @@ async fn with_on_drift_fail_a_learned_contract_fails_the_call_like_a_declared_on
         1
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_agents_whose_calls_drift_are_credited_on_the_incident() {
+    let yaml = format!(
+        "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\nagents:\n  alice:\n    api_key_sha256: {}\n  bob:\n    api_key_sha256: {}\n",
+        "a".repeat(64),
+        "b".repeat(64)
+    );
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        &yaml,
+        std::path::Path::new("."),
+        &|_| None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let agents = crate::agents::Agents::new(&config);
+    let as_agent = |name: &str| CallContext {
+        agent: agents.caller(config.agents.get(name)),
+        ..CallContext::default()
+    };
+    let rig = rig("web_search", vec![ok(RENAMED)]);
+    let call = |ctx: CallContext| {
+        let rig = &rig;
+        async move {
+            let Value::Object(args) = json!({ "query": "rust" }) else {
+                unreachable!()
+            };
+            run(&rig.route, &rig.services, args, Origin::Agent, &ctx).await
+        }
+    };
+    assert_eq!(
+        failure(&call(as_agent("alice")).await).class,
+        ErrorClass::ContractDrift
+    );
+    for _ in 0..3 {
+        call(as_agent("bob")).await;
+    }
+    call(CallContext::default()).await;
+    // A probe of the same tool is nobody's call.
+    let Value::Object(args) = json!({ "query": "rust" }) else {
+        unreachable!()
+    };
+    run(
+        &rig.route,
+        &rig.services,
+        args,
+        Origin::Probe,
+        &as_agent("alice"),
+    )
+    .await;
+    assert_eq!(
+        rig.services
+            .incidents
+            .unwritten_agents(IncidentKind::ContractDrift, "web_search"),
+        vec![("alice".to_string(), 1), ("bob".to_string(), 3)]
+    );
+}

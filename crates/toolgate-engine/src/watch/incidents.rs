@@ -26,6 +26,7 @@ use tokio::sync::Notify;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use crate::agents::CallAgent;
 use crate::sync::lock;
 use crate::watch::notify::{Event, Notifier};
 use toolgate_store::{Incident, IncidentKind, NewIncident, Store};
@@ -70,13 +71,56 @@ struct Open {
     latest: NewIncident,
     /// Sightings not yet written.
     unwritten: u32,
+    /// Which agents made the unwritten sightings.
+    hits: Hits,
+}
+
+/// Sightings by configured agents not yet written, per agent: at most
+/// [`toolgate_store::AGENTS_LISTED`] names (an agent's handle is a pointer to its
+/// config, so counting a sighting allocates nothing), the rest counted.
+#[derive(Debug, Default)]
+struct Hits {
+    agents: Vec<(CallAgent, u32)>,
+    unlisted: u32,
+}
+
+impl Hits {
+    fn of(agent: Option<&CallAgent>) -> Hits {
+        let mut hits = Hits::default();
+        hits.add(agent);
+        hits
+    }
+
+    fn add(&mut self, agent: Option<&CallAgent>) {
+        let Some(agent) = agent else {
+            return;
+        };
+        if let Some((_, n)) = self
+            .agents
+            .iter_mut()
+            .find(|(a, _)| a.name() == agent.name())
+        {
+            *n = n.saturating_add(1);
+        } else if self.agents.len() < toolgate_store::AGENTS_LISTED {
+            self.agents.push((agent.clone(), 1));
+        } else {
+            self.unlisted = self.unlisted.saturating_add(1);
+        }
+    }
+
+    fn names(&self) -> Vec<(String, u32)> {
+        self.agents
+            .iter()
+            .map(|(a, n)| (a.name().to_string(), *n))
+            .collect()
+    }
 }
 
 /// A write for the writer task.
 #[derive(Debug)]
 enum Write {
-    /// A new incident.
-    Open(NewIncident),
+    /// A new incident, or sightings of an open one, with the agents that made them.
+    Open(NewIncident, Hits),
     /// Resolve the open incidents of (kind, tool[, fingerprint]).
     Resolve {
         kind: IncidentKind,
@@ -144,10 +188,17 @@ impl Incidents {
     /// Opens an incident, or counts a sighting of the open one with the same (kind,
     /// tool, fingerprint). Never waits: the store write happens in the writer.
     pub fn raise(&self, incident: NewIncident) -> Raised {
+        self.raise_by(incident, None)
+    }
+
+    /// [`Incidents::raise`] for a sighting an agent's call made: the incident records
+    /// which agents hit it.
+    pub fn raise_by(&self, incident: NewIncident, agent: Option<&CallAgent>) -> Raised {
         let key = Key::of(&incident);
         let mut g = lock(&self.index);
         if let Some(open) = g.open.get_mut(&key) {
             open.unwritten += 1;
+            open.hits.add(agent);
             open.latest = incident;
             if open.unwritten == 1 {
                 g.dirty.push(key);
@@ -160,9 +211,10 @@ impl Incidents {
             Open {
                 latest: incident.clone(),
                 unwritten: 0,
+                hits: Hits::default(),
             },
         );
-        push(&mut g, Write::Open(incident));
+        push(&mut g, Write::Open(incident, Hits::of(agent)));
         drop(g);
         self.wake.notify_one();
         Raised::Opened
@@ -172,6 +224,17 @@ impl Incidents {
     /// or returns false when none is open — then the caller builds and raises it. Lets a
     /// hot path skip building an incident's title and detail for every repeat.
     pub fn sighting(&self, kind: IncidentKind, tool: &str, fingerprint: &str) -> bool {
+        self.sighting_by(kind, tool, fingerprint, None)
+    }
+
+    /// [`Incidents::sighting`] made by an agent's call.
+    pub fn sighting_by(
+        &self,
+        kind: IncidentKind,
+        tool: &str,
+        fingerprint: &str,
+        agent: Option<&CallAgent>,
+    ) -> bool {
         let key = Key {
             kind,
             tool: tool.to_string(),
@@ -182,6 +245,7 @@ impl Incidents {
             return false;
         };
         open.unwritten += 1;
+        open.hits.add(agent);
         if open.unwritten == 1 {
             g.dirty.push(key);
         }
@@ -265,6 +329,28 @@ impl Incidents {
             .collect()
     }
 
+    /// The agents of the sightings of (kind, tool) not yet written, by name (tests).
+    #[cfg(test)]
+    pub(crate) fn unwritten_agents(&self, kind: IncidentKind, tool: &str) -> Vec<(String, u32)> {
+        let g = lock(&self.index);
+        let mut all: std::collections::BTreeMap<String, u32> = Default::default();
+        let queued = g.queue.iter().filter_map(|w| match w {
+            Write::Open(i, hits) if i.kind == kind && i.tool == tool => Some(hits),
+            _ => None,
+        });
+        let open = g
+            .open
+            .iter()
+            .filter(|(k, _)| k.kind == kind && k.tool == tool)
+            .map(|(_, o)| &o.hits);
+        for hits in queued.chain(open) {
+            for (name, n) in hits.names() {
+                *all.entry(name).or_default() += n;
+            }
+        }
+        all.into_iter().collect()
+    }
+
     /// Remembers a tool's deprecation notice in the store, off the call path.
     pub fn save_deprecation(&self, tool: &str, notice: Value) {
         let mut g = lock(&self.index);
@@ -309,6 +395,7 @@ impl Incidents {
                 Open {
                     latest,
                     unwritten: 0,
+                    hits: Hits::default(),
                 },
             );
         }
@@ -389,8 +476,9 @@ impl Incidents {
             for key in dirty {
                 if let Some(open) = g.open.get_mut(&key) {
                     let seen = std::mem::take(&mut open.unwritten);
+                    let hits = std::mem::take(&mut open.hits);
                     if seen > 0 {
-                        batch.push((Write::Open(open.latest.clone()), seen));
+                        batch.push((Write::Open(open.latest.clone(), hits), seen));
                     }
                 }
             }
@@ -420,9 +508,12 @@ impl Incidents {
     /// retrying). Any other failure is logged and the write dropped.
     async fn write(&self, store: &Store, write: Write, seen: u32) -> Result<(), Write> {
         match write {
-            Write::Open(incident) => {
+            Write::Open(incident, hits) => {
                 let key = Key::of(&incident);
-                match store.record_sightings(incident.clone(), seen).await {
+                match store
+                    .record_sightings_by(incident.clone(), seen, hits.names(), hits.unlisted)
+                    .await
+                {
                     Ok(r) => {
                         let Some(stored) = r.incident else {
                             return Ok(());
@@ -442,7 +533,7 @@ impl Incidents {
                     }
                     Err(e) if e.is_transient() => {
                         unavailable(&e, "an incident");
-                        Err(Write::Open(incident))
+                        Err(Write::Open(incident, hits))
                     }
                     Err(e) => {
                         tracing::error!(kind = incident.kind.as_str(), tool = %incident.tool, error = %e, "could not record an incident");

@@ -291,6 +291,7 @@ async fn work(mut rx: mpsc::Receiver<Job>, w: Worker) {
                 store: w.store.clone(),
                 url: target.url.clone(),
                 incident: job.incident.id,
+                event: job.event,
                 payload: payload(target.format, &job.incident, job.event, &text),
                 settings: w.settings.clone(),
             };
@@ -310,6 +311,7 @@ struct Delivery {
     store: Store,
     url: url::Url,
     incident: i64,
+    event: Event,
     payload: Value,
     settings: Arc<Settings>,
 }
@@ -330,6 +332,7 @@ impl Delivery {
             match self.post().await {
                 Ok(()) => {
                     tracing::debug!(webhook = %shown, incident = self.incident, attempt, "notification delivered");
+                    self.remember(shown, attempt, None).await;
                     return;
                 }
                 Err(e) => {
@@ -345,12 +348,26 @@ impl Delivery {
             error = %last_error,
             "giving up on the webhook: recording a dead letter"
         );
+        self.remember(shown.clone(), attempts, Some(last_error.clone()))
+            .await;
         if let Err(e) = self
             .store
             .record_dead_letter(self.incident, shown, last_error, self.payload)
             .await
         {
             tracing::error!(incident = self.incident, error = %e, "could not record a dead letter");
+        }
+    }
+
+    /// Records how the delivery ended, for the incident's page.
+    async fn remember(&self, target: String, attempts: usize, error: Option<String>) {
+        let attempts = u32::try_from(attempts).unwrap_or(u32::MAX);
+        if let Err(e) = self
+            .store
+            .record_delivery(self.incident, self.event.as_str(), target, attempts, error)
+            .await
+        {
+            tracing::warn!(incident = self.incident, error = %e, "could not record a webhook delivery");
         }
     }
 

@@ -131,6 +131,17 @@ pub async fn approve(
     match approve_change(gateway.fronting(), gateway.as_ref(), &form.server, tool).await {
         Ok(locked) => {
             tracing::info!(server = %form.server, tool = tool.unwrap_or("(every tool)"), %who, changes = locked.changes.len(), "definition change approved in the console");
+            let target = match tool {
+                Some(t) => format!("{}/{t}", form.server),
+                None => form.server.clone(),
+            };
+            toolgate_engine::audit::action::log(
+                gateway.services().audit.as_deref(),
+                &who,
+                toolgate_engine::audit::action::Action::Approve,
+                &target,
+                None,
+            );
             (
                 StatusCode::SEE_OTHER,
                 [(header::LOCATION, "/ui/definitions")],

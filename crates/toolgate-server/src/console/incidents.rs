@@ -14,61 +14,60 @@ use serde_json::json;
 
 use super::diff;
 use super::layout::{
-    ConsoleUser, ListQuery, cross_site, error, esc, page, paginate, search_and_pages,
-    url_component, who,
+    ConsoleUser, ListQuery, cross_site, error, esc, page, search_and_pages, url_component, who,
 };
+use toolgate_engine::audit::action as audit;
 use toolgate_engine::gateway::Gateway;
-use toolgate_store::Incident;
+use toolgate_store::{Incident, IncidentPage, IncidentQuery};
 
 /// Incidents a list page shows.
 pub const PER_PAGE: usize = 50;
 
-/// `GET /ui/incidents?state=open|resolved|all&q=…&page=N`.
+/// `GET /ui/incidents?state=open|resolved|all&q=…&page=N`: the store filters,
+/// searches and pages (SQL), so a page reads 50 rows whatever the store holds.
 pub async fn list(
     super::Serving(gateway): super::Serving,
     Query(query): Query<ListQuery>,
 ) -> Response {
-    let all = match gateway.store().incidents(true).await {
-        Ok(all) => all,
+    let state = state_of(&query);
+    let wanted = IncidentQuery {
+        status: (state != "all").then(|| state.to_string()),
+        search: query.needle(),
+        page: query.page.unwrap_or(1),
+        per_page: PER_PAGE,
+    };
+    let found = match gateway.store().incident_page(wanted).await {
+        Ok(found) => found,
         Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, &e.to_string()),
     };
     page(
         "Incidents",
         "/ui/incidents",
         "incidents",
-        &render_list(&all, &query),
+        &render_list(&found, &query),
     )
 }
 
-/// The list page's body.
-pub fn render_list(all: &[Incident], query: &ListQuery) -> String {
-    let state = match query.state.as_deref() {
+/// `open` (the default), `resolved` or `all`.
+fn state_of(query: &ListQuery) -> &'static str {
+    match query.state.as_deref() {
         Some("resolved") => "resolved",
         Some("all") => "all",
         _ => "open",
-    };
+    }
+}
+
+/// The list page's body.
+pub fn render_list(found: &IncidentPage, query: &ListQuery) -> String {
+    let state = state_of(query);
     let needle = query.needle();
-    let shown: Vec<&Incident> = all
-        .iter()
-        .filter(|i| state == "all" || i.status == state)
-        .filter(|i| {
-            query.matches(
-                &needle,
-                &[
-                    &i.title,
-                    &i.tool,
-                    &i.dependency,
-                    &i.owner,
-                    &i.kind,
-                    &i.id.to_string(),
-                ],
-            )
-        })
-        .collect();
-    let (slice, page_no, pages) = paginate(&shown, query.page, PER_PAGE);
     let mut out = String::from("<h1>Incidents</h1><nav class=\"tabs\" aria-label=\"state\">");
     for s in ["open", "resolved", "all"] {
-        let count = all.iter().filter(|i| s == "all" || i.status == s).count();
+        let count = match s {
+            "open" => found.open,
+            "resolved" => found.resolved,
+            _ => found.open + found.resolved,
+        };
         let here = if s == state {
             " aria-current=\"true\""
         } else {
@@ -84,9 +83,9 @@ pub fn render_list(all: &[Incident], query: &ListQuery) -> String {
         "/ui/incidents",
         &needle,
         &format!("&state={state}"),
-        page_no,
-        pages,
-        shown.len(),
+        found.page,
+        found.pages,
+        usize::try_from(found.matched).unwrap_or(usize::MAX),
         &[("state", state)],
     );
     out.push_str(&form);
@@ -94,7 +93,7 @@ pub fn render_list(all: &[Incident], query: &ListQuery) -> String {
         "<table id=\"incidents\"><thead><tr><th class=\"num\">#</th><th>Kind</th><th>Tool</th><th>Title</th>\
          <th>Owner</th><th>First seen</th><th>Last seen</th><th class=\"num\">Sightings</th><th>State</th></tr></thead><tbody>",
     );
-    for i in slice {
+    for i in &found.incidents {
         let _ = write!(
             out,
             "<tr data-id=\"incident-{id}\"><td class=\"num\"><a href=\"/ui/incidents/{id}\">{id}</a></td><td>{kind}</td>\
@@ -111,7 +110,7 @@ pub fn render_list(all: &[Incident], query: &ListQuery) -> String {
             state = state_cell(i),
         );
     }
-    if slice.is_empty() {
+    if found.incidents.is_empty() {
         out.push_str("<tr><td colspan=\"9\" class=\"muted\">No incidents here.</td></tr>");
     }
     out.push_str("</tbody></table>");
@@ -137,17 +136,37 @@ fn state_cell(i: &Incident) -> String {
 }
 
 /// `GET /ui/incidents/{id}`.
-pub async fn detail(super::Serving(gateway): super::Serving, Path(id): Path<String>) -> Response {
+pub async fn detail(
+    super::Serving(gateway): super::Serving,
+    identity: Option<Extension<toolgate_auth::Identity>>,
+    Path(id): Path<String>,
+) -> Response {
     let Ok(id) = id.parse::<i64>() else {
         return error(StatusCode::NOT_FOUND, "an incident id is a number");
     };
     match gateway.store().incident(id).await {
-        Ok(Some(i)) => page(
-            &format!("Incident {id}"),
-            "/ui/incidents",
-            "incidents",
-            &render_detail(&i),
-        ),
+        Ok(Some(mut i)) => {
+            super::activity::visible_to(&mut i, identity.as_deref());
+            let store = gateway.store();
+            // What was delivered is worth showing, not worth failing the page for.
+            let deliveries = store.deliveries(id).await.unwrap_or_default();
+            let letters: Vec<(String, String, String)> = store
+                .dead_letters()
+                .await
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|(incident, ..)| *incident == id)
+                .map(|(_, target, error, at)| (target, error, at))
+                .collect();
+            let mut body = render_detail(&i);
+            body.push_str(&super::activity::deliveries(&deliveries, &letters));
+            page(
+                &format!("Incident {id}"),
+                "/ui/incidents",
+                "incidents",
+                &body,
+            )
+        }
         Ok(None) => error(StatusCode::NOT_FOUND, &format!("no incident {id}")),
         Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, &e.to_string()),
     }
@@ -160,7 +179,7 @@ pub fn render_detail(i: &Incident) -> String {
         i.id,
         esc(&i.title)
     );
-    let facts: [(&str, Option<String>); 11] = [
+    let facts: [(&str, Option<String>); 12] = [
         ("State", Some(i.status.clone())),
         ("Kind", Some(i.kind.clone())),
         ("Tool", Some(i.tool.clone())),
@@ -170,6 +189,7 @@ pub fn render_detail(i: &Incident) -> String {
         ("First seen", Some(i.first_seen.clone())),
         ("Last seen", Some(i.last_seen.clone())),
         ("Sightings", Some(i.count.to_string())),
+        ("Agents", super::activity::agents(i)),
         (
             "Acknowledged",
             i.acked_by
@@ -214,9 +234,16 @@ pub fn render_detail(i: &Incident) -> String {
 }
 
 /// What an action did, for the JSON API.
-fn json_result(result: Result<Option<Incident>, toolgate_store::StoreError>, id: i64) -> Response {
+fn json_result(
+    result: Result<Option<Incident>, toolgate_store::StoreError>,
+    id: i64,
+    identity: Option<&toolgate_auth::Identity>,
+) -> Response {
     match result {
-        Ok(Some(i)) => Json(json!(i)).into_response(),
+        Ok(Some(mut i)) => {
+            super::activity::visible_to(&mut i, identity);
+            Json(json!(i)).into_response()
+        }
         Ok(None) => (
             StatusCode::NOT_FOUND,
             Json(json!({ "error": format!("no incident {id}") })),
@@ -243,18 +270,40 @@ async fn act(
     id: i64,
     who: &str,
 ) -> Result<Option<Incident>, toolgate_store::StoreError> {
-    match action {
+    let (done, kind) = match action {
         Action::Ack => {
             tracing::info!(id, %who, "incident acknowledged");
-            gateway.store().acknowledge(id, who.to_string()).await
+            (
+                gateway.store().acknowledge(id, who.to_string()).await,
+                audit::Action::Acknowledge,
+            )
         }
-        Action::Resolve => {
+        Action::Resolve => (
             gateway
                 .incidents()
                 .resolve_by(gateway.store(), id, who)
-                .await
-        }
+                .await,
+            audit::Action::Resolve,
+        ),
+    };
+    // What this request did, not what an earlier one did: a second acknowledgement
+    // keeps the first one's name and is not recorded as an action.
+    let by_this = |i: &Incident| match action {
+        Action::Ack => i.acked_by.as_deref() == Some(who),
+        Action::Resolve => i.resolved_by.as_deref() == Some(who),
+    };
+    if let Ok(Some(incident)) = &done
+        && by_this(incident)
+    {
+        audit::log(
+            gateway.services().audit.as_deref(),
+            who,
+            kind,
+            &incident.tool,
+            Some(id),
+        );
     }
+    done
 }
 
 async fn form_action(
@@ -323,7 +372,11 @@ async fn api_action(
             .into_response();
     };
     let who = who(identity.as_deref(), None);
-    json_result(act(&gateway, action, id, &who).await, id)
+    json_result(
+        act(&gateway, action, id, &who).await,
+        id,
+        identity.as_deref(),
+    )
 }
 
 /// `POST /admin/incidents/{id}/ack`: the incident as stored after it (JSON).

@@ -9,8 +9,10 @@
 //! password of HTTP Basic). Every state-changing request is a POST that must come from
 //! the console's own pages ([`layout::cross_site`]).
 
+pub mod activity;
 pub mod agents;
 pub mod assets;
+pub mod chart;
 pub mod definitions;
 pub mod diff;
 pub mod events;

@@ -1,6 +1,7 @@
 //! `GET /ui`: every dependency at a glance, from the same report `dependency_health`
 //! and `/admin/health` serve (state, latency against its baseline, quota, breaker,
-//! status page, deprecations with the time left to their sunset, open incidents).
+//! status page, deprecations with the time left to their sunset, open incidents), and
+//! the last hour of latency against the baseline as a sparkline (`chart.rs`).
 
 use std::fmt::Write as _;
 
@@ -12,7 +13,7 @@ use super::layout::{error, esc, page};
 
 /// `GET /ui`.
 pub async fn show(super::Serving(gateway): super::Serving) -> Response {
-    let report = match toolgate_engine::health::report(&gateway, None).await {
+    let report = match toolgate_engine::health::report_with_history(&gateway, None).await {
         Ok(r) => r,
         Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, &e),
     };
@@ -43,7 +44,7 @@ pub fn render(report: &Value, open: Option<usize>, now: chrono::DateTime<chrono:
     }
     out.push_str(
         "<table><thead><tr><th>Dependency</th><th>State</th><th class=\"num\">Latency now / baseline</th>\
-         <th class=\"num\">Errors</th><th>Quota left</th><th>Breaker</th><th>Status page</th>\
+         <th>Last hour</th><th class=\"num\">Errors</th><th>Quota left</th><th>Breaker</th><th>Status page</th>\
          <th>Deprecations</th><th class=\"num\">Open</th></tr></thead><tbody>",
     );
     let deps = report["dependencies"].as_object();
@@ -52,7 +53,7 @@ pub fn render(report: &Value, open: Option<usize>, now: chrono::DateTime<chrono:
         let _ = write!(
             out,
             "<tr data-id=\"dep-{name}\"><th scope=\"row\">{name}</th><td><span class=\"badge s-{state}\">{state}</span>{advice}</td>\
-             <td class=\"num\">{latency}</td><td class=\"num\">{errors}</td><td>{quota}</td><td>{breaker}</td>\
+             <td class=\"num\">{latency}</td><td class=\"chart\">{chart}</td><td class=\"num\">{errors}</td><td>{quota}</td><td>{breaker}</td>\
              <td>{page}</td><td>{deprecations}</td><td class=\"num\">{open}</td></tr>",
             name = esc(name),
             state = esc(state),
@@ -61,6 +62,7 @@ pub fn render(report: &Value, open: Option<usize>, now: chrono::DateTime<chrono:
                 .map(|a| format!("<div class=\"muted\">{}</div>", esc(a)))
                 .unwrap_or_default(),
             latency = latency(&d["latency"]),
+            chart = super::chart::sparkline(name, &d["latency_history"]),
             errors = d["latency"]["error_rate"]
                 .as_f64()
                 .filter(|_| d["latency"]["samples"].as_u64().unwrap_or(0) > 0)

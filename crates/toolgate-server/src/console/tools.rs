@@ -217,4 +217,60 @@ mod tests {
             "{html}"
         );
     }
+
+    #[test]
+    fn a_thousand_tools_are_paged_by_a_hundred_and_searched_by_owner() {
+        let tools: Vec<Value> = (0..1000)
+            .map(|n| {
+                json!({"tool": format!("tool_{n:04}"), "owner": format!("team-{}@example.com", n % 10),
+                       "dependency": "api", "contract": "declared", "calls": 0, "recovery": {}, "open_incidents": []})
+            })
+            .collect();
+        let report = json!({ "tools": tools });
+        let rows = |html: &str| -> Vec<String> {
+            html.split("<tr data-id=\"tool-")
+                .skip(1)
+                .map(|r| r[..r.find('"').unwrap()].to_string())
+                .collect()
+        };
+        let page = |n: usize, q: Option<&str>| {
+            render(
+                &report,
+                &[],
+                &Probes::new(),
+                &ListQuery {
+                    q: q.map(str::to_string),
+                    page: Some(n),
+                    state: None,
+                },
+            )
+        };
+        let first = page(1, None);
+        assert_eq!(rows(&first).len(), 100);
+        assert_eq!(rows(&first)[0], "tool_0000");
+        assert!(first.contains("page 1 of 10"), "{first}");
+        let seventh = page(7, None);
+        assert_eq!(rows(&seventh).first().unwrap(), "tool_0600");
+        assert_eq!(rows(&seventh).last().unwrap(), "tool_0699");
+        let last = page(10, None);
+        assert_eq!(rows(&last).last().unwrap(), "tool_0999");
+        assert_eq!(
+            rows(&page(99, None)),
+            rows(&last),
+            "a page past the end is the last"
+        );
+        // Every tool is on exactly one page.
+        let all: std::collections::BTreeSet<String> =
+            (1..=10).flat_map(|n| rows(&page(n, None))).collect();
+        assert_eq!(all.len(), 1000);
+        // One owner's 100 tools: one page; the second page of a search is clamped to it.
+        let team = page(1, Some("TEAM-3@"));
+        assert_eq!(rows(&team).len(), 100);
+        assert!(rows(&team).iter().all(|t| t.ends_with('3')), "{team}");
+        assert!(
+            team.contains("100 found") && team.contains("page 1 of 1"),
+            "{team}"
+        );
+        assert_eq!(rows(&page(2, Some("team-3@"))), rows(&team));
+    }
 }

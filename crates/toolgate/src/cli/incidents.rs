@@ -89,6 +89,20 @@ pub(super) async fn incidents(
                 (Some(who), None) => format!(", acknowledged by {who}"),
                 (None, None) => String::new(),
             };
+            // The agents whose calls hit it, most sightings first.
+            let mut agents: Vec<String> = i
+                .agents
+                .iter()
+                .map(|a| format!("{} {}×", a.agent, a.sightings))
+                .collect();
+            if i.agents_unlisted > 0 {
+                agents.push(format!("{}× by other agents", i.agents_unlisted));
+            }
+            let by = if agents.is_empty() {
+                by
+            } else {
+                format!("{by}; agents: {}", agents.join(", "))
+            };
             say!(
                 "#{} [{}] {} — {} (owner {}, seen {}×, first {}, last {}{by})",
                 i.id,

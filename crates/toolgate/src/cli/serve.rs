@@ -53,6 +53,13 @@ pub(super) async fn serve(
         .await;
 
     spawn_signal_handler(shutdown.clone(), current.clone());
+    if !demo && gateway.config().gateway.reload_watch {
+        tokio::spawn(
+            current
+                .clone()
+                .watch_file(toolgate_engine::reload::watch::EVERY, shutdown.stop.clone()),
+        );
+    }
 
     if stdio {
         if listen.is_some() {

@@ -283,6 +283,104 @@ async fn acknowledge_and_resolve_record_who_behind_the_admin_credential() {
         !page.contains("id=\"resolve\""),
         "a resolved incident has no buttons"
     );
+
+    // A reload through the admin API is an action too (refused here: no config file).
+    let reload = http
+        .post(format!("{}/admin/reload", tg.base))
+        .bearer_auth("s3cret-token")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reload.status(), 422);
+    // Every action is in the audit trail, with who: the second acknowledgement changed
+    // nothing and is not there.
+    let log = tg.gateway.services().audit.clone().expect("audit is on");
+    assert!(log.flush(std::time::Duration::from_secs(10)).await);
+    let records = tg
+        .gateway
+        .store()
+        .audit(toolgate_store::AuditQuery {
+            limit: 100,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let actions: Vec<(&str, &str, &str, Option<i64>)> = records
+        .iter()
+        .rev()
+        .map(|r| {
+            (
+                r.agent.as_str(),
+                r.outcome.as_str(),
+                r.tool.as_str(),
+                r.incident_id,
+            )
+        })
+        .collect();
+    assert_eq!(
+        actions,
+        vec![
+            ("alice", "acknowledged", "web_search", Some(id)),
+            ("admin", "resolved", "web_search", Some(id)),
+            ("admin", "reload_rejected", "config", None),
+        ]
+    );
+    assert!(
+        records
+            .iter()
+            .all(|r| r.attempts == 0 && r.args_sha256.len() == 64)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_incident_page_names_the_agents_that_hit_it_and_its_webhook_deliveries() {
+    let tg = core("console-activity").await;
+    let store = tg.gateway.store();
+    let id = store
+        .record_sightings_by(
+            incident("web_search", "drift"),
+            4,
+            vec![("reporting-bot".into(), 3), ("<b>bot</b>".into(), 1)],
+            2,
+        )
+        .await
+        .unwrap()
+        .id;
+    store
+        .record_delivery(
+            id,
+            "opened",
+            "https://hooks.example/services/…".into(),
+            1,
+            None,
+        )
+        .await
+        .unwrap();
+    store
+        .record_delivery(
+            id,
+            "updated",
+            "https://hooks.example/services/…".into(),
+            3,
+            Some("HTTP 503".into()),
+        )
+        .await
+        .unwrap();
+    let (status, html) = get(&tg, &format!("/ui/incidents/{id}")).await;
+    assert_eq!(status, 200);
+    assert!(
+        html.contains("reporting-bot (3), &lt;b&gt;bot&lt;/b&gt; (1), 2 sightings by other agents"),
+        "{html}"
+    );
+    assert_eq!(html.matches("<tr data-delivery=").count(), 2, "{html}");
+    assert!(html.contains("dead letter</span>: HTTP 503"), "{html}");
+    let (_, list) = get(&tg, "/admin/incidents").await;
+    let list: Value = serde_json::from_str(&list).unwrap();
+    assert_eq!(
+        list[0]["agents"][0],
+        json!({"agent": "reporting-bot", "sightings": 3})
+    );
+    assert_eq!(list[0]["agents_unlisted"], 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -353,6 +451,24 @@ async fn approving_a_changed_definition_repins_and_serves_the_withheld_tool() {
     assert!(after.contains("No pending changes"), "{after}");
     let r = post_form(&tg, "/ui/definitions/approve", "server=nope&tool=x").await;
     assert_eq!(r.status(), 400);
+    // The approval is in the audit trail, who and what; the refused one is not.
+    let log = tg.gateway.services().audit.clone().expect("audit is on");
+    assert!(log.flush(std::time::Duration::from_secs(10)).await);
+    let approved = tg
+        .gateway
+        .store()
+        .audit(toolgate_store::AuditQuery {
+            outcome: Some("approved".into()),
+            limit: 10,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(approved.len(), 1, "{approved:?}");
+    assert_eq!(
+        (approved[0].agent.as_str(), approved[0].tool.as_str()),
+        ("admin", "memory/create_entities")
+    );
 }
 
 /// Reads the event stream until `what` arrived (true) or the stream ended (false).

@@ -140,3 +140,53 @@ fn without_a_writer_nothing_blocks_and_the_queue_is_bounded() {
     assert_eq!(g.queue.len(), QUEUE_CAP);
     assert_eq!(g.dropped, 10);
 }
+
+/// Two configured agents, as a call carries them.
+fn two_agents() -> (crate::agents::CallAgent, crate::agents::CallAgent) {
+    let yaml = format!(
+        "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\nagents:\n  alice:\n    api_key_sha256: {}\n  bob:\n    api_key_sha256: {}\n",
+        "a".repeat(64),
+        "b".repeat(64)
+    );
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        &yaml,
+        std::path::Path::new("."),
+        &|_| None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let agents = crate::agents::Agents::new(&config);
+    let of = |name: &str| agents.caller(config.agents.get(name)).unwrap();
+    (of("alice"), of("bob"))
+}
+
+#[tokio::test]
+async fn the_agents_whose_calls_hit_an_incident_are_written_with_their_sightings() {
+    let (store, dir) = temp_store("agents");
+    let incidents = Arc::new(Incidents::new(None, Duration::from_secs(60)));
+    let stop = CancellationToken::new();
+    let writer = tokio::spawn(incidents.clone().run_writer(store.clone(), stop.clone()));
+    let (alice, bob) = two_agents();
+    assert_eq!(incidents.raise_by(drift("a"), Some(&alice)), Raised::Opened);
+    for _ in 0..5 {
+        assert!(incidents.sighting_by(IncidentKind::ContractDrift, "web_search", "a", Some(&bob)));
+    }
+    // A probe's or an anonymous caller's sighting counts, naming nobody.
+    assert!(incidents.sighting(IncidentKind::ContractDrift, "web_search", "a"));
+    assert!(incidents.flush(Duration::from_secs(10)).await);
+    incidents.raise_by(drift("a"), Some(&alice));
+    assert!(incidents.flush(Duration::from_secs(10)).await);
+    let open = store.incidents(false).await.unwrap();
+    assert_eq!(open.len(), 1);
+    assert_eq!(open[0].count, 8);
+    let named: Vec<(&str, i64)> = open[0]
+        .agents
+        .iter()
+        .map(|a| (a.agent.as_str(), a.sightings))
+        .collect();
+    assert_eq!(named, vec![("bob", 5), ("alice", 2)]);
+    assert_eq!(open[0].agents_unlisted, 0);
+    stop.cancel();
+    writer.await.unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

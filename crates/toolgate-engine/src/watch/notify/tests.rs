@@ -214,6 +214,8 @@ fn incident(id: i64, owner: &str) -> Incident {
         acked_at: None,
         resolved_by: None,
         resolved_at: None,
+        agents: Vec::new(),
+        agents_unlisted: 0,
     }
 }
 
