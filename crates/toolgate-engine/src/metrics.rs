@@ -146,7 +146,7 @@ pub struct ToolLabel {
     pub tool: Arc<str>,
 }
 
-/// `{origin}`: where tools' contracts come from (`declared`, `pinned`,
+/// `{origin}`: where tools' contracts come from (`declared`, `imported`, `pinned`,
 /// `learned_enforced`, `learning`, `none`) — a fixed set of values.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub struct OriginLabel {
@@ -399,7 +399,7 @@ impl Metrics {
         let tool_contracts = Family::default();
         registry.register(
             "tool_contracts",
-            "Tools by where their contract comes from: declared, pinned, learned_enforced, learning, none",
+            "Tools by where their contract comes from: declared, imported, pinned, learned_enforced, learning, none",
             tool_contracts.clone(),
         );
         let learned_samples_dropped = Counter::default();
@@ -436,7 +436,9 @@ impl Metrics {
         // Both results exist at 0 from start-up: `increase()` over a series that first
         // appears at 1 reads 0, so the first rejected reload would otherwise raise no alert.
         for result in ["ok", "rejected"] {
-            config_reloads.get_or_create(&ReloadLabel { result }).inc_by(0);
+            config_reloads
+                .get_or_create(&ReloadLabel { result })
+                .inc_by(0);
         }
         registry.register(
             "config_reloads",

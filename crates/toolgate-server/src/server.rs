@@ -84,6 +84,7 @@ pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<
         .route("/admin/status", get(status))
         .route("/admin/learned", get(learned))
         .route("/admin/reload", post(reload))
+        .route("/admin/tools/{tool}/relearn", post(relearn))
         .route("/admin/audit", get(audit::audit))
         .route("/metrics", get(metrics))
         .route("/healthz", get(|| async { "ok" }))
@@ -158,6 +159,31 @@ async fn reload(State(current): State<Arc<Current>>) -> Response {
         StatusCode::UNPROCESSABLE_ENTITY
     };
     (status, axum::Json(report)).into_response()
+}
+
+/// Makes a tool's learned contract start over: 200 with what was dropped, 404 for an
+/// unknown tool, 409 for a tool whose contract is not learned, 500 when the lockfile
+/// could not be updated (then nothing was reset).
+async fn relearn(
+    State(current): State<Arc<Current>>,
+    axum::extract::Path(tool): axum::extract::Path<String>,
+) -> Response {
+    use toolgate_engine::gateway::RelearnError;
+    match current.load().relearn(&tool) {
+        Ok(done) => axum::Json(done).into_response(),
+        Err(e) => {
+            let status = match e {
+                RelearnError::UnknownTool(_) => StatusCode::NOT_FOUND,
+                RelearnError::NotLearned { .. } => StatusCode::CONFLICT,
+                RelearnError::Lockfile(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            };
+            (
+                status,
+                axum::Json(serde_json::json!({ "error": e.to_string() })),
+            )
+                .into_response()
+        }
+    }
 }
 
 async fn incidents(State(current): State<Arc<Current>>) -> Response {

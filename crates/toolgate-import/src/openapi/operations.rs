@@ -547,7 +547,14 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             Value::Null,
         );
         notes.extend(n.into_iter().map(|n| format!("contract: {n}")));
-        (!s.is_null()).then_some(s)
+        // A schema that declares nothing (`{}`, `true`) is no contract: `serve` learns
+        // the tool's instead, as it does without one.
+        let nothing = match &s {
+            Value::Null | Value::Bool(true) => true,
+            Value::Object(m) => m.is_empty(),
+            _ => false,
+        };
+        (!nothing).then_some(s)
     });
     notes.extend(response_notes);
     for w in warnings {
