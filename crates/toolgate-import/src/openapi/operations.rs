@@ -619,8 +619,10 @@ fn response(
     let mut notes = Vec::new();
     let mut headers = Vec::new();
     let Some(responses) = raw.op.get("responses").and_then(Value::as_object) else {
-        notes
-            .push("the spec documents no responses: drift cannot be detected for this tool".into());
+        notes.push(
+            "the spec documents no responses: the contract is learned from the tool's responses"
+                .into(),
+        );
         return (None, headers, notes);
     };
     let mut resolved: Vec<(String, PathBuf, Value)> = Vec::new();
@@ -652,7 +654,8 @@ fn response(
         });
     let Some((code, file, resp)) = success else {
         notes.push(
-            "no success response is documented: drift cannot be detected for this tool".into(),
+            "no success response is documented: the contract is learned from the tool's responses"
+                .into(),
         );
         return (None, headers, notes);
     };
