@@ -225,6 +225,11 @@ impl LearnedState {
         had
     }
 
+    /// Responses learned from before the contract is enforced.
+    pub fn enforce_after(&self) -> u64 {
+        self.settings.enforce_after
+    }
+
     /// The enforced contract, once there is one.
     pub fn enforced(&self) -> Option<Arc<Enforced>> {
         read(&self.enforced).clone()

@@ -89,7 +89,7 @@ impl Gateway {
             dropped_samples,
             was_enforced,
             unpinned,
-            enforce_after: state.snapshot().enforce_after,
+            enforce_after: state.enforce_after(),
         })
     }
 
