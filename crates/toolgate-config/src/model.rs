@@ -304,8 +304,11 @@ impl Default for Learn {
 /// Where a tool's contract comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ContractOrigin {
-    /// A `response_schema` in the config.
+    /// A `response_schema` in the config, written by a person.
     Declared,
+    /// A `response_schema` that `toolgate import openapi` took from the API description
+    /// (`origin: imported`); enforced like a declared one.
+    Imported,
     /// An upstream MCP tool's `outputSchema`, pinned in the lockfile.
     Pinned,
     /// Learned from the tool's successful responses.

@@ -458,6 +458,10 @@ pub struct RawContract {
     /// `gateway.schema_roots`, at most 4 MiB). Without it (or with `{}`, which declares
     /// nothing), the contract is learned from the tool's successful responses.
     pub response_schema: Option<Value>,
+    /// Who wrote `response_schema`: `declared` (the default: a person) or `imported`
+    /// (`toolgate import openapi` took it from the API description). Only reported
+    /// (status, metrics, console); an imported contract is enforced like a declared one.
+    pub origin: Option<String>,
     /// What a response that does not match the contract does: `fail` (the call fails
     /// with the diff; the default for a declared schema) or `warn` (the call returns the
     /// data with a `toolgate:` note; the default for a learned contract). Both raise the

@@ -35,7 +35,9 @@ use toolgate_store::{IncidentKind, Store};
 pub use crate::pipeline::ToolRoute;
 
 mod next;
+mod relearn;
 pub use next::{Changes, Next};
+pub use relearn::{RelearnError, Relearned};
 
 /// Every tool's route by exposed name.
 pub type RouteTable = HashMap<String, Arc<ToolRoute>>;

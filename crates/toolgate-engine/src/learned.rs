@@ -8,7 +8,9 @@
 //! - after `enforce_after` responses the learned schema is compiled once and frozen;
 //!   from then on each body is checked against it like a declared contract;
 //! - a pinned learned contract (the lockfile's `learned` section, written by
-//!   `toolgate lock`) is where a restart resumes, so nothing is relearned from zero.
+//!   `toolgate lock`) is where a restart resumes, so nothing is relearned from zero;
+//! - [`LearnedState::reset`] starts over (`toolgate relearn`, when the owner accepts a
+//!   changed shape): samples still queued from before are not learned from.
 //!
 //! For an MCP tool the learned document is the result's `structuredContent`, or else
 //! the JSON held by its first text block.
@@ -48,15 +50,20 @@ struct Sample {
     state: Arc<LearnedState>,
     body: Bytes,
     mcp: bool,
+    /// The learning this sample was offered to: a reset since makes it stale.
+    epoch: u64,
 }
 
 /// What one tool learned, and its contract once enforced.
 #[derive(Debug)]
 pub struct LearnedState {
     settings: Learn,
-    learner: Mutex<Learner>,
+    /// The learner, and the epoch it learns for (bumped by each reset, under this lock,
+    /// so a sample offered before a reset is never learned after it).
+    learner: Mutex<(Learner, u64)>,
+    epoch: AtomicU64,
     samples: AtomicU64,
-    enforced: OnceLock<Enforced>,
+    enforced: RwLock<Option<Arc<Enforced>>>,
 }
 
 /// A learned contract being enforced.
@@ -109,6 +116,12 @@ impl Learning {
         }))
     }
 
+    /// Forgets `tool`'s pin, so that a state created anew for it (after a reload that
+    /// changed the tool) learns from zero too.
+    pub fn forget_pin(&self, tool: &str) {
+        crate::sync::write(&self.pins).remove(tool);
+    }
+
     /// Offers one successful body to the learner; never waits.
     fn offer(&self, state: &Arc<LearnedState>, body: Bytes, mcp: bool) {
         let queue = self.queue.get_or_init(|| {
@@ -120,6 +133,7 @@ impl Learning {
             state: state.clone(),
             body,
             mcp,
+            epoch: state.epoch.load(Ordering::Acquire),
         };
         if queue.try_send(sample).is_err() {
             self.dropped.inc();
@@ -130,29 +144,22 @@ impl Learning {
 /// The background learner: one sample at a time, off the call path.
 async fn learn(mut rx: mpsc::Receiver<Sample>) {
     while let Some(sample) = rx.recv().await {
-        sample.state.learn(&sample.body, sample.mcp);
+        sample.state.learn(&sample.body, sample.mcp, sample.epoch);
     }
 }
 
 impl LearnedState {
     fn new(settings: Learn, pin: Option<LearnedPin>) -> LearnedState {
-        let state = match &pin {
-            Some(p) => LearnedState {
-                settings,
-                learner: Mutex::new(Learner::from_schema(
-                    &p.schema,
-                    p.samples,
-                    settings.max_paths,
-                )),
-                samples: AtomicU64::new(p.samples),
-                enforced: OnceLock::new(),
-            },
-            None => LearnedState {
-                settings,
-                learner: Mutex::new(Learner::new(settings.max_paths)),
-                samples: AtomicU64::new(0),
-                enforced: OnceLock::new(),
-            },
+        let learner = match &pin {
+            Some(p) => Learner::from_schema(&p.schema, p.samples, settings.max_paths),
+            None => Learner::new(settings.max_paths),
+        };
+        let state = LearnedState {
+            settings,
+            learner: Mutex::new((learner, 0)),
+            epoch: AtomicU64::new(0),
+            samples: AtomicU64::new(pin.as_ref().map_or(0, |p| p.samples)),
+            enforced: RwLock::new(None),
         };
         if let Some(p) = pin.filter(|p| p.samples >= settings.enforce_after) {
             state.enforce(&p.schema, p.samples, p.capped, p.learned_at);
@@ -160,23 +167,28 @@ impl LearnedState {
         state
     }
 
-    /// Learns from one body; enforces the contract once enough was seen.
-    fn learn(&self, body: &[u8], mcp: bool) {
-        if self.enforced.get().is_some() {
+    /// Learns from one body offered in `epoch`; enforces the contract once enough was
+    /// seen.
+    fn learn(&self, body: &[u8], mcp: bool, epoch: u64) {
+        if self.enforced().is_some() {
             return;
         }
         let Some(doc) = document(body, mcp) else {
             return;
         };
-        let mut learner = lock(&self.learner);
+        let mut guard = lock(&self.learner);
+        let (learner, current) = &mut *guard;
+        if *current != epoch || self.enforced().is_some() {
+            return;
+        }
         learner.observe(&doc);
         let n = learner.samples();
         self.samples.store(n, Ordering::Relaxed);
         if n >= self.settings.enforce_after {
             let schema = learner.schema();
             let capped = learner.capped();
-            drop(learner);
             let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+            // Still under the learner's lock: a reset cannot slip in between.
             self.enforce(&schema, n, capped, now);
         }
     }
@@ -184,12 +196,12 @@ impl LearnedState {
     fn enforce(&self, schema: &Value, samples: u64, capped: bool, learned_at: String) {
         match ResponseContract::compile(schema, None) {
             Ok(contract) => {
-                let _ = self.enforced.set(Enforced {
+                *crate::sync::write(&self.enforced) = Some(Arc::new(Enforced {
                     contract,
                     samples,
                     learned_at,
                     capped,
-                });
+                }));
             }
             // A schema this build wrote always compiles; a hand-edited pin may not.
             Err(e) => {
@@ -198,25 +210,47 @@ impl LearnedState {
         }
     }
 
+    /// Starts over: what was learned and the enforced contract are dropped, and the
+    /// tool learns again from its next responses. Samples offered before are dropped
+    /// by the learner. Returns the responses the dropped contract was learned from.
+    pub fn reset(&self) -> u64 {
+        let mut guard = lock(&self.learner);
+        let (learner, epoch) = &mut *guard;
+        let had = self.samples.load(Ordering::Relaxed);
+        *learner = Learner::new(self.settings.max_paths);
+        *epoch += 1;
+        self.epoch.store(*epoch, Ordering::Release);
+        self.samples.store(0, Ordering::Relaxed);
+        *crate::sync::write(&self.enforced) = None;
+        had
+    }
+
+    /// Responses learned from before the contract is enforced.
+    pub fn enforce_after(&self) -> u64 {
+        self.settings.enforce_after
+    }
+
     /// The enforced contract, once there is one.
-    pub fn enforced(&self) -> Option<&Enforced> {
-        self.enforced.get()
+    pub fn enforced(&self) -> Option<Arc<Enforced>> {
+        read(&self.enforced).clone()
     }
 
     /// What was learned so far, as status and lock show it.
     pub fn snapshot(&self) -> Snapshot {
-        let pin = match self.enforced.get() {
+        let enforced = self.enforced();
+        let pin = match &enforced {
             Some(e) => {
                 let learner = lock(&self.learner);
                 LearnedPin {
                     learned_at: e.learned_at.clone(),
                     samples: e.samples,
                     capped: e.capped,
-                    schema: learner_schema_or(&learner, &e.contract),
+                    schema: learner_schema_or(&learner.0, &e.contract),
                 }
             }
             None => {
-                let learner = lock(&self.learner);
+                let guard = lock(&self.learner);
+                let learner = &guard.0;
                 LearnedPin {
                     learned_at: chrono::Utc::now()
                         .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
@@ -229,7 +263,7 @@ impl LearnedState {
         Snapshot {
             samples: self.samples.load(Ordering::Relaxed),
             enforce_after: self.settings.enforce_after,
-            enforced: self.enforced.get().is_some(),
+            enforced: enforced.is_some(),
             pin,
         }
     }
@@ -242,13 +276,21 @@ fn learner_schema_or(_learner: &Learner, contract: &ResponseContract) -> Value {
 }
 
 /// The origins `toolgate_tool_contracts` counts, in the order reports show them.
-pub const ORIGINS: [&str; 5] = ["declared", "pinned", "learned_enforced", "learning", "none"];
+pub const ORIGINS: [&str; 6] = [
+    "declared",
+    "imported",
+    "pinned",
+    "learned_enforced",
+    "learning",
+    "none",
+];
 
-/// Where a tool's contract comes from now: `declared`, `pinned`, `learned_enforced`,
-/// `learning` or `none`.
+/// Where a tool's contract comes from now: `declared`, `imported`, `pinned`,
+/// `learned_enforced`, `learning` or `none`.
 pub fn origin(spec: &ToolSpec, slot: &OnceLock<Arc<LearnedState>>) -> &'static str {
     match spec.contract.origin {
         toolgate_config::ContractOrigin::Declared => "declared",
+        toolgate_config::ContractOrigin::Imported => "imported",
         toolgate_config::ContractOrigin::Pinned => "pinned",
         toolgate_config::ContractOrigin::None => "none",
         toolgate_config::ContractOrigin::Learned => {
@@ -332,13 +374,15 @@ pub fn judge(
     }
 }
 
-/// A declared (or pinned) contract whose drift returns the data with a note: its
+/// A declared (imported, or pinned) contract whose drift returns the data with a note: its
 /// reply is checked by [`judge`], after `interpret`, so the body is not lost.
 pub fn warns_on_declared(spec: &ToolSpec) -> bool {
     spec.contract.on_drift == toolgate_config::OnDrift::Warn
         && matches!(
             spec.contract.origin,
-            toolgate_config::ContractOrigin::Declared | toolgate_config::ContractOrigin::Pinned
+            toolgate_config::ContractOrigin::Declared
+                | toolgate_config::ContractOrigin::Imported
+                | toolgate_config::ContractOrigin::Pinned
         )
 }
 
@@ -384,5 +428,36 @@ mod tests {
         let prose = br#"{"content": [{"type": "text", "text": "hello"}]}"#;
         assert_eq!(document(prose, true), None);
         assert_eq!(document(b"[1]", false), Some(serde_json::json!([1])));
+    }
+
+    #[test]
+    fn a_reset_starts_over_and_a_sample_offered_before_it_is_not_learned() {
+        let state = LearnedState::new(
+            Learn {
+                enforce_after: 2,
+                max_paths: 100,
+            },
+            None,
+        );
+        let old = br#"{"results": [{"snippet": "a"}]}"#;
+        state.learn(old, false, 0);
+        state.learn(old, false, 0);
+        assert!(state.enforced().is_some());
+        assert_eq!(state.reset(), 2);
+        assert!(state.enforced().is_none());
+        assert_eq!(state.snapshot().samples, 0);
+        // Still queued from before the reset: dropped, twice over would enforce.
+        state.learn(old, false, 0);
+        state.learn(old, false, 0);
+        assert!(state.enforced().is_none());
+        assert_eq!(state.snapshot().samples, 0);
+        let new = br#"{"results": [{"excerpt": "a"}]}"#;
+        state.learn(new, false, 1);
+        state.learn(new, false, 1);
+        let enforced = state.enforced().expect("the new shape is enforced");
+        assert_eq!(enforced.samples, 2);
+        let check = |v: Value| enforced.contract.check(&v).is_ok();
+        assert!(check(serde_json::json!({"results": [{"excerpt": "b"}]})));
+        assert!(!check(serde_json::json!({"results": [{"snippet": "b"}]})));
     }
 }

@@ -146,7 +146,7 @@ pub struct ToolLabel {
     pub tool: Arc<str>,
 }
 
-/// `{origin}`: where tools' contracts come from (`declared`, `pinned`,
+/// `{origin}`: where tools' contracts come from (`declared`, `imported`, `pinned`,
 /// `learned_enforced`, `learning`, `none`) — a fixed set of values.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
 pub struct OriginLabel {
@@ -399,7 +399,7 @@ impl Metrics {
         let tool_contracts = Family::default();
         registry.register(
             "tool_contracts",
-            "Tools by where their contract comes from: declared, pinned, learned_enforced, learning, none",
+            "Tools by where their contract comes from: declared, imported, pinned, learned_enforced, learning, none",
             tool_contracts.clone(),
         );
         let learned_samples_dropped = Counter::default();

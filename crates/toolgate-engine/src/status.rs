@@ -58,7 +58,7 @@ pub async fn report(gateway: &Gateway) -> Value {
                 "contract": contract,
                 "learned_from": learned_from,
                 "renames_detectable": match contract {
-                    "declared" | "pinned" => Value::Bool(names_required(t.contract.response.schema())),
+                    "declared" | "imported" | "pinned" => Value::Bool(names_required(t.contract.response.schema())),
                     "learned_enforced" => Value::Bool(true),
                     _ => Value::Null,
                 },

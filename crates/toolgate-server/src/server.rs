@@ -84,6 +84,7 @@ pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<
         .route("/admin/status", get(status))
         .route("/admin/learned", get(learned))
         .route("/admin/reload", post(reload))
+        .route("/admin/tools/{tool}/relearn", post(relearn))
         .route("/admin/audit", get(audit::audit))
         .route("/metrics", get(metrics))
         .route("/healthz", get(|| async { "ok" }))
@@ -175,6 +176,42 @@ async fn reload(
         None,
     );
     (status, axum::Json(report)).into_response()
+}
+
+/// Makes a tool's learned contract start over: 200 with what was dropped, 404 for an
+/// unknown tool, 409 for a tool whose contract is not learned, 500 when the lockfile
+/// could not be updated (then nothing was reset).
+async fn relearn(
+    State(current): State<Arc<Current>>,
+    identity: Option<axum::Extension<toolgate_auth::Identity>>,
+    axum::extract::Path(tool): axum::extract::Path<String>,
+) -> Response {
+    use toolgate_engine::gateway::RelearnError;
+    let gateway = current.load();
+    match gateway.relearn(&tool) {
+        Ok(done) => {
+            toolgate_engine::audit::action::log(
+                gateway.services().audit.as_deref(),
+                &crate::console::layout::who(identity.as_deref(), None),
+                toolgate_engine::audit::action::Action::Relearn,
+                &tool,
+                None,
+            );
+            axum::Json(done).into_response()
+        }
+        Err(e) => {
+            let status = match e {
+                RelearnError::UnknownTool(_) => StatusCode::NOT_FOUND,
+                RelearnError::NotLearned { .. } => StatusCode::CONFLICT,
+                RelearnError::Lockfile(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            };
+            (
+                status,
+                axum::Json(serde_json::json!({ "error": e.to_string() })),
+            )
+                .into_response()
+        }
+    }
 }
 
 async fn incidents(

@@ -357,6 +357,13 @@ impl Compiler<'_> {
             Some(_) => false,
         };
         if declares_nothing {
+            if raw.origin.is_some() {
+                self.err(
+                    format!("{cpath}.origin"),
+                    "`origin` names who wrote a response_schema, and this contract has none (it is learned)",
+                    "remove `origin`, or add the response_schema it names",
+                );
+            }
             return Some(self.learned_contract(
                 &cpath,
                 raw.version,
@@ -365,6 +372,7 @@ impl Compiler<'_> {
                 learn,
             ));
         }
+        let origin = self.origin(&cpath, raw.origin.as_deref());
         if raw.learn.is_some() {
             self.err(
                 format!("{cpath}.learn"),
@@ -395,10 +403,27 @@ impl Compiler<'_> {
             output_schema,
             wraps_result,
             advertised: true,
-            origin: ContractOrigin::Declared,
+            origin,
             on_drift,
             learn: None,
         })
+    }
+
+    /// Who wrote a declared `response_schema`: a person (`declared`, the default) or
+    /// the OpenAPI import (`imported`).
+    fn origin(&mut self, cpath: &str, raw: Option<&str>) -> ContractOrigin {
+        match raw {
+            None | Some("declared") => ContractOrigin::Declared,
+            Some("imported") => ContractOrigin::Imported,
+            Some(other) => {
+                self.err(
+                    format!("{cpath}.origin"),
+                    format!("unknown contract origin `{other}`"),
+                    "use `declared` (a person wrote the response_schema) or `imported` (taken from an API description)",
+                );
+                ContractOrigin::Declared
+            }
+        }
     }
 
     /// A contract learned from the tool's responses (or none, with learning off): it
@@ -720,6 +745,49 @@ mod tests {
         let err =
             compile_contract("gateway:\n  learn: { enforce_after: 0 }\n", "").expect_err("zero");
         assert!(err.contains("gateway.learn.enforce_after"), "{err}");
+    }
+
+    #[test]
+    fn an_imported_response_schema_is_marked_imported_and_enforced_like_a_declared_one() {
+        let c = compile_contract(
+            "",
+            "    contract: { version: \"1.0\", origin: imported, response_schema: { type: object } }\n",
+        )
+        .expect("imported");
+        assert_eq!(
+            (c.origin, c.on_drift, c.learn),
+            (ContractOrigin::Imported, OnDrift::Fail, None)
+        );
+        let c = compile_contract(
+            "",
+            "    contract: { version: \"1.0\", origin: declared, response_schema: { type: object } }\n",
+        )
+        .expect("declared by name");
+        assert_eq!(c.origin, ContractOrigin::Declared);
+        let c = compile_contract(
+            "",
+            "    contract: { version: \"1.0\", origin: imported, on_drift: warn, response_schema: { type: object } }\n",
+        )
+        .expect("an imported contract may warn");
+        assert_eq!(c.on_drift, OnDrift::Warn);
+        let err = compile_contract(
+            "",
+            "    contract: { version: \"1.0\", origin: openapi, response_schema: { type: object } }\n",
+        )
+        .expect_err("not an origin");
+        assert!(
+            err.contains("tools.t.contract.origin") && err.contains("imported"),
+            "{err}"
+        );
+        let err = compile_contract(
+            "",
+            "    contract: { version: \"1.0\", origin: imported, response_schema: {} }\n",
+        )
+        .expect_err("nothing was imported");
+        assert!(
+            err.contains("tools.t.contract.origin") && err.contains("learned"),
+            "{err}"
+        );
     }
 
     #[test]

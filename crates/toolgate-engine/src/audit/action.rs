@@ -1,5 +1,5 @@
 //! What people do to a running gateway — acknowledge or resolve an incident, approve a
-//! changed MCP definition, reload the config — in the same trail as the agents' calls,
+//! changed MCP definition, reload the config, make a learned contract start over — in the same trail as the agents' calls,
 //! so `toolgate audit` and `/admin/audit` answer "who did what, when" for both.
 //!
 //! An action is one [`AuditRecord`]: `agent` is who did it (the credential's agent
@@ -26,6 +26,8 @@ pub enum Action {
     Reload,
     /// A reload refused: the config in force kept serving.
     ReloadRejected,
+    /// A tool's learned contract made to start over (`toolgate relearn`).
+    Relearn,
 }
 
 impl Action {
@@ -38,16 +40,18 @@ impl Action {
             Action::Approve => "approved",
             Action::Reload => "reloaded",
             Action::ReloadRejected => "reload_rejected",
+            Action::Relearn => "relearned",
         }
     }
 
     /// Every action's outcome, for documentation and filters.
-    pub const OUTCOMES: [&'static str; 5] = [
+    pub const OUTCOMES: [&'static str; 6] = [
         "acknowledged",
         "resolved",
         "approved",
         "reloaded",
         "reload_rejected",
+        "relearned",
     ];
 }
 

@@ -232,13 +232,18 @@ pub fn tool_entry(imp: &Imported, t: &Tool, version: &str) -> Value {
     if let Some(full) = &t.full_input_schema {
         e.insert("full_input_schema".into(), full.clone());
     }
-    e.insert(
-        "contract".into(),
-        json!({
+    // A schema from the description is marked `origin: imported`, so status, metrics and
+    // the console tell it from one a person wrote; an operation without one gets `{}`,
+    // which `serve` learns.
+    let contract = match &t.response_schema {
+        Some(schema) => json!({
             "version": version,
-            "response_schema": t.response_schema.clone().unwrap_or_else(|| json!({})),
+            "origin": "imported",
+            "response_schema": schema.clone(),
         }),
-    );
+        None => json!({ "version": version, "response_schema": {} }),
+    };
+    e.insert("contract".into(), contract);
     if let Some(s) = &t.successor_hint {
         e.insert("successor".into(), json!(s));
     }

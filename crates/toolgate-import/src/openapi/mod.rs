@@ -664,7 +664,7 @@ fn command_line(opts: &Options, dependency: &str, prefix: &str) -> String {
 /// One line of figures.
 pub fn summary(s: &Stats) -> String {
     let mut line = format!(
-        "{} operations ({} files): {} tools, {} with a response contract, {} learning theirs, {} skipped",
+        "{} operations ({} files): {} tools, {} with an imported contract, {} learning theirs, {} skipped",
         s.operations,
         s.files,
         s.tools,
@@ -1040,11 +1040,20 @@ paths:
         assert_eq!(get["request"]["query"]["fields"], "{fields}");
         assert_eq!(get["annotations"]["readOnlyHint"], true);
         assert_eq!(get["contract"]["version"], "2.3");
+        assert_eq!(
+            get["contract"]["origin"], "imported",
+            "from the description"
+        );
         // `get_pet` was taken by the sanitised `get pet`: the second gets a suffix.
         let del = &doc["tools"]["get_pet_2"];
         assert_eq!(del["annotations"]["destructiveHint"], true);
         assert_eq!(del["annotations"]["idempotentHint"], true);
         assert_eq!(del["successor"], "get_pet");
+        assert_eq!(
+            del["contract"].get("origin"),
+            None,
+            "nothing imported: learned"
+        );
         assert!(
             del["description"]
                 .as_str()

@@ -547,7 +547,14 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             Value::Null,
         );
         notes.extend(n.into_iter().map(|n| format!("contract: {n}")));
-        (!s.is_null()).then_some(s)
+        // A schema that declares nothing (`{}`, `true`) is no contract: `serve` learns
+        // the tool's instead, as it does without one.
+        let nothing = match &s {
+            Value::Null | Value::Bool(true) => true,
+            Value::Object(m) => m.is_empty(),
+            _ => false,
+        };
+        (!nothing).then_some(s)
     });
     notes.extend(response_notes);
     for w in warnings {
@@ -612,8 +619,10 @@ fn response(
     let mut notes = Vec::new();
     let mut headers = Vec::new();
     let Some(responses) = raw.op.get("responses").and_then(Value::as_object) else {
-        notes
-            .push("the spec documents no responses: drift cannot be detected for this tool".into());
+        notes.push(
+            "the spec documents no responses: the contract is learned from the tool's responses"
+                .into(),
+        );
         return (None, headers, notes);
     };
     let mut resolved: Vec<(String, PathBuf, Value)> = Vec::new();
@@ -645,7 +654,8 @@ fn response(
         });
     let Some((code, file, resp)) = success else {
         notes.push(
-            "no success response is documented: drift cannot be detected for this tool".into(),
+            "no success response is documented: the contract is learned from the tool's responses"
+                .into(),
         );
         return (None, headers, notes);
     };

@@ -1,6 +1,7 @@
 //! The command line: the arguments of every command and the dispatch; each command
-//! lives in its own file (`serve`, `reload`, `check`, `lock`, `diff`, `incidents`, `audit`,
-//! `probe`, `import openapi`; `status` is the engine's), the generated artefacts in `print`.
+//! lives in its own file (`serve`, `reload`, `relearn`, `check`, `lock`, `diff`, `incidents`,
+//! `audit`, `probe`, `import openapi`; `status` is the engine's), the generated artefacts in
+//! `print`.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -33,6 +34,7 @@ mod incidents;
 mod lock;
 mod print;
 mod probe;
+mod relearn;
 mod reload;
 mod serve;
 
@@ -182,6 +184,23 @@ enum Command {
         /// Config file (for the server address and token; the server reads its own).
         #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
         config: PathBuf,
+        /// Server base URL (default: from the config's gateway.listen).
+        #[arg(long)]
+        url: Option<String>,
+        /// Print the server's JSON answer.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Make a tool's learned contract start over on the running server, after its owner
+    /// accepted a changed shape: what was learned is dropped (and its pin removed from the
+    /// lockfile), open contract-drift incidents of the tool are resolved, and the tool
+    /// learns again from its next responses.
+    Relearn {
+        /// Config file (for the server address and token).
+        #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
+        config: PathBuf,
+        /// The tool, by its exposed name.
+        tool: String,
         /// Server base URL (default: from the config's gateway.listen).
         #[arg(long)]
         url: Option<String>,
@@ -348,6 +367,12 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
             what: ImportCommand::Openapi(args),
         } => import::openapi(args),
         Command::Reload { config, url, json } => reload::reload(&config, url, json).await,
+        Command::Relearn {
+            config,
+            tool,
+            url,
+            json,
+        } => relearn::relearn(&config, &tool, url, json).await,
         Command::ConfigSchema => print::config_schema(),
         Command::HashKey { generate } => hash_key::hash_key(generate),
         Command::SignalsSchema => print::signals_schema(),

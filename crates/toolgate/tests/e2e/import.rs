@@ -56,24 +56,29 @@ fn env(k: &str) -> Option<String> {
         .map(|(_, v)| v.to_string())
 }
 
-/// `N operations (F files): T tools, C with a response contract, S skipped; …`
+/// `N operations (F files): T tools, C with an imported contract, L learning theirs,
+/// S skipped; …` as (N, T, S).
 fn figures(summary: &str) -> (usize, usize, usize) {
-    let num = |after: &str| -> usize {
-        let i = summary
-            .find(after)
-            .unwrap_or_else(|| panic!("no `{after}` in {summary}"));
-        summary[..i]
-            .rsplit(|c: char| !c.is_ascii_digit())
-            .find(|s| !s.is_empty())
-            .unwrap()
-            .parse()
-            .unwrap()
-    };
-    (num(" operations"), num(" tools"), num(" skipped"))
+    let n = |after: &str| number_before(summary, after);
+    (n(" operations"), n(" tools"), n(" skipped"))
+}
+
+/// The number just before `after` in `summary`.
+fn number_before(summary: &str, after: &str) -> usize {
+    let i = summary
+        .find(after)
+        .unwrap_or_else(|| panic!("no `{after}` in {summary}"));
+    summary[..i]
+        .rsplit(|c: char| !c.is_ascii_digit())
+        .find(|s| !s.is_empty())
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 #[tokio::test]
 async fn each_spec_imports_passes_check_and_serves_every_tool() {
+    let mut learning_anywhere = 0;
     // Operations as the pinned collection publishes them: Slack's 174 as in its vendor's
     // repository; DigitalOcean's 290 are an older snapshot of an API whose own repository
     // now describes 659.
@@ -106,6 +111,11 @@ async fn each_spec_imports_passes_check_and_serves_every_tool() {
         assert!(import.status.success(), "{file}: {stderr}");
         let summary = stderr.lines().last().unwrap();
         let (operations, tools, skipped) = figures(summary);
+        let imported_contracts = number_before(summary, " with an imported contract");
+        let learning = number_before(summary, " learning theirs");
+        assert_eq!(imported_contracts + learning, tools, "{file}: {summary}");
+        assert!(imported_contracts > 0, "{file}: {summary}");
+        learning_anywhere += learning;
         assert_eq!(operations, published, "{file}: {summary}");
         assert_eq!(
             operations,
@@ -123,6 +133,11 @@ async fn each_spec_imports_passes_check_and_serves_every_tool() {
 
         let yaml = std::fs::read_to_string(&out).unwrap();
         assert!(yaml.starts_with("# "), "a comment names the spec");
+        assert_eq!(
+            yaml.matches("\n      origin: imported\n").count(),
+            imported_contracts,
+            "{file}: every contract from the description is marked imported"
+        );
         assert!(
             ["xoxb-test", "vc-test", "do-test"]
                 .iter()
@@ -175,11 +190,30 @@ async fn each_spec_imports_passes_check_and_serves_every_tool() {
             .filter(|t| t.name != "dependency_health")
             .count();
         assert_eq!(imported, tools, "{file}");
+        // Status and metrics tell the description's contracts from written ones.
+        let status = toolgate_engine::status::report(&tg.gateway).await;
+        let contracts = &status["contracts"];
+        assert_eq!(
+            contracts["imported"], imported_contracts,
+            "{file}: {contracts}"
+        );
+        assert_eq!(contracts["learning"], learning, "{file}: {contracts}");
+        assert_eq!(contracts["declared"], 0, "{file}: {contracts}");
+        let metrics = tg.metrics().await;
+        assert_eq!(
+            crate::harness::metric(&metrics, "toolgate_tool_contracts{origin=\"imported\"}"),
+            imported_contracts as f64,
+            "{file}"
+        );
         let _ = client.cancel().await;
         drop(tg);
         // Megabytes of YAML per spec: do not leave them behind.
         let _ = std::fs::remove_dir_all(&dir);
     }
+    assert!(
+        learning_anywhere > 0,
+        "some published operations have no usable response schema and learn theirs"
+    );
 }
 
 /// A loopback upstream answering every request with `body`, recording what it got.

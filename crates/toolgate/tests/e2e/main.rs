@@ -19,6 +19,7 @@ mod limits;
 mod notes;
 #[cfg(feature = "otel")]
 mod otel;
+mod relearn;
 mod reload;
 mod signals;
 mod signals_schema;
