@@ -28,7 +28,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use toolgate_auth::{Authenticator, Identity, Refusal};
-use toolgate_config::{GatewayConfig, Secret};
+use toolgate_config::GatewayConfig;
 
 /// Loopback names, always allowed as `Host`.
 const LOOPBACK: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
@@ -38,7 +38,6 @@ const LOOPBACK: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 pub struct Admission {
     hosts: Vec<Allowed>,
     origins: Vec<AllowedOrigin>,
-    token: Option<Secret>,
     auth: Arc<Authenticator>,
     max_request_bytes: usize,
 }
@@ -100,15 +99,14 @@ impl Admission {
         Admission {
             hosts,
             origins,
-            token: config.auth_token.clone(),
             auth,
             max_request_bytes: config.max_request_bytes,
         }
     }
 
-    /// Who sent a request on `path`: `None` where no credential is asked for. On
-    /// `/admin` the shared token, when configured, is the only credential; without it
-    /// any credential /mcp accepts.
+    /// Who sent a request on `path`: `None` where no credential is asked for. `/admin`
+    /// and the console admit administrators only (`Authenticator::authorize_admin`),
+    /// and `/admin/audit` also a configured agent, who reads its own records there.
     async fn identify(
         &self,
         path: &str,
@@ -127,15 +125,14 @@ impl Admission {
                 self.challenge(refusal)
             }
         };
-        if is_admin && let Some(Secret(expected)) = &self.token {
-            if toolgate_auth::bearer(authorization)
-                .is_some_and(|t| toolgate_auth::constant_time_eq(t.as_bytes(), expected.as_bytes()))
-            {
-                return Ok(Some(Identity::default()));
-            }
-            return Err(refuse(&Refusal::Missing));
-        }
-        match self.auth.authenticate(authorization).await {
+        let verdict = if is_admin {
+            self.auth
+                .authorize_admin(authorization, path == "/admin/audit")
+                .await
+        } else {
+            self.auth.authenticate(authorization).await
+        };
+        match verdict {
             Ok(identity) => Ok(Some(identity)),
             Err(refusal) => {
                 if !matches!(refusal, Refusal::Missing) {
