@@ -70,6 +70,17 @@ struct Open {
     latest: NewIncident,
     /// Sightings not yet written.
     unwritten: u32,
+    /// Its id in the store, once written (or restored).
+    id: Option<i64>,
+}
+
+/// Which incident a call opened or counted into: its (kind, tool, fingerprint). The
+/// store's id follows once the writer has written it ([`Incidents::id_of`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IncidentRef {
+    pub kind: IncidentKind,
+    pub tool: String,
+    pub fingerprint: String,
 }
 
 /// A write for the writer task.
@@ -160,6 +171,7 @@ impl Incidents {
             Open {
                 latest: incident.clone(),
                 unwritten: 0,
+                id: None,
             },
         );
         push(&mut g, Write::Open(incident));
@@ -246,6 +258,17 @@ impl Incidents {
         store.resolve_by(id, who.to_string()).await
     }
 
+    /// The store's id of the open incident `r`; `None` while it is not written yet (or
+    /// no longer open).
+    pub fn id_of(&self, r: &IncidentRef) -> Option<i64> {
+        let key = Key {
+            kind: r.kind,
+            tool: r.tool.clone(),
+            fingerprint: r.fingerprint.clone(),
+        };
+        lock(&self.index).open.get(&key).and_then(|o| o.id)
+    }
+
     /// Whether an incident of (kind, tool) is open.
     pub fn is_open(&self, kind: IncidentKind, tool: &str) -> bool {
         lock(&self.index)
@@ -309,6 +332,7 @@ impl Incidents {
                 Open {
                     latest,
                     unwritten: 0,
+                    id: Some(i.id),
                 },
             );
         }
@@ -427,6 +451,9 @@ impl Incidents {
                         let Some(stored) = r.incident else {
                             return Ok(());
                         };
+                        if let Some(open) = lock(&self.index).open.get_mut(&key) {
+                            open.id = Some(stored.id);
+                        }
                         let event = if r.opened && !self.flapping(&key) {
                             Event::Opened
                         } else {
