@@ -331,7 +331,10 @@ mod tests {
             auth,
             Some(("https://tools.example.com/mcp", 1, crate::Unmatched::Refuse))
         );
+        let admin_scope = config.gateway.auth.as_ref().map(|a| a.admin_scope.as_str());
+        assert_eq!(admin_scope, Some(crate::DEFAULT_ADMIN_SCOPE));
         let bot = &config.agents["bot"];
+        assert!(!bot.admin, "an agent is no administrator unless it says so");
         assert!(bot.may_call("t") && !bot.may_call("other"));
         assert_eq!(
             bot.quota.map(|q| (q.calls, q.concurrent)),
@@ -385,6 +388,18 @@ mod tests {
             (
                 "agents:\n  bot:\n    api_key_sha256: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n    quto: {}\n",
                 "unknown field `quto`",
+            ),
+            (
+                "gateway:\n  auth:\n    resource: https://x.example/mcp\n    issuers: [{ issuer: https://l.example }]\n    admin_scope: \"tool gate\"\n",
+                "`tool gate` is not a scope",
+            ),
+            (
+                "gateway:\n  auth:\n    resource: https://x.example/mcp\n    issuers: [{ issuer: https://l.example, introspection: { client_id: tg, client_secret_env: TG_INTROSPECTION } }]\n",
+                "environment variable TG_INTROSPECTION is not set",
+            ),
+            (
+                "gateway:\n  auth:\n    resource: https://x.example/mcp\n    issuers: [{ issuer: https://l.example, introspection: { client_id: \" \", client_secret_env: S } }]\n",
+                "the client id is empty",
             ),
         ];
         for (yaml, expected) in cases {
