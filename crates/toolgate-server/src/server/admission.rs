@@ -571,6 +571,66 @@ mod tests {
     }
 
     #[test]
+    fn admin_paths_admit_administrators_and_the_audit_trail_agents_too() {
+        let key = |k: &str| toolgate_auth::sha256_hex(k.as_bytes());
+        let yaml = format!(
+            "gateway:\n  auth_token_env: T\n{TOOLS}agents:\n  ops:\n    api_key_sha256: {}\n    admin: true\n  bot:\n    api_key_sha256: {}\n",
+            key("ops-key"),
+            key("bot-key")
+        );
+        let env = |_: &str| Some("shared-token".to_string());
+        let config = toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            &yaml,
+            std::path::Path::new("."),
+            &env,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        toolgate_engine::tls::init();
+        let auth = Authenticator::new(&config.gateway, &config.agents, reqwest::Client::new());
+        let a = Admission::new(&config.gateway, Arc::new(auth));
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let answer = |path: &str, bearer: Option<&str>| {
+            let header = bearer.map(|b| format!("Bearer {b}"));
+            match rt.block_on(a.identify(path, header.as_deref())) {
+                Ok(id) => (200, id.is_some_and(|i| i.admin)),
+                Err(r) => (r.status().as_u16(), false),
+            }
+        };
+        for path in [
+            "/admin/status",
+            "/admin/reload",
+            "/admin/incidents",
+            "/ui",
+            "/ui/tools",
+        ] {
+            assert_eq!(answer(path, None).0, 401, "{path}");
+            assert_eq!(answer(path, Some("bot-key")).0, 403, "{path}");
+            assert_eq!(answer(path, Some("ops-key")), (200, true), "{path}");
+            assert_eq!(answer(path, Some("shared-token")), (200, true), "{path}");
+        }
+        // The audit trail admits an agent as itself, not as an administrator.
+        assert_eq!(answer("/admin/audit", Some("bot-key")), (200, false));
+        assert_eq!(answer("/admin/audit", Some("ops-key")), (200, true));
+        assert_eq!(answer("/admin/audit", Some("wrong")).0, 401);
+        // /mcp is unchanged: any configured credential.
+        assert_eq!(answer("/mcp", Some("bot-key")).0, 200);
+        let refused = rt
+            .block_on(a.identify("/admin/status", Some("Bearer bot-key")))
+            .unwrap_err();
+        let challenge = refused.headers()[header::WWW_AUTHENTICATE]
+            .to_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            challenge.contains("error=\"insufficient_scope\""),
+            "{challenge}"
+        );
+    }
+
+    #[test]
     fn a_declared_body_over_the_limit_is_refused() {
         let a = admission(&[], &[], None);
         assert_eq!(
