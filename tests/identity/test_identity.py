@@ -16,7 +16,12 @@ toolgate with `gateway.auth` naming the provider. Then, as an MCP client would:
    the `forbidden` sentence without the upstream getting a request;
 4. the upstream never sees the client's token;
 5. a token the same provider minted for another resource is refused (401
-   invalid_token), and one of a client that is no configured agent is refused (403).
+   invalid_token), and one of a client that is no configured agent is refused (403);
+6. an opaque token (not a JWT) is checked through the provider's token introspection
+   endpoint, found in its metadata, with toolgate's own client credentials: it names
+   its agent; one made up, or one for another resource, is refused;
+7. `/admin/*` admits a token with the `toolgate:admin` scope and refuses an agent's
+   ordinary token with 403 `insufficient_scope`, naming the admin scope.
 
 One line is printed per check passed; the first failure exits non-zero.
 """
@@ -102,12 +107,12 @@ def wait_for(url: str, proc: subprocess.Popen[bytes], what: str) -> None:
     raise AssertionError(f"{what} did not answer {url} within 30 s")
 
 
-def token(issuer: str, client_id: str, secret: str, resource: str) -> str:
+def token(issuer: str, client_id: str, secret: str, resource: str, scope: str = "tools:call") -> str:
     """A token straight from the provider's token endpoint (client credentials)."""
     with urllib.request.urlopen(f"{issuer}/.well-known/openid-configuration", timeout=10) as r:
         endpoint = json.load(r)["token_endpoint"]
     data = urllib.parse.urlencode(
-        {"grant_type": "client_credentials", "resource": resource, "scope": "tools:call",
+        {"grant_type": "client_credentials", "resource": resource, "scope": scope,
          "client_id": client_id, "client_secret": secret}
     ).encode()
     with urllib.request.urlopen(urllib.request.Request(endpoint, data=data), timeout=10) as r:
@@ -125,6 +130,32 @@ def post(url: str, bearer: str | None) -> tuple[int, str]:
             return r.status, ""
     except urllib.error.HTTPError as e:
         return e.code, e.headers.get("WWW-Authenticate", "")
+
+
+def get(url: str, bearer: str | None) -> tuple[int, str, str]:
+    headers = {"Authorization": f"Bearer {bearer}"} if bearer else {}
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as r:
+            return r.status, "", r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("WWW-Authenticate", ""), ""
+
+
+def call_tool(url: str, bearer: str, tool: str) -> dict[str, Any]:
+    """Initializes a session with `bearer` and calls `tool`; the JSON-RPC reply."""
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+               "Authorization": f"Bearer {bearer}"}
+    init = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}).encode()
+    with urllib.request.urlopen(urllib.request.Request(url, data=init, headers=headers), timeout=10) as r:
+        session = r.headers.get("Mcp-Session-Id")
+    headers["Mcp-Session-Id"] = session
+    note = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}).encode()
+    urllib.request.urlopen(urllib.request.Request(url, data=note, headers=headers), timeout=10).close()
+    body = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                       "params": {"name": tool, "arguments": {}}}).encode()
+    with urllib.request.urlopen(urllib.request.Request(url, data=body, headers=headers), timeout=10) as r:
+        return json.load(r)
 
 
 class MemoryStorage:
@@ -209,6 +240,7 @@ gateway:
     resource: {resource}
     issuers:
       - issuer: {issuer}
+        introspection: {{ client_id: toolgate, client_secret_env: TOOLGATE_INTROSPECTION_SECRET }}
     scopes: [tools:call]
     unmatched: refuse
 dependencies:
@@ -229,10 +261,14 @@ agents:
   reporting-bot:
     match: {{ client_id: reporting-client }}
     tools: [web_search]
+  opaque-bot:
+    match: {{ client_id: opaque-client }}
+    tools: [web_search]
 """)
         tg_log = open(work / "toolgate.log", "wb")
         tg = subprocess.Popen([binary, "serve", "--config", str(config), "--listen", f"127.0.0.1:{tg_port}"],
-                              stdout=tg_log, stderr=subprocess.STDOUT, env={**os.environ, "NO_COLOR": "1"})
+                              stdout=tg_log, stderr=subprocess.STDOUT,
+                              env={**os.environ, "NO_COLOR": "1", "TOOLGATE_INTROSPECTION_SECRET": "toolgate-secret"})
         procs.append(tg)
         wait_for(f"{base}/healthz", tg, "toolgate")
 
@@ -255,6 +291,39 @@ agents:
         status, challenge = post(resource, stranger)
         check(status == 403, f"a client that is no agent, with unmatched: refuse: {status} {challenge}")
         ok("a valid token of a client that is no configured agent -> 403 (unmatched: refuse)")
+
+        opaque = token(issuer, "opaque-client", "opaque-secret", resource)
+        check(opaque.count(".") != 2, "the provider issued a JWT where an opaque token was asked for")
+        reply = call_tool(resource, opaque, "web_search")
+        check(reply.get("result", {}).get("isError") is False, f"web_search with an opaque token: {reply}")
+        reply = call_tool(resource, opaque, "delete_repo")
+        text = reply["result"]["content"][0]["text"]
+        check(text.startswith("delete_repo was not called: agent opaque-bot is not allowed"), text)
+        ok("an opaque token, introspected at the provider, called web_search as opaque-bot (and not delete_repo)")
+        status, challenge = post(resource, "made-up-opaque-token-" + "x" * 20)
+        check(status == 401 and 'error="invalid_token"' in challenge, f"made-up opaque token: {status} {challenge}")
+        elsewhere = token(issuer, "opaque-client", "opaque-secret", OTHER_RESOURCE)
+        status, challenge = post(resource, elsewhere)
+        check(status == 401 and "another resource" in challenge, f"opaque token for another resource: {status} {challenge}")
+        ok("a made-up opaque token and one for another resource -> 401 invalid_token")
+
+        ops = token(issuer, "ops-client", "ops-secret", resource, scope="toolgate:admin")
+        for _ in range(250):  # the audit trail is written off the call path
+            status, _, body = get(f"{base}/admin/audit", ops)
+            agents = {json.loads(line)["agent"] for line in body.splitlines()}
+            if {"reporting-bot", "opaque-bot"} <= agents:
+                break
+            time.sleep(0.02)
+        check(status == 200 and {"reporting-bot", "opaque-bot"} <= agents, f"admin audit: {status} {agents}")
+        bot = token(issuer, "reporting-client", "reporting-secret", resource)
+        status, challenge, _ = get(f"{base}/admin/status", bot)
+        check(status == 403 and 'error="insufficient_scope"' in challenge and 'scope="toolgate:admin"' in challenge,
+              f"an agent's token on /admin/status: {status} {challenge}")
+        status, _, body = get(f"{base}/admin/audit", bot)
+        agents = {json.loads(line)["agent"] for line in body.splitlines()}
+        check(status == 200 and agents == {"reporting-bot"}, f"reporting-bot's audit: {status} {agents}")
+        ok("/admin: the toolgate:admin token reads every agent's audit; reporting-bot's token -> 403 "
+           "insufficient_scope on /admin/status and its own records only on /admin/audit")
         return 0
     except BaseException:
         for name in ("authorization-server.log", "toolgate.log"):

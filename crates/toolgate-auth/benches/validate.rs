@@ -1,6 +1,6 @@
 //! What validating an access token costs per request: a JWT (ES256 and EdDSA) with its
-//! issuer's key already cached, against the check without auth and the shared-token
-//! check, in one run.
+//! issuer's key already cached, and an opaque token whose introspection answer is
+//! cached, against the check without auth and the shared-token check, in one run.
 
 #![allow(clippy::unwrap_used, missing_docs)]
 
@@ -68,17 +68,24 @@ fn bench(c: &mut Criterion) {
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .unwrap();
     let issuer = format!("http://{}", listener.local_addr().unwrap());
-    let app = Router::new().route(
-        "/jwks",
-        get(move || async move { axum::Json(jwks.clone()) }),
-    );
-    rt.spawn(async move { axum::serve(listener, app).await });
-
     let exp = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap()
         .as_secs()
         + 3600;
+    let active = json!({"active": true, "aud": RESOURCE, "client_id": "reporting-client",
+                        "sub": "reporting-bot", "exp": exp, "scope": "tools:call"});
+    let app = Router::new()
+        .route(
+            "/jwks",
+            get(move || async move { axum::Json(jwks.clone()) }),
+        )
+        .route(
+            "/introspect",
+            axum::routing::post(move || async move { axum::Json(active.clone()) }),
+        );
+    rt.spawn(async move { axum::serve(listener, app).await });
+
     let claims = json!({"iss": issuer, "aud": RESOURCE, "sub": "reporting-bot", "exp": exp, "scope": "tools:call"});
     let sign = |alg, kid: &str, key: &EncodingKey| {
         let mut h = Header::new(alg);
@@ -97,10 +104,12 @@ fn bench(c: &mut Criterion) {
     );
 
     let oauth = authenticator(&format!(
-        "  auth:\n    resource: {RESOURCE}\n    issuers:\n      - issuer: {issuer}\n        jwks_uri: {issuer}/jwks\n    scopes: [tools:call]\n"
+        "  auth:\n    resource: {RESOURCE}\n    issuers:\n      - issuer: {issuer}\n        jwks_uri: {issuer}/jwks\n        introspection: {{ endpoint: {issuer}/introspect, client_id: toolgate, client_secret_env: S }}\n    scopes: [tools:call]\n"
     ));
-    // Warm the key cache: the benchmark measures a request with the key already held.
-    for token in [&es256, &eddsa] {
+    let opaque = "Bearer 2YotnFZFEjr1zCsicMWpAA-an-opaque-access-token".to_string();
+    // Warm the caches: the benchmark measures a request with the key (or the
+    // introspection answer) already held.
+    for token in [&es256, &eddsa, &opaque] {
         let id = rt.block_on(oauth.authenticate(Some(token))).unwrap();
         assert_eq!(id.name(), "reporting-bot");
     }
@@ -132,6 +141,12 @@ fn bench(c: &mut Criterion) {
     g.bench_function("jwt EdDSA cached key", |b| {
         b.iter(|| {
             rt.block_on(oauth.authenticate(std::hint::black_box(Some(&eddsa))))
+                .unwrap()
+        })
+    });
+    g.bench_function("opaque token, cached introspection", |b| {
+        b.iter(|| {
+            rt.block_on(oauth.authenticate(std::hint::black_box(Some(&opaque))))
                 .unwrap()
         })
     });

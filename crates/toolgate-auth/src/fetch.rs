@@ -12,15 +12,47 @@ pub const MAX_DOCUMENT_BYTES: usize = 256 << 10;
 
 /// GETs `url` and parses its JSON body; the error is a sentence for the log.
 pub async fn json(http: &reqwest::Client, url: &url::Url) -> Result<Value, String> {
-    let mut response = http
+    let response = http
         .get(url.as_str())
         .header(reqwest::header::ACCEPT, "application/json")
         .timeout(FETCH_TIMEOUT)
         .send()
         .await
         .map_err(|e| format!("GET {url} failed: {}", error_chain(&e)))?;
+    read_json(response, "GET", url).await
+}
+
+/// POSTs `form` (already `application/x-www-form-urlencoded`) to `url` with HTTP Basic
+/// client credentials and parses the JSON answer; the error is a sentence for the log.
+pub async fn post_form(
+    http: &reqwest::Client,
+    url: &url::Url,
+    basic: &str,
+    form: String,
+) -> Result<Value, String> {
+    let response = http
+        .post(url.as_str())
+        .header(reqwest::header::ACCEPT, "application/json")
+        .header(
+            reqwest::header::CONTENT_TYPE,
+            "application/x-www-form-urlencoded",
+        )
+        .header(reqwest::header::AUTHORIZATION, basic)
+        .body(form)
+        .timeout(FETCH_TIMEOUT)
+        .send()
+        .await
+        .map_err(|e| format!("POST {url} failed: {}", error_chain(&e)))?;
+    read_json(response, "POST", url).await
+}
+
+async fn read_json(
+    mut response: reqwest::Response,
+    method: &str,
+    url: &url::Url,
+) -> Result<Value, String> {
     if !response.status().is_success() {
-        return Err(format!("GET {url} answered {}", response.status()));
+        return Err(format!("{method} {url} answered {}", response.status()));
     }
     if response
         .content_length()
@@ -34,7 +66,7 @@ pub async fn json(http: &reqwest::Client, url: &url::Url) -> Result<Value, Strin
     while let Some(chunk) = response
         .chunk()
         .await
-        .map_err(|e| format!("GET {url} failed while reading: {}", error_chain(&e)))?
+        .map_err(|e| format!("{method} {url} failed while reading: {}", error_chain(&e)))?
     {
         if body.len() + chunk.len() > MAX_DOCUMENT_BYTES {
             return Err(format!(
@@ -43,7 +75,7 @@ pub async fn json(http: &reqwest::Client, url: &url::Url) -> Result<Value, Strin
         }
         body.extend_from_slice(&chunk);
     }
-    serde_json::from_slice(&body).map_err(|e| format!("GET {url}: the body is not JSON ({e})"))
+    serde_json::from_slice(&body).map_err(|e| format!("{method} {url}: the body is not JSON ({e})"))
 }
 
 fn error_chain(e: &dyn std::error::Error) -> String {

@@ -141,29 +141,39 @@ impl Issuer {
     /// The `jwks_uri` from the issuer's RFC 8414 metadata, or else its OpenID
     /// configuration; the document must name this issuer (RFC 8414 §3.3).
     async fn discover(&self, http: &reqwest::Client) -> Result<url::Url, String> {
-        let issuer = &self.config.issuer;
-        let mut errors = Vec::new();
-        for url in metadata_urls(issuer)? {
-            match fetch::json(http, &url).await {
-                Ok(doc) => {
-                    if doc.get("issuer").and_then(Value::as_str) != Some(issuer.as_str()) {
-                        errors.push(format!("{url} names another issuer"));
-                        continue;
-                    }
-                    let Some(jwks) = doc.get("jwks_uri").and_then(Value::as_str) else {
-                        errors.push(format!("{url} has no jwks_uri"));
-                        continue;
-                    };
-                    return url::Url::parse(jwks)
-                        .ok()
-                        .filter(|u| matches!(u.scheme(), "http" | "https"))
-                        .ok_or_else(|| format!("{url}: jwks_uri is not an http(s) URL"));
-                }
-                Err(e) => errors.push(e),
-            }
-        }
-        Err(errors.join("; "))
+        discover(http, &self.config.issuer, "jwks_uri").await
     }
+}
+
+/// The http(s) URL `field` (`jwks_uri`, `introspection_endpoint`) of `issuer`'s RFC 8414
+/// metadata, or else its OpenID configuration; the document must name this issuer
+/// (RFC 8414 §3.3).
+pub(crate) async fn discover(
+    http: &reqwest::Client,
+    issuer: &str,
+    field: &str,
+) -> Result<url::Url, String> {
+    let mut errors = Vec::new();
+    for url in metadata_urls(issuer)? {
+        match fetch::json(http, &url).await {
+            Ok(doc) => {
+                if doc.get("issuer").and_then(Value::as_str) != Some(issuer) {
+                    errors.push(format!("{url} names another issuer"));
+                    continue;
+                }
+                let Some(found) = doc.get(field).and_then(Value::as_str) else {
+                    errors.push(format!("{url} has no {field}"));
+                    continue;
+                };
+                return url::Url::parse(found)
+                    .ok()
+                    .filter(|u| matches!(u.scheme(), "http" | "https"))
+                    .ok_or_else(|| format!("{url}: {field} is not an http(s) URL"));
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    Err(errors.join("; "))
 }
 
 /// Where an issuer publishes its metadata: RFC 8414 inserts the well-known segment

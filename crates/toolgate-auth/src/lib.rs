@@ -2,8 +2,9 @@
 //! request on /mcp, from its bearer token.
 //!
 //! A token is, in this order: an agent's static API key (compared by SHA-256, in
-//! constant time), the shared `gateway.auth_token_env` token, or a JWT access token of
-//! a trusted issuer ([`jwt`]). A JWT's signature is checked with the issuer's published
+//! constant time), the shared `gateway.auth_token_env` token, a JWT access token of
+//! a trusted issuer ([`jwt`]), or an opaque one its issuer vouches for through token
+//! introspection ([`introspect`]). A JWT's signature is checked with the issuer's published
 //! keys ([`keys`]), then `iss` (exact), `aud` (must contain `gateway.auth.resource`,
 //! RFC 8707), `exp`/`nbf` (60 s leeway) and the required scopes. The verified claims
 //! name the agent (`agents.<name>.match`).
@@ -12,6 +13,7 @@
 //! sees the client's credentials.
 
 pub mod fetch;
+pub mod introspect;
 pub mod jwt;
 pub mod keys;
 pub mod metadata;
@@ -30,6 +32,8 @@ pub struct Identity {
     pub agent: Option<Arc<AgentSpec>>,
     /// The token's `sub`, when it was a JWT (for traces; never a credential).
     pub subject: Option<String>,
+    /// Whether the credential is an administrator's ([`Authenticator::authorize_admin`]).
+    pub admin: bool,
 }
 
 impl Identity {
@@ -50,6 +54,9 @@ pub enum Refusal {
     InsufficientScope,
     /// A valid token that is no configured agent's, with `unmatched: refuse` (403).
     UnknownAgent,
+    /// A valid credential that is not an administrator's, on `/admin` or the console
+    /// (403 `insufficient_scope`, naming the admin scope).
+    AdminRequired,
 }
 
 impl Refusal {
@@ -57,7 +64,7 @@ impl Refusal {
     pub fn status(&self) -> u16 {
         match self {
             Refusal::Missing | Refusal::Invalid(_) => 401,
-            Refusal::InsufficientScope | Refusal::UnknownAgent => 403,
+            Refusal::InsufficientScope | Refusal::UnknownAgent | Refusal::AdminRequired => 403,
         }
     }
 
@@ -74,8 +81,20 @@ impl Refusal {
             Refusal::UnknownAgent => {
                 "toolgate: the access token is valid but belongs to no configured agent".into()
             }
+            Refusal::AdminRequired => {
+                "toolgate: this endpoint is for administrators: a token with the admin scope, an admin agent's key, or the shared token".into()
+            }
         }
     }
+}
+
+/// A credential that passed its checks.
+struct Verified {
+    identity: Identity,
+    /// It carries every scope /mcp requires (always, for a key or the shared token).
+    scoped: bool,
+    /// It was an access token (not a key or the shared token).
+    access_token: bool,
 }
 
 /// The credentials toolgate accepts, compiled once from the config.
@@ -86,6 +105,7 @@ pub struct Authenticator {
     agents: Vec<Arc<AgentSpec>>,
     unmatched: Unmatched,
     scopes: Vec<String>,
+    admin_scope: Option<String>,
     resource_metadata: Option<String>,
 }
 
@@ -132,6 +152,7 @@ impl Authenticator {
                 .collect(),
             unmatched: auth.map(|a| a.unmatched).unwrap_or_default(),
             scopes: auth.map(|a| a.scopes.clone()).unwrap_or_default(),
+            admin_scope: auth.map(|a| a.admin_scope.clone()),
             resource_metadata: auth.map(|a| resource_metadata_url(&a.resource)),
         }
     }
@@ -146,46 +167,114 @@ impl Authenticator {
         self.oauth.as_ref()
     }
 
-    /// Who sent `authorization` (the header's value), or why it is refused. Without any
-    /// credential configured every caller is `anonymous`.
+    /// Who sent `authorization` (the header's value) on /mcp, or why it is refused.
+    /// Without any credential configured every caller is `anonymous`.
     pub async fn authenticate(&self, authorization: Option<&str>) -> Result<Identity, Refusal> {
         if !self.required() {
             return Ok(Identity::default());
         }
+        let verified = self.verify(authorization).await?;
+        if !verified.scoped {
+            return Err(Refusal::InsufficientScope);
+        }
+        if verified.access_token
+            && verified.identity.agent.is_none()
+            && self.unmatched == Unmatched::Refuse
+        {
+            return Err(Refusal::UnknownAgent);
+        }
+        Ok(verified.identity)
+    }
+
+    /// Who sent `authorization` to `/admin` or the console, admitted only when an
+    /// administrator: the shared `auth_token_env` token, the key or token of an agent
+    /// with `admin: true`, or an access token carrying `gateway.auth.admin_scope` (the
+    /// /mcp scopes are not asked for then). With `agents_read_own` (the audit trail) a
+    /// configured agent's credential is admitted too, as itself, not as an admin — the
+    /// endpoint then shows it its own records only. Without any credential configured
+    /// there is nobody to tell apart, and every caller is an administrator.
+    pub async fn authorize_admin(
+        &self,
+        authorization: Option<&str>,
+        agents_read_own: bool,
+    ) -> Result<Identity, Refusal> {
+        if !self.required() {
+            return Ok(Identity {
+                admin: true,
+                ..Identity::default()
+            });
+        }
+        let Verified {
+            identity, scoped, ..
+        } = self.verify(authorization).await?;
+        if identity.admin {
+            return Ok(identity);
+        }
+        if agents_read_own && identity.agent.is_some() {
+            return if scoped {
+                Ok(identity)
+            } else {
+                Err(Refusal::InsufficientScope)
+            };
+        }
+        Err(Refusal::AdminRequired)
+    }
+
+    /// The credential's identity; an access token that matches no agent comes back as
+    /// `anonymous`.
+    async fn verify(&self, authorization: Option<&str>) -> Result<Verified, Refusal> {
         let token = bearer(authorization).ok_or(Refusal::Missing)?;
         if let Some(agent) = self.api_key(token) {
-            return Ok(Identity {
-                agent: Some(agent),
-                subject: None,
+            let admin = agent.admin;
+            return Ok(Verified {
+                identity: Identity {
+                    agent: Some(agent),
+                    subject: None,
+                    admin,
+                },
+                scoped: true,
+                access_token: false,
             });
         }
         if let Some(Secret(shared)) = &self.shared
             && constant_time_eq(token.as_bytes(), shared.as_bytes())
         {
-            return Ok(Identity::default());
+            return Ok(Verified {
+                identity: Identity {
+                    admin: true,
+                    ..Identity::default()
+                },
+                scoped: true,
+                access_token: false,
+            });
         }
         let Some(oauth) = &self.oauth else {
             return Err(Refusal::Invalid("the token is not a key toolgate knows"));
         };
         let claims = oauth.validate(token).await.map_err(Refusal::Invalid)?;
         let granted = jwt::scopes(&claims);
-        if !self.scopes.iter().all(|s| granted.contains(&s.as_str())) {
-            return Err(Refusal::InsufficientScope);
-        }
+        let scoped = self.scopes.iter().all(|s| granted.contains(&s.as_str()));
         let agent = self
             .agents
             .iter()
             .find(|a| a.matches.as_ref().is_some_and(|m| m.matches(&claims)))
             .cloned();
-        if agent.is_none() && self.unmatched == Unmatched::Refuse {
-            return Err(Refusal::UnknownAgent);
-        }
-        Ok(Identity {
-            agent,
-            subject: claims
-                .get("sub")
-                .and_then(|s| s.as_str())
-                .map(str::to_owned),
+        let admin = agent.as_ref().is_some_and(|a| a.admin)
+            || self
+                .admin_scope
+                .as_deref()
+                .is_some_and(|s| granted.contains(&s));
+        Ok(Verified {
+            identity: Identity {
+                agent,
+                subject: claims
+                    .get("sub")
+                    .and_then(|s| s.as_str())
+                    .map(str::to_owned),
+                admin,
+            },
+            scoped,
+            access_token: true,
         })
     }
 
@@ -201,11 +290,13 @@ impl Authenticator {
                 parts.push("error=\"invalid_token\"".into());
                 parts.push(format!("error_description=\"{why}\""));
             }
-            Refusal::InsufficientScope | Refusal::UnknownAgent => {
+            Refusal::InsufficientScope | Refusal::UnknownAgent | Refusal::AdminRequired => {
                 parts.push("error=\"insufficient_scope\"".into());
             }
         }
-        if !self.scopes.is_empty() && !matches!(refusal, Refusal::Invalid(_)) {
+        if let (Refusal::AdminRequired, Some(scope)) = (refusal, &self.admin_scope) {
+            parts.push(format!("scope=\"{scope}\""));
+        } else if !self.scopes.is_empty() && !matches!(refusal, Refusal::Invalid(_)) {
             parts.push(format!("scope=\"{}\"", self.scopes.join(" ")));
         }
         if parts.is_empty() {

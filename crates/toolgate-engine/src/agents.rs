@@ -1,5 +1,9 @@
 //! The agents toolgate tells apart (`agents:`), at run time: which tools each may call,
-//! and its quota — calls per window and calls at once — kept per replica.
+//! and its quota — calls per window and calls at once — kept per replica, or, with
+//! `gateway.shared`, for the whole fleet in Redis (`fleet/agent.lua`, one atomic step
+//! per call on Redis's clock). While Redis is unreachable each replica decides on its
+//! own state instead — the quota then holds per replica, not per fleet — and counts
+//! every such decision in `toolgate_agent_quota_local_total`.
 //!
 //! A call's agent comes from its credentials (the server's admission); the pipeline
 //! asks [`CallAgent::admit`] before anything else, so a refused call sends nothing
@@ -11,16 +15,27 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
+use prometheus_client::metrics::counter::Counter;
 use tokio::time::Instant;
 use toolgate_config::{ANONYMOUS, AgentSpec, Config};
 use toolgate_resilience::ErrorClass;
 
+use crate::fleet::Shared;
+use crate::fleet::agent::{AgentKeys, AgentVerdict};
 use crate::pipeline::outcome::Failure;
 
 /// Every configured agent's live state.
 #[derive(Debug, Default)]
 pub struct Agents {
     by_name: HashMap<String, Arc<AgentState>>,
+    fleet: Option<Arc<Fleet>>,
+}
+
+/// The fleet's Redis, and the count of decisions made without it.
+#[derive(Debug)]
+struct Fleet {
+    shared: Shared,
+    local: Counter,
 }
 
 impl Agents {
@@ -31,14 +46,33 @@ impl Agents {
                 .iter()
                 .map(|(name, spec)| (name.clone(), Arc::new(AgentState::new(spec.clone()))))
                 .collect(),
+            fleet: None,
         }
+    }
+
+    /// The same agents, their quotas counted for the fleet in `shared`'s Redis; `local`
+    /// counts the decisions made on this replica's state while Redis is unreachable.
+    #[must_use]
+    pub fn with_shared(mut self, shared: Option<Shared>, local: Counter) -> Agents {
+        if let Some(shared) = shared {
+            for state in self.by_name.values_mut() {
+                if let Some(s) = Arc::get_mut(state) {
+                    s.keys = Arc::new(AgentKeys::new(shared.prefix(), &s.spec.name));
+                }
+            }
+            self.fleet = Some(Arc::new(Fleet { shared, local }));
+        }
+        self
     }
 
     /// The agent of one call, from the spec its credentials named; `None`: anonymous.
     pub fn caller(&self, spec: Option<&Arc<AgentSpec>>) -> Option<CallAgent> {
         let spec = spec?;
         let state = self.by_name.get(&spec.name)?.clone();
-        Some(CallAgent { state })
+        Some(CallAgent {
+            state,
+            fleet: self.fleet.clone(),
+        })
     }
 }
 
@@ -50,11 +84,14 @@ pub struct AgentState {
     /// `per / calls` apart, with a burst of `calls` allowed.
     tat: std::sync::Mutex<Option<Instant>>,
     running: AtomicU32,
+    /// Its keys in the fleet's Redis.
+    keys: Arc<AgentKeys>,
 }
 
 impl AgentState {
     fn new(spec: Arc<AgentSpec>) -> AgentState {
         AgentState {
+            keys: Arc::new(AgentKeys::new("toolgate:", &spec.name)),
             spec,
             tat: std::sync::Mutex::new(None),
             running: AtomicU32::new(0),
@@ -66,6 +103,7 @@ impl AgentState {
 #[derive(Debug, Clone)]
 pub struct CallAgent {
     state: Arc<AgentState>,
+    fleet: Option<Arc<Fleet>>,
 }
 
 impl CallAgent {
@@ -79,8 +117,53 @@ impl CallAgent {
         &self.state.spec
     }
 
-    /// May this agent call `tool` now? A permit holds one of its concurrent calls until
-    /// dropped; a refusal is the failure the model reads.
+    /// [`CallAgent::admit`], with the quota counted for the whole fleet when the
+    /// replicas share state (and Redis answers).
+    pub async fn admit_shared(&self, tool: &str, now: Instant) -> Result<AgentPermit, Failure> {
+        let spec = &self.state.spec;
+        let (Some(fleet), Some(quota)) = (&self.fleet, spec.quota) else {
+            return self.admit(tool, now);
+        };
+        if !spec.may_call(tool) {
+            return self.admit(tool, now);
+        }
+        match fleet.shared.admit_agent(&self.state.keys, &quota).await {
+            Some(AgentVerdict::Go { id }) => Ok(AgentPermit {
+                local: None,
+                fleet: quota
+                    .concurrent
+                    .map(|_| (fleet.shared.clone(), self.state.keys.clone(), id)),
+            }),
+            Some(AgentVerdict::TooMany) => Err(self.too_many(tool, quota.concurrent.unwrap_or(0))),
+            Some(AgentVerdict::Wait(wait)) => {
+                let (calls, per) = quota.calls.unwrap_or((0, Duration::ZERO));
+                Err(self.spent(tool, calls, per, wait))
+            }
+            None => {
+                fleet.local.inc();
+                self.admit(tool, now)
+            }
+        }
+    }
+
+    fn too_many(&self, tool: &str, limit: u32) -> Failure {
+        Failure::new(
+            ErrorClass::RateLimited,
+            crate::explain::agent_concurrency(tool, &self.state.spec.name, limit),
+        )
+    }
+
+    fn spent(&self, tool: &str, calls: u32, per: Duration, wait: Duration) -> Failure {
+        let mut failure = Failure::new(
+            ErrorClass::RateLimited,
+            crate::explain::agent_quota(tool, &self.state.spec.name, calls, per, wait),
+        );
+        failure.retry_after = Some(wait);
+        failure
+    }
+
+    /// May this agent call `tool` now, on this replica's state? A permit holds one of
+    /// its concurrent calls until dropped; a refusal is the failure the model reads.
     pub fn admit(&self, tool: &str, now: Instant) -> Result<AgentPermit, Failure> {
         let spec = &self.state.spec;
         if !spec.may_call(tool) {
@@ -90,7 +173,7 @@ impl CallAgent {
             ));
         }
         let Some(quota) = spec.quota else {
-            return Ok(AgentPermit(None));
+            return Ok(AgentPermit::default());
         };
         if let Some(limit) = quota.concurrent {
             let taken = self
@@ -100,23 +183,18 @@ impl CallAgent {
                     (n < limit).then_some(n + 1)
                 });
             if taken.is_err() {
-                return Err(Failure::new(
-                    ErrorClass::RateLimited,
-                    crate::explain::agent_concurrency(tool, &spec.name, limit),
-                ));
+                return Err(self.too_many(tool, limit));
             }
         }
-        let permit = AgentPermit(quota.concurrent.map(|_| self.state.clone()));
+        let permit = AgentPermit {
+            local: quota.concurrent.map(|_| self.state.clone()),
+            fleet: None,
+        };
         if let Some((calls, per)) = quota.calls
             && let Err(wait) = self.take_call(calls, per, now)
         {
             drop(permit);
-            let mut failure = Failure::new(
-                ErrorClass::RateLimited,
-                crate::explain::agent_quota(tool, &spec.name, calls, per, wait),
-            );
-            failure.retry_after = Some(wait);
-            return Err(failure);
+            return Err(self.spent(tool, calls, per, wait));
         }
         Ok(permit)
     }
@@ -137,14 +215,20 @@ impl CallAgent {
 }
 
 /// One of an agent's concurrent calls; released when dropped (the call ended, or was
-/// cancelled).
-#[derive(Debug)]
-pub struct AgentPermit(Option<Arc<AgentState>>);
+/// cancelled): on this replica, or in the fleet's Redis.
+#[derive(Debug, Default)]
+pub struct AgentPermit {
+    local: Option<Arc<AgentState>>,
+    fleet: Option<(Shared, Arc<AgentKeys>, u64)>,
+}
 
 impl Drop for AgentPermit {
     fn drop(&mut self) {
-        if let Some(state) = &self.0 {
+        if let Some(state) = &self.local {
             state.running.fetch_sub(1, Ordering::AcqRel);
+        }
+        if let Some((shared, keys, id)) = &self.fleet {
+            shared.release_agent(keys, *id);
         }
     }
 }
@@ -153,6 +237,9 @@ impl Drop for AgentPermit {
 pub fn label(agent: Option<&CallAgent>) -> &str {
     agent.map_or(ANONYMOUS, CallAgent::name)
 }
+
+#[cfg(all(test, feature = "redis"))]
+mod fleet_tests;
 
 #[cfg(test)]
 mod tests {

@@ -10,6 +10,11 @@
 //! most once a minute: an audit trail that slowed or stopped the calls it records would
 //! turn a store hiccup into an outage.
 //!
+//! A call that opened or counted into an incident hands over which one; the writer
+//! puts the incident's id into the record once the incident writer has stored it
+//! (waiting at most [`INCIDENT_WAIT`] per batch: an incident store that is down leaves
+//! the id empty rather than holding the trail back).
+//!
 //! The arguments are never recorded, only the SHA-256 of their canonical JSON (object
 //! keys sorted, no whitespace), so two calls with the same arguments can be matched up
 //! without the store ever holding a secret a model put in an argument.
@@ -26,6 +31,14 @@ use tokio_util::sync::CancellationToken;
 use toolgate_store::{AuditRecord, Store};
 
 use crate::sync::lock;
+use crate::watch::incidents::{IncidentRef, Incidents};
+
+/// A record on its way to the writer, with the incident its call touched.
+#[derive(Debug)]
+struct Queued {
+    record: AuditRecord,
+    incident: Option<IncidentRef>,
+}
 
 /// Records waiting for the writer at most; beyond, new ones are dropped and counted.
 pub const QUEUE: usize = 8_192;
@@ -40,6 +53,9 @@ const WARN_EVERY: Duration = Duration::from_secs(60);
 const RETRY_FIRST: Duration = Duration::from_millis(250);
 const RETRY_MAX: Duration = Duration::from_secs(5);
 
+/// How long a batch waits, at most, for the ids of incidents its calls opened.
+pub const INCIDENT_WAIT: Duration = Duration::from_secs(2);
+
 /// How often records past the retention are deleted.
 const PRUNE_EVERY: Duration = Duration::from_secs(3_600);
 
@@ -53,8 +69,10 @@ const MAX_REQUEST_ID: usize = 128;
 /// The audit trail of one gateway; cheap to share behind an `Arc`.
 #[derive(Debug)]
 pub struct AuditLog {
-    tx: mpsc::Sender<AuditRecord>,
-    rx: Mutex<Option<mpsc::Receiver<AuditRecord>>>,
+    tx: mpsc::Sender<Queued>,
+    rx: Mutex<Option<mpsc::Receiver<Queued>>>,
+    /// Where the ids of the incidents calls touched come from.
+    incidents: Option<Arc<Incidents>>,
     dropped: Counter,
     last_warned: Mutex<Option<Instant>>,
     /// Records accepted into the queue.
@@ -70,6 +88,7 @@ impl AuditLog {
         AuditLog {
             tx,
             rx: Mutex::new(Some(rx)),
+            incidents: None,
             dropped,
             last_warned: Mutex::new(None),
             accepted: AtomicU64::new(0),
@@ -77,9 +96,23 @@ impl AuditLog {
         }
     }
 
+    /// The same trail, filling in the ids of the incidents calls touched from
+    /// `incidents`.
+    #[must_use]
+    pub fn with_incidents(mut self, incidents: Arc<Incidents>) -> AuditLog {
+        self.incidents = Some(incidents);
+        self
+    }
+
     /// Hands one record to the writer. Never waits: a full queue drops the record.
     pub fn record(&self, record: AuditRecord) {
-        match self.tx.try_send(record) {
+        self.record_with(record, None);
+    }
+
+    /// Hands one record to the writer, with the incident its call opened or counted
+    /// into. Never waits: a full queue drops the record.
+    pub fn record_with(&self, record: AuditRecord, incident: Option<IncidentRef>) {
+        match self.tx.try_send(Queued { record, incident }) {
             Ok(()) => {
                 self.accepted.fetch_add(1, Ordering::AcqRel);
             }
@@ -120,14 +153,16 @@ impl AuditLog {
             return;
         };
         let mut batch: Vec<AuditRecord> = Vec::with_capacity(BATCH);
+        let mut queued: Vec<Queued> = Vec::with_capacity(BATCH);
         let mut pause: Option<Duration> = None;
         loop {
             if batch.is_empty() {
                 tokio::select! {
                     biased;
                     () = shutdown.cancelled() => break,
-                    n = rx.recv_many(&mut batch, BATCH) => if n == 0 { return },
+                    n = rx.recv_many(&mut queued, BATCH) => if n == 0 { return },
                 }
+                batch = self.with_incident_ids(&mut queued, INCIDENT_WAIT).await;
             } else if let Some(p) = pause {
                 tokio::select! {
                     () = shutdown.cancelled() => break,
@@ -153,9 +188,10 @@ impl AuditLog {
         }
         // Shutdown: no more records are accepted; what is queued is written once.
         rx.close();
-        while let Some(r) = rx.recv().await {
-            batch.push(r);
+        while let Some(q) = rx.recv().await {
+            queued.push(q);
         }
+        batch.extend(self.with_incident_ids(&mut queued, Duration::ZERO).await);
         for chunk in batch.chunks(BATCH) {
             if let Err(e) = store.record_audit(chunk.to_vec()).await {
                 tracing::error!(error = %e, records = chunk.len(), "audit records lost at shutdown");
@@ -164,22 +200,51 @@ impl AuditLog {
         }
     }
 
+    /// The records of `queued` (emptied), each with the id of the incident its call
+    /// touched. Waits up to `wait` for incidents not written yet, then leaves them out.
+    async fn with_incident_ids(
+        &self,
+        queued: &mut Vec<Queued>,
+        wait: Duration,
+    ) -> Vec<AuditRecord> {
+        let Some(incidents) = &self.incidents else {
+            return queued.drain(..).map(|q| q.record).collect();
+        };
+        let deadline = Instant::now() + wait;
+        loop {
+            let mut missing = false;
+            for q in queued.iter_mut() {
+                if let Some(r) = &q.incident {
+                    q.record.incident_id = incidents.id_of(r);
+                    missing |= q.record.incident_id.is_none();
+                }
+            }
+            if !missing || Instant::now() >= deadline {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        queued.drain(..).map(|q| q.record).collect()
+    }
+
     fn settle(&self, n: usize) {
         self.settled.fetch_add(n as u64, Ordering::AcqRel);
     }
 }
 
-/// The trail `config` asks for (`gateway.audit`), counting drops in `metrics`; `None`
-/// when turned off.
+/// The trail `config` asks for (`gateway.audit`), counting drops in `metrics` and
+/// taking incident ids from `incidents`; `None` when turned off.
 pub fn for_config(
     config: &toolgate_config::Config,
     metrics: &crate::metrics::Metrics,
+    incidents: &Arc<Incidents>,
 ) -> Option<Arc<AuditLog>> {
-    config
-        .gateway
-        .audit
-        .enabled
-        .then(|| Arc::new(AuditLog::new(QUEUE, metrics.audit_records_dropped.clone())))
+    config.gateway.audit.enabled.then(|| {
+        Arc::new(
+            AuditLog::new(QUEUE, metrics.audit_records_dropped.clone())
+                .with_incidents(incidents.clone()),
+        )
+    })
 }
 
 /// Deletes records older than `retention` now and every [`PRUNE_EVERY`], in batches of

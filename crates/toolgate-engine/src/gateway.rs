@@ -117,9 +117,12 @@ impl Gateway {
         ));
         let routes = http_routes(&config, &dependencies, &client, &metrics, &HashMap::new());
         let (fronting, server_events) = crate::fronting::Fronting::start(&config, &client)?;
-        let audit = crate::audit::for_config(&config, &metrics);
+        let audit = crate::audit::for_config(&config, &metrics, &incidents);
         let gateway = Arc::new(Gateway {
-            agents: Arc::new(crate::agents::Agents::new(&config)),
+            agents: Arc::new(
+                crate::agents::Agents::new(&config)
+                    .with_shared(shared.clone(), metrics.agent_quota_local.clone()),
+            ),
             shared,
             fronting,
             server_events: std::sync::Mutex::new(server_events),

@@ -248,6 +248,9 @@ pub struct Metrics {
     unread_series: std::sync::Mutex<std::collections::HashSet<UnreadLabels>>,
     /// `toolgate_agent_calls_total{agent,outcome}`.
     pub agent_calls: Family<AgentLabels, Counter>,
+    /// `toolgate_agent_quota_local_total`: agents' quota decisions made on a replica's
+    /// own state because the fleet's Redis was unreachable.
+    pub agent_quota_local: Counter,
     /// `toolgate_tool_contracts{origin}`: tools by where their contract comes from.
     pub tool_contracts: Family<OriginLabel, Gauge>,
     /// `toolgate_learned_samples_dropped_total`: successful responses not learned from
@@ -396,6 +399,12 @@ impl Metrics {
             "Tool calls by agent (a configured name or anonymous) and outcome (ok or error class)",
             agent_calls.clone(),
         );
+        let agent_quota_local = Counter::default();
+        registry.register(
+            "agent_quota_local",
+            "Agents' quota decisions made on this replica's own state because the fleet's shared state (Redis) was unreachable",
+            agent_quota_local.clone(),
+        );
         let tool_contracts = Family::default();
         registry.register(
             "tool_contracts",
@@ -470,6 +479,7 @@ impl Metrics {
             unread_headers,
             unread_series: Default::default(),
             agent_calls,
+            agent_quota_local,
             tool_contracts,
             learned_samples_dropped,
             audit_records_dropped,

@@ -7,9 +7,10 @@ use std::time::Duration;
 
 use super::Compiler;
 use crate::model::{
-    ANONYMOUS, AgentMatch, AgentQuota, AgentSpec, AuthConfig, IssuerConfig, Unmatched,
+    ANONYMOUS, AgentMatch, AgentQuota, AgentSpec, AuthConfig, DEFAULT_ADMIN_SCOPE, Introspection,
+    IssuerConfig, Secret, Unmatched,
 };
-use crate::raw::{RawAgent, RawAgentQuota, RawAuth};
+use crate::raw::{RawAgent, RawAgentQuota, RawAuth, RawIntrospection};
 
 impl Compiler<'_> {
     pub(super) fn auth(&mut self, raw: RawAuth) -> Option<AuthConfig> {
@@ -46,20 +47,32 @@ impl Compiler<'_> {
                 },
                 None => None,
             };
+            let introspection = issuer
+                .introspection
+                .and_then(|raw| self.introspection(&format!("{path}.introspection"), raw));
             issuers.push(IssuerConfig {
                 issuer: issuer.issuer,
                 jwks_uri,
+                introspection,
             });
         }
-        for (i, scope) in raw.scopes.iter().enumerate() {
+        let admin_scope = raw
+            .admin_scope
+            .unwrap_or_else(|| DEFAULT_ADMIN_SCOPE.to_string());
+        let scopes = raw
+            .scopes
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("gateway.auth.scopes.{i}"), s))
+            .chain(std::iter::once((
+                "gateway.auth.admin_scope".to_string(),
+                &admin_scope,
+            )));
+        for (at, scope) in scopes {
             // RFC 6749 §3.3: scope tokens are printable ASCII without space, `"` or `\`.
-            if scope.is_empty()
-                || !scope
-                    .bytes()
-                    .all(|b| b > 0x20 && b < 0x7f && b != b'"' && b != b'\\')
-            {
+            if !is_scope(scope) {
                 self.err(
-                    format!("gateway.auth.scopes.{i}"),
+                    at,
                     format!("`{scope}` is not a scope (printable ASCII, no spaces, quotes or backslashes)"),
                     "write scopes like `tools:call`",
                 );
@@ -83,6 +96,46 @@ impl Compiler<'_> {
             issuers,
             scopes: raw.scopes,
             unmatched,
+            admin_scope,
+        })
+    }
+
+    fn introspection(&mut self, path: &str, raw: RawIntrospection) -> Option<Introspection> {
+        let endpoint = match raw.endpoint {
+            Some(text) => Some(self.url(&format!("{path}.endpoint"), &text)?),
+            None => None,
+        };
+        if raw.client_id.trim().is_empty() {
+            self.err(
+                format!("{path}.client_id"),
+                "the client id is empty",
+                "write the client id toolgate was registered with at the issuer",
+            );
+            return None;
+        }
+        let cache_for = self.duration_min(
+            format!("{path}.cache_for"),
+            raw.cache_for.as_ref(),
+            Duration::from_secs(300),
+            Duration::from_secs(1),
+        );
+        let var = raw.client_secret_env;
+        let client_secret = match (self.env)(&var) {
+            Some(v) if !v.is_empty() => Secret(v),
+            _ => {
+                self.unset_variable(
+                    &format!("{path}.client_secret_env"),
+                    &var,
+                    &format!("export {var} with toolgate's client secret at the issuer"),
+                );
+                return None;
+            }
+        };
+        Some(Introspection {
+            endpoint,
+            client_id: raw.client_id,
+            client_secret,
+            cache_for,
         })
     }
 
@@ -183,6 +236,7 @@ impl Compiler<'_> {
                     tools: raw.tools,
                     deny: raw.deny,
                     quota,
+                    admin: raw.admin,
                 }),
             );
         }
@@ -218,6 +272,14 @@ impl Compiler<'_> {
             concurrent: raw.concurrent,
         })
     }
+}
+
+/// A scope token (RFC 6749 §3.3): printable ASCII without space, `"` or `\`.
+fn is_scope(scope: &str) -> bool {
+    !scope.is_empty()
+        && scope
+            .bytes()
+            .all(|b| b > 0x20 && b < 0x7f && b != b'"' && b != b'\\')
 }
 
 /// 64 hex digits, either case.
@@ -269,7 +331,10 @@ mod tests {
             auth,
             Some(("https://tools.example.com/mcp", 1, crate::Unmatched::Refuse))
         );
+        let admin_scope = config.gateway.auth.as_ref().map(|a| a.admin_scope.as_str());
+        assert_eq!(admin_scope, Some(crate::DEFAULT_ADMIN_SCOPE));
         let bot = &config.agents["bot"];
+        assert!(!bot.admin, "an agent is no administrator unless it says so");
         assert!(bot.may_call("t") && !bot.may_call("other"));
         assert_eq!(
             bot.quota.map(|q| (q.calls, q.concurrent)),
@@ -323,6 +388,18 @@ mod tests {
             (
                 "agents:\n  bot:\n    api_key_sha256: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n    quto: {}\n",
                 "unknown field `quto`",
+            ),
+            (
+                "gateway:\n  auth:\n    resource: https://x.example/mcp\n    issuers: [{ issuer: https://l.example }]\n    admin_scope: \"tool gate\"\n",
+                "`tool gate` is not a scope",
+            ),
+            (
+                "gateway:\n  auth:\n    resource: https://x.example/mcp\n    issuers: [{ issuer: https://l.example, introspection: { client_id: tg, client_secret_env: TG_INTROSPECTION } }]\n",
+                "environment variable TG_INTROSPECTION is not set",
+            ),
+            (
+                "gateway:\n  auth:\n    resource: https://x.example/mcp\n    issuers: [{ issuer: https://l.example, introspection: { client_id: \" \", client_secret_env: S } }]\n",
+                "the client id is empty",
             ),
         ];
         for (yaml, expected) in cases {

@@ -22,7 +22,12 @@ pub struct AuthConfig {
     pub scopes: Vec<String>,
     /// What a valid token that matches no agent gets.
     pub unmatched: Unmatched,
+    /// The scope that makes a token an administrator's.
+    pub admin_scope: String,
 }
+
+/// The admin scope when `gateway.auth.admin_scope` is not set.
+pub const DEFAULT_ADMIN_SCOPE: &str = "toolgate:admin";
 
 /// A trusted authorization server.
 #[derive(Debug, Clone)]
@@ -31,6 +36,21 @@ pub struct IssuerConfig {
     pub issuer: String,
     /// Its JWKS, when configured; otherwise discovered from its metadata.
     pub jwks_uri: Option<url::Url>,
+    /// Token introspection for its opaque tokens (RFC 7662).
+    pub introspection: Option<Introspection>,
+}
+
+/// How toolgate asks an issuer about opaque tokens (RFC 7662).
+#[derive(Debug, Clone)]
+pub struct Introspection {
+    /// The endpoint, when configured; otherwise discovered from the issuer's metadata.
+    pub endpoint: Option<url::Url>,
+    /// toolgate's client id at the issuer.
+    pub client_id: String,
+    /// Its secret (read from the environment).
+    pub client_secret: super::Secret,
+    /// How long an active token's answer is reused at most (never past its `exp`).
+    pub cache_for: Duration,
 }
 
 /// What a caller no agent matches gets.
@@ -58,6 +78,9 @@ pub struct AgentSpec {
     pub deny: Vec<String>,
     /// Its quota.
     pub quota: Option<AgentQuota>,
+    /// Whether its credential is also an administrator's (`/admin/*`, the console, every
+    /// agent's audit records).
+    pub admin: bool,
 }
 
 impl AgentSpec {

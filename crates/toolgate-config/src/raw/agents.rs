@@ -26,6 +26,10 @@ pub struct RawAuth {
     /// A valid token that matches no agent: `anonymous` (default: the call runs as
     /// agent `anonymous`) or `refuse` (403).
     pub unmatched: Option<String>,
+    /// The scope that makes an access token an administrator's: `/admin/*` and the
+    /// console accept it (`scopes` are not required there). Default: `toolgate:admin`.
+    /// Not advertised in the metadata, so clients do not ask for it unprompted.
+    pub admin_scope: Option<String>,
 }
 
 /// One trusted authorization server.
@@ -38,6 +42,25 @@ pub struct RawIssuer {
     /// (`/.well-known/oauth-authorization-server`) or OpenID
     /// (`/.well-known/openid-configuration`) metadata.
     pub jwks_uri: Option<String>,
+    /// Opaque (non-JWT) access tokens of this issuer, checked through its token
+    /// introspection endpoint (RFC 7662). Absent: only JWTs are accepted.
+    pub introspection: Option<RawIntrospection>,
+}
+
+/// How toolgate asks an issuer about opaque tokens (RFC 7662).
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawIntrospection {
+    /// The introspection endpoint. Default: `introspection_endpoint` of the issuer's
+    /// metadata.
+    pub endpoint: Option<String>,
+    /// toolgate's client id at the issuer (sent with HTTP Basic).
+    pub client_id: String,
+    /// The environment variable holding that client's secret.
+    pub client_secret_env: String,
+    /// How long an active token's answer is reused at most (never past its `exp`).
+    /// Default: `5m`; at least `1s`.
+    pub cache_for: Option<String>,
 }
 
 /// An agent: a caller toolgate tells apart from the others.
@@ -59,6 +82,10 @@ pub struct RawAgent {
     pub deny: Vec<String>,
     /// Calls this agent may make.
     pub quota: Option<RawAgentQuota>,
+    /// Whether this agent's credential is also an administrator's: `/admin/*` and the
+    /// console accept it, and it reads every agent's audit records. Default: false.
+    #[serde(default)]
+    pub admin: bool,
 }
 
 /// What identifies an agent's token.

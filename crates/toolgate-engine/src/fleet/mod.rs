@@ -19,6 +19,8 @@ use std::time::Duration;
 
 use toolgate_resilience::ErrorClass;
 
+pub mod agent;
+
 // The connection to Redis only with the `redis` feature; without it, a stub that
 // refuses a `gateway.shared` URL with a sentence saying how to rebuild.
 #[cfg(feature = "redis")]

@@ -1,6 +1,8 @@
 //! The connection to the fleet's Redis: the admission, record and retry scripts, and
 //! the background check that marks the shared state down and up again.
 
+mod agent;
+
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;

@@ -62,6 +62,20 @@ impl Shared {
     pub fn count_retry(&self, _keys: &Arc<Keys>) {
         match self.never {}
     }
+
+    /// Unreachable: no connection exists.
+    pub async fn admit_agent(
+        &self,
+        _keys: &super::agent::AgentKeys,
+        _quota: &toolgate_config::AgentQuota,
+    ) -> Option<super::agent::AgentVerdict> {
+        match self.never {}
+    }
+
+    /// Unreachable: no connection exists.
+    pub fn release_agent(&self, _keys: &Arc<super::agent::AgentKeys>, _id: u64) {
+        match self.never {}
+    }
 }
 
 #[cfg(test)]

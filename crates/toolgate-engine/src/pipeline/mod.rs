@@ -18,6 +18,7 @@
 //! metrics and windows.
 
 mod arguments;
+mod incident;
 pub(crate) mod outcome;
 mod route;
 mod signals;
@@ -110,7 +111,11 @@ pub async fn run<U: Upstream>(
         .as_ref()
         .filter(|_| origin == Origin::Agent)
         .map(|log| (log, crate::audit::Started::now(&args)));
-    let outcome = match agent.map(|a| a.admit(&route.spec.name, Instant::now())) {
+    let admitted = match agent {
+        Some(a) => Some(a.admit_shared(&route.spec.name, Instant::now()).await),
+        None => None,
+    };
+    let outcome = match admitted {
         Some(Err(refusal)) => {
             tracing::info!(agent = crate::agents::label(agent), tool = %route.spec.name, class = refusal.class.as_str(), "call refused for the agent");
             let call = Call::new(route, origin, None);
@@ -127,13 +132,14 @@ pub async fn run<U: Upstream>(
         services.metrics.agent_calls.get_or_create(&labels).inc();
     }
     if let Some((log, started)) = audit {
-        log.record(started.finish(
+        let record = started.finish(
             crate::agents::label(agent),
             &route.spec.name,
             outcome.result.as_ref().err().map(|f| f.class.as_str()),
             outcome.signals.attempts,
             ctx,
-        ));
+        );
+        log.record_with(record, outcome.signals.incident.clone());
     }
     outcome
 }
@@ -719,6 +725,7 @@ fn record<U: Upstream>(
         signals.deprecation(d, spec.successor.as_deref());
     }
     signals.warnings.clone_from(&call.warnings);
+    signals.incident = incident::touched(route, services, &result, warned.as_ref(), &call);
     if let Some(trace) = call.trace.take() {
         let drift = match &result {
             Err(Failure { drift: Some(d), .. }) => Some(d.summary()),

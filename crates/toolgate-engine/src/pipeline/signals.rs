@@ -77,6 +77,10 @@ pub struct CallSignals {
     /// Warnings the upstream sent (`Warning` headers), as it sent them.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub warnings: Vec<String>,
+    /// The incident this call opened or counted into, for its audit record; never
+    /// published (its id is the store's, known once written).
+    #[serde(skip)]
+    pub incident: Option<crate::watch::incidents::IncidentRef>,
 }
 
 /// One quota policy, as last advertised and adjusted to now.
@@ -204,6 +208,7 @@ impl CallSignals {
             deprecation: None,
             drift: None,
             warnings: Vec::new(),
+            incident: None,
         }
     }
 

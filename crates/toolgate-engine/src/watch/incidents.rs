@@ -73,6 +73,17 @@ struct Open {
     unwritten: u32,
     /// Which agents made the unwritten sightings.
     hits: Hits,
+    /// Its id in the store, once written (or restored).
+    id: Option<i64>,
+}
+
+/// Which incident a call opened or counted into: its (kind, tool, fingerprint). The
+/// store's id follows once the writer has written it ([`Incidents::id_of`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IncidentRef {
+    pub kind: IncidentKind,
+    pub tool: String,
+    pub fingerprint: String,
 }
 
 /// Sightings by configured agents not yet written, per agent: at most
@@ -212,6 +223,7 @@ impl Incidents {
                 latest: incident.clone(),
                 unwritten: 0,
                 hits: Hits::default(),
+                id: None,
             },
         );
         push(&mut g, Write::Open(incident, Hits::of(agent)));
@@ -310,6 +322,17 @@ impl Incidents {
         store.resolve_by(id, who.to_string()).await
     }
 
+    /// The store's id of the open incident `r`; `None` while it is not written yet (or
+    /// no longer open).
+    pub fn id_of(&self, r: &IncidentRef) -> Option<i64> {
+        let key = Key {
+            kind: r.kind,
+            tool: r.tool.clone(),
+            fingerprint: r.fingerprint.clone(),
+        };
+        lock(&self.index).open.get(&key).and_then(|o| o.id)
+    }
+
     /// Whether an incident of (kind, tool) is open.
     pub fn is_open(&self, kind: IncidentKind, tool: &str) -> bool {
         lock(&self.index)
@@ -396,6 +419,7 @@ impl Incidents {
                     latest,
                     unwritten: 0,
                     hits: Hits::default(),
+                    id: Some(i.id),
                 },
             );
         }
@@ -518,6 +542,9 @@ impl Incidents {
                         let Some(stored) = r.incident else {
                             return Ok(());
                         };
+                        if let Some(open) = lock(&self.index).open.get_mut(&key) {
+                            open.id = Some(stored.id);
+                        }
                         let event = if r.opened && !self.flapping(&key) {
                             Event::Opened
                         } else {

@@ -28,7 +28,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use toolgate_auth::{Authenticator, Identity, Refusal};
-use toolgate_config::{GatewayConfig, Secret};
+use toolgate_config::GatewayConfig;
 
 /// Loopback names, always allowed as `Host`.
 const LOOPBACK: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
@@ -38,7 +38,6 @@ const LOOPBACK: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 pub struct Admission {
     hosts: Vec<Allowed>,
     origins: Vec<AllowedOrigin>,
-    token: Option<Secret>,
     auth: Arc<Authenticator>,
     max_request_bytes: usize,
 }
@@ -100,15 +99,14 @@ impl Admission {
         Admission {
             hosts,
             origins,
-            token: config.auth_token.clone(),
             auth,
             max_request_bytes: config.max_request_bytes,
         }
     }
 
-    /// Who sent a request on `path`: `None` where no credential is asked for. On
-    /// `/admin` the shared token, when configured, is the only credential; without it
-    /// any credential /mcp accepts.
+    /// Who sent a request on `path`: `None` where no credential is asked for. `/admin`
+    /// and the console admit administrators only (`Authenticator::authorize_admin`),
+    /// and `/admin/audit` also a configured agent, who reads its own records there.
     async fn identify(
         &self,
         path: &str,
@@ -127,15 +125,14 @@ impl Admission {
                 self.challenge(refusal)
             }
         };
-        if is_admin && let Some(Secret(expected)) = &self.token {
-            if toolgate_auth::bearer(authorization)
-                .is_some_and(|t| toolgate_auth::constant_time_eq(t.as_bytes(), expected.as_bytes()))
-            {
-                return Ok(Some(Identity::default()));
-            }
-            return Err(refuse(&Refusal::Missing));
-        }
-        match self.auth.authenticate(authorization).await {
+        let verdict = if is_admin {
+            self.auth
+                .authorize_admin(authorization, path == "/admin/audit")
+                .await
+        } else {
+            self.auth.authenticate(authorization).await
+        };
+        match verdict {
             Ok(identity) => Ok(Some(identity)),
             Err(refusal) => {
                 if !matches!(refusal, Refusal::Missing) {
@@ -571,6 +568,66 @@ mod tests {
         assert_eq!(status(&a, "/admin/status", &[("host", "localhost")]), 401);
         assert_eq!(status(&a, "/healthz", &[("host", "localhost")]), 200);
         assert_eq!(status(&a, "/metrics", &[("host", "localhost")]), 200);
+    }
+
+    #[test]
+    fn admin_paths_admit_administrators_and_the_audit_trail_agents_too() {
+        let key = |k: &str| toolgate_auth::sha256_hex(k.as_bytes());
+        let yaml = format!(
+            "gateway:\n  auth_token_env: T\n{TOOLS}agents:\n  ops:\n    api_key_sha256: {}\n    admin: true\n  bot:\n    api_key_sha256: {}\n",
+            key("ops-key"),
+            key("bot-key")
+        );
+        let env = |_: &str| Some("shared-token".to_string());
+        let config = toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            &yaml,
+            std::path::Path::new("."),
+            &env,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        toolgate_engine::tls::init();
+        let auth = Authenticator::new(&config.gateway, &config.agents, reqwest::Client::new());
+        let a = Admission::new(&config.gateway, Arc::new(auth));
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let answer = |path: &str, bearer: Option<&str>| {
+            let header = bearer.map(|b| format!("Bearer {b}"));
+            match rt.block_on(a.identify(path, header.as_deref())) {
+                Ok(id) => (200, id.is_some_and(|i| i.admin)),
+                Err(r) => (r.status().as_u16(), false),
+            }
+        };
+        for path in [
+            "/admin/status",
+            "/admin/reload",
+            "/admin/incidents",
+            "/ui",
+            "/ui/tools",
+        ] {
+            assert_eq!(answer(path, None).0, 401, "{path}");
+            assert_eq!(answer(path, Some("bot-key")).0, 403, "{path}");
+            assert_eq!(answer(path, Some("ops-key")), (200, true), "{path}");
+            assert_eq!(answer(path, Some("shared-token")), (200, true), "{path}");
+        }
+        // The audit trail admits an agent as itself, not as an administrator.
+        assert_eq!(answer("/admin/audit", Some("bot-key")), (200, false));
+        assert_eq!(answer("/admin/audit", Some("ops-key")), (200, true));
+        assert_eq!(answer("/admin/audit", Some("wrong")).0, 401);
+        // /mcp is unchanged: any configured credential.
+        assert_eq!(answer("/mcp", Some("bot-key")).0, 200);
+        let refused = rt
+            .block_on(a.identify("/admin/status", Some("Bearer bot-key")))
+            .unwrap_err();
+        let challenge = refused.headers()[header::WWW_AUTHENTICATE]
+            .to_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            challenge.contains("error=\"insufficient_scope\""),
+            "{challenge}"
+        );
     }
 
     #[test]

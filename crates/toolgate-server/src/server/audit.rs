@@ -2,9 +2,10 @@
 //! newest first, filtered by `agent`, `tool`, `class`, `since`, `until` and `limit`
 //! (default 100, at most 10,000).
 //!
-//! `/admin` is behind the admission layer's admin credential. A request whose
-//! credential names an agent (a token or key that `/mcp` would also accept) reads that
-//! agent's own calls only: one agent never sees what another called.
+//! `/admin` is behind the admission layer's admin credential; this endpoint alone also
+//! admits a configured agent's credential (a token or key that `/mcp` would accept),
+//! which reads that agent's own calls only: one agent never sees what another called.
+//! An administrator's credential (even an agent's with `admin: true`) reads them all.
 
 use std::sync::Arc;
 
@@ -49,8 +50,11 @@ pub(super) async fn audit(
         (Err(e), _) | (_, Err(e)) => return (StatusCode::BAD_REQUEST, e).into_response(),
     };
     let gateway = current.load();
-    // An agent's credential reads its own calls, whatever `agent` it asked for.
-    let own = identity.and_then(|Extension(i)| i.agent.map(|a| a.name.clone()));
+    // An agent's credential reads its own calls, whatever `agent` it asked for; an
+    // administrator's reads every agent's.
+    let own = identity
+        .filter(|Extension(i)| !i.admin)
+        .and_then(|Extension(i)| i.agent.map(|a| a.name.clone()));
     let query = AuditQuery {
         agent: own.or(params.agent),
         tool: params.tool,

@@ -78,6 +78,10 @@ async fn issuer() -> Issuer {
 
 impl Issuer {
     fn token(&self, sub: &str, aud: &str) -> String {
+        self.token_with_scope(sub, aud, "tools:call")
+    }
+
+    fn token_with_scope(&self, sub: &str, aud: &str, scope: &str) -> String {
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .unwrap()
@@ -85,7 +89,7 @@ impl Issuer {
         let mut header = Header::new(Algorithm::ES256);
         header.kid = Some("k1".into());
         let claims = json!({"iss": self.url, "aud": aud, "sub": sub, "exp": now + 600,
-                            "scope": "tools:call"});
+                            "scope": scope});
         jsonwebtoken::encode(&header, &claims, &self.key).unwrap()
     }
 }
@@ -152,6 +156,7 @@ impl Client {
 }
 
 const API_KEY: &str = "tg_test_key_for_the_nightly_job";
+const ADMIN_KEY: &str = "tg_test_key_of_the_on_call_admin";
 
 async fn gateway() -> (super::harness::Toolgate, Issuer, Seen, String) {
     let (upstream, seen) = upstream().await;
@@ -190,10 +195,14 @@ agents:
   nightly:
     api_key_sha256: {key}
     deny: [web_search]
+  on-call:
+    api_key_sha256: {admin_key}
+    admin: true
 "#,
         state = dir.join("state.db").display(),
         issuer = is.url,
         key = toolgate_auth::sha256_hex(API_KEY.as_bytes()),
+        admin_key = toolgate_auth::sha256_hex(ADMIN_KEY.as_bytes()),
     );
     let config = toolgate_config::parse(
         std::path::Path::new("t.yaml"),
@@ -328,4 +337,143 @@ async fn an_agent_never_sees_nor_reaches_a_tool_it_may_not_call() {
         ),
         1.0
     );
+}
+
+/// Every class of admin endpoint: reads (`/admin/status`, `/admin/incidents`,
+/// `/admin/health`, `/admin/learned`), the one that changes the gateway (`POST
+/// /admin/reload`), the audit trail, and the console.
+const ADMIN_READS: [&str; 4] = [
+    "/admin/status",
+    "/admin/incidents",
+    "/admin/health",
+    "/admin/learned",
+];
+
+async fn admin_status(base: &str, method: &str, path: &str, bearer: Option<&str>) -> (u16, String) {
+    let http = reqwest::Client::new();
+    let mut r = match method {
+        "POST" => http
+            .post(format!("{base}{path}"))
+            .header("sec-fetch-site", "same-origin"),
+        _ => http.get(format!("{base}{path}")),
+    };
+    if let Some(b) = bearer {
+        r = r.bearer_auth(b);
+    }
+    let resp = r.send().await.unwrap();
+    let challenge = resp
+        .headers()
+        .get("www-authenticate")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    (resp.status().as_u16(), challenge)
+}
+
+#[tokio::test]
+async fn admin_endpoints_admit_administrators_only_and_agents_read_their_own_audit() {
+    let (tg, is, _, resource) = gateway().await;
+    let bot = is.token("reporting-bot", &resource);
+    let stranger = is.token("someone-else", &resource);
+    // An administrator's token need not carry the /mcp scopes.
+    let admin_token = is.token_with_scope("ops-lead", &resource, "toolgate:admin");
+    let mut endpoints: Vec<(&str, &str)> = ADMIN_READS.iter().map(|p| ("GET", *p)).collect();
+    endpoints.extend([
+        ("POST", "/admin/reload"),
+        ("GET", "/ui"),
+        ("GET", "/ui/incidents"),
+    ]);
+
+    for (method, path) in &endpoints {
+        let (status, _) = admin_status(&tg.base, method, path, None).await;
+        assert_eq!(status, 401, "{method} {path} without credentials");
+        for (who, credential) in [
+            ("reporting-bot", bot.as_str()),
+            ("anonymous", &stranger),
+            ("nightly", API_KEY),
+        ] {
+            let (status, challenge) = admin_status(&tg.base, method, path, Some(credential)).await;
+            assert_eq!(status, 403, "{method} {path} as {who}");
+            if !path.starts_with("/ui") {
+                assert!(
+                    challenge.contains("error=\"insufficient_scope\"")
+                        && challenge.contains("scope=\"toolgate:admin\""),
+                    "{method} {path} as {who}: {challenge}"
+                );
+            }
+        }
+        for (who, credential) in [
+            ("admin scope", admin_token.as_str()),
+            ("admin agent", ADMIN_KEY),
+        ] {
+            let (status, _) = admin_status(&tg.base, method, path, Some(credential)).await;
+            // A reload reads a config file this test never wrote: admitted, then 422.
+            let admitted = if *path == "/admin/reload" { 422 } else { 200 };
+            assert_eq!(status, admitted, "{method} {path} as {who}");
+        }
+    }
+
+    // Calls by two agents, then the audit trail as each of them and as an admin.
+    let mut c = Client::start(&tg.url, &bot).await;
+    c.rpc("tools/call", json!({"name": "web_search", "arguments": {}}))
+        .await;
+    let mut n = Client::start(&tg.url, API_KEY).await;
+    n.rpc(
+        "tools/call",
+        json!({"name": "delete_repo", "arguments": {}}),
+    )
+    .await;
+    // Written off the call path: wait until the admin sees both records.
+    for _ in 0..500 {
+        let r = reqwest::Client::new()
+            .get(format!("{}/admin/audit", tg.base))
+            .bearer_auth(ADMIN_KEY)
+            .send()
+            .await
+            .unwrap();
+        if r.text().await.unwrap().lines().count() >= 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let agents = |credential: &str| {
+        let url = format!("{}/admin/audit?agent=nightly&limit=100", tg.base);
+        let credential = credential.to_string();
+        async move {
+            let r = reqwest::Client::new()
+                .get(url)
+                .bearer_auth(credential)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 200);
+            let body = r.text().await.unwrap();
+            let mut names: Vec<String> = body
+                .lines()
+                .map(|l| {
+                    serde_json::from_str::<Value>(l).unwrap()["agent"]
+                        .as_str()
+                        .unwrap()
+                        .to_string()
+                })
+                .collect();
+            names.sort();
+            names.dedup();
+            names
+        }
+    };
+    // The bot asked for nightly's records and got its own; nightly gets its own.
+    assert_eq!(agents(&bot).await, ["reporting-bot"]);
+    assert_eq!(agents(API_KEY).await, ["nightly"]);
+    assert_eq!(
+        agents(&admin_token).await,
+        ["nightly"],
+        "an admin's filter is applied as asked"
+    );
+    let (status, challenge) = admin_status(&tg.base, "GET", "/admin/audit", Some(&stranger)).await;
+    assert_eq!(
+        status, 403,
+        "a caller that is no agent reads no audit records: {challenge}"
+    );
+    let (status, _) = admin_status(&tg.base, "GET", "/admin/audit", None).await;
+    assert_eq!(status, 401);
 }

@@ -5,6 +5,7 @@
 
 mod arguments;
 mod audit;
+mod audit_incident;
 mod check;
 mod console;
 mod core;

@@ -1,0 +1,308 @@
+//! Opaque access tokens, checked through the issuer's token introspection endpoint
+//! (RFC 7662), with a bounded cache.
+//!
+//! A token that is not a JWT is posted to every issuer configured with `introspection`
+//! (toolgate authenticates with its own client id and secret, HTTP Basic), first
+//! answer `active: true` wins. The answer must be for this resource (`aud` contains
+//! `gateway.auth.resource`: RFC 8707, no confused deputy), unexpired (`exp`, with the
+//! same leeway as JWTs, required), of the issuer asked (`iss`, when given) and not a
+//! refresh token. Its members then stand for the token's claims (`sub`, `client_id`,
+//! `scope`, ...), exactly as a JWT's would.
+//!
+//! Answers are cached by the token's SHA-256: an active one until the earlier of its
+//! `exp` and the issuer's `cache_for`; an inactive or refused one for
+//! [`NEGATIVE_TTL`], so a client retrying a bad token, or tokens made up at random
+//! until the cache is full, cost the issuer at most one request per token per
+//! [`NEGATIVE_TTL`]. At most [`MAX_CACHED`] answers are kept. A revoked token may
+//! therefore still pass for up to `cache_for`: set it to what revocation must take.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use serde_json::{Map, Value};
+use toolgate_config::{IssuerConfig, Secret};
+
+use crate::jwt::LEEWAY_SECS;
+
+/// How long an inactive token's answer is reused.
+pub const NEGATIVE_TTL: Duration = Duration::from_secs(10);
+
+/// Answers kept at most.
+pub const MAX_CACHED: usize = 10_000;
+
+/// Shortest time between two discoveries of an issuer's endpoint.
+const DISCOVER_EVERY: Duration = Duration::from_secs(10);
+
+/// One issuer's introspection endpoint.
+#[derive(Debug)]
+struct Endpoint {
+    issuer: String,
+    client: String,
+    /// `Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 §2.3.1).
+    basic: Secret,
+    cache_for: Duration,
+    /// The endpoint: configured, or discovered, and when discovery was last tried.
+    url: tokio::sync::Mutex<(Option<url::Url>, Option<Instant>)>,
+}
+
+#[derive(Debug, Clone)]
+struct Answer {
+    /// `None`: inactive or refused (the sentence is in `why`).
+    claims: Option<Arc<Map<String, Value>>>,
+    why: &'static str,
+    until: Instant,
+}
+
+/// Asks the issuers about opaque tokens.
+#[derive(Debug)]
+pub struct Introspector {
+    resource: String,
+    endpoints: Vec<Endpoint>,
+    cache: Mutex<HashMap<[u8; 32], Answer>>,
+}
+
+impl Introspector {
+    /// The introspecting issuers of `issuers`; `None` when none introspects.
+    pub fn new(resource: &str, issuers: &[IssuerConfig]) -> Option<Introspector> {
+        use base64::Engine as _;
+        let form = |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
+        let endpoints: Vec<Endpoint> = issuers
+            .iter()
+            .filter_map(|i| {
+                let c = i.introspection.as_ref()?;
+                let pair = format!("{}:{}", form(&c.client_id), form(&c.client_secret.0));
+                Some(Endpoint {
+                    issuer: i.issuer.clone(),
+                    client: c.client_id.clone(),
+                    basic: Secret(format!(
+                        "Basic {}",
+                        base64::engine::general_purpose::STANDARD.encode(pair)
+                    )),
+                    cache_for: c.cache_for,
+                    url: tokio::sync::Mutex::new((c.endpoint.clone(), None)),
+                })
+            })
+            .collect();
+        (!endpoints.is_empty()).then(|| Introspector {
+            resource: resource.to_string(),
+            endpoints,
+            cache: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The claims of the opaque `token`, or why it is refused.
+    pub async fn claims(
+        &self,
+        http: &reqwest::Client,
+        token: &str,
+        now_unix: u64,
+    ) -> Result<Arc<Map<String, Value>>, &'static str> {
+        let digest = crate::sha256(token.as_bytes());
+        let now = Instant::now();
+        if let Some(hit) = self.lock().get(&digest).cloned()
+            && now < hit.until
+        {
+            return hit.claims.ok_or(hit.why);
+        }
+        let mut why = "the issuer says the token is not active";
+        let mut answer = None;
+        for endpoint in &self.endpoints {
+            match self.ask(http, endpoint, token, now_unix).await {
+                Ok((claims, ttl)) => {
+                    answer = Some(Answer {
+                        claims: Some(Arc::new(claims)),
+                        why,
+                        until: now + ttl,
+                    });
+                    break;
+                }
+                Err(e) => why = e,
+            }
+        }
+        let answer = answer.unwrap_or(Answer {
+            claims: None,
+            why,
+            until: now + NEGATIVE_TTL,
+        });
+        let mut cache = self.lock();
+        if cache.len() >= MAX_CACHED {
+            cache.retain(|_, a| now < a.until);
+            if cache.len() >= MAX_CACHED {
+                cache.clear();
+            }
+        }
+        cache.insert(digest, answer.clone());
+        answer.claims.ok_or(answer.why)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<[u8; 32], Answer>> {
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// One issuer's answer: the claims and how long to reuse them.
+    async fn ask(
+        &self,
+        http: &reqwest::Client,
+        endpoint: &Endpoint,
+        token: &str,
+        now_unix: u64,
+    ) -> Result<(Map<String, Value>, Duration), &'static str> {
+        let url = endpoint_url(http, endpoint).await?;
+        let form = url::form_urlencoded::Serializer::new(String::new())
+            .append_pair("token", token)
+            .append_pair("token_type_hint", "access_token")
+            .finish();
+        let doc = crate::fetch::post_form(http, &url, &endpoint.basic.0, form)
+            .await
+            .map_err(|e| {
+                tracing::warn!(issuer = %endpoint.issuer, client = %endpoint.client, "token introspection failed: {e}");
+                "the issuer's introspection endpoint did not answer"
+            })?;
+        let Value::Object(claims) = doc else {
+            return Err("the issuer's introspection answer is not an object");
+        };
+        check(&claims, &endpoint.issuer, &self.resource, now_unix)?;
+        let exp = claims.get("exp").and_then(Value::as_u64).unwrap_or(0);
+        let left = Duration::from_secs(exp.saturating_sub(now_unix));
+        Ok((claims, left.min(endpoint.cache_for)))
+    }
+}
+
+/// The endpoint, discovered from the issuer's metadata when not configured (at most
+/// once per [`DISCOVER_EVERY`] while discovery fails).
+async fn endpoint_url(
+    http: &reqwest::Client,
+    endpoint: &Endpoint,
+) -> Result<url::Url, &'static str> {
+    let mut state = endpoint.url.lock().await;
+    if let Some(url) = &state.0 {
+        return Ok(url.clone());
+    }
+    let now = Instant::now();
+    if state
+        .1
+        .is_some_and(|last| now.duration_since(last) < DISCOVER_EVERY)
+    {
+        return Err("the issuer's introspection endpoint is not known");
+    }
+    state.1 = Some(now);
+    match crate::keys::discover(http, &endpoint.issuer, "introspection_endpoint").await {
+        Ok(url) => {
+            state.0 = Some(url.clone());
+            Ok(url)
+        }
+        Err(e) => {
+            tracing::warn!(issuer = %endpoint.issuer, "cannot find the issuer's introspection endpoint: {e}");
+            Err("the issuer's introspection endpoint is not known")
+        }
+    }
+}
+
+/// Whether an introspection answer admits the token for `resource` at `now`.
+pub fn check(
+    claims: &Map<String, Value>,
+    issuer: &str,
+    resource: &str,
+    now: u64,
+) -> Result<(), &'static str> {
+    if claims.get("active") != Some(&Value::Bool(true)) {
+        return Err("the issuer says the token is not active");
+    }
+    if claims
+        .get("token_type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.eq_ignore_ascii_case("refresh_token"))
+    {
+        return Err("the token is a refresh token");
+    }
+    if let Some(iss) = claims.get("iss")
+        && iss.as_str() != Some(issuer)
+    {
+        return Err("the token's issuer is not trusted");
+    }
+    let for_us = match claims.get("aud") {
+        Some(Value::String(a)) => a == resource,
+        Some(Value::Array(items)) => items.iter().any(|a| a.as_str() == Some(resource)),
+        _ => false,
+    };
+    if !for_us {
+        return Err("the token is for another resource (aud)");
+    }
+    let Some(exp) = claims.get("exp").and_then(Value::as_u64) else {
+        return Err("the token lacks exp, iss or aud");
+    };
+    if now > exp.saturating_add(LEEWAY_SECS) {
+        return Err("the token has expired");
+    }
+    if claims
+        .get("nbf")
+        .and_then(Value::as_u64)
+        .is_some_and(|nbf| nbf > now.saturating_add(LEEWAY_SECS))
+    {
+        return Err("the token is not valid yet");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const R: &str = "https://tools.example.com/mcp";
+    const ISS: &str = "https://login.example.com";
+
+    fn answer(v: Value) -> Result<(), &'static str> {
+        check(v.as_object().unwrap_or(&Map::new()), ISS, R, 1_000)
+    }
+
+    #[test]
+    fn only_an_active_unexpired_access_token_for_this_resource_passes() {
+        assert_eq!(
+            answer(json!({"active": true, "aud": R, "exp": 2_000, "iss": ISS})),
+            Ok(())
+        );
+        assert_eq!(
+            answer(json!({"active": true, "aud": ["x", R], "exp": 2_000})),
+            Ok(())
+        );
+        let refusals = [
+            (json!({"active": false}), "not active"),
+            (
+                json!({"active": "true", "aud": R, "exp": 2_000}),
+                "not active",
+            ),
+            (
+                json!({"active": true, "aud": "https://other.example.com/mcp", "exp": 2_000}),
+                "another resource",
+            ),
+            (json!({"active": true, "exp": 2_000}), "another resource"),
+            (json!({"active": true, "aud": R}), "lacks exp"),
+            (json!({"active": true, "aud": R, "exp": 100}), "expired"),
+            (
+                json!({"active": true, "aud": R, "exp": 2_000, "nbf": 1_900}),
+                "not valid yet",
+            ),
+            (
+                json!({"active": true, "aud": R, "exp": 2_000, "iss": "https://evil.example"}),
+                "issuer",
+            ),
+            (
+                json!({"active": true, "aud": R, "exp": 2_000, "token_type": "refresh_token"}),
+                "refresh token",
+            ),
+        ];
+        for (v, why) in refusals {
+            let got = answer(v.clone()).unwrap_err();
+            assert!(got.contains(why), "{v}: {got}");
+        }
+        // Within the leeway, an expired token still passes, as a JWT would.
+        assert_eq!(
+            answer(json!({"active": true, "aud": R, "exp": 990})),
+            Ok(())
+        );
+    }
+}
