@@ -25,7 +25,7 @@ use tokio::time::Instant;
 use serde_json::{Map, Value};
 use toolgate_config::{IssuerConfig, Secret};
 
-use crate::jwt::LEEWAY_SECS;
+use crate::LEEWAY_SECS;
 
 /// How long an inactive token's answer is reused.
 pub const NEGATIVE_TTL: Duration = Duration::from_secs(10);

@@ -12,10 +12,8 @@ use serde_json::{Map, Value};
 use base64::Engine as _;
 use toolgate_config::AuthConfig;
 
+use crate::LEEWAY_SECS;
 use crate::keys::{ALLOWED, Issuer, REFETCH_EVERY};
-
-/// Seconds of clock difference tolerated on `exp` and `nbf`.
-pub const LEEWAY_SECS: u64 = 60;
 
 /// Largest token accepted: a header's worth, far beyond any real access token.
 pub const MAX_TOKEN_BYTES: usize = 16 << 10;

@@ -25,6 +25,10 @@ use toolgate_config::{ANONYMOUS, AgentSpec, AuthConfig, GatewayConfig, Secret, U
 
 pub use metadata::{WELL_KNOWN, metadata_document, resource_metadata_url};
 
+/// Seconds of clock difference tolerated on a token's `exp` and `nbf`, whether a JWT's
+/// claims or an introspection answer's.
+pub const LEEWAY_SECS: u64 = 60;
+
 /// Who a request is from.
 #[derive(Debug, Clone, Default)]
 pub struct Identity {
