@@ -25,6 +25,7 @@ macro_rules! say_raw {
     }};
 }
 
+mod admin;
 mod audit;
 mod check;
 mod diff;

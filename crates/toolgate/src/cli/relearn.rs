@@ -32,33 +32,12 @@ pub(super) async fn relearn(
             return Ok(ExitCode::FAILURE);
         }
     };
-    let base = url.unwrap_or_else(|| {
-        let mut addr = config.gateway.listen;
-        if addr.ip().is_unspecified() {
-            addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
-        }
-        format!("http://{addr}")
-    });
+    let base = super::admin::base_url(&config, url);
     let tool_segment: String =
         percent_encoding::utf8_percent_encode(tool, percent_encoding::NON_ALPHANUMERIC).to_string();
-    let endpoint = format!(
-        "{}/admin/tools/{tool_segment}/relearn",
-        base.trim_end_matches('/')
-    );
-    toolgate_engine::tls::init();
-    let mut request = reqwest::Client::new().post(&endpoint);
-    if let Some(token) = &config.gateway.auth_token {
-        request = request.bearer_auth(&token.0);
-    }
-    let response = request
-        .timeout(Duration::from_secs(30))
-        .send()
-        .await
-        .with_context(|| {
-            format!("cannot reach toolgate at {base} (is `toolgate serve` running? pass --url)")
-        })?;
-    let status = response.status();
-    let body = response.text().await.unwrap_or_default();
+    let path = format!("/admin/tools/{tool_segment}/relearn");
+    let endpoint = format!("{}{path}", base.trim_end_matches('/'));
+    let (status, body) = super::admin::post(&config, &base, &path, Duration::from_secs(30)).await?;
     let answer: Value = serde_json::from_str(&body)
         .with_context(|| format!("{endpoint} answered HTTP {status}: {}", body.trim()))?;
     if json {

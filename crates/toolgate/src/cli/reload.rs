@@ -6,7 +6,6 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::Context as _;
 use serde_json::Value;
 
 pub(super) async fn reload(
@@ -24,28 +23,10 @@ pub(super) async fn reload(
             return Ok(ExitCode::FAILURE);
         }
     };
-    let base = url.unwrap_or_else(|| {
-        let mut addr = config.gateway.listen;
-        if addr.ip().is_unspecified() {
-            addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
-        }
-        format!("http://{addr}")
-    });
+    let base = super::admin::base_url(&config, url);
     let endpoint = format!("{}/admin/reload", base.trim_end_matches('/'));
-    toolgate_engine::tls::init();
-    let mut request = reqwest::Client::new().post(&endpoint);
-    if let Some(token) = &config.gateway.auth_token {
-        request = request.bearer_auth(&token.0);
-    }
-    let response = request
-        .timeout(Duration::from_secs(60))
-        .send()
-        .await
-        .with_context(|| {
-            format!("cannot reach toolgate at {base} (is `toolgate serve` running? pass --url)")
-        })?;
-    let status = response.status();
-    let body = response.text().await.unwrap_or_default();
+    let (status, body) =
+        super::admin::post(&config, &base, "/admin/reload", Duration::from_secs(60)).await?;
     let report: Value = match serde_json::from_str(&body) {
         Ok(v) if status.is_success() || status.as_u16() == 422 => v,
         _ => anyhow::bail!("{endpoint} answered HTTP {status}: {}", body.trim()),
