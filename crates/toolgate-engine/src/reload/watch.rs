@@ -3,8 +3,9 @@
 //! notification API and works on every platform and on a ConfigMap's symlink swap. The
 //! content decides, not the modification time: a touch reloads nothing, and two saves
 //! within one clock tick of the file system (same time, same size) are still told
-//! apart. A config file is kilobytes, so reading it every period costs nothing worth
-//! saving. A save that leaves the file half-written is rejected like any invalid config
+//! apart. A hand-written config is kilobytes, so reading it every period costs nothing
+//! worth saving; a config of many megabytes (a large import) is better reloaded by
+//! signal, as the configuration reference says. A save that leaves the file half-written is rejected like any invalid config
 //! (the config in force keeps serving), and the next save is read again.
 
 use std::collections::hash_map::DefaultHasher;
