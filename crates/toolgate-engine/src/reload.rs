@@ -18,6 +18,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::audit::action::Action;
 use crate::background::Background;
 use crate::dependency::DependencyState;
 use crate::fronting::Host;
@@ -25,6 +26,11 @@ use crate::gateway::{Changes, Gateway, ToolRoute};
 use crate::metrics::ReloadLabel;
 use crate::sync::{lock, read, write};
 use crate::watch::incidents::Incidents;
+
+/// Who a reload on `SIGHUP` is recorded as in the audit trail.
+pub const BY_SIGNAL: &str = "SIGHUP";
+/// Who a reload of `gateway.reload_watch` is recorded as in the audit trail.
+pub const BY_WATCH: &str = "reload_watch";
 
 /// The gateway in force, and how to replace it.
 #[derive(Debug)]
@@ -149,6 +155,27 @@ impl Current {
     }
 
     /// Reads the config file again and, when it is valid, serves it.
+    /// [`Current::reload`], recorded in the audit trail as an action of `who` (the
+    /// admin's credential, [`BY_SIGNAL`] or [`BY_WATCH`]), in the trail of the
+    /// generation in force afterwards: whatever starts a reload, the trail says when
+    /// the config changed and whether it was refused.
+    pub async fn reload_by(&self, who: &str) -> ReloadReport {
+        let report = self.reload().await;
+        let action = if report.accepted() {
+            Action::Reload
+        } else {
+            Action::ReloadRejected
+        };
+        crate::audit::action::log(
+            self.load().services().audit.as_deref(),
+            who,
+            action,
+            "config",
+            None,
+        );
+        report
+    }
+
     pub async fn reload(&self) -> ReloadReport {
         let Some(path) = self.source.clone() else {
             return self.rejected(

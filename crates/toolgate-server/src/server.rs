@@ -14,6 +14,7 @@
 pub mod admission;
 mod audit;
 pub mod drain;
+mod incidents;
 pub mod listener;
 
 use std::sync::Arc;
@@ -79,7 +80,7 @@ pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<
         .route("/mcp", any(crate::mcp::http::handle))
         .with_state(mcp);
     let other = Router::new()
-        .route("/admin/incidents", get(incidents))
+        .route("/admin/incidents", get(incidents::incidents))
         .route("/admin/health", get(health))
         .route("/admin/status", get(status))
         .route("/admin/learned", get(learned))
@@ -155,26 +156,14 @@ async fn reload(
     State(current): State<Arc<Current>>,
     identity: Option<axum::Extension<toolgate_auth::Identity>>,
 ) -> Response {
-    let report = current.reload().await;
-    let (status, action) = if report.accepted() {
-        (
-            StatusCode::OK,
-            toolgate_engine::audit::action::Action::Reload,
-        )
+    let report = current
+        .reload_by(&crate::console::layout::who(identity.as_deref(), None))
+        .await;
+    let status = if report.accepted() {
+        StatusCode::OK
     } else {
-        (
-            StatusCode::UNPROCESSABLE_ENTITY,
-            toolgate_engine::audit::action::Action::ReloadRejected,
-        )
+        StatusCode::UNPROCESSABLE_ENTITY
     };
-    // Recorded in the trail of the generation now in force (the new one, if accepted).
-    toolgate_engine::audit::action::log(
-        current.load().services().audit.as_deref(),
-        &crate::console::layout::who(identity.as_deref(), None),
-        action,
-        "config",
-        None,
-    );
     (status, axum::Json(report)).into_response()
 }
 
@@ -211,21 +200,6 @@ async fn relearn(
             )
                 .into_response()
         }
-    }
-}
-
-async fn incidents(
-    State(current): State<Arc<Current>>,
-    identity: Option<axum::Extension<toolgate_auth::Identity>>,
-) -> Response {
-    match current.load().store().incidents(true).await {
-        Ok(mut list) => {
-            for i in &mut list {
-                crate::console::activity::visible_to(i, identity.as_deref());
-            }
-            axum::Json(list).into_response()
-        }
-        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     }
 }
 

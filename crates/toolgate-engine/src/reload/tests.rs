@@ -229,3 +229,47 @@ async fn a_setting_only_a_restart_changes_is_named_and_keeps_its_value() {
         "the audit writer's retention stays that of start-up"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_reload_is_in_the_audit_trail_as_whoever_started_it() {
+    let dir = dir();
+    let (current, path) = serving(&dir, &config(&dir, "5s", "")).await;
+    let audit = (current.load().services().audit.clone()).expect("the trail is on by default");
+    let store = current.load().store().clone();
+    let stop = tokio_util::sync::CancellationToken::new();
+    let writer = tokio::spawn(audit.clone().run_writer(store.clone(), stop.clone()));
+
+    std::fs::write(&path, config(&dir, "7s", "")).expect("write the config");
+    assert!(current.reload_by(super::BY_SIGNAL).await.accepted());
+    std::fs::write(&path, "tools: [").expect("write the config");
+    assert!(!current.reload_by(super::BY_WATCH).await.accepted());
+    std::fs::write(&path, config(&dir, "9s", "")).expect("write the config");
+    assert!(current.reload_by("alice").await.accepted());
+
+    assert!(audit.flush(Duration::from_secs(10)).await);
+    let rows = store
+        .audit(toolgate_store::AuditQuery {
+            tool: Some("config".into()),
+            limit: 10,
+            ..Default::default()
+        })
+        .await
+        .expect("read the trail");
+    let mut seen: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| (r.agent.clone(), r.outcome.clone()))
+        .collect();
+    seen.sort();
+    let pair = |who: &str, what: &str| (who.to_string(), what.to_string());
+    assert_eq!(
+        seen,
+        vec![
+            pair("SIGHUP", "reloaded"),
+            pair("alice", "reloaded"),
+            pair("reload_watch", "reload_rejected"),
+        ]
+    );
+    stop.cancel();
+    writer.await.expect("the writer stops");
+    let _ = std::fs::remove_dir_all(dir);
+}

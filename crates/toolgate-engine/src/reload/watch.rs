@@ -80,7 +80,7 @@ impl Current {
             watched = again;
             if changed {
                 tracing::info!(file = %path.display(), "the config file changed: reloading");
-                let _ = self.reload().await;
+                let _ = self.reload_by(super::BY_WATCH).await;
             }
         }
     }

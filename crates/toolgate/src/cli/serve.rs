@@ -197,7 +197,7 @@ fn spawn_reload_on_hangup(current: Arc<Current>) {
         };
         while hangup.recv().await.is_some() {
             tracing::info!("SIGHUP: reloading the config file");
-            let _ = current.reload().await;
+            let _ = current.reload_by(toolgate_engine::reload::BY_SIGNAL).await;
         }
     });
 }

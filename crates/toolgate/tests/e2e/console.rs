@@ -137,6 +137,86 @@ async fn two_hundred_incidents_are_paginated_and_searchable() {
     assert_eq!(rows(&resolved), 0);
 }
 
+/// The admin API pages like the console: a client follows `Link: rel="next"` (or counts
+/// pages until an empty one) and never receives the whole store at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_admin_incident_list_is_paged_with_links_and_a_total() {
+    let tg = core("admin-pages").await;
+    for n in 0..250 {
+        tg.gateway
+            .store()
+            .record_incident(incident(
+                &format!("tool_{n:03}"),
+                &format!("drift of tool_{n:03}"),
+            ))
+            .await
+            .unwrap();
+    }
+    let fetch = |path: String| {
+        let url = format!("{}{path}", tg.base);
+        async move {
+            let r = client().get(url).send().await.unwrap();
+            let status = r.status().as_u16();
+            let total = r
+                .headers()
+                .get("x-total-count")
+                .map(|v| v.to_str().unwrap().to_string());
+            let link = r
+                .headers()
+                .get("link")
+                .map(|v| v.to_str().unwrap().to_string());
+            let body: Value = serde_json::from_str(&r.text().await.unwrap()).unwrap_or(Value::Null);
+            (status, total, link, body)
+        }
+    };
+    let titles = |body: &Value| -> Vec<String> {
+        body.as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["title"].as_str().unwrap().to_string())
+            .collect()
+    };
+
+    // The default page is 100 incidents, newest first, with the total and the next page.
+    let (status, total, link, first) = fetch("/admin/incidents".into()).await;
+    assert_eq!(status, 200);
+    assert_eq!(total.as_deref(), Some("250"));
+    assert_eq!(first.as_array().unwrap().len(), 100);
+    assert_eq!(titles(&first)[0], "drift of tool_249");
+    let link = link.expect("a next page");
+    assert!(
+        link.contains("</admin/incidents?page=2&per_page=100>; rel=\"next\""),
+        "{link}"
+    );
+
+    // Following `next` to the end visits every incident once.
+    let mut seen = Vec::new();
+    let mut next = Some("/admin/incidents?per_page=60".to_string());
+    while let Some(path) = next.take() {
+        let (_, _, link, body) = fetch(path).await;
+        seen.extend(titles(&body));
+        next = link.as_deref().and_then(|l| {
+            l.split(", ")
+                .find(|p| p.ends_with("rel=\"next\""))
+                .map(|p| p[1..p.find('>').unwrap()].to_string())
+        });
+    }
+    assert_eq!(seen.len(), 250);
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), 250, "no incident twice");
+
+    // Filters travel in the links; a page past the last is empty, not the last again.
+    let (_, total, link, found) =
+        fetch("/admin/incidents?q=tool_1&per_page=5&status=open".into()).await;
+    assert_eq!(total.as_deref(), Some("100"), "tool_100..tool_199: {found}");
+    assert!(link.unwrap().contains("status=open&q=tool_1"));
+    let (_, _, _, beyond) = fetch("/admin/incidents?page=99".into()).await;
+    assert_eq!(beyond, json!([]));
+    let (status, _, _, _) = fetch("/admin/incidents?status=closed".into()).await;
+    assert_eq!(status, 400);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn acknowledge_and_resolve_record_who_behind_the_admin_credential() {
     let upstream = start_upstream().await;
