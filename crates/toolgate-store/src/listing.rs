@@ -60,6 +60,16 @@ impl IncidentQuery {
 }
 
 impl Store {
+    /// The newest incident of `kind` (`contract_drift`, …) of each tool that has one:
+    /// one row a tool, open or resolved, whatever else the store holds.
+    pub async fn newest_by_tool(&self, kind: &str) -> Result<Vec<Incident>, StoreError> {
+        let kind = kind.to_string();
+        match self {
+            Store::Sqlite(s) => s.newest_by_tool(kind).await,
+            Store::Postgres(s) => s.newest_by_tool(kind).await,
+        }
+    }
+
     /// One page of incidents matching `query`, newest first.
     pub async fn incident_page(&self, query: IncidentQuery) -> Result<IncidentPage, StoreError> {
         match self {

@@ -23,7 +23,12 @@ pub async fn show(
     Query(query): Query<ListQuery>,
 ) -> Response {
     let report = toolgate_engine::status::report(&gateway).await;
-    let incidents = gateway.store().incidents(true).await.unwrap_or_default();
+    // Each tool's newest drift, not every incident the store holds.
+    let incidents = gateway
+        .store()
+        .newest_by_tool("contract_drift")
+        .await
+        .unwrap_or_default();
     let mut probes = Probes::new();
     for route in gateway.routes().values() {
         if route.spec.probe.is_some() {

@@ -1,8 +1,8 @@
 //! A page of incidents from PostgreSQL (see `listing.rs`).
 
 use super::{COLUMNS, PostgresStore, incident, text};
-use crate::StoreError;
 use crate::listing::{IncidentPage, IncidentQuery};
+use crate::{Incident, StoreError};
 
 /// The filter of a page: $1 the status (NULL: any), $2 the lower-cased search.
 const FILTER: &str = "WHERE ($1::TEXT IS NULL OR status = $1::TEXT) AND ($2::TEXT = ''
@@ -11,6 +11,22 @@ const FILTER: &str = "WHERE ($1::TEXT IS NULL OR status = $1::TEXT) AND ($2::TEX
     OR strpos(kind, $2::TEXT) > 0 OR strpos(id::TEXT, $2::TEXT) > 0)";
 
 impl PostgresStore {
+    pub(crate) async fn newest_by_tool(&self, kind: String) -> Result<Vec<Incident>, StoreError> {
+        Ok(self
+            .query(
+                &format!(
+                    "SELECT {COLUMNS} FROM incidents
+                     WHERE id IN (SELECT max(id) FROM incidents WHERE kind = $1::TEXT GROUP BY tool)
+                     ORDER BY id DESC"
+                ),
+                &[&text(&kind)],
+            )
+            .await?
+            .iter()
+            .map(incident)
+            .collect())
+    }
+
     pub(crate) async fn incident_page(
         &self,
         query: IncidentQuery,

@@ -3,8 +3,8 @@
 use rusqlite::params;
 
 use super::{SqliteStore, query_incidents_then};
-use crate::StoreError;
 use crate::listing::{IncidentPage, IncidentQuery};
+use crate::{Incident, StoreError};
 
 /// The filter of a page: ?1 the status (NULL: any), ?2 the lower-cased search.
 const FILTER: &str = "WHERE (?1 IS NULL OR status = ?1) AND (?2 = ''
@@ -13,6 +13,18 @@ const FILTER: &str = "WHERE (?1 IS NULL OR status = ?1) AND (?2 = ''
     OR instr(kind, ?2) > 0 OR instr(CAST(id AS TEXT), ?2) > 0)";
 
 impl SqliteStore {
+    pub(crate) async fn newest_by_tool(&self, kind: String) -> Result<Vec<Incident>, StoreError> {
+        self.with(move |c| {
+            query_incidents_then(
+                c,
+                "WHERE id IN (SELECT max(id) FROM incidents WHERE kind = ?1 GROUP BY tool)",
+                "",
+                params![kind],
+            )
+        })
+        .await
+    }
+
     pub(crate) async fn incident_page(
         &self,
         query: IncidentQuery,

@@ -3,7 +3,10 @@
 use super::Fixture;
 use crate::{IncidentKind, IncidentQuery, NewIncident};
 
-on_both!(two_hundred_incidents_are_paged_filtered_and_searched_in_the_store);
+on_both!(
+    two_hundred_incidents_are_paged_filtered_and_searched_in_the_store,
+    each_tool_s_newest_incident_of_a_kind_is_one_row
+);
 
 fn incident(n: usize) -> NewIncident {
     NewIncident {
@@ -93,4 +96,67 @@ async fn two_hundred_incidents_are_paged_filtered_and_searched_in_the_store(f: F
     // A search is text, not a pattern.
     assert_eq!(page(None, "%", 1).await.matched, 0);
     assert_eq!(page(None, "tool_1_", 1).await.matched, 0);
+}
+
+/// The Tools page reads each tool's newest drift, one row a tool, not the whole store.
+async fn each_tool_s_newest_incident_of_a_kind_is_one_row(f: Fixture) {
+    let store = f.open().await.unwrap();
+    // Three tools; tool_000 drifts three times (the first two resolved), tool_001 once,
+    // tool_002 only fails its probe.
+    let drift = |tool: &str, fp: &str| NewIncident {
+        kind: IncidentKind::ContractDrift,
+        fingerprint: fp.into(),
+        tool: tool.into(),
+        ..incident(1)
+    };
+    let mut first = Vec::new();
+    for fp in ["a", "b", "c"] {
+        let id = store
+            .record_incident(drift("tool_000", fp))
+            .await
+            .unwrap()
+            .id;
+        first.push(id);
+        if fp != "c" {
+            store.resolve_by(id, "alice".into()).await.unwrap();
+        }
+    }
+    let other = store
+        .record_incident(drift("tool_001", "d"))
+        .await
+        .unwrap()
+        .id;
+    store
+        .record_incident(NewIncident {
+            tool: "tool_002".into(),
+            ..incident(0)
+        })
+        .await
+        .unwrap();
+    let mut newest: Vec<(String, i64)> = store
+        .newest_by_tool("contract_drift")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|i| (i.tool, i.id))
+        .collect();
+    newest.sort();
+    assert_eq!(
+        newest,
+        vec![
+            ("tool_000".to_string(), first[2]),
+            ("tool_001".to_string(), other)
+        ]
+    );
+    assert_eq!(
+        store.newest_by_tool("probe_failing").await.unwrap().len(),
+        1
+    );
+    assert!(
+        store
+            .newest_by_tool("no_such_kind")
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
