@@ -526,10 +526,6 @@ impl Server {
         if name == toolgate_engine::health::TOOL_NAME {
             return self.dependency_health(id, &arguments, modern).await;
         }
-        #[cfg(test)]
-        if name == tests::RELAY_TOOL {
-            return tests::relay_tool(id, params.get("_meta"), outbound, modern).await;
-        }
         // The gateway in force when the call arrived: the call runs on its routes to
         // the end, whatever a reload swaps in meanwhile.
         let gateway = self.gateway();
@@ -701,60 +697,6 @@ fn client_capabilities(params: Option<&RawValue>) -> Option<Value> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-
-    /// A tool that exists only in tests: it sends two progress notifications (with the
-    /// call's `progressToken`, if any), one log message, and one
-    /// `sampling/createMessage` through the call's `Outbound`, and returns what the client
-    /// answered as its text.
-    pub(crate) const RELAY_TOOL: &str = "relay_test";
-
-    pub(crate) async fn relay_tool(
-        id: &Id,
-        meta: Option<&Value>,
-        outbound: &Outbound,
-        modern: bool,
-    ) -> Reply {
-        let token = meta
-            .and_then(|m| m.get("progressToken"))
-            .cloned()
-            .unwrap_or_else(|| json!("relay"));
-        for progress in [1, 2] {
-            outbound.notify(
-                "notifications/progress",
-                Some(json!({ "progressToken": token, "progress": progress, "total": 2 })),
-            );
-        }
-        outbound.notify(
-            "notifications/message",
-            Some(json!({ "level": "info", "logger": "relay", "data": "asking the client" })),
-        );
-        let asked = outbound
-            .request(
-                "sampling/createMessage",
-                Some(json!({
-                    "messages": [{ "role": "user", "content": { "type": "text", "text": "hello?" } }],
-                    "maxTokens": 16
-                })),
-            )
-            .await;
-        let sampling = outbound
-            .client_capabilities()
-            .is_some_and(|c| c.get("sampling").is_some());
-        let text = match asked {
-            Ok(v) => format!(
-                "client answered: {} (sampling declared: {sampling})",
-                v.pointer("/content/text")
-                    .and_then(Value::as_str)
-                    .unwrap_or("?")
-            ),
-            Err(e) => format!("client could not answer: {e} (sampling declared: {sampling})"),
-        };
-        let mut result = json!({ "content": [{ "type": "text", "text": text }], "isError": false });
-        if modern && let Value::Object(m) = &mut result {
-            m.insert("resultType".into(), "complete".into());
-        }
-        Reply::ok(jsonrpc::result(id, &result), modern)
-    }
 
     const CONFIG: &str = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n    contract: { version: \"1.0\", response_schema: { type: object } }\n";
 

@@ -14,6 +14,8 @@ pub mod http;
 pub mod jsonrpc;
 pub mod outbound;
 pub mod stdio;
+#[cfg(test)]
+mod tests_upstream;
 
 use std::sync::Arc;
 
