@@ -22,6 +22,7 @@
 //! A failure's `_meta` repeats its text under `dev.toolgate/error`, first, for clients
 //! that hand the model a dump of the whole result.
 
+use super::envelope::Era;
 use super::{ERROR_META_KEY, SIGNALS_META_KEY};
 use toolgate_config::{NotesMode, ToolSpec};
 use toolgate_engine::pipeline::{CallOutcome, Structured};
@@ -47,13 +48,9 @@ impl NotesPlacement {
 
 /// The JSON-RPC answer to a `tools/call`: `id` is the request id's JSON text. The
 /// members are those of MCP's `CallToolResult` (in rmcp's order), with the checked body
-/// copied in rather than re-serialised. `inline` (2026-07-28) adds `resultType`.
-pub fn tool_call(
-    id: &str,
-    outcome: CallOutcome,
-    inline: bool,
-    placement: NotesPlacement,
-) -> Vec<u8> {
+/// copied in rather than re-serialised. The 2026-07-28 era adds `resultType`.
+pub fn tool_call(id: &str, outcome: CallOutcome, era: Era, placement: NotesPlacement) -> Vec<u8> {
+    let inline = era.is_modern();
     let is_upstream_mcp = match &outcome.result {
         Ok(s) => s.is_mcp_result(),
         Err(f) => f.passthrough.is_some(),

@@ -10,6 +10,7 @@
 
 pub mod answer;
 pub mod dispatch;
+pub mod envelope;
 pub mod http;
 pub mod jsonrpc;
 pub mod outbound;
