@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 
 use super::dispatch::Server;
 use super::jsonrpc;
-use super::outbound::{self, Link, Outbound};
+use super::outbound::{self, Outbound, SessionLink};
 use toolgate_engine::sync::lock;
 
 /// Serves MCP on this process's stdin and stdout until stdin ends or `shutdown`.
@@ -61,7 +61,7 @@ where
     // The version the client's `initialize` negotiated, once it has.
     let session: Arc<Mutex<Option<ProtocolVersion>>> = Arc::default();
     // The client's answers to server→client requests, and its capabilities.
-    let link = Arc::new(Link::new(None));
+    let link = Arc::new(SessionLink::new(None));
     // Broadcasts go to stdout with everything else, until reading stops.
     let stop_broadcasts = tokio_util::sync::CancellationToken::new();
     let broadcasts = tokio::spawn({

@@ -30,7 +30,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::dispatch::{self, Server};
 use super::jsonrpc::{self, Message};
-use super::outbound::{self, Link, Outbound};
+use super::outbound::{self, Outbound, SessionLink};
 use refusal::{Refusal, json, status_of};
 use seal::Sealer;
 use session::{Missing, Sessions};
@@ -360,7 +360,7 @@ struct Joined<'h> {
     /// The version negotiated at `initialize`.
     version: ProtocolVersion,
     /// Server→client requests of this session go through it.
-    link: Arc<Link>,
+    link: Arc<SessionLink>,
 }
 
 /// Answers one message of a `session` or a stateless request (`capabilities` from its
