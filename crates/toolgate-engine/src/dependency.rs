@@ -22,7 +22,7 @@ use toolgate_resilience::{
 use toolgate_signals::status_page::{Health, PageStatus};
 use toolgate_signals::{Quota, Signals};
 
-use crate::fleet::{self, BudgetView, Keys, Outcome, Record, Shared, Verdict};
+use crate::fleet::{self, AttemptEnd, BudgetView, FleetAdmission, Keys, Record, Shared};
 use crate::sync::lock;
 use toolgate_config::Dependency;
 
@@ -210,7 +210,7 @@ impl Admitted<'_> {
             fleet.shared.record(
                 &fleet.keys,
                 Record {
-                    outcome: Outcome::Unsent,
+                    outcome: AttemptEnd::Unsent,
                     probe: ticket.probe,
                     id: Some(ticket.id),
                     first_attempt: false,
@@ -310,16 +310,16 @@ impl DependencyState {
         };
         let mut g = lock(&self.inner);
         let probe = match verdict {
-            Verdict::Open(retry_in) => {
+            FleetAdmission::Open(retry_in) => {
                 g.fleet_open_until = Some(now + retry_in);
                 if g.down_since_wall.is_none() {
                     g.down_since_wall = Some(Utc::now());
                 }
                 return Gate::CircuitOpen { retry_in };
             }
-            Verdict::Wait(d) => return Gate::Wait(d),
-            Verdict::Exhausted(resets_in) => return Gate::QuotaExhausted { resets_in },
-            Verdict::Go { probe, id } => FleetTicket { probe, id },
+            FleetAdmission::Wait(d) => return Gate::Wait(d),
+            FleetAdmission::Exhausted(resets_in) => return Gate::QuotaExhausted { resets_in },
+            FleetAdmission::Go { probe, id } => FleetTicket { probe, id },
         };
         if g.fleet_open_until.take().is_some() && !probe.probe {
             g.down_since_wall = None;
@@ -489,7 +489,7 @@ impl DependencyState {
             fleet.shared.record(
                 &fleet.keys,
                 Record {
-                    outcome: Outcome::of(class),
+                    outcome: AttemptEnd::of(class),
                     probe,
                     id: fleet_probe.map(|t| t.id),
                     first_attempt,

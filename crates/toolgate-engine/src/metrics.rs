@@ -29,11 +29,11 @@ impl EncodeLabelValue for Class {
     }
 }
 
-/// Outcome of a tool call: `ok` or an error class.
+/// The result label of a tool call: `ok` or an error class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Outcome(pub Option<ErrorClass>);
+pub struct ResultLabel(pub Option<ErrorClass>);
 
-impl EncodeLabelValue for Outcome {
+impl EncodeLabelValue for ResultLabel {
     fn encode(&self, encoder: &mut LabelValueEncoder) -> Result<(), std::fmt::Error> {
         encoder.write_str(self.0.map_or("ok", ErrorClass::as_str))
     }
@@ -71,7 +71,7 @@ pub struct CallLabels {
     /// Tool name.
     pub tool: Arc<str>,
     /// `ok` or an error class.
-    pub outcome: Outcome,
+    pub outcome: ResultLabel,
 }
 
 /// `{agent, outcome}`: the agent is a configured name or `anonymous`, so the label's
@@ -81,7 +81,7 @@ pub struct AgentLabels {
     /// Agent name.
     pub agent: String,
     /// `ok` or an error class.
-    pub outcome: Outcome,
+    pub outcome: ResultLabel,
 }
 
 /// `{dependency, tool, status}`.

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::message::{self, Incoming};
+use crate::message::{self, Incoming, RpcOutcome};
 use crate::sse::{SseEvent, SseParser};
 use crate::{
     Event, Failure, Initialized, Inner, Kind, Relay, Relayed, Reply, answer_server_request, lock,
@@ -60,7 +60,7 @@ pub(crate) struct Http {
 
 /// How an answer's stream ended.
 enum StreamEnd {
-    Answer(Value),
+    Answer(RpcOutcome),
     /// Ended (or broke) before the answer; resumable if it gave ids.
     Ended,
 }
@@ -231,7 +231,7 @@ impl Http {
             Err(Failure::Protocol { .. }) => return Ok(None),
             Err(e) => return Err(e),
         };
-        let Some(init) = reply.outcome.ok().and_then(crate::discovered) else {
+        let Some(init) = reply.outcome.ok().and_then(|r| crate::discovered(&r)) else {
             return Ok(None);
         };
         let mut s = lock(&self.session);
@@ -328,9 +328,8 @@ impl Http {
                 )));
             }
         };
-        let outcome = message::outcome(&answer).map_err(Failure::protocol)?;
         Ok(Reply {
-            outcome,
+            outcome: answer,
             status: status.as_u16(),
             headers,
             latency: started.elapsed(),
@@ -351,7 +350,7 @@ impl Http {
         response: reqwest::Response,
         session: &Session,
         relay: Option<Relay>,
-    ) -> Result<Value, Failure> {
+    ) -> Result<RpcOutcome, Failure> {
         let mut parser = SseParser::new(inner.max_message_bytes);
         let mut received = false;
         let mut end = self
@@ -452,8 +451,8 @@ impl Http {
                     match m {
                         Incoming::Response {
                             id: Some(got),
-                            message,
-                        } if got == id => return Ok(StreamEnd::Answer(message)),
+                            outcome,
+                        } if got == id => return Ok(StreamEnd::Answer(outcome)),
                         Incoming::Response { .. } => {
                             tracing::debug!(server = %inner.name, "an answer to another request on a stream; dropped");
                         }
@@ -798,7 +797,7 @@ fn content_type(headers: &HeaderMap) -> Option<String> {
     )
 }
 
-fn json_answer(bytes: &[u8], id: i64) -> Result<Value, Failure> {
+fn json_answer(bytes: &[u8], id: i64) -> Result<RpcOutcome, Failure> {
     let messages =
         message::parse(bytes).map_err(|d| Failure::protocol(format!("the answer: {d}")))?;
     messages
@@ -806,8 +805,8 @@ fn json_answer(bytes: &[u8], id: i64) -> Result<Value, Failure> {
         .find_map(|m| match m {
             // A JSON body answers this POST only; an error without an id
             // (the server could not read our id) is still that answer.
-            Incoming::Response { id: got, message } if got == Some(id) || got.is_none() => {
-                Some(message)
+            Incoming::Response { id: got, outcome } if got == Some(id) || got.is_none() => {
+                Some(outcome)
             }
             _ => None,
         })

@@ -156,6 +156,7 @@ mod bounds;
 pub mod codes;
 mod http_transport;
 mod message;
+pub use message::RpcOutcome;
 mod scan;
 mod sse;
 mod stdio;
@@ -165,6 +166,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
@@ -348,14 +350,25 @@ pub struct Initialized {
 /// The answer to one request.
 #[derive(Clone, Debug)]
 pub struct Reply {
-    /// `result`, or the JSON-RPC `error`.
-    pub outcome: Result<Value, RpcError>,
+    /// `result` as the server wrote it (JSON text: the client does not build a
+    /// `Value` of it, so a gateway can pass it on as it came), or the JSON-RPC
+    /// `error`.
+    pub outcome: RpcOutcome,
     /// HTTP status of the POST's answer (200 for stdio).
     pub status: u16,
     /// The POST answer's headers (empty for stdio).
     pub headers: http::HeaderMap,
     /// Request written → answer read.
     pub latency: Duration,
+}
+
+impl Reply {
+    /// The `result` as a `Value`, for answers read whole (tool lists, resources).
+    /// It was read as JSON when it arrived, so it always parses.
+    pub fn into_value(self) -> Result<Value, RpcError> {
+        self.outcome
+            .map(|raw| serde_json::from_str(raw.get()).unwrap_or(Value::Null))
+    }
 }
 
 /// A JSON-RPC error object, as the server sent it.
@@ -668,7 +681,8 @@ pub(crate) fn with_request_meta(params: Option<&Value>) -> Value {
 /// elicitation, roots) with input-required results and has no resource
 /// subscriptions, and the gateway relays those to clients of every revision as
 /// the handshake revisions carry them. `None` → the handshake.
-pub(crate) fn discovered(result: Value) -> Option<Initialized> {
+pub(crate) fn discovered(result: &RawValue) -> Option<Initialized> {
+    let result: Value = serde_json::from_str(result.get()).ok()?;
     let versions: Vec<&str> = result
         .get("supportedVersions")?
         .as_array()?
@@ -706,13 +720,15 @@ pub(crate) fn discovered(result: Value) -> Option<Initialized> {
 }
 
 /// Checks the server's `initialize` answer.
-pub(crate) fn initialized_from(outcome: Result<Value, RpcError>) -> Result<Initialized, Failure> {
+pub(crate) fn initialized_from(outcome: RpcOutcome) -> Result<Initialized, Failure> {
     let result = outcome.map_err(|e| {
         Failure::protocol(format!(
             "the server refused initialize (JSON-RPC error {}: {})",
             e.code, e.message
         ))
     })?;
+    let result: Value = serde_json::from_str(result.get())
+        .map_err(|e| Failure::protocol(format!("the initialize result: {e}")))?;
     let version = result
         .get("protocolVersion")
         .and_then(Value::as_str)
@@ -995,12 +1011,13 @@ mod tests {
 
     #[test]
     fn only_the_known_handshake_revisions_are_accepted() {
-        let ok = initialized_from(Ok(json!({
+        let raw = |v: Value| serde_json::value::to_raw_value(&v).unwrap();
+        let ok = initialized_from(Ok(raw(json!({
             "protocolVersion": "2025-06-18",
             "serverInfo": {"name": "kb", "version": "1.2"},
             "capabilities": {"tools": {}},
             "instructions": "be kind"
-        })))
+        }))))
         .unwrap();
         assert_eq!(
             (ok.server_name.as_str(), ok.server_version.as_str()),
@@ -1009,7 +1026,7 @@ mod tests {
         assert_eq!(ok.instructions.as_deref(), Some("be kind"));
         for bad in [json!({"protocolVersion": "2024-11-05"}), json!({})] {
             assert!(matches!(
-                initialized_from(Ok(bad)),
+                initialized_from(Ok(raw(bad))),
                 Err(Failure::Protocol { .. })
             ));
         }

@@ -1,16 +1,26 @@
 //! JSON-RPC messages as they arrive from a server, sorted by kind, and the
 //! few messages the client writes.
 
+use serde::{Deserialize, Deserializer};
+use serde_json::error::Category;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::RpcError;
+
+/// A response's `result` as the server wrote it (JSON text, never turned into a
+/// `Value` here), or its `error`.
+pub type RpcOutcome = Result<Box<RawValue>, RpcError>;
 
 /// One message from the server.
 #[derive(Debug)]
 pub(crate) enum Incoming {
     /// An answer to one of our requests (integer ids are ours; any other id
     /// cannot be, and such an answer is dropped by the caller).
-    Response { id: Option<i64>, message: Value },
+    Response {
+        id: Option<i64>,
+        outcome: RpcOutcome,
+    },
     Request {
         id: Value,
         method: String,
@@ -22,63 +32,82 @@ pub(crate) enum Incoming {
     },
 }
 
-/// Sorts one parsed message. `None`: not a JSON-RPC message.
-pub(crate) fn classify(message: Value) -> Option<Incoming> {
-    let Value::Object(ref map) = message else {
-        return None;
-    };
-    match (map.get("method"), map.get("id")) {
+/// A message's members as read: present (even as `null`) or absent, and the
+/// `result` as its text.
+#[derive(Deserialize)]
+struct Wire<'a> {
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    method: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    params: Option<Value>,
+    #[serde(borrow, default, deserialize_with = "present_raw")]
+    result: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "present")]
+    error: Option<Value>,
+}
+
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
+fn present_raw<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
+}
+
+/// Sorts one message. `None`: not a JSON-RPC message.
+fn classify(wire: Wire<'_>) -> Option<Incoming> {
+    match (wire.method, wire.id) {
         (Some(Value::String(method)), Some(id)) if !id.is_null() => Some(Incoming::Request {
-            id: id.clone(),
-            method: method.clone(),
-            params: map.get("params").cloned(),
+            id,
+            method,
+            params: wire.params,
         }),
         (Some(Value::String(method)), None) => Some(Incoming::Notification {
-            method: method.clone(),
-            params: map.get("params").cloned(),
+            method,
+            params: wire.params,
         }),
-        (None, Some(id)) if map.contains_key("result") || map.contains_key("error") => {
+        (None, Some(id)) if wire.result.is_some() || wire.error.is_some() => {
+            let outcome = match (wire.error, wire.result) {
+                (Some(error), _) => Err(RpcError {
+                    code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
+                    message: error
+                        .get("message")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                    data: error.get("data").cloned(),
+                }),
+                (None, Some(result)) => Ok(result.to_owned()),
+                (None, None) => return None,
+            };
             Some(Incoming::Response {
                 id: id.as_i64(),
-                message,
+                outcome,
             })
         }
         _ => None,
     }
 }
 
-/// Parses a body or an event's data into messages; a batch (an array, which
-/// revisions before 2025-06-18 allowed) yields each of its members.
+/// Parses a body or an event's data into messages, in one pass; a batch (an
+/// array, which revisions before 2025-06-18 allowed) yields each of its members.
 pub(crate) fn parse(bytes: &[u8]) -> Result<Vec<Incoming>, String> {
-    let value: Value =
-        serde_json::from_slice(bytes).map_err(|e| format!("the message is not JSON ({e})"))?;
-    let values = match value {
-        Value::Array(items) => items,
-        single => vec![single],
+    let refuse = |e: serde_json::Error| match e.classify() {
+        Category::Data => "the message is not a JSON-RPC message".to_owned(),
+        _ => format!("the message is not JSON ({e})"),
     };
-    values
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    let wires: Vec<Wire<'_>> = if first == Some(&b'[') {
+        serde_json::from_slice(bytes).map_err(refuse)?
+    } else {
+        vec![serde_json::from_slice(bytes).map_err(refuse)?]
+    };
+    wires
         .into_iter()
-        .map(|v| classify(v).ok_or_else(|| "the message is not a JSON-RPC message".to_owned()))
+        .map(|w| classify(w).ok_or_else(|| "the message is not a JSON-RPC message".to_owned()))
         .collect()
-}
-
-/// A response's `result`, or its `error`.
-pub(crate) fn outcome(message: &Value) -> Result<Result<Value, RpcError>, String> {
-    if let Some(error) = message.get("error") {
-        return Ok(Err(RpcError {
-            code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
-            message: error
-                .get("message")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned(),
-            data: error.get("data").cloned(),
-        }));
-    }
-    match message.get("result") {
-        Some(result) => Ok(Ok(result.clone())),
-        None => Err("the response has neither `result` nor `error`".to_owned()),
-    }
 }
 
 pub(crate) fn request(id: i64, method: &str, params: Option<&Value>) -> Vec<u8> {
@@ -154,24 +183,30 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..256)) {
-            if let Ok(messages) = parse(&bytes) {
-                for m in messages {
-                    if let Incoming::Response { message, .. } = m {
-                        let _ = outcome(&message);
-                    }
-                }
-            }
+            let _ = parse(&bytes);
         }
     }
 
     #[test]
-    fn an_error_response_keeps_code_message_and_data() {
-        let e = outcome(&json!({"id":1,"error":{"code":-32602,"message":"bad","data":{"x":1}}}))
-            .unwrap()
+    fn an_error_response_keeps_code_message_and_data_and_a_result_its_text() {
+        let outcome = |text: &str| match parse(text.as_bytes()).unwrap().pop() {
+            Some(Incoming::Response { outcome, .. }) => outcome,
+            other => panic!("{other:?}"),
+        };
+        let e = outcome(r#"{"id":1,"error":{"code":-32602,"message":"bad","data":{"x":1}}}"#)
             .unwrap_err();
         assert_eq!((e.code, e.message.as_str()), (-32602, "bad"));
         assert_eq!(e.data, Some(json!({"x":1})));
-        assert!(outcome(&json!({"id":1})).is_err());
+        // The result's text is kept as written: an exponent, an integer past u64,
+        // and key order that a `Value` would change.
+        let r = outcome(r#"{"id":1,"result":{"z":1e2,"a":123456789012345678901234567890}}"#);
+        assert_eq!(
+            r.unwrap().get(),
+            r#"{"z":1e2,"a":123456789012345678901234567890}"#
+        );
+        assert!(parse(br#"{"id":1}"#).is_err());
+        assert!(parse(br#"{"id":1,"method":7}"#).is_err());
+        assert!(parse(br#"{"id":null,"method":"x"}"#).is_err());
     }
 
     #[test]

@@ -26,7 +26,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::bounds::{Events, LineBudget, ServerRequests, Slot};
-use crate::message::{self, Incoming};
+use crate::message::{self, Incoming, RpcOutcome};
 use crate::scan::IdScanner;
 use crate::{
     BACKGROUND_INIT_TIMEOUT, Connection, Event, Failure, Initialized, Inner, Limits, Relay,
@@ -103,7 +103,7 @@ pub(crate) struct Stdio {
     stopping: CancellationToken,
 }
 
-type Answer = Result<Value, Failure>;
+type Answer = Result<RpcOutcome, Failure>;
 
 struct Pending {
     answer: oneshot::Sender<Answer>,
@@ -306,7 +306,7 @@ impl Stdio {
         let id = inner.next_id();
         let body = message::request(id, "initialize", Some(&crate::initialize_params()));
         let (answer, _) = self.call(id, body, None, None).await?;
-        let init = crate::initialized_from(message::outcome(&answer).map_err(Failure::protocol)?)?;
+        let init = crate::initialized_from(answer)?;
         self.write_line(message::notification("notifications/initialized", None))
             .await?;
         self.state.ready_epoch.store(epoch, Ordering::Release);
@@ -333,7 +333,7 @@ impl Stdio {
         *cancel_id = Some(id);
         let (answer, latency) = self.call(id, body, relay, token).await?;
         Ok(Reply {
-            outcome: message::outcome(&answer).map_err(Failure::protocol)?,
+            outcome: answer,
             status: 200,
             headers: http::HeaderMap::new(),
             latency,
@@ -347,7 +347,7 @@ impl Stdio {
         body: Vec<u8>,
         relay: Option<Relay>,
         token: Option<String>,
-    ) -> Result<(Value, Duration), Failure> {
+    ) -> Result<(RpcOutcome, Duration), Failure> {
         let (tx, rx) = oneshot::channel();
         let writer = {
             let mut s = lock(&self.state.shared);
@@ -692,9 +692,9 @@ async fn read_stdout(mut stdout: impl AsyncBufRead + Unpin, state: Arc<State>) {
 
 fn on_message(state: &Arc<State>, m: Incoming) {
     match m {
-        Incoming::Response { id, message } => match id.and_then(|id| state.take_pending(id)) {
+        Incoming::Response { id, outcome } => match id.and_then(|id| state.take_pending(id)) {
             Some(p) => {
-                let _ = p.answer.send(Ok(message));
+                let _ = p.answer.send(Ok(outcome));
             }
             None => {
                 tracing::debug!(server = %state.name, ?id, "an answer to no pending request; dropped");

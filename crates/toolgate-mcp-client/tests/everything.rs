@@ -85,7 +85,7 @@ async fn initialize_list_and_echo(conn: &Connection) {
 
     let tools = conn.request("tools/list", None, LONG, None).await.unwrap();
     assert_eq!(tools.status, 200);
-    let result = tools.outcome.unwrap();
+    let result = tools.into_value().unwrap();
     let names: Vec<&str> = result["tools"]
         .as_array()
         .unwrap()
@@ -122,7 +122,7 @@ async fn initialize_list_and_echo(conn: &Connection) {
         .await
         .unwrap();
     // An unknown tool is an answer (an error result or a JSON-RPC error), never a Failure.
-    let is_error = match &unknown.outcome {
+    let is_error = match unknown.clone().into_value() {
         Ok(r) => r["isError"] == true,
         Err(_) => true,
     };

@@ -138,7 +138,7 @@ async fn server_requests_beyond_the_cap_are_shed_and_counted() {
     for answer in held {
         answer.send(Ok(json!({"roots": []}))).unwrap();
     }
-    let tally = asking.await.unwrap().unwrap().outcome.unwrap();
+    let tally = asking.await.unwrap().unwrap().into_value().unwrap();
     assert_eq!(tally, json!({"results": 4, "errors": {"-32000": 46}}));
     assert!(rx.try_recv().is_err(), "more than the cap was relayed");
     assert_eq!(conn.server_requests().in_flight, 0);
@@ -294,7 +294,7 @@ async fn stdio_children_get_a_clean_environment() {
         Limits::default(),
     );
     let env = conn.request("env", None, LONG, None).await.unwrap();
-    let env = env.outcome.unwrap()["env"].clone();
+    let env = env.into_value().unwrap()["env"].clone();
     let env = env.as_object().unwrap();
     for name in env.keys() {
         assert!(
@@ -352,7 +352,7 @@ async fn stdio_grandchildren_do_not_outlive_the_connection() {
             .request("spawn_grandchild", None, LONG, None)
             .await
             .unwrap();
-        let grandchild = spawned.outcome.unwrap()["pid"].as_u64().unwrap();
+        let grandchild = spawned.into_value().unwrap()["pid"].as_u64().unwrap();
         let child = u64::from(conn.pid().unwrap());
         assert!(running(grandchild) && running(child));
         match how {

@@ -28,7 +28,7 @@ async fn an_oversized_line_fails_the_request_it_answers_and_the_next_one_works()
         .request("huge", Some(json!({"size": 10})), LONG, None)
         .await
         .unwrap();
-    assert_eq!(small.outcome.unwrap()["blob"], "xxxxxxxxxx");
+    assert_eq!(small.clone().into_value().unwrap()["blob"], "xxxxxxxxxx");
     assert_eq!((small.status, small.headers.len()), (200, 0));
 }
 
@@ -39,7 +39,7 @@ async fn garbage_on_stdout_is_skipped() {
         .request("garbage_then_answer", None, LONG, None)
         .await
         .unwrap();
-    assert_eq!(reply.outcome.unwrap()["ok"], true);
+    assert_eq!(reply.into_value().unwrap()["ok"], true);
 }
 
 /// The next server request a relay receives (notifications skipped).
@@ -104,8 +104,8 @@ async fn stdio_questions_reach_the_right_agent() {
     answer_a
         .send(Ok(json!({"roots": [{"uri": "file:///a"}]})))
         .unwrap();
-    let a = a.await.unwrap().unwrap().outcome.unwrap();
-    let b = b.await.unwrap().unwrap().outcome.unwrap();
+    let a = a.await.unwrap().unwrap().into_value().unwrap();
+    let b = b.await.unwrap().unwrap().into_value().unwrap();
     assert_eq!(a["answer"]["roots"][0]["uri"], "file:///a");
     assert_eq!(b["answer"]["roots"][0]["uri"], "file:///b");
     assert_eq!(conn.server_requests().unroutable, 0);
@@ -135,7 +135,7 @@ async fn a_stdio_question_without_a_known_cause_is_refused() {
         .request("ask", None, LONG, Some(Relay { tx: tx_b.clone() }))
         .await
         .unwrap()
-        .outcome
+        .into_value()
         .unwrap();
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
     assert_eq!(conn.server_requests().unroutable, 1);
@@ -156,7 +156,7 @@ async fn a_stdio_question_without_a_known_cause_is_refused() {
     let released = conn.request("release", None, LONG, None).await.unwrap();
     assert!(released.outcome.is_ok());
     assert_eq!(
-        held.await.unwrap().unwrap().outcome.unwrap()["released"],
+        held.await.unwrap().unwrap().into_value().unwrap()["released"],
         true
     );
     nothing_relayed(&mut rx_a);
@@ -171,7 +171,7 @@ async fn a_stdio_question_without_a_known_cause_is_refused() {
     let (method, answer) = next_question(&mut rx_b).await;
     assert_eq!(method, "roots/list");
     answer.send(Ok(json!({"roots": []}))).unwrap();
-    let asked = asking.await.unwrap().unwrap().outcome.unwrap();
+    let asked = asking.await.unwrap().unwrap().into_value().unwrap();
     assert_eq!(asked["answer"], json!({"roots": []}));
 
     // With nothing pending, logging is an event; a question from a request
@@ -188,7 +188,7 @@ async fn a_stdio_question_without_a_known_cause_is_refused() {
         matches!(logged, Event::Notification { method, .. } if method == "notifications/message")
     );
     let refused = conn.request("ask", None, LONG, None).await.unwrap();
-    assert_eq!(refused.outcome.unwrap()["error"]["code"], -32601);
+    assert_eq!(refused.into_value().unwrap()["error"]["code"], -32601);
 }
 
 #[tokio::test]
@@ -205,7 +205,7 @@ async fn dropping_a_pending_stdio_request_cancels_it_and_ignores_its_late_answer
     let deadline = tokio::time::Instant::now() + LONG;
     loop {
         let seen = conn.request("cancelled", None, LONG, None).await.unwrap();
-        if seen.outcome.unwrap()["ids"] == json!([2]) {
+        if seen.into_value().unwrap()["ids"] == json!([2]) {
             break;
         }
         assert!(

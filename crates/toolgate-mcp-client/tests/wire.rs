@@ -222,7 +222,7 @@ async fn handshake_sends_session_version_and_credentials_on_later_requests() {
     assert_eq!(init.protocol_version, "2025-06-18");
     assert_eq!(init.server_name, "fake");
     let reply = conn.request("tools/list", None, LONG, None).await.unwrap();
-    assert_eq!(reply.outcome.unwrap(), json!({"tools": []}));
+    assert_eq!(reply.clone().into_value().unwrap(), json!({"tools": []}));
     assert_eq!(reply.status, 200);
 
     // The handshake comes first: no discovery for a server that does it.
@@ -349,7 +349,7 @@ async fn concurrent_first_requests_share_one_handshake() {
         })
         .collect();
     for c in calls {
-        c.await.unwrap().unwrap().outcome.unwrap();
+        c.await.unwrap().unwrap().into_value().unwrap();
     }
     assert_eq!(fake.inits.load(Ordering::SeqCst), 1);
 }
@@ -417,7 +417,7 @@ async fn a_lost_session_is_reinitialised_once_and_the_request_resent() {
     );
     let (conn, mut events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
     let reply = call(&conn, None).await.unwrap();
-    assert_eq!(reply.outcome.unwrap()["isError"], false);
+    assert_eq!(reply.into_value().unwrap()["isError"], false);
     assert_eq!(fake.inits.load(Ordering::SeqCst), 2);
     let calls: Vec<_> = fake
         .posts()
@@ -481,7 +481,7 @@ async fn an_sse_answer_cut_before_the_answer_is_resumed_with_last_event_id() {
     let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
     let (tx, mut rx) = mpsc::channel(8);
     let reply = call(&conn, Some(Relay { tx })).await.unwrap();
-    assert_eq!(reply.outcome.unwrap(), json!({"done": true}));
+    assert_eq!(reply.into_value().unwrap(), json!({"done": true}));
     match rx.try_recv() {
         Ok(Relayed::Notification { method, params }) => {
             assert_eq!(method, "notifications/progress");
@@ -786,7 +786,7 @@ async fn server_requests_on_a_request_stream_are_relayed_and_answered() {
     let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
     let (tx, mut rx) = mpsc::channel(8);
     let reply = call(&conn, Some(Relay { tx })).await.unwrap();
-    assert_eq!(reply.outcome.unwrap(), json!({"after": "relay"}));
+    assert_eq!(reply.into_value().unwrap(), json!({"after": "relay"}));
     // The order the two arrive in is not the point; each is answered by kind.
     let mut methods = Vec::new();
     for _ in 0..2 {

@@ -44,7 +44,12 @@ fn bench(c: &mut Criterion) {
     };
     c.bench_function("answer/direct_12kb", |b| {
         b.iter(|| {
-            toolgate_server::mcp::answer::tool_call(black_box("41"), outcome(&body), true, both)
+            toolgate_server::mcp::answer::tool_call(
+                black_box("41"),
+                outcome(&body),
+                toolgate_server::mcp::envelope::Era::Modern,
+                both,
+            )
         })
     });
     let text = toolgate_server::mcp::answer::NotesPlacement {
@@ -53,7 +58,12 @@ fn bench(c: &mut Criterion) {
     };
     c.bench_function("answer/direct_12kb_notes_as_text", |b| {
         b.iter(|| {
-            toolgate_server::mcp::answer::tool_call(black_box("41"), outcome(&body), true, text)
+            toolgate_server::mcp::answer::tool_call(
+                black_box("41"),
+                outcome(&body),
+                toolgate_server::mcp::envelope::Era::Modern,
+                text,
+            )
         })
     });
     c.bench_function("answer/value_12kb", |b| {

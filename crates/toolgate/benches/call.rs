@@ -40,6 +40,7 @@ impl Upstream for Instant {
             headers: HeaderMap::new(),
             body: self.0.clone(),
             latency: Duration::from_micros(300),
+            rpc_error: None,
         })
     }
 }

@@ -11,8 +11,9 @@ use std::sync::Arc;
 use serde_json::Value;
 use toolgate::alerts::{grafana, prometheus};
 use toolgate_engine::metrics::{
-    CallLabels, Class, DependencyLabel, Metrics, Outcome, OwnerLabels, QuotaLabels, RetryLabels,
-    SequenceLabels, SequenceOutcome, ServerLabel, StatusLabel, ToolLabel, UpstreamLabels,
+    CallLabels, Class, DependencyLabel, Metrics, OwnerLabels, QuotaLabels, ResultLabel,
+    RetryLabels, SequenceLabels, SequenceOutcome, ServerLabel, StatusLabel, ToolLabel,
+    UpstreamLabels,
 };
 use toolgate_resilience::ErrorClass;
 
@@ -76,7 +77,7 @@ fn populated() -> Metrics {
         m.tool_calls
             .get_or_create(&CallLabels {
                 tool: tool.clone(),
-                outcome: Outcome(outcome),
+                outcome: ResultLabel(outcome),
             })
             .inc();
     }

@@ -76,7 +76,7 @@ impl Keys {
 
 /// The fleet's answer at admission.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
+pub enum FleetAdmission {
     /// Send; `probe` when this attempt is the fleet's one half-open probe.
     Go {
         /// The half-open probe token is this attempt's.
@@ -94,7 +94,7 @@ pub enum Verdict {
 
 /// How an attempt ended, for the fleet's breaker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum AttemptEnd {
     /// The dependency answered (any class that proves it up).
     Success,
     /// A failure that counts for the breaker.
@@ -105,16 +105,16 @@ pub enum Outcome {
     Unsent,
 }
 
-impl Outcome {
+impl AttemptEnd {
     /// The breaker's reading of an attempt's class (`None` = success).
-    pub fn of(class: Option<ErrorClass>) -> Outcome {
+    pub fn of(class: Option<ErrorClass>) -> AttemptEnd {
         match class {
-            None => Outcome::Success,
-            Some(c) if c.counts_for_breaker() => Outcome::Failure,
+            None => AttemptEnd::Success,
+            Some(c) if c.counts_for_breaker() => AttemptEnd::Failure,
             Some(
                 ErrorClass::RateLimited | ErrorClass::CircuitOpen | ErrorClass::BudgetExhausted,
-            ) => Outcome::Neutral,
-            Some(_) => Outcome::Success,
+            ) => AttemptEnd::Neutral,
+            Some(_) => AttemptEnd::Success,
         }
     }
 }
@@ -136,7 +136,7 @@ pub struct Advert {
 #[derive(Debug, Clone)]
 pub struct Record {
     /// The breaker outcome.
-    pub outcome: Outcome,
+    pub outcome: AttemptEnd,
     /// Whether the attempt held the fleet's probe token.
     pub probe: bool,
     /// The id the fleet admitted it under; `None` when it was admitted locally.

@@ -14,7 +14,7 @@ use redis::{Client, Script};
 use toolgate_resilience::BreakerConfig;
 
 use super::{
-    BUDGET_WINDOW_S, BudgetView, Keys, MAX_POLICIES, OP_TIMEOUT, Outcome, Record, Verdict,
+    AttemptEnd, BUDGET_WINDOW_S, BudgetView, FleetAdmission, Keys, MAX_POLICIES, OP_TIMEOUT, Record,
 };
 
 /// How often a replica checks whether Redis is reachable.
@@ -37,13 +37,13 @@ const SAME_WINDOW: Duration = Duration::from_millis(1500);
 /// is not known yet.
 const POLL: Duration = Duration::from_millis(100);
 
-impl Outcome {
+impl AttemptEnd {
     fn code(self) -> u8 {
         match self {
-            Outcome::Success => 0,
-            Outcome::Failure => 1,
-            Outcome::Neutral => 2,
-            Outcome::Unsent => 3,
+            AttemptEnd::Success => 0,
+            AttemptEnd::Failure => 1,
+            AttemptEnd::Neutral => 2,
+            AttemptEnd::Unsent => 3,
         }
     }
 }
@@ -160,7 +160,7 @@ impl Shared {
 
     /// Asks the fleet whether an attempt may go. `None`: the shared state is down (or
     /// just failed), decide locally.
-    pub async fn admit(&self, keys: &Keys, deadline_left: Duration) -> Option<Verdict> {
+    pub async fn admit(&self, keys: &Keys, deadline_left: Duration) -> Option<FleetAdmission> {
         let mut conn = self.conn()?;
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
         let mut inv = self.inner.admit.prepare_invoke();
@@ -179,13 +179,13 @@ impl Shared {
         let reply: (i64, i64) = self.run(inv.invoke_async(&mut conn)).await?;
         let d = Duration::from_millis(u64::try_from(reply.1).unwrap_or(0));
         Some(match reply.0 {
-            0 => Verdict::Go {
+            0 => FleetAdmission::Go {
                 probe: reply.1 == 1,
                 id,
             },
-            1 => Verdict::Open(d),
-            2 => Verdict::Wait(d),
-            _ => Verdict::Exhausted(d),
+            1 => FleetAdmission::Open(d),
+            2 => FleetAdmission::Wait(d),
+            _ => FleetAdmission::Exhausted(d),
         })
     }
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 use prometheus_client::metrics::gauge::Gauge;
 use toolgate_resilience::BreakerConfig;
 
-use super::{BudgetView, Keys, Record, Verdict};
+use super::{BudgetView, FleetAdmission, Keys, Record};
 
 /// What a `gateway.shared` URL needs and this build lacks.
 pub const NOT_BUILT: &str =
@@ -49,7 +49,7 @@ impl Shared {
     }
 
     /// Unreachable: no connection exists.
-    pub async fn admit(&self, _keys: &Keys, _deadline_left: Duration) -> Option<Verdict> {
+    pub async fn admit(&self, _keys: &Keys, _deadline_left: Duration) -> Option<FleetAdmission> {
         match self.never {}
     }
 

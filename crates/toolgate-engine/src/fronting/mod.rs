@@ -599,7 +599,7 @@ impl Fronted {
                 .await
                 .map_err(|e| e.to_string())?;
             let result = reply
-                .outcome
+                .into_value()
                 .map_err(|e| format!("tools/list failed: {} ({})", e.message, e.code))?;
             for t in result
                 .get("tools")
@@ -1023,7 +1023,9 @@ mod tests {
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 let tools = guard(&self.tools).clone();
                 Ok(LinkReply {
-                    outcome: Ok(json!({ "tools": tools })),
+                    outcome: Ok(
+                        serde_json::value::to_raw_value(&json!({ "tools": tools })).expect("JSON")
+                    ),
                     status: 200,
                     headers: Default::default(),
                     latency: Duration::from_millis(100),

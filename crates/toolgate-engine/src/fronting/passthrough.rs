@@ -267,7 +267,7 @@ async fn request(
     );
     let reply = while_relaying(call, rx, client.as_deref()).await;
     match reply {
-        Ok(r) => r.outcome,
+        Ok(r) => r.into_value(),
         Err(e) => Err(RpcError {
             code: codes::INTERNAL_ERROR,
             message: format!("MCP server {}: {}", server.spec().name, e),

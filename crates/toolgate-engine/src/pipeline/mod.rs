@@ -38,7 +38,7 @@ use toolgate_signals::Signals;
 
 use crate::dependency::{Admitted, Gate};
 use crate::explain::{self, Detail};
-use crate::metrics::{CallLabels, Class, Outcome as CallResult, RetryLabels, SequenceLabels};
+use crate::metrics::{CallLabels, Class, ResultLabel as CallResult, RetryLabels, SequenceLabels};
 use crate::sync::lock;
 use crate::tool_state::NOTICE_GONE_AFTER;
 use crate::upstream::{SendError, Upstream};
@@ -127,7 +127,7 @@ pub async fn run<U: Upstream>(
     if origin == Origin::Agent {
         let labels = crate::metrics::AgentLabels {
             agent: crate::agents::label(agent).to_string(),
-            outcome: crate::metrics::Outcome(outcome.result.as_ref().err().map(|f| f.class)),
+            outcome: crate::metrics::ResultLabel(outcome.result.as_ref().err().map(|f| f.class)),
         };
         services.metrics.agent_calls.get_or_create(&labels).inc();
     }

@@ -102,6 +102,7 @@ impl Upstream for Fake {
             headers,
             body: Bytes::from_static(reply.body.as_bytes()),
             latency: reply.takes,
+            rpc_error: None,
         })
     }
 }
@@ -579,6 +580,7 @@ impl Upstream for QuotaFake {
             headers,
             body: Bytes::from_static(body.as_bytes()),
             latency: Duration::from_millis(5),
+            rpc_error: None,
         })
     }
 }

@@ -281,6 +281,7 @@ fn reply_attributes_keep_codes_and_never_bodies() {
             headers: reqwest::header::HeaderMap::new(),
             body: bytes::Bytes::from_static(body.as_bytes()),
             latency: Duration::ZERO,
+            rpc_error: None,
         })
     };
     let unavailable = reply_attributes(&reply(503, "try again with token SECRET"));

@@ -24,6 +24,10 @@ pub struct UpstreamResponse {
     pub body: Bytes,
     /// Time from sending to the last body byte.
     pub latency: Duration,
+    /// For a tool of an upstream MCP server: the JSON-RPC error it answered with (the
+    /// body is then empty). `None` for HTTP tools, and for an MCP result, which is the
+    /// body: the `result` as the server wrote it, never rewrapped or re-serialised.
+    pub rpc_error: Option<Box<toolgate_mcp_client::RpcError>>,
 }
 
 /// Why an attempt produced no usable response.
@@ -143,6 +147,7 @@ impl UpstreamClient {
                 body.extend_from_slice(&chunk);
             }
             Ok(UpstreamResponse {
+                rpc_error: None,
                 status,
                 headers: std::mem::take(resp.headers_mut()),
                 body: body.freeze(),

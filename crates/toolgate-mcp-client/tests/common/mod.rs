@@ -156,7 +156,7 @@ pub async fn drive(
 }
 
 pub fn text(reply: &Reply) -> String {
-    let result = reply.outcome.as_ref().expect("a result, not an error");
+    let result = reply.clone().into_value().expect("a result, not an error");
     result["content"][0]["text"]
         .as_str()
         .unwrap_or_default()

@@ -22,6 +22,9 @@
 //! A failure's `_meta` repeats its text under `dev.toolgate/error`, first, for clients
 //! that hand the model a dump of the whole result.
 
+mod fronted;
+
+use super::envelope::Era;
 use super::{ERROR_META_KEY, SIGNALS_META_KEY};
 use toolgate_config::{NotesMode, ToolSpec};
 use toolgate_engine::pipeline::{CallOutcome, Structured};
@@ -47,19 +50,15 @@ impl NotesPlacement {
 
 /// The JSON-RPC answer to a `tools/call`: `id` is the request id's JSON text. The
 /// members are those of MCP's `CallToolResult` (in rmcp's order), with the checked body
-/// copied in rather than re-serialised. `inline` (2026-07-28) adds `resultType`.
-pub fn tool_call(
-    id: &str,
-    outcome: CallOutcome,
-    inline: bool,
-    placement: NotesPlacement,
-) -> Vec<u8> {
+/// copied in rather than re-serialised. The 2026-07-28 era adds `resultType`.
+pub fn tool_call(id: &str, outcome: CallOutcome, era: Era, placement: NotesPlacement) -> Vec<u8> {
+    let inline = era.is_modern();
     let is_upstream_mcp = match &outcome.result {
         Ok(s) => s.is_mcp_result(),
         Err(f) => f.passthrough.is_some(),
     };
     if is_upstream_mcp {
-        return mcp_result(id, outcome, inline, placement);
+        return fronted::mcp_result(id, outcome, inline, placement);
     }
     let CallOutcome {
         result,
@@ -153,86 +152,6 @@ pub fn tool_call(
     // Writing plain structs into a `Vec` cannot fail.
     let _ = serde_json::to_writer(&mut out, &signals);
     out.extend_from_slice(b"}}}");
-    out
-}
-
-/// The answer to a call of an upstream MCP server's tool: its result as it came — the
-/// content blocks (text, images, audio, resources), `structuredContent`, its own
-/// `_meta` — with the notes added the same way as for HTTP tools (a text block, and the
-/// notes member inside an object `structuredContent`) and toolgate's `_meta` keys next
-/// to the upstream's. A tool error keeps `isError: true` and the tool's own words.
-/// Built as a `Value`: unlike an HTTP body, the result is changed in several places.
-fn mcp_result(id: &str, outcome: CallOutcome, inline: bool, placement: NotesPlacement) -> Vec<u8> {
-    use serde_json::{Map, Value};
-    let CallOutcome {
-        result,
-        notes,
-        signals,
-    } = outcome;
-    let (bytes, error) = match &result {
-        Ok(s) => (s.body(), None),
-        Err(f) => (f.passthrough.as_deref().unwrap_or_default(), Some(f)),
-    };
-    let mut answer: Map<String, Value> = match serde_json::from_slice(bytes) {
-        Ok(Value::Object(m)) => m,
-        _ => Map::new(),
-    };
-    if !answer.get("content").is_some_and(Value::is_array) {
-        answer.insert("content".into(), Value::Array(Vec::new()));
-    }
-    let mut spliced = false;
-    if let (Some(member), false) = (placement.member, notes.is_empty())
-        && placement.mode.in_structured()
-        && let Some(Value::Object(structured)) = answer.get_mut("structuredContent")
-        && !structured.contains_key(member)
-    {
-        structured.insert(member.into(), serde_json::json!({ "notes": notes }));
-        spliced = true;
-    }
-    if !notes.is_empty()
-        && (placement.mode.in_text() || !spliced)
-        && let Some(Value::Array(content)) = answer.get_mut("content")
-    {
-        let lines = super::notes_text(&notes);
-        let first_text = content
-            .iter_mut()
-            .filter_map(|block| block.as_object_mut())
-            .find(|block| block.get("type").and_then(Value::as_str) == Some("text"))
-            .and_then(|block| block.get_mut("text"));
-        match first_text {
-            Some(Value::String(text)) if placement.mode.in_first_block() => {
-                text.push_str("\n\n");
-                text.push_str(&lines);
-            }
-            // No text block to end (only images, say): the lines get one of their own.
-            _ => content.push(serde_json::json!({ "type": "text", "text": lines })),
-        }
-    }
-    answer.insert("isError".into(), Value::Bool(error.is_some()));
-    let meta = answer
-        .entry("_meta")
-        .or_insert_with(|| Value::Object(Map::new()));
-    if !meta.is_object() {
-        *meta = Value::Object(Map::new());
-    }
-    if let Value::Object(meta) = meta {
-        if let Some(f) = error {
-            meta.insert(ERROR_META_KEY.into(), Value::String(f.message.clone()));
-        }
-        // Typed signals serialise to an object; the error case cannot happen.
-        let signals = serde_json::to_value(&signals).unwrap_or(Value::Null);
-        meta.insert(SIGNALS_META_KEY.into(), signals);
-    }
-    if inline {
-        answer.insert("resultType".into(), Value::String("complete".into()));
-    }
-    let mut out = Vec::with_capacity(bytes.len() + 512);
-    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    out.extend_from_slice(id.as_bytes());
-    out.extend_from_slice(br#","result":"#);
-    // Writing a `Value` into a `Vec` cannot fail.
-    let _ = serde_json::to_writer(&mut out, &answer);
-    out.push(b'}');
     out
 }
 

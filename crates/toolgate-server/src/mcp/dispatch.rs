@@ -6,7 +6,7 @@
 //! Two lifecycles reach it. The handshake revisions (up to 2025-11-25) negotiate a
 //! version with `initialize`, and the transport passes that version with each later
 //! request. The 2026-07-28 revision has no handshake: each request carries its version
-//! and client capabilities in `params._meta` (such a request is "inline" here), and its
+//! and client capabilities in `params._meta` (its era is decided once, `envelope::Era::decide`), and its
 //! results carry `resultType` (and cache hints on lists).
 
 use std::sync::Arc;
@@ -15,7 +15,6 @@ use rmcp::model::{
     DiscoverResult, Implementation, InitializeRequestParams, ProtocolVersion, ServerCapabilities,
     ServerConfig, Tool,
 };
-use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::jsonrpc::{self, Id, Message};
@@ -29,79 +28,18 @@ use toolgate_engine::upstream::mcp::{BoxFuture, ClientChannel, RpcError};
 /// The error a cancelled request is answered with (the client ignores it).
 use toolgate_mcp_client::codes::REQUEST_CANCELLED;
 
-/// `_meta` keys of the 2026-07-28 revision.
-pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-pub const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+use super::envelope::{Era, EraRefusal, Meta, Params};
+pub use super::envelope::{INLINE_VERSION, META_CAPABILITIES, META_VERSION, is_supported};
 
-/// The first revision without the `initialize` handshake.
-pub const INLINE_VERSION: &str = "2026-07-28";
 /// The version `initialize` answers when the client asks for one it cannot have over a
 /// handshake (2026-07-28 or an unknown one).
 const NEWEST_HANDSHAKE: ProtocolVersion = ProtocolVersion::LATEST_WITH_INITIALIZE;
-
-/// Whether a protocol version is one this server speaks; the list is rmcp's.
-pub fn is_supported(version: &str) -> bool {
-    ProtocolVersion::KNOWN_VERSIONS
-        .iter()
-        .any(|v| v.as_str() == version)
-}
 
 /// The supported version equal to `version`.
 fn supported(version: &str) -> Option<&'static ProtocolVersion> {
     ProtocolVersion::KNOWN_VERSIONS
         .iter()
         .find(|v| v.as_str() == version)
-}
-
-/// What a request says about its own lifecycle, read from `params._meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Inline {
-    /// `io.modelcontextprotocol/protocolVersion`, when it is a string.
-    pub version: Option<String>,
-    /// Whether `io.modelcontextprotocol/clientCapabilities` is an object.
-    pub capabilities: bool,
-    /// That object, when it is one.
-    pub client_capabilities: Option<Value>,
-}
-
-impl Inline {
-    /// Reads the `_meta` of `params` (absent or malformed keys read as absent).
-    pub fn of(params: Option<&RawValue>) -> Inline {
-        #[derive(serde::Deserialize)]
-        struct P {
-            #[serde(rename = "_meta")]
-            meta: Option<Map<String, Value>>,
-        }
-        let mut meta = params
-            .and_then(|p| serde_json::from_str::<P>(p.get()).ok())
-            .and_then(|p| p.meta)
-            .unwrap_or_default();
-        let client_capabilities = meta.remove(META_CAPABILITIES).filter(Value::is_object);
-        Inline {
-            version: meta
-                .get(META_VERSION)
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-            capabilities: client_capabilities.is_some(),
-            client_capabilities,
-        }
-    }
-
-    /// Both required keys are there: the request selects the 2026-07-28 lifecycle.
-    pub fn complete(&self) -> bool {
-        self.version.is_some() && self.capabilities
-    }
-
-    fn missing(&self) -> String {
-        let mut missing = Vec::new();
-        if self.version.is_none() {
-            missing.push(META_VERSION);
-        }
-        if !self.capabilities {
-            missing.push(META_CAPABILITIES);
-        }
-        missing.join(", ")
-    }
 }
 
 /// One answer, with what a transport needs to frame it.
@@ -111,8 +49,8 @@ pub struct Reply {
     pub body: Vec<u8>,
     /// The error code, when the answer is an error.
     pub error: Option<i64>,
-    /// Answered under the 2026-07-28 lifecycle (HTTP maps its errors to statuses).
-    pub inline: bool,
+    /// The revision it was answered under (HTTP maps 2026-07-28 errors to statuses).
+    pub era: Era,
     /// The request lacked its required `_meta` keys (an HTTP 400 under 2026-07-28).
     pub meta_malformed: bool,
     /// For a successful `initialize`: the negotiated version, which opens a session.
@@ -122,11 +60,11 @@ pub struct Reply {
 }
 
 impl Reply {
-    fn ok(body: Vec<u8>, inline: bool) -> Reply {
+    fn ok(body: Vec<u8>, era: Era) -> Reply {
         Reply {
             body,
             error: None,
-            inline,
+            era,
             meta_malformed: false,
             negotiated: None,
             client_capabilities: None,
@@ -136,14 +74,14 @@ impl Reply {
     /// A successful answer with this body, for transport tests.
     #[cfg(test)]
     pub(crate) fn test_ok(body: Vec<u8>) -> Reply {
-        Reply::ok(body, false)
+        Reply::ok(body, Era::Handshake)
     }
 
-    fn err(id: &Id, code: i64, message: &str, data: Option<&Value>, inline: bool) -> Reply {
+    fn err(id: &Id, code: i64, message: &str, data: Option<&Value>, era: Era) -> Reply {
         Reply {
             body: jsonrpc::error(Some(id), code, message, data),
             error: Some(code),
-            inline,
+            era,
             meta_malformed: false,
             negotiated: None,
             client_capabilities: None,
@@ -354,65 +292,52 @@ impl Server {
         &self,
         id: &Id,
         method: &str,
-        params: Option<&RawValue>,
+        params: Option<Params>,
         session: Option<&str>,
         outbound: &Outbound,
     ) -> Reply {
         if method == "initialize" {
             return self.initialize(id, params);
         }
-        let inline = Inline::of(params);
-        if let Some(version) = &inline.version
-            && !is_supported(version)
-        {
-            let supported: Vec<&str> = ProtocolVersion::KNOWN_VERSIONS
-                .iter()
-                .map(|v| v.as_str())
-                .collect();
-            return Reply::err(
-                id,
-                jsonrpc::UNSUPPORTED_PROTOCOL_VERSION,
-                "Unsupported protocol version",
-                Some(&json!({ "requested": version, "supported": supported })),
-                true,
-            );
-        }
-        // A request declaring 2026-07-28 or later, and `server/discover`, use the
-        // 2026-07-28 lifecycle, which needs both `_meta` keys.
-        let is_inline = method == "server/discover"
-            || inline
-                .version
-                .as_deref()
-                .is_some_and(|v| v >= INLINE_VERSION);
-        if is_inline && !inline.complete() {
-            let mut reply = Reply::err(
-                id,
-                jsonrpc::INVALID_PARAMS,
-                &format!(
-                    "Invalid params: request _meta is missing or has malformed required fields: {}",
-                    inline.missing()
-                ),
-                None,
-                true,
-            );
-            reply.meta_malformed = true;
-            return reply;
-        }
-        let modern = if is_inline {
-            inline
-                .version
-                .as_deref()
-                .is_some_and(|v| v >= INLINE_VERSION)
-        } else {
-            session.is_some_and(|v| v >= INLINE_VERSION)
+        let no_meta = Meta::default();
+        let meta = params.as_ref().map_or(&no_meta, |p| &p.meta);
+        let era = match Era::decide(method, meta, session) {
+            Ok(era) => era,
+            Err(EraRefusal::Unsupported(version)) => {
+                let supported: Vec<&str> = ProtocolVersion::KNOWN_VERSIONS
+                    .iter()
+                    .map(|v| v.as_str())
+                    .collect();
+                return Reply::err(
+                    id,
+                    jsonrpc::UNSUPPORTED_PROTOCOL_VERSION,
+                    "Unsupported protocol version",
+                    Some(&json!({ "requested": version, "supported": supported })),
+                    Era::Modern,
+                );
+            }
+            Err(EraRefusal::MetaMalformed(missing)) => {
+                let mut reply = Reply::err(
+                    id,
+                    jsonrpc::INVALID_PARAMS,
+                    &format!(
+                        "Invalid params: request _meta is missing or has malformed required fields: {missing}"
+                    ),
+                    None,
+                    Era::Modern,
+                );
+                reply.meta_malformed = true;
+                return reply;
+            }
         };
+        let modern = era.is_modern();
         match method {
-            "ping" if modern => Reply::err(id, jsonrpc::METHOD_NOT_FOUND, method, None, true),
-            "ping" => Reply::ok(jsonrpc::raw_result(id, b"{}"), false),
+            "ping" if modern => Reply::err(id, jsonrpc::METHOD_NOT_FOUND, method, None, era),
+            "ping" => Reply::ok(jsonrpc::raw_result(id, b"{}"), era),
             "server/discover" => {
                 let versions = ProtocolVersion::KNOWN_VERSIONS.to_vec();
                 let result = DiscoverResult::from_server_info(versions, self.info.clone());
-                Reply::ok(jsonrpc::result(id, &result), true)
+                Reply::ok(jsonrpc::result(id, &result), Era::Modern)
             }
             "tools/list" => {
                 let list = self.tool_list_for(outbound.agent());
@@ -421,50 +346,51 @@ impl Server {
                 } else {
                     &list.handshake
                 };
-                Reply::ok(jsonrpc::raw_result(id, raw), modern)
+                Reply::ok(jsonrpc::raw_result(id, raw), era)
             }
             m if toolgate_engine::fronting::passthrough::handles(m)
                 && !self.gateway().fronting().is_empty() =>
             {
-                self.passthrough(id, m, params, modern, outbound).await
+                self.passthrough(id, m, params, era, outbound).await
             }
             "tools/call" => {
-                self.cancellable(id, outbound, self.call(id, params, modern, outbound))
+                let params = params.unwrap_or_default();
+                self.cancellable(id, outbound, self.call(id, params, era, outbound))
                     .await
             }
             "logging/setLevel" => {
-                let level = params
-                    .and_then(|p| serde_json::from_str::<Map<String, Value>>(p.get()).ok())
-                    .and_then(|p| p.get("level").and_then(Value::as_str).map(str::to_owned));
-                match level {
+                match params.as_ref().and_then(Params::level) {
                     // The level filters the log messages relayed to this client.
-                    Some(l) if outbound.set_log_level(&l) => {
+                    Some(l) if outbound.set_log_level(l) => {
                         let raw: &[u8] = if modern {
                             br#"{"resultType":"complete"}"#
                         } else {
                             b"{}"
                         };
-                        Reply::ok(jsonrpc::raw_result(id, raw), modern)
+                        Reply::ok(jsonrpc::raw_result(id, raw), era)
                     }
                     _ => Reply::err(
                         id,
                         jsonrpc::INVALID_PARAMS,
                         &format!("`level` must be one of {}", LOG_LEVELS.join(", ")),
                         None,
-                        modern,
+                        era,
                     ),
                 }
             }
-            _ => Reply::err(id, jsonrpc::METHOD_NOT_FOUND, method, None, modern),
+            _ => Reply::err(id, jsonrpc::METHOD_NOT_FOUND, method, None, era),
         }
     }
 
-    fn initialize(&self, id: &Id, params: Option<&RawValue>) -> Reply {
-        let params_raw = params;
+    fn initialize(&self, id: &Id, params: Option<Params>) -> Reply {
+        // rmcp's type checks the params; the client's capabilities are kept as sent
+        // (rmcp's type would drop capabilities it does not know).
+        let client_capabilities = params.as_ref().and_then(|p| p.capabilities()).cloned();
         let parsed = params
             .ok_or_else(|| "`params` are required".to_owned())
             .and_then(|p| {
-                serde_json::from_str::<InitializeRequestParams>(p.get()).map_err(|e| e.to_string())
+                serde_json::from_value::<InitializeRequestParams>(p.into_value())
+                    .map_err(|e| e.to_string())
             });
         let params = match parsed {
             Ok(p) => p,
@@ -474,7 +400,7 @@ impl Server {
                     jsonrpc::INVALID_PARAMS,
                     &format!("Invalid params for initialize: {e}"),
                     None,
-                    false,
+                    Era::Handshake,
                 );
             }
         };
@@ -485,32 +411,29 @@ impl Server {
         };
         let mut info = self.info.clone();
         info.protocol_version = negotiated.clone();
-        let mut reply = Reply::ok(jsonrpc::result(id, &info), false);
+        let mut reply = Reply::ok(jsonrpc::result(id, &info), Era::Handshake);
         reply.negotiated = Some(negotiated);
-        reply.client_capabilities = client_capabilities(params_raw);
+        reply.client_capabilities = client_capabilities;
         reply
     }
 
-    async fn call(
-        &self,
-        id: &Id,
-        params: Option<&RawValue>,
-        modern: bool,
-        outbound: &Outbound,
-    ) -> Reply {
-        let mut params = params
-            .and_then(|p| serde_json::from_str::<Map<String, Value>>(p.get()).ok())
-            .unwrap_or_default();
-        let Some(Value::String(name)) = params.remove("name") else {
+    async fn call(&self, id: &Id, params: Params, era: Era, outbound: &Outbound) -> Reply {
+        let Params {
+            name,
+            arguments,
+            meta,
+            ..
+        } = params;
+        let Some(name) = name else {
             return Reply::err(
                 id,
                 jsonrpc::INVALID_PARAMS,
                 "tools/call needs `params.name`, a string",
                 None,
-                modern,
+                era,
             );
         };
-        let arguments = match params.remove("arguments") {
+        let arguments = match arguments {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(m)) => m,
             Some(_) => {
@@ -519,16 +442,12 @@ impl Server {
                     jsonrpc::INVALID_PARAMS,
                     "`params.arguments` must be an object",
                     None,
-                    modern,
+                    era,
                 );
             }
         };
         if name == toolgate_engine::health::TOOL_NAME {
-            return self.dependency_health(id, &arguments, modern).await;
-        }
-        #[cfg(test)]
-        if name == tests::RELAY_TOOL {
-            return tests::relay_tool(id, params.get("_meta"), outbound, modern).await;
+            return self.dependency_health(id, &arguments, era).await;
         }
         // The gateway in force when the call arrived: the call runs on its routes to
         // the end, whatever a reload swaps in meanwhile.
@@ -537,7 +456,7 @@ impl Server {
             // A tool withheld for review is known to a client with a cached list: it gets
             // a result the model reads, not a protocol error a framework raises.
             if let Some(owner) = gateway.fronting().withheld(&name) {
-                return withheld(id, &name, &owner, modern);
+                return withheld(id, &name, &owner, era);
             }
             return Reply::err(
                 id,
@@ -547,7 +466,7 @@ impl Server {
                     self.tool_list_for(outbound.agent()).names
                 ),
                 None,
-                modern,
+                era,
             );
         };
         // An upstream MCP server talks to the calling client during the call; an HTTP
@@ -557,10 +476,7 @@ impl Server {
             .map(|_| Arc::new(ClientOf(outbound.clone())) as Arc<dyn ClientChannel>);
         let ctx = toolgate_engine::pipeline::CallContext {
             client,
-            meta: match params.remove("_meta") {
-                Some(Value::Object(m)) => Some(m),
-                _ => None,
-            },
+            meta: meta.into_map(),
             call_id: Some(id.json().to_string()),
             agent: gateway.agents().caller(outbound.agent()),
         };
@@ -575,8 +491,8 @@ impl Server {
         .await;
         let placement = super::answer::NotesPlacement::of(&route.spec);
         Reply::ok(
-            super::answer::tool_call(id.json(), outcome, modern, placement),
-            modern,
+            super::answer::tool_call(id.json(), outcome, era, placement),
+            era,
         )
     }
 
@@ -597,21 +513,22 @@ impl Server {
         toolgate_engine::sync::lock(&self.running).insert(key.clone(), token.clone());
         let reply = tokio::select! {
             reply = work => reply,
-            () = token.cancelled() => Reply::err(id, REQUEST_CANCELLED, "Request cancelled", None, false),
+            () = token.cancelled() => Reply::err(id, REQUEST_CANCELLED, "Request cancelled", None, Era::Handshake),
         };
         toolgate_engine::sync::lock(&self.running).remove(&key);
         reply
     }
 
     /// A client's `notifications/cancelled {requestId}`: stops that request of its own.
-    fn cancel(&self, params: Option<&RawValue>, outbound: &Outbound) {
+    fn cancel(&self, params: Option<Params>, outbound: &Outbound) {
         let Some(channel) = outbound.channel() else {
             return;
         };
-        let id = params
-            .and_then(|p| serde_json::from_str::<Map<String, Value>>(p.get()).ok())
-            .and_then(|p| p.get("requestId").cloned());
-        let Some(id) = id.and_then(|v| serde_json::to_string(&v).ok()) else {
+        let Some(id) = params
+            .as_ref()
+            .and_then(Params::request_id)
+            .and_then(|v| serde_json::to_string(v).ok())
+        else {
             return;
         };
         if let Some(token) = toolgate_engine::sync::lock(&self.running).remove(&(channel, id)) {
@@ -623,11 +540,11 @@ impl Server {
         &self,
         id: &Id,
         method: &str,
-        params: Option<&RawValue>,
-        modern: bool,
+        params: Option<Params>,
+        era: Era,
         outbound: &Outbound,
     ) -> Reply {
-        let params = params.and_then(|p| serde_json::from_str::<Value>(p.get()).ok());
+        let params = params.map(Params::into_value);
         let client: Arc<dyn ClientChannel> = Arc::new(ClientOf(outbound.clone()));
         let gateway = self.gateway();
         match toolgate_engine::fronting::passthrough::forward(
@@ -640,16 +557,18 @@ impl Server {
         .await
         {
             Ok(mut result) => {
-                if modern && let Value::Object(m) = &mut result {
+                if era.is_modern()
+                    && let Value::Object(m) = &mut result
+                {
                     m.insert("resultType".into(), "complete".into());
                 }
-                Reply::ok(jsonrpc::result(id, &result), modern)
+                Reply::ok(jsonrpc::result(id, &result), era)
             }
-            Err(e) => Reply::err(id, e.code, &e.message, e.data.as_ref(), modern),
+            Err(e) => Reply::err(id, e.code, &e.message, e.data.as_ref(), era),
         }
     }
 
-    async fn dependency_health(&self, id: &Id, args: &Map<String, Value>, modern: bool) -> Reply {
+    async fn dependency_health(&self, id: &Id, args: &Map<String, Value>, era: Era) -> Reply {
         let only = args.get("dependency").and_then(Value::as_str);
         let mut result = match toolgate_engine::health::report(&self.gateway(), only).await {
             Ok(report) => json!({
@@ -664,97 +583,32 @@ impl Server {
                 "isError": true,
             }),
         };
-        if modern && let Value::Object(m) = &mut result {
+        if era.is_modern()
+            && let Value::Object(m) = &mut result
+        {
             m.insert("resultType".into(), "complete".into());
         }
-        Reply::ok(jsonrpc::result(id, &result), modern)
+        Reply::ok(jsonrpc::result(id, &result), era)
     }
 }
 
 /// The answer to a call of a tool withheld (`on_change: block`) until its changed
 /// definition is reviewed: a failed tool result, like any call toolgate refused.
-fn withheld(id: &Id, tool: &str, owner: &str, modern: bool) -> Reply {
+fn withheld(id: &Id, tool: &str, owner: &str, era: Era) -> Reply {
     let outcome = toolgate_engine::pipeline::CallOutcome::withheld(tool, owner);
     let placement = super::answer::NotesPlacement {
         mode: toolgate_config::NotesMode::default(),
         member: None,
     };
     Reply::ok(
-        super::answer::tool_call(id.json(), outcome, modern, placement),
-        modern,
+        super::answer::tool_call(id.json(), outcome, era, placement),
+        era,
     )
-}
-
-/// The `capabilities` object of `initialize` params, as the client sent it (rmcp's type
-/// would drop capabilities it does not know).
-fn client_capabilities(params: Option<&RawValue>) -> Option<Value> {
-    #[derive(serde::Deserialize)]
-    struct P {
-        capabilities: Option<Value>,
-    }
-    serde_json::from_str::<P>(params?.get())
-        .ok()?
-        .capabilities
-        .filter(Value::is_object)
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-
-    /// A tool that exists only in tests: it sends two progress notifications (with the
-    /// call's `progressToken`, if any), one log message, and one
-    /// `sampling/createMessage` through the call's `Outbound`, and returns what the client
-    /// answered as its text.
-    pub(crate) const RELAY_TOOL: &str = "relay_test";
-
-    pub(crate) async fn relay_tool(
-        id: &Id,
-        meta: Option<&Value>,
-        outbound: &Outbound,
-        modern: bool,
-    ) -> Reply {
-        let token = meta
-            .and_then(|m| m.get("progressToken"))
-            .cloned()
-            .unwrap_or_else(|| json!("relay"));
-        for progress in [1, 2] {
-            outbound.notify(
-                "notifications/progress",
-                Some(json!({ "progressToken": token, "progress": progress, "total": 2 })),
-            );
-        }
-        outbound.notify(
-            "notifications/message",
-            Some(json!({ "level": "info", "logger": "relay", "data": "asking the client" })),
-        );
-        let asked = outbound
-            .request(
-                "sampling/createMessage",
-                Some(json!({
-                    "messages": [{ "role": "user", "content": { "type": "text", "text": "hello?" } }],
-                    "maxTokens": 16
-                })),
-            )
-            .await;
-        let sampling = outbound
-            .client_capabilities()
-            .is_some_and(|c| c.get("sampling").is_some());
-        let text = match asked {
-            Ok(v) => format!(
-                "client answered: {} (sampling declared: {sampling})",
-                v.pointer("/content/text")
-                    .and_then(Value::as_str)
-                    .unwrap_or("?")
-            ),
-            Err(e) => format!("client could not answer: {e} (sampling declared: {sampling})"),
-        };
-        let mut result = json!({ "content": [{ "type": "text", "text": text }], "isError": false });
-        if modern && let Value::Object(m) = &mut result {
-            m.insert("resultType".into(), "complete".into());
-        }
-        Reply::ok(jsonrpc::result(id, &result), modern)
-    }
 
     const CONFIG: &str = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n    contract: { version: \"1.0\", response_schema: { type: object } }\n";
 
@@ -847,7 +701,7 @@ pub(crate) mod tests {
             jsonrpc::METHOD_NOT_FOUND,
             "2026-07-28 has no ping"
         );
-        assert!(reply.inline);
+        assert_eq!(reply.era, Era::Modern);
 
         let (v, _) = ask(
             &s,
@@ -880,7 +734,7 @@ pub(crate) mod tests {
         .await;
         assert_eq!(v["error"]["code"], jsonrpc::UNSUPPORTED_PROTOCOL_VERSION);
         assert_eq!(v["error"]["data"]["requested"], "2099-01-01");
-        assert!(reply.inline);
+        assert_eq!(reply.era, Era::Modern);
 
         let (v, reply) = ask(
             &s,

@@ -9,6 +9,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::envelope::{Params, ParamsField};
+
 /// The error codes, by name (one list for the client, the server and every transport).
 pub use toolgate_mcp_client::codes::{
     HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
@@ -41,19 +43,19 @@ impl Id {
     }
 }
 
-/// One message from a client.
+/// One message from a client, with its params' fields read (the one read of them).
 #[derive(Debug)]
 pub enum Message<'a> {
     /// A request: it gets exactly one answer.
     Request {
         id: Id,
         method: Cow<'a, str>,
-        params: Option<&'a RawValue>,
+        params: Option<Params>,
     },
     /// A notification: it gets no answer.
     Notification {
         method: Cow<'a, str>,
-        params: Option<&'a RawValue>,
+        params: Option<Params>,
     },
     /// The client's answer to a server→client request: its id (`None` when null or
     /// malformed) and its `result` (Ok) or `error` (Err), as JSON text.
@@ -73,9 +75,11 @@ impl Message<'_> {
     }
 
     /// The params, for requests and notifications.
-    pub fn params(&self) -> Option<&RawValue> {
+    pub fn params(&self) -> Option<&Params> {
         match self {
-            Message::Request { params, .. } | Message::Notification { params, .. } => *params,
+            Message::Request { params, .. } | Message::Notification { params, .. } => {
+                params.as_ref()
+            }
             Message::Reply { .. } => None,
         }
     }
@@ -105,12 +109,17 @@ struct Envelope<'a> {
     id: Option<&'a RawValue>,
     #[serde(borrow)]
     method: Option<Cow<'a, str>>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    params: Option<&'a RawValue>,
+    /// Read here, in the one pass over the body: no stage reads the params again.
+    #[serde(default, deserialize_with = "present_params")]
+    params: Option<ParamsField>,
     #[serde(borrow, default, deserialize_with = "present")]
     result: Option<&'a RawValue>,
     #[serde(borrow, default, deserialize_with = "present")]
     error: Option<&'a RawValue>,
+}
+
+fn present_params<'de, D: Deserializer<'de>>(d: D) -> Result<Option<ParamsField>, D::Error> {
+    ParamsField::deserialize(d).map(Some)
 }
 
 fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
@@ -157,15 +166,16 @@ pub fn parse(bytes: &[u8]) -> Result<Message<'_>, Refusal> {
             "Invalid Request: `jsonrpc` must be \"2.0\"",
         ));
     }
-    if let Some(params) = envelope.params {
-        let p = params.get();
-        if !p.starts_with('{') {
+    let params = match envelope.params {
+        None => None,
+        Some(ParamsField::Object(params)) => Some(params),
+        Some(ParamsField::NotObject) => {
             return Err(refuse(
                 INVALID_REQUEST,
                 "Invalid Request: `params` must be an object",
             ));
         }
-    }
+    };
     match (envelope.method, envelope.id) {
         (Some(method), Some(raw)) => {
             let id = Id::from_raw(raw).ok_or_else(|| {
@@ -174,16 +184,9 @@ pub fn parse(bytes: &[u8]) -> Result<Message<'_>, Refusal> {
                     "Invalid Request: the id must be a string or an integer in the i64 range",
                 )
             })?;
-            Ok(Message::Request {
-                id,
-                method,
-                params: envelope.params,
-            })
+            Ok(Message::Request { id, method, params })
         }
-        (Some(method), None) => Ok(Message::Notification {
-            method,
-            params: envelope.params,
-        }),
+        (Some(method), None) => Ok(Message::Notification { method, params }),
         (None, Some(raw)) if envelope.error.is_some() || envelope.result.is_some() => {
             let outcome = match (envelope.error, envelope.result) {
                 (Some(error), _) => Err(error),

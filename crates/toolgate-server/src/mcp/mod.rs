@@ -10,10 +10,13 @@
 
 pub mod answer;
 pub mod dispatch;
+pub mod envelope;
 pub mod http;
 pub mod jsonrpc;
 pub mod outbound;
 pub mod stdio;
+#[cfg(test)]
+mod tests_upstream;
 
 use std::sync::Arc;
 

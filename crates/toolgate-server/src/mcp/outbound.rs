@@ -74,7 +74,7 @@ struct Inner {
     sink: Option<Sink>,
     /// The session or connection the client's answers come back on; `None` when they
     /// cannot (stateless requests).
-    link: Option<Arc<Link>>,
+    link: Option<Arc<SessionLink>>,
     /// Capabilities declared by the request itself (2026-07-28 `_meta`).
     capabilities: Option<Value>,
 }
@@ -99,7 +99,7 @@ impl Outbound {
     /// A way back through `sink`, with answers routed through `link`.
     pub(crate) fn new(
         sink: Option<Sink>,
-        link: Option<Arc<Link>>,
+        link: Option<Arc<SessionLink>>,
         capabilities: Option<Value>,
     ) -> Outbound {
         Outbound {
@@ -226,7 +226,7 @@ impl Outbound {
 
 /// Removes a pending request when its waiting future ends, answered or not.
 struct Forget {
-    link: Arc<Link>,
+    link: Arc<SessionLink>,
     key: String,
 }
 
@@ -241,7 +241,7 @@ type Waiting = oneshot::Sender<Result<Value, RpcError>>;
 /// One client's way back for answers: a session (HTTP) or a connection (stdio). Holds
 /// the server→client requests waiting for an answer and the client's capabilities.
 #[derive(Debug, Default)]
-pub(crate) struct Link {
+pub(crate) struct SessionLink {
     pending: Mutex<Pending>,
     capabilities: OnceLock<Value>,
     /// The least severe log level the client wants, as its rank in [`LOG_LEVELS`] plus
@@ -255,9 +255,9 @@ struct Pending {
     closed: bool,
 }
 
-impl Link {
-    pub(crate) fn new(capabilities: Option<Value>) -> Link {
-        let link = Link::default();
+impl SessionLink {
+    pub(crate) fn new(capabilities: Option<Value>) -> SessionLink {
+        let link = SessionLink::default();
         if let Some(c) = capabilities {
             let _ = link.capabilities.set(c);
         }

@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 
 use super::dispatch::Server;
 use super::jsonrpc;
-use super::outbound::{self, Link, Outbound};
+use super::outbound::{self, Outbound, SessionLink};
 use toolgate_engine::sync::lock;
 
 /// Serves MCP on this process's stdin and stdout until stdin ends or `shutdown`.
@@ -61,7 +61,7 @@ where
     // The version the client's `initialize` negotiated, once it has.
     let session: Arc<Mutex<Option<ProtocolVersion>>> = Arc::default();
     // The client's answers to server→client requests, and its capabilities.
-    let link = Arc::new(Link::new(None));
+    let link = Arc::new(SessionLink::new(None));
     // Broadcasts go to stdout with everything else, until reading stops.
     let stop_broadcasts = tokio_util::sync::CancellationToken::new();
     let broadcasts = tokio::spawn({
@@ -204,7 +204,8 @@ mod tests {
 
     #[tokio::test]
     async fn notifications_and_requests_go_out_as_lines_and_answers_come_back() {
-        let server = Arc::new(crate::mcp::dispatch::tests::server());
+        let (server, _background) = crate::mcp::tests_upstream::fronting_server().await;
+        let server = Arc::new(server);
         let (client_in, server_out) = tokio::io::duplex(1 << 16);
         let (mut client_out, server_in) = tokio::io::duplex(1 << 16);
         let serving = tokio::spawn(serve_io(
@@ -229,7 +230,7 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(next().await["id"], 0);
-        let call = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":crate::mcp::dispatch::tests::RELAY_TOOL,"_meta":{"progressToken":"t"}}});
+        let call = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":crate::mcp::tests_upstream::RELAY_TOOL,"_meta":{"progressToken":"t"}}});
         client_out
             .write_all(format!("{call}\n").as_bytes())
             .await
@@ -264,11 +265,11 @@ mod tests {
         assert_eq!(done["id"], 1);
         assert_eq!(
             done["result"]["content"][0]["text"],
-            "client answered: via stdio (sampling declared: true)"
+            "client answered: via stdio"
         );
 
         // The client goes away while a request waits for it: the call still answers.
-        let call = json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":crate::mcp::dispatch::tests::RELAY_TOOL}});
+        let call = json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":crate::mcp::tests_upstream::RELAY_TOOL}});
         client_out
             .write_all(format!("{call}\n").as_bytes())
             .await

@@ -39,62 +39,48 @@ pub fn interpret(
         Ok(r) if (200..300).contains(&r.status) => r,
         other => return crate::upstream::interpret(spec, other, signals, past_sunset),
     };
-    #[derive(Deserialize)]
-    struct Message<'a> {
-        #[serde(borrow, default)]
-        result: Option<&'a RawValue>,
-        #[serde(default)]
-        error: Option<WireError>,
+    // A JSON-RPC error came beside an empty body; a result is the body, as the server
+    // wrote it: read here once, for the members interpretation needs, and passed on
+    // as the same bytes.
+    if let Some(e) = response.rpc_error {
+        return rpc_error(spec, *e, signals);
     }
-    #[derive(Deserialize)]
-    struct WireError {
-        code: i64,
-        #[serde(default)]
-        message: String,
-        #[serde(default)]
-        data: Option<serde_json::Value>,
-    }
-    let Ok(message) = serde_json::from_slice::<Message<'_>>(&response.body) else {
-        return protocol("the answer is not a JSON-RPC response");
-    };
-    if let Some(e) = message.error {
-        let error = RpcError {
-            code: e.code,
-            message: e.message,
-            data: e.data,
-        };
-        return rpc_error(spec, error, signals);
-    }
-    let Some(result) = message.result else {
-        return protocol("the answer has neither a result nor an error");
-    };
     #[derive(Deserialize)]
     struct CallResult<'a> {
         #[serde(rename = "isError", default)]
         is_error: Option<bool>,
         #[serde(rename = "structuredContent", borrow, default)]
         structured: Option<&'a RawValue>,
-        #[serde(default)]
-        content: Option<Vec<serde_json::Value>>,
+        #[serde(borrow, default)]
+        content: Option<&'a RawValue>,
     }
-    let Ok(call) = serde_json::from_str::<CallResult<'_>>(result.get()) else {
+    let Ok(call) = serde_json::from_slice::<CallResult<'_>>(&response.body) else {
         return protocol("the result is not a tools/call result");
     };
-    let bytes = bytes::Bytes::copy_from_slice(result.get().as_bytes());
+    // `content` is a list of blocks (or absent, or null).
+    if let Some(c) = call.content
+        && c.get() != "null"
+        && !c.get().starts_with('[')
+    {
+        return protocol("the result is not a tools/call result");
+    }
     if call.is_error == Some(true) {
         let secrets = explain::Secrets::of(spec);
-        let text = call
+        let blocks: Vec<serde_json::Value> = call
             .content
+            .and_then(|c| serde_json::from_str(c.get()).ok())
+            .unwrap_or_default();
+        let text = blocks
             .iter()
-            .flatten()
             .find_map(|c| c.get("text").and_then(serde_json::Value::as_str))
             .unwrap_or_default();
         let excerpt = explain::upstream_text(text, &secrets, 300);
+        let result = std::str::from_utf8(&response.body).unwrap_or_default();
         return AttemptResult::Failed {
             class: ErrorClass::ToolError,
             hint: None,
             detail: Detail::ToolError {
-                result: scrubbed(result.get(), bytes, &secrets),
+                result: scrubbed(result, response.body.clone(), &secrets),
                 excerpt,
             },
         };
@@ -135,7 +121,7 @@ pub fn interpret(
             Err(BodyError::NotJson(e)) => return protocol(&e.to_string()),
         }
     }
-    AttemptResult::Success(bytes)
+    AttemptResult::Success(response.body)
 }
 
 /// A tool error's result with the server's own credentials (its `headers` or `env`

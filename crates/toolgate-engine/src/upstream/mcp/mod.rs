@@ -6,8 +6,9 @@
 //!
 //! The reply is reported as the HTTP kind reports its own: the status and headers of the
 //! streamable-HTTP answer (so rate-limit headers, `Retry-After` and `Deprecation` feed
-//! the same signals) and, as the body, the JSON-RPC outcome `{"result": …}` or
-//! `{"error": …}`, which [`interpret`] reads.
+//! the same signals) and, as the body, the `result`'s JSON text as the client crate
+//! read it (never turned into a `Value` and back), or the JSON-RPC error beside an
+//! empty body; [`interpret`] reads what it must, and the same bytes go on to the answer.
 
 mod interpret;
 
@@ -230,21 +231,25 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed) {
     }
 }
 
-/// A link's answer as the wire-level reply the pipeline reads.
+/// A link's answer as the reply the pipeline reads: the status and headers of the
+/// streamable-HTTP answer, and the `result`'s text as the body (moved, not copied or
+/// parsed), or the JSON-RPC error beside an empty body.
 fn to_response(reply: Result<LinkReply, LinkError>) -> Result<UpstreamResponse, SendError> {
     match reply {
         Ok(r) => {
-            let body = match &r.outcome {
-                Ok(result) => json!({ "result": result }),
-                Err(e) => {
-                    json!({ "error": { "code": e.code, "message": e.message, "data": e.data } })
-                }
+            let (body, rpc_error) = match r.outcome {
+                Ok(result) => (
+                    bytes::Bytes::from(Box::<str>::from(result).into_boxed_bytes()),
+                    None,
+                ),
+                Err(e) => (bytes::Bytes::new(), Some(Box::new(e))),
             };
             Ok(UpstreamResponse {
                 status: r.status,
                 headers: r.headers,
-                body: serde_json::to_vec(&body).unwrap_or_default().into(),
+                body,
                 latency: r.latency,
+                rpc_error,
             })
         }
         Err(LinkError::Status {
@@ -256,6 +261,7 @@ fn to_response(reply: Result<LinkReply, LinkError>) -> Result<UpstreamResponse, 
             headers,
             body,
             latency: Duration::ZERO,
+            rpc_error: None,
         }),
         Err(LinkError::Timeout(t)) => Err(SendError::Timeout(t)),
         Err(LinkError::Connect { detail }) => Err(SendError::Connect { detail }),
@@ -396,7 +402,7 @@ pub(crate) mod tests {
     #[allow(clippy::result_large_err)]
     fn ok(result: Value) -> Result<LinkReply, LinkError> {
         Ok(LinkReply {
-            outcome: Ok(result),
+            outcome: Ok(serde_json::value::to_raw_value(&result).unwrap()),
             status: 200,
             headers: HeaderMap::new(),
             latency: Duration::from_millis(2),

@@ -28,9 +28,9 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::dispatch::{self, Inline, Server};
+use super::dispatch::{self, Server};
 use super::jsonrpc::{self, Message};
-use super::outbound::{self, Link, Outbound};
+use super::outbound::{self, Outbound, SessionLink};
 use refusal::{Refusal, json, status_of};
 use seal::Sealer;
 use session::{Missing, Sessions};
@@ -197,12 +197,10 @@ fn routing_headers(headers: &HeaderMap, message: &Message<'_>) -> Result<(), Str
         "resources/read" => "uri",
         _ => return Ok(()),
     };
-    let expected = message
-        .params()
-        .and_then(|p| {
-            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(p.get()).ok()
-        })
-        .and_then(|p| p.get(key).and_then(|v| v.as_str()).map(str::to_owned));
+    let expected = message.params().and_then(|p| match key {
+        "uri" => p.uri(),
+        _ => p.name.as_deref(),
+    });
     let Some(expected) = expected else {
         return Ok(());
     };
@@ -256,9 +254,9 @@ async fn post(mcp: &Mcp, request: Request) -> Result<Response, Refusal> {
         .map_err(|_| Refusal::TooLarge {
             max: mcp.max_request_bytes,
         })?;
+    // The one read of the body: framing, and the params' fields.
     let message = jsonrpc::parse(&bytes).map_err(Refusal::Malformed)?;
-    let mut inline = Inline::of(message.params());
-    Ok(match route(&headers, &message, &inline)? {
+    Ok(match route(&headers, &message)? {
         Route::Initialize => initialize(mcp, message).await?,
         Route::Session(sid) => {
             let (version, link) = mcp
@@ -270,7 +268,10 @@ async fn post(mcp: &Mcp, request: Request) -> Result<Response, Refusal> {
         }
         Route::Discover => answer(mcp, message, None, None, agent).await,
         Route::Stateless => {
-            let capabilities = inline.client_capabilities.take();
+            let capabilities = message
+                .params()
+                .and_then(|p| p.meta.capabilities())
+                .cloned();
             answer(mcp, message, None, capabilities, agent).await
         }
     })
@@ -279,11 +280,9 @@ async fn post(mcp: &Mcp, request: Request) -> Result<Response, Refusal> {
 /// Checks the POST's headers against its body and decides its lifecycle: `initialize`
 /// opens a session; a request with complete inline metadata, or anything declared
 /// 2026-07-28 or later, is stateless; the rest belongs to a session.
-fn route<'h>(
-    headers: &'h HeaderMap,
-    message: &Message<'_>,
-    inline: &Inline,
-) -> Result<Route<'h>, Refusal> {
+fn route<'h>(headers: &'h HeaderMap, message: &Message<'_>) -> Result<Route<'h>, Refusal> {
+    let meta = message.params().map(|p| &p.meta);
+    let meta_version = meta.and_then(|m| m.version());
     let id = match message {
         Message::Request { id, .. } => Some(id),
         _ => None,
@@ -293,11 +292,14 @@ fn route<'h>(
         reason,
     };
     let header_version =
-        version_header(headers, inline.version.is_some()).map_err(Refusal::BadHeader)?;
+        version_header(headers, meta_version.is_some()).map_err(Refusal::BadHeader)?;
     let method = message.method().unwrap_or_default();
     let is_initialize = method == "initialize" && id.is_some();
     if is_initialize
-        && let (Some(h), Some(body_version)) = (header_version, initialize_version(message))
+        && let (Some(h), Some(body_version)) = (
+            header_version,
+            message.params().and_then(|p| p.protocol_version()),
+        )
         && h != body_version
     {
         return Err(Refusal::InvalidRequest {
@@ -310,7 +312,7 @@ fn route<'h>(
     // A request naming its own version must say the same in the header.
     if id.is_some()
         && !is_initialize
-        && let Some(body_version) = &inline.version
+        && let Some(body_version) = meta_version
     {
         match header_version {
             None => {
@@ -329,12 +331,9 @@ fn route<'h>(
     if header_version.is_some_and(|v| v >= dispatch::INLINE_VERSION) {
         routing_headers(headers, message).map_err(mismatch)?;
     }
-    let effective = inline
-        .version
-        .as_deref()
-        .or(header_version)
-        .unwrap_or("2025-03-26");
-    let handshake = is_initialize || (!inline.complete() && effective < dispatch::INLINE_VERSION);
+    let effective = meta_version.or(header_version).unwrap_or("2025-03-26");
+    let complete = meta.is_some_and(|m| m.complete());
+    let handshake = is_initialize || (!complete && effective < dispatch::INLINE_VERSION);
     if !handshake {
         if matches!(message, Message::Reply { .. }) {
             return Err(Refusal::InvalidRequest {
@@ -355,23 +354,13 @@ fn route<'h>(
     }
 }
 
-fn initialize_version(message: &Message<'_>) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct P {
-        #[serde(rename = "protocolVersion")]
-        version: Option<String>,
-    }
-    let p: P = serde_json::from_str(message.params()?.get()).ok()?;
-    p.version
-}
-
 /// The handshake-era session a message belongs to.
 struct Joined<'h> {
     sid: &'h str,
     /// The version negotiated at `initialize`.
     version: ProtocolVersion,
     /// Server→client requests of this session go through it.
-    link: Arc<Link>,
+    link: Arc<SessionLink>,
 }
 
 /// Answers one message of a `session` or a stateless request (`capabilities` from its
@@ -390,9 +379,7 @@ async fn answer(
     // Only a tool call sends anything to the client before its answer; everything else
     // is answered in place.
     let (id, params) = match message {
-        Message::Request { id, method, params } if method == "tools/call" => {
-            (id, params.map(ToOwned::to_owned))
-        }
+        Message::Request { id, method, params } if method == "tools/call" => (id, params),
         other => {
             let outbound = Outbound::new(None, link, capabilities).with_agent(agent);
             let version = version.as_ref().map(ProtocolVersion::as_str);
@@ -403,7 +390,7 @@ async fn answer(
         }
     };
     // The call may go on after the answer has turned into a stream, so it owns what it
-    // reads: its id and a copy of its params (the body is not parsed again).
+    // reads: its id and its params' fields, as read from the body (not read again).
     let (sink, mut queue) = mpsc::channel(outbound::QUEUE);
     let outbound = Outbound::new(Some(sink), link, capabilities).with_agent(agent);
     let server = mcp.server.clone();
@@ -411,7 +398,7 @@ async fn answer(
         let message = Message::Request {
             id,
             method: "tools/call".into(),
-            params: params.as_deref(),
+            params,
         };
         let version = version.as_ref().map(ProtocolVersion::as_str);
         server.handle(message, version, &outbound).await

@@ -6,6 +6,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::super::dispatch::Reply;
+use super::super::envelope::Era;
 use super::super::jsonrpc::{self, Id};
 use super::ALLOW;
 
@@ -141,7 +142,7 @@ impl IntoResponse for Refusal {
 /// also HTTP errors (so intermediaries see them); under the handshake revisions every
 /// answer is 200.
 pub(super) fn status_of(reply: &Reply) -> StatusCode {
-    if !reply.inline {
+    if reply.era == Era::Handshake {
         return StatusCode::OK;
     }
     match reply.error {

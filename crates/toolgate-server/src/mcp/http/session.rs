@@ -24,7 +24,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::seal::{Refused, Sealer};
-use crate::mcp::outbound::Link;
+use crate::mcp::outbound::SessionLink;
 use toolgate_engine::sync::lock;
 
 #[derive(Debug)]
@@ -33,7 +33,7 @@ struct Entry {
     last_used: Instant,
     /// Ends this session's GET stream (when one is open).
     stream: Option<CancellationToken>,
-    link: Arc<Link>,
+    link: Arc<SessionLink>,
     /// Unix seconds at which a sealed id expires.
     expires: Option<u64>,
 }
@@ -148,7 +148,7 @@ impl Sessions {
                 version,
                 last_used: now,
                 stream: None,
-                link: Arc::new(Link::new(capabilities)),
+                link: Arc::new(SessionLink::new(capabilities)),
                 expires,
             },
         );
@@ -172,7 +172,7 @@ impl Sessions {
 
     /// The session's version and link, marking it used; a sealed id this replica has
     /// not seen is verified and its session rebuilt here.
-    pub(crate) fn resume(&self, id: &str) -> Result<(ProtocolVersion, Arc<Link>), Missing> {
+    pub(crate) fn resume(&self, id: &str) -> Result<(ProtocolVersion, Arc<SessionLink>), Missing> {
         if let Some(found) = self.touch_link(id) {
             return Ok(found);
         }
@@ -200,7 +200,7 @@ impl Sessions {
             return Ok((entry.version.clone(), entry.link.clone()));
         }
         self.make_room(&mut map, now).map_err(Missing::Full)?;
-        let link = Arc::new(Link::new(opened.capabilities));
+        let link = Arc::new(SessionLink::new(opened.capabilities));
         map.insert(
             Arc::from(id),
             Entry {
@@ -222,7 +222,7 @@ impl Sessions {
 
     /// The session's version and link, marking it used; `None` for an unknown or
     /// expired one.
-    pub(crate) fn touch_link(&self, id: &str) -> Option<(ProtocolVersion, Arc<Link>)> {
+    pub(crate) fn touch_link(&self, id: &str) -> Option<(ProtocolVersion, Arc<SessionLink>)> {
         let now = Instant::now();
         let mut map = self.lock();
         let entry = map.get_mut(id)?;
@@ -392,7 +392,7 @@ mod tests {
         Sessions::new(max, Duration::from_secs(600)).with_sealer(Sealer::new(&[key], lifetime))
     }
 
-    fn capabilities(link: Arc<Link>) -> Option<Value> {
+    fn capabilities(link: Arc<SessionLink>) -> Option<Value> {
         crate::mcp::outbound::Outbound::new(None, Some(link), None)
             .client_capabilities()
             .cloned()

@@ -2,7 +2,9 @@
 //! sends progress, a log message and a sampling request gets an event stream with those
 //! before its answer, the client's POSTed response comes back into the call, a call that
 //! sends nothing stays one JSON body, and broadcasts reach every session's GET stream.
-//! The tool is the test-only `relay_test` of `dispatch::tests`.
+//! The tool is `relay_test` of an upstream MCP server on loopback (`tests_upstream`),
+//! fronted as any upstream MCP server is: what reaches the client is what that upstream
+//! sent, relayed on the real path.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -14,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Mcp, Settings};
 use crate::mcp::dispatch::Server;
-use crate::mcp::dispatch::tests::{RELAY_TOOL, server};
+use crate::mcp::tests_upstream::{RELAY_TOOL, fronting_server};
 
 /// A bound on every wait, so a broken stream fails the test instead of hanging it; the
 /// exchanges themselves take milliseconds.
@@ -25,6 +27,7 @@ struct Running {
     server: Arc<Server>,
     mcp: Arc<Mcp>,
     shutdown: CancellationToken,
+    _background: toolgate_engine::background::Background,
 }
 
 impl Drop for Running {
@@ -34,7 +37,8 @@ impl Drop for Running {
 }
 
 async fn start() -> Running {
-    let server = Arc::new(server());
+    let (server, background) = fronting_server().await;
+    let server = Arc::new(server);
     let shutdown = CancellationToken::new();
     let settings = Settings {
         max_sessions: 16,
@@ -61,6 +65,7 @@ async fn start() -> Running {
         server,
         mcp,
         shutdown,
+        _background: background,
     }
 }
 
@@ -221,7 +226,7 @@ async fn progress_and_a_sampling_request_stream_before_the_answer_that_carries_t
     assert_eq!(done["id"], 7);
     assert_eq!(
         done["result"]["content"][0]["text"],
-        "client answered: hi there (sampling declared: true)"
+        "client answered: hi there"
     );
     assert!(
         sse.next().await.is_none(),
@@ -249,7 +254,7 @@ async fn progress_and_a_sampling_request_stream_before_the_answer_that_carries_t
 #[tokio::test]
 async fn a_clients_error_and_an_ended_session_both_reach_the_call() {
     let tg = start().await;
-    let sid = open_session(&tg.url, json!({})).await;
+    let sid = open_session(&tg.url, json!({ "sampling": {} })).await;
     // The session's log level filters the relayed log message (sent at `info`).
     let level =
         json!({"jsonrpc":"2.0","id":0,"method":"logging/setLevel","params":{"level":"warning"}});
@@ -292,7 +297,7 @@ async fn a_clients_error_and_an_ended_session_both_reach_the_call() {
     let text = sse.next().await.unwrap().json()["result"]["content"][0]["text"].clone();
     assert_eq!(
         text,
-        "client could not answer: no sampling here (JSON-RPC error -32601) (sampling declared: false)"
+        "client could not answer: no sampling here (JSON-RPC error -32601)"
     );
 
     // A session that ends while a request waits for the client fails that request.
@@ -359,9 +364,43 @@ async fn a_stateless_call_streams_notifications_but_cannot_ask_the_client() {
     assert_eq!(answer["id"], "s1");
     assert_eq!(answer["result"]["resultType"], "complete");
     let text = answer["result"]["content"][0]["text"].as_str().unwrap();
-    assert!(
-        text.contains("carries no server requests") && text.ends_with("(sampling declared: true)"),
-        "{text}"
+    // The capabilities came from the request's `_meta`: sampling was declared, so the
+    // question was put to the client's transport, which cannot carry it.
+    assert!(text.contains("carries no server requests"), "{text}");
+}
+
+#[tokio::test]
+async fn a_session_that_did_not_declare_sampling_is_not_asked_and_its_upstream_is_told_why() {
+    let tg = start().await;
+    let sid = open_session(&tg.url, json!({})).await;
+    let mut sse = Sse::new(
+        in_session(&tg.url, &sid)
+            .body(relay_call(9, "n"))
+            .send()
+            .await
+            .unwrap(),
+    );
+    let mut methods = Vec::new();
+    let answer = loop {
+        let m = sse.next().await.unwrap().json();
+        match m["method"].as_str() {
+            Some(method) => methods.push(method.to_owned()),
+            None => break m,
+        }
+    };
+    assert_eq!(
+        methods,
+        [
+            "notifications/progress",
+            "notifications/progress",
+            "notifications/message"
+        ],
+        "no sampling request reaches a client that cannot answer it"
+    );
+    assert_eq!(answer["id"], 9);
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "client could not answer: the calling client did not declare the capability sampling/createMessage needs (JSON-RPC error -32601)"
     );
 }
 
@@ -496,10 +535,7 @@ async fn rmcp_accepts_the_stream_answers_sampling_and_sees_progress_and_logs() {
     .expect("the call finished")
     .unwrap();
     let v = serde_json::to_value(&result).unwrap();
-    assert_eq!(
-        v["content"][0]["text"],
-        "client answered: hello from rmcp (sampling declared: true)"
-    );
+    assert_eq!(v["content"][0]["text"], "client answered: hello from rmcp");
     assert_eq!(*recorder.sampled.lock().unwrap(), 1);
     // Notifications are handled by the client's own task: wait until they are in.
     tokio::time::timeout(PATIENCE, async {

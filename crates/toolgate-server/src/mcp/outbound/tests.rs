@@ -4,7 +4,7 @@ fn raw(s: &str) -> Box<RawValue> {
     RawValue::from_string(s.to_owned()).unwrap()
 }
 
-fn link_outbound(link: &Arc<Link>, queue: usize) -> (Outbound, mpsc::Receiver<Vec<u8>>) {
+fn link_outbound(link: &Arc<SessionLink>, queue: usize) -> (Outbound, mpsc::Receiver<Vec<u8>>) {
     let (tx, rx) = mpsc::channel(queue);
     (Outbound::new(Some(tx), Some(link.clone()), None), rx)
 }
@@ -20,7 +20,7 @@ fn id_of(bytes: &[u8]) -> Id {
 
 #[tokio::test]
 async fn a_request_gets_the_clients_result_or_error_and_ids_never_repeat() {
-    let link = Arc::new(Link::new(Some(serde_json::json!({"sampling": {}}))));
+    let link = Arc::new(SessionLink::new(Some(serde_json::json!({"sampling": {}}))));
     let (out, mut rx) = link_outbound(&link, 8);
     assert_eq!(
         out.client_capabilities().unwrap()["sampling"],
@@ -69,7 +69,7 @@ async fn requests_fail_without_a_way_back_and_pending_ones_are_bounded_and_forgo
         assert!(e.message.contains("carries no server requests"), "{e}");
         out.notify("notifications/progress", None);
     }
-    let link = Arc::new(Link::new(None));
+    let link = Arc::new(SessionLink::new(None));
     let (out, mut rx) = link_outbound(&link, 2 * MAX_PENDING);
     let mut waiting = Vec::new();
     for _ in 0..MAX_PENDING {
@@ -120,7 +120,7 @@ async fn notifications_keep_their_order_and_a_full_queue_drops_instead_of_blocki
 
 #[tokio::test]
 async fn log_messages_below_the_clients_level_are_dropped() {
-    let link = Arc::new(Link::new(None));
+    let link = Arc::new(SessionLink::new(None));
     let (out, mut rx) = link_outbound(&link, 16);
     let log = |level: &str| Some(serde_json::json!({ "level": level, "data": level }));
     out.notify("notifications/message", log("debug"));

@@ -5,12 +5,26 @@ fn spec(output_schema: Option<serde_json::Value>) -> ToolSpec {
     crate::upstream::mcp::tests::tool_spec("kb__search", output_schema)
 }
 
-fn reply(body: serde_json::Value) -> Result<UpstreamResponse, SendError> {
+/// What the client crate hands over for a JSON-RPC answer `{"result": …}` or
+/// `{"error": …}`: the result's text as the body, or the error beside an empty one.
+fn reply(answer: serde_json::Value) -> Result<UpstreamResponse, SendError> {
+    let rpc_error = answer.get("error").map(|e| {
+        Box::new(RpcError {
+            code: e["code"].as_i64().unwrap_or(0),
+            message: e["message"].as_str().unwrap_or_default().to_owned(),
+            data: e.get("data").cloned(),
+        })
+    });
+    let body = match (&rpc_error, answer.get("result")) {
+        (None, Some(result)) => serde_json::to_vec(result).unwrap_or_default().into(),
+        _ => bytes::Bytes::new(),
+    };
     Ok(UpstreamResponse {
         status: 200,
         headers: Default::default(),
-        body: serde_json::to_vec(&body).unwrap_or_default().into(),
+        body,
         latency: Duration::from_millis(3),
+        rpc_error,
     })
 }
 
@@ -206,6 +220,7 @@ fn without_an_output_schema_any_result_passes_and_garbage_is_a_protocol_error() 
         headers: Default::default(),
         body: bytes::Bytes::from_static(b"<html>"),
         latency: Duration::ZERO,
+        rpc_error: None,
     });
     assert_eq!(
         class_of(&interpret(&s, garbage, None, false)),
@@ -230,6 +245,7 @@ fn http_failures_read_as_for_http_tools() {
         headers: Default::default(),
         body: bytes::Bytes::new(),
         latency: Duration::ZERO,
+        rpc_error: None,
     });
     assert_eq!(
         class_of(&interpret(&s, busy, None, false)),
