@@ -563,6 +563,7 @@ impl Server {
             },
             call_id: Some(id.json().to_string()),
             agent: gateway.agents().caller(outbound.agent()),
+            access_token: outbound.access_token().cloned(),
         };
         // One lookup by name in the route table; nothing cloned but the route's `Arc`.
         let outcome = toolgate_engine::pipeline::run(
