@@ -13,6 +13,8 @@
 
 pub mod cache;
 pub mod endpoint;
+#[cfg(test)]
+mod tests;
 pub mod wire;
 
 use std::sync::Arc;
