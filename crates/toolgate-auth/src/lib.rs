@@ -38,6 +38,10 @@ pub struct Identity {
     pub subject: Option<String>,
     /// Whether the credential is an administrator's ([`Authenticator::authorize_admin`]).
     pub admin: bool,
+    /// The caller's access token, when it sent one that passed (not an API key nor the
+    /// shared token): what a dependency with `token_exchange` exchanges for its own
+    /// token. Held in memory for the request only; never logged, never sent upstream.
+    pub access_token: Option<Arc<Secret>>,
 }
 
 impl Identity {
@@ -235,6 +239,7 @@ impl Authenticator {
                     agent: Some(agent),
                     subject: None,
                     admin,
+                    access_token: None,
                 },
                 scoped: true,
                 access_token: false,
@@ -276,6 +281,7 @@ impl Authenticator {
                     .and_then(|s| s.as_str())
                     .map(str::to_owned),
                 admin,
+                access_token: Some(Arc::new(Secret(token.to_owned()))),
             },
             scoped,
             access_token: true,

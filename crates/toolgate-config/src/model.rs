@@ -20,6 +20,8 @@ mod agents;
 pub use agents::*;
 mod audit;
 pub use audit::AuditSettings;
+mod token_exchange;
+pub use token_exchange::{ACCESS_TOKEN_TYPE, ClientAuth, TokenExchange};
 
 /// The whole configuration.
 #[derive(Debug)]
@@ -472,6 +474,9 @@ pub struct Dependency {
     /// Other configured secret values (a stdio MCP server's environment): masked in
     /// every upstream text toolgate passes on, like header values.
     pub secrets: Vec<Secret>,
+    /// Called with the caller's authority: a token exchanged for the caller's (RFC
+    /// 8693) goes in `Authorization`. `None`: the dependency's own credentials.
+    pub token_exchange: Option<std::sync::Arc<TokenExchange>>,
 }
 
 /// Where the upstream's contract version is read from.

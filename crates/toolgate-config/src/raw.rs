@@ -14,6 +14,8 @@ mod agents;
 pub use agents::*;
 mod audit;
 pub use audit::RawAudit;
+mod token_exchange;
+pub use token_exchange::RawTokenExchange;
 
 /// A toolgate configuration file.
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
@@ -337,6 +339,10 @@ pub struct RawDependency {
     /// metadata endpoint (169.254.0.0/16, fe80::/10, 169.254.169.254,
     /// `metadata.google.internal`, …), which `check` refuses otherwise. Default false.
     pub allow_link_local: Option<bool>,
+    /// Call it with the caller's authority: a token exchanged for the caller's access
+    /// token at the authorization server (RFC 8693), instead of the dependency's own
+    /// credentials.
+    pub token_exchange: Option<RawTokenExchange>,
 }
 
 /// Version gating: where the upstream says which contract version it serves.

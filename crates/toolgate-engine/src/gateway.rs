@@ -397,6 +397,17 @@ fn http_routes(
     keep: &HashMap<String, Arc<ToolState>>,
 ) -> RouteTable {
     let mut routes = HashMap::new();
+    // One exchange (and cache of exchanged tokens) per dependency, shared by its tools.
+    let exchanges: HashMap<&str, Arc<crate::exchange::Exchanger>> = config
+        .dependencies
+        .iter()
+        .filter_map(|(name, d)| {
+            let x = d.token_exchange.clone()?;
+            let exchanger =
+                crate::exchange::Exchanger::new(name, x, client.http().clone(), metrics);
+            Some((name.as_str(), Arc::new(exchanger)))
+        })
+        .collect();
     for (name, spec) in &config.tools {
         let dependency = dependencies
             .get(&spec.dependency.name)
@@ -404,11 +415,14 @@ fn http_routes(
             // The compiler checks every reference; a config built by hand that
             // names no known dependency still gets a working state of its own.
             .unwrap_or_else(|| Arc::new(DependencyState::new(spec.dependency.clone())));
-        let upstream = AnyUpstream::Http(HttpUpstream::new(
-            client.clone(),
-            spec.clone(),
-            config.gateway.max_response_bytes,
-        ));
+        let upstream = AnyUpstream::Http(
+            HttpUpstream::new(
+                client.clone(),
+                spec.clone(),
+                config.gateway.max_response_bytes,
+            )
+            .with_exchange(exchanges.get(spec.dependency.name.as_str()).cloned()),
+        );
         let state = keep
             .get(name)
             .cloned()

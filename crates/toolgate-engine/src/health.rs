@@ -280,6 +280,7 @@ mod tests {
             status_page: None,
             version: None,
             secrets: Vec::new(),
+            token_exchange: None,
         }))
     }
 

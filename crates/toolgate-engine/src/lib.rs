@@ -15,6 +15,7 @@ pub mod audit;
 pub mod background;
 pub mod broadcast;
 pub mod dependency;
+pub mod exchange;
 mod explain;
 mod fingerprint;
 mod fleet;

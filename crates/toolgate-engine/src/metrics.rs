@@ -39,6 +39,29 @@ impl EncodeLabelValue for ResultLabel {
     }
 }
 
+/// What one token exchange (RFC 8693) came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EncodeLabelValue)]
+#[allow(non_camel_case_types)]
+pub enum ExchangeResult {
+    /// The authorization server issued a token.
+    issued,
+    /// The authorization server refused (a 4xx).
+    refused,
+    /// The authorization server could not be reached, failed, or answered no token.
+    failed,
+    /// The caller had no access token to exchange; nothing was asked.
+    no_token,
+}
+
+/// `{dependency, result}` of token exchanges.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct ExchangeLabels {
+    /// Dependency name (configured: bounded).
+    pub dependency: String,
+    /// What the exchange came to.
+    pub result: ExchangeResult,
+}
+
 /// How a call that needed a retry ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, EncodeLabelValue)]
 #[allow(non_camel_case_types)]
@@ -251,6 +274,12 @@ pub struct Metrics {
     /// `toolgate_agent_quota_local_total`: agents' quota decisions made on a replica's
     /// own state because the fleet's Redis was unreachable.
     pub agent_quota_local: Counter,
+    /// `toolgate_token_exchanges_total{dependency,result}`: exchanges of callers'
+    /// access tokens at the authorization server (cache hits not counted).
+    pub token_exchanges: Family<ExchangeLabels, Counter>,
+    /// `toolgate_token_exchange_cache_hits_total{dependency}`: calls that reused an
+    /// exchanged token, or shared another call's exchange.
+    pub token_exchange_cache_hits: Family<DependencyLabel, Counter>,
     /// `toolgate_tool_contracts{origin}`: tools by where their contract comes from.
     pub tool_contracts: Family<OriginLabel, Gauge>,
     /// `toolgate_learned_samples_dropped_total`: successful responses not learned from
@@ -405,6 +434,18 @@ impl Metrics {
             "Agents' quota decisions made on this replica's own state because the fleet's shared state (Redis) was unreachable",
             agent_quota_local.clone(),
         );
+        let token_exchanges = Family::default();
+        registry.register(
+            "token_exchanges",
+            "Exchanges of callers' access tokens for dependencies' tokens (RFC 8693), by dependency and result (issued, refused, failed, no_token)",
+            token_exchanges.clone(),
+        );
+        let token_exchange_cache_hits = Family::default();
+        registry.register(
+            "token_exchange_cache_hits",
+            "Calls that reused an exchanged token (or shared another call's exchange), by dependency",
+            token_exchange_cache_hits.clone(),
+        );
         let tool_contracts = Family::default();
         registry.register(
             "tool_contracts",
@@ -480,6 +521,8 @@ impl Metrics {
             unread_series: Default::default(),
             agent_calls,
             agent_quota_local,
+            token_exchanges,
+            token_exchange_cache_hits,
             tool_contracts,
             learned_samples_dropped,
             audit_records_dropped,

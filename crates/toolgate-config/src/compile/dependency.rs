@@ -150,6 +150,7 @@ impl Compiler<'_> {
             status_page,
             version,
             secrets: Vec::new(),
+            token_exchange: None,
         })
     }
 

@@ -21,6 +21,7 @@ mod known;
 mod limits;
 mod mcp_server;
 mod session;
+mod token_exchange;
 mod tool;
 
 pub use tool::{notes_member, output_schema, valid_tool_name};
@@ -444,8 +445,13 @@ impl Compiler<'_> {
         let gateway = self.gateway(gateway.unwrap_or_default());
         let alerts = self.alerts(alerts.unwrap_or_default());
         let mut dependencies = BTreeMap::new();
-        for (name, raw) in raw_deps {
-            if let Some(dep) = self.dependency(&name, raw) {
+        for (name, mut raw) in raw_deps {
+            let exchange = raw.token_exchange.take();
+            if let Some(mut dep) = self.dependency(&name, raw) {
+                if let Some(x) = exchange {
+                    let path = format!("dependencies.{name}");
+                    dep.token_exchange = self.token_exchange(&path, x, &dep, gateway.auth.as_ref());
+                }
                 dependencies.insert(name, Arc::new(dep));
             }
         }

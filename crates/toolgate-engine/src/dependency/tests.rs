@@ -12,6 +12,7 @@ fn state() -> DependencyState {
         status_page: None,
         version: None,
         secrets: Vec::new(),
+        token_exchange: None,
     }))
 }
 

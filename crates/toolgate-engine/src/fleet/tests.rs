@@ -25,6 +25,7 @@ fn spec() -> Arc<Dependency> {
         status_page: None,
         version: None,
         secrets: Vec::new(),
+        token_exchange: None,
     })
 }
 

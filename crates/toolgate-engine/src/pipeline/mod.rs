@@ -202,7 +202,7 @@ async fn run_admitted<U: Upstream>(
         tracing::debug!(tool = %spec.name, arguments = ?left_out, "null for an optional argument taken as left out");
     }
     let args = Value::Object(args);
-    let request = match prepare(route, &args, ctx) {
+    let mut request = match prepare(route, &args, ctx) {
         Ok(request) => request,
         Err(failure) => return record(route, services, call, Err(failure)),
     };
@@ -210,6 +210,11 @@ async fn run_admitted<U: Upstream>(
         && let Some(refusal) = version::known_refusal(spec, &route.state)
     {
         return record(route, services, call, Err(refusal));
+    }
+    // With the caller's authority (a token exchanged for the caller's), once per call.
+    if let Err(e) = route.upstream.authorize(&mut request, ctx).await {
+        let failure = Failure::new(e.class(), e.message(&spec.name, &spec.dependency.name));
+        return record(route, services, call, Err(failure));
     }
     let ending = attempts(route, services, &mut call, &request).await;
     let result = decide(route, services, &mut call, ending);

@@ -16,6 +16,8 @@ pub struct HttpUpstream {
     client: UpstreamClient,
     tool: Arc<ToolSpec>,
     max_response_bytes: usize,
+    /// The dependency's token exchange, when it is called with the caller's authority.
+    exchange: Option<Arc<crate::exchange::Exchanger>>,
 }
 
 impl HttpUpstream {
@@ -25,7 +27,16 @@ impl HttpUpstream {
             client,
             tool,
             max_response_bytes,
+            exchange: None,
         }
+    }
+
+    /// The same upstream, called with a token exchanged for the caller's (shared by
+    /// every tool of the dependency, with its cache).
+    #[must_use]
+    pub fn with_exchange(mut self, exchange: Option<Arc<crate::exchange::Exchanger>>) -> Self {
+        self.exchange = exchange;
+        self
     }
 }
 
@@ -53,6 +64,32 @@ impl Upstream for HttpUpstream {
             }
         }
         Ok(rendered)
+    }
+
+    async fn authorize(
+        &self,
+        request: &mut RenderedRequest,
+        ctx: &CallContext,
+    ) -> Result<(), crate::exchange::ExchangeError> {
+        let Some(exchange) = &self.exchange else {
+            return Ok(());
+        };
+        let token = exchange.token(ctx.access_token.as_deref()).await?;
+        // `wire::parse` let through visible ASCII only, so this cannot fail.
+        let mut value = reqwest::header::HeaderValue::from_str(&format!("Bearer {}", token.0))
+            .map_err(|_| {
+                crate::exchange::ExchangeError::Unavailable(
+                    crate::exchange::endpoint::Unreachable {
+                        class: toolgate_resilience::ErrorClass::ServerError,
+                        why: "the issued token does not fit in a header".into(),
+                    },
+                )
+            })?;
+        value.set_sensitive(true);
+        request
+            .headers
+            .insert(reqwest::header::AUTHORIZATION, value);
+        Ok(())
     }
 
     async fn attempt(

@@ -39,6 +39,10 @@ pub struct CallContext {
     pub call_id: Option<String>,
     /// The configured agent that made the call; `None`: anonymous (or a probe).
     pub agent: Option<crate::agents::CallAgent>,
+    /// The caller's validated access token, which a dependency with `token_exchange`
+    /// exchanges for its own (RFC 8693); `None` for an API key, the shared token, no
+    /// credential, or a probe. Never logged, never sent upstream as it is.
+    pub access_token: Option<Arc<toolgate_config::Secret>>,
 }
 
 /// One kind of upstream a tool can call.
@@ -53,6 +57,18 @@ pub trait Upstream: Send + Sync + std::fmt::Debug {
         args: &Map<String, Value>,
         ctx: &CallContext,
     ) -> Result<Self::Request, String>;
+
+    /// Puts the caller's authority on a prepared request, for an upstream that is
+    /// called with it (`token_exchange`): the token exchanged for the caller's goes in
+    /// `Authorization`. Nothing to do by default. Runs once per call, before the first
+    /// attempt; an error means nothing is sent.
+    fn authorize(
+        &self,
+        _request: &mut Self::Request,
+        _ctx: &CallContext,
+    ) -> impl Future<Output = Result<(), crate::exchange::ExchangeError>> + Send {
+        async { Ok(()) }
+    }
 
     /// One attempt, answered (or failed) within `timeout`.
     fn attempt(
@@ -100,6 +116,20 @@ impl Upstream for AnyUpstream {
         match self {
             AnyUpstream::Http(u) => u.prepare(args, ctx).map(AnyRequest::Http),
             AnyUpstream::Mcp(u) => u.prepare(args, ctx).map(AnyRequest::Mcp),
+        }
+    }
+
+    async fn authorize(
+        &self,
+        request: &mut AnyRequest,
+        ctx: &CallContext,
+    ) -> Result<(), crate::exchange::ExchangeError> {
+        match (self, request) {
+            (AnyUpstream::Http(u), AnyRequest::Http(r)) => u.authorize(r, ctx).await,
+            (AnyUpstream::Mcp(u), AnyRequest::Mcp(r)) => u.authorize(r, ctx).await,
+            // `prepare` of the same upstream made the request: not reachable, and
+            // `attempt` refuses it.
+            _ => Ok(()),
         }
     }
 

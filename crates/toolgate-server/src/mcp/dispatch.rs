@@ -479,6 +479,7 @@ impl Server {
             meta: meta.into_map(),
             call_id: Some(id.json().to_string()),
             agent: gateway.agents().caller(outbound.agent()),
+            access_token: outbound.access_token().cloned(),
         };
         // One lookup by name in the route table; nothing cloned but the route's `Arc`.
         let outcome = toolgate_engine::pipeline::run(

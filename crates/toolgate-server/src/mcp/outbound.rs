@@ -66,6 +66,9 @@ pub struct Outbound {
     inner: Option<Arc<Inner>>,
     /// The agent that sent the request (`None`: anonymous), from its credentials.
     agent: Option<Arc<toolgate_config::AgentSpec>>,
+    /// The caller's validated access token, for dependencies that exchange it (RFC
+    /// 8693); `None` for an API key, the shared token, or no credential.
+    access_token: Option<Arc<toolgate_config::Secret>>,
 }
 
 #[derive(Debug)]
@@ -96,6 +99,20 @@ impl Outbound {
         self.agent.as_ref()
     }
 
+    /// The same way back, for a request that came with the caller's `access_token`.
+    pub fn with_access_token(
+        mut self,
+        access_token: Option<Arc<toolgate_config::Secret>>,
+    ) -> Outbound {
+        self.access_token = access_token;
+        self
+    }
+
+    /// The caller's validated access token, if it sent one.
+    pub fn access_token(&self) -> Option<&Arc<toolgate_config::Secret>> {
+        self.access_token.as_ref()
+    }
+
     /// A way back through `sink`, with answers routed through `link`.
     pub(crate) fn new(
         sink: Option<Sink>,
@@ -109,6 +126,7 @@ impl Outbound {
                 capabilities,
             })),
             agent: None,
+            access_token: None,
         }
     }
 

@@ -18,9 +18,9 @@ use serde_json::{Value, json};
 use super::harness::{metric, serve_config, temp_dir};
 
 /// Every request the upstream got: (path, headers as `name: value` lines).
-type Seen = Arc<Mutex<Vec<(String, String)>>>;
+pub(super) type Seen = Arc<Mutex<Vec<(String, String)>>>;
 
-async fn upstream() -> (String, Seen) {
+pub(super) async fn upstream() -> (String, Seen) {
     let seen: Seen = Arc::default();
     let app = Router::new()
         .route(
@@ -45,13 +45,18 @@ async fn upstream() -> (String, Seen) {
     (format!("http://{addr}"), seen)
 }
 
-struct Issuer {
-    url: String,
+pub(super) struct Issuer {
+    pub(super) url: String,
     key: EncodingKey,
 }
 
 /// An authorization server's RFC 8414 metadata and JWKS, with one ES256 key.
 async fn issuer() -> Issuer {
+    issuer_with(Router::new()).await
+}
+
+/// The same, serving `more` routes too (its token endpoint is `/token`).
+pub(super) async fn issuer_with(more: Router) -> Issuer {
     let rng = SystemRandom::new();
     let pkcs8 = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng).unwrap();
     let pair =
@@ -68,7 +73,8 @@ async fn issuer() -> Issuer {
             "/.well-known/oauth-authorization-server",
             get(move || async move { Json(metadata.clone()) }),
         )
-        .route("/jwks", get(move || async move { Json(jwks.clone()) }));
+        .route("/jwks", get(move || async move { Json(jwks.clone()) }))
+        .merge(more);
     tokio::spawn(async move { axum::serve(listener, app).await });
     Issuer {
         url,
@@ -77,7 +83,7 @@ async fn issuer() -> Issuer {
 }
 
 impl Issuer {
-    fn token(&self, sub: &str, aud: &str) -> String {
+    pub(super) fn token(&self, sub: &str, aud: &str) -> String {
         self.token_with_scope(sub, aud, "tools:call")
     }
 
@@ -95,7 +101,7 @@ impl Issuer {
 }
 
 /// A raw MCP client over one session, with a bearer token.
-struct Client {
+pub(super) struct Client {
     http: reqwest::Client,
     url: String,
     token: String,
@@ -116,7 +122,7 @@ impl Client {
         r.send().await.unwrap()
     }
 
-    async fn start(url: &str, token: &str) -> Client {
+    pub(super) async fn start(url: &str, token: &str) -> Client {
         let mut c = Client {
             http: reqwest::Client::new(),
             url: url.into(),
@@ -136,7 +142,7 @@ impl Client {
         c
     }
 
-    async fn rpc(&mut self, method: &str, params: Value) -> Value {
+    pub(super) async fn rpc(&mut self, method: &str, params: Value) -> Value {
         let r = self
             .post(json!({"jsonrpc":"2.0","id":2,"method":method,"params":params}))
             .await;

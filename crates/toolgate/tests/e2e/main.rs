@@ -25,5 +25,6 @@ mod reload;
 mod signals;
 mod signals_schema;
 mod tls;
+mod token_exchange;
 mod transport;
 mod watch;

@@ -460,6 +460,7 @@ pub(crate) mod tests {
             meta: Some(serde_json::from_value(json!({"progressToken": "p"})).unwrap()),
             call_id: None,
             agent: None,
+            access_token: None,
         };
         let r = route(link.clone(), None);
         let outcome = pipeline::run(&r, &services(), Map::new(), Origin::Agent, &ctx).await;

@@ -244,10 +244,11 @@ async fn post(mcp: &Mcp, request: Request) -> Result<Response, Refusal> {
         return Err(Refusal::UnsupportedMediaType);
     }
     let (parts, body) = request.into_parts();
-    let agent = parts
-        .extensions
-        .get::<toolgate_auth::Identity>()
-        .and_then(|i| i.agent.clone());
+    let identity = parts.extensions.get::<toolgate_auth::Identity>();
+    let caller = Caller {
+        agent: identity.and_then(|i| i.agent.clone()),
+        access_token: identity.and_then(|i| i.access_token.clone()),
+    };
     let headers = parts.headers;
     let bytes = axum::body::to_bytes(body, mcp.max_request_bytes)
         .await
@@ -264,15 +265,15 @@ async fn post(mcp: &Mcp, request: Request) -> Result<Response, Refusal> {
                 .resume(sid)
                 .map_err(|missing| mcp.missing(missing))?;
             let session = Joined { sid, version, link };
-            answer(mcp, message, Some(session), None, agent).await
+            answer(mcp, message, Some(session), None, caller).await
         }
-        Route::Discover => answer(mcp, message, None, None, agent).await,
+        Route::Discover => answer(mcp, message, None, None, caller).await,
         Route::Stateless => {
             let capabilities = message
                 .params()
                 .and_then(|p| p.meta.capabilities())
                 .cloned();
-            answer(mcp, message, None, capabilities, agent).await
+            answer(mcp, message, None, capabilities, caller).await
         }
     })
 }
@@ -363,15 +364,27 @@ struct Joined<'h> {
     link: Arc<SessionLink>,
 }
 
+/// Who sent a request, from its credentials.
+struct Caller {
+    /// The agent; `None`: anonymous.
+    agent: Option<Arc<toolgate_config::AgentSpec>>,
+    /// Its validated access token (for token exchange), if it sent one.
+    access_token: Option<Arc<toolgate_config::Secret>>,
+}
+
 /// Answers one message of a `session` or a stateless request (`capabilities` from its
-/// `_meta`); `agent` sent it.
+/// `_meta`); `caller` sent it.
 async fn answer(
     mcp: &Mcp,
     message: Message<'_>,
     session: Option<Joined<'_>>,
     capabilities: Option<Value>,
-    agent: Option<Arc<toolgate_config::AgentSpec>>,
+    caller: Caller,
 ) -> Response {
+    let Caller {
+        agent,
+        access_token,
+    } = caller;
     let (session_id, version, link) = match session {
         Some(s) => (Some(s.sid), Some(s.version), Some(s.link)),
         None => (None, None, None),
@@ -392,7 +405,9 @@ async fn answer(
     // The call may go on after the answer has turned into a stream, so it owns what it
     // reads: its id and its params' fields, as read from the body (not read again).
     let (sink, mut queue) = mpsc::channel(outbound::QUEUE);
-    let outbound = Outbound::new(Some(sink), link, capabilities).with_agent(agent);
+    let outbound = Outbound::new(Some(sink), link, capabilities)
+        .with_agent(agent)
+        .with_access_token(access_token);
     let server = mcp.server.clone();
     let mut work: stream::Work = Box::pin(async move {
         let message = Message::Request {

@@ -1,0 +1,242 @@
+//! Compiling `dependencies.<name>.token_exchange`: the issuer must be one toolgate
+//! trusts, the client's secret must be set, and the dependency must not also send an
+//! `Authorization` header of its own.
+
+use std::sync::Arc;
+
+use super::Compiler;
+use crate::model::*;
+use crate::raw::*;
+
+impl Compiler<'_> {
+    /// The exchange of dependency `dep` (its config at `path`), checked against `auth`.
+    pub(super) fn token_exchange(
+        &mut self,
+        path: &str,
+        raw: RawTokenExchange,
+        dep: &Dependency,
+        auth: Option<&AuthConfig>,
+    ) -> Option<Arc<TokenExchange>> {
+        let at = format!("{path}.token_exchange");
+        let Some(auth) = auth else {
+            self.err(
+                &at,
+                "token exchange needs callers with access tokens, and `gateway.auth` is not configured",
+                "configure `gateway.auth` (resource and issuers), or remove `token_exchange` and give the dependency its own credentials in `headers`",
+            );
+            return None;
+        };
+        let mut ok = true;
+        if !auth.issuers.iter().any(|i| i.issuer == raw.issuer) {
+            let known: Vec<&str> = auth.issuers.iter().map(|i| i.issuer.as_str()).collect();
+            self.err(
+                format!("{at}.issuer"),
+                format!("`{}` is not one of `gateway.auth.issuers`", raw.issuer),
+                &format!(
+                    "name a configured issuer exactly as written there: {}",
+                    if known.is_empty() {
+                        "none is configured".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ),
+            );
+            ok = false;
+        }
+        if dep
+            .headers
+            .iter()
+            .any(|(name, _)| name == http::header::AUTHORIZATION)
+        {
+            self.err(
+                &at,
+                "the dependency also sets an `Authorization` header: the exchanged token goes there",
+                &format!(
+                    "remove `Authorization` from {path}.headers, or remove `token_exchange` to keep the dependency's own credentials"
+                ),
+            );
+            ok = false;
+        }
+        let token_endpoint = match &raw.token_endpoint {
+            Some(text) => {
+                let url = self.url(&format!("{at}.token_endpoint"), text);
+                ok &= url.is_some();
+                url
+            }
+            None => None,
+        };
+        let nonempty =
+            |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+        let audience = nonempty(raw.audience);
+        let resource = nonempty(raw.resource);
+        if let Some(r) = &resource
+            && !url::Url::parse(r).is_ok_and(|u| u.fragment().is_none())
+        {
+            self.err(
+                format!("{at}.resource"),
+                format!("`{r}` is not an absolute URI without a fragment (RFC 8707)"),
+                "write the upstream's resource URI, like `https://api.example.com/`, or use `audience` for a name",
+            );
+            ok = false;
+        }
+        if audience.is_none() && resource.is_none() {
+            self.err(
+                &at,
+                "neither `audience` nor `resource` is set: the authorization server would not know which upstream the token is for",
+                "set `audience` (the name the authorization server knows the upstream by) or `resource` (its URI)",
+            );
+            ok = false;
+        }
+        if raw.client_id.trim().is_empty() {
+            self.err(
+                format!("{at}.client_id"),
+                "the client id is empty",
+                "write the client id toolgate was registered with at the issuer",
+            );
+            ok = false;
+        }
+        let client_auth = match raw.client_auth.as_deref() {
+            None | Some("client_secret_basic") => ClientAuth::Basic,
+            Some("client_secret_post") => ClientAuth::Post,
+            Some(other) => {
+                self.err(
+                    format!("{at}.client_auth"),
+                    format!("unknown client authentication `{other}`"),
+                    "use client_secret_basic (default) or client_secret_post",
+                );
+                ok = false;
+                ClientAuth::Basic
+            }
+        };
+        let var = raw.client_secret_env;
+        let client_secret = match (self.env)(&var) {
+            Some(v) if !v.is_empty() => Secret(v),
+            _ => {
+                self.unset_variable(
+                    &format!("{at}.client_secret_env"),
+                    &var,
+                    &format!("export {var} with toolgate's client secret at the issuer"),
+                );
+                return None;
+            }
+        };
+        ok.then(|| {
+            Arc::new(TokenExchange {
+                issuer: raw.issuer,
+                token_endpoint,
+                audience,
+                resource,
+                scope: nonempty(raw.scope),
+                requested_token_type: nonempty(raw.requested_token_type)
+                    .unwrap_or_else(|| ACCESS_TOKEN_TYPE.to_string()),
+                client_id: raw.client_id,
+                client_secret,
+                client_auth,
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::compile::compile;
+    use crate::model::*;
+
+    const AUTH: &str = "gateway:\n  auth:\n    resource: https://tools.example.com/mcp\n    issuers: [{ issuer: https://login.example.com }]\n";
+    const TOOL: &str = "tools:\n  me:\n    dependency: api\n    owner: o\n    request: { path: /me }\n    contract: { version: '1.0', response_schema: { type: object } }\n";
+
+    fn compiled(yaml: &str) -> Result<Config, String> {
+        let doc = yaml_serde::from_str(yaml).unwrap();
+        let env = |k: &str| (k == "TG_EXCHANGE_SECRET").then(|| "s3cret".to_string());
+        compile(doc, Path::new("t.yaml"), Path::new("."), &env).map_err(|errors| {
+            errors
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{}: {} ({})",
+                        e.path,
+                        e.message,
+                        e.help.clone().unwrap_or_default()
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+    }
+
+    fn with(gateway: &str, dependency: &str) -> String {
+        format!(
+            "{gateway}dependencies:\n  api:\n    base_url: https://api.example.com\n{dependency}{TOOL}"
+        )
+    }
+
+    #[test]
+    fn a_complete_exchange_compiles_with_its_defaults() {
+        let config = compiled(&with(
+            AUTH,
+            "    token_exchange:\n      issuer: https://login.example.com\n      audience: api\n      scope: read\n      client_id: toolgate\n      client_secret_env: TG_EXCHANGE_SECRET\n",
+        ))
+        .unwrap();
+        let x = config.dependencies["api"].token_exchange.clone().unwrap();
+        assert_eq!(x.issuer, "https://login.example.com");
+        assert_eq!(x.audience.as_deref(), Some("api"));
+        assert_eq!(x.resource, None);
+        assert_eq!(x.scope.as_deref(), Some("read"));
+        assert_eq!(x.requested_token_type, ACCESS_TOKEN_TYPE);
+        assert_eq!(x.client_auth, ClientAuth::Basic);
+        assert_eq!(x.client_secret.0, "s3cret");
+        assert!(x.token_endpoint.is_none());
+    }
+
+    #[test]
+    fn each_mistake_is_reported_at_its_path() {
+        let cases = [
+            (
+                "",
+                "    token_exchange: { issuer: https://login.example.com, audience: api, client_id: tg, client_secret_env: TG_EXCHANGE_SECRET }\n",
+                "dependencies.api.token_exchange: token exchange needs callers with access tokens, and `gateway.auth` is not configured",
+            ),
+            (
+                AUTH,
+                "    token_exchange: { issuer: https://other.example.com, audience: api, client_id: tg, client_secret_env: TG_EXCHANGE_SECRET }\n",
+                "dependencies.api.token_exchange.issuer: `https://other.example.com` is not one of `gateway.auth.issuers` (name a configured issuer exactly as written there: https://login.example.com)",
+            ),
+            (
+                AUTH,
+                "    token_exchange: { issuer: https://login.example.com, audience: api, client_id: tg, client_secret_env: UNSET_SECRET }\n",
+                "dependencies.api.token_exchange.client_secret_env",
+            ),
+            (
+                AUTH,
+                "    headers: { Authorization: Bearer x }\n    token_exchange: { issuer: https://login.example.com, audience: api, client_id: tg, client_secret_env: TG_EXCHANGE_SECRET }\n",
+                "dependencies.api.token_exchange: the dependency also sets an `Authorization` header",
+            ),
+            (
+                AUTH,
+                "    token_exchange: { issuer: https://login.example.com, client_id: tg, client_secret_env: TG_EXCHANGE_SECRET }\n",
+                "dependencies.api.token_exchange: neither `audience` nor `resource` is set",
+            ),
+            (
+                AUTH,
+                "    token_exchange: { issuer: https://login.example.com, resource: api, client_id: tg, client_secret_env: TG_EXCHANGE_SECRET }\n",
+                "dependencies.api.token_exchange.resource: `api` is not an absolute URI",
+            ),
+            (
+                AUTH,
+                "    token_exchange: { issuer: https://login.example.com, audience: api, client_id: tg, client_secret_env: TG_EXCHANGE_SECRET, client_auth: private_key_jwt }\n",
+                "dependencies.api.token_exchange.client_auth: unknown client authentication `private_key_jwt`",
+            ),
+            (
+                AUTH,
+                "    token_exchange: { issuer: https://login.example.com, audience: api, client_id: tg, client_secret_env: TG_EXCHANGE_SECRET, token_endpoint: not-a-url }\n",
+                "dependencies.api.token_exchange.token_endpoint",
+            ),
+        ];
+        for (gateway, dependency, expected) in cases {
+            let errors = compiled(&with(gateway, dependency)).expect_err(expected);
+            assert!(errors.contains(expected), "{expected}\n--- got:\n{errors}");
+        }
+    }
+}
