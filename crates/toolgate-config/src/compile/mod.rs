@@ -483,6 +483,7 @@ impl Compiler<'_> {
                 tools.insert(name, Arc::new(tool));
             }
         }
+        self.exchanged_tools(&tools);
         for (name, s) in &mcp_servers {
             // An unprefixed server's tools are known only at run time; a prefixed one
             // can still collide with an HTTP tool named like `kb__search`.

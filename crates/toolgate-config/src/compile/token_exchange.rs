@@ -2,6 +2,7 @@
 //! trusts, the client's secret must be set, and the dependency must not also send an
 //! `Authorization` header of its own.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::Compiler;
@@ -9,6 +10,44 @@ use crate::model::*;
 use crate::raw::*;
 
 impl Compiler<'_> {
+    /// The tools of dependencies called with the caller's authority: none of them may
+    /// send its own `Authorization` (the exchanged token would silently replace it) or
+    /// have a probe (a probe has no caller, so no token to exchange: it would fail on
+    /// every run and open a probe incident that means nothing).
+    pub(super) fn exchanged_tools(&mut self, tools: &BTreeMap<String, Arc<ToolSpec>>) {
+        for (name, tool) in tools {
+            if tool.dependency.token_exchange.is_none() {
+                continue;
+            }
+            let dep = &tool.dependency.name;
+            if let ToolKind::Http(request) = &tool.kind
+                && let Some((header, _)) = request
+                    .headers
+                    .iter()
+                    .find(|(h, _)| h == http::header::AUTHORIZATION)
+            {
+                self.err(
+                    format!("tools.{name}.request.headers.{header}"),
+                    format!(
+                        "dependency `{dep}` is called with a token exchanged for the caller's, which goes in `Authorization`"
+                    ),
+                    &format!(
+                        "remove this header, or remove `dependencies.{dep}.token_exchange` to send credentials of your own"
+                    ),
+                );
+            }
+            if tool.probe.is_some() {
+                self.err(
+                    format!("tools.{name}.probe"),
+                    format!(
+                        "a probe has no caller whose token could be exchanged, and dependency `{dep}` is called only with the caller's authority: it would fail on every run"
+                    ),
+                    "remove the probe, or probe a tool of a dependency that has credentials of its own",
+                );
+            }
+        }
+    }
+
     /// The exchange of dependency `dep` (its config at `path`), checked against `auth`.
     pub(super) fn token_exchange(
         &mut self,
@@ -188,6 +227,26 @@ mod tests {
         assert_eq!(x.client_auth, ClientAuth::Basic);
         assert_eq!(x.client_secret.0, "s3cret");
         assert!(x.token_endpoint.is_none());
+    }
+
+    #[test]
+    fn a_tool_of_an_exchanged_dependency_sends_no_authorization_and_has_no_probe() {
+        let exchange = "    token_exchange: { issuer: https://login.example.com, audience: api, client_id: tg, client_secret_env: TG_EXCHANGE_SECRET }\n";
+        let yaml = format!(
+            "{AUTH}dependencies:\n  api:\n    base_url: https://api.example.com\n{exchange}tools:\n  me:\n    dependency: api\n    owner: o\n    request: {{ path: /me, headers: {{ Authorization: Bearer mine }} }}\n    contract: {{ version: '1.0', response_schema: {{ type: object }} }}\n    probe: {{ every: 5m }}\n"
+        );
+        let errors = compiled(&yaml).unwrap_err();
+        assert!(
+            errors.contains("tools.me.request.headers.authorization: dependency `api` is called with a token exchanged for the caller's"),
+            "{errors}"
+        );
+        assert!(
+            errors.contains("tools.me.probe: a probe has no caller whose token could be exchanged"),
+            "{errors}"
+        );
+        // The same tool of a dependency with its own credentials is fine.
+        let own = yaml.replace(exchange, "");
+        compiled(&own).unwrap();
     }
 
     #[test]
