@@ -184,10 +184,19 @@ impl SharedSchemas {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let resources = sets.iter().flat_map(|(set, components)| {
-            components
+        // One resource per set, the components under its `$defs`: a validator moving
+        // from component to component stays inside one resource, which keeps the
+        // compiler's cache of already compiled nodes effective (with a resource per
+        // component, every path through a dense graph was compiled anew).
+        let resources = sets.iter().map(|(set, components)| {
+            let defs: Map<String, Value> = components
                 .iter()
-                .map(move |(name, schema)| (ref_to(set, name), schema.clone()))
+                .map(|(name, schema)| (name.clone(), for_validator(schema)))
+                .collect();
+            (
+                format!("{SHARED_REF_PREFIX}{set}"),
+                json!({ "$defs": defs }),
+            )
         });
         let registry = Registry::new()
             .draft(Draft::Draft202012)
@@ -340,6 +349,41 @@ impl SharedSchemas {
             root = target.clone();
         }
         summarise_refs(self, &root, 0)
+    }
+}
+
+/// `schema` with every `toolgate:schemas/<set>/<name>#<pointer>` written the way the
+/// registry holds it: `toolgate:schemas/<set>#/$defs/<name><pointer>`.
+pub(crate) fn for_validator(v: &Value) -> Value {
+    rewrite(v, 0)
+}
+
+fn rewrite(v: &Value, depth: usize) -> Value {
+    if depth > MAX_DEPTH {
+        return v.clone();
+    }
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, c)| {
+                    if k == "$ref"
+                        && let Some(t) = c.as_str().and_then(parse_ref)
+                    {
+                        let target = format!(
+                            "{SHARED_REF_PREFIX}{}#/$defs/{}{}",
+                            t.set, t.name, t.pointer
+                        );
+                        return (k.clone(), Value::String(target));
+                    }
+                    if matches!(k.as_str(), "const" | "enum" | "default" | "examples") {
+                        return (k.clone(), c.clone());
+                    }
+                    (k.clone(), rewrite(c, depth + 1))
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(|c| rewrite(c, depth + 1)).collect()),
+        other => other.clone(),
     }
 }
 

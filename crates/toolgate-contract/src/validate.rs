@@ -161,15 +161,21 @@ impl ResponseContract {
             options = options.with_base_uri(base.clone());
             fast_options = fast_options.with_base_uri(base.clone());
         }
-        if let Some(set) = shared {
-            options = options.with_registry(set.registry());
-            fast_options = fast_options.with_registry(set.registry());
-        }
+        let rewritten;
+        let compiled_schema = match shared {
+            Some(set) => {
+                options = options.with_registry(set.registry());
+                fast_options = fast_options.with_registry(set.registry());
+                rewritten = crate::shared::for_validator(schema);
+                &rewritten
+            }
+            None => schema,
+        };
         let validator = options
-            .build(schema)
+            .build(compiled_schema)
             .map_err(|e| compile_error(e, base_dir))?;
         let fast = fast_options
-            .build(schema)
+            .build(compiled_schema)
             .map_err(|e| compile_error(e, base_dir))?;
         let shape_root = if has_external_ref(schema, 0) {
             let inlined =
