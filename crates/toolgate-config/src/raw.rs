@@ -30,6 +30,11 @@ pub struct RawConfig {
     /// Upstream APIs, by name.
     #[serde(default)]
     pub dependencies: BTreeMap<String, RawDependency>,
+    /// Component schemas shared by contracts, by set (an imported API's name) and
+    /// component name: a contract refers to one as `toolgate:schemas/<set>/<name>`, and
+    /// every contract compiles against the one copy.
+    #[serde(default)]
+    pub schemas: BTreeMap<String, BTreeMap<String, serde_json::Value>>,
     /// Tools exposed to agents over MCP, by name.
     #[serde(default)]
     pub tools: BTreeMap<String, RawTool>,

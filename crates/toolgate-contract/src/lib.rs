@@ -71,6 +71,7 @@ mod rename;
 mod schema_diff;
 mod schema_shape;
 mod shape;
+mod shared;
 mod text;
 mod types;
 mod validate;
@@ -86,6 +87,9 @@ pub use pins::{
     LOCKFILE_VERSION, LearnedPin, Lockfile, MAX_LOCKFILE_BYTES, PinError, PinnedServer,
 };
 pub use shape::{Field, Shape, infer_shape};
+pub use shared::{
+    SHARED_REF_PREFIX, SharedRef, SharedSchemaError, SharedSchemas, parse_ref, ref_to, valid_name,
+};
 pub use validate::{BodyError, ContractError, MAX_VIOLATIONS, ResponseContract};
 pub use value_diff::diff_values;
 pub use walk::{MAX_DEPTH, MAX_ITEMS};

@@ -323,7 +323,7 @@ impl<'s> Walker<'s> {
     /// places costs its size at each, so a large shared definition cannot multiply work
     /// past the budget.
     fn resolve(&mut self, root: &'s Value, schemas: &[&'s Value]) -> Expected<'s> {
-        let e = Expected::resolve(root, schemas);
+        let e = Expected::resolve(root.into(), schemas);
         // Reading an `enum` walks every option (to learn its types): count those too.
         let options: usize = reach(root, schemas)
             .iter()
@@ -690,7 +690,7 @@ fn reach<'s>(root: &'s Value, schemas: &[&'s Value]) -> Vec<&'s Value> {
         if let Some(target) = obj
             .get("$ref")
             .and_then(Value::as_str)
-            .and_then(|r| crate::schema_shape::lookup(root, r))
+            .and_then(|r| crate::schema_shape::lookup(root.into(), r))
         {
             more.push(target);
         }
@@ -729,7 +729,7 @@ fn keywords<'s>(root: &'s Value, schemas: &[&'s Value]) -> BTreeMap<&'s str, Vec
         // An unresolvable reference is compared by its text.
         if let Some(r) = obj.get("$ref")
             && r.as_str()
-                .and_then(|r| crate::schema_shape::lookup(root, r))
+                .and_then(|r| crate::schema_shape::lookup(root.into(), r))
                 .is_none()
         {
             out.entry("$ref").or_default().push(r);

@@ -5,6 +5,7 @@
 //! is the walk's job. Unknown keywords and unresolvable references mean "unconstrained",
 //! because the validator, not this module, is the judge of validity.
 
+use crate::shared::{SHARED_REF_PREFIX, SharedSchemas};
 use crate::types::Types;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -14,6 +15,20 @@ use std::collections::BTreeMap;
 const MAX_EXPANSIONS: usize = 256;
 /// How far `type_hint` looks through nested alternatives before answering "any".
 const HINT_DEPTH: usize = 8;
+
+/// The document `$ref`s resolve in: the schema itself, and the shared components its
+/// `toolgate:schemas/…` references name (see `shared`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Root<'s> {
+    pub(crate) doc: &'s Value,
+    pub(crate) shared: Option<&'s SharedSchemas>,
+}
+
+impl<'s> From<&'s Value> for Root<'s> {
+    fn from(doc: &'s Value) -> Root<'s> {
+        Root { doc, shared: None }
+    }
+}
 
 /// The merged, structural reading of one or more schemas that all apply to one value.
 #[derive(Debug, Default)]
@@ -44,7 +59,7 @@ pub(crate) struct Expected<'s> {
 
 impl<'s> Expected<'s> {
     /// Resolves `schemas` (a conjunction) against the document `root`.
-    pub(crate) fn resolve(root: &'s Value, schemas: &[&'s Value]) -> Expected<'s> {
+    pub(crate) fn resolve(root: Root<'s>, schemas: &[&'s Value]) -> Expected<'s> {
         let mut e = Expected::default();
         let mut work: Vec<&'s Value> = schemas.iter().rev().copied().collect();
         let mut expansions = 0;
@@ -187,21 +202,25 @@ fn declared_types(obj: &serde_json::Map<String, Value>) -> Option<Types> {
     out
 }
 
-/// Resolves a `$ref` that points into this document (`#`, `#/$defs/x`). Anchors and other
-/// documents are left to the validator: `None` reads as unconstrained.
-pub(crate) fn lookup<'s>(root: &'s Value, reference: &str) -> Option<&'s Value> {
+/// Resolves a `$ref` that points into this document (`#`, `#/$defs/x`) or at a shared
+/// component (`toolgate:schemas/set/name`). Anchors and other documents are left to the
+/// validator: `None` reads as unconstrained.
+pub(crate) fn lookup<'s>(root: Root<'s>, reference: &str) -> Option<&'s Value> {
+    if reference.starts_with(SHARED_REF_PREFIX) {
+        return root.shared?.lookup(reference);
+    }
     let fragment = reference.strip_prefix('#')?;
     if fragment.is_empty() {
-        return Some(root);
+        return Some(root.doc);
     }
     if !fragment.starts_with('/') {
         return None;
     }
-    root.pointer(&percent_decode(fragment))
+    root.doc.pointer(&percent_decode(fragment))
 }
 
 /// `$ref` fragments are URI-encoded (`%25` for '%'); decode the few that appear in keys.
-fn percent_decode(s: &str) -> String {
+pub(crate) fn percent_decode(s: &str) -> String {
     if !s.contains('%') {
         return s.to_owned();
     }
@@ -227,11 +246,11 @@ fn percent_decode(s: &str) -> String {
 }
 
 /// The type a field is expected to have, for naming it in a report ("string", "object").
-pub(crate) fn type_hint(root: &Value, schemas: &[&Value]) -> Types {
+pub(crate) fn type_hint(root: Root<'_>, schemas: &[&Value]) -> Types {
     hint(root, schemas, 0)
 }
 
-fn hint(root: &Value, schemas: &[&Value], depth: usize) -> Types {
+fn hint(root: Root<'_>, schemas: &[&Value], depth: usize) -> Types {
     let e = Expected::resolve(root, schemas);
     let implied = if e.declares_properties || !e.required.is_empty() {
         Types::OBJECT
@@ -264,7 +283,7 @@ mod tests {
             "$defs": {"base": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}},
             "allOf": [{"$ref": "#/$defs/base"}, {"properties": {"name": {"type": "string"}}}]
         });
-        let e = Expected::resolve(&root, &[&root]);
+        let e = Expected::resolve((&root).into(), &[&root]);
         assert_eq!(e.types, Some(Types::OBJECT));
         assert_eq!(
             e.properties.keys().copied().collect::<Vec<_>>(),
@@ -276,31 +295,34 @@ mod tests {
     #[test]
     fn ref_cycles_terminate() {
         let root = json!({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"});
-        let e = Expected::resolve(&root, &[&root]);
+        let e = Expected::resolve((&root).into(), &[&root]);
         assert_eq!(e.types, None);
     }
 
     #[test]
     fn nullable_type_array_and_hints() {
         let root = json!({"anyOf": [{"type": "string"}, {"type": "null"}]});
-        assert_eq!(type_hint(&root, &[&root]), Types::STRING.union(Types::NULL));
+        assert_eq!(
+            type_hint((&root).into(), &[&root]),
+            Types::STRING.union(Types::NULL)
+        );
         let enum_schema = json!({"enum": ["a", "b"]});
-        assert_eq!(type_hint(&root, &[&enum_schema]), Types::STRING);
+        assert_eq!(type_hint((&root).into(), &[&enum_schema]), Types::STRING);
         let obj = json!({"properties": {}});
-        assert_eq!(type_hint(&root, &[&obj]), Types::OBJECT);
+        assert_eq!(type_hint((&root).into(), &[&obj]), Types::OBJECT);
     }
 
     #[test]
     fn decodes_escaped_pointers() {
         let root = json!({"$defs": {"a/b": {"type": "string"}, "c%d": {"type": "integer"}}});
         assert_eq!(
-            lookup(&root, "#/$defs/a~1b"),
+            lookup((&root).into(), "#/$defs/a~1b"),
             Some(&json!({"type": "string"}))
         );
         assert_eq!(
-            lookup(&root, "#/$defs/c%25d"),
+            lookup((&root).into(), "#/$defs/c%25d"),
             Some(&json!({"type": "integer"}))
         );
-        assert_eq!(lookup(&root, "other.json#/x"), None);
+        assert_eq!(lookup((&root).into(), "other.json#/x"), None);
     }
 }

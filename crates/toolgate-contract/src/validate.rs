@@ -9,11 +9,13 @@ use crate::files::{SchemaFileError, SchemaFiles, non_empty};
 use crate::findings::Findings;
 use crate::memo::DriftMemo;
 use crate::path::Path;
+use crate::shared::{SHARED_REF_PREFIX, SharedSchemas};
 use crate::walk;
 use jsonschema::Validator;
 use jsonschema::error::ValidationErrorKind;
 use serde_json::Value;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Raw validator errors kept in a [`Drift`]; the structural diff is the summary, these
 /// are for the owner who wants the validator's exact words.
@@ -74,6 +76,9 @@ pub struct ResponseContract {
     fast: Validator<Borrowed>,
     /// Recent structural drift diagnoses by body shape (see `memo`).
     memo: DriftMemo,
+    /// The shared components the schema's `toolgate:schemas/…` references name, when
+    /// it has any: one copy for every contract of the config.
+    shared: Option<Arc<SharedSchemas>>,
 }
 
 impl ResponseContract {
@@ -105,6 +110,36 @@ impl ResponseContract {
         base_dir: Option<&std::path::Path>,
         files: &SchemaFiles,
     ) -> Result<Self, ContractError> {
+        Self::compile_shared(schema, base_dir, files, None)
+    }
+
+    /// Like [`ResponseContract::compile_with`], with `toolgate:schemas/<set>/<name>`
+    /// references resolved in `shared`: every contract compiles against that one
+    /// registry, and a reference to a component that does not exist is an error naming it.
+    pub fn compile_shared(
+        schema: &Value,
+        base_dir: Option<&std::path::Path>,
+        files: &SchemaFiles,
+        shared: Option<&Arc<SharedSchemas>>,
+    ) -> Result<Self, ContractError> {
+        // Only a schema that names a component keeps (and compiles against) the set.
+        let shared = shared.filter(|_| has_shared_ref(schema, 0));
+        if let Some(set) = shared {
+            let problems = set.check_refs(schema);
+            if !problems.is_empty() {
+                return Err(ContractError::UnresolvableRef {
+                    message: problems.join("; "),
+                    hint: "shared components live in the config's `schemas:` section (schemas.<set>.<name>); add the component or fix the name".to_owned(),
+                });
+            }
+        } else if has_shared_ref(schema, 0) {
+            return Err(ContractError::UnresolvableRef {
+                message: format!(
+                    "the schema names a shared component ({SHARED_REF_PREFIX}…) and no shared schemas were given"
+                ),
+                hint: "shared components live in the config's `schemas:` section".to_owned(),
+            });
+        }
         let base_uri = match base_dir {
             Some(dir) => {
                 let dir = non_empty(dir);
@@ -126,11 +161,21 @@ impl ResponseContract {
             options = options.with_base_uri(base.clone());
             fast_options = fast_options.with_base_uri(base.clone());
         }
+        let rewritten;
+        let compiled_schema = match shared {
+            Some(set) => {
+                options = options.with_registry(set.registry());
+                fast_options = fast_options.with_registry(set.registry());
+                rewritten = crate::shared::for_validator(schema);
+                &rewritten
+            }
+            None => schema,
+        };
         let validator = options
-            .build(schema)
+            .build(compiled_schema)
             .map_err(|e| compile_error(e, base_dir))?;
         let fast = fast_options
-            .build(schema)
+            .build(compiled_schema)
             .map_err(|e| compile_error(e, base_dir))?;
         let shape_root = if has_external_ref(schema, 0) {
             let inlined =
@@ -150,7 +195,44 @@ impl ResponseContract {
             validator,
             fast,
             memo: DriftMemo::default(),
+            shared: shared.cloned(),
         })
+    }
+
+    /// The shared components this contract's schema refers to, if any.
+    pub fn shared(&self) -> Option<&Arc<SharedSchemas>> {
+        self.shared.as_ref()
+    }
+
+    /// A key that changes when a shared component this contract reaches changes
+    /// (`None` when it names none): the schema alone does not show such a change.
+    pub fn shared_identity(&self) -> Option<u64> {
+        self.shared.as_ref().map(|s| s.identity(&self.schema))
+    }
+
+    /// Whether the schema, or a shared component it reaches, names a required field:
+    /// without one, a field the upstream renames just goes missing, and nothing says so.
+    pub fn names_required(&self) -> bool {
+        if names_required(&self.schema) {
+            return true;
+        }
+        self.shared.as_ref().is_some_and(|s| {
+            s.reachable(&self.schema).iter().any(|(set, name)| {
+                s.set(set)
+                    .and_then(|c| c.get(name))
+                    .is_some_and(names_required)
+            })
+        })
+    }
+
+    /// The schema made self-contained (the shared components it reaches copied into
+    /// its `$defs`), for comparing two versions of a contract; the schema itself when it
+    /// names no shared component.
+    pub fn bundled_schema(&self) -> Value {
+        match &self.shared {
+            Some(s) => s.bundle(&self.schema),
+            None => self.schema.clone(),
+        }
     }
 
     /// The schema as given to [`ResponseContract::compile`].
@@ -192,7 +274,7 @@ impl ResponseContract {
     /// Builds the drift report for a body the validator rejected.
     fn explain(&self, body: &Value) -> Drift {
         let root = self.shape_root.as_ref().unwrap_or(&self.schema);
-        let findings = walk::diff_against_schema(root, body);
+        let findings = walk::diff_against_schema(root, self.shared.as_deref(), body);
         let mut violations = Vec::new();
         let mut unexplained = Findings::default();
         for error in self.validator.iter_errors(body).take(MAX_ERRORS_SCANNED) {
@@ -246,6 +328,38 @@ fn explained(findings: &Findings, at: &Path, kind: &ValidationErrorKind) -> bool
     }
 }
 
+/// Whether a schema names a required field anywhere (its `$defs` included).
+fn names_required(schema: &Value) -> bool {
+    match schema {
+        Value::Object(m) => {
+            m.get("required")
+                .and_then(Value::as_array)
+                .is_some_and(|r| !r.is_empty())
+                || m.iter().any(|(k, v)| {
+                    !matches!(k.as_str(), "const" | "enum" | "default" | "examples")
+                        && names_required(v)
+                })
+        }
+        Value::Array(a) => a.iter().any(names_required),
+        _ => false,
+    }
+}
+
+/// Does the schema name a shared component?
+fn has_shared_ref(v: &Value, depth: usize) -> bool {
+    if depth > 256 {
+        return false;
+    }
+    match v {
+        Value::Object(map) => map.iter().any(|(k, child)| {
+            (k == "$ref" && child.as_str().is_some_and(|r| r.starts_with("toolgate:")))
+                || has_shared_ref(child, depth + 1)
+        }),
+        Value::Array(items) => items.iter().any(|c| has_shared_ref(c, depth + 1)),
+        _ => false,
+    }
+}
+
 /// Does the schema reference anything outside itself? Only then is inlining worth its
 /// cost (and its risk of blowing up a heavily shared `$defs` graph).
 fn has_external_ref(v: &Value, depth: usize) -> bool {
@@ -254,7 +368,10 @@ fn has_external_ref(v: &Value, depth: usize) -> bool {
     }
     match v {
         Value::Object(map) => map.iter().any(|(k, child)| {
-            (k == "$ref" && child.as_str().is_some_and(|r| !r.starts_with('#')))
+            (k == "$ref"
+                && child
+                    .as_str()
+                    .is_some_and(|r| !r.starts_with('#') && !r.starts_with("toolgate:")))
                 || has_external_ref(child, depth + 1)
         }),
         Value::Array(items) => items.iter().any(|c| has_external_ref(c, depth + 1)),

@@ -5,7 +5,8 @@
 
 use crate::findings::Findings;
 use crate::path::{Path, Seg};
-use crate::schema_shape::{Expected, type_hint};
+use crate::schema_shape::{Expected, Root, type_hint};
+use crate::shared::SharedSchemas;
 use crate::types::Types;
 use serde_json::{Map, Value};
 
@@ -16,10 +17,15 @@ pub const MAX_ITEMS: usize = 1_000;
 /// Total schema-node visits per diff: `anyOf` trials multiply work, this keeps it bounded.
 const BUDGET: usize = 200_000;
 
-/// Diffs `value` against the schema document `root` (whose top level is the schema).
-pub(crate) fn diff_against_schema(root: &Value, value: &Value) -> Findings {
+/// Diffs `value` against the schema document `root` (whose top level is the schema),
+/// with its `toolgate:schemas/…` references resolved in `shared`.
+pub(crate) fn diff_against_schema(
+    root: &Value,
+    shared: Option<&SharedSchemas>,
+    value: &Value,
+) -> Findings {
     let mut walker = Walker {
-        root,
+        root: Root { doc: root, shared },
         budget: BUDGET,
     };
     let mut out = Findings::default();
@@ -35,7 +41,7 @@ pub(crate) fn diff_against_schema(root: &Value, value: &Value) -> Findings {
 }
 
 struct Walker<'s> {
-    root: &'s Value,
+    root: Root<'s>,
     budget: usize,
 }
 
@@ -195,7 +201,7 @@ mod tests {
     use serde_json::json;
 
     fn diff(schema: &Value, value: &Value) -> Vec<Change> {
-        diff_against_schema(schema, value).into_changes(&|_, _, _| false)
+        diff_against_schema(schema, None, value).into_changes(&|_, _, _| false)
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub(crate) fn dependency(d: &Dependency) -> String {
 pub(crate) fn tool(t: &ToolSpec) -> String {
     let c = &t.contract;
     format!(
-        "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{}",
+        "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{}",
         t.name,
         t.owner,
         t.description,
@@ -41,6 +41,8 @@ pub(crate) fn tool(t: &ToolSpec) -> String {
         t.input_schema,
         c.version,
         c.output_schema,
+        // The output schema names shared components without their content.
+        c.response.shared_identity(),
         c.wraps_result,
         c.advertised,
         c.origin,
@@ -96,6 +98,37 @@ mod tests {
         assert_ne!(
             super::dependency(&a.dependencies["api"]),
             super::dependency(&rotated.dependencies["api"])
+        );
+    }
+
+    fn shared(tag: &str, other: &str) -> toolgate_config::Config {
+        let yaml = format!(
+            "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\nschemas:\n  api:\n    item: {{ type: object, properties: {{ tag: {{ $ref: \"toolgate:schemas/api/tag\" }} }} }}\n    tag: {{ type: {tag} }}\n    other: {{ type: {other} }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /s }}\n    contract: {{ version: \"1.0\", response_schema: {{ $ref: \"toolgate:schemas/api/item\" }} }}\n"
+        );
+        toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            &yaml,
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .expect("the config compiles")
+    }
+
+    #[test]
+    fn a_tool_changes_with_the_shared_components_its_contract_reaches_and_only_those() {
+        let a = shared("string", "string");
+        assert_eq!(
+            super::tool(&a.tools["t"]),
+            super::tool(&shared("string", "string").tools["t"])
+        );
+        // The tool's own text is unchanged, but a component it reaches is not.
+        assert_ne!(
+            super::tool(&a.tools["t"]),
+            super::tool(&shared("integer", "string").tools["t"])
+        );
+        assert_eq!(
+            super::tool(&a.tools["t"]),
+            super::tool(&shared("string", "integer").tools["t"])
         );
     }
 }

@@ -58,7 +58,7 @@ pub async fn report(gateway: &Gateway) -> Value {
                 "contract": contract,
                 "learned_from": learned_from,
                 "renames_detectable": match contract {
-                    "declared" | "imported" | "pinned" => Value::Bool(names_required(t.contract.response.schema())),
+                    "declared" | "imported" | "pinned" => Value::Bool(t.contract.response.names_required()),
                     "learned_enforced" => Value::Bool(true),
                     _ => Value::Null,
                 },
@@ -73,21 +73,6 @@ pub async fn report(gateway: &Gateway) -> Value {
         })
         .collect();
     json!({ "window_s": WINDOW.as_secs(), "tools": tools, "contracts": coverage })
-}
-
-/// Whether a contract schema names a required field anywhere: without one, a field the
-/// upstream renames just goes missing, and nothing says so.
-fn names_required(schema: &Value) -> bool {
-    match schema {
-        Value::Object(m) => {
-            m.get("required")
-                .and_then(Value::as_array)
-                .is_some_and(|r| !r.is_empty())
-                || m.values().any(names_required)
-        }
-        Value::Array(a) => a.iter().any(names_required),
-        _ => false,
-    }
 }
 
 /// Renders the status document as a terminal table.
@@ -281,11 +266,16 @@ mod tests {
 
     #[test]
     fn a_contract_without_required_fields_is_flagged() {
+        let names_required = |schema: Value| {
+            toolgate_contract::ResponseContract::compile(&schema, None)
+                .unwrap()
+                .names_required()
+        };
         assert!(names_required(
-            &json!({"$defs": {"A": {"required": ["id"]}}})
+            json!({"$defs": {"A": {"required": ["id"]}}})
         ));
         assert!(!names_required(
-            &json!({"type": "object", "properties": {"required": {"type": "string"}}})
+            json!({"type": "object", "properties": {"required": {"type": "string"}}})
         ));
         let report = json!({"window_s": 3600, "tools": [{"tool": "list_things", "owner": "o", "calls": 0,
             "retries": 0, "recovery": {}, "open_incidents": [], "renames_detectable": false}]});

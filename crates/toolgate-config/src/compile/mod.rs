@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
-use toolgate_contract::SchemaFiles;
+use toolgate_contract::{SchemaFiles, SharedSchemas};
 
 mod agents;
 mod audit;
@@ -20,6 +20,7 @@ mod dependency;
 mod known;
 mod limits;
 mod mcp_server;
+mod schemas;
 mod session;
 mod token_exchange;
 mod tool;
@@ -83,6 +84,7 @@ pub fn compile_with(
         dir: dir.to_path_buf(),
         env,
         files: SchemaFiles::none(),
+        shared: None,
         dropped: Vec::new(),
         secrets,
         unset: Vec::new(),
@@ -106,6 +108,8 @@ struct Compiler<'a> {
     env: EnvLookup<'a>,
     /// Where schema files may be read from (set once `gateway.schema_roots` is known).
     files: SchemaFiles,
+    /// The `schemas:` section, compiled once: the components contracts share.
+    shared: Option<Arc<SharedSchemas>>,
     /// Field paths already reported and removed before deserializing (unknown, or of
     /// the wrong type): what later checks say about their absence is not a new error.
     dropped: Vec<String>,
@@ -352,6 +356,7 @@ impl Compiler<'_> {
         let mut raw_tools = BTreeMap::new();
         let mut raw_servers = BTreeMap::new();
         let mut raw_agents = BTreeMap::new();
+        let mut raw_schemas = BTreeMap::new();
         let mut defined = Defined {
             dependencies: BTreeSet::new(),
             tools: BTreeSet::new(),
@@ -399,6 +404,11 @@ impl Compiler<'_> {
                         }
                     }
                 }
+                "schemas" => {
+                    if let Some(sets) = self.entry("schemas", "", value) {
+                        raw_schemas = sets;
+                    }
+                }
                 "dependencies" | "tools" => {
                     let Some(map) =
                         self.entry::<BTreeMap<String, yaml_serde::Value>>(&key, "", value)
@@ -422,8 +432,9 @@ impl Compiler<'_> {
                     }
                 }
                 other => {
-                    const SECTIONS: [&str; 7] = [
+                    const SECTIONS: [&str; 8] = [
                         "gateway",
+                        "schemas",
                         "agents",
                         "alerts",
                         "dependencies",
@@ -434,7 +445,7 @@ impl Compiler<'_> {
                     let help = match known::did_you_mean(other, SECTIONS) {
                         Some(best) => format!("did you mean `{best}`?"),
                         None => {
-                            "the sections are gateway, alerts, dependencies, tools, mcp_servers, telemetry and agents"
+                            "the sections are gateway, alerts, dependencies, schemas, tools, mcp_servers, telemetry and agents"
                                 .into()
                         }
                     };
@@ -477,6 +488,7 @@ impl Compiler<'_> {
                 (name, Arc::new(s))
             })
             .collect();
+        self.shared_schemas(raw_schemas);
         let mut tools = BTreeMap::new();
         for (name, raw) in raw_tools {
             if let Some(tool) = self.tool(&name, raw, &dependencies, &defined, &gateway) {

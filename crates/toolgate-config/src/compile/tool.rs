@@ -385,7 +385,13 @@ impl Compiler<'_> {
             &format!("{cpath}.response_schema"),
             raw.response_schema.unwrap_or(Value::Bool(true)),
         )?;
-        let response = match ResponseContract::compile_with(&schema, Some(&base), &self.files) {
+        let shared = self.shared().cloned();
+        let response = match ResponseContract::compile_shared(
+            &schema,
+            Some(&base),
+            &self.files,
+            shared.as_ref(),
+        ) {
             Ok(r) => r,
             Err(e) => {
                 self.err(
@@ -396,7 +402,12 @@ impl Compiler<'_> {
                 return None;
             }
         };
-        let (output_schema, wraps_result) = output_schema(&schema);
+        // A client cannot follow `toolgate:schemas/…` references: it is shown the
+        // components by name, and the contract still enforces them whole.
+        let (output_schema, wraps_result) = match response.shared() {
+            Some(set) => output_schema(&set.summarise(&schema)),
+            None => output_schema(&schema),
+        };
         Some(Contract {
             version: raw.version,
             response,
@@ -515,7 +526,7 @@ impl Compiler<'_> {
             Value::Object(m) if m.len() == 1 => m
                 .get("$ref")
                 .and_then(Value::as_str)
-                .filter(|r| !r.starts_with('#')),
+                .filter(|r| !r.starts_with('#') && !r.starts_with("toolgate:")),
             _ => None,
         };
         let Some(file_ref) = file_ref else {

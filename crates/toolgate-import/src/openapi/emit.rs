@@ -270,6 +270,8 @@ pub struct Kept {
     pub top: Map<String, Value>,
     /// Other dependencies (other imported APIs among them).
     pub deps: Vec<KeptEntry>,
+    /// Other APIs' shared schema sets (`schemas.<set>`).
+    pub schemas: Vec<KeptEntry>,
     /// Hand-written tools, other imports' tools, and tools of ours the new spec no
     /// longer has.
     pub tools: Vec<KeptEntry>,
@@ -364,6 +366,23 @@ pub fn config_with(imp: &Imported, versions: &[(String, String)], kept: &Kept) -
         let entry = dependency(imp, url, &imp.auth_query);
         let dep = json!({ name.clone(): entry });
         out.push_str(&indent(&yaml(&dep), "  "));
+    }
+    if !imp.schemas.is_empty() || !kept.schemas.is_empty() {
+        out.push_str("schemas:\n");
+        for e in &kept.schemas {
+            out.push_str(&kept_entry(e));
+        }
+        if !imp.schemas.is_empty() {
+            out.push_str(&comment(
+                &format!(
+                    "Named schemas of {} {}, written once and shared by its tools' contracts ($ref: toolgate:schemas/{}/<name>).",
+                    imp.title, imp.spec_version, imp.dependency
+                ),
+                "  ",
+            ));
+            let set = json!({ imp.dependency.clone(): Value::Object(imp.schemas.clone().into_iter().collect()) });
+            out.push_str(&indent(&yaml(&set), "  "));
+        }
     }
     if imp.tools.is_empty() && kept.tools.is_empty() {
         out.push_str("tools: {}\n");

@@ -14,6 +14,7 @@ pub mod operations;
 pub mod refs;
 pub mod reimport;
 pub mod schema;
+pub mod shared;
 pub mod size;
 pub mod text;
 pub mod yaml;
@@ -123,6 +124,8 @@ pub struct Imported {
     pub schemes: Vec<String>,
     /// Tools, in spec order.
     pub tools: Vec<Tool>,
+    /// The named schemas the tools' contracts share (`schemas.<dependency>`).
+    pub schemas: BTreeMap<String, Value>,
     /// Skipped operations: (`METHOD /path (operationId)`, reason).
     pub skipped: Vec<(String, String)>,
     /// Spec-wide problems met while reading it.
@@ -221,6 +224,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         credential_params,
         bind: opts.bind.clone(),
         bound: BTreeMap::new(),
+        shared: Some((dependency.clone(), BTreeMap::new())),
     };
     let mut names = naming::Names::default();
     if let Some(existing) = &opts.existing {
@@ -284,6 +288,8 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     if let Some(refused) = cx.refs.refused() {
         return Err(refused.to_string());
     }
+    let (set, defs) = cx.shared.take().unwrap_or_default();
+    let shared_set = shared::finish(&set, defs, &mut tools, &mut warnings);
     if tools.is_empty() && opts.existing.is_none() {
         // A config without tools does not pass `check`: say why instead of writing one.
         return Err(format!(
@@ -398,7 +404,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     for t in tools.iter_mut() {
         if t.response_schema
             .as_ref()
-            .is_some_and(|s| !names_required(s))
+            .is_some_and(|s| !shared::names_required(s, shared_set.compiled.as_deref()))
         {
             t.notes.push("the response schema names no required field: a renamed field cannot show as drift for this tool".into());
             no_required.push(t.name.clone());
@@ -450,6 +456,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         owner,
         schemes: auth.schemes.clone(),
         tools,
+        schemas: shared_set.components,
         skipped,
         warnings,
     };
@@ -558,7 +565,7 @@ fn env_refs(value: &str) -> Vec<String> {
 }
 
 /// Whether a schema names a required field anywhere (its `$defs` included).
-fn names_required(schema: &Value) -> bool {
+pub(crate) fn names_required(schema: &Value) -> bool {
     match schema {
         Value::Object(m) => {
             m.get("required")
@@ -1203,8 +1210,13 @@ paths:
             t["input_schema"]["properties"]["n"]["type"],
             serde_json::json!(["integer", "null"])
         );
+        // The named response schema is written once, in the API's shared set.
         assert_eq!(
-            t["contract"]["response_schema"]["properties"]["ok"]["type"],
+            t["contract"]["response_schema"],
+            serde_json::json!({"$ref": "toolgate:schemas/chat/R"})
+        );
+        assert_eq!(
+            doc["schemas"]["chat"]["R"]["properties"]["ok"]["type"],
             "boolean"
         );
     }

@@ -102,6 +102,9 @@ pub struct Context<'a> {
     pub bind: Vec<(String, String)>,
     /// How many tools each bound parameter was found in.
     pub bound: BTreeMap<String, usize>,
+    /// The named schemas of every response contract, written once for the whole API
+    /// (the config's `schemas.<set>`), with the set's name.
+    pub shared: Option<(String, BTreeMap<String, Value>)>,
 }
 
 /// Lists the operations of the spec in its own order.
@@ -536,16 +539,22 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     notes.extend(input_notes.into_iter().map(|n| format!("input: {n}")));
     let (response_schema, response_headers, response_notes) = response(cx, raw, &mut warnings);
     let response_schema = response_schema.and_then(|s| {
-        let (s, n) = super::schema::usable(
-            s,
-            |s| {
-                toolgate_contract::ResponseContract::compile(s, None)
-                    .map(|_| ())
-                    .map_err(|e| e.to_string())
-            },
-            // Null marks "not usable": the tool then gets the permissive contract.
-            Value::Null,
-        );
+        // A contract naming shared components is checked once they are all converted
+        // (see `shared::finish`).
+        let (s, n) = if cx.shared.is_some() {
+            (s, Vec::new())
+        } else {
+            super::schema::usable(
+                s,
+                |s| {
+                    toolgate_contract::ResponseContract::compile(s, None)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
+                },
+                // Null marks "not usable": the tool then gets the permissive contract.
+                Value::Null,
+            )
+        };
         notes.extend(n.into_iter().map(|n| format!("contract: {n}")));
         // A schema that declares nothing (`{}`, `true`) is no contract: `serve` learns
         // the tool's instead, as it does without one.
@@ -690,7 +699,15 @@ fn response(
         notes.push("the response is a file: the contract accepts anything, drift cannot be detected for this tool".into());
         return (None, headers, notes);
     }
-    let (converted, w) = Converter::new(cx.refs, cx.dialect, Side::Response).root(file, &schema);
+    let converter = Converter::new(cx.refs, cx.dialect, Side::Response);
+    let (converted, w) = match &mut cx.shared {
+        Some((set, defs)) => {
+            let (mut converted, w) = converter.shared_root(defs, file, &schema);
+            super::schema::to_shared(&mut converted, set);
+            (converted, w)
+        }
+        None => converter.root(file, &schema),
+    };
     warnings.extend(w);
     (Some(converted), headers, notes)
 }

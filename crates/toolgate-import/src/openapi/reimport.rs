@@ -2,10 +2,10 @@
 //! they are, and each imported tool whose contract would change is reported with the
 //! same rename-aware diff runtime drift uses, and gets a bumped contract version.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value};
-use toolgate_contract::ResponseContract;
+use toolgate_contract::{ResponseContract, SharedSchemas};
 
 use super::emit::{self, Kept, KeptEntry};
 use super::{Imported, example};
@@ -136,6 +136,44 @@ pub fn foreign_tools(existing: &str, dependency: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The API's shared schema set before and after the import: contracts that name its
+/// components are compared with the components they reach.
+struct Sets {
+    old: Option<SharedSchemas>,
+    new: Option<SharedSchemas>,
+}
+
+impl Sets {
+    fn new(set: &str, old: Option<Value>, new: &BTreeMap<String, Value>) -> Sets {
+        let compile = |components: BTreeMap<String, Value>| {
+            SharedSchemas::new(BTreeMap::from([(set.to_owned(), components)])).ok()
+        };
+        Sets {
+            old: old
+                .and_then(|v| serde_json::from_value(v).ok())
+                .and_then(compile),
+            new: compile(new.clone()),
+        }
+    }
+
+    /// The old contract, self-contained.
+    fn before(&self, schema: &Value) -> Value {
+        bundle(self.old.as_ref(), schema)
+    }
+
+    /// The new contract, self-contained.
+    fn after(&self, schema: &Value) -> Value {
+        bundle(self.new.as_ref(), schema)
+    }
+}
+
+fn bundle(set: Option<&SharedSchemas>, schema: &Value) -> Value {
+    match set {
+        Some(s) => s.bundle(schema),
+        None => schema.clone(),
+    }
+}
+
 /// What changes between the contract `old` and `new`: an example of the new contract
 /// checked against the old one, as if the upstream had started answering per the new
 /// spec; and the other way round, for fields the new spec no longer promises.
@@ -182,7 +220,7 @@ pub fn merge(existing: &str, imp: Imported) -> Result<(String, Vec<String>), Str
     let mut kept = Kept::default();
     if let Some(top) = doc.as_object() {
         for (k, v) in top {
-            if k != "dependencies" && k != "tools" {
+            if k != "dependencies" && k != "tools" && k != "schemas" {
                 kept.top.insert(k.clone(), v.clone());
             }
         }
@@ -207,6 +245,18 @@ pub fn merge(existing: &str, imp: Imported) -> Result<(String, Vec<String>), Str
             }
         }
     }
+    // This API's shared schemas are regenerated; other APIs' sets are kept as they are.
+    let mut old_set = None;
+    if let Some(sets) = doc.get("schemas").and_then(Value::as_object) {
+        for (k, v) in sets {
+            if *k == imp.dependency {
+                old_set = Some(v.clone());
+            } else {
+                kept.schemas.push(entry("schemas", k, v));
+            }
+        }
+    }
+    let sets = Sets::new(&imp.dependency, old_set, &imp.schemas);
     let mut report = Vec::new();
     let mut versions = Vec::new();
     let imported = imported_names(existing);
@@ -231,7 +281,7 @@ pub fn merge(existing: &str, imp: Imported) -> Result<(String, Vec<String>), Str
         if old_schema
             .get("$ref")
             .and_then(Value::as_str)
-            .is_some_and(|r| !r.starts_with('#'))
+            .is_some_and(|r| !r.starts_with('#') && !r.starts_with("toolgate:"))
         {
             report.push(format!(
                 "{name}: its contract lives in a schema file, which the import does not read; it now gets the spec's schema inline — compare them with `toolgate diff`"
@@ -241,7 +291,7 @@ pub fn merge(existing: &str, imp: Imported) -> Result<(String, Vec<String>), Str
             .response_schema
             .clone()
             .unwrap_or_else(|| Value::Object(Map::new()));
-        match contract_change(&old_schema, &new_schema) {
+        match contract_change(&sets.before(&old_schema), &sets.after(&new_schema)) {
             Some((summary, breaking)) => {
                 let version = bump(&old_version, breaking);
                 report.push(format!(

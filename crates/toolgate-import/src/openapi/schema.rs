@@ -7,7 +7,7 @@
 //! the other side never sends them.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
@@ -81,6 +81,10 @@ pub struct Converter<'a> {
     dialect: Dialect,
     side: Side,
     defs: BTreeMap<String, Value>,
+    /// Named schemas referenced and not converted yet: converted one after another by
+    /// `drain`, each from depth 0, so a long chain of references neither nests the
+    /// conversion (the stack) nor depends on where the chain was entered.
+    queue: Vec<(String, PathBuf, Value)>,
     pending: HashSet<String>,
     /// Problems met (unresolvable `$ref`s); the schema is weakened there, not refused.
     pub warnings: Vec<String>,
@@ -94,6 +98,7 @@ impl<'a> Converter<'a> {
             dialect,
             side,
             defs: BTreeMap::new(),
+            queue: Vec::new(),
             pending: HashSet::new(),
             warnings: Vec::new(),
         }
@@ -103,6 +108,7 @@ impl<'a> Converter<'a> {
     /// bare `$ref` is replaced by its definition, and `$defs` holds what is referenced.
     pub fn root(mut self, file: &Path, schema: &Value) -> (Value, Vec<String>) {
         let mut converted = self.convert(file, schema, 0);
+        self.drain();
         self.break_ref_cycles();
         if let Some(name) = bare_def_ref(&converted)
             && let Some(def) = self.defs.get(&name)
@@ -124,6 +130,33 @@ impl<'a> Converter<'a> {
         (converted, self.warnings)
     }
 
+    /// Converts `schema` (found in `file`) with its named schemas going to `shared`
+    /// instead of the document's `$defs`: one set for a whole import, each named schema
+    /// converted once however many schemas refer to it. The result refers to them as
+    /// `#/$defs/<name>`; the caller points those references at wherever the set is kept.
+    pub fn shared_root(
+        mut self,
+        shared: &mut BTreeMap<String, Value>,
+        file: &Path,
+        schema: &Value,
+    ) -> (Value, Vec<String>) {
+        self.defs = std::mem::take(shared);
+        let converted = self.convert(file, schema, 0);
+        self.drain();
+        self.break_ref_cycles();
+        *shared = std::mem::take(&mut self.defs);
+        (converted, self.warnings)
+    }
+
+    /// Converts the named schemas referenced so far, and those they reference.
+    fn drain(&mut self) {
+        while let Some((name, file, target)) = self.queue.pop() {
+            let converted = self.convert(&file, &target, 0);
+            self.pending.remove(&name);
+            self.defs.insert(name, converted);
+        }
+    }
+
     /// Converts a sub-schema that will be placed inside a document built by the caller
     /// (an `inputSchema` property); the definitions are returned by [`Converter::finish`].
     pub fn part(&mut self, file: &Path, schema: &Value) -> Value {
@@ -137,6 +170,7 @@ impl<'a> Converter<'a> {
 
     /// The definitions collected by [`Converter::part`] calls, and the warnings.
     pub fn finish(mut self) -> (BTreeMap<String, Value>, Vec<String>) {
+        self.drain();
         self.break_ref_cycles();
         (self.defs, self.warnings)
     }
@@ -190,7 +224,7 @@ impl<'a> Converter<'a> {
             return Value::Bool(true);
         }
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
-            let target = self.reference(file, r, depth);
+            let target = self.reference(file, r);
             // Before 3.1, siblings of `$ref` are ignored by definition.
             let siblings: Map<String, Value> = s
                 .iter()
@@ -357,7 +391,7 @@ impl<'a> Converter<'a> {
     }
 
     /// A `$ref` becomes `#/$defs/<name>`, converting the target the first time.
-    fn reference(&mut self, file: &Path, r: &str, depth: usize) -> Value {
+    fn reference(&mut self, file: &Path, r: &str) -> Value {
         let (loc, target) = match self.refs.resolve(file, r) {
             Ok(t) => t,
             Err(e) => {
@@ -368,9 +402,7 @@ impl<'a> Converter<'a> {
         let name = self.refs.def_name(&loc);
         if !self.defs.contains_key(&name) && !self.pending.contains(&name) {
             self.pending.insert(name.clone());
-            let converted = self.convert(&loc.0, &target, depth + 1);
-            self.pending.remove(&name);
-            self.defs.insert(name.clone(), converted);
+            self.queue.push((name.clone(), loc.0, target));
         }
         json!({ "$ref": format!("#/$defs/{name}") })
     }
@@ -531,6 +563,36 @@ fn drop_bad_patterns(v: &mut Value, notes: &mut Vec<String>) {
         Value::Array(a) => a.iter_mut().for_each(|c| drop_bad_patterns(c, notes)),
         _ => {}
     }
+}
+
+/// Points every `#/$defs/<name>` reference in `v` at component `<name>` of the shared
+/// set `set` (`toolgate:schemas/<set>/<name>`).
+pub fn to_shared(v: &mut Value, set: &str) {
+    match v {
+        Value::Object(m) => {
+            for (k, c) in m.iter_mut() {
+                match (k.as_str(), c) {
+                    ("$ref", Value::String(r)) => {
+                        if let Some(name) = r.strip_prefix("#/$defs/") {
+                            *r = toolgate_contract::ref_to(set, name);
+                        }
+                    }
+                    // Data, not schemas: a `$ref` key in an enum value is text.
+                    ("const" | "enum" | "default" | "examples", _) => {}
+                    (_, c) => to_shared(c, set),
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|c| to_shared(c, set)),
+        _ => {}
+    }
+}
+
+/// Drops the `pattern`s the regex engine rejects, as [`usable`] does, with its notes.
+pub fn drop_unusable_patterns(v: &mut Value) -> Vec<String> {
+    let mut notes = Vec::new();
+    drop_bad_patterns(v, &mut notes);
+    notes
 }
 
 /// `{"$ref": "#/$defs/x"}` and nothing else → `x`.

@@ -270,11 +270,20 @@ async fn import_one(
     let path = dir.join("toolgate.yaml");
     std::fs::write(&path, &outcome.yaml).unwrap();
     let doc: Value = yaml_serde::from_str(&outcome.yaml).unwrap();
-    let schema = doc["tools"][include]["contract"]["response_schema"].clone();
+    let schema = self_contained(&doc, &doc["tools"][include]["contract"]["response_schema"]);
     let mut config =
         toolgate_config::parse(&path, &outcome.yaml, &dir, &env).unwrap_or_else(|e| panic!("{e}"));
     config.gateway.state = dir.join("state.db");
     (serve_config(config).await, schema, outcome.stats)
+}
+
+/// A contract of the generated config with the shared components it reaches copied
+/// into its `$defs`, for generating instances of it.
+fn self_contained(doc: &Value, schema: &Value) -> Value {
+    let sets = serde_json::from_value(doc["schemas"].clone()).unwrap_or_default();
+    toolgate_contract::SharedSchemas::new(sets)
+        .unwrap()
+        .bundle(schema)
 }
 
 #[tokio::test]
