@@ -63,6 +63,7 @@ mod definition_tests;
 mod drift;
 mod files;
 mod findings;
+mod fragment;
 mod learn;
 mod memo;
 mod path;

@@ -495,7 +495,7 @@ fn collect_refs(v: &Value, depth: usize, found: &mut Vec<String>, problems: &mut
 
 /// A JSON pointer from a URI fragment (`%25` → `%`).
 fn decode_pointer(p: &str) -> String {
-    crate::schema_shape::percent_decode(p)
+    crate::fragment::percent_decode(p)
 }
 
 fn text_hash(v: &Value) -> u64 {

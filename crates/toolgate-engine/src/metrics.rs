@@ -7,6 +7,7 @@
 
 use std::fmt::Write as _;
 use std::sync::Arc;
+use std::time::Duration;
 
 use prometheus_client::encoding::{EncodeLabelSet, EncodeLabelValue, LabelValueEncoder};
 use prometheus_client::metrics::counter::Counter;
@@ -17,7 +18,6 @@ use prometheus_client::registry::Registry;
 use toolgate_resilience::ErrorClass;
 
 use crate::dependency::Snapshot;
-use crate::upstream::{SendError, UpstreamResponse};
 
 /// An error class as a label value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -565,22 +565,15 @@ impl Metrics {
         self.unread_headers.get_or_create(&labels).inc();
     }
 
-    /// Counts one upstream attempt and its latency.
+    /// Counts one upstream attempt that ended with `status` and, when it got an
+    /// answer, that answer's `latency`.
     pub fn record_attempt(
         &self,
         dependency: &str,
         tool: &Arc<str>,
-        sent: &Result<UpstreamResponse, SendError>,
+        status: StatusLabel,
+        latency: Option<Duration>,
     ) {
-        let status = match sent {
-            Ok(r) => StatusLabel::Code(r.status),
-            Err(SendError::TooLarge { status, .. }) => StatusLabel::Code(*status),
-            Err(SendError::Timeout(_)) => StatusLabel::Timeout,
-            Err(SendError::Connect { .. } | SendError::Broken { .. }) => StatusLabel::Connect,
-            Err(SendError::Protocol { .. }) => StatusLabel::Protocol,
-            // Nothing was sent: not an upstream request.
-            Err(SendError::Build { .. }) => return,
-        };
         let dependency: Arc<str> = Arc::from(dependency);
         self.upstream_requests
             .get_or_create(&UpstreamLabels {
@@ -589,10 +582,10 @@ impl Metrics {
                 status,
             })
             .inc();
-        if let Ok(r) = sent {
+        if let Some(latency) = latency {
             self.upstream_latency
                 .get_or_create(&DependencyLabel { dependency })
-                .observe(r.latency.as_secs_f64());
+                .observe(latency.as_secs_f64());
         }
     }
 

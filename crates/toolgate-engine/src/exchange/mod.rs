@@ -13,6 +13,7 @@
 
 pub mod cache;
 pub mod endpoint;
+pub mod error;
 #[cfg(test)]
 mod tests;
 pub mod wire;
@@ -29,6 +30,7 @@ use toolgate_resilience::ErrorClass;
 use crate::metrics::{DependencyLabel, ExchangeLabels, ExchangeResult, Metrics};
 use cache::{Cache, Source};
 use endpoint::Unreachable;
+pub use error::ExchangeError;
 use wire::Rejected;
 
 /// Subjects whose exchanged tokens are kept, per dependency.
@@ -39,56 +41,7 @@ pub const LEEWAY: Duration = Duration::from_secs(30);
 /// After a failed metadata lookup, the token endpoint is not looked for again sooner.
 pub const REDISCOVER_AFTER: Duration = Duration::from_secs(10);
 
-/// Why a call got no exchanged token.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ExchangeError {
-    /// The caller sent no access token (an API key, the shared token, or nothing).
-    NoToken,
-    /// The authorization server refused the exchange.
-    Refused {
-        code: Option<&'static str>,
-        status: u16,
-    },
-    /// The authorization server could not be asked, or failed.
-    Unavailable(Unreachable),
-}
-
 impl ExchangeError {
-    /// The class the call fails with.
-    pub fn class(&self) -> ErrorClass {
-        match self {
-            ExchangeError::NoToken | ExchangeError::Refused { .. } => ErrorClass::Auth,
-            ExchangeError::Unavailable(u) => u.class,
-        }
-    }
-
-    /// The sentence the model reads: nothing of either token, nor anything the
-    /// authorization server wrote but a registered OAuth error code.
-    pub fn message(&self, tool: &str, dependency: &str) -> String {
-        match self {
-            ExchangeError::NoToken => format!(
-                "{tool} was not called: {dependency} is called with the signed-in user's authority, and this call \
-                 came without a user's access token (an API key, the shared token or no credential). Error class: auth. \
-                 toolgate sent nothing. Do not retry: the call needs a client that signs in through the authorization server."
-            ),
-            ExchangeError::Refused { code, status } => format!(
-                "{tool} was not called: the authorization server refused to exchange the caller's access token for a \
-                 token for {dependency} ({}). Error class: auth. toolgate sent nothing to {dependency}. Do not retry: the \
-                 user may need to sign in again or be granted access to {dependency}.",
-                code.map_or_else(
-                    || format!("HTTP {status}"),
-                    |c| format!("{c}, HTTP {status}")
-                )
-            ),
-            ExchangeError::Unavailable(u) => format!(
-                "{tool} was not called: toolgate could not get a token for {dependency} from the authorization server: \
-                 {}. Error class: {}. toolgate sent nothing to {dependency}; the call may succeed when retried later.",
-                u.why,
-                u.class.as_str()
-            ),
-        }
-    }
-
     fn result(&self) -> ExchangeResult {
         match self {
             ExchangeError::NoToken => ExchangeResult::no_token,

@@ -432,9 +432,14 @@ async fn attempt<U: Upstream>(
             detail: Detail::NotFormed(detail.clone()),
         };
     }
-    services
-        .metrics
-        .record_attempt(&spec.dependency.name, &route.label, &sent);
+    if let Some(status) = crate::upstream::status_label(&sent) {
+        services.metrics.record_attempt(
+            &spec.dependency.name,
+            &route.label,
+            status,
+            sent.as_ref().ok().map(|r| r.latency),
+        );
+    }
     let wall = chrono::Utc::now();
     let signals = read_signals(spec, &sent, wall);
     let header_version = version::from_headers(spec, &sent);

@@ -70,7 +70,7 @@ impl Upstream for HttpUpstream {
         &self,
         request: &mut RenderedRequest,
         ctx: &CallContext,
-    ) -> Result<(), crate::exchange::ExchangeError> {
+    ) -> Result<(), crate::exchange::error::ExchangeError> {
         let Some(exchange) = &self.exchange else {
             return Ok(());
         };
@@ -78,7 +78,7 @@ impl Upstream for HttpUpstream {
         // `wire::parse` let through visible ASCII only, so this cannot fail.
         let mut value = reqwest::header::HeaderValue::from_str(&format!("Bearer {}", token.0))
             .map_err(|_| {
-                crate::exchange::ExchangeError::Unavailable(
+                crate::exchange::error::ExchangeError::Unavailable(
                     crate::exchange::endpoint::Unreachable {
                         class: toolgate_resilience::ErrorClass::ServerError,
                         why: "the issued token does not fit in a header".into(),

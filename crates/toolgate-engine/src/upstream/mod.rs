@@ -66,7 +66,7 @@ pub trait Upstream: Send + Sync + std::fmt::Debug {
         &self,
         _request: &mut Self::Request,
         _ctx: &CallContext,
-    ) -> impl Future<Output = Result<(), crate::exchange::ExchangeError>> + Send {
+    ) -> impl Future<Output = Result<(), crate::exchange::error::ExchangeError>> + Send {
         async { Ok(()) }
     }
 
@@ -123,7 +123,7 @@ impl Upstream for AnyUpstream {
         &self,
         request: &mut AnyRequest,
         ctx: &CallContext,
-    ) -> Result<(), crate::exchange::ExchangeError> {
+    ) -> Result<(), crate::exchange::error::ExchangeError> {
         match (self, request) {
             (AnyUpstream::Http(u), AnyRequest::Http(r)) => u.authorize(r, ctx).await,
             (AnyUpstream::Mcp(u), AnyRequest::Mcp(r)) => u.authorize(r, ctx).await,
@@ -160,4 +160,20 @@ impl Upstream for AnyUpstream {
             AnyUpstream::Mcp(u) => u.interpret(spec, sent, signals, past_sunset),
         }
     }
+}
+
+/// The `status` label of an attempt's upstream request; `None` when nothing was sent
+/// (the request could not be built), which is no upstream request.
+pub fn status_label(
+    sent: &Result<UpstreamResponse, SendError>,
+) -> Option<crate::metrics::StatusLabel> {
+    use crate::metrics::StatusLabel;
+    Some(match sent {
+        Ok(r) => StatusLabel::Code(r.status),
+        Err(SendError::TooLarge { status, .. }) => StatusLabel::Code(*status),
+        Err(SendError::Timeout(_)) => StatusLabel::Timeout,
+        Err(SendError::Connect { .. } | SendError::Broken { .. }) => StatusLabel::Connect,
+        Err(SendError::Protocol { .. }) => StatusLabel::Protocol,
+        Err(SendError::Build { .. }) => return None,
+    })
 }
