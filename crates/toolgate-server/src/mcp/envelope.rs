@@ -208,27 +208,34 @@ impl<'de> Visitor<'de> for ParamsVisitor {
     /// and nothing is refused for its type.
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ParamsField, A::Error> {
         let mut p = Params::default();
+        // `name` and `_meta` are settled after the last member (the last one sent
+        // wins, as in a map): a repeated key costs a replacement, never a removal
+        // from the middle of `rest`.
+        let (mut name, mut meta) = (None, None);
         while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
             let value: Value = map.next_value()?;
-            match (key.as_ref(), value) {
-                ("name", Value::String(name)) => {
-                    p.name = Some(name);
-                    p.rest.shift_remove("name");
-                }
-                ("arguments", value) => p.arguments = Some(value),
-                ("_meta", Value::Object(meta)) => {
-                    p.meta = Meta(Some(meta));
-                    p.rest.shift_remove("_meta");
-                }
-                (key, value) => {
-                    match key {
-                        "name" => p.name = None,
-                        "_meta" => p.meta = Meta::default(),
-                        _ => {}
-                    }
-                    p.rest.insert(key.to_owned(), value);
+            match key.as_ref() {
+                "name" => name = Some(value),
+                "_meta" => meta = Some(value),
+                "arguments" => p.arguments = Some(value),
+                _ => {
+                    p.rest.insert(key.into_owned(), value);
                 }
             }
+        }
+        match name {
+            Some(Value::String(name)) => p.name = Some(name),
+            Some(other) => {
+                p.rest.insert("name".to_owned(), other);
+            }
+            None => {}
+        }
+        match meta {
+            Some(Value::Object(meta)) => p.meta = Meta(Some(meta)),
+            Some(other) => {
+                p.rest.insert("_meta".to_owned(), other);
+            }
+            None => {}
         }
         Ok(ParamsField::Object(p))
     }

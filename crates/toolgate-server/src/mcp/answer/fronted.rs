@@ -8,6 +8,8 @@
 //! healthy call; a call with notes for the text reads the content blocks, and an
 //! upstream `_meta` that already uses toolgate's keys is read to replace them.
 
+use std::collections::HashMap;
+
 use serde::de::{MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -29,11 +31,17 @@ fn members(bytes: &[u8]) -> Vec<(String, &RawValue)> {
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
             let mut out: Self::Value = Vec::new();
+            // Where each key sits in `out`: a hostile upstream's result of a million
+            // distinct keys costs a million lookups, not a million scans.
+            let mut at: HashMap<String, usize> = HashMap::new();
             while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
                 let value: &'de RawValue = map.next_value()?;
-                match out.iter_mut().find(|(k, _)| *k == key) {
-                    Some(slot) => slot.1 = value,
-                    None => out.push((key.into_owned(), value)),
+                match at.get(key.as_ref()) {
+                    Some(&i) => out[i].1 = value,
+                    None => {
+                        at.insert(key.to_string(), out.len());
+                        out.push((key.into_owned(), value));
+                    }
                 }
             }
             Ok(out)
@@ -291,6 +299,24 @@ mod tests {
         let out = mcp_result("7", outcome, inline, placement);
         let value = serde_json::from_slice(&out).expect("the answer is JSON");
         (out, value)
+    }
+
+    #[test]
+    fn a_repeated_member_keeps_its_first_place_and_its_last_value() {
+        let got: Vec<(String, String)> = members(br#"{"a":1,"b":2,"a":3,"c":{"a":4}}"#)
+            .into_iter()
+            .map(|(k, v)| (k, v.get().to_owned()))
+            .collect();
+        let pair = |k: &str, v: &str| (k.to_owned(), v.to_owned());
+        assert_eq!(
+            got,
+            vec![pair("a", "3"), pair("b", "2"), pair("c", r#"{"a":4}"#)]
+        );
+        assert!(members(b"[1,2]").is_empty());
+        assert!(
+            members(br#"{"a":1} {"b":2}"#).is_empty(),
+            "two objects are not one"
+        );
     }
 
     #[test]
