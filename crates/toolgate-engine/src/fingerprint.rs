@@ -65,17 +65,21 @@ pub(crate) fn mcp_server(s: &McpServerSpec) -> String {
 mod tests {
     use std::time::Duration;
 
-    fn config(timeout: &str, key: &str) -> toolgate_config::Config {
-        let yaml = format!(
-            "dependencies:\n  api:\n    base_url: \"http://127.0.0.1:9\"\n    timeout: {timeout}\n    headers: {{ X-Key: \"{key}\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /s }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\n"
-        );
+    fn parse(yaml: &str) -> toolgate_config::Config {
         toolgate_config::parse(
             std::path::Path::new("t.yaml"),
-            &yaml,
+            yaml,
             std::path::Path::new("."),
             &|_| None,
         )
         .expect("the config compiles")
+    }
+
+    fn config(timeout: &str, key: &str) -> toolgate_config::Config {
+        let yaml = format!(
+            "dependencies:\n  api:\n    base_url: \"http://127.0.0.1:9\"\n    timeout: {timeout}\n    headers: {{ X-Key: \"{key}\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /s }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\n"
+        );
+        parse(&yaml)
     }
 
     #[test]
@@ -105,13 +109,7 @@ mod tests {
         let yaml = format!(
             "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\nschemas:\n  api:\n    item: {{ type: object, properties: {{ tag: {{ $ref: \"toolgate:schemas/api/tag\" }} }} }}\n    tag: {{ type: {tag} }}\n    other: {{ type: {other} }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /s }}\n    contract: {{ version: \"1.0\", response_schema: {{ $ref: \"toolgate:schemas/api/item\" }} }}\n"
         );
-        toolgate_config::parse(
-            std::path::Path::new("t.yaml"),
-            &yaml,
-            std::path::Path::new("."),
-            &|_| None,
-        )
-        .expect("the config compiles")
+        parse(&yaml)
     }
 
     #[test]
