@@ -136,6 +136,11 @@ pub struct RawMcpServer {
     pub tools: BTreeMap<String, RawMcpTool>,
     /// Caps on what this server may list, overriding `gateway.mcp_server_limits` key by key.
     pub limits: Option<RawServerLimits>,
+    /// Call its tools (and read its resources and prompts) with the caller's authority: a
+    /// token exchanged for the caller's access token at the authorization server (RFC
+    /// 8693), on a session of the caller's own. `headers` stay toolgate's own, for the
+    /// session that lists and checks the server's definitions. A `url` server only.
+    pub token_exchange: Option<RawTokenExchange>,
 }
 
 /// Caps on what one upstream MCP server can cost: its tools (what is over a cap is

@@ -23,6 +23,11 @@ pub(crate) fn dependency(d: &Dependency) -> String {
         key.push('\n');
         key.push_str(&secret.0);
     }
+    // A rotated client secret of the token exchange is a changed dependency too.
+    if let Some(x) = &d.token_exchange {
+        key.push('\n');
+        key.push_str(&x.client_secret.0);
+    }
     key
 }
 

@@ -116,7 +116,8 @@ impl Gateway {
             pins,
         ));
         let routes = http_routes(&config, &dependencies, &client, &metrics, &HashMap::new());
-        let (fronting, server_events) = crate::fronting::Fronting::start(&config, &client)?;
+        let (fronting, server_events) =
+            crate::fronting::Fronting::start(&config, &client, &metrics)?;
         let audit = crate::audit::for_config(&config, &metrics, &incidents);
         let gateway = Arc::new(Gateway {
             agents: Arc::new(

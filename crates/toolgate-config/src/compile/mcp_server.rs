@@ -113,6 +113,23 @@ impl Compiler<'_> {
             },
         );
         let mut dependency = dependency;
+        if let Some(x) = raw.token_exchange.take() {
+            if raw.command.is_some() {
+                self.err(
+                    format!("{path}.token_exchange"),
+                    "a `command` server is one process serving every caller: it cannot be called with each caller's authority",
+                    "reach the server over streamable HTTP (`url:`), or remove `token_exchange` and give the process its own credentials in `env`",
+                );
+            } else {
+                let exchange = self.token_exchange(&path, x, gateway.auth.as_ref());
+                if let Some(d) = dependency.as_mut() {
+                    d.token_exchange = exchange;
+                }
+            }
+        }
+        let exchanged = dependency
+            .as_ref()
+            .is_some_and(|d| d.token_exchange.is_some());
         let transport = self.mcp_transport(&path, &raw, dependency.as_ref());
         if let (
             Some(d),
@@ -163,6 +180,15 @@ impl Compiler<'_> {
             let contract = o
                 .contract
                 .and_then(|c| self.contract(&tpath, c, gateway.learn));
+            if exchanged && o.probe.is_some() {
+                self.err(
+                    format!("{tpath}.probe"),
+                    format!(
+                        "a probe has no caller whose token could be exchanged, and server `{name}` is called only with the caller's authority: it would fail on every run"
+                    ),
+                    "remove the probe, or probe a tool of a server or dependency that has credentials of its own",
+                );
+            }
             let probe = o.probe.map(|p| Probe {
                 every: self.duration_min(
                     format!("{tpath}.probe.every"),

@@ -461,7 +461,8 @@ impl Compiler<'_> {
             if let Some(mut dep) = self.dependency(&name, raw) {
                 if let Some(x) = exchange {
                     let path = format!("dependencies.{name}");
-                    dep.token_exchange = self.token_exchange(&path, x, &dep, gateway.auth.as_ref());
+                    dep.token_exchange =
+                        self.dependency_token_exchange(&path, x, &dep, gateway.auth.as_ref());
                 }
                 dependencies.insert(name, Arc::new(dep));
             }

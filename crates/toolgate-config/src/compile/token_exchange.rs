@@ -49,11 +49,37 @@ impl Compiler<'_> {
     }
 
     /// The exchange of dependency `dep` (its config at `path`), checked against `auth`.
-    pub(super) fn token_exchange(
+    /// The exchanged token goes in `Authorization`, so the dependency must not send one
+    /// of its own.
+    pub(super) fn dependency_token_exchange(
         &mut self,
         path: &str,
         raw: RawTokenExchange,
         dep: &Dependency,
+        auth: Option<&AuthConfig>,
+    ) -> Option<Arc<TokenExchange>> {
+        let own = dep
+            .headers
+            .iter()
+            .any(|(name, _)| name == http::header::AUTHORIZATION);
+        if own {
+            self.err(
+                format!("{path}.token_exchange"),
+                "the dependency also sets an `Authorization` header: the exchanged token goes there",
+                &format!(
+                    "remove `Authorization` from {path}.headers, or remove `token_exchange` to keep the dependency's own credentials"
+                ),
+            );
+        }
+        let exchange = self.token_exchange(path, raw, auth);
+        if own { None } else { exchange }
+    }
+
+    /// The exchange configured at `path`, checked against `auth`.
+    pub(super) fn token_exchange(
+        &mut self,
+        path: &str,
+        raw: RawTokenExchange,
         auth: Option<&AuthConfig>,
     ) -> Option<Arc<TokenExchange>> {
         let at = format!("{path}.token_exchange");
@@ -78,20 +104,6 @@ impl Compiler<'_> {
                     } else {
                         known.join(", ")
                     }
-                ),
-            );
-            ok = false;
-        }
-        if dep
-            .headers
-            .iter()
-            .any(|(name, _)| name == http::header::AUTHORIZATION)
-        {
-            self.err(
-                &at,
-                "the dependency also sets an `Authorization` header: the exchanged token goes there",
-                &format!(
-                    "remove `Authorization` from {path}.headers, or remove `token_exchange` to keep the dependency's own credentials"
                 ),
             );
             ok = false;
@@ -295,6 +307,56 @@ mod tests {
         ];
         for (gateway, dependency, expected) in cases {
             let errors = compiled(&with(gateway, dependency)).expect_err(expected);
+            assert!(errors.contains(expected), "{expected}\n--- got:\n{errors}");
+        }
+    }
+
+    const SERVER_EXCHANGE: &str = "    token_exchange: { issuer: https://login.example.com, audience: kb, client_id: tg, client_secret_env: TG_EXCHANGE_SECRET }\n";
+
+    #[test]
+    fn a_url_server_is_called_with_the_callers_authority_and_keeps_its_own_headers() {
+        let yaml = format!(
+            "{AUTH}mcp_servers:\n  kb:\n    url: https://kb.example.com/mcp\n    owner: o\n    headers: {{ Authorization: Bearer toolgate-own }}\n{SERVER_EXCHANGE}"
+        );
+        let config = compiled(&yaml).unwrap();
+        let server = &config.mcp_servers["kb"];
+        let x = server.dependency.token_exchange.clone().unwrap();
+        assert_eq!(x.audience.as_deref(), Some("kb"));
+        // Its own `Authorization` stays, for the session that lists its tools.
+        let McpTransport::Http { headers, .. } = &server.transport else {
+            panic!("an HTTP server");
+        };
+        assert!(
+            headers
+                .iter()
+                .any(|(n, v)| n == http::header::AUTHORIZATION && v == "Bearer toolgate-own")
+        );
+    }
+
+    #[test]
+    fn a_server_exchange_is_refused_where_it_cannot_work() {
+        let cases = [
+            (
+                format!(
+                    "{AUTH}mcp_servers:\n  kb:\n    command: [node, kb.js]\n    owner: o\n{SERVER_EXCHANGE}"
+                ),
+                "mcp_servers.kb.token_exchange: a `command` server is one process serving every caller",
+            ),
+            (
+                format!(
+                    "{AUTH}mcp_servers:\n  kb:\n    url: https://kb.example.com/mcp\n    owner: o\n{SERVER_EXCHANGE}    tools:\n      search: {{ probe: {{ every: 5m }} }}\n"
+                ),
+                "mcp_servers.kb.tools.search.probe: a probe has no caller whose token could be exchanged",
+            ),
+            (
+                format!(
+                    "mcp_servers:\n  kb:\n    url: https://kb.example.com/mcp\n    owner: o\n{SERVER_EXCHANGE}"
+                ),
+                "mcp_servers.kb.token_exchange: token exchange needs callers with access tokens",
+            ),
+        ];
+        for (yaml, expected) in cases {
+            let errors = compiled(&yaml).expect_err(expected);
             assert!(errors.contains(expected), "{expected}\n--- got:\n{errors}");
         }
     }

@@ -12,10 +12,11 @@
 //! `server_error`).
 
 pub mod cache;
+pub mod echo;
 pub mod endpoint;
 pub mod error;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 pub mod wire;
 
 use std::sync::Arc;
@@ -230,7 +231,7 @@ impl Exchanger {
 }
 
 /// The cache key of a caller's token: its SHA-256 (the token itself is not kept as a key).
-fn digest(token: &Secret) -> [u8; 32] {
+pub(crate) fn digest(token: &Secret) -> [u8; 32] {
     let d = ring::digest::digest(&ring::digest::SHA256, token.0.as_bytes());
     let mut out = [0u8; 32];
     out.copy_from_slice(d.as_ref());

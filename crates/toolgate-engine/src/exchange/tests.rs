@@ -38,18 +38,23 @@ async fn endpoint(status: u16, body: &'static str) -> (url::Url, Arc<AtomicUsize
     (url::Url::parse(&url).unwrap(), hits)
 }
 
-fn exchanger(token_endpoint: url::Url) -> Exchanger {
-    let config = TokenExchange {
+/// An exchange for `audience` at `token_endpoint`, as client `toolgate`.
+pub(crate) fn config(token_endpoint: url::Url, audience: &str) -> TokenExchange {
+    TokenExchange {
         issuer: "https://login.example.com".into(),
         token_endpoint: Some(token_endpoint),
-        audience: Some("api".into()),
+        audience: Some(audience.into()),
         resource: None,
         scope: None,
         requested_token_type: ACCESS_TOKEN_TYPE.into(),
         client_id: "toolgate".into(),
         client_secret: Secret("s3cret".into()),
         client_auth: ClientAuth::Basic,
-    };
+    }
+}
+
+fn exchanger(token_endpoint: url::Url) -> Exchanger {
+    let config = config(token_endpoint, "api");
     // The pooled client, as the gateway gives it (it installs the TLS provider too).
     let http = crate::upstream::UpstreamClient::new()
         .unwrap()

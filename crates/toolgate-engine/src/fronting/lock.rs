@@ -84,7 +84,9 @@ pub async fn lock(config: &Config, options: &Options) -> anyhow::Result<Vec<Lock
     }
     let client = UpstreamClient::new()
         .map_err(|e| anyhow::anyhow!("cannot build the upstream HTTP client: {e}"))?;
-    let (fronting, _events) = Fronting::start(config, &client)?;
+    // Listing needs no caller's session, so these metrics are never read.
+    let metrics = crate::metrics::Metrics::new();
+    let (fronting, _events) = Fronting::start(config, &client, &metrics)?;
     let result = lock_servers(&fronting, options).await;
     fronting.shutdown().await;
     result

@@ -20,6 +20,7 @@
 //! say *what kind* of change is pending review, never the changed text (incidents and
 //! logs, which people read, keep it).
 
+pub mod callers;
 pub mod link;
 pub mod lock;
 pub mod passthrough;
@@ -78,6 +79,9 @@ pub struct Fronted {
     spec: Arc<McpServerSpec>,
     connection: Connection,
     link: Arc<dyn McpLink>,
+    /// Callers' own sessions, when the server is called with the caller's authority
+    /// (`token_exchange`); `link` then only lists and checks definitions.
+    callers: Option<Arc<callers::CallerSessions>>,
     state: Mutex<State>,
 }
 
@@ -240,11 +244,12 @@ impl Fronting {
     pub fn start(
         config: &Config,
         client: &UpstreamClient,
+        metrics: &crate::metrics::Metrics,
     ) -> anyhow::Result<(Fronting, Vec<ServerEvents>)> {
         let mut servers = BTreeMap::new();
         let mut events = Vec::new();
         for (name, spec) in &config.mcp_servers {
-            let (fronted, rx) = Fronted::start(name, spec, config, client)?;
+            let (fronted, rx) = Fronted::start(name, spec, config, client, metrics)?;
             servers.insert(name.clone(), fronted.clone());
             events.push((fronted, rx));
         }
@@ -293,10 +298,10 @@ impl Fronting {
         }
     }
 
-    /// Ends every session and stops every child process.
+    /// Ends every session (callers' too) and stops every child process.
     pub async fn shutdown(&self) {
         for s in self.servers.values() {
-            s.connection.shutdown().await;
+            s.stop().await;
         }
     }
 }
@@ -308,20 +313,29 @@ impl Fronted {
         spec: &Arc<McpServerSpec>,
         config: &Config,
         client: &UpstreamClient,
+        metrics: &crate::metrics::Metrics,
     ) -> anyhow::Result<ServerEvents> {
         let lock_mtime = mtime(&spec.lock);
         let pins = toolgate_contract::Lockfile::read(&spec.lock)
             .map_err(|e| anyhow::anyhow!("MCP server `{name}`: {e}"))?
             .and_then(|l| l.server(name).cloned());
-        let (connection, rx) = Connection::start(
-            link::server_spec(spec, config.gateway.max_response_bytes),
-            client.http().clone(),
-        );
+        let client_spec = link::server_spec(spec, config.gateway.max_response_bytes);
+        let callers = spec.dependency.token_exchange.clone().map(|x| {
+            let exchanger =
+                crate::exchange::Exchanger::new(name, x, client.http().clone(), metrics);
+            Arc::new(callers::CallerSessions::new(
+                client_spec.clone(),
+                client.http().clone(),
+                Arc::new(exchanger),
+            ))
+        });
+        let (connection, rx) = Connection::start(client_spec, client.http().clone());
         let link: Arc<dyn McpLink> = Arc::new(link::ClientLink(connection.clone()));
         let fronted = Arc::new(Fronted {
             spec: spec.clone(),
             connection,
             link,
+            callers,
             state: Mutex::new(State {
                 from_lock: pins.is_some(),
                 pins,
@@ -332,9 +346,32 @@ impl Fronted {
         Ok((fronted, rx))
     }
 
-    /// Ends the server's session and stops its child process.
+    /// Ends the server's session (and its callers') and stops its child process.
     pub async fn stop(&self) {
+        if let Some(callers) = &self.callers {
+            callers.shutdown().await;
+        }
         self.connection.shutdown().await;
+    }
+
+    /// The session to use for the caller whose validated access token is
+    /// `access_token`: the caller's own when the server is called with the caller's
+    /// authority (`Some`), else the server's (`None`). An error means nothing may be
+    /// sent.
+    pub async fn caller_link(
+        &self,
+        access_token: Option<&toolgate_config::Secret>,
+    ) -> Result<Option<crate::upstream::mcp::CallerLink>, crate::exchange::ExchangeError> {
+        match &self.callers {
+            Some(callers) => callers.caller(access_token).await.map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// How many callers' own sessions are open (0 for a server called with
+    /// toolgate's own credentials).
+    pub fn caller_sessions(&self) -> usize {
+        self.callers.as_ref().map_or(0, |c| c.open_sessions())
     }
 
     /// The server's configuration.
@@ -797,7 +834,13 @@ impl Fronted {
                 continue;
             };
             published.insert(tool.name.clone(), def.clone());
-            let upstream = AnyUpstream::Mcp(McpUpstream::new(self.link.clone(), def.name.clone()));
+            let callers = self
+                .callers
+                .clone()
+                .map(|c| c as Arc<dyn crate::upstream::mcp::CallerLinks>);
+            let upstream = AnyUpstream::Mcp(
+                McpUpstream::new(self.link.clone(), def.name.clone()).with_callers(callers),
+            );
             routes.push(Route::new(
                 tool,
                 Arc::new(crate::tool_state::ToolState::new()),
@@ -1089,6 +1132,7 @@ mod tests {
             spec,
             connection,
             link,
+            callers: None,
             state: Mutex::new(State::default()),
         });
         (fronted, host)

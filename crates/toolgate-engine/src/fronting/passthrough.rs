@@ -14,7 +14,9 @@
 //!   URI.
 //!
 //! These requests are relayed as they are: no contracts, retries or pacing (those are
-//! for tool calls), but messages the server sends meanwhile reach the client.
+//! for tool calls), but messages the server sends meanwhile reach the client. A server
+//! called with the caller's authority (`token_exchange`) gets them on the caller's own
+//! session, like its tool calls.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -31,6 +33,16 @@ use toolgate_config::PREFIX_SEPARATOR;
 const MAX_PAGES: usize = 100;
 /// "Resource not found".
 use toolgate_mcp_client::codes::RESOURCE_NOT_FOUND as NOT_FOUND;
+
+/// Who asks: the way back to the client, and the caller's validated access token (for
+/// servers called with the caller's authority).
+#[derive(Debug, Clone, Default)]
+pub struct Asker {
+    /// The way back to the calling client.
+    pub client: Option<Arc<dyn ClientChannel>>,
+    /// The caller's validated access token; never sent upstream as it is.
+    pub access_token: Option<Arc<toolgate_config::Secret>>,
+}
 
 /// Which server listed which resource URI (learnt from lists, used to route reads).
 #[derive(Debug, Default)]
@@ -69,11 +81,11 @@ pub async fn forward(
     index: &ResourceIndex,
     method: &str,
     params: Option<Value>,
-    client: Option<Arc<dyn ClientChannel>>,
+    asker: &Asker,
 ) -> Result<Value, RpcError> {
     let params = params.unwrap_or_else(|| json!({}));
     match method {
-        "resources/list" => list(fronting, index, method, "resources", "resources", client).await,
+        "resources/list" => list(fronting, index, method, "resources", "resources", asker).await,
         "resources/templates/list" => {
             list(
                 fronting,
@@ -81,11 +93,11 @@ pub async fn forward(
                 method,
                 "resources",
                 "resourceTemplates",
-                client,
+                asker,
             )
             .await
         }
-        "prompts/list" => list(fronting, index, method, "prompts", "prompts", client).await,
+        "prompts/list" => list(fronting, index, method, "prompts", "prompts", asker).await,
         "prompts/get" => {
             let name = params
                 .get("name")
@@ -94,14 +106,14 @@ pub async fn forward(
             let (server, upstream) = by_name(fronting, name)?;
             let mut p = params.clone();
             p["name"] = json!(upstream);
-            request(server, method, p, client).await
+            request(server, method, p, asker).await
         }
         "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
             let uri = params
                 .get("uri")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
-            by_uri(fronting, index, uri, method, params.clone(), client).await
+            by_uri(fronting, index, uri, method, params.clone(), asker).await
         }
         "completion/complete" => {
             let reference = params.get("ref").cloned().unwrap_or(Value::Null);
@@ -114,14 +126,14 @@ pub async fn forward(
                     let (server, upstream) = by_name(fronting, name)?;
                     let mut p = params.clone();
                     p["ref"]["name"] = json!(upstream);
-                    request(server, method, p, client).await
+                    request(server, method, p, asker).await
                 }
                 Some("ref/resource") => {
                     let uri = reference
                         .get("uri")
                         .and_then(Value::as_str)
                         .unwrap_or_default();
-                    by_uri(fronting, index, uri, method, params.clone(), client).await
+                    by_uri(fronting, index, uri, method, params.clone(), asker).await
                 }
                 _ => Err(invalid(
                     "completion/complete needs `ref` of type ref/prompt or ref/resource",
@@ -159,7 +171,7 @@ async fn list(
     method: &str,
     capability: &str,
     key: &str,
-    client: Option<Arc<dyn ClientChannel>>,
+    asker: &Asker,
 ) -> Result<Value, RpcError> {
     let mut items = Vec::new();
     for server in fronting.servers() {
@@ -171,7 +183,7 @@ async fn list(
             let params = cursor
                 .take()
                 .map_or_else(|| json!({}), |c| json!({ "cursor": c }));
-            let page = match request(server, method, params, client.clone()).await {
+            let page = match request(server, method, params, asker).await {
                 Ok(p) => p,
                 Err(e) => {
                     tracing::warn!(server = %server.spec().name, method, error = %e.message, "an MCP server's list is left out");
@@ -228,11 +240,11 @@ async fn by_uri(
     uri: &str,
     method: &str,
     params: Value,
-    client: Option<Arc<dyn ClientChannel>>,
+    asker: &Asker,
 ) -> Result<Value, RpcError> {
     let known = guard(&index.0).get(uri).cloned();
     if let Some(server) = known.and_then(|n| fronting.server(&n)) {
-        return request(server, method, params, client).await;
+        return request(server, method, params, asker).await;
     }
     let mut last = RpcError {
         code: NOT_FOUND,
@@ -243,7 +255,7 @@ async fn by_uri(
         if !offers(server, "resources") {
             continue;
         }
-        match request(server, method, params.clone(), client.clone()).await {
+        match request(server, method, params.clone(), asker).await {
             Err(e) if e.code == NOT_FOUND || e.code == codes::INVALID_PARAMS => last = e,
             other => return other,
         }
@@ -251,23 +263,58 @@ async fn by_uri(
     Err(last)
 }
 
-/// One request to one server, with what it sends meanwhile relayed to the client.
+/// One request to one server, with what it sends meanwhile relayed to the client (on
+/// the caller's own session when the server is called with the caller's authority).
 async fn request(
     server: &Fronted,
     method: &str,
     params: Value,
-    client: Option<Arc<dyn ClientChannel>>,
+    asker: &Asker,
 ) -> Result<Value, RpcError> {
+    let caller = match server.caller_link(asker.access_token.as_deref()).await {
+        Ok(caller) => caller,
+        Err(e) => {
+            let name = &server.spec().name;
+            return Err(RpcError {
+                code: codes::INTERNAL_ERROR,
+                message: e.message(method, name),
+                data: None,
+            });
+        }
+    };
+    let link = caller.as_ref().map_or_else(|| server.link(), |c| &c.link);
     let (relay, rx) = relay_channel();
-    let call = server.link().request(
+    let call = link.request(
         method,
         Some(params),
         server.spec().dependency.timeout,
         Some(relay),
     );
-    let reply = while_relaying(call, rx, client.as_deref()).await;
+    let reply = while_relaying(call, rx, asker.client.as_deref()).await;
+    let token = caller.as_ref().map(|c| c.token.0.as_str());
     match reply {
-        Ok(r) => r.into_value(),
+        Ok(r) => match (r.into_value(), token) {
+            (Ok(value), Some(token)) => {
+                let text = value.to_string();
+                if text.contains(token) {
+                    serde_json::from_str(&crate::exchange::echo::scrub_text(&text, token)).map_err(
+                        |e| RpcError {
+                            code: codes::INTERNAL_ERROR,
+                            message: format!("MCP server {}: {e}", server.spec().name),
+                            data: None,
+                        },
+                    )
+                } else {
+                    Ok(value)
+                }
+            }
+            (Err(mut e), Some(token)) => {
+                e.message = crate::exchange::echo::scrub_text(&e.message, token);
+                e.data = None;
+                Err(e)
+            }
+            (answer, None) => answer,
+        },
         Err(e) => Err(RpcError {
             code: codes::INTERNAL_ERROR,
             message: format!("MCP server {}: {}", server.spec().name, e),

@@ -26,7 +26,12 @@ pub struct NextServers {
 impl Fronting {
     /// The servers of `config`, keeping those whose configuration did not change. A
     /// lockfile that cannot be read refuses the whole reload (nothing is started).
-    pub fn next(&self, config: &Config, client: &UpstreamClient) -> anyhow::Result<NextServers> {
+    pub fn next(
+        &self,
+        config: &Config,
+        client: &UpstreamClient,
+        metrics: &crate::metrics::Metrics,
+    ) -> anyhow::Result<NextServers> {
         // Every new server's lockfile is read before any is started, so a refused
         // reload leaves no process behind.
         for (name, spec) in &config.mcp_servers {
@@ -45,7 +50,7 @@ impl Fronting {
                     kept.push(name.clone());
                 }
                 _ => {
-                    let (fronted, rx) = Fronted::start(name, spec, config, client)?;
+                    let (fronted, rx) = Fronted::start(name, spec, config, client, metrics)?;
                     servers.insert(name.clone(), fronted.clone());
                     started.push((fronted, rx));
                 }

@@ -85,7 +85,9 @@ impl Gateway {
             needs_restart: keep_restart_only(&self.config, &mut config),
             ..Changes::default()
         };
-        let servers = self.fronting.next(&config, &self.client)?;
+        let servers = self
+            .fronting
+            .next(&config, &self.client, &self.services.metrics)?;
 
         let mut dependencies = HashMap::new();
         for (name, spec) in &config.dependencies {

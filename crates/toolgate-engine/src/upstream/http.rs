@@ -97,13 +97,31 @@ impl Upstream for HttpUpstream {
         request: &RenderedRequest,
         timeout: Duration,
     ) -> Result<UpstreamResponse, SendError> {
-        self.client
+        let sent = self
+            .client
             .send(
                 &self.tool.dependency,
                 request,
                 timeout,
                 self.max_response_bytes,
             )
-            .await
+            .await;
+        // An upstream that echoes the exchanged token does not hand it on.
+        match (sent, exchanged_token(self.exchange.is_some(), request)) {
+            (Ok(mut response), Some(token)) => {
+                response.body = crate::exchange::echo::scrub(response.body, token);
+                Ok(response)
+            }
+            (sent, _) => sent,
+        }
     }
+}
+
+/// The token `authorize` put on `request`, when the upstream is called with one.
+fn exchanged_token(exchanged: bool, request: &RenderedRequest) -> Option<&str> {
+    if !exchanged {
+        return None;
+    }
+    let value = request.headers.get(reqwest::header::AUTHORIZATION)?;
+    value.to_str().ok()?.strip_prefix("Bearer ")
 }

@@ -42,17 +42,52 @@ fn supported(version: &str) -> Option<&'static ProtocolVersion> {
         .find(|v| v.as_str() == version)
 }
 
+/// A refused request as both transports answer it: its JSON-RPC code and, decided
+/// here once, the HTTP status the 2026-07-28 streamable HTTP transport answers it with
+/// (errors intermediaries must see are HTTP errors too; the rest travel in a 200).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refused {
+    /// The JSON-RPC error code.
+    pub code: i64,
+    /// The HTTP status under 2026-07-28; handshake-era answers are always 200.
+    pub modern_status: u16,
+}
+
+impl Refused {
+    /// A refusal with `code`, at the status the revision gives that code.
+    fn new(code: i64) -> Refused {
+        let modern_status = match code {
+            jsonrpc::METHOD_NOT_FOUND => 404,
+            jsonrpc::HEADER_MISMATCH
+            | jsonrpc::UNSUPPORTED_PROTOCOL_VERSION
+            | jsonrpc::MISSING_REQUIRED_CLIENT_CAPABILITY => 400,
+            _ => 200,
+        };
+        Refused {
+            code,
+            modern_status,
+        }
+    }
+
+    /// Invalid params because the request's required `_meta` keys are missing or
+    /// malformed: an HTTP 400, where other invalid params are a 200.
+    fn malformed_meta() -> Refused {
+        Refused {
+            code: jsonrpc::INVALID_PARAMS,
+            modern_status: 400,
+        }
+    }
+}
+
 /// One answer, with what a transport needs to frame it.
 #[derive(Debug)]
 pub struct Reply {
     /// The JSON-RPC message.
     pub body: Vec<u8>,
-    /// The error code, when the answer is an error.
-    pub error: Option<i64>,
+    /// Why, when the answer is an error.
+    pub error: Option<Refused>,
     /// The revision it was answered under (HTTP maps 2026-07-28 errors to statuses).
     pub era: Era,
-    /// The request lacked its required `_meta` keys (an HTTP 400 under 2026-07-28).
-    pub meta_malformed: bool,
     /// For a successful `initialize`: the negotiated version, which opens a session.
     pub negotiated: Option<ProtocolVersion>,
     /// For a successful `initialize`: the client's `capabilities`, as sent.
@@ -65,7 +100,6 @@ impl Reply {
             body,
             error: None,
             era,
-            meta_malformed: false,
             negotiated: None,
             client_capabilities: None,
         }
@@ -80,9 +114,8 @@ impl Reply {
     fn err(id: &Id, code: i64, message: &str, data: Option<&Value>, era: Era) -> Reply {
         Reply {
             body: jsonrpc::error(Some(id), code, message, data),
-            error: Some(code),
+            error: Some(Refused::new(code)),
             era,
-            meta_malformed: false,
             negotiated: None,
             client_capabilities: None,
         }
@@ -326,7 +359,7 @@ impl Server {
                     None,
                     Era::Modern,
                 );
-                reply.meta_malformed = true;
+                reply.error = Some(Refused::malformed_meta());
                 return reply;
             }
         };
@@ -547,13 +580,17 @@ impl Server {
     ) -> Reply {
         let params = params.map(Params::into_value);
         let client: Arc<dyn ClientChannel> = Arc::new(ClientOf(outbound.clone()));
+        let asker = toolgate_engine::fronting::passthrough::Asker {
+            client: Some(client),
+            access_token: outbound.access_token().cloned(),
+        };
         let gateway = self.gateway();
         match toolgate_engine::fronting::passthrough::forward(
             gateway.fronting(),
             &self.resources,
             method,
             params,
-            Some(client),
+            &asker,
         )
         .await
         {
@@ -744,7 +781,8 @@ pub(crate) mod tests {
         )
         .await;
         assert_eq!(v["error"]["code"], jsonrpc::INVALID_PARAMS);
-        assert!(reply.meta_malformed);
+        assert_eq!(reply.error, Some(Refused::malformed_meta()));
+        assert_eq!(reply.error.map(|e| e.modern_status), Some(400));
         assert!(
             v["error"]["message"]
                 .as_str()

@@ -26,5 +26,6 @@ mod signals;
 mod signals_schema;
 mod tls;
 mod token_exchange;
+mod token_exchange_fronted;
 mod transport;
 mod watch;

@@ -22,8 +22,8 @@ type Requests = Arc<Mutex<Vec<(String, Vec<(String, String)>)>>>;
 /// A token endpoint that issues `exchanged-<n>` for any subject token but those in
 /// `refused` (answered `invalid_grant`), for client `toolgate` / `exchange-secret`.
 #[derive(Clone, Default)]
-struct TokenEndpoint {
-    requests: Requests,
+pub(super) struct TokenEndpoint {
+    pub(super) requests: Requests,
     refused: Arc<Mutex<HashSet<String>>>,
 }
 
@@ -79,11 +79,9 @@ async fn token(
     )
 }
 
-const API_KEY: &str = "tg_test_key_of_a_batch_job_xyz";
-
-#[tokio::test]
-async fn the_upstream_gets_a_token_exchanged_for_the_callers_and_never_the_callers_own() {
-    let (upstream_url, seen) = upstream().await;
+/// A test authorization server (metadata, JWKS, and this token endpoint), and what its
+/// token endpoint got.
+pub(super) async fn authorization_server() -> (TokenEndpoint, super::identity::Issuer) {
     let te = TokenEndpoint::default();
     let is = issuer_with(
         Router::new()
@@ -91,6 +89,27 @@ async fn the_upstream_gets_a_token_exchanged_for_the_callers_and_never_the_calle
             .with_state(te.clone()),
     )
     .await;
+    (te, is)
+}
+
+/// `yaml` parsed with toolgate's client secret at the issuer in `TG_EXCHANGE_SECRET`.
+pub(super) fn with_exchange_secret(yaml: &str) -> toolgate_config::Config {
+    let env = |k: &str| (k == "TG_EXCHANGE_SECRET").then(|| "exchange-secret".to_string());
+    toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        yaml,
+        std::path::Path::new("."),
+        &env,
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+const API_KEY: &str = "tg_test_key_of_a_batch_job_xyz";
+
+#[tokio::test]
+async fn the_upstream_gets_a_token_exchanged_for_the_callers_and_never_the_callers_own() {
+    let (upstream_url, seen) = upstream().await;
+    let (te, is) = authorization_server().await;
     let dir = temp_dir("token-exchange");
     let resource = "https://tools.example.com/mcp";
     let yaml = format!(
@@ -128,14 +147,7 @@ agents:
         issuer = is.url,
         key = toolgate_auth::sha256_hex(API_KEY.as_bytes()),
     );
-    let env = |k: &str| (k == "TG_EXCHANGE_SECRET").then(|| "exchange-secret".to_string());
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &env,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let config = with_exchange_secret(&yaml);
     let tg = serve_config(config).await;
     let call = json!({"name": "my_profile", "arguments": {}});
 

@@ -44,6 +44,26 @@ pub trait McpLink: Send + Sync + std::fmt::Debug {
     ) -> BoxFuture<'a, Result<LinkReply, LinkError>>;
 }
 
+/// A session of one caller's own, opened with a token exchanged for the caller's, and
+/// that token (scrubbed from whatever the server answers on the session).
+#[derive(Debug, Clone)]
+pub struct CallerLink {
+    /// The caller's session.
+    pub link: Arc<dyn McpLink>,
+    /// The exchanged token it carries.
+    pub token: Arc<toolgate_config::Secret>,
+}
+
+/// The sessions of a server called with each caller's authority (`token_exchange`).
+pub trait CallerLinks: Send + Sync + std::fmt::Debug {
+    /// The session of the caller whose validated access token is `access_token`; an
+    /// error (nothing is sent) when there is none or it cannot be exchanged.
+    fn link<'a>(
+        &'a self,
+        access_token: Option<&'a toolgate_config::Secret>,
+    ) -> BoxFuture<'a, Result<CallerLink, crate::exchange::ExchangeError>>;
+}
+
 /// The way back to the client that made a call.
 pub trait ClientChannel: Send + Sync + std::fmt::Debug {
     /// A notification related to the call, before its answer.
@@ -69,6 +89,8 @@ const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 pub struct McpRequest {
     params: Value,
     client: Option<Arc<dyn ClientChannel>>,
+    /// The caller's own session, for a server called with the caller's authority.
+    caller: Option<CallerLink>,
 }
 
 /// One upstream MCP tool.
@@ -77,12 +99,25 @@ pub struct McpUpstream {
     link: Arc<dyn McpLink>,
     /// The tool's name on the server.
     tool: String,
+    /// Callers' own sessions, when the server is called with the caller's authority.
+    callers: Option<Arc<dyn CallerLinks>>,
 }
 
 impl McpUpstream {
     /// The tool `tool` of the server behind `link`.
     pub fn new(link: Arc<dyn McpLink>, tool: String) -> McpUpstream {
-        McpUpstream { link, tool }
+        McpUpstream {
+            link,
+            tool,
+            callers: None,
+        }
+    }
+
+    /// The same tool, called on each caller's own session (`token_exchange`).
+    #[must_use]
+    pub fn with_callers(mut self, callers: Option<Arc<dyn CallerLinks>>) -> McpUpstream {
+        self.callers = callers;
+        self
     }
 }
 
@@ -121,7 +156,19 @@ impl Upstream for McpUpstream {
         Ok(McpRequest {
             params,
             client: ctx.client.clone(),
+            caller: None,
         })
+    }
+
+    async fn authorize(
+        &self,
+        request: &mut McpRequest,
+        ctx: &CallContext,
+    ) -> Result<(), crate::exchange::ExchangeError> {
+        if let Some(callers) = &self.callers {
+            request.caller = Some(callers.link(ctx.access_token.as_deref()).await?);
+        }
+        Ok(())
     }
 
     async fn attempt(
@@ -129,15 +176,19 @@ impl Upstream for McpUpstream {
         request: &McpRequest,
         timeout: Duration,
     ) -> Result<UpstreamResponse, SendError> {
+        let link = request.caller.as_ref().map_or(&self.link, |c| &c.link);
         let (relay, rx) = relay_channel();
-        let call = self.link.request(
+        let call = link.request(
             "tools/call",
             Some(request.params.clone()),
             timeout,
             Some(relay),
         );
         let reply = while_relaying(call, rx, request.client.as_deref()).await;
-        to_response(reply)
+        match (to_response(reply), &request.caller) {
+            (Ok(response), Some(caller)) => Ok(scrub(response, &caller.token.0)),
+            (sent, _) => sent,
+        }
     }
 
     fn interpret(
@@ -149,6 +200,25 @@ impl Upstream for McpUpstream {
     ) -> AttemptResult {
         interpret(spec, sent, signals, past_sunset)
     }
+}
+
+/// A reply on a caller's session without the token that session carries: in the
+/// result's text, and in a JSON-RPC error's message and data.
+fn scrub(mut response: UpstreamResponse, token: &str) -> UpstreamResponse {
+    use crate::exchange::echo;
+    response.body = echo::scrub(response.body, token);
+    if let Some(error) = response.rpc_error.as_mut() {
+        error.message = echo::scrub_text(&error.message, token);
+        if let Some(data) = error.data.take() {
+            let text = data.to_string();
+            error.data = Some(if text.contains(token) {
+                serde_json::from_str(&echo::scrub_text(&text, token)).unwrap_or(Value::Null)
+            } else {
+                data
+            });
+        }
+    }
+    response
 }
 
 /// A relay for one request, and the receiving end [`while_relaying`] drains.

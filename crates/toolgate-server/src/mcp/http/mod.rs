@@ -394,7 +394,11 @@ async fn answer(
     let (id, params) = match message {
         Message::Request { id, method, params } if method == "tools/call" => (id, params),
         other => {
-            let outbound = Outbound::new(None, link, capabilities).with_agent(agent);
+            // Resource reads and prompts of a server called with the caller's authority
+            // need the caller's token too.
+            let outbound = Outbound::new(None, link, capabilities)
+                .with_agent(agent)
+                .with_access_token(access_token);
             let version = version.as_ref().map(ProtocolVersion::as_str);
             return match mcp.server.handle(other, version, &outbound).await {
                 Some(reply) => json(status_of(&reply), reply.body),

@@ -145,16 +145,10 @@ pub(super) fn status_of(reply: &Reply) -> StatusCode {
     if reply.era == Era::Handshake {
         return StatusCode::OK;
     }
-    match reply.error {
-        Some(jsonrpc::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
-        Some(
-            jsonrpc::HEADER_MISMATCH
-            | jsonrpc::UNSUPPORTED_PROTOCOL_VERSION
-            | jsonrpc::MISSING_REQUIRED_CLIENT_CAPABILITY,
-        ) => StatusCode::BAD_REQUEST,
-        Some(jsonrpc::INVALID_PARAMS) if reply.meta_malformed => StatusCode::BAD_REQUEST,
-        _ => StatusCode::OK,
-    }
+    reply
+        .error
+        .and_then(|e| StatusCode::from_u16(e.modern_status).ok())
+        .unwrap_or(StatusCode::OK)
 }
 
 pub(super) fn text(status: StatusCode, message: &str) -> Response {

@@ -1,0 +1,301 @@
+//! A fronted server called with each caller's authority (`mcp_servers.<s>.token_exchange`).
+//!
+//! The server's own session — the one that lists its tools and checks them against
+//! the pins — keeps toolgate's own `headers`. A caller's tool calls, resource reads
+//! and prompts go on a session of that caller's own, opened with the token exchanged
+//! for the caller's (RFC 8693) in `Authorization`: a handshake-era server binds its
+//! session to the user who opened it (as the MCP spec asks servers to), so one
+//! session cannot carry several users' tokens, and a 2026-07-28 server gets the
+//! caller's token on every request of that session.
+//!
+//! Sessions are keyed by the SHA-256 of the exchanged token, so a refreshed token opens
+//! a new session and the old one ages out. At most [`MAX_SESSIONS`] are kept per
+//! server; one unused for [`IDLE`] is closed, and when the table is full the least
+//! recently used goes. A session is closed upstream (HTTP DELETE) when it goes unless a
+//! call is still using it, which then ends it by dropping it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use http::{HeaderName, HeaderValue};
+use tokio::time::Instant;
+use toolgate_config::Secret;
+use toolgate_mcp_client::{Connection, ServerSpec, Transport};
+
+use crate::exchange::{ExchangeError, Exchanger};
+use crate::fronting::link::ClientLink;
+use crate::sync::lock as guard;
+use crate::upstream::mcp::{BoxFuture, CallerLink, CallerLinks};
+
+/// Callers' sessions kept per server.
+pub const MAX_SESSIONS: usize = 1_000;
+/// A caller's session unused this long is closed.
+pub const IDLE: Duration = Duration::from_secs(600);
+
+/// The callers' sessions of one server.
+#[derive(Debug)]
+pub struct CallerSessions {
+    server: String,
+    /// The server's client settings; each caller's session replaces `Authorization`.
+    spec: ServerSpec,
+    http: reqwest::Client,
+    exchanger: Arc<Exchanger>,
+    sessions: Mutex<HashMap<[u8; 32], Session>>,
+    capacity: usize,
+}
+
+#[derive(Debug)]
+struct Session {
+    /// Handed to each call as it is, so a call still holding it is seen when it goes.
+    link: Arc<ClientLink>,
+    used: Instant,
+}
+
+impl CallerSessions {
+    /// Sessions of the server `spec` describes (streamable HTTP), each with a token
+    /// from `exchanger`.
+    pub fn new(spec: ServerSpec, http: reqwest::Client, exchanger: Arc<Exchanger>) -> Self {
+        CallerSessions::with_capacity(spec, http, exchanger, MAX_SESSIONS)
+    }
+
+    /// The same, keeping at most `capacity` sessions.
+    pub fn with_capacity(
+        spec: ServerSpec,
+        http: reqwest::Client,
+        exchanger: Arc<Exchanger>,
+        capacity: usize,
+    ) -> Self {
+        CallerSessions {
+            server: spec.name.clone(),
+            spec,
+            http,
+            exchanger,
+            sessions: Mutex::new(HashMap::new()),
+            capacity: capacity.max(1),
+        }
+    }
+
+    /// The session of the caller whose validated access token is `access_token`
+    /// (`None`: an API key, the shared token or no credential, which cannot be
+    /// exchanged and is refused).
+    pub async fn caller(&self, access_token: Option<&Secret>) -> Result<CallerLink, ExchangeError> {
+        let token = self.exchanger.token(access_token).await?;
+        let key = crate::exchange::digest(&token);
+        let now = Instant::now();
+        let mut closing = Vec::new();
+        let link = {
+            let mut sessions = guard(&self.sessions);
+            if let Some(s) = sessions.get_mut(&key) {
+                s.used = now;
+                s.link.clone()
+            } else {
+                sessions.retain(|_, s| {
+                    let keep = now.saturating_duration_since(s.used) < IDLE;
+                    if !keep {
+                        closing.push(s.link.clone());
+                    }
+                    keep
+                });
+                if sessions.len() >= self.capacity
+                    && let Some(oldest) =
+                        sessions.iter().min_by_key(|(_, s)| s.used).map(|(k, _)| *k)
+                    && let Some(s) = sessions.remove(&oldest)
+                {
+                    closing.push(s.link);
+                }
+                let link = Arc::new(ClientLink(self.open(&token)?));
+                sessions.insert(
+                    key,
+                    Session {
+                        link: link.clone(),
+                        used: now,
+                    },
+                );
+                link
+            }
+        };
+        close(closing);
+        Ok(CallerLink { link, token })
+    }
+
+    /// How many callers' sessions are open.
+    pub fn open_sessions(&self) -> usize {
+        guard(&self.sessions).len()
+    }
+
+    /// Closes every caller's session (the server is stopped or reconfigured).
+    pub async fn shutdown(&self) {
+        let all: Vec<Arc<ClientLink>> =
+            guard(&self.sessions).drain().map(|(_, s)| s.link).collect();
+        for link in all {
+            link.0.shutdown().await;
+        }
+    }
+
+    /// A session carrying `token`; no I/O until its first request.
+    fn open(&self, token: &Secret) -> Result<Connection, ExchangeError> {
+        let Transport::Http { url, headers } = &self.spec.transport else {
+            // The config refuses `token_exchange` on a `command` server.
+            return Err(unavailable(format!(
+                "MCP server {} is not reached over HTTP, so it cannot be called with the caller's authority",
+                self.server
+            )));
+        };
+        let mut value = HeaderValue::from_str(&format!("Bearer {}", token.0))
+            .map_err(|_| unavailable("the issued token does not fit in a header".into()))?;
+        value.set_sensitive(true);
+        let mut headers: Vec<(HeaderName, HeaderValue)> = headers
+            .iter()
+            .filter(|(name, _)| name != http::header::AUTHORIZATION)
+            .cloned()
+            .collect();
+        headers.push((http::header::AUTHORIZATION, value));
+        let spec = ServerSpec {
+            transport: Transport::Http {
+                url: url.clone(),
+                headers,
+            },
+            ..self.spec.clone()
+        };
+        // What the server says on its own on a caller's session (a changed tool list)
+        // is not read: the server's own session watches its definitions.
+        let (connection, _events) = Connection::start(spec, self.http.clone());
+        Ok(connection)
+    }
+}
+
+impl CallerLinks for CallerSessions {
+    fn link<'a>(
+        &'a self,
+        access_token: Option<&'a Secret>,
+    ) -> BoxFuture<'a, Result<CallerLink, ExchangeError>> {
+        Box::pin(self.caller(access_token))
+    }
+}
+
+fn unavailable(why: String) -> ExchangeError {
+    ExchangeError::Unavailable(crate::exchange::endpoint::Unreachable {
+        class: toolgate_resilience::ErrorClass::ServerError,
+        why,
+    })
+}
+
+/// Closes sessions that went, in the background: upstream (HTTP DELETE) when no call
+/// holds one any more; one still in use ends when its last call drops it.
+fn close(sessions: Vec<Arc<ClientLink>>) {
+    for link in sessions {
+        if let Ok(ClientLink(connection)) = Arc::try_unwrap(link) {
+            tokio::spawn(async move { connection.shutdown().await });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use axum::Router;
+    use axum::routing::post;
+    use toolgate_config::Secret;
+    use toolgate_mcp_client::{ServerSpec, Transport};
+
+    use super::CallerSessions;
+    use crate::exchange::Exchanger;
+    use crate::metrics::Metrics;
+
+    /// A token endpoint that issues `for-<subject>` for any subject token.
+    async fn endpoint() -> url::Url {
+        let app = Router::new().route(
+            "/token",
+            post(|body: String| async move {
+                let subject = url::form_urlencoded::parse(body.as_bytes())
+                    .find(|(k, _)| k == "subject_token")
+                    .map(|(_, v)| v.into_owned())
+                    .unwrap_or_default();
+                axum::Json(serde_json::json!({
+                    "access_token": format!("for-{subject}"),
+                    "token_type": "Bearer",
+                    "expires_in": 300,
+                }))
+            }),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/token", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        url::Url::parse(&url).unwrap()
+    }
+
+    async fn sessions(capacity: usize) -> CallerSessions {
+        let http = crate::upstream::UpstreamClient::new()
+            .unwrap()
+            .http()
+            .clone();
+        let config = crate::exchange::tests::config(endpoint().await, "kb");
+        let exchanger = Exchanger::new("kb", Arc::new(config), http.clone(), &Metrics::new());
+        let spec = ServerSpec {
+            name: "kb".into(),
+            // Never reached: a session does no I/O before its first request.
+            transport: Transport::Http {
+                url: url::Url::parse("http://127.0.0.1:9/mcp").unwrap(),
+                headers: vec![(
+                    http::header::AUTHORIZATION,
+                    http::HeaderValue::from_static("Bearer toolgate-own"),
+                )],
+            },
+            max_message_bytes: 1 << 20,
+            limits: toolgate_mcp_client::Limits::default(),
+        };
+        CallerSessions::with_capacity(spec, http, Arc::new(exchanger), capacity)
+    }
+
+    fn secret(s: &str) -> Secret {
+        Secret(s.into())
+    }
+
+    #[tokio::test]
+    async fn a_caller_keeps_one_session_and_another_caller_gets_another() {
+        let sessions = sessions(10).await;
+        let a1 = sessions.caller(Some(&secret("alice"))).await.unwrap();
+        let a2 = sessions.caller(Some(&secret("alice"))).await.unwrap();
+        let b = sessions.caller(Some(&secret("bob"))).await.unwrap();
+        assert!(Arc::ptr_eq(&a1.link, &a2.link));
+        assert!(!Arc::ptr_eq(&a1.link, &b.link));
+        assert_eq!(a1.token.0, "for-alice");
+        assert_eq!(b.token.0, "for-bob");
+        assert_eq!(sessions.open_sessions(), 2);
+    }
+
+    #[tokio::test]
+    async fn the_table_is_bounded_and_the_least_recently_used_session_goes() {
+        let sessions = sessions(2).await;
+        let a = sessions.caller(Some(&secret("alice"))).await.unwrap();
+        sessions.caller(Some(&secret("bob"))).await.unwrap();
+        // Alice used again: Bob's is now the least recently used.
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        sessions.caller(Some(&secret("alice"))).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        sessions.caller(Some(&secret("carol"))).await.unwrap();
+        assert_eq!(sessions.open_sessions(), 2);
+        let again = sessions.caller(Some(&secret("alice"))).await.unwrap();
+        assert!(
+            Arc::ptr_eq(&a.link, &again.link),
+            "alice's session was kept"
+        );
+        for n in 0..50 {
+            sessions
+                .caller(Some(&secret(&format!("caller-{n}"))))
+                .await
+                .unwrap();
+        }
+        assert_eq!(sessions.open_sessions(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_caller_without_a_token_gets_no_session() {
+        let sessions = sessions(10).await;
+        let refused = sessions.caller(None).await.unwrap_err();
+        assert_eq!(refused, crate::exchange::ExchangeError::NoToken);
+        assert_eq!(sessions.open_sessions(), 0);
+    }
+}
