@@ -27,7 +27,10 @@ toolgate with `gateway.auth` naming the provider. Then, as an MCP client would:
    extension grant): signed by the provider, for the dependency's audience, with the
    user's `sub` and `act: {sub: toolgate}`; reused by the next call; a caller token the
    provider will not exchange (an opaque one) is refused with the `auth` sentence
-   before the upstream.
+   before the upstream;
+9. a fronted MCP server with `token_exchange` (the Python SDK's, tests/upstreams/
+   fixture_server.py) has its tools listed on toolgate's own session, and gets an
+   agent's calls on a session of the agent's own, with the provider's exchanged token.
 
 One line is printed per check passed; the first failure exits non-zero.
 """
@@ -124,7 +127,7 @@ def get(url: str, bearer: str | None) -> tuple[int, str, str]:
         return e.code, e.headers.get("WWW-Authenticate", ""), ""
 
 
-def call_tool(url: str, bearer: str, tool: str) -> dict[str, Any]:
+def call_tool(url: str, bearer: str, tool: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
     """Initializes a session with `bearer` and calls `tool`; the JSON-RPC reply."""
     headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
                "Authorization": f"Bearer {bearer}"}
@@ -136,7 +139,7 @@ def call_tool(url: str, bearer: str, tool: str) -> dict[str, Any]:
     note = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}).encode()
     urllib.request.urlopen(urllib.request.Request(url, data=note, headers=headers), timeout=10).close()
     body = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                       "params": {"name": tool, "arguments": {}}}).encode()
+                       "params": {"name": tool, "arguments": arguments or {}}}).encode()
     with urllib.request.urlopen(urllib.request.Request(url, data=body, headers=headers), timeout=10) as r:
         return json.load(r)
 
@@ -228,6 +231,60 @@ def token_exchange(resource: str, issuer: str, profile: Upstream) -> None:
     ok("a caller token the provider will not exchange -> `auth`, not retried, nothing sent upstream")
 
 
+class FixtureServer:
+    """The official Python SDK's server (tests/upstreams/fixture_server.py) over streamable
+    HTTP, which records every message's Authorization header and session."""
+
+    def __init__(self, work: Path) -> None:
+        self.log = open(work / "fixture-server.log", "wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, str(HERE.parent / "upstreams" / "fixture_server.py"), "--http", "0", "--json-response"],
+            stdout=subprocess.PIPE, stderr=self.log)
+        line = self.proc.stdout.readline().decode() if self.proc.stdout else ""
+        check(line.startswith("PORT "), f"the fixture server did not start: {line!r}")
+        self.base = f"http://127.0.0.1:{int(line.split()[1])}"
+
+    def wire(self, method: str) -> list[dict[str, Any]]:
+        with urllib.request.urlopen(f"{self.base}/control/stats", timeout=10) as r:
+            return [e for e in json.load(r)["wire"] if e["method"] == method]
+
+
+def fronted_token_exchange(resource: str, issuer: str, kb: FixtureServer) -> None:
+    """Check 9: a fronted MCP server with `token_exchange` gets each caller's calls on a
+    session of the caller's own, with a token the provider issued in exchange."""
+    import jwt  # PyJWT, with the MCP SDK
+
+    listed = kb.wire("tools/list")
+    check(listed and all(e["authorization"] is None for e in listed),
+          f"toolgate's own session lists the server's tools with its own (no) credentials: {listed}")
+    bot = token(issuer, "reporting-client", "reporting-secret", resource)
+    for _ in range(2):
+        reply = call_tool(resource, bot, "kb__search", {"query": "exchange"})
+        check(reply.get("result", {}).get("isError") is False, f"kb__search: {reply}")
+    calls = kb.wire("tools/call")
+    check(len(calls) == 2 and calls[0] == calls[1], f"two calls on one caller session, one token: {calls}")
+    sent = calls[0]["authorization"] or ""
+    check(sent.startswith("Bearer ") and bot not in sent, f"the server got {sent[:20]}…, not an exchanged token")
+    check(calls[0]["session"] not in {e["session"] for e in listed}, "the call went on toolgate's own session")
+    with urllib.request.urlopen(f"{issuer}/.well-known/openid-configuration", timeout=10) as r:
+        jwks_uri = json.load(r)["jwks_uri"]
+    exchanged = sent.removeprefix("Bearer ")
+    key = jwt.PyJWKClient(jwks_uri).get_signing_key_from_jwt(exchanged)
+    claims = jwt.decode(exchanged, key.key, algorithms=["RS256"], audience=PROFILE_API, issuer=issuer)
+    check(claims["sub"] == "reporting-client" and claims["act"] == {"sub": "toolgate"},
+          f"exchanged token's claims: {claims}")
+    ok("fronted MCP server (the Python SDK's): its tools listed on toolgate's own session; the agent's "
+       f"calls on a session of its own with an oidc-provider token for {PROFILE_API} (sub {claims['sub']}, act toolgate)")
+
+    opaque = token(issuer, "opaque-client", "opaque-secret", resource)
+    reply = call_tool(resource, opaque, "kb__search", {"query": "exchange"})
+    text = reply["result"]["content"][0]["text"]
+    check(reply["result"]["isError"] is True and "refused to exchange" in text and opaque not in text,
+          f"kb__search with an opaque token: {text}")
+    check(len(kb.wire("tools/call")) == 2, "a refused exchange reached the fronted server")
+    ok("fronted: a caller token the provider will not exchange -> `auth`, nothing sent to the server")
+
+
 def main() -> int:
     binary = sys.argv[1] if len(sys.argv) > 1 else "target/debug/toolgate"
     check(NODE.exists(), f"{NODE} is missing: run npm ci --prefix tests/conformance")
@@ -240,6 +297,8 @@ def main() -> int:
     profile = Upstream()
     procs: list[subprocess.Popen[bytes]] = []
     try:
+        kb = FixtureServer(work)
+        procs.append(kb.proc)
         as_log = open(work / "authorization-server.log", "wb")
         provider = subprocess.Popen([str(NODE), str(HERE / "authorization_server.mjs"), str(as_port), resource, OTHER_RESOURCE],
                                     cwd=HERE, stdout=as_log, stderr=subprocess.STDOUT)
@@ -268,6 +327,17 @@ dependencies:
       scope: profile:read
       client_id: toolgate
       client_secret_env: TOOLGATE_INTROSPECTION_SECRET
+mcp_servers:
+  kb:
+    url: "{kb.base}/mcp"
+    owner: platform@example.com
+    include: [search]
+    token_exchange:
+      issuer: {issuer}
+      resource: {PROFILE_API}
+      scope: profile:read
+      client_id: toolgate
+      client_secret_env: TOOLGATE_INTROSPECTION_SECRET
 tools:
   my_profile:
     dependency: profile_api
@@ -289,10 +359,10 @@ tools:
 agents:
   reporting-bot:
     match: {{ client_id: reporting-client }}
-    tools: [web_search, my_profile]
+    tools: [web_search, my_profile, "kb__*"]
   opaque-bot:
     match: {{ client_id: opaque-client }}
-    tools: [web_search, my_profile]
+    tools: [web_search, my_profile, "kb__*"]
 """)
         tg_log = open(work / "toolgate.log", "wb")
         tg = subprocess.Popen([binary, "serve", "--config", str(config), "--listen", f"127.0.0.1:{tg_port}"],
@@ -355,9 +425,10 @@ agents:
            "insufficient_scope on /admin/status and its own records only on /admin/audit")
 
         token_exchange(resource, issuer, profile)
+        fronted_token_exchange(resource, issuer, kb)
         return 0
     except BaseException:
-        for name in ("authorization-server.log", "toolgate.log"):
+        for name in ("authorization-server.log", "toolgate.log", "fixture-server.log"):
             path = work / name
             if path.exists():
                 print(f"--- {name} (tail)", file=sys.stderr)

@@ -37,7 +37,9 @@ the control plane is on the same port:
 
     POST /control         a JSON state change as above; answers the whole state
     GET  /control/stats   {"calls": {method: n}, "tool_calls": {tool: n}, "log": [...],
-                           "authorization": the last POST's Authorization header or null}
+                           "authorization": the last POST's Authorization header or null,
+                           "wire": [{"method", "authorization", "session"}, ...] for every
+                           JSON-RPC message POSTed to /mcp (headers as sent, or null)}
 
 Every JSON-RPC message that reaches the server (and every POST the HTTP layer throttles)
 is one `log` entry: {"t": unix time, "method", "tool" (tools/call only), "outcome": "ok" |
@@ -105,6 +107,7 @@ class Fixture:
         self.log: list[dict[str, Any]] = []
         self.stats_path = stats_path
         self.authorization: str | None = None
+        self.wire: list[dict[str, Any]] = []
         self.server: MCPServer | None = None
         # One session object per live connection, told about listing changes. Keyed by the
         # connection (weakly): the SDK hands each request a fresh session object over the
@@ -123,6 +126,7 @@ class Fixture:
             if change.get("reset"):
                 self.state = initial_state()
                 self.log = []
+                self.wire = []
             if "rename" in change:
                 self.state["rename"] = bool(change["rename"])
             if "description" in change:
@@ -181,7 +185,7 @@ class Fixture:
 
     def stats(self) -> dict[str, Any]:
         with self.lock:
-            return {**summarize(self.log), "authorization": self.authorization}
+            return {**summarize(self.log), "authorization": self.authorization, "wire": list(self.wire)}
 
 
 def summarize(log: list[dict[str, Any]]) -> dict[str, Any]:
@@ -338,11 +342,8 @@ class HttpThrottle:
             # Test-only: lets a test check that configured headers (and their ${ENV}
             # expansion) reach the upstream.
             self.fixture.authorization = headers.get(b"authorization", b"").decode(errors="replace") or None
-        with self.fixture.lock:
-            armed = bool(self.fixture.state["throttle_http"] and self.fixture.state["throttle_http"]["count"] > 0)
-        if not armed:
-            return await self.app(scope, receive, send)
-        # Read the body to see the JSON-RPC method, then replay it to the SDK.
+        # Read the body to see the JSON-RPC methods (who sent what, with which headers),
+        # then replay it to the SDK.
         chunks, more = [], True
         while more:
             message = await receive()
@@ -357,6 +358,12 @@ class HttpThrottle:
             parsed = None
         messages = parsed if isinstance(parsed, list) else [parsed]
         methods = [m.get("method") for m in messages if isinstance(m, dict)]
+        authorization = headers.get(b"authorization", b"").decode(errors="replace") or None
+        session = headers.get(b"mcp-session-id", b"").decode(errors="replace") or None
+        with self.fixture.lock:
+            for method in methods:
+                if method:
+                    self.fixture.wire.append({"method": method, "authorization": authorization, "session": session})
         throttle = None
         with self.fixture.lock:
             current = self.fixture.state["throttle_http"]
@@ -612,6 +619,8 @@ async def self_test_http() -> None:
         outcomes = [(e["method"], e["outcome"]) for e in stats["log"] if e["method"] == "tools/call"]
         check(outcomes == [("tools/call", "http_429")] * 2 + [("tools/call", "ok")], f"stats log: {outcomes}")
         check(stats["authorization"] == "Bearer self-test", f"stats should show the Authorization header; got {stats['authorization']!r}")
+        sent = [e for e in stats["wire"] if e["method"] == "tools/call" and e["authorization"] == "Bearer self-test"]
+        check(len(sent) == 1 and sent[0]["session"], f"the wire should show the SDK client's call with its header and session; got {stats['wire']}")
         say("http: throttle_http -> 2 POSTs answered 429 + Retry-After: 2 by the HTTP layer, then served; all 3 in the log")
 
         # Bad control input is refused, not a crash.
