@@ -11,12 +11,18 @@ use bytes::Bytes;
 /// JSON body stays JSON.
 pub const REDACTED: &str = "[redacted]";
 
+/// Tokens shorter than this are not scrubbed as substrings: a real access token carries
+/// at least 128 bits of randomness (22 base64 characters or more), while a short string
+/// also occurs in ordinary answers, and replacing it there would corrupt a result (a
+/// digit run inside a number, a word inside a key) that the contract then rejects.
+pub const MIN_TOKEN_BYTES: usize = 16;
+
 /// `body` with every occurrence of `token` replaced by [`REDACTED`]; the same bytes,
 /// not copied, when it has none. Linear in the body's length (a substring search,
 /// not a scan per position), whatever the upstream sent.
 pub fn scrub(body: Bytes, token: &str) -> Bytes {
     let token = token.as_bytes();
-    if token.is_empty() {
+    if token.len() < MIN_TOKEN_BYTES {
         return body;
     }
     let finder = memchr::memmem::Finder::new(token);
@@ -38,7 +44,7 @@ pub fn scrub(body: Bytes, token: &str) -> Bytes {
 
 /// `text` with every occurrence of `token` replaced by [`REDACTED`].
 pub fn scrub_text(text: &str, token: &str) -> String {
-    if token.is_empty() || !text.contains(token) {
+    if token.len() < MIN_TOKEN_BYTES || !text.contains(token) {
         return text.to_owned();
     }
     text.replace(token, REDACTED)
@@ -79,6 +85,13 @@ mod tests {
         let half = &TOKEN[..20];
         let got = scrub(Bytes::from(half.to_string()), TOKEN);
         assert_eq!(&got[..], half.as_bytes());
+    }
+
+    #[test]
+    fn a_token_too_short_to_be_random_leaves_the_answer_intact() {
+        let body = Bytes::from_static(br#"{"total":123456,"id":"123456"}"#);
+        assert_eq!(scrub(body.clone(), "123456"), body);
+        assert_eq!(scrub_text("123456", "123456"), "123456");
     }
 
     #[test]

@@ -70,7 +70,8 @@ async fn token(
     (
         StatusCode::OK,
         Json(json!({
-            "access_token": format!("exchanged-{n}"),
+            // Long enough to be a real token (shorter ones are not scrubbed from answers).
+            "access_token": format!("exchanged-{n}-kq8JfX2mP4vR7tW9yB3n"),
             "issued_token_type": "urn:ietf:params:oauth:token-type:access_token",
             "token_type": "Bearer",
             "expires_in": 300,
