@@ -93,6 +93,18 @@ pub(super) async fn authorization_server() -> (TokenEndpoint, super::identity::I
     (te, is)
 }
 
+/// The resource toolgate serves in these tests, which the callers' tokens are minted for.
+pub(super) const RESOURCE: &str = "https://tools.example.com/mcp";
+
+/// The `gateway:` section: a store in `dir`, and callers' tokens from `issuer` for
+/// [`RESOURCE`].
+pub(super) fn gateway_section(dir: &std::path::Path, issuer: &str) -> String {
+    format!(
+        "gateway:\n  state: {}\n  auth:\n    resource: {RESOURCE}\n    issuers:\n      - issuer: {issuer}\n",
+        dir.join("state.db").display()
+    )
+}
+
 /// `yaml` parsed with toolgate's client secret at the issuer in `TG_EXCHANGE_SECRET`.
 pub(super) fn with_exchange_secret(yaml: &str) -> toolgate_config::Config {
     let env = |k: &str| (k == "TG_EXCHANGE_SECRET").then(|| "exchange-secret".to_string());
@@ -112,16 +124,9 @@ async fn the_upstream_gets_a_token_exchanged_for_the_callers_and_never_the_calle
     let (upstream_url, seen) = upstream().await;
     let (te, is) = authorization_server().await;
     let dir = temp_dir("token-exchange");
-    let resource = "https://tools.example.com/mcp";
     let yaml = format!(
         r#"
-gateway:
-  state: {state}
-  auth:
-    resource: {resource}
-    issuers:
-      - issuer: {issuer}
-dependencies:
+{gateway}dependencies:
   user_api:
     base_url: "{upstream_url}"
     token_exchange:
@@ -144,7 +149,7 @@ agents:
   batch:
     api_key_sha256: {key}
 "#,
-        state = dir.join("state.db").display(),
+        gateway = gateway_section(&dir, &is.url),
         issuer = is.url,
         key = toolgate_auth::sha256_hex(API_KEY.as_bytes()),
     );
@@ -153,7 +158,7 @@ agents:
     let call = json!({"name": "my_profile", "arguments": {}});
 
     // Alice's calls: one exchange, its token reused by the second call.
-    let alice = is.token("alice", resource);
+    let alice = is.token("alice", RESOURCE);
     let mut client = Client::start(&tg.url, &alice).await;
     for _ in 0..2 {
         let reply = client.rpc("tools/call", call.clone()).await;
@@ -232,7 +237,7 @@ agents:
 
     // A subject the authorization server refuses: one request, not retried; the
     // server's own words do not reach the model.
-    let revoked = is.token("bob", resource);
+    let revoked = is.token("bob", RESOURCE);
     te.refused.lock().unwrap().insert(revoked.clone());
     let mut refused = Client::start(&tg.url, &revoked).await;
     let reply = refused.rpc("tools/call", call.clone()).await;

@@ -17,7 +17,9 @@ use serde_json::{Value, json};
 
 use super::harness::{metric, serve_config, temp_dir};
 use super::identity::Client;
-use super::token_exchange::{authorization_server, with_exchange_secret};
+use super::token_exchange::{
+    RESOURCE, authorization_server, gateway_section, with_exchange_secret,
+};
 
 /// What the server saw: each request's method, `Authorization` and session id.
 #[derive(Clone, Default)]
@@ -143,16 +145,9 @@ async fn each_caller_gets_a_session_of_its_own_with_its_exchanged_token() {
     let (url, server) = mcp_server().await;
     let (te, is) = authorization_server().await;
     let dir = temp_dir("token-exchange-fronted");
-    let resource = "https://tools.example.com/mcp";
     let yaml = format!(
         r#"
-gateway:
-  state: {state}
-  auth:
-    resource: {resource}
-    issuers:
-      - issuer: {issuer}
-mcp_servers:
+{gateway}mcp_servers:
   kb:
     url: "{url}"
     owner: kb-team@example.com
@@ -181,7 +176,7 @@ agents:
   batch:
     api_key_sha256: {key}
 "#,
-        state = dir.join("state.db").display(),
+        gateway = gateway_section(&dir, &is.url),
         lock = dir.join("toolgate.lock.json").display(),
         issuer = is.url,
         key = toolgate_auth::sha256_hex(API_KEY.as_bytes()),
@@ -190,7 +185,7 @@ agents:
     let config = with_exchange_secret(&yaml);
     let tg = serve_config(config).await;
 
-    let alice = is.token("alice", resource);
+    let alice = is.token("alice", RESOURCE);
     let mut alice_client = Client::start(&tg.url, &alice).await;
     // The server's tools are listed on toolgate's own session, with its own header.
     let mut listed = Value::Null;
@@ -245,7 +240,7 @@ agents:
     );
 
     // Bob gets a token of his own and a session of his own.
-    let bob = is.token("bob", resource);
+    let bob = is.token("bob", RESOURCE);
     let mut bob_client = Client::start(&tg.url, &bob).await;
     let reply = bob_client.rpc("tools/call", call.clone()).await;
     assert_eq!(reply["result"]["isError"], false, "{reply}");
