@@ -17,6 +17,9 @@ use jsonschema::types::JsonType;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Number, Value};
 
+mod scan;
+pub use scan::special_mask as json_special_mask;
+
 /// One JSON value whose strings borrow from the parsed bytes where they can.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Doc<'a> {
@@ -37,7 +40,18 @@ pub enum Doc<'a> {
 
 impl<'a> Doc<'a> {
     /// Parses `bytes` as one JSON document (trailing whitespace allowed, nothing else).
+    ///
+    /// The direct reader ([`scan`]) answers the common case; whatever it does not
+    /// accept is read by `serde_json`, which gives the verdict and the error message.
     pub fn parse(bytes: &'a [u8]) -> Result<Doc<'a>, serde_json::Error> {
+        match scan::read(bytes) {
+            Some(doc) => Ok(doc),
+            None => Doc::parse_with_serde(bytes),
+        }
+    }
+
+    /// [`Doc::parse`] through `serde_json`'s deserializer alone.
+    fn parse_with_serde(bytes: &'a [u8]) -> Result<Doc<'a>, serde_json::Error> {
         let mut de = serde_json::Deserializer::from_slice(bytes);
         let doc = DocSeed.deserialize(&mut de)?;
         de.end()?;

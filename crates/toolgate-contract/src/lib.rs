@@ -79,7 +79,7 @@ mod validate;
 mod value_diff;
 mod walk;
 
-pub use borrowed::{Borrowed, Doc};
+pub use borrowed::{Borrowed, Doc, json_special_mask};
 pub use definition::{DefinitionChange, ToolDefinition, compare, definition_fingerprint};
 pub use drift::{Change, Drift, MAX_CHANGES, Violation, fingerprint};
 pub use files::{MAX_SCHEMA_FILE_BYTES, SchemaFileError, SchemaFiles};

@@ -35,6 +35,7 @@ mod gitlab;
 pub mod headers;
 mod hubspot;
 mod ietf;
+mod inert;
 pub mod link;
 mod msgraph;
 mod num;
@@ -311,6 +312,23 @@ impl Family {
 /// ```
 #[must_use]
 pub fn read(status: u16, headers: &Headers<'_>, now: DateTime<Utc>, flavour: Flavour) -> Signals {
+    if headers.iter().all(|(name, _)| inert::is_inert(name)) {
+        // Most successful replies: nothing any reader looks at, so nothing to read.
+        return Signals {
+            rate_limited: status == 429,
+            ..Signals::default()
+        };
+    }
+    read_fields(status, headers, now, flavour)
+}
+
+/// [`read`] without the shortcut for replies made only of inert fields.
+fn read_fields(
+    status: u16,
+    headers: &Headers<'_>,
+    now: DateTime<Utc>,
+    flavour: Flavour,
+) -> Signals {
     let mut out = quota::Collector::default();
     let auto = flavour == Flavour::Auto;
     for family in Family::enabled_by(flavour) {

@@ -70,14 +70,20 @@ const MILLIS_FIELDS: [&str; 3] = [
 /// into no wait at all.
 #[must_use]
 pub fn from_headers(headers: &Headers<'_>, now: DateTime<Utc>) -> Option<Duration> {
-    let server_now = headers
-        .get_str("date")
-        .and_then(|d| reset::http_date(d, now))
-        .unwrap_or(now);
+    // The `Date` is parsed only when there is a `Retry-After` to read against it.
+    let mut server_now = None;
     let secs = SECONDS_FIELDS
         .iter()
         .flat_map(|n| headers.get_all(n))
-        .filter_map(|v| parse(v, server_now));
+        .filter_map(|v| {
+            let at = *server_now.get_or_insert_with(|| {
+                headers
+                    .get_str("date")
+                    .and_then(|d| reset::http_date(d, now))
+                    .unwrap_or(now)
+            });
+            parse(v, at)
+        });
     let millis = MILLIS_FIELDS
         .iter()
         .flat_map(|n| headers.get_all(n))

@@ -258,7 +258,7 @@ fn write_utf8_str(out: &mut Vec<u8>, bytes: &[u8]) {
             block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7],
         ]);
         // One bit (the high bit of its byte) per byte that needs escaping.
-        let mut special = escape_mask(word);
+        let mut special = toolgate_contract::json_special_mask(word);
         while special != 0 {
             let i = at + (special.trailing_zeros() / 8) as usize;
             escape_byte(out, bytes, &mut run, i, bytes[i]);
@@ -271,21 +271,6 @@ fn write_utf8_str(out: &mut Vec<u8>, bytes: &[u8]) {
     }
     out.extend_from_slice(&bytes[run..]);
     out.push(b'"');
-}
-
-/// The high bit of every byte of `word` that is `"`, `\\` or below 0x20, and no other
-/// bit. Exact per byte: each test adds within a byte's low seven bits, so no carry
-/// crosses into the next byte.
-#[inline]
-fn escape_mask(word: u64) -> u64 {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let is_zero = |v: u64| !(((v & LOW7) + LOW7) | v) & HIGHS;
-    let below_space = !(((word & LOW7) + ONES * 0x60) | word) & HIGHS;
-    is_zero(word ^ (ONES * u64::from(b'"')))
-        | is_zero(word ^ (ONES * u64::from(b'\\')))
-        | below_space
 }
 
 /// Escapes `b` (at `i` in `bytes`) if it must be, first copying the pending run.

@@ -1,0 +1,320 @@
+//! A direct reader of JSON text into a [`Doc`], for the call path.
+//!
+//! Why not only `serde_json`: every successful call's body is read into a [`Doc`] to be
+//! checked, and going through serde's visitor machinery was the largest part of toolgate's
+//! own CPU per call (a profile under `bench/run` put a seventh of it there). This reader
+//! does the same job in one recursive descent: the text is checked as UTF-8 once, strings
+//! are found eight bytes at a time, and each array or object is allocated once, at its
+//! exact length.
+//!
+//! It is exact by construction where it answers, and answers only where that is easy to
+//! be: a number with a fraction or an exponent, a negative number, or an integer too
+//! large for `u64` is read by `serde_json` itself (`Number`'s `FromStr`), so numbers
+//! read exactly as they always did; and on anything it does not accept it answers
+//! `None`, and [`Doc::parse`] asks `serde_json` for the verdict and its error message.
+//! So it can only ever accept JSON `serde_json` accepts, with the same tree — which the
+//! tests check on generated documents and on mutations of them.
+
+use std::borrow::Cow;
+
+use serde_json::Number;
+
+use super::{Doc, merge_repeated_names};
+
+/// Below `serde_json`'s own nesting limit (128), so this reader never accepts a document
+/// `serde_json` would refuse as too deep; deeper ones go to the fallback.
+const MAX_DEPTH: u32 = 100;
+
+/// Reads `bytes` as one JSON document (surrounding whitespace allowed), or `None` when
+/// it is not one this reader accepts.
+pub(super) fn read(bytes: &[u8]) -> Option<Doc<'_>> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut reader = Reader {
+        text,
+        bytes,
+        at: 0,
+        depth: 0,
+        items: Vec::new(),
+        members: Vec::new(),
+    };
+    let doc = reader.value()?;
+    reader.skip_space();
+    (reader.at == bytes.len()).then_some(doc)
+}
+
+struct Reader<'a> {
+    /// The whole input, already checked as UTF-8: strings are slices of it.
+    text: &'a str,
+    bytes: &'a [u8],
+    at: usize,
+    depth: u32,
+    /// Items of the arrays being read, innermost last; each array takes its own off
+    /// the end when it closes, so it is allocated once at its length.
+    items: Vec<Doc<'a>>,
+    /// The same for object members.
+    members: Vec<(Cow<'a, str>, Doc<'a>)>,
+}
+
+impl<'a> Reader<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn skip_space(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.at += 1;
+        }
+    }
+
+    fn literal(&mut self, word: &[u8], doc: Doc<'a>) -> Option<Doc<'a>> {
+        if self.bytes[self.at..].starts_with(word) {
+            self.at += word.len();
+            Some(doc)
+        } else {
+            None
+        }
+    }
+
+    fn value(&mut self) -> Option<Doc<'a>> {
+        self.skip_space();
+        match self.peek()? {
+            b'{' => self.object(),
+            b'[' => self.array(),
+            b'"' => self.string().map(Doc::String),
+            b't' => self.literal(b"true", Doc::Bool(true)),
+            b'f' => self.literal(b"false", Doc::Bool(false)),
+            b'n' => self.literal(b"null", Doc::Null),
+            b'-' | b'0'..=b'9' => self.number(),
+            _ => None,
+        }
+    }
+
+    fn enter(&mut self) -> Option<()> {
+        self.depth += 1;
+        self.at += 1;
+        (self.depth <= MAX_DEPTH).then_some(())
+    }
+
+    fn array(&mut self) -> Option<Doc<'a>> {
+        self.enter()?;
+        let start = self.items.len();
+        self.skip_space();
+        if self.peek() == Some(b']') {
+            self.at += 1;
+        } else {
+            loop {
+                let item = self.value()?;
+                self.items.push(item);
+                self.skip_space();
+                match self.peek()? {
+                    b',' => self.at += 1,
+                    b']' => {
+                        self.at += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.depth -= 1;
+        Some(Doc::Array(self.items.drain(start..).collect()))
+    }
+
+    fn object(&mut self) -> Option<Doc<'a>> {
+        self.enter()?;
+        let start = self.members.len();
+        self.skip_space();
+        if self.peek() == Some(b'}') {
+            self.at += 1;
+        } else {
+            loop {
+                self.skip_space();
+                if self.peek()? != b'"' {
+                    return None;
+                }
+                let name = self.string()?;
+                self.skip_space();
+                if self.peek()? != b':' {
+                    return None;
+                }
+                self.at += 1;
+                let value = self.value()?;
+                self.members.push((name, value));
+                self.skip_space();
+                match self.peek()? {
+                    b',' => self.at += 1,
+                    b'}' => {
+                        self.at += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.depth -= 1;
+        let mut members: Vec<_> = self.members.drain(start..).collect();
+        merge_repeated_names(&mut members);
+        Some(Doc::Object(members))
+    }
+
+    /// A string at `"`: a slice of the input when it has no escapes.
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        self.at += 1;
+        let start = self.at;
+        let end = self.next_special(start);
+        match self.bytes.get(end)? {
+            b'"' => {
+                self.at = end + 1;
+                // Both ends are at ASCII quotes, so the slice is on char boundaries.
+                self.text.get(start..end).map(Cow::Borrowed)
+            }
+            b'\\' => self.escaped(start, end).map(Cow::Owned),
+            // A raw control character inside a string.
+            _ => None,
+        }
+    }
+
+    /// The first `"`, `\` or control byte at or after `from` (or the input's length).
+    fn next_special(&self, from: usize) -> usize {
+        let mut at = from;
+        while let Some(block) = self.bytes.get(at..at + 8) {
+            let word = u64::from_le_bytes(block.try_into().unwrap_or([0; 8]));
+            let special = special_mask(word);
+            if special != 0 {
+                return at + (special.trailing_zeros() / 8) as usize;
+            }
+            at += 8;
+        }
+        self.bytes[at..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .map_or(self.bytes.len(), |i| at + i)
+    }
+
+    /// The rest of a string whose first escape is at `escape`.
+    fn escaped(&mut self, start: usize, mut escape: usize) -> Option<String> {
+        let mut out = String::with_capacity(escape - start + 16);
+        let mut run = start;
+        loop {
+            out.push_str(self.text.get(run..escape)?);
+            match self.bytes.get(escape)? {
+                b'"' => {
+                    self.at = escape + 1;
+                    return Some(out);
+                }
+                b'\\' => {}
+                _ => return None,
+            }
+            let (decoded, used) = self.unescape(escape + 1)?;
+            out.push(decoded);
+            run = escape + 1 + used;
+            escape = self.next_special(run);
+        }
+    }
+
+    /// The character an escape stands for (`at` is just after the `\`), and the bytes
+    /// it took after the backslash.
+    fn unescape(&self, at: usize) -> Option<(char, usize)> {
+        let simple = match self.bytes.get(at)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let high = self.hex4(at + 1)?;
+                if !(0xD800..0xDC00).contains(&high) {
+                    // A lone low surrogate is not a char: refused (serde_json decides).
+                    return char::from_u32(high).map(|c| (c, 5));
+                }
+                // A high surrogate must be followed by an escaped low one.
+                if self.bytes.get(at + 5..at + 7)? != b"\\u" {
+                    return None;
+                }
+                let low = self.hex4(at + 7)?;
+                if !(0xDC00..0xE000).contains(&low) {
+                    return None;
+                }
+                let c = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                return char::from_u32(c).map(|c| (c, 11));
+            }
+            _ => return None,
+        };
+        Some((simple, 1))
+    }
+
+    fn hex4(&self, at: usize) -> Option<u32> {
+        let digits = self.bytes.get(at..at + 4)?;
+        digits.iter().try_fold(0u32, |acc, &b| {
+            let d = char::from(b).to_digit(16)?;
+            Some(acc * 16 + d)
+        })
+    }
+
+    /// A number in JSON's grammar. A plain non-negative integer that fits `u64` is read
+    /// here; anything else is read by `serde_json`, so it reads exactly as before.
+    fn number(&mut self) -> Option<Doc<'a>> {
+        let start = self.at;
+        let digits = |r: &mut Reader<'a>| {
+            let from = r.at;
+            while let Some(b'0'..=b'9') = r.peek() {
+                r.at += 1;
+            }
+            r.at - from
+        };
+        let negative = self.peek() == Some(b'-');
+        if negative {
+            self.at += 1;
+        }
+        let int_start = self.at;
+        let int_len = digits(self);
+        if int_len == 0 || (int_len > 1 && self.bytes[int_start] == b'0') {
+            return None;
+        }
+        let mut plain = !negative;
+        if self.peek() == Some(b'.') {
+            self.at += 1;
+            if digits(self) == 0 {
+                return None;
+            }
+            plain = false;
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.at += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.at += 1;
+            }
+            if digits(self) == 0 {
+                return None;
+            }
+            plain = false;
+        }
+        let token = self.text.get(start..self.at)?;
+        if plain && let Ok(n) = token.parse::<u64>() {
+            return Some(Doc::Number(n.into()));
+        }
+        token.parse::<Number>().ok().map(Doc::Number)
+    }
+}
+
+/// The high bit of every byte of `word` that is `"`, `\` or below 0x20, and no other
+/// bit. Exact per byte: each test adds within a byte's low seven bits, so no carry
+/// crosses into the next byte.
+#[inline]
+pub fn special_mask(word: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let is_zero = |v: u64| !(((v & LOW7) + LOW7) | v) & HIGHS;
+    let below_space = !(((word & LOW7) + ONES * 0x60) | word) & HIGHS;
+    is_zero(word ^ (ONES * u64::from(b'"')))
+        | is_zero(word ^ (ONES * u64::from(b'\\')))
+        | below_space
+}
+
+#[cfg(test)]
+#[path = "scan_tests.rs"]
+mod tests;

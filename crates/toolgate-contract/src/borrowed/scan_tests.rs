@@ -1,0 +1,288 @@
+//! The direct reader against `serde_json`: on generated documents written every way JSON
+//! allows (escapes of every form, surrogate pairs, numbers of every shape, any
+//! whitespace), and on those documents broken one byte at a time, it must either give
+//! the tree the `serde_json` path gives or step aside — never accept what `serde_json`
+//! refuses.
+
+use super::*;
+use proptest::prelude::*;
+use serde_json::Value;
+
+/// A JSON value as a generator sees it; rendered to text by [`render`].
+#[derive(Debug, Clone)]
+enum Gen {
+    Null,
+    Bool(bool),
+    /// A number token, as written.
+    Num(String),
+    Str(String),
+    Arr(Vec<Gen>),
+    Obj(Vec<(String, Gen)>),
+}
+
+fn number_token() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "-?(0|[1-9][0-9]{0,3})",
+        "-?[1-9][0-9]{17,22}",
+        "-?(0|[1-9][0-9]{0,5})\\.[0-9]{1,18}",
+        "-?(0|[1-9][0-9]{0,3})(\\.[0-9]{1,4})?[eE][+-]?[0-9]{1,3}",
+    ]
+}
+
+fn text() -> impl Strategy<Value = String> {
+    // ASCII, quotes and backslashes, controls, two- to four-byte characters.
+    "[a-z \"\\\\/\\x00-\\x1f\\x7f\u{e9}\u{4e2d}\u{1F600}\u{FFFF}]{0,12}"
+}
+
+fn tree() -> impl Strategy<Value = Gen> {
+    let leaf = prop_oneof![
+        Just(Gen::Null),
+        any::<bool>().prop_map(Gen::Bool),
+        number_token().prop_map(Gen::Num),
+        text().prop_map(Gen::Str),
+    ];
+    leaf.prop_recursive(5, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Gen::Arr),
+            // Names from a small set, so repeated names occur.
+            prop::collection::vec(("[a-d]{1,2}", inner), 0..6).prop_map(Gen::Obj),
+        ]
+    })
+}
+
+/// A tiny deterministic source of choices for how to write each piece.
+struct Choices(u64);
+
+impl Choices {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+
+    fn space(&mut self, out: &mut String) {
+        for _ in 0..self.next(3) {
+            out.push([' ', '\t', '\n', '\r'][self.next(4) as usize]);
+        }
+    }
+}
+
+fn render(tree: &Gen, c: &mut Choices, out: &mut String) {
+    c.space(out);
+    match tree {
+        Gen::Null => out.push_str("null"),
+        Gen::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Gen::Num(n) => out.push_str(n),
+        Gen::Str(s) => render_str(s, c, out),
+        Gen::Arr(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                render(item, c, out);
+                c.space(out);
+            }
+            c.space(out);
+            out.push(']');
+        }
+        Gen::Obj(members) => {
+            out.push('{');
+            for (i, (name, value)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                c.space(out);
+                render_str(name, c, out);
+                c.space(out);
+                out.push(':');
+                render(value, c, out);
+                c.space(out);
+            }
+            c.space(out);
+            out.push('}');
+        }
+    }
+    c.space(out);
+}
+
+/// Writes a string with each character raw where JSON allows it, or escaped in one of
+/// the forms JSON allows (short escapes, `\u` in either case, surrogate pairs).
+fn render_str(s: &str, c: &mut Choices, out: &mut String) {
+    out.push('"');
+    for ch in s.chars() {
+        let must = ch == '"' || ch == '\\' || u32::from(ch) < 0x20;
+        let short = match ch {
+            '"' => Some("\\\""),
+            '\\' => Some("\\\\"),
+            '/' => Some("\\/"),
+            '\u{8}' => Some("\\b"),
+            '\u{c}' => Some("\\f"),
+            '\n' => Some("\\n"),
+            '\r' => Some("\\r"),
+            '\t' => Some("\\t"),
+            _ => None,
+        };
+        match (must, c.next(3)) {
+            (false, 0) => out.push(ch),
+            (_, 1) if short.is_some() => out.push_str(short.unwrap_or_default()),
+            _ => {
+                let mut units = [0u16; 2];
+                for unit in ch.encode_utf16(&mut units) {
+                    if c.next(2) == 0 {
+                        out.push_str(&format!("\\u{unit:04x}"));
+                    } else {
+                        out.push_str(&format!("\\u{unit:04X}"));
+                    }
+                }
+            }
+        }
+    }
+    out.push('"');
+}
+
+fn by_serde(bytes: &[u8]) -> Option<Doc<'_>> {
+    Doc::parse_with_serde(bytes).ok()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn generated_documents_read_as_serde_json_reads_them(doc in tree(), seed in 1u64..) {
+        let mut text = String::new();
+        render(&doc, &mut Choices(seed), &mut text);
+        let expected = by_serde(text.as_bytes());
+        let read = read(text.as_bytes());
+        match &expected {
+            // Numbers beyond f64 are refused by serde_json, and then by both.
+            None => prop_assert!(read.is_none(), "accepted what serde_json refuses: {text}"),
+            Some(doc) => prop_assert_eq!(read.as_ref(), Some(doc), "{}", text),
+        }
+    }
+
+    #[test]
+    fn broken_documents_are_never_accepted_when_serde_json_refuses_them(
+        doc in tree(),
+        seed in 1u64..,
+        at in any::<prop::sample::Index>(),
+        edit in 0u8..3,
+        byte in prop::sample::select(b"\"\\{}[],:-+.eE0123456789 tfnu\x00\x1f\x7f\xc3\xff".to_vec()),
+    ) {
+        let mut text = String::new();
+        render(&doc, &mut Choices(seed), &mut text);
+        let mut bytes = text.into_bytes();
+        let i = at.index(bytes.len() + 1);
+        match edit {
+            0 if i < bytes.len() => { bytes.remove(i); }
+            1 => bytes.insert(i, byte),
+            _ => bytes.truncate(i),
+        }
+        let expected = by_serde(&bytes);
+        if let Some(doc) = read(&bytes) {
+            prop_assert_eq!(Some(&doc), expected.as_ref(), "{}", String::from_utf8_lossy(&bytes));
+        }
+        // And the public entry point agrees with serde_json::Value on the verdict.
+        prop_assert_eq!(
+            Doc::parse(&bytes).is_ok(),
+            serde_json::from_slice::<Value>(&bytes).is_ok(),
+            "{}", String::from_utf8_lossy(&bytes)
+        );
+    }
+}
+
+#[test]
+fn edge_cases_agree_with_serde_json() {
+    let cases: &[&[u8]] = &[
+        b"",
+        b"   ",
+        b"0",
+        b"-0",
+        b"-0.0",
+        b"01",
+        b"1.",
+        b".5",
+        b"1e",
+        b"1e+",
+        b"-",
+        b"18446744073709551615",
+        b"18446744073709551616",
+        b"-9223372036854775808",
+        b"-9223372036854775809",
+        b"1e999",
+        b"-1e999",
+        b"1E-400",
+        b"\"\\ud83d\\ude00\"",
+        b"\"\\ud83d\"",
+        b"\"\\ude00\"",
+        b"\"\\ud83d\\u0041\"",
+        b"\"\\u00e9\\u00E9\"",
+        b"\"\\x\"",
+        b"\"tab\there\"",
+        b"\"\xff\"",
+        b"\"\xc3\xa9\"",
+        b"\xef\xbb\xbf{}",
+        b"{\"a\":1,}",
+        b"[1 2]",
+        b"{\"a\" 1}",
+        b"{1:2}",
+        b"[true, false, null]",
+        b"[tru]",
+        b"nulll",
+        b"{} {}",
+        b"\"unterminated",
+    ];
+    for case in cases {
+        let expected = by_serde(case);
+        if let Some(doc) = read(case) {
+            assert_eq!(
+                Some(&doc),
+                expected.as_ref(),
+                "{}",
+                String::from_utf8_lossy(case)
+            );
+        }
+        assert_eq!(
+            Doc::parse(case).is_ok(),
+            serde_json::from_slice::<Value>(case).is_ok(),
+            "{}",
+            String::from_utf8_lossy(case)
+        );
+    }
+}
+
+#[test]
+fn reads_plain_documents_itself() {
+    // The call path's common case must not fall back to serde_json.
+    let body = br#"{"query":"q","total":2,"results":[{"title":"a \"b\"","score":0.5,"tags":["x"]},{"title":"\u00e9","score":1,"tags":[]}],"next":null,"ok":true}"#;
+    let doc = read(body).expect("read directly");
+    assert_eq!(Some(doc), by_serde(body));
+}
+
+#[test]
+fn nesting_is_bounded_and_the_fallback_decides_beyond() {
+    let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    assert!(read(nested(MAX_DEPTH as usize).as_bytes()).is_some());
+    assert!(read(nested(MAX_DEPTH as usize + 1).as_bytes()).is_none());
+    // serde_json's own limit is higher; below it the fallback still accepts.
+    let deeper = nested(MAX_DEPTH as usize + 10);
+    assert_eq!(
+        Doc::parse(deeper.as_bytes()).is_ok(),
+        serde_json::from_str::<Value>(&deeper).is_ok()
+    );
+    assert!(Doc::parse(nested(100_000).as_bytes()).is_err());
+}
+
+#[test]
+fn special_mask_marks_exactly_quotes_backslashes_and_controls() {
+    for b in 0u8..=255 {
+        let word = u64::from_le_bytes([b'a', b, b'a', b'a', b'a', b'a', b'a', b]);
+        let expected = b == b'"' || b == b'\\' || b < 0x20;
+        let mask = special_mask(word);
+        assert_eq!(mask != 0, expected, "byte {b:#x}");
+        if expected {
+            assert_eq!(mask, (0x80 << 8) | (0x80 << 56), "byte {b:#x}");
+        }
+    }
+}
