@@ -155,7 +155,7 @@ impl Gateway {
     }
 
     /// Takes the servers' event receivers (once: the background work owns them).
-    pub fn take_server_events(&self) -> Vec<ServerEvents> {
+    pub(crate) fn take_server_events(&self) -> Vec<ServerEvents> {
         std::mem::take(&mut *crate::sync::lock(&self.server_events))
     }
 
@@ -173,7 +173,7 @@ impl Gateway {
     /// keeping every other route. A tool that stays keeps its live state (windows,
     /// open drift), so a refreshed definition does not reset what the tool has seen.
     /// Also publishes the owner of each new tool as a metric.
-    pub fn set_server_routes(&self, server: &str, routes: Vec<ToolRoute>) {
+    pub(crate) fn set_server_routes(&self, server: &str, routes: Vec<ToolRoute>) {
         let mut table = write(&self.routes);
         let mut next: RouteTable = table
             .iter()
@@ -210,7 +210,7 @@ impl Gateway {
     }
 
     /// The dependency state of MCP server `server` (every server is a dependency).
-    pub fn server_dependency(&self, server: &str) -> Option<Arc<DependencyState>> {
+    pub(crate) fn server_dependency(&self, server: &str) -> Option<Arc<DependencyState>> {
         self.dependencies.get(server).cloned()
     }
 
@@ -337,7 +337,7 @@ impl Gateway {
     }
 
     /// The live state of a dependency.
-    pub fn dependency(&self, name: &str) -> Option<&Arc<DependencyState>> {
+    pub(crate) fn dependency(&self, name: &str) -> Option<&Arc<DependencyState>> {
         self.dependencies.get(name)
     }
 
@@ -347,7 +347,7 @@ impl Gateway {
     }
 
     /// The live state of a tool.
-    pub fn tool_state(&self, name: &str) -> Option<Arc<ToolState>> {
+    pub(crate) fn tool_state(&self, name: &str) -> Option<Arc<ToolState>> {
         self.route(name).map(|r| r.state.clone())
     }
 
@@ -377,7 +377,7 @@ impl Gateway {
     }
 
     /// Sends incidents to their owners.
-    pub fn notifier(&self) -> &Arc<Notifier> {
+    pub(crate) fn notifier(&self) -> &Arc<Notifier> {
         &self.notifier
     }
 

@@ -551,7 +551,9 @@ pub(crate) struct Inner {
     pub(crate) server_requests: Arc<bounds::ServerRequests>,
     /// Held for a whole handshake, so concurrent callers share one.
     init_lock: tokio::sync::Mutex<()>,
-    initialized: Mutex<Option<Initialized>>,
+    /// Shared, not copied: every request asks for it, and it holds the server's whole
+    /// initialize result.
+    initialized: Mutex<Option<Arc<Initialized>>>,
     /// Cancelled when the connection is shut down or dropped: every
     /// background task watches it.
     pub(crate) closed: CancellationToken,
@@ -584,7 +586,7 @@ impl Inner {
         self.events.emit(event);
     }
 
-    fn ready(&self) -> Option<Initialized> {
+    fn ready(&self) -> Option<Arc<Initialized>> {
         let ready = match &self.kind {
             Kind::Http(h) => h.is_ready(),
             Kind::Stdio(s) => s.is_ready(),
@@ -596,7 +598,7 @@ impl Inner {
         }
     }
 
-    pub(crate) async fn ensure_initialized(self: &Arc<Self>) -> Result<Initialized, Failure> {
+    pub(crate) async fn ensure_initialized(self: &Arc<Self>) -> Result<Arc<Initialized>, Failure> {
         if let Some(i) = self.ready() {
             return Ok(i);
         }
@@ -612,7 +614,8 @@ impl Inner {
             Kind::Stdio(s) => s.handshake(self).await?,
         };
         tracing::debug!(server = %self.name, version = %init.protocol_version, "upstream initialised");
-        *lock(&self.initialized) = Some(init.clone());
+        let init = Arc::new(init);
+        *lock(&self.initialized) = Some(Arc::clone(&init));
         Ok(init)
     }
 
@@ -916,6 +919,7 @@ impl Connection {
         tokio::time::timeout(timeout, self.inner.ensure_initialized())
             .await
             .unwrap_or(Err(Failure::Timeout(timeout)))
+            .map(|init| Initialized::clone(&init))
     }
 
     /// One request (e.g. "tools/list", "tools/call", "resources/read").
@@ -976,7 +980,12 @@ impl Connection {
 
     /// What the last successful initialize returned.
     pub fn initialized(&self) -> Option<Initialized> {
-        lock(&self.inner.initialized).clone()
+        lock(&self.inner.initialized).as_deref().cloned()
+    }
+
+    /// Whether a handshake has succeeded (without copying its result).
+    pub fn is_initialized(&self) -> bool {
+        lock(&self.inner.initialized).is_some()
     }
 
     /// What happened to the requests the server sent: how many, how many are

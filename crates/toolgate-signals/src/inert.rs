@@ -54,6 +54,9 @@ const INERT: &[&str] = &[
     "x-content-type-options",
     "x-frame-options",
     "x-xss-protection",
+    // MCP's streamable HTTP transport (a fronted server's replies).
+    "mcp-protocol-version",
+    "mcp-session-id",
     // Request identifiers and platform stamps.
     "cf-cache-status",
     "cf-ray",

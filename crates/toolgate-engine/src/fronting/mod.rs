@@ -865,7 +865,7 @@ impl Fronted {
 
     /// Connected: the handshake is done and the last request did not fail.
     fn connected(&self, state: &State) -> bool {
-        self.connection.initialized().is_some() && state.last_error.is_none()
+        self.connection.is_initialized() && state.last_error.is_none()
     }
 
     pub fn report(&self) -> ServerReport {

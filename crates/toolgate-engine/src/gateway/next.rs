@@ -54,7 +54,7 @@ pub struct Changes {
 
 impl Changes {
     /// Whether the tools clients see may have changed.
-    pub fn tools_may_differ(&self) -> bool {
+    pub(crate) fn tools_may_differ(&self) -> bool {
         !(self.tools_added.is_empty()
             && self.tools_removed.is_empty()
             && self.tools_changed.is_empty()
