@@ -33,7 +33,7 @@ CALLS = 9
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from support.harness import (  # noqa: E402 - after the path it is found on
-    CheckFailed, check, free_port, http, reporter, start_echo_upstream, total, wait_http,
+    CheckFailed, check, free_port, http, reporter, start_echo_upstream, total, wait_http, wait_until,
 )
 
 ok = reporter("fleet")
@@ -175,10 +175,16 @@ def main() -> int:
                 check(status == 404, f"a {what} session id should be 404 on every replica; got {status} {body[:200]}")
         ok("altered, unsigned and random session ids: 404 on every replica")
 
-        # DELETE ends the session on the replica that receives it.
+        # DELETE ends the session on the replica that receives it. nginx logs a request
+        # after it has sent the answer, so the test waits for the DELETE's own log line
+        # (an earlier session's DELETE is in the log too) before asking which replica.
+        def deletes() -> list[str]:
+            return [r for r in (work / "access.log").read_text().splitlines() if " DELETE " in r]
+        logged_before = len(deletes())
         status, _, _ = http("DELETE", url, None, {**headers, "Mcp-Session-Id": sid})
         check(status == 200, f"DELETE: {status}")
-        deleted_on = [r for r in (work / "access.log").read_text().splitlines() if " DELETE " in r][-1].split()[0]
+        logged = wait_until("nginx's access log line of the DELETE", lambda: deletes()[logged_before:])
+        deleted_on = logged[-1].split()[0]
         port = int(deleted_on.rsplit(":", 1)[1])
         status, _, _ = http("POST", f"http://127.0.0.1:{port}/mcp", listing, {**headers, "Mcp-Session-Id": sid})
         check(status == 404, f"after DELETE the replica that ended the session should answer 404; got {status}")
