@@ -41,7 +41,7 @@ pub enum Doc<'a> {
 impl<'a> Doc<'a> {
     /// Parses `bytes` as one JSON document (trailing whitespace allowed, nothing else).
     ///
-    /// The direct reader ([`scan`]) answers the common case; whatever it does not
+    /// The direct reader (`borrowed/scan.rs`) answers the common case; whatever it does not
     /// accept is read by `serde_json`, which gives the verdict and the error message.
     pub fn parse(bytes: &'a [u8]) -> Result<Doc<'a>, serde_json::Error> {
         match scan::read(bytes) {
