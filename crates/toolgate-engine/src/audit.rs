@@ -4,11 +4,12 @@
 //!
 //! A call hands its record to a bounded channel ([`QUEUE`] records) and goes on; one
 //! writer task takes what has queued, and what joins it within [`LINGER`], up to
-//! [`BATCH`] at a time, and writes it in one transaction. A record is acknowledged once that transaction committed. When the
-//! channel is full (the store is slower than the calls, or unavailable for long) the
-//! record is dropped, counted in `toolgate_audit_records_dropped_total` and logged at
-//! most once a minute: an audit trail that slowed or stopped the calls it records would
-//! turn a store hiccup into an outage.
+//! [`BATCH`] at a time, and writes it in one transaction. A record is acknowledged once
+//! that transaction committed. When the channel is full (the store is slower than the
+//! calls, or unavailable for long) the record is dropped, counted in
+//! `toolgate_audit_records_dropped_total` and logged at most once a minute: an audit
+//! trail that slowed or stopped the calls it records would turn a store hiccup into an
+//! outage.
 //!
 //! A call that opened or counted into an incident hands over which one; the writer
 //! puts the incident's id into the record once the incident writer has stored it

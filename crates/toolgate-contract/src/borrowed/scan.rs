@@ -98,24 +98,11 @@ impl<'a> Reader<'a> {
     fn array(&mut self) -> Option<Doc<'a>> {
         self.enter()?;
         let start = self.items.len();
-        self.skip_space();
-        if self.peek() == Some(b']') {
-            self.at += 1;
-        } else {
-            loop {
-                let item = self.value()?;
-                self.items.push(item);
-                self.skip_space();
-                match self.peek()? {
-                    b',' => self.at += 1,
-                    b']' => {
-                        self.at += 1;
-                        break;
-                    }
-                    _ => return None,
-                }
-            }
-        }
+        self.list_until(b']', |r| {
+            let item = r.value()?;
+            r.items.push(item);
+            Some(())
+        })?;
         self.depth -= 1;
         Some(Doc::Array(self.items.drain(start..).collect()))
     }
@@ -123,38 +110,52 @@ impl<'a> Reader<'a> {
     fn object(&mut self) -> Option<Doc<'a>> {
         self.enter()?;
         let start = self.members.len();
-        self.skip_space();
-        if self.peek() == Some(b'}') {
-            self.at += 1;
-        } else {
-            loop {
-                self.skip_space();
-                if self.peek()? != b'"' {
-                    return None;
-                }
-                let name = self.string()?;
-                self.skip_space();
-                if self.peek()? != b':' {
-                    return None;
-                }
-                self.at += 1;
-                let value = self.value()?;
-                self.members.push((name, value));
-                self.skip_space();
-                match self.peek()? {
-                    b',' => self.at += 1,
-                    b'}' => {
-                        self.at += 1;
-                        break;
-                    }
-                    _ => return None,
-                }
+        self.list_until(b'}', |r| {
+            r.skip_space();
+            if r.peek()? != b'"' {
+                return None;
             }
-        }
+            let name = r.string()?;
+            r.skip_space();
+            if r.peek()? != b':' {
+                return None;
+            }
+            r.at += 1;
+            let value = r.value()?;
+            r.members.push((name, value));
+            Some(())
+        })?;
         self.depth -= 1;
         let mut members: Vec<_> = self.members.drain(start..).collect();
         merge_repeated_names(&mut members);
         Some(Doc::Object(members))
+    }
+
+    /// The rest of an array or object that has just opened, through `close`: `item`
+    /// reads one element, and the commas between elements are read here. An empty list
+    /// is allowed, a trailing comma is not.
+    fn list_until(
+        &mut self,
+        close: u8,
+        mut item: impl FnMut(&mut Self) -> Option<()>,
+    ) -> Option<()> {
+        self.skip_space();
+        if self.peek() == Some(close) {
+            self.at += 1;
+            return Some(());
+        }
+        loop {
+            item(self)?;
+            self.skip_space();
+            match self.peek()? {
+                b',' => self.at += 1,
+                b if b == close => {
+                    self.at += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
     }
 
     /// A string at `"`: a slice of the input when it has no escapes.
