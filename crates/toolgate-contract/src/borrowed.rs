@@ -17,7 +17,11 @@ use jsonschema::types::JsonType;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Number, Value};
 
+#[cfg(test)]
+mod choices;
+mod read_check;
 mod scan;
+pub(crate) use read_check::ReadCheck;
 pub use scan::special_mask as json_special_mask;
 
 /// One JSON value whose strings borrow from the parsed bytes where they can.

@@ -3,7 +3,7 @@
 //! [`Drift`] from the structural walk plus the validator's own errors. The validator is
 //! the only judge of validity; the walk explains *why*.
 
-use crate::borrowed::{Borrowed, Doc};
+use crate::borrowed::{Borrowed, Doc, ReadCheck};
 use crate::drift::{Change, Drift, Violation};
 use crate::files::{SchemaFileError, SchemaFiles, non_empty};
 use crate::findings::Findings;
@@ -74,6 +74,9 @@ pub struct ResponseContract {
     validator: Validator,
     /// Judges raw bodies on every call, without building a `Value` (see `borrowed`).
     fast: Validator<Borrowed>,
+    /// Vouches for valid bodies as it reads them, with no tree at all, when the schema
+    /// is made only of keywords it decides (`borrowed/read_check.rs`).
+    read_check: Option<Arc<ReadCheck>>,
     /// Recent structural drift diagnoses by body shape (see `memo`).
     memo: DriftMemo,
     /// The shared components the schema's `toolgate:schemas/…` references name, when
@@ -189,11 +192,14 @@ impl ResponseContract {
         } else {
             None
         };
+        // A file `$ref` is never resolved by the read check: such a schema has none.
+        let read_check = ReadCheck::compile(schema, shared.map(|s| &**s)).map(Arc::new);
         Ok(ResponseContract {
             schema: schema.clone(),
             shape_root,
             validator,
             fast,
+            read_check,
             memo: DriftMemo::default(),
             shared: shared.cloned(),
         })
@@ -235,6 +241,12 @@ impl ResponseContract {
         }
     }
 
+    /// Whether valid bodies are vouched for as they are read, with no tree built (the
+    /// schema's keywords and references allow it; see `borrowed/read_check.rs`).
+    pub fn checks_while_reading(&self) -> bool {
+        self.read_check.is_some()
+    }
+
     /// The schema as given to [`ResponseContract::compile`].
     pub fn schema(&self) -> &Value {
         &self.schema
@@ -251,6 +263,13 @@ impl ResponseContract {
     /// Checks a body as it arrived, without building a `Value` unless it fails: `Ok(())`
     /// when it is one JSON document that satisfies the schema.
     pub fn check_bytes(&self, body: &[u8]) -> Result<(), BodyError> {
+        if self
+            .read_check
+            .as_ref()
+            .is_some_and(|check| check.vouches_for(body))
+        {
+            return Ok(());
+        }
         let doc = Doc::parse(body).map_err(BodyError::NotJson)?;
         if self.fast.is_valid(&doc) {
             return Ok(());

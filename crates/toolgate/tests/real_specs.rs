@@ -306,6 +306,10 @@ struct Tally {
     response_accepted: usize,
     renames: usize,
     renames_caught: usize,
+    /// Contracts checked while the body is read (the call path's shortcut).
+    read_checked: usize,
+    /// Contracts of tools with a response example.
+    contracts: usize,
     /// Examples the vendor's own schema, read literally, refuses.
     contradicting: usize,
     /// Of those, where the reference reading does not compile at all.
@@ -334,6 +338,25 @@ impl Tally {
                 why.chars().take(200).collect::<String>()
             ));
         }
+    }
+}
+
+/// The bytes' check (which vouches for a valid body as it reads it, where it can)
+/// and the check of the parsed `Value` must agree.
+fn same_verdict_both_ways(
+    contract: &ResponseContract,
+    body: &Value,
+    label: &str,
+    tool: &str,
+    t: &mut Tally,
+) {
+    let bytes = serde_json::to_vec(body).unwrap();
+    let by_bytes = contract.check_bytes(&bytes).is_ok();
+    let by_value = contract.check(body).is_ok();
+    if by_bytes != by_value {
+        t.failures.push(format!(
+            "{label}: {tool}: the body's bytes are judged {by_bytes} and its value {by_value}"
+        ));
     }
 }
 
@@ -462,6 +485,10 @@ fn exercise(
         let Some(m) = success(&root, &op).and_then(|r| media(&root, &r, is_json)) else {
             continue;
         };
+        t.contracts += 1;
+        if tool.contract.response.checks_while_reading() {
+            t.read_checked += 1;
+        }
         for ex in examples_of(&root, root.pointer(&m).unwrap()) {
             t.response_examples += 1;
             if let Err(e) = reference.judge(&format!("{m}/schema"), &ex) {
@@ -469,6 +496,7 @@ fn exercise(
                 continue;
             }
             let body = serde_json::to_vec(&ex).unwrap();
+            same_verdict_both_ways(&tool.contract.response, &ex, label, name, t);
             match tool.contract.response.check_bytes(&body) {
                 Ok(()) => t.response_accepted += 1,
                 Err(e) => {
@@ -481,6 +509,7 @@ fn exercise(
             }
             if let Some((changed, key)) = renamed(&tool.contract.response, &ex) {
                 t.renames += 1;
+                same_verdict_both_ways(&tool.contract.response, &changed, label, name, t);
                 let body = serde_json::to_vec(&changed).unwrap();
                 match tool.contract.response.check_bytes(&body) {
                     Err(e) if why(&e).contains(&key) => t.renames_caught += 1,
@@ -549,6 +578,9 @@ fn published_descriptions_import_pass_check_and_accept_their_own_examples() {
     assert!(t.request_accepted >= 900, "{t:?}");
     assert!(t.renames >= 1000, "{t:?}");
     assert_eq!(t.renames_caught, t.renames);
+    // Nearly every contract vouches for valid bodies as it reads them (the call path's
+    // shortcut), shared components and keywords it hands to `jsonschema` included.
+    assert!(t.read_checked * 10 >= t.contracts * 9, "{t:?}");
     // GitHub's components are written once, not once per tool that reaches them.
     if let Some((_, bytes)) = t.sizes.iter().find(|(l, _)| l.contains("api.github.com")) {
         assert!(

@@ -28,21 +28,14 @@ const MAX_DEPTH: u32 = 100;
 /// Reads `bytes` as one JSON document (surrounding whitespace allowed), or `None` when
 /// it is not one this reader accepts.
 pub(super) fn read(bytes: &[u8]) -> Option<Doc<'_>> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    let mut reader = Reader {
-        text,
-        bytes,
-        at: 0,
-        depth: 0,
-        items: Vec::new(),
-        members: Vec::new(),
-    };
+    let mut reader = Reader::new(bytes)?;
     let doc = reader.value()?;
-    reader.skip_space();
-    (reader.at == bytes.len()).then_some(doc)
+    reader.at_end().then_some(doc)
 }
 
-struct Reader<'a> {
+/// The reader's position in one document; its lexical parts (strings, numbers, space)
+/// are shared with the contract's reading check (`read_check.rs`).
+pub(super) struct Reader<'a> {
     /// The whole input, already checked as UTF-8: strings are slices of it.
     text: &'a str,
     bytes: &'a [u8],
@@ -56,17 +49,35 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    fn peek(&self) -> Option<u8> {
+    /// A reader at the start of `bytes`; `None` when they are not UTF-8.
+    pub(super) fn new(bytes: &'a [u8]) -> Option<Reader<'a>> {
+        Some(Reader {
+            text: std::str::from_utf8(bytes).ok()?,
+            bytes,
+            at: 0,
+            depth: 0,
+            items: Vec::new(),
+            members: Vec::new(),
+        })
+    }
+
+    /// Whether only whitespace is left.
+    pub(super) fn at_end(&mut self) -> bool {
+        self.skip_space();
+        self.at == self.bytes.len()
+    }
+
+    pub(super) fn peek(&self) -> Option<u8> {
         self.bytes.get(self.at).copied()
     }
 
-    fn skip_space(&mut self) {
+    pub(super) fn skip_space(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.at += 1;
         }
     }
 
-    fn literal(&mut self, word: &[u8], doc: Doc<'a>) -> Option<Doc<'a>> {
+    pub(super) fn literal(&mut self, word: &[u8], doc: Doc<'a>) -> Option<Doc<'a>> {
         if self.bytes[self.at..].starts_with(word) {
             self.at += word.len();
             Some(doc)
@@ -75,7 +86,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn value(&mut self) -> Option<Doc<'a>> {
+    pub(super) fn value(&mut self) -> Option<Doc<'a>> {
         self.skip_space();
         match self.peek()? {
             b'{' => self.object(),
@@ -89,7 +100,8 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn enter(&mut self) -> Option<()> {
+    /// Steps into an array or object (at its opening byte); `None` past the depth bound.
+    pub(super) fn enter(&mut self) -> Option<()> {
         self.depth += 1;
         self.at += 1;
         (self.depth <= MAX_DEPTH).then_some(())
@@ -103,7 +115,7 @@ impl<'a> Reader<'a> {
             r.items.push(item);
             Some(())
         })?;
-        self.depth -= 1;
+        self.leave();
         Some(Doc::Array(self.items.drain(start..).collect()))
     }
 
@@ -111,30 +123,26 @@ impl<'a> Reader<'a> {
         self.enter()?;
         let start = self.members.len();
         self.list_until(b'}', |r| {
-            r.skip_space();
-            if r.peek()? != b'"' {
-                return None;
-            }
-            let name = r.string()?;
-            r.skip_space();
-            if r.peek()? != b':' {
-                return None;
-            }
-            r.at += 1;
+            let name = r.member_name()?;
             let value = r.value()?;
             r.members.push((name, value));
             Some(())
         })?;
-        self.depth -= 1;
+        self.leave();
         let mut members: Vec<_> = self.members.drain(start..).collect();
         merge_repeated_names(&mut members);
         Some(Doc::Object(members))
     }
 
+    /// Steps out of an array or object that [`Reader::enter`] stepped into.
+    pub(super) fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
     /// The rest of an array or object that has just opened, through `close`: `item`
     /// reads one element, and the commas between elements are read here. An empty list
     /// is allowed, a trailing comma is not.
-    fn list_until(
+    pub(super) fn list_until(
         &mut self,
         close: u8,
         mut item: impl FnMut(&mut Self) -> Option<()>,
@@ -158,8 +166,23 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// An object member's name and the `:` after it.
+    pub(super) fn member_name(&mut self) -> Option<Cow<'a, str>> {
+        self.skip_space();
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let name = self.string()?;
+        self.skip_space();
+        if self.peek()? != b':' {
+            return None;
+        }
+        self.at += 1;
+        Some(name)
+    }
+
     /// A string at `"`: a slice of the input when it has no escapes.
-    fn string(&mut self) -> Option<Cow<'a, str>> {
+    pub(super) fn string(&mut self) -> Option<Cow<'a, str>> {
         self.at += 1;
         let start = self.at;
         let end = self.next_special(start);
@@ -257,7 +280,7 @@ impl<'a> Reader<'a> {
 
     /// A number in JSON's grammar. A plain non-negative integer that fits `u64` is read
     /// here; anything else is read by `serde_json`, so it reads exactly as before.
-    fn number(&mut self) -> Option<Doc<'a>> {
+    pub(super) fn number(&mut self) -> Option<Doc<'a>> {
         let start = self.at;
         let digits = |r: &mut Reader<'a>| {
             let from = r.at;

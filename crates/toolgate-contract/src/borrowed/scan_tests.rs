@@ -5,6 +5,7 @@
 //! refuses.
 
 use super::*;
+use crate::borrowed::choices::Choices;
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -50,26 +51,8 @@ fn tree() -> impl Strategy<Value = Gen> {
     })
 }
 
-/// A tiny deterministic source of choices for how to write each piece.
-struct Choices(u64);
-
-impl Choices {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-
-    fn space(&mut self, out: &mut String) {
-        for _ in 0..self.next(3) {
-            out.push([' ', '\t', '\n', '\r'][self.next(4) as usize]);
-        }
-    }
-}
-
 fn render(tree: &Gen, c: &mut Choices, out: &mut String) {
-    c.space(out);
+    space(c, out);
     match tree {
         Gen::Null => out.push_str("null"),
         Gen::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -82,9 +65,9 @@ fn render(tree: &Gen, c: &mut Choices, out: &mut String) {
                     out.push(',');
                 }
                 render(item, c, out);
-                c.space(out);
+                space(c, out);
             }
-            c.space(out);
+            space(c, out);
             out.push(']');
         }
         Gen::Obj(members) => {
@@ -93,18 +76,18 @@ fn render(tree: &Gen, c: &mut Choices, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                c.space(out);
+                space(c, out);
                 render_str(name, c, out);
-                c.space(out);
+                space(c, out);
                 out.push(':');
                 render(value, c, out);
-                c.space(out);
+                space(c, out);
             }
-            c.space(out);
+            space(c, out);
             out.push('}');
         }
     }
-    c.space(out);
+    space(c, out);
 }
 
 /// Writes a string with each character raw where JSON allows it, or escaped in one of
@@ -284,5 +267,12 @@ fn special_mask_marks_exactly_quotes_backslashes_and_controls() {
         if expected {
             assert_eq!(mask, (0x80 << 8) | (0x80 << 56), "byte {b:#x}");
         }
+    }
+}
+
+/// Writes up to two of JSON's whitespace characters.
+fn space(c: &mut Choices, out: &mut String) {
+    for _ in 0..c.next(3) {
+        out.push([' ', '\t', '\n', '\r'][c.next(4) as usize]);
     }
 }

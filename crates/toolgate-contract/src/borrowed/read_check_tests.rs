@@ -1,0 +1,569 @@
+//! The read check against `jsonschema` and `serde_json`: on generated schemas (every
+//! keyword it decides, keywords it hands to `jsonschema`, `$ref`s to recursive `$defs`
+//! from both, annotations) and documents generated to fit them or not, it must vouch
+//! exactly for the documents the validator accepts; on those documents broken one byte
+//! at a time it must never vouch for what `serde_json` refuses.
+
+use super::*;
+use crate::borrowed::choices::Choices;
+use proptest::prelude::*;
+use serde_json::json;
+
+const NAMES: [&str; 5] = ["id", "name", "tags", "é", "a\"b"];
+const WORDS: [&str; 5] = ["", "a", "alpha", "中文字", "x\\y\n"];
+
+fn gen_scalar(c: &mut Choices) -> Value {
+    match c.next(6) {
+        0 => Value::Null,
+        1 => Value::Bool(c.one_in(2)),
+        2 => json!(c.next(200) as i64 - 100),
+        3 => json!((c.next(200) as f64 - 100.0) + 0.5),
+        _ => json!(WORDS[c.next(5) as usize]),
+    }
+}
+
+fn gen_bound(c: &mut Choices) -> Value {
+    if c.one_in(2) {
+        json!(c.next(40) as i64 - 20)
+    } else {
+        json!(c.next(40) as f64 - 20.25)
+    }
+}
+
+/// A schema made of the keywords the read check decides (plus annotations).
+fn gen_schema(c: &mut Choices, depth: u32) -> Value {
+    let mut s = serde_json::Map::new();
+    if c.one_in(5) {
+        s.insert("description".into(), json!("annotated"));
+        s.insert("x-vendor".into(), json!({"any": ["thing"]}));
+        s.insert("format".into(), json!("date-time"));
+    }
+    let choice = if depth == 0 { c.next(4) } else { c.next(11) };
+    match choice {
+        0 => {
+            s.insert("type".into(), json!("string"));
+            if c.one_in(2) {
+                s.insert("minLength".into(), json!(c.next(3)));
+            }
+            if c.one_in(2) {
+                s.insert("maxLength".into(), json!(c.next(6)));
+            }
+        }
+        1 => {
+            let t = if c.one_in(2) { "integer" } else { "number" };
+            let t = if c.one_in(3) {
+                json!([t, "null"])
+            } else {
+                json!(t)
+            };
+            s.insert("type".into(), t);
+            for key in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+                if c.one_in(3) {
+                    s.insert(key.into(), gen_bound(c));
+                }
+            }
+        }
+        2 => {
+            let values: Vec<Value> = (0..=c.next(3))
+                .map(|_| match c.next(3) {
+                    0 => Value::Null,
+                    1 => Value::Bool(c.one_in(2)),
+                    _ => json!(WORDS[c.next(5) as usize]),
+                })
+                .collect();
+            if values.len() == 1 && c.one_in(2) {
+                s.insert("const".into(), values[0].clone());
+            } else {
+                s.insert("enum".into(), Value::Array(values));
+            }
+        }
+        3 => {
+            let kinds = [
+                "null", "boolean", "string", "integer", "number", "array", "object",
+            ];
+            let first = c.next(7) as usize;
+            let picked: Vec<Value> = (0..=c.next(2))
+                .map(|i| json!(kinds[(first + i as usize * 3) % 7]))
+                .collect();
+            s.insert("type".into(), Value::Array(picked));
+        }
+        4 | 5 => {
+            if !c.one_in(4) {
+                s.insert("type".into(), json!("object"));
+            }
+            let mut props = serde_json::Map::new();
+            for name in NAMES {
+                if c.one_in(2) {
+                    props.insert(name.into(), gen_schema(c, depth - 1));
+                }
+            }
+            s.insert("properties".into(), Value::Object(props));
+            let required: Vec<Value> = NAMES
+                .iter()
+                .filter(|_| c.one_in(3))
+                .map(|n| json!(n))
+                .collect();
+            s.insert("required".into(), Value::Array(required));
+            match c.next(3) {
+                0 => {
+                    s.insert("additionalProperties".into(), json!(false));
+                }
+                1 => {
+                    s.insert("additionalProperties".into(), gen_schema(c, depth - 1));
+                }
+                _ => {}
+            }
+        }
+        6 => {
+            if !c.one_in(4) {
+                s.insert("type".into(), json!("array"));
+            }
+            s.insert("items".into(), gen_schema(c, depth - 1));
+            if c.one_in(2) {
+                s.insert("minItems".into(), json!(c.next(2)));
+            }
+            if c.one_in(2) {
+                s.insert("maxItems".into(), json!(c.next(4)));
+            }
+            if c.one_in(3) {
+                s.insert("uniqueItems".into(), json!(false));
+            }
+        }
+        7 => {
+            let mut r = serde_json::Map::new();
+            r.insert("$ref".into(), json!("#/$defs/node"));
+            if c.one_in(2) {
+                r.insert("title".into(), json!("a node"));
+            }
+            return Value::Object(r);
+        }
+        // Keywords handed to `jsonschema`, alone or around a `$ref` into the schema.
+        8 => {
+            let nullable_node = json!({"anyOf": [{"$ref": "#/$defs/node"}, {"type": "null"}]});
+            return match c.next(6) {
+                0 => nullable_node,
+                1 => json!({"type": "string", "pattern": "^[a-z]*$"}),
+                2 => {
+                    json!({"allOf": [gen_schema(c, depth - 1), {"type": ["object", "string", "null"]}]})
+                }
+                3 => json!({"type": "array", "items": {"type": "string"}, "uniqueItems": true}),
+                4 => json!({"enum": [1, "a", null, 2.5]}),
+                _ => json!({"$ref": "#/$defs/node", "required": ["label", "children"]}),
+            };
+        }
+        9 => {
+            let mut props = serde_json::Map::new();
+            props.insert(
+                "id".into(),
+                json!({"oneOf": [{"type": "integer"}, {"type": "string", "minLength": 2}]}),
+            );
+            props.insert("name".into(), gen_schema(c, depth - 1));
+            props.insert("tags".into(), json!({"type": "object", "minProperties": 1}));
+            s.insert("type".into(), json!("object"));
+            s.insert("properties".into(), Value::Object(props));
+        }
+        _ => return Value::Bool(!c.one_in(6)),
+    }
+    Value::Object(s)
+}
+
+/// The root: a schema, with a recursive `node` definition its `$ref`s can reach.
+fn gen_root(c: &mut Choices) -> Value {
+    let mut root = gen_schema(c, 3);
+    if let Value::Object(map) = &mut root {
+        map.insert(
+            "$defs".into(),
+            json!({"node": {
+                "type": "object",
+                "required": ["label"],
+                "properties": {
+                    "label": {"type": "string", "maxLength": 5},
+                    "next": {"type": ["null", "object"], "$ref": null},
+                    "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}
+                }
+            }}),
+        );
+        // `next` refers back to the node (a `$ref` alone: siblings would not be decided).
+        map["$defs"]["node"]["properties"]["next"] = json!({"$ref": "#/$defs/node"});
+        if c.one_in(3) {
+            map.insert(
+                "$schema".into(),
+                json!("https://json-schema.org/draft/2020-12/schema"),
+            );
+        }
+    }
+    root
+}
+
+/// A document that fits `schema` most of the time, and something else otherwise.
+fn gen_instance(schema: &Value, root: &Value, c: &mut Choices, depth: u32) -> Value {
+    if c.one_in(10) || depth == 0 {
+        return if depth > 0 && c.one_in(2) {
+            json!({"label": "l", "extra": [1, "two"]})
+        } else {
+            gen_scalar(c)
+        };
+    }
+    let Value::Object(s) = schema else {
+        return gen_scalar(c);
+    };
+    for key in ["anyOf", "allOf", "oneOf"] {
+        if let Some(options) = s.get(key).and_then(Value::as_array) {
+            let option = options[c.next(options.len() as u64) as usize].clone();
+            return gen_instance(&option, root, c, depth - 1);
+        }
+    }
+    if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+        let target = root.pointer(&r[1..]).cloned().unwrap_or(Value::Bool(true));
+        return gen_instance(&target, root, c, depth - 1);
+    }
+    if let Some(values) = s.get("enum").and_then(Value::as_array) {
+        return values[c.next(values.len() as u64) as usize].clone();
+    }
+    if let Some(value) = s.get("const") {
+        return value.clone();
+    }
+    let ty = match s.get("type") {
+        Some(Value::String(t)) => t.clone(),
+        Some(Value::Array(ts)) if !ts.is_empty() => ts[c.next(ts.len() as u64) as usize]
+            .as_str()
+            .unwrap_or("null")
+            .to_owned(),
+        _ if s.contains_key("properties") => "object".into(),
+        _ if s.contains_key("items") => "array".into(),
+        _ => return gen_scalar(c),
+    };
+    match ty.as_str() {
+        "string" => json!(WORDS[c.next(5) as usize]),
+        "integer" => json!(c.next(60) as i64 - 30),
+        "number" => {
+            if c.one_in(2) {
+                json!(c.next(60) as i64 - 30)
+            } else {
+                json!(c.next(60) as f64 - 30.5)
+            }
+        }
+        "boolean" => Value::Bool(c.one_in(2)),
+        "array" => {
+            let items = s.get("items").cloned().unwrap_or(Value::Bool(true));
+            Value::Array(
+                (0..c.next(4))
+                    .map(|_| gen_instance(&items, root, c, depth - 1))
+                    .collect(),
+            )
+        }
+        "object" => {
+            let mut out = serde_json::Map::new();
+            let props = s.get("properties").and_then(Value::as_object);
+            let required: Vec<&str> = s
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            for name in NAMES {
+                let sub = props.and_then(|p| p.get(name));
+                let wanted = required.contains(&name) || (sub.is_some() && c.one_in(2));
+                if wanted && !c.one_in(12) {
+                    let fallback = s
+                        .get("additionalProperties")
+                        .cloned()
+                        .unwrap_or(Value::Bool(true));
+                    let sub = sub.cloned().unwrap_or(fallback);
+                    out.insert(name.into(), gen_instance(&sub, root, c, depth - 1));
+                }
+            }
+            if c.one_in(5) {
+                out.insert("other".into(), gen_scalar(c));
+            }
+            Value::Object(out)
+        }
+        _ => Value::Null,
+    }
+}
+
+fn judge(schema: &Value, bytes: &[u8]) -> bool {
+    let validator = jsonschema::validator_for(schema).expect("generated schemas compile");
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(value) => validator.is_valid(&value),
+        Err(_) => false,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn vouches_exactly_for_what_the_validator_accepts(seed in 1u64..) {
+        let mut c = Choices(seed);
+        let schema = gen_root(&mut c);
+        let check = ReadCheck::compile(&schema, None).expect("only decided keywords were generated");
+        let instance = gen_instance(&schema, &schema, &mut c, 5);
+        let text = if c.one_in(2) {
+            serde_json::to_string(&instance)
+        } else {
+            serde_json::to_string_pretty(&instance)
+        }
+        .expect("serialises");
+        prop_assert_eq!(
+            check.vouches_for(text.as_bytes()),
+            judge(&schema, text.as_bytes()),
+            "schema {} document {}", schema, text
+        );
+    }
+
+    #[test]
+    fn never_vouches_for_a_broken_document(seed in 1u64.., at in any::<prop::sample::Index>(), byte in any::<u8>()) {
+        let mut c = Choices(seed);
+        let schema = gen_root(&mut c);
+        let check = ReadCheck::compile(&schema, None).expect("only decided keywords were generated");
+        let instance = gen_instance(&schema, &schema, &mut c, 5);
+        let mut bytes = serde_json::to_vec(&instance).expect("serialises");
+        let i = at.index(bytes.len());
+        bytes[i] = byte;
+        if check.vouches_for(&bytes) {
+            prop_assert!(judge(&schema, &bytes), "vouched for {:?}", String::from_utf8_lossy(&bytes));
+        }
+    }
+}
+
+/// A search answer like the one `bench/run` serves: the shortcut must be taken for it.
+#[test]
+fn vouches_for_a_real_search_answer() {
+    let schema = json!({
+        "type": "object", "required": ["query", "results", "total"],
+        "properties": {
+            "query": {"type": "string"}, "total": {"type": "integer", "minimum": 0},
+            "next_cursor": {"type": ["string", "null"]},
+            "results": {"type": "array", "items": {"$ref": "#/$defs/result"}}
+        },
+        "$defs": {
+            "result": {"type": "object", "required": ["title", "url", "snippet", "score"],
+                "properties": {
+                    "title": {"type": "string"}, "url": {"type": "string"},
+                    "snippet": {"type": "string"}, "score": {"type": "number", "minimum": 0, "maximum": 1},
+                    "published": {"type": ["string", "null"]},
+                    "tags": {"type": "array", "items": {"type": "string"}},
+                    "source": {"$ref": "#/$defs/source"}}},
+            "source": {"type": "object", "required": ["name"], "properties": {
+                "name": {"type": "string"}, "domain": {"type": "string"}, "rank": {"type": "integer"}}}
+        }
+    });
+    let results: Vec<Value> = (0..20)
+        .map(|i| {
+            json!({"title": format!("Result {i} \"quoted\""), "url": format!("https://example.com/{i}"),
+                   "snippet": "A snippet with an escape\\n and é", "score": 0.5 + f64::from(i) / 100.0,
+                   "published": null, "tags": ["rust", "mcp"],
+                   "source": {"name": "example", "domain": "example.com", "rank": i}})
+        })
+        .collect();
+    let body = json!({"query": "rust", "total": 20, "next_cursor": null, "results": results});
+    let bytes = serde_json::to_vec(&body).expect("serialises");
+    let check = ReadCheck::compile(&schema, None).expect("decided keywords only");
+    assert!(check.vouches_for(&bytes));
+
+    // A renamed field, a score out of range, a missing nested field: not vouched for.
+    let renamed =
+        String::from_utf8(bytes.clone())
+            .expect("utf-8")
+            .replacen("\"snippet\"", "\"summary\"", 1);
+    assert!(!check.vouches_for(renamed.as_bytes()));
+    let out_of_range = String::from_utf8(bytes.clone()).expect("utf-8").replacen(
+        "\"score\":0.5",
+        "\"score\":1.5",
+        1,
+    );
+    assert!(!check.vouches_for(out_of_range.as_bytes()));
+    let unnamed = String::from_utf8(bytes)
+        .expect("utf-8")
+        .replacen("\"name\":\"example\",", "", 1);
+    assert!(!check.vouches_for(unnamed.as_bytes()));
+}
+
+/// Keywords it does not decide are handed to `jsonschema` with the value they judge:
+/// each of these schemas has a read check, and it agrees with the validator.
+#[test]
+fn hands_what_it_does_not_decide_to_the_validator() {
+    let handed = [
+        json!({"allOf": [{"type": "object"}, {"required": ["a"]}]}),
+        json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+        json!({"oneOf": [{"type": "integer"}, {"type": "number", "minimum": 1}]}),
+        json!({"not": {"type": "string"}}),
+        json!({"if": {"type": "string"}, "then": {"minLength": 2}}),
+        json!({"type": "string", "pattern": "^a"}),
+        json!({"type": "object", "patternProperties": {"^x": {"type": "string"}}}),
+        json!({"type": "object", "propertyNames": {"maxLength": 1}}),
+        json!({"type": "object", "minProperties": 2}),
+        json!({"type": "object", "dependentRequired": {"a": ["b"]}}),
+        json!({"type": "array", "uniqueItems": true}),
+        json!({"type": "array", "contains": {"type": "string"}}),
+        json!({"type": "array", "prefixItems": [{"type": "string"}]}),
+        json!({"type": "number", "multipleOf": 2}),
+        json!({"enum": [1, 2]}),
+        json!({"const": {"a": 1}}),
+        json!({"type": "number", "maximum": 18_446_744_073_709_551_615_u64}),
+        json!({"properties": {"a": {"unevaluatedProperties": false}}}),
+        json!({"properties": {"a/b~c é\"": {"anyOf": [{"$ref": "#/$defs/n"}, {"type": "null"}]}},
+               "$defs": {"n": {"type": "integer", "maximum": 3}}}),
+        json!({"$ref": "#/$defs/a", "type": "object", "$defs": {"a": {"required": ["a"]}}}),
+        json!({"required": (0..65).map(|i| format!("f{i}")).collect::<Vec<_>>()}),
+    ];
+    let documents = [
+        "null",
+        "1",
+        "2",
+        "3",
+        "4",
+        "1.5",
+        "\"a\"",
+        "\"ab\"",
+        "\"x\"",
+        "[]",
+        "[\"a\",\"a\"]",
+        "[1]",
+        "{}",
+        "{\"a\":1}",
+        "{\"a\":1,\"b\":2}",
+        "{\"x\":1}",
+        "{\"a\":{}}",
+        "{\"a\":{\"z\":1}}",
+        "{\"a/b~c é\\\"\":2}",
+        "{\"a/b~c é\\\"\":9}",
+        "{\"a/b~c é\\\"\":null}",
+    ];
+    // The delegated `$ref` resolves through a pointer with `/`, `~`, a quote and `é`.
+    let escaped = ReadCheck::compile(&handed[18], None).expect("a read check");
+    assert!(escaped.vouches_for(documents[18].as_bytes()));
+    assert!(!escaped.vouches_for(documents[19].as_bytes()));
+    for schema in handed {
+        let check = ReadCheck::compile(&schema, None)
+            .unwrap_or_else(|| panic!("no read check for {schema}"));
+        for text in documents {
+            assert_eq!(
+                check.vouches_for(text.as_bytes()),
+                judge(&schema, text.as_bytes()),
+                "schema {schema} document {text}"
+            );
+        }
+    }
+}
+
+/// A `$ref` outside the schema (a file, a shared component) or an `$id` means no read
+/// check: the full way resolves those with the contract's own retriever and registry.
+#[test]
+fn a_schema_that_is_not_self_contained_has_no_read_check() {
+    for schema in [
+        json!({"$ref": "other.json#/x"}),
+        json!({"properties": {"a": {"$ref": "file:///etc/passwd"}}}),
+        json!({"$ref": "toolgate:schemas/api/Pet"}),
+        json!({"$id": "https://example.com/s", "type": "string"}),
+        json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"}),
+    ] {
+        assert!(ReadCheck::compile(&schema, None).is_none(), "{schema}");
+    }
+}
+
+/// Where the validator's answer needs more than this check reads, it steps aside: a
+/// float with no fraction under `integer`, an integer too large to compare exactly, and
+/// a repeated member name whose first value does not fit but whose last one does.
+#[test]
+fn steps_aside_where_it_does_not_decide() {
+    let cases = [
+        (json!({"type": "integer"}), "1.0"),
+        (
+            json!({"type": "integer", "minimum": 0}),
+            "18446744073709551615",
+        ),
+        (
+            json!({"properties": {"a": {"type": "integer"}}}),
+            r#"{"a":"x","a":1}"#,
+        ),
+    ];
+    for (schema, text) in cases {
+        let check = ReadCheck::compile(&schema, None).expect("decided keywords only");
+        assert!(
+            judge(&schema, text.as_bytes()),
+            "the validator accepts {text}"
+        );
+        assert!(!check.vouches_for(text.as_bytes()), "{text}");
+    }
+}
+
+/// `format` is an annotation for the contract's validator (2020-12's default), so the
+/// read check may ignore it; if the validator ever starts checking formats, this fails.
+#[test]
+fn format_is_an_annotation_for_the_validator_too() {
+    let schema = json!({"type": "string", "format": "email"});
+    assert!(judge(&schema, br#""not an email""#));
+    let check = ReadCheck::compile(&schema, None).expect("decided keywords only");
+    assert!(check.vouches_for(br#""not an email""#));
+}
+
+#[test]
+fn self_referring_aliases_end() {
+    let schema = json!({"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}});
+    // `jsonschema` refuses such a schema; the read check, given one, never loops.
+    if let Some(check) = ReadCheck::compile(&schema, None) {
+        assert!(!check.vouches_for(b"1"));
+    }
+}
+
+/// Shared components (what imported contracts are made of): decided keywords inside
+/// them are checked in passing, and a component's `anyOf` or `pattern` is handed to a
+/// validator that resolves the component references through the shared registry.
+#[test]
+fn reads_through_shared_components() {
+    use crate::{ResponseContract, SchemaFiles, SharedSchemas};
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+    let components: BTreeMap<String, Value> = [
+        (
+            "Pet",
+            json!({"type": "object", "required": ["id", "name"], "properties": {
+            "id": {"type": "integer", "minimum": 1},
+            "name": {"type": "string"},
+            "owner": {"anyOf": [{"$ref": "toolgate:schemas/api/User"}, {"type": "null"}]},
+            "tags": {"type": "array", "items": {"$ref": "toolgate:schemas/api/Tag"}}}}),
+        ),
+        (
+            "User",
+            json!({"type": "object", "required": ["login"], "properties": {
+            "login": {"type": "string", "pattern": "^[a-z]+$"}}}),
+        ),
+        ("Tag", json!({"type": "string", "enum": ["cat", "dog"]})),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    let shared =
+        Arc::new(SharedSchemas::new([("api".to_owned(), components)].into()).expect("valid"));
+    let schema = json!({"type": "array", "items": {"$ref": "toolgate:schemas/api/Pet"}});
+    let contract =
+        ResponseContract::compile_shared(&schema, None, &SchemaFiles::none(), Some(&shared))
+            .expect("compiles");
+    assert!(contract.checks_while_reading());
+    let check = ReadCheck::compile(&schema, Some(&shared)).expect("a read check");
+    let documents = [
+        (r#"[]"#, true),
+        (r#"[{"id":1,"name":"a"}]"#, true),
+        (
+            r#"[{"id":1,"name":"a","owner":null,"tags":["cat","dog"]}]"#,
+            true,
+        ),
+        (r#"[{"id":1,"name":"a","owner":{"login":"ann"}}]"#, true),
+        (r#"[{"id":1,"name":"a","owner":{"login":"Ann"}}]"#, false),
+        (r#"[{"id":1,"name":"a","owner":{}}]"#, false),
+        (r#"[{"id":0,"name":"a"}]"#, false),
+        (r#"[{"id":1,"title":"a"}]"#, false),
+        (r#"[{"id":1,"name":"a","tags":["cow"]}]"#, false),
+    ];
+    for (text, valid) in documents {
+        let value: Value = serde_json::from_str(text).expect("json");
+        assert_eq!(contract.check(&value).is_ok(), valid, "{text}");
+        assert_eq!(check.vouches_for(text.as_bytes()), valid, "{text}");
+        assert_eq!(
+            contract.check_bytes(text.as_bytes()).is_ok(),
+            valid,
+            "{text}"
+        );
+    }
+}
