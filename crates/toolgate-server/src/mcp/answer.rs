@@ -262,9 +262,7 @@ fn write_utf8_str(out: &mut Vec<u8>, bytes: &[u8]) {
     let mut w = 1;
     let mut blocks = bytes.chunks_exact(8);
     for block in blocks.by_ref() {
-        let word = u64::from_le_bytes([
-            block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7],
-        ]);
+        let word = le_word(block);
         let mut special = toolgate_contract::json_special_mask(word);
         let mut from = 0;
         while special != 0 {
@@ -300,9 +298,7 @@ fn escaped_extra(bytes: &[u8]) -> usize {
     let mut extra = 0;
     let mut blocks = bytes.chunks_exact(8);
     for block in blocks.by_ref() {
-        let word = u64::from_le_bytes([
-            block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7],
-        ]);
+        let word = le_word(block);
         let mut special = toolgate_contract::json_special_mask(word);
         extra += special.count_ones() as usize;
         // Controls are rare: only then look at each marked byte.
@@ -320,6 +316,14 @@ fn escaped_extra(bytes: &[u8]) -> usize {
         }
     }
     extra
+}
+
+/// An eight-byte block (from `chunks_exact(8)`) as one little-endian word.
+#[inline]
+fn le_word(block: &[u8]) -> u64 {
+    u64::from_le_bytes([
+        block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7],
+    ])
 }
 
 /// The high bit of every byte of `word` below 0x20.
