@@ -248,74 +248,56 @@ pub fn write_str(out: &mut Vec<u8>, s: &str) {
 /// string, and JSON outside strings is ASCII): only `"`, `\\` and control bytes change;
 /// every other byte, multi-byte sequences included, is copied as it is. This copies the
 /// whole upstream body on every call, and a JSON body has a quote every dozen bytes, so
-/// it works eight bytes at a time: one pass counts what the escapes add, so the output
-/// is sized once; the second writes each eight-byte block with one store, and a block
-/// with escapes as one store per run between them (a run is written as a whole word and
-/// the next write starts where the run ends), never a copy call per run.
+/// it works eight bytes at a time, in one pass: each block is written with one store,
+/// and a block with escapes as one store per run between them (a run is written as a
+/// whole word and the next write starts where the run ends), never a copy call per run.
+/// The output grows ahead of the writes, so no store checks for room.
 fn write_utf8_str(out: &mut Vec<u8>, bytes: &[u8]) {
+    /// The most one block can take: eight six-byte escapes, or a run's word store.
+    const BLOCK_ROOM: usize = 8 * 6 + 8;
     let start = out.len();
-    let len = bytes.len() + escaped_extra(bytes) + 2;
-    // Eight bytes of room past the end: a word store may run over into it.
-    out.resize(start + len + 8, 0);
-    let dst = &mut out[start..];
-    dst[0] = b'"';
-    let mut w = 1;
+    // Room for an escape every few bytes; a text with more grows it below.
+    out.resize(start + bytes.len() + bytes.len() / 4 + BLOCK_ROOM + 2, 0);
+    let mut w = start;
+    out[w] = b'"';
+    w += 1;
     let mut blocks = bytes.chunks_exact(8);
     for block in blocks.by_ref() {
+        if out.len() - w < BLOCK_ROOM {
+            out.resize(out.len() + (out.len() - start).max(BLOCK_ROOM), 0);
+        }
+        let dst = &mut out[w..];
         let word = le_word(block);
         let mut special = toolgate_contract::json_special_mask(word);
-        let mut from = 0;
+        let (mut from, mut wrote) = (0, 0);
         while special != 0 {
             let at = (special.trailing_zeros() / 8) as usize;
             // The run block[from..at], written as the word from `from` on.
-            dst[w..w + 8].copy_from_slice(&(word >> (8 * from)).to_le_bytes());
-            w += at - from;
-            w += write_escape(&mut dst[w..], block[at]);
+            dst[wrote..wrote + 8].copy_from_slice(&(word >> (8 * from)).to_le_bytes());
+            wrote += at - from;
+            wrote += write_escape(&mut dst[wrote..], block[at]);
             from = at + 1;
             special &= special - 1;
         }
         if from < 8 {
-            dst[w..w + 8].copy_from_slice(&(word >> (8 * from)).to_le_bytes());
-            w += 8 - from;
+            dst[wrote..wrote + 8].copy_from_slice(&(word >> (8 * from)).to_le_bytes());
+            wrote += 8 - from;
         }
+        w += wrote;
+    }
+    if out.len() - w < BLOCK_ROOM {
+        out.resize(w + BLOCK_ROOM, 0);
     }
     for &b in blocks.remainder() {
         if b == b'"' || b == b'\\' || b < 0x20 {
-            w += write_escape(&mut dst[w..], b);
+            w += write_escape(&mut out[w..], b);
         } else {
-            dst[w] = b;
+            out[w] = b;
             w += 1;
         }
     }
-    dst[w] = b'"';
-    debug_assert_eq!(w + 1, len);
-    out.truncate(start + len);
-}
-
-/// The bytes escaping `bytes` adds: one for each short escape (`\\"`, `\\n`, …), five
-/// for each other control byte (`\\u001f`).
-fn escaped_extra(bytes: &[u8]) -> usize {
-    let mut extra = 0;
-    let mut blocks = bytes.chunks_exact(8);
-    for block in blocks.by_ref() {
-        let word = le_word(block);
-        let mut special = toolgate_contract::json_special_mask(word);
-        extra += special.count_ones() as usize;
-        // Controls are rare: only then look at each marked byte.
-        if special & control_mask(word) != 0 {
-            while special != 0 {
-                let at = (special.trailing_zeros() / 8) as usize;
-                extra += escape_of(block[at]).len() - 2;
-                special &= special - 1;
-            }
-        }
-    }
-    for &b in blocks.remainder() {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            extra += escape_of(b).len() - 1;
-        }
-    }
-    extra
+    out[w] = b'"';
+    out.truncate(w + 1);
 }
 
 /// An eight-byte block (from `chunks_exact(8)`) as one little-endian word.
@@ -324,14 +306,6 @@ fn le_word(block: &[u8]) -> u64 {
     u64::from_le_bytes([
         block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7],
     ])
-}
-
-/// The high bit of every byte of `word` below 0x20.
-fn control_mask(word: u64) -> u64 {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    !(((word & LOW7) + ONES * 0x60) | word) & HIGHS
 }
 
 /// How `serde_json` writes the byte `b` (a quote, a backslash or a control byte)
@@ -426,7 +400,10 @@ mod tests {
                 .collect();
             random.push(s);
         }
+        // All escapes, six bytes each: the output outgrows its first room many times.
+        let controls = "\u{1}\u{1f}\"".repeat(400);
         for s in random.iter().map(String::as_str).chain([
+            controls.as_str(),
             "",
             "plain",
             "\"",
