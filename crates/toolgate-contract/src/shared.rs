@@ -14,9 +14,12 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
 
-use jsonschema::{Draft, Registry};
+use std::sync::{Arc, Mutex};
+
+use jsonschema::{Draft, Registry, Validator};
 use serde_json::{Map, Value, json};
 
+use crate::borrowed::Borrowed;
 use crate::files::SchemaFiles;
 
 /// What every shared-component reference starts with.
@@ -44,6 +47,9 @@ pub struct SharedSchemas {
     /// A hash of each component's own text, for [`SharedSchemas::identity`].
     hashes: HashMap<(String, String), u64>,
     registry: Registry<'static>,
+    /// Validators of component subschemas that read checks hand to `jsonschema`, by the
+    /// subschema's reference: compiled once for every contract that reaches them.
+    read_delegates: Mutex<HashMap<String, Arc<Validator<Borrowed>>>>,
 }
 
 impl std::fmt::Debug for SharedSchemas {
@@ -215,7 +221,27 @@ impl SharedSchemas {
             edges,
             hashes,
             registry,
+            read_delegates: Mutex::default(),
         })
+    }
+
+    /// The validator of the component subschema `reference` names, compiled against the
+    /// registry the first time a read check asks for it.
+    pub(crate) fn read_delegate(&self, reference: &str) -> Option<Arc<Validator<Borrowed>>> {
+        let mut cache = self
+            .read_delegates
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(found) = cache.get(reference) {
+            return Some(found.clone());
+        }
+        let validator = jsonschema::options_for::<Borrowed>()
+            .with_registry(&self.registry)
+            .build(&json!({ "$ref": reference }))
+            .ok()?;
+        let validator = Arc::new(validator);
+        cache.insert(reference.to_owned(), validator.clone());
+        Some(validator)
     }
 
     /// No sets at all.

@@ -25,13 +25,15 @@
 //! on generated schemas and documents (`read_check_tests.rs`).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use jsonschema::Validator;
 use serde_json::{Number, Value, json};
 
 use super::scan::Reader;
 use super::{Borrowed, Doc};
-use crate::shared::{SHARED_REF_PREFIX, SharedSchemas, for_validator};
+use crate::fragment::percent_decode;
+use crate::shared::{SHARED_REF_PREFIX, SharedSchemas, for_validator, parse_ref};
 
 /// Index of a [`Node`] in [`ReadCheck::nodes`].
 type NodeId = usize;
@@ -68,8 +70,8 @@ enum Node {
     /// A schema with validating keywords.
     Rules(Box<Rules>),
     /// A subschema with a keyword not decided here: its value is read into a [`Doc`]
-    /// and judged by `jsonschema`.
-    Delegate(Box<Validator<Borrowed>>),
+    /// and judged by `jsonschema` (shared by every contract, inside a component).
+    Delegate(Arc<Validator<Borrowed>>),
 }
 
 /// The kinds of JSON value `type` tells apart, as bits.
@@ -169,7 +171,7 @@ impl ReadCheck {
             targets: HashMap::new(),
             delegates: 0,
         };
-        let root = builder.child(schema, Some(String::new()))?;
+        let root = builder.child(schema, Place::Contract(String::new()))?;
         Some(ReadCheck {
             nodes: builder.nodes,
             root,
@@ -404,25 +406,52 @@ fn self_contained(schema: &Value, shared: bool, depth: u32) -> bool {
     }
 }
 
-/// Compiles a schema into nodes. Where a subschema sits is its `pointer` in the
-/// contract's own schema, or `None` inside a shared component (whose references all
-/// name components, so it compiles alone against the registry).
+/// Where a subschema sits, as a JSON Pointer (unescaped `~0`/`~1` form).
+#[derive(Debug, Clone)]
+enum Place {
+    /// In the contract's own schema.
+    Contract(String),
+    /// In a shared component, whose references all name components: its subschemas
+    /// compile against the registry alone.
+    Component {
+        set: String,
+        name: String,
+        pointer: String,
+    },
+}
+
+impl Place {
+    /// The place one step down (`segment` already escaped).
+    fn join(&self, segment: &str) -> Place {
+        match self {
+            Place::Contract(p) => Place::Contract(format!("{p}/{segment}")),
+            Place::Component { set, name, pointer } => Place::Component {
+                set: set.clone(),
+                name: name.clone(),
+                pointer: format!("{pointer}/{segment}"),
+            },
+        }
+    }
+}
+
+/// Compiles a schema into nodes.
 struct Builder<'s> {
     root: &'s Value,
     shared: Option<&'s SharedSchemas>,
     nodes: Vec<Node>,
     /// `$ref` targets already compiled (or compiling), by reference.
     targets: HashMap<String, NodeId>,
-    /// Subschemas handed to `jsonschema` so far.
+    /// Validators compiled for this contract alone (those of shared components are
+    /// compiled once for all and not counted).
     delegates: usize,
 }
 
 impl<'s> Builder<'s> {
-    /// Compiles the subschema at `pointer` into a node.
-    fn child(&mut self, schema: &'s Value, pointer: Option<String>) -> Option<NodeId> {
-        let node = match self.node(schema, pointer.as_deref()) {
+    /// Compiles the subschema at `place` into a node.
+    fn child(&mut self, schema: &'s Value, place: Place) -> Option<NodeId> {
+        let node = match self.node(schema, &place) {
             Some(node) => node,
-            None => self.delegate(schema, pointer.as_deref())?,
+            None => self.delegate(schema, &place)?,
         };
         Some(match node {
             Node::Any => ANY,
@@ -434,37 +463,47 @@ impl<'s> Builder<'s> {
         })
     }
 
-    /// The subschema at `pointer` as its own `jsonschema` validator. One without a
-    /// local `$ref` compiles alone (shared components through the registry); one with a
-    /// local `$ref` compiles as a reference into a copy of the whole schema, so its
-    /// references resolve as they do in the contract.
-    fn delegate(&mut self, schema: &Value, pointer: Option<&str>) -> Option<Node> {
+    /// The subschema at `place` as its own `jsonschema` validator. Inside a component it
+    /// is the registry's, compiled once for every contract. In the contract's schema, one
+    /// without a local `$ref` compiles alone (shared components through the registry);
+    /// one with a local `$ref` compiles as a reference into a copy of the whole schema,
+    /// so its references resolve as they do in the contract.
+    fn delegate(&mut self, schema: &Value, place: &Place) -> Option<Node> {
+        let pointer = match place {
+            Place::Component { set, name, pointer } => {
+                let reference = format!(
+                    "{SHARED_REF_PREFIX}{set}#/$defs/{name}{}",
+                    fragment(pointer)
+                );
+                return Some(Node::Delegate(self.shared?.read_delegate(&reference)?));
+            }
+            Place::Contract(pointer) => pointer,
+        };
         if self.delegates == MAX_DELEGATES {
             return None;
         }
         self.delegates += 1;
-        let compiled = match pointer {
-            Some(pointer) if has_local_ref(schema, 0) => {
-                let mut contract = for_validator(self.root);
-                contract
-                    .as_object_mut()?
-                    .insert("$id".into(), json!(CONTRACT_URI));
-                json!({
-                    "$ref": format!("{CONTRACT_URI}#{}", fragment(pointer)),
-                    "$defs": {"contract": contract},
-                })
-            }
-            _ => for_validator(schema),
+        let compiled = if has_local_ref(schema, 0) {
+            let mut contract = for_validator(self.root);
+            contract
+                .as_object_mut()?
+                .insert("$id".into(), json!(CONTRACT_URI));
+            json!({
+                "$ref": format!("{CONTRACT_URI}#{}", fragment(pointer)),
+                "$defs": {"contract": contract},
+            })
+        } else {
+            for_validator(schema)
         };
         let mut options = jsonschema::options_for::<Borrowed>();
         if let Some(shared) = self.shared {
             options = options.with_registry(shared.registry());
         }
         let validator = options.build(&compiled).ok()?;
-        Some(Node::Delegate(Box::new(validator)))
+        Some(Node::Delegate(Arc::new(validator)))
     }
 
-    fn node(&mut self, schema: &'s Value, pointer: Option<&str>) -> Option<Node> {
+    fn node(&mut self, schema: &'s Value, place: &Place) -> Option<Node> {
         let map = match schema {
             Value::Bool(true) => return Some(Node::Any),
             Value::Bool(false) => return Some(Node::Never),
@@ -475,7 +514,7 @@ impl<'s> Builder<'s> {
         let mut validating = 0u32;
         let mut reference = None;
         for (key, value) in map {
-            match self.keyword(key, value, &mut rules, pointer)? {
+            match self.keyword(key, value, &mut rules, place)? {
                 Keyword::Validating => validating += 1,
                 Keyword::Reference(target) => reference = Some(target),
                 Keyword::Annotation => {}
@@ -496,9 +535,8 @@ impl<'s> Builder<'s> {
         key: &str,
         value: &'s Value,
         rules: &mut Rules,
-        pointer: Option<&str>,
+        place: &Place,
     ) -> Option<Keyword> {
-        let at = |keyword: &str| pointer.map(|p| format!("{p}/{keyword}"));
         match key {
             "type" => rules.types = types(value)?,
             "enum" => {
@@ -521,15 +559,14 @@ impl<'s> Builder<'s> {
             "maximum" => rules.maximum = Some(bound(value)?),
             "exclusiveMinimum" => rules.exclusive_minimum = Some(bound(value)?),
             "exclusiveMaximum" => rules.exclusive_maximum = Some(bound(value)?),
-            "items" => rules.items = self.child(value, at("items"))?,
+            "items" => rules.items = self.child(value, place.join("items"))?,
             "additionalProperties" => {
-                rules.additional = self.child(value, at("additionalProperties"))?;
+                rules.additional = self.child(value, place.join("additionalProperties"))?;
             }
             "properties" => {
                 for (name, sub) in value.as_object()? {
                     let escaped = name.replace('~', "~0").replace('/', "~1");
-                    let at = pointer.map(|p| format!("{p}/properties/{escaped}"));
-                    let schema = self.child(sub, at)?;
+                    let schema = self.child(sub, place.join(&format!("properties/{escaped}")))?;
                     member(&mut rules.members, name).schema = Some(schema);
                 }
             }
@@ -546,7 +583,9 @@ impl<'s> Builder<'s> {
             }
             "uniqueItems" if value == &Value::Bool(false) => return Some(Keyword::Annotation),
             "$ref" => return Some(Keyword::Reference(self.reference(value.as_str()?)?)),
-            "$schema" if pointer == Some("") => return Some(Keyword::Annotation),
+            "$schema" if matches!(place, Place::Contract(p) if p.is_empty()) => {
+                return Some(Keyword::Annotation);
+            }
             // Containers of subschemas, compiled when a `$ref` reaches them.
             "$defs" | "definitions" => return Some(Keyword::Annotation),
             // Annotations: they describe, they never reject (2020-12 treats `format`
@@ -567,22 +606,31 @@ impl<'s> Builder<'s> {
         if let Some(&id) = self.targets.get(reference) {
             return Some(id);
         }
-        let (target, pointer) = match reference.strip_prefix('#') {
+        let (target, place) = match reference.strip_prefix('#') {
             Some(pointer) => {
                 if !(pointer.is_empty() || pointer.starts_with('/')) || pointer.contains('%') {
                     return None;
                 }
-                (self.root.pointer(pointer)?, Some(pointer))
+                let target = self.root.pointer(pointer)?;
+                (target, Place::Contract(pointer.to_owned()))
             }
-            None => (self.shared?.lookup(reference)?, None),
+            None => {
+                let named = parse_ref(reference)?;
+                let place = Place::Component {
+                    set: named.set.to_owned(),
+                    name: named.name.to_owned(),
+                    pointer: percent_decode(named.pointer),
+                };
+                (self.shared?.lookup(reference)?, place)
+            }
         };
         // Reserve the node first: the target may refer back to itself.
         self.nodes.push(Node::Any);
         let id = self.nodes.len() - 1;
         self.targets.insert(reference.to_owned(), id);
-        let node = match self.node(target, pointer) {
+        let node = match self.node(target, &place) {
             Some(node) => node,
-            None => self.delegate(target, pointer)?,
+            None => self.delegate(target, &place)?,
         };
         self.nodes[id] = match node {
             Node::Any => Node::Alias(ANY),
