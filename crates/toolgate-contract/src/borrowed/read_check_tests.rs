@@ -7,7 +7,7 @@
 use super::*;
 use crate::borrowed::choices::Choices;
 use proptest::prelude::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 const NAMES: [&str; 5] = ["id", "name", "tags", "é", "a\"b"];
 const WORDS: [&str; 5] = ["", "a", "alpha", "中文字", "x\\y\n"];
