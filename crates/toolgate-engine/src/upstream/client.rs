@@ -139,18 +139,18 @@ impl UpstreamClient {
             if resp.content_length().is_some_and(|n| n > max_bytes as u64) {
                 return Err(too_large(&resp));
             }
-            let mut body = BytesMut::new();
+            let mut body = Body::default();
             while let Some(chunk) = resp.chunk().await.map_err(transport_error)? {
                 if body.len() + chunk.len() > max_bytes {
                     return Err(too_large(&resp));
                 }
-                body.extend_from_slice(&chunk);
+                body.push(chunk, resp.content_length());
             }
             Ok(UpstreamResponse {
                 rpc_error: None,
                 status,
                 headers: std::mem::take(resp.headers_mut()),
-                body: body.freeze(),
+                body: body.finish(),
                 latency: start.elapsed(),
             })
         };
@@ -182,18 +182,64 @@ impl UpstreamClient {
                 return Err(too_large());
             }
             let mut resp = resp;
-            let mut body = BytesMut::new();
+            let mut body = Body::default();
             while let Some(chunk) = resp.chunk().await.map_err(|e| without_url(&e))? {
                 if body.len() + chunk.len() > max_bytes {
                     return Err(too_large());
                 }
-                body.extend_from_slice(&chunk);
+                body.push(chunk, resp.content_length());
             }
-            Ok((status, body.freeze()))
+            Ok((status, body.finish()))
         };
         tokio::time::timeout(timeout, fetch)
             .await
             .unwrap_or_else(|_| Err(format!("no response within {timeout:?}")))
+    }
+}
+
+/// A response body as its chunks arrive: a body that arrives in one chunk (most, up to
+/// tens of kilobytes on a keep-alive connection) is that chunk, shared, not copied (it
+/// keeps the read buffer it was cut from alive while the body lives: the call, or a
+/// learner's bounded queue); a longer one is gathered once, into a buffer sized by
+/// `Content-Length` when given.
+#[derive(Default)]
+struct Body {
+    first: Option<Bytes>,
+    gathered: Option<BytesMut>,
+}
+
+impl Body {
+    fn len(&self) -> usize {
+        match (&self.gathered, &self.first) {
+            (Some(g), _) => g.len(),
+            (None, Some(f)) => f.len(),
+            (None, None) => 0,
+        }
+    }
+
+    fn push(&mut self, chunk: Bytes, content_length: Option<u64>) {
+        if let Some(gathered) = &mut self.gathered {
+            gathered.extend_from_slice(&chunk);
+            return;
+        }
+        let Some(first) = self.first.take() else {
+            self.first = Some(chunk);
+            return;
+        };
+        // Sized by Content-Length (already checked against the cap), or by what came.
+        let expected = content_length.map_or(0, |n| usize::try_from(n).unwrap_or(0));
+        let mut gathered = BytesMut::with_capacity(expected.max(first.len() + chunk.len()));
+        gathered.extend_from_slice(&first);
+        gathered.extend_from_slice(&chunk);
+        self.gathered = Some(gathered);
+    }
+
+    fn finish(self) -> Bytes {
+        match (self.gathered, self.first) {
+            (Some(g), _) => g.freeze(),
+            (None, Some(f)) => f,
+            (None, None) => Bytes::new(),
+        }
     }
 }
 
@@ -235,5 +281,33 @@ fn describe(e: &reqwest::Error) -> &'static str {
         "the request could not be sent"
     } else {
         "transport error"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_body_in_one_chunk_is_that_chunk_not_a_copy() {
+        let chunk = Bytes::from(vec![b'x'; 12_000]);
+        let mut body = Body::default();
+        body.push(chunk.clone(), Some(12_000));
+        assert_eq!(body.len(), 12_000);
+        let done = body.finish();
+        assert_eq!(done.as_ptr(), chunk.as_ptr());
+        assert!(Body::default().finish().is_empty());
+    }
+
+    #[test]
+    fn a_body_in_many_chunks_is_gathered_in_order() {
+        for content_length in [None, Some(10), Some(4)] {
+            let mut body = Body::default();
+            for part in ["ab", "cde", "", "fghij"] {
+                body.push(Bytes::from(part), content_length);
+            }
+            assert_eq!(body.len(), 10);
+            assert_eq!(&body.finish()[..], b"abcdefghij");
+        }
     }
 }
