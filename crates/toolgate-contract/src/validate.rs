@@ -126,7 +126,7 @@ impl ResponseContract {
         shared: Option<&Arc<SharedSchemas>>,
     ) -> Result<Self, ContractError> {
         // Only a schema that names a component keeps (and compiles against) the set.
-        let shared = shared.filter(|_| has_shared_ref(schema, 0));
+        let shared = shared.filter(|_| has_shared_ref(schema));
         if let Some(set) = shared {
             let problems = set.check_refs(schema);
             if !problems.is_empty() {
@@ -135,7 +135,7 @@ impl ResponseContract {
                     hint: "shared components live in the config's `schemas:` section (schemas.<set>.<name>); add the component or fix the name".to_owned(),
                 });
             }
-        } else if has_shared_ref(schema, 0) {
+        } else if has_shared_ref(schema) {
             return Err(ContractError::UnresolvableRef {
                 message: format!(
                     "the schema names a shared component ({SHARED_REF_PREFIX}…) and no shared schemas were given"
@@ -180,7 +180,7 @@ impl ResponseContract {
         let fast = fast_options
             .build(compiled_schema)
             .map_err(|e| compile_error(e, base_dir))?;
-        let shape_root = if has_external_ref(schema, 0) {
+        let shape_root = if has_external_ref(schema) {
             let inlined =
                 options
                     .dereference(schema)
@@ -365,37 +365,32 @@ fn names_required(schema: &Value) -> bool {
 }
 
 /// Does the schema name a shared component?
-fn has_shared_ref(v: &Value, depth: usize) -> bool {
-    if depth > 256 {
-        return false;
-    }
-    match v {
-        Value::Object(map) => map.iter().any(|(k, child)| {
-            (k == "$ref" && child.as_str().is_some_and(|r| r.starts_with("toolgate:")))
-                || has_shared_ref(child, depth + 1)
-        }),
-        Value::Array(items) => items.iter().any(|c| has_shared_ref(c, depth + 1)),
-        _ => false,
-    }
+fn has_shared_ref(v: &Value) -> bool {
+    any_ref(v, |r| r.starts_with("toolgate:"))
 }
 
 /// Does the schema reference anything outside itself? Only then is inlining worth its
 /// cost (and its risk of blowing up a heavily shared `$defs` graph).
-fn has_external_ref(v: &Value, depth: usize) -> bool {
-    if depth > 256 {
-        return false;
+fn has_external_ref(v: &Value) -> bool {
+    any_ref(v, |r| !r.starts_with('#') && !r.starts_with("toolgate:"))
+}
+
+/// Whether any `$ref` in `schema` (searched 256 levels deep) satisfies `matches`.
+pub(crate) fn any_ref(schema: &Value, matches: impl Fn(&str) -> bool + Copy) -> bool {
+    fn walk(v: &Value, depth: usize, matches: impl Fn(&str) -> bool + Copy) -> bool {
+        if depth > 256 {
+            return false;
+        }
+        match v {
+            Value::Object(map) => map.iter().any(|(k, child)| {
+                (k == "$ref" && child.as_str().is_some_and(matches))
+                    || walk(child, depth + 1, matches)
+            }),
+            Value::Array(items) => items.iter().any(|c| walk(c, depth + 1, matches)),
+            _ => false,
+        }
     }
-    match v {
-        Value::Object(map) => map.iter().any(|(k, child)| {
-            (k == "$ref"
-                && child
-                    .as_str()
-                    .is_some_and(|r| !r.starts_with('#') && !r.starts_with("toolgate:")))
-                || has_external_ref(child, depth + 1)
-        }),
-        Value::Array(items) => items.iter().any(|c| has_external_ref(c, depth + 1)),
-        _ => false,
-    }
+    walk(schema, 0, matches)
 }
 
 fn ref_hint(base_dir: Option<&std::path::Path>) -> String {

@@ -203,42 +203,47 @@ impl UpstreamClient {
 /// learner's bounded queue); a longer one is gathered once, into a buffer sized by
 /// `Content-Length` when given.
 #[derive(Default)]
-struct Body {
-    first: Option<Bytes>,
-    gathered: Option<BytesMut>,
+enum Body {
+    #[default]
+    Empty,
+    /// The only chunk so far.
+    One(Bytes),
+    /// Two or more chunks, gathered.
+    Gathered(BytesMut),
 }
 
 impl Body {
     fn len(&self) -> usize {
-        match (&self.gathered, &self.first) {
-            (Some(g), _) => g.len(),
-            (None, Some(f)) => f.len(),
-            (None, None) => 0,
+        match self {
+            Body::Empty => 0,
+            Body::One(chunk) => chunk.len(),
+            Body::Gathered(gathered) => gathered.len(),
         }
     }
 
     fn push(&mut self, chunk: Bytes, content_length: Option<u64>) {
-        if let Some(gathered) = &mut self.gathered {
-            gathered.extend_from_slice(&chunk);
-            return;
-        }
-        let Some(first) = self.first.take() else {
-            self.first = Some(chunk);
-            return;
+        *self = match std::mem::take(self) {
+            Body::Empty => Body::One(chunk),
+            Body::One(first) => {
+                // Sized by Content-Length (already checked against the cap), or by what came.
+                let expected = content_length.map_or(0, |n| usize::try_from(n).unwrap_or(0));
+                let mut gathered = BytesMut::with_capacity(expected.max(first.len() + chunk.len()));
+                gathered.extend_from_slice(&first);
+                gathered.extend_from_slice(&chunk);
+                Body::Gathered(gathered)
+            }
+            Body::Gathered(mut gathered) => {
+                gathered.extend_from_slice(&chunk);
+                Body::Gathered(gathered)
+            }
         };
-        // Sized by Content-Length (already checked against the cap), or by what came.
-        let expected = content_length.map_or(0, |n| usize::try_from(n).unwrap_or(0));
-        let mut gathered = BytesMut::with_capacity(expected.max(first.len() + chunk.len()));
-        gathered.extend_from_slice(&first);
-        gathered.extend_from_slice(&chunk);
-        self.gathered = Some(gathered);
     }
 
     fn finish(self) -> Bytes {
-        match (self.gathered, self.first) {
-            (Some(g), _) => g.freeze(),
-            (None, Some(f)) => f,
-            (None, None) => Bytes::new(),
+        match self {
+            Body::Empty => Bytes::new(),
+            Body::One(chunk) => chunk,
+            Body::Gathered(gathered) => gathered.freeze(),
         }
     }
 }

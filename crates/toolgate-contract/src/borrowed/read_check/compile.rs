@@ -11,6 +11,7 @@ use super::{ANY, Member, NEVER, Node, NodeId, ReadCheck, Rules, Scalar, exact_f6
 use crate::borrowed::Borrowed;
 use crate::fragment::percent_decode;
 use crate::shared::{SHARED_REF_PREFIX, SharedSchemas, for_validator, parse_ref};
+use crate::validate::any_ref;
 
 /// `required` names tracked per object (one bit each).
 const MAX_REQUIRED: usize = 64;
@@ -149,7 +150,7 @@ impl<'s> Builder<'s> {
             return None;
         }
         self.delegates += 1;
-        let compiled = if has_local_ref(schema, 0) {
+        let compiled = if any_ref(schema, |r| r.starts_with('#')) {
             let mut contract = for_validator(self.root);
             contract
                 .as_object_mut()?
@@ -304,20 +305,6 @@ impl<'s> Builder<'s> {
             other => other,
         };
         Some(id)
-    }
-}
-
-/// Whether a local `$ref` (`#…`) appears anywhere in `schema`.
-fn has_local_ref(schema: &Value, depth: u32) -> bool {
-    match schema {
-        Value::Object(map) => map.iter().any(|(key, value)| {
-            (key == "$ref" && value.as_str().is_some_and(|r| r.starts_with('#')))
-                || (depth < 256 && has_local_ref(value, depth + 1))
-        }),
-        Value::Array(items) => items
-            .iter()
-            .any(|v| depth < 256 && has_local_ref(v, depth + 1)),
-        _ => false,
     }
 }
 
