@@ -267,21 +267,12 @@ mod tests {
 
     use super::*;
     use crate::dependency::{DependencyState, Gate};
-    use toolgate_config::{Dependency, RetryPolicy};
 
     fn quota_api() -> DependencyState {
-        DependencyState::new(Arc::new(Dependency {
-            name: "quota_api".into(),
-            base_url: url::Url::parse("http://127.0.0.1:9").unwrap(),
-            headers: vec![],
-            timeout: Duration::from_secs(1),
-            retry: RetryPolicy::default(),
-            flavour: toolgate_signals::Flavour::Auto,
-            status_page: None,
-            version: None,
-            secrets: Vec::new(),
-            token_exchange: None,
-        }))
+        DependencyState::new(Arc::new(crate::fixtures::dependency(
+            "quota_api",
+            "http://127.0.0.1:9",
+        )))
     }
 
     /// `n` calls 100 ms apart (or as the pacer spaces them), each advertising what is left of 30 a minute.

@@ -18,6 +18,8 @@ pub mod dependency;
 pub mod exchange;
 mod explain;
 mod fingerprint;
+#[cfg(test)]
+mod fixtures;
 mod fleet;
 pub mod fronting;
 pub mod gateway;

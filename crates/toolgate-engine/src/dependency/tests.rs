@@ -1,19 +1,10 @@
 use super::*;
-use toolgate_config::RetryPolicy;
 
 fn state() -> DependencyState {
-    DependencyState::new(std::sync::Arc::new(Dependency {
-        name: "api".into(),
-        base_url: url::Url::parse("http://127.0.0.1:9").unwrap(),
-        headers: vec![],
-        timeout: Duration::from_secs(1),
-        retry: RetryPolicy::default(),
-        flavour: toolgate_signals::Flavour::Auto,
-        status_page: None,
-        version: None,
-        secrets: Vec::new(),
-        token_exchange: None,
-    }))
+    DependencyState::new(std::sync::Arc::new(crate::fixtures::dependency(
+        "api",
+        "http://127.0.0.1:9",
+    )))
 }
 
 fn go(gate: Gate<'_>) -> Admitted<'_> {

@@ -11,22 +11,11 @@ use toolgate_signals::{Quota, Signals};
 
 use super::*;
 use crate::dependency::{DependencyState, Gate};
-use toolgate_config::{Dependency, RetryPolicy};
+use toolgate_config::Dependency;
 use toolgate_test_support::RedisServer;
 
 fn spec() -> Arc<Dependency> {
-    Arc::new(Dependency {
-        name: "api".into(),
-        base_url: url::Url::parse("http://127.0.0.1:9").unwrap(),
-        headers: vec![],
-        timeout: Duration::from_secs(1),
-        retry: RetryPolicy::default(),
-        flavour: toolgate_signals::Flavour::Auto,
-        status_page: None,
-        version: None,
-        secrets: Vec::new(),
-        token_exchange: None,
-    })
+    Arc::new(crate::fixtures::dependency("api", "http://127.0.0.1:9"))
 }
 
 fn breaker() -> BreakerConfig {

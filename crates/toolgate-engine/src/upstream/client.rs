@@ -1,9 +1,12 @@
-//! The pooled HTTP client: one `reqwest::Client` shared by every HTTP tool, one
-//! attempt per `send`, with a per-attempt timeout and a response size cap.
+//! The pooled HTTP client shared by every HTTP tool: one attempt per `send`, with a
+//! per-attempt timeout and a response size cap. Cleartext `http://` dependencies go
+//! through [`PlainHttp`](super::plain_http), whose connections the calling task drives;
+//! everything else (TLS, proxies) through one `reqwest::Client`.
 //!
 //! It does not retry, classify or parse: it reports what happened on the wire and
 //! the pipeline decides what that means.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
@@ -12,6 +15,8 @@ use tokio::time::Instant;
 
 use toolgate_config::Dependency;
 use toolgate_config::template::RenderedRequest;
+
+use super::plain_http::PlainHttp;
 
 /// What came back from one attempt.
 #[derive(Debug)]
@@ -80,7 +85,11 @@ pub enum SendError {
 #[derive(Debug, Clone)]
 pub struct UpstreamClient {
     http: reqwest::Client,
+    plain: Arc<PlainHttp>,
 }
+
+/// What toolgate calls itself in `User-Agent`.
+const USER_AGENT: &str = concat!("toolgate/", env!("CARGO_PKG_VERSION"));
 
 impl UpstreamClient {
     /// Builds the client: keep-alive pooling, no redirects (a redirect could leave the
@@ -93,9 +102,12 @@ impl UpstreamClient {
             .pool_idle_timeout(Duration::from_secs(90))
             .pool_max_idle_per_host(64)
             .tcp_nodelay(true)
-            .user_agent(concat!("toolgate/", env!("CARGO_PKG_VERSION")))
+            .user_agent(USER_AGENT)
             .build()?;
-        Ok(UpstreamClient { http })
+        Ok(UpstreamClient {
+            http,
+            plain: Arc::new(PlainHttp::new(USER_AGENT)),
+        })
     }
 
     /// The pooled client itself, for the MCP client's sessions (same pool, same
@@ -113,6 +125,13 @@ impl UpstreamClient {
         max_bytes: usize,
     ) -> Result<UpstreamResponse, SendError> {
         let start = Instant::now();
+        if self.plain.serves(&req.url) {
+            let attempt = self.plain.send(dep, req, max_bytes, start);
+            return match tokio::time::timeout(timeout, attempt).await {
+                Ok(result) => result,
+                Err(_) => Err(SendError::Timeout(timeout)),
+            };
+        }
         let mut builder = self.http.request(req.method.clone(), req.url.clone());
         for (name, value) in &dep.headers {
             builder = builder.header(name, value);
@@ -203,7 +222,7 @@ impl UpstreamClient {
 /// learner's bounded queue); a longer one is gathered once, into a buffer sized by
 /// `Content-Length` when given.
 #[derive(Default)]
-enum Body {
+pub(super) enum Body {
     #[default]
     Empty,
     /// The only chunk so far.
@@ -213,7 +232,7 @@ enum Body {
 }
 
 impl Body {
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         match self {
             Body::Empty => 0,
             Body::One(chunk) => chunk.len(),
@@ -221,7 +240,7 @@ impl Body {
         }
     }
 
-    fn push(&mut self, chunk: Bytes, content_length: Option<u64>) {
+    pub(super) fn push(&mut self, chunk: Bytes, content_length: Option<u64>) {
         *self = match std::mem::take(self) {
             Body::Empty => Body::One(chunk),
             Body::One(first) => {
@@ -239,7 +258,7 @@ impl Body {
         };
     }
 
-    fn finish(self) -> Bytes {
+    pub(super) fn finish(self) -> Bytes {
         match self {
             Body::Empty => Bytes::new(),
             Body::One(chunk) => chunk,

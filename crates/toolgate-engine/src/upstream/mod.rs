@@ -12,6 +12,7 @@ mod client;
 mod http;
 mod interpret;
 pub mod mcp;
+mod plain_http;
 
 use std::future::Future;
 use std::sync::Arc;
