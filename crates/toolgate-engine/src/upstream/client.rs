@@ -9,77 +9,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::{Bytes, BytesMut};
-use reqwest::header::HeaderMap;
+use bytes::Bytes;
 use tokio::time::Instant;
 
 use toolgate_config::Dependency;
 use toolgate_config::template::RenderedRequest;
 
 use super::plain_http::PlainHttp;
-
-/// What came back from one attempt.
-#[derive(Debug)]
-pub struct UpstreamResponse {
-    /// HTTP status.
-    pub status: u16,
-    /// Response headers.
-    pub headers: HeaderMap,
-    /// Body (at most the configured cap).
-    pub body: Bytes,
-    /// Time from sending to the last body byte.
-    pub latency: Duration,
-    /// For a tool of an upstream MCP server: the JSON-RPC error it answered with (the
-    /// body is then empty). `None` for HTTP tools, and for an MCP result, which is the
-    /// body: the `result` as the server wrote it, never rewrapped or re-serialised.
-    pub rpc_error: Option<Box<toolgate_mcp_client::RpcError>>,
-}
-
-/// Why an attempt produced no usable response.
-#[derive(Debug, thiserror::Error)]
-pub enum SendError {
-    /// No complete response within the attempt's timeout.
-    #[error("no response within {0:?}")]
-    Timeout(Duration),
-    /// Connection refused, reset, DNS or TLS failure; `detail` never contains secrets.
-    #[error("connection failed: {detail}")]
-    Connect {
-        /// Human-readable cause.
-        detail: String,
-    },
-    /// The HTTP client refused to build the request (nothing was sent): a request
-    /// toolgate cannot form, so `client_error` — never retried, and neither a breaker
-    /// failure nor a quota or budget event. `detail` never contains the URL.
-    #[error("the request could not be formed: {detail}")]
-    Build {
-        /// What the client refused.
-        detail: String,
-    },
-    /// The request went out, but the server (an MCP server's process) went away before
-    /// answering: it may have acted, so this is retried only where a retry is safe.
-    #[error("the upstream went away during the request: {detail}")]
-    Broken {
-        /// What happened.
-        detail: String,
-    },
-    /// An MCP server broke the protocol: an answer that is not JSON-RPC, or a stream
-    /// that ended before the answer.
-    #[error("protocol error: {detail}")]
-    Protocol {
-        /// What was wrong.
-        detail: String,
-    },
-    /// The body exceeded the size cap; the status is kept for metrics.
-    #[error("the response body is larger than {limit} bytes")]
-    TooLarge {
-        /// HTTP status of the oversized response.
-        status: u16,
-        /// Headers, for signals.
-        headers: HeaderMap,
-        /// The cap.
-        limit: usize,
-    },
-}
+use super::response::{Body, SendError, UpstreamResponse};
 
 /// A pooled HTTP client for every dependency.
 #[derive(Debug, Clone)]
@@ -216,57 +153,6 @@ impl UpstreamClient {
     }
 }
 
-/// A response body as its chunks arrive: a body that arrives in one chunk (most, up to
-/// tens of kilobytes on a keep-alive connection) is that chunk, shared, not copied (it
-/// keeps the read buffer it was cut from alive while the body lives: the call, or a
-/// learner's bounded queue); a longer one is gathered once, into a buffer sized by
-/// `Content-Length` when given.
-#[derive(Default)]
-pub(super) enum Body {
-    #[default]
-    Empty,
-    /// The only chunk so far.
-    One(Bytes),
-    /// Two or more chunks, gathered.
-    Gathered(BytesMut),
-}
-
-impl Body {
-    pub(super) fn len(&self) -> usize {
-        match self {
-            Body::Empty => 0,
-            Body::One(chunk) => chunk.len(),
-            Body::Gathered(gathered) => gathered.len(),
-        }
-    }
-
-    pub(super) fn push(&mut self, chunk: Bytes, content_length: Option<u64>) {
-        *self = match std::mem::take(self) {
-            Body::Empty => Body::One(chunk),
-            Body::One(first) => {
-                // Sized by Content-Length (already checked against the cap), or by what came.
-                let expected = content_length.map_or(0, |n| usize::try_from(n).unwrap_or(0));
-                let mut gathered = BytesMut::with_capacity(expected.max(first.len() + chunk.len()));
-                gathered.extend_from_slice(&first);
-                gathered.extend_from_slice(&chunk);
-                Body::Gathered(gathered)
-            }
-            Body::Gathered(mut gathered) => {
-                gathered.extend_from_slice(&chunk);
-                Body::Gathered(gathered)
-            }
-        };
-    }
-
-    pub(super) fn finish(self) -> Bytes {
-        match self {
-            Body::Empty => Bytes::new(),
-            Body::One(chunk) => chunk,
-            Body::Gathered(gathered) => gathered.freeze(),
-        }
-    }
-}
-
 fn transport_error(e: reqwest::Error) -> SendError {
     if e.is_timeout() {
         return SendError::Timeout(Duration::ZERO);
@@ -305,33 +191,5 @@ fn describe(e: &reqwest::Error) -> &'static str {
         "the request could not be sent"
     } else {
         "transport error"
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_body_in_one_chunk_is_that_chunk_not_a_copy() {
-        let chunk = Bytes::from(vec![b'x'; 12_000]);
-        let mut body = Body::default();
-        body.push(chunk.clone(), Some(12_000));
-        assert_eq!(body.len(), 12_000);
-        let done = body.finish();
-        assert_eq!(done.as_ptr(), chunk.as_ptr());
-        assert!(Body::default().finish().is_empty());
-    }
-
-    #[test]
-    fn a_body_in_many_chunks_is_gathered_in_order() {
-        for content_length in [None, Some(10), Some(4)] {
-            let mut body = Body::default();
-            for part in ["ab", "cde", "", "fghij"] {
-                body.push(Bytes::from(part), content_length);
-            }
-            assert_eq!(body.len(), 10);
-            assert_eq!(&body.finish()[..], b"abcdefghij");
-        }
     }
 }

@@ -13,6 +13,7 @@ mod http;
 mod interpret;
 pub mod mcp;
 mod plain_http;
+mod response;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -21,10 +22,11 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 use toolgate_signals::Signals;
 
-pub use client::{SendError, UpstreamClient, UpstreamResponse};
+pub use client::UpstreamClient;
 pub use http::HttpUpstream;
 pub use interpret::{AttemptResult, interpret, read_signals};
 pub use mcp::McpUpstream;
+pub use response::{SendError, UpstreamResponse};
 
 use toolgate_config::ToolSpec;
 

@@ -39,7 +39,7 @@ use url::{Host, Position, Url};
 use toolgate_config::Dependency;
 use toolgate_config::template::RenderedRequest;
 
-use super::client::{Body, SendError, UpstreamResponse};
+use super::response::{Body, SendError, UpstreamResponse};
 use crate::sync::lock;
 
 /// An idle connection older than this is closed rather than reused (reqwest's setting).
