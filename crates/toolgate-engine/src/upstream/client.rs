@@ -16,7 +16,7 @@ use toolgate_config::Dependency;
 use toolgate_config::template::RenderedRequest;
 
 use super::plain_http::PlainHttp;
-use super::response::{Body, SendError, UpstreamResponse};
+use super::response::{Body, SendError, UpstreamResponse, with_causes};
 
 /// A pooled HTTP client for every dependency.
 #[derive(Debug, Clone)]
@@ -170,15 +170,7 @@ fn transport_error(e: reqwest::Error) -> SendError {
 /// reqwest errors print the URL, which may carry query-string credentials: drop it.
 fn without_url(e: &reqwest::Error) -> String {
     use std::error::Error as _;
-    let mut text = describe(e).to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        // Inner errors (hyper, io) describe the socket, not the URL.
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
+    with_causes(describe(e).to_owned(), e.source())
 }
 
 /// What kind of transport failure, in words that never contain the URL.

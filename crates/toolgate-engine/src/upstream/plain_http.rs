@@ -39,7 +39,7 @@ use url::{Host, Position, Url};
 use toolgate_config::Dependency;
 use toolgate_config::template::RenderedRequest;
 
-use super::response::{Body, SendError, UpstreamResponse};
+use super::response::{Body, SendError, UpstreamResponse, with_causes};
 use crate::sync::lock;
 
 /// An idle connection older than this is closed rather than reused (reqwest's setting).
@@ -276,19 +276,13 @@ async fn connect(url: &Url) -> Result<Conn, SendError> {
         Some(Host::Ipv6(ip)) => TcpStream::connect((ip, port)).await,
         None => Err(std::io::Error::other("the URL has no host")),
     }
-    // io errors name the socket's failure, never the URL.
-    .map_err(|e| SendError::Connect {
-        detail: format!("could not connect: {e}"),
-    })?;
+    .map_err(could_not_connect)?;
     // The request goes out in one write; without this the next request on the
     // connection can wait for the server's delayed ACK.
     let _ = stream.set_nodelay(true);
-    let (sender, driver) =
-        http1::handshake(TokioIo::new(stream))
-            .await
-            .map_err(|e| SendError::Connect {
-                detail: format!("could not connect: {e}"),
-            })?;
+    let (sender, driver) = http1::handshake(TokioIo::new(stream))
+        .await
+        .map_err(could_not_connect)?;
     Ok(Conn {
         sender,
         driver,
@@ -409,6 +403,14 @@ impl<T> OrEnded<T> for Poll<Option<T>> {
     }
 }
 
+/// A connection that could not be opened; io and hyper errors name the socket's
+/// failure, never the URL.
+fn could_not_connect(e: impl std::fmt::Display) -> SendError {
+    SendError::Connect {
+        detail: format!("could not connect: {e}"),
+    }
+}
+
 fn closed() -> SendError {
     SendError::Connect {
         detail: "the connection closed before the response was complete".into(),
@@ -418,18 +420,14 @@ fn closed() -> SendError {
 /// A transport error in words, with its causes (hyper and io errors describe the
 /// socket, never the URL).
 fn broken(e: &hyper::Error) -> SendError {
-    let mut detail = if e.is_parse() || e.is_parse_status() {
-        "the response is not valid HTTP/1.1".to_owned()
+    let what = if e.is_parse() || e.is_parse_status() {
+        "the response is not valid HTTP/1.1"
     } else {
-        "the connection broke during the exchange".to_owned()
+        "the connection broke during the exchange"
     };
-    let mut source: Option<&dyn std::error::Error> = Some(e);
-    while let Some(s) = source {
-        detail.push_str(": ");
-        detail.push_str(&s.to_string());
-        source = s.source();
+    SendError::Connect {
+        detail: with_causes(what.to_owned(), Some(e)),
     }
-    SendError::Connect { detail }
 }
 
 #[cfg(test)]

@@ -121,6 +121,19 @@ impl Body {
     }
 }
 
+/// `text`, then `: ` and each error of the chain from `first` down. Used for transport
+/// errors whose own text may carry the URL: the chain below (hyper, io) describes the
+/// socket, never the URL.
+pub(super) fn with_causes(mut text: String, first: Option<&dyn std::error::Error>) -> String {
+    let mut cause = first;
+    while let Some(e) = cause {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        cause = e.source();
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
