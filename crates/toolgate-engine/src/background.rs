@@ -80,7 +80,7 @@ impl Background {
                 .clone()
                 .run_writer(gateway.store().clone(), stop.clone()),
         );
-        if let Some(audit) = &gateway.services().audit {
+        if let Some(audit) = gateway.audit() {
             tasks.spawn(
                 audit
                     .clone()
@@ -215,7 +215,7 @@ impl Background {
         let delivered = self.gateway.notifier().flush(left).await;
         // Spans last: the calls that ended meanwhile are in the batch too.
         let left = deadline.saturating_sub(started.elapsed());
-        let exported = match &self.gateway.services().telemetry {
+        let exported = match self.gateway.telemetry() {
             Some(telemetry) => telemetry.shutdown(left).await,
             None => true,
         };

@@ -224,14 +224,8 @@ impl Gateway {
     ) -> CallOutcome {
         match self.route(&tool.name) {
             Some(route) => {
-                pipeline::run(
-                    &route,
-                    &self.services,
-                    args,
-                    origin,
-                    &CallContext::default(),
-                )
-                .await
+                self.run(&route, args, origin, &CallContext::default())
+                    .await
             }
             // Only a spec from another config can miss: say so rather than guess.
             None => {
@@ -361,9 +355,27 @@ impl Gateway {
         &self.agents
     }
 
-    /// The services a call uses.
-    pub fn services(&self) -> &Services {
-        &self.services
+    /// The audit trail of agents' calls and operators' actions; `None` when
+    /// `gateway.audit.enabled` is false.
+    pub fn audit(&self) -> Option<&Arc<crate::audit::AuditLog>> {
+        self.services.audit.as_ref()
+    }
+
+    /// The tracer; `None` without `telemetry.otlp`.
+    pub fn telemetry(&self) -> Option<&Arc<crate::telemetry::Telemetry>> {
+        self.services.telemetry.as_ref()
+    }
+
+    /// Runs an agent's or a probe's call on a route this gateway resolved, with the
+    /// gateway's metrics, incidents, tracer, learning and audit trail.
+    pub async fn run(
+        &self,
+        route: &ToolRoute,
+        args: Map<String, Value>,
+        origin: Origin,
+        ctx: &CallContext,
+    ) -> CallOutcome {
+        pipeline::run(route, &self.services, args, origin, ctx).await
     }
 
     /// Raising and clearing incidents.

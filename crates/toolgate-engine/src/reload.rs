@@ -166,13 +166,7 @@ impl Current {
         } else {
             Action::ReloadRejected
         };
-        crate::audit::action::log(
-            self.load().services().audit.as_deref(),
-            who,
-            action,
-            "config",
-            None,
-        );
+        crate::audit::action::log(self.load().audit(), who, action, "config", None);
         report
     }
 

@@ -180,7 +180,7 @@ async fn relearn(
     match gateway.relearn(&tool) {
         Ok(done) => {
             toolgate_engine::audit::action::log(
-                gateway.services().audit.as_deref(),
+                gateway.audit(),
                 &crate::console::layout::who(identity.as_deref(), None),
                 toolgate_engine::audit::action::Action::Relearn,
                 &tool,

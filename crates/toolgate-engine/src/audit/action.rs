@@ -8,6 +8,8 @@
 //! action ([`Action::outcome`]), `incident_id` the incident acted on, no attempts and
 //! no latency. `args_sha256` hashes the action's parameters like a call's arguments.
 
+use std::sync::Arc;
+
 use serde_json::{Map, json};
 use toolgate_store::AuditRecord;
 
@@ -78,7 +80,13 @@ pub fn record(who: &str, action: Action, target: &str, incident: Option<i64>) ->
 }
 
 /// Hands the record of an action to `log` (when the trail is on); never waits.
-pub fn log(log: Option<&AuditLog>, who: &str, action: Action, target: &str, incident: Option<i64>) {
+pub fn log(
+    log: Option<&Arc<AuditLog>>,
+    who: &str,
+    action: Action,
+    target: &str,
+    incident: Option<i64>,
+) {
     tracing::info!(%who, action = action.outcome(), %target, ?incident, "console or admin action");
     if let Some(log) = log {
         log.record(record(who, action, target, incident));

@@ -234,7 +234,11 @@ async fn a_setting_only_a_restart_changes_is_named_and_keeps_its_value() {
 async fn every_reload_is_in_the_audit_trail_as_whoever_started_it() {
     let dir = dir();
     let (current, path) = serving(&dir, &config(&dir, "5s", "")).await;
-    let audit = (current.load().services().audit.clone()).expect("the trail is on by default");
+    let audit = current
+        .load()
+        .audit()
+        .cloned()
+        .expect("the trail is on by default");
     let store = current.load().store().clone();
     let stop = tokio_util::sync::CancellationToken::new();
     let writer = tokio::spawn(audit.clone().run_writer(store.clone(), stop.clone()));

@@ -136,7 +136,7 @@ pub async fn approve(
                 None => form.server.clone(),
             };
             toolgate_engine::audit::action::log(
-                gateway.services().audit.as_deref(),
+                gateway.audit(),
                 &who,
                 toolgate_engine::audit::action::Action::Approve,
                 &target,

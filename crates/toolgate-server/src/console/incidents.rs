@@ -295,13 +295,7 @@ async fn act(
     if let Ok(Some(incident)) = &done
         && by_this(incident)
     {
-        audit::log(
-            gateway.services().audit.as_deref(),
-            who,
-            kind,
-            &incident.tool,
-            Some(id),
-        );
+        audit::log(gateway.audit(), who, kind, &incident.tool, Some(id));
     }
     done
 }

@@ -515,14 +515,14 @@ impl Server {
             access_token: outbound.access_token().cloned(),
         };
         // One lookup by name in the route table; nothing cloned but the route's `Arc`.
-        let outcome = toolgate_engine::pipeline::run(
-            &route,
-            gateway.services(),
-            arguments,
-            toolgate_engine::pipeline::Origin::Agent,
-            &ctx,
-        )
-        .await;
+        let outcome = gateway
+            .run(
+                &route,
+                arguments,
+                toolgate_engine::pipeline::Origin::Agent,
+                &ctx,
+            )
+            .await;
         let placement = super::answer::NotesPlacement::of(&route.spec);
         Reply::ok(
             super::answer::tool_call(id.json(), outcome, era, placement),

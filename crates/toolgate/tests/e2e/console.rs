@@ -374,7 +374,7 @@ async fn acknowledge_and_resolve_record_who_behind_the_admin_credential() {
     assert_eq!(reload.status(), 422);
     // Every action is in the audit trail, with who: the second acknowledgement changed
     // nothing and is not there.
-    let log = tg.gateway.services().audit.clone().expect("audit is on");
+    let log = tg.gateway.audit().cloned().expect("audit is on");
     assert!(log.flush(std::time::Duration::from_secs(10)).await);
     let records = tg
         .gateway
@@ -532,7 +532,7 @@ async fn approving_a_changed_definition_repins_and_serves_the_withheld_tool() {
     let r = post_form(&tg, "/ui/definitions/approve", "server=nope&tool=x").await;
     assert_eq!(r.status(), 400);
     // The approval is in the audit trail, who and what; the refused one is not.
-    let log = tg.gateway.services().audit.clone().expect("audit is on");
+    let log = tg.gateway.audit().cloned().expect("audit is on");
     assert!(log.flush(std::time::Duration::from_secs(10)).await);
     let approved = tg
         .gateway

@@ -282,9 +282,7 @@ async fn a_traced_call_continues_the_callers_trace_with_one_span_per_attempt() {
     assert!(
         toolgate
             .gateway
-            .services()
-            .telemetry
-            .as_ref()
+            .telemetry()
             .unwrap()
             .flush(Duration::from_secs(30))
             .await,
@@ -413,7 +411,7 @@ async fn without_telemetry_no_tracer_runs_and_the_callers_context_is_passed_on()
         "",
     );
     let toolgate = start_toolgate(&yaml).await;
-    assert!(toolgate.gateway.services().telemetry.is_none());
+    assert!(toolgate.gateway.telemetry().is_none());
     let caller = format!("00-{TRACE_ID}-{CALLER_SPAN}-01");
     let answer = call(
         &toolgate.url,
@@ -473,9 +471,7 @@ mcp_servers:
         assert!(
             gateway
                 .gateway
-                .services()
-                .telemetry
-                .as_ref()
+                .telemetry()
                 .unwrap()
                 .flush(Duration::from_secs(30))
                 .await
