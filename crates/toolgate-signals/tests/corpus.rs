@@ -27,7 +27,7 @@ use toolgate_signals::{Flavour, Headers, Signals, Stage, body, read, status_page
 /// Cases read right, out of every case; raised as the readers improve.
 const FLOOR: usize = 120;
 
-const FILES: [(&str, &str); 5] = [
+const FILES: [(&str, &str); 6] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -39,6 +39,7 @@ const FILES: [(&str, &str); 5] = [
         include_str!("corpus/status_documents.json"),
     ),
     ("holdout", include_str!("corpus/holdout.json")),
+    ("holdout2", include_str!("corpus/holdout2.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {
