@@ -61,13 +61,20 @@ pub struct BodySignals {
 }
 
 /// Whether a response body is worth giving to [`read`]: any error status (≥ 400), or
-/// a 200 whose body starts with `{"errors"` (a GraphQL error reply, which is sent with
-/// 200). Bodies of successful calls are otherwise left alone.
+/// a success whose body is an error envelope. Many APIs answer errors, throttling
+/// included, with a 200: GraphQL (`{"errors": …}`), Kraken (`{"error": [...]}`), the
+/// MediaWiki Action API and Deezer (`{"error": {…}}`), Baidu (`{"error_code": …}`),
+/// WeChat (`{"errcode": …}`), Bybit (`{"retCode": …}`), Apigee (`{"fault": …}`), and
+/// Marketo's `"success": false`. So a success body is read when its first field is one
+/// of those envelope names, or when it says `"success": false` or `"ok": false` near the
+/// top. Bodies of other successful calls are left alone: only the first bytes are
+/// looked at, and nothing is parsed.
 ///
 /// ```
 /// use toolgate_signals::body::worth_reading;
 /// assert!(worth_reading(429, b""));
 /// assert!(worth_reading(200, br#"  {"errors":[{"message":"Throttled"}]}"#));
+/// assert!(worth_reading(200, br#"{"error":["EAPI:Rate limit exceeded"],"result":{}}"#));
 /// assert!(!worth_reading(200, br#"{"data":{}}"#));
 /// ```
 #[must_use]
@@ -75,19 +82,58 @@ pub fn worth_reading(status: u16, body: &[u8]) -> bool {
     if status >= 400 {
         return true;
     }
-    let start = body
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(body.len());
-    let rest = &body[start..];
-    let Some(rest) = rest.strip_prefix(b"{") else {
+    let head = &body[..body.len().min(ENVELOPE_WINDOW)];
+    let Some(rest) = skip_ws(head).strip_prefix(b"{") else {
         return false;
     };
-    let rest = &rest[rest
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(rest.len())..];
-    rest.starts_with(b"\"errors\"")
+    let first_key = skip_ws(rest)
+        .strip_prefix(b"\"")
+        .and_then(|k| k.iter().position(|b| *b == b'"').map(|end| &k[..end]));
+    if first_key.is_some_and(|k| {
+        ENVELOPE_KEYS
+            .iter()
+            .any(|e| k.eq_ignore_ascii_case(e.as_bytes()))
+    }) {
+        return true;
+    }
+    says_false(head, b"\"success\"") || says_false(head, b"\"ok\"")
+}
+
+/// Bytes of a success body looked at for an error envelope.
+const ENVELOPE_WINDOW: usize = 256;
+
+/// First field names that make a success body an error envelope.
+const ENVELOPE_KEYS: [&str; 9] = [
+    "errors",
+    "error",
+    "error_code",
+    "errorcode",
+    "errcode",
+    "err_code",
+    "retcode",
+    "ret_code",
+    "fault",
+];
+
+fn skip_ws(b: &[u8]) -> &[u8] {
+    &b[b.iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len())..]
+}
+
+/// Whether `key` is followed, past a colon and whitespace, by `false`.
+fn says_false(hay: &[u8], key: &[u8]) -> bool {
+    let mut from = 0;
+    while let Some(i) = find(&hay[from..], key) {
+        let after = skip_ws(&hay[from + i + key.len()..]);
+        if let Some(v) = after.strip_prefix(b":")
+            && skip_ws(v).starts_with(b"false")
+        {
+            return true;
+        }
+        from += i + key.len();
+    }
+    false
 }
 
 /// Reads the rate-limit signals in the first [`MAX_BODY_PREFIX`] bytes of `body`.
@@ -113,6 +159,8 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
     out.deprecation = walked.deprecation;
     if !mentions_limits(prefix)
         && walked.wait.is_none()
+        && walked.reset_wait.is_none()
+        && walked.text_wait.is_none()
         && walked.reason.is_none()
         && !walked.throttled_text
     {
@@ -141,6 +189,11 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
         out.global = values(prefix, "global").any(|v| v.as_bool() == Some(true));
     }
     out.retry_after = out.retry_after.max(walked.wait);
+    // A reset time or a wait in words is a wait only on a reply that says it is
+    // throttled: on any other error it is information, not an instruction to wait.
+    if reason.is_some() || walked.throttled_text || status == 429 {
+        out.retry_after = out.retry_after.max(walked.reset_wait).max(walked.text_wait);
+    }
     if let Some(status_obj) = values(prefix, "throttleStatus").find(Value::is_object) {
         let requested = values(prefix, "requestedQueryCost").find_map(|v| v.as_f64());
         shopify(&status_obj, requested, &mut out);

@@ -51,6 +51,7 @@ mod shape;
 mod shopify;
 pub mod status_page;
 pub mod unread;
+mod wait_text;
 mod walk;
 mod warning;
 mod x_rate_limit;

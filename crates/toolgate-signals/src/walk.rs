@@ -41,6 +41,12 @@ const MAX_MESSAGE: usize = 300;
 #[derive(Debug, Default)]
 pub(crate) struct Walked {
     pub wait: Option<Duration>,
+    /// When a rate-limit reset field (`rate_reset`, `RateLimitResetTime`) says the
+    /// quota comes back: a wait only when the body also says it is throttled.
+    pub reset_wait: Option<Duration>,
+    /// A wait a message states in words ("reset in 3 seconds", "try again in 20s"):
+    /// likewise a wait only on a throttled reply.
+    pub text_wait: Option<Duration>,
     /// A throttle code, shown to the model as is.
     pub reason: Option<String>,
     /// A message says, in words, that the caller is throttled.
@@ -54,14 +60,23 @@ pub(crate) fn walk(prefix: &[u8], now: DateTime<Utc>) -> Walked {
     match serde_json::from_slice::<Value>(prefix) {
         Ok(v) => {
             let mut nodes = 0;
-            visit(&v, 0, &mut nodes, now, &mut out);
+            visit(&v, None, 0, &mut nodes, now, &mut out);
         }
         Err(_) => xml_code(prefix, &mut out),
     }
     out
 }
 
-fn visit(v: &Value, depth: usize, nodes: &mut usize, now: DateTime<Utc>, out: &mut Walked) {
+/// `key` is the field an array hangs from: its strings are read as that field's values
+/// (Kraken's `"error": ["EAPI:Rate limit exceeded"]`, monday.com's `"errors": [text]`).
+fn visit(
+    v: &Value,
+    key: Option<&str>,
+    depth: usize,
+    nodes: &mut usize,
+    now: DateTime<Utc>,
+    out: &mut Walked,
+) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -73,7 +88,7 @@ fn visit(v: &Value, depth: usize, nodes: &mut usize, now: DateTime<Utc>, out: &m
                     return;
                 }
                 field(k, child, now, out);
-                visit(child, depth + 1, nodes, now, out);
+                visit(child, Some(k), depth + 1, nodes, now, out);
             }
         }
         Value::Array(items) => {
@@ -82,7 +97,10 @@ fn visit(v: &Value, depth: usize, nodes: &mut usize, now: DateTime<Utc>, out: &m
                 if *nodes > MAX_NODES {
                     return;
                 }
-                visit(child, depth + 1, nodes, now, out);
+                if let (Some(k), Value::String(_)) = (key, child) {
+                    field(k, child, now, out);
+                }
+                visit(child, None, depth + 1, nodes, now, out);
             }
         }
         _ => {}
@@ -131,10 +149,12 @@ fn wait_name(k: &str) -> Option<Option<Unit>> {
     if BASES.contains(&k) {
         return Some(None);
     }
+    // `retry_in_seconds` is `retryin` + `seconds`; `wait_in_ms` is `wait` + `in` + `ms`.
     SUFFIXES.iter().find_map(|(suffix, unit)| {
         let base = k.strip_suffix(suffix)?;
-        let base = base.strip_suffix("in").unwrap_or(base);
-        BASES.contains(&base).then_some(Some(*unit))
+        let known =
+            BASES.contains(&base) || base.strip_suffix("in").is_some_and(|b| BASES.contains(&b));
+        known.then_some(Some(*unit))
     })
 }
 
@@ -146,15 +166,48 @@ fn field(k: &str, v: &Value, now: DateTime<Utc>, out: &mut Walked) {
         out.wait = out.wait.max(Some(d));
         return;
     }
+    if is_reset_name(&k)
+        && let Some(d) = reset_value(v, now)
+    {
+        out.reset_wait = out.reset_wait.max(Some(d));
+        return;
+    }
     if let Value::String(s) = v {
         if out.reason.is_none() && is_code_field(&k) && says_throttled_code(s) {
             out.reason = Some(s.chars().take(MAX_MESSAGE).collect());
         }
-        if is_message_field(&k) && says_throttled_text(s) {
-            out.throttled_text = true;
+        if is_message_field(&k) {
+            if says_throttled_text(s) {
+                out.throttled_text = true;
+            }
+            out.text_wait = out.text_wait.max(crate::wait_text::wait_in(s));
         }
     }
     deprecation_field(&k, v, now, out);
+}
+
+/// A field naming when a rate limit resets (`rate_reset`, `RateLimitResetTime`,
+/// `quota_reset_at`): the reset word with a rate-limit word, so `password_reset` is not.
+fn is_reset_name(k: &str) -> bool {
+    k.contains("reset")
+        && (k.contains("ratelimit")
+            || k.starts_with("rate")
+            || k.contains("quota")
+            || k.contains("throttl"))
+}
+
+/// A reset value: a number is delta seconds or an epoch by its magnitude, a string any
+/// shape [`reset::parse_str`] knows; capped at [`MAX_WAIT`].
+fn reset_value(v: &Value, now: DateTime<Utc>) -> Option<Duration> {
+    let d = match v {
+        Value::Number(n) => {
+            let f = n.as_f64().filter(|f| f.is_finite() && *f >= 0.0)?;
+            reset::parse_str(&format!("{f}"), now)?
+        }
+        Value::String(s) => reset::parse_str(s, now)?,
+        _ => return None,
+    };
+    Some(d.min(MAX_WAIT))
 }
 
 fn is_code_field(k: &str) -> bool {
@@ -176,7 +229,19 @@ fn is_code_field(k: &str) -> bool {
 fn is_message_field(k: &str) -> bool {
     matches!(
         k,
-        "message" | "description" | "detail" | "errormessage" | "msg" | "errorsummary" | "title"
+        "message"
+            | "description"
+            | "detail"
+            | "errormessage"
+            | "errormsg"
+            | "errmsg"
+            | "retmsg"
+            | "msg"
+            | "info"
+            | "faultstring"
+            | "errorsummary"
+            | "title"
+            | "errors"
     )
 }
 
@@ -219,6 +284,10 @@ fn says_throttled_text(s: &str) -> bool {
         "request limit reached",
         "throttled",
         "rate exceeded",
+        "too many visits",
+        "too many calls",
+        "too many api calls",
+        "quota limit",
     ]
     .iter()
     .any(|p| t.contains(p))
