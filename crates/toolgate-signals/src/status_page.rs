@@ -44,6 +44,8 @@
 
 use serde_json::{Map, Value};
 
+mod text;
+
 /// At most this many components are kept from one page; the rest are noise for a model.
 const MAX_COMPONENTS: usize = 64;
 
@@ -83,7 +85,21 @@ pub struct PageStatus {
 /// ```
 #[must_use]
 pub fn parse(body: &[u8]) -> Option<PageStatus> {
-    let value: Value = serde_json::from_slice(body).ok()?;
+    let value: Value = match serde_json::from_slice(body) {
+        Ok(v) => v,
+        // Probes answer in a word or a sentence: `OK`, `LIVE`, `Ok.`, "Prometheus
+        // Server is Healthy.".
+        Err(_) => return text::parse(body),
+    };
+    // Apache Druid's `/status/health` answers a bare JSON `true`.
+    if let Value::Bool(up) = value {
+        return Some(PageStatus {
+            health: if up { Health::Healthy } else { Health::Down },
+            indicator: up.to_string(),
+            description: None,
+            components: Vec::new(),
+        });
+    }
     let known = value.as_object().and_then(|root| match root.get("status") {
         Some(Value::Object(status)) => statuspage(root, status),
         Some(Value::String(s)) => health(root, s),
@@ -167,8 +183,20 @@ fn health(root: &Map<String, Value>, status: &str) -> Option<PageStatus> {
 /// states, green/yellow/red (Elasticsearch, Heroku), pass/warn/fail
 /// (`application/health+json`), passing/warning/critical (Consul), UP/DOWN (Spring,
 /// MicroProfile), Healthy/Degraded/Unhealthy (ASP.NET Core), ok/failed (RabbitMQ),
-/// Available/Degraded/Unavailable (Azure Resource Health), true/false (etcd).
-fn word_health(s: &str) -> Health {
+/// Available/Degraded/Unavailable (Azure Resource Health), true/false (etcd),
+/// working (django-health-check), OK/Partially Available/Unavailable (health-go).
+/// A word followed by a reason (`unavailable: Database error`, as django-health-check
+/// reports a failed check) is read by the word before the colon.
+pub(crate) fn word_health(s: &str) -> Health {
+    match bare_word_health(s) {
+        Health::Unknown => s
+            .split_once(':')
+            .map_or(Health::Unknown, |(word, _)| bare_word_health(word)),
+        h => h,
+    }
+}
+
+fn bare_word_health(s: &str) -> Health {
     let n: String = s
         .chars()
         .filter(char::is_ascii_alphanumeric)
@@ -191,6 +219,7 @@ fn word_health(s: &str) -> Health {
         | "ready"
         | "live"
         | "running"
+        | "working"
         | "allsystemsoperational" => Health::Healthy,
         "warn"
         | "warning"
@@ -206,6 +235,8 @@ fn word_health(s: &str) -> Health {
         | "minor"
         | "impaired"
         | "performanceissues"
+        | "partiallyavailable"
+        | "partiallydegraded"
         | "limited" => Health::Degraded,
         "fail" | "failed" | "failure" | "failing" | "error" | "down" | "critical" | "red"
         | "unhealthy" | "majoroutage" | "outage" | "unavailable" | "false" | "outofservice"
@@ -241,6 +272,7 @@ fn status_key(k: &str) -> bool {
             | "overallstatus"
             | "availabilitystate"
             | "condition"
+            | "level"
     )
 }
 
@@ -267,8 +299,14 @@ fn generic(root: &Value) -> Option<PageStatus> {
         Some((h, word)) if h != Health::Unknown => (h, word),
         _ if worst != Health::Unknown => (worst, format!("{worst:?}").to_ascii_lowercase()),
         _ => {
-            // Last: top-level fields whose values are health words (`"database": "ok"`).
+            // Last: top-level fields whose values are health words (`"database": "ok"`),
+            // only in a flat document: one that also holds lists or objects this reader
+            // could not read (UptimeRobot's `"stat": "ok"` beside numeric monitor
+            // states) says nothing healthy by its one word.
             let map = root.as_object()?;
+            if map.values().any(|v| v.is_object() || v.is_array()) {
+                return None;
+            }
             let mut h = Health::Unknown;
             for v in map.values().take(MAX_COMPONENTS) {
                 if let Some(s) = v.as_str() {
@@ -289,6 +327,19 @@ fn generic(root: &Value) -> Option<PageStatus> {
     })
 }
 
+/// Boolean field names that say, by themselves, whether something is up.
+const FLAGS: [&str; 9] = [
+    "healthy",
+    "ok",
+    "up",
+    "available",
+    "ready",
+    "live",
+    "sealed",
+    "down",
+    "degraded",
+];
+
 /// The overall word of an object, looked for in it and in a few wrapper objects.
 fn overall_of(map: &Map<String, Value>, depth: usize, out: &mut Option<(Health, String)>) {
     if depth > 2 || out.is_some() {
@@ -304,14 +355,29 @@ fn overall_of(map: &Map<String, Value>, depth: usize, out: &mut Option<(Health, 
                 return;
             }
         }
-        let n = k.to_ascii_lowercase();
+        // Kibana: `"status": {"overall": {"level": "available"}}`.
+        if status_key(k)
+            && let Some(inner) = v.as_object()
+        {
+            overall_of(inner, depth + 1, out);
+            if out.is_some() {
+                return;
+            }
+        }
+        // `is_healthy` (Redpanda) is the `healthy` flag.
+        let lower = k.to_ascii_lowercase();
+        let n = lower
+            .strip_prefix("is_")
+            .or_else(|| lower.strip_prefix("is"))
+            .filter(|rest| FLAGS.contains(rest))
+            .unwrap_or(&lower);
         // `{"ok": 1}` (MongoDB's ping) is a flag too.
         let flag = v.as_bool().or_else(|| match v.as_u64() {
             Some(1) if n == "ok" => Some(true),
             Some(0) if n == "ok" => Some(false),
             _ => None,
         });
-        let h = match (n.as_str(), flag) {
+        let h = match (n, flag) {
             ("healthy" | "ok" | "up" | "available" | "ready" | "live", Some(true)) => {
                 Health::Healthy
             }

@@ -188,3 +188,68 @@ fn worth_reading_table() {
         );
     }
 }
+
+#[test]
+fn error_envelopes_sent_with_a_success_status() {
+    let yes: [&[u8]; 7] = [
+        br#"{"error":["EAPI:Rate limit exceeded"],"result":{}}"#,
+        br#"{"error":{"code":"ratelimited","info":"..."}}"#,
+        br#"{"error_code":18,"error_msg":"Open api qps request limit reached"}"#,
+        br#"{"errcode":45009,"errmsg":"reach max api daily quota limit"}"#,
+        br#"{"retCode":10006,"retMsg":"Too many visits!"}"#,
+        br#"{"requestId":"e42b","success": false,"errors":[]}"#,
+        br#" { "ok" :false, "error": "ratelimited"}"#,
+    ];
+    for b in yes {
+        assert!(worth_reading(200, b), "{}", String::from_utf8_lossy(b));
+    }
+    let no: [&[u8]; 4] = [
+        br#"{"data":{"error":null}}"#,
+        br#"{"ok":true,"messages":[{"text":"rate limit"}]}"#,
+        br#"{"success":true}"#,
+        b"plain text",
+    ];
+    for b in no {
+        assert!(!worth_reading(200, b), "{}", String::from_utf8_lossy(b));
+    }
+}
+
+#[test]
+fn throttled_envelopes_in_success_bodies_are_read() {
+    for b in [
+        &br#"{"error":["EAPI:Rate limit exceeded"],"result":{}}"#[..],
+        br#"{"retCode":10006,"retMsg":"Too many visits!","result":{}}"#,
+        br#"{"error":{"type":"Exception","message":"Quota limit exceeded","code":4}}"#,
+        br#"{"errcode":45009,"errmsg":"reach max api daily quota limit"}"#,
+    ] {
+        assert!(
+            read(200, b, now()).rate_limited,
+            "{}",
+            String::from_utf8_lossy(b)
+        );
+    }
+}
+
+#[test]
+fn reset_times_and_worded_waits_count_only_on_throttled_replies() {
+    let s = Duration::from_secs;
+    // Close: `rate_reset` seconds on a 429.
+    let b = br#"{"error":{"rate_reset":2.5,"message":"API call count exceeded for this 15 second window"}}"#;
+    assert_eq!(
+        read(429, b, now()).retry_after,
+        Some(Duration::from_millis(2500))
+    );
+    // Sellercloud: a reset time.
+    let b = br#"{"Error":"Too many requests.","RateLimitResetTime":"2019-06-21T17:00:30Z"}"#;
+    assert_eq!(read(429, b, now()).retry_after, Some(s(30)));
+    // monday.com: the wait in the message.
+    let b = br#"{"error_message":"Complexity budget exhausted, query cost 30001 budget remaining 19986 out of 1000000 reset in 3 seconds"}"#;
+    assert_eq!(read(429, b, now()).retry_after, Some(s(3)));
+    // monday.com: `retry_in_seconds`.
+    let b = br#"{"errors":[{"extensions":{"code":"COMPLEXITY_BUDGET_EXHAUSTED","retry_in_seconds":60}}]}"#;
+    assert_eq!(read(429, b, now()).retry_after, Some(s(60)));
+    // On an ordinary error the same words are information, not a wait.
+    let b = br#"{"message":"Token expired; reset in 30 seconds","quota_reset":30}"#;
+    let r = read(400, b, now());
+    assert_eq!((r.retry_after, r.rate_limited), (None, false));
+}

@@ -276,3 +276,61 @@ fn incident_io_widget_api() {
         (Health::Degraded, "in_progress_maintenance")
     );
 }
+
+#[test]
+fn overall_words_nested_in_status_objects() {
+    // Kibana's `/api/status`: status.overall.level, and the legacy status.overall.state.
+    let h = |b: &str| parse(b.as_bytes()).map(|p| p.health);
+    assert_eq!(
+        h(r#"{"status":{"overall":{"level":"degraded","summary":"1 service is degraded"}}}"#),
+        Some(Health::Degraded)
+    );
+    assert_eq!(
+        h(r#"{"name":"kibana","status":{"overall":{"state":"red"}}}"#),
+        Some(Health::Down)
+    );
+}
+
+#[test]
+fn is_prefixed_flags_and_words_with_reasons() {
+    let h = |b: &str| parse(b.as_bytes()).map(|p| p.health);
+    // Redpanda's health overview.
+    assert_eq!(
+        h(r#"{"is_healthy":true,"nodes_down":[]}"#),
+        Some(Health::Healthy)
+    );
+    assert_eq!(
+        h(r#"{"is_healthy":false,"nodes_down":[2]}"#),
+        Some(Health::Down)
+    );
+    // `isolated` is not a flag name with `is` in front.
+    assert_eq!(h(r#"{"isolated":true}"#), None);
+    // django-health-check: "working", or the failure class before a colon.
+    assert_eq!(
+        h(r#"{"DatabaseBackend":"working","CacheBackend":"working"}"#),
+        Some(Health::Healthy)
+    );
+    assert_eq!(
+        h(r#"{"DatabaseBackend":"unavailable: Database error","CacheBackend":"working"}"#),
+        Some(Health::Down)
+    );
+    // health-go.
+    assert_eq!(
+        h(r#"{"status":"Partially Available"}"#),
+        Some(Health::Degraded)
+    );
+    // Apache Druid's bare boolean.
+    assert_eq!(h("true"), Some(Health::Healthy));
+    assert_eq!(h("false"), Some(Health::Down));
+}
+
+#[test]
+fn a_lone_word_beside_unreadable_lists_says_nothing() {
+    // UptimeRobot: `stat` says the call worked; the monitors' numeric states are not
+    // health words, so the document is not read as healthy.
+    let body = br#"{"stat":"ok","monitors":[{"id":1,"status":9}]}"#;
+    assert_eq!(parse(body), None);
+    // A flat map of health words is still read (Grafana's `/api/health`).
+    let flat = br#"{"commit":"abc","database":"ok","version":"11.0.0"}"#;
+    assert_eq!(parse(flat).map(|p| p.health), Some(Health::Healthy));
+}
