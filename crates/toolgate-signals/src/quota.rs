@@ -174,6 +174,12 @@ pub(crate) fn sort_most_constraining(quotas: &mut [Quota]) {
     quotas.sort_by(|a, b| {
         a.headroom()
             .total_cmp(&b.headroom())
+            // Quotas that give only what is left (Xero's `X-MinLimit-Remaining` beside
+            // `X-DayLimit-Remaining`): fewer left is closer to the limit.
+            .then_with(|| match (a.limit, b.limit, a.remaining, b.remaining) {
+                (None, None, Some(x), Some(y)) => x.cmp(&y),
+                _ => Ordering::Equal,
+            })
             .then_with(|| b.reset_after.cmp(&a.reset_after))
             .then(Ordering::Equal)
     });
@@ -208,6 +214,18 @@ mod tests {
         assert_eq!(c.quotas.len(), 1);
         assert_eq!(c.quotas[0].limit, Some(700));
         assert_eq!(c.quotas[0].remaining, Some(699));
+    }
+
+    #[test]
+    fn remaining_only_quotas_order_by_what_is_left() {
+        // Xero: X-DayLimit-Remaining 4950 and X-MinLimit-Remaining 3, no limits.
+        let mut v = vec![
+            q("day", None, Some(4950), 0),
+            q("min", None, Some(3), 0),
+            q("appmin", None, Some(9990), 0),
+        ];
+        sort_most_constraining(&mut v);
+        assert_eq!(v[0].policy, "min");
     }
 
     #[test]

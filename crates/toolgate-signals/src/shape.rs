@@ -13,9 +13,15 @@
 //!   `resets`, `next`), a wait (`retry`, `retry-after`, `wait`) or a window (`window`,
 //!   `interval`, `period`), optionally with a unit (`ms`, `seconds`, `minutes`).
 //!
+//! A part glued to its policy in one token (Imgur's `X-RateLimit-UserLimit`, Xero's
+//! `X-MinLimit-Remaining`) is split first; a budget said as a phrase (Etsy's
+//! `x-limit-per-second`, `x-remaining-today`) is named by its period; a part before a
+//! final `limit` (CoinGlass's `API-KEY-USE-LIMIT`) is read as that part, and `quota`
+//! after the word is the limit (BigCommerce's `X-Rate-Limit-Requests-Quota`).
+//!
 //! The other tokens name the policy: those after the rate-limit word (`hour`, `second`,
 //! `api-token`), else those before it minus a leading `x` (`sib`, `app`), else
-//! `default`, so a family's bare `-reset` joins its only named policy. Values may be a
+//! `default`, so a family's bare `-reset` joins its only policy with counts. Values may be a
 //! number (a leading number of a list, `100, 100;w=60`, with its window), `used/limit`,
 //! `count:window` pairs (with a `…-count` companion), `key=value;` / `key:value;`
 //! lists, or any reset shape [`crate::reset::parse_str`] knows.
@@ -73,8 +79,6 @@ type Pairs = (String, Vec<(u64, u64)>, bool);
 struct Group {
     family: String,
     policy: String,
-    /// Whether the policy was named after the rate-limit word.
-    named: bool,
     limit: Option<u64>,
     remaining: Option<u64>,
     used: Option<u64>,
@@ -148,7 +152,7 @@ fn policy_named(name: &str) -> bool {
 
 fn part_of(token: &str) -> Option<Part> {
     Some(match token {
-        "limit" | "max" | "total" | "capacity" | "allowed" => Part::Limit,
+        "limit" | "max" | "total" | "capacity" | "allowed" | "quota" => Part::Limit,
         "remaining" | "remain" | "left" | "available" => Part::Remaining,
         "used" | "count" | "consumed" | "observed" => Part::Used,
         "reset" | "resets" | "resettime" | "next" => Part::Reset,
@@ -167,17 +171,69 @@ fn unit_of(token: &str) -> Option<Unit> {
     })
 }
 
+/// A policy glued to its part in one token, as Imgur (`X-RateLimit-UserLimit`,
+/// `-ClientRemaining`) and Xero (`X-MinLimit-Remaining`, `X-DayLimit-Remaining`) write
+/// them: `userlimit` is `user` + `limit`. Rate-limit words themselves (`ratelimit`) are
+/// not split, nor a head shorter than two letters (`preset`).
+fn glued_part(t: &str) -> Option<(&str, &str)> {
+    if t.contains("ratelimit") || t.contains("throttl") || t.contains("quota") {
+        return None;
+    }
+    ["limit", "remaining", "reset"].iter().find_map(|part| {
+        let head = t.strip_suffix(part)?;
+        (head.len() >= 2 && head.bytes().all(|b| b.is_ascii_alphabetic()))
+            .then(|| (head, &t[head.len()..]))
+    })
+}
+
+/// A budget said as a phrase, as Etsy does: `x-limit-per-second`,
+/// `x-remaining-this-second`, `x-limit-per-day`, `x-remaining-today`. The period names
+/// the policy, so a family's limit and remaining for one period meet.
+fn budget_phrase(tokens: &[&str]) -> Option<Name> {
+    let rest = match tokens {
+        ["x", rest @ ..] => rest,
+        rest => rest,
+    };
+    let (part, period) = match rest {
+        [p, "per" | "this", period] | [p, period] => (part_of(p)?, *period),
+        _ => return None,
+    };
+    if !matches!(part, Part::Limit | Part::Remaining) {
+        return None;
+    }
+    let period = match period {
+        "second" | "sec" => "second",
+        "minute" | "min" => "minute",
+        "hour" => "hour",
+        "day" | "today" => "day",
+        "week" => "week",
+        "month" => "month",
+        _ => return None,
+    };
+    Some(Name {
+        family: String::new(),
+        policy: period.to_owned(),
+        part,
+        unit: None,
+    })
+}
+
 /// Splits a field name into its family, policy, part and unit; `None` when it is not
 /// a rate-limit field.
 fn parse_name(name: &str) -> Option<Name> {
     let lower = name.trim().to_ascii_lowercase();
-    let tokens: Vec<&str> = lower
-        .split(['-', '_'])
-        .filter(|t| !t.is_empty())
-        .take(MAX_TOKENS + 1)
-        .collect();
-    if tokens.len() > MAX_TOKENS {
-        return None;
+    let mut tokens: Vec<&str> = Vec::new();
+    for t in lower.split(['-', '_']).filter(|t| !t.is_empty()) {
+        match glued_part(t) {
+            Some((head, part)) => tokens.extend([head, part]),
+            None => tokens.push(t),
+        }
+        if tokens.len() > MAX_TOKENS {
+            return None;
+        }
+    }
+    if let Some(n) = budget_phrase(&tokens) {
+        return Some(n);
     }
     // Where the rate-limit word is, and how many tokens it spans.
     let mut word: Option<(usize, usize)> = None;
@@ -204,6 +260,24 @@ fn parse_name(name: &str) -> Option<Name> {
             (matches!(*t, "limit" | "limits")
                 && tokens[i + 1..].iter().any(|n| part_of(n).is_some()))
             .then_some((i, 1))
+        });
+    }
+    // `API-KEY-MAX-LIMIT`, `API-KEY-USE-LIMIT`: a part, then `limit` last.
+    if word.is_none()
+        && let [before @ .., p, last] = tokens.as_slice()
+        && matches!(*last, "limit" | "limits")
+        && let Some(part) = part_of(p).or((*p == "use").then_some(Part::Used))
+    {
+        return Some(Name {
+            family: before
+                .iter()
+                .copied()
+                .filter(|t| *t != "x")
+                .collect::<Vec<_>>()
+                .join("-"),
+            policy: String::new(),
+            part,
+            unit: None,
         });
     }
     let (at, span) = word?;
@@ -290,7 +364,6 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
                 groups.push(Group {
                     family: parsed.family.clone(),
                     policy,
-                    named,
                     ..Group::default()
                 });
                 let last = groups.len() - 1;
@@ -370,25 +443,26 @@ fn read_value(g: &mut Group, name: &Name, text: &str, now: DateTime<Utc>, out: &
     }
 }
 
-/// A family's bare group (no policy after the rate-limit word) that says only when it
-/// resets joins the family's one named policy: `X-Contentful-RateLimit-Reset` belongs
-/// to `X-Contentful-RateLimit-Second-Limit`.
+/// A family's group that says only when it resets or how long its window is joins the
+/// family's one group with counts: `X-Contentful-RateLimit-Reset` belongs to
+/// `X-Contentful-RateLimit-Second-Limit`, and BigCommerce's `X-Rate-Limit-Time-Reset-Ms`
+/// to its `X-Rate-Limit-Requests-Left` / `-Requests-Quota`.
 fn join_bare_groups(groups: &mut Vec<Group>) {
+    let counted = |g: &Group| g.limit.is_some() || g.remaining.is_some() || g.used.is_some();
     let mut i = 0;
     while i < groups.len() {
-        let bare = &groups[i];
-        if bare.named || bare.limit.is_some() || bare.remaining.is_some() || bare.used.is_some() {
+        if counted(&groups[i]) {
             i += 1;
             continue;
         }
-        let family = bare.family.clone();
-        let named: Vec<usize> = groups
+        let family = groups[i].family.clone();
+        let with_counts: Vec<usize> = groups
             .iter()
             .enumerate()
-            .filter(|(_, g)| g.named && g.family == family)
+            .filter(|(_, g)| counted(g) && g.family == family)
             .map(|(j, _)| j)
             .collect();
-        if let [j] = named[..] {
+        if let [j] = with_counts[..] {
             let bare = groups.remove(i);
             let j = if j > i { j - 1 } else { j };
             let g = &mut groups[j];
@@ -563,6 +637,68 @@ mod tests {
         assert_eq!(n("x-request-id"), None);
         assert_eq!(n("content-length"), None);
         assert_eq!(n("x-ratelimit-bucket-name"), None);
+    }
+
+    #[test]
+    fn names_vendors_glue_or_phrase() {
+        let n = |s: &str| parse_name(s).map(|n| (n.family, n.policy, n.part, n.unit));
+        let s = |v: &str| v.to_owned();
+        // Imgur and Xero glue the policy to the part.
+        assert_eq!(
+            n("X-RateLimit-UserRemaining"),
+            Some((s(""), s("user"), Part::Remaining, None))
+        );
+        assert_eq!(
+            n("X-MinLimit-Remaining"),
+            Some((s("min"), s(""), Part::Remaining, None))
+        );
+        // Etsy says the budget as a phrase.
+        assert_eq!(
+            n("x-remaining-this-second"),
+            Some((s(""), s("second"), Part::Remaining, None))
+        );
+        assert_eq!(
+            n("x-remaining-today"),
+            Some((s(""), s("day"), Part::Remaining, None))
+        );
+        assert_eq!(
+            n("x-limit-per-day"),
+            Some((s(""), s("day"), Part::Limit, None))
+        );
+        // CoinGlass puts the part before `limit`.
+        assert_eq!(
+            n("API-KEY-USE-LIMIT"),
+            Some((s("api-key"), s(""), Part::Used, None))
+        );
+        // BigCommerce's `quota` is the limit.
+        assert_eq!(
+            n("X-Rate-Limit-Requests-Quota"),
+            Some((s(""), s("requests"), Part::Limit, None))
+        );
+        // Not split: rate-limit words, short heads, ordinary names.
+        assert_eq!(glued_part("ratelimit"), None);
+        assert_eq!(glued_part("preset"), None);
+        assert_eq!(n("x-preset-name"), None);
+        assert_eq!(n("x-remaining-items"), None);
+        assert_eq!(n("x-body-limit"), None);
+    }
+
+    #[test]
+    fn a_family_reset_joins_its_counted_group() {
+        let fields: [(&str, &[u8]); 4] = [
+            ("X-Rate-Limit-Requests-Left", b"0"),
+            ("X-Rate-Limit-Requests-Quota", b"150"),
+            ("X-Rate-Limit-Time-Reset-Ms", b"15000"),
+            ("X-Rate-Limit-Time-Window-Ms", b"30000"),
+        ];
+        let mut out = Collector::default();
+        let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap_or_default();
+        read(&Headers::new(&fields), now, &mut out);
+        assert_eq!(out.quotas.len(), 1);
+        let q = &out.quotas[0];
+        assert_eq!((q.limit, q.remaining), (Some(150), Some(0)));
+        assert_eq!(q.reset_after, Some(Duration::from_secs(15)));
+        assert_eq!(q.window, Some(Duration::from_secs(30)));
     }
 
     #[test]

@@ -19,6 +19,12 @@
 //!   (`message`, `description`, `detail`, `error_message`) that say "rate limit",
 //!   "too many requests", "throttled", "request limit reached" or "rate exceeded";
 //!   S3-style `<Code>SlowDown</Code>` in XML.
+//! - **reset times** (`rate_reset`, `RateLimitResetTime`: a reset word with a rate-limit
+//!   word) and **waits stated in words** in messages ("reset in 3 seconds", see
+//!   [`crate::wait_text`]): kept apart, and counted as waits by [`crate::body::read`] only
+//!   on a reply that says it is throttled.
+//! - strings in an array are read as values of the field the array hangs from
+//!   (Kraken's `"error": ["EAPI:Rate limit exceeded"]`).
 //! - **deprecation**: fields naming a deprecation (`deprecated: true`,
 //!   `deprecation_date`) or a retirement (`sunset`, `sunset_date`, `retirement_date`,
 //!   `end_of_life`, `eol_date`, `removal_date`) with a date.
