@@ -35,6 +35,8 @@ use serde_json::Value;
 
 use crate::{Deprecation, MAX_WAIT, Quota, reset, walk};
 
+mod envelope;
+
 /// How much of a body is ever looked at.
 pub const MAX_BODY_PREFIX: usize = 4096;
 /// At most this many occurrences of one key are examined.
@@ -61,79 +63,21 @@ pub struct BodySignals {
 }
 
 /// Whether a response body is worth giving to [`read`]: any error status (≥ 400), or
-/// a success whose body is an error envelope. Many APIs answer errors, throttling
-/// included, with a 200: GraphQL (`{"errors": …}`), Kraken (`{"error": [...]}`), the
-/// MediaWiki Action API and Deezer (`{"error": {…}}`), Baidu (`{"error_code": …}`),
-/// WeChat (`{"errcode": …}`), Bybit (`{"retCode": …}`), Apigee (`{"fault": …}`), and
-/// Marketo's `"success": false`. So a success body is read when its first field is one
-/// of those envelope names, or when it says `"success": false` or `"ok": false` near the
-/// top. Bodies of other successful calls are left alone: only the first bytes are
-/// looked at, and nothing is parsed.
+/// a success whose body is an error envelope — a top-level `error`, `errors`,
+/// `errcode`, `retCode`, `fault`… with a value, or `"success": false` / `"ok": false`
+/// (`body/envelope.rs` says why and which). Bodies of other successful calls are left
+/// alone: only their first bytes are looked at, and nothing is parsed.
 ///
 /// ```
 /// use toolgate_signals::body::worth_reading;
 /// assert!(worth_reading(429, b""));
 /// assert!(worth_reading(200, br#"  {"errors":[{"message":"Throttled"}]}"#));
 /// assert!(worth_reading(200, br#"{"error":["EAPI:Rate limit exceeded"],"result":{}}"#));
-/// assert!(!worth_reading(200, br#"{"data":{}}"#));
+/// assert!(!worth_reading(200, br#"{"error":null,"data":{}}"#));
 /// ```
 #[must_use]
 pub fn worth_reading(status: u16, body: &[u8]) -> bool {
-    if status >= 400 {
-        return true;
-    }
-    let head = &body[..body.len().min(ENVELOPE_WINDOW)];
-    let Some(rest) = skip_ws(head).strip_prefix(b"{") else {
-        return false;
-    };
-    let first_key = skip_ws(rest)
-        .strip_prefix(b"\"")
-        .and_then(|k| k.iter().position(|b| *b == b'"').map(|end| &k[..end]));
-    if first_key.is_some_and(|k| {
-        ENVELOPE_KEYS
-            .iter()
-            .any(|e| k.eq_ignore_ascii_case(e.as_bytes()))
-    }) {
-        return true;
-    }
-    says_false(head, b"\"success\"") || says_false(head, b"\"ok\"")
-}
-
-/// Bytes of a success body looked at for an error envelope.
-const ENVELOPE_WINDOW: usize = 256;
-
-/// First field names that make a success body an error envelope.
-const ENVELOPE_KEYS: [&str; 9] = [
-    "errors",
-    "error",
-    "error_code",
-    "errorcode",
-    "errcode",
-    "err_code",
-    "retcode",
-    "ret_code",
-    "fault",
-];
-
-fn skip_ws(b: &[u8]) -> &[u8] {
-    &b[b.iter()
-        .position(|c| !c.is_ascii_whitespace())
-        .unwrap_or(b.len())..]
-}
-
-/// Whether `key` is followed, past a colon and whitespace, by `false`.
-fn says_false(hay: &[u8], key: &[u8]) -> bool {
-    let mut from = 0;
-    while let Some(i) = find(&hay[from..], key) {
-        let after = skip_ws(&hay[from + i + key.len()..]);
-        if let Some(v) = after.strip_prefix(b":")
-            && skip_ws(v).starts_with(b"false")
-        {
-            return true;
-        }
-        from += i + key.len();
-    }
-    false
+    status >= 400 || envelope::is_error_envelope(body)
 }
 
 /// Reads the rate-limit signals in the first [`MAX_BODY_PREFIX`] bytes of `body`.

@@ -173,8 +173,9 @@ fn worth_reading_table() {
     let cases: &[(u16, &[u8], bool)] = &[
         (429, b"", true),
         (503, b"<html>", true),
-        (200, br#"{"errors":[]}"#, true),
-        (200, b"\n { \"errors\" : []}", true),
+        (200, br#"{"errors":[{"message":"x"}]}"#, true),
+        (200, b"\n { \"errors\" : [1]}", true),
+        (200, br#"{"errors":[]}"#, false),
         (200, br#"{"data":{"errors":1}}"#, false),
         (200, b"", false),
         (302, b"{", false),
