@@ -491,6 +491,30 @@ async fn a_wait_given_only_in_a_discord_style_error_body_is_told() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_200_error_envelope_that_throttles_is_rate_limited_but_data_about_limits_is_data() {
+    // Kraken, MediaWiki, Bybit… throttle with a 200 and an error envelope.
+    let throttled = rig(
+        "web_search",
+        vec![ok(r#"{"error":["EAPI:Rate limit exceeded"],"results":[]}"#)],
+    );
+    let outcome = throttled.search().await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::RateLimited);
+    assert!(f.message.contains("rate_limited"), "{}", f.message);
+
+    // The same words in the data of a healthy body (`"error": null` beside it) are
+    // search results, not a throttle: the call succeeds, once.
+    let healthy = r#"{"error":null,"results":[{"title":"HTTP 429 Too Many Requests","snippet":"rate limit exceeded: try again in 30 seconds"}]}"#;
+    let rig = rig("web_search", vec![ok(healthy)]);
+    let outcome = rig.search().await;
+    assert_eq!(
+        outcome.result.as_ref().expect("success").body(),
+        healthy.as_bytes()
+    );
+    assert_eq!(rig.attempts(), 1);
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_kubernetes_style_warning_reaches_the_model_as_a_note() {
     let rig = rig(
         "web_search",

@@ -113,17 +113,17 @@ pub fn interpret(
         tool.contract.response.check_bytes(&body)
     };
     match checked {
-        Ok(()) if rate_limited => {
-            // A vendor throttling with a 2xx: believe the throttle, not the status.
-            failed(
-                &attempt(status, BodyCheck::Valid),
-                retry_after,
-                Detail::Status {
-                    status,
-                    excerpt: String::new(),
-                },
-            )
-        }
+        // A vendor throttling with a 2xx (an error envelope the signals read as a
+        // throttle): believe the throttle, not the status. Not through `classify`,
+        // which rightly calls any valid 2xx a success.
+        Ok(()) if rate_limited => AttemptResult::Failed {
+            class: ErrorClass::RateLimited,
+            hint: retry_after,
+            detail: Detail::Status {
+                status,
+                excerpt: String::new(),
+            },
+        },
         Ok(()) => AttemptResult::Success(body),
         Err(BodyError::NotJson(e)) => {
             let detail = Detail::NotJson {
