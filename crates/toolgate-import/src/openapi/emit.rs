@@ -77,6 +77,8 @@ pub fn auth(
             }
         }
     }
+    // A scheme whose key cannot be sent is listed but not picked by default.
+    counts.retain(|k, _| schemes.get(k).is_some_and(|s| unsendable(s).is_none()));
     let chosen = match choice {
         Some(c) if schemes.contains_key(c) => Some(c.to_string()),
         Some(c) => {
@@ -97,7 +99,12 @@ pub fn auth(
             .iter()
             .max_by_key(|(_, n)| **n)
             .map(|(k, _)| k.clone())
-            .or_else(|| schemes.keys().next().cloned()),
+            .or_else(|| {
+                schemes
+                    .iter()
+                    .find(|(_, s)| unsendable(s).is_none())
+                    .map(|(k, _)| k.clone())
+            }),
     };
     for (k, s) in &schemes {
         let kind = s.get("type").and_then(Value::as_str).unwrap_or("?");
@@ -120,12 +127,20 @@ pub fn auth(
         if let Some(d) = s.get("description").and_then(Value::as_str) {
             line.push_str(&format!(": {}", super::text::trim_text(d, 80)));
         }
+        if let Some(why) = unsendable(s) {
+            line.push_str(&format!(" [cannot be sent: {why}]"));
+        }
         if chosen.as_deref() == Some(k.as_str()) {
             line.push_str(" [used]");
         }
         out.schemes.push(line);
     }
     let Some(name) = chosen else {
+        if !schemes.is_empty() {
+            out.warnings.push(
+                "no security scheme of the spec can be sent; add the credentials by hand".into(),
+            );
+        }
         return Ok(out);
     };
     let Some(scheme) = schemes.get(&name) else {
@@ -133,6 +148,12 @@ pub fn auth(
             .push(format!("security scheme `{name}` is not defined"));
         return Ok(out);
     };
+    if let Some(why) = unsendable(scheme) {
+        out.warnings.push(format!(
+            "security scheme `{name}` cannot be sent ({why}); add its credentials by hand"
+        ));
+        return Ok(out);
+    }
     let prefix = dependency.to_ascii_uppercase();
     let kind = scheme.get("type").and_then(Value::as_str).unwrap_or("");
     let http_scheme = scheme
@@ -171,7 +192,7 @@ pub fn auth(
                 );
             }
             match scheme.get("in").and_then(Value::as_str) {
-                Some("query") => out.query.push((key.to_string(), format!("${{{var}}}"))),
+                Some("query") => out.query.push((query_key(key), format!("${{{var}}}"))),
                 Some("cookie") => {
                     out.warnings.push(format!(
                         "`{name}` sends its key in a cookie, which toolgate cannot send"
@@ -189,6 +210,38 @@ pub fn auth(
         )),
     }
     Ok(out)
+}
+
+/// Why an `apiKey` scheme's key cannot be sent where the spec puts it: a header name
+/// that is not an HTTP token, or a query parameter without a name.
+fn unsendable(scheme: &Value) -> Option<String> {
+    if scheme.get("type").and_then(Value::as_str) != Some("apiKey") {
+        return None;
+    }
+    let name = scheme.get("name").and_then(Value::as_str);
+    match scheme.get("in").and_then(Value::as_str) {
+        Some("query") if name.is_some_and(|n| n.trim().is_empty()) => {
+            Some("its query parameter has no name".into())
+        }
+        Some("query" | "cookie") => None,
+        _ => match name {
+            Some(n) if !super::header::is_header_name(n) => {
+                Some(format!("`{n}` is not a valid HTTP header name"))
+            }
+            _ => None,
+        },
+    }
+}
+
+/// A query parameter name as it goes into the base URL: anything but letters, digits
+/// and `-._~` percent-encoded (`api key` → `api%20key`), so the URL stays one.
+fn query_key(name: &str) -> String {
+    const KEEP: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'.')
+        .remove(b'_')
+        .remove(b'~');
+    percent_encoding::utf8_percent_encode(name, KEEP).to_string()
 }
 
 /// The dependency entry.
@@ -457,12 +510,25 @@ fn indent(text: &str, by: &str) -> String {
 }
 
 /// `# text`, one line per line of `text` (any line break a spec string holds, `\r` and
-/// Unicode ones included, starts a new comment line).
+/// Unicode ones included, starts a new comment line). A comment cannot escape, and a
+/// character YAML forbids raw makes the whole file unreadable: each becomes U+FFFD.
 fn comment(text: &str, by: &str) -> String {
     let text = if text.is_empty() { " " } else { text };
     text.split(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}'])
         .filter(|l| !l.is_empty())
-        .map(|l| format!("{by}# {l}\n"))
+        .map(|l| {
+            let printable: String = l
+                .chars()
+                .map(|c| {
+                    if c != '\t' && super::yaml::must_escape(c) {
+                        '\u{FFFD}'
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+            format!("{by}# {printable}\n")
+        })
         .collect::<String>()
 }
 
@@ -475,6 +541,16 @@ mod tests {
         let c = comment("title\nevil: 1\r\nmore\u{2028}x", "  ");
         assert_eq!(c, "  # title\n  # evil: 1\n  # more\n  # x\n");
         let parsed: Value = yaml_serde::from_str(&format!("a: 1\n{c}")).unwrap();
+        assert_eq!(parsed, json!({"a": 1}));
+    }
+
+    #[test]
+    fn control_characters_in_comments_cannot_break_the_file() {
+        let text: String = ('\u{0}'..='\u{A0}')
+            .chain(['\u{FEFF}', '\u{FFFE}', '\u{FFFF}'])
+            .collect();
+        let c = comment(&format!("title {text} end"), "");
+        let parsed: Value = yaml_serde::from_str(&format!("{c}a: 1\n")).unwrap();
         assert_eq!(parsed, json!({"a": 1}));
     }
 }

@@ -7,6 +7,8 @@
 
 pub mod emit;
 pub mod example;
+pub mod header;
+pub mod keywords;
 pub mod load;
 pub mod naming;
 pub mod nesting;
@@ -14,6 +16,7 @@ pub mod operations;
 pub mod refs;
 pub mod reimport;
 pub mod schema;
+pub mod server;
 pub mod shared;
 pub mod size;
 pub mod text;
@@ -202,10 +205,13 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
             ));
         }
     }
-    let base_url = match &opts.base_url {
-        Some(u) => u.clone(),
-        None => base_url(&root, dialect)
-            .ok_or("the spec names no server (servers, or host/basePath): pass --base-url")?,
+    // The spec's own server, as an address or a path; an operation listing the same
+    // one needs no dependency of its own, even when --base-url replaces it.
+    let spec_server = base_url(&root, dialect);
+    let base_url = match (&opts.base_url, &spec_server) {
+        (Some(u), _) => u.clone(),
+        (None, Ok(u)) => u.clone(),
+        (None, Err(e)) => return Err(e.clone()),
     };
     let mut auth = emit::auth(&root, dialect, &dependency, opts.security.as_deref())?;
     // A query parameter's name from the spec lands in `base_url`, where `${…}` is expanded.
@@ -305,8 +311,12 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     }
     // Operations served from another host (their own `servers`) get a dependency of
     // their own, with the same credentials: one base URL per dependency.
-    let main_server = root.get("servers").and_then(server_url);
+    let main_server = spec_server.ok();
     let mut extra_deps: Vec<(String, String)> = Vec::new();
+    // Two servers on one host (`example.com/a`, `example.com/b`) derive the same name:
+    // the second is numbered, as a tool name is.
+    let mut dep_names = naming::Names::default();
+    dep_names.reserve(&dependency);
     for t in tools.iter_mut() {
         let Some(url) = t.server.clone() else {
             continue;
@@ -322,7 +332,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
                     .ok()
                     .and_then(|u| u.host_str().map(str::to_string))
                     .unwrap_or_else(|| format!("server{}", extra_deps.len() + 2));
-                let n = format!("{dependency}_{}", dependency_name(&host));
+                let n = dep_names.claim(&format!("{dependency}_{}", dependency_name(&host)));
                 extra_deps.push((n.clone(), url.clone()));
                 n
             }
@@ -733,9 +743,13 @@ pub fn dependency_name(title: &str) -> String {
     if s.is_empty() { "api".into() } else { s }
 }
 
-fn base_url(root: &Value, dialect: Dialect) -> Option<String> {
+/// The base URL the spec names: Swagger 2.0's `schemes`/`host`/`basePath`, else the
+/// first entry of `servers` that is an address or a path (a scheme-relative or bare
+/// host given `https://`). A relative one is completed with an `${…_ORIGIN}` later.
+fn base_url(root: &Value, dialect: Dialect) -> Result<String, String> {
+    const NONE: &str = "the spec names no server (servers, or host/basePath): pass --base-url";
     if dialect == Dialect::Swagger2 {
-        let host = root.get("host").and_then(Value::as_str)?;
+        let host = root.get("host").and_then(Value::as_str).ok_or(NONE)?;
         let scheme = root
             .get("schemes")
             .and_then(Value::as_array)
@@ -748,14 +762,36 @@ fn base_url(root: &Value, dialect: Dialect) -> Option<String> {
             })
             .unwrap_or_else(|| "https".into());
         let base = root.get("basePath").and_then(Value::as_str).unwrap_or("");
-        return Some(format!("{scheme}://{host}{}", base.trim_end_matches('/')));
+        let url = format!("{scheme}://{host}{}", base.trim_end_matches('/'));
+        return match server::classify(&url) {
+            server::Server::Absolute(u) => Ok(u),
+            _ => Err(format!(
+                "the spec's host `{host}` with scheme `{scheme}` is not a URL: pass --base-url"
+            )),
+        };
     }
-    server_url(root.get("servers")?)
+    let servers = root.get("servers").and_then(Value::as_array).ok_or(NONE)?;
+    let mut unusable = Vec::new();
+    for entry in servers {
+        let Some(url) = server_url(entry) else {
+            continue;
+        };
+        match server::classify(&url) {
+            server::Server::Absolute(u) | server::Server::Relative(u) => return Ok(u),
+            server::Server::Unusable => unusable.push(format!("`{url}`")),
+        }
+    }
+    if unusable.is_empty() {
+        return Err(NONE.into());
+    }
+    Err(format!(
+        "the spec's server URL {} is neither an address nor a path: pass --base-url",
+        unusable.join(", ")
+    ))
 }
 
-/// The first entry of a `servers` list, its variables at their defaults.
-pub fn server_url(servers: &Value) -> Option<String> {
-    let server = servers.as_array()?.first()?;
+/// The URL of an entry of a `servers` list, its variables at their defaults.
+pub fn server_url(server: &Value) -> Option<String> {
     let mut url = server.get("url")?.as_str()?.to_string();
     if let Some(vars) = server.get("variables").and_then(Value::as_object) {
         for (k, v) in vars {
@@ -858,6 +894,9 @@ fn resolve_successors(tools: &mut [Tool]) {
         }
     }
 }
+
+#[cfg(test)]
+mod directory_tests;
 
 #[cfg(test)]
 mod hostile_tests;

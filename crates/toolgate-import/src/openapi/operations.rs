@@ -188,15 +188,25 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     let server = match op.get("servers").or(raw.path_servers.as_ref()) {
         None => None,
         Some(list) => {
-            let url = super::server_url(list).unwrap_or_default();
-            match url::Url::parse(&url) {
-                Ok(u)
-                    if matches!(u.scheme(), "http" | "https")
-                        && u.host_str().is_some_and(|h| !h.is_empty()) =>
-                {
-                    Some(url)
-                }
-                _ => {
+            let url = list
+                .as_array()
+                .and_then(|l| l.first())
+                .and_then(super::server_url)
+                .unwrap_or_default();
+            // Scheme-relative and bare-host URLs are addresses too; a path alone names
+            // no host to give this operation a dependency of its own.
+            let absolute = match super::server::classify(&url) {
+                super::server::Server::Absolute(u) => url::Url::parse(&u)
+                    .is_ok_and(|p| {
+                        matches!(p.scheme(), "http" | "https")
+                            && p.host_str().is_some_and(|h| !h.is_empty())
+                    })
+                    .then_some(u),
+                _ => None,
+            };
+            match absolute {
+                Some(u) => Some(u),
+                None => {
                     return Err(Skip(format!(
                         "its server URL `{url}` is not a usable base URL"
                     )));
@@ -237,6 +247,24 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         };
         let location = p.get("in").and_then(Value::as_str).unwrap_or("");
         let required = p.get("required") == Some(&Value::Bool(true)) || location == "path";
+        // A header named `""` or `API Key` cannot be sent, nor a nameless query or
+        // cookie parameter.
+        let unsendable = match location {
+            "header" => !super::header::is_header_name(name),
+            "query" | "cookie" | "formData" | "path" => name.trim().is_empty(),
+            _ => false,
+        };
+        if unsendable {
+            if required {
+                return Err(Skip(format!(
+                    "needs the {location} parameter `{name}`, whose name cannot be sent"
+                )));
+            }
+            notes.push(format!(
+                "the optional {location} parameter `{name}` is not sent: its name is not a valid {location} name"
+            ));
+            continue;
+        }
         let lname = name.to_ascii_lowercase();
         if matches!(location, "header" | "query" | "formData")
             && (cx.credential_params.contains(name)

@@ -245,7 +245,21 @@ impl<'a> Converter<'a> {
         let mut out = Map::new();
         for key in PLAIN {
             if let Some(v) = s.get(*key) {
-                out.insert((*key).to_string(), v.clone());
+                // Swagger 2.0's `type: file` is handled below.
+                if *key == "type" && v == "file" {
+                    continue;
+                }
+                match super::keywords::conform(key, v) {
+                    Some(kept) => {
+                        out.insert((*key).to_string(), kept);
+                    }
+                    None => {
+                        let note = super::keywords::dropped(key, v);
+                        if !self.warnings.contains(&note) {
+                            self.warnings.push(note);
+                        }
+                    }
+                }
             }
         }
         if self.side == Side::Request {
@@ -255,7 +269,7 @@ impl<'a> Converter<'a> {
                 }
             }
         }
-        if out.get("type").and_then(Value::as_str) == Some("file") {
+        if s.get("type").and_then(Value::as_str) == Some("file") {
             out.insert("type".into(), json!("string"));
             out.insert("contentEncoding".into(), json!("base64"));
         }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use toolgate_contract::{ResponseContract, SchemaFiles, SharedSchemas};
 
+use super::keywords::repair;
 use super::operations::Tool;
 use super::schema::{drop_unusable_patterns, to_shared};
 
@@ -35,6 +36,11 @@ pub fn finish(
     for (name, mut def) in defs {
         to_shared(&mut def, set);
         for note in drop_unusable_patterns(&mut def) {
+            warnings.push(format!("schemas.{set}.{name}: {note}"));
+        }
+        // `check` holds every component to the meta-schema; one it refuses would make
+        // the whole file unusable, so what the conversion could not fix is left out.
+        for note in repair(&mut def) {
             warnings.push(format!("schemas.{set}.{name}: {note}"));
         }
         components.insert(name, def);

@@ -7,6 +7,11 @@
 //! left plain only when it starts with a letter, `_` or `/`, holds only characters with
 //! no YAML meaning, and is not one of the 1.1 words; everything else is double-quoted
 //! (a JSON string is a valid YAML double-quoted scalar).
+//!
+//! YAML forbids some characters anywhere in a stream, quoted or not (C0 and C1 controls
+//! other than tab and line breaks, DEL, U+FEFF, U+FFFE/U+FFFF), and a YAML 1.1 reader
+//! folds NEL, LS and PS as line breaks inside a quoted scalar: every one of them is
+//! written as a `\uXXXX` escape, which both YAML versions and JSON read back.
 
 use serde_json::Value;
 
@@ -39,8 +44,40 @@ fn scalar(s: &str) -> String {
     if plain_is_safe(s) {
         s.to_string()
     } else {
-        Value::String(s.to_string()).to_string()
+        double_quoted(s)
     }
+}
+
+/// `s` as a double-quoted scalar: `"` and `\\` escaped, and every character YAML does
+/// not allow raw (see [`must_escape`]) written as `\uXXXX`.
+pub fn double_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if must_escape(c) => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Characters a YAML stream may not hold raw (outside the printable set of YAML 1.2,
+/// § 5.1), plus the ones a reader treats as line breaks or a byte order mark.
+/// Every one of them is in the Basic Multilingual Plane, so `\uXXXX` covers it.
+pub fn must_escape(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{1F}'
+        | '\u{7F}'..='\u{9F}'
+        | '\u{2028}' | '\u{2029}'
+        | '\u{FEFF}'
+        | '\u{FFFE}' | '\u{FFFF}')
 }
 
 /// `v` as a block-style YAML document (a trailing newline after each entry).
@@ -213,6 +250,37 @@ mod tests {
             assert_eq!(back["k"], s, "{text}");
         }
         assert!(plain_is_safe("get_pet") && plain_is_safe("application/json"));
+    }
+
+    #[test]
+    fn every_character_yaml_forbids_raw_is_escaped_in_keys_and_values() {
+        let mut awkward: Vec<char> = ('\u{0}'..='\u{A0}').collect();
+        awkward.extend(['\u{2028}', '\u{2029}', '\u{FEFF}', '\u{FFFE}', '\u{FFFF}']);
+        awkward.extend([
+            '\u{D7FF}',
+            '\u{E000}',
+            '\u{FFFD}',
+            '\u{10000}',
+            '\u{10FFFF}',
+        ]);
+        let mut doc = serde_json::Map::new();
+        for c in &awkward {
+            let s = format!("a{c}b");
+            doc.insert(
+                s.clone(),
+                json!({ "description": s, "enum": [s, c.to_string()] }),
+            );
+        }
+        let all: String = awkward.iter().collect();
+        doc.insert(all.clone(), json!(all));
+        let v = Value::Object(doc);
+        let text = to_string(&v);
+        assert!(
+            !text.chars().any(|c| must_escape(c) && c != '\n'),
+            "{text:?}"
+        );
+        let back: Value = yaml_serde::from_str(&text).unwrap();
+        assert_eq!(back, v);
     }
 
     #[test]
