@@ -231,6 +231,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         bind: opts.bind.clone(),
         bound: BTreeMap::new(),
         shared: Some((dependency.clone(), BTreeMap::new())),
+        input_verdicts: Default::default(),
     };
     let mut names = naming::Names::default();
     if let Some(existing) = &opts.existing {

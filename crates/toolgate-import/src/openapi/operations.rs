@@ -3,7 +3,7 @@
 //! documented response headers; deprecation. An operation that cannot become a working
 //! tool is skipped with its reason.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
@@ -105,6 +105,9 @@ pub struct Context<'a> {
     /// The named schemas of every response contract, written once for the whole API
     /// (the config's `schemas.<set>`), with the set's name.
     pub shared: Option<(String, BTreeMap<String, Value>)>,
+    /// Whether an input schema compiles, by its text: operations of one resource often
+    /// take the same body, and compiling a large inlined one is most of its cost.
+    pub input_verdicts: HashMap<String, Result<(), String>>,
 }
 
 /// Lists the operations of the spec in its own order.
@@ -555,12 +558,18 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         input.insert("$defs".into(), Value::Object(defs.into_iter().collect()));
     }
 
+    let verdicts = &mut cx.input_verdicts;
     let (input, input_notes) = super::schema::usable(
         Value::Object(input),
         |s| {
-            jsonschema::draft202012::new(s)
-                .map(|_| ())
-                .map_err(|e| e.to_string())
+            verdicts
+                .entry(s.to_string())
+                .or_insert_with(|| {
+                    jsonschema::draft202012::new(s)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
+                })
+                .clone()
         },
         json!({"type": "object"}),
     );

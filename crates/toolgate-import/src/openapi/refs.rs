@@ -57,6 +57,22 @@ impl Refs {
 
     /// The location and node `reference` (found in `from`) points at.
     pub fn resolve(&mut self, from: &Path, reference: &str) -> Result<(Loc, Value), String> {
+        let (loc, doc) = self.locate(from, reference)?;
+        let node = if loc.1.is_empty() {
+            Some(doc.as_ref())
+        } else {
+            doc.pointer(&loc.1)
+        };
+        match node {
+            Some(n) => Ok((loc, n.clone())),
+            None => Err(format!("`{reference}` points at nothing")),
+        }
+    }
+
+    /// The location `reference` (found in `from`) points at, and the document holding
+    /// it, without copying the node: a named schema referred to a thousand times is
+    /// copied only the first time, to be converted.
+    pub fn locate(&mut self, from: &Path, reference: &str) -> Result<(Loc, Arc<Value>), String> {
         let (file_part, pointer) = match reference.split_once('#') {
             Some((f, p)) => (f, p),
             None => (reference, ""),
@@ -90,15 +106,10 @@ impl Refs {
             Err(LoadError::Broken(e)) => return Err(e),
         };
         let pointer = percent_decode_str(pointer).decode_utf8_lossy().into_owned();
-        let node = if pointer.is_empty() {
-            Some(doc.as_ref())
-        } else {
-            doc.pointer(&pointer)
-        };
-        match node {
-            Some(n) => Ok(((file, pointer), n.clone())),
-            None => Err(format!("`{reference}` points at nothing")),
+        if !pointer.is_empty() && doc.pointer(&pointer).is_none() {
+            return Err(format!("`{reference}` points at nothing"));
         }
+        Ok(((file, pointer), doc))
     }
 
     /// Follows `$ref`s from `node` (found in `from`) until a node without one; returns it

@@ -86,6 +86,10 @@ pub struct Converter<'a> {
     /// conversion (the stack) nor depends on where the chain was entered.
     queue: Vec<(String, PathBuf, Value)>,
     pending: HashSet<String>,
+    /// Definitions converted since the last look for `$ref` loops: a loop among older
+    /// ones was found then, so only these need following (a whole import's shared set
+    /// is not walked again for every operation).
+    fresh: Vec<String>,
     /// Problems met (unresolvable `$ref`s); the schema is weakened there, not refused.
     pub warnings: Vec<String>,
 }
@@ -100,6 +104,7 @@ impl<'a> Converter<'a> {
             defs: BTreeMap::new(),
             queue: Vec::new(),
             pending: HashSet::new(),
+            fresh: Vec::new(),
             warnings: Vec::new(),
         }
     }
@@ -153,6 +158,7 @@ impl<'a> Converter<'a> {
         while let Some((name, file, target)) = self.queue.pop() {
             let converted = self.convert(&file, &target, 0);
             self.pending.remove(&name);
+            self.fresh.push(name.clone());
             self.defs.insert(name, converted);
         }
     }
@@ -179,8 +185,7 @@ impl<'a> Converter<'a> {
     /// `B: {$ref: A}`) describe nothing, and a validator would follow them forever:
     /// they accept anything instead.
     fn break_ref_cycles(&mut self) {
-        let names: Vec<String> = self.defs.keys().cloned().collect();
-        for start in names {
+        for start in std::mem::take(&mut self.fresh) {
             let mut seen = vec![start.clone()];
             let mut at = start.clone();
             while let Some(next) = self.defs.get(&at).and_then(bare_def_ref) {
@@ -406,7 +411,7 @@ impl<'a> Converter<'a> {
 
     /// A `$ref` becomes `#/$defs/<name>`, converting the target the first time.
     fn reference(&mut self, file: &Path, r: &str) -> Value {
-        let (loc, target) = match self.refs.resolve(file, r) {
+        let (loc, doc) = match self.refs.locate(file, r) {
             Ok(t) => t,
             Err(e) => {
                 self.warnings.push(e);
@@ -415,6 +420,12 @@ impl<'a> Converter<'a> {
         };
         let name = self.refs.def_name(&loc);
         if !self.defs.contains_key(&name) && !self.pending.contains(&name) {
+            // Copied only now, to be converted once.
+            let target = if loc.1.is_empty() {
+                doc.as_ref().clone()
+            } else {
+                doc.pointer(&loc.1).cloned().unwrap_or(Value::Bool(true))
+            };
             self.pending.insert(name.clone());
             self.queue.push((name.clone(), loc.0, target));
         }
@@ -528,7 +539,7 @@ impl<'a> Converter<'a> {
 /// still does not compile is replaced by `fallback`. The notes say what was weakened.
 pub fn usable(
     schema: Value,
-    compiles: impl Fn(&Value) -> Result<(), String>,
+    mut compiles: impl FnMut(&Value) -> Result<(), String>,
     fallback: Value,
 ) -> (Value, Vec<String>) {
     if compiles(&schema).is_ok() {
@@ -677,6 +688,46 @@ mod tests {
         jsonschema::draft202012::new(schema)
             .unwrap()
             .is_valid(&instance)
+    }
+
+    #[test]
+    fn a_shared_set_is_looked_at_once_per_definition_however_many_operations_share_it() {
+        let dir = std::env::temp_dir().join(format!(
+            "toolgate-schema-shared-{}-{}",
+            std::process::id(),
+            rand::random::<u32>()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("spec.json");
+        let doc = json!({"components": {"schemas": {
+            "Loop1": {"$ref": "#/components/schemas/Loop2"},
+            "Loop2": {"$ref": "#/components/schemas/Loop1"},
+            "Item": {"type": "object", "properties": {"l": {"$ref": "#/components/schemas/Loop1"}}},
+            "Other": {"type": "string"},
+        }}});
+        std::fs::write(&file, doc.to_string()).unwrap();
+        let mut refs = Refs::default();
+        let (root, _) = refs.root(&file).unwrap();
+        let mut shared = BTreeMap::new();
+        let item = json!({"$ref": "#/components/schemas/Item"});
+        let other = json!({"$ref": "#/components/schemas/Other"});
+        let (_, first) = Converter::new(&mut refs, Dialect::Oas30, Side::Response).shared_root(
+            &mut shared,
+            &root,
+            &item,
+        );
+        assert_eq!(first.len(), 1, "{first:?}");
+        assert_eq!(shared["Loop1"], json!(true));
+        assert_eq!(shared["Loop2"], json!(true));
+        // Later operations neither report the loop again nor walk what is converted.
+        for schema in [&item, &other, &item] {
+            let (out, again) = Converter::new(&mut refs, Dialect::Oas30, Side::Response)
+                .shared_root(&mut shared, &root, schema);
+            assert!(again.is_empty(), "{again:?}");
+            assert!(out.get("$ref").is_some());
+        }
+        assert_eq!(shared.len(), 4);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! carrying its own copy in `$defs`. A vendor API with a dense component graph (Stripe,
 //! GitHub) otherwise writes the whole graph once per tool.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -55,6 +55,10 @@ pub fn finish(
             None
         }
     };
+    // Whether a contract compiles depends only on its text and the set: many tools
+    // answer with the same schema (a resource's item or collection), and compiling one
+    // follows every component it reaches, so each text is compiled once.
+    let mut verdicts: HashMap<String, Result<(), String>> = HashMap::new();
     for t in tools.iter_mut() {
         let Some(schema) = &mut t.response_schema else {
             continue;
@@ -63,8 +67,19 @@ pub fn finish(
             t.notes.push(format!("contract: {note}"));
         }
         let schema = &*schema;
-        let result =
-            ResponseContract::compile_shared(schema, None, &SchemaFiles::none(), compiled.as_ref());
+        let result = verdicts
+            .entry(schema.to_string())
+            .or_insert_with(|| {
+                ResponseContract::compile_shared(
+                    schema,
+                    None,
+                    &SchemaFiles::none(),
+                    compiled.as_ref(),
+                )
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+            })
+            .clone();
         if let Err(e) = result {
             t.notes.push(format!(
                 "contract: the schema is not usable ({e}); it accepts anything instead"
