@@ -20,6 +20,10 @@ const WORDS: &[&str] = &[
     "y", "n", "yes", "no", "true", "false", "on", "off", "null", "nil", "none",
 ];
 
+/// Punctuation with no YAML meaning inside a plain scalar (in the positions
+/// [`plain_is_safe`] allows it).
+const PLAIN_PUNCTUATION: &[u8] = b"_-./ :@+(),{}$=?&*!%[];~";
+
 /// Whether `s` reads back as the same string in every YAML reader when written plain.
 pub fn plain_is_safe(s: &str) -> bool {
     let Some(first) = s.chars().next() else {
@@ -31,13 +35,14 @@ pub fn plain_is_safe(s: &str) -> bool {
     if s.ends_with(' ') || s.contains(": ") || s.contains(" #") || s.ends_with(':') {
         return false;
     }
+    // Checked per byte: a large config writes millions of strings.
     if !s
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "_-./ :@+(),{}$=?&*!%[];~".contains(c))
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || PLAIN_PUNCTUATION.contains(&b))
     {
         return false;
     }
-    !WORDS.contains(&s.to_ascii_lowercase().as_str())
+    !WORDS.iter().any(|w| w.eq_ignore_ascii_case(s))
 }
 
 fn scalar(s: &str) -> String {
