@@ -188,6 +188,16 @@ fn names_that_are_not_http_tokens_are_not_sent() {
         "{}",
         out.yaml
     );
+    // Listed with what makes it unusable, and how many requirement lists name it.
+    assert!(
+        out.yaml.contains("first choice of 1 requirement list)"),
+        "{}",
+        out.yaml
+    );
+    assert!(
+        out.yaml
+            .contains("[cannot be sent: `RapidAPI.com API Key` is not a valid HTTP header name]")
+    );
     // A usable scheme beside an unusable one is chosen.
     s["components"]["securitySchemes"]["third"] =
         json!({"type": "apiKey", "in": "header", "name": "X-Key"});

@@ -77,8 +77,6 @@ pub fn auth(
             }
         }
     }
-    // A scheme whose key cannot be sent is listed but not picked by default.
-    counts.retain(|k, _| schemes.get(k).is_some_and(|s| unsendable(s).is_none()));
     let chosen = match choice {
         Some(c) if schemes.contains_key(c) => Some(c.to_string()),
         Some(c) => {
@@ -95,8 +93,10 @@ pub fn auth(
                 }
             ));
         }
+        // A scheme whose key cannot be sent is listed but not picked by default.
         None => counts
             .iter()
+            .filter(|(k, _)| schemes.get(*k).is_some_and(|s| unsendable(s).is_none()))
             .max_by_key(|(_, n)| **n)
             .map(|(k, _)| k.clone())
             .or_else(|| {
