@@ -329,6 +329,22 @@ fn every_kind_of_server_url_becomes_a_usable_base_url_or_a_clear_error() {
         doc["dependencies"]["dir_files_example_com"]["base_url"],
         "https://files.example.com"
     );
+    // Swagger 2.0: a `host` with its scheme written in.
+    let swagger = json!({"swagger": "2.0", "info": {"title": "Dir", "version": "1.0"},
+        "host": "https://api.example.com", "basePath": "/v2/",
+        "paths": {"/thing": {"get": {"operationId": "thing", "responses": {"204": {"description": "none"}}}}}});
+    let (_, doc) = import_and_check(&swagger);
+    assert_eq!(
+        doc["dependencies"]["dir"]["base_url"],
+        "https://api.example.com/v2"
+    );
+    let mut unusable = swagger.clone();
+    unusable["host"] = json!("Your API host");
+    let err = import(&unusable).unwrap_err();
+    assert!(
+        err.contains("`Your API host`") && err.contains("--base-url"),
+        "{err}"
+    );
     // No server at all.
     let mut none = spec(json!([]), one_get(json!({})));
     none.as_object_mut().unwrap().remove("servers");

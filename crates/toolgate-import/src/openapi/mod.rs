@@ -762,8 +762,17 @@ fn base_url(root: &Value, dialect: Dialect) -> Result<String, String> {
                     .map(|x| x.to_string())
             })
             .unwrap_or_else(|| "https".into());
-        let base = root.get("basePath").and_then(Value::as_str).unwrap_or("");
-        let url = format!("{scheme}://{host}{}", base.trim_end_matches('/'));
+        let base = root
+            .get("basePath")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .trim_end_matches('/');
+        // Some write the scheme into `host` as well.
+        let url = if host.contains("://") {
+            format!("{host}{base}")
+        } else {
+            format!("{scheme}://{host}{base}")
+        };
         return match server::classify(&url) {
             server::Server::Absolute(u) => Ok(u),
             _ => Err(format!(

@@ -130,11 +130,15 @@ fn is_placeholder(s: &str) -> bool {
     s.len() > 2 && s.starts_with('{') && s.ends_with('}') && !s[1..s.len() - 1].contains(['{', '}'])
 }
 
-/// Only characters a URL may hold (server variables' braces included): no spaces,
-/// quotes, angle brackets or backslashes.
+/// Only characters a URL may hold (server variables' braces included, and non-ASCII
+/// letters of an internationalised name): no spaces, quotes, angle brackets or
+/// backslashes.
 fn is_path(s: &str) -> bool {
-    s.chars()
-        .all(|c| c.is_ascii_alphanumeric() || "-._~:/?#[]@!$&'()*+,;=%{}".contains(c))
+    s.chars().all(|c| {
+        c.is_ascii_alphanumeric()
+            || "-._~:/?#[]@!$&'()*+,;=%{}".contains(c)
+            || !c.is_ascii() && !c.is_whitespace() && !c.is_control()
+    })
 }
 
 #[cfg(test)]
@@ -181,6 +185,10 @@ mod tests {
             ("api.example.com/v1", absolute("https://api.example.com/v1")),
             ("localhost:3000/api", absolute("https://localhost:3000/api")),
             ("10.0.0.1/api", absolute("https://10.0.0.1/api")),
+            (
+                "https://bücher.example/v1",
+                absolute("https://bücher.example/v1"),
+            ),
             ("", relative("")),
             ("/v1.33", relative("/v1.33")),
             ("/api/{version}", relative("/api/{version}")),
