@@ -205,6 +205,8 @@ mod tests {
             br#"{"data":{"error":"rate limited"},"ok":true}"#,
             br#"{"note":"\"error\": \"x\"","okay":false}"#,
             br#"{"success":true}"#,
+            br#"{"data":{"error":null}}"#,
+            br#"{"ok":true,"messages":[{"text":"rate limit"}]}"#,
             br#"["error"]"#,
             b"plain text",
             b"",

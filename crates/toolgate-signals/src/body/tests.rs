@@ -191,31 +191,6 @@ fn worth_reading_table() {
 }
 
 #[test]
-fn error_envelopes_sent_with_a_success_status() {
-    let yes: [&[u8]; 7] = [
-        br#"{"error":["EAPI:Rate limit exceeded"],"result":{}}"#,
-        br#"{"error":{"code":"ratelimited","info":"..."}}"#,
-        br#"{"error_code":18,"error_msg":"Open api qps request limit reached"}"#,
-        br#"{"errcode":45009,"errmsg":"reach max api daily quota limit"}"#,
-        br#"{"retCode":10006,"retMsg":"Too many visits!"}"#,
-        br#"{"requestId":"e42b","success": false,"errors":[]}"#,
-        br#" { "ok" :false, "error": "ratelimited"}"#,
-    ];
-    for b in yes {
-        assert!(worth_reading(200, b), "{}", String::from_utf8_lossy(b));
-    }
-    let no: [&[u8]; 4] = [
-        br#"{"data":{"error":null}}"#,
-        br#"{"ok":true,"messages":[{"text":"rate limit"}]}"#,
-        br#"{"success":true}"#,
-        b"plain text",
-    ];
-    for b in no {
-        assert!(!worth_reading(200, b), "{}", String::from_utf8_lossy(b));
-    }
-}
-
-#[test]
 fn throttled_envelopes_in_success_bodies_are_read() {
     for b in [
         &br#"{"error":["EAPI:Rate limit exceeded"],"result":{}}"#[..],
