@@ -55,6 +55,7 @@
 #![warn(missing_docs)]
 
 mod borrowed;
+mod cache;
 #[cfg(test)]
 mod check_tests;
 mod definition;
@@ -80,6 +81,7 @@ mod value_diff;
 mod walk;
 
 pub use borrowed::{Borrowed, Doc, json_special_mask};
+pub use cache::ContractCache;
 pub use definition::{DefinitionChange, ToolDefinition, compare, definition_fingerprint};
 pub use drift::{Change, Drift, MAX_CHANGES, Violation, fingerprint};
 pub use files::{MAX_SCHEMA_FILE_BYTES, SchemaFileError, SchemaFiles};

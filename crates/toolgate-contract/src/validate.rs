@@ -64,8 +64,24 @@ pub enum BodyError {
 }
 
 /// A compiled response contract: the schema plus cached validators.
+///
+/// Cloning is cheap: the compiled parts are shared, and the copy starts with its own
+/// drift memo. Tools whose contracts have the same text share one compilation (see
+/// [`crate::ContractCache`]).
 #[derive(Debug, Clone)]
 pub struct ResponseContract {
+    pub(crate) compiled: Arc<Compiled>,
+    /// The shared components the schema's `toolgate:schemas/…` references name, when
+    /// it has any: one copy for every contract of the config.
+    shared: Option<Arc<SharedSchemas>>,
+    /// Recent structural drift diagnoses by body shape (see `memo`).
+    memo: DriftMemo,
+}
+
+/// What compiling a schema produces; it depends only on the schema's text, the
+/// shared components and (for file `$ref`s) the files it may read.
+#[derive(Debug)]
+pub(crate) struct Compiled {
     schema: Value,
     /// The schema with external `$ref`s inlined (or the schema itself when it has none),
     /// so the walk only ever follows pointers inside one document.
@@ -76,12 +92,7 @@ pub struct ResponseContract {
     fast: Validator<Borrowed>,
     /// Vouches for valid bodies as it reads them, with no tree at all, when the schema
     /// is made only of keywords it decides (`borrowed/read_check.rs`).
-    read_check: Option<Arc<ReadCheck>>,
-    /// Recent structural drift diagnoses by body shape (see `memo`).
-    memo: DriftMemo,
-    /// The shared components the schema's `toolgate:schemas/…` references name, when
-    /// it has any: one copy for every contract of the config.
-    shared: Option<Arc<SharedSchemas>>,
+    read_check: Option<ReadCheck>,
 }
 
 impl ResponseContract {
@@ -193,16 +204,23 @@ impl ResponseContract {
             None
         };
         // A file `$ref` is never resolved by the read check: such a schema has none.
-        let read_check = ReadCheck::compile(schema, shared.map(|s| &**s)).map(Arc::new);
-        Ok(ResponseContract {
+        let read_check = ReadCheck::compile(schema, shared.map(|s| &**s));
+        let compiled = Compiled {
             schema: schema.clone(),
             shape_root,
             validator,
             fast,
             read_check,
-            memo: DriftMemo::default(),
+        };
+        Ok(Self::from_parts(Arc::new(compiled), shared))
+    }
+
+    pub(crate) fn from_parts(compiled: Arc<Compiled>, shared: Option<&Arc<SharedSchemas>>) -> Self {
+        ResponseContract {
+            compiled,
             shared: shared.cloned(),
-        })
+            memo: DriftMemo::default(),
+        }
     }
 
     /// The shared components this contract's schema refers to, if any.
@@ -213,21 +231,25 @@ impl ResponseContract {
     /// A key that changes when a shared component this contract reaches changes
     /// (`None` when it names none): the schema alone does not show such a change.
     pub fn shared_identity(&self) -> Option<u64> {
-        self.shared.as_ref().map(|s| s.identity(&self.schema))
+        self.shared
+            .as_ref()
+            .map(|s| s.identity(&self.compiled.schema))
     }
 
     /// Whether the schema, or a shared component it reaches, names a required field:
     /// without one, a field the upstream renames just goes missing, and nothing says so.
     pub fn names_required(&self) -> bool {
-        if names_required(&self.schema) {
+        if names_required(&self.compiled.schema) {
             return true;
         }
         self.shared.as_ref().is_some_and(|s| {
-            s.reachable(&self.schema).iter().any(|(set, name)| {
-                s.set(set)
-                    .and_then(|c| c.get(name))
-                    .is_some_and(names_required)
-            })
+            s.reachable(&self.compiled.schema)
+                .iter()
+                .any(|(set, name)| {
+                    s.set(set)
+                        .and_then(|c| c.get(name))
+                        .is_some_and(names_required)
+                })
         })
     }
 
@@ -236,25 +258,25 @@ impl ResponseContract {
     /// names no shared component.
     pub fn bundled_schema(&self) -> Value {
         match &self.shared {
-            Some(s) => s.bundle(&self.schema),
-            None => self.schema.clone(),
+            Some(s) => s.bundle(&self.compiled.schema),
+            None => self.compiled.schema.clone(),
         }
     }
 
     /// Whether valid bodies are vouched for as they are read, with no tree built (the
     /// schema's keywords and references allow it; see `borrowed/read_check.rs`).
     pub fn checks_while_reading(&self) -> bool {
-        self.read_check.is_some()
+        self.compiled.read_check.is_some()
     }
 
     /// The schema as given to [`ResponseContract::compile`].
     pub fn schema(&self) -> &Value {
-        &self.schema
+        &self.compiled.schema
     }
 
     /// `Ok(())` when `body` satisfies the schema; otherwise the drift report.
     pub fn check(&self, body: &Value) -> Result<(), Drift> {
-        if self.validator.is_valid(body) {
+        if self.compiled.validator.is_valid(body) {
             return Ok(());
         }
         Err(self.explain(body))
@@ -264,6 +286,7 @@ impl ResponseContract {
     /// when it is one JSON document that satisfies the schema.
     pub fn check_bytes(&self, body: &[u8]) -> Result<(), BodyError> {
         if self
+            .compiled
             .read_check
             .as_ref()
             .is_some_and(|check| check.vouches_for(body))
@@ -271,7 +294,7 @@ impl ResponseContract {
             return Ok(());
         }
         let doc = Doc::parse(body).map_err(BodyError::NotJson)?;
-        if self.fast.is_valid(&doc) {
+        if self.compiled.fast.is_valid(&doc) {
             return Ok(());
         }
         // A body of a shape whose structural drift was just diagnosed gets that diagnosis.
@@ -292,11 +315,20 @@ impl ResponseContract {
 
     /// Builds the drift report for a body the validator rejected.
     fn explain(&self, body: &Value) -> Drift {
-        let root = self.shape_root.as_ref().unwrap_or(&self.schema);
+        let root = self
+            .compiled
+            .shape_root
+            .as_ref()
+            .unwrap_or(&self.compiled.schema);
         let findings = walk::diff_against_schema(root, self.shared.as_deref(), body);
         let mut violations = Vec::new();
         let mut unexplained = Findings::default();
-        for error in self.validator.iter_errors(body).take(MAX_ERRORS_SCANNED) {
+        for error in self
+            .compiled
+            .validator
+            .iter_errors(body)
+            .take(MAX_ERRORS_SCANNED)
+        {
             let message = error.masked().to_string();
             let at = Path::from_pointer(error.instance_path().as_str(), body);
             if violations.len() < MAX_VIOLATIONS {
@@ -365,13 +397,13 @@ fn names_required(schema: &Value) -> bool {
 }
 
 /// Does the schema name a shared component?
-fn has_shared_ref(v: &Value) -> bool {
+pub(crate) fn has_shared_ref(v: &Value) -> bool {
     any_ref(v, |r| r.starts_with("toolgate:"))
 }
 
 /// Does the schema reference anything outside itself? Only then is inlining worth its
 /// cost (and its risk of blowing up a heavily shared `$defs` graph).
-fn has_external_ref(v: &Value) -> bool {
+pub(crate) fn has_external_ref(v: &Value) -> bool {
     any_ref(v, |r| !r.starts_with('#') && !r.starts_with("toolgate:"))
 }
 

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
-use toolgate_contract::{SchemaFiles, SharedSchemas};
+use toolgate_contract::{ContractCache, SchemaFiles};
 
 mod agents;
 mod audit;
@@ -84,7 +84,7 @@ pub fn compile_with(
         dir: dir.to_path_buf(),
         env,
         files: SchemaFiles::none(),
-        shared: None,
+        contracts: ContractCache::default(),
         dropped: Vec::new(),
         secrets,
         unset: Vec::new(),
@@ -108,8 +108,9 @@ struct Compiler<'a> {
     env: EnvLookup<'a>,
     /// Where schema files may be read from (set once `gateway.schema_roots` is known).
     files: SchemaFiles,
-    /// The `schemas:` section, compiled once: the components contracts share.
-    shared: Option<Arc<SharedSchemas>>,
+    /// The contracts compiled so far, by text, against the `schemas:` section (compiled
+    /// once: the components contracts share).
+    contracts: ContractCache,
     /// Field paths already reported and removed before deserializing (unknown, or of
     /// the wrong type): what later checks say about their absence is not a new error.
     dropped: Vec<String>,

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::Value;
-use toolgate_contract::SharedSchemas;
+use toolgate_contract::{ContractCache, SharedSchemas};
 
 use super::Compiler;
 
@@ -17,18 +17,13 @@ impl Compiler<'_> {
             return;
         }
         match SharedSchemas::new(raw) {
-            Ok(shared) => self.shared = Some(Arc::new(shared)),
+            Ok(shared) => self.contracts = ContractCache::new(Some(Arc::new(shared))),
             Err(errors) => {
                 for e in errors {
                     self.err(e.path, e.message, &e.hint);
                 }
             }
         }
-    }
-
-    /// The shared schemas, when the config has any.
-    pub(super) fn shared(&self) -> Option<&Arc<SharedSchemas>> {
-        self.shared.as_ref()
     }
 }
 

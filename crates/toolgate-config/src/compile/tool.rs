@@ -385,13 +385,7 @@ impl Compiler<'_> {
             &format!("{cpath}.response_schema"),
             raw.response_schema.unwrap_or(Value::Bool(true)),
         )?;
-        let shared = self.shared().cloned();
-        let response = match ResponseContract::compile_shared(
-            &schema,
-            Some(&base),
-            &self.files,
-            shared.as_ref(),
-        ) {
+        let response = match self.contracts.compile(&schema, Some(&base), &self.files) {
             Ok(r) => r,
             Err(e) => {
                 self.err(

@@ -409,3 +409,43 @@ async fn idle_connections_expire_and_are_bounded_per_origin() {
     tokio::time::advance(IDLE_TIMEOUT).await;
     assert!(client.checkout(origin).is_none(), "too old to reuse");
 }
+
+#[tokio::test]
+async fn a_request_on_a_connection_closed_before_it_left_comes_back_whole() {
+    // The server accepts and closes at once. The test waits until that close has
+    // reached the client's socket, then hands the request over: it never leaves, and
+    // comes back unchanged so that `send` can put it on another connection.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let url = Url::parse(&format!("http://{addr}/")).unwrap();
+    let server = tokio::spawn(async move {
+        let (socket, _) = listener.accept().await.unwrap();
+        drop(socket);
+    });
+    let stream = TcpStream::connect(addr).await.unwrap();
+    server.await.unwrap();
+    stream.readable().await.unwrap();
+    let (sender, driver) = http1::handshake(TokioIo::new(stream)).await.unwrap();
+    let mut conn = Conn {
+        sender,
+        driver,
+        ended: false,
+    };
+    let req = get(&url, "/items?page=2");
+    let origin = &req.url[Position::BeforeHost..Position::AfterPort];
+    let request = client().request(&dependency(&url), &req, origin).unwrap();
+    match exchange(&mut conn, request, 1_000).await {
+        Err(Failed::NotSent(back)) => {
+            assert_eq!(back.uri(), "/items?page=2");
+            assert_eq!(back.headers()[header::HOST], origin);
+            assert_eq!(
+                back.headers()[header::AUTHORIZATION],
+                "Bearer dep-secret",
+                "the dependency's headers are still on it"
+            );
+        }
+        Err(Failed::Error(e)) => panic!("the request was not returned: {e}"),
+        Ok(_) => panic!("a closed connection answered"),
+    }
+    assert!(!conn.ready_for_more());
+}
