@@ -93,9 +93,13 @@ mod tests {
             ("X-RateLimit-Reset", b"1470173023.5"),
             ("X-RateLimit-Global", b"true"),
         ];
-        let s = read(200, &Headers::new(&fields), now, Flavour::Discord);
+        let s = read(429, &Headers::new(&fields), now, Flavour::Discord);
         assert_eq!(s.quota[0].policy, "default");
         assert_eq!(s.quota[0].reset_after, Some(Duration::from_millis(1500)));
         assert!(s.rate_limited);
+        // Discord sends the flag only on 429s; on a 2xx the work was done.
+        let s = read(200, &Headers::new(&fields), now, Flavour::Discord);
+        assert_eq!(s.quota[0].reset_after, Some(Duration::from_millis(1500)));
+        assert!(!s.rate_limited);
     }
 }

@@ -119,7 +119,8 @@ pub struct Signals {
     /// One entry per advertised policy, most constraining first.
     pub quota: Vec<Quota>,
     /// The response itself says "you are throttled": a 429, a GitHub-style 403 with a
-    /// quota at zero (or a Retry-After), or a vendor throttle header.
+    /// quota at zero (or a Retry-After), a vendor throttle header on a reply that is not
+    /// a 2xx, or (through [`Signals::absorb_body`]) a body that says it throttles.
     pub rate_limited: bool,
     /// Deprecation / sunset information, when any was advertised.
     pub deprecation: Option<Deprecation>,
@@ -339,8 +340,10 @@ fn read_fields(
     let mut quotas = out.quotas;
     quota::sort_most_constraining(&mut quotas);
     quotas.truncate(quota::MAX_POLICIES);
+    // A vendor's "throttled" header on a 2xx is not a throttle: the work was done and
+    // the body is the answer (a 2xx that throttles says so in its body, read apart).
     let rate_limited = status == 429
-        || out.throttled
+        || (out.throttled && !(200..300).contains(&status))
         || (status == 403 && (quotas.iter().any(Quota::is_exhausted) || retry_after.is_some()));
     let notices = warning::read(headers);
     let mut warnings: Vec<String> = notices.iter().map(|n| n.text.clone()).collect();

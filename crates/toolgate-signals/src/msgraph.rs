@@ -73,4 +73,21 @@ mod tests {
         assert_eq!(s.retry_after, Some(Duration::from_secs(41)));
         assert_eq!(s.quota[0].limit, Some(1200));
     }
+
+    #[test]
+    fn a_throttle_header_on_a_success_is_not_a_throttle() {
+        // The work was done: the answer is data, and the quota still reads as a quota.
+        let now = DateTime::from_timestamp(0, 0).unwrap();
+        let fields: [(&str, &[u8]); 3] = [
+            ("x-ms-throttle-information", b"ResourceUnitLimitExceeded"),
+            ("RateLimit-Limit", b"1200"),
+            ("RateLimit-Remaining", b"3"),
+        ];
+        for flavour in [Flavour::MicrosoftGraph, Flavour::Auto] {
+            let s = read(200, &Headers::new(&fields), now, flavour);
+            assert!(!s.rate_limited, "{flavour:?}");
+            assert_eq!(s.quota[0].remaining, Some(3), "{flavour:?}");
+            assert!(read(503, &Headers::new(&fields), now, flavour).rate_limited);
+        }
+    }
 }

@@ -512,6 +512,29 @@ async fn a_200_error_envelope_that_throttles_is_rate_limited_but_data_about_limi
         healthy.as_bytes()
     );
     assert_eq!(rig.attempts(), 1);
+
+    // A vendor's "throttled" header on a 2xx with a valid body (Discord and Microsoft
+    // Graph send theirs only on 429s): the work was done, the answer is passed on.
+    for (name, value) in [
+        ("x-ratelimit-global", "true"),
+        ("x-ratelimit-scope", "shared"),
+        ("x-ms-throttle-information", "ResourceUnitLimitExceeded"),
+    ] {
+        let flagged = self::rig(
+            "web_search",
+            vec![Reply {
+                headers: vec![(name, value.into())],
+                ..ok(VALID)
+            }],
+        );
+        let outcome = flagged.search().await;
+        assert_eq!(
+            outcome.result.as_ref().map(|r| r.body()).ok(),
+            Some(VALID.as_bytes()),
+            "{name}"
+        );
+        assert_eq!(flagged.attempts(), 1, "{name}");
+    }
 }
 
 #[tokio::test(start_paused = true)]
