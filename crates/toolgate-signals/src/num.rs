@@ -107,6 +107,86 @@ pub(crate) fn go_duration(s: &str, cap: Duration) -> Option<Duration> {
     Some(nanos_to_duration(total).min(cap))
 }
 
+/// A unit of time as a header name, a body field's name or a wait's words give it.
+/// One vocabulary for every reader, so that `x-ratelimit-reset-hours`,
+/// `retry_after_hours` and "retry in 2 hours" all mean the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TimeUnit {
+    Millis,
+    Seconds,
+    Minutes,
+    Hours,
+}
+
+impl TimeUnit {
+    /// Spellings of at least two letters, the ones that can end a field name glued
+    /// into one word (`retryafterms`, `retryinseconds`), longest first within a unit.
+    pub(crate) const SUFFIXES: [(&'static str, TimeUnit); 13] = [
+        ("milliseconds", TimeUnit::Millis),
+        ("millis", TimeUnit::Millis),
+        ("msec", TimeUnit::Millis),
+        ("ms", TimeUnit::Millis),
+        ("seconds", TimeUnit::Seconds),
+        ("secs", TimeUnit::Seconds),
+        ("sec", TimeUnit::Seconds),
+        ("minutes", TimeUnit::Minutes),
+        ("mins", TimeUnit::Minutes),
+        ("min", TimeUnit::Minutes),
+        ("hours", TimeUnit::Hours),
+        ("hrs", TimeUnit::Hours),
+        ("hr", TimeUnit::Hours),
+    ];
+
+    /// The unit one word names (lowercase): every spelling of [`TimeUnit::SUFFIXES`],
+    /// the singulars, and the one-letter `s` and `h`.
+    pub(crate) fn from_word(word: &str) -> Option<TimeUnit> {
+        Some(match word {
+            "millisecond" => TimeUnit::Millis,
+            "s" | "second" => TimeUnit::Seconds,
+            "minute" => TimeUnit::Minutes,
+            "h" | "hour" => TimeUnit::Hours,
+            _ => {
+                return Self::SUFFIXES
+                    .iter()
+                    .find(|(spelling, _)| *spelling == word)
+                    .map(|(_, unit)| *unit);
+            }
+        })
+    }
+
+    /// Seconds in one of this unit.
+    pub(crate) fn seconds(self) -> f64 {
+        match self {
+            TimeUnit::Millis => 0.001,
+            TimeUnit::Seconds => 1.0,
+            TimeUnit::Minutes => 60.0,
+            TimeUnit::Hours => 3600.0,
+        }
+    }
+
+    /// A decimal count of this unit (`"1.5"`), capped at `cap`.
+    pub(crate) fn decimal(self, text: &str, cap: Duration) -> Option<Duration> {
+        let whole =
+            |per: u32| decimal_seconds(text, cap / per).map(|d| d.saturating_mul(per).min(cap));
+        match self {
+            TimeUnit::Millis => decimal_millis(text, cap),
+            TimeUnit::Seconds => decimal_seconds(text, cap),
+            TimeUnit::Minutes => whole(60),
+            TimeUnit::Hours => whole(3600),
+        }
+    }
+
+    /// A JSON number of this unit, capped at `cap`; `None` when negative or not finite.
+    pub(crate) fn float(self, count: f64, cap: Duration) -> Option<Duration> {
+        if !count.is_finite() || count < 0.0 {
+            return None;
+        }
+        Some(Duration::from_secs_f64(
+            (count * self.seconds()).min(cap.as_secs_f64()),
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,5 +274,60 @@ mod tests {
         for (input, want) in cases {
             assert_eq!(go_duration(input, DAY), *want, "{input:?}");
         }
+    }
+
+    #[test]
+    fn one_unit_vocabulary() {
+        for (word, unit) in [
+            ("ms", TimeUnit::Millis),
+            ("msec", TimeUnit::Millis),
+            ("millisecond", TimeUnit::Millis),
+            ("s", TimeUnit::Seconds),
+            ("second", TimeUnit::Seconds),
+            ("secs", TimeUnit::Seconds),
+            ("min", TimeUnit::Minutes),
+            ("minute", TimeUnit::Minutes),
+            ("h", TimeUnit::Hours),
+            ("hrs", TimeUnit::Hours),
+            ("hours", TimeUnit::Hours),
+        ] {
+            assert_eq!(TimeUnit::from_word(word), Some(unit), "{word}");
+        }
+        for word in ["", "m", "sx", "day", "seconds2"] {
+            assert_eq!(TimeUnit::from_word(word), None, "{word}");
+        }
+        // Every suffix is a word, and no shorter suffix of a unit hides a longer one.
+        for (i, (spelling, unit)) in TimeUnit::SUFFIXES.iter().enumerate() {
+            assert_eq!(TimeUnit::from_word(spelling), Some(*unit));
+            for (later, _) in &TimeUnit::SUFFIXES[i + 1..] {
+                assert!(!later.ends_with(spelling), "{later} after {spelling}");
+            }
+        }
+    }
+
+    #[test]
+    fn unit_counts_are_capped_and_refuse_junk() {
+        let cap = Duration::from_secs(3600);
+        assert_eq!(
+            TimeUnit::Minutes.decimal("1.5", cap),
+            Some(Duration::from_secs(90))
+        );
+        assert_eq!(TimeUnit::Hours.decimal("2", cap), Some(cap));
+        assert_eq!(
+            TimeUnit::Millis.decimal("250", cap),
+            Some(Duration::from_millis(250))
+        );
+        assert_eq!(TimeUnit::Hours.decimal("-1", cap), None);
+        assert_eq!(
+            TimeUnit::Hours.decimal("99999999999999999999", cap),
+            Some(cap)
+        );
+        assert_eq!(
+            TimeUnit::Minutes.float(0.5, cap),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(TimeUnit::Hours.float(1e300, cap), Some(cap));
+        assert_eq!(TimeUnit::Seconds.float(f64::NAN, cap), None);
+        assert_eq!(TimeUnit::Seconds.float(-2.0, cap), None);
     }
 }

@@ -11,7 +11,8 @@
 //! - a **part**: limit (`limit`, `max`, `total`, `capacity`), remaining (`remaining`,
 //!   `left`, `available`), used (`used`, `count`, `consumed`), reset (`reset`,
 //!   `resets`, `next`), a wait (`retry`, `retry-after`, `wait`) or a window (`window`,
-//!   `interval`, `period`), optionally with a unit (`ms`, `seconds`, `minutes`).
+//!   `interval`, `period`); a reset, wait or window optionally with a unit (`ms`,
+//!   `seconds`, `mins`, `hours`: the plurals and abbreviations of `num::TimeUnit`).
 //!
 //! A part glued to its policy in one token (Imgur's `X-RateLimit-UserLimit`, Xero's
 //! `X-MinLimit-Remaining`) is split first; a budget said as a phrase (Etsy's
@@ -35,6 +36,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 use crate::headers::has_prefix_ci;
+use crate::num::TimeUnit;
 use crate::quota::Collector;
 use crate::{Headers, MAX_WAIT, Quota, num, reset, retry_after};
 
@@ -55,20 +57,13 @@ enum Part {
     Window,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Unit {
-    Millis,
-    Seconds,
-    Minutes,
-}
-
 /// One parsed field name.
 #[derive(Debug, PartialEq)]
 struct Name {
     family: String,
     policy: String,
     part: Part,
-    unit: Option<Unit>,
+    unit: Option<TimeUnit>,
 }
 
 /// One `count:window` field: its family and policy, its pairs, and whether it is the
@@ -162,13 +157,16 @@ fn part_of(token: &str) -> Option<Part> {
     })
 }
 
-fn unit_of(token: &str) -> Option<Unit> {
-    Some(match token {
-        "ms" | "millis" | "milliseconds" | "msec" => Unit::Millis,
-        "s" | "sec" | "secs" | "seconds" => Unit::Seconds,
-        "min" | "mins" | "minutes" => Unit::Minutes,
-        _ => return None,
-    })
+fn unit_of(token: &str) -> Option<TimeUnit> {
+    // The singular period words (`-minute`, `-hour`) name a policy, as Kong's
+    // `X-RateLimit-Remaining-Minute` does; only plurals and abbreviations are units.
+    match token {
+        "s" => Some(TimeUnit::Seconds),
+        _ => TimeUnit::SUFFIXES
+            .iter()
+            .find(|(spelling, _)| *spelling == token)
+            .map(|(_, unit)| *unit),
+    }
 }
 
 /// A policy glued to its part in one token, as Imgur (`X-RateLimit-UserLimit`,
@@ -301,8 +299,12 @@ fn parse_name(name: &str) -> Option<Name> {
             if p == Part::Reset && after.get(i + 1) == Some(&"after") {
                 i += 1;
             }
-        } else if part.is_some() && unit.is_none() && unit_of(t).is_some() {
-            unit = unit_of(t);
+        } else if matches!(part, Some(Part::Reset | Part::Retry | Part::Window))
+            && unit.is_none()
+            && let Some(u) = unit_of(t)
+        {
+            // Only a time has a unit; after a count, the word names the policy.
+            unit = Some(u);
         } else {
             policy.push(t);
         }
@@ -584,13 +586,14 @@ pub(crate) fn inline_window(text: &str, limit: u64) -> Option<Duration> {
 
 /// A duration or instant in any unit: a number in the field's unit (seconds when
 /// none), else every reset shape [`reset::parse_str`] knows.
-fn duration(text: &str, unit: Option<Unit>, now: DateTime<Utc>, cap: Duration) -> Option<Duration> {
+fn duration(
+    text: &str,
+    unit: Option<TimeUnit>,
+    now: DateTime<Utc>,
+    cap: Duration,
+) -> Option<Duration> {
     match unit {
-        Some(Unit::Millis) => num::decimal_millis(text, cap),
-        Some(Unit::Minutes) => num::decimal_seconds(text, cap / 60)
-            .map(|d| d.saturating_mul(60))
-            .map(|d| d.min(cap)),
-        Some(Unit::Seconds) => num::decimal_seconds(text, cap),
+        Some(unit) => unit.decimal(text, cap),
         None => reset::parse_str(text, now)
             .or_else(|| retry_after::parse(text.as_bytes(), now))
             .map(|d| d.min(cap)),
@@ -615,7 +618,21 @@ mod tests {
         );
         assert_eq!(
             n("x-rate-limit-api-token-interval-ms"),
-            Some((s(""), s("api-token"), Part::Window, Some(Unit::Millis)))
+            Some((s(""), s("api-token"), Part::Window, Some(TimeUnit::Millis)))
+        );
+        // Only a time has a unit: after a count the word names the policy, and the
+        // singular period words always do (Kong's `-Remaining-Minute`).
+        assert_eq!(
+            n("x-ratelimit-remaining-minutes"),
+            Some((s(""), s("minutes"), Part::Remaining, None))
+        );
+        assert_eq!(
+            n("X-RateLimit-Remaining-Minute"),
+            Some((s(""), s("minute"), Part::Remaining, None))
+        );
+        assert_eq!(
+            n("x-ratelimit-reset-hours"),
+            Some((s(""), s(""), Part::Reset, Some(TimeUnit::Hours)))
         );
         assert_eq!(
             n("X-RateLimit-Requests-Left"),

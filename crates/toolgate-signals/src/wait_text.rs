@@ -13,6 +13,7 @@
 
 use std::time::Duration;
 
+use crate::num::TimeUnit;
 use crate::{MAX_WAIT, num};
 
 /// Characters of a message examined.
@@ -59,18 +60,7 @@ fn amount(rest: &str) -> Option<Duration> {
     if let Some(d) = num::go_duration(first, MAX_WAIT).filter(|_| first != "0") {
         return Some(d);
     }
-    let secs_per_unit: u64 = match words.next()? {
-        "ms" | "millisecond" | "milliseconds" => {
-            return num::decimal_millis(first, MAX_WAIT);
-        }
-        "s" | "sec" | "secs" | "second" | "seconds" => 1,
-        "min" | "mins" | "minute" | "minutes" => 60,
-        "h" | "hr" | "hrs" | "hour" | "hours" => 3600,
-        _ => return None,
-    };
-    let cap = MAX_WAIT / u32::try_from(secs_per_unit).unwrap_or(1);
-    num::decimal_seconds(first, cap)
-        .map(|d| d.saturating_mul(u32::try_from(secs_per_unit).unwrap_or(1)))
+    TimeUnit::from_word(words.next()?)?.decimal(first, MAX_WAIT)
 }
 
 #[cfg(test)]

@@ -36,6 +36,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
+use crate::num::TimeUnit;
 use crate::{Deprecation, MAX_WAIT, num, reset};
 
 const MAX_DEPTH: usize = 8;
@@ -122,25 +123,8 @@ fn normalise(k: &str) -> String {
         .collect()
 }
 
-#[derive(Clone, Copy)]
-enum Unit {
-    Millis,
-    Seconds,
-    Minutes,
-}
-
 /// The wait a field name announces, and the unit its suffix gives.
-fn wait_name(k: &str) -> Option<Option<Unit>> {
-    const SUFFIXES: [(&str, Unit); 8] = [
-        ("milliseconds", Unit::Millis),
-        ("millis", Unit::Millis),
-        ("ms", Unit::Millis),
-        ("seconds", Unit::Seconds),
-        ("secs", Unit::Seconds),
-        ("sec", Unit::Seconds),
-        ("minutes", Unit::Minutes),
-        ("mins", Unit::Minutes),
-    ];
+fn wait_name(k: &str) -> Option<Option<TimeUnit>> {
     const BASES: [&str; 9] = [
         "retryafter",
         "retrydelay",
@@ -156,7 +140,7 @@ fn wait_name(k: &str) -> Option<Option<Unit>> {
         return Some(None);
     }
     // `retry_in_seconds` is `retryin` + `seconds`; `wait_in_ms` is `wait` + `in` + `ms`.
-    SUFFIXES.iter().find_map(|(suffix, unit)| {
+    TimeUnit::SUFFIXES.iter().find_map(|(suffix, unit)| {
         let base = k.strip_suffix(suffix)?;
         let known =
             BASES.contains(&base) || base.strip_suffix("in").is_some_and(|b| BASES.contains(&b));
@@ -300,24 +284,22 @@ fn says_throttled_text(s: &str) -> bool {
 }
 
 /// A wait value in any of the shapes in the module header.
-fn wait_value(v: &Value, unit: Option<Unit>, now: DateTime<Utc>) -> Option<Duration> {
+fn wait_value(v: &Value, unit: Option<TimeUnit>, now: DateTime<Utc>) -> Option<Duration> {
     let d = match v {
         Value::Number(n) => {
             let f = n.as_f64().filter(|f| f.is_finite() && *f >= 0.0)?;
-            let secs = match unit {
-                Some(Unit::Millis) => f / 1000.0,
-                Some(Unit::Minutes) => f * 60.0,
-                Some(Unit::Seconds) => f,
-                None if f > MAX_WAIT.as_secs_f64() => f / 1000.0,
-                None => f,
-            };
-            Duration::from_secs_f64(secs.min(MAX_WAIT.as_secs_f64()))
+            match unit {
+                Some(unit) => unit.float(f, MAX_WAIT)?,
+                // A bare number too large for seconds is milliseconds.
+                None if f > MAX_WAIT.as_secs_f64() => TimeUnit::Millis.float(f, MAX_WAIT)?,
+                None => TimeUnit::Seconds.float(f, MAX_WAIT)?,
+            }
         }
         Value::String(s) => {
             let s = s.trim();
             match unit {
-                Some(Unit::Millis) => num::decimal_millis(s, MAX_WAIT)?,
-                Some(Unit::Minutes) => num::decimal_seconds(s, MAX_WAIT)?.saturating_mul(60),
+                // Seconds are also what the other shapes below are read as.
+                Some(unit) if unit != TimeUnit::Seconds => unit.decimal(s, MAX_WAIT)?,
                 _ => num::decimal_seconds(s, MAX_WAIT)
                     .or_else(|| num::go_duration(s, MAX_WAIT))
                     .or_else(|| reset::iso_duration(s))
@@ -420,6 +402,21 @@ mod tests {
             ),
             (r#"{"retry_in":"1m30s"}"#, Some(Duration::from_secs(90))),
             (r#"{"wait_minutes": 2}"#, Some(Duration::from_secs(120))),
+            // Every reader shares one unit vocabulary (`num::TimeUnit`).
+            (
+                r#"{"retry_after_hours": 2}"#,
+                Some(Duration::from_secs(7200)),
+            ),
+            (
+                r#"{"retryAfterMsec": "250"}"#,
+                Some(Duration::from_millis(250)),
+            ),
+            (r#"{"cooldown_min": "1.5"}"#, Some(Duration::from_secs(90))),
+            (
+                r#"{"retry_after_seconds": "1m30s"}"#,
+                Some(Duration::from_secs(90)),
+            ),
+            (r#"{"retry_after_hours": 100}"#, Some(MAX_WAIT)),
             (
                 r#"{"retryDelay":{"seconds":4,"nanos":500000000}}"#,
                 Some(Duration::from_millis(4500)),
