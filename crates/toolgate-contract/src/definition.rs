@@ -15,7 +15,7 @@
 
 use crate::drift::{Change, Drift, quoted, shown};
 use crate::schema_diff::{Direction, diff_schemas};
-use crate::text::{capped, changed_window, one_line};
+use crate::text::{capped, changed_window, is_invisible, one_line};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -70,6 +70,19 @@ impl ToolDefinition {
             }
         };
         let shown_name = capped(&one_line(&name), NAME_IN_ERRORS);
+        // A name the model reads but a person cannot see whole (`search` followed by a
+        // zero-width space, a bidi override, a tag character) could pass for another
+        // tool, or carry text of its own: such a definition is not read.
+        if let Some(c) = name
+            .chars()
+            .find(|c| c.is_control() || c.is_whitespace() || is_invisible(*c))
+        {
+            return Err(format!(
+                "tool `{shown_name}`: its name holds U+{:04X}, a {} character, so it could pass for another tool; MCP tool names are letters, digits, `_`, `-` and `.`",
+                u32::from(c),
+                if c.is_whitespace() { "space" } else { "hidden" }
+            ));
+        }
         let text = |field: &str| -> Result<Option<String>, String> {
             match obj.get(field) {
                 None | Some(Value::Null) => Ok(None),

@@ -638,6 +638,12 @@ mod properties {
             key in "[\\x00-\\x1f]{1,3}",
             text in any::<String>(),
         ) {
+            // Such a name is not read, and the error shows it escaped.
+            let err = ToolDefinition::from_mcp(&json!({"name": name, "inputSchema": {"type": "object"}}))
+                .expect_err("a name with a hidden character is refused");
+            prop_assert!(!err.chars().any(char::is_control), "{:?}", err);
+            prop_assert!(!err.contains('\u{202e}'), "{:?}", err);
+            let name = "tool";
             let p = ToolDefinition::from_mcp(&json!({"name": name, "inputSchema": {"type": "object"},
                 "description": "d", "annotations": {key.clone(): 1}})).expect("valid");
             let l = ToolDefinition::from_mcp(&json!({"name": name, "description": text,
@@ -972,4 +978,50 @@ fn items_that_appear_or_go_away_are_changes() {
         change.summary(),
         "outputSchema of `search` changed: type of `[1]` changed: any → integer"
     );
+}
+
+#[test]
+fn a_name_with_a_hidden_or_space_character_is_not_read() {
+    // Each could pass for `search` in a listing a person reads, or carry text of its own.
+    for name in [
+        "search\u{200b}",
+        "search\u{202e}",
+        "sea\u{e0072}rch",
+        "search\u{feff}",
+        "search ",
+        "search\u{a0}",
+        "search\n",
+        "se\u{7}arch",
+    ] {
+        let err =
+            ToolDefinition::from_mcp(&json!({"name": name, "inputSchema": {"type": "object"}}))
+                .unwrap_err();
+        assert!(
+            err.contains("could pass for another tool"),
+            "{name:?}: {err}"
+        );
+        assert!(
+            !err.chars().any(is_invisible_or_control),
+            "the error shows the name escaped: {err:?}"
+        );
+    }
+    // Names in other scripts and with the punctuation servers use are read.
+    for name in [
+        "search",
+        "github.create_issue",
+        "search-v2",
+        "поиск",
+        "検索",
+        "fs/read",
+    ] {
+        assert!(
+            ToolDefinition::from_mcp(&json!({"name": name, "inputSchema": {"type": "object"}}))
+                .is_ok(),
+            "{name}"
+        );
+    }
+}
+
+fn is_invisible_or_control(c: char) -> bool {
+    c.is_control() || crate::is_invisible(c)
 }

@@ -93,6 +93,7 @@ pub use shape::{Field, Shape, infer_shape};
 pub use shared::{
     SHARED_REF_PREFIX, SharedRef, SharedSchemaError, SharedSchemas, parse_ref, ref_to, valid_name,
 };
+pub use text::{is_invisible, one_line};
 pub use validate::{BodyError, ContractError, MAX_VIOLATIONS, ResponseContract};
 pub use value_diff::diff_values;
 pub use walk::{MAX_DEPTH, MAX_ITEMS};

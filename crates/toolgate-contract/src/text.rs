@@ -5,15 +5,16 @@
 //! the reader sees.
 
 /// One line of `text`: line breaks and tabs become spaces; every other control character
-/// and every invisible formatting character (zero-width, bidirectional overrides, BOM)
-/// is written as a visible `\u{…}` escape rather than passed through or silently dropped,
-/// because hidden characters are themselves a sign of a poisoned description.
-pub(crate) fn one_line(text: &str) -> String {
+/// and every invisible formatting character ([`is_invisible`]: zero-width, bidirectional
+/// overrides, BOM, tag characters) is written as a visible `\u{…}` escape rather than
+/// passed through or silently dropped, because hidden characters are themselves a sign
+/// of a poisoned description.
+pub fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
-            '\n' | '\r' | '\t' => out.push(' '),
-            c if c.is_control() || invisible(c) => {
+            '\n' | '\r' | '\t' | '\u{2028}' | '\u{2029}' => out.push(' '),
+            c if c.is_control() || is_invisible(c) => {
                 out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
             }
             c => out.push(c),
@@ -22,11 +23,18 @@ pub(crate) fn one_line(text: &str) -> String {
     out
 }
 
-/// Characters that render as nothing (or reorder what follows) in most terminals and UIs.
-fn invisible(c: char) -> bool {
+/// Characters that render as nothing (or reorder what follows) in most terminals and
+/// UIs, while a model still reads them: Unicode's default-ignorable code points and
+/// the other format controls (general category Cf). The tag characters (U+E0000 block)
+/// among them can spell out a whole instruction no person sees.
+pub fn is_invisible(c: char) -> bool {
     matches!(
         u32::from(c),
-        0x00ad | 0x034f | 0x061c | 0x115f | 0x1160 | 0x17b4 | 0x17b5 | 0x180e
+        0x00ad | 0x034f | 0x061c | 0x06dd | 0x070f | 0x08e2 | 0x115f | 0x1160
+            | 0x0600..=0x0605
+            | 0x0890..=0x0891
+            | 0x17b4..=0x17b5
+            | 0x180b..=0x180f
             | 0x200b..=0x200f
             | 0x202a..=0x202e
             | 0x2060..=0x206f
@@ -35,6 +43,11 @@ fn invisible(c: char) -> bool {
             | 0xfeff
             | 0xffa0
             | 0xfff0..=0xfffb
+            | 0x110bd
+            | 0x110cd
+            | 0x13430..=0x1343f
+            | 0x1bca0..=0x1bca3
+            | 0x1d173..=0x1d17a
             | 0xe0000..=0xe0fff
     )
 }
@@ -101,6 +114,32 @@ mod tests {
         assert_eq!(one_line("x\u{1b}[2Jy"), "x\\u{1b}[2Jy");
         assert_eq!(one_line("ok\u{200b}\u{202e}"), "ok\\u{200b}\\u{202e}");
         assert_eq!(one_line("naïve — ünïcode"), "naïve — ünïcode");
+        // Line and paragraph separators break lines in some viewers.
+        assert_eq!(one_line("a\u{2028}b\u{2029}c"), "a b c");
+        // Tag characters spell a hidden instruction; each one is shown.
+        assert_eq!(
+            one_line("Search.\u{e0052}\u{e0065}\u{e0061}\u{e0064}"),
+            "Search.\\u{e0052}\\u{e0065}\\u{e0061}\\u{e0064}"
+        );
+        for c in [
+            '\u{fe0f}',
+            '\u{180b}',
+            '\u{600}',
+            '\u{fff9}',
+            '\u{1d173}',
+            '\u{13430}',
+        ] {
+            assert!(is_invisible(c), "{:x}", u32::from(c));
+            assert!(
+                one_line(&format!("a{c}b")).contains("\\u{"),
+                "{:x}",
+                u32::from(c)
+            );
+        }
+        // Visible text of every script stays as it is.
+        for c in ['é', 'ß', 'я', '中', 'ا', '😀', ' '] {
+            assert!(!is_invisible(c), "{c}");
+        }
     }
 
     #[test]

@@ -558,7 +558,7 @@ pub fn excerpt(body: &[u8], secrets: &Secrets) -> String {
     let visible: String = text
         .chars()
         .map(|c| if c.is_whitespace() { ' ' } else { c })
-        .filter(|c| !c.is_control() && !is_format(*c))
+        .filter(|c| !c.is_control() && !toolgate_contract::is_invisible(*c))
         .collect();
     let mut scrubbed = secrets.scrub(&visible);
     if window.len() < body.len() {
@@ -578,7 +578,7 @@ pub fn upstream_text(text: &str, secrets: &Secrets, max: usize) -> String {
     let visible: String = text
         .chars()
         .map(|c| if c.is_whitespace() { ' ' } else { c })
-        .filter(|c| !c.is_control() && !is_format(*c))
+        .filter(|c| !c.is_control() && !toolgate_contract::is_invisible(*c))
         .collect();
     let scrubbed = secrets.scrub(&visible);
     let mut out: String = scrubbed.chars().take(max).collect();
@@ -616,11 +616,6 @@ fn looks_like_text(window: &[u8]) -> bool {
         .filter(|b| b.is_ascii_control() && !b.is_ascii_whitespace())
         .count();
     controls * 10 <= window.len()
-}
-
-/// Unicode format characters that change how text displays without being seen.
-fn is_format(c: char) -> bool {
-    matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}' | '\u{00ad}')
 }
 
 /// `47 s`, `1.5 s`, `250 ms`, `3 min 20 s`.
@@ -813,6 +808,28 @@ mod tests {
             &none(),
         );
         assert_eq!(got, "a[31mredtxtb");
+        // Every invisible format character goes, whatever its block: tag characters
+        // (an instruction only a model reads), variation selectors, Mongolian and
+        // Arabic format controls, interlinear annotation, musical format controls.
+        let hidden: String = "obey me"
+            .chars()
+            .map(|c| char::from_u32(0xe0000 + u32::from(c)).unwrap())
+            .collect();
+        for text in [
+            format!("rate{hidden} limited"),
+            "rate\u{fe0f}\u{180b}\u{600}\u{fff9}\u{1d173}\u{e0001} limited".to_owned(),
+        ] {
+            assert_eq!(
+                excerpt(text.as_bytes(), &none()),
+                "rate limited",
+                "{text:?}"
+            );
+            assert_eq!(
+                upstream_text(&text, &none(), 100),
+                "rate limited",
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

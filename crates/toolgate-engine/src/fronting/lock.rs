@@ -294,12 +294,10 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
 pub fn review(change: &DefinitionChange, new_tools: &[ToolDefinition]) -> Vec<String> {
     let mut lines = vec![change.summary()];
     let detail = change.to_json();
-    let one_line = |t: &str| -> String {
-        t.chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .take(8_192)
-            .collect()
-    };
+    // Hidden characters are shown as `\u{…}` escapes: a reviewer must see what the
+    // model would read, tag-character instructions included.
+    let one_line =
+        |t: &str| -> String { toolgate_contract::one_line(t).chars().take(8_192).collect() };
     match change {
         DefinitionChange::Added { tool } => {
             if let Some(def) = new_tools.iter().find(|t| &t.name == tool) {
@@ -338,4 +336,31 @@ pub fn review(change: &DefinitionChange, new_tools: &[ToolDefinition]) -> Vec<St
         _ => {}
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reviewer_sees_hidden_characters_in_a_new_tool_as_escapes() {
+        let def = ToolDefinition::from_mcp(&serde_json::json!({
+            "name": "search",
+            "description": "Search the web.\u{e0052}\u{e0065}\u{e0061}\u{e0064}\u{202e}",
+            "inputSchema": {"type": "object"}
+        }))
+        .unwrap();
+        let change = DefinitionChange::Added {
+            tool: "search".into(),
+        };
+        let lines = review(&change, &[def]).join("\n");
+        assert!(
+            lines.contains(r"Search the web.\u{e0052}\u{e0065}\u{e0061}\u{e0064}\u{202e}"),
+            "{lines}"
+        );
+        assert!(
+            !lines.chars().any(toolgate_contract::is_invisible),
+            "{lines}"
+        );
+    }
 }

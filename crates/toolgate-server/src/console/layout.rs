@@ -11,7 +11,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 /// Escapes text for an HTML element's content or a double- or single-quoted attribute
-/// value: `&`, `<`, `>`, `"` and `'`. Control characters other than tab and newline
+/// value: `&`, `<`, `>`, `"` and `'`. Invisible format characters (zero-width, bidi
+/// overrides, tag characters) are written as `\u{…}`. Control characters other than tab and newline
 /// become U+FFFD, so nothing an upstream wrote can confuse a parser.
 pub fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
@@ -24,6 +25,10 @@ pub fn esc(text: &str) -> String {
             '\'' => out.push_str("&#39;"),
             '\t' | '\n' => out.push(c),
             c if c.is_control() => out.push('\u{FFFD}'),
+            // Shown, not rendered: the on-call person must see a hidden instruction.
+            c if toolgate_contract::is_invisible(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            }
             c => out.push(c),
         }
     }
