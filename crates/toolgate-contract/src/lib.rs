@@ -74,6 +74,8 @@ mod schema_diff;
 mod schema_shape;
 mod shape;
 mod shared;
+#[cfg(test)]
+mod temp_dir;
 mod text;
 mod types;
 mod validate;

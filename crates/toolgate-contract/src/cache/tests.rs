@@ -1,8 +1,9 @@
 use super::*;
 use crate::BodyError;
+use crate::temp_dir::TempDir;
 use serde_json::json;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// An API whose `user` component reaches a `group` component.
 fn shared() -> Arc<SharedSchemas> {
@@ -95,25 +96,6 @@ fn schemas_without_shared_components_are_shared_too_and_carry_no_set() {
     // depend on it).
     assert!(a.shared().is_none() && b.shared().is_none());
     assert_eq!(a.shared_identity(), None);
-}
-
-/// A fresh empty directory under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("toolgate-cache-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn write(dir: &Path, name: &str, v: &Value) {
