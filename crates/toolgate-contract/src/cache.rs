@@ -11,7 +11,7 @@ use crate::validate::{
     Compiled, ContractError, ResponseContract, has_external_ref, has_shared_ref,
 };
 
-/// Compiled contracts by schema text, for the contracts of one config (or one import).
+/// Compiled contracts by schema text, for the contracts of one config load.
 ///
 /// Why: an imported API answers many operations with the same schema (a resource's item
 /// or collection; Microsoft Graph's 11,320 operations use 982 distinct response schemas),
