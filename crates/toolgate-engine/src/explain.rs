@@ -428,7 +428,7 @@ pub fn definition_change(exposed: &str, change: &toolgate_contract::DefinitionCh
 pub fn definition_incident(tool: &str, dependency: &str, kinds: &[&str]) -> String {
     if kinds.is_empty() {
         return format!(
-            "MCP server {dependency} lists more than its limits allow; the excess is not served"
+            "MCP server {dependency} lists tools toolgate refuses (over its limits, or unreadable); they are not served"
         );
     }
     if kinds.iter().all(|k| *k == "added") {
