@@ -69,20 +69,7 @@ impl ToolDefinition {
                 ));
             }
         };
-        let shown_name = capped(&one_line(&name), NAME_IN_ERRORS);
-        // A name the model reads but a person cannot see whole (`search` followed by a
-        // zero-width space, a bidi override, a tag character) could pass for another
-        // tool, or carry text of its own: such a definition is not read.
-        if let Some(c) = name
-            .chars()
-            .find(|c| c.is_control() || c.is_whitespace() || is_invisible(*c))
-        {
-            return Err(format!(
-                "tool `{shown_name}`: its name holds U+{:04X}, a {} character, so it could pass for another tool; MCP tool names are letters, digits, `_`, `-` and `.`",
-                u32::from(c),
-                if c.is_whitespace() { "space" } else { "hidden" }
-            ));
-        }
+        let shown_name = refuse_hidden_name("tool", &name)?;
         let text = |field: &str| -> Result<Option<String>, String> {
             match obj.get(field) {
                 None | Some(Value::Null) => Ok(None),
@@ -144,7 +131,26 @@ impl ToolDefinition {
     }
 }
 
-fn kind_of(v: &Value) -> &'static str {
+/// `name` shown in an error (one line, capped), or why it is refused: a name the model
+/// reads but a person cannot see whole (`search` followed by a zero-width space, a bidi
+/// override, a tag character) could pass for another, or carry text of its own, so a
+/// definition with such a name is not read. `what` is "tool", "prompt", "argument".
+pub(crate) fn refuse_hidden_name(what: &str, name: &str) -> Result<String, String> {
+    let shown = capped(&one_line(name), NAME_IN_ERRORS);
+    if let Some(c) = name
+        .chars()
+        .find(|c| c.is_control() || c.is_whitespace() || is_invisible(*c))
+    {
+        return Err(format!(
+            "{what} `{shown}`: its name holds U+{:04X}, a {} character, so it could pass for another {what}; MCP names are letters, digits, `_`, `-` and `.`",
+            u32::from(c),
+            if c.is_whitespace() { "space" } else { "hidden" }
+        ));
+    }
+    Ok(shown)
+}
+
+pub(crate) fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -214,6 +220,10 @@ pub enum DefinitionChange {
         /// Live annotations.
         after: Option<Value>,
     },
+    /// The same change of a *prompt* (made by [`crate::compare_prompts`]): added,
+    /// removed, its description or title, or its arguments (as `InputSchema`, the
+    /// arguments read as the schema they amount to). Never nested.
+    Prompt(Box<DefinitionChange>),
 }
 
 /// Characters of each side of a text in [`DefinitionChange::summary`].
@@ -235,13 +245,28 @@ impl DefinitionChange {
             | DefinitionChange::InputSchema { tool, .. }
             | DefinitionChange::OutputSchema { tool, .. }
             | DefinitionChange::Annotations { tool, .. } => tool,
+            DefinitionChange::Prompt(change) => change.tool(),
         }
     }
 
+    /// Whether the change is about a prompt (else about a tool); [`Self::tool`] is then
+    /// the prompt's name.
+    pub fn is_prompt(&self) -> bool {
+        matches!(self, DefinitionChange::Prompt(_))
+    }
+
     /// `added`, `removed`, `description`, `title`, `input_schema`, `output_schema`,
-    /// `annotations`.
+    /// `annotations`; for a prompt `prompt_added`, `prompt_removed`,
+    /// `prompt_description`, `prompt_title`, `prompt_arguments`.
     pub fn kind(&self) -> &'static str {
         match self {
+            DefinitionChange::Prompt(change) => match change.kind() {
+                "added" => "prompt_added",
+                "removed" => "prompt_removed",
+                "description" => "prompt_description",
+                "title" => "prompt_title",
+                _ => "prompt_arguments",
+            },
             DefinitionChange::Added { .. } => "added",
             DefinitionChange::Removed { .. } => "removed",
             DefinitionChange::Description { .. } => "description",
@@ -262,6 +287,7 @@ impl DefinitionChange {
             DefinitionChange::InputSchema { .. } => 4,
             DefinitionChange::OutputSchema { .. } => 5,
             DefinitionChange::Annotations { .. } => 6,
+            DefinitionChange::Prompt(change) => change.rank(),
         }
     }
 
@@ -270,24 +296,39 @@ impl DefinitionChange {
     /// `search` changed: probably renamed `snippet` → `excerpt`". Texts are cut to about
     /// 200 characters around what changed; control characters cannot reach the terminal.
     pub fn summary(&self) -> String {
+        self.describe(false)
+    }
+
+    /// [`Self::summary`], in the words of a prompt's change when `prompt`.
+    fn describe(&self, prompt: bool) -> String {
         let name = capped(&one_line(self.tool()), NAME_IN_ERRORS);
+        let (noun, of) = if prompt {
+            ("prompt", "prompt ")
+        } else {
+            ("tool", "")
+        };
         match self {
+            DefinitionChange::Prompt(change) => change.describe(true),
             DefinitionChange::Added { .. } => {
-                format!("new tool `{name}`: the server lists it but the lockfile does not pin it")
+                format!("new {noun} `{name}`: the server lists it but the lockfile does not pin it")
             }
             DefinitionChange::Removed { .. } => {
                 format!(
-                    "tool `{name}` is gone: the lockfile pins it but the server no longer lists it"
+                    "{noun} `{name}` is gone: the lockfile pins it but the server no longer lists it"
                 )
             }
             DefinitionChange::Description { before, after, .. } => {
-                format!("description of `{name}` changed: {}", texts(before, after))
+                format!(
+                    "description of {of}`{name}` changed: {}",
+                    texts(before, after)
+                )
             }
             DefinitionChange::Title { before, after, .. } => {
-                format!("title of `{name}` changed: {}", texts(before, after))
+                format!("title of {of}`{name}` changed: {}", texts(before, after))
             }
             DefinitionChange::InputSchema { drift, .. } => format!(
-                "inputSchema of `{name}` changed: {}",
+                "{} of {of}`{name}` changed: {}",
+                if prompt { "arguments" } else { "inputSchema" },
                 schema_summary(drift, Direction::Input)
             ),
             DefinitionChange::OutputSchema {
@@ -321,7 +362,26 @@ impl DefinitionChange {
     /// input property, a typo fixed in a description — hides the tool until it is
     /// re-locked, because "harmless" is for the owner to decide.
     pub fn hides_tool(&self) -> bool {
-        !matches!(self, DefinitionChange::Added { .. })
+        match self {
+            DefinitionChange::Prompt(change) => change.hides_tool(),
+            other => !matches!(other, DefinitionChange::Added { .. }),
+        }
+    }
+
+    /// Whether this is a new tool or prompt (one the lockfile does not pin).
+    pub fn is_added(&self) -> bool {
+        match self {
+            DefinitionChange::Prompt(change) => change.is_added(),
+            other => matches!(other, DefinitionChange::Added { .. }),
+        }
+    }
+
+    /// Whether this is a pinned tool or prompt the server no longer lists.
+    pub fn is_removed(&self) -> bool {
+        match self {
+            DefinitionChange::Prompt(change) => change.is_removed(),
+            other => matches!(other, DefinitionChange::Removed { .. }),
+        }
     }
 
     /// Whether callers written against the pinned definition can break (a removed tool,
@@ -329,6 +389,7 @@ impl DefinitionChange {
     /// change what the model does: that is [`DefinitionChange::hides_tool`]'s concern.
     pub fn is_breaking(&self) -> bool {
         match self {
+            DefinitionChange::Prompt(change) => change.is_breaking(),
             DefinitionChange::Removed { .. } => true,
             DefinitionChange::InputSchema { drift, .. } => {
                 drift.changes.iter().any(Change::is_breaking)
@@ -344,17 +405,29 @@ impl DefinitionChange {
         }
     }
 
-    /// The incident detail: `kind`, `tool`, `summary`, `breaking`, and `before`/`after`
-    /// (texts cut at 8,192 characters around what changed, made one line) or the
-    /// schema drift's `changes`.
+    /// The incident detail: `kind`, `tool` (`prompt` for a prompt's), `summary`,
+    /// `breaking`, and `before`/`after` (texts cut at 8,192 characters around what
+    /// changed, made one line) or the schema drift's `changes`.
     pub fn to_json(&self) -> Value {
+        if let DefinitionChange::Prompt(change) = self {
+            let mut out = change.to_json();
+            if let Value::Object(o) = &mut out {
+                o.remove("tool");
+                o.insert("prompt".into(), json!(self.tool()));
+                o.insert("kind".into(), json!(self.kind()));
+                o.insert("summary".into(), json!(self.summary()));
+            }
+            return out;
+        }
         let mut out = Map::new();
         out.insert("kind".into(), json!(self.kind()));
         out.insert("tool".into(), json!(self.tool()));
         out.insert("summary".into(), json!(self.summary()));
         out.insert("breaking".into(), json!(self.is_breaking()));
         match self {
-            DefinitionChange::Added { .. } | DefinitionChange::Removed { .. } => {}
+            DefinitionChange::Added { .. }
+            | DefinitionChange::Removed { .. }
+            | DefinitionChange::Prompt(_) => {}
             DefinitionChange::Description { before, after, .. }
             | DefinitionChange::Title { before, after, .. } => {
                 let (b, a) = detail_texts(before.as_deref(), after.as_deref());
@@ -388,6 +461,7 @@ impl DefinitionChange {
     /// complete schema diff, so another edit of the same field is another incident.
     fn identity(&self) -> String {
         let detail = match self {
+            DefinitionChange::Prompt(change) => change.identity(),
             DefinitionChange::Added { .. } | DefinitionChange::Removed { .. } => String::new(),
             DefinitionChange::Description { before, after, .. }
             | DefinitionChange::Title { before, after, .. } => json!([before, after]).to_string(),

@@ -69,6 +69,9 @@ mod learn;
 mod memo;
 mod path;
 mod pins;
+mod prompt;
+#[cfg(test)]
+mod prompt_tests;
 mod rename;
 mod schema_diff;
 mod schema_shape;
@@ -91,6 +94,7 @@ pub use learn::{DEFAULT_ENFORCE_AFTER, DEFAULT_MAX_PATHS, Learner, MAP_KEYS, MAX
 pub use pins::{
     LOCKFILE_VERSION, LearnedPin, Lockfile, MAX_LOCKFILE_BYTES, PinError, PinnedServer,
 };
+pub use prompt::{PromptArgument, PromptDefinition, compare_prompts};
 pub use shape::{Field, Shape, infer_shape};
 pub use shared::{
     SHARED_REF_PREFIX, SharedRef, SharedSchemaError, SharedSchemas, parse_ref, ref_to, valid_name,

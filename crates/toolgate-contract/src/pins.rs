@@ -1,9 +1,10 @@
-//! The lockfile, `toolgate.lock.json`: the tool definitions of each upstream MCP server
-//! as they were when `toolgate lock` ran, which live definitions are compared with.
+//! The lockfile, `toolgate.lock.json`: the tool and prompt definitions of each upstream
+//! MCP server as they were when `toolgate lock` ran, which live definitions are compared
+//! with.
 //!
 //! ```json
 //! { "lockfile_version": 1, "servers": { "<server>": { "locked_at": "…", "protocol_version": "…",
-//!   "server_name": "…", "server_version": "…", "tools": [ … ] } },
+//!   "server_name": "…", "server_version": "…", "tools": [ … ], "prompts": [ … ] } },
 //!   "learned": { "<tool>": { "learned_at": "…", "samples": 412, "schema": { … } } } }
 //! ```
 //!
@@ -17,6 +18,7 @@
 //! a trailing newline. Reading the text and writing it again gives the same bytes.
 
 use crate::definition::ToolDefinition;
+use crate::prompt::PromptDefinition;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -65,6 +67,10 @@ pub struct PinnedServer {
     pub locked_at: String,
     /// The tools, sorted by name when written.
     pub tools: Vec<ToolDefinition>,
+    /// The prompts, sorted by name when written (absent when the server offers none, as
+    /// in lockfiles written before prompts were pinned).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prompts: Vec<PromptDefinition>,
 }
 
 /// Why a lockfile could not be read or written. Every message names the file.
@@ -242,6 +248,7 @@ impl Lockfile {
     /// name.
     pub fn merge(&mut self, server: impl Into<String>, mut pinned: PinnedServer) {
         pinned.tools.sort_by(|a, b| a.name.cmp(&b.name));
+        pinned.prompts.sort_by(|a, b| a.name.cmp(&b.name));
         self.servers.insert(server.into(), pinned);
     }
 
@@ -257,6 +264,7 @@ impl Lockfile {
         for (name, s) in &self.servers {
             let mut s = s.clone();
             s.tools.sort_by(|a, b| a.name.cmp(&b.name));
+            s.prompts.sort_by(|a, b| a.name.cmp(&b.name));
             servers.insert(
                 name.clone(),
                 serde_json::to_value(&s).unwrap_or(Value::Null),
@@ -378,6 +386,7 @@ mod tests {
                     "inputSchema": {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}, "required": ["url"]}
                 })),
             ],
+            prompts: Vec::new(),
         }
     }
 
@@ -409,6 +418,40 @@ mod tests {
         // Writing what was read gives the same file again.
         back.write(&path).expect("writes");
         assert_eq!(std::fs::read_to_string(&path).expect("reads"), bytes);
+    }
+
+    #[test]
+    fn prompts_round_trip_sorted_and_an_older_lockfile_reads_without_them() {
+        let dir = TempDir::new("prompts");
+        let path = dir.0.join("toolgate.lock.json");
+        let prompt = |v: Value| PromptDefinition::from_mcp(&v).expect("valid prompt");
+        let mut server = docs_server();
+        server.prompts = vec![
+            prompt(
+                json!({"name": "summarize", "description": "Summarise a page.",
+                "arguments": [{"name": "url", "required": true}, {"name": "style"}]}),
+            ),
+            prompt(json!({"name": "explain", "title": "Explain"})),
+        ];
+        let mut file = Lockfile::default();
+        file.merge("docs", server);
+        file.write(&path).expect("writes");
+        let text = std::fs::read_to_string(&path).expect("reads");
+        let back = Lockfile::read(&path).expect("parses").expect("exists");
+        let names: Vec<&str> = back.servers["docs"]
+            .prompts
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        assert_eq!(names, ["explain", "summarize"]);
+        assert_eq!(back.servers["docs"].prompts[1].arguments.len(), 2);
+        assert!(back.servers["docs"].prompts[1].arguments[0].required);
+        assert_eq!(back.to_json_string(), text);
+        // A lockfile that pins no prompts has no `prompts` key, and reads as none.
+        let old = lockfile().to_json_string();
+        assert!(!old.contains("\"prompts\""), "{old}");
+        let back = Lockfile::parse(&path, old.as_bytes()).expect("parses");
+        assert!(back.servers["docs"].prompts.is_empty());
     }
 
     #[test]

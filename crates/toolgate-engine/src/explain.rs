@@ -401,26 +401,33 @@ pub fn withheld(tool: &str, owner: &str) -> String {
 }
 
 /// One pending definition change as a model may read it: what kind of change, of which
-/// pinned tool, never the upstream's new words (a changed description is how tool
-/// poisoning looks, and the new text is not reviewed). A new tool is not named: its
-/// name is the upstream's unreviewed text too.
+/// pinned tool or prompt, never the upstream's new words (a changed description is how
+/// tool poisoning looks, and the new text is not reviewed). A new tool or prompt is not
+/// named: its name is the upstream's unreviewed text too.
 pub fn definition_change(exposed: &str, change: &toolgate_contract::DefinitionChange) -> String {
     use toolgate_contract::DefinitionChange as C;
-    let part = match change {
+    let (inner, noun) = match change {
+        C::Prompt(inner) => (inner.as_ref(), "prompt "),
+        other => (other, ""),
+    };
+    let part = match inner {
         C::Added { .. } => {
-            return "a new tool is listed upstream; it is not served until it is pinned (pending review)"
-                .to_string();
+            return format!(
+                "a new {} is listed upstream; it is not served until it is pinned (pending review)",
+                if noun.is_empty() { "tool" } else { "prompt" }
+            );
         }
         C::Removed { .. } => {
-            return format!("{exposed} is no longer listed upstream (pending review)");
+            return format!("{noun}{exposed} is no longer listed upstream (pending review)");
         }
         C::Description { .. } => "the description",
         C::Title { .. } => "the title",
+        C::InputSchema { .. } if !noun.is_empty() => "the arguments",
         C::InputSchema { .. } => "the input schema",
         C::OutputSchema { .. } => "the output schema",
-        C::Annotations { .. } => "the annotations",
+        C::Annotations { .. } | C::Prompt(_) => "the annotations",
     };
-    format!("{part} of {exposed} changed upstream (pending review)")
+    format!("{part} of {noun}{exposed} changed upstream (pending review)")
 }
 
 /// The model's line for an open definition-drift incident of `tool`, from the kinds of
@@ -434,12 +441,16 @@ pub fn definition_incident(tool: &str, dependency: &str, kinds: &[&str]) -> Stri
     if kinds.iter().all(|k| *k == "added") {
         return format!("a new tool on MCP server {dependency} is not pinned (pending review)");
     }
+    if kinds.iter().all(|k| *k == "prompt_added") {
+        return format!("a new prompt on MCP server {dependency} is not pinned (pending review)");
+    }
     let mut parts: Vec<&str> = kinds
         .iter()
-        .map(|k| match *k {
+        .map(|k| match k.strip_prefix("prompt_").unwrap_or(k) {
             "removed" => "no longer listed",
             "description" => "description",
             "title" => "title",
+            "arguments" => "arguments",
             "input_schema" => "input schema",
             "output_schema" => "output schema",
             "annotations" => "annotations",

@@ -1,5 +1,5 @@
-//! `toolgate lock`: connects to the configured MCP servers, lists their tools and writes
-//! them as the pins into each server's lockfile (servers sharing a lockfile share one
+//! `toolgate lock`: connects to the configured MCP servers, lists their tools and prompts
+//! and writes them as the pins into each server's lockfile (servers sharing a lockfile share one
 //! file; entries of servers not in this config, or not selected, are kept as they were).
 //!
 //! A serving toolgate takes the new pins within seconds, so the review comes first:
@@ -12,7 +12,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use toolgate_contract::{DefinitionChange, Lockfile, PinnedServer, ToolDefinition};
+use toolgate_contract::{
+    DefinitionChange, Lockfile, PinnedServer, PromptDefinition, ToolDefinition,
+};
 
 use super::{Fronting, Host, Listed};
 use crate::upstream::UpstreamClient;
@@ -23,8 +25,8 @@ use toolgate_config::{Config, McpServerSpec};
 pub struct Options {
     /// Only these servers (every server when empty).
     pub servers: Vec<String>,
-    /// Only these tools, by the upstream's name or the exposed one (every tool when
-    /// empty); the other changes stay pending.
+    /// Only these tools or prompts, by the upstream's name or the exposed one (every
+    /// one when empty); the other changes stay pending.
     pub tools: Vec<String>,
     /// Show what would change; write nothing.
     pub dry_run: bool,
@@ -39,10 +41,14 @@ pub struct Locked {
     pub path: PathBuf,
     /// How many tools are pinned after this run, or why the server could not be listed.
     pub result: Result<usize, String>,
+    /// How many prompts are pinned after this run.
+    pub prompts: usize,
     /// The changes against the previous pins that this run accepts (or would accept).
     pub changes: Vec<DefinitionChange>,
     /// The live definitions of the new tools among `changes`, for review.
     pub new_tools: Vec<ToolDefinition>,
+    /// The live definitions of the new prompts among `changes`, for review.
+    pub new_prompts: Vec<PromptDefinition>,
     /// Changes left pending because `--tool` did not select them.
     pub left_pending: usize,
     /// The server had no pins before: every tool is new.
@@ -155,16 +161,27 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
             .iter()
             .flat_map(|p| p.tools.iter().map(|t| t.name.clone()))
             .collect();
+        let pinned_prompts: BTreeSet<String> = previous
+            .iter()
+            .flat_map(|p| p.prompts.iter().map(|t| t.name.clone()))
+            .collect();
         let listed = match server.connection.initialize(spec.dependency.timeout).await {
-            Ok(init) => server.list_tools(&pinned).await.map(|l| (init, l)),
+            Ok(init) => match server.list_tools(&pinned).await {
+                Ok(tools) => server
+                    .list_prompts(&pinned_prompts)
+                    .await
+                    .map(|prompts| (init, tools, prompts)),
+                Err(e) => Err(e),
+            },
             Err(e) => Err(e.to_string()),
         };
         let (
             init,
             Listed {
                 tools: live,
-                refused,
+                mut refused,
             },
+            (live_prompts, prompts_refused),
         ) = match listed {
             Ok(l) => l,
             Err(e) => {
@@ -173,8 +190,10 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
                     server: spec.name.clone(),
                     path: spec.lock.clone(),
                     result: Err(e),
+                    prompts: 0,
                     changes: Vec::new(),
                     new_tools: Vec::new(),
+                    new_prompts: Vec::new(),
                     left_pending: 0,
                     first: previous.is_none(),
                     refused: None,
@@ -185,16 +204,31 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
         };
         let is = |t: &ToolDefinition| selected(&spec, &options.tools, &t.name);
         for t in options.tools.iter() {
-            let known = live
+            let names = live
                 .iter()
                 .chain(previous.iter().flat_map(|p| &p.tools))
-                .any(|d| *t == d.name || *t == spec.exposed_name(&d.name));
-            if known {
+                .map(|d| &d.name)
+                .chain(
+                    live_prompts
+                        .iter()
+                        .chain(previous.iter().flat_map(|p| &p.prompts))
+                        .map(|d| &d.name),
+                );
+            if names
+                .into_iter()
+                .any(|n| t == n || *t == spec.exposed_name(n))
+            {
                 matched.insert(t.as_str());
             }
         }
         let old: Vec<ToolDefinition> = previous.iter().flat_map(|p| p.tools.clone()).collect();
-        let all_changes = toolgate_contract::compare(&old, &live);
+        let old_prompts: Vec<PromptDefinition> =
+            previous.iter().flat_map(|p| p.prompts.clone()).collect();
+        let mut all_changes = toolgate_contract::compare(&old, &live);
+        all_changes.extend(toolgate_contract::compare_prompts(
+            &old_prompts,
+            &live_prompts,
+        ));
         let changes: Vec<DefinitionChange> = all_changes
             .iter()
             .filter(|c| selected(&spec, &options.tools, c.tool()))
@@ -211,6 +245,21 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
                 tools.push(t.clone());
             }
         }
+        let is_prompt = |p: &PromptDefinition| selected(&spec, &options.tools, &p.name);
+        let mut prompts: Vec<PromptDefinition> = old_prompts
+            .iter()
+            .filter(|&p| !is_prompt(p))
+            .cloned()
+            .collect();
+        prompts.extend(live_prompts.iter().filter(|&p| is_prompt(p)).cloned());
+        for name in &prompts_refused.pinned {
+            if !prompts.iter().any(|p| &p.name == name)
+                && let Some(p) = old_prompts.iter().find(|p| &p.name == name)
+            {
+                prompts.push(p.clone());
+            }
+        }
+        refused.absorb(&prompts_refused);
         let whole = options.tools.is_empty() || previous.is_none();
         let (server_name, server_version, protocol_version) = match (&previous, whole) {
             (Some(p), false) => (
@@ -231,10 +280,16 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
         let writes = previous.is_none() || !changes.is_empty() || !same_server;
         let new_tools: Vec<ToolDefinition> = changes
             .iter()
-            .filter(|c| matches!(c, DefinitionChange::Added { .. }))
+            .filter(|c| c.is_added() && !c.is_prompt())
             .filter_map(|c| live.iter().find(|t| t.name == c.tool()).cloned())
             .collect();
+        let new_prompts: Vec<PromptDefinition> = changes
+            .iter()
+            .filter(|c| c.is_added() && c.is_prompt())
+            .filter_map(|c| live_prompts.iter().find(|p| p.name == c.tool()).cloned())
+            .collect();
         let n = tools.len();
+        let n_prompts = prompts.len();
         let mut file = file;
         if writes {
             file.merge(
@@ -246,6 +301,7 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
                     locked_at: chrono::Utc::now()
                         .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
                     tools,
+                    prompts,
                 },
             );
         }
@@ -254,9 +310,11 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
             server: spec.name.clone(),
             path: spec.lock.clone(),
             result: Ok(n),
+            prompts: n_prompts,
             left_pending: all_changes.len() - changes.len(),
             changes,
             new_tools,
+            new_prompts,
             first: previous.is_none(),
             refused: (!refused.is_empty()).then(|| refused.describe(&spec.limits)),
             writes,
@@ -270,7 +328,7 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
         .collect();
     if !unknown.is_empty() {
         anyhow::bail!(
-            "no tool named {} on the selected MCP servers (use the upstream's name or the exposed one); nothing was written",
+            "no tool or prompt named {} on the selected MCP servers (use the upstream's name or the exposed one); nothing was written",
             unknown
                 .iter()
                 .map(|t| format!("`{t}`"))
@@ -291,13 +349,43 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
 /// A pending change in full, for the person reviewing it: the summary line, then the
 /// whole pinned and live texts (one line each, cut at 8,192 characters around what
 /// changed) or the schema diff. Upstream text is shown here, to people, on purpose.
-pub fn review(change: &DefinitionChange, new_tools: &[ToolDefinition]) -> Vec<String> {
+pub fn review(
+    change: &DefinitionChange,
+    new_tools: &[ToolDefinition],
+    new_prompts: &[PromptDefinition],
+) -> Vec<String> {
     let mut lines = vec![change.summary()];
     let detail = change.to_json();
     // Hidden characters are shown as `\u{…}` escapes: a reviewer must see what the
     // model would read, tag-character instructions included.
     let one_line =
         |t: &str| -> String { toolgate_contract::one_line(t).chars().take(8_192).collect() };
+    let change = match change {
+        DefinitionChange::Prompt(inner) => {
+            if inner.is_added()
+                && let Some(def) = new_prompts.iter().find(|p| p.name == inner.tool())
+            {
+                if let Some(title) = &def.title {
+                    lines.push(format!("  + title:       {}", one_line(title)));
+                }
+                lines.push(format!(
+                    "  + description: {}",
+                    def.description.as_deref().map_or("(none)".into(), one_line)
+                ));
+                for a in &def.arguments {
+                    lines.push(format!(
+                        "  + argument {}{}: {}",
+                        one_line(&a.name),
+                        if a.required { " (required)" } else { "" },
+                        a.description.as_deref().map_or("(none)".into(), one_line)
+                    ));
+                }
+                return lines;
+            }
+            inner.as_ref()
+        }
+        other => other,
+    };
     match change {
         DefinitionChange::Added { tool } => {
             if let Some(def) = new_tools.iter().find(|t| &t.name == tool) {
@@ -353,7 +441,7 @@ mod tests {
         let change = DefinitionChange::Added {
             tool: "search".into(),
         };
-        let lines = review(&change, &[def]).join("\n");
+        let lines = review(&change, &[def], &[]).join("\n");
         assert!(
             lines.contains(r"Search the web.\u{e0052}\u{e0065}\u{e0061}\u{e0064}\u{202e}"),
             "{lines}"

@@ -3,8 +3,11 @@
 //!
 //! Routing:
 //! - **Prompts** are named like tools: `<prefix>__<name>` (the upstream's name when the
-//!   prefix is `""`). `prompts/list` merges every server's prompts under those names;
-//!   `prompts/get` goes to the server the prefix names, with the upstream's name.
+//!   prefix is `""`). They are pinned like tools (`toolgate lock`): `prompts/list`
+//!   answers every server's *pinned* prompts under those names, without asking the
+//!   servers; `prompts/get` goes to the server the prefix names, with the upstream's
+//!   name, only for a prompt served from its pin (one withheld for review is refused,
+//!   naming the reviewer), and its answer carries the pinned description.
 //! - **Resources** keep their URIs (a URI already names its origin, and rewriting it
 //!   would break the links inside resource contents). `resources/list` and
 //!   `resources/templates/list` merge every server's; `resources/read`, `subscribe` and
@@ -27,7 +30,6 @@ use serde_json::{Map, Value, json};
 use super::{Fronted, Fronting};
 use crate::sync::lock as guard;
 use crate::upstream::mcp::{ClientChannel, RpcError, relay_channel, while_relaying};
-use toolgate_config::PREFIX_SEPARATOR;
 
 /// Pages of one list followed per server at most.
 const MAX_PAGES: usize = 100;
@@ -97,16 +99,24 @@ pub async fn forward(
             )
             .await
         }
-        "prompts/list" => list(fronting, index, method, "prompts", "prompts", asker).await,
+        "prompts/list" => Ok(pinned_prompts(fronting)),
         "prompts/get" => {
             let name = params
                 .get("name")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
-            let (server, upstream) = by_name(fronting, name)?;
+            let (server, pinned) = by_name(fronting, name)?;
             let mut p = params.clone();
-            p["name"] = json!(upstream);
-            request(server, method, p, asker).await
+            p["name"] = json!(pinned.name);
+            let mut answer = request(server, method, p, asker).await?;
+            // The description a client shows with the messages is the reviewed one.
+            if let Value::Object(o) = &mut answer {
+                match &pinned.description {
+                    Some(d) => o.insert("description".into(), json!(d)),
+                    None => o.remove("description"),
+                };
+            }
+            Ok(answer)
         }
         "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
             let uri = params
@@ -123,9 +133,9 @@ pub async fn forward(
                         .get("name")
                         .and_then(Value::as_str)
                         .unwrap_or_default();
-                    let (server, upstream) = by_name(fronting, name)?;
+                    let (server, pinned) = by_name(fronting, name)?;
                     let mut p = params.clone();
-                    p["ref"]["name"] = json!(upstream);
+                    p["ref"]["name"] = json!(pinned.name);
                     request(server, method, p, asker).await
                 }
                 Some("ref/resource") => {
@@ -148,6 +158,13 @@ pub async fn forward(
     }
 }
 
+/// An upstream's error as passed on: its message on one line, without hidden
+/// characters, capped (its code and data unchanged: a client acts on them).
+fn upstream_error(mut e: RpcError) -> RpcError {
+    e.message = crate::explain::upstream_text(&e.message, &Default::default(), 500);
+    e
+}
+
 fn invalid(message: &str) -> RpcError {
     RpcError {
         code: codes::INVALID_PARAMS,
@@ -156,15 +173,15 @@ fn invalid(message: &str) -> RpcError {
     }
 }
 
-/// Whether the server said it offers `capability` (unknown before its handshake: ask).
-fn offers(server: &Fronted, capability: &str) -> bool {
-    server
-        .initialized()
-        .is_none_or(|i| i.capabilities.get(capability).is_some())
-}
+/// Characters of a listed resource's `name`, `title` or `description` passed on.
+const MAX_RESOURCE_TEXT: usize = 4_096;
 
-/// Merges every server's pages of one list; prompt names get the server's prefix. A
-/// server that fails is left out (logged), so one down server does not empty the list.
+/// Merges every server's pages of one resource list. Per server the list is bounded —
+/// at most `max_tools` entries and `max_total_bytes` of them, in the server's order —
+/// so a server listing without end cannot exhaust the gateway; what is cut is logged.
+/// The words of each entry (`name`, `title`, `description`) lose hidden characters and
+/// are capped: they are shown to people choosing what to read, and to models. A server
+/// that fails is left out (logged), so one down server does not empty the list.
 async fn list(
     fronting: &Fronting,
     index: &ResourceIndex,
@@ -175,9 +192,11 @@ async fn list(
 ) -> Result<Value, RpcError> {
     let mut items = Vec::new();
     for server in fronting.servers() {
-        if !offers(server, capability) {
+        if !server.offers(capability) {
             continue;
         }
+        let limits = server.spec().limits;
+        let (mut kept, mut bytes, mut cut) = (0usize, 0usize, 0usize);
         let mut cursor: Option<Value> = None;
         for _ in 0..MAX_PAGES {
             let params = cursor
@@ -196,11 +215,14 @@ async fn list(
                 .cloned()
                 .unwrap_or_default()
             {
-                if key == "prompts"
-                    && let Some(Value::String(name)) = item.get_mut("name")
-                {
-                    *name = server.spec().exposed_name(name);
+                let size = super::json_len(&item);
+                if kept >= limits.max_tools || bytes + size > limits.max_total_bytes {
+                    cut += 1;
+                    continue;
                 }
+                kept += 1;
+                bytes += size;
+                clean_texts(&mut item);
                 if key == "resources"
                     && let Some(uri) = item.get("uri").and_then(Value::as_str)
                 {
@@ -209,9 +231,12 @@ async fn list(
                 items.push(item);
             }
             match page.get("nextCursor") {
-                Some(c) if !c.is_null() => cursor = Some(c.clone()),
+                Some(c) if !c.is_null() && cut == 0 => cursor = Some(c.clone()),
                 _ => break,
             }
+        }
+        if cut > 0 {
+            tracing::warn!(server = %server.spec().name, method, kept, cut, max_entries = limits.max_tools, max_bytes = limits.max_total_bytes, "an MCP server lists more than its limits allow; the rest of its list is left out");
         }
     }
     let mut out = Map::new();
@@ -219,18 +244,58 @@ async fn list(
     Ok(Value::Object(out))
 }
 
-/// The server and upstream name of an exposed prompt name.
-fn by_name<'f>(fronting: &'f Fronting, name: &str) -> Result<(&'f Fronted, String), RpcError> {
-    if let Some((prefix, rest)) = name.split_once(PREFIX_SEPARATOR)
-        && let Some(server) = fronting.servers().find(|s| s.spec().prefix == prefix)
-    {
-        return Ok((server, rest.to_string()));
+/// The words of a listed entry without hidden characters, each capped.
+fn clean_texts(item: &mut Value) {
+    let Value::Object(o) = item else { return };
+    for field in ["name", "title", "description"] {
+        if let Some(Value::String(text)) = o.get_mut(field)
+            && (text.chars().any(toolgate_contract::is_invisible)
+                || text.chars().count() > MAX_RESOURCE_TEXT)
+        {
+            let visible = text
+                .chars()
+                .filter(|c| !toolgate_contract::is_invisible(*c));
+            let mut clean: String = visible.clone().take(MAX_RESOURCE_TEXT).collect();
+            if visible.count() > MAX_RESOURCE_TEXT {
+                clean.push('…');
+            }
+            *text = clean;
+        }
     }
-    fronting
+}
+
+/// Every server's prompts as served from their pins, under their exposed names.
+fn pinned_prompts(fronting: &Fronting) -> Value {
+    let prompts: Vec<Value> = fronting
         .servers()
-        .find(|s| s.spec().prefix.is_empty() && offers(s, "prompts"))
-        .map(|s| (s.as_ref(), name.to_string()))
-        .ok_or_else(|| invalid(&format!("unknown prompt `{name}`")))
+        .flat_map(|s| s.prompts())
+        .map(|(exposed, p)| p.to_mcp(&exposed))
+        .collect();
+    json!({ "prompts": prompts })
+}
+
+/// The server serving the exposed prompt `name`, with the prompt's pin. A prompt
+/// withheld for review is refused naming its reviewer; an unknown one as unknown (the
+/// name is the caller's, shown on one line and capped).
+fn by_name<'f>(
+    fronting: &'f Fronting,
+    name: &str,
+) -> Result<(&'f Fronted, toolgate_contract::PromptDefinition), RpcError> {
+    let mut withheld = None;
+    for server in fronting.servers() {
+        match server.prompt(name) {
+            Ok(pinned) => return Ok((server, pinned)),
+            Err(Some(owner)) => withheld = Some(owner),
+            Err(None) => {}
+        }
+    }
+    let shown = crate::explain::upstream_text(name, &Default::default(), 80);
+    Err(match withheld {
+        Some(owner) => invalid(&format!(
+            "prompt `{shown}` is withheld: its definition changed upstream and awaits review by {owner}"
+        )),
+        None => invalid(&format!("unknown prompt `{shown}`")),
+    })
 }
 
 /// Sends a request about `uri` to the server that listed it, else tries each.
@@ -252,7 +317,7 @@ async fn by_uri(
         data: None,
     };
     for server in fronting.servers() {
-        if !offers(server, "resources") {
+        if !server.offers("resources") {
             continue;
         }
         match request(server, method, params.clone(), asker).await {
@@ -311,9 +376,9 @@ async fn request(
             (Err(mut e), Some(token)) => {
                 e.message = crate::exchange::echo::scrub_text(&e.message, token);
                 e.data = None;
-                Err(e)
+                Err(upstream_error(e))
             }
-            (answer, None) => answer,
+            (answer, None) => answer.map_err(upstream_error),
         },
         Err(e) => Err(RpcError {
             code: codes::INTERNAL_ERROR,

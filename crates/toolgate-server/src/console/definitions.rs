@@ -90,16 +90,27 @@ fn pinned(path: &std::path::Path, server: &str) -> String {
         return String::new();
     };
     let mut out = format!(
-        "<details><summary>{} pinned definitions (locked {})</summary><table><thead><tr><th>Tool</th><th>Description</th></tr></thead><tbody>",
-        pins.tools.len(),
+        "<details><summary>{} pinned definitions (locked {})</summary><table><thead><tr><th>Tool or prompt</th><th>Description</th></tr></thead><tbody>",
+        pins.tools.len() + pins.prompts.len(),
         esc(&pins.locked_at)
     );
-    for t in &pins.tools {
+    let tools = pins
+        .tools
+        .iter()
+        .map(|t| (t.name.as_str(), "", t.description.as_deref()));
+    let prompts = pins.prompts.iter().map(|p| {
+        (
+            p.name.as_str(),
+            " <span class=\"badge\">prompt</span>",
+            p.description.as_deref(),
+        )
+    });
+    for (name, badge, description) in tools.chain(prompts) {
         let _ = write!(
             out,
-            "<tr><td><code>{}</code></td><td>{}</td></tr>",
-            esc(&t.name),
-            esc(t.description.as_deref().unwrap_or(""))
+            "<tr><td><code>{}</code>{badge}</td><td>{}</td></tr>",
+            esc(name),
+            esc(description.unwrap_or(""))
         );
     }
     out.push_str("</tbody></table></details>");

@@ -63,6 +63,14 @@ fn text(v: &Value) -> String {
     }
 }
 
+/// What a definition change is about: "tool search" or "prompt summarize".
+fn subject(c: &Value) -> String {
+    match c.get("prompt") {
+        Some(p) => format!("prompt {}", text(p)),
+        None => format!("tool {}", text(&c["tool"])),
+    }
+}
+
 /// One change as a row (or several, for a schema drift inside a definition change).
 fn row(out: &mut String, c: &Value, prefix: &str) {
     let s = |k: &str| c[k].as_str().unwrap_or("").to_string();
@@ -109,21 +117,22 @@ fn row(out: &mut String, c: &Value, prefix: &str) {
             cell(out, "old", &format!("{what}: {}", text(&c["before"])));
             cell(out, "new", &format!("{what}: {}", text(&c["after"])));
         }
-        "added" => {
+        "added" | "prompt_added" => {
             cell(out, "", "(not pinned)");
-            cell(out, "new", &format!("new tool: {}", text(&c["tool"])));
+            cell(out, "new", &format!("new {}", subject(c)));
         }
-        "removed" => {
-            cell(out, "old", &format!("tool {}", text(&c["tool"])));
+        "removed" | "prompt_removed" => {
+            cell(out, "old", &subject(c));
             cell(out, "", "(no longer listed)");
         }
         kind => {
+            let kind = kind.strip_prefix("prompt_").unwrap_or(kind);
             if c.get("before").is_some() || c.get("after").is_some() {
-                let what = format!("{} {kind}", text(&c["tool"]));
+                let what = format!("{} {kind}", subject(c));
                 cell(out, "old", &format!("{what}: {}", text(&c["before"])));
                 cell(out, "new", &format!("{what}: {}", text(&c["after"])));
             }
-            let nested = format!("{}: ", text(&c["tool"]));
+            let nested = format!("{}: ", subject(c));
             for inner in c["drift"]["changes"].as_array().into_iter().flatten() {
                 row(out, inner, &nested);
             }

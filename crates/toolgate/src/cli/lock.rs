@@ -43,10 +43,7 @@ pub(super) async fn lock(
                     say!(
                         "{server}: {} pending review in {} (nothing written{}):",
                         if locked.first {
-                            format!(
-                                "not locked yet, {n} tool{} to pin",
-                                if *n == 1 { "" } else { "s" }
-                            )
+                            format!("not locked yet, {} to pin", counted(*n, locked.prompts))
                         } else {
                             format!("{count} change{}", if count == 1 { "" } else { "s" })
                         },
@@ -55,12 +52,17 @@ pub(super) async fn lock(
                     );
                 } else {
                     say!(
-                        "{server}: up to date with {} ({n} tools pinned)",
-                        locked.path.display()
+                        "{server}: up to date with {} ({} pinned)",
+                        locked.path.display(),
+                        counted(*n, locked.prompts)
                     );
                 }
                 for change in &locked.changes {
-                    for line in toolgate_engine::fronting::lock::review(change, &locked.new_tools) {
+                    for line in toolgate_engine::fronting::lock::review(
+                        change,
+                        &locked.new_tools,
+                        &locked.new_prompts,
+                    ) {
                         say!("  {line}");
                     }
                 }
@@ -68,14 +70,15 @@ pub(super) async fn lock(
             Ok(n) => {
                 if locked.writes {
                     say!(
-                        "{server}: {n} tool{} pinned in {}",
-                        if *n == 1 { "" } else { "s" },
+                        "{server}: {} pinned in {}",
+                        counted(*n, locked.prompts),
                         locked.path.display()
                     );
                 } else {
                     say!(
-                        "{server}: up to date with {} ({n} tools pinned)",
-                        locked.path.display()
+                        "{server}: up to date with {} ({} pinned)",
+                        locked.path.display(),
+                        counted(*n, locked.prompts)
                     );
                 }
                 if !locked.first {
@@ -156,4 +159,18 @@ async fn lock_learned(config: &config::Config, dry_run: bool) -> anyhow::Result<
         file.write(path)?;
     }
     Ok(())
+}
+
+/// "3 tools", "1 tool and 2 prompts": what a server's pins hold.
+fn counted(tools: usize, prompts: usize) -> String {
+    let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    if prompts == 0 {
+        plural(tools, "tool")
+    } else {
+        format!(
+            "{} and {}",
+            plural(tools, "tool"),
+            plural(prompts, "prompt")
+        )
+    }
 }

@@ -75,8 +75,8 @@ enum Command {
         #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
         config: PathBuf,
     },
-    /// Pin the tool definitions of the MCP servers in the config: connect, list the
-    /// tools, and write them into each server's lockfile. A serving toolgate takes the
+    /// Pin the tool and prompt definitions of the MCP servers in the config: connect,
+    /// list the tools and prompts, and write them into each server's lockfile. A serving toolgate takes the
     /// new pins within seconds, so review first: `--dry-run` shows every pending change
     /// and writes nothing; then accept what was reviewed with `--server` (and `--tool`).
     Lock {
@@ -86,8 +86,8 @@ enum Command {
         /// Only this server (repeatable); the other servers' pins stay as they are.
         #[arg(long = "server", value_name = "NAME")]
         servers: Vec<String>,
-        /// Only this tool, by the upstream's name or the exposed one (repeatable); its
-        /// server's other changes stay pending.
+        /// Only this tool or prompt, by the upstream's name or the exposed one
+        /// (repeatable); its server's other changes stay pending.
         #[arg(long = "tool", value_name = "NAME")]
         tools: Vec<String>,
         /// Show each pending change in full (the changed text, the schema diff) and write

@@ -310,7 +310,7 @@ async fn lock_dry_run_changes_nothing() {
     assert!(memory.pending());
     assert_eq!(memory.changes.len(), 1);
     // The reviewer sees the change in full: the pinned and the live text.
-    let lines = review(&memory.changes[0], &memory.new_tools).join("\n");
+    let lines = review(&memory.changes[0], &memory.new_tools, &memory.new_prompts).join("\n");
     assert!(
         lines.contains("description of `create_entities` changed"),
         "{lines}"
