@@ -327,10 +327,11 @@ fn the_traces_path_is_appended_to_the_endpoint() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_collector_that_is_down_costs_the_call_nothing() {
-    // A port nothing listens on: the exporter fails, span recording still returns at once.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    drop(listener);
+    // A port bound but not listening (held, so no other test's server gets it): the
+    // exporter fails, span recording still returns at once.
+    let closed = tokio::net::TcpSocket::new_v4().unwrap();
+    closed.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let port = closed.local_addr().unwrap().port();
     let telemetry = Telemetry::start(&Otlp {
         endpoint: url::Url::parse(&format!("http://127.0.0.1:{port}")).unwrap(),
         sample: 1.0,
