@@ -140,6 +140,30 @@ pub struct ServerLimits {
     pub answer_timeout: std::time::Duration,
     /// Lines of a stdio server's stderr logged per second; the rest are counted.
     pub stderr_lines_per_second: u32,
+    /// The requests of its own the server may have toolgate pass on to the agent.
+    pub server_requests: ServerRequests,
+}
+
+/// The requests an upstream MCP server may send the agent through toolgate during a
+/// call; toolgate declares only these as its client capabilities to the server, and
+/// refuses any other ("method not found") without the agent seeing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServerRequests {
+    /// `sampling/createMessage`: the server prompts the agent's model.
+    pub sampling: bool,
+    /// `elicitation/create`: the server asks the agent's user.
+    pub elicitation: bool,
+    /// `roots/list`: the server asks which roots the agent works in.
+    pub roots: bool,
+}
+
+impl ServerRequests {
+    /// Every kind allowed: what a server may ask when nothing is configured.
+    pub const ALL: ServerRequests = ServerRequests {
+        sampling: true,
+        elicitation: true,
+        roots: true,
+    };
 }
 
 impl Default for ServerLimits {
@@ -151,6 +175,7 @@ impl Default for ServerLimits {
             max_server_requests: 16,
             answer_timeout: std::time::Duration::from_secs(10),
             stderr_lines_per_second: 50,
+            server_requests: ServerRequests::ALL,
         }
     }
 }

@@ -163,6 +163,9 @@ pub struct RawServerLimits {
     /// Lines of a stdio server's stderr logged per second (default 50); the rest are
     /// counted and reported as suppressed.
     pub stderr_lines_per_second: Option<u32>,
+    /// The requests of its own the server may send the agent during a call, any of
+    /// `sampling`, `elicitation`, `roots` (default all three; `[]` for none).
+    pub server_requests: Option<Vec<String>>,
 }
 
 /// Overrides for one tool of an upstream MCP server.

@@ -177,7 +177,7 @@ impl Http {
             ..Session::default()
         };
         let id = inner.next_id();
-        let params = crate::initialize_params();
+        let params = crate::initialize_params(&inner.limits.offered);
         let reply = self
             .exchange(inner, id, "initialize", Some(&params), &fresh, None)
             .await?;
@@ -288,7 +288,7 @@ impl Http {
     ) -> Result<Reply, Failure> {
         let with_meta;
         let params = if session.stateless {
-            with_meta = crate::with_request_meta(params);
+            with_meta = crate::with_request_meta(params, &inner.limits.offered);
             Some(&with_meta)
         } else {
             params
@@ -527,9 +527,10 @@ impl Http {
         };
         let weak = Arc::downgrade(inner);
         let session = session.clone();
+        let offered = inner.limits.offered;
         tokio::spawn(async move {
             let relayed = relay.is_some();
-            let answer = answer_server_request(method, params, relay).await;
+            let answer = answer_server_request(method, params, relay, &offered).await;
             let Some(inner) = weak.upgrade() else { return };
             let Kind::Http(h) = &inner.kind else { return };
             let body = message::response(&id, &answer);

@@ -218,6 +218,10 @@ pub struct Limits {
     /// Lines of the child's stderr logged per second; the rest are counted
     /// and reported as "suppressed" with the next line logged. Default 50.
     pub stderr_lines_per_second: u32,
+    /// Which server→client requests the client offers (declares as its
+    /// capabilities) and passes to the relay; one it does not offer is
+    /// refused with "method not found" without reaching the relay. Default all.
+    pub offered: Offered,
 }
 
 impl Default for Limits {
@@ -226,7 +230,58 @@ impl Default for Limits {
             max_server_requests: 16,
             answer_timeout: Duration::from_secs(10),
             stderr_lines_per_second: 50,
+            offered: Offered::default(),
         }
+    }
+}
+
+/// The server→client requests a client offers a server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offered {
+    /// `sampling/createMessage`: the server asks the agent's model.
+    pub sampling: bool,
+    /// `elicitation/create`: the server asks the agent's user.
+    pub elicitation: bool,
+    /// `roots/list`: the server asks which roots the agent works in.
+    pub roots: bool,
+}
+
+impl Default for Offered {
+    fn default() -> Self {
+        Offered {
+            sampling: true,
+            elicitation: true,
+            roots: true,
+        }
+    }
+}
+
+impl Offered {
+    /// The capability `method` needs, and whether it is offered; `None` for
+    /// methods no capability governs (`ping`, and ones the client does not know,
+    /// which the relay decides).
+    pub fn allows(&self, method: &str) -> Option<(&'static str, bool)> {
+        match method {
+            "sampling/createMessage" => Some(("sampling", self.sampling)),
+            "elicitation/create" => Some(("elicitation", self.elicitation)),
+            "roots/list" => Some(("roots", self.roots)),
+            _ => None,
+        }
+    }
+
+    /// The client capabilities that declare these offers.
+    fn capabilities(&self) -> Value {
+        let mut caps = serde_json::Map::new();
+        if self.sampling {
+            caps.insert("sampling".into(), json!({}));
+        }
+        if self.elicitation {
+            caps.insert("elicitation".into(), json!({}));
+        }
+        if self.roots {
+            caps.insert("roots".into(), json!({"listChanged": false}));
+        }
+        Value::Object(caps)
     }
 }
 
@@ -638,21 +693,17 @@ impl Inner {
     }
 }
 
-/// The client capabilities: they allow the server to send sampling,
-/// elicitation and roots requests (the gateway relays them to the agent).
-fn client_capabilities() -> Value {
-    json!({"sampling": {}, "elicitation": {}, "roots": {"listChanged": false}})
-}
-
 fn client_info() -> Value {
     json!({"name": "toolgate", "version": env!("CARGO_PKG_VERSION")})
 }
 
-/// The `initialize` params, offering the newest handshake revision.
-pub(crate) fn initialize_params() -> Value {
+/// The `initialize` params, offering the newest handshake revision and, as
+/// client capabilities, the server→client requests `offered` allows (the
+/// gateway relays them to the agent).
+pub(crate) fn initialize_params(offered: &Offered) -> Value {
     json!({
         "protocolVersion": OFFERED_PROTOCOL_VERSION,
-        "capabilities": client_capabilities(),
+        "capabilities": offered.capabilities(),
         "clientInfo": client_info(),
     })
 }
@@ -660,7 +711,7 @@ pub(crate) fn initialize_params() -> Value {
 /// A request's params with the `_meta` keys every 2026-07-28 request
 /// carries (the revision has no handshake to state them once). Params that
 /// are not an object are left as they are: there is nowhere to put them.
-pub(crate) fn with_request_meta(params: Option<&Value>) -> Value {
+pub(crate) fn with_request_meta(params: Option<&Value>, offered: &Offered) -> Value {
     let mut params = params.cloned().unwrap_or_else(|| json!({}));
     if let Value::Object(map) = &mut params {
         let meta = map.entry("_meta").or_insert_with(|| json!({}));
@@ -669,7 +720,7 @@ pub(crate) fn with_request_meta(params: Option<&Value>) -> Value {
                 META_PROTOCOL_VERSION.into(),
                 STATELESS_PROTOCOL_VERSION.into(),
             );
-            meta.insert(META_CLIENT_CAPABILITIES.into(), client_capabilities());
+            meta.insert(META_CLIENT_CAPABILITIES.into(), offered.capabilities());
             meta.entry(META_CLIENT_INFO).or_insert_with(client_info);
         }
     }
@@ -807,15 +858,26 @@ pub(crate) fn went_away() -> RpcError {
     }
 }
 
-/// The answer to a server→client request: `ping` is answered here; anything
-/// else goes to the relay, and without one the client has no handler.
+/// The answer to a server→client request: `ping` is answered here, a request
+/// the client did not offer is refused here; anything else goes to the relay,
+/// and without one the client has no handler.
 pub(crate) async fn answer_server_request(
     method: String,
     params: Option<Value>,
     relay: Option<Relay>,
+    offered: &Offered,
 ) -> Result<Value, RpcError> {
     if method == "ping" {
         return Ok(json!({}));
+    }
+    if let Some((capability, false)) = offered.allows(&method) {
+        return Err(RpcError {
+            code: codes::METHOD_NOT_FOUND,
+            message: format!(
+                "method not found: {method} (this client does not offer the {capability} capability)"
+            ),
+            data: None,
+        });
     }
     let Some(relay) = relay else {
         return Err(no_handler(&method));

@@ -304,7 +304,11 @@ impl Stdio {
     pub(crate) async fn handshake(&self, inner: &Arc<Inner>) -> Result<Initialized, Failure> {
         let epoch = self.state.epoch.load(Ordering::Acquire);
         let id = inner.next_id();
-        let body = message::request(id, "initialize", Some(&crate::initialize_params()));
+        let body = message::request(
+            id,
+            "initialize",
+            Some(&crate::initialize_params(&inner.limits.offered)),
+        );
         let (answer, _) = self.call(id, body, None, None).await?;
         let init = crate::initialized_from(answer)?;
         self.write_line(message::notification("notifications/initialized", None))
@@ -807,7 +811,7 @@ async fn relay_and_answer(
     params: Option<Value>,
     relay: Relay,
 ) {
-    let answer = answer_server_request(method, params, Some(relay)).await;
+    let answer = answer_server_request(method, params, Some(relay), &state.limits.offered).await;
     let line = message::response(&id, &answer);
     let written = match state.writer() {
         Ok(w) => matches!(

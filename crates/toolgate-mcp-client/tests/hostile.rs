@@ -19,7 +19,7 @@ use common::*;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use toolgate_mcp_client::{
-    Connection, Event, Limits, Relay, Relayed, ServerRequestStats, ServerSpec, Transport,
+    Connection, Event, Limits, Offered, Relay, Relayed, ServerRequestStats, ServerSpec, Transport,
 };
 
 fn stdio_with(
@@ -147,6 +147,37 @@ async fn server_requests_beyond_the_cap_are_shed_and_counted() {
         matches!(&told, Event::Misbehaving { detail, shed: 1 } if detail.contains("at most 4")),
         "{told:?}"
     );
+}
+
+#[tokio::test]
+async fn a_request_kind_not_offered_is_neither_declared_nor_relayed() {
+    let limits = Limits {
+        offered: Offered {
+            sampling: false,
+            elicitation: true,
+            roots: false,
+        },
+        ..Limits::default()
+    };
+    let (conn, _events) = stdio_with(vec![fixture("stdio_fake.mjs")], vec![], vec![], limits);
+    conn.initialize(LONG).await.unwrap();
+    let declared = conn
+        .request("declared", None, LONG, None)
+        .await
+        .unwrap()
+        .into_value()
+        .unwrap();
+    assert_eq!(declared, json!({"capabilities": {"elicitation": {}}}));
+    // The server asks anyway: refused by the client, nothing reaches the relay.
+    let (tx, mut rx) = mpsc::channel(64);
+    let tally = conn
+        .request("ask_many", Some(json!({"n": 3})), LONG, Some(Relay { tx }))
+        .await
+        .unwrap()
+        .into_value()
+        .unwrap();
+    assert_eq!(tally, json!({"results": 0, "errors": {"-32601": 3}}));
+    assert!(rx.try_recv().is_err(), "a request not offered was relayed");
 }
 
 /// An HTTP upstream that floods its standalone stream with requests and holds

@@ -604,6 +604,37 @@ mod tests {
     }
 
     #[test]
+    fn which_requests_a_server_may_send_the_agent_is_set_gateway_wide_and_per_server() {
+        let c = parse(
+            "gateway:\n  mcp_server_limits: { server_requests: [elicitation] }\nmcp_servers:\n  kb: { url: 'http://x/mcp', owner: o }\n  ev: { url: 'http://x/mcp', owner: o, limits: { server_requests: [sampling, roots] } }\n  no: { url: 'http://x/mcp', owner: o, limits: { server_requests: [] } }\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let allowed = |s: &str| {
+            let r = c.mcp_servers[s].limits.server_requests;
+            (r.sampling, r.elicitation, r.roots)
+        };
+        assert_eq!(allowed("kb"), (false, true, false), "the gateway's");
+        assert_eq!(allowed("ev"), (true, false, true), "the server's own");
+        assert_eq!(allowed("no"), (false, false, false));
+        let all = parse("mcp_servers:\n  kb: { url: 'http://x/mcp', owner: o }\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            all.mcp_servers["kb"].limits.server_requests,
+            crate::ServerRequests::ALL,
+            "every kind, as before the setting existed"
+        );
+        let e = parse(
+            "mcp_servers:\n  kb: { url: 'http://x/mcp', owner: o, limits: { server_requests: [sampling, create_message] } }\n",
+        )
+        .expect_err("an unknown kind");
+        assert!(e.contains("mcp_servers.kb.limits.server_requests"), "{e}");
+        assert!(
+            e.contains("`create_message` is not a kind of server request"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn what_a_server_may_ask_of_toolgate_is_capped_from_config() {
         let c = parse(
             "gateway:\n  mcp_server_limits: { max_server_requests: 4, answer_timeout: 2s }\nmcp_servers:\n  kb: { url: 'http://x/mcp', owner: o, limits: { stderr_lines_per_second: 5 } }\n  ev: { url: 'http://x/mcp', owner: o }\n",

@@ -758,6 +758,32 @@ impl Compiler<'_> {
             10_000,
             &mut out.stderr_lines_per_second,
         );
+        if let Some(kinds) = &raw.server_requests {
+            let mut allowed = ServerRequests {
+                sampling: false,
+                elicitation: false,
+                roots: false,
+            };
+            for kind in kinds {
+                match kind.as_str() {
+                    "sampling" => allowed.sampling = true,
+                    "elicitation" => allowed.elicitation = true,
+                    "roots" => allowed.roots = true,
+                    other => self.err(
+                        format!("{path}.server_requests"),
+                        format!(
+                            "`{}` is not a kind of server request",
+                            toolgate_contract::one_line(other)
+                                .chars()
+                                .take(40)
+                                .collect::<String>()
+                        ),
+                        "use any of sampling, elicitation, roots (or `[]` for none)",
+                    ),
+                }
+            }
+            out.server_requests = allowed;
+        }
         if raw.answer_timeout.is_some() {
             let key = format!("{path}.answer_timeout");
             let errors = self.errors.len();

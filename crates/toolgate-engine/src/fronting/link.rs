@@ -54,6 +54,11 @@ pub fn server_spec(spec: &McpServerSpec, max_message_bytes: usize) -> ServerSpec
             max_server_requests: spec.limits.max_server_requests,
             answer_timeout: spec.limits.answer_timeout,
             stderr_lines_per_second: spec.limits.stderr_lines_per_second,
+            offered: toolgate_mcp_client::Offered {
+                sampling: spec.limits.server_requests.sampling,
+                elicitation: spec.limits.server_requests.elicitation,
+                roots: spec.limits.server_requests.roots,
+            },
         },
     }
 }
@@ -61,6 +66,26 @@ pub fn server_spec(spec: &McpServerSpec, max_message_bytes: usize) -> ServerSpec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_requests_a_server_may_send_reach_the_client_as_its_offer() {
+        let config = toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            "mcp_servers:\n  kb:\n    url: 'http://127.0.0.1:9/mcp'\n    owner: o\n    limits: { server_requests: [elicitation] }\n",
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let client = server_spec(&config.mcp_servers["kb"], 1 << 20);
+        assert_eq!(
+            client.limits.offered,
+            toolgate_mcp_client::Offered {
+                sampling: false,
+                elicitation: true,
+                roots: false
+            }
+        );
+    }
 
     #[test]
     fn a_stdio_servers_inherit_env_reaches_the_client() {

@@ -37,8 +37,12 @@ pub(super) fn check(path: &Path) -> ExitCode {
             for (name, server) in &c.mcp_servers {
                 match toolgate_contract::Lockfile::read(&server.lock) {
                     Ok(Some(l)) if l.server(name).is_some() => say!(
-                        "  MCP server {name}: {} tools pinned in {}",
+                        "  MCP server {name}: {} tools{} pinned in {}",
                         l.server(name).map_or(0, |p| p.tools.len()),
+                        match l.server(name).map_or(0, |p| p.prompts.len()) {
+                            0 => String::new(),
+                            n => format!(" and {n} prompt{}", if n == 1 { "" } else { "s" }),
+                        },
                         server.lock.display()
                     ),
                     Ok(_) => say!(
