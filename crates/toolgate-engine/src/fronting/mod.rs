@@ -488,21 +488,18 @@ impl Fronted {
                     prompts: prompts.as_ref().map(|(p, _)| p.clone()).unwrap_or_default(),
                 });
             }
-            let pins = state.pins.clone().unwrap_or_else(|| PinnedServer {
-                server_name: String::new(),
-                server_version: String::new(),
-                protocol_version: String::new(),
-                locked_at: String::new(),
-                tools: Vec::new(),
-                prompts: Vec::new(),
-            });
-            let mut changes = toolgate_contract::compare(&pins.tools, &live);
+            let (pinned_tools, pinned_prompts) = state
+                .pins
+                .as_ref()
+                .map(|p| (p.tools.as_slice(), p.prompts.as_slice()))
+                .unwrap_or_default();
+            let mut changes = toolgate_contract::compare(pinned_tools, &live);
             // A pinned tool refused for the limits is still listed: it is not gone.
             changes.retain(|c| !(c.is_removed() && refused.pinned.contains(c.tool())));
             match &prompts {
                 Some((live_prompts, prompts_refused)) => {
                     let mut prompt_changes =
-                        toolgate_contract::compare_prompts(&pins.prompts, live_prompts);
+                        toolgate_contract::compare_prompts(pinned_prompts, live_prompts);
                     prompt_changes
                         .retain(|c| !(c.is_removed() && prompts_refused.pinned.contains(c.tool())));
                     changes.extend(prompt_changes);

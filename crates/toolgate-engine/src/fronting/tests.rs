@@ -20,6 +20,16 @@ struct CountingLink {
     asked: Mutex<Vec<(String, Option<Value>)>>,
 }
 
+/// A reply of the scripted link, as a server writes it.
+fn reply(answer: Result<Value, RpcError>, latency: Duration) -> LinkReply {
+    LinkReply {
+        outcome: answer.map(|v| serde_json::value::to_raw_value(&v).expect("JSON")),
+        status: 200,
+        headers: Default::default(),
+        latency,
+    }
+}
+
 impl McpLink for CountingLink {
     fn request<'a>(
         &'a self,
@@ -33,37 +43,20 @@ impl McpLink for CountingLink {
                 guard(&self.asked).push((method.to_owned(), params));
             }
             if let Some(answer) = guard(&self.answers).get(method).cloned() {
-                return Ok(LinkReply {
-                    outcome: answer.map(|v| serde_json::value::to_raw_value(&v).expect("JSON")),
-                    status: 200,
-                    headers: Default::default(),
-                    latency: Duration::ZERO,
-                });
+                return Ok(reply(answer, Duration::ZERO));
             }
             if method == "prompts/list" {
                 let prompts = guard(&self.prompts).clone();
-                return Ok(LinkReply {
-                    outcome: Ok(
-                        serde_json::value::to_raw_value(&json!({ "prompts": prompts }))
-                            .expect("JSON"),
-                    ),
-                    status: 200,
-                    headers: Default::default(),
-                    latency: Duration::ZERO,
-                });
+                return Ok(reply(Ok(json!({ "prompts": prompts })), Duration::ZERO));
             }
             assert_eq!(method, "tools/list");
             self.lists.fetch_add(1, Ordering::SeqCst);
             tokio::time::sleep(Duration::from_millis(100)).await;
             let tools = guard(&self.tools).clone();
-            Ok(LinkReply {
-                outcome: Ok(
-                    serde_json::value::to_raw_value(&json!({ "tools": tools })).expect("JSON")
-                ),
-                status: 200,
-                headers: Default::default(),
-                latency: Duration::from_millis(100),
-            })
+            Ok(reply(
+                Ok(json!({ "tools": tools })),
+                Duration::from_millis(100),
+            ))
         })
     }
 }
