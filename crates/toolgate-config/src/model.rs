@@ -272,6 +272,9 @@ pub struct GatewayConfig {
     pub allowed_origins: Vec<String>,
     /// Open client connections at most.
     pub max_connections: usize,
+    /// Threads serving client connections (`None`: one per core; 0: none, connections
+    /// are served on the background runtime).
+    pub serving_threads: Option<usize>,
     /// Time to send a request's headers.
     pub header_timeout: Duration,
     /// Idle keep-alive connections are closed after this.

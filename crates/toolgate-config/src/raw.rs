@@ -216,6 +216,10 @@ pub struct RawGateway {
     /// Open client connections at most; beyond it new connections are closed at once.
     /// Default 1024.
     pub max_connections: Option<u32>,
+    /// Threads that serve client connections, each with its own event loop; a connection
+    /// stays on the thread it was given. Default: one per core. 0 serves connections on
+    /// the runtime that runs the background jobs.
+    pub serving_threads: Option<u32>,
     /// Time a client has to send a request's headers before the connection is closed.
     /// Default 10s.
     pub header_timeout: Option<String>,

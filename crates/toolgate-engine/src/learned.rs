@@ -126,7 +126,8 @@ impl Learning {
     fn offer(&self, state: &Arc<LearnedState>, body: Bytes, mcp: bool) {
         let queue = self.queue.get_or_init(|| {
             let (tx, rx) = mpsc::channel(QUEUE);
-            tokio::spawn(learn(rx));
+            // It outlives the call that starts it: on the main runtime.
+            crate::serving::spawn_background(learn(rx));
             tx
         });
         let sample = Sample {

@@ -29,6 +29,7 @@ pub mod metrics;
 mod notes;
 pub mod pipeline;
 pub mod reload;
+pub mod serving;
 pub mod status;
 pub mod sync;
 // The OTLP exporter only with the `otel` feature; without it, a stub that refuses a

@@ -16,6 +16,7 @@ mod audit;
 pub mod drain;
 mod incidents;
 pub mod listener;
+mod threads;
 
 use std::sync::Arc;
 
@@ -33,7 +34,8 @@ use toolgate_engine::gateway::Gateway;
 use toolgate_engine::reload::Current;
 
 pub use drain::Shutdown;
-pub use listener::{Limits, serve, serve_with};
+pub use listener::{Limits, serve, serve_on, serve_with};
+pub use threads::ServingThreads;
 
 /// The router for one gateway that is never reloaded, and stops when `shutdown` is
 /// cancelled (no shutdown delay).
@@ -156,9 +158,22 @@ async fn reload(
     State(current): State<Arc<Current>>,
     identity: Option<axum::Extension<toolgate_auth::Identity>>,
 ) -> Response {
-    let report = current
-        .reload_by(&crate::console::layout::who(identity.as_deref(), None))
-        .await;
+    let who = crate::console::layout::who(identity.as_deref(), None);
+    // The new gateway's background jobs start where the reload runs: on the main
+    // runtime, not on the thread serving this request.
+    let reloading =
+        toolgate_engine::serving::spawn_background(async move { current.reload_by(&who).await });
+    let report = match reloading.await {
+        Ok(report) => report,
+        Err(e) => {
+            tracing::error!(error = %e, "the reload stopped before it finished");
+            return (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the reload stopped before it finished; the config in force keeps serving",
+            )
+                .into_response();
+        }
+    };
     let status = if report.accepted() {
         StatusCode::OK
     } else {

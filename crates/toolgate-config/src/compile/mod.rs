@@ -32,6 +32,9 @@ use super::model::*;
 use super::raw::*;
 use super::units::{parse_bytes, parse_duration};
 
+/// `gateway.serving_threads` at most.
+const MAX_SERVING_THREADS: usize = 1024;
+
 /// Reads environment variables; injected so tests do not touch the process environment.
 pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
 
@@ -534,6 +537,21 @@ impl Compiler<'_> {
         })
     }
 
+    /// `gateway.serving_threads`: a thread each is a runtime and a stack; past
+    /// [`MAX_SERVING_THREADS`] that is a typo, not a machine.
+    fn serving_threads(&mut self, raw: Option<u32>) -> Option<usize> {
+        let n = raw? as usize;
+        if n > MAX_SERVING_THREADS {
+            self.err(
+                "gateway.serving_threads",
+                format!("{n} threads: at most {MAX_SERVING_THREADS}"),
+                "leave it out for one thread per core",
+            );
+            return None;
+        }
+        Some(n)
+    }
+
     fn gateway(&mut self, raw: RawGateway) -> GatewayConfig {
         let listen_text = raw.listen.unwrap_or_else(|| "127.0.0.1:8765".into());
         let listen = listen_text.parse::<SocketAddr>().unwrap_or_else(|_| {
@@ -611,6 +629,7 @@ impl Compiler<'_> {
         GatewayConfig {
             allowed_origins: raw.allowed_origins.unwrap_or_default(),
             max_connections: count(raw.max_connections, 1024),
+            serving_threads: self.serving_threads(raw.serving_threads),
             header_timeout: self.duration(
                 "gateway.header_timeout".into(),
                 raw.header_timeout.as_ref(),
@@ -994,6 +1013,28 @@ mod tests {
         );
         assert_eq!(expand_env("a $$ b $x", &env), Ok("a $ b $x".into()));
         assert_eq!(expand_env("${MISSING}", &env), Err("MISSING".into()));
+    }
+
+    #[test]
+    fn serving_threads_default_to_one_per_core_and_a_typo_is_refused() {
+        let load = |gateway: &str| {
+            let text = format!(
+                "gateway:\n{gateway}dependencies:\n  d: {{base_url: 'http://127.0.0.1:8080'}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    description: d\n    request: {{path: /x}}\n    contract: {{version: '1.0', response_schema: {{}}}}\n"
+            );
+            super::super::parse(Path::new("t.yaml"), &text, Path::new("."), &|_| None)
+                .map(|c| c.gateway.serving_threads)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(load("  drain: 5s\n"), Ok(None));
+        assert_eq!(load("  serving_threads: 0\n"), Ok(Some(0)));
+        assert_eq!(load("  serving_threads: 6\n"), Ok(Some(6)));
+        let err = load("  serving_threads: 40000\n").unwrap_err();
+        assert!(
+            err.contains("gateway.serving_threads") && err.contains("at most 1024"),
+            "{err}"
+        );
+        let err = load("  serving_threads: -1\n").unwrap_err();
+        assert!(err.contains("serving_threads"), "{err}");
     }
 
     #[test]

@@ -171,3 +171,39 @@ async fn prune_deletes_what_is_past_the_retention_in_batches() {
     assert_eq!(rows, vec![recent]);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+fn queued(i: usize) -> Queued {
+    Queued {
+        record: sample(i),
+        incident: None,
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_batch_takes_what_queued_during_the_linger_in_one_go() {
+    let (tx, mut rx) = mpsc::channel(QUEUE);
+    let mut batch = vec![queued(0)];
+    // Records arriving one by one while the writer lingers.
+    let sender = tokio::spawn(async move {
+        for i in 1..=5 {
+            tokio::time::sleep(LINGER / 8).await;
+            tx.send(queued(i)).await.unwrap();
+        }
+        tx
+    });
+    let started = tokio::time::Instant::now();
+    linger(&mut rx, &mut batch).await;
+    assert_eq!(started.elapsed(), LINGER);
+    assert_eq!(batch.len(), 6, "every record of the linger joins the batch");
+    let tx = sender.await.unwrap();
+    // A queue already holding a batch is taken at once, a batch at most.
+    for i in 0..BATCH + 10 {
+        tx.try_send(queued(i)).unwrap();
+    }
+    let mut batch = vec![queued(0)];
+    let started = tokio::time::Instant::now();
+    linger(&mut rx, &mut batch).await;
+    assert_eq!(started.elapsed(), Duration::ZERO);
+    assert_eq!(batch.len(), BATCH);
+    assert_eq!(rx.len(), 11);
+}

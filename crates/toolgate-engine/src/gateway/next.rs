@@ -223,6 +223,7 @@ fn keep_restart_only(old: &Config, next: &mut Config) -> Vec<&'static str> {
         allowed_hosts,
         allowed_origins,
         max_connections,
+        serving_threads,
         header_timeout,
         idle_timeout,
         max_request_bytes,

@@ -54,13 +54,21 @@ const SWEEP_EVERY: Duration = Duration::from_secs(30);
 /// honours them); when one is set, every request stays with reqwest.
 const PROXY_VARIABLES: [&str; 4] = ["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"];
 
-/// The pool of idle connections, by origin (`host:port` as the URL writes it).
+/// The pools of idle connections: one for the main runtime, then one per serving
+/// thread (a connection is lent only on the thread whose event loop it is registered
+/// with; see [`crate::serving`]).
 pub(super) struct PlainHttp {
     enabled: bool,
     user_agent: HeaderValue,
-    idle: Mutex<Pool>,
+    idle: Mutex<Vec<Pool>>,
 }
 
+/// The pool of the thread this runs on, in `pools`.
+fn lane() -> usize {
+    crate::serving::thread_index().map_or(0, |index| index + 1)
+}
+
+/// Idle connections by origin (`host:port` as the URL writes it).
 #[derive(Default)]
 struct Pool {
     by_origin: HashMap<String, Vec<Idle>>,
@@ -111,7 +119,7 @@ impl PlainHttp {
         PlainHttp {
             enabled: !proxied,
             user_agent: HeaderValue::from_static(user_agent),
-            idle: Mutex::new(Pool::default()),
+            idle: Mutex::new(Vec::new()),
         }
     }
 
@@ -218,7 +226,11 @@ impl PlainHttp {
     /// The most recently used idle connection to `origin` that is still open, if any.
     fn checkout(&self, origin: &str) -> Option<Conn> {
         loop {
-            let idle = lock(&self.idle).by_origin.get_mut(origin)?.pop()?;
+            let idle = lock(&self.idle)
+                .get_mut(lane())?
+                .by_origin
+                .get_mut(origin)?
+                .pop()?;
             let mut conn = idle.conn;
             if idle.since.elapsed() < IDLE_TIMEOUT && conn.ready_for_more() {
                 return Some(conn);
@@ -233,7 +245,12 @@ impl PlainHttp {
         let now = Instant::now();
         let mut closing: Vec<Idle> = Vec::new();
         {
-            let mut pool = lock(&self.idle);
+            let mut pools = lock(&self.idle);
+            let lane = lane();
+            if pools.len() <= lane {
+                pools.resize_with(lane + 1, Pool::default);
+            }
+            let pool = &mut pools[lane];
             let list = match pool.by_origin.get_mut(origin) {
                 Some(list) => list,
                 None => pool.by_origin.entry(origin.to_owned()).or_default(),
@@ -254,6 +271,19 @@ impl PlainHttp {
         }
         // The sockets close here, outside the lock.
         drop(closing);
+    }
+}
+
+#[cfg(test)]
+impl PlainHttp {
+    /// Idle connections in every pool, to `origin` or to any.
+    fn idle_count(&self, origin: Option<&str>) -> usize {
+        lock(&self.idle)
+            .iter()
+            .flat_map(|pool| &pool.by_origin)
+            .filter(|(at, _)| origin.is_none_or(|o| o == at.as_str()))
+            .map(|(_, list)| list.len())
+            .sum()
     }
 }
 

@@ -30,6 +30,8 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt as _;
 
+use super::threads::ServingThreads;
+
 use toolgate_config::GatewayConfig;
 use toolgate_engine::sync::lock;
 
@@ -81,13 +83,26 @@ pub async fn serve(
     serve_with(listener, router, shutdown, Limits::default()).await
 }
 
-/// Serves `router` on `listener` until `shutdown` is cancelled and the connections have
-/// drained (or `limits.drain` has passed).
+/// Serves `router` on `listener`, on the current runtime, until `shutdown` is cancelled
+/// and the connections have drained (or `limits.drain` has passed).
 pub async fn serve_with(
     listener: TcpListener,
     router: Router,
     shutdown: CancellationToken,
     limits: Limits,
+) -> std::io::Result<()> {
+    serve_on(listener, router, shutdown, limits, None).await
+}
+
+/// As [`serve_with`], each connection served by one of `threads` (on the current
+/// runtime for `None`). The threads outlive this: their owner stops them once what the
+/// last calls left behind is written out.
+pub async fn serve_on(
+    listener: TcpListener,
+    router: Router,
+    shutdown: CancellationToken,
+    limits: Limits,
+    threads: Option<Arc<ServingThreads>>,
 ) -> std::io::Result<()> {
     let max = effective_max_connections(limits.max_connections);
     let registry = Arc::new(Registry::default());
@@ -130,16 +145,27 @@ pub async fn serve_with(
         if let Err(e) = stream.set_nodelay(true) {
             tracing::debug!(error = %e, "could not set TCP_NODELAY");
         }
-        let conn = registry.add();
-        tokio::spawn(connection(
-            stream,
-            router.clone(),
-            builder.clone(),
-            conn,
-            registry.clone(),
-            shutdown.clone(),
-            limits.clone(),
-        ));
+        let accepted = Accepted {
+            router: router.clone(),
+            builder: builder.clone(),
+            conn: registry.add(),
+            registry: registry.clone(),
+            shutdown: shutdown.clone(),
+            limits: limits.clone(),
+        };
+        match &threads {
+            Some(threads) => match stream.into_std() {
+                // Registered again with the event loop of the thread that serves it.
+                Ok(stream) => threads.spawn(async move {
+                    match tokio::net::TcpStream::from_std(stream) {
+                        Ok(stream) => accepted.serve(stream).await,
+                        Err(e) => accepted.abandon(&e),
+                    }
+                }),
+                Err(e) => accepted.abandon(&e),
+            },
+            None => drop(tokio::spawn(accepted.serve(stream))),
+        }
     }
     drop(listener);
     drain(&registry, limits.drain).await;
@@ -167,68 +193,87 @@ async fn drain(registry: &Registry, deadline: Duration) {
     }
 }
 
-async fn connection(
-    stream: tokio::net::TcpStream,
+/// An accepted connection, with what serving it needs.
+struct Accepted {
     router: Router,
     builder: Arc<hyper::server::conn::http1::Builder>,
     conn: Arc<Conn>,
     registry: Arc<Registry>,
     shutdown: CancellationToken,
     limits: Limits,
-) {
-    let tracked = conn.clone();
-    let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
-        let guard = tracked.begin();
-        let router = router.clone();
-        async move {
-            let response = router.oneshot(request.map(Body::new)).await;
-            response.map(|r| {
-                r.map(|body| Tracked {
-                    body,
-                    _guard: guard,
+}
+
+impl Accepted {
+    /// The connection could not be handed to its serving thread: it is closed, and
+    /// leaves the registry so that neither the limit nor the drain counts it.
+    fn abandon(self, error: &std::io::Error) {
+        tracing::debug!(%error, "could not hand a connection to a serving thread; closed");
+        self.registry.remove(self.conn.id);
+    }
+
+    async fn serve(self, stream: tokio::net::TcpStream) {
+        let Accepted {
+            router,
+            builder,
+            conn,
+            registry,
+            shutdown,
+            limits,
+        } = self;
+        let tracked = conn.clone();
+        let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+            let guard = tracked.begin();
+            let router = router.clone();
+            async move {
+                let response = router.oneshot(request.map(Body::new)).await;
+                response.map(|r| {
+                    r.map(|body| Tracked {
+                        body,
+                        _guard: guard,
+                    })
                 })
-            })
-        }
-    });
-    let watched = Watched {
-        inner: stream,
-        conn: conn.clone(),
-    };
-    let served = builder.serve_connection(TokioIo::new(watched), service);
-    tokio::pin!(served);
-    let mut closing = false;
-    let check_every =
-        (limits.header_timeout.min(limits.idle_timeout) / 4).max(Duration::from_millis(50));
-    loop {
-        tokio::select! {
-            result = served.as_mut() => {
-                if let Err(e) = result {
-                    tracing::debug!(error = %e, "connection ended with an error");
-                }
-                break;
             }
-            () = shutdown.cancelled(), if !closing => {
-                served.as_mut().graceful_shutdown();
-                closing = true;
-            }
-            () = conn.close.cancelled(), if !closing => {
-                served.as_mut().graceful_shutdown();
-                closing = true;
-            }
-            () = tokio::time::sleep(check_every) => {
-                if conn.head_pending_for() >= limits.header_timeout {
-                    // No request is in flight, so dropping the connection loses nothing.
-                    tracing::debug!("closing a connection that did not send its request headers in time (gateway.header_timeout)");
+        });
+        let watched = Watched {
+            inner: stream,
+            conn: conn.clone(),
+        };
+        let served = builder.serve_connection(TokioIo::new(watched), service);
+        tokio::pin!(served);
+        let mut closing = false;
+        let check_every =
+            (limits.header_timeout.min(limits.idle_timeout) / 4).max(Duration::from_millis(50));
+        loop {
+            tokio::select! {
+                result = served.as_mut() => {
+                    if let Err(e) = result {
+                        tracing::debug!(error = %e, "connection ended with an error");
+                    }
                     break;
                 }
-                if !closing && conn.idle_for() >= limits.idle_timeout {
+                () = shutdown.cancelled(), if !closing => {
                     served.as_mut().graceful_shutdown();
                     closing = true;
                 }
+                () = conn.close.cancelled(), if !closing => {
+                    served.as_mut().graceful_shutdown();
+                    closing = true;
+                }
+                () = tokio::time::sleep(check_every) => {
+                    if conn.head_pending_for() >= limits.header_timeout {
+                        // No request is in flight, so dropping the connection loses nothing.
+                        tracing::debug!("closing a connection that did not send its request headers in time (gateway.header_timeout)");
+                        break;
+                    }
+                    if !closing && conn.idle_for() >= limits.idle_timeout {
+                        served.as_mut().graceful_shutdown();
+                        closing = true;
+                    }
+                }
             }
         }
+        registry.remove(conn.id);
     }
-    registry.remove(conn.id);
 }
 
 /// The open-file limit caps the connections: past it, accept fails for everyone.
@@ -513,6 +558,101 @@ mod tests {
                     Max open files            256                  4096                 files\n";
         assert_eq!(parse_open_file_limit(text), Some(256));
         assert_eq!(parse_open_file_limit("nothing"), None);
+    }
+
+    /// One GET on an open keep-alive connection; the body.
+    async fn get(stream: &mut tokio::net::TcpStream, path: &str) -> String {
+        use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+        let request = format!("GET {path} HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut got = Vec::new();
+        let mut buf = [0u8; 1024];
+        loop {
+            let n = stream.read(&mut buf).await.unwrap();
+            assert!(n > 0, "the connection closed mid-answer");
+            got.extend_from_slice(&buf[..n]);
+            let text = String::from_utf8_lossy(&got).to_string();
+            let Some((head, body)) = text.split_once("\r\n\r\n") else {
+                continue;
+            };
+            let length: usize = head
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length:")
+                        .map(|v| v.trim().parse().unwrap())
+                })
+                .expect("a content-length");
+            if body.len() >= length {
+                return body[..length].to_owned();
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn connections_are_dealt_to_the_serving_threads_and_stay_on_theirs() {
+        let threads = Arc::new(ServingThreads::start(Some(2)).expect("two serving threads"));
+        assert_eq!(threads.len(), 2);
+        let router = Router::new().route(
+            "/thread",
+            axum::routing::get(|| async {
+                let name = std::thread::current()
+                    .name()
+                    .unwrap_or("unnamed")
+                    .to_owned();
+                // The engine knows it is on a serving thread too (its upstream pools
+                // and background work go by it).
+                format!("{name} {:?}", toolgate_engine::serving::thread_index())
+            }),
+        );
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let stop = CancellationToken::new();
+        let server = tokio::spawn(serve_on(
+            listener,
+            router,
+            stop.clone(),
+            Limits::default(),
+            Some(threads.clone()),
+        ));
+        let mut seen = Vec::new();
+        let mut connections = Vec::new();
+        for _ in 0..4 {
+            let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+            let first = get(&mut stream, "/thread").await;
+            // Every request of a connection is served by the thread it was given.
+            for _ in 0..3 {
+                assert_eq!(get(&mut stream, "/thread").await, first);
+            }
+            seen.push(first);
+            connections.push(stream);
+        }
+        assert_eq!(
+            seen,
+            [
+                "toolgate-serve-0 Some(0)",
+                "toolgate-serve-1 Some(1)",
+                "toolgate-serve-0 Some(0)",
+                "toolgate-serve-1 Some(1)"
+            ]
+        );
+        // Stopping drains the connections and returns; the threads are their owner's.
+        drop(connections);
+        stop.cancel();
+        server.await.unwrap().unwrap();
+        assert!(
+            tokio::net::TcpStream::connect(addr).await.is_err(),
+            "the listener is closed"
+        );
+    }
+
+    #[test]
+    fn no_serving_threads_are_started_for_zero_or_outside_a_runtime() {
+        assert!(ServingThreads::start(Some(0)).is_none());
+        assert!(
+            ServingThreads::start(Some(2)).is_none(),
+            "no runtime to send background work to"
+        );
     }
 
     #[tokio::test(start_paused = true)]

@@ -106,11 +106,27 @@ pub(super) async fn serve(
         demo_router.map(|r| axum::Router::new().nest("/demo", r)),
     );
     let limits = toolgate_server::server::Limits::from_config(&gateway.config().gateway);
+    let threads =
+        toolgate_server::server::ServingThreads::start(gateway.config().gateway.serving_threads)
+            .map(Arc::new);
+    tracing::debug!(
+        serving_threads = threads.as_ref().map_or(0, |t| t.len()),
+        "client connections are served by their own threads"
+    );
     drop(gateway);
-    toolgate_server::server::serve_with(listener, router, shutdown.stop.clone(), limits).await?;
+    toolgate_server::server::serve_on(
+        listener,
+        router,
+        shutdown.stop.clone(),
+        limits,
+        threads.clone(),
+    )
+    .await?;
     tracing::info!("stopped serving");
     // The listener has drained: write out what the last calls raised and deliver it.
     current.stop(SHUTDOWN_FLUSH).await;
+    // Only now: what the last calls started on a serving thread has finished.
+    drop(threads);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -171,7 +171,7 @@ async fn concurrent_calls_each_get_a_connection_and_all_come_back() {
     }
     let opened = server.connections.load(Ordering::SeqCst);
     assert!((1..=8).contains(&opened), "{opened} connections");
-    let idle: usize = lock(&client.idle).by_origin.values().map(Vec::len).sum();
+    let idle = client.idle_count(None);
     assert_eq!(idle, opened, "every connection is back in the pool");
     // And they are reused: no new connection for the next round.
     for _ in 0..opened {
@@ -257,7 +257,7 @@ async fn connection_close_and_a_body_read_to_the_end_of_the_stream() {
         assert_eq!(&response.body[..], br#"{"until":"eof"}"#);
     }
     assert_eq!(server.connections.load(Ordering::SeqCst), 2);
-    assert!(lock(&client.idle).by_origin.values().all(Vec::is_empty));
+    assert_eq!(client.idle_count(None), 0);
 }
 
 #[tokio::test]
@@ -306,7 +306,7 @@ async fn a_body_over_the_cap_is_refused_with_its_status_kept() {
         other => panic!("expected TooLarge, got {other:?}"),
     }
     // A connection with a body left unread is never put back.
-    assert!(lock(&client.idle).by_origin.values().all(Vec::is_empty));
+    assert_eq!(client.idle_count(None), 0);
 }
 
 #[tokio::test]
@@ -394,15 +394,12 @@ async fn idle_connections_expire_and_are_bounded_per_origin() {
     for conn in conns {
         client.checkin(origin, conn);
     }
-    assert_eq!(
-        lock(&client.idle).by_origin[origin].len(),
-        MAX_IDLE_PER_ORIGIN
-    );
+    assert_eq!(client.idle_count(Some(origin)), MAX_IDLE_PER_ORIGIN);
     tokio::time::advance(IDLE_TIMEOUT + Duration::from_secs(1)).await;
     // The next return sweeps what has expired; the fresh one is lent out next.
     let fresh = connect(&server.url).await.unwrap();
     client.checkin(origin, fresh);
-    assert_eq!(lock(&client.idle).by_origin[origin].len(), 1);
+    assert_eq!(client.idle_count(Some(origin)), 1);
     assert!(client.checkout(origin).is_some());
     // One that expires while at rest is not lent out.
     client.checkin(origin, connect(&server.url).await.unwrap());
@@ -448,4 +445,35 @@ async fn a_request_on_a_connection_closed_before_it_left_comes_back_whole() {
         Ok(_) => panic!("a closed connection answered"),
     }
     assert!(!conn.ready_for_more());
+}
+
+#[tokio::test]
+async fn a_connection_is_lent_only_to_calls_on_the_thread_that_opened_it() {
+    let server = scripted(|_| (ok("{}"), After::KeepOpen)).await;
+    let client = std::sync::Arc::new(client());
+    let origin = server.url[Position::BeforeHost..Position::AfterPort].to_owned();
+    // Opened on the main runtime: not lent to a serving thread.
+    client.checkin(&origin, connect(&server.url).await.unwrap());
+    crate::serving::enter_serving_thread(0, tokio::runtime::Handle::current());
+    assert!(client.checkout(&origin).is_none());
+    // Opened on serving thread 0: lent there, and to no other thread.
+    client.checkin(&origin, connect(&server.url).await.unwrap());
+    let elsewhere = {
+        let (client, origin) = (client.clone(), origin.clone());
+        let main = tokio::runtime::Handle::current();
+        std::thread::spawn(move || {
+            let on_main_runtime = client.checkout(&origin).is_some();
+            crate::serving::enter_serving_thread(1, main);
+            (on_main_runtime, client.checkout(&origin).is_some())
+        })
+        .join()
+        .unwrap()
+    };
+    assert_eq!(
+        elsewhere,
+        (true, false),
+        "only the main runtime's own is lent there"
+    );
+    assert!(client.checkout(&origin).is_some());
+    assert_eq!(client.idle_count(None), 0);
 }
