@@ -217,8 +217,9 @@ pub struct RawGateway {
     /// Default 1024.
     pub max_connections: Option<u32>,
     /// Threads that serve client connections, each with its own event loop; a connection
-    /// stays on the thread it was given. Default: one per core. 0 serves connections on
-    /// the runtime that runs the background jobs.
+    /// stays on the thread it was given. Default: one per core, or 0 when the config
+    /// fronts MCP servers. 0 serves connections on the runtime that runs the background
+    /// jobs.
     pub serving_threads: Option<u32>,
     /// Time a client has to send a request's headers before the connection is closed.
     /// Default 10s.

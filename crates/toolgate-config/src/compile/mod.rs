@@ -1017,15 +1017,21 @@ mod tests {
 
     #[test]
     fn serving_threads_default_to_one_per_core_and_a_typo_is_refused() {
-        let load = |gateway: &str| {
+        let load_with = |gateway: &str, servers: &str| {
             let text = format!(
-                "gateway:\n{gateway}dependencies:\n  d: {{base_url: 'http://127.0.0.1:8080'}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    description: d\n    request: {{path: /x}}\n    contract: {{version: '1.0', response_schema: {{}}}}\n"
+                "gateway:\n{gateway}{servers}dependencies:\n  d: {{base_url: 'http://127.0.0.1:8080'}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    description: d\n    request: {{path: /x}}\n    contract: {{version: '1.0', response_schema: {{}}}}\n"
             );
             super::super::parse(Path::new("t.yaml"), &text, Path::new("."), &|_| None)
-                .map(|c| c.gateway.serving_threads)
+                .map(|c| c.serving_threads())
                 .map_err(|e| e.to_string())
         };
+        let load = |gateway: &str| load_with(gateway, "");
         assert_eq!(load("  drain: 5s\n"), Ok(None));
+        // A gateway that fronts MCP servers serves on the shared runtime unless told.
+        let fronting =
+            "mcp_servers:\n  m: {url: 'http://127.0.0.1:9000/mcp', owner: o@example.com}\n";
+        assert_eq!(load_with("  drain: 5s\n", fronting), Ok(Some(0)));
+        assert_eq!(load_with("  serving_threads: 3\n", fronting), Ok(Some(3)));
         assert_eq!(load("  serving_threads: 0\n"), Ok(Some(0)));
         assert_eq!(load("  serving_threads: 6\n"), Ok(Some(6)));
         let err = load("  serving_threads: 40000\n").unwrap_err();

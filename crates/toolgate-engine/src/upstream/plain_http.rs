@@ -262,11 +262,15 @@ impl PlainHttp {
                 closing.push(Idle { conn, since: now });
             }
             if pool.swept.is_none_or(|at| now - at >= SWEEP_EVERY) {
-                pool.swept = Some(now);
-                for list in pool.by_origin.values_mut() {
-                    expire(list, now, &mut closing);
+                // Every thread's pool, so that one whose thread no longer calls an
+                // origin does not hold its sockets either.
+                for pool in pools.iter_mut() {
+                    pool.swept = Some(now);
+                    for list in pool.by_origin.values_mut() {
+                        expire(list, now, &mut closing);
+                    }
+                    pool.by_origin.retain(|_, list| !list.is_empty());
                 }
-                pool.by_origin.retain(|_, list| !list.is_empty());
             }
         }
         // The sockets close here, outside the lock.

@@ -477,3 +477,28 @@ async fn a_connection_is_lent_only_to_calls_on_the_thread_that_opened_it() {
     assert!(client.checkout(&origin).is_some());
     assert_eq!(client.idle_count(None), 0);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_thread_that_stopped_calling_has_its_idle_connections_swept_by_another() {
+    let server = scripted(|_| (ok("{}"), After::KeepOpen)).await;
+    let client = std::sync::Arc::new(client());
+    let origin = server.url[Position::BeforeHost..Position::AfterPort].to_owned();
+    // Serving thread 4 returns a connection, then calls nothing more.
+    client.checkin(&origin, connect(&server.url).await.unwrap());
+    {
+        let (client, url, origin) = (client.clone(), server.url.clone(), origin.clone());
+        let main = tokio::runtime::Handle::current();
+        let conn = connect(&url).await.unwrap();
+        std::thread::spawn(move || {
+            crate::serving::enter_serving_thread(4, main);
+            client.checkin(&origin, conn);
+        })
+        .join()
+        .unwrap();
+    }
+    assert_eq!(client.idle_count(None), 2);
+    tokio::time::advance(IDLE_TIMEOUT + SWEEP_EVERY).await;
+    // A return on the main runtime sweeps every thread's pool.
+    client.checkin(&origin, connect(&server.url).await.unwrap());
+    assert_eq!(client.idle_count(None), 1);
+}
