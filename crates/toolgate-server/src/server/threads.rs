@@ -41,12 +41,11 @@ impl ServingThreads {
             return None;
         }
         let main = Handle::try_current().ok()?;
-        let threads = ServingThreads {
+        let mut threads = ServingThreads {
             handles: Vec::with_capacity(count),
             next: AtomicUsize::new(0),
             stop: CancellationToken::new(),
         };
-        let mut threads = threads;
         for index in 0..count {
             match start_one(index, main.clone(), threads.stop.clone()) {
                 Ok(handle) => threads.handles.push(handle),
