@@ -42,22 +42,6 @@ pub struct Config {
     pub agents: BTreeMap<String, Arc<AgentSpec>>,
 }
 
-impl Config {
-    /// The serving threads to start: `gateway.serving_threads` when set; otherwise one
-    /// per core (`None`) for a gateway of HTTP tools, and none (`Some(0)`) when it
-    /// fronts MCP servers. A fronted server's client connections are shared by the
-    /// calls of every thread, so each call would hand its request to another thread's
-    /// event loop and be woken back from it; measured, that cost fronted calls more
-    /// (a third more CPU) than pinning saved them.
-    pub fn serving_threads(&self) -> Option<usize> {
-        match self.gateway.serving_threads {
-            Some(n) => Some(n),
-            None if self.mcp_servers.is_empty() => None,
-            None => Some(0),
-        }
-    }
-}
-
 /// OTLP trace export.
 #[derive(Debug, Clone)]
 pub struct Otlp {
@@ -288,9 +272,11 @@ pub struct GatewayConfig {
     pub allowed_origins: Vec<String>,
     /// Open client connections at most.
     pub max_connections: usize,
-    /// Threads serving client connections as configured (`None`: the default, see
-    /// [`Config::serving_threads`]; 0: none, connections are served on the background
-    /// runtime).
+    /// Threads serving client connections, as they are started: `None`, one per core
+    /// (the default for a gateway of HTTP tools); 0, none: connections are served on the
+    /// background runtime (the default for a gateway that fronts MCP servers, resolved
+    /// when the config is read, so a reload that adds the first MCP server names this key
+    /// as needing a restart).
     pub serving_threads: Option<usize>,
     /// Time to send a request's headers.
     pub header_timeout: Duration,

@@ -526,6 +526,14 @@ impl Compiler<'_> {
         }
         let telemetry = telemetry.and_then(|t| self.telemetry(t));
         let agents = self.agents(raw_agents, gateway.auth.as_ref());
+        let mut gateway = gateway;
+        if gateway.serving_threads.is_none() && !mcp_servers.is_empty() {
+            // A fronted server's client connections are shared by the calls of every
+            // thread, so each pinned call would hand its request to another thread's
+            // event loop and be woken back from it; measured, that cost fronted calls
+            // more CPU than pinning saved them (docs/performance.md).
+            gateway.serving_threads = Some(0);
+        }
         Some(Config {
             gateway,
             alerts,
@@ -1022,7 +1030,7 @@ mod tests {
                 "gateway:\n{gateway}{servers}dependencies:\n  d: {{base_url: 'http://127.0.0.1:8080'}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    description: d\n    request: {{path: /x}}\n    contract: {{version: '1.0', response_schema: {{}}}}\n"
             );
             super::super::parse(Path::new("t.yaml"), &text, Path::new("."), &|_| None)
-                .map(|c| c.serving_threads())
+                .map(|c| c.gateway.serving_threads)
                 .map_err(|e| e.to_string())
         };
         let load = |gateway: &str| load_with(gateway, "");
