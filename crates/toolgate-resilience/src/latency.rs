@@ -136,7 +136,12 @@ struct Sample {
 pub struct LatencyWindow {
     cfg: LatencyConfig,
     samples: VecDeque<Sample>,
+    /// Failed samples in `samples`, kept as they come and go: a call's snapshot reads
+    /// the window's error rate without walking it.
+    failed: usize,
     recent: VecDeque<Duration>,
+    /// The median of `recent`, worked out when a success is recorded, not per snapshot.
+    current: Duration,
     successes_seen: usize,
     /// Seconds, as f64, so the EWMA does not round away small steps.
     baseline: Option<f64>,
@@ -161,7 +166,9 @@ impl LatencyWindow {
         LatencyWindow {
             cfg,
             samples: VecDeque::with_capacity(cfg.capacity),
+            failed: 0,
             recent: VecDeque::with_capacity(cfg.recent),
+            current: Duration::ZERO,
             successes_seen: 0,
             baseline: None,
             brownout: false,
@@ -173,7 +180,7 @@ impl LatencyWindow {
     pub fn record(&mut self, now: Instant, latency: Duration, success: bool) {
         self.evict(now);
         if self.samples.len() >= self.cfg.capacity {
-            self.samples.pop_front();
+            self.pop_oldest();
         }
         self.samples.push_back(Sample {
             at: now,
@@ -181,12 +188,14 @@ impl LatencyWindow {
             ok: success,
         });
         if !success {
+            self.failed += 1;
             return;
         }
         if self.recent.len() >= self.cfg.recent {
             self.recent.pop_front();
         }
         self.recent.push_back(latency);
+        self.current = median(&self.recent);
         self.successes_seen = self.successes_seen.saturating_add(1);
         self.evaluate(now);
     }
@@ -197,7 +206,15 @@ impl LatencyWindow {
             .front()
             .is_some_and(|s| later(s.at, self.cfg.window) <= now)
         {
-            self.samples.pop_front();
+            self.pop_oldest();
+        }
+    }
+
+    fn pop_oldest(&mut self) {
+        if let Some(s) = self.samples.pop_front()
+            && !s.ok
+        {
+            self.failed -= 1;
         }
     }
 
@@ -208,7 +225,7 @@ impl LatencyWindow {
             }
             return;
         };
-        let current = median(&self.recent).as_secs_f64();
+        let current = self.current.as_secs_f64();
         // Baseline 0 (all-zero latencies): any positive latency is "above".
         let ratio = if baseline > 0.0 {
             current / baseline
@@ -281,17 +298,21 @@ impl LatencyWindow {
             Vec::new()
         };
         ok.sort_unstable();
-        let in_window = self
+        // The window evicts only when it records, so samples at its old end may have
+        // left it since: those are subtracted from the running counts (usually none).
+        let (mut samples, mut failed) = (self.samples.len(), self.failed);
+        for s in self
             .samples
             .iter()
-            .filter(|s| later(s.at, self.cfg.window) > now);
-        let (samples, failed) = in_window.fold((0usize, 0usize), |(n, f), s| {
-            (n + 1, f + usize::from(!s.ok))
-        });
+            .take_while(|s| later(s.at, self.cfg.window) <= now)
+        {
+            samples -= 1;
+            failed -= usize::from(!s.ok);
+        }
         let ratio = self
             .baseline
             .filter(|b| *b > 0.0)
-            .map(|b| median(&self.recent).as_secs_f64() / b);
+            .map(|b| self.current.as_secs_f64() / b);
         LatencySnapshot {
             p50: rank(&ok, 0.50),
             p90: rank(&ok, 0.90),

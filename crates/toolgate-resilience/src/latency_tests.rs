@@ -164,6 +164,35 @@ async fn percentiles_error_rate_and_window_expiry() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn the_error_rate_follows_samples_that_leave_by_age_or_by_capacity() {
+    let t0 = Instant::now();
+    let mut w = LatencyWindow::new(LatencyConfig {
+        capacity: 8,
+        ..LatencyConfig::default()
+    });
+    for _ in 0..4 {
+        w.record(t0, ms(5), false);
+    }
+    for _ in 0..4 {
+        w.record(t0 + Duration::from_secs(20), ms(5), true);
+    }
+    let s = w.snapshot_without_percentiles(t0 + Duration::from_secs(20));
+    assert_eq!((s.samples, s.error_rate), (8, 0.5));
+    // The failures have aged out of the window but are still held: not counted.
+    let s = w.snapshot_without_percentiles(t0 + Duration::from_secs(31));
+    assert_eq!((s.samples, s.error_rate), (4, 0.0));
+    // Pushed out by capacity instead: two of the four failures are gone.
+    w.record(t0 + Duration::from_secs(21), ms(5), false);
+    w.record(t0 + Duration::from_secs(21), ms(5), true);
+    let s = w.snapshot_without_percentiles(t0 + Duration::from_secs(21));
+    assert_eq!((s.samples, s.error_rate), (8, 3.0 / 8.0));
+    assert_eq!(
+        w.snapshot(t0 + Duration::from_secs(21)).error_rate,
+        3.0 / 8.0
+    );
+}
+
+#[tokio::test(start_paused = true)]
 async fn memory_is_bounded() {
     let t0 = Instant::now();
     let mut w = LatencyWindow::new(LatencyConfig {
