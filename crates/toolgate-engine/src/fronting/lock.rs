@@ -5,8 +5,9 @@
 //! A serving toolgate takes the new pins within seconds, so the review comes first:
 //! `--dry-run` shows each pending change in full (the changed text, the schema diff) and
 //! writes nothing, `--check` does the same and fails when anything is pending (for CI),
-//! and `--server`/`--tool` accept only the changes that were reviewed — accepting one
-//! server's change never accepts another's.
+//! and `--server`/`--tool`/`--prompt` accept only the changes that were reviewed —
+//! accepting one server's change never accepts another's, and accepting a tool's change
+//! never accepts a prompt's of the same name.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -25,9 +26,13 @@ use toolgate_config::{Config, McpServerSpec};
 pub struct Options {
     /// Only these servers (every server when empty).
     pub servers: Vec<String>,
-    /// Only these tools or prompts, by the upstream's name or the exposed one (every
-    /// one when empty); the other changes stay pending.
+    /// Only these tools, by the upstream's name or the exposed one; with `prompts`
+    /// empty too, every change. The other changes stay pending.
     pub tools: Vec<String>,
+    /// Only these prompts, named as `tools` are. A tool and a prompt may share a name,
+    /// so each is selected by its own kind: a reviewer who accepts a tool's change has
+    /// not seen a prompt's.
+    pub prompts: Vec<String>,
     /// Show what would change; write nothing.
     pub dry_run: bool,
 }
@@ -43,13 +48,17 @@ pub struct Locked {
     pub result: Result<usize, String>,
     /// How many prompts are pinned after this run.
     pub prompts: usize,
+    /// Why the server's prompts could not be listed, when they could not: its tools
+    /// are locked all the same and its prompts keep their pins (as a serving gateway
+    /// keeps serving them).
+    pub prompts_error: Option<String>,
     /// The changes against the previous pins that this run accepts (or would accept).
     pub changes: Vec<DefinitionChange>,
     /// The live definitions of the new tools among `changes`, for review.
     pub new_tools: Vec<ToolDefinition>,
     /// The live definitions of the new prompts among `changes`, for review.
     pub new_prompts: Vec<PromptDefinition>,
-    /// Changes left pending because `--tool` did not select them.
+    /// Changes left pending because `--tool` or `--prompt` did not select them.
     pub left_pending: usize,
     /// The server had no pins before: every tool is new.
     pub first: bool,
@@ -66,12 +75,33 @@ impl Locked {
     }
 }
 
-/// Whether upstream tool `tool` of `spec` is selected by `tools` (empty: all).
-fn selected(spec: &McpServerSpec, tools: &[String], tool: &str) -> bool {
-    tools.is_empty()
-        || tools
-            .iter()
-            .any(|t| t == tool || *t == spec.exposed_name(tool))
+/// One definition to accept: a tool or a prompt, by the upstream's name or the exposed
+/// one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick<'a> {
+    /// A tool.
+    Tool(&'a str),
+    /// A prompt.
+    Prompt(&'a str),
+}
+
+impl Options {
+    /// Whether only some definitions are selected.
+    fn picks(&self) -> bool {
+        !self.tools.is_empty() || !self.prompts.is_empty()
+    }
+
+    /// Whether the tool (or, with `prompt`, the prompt) the upstream calls `name` is
+    /// selected.
+    fn selects(&self, spec: &McpServerSpec, prompt: bool, name: &str) -> bool {
+        let names = if prompt { &self.prompts } else { &self.tools };
+        !self.picks() || names.iter().any(|n| names_one(spec, n, name))
+    }
+}
+
+/// Whether `given` (as a person typed it) names the upstream's `name` on `spec`.
+fn names_one(spec: &McpServerSpec, given: &str, name: &str) -> bool {
+    given == name || given == spec.exposed_name(name)
 }
 
 /// Lists the selected servers and computes their new pins; writes them unless
@@ -108,9 +138,9 @@ pub async fn pending(fronting: &Fronting) -> anyhow::Result<Vec<Locked>> {
     lock_servers(fronting, &options).await
 }
 
-/// Accepts the pending change of `tool` (the upstream's name or the exposed one; every
-/// pending change of the server when `None`) on `server` in a running gateway, exactly
-/// as `toolgate lock --server S --tool T` (or `--server S`) does,
+/// Accepts the pending change of one tool or prompt (every pending change of the server
+/// when `None`) on `server` in a running gateway, exactly as `toolgate lock --server S
+/// --tool T` (or `--prompt P`, or `--server S` alone) does,
 /// then checks the server at once: the new pin is served, and a tool withheld under
 /// `on_change: block` comes back without a restart. Clients are told when the tools
 /// they see changed.
@@ -118,16 +148,20 @@ pub async fn approve(
     fronting: &Fronting,
     host: &dyn Host,
     server: &str,
-    tool: Option<&str>,
+    pick: Option<Pick<'_>>,
 ) -> anyhow::Result<Locked> {
     let Some(fronted) = fronting.server(server).cloned() else {
         anyhow::bail!("no MCP server named `{server}` in the config");
     };
-    let options = Options {
+    let mut options = Options {
         servers: vec![server.to_string()],
-        tools: tool.map(str::to_string).into_iter().collect(),
-        dry_run: false,
+        ..Options::default()
     };
+    match pick {
+        Some(Pick::Tool(name)) => options.tools.push(name.to_string()),
+        Some(Pick::Prompt(name)) => options.prompts.push(name.to_string()),
+        None => {}
+    }
     let locked = lock_servers(fronting, &options)
         .await?
         .pop()
@@ -139,14 +173,17 @@ pub async fn approve(
     if checked.changed {
         host.notify_all("notifications/tools/list_changed", None);
     }
-    tracing::info!(%server, tool = tool.unwrap_or("(every tool)"), changes = locked.changes.len(), "a definition change was approved: re-pinned");
+    tracing::info!(%server, ?pick, changes = locked.changes.len(), "a definition change was approved: re-pinned");
     Ok(locked)
 }
 
 async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<Vec<Locked>> {
     let mut files: BTreeMap<PathBuf, Lockfile> = BTreeMap::new();
     let mut report = Vec::new();
-    let mut matched: BTreeSet<&str> = BTreeSet::new();
+    // The names given that named a definition of their kind, and those that named only
+    // one of the other kind (for the error's hint).
+    let mut matched: BTreeSet<(bool, &str)> = BTreeSet::new();
+    let mut other_kind: BTreeSet<(bool, &str)> = BTreeSet::new();
     for server in fronting.servers().map(Arc::clone).collect::<Vec<_>>() {
         let spec = server.spec().clone();
         if !options.servers.is_empty() && !options.servers.contains(&spec.name) {
@@ -165,12 +202,23 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
             .iter()
             .flat_map(|p| p.prompts.iter().map(|t| t.name.clone()))
             .collect();
+        let old: Vec<ToolDefinition> = previous.iter().flat_map(|p| p.tools.clone()).collect();
+        let old_prompts: Vec<PromptDefinition> =
+            previous.iter().flat_map(|p| p.prompts.clone()).collect();
+        let mut prompts_error = None;
         let listed = match server.connection.initialize(spec.dependency.timeout).await {
             Ok(init) => match server.list_tools(&pinned).await {
-                Ok(tools) => server
-                    .list_prompts(&pinned_prompts)
-                    .await
-                    .map(|prompts| (init, tools, prompts)),
+                Ok(tools) => {
+                    let prompts = match server.list_prompts(&pinned_prompts).await {
+                        Ok(prompts) => prompts,
+                        // As listed, they are as pinned: nothing of theirs changes.
+                        Err(e) => {
+                            prompts_error = Some(e);
+                            (old_prompts.clone(), Default::default())
+                        }
+                    };
+                    Ok((init, tools, prompts))
+                }
                 Err(e) => Err(e),
             },
             Err(e) => Err(e.to_string()),
@@ -191,6 +239,7 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
                     path: spec.lock.clone(),
                     result: Err(e),
                     prompts: 0,
+                    prompts_error: None,
                     changes: Vec::new(),
                     new_tools: Vec::new(),
                     new_prompts: Vec::new(),
@@ -202,28 +251,34 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
                 continue;
             }
         };
-        let is = |t: &ToolDefinition| selected(&spec, &options.tools, &t.name);
-        for t in options.tools.iter() {
-            let names = live
-                .iter()
-                .chain(previous.iter().flat_map(|p| &p.tools))
-                .map(|d| &d.name)
-                .chain(
-                    live_prompts
-                        .iter()
-                        .chain(previous.iter().flat_map(|p| &p.prompts))
-                        .map(|d| &d.name),
-                );
-            if names
-                .into_iter()
-                .any(|n| t == n || *t == spec.exposed_name(n))
-            {
-                matched.insert(t.as_str());
+        let is = |t: &ToolDefinition| options.selects(&spec, false, &t.name);
+        let tool_names: Vec<&String> = live
+            .iter()
+            .chain(previous.iter().flat_map(|p| &p.tools))
+            .map(|d| &d.name)
+            .collect();
+        let prompt_names: Vec<&String> = live_prompts
+            .iter()
+            .chain(previous.iter().flat_map(|p| &p.prompts))
+            .map(|d| &d.name)
+            .collect();
+        for (prompt, given) in options
+            .tools
+            .iter()
+            .map(|t| (false, t))
+            .chain(options.prompts.iter().map(|p| (true, p)))
+        {
+            let (own, other) = if prompt {
+                (&prompt_names, &tool_names)
+            } else {
+                (&tool_names, &prompt_names)
+            };
+            if own.iter().any(|n| names_one(&spec, given, n)) {
+                matched.insert((prompt, given.as_str()));
+            } else if other.iter().any(|n| names_one(&spec, given, n)) {
+                other_kind.insert((prompt, given.as_str()));
             }
         }
-        let old: Vec<ToolDefinition> = previous.iter().flat_map(|p| p.tools.clone()).collect();
-        let old_prompts: Vec<PromptDefinition> =
-            previous.iter().flat_map(|p| p.prompts.clone()).collect();
         let mut all_changes = toolgate_contract::compare(&old, &live);
         all_changes.extend(toolgate_contract::compare_prompts(
             &old_prompts,
@@ -231,7 +286,7 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
         ));
         let changes: Vec<DefinitionChange> = all_changes
             .iter()
-            .filter(|c| selected(&spec, &options.tools, c.tool()))
+            .filter(|c| options.selects(&spec, c.is_prompt(), c.tool()))
             .cloned()
             .collect();
         // The new pins: the selected tools as listed now, the others as pinned before.
@@ -245,7 +300,7 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
                 tools.push(t.clone());
             }
         }
-        let is_prompt = |p: &PromptDefinition| selected(&spec, &options.tools, &p.name);
+        let is_prompt = |p: &PromptDefinition| options.selects(&spec, true, &p.name);
         let mut prompts: Vec<PromptDefinition> = old_prompts
             .iter()
             .filter(|&p| !is_prompt(p))
@@ -260,7 +315,7 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
             }
         }
         refused.absorb(&prompts_refused);
-        let whole = options.tools.is_empty() || previous.is_none();
+        let whole = !options.picks() || previous.is_none();
         let (server_name, server_version, protocol_version) = match (&previous, whole) {
             (Some(p), false) => (
                 p.server_name.clone(),
@@ -311,6 +366,7 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
             path: spec.lock.clone(),
             result: Ok(n),
             prompts: n_prompts,
+            prompts_error,
             left_pending: all_changes.len() - changes.len(),
             changes,
             new_tools,
@@ -320,20 +376,29 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
             writes,
         });
     }
-    let unknown: Vec<&str> = options
+    let unknown: Vec<String> = options
         .tools
         .iter()
-        .map(String::as_str)
-        .filter(|t| !matched.contains(t))
+        .map(|t| (false, t.as_str()))
+        .chain(options.prompts.iter().map(|p| (true, p.as_str())))
+        .filter(|given| !matched.contains(given))
+        .map(|(prompt, given)| {
+            let (kind, other, flag) = if prompt {
+                ("prompt", "tool", "--tool")
+            } else {
+                ("tool", "prompt", "--prompt")
+            };
+            if other_kind.contains(&(prompt, given)) {
+                format!("no {kind} named `{given}`: it is a {other} (select it with {flag})")
+            } else {
+                format!("no {kind} named `{given}`")
+            }
+        })
         .collect();
     if !unknown.is_empty() {
         anyhow::bail!(
-            "no tool or prompt named {} on the selected MCP servers (use the upstream's name or the exposed one); nothing was written",
-            unknown
-                .iter()
-                .map(|t| format!("`{t}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            "{} on the selected MCP servers (use the upstream's name or the exposed one); nothing was written",
+            unknown.join("; ")
         );
     }
     if !options.dry_run {

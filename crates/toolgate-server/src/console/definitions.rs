@@ -14,7 +14,7 @@ use serde_json::json;
 
 use super::diff;
 use super::layout::{ConsoleUser, cross_site, error, esc, page, who};
-use toolgate_engine::fronting::lock::{approve as approve_change, pending};
+use toolgate_engine::fronting::lock::{Pick, approve as approve_change, pending};
 
 /// `GET /ui/definitions`.
 pub async fn show(super::Serving(gateway): super::Serving) -> Response {
@@ -61,9 +61,10 @@ pub async fn show(super::Serving(gateway): super::Serving) -> Response {
                     out,
                     "<div class=\"change\" data-id=\"change-{server}-{tool}\"><h3><code>{tool}</code> {kind}{breaking}</h3>{diff}\
                      <form method=\"post\" action=\"/ui/definitions/approve\" class=\"actions\">\
-                     <input type=\"hidden\" name=\"server\" value=\"{server}\"><input type=\"hidden\" name=\"tool\" value=\"{tool}\">\
+                     <input type=\"hidden\" name=\"server\" value=\"{server}\"><input type=\"hidden\" name=\"tool\" value=\"{tool}\"><input type=\"hidden\" name=\"kind\" value=\"{kind_field}\">\
                      <button type=\"submit\" class=\"primary\">Approve (re-pin {tool})</button></form></div>",
                     kind = esc(change.kind()),
+                    kind_field = if change.is_prompt() { "prompt" } else { "tool" },
                     breaking = if change.is_breaking() {
                         " <span class=\"badge s-bad\">breaking</span>"
                     } else {
@@ -122,8 +123,11 @@ fn pinned(path: &std::path::Path, server: &str) -> String {
 pub struct Approve {
     /// The server.
     pub server: String,
-    /// The tool (upstream or exposed name); every pending change when absent.
+    /// The tool or prompt (upstream or exposed name); every pending change when absent.
     pub tool: Option<String>,
+    /// `prompt` when `tool` names a prompt; a tool otherwise. A prompt may share a
+    /// tool's name, and approving one must not approve the other.
+    pub kind: Option<String>,
 }
 
 /// `POST /ui/definitions/approve`: re-pins, then shows the page again.
@@ -138,12 +142,20 @@ pub async fn approve(
         return refused;
     }
     let who = who(identity.as_deref(), user.as_deref());
-    let tool = form.tool.as_deref().filter(|t| !t.is_empty());
-    match approve_change(gateway.fronting(), gateway.as_ref(), &form.server, tool).await {
+    let pick = form
+        .tool
+        .as_deref()
+        .filter(|t| !t.is_empty())
+        .map(|t| match form.kind.as_deref() {
+            Some("prompt") => Pick::Prompt(t),
+            _ => Pick::Tool(t),
+        });
+    match approve_change(gateway.fronting(), gateway.as_ref(), &form.server, pick).await {
         Ok(locked) => {
-            tracing::info!(server = %form.server, tool = tool.unwrap_or("(every tool)"), %who, changes = locked.changes.len(), "definition change approved in the console");
-            let target = match tool {
-                Some(t) => format!("{}/{t}", form.server),
+            tracing::info!(server = %form.server, ?pick, %who, changes = locked.changes.len(), "definition change approved in the console");
+            let target = match pick {
+                Some(Pick::Tool(t)) => format!("{}/{t}", form.server),
+                Some(Pick::Prompt(p)) => format!("{}/{p} (prompt)", form.server),
                 None => form.server.clone(),
             };
             toolgate_engine::audit::action::log(

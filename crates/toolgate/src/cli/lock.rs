@@ -92,9 +92,16 @@ pub(super) async fn lock(
                 eprintln!("{server}: not locked (its previous pins are kept): {e}");
             }
         }
+        if let Some(e) = &locked.prompts_error {
+            failed = true;
+            eprintln!(
+                "{server}: its prompts could not be listed (their pins are kept; its tools are {}): {e}",
+                if options.dry_run { "shown" } else { "locked" }
+            );
+        }
         if locked.left_pending > 0 {
             say!(
-                "  {} other change{} of {server} left pending (not selected by --tool)",
+                "  {} other change{} of {server} left pending (not selected by --tool or --prompt)",
                 locked.left_pending,
                 if locked.left_pending == 1 { "" } else { "s" }
             );

@@ -78,7 +78,8 @@ enum Command {
     /// Pin the tool and prompt definitions of the MCP servers in the config: connect,
     /// list the tools and prompts, and write them into each server's lockfile. A serving toolgate takes the
     /// new pins within seconds, so review first: `--dry-run` shows every pending change
-    /// and writes nothing; then accept what was reviewed with `--server` (and `--tool`).
+    /// and writes nothing; then accept what was reviewed with `--server` (and `--tool` or
+    /// `--prompt`).
     Lock {
         /// Config file.
         #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
@@ -86,10 +87,14 @@ enum Command {
         /// Only this server (repeatable); the other servers' pins stay as they are.
         #[arg(long = "server", value_name = "NAME")]
         servers: Vec<String>,
-        /// Only this tool or prompt, by the upstream's name or the exposed one
-        /// (repeatable); its server's other changes stay pending.
+        /// Only this tool, by the upstream's name or the exposed one (repeatable); its
+        /// server's other changes stay pending.
         #[arg(long = "tool", value_name = "NAME")]
         tools: Vec<String>,
+        /// Only this prompt, by the upstream's name or the exposed one (repeatable): a
+        /// prompt may share a tool's name, and accepting one never accepts the other.
+        #[arg(long = "prompt", value_name = "NAME")]
+        prompts: Vec<String>,
         /// Show each pending change in full (the changed text, the schema diff) and write
         /// nothing.
         #[arg(long)]
@@ -301,12 +306,14 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
             config,
             servers,
             tools,
+            prompts,
             dry_run,
             check,
         } => {
             let options = toolgate_engine::fronting::lock::Options {
                 servers,
                 tools,
+                prompts,
                 dry_run: dry_run || check,
             };
             lock::lock(&config, &options, check).await

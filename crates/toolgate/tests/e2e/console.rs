@@ -8,7 +8,9 @@ use serde_json::{Value, json};
 use toolgate_engine::fronting::lock::{Options, lock};
 use toolgate_store::{IncidentKind, NewIncident};
 
-use crate::fronting::{config, pinned_description, recheck, start_fixture, yaml};
+use crate::fronting::{
+    config, pinned_description, pinned_prompt_description, recheck, start_fixture, yaml,
+};
 use crate::harness::{
     Toolgate, core_config, serve_config, start_toolgate, start_upstream, temp_dir,
 };
@@ -529,6 +531,42 @@ async fn approving_a_changed_definition_repins_and_serves_the_withheld_tool() {
     );
     let (_, after) = get(&tg, "/ui/definitions").await;
     assert!(after.contains("No pending changes"), "{after}");
+    // A prompt named like a tool, both changed: approving the prompt's change (the
+    // form names its kind) leaves the tool's pending, and the tool withheld.
+    fixture.prompts.lock().unwrap().push(json!({
+        "name": "read_graph", "description": "Summarise the graph."
+    }));
+    lock(&config(&yaml), &Options::default()).await.unwrap();
+    recheck(&tg, "memory").await;
+    fixture.describe("read_graph", &format!("Read it. {HOSTILE}"));
+    fixture.describe_prompt("read_graph", "Summarise the graph, briefly.");
+    recheck(&tg, "memory").await;
+    let (_, html) = get(&tg, "/ui/definitions").await;
+    assert!(
+        html.contains("name=\"kind\" value=\"prompt\"")
+            && html.contains("name=\"kind\" value=\"tool\""),
+        "{html}"
+    );
+    let r = post_form(
+        &tg,
+        "/ui/definitions/approve",
+        "server=memory&tool=read_graph&kind=prompt",
+    )
+    .await;
+    assert_eq!(r.status(), 303, "{:?}", r.text().await);
+    assert_eq!(
+        pinned_prompt_description(&dir, "memory", "read_graph").as_deref(),
+        Some("Summarise the graph, briefly.")
+    );
+    assert_eq!(
+        pinned_description(&dir, "memory", "read_graph").as_deref(),
+        Some("Read the whole knowledge graph."),
+        "the tool's change was not approved with the prompt's"
+    );
+    assert!(
+        tg.gateway.route("memory__read_graph").is_none(),
+        "the tool stays withheld"
+    );
     let r = post_form(&tg, "/ui/definitions/approve", "server=nope&tool=x").await;
     assert_eq!(r.status(), 400);
     // The approval is in the audit trail, who and what; the refused one is not.
@@ -544,10 +582,18 @@ async fn approving_a_changed_definition_repins_and_serves_the_withheld_tool() {
         })
         .await
         .unwrap();
-    assert_eq!(approved.len(), 1, "{approved:?}");
+    assert_eq!(approved.len(), 2, "{approved:?}");
+    let mut targets: Vec<(&str, &str)> = approved
+        .iter()
+        .map(|a| (a.agent.as_str(), a.tool.as_str()))
+        .collect();
+    targets.sort();
     assert_eq!(
-        (approved[0].agent.as_str(), approved[0].tool.as_str()),
-        ("admin", "memory/create_entities")
+        targets,
+        [
+            ("admin", "memory/create_entities"),
+            ("admin", "memory/read_graph (prompt)")
+        ]
     );
 }
 

@@ -4,7 +4,7 @@
 //! model reads, and a server listing too much is capped.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
@@ -35,6 +35,8 @@ pub struct Fixture {
     pub tools: Mutex<Vec<Value>>,
     pub prompts: Mutex<Vec<Value>>,
     pub calls: AtomicU64,
+    /// When set, `prompts/list` answers with an error.
+    pub prompts_fail: AtomicBool,
 }
 
 impl Fixture {
@@ -42,6 +44,15 @@ impl Fixture {
         for t in self.tools.lock().unwrap().iter_mut() {
             if t["name"] == tool {
                 t["description"] = json!(description);
+            }
+        }
+    }
+
+    /// Sets the description of prompt `name`.
+    pub fn describe_prompt(&self, name: &str, description: &str) {
+        for p in self.prompts.lock().unwrap().iter_mut() {
+            if p["name"] == name {
+                p["description"] = json!(description);
             }
         }
     }
@@ -71,6 +82,13 @@ async fn answer(State(fixture): State<Arc<Fixture>>, body: axum::Json<Value>) ->
             "serverInfo": { "name": "fixture-memory", "version": "1.0.0" }
         }),
         "tools/list" => json!({ "tools": *fixture.tools.lock().unwrap() }),
+        "prompts/list" if fixture.prompts_fail.load(Ordering::SeqCst) => {
+            return axum::Json(json!({
+                "jsonrpc": "2.0", "id": id,
+                "error": { "code": -32603, "message": "prompt store unavailable" }
+            }))
+            .into_response();
+        }
         "prompts/list" => json!({ "prompts": *fixture.prompts.lock().unwrap() }),
         "prompts/get" => {
             let name = message["params"]["name"].clone();
@@ -143,6 +161,19 @@ fn lock_path(dir: &Path) -> PathBuf {
 pub fn config(yaml: &str) -> toolgate_config::Config {
     toolgate_config::parse(Path::new("test.yaml"), yaml, Path::new("."), &|_| None)
         .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The pinned description of prompt `prompt` of `server` in the lockfile in `dir`.
+pub fn pinned_prompt_description(dir: &Path, server: &str, prompt: &str) -> Option<String> {
+    let file = toolgate_contract::Lockfile::read(&lock_path(dir))
+        .unwrap()
+        .unwrap();
+    file.server(server)?
+        .prompts
+        .iter()
+        .find(|p| p.name == prompt)?
+        .description
+        .clone()
 }
 
 pub fn pinned_description(dir: &Path, server: &str, tool: &str) -> Option<String> {
@@ -635,8 +666,23 @@ async fn a_poisoned_prompt_is_reviewed_before_any_client_sees_it() {
         "{lines}"
     );
     assert!(lines.contains(MARKER), "{lines}");
-    let accept = Options {
+    // Named as a tool, the prompt is not accepted: the error says what it is.
+    let as_tool = Options {
         tools: vec!["memory__summarize_graph".into()],
+        ..Options::default()
+    };
+    let e = lock(&config(&yaml), &as_tool)
+        .await
+        .expect_err("not a tool")
+        .to_string();
+    assert!(
+        e.contains(
+            "no tool named `memory__summarize_graph`: it is a prompt (select it with --prompt)"
+        ),
+        "{e}"
+    );
+    let accept = Options {
+        prompts: vec!["memory__summarize_graph".into()],
         ..Options::default()
     };
     lock(&config(&yaml), &accept).await.unwrap();
@@ -652,5 +698,95 @@ async fn a_poisoned_prompt_is_reviewed_before_any_client_sees_it() {
             .as_deref()
             .is_some_and(|d| d.contains(MARKER)),
         "{got:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_and_a_prompt_of_one_name_are_accepted_apart() {
+    let dir = temp_dir("lock-same-name");
+    let (url, fixture) = start_fixture().await;
+    fixture.prompts.lock().unwrap().push(json!({
+        "name": "read_graph", "description": "Summarise the graph."
+    }));
+    let config = config(&yaml(&dir, &[("memory", &url, "")]));
+    lock(&config, &Options::default()).await.unwrap();
+    // Both change; the reviewer looks at the tool's change and accepts the tool.
+    fixture.describe("read_graph", "Read the graph, paged.");
+    fixture.describe_prompt("read_graph", &poison());
+    let tool_only = Options {
+        tools: vec!["memory__read_graph".into()],
+        ..Options::default()
+    };
+    let report = lock(&config, &tool_only).await.unwrap();
+    assert_eq!(report[0].changes.len(), 1, "{:?}", report[0].changes);
+    assert!(!report[0].changes[0].is_prompt());
+    assert_eq!(
+        report[0].left_pending, 1,
+        "the prompt's change stays pending"
+    );
+    assert_eq!(
+        pinned_description(&dir, "memory", "read_graph").as_deref(),
+        Some("Read the graph, paged.")
+    );
+    assert_eq!(
+        pinned_prompt_description(&dir, "memory", "read_graph").as_deref(),
+        Some("Summarise the graph."),
+        "the prompt keeps its pin"
+    );
+    let prompt = Options {
+        prompts: vec!["read_graph".into()],
+        ..Options::default()
+    };
+    lock(&config, &prompt).await.unwrap();
+    assert!(
+        pinned_prompt_description(&dir, "memory", "read_graph").is_some_and(|d| d.contains(MARKER))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_whose_prompts_cannot_be_listed_has_its_tools_locked_and_its_prompts_kept() {
+    let dir = temp_dir("lock-prompts-fail");
+    let (url, fixture) = start_fixture().await;
+    fixture.prompts.lock().unwrap().push(json!({
+        "name": "summarize_graph", "description": "Summarise the graph."
+    }));
+    let file = dir.join("toolgate.yaml");
+    std::fs::write(&file, yaml(&dir, &[("memory", &url, "")])).unwrap();
+    let config = config(&std::fs::read_to_string(&file).unwrap());
+    lock(&config, &Options::default()).await.unwrap();
+    fixture.prompts_fail.store(true, Ordering::SeqCst);
+    fixture.describe("read_graph", "Read the graph, paged.");
+    let report = lock(&config, &Options::default()).await.unwrap();
+    assert!(report[0].result.is_ok(), "{:?}", report[0].result);
+    assert!(
+        report[0]
+            .prompts_error
+            .as_deref()
+            .is_some_and(|e| e.contains("prompt store unavailable")),
+        "{:?}",
+        report[0].prompts_error
+    );
+    assert_eq!(report[0].prompts, 1, "the prompt's pin is kept");
+    assert_eq!(
+        pinned_description(&dir, "memory", "read_graph").as_deref(),
+        Some("Read the graph, paged."),
+        "the tools are locked"
+    );
+    assert_eq!(
+        pinned_prompt_description(&dir, "memory", "summarize_graph").as_deref(),
+        Some("Summarise the graph.")
+    );
+    // The command says so and fails, so a deploy step does not take it for a full lock.
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args(["lock", "--check", "-c"])
+        .arg(&file)
+        .output()
+        .await
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("memory: its prompts could not be listed (their pins are kept"),
+        "{stderr}"
     );
 }
