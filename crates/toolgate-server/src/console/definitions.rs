@@ -142,14 +142,20 @@ pub async fn approve(
         return refused;
     }
     let who = who(identity.as_deref(), user.as_deref());
-    let pick = form
-        .tool
-        .as_deref()
-        .filter(|t| !t.is_empty())
-        .map(|t| match form.kind.as_deref() {
-            Some("prompt") => Pick::Prompt(t),
-            _ => Pick::Tool(t),
-        });
+    let pick = match (
+        form.tool.as_deref().filter(|t| !t.is_empty()),
+        form.kind.as_deref(),
+    ) {
+        (None, _) => None,
+        (Some(t), None | Some("tool")) => Some(Pick::Tool(t)),
+        (Some(p), Some("prompt")) => Some(Pick::Prompt(p)),
+        (Some(_), Some(other)) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!("`kind` must be `tool` or `prompt`, not `{other}`; nothing was approved"),
+            );
+        }
+    };
     match approve_change(gateway.fronting(), gateway.as_ref(), &form.server, pick).await {
         Ok(locked) => {
             tracing::info!(server = %form.server, ?pick, %who, changes = locked.changes.len(), "definition change approved in the console");

@@ -550,6 +550,13 @@ async fn approving_a_changed_definition_repins_and_serves_the_withheld_tool() {
     let r = post_form(
         &tg,
         "/ui/definitions/approve",
+        "server=memory&tool=read_graph&kind=resource",
+    )
+    .await;
+    assert_eq!(r.status(), 400, "an unknown kind approves nothing");
+    let r = post_form(
+        &tg,
+        "/ui/definitions/approve",
         "server=memory&tool=read_graph&kind=prompt",
     )
     .await;
