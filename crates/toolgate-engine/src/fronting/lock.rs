@@ -77,12 +77,21 @@ impl Locked {
 
 /// One definition to accept: a tool or a prompt, by the upstream's name or the exposed
 /// one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Pick<'a> {
     /// A tool.
     Tool(&'a str),
     /// A prompt.
     Prompt(&'a str),
+}
+
+impl<'a> Pick<'a> {
+    /// The name, as given.
+    fn name(self) -> &'a str {
+        match self {
+            Pick::Tool(name) | Pick::Prompt(name) => name,
+        }
+    }
 }
 
 impl Options {
@@ -91,11 +100,19 @@ impl Options {
         !self.tools.is_empty() || !self.prompts.is_empty()
     }
 
-    /// Whether the tool (or, with `prompt`, the prompt) the upstream calls `name` is
-    /// selected.
-    fn selects(&self, spec: &McpServerSpec, prompt: bool, name: &str) -> bool {
-        let names = if prompt { &self.prompts } else { &self.tools };
-        !self.picks() || names.iter().any(|n| names_one(spec, n, name))
+    /// Every tool and prompt given, each by its kind.
+    fn given(&self) -> impl Iterator<Item = Pick<'_>> {
+        let tools = self.tools.iter().map(|t| Pick::Tool(t));
+        tools.chain(self.prompts.iter().map(|p| Pick::Prompt(p)))
+    }
+
+    /// Whether the definition the upstream calls `live` (by its kind) is selected.
+    fn selects(&self, spec: &McpServerSpec, live: Pick<'_>) -> bool {
+        !self.picks()
+            || self.given().any(|given| {
+                std::mem::discriminant(&given) == std::mem::discriminant(&live)
+                    && names_one(spec, given.name(), live.name())
+            })
     }
 }
 
@@ -182,8 +199,8 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
     let mut report = Vec::new();
     // The names given that named a definition of their kind, and those that named only
     // one of the other kind (for the error's hint).
-    let mut matched: BTreeSet<(bool, &str)> = BTreeSet::new();
-    let mut other_kind: BTreeSet<(bool, &str)> = BTreeSet::new();
+    let mut matched: BTreeSet<Pick<'_>> = BTreeSet::new();
+    let mut other_kind: BTreeSet<Pick<'_>> = BTreeSet::new();
     for server in fronting.servers().map(Arc::clone).collect::<Vec<_>>() {
         let spec = server.spec().clone();
         if !options.servers.is_empty() && !options.servers.contains(&spec.name) {
@@ -251,7 +268,7 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
                 continue;
             }
         };
-        let is = |t: &ToolDefinition| options.selects(&spec, false, &t.name);
+        let is = |t: &ToolDefinition| options.selects(&spec, Pick::Tool(&t.name));
         let tool_names: Vec<&String> = live
             .iter()
             .chain(previous.iter().flat_map(|p| &p.tools))
@@ -262,21 +279,15 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
             .chain(previous.iter().flat_map(|p| &p.prompts))
             .map(|d| &d.name)
             .collect();
-        for (prompt, given) in options
-            .tools
-            .iter()
-            .map(|t| (false, t))
-            .chain(options.prompts.iter().map(|p| (true, p)))
-        {
-            let (own, other) = if prompt {
-                (&prompt_names, &tool_names)
-            } else {
-                (&tool_names, &prompt_names)
+        for given in options.given() {
+            let (own, other) = match given {
+                Pick::Tool(_) => (&tool_names, &prompt_names),
+                Pick::Prompt(_) => (&prompt_names, &tool_names),
             };
-            if own.iter().any(|n| names_one(&spec, given, n)) {
-                matched.insert((prompt, given.as_str()));
-            } else if other.iter().any(|n| names_one(&spec, given, n)) {
-                other_kind.insert((prompt, given.as_str()));
+            if own.iter().any(|n| names_one(&spec, given.name(), n)) {
+                matched.insert(given);
+            } else if other.iter().any(|n| names_one(&spec, given.name(), n)) {
+                other_kind.insert(given);
             }
         }
         let mut all_changes = toolgate_contract::compare(&old, &live);
@@ -286,7 +297,14 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
         ));
         let changes: Vec<DefinitionChange> = all_changes
             .iter()
-            .filter(|c| options.selects(&spec, c.is_prompt(), c.tool()))
+            .filter(|c| {
+                let live = if c.is_prompt() {
+                    Pick::Prompt(c.tool())
+                } else {
+                    Pick::Tool(c.tool())
+                };
+                options.selects(&spec, live)
+            })
             .cloned()
             .collect();
         // The new pins: the selected tools as listed now, the others as pinned before.
@@ -300,7 +318,7 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
                 tools.push(t.clone());
             }
         }
-        let is_prompt = |p: &PromptDefinition| options.selects(&spec, true, &p.name);
+        let is_prompt = |p: &PromptDefinition| options.selects(&spec, Pick::Prompt(&p.name));
         let mut prompts: Vec<PromptDefinition> = old_prompts
             .iter()
             .filter(|&p| !is_prompt(p))
@@ -377,21 +395,18 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
         });
     }
     let unknown: Vec<String> = options
-        .tools
-        .iter()
-        .map(|t| (false, t.as_str()))
-        .chain(options.prompts.iter().map(|p| (true, p.as_str())))
+        .given()
         .filter(|given| !matched.contains(given))
-        .map(|(prompt, given)| {
-            let (kind, other, flag) = if prompt {
-                ("prompt", "tool", "--tool")
-            } else {
-                ("tool", "prompt", "--prompt")
+        .map(|given| {
+            let (kind, other, flag) = match given {
+                Pick::Tool(_) => ("tool", "prompt", "--prompt"),
+                Pick::Prompt(_) => ("prompt", "tool", "--tool"),
             };
-            if other_kind.contains(&(prompt, given)) {
-                format!("no {kind} named `{given}`: it is a {other} (select it with {flag})")
+            let name = given.name();
+            if other_kind.contains(&given) {
+                format!("no {kind} named `{name}`: it is a {other} (select it with {flag})")
             } else {
-                format!("no {kind} named `{given}`")
+                format!("no {kind} named `{name}`")
             }
         })
         .collect();

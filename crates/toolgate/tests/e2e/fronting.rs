@@ -163,29 +163,27 @@ pub fn config(yaml: &str) -> toolgate_config::Config {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The pinned description of prompt `prompt` of `server` in the lockfile in `dir`.
-pub fn pinned_prompt_description(dir: &Path, server: &str, prompt: &str) -> Option<String> {
+/// The pins of `server` in the lockfile in `dir`.
+fn pinned_server(dir: &Path, server: &str) -> Option<toolgate_contract::PinnedServer> {
     let file = toolgate_contract::Lockfile::read(&lock_path(dir))
         .unwrap()
         .unwrap();
-    file.server(server)?
-        .prompts
-        .iter()
-        .find(|p| p.name == prompt)?
-        .description
-        .clone()
+    file.server(server).cloned()
 }
 
-pub fn pinned_description(dir: &Path, server: &str, tool: &str) -> Option<String> {
-    let file = toolgate_contract::Lockfile::read(&lock_path(dir))
-        .unwrap()
-        .unwrap();
-    file.server(server)?
-        .tools
-        .iter()
-        .find(|t| t.name == tool)?
+/// The pinned description of prompt `prompt` of `server` in the lockfile in `dir`.
+pub fn pinned_prompt_description(dir: &Path, server: &str, prompt: &str) -> Option<String> {
+    let pins = pinned_server(dir, server)?;
+    pins.prompts
+        .into_iter()
+        .find(|p| p.name == prompt)?
         .description
-        .clone()
+}
+
+/// The pinned description of tool `tool` of `server` in the lockfile in `dir`.
+pub fn pinned_description(dir: &Path, server: &str, tool: &str) -> Option<String> {
+    let pins = pinned_server(dir, server)?;
+    pins.tools.into_iter().find(|t| t.name == tool)?.description
 }
 
 /// Checks `server` of the running gateway now (as a list-changed notification would).
