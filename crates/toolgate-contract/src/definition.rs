@@ -224,6 +224,84 @@ pub enum DefinitionChange {
     /// removed, its description or title, or its arguments (as `InputSchema`, the
     /// arguments read as the schema they amount to). Never nested.
     Prompt(Box<DefinitionChange>),
+    /// The same change of a *resource template* (made by
+    /// [`crate::compare_resource_templates`]), named by its URI template: added, removed,
+    /// its description or title, or its other details — name, MIME type, annotations —
+    /// (as `Annotations`). Never nested.
+    ResourceTemplate(Box<DefinitionChange>),
+}
+
+/// A definition an MCP server lists, as pinned: its kind, and what names it on its
+/// server (a tool's or prompt's name, a resource template's URI template).
+pub trait PinnedDefinition: Clone + PartialEq {
+    /// What it is.
+    const KIND: DefinitionKind;
+    /// What names it on its server.
+    fn key(&self) -> &str;
+}
+
+impl PinnedDefinition for ToolDefinition {
+    const KIND: DefinitionKind = DefinitionKind::Tool;
+    fn key(&self) -> &str {
+        &self.name
+    }
+}
+
+/// What a pinned definition is: the three kinds an MCP server lists for clients to show
+/// their users and models, each pinned and reviewed on its own (one name may be a tool
+/// and a prompt at once; accepting one never accepts the other).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DefinitionKind {
+    /// A tool (`tools/list`), named by its name.
+    Tool,
+    /// A prompt (`prompts/list`), named by its name.
+    Prompt,
+    /// A resource template (`resources/templates/list`), named by its URI template.
+    ResourceTemplate,
+}
+
+impl DefinitionKind {
+    /// The kind in people's words: `tool`, `prompt`, `resource template`.
+    pub fn noun(self) -> &'static str {
+        match self {
+            DefinitionKind::Tool => "tool",
+            DefinitionKind::Prompt => "prompt",
+            DefinitionKind::ResourceTemplate => "resource template",
+        }
+    }
+
+    /// The kind as a key (incident details, `dependency_health`, forms): `tool`,
+    /// `prompt`, `resource_template`.
+    pub fn key(self) -> &'static str {
+        match self {
+            DefinitionKind::Tool => "tool",
+            DefinitionKind::Prompt => "prompt",
+            DefinitionKind::ResourceTemplate => "resource_template",
+        }
+    }
+
+    /// The kind named by [`Self::key`].
+    pub fn from_key(key: &str) -> Option<DefinitionKind> {
+        [
+            DefinitionKind::Tool,
+            DefinitionKind::Prompt,
+            DefinitionKind::ResourceTemplate,
+        ]
+        .into_iter()
+        .find(|k| k.key() == key)
+    }
+
+    /// The kind of a change's [`DefinitionChange::kind`] (`prompt_title`,
+    /// `resource_template_added`, `annotations`), with the change's kind as a tool's
+    /// (`title`, `added`, `annotations`; a prompt's `arguments` stays `arguments`).
+    pub fn of_change_kind(kind: &str) -> (DefinitionKind, &str) {
+        for k in [DefinitionKind::ResourceTemplate, DefinitionKind::Prompt] {
+            if let Some(rest) = kind.strip_prefix(k.key()).and_then(|r| r.strip_prefix('_')) {
+                return (k, rest);
+            }
+        }
+        (DefinitionKind::Tool, kind)
+    }
 }
 
 /// Characters of each side of a text in [`DefinitionChange::summary`].
@@ -245,19 +323,36 @@ impl DefinitionChange {
             | DefinitionChange::InputSchema { tool, .. }
             | DefinitionChange::OutputSchema { tool, .. }
             | DefinitionChange::Annotations { tool, .. } => tool,
-            DefinitionChange::Prompt(change) => change.tool(),
+            DefinitionChange::Prompt(change) | DefinitionChange::ResourceTemplate(change) => {
+                change.tool()
+            }
         }
     }
 
-    /// Whether the change is about a prompt (else about a tool); [`Self::tool`] is then
-    /// the prompt's name.
-    pub fn is_prompt(&self) -> bool {
-        matches!(self, DefinitionChange::Prompt(_))
+    /// What the change is about; [`Self::tool`] is then that definition's name (a
+    /// resource template's URI template).
+    pub fn definition_kind(&self) -> DefinitionKind {
+        match self {
+            DefinitionChange::Prompt(_) => DefinitionKind::Prompt,
+            DefinitionChange::ResourceTemplate(_) => DefinitionKind::ResourceTemplate,
+            _ => DefinitionKind::Tool,
+        }
+    }
+
+    /// The change as a tool's, for a prompt's or a resource template's.
+    fn inner(&self) -> &DefinitionChange {
+        match self {
+            DefinitionChange::Prompt(change) | DefinitionChange::ResourceTemplate(change) => change,
+            other => other,
+        }
     }
 
     /// `added`, `removed`, `description`, `title`, `input_schema`, `output_schema`,
     /// `annotations`; for a prompt `prompt_added`, `prompt_removed`,
-    /// `prompt_description`, `prompt_title`, `prompt_arguments`.
+    /// `prompt_description`, `prompt_title`, `prompt_arguments`; for a resource template
+    /// `resource_template_added`, `resource_template_removed`,
+    /// `resource_template_description`, `resource_template_title`,
+    /// `resource_template_details` (name, MIME type, annotations).
     pub fn kind(&self) -> &'static str {
         match self {
             DefinitionChange::Prompt(change) => match change.kind() {
@@ -266,6 +361,13 @@ impl DefinitionChange {
                 "description" => "prompt_description",
                 "title" => "prompt_title",
                 _ => "prompt_arguments",
+            },
+            DefinitionChange::ResourceTemplate(change) => match change.kind() {
+                "added" => "resource_template_added",
+                "removed" => "resource_template_removed",
+                "description" => "resource_template_description",
+                "title" => "resource_template_title",
+                _ => "resource_template_details",
             },
             DefinitionChange::Added { .. } => "added",
             DefinitionChange::Removed { .. } => "removed",
@@ -287,7 +389,9 @@ impl DefinitionChange {
             DefinitionChange::InputSchema { .. } => 4,
             DefinitionChange::OutputSchema { .. } => 5,
             DefinitionChange::Annotations { .. } => 6,
-            DefinitionChange::Prompt(change) => change.rank(),
+            DefinitionChange::Prompt(change) | DefinitionChange::ResourceTemplate(change) => {
+                change.rank()
+            }
         }
     }
 
@@ -296,19 +400,21 @@ impl DefinitionChange {
     /// `search` changed: probably renamed `snippet` → `excerpt`". Texts are cut to about
     /// 200 characters around what changed; control characters cannot reach the terminal.
     pub fn summary(&self) -> String {
-        self.describe(false)
+        self.inner().describe(self.definition_kind())
     }
 
-    /// [`Self::summary`], in the words of a prompt's change when `prompt`.
-    fn describe(&self, prompt: bool) -> String {
+    /// [`Self::summary`] of a tool's change, in the words of a change of `kind`.
+    fn describe(&self, kind: DefinitionKind) -> String {
         let name = capped(&one_line(self.tool()), NAME_IN_ERRORS);
-        let (noun, of) = if prompt {
-            ("prompt", "prompt ")
-        } else {
-            ("tool", "")
+        let noun = kind.noun();
+        let of = match kind {
+            DefinitionKind::Tool => String::new(),
+            other => format!("{} ", other.noun()),
         };
         match self {
-            DefinitionChange::Prompt(change) => change.describe(true),
+            DefinitionChange::Prompt(change) | DefinitionChange::ResourceTemplate(change) => {
+                change.describe(kind)
+            }
             DefinitionChange::Added { .. } => {
                 format!("new {noun} `{name}`: the server lists it but the lockfile does not pin it")
             }
@@ -328,7 +434,11 @@ impl DefinitionChange {
             }
             DefinitionChange::InputSchema { drift, .. } => format!(
                 "{} of {of}`{name}` changed: {}",
-                if prompt { "arguments" } else { "inputSchema" },
+                if kind == DefinitionKind::Prompt {
+                    "arguments"
+                } else {
+                    "inputSchema"
+                },
                 schema_summary(drift, Direction::Input)
             ),
             DefinitionChange::OutputSchema {
@@ -350,7 +460,12 @@ impl DefinitionChange {
                 None => format!("outputSchema of `{name}` changed"),
             },
             DefinitionChange::Annotations { before, after, .. } => format!(
-                "annotations of `{name}` changed: {}",
+                "{} of {of}`{name}` changed: {}",
+                if kind == DefinitionKind::ResourceTemplate {
+                    "details"
+                } else {
+                    "annotations"
+                },
                 annotation_summary(before.as_ref(), after.as_ref())
             ),
         }
@@ -363,23 +478,29 @@ impl DefinitionChange {
     /// re-locked, because "harmless" is for the owner to decide.
     pub fn hides_tool(&self) -> bool {
         match self {
-            DefinitionChange::Prompt(change) => change.hides_tool(),
+            DefinitionChange::Prompt(change) | DefinitionChange::ResourceTemplate(change) => {
+                change.hides_tool()
+            }
             other => !matches!(other, DefinitionChange::Added { .. }),
         }
     }
 
-    /// Whether this is a new tool or prompt (one the lockfile does not pin).
+    /// Whether this is a new definition (one the lockfile does not pin).
     pub fn is_added(&self) -> bool {
         match self {
-            DefinitionChange::Prompt(change) => change.is_added(),
+            DefinitionChange::Prompt(change) | DefinitionChange::ResourceTemplate(change) => {
+                change.is_added()
+            }
             other => matches!(other, DefinitionChange::Added { .. }),
         }
     }
 
-    /// Whether this is a pinned tool or prompt the server no longer lists.
+    /// Whether this is a pinned definition the server no longer lists.
     pub fn is_removed(&self) -> bool {
         match self {
-            DefinitionChange::Prompt(change) => change.is_removed(),
+            DefinitionChange::Prompt(change) | DefinitionChange::ResourceTemplate(change) => {
+                change.is_removed()
+            }
             other => matches!(other, DefinitionChange::Removed { .. }),
         }
     }
@@ -389,7 +510,9 @@ impl DefinitionChange {
     /// change what the model does: that is [`DefinitionChange::hides_tool`]'s concern.
     pub fn is_breaking(&self) -> bool {
         match self {
-            DefinitionChange::Prompt(change) => change.is_breaking(),
+            DefinitionChange::Prompt(change) | DefinitionChange::ResourceTemplate(change) => {
+                change.is_breaking()
+            }
             DefinitionChange::Removed { .. } => true,
             DefinitionChange::InputSchema { drift, .. } => {
                 drift.changes.iter().any(Change::is_breaking)
@@ -405,15 +528,17 @@ impl DefinitionChange {
         }
     }
 
-    /// The incident detail: `kind`, `tool` (`prompt` for a prompt's), `summary`,
-    /// `breaking`, and `before`/`after` (texts cut at 8,192 characters around what
-    /// changed, made one line) or the schema drift's `changes`.
+    /// The incident detail: `kind`, `tool` (`prompt` for a prompt's,
+    /// `resource_template` for a resource template's), `summary`, `breaking`, and
+    /// `before`/`after` (texts cut at 8,192 characters around what changed, made one
+    /// line) or the schema drift's `changes`.
     pub fn to_json(&self) -> Value {
-        if let DefinitionChange::Prompt(change) = self {
+        if let DefinitionChange::Prompt(change) | DefinitionChange::ResourceTemplate(change) = self
+        {
             let mut out = change.to_json();
             if let Value::Object(o) = &mut out {
                 o.remove("tool");
-                o.insert("prompt".into(), json!(self.tool()));
+                o.insert(self.definition_kind().key().into(), json!(self.tool()));
                 o.insert("kind".into(), json!(self.kind()));
                 o.insert("summary".into(), json!(self.summary()));
             }
@@ -427,7 +552,8 @@ impl DefinitionChange {
         match self {
             DefinitionChange::Added { .. }
             | DefinitionChange::Removed { .. }
-            | DefinitionChange::Prompt(_) => {}
+            | DefinitionChange::Prompt(_)
+            | DefinitionChange::ResourceTemplate(_) => {}
             DefinitionChange::Description { before, after, .. }
             | DefinitionChange::Title { before, after, .. } => {
                 let (b, a) = detail_texts(before.as_deref(), after.as_deref());
@@ -461,7 +587,9 @@ impl DefinitionChange {
     /// complete schema diff, so another edit of the same field is another incident.
     fn identity(&self) -> String {
         let detail = match self {
-            DefinitionChange::Prompt(change) => change.identity(),
+            DefinitionChange::Prompt(change) | DefinitionChange::ResourceTemplate(change) => {
+                change.identity()
+            }
             DefinitionChange::Added { .. } | DefinitionChange::Removed { .. } => String::new(),
             DefinitionChange::Description { before, after, .. }
             | DefinitionChange::Title { before, after, .. } => json!([before, after]).to_string(),

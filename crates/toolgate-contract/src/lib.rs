@@ -73,6 +73,9 @@ mod prompt;
 #[cfg(test)]
 mod prompt_tests;
 mod rename;
+mod resource_template;
+#[cfg(test)]
+mod resource_template_tests;
 mod schema_diff;
 mod schema_shape;
 mod shape;
@@ -87,7 +90,10 @@ mod walk;
 
 pub use borrowed::{Borrowed, Doc, json_special_mask};
 pub use cache::ContractCache;
-pub use definition::{DefinitionChange, ToolDefinition, compare, definition_fingerprint};
+pub use definition::{
+    DefinitionChange, DefinitionKind, PinnedDefinition, ToolDefinition, compare,
+    definition_fingerprint,
+};
 pub use drift::{Change, Drift, MAX_CHANGES, Violation, fingerprint};
 pub use files::{MAX_SCHEMA_FILE_BYTES, SchemaFileError, SchemaFiles};
 pub use learn::{DEFAULT_ENFORCE_AFTER, DEFAULT_MAX_PATHS, Learner, MAP_KEYS, MAX_KEY_BYTES};
@@ -95,6 +101,7 @@ pub use pins::{
     LOCKFILE_VERSION, LearnedPin, Lockfile, MAX_LOCKFILE_BYTES, PinError, PinnedServer,
 };
 pub use prompt::{PromptArgument, PromptDefinition, compare_prompts};
+pub use resource_template::{ResourceTemplateDefinition, compare_resource_templates};
 pub use shape::{Field, Shape, infer_shape};
 pub use shared::{
     SHARED_REF_PREFIX, SharedRef, SharedSchemaError, SharedSchemas, parse_ref, ref_to, valid_name,

@@ -1,10 +1,11 @@
-//! The lockfile, `toolgate.lock.json`: the tool and prompt definitions of each upstream
+//! The lockfile, `toolgate.lock.json`: the tool, prompt and resource template definitions of each upstream
 //! MCP server as they were when `toolgate lock` ran, which live definitions are compared
 //! with.
 //!
 //! ```json
 //! { "lockfile_version": 1, "servers": { "<server>": { "locked_at": "…", "protocol_version": "…",
-//!   "server_name": "…", "server_version": "…", "tools": [ … ], "prompts": [ … ] } },
+//!   "server_name": "…", "server_version": "…", "tools": [ … ], "prompts": [ … ],
+//!   "resource_templates": [ … ] } },
 //!   "learned": { "<tool>": { "learned_at": "…", "samples": 412, "schema": { … } } } }
 //! ```
 //!
@@ -14,11 +15,12 @@
 //!
 //! It is reviewed like code, so its text is deterministic: pretty-printed, every object's
 //! keys sorted (schemas included: key order means nothing in JSON Schema, and a server
-//! that emits keys in another order must not make a noisy diff), tools sorted by name,
-//! a trailing newline. Reading the text and writing it again gives the same bytes.
+//! that emits keys in another order must not make a noisy diff), tools and prompts sorted
+//! by name, resource templates by URI template, a trailing newline. Reading the text and writing it again gives the same bytes.
 
 use crate::definition::ToolDefinition;
 use crate::prompt::PromptDefinition;
+use crate::resource_template::ResourceTemplateDefinition;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -55,7 +57,7 @@ pub struct LearnedPin {
 }
 
 /// One server's pinned definitions and what it said about itself at `initialize`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PinnedServer {
     /// `serverInfo.name` from `initialize`.
     pub server_name: String,
@@ -71,6 +73,20 @@ pub struct PinnedServer {
     /// in lockfiles written before prompts were pinned).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prompts: Vec<PromptDefinition>,
+    /// The resource templates, sorted by URI template when written (absent when the
+    /// server lists none, as in lockfiles written before they were pinned).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resource_templates: Vec<ResourceTemplateDefinition>,
+}
+
+impl PinnedServer {
+    /// Sorts each kind of definition by what names it, as the file is written.
+    fn sort(&mut self) {
+        self.tools.sort_by(|a, b| a.name.cmp(&b.name));
+        self.prompts.sort_by(|a, b| a.name.cmp(&b.name));
+        self.resource_templates
+            .sort_by(|a, b| a.uri_template.cmp(&b.uri_template));
+    }
 }
 
 /// Why a lockfile could not be read or written. Every message names the file.
@@ -244,11 +260,10 @@ impl Lockfile {
         Ok(Lockfile { servers, learned })
     }
 
-    /// Adds or replaces the pins of one server; the others are kept. Tools are sorted by
-    /// name.
+    /// Adds or replaces the pins of one server; the others are kept. Each kind of
+    /// definition is sorted by what names it.
     pub fn merge(&mut self, server: impl Into<String>, mut pinned: PinnedServer) {
-        pinned.tools.sort_by(|a, b| a.name.cmp(&b.name));
-        pinned.prompts.sort_by(|a, b| a.name.cmp(&b.name));
+        pinned.sort();
         self.servers.insert(server.into(), pinned);
     }
 
@@ -263,8 +278,7 @@ impl Lockfile {
         let mut servers = Map::new();
         for (name, s) in &self.servers {
             let mut s = s.clone();
-            s.tools.sort_by(|a, b| a.name.cmp(&b.name));
-            s.prompts.sort_by(|a, b| a.name.cmp(&b.name));
+            s.sort();
             servers.insert(
                 name.clone(),
                 serde_json::to_value(&s).unwrap_or(Value::Null),
@@ -387,6 +401,7 @@ mod tests {
                 })),
             ],
             prompts: Vec::new(),
+            resource_templates: Vec::new(),
         }
     }
 

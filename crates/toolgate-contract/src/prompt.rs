@@ -9,7 +9,10 @@
 //! reported as probably renamed, a new required one as breaking, a changed argument
 //! description as the changed text it is.
 
-use crate::definition::{DefinitionChange, ToolDefinition, compare, kind_of, refuse_hidden_name};
+use crate::definition::{
+    DefinitionChange, DefinitionKind, PinnedDefinition, ToolDefinition, compare, kind_of,
+    refuse_hidden_name,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -43,6 +46,13 @@ pub struct PromptArgument {
     /// Whether it must be given.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub required: bool,
+}
+
+impl PinnedDefinition for PromptDefinition {
+    const KIND: DefinitionKind = DefinitionKind::Prompt;
+    fn key(&self) -> &str {
+        &self.name
+    }
 }
 
 impl PromptDefinition {
@@ -141,7 +151,7 @@ impl PromptDefinition {
     }
 }
 
-fn name_of(obj: &Map<String, Value>, what: &str) -> Result<String, String> {
+pub(crate) fn name_of(obj: &Map<String, Value>, what: &str) -> Result<String, String> {
     match obj.get("name") {
         Some(Value::String(n)) if !n.is_empty() => Ok(n.clone()),
         Some(Value::String(_)) => Err(format!("the {what}'s `name` is empty")),
@@ -153,7 +163,7 @@ fn name_of(obj: &Map<String, Value>, what: &str) -> Result<String, String> {
     }
 }
 
-fn text(obj: &Map<String, Value>, field: &str) -> Result<Option<String>, String> {
+pub(crate) fn text(obj: &Map<String, Value>, field: &str) -> Result<Option<String>, String> {
     match obj.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),

@@ -2,7 +2,7 @@
 //! can go through — a poisoned description, a renamed or newly required argument, a
 //! prompt added or gone — in the words a reviewer and an incident use.
 
-use crate::definition::{DefinitionChange, definition_fingerprint};
+use crate::definition::{DefinitionChange, DefinitionKind, definition_fingerprint};
 use crate::prompt::{PromptDefinition, compare_prompts};
 use serde_json::{Value, json};
 
@@ -68,7 +68,7 @@ fn a_poisoned_description_is_a_prompt_change_that_withholds_the_prompt() {
         );
     });
     let change = one(summarize(), poisoned);
-    assert!(change.is_prompt());
+    assert_eq!(change.definition_kind(), DefinitionKind::Prompt);
     assert_eq!(change.kind(), "prompt_description");
     assert_eq!(change.tool(), "summarize");
     assert!(change.hides_tool(), "a changed prompt waits for review");

@@ -401,33 +401,49 @@ pub fn withheld(tool: &str, owner: &str) -> String {
 }
 
 /// One pending definition change as a model may read it: what kind of change, of which
-/// pinned tool or prompt, never the upstream's new words (a changed description is how
-/// tool poisoning looks, and the new text is not reviewed). A new tool or prompt is not
-/// named: its name is the upstream's unreviewed text too.
+/// pinned tool, prompt or resource template, never the upstream's new words (a changed
+/// description is how tool poisoning looks, and the new text is not reviewed). A new
+/// definition is not named: its name is the upstream's unreviewed text too.
 pub fn definition_change(exposed: &str, change: &toolgate_contract::DefinitionChange) -> String {
-    use toolgate_contract::DefinitionChange as C;
-    let (inner, noun) = match change {
-        C::Prompt(inner) => (inner.as_ref(), "prompt "),
-        other => (other, ""),
+    use toolgate_contract::{DefinitionChange as C, DefinitionKind as K};
+    let kind = change.definition_kind();
+    let inner = match change {
+        C::Prompt(inner) | C::ResourceTemplate(inner) => inner.as_ref(),
+        other => other,
+    };
+    let of = match kind {
+        K::Tool => String::new(),
+        other => format!("{} ", other.noun()),
     };
     let part = match inner {
         C::Added { .. } => {
             return format!(
                 "a new {} is listed upstream; it is not served until it is pinned (pending review)",
-                if noun.is_empty() { "tool" } else { "prompt" }
+                kind.noun()
             );
         }
         C::Removed { .. } => {
-            return format!("{noun}{exposed} is no longer listed upstream (pending review)");
+            return format!("{of}{exposed} is no longer listed upstream (pending review)");
         }
         C::Description { .. } => "the description",
         C::Title { .. } => "the title",
-        C::InputSchema { .. } if !noun.is_empty() => "the arguments",
+        C::InputSchema { .. } if kind == K::Prompt => "the arguments",
         C::InputSchema { .. } => "the input schema",
         C::OutputSchema { .. } => "the output schema",
-        C::Annotations { .. } | C::Prompt(_) => "the annotations",
+        C::Annotations { .. } if kind == K::ResourceTemplate => "the details",
+        C::Annotations { .. } | C::Prompt(_) | C::ResourceTemplate(_) => "the annotations",
     };
-    format!("{part} of {noun}{exposed} changed upstream (pending review)")
+    format!("{part} of {of}{exposed} changed upstream (pending review)")
+}
+
+/// Whether every change of an incident is a new definition of one kind: its name is
+/// then the upstream's unreviewed text, and the kind is what a model is told.
+pub fn all_new(kinds: &[&str]) -> Option<toolgate_contract::DefinitionKind> {
+    let (first, _) = toolgate_contract::DefinitionKind::of_change_kind(kinds.first()?);
+    kinds
+        .iter()
+        .all(|k| toolgate_contract::DefinitionKind::of_change_kind(k) == (first, "added"))
+        .then_some(first)
 }
 
 /// The model's line for an open definition-drift incident of `tool`, from the kinds of
@@ -438,24 +454,27 @@ pub fn definition_incident(tool: &str, dependency: &str, kinds: &[&str]) -> Stri
             "MCP server {dependency} lists tools toolgate refuses (over its limits, or unreadable); they are not served"
         );
     }
-    if kinds.iter().all(|k| *k == "added") {
-        return format!("a new tool on MCP server {dependency} is not pinned (pending review)");
-    }
-    if kinds.iter().all(|k| *k == "prompt_added") {
-        return format!("a new prompt on MCP server {dependency} is not pinned (pending review)");
+    if let Some(kind) = all_new(kinds) {
+        return format!(
+            "a new {} on MCP server {dependency} is not pinned (pending review)",
+            kind.noun()
+        );
     }
     let mut parts: Vec<&str> = kinds
         .iter()
-        .map(|k| match k.strip_prefix("prompt_").unwrap_or(k) {
-            "removed" => "no longer listed",
-            "description" => "description",
-            "title" => "title",
-            "arguments" => "arguments",
-            "input_schema" => "input schema",
-            "output_schema" => "output schema",
-            "annotations" => "annotations",
-            _ => "definition",
-        })
+        .map(
+            |k| match toolgate_contract::DefinitionKind::of_change_kind(k).1 {
+                "removed" => "no longer listed",
+                "description" => "description",
+                "title" => "title",
+                "arguments" => "arguments",
+                "input_schema" => "input schema",
+                "output_schema" => "output schema",
+                "annotations" => "annotations",
+                "details" => "details",
+                _ => "definition",
+            },
+        )
         .collect();
     parts.dedup();
     format!(

@@ -114,8 +114,8 @@ pub async fn report_with_history(gateway: &Gateway, only: Option<&str>) -> Resul
 
 /// An incident's tool and title as a model may read them. A definition-drift title
 /// quotes the upstream's changed, unreviewed text (for the people it alerts), so the
-/// model gets the kinds of change instead; a new tool's or prompt's name is unreviewed
-/// text too.
+/// model gets the kinds of change instead; a new definition's name is unreviewed text
+/// too.
 fn model_view(i: &toolgate_store::Incident) -> (Value, String) {
     if i.kind != toolgate_store::IncidentKind::DefinitionDrift.as_str() {
         return (json!(i.tool), i.title.clone());
@@ -127,9 +127,7 @@ fn model_view(i: &toolgate_store::Incident) -> (Value, String) {
         .filter_map(|c| c["kind"].as_str())
         .collect();
     let title = crate::explain::definition_incident(&i.tool, &i.dependency, &kinds);
-    let unnamed = kinds.is_empty()
-        || kinds.iter().all(|k| *k == "added")
-        || kinds.iter().all(|k| *k == "prompt_added");
+    let unnamed = kinds.is_empty() || crate::explain::all_new(&kinds).is_some();
     (if unnamed { Value::Null } else { json!(i.tool) }, title)
 }
 

@@ -261,15 +261,21 @@ impl Http {
                 *cancel_id = None;
                 let lost = self.invalidate(session.epoch);
                 inner.ensure_initialized().await?;
-                if lost {
-                    tracing::info!(server = %inner.name, "upstream session lost (404); re-initialised");
-                    inner.emit(Event::SessionLost);
-                }
                 let session = self.session();
                 let id = inner.next_id();
                 *cancel_id = (!session.stateless).then_some(id);
-                self.exchange(inner, id, method, params, &session, relay)
-                    .await
+                let retried = self
+                    .exchange(inner, id, method, params, &session, relay)
+                    .await;
+                // A fresh session answered 404 too: the 404 is the server's answer to
+                // this request (a method it does not serve), not a lost session, and
+                // telling the owner to list everything again would only ask again.
+                let method_refused = matches!(retried, Err(Failure::Status { status: 404, .. }));
+                if lost && !method_refused {
+                    tracing::info!(server = %inner.name, "upstream session lost (404); re-initialised");
+                    inner.emit(Event::SessionLost);
+                }
+                retried
             }
             other => other,
         }

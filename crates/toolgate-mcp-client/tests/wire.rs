@@ -401,6 +401,37 @@ async fn a_status_body_is_capped_at_4_kib() {
 }
 
 #[tokio::test]
+async fn a_404_on_a_fresh_session_too_is_the_methods_answer_not_a_lost_session() {
+    // A server that answers 404 to a method it does not serve: the session is not lost,
+    // and saying it is would make its owner list everything again, and meet the 404
+    // again, without end.
+    let fake = Fake::new(
+        |m, _, _| {
+            if m["method"] == "tools/call" {
+                ready(StatusCode::NOT_FOUND.into_response())
+            } else {
+                ready(json_response(result(&m["id"], json!({}))))
+            }
+        },
+        no_standalone_stream,
+    );
+    let (conn, mut events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    match call(&conn, None).await {
+        Err(Failure::Status { status: 404, .. }) => {}
+        other => panic!("expected the 404, got {other:?}"),
+    }
+    assert_eq!(
+        fake.inits.load(Ordering::SeqCst),
+        2,
+        "resent once on a fresh session"
+    );
+    assert!(
+        events.try_recv().is_err(),
+        "no SessionLost for a method's own 404"
+    );
+}
+
+#[tokio::test]
 async fn a_lost_session_is_reinitialised_once_and_the_request_resent() {
     let fake = Fake::new(
         |m, headers, _| {

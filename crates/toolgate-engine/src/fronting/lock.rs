@@ -1,23 +1,25 @@
-//! `toolgate lock`: connects to the configured MCP servers, lists their tools and prompts
-//! and writes them as the pins into each server's lockfile (servers sharing a lockfile share one
-//! file; entries of servers not in this config, or not selected, are kept as they were).
+//! `toolgate lock`: connects to the configured MCP servers, lists their tools, prompts
+//! and resource templates and writes them as the pins into each server's lockfile
+//! (servers sharing a lockfile share one file; entries of servers not in this config, or
+//! not selected, are kept as they were).
 //!
 //! A serving toolgate takes the new pins within seconds, so the review comes first:
 //! `--dry-run` shows each pending change in full (the changed text, the schema diff) and
 //! writes nothing, `--check` does the same and fails when anything is pending (for CI),
-//! and `--server`/`--tool`/`--prompt` accept only the changes that were reviewed —
-//! accepting one server's change never accepts another's, and accepting a tool's change
-//! never accepts a prompt's of the same name.
+//! and `--server`/`--tool`/`--prompt`/`--resource-template` accept only the changes
+//! that were reviewed — accepting one server's change never accepts another's, and
+//! accepting a tool's change never accepts a prompt's of the same name.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use toolgate_contract::{
-    DefinitionChange, Lockfile, PinnedServer, PromptDefinition, ToolDefinition,
+    DefinitionChange, DefinitionKind, Lockfile, PinnedDefinition, PinnedServer, PromptDefinition,
+    ResourceTemplateDefinition, ToolDefinition,
 };
 
-use super::{Fronting, Host, Listed};
+use super::{Fronted, Fronting, Host, Listed, Refusals};
 use crate::upstream::UpstreamClient;
 use toolgate_config::{Config, McpServerSpec};
 
@@ -26,13 +28,15 @@ use toolgate_config::{Config, McpServerSpec};
 pub struct Options {
     /// Only these servers (every server when empty).
     pub servers: Vec<String>,
-    /// Only these tools, by the upstream's name or the exposed one; with `prompts`
-    /// empty too, every change. The other changes stay pending.
+    /// Only these tools, by the upstream's name or the exposed one; with `prompts` and
+    /// `resource_templates` empty too, every change. The other changes stay pending.
     pub tools: Vec<String>,
     /// Only these prompts, named as `tools` are. A tool and a prompt may share a name,
     /// so each is selected by its own kind: a reviewer who accepts a tool's change has
     /// not seen a prompt's.
     pub prompts: Vec<String>,
+    /// Only these resource templates, by their URI template.
+    pub resource_templates: Vec<String>,
     /// Show what would change; write nothing.
     pub dry_run: bool,
 }
@@ -48,17 +52,22 @@ pub struct Locked {
     pub result: Result<usize, String>,
     /// How many prompts are pinned after this run.
     pub prompts: usize,
-    /// Why the server's prompts could not be listed, when they could not: its tools
-    /// are locked all the same and its prompts keep their pins (as a serving gateway
-    /// keeps serving them).
-    pub prompts_error: Option<String>,
+    /// How many resource templates are pinned after this run.
+    pub resource_templates: usize,
+    /// The lists other than the tools' that could not be read (prompts, resource
+    /// templates), with why: the server's tools are locked all the same and those
+    /// definitions keep their pins (as a serving gateway keeps serving them).
+    pub unlisted: Vec<(DefinitionKind, String)>,
     /// The changes against the previous pins that this run accepts (or would accept).
     pub changes: Vec<DefinitionChange>,
     /// The live definitions of the new tools among `changes`, for review.
     pub new_tools: Vec<ToolDefinition>,
     /// The live definitions of the new prompts among `changes`, for review.
     pub new_prompts: Vec<PromptDefinition>,
-    /// Changes left pending because `--tool` or `--prompt` did not select them.
+    /// The live definitions of the new resource templates among `changes`, for review.
+    pub new_templates: Vec<ResourceTemplateDefinition>,
+    /// Changes left pending because `--tool`, `--prompt` or `--resource-template` did
+    /// not select them.
     pub left_pending: usize,
     /// The server had no pins before: every tool is new.
     pub first: bool,
@@ -73,52 +82,144 @@ impl Locked {
     pub fn pending(&self) -> bool {
         self.result.is_ok() && (self.first || !self.changes.is_empty())
     }
+
+    /// A server that could not be listed: nothing changes.
+    fn unreachable(server: &str, path: &std::path::Path, first: bool, error: String) -> Locked {
+        Locked {
+            server: server.to_string(),
+            path: path.to_path_buf(),
+            result: Err(error),
+            prompts: 0,
+            resource_templates: 0,
+            unlisted: Vec::new(),
+            changes: Vec::new(),
+            new_tools: Vec::new(),
+            new_prompts: Vec::new(),
+            new_templates: Vec::new(),
+            left_pending: 0,
+            first,
+            refused: None,
+            writes: false,
+        }
+    }
 }
 
-/// One definition to accept: a tool or a prompt, by the upstream's name or the exposed
-/// one.
+/// One definition to accept: its kind, and its name as a person typed it (a tool's or
+/// prompt's upstream or exposed name, a resource template's URI template).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Pick<'a> {
-    /// A tool.
-    Tool(&'a str),
-    /// A prompt.
-    Prompt(&'a str),
+pub struct Pick<'a> {
+    /// What it is.
+    pub kind: DefinitionKind,
+    /// What names it.
+    pub name: &'a str,
 }
 
 impl<'a> Pick<'a> {
-    /// The name, as given.
-    fn name(self) -> &'a str {
-        match self {
-            Pick::Tool(name) | Pick::Prompt(name) => name,
+    /// A tool, by name.
+    pub fn tool(name: &'a str) -> Pick<'a> {
+        Pick {
+            kind: DefinitionKind::Tool,
+            name,
         }
+    }
+
+    /// A prompt, by name.
+    pub fn prompt(name: &'a str) -> Pick<'a> {
+        Pick {
+            kind: DefinitionKind::Prompt,
+            name,
+        }
+    }
+
+    /// A resource template, by its URI template.
+    pub fn resource_template(uri_template: &'a str) -> Pick<'a> {
+        Pick {
+            kind: DefinitionKind::ResourceTemplate,
+            name: uri_template,
+        }
+    }
+}
+
+/// The command-line flag selecting a definition of `kind`.
+pub fn flag(kind: DefinitionKind) -> &'static str {
+    match kind {
+        DefinitionKind::Tool => "--tool",
+        DefinitionKind::Prompt => "--prompt",
+        DefinitionKind::ResourceTemplate => "--resource-template",
     }
 }
 
 impl Options {
     /// Whether only some definitions are selected.
     fn picks(&self) -> bool {
-        !self.tools.is_empty() || !self.prompts.is_empty()
+        self.given().next().is_some()
     }
 
-    /// Every tool and prompt given, each by its kind.
+    /// Every definition given, each by its kind.
     fn given(&self) -> impl Iterator<Item = Pick<'_>> {
-        let tools = self.tools.iter().map(|t| Pick::Tool(t));
-        tools.chain(self.prompts.iter().map(|p| Pick::Prompt(p)))
+        let tools = self.tools.iter().map(|t| Pick::tool(t));
+        let prompts = self.prompts.iter().map(|p| Pick::prompt(p));
+        let templates = self
+            .resource_templates
+            .iter()
+            .map(|t| Pick::resource_template(t));
+        tools.chain(prompts).chain(templates)
     }
 
-    /// Whether the definition the upstream calls `live` (by its kind) is selected.
+    /// Whether the definition the upstream names `live` (by its kind) is selected.
     fn selects(&self, spec: &McpServerSpec, live: Pick<'_>) -> bool {
         !self.picks()
-            || self.given().any(|given| {
-                std::mem::discriminant(&given) == std::mem::discriminant(&live)
-                    && names_one(spec, given.name(), live.name())
-            })
+            || self
+                .given()
+                .any(|given| given.kind == live.kind && names_one(spec, given, live.name))
     }
 }
 
-/// Whether `given` (as a person typed it) names the upstream's `name` on `spec`.
-fn names_one(spec: &McpServerSpec, given: &str, name: &str) -> bool {
-    given == name || given == spec.exposed_name(name)
+/// Whether `given` (as a person typed it) names the upstream's `name` on `spec`: a
+/// tool or prompt by either name, a resource template (never renamed) by its own.
+fn names_one(spec: &McpServerSpec, given: Pick<'_>, name: &str) -> bool {
+    given.name == name
+        || (given.kind != DefinitionKind::ResourceTemplate && given.name == spec.exposed_name(name))
+}
+
+/// The new pins of one kind: the selected definitions as listed now, the others as
+/// pinned before; a pinned one refused for the limits cannot be compared, so its pin
+/// stays.
+fn repin<T: PinnedDefinition>(
+    options: &Options,
+    spec: &McpServerSpec,
+    old: &[T],
+    live: &[T],
+    refused: &Refusals,
+) -> Vec<T> {
+    let selected = |d: &T| {
+        options.selects(
+            spec,
+            Pick {
+                kind: T::KIND,
+                name: d.key(),
+            },
+        )
+    };
+    let mut pins: Vec<T> = old.iter().filter(|d| !selected(d)).cloned().collect();
+    pins.extend(live.iter().filter(|d| selected(d)).cloned());
+    for name in &refused.pinned {
+        if !pins.iter().any(|d| d.key() == name)
+            && let Some(d) = old.iter().find(|d| d.key() == name)
+        {
+            pins.push(d.clone());
+        }
+    }
+    pins
+}
+
+/// The live definitions of the new ones among `changes` of `T`'s kind.
+fn new_ones<T: PinnedDefinition>(changes: &[DefinitionChange], live: &[T]) -> Vec<T> {
+    changes
+        .iter()
+        .filter(|c| c.is_added() && c.definition_kind() == T::KIND)
+        .filter_map(|c| live.iter().find(|d| d.key() == c.tool()).cloned())
+        .collect()
 }
 
 /// Lists the selected servers and computes their new pins; writes them unless
@@ -155,12 +256,12 @@ pub async fn pending(fronting: &Fronting) -> anyhow::Result<Vec<Locked>> {
     lock_servers(fronting, &options).await
 }
 
-/// Accepts the pending change of one tool or prompt (every pending change of the server
+/// Accepts the pending change of one definition (every pending change of the server
 /// when `None`) on `server` in a running gateway, exactly as `toolgate lock --server S
-/// --tool T` (or `--prompt P`, or `--server S` alone) does,
-/// then checks the server at once: the new pin is served, and a tool withheld under
-/// `on_change: block` comes back without a restart. Clients are told when the tools
-/// they see changed.
+/// --tool T` (or `--prompt P`, `--resource-template U`, or `--server S` alone) does,
+/// then checks the server at once: the new pin is served, and a definition withheld
+/// under `on_change: block` comes back without a restart. Clients are told when the
+/// tools they see changed.
 pub async fn approve(
     fronting: &Fronting,
     host: &dyn Host,
@@ -174,10 +275,13 @@ pub async fn approve(
         servers: vec![server.to_string()],
         ..Options::default()
     };
-    match pick {
-        Some(Pick::Tool(name)) => options.tools.push(name.to_string()),
-        Some(Pick::Prompt(name)) => options.prompts.push(name.to_string()),
-        None => {}
+    if let Some(pick) = pick {
+        let name = pick.name.to_string();
+        match pick.kind {
+            DefinitionKind::Tool => options.tools.push(name),
+            DefinitionKind::Prompt => options.prompts.push(name),
+            DefinitionKind::ResourceTemplate => options.resource_templates.push(name),
+        }
     }
     let locked = lock_servers(fronting, &options)
         .await?
@@ -194,13 +298,63 @@ pub async fn approve(
     Ok(locked)
 }
 
+/// What one server lists now, each kind with what the limits refused.
+struct Live {
+    init: toolgate_mcp_client::Initialized,
+    tools: Listed,
+    prompts: (Vec<PromptDefinition>, Refusals),
+    templates: (Vec<ResourceTemplateDefinition>, Refusals),
+    /// The lists other than the tools' that could not be read; each is taken as its
+    /// pins (so nothing of it changes).
+    unlisted: Vec<(DefinitionKind, String)>,
+}
+
+/// Lists `server`'s definitions; an error when it cannot be reached or its tools
+/// cannot be listed.
+async fn list_live(server: &Fronted, previous: Option<&PinnedServer>) -> Result<Live, String> {
+    let spec = server.spec();
+    let names = super::PinnedNames::of(previous);
+    let init = server
+        .connection
+        .initialize(spec.dependency.timeout)
+        .await
+        .map_err(|e| e.to_string())?;
+    let tools = server.list_tools(&names.tools).await?;
+    let mut unlisted = Vec::new();
+    let prompts = match server.list_prompts(&names.prompts).await {
+        Ok(prompts) => prompts,
+        Err(e) => {
+            unlisted.push((DefinitionKind::Prompt, e));
+            let pinned = previous.map(|p| p.prompts.clone()).unwrap_or_default();
+            (pinned, Refusals::default())
+        }
+    };
+    let templates = match server.list_templates(&names.templates).await {
+        Ok(templates) => templates,
+        Err(e) => {
+            unlisted.push((DefinitionKind::ResourceTemplate, e));
+            let pinned = previous
+                .map(|p| p.resource_templates.clone())
+                .unwrap_or_default();
+            (pinned, Refusals::default())
+        }
+    };
+    Ok(Live {
+        init,
+        tools,
+        prompts,
+        templates,
+        unlisted,
+    })
+}
+
 async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<Vec<Locked>> {
     let mut files: BTreeMap<PathBuf, Lockfile> = BTreeMap::new();
     let mut report = Vec::new();
-    // The names given that named a definition of their kind, and those that named only
-    // one of the other kind (for the error's hint).
+    // The names given that named a definition of their kind, and for the others the
+    // kind they do name (for the error's hint).
     let mut matched: BTreeSet<Pick<'_>> = BTreeSet::new();
-    let mut other_kind: BTreeSet<Pick<'_>> = BTreeSet::new();
+    let mut other_kind: BTreeMap<Pick<'_>, DefinitionKind> = BTreeMap::new();
     for server in fronting.servers().map(Arc::clone).collect::<Vec<_>>() {
         let spec = server.spec().clone();
         if !options.servers.is_empty() && !options.servers.contains(&spec.name) {
@@ -211,128 +365,106 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
             None => Lockfile::read(&spec.lock)?.unwrap_or_default(),
         };
         let previous = file.server(&spec.name).cloned();
-        let pinned: BTreeSet<String> = previous
-            .iter()
-            .flat_map(|p| p.tools.iter().map(|t| t.name.clone()))
-            .collect();
-        let pinned_prompts: BTreeSet<String> = previous
-            .iter()
-            .flat_map(|p| p.prompts.iter().map(|t| t.name.clone()))
-            .collect();
-        let old: Vec<ToolDefinition> = previous.iter().flat_map(|p| p.tools.clone()).collect();
-        let old_prompts: Vec<PromptDefinition> =
-            previous.iter().flat_map(|p| p.prompts.clone()).collect();
-        let mut prompts_error = None;
-        let listed = match server.connection.initialize(spec.dependency.timeout).await {
-            Ok(init) => match server.list_tools(&pinned).await {
-                Ok(tools) => {
-                    let prompts = match server.list_prompts(&pinned_prompts).await {
-                        Ok(prompts) => prompts,
-                        // As listed, they are as pinned: nothing of theirs changes.
-                        Err(e) => {
-                            prompts_error = Some(e);
-                            (old_prompts.clone(), Default::default())
-                        }
-                    };
-                    Ok((init, tools, prompts))
-                }
-                Err(e) => Err(e),
-            },
-            Err(e) => Err(e.to_string()),
-        };
-        let (
-            init,
-            Listed {
-                tools: live,
-                mut refused,
-            },
-            (live_prompts, prompts_refused),
-        ) = match listed {
-            Ok(l) => l,
+        let old = previous.clone().unwrap_or_default();
+        let live = match list_live(&server, previous.as_ref()).await {
+            Ok(live) => live,
             Err(e) => {
                 files.insert(spec.lock.clone(), file);
-                report.push(Locked {
-                    server: spec.name.clone(),
-                    path: spec.lock.clone(),
-                    result: Err(e),
-                    prompts: 0,
-                    prompts_error: None,
-                    changes: Vec::new(),
-                    new_tools: Vec::new(),
-                    new_prompts: Vec::new(),
-                    left_pending: 0,
-                    first: previous.is_none(),
-                    refused: None,
-                    writes: false,
-                });
+                report.push(Locked::unreachable(
+                    &spec.name,
+                    &spec.lock,
+                    previous.is_none(),
+                    e,
+                ));
                 continue;
             }
         };
-        let is = |t: &ToolDefinition| options.selects(&spec, Pick::Tool(&t.name));
-        let tool_names: Vec<&String> = live
-            .iter()
-            .chain(previous.iter().flat_map(|p| &p.tools))
-            .map(|d| &d.name)
-            .collect();
-        let prompt_names: Vec<&String> = live_prompts
-            .iter()
-            .chain(previous.iter().flat_map(|p| &p.prompts))
-            .map(|d| &d.name)
-            .collect();
+        let Live {
+            init,
+            tools:
+                Listed {
+                    tools: live_tools,
+                    mut refused,
+                },
+            prompts: (live_prompts, prompts_refused),
+            templates: (live_templates, templates_refused),
+            unlisted,
+        } = live;
+        // Every name listed now or pinned before, by kind.
+        let mut known: Vec<(DefinitionKind, &str)> = Vec::new();
+        known.extend(
+            live_tools
+                .iter()
+                .chain(&old.tools)
+                .map(|d| (DefinitionKind::Tool, d.key())),
+        );
+        known.extend(
+            live_prompts
+                .iter()
+                .chain(&old.prompts)
+                .map(|d| (DefinitionKind::Prompt, d.key())),
+        );
+        known.extend(
+            live_templates
+                .iter()
+                .chain(&old.resource_templates)
+                .map(|d| (DefinitionKind::ResourceTemplate, d.key())),
+        );
         for given in options.given() {
-            let (own, other) = match given {
-                Pick::Tool(_) => (&tool_names, &prompt_names),
-                Pick::Prompt(_) => (&prompt_names, &tool_names),
-            };
-            if own.iter().any(|n| names_one(&spec, given.name(), n)) {
+            let named: Vec<DefinitionKind> = known
+                .iter()
+                .filter(|(kind, name)| {
+                    let as_kind = Pick {
+                        kind: *kind,
+                        ..given
+                    };
+                    names_one(&spec, as_kind, name)
+                })
+                .map(|(kind, _)| *kind)
+                .collect();
+            if named.contains(&given.kind) {
                 matched.insert(given);
-            } else if other.iter().any(|n| names_one(&spec, given.name(), n)) {
-                other_kind.insert(given);
+            } else if let Some(kind) = named.first() {
+                other_kind.insert(given, *kind);
             }
         }
-        let mut all_changes = toolgate_contract::compare(&old, &live);
+        let mut all_changes = toolgate_contract::compare(&old.tools, &live_tools);
         all_changes.extend(toolgate_contract::compare_prompts(
-            &old_prompts,
+            &old.prompts,
             &live_prompts,
+        ));
+        all_changes.extend(toolgate_contract::compare_resource_templates(
+            &old.resource_templates,
+            &live_templates,
         ));
         let changes: Vec<DefinitionChange> = all_changes
             .iter()
             .filter(|c| {
-                let live = if c.is_prompt() {
-                    Pick::Prompt(c.tool())
-                } else {
-                    Pick::Tool(c.tool())
+                let live = Pick {
+                    kind: c.definition_kind(),
+                    name: c.tool(),
                 };
                 options.selects(&spec, live)
             })
             .cloned()
             .collect();
-        // The new pins: the selected tools as listed now, the others as pinned before.
-        let mut tools: Vec<ToolDefinition> = old.iter().filter(|&t| !is(t)).cloned().collect();
-        tools.extend(live.iter().filter(|&t| is(t)).cloned());
-        // A refused pinned tool cannot be compared, so its pin stays.
-        for name in &refused.pinned {
-            if !tools.iter().any(|t| &t.name == name)
-                && let Some(t) = old.iter().find(|t| &t.name == name)
-            {
-                tools.push(t.clone());
-            }
-        }
-        let is_prompt = |p: &PromptDefinition| options.selects(&spec, Pick::Prompt(&p.name));
-        let mut prompts: Vec<PromptDefinition> = old_prompts
-            .iter()
-            .filter(|&p| !is_prompt(p))
-            .cloned()
-            .collect();
-        prompts.extend(live_prompts.iter().filter(|&p| is_prompt(p)).cloned());
-        for name in &prompts_refused.pinned {
-            if !prompts.iter().any(|p| &p.name == name)
-                && let Some(p) = old_prompts.iter().find(|p| &p.name == name)
-            {
-                prompts.push(p.clone());
-            }
-        }
+        let tools = repin(options, &spec, &old.tools, &live_tools, &refused);
+        let prompts = repin(
+            options,
+            &spec,
+            &old.prompts,
+            &live_prompts,
+            &prompts_refused,
+        );
+        let resource_templates = repin(
+            options,
+            &spec,
+            &old.resource_templates,
+            &live_templates,
+            &templates_refused,
+        );
         refused.absorb(&prompts_refused);
+        refused.absorb(&templates_refused);
         let whole = !options.picks() || previous.is_none();
         let (server_name, server_version, protocol_version) = match (&previous, whole) {
             (Some(p), false) => (
@@ -351,18 +483,10 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
                 == (&server_name, &server_version, &protocol_version)
         });
         let writes = previous.is_none() || !changes.is_empty() || !same_server;
-        let new_tools: Vec<ToolDefinition> = changes
-            .iter()
-            .filter(|c| c.is_added() && !c.is_prompt())
-            .filter_map(|c| live.iter().find(|t| t.name == c.tool()).cloned())
-            .collect();
-        let new_prompts: Vec<PromptDefinition> = changes
-            .iter()
-            .filter(|c| c.is_added() && c.is_prompt())
-            .filter_map(|c| live_prompts.iter().find(|p| p.name == c.tool()).cloned())
-            .collect();
-        let n = tools.len();
-        let n_prompts = prompts.len();
+        let new_tools = new_ones(&changes, &live_tools);
+        let new_prompts = new_ones(&changes, &live_prompts);
+        let new_templates = new_ones(&changes, &live_templates);
+        let counts = (tools.len(), prompts.len(), resource_templates.len());
         let mut file = file;
         if writes {
             file.merge(
@@ -375,6 +499,7 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
                         .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
                     tools,
                     prompts,
+                    resource_templates,
                 },
             );
         }
@@ -382,13 +507,15 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
         report.push(Locked {
             server: spec.name.clone(),
             path: spec.lock.clone(),
-            result: Ok(n),
-            prompts: n_prompts,
-            prompts_error,
+            result: Ok(counts.0),
+            prompts: counts.1,
+            resource_templates: counts.2,
+            unlisted,
             left_pending: all_changes.len() - changes.len(),
             changes,
             new_tools,
             new_prompts,
+            new_templates,
             first: previous.is_none(),
             refused: (!refused.is_empty()).then(|| refused.describe(&spec.limits)),
             writes,
@@ -398,21 +525,20 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
         .given()
         .filter(|given| !matched.contains(given))
         .map(|given| {
-            let (kind, other, flag) = match given {
-                Pick::Tool(_) => ("tool", "prompt", "--prompt"),
-                Pick::Prompt(_) => ("prompt", "tool", "--tool"),
-            };
-            let name = given.name();
-            if other_kind.contains(&given) {
-                format!("no {kind} named `{name}`: it is a {other} (select it with {flag})")
-            } else {
-                format!("no {kind} named `{name}`")
+            let (kind, name) = (given.kind.noun(), given.name);
+            match other_kind.get(&given) {
+                Some(other) => format!(
+                    "no {kind} named `{name}`: it is a {} (select it with {})",
+                    other.noun(),
+                    flag(*other)
+                ),
+                None => format!("no {kind} named `{name}`"),
             }
         })
         .collect();
     if !unknown.is_empty() {
         anyhow::bail!(
-            "{} on the selected MCP servers (use the upstream's name or the exposed one); nothing was written",
+            "{} on the selected MCP servers (use the upstream's name or the exposed one; a resource template's URI template); nothing was written",
             unknown.join("; ")
         );
     }
@@ -428,37 +554,60 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
 
 /// A pending change in full, for the person reviewing it: the summary line, then the
 /// whole pinned and live texts (one line each, cut at 8,192 characters around what
-/// changed) or the schema diff. Upstream text is shown here, to people, on purpose.
-pub fn review(
-    change: &DefinitionChange,
-    new_tools: &[ToolDefinition],
-    new_prompts: &[PromptDefinition],
-) -> Vec<String> {
+/// changed) or the schema diff; a new definition's every word. Upstream text is shown
+/// here, to people, on purpose.
+pub fn review(change: &DefinitionChange, locked: &Locked) -> Vec<String> {
     let mut lines = vec![change.summary()];
     let detail = change.to_json();
     // Hidden characters are shown as `\u{…}` escapes: a reviewer must see what the
     // model would read, tag-character instructions included.
     let one_line =
         |t: &str| -> String { toolgate_contract::one_line(t).chars().take(8_192).collect() };
+    let text = |t: Option<&String>| t.map_or("(none)".into(), |t| one_line(t));
     let change = match change {
         DefinitionChange::Prompt(inner) => {
             if inner.is_added()
-                && let Some(def) = new_prompts.iter().find(|p| p.name == inner.tool())
+                && let Some(def) = locked.new_prompts.iter().find(|p| p.name == inner.tool())
             {
                 if let Some(title) = &def.title {
                     lines.push(format!("  + title:       {}", one_line(title)));
                 }
                 lines.push(format!(
                     "  + description: {}",
-                    def.description.as_deref().map_or("(none)".into(), one_line)
+                    text(def.description.as_ref())
                 ));
                 for a in &def.arguments {
                     lines.push(format!(
                         "  + argument {}{}: {}",
                         one_line(&a.name),
                         if a.required { " (required)" } else { "" },
-                        a.description.as_deref().map_or("(none)".into(), one_line)
+                        text(a.description.as_ref())
                     ));
+                }
+                return lines;
+            }
+            inner.as_ref()
+        }
+        DefinitionChange::ResourceTemplate(inner) => {
+            if inner.is_added()
+                && let Some(def) = locked
+                    .new_templates
+                    .iter()
+                    .find(|t| t.uri_template == inner.tool())
+            {
+                lines.push(format!("  + name:        {}", one_line(&def.name)));
+                if let Some(title) = &def.title {
+                    lines.push(format!("  + title:       {}", one_line(title)));
+                }
+                lines.push(format!(
+                    "  + description: {}",
+                    text(def.description.as_ref())
+                ));
+                if let Some(m) = &def.mime_type {
+                    lines.push(format!("  + mimeType:    {}", one_line(m)));
+                }
+                if let Some(a) = &def.annotations {
+                    lines.push(format!("  + annotations: {}", one_line(&a.to_string())));
                 }
                 return lines;
             }
@@ -468,13 +617,13 @@ pub fn review(
     };
     match change {
         DefinitionChange::Added { tool } => {
-            if let Some(def) = new_tools.iter().find(|t| &t.name == tool) {
+            if let Some(def) = locked.new_tools.iter().find(|t| &t.name == tool) {
                 if let Some(title) = &def.title {
                     lines.push(format!("  + title:       {}", one_line(title)));
                 }
                 lines.push(format!(
                     "  + description: {}",
-                    def.description.as_deref().map_or("(none)".into(), one_line)
+                    text(def.description.as_ref())
                 ));
                 lines.push(format!(
                     "  + inputSchema: {}",
@@ -487,8 +636,8 @@ pub fn review(
         | DefinitionChange::Annotations { .. } => {
             let show = |v: &serde_json::Value| match v {
                 serde_json::Value::Null => "(none)".to_string(),
-                serde_json::Value::String(s) => s.clone(),
-                other => other.to_string(),
+                serde_json::Value::String(s) => one_line(s),
+                other => one_line(&other.to_string()),
             };
             lines.push(format!("  - pinned: {}", show(&detail["before"])));
             lines.push(format!("  + live:   {}", show(&detail["after"])));
@@ -521,7 +670,11 @@ mod tests {
         let change = DefinitionChange::Added {
             tool: "search".into(),
         };
-        let lines = review(&change, &[def], &[]).join("\n");
+        let locked = Locked {
+            new_tools: vec![def],
+            ..Locked::unreachable("docs", std::path::Path::new("t.json"), false, String::new())
+        };
+        let lines = review(&change, &locked).join("\n");
         assert!(
             lines.contains(r"Search the web.\u{e0052}\u{e0065}\u{e0061}\u{e0064}\u{202e}"),
             "{lines}"

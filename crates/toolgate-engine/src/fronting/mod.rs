@@ -34,8 +34,11 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
-use toolgate_contract::{DefinitionChange, PinnedServer, PromptDefinition, ToolDefinition};
-use toolgate_mcp_client::{Connection, Event};
+use toolgate_contract::{
+    DefinitionChange, DefinitionKind, PinnedDefinition, PinnedServer, PromptDefinition,
+    ResourceTemplateDefinition, ToolDefinition,
+};
+use toolgate_mcp_client::{Connection, Event, codes};
 
 use crate::dependency::DependencyState;
 use crate::pipeline::Route;
@@ -103,17 +106,37 @@ struct State {
     lock_mtime: Option<std::time::SystemTime>,
     /// What the last check refused for the server's limits (tools and prompts).
     refused: Refusals,
-    /// Pinned prompts the last check refused for the limits (so not read as removed).
-    refused_prompts: BTreeSet<String>,
-    /// Exposed prompt names with the pinned definition they are served from, as last
-    /// published: what `prompts/list` answers.
-    prompts: BTreeMap<String, PromptDefinition>,
-    /// Pinned prompts not served because their live definition is pending review, by
-    /// exposed name, with the owner who reviews it.
-    withheld_prompts: BTreeMap<String, String>,
+    /// The prompts served from their pins, by exposed name: what `prompts/list` answers.
+    prompts: Served<PromptDefinition>,
+    /// The resource templates served from their pins, by URI template: what
+    /// `resources/templates/list` answers for this server.
+    templates: Served<ResourceTemplateDefinition>,
     /// Pinned tools not exposed because their live definition is pending review, by
     /// exposed name, with the owner who reviews it.
     withheld: BTreeMap<String, String>,
+}
+
+/// Pinned definitions of one kind other than tools (prompts, resource templates), as
+/// served: from their pins, without those awaiting review under `block`.
+#[derive(Debug)]
+struct Served<T> {
+    /// Pinned ones the last check refused for the limits (so not read as removed).
+    refused: BTreeSet<String>,
+    /// Served names with the pinned definition each is served from, as last published.
+    served: BTreeMap<String, T>,
+    /// Pinned ones not served because their live definition is pending review, by
+    /// served name, with the owner who reviews it.
+    withheld: BTreeMap<String, String>,
+}
+
+impl<T> Default for Served<T> {
+    fn default() -> Self {
+        Served {
+            refused: BTreeSet::new(),
+            served: BTreeMap::new(),
+            withheld: BTreeMap::new(),
+        }
+    }
 }
 
 /// What one listing kept, and what it refused for the server's limits.
@@ -244,6 +267,33 @@ pub struct Checked {
     pub listed: bool,
 }
 
+/// The method listing resource templates.
+const TEMPLATES_LIST: &str = "resources/templates/list";
+
+/// The names a server's pins hold, by kind (a resource template's: its URI template).
+#[derive(Debug, Default)]
+pub(crate) struct PinnedNames {
+    pub tools: BTreeSet<String>,
+    pub prompts: BTreeSet<String>,
+    pub templates: BTreeSet<String>,
+}
+
+impl PinnedNames {
+    pub(crate) fn of(pins: Option<&PinnedServer>) -> PinnedNames {
+        let mut names = PinnedNames::default();
+        if let Some(p) = pins {
+            names.tools = p.tools.iter().map(|t| t.name.clone()).collect();
+            names.prompts = p.prompts.iter().map(|t| t.name.clone()).collect();
+            names.templates = p
+                .resource_templates
+                .iter()
+                .map(|t| t.uri_template.clone())
+                .collect();
+        }
+        names
+    }
+}
+
 /// What `dependency_health` and `toolgate status` show of a server.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct ServerReport {
@@ -259,6 +309,8 @@ pub struct ServerReport {
     pub tools: usize,
     /// Prompts served now (from their pins).
     pub prompts: usize,
+    /// Resource templates served now (from their pins).
+    pub resource_templates: usize,
     /// Tools with definition drift (and whether they are hidden), described without
     /// the upstream's unpinned text.
     pub drift: Vec<Value>,
@@ -427,14 +479,15 @@ impl Fronted {
         self.publish(gateway)
     }
 
-    /// Lists the live tools and prompts, compares them with the pins (pinning them if
-    /// there are none yet), raises or clears definition-drift incidents, and publishes
-    /// the routes and prompts. Returns whether the tools agents see changed (so clients
-    /// are told) and whether the server could be listed.
+    /// Lists the live tools, prompts and resource templates, compares them with the pins
+    /// (pinning them if there are none yet), raises or clears definition-drift
+    /// incidents, and publishes the routes, prompts and templates. Returns whether the
+    /// tools agents see changed (so clients are told) and whether the server could be
+    /// listed.
     pub async fn check(&self, gateway: &dyn Host) -> Checked {
         self.reread_lock();
-        let (pinned_tools, pinned_prompts) = self.pinned_names();
-        let listed = match self.list_tools(&pinned_tools).await {
+        let names = self.pinned_names();
+        let listed = match self.list_tools(&names.tools).await {
             Ok(listed) => listed,
             Err(e) => {
                 let mut state = guard(&self.state);
@@ -449,12 +502,19 @@ impl Fronted {
                 };
             }
         };
-        // A server that lists its tools but not its prompts keeps its prompts' last
-        // findings: the tools' check stands on its own.
-        let prompts = match self.list_prompts(&pinned_prompts).await {
+        // A server that lists its tools but not its prompts (or templates) keeps their
+        // last findings: the tools' check stands on its own.
+        let prompts = match self.list_prompts(&names.prompts).await {
             Ok(p) => Some(p),
             Err(e) => {
                 tracing::warn!(server = %self.spec.name, error = %e, "could not list the MCP server's prompts; serving its pinned prompts");
+                None
+            }
+        };
+        let templates = match self.list_templates(&names.templates).await {
+            Ok(t) => Some(t),
+            Err(e) => {
+                tracing::warn!(server = %self.spec.name, error = %e, "could not list the MCP server's resource templates; serving its pinned ones");
                 None
             }
         };
@@ -486,27 +546,55 @@ impl Fronted {
                         .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
                     tools: live.clone(),
                     prompts: prompts.as_ref().map(|(p, _)| p.clone()).unwrap_or_default(),
+                    resource_templates: templates
+                        .as_ref()
+                        .map(|(t, _)| t.clone())
+                        .unwrap_or_default(),
                 });
             }
-            let (pinned_tools, pinned_prompts) = state
-                .pins
-                .as_ref()
-                .map(|p| (p.tools.as_slice(), p.prompts.as_slice()))
-                .unwrap_or_default();
-            let mut changes = toolgate_contract::compare(pinned_tools, &live);
-            // A pinned tool refused for the limits is still listed: it is not gone.
-            changes.retain(|c| !(c.is_removed() && refused.pinned.contains(c.tool())));
-            match &prompts {
-                Some((live_prompts, prompts_refused)) => {
-                    let mut prompt_changes =
-                        toolgate_contract::compare_prompts(pinned_prompts, live_prompts);
-                    prompt_changes
-                        .retain(|c| !(c.is_removed() && prompts_refused.pinned.contains(c.tool())));
-                    changes.extend(prompt_changes);
-                    state.refused_prompts = prompts_refused.pinned.clone();
-                    refused.absorb(prompts_refused);
+            let empty = PinnedServer::default();
+            let pins = state.pins.as_ref().unwrap_or(&empty);
+            // A pinned definition refused for the limits is still listed: it is not gone.
+            let unrefused = |mut changes: Vec<DefinitionChange>, refused: &Refusals| {
+                changes.retain(|c| !(c.is_removed() && refused.pinned.contains(c.tool())));
+                changes
+            };
+            let mut changes = unrefused(toolgate_contract::compare(&pins.tools, &live), &refused);
+            let prompt_changes = prompts.as_ref().map(|(live, refused)| {
+                unrefused(
+                    toolgate_contract::compare_prompts(&pins.prompts, live),
+                    refused,
+                )
+            });
+            let template_changes = templates.as_ref().map(|(live, refused)| {
+                unrefused(
+                    toolgate_contract::compare_resource_templates(&pins.resource_templates, live),
+                    refused,
+                )
+            });
+            // A list that could not be read keeps its last findings.
+            for (kind, listed) in [
+                (DefinitionKind::Prompt, prompt_changes),
+                (DefinitionKind::ResourceTemplate, template_changes),
+            ] {
+                match listed {
+                    Some(found) => changes.extend(found),
+                    None => changes.extend(
+                        state
+                            .changes
+                            .iter()
+                            .filter(|c| c.definition_kind() == kind)
+                            .cloned(),
+                    ),
                 }
-                None => changes.extend(state.changes.iter().filter(|c| c.is_prompt()).cloned()),
+            }
+            if let Some((_, r)) = &prompts {
+                state.prompts.refused = r.pinned.clone();
+                refused.absorb(r);
+            }
+            if let Some((_, r)) = &templates {
+                state.templates.refused = r.pinned.clone();
+                refused.absorb(r);
             }
             state.changes = changes.clone();
             state.refused = refused.clone();
@@ -516,9 +604,10 @@ impl Fronted {
             tracing::warn!(
                 server = %self.spec.name,
                 lock = %self.spec.lock.display(),
-                "no pinned definitions for this MCP server: pinning the {} tool and {} prompt definitions it serves now; run `toolgate lock` to keep them across restarts",
+                "no pinned definitions for this MCP server: pinning the {} tool, {} prompt and {} resource template definitions it serves now; run `toolgate lock` to keep them across restarts",
                 live.len(),
-                prompts.as_ref().map_or(0, |(p, _)| p.len())
+                prompts.as_ref().map_or(0, |(p, _)| p.len()),
+                templates.as_ref().map_or(0, |(t, _)| t.len())
             );
         }
         self.report_limits(gateway, &refused);
@@ -529,18 +618,9 @@ impl Fronted {
         }
     }
 
-    /// The names the pins hold: the tools', the prompts'.
-    fn pinned_names(&self) -> (BTreeSet<String>, BTreeSet<String>) {
-        let state = guard(&self.state);
-        let pins = state.pins.as_ref();
-        (
-            pins.iter()
-                .flat_map(|p| p.tools.iter().map(|t| t.name.clone()))
-                .collect(),
-            pins.iter()
-                .flat_map(|p| p.prompts.iter().map(|t| t.name.clone()))
-                .collect(),
-        )
+    /// The names the pins hold, by kind.
+    fn pinned_names(&self) -> PinnedNames {
+        PinnedNames::of(guard(&self.state).pins.as_ref())
     }
 
     /// The owner of upstream tool `tool`: its override's, else the server's.
@@ -682,7 +762,13 @@ impl Fronted {
     /// read as removed.
     pub(crate) async fn list_tools(&self, pinned: &BTreeSet<String>) -> Result<Listed, String> {
         let (tools, refused) = self
-            .list_definitions("tools/list", "tools", pinned, ToolDefinition::from_mcp)
+            .list_definitions(
+                "tools/list",
+                "tools",
+                "name",
+                pinned,
+                ToolDefinition::from_mcp,
+            )
             .await?;
         Ok(Listed { tools, refused })
     }
@@ -700,8 +786,29 @@ impl Fronted {
         self.list_definitions(
             "prompts/list",
             "prompts",
+            "name",
             pinned,
             PromptDefinition::from_mcp,
+        )
+        .await
+    }
+
+    /// Every page of `resources/templates/list`, within the same limits as the tools
+    /// (counted apart). A server that does not offer resources has none, and so has one
+    /// that offers resources without templates (it may not know the method).
+    pub(crate) async fn list_templates(
+        &self,
+        pinned: &BTreeSet<String>,
+    ) -> Result<(Vec<ResourceTemplateDefinition>, Refusals), String> {
+        if !self.offers("resources") {
+            return Ok((Vec::new(), Refusals::default()));
+        }
+        self.list_definitions(
+            TEMPLATES_LIST,
+            "resourceTemplates",
+            "uriTemplate",
+            pinned,
+            ResourceTemplateDefinition::from_mcp,
         )
         .await
     }
@@ -714,12 +821,13 @@ impl Fronted {
             .is_none_or(|i| i.capabilities.get(capability).is_some())
     }
 
-    /// Every page of one list (`key` in each result), read by `read` within the
-    /// server's limits.
+    /// Every page of one list (`key` in each result, each entry named by its
+    /// `name_key`), read by `read` within the server's limits.
     async fn list_definitions<T>(
         &self,
         method: &str,
         key: &str,
+        name_key: &str,
         pinned: &BTreeSet<String>,
         read: fn(&Value) -> Result<T, String>,
     ) -> Result<(Vec<T>, Refusals), String> {
@@ -736,9 +844,14 @@ impl Fronted {
                 .request(method, params, timeout, None)
                 .await
                 .map_err(|e| e.to_string())?;
-            let result = reply
-                .into_value()
-                .map_err(|e| format!("{method} failed: {} ({})", e.message, e.code))?;
+            let result = match reply.into_value() {
+                Ok(result) => result,
+                // Resource templates are optional within the resources capability.
+                Err(e) if method == TEMPLATES_LIST && e.code == codes::METHOD_NOT_FOUND => {
+                    return Ok((Vec::new(), Refusals::default()));
+                }
+                Err(e) => return Err(format!("{method} failed: {} ({})", e.message, e.code)),
+            };
             for t in result
                 .get(key)
                 .and_then(Value::as_array)
@@ -746,7 +859,7 @@ impl Fronted {
                 .flatten()
             {
                 let size = json_len(t);
-                let name = t.get("name").and_then(Value::as_str);
+                let name = t.get(name_key).and_then(Value::as_str);
                 if size > limits.max_definition_bytes {
                     refused.too_large += 1;
                     refused.note(name, pinned);
@@ -782,38 +895,51 @@ impl Fronted {
         Ok((kept, refused))
     }
 
-    /// The incident key of a change: the tool's exposed name, or for a prompt its
-    /// exposed name followed by ` (prompt)` (a server may have a tool and a prompt of the
-    /// same name; a name never holds a space, so the two keys cannot meet).
-    fn subject(&self, name: &str, prompt: bool) -> String {
-        let exposed = self.spec.exposed_name(name);
-        if prompt {
-            format!("{exposed} (prompt)")
-        } else {
-            exposed
+    /// The incident key of a change: the tool's exposed name; for a prompt its exposed
+    /// name followed by ` (prompt)` (a server may have a tool and a prompt of the same
+    /// name; a name never holds a space, so the two keys cannot meet); for a resource
+    /// template its URI template (which toolgate does not rename) followed by
+    /// ` (resource template of <server>)`, since two servers may list the same one.
+    fn subject(&self, name: &str, kind: DefinitionKind) -> String {
+        match kind {
+            DefinitionKind::Tool => self.spec.exposed_name(name),
+            DefinitionKind::Prompt => format!("{} (prompt)", self.spec.exposed_name(name)),
+            DefinitionKind::ResourceTemplate => {
+                format!("{name} (resource template of {})", self.spec.name)
+            }
         }
     }
 
-    /// One incident per changed tool or prompt (its owner's), updated while the same
-    /// changes persist, cleared when it matches its pin again.
+    /// The name a definition of `kind` named `name` upstream is served under: a tool's
+    /// or prompt's exposed name, a resource template's URI template (never renamed).
+    fn served_as(&self, kind: DefinitionKind, name: &str) -> String {
+        match kind {
+            DefinitionKind::ResourceTemplate => name.to_string(),
+            _ => self.spec.exposed_name(name),
+        }
+    }
+
+    /// One incident per changed tool, prompt or resource template (its owner's),
+    /// updated while the same changes persist, cleared when it matches its pin again.
     fn report_changes(&self, gateway: &dyn Host, changes: &[DefinitionChange]) {
-        let mut by_subject: BTreeMap<(bool, &str), Vec<&DefinitionChange>> = BTreeMap::new();
+        let mut by_subject: BTreeMap<(DefinitionKind, &str), Vec<&DefinitionChange>> =
+            BTreeMap::new();
         for c in changes {
             by_subject
-                .entry((c.is_prompt(), c.tool()))
+                .entry((c.definition_kind(), c.tool()))
                 .or_default()
                 .push(c);
         }
-        let (pinned_tools, pinned_prompts) = self.pinned_names();
+        let names = self.pinned_names();
         let incidents = gateway.incidents();
-        for ((prompt, name), list) in &by_subject {
-            let subject = self.subject(name, *prompt);
+        for ((kind, name), list) in &by_subject {
+            let subject = self.subject(name, *kind);
             let owned: Vec<DefinitionChange> = list.iter().map(|c| (*c).clone()).collect();
             let fingerprint = toolgate_contract::definition_fingerprint(&owned);
             if incidents.sighting(IncidentKind::DefinitionDrift, &subject, &fingerprint) {
                 continue;
             }
-            let noun = if *prompt { "prompt" } else { "tool" };
+            let noun = kind.noun();
             let hidden =
                 self.spec.on_change == OnChange::Block && list.iter().any(|c| c.hides_tool());
             let summary: Vec<String> = list.iter().map(|c| c.summary()).collect();
@@ -846,20 +972,33 @@ impl Fronted {
                 contract_version: None,
             });
         }
-        let refused_prompts = guard(&self.state).refused_prompts.clone();
-        let settled = pinned_tools
-            .iter()
-            .filter(|t| !self.refused_pin(t))
-            .map(|t| (false, t))
-            .chain(
-                pinned_prompts
-                    .iter()
-                    .filter(|p| !refused_prompts.contains(*p))
-                    .map(|p| (true, p)),
-            );
-        for (prompt, name) in settled {
-            if !by_subject.contains_key(&(prompt, name.as_str())) {
-                let subject = self.subject(name, prompt);
+        let (refused_tools, refused_prompts, refused_templates) = {
+            let state = guard(&self.state);
+            (
+                state.refused.pinned.clone(),
+                state.prompts.refused.clone(),
+                state.templates.refused.clone(),
+            )
+        };
+        let settled = [
+            (DefinitionKind::Tool, &names.tools, &refused_tools),
+            (DefinitionKind::Prompt, &names.prompts, &refused_prompts),
+            (
+                DefinitionKind::ResourceTemplate,
+                &names.templates,
+                &refused_templates,
+            ),
+        ]
+        .into_iter()
+        .flat_map(|(kind, pinned, refused)| {
+            pinned
+                .iter()
+                .filter(|n| !refused.contains(*n))
+                .map(move |n| (kind, n))
+        });
+        for (kind, name) in settled {
+            if !by_subject.contains_key(&(kind, name.as_str())) {
+                let subject = self.subject(name, kind);
                 if incidents.is_open(IncidentKind::DefinitionDrift, &subject) {
                     incidents.clear(
                         IncidentKind::DefinitionDrift,
@@ -885,14 +1024,14 @@ impl Fronted {
             state
                 .changes
                 .iter()
-                .filter(|c| c.hides_tool() && !c.is_prompt())
+                .filter(|c| c.hides_tool() && c.definition_kind() == DefinitionKind::Tool)
                 .map(|c| c.tool().to_string())
                 .chain(state.refused.pinned.iter().cloned())
                 .collect()
         } else {
             BTreeSet::new()
         };
-        self.publish_prompts(&mut state, &pins, gateway);
+        self.publish_others(&mut state, &pins, gateway);
         let withheld: BTreeMap<String, String> = pins
             .tools
             .iter()
@@ -976,57 +1115,87 @@ impl Fronted {
         changed
     }
 
-    /// Sets the prompts `prompts/list` answers from the pins: under `block`, without a
-    /// prompt whose live definition differs (or was refused, so cannot be compared).
-    /// Clients are told when the prompts they see changed.
-    fn publish_prompts(&self, state: &mut State, pins: &PinnedServer, gateway: &dyn Host) {
+    /// Sets the prompts and resource templates served from the pins: under `block`,
+    /// without one whose live definition differs (or was refused, so cannot be
+    /// compared). Clients are told when the prompts or templates they see changed.
+    fn publish_others(&self, state: &mut State, pins: &PinnedServer, gateway: &dyn Host) {
+        let State {
+            changes,
+            prompts,
+            templates,
+            ..
+        } = state;
+        if self.publish_kind(changes, &pins.prompts, prompts) {
+            gateway.notify_all("notifications/prompts/list_changed", None);
+        }
+        if self.publish_kind(changes, &pins.resource_templates, templates) {
+            gateway.notify_all("notifications/resources/list_changed", None);
+        }
+    }
+
+    /// Publishes the pins of one kind into `into`; whether what is served changed.
+    fn publish_kind<T: PinnedDefinition>(
+        &self,
+        changes: &[DefinitionChange],
+        pins: &[T],
+        into: &mut Served<T>,
+    ) -> bool {
         let hidden: BTreeSet<&str> = if self.spec.on_change == OnChange::Block {
-            state
-                .changes
+            changes
                 .iter()
-                .filter(|c| c.hides_tool() && c.is_prompt())
+                .filter(|c| c.hides_tool() && c.definition_kind() == T::KIND)
                 .map(DefinitionChange::tool)
-                .chain(state.refused_prompts.iter().map(String::as_str))
+                .chain(into.refused.iter().map(String::as_str))
                 .collect()
         } else {
             BTreeSet::new()
         };
         let mut served = BTreeMap::new();
         let mut withheld = BTreeMap::new();
-        for p in pins.prompts.iter().take(self.spec.limits.max_tools) {
-            let exposed = self.spec.exposed_name(&p.name);
-            if hidden.contains(p.name.as_str()) {
-                withheld.insert(exposed, self.owner_of(&p.name));
+        for d in pins.iter().take(self.spec.limits.max_tools) {
+            let name = d.key();
+            let as_served = self.served_as(T::KIND, name);
+            if hidden.contains(name) {
+                withheld.insert(as_served, self.owner_of(name));
             } else {
-                served.insert(exposed, p.clone());
+                served.insert(as_served, d.clone());
             }
         }
-        if withheld != state.withheld_prompts {
+        if withheld != into.withheld {
             if !withheld.is_empty() {
                 let names: Vec<&str> = withheld.keys().map(String::as_str).collect();
-                tracing::warn!(server = %self.spec.name, prompts = %names.join(", "), "withholding prompts (on_change: block): their live definitions differ from their pins and await review");
+                tracing::warn!(server = %self.spec.name, kind = T::KIND.noun(), withheld = %names.join(", "), "withholding definitions (on_change: block): their live definitions differ from their pins and await review");
             }
-            state.withheld_prompts = withheld;
+            into.withheld = withheld;
         }
-        if served != state.prompts {
-            state.prompts = served;
-            gateway.notify_all("notifications/prompts/list_changed", None);
-        }
+        let changed = served != into.served;
+        into.served = served;
+        changed
+    }
+
+    /// The resource templates served now, from their pins.
+    pub fn resource_templates(&self) -> Vec<ResourceTemplateDefinition> {
+        guard(&self.state)
+            .templates
+            .served
+            .values()
+            .cloned()
+            .collect()
     }
 
     /// The prompts served now, by exposed name.
     pub fn prompts(&self) -> BTreeMap<String, PromptDefinition> {
-        guard(&self.state).prompts.clone()
+        guard(&self.state).prompts.served.clone()
     }
 
     /// The pinned prompt served as `exposed`, or why it is not: `Err(Some(owner))` when
     /// it is withheld for review, `Err(None)` when the server serves no such prompt.
     pub fn prompt(&self, exposed: &str) -> Result<PromptDefinition, Option<String>> {
         let state = guard(&self.state);
-        if let Some(p) = state.prompts.get(exposed) {
+        if let Some(p) = state.prompts.served.get(exposed) {
             return Ok(p.clone());
         }
-        Err(state.withheld_prompts.get(exposed).cloned())
+        Err(state.prompts.withheld.get(exposed).cloned())
     }
 
     /// The server as `dependency_health` shows it.
@@ -1067,19 +1236,20 @@ impl Fronted {
                 }
             }),
             tools: state.published.len(),
-            prompts: state.prompts.len(),
+            prompts: state.prompts.served.len(),
+            resource_templates: state.templates.served.len(),
             drift: state
                 .changes
                 .iter()
                 .map(|c| {
-                    let exposed = self.spec.exposed_name(c.tool());
+                    let exposed = self.served_as(c.definition_kind(), c.tool());
                     let mut entry = json!({
                         "kind": c.kind(),
                         "change": crate::explain::definition_change(&exposed, c),
                         "hidden": self.spec.on_change == OnChange::Block && c.hides_tool(),
                     });
-                    // A new tool's or prompt's name is the upstream's unpinned text.
-                    entry[if c.is_prompt() { "prompt" } else { "tool" }] = if c.is_added() {
+                    // A new definition's name is the upstream's unpinned text.
+                    entry[c.definition_kind().key()] = if c.is_added() {
                         Value::Null
                     } else {
                         json!(exposed)
@@ -1100,11 +1270,6 @@ impl Fronted {
                 .as_deref()
                 .map(|e| crate::explain::upstream_text(e, &Default::default(), 300)),
         }
-    }
-
-    /// Whether pinned tool `tool` was refused for the limits at the last check.
-    fn refused_pin(&self, tool: &str) -> bool {
-        guard(&self.state).refused.pinned.contains(tool)
     }
 }
 
@@ -1187,9 +1352,11 @@ fn on_event(server: &Fronted, gateway: &dyn Host, event: Event) -> bool {
             server.report_flood(gateway, &detail, shed);
             false
         }
+        // The resources themselves are live: clients are told at once. The templates
+        // among them are served from their pins, so the list is checked too.
         Event::ResourcesChanged => {
             notify("notifications/resources/list_changed", None);
-            false
+            true
         }
         Event::ResourceUpdated { uri } => {
             notify(

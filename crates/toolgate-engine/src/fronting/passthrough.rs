@@ -9,12 +9,16 @@
 //!   name, only for a prompt served from its pin (one withheld for review is refused,
 //!   naming the reviewer), and its answer carries the pinned description.
 //! - **Resources** keep their URIs (a URI already names its origin, and rewriting it
-//!   would break the links inside resource contents). `resources/list` and
-//!   `resources/templates/list` merge every server's; `resources/read`, `subscribe` and
-//!   `unsubscribe` go to the server that listed the URI, else to each server offering
-//!   resources in turn until one does not answer "resource not found" (-32002).
+//!   would break the links inside resource contents). `resources/list` merges every
+//!   server's live list (resources are data: each server's is bounded, its words cleaned
+//!   and capped); `resources/read`, `subscribe` and `unsubscribe` go to the server that
+//!   listed the URI, else to each server offering resources in turn until one does not
+//!   answer "resource not found" (-32002).
+//! - **Resource templates** are definitions, like prompts: `resources/templates/list`
+//!   answers every server's *pinned* templates (one whose live definition awaits review
+//!   is left out under `on_change: block`), without asking the servers.
 //! - **Completions** follow their reference: a prompt's by its name, a resource's by its
-//!   URI.
+//!   URI (a pinned template's goes to the server that serves it).
 //!
 //! These requests are relayed as they are: no contracts, retries or pacing (those are
 //! for tool calls), but messages the server sends meanwhile reach the client. A server
@@ -87,18 +91,8 @@ pub async fn forward(
 ) -> Result<Value, RpcError> {
     let params = params.unwrap_or_else(|| json!({}));
     match method {
-        "resources/list" => list(fronting, index, method, "resources", "resources", asker).await,
-        "resources/templates/list" => {
-            list(
-                fronting,
-                index,
-                method,
-                "resources",
-                "resourceTemplates",
-                asker,
-            )
-            .await
-        }
+        "resources/list" => list_resources(fronting, index, asker).await,
+        "resources/templates/list" => Ok(pinned_templates(fronting)),
         "prompts/list" => Ok(pinned_prompts(fronting)),
         "prompts/get" => {
             let name = params
@@ -143,7 +137,13 @@ pub async fn forward(
                         .get("uri")
                         .and_then(Value::as_str)
                         .unwrap_or_default();
-                    by_uri(fronting, index, uri, method, params.clone(), asker).await
+                    let serving = fronting
+                        .servers()
+                        .find(|s| s.resource_templates().iter().any(|t| t.uri_template == uri));
+                    match serving {
+                        Some(server) => request(server, method, params.clone(), asker).await,
+                        None => by_uri(fronting, index, uri, method, params.clone(), asker).await,
+                    }
                 }
                 _ => Err(invalid(
                     "completion/complete needs `ref` of type ref/prompt or ref/resource",
@@ -176,23 +176,21 @@ fn invalid(message: &str) -> RpcError {
 /// Characters of a listed resource's `name`, `title` or `description` passed on.
 const MAX_RESOURCE_TEXT: usize = 4_096;
 
-/// Merges every server's pages of one resource list. Per server the list is bounded —
+/// Merges every server's pages of `resources/list`. Per server the list is bounded —
 /// at most `max_tools` entries and `max_total_bytes` of them, in the server's order —
 /// so a server listing without end cannot exhaust the gateway; what is cut is logged.
 /// The words of each entry (`name`, `title`, `description`) lose hidden characters and
 /// are capped: they are shown to people choosing what to read, and to models. A server
 /// that fails is left out (logged), so one down server does not empty the list.
-async fn list(
+async fn list_resources(
     fronting: &Fronting,
     index: &ResourceIndex,
-    method: &str,
-    capability: &str,
-    key: &str,
     asker: &Asker,
 ) -> Result<Value, RpcError> {
+    let (method, key) = ("resources/list", "resources");
     let mut items = Vec::new();
     for server in fronting.servers() {
-        if !server.offers(capability) {
+        if !server.offers("resources") {
             continue;
         }
         let limits = server.spec().limits;
@@ -223,9 +221,7 @@ async fn list(
                 kept += 1;
                 bytes += size;
                 clean_texts(&mut item);
-                if key == "resources"
-                    && let Some(uri) = item.get("uri").and_then(Value::as_str)
-                {
+                if let Some(uri) = item.get("uri").and_then(Value::as_str) {
                     guard(&index.0).insert(uri.to_string(), server.spec().name.clone());
                 }
                 items.push(item);
@@ -262,6 +258,16 @@ fn clean_texts(item: &mut Value) {
             *text = clean;
         }
     }
+}
+
+/// Every server's resource templates as served from their pins.
+fn pinned_templates(fronting: &Fronting) -> Value {
+    let templates: Vec<Value> = fronting
+        .servers()
+        .flat_map(|s| s.resource_templates())
+        .map(|t| t.to_mcp())
+        .collect();
+    json!({ "resourceTemplates": templates })
 }
 
 /// Every server's prompts as served from their pins, under their exposed names.

@@ -14,6 +14,7 @@ use serde_json::json;
 
 use super::diff;
 use super::layout::{ConsoleUser, cross_site, error, esc, page, who};
+use toolgate_contract::DefinitionKind;
 use toolgate_engine::fronting::lock::{Pick, approve as approve_change, pending};
 
 /// `GET /ui/definitions`.
@@ -64,7 +65,7 @@ pub async fn show(super::Serving(gateway): super::Serving) -> Response {
                      <input type=\"hidden\" name=\"server\" value=\"{server}\"><input type=\"hidden\" name=\"tool\" value=\"{tool}\"><input type=\"hidden\" name=\"kind\" value=\"{kind_field}\">\
                      <button type=\"submit\" class=\"primary\">Approve (re-pin {tool})</button></form></div>",
                     kind = esc(change.kind()),
-                    kind_field = if change.is_prompt() { "prompt" } else { "tool" },
+                    kind_field = change.definition_kind().key(),
                     breaking = if change.is_breaking() {
                         " <span class=\"badge s-bad\">breaking</span>"
                     } else {
@@ -91,8 +92,8 @@ fn pinned(path: &std::path::Path, server: &str) -> String {
         return String::new();
     };
     let mut out = format!(
-        "<details><summary>{} pinned definitions (locked {})</summary><table><thead><tr><th>Tool or prompt</th><th>Description</th></tr></thead><tbody>",
-        pins.tools.len() + pins.prompts.len(),
+        "<details><summary>{} pinned definitions (locked {})</summary><table><thead><tr><th>Definition</th><th>Description</th></tr></thead><tbody>",
+        pins.tools.len() + pins.prompts.len() + pins.resource_templates.len(),
         esc(&pins.locked_at)
     );
     let tools = pins
@@ -106,7 +107,14 @@ fn pinned(path: &std::path::Path, server: &str) -> String {
             p.description.as_deref(),
         )
     });
-    for (name, badge, description) in tools.chain(prompts) {
+    let templates = pins.resource_templates.iter().map(|t| {
+        (
+            t.uri_template.as_str(),
+            " <span class=\"badge\">resource template</span>",
+            t.description.as_deref(),
+        )
+    });
+    for (name, badge, description) in tools.chain(prompts).chain(templates) {
         let _ = write!(
             out,
             "<tr><td><code>{}</code>{badge}</td><td>{}</td></tr>",
@@ -123,10 +131,11 @@ fn pinned(path: &std::path::Path, server: &str) -> String {
 pub struct Approve {
     /// The server.
     pub server: String,
-    /// The tool or prompt (upstream or exposed name); every pending change when absent.
+    /// The tool or prompt (upstream or exposed name) or resource template (its URI
+    /// template); every pending change when absent.
     pub tool: Option<String>,
-    /// `prompt` when `tool` names a prompt; a tool otherwise. A prompt may share a
-    /// tool's name, and approving one must not approve the other.
+    /// `prompt` or `resource_template` when `tool` names one; a tool otherwise. A prompt
+    /// may share a tool's name, and approving one must not approve the other.
     pub kind: Option<String>,
 }
 
@@ -147,21 +156,28 @@ pub async fn approve(
         form.kind.as_deref(),
     ) {
         (None, _) => None,
-        (Some(t), None | Some("tool")) => Some(Pick::Tool(t)),
-        (Some(p), Some("prompt")) => Some(Pick::Prompt(p)),
-        (Some(_), Some(other)) => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                &format!("`kind` must be `tool` or `prompt`, not `{other}`; nothing was approved"),
-            );
-        }
+        (Some(t), None) => Some(Pick::tool(t)),
+        (Some(name), Some(kind)) => match DefinitionKind::from_key(kind) {
+            Some(kind) => Some(Pick { kind, name }),
+            None => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    &format!(
+                        "`kind` must be `tool`, `prompt` or `resource_template`, not `{kind}`; nothing was approved"
+                    ),
+                );
+            }
+        },
     };
     match approve_change(gateway.fronting(), gateway.as_ref(), &form.server, pick).await {
         Ok(locked) => {
             tracing::info!(server = %form.server, ?pick, %who, changes = locked.changes.len(), "definition change approved in the console");
             let target = match pick {
-                Some(Pick::Tool(t)) => format!("{}/{t}", form.server),
-                Some(Pick::Prompt(p)) => format!("{}/{p} (prompt)", form.server),
+                Some(Pick {
+                    kind: DefinitionKind::Tool,
+                    name,
+                }) => format!("{}/{name}", form.server),
+                Some(Pick { kind, name }) => format!("{}/{name} ({})", form.server, kind.noun()),
                 None => form.server.clone(),
             };
             toolgate_engine::audit::action::log(

@@ -63,12 +63,16 @@ fn text(v: &Value) -> String {
     }
 }
 
-/// What a definition change is about: "tool search" or "prompt summarize".
+/// What a definition change is about: "tool search", "prompt summarize" or "resource
+/// template file:///{path}".
 fn subject(c: &Value) -> String {
-    match c.get("prompt") {
-        Some(p) => format!("prompt {}", text(p)),
-        None => format!("tool {}", text(&c["tool"])),
+    use toolgate_contract::DefinitionKind as K;
+    for kind in [K::Prompt, K::ResourceTemplate] {
+        if let Some(name) = c.get(kind.key()) {
+            return format!("{} {}", kind.noun(), text(name));
+        }
     }
+    format!("tool {}", text(&c["tool"]))
 }
 
 /// One change as a row (or several, for a schema drift inside a definition change).
@@ -76,7 +80,10 @@ fn row(out: &mut String, c: &Value, prefix: &str) {
     let s = |k: &str| c[k].as_str().unwrap_or("").to_string();
     let at = |p: String| format!("{prefix}{p}");
     let has_path = c.get("path").is_some();
-    match c["kind"].as_str().unwrap_or("") {
+    // A prompt's or resource template's change reads as a tool's (`prompt_title`: `title`).
+    let (_, kind) =
+        toolgate_contract::DefinitionKind::of_change_kind(c["kind"].as_str().unwrap_or(""));
+    match kind {
         "renamed" => {
             cell(
                 out,
@@ -117,16 +124,15 @@ fn row(out: &mut String, c: &Value, prefix: &str) {
             cell(out, "old", &format!("{what}: {}", text(&c["before"])));
             cell(out, "new", &format!("{what}: {}", text(&c["after"])));
         }
-        "added" | "prompt_added" => {
+        "added" => {
             cell(out, "", "(not pinned)");
             cell(out, "new", &format!("new {}", subject(c)));
         }
-        "removed" | "prompt_removed" => {
+        "removed" => {
             cell(out, "old", &subject(c));
             cell(out, "", "(no longer listed)");
         }
         kind => {
-            let kind = kind.strip_prefix("prompt_").unwrap_or(kind);
             if c.get("before").is_some() || c.get("after").is_some() {
                 let what = format!("{} {kind}", subject(c));
                 cell(out, "old", &format!("{what}: {}", text(&c["before"])));

@@ -36,13 +36,13 @@ pub(super) fn check(path: &Path) -> ExitCode {
             let mut ok = true;
             for (name, server) in &c.mcp_servers {
                 match toolgate_contract::Lockfile::read(&server.lock) {
-                    Ok(Some(l)) if l.server(name).is_some() => say!(
-                        "  MCP server {name}: {} tools{} pinned in {}",
-                        l.server(name).map_or(0, |p| p.tools.len()),
-                        match l.server(name).map_or(0, |p| p.prompts.len()) {
-                            0 => String::new(),
-                            n => format!(" and {n} prompt{}", if n == 1 { "" } else { "s" }),
-                        },
+                    Ok(Some(ref l)) if let Some(p) = l.server(name) => say!(
+                        "  MCP server {name}: {} pinned in {}",
+                        super::lock::counted(
+                            p.tools.len(),
+                            p.prompts.len(),
+                            p.resource_templates.len()
+                        ),
                         server.lock.display()
                     ),
                     Ok(_) => say!(

@@ -43,7 +43,10 @@ pub(super) async fn lock(
                     say!(
                         "{server}: {} pending review in {} (nothing written{}):",
                         if locked.first {
-                            format!("not locked yet, {} to pin", counted(*n, locked.prompts))
+                            format!(
+                                "not locked yet, {} to pin",
+                                counted(*n, locked.prompts, locked.resource_templates)
+                            )
                         } else {
                             format!("{count} change{}", if count == 1 { "" } else { "s" })
                         },
@@ -54,15 +57,11 @@ pub(super) async fn lock(
                     say!(
                         "{server}: up to date with {} ({} pinned)",
                         locked.path.display(),
-                        counted(*n, locked.prompts)
+                        counted(*n, locked.prompts, locked.resource_templates)
                     );
                 }
                 for change in &locked.changes {
-                    for line in toolgate_engine::fronting::lock::review(
-                        change,
-                        &locked.new_tools,
-                        &locked.new_prompts,
-                    ) {
+                    for line in toolgate_engine::fronting::lock::review(change, locked) {
                         say!("  {line}");
                     }
                 }
@@ -71,14 +70,14 @@ pub(super) async fn lock(
                 if locked.writes {
                     say!(
                         "{server}: {} pinned in {}",
-                        counted(*n, locked.prompts),
+                        counted(*n, locked.prompts, locked.resource_templates),
                         locked.path.display()
                     );
                 } else {
                     say!(
                         "{server}: up to date with {} ({} pinned)",
                         locked.path.display(),
-                        counted(*n, locked.prompts)
+                        counted(*n, locked.prompts, locked.resource_templates)
                     );
                 }
                 if !locked.first {
@@ -92,16 +91,17 @@ pub(super) async fn lock(
                 eprintln!("{server}: not locked (its previous pins are kept): {e}");
             }
         }
-        if let Some(e) = &locked.prompts_error {
+        for (kind, e) in &locked.unlisted {
             failed = true;
             eprintln!(
-                "{server}: its prompts could not be listed (their pins are kept; its tools are {}): {e}",
+                "{server}: its {}s could not be listed (their pins are kept; its tools are {}): {e}",
+                kind.noun(),
                 if options.dry_run { "shown" } else { "locked" }
             );
         }
         if locked.left_pending > 0 {
             say!(
-                "  {} other change{} of {server} left pending (not selected by --tool or --prompt)",
+                "  {} other change{} of {server} left pending (not selected by --tool, --prompt or --resource-template)",
                 locked.left_pending,
                 if locked.left_pending == 1 { "" } else { "s" }
             );
@@ -168,16 +168,19 @@ async fn lock_learned(config: &config::Config, dry_run: bool) -> anyhow::Result<
     Ok(())
 }
 
-/// "3 tools", "1 tool and 2 prompts": what a server's pins hold.
-fn counted(tools: usize, prompts: usize) -> String {
+/// "3 tools", "1 tool and 2 prompts", "4 tools, 1 prompt and 2 resource templates":
+/// what a server's pins hold.
+pub(super) fn counted(tools: usize, prompts: usize, templates: usize) -> String {
     let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
-    if prompts == 0 {
-        plural(tools, "tool")
-    } else {
-        format!(
-            "{} and {}",
-            plural(tools, "tool"),
-            plural(prompts, "prompt")
-        )
+    let mut parts = vec![plural(tools, "tool")];
+    if prompts > 0 {
+        parts.push(plural(prompts, "prompt"));
+    }
+    if templates > 0 {
+        parts.push(plural(templates, "resource template"));
+    }
+    match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => parts.join(""),
     }
 }

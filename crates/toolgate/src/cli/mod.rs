@@ -75,11 +75,11 @@ enum Command {
         #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
         config: PathBuf,
     },
-    /// Pin the tool and prompt definitions of the MCP servers in the config: connect,
-    /// list the tools and prompts, and write them into each server's lockfile. A serving toolgate takes the
-    /// new pins within seconds, so review first: `--dry-run` shows every pending change
-    /// and writes nothing; then accept what was reviewed with `--server` (and `--tool` or
-    /// `--prompt`).
+    /// Pin the tool, prompt and resource template definitions of the MCP servers in the
+    /// config: connect, list them, and write them into each server's lockfile. A serving
+    /// toolgate takes the new pins within seconds, so review first: `--dry-run` shows
+    /// every pending change and writes nothing; then accept what was reviewed with
+    /// `--server` (and `--tool`, `--prompt` or `--resource-template`).
     Lock {
         /// Config file.
         #[arg(long, short, env = "TOOLGATE_CONFIG", default_value = "toolgate.yaml")]
@@ -95,6 +95,9 @@ enum Command {
         /// prompt may share a tool's name, and accepting one never accepts the other.
         #[arg(long = "prompt", value_name = "NAME")]
         prompts: Vec<String>,
+        /// Only this resource template, by its URI template (repeatable).
+        #[arg(long = "resource-template", value_name = "URI_TEMPLATE")]
+        resource_templates: Vec<String>,
         /// Show each pending change in full (the changed text, the schema diff) and write
         /// nothing.
         #[arg(long)]
@@ -307,6 +310,7 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
             servers,
             tools,
             prompts,
+            resource_templates,
             dry_run,
             check,
         } => {
@@ -314,6 +318,7 @@ async fn run(command: Command) -> anyhow::Result<ExitCode> {
                 servers,
                 tools,
                 prompts,
+                resource_templates,
                 dry_run: dry_run || check,
             };
             lock::lock(&config, &options, check).await

@@ -1,7 +1,8 @@
-//! toolgate in front of an upstream MCP server that changes under it: a rug-pull is
-//! reviewed (`toolgate lock --dry-run`, `--check`, `--server`, `--tool`) before it is
-//! live, its unpinned text reaches no model, a withheld tool answers with a result the
-//! model reads, and a server listing too much is capped.
+//! toolgate in front of an upstream MCP server that changes under it: a rug-pull — of a
+//! tool, a prompt or a resource template — is reviewed (`toolgate lock --dry-run`,
+//! `--check`, `--server`, `--tool`, `--prompt`, `--resource-template`) before it is live,
+//! its unpinned text reaches no model, a withheld tool answers with a result the model
+//! reads, and a server listing too much is capped.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -29,11 +30,13 @@ fn poison() -> String {
     )
 }
 
-/// A streamable-HTTP MCP server on loopback whose tool and prompt lists the test edits.
+/// A streamable-HTTP MCP server on loopback whose tool, prompt and resource template
+/// lists the test edits (it offers resources when it lists templates at `initialize`).
 #[derive(Default)]
 pub struct Fixture {
     pub tools: Mutex<Vec<Value>>,
     pub prompts: Mutex<Vec<Value>>,
+    pub templates: Mutex<Vec<Value>>,
     pub calls: AtomicU64,
     /// When set, `prompts/list` answers with an error.
     pub prompts_fail: AtomicBool,
@@ -76,11 +79,22 @@ async fn answer(State(fixture): State<Arc<Fixture>>, body: axum::Json<Value>) ->
         return StatusCode::ACCEPTED.into_response();
     };
     let result = match message["method"].as_str().unwrap_or_default() {
-        "initialize" => json!({
-            "protocolVersion": "2025-06-18",
-            "capabilities": { "tools": { "listChanged": true }, "prompts": { "listChanged": true } },
-            "serverInfo": { "name": "fixture-memory", "version": "1.0.0" }
-        }),
+        "initialize" => {
+            let mut capabilities =
+                json!({ "tools": { "listChanged": true }, "prompts": { "listChanged": true } });
+            if !fixture.templates.lock().unwrap().is_empty() {
+                capabilities["resources"] = json!({ "listChanged": true });
+            }
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": capabilities,
+                "serverInfo": { "name": "fixture-memory", "version": "1.0.0" }
+            })
+        }
+        "resources/templates/list" => {
+            json!({ "resourceTemplates": *fixture.templates.lock().unwrap() })
+        }
+        "resources/list" => json!({ "resources": [] }),
         "tools/list" => json!({ "tools": *fixture.tools.lock().unwrap() }),
         "prompts/list" if fixture.prompts_fail.load(Ordering::SeqCst) => {
             return axum::Json(json!({
@@ -355,7 +369,7 @@ async fn lock_dry_run_changes_nothing() {
     assert!(memory.pending());
     assert_eq!(memory.changes.len(), 1);
     // The reviewer sees the change in full: the pinned and the live text.
-    let lines = review(&memory.changes[0], &memory.new_tools, &memory.new_prompts).join("\n");
+    let lines = review(&memory.changes[0], memory).join("\n");
     assert!(
         lines.contains("description of `create_entities` changed"),
         "{lines}"
@@ -652,7 +666,7 @@ async fn a_poisoned_prompt_is_reviewed_before_any_client_sees_it() {
     let lines: Vec<String> = report[0]
         .changes
         .iter()
-        .flat_map(|c| review(c, &report[0].new_tools, &report[0].new_prompts))
+        .flat_map(|c| review(c, &report[0]))
         .collect();
     let lines = lines.join("\n");
     assert!(
@@ -717,7 +731,10 @@ async fn a_tool_and_a_prompt_of_one_name_are_accepted_apart() {
     };
     let report = lock(&config, &tool_only).await.unwrap();
     assert_eq!(report[0].changes.len(), 1, "{:?}", report[0].changes);
-    assert!(!report[0].changes[0].is_prompt());
+    assert_eq!(
+        report[0].changes[0].definition_kind(),
+        toolgate_contract::DefinitionKind::Tool
+    );
     assert_eq!(
         report[0].left_pending, 1,
         "the prompt's change stays pending"
@@ -757,12 +774,12 @@ async fn a_server_whose_prompts_cannot_be_listed_has_its_tools_locked_and_its_pr
     let report = lock(&config, &Options::default()).await.unwrap();
     assert!(report[0].result.is_ok(), "{:?}", report[0].result);
     assert!(
-        report[0]
-            .prompts_error
-            .as_deref()
-            .is_some_and(|e| e.contains("prompt store unavailable")),
+        matches!(
+            report[0].unlisted.as_slice(),
+            [(toolgate_contract::DefinitionKind::Prompt, e)] if e.contains("prompt store unavailable")
+        ),
         "{:?}",
-        report[0].prompts_error
+        report[0].unlisted
     );
     assert_eq!(report[0].prompts, 1, "the prompt's pin is kept");
     assert_eq!(
@@ -786,5 +803,156 @@ async fn a_server_whose_prompts_cannot_be_listed_has_its_tools_locked_and_its_pr
     assert!(
         stderr.contains("memory: its prompts could not be listed (their pins are kept"),
         "{stderr}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_poisoned_resource_template_is_reviewed_before_any_client_sees_it() {
+    const ENTITY: &str = "memory://entities/{name}";
+    const SECRETS: &str = "memory://secrets/{key}";
+    let dir = temp_dir("template-block");
+    let (url, fixture) = start_fixture().await;
+    fixture.templates.lock().unwrap().push(json!({
+        "uriTemplate": ENTITY,
+        "name": "entity",
+        "description": "One entity of the knowledge graph.",
+        "mimeType": "application/json"
+    }));
+    let file = dir.join("toolgate.yaml");
+    let yaml = yaml(&dir, &[("memory", &url, "    on_change: block\n")]);
+    std::fs::write(&file, &yaml).unwrap();
+    let locked = lock(&config(&yaml), &Options::default()).await.unwrap();
+    assert_eq!(locked[0].resource_templates, 1, "the template is pinned");
+    let pins = pinned_server(&dir, "memory").unwrap();
+    assert_eq!(pins.resource_templates[0].uri_template, ENTITY);
+
+    let tg = start_toolgate(&yaml).await;
+    let client = rmcp_client(&tg.url, Era::Handshake).await;
+    let listed = client.list_all_resource_templates().await.unwrap();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0].uri_template, ENTITY);
+
+    // The server is redeployed: the template's description poisoned, and a new
+    // template whose every word is the upstream's.
+    {
+        let mut live = fixture.templates.lock().unwrap();
+        live[0]["description"] = json!(poison());
+        live.push(json!({
+            "uriTemplate": SECRETS, "name": "secrets", "description": poison()
+        }));
+    }
+    recheck(&tg, "memory").await;
+    let listed =
+        serde_json::to_string(&client.list_all_resource_templates().await.unwrap()).unwrap();
+    assert_eq!(
+        listed, "[]",
+        "the changed one withheld, the new one unpinned"
+    );
+    let health =
+        serde_json::to_string(&call(&client, "dependency_health", json!({})).await).unwrap();
+    assert!(!health.contains(MARKER), "{health}");
+    assert!(
+        !health.contains("secrets"),
+        "a new template's name is unpinned: {health}"
+    );
+    assert!(
+        health.contains(&format!(
+            "the description of resource template {ENTITY} changed upstream"
+        )),
+        "{health}"
+    );
+    assert!(
+        health.contains("a new resource template is listed upstream"),
+        "{health}"
+    );
+    assert!(
+        tg.gateway.incidents().is_open(
+            toolgate_store::IncidentKind::DefinitionDrift,
+            &format!("{ENTITY} (resource template of memory)")
+        ),
+        "an incident for the template's owner"
+    );
+
+    // The reviewer sees both changes in full.
+    let dry = Options {
+        dry_run: true,
+        ..Options::default()
+    };
+    let report = lock(&config(&yaml), &dry).await.unwrap();
+    let lines: Vec<String> = report[0]
+        .changes
+        .iter()
+        .flat_map(|c| review(c, &report[0]))
+        .collect();
+    let lines = lines.join("\n");
+    assert!(
+        lines.contains(&format!(
+            "description of resource template `{ENTITY}` changed"
+        )),
+        "{lines}"
+    );
+    assert!(
+        lines.contains(&format!("new resource template `{SECRETS}`")),
+        "{lines}"
+    );
+    assert!(lines.contains("  + name:        secrets"), "{lines}");
+    assert!(lines.contains(MARKER), "{lines}");
+    // Named as a tool, the template is not accepted: the error says what it is.
+    let as_tool = Options {
+        tools: vec![ENTITY.into()],
+        ..Options::default()
+    };
+    let e = lock(&config(&yaml), &as_tool)
+        .await
+        .expect_err("not a tool")
+        .to_string();
+    assert!(
+        e.contains(&format!(
+            "no tool named `{ENTITY}`: it is a resource template (select it with --resource-template)"
+        )),
+        "{e}"
+    );
+
+    // Accepted by its URI template, from the command line: only that one.
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolgate"))
+        .args(["lock", "-c"])
+        .arg(&file)
+        .args(["--server", "memory", "--resource-template", ENTITY])
+        .output()
+        .await
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(&format!(
+            "accepted: description of resource template `{ENTITY}` changed"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("1 other change of memory left pending"),
+        "{stdout}"
+    );
+    recheck(&tg, "memory").await;
+    let listed = client.list_all_resource_templates().await.unwrap();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0].uri_template, ENTITY);
+    assert!(
+        listed[0]
+            .description
+            .as_deref()
+            .is_some_and(|d| d.contains(MARKER)),
+        "served from the accepted pin: {listed:?}"
+    );
+    assert!(
+        !tg.gateway.incidents().is_open(
+            toolgate_store::IncidentKind::DefinitionDrift,
+            &format!("{ENTITY} (resource template of memory)")
+        ),
+        "the accepted change's incident is cleared"
     );
 }
