@@ -613,6 +613,20 @@ mcp_servers:
                 report = json.dumps(result.structured_content) if result.structured_content else text_of(result)
                 check(not result.is_error and all(re.search(rf'\b{d}\b', report) for d in ("kb", "ev", "search_api")), f"dependency_health should report kb, ev and search_api; got {report[:1500]}")
                 ok(label, "dependency_health reports kb, ev and search_api")
+
+                # server-everything's resource templates: pinned by `toolgate lock` (their
+                # display names have spaces) and listed from the pins.
+                lock = json.loads((work / "toolgate.lock.json").read_text())
+                pinned = lock["servers"]["ev"].get("resource_templates", [])
+                listed = (await client.list_resource_templates()).resource_templates
+                served = {t.uri_template: t for t in listed}
+                check(len(pinned) >= 2, f"toolgate lock should pin server-everything's resource templates; the lockfile has {pinned}")
+                check(
+                    sorted(served) == sorted(t["uriTemplate"] for t in pinned)
+                    and all(served[t["uriTemplate"]].name == t["name"] and served[t["uriTemplate"]].description == t.get("description") for t in pinned),
+                    f"resources/templates/list should answer the pinned templates; pinned {pinned}, listed {[t.model_dump(exclude_none=True) for t in listed]}",
+                )
+                ok(label, f"resources/templates/list: server-everything's {len(pinned)} templates, as pinned by toolgate lock")
         finally:
             tg.stop()
         logged = tg.log_path.read_text(errors="replace")

@@ -50,8 +50,8 @@ impl PinnedDefinition for ResourceTemplateDefinition {
 impl ResourceTemplateDefinition {
     /// Reads one entry of a `resources/templates/list` result. Unknown fields (`_meta`,
     /// `icons`) are ignored; `null` counts as absent, and so does `{}` for annotations.
-    /// A wrong shape, or a URI template or name with a control, space or hidden
-    /// character, is an error naming it.
+    /// A wrong shape, a URI template with a control, space or hidden character, or a
+    /// name with a control or hidden character, is an error naming it.
     pub fn from_mcp(template: &Value) -> Result<ResourceTemplateDefinition, String> {
         let Value::Object(obj) = template else {
             return Err(format!(
@@ -77,7 +77,18 @@ impl ResourceTemplateDefinition {
         let shown = refuse_hidden_name("resource template", &uri_template)?;
         let within = |e: String| format!("resource template `{shown}`: {e}");
         let name = name_of(obj, "resource template").map_err(within)?;
-        refuse_hidden_name("name", &name).map_err(within)?;
+        // The name is not what names the template here (the URI template is), and real
+        // servers use display names ("Dynamic Text Resource"): spaces are kept, and
+        // only what a person cannot see is refused.
+        if let Some(c) = name
+            .chars()
+            .find(|c| c.is_control() || crate::text::is_invisible(*c))
+        {
+            return Err(within(format!(
+                "its name holds U+{:04X}, a hidden character",
+                u32::from(c)
+            )));
+        }
         let annotations = match obj.get("annotations") {
             None | Some(Value::Null) => None,
             Some(Value::Object(a)) if a.is_empty() => None,

@@ -52,6 +52,14 @@ fn a_listed_template_is_read_and_served_with_its_pinned_words_only() {
     )
     .unwrap();
     assert_eq!(bare.annotations, None);
+    // A display name, as real servers write it (server-everything's), is read.
+    let named = ResourceTemplateDefinition::from_mcp(&json!({
+        "uriTemplate": "demo://resource/dynamic/text/{resourceId}",
+        "name": "Dynamic Text Resource",
+        "mimeType": "text/plain"
+    }))
+    .expect("a name with spaces");
+    assert_eq!(named.name, "Dynamic Text Resource");
     assert_eq!(
         bare.to_mcp(),
         json!({"uriTemplate": "db://{table}", "name": "tables"})
