@@ -490,6 +490,10 @@ async fn resolving_by_hand_lets_the_same_breakage_open_a_new_incident() {
 async fn approving_a_changed_definition_repins_and_serves_the_withheld_tool() {
     let dir = temp_dir("console-approve");
     let (url, fixture) = start_fixture().await;
+    const ENTITY: &str = "memory://entities/{name}";
+    fixture.templates.lock().unwrap().push(json!({
+        "uriTemplate": ENTITY, "name": "entity", "description": "One entity."
+    }));
     let yaml = yaml(&dir, &[("memory", &url, "    on_change: block\n")]);
     lock(&config(&yaml), &Options::default()).await.unwrap();
     let tg = start_toolgate(&yaml).await;
@@ -574,6 +578,32 @@ async fn approving_a_changed_definition_repins_and_serves_the_withheld_tool() {
         tg.gateway.route("memory__read_graph").is_none(),
         "the tool stays withheld"
     );
+    // A resource template's change, approved by its URI template and its kind.
+    let template = format!("One entity. {HOSTILE}");
+    fixture.templates.lock().unwrap()[0]["description"] = json!(template);
+    recheck(&tg, "memory").await;
+    let (_, html) = get(&tg, "/ui/definitions").await;
+    assert!(
+        html.contains("name=\"kind\" value=\"resource_template\""),
+        "{html}"
+    );
+    let r = post_form(
+        &tg,
+        "/ui/definitions/approve",
+        "server=memory&tool=memory%3A%2F%2Fentities%2F%7Bname%7D&kind=resource_template",
+    )
+    .await;
+    assert_eq!(r.status(), 303, "{:?}", r.text().await);
+    let pins = toolgate_contract::Lockfile::read(&dir.join("toolgate.lock.json"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        pins.servers["memory"].resource_templates[0]
+            .description
+            .as_deref(),
+        Some(template.as_str()),
+        "re-pinned as `toolgate lock --resource-template` would"
+    );
     let r = post_form(&tg, "/ui/definitions/approve", "server=nope&tool=x").await;
     assert_eq!(r.status(), 400);
     // The approval is in the audit trail, who and what; the refused one is not.
@@ -589,7 +619,7 @@ async fn approving_a_changed_definition_repins_and_serves_the_withheld_tool() {
         })
         .await
         .unwrap();
-    assert_eq!(approved.len(), 2, "{approved:?}");
+    assert_eq!(approved.len(), 3, "{approved:?}");
     let mut targets: Vec<(&str, &str)> = approved
         .iter()
         .map(|a| (a.agent.as_str(), a.tool.as_str()))
@@ -599,6 +629,10 @@ async fn approving_a_changed_definition_repins_and_serves_the_withheld_tool() {
         targets,
         [
             ("admin", "memory/create_entities"),
+            (
+                "admin",
+                "memory/memory://entities/{name} (resource template)"
+            ),
             ("admin", "memory/read_graph (prompt)")
         ]
     );
