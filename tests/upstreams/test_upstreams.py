@@ -942,6 +942,53 @@ async def case_notify(label: str, binary: str, work: Path, args: argparse.Namesp
         tg.stop()
 
 
+async def case_subscribe(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
+    """A resource update from server-everything reaches the session that subscribed to
+    it and no other, and a session that never subscribed cannot end the subscription."""
+    import anyio
+
+    everything = Path(args.node_modules) / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+    body = "mcp_servers:\n" + stdio_server("ev", [args.node, str(everything), "stdio"], owner=EV_OWNER)
+    tg = Toolgate(binary, work, gateway_config(work, None, body))
+    tg.lock()
+    tg.serve()
+    seen: dict[str, list[str]] = {"alice": [], "bob": []}
+
+    def collect(who: str) -> Any:
+        async def on_message(message: Any) -> None:
+            root = getattr(message, "root", message)
+            if getattr(root, "method", None) == "notifications/resources/updated":
+                seen[who].append(str(root.params.uri))
+
+        return on_message
+
+    try:
+        async with connect(tg.url, message_handler=collect("alice")) as alice, connect(tg.url, message_handler=collect("bob")) as bob:
+            resources = (await alice.list_resources()).resources
+            check(bool(resources), "server-everything should list resources through toolgate")
+            uri = str(resources[0].uri)
+            await alice.subscribe_resource(uri)
+            # server-everything sends each subscribed resource's update now and every 5 s.
+            result = await call(bob, "ev__toggle-subscriber-updates", {})
+            check(not result.is_error, f"ev__toggle-subscriber-updates should succeed; got {dump(result)}")
+
+            async def alice_told() -> bool:
+                return uri in seen["alice"]
+
+            await await_until(f"alice should get notifications/resources/updated for {uri}", alice_told, 15)
+            await anyio.sleep(1)
+            check(not seen["bob"], f"bob never subscribed, yet got updates: {seen['bob']}")
+            ok(label, f"alice subscribed to {uri}: its update reached alice, not bob (also connected, stream open)")
+
+            await bob.unsubscribe_resource(uri)
+            seen["alice"].clear()
+            await await_until("alice should still get updates after bob's unsubscribe", alice_told, 15)
+            check(not seen["bob"], f"bob got updates: {seen['bob']}")
+            ok(label, "bob's unsubscribe (he never subscribed) did not end alice's subscription")
+    finally:
+        tg.stop()
+
+
 async def notify_reaches_client(client: Any, tool: str, logs: list[Any]) -> None:
     progress: list[tuple[float, float | None, str | None]] = []
 
@@ -1025,6 +1072,7 @@ CASES: list[tuple[str, Callable[..., Any]]] = [
     ("throttle-http", case_throttle_http),
     ("throttle-rpc", case_throttle_rpc),
     ("notify", case_notify),
+    ("subscribe", case_subscribe),
     ("down", case_down),
     ("tool-error", case_tool_error),
 ]

@@ -1,6 +1,8 @@
 //! Server-initiated notifications to every connected client (`notifications/tools/list_changed`
-//! when a fronted server's tools change, …): the gateway sends them, each transport's
-//! readers (an HTTP session's GET stream, the stdio client) take them from one ring.
+//! when a fronted server's tools change, …) or to some of them (a resource's
+//! `notifications/resources/updated`, to the sessions that subscribed to it): the gateway
+//! sends them, each transport's readers (an HTTP session's GET stream, the stdio client)
+//! take them from one ring.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -50,9 +52,27 @@ struct Ring {
 
 #[derive(Debug, Default)]
 struct RingState {
-    events: VecDeque<(u64, Bytes)>,
+    events: VecDeque<Event>,
     bytes: usize,
     newest: u64,
+}
+
+/// One notification in the ring: its sequence number, its bytes, and who may read it.
+#[derive(Debug, Clone)]
+struct Event {
+    seq: u64,
+    bytes: Bytes,
+    /// The readers it is for (see [`Broadcast::subscribe`]); `None`: every reader.
+    audience: Option<Arc<[u64]>>,
+}
+
+/// Numbers the readers of notifications: one per client session or connection.
+static READERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A new reader number, for a client session or connection: what
+/// [`Broadcast::notify_readers`] addresses and [`Broadcast::subscribe`] reads as.
+pub fn new_reader() -> u64 {
+    READERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl Default for Broadcast {
@@ -77,18 +97,35 @@ impl Broadcast {
 
     /// Sends a notification (`notifications/tools/list_changed`, …) to every client.
     pub fn notify_all(&self, method: &str, params: Option<Value>) {
+        self.send(method, params, None);
+    }
+
+    /// Sends a notification to the clients reading as `readers` only (a resource's
+    /// update, to the sessions that subscribed to it): no other client sees it.
+    pub fn notify_readers(&self, method: &str, params: Option<Value>, readers: Vec<u64>) {
+        if readers.is_empty() {
+            return;
+        }
+        self.send(method, params, Some(readers.into()));
+    }
+
+    fn send(&self, method: &str, params: Option<Value>, audience: Option<Arc<[u64]>>) {
         let bytes = Bytes::from(notification(method, params.as_ref()));
         let newest = {
             let mut state = self.lock();
             state.newest += 1;
             let seq = state.newest;
             state.bytes += bytes.len();
-            state.events.push_back((seq, bytes));
+            state.events.push_back(Event {
+                seq,
+                bytes,
+                audience,
+            });
             while state.events.len() > BROADCAST_EVENTS
                 || (state.bytes > BROADCAST_BYTES && state.events.len() > 1)
             {
-                if let Some((_, old)) = state.events.pop_front() {
-                    state.bytes -= old.len();
+                if let Some(old) = state.events.pop_front() {
+                    state.bytes -= old.bytes.len();
                 }
             }
             seq
@@ -96,15 +133,17 @@ impl Broadcast {
         self.ring.newest.send_replace(newest);
     }
 
-    /// A reader of the notifications after `after` (by default, of those still to come).
-    /// An `after` newer than anything sent (a client's id from before a restart) reads as
-    /// "from now".
-    pub fn subscribe(&self, after: Option<u64>) -> Subscriber {
+    /// A reader of the notifications after `after` (by default, of those still to come),
+    /// as `reader` (a number from [`new_reader`]: it also reads what is sent to it
+    /// alone). An `after` newer than anything sent (a client's id from before a restart)
+    /// reads as "from now".
+    pub fn subscribe(&self, after: Option<u64>, reader: u64) -> Subscriber {
         let changes = self.ring.newest.subscribe();
         let newest = self.lock().newest;
         Subscriber {
             ring: self.ring.clone(),
             cursor: after.map_or(newest, |a| a.min(newest)),
+            reader,
             changes,
         }
     }
@@ -115,6 +154,7 @@ impl Broadcast {
 pub struct Subscriber {
     ring: Arc<Ring>,
     cursor: u64,
+    reader: u64,
     changes: watch::Receiver<u64>,
 }
 
@@ -124,31 +164,36 @@ impl Subscriber {
         self.cursor
     }
 
-    /// The notifications after the cursor, with their sequence numbers; waits for at
-    /// least one. Cancel-safe: nothing is taken until it is returned.
+    /// The notifications after the cursor that are for this reader, with their sequence
+    /// numbers; waits for at least one. Cancel-safe: nothing is taken until it is
+    /// returned (those for other readers are passed over).
     pub async fn next(&mut self) -> Vec<(u64, Bytes)> {
         loop {
             self.changes.borrow_and_update();
             let batch = {
                 let state = lock(&self.ring.state);
-                if let Some((oldest, _)) = state.events.front()
-                    && *oldest > self.cursor + 1
+                if let Some(oldest) = state.events.front()
+                    && oldest.seq > self.cursor + 1
                 {
                     tracing::warn!(
-                        missed = oldest - self.cursor - 1,
+                        missed = oldest.seq - self.cursor - 1,
                         kept = BROADCAST_EVENTS,
                         "a client's stream fell behind: its oldest server notifications were dropped"
                     );
                 }
+                let (from, reader) = (self.cursor, self.reader);
+                if let Some(last) = state.events.back() {
+                    self.cursor = self.cursor.max(last.seq);
+                }
                 state
                     .events
                     .iter()
-                    .filter(|(seq, _)| *seq > self.cursor)
-                    .cloned()
+                    .filter(|e| e.seq > from)
+                    .filter(|e| e.audience.as_ref().is_none_or(|a| a.contains(&reader)))
+                    .map(|e| (e.seq, e.bytes.clone()))
                     .collect::<Vec<_>>()
             };
-            if let Some((last, _)) = batch.last() {
-                self.cursor = *last;
+            if !batch.is_empty() {
                 return batch;
             }
             if self.changes.changed().await.is_err() {
@@ -166,7 +211,7 @@ mod tests {
     #[tokio::test]
     async fn broadcast_readers_see_what_follows_their_cursor_and_lose_only_the_oldest() {
         let b = Broadcast::new();
-        let mut early = b.subscribe(None);
+        let mut early = b.subscribe(None, new_reader());
         b.notify_all("notifications/tools/list_changed", None);
         b.notify_all("notifications/prompts/list_changed", None);
         let got = early.next().await;
@@ -175,14 +220,14 @@ mod tests {
             got[0].1.as_ref(),
             br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
         );
-        let mut resumed = b.subscribe(Some(1));
+        let mut resumed = b.subscribe(Some(1), new_reader());
         assert_eq!(resumed.next().await[0].0, 2);
         assert_eq!(
-            b.subscribe(Some(99)).cursor(),
+            b.subscribe(Some(99), new_reader()).cursor(),
             2,
             "a future id reads as now"
         );
-        let mut lagging = b.subscribe(Some(0));
+        let mut lagging = b.subscribe(Some(0), new_reader());
         for _ in 0..BROADCAST_EVENTS + 10 {
             b.notify_all("notifications/tools/list_changed", None);
         }
@@ -194,5 +239,38 @@ mod tests {
         tokio::task::yield_now().await;
         b.notify_all("notifications/resources/list_changed", None);
         assert_eq!(waiting.await.unwrap().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_notification_for_some_readers_reaches_them_alone() {
+        let b = Broadcast::new();
+        let (alice, bob) = (new_reader(), new_reader());
+        let mut a = b.subscribe(None, alice);
+        let mut other = b.subscribe(None, bob);
+        let updated = serde_json::json!({"uri": "file:///home/alice/plan.md"});
+        b.notify_readers(
+            "notifications/resources/updated",
+            Some(updated),
+            vec![alice],
+        );
+        b.notify_readers("notifications/resources/updated", None, Vec::new());
+        b.notify_all("notifications/tools/list_changed", None);
+        let got = a.next().await;
+        assert_eq!(got.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [1, 2]);
+        assert!(String::from_utf8_lossy(&got[0].1).contains("alice/plan.md"));
+        let got = other.next().await;
+        assert_eq!(
+            got.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+            [2],
+            "another reader never sees it"
+        );
+        assert_eq!(other.cursor(), 2);
+        // Passed over, not pending: the next read waits for what comes next.
+        b.notify_readers("notifications/resources/updated", None, vec![alice]);
+        let waiting = tokio::spawn(async move { other.next().await });
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished(), "nothing for bob yet");
+        b.notify_all("notifications/prompts/list_changed", None);
+        assert_eq!(waiting.await.unwrap()[0].0, 4);
     }
 }

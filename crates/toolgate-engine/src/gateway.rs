@@ -474,4 +474,8 @@ impl crate::fronting::Host for Gateway {
     fn notify_all(&self, method: &str, params: Option<Value>) {
         self.broadcast.notify_all(method, params);
     }
+
+    fn notify_readers(&self, method: &str, params: Option<Value>, readers: Vec<u64>) {
+        self.broadcast.notify_readers(method, params, readers);
+    }
 }

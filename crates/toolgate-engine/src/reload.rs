@@ -340,6 +340,12 @@ impl Host for Current {
     fn notify_all(&self, method: &str, params: Option<Value>) {
         self.load().broadcast().notify_all(method, params);
     }
+
+    fn notify_readers(&self, method: &str, params: Option<Value>, readers: Vec<u64>) {
+        self.load()
+            .broadcast()
+            .notify_readers(method, params, readers);
+    }
 }
 
 pub mod watch;

@@ -65,6 +65,8 @@ pub trait Host: Send + Sync {
     fn incidents(&self) -> &Arc<Incidents>;
     /// A notification to every connected client.
     fn notify_all(&self, method: &str, params: Option<Value>);
+    /// A notification to the clients reading as `readers` only.
+    fn notify_readers(&self, method: &str, params: Option<Value>, readers: Vec<u64>);
 }
 
 /// A fronted server with the receiver of its connection's events.
@@ -111,6 +113,10 @@ struct State {
     /// The resource templates served from their pins, by URI template: what
     /// `resources/templates/list` answers for this server.
     templates: Served<ResourceTemplateDefinition>,
+    /// The resources clients subscribed to through toolgate on this server, each with
+    /// the readers (client sessions) that did: its updates go to them alone, and the
+    /// server is told to unsubscribe only when the last one does.
+    subscribers: BTreeMap<String, BTreeSet<u64>>,
     /// Pinned tools not exposed because their live definition is pending review, by
     /// exposed name, with the owner who reviews it.
     withheld: BTreeMap<String, String>,
@@ -266,6 +272,10 @@ pub struct Checked {
     /// The server answered `tools/list`.
     pub listed: bool,
 }
+
+/// Resources subscribed through toolgate per server, at most: a client subscribing
+/// without end cannot grow the gateway's memory without bound.
+pub const MAX_SUBSCRIBED: usize = 10_000;
 
 /// The method listing resource templates.
 const TEMPLATES_LIST: &str = "resources/templates/list";
@@ -1173,6 +1183,51 @@ impl Fronted {
         changed
     }
 
+    /// Records that `reader` subscribed to `uri`; whether it is the first (else the
+    /// server was already asked, for another session). Past [`MAX_SUBSCRIBED`] resources
+    /// an error, and nothing is recorded.
+    pub(crate) fn add_subscriber(&self, uri: &str, reader: u64) -> Result<bool, String> {
+        let mut state = guard(&self.state);
+        if !state.subscribers.contains_key(uri) && state.subscribers.len() >= MAX_SUBSCRIBED {
+            return Err(format!(
+                "MCP server {} already has {MAX_SUBSCRIBED} resources subscribed through toolgate",
+                self.spec.name
+            ));
+        }
+        let readers = state.subscribers.entry(uri.to_owned()).or_default();
+        readers.insert(reader);
+        Ok(readers.len() == 1)
+    }
+
+    /// Whether any client is subscribed to `uri` through toolgate on this server.
+    pub(crate) fn has_subscribers(&self, uri: &str) -> bool {
+        guard(&self.state).subscribers.contains_key(uri)
+    }
+
+    /// Forgets `reader`'s subscription to `uri`: `None` when it had none here, else
+    /// whether it was the last (the server is then to be told).
+    pub(crate) fn remove_subscriber(&self, uri: &str, reader: u64) -> Option<bool> {
+        let mut state = guard(&self.state);
+        let readers = state.subscribers.get_mut(uri)?;
+        if !readers.remove(&reader) {
+            return None;
+        }
+        let last = readers.is_empty();
+        if last {
+            state.subscribers.remove(uri);
+        }
+        Some(last)
+    }
+
+    /// The readers subscribed to `uri` through toolgate on this server.
+    fn subscribers(&self, uri: &str) -> Vec<u64> {
+        guard(&self.state)
+            .subscribers
+            .get(uri)
+            .map(|r| r.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
     /// The resource templates served now, from their pins.
     pub fn resource_templates(&self) -> Vec<ResourceTemplateDefinition> {
         guard(&self.state)
@@ -1358,10 +1413,17 @@ fn on_event(server: &Fronted, gateway: &dyn Host, event: Event) -> bool {
             notify("notifications/resources/list_changed", None);
             true
         }
+        // Only the sessions that subscribed learn of an update: a resource's URI may
+        // say whose it is.
         Event::ResourceUpdated { uri } => {
-            notify(
+            let readers = server.subscribers(&uri);
+            if readers.is_empty() {
+                tracing::debug!(server = %server.spec.name, "a resource update no client subscribed to through toolgate is dropped");
+            }
+            gateway.notify_readers(
                 "notifications/resources/updated",
                 Some(json!({ "uri": uri })),
+                readers,
             );
             false
         }

@@ -17,6 +17,11 @@
 //! - **Resource templates** are definitions, like prompts: `resources/templates/list`
 //!   answers every server's *pinned* templates (one whose live definition awaits review
 //!   is left out under `on_change: block`), without asking the servers.
+//! - **Subscriptions** are the subscribing session's: toolgate keeps, per server, which
+//!   sessions subscribed to which resource, asks the server once per resource, sends each
+//!   `notifications/resources/updated` to the sessions that subscribed to it alone (a
+//!   URI may say whose the resource is), and tells the server to unsubscribe only when
+//!   the last of them does — one agent's unsubscribe never ends another's subscription.
 //! - **Completions** follow their reference: a prompt's by its name, a resource's by its
 //!   URI (a pinned template's goes to the server that serves it).
 //!
@@ -48,6 +53,10 @@ pub struct Asker {
     pub client: Option<Arc<dyn ClientChannel>>,
     /// The caller's validated access token; never sent upstream as it is.
     pub access_token: Option<Arc<toolgate_config::Secret>>,
+    /// The calling session's reader number (see [`crate::broadcast::new_reader`]): where
+    /// updates of the resources it subscribes to are sent. `None` for a client that has
+    /// no stream to receive them on (a stateless request).
+    pub reader: Option<u64>,
 }
 
 /// Which server listed which resource URI (learnt from lists, used to route reads).
@@ -112,12 +121,26 @@ pub async fn forward(
             }
             Ok(answer)
         }
+        "resources/subscribe" | "resources/unsubscribe" if asker.reader.is_some() => {
+            let uri = params
+                .get("uri")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let reader = asker.reader.unwrap_or_default();
+            if method == "resources/subscribe" {
+                subscribe(fronting, index, uri, params.clone(), asker, reader).await
+            } else {
+                unsubscribe(fronting, uri, params.clone(), asker, reader).await
+            }
+        }
         "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
             let uri = params
                 .get("uri")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
-            by_uri(fronting, index, uri, method, params.clone(), asker).await
+            by_uri(fronting, index, uri, method, params.clone(), asker)
+                .await
+                .map(|(answer, _)| answer)
         }
         "completion/complete" => {
             let reference = params.get("ref").cloned().unwrap_or(Value::Null);
@@ -142,7 +165,9 @@ pub async fn forward(
                         .find(|s| s.resource_templates().iter().any(|t| t.uri_template == uri));
                     match serving {
                         Some(server) => request(server, method, params.clone(), asker).await,
-                        None => by_uri(fronting, index, uri, method, params.clone(), asker).await,
+                        None => by_uri(fronting, index, uri, method, params.clone(), asker)
+                            .await
+                            .map(|(answer, _)| answer),
                     }
                 }
                 _ => Err(invalid(
@@ -304,18 +329,61 @@ fn by_name<'f>(
     })
 }
 
-/// Sends a request about `uri` to the server that listed it, else tries each.
-async fn by_uri(
+/// `reader` subscribes to `uri`: the server is asked only when no other session has
+/// subscribed to it through toolgate; the subscription is recorded as `reader`'s.
+async fn subscribe(
     fronting: &Fronting,
+    index: &ResourceIndex,
+    uri: &str,
+    params: Value,
+    asker: &Asker,
+    reader: u64,
+) -> Result<Value, RpcError> {
+    let answer = match fronting.servers().find(|s| s.has_subscribers(uri)) {
+        Some(server) => (json!({}), server.as_ref()),
+        None => by_uri(fronting, index, uri, "resources/subscribe", params, asker).await?,
+    };
+    let (answer, server) = answer;
+    server.add_subscriber(uri, reader).map_err(|e| RpcError {
+        code: codes::INTERNAL_ERROR,
+        message: e,
+        data: None,
+    })?;
+    Ok(answer)
+}
+
+/// `reader` unsubscribes from `uri`: the server is told only when it was the last
+/// session subscribed through toolgate. A session that had not subscribed undoes
+/// nothing (another's subscription stays).
+async fn unsubscribe(
+    fronting: &Fronting,
+    uri: &str,
+    params: Value,
+    asker: &Asker,
+    reader: u64,
+) -> Result<Value, RpcError> {
+    let found = fronting
+        .servers()
+        .find_map(|s| s.remove_subscriber(uri, reader).map(|last| (s, last)));
+    match found {
+        Some((server, true)) => request(server, "resources/unsubscribe", params, asker).await,
+        Some((_, false)) | None => Ok(json!({})),
+    }
+}
+
+/// Sends a request about `uri` to the server that listed it, else tries each; the
+/// answer, with the server that gave it.
+async fn by_uri<'f>(
+    fronting: &'f Fronting,
     index: &ResourceIndex,
     uri: &str,
     method: &str,
     params: Value,
     asker: &Asker,
-) -> Result<Value, RpcError> {
+) -> Result<(Value, &'f Fronted), RpcError> {
     let known = guard(&index.0).get(uri).cloned();
     if let Some(server) = known.and_then(|n| fronting.server(&n)) {
-        return request(server, method, params, asker).await;
+        return Ok((request(server, method, params, asker).await?, server));
     }
     let mut last = RpcError {
         code: NOT_FOUND,
@@ -328,7 +396,7 @@ async fn by_uri(
         }
         match request(server, method, params.clone(), asker).await {
             Err(e) if e.code == NOT_FOUND || e.code == codes::INVALID_PARAMS => last = e,
-            other => return other,
+            other => return other.map(|answer| (answer, server.as_ref())),
         }
     }
     Err(last)

@@ -69,11 +69,16 @@ impl McpLink for CountingLink {
     }
 }
 
+/// A notification sent to some readers: its method, params and readers.
+type Addressed = (String, Option<Value>, Vec<u64>);
+
 struct FakeHost {
     routes: Mutex<BTreeMap<String, Arc<ToolRoute>>>,
     incidents: Arc<Incidents>,
     dependency: Arc<DependencyState>,
     notified: AtomicUsize,
+    /// Notifications sent to some readers only, with their readers.
+    addressed: Mutex<Vec<Addressed>>,
 }
 
 impl Host for FakeHost {
@@ -94,6 +99,9 @@ impl Host for FakeHost {
     }
     fn notify_all(&self, _method: &str, _params: Option<Value>) {
         self.notified.fetch_add(1, Ordering::SeqCst);
+    }
+    fn notify_readers(&self, method: &str, params: Option<Value>, readers: Vec<u64>) {
+        guard(&self.addressed).push((method.to_owned(), params, readers));
     }
 }
 
@@ -119,6 +127,7 @@ fn server(yaml_extra: &str, link: Arc<CountingLink>) -> (Arc<Fronted>, Arc<FakeH
         incidents: Arc::new(Incidents::new(None, Duration::from_secs(3600))),
         dependency: Arc::new(DependencyState::new(spec.dependency.clone())),
         notified: AtomicUsize::new(0),
+        addressed: Mutex::default(),
     });
     let fronted = Arc::new(Fronted {
         spec,
@@ -549,4 +558,101 @@ async fn resource_templates_are_listed_from_their_pins_and_a_changed_one_is_with
     let report = serde_json::to_value(fronted.report()).unwrap_or_default();
     assert_eq!(report["drift"][0]["kind"], "resource_template_removed");
     assert_eq!(report["resource_templates"], 0);
+}
+
+#[tokio::test]
+async fn a_resource_update_reaches_only_the_sessions_that_subscribed_and_one_unsubscribe_ends_no_other()
+ {
+    let link = Arc::new(CountingLink::default());
+    for method in ["resources/subscribe", "resources/unsubscribe"] {
+        guard(&link.answers).insert(method.into(), Ok(json!({})));
+    }
+    let (fronted, host) = server("", link.clone());
+    let fronting = fronting_of(&fronted);
+    let index = passthrough::ResourceIndex::default();
+    let uri = json!({"uri": "kb://notes/alice-plan"});
+    let as_reader = |reader: u64| passthrough::Asker {
+        reader: Some(reader),
+        ..Default::default()
+    };
+    let asked = |method: &str| {
+        guard(&link.asked)
+            .iter()
+            .filter(|(m, _)| m == method)
+            .count()
+    };
+    for reader in [1, 2] {
+        passthrough::forward(
+            &fronting,
+            &index,
+            "resources/subscribe",
+            Some(uri.clone()),
+            &as_reader(reader),
+        )
+        .await
+        .unwrap();
+    }
+    assert_eq!(asked("resources/subscribe"), 1, "the server is asked once");
+
+    let updated = |host: &FakeHost| guard(&host.addressed).last().cloned();
+    on_event(
+        &fronted,
+        host.as_ref(),
+        Event::ResourceUpdated {
+            uri: "kb://notes/alice-plan".into(),
+        },
+    );
+    let (method, params, readers) = updated(&host).expect("sent");
+    assert_eq!(method, "notifications/resources/updated");
+    assert_eq!(params, Some(uri.clone()));
+    assert_eq!(readers, [1, 2], "to the subscribers alone");
+    assert_eq!(
+        host.notified.load(Ordering::SeqCst),
+        0,
+        "not to every client"
+    );
+
+    // A session that never subscribed, and one of two that did, end nothing upstream.
+    for reader in [3, 2] {
+        passthrough::forward(
+            &fronting,
+            &index,
+            "resources/unsubscribe",
+            Some(uri.clone()),
+            &as_reader(reader),
+        )
+        .await
+        .unwrap();
+    }
+    assert_eq!(asked("resources/unsubscribe"), 0);
+    on_event(
+        &fronted,
+        host.as_ref(),
+        Event::ResourceUpdated {
+            uri: "kb://notes/alice-plan".into(),
+        },
+    );
+    assert_eq!(updated(&host).expect("sent").2, [1]);
+    // The last one does.
+    passthrough::forward(
+        &fronting,
+        &index,
+        "resources/unsubscribe",
+        Some(uri.clone()),
+        &as_reader(1),
+    )
+    .await
+    .unwrap();
+    assert_eq!(asked("resources/unsubscribe"), 1);
+    on_event(
+        &fronted,
+        host.as_ref(),
+        Event::ResourceUpdated {
+            uri: "kb://notes/alice-plan".into(),
+        },
+    );
+    assert!(
+        updated(&host).expect("sent").2.is_empty(),
+        "nobody left to tell"
+    );
 }

@@ -178,7 +178,10 @@ async fn an_unchanged_dependency_keeps_its_breaker_and_a_changed_one_starts_over
 async fn tools_added_and_removed_are_served_and_clients_are_told() {
     let dir = dir();
     let (current, path) = serving(&dir, &config(&dir, "5s", "")).await;
-    let mut client = current.load().broadcast().subscribe(None);
+    let mut client = current
+        .load()
+        .broadcast()
+        .subscribe(None, crate::broadcast::new_reader());
     let tc = "  tc:\n    dependency: a\n    owner: a@example.com\n    request: { path: /tc }\n    contract: { version: \"1.0\", response_schema: { type: object } }\n";
     let without_tb = {
         let full = config(&dir, "5s", tc);

@@ -583,6 +583,7 @@ impl Server {
         let asker = toolgate_engine::fronting::passthrough::Asker {
             client: Some(client),
             access_token: outbound.access_token().cloned(),
+            reader: outbound.reader(),
         };
         let gateway = self.gateway();
         match toolgate_engine::fronting::passthrough::forward(

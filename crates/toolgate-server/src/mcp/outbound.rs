@@ -94,6 +94,12 @@ impl Outbound {
         self
     }
 
+    /// What the client that sent the request reads notifications as; `None` when it
+    /// has no session or connection to receive them on.
+    pub fn reader(&self) -> Option<u64> {
+        self.inner.as_ref()?.link.as_ref().map(|l| l.reader())
+    }
+
     /// The agent that sent the request; `None`: anonymous.
     pub fn agent(&self) -> Option<&Arc<toolgate_config::AgentSpec>> {
         self.agent.as_ref()
@@ -258,8 +264,11 @@ type Waiting = oneshot::Sender<Result<Value, RpcError>>;
 
 /// One client's way back for answers: a session (HTTP) or a connection (stdio). Holds
 /// the server→client requests waiting for an answer and the client's capabilities.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct SessionLink {
+    /// What the client reads notifications as: those sent to this session alone (a
+    /// subscribed resource's updates) reach no other.
+    reader: u64,
     pending: Mutex<Pending>,
     capabilities: OnceLock<Value>,
     /// The least severe log level the client wants, as its rank in [`LOG_LEVELS`] plus
@@ -273,6 +282,17 @@ struct Pending {
     closed: bool,
 }
 
+impl Default for SessionLink {
+    fn default() -> Self {
+        SessionLink {
+            reader: toolgate_engine::broadcast::new_reader(),
+            pending: Mutex::default(),
+            capabilities: OnceLock::new(),
+            min_log: AtomicU8::new(0),
+        }
+    }
+}
+
 impl SessionLink {
     pub(crate) fn new(capabilities: Option<Value>) -> SessionLink {
         let link = SessionLink::default();
@@ -280,6 +300,11 @@ impl SessionLink {
             let _ = link.capabilities.set(c);
         }
         link
+    }
+
+    /// What the client reads notifications as.
+    pub(crate) fn reader(&self) -> u64 {
+        self.reader
     }
 
     /// Records the capabilities from the client's `initialize` (the first one counts).

@@ -65,7 +65,7 @@ where
     // Broadcasts go to stdout with everything else, until reading stops.
     let stop_broadcasts = tokio_util::sync::CancellationToken::new();
     let broadcasts = tokio::spawn({
-        let mut subscriber = server.broadcast().subscribe(None);
+        let mut subscriber = server.broadcast().subscribe(None, link.reader());
         let stop = stop_broadcasts.clone();
         let tx = tx.clone();
         let session = session.clone();

@@ -500,7 +500,8 @@ fn get(mcp: &Mcp, headers: &HeaderMap) -> Result<Response, Refusal> {
         return Err(Refusal::MethodNotAllowed);
     }
     let sid = header(headers, SESSION_ID).ok_or(Refusal::SessionRequired)?;
-    mcp.sessions
+    let (_, link) = mcp
+        .sessions
         .resume(sid)
         .map_err(|missing| mcp.missing(missing))?;
     // A resume replays the broadcasts after the client's last event; an id this server
@@ -512,7 +513,7 @@ fn get(mcp: &Mcp, headers: &HeaderMap) -> Result<Response, Refusal> {
         }
         id
     });
-    let subscriber = mcp.server.broadcast().subscribe(after);
+    let subscriber = mcp.server.broadcast().subscribe(after, link.reader());
     let end = mcp.shutdown.child_token();
     mcp.sessions
         .attach_stream(sid, end.clone())
