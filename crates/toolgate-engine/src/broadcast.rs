@@ -75,6 +75,54 @@ pub fn new_reader() -> u64 {
     READERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
+/// A client session or connection as a reader of notifications, held by the session
+/// while it is open: its number, and the open end [`Reader`]s watch.
+#[derive(Debug)]
+pub struct ReaderHandle {
+    id: u64,
+    open: Arc<()>,
+}
+
+impl Default for ReaderHandle {
+    fn default() -> Self {
+        ReaderHandle {
+            id: new_reader(),
+            open: Arc::new(()),
+        }
+    }
+}
+
+impl ReaderHandle {
+    /// The reader's number.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The reader, as others keep it (a resource's subscribers).
+    pub fn reader(&self) -> Reader {
+        Reader {
+            id: self.id,
+            open: Arc::downgrade(&self.open),
+        }
+    }
+}
+
+/// A reader of notifications as kept by others: its number, and whether its session
+/// is still open (a session closed without unsubscribing is then let go).
+#[derive(Debug, Clone)]
+pub struct Reader {
+    /// The reader's number.
+    pub id: u64,
+    open: std::sync::Weak<()>,
+}
+
+impl Reader {
+    /// Whether the session or connection is still open.
+    pub fn is_open(&self) -> bool {
+        self.open.strong_count() > 0
+    }
+}
+
 impl Default for Broadcast {
     fn default() -> Self {
         Broadcast::new()

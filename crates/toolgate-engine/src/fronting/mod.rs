@@ -116,7 +116,7 @@ struct State {
     /// The resources clients subscribed to through toolgate on this server, each with
     /// the readers (client sessions) that did: its updates go to them alone, and the
     /// server is told to unsubscribe only when the last one does.
-    subscribers: BTreeMap<String, BTreeSet<u64>>,
+    subscribers: BTreeMap<String, BTreeMap<u64, crate::broadcast::Reader>>,
     /// Pinned tools not exposed because their live definition is pending review, by
     /// exposed name, with the owner who reviews it.
     withheld: BTreeMap<String, String>,
@@ -271,6 +271,15 @@ pub struct Checked {
     pub changed: bool,
     /// The server answered `tools/list`.
     pub listed: bool,
+}
+
+/// What recording a subscription did.
+#[derive(Debug)]
+pub(crate) struct Added {
+    /// Recorded, or why not.
+    pub result: Result<(), String>,
+    /// Resources let go because every session subscribed to them closed.
+    pub abandoned: Vec<String>,
 }
 
 /// Resources subscribed through toolgate per server, at most: a client subscribing
@@ -1183,20 +1192,35 @@ impl Fronted {
         changed
     }
 
-    /// Records that `reader` subscribed to `uri`; whether it is the first (else the
-    /// server was already asked, for another session). Past [`MAX_SUBSCRIBED`] resources
-    /// an error, and nothing is recorded.
-    pub(crate) fn add_subscriber(&self, uri: &str, reader: u64) -> Result<bool, String> {
+    /// Records that `reader` subscribed to `uri`. At [`MAX_SUBSCRIBED`] resources, the
+    /// subscriptions of sessions that closed without unsubscribing are let go first
+    /// (their resources returned, for the server to be told); past it still, an error,
+    /// and nothing is recorded.
+    pub(crate) fn add_subscriber(&self, uri: &str, reader: crate::broadcast::Reader) -> Added {
         let mut state = guard(&self.state);
+        let mut abandoned = Vec::new();
         if !state.subscribers.contains_key(uri) && state.subscribers.len() >= MAX_SUBSCRIBED {
-            return Err(format!(
-                "MCP server {} already has {MAX_SUBSCRIBED} resources subscribed through toolgate",
-                self.spec.name
-            ));
+            state.subscribers.retain(|uri, readers| {
+                readers.retain(|_, r| r.is_open());
+                if readers.is_empty() {
+                    abandoned.push(uri.clone());
+                }
+                !readers.is_empty()
+            });
+            if state.subscribers.len() >= MAX_SUBSCRIBED {
+                let result = Err(format!(
+                    "MCP server {} already has {MAX_SUBSCRIBED} resources subscribed through toolgate",
+                    self.spec.name
+                ));
+                return Added { result, abandoned };
+            }
         }
         let readers = state.subscribers.entry(uri.to_owned()).or_default();
-        readers.insert(reader);
-        Ok(readers.len() == 1)
+        readers.insert(reader.id, reader);
+        Added {
+            result: Ok(()),
+            abandoned,
+        }
     }
 
     /// Whether any client is subscribed to `uri` through toolgate on this server.
@@ -1209,9 +1233,7 @@ impl Fronted {
     pub(crate) fn remove_subscriber(&self, uri: &str, reader: u64) -> Option<bool> {
         let mut state = guard(&self.state);
         let readers = state.subscribers.get_mut(uri)?;
-        if !readers.remove(&reader) {
-            return None;
-        }
+        readers.remove(&reader)?;
         let last = readers.is_empty();
         if last {
             state.subscribers.remove(uri);
@@ -1219,12 +1241,12 @@ impl Fronted {
         Some(last)
     }
 
-    /// The readers subscribed to `uri` through toolgate on this server.
+    /// The open readers subscribed to `uri` through toolgate on this server.
     fn subscribers(&self, uri: &str) -> Vec<u64> {
         guard(&self.state)
             .subscribers
             .get(uri)
-            .map(|r| r.iter().copied().collect())
+            .map(|r| r.values().filter(|r| r.is_open()).map(|r| r.id).collect())
             .unwrap_or_default()
     }
 

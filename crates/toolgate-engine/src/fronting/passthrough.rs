@@ -56,7 +56,7 @@ pub struct Asker {
     /// The calling session's reader number (see [`crate::broadcast::new_reader`]): where
     /// updates of the resources it subscribes to are sent. `None` for a client that has
     /// no stream to receive them on (a stateless request).
-    pub reader: Option<u64>,
+    pub reader: Option<crate::broadcast::Reader>,
 }
 
 /// Which server listed which resource URI (learnt from lists, used to route reads).
@@ -121,26 +121,24 @@ pub async fn forward(
             }
             Ok(answer)
         }
-        "resources/subscribe" | "resources/unsubscribe" if asker.reader.is_some() => {
-            let uri = params
-                .get("uri")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            let reader = asker.reader.unwrap_or_default();
-            if method == "resources/subscribe" {
-                subscribe(fronting, index, uri, params.clone(), asker, reader).await
-            } else {
-                unsubscribe(fronting, uri, params.clone(), asker, reader).await
-            }
-        }
         "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
             let uri = params
                 .get("uri")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
-            by_uri(fronting, index, uri, method, params.clone(), asker)
-                .await
-                .map(|(answer, _)| answer)
+            // A session's subscriptions are its own; a client with no stream to receive
+            // updates on (stateless) is relayed as it asks.
+            match (method, asker.reader.clone()) {
+                ("resources/subscribe", Some(reader)) => {
+                    subscribe(fronting, index, uri, params.clone(), asker, reader).await
+                }
+                ("resources/unsubscribe", Some(reader)) => {
+                    unsubscribe(fronting, uri, params.clone(), asker, reader.id).await
+                }
+                _ => by_uri(fronting, index, uri, method, params.clone(), asker)
+                    .await
+                    .map(|(answer, _)| answer),
+            }
         }
         "completion/complete" => {
             let reference = params.get("ref").cloned().unwrap_or(Value::Null);
@@ -337,14 +335,30 @@ async fn subscribe(
     uri: &str,
     params: Value,
     asker: &Asker,
-    reader: u64,
+    reader: crate::broadcast::Reader,
 ) -> Result<Value, RpcError> {
     let answer = match fronting.servers().find(|s| s.has_subscribers(uri)) {
         Some(server) => (json!({}), server.as_ref()),
         None => by_uri(fronting, index, uri, "resources/subscribe", params, asker).await?,
     };
     let (answer, server) = answer;
-    server.add_subscriber(uri, reader).map_err(|e| RpcError {
+    let added = server.add_subscriber(uri, reader);
+    // Resources whose every subscriber closed without unsubscribing: the server is told
+    // (best effort, in the background: this client does not wait), as their last
+    // session would have told it.
+    if !added.abandoned.is_empty() {
+        let link = server.link().clone();
+        let timeout = server.spec().dependency.timeout;
+        tokio::spawn(async move {
+            for uri in added.abandoned {
+                let unsubscribe = json!({ "uri": uri });
+                let _ = link
+                    .request("resources/unsubscribe", Some(unsubscribe), timeout, None)
+                    .await;
+            }
+        });
+    }
+    added.result.map_err(|e| RpcError {
         code: codes::INTERNAL_ERROR,
         message: e,
         data: None,

@@ -571,9 +571,20 @@ async fn a_resource_update_reaches_only_the_sessions_that_subscribed_and_one_uns
     let fronting = fronting_of(&fronted);
     let index = passthrough::ResourceIndex::default();
     let uri = json!({"uri": "kb://notes/alice-plan"});
-    let as_reader = |reader: u64| passthrough::Asker {
-        reader: Some(reader),
-        ..Default::default()
+    let sessions: Vec<crate::broadcast::ReaderHandle> =
+        (0..3).map(|_| Default::default()).collect();
+    let id = |n: usize| sessions[n].id();
+    let ask = |method: &'static str, n: usize| {
+        let asker = passthrough::Asker {
+            reader: Some(sessions[n].reader()),
+            ..Default::default()
+        };
+        let (fronting, index, uri) = (&fronting, &index, uri.clone());
+        async move {
+            passthrough::forward(fronting, index, method, Some(uri), &asker)
+                .await
+                .unwrap()
+        }
     };
     let asked = |method: &str| {
         guard(&link.asked)
@@ -581,31 +592,23 @@ async fn a_resource_update_reaches_only_the_sessions_that_subscribed_and_one_uns
             .filter(|(m, _)| m == method)
             .count()
     };
-    for reader in [1, 2] {
-        passthrough::forward(
-            &fronting,
-            &index,
-            "resources/subscribe",
-            Some(uri.clone()),
-            &as_reader(reader),
-        )
-        .await
-        .unwrap();
-    }
+    let updated = || {
+        on_event(
+            &fronted,
+            host.as_ref(),
+            Event::ResourceUpdated {
+                uri: "kb://notes/alice-plan".into(),
+            },
+        );
+        guard(&host.addressed).last().cloned().expect("sent")
+    };
+    ask("resources/subscribe", 0).await;
+    ask("resources/subscribe", 1).await;
     assert_eq!(asked("resources/subscribe"), 1, "the server is asked once");
-
-    let updated = |host: &FakeHost| guard(&host.addressed).last().cloned();
-    on_event(
-        &fronted,
-        host.as_ref(),
-        Event::ResourceUpdated {
-            uri: "kb://notes/alice-plan".into(),
-        },
-    );
-    let (method, params, readers) = updated(&host).expect("sent");
+    let (method, params, readers) = updated();
     assert_eq!(method, "notifications/resources/updated");
     assert_eq!(params, Some(uri.clone()));
-    assert_eq!(readers, [1, 2], "to the subscribers alone");
+    assert_eq!(readers, [id(0), id(1)], "to the subscribers alone");
     assert_eq!(
         host.notified.load(Ordering::SeqCst),
         0,
@@ -613,46 +616,67 @@ async fn a_resource_update_reaches_only_the_sessions_that_subscribed_and_one_uns
     );
 
     // A session that never subscribed, and one of two that did, end nothing upstream.
-    for reader in [3, 2] {
-        passthrough::forward(
-            &fronting,
-            &index,
-            "resources/unsubscribe",
-            Some(uri.clone()),
-            &as_reader(reader),
-        )
-        .await
-        .unwrap();
-    }
+    ask("resources/unsubscribe", 2).await;
+    ask("resources/unsubscribe", 1).await;
     assert_eq!(asked("resources/unsubscribe"), 0);
+    assert_eq!(updated().2, [id(0)]);
+    // The last one does.
+    ask("resources/unsubscribe", 0).await;
+    assert_eq!(asked("resources/unsubscribe"), 1);
+    assert!(updated().2.is_empty(), "nobody left to tell");
+}
+
+#[tokio::test]
+async fn subscriptions_of_closed_sessions_are_let_go_and_make_room() {
+    let link = Arc::new(CountingLink::default());
+    for method in ["resources/subscribe", "resources/unsubscribe"] {
+        guard(&link.answers).insert(method.into(), Ok(json!({})));
+    }
+    let (fronted, host) = server("", link.clone());
+    let open = crate::broadcast::ReaderHandle::default();
+    let closed = crate::broadcast::ReaderHandle::default();
+    for n in 0..MAX_SUBSCRIBED {
+        let added = fronted.add_subscriber(&format!("kb://n/{n}"), closed.reader());
+        assert!(added.result.is_ok() && added.abandoned.is_empty());
+    }
+    let full = fronted.add_subscriber("kb://n/new", open.reader());
+    assert!(full.result.is_err(), "at the cap, with every session open");
+    drop(closed);
+    // The closed session's updates go nowhere.
     on_event(
         &fronted,
         host.as_ref(),
         Event::ResourceUpdated {
-            uri: "kb://notes/alice-plan".into(),
+            uri: "kb://n/0".into(),
         },
     );
-    assert_eq!(updated(&host).expect("sent").2, [1]);
-    // The last one does.
+    assert!(guard(&host.addressed).last().expect("sent").2.is_empty());
+    // A new subscription lets them go, and the server is told of each.
+    let fronting = fronting_of(&fronted);
+    let asker = passthrough::Asker {
+        reader: Some(open.reader()),
+        ..Default::default()
+    };
     passthrough::forward(
         &fronting,
-        &index,
-        "resources/unsubscribe",
-        Some(uri.clone()),
-        &as_reader(1),
+        &passthrough::ResourceIndex::default(),
+        "resources/subscribe",
+        Some(json!({"uri": "kb://n/new"})),
+        &asker,
     )
     .await
-    .unwrap();
-    assert_eq!(asked("resources/unsubscribe"), 1);
-    on_event(
-        &fronted,
-        host.as_ref(),
-        Event::ResourceUpdated {
-            uri: "kb://notes/alice-plan".into(),
-        },
-    );
-    assert!(
-        updated(&host).expect("sent").2.is_empty(),
-        "nobody left to tell"
-    );
+    .expect("room made");
+    let unsubscribed = || {
+        guard(&link.asked)
+            .iter()
+            .filter(|(m, _)| m == "resources/unsubscribe")
+            .count()
+    };
+    for _ in 0..1_000 {
+        if unsubscribed() == MAX_SUBSCRIBED {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(unsubscribed(), MAX_SUBSCRIBED, "the server is told of each");
 }

@@ -96,8 +96,12 @@ impl Outbound {
 
     /// What the client that sent the request reads notifications as; `None` when it
     /// has no session or connection to receive them on.
-    pub fn reader(&self) -> Option<u64> {
-        self.inner.as_ref()?.link.as_ref().map(|l| l.reader())
+    pub fn reader(&self) -> Option<toolgate_engine::broadcast::Reader> {
+        self.inner
+            .as_ref()?
+            .link
+            .as_ref()
+            .map(|l| l.reader.reader())
     }
 
     /// The agent that sent the request; `None`: anonymous.
@@ -268,7 +272,7 @@ type Waiting = oneshot::Sender<Result<Value, RpcError>>;
 pub(crate) struct SessionLink {
     /// What the client reads notifications as: those sent to this session alone (a
     /// subscribed resource's updates) reach no other.
-    reader: u64,
+    reader: toolgate_engine::broadcast::ReaderHandle,
     pending: Mutex<Pending>,
     capabilities: OnceLock<Value>,
     /// The least severe log level the client wants, as its rank in [`LOG_LEVELS`] plus
@@ -285,7 +289,7 @@ struct Pending {
 impl Default for SessionLink {
     fn default() -> Self {
         SessionLink {
-            reader: toolgate_engine::broadcast::new_reader(),
+            reader: Default::default(),
             pending: Mutex::default(),
             capabilities: OnceLock::new(),
             min_log: AtomicU8::new(0),
@@ -304,7 +308,7 @@ impl SessionLink {
 
     /// What the client reads notifications as.
     pub(crate) fn reader(&self) -> u64 {
-        self.reader
+        self.reader.id()
     }
 
     /// Records the capabilities from the client's `initialize` (the first one counts).
