@@ -126,8 +126,10 @@ pub async fn forward(
                 .get("uri")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
-            // A session's subscriptions are its own; a client with no stream to receive
-            // updates on (stateless) is relayed as it asks.
+            // A session's subscriptions are its own. A client with no stream to receive
+            // updates on (a stateless request) has none: its subscribe is refused, and
+            // its unsubscribe undoes nothing — relayed, it would end the server's
+            // subscription for the sessions that have one.
             match (method, asker.reader.clone()) {
                 ("resources/subscribe", Some(reader)) => {
                     subscribe(fronting, index, uri, params.clone(), asker, reader).await
@@ -135,6 +137,12 @@ pub async fn forward(
                 ("resources/unsubscribe", Some(reader)) => {
                     unsubscribe(fronting, uri, params.clone(), asker, reader.id).await
                 }
+                ("resources/subscribe", None) => Err(RpcError {
+                    code: codes::METHOD_NOT_FOUND,
+                    message: "resources/subscribe needs a session to send updates on, and this request has none (2026-07-28 has no subscriptions by session)".into(),
+                    data: None,
+                }),
+                ("resources/unsubscribe", None) => Ok(json!({})),
                 _ => by_uri(fronting, index, uri, method, params.clone(), asker)
                     .await
                     .map(|(answer, _)| answer),

@@ -620,6 +620,34 @@ async fn a_resource_update_reaches_only_the_sessions_that_subscribed_and_one_uns
     ask("resources/unsubscribe", 1).await;
     assert_eq!(asked("resources/unsubscribe"), 0);
     assert_eq!(updated().2, [id(0)]);
+    // A stateless request has no subscriptions: its subscribe is refused, and its
+    // unsubscribe ends nobody's.
+    let stateless = passthrough::Asker::default();
+    let refused = passthrough::forward(
+        &fronting,
+        &index,
+        "resources/subscribe",
+        Some(uri.clone()),
+        &stateless,
+    )
+    .await
+    .expect_err("no session to send updates on");
+    assert!(
+        refused.message.contains("needs a session"),
+        "{}",
+        refused.message
+    );
+    passthrough::forward(
+        &fronting,
+        &index,
+        "resources/unsubscribe",
+        Some(uri.clone()),
+        &stateless,
+    )
+    .await
+    .unwrap();
+    assert_eq!(asked("resources/unsubscribe"), 0);
+    assert_eq!(updated().2, [id(0)]);
     // The last one does.
     ask("resources/unsubscribe", 0).await;
     assert_eq!(asked("resources/unsubscribe"), 1);
