@@ -1449,9 +1449,27 @@ fn on_event(server: &Fronted, gateway: &dyn Host, event: Event) -> bool {
             );
             false
         }
+        // A log message no call can be named for (the server's standalone stream, or a
+        // stdio server with several calls in flight citing none) may be about any
+        // agent's call: it goes to toolgate's log, for the operators, not to every
+        // agent. One a call can be named for reaches that call's client alone.
         Event::Notification { method, params } => {
             if method == "notifications/message" {
-                notify(&method, params);
+                let p = params.unwrap_or(Value::Null);
+                let text = |v: &Value| match v {
+                    Value::String(s) => s.clone(),
+                    Value::Null => String::new(),
+                    other => other.to_string(),
+                };
+                let data =
+                    crate::explain::upstream_text(&text(&p["data"]), &Default::default(), 500);
+                tracing::info!(
+                    server = %server.spec.name,
+                    level = %crate::explain::upstream_text(&text(&p["level"]), &Default::default(), 20),
+                    logger = %crate::explain::upstream_text(&text(&p["logger"]), &Default::default(), 80),
+                    %data,
+                    "a log message of the MCP server's own (no call to relay it to)"
+                );
             }
             false
         }

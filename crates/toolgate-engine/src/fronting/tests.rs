@@ -708,3 +708,24 @@ async fn subscriptions_of_closed_sessions_are_let_go_and_make_room() {
     }
     assert_eq!(unsubscribed(), MAX_SUBSCRIBED, "the server is told of each");
 }
+
+#[tokio::test]
+async fn a_log_message_no_call_can_be_named_for_reaches_no_agent() {
+    let link = Arc::new(CountingLink::default());
+    let (fronted, host) = server("", link);
+    let recheck = on_event(
+        &fronted,
+        host.as_ref(),
+        Event::Notification {
+            method: "notifications/message".into(),
+            params: Some(json!({"level": "info", "data": "read kb://notes/alice-plan"})),
+        },
+    );
+    assert!(!recheck);
+    assert_eq!(
+        host.notified.load(Ordering::SeqCst),
+        0,
+        "not to every client"
+    );
+    assert!(guard(&host.addressed).is_empty(), "nor to some");
+}
