@@ -49,6 +49,8 @@ pub async fn show(super::Serving(gateway): super::Serving) -> Response {
                  <form method=\"post\" action=\"/ui/definitions/approve\"><input type=\"hidden\" name=\"server\" value=\"{server}\">\
                  <button type=\"submit\" class=\"primary\">Pin all {n} definitions</button></form>",
                 n = locked.result.as_ref().map_or(0, |n| *n)
+                    + locked.prompts
+                    + locked.resource_templates
             );
         } else if locked.changes.is_empty() {
             out.push_str(
