@@ -200,6 +200,22 @@ pub fn pinned_description(dir: &Path, server: &str, tool: &str) -> Option<String
     pins.tools.into_iter().find(|t| t.name == tool)?.description
 }
 
+/// What `toolgate lock --dry-run` shows a reviewer of the first server's pending
+/// changes, every line.
+async fn reviewed(yaml: &str) -> String {
+    let dry = Options {
+        dry_run: true,
+        ..Options::default()
+    };
+    let report = lock(&config(yaml), &dry).await.unwrap();
+    let lines: Vec<String> = report[0]
+        .changes
+        .iter()
+        .flat_map(|c| review(c, &report[0]))
+        .collect();
+    lines.join("\n")
+}
+
 /// Checks `server` of the running gateway now (as a list-changed notification would).
 pub async fn recheck(tg: &crate::harness::Toolgate, server: &str) {
     let s = tg.gateway.fronting().server(server).unwrap().clone();
@@ -658,17 +674,7 @@ async fn a_poisoned_prompt_is_reviewed_before_any_client_sees_it() {
     );
 
     // The reviewer sees the change in full and accepts the prompt alone.
-    let dry = Options {
-        dry_run: true,
-        ..Options::default()
-    };
-    let report = lock(&config(&yaml), &dry).await.unwrap();
-    let lines: Vec<String> = report[0]
-        .changes
-        .iter()
-        .flat_map(|c| review(c, &report[0]))
-        .collect();
-    let lines = lines.join("\n");
+    let lines = reviewed(&yaml).await;
     assert!(
         lines.contains("description of prompt `summarize_graph` changed"),
         "{lines}"
@@ -874,17 +880,7 @@ async fn a_poisoned_resource_template_is_reviewed_before_any_client_sees_it() {
     );
 
     // The reviewer sees both changes in full.
-    let dry = Options {
-        dry_run: true,
-        ..Options::default()
-    };
-    let report = lock(&config(&yaml), &dry).await.unwrap();
-    let lines: Vec<String> = report[0]
-        .changes
-        .iter()
-        .flat_map(|c| review(c, &report[0]))
-        .collect();
-    let lines = lines.join("\n");
+    let lines = reviewed(&yaml).await;
     assert!(
         lines.contains(&format!(
             "description of resource template `{ENTITY}` changed"
