@@ -1241,6 +1241,44 @@ impl Fronted {
         Some(last)
     }
 
+    /// Subscribes again, in the background, to every resource a session still open
+    /// subscribed to through toolgate: a restarted server (or a new session) has
+    /// forgotten them, and without this its subscribers would silently get no more
+    /// updates. A server called with the caller's authority keeps subscriptions on the
+    /// callers' own sessions, which this does not renew.
+    fn resubscribe(&self) {
+        if self.callers.is_some() {
+            return;
+        }
+        let uris: Vec<String> = guard(&self.state)
+            .subscribers
+            .iter()
+            .filter(|(_, readers)| readers.values().any(crate::broadcast::Reader::is_open))
+            .map(|(uri, _)| uri.clone())
+            .collect();
+        if uris.is_empty() {
+            return;
+        }
+        let (link, timeout) = (self.link.clone(), self.spec.dependency.timeout);
+        let name = self.spec.name.clone();
+        tokio::spawn(async move {
+            for uri in uris {
+                let params = Some(json!({ "uri": uri }));
+                let failed = match link
+                    .request("resources/subscribe", params, timeout, None)
+                    .await
+                {
+                    Ok(reply) => reply.into_value().err().map(|e| e.message),
+                    Err(e) => Some(e.to_string()),
+                };
+                if let Some(e) = failed {
+                    let e = crate::explain::upstream_text(&e, &Default::default(), 300);
+                    tracing::warn!(server = %name, error = %e, "could not subscribe again to a resource after the MCP server restarted; its subscribers get no updates of it");
+                }
+            }
+        });
+    }
+
     /// The open readers subscribed to `uri` through toolgate on this server.
     fn subscribers(&self, uri: &str) -> Vec<u64> {
         guard(&self.state)
@@ -1419,7 +1457,12 @@ fn on_event(server: &Fronted, gateway: &dyn Host, event: Event) -> bool {
     match event {
         // Prompts are served from their pins too: a changed list is checked, and
         // clients are told only when what they see changed.
-        Event::ToolsChanged | Event::PromptsChanged | Event::Restarted | Event::SessionLost => true,
+        Event::ToolsChanged | Event::PromptsChanged => true,
+        // A new process or session has forgotten what was subscribed through it.
+        Event::Restarted | Event::SessionLost => {
+            server.resubscribe();
+            true
+        }
         Event::Exited { detail } => {
             tracing::warn!(server = %server.spec.name, %detail, "the MCP server's process exited; restarting it");
             false

@@ -729,3 +729,44 @@ async fn a_log_message_no_call_can_be_named_for_reaches_no_agent() {
     );
     assert!(guard(&host.addressed).is_empty(), "nor to some");
 }
+
+#[tokio::test]
+async fn a_restarted_server_is_subscribed_again_to_what_open_sessions_subscribed_to() {
+    let link = Arc::new(CountingLink::default());
+    guard(&link.answers).insert("resources/subscribe".into(), Ok(json!({})));
+    let (fronted, host) = server("", link.clone());
+    let open = crate::broadcast::ReaderHandle::default();
+    let closed = crate::broadcast::ReaderHandle::default();
+    assert!(
+        fronted
+            .add_subscriber("kb://a", open.reader())
+            .result
+            .is_ok()
+    );
+    assert!(
+        fronted
+            .add_subscriber("kb://b", closed.reader())
+            .result
+            .is_ok()
+    );
+    drop(closed);
+    let resubscribed = || -> Vec<Option<Value>> {
+        guard(&link.asked)
+            .iter()
+            .filter(|(m, _)| m == "resources/subscribe")
+            .map(|(_, p)| p.clone())
+            .collect()
+    };
+    assert!(on_event(&fronted, host.as_ref(), Event::Restarted));
+    for _ in 0..100 {
+        if !resubscribed().is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        resubscribed(),
+        [Some(json!({"uri": "kb://a"}))],
+        "the open session's resource, not the closed one's"
+    );
+}
