@@ -286,8 +286,36 @@ pub(crate) struct Added {
 /// without end cannot grow the gateway's memory without bound.
 pub const MAX_SUBSCRIBED: usize = 10_000;
 
-/// The method listing resource templates.
-const TEMPLATES_LIST: &str = "resources/templates/list";
+/// One list of definitions a server answers: its method, the key of its entries in
+/// each page, and the field that names an entry.
+#[derive(Clone, Copy)]
+struct Listing {
+    method: &'static str,
+    key: &'static str,
+    name_key: &'static str,
+    /// Optional within the server's capability: a server that does not know the method
+    /// (-32601) lists none, rather than failing the check.
+    optional: bool,
+}
+
+const TOOLS: Listing = Listing {
+    method: "tools/list",
+    key: "tools",
+    name_key: "name",
+    optional: false,
+};
+const PROMPTS: Listing = Listing {
+    method: "prompts/list",
+    key: "prompts",
+    name_key: "name",
+    optional: false,
+};
+const TEMPLATES: Listing = Listing {
+    method: "resources/templates/list",
+    key: "resourceTemplates",
+    name_key: "uriTemplate",
+    optional: true,
+};
 
 /// The names a server's pins hold, by kind (a resource template's: its URI template).
 #[derive(Debug, Default)]
@@ -781,13 +809,7 @@ impl Fronted {
     /// read as removed.
     pub(crate) async fn list_tools(&self, pinned: &BTreeSet<String>) -> Result<Listed, String> {
         let (tools, refused) = self
-            .list_definitions(
-                "tools/list",
-                "tools",
-                "name",
-                pinned,
-                ToolDefinition::from_mcp,
-            )
+            .list_definitions(&TOOLS, pinned, ToolDefinition::from_mcp)
             .await?;
         Ok(Listed { tools, refused })
     }
@@ -802,14 +824,8 @@ impl Fronted {
         if !self.offers("prompts") {
             return Ok((Vec::new(), Refusals::default()));
         }
-        self.list_definitions(
-            "prompts/list",
-            "prompts",
-            "name",
-            pinned,
-            PromptDefinition::from_mcp,
-        )
-        .await
+        self.list_definitions(&PROMPTS, pinned, PromptDefinition::from_mcp)
+            .await
     }
 
     /// Every page of `resources/templates/list`, within the same limits as the tools
@@ -822,14 +838,8 @@ impl Fronted {
         if !self.offers("resources") {
             return Ok((Vec::new(), Refusals::default()));
         }
-        self.list_definitions(
-            TEMPLATES_LIST,
-            "resourceTemplates",
-            "uriTemplate",
-            pinned,
-            ResourceTemplateDefinition::from_mcp,
-        )
-        .await
+        self.list_definitions(&TEMPLATES, pinned, ResourceTemplateDefinition::from_mcp)
+            .await
     }
 
     /// Whether the server said at its handshake that it offers `capability` (before
@@ -840,16 +850,19 @@ impl Fronted {
             .is_none_or(|i| i.capabilities.get(capability).is_some())
     }
 
-    /// Every page of one list (`key` in each result, each entry named by its
-    /// `name_key`), read by `read` within the server's limits.
+    /// Every page of one list, read by `read` within the server's limits.
     async fn list_definitions<T>(
         &self,
-        method: &str,
-        key: &str,
-        name_key: &str,
+        listing: &Listing,
         pinned: &BTreeSet<String>,
         read: fn(&Value) -> Result<T, String>,
     ) -> Result<(Vec<T>, Refusals), String> {
+        let Listing {
+            method,
+            key,
+            name_key,
+            optional,
+        } = *listing;
         let timeout = self.spec.dependency.timeout;
         let limits = self.spec.limits;
         let mut kept = Vec::new();
@@ -865,8 +878,7 @@ impl Fronted {
                 .map_err(|e| e.to_string())?;
             let result = match reply.into_value() {
                 Ok(result) => result,
-                // Resource templates are optional within the resources capability.
-                Err(e) if method == TEMPLATES_LIST && e.code == codes::METHOD_NOT_FOUND => {
+                Err(e) if optional && e.code == codes::METHOD_NOT_FOUND => {
                     return Ok((Vec::new(), Refusals::default()));
                 }
                 Err(e) => return Err(format!("{method} failed: {} ({})", e.message, e.code)),
@@ -1209,7 +1221,7 @@ impl Fronted {
             });
             if state.subscribers.len() >= MAX_SUBSCRIBED {
                 let result = Err(format!(
-                    "MCP server {} already has {MAX_SUBSCRIBED} resources subscribed through toolgate",
+                    "MCP server {} already has {MAX_SUBSCRIBED} resources subscribed through toolgate, the most it takes; unsubscribe from resources no longer followed, then subscribe again",
                     self.spec.name
                 ));
                 return Added { result, abandoned };
@@ -1286,6 +1298,14 @@ impl Fronted {
             .get(uri)
             .map(|r| r.values().filter(|r| r.is_open()).map(|r| r.id).collect())
             .unwrap_or_default()
+    }
+
+    /// Whether this server serves the pinned resource template `uri_template`.
+    pub(crate) fn serves_template(&self, uri_template: &str) -> bool {
+        guard(&self.state)
+            .templates
+            .served
+            .contains_key(uri_template)
     }
 
     /// The resource templates served now, from their pins.

@@ -166,9 +166,7 @@ pub async fn forward(
                         .get("uri")
                         .and_then(Value::as_str)
                         .unwrap_or_default();
-                    let serving = fronting
-                        .servers()
-                        .find(|s| s.resource_templates().iter().any(|t| t.uri_template == uri));
+                    let serving = fronting.servers().find(|s| s.serves_template(uri));
                     match serving {
                         Some(server) => request(server, method, params.clone(), asker).await,
                         None => by_uri(fronting, index, uri, method, params.clone(), asker)
