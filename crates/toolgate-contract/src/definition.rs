@@ -136,13 +136,29 @@ impl ToolDefinition {
 /// override, a tag character) could pass for another, or carry text of its own, so a
 /// definition with such a name is not read. `what` is "tool", "prompt", "argument".
 pub(crate) fn refuse_hidden_name(what: &str, name: &str) -> Result<String, String> {
+    refuse_hidden(
+        what,
+        "name",
+        name,
+        "MCP names are letters, digits, `_`, `-` and `.`",
+    )
+}
+
+/// [`refuse_hidden_name`] for the key that names a definition other than by a name
+/// (`field`: "URI template"), with the rule for it in `rule`.
+pub(crate) fn refuse_hidden(
+    what: &str,
+    field: &str,
+    name: &str,
+    rule: &str,
+) -> Result<String, String> {
     let shown = capped(&one_line(name), NAME_IN_ERRORS);
     if let Some(c) = name
         .chars()
         .find(|c| c.is_control() || c.is_whitespace() || is_invisible(*c))
     {
         return Err(format!(
-            "{what} `{shown}`: its name holds U+{:04X}, a {} character, so it could pass for another {what}; MCP names are letters, digits, `_`, `-` and `.`",
+            "{what} `{shown}`: its {field} holds U+{:04X}, a {} character, so it could pass for another {what}; {rule}",
             u32::from(c),
             if c.is_whitespace() { "space" } else { "hidden" }
         ));

@@ -12,7 +12,7 @@
 
 use crate::definition::{
     DefinitionChange, DefinitionKind, PinnedDefinition, ToolDefinition, compare, kind_of,
-    refuse_hidden_name,
+    refuse_hidden,
 };
 use crate::prompt::{name_of, text};
 use serde::{Deserialize, Serialize};
@@ -74,7 +74,12 @@ impl ResourceTemplateDefinition {
                 ));
             }
         };
-        let shown = refuse_hidden_name("resource template", &uri_template)?;
+        let shown = refuse_hidden(
+            "resource template",
+            "URI template",
+            &uri_template,
+            "a URI template (RFC 6570) holds no spaces: a space in a URI is written `%20`",
+        )?;
         let within = |e: String| format!("resource template `{shown}`: {e}");
         let name = name_of(obj, "resource template").map_err(within)?;
         // The name is not what names the template here (the URI template is), and real

@@ -88,6 +88,10 @@ fn a_template_toolgate_cannot_read_is_an_error_naming_it() {
             "U+200B, a hidden character",
         ),
         (
+            json!({"uriTemplate": "file:///my notes/{path}", "name": "files"}),
+            "its URI template holds U+0020, a space character, so it could pass for another resource template; a URI template (RFC 6570) holds no spaces",
+        ),
+        (
             json!({"uriTemplate": "file:///{path}", "name": "files\u{e0041}"}),
             "U+E0041, a hidden character",
         ),
