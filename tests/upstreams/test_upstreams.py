@@ -985,8 +985,25 @@ async def case_subscribe(label: str, binary: str, work: Path, args: argparse.Nam
             await await_until("alice should still get updates after bob's unsubscribe", alice_told, 15)
             check(not seen["bob"], f"bob got updates: {seen['bob']}")
             ok(label, "bob's unsubscribe (he never subscribed) did not end alice's subscription")
+            check(subscriptions(tg, "ev") == 1, f"one resource should be followed; /metrics says {subscriptions(tg, 'ev')}")
+        # Alice's client ends its session without unsubscribing: toolgate lets go of
+        # what she alone followed, as if she had unsubscribed.
+
+        async def let_go() -> bool:
+            return subscriptions(tg, "ev") == 0
+
+        await await_until("alice's session ended without unsubscribing; its subscription should be let go", let_go, 15)
+        ok(label, "alice's session ended without unsubscribing: the resource is no longer followed")
     finally:
         tg.stop()
+
+
+def subscriptions(tg: Toolgate, server: str) -> int | None:
+    """`toolgate_mcp_resource_subscriptions{server}` as /metrics reports it now."""
+    status, text = http_json(f"{tg.base}/metrics")
+    check(status == 200, f"/metrics answered {status}")
+    m = re.search(r'^toolgate_mcp_resource_subscriptions\{server="' + re.escape(server) + r'"\} (\d+)', str(text), re.M)
+    return int(m.group(1)) if m else None
 
 
 async def notify_reaches_client(client: Any, tool: str, logs: list[Any]) -> None:

@@ -5,6 +5,7 @@
 //! take them from one ring.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::sync::lock;
@@ -80,14 +81,35 @@ pub fn new_reader() -> u64 {
 #[derive(Debug)]
 pub struct ReaderHandle {
     id: u64,
-    open: Arc<()>,
+    open: Arc<Open>,
+}
+
+/// What a session's [`Reader`]s see of it: whether it closed, and whether it ever
+/// subscribed to something (only then is its closing announced).
+#[derive(Debug, Default)]
+struct Open {
+    closed: AtomicBool,
+    subscribed: AtomicBool,
+}
+
+/// Counts the closings of sessions that had subscribed to a resource, so that the
+/// fronted servers let go of what they subscribed to (a session may close without
+/// unsubscribing: a client that crashed, a session that expired). Sessions that never
+/// subscribed, stateless requests among them, are not counted: their closing wakes
+/// nothing.
+static SUBSCRIBERS_CLOSED: std::sync::LazyLock<watch::Sender<u64>> =
+    std::sync::LazyLock::new(|| watch::Sender::new(0));
+
+/// Changes each time a session that had subscribed to a resource closes.
+pub fn subscribers_closed() -> watch::Receiver<u64> {
+    SUBSCRIBERS_CLOSED.subscribe()
 }
 
 impl Default for ReaderHandle {
     fn default() -> Self {
         ReaderHandle {
             id: new_reader(),
-            open: Arc::new(()),
+            open: Arc::default(),
         }
     }
 }
@@ -107,19 +129,39 @@ impl ReaderHandle {
     }
 }
 
+impl Drop for ReaderHandle {
+    fn drop(&mut self) {
+        // Closed before it is announced: whoever the announcement wakes sees it closed.
+        self.open.closed.store(true, Ordering::SeqCst);
+        if self.open.subscribed.load(Ordering::SeqCst) {
+            SUBSCRIBERS_CLOSED.send_modify(|n| *n = n.wrapping_add(1));
+        }
+    }
+}
+
 /// A reader of notifications as kept by others: its number, and whether its session
 /// is still open (a session closed without unsubscribing is then let go).
 #[derive(Debug, Clone)]
 pub struct Reader {
     /// The reader's number.
     pub id: u64,
-    open: std::sync::Weak<()>,
+    open: std::sync::Weak<Open>,
 }
 
 impl Reader {
     /// Whether the session or connection is still open.
     pub fn is_open(&self) -> bool {
-        self.open.strong_count() > 0
+        self.open
+            .upgrade()
+            .is_some_and(|o| !o.closed.load(Ordering::SeqCst))
+    }
+
+    /// Marks the session as one that subscribed to something: its closing is then
+    /// announced (see [`subscribers_closed`]).
+    pub fn mark_subscribed(&self) {
+        if let Some(open) = self.open.upgrade() {
+            open.subscribed.store(true, Ordering::SeqCst);
+        }
     }
 }
 

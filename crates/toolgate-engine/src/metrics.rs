@@ -294,6 +294,9 @@ pub struct Metrics {
     /// `toolgate_mcp_definition_changes_pending{server}`: tool definitions that differ
     /// from their pins and await review (`toolgate lock`).
     pub mcp_definition_changes_pending: Family<ServerLabel, Gauge>,
+    /// `toolgate_mcp_resource_subscriptions{server}`: resources of the upstream MCP
+    /// server that client sessions follow through toolgate (each subscribed to once).
+    pub mcp_resource_subscriptions: Family<ServerLabel, Gauge>,
     /// `toolgate_config_generation`: 1 at start-up, one more for each accepted reload.
     pub config_generation: Gauge,
     /// `toolgate_config_reloads_total{result}`.
@@ -476,6 +479,12 @@ impl Metrics {
             "Tool definitions of the upstream MCP server that differ from their pins and await review",
             mcp_definition_changes_pending.clone(),
         );
+        let mcp_resource_subscriptions = Family::default();
+        registry.register(
+            "mcp_resource_subscriptions",
+            "Resources of the upstream MCP server that client sessions follow through toolgate",
+            mcp_resource_subscriptions.clone(),
+        );
         let config_generation = Gauge::default();
         registry.register(
             "config_generation",
@@ -516,6 +525,7 @@ impl Metrics {
             registry,
             mcp_server_up,
             mcp_definition_changes_pending,
+            mcp_resource_subscriptions,
             shared_state_up,
             unread_headers,
             unread_series: Default::default(),

@@ -273,15 +273,6 @@ pub struct Checked {
     pub listed: bool,
 }
 
-/// What recording a subscription did.
-#[derive(Debug)]
-pub(crate) struct Added {
-    /// Recorded, or why not.
-    pub result: Result<(), String>,
-    /// Resources let go because every session subscribed to them closed.
-    pub abandoned: Vec<String>,
-}
-
 /// Resources subscribed through toolgate per server, at most: a client subscribing
 /// without end cannot grow the gateway's memory without bound.
 pub const MAX_SUBSCRIBED: usize = 10_000;
@@ -410,14 +401,15 @@ impl Fronting {
             .find_map(|s| guard(&s.state).withheld.get(exposed).cloned())
     }
 
-    /// Sets `toolgate_mcp_server_up` and `toolgate_mcp_definition_changes_pending` for
-    /// every server from what its last check found (read when `/metrics` is scraped).
+    /// Sets `toolgate_mcp_server_up`, `toolgate_mcp_definition_changes_pending` and
+    /// `toolgate_mcp_resource_subscriptions` for every server from what its last check
+    /// found and what clients follow now (read when `/metrics` is scraped).
     pub fn refresh_gauges(&self, metrics: &crate::metrics::Metrics) {
         for (name, server) in &self.servers {
             let label = crate::metrics::ServerLabel {
                 server: name.clone(),
             };
-            let (connected, pending) = server.gauges();
+            let (connected, pending, subscribed) = server.gauges();
             metrics
                 .mcp_server_up
                 .get_or_create(&label)
@@ -426,6 +418,10 @@ impl Fronting {
                 .mcp_definition_changes_pending
                 .get_or_create(&label)
                 .set(i64::try_from(pending).unwrap_or(i64::MAX));
+            metrics
+                .mcp_resource_subscriptions
+                .get_or_create(&label)
+                .set(i64::try_from(subscribed).unwrap_or(i64::MAX));
         }
     }
 
@@ -1205,34 +1201,72 @@ impl Fronted {
     }
 
     /// Records that `reader` subscribed to `uri`. At [`MAX_SUBSCRIBED`] resources, the
-    /// subscriptions of sessions that closed without unsubscribing are let go first
-    /// (their resources returned, for the server to be told); past it still, an error,
-    /// and nothing is recorded.
-    pub(crate) fn add_subscriber(&self, uri: &str, reader: crate::broadcast::Reader) -> Added {
+    /// subscriptions of sessions that closed without unsubscribing are let go first;
+    /// past it still, an error, and nothing is recorded. A session that closed while
+    /// its subscription was on the way is not recorded, and the server is told at once
+    /// when no other session follows the resource.
+    pub(crate) fn add_subscriber(
+        &self,
+        uri: &str,
+        reader: crate::broadcast::Reader,
+    ) -> Result<(), String> {
+        // Marked before it is recorded: a session closing from now on is announced, and
+        // one that closed already is seen closed below.
+        reader.mark_subscribed();
         let mut state = guard(&self.state);
         let mut abandoned = Vec::new();
         if !state.subscribers.contains_key(uri) && state.subscribers.len() >= MAX_SUBSCRIBED {
-            state.subscribers.retain(|uri, readers| {
-                readers.retain(|_, r| r.is_open());
-                if readers.is_empty() {
-                    abandoned.push(uri.clone());
-                }
-                !readers.is_empty()
-            });
+            abandoned = let_go_of_closed(&mut state.subscribers);
             if state.subscribers.len() >= MAX_SUBSCRIBED {
-                let result = Err(format!(
+                drop(state);
+                self.tell_unsubscribed(abandoned);
+                return Err(format!(
                     "MCP server {} already has {MAX_SUBSCRIBED} resources subscribed through toolgate, the most it takes; unsubscribe from resources no longer followed, then subscribe again",
                     self.spec.name
                 ));
-                return Added { result, abandoned };
             }
         }
-        let readers = state.subscribers.entry(uri.to_owned()).or_default();
-        readers.insert(reader.id, reader);
-        Added {
-            result: Ok(()),
-            abandoned,
+        if reader.is_open() {
+            let readers = state.subscribers.entry(uri.to_owned()).or_default();
+            readers.insert(reader.id, reader);
+        } else if !state.subscribers.contains_key(uri) {
+            abandoned.push(uri.to_owned());
         }
+        drop(state);
+        self.tell_unsubscribed(abandoned);
+        Ok(())
+    }
+
+    /// Lets go of the subscriptions of sessions that closed without unsubscribing (a
+    /// client that crashed, a session that expired), telling the server of each resource
+    /// no session follows any more — as the last session would have, had it unsubscribed.
+    pub(crate) fn let_go_of_closed_sessions(&self) {
+        let abandoned = {
+            let mut state = guard(&self.state);
+            if state.subscribers.is_empty() {
+                return;
+            }
+            let_go_of_closed(&mut state.subscribers)
+        };
+        self.tell_unsubscribed(abandoned);
+    }
+
+    /// Tells the server, in the background (no client waits on it), that toolgate no
+    /// longer follows `uris`. Best effort: a server that does not answer keeps sending
+    /// updates, which then reach no session.
+    fn tell_unsubscribed(&self, uris: Vec<String>) {
+        if uris.is_empty() {
+            return;
+        }
+        let (link, timeout) = (self.link.clone(), self.spec.dependency.timeout);
+        tokio::spawn(async move {
+            for uri in uris {
+                let unsubscribe = json!({ "uri": uri });
+                let _ = link
+                    .request("resources/unsubscribe", Some(unsubscribe), timeout, None)
+                    .await;
+            }
+        });
     }
 
     /// Whether any client is subscribed to `uri` through toolgate on this server.
@@ -1336,9 +1370,10 @@ impl Fronted {
     /// The server as `dependency_health` shows it.
     /// Whether the server is connected and how many definition changes await review:
     /// what [`Self::report`] says, without building its sentences (read per scrape).
-    fn gauges(&self) -> (bool, usize) {
+    fn gauges(&self) -> (bool, usize, usize) {
         let state = guard(&self.state);
-        (self.connected(&state), state.changes.len())
+        let subscribed = state.subscribers.len();
+        (self.connected(&state), state.changes.len(), subscribed)
     }
 
     /// Connected: the handshake is done and the last request did not fail.
@@ -1408,6 +1443,22 @@ impl Fronted {
     }
 }
 
+/// Drops the closed sessions from each resource's subscribers; the resources no open
+/// session follows any more, which are forgotten too.
+fn let_go_of_closed(
+    subscribers: &mut BTreeMap<String, BTreeMap<u64, crate::broadcast::Reader>>,
+) -> Vec<String> {
+    let mut abandoned = Vec::new();
+    subscribers.retain(|uri, readers| {
+        readers.retain(|_, r| r.is_open());
+        if readers.is_empty() {
+            abandoned.push(uri.clone());
+        }
+        !readers.is_empty()
+    });
+    abandoned
+}
+
 /// Keeps one server's tools current: checks on every list-changed, restart or lost
 /// session, and every `check_every` (sooner, with backoff from 1 s, while the server
 /// cannot be listed, so a server that was down at start-up is picked up soon after it
@@ -1433,11 +1484,17 @@ pub async fn watch(
     let mut events_open = true;
     let mut lock_poll = tokio::time::interval(LOCK_POLL);
     lock_poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut sessions_closed = crate::broadcast::subscribers_closed();
     loop {
         let mut recheck = tokio::select! {
             () = stop.cancelled() => return,
             () = tokio::time::sleep_until(due) => true,
             _ = lock_poll.tick() => server.lock_changed(),
+            // Any number of closings while busy make one pass over the subscriptions.
+            Ok(()) = sessions_closed.changed() => {
+                server.let_go_of_closed_sessions();
+                false
+            }
             event = events.recv(), if events_open => match event {
                 None => {
                     events_open = false;

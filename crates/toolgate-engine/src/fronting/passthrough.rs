@@ -348,23 +348,7 @@ async fn subscribe(
         None => by_uri(fronting, index, uri, "resources/subscribe", params, asker).await?,
     };
     let (answer, server) = answer;
-    let added = server.add_subscriber(uri, reader);
-    // Resources whose every subscriber closed without unsubscribing: the server is told
-    // (best effort, in the background: this client does not wait), as their last
-    // session would have told it.
-    if !added.abandoned.is_empty() {
-        let link = server.link().clone();
-        let timeout = server.spec().dependency.timeout;
-        tokio::spawn(async move {
-            for uri in added.abandoned {
-                let unsubscribe = json!({ "uri": uri });
-                let _ = link
-                    .request("resources/unsubscribe", Some(unsubscribe), timeout, None)
-                    .await;
-            }
-        });
-    }
-    added.result.map_err(|e| RpcError {
+    server.add_subscriber(uri, reader).map_err(|e| RpcError {
         code: codes::INTERNAL_ERROR,
         message: e,
         data: None,

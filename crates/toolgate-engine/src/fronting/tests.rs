@@ -665,10 +665,10 @@ async fn subscriptions_of_closed_sessions_are_let_go_and_make_room() {
     let closed = crate::broadcast::ReaderHandle::default();
     for n in 0..MAX_SUBSCRIBED {
         let added = fronted.add_subscriber(&format!("kb://n/{n}"), closed.reader());
-        assert!(added.result.is_ok() && added.abandoned.is_empty());
+        assert!(added.is_ok());
     }
     let full = fronted.add_subscriber("kb://n/new", open.reader());
-    assert!(full.result.is_err(), "at the cap, with every session open");
+    assert!(full.is_err(), "at the cap, with every session open");
     drop(closed);
     // The closed session's updates go nowhere.
     on_event(
@@ -709,6 +709,73 @@ async fn subscriptions_of_closed_sessions_are_let_go_and_make_room() {
     assert_eq!(unsubscribed(), MAX_SUBSCRIBED, "the server is told of each");
 }
 
+/// The `resources/unsubscribe` requests the server got, by URI, once `count` have come.
+async fn unsubscribed(link: &CountingLink, count: usize) -> Vec<String> {
+    let asked = || -> Vec<String> {
+        guard(&link.asked)
+            .iter()
+            .filter(|(m, _)| m == "resources/unsubscribe")
+            .filter_map(|(_, p)| Some(p.as_ref()?["uri"].as_str()?.to_owned()))
+            .collect()
+    };
+    for _ in 0..500 {
+        if asked().len() >= count {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    asked()
+}
+
+#[tokio::test]
+async fn a_session_that_closes_without_unsubscribing_lets_go_of_what_it_alone_followed() {
+    let link = Arc::new(CountingLink::default());
+    for method in ["resources/subscribe", "resources/unsubscribe"] {
+        guard(&link.answers).insert(method.into(), Ok(json!({})));
+    }
+    let (fronted, host) = server("", link.clone());
+    let (alice, bob) = (
+        crate::broadcast::ReaderHandle::default(),
+        crate::broadcast::ReaderHandle::default(),
+    );
+    for (uri, session) in [
+        ("kb://shared", &alice),
+        ("kb://alice", &alice),
+        ("kb://shared", &bob),
+    ] {
+        assert!(fronted.add_subscriber(uri, session.reader()).is_ok());
+    }
+    let (_tx, rx) = mpsc::channel(8);
+    let stop = tokio_util::sync::CancellationToken::new();
+    let first = Checked {
+        changed: false,
+        listed: true,
+    };
+    let task = tokio::spawn(watch(fronted.clone(), host, rx, first, stop.clone()));
+    // Alice's client goes away (a crash, an expired session): what she alone followed
+    // is let go; what bob follows too is not.
+    drop(alice);
+    assert_eq!(unsubscribed(&link, 1).await, ["kb://alice"]);
+    assert!(!fronted.has_subscribers("kb://alice"));
+    assert!(
+        fronted.has_subscribers("kb://shared"),
+        "bob still follows it"
+    );
+    drop(bob);
+    assert_eq!(unsubscribed(&link, 2).await, ["kb://alice", "kb://shared"]);
+    assert!(!fronted.has_subscribers("kb://shared"));
+    // A session that closed while its subscribe was on the way is not recorded, and
+    // the server is told at once.
+    let gone = crate::broadcast::ReaderHandle::default();
+    let late = gone.reader();
+    drop(gone);
+    assert!(fronted.add_subscriber("kb://late", late).is_ok());
+    assert!(!fronted.has_subscribers("kb://late"));
+    assert_eq!(unsubscribed(&link, 3).await[2], "kb://late");
+    stop.cancel();
+    let _ = task.await;
+}
+
 #[tokio::test]
 async fn a_log_message_no_call_can_be_named_for_reaches_no_agent() {
     let link = Arc::new(CountingLink::default());
@@ -737,18 +804,8 @@ async fn a_restarted_server_is_subscribed_again_to_what_open_sessions_subscribed
     let (fronted, host) = server("", link.clone());
     let open = crate::broadcast::ReaderHandle::default();
     let closed = crate::broadcast::ReaderHandle::default();
-    assert!(
-        fronted
-            .add_subscriber("kb://a", open.reader())
-            .result
-            .is_ok()
-    );
-    assert!(
-        fronted
-            .add_subscriber("kb://b", closed.reader())
-            .result
-            .is_ok()
-    );
+    assert!(fronted.add_subscriber("kb://a", open.reader()).is_ok());
+    assert!(fronted.add_subscriber("kb://b", closed.reader()).is_ok());
     drop(closed);
     let resubscribed = || -> Vec<Option<Value>> {
         guard(&link.asked)
