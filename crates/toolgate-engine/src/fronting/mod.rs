@@ -481,6 +481,11 @@ impl Fronted {
         self.connection.shutdown().await;
     }
 
+    /// Whether the server is called with each caller's authority (`token_exchange`).
+    pub(crate) fn calls_with_callers_authority(&self) -> bool {
+        self.callers.is_some()
+    }
+
     /// The session to use for the caller whose validated access token is
     /// `access_token`: the caller's own when the server is called with the caller's
     /// authority (`Some`), else the server's (`None`). An error means nothing may be
@@ -1290,8 +1295,8 @@ impl Fronted {
     /// Subscribes again, in the background, to every resource a session still open
     /// subscribed to through toolgate: a restarted server (or a new session) has
     /// forgotten them, and without this its subscribers would silently get no more
-    /// updates. A server called with the caller's authority keeps subscriptions on the
-    /// callers' own sessions, which this does not renew.
+    /// updates. A server called with the caller's authority has none (subscribing to
+    /// its resources is refused).
     fn resubscribe(&self) {
         if self.callers.is_some() {
             return;

@@ -68,8 +68,10 @@ pub fn capabilities(fronting: &Fronting) -> Value {
     if fronting.is_empty() {
         return json!({});
     }
+    // Subscriptions are followed on toolgate's own sessions only (see `subscribe`).
+    let subscribe = fronting.servers().any(|s| !s.calls_with_callers_authority());
     json!({
-        "resources": { "subscribe": true, "listChanged": true },
+        "resources": { "subscribe": subscribe, "listChanged": true },
         "prompts": { "listChanged": true },
         "completions": {},
     })
@@ -343,9 +345,41 @@ async fn subscribe(
     asker: &Asker,
     reader: crate::broadcast::Reader,
 ) -> Result<Value, RpcError> {
+    // A server called with each caller's authority would hold the subscription on the
+    // caller's own session, whose updates toolgate does not read: refused with a word,
+    // rather than accepted and never followed by an update — and never answered from
+    // another caller's subscription, which the server did not authorise for this one.
+    let known = guard(&index.0).get(uri).cloned();
+    if let Some(server) = known.and_then(|n| fronting.server(&n))
+        && server.calls_with_callers_authority()
+    {
+        return Err(not_followed(server, uri));
+    }
     let answer = match fronting.servers().find(|s| s.has_subscribers(uri)) {
         Some(server) => (json!({}), server.as_ref()),
-        None => by_uri(fronting, index, uri, "resources/subscribe", params, asker).await?,
+        None => {
+            let own_session = |s: &Fronted| !s.calls_with_callers_authority();
+            let found = by_uri_on(
+                fronting,
+                index,
+                uri,
+                "resources/subscribe",
+                params,
+                asker,
+                own_session,
+            )
+            .await;
+            match found {
+                // Not one of the others': it may be such a server's.
+                Err(e) if e.code == NOT_FOUND => {
+                    let callers = fronting
+                        .servers()
+                        .find(|s| s.calls_with_callers_authority() && s.offers("resources"));
+                    return Err(callers.map_or(e, |server| not_followed(server, uri)));
+                }
+                found => found?,
+            }
+        }
     };
     let (answer, server) = answer;
     server.add_subscriber(uri, reader).map_err(|e| RpcError {
@@ -354,6 +388,19 @@ async fn subscribe(
         data: None,
     })?;
     Ok(answer)
+}
+
+/// Why `resources/subscribe` is refused for `uri` of a server called with each
+/// caller's authority.
+fn not_followed(server: &Fronted, uri: &str) -> RpcError {
+    RpcError {
+        code: codes::METHOD_NOT_FOUND,
+        message: format!(
+            "resources/subscribe is not available for {uri}: MCP server {} is called with each caller's authority (token_exchange), and toolgate does not follow its resources for callers; read it again with resources/read instead",
+            server.spec().name
+        ),
+        data: None,
+    }
 }
 
 /// `reader` unsubscribes from `uri`: the server is told only when it was the last
@@ -385,8 +432,23 @@ async fn by_uri<'f>(
     params: Value,
     asker: &Asker,
 ) -> Result<(Value, &'f Fronted), RpcError> {
+    by_uri_on(fronting, index, uri, method, params, asker, |_| true).await
+}
+
+/// [`by_uri`] among the servers `eligible` accepts.
+async fn by_uri_on<'f>(
+    fronting: &'f Fronting,
+    index: &ResourceIndex,
+    uri: &str,
+    method: &str,
+    params: Value,
+    asker: &Asker,
+    eligible: impl Fn(&Fronted) -> bool,
+) -> Result<(Value, &'f Fronted), RpcError> {
     let known = guard(&index.0).get(uri).cloned();
-    if let Some(server) = known.and_then(|n| fronting.server(&n)) {
+    if let Some(server) = known.and_then(|n| fronting.server(&n))
+        && eligible(server)
+    {
         return Ok((request(server, method, params, asker).await?, server));
     }
     let mut last = RpcError {
@@ -395,7 +457,7 @@ async fn by_uri<'f>(
         data: None,
     };
     for server in fronting.servers() {
-        if !server.offers("resources") {
+        if !server.offers("resources") || !eligible(server) {
             continue;
         }
         match request(server, method, params.clone(), asker).await {

@@ -239,6 +239,20 @@ agents:
         [(alice_auth.clone(), alice_session.clone())]
     );
 
+    // Her subscription would live on her own session, whose updates toolgate does not
+    // read: refused with a word, and the server never asked.
+    let subscribe = alice_client
+        .rpc("resources/subscribe", json!({"uri": "kb://notes/1"}))
+        .await;
+    assert_eq!(subscribe["error"]["code"], -32601, "{subscribe}");
+    let message = subscribe["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("kb is called with each caller's authority")
+            && message.contains("resources/read"),
+        "{subscribe}"
+    );
+    assert!(server.seen("resources/subscribe").is_empty());
+
     // Bob gets a token of his own and a session of his own.
     let bob = is.token("bob", RESOURCE);
     let mut bob_client = Client::start(&tg.url, &bob).await;
