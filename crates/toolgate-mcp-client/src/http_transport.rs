@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 use crate::message::{self, Incoming, RpcOutcome};
 use crate::sse::{SseEvent, SseParser};
 use crate::{
-    Event, Failure, Initialized, Inner, Kind, Relay, Relayed, Reply, answer_server_request, lock,
+    Event, Failure, Initialized, Inner, Kind, Relay, Reply, answer_server_request, lock,
     redacted_url,
 };
 
@@ -468,10 +468,7 @@ impl Http {
                             } else if let Some(relay) = relay {
                                 // This request's own stream: waiting here is
                                 // backpressure on this request only.
-                                let _ = relay
-                                    .tx
-                                    .send(Relayed::Notification { method, params })
-                                    .await;
+                                relay.send_notification(method, params).await;
                             } else {
                                 inner.emit(Event::Notification { method, params });
                             }

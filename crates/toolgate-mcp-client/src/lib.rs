@@ -78,7 +78,11 @@
 //! An answer belongs to the pending request with its id. A
 //! `notifications/progress` belongs to the request whose
 //! `params._meta.progressToken` it names (the token is remembered when the
-//! request is written); one naming no pending request is dropped. Every other
+//! request is written); one naming no pending request is dropped. On both
+//! transports a request's progress token goes upstream replaced by one of the
+//! client's own, unique in the process, and its progress comes back with the
+//! caller's: callers pick tokens freely (the SDKs use their request ids), and
+//! two callers' `1` on one connection must not share one request's progress. Every other
 //! notification (logging, …) and every server→client request (sampling,
 //! elicitation, roots) belongs to the request it cites in `params._meta` —
 //! by id under `io.modelcontextprotocol/related-request-id`, or by its
@@ -139,7 +143,7 @@
 //!         "tools/call",
 //!         Some(serde_json::json!({"name": "search", "arguments": {"q": "rust"}})),
 //!         Duration::from_secs(30),
-//!         Some(Relay { tx }),
+//!         Some(Relay::new(tx)),
 //!     )
 //!     .await?;
 //! println!("{} in {:?}: {:?}", reply.status, reply.latency, reply.outcome);
@@ -156,6 +160,7 @@ mod bounds;
 pub mod codes;
 mod http_transport;
 mod message;
+mod progress;
 pub use message::RpcOutcome;
 mod scan;
 mod sse;
@@ -510,7 +515,47 @@ impl Failure {
 #[derive(Clone, Debug)]
 pub struct Relay {
     /// The receiving end belongs to whoever made the request.
-    pub tx: mpsc::Sender<Relayed>,
+    tx: mpsc::Sender<Relayed>,
+    /// The progress token the request carried, and the one it went upstream with
+    /// (see [`progress`]): a progress notification is handed on with the caller's.
+    progress: Option<Arc<progress::Swapped>>,
+}
+
+impl Relay {
+    /// A relay that sends to `tx`.
+    pub fn new(tx: mpsc::Sender<Relayed>) -> Relay {
+        Relay { tx, progress: None }
+    }
+
+    /// The notification as the requester knows it: a progress token toolgate put in
+    /// its place upstream is given back the requester's own.
+    fn notification(&self, method: String, mut params: Option<Value>) -> Relayed {
+        if let (Some(swapped), Some(params)) = (&self.progress, params.as_mut()) {
+            swapped.restore(params);
+        }
+        Relayed::Notification { method, params }
+    }
+
+    /// Hands a message on as the requester knows it (a notification with the
+    /// requester's own progress token), waiting for room: backpressure on this request
+    /// only. False when the requester has gone.
+    pub async fn send(&self, message: Relayed) -> bool {
+        let message = match message {
+            Relayed::Notification { method, params } => self.notification(method, params),
+            request => request,
+        };
+        self.tx.send(message).await.is_ok()
+    }
+
+    /// Hands on a notification, waiting for room.
+    pub(crate) async fn send_notification(&self, method: String, params: Option<Value>) {
+        self.send(Relayed::Notification { method, params }).await;
+    }
+
+    /// Hands on a notification if there is room; false when it was dropped.
+    pub(crate) fn try_send_notification(&self, method: String, params: Option<Value>) -> bool {
+        self.tx.try_send(self.notification(method, params)).is_ok()
+    }
 }
 
 /// A message the server sent during a request.
@@ -884,14 +929,13 @@ pub(crate) async fn answer_server_request(
     };
     let (tx, rx) = oneshot::channel();
     let asked = relay
-        .tx
         .send(Relayed::Request {
             method,
             params,
             answer: tx,
         })
         .await;
-    if asked.is_err() {
+    if !asked {
         return Err(went_away());
     }
     rx.await.unwrap_or_else(|_| Err(went_away()))
@@ -1005,6 +1049,11 @@ impl Connection {
             id: None,
         };
         let inner = &self.inner;
+        // The caller's progress token is replaced by one of toolgate's own upstream:
+        // callers choose theirs freely (SDKs use their request ids, so two agents'
+        // first calls both say `1`), and on a connection several callers share, the
+        // server's progress for one must not be taken for another's.
+        let (params, relay) = progress::swap(params, relay);
         let work = async {
             inner.ensure_initialized().await?;
             match &inner.kind {

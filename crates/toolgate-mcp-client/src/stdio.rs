@@ -29,8 +29,8 @@ use crate::bounds::{Events, LineBudget, ServerRequests, Slot};
 use crate::message::{self, Incoming, RpcOutcome};
 use crate::scan::IdScanner;
 use crate::{
-    BACKGROUND_INIT_TIMEOUT, Connection, Event, Failure, Initialized, Inner, Limits, Relay,
-    Relayed, Reply, RpcError, answer_server_request, lock,
+    BACKGROUND_INIT_TIMEOUT, Connection, Event, Failure, Initialized, Inner, Limits, Relay, Reply,
+    RpcError, answer_server_request, lock,
 };
 
 const FIRST_BACKOFF: Duration = Duration::from_millis(500);
@@ -745,11 +745,7 @@ fn on_notification(state: &State, method: String, params: Option<Value>) {
         // try_send: one slow relay must not stall the one stdout every
         // request shares.
         Some(relay) => {
-            if relay
-                .tx
-                .try_send(Relayed::Notification { method, params })
-                .is_err()
-            {
+            if !relay.try_send_notification(method, params) {
                 tracing::debug!(server = %state.name, "a relay is full or gone; a notification was dropped");
             }
         }

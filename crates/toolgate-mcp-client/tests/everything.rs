@@ -157,6 +157,41 @@ async fn progress_reaches_the_relay_before_the_reply(conn: &Connection) {
     assert!(progress.iter().all(|p| p["progressToken"] == "tok-1"));
 }
 
+/// Two callers on one connection, both naming their progress `1` (as the MCP SDKs do
+/// for a session's first request): each gets its own call's progress, with its token.
+async fn one_token_from_two_callers_keeps_their_progress_apart(conn: &Connection) {
+    let call = |steps: i64| {
+        json!({"name": "trigger-long-running-operation",
+               "arguments": {"duration": 1, "steps": steps},
+               "_meta": {"progressToken": 1}})
+    };
+    let ((alice, alice_heard), (bob, bob_heard)) = tokio::join!(
+        drive(conn, "tools/call", call(3)),
+        drive(conn, "tools/call", call(5))
+    );
+    assert!(text(&alice.unwrap()).contains("completed"));
+    assert!(text(&bob.unwrap()).contains("completed"));
+    for (heard, steps) in [(&alice_heard, 3), (&bob_heard, 5)] {
+        let progress: Vec<&Value> = heard
+            .notifications
+            .iter()
+            .filter(|(m, _)| m == "notifications/progress")
+            .filter_map(|(_, p)| p.as_ref())
+            .collect();
+        assert_eq!(
+            progress.len(),
+            steps,
+            "the call of {steps} steps heard {heard:?}"
+        );
+        assert!(
+            progress
+                .iter()
+                .all(|p| p["total"] == steps && p["progressToken"] == 1),
+            "another call's progress, or a token not the caller's: {heard:?}"
+        );
+    }
+}
+
 async fn sampling_is_relayed_and_its_answer_returns(conn: &Connection) {
     let (reply, heard) = drive(
         conn,
@@ -202,6 +237,19 @@ async fn http_progress_reaches_the_relay_before_the_reply() {
 }
 
 #[tokio::test]
+async fn stdio_one_token_from_two_callers_keeps_their_progress_apart() {
+    let (conn, _events) = stdio_everything();
+    one_token_from_two_callers_keeps_their_progress_apart(&conn).await;
+}
+
+#[tokio::test]
+async fn http_one_token_from_two_callers_keeps_their_progress_apart() {
+    let server = http_everything().await;
+    let (conn, _events) = http_connection(&server);
+    one_token_from_two_callers_keeps_their_progress_apart(&conn).await;
+}
+
+#[tokio::test]
 async fn stdio_sampling_is_relayed_and_its_answer_returns() {
     let (conn, _events) = stdio_everything();
     sampling_is_relayed_and_its_answer_returns(&conn).await;
@@ -230,7 +278,7 @@ async fn a_killed_stdio_child_fails_its_call_then_is_restarted() {
                             "arguments": {"duration": 60, "steps": 60},
                             "_meta": {"progressToken": 9}})),
                 Duration::from_secs(120),
-                Some(Relay { tx }),
+                Some(Relay::new(tx)),
             )
             .await
         })

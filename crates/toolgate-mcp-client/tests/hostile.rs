@@ -109,8 +109,13 @@ async fn server_requests_beyond_the_cap_are_shed_and_counted() {
     let asking = {
         let conn = conn.clone();
         tokio::spawn(async move {
-            conn.request("ask_many", Some(json!({"n": 50})), LONG, Some(Relay { tx }))
-                .await
+            conn.request(
+                "ask_many",
+                Some(json!({"n": 50})),
+                LONG,
+                Some(Relay::new(tx)),
+            )
+            .await
         })
     };
     // The caller holds every question it is asked: four take the four slots,
@@ -171,7 +176,12 @@ async fn a_request_kind_not_offered_is_neither_declared_nor_relayed() {
     // The server asks anyway: refused by the client, nothing reaches the relay.
     let (tx, mut rx) = mpsc::channel(64);
     let tally = conn
-        .request("ask_many", Some(json!({"n": 3})), LONG, Some(Relay { tx }))
+        .request(
+            "ask_many",
+            Some(json!({"n": 3})),
+            LONG,
+            Some(Relay::new(tx)),
+        )
         .await
         .unwrap()
         .into_value()

@@ -82,10 +82,10 @@ async fn stdio_questions_reach_the_right_agent() {
     // Agents A and B ask at once. The fake holds each question back until the
     // next request arrives, so each reaches the client while a newer request
     // is in flight too: A's cites A's request by id, B's cites B's progress token.
-    let a = ask(json!({"cite": "id", "defer": true}), Relay { tx: tx_a });
+    let a = ask(json!({"cite": "id", "defer": true}), Relay::new(tx_a));
     let b = ask(
         json!({"cite": "token", "defer": true, "_meta": {"progressToken": "b-progress"}}),
-        Relay { tx: tx_b },
+        Relay::new(tx_b),
     );
     // Both are written before the flush (the spawned tasks run first).
     tokio::task::yield_now().await;
@@ -120,7 +120,7 @@ async fn a_stdio_question_without_a_known_cause_is_refused() {
     let held = {
         let conn = conn.clone();
         tokio::spawn(async move {
-            conn.request("hold", None, LONG, Some(Relay { tx: tx_a }))
+            conn.request("hold", None, LONG, Some(Relay::new(tx_a)))
                 .await
         })
     };
@@ -132,7 +132,7 @@ async fn a_stdio_question_without_a_known_cause_is_refused() {
     // Two requests in flight and a question naming neither: nobody is asked,
     // the server gets -32602 (a request not associated with one of ours).
     let refused = conn
-        .request("ask", None, LONG, Some(Relay { tx: tx_b.clone() }))
+        .request("ask", None, LONG, Some(Relay::new(tx_b.clone())))
         .await
         .unwrap()
         .into_value()
@@ -144,7 +144,7 @@ async fn a_stdio_question_without_a_known_cause_is_refused() {
         "log_then_answer",
         Some(json!({"tag": "two-pending"})),
         LONG,
-        Some(Relay { tx: tx_b.clone() }),
+        Some(Relay::new(tx_b.clone())),
     )
     .await
     .unwrap();
@@ -166,7 +166,7 @@ async fn a_stdio_question_without_a_known_cause_is_refused() {
     let asking = {
         let conn = conn.clone();
         let tx = tx_b.clone();
-        tokio::spawn(async move { conn.request("ask", None, LONG, Some(Relay { tx })).await })
+        tokio::spawn(async move { conn.request("ask", None, LONG, Some(Relay::new(tx))).await })
     };
     let (method, answer) = next_question(&mut rx_b).await;
     assert_eq!(method, "roots/list");

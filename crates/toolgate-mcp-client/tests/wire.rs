@@ -285,7 +285,9 @@ async fn a_server_listing_2026_07_28_is_used_statelessly() {
     assert_eq!(init.instructions.as_deref(), Some("stateless"));
     conn.request(
         "tools/call",
-        Some(json!({"name": "search", "arguments": {}, "_meta": {"progressToken": 4}})),
+        Some(
+            json!({"name": "search", "arguments": {}, "_meta": {"progressToken": 4, "trace": "t-1"}}),
+        ),
         LONG,
         None,
     )
@@ -310,8 +312,14 @@ async fn a_server_listing_2026_07_28_is_used_statelessly() {
     }
     let (headers, call) = &fake.posts()[2];
     assert_eq!(headers["mcp-name"], "search");
-    // The caller's own _meta survives beside ours.
-    assert_eq!(call["params"]["_meta"]["progressToken"], 4);
+    // The caller's own _meta survives beside ours, its progress token replaced by one
+    // of the client's (unique on the connection).
+    assert_eq!(call["params"]["_meta"]["trace"], "t-1");
+    let token = call["params"]["_meta"]["progressToken"].as_str();
+    assert!(
+        token.is_some_and(|t| t.starts_with("tg-progress-")),
+        "{call}"
+    );
     assert_eq!(call["params"]["arguments"], json!({}));
     // No session, so no standalone stream to open.
     assert!(fake.seen.lock().unwrap().gets.is_empty());
@@ -511,7 +519,7 @@ async fn an_sse_answer_cut_before_the_answer_is_resumed_with_last_event_id() {
     let fake = patch_resume_id(fake);
     let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
     let (tx, mut rx) = mpsc::channel(8);
-    let reply = call(&conn, Some(Relay { tx })).await.unwrap();
+    let reply = call(&conn, Some(Relay::new(tx))).await.unwrap();
     assert_eq!(reply.into_value().unwrap(), json!({"done": true}));
     match rx.try_recv() {
         Ok(Relayed::Notification { method, params }) => {
@@ -816,7 +824,7 @@ async fn server_requests_on_a_request_stream_are_relayed_and_answered() {
     );
     let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
     let (tx, mut rx) = mpsc::channel(8);
-    let reply = call(&conn, Some(Relay { tx })).await.unwrap();
+    let reply = call(&conn, Some(Relay::new(tx))).await.unwrap();
     assert_eq!(reply.into_value().unwrap(), json!({"after": "relay"}));
     // The order the two arrive in is not the point; each is answered by kind.
     let mut methods = Vec::new();

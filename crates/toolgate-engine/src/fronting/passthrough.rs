@@ -69,7 +69,9 @@ pub fn capabilities(fronting: &Fronting) -> Value {
         return json!({});
     }
     // Subscriptions are followed on toolgate's own sessions only (see `subscribe`).
-    let subscribe = fronting.servers().any(|s| !s.calls_with_callers_authority());
+    let subscribe = fronting
+        .servers()
+        .any(|s| !s.calls_with_callers_authority());
     json!({
         "resources": { "subscribe": subscribe, "listChanged": true },
         "prompts": { "listChanged": true },

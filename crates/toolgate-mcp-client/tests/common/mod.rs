@@ -130,7 +130,7 @@ pub async fn drive(
     params: Value,
 ) -> (Result<Reply, Failure>, Heard) {
     let (tx, mut rx) = mpsc::channel(64);
-    let request = conn.request(method, Some(params), LONG, Some(Relay { tx }));
+    let request = conn.request(method, Some(params), LONG, Some(Relay::new(tx)));
     tokio::pin!(request);
     let mut heard = Heard::default();
     let hear = |r: Relayed, heard: &mut Heard| match r {

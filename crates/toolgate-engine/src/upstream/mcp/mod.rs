@@ -224,7 +224,7 @@ fn scrub(mut response: UpstreamResponse, token: &str) -> UpstreamResponse {
 /// A relay for one request, and the receiving end [`while_relaying`] drains.
 pub fn relay_channel() -> (Relay, mpsc::Receiver<Relayed>) {
     let (tx, rx) = mpsc::channel::<Relayed>(64);
-    (Relay { tx }, rx)
+    (Relay::new(tx), rx)
 }
 
 /// Runs `call` while passing what the server sends meanwhile to `client`, in order (a
@@ -418,8 +418,7 @@ pub(crate) mod tests {
                     let Some(relay) = &relay else { continue };
                     if is_request {
                         let (tx, rx) = tokio::sync::oneshot::channel();
-                        let _ = relay
-                            .tx
+                        relay
                             .send(Relayed::Request {
                                 method,
                                 params,
@@ -435,10 +434,7 @@ pub(crate) mod tests {
                         });
                         self.answers.lock().unwrap().push(answer);
                     } else {
-                        let _ = relay
-                            .tx
-                            .send(Relayed::Notification { method, params })
-                            .await;
+                        relay.send(Relayed::Notification { method, params }).await;
                     }
                 }
                 step.reply
