@@ -60,8 +60,62 @@ pub struct Asker {
 }
 
 /// Which server listed which resource URI (learnt from lists, used to route reads).
+///
+/// Bounded: servers list what they like, new URIs on every list included, and every
+/// agent's lists add to it. It is a hint, not a record — a read of a URI it no longer
+/// holds asks each server that offers resources until one knows it — so when it is
+/// full it is emptied and learnt again from the next lists.
 #[derive(Debug, Default)]
-pub struct ResourceIndex(Mutex<BTreeMap<String, String>>);
+pub struct ResourceIndex(Mutex<Indexed>);
+
+#[derive(Debug, Default)]
+struct Indexed {
+    servers: BTreeMap<String, String>,
+    /// The URIs' bytes.
+    bytes: usize,
+}
+
+/// URIs the resource index holds at most.
+pub const MAX_INDEXED: usize = 100_000;
+/// The bytes of the URIs the resource index holds, at most.
+pub const MAX_INDEXED_BYTES: usize = 16 << 20;
+
+impl ResourceIndex {
+    /// Notes that `server` listed `uri`.
+    pub(crate) fn learn(&self, uri: &str, server: &str) {
+        let mut index = guard(&self.0);
+        if let Some(known) = index.servers.get_mut(uri) {
+            if known != server {
+                server.clone_into(known);
+            }
+            return;
+        }
+        if index.servers.len() >= MAX_INDEXED || index.bytes + uri.len() > MAX_INDEXED_BYTES {
+            tracing::debug!(
+                uris = index.servers.len(),
+                "the resource index is full; emptied, to be learnt again from the next lists"
+            );
+            *index = Indexed::default();
+        }
+        index.bytes += uri.len();
+        index.servers.insert(uri.to_owned(), server.to_owned());
+    }
+
+    /// The server that listed `uri`, if the index still holds it.
+    fn server_of(&self, uri: &str) -> Option<String> {
+        guard(&self.0).servers.get(uri).cloned()
+    }
+
+    /// How many URIs the index holds.
+    pub fn len(&self) -> usize {
+        guard(&self.0).servers.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
 
 /// What toolgate passes through, as a capability.
 pub fn capabilities(fronting: &Fronting) -> Value {
@@ -255,7 +309,7 @@ async fn list_resources(
                 bytes += size;
                 clean_texts(&mut item);
                 if let Some(uri) = item.get("uri").and_then(Value::as_str) {
-                    guard(&index.0).insert(uri.to_string(), server.spec().name.clone());
+                    index.learn(uri, &server.spec().name);
                 }
                 items.push(item);
             }
@@ -351,7 +405,7 @@ async fn subscribe(
     // caller's own session, whose updates toolgate does not read: refused with a word,
     // rather than accepted and never followed by an update — and never answered from
     // another caller's subscription, which the server did not authorise for this one.
-    let known = guard(&index.0).get(uri).cloned();
+    let known = index.server_of(uri);
     if let Some(server) = known.and_then(|n| fronting.server(&n))
         && server.calls_with_callers_authority()
     {
@@ -447,7 +501,7 @@ async fn by_uri_on<'f>(
     asker: &Asker,
     eligible: impl Fn(&Fronted) -> bool,
 ) -> Result<(Value, &'f Fronted), RpcError> {
-    let known = guard(&index.0).get(uri).cloned();
+    let known = index.server_of(uri);
     if let Some(server) = known.and_then(|n| fronting.server(&n))
         && eligible(server)
     {

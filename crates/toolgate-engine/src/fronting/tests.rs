@@ -777,6 +777,42 @@ async fn a_session_that_closes_without_unsubscribing_lets_go_of_what_it_alone_fo
 }
 
 #[tokio::test]
+async fn the_resource_index_stays_bounded_and_a_uri_it_let_go_is_still_read() {
+    let link = Arc::new(CountingLink::default());
+    guard(&link.answers).insert(
+        "resources/read".into(),
+        Ok(json!({"contents": [{"uri": "kb://0", "text": "first"}]})),
+    );
+    let (fronted, _host) = server("", link.clone());
+    let fronting = fronting_of(&fronted);
+    let index = passthrough::ResourceIndex::default();
+    // A server that names new URIs on every list, listed again and again.
+    for n in 0..passthrough::MAX_INDEXED + 10 {
+        index.learn(&format!("kb://{n}"), "kb");
+        assert!(index.len() <= passthrough::MAX_INDEXED);
+    }
+    assert_eq!(index.len(), 10, "emptied when full, then learnt again");
+    // Long URIs are bounded by their bytes.
+    let long = "x".repeat(1 << 20);
+    for n in 0..40 {
+        index.learn(&format!("kb://{n}/{long}"), "kb");
+    }
+    assert!(index.len() <= passthrough::MAX_INDEXED_BYTES >> 20);
+    // The index is a hint: a URI it let go of is still read, from the server that
+    // knows it.
+    let read = passthrough::forward(
+        &fronting,
+        &index,
+        "resources/read",
+        Some(json!({"uri": "kb://0"})),
+        &passthrough::Asker::default(),
+    )
+    .await
+    .expect("read without the index");
+    assert_eq!(read["contents"][0]["text"], "first");
+}
+
+#[tokio::test]
 async fn a_log_message_no_call_can_be_named_for_reaches_no_agent() {
     let link = Arc::new(CountingLink::default());
     let (fronted, host) = server("", link);
