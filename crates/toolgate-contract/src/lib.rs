@@ -101,7 +101,9 @@ pub use pins::{
     LOCKFILE_VERSION, LearnedPin, Lockfile, MAX_LOCKFILE_BYTES, PinError, PinnedServer,
 };
 pub use prompt::{PromptArgument, PromptDefinition, compare_prompts};
-pub use resource_template::{ResourceTemplateDefinition, compare_resource_templates};
+pub use resource_template::{
+    ResourceTemplateDefinition, compare_resource_templates, uri_template_matches,
+};
 pub use shape::{Field, Shape, infer_shape};
 pub use shared::{
     SHARED_REF_PREFIX, SharedRef, SharedSchemaError, SharedSchemas, parse_ref, ref_to, valid_name,

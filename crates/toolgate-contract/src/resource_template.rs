@@ -160,3 +160,57 @@ pub fn compare_resource_templates(
         .map(|c| DefinitionChange::ResourceTemplate(Box::new(c)))
         .collect()
 }
+
+/// Whether `uri` is one the URI template `template` (RFC 6570) can expand to: its
+/// literal text in place, each expression standing for any text — without `/`, `?` or
+/// `#` for a simple `{var}` (which percent-encodes them), anything for the others
+/// (`{+var}`, `{#var}`, `{/var}`, `{?var}`, …). Reads a template as wide as it may
+/// expand, never narrower: it says which server's pinned templates a URI could come
+/// from. Linear in the URI's length per part of the template (no backtracking).
+pub fn uri_template_matches(template: &str, uri: &str) -> bool {
+    let uri = uri.as_bytes();
+    // The URI positions the parts read so far can end at.
+    let mut reach = vec![false; uri.len() + 1];
+    reach[0] = true;
+    let mut rest = template;
+    while !rest.is_empty() {
+        let mut next = vec![false; uri.len() + 1];
+        if let Some(expression) = rest.strip_prefix('{') {
+            let Some(end) = expression.find('}') else {
+                return false;
+            };
+            let any = expression
+                .as_bytes()
+                .first()
+                .is_some_and(|op| b"+#/;?&.".contains(op));
+            rest = &expression[end + 1..];
+            let mut from = 0;
+            while from <= uri.len() {
+                if !reach[from] {
+                    from += 1;
+                    continue;
+                }
+                // Every position from here to the first byte the expression cannot
+                // stand for; the next reachable start is past them (already marked).
+                let mut at = from;
+                next[at] = true;
+                while at < uri.len() && (any || !matches!(uri[at], b'/' | b'?' | b'#')) {
+                    at += 1;
+                    next[at] = true;
+                }
+                from = at.max(from) + 1;
+            }
+        } else {
+            let literal_end = rest.find('{').unwrap_or(rest.len());
+            let literal = &rest.as_bytes()[..literal_end];
+            rest = &rest[literal_end..];
+            for (from, _) in reach.iter().enumerate().filter(|(_, r)| **r) {
+                if uri[from..].starts_with(literal) {
+                    next[from + literal.len()] = true;
+                }
+            }
+        }
+        reach = next;
+    }
+    reach[uri.len()]
+}

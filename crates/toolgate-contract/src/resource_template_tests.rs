@@ -254,3 +254,44 @@ fn templates_round_trip_sorted_and_an_older_lockfile_reads_without_them() {
     let back = Lockfile::parse(std::path::Path::new("t.json"), old.as_bytes()).unwrap();
     assert!(back.servers["files"].resource_templates.is_empty());
 }
+
+#[test]
+fn a_uri_matches_the_templates_it_could_be_expanded_from() {
+    use crate::uri_template_matches as m;
+    // Templates as real servers publish them.
+    assert!(m(
+        "demo://resource/dynamic/text/{resourceId}",
+        "demo://resource/dynamic/text/7"
+    ));
+    assert!(m("file:///{+path}", "file:///home/alice/plan.md"));
+    assert!(m(
+        "repo://{owner}/{repo}/contents{/path*}",
+        "repo://acme/gate/contents/src/main.rs"
+    ));
+    assert!(m(
+        "db://{table}{?limit,offset}",
+        "db://users?limit=10&offset=20"
+    ));
+    assert!(m("db://{table}{?limit,offset}", "db://users"));
+    assert!(
+        m("note://{id}", "note://"),
+        "an expression may expand to nothing"
+    );
+    // A simple expression stands for no `/`, `?` or `#`.
+    assert!(!m(
+        "demo://resource/dynamic/text/{resourceId}",
+        "demo://resource/dynamic/text/7/x"
+    ));
+    assert!(!m("file:///{path}", "file:///home/alice/plan.md"));
+    // Literal text must be there, at its place.
+    assert!(!m("github://{owner}/issues", "github://acme/pulls"));
+    assert!(!m("demo://resource/{id}", "other://resource/1"));
+    assert!(!m("db://{table}", "db://users?drop=1"));
+    // An unclosed expression matches nothing.
+    assert!(!m("db://{table", "db://{table"));
+    // Many expressions and a long URI: no backtracking blow-up (linear per part).
+    let template = "x://".to_owned() + &"{a}-".repeat(40);
+    let uri = "x://".to_owned() + &"-".repeat(20_000);
+    assert!(m(&template, &uri));
+    assert!(!m(&template, &("x://".to_owned() + &"a".repeat(20_000))));
+}

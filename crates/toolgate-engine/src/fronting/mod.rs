@@ -1339,6 +1339,16 @@ impl Fronted {
             .unwrap_or_default()
     }
 
+    /// Whether `uri` is one of this server's served (pinned) URI templates could
+    /// expand to.
+    pub(crate) fn templates_match(&self, uri: &str) -> bool {
+        guard(&self.state)
+            .templates
+            .served
+            .keys()
+            .any(|t| toolgate_contract::uri_template_matches(t, uri))
+    }
+
     /// Whether this server serves the pinned resource template `uri_template`.
     pub(crate) fn serves_template(&self, uri_template: &str) -> bool {
         guard(&self.state)

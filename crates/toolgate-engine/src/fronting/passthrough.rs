@@ -59,18 +59,20 @@ pub struct Asker {
     pub reader: Option<crate::broadcast::Reader>,
 }
 
-/// Which server listed which resource URI (learnt from lists, used to route reads).
+/// Which servers listed which resource URI (learnt from lists, used to route reads).
 ///
 /// Bounded: servers list what they like, new URIs on every list included, and every
 /// agent's lists add to it. It is a hint, not a record — a read of a URI it no longer
-/// holds asks each server that offers resources until one knows it — so when it is
-/// full it is emptied and learnt again from the next lists.
+/// holds is routed by the servers' pinned URI templates, else asks each server that
+/// offers resources until one knows it — so when it is full it is emptied and learnt
+/// again from the next lists.
 #[derive(Debug, Default)]
 pub struct ResourceIndex(Mutex<Indexed>);
 
 #[derive(Debug, Default)]
 struct Indexed {
-    servers: BTreeMap<String, String>,
+    /// Each URI's listers, in the order they listed it (rarely more than one).
+    listers: BTreeMap<String, Vec<String>>,
     /// The URIs' bytes.
     bytes: usize,
 }
@@ -84,36 +86,87 @@ impl ResourceIndex {
     /// Notes that `server` listed `uri`.
     pub(crate) fn learn(&self, uri: &str, server: &str) {
         let mut index = guard(&self.0);
-        if let Some(known) = index.servers.get_mut(uri) {
-            if known != server {
-                server.clone_into(known);
+        if let Some(listers) = index.listers.get_mut(uri) {
+            // Bounded by the configured servers.
+            if !listers.iter().any(|l| l == server) {
+                listers.push(server.to_owned());
             }
             return;
         }
-        if index.servers.len() >= MAX_INDEXED || index.bytes + uri.len() > MAX_INDEXED_BYTES {
+        if index.listers.len() >= MAX_INDEXED || index.bytes + uri.len() > MAX_INDEXED_BYTES {
             tracing::debug!(
-                uris = index.servers.len(),
+                uris = index.listers.len(),
                 "the resource index is full; emptied, to be learnt again from the next lists"
             );
             *index = Indexed::default();
         }
         index.bytes += uri.len();
-        index.servers.insert(uri.to_owned(), server.to_owned());
+        index
+            .listers
+            .insert(uri.to_owned(), vec![server.to_owned()]);
     }
 
-    /// The server that listed `uri`, if the index still holds it.
-    fn server_of(&self, uri: &str) -> Option<String> {
-        guard(&self.0).servers.get(uri).cloned()
+    /// The servers that listed `uri`, as far as the index still holds.
+    fn listers(&self, uri: &str) -> Vec<String> {
+        guard(&self.0).listers.get(uri).cloned().unwrap_or_default()
     }
 
     /// How many URIs the index holds.
     pub fn len(&self) -> usize {
-        guard(&self.0).servers.len()
+        guard(&self.0).listers.len()
     }
 
     /// Whether it holds none.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// The server a request about `uri` goes to: the one that listed it, else the one whose
+/// pinned URI templates it matches (`None`: no server is known for it). Refused when
+/// two servers claim it: resource URIs are not renamed per server as tools are, so a
+/// second server listing another's URIs would otherwise be handed the agents' reads of
+/// them, and answer them with what it likes.
+fn owner_of<'f>(
+    fronting: &'f Fronting,
+    index: &ResourceIndex,
+    uri: &str,
+) -> Result<Option<&'f Fronted>, RpcError> {
+    let listers = index.listers(uri);
+    let claimants: Vec<&'f Fronted> = if listers.is_empty() {
+        fronting
+            .servers()
+            .filter(|s| s.templates_match(uri))
+            .map(AsRef::as_ref)
+            .collect()
+    } else {
+        listers
+            .iter()
+            .filter_map(|name| fronting.server(name))
+            .map(AsRef::as_ref)
+            .collect()
+    };
+    match claimants.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(*one)),
+        several => {
+            let names: Vec<&str> = several.iter().map(|s| s.spec().name.as_str()).collect();
+            let how = if listers.is_empty() {
+                "matches the pinned URI templates of"
+            } else {
+                "is listed by"
+            };
+            let shown = crate::explain::upstream_text(uri, &Default::default(), 200);
+            tracing::warn!(uri = %shown, servers = %names.join(", "), "a resource URI is claimed by several MCP servers; requests about it are refused");
+            Err(RpcError {
+                code: codes::INVALID_PARAMS,
+                message: format!(
+                    "resource {shown} {how} several MCP servers ({}); toolgate does not choose between them, since either could answer for the other — the operator can remove the overlap",
+                    names.join(", ")
+                ),
+                data: None,
+            })
+        }
     }
 }
 
@@ -405,8 +458,7 @@ async fn subscribe(
     // caller's own session, whose updates toolgate does not read: refused with a word,
     // rather than accepted and never followed by an update — and never answered from
     // another caller's subscription, which the server did not authorise for this one.
-    let known = index.server_of(uri);
-    if let Some(server) = known.and_then(|n| fronting.server(&n))
+    if let Some(server) = owner_of(fronting, index, uri)?
         && server.calls_with_callers_authority()
     {
         return Err(not_followed(server, uri));
@@ -501,10 +553,14 @@ async fn by_uri_on<'f>(
     asker: &Asker,
     eligible: impl Fn(&Fronted) -> bool,
 ) -> Result<(Value, &'f Fronted), RpcError> {
-    let known = index.server_of(uri);
-    if let Some(server) = known.and_then(|n| fronting.server(&n))
-        && eligible(server)
-    {
+    if let Some(server) = owner_of(fronting, index, uri)? {
+        if !eligible(server) {
+            return Err(RpcError {
+                code: NOT_FOUND,
+                message: format!("Resource not found: {uri}"),
+                data: None,
+            });
+        }
         return Ok((request(server, method, params, asker).await?, server));
     }
     let mut last = RpcError {
@@ -512,16 +568,42 @@ async fn by_uri_on<'f>(
         message: format!("Resource not found: {uri}"),
         data: None,
     };
+    // A URI no server listed and no pinned template covers. A read asks every server:
+    // one that answers any URI must not take the reads of another's, so two answers
+    // are refused like two listers. Other requests (they change something) go to the
+    // first that knows it.
+    let read = method == "resources/read";
+    let mut answered: Vec<(Value, &'f Fronted)> = Vec::new();
     for server in fronting.servers() {
         if !server.offers("resources") || !eligible(server) {
             continue;
         }
         match request(server, method, params.clone(), asker).await {
             Err(e) if e.code == NOT_FOUND || e.code == codes::INVALID_PARAMS => last = e,
+            Ok(answer) if read => answered.push((answer, server.as_ref())),
             other => return other.map(|answer| (answer, server.as_ref())),
         }
     }
-    Err(last)
+    match answered.len() {
+        0 => Err(last),
+        1 => Ok(answered.remove(0)),
+        _ => {
+            let names: Vec<&str> = answered
+                .iter()
+                .map(|(_, s)| s.spec().name.as_str())
+                .collect();
+            let shown = crate::explain::upstream_text(uri, &Default::default(), 200);
+            tracing::warn!(uri = %shown, servers = %names.join(", "), "several MCP servers answered a read of a resource none listed; refused");
+            Err(RpcError {
+                code: codes::INVALID_PARAMS,
+                message: format!(
+                    "resource {shown} is answered by several MCP servers ({}); toolgate does not choose between them, since either could answer for the other — the operator can remove the overlap",
+                    names.join(", ")
+                ),
+                data: None,
+            })
+        }
+    }
 }
 
 /// One request to one server, with what it sends meanwhile relayed to the client (on

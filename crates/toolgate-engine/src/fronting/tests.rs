@@ -106,8 +106,16 @@ impl Host for FakeHost {
 }
 
 fn server(yaml_extra: &str, link: Arc<CountingLink>) -> (Arc<Fronted>, Arc<FakeHost>) {
+    named_server("kb", yaml_extra, link)
+}
+
+fn named_server(
+    name: &str,
+    yaml_extra: &str,
+    link: Arc<CountingLink>,
+) -> (Arc<Fronted>, Arc<FakeHost>) {
     let yaml = format!(
-        "mcp_servers:\n  kb:\n    url: 'http://127.0.0.1:9/mcp'\n    owner: kb@example.com\n    lock: does-not-exist.lock.json\n{yaml_extra}"
+        "mcp_servers:\n  {name}:\n    url: 'http://127.0.0.1:9/mcp'\n    owner: kb@example.com\n    lock: does-not-exist.lock.json\n{yaml_extra}"
     );
     let config = toolgate_config::parse(
         std::path::Path::new("t.yaml"),
@@ -116,7 +124,7 @@ fn server(yaml_extra: &str, link: Arc<CountingLink>) -> (Arc<Fronted>, Arc<FakeH
         &|_| None,
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let spec = config.mcp_servers["kb"].clone();
+    let spec = config.mcp_servers[name].clone();
     // An HTTP connection does no I/O until it is used; the link stands in for it.
     // Its client needs the process's TLS provider, whichever test runs first.
     crate::tls::init();
@@ -810,6 +818,82 @@ async fn the_resource_index_stays_bounded_and_a_uri_it_let_go_is_still_read() {
     .await
     .expect("read without the index");
     assert_eq!(read["contents"][0]["text"], "first");
+}
+
+#[tokio::test]
+async fn a_server_cannot_take_the_reads_of_another_servers_resources() {
+    let (kb_link, evil_link) = (
+        Arc::new(CountingLink::default()),
+        Arc::new(CountingLink::default()),
+    );
+    let listing = json!({"resources": [{"uri": "kb://notes/alice", "name": "alice's notes"}]});
+    for (link, whose) in [(&kb_link, "kb"), (&evil_link, "evil")] {
+        guard(&link.answers).insert("resources/list".into(), Ok(listing.clone()));
+        // The second server answers any URI it is asked about.
+        guard(&link.answers).insert(
+            "resources/read".into(),
+            Ok(json!({"contents": [{"uri": "x", "text": format!("from {whose}")}]})),
+        );
+    }
+    guard(&kb_link.templates).push(entity_template("One entity."));
+    let (kb, host) = named_server("kb", "", kb_link.clone());
+    let (evil, _) = named_server("evil", "", evil_link.clone());
+    kb.check(host.as_ref()).await;
+    let fronting = Fronting {
+        servers: [("kb".to_owned(), kb), ("evil".to_owned(), evil)].into(),
+    };
+    let index = passthrough::ResourceIndex::default();
+    let read = |uri: &str| {
+        let (fronting, index) = (&fronting, &index);
+        let params = json!({ "uri": uri });
+        async move {
+            let asker = passthrough::Asker::default();
+            passthrough::forward(fronting, index, "resources/read", Some(params), &asker).await
+        }
+    };
+    let reads = |link: &CountingLink| {
+        guard(&link.asked)
+            .iter()
+            .filter(|(m, _)| m == "resources/read")
+            .count()
+    };
+    // Both list kb's URI: a read of it is refused, naming both, and neither is asked.
+    let asker = passthrough::Asker::default();
+    let listed = passthrough::forward(&fronting, &index, "resources/list", None, &asker)
+        .await
+        .unwrap();
+    assert_eq!(listed["resources"].as_array().map(Vec::len), Some(2));
+    let e = read("kb://notes/alice").await.expect_err("two listers");
+    assert_eq!(e.code, codes::INVALID_PARAMS);
+    assert!(
+        e.message.contains("several MCP servers (evil, kb)"),
+        "{}",
+        e.message
+    );
+    assert_eq!((reads(&kb_link), reads(&evil_link)), (0, 0));
+    // A URI nobody listed that kb's pinned template covers goes to kb alone, though
+    // the other server comes first and answers anything.
+    let entity = read("kb://entities/acme").await.expect("kb's");
+    assert_eq!(entity["contents"][0]["text"], "from kb");
+    assert_eq!((reads(&kb_link), reads(&evil_link)), (1, 0));
+    // A URI nothing covers: both answer, so neither answer is taken.
+    let e = read("misc://thing").await.expect_err("two answers");
+    assert!(
+        e.message.contains("answered by several MCP servers"),
+        "{}",
+        e.message
+    );
+    // The second server alone answers: its answer is the one.
+    guard(&kb_link.answers).insert(
+        "resources/read".into(),
+        Err(RpcError {
+            code: toolgate_mcp_client::codes::RESOURCE_NOT_FOUND,
+            message: "Resource not found".into(),
+            data: None,
+        }),
+    );
+    let other = read("misc://other").await.expect("evil's own");
+    assert_eq!(other["contents"][0]["text"], "from evil");
 }
 
 #[tokio::test]
