@@ -1006,6 +1006,49 @@ def subscriptions(tg: Toolgate, server: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+async def case_overlap(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
+    """Two servers claiming the same resource URIs (two copies of server-everything):
+    toolgate does not hand one's reads to the other, and a URI a server's own tool result
+    linked to is read from that server."""
+    from mcp.shared.exceptions import MCPError
+
+    everything = Path(args.node_modules) / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+    body = "mcp_servers:\n" + "".join(
+        stdio_server(name, [args.node, str(everything), "stdio"], owner=EV_OWNER) for name in ("ev", "ew")
+    )
+    tg = Toolgate(binary, work, gateway_config(work, None, body))
+    tg.lock()
+    tg.serve()
+
+    async def refused(client: Any, uri: str) -> str:
+        try:
+            got = await client.read_resource(uri)
+        except MCPError as e:
+            return str(e.error.message)
+        raise CheckFailed(f"a read of {uri}, claimed by both servers, should be refused; got {dump(got)}")
+
+    try:
+        async with connect(tg.url) as client:
+            listed = [str(r.uri) for r in (await client.list_resources()).resources]
+            static = next((u for u in listed if u.startswith("demo://resource/static/")), None)
+            check(static is not None and listed.count(static) == 2, f"both copies should list {static}; listed {listed[:6]}")
+            message = await refused(client, static)
+            check("several MCP servers (ev, ew)" in message, f"the refusal should name both servers; got {message!r}")
+            ok(label, f"{static}, listed by both servers, is refused: {message[:90]}…")
+            dynamic = "demo://resource/dynamic/text/2"
+            message = await refused(client, dynamic)
+            check("pinned URI templates" in message, f"a URI both servers' pinned templates match should be refused; got {message!r}")
+            result = await call(client, "ew__get-resource-links", {"count": 2})
+            check(not result.is_error, f"ew__get-resource-links should succeed; got {dump(result)}")
+            links = [str(b.uri) for b in result.content if getattr(b, "type", None) == "resource_link"]
+            check(dynamic in links, f"ew's result should link to {dynamic}; got {links}")
+            read = await client.read_resource(dynamic)
+            check(bool(read.contents) and str(read.contents[0].uri) == dynamic, f"the linked resource should be read from ew; got {dump(read)}")
+            ok(label, f"{dynamic}: refused while both templates claim it, read from ew once ew's tool result linked to it")
+    finally:
+        tg.stop()
+
+
 async def notify_reaches_client(client: Any, tool: str, logs: list[Any]) -> None:
     progress: list[tuple[float, float | None, str | None]] = []
 
@@ -1090,6 +1133,7 @@ CASES: list[tuple[str, Callable[..., Any]]] = [
     ("throttle-rpc", case_throttle_rpc),
     ("notify", case_notify),
     ("subscribe", case_subscribe),
+    ("overlap", case_overlap),
     ("down", case_down),
     ("tool-error", case_tool_error),
 ]

@@ -106,6 +106,36 @@ impl ResourceIndex {
             .insert(uri.to_owned(), vec![server.to_owned()]);
     }
 
+    /// Notes the resources a fronted server's tool result links to or embeds
+    /// (`resource_link` and `resource` content blocks) as that server's: an agent reads
+    /// them next, often without listing, and the read must go to the server that named
+    /// them — not to every server in turn, which would hand the URI to all of them.
+    pub fn learn_from_result(&self, server: &str, result: &[u8]) {
+        /// Links taken from one result, at most.
+        const MAX_LINKS: usize = 1_000;
+        // Most results link to nothing: they are not parsed.
+        if memchr::memmem::find(result, b"\"uri\"").is_none() {
+            return;
+        }
+        let Ok(Value::Object(result)) = serde_json::from_slice::<Value>(result) else {
+            return;
+        };
+        let Some(Value::Array(content)) = result.get("content") else {
+            return;
+        };
+        let uris = content.iter().filter_map(|block| {
+            let uri = match block.get("type").and_then(Value::as_str)? {
+                "resource_link" => block.get("uri"),
+                "resource" => block.get("resource")?.get("uri"),
+                _ => None,
+            };
+            uri?.as_str()
+        });
+        for uri in uris.take(MAX_LINKS) {
+            self.learn(uri, server);
+        }
+    }
+
     /// The servers that listed `uri`, as far as the index still holds.
     fn listers(&self, uri: &str) -> Vec<String> {
         guard(&self.0).listers.get(uri).cloned().unwrap_or_default()

@@ -876,6 +876,17 @@ async fn a_server_cannot_take_the_reads_of_another_servers_resources() {
     let entity = read("kb://entities/acme").await.expect("kb's");
     assert_eq!(entity["contents"][0]["text"], "from kb");
     assert_eq!((reads(&kb_link), reads(&evil_link)), (1, 0));
+    // URIs kb's tool result linked to or embedded are kb's, though nobody listed them.
+    index.learn_from_result(
+        "kb",
+        br#"{"content":[{"type":"resource_link","uri":"misc://linked","name":"l"},
+            {"type":"resource","resource":{"uri":"misc://embedded","text":"t"}}]}"#,
+    );
+    for uri in ["misc://linked", "misc://embedded"] {
+        let linked = read(uri).await.expect("kb's");
+        assert_eq!(linked["contents"][0]["text"], "from kb", "{uri}");
+    }
+    assert_eq!((reads(&kb_link), reads(&evil_link)), (3, 0));
     // A URI nothing covers: both answer, so neither answer is taken.
     let e = read("misc://thing").await.expect_err("two answers");
     assert!(

@@ -523,6 +523,9 @@ impl Server {
                 &ctx,
             )
             .await;
+        if let (Some(server), Ok(result)) = (route.server(), &outcome.result) {
+            self.resources.learn_from_result(server, result.body());
+        }
         let placement = super::answer::NotesPlacement::of(&route.spec);
         Reply::ok(
             super::answer::tool_call(id.json(), outcome, era, placement),
