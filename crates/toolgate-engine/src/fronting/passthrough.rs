@@ -67,7 +67,25 @@ pub struct Asker {
 /// offers resources until one knows it — so when it is full it is emptied and learnt
 /// again from the next lists.
 #[derive(Debug, Default)]
-pub struct ResourceIndex(Mutex<Indexed>);
+pub struct ResourceIndex(Mutex<Indexed>, OverlapWarnings);
+
+/// When an overlap of two servers' resources was last logged as a warning: agents'
+/// requests cause them, so at most one a minute reaches the log (the rest at debug).
+#[derive(Debug, Default)]
+struct OverlapWarnings(Mutex<Option<tokio::time::Instant>>);
+
+impl OverlapWarnings {
+    fn log(&self, uri: &str, servers: &str, what: &str) {
+        let now = tokio::time::Instant::now();
+        let mut last = guard(&self.0);
+        if last.is_some_and(|at| now.duration_since(at) < std::time::Duration::from_secs(60)) {
+            tracing::debug!(%uri, %servers, "{what}");
+            return;
+        }
+        *last = Some(now);
+        tracing::warn!(%uri, %servers, "{what} (logged at most once a minute)");
+    }
+}
 
 #[derive(Debug, Default)]
 struct Indexed {
@@ -187,7 +205,11 @@ fn owner_of<'f>(
                 "is listed by"
             };
             let shown = crate::explain::upstream_text(uri, &Default::default(), 200);
-            tracing::warn!(uri = %shown, servers = %names.join(", "), "a resource URI is claimed by several MCP servers; requests about it are refused");
+            index.1.log(
+                &shown,
+                &names.join(", "),
+                "a resource URI is claimed by several MCP servers; requests about it are refused",
+            );
             Err(RpcError {
                 code: codes::INVALID_PARAMS,
                 message: format!(
@@ -623,7 +645,11 @@ async fn by_uri_on<'f>(
                 .map(|(_, s)| s.spec().name.as_str())
                 .collect();
             let shown = crate::explain::upstream_text(uri, &Default::default(), 200);
-            tracing::warn!(uri = %shown, servers = %names.join(", "), "several MCP servers answered a read of a resource none listed; refused");
+            index.1.log(
+                &shown,
+                &names.join(", "),
+                "several MCP servers answered a read of a resource none listed; refused",
+            );
             Err(RpcError {
                 code: codes::INVALID_PARAMS,
                 message: format!(
