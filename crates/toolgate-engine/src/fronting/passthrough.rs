@@ -30,6 +30,7 @@
 //! called with the caller's authority (`token_exchange`) gets them on the caller's own
 //! session, like its tool calls.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use toolgate_mcp_client::codes;
@@ -131,24 +132,42 @@ impl ResourceIndex {
     pub fn learn_from_result(&self, server: &str, result: &[u8]) {
         /// Links taken from one result, at most.
         const MAX_LINKS: usize = 1_000;
+        /// What of a result is read: its content blocks' types and URIs; the rest (a
+        /// text block's text, `structuredContent`) is skipped without being kept.
+        #[derive(serde::Deserialize)]
+        struct Result<'a> {
+            #[serde(default, borrow)]
+            content: Vec<Block<'a>>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Block<'a> {
+            #[serde(rename = "type", borrow)]
+            kind: Cow<'a, str>,
+            #[serde(default, borrow)]
+            uri: Option<Cow<'a, str>>,
+            #[serde(default, borrow)]
+            resource: Option<Embedded<'a>>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Embedded<'a> {
+            #[serde(default, borrow)]
+            uri: Option<Cow<'a, str>>,
+        }
         // Most results link to nothing: they are not parsed.
-        if memchr::memmem::find(result, b"\"uri\"").is_none() {
+        if memchr::memmem::find(result, b"\"resource").is_none() {
             return;
         }
-        let Ok(Value::Object(result)) = serde_json::from_slice::<Value>(result) else {
+        let Ok(result) = serde_json::from_slice::<Result<'_>>(result) else {
             return;
         };
-        let Some(Value::Array(content)) = result.get("content") else {
-            return;
-        };
-        let uris = content.iter().filter_map(|block| {
-            let uri = match block.get("type").and_then(Value::as_str)? {
-                "resource_link" => block.get("uri"),
-                "resource" => block.get("resource")?.get("uri"),
+        let uris = result
+            .content
+            .iter()
+            .filter_map(|block| match &*block.kind {
+                "resource_link" => block.uri.as_deref(),
+                "resource" => block.resource.as_ref()?.uri.as_deref(),
                 _ => None,
-            };
-            uri?.as_str()
-        });
+            });
         for uri in uris.take(MAX_LINKS) {
             self.learn(uri, server);
         }
