@@ -77,6 +77,7 @@ struct OverlapWarnings(Mutex<Option<tokio::time::Instant>>);
 
 impl OverlapWarnings {
     fn log(&self, uri: &str, servers: &str, what: &str) {
+        let uri = loggable_uri(uri);
         let now = tokio::time::Instant::now();
         let mut last = guard(&self.0);
         if last.is_some_and(|at| now.duration_since(at) < std::time::Duration::from_secs(60)) {
@@ -186,6 +187,23 @@ impl ResourceIndex {
     /// Whether it holds none.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// A resource URI as it may be logged: without its query, fragment or credentials,
+/// where signed URIs carry their secrets (`…?token=`, `https://user:key@host/`).
+pub(crate) fn loggable_uri(uri: &str) -> String {
+    let uri = uri.split(['?', '#']).next().unwrap_or_default();
+    match uri.split_once("://") {
+        Some((scheme, rest)) => {
+            let authority_end = rest.find('/').unwrap_or(rest.len());
+            let rest = match rest[..authority_end].rfind('@') {
+                Some(at) => &rest[at + 1..],
+                None => rest,
+            };
+            format!("{scheme}://{rest}")
+        }
+        None => uri.to_owned(),
     }
 }
 

@@ -820,6 +820,22 @@ async fn the_resource_index_stays_bounded_and_a_uri_it_let_go_is_still_read() {
     assert_eq!(read["contents"][0]["text"], "first");
 }
 
+#[test]
+fn a_resource_uri_is_logged_without_what_may_be_its_secret() {
+    for (uri, logged) in [
+        ("kb://notes/alice?token=s3cret#top", "kb://notes/alice"),
+        (
+            "https://user:key@files.example/a/b?sig=x",
+            "https://files.example/a/b",
+        ),
+        ("file:///home/alice/plan.md", "file:///home/alice/plan.md"),
+        ("urn:isbn:0451450523", "urn:isbn:0451450523"),
+        ("mailto:a@b.example?subject=x", "mailto:a@b.example"),
+    ] {
+        assert_eq!(passthrough::loggable_uri(uri), logged, "{uri}");
+    }
+}
+
 #[tokio::test]
 async fn a_server_cannot_take_the_reads_of_another_servers_resources() {
     let (kb_link, evil_link) = (
