@@ -117,6 +117,9 @@ struct State {
     /// the readers (client sessions) that did: its updates go to them alone, and the
     /// server is told to unsubscribe only when the last one does.
     subscribers: BTreeMap<String, BTreeMap<u64, crate::broadcast::Reader>>,
+    /// The server said its resources changed, and clients are yet to be told (once,
+    /// after the check it causes: a server repeating it is not repeated to clients).
+    resources_changed: bool,
     /// Pinned tools not exposed because their live definition is pending review, by
     /// exposed name, with the owner who reviews it.
     withheld: BTreeMap<String, String>,
@@ -1523,6 +1526,9 @@ pub async fn watch(
             if checked.changed {
                 gateway.notify_all("notifications/tools/list_changed", None);
             }
+            if std::mem::take(&mut guard(&server.state).resources_changed) {
+                gateway.notify_all("notifications/resources/list_changed", None);
+            }
             if checked.listed {
                 backoff = Duration::from_secs(1);
                 due = now() + every;
@@ -1545,7 +1551,6 @@ pub async fn watch(
 
 /// Handles one event of the server's connection; true when the tools must be checked.
 fn on_event(server: &Fronted, gateway: &dyn Host, event: Event) -> bool {
-    let notify = |method: &str, params: Option<Value>| gateway.notify_all(method, params);
     match event {
         // Prompts are served from their pins too: a changed list is checked, and
         // clients are told only when what they see changed.
@@ -1564,10 +1569,12 @@ fn on_event(server: &Fronted, gateway: &dyn Host, event: Event) -> bool {
             server.report_flood(gateway, &detail, shed);
             false
         }
-        // The resources themselves are live: clients are told at once. The templates
-        // among them are served from their pins, so the list is checked too.
+        // The resources themselves are live: clients are told after the check this
+        // causes (the templates among them are served from their pins), once however
+        // many times the server said it meanwhile — a server repeating it without end
+        // must not fill every client's stream with it.
         Event::ResourcesChanged => {
-            notify("notifications/resources/list_changed", None);
+            guard(&server.state).resources_changed = true;
             true
         }
         // Only the sessions that subscribed learn of an update: a resource's URI may

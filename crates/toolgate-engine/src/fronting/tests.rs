@@ -183,6 +183,38 @@ async fn list_changed_flood_is_coalesced() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_resource_list_changed_flood_reaches_clients_once_per_check() {
+    let link = Arc::new(CountingLink::default());
+    guard(&link.tools).push(tool("search", "Searches."));
+    let (fronted, host) = server("", link.clone());
+    // The tools are known: the checks the flood causes change nothing clients see.
+    fronted.check(host.as_ref()).await;
+    host.notified.store(0, Ordering::SeqCst);
+    let (tx, rx) = mpsc::channel(2048);
+    for _ in 0..1000 {
+        tx.try_send(Event::ResourcesChanged).expect("room");
+    }
+    let stop = tokio_util::sync::CancellationToken::new();
+    let first = Checked {
+        changed: false,
+        listed: true,
+    };
+    let task = tokio::spawn(watch(fronted, host.clone(), rx, first, stop.clone()));
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    let told = host.notified.load(Ordering::SeqCst);
+    assert!(
+        (1..=2).contains(&told),
+        "1000 resources/list_changed from the server made {told} notifications to clients"
+    );
+    // One after the flood is still passed on.
+    tx.try_send(Event::ResourcesChanged).expect("room");
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(host.notified.load(Ordering::SeqCst), told + 1);
+    stop.cancel();
+    let _ = task.await;
+}
+
+#[tokio::test(start_paused = true)]
 async fn tool_limits_refuse_the_excess_and_keep_the_rest_bounded() {
     let link = Arc::new(CountingLink::default());
     {
