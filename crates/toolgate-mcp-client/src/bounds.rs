@@ -28,7 +28,7 @@ const FULL_WARNING_EVERY: Duration = Duration::from_secs(10);
 /// At most `limit` lines per `window`; what is held back is counted, so the
 /// next line that gets through can say how many were suppressed.
 #[derive(Debug)]
-pub(crate) struct LineBudget {
+pub struct LineBudget {
     limit: u32,
     window: Duration,
     started: Option<Instant>,
@@ -38,7 +38,7 @@ pub(crate) struct LineBudget {
 
 /// What [`LineBudget::take`] decided for one line.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) struct Take {
+pub struct Take {
     /// Log this line.
     pub log: bool,
     /// Lines suppressed since the last one logged: say so before this one.
@@ -46,7 +46,8 @@ pub(crate) struct Take {
 }
 
 impl LineBudget {
-    pub(crate) fn new(limit: u32, window: Duration) -> Self {
+    /// At most `limit` lines (at least one) per `window`.
+    pub fn new(limit: u32, window: Duration) -> Self {
         LineBudget {
             limit: limit.max(1),
             window,
@@ -56,7 +57,8 @@ impl LineBudget {
         }
     }
 
-    pub(crate) fn take(&mut self, now: Instant) -> Take {
+    /// Whether a line at `now` is logged.
+    pub fn take(&mut self, now: Instant) -> Take {
         let fresh = self
             .started
             .is_none_or(|s| now.saturating_duration_since(s) >= self.window);
@@ -80,7 +82,7 @@ impl LineBudget {
     }
 
     /// Lines suppressed and not yet reported (when the stream ends).
-    pub(crate) fn finish(&mut self) -> u64 {
+    pub fn finish(&mut self) -> u64 {
         std::mem::take(&mut self.suppressed)
     }
 }

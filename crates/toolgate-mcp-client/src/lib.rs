@@ -157,6 +157,7 @@
 #![allow(clippy::result_large_err)]
 
 mod bounds;
+pub use bounds::{LineBudget, Take};
 pub mod codes;
 mod http_transport;
 mod message;

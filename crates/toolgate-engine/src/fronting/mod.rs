@@ -120,6 +120,9 @@ struct State {
     /// The server said its resources changed, and clients are yet to be told (once,
     /// after the check it causes: a server repeating it is not repeated to clients).
     resources_changed: bool,
+    /// How many of the server's own log messages reach toolgate's log (a server
+    /// sending them without end must not fill it); made at the first one.
+    log_budget: Option<toolgate_mcp_client::LineBudget>,
     /// Pinned tools not exposed because their live definition is pending review, by
     /// exposed name, with the owner who reviews it.
     withheld: BTreeMap<String, String>,
@@ -1603,6 +1606,21 @@ fn on_event(server: &Fronted, gateway: &dyn Host, event: Event) -> bool {
                     Value::Null => String::new(),
                     other => other.to_string(),
                 };
+                let take = guard(&server.state)
+                    .log_budget
+                    .get_or_insert_with(|| {
+                        toolgate_mcp_client::LineBudget::new(
+                            SERVER_LOG_LINES_PER_SECOND,
+                            Duration::from_secs(1),
+                        )
+                    })
+                    .take(tokio::time::Instant::now());
+                if !take.log {
+                    return false;
+                }
+                if take.suppressed > 0 {
+                    tracing::info!(server = %server.spec.name, suppressed = take.suppressed, "log messages of the MCP server's own were not logged (more than {SERVER_LOG_LINES_PER_SECOND} a second)");
+                }
                 let data =
                     crate::explain::upstream_text(&text(&p["data"]), &Default::default(), 500);
                 tracing::info!(
@@ -1617,6 +1635,10 @@ fn on_event(server: &Fronted, gateway: &dyn Host, event: Event) -> bool {
         }
     }
 }
+
+/// A server's own log messages (no call to relay them to) written to toolgate's log
+/// per second at most; the rest are counted, and the count logged with the next.
+pub const SERVER_LOG_LINES_PER_SECOND: u32 = 20;
 
 /// How often the lockfile's modification time is looked at (a `stat`), so a `toolgate
 /// lock` run beside a serving toolgate takes effect within seconds.
