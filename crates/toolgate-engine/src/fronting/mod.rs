@@ -1319,19 +1319,27 @@ impl Fronted {
         let (link, timeout) = (self.link.clone(), self.spec.dependency.timeout);
         let name = self.spec.name.clone();
         tokio::spawn(async move {
+            let (mut failed, mut first_error) = (0usize, None);
+            let all = uris.len();
             for uri in uris {
                 let params = Some(json!({ "uri": uri }));
-                let failed = match link
+                let error = match link
                     .request("resources/subscribe", params, timeout, None)
                     .await
                 {
                     Ok(reply) => reply.into_value().err().map(|e| e.message),
                     Err(e) => Some(e.to_string()),
                 };
-                if let Some(e) = failed {
-                    let e = crate::explain::upstream_text(&e, &Default::default(), 300);
-                    tracing::warn!(server = %name, error = %e, "could not subscribe again to a resource after the MCP server restarted; its subscribers get no updates of it");
+                if let Some(e) = error {
+                    failed += 1;
+                    first_error.get_or_insert(e);
                 }
+            }
+            // One line for the lot: a server that refuses them all must not write
+            // thousands.
+            if let Some(e) = first_error {
+                let e = crate::explain::upstream_text(&e, &Default::default(), 300);
+                tracing::warn!(server = %name, failed, of = all, error = %e, "could not subscribe again to resources after the MCP server restarted; their subscribers get no updates of them");
             }
         });
     }
