@@ -174,6 +174,31 @@ impl ResourceIndex {
         }
     }
 
+    /// The refusal of a request about `uri`, which several servers claim (`how`: "is
+    /// listed by", …), logged for the operator (at most once a minute).
+    fn overlap<'f>(
+        &self,
+        uri: &str,
+        how: &str,
+        servers: impl Iterator<Item = &'f Fronted>,
+    ) -> RpcError {
+        let names: Vec<&str> = servers.map(|s| s.spec().name.as_str()).collect();
+        let names = names.join(", ");
+        let shown = crate::explain::upstream_text(uri, &Default::default(), 200);
+        self.1.log(
+            &shown,
+            &names,
+            &format!("a resource URI {how} several MCP servers; requests about it are refused"),
+        );
+        RpcError {
+            code: codes::INVALID_PARAMS,
+            message: format!(
+                "resource {shown} {how} several MCP servers ({names}); toolgate does not choose between them, since either could answer for the other — the operator can remove the overlap"
+            ),
+            data: None,
+        }
+    }
+
     /// The servers that listed `uri`, as far as the index still holds.
     fn listers(&self, uri: &str) -> Vec<String> {
         guard(&self.0).listers.get(uri).cloned().unwrap_or_default()
@@ -235,26 +260,12 @@ fn owner_of<'f>(
         [] => Ok(None),
         [one] => Ok(Some(*one)),
         several => {
-            let names: Vec<&str> = several.iter().map(|s| s.spec().name.as_str()).collect();
             let how = if listers.is_empty() {
                 "matches the pinned URI templates of"
             } else {
                 "is listed by"
             };
-            let shown = crate::explain::upstream_text(uri, &Default::default(), 200);
-            index.1.log(
-                &shown,
-                &names.join(", "),
-                "a resource URI is claimed by several MCP servers; requests about it are refused",
-            );
-            Err(RpcError {
-                code: codes::INVALID_PARAMS,
-                message: format!(
-                    "resource {shown} {how} several MCP servers ({}); toolgate does not choose between them, since either could answer for the other — the operator can remove the overlap",
-                    names.join(", ")
-                ),
-                data: None,
-            })
+            Err(index.overlap(uri, how, several.iter().copied()))
         }
     }
 }
@@ -676,26 +687,7 @@ async fn by_uri_on<'f>(
     match answered.len() {
         0 => Err(last),
         1 => Ok(answered.remove(0)),
-        _ => {
-            let names: Vec<&str> = answered
-                .iter()
-                .map(|(_, s)| s.spec().name.as_str())
-                .collect();
-            let shown = crate::explain::upstream_text(uri, &Default::default(), 200);
-            index.1.log(
-                &shown,
-                &names.join(", "),
-                "several MCP servers answered a read of a resource none listed; refused",
-            );
-            Err(RpcError {
-                code: codes::INVALID_PARAMS,
-                message: format!(
-                    "resource {shown} is answered by several MCP servers ({}); toolgate does not choose between them, since either could answer for the other — the operator can remove the overlap",
-                    names.join(", ")
-                ),
-                data: None,
-            })
-        }
+        _ => Err(index.overlap(uri, "is answered by", answered.iter().map(|(_, s)| *s))),
     }
 }
 

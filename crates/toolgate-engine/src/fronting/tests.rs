@@ -151,6 +151,25 @@ fn tool(name: &str, description: &str) -> Value {
     json!({ "name": name, "description": description, "inputSchema": { "type": "object" } })
 }
 
+/// The server's watcher, started after a first check that listed it; stopped by the
+/// token.
+fn watching(
+    fronted: Arc<Fronted>,
+    host: Arc<FakeHost>,
+    events: mpsc::Receiver<Event>,
+) -> (
+    tokio::task::JoinHandle<()>,
+    tokio_util::sync::CancellationToken,
+) {
+    let stop = tokio_util::sync::CancellationToken::new();
+    let first = Checked {
+        changed: false,
+        listed: true,
+    };
+    let task = tokio::spawn(watch(fronted, host, events, first, stop.clone()));
+    (task, stop)
+}
+
 #[tokio::test(start_paused = true)]
 async fn list_changed_flood_is_coalesced() {
     let link = Arc::new(CountingLink::default());
@@ -161,12 +180,7 @@ async fn list_changed_flood_is_coalesced() {
         tx.try_send(Event::ToolsChanged)
             .expect("room in the channel");
     }
-    let stop = tokio_util::sync::CancellationToken::new();
-    let first = Checked {
-        changed: false,
-        listed: true,
-    };
-    let task = tokio::spawn(watch(fronted, host.clone(), rx, first, stop.clone()));
+    let (task, stop) = watching(fronted, host.clone(), rx);
     // A minute of (paused) time: 1000 checks one after another would take 100 s.
     tokio::time::sleep(Duration::from_secs(60)).await;
     let lists = link.lists.load(Ordering::SeqCst);
@@ -194,12 +208,7 @@ async fn a_resource_list_changed_flood_reaches_clients_once_per_check() {
     for _ in 0..1000 {
         tx.try_send(Event::ResourcesChanged).expect("room");
     }
-    let stop = tokio_util::sync::CancellationToken::new();
-    let first = Checked {
-        changed: false,
-        listed: true,
-    };
-    let task = tokio::spawn(watch(fronted, host.clone(), rx, first, stop.clone()));
+    let (task, stop) = watching(fronted, host.clone(), rx);
     tokio::time::sleep(Duration::from_secs(60)).await;
     let told = host.notified.load(Ordering::SeqCst);
     assert!(
@@ -786,12 +795,7 @@ async fn a_session_that_closes_without_unsubscribing_lets_go_of_what_it_alone_fo
         assert!(fronted.add_subscriber(uri, session.reader()).is_ok());
     }
     let (_tx, rx) = mpsc::channel(8);
-    let stop = tokio_util::sync::CancellationToken::new();
-    let first = Checked {
-        changed: false,
-        listed: true,
-    };
-    let task = tokio::spawn(watch(fronted.clone(), host, rx, first, stop.clone()));
+    let (task, stop) = watching(fronted.clone(), host, rx);
     // Alice's client goes away (a crash, an expired session): what she alone followed
     // is let go; what bob follows too is not.
     drop(alice);
