@@ -25,6 +25,7 @@ pub mod link;
 pub mod lock;
 pub mod passthrough;
 mod reload;
+mod resource_index;
 pub use reload::NextServers;
 pub mod spec;
 

@@ -30,15 +30,12 @@
 //! called with the caller's authority (`token_exchange`) gets them on the caller's own
 //! session, like its tool calls.
 
-use std::borrow::Cow;
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use toolgate_mcp_client::codes;
 
 use serde_json::{Map, Value, json};
 
 use super::{Fronted, Fronting};
-use crate::sync::lock as guard;
 use crate::upstream::mcp::{ClientChannel, RpcError, relay_channel, while_relaying};
 
 /// Pages of one list followed per server at most.
@@ -60,177 +57,9 @@ pub struct Asker {
     pub reader: Option<crate::broadcast::Reader>,
 }
 
-/// Which servers listed which resource URI (learnt from lists, used to route reads).
-///
-/// Bounded: servers list what they like, new URIs on every list included, and every
-/// agent's lists add to it. It is a hint, not a record — a read of a URI it no longer
-/// holds is routed by the servers' pinned URI templates, else asks each server that
-/// offers resources until one knows it — so when it is full it is emptied and learnt
-/// again from the next lists.
-#[derive(Debug, Default)]
-pub struct ResourceIndex(Mutex<Indexed>, OverlapWarnings);
-
-/// When an overlap of two servers' resources was last logged as a warning: agents'
-/// requests cause them, so at most one a minute reaches the log (the rest at debug).
-#[derive(Debug, Default)]
-struct OverlapWarnings(Mutex<Option<tokio::time::Instant>>);
-
-impl OverlapWarnings {
-    fn log(&self, uri: &str, servers: &str, what: &str) {
-        let uri = loggable_uri(uri);
-        let now = tokio::time::Instant::now();
-        let mut last = guard(&self.0);
-        if last.is_some_and(|at| now.duration_since(at) < std::time::Duration::from_secs(60)) {
-            tracing::debug!(%uri, %servers, "{what}");
-            return;
-        }
-        *last = Some(now);
-        tracing::warn!(%uri, %servers, "{what} (logged at most once a minute)");
-    }
-}
-
-#[derive(Debug, Default)]
-struct Indexed {
-    /// Each URI's listers, in the order they listed it (rarely more than one).
-    listers: BTreeMap<String, Vec<String>>,
-    /// The URIs' bytes.
-    bytes: usize,
-}
-
-/// URIs the resource index holds at most.
-pub const MAX_INDEXED: usize = 100_000;
-/// The bytes of the URIs the resource index holds, at most.
-pub const MAX_INDEXED_BYTES: usize = 16 << 20;
-
-impl ResourceIndex {
-    /// Notes that `server` listed `uri`.
-    pub(crate) fn learn(&self, uri: &str, server: &str) {
-        let mut index = guard(&self.0);
-        if let Some(listers) = index.listers.get_mut(uri) {
-            // Bounded by the configured servers.
-            if !listers.iter().any(|l| l == server) {
-                listers.push(server.to_owned());
-            }
-            return;
-        }
-        if index.listers.len() >= MAX_INDEXED || index.bytes + uri.len() > MAX_INDEXED_BYTES {
-            tracing::debug!(
-                uris = index.listers.len(),
-                "the resource index is full; emptied, to be learnt again from the next lists"
-            );
-            *index = Indexed::default();
-        }
-        index.bytes += uri.len();
-        index
-            .listers
-            .insert(uri.to_owned(), vec![server.to_owned()]);
-    }
-
-    /// Notes the resources a fronted server's tool result links to or embeds
-    /// (`resource_link` and `resource` content blocks) as that server's: an agent reads
-    /// them next, often without listing, and the read must go to the server that named
-    /// them — not to every server in turn, which would hand the URI to all of them.
-    pub fn learn_from_result(&self, server: &str, result: &[u8]) {
-        /// Links taken from one result, at most.
-        const MAX_LINKS: usize = 1_000;
-        /// What of a result is read: its content blocks' types and URIs; the rest (a
-        /// text block's text, `structuredContent`) is skipped without being kept.
-        #[derive(serde::Deserialize)]
-        struct Result<'a> {
-            #[serde(default, borrow)]
-            content: Vec<Block<'a>>,
-        }
-        #[derive(serde::Deserialize)]
-        struct Block<'a> {
-            #[serde(rename = "type", borrow)]
-            kind: Cow<'a, str>,
-            #[serde(default, borrow)]
-            uri: Option<Cow<'a, str>>,
-            #[serde(default, borrow)]
-            resource: Option<Embedded<'a>>,
-        }
-        #[derive(serde::Deserialize)]
-        struct Embedded<'a> {
-            #[serde(default, borrow)]
-            uri: Option<Cow<'a, str>>,
-        }
-        // Most results link to nothing: they are not parsed.
-        if memchr::memmem::find(result, b"\"resource").is_none() {
-            return;
-        }
-        let Ok(result) = serde_json::from_slice::<Result<'_>>(result) else {
-            return;
-        };
-        let uris = result
-            .content
-            .iter()
-            .filter_map(|block| match &*block.kind {
-                "resource_link" => block.uri.as_deref(),
-                "resource" => block.resource.as_ref()?.uri.as_deref(),
-                _ => None,
-            });
-        for uri in uris.take(MAX_LINKS) {
-            self.learn(uri, server);
-        }
-    }
-
-    /// The refusal of a request about `uri`, which several servers claim (`how`: "is
-    /// listed by", …), logged for the operator (at most once a minute).
-    fn overlap<'f>(
-        &self,
-        uri: &str,
-        how: &str,
-        servers: impl Iterator<Item = &'f Fronted>,
-    ) -> RpcError {
-        let names: Vec<&str> = servers.map(|s| s.spec().name.as_str()).collect();
-        let names = names.join(", ");
-        let shown = crate::explain::upstream_text(uri, &Default::default(), 200);
-        self.1.log(
-            &shown,
-            &names,
-            &format!("a resource URI {how} several MCP servers; requests about it are refused"),
-        );
-        RpcError {
-            code: codes::INVALID_PARAMS,
-            message: format!(
-                "resource {shown} {how} several MCP servers ({names}); toolgate does not choose between them, since either could answer for the other — the operator can remove the overlap"
-            ),
-            data: None,
-        }
-    }
-
-    /// The servers that listed `uri`, as far as the index still holds.
-    fn listers(&self, uri: &str) -> Vec<String> {
-        guard(&self.0).listers.get(uri).cloned().unwrap_or_default()
-    }
-
-    /// How many URIs the index holds.
-    pub fn len(&self) -> usize {
-        guard(&self.0).listers.len()
-    }
-
-    /// Whether it holds none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
-/// A resource URI as it may be logged: without its query, fragment or credentials,
-/// where signed URIs carry their secrets (`…?token=`, `https://user:key@host/`).
-pub(crate) fn loggable_uri(uri: &str) -> String {
-    let uri = uri.split(['?', '#']).next().unwrap_or_default();
-    match uri.split_once("://") {
-        Some((scheme, rest)) => {
-            let authority_end = rest.find('/').unwrap_or(rest.len());
-            let rest = match rest[..authority_end].rfind('@') {
-                Some(at) => &rest[at + 1..],
-                None => rest,
-            };
-            format!("{scheme}://{rest}")
-        }
-        None => uri.to_owned(),
-    }
-}
+#[cfg(test)]
+pub(crate) use super::resource_index::loggable_uri;
+pub use super::resource_index::{MAX_INDEXED, MAX_INDEXED_BYTES, ResourceIndex};
 
 /// The server a request about `uri` goes to: the one that listed it, else the one whose
 /// pinned URI templates it matches (`None`: no server is known for it). Refused when
@@ -436,6 +265,11 @@ async fn list_resources(
         let limits = server.spec().limits;
         let (mut kept, mut bytes, mut cut) = (0usize, 0usize, 0usize);
         let mut cursor: Option<Value> = None;
+        let listing = index.start_list();
+        // Read whole: every page, nothing cut, on the session every agent shares (a
+        // caller's own session may list what is the caller's alone).
+        let mut whole = !server.calls_with_callers_authority();
+        let mut pages_left = true;
         for _ in 0..MAX_PAGES {
             let params = cursor
                 .take()
@@ -444,6 +278,7 @@ async fn list_resources(
                 Ok(p) => p,
                 Err(e) => {
                     tracing::warn!(server = %server.spec().name, method, error = %e.message, "an MCP server's list is left out");
+                    whole = false;
                     break;
                 }
             };
@@ -462,14 +297,21 @@ async fn list_resources(
                 bytes += size;
                 clean_texts(&mut item);
                 if let Some(uri) = item.get("uri").and_then(Value::as_str) {
-                    index.learn(uri, &server.spec().name);
+                    index.learn_listed(uri, &server.spec().name, listing);
                 }
                 items.push(item);
             }
             match page.get("nextCursor") {
                 Some(c) if !c.is_null() && cut == 0 => cursor = Some(c.clone()),
-                _ => break,
+                Some(c) if !c.is_null() => break,
+                _ => {
+                    pages_left = false;
+                    break;
+                }
             }
+        }
+        if whole && !pages_left && cut == 0 {
+            index.finish_list(&server.spec().name, listing);
         }
         if cut > 0 {
             tracing::warn!(server = %server.spec().name, method, kept, cut, max_entries = limits.max_tools, max_bytes = limits.max_total_bytes, "an MCP server lists more than its limits allow; the rest of its list is left out");

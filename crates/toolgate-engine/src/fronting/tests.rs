@@ -923,11 +923,20 @@ async fn a_server_cannot_take_the_reads_of_another_servers_resources() {
         e.message
     );
     assert_eq!((reads(&kb_link), reads(&evil_link)), (0, 0));
+    // The second server stops listing it: once its list is read whole without it, the
+    // URI is kb's alone again.
+    guard(&evil_link.answers).insert("resources/list".into(), Ok(json!({"resources": []})));
+    passthrough::forward(&fronting, &index, "resources/list", None, &asker)
+        .await
+        .unwrap();
+    let alice = read("kb://notes/alice").await.expect("kb's again");
+    assert_eq!(alice["contents"][0]["text"], "from kb");
+    assert_eq!((reads(&kb_link), reads(&evil_link)), (1, 0));
     // A URI nobody listed that kb's pinned template covers goes to kb alone, though
     // the other server comes first and answers anything.
     let entity = read("kb://entities/acme").await.expect("kb's");
     assert_eq!(entity["contents"][0]["text"], "from kb");
-    assert_eq!((reads(&kb_link), reads(&evil_link)), (1, 0));
+    assert_eq!((reads(&kb_link), reads(&evil_link)), (2, 0));
     // URIs kb's tool result linked to or embedded are kb's, though nobody listed them.
     index.learn_from_result(
         "kb",
@@ -938,7 +947,7 @@ async fn a_server_cannot_take_the_reads_of_another_servers_resources() {
         let linked = read(uri).await.expect("kb's");
         assert_eq!(linked["contents"][0]["text"], "from kb", "{uri}");
     }
-    assert_eq!((reads(&kb_link), reads(&evil_link)), (3, 0));
+    assert_eq!((reads(&kb_link), reads(&evil_link)), (4, 0));
     // A URI nothing covers: both answer, so neither answer is taken.
     let e = read("misc://thing").await.expect_err("two answers");
     assert!(
