@@ -1354,8 +1354,8 @@ impl Fronted {
             .unwrap_or_default()
     }
 
-    /// Whether `uri` is one of this server's served (pinned) URI templates could
-    /// expand to.
+    /// Whether one of this server's served (pinned) URI templates could expand to
+    /// `uri`.
     pub(crate) fn templates_match(&self, uri: &str) -> bool {
         guard(&self.state)
             .templates
@@ -1398,8 +1398,9 @@ impl Fronted {
     }
 
     /// The server as `dependency_health` shows it.
-    /// Whether the server is connected and how many definition changes await review:
-    /// what [`Self::report`] says, without building its sentences (read per scrape).
+    /// Whether the server is connected, how many definition changes await review and
+    /// how many resources clients follow through toolgate: what [`Self::report`] says,
+    /// without building its sentences (read per scrape).
     fn gauges(&self) -> (bool, usize, usize) {
         let state = guard(&self.state);
         let subscribed = state.subscribers.len();
