@@ -260,6 +260,20 @@ fn capability_of(method: &str) -> Option<&'static str> {
     }
 }
 
+/// A server asking to sample the agent's model may ask the client to attach context
+/// "from this server" or "from all servers" (`includeContext`). Through toolgate "this
+/// server" is every fronted server, and "all servers" every server the agent's client
+/// talks to: one server could have the agent's model repeat what the others said. So
+/// the request reaches the client asking for none (the default; the other two values
+/// are soft-deprecated since MCP 2025-11-25).
+fn confine_sampling_context(params: Option<&mut Value>) {
+    if let Some(Value::Object(p)) = params
+        && p.get("includeContext").is_some_and(|c| c != "none")
+    {
+        p.insert("includeContext".into(), Value::String("none".into()));
+    }
+}
+
 /// Passes one relayed message to the client, or answers it when the client cannot.
 pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed) {
     match message {
@@ -270,9 +284,12 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed) {
         }
         Relayed::Request {
             method,
-            params,
+            mut params,
             answer,
         } => {
+            if method == "sampling/createMessage" {
+                confine_sampling_context(params.as_mut());
+            }
             let declared = |c: &dyn ClientChannel| match capability_of(&method) {
                 Some(cap) => c.capabilities().is_some_and(|caps| caps.get(cap).is_some()),
                 // `ping` and requests toolgate does not know: the client decides.
@@ -445,6 +462,7 @@ pub(crate) mod tests {
     #[derive(Debug, Default)]
     struct FakeClient {
         notified: Mutex<Vec<String>>,
+        requested: Mutex<Vec<(String, Option<Value>)>>,
         capabilities: Option<Value>,
     }
 
@@ -455,8 +473,12 @@ pub(crate) mod tests {
         fn request<'a>(
             &'a self,
             method: &'a str,
-            _params: Option<Value>,
+            params: Option<Value>,
         ) -> BoxFuture<'a, Result<Value, RpcError>> {
+            self.requested
+                .lock()
+                .unwrap()
+                .push((method.to_string(), params));
             Box::pin(async move { Ok(json!({ "answered": method })) })
         }
         fn capabilities(&self) -> Option<Value> {
@@ -548,6 +570,51 @@ pub(crate) mod tests {
         // The client's progress token went upstream with the call.
         assert_eq!(link.seen.lock().unwrap()[0]["_meta"]["progressToken"], "p");
         assert_eq!(link.seen.lock().unwrap()[0]["name"], "search");
+    }
+
+    #[tokio::test]
+    async fn a_sampling_request_reaches_the_agent_asking_for_no_other_servers_context() {
+        let client = FakeClient {
+            capabilities: Some(json!({"sampling": {"context": {}}})),
+            ..FakeClient::default()
+        };
+        for asked in ["allServers", "thisServer", "none"] {
+            let (answer, _rx) = tokio::sync::oneshot::channel();
+            let params = json!({
+                "messages": [{"role": "user", "content": {"type": "text", "text": "Summarise."}}],
+                "includeContext": asked,
+                "maxTokens": 50
+            });
+            relay(
+                Some(&client),
+                Relayed::Request {
+                    method: "sampling/createMessage".into(),
+                    params: Some(params.clone()),
+                    answer,
+                },
+            )
+            .await;
+            let (_, got) = client.requested.lock().unwrap().pop().expect("relayed");
+            let mut expected = params;
+            expected["includeContext"] = json!("none");
+            assert_eq!(got, Some(expected), "includeContext {asked}");
+        }
+        // Without the field, nothing is added.
+        let (answer, _rx) = tokio::sync::oneshot::channel();
+        let plain = json!({"messages": [], "maxTokens": 5});
+        relay(
+            Some(&client),
+            Relayed::Request {
+                method: "sampling/createMessage".into(),
+                params: Some(plain.clone()),
+                answer,
+            },
+        )
+        .await;
+        assert_eq!(
+            client.requested.lock().unwrap().pop().unwrap().1,
+            Some(plain)
+        );
     }
 
     #[tokio::test(start_paused = true)]
