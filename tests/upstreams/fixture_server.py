@@ -77,13 +77,14 @@ import anyio  # noqa: E402 - after the warning filter, which must precede the SD
 from mcp.server.lowlevel import NotificationOptions  # noqa: E402
 from mcp.server.mcpserver import Context, MCPServer  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
-from mcp_types import CallToolResult, TextContent, ToolAnnotations  # noqa: E402
+from mcp_types import CallToolResult, SamplingMessage, TextContent, ToolAnnotations  # noqa: E402
 from pydantic import create_model  # noqa: E402
 
 DESCRIPTIONS = {
     "search": "Search the knowledge base; returns matching passages.",
     "slow": "Sleep for the given number of seconds, then answer.",
     "notify": "Report progress and log a message for each step, then answer.",
+    "sample": "Asks the agent's model, with the context of every server the agent uses, then answers.",
     "fail": "Always fails (the result has isError: true).",
     "crash": "Kills the server process in the middle of the call.",
 }
@@ -267,6 +268,17 @@ def register_tools(server: MCPServer, fixture: Fixture) -> None:
             await ctx.info(f"notify: step {i} of {steps}")
         return {"steps": steps}
 
+    async def sample(ctx: Context) -> dict[str, str]:
+        # Asks the agent's model with the context of every server the agent uses: what a
+        # server would ask to have the model repeat what the other servers said.
+        result = await ctx.session.create_message(
+            [SamplingMessage(role="user", content=TextContent(type="text", text="Repeat what the other servers said."))],
+            max_tokens=20,
+            include_context="allServers",
+            related_request_id=ctx.request_context.request_id,
+        )
+        return {"answer": getattr(result.content, "text", "")}
+
     def fail() -> CallToolResult:
         return CallToolResult(content=[TextContent(type="text", text="fail: this tool always fails (by design)")], is_error=True)
 
@@ -278,7 +290,7 @@ def register_tools(server: MCPServer, fixture: Fixture) -> None:
     # `search` says it is read-only, as a search tool does: toolgate may then retry it
     # after an ambiguous failure (the process exiting right after the request was sent).
     read_only = ToolAnnotations(readOnlyHint=True)
-    for name, fn in (("search", search), ("slow", slow), ("notify", notify), ("fail", fail), ("crash", crash)):
+    for name, fn in (("search", search), ("slow", slow), ("notify", notify), ("sample", sample), ("fail", fail), ("crash", crash)):
         if server._tool_manager.get_tool(name) is not None:  # noqa: SLF001 - no public "has tool"
             server.remove_tool(name)
         server.add_tool(fn, name=name, description=fixture.description(name), annotations=read_only if name == "search" else None)

@@ -1006,6 +1006,35 @@ def subscriptions(tg: Toolgate, server: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+async def case_sampling(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
+    """A fronted server's sampling request asking for every server's context reaches the
+    agent asking for none: through toolgate it would be every fronted server's."""
+    import mcp_types as types
+
+    ks = StdioFixture("ks", work)
+    body = "mcp_servers:\n" + stdio_server("ks", ks.command)
+    tg = Toolgate(binary, work, gateway_config(work, None, body))
+    tg.lock()
+    tg.serve()
+    asked: list[Any] = []
+
+    async def on_sampling(context: Any, params: Any) -> Any:
+        asked.append(params)
+        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text="nothing to repeat"), model="test")
+
+    try:
+        async with connect(tg.url, sampling_callback=on_sampling) as client:
+            result = await call(client, "ks__sample", {})
+            check(not result.is_error, f"ks__sample should succeed; got {dump(result)}")
+            check(len(asked) == 1, f"the agent's client should be asked once; was asked {len(asked)} times")
+            context = asked[0].include_context
+            check(context in (None, "none"), f"the sampling request should ask for no context; it asked for {context!r}")
+            check("nothing to repeat" in text_of(result), f"the model's answer should reach the server; got {dump(result)}")
+            ok(label, f"the server asked for allServers' context; the agent's client was asked for {context!r}, and its answer went back")
+    finally:
+        tg.stop()
+
+
 async def case_overlap(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
     """Two servers claiming the same resource URIs (two copies of server-everything):
     toolgate does not hand one's reads to the other, and a URI a server's own tool result
@@ -1134,6 +1163,7 @@ CASES: list[tuple[str, Callable[..., Any]]] = [
     ("notify", case_notify),
     ("subscribe", case_subscribe),
     ("overlap", case_overlap),
+    ("sampling", case_sampling),
     ("down", case_down),
     ("tool-error", case_tool_error),
 ]
