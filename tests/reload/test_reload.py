@@ -95,7 +95,7 @@ def expected_tools(step: int) -> set[str]:
 
 
 # What tests/upstreams/fixture_server.py serves, under the server's prefix.
-KB_TOOLS = {f"kb__{t}" for t in ("search", "slow", "notify", "fail", "crash")}
+KB_TOOLS = {f"kb__{t}" for t in ("search", "slow", "notify", "sample", "fail", "crash")}
 
 
 BROKEN = """\
