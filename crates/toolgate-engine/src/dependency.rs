@@ -389,7 +389,9 @@ impl DependencyState {
     }
 
     /// Records what one attempt saw. `class` is `None` for success; `latency` is
-    /// `None` when no response arrived. Returns the wait a throttling response asked for.
+    /// `None` when no response arrived. Returns the wait a throttling response stated
+    /// (`None` when it stated none: the pacer then holds off a second, but that second
+    /// is a guess and is not handed on as the upstream's word).
     fn observe(
         &self,
         now: Instant,
@@ -438,6 +440,9 @@ impl DependencyState {
         } else if matches!(g.breaker.state(now), BreakerState::Closed) {
             g.down_since_wall = None;
         }
+        // The wait the upstream stated, for the caller; and how long the pacer holds
+        // the dependency, which is a second when none was stated.
+        let mut stated = None;
         let mut throttle = None;
         if let Some(s) = signals {
             for q in &s.quota {
@@ -456,14 +461,8 @@ impl DependencyState {
                 });
             }
             if s.rate_limited || class == Some(ErrorClass::RateLimited) {
-                // Honour the longest of Retry-After and the advertised reset.
-                let reset = s
-                    .quota
-                    .iter()
-                    .filter(|q| q.remaining == Some(0))
-                    .filter_map(|q| q.reset_after)
-                    .max();
-                let wait = s.retry_after.max(reset).unwrap_or(Duration::from_secs(1));
+                stated = s.retry_after.or_else(|| exhausted_reset(&s.quota));
+                let wait = stated.unwrap_or(Duration::from_secs(1));
                 g.pacer.throttled(now, wait);
                 throttle = Some(wait);
             }
@@ -499,7 +498,7 @@ impl DependencyState {
                 &fleet.budget,
             );
         }
-        throttle
+        stated
     }
 
     /// While the breaker is open, how long until its next probe. A call that waited
@@ -702,6 +701,29 @@ fn quota_json(q: &Quota) -> Value {
         "remaining": q.remaining,
         "resets_in_s": q.reset_after.map(|d| d.as_secs_f64()),
         "window_s": q.window.map(|d| d.as_secs_f64()),
+    })
+}
+
+/// The wait a throttled reply's quotas state when it sent no `Retry-After`: the latest
+/// reset of the policies it says are used up, or, when none says how much is left
+/// (Mapbox and Contentful send a limit and a reset on their 429s, no remaining), the
+/// soonest reset it gives.
+///
+/// `Retry-After`, when sent, is preferred by the caller: a quota's reset says when the
+/// whole budget is back (OpenAI-style token windows restore over minutes), while the
+/// server's `Retry-After` says when the next request is allowed.
+fn exhausted_reset(quotas: &[Quota]) -> Option<Duration> {
+    let used_up = quotas
+        .iter()
+        .filter(|q| q.remaining == Some(0))
+        .filter_map(|q| q.reset_after)
+        .max();
+    used_up.or_else(|| {
+        quotas
+            .iter()
+            .filter(|q| q.remaining.is_none())
+            .filter_map(|q| q.reset_after)
+            .min()
     })
 }
 

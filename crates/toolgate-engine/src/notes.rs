@@ -9,7 +9,7 @@ use toolgate_signals::status_page::Health;
 use toolgate_signals::{Deprecation, Quota, Stage};
 
 use crate::dependency::Snapshot;
-use crate::explain::human;
+use crate::explain::{human, quoted};
 
 /// Notes worth telling the model about a call to `tool` on `dependency`. `spaced` is
 /// how long the quota pacer held this call back; `refused_for_quota` says the call
@@ -57,13 +57,18 @@ pub fn notes(
         && page.health != Health::Healthy
         && page.health != Health::Unknown
     {
-        let what = page
-            .description
-            .clone()
-            .unwrap_or_else(|| format!("indicator {}", page.indicator));
+        // The page's own words are the provider's, quoted as such; the health is toolgate's.
+        let health = match page.health {
+            Health::Down => "down",
+            _ => "degraded",
+        };
+        let says = match &page.description {
+            Some(d) => format!(", saying {}", quoted(d)),
+            None => String::new(),
+        };
         out.push(format!(
-            "{dependency}'s status page reports a problem: {what} ({}). Expect failures; prefer other tools for now.",
-            page.indicator
+            "{dependency}'s status page reports it {health} (indicator {}){says}. Expect failures; prefer other tools for now.",
+            quoted(&page.indicator)
         ));
     }
     out
@@ -205,15 +210,19 @@ pub fn warning_note(tool: &str, text: &str) -> String {
     if text.chars().count() > MAX {
         shown.push('…');
     }
-    format!("the upstream of {tool} warns: \"{shown}\"")
+    format!(
+        "the upstream of {tool} warns, in its own words: {}",
+        quoted(&shown)
+    )
 }
 
 /// A header that looks like a signal but that toolgate could not read, handed on as
 /// the upstream sent it (already capped and freed of secrets by the reader).
 pub fn unread_note(tool: &str, header: &toolgate_signals::unread::Unread) -> String {
     format!(
-        "the upstream of {tool} sent `{}: {}`; toolgate could not interpret it",
-        header.name, header.value
+        "the upstream of {tool} sent the header {} with the value {}; toolgate could not interpret it",
+        quoted(&header.name),
+        quoted(&header.value)
     )
 }
 

@@ -24,7 +24,8 @@ use crate::{Headers, num, reset};
 /// The longest wait ever reported (24 h): anything longer is treated as absurd and capped.
 pub const MAX_WAIT: Duration = Duration::from_secs(24 * 3600);
 
-/// Parses a `Retry-After` value: delay-seconds (decimals tolerated) or an HTTP-date.
+/// Parses a `Retry-After` value: delay-seconds (decimals tolerated), an HTTP-date, or
+/// one of the other timestamp forms of [`reset::parse_timestamp`] (RFC 3339 above all).
 ///
 /// Returns `None` for anything else (including negative numbers); never exceeds
 /// [`MAX_WAIT`].
@@ -41,8 +42,11 @@ pub const MAX_WAIT: Duration = Duration::from_secs(24 * 3600);
 pub fn parse(value: &[u8], now: DateTime<Utc>) -> Option<Duration> {
     let v = std::str::from_utf8(value).ok()?.trim();
     // A date without its day name also starts with a digit ("31 Dec 1999 …").
+    // Beyond RFC 9110, a date in any form the reset fields accept: Zoom, for one,
+    // sends `Retry-After: 2026-12-04T09:00:00Z` when a daily limit is used up, and a
+    // wait the server stated in a form we refuse would be replaced by a guess.
     num::decimal_seconds(v, MAX_WAIT)
-        .or_else(|| reset::http_date(v, now).map(|t| reset::until(t, now, MAX_WAIT)))
+        .or_else(|| reset::parse_timestamp(v, now).map(|t| reset::until(t, now, MAX_WAIT)))
 }
 
 /// Parses a millisecond wait (`retry-after-ms`, `x-ms-retry-after-ms`,
@@ -115,6 +119,9 @@ mod tests {
             (b"Fri, 31 Dec 1999 23:59:59 UTC", Some(s(60))),
             (b"31 Dec 1999 23:59:59 GMT", Some(s(60))),
             (b"Sat, 01 Jan 2000 00:59:59 +0100", Some(s(60))),
+            // an RFC 3339 / ISO 8601 instant, as Zoom sends for a daily limit
+            (b"2000-01-01T00:58:59Z", Some(s(3600))),
+            (b"2000-01-01T01:58:59+01:00", Some(s(3600))),
             // whitespace, decimals, zero
             (b"  5 ", Some(s(5))),
             (b"0", Some(s(0))),

@@ -4,9 +4,13 @@
 //! OpenAI-compatible servers' "Please try again in 20s", Azure OpenAI's "Please retry
 //! after 7 seconds".
 //!
-//! A wait is a trigger phrase (`retry after`, `retry in`, `try again in`, `try again
-//! after`, `reset in`, `resets in`, `wait`) followed by an amount: a Go-style duration
-//! (`20s`, `1m30s`, `250ms`) or a number and a unit word (`3 seconds`, `2 minutes`).
+//! A wait is an amount after one of the words English puts before a time to come —
+//! `in`, `after`, `for`, `wait` — as in `retry after 7 seconds`, `try again in 20s`,
+//! `reset in 3 seconds`, Replicate's `Expected available in 5 seconds`, `blocked for
+//! 1 minute`. The amount is a Go-style duration (`20s`, `1m30s`, `250ms`) or a number
+//! and a unit word (`3 seconds`, `2 minutes`); a number without a unit (`in 2026`,
+//! `for 100 requests`) is not a wait. The words are matched whole, not a list of the
+//! phrases vendors happened to use.
 //! Words without a number ("wait a few minutes") give nothing. Only the first
 //! [`MAX_TEXT`] characters are read, and the caller uses the result only on a reply that
 //! says it is throttled, so a number in an ordinary message is never taken as a wait.
@@ -19,21 +23,14 @@ use crate::{MAX_WAIT, num};
 /// Characters of a message examined.
 const MAX_TEXT: usize = 300;
 
-const TRIGGERS: [&str; 7] = [
-    "retry after ",
-    "retry in ",
-    "try again in ",
-    "try again after ",
-    "reset in ",
-    "resets in ",
-    "wait ",
-];
+/// Words after which an amount of time is a time to come, each matched as a whole word.
+const TRIGGERS: [&str; 4] = [" in ", " after ", " for ", " wait "];
 
 /// The longest wait the message states, capped at [`MAX_WAIT`].
 pub(crate) fn wait_in(text: &str) -> Option<Duration> {
-    let t: String = text
-        .chars()
-        .take(MAX_TEXT)
+    // A leading space lets a trigger match at the very start ("Wait 2 minutes").
+    let t: String = std::iter::once(' ')
+        .chain(text.chars().take(MAX_TEXT))
         .collect::<String>()
         .to_lowercase();
     let mut best = None;
@@ -84,9 +81,23 @@ mod tests {
             ("Please retry after 7 seconds.", Some(s(7))),
             ("Wait 2 minutes before retrying", Some(s(120))),
             ("retry after 100000 hours", Some(MAX_WAIT)),
+            // Other phrasings of the same: an amount of time after in/after/for/wait.
+            (
+                "Request was throttled. Expected available in 5 seconds.",
+                Some(s(5)),
+            ),
+            ("You have been blocked for 1 minute.", Some(s(60))),
+            ("Too many requests; please wait for 30 seconds", Some(s(30))),
+            (
+                "Slow down: quota refills after 2.5 seconds",
+                Some(Duration::from_millis(2500)),
+            ),
             // No number, or a number that is not a wait.
             ("Please wait a few minutes before you try again.", None),
             ("Missing required param: amount 30 seconds", None),
+            // A number without a unit, or a trigger inside a word, is not a wait.
+            ("Limit of 100 requests for 2026 reached", None),
+            ("Quota within 10 seconds window", None),
             ("try again in soon", None),
             ("retry in -5 seconds", None),
             ("", None),

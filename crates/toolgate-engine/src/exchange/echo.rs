@@ -3,7 +3,10 @@
 //! hand the caller's exchanged token to the model, the answer or an incident. The
 //! configured secrets of a dependency are scrubbed from the text toolgate repeats
 //! (`explain::Secrets`); an exchanged token is per caller, so it is scrubbed here, from
-//! the reply itself, before anything reads it.
+//! the reply itself, before anything reads it. The dependency's own credentials (an API
+//! key header, `Authorization`, a key in the base URL) are scrubbed from every reply the
+//! same way: a successful JSON answer that quotes them is passed to the model whole, so
+//! masking only the text toolgate repeats is not enough.
 
 use bytes::Bytes;
 
@@ -42,6 +45,58 @@ pub fn scrub(body: Bytes, token: &str) -> Bytes {
     Bytes::from(out)
 }
 
+/// Words that mark a header or query parameter as carrying a credential.
+const CREDENTIAL_WORDS: [&str; 8] = [
+    "auth",
+    "key",
+    "token",
+    "secret",
+    "password",
+    "signature",
+    "session",
+    "cookie",
+];
+
+fn names_a_credential(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    CREDENTIAL_WORDS.iter().any(|w| name.contains(w))
+}
+
+/// The configured values of `dep` that are credentials, to be scrubbed from its replies:
+/// the values of headers named for one (`Authorization`, `X-API-Key`, `Cookie`, …),
+/// each also without its scheme (`Bearer `, `Basic `), since an echo may quote the
+/// credential alone; the base URL's password and credential-named query values; and
+/// the other configured secrets (a stdio server's environment). Only these: a header
+/// such as `Accept: application/json` is configuration, and scrubbing it from answers
+/// would corrupt them. Values shorter than [`MIN_TOKEN_BYTES`] are left out.
+#[must_use]
+pub fn credentials(dep: &toolgate_config::Dependency) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (name, value) in &dep.headers {
+        let Ok(value) = value.to_str() else { continue };
+        if !names_a_credential(name.as_str()) {
+            continue;
+        }
+        out.push(value.trim().to_owned());
+        if let Some((_, bare)) = value.trim().split_once(' ') {
+            out.push(bare.trim().to_owned());
+        }
+    }
+    out.extend(dep.base_url.password().map(str::to_owned));
+    out.extend(
+        dep.base_url
+            .query_pairs()
+            .filter(|(k, _)| names_a_credential(k))
+            .map(|(_, v)| v.into_owned()),
+    );
+    out.extend(dep.secrets.iter().map(|s| s.0.clone()));
+    out.retain(|v| v.len() >= MIN_TOKEN_BYTES);
+    // Longest first: "Bearer X" is replaced whole before X alone is looked for.
+    out.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    out.dedup();
+    out
+}
+
 /// `text` with every occurrence of `token` replaced by [`REDACTED`].
 pub fn scrub_text(text: &str, token: &str) -> String {
     if token.len() < MIN_TOKEN_BYTES || !text.contains(token) {
@@ -55,6 +110,45 @@ mod tests {
     use super::*;
 
     const TOKEN: &str = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2ln";
+
+    #[test]
+    fn the_credentials_of_a_dependency_are_its_secret_values_only() {
+        let mut dep = crate::fixtures::dependency(
+            "api",
+            "https://user:pa55word-0123456789ab@api.example.com/v1?api_key=qk-0123456789abcdef&format=json-with-long-value",
+        );
+        let header = |n: &'static str, v: &'static str| {
+            (
+                http::header::HeaderName::from_static(n),
+                http::header::HeaderValue::from_static(v),
+            )
+        };
+        dep.headers = vec![
+            header("authorization", "Bearer sk-live-0123456789abcdef"),
+            header("x-api-key", "key-fedcba9876543210"),
+            header("accept", "application/vnd.example.v2+json"),
+            header("x-session", "short"),
+        ];
+        let got = credentials(&dep);
+        for want in [
+            "Bearer sk-live-0123456789abcdef",
+            "sk-live-0123456789abcdef",
+            "key-fedcba9876543210",
+            "pa55word-0123456789ab",
+            "qk-0123456789abcdef",
+        ] {
+            assert!(got.iter().any(|g| g == want), "{want} missing from {got:?}");
+        }
+        // Configuration is not a credential, and a short value is never scrubbed.
+        assert!(
+            !got.iter()
+                .any(|g| g.contains("vnd.example") || g.contains("json-with")),
+            "{got:?}"
+        );
+        assert!(!got.iter().any(|g| g == "short"), "{got:?}");
+        // Longest first, so "Bearer X" goes whole before X alone.
+        assert!(got.windows(2).all(|w| w[0].len() >= w[1].len()), "{got:?}");
+    }
 
     #[test]
     fn every_echo_is_replaced_and_json_stays_json() {

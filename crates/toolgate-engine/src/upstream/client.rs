@@ -162,8 +162,18 @@ fn transport_error(e: reqwest::Error) -> SendError {
             detail: without_url(&e),
         };
     }
-    SendError::Connect {
-        detail: without_url(&e),
+    // Only a failure to connect (DNS, TCP, TLS) proves nothing was sent; the client
+    // itself resends a request a pooled connection never took. Anything after that —
+    // a reset mid-exchange, a malformed or cut-short answer — may have reached the
+    // upstream, and is retried only where a retry is safe.
+    if e.is_connect() {
+        SendError::Connect {
+            detail: without_url(&e),
+        }
+    } else {
+        SendError::Broken {
+            detail: without_url(&e),
+        }
     }
 }
 

@@ -18,12 +18,15 @@ pub struct HttpUpstream {
     max_response_bytes: usize,
     /// The dependency's token exchange, when it is called with the caller's authority.
     exchange: Option<Arc<crate::exchange::Exchanger>>,
+    /// The dependency's configured credentials, scrubbed from every reply.
+    credentials: Arc<[String]>,
 }
 
 impl HttpUpstream {
     /// The upstream of `tool`, answering at most `max_response_bytes` of body.
     pub fn new(client: UpstreamClient, tool: Arc<ToolSpec>, max_response_bytes: usize) -> Self {
         HttpUpstream {
+            credentials: crate::exchange::echo::credentials(&tool.dependency).into(),
             client,
             tool,
             max_response_bytes,
@@ -97,7 +100,7 @@ impl Upstream for HttpUpstream {
         request: &RenderedRequest,
         timeout: Duration,
     ) -> Result<UpstreamResponse, SendError> {
-        let sent = self
+        let mut sent = self
             .client
             .send(
                 &self.tool.dependency,
@@ -106,14 +109,19 @@ impl Upstream for HttpUpstream {
                 self.max_response_bytes,
             )
             .await;
-        // An upstream that echoes the exchanged token does not hand it on.
-        match (sent, exchanged_token(self.exchange.is_some(), request)) {
-            (Ok(mut response), Some(token)) => {
-                response.body = crate::exchange::echo::scrub(response.body, token);
-                Ok(response)
+        // An upstream that echoes the exchanged token or the dependency's credentials
+        // (a debugging endpoint returning the request's headers) does not hand them on.
+        if let Ok(response) = &mut sent {
+            let exchanged = exchanged_token(self.exchange.is_some(), request);
+            for secret in exchanged
+                .into_iter()
+                .chain(self.credentials.iter().map(String::as_str))
+            {
+                let body = std::mem::take(&mut response.body);
+                response.body = crate::exchange::echo::scrub(body, secret);
             }
-            (sent, _) => sent,
         }
+        sent
     }
 }
 

@@ -165,9 +165,49 @@ pub fn read_signals(
     {
         signals.absorb_body(toolgate_signals::body::read(r.status, &r.body, now));
     }
+    if let Ok(r) = sent
+        && r.status == 410
+    {
+        observe_retirement(&mut signals, &r.body, now);
+    }
     sanitise(tool, &mut signals);
     Some(signals)
 }
+
+/// A 410 that says the API itself was retired is the retirement, observed: the tool is
+/// deprecated and its sunset has come, whatever the headers announced (a `Sunset` still
+/// in the future, or none), so no note says it "still works" and the owner hears of it.
+/// A 410 alone is not enough — an API answers 410 for one deleted item too — so it
+/// counts when the reply also carries a deprecation notice, or when its first words
+/// speak of a retirement ("this API version has been retired", "has been removed.
+/// Please migrate to …", "no longer supported").
+fn observe_retirement(signals: &mut Signals, body: &[u8], now: chrono::DateTime<chrono::Utc>) {
+    const WORDS: [&str; 8] = [
+        "deprecat",
+        "retired",
+        "sunset",
+        "has been removed",
+        "was removed",
+        "no longer supported",
+        "discontinued",
+        "migrate to",
+    ];
+    let head = String::from_utf8_lossy(&body[..body.len().min(4096)]).to_lowercase();
+    if signals.deprecation.is_none() && !WORDS.iter().any(|w| head.contains(w)) {
+        return;
+    }
+    // The day it was seen, not the instant: the notice (and its incident, keyed by the
+    // sunset day) stays the same for every 410 of that day.
+    let today = now
+        .date_naive()
+        .and_hms_opt(0, 0, 0)
+        .map_or(now, |t| t.and_utc());
+    let d = signals.deprecation.get_or_insert_with(Default::default);
+    d.deprecated = true;
+    d.since = Some(d.since.map_or(today, |s| s.min(today)));
+    d.sunset = Some(d.sunset.map_or(today, |s| s.min(today)));
+}
+
 
 /// Upstream text that signals carry on to the model, `_meta`, the store and incidents
 /// (warnings, deprecation links) is capped, freed of control characters and of the
@@ -221,4 +261,46 @@ fn read_headers(
         now,
         tool.dependency.flavour,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn a_410_that_speaks_of_a_retirement_is_one_and_a_deleted_item_is_not() {
+        let now = chrono::Utc
+            .with_ymd_and_hms(2026, 12, 4, 15, 30, 0)
+            .unwrap();
+        let today = chrono::Utc.with_ymd_and_hms(2026, 12, 4, 0, 0, 0).unwrap();
+        let retired = |body: &str, notice: Option<toolgate_signals::Deprecation>| {
+            let mut s = Signals {
+                deprecation: notice,
+                ..Signals::default()
+            };
+            observe_retirement(&mut s, body.as_bytes(), now);
+            s.deprecation
+        };
+        // GitHub's and Atlassian's words for an API that is gone.
+        for body in [
+            r#"{"message":"This API version has been retired.","documentation_url":"https://docs.github.com"}"#,
+            r#"{"errorMessages":["The requested API has been removed. Please migrate to the /rest/api/3/search/jql API."]}"#,
+        ] {
+            let d = retired(body, None).expect(body);
+            assert!(d.is_deprecated_at(now) && d.sunset == Some(today), "{d:?}");
+        }
+        // A Sunset still announced for later is overtaken by the 410 itself.
+        let announced = toolgate_signals::Deprecation {
+            sunset: Some(chrono::Utc.with_ymd_and_hms(2027, 6, 1, 0, 0, 0).unwrap()),
+            ..Default::default()
+        };
+        let d = retired("Gone", Some(announced)).unwrap();
+        assert!(d.deprecated && d.sunset == Some(today), "{d:?}");
+        // An item deleted, said with a 410, is not the API retiring.
+        assert_eq!(
+            retired(r#"{"error":"this message was deleted"}"#, None),
+            None
+        );
+    }
 }

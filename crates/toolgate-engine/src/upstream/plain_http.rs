@@ -445,21 +445,27 @@ fn could_not_connect(e: impl std::fmt::Display) -> SendError {
     }
 }
 
+/// The request went out and the connection ended before the whole response came: the
+/// upstream may have acted on it, so this is `Broken` (retried only where a retry is
+/// safe), never `Connect` — a payment must not be sent three times because its answer
+/// was cut short.
 fn closed() -> SendError {
-    SendError::Connect {
+    SendError::Broken {
         detail: "the connection closed before the response was complete".into(),
     }
 }
 
-/// A transport error in words, with its causes (hyper and io errors describe the
-/// socket, never the URL).
+/// A transport error after the request was handed to the connection, in words, with
+/// its causes (hyper and io errors describe the socket, never the URL). Hyper gives a
+/// request back when it was never written ([`Failed::NotSent`]); any other failure may
+/// have reached the upstream, so it is `Broken`, like [`closed`].
 fn broken(e: &hyper::Error) -> SendError {
     let what = if e.is_parse() || e.is_parse_status() {
         "the response is not valid HTTP/1.1"
     } else {
         "the connection broke during the exchange"
     };
-    SendError::Connect {
+    SendError::Broken {
         detail: with_causes(what.to_owned(), Some(e)),
     }
 }

@@ -29,6 +29,16 @@ async fn echo_upstream() -> (std::net::SocketAddr, Arc<AtomicU64>) {
         for (k, v) in req.headers() {
             text.push_str(&format!("{k}: {}\n", String::from_utf8_lossy(v.as_bytes())));
         }
+        if req.uri().path() == "/echojson" {
+            // A debugging endpoint's JSON: the headers as data, in a successful answer.
+            let headers: serde_json::Map<String, serde_json::Value> = req
+                .headers()
+                .iter()
+                .map(|(k, v)| (k.to_string(), json!(String::from_utf8_lossy(v.as_bytes()))))
+                .collect();
+            return axum::Json(json!({ "uri": req.uri().to_string(), "headers": headers }))
+                .into_response();
+        }
         let status = if req.uri().path() == "/echo500" {
             StatusCode::INTERNAL_SERVER_ERROR
         } else {
@@ -51,6 +61,7 @@ async fn echo_upstream() -> (std::net::SocketAddr, Arc<AtomicU64>) {
     let app = Router::new()
         .route("/echo500", get(echo))
         .route("/echo200", get(echo))
+        .route("/echojson", get(echo))
         .route("/search", get(search))
         .with_state(hits.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -82,6 +93,12 @@ tools:
     request: {{ path: /echo200 }}
     annotations: {{ readOnlyHint: true }}
     contract: {{ version: "1.0", response_schema: {{ type: object }} }}
+  echo_json:
+    dependency: api
+    owner: sec@example.com
+    request: {{ path: /echojson }}
+    annotations: {{ readOnlyHint: true }}
+    contract: {{ version: "1.0", response_schema: {{ type: object }} }}
   search:
     dependency: api
     owner: sec@example.com
@@ -110,6 +127,12 @@ async fn an_upstream_echoing_request_headers_never_gets_the_token_to_the_model_o
         assert_eq!(r.is_error, Some(true));
         answers.push(serde_json::to_string(&r).unwrap());
     }
+    // A successful JSON answer quoting the credentials is passed on, without them.
+    let r = call(&client, "echo_json", json!({})).await;
+    assert_ne!(r.is_error, Some(true), "{r:?}");
+    let echoed = serde_json::to_string(&r).unwrap();
+    assert!(echoed.contains("[redacted]"), "{echoed}");
+    answers.push(echoed);
     assert!(hits.load(Ordering::SeqCst) >= 3, "the upstream was called");
     // The echo reached toolgate (the excerpt shows the request line), scrubbed.
     assert!(answers[0].contains("[redacted]"), "{}", answers[0]);

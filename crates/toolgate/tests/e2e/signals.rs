@@ -494,7 +494,7 @@ async fn a_red_status_page_shows_in_dependency_health_and_in_notes() {
     );
     let r = call(&client, "list_items", json!({})).await;
     assert!(
-        text(&r).contains("toolgate: api's status page reports a problem"),
+        text(&r).contains("toolgate: api's status page reports it degraded (indicator \"major\")"),
         "{}",
         text(&r)
     );

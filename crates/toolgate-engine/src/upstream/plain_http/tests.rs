@@ -315,7 +315,8 @@ async fn what_is_not_http_is_a_transport_failure_that_names_no_url() {
     let client = client();
     let req = get(&server.url, "/x?api_key=hunter2");
     match send(&client, &server, &req).await {
-        Err(SendError::Connect { detail }) => {
+        // Sent, then answered with something else: the upstream may have acted.
+        Err(SendError::Broken { detail }) => {
             assert!(detail.contains("not valid HTTP"), "{detail}");
             assert!(
                 !detail.contains("hunter2") && !detail.contains("127.0.0.1"),
@@ -358,9 +359,31 @@ async fn an_answer_that_stops_halfway_is_a_failure_not_a_short_body() {
     .await;
     let client = client();
     match send(&client, &server, &get(&server.url, "/x")).await {
-        Err(SendError::Connect { .. }) => {}
+        Err(SendError::Broken { .. }) => {}
         other => panic!("expected a transport failure, got {other:?}"),
     }
+}
+
+#[tokio::test]
+async fn a_request_the_server_read_before_it_hung_up_is_broken_not_unsent() {
+    // The server reads the whole request, then closes without a word: the upstream may
+    // have acted on it, so this must not look like a connection that never opened
+    // (which every call retries, POSTs included).
+    let server = always(b"", After::Close).await;
+    let client = client();
+    let mut req = get(&server.url, "/payments");
+    req.method = http::Method::POST;
+    req.body = Some(b"{\"amount\":100}".to_vec());
+    match send(&client, &server, &req).await {
+        Err(SendError::Broken { detail }) => {
+            assert!(
+                detail.contains("closed") || detail.contains("broke"),
+                "{detail}"
+            )
+        }
+        other => panic!("expected Broken, got {other:?}"),
+    }
+    assert_eq!(server.requests.lock().unwrap().len(), 1);
 }
 
 #[test]
