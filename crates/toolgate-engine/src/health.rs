@@ -8,7 +8,7 @@ use toolgate_resilience::BreakerState;
 use toolgate_signals::status_page::Health;
 
 use crate::dependency::Snapshot;
-use crate::explain::human;
+use crate::explain::{human, quoted};
 use crate::fronting::ServerReport;
 use crate::gateway::Gateway;
 
@@ -189,8 +189,8 @@ fn advice(name: &str, s: &Snapshot, deprecated: bool) -> String {
     let page = s.status.as_ref().and_then(|r| r.page.as_ref());
     if let Some(p) = page.filter(|p| p.health == Health::Down) {
         return format!(
-            "{name}'s status page reports an outage ({}); expect failures and prefer other tools.",
-            p.indicator
+            "{name}'s status page reports an outage (indicator {}); expect failures and prefer other tools.",
+            quoted(&p.indicator)
         );
     }
     if let Some(q) = s.quotas.first()
@@ -211,15 +211,28 @@ fn advice(name: &str, s: &Snapshot, deprecated: bool) -> String {
     }
     if let Some(p) = page.filter(|p| p.health == Health::Degraded) {
         return format!(
-            "{name}'s status page reports degraded service ({}); expect some failures.",
-            p.indicator
+            "{name}'s status page reports degraded service (indicator {}); expect some failures.",
+            quoted(&p.indicator)
         );
     }
     if deprecated {
         return format!("{name} works, but some of its tools are deprecated; see deprecations.");
     }
+    // "No known problems" must not hide that the page, the other witness, said nothing
+    // toolgate could read.
+    let page_unread = match (s.status.as_ref(), page) {
+        (Some(_), Some(p)) if p.health == Health::Unknown => format!(
+            " Its status page says {}, which toolgate cannot read as up or down.",
+            quoted(&p.indicator)
+        ),
+        (Some(r), None) => format!(
+            " Its status page could not be read ({}).",
+            r.error.as_deref().unwrap_or("no answer yet")
+        ),
+        _ => String::new(),
+    };
     let quota = last_quota(s);
-    match (s.health(), s.latency_age) {
+    let advice = match (s.health(), s.latency_age) {
         (Health::Unknown, _) if s.last_reply_age.is_none() => {
             format!("No calls to {name} yet; no known problems.")
         }
@@ -233,7 +246,8 @@ fn advice(name: &str, s: &Snapshot, deprecated: bool) -> String {
             human(age)
         ),
         _ => format!("{name} is healthy{quota}; call it normally."),
-    }
+    };
+    advice + &page_unread
 }
 
 /// "; quota: 12 of 30 left as of 3 min ago" — the most constraining policy with its age,

@@ -106,9 +106,28 @@ fn quota_note(dependency: &str, q: &Quota, paced: Duration) -> Option<String> {
     } else {
         " Spend them on the calls that matter most."
     };
+    let unit = unit_of(&q.policy);
     Some(format!(
-        "Quota for {dependency}{policy}: {remaining}{of} requests left{reset}.{spaced}{advice}"
+        "Quota for {dependency}{policy}: {remaining}{of} {unit} left{reset}.{spaced}{advice}"
     ))
+}
+
+/// What a quota counts, as its policy's name says: most count requests, but model APIs
+/// meter tokens (`tokens`, `input-tokens`, `x-tokenlimit-*`) and GraphQL APIs cost
+/// points (`cost`, `complexity`, `credits`); "450 of 18000 requests left" for a token
+/// budget would have the model ration the wrong thing.
+fn unit_of(policy: &str) -> &'static str {
+    let p = policy.to_ascii_lowercase();
+    if p.contains("token") {
+        "tokens"
+    } else if ["cost", "point", "complexity", "credit"]
+        .iter()
+        .any(|w| p.contains(w))
+    {
+        "points"
+    } else {
+        "requests"
+    }
 }
 
 /// Whether a quota is worth a word: a quarter or less left (or at most 5), or it paced

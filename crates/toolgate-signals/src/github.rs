@@ -17,7 +17,12 @@ pub(crate) fn quota(h: &Headers<'_>, now: DateTime<Utc>) -> Option<Quota> {
     // A leading count also reads `100, 100;window=60` (a policy list after the limit).
     let limit_field = h.get_str("x-ratelimit-limit");
     let limit = limit_field.and_then(crate::shape::leading_count);
-    let used = h.get_str("x-ratelimit-used").and_then(num::parse_u64);
+    // Strava says `X-RateLimit-Usage` for the same count (with a list of windows, whose
+    // first is the shortest, as the limit's is).
+    let used = ["x-ratelimit-used", "x-ratelimit-usage"]
+        .iter()
+        .find_map(|n| h.get_str(n))
+        .and_then(crate::shape::leading_count);
     let remaining = h
         .get_str("x-ratelimit-remaining")
         .and_then(num::parse_u64)

@@ -64,6 +64,9 @@ struct Name {
     policy: String,
     part: Part,
     unit: Option<TimeUnit>,
+    /// Named by no rate-limit word, only by its shape (`X-FloodControl-Remaining`):
+    /// read only when its family also has both a limit and a remaining count.
+    by_shape_alone: bool,
 }
 
 /// One `count:window` field: its family and policy, its pairs, and whether it is the
@@ -74,6 +77,7 @@ type Pairs = (String, Vec<(u64, u64)>, bool);
 struct Group {
     family: String,
     policy: String,
+    by_shape_alone: bool,
     limit: Option<u64>,
     remaining: Option<u64>,
     used: Option<u64>,
@@ -83,7 +87,7 @@ struct Group {
 
 /// Fields the vendor modules read (exact names and prefixes).
 pub(crate) fn claimed(name: &str) -> bool {
-    const EXACT: [&str; 32] = [
+    const EXACT: [&str; 33] = [
         "retry-after",
         "retry-after-ms",
         "x-ms-retry-after-ms",
@@ -102,6 +106,7 @@ pub(crate) fn claimed(name: &str) -> bool {
         "x-ratelimit-remaining",
         "x-ratelimit-reset",
         "x-ratelimit-used",
+        "x-ratelimit-usage",
         "x-ratelimit-resource",
         "x-ratelimit-reset-after",
         "x-ratelimit-bucket",
@@ -149,7 +154,9 @@ fn part_of(token: &str) -> Option<Part> {
     Some(match token {
         "limit" | "max" | "total" | "capacity" | "allowed" | "quota" => Part::Limit,
         "remaining" | "remain" | "left" | "available" => Part::Remaining,
-        "used" | "count" | "consumed" | "observed" => Part::Used,
+        "used" | "count" | "consumed" | "observed" | "usage" | "utilized" | "utilised" => {
+            Part::Used
+        }
         "reset" | "resets" | "resettime" | "next" => Part::Reset,
         "retry" | "retryafter" | "wait" => Part::Retry,
         "window" | "interval" | "period" => Part::Window,
@@ -213,6 +220,7 @@ fn budget_phrase(tokens: &[&str]) -> Option<Name> {
         policy: period.to_owned(),
         part,
         unit: None,
+        by_shape_alone: false,
     })
 }
 
@@ -276,9 +284,12 @@ fn parse_name(name: &str) -> Option<Name> {
             policy: String::new(),
             part,
             unit: None,
+            by_shape_alone: false,
         });
     }
-    let (at, span) = word?;
+    let Some((at, span)) = word else {
+        return family_by_shape(&tokens);
+    };
     let after = &tokens[at + span..];
     let mut part = None;
     let mut unit = None;
@@ -319,6 +330,37 @@ fn parse_name(name: &str) -> Option<Name> {
         policy: policy.join("-"),
         part,
         unit,
+        by_shape_alone: false,
+    })
+}
+
+/// A family no rate-limit word names, read by its shape alone: `<family>-limit`,
+/// `-remaining`, `-reset` (HipChat's `X-FloodControl-Limit` / `-Remaining` / `-Reset`).
+/// Such a name is only a candidate; [`read`] keeps the family when it has both a limit
+/// and a remaining count, which together say "a budget, and what is left of it".
+fn family_by_shape(tokens: &[&str]) -> Option<Name> {
+    let tokens = match tokens {
+        ["x", rest @ ..] => rest,
+        rest => rest,
+    };
+    let [family @ .., last] = tokens else {
+        return None;
+    };
+    let part = match *last {
+        "limit" => Part::Limit,
+        "remaining" => Part::Remaining,
+        "reset" => Part::Reset,
+        _ => return None,
+    };
+    if family.is_empty() || family.iter().any(|t| part_of(t).is_some()) {
+        return None;
+    }
+    Some(Name {
+        family: family.join("-"),
+        policy: String::new(),
+        part,
+        unit: None,
+        by_shape_alone: true,
     })
 }
 
@@ -366,6 +408,7 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
                 groups.push(Group {
                     family: parsed.family.clone(),
                     policy,
+                    by_shape_alone: parsed.by_shape_alone,
                     ..Group::default()
                 });
                 let last = groups.len() - 1;
@@ -375,6 +418,7 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
         read_value(g, &parsed, text, now, out);
     }
     join_bare_groups(&mut groups);
+    groups.retain(|g| !g.by_shape_alone || (g.limit.is_some() && g.remaining.is_some()));
     for g in groups {
         let remaining = g
             .remaining
@@ -403,6 +447,7 @@ fn read_value(g: &mut Group, name: &Name, text: &str, now: DateTime<Utc>, out: &
                     None => continue,
                 },
                 unit: None,
+                by_shape_alone: false,
             };
             read_value(g, &sub, v, now, out);
         }
@@ -605,6 +650,39 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_family_no_rate_limit_word_names_is_read_when_it_has_a_budget_and_what_is_left() {
+        let now = DateTime::from_timestamp(1_700_000_000, 0).unwrap();
+        let read = |fields: &[(&str, &[u8])]| {
+            crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+        };
+        // HipChat's flood control.
+        let q = read(&[
+            ("X-FloodControl-Limit", b"30"),
+            ("X-FloodControl-Remaining", b"2"),
+            ("X-FloodControl-Reset", b"1700000040"),
+        ]);
+        assert_eq!(q.len(), 1, "{q:?}");
+        assert_eq!((q[0].limit, q[0].remaining), (Some(30), Some(2)));
+        assert_eq!(q[0].reset_after, Some(Duration::from_secs(40)));
+        // A limit alone, or a remaining alone, is not a budget: a body size limit, a
+        // count of pages left.
+        assert!(read(&[("X-Body-Limit", b"1048576")]).is_empty());
+        assert!(read(&[("X-Pages-Remaining", b"3"), ("X-Upload-Limit", b"10")]).is_empty());
+    }
+
+    #[test]
+    fn strava_usage_is_the_used_count() {
+        let now = DateTime::from_timestamp(1_700_000_000, 0).unwrap();
+        let fields: [(&str, &[u8]); 2] = [
+            ("X-Ratelimit-Limit", b"600,30000"),
+            ("X-Ratelimit-Usage", b"598,27536"),
+        ];
+        let q = crate::read(200, &Headers::new(&fields), now, crate::Flavour::Auto).quota;
+        assert_eq!(q.len(), 1, "{q:?}");
+        assert_eq!((q[0].limit, q[0].remaining), (Some(600), Some(2)));
+    }
+
+    #[test]
     fn names_by_shape() {
         let n = |s: &str| parse_name(s).map(|n| (n.family, n.policy, n.part, n.unit));
         let s = |v: &str| v.to_owned();
@@ -650,7 +728,9 @@ mod tests {
             n("x-user-limit-24hour-remaining"),
             Some((s("user"), s("24hour"), Part::Remaining, None))
         );
-        assert_eq!(n("x-body-limit"), None);
+        // A name with no rate-limit word is only a candidate, read with its family.
+        assert!(parse_name("x-body-limit").is_some_and(|n| n.by_shape_alone));
+        assert!(parse_name("X-FloodControl-Remaining").is_some_and(|n| n.by_shape_alone));
         assert_eq!(n("x-request-id"), None);
         assert_eq!(n("content-length"), None);
         assert_eq!(n("x-ratelimit-bucket-name"), None);
@@ -697,7 +777,8 @@ mod tests {
         assert_eq!(glued_part("preset"), None);
         assert_eq!(n("x-preset-name"), None);
         assert_eq!(n("x-remaining-items"), None);
-        assert_eq!(n("x-body-limit"), None);
+        // A candidate by shape only, read when its family also has a remaining count.
+        assert!(parse_name("x-body-limit").is_some_and(|n| n.by_shape_alone));
     }
 
     #[test]

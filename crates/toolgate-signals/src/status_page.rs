@@ -39,15 +39,43 @@
 //!   `current_worst_impact` is `full_outage` is down (that field and value are from
 //!   client type definitions, not from incident.io's page).
 //!
+//! - Lists of open incidents and maintenances (Statuspage `incidents/unresolved.json`,
+//!   Slack's `active_incidents`, Google Cloud's `incidents.json`, Zendesk's
+//!   `/api/incidents/active`, Cachet's `/api/v1/incidents`, …): see `status_page/events.rs`.
+//! - Check-result series (Gatus endpoint statuses, Uptime Kuma heartbeats): the newest
+//!   result of each monitor, see `status_page/series.rs`.
+//!
 //! The format is detected from the shape; `None` when the body is none of them. The raw
 //! overall value is kept in [`PageStatus::indicator`] to show as is.
+//!
+//! A format with its own overall verdict (Statuspage's indicator, Instatus, Better
+//! Stack, status.io, Cachet components, incident.io) is read by that verdict. Any other
+//! document is read by its words, and a healthy overall word never hides contrary
+//! evidence in the same document: the overall word, the components and checks, and the
+//! open incidents are combined, the worst wins. Under `status`, `ok` and `success`
+//! beside a payload (an array or object holding data) say the request worked, as an API
+//! envelope does, not that the service is healthy.
+//!
+//! Health comes from what a page answers with 2xx, and from 503, which health endpoints
+//! use to say they are down. A page answering any other status is unusable rather than
+//! a report about the API ([`read_response`]), except a health document that names
+//! which of its parts failed (django-health-check, Dropwizard and Nomad answer 500 with
+//! one).
+
+use std::fmt;
 
 use serde_json::{Map, Value};
 
+mod events;
+mod series;
 mod text;
 
 /// At most this many components are kept from one page; the rest are noise for a model.
 const MAX_COMPONENTS: usize = 64;
+
+/// At most this many entries of one array or object are looked at, so a hostile page
+/// with a huge list costs bounded time.
+const MAX_ENTRIES: usize = 256;
 
 /// How healthy the dependency says it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -100,20 +128,184 @@ pub fn parse(body: &[u8]) -> Option<PageStatus> {
             components: Vec::new(),
         });
     }
-    let known = value.as_object().and_then(|root| match root.get("status") {
+    let vendor = value.as_object().and_then(|root| match root.get("status") {
         Some(Value::Object(status)) => statuspage(root, status),
-        Some(Value::String(s)) => health(root, s),
+        // A top-level status word is read with the rest of the document below.
+        Some(Value::String(_)) => None,
         _ => instatus(root)
             .or_else(|| better_stack(root))
             .or_else(|| status_io(root))
             .or_else(|| cachet(root))
             .or_else(|| incident_io(root)),
     });
-    match known {
+    match vendor {
         Some(p) if p.health != Health::Unknown => Some(p),
-        // Not a known format, or a word it does not know: read the vocabulary.
-        other => generic(&value).or(other),
+        // A known format with a word it does not know: read the vocabulary, keeping
+        // the format's reading when that says nothing either.
+        Some(p) => match by_words(&value, Some(&p.indicator)) {
+            Some(words) if words.health != Health::Unknown => Some(words),
+            _ => Some(p),
+        },
+        None => by_words(&value, None),
     }
+}
+
+/// What one document says, gathered from its overall word, its components and checks,
+/// and its open incidents, before the worst of them is taken.
+#[derive(Default)]
+struct Reading {
+    /// The overall word and what it says (`Unknown` for a word not in the vocabulary).
+    overall: Option<(Health, String)>,
+    description: Option<String>,
+    components: Vec<(String, String)>,
+    /// The worst component and its raw status.
+    worst_component: Option<(Health, String)>,
+    events: Option<events::Events>,
+}
+
+impl Reading {
+    fn component(&mut self, name: String, raw: String, health: Health) {
+        let prev = self
+            .worst_component
+            .as_ref()
+            .map_or(Health::Unknown, |w| w.0);
+        if health != Health::Unknown
+            && (self.worst_component.is_none() || worse(prev, health) != prev)
+        {
+            self.worst_component = Some((health, raw.clone()));
+        }
+        if self.components.len() < MAX_COMPONENTS {
+            self.components.push((name, raw));
+        }
+    }
+
+    /// The worst of the three sources; the indicator is the raw value of the source
+    /// that decided, the overall word first.
+    fn finish(self) -> Option<PageStatus> {
+        let events = self
+            .events
+            .as_ref()
+            .map(|e| (e.health, e.indicator.clone()));
+        let sources = [self.overall.clone(), events, self.worst_component.clone()];
+        let mut health = sources
+            .iter()
+            .flatten()
+            .fold(Health::Unknown, |acc, (h, _)| worse(acc, *h));
+        // An overall word this parser does not know is not made healthy by an empty
+        // incident list alone: the word may report what no list shows.
+        let said_healthy =
+            |s: &Option<(Health, String)>| s.as_ref().is_some_and(|s| s.0 == Health::Healthy);
+        if health == Health::Healthy
+            && self
+                .overall
+                .as_ref()
+                .is_some_and(|o| o.0 == Health::Unknown)
+            && !said_healthy(&self.worst_component)
+        {
+            health = Health::Unknown;
+        }
+        let mut components = self.components;
+        let mut description = self.description;
+        if let Some(e) = self.events {
+            if e.health == health && self.overall.as_ref().is_none_or(|o| o.0 != health) {
+                description = e.description.or(description);
+            } else {
+                description = description.or(e.description);
+            }
+            for open in e.open {
+                if components.len() < MAX_COMPONENTS {
+                    components.push(open);
+                }
+            }
+        }
+        let indicator = if health == Health::Unknown {
+            // An overall word this parser does not know is still reported as is.
+            self.overall?.1
+        } else {
+            sources
+                .into_iter()
+                .flatten()
+                .find(|(h, _)| *h == health)
+                .map(|(_, raw)| raw)?
+        };
+        Some(PageStatus {
+            health,
+            indicator,
+            description,
+            components,
+        })
+    }
+}
+
+/// Reads a document by its health vocabulary: the overall word, components and
+/// checks, and open incidents; the worst wins.
+/// `unread_word` is an overall word a known format reported but this parser does not
+/// know.
+fn by_words(root: &Value, unread_word: Option<&str>) -> Option<PageStatus> {
+    let mut reading = Reading::default();
+    if let Some(map) = root.as_object()
+        && let Some(Value::String(status)) = map.get("status")
+    {
+        health_document(map, status, &mut reading);
+    }
+    generic(root, &mut reading);
+    if reading.overall.is_none() {
+        reading.overall = unread_word.map(|w| (Health::Unknown, w.to_owned()));
+    }
+    reading.events = events::read(root);
+    reading.finish()
+}
+
+/// `application/health+json` and Spring Boot Actuator: the top-level `status` word,
+/// the description, and health+json's `checks` map of arrays.
+fn health_document(root: &Map<String, Value>, status: &str, reading: &mut Reading) {
+    if !is_request_result(root, "status", status) {
+        reading.overall = Some((word_health(status), status.to_owned()));
+    }
+    // health+json: "checks": {"db:responseTime": [{"status": "pass"}, ...]}
+    if let Some(checks) = root.get("checks").and_then(Value::as_object) {
+        for (name, entries) in checks.iter().take(MAX_ENTRIES) {
+            let entries = entries.as_array().map(Vec::as_slice).unwrap_or_default();
+            for e in entries.iter().take(MAX_ENTRIES) {
+                if let Some(s) = e.get("status").and_then(Value::as_str) {
+                    reading.component(name.clone(), s.to_owned(), word_health(s));
+                }
+            }
+        }
+    }
+    reading.description = text(root.get("description")).or_else(|| text(root.get("output")));
+}
+
+/// `ok` or `success` under `status`/`stat` beside a payload: the request worked (an
+/// API envelope such as UptimeRobot's or `{"status": "success", "data": {...}}`); it
+/// says nothing about the service's health.
+fn is_request_result(map: &Map<String, Value>, key: &str, word: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    let word: String = word
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .take(20)
+        .collect();
+    matches!(key.as_str(), "status" | "stat")
+        && matches!(word.as_str(), "ok" | "success" | "succeeded")
+        && has_payload(map)
+}
+
+/// Whether an object carries data beside its scalars: a non-empty array, or an object
+/// holding one (a flat header such as Solr's `responseHeader`, or an empty `{}`, is
+/// not a payload).
+fn has_payload(map: &Map<String, Value>) -> bool {
+    let non_empty = |v: &Value| match v {
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+        _ => false,
+    };
+    map.values().take(MAX_ENTRIES).any(|v| match v {
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => o.values().take(MAX_ENTRIES).any(non_empty),
+        _ => false,
+    })
 }
 
 /// Atlassian Statuspage v2.
@@ -148,50 +340,26 @@ fn statuspage(root: &Map<String, Value>, status: &Map<String, Value>) -> Option<
     })
 }
 
-/// `application/health+json` and Spring Boot Actuator.
-fn health(root: &Map<String, Value>, status: &str) -> Option<PageStatus> {
-    let mut components = Vec::new();
-    // health+json: "checks": {"db:responseTime": [{"status": "pass"}, ...]}
-    if let Some(checks) = root.get("checks").and_then(Value::as_object) {
-        for (name, entries) in checks {
-            let entries = entries.as_array().map(Vec::as_slice).unwrap_or_default();
-            for e in entries {
-                if let Some(s) = e.get("status").and_then(Value::as_str) {
-                    components.push((name.clone(), s.to_owned()));
-                }
-            }
-        }
-    }
-    // Spring: "components": {"db": {"status": "UP"}, ...}
-    if let Some(parts) = root.get("components").and_then(Value::as_object) {
-        for (name, part) in parts {
-            if let Some(s) = part.get("status").and_then(Value::as_str) {
-                components.push((name.clone(), s.to_owned()));
-            }
-        }
-    }
-    components.truncate(MAX_COMPONENTS);
-    Some(PageStatus {
-        health: word_health(status),
-        indicator: status.to_owned(),
-        description: text(root.get("description")).or_else(|| text(root.get("output"))),
-        components,
-    })
-}
-
 /// The health a status word says, in the common vocabularies: Statuspage component
 /// states, green/yellow/red (Elasticsearch, Heroku), pass/warn/fail
 /// (`application/health+json`), passing/warning/critical (Consul), UP/DOWN (Spring,
 /// MicroProfile), Healthy/Degraded/Unhealthy (ASP.NET Core), ok/failed (RabbitMQ),
 /// Available/Degraded/Unavailable (Azure Resource Health), true/false (etcd),
-/// working (django-health-check), OK/Partially Available/Unavailable (health-go).
+/// working (django-health-check), OK/Partially Available/Unavailable (health-go),
+/// success/danger (Bootstrap classes, as UptimeRobot's `statusClass`).
 /// A word followed by a reason (`unavailable: Database error`, as django-health-check
-/// reports a failed check) is read by the word before the colon.
+/// reports a failed check) is read by the word before the colon. A compound the
+/// vocabulary does not hold (`MAJOR_INCIDENT_CORE`, `incident`) is read by its parts.
 pub(crate) fn word_health(s: &str) -> Health {
+    let before_reason = || {
+        s.split_once(':')
+            .map_or(Health::Unknown, |(word, _)| bare_word_health(word))
+    };
     match bare_word_health(s) {
-        Health::Unknown => s
-            .split_once(':')
-            .map_or(Health::Unknown, |(word, _)| bare_word_health(word)),
+        Health::Unknown => match before_reason() {
+            Health::Unknown => parts_health(s),
+            h => h,
+        },
         h => h,
     }
 }
@@ -220,6 +388,7 @@ fn bare_word_health(s: &str) -> Health {
         | "live"
         | "running"
         | "working"
+        | "success"
         | "allsystemsoperational" => Health::Healthy,
         "warn"
         | "warning"
@@ -240,8 +409,57 @@ fn bare_word_health(s: &str) -> Health {
         | "limited" => Health::Degraded,
         "fail" | "failed" | "failure" | "failing" | "error" | "down" | "critical" | "red"
         | "unhealthy" | "majoroutage" | "outage" | "unavailable" | "false" | "outofservice"
-        | "downtime" | "offline" | "fatal" => Health::Down,
+        | "downtime" | "offline" | "fatal" | "danger" => Health::Down,
         _ => Health::Unknown,
+    }
+}
+
+/// A compound status read by its parts, split on `_`, `-` and spaces, the worst part
+/// winning: `MAJOR_INCIDENT_CORE` is down, `MAINTENANCE_CORE` degraded. Only whole
+/// parts count (`incidental` is not `incident`); a negation among the parts (`no
+/// issues`, `NOT_OK`) makes the whole unreadable rather than risk the opposite
+/// meaning; `partial` or `minor` beside an outage word makes it a partial outage,
+/// which is degraded.
+fn parts_health(s: &str) -> Health {
+    let parts: Vec<String> = s
+        .split(['_', '-', ' '])
+        .filter(|p| !p.is_empty())
+        .take(12)
+        .map(|p| {
+            p.chars()
+                .filter(char::is_ascii_alphanumeric)
+                .map(|c| c.to_ascii_lowercase())
+                .take(40)
+                .collect()
+        })
+        .collect();
+    if parts.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "not" | "no" | "non" | "never" | "without" | "zero"
+        )
+    }) {
+        return Health::Unknown;
+    }
+    let partial = parts
+        .iter()
+        .any(|p| matches!(p.as_str(), "partial" | "partially" | "minor" | "some"));
+    let health = parts
+        .iter()
+        .map(|p| match p.as_str() {
+            "outage" | "outages" | "critical" | "major" | "disruption" | "disrupted" | "down"
+            | "unavailable" | "offline" | "failure" | "failed" => Health::Down,
+            "minor" | "incident" | "incidents" | "degraded" | "degradation" | "issue"
+            | "issues" | "maintenance" | "partial" | "partially" | "impaired" | "warning"
+            | "delayed" | "delays" => Health::Degraded,
+            "ok" | "operational" | "healthy" | "normal" => Health::Healthy,
+            _ => Health::Unknown,
+        })
+        .fold(Health::Unknown, worse);
+    if partial && health == Health::Down {
+        Health::Degraded
+    } else {
+        health
     }
 }
 
@@ -273,81 +491,110 @@ fn status_key(k: &str) -> bool {
             | "availabilitystate"
             | "condition"
             | "level"
+            | "statusclass"
     )
 }
 
+/// Keys whose object value is a map of name → component or check.
+const COMPONENT_MAP_KEYS: [&str; 5] = ["components", "checks", "entries", "services", "details"];
+
 /// Any JSON whose fields carry a health vocabulary: an overall status word (at the top
 /// or in a `properties`/`data`/`result` object), health booleans (`healthy`, `sealed`),
-/// or, failing those, lists and maps of components or checks, where the worst one
-/// wins (a Nagios-style numeric `state` 0/1/2 counts as OK/WARNING/CRITICAL).
-fn generic(root: &Value) -> Option<PageStatus> {
-    let mut overall: Option<(Health, String)> = None;
-    let mut components: Vec<(String, String)> = Vec::new();
-    let mut worst = Health::Unknown;
-    match root {
-        Value::Object(map) => {
-            overall_of(map, 0, &mut overall);
-            for (k, v) in map.iter().take(MAX_COMPONENTS) {
-                collect_components(k, v, &mut components, &mut worst);
-            }
+/// lists and maps of components or checks (at the top or one wrapper down, a
+/// Nagios-style numeric `state` 0/1/2 counting as OK/WARNING/CRITICAL), and check-result
+/// series, of which the newest result counts.
+fn generic(root: &Value, reading: &mut Reading) {
+    let map = match root {
+        Value::Object(map) => map,
+        Value::Array(_) => {
+            collect_components("checks", root, reading);
+            return;
         }
-        Value::Array(_) => collect_components("checks", root, &mut components, &mut worst),
-        _ => return None,
+        _ => return,
+    };
+    if reading
+        .overall
+        .as_ref()
+        .is_none_or(|o| o.0 == Health::Unknown)
+    {
+        let mut overall = None;
+        let mut roles = Vec::new();
+        overall_of(map, 0, &mut overall, &mut roles);
+        if let Some(found) = overall {
+            reading.overall = Some(found);
+        }
+        for (name, raw, health) in roles {
+            reading.component(name, raw, health);
+        }
     }
-    components.truncate(MAX_COMPONENTS);
-    let (health, indicator) = match overall {
-        Some((h, word)) if h != Health::Unknown => (h, word),
-        _ if worst != Health::Unknown => (worst, format!("{worst:?}").to_ascii_lowercase()),
-        _ => {
-            // Last: top-level fields whose values are health words (`"database": "ok"`),
-            // only in a flat document: one that also holds lists or objects this reader
-            // could not read (UptimeRobot's `"stat": "ok"` beside numeric monitor
-            // states) says nothing healthy by its one word.
-            let map = root.as_object()?;
-            if map.values().any(|v| v.is_object() || v.is_array()) {
-                return None;
-            }
-            let mut h = Health::Unknown;
-            for v in map.values().take(MAX_COMPONENTS) {
-                if let Some(s) = v.as_str() {
-                    h = worse(h, word_health(s));
+    for (k, v) in map.iter().take(MAX_ENTRIES) {
+        if events::is_event_key(k) {
+            continue;
+        }
+        let read_as_list = collect_components(k, v, reading);
+        // One wrapper down: `{"status": "success", "data": {"components": [...]}}`,
+        // UptimeRobot's `{"psp": {"monitors": [...]}}`.
+        if !read_as_list
+            && !COMPONENT_MAP_KEYS.contains(&k.as_str())
+            && let Value::Object(inner) = v
+        {
+            for (k2, v2) in inner.iter().take(MAX_ENTRIES) {
+                if !events::is_event_key(k2) {
+                    collect_components(k2, v2, reading);
                 }
             }
-            if h == Health::Unknown {
-                return None;
-            }
-            (h, format!("{h:?}").to_ascii_lowercase())
         }
-    };
-    Some(PageStatus {
-        health,
-        indicator,
-        description: None,
-        components,
-    })
+    }
+    if reading.overall.is_some() || reading.worst_component.is_some() {
+        return;
+    }
+    // Last: top-level fields whose values are health words (`"database": "ok"`), only
+    // in a flat document: one that also holds lists or objects this reader could not
+    // read (UptimeRobot's `"stat": "ok"` beside numeric monitor states) says nothing
+    // healthy by its one word.
+    if map.values().any(|v| v.is_object() || v.is_array()) {
+        return;
+    }
+    for (k, v) in map.iter().take(MAX_ENTRIES) {
+        if let Some(s) = v.as_str() {
+            let h = word_health(s);
+            if h != Health::Unknown {
+                reading.component(k.clone(), s.to_owned(), h);
+            }
+        }
+    }
 }
 
 /// Boolean field names that say, by themselves, whether something is up.
-const FLAGS: [&str; 9] = [
+const FLAGS: [&str; 10] = [
     "healthy",
     "ok",
     "up",
     "available",
     "ready",
     "live",
+    "success",
     "sealed",
     "down",
     "degraded",
 ];
 
-/// The overall word of an object, looked for in it and in a few wrapper objects.
-fn overall_of(map: &Map<String, Value>, depth: usize, out: &mut Option<(Health, String)>) {
+/// The overall word of an object, looked for in it and in a few wrapper objects. At
+/// the top, per-role objects with their own words (Nomad's `client` and `server`) are
+/// also returned as parts in `roles`.
+fn overall_of(
+    map: &Map<String, Value>,
+    depth: usize,
+    out: &mut Option<(Health, String)>,
+    roles: &mut Vec<(String, String, Health)>,
+) {
     if depth > 2 || out.is_some() {
         return;
     }
-    for (k, v) in map {
+    for (k, v) in map.iter().take(MAX_ENTRIES) {
         if status_key(k)
             && let Some(s) = v.as_str()
+            && !is_request_result(map, k, s)
         {
             let h = word_health(s);
             if h != Health::Unknown {
@@ -359,7 +606,7 @@ fn overall_of(map: &Map<String, Value>, depth: usize, out: &mut Option<(Health, 
         if status_key(k)
             && let Some(inner) = v.as_object()
         {
-            overall_of(inner, depth + 1, out);
+            overall_of(inner, depth + 1, out, &mut Vec::new());
             if out.is_some() {
                 return;
             }
@@ -371,6 +618,10 @@ fn overall_of(map: &Map<String, Value>, depth: usize, out: &mut Option<(Health, 
             .or_else(|| lower.strip_prefix("is"))
             .filter(|rest| FLAGS.contains(rest))
             .unwrap_or(&lower);
+        // `{"success": true, "data": {...}}` says the request worked.
+        if n == "success" && has_payload(map) {
+            continue;
+        }
         // `{"ok": 1}` (MongoDB's ping) is a flag too.
         let flag = v.as_bool().or_else(|| match v.as_u64() {
             Some(1) if n == "ok" => Some(true),
@@ -378,10 +629,10 @@ fn overall_of(map: &Map<String, Value>, depth: usize, out: &mut Option<(Health, 
             _ => None,
         });
         let h = match (n, flag) {
-            ("healthy" | "ok" | "up" | "available" | "ready" | "live", Some(true)) => {
+            ("healthy" | "ok" | "up" | "available" | "ready" | "live" | "success", Some(true)) => {
                 Health::Healthy
             }
-            ("healthy" | "ok" | "up" | "available" | "ready" | "live", Some(false))
+            ("healthy" | "ok" | "up" | "available" | "ready" | "live" | "success", Some(false))
             | ("sealed" | "down", Some(true))
             | ("initialized", Some(false)) => Health::Down,
             ("degraded", Some(true)) => Health::Degraded,
@@ -401,23 +652,24 @@ fn overall_of(map: &Map<String, Value>, depth: usize, out: &mut Option<(Health, 
     }
     for key in ["properties", "data", "result", "attributes", "page"] {
         if let Some(inner) = map.get(key).and_then(Value::as_object) {
-            overall_of(inner, depth + 1, out);
+            overall_of(inner, depth + 1, out, &mut Vec::new());
         }
     }
     if out.is_some() || depth > 0 {
         return;
     }
     // Per-role objects with their own flags (Nomad's `client` and `server`): the
-    // worst one wins.
+    // worst one wins, and each is a part.
     let mut worst: Option<(Health, String)> = None;
-    for inner in map
-        .values()
-        .filter_map(Value::as_object)
+    for (name, inner) in map
+        .iter()
+        .filter_map(|(k, v)| Some((k, v.as_object()?)))
         .take(MAX_COMPONENTS)
     {
         let mut found = None;
-        overall_of(inner, depth + 1, &mut found);
+        overall_of(inner, depth + 1, &mut found, &mut Vec::new());
         if let Some((h, w)) = found {
+            roles.push((name.clone(), w.clone(), h));
             let prev = worst.as_ref().map_or(Health::Unknown, |(p, _)| *p);
             if worse(prev, h) != prev || worst.is_none() {
                 worst = Some((h, w));
@@ -427,14 +679,16 @@ fn overall_of(map: &Map<String, Value>, depth: usize, out: &mut Option<(Health, 
     *out = worst;
 }
 
-/// Components or checks: an array of objects with a status, or a map of name → object
-/// with a status.
-fn collect_components(key: &str, v: &Value, out: &mut Vec<(String, String)>, worst: &mut Health) {
-    let mut one = |name: String, entry: &Value| {
+/// Components or checks: an array of objects with a status (or with a series of check
+/// results), a map of name → object with a status, or a map of name → series. Returns
+/// whether the value was read as such a list.
+fn collect_components(key: &str, v: &Value, reading: &mut Reading) -> bool {
+    let mut found = false;
+    let mut one = |name: String, entry: &Value, reading: &mut Reading| {
         let Some(obj) = entry.as_object() else {
             return;
         };
-        for (k, s) in obj {
+        for (k, s) in obj.iter().take(MAX_ENTRIES) {
             if !status_key(k) {
                 continue;
             }
@@ -449,11 +703,17 @@ fn collect_components(key: &str, v: &Value, out: &mut Vec<(String, String)>, wor
                 },
                 _ => continue,
             };
-            *worst = worse(*worst, h);
-            if out.len() < MAX_COMPONENTS {
-                out.push((name.clone(), raw));
-            }
+            reading.component(name, raw, h);
+            found = true;
             return;
+        }
+        // Gatus: an endpoint with `results[]`, the newest of which says how it is now.
+        for inner in obj.values().take(MAX_ENTRIES) {
+            if let Some((h, raw)) = inner.as_array().and_then(|a| series::newest(a)) {
+                reading.component(name, raw, h);
+                found = true;
+                return;
+            }
         }
     };
     let label = |entry: &Value, fallback: &str| {
@@ -465,49 +725,109 @@ fn collect_components(key: &str, v: &Value, out: &mut Vec<(String, String)>, wor
     match v {
         Value::Array(items) => {
             for entry in items.iter().take(MAX_COMPONENTS) {
-                one(label(entry, key), entry);
+                one(label(entry, key), entry, reading);
             }
         }
-        Value::Object(map)
-            if matches!(
-                key,
-                "components" | "checks" | "entries" | "services" | "details"
-            ) =>
-        {
+        Value::Object(map) if COMPONENT_MAP_KEYS.contains(&key) => {
             for (name, entry) in map.iter().take(MAX_COMPONENTS) {
-                one(name.clone(), entry);
+                one(name.clone(), entry, reading);
+            }
+        }
+        // Uptime Kuma: `"heartbeatList": {"1": [{"status": 1, "time": ...}, ...]}`.
+        Value::Object(map) => {
+            let newest: Vec<(&String, Option<(Health, String)>)> = map
+                .iter()
+                .take(MAX_COMPONENTS)
+                .map(|(name, s)| (name, s.as_array().and_then(|a| series::newest(a))))
+                .collect();
+            if !newest.is_empty() && newest.iter().all(|(_, r)| r.is_some()) {
+                for (name, r) in newest {
+                    if let Some((h, raw)) = r {
+                        reading.component(name.clone(), raw, h);
+                    }
+                }
+                return true;
             }
         }
         _ => {}
     }
+    found
 }
 
-/// Parses what a status page or health endpoint answered, status included: a health
-/// endpoint that answers 503 says it is down, whatever its body (Spring Boot,
-/// MicroProfile, ASP.NET Core, Kubernetes `/readyz`, Vault and RabbitMQ all do), so a
-/// 503 is never read as healthy, and a 503 with an unreadable body is still `Down`.
-#[must_use]
-pub fn parse_response(status: u16, body: &[u8]) -> Option<PageStatus> {
-    match parse(body) {
-        Some(p) if status == 503 && matches!(p.health, Health::Healthy | Health::Unknown) => {
-            Some(PageStatus {
+/// Why a status page's answer gave no reading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unreadable {
+    /// The page answered a status other than 2xx or 503 without a health document
+    /// naming its failing parts: an error page or an error envelope is not the
+    /// dependency's health.
+    Status(u16),
+    /// The body is not a status page or health document this parser knows.
+    NotAStatusDocument,
+}
+
+impl fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Status(code) => write!(f, "status page answered HTTP {code}"),
+            Self::NotAStatusDocument => {
+                f.write_str("not a recognised status page or health document")
+            }
+        }
+    }
+}
+
+/// Reads what a status page or health endpoint answered, status included.
+///
+/// - 2xx: the body says how healthy the dependency is.
+/// - 503: a health endpoint that answers 503 says it is down, whatever its body
+///   (Spring Boot, MicroProfile, ASP.NET Core, Kubernetes `/readyz`, Vault and RabbitMQ
+///   all do), so a 503 is never read as healthy, and a 503 with an unreadable body is
+///   still `Down`.
+/// - Any other status: the page is unusable ([`Unreadable::Status`]); a 401 error
+///   envelope or a 500 "Internal Server Error" says nothing about the API. The one
+///   exception is a health document that names parts and reads degraded or down
+///   (django-health-check, Dropwizard and Nomad answer 500 with the failing checks).
+///
+/// ```
+/// use toolgate_signals::status_page::{Health, Unreadable, read_response};
+/// assert_eq!(read_response(200, br#"{"status":"DOWN"}"#).unwrap().health, Health::Down);
+/// let err = read_response(401, br#"{"status":"error","message":"Unauthorized"}"#);
+/// assert_eq!(err, Err(Unreadable::Status(401)));
+/// assert_eq!(err.unwrap_err().to_string(), "status page answered HTTP 401");
+/// ```
+pub fn read_response(status: u16, body: &[u8]) -> Result<PageStatus, Unreadable> {
+    let parsed = parse(body);
+    match status {
+        200..=299 => parsed.ok_or(Unreadable::NotAStatusDocument),
+        503 => Ok(match parsed {
+            Some(p) if matches!(p.health, Health::Healthy | Health::Unknown) => PageStatus {
                 health: Health::Down,
                 ..p
+            },
+            Some(p) => p,
+            None => {
+                let text = String::from_utf8_lossy(&body[..body.len().min(512)]);
+                let first = text.lines().map(str::trim).find(|l| !l.is_empty());
+                PageStatus {
+                    health: Health::Down,
+                    indicator: "HTTP 503".to_owned(),
+                    description: first.map(|l| l.chars().take(120).collect()),
+                    components: Vec::new(),
+                }
+            }
+        }),
+        _ => parsed
+            .filter(|p| {
+                !p.components.is_empty() && matches!(p.health, Health::Degraded | Health::Down)
             })
-        }
-        Some(p) => Some(p),
-        None if status == 503 => {
-            let text = String::from_utf8_lossy(&body[..body.len().min(512)]);
-            let first = text.lines().map(str::trim).find(|l| !l.is_empty());
-            Some(PageStatus {
-                health: Health::Down,
-                indicator: "HTTP 503".to_owned(),
-                description: first.map(|l| l.chars().take(120).collect()),
-                components: Vec::new(),
-            })
-        }
-        None => None,
+            .ok_or(Unreadable::Status(status)),
     }
+}
+
+/// [`read_response`] without the reason: `None` when the answer gives no reading.
+#[must_use]
+pub fn parse_response(status: u16, body: &[u8]) -> Option<PageStatus> {
+    read_response(status, body).ok()
 }
 
 /// Instatus `summary.json`: `{"page": {"status": "UP"}, "activeIncidents": [...]}`.
@@ -627,20 +947,45 @@ fn status_words(s: &str) -> Health {
     }
 }
 
-/// Cachet `GET /api/v1/components`: `{"data": [{"name": "API", "status": 1, ...}]}`.
+/// Cachet components: `GET /api/v1/components`, `{"data": [{"name": "API", "status":
+/// 1, ...}]}`, and Cachet 3's JSON:API form, `{"data": [{"type": "components",
+/// "attributes": {"name": "API", "status": {"value": 1, "human": "Operational"}}}]}`.
+///
+/// Cachet serves incidents under `data` too, with the same 1–4 numbers meaning
+/// Investigating … Fixed; only a list whose every item looks like a component is read
+/// here, and incidents are left to the event reader.
 fn cachet(root: &Map<String, Value>) -> Option<PageStatus> {
     let data = root.get("data")?.as_array()?;
     let mut levels = Vec::new();
     let mut components = Vec::new();
-    for c in data {
-        let c = c.as_object()?;
-        // The number is `status` (v2) or `status_id` (the first API's docs).
+    for item in data.iter().take(MAX_ENTRIES) {
+        let item = item.as_object()?;
+        // A JSON:API item says what it is; anything but a component is not read here.
+        let typed_other = item
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| !t.to_ascii_lowercase().starts_with("component"));
+        if typed_other || events::is_incident_like(item) {
+            return None;
+        }
+        let c = item
+            .get("attributes")
+            .and_then(Value::as_object)
+            .unwrap_or(item);
+        if events::is_incident_like(c) {
+            return None;
+        }
+        // The number is `status` (v2), `status_id` (the first API's docs), or
+        // `status.value` (Cachet 3).
+        let status_object = c.get("status").and_then(Value::as_object);
         let level = c
             .get("status_id")
             .and_then(Value::as_u64)
-            .or_else(|| c.get("status").and_then(Value::as_u64))?;
+            .or_else(|| c.get("status").and_then(Value::as_u64))
+            .or_else(|| status_object?.get("value")?.as_u64())?;
         let shown = text(c.get("status_name"))
             .or_else(|| text(c.get("status")))
+            .or_else(|| text(status_object?.get("human")))
             .unwrap_or_else(|| level.to_string());
         levels.push(level);
         let name = text(c.get("name"))?;

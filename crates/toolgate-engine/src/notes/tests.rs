@@ -27,6 +27,24 @@ fn quota_is_mentioned_only_when_running_low() {
     );
 }
 
+#[test]
+fn a_quota_is_counted_in_what_its_policy_meters() {
+    let of = |policy: &str| Quota {
+        policy: policy.into(),
+        ..quota(450, 18000)
+    };
+    let note = |policy: &str| quota_note("llm", &of(policy), Duration::ZERO).unwrap();
+    assert!(
+        note("tokens").contains("450 of 18000 tokens left"),
+        "{}",
+        note("tokens")
+    );
+    assert!(note("input-tokens").contains("tokens left"));
+    assert!(note("cost").contains("450 of 18000 points left"));
+    assert!(note("requests").contains("450 of 18000 requests left"));
+    assert!(note("hour").contains("requests left"));
+}
+
 fn at(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s).unwrap().to_utc()
 }

@@ -208,7 +208,6 @@ fn observe_retirement(signals: &mut Signals, body: &[u8], now: chrono::DateTime<
     d.sunset = Some(d.sunset.map_or(today, |s| s.min(today)));
 }
 
-
 /// Upstream text that signals carry on to the model, `_meta`, the store and incidents
 /// (warnings, deprecation links) is capped, freed of control characters and of the
 /// tool's secrets; a link that is not a short URL is dropped. Secrets are gathered only

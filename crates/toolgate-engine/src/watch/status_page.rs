@@ -41,35 +41,39 @@ pub fn spawn(
         let name = dep.spec.name.clone();
         let shutdown = shutdown.clone();
         tasks.spawn(async move {
+            // What the last poll found, so the log speaks of changes only: a page that
+            // stays red (or unreadable) for a day is one line, not one per poll.
+            let mut last: Option<Reading> = None;
             loop {
                 let checked_at = chrono::Utc::now();
-                let report = match client.get(&page.url, FETCH_TIMEOUT, MAX_PAGE_BYTES).await
-                {
-                    // The status counts: a health endpoint answering 503 is down.
-                    Ok((status, body)) => match toolgate_signals::status_page::parse_response(
-                        status, &body,
-                    ) {
-                        Some(p) => StatusReport {
-                            page: Some(shown(p)),
-                            error: None,
-                            checked_at,
-                        },
-                        None => StatusReport {
-                            page: None,
-                            error: Some("not a recognised status page or health document".into()),
-                            checked_at,
-                        },
-                    },
+                let report = match client.get(&page.url, FETCH_TIMEOUT, MAX_PAGE_BYTES).await {
+                    // The status counts: a health endpoint answering 503 is down, while an
+                    // error page (401, 404, a 500 naming no failing part) is the page's
+                    // trouble, not the API's, and is reported unreadable with its status.
+                    Ok((status, body)) => {
+                        match toolgate_signals::status_page::read_response(status, &body) {
+                            Ok(p) => StatusReport {
+                                page: Some(shown(p)),
+                                error: None,
+                                checked_at,
+                            },
+                            Err(why) => StatusReport {
+                                page: None,
+                                error: Some(why.to_string()),
+                                checked_at,
+                            },
+                        }
+                    }
                     Err(e) => StatusReport {
                         page: None,
                         error: Some(e),
                         checked_at,
                     },
                 };
-                if let Some(p) = &report.page
-                    && p.health != Health::Healthy
-                {
-                    tracing::warn!(dependency = %name, indicator = %p.indicator, "status page is not green");
+                let now = Reading::of(&report);
+                if last.as_ref() != Some(&now) {
+                    log_change(&name, last.as_ref(), &now);
+                    last = Some(now);
                 }
                 dep.set_status(report);
                 tokio::select! {
@@ -78,6 +82,45 @@ pub fn spawn(
                 }
             }
         });
+    }
+}
+
+/// What a poll found, as far as the log cares.
+#[derive(Debug, PartialEq)]
+enum Reading {
+    Page { health: Health, indicator: String },
+    Unreadable(String),
+}
+
+impl Reading {
+    fn of(report: &StatusReport) -> Reading {
+        match (&report.page, &report.error) {
+            (Some(p), _) => Reading::Page {
+                health: p.health,
+                indicator: p.indicator.clone(),
+            },
+            (None, e) => Reading::Unreadable(e.clone().unwrap_or_default()),
+        }
+    }
+}
+
+fn log_change(dependency: &str, before: Option<&Reading>, now: &Reading) {
+    match now {
+        Reading::Page {
+            health: Health::Healthy,
+            ..
+        } => {
+            // The first green reading is not news; green after anything else is.
+            if before.is_some() {
+                tracing::info!(dependency, "status page is green again");
+            }
+        }
+        Reading::Page { health, indicator } => {
+            tracing::warn!(dependency, ?health, indicator = %indicator, "status page is not green")
+        }
+        Reading::Unreadable(why) => {
+            tracing::warn!(dependency, error = %why, "status page could not be read")
+        }
     }
 }
 

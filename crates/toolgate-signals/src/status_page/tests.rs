@@ -334,3 +334,447 @@ fn a_lone_word_beside_unreadable_lists_says_nothing() {
     let flat = br#"{"commit":"abc","database":"ok","version":"11.0.0"}"#;
     assert_eq!(parse(flat).map(|p| p.health), Some(Health::Healthy));
 }
+
+/// The health `parse` reads, or `None`.
+fn health_of(body: &str) -> Option<Health> {
+    parse(body.as_bytes()).map(|p| p.health)
+}
+
+#[test]
+fn statuspage_open_incident_and_maintenance_lists() {
+    // incidents/unresolved.json: an open incident of major impact.
+    let unresolved = r#"{"page":{"id":"kctbh9vrtdwd","name":"Acme"},"incidents":[
+        {"id":"i1","name":"Elevated API error rates","status":"investigating","impact":"major",
+         "components":[{"name":"API","status":"partial_outage"}],
+         "incident_updates":[{"status":"investigating","body":"We are investigating."}]}]}"#;
+    let s = parse(unresolved.as_bytes()).unwrap();
+    assert_eq!((s.health, s.indicator.as_str()), (Health::Down, "major"));
+    assert_eq!(s.description.as_deref(), Some("Elevated API error rates"));
+    assert_eq!(
+        s.components,
+        vec![("Elevated API error rates".to_owned(), "major".to_owned())]
+    );
+    let minor = unresolved.replace(r#""impact":"major""#, r#""impact":"minor""#);
+    assert_eq!(health_of(&minor), Some(Health::Degraded));
+    // Nothing unresolved is healthy.
+    assert_eq!(
+        health_of(r#"{"page":{"id":"x"},"incidents":[]}"#),
+        Some(Health::Healthy)
+    );
+    // incidents.json keeps history: resolved and postmortem entries are not open.
+    let history = r#"{"page":{"id":"x"},"incidents":[
+        {"name":"Old","status":"resolved","impact":"critical","resolved_at":"2025-04-01T12:00:00Z"},
+        {"name":"Older","status":"postmortem","impact":"major"}]}"#;
+    assert_eq!(health_of(history), Some(Health::Healthy));
+    // scheduled-maintenances/active.json: in progress is degraded whatever the impact.
+    let active = r#"{"page":{"id":"x"},"scheduled_maintenances":[{"id":"m1","name":"Database upgrade",
+        "status":"in_progress","impact":"critical","components":[{"name":"API","status":"under_maintenance"}]}]}"#;
+    let s = parse(active.as_bytes()).unwrap();
+    assert_eq!(s.health, Health::Degraded);
+    assert_eq!(s.description.as_deref(), Some("Database upgrade"));
+    // scheduled-maintenances/upcoming.json: planned work has not started.
+    let upcoming = r#"{"page":{"id":"x"},"scheduled_maintenances":[{"id":"m2","name":"Later",
+        "status":"scheduled","impact":"maintenance","scheduled_for":"2099-01-01T00:00:00Z"}]}"#;
+    assert_eq!(health_of(upcoming), Some(Health::Healthy));
+    // An informational incident (impact none) is open but reports no impact.
+    let informational = r#"{"incidents":[{"name":"FYI","status":"monitoring","impact":"none"}]}"#;
+    assert_eq!(health_of(informational), Some(Health::Healthy));
+}
+
+#[test]
+fn slack_current_status_reads_its_word_from_the_list() {
+    // https://slack-status.com/api/v2.0.0/current
+    let ok = r#"{"status":"ok","active_incidents":[],"date_created":"2018-09-07T18:34:15-07:00","date_updated":"2018-09-07T18:34:15-07:00"}"#;
+    assert_eq!(health_of(ok), Some(Health::Healthy));
+    let outage = r#"{"status":"active","date_created":"2025-05-01T10:00:00-07:00","active_incidents":[
+        {"id":546,"title":"Users cannot send messages","type":"outage","status":"active",
+         "services":["Messaging","Connectivity"],"notes":[{"body":"We are investigating."}]}]}"#;
+    let s = parse(outage.as_bytes()).unwrap();
+    assert_eq!(s.health, Health::Down);
+    assert_eq!(s.description.as_deref(), Some("Users cannot send messages"));
+    let incident = r#"{"status":"active","active_incidents":[{"id":547,"title":"Delays loading files","type":"incident","status":"active","services":["Files"]}]}"#;
+    assert_eq!(health_of(incident), Some(Health::Degraded));
+    let maintenance = r#"{"status":"active","active_incidents":[{"id":548,"title":"Upgrade","type":"maintenance","status":"active"}]}"#;
+    assert_eq!(health_of(maintenance), Some(Health::Degraded));
+    // A word nobody explains, with nothing open, stays unknown.
+    assert_eq!(
+        health_of(r#"{"status":"active","active_incidents":[]}"#),
+        Some(Health::Unknown)
+    );
+}
+
+#[test]
+fn google_cloud_incidents_json_open_means_no_end() {
+    let old = r#"{"id":"a1","begin":"2025-04-01T10:00:00+00:00","end":"2025-04-01T12:00:00+00:00",
+        "external_desc":"Cloud SQL connectivity issues","service_name":"Cloud SQL","severity":"high",
+        "status_impact":"SERVICE_OUTAGE","most_recent_update":{"text":"Resolved.","status":"AVAILABLE"}}"#;
+    let new = r#"{"id":"b2","begin":"2025-05-01T10:00:00+00:00",
+        "external_desc":"Cloud Run requests failing in us-central1","service_name":"Cloud Run",
+        "severity":"high","status_impact":"SERVICE_OUTAGE",
+        "most_recent_update":{"text":"Mitigation in progress.","status":"SERVICE_OUTAGE"}}"#;
+    assert_eq!(health_of(&format!("[{old}]")), Some(Health::Healthy));
+    let s = parse(format!("[{new},{old}]").as_bytes()).unwrap();
+    assert_eq!(s.health, Health::Down);
+    assert_eq!(
+        s.description.as_deref(),
+        Some("Cloud Run requests failing in us-central1")
+    );
+    let low = r#"[{"id":"c3","begin":"2025-05-01T10:00:00+00:00","external_desc":"Console slow",
+        "severity":"low","status_impact":"SERVICE_INFORMATION"}]"#;
+    assert_eq!(health_of(low), Some(Health::Degraded));
+}
+
+#[test]
+fn uptime_kuma_status_page_incident_and_maintenance() {
+    let page = |incident: &str, maintenance: &str| {
+        format!(
+            r#"{{"config":{{"slug":"acme","title":"Acme","published":true}},"incident":{incident},
+            "publicGroupList":[{{"id":1,"name":"Services","monitorList":[{{"id":1,"name":"API"}}]}}],
+            "maintenanceList":[{maintenance}]}}"#
+        )
+    };
+    let danger = r#"{"id":1,"title":"API outage","content":"API is down","style":"danger","createdDate":"2025-05-01 10:00:00"}"#;
+    let s = parse(page(danger, "").as_bytes()).unwrap();
+    assert_eq!((s.health, s.indicator.as_str()), (Health::Down, "danger"));
+    assert_eq!(s.description.as_deref(), Some("API outage"));
+    let warning = danger.replace("danger", "warning");
+    assert_eq!(health_of(&page(&warning, "")), Some(Health::Degraded));
+    assert_eq!(health_of(&page("null", "")), Some(Health::Healthy));
+    let under = r#"{"id":3,"title":"DB move","status":"under-maintenance"}"#;
+    assert_eq!(health_of(&page("null", under)), Some(Health::Degraded));
+    let inactive = r#"{"id":3,"title":"DB move","status":"inactive"}"#;
+    assert_eq!(health_of(&page("null", inactive)), Some(Health::Healthy));
+}
+
+#[test]
+fn zendesk_active_incidents_json_api() {
+    let active = r#"{"data":[{"id":"123","type":"incident","attributes":{"title":"Email delays",
+        "impact":"minor","startedAt":"2025-05-01T10:00:00Z","resolvedAt":null},
+        "relationships":{"services":{"data":[{"id":"1","type":"service"}]}}}],
+        "included":[{"id":"1","type":"service","attributes":{"name":"Support"}}]}"#;
+    let s = parse(active.as_bytes()).unwrap();
+    assert_eq!(s.health, Health::Degraded);
+    assert_eq!(s.description.as_deref(), Some("Email delays"));
+    let major = active.replace(r#""impact":"minor""#, r#""impact":"major""#);
+    assert_eq!(health_of(&major), Some(Health::Down));
+    let flagged = active.replace(r#""impact":"minor""#, r#""impact":"minor","outage":true"#);
+    assert_eq!(health_of(&flagged), Some(Health::Down));
+    let resolved = active.replace(
+        r#""resolvedAt":null"#,
+        r#""resolvedAt":"2025-05-01T11:00:00Z""#,
+    );
+    assert_eq!(health_of(&resolved), Some(Health::Healthy));
+    // An empty `data` says nothing about what kind of list it is.
+    assert_eq!(parse(br#"{"data":[],"included":[]}"#), None);
+}
+
+#[test]
+fn statuspal_current_incident_type_and_other_event_lists() {
+    let statuspal = |t: &str| {
+        format!(
+            r#"{{"status_page":{{"name":"Acme","subdomain":"acme","current_incident_type":{t}}},
+            "services":[{{"id":1,"name":"API","current_incident_type":{t},"children":[]}}],"maintenances":[]}}"#
+        )
+    };
+    assert_eq!(health_of(&statuspal("null")), Some(Health::Healthy));
+    assert_eq!(health_of(&statuspal(r#""minor""#)), Some(Health::Degraded));
+    assert_eq!(health_of(&statuspal(r#""major""#)), Some(Health::Down));
+    // Heroku's v4 current-status: `resolved: false` is open, beside red systems.
+    let heroku = r#"{"status":[{"system":"Apps","status":"green"},{"system":"Data","status":"green"}],
+        "incidents":[{"id":1,"title":"Postgres slow","resolved":false}],"scheduled":[]}"#;
+    assert_eq!(health_of(heroku), Some(Health::Degraded));
+    let fixed = heroku.replace(r#""resolved":false"#, r#""resolved":true"#);
+    assert_eq!(health_of(&fixed), Some(Health::Healthy));
+    // Salesforce Trust: capitalised lists, entries without titles.
+    let salesforce =
+        r#"{"key":"NA1","status":"OK","isActive":true,"Incidents":[],"Maintenances":[{"id":2}]}"#;
+    let s = parse(salesforce.as_bytes()).unwrap();
+    assert_eq!(s.health, Health::Degraded);
+    assert_eq!(s.description, None);
+    assert_eq!(
+        s.components,
+        vec![(
+            "maintenance".to_owned(),
+            "in_progress_maintenance".to_owned()
+        )]
+    );
+    // status.io keeps maintenances in `active` and `upcoming` lists.
+    let status_io_like = r#"{"incidents":[],"maintenance":{"active":[{"name":"Patch","status":"In Progress"}],"upcoming":[{"name":"Later","status":"Planned"}]}}"#;
+    assert_eq!(health_of(status_io_like), Some(Health::Degraded));
+}
+
+#[test]
+fn a_healthy_word_does_not_hide_failing_parts() {
+    // UptimeRobot's public status page: `status` is the request's result.
+    let psp = r#"{"status":"ok","psp":{"name":"Acme","monitors":[
+        {"monitorId":1,"name":"API","statusClass":"danger","ratio":{"ratio":"97.1"}},
+        {"monitorId":2,"name":"Web","statusClass":"success"}],"totalCount":2},
+        "statistics":{"counts":{"up":1,"down":1,"paused":0,"total":2},"count_result":"down"}}"#;
+    let s = parse(psp.as_bytes()).unwrap();
+    assert_eq!((s.health, s.indicator.as_str()), (Health::Down, "danger"));
+    assert_eq!(
+        s.components,
+        vec![
+            ("API".to_owned(), "danger".to_owned()),
+            ("Web".to_owned(), "success".to_owned())
+        ]
+    );
+    let all_up = psp.replace("danger", "success");
+    assert_eq!(health_of(&all_up), Some(Health::Healthy));
+    // A generic envelope around components.
+    let envelope =
+        r#"{"status":"success","data":{"components":[{"name":"API","status":"major_outage"}]}}"#;
+    assert_eq!(health_of(envelope), Some(Health::Down));
+    // An envelope with nothing readable inside says nothing.
+    assert_eq!(
+        parse(br#"{"status":"ok","data":{"items":[{"id":1}]}}"#),
+        None
+    );
+    assert_eq!(
+        parse(br#"{"success":true,"result":{"items":[{"id":1}]}}"#),
+        None
+    );
+    // A healthy overall word beside a failing check: the check wins, and names it.
+    let s = parse(br#"{"status":"UP","checks":[{"name":"db","status":"DOWN"}]}"#).unwrap();
+    assert_eq!((s.health, s.indicator.as_str()), (Health::Down, "DOWN"));
+    // An open incident outweighs a healthy word.
+    let word_and_list = r#"{"status":"operational","incidents":[{"name":"API errors","status":"identified","impact":"critical"}]}"#;
+    assert_eq!(health_of(word_and_list), Some(Health::Down));
+    // `ok` beside an empty object or a flat header is still the health (CouchDB `/_up`,
+    // Solr's ping).
+    assert_eq!(
+        health_of(r#"{"status":"ok","seeds":{}}"#),
+        Some(Health::Healthy)
+    );
+    assert_eq!(
+        health_of(r#"{"responseHeader":{"zkConnected":true,"status":0,"QTime":1},"status":"OK"}"#),
+        Some(Health::Healthy)
+    );
+    // A flat `success` flag is read.
+    assert_eq!(health_of(r#"{"success":false}"#), Some(Health::Down));
+}
+
+#[test]
+fn compound_status_words_are_read_by_whole_parts() {
+    for (word, want) in [
+        ("MAJOR_INCIDENT_CORE", Health::Down),
+        ("MAJOR_INCIDENT_NONCORE", Health::Down),
+        ("MINOR_INCIDENT_CORE", Health::Degraded),
+        ("MAINTENANCE_CORE", Health::Degraded),
+        ("MAINTENANCE_NONCORE", Health::Degraded),
+        ("incident", Health::Degraded),
+        ("SERVICE_OUTAGE", Health::Down),
+        ("SERVICE_DISRUPTION", Health::Down),
+        ("Partial Service Disruption", Health::Degraded),
+        ("minor-outage", Health::Degraded),
+        ("full_outage", Health::Down),
+        ("OK", Health::Healthy),
+        ("fully-operational", Health::Healthy),
+        ("operational_with_issues", Health::Degraded),
+        // Only whole parts count, and a negation makes the word unreadable.
+        ("incidental", Health::Unknown),
+        ("outageless", Health::Unknown),
+        ("NOT_OK", Health::Unknown),
+        ("no-issues", Health::Unknown),
+        ("no major outage", Health::Unknown),
+        ("SERVICE_INFORMATION", Health::Unknown),
+    ] {
+        assert_eq!(word_health(word), want, "{word}");
+    }
+    // Salesforce Trust instance status and OpenStatus's page status.
+    let salesforce = r#"{"key":"NA1","location":"NA","environment":"production","status":"MAJOR_INCIDENT_CORE",
+        "isActive":true,"Incidents":[{"id":1,"message":{"pathSummary":"Users cannot log in"}}],"Maintenances":[]}"#;
+    let s = parse(salesforce.as_bytes()).unwrap();
+    assert_eq!(
+        (s.health, s.indicator.as_str()),
+        (Health::Down, "MAJOR_INCIDENT_CORE")
+    );
+    assert_eq!(
+        health_of(
+            r#"{"key":"NA1","status":"MAINTENANCE_CORE","Incidents":[],"Maintenances":[{"id":2}]}"#
+        ),
+        Some(Health::Degraded)
+    );
+    assert_eq!(
+        health_of(r#"{"status":"incident"}"#),
+        Some(Health::Degraded)
+    );
+}
+
+#[test]
+fn cachet_incidents_are_not_components() {
+    // Cachet `GET /api/v1/incidents`: status 4 is Fixed, not a major outage.
+    let fixed = r#"{"meta":{"pagination":{"total":2}},"data":[
+        {"id":1,"component_id":0,"name":"Old DB outage","status":4,"human_status":"Fixed","visible":1,"message":"Fixed."},
+        {"id":2,"component_id":0,"name":"Old slowness","status":4,"human_status":"Fixed","visible":1,"message":"Fixed."}]}"#;
+    assert_eq!(health_of(fixed), Some(Health::Healthy));
+    let open = r#"{"meta":{},"data":[{"id":3,"component_id":1,"name":"API errors","status":1,"human_status":"Investigating","visible":1,"message":"Looking into it"}]}"#;
+    let s = parse(open.as_bytes()).unwrap();
+    assert_eq!(s.health, Health::Degraded);
+    assert_eq!(s.description.as_deref(), Some("API errors"));
+    // Without `human_status` the number is read: 0 Scheduled and 4 Fixed are closed.
+    let numbers = r#"{"data":[{"id":4,"component_id":1,"name":"Later","status":0,"message":"m"},{"id":5,"component_id":1,"name":"Done","status":4,"message":"m"}]}"#;
+    assert_eq!(health_of(numbers), Some(Health::Healthy));
+    // Cachet 3 serves incidents as JSON:API with status objects.
+    let v3_incident = r#"{"data":[{"id":"7","type":"incidents","attributes":{"name":"Slow API","status":{"value":2,"human":"Identified"}}}]}"#;
+    assert_eq!(health_of(v3_incident), Some(Health::Degraded));
+    let v3_fixed = v3_incident.replace(
+        r#"{"value":2,"human":"Identified"}"#,
+        r#"{"value":4,"human":"Fixed"}"#,
+    );
+    assert_eq!(health_of(&v3_fixed), Some(Health::Healthy));
+}
+
+#[test]
+fn cachet_3_json_api_components() {
+    let body = r#"{"data":[
+        {"id":"1","type":"components","attributes":{"name":"API","status":{"human":"Major Outage","value":4},"enabled":true}},
+        {"id":"2","type":"components","attributes":{"name":"Web","status":{"human":"Operational","value":1},"enabled":true}}]}"#;
+    let s = parse(body.as_bytes()).unwrap();
+    assert_eq!(
+        (s.health, s.indicator.as_str()),
+        (Health::Degraded, "Major Outage")
+    );
+    assert_eq!(
+        s.components,
+        vec![
+            ("API".to_owned(), "Major Outage".to_owned()),
+            ("Web".to_owned(), "Operational".to_owned())
+        ]
+    );
+    let all_down = body.replace(
+        r#""human":"Operational","value":1"#,
+        r#""human":"Major Outage","value":4"#,
+    );
+    assert_eq!(health_of(&all_down), Some(Health::Down));
+}
+
+#[test]
+fn check_result_series_read_their_newest_result() {
+    // Gatus `/api/v1/endpoints/statuses`: `status` is the HTTP code, `success` the verdict.
+    let gatus = |first: bool, second: bool| {
+        format!(
+            r#"[{{"name":"api","group":"core","key":"core_api","results":[
+            {{"status":200,"hostname":"api.acme.com","duration":1200,"conditionResults":[{{"condition":"[STATUS] == 200","success":{first}}}],"success":{first},"timestamp":"2025-05-01T09:59:00Z"}},
+            {{"status":500,"hostname":"api.acme.com","duration":900,"conditionResults":[{{"condition":"[STATUS] == 200","success":{second}}}],"success":{second},"timestamp":"2025-05-01T10:00:00Z"}}]}}]"#
+        )
+    };
+    let s = parse(gatus(true, false).as_bytes()).unwrap();
+    assert_eq!(s.health, Health::Down);
+    assert_eq!(s.components, vec![("api".to_owned(), "failure".to_owned())]);
+    // Recovered: the failure is history.
+    assert_eq!(health_of(&gatus(false, true)), Some(Health::Healthy));
+    // Uptime Kuma heartbeats: 1 up, 0 down, per monitor id.
+    let kuma = |last: u8| {
+        format!(
+            r#"{{"heartbeatList":{{"1":[{{"status":1,"time":"2025-05-01 09:59:00","msg":"","ping":20}},
+            {{"status":{last},"time":"2025-05-01 10:00:00","msg":"connect ECONNREFUSED","ping":null}}],
+            "2":[{{"status":1,"time":"2025-05-01 10:00:00","msg":"","ping":12}}]}},"uptimeList":{{"1_24":0.97}}}}"#
+        )
+    };
+    let s = parse(kuma(0).as_bytes()).unwrap();
+    assert_eq!(s.health, Health::Down);
+    assert_eq!(
+        s.components,
+        vec![
+            ("1".to_owned(), "down".to_owned()),
+            ("2".to_owned(), "up".to_owned())
+        ]
+    );
+    assert_eq!(health_of(&kuma(1)), Some(Health::Healthy));
+}
+
+#[test]
+fn error_statuses_are_not_the_apis_health() {
+    let unauthorized = br#"{"status":"error","message":"Unauthorized"}"#;
+    assert_eq!(
+        read_response(401, unauthorized),
+        Err(Unreadable::Status(401))
+    );
+    assert_eq!(
+        Unreadable::Status(401).to_string(),
+        "status page answered HTTP 401"
+    );
+    assert_eq!(parse_response(401, unauthorized), None);
+    assert_eq!(
+        read_response(500, b"Internal Server Error"),
+        Err(Unreadable::Status(500))
+    );
+    let nginx = b"<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>";
+    assert_eq!(read_response(502, nginx), Err(Unreadable::Status(502)));
+    let spring_404 = br#"{"timestamp":"2025-05-01T10:00:00Z","status":404,"error":"Not Found","path":"/api/v2/status.json"}"#;
+    assert_eq!(read_response(404, spring_404), Err(Unreadable::Status(404)));
+    // A healthy-looking body behind an error status is not healthy either.
+    assert_eq!(
+        read_response(429, br#"{"status":"ok"}"#),
+        Err(Unreadable::Status(429))
+    );
+    // 2xx bodies are read; an unknown one is not a status document.
+    assert_eq!(
+        read_response(200, b"Service Unavailable").map(|p| p.health),
+        Ok(Health::Down)
+    );
+    assert_eq!(
+        read_response(200, b"<html></html>"),
+        Err(Unreadable::NotAStatusDocument)
+    );
+    assert_eq!(
+        Unreadable::NotAStatusDocument.to_string(),
+        "not a recognised status page or health document"
+    );
+    // 503 is down, whatever the body.
+    let cdn = b"<html><body>Service Temporarily Unavailable</body></html>";
+    let s = read_response(503, cdn).unwrap();
+    assert_eq!((s.health, s.indicator.as_str()), (Health::Down, "HTTP 503"));
+    assert_eq!(
+        read_response(503, br#"{"status":"UP"}"#).map(|p| p.health),
+        Ok(Health::Down)
+    );
+    // A health document naming its failing parts is read at 500 (django-health-check).
+    let django = br#"{"DatabaseBackend":"unavailable: Database error","CacheBackend":"working"}"#;
+    let s = read_response(500, django).unwrap();
+    assert_eq!(s.health, Health::Down);
+    assert_eq!(s.components.len(), 2);
+}
+
+#[test]
+fn hostile_documents_are_bounded() {
+    // A hundred thousand open incidents: read in bounded time, the list capped.
+    let one = r#"{"name":"x","status":"investigating","impact":"critical"},"#;
+    let body = format!(
+        r#"{{"incidents":[{}{{"name":"last"}}]}}"#,
+        one.repeat(100_000)
+    );
+    let s = parse(body.as_bytes()).unwrap();
+    assert_eq!(s.health, Health::Down);
+    assert!(s.components.len() <= MAX_COMPONENTS);
+    // A huge series and a huge map of series.
+    let beat = r#"{"status":1,"time":"2025-05-01 10:00:00"},"#;
+    let body = format!(
+        r#"{{"heartbeatList":{{"1":[{}{{"status":0,"time":"2025-05-01 10:00:01"}}]}}}}"#,
+        beat.repeat(100_000)
+    );
+    assert_eq!(health_of(&body), Some(Health::Down));
+    let monitors: Vec<String> = (0..10_000)
+        .map(|i| format!(r#""{i}":[{{"status":1,"time":"t"}}]"#))
+        .collect();
+    let body = format!(r#"{{"heartbeatList":{{{}}}}}"#, monitors.join(","));
+    let s = parse(body.as_bytes()).unwrap();
+    assert!(s.components.len() <= MAX_COMPONENTS);
+    // Deep nesting: too deep to parse is unrecognised; within the parser's limit, the
+    // walks stop at their own depth.
+    let deep = format!("{}{}", "[".repeat(5_000), "]".repeat(5_000));
+    assert_eq!(parse(deep.as_bytes()), None);
+    let nested = format!(
+        r#"{}{{"incidents":[{{"name":"deep","impact":"critical"}}]}}{}"#,
+        r#"{"data":"#.repeat(100),
+        "}".repeat(100)
+    );
+    assert_eq!(parse(nested.as_bytes()), None);
+    let statuses = format!(
+        r#"{}"down"{}"#,
+        r#"{"status":"#.repeat(100),
+        "}".repeat(100)
+    );
+    assert_eq!(parse(statuses.as_bytes()), None);
+}
