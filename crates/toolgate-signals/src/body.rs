@@ -151,6 +151,39 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
     out
 }
 
+/// The quotas a successful GraphQL answer reports about itself: Shopify's
+/// `extensions.cost.throttleStatus` and a selected GitHub `rateLimit`. They arrive on
+/// every 200, usually after `data` (at the end of the body), and they are how such an
+/// API warns before it throttles; an API that says so only in the body would otherwise
+/// run its agents into the limit unwarned. Only the first and the last
+/// [`MAX_BODY_PREFIX`] bytes are looked at, and only after a plain substring search
+/// finds one of the two keys, so an ordinary answer costs two short scans.
+#[must_use]
+pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
+    let head = &body[..body.len().min(MAX_BODY_PREFIX)];
+    let tail = &body[body.len().saturating_sub(MAX_BODY_PREFIX)..];
+    let mut out = BodySignals::default();
+    for window in [head, tail] {
+        let finder = |k: &[u8]| memchr::memmem::find(window, k).is_some();
+        if finder(b"\"throttleStatus\"")
+            && let Some(status_obj) = values(window, "throttleStatus").find(Value::is_object)
+        {
+            // On a success nothing was refused: the bucket's state, not a wait.
+            shopify(&status_obj, None, &mut out);
+        }
+        if finder(b"\"rateLimit\"")
+            && let Some(rl) = values(window, "rateLimit").find(Value::is_object)
+        {
+            github_graphql(&rl, now, &mut out);
+        }
+        if !out.quota.is_empty() {
+            break;
+        }
+    }
+    out.retry_after = None;
+    (!out.quota.is_empty()).then_some(out)
+}
+
 impl crate::Signals {
     /// Folds what an error body said into the header signals of the same response: the
     /// longer wait wins (still at most [`MAX_WAIT`]), either `rate_limited` counts, and

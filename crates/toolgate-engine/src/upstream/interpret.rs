@@ -160,10 +160,14 @@ pub fn read_signals(
     now: chrono::DateTime<chrono::Utc>,
 ) -> Option<Signals> {
     let mut signals = read_headers(tool, sent, now)?;
-    if let Ok(r) = sent
-        && toolgate_signals::body::worth_reading(r.status, &r.body)
-    {
-        signals.absorb_body(toolgate_signals::body::read(r.status, &r.body, now));
+    if let Ok(r) = sent {
+        if toolgate_signals::body::worth_reading(r.status, &r.body) {
+            signals.absorb_body(toolgate_signals::body::read(r.status, &r.body, now));
+        } else if (200..300).contains(&r.status)
+            && let Some(b) = toolgate_signals::body::read_success(&r.body, now)
+        {
+            signals.absorb_body(b);
+        }
     }
     if let Ok(r) = sent
         && r.status == 410

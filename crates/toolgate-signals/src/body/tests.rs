@@ -229,3 +229,30 @@ fn reset_times_and_worded_waits_count_only_on_throttled_replies() {
     let r = read(400, b, now());
     assert_eq!((r.retry_after, r.rate_limited), (None, false));
 }
+
+#[test]
+fn a_successful_graphql_answer_reports_its_own_quota_wherever_it_sits() {
+    let now = chrono::DateTime::from_timestamp(1_700_000_000, 0).unwrap();
+    // Shopify puts `extensions` after `data`: past the first 4 KiB of a large answer.
+    let data = "x".repeat(20_000);
+    let shopify = format!(
+        r#"{{"data":{{"blob":"{data}"}},"extensions":{{"cost":{{"requestedQueryCost":12,"actualQueryCost":12,"throttleStatus":{{"maximumAvailable":1000.0,"currentlyAvailable":54,"restoreRate":50.0}}}}}}}}"#
+    );
+    let b = read_success(shopify.as_bytes(), now).expect("a quota");
+    assert_eq!(b.quota.len(), 1);
+    assert_eq!(
+        (b.quota[0].limit, b.quota[0].remaining),
+        (Some(1000), Some(54))
+    );
+    assert!(!b.rate_limited && b.retry_after.is_none());
+    // GitHub's selected rateLimit, at the start.
+    let github = br#"{"data":{"rateLimit":{"limit":5000,"cost":1,"remaining":12,"resetAt":"2023-11-14T22:43:20Z"},"viewer":{"login":"octocat"}}}"#;
+    let b = read_success(github, now).expect("a quota");
+    assert_eq!(
+        (b.quota[0].limit, b.quota[0].remaining),
+        (Some(5000), Some(12))
+    );
+    // An ordinary answer, and one that only mentions the word in its data, say nothing.
+    assert!(read_success(br#"{"items":[1,2,3]}"#, now).is_none());
+    assert!(read_success(br#"{"note":"see rateLimit docs"}"#, now).is_none());
+}
