@@ -31,6 +31,19 @@ const ERROR_KEYS: [&str; 9] = [
 /// Top-level member names whose `false` is an error.
 const SUCCESS_KEYS: [&str; 2] = ["success", "ok"];
 
+/// Top-level status words that say the request failed: JSend's `"status": "fail"` /
+/// `"error"`, and the `"status": "0"` of APIs such as Etherscan's
+/// (`{"status":"0","message":"NOTOK","result":"Max rate limit reached"}`). Only a
+/// string counts: a number 0 is as often a success code.
+const FAILED_STATUS_WORDS: [&str; 6] = [
+    "\"error\"",
+    "\"fail\"",
+    "\"failed\"",
+    "\"failure\"",
+    "\"0\"",
+    "\"notok\"",
+];
+
 /// Whether the first [`WINDOW`] bytes of `body` are a JSON object with a top-level
 /// member that reports an error.
 pub(super) fn is_error_envelope(body: &[u8]) -> bool {
@@ -48,6 +61,12 @@ pub(super) fn is_error_envelope(body: &[u8]) -> bool {
             .iter()
             .any(|k| key.eq_ignore_ascii_case(k.as_bytes()))
             && value.starts_with(b"false")
+        {
+            return true;
+        } else if key.eq_ignore_ascii_case(b"status")
+            && FAILED_STATUS_WORDS.iter().any(|w| {
+                value.len() >= w.len() && value[..w.len()].eq_ignore_ascii_case(w.as_bytes())
+            })
         {
             return true;
         }
@@ -186,6 +205,10 @@ mod tests {
             br#"{"data":null,"errors":[{"message":"Throttled"}]}"#,
             br#"{"meta":{"a":[1,{"b":"}"}]},"fault":{"faultstring":"Spike arrest violation"}}"#,
             br#"{"error":"a string cut off by the window, which is long enough to be cut"#,
+            // JSend and Etherscan: a failed status word.
+            br#"{"status":"0","message":"NOTOK","result":"Max rate limit reached"}"#,
+            br#"{"status": "fail", "data": {"title": "A title is required"}}"#,
+            br#"{"status":"error","message":"Too many requests"}"#,
         ] {
             assert!(is_error_envelope(b), "{}", String::from_utf8_lossy(b));
         }
@@ -205,6 +228,10 @@ mod tests {
             br#"{"data":{"error":"rate limited"},"ok":true}"#,
             br#"{"note":"\"error\": \"x\"","okay":false}"#,
             br#"{"success":true}"#,
+            br#"{"status":"1","message":"OK","result":[]}"#,
+            br#"{"status":0,"results":[]}"#,
+            br#"{"status":"success","data":{}}"#,
+            br#"{"data":{"status":"error"}}"#,
             br#"{"data":{"error":null}}"#,
             br#"{"ok":true,"messages":[{"text":"rate limit"}]}"#,
             br#"["error"]"#,
