@@ -95,8 +95,14 @@ impl Detail {
             Detail::Status { status, excerpt } if excerpt.is_empty() => {
                 format!("the upstream answered HTTP {status}")
             }
+            Detail::Status { status, excerpt } if is_non_text(excerpt) => {
+                format!("the upstream answered HTTP {status} with {excerpt}")
+            }
             Detail::Status { status, excerpt } => {
                 format!("the upstream answered HTTP {status}, saying {}", quoted(excerpt))
+            }
+            Detail::NotJson { excerpt, .. } if is_non_text(excerpt) => {
+                format!("the upstream answered with a body that is not JSON ({excerpt})")
             }
             Detail::NotJson { excerpt, .. } => format!(
                 "the upstream answered with a body that is not JSON, starting {}",
@@ -571,6 +577,16 @@ impl Secrets {
     }
 }
 
+/// What [`excerpt`] says of a body that is not text, after its length: toolgate's words,
+/// never quoted as the upstream's.
+const NON_TEXT: &str = " bytes of non-text";
+
+fn is_non_text(excerpt: &str) -> bool {
+    excerpt
+        .strip_suffix(NON_TEXT)
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// How much of a body is read for an excerpt (plus the longest secret, so a secret
 /// crossing this point is still seen whole).
 const EXCERPT_WINDOW: usize = 4096;
@@ -583,7 +599,7 @@ const EXCERPT_CHARS: usize = 200;
 pub fn excerpt(body: &[u8], secrets: &Secrets) -> String {
     let window = &body[..body.len().min(EXCERPT_WINDOW + secrets.longest())];
     if !looks_like_text(window) {
-        return format!("{} bytes of non-text", body.len());
+        return format!("{}{NON_TEXT}", body.len());
     }
     let text = String::from_utf8_lossy(window);
     // Controls and invisible formatting characters (bidi overrides, zero-width) go:
@@ -757,6 +773,25 @@ mod tests {
         assert!(
             rpc.describe()
                 .ends_with(&format!("saying {}", quoted(forged)))
+        );
+        // What toolgate says of bytes that are not text is its own, not a quotation.
+        let binary = Detail::NotJson {
+            reason: "expected value".into(),
+            excerpt: excerpt(&[0xff, 0xfe, 0x00, b'\n'], &Secrets::default()),
+        };
+        assert_eq!(
+            binary.describe(),
+            "the upstream answered with a body that is not JSON (4 bytes of non-text)"
+        );
+        // An upstream that writes those words itself is quoted like anything else.
+        let mimic = Detail::NotJson {
+            reason: "expected value".into(),
+            excerpt: "x 4 bytes of non-text".into(),
+        };
+        assert!(
+            mimic.describe().contains("starting \"x 4 bytes"),
+            "{}",
+            mimic.describe()
         );
     }
 
