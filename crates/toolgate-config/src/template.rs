@@ -4,6 +4,11 @@
 //! come from the dependency's `base_url`: arguments are percent-encoded into the path
 //! (so `/`, `?`, `#` and `@` cannot escape their segment), `.`/`..` segments are refused,
 //! and the finished URL's origin is compared with the base URL's before any request.
+//!
+//! `{name*}` (RFC 6570's explode modifier) as a whole query value sends a list as the
+//! parameter repeated (`tag=a&tag=b`) and an object as one parameter per member
+//! (`color=red&size=m`): OpenAPI's default for query arrays (`style: form, explode:
+//! true`), which most APIs expect. `{name}` joins a list with commas (`tag=a,b`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -37,6 +42,9 @@ pub enum Part {
     Lit(String),
     /// An argument placeholder.
     Arg(String),
+    /// `{name*}`: an argument exploded, one query parameter per list item or object
+    /// member; anywhere else it reads as `{name}`.
+    Each(String),
 }
 
 /// A parsed template string such as `/v3/items/{id}`.
@@ -44,8 +52,8 @@ pub enum Part {
 pub struct Template(pub Vec<Part>);
 
 impl Template {
-    /// Parses `{name}` placeholders; `{{` and `}}` are a literal `{` and `}`; anything
-    /// else is literal.
+    /// Parses `{name}` and `{name*}` placeholders; `{{` and `}}` are a literal `{` and
+    /// `}`; anything else is literal.
     pub fn parse(text: &str) -> Template {
         let mut parts = Vec::new();
         let mut lit = String::new();
@@ -59,16 +67,18 @@ impl Template {
                 continue;
             }
             let after = &here[1..];
-            let name = after
-                .find('}')
-                .map(|c| &after[..c])
-                .filter(|n| here.starts_with('{') && is_identifier(n));
+            let name = after.find('}').map(|c| &after[..c]).filter(|n| {
+                here.starts_with('{') && is_identifier(n.strip_suffix('*').unwrap_or(n))
+            });
             match name {
                 Some(n) => {
                     if !lit.is_empty() {
                         parts.push(Part::Lit(std::mem::take(&mut lit)));
                     }
-                    parts.push(Part::Arg(n.to_string()));
+                    parts.push(match n.strip_suffix('*') {
+                        Some(each) => Part::Each(each.to_string()),
+                        None => Part::Arg(n.to_string()),
+                    });
                     rest = &after[n.len() + 1..];
                 }
                 None => {
@@ -93,7 +103,7 @@ impl Template {
     /// Names of the arguments this template uses.
     pub fn arguments(&self) -> impl Iterator<Item = &str> {
         self.0.iter().filter_map(|p| match p {
-            Part::Arg(n) => Some(n.as_str()),
+            Part::Arg(n) | Part::Each(n) => Some(n.as_str()),
             Part::Lit(_) => None,
         })
     }
@@ -108,7 +118,7 @@ impl Template {
         for part in &self.0 {
             match part {
                 Part::Lit(l) => out.push_str(l),
-                Part::Arg(name) => match args.get(name).map(scalar_text) {
+                Part::Arg(name) | Part::Each(name) => match args.get(name).map(scalar_text) {
                     None | Some(None) => return Ok(None),
                     Some(Some(text)) => out.push_str(&encode(&text)?),
                 },
@@ -146,6 +156,24 @@ fn scalar_text(v: &Value) -> Option<String> {
             Some(out)
         }
         other => Some(other.to_string()),
+    }
+}
+
+/// The query pairs of an exploded argument (`{name*}`): a list is the parameter once per
+/// item, an object one parameter per member (OpenAPI `style: form, explode: true`),
+/// anything else the parameter once; absent or `null` is no parameter.
+fn exploded<'a>(name: &'a str, value: Option<&'a Value>) -> Vec<(&'a str, String)> {
+    match value {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(|item| Some((name, scalar_text(item)?)))
+            .collect(),
+        Some(Value::Object(members)) => members
+            .iter()
+            .filter_map(|(k, v)| Some((k.as_str(), scalar_text(v)?)))
+            .collect(),
+        Some(other) => scalar_text(other).map(|t| (name, t)).into_iter().collect(),
     }
 }
 
@@ -257,6 +285,11 @@ impl RequestTemplate {
         names
     }
 
+    /// Whether `key` is a query parameter the base URL or the tool's template sets.
+    fn sets_query(&self, base: &url::Url, key: &str) -> bool {
+        self.query.iter().any(|(n, _)| n == key) || base.query_pairs().any(|(k, _)| k == key)
+    }
+
     /// Builds the request for `args` against `base`.
     pub fn render(
         &self,
@@ -309,7 +342,18 @@ impl RequestTemplate {
                 }
             }
             for (name, template) in &self.query {
-                if let Some(value) = template.render(args, |t| Ok(t.to_string()))? {
+                if let [Part::Each(arg)] = template.0.as_slice() {
+                    for (key, value) in exploded(name, args.get(arg)) {
+                        // An object's member names come from the caller: none may set a
+                        // parameter the tool or its base URL sets (an `api_key`).
+                        if key != name.as_str() && self.sets_query(base, key) {
+                            return Err(RenderError(format!(
+                                "the argument `{arg}` names the query parameter `{key}`, which the tool sets itself"
+                            )));
+                        }
+                        pairs.append_pair(key, &value);
+                    }
+                } else if let Some(value) = template.render(args, |t| Ok(t.to_string()))? {
                     pairs.append_pair(name, &value);
                 }
             }
@@ -510,6 +554,46 @@ mod tests {
 
     fn args(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn an_exploded_argument_repeats_its_parameter_or_spreads_its_members() {
+        let base = url::Url::parse("https://api.example.com/v1?api_key=k").unwrap();
+        let t = template(
+            "/channels",
+            &[
+                ("Type", "{Type*}"),
+                ("filter", "{filter*}"),
+                ("tags", "{tags}"),
+            ],
+        );
+        assert_eq!(t.arguments(), vec!["Type", "filter", "tags"]);
+        let r = t
+            .render(
+                &base,
+                &args(json!({"Type": ["public", "private"], "filter": {"color": "red", "size": 2}, "tags": ["a", "b"]})),
+            )
+            .unwrap();
+        assert_eq!(
+            r.url.query(),
+            Some("api_key=k&Type=public&Type=private&color=red&size=2&tags=a%2Cb")
+        );
+        // A single value is the parameter once; absent or null, not at all.
+        let r = t
+            .render(&base, &args(json!({"Type": "public", "filter": null})))
+            .unwrap();
+        assert_eq!(r.url.query(), Some("api_key=k&Type=public"));
+        // An object member may not set what the tool or its base URL sets.
+        for taken in ["api_key", "tags"] {
+            let e = t
+                .render(&base, &args(json!({"filter": {taken: "x"}})))
+                .unwrap_err();
+            assert!(e.0.contains(taken) && e.0.contains("sets itself"), "{e:?}");
+        }
+        // Outside a whole query value, `{name*}` reads as `{name}`.
+        let p = template("/items/{ids*}", &[]);
+        let r = p.render(&base, &args(json!({"ids": [1, 2]}))).unwrap();
+        assert_eq!(r.url.path(), "/v1/items/1%2C2");
     }
 
     #[test]

@@ -13,11 +13,21 @@
 //! - Shopify `X-Shopify-API-Deprecated-Reason`
 //!   (<https://shopify.dev/docs/api/usage/versioning#deprecation-practices>): the call used
 //!   a deprecated feature; the value is a human-readable reason, passed on as a warning.
-//! - A `Warning: 299` that says something is deprecated and names a replacement
-//!   (Kubernetes: `…is deprecated in v1.14+, unavailable in v1.22+; use networking.k8s.io/v1
-//!   Ingress`) supplies [`Deprecation::successor`] when a Deprecation/Sunset header
-//!   declared the deprecation and no successor link did; a warning alone never makes the
-//!   resource "deprecated", because it may be about one field of the request.
+//! - Older drafts' parameters, still sent: draft-dalal-deprecation-header-00's
+//!   `Deprecation: version="v1"` and `version="1" date="2025-10-04"`, vendors'
+//!   `X-API-Deprecation: version=v1, sunset=2027-02-21`. Any `Deprecation` value other
+//!   than an explicit `false` / `?0` says the field is there, so the resource is
+//!   deprecated; `date=`/`since=` give the date, `sunset=`/`until=`/`removal=` the end. A
+//!   value not read in full is also handed on verbatim ([`crate::unread`]); one that
+//!   looks like a date that could not be read is not taken as "deprecated now", since
+//!   the date may lie ahead.
+//! - Deprecation in words: a `Warning: 299` (Kubernetes: `extensions/v1beta1 Ingress is
+//!   deprecated in v1.14+, unavailable in v1.22+; use networking.k8s.io/v1 Ingress`;
+//!   Salesforce: `This API is deprecated and will be removed by Summer '22`), the text of
+//!   a vendor deprecation field, or an advisory field (`X-API-Warn`, `Stripe-Notice`,
+//!   `*-Advisory`). Words about the called resource declare it deprecated, give its end
+//!   date and successor ([`crate::warning`] decides); words about one field or parameter
+//!   of the request stay a note.
 //!
 //! Dates go through [`crate::reset::parse_timestamp`], which accepts the near misses
 //! servers send (`UTC` for `GMT`, as in RFC 9745's own `Sunset` example).
@@ -25,6 +35,7 @@
 use chrono::{DateTime, Utc};
 use sfv::{BareItem, Item, Parser};
 
+use crate::warning::{self, Retirement, Said};
 use crate::{Deprecation, Headers, Notice, link, reset};
 
 /// What a deprecation notice means at a given instant; see [`Deprecation::stage`].
@@ -73,39 +84,45 @@ impl Deprecation {
     }
 }
 
+/// Which fields [`read`] examined: read in full, or not understood (to be handed on
+/// verbatim by [`crate::unread`]); positions in the headers.
+#[derive(Debug, Default)]
+pub(crate) struct Fields {
+    pub(crate) read: Vec<usize>,
+    pub(crate) unread: Vec<usize>,
+}
+
+/// A reading under way.
+#[derive(Default)]
+struct Reading {
+    d: Deprecation,
+    /// Any evidence of a deprecation or retirement, or a documentation link.
+    found: bool,
+    /// What free texts said about the called resource, applied after the headers, whose
+    /// dates and links are more precise.
+    texts: Vec<Retirement>,
+}
+
 pub(crate) fn read(
     h: &Headers<'_>,
     now: DateTime<Utc>,
     notices: &[Notice],
     warnings: &mut Vec<String>,
+    fields: &mut Fields,
 ) -> Option<Deprecation> {
-    let mut d = Deprecation::default();
-    let mut found = false;
-    for v in h.get_all("deprecation") {
-        let Ok(v) = std::str::from_utf8(v) else {
-            continue;
-        };
-        match header_value(v, now) {
-            Some(Value::Flag(flag)) => {
-                found = true;
-                d.deprecated |= flag;
-            }
-            Some(Value::Date(t)) => {
-                found = true;
-                d.since = Some(d.since.map_or(t, |s| s.min(t)));
-                d.deprecated |= t <= now;
-            }
+    let mut r = Reading::default();
+    for (i, (name, value)) in h.iter().enumerate() {
+        match r.field(i, name.trim_ascii(), value, now, warnings) {
+            Some(true) => fields.read.push(i),
+            Some(false) => fields.unread.push(i),
             None => {}
         }
     }
-    if let Some(t) = h
-        .get_all("sunset")
-        .filter_map(|v| std::str::from_utf8(v).ok())
-        .find_map(|v| reset::parse_timestamp(v, now))
-    {
-        found = true;
-        d.sunset = Some(t);
-    }
+    let Reading {
+        mut d,
+        mut found,
+        mut texts,
+    } = r;
     let links = link::from_headers(h);
     let target = |rel: &str| {
         links
@@ -122,56 +139,184 @@ pub(crate) fn read(
     {
         found = true;
         d.deprecated = true;
-        let text = format!("deprecated: {reason}");
-        if !warnings.contains(&text) {
-            warnings.push(text);
-        }
+        note(format!("deprecated: {reason}"), warnings);
     }
-    for (name, value) in h.iter().take(MAX_FIELDS) {
-        match shaped_field(name, value, now) {
-            Some(Shaped::Flag(text)) => {
-                found = true;
-                d.deprecated = true;
-                if let Some(text) = text {
-                    let text = format!("deprecated: {text}");
-                    if !warnings.contains(&text) {
-                        warnings.push(text);
-                    }
-                }
-            }
-            Some(Shaped::Since(t)) => {
-                found = true;
-                d.since = Some(d.since.map_or(t, |s| s.min(t)));
-                d.deprecated |= t <= now;
-            }
-            Some(Shaped::Sunset(t)) => {
-                found = true;
-                d.sunset = d.sunset.or(Some(t));
-            }
-            None => {}
-        }
-    }
-    // A warning that announces a future deprecation date ("will be deprecated on
-    // 2026-01-31") schedules it; one that says "is deprecated" does not declare the
-    // resource deprecated (it may be about one field of the request).
+    // A warning counts when its words are about the called resource; one about a field
+    // of the request stays a note.
+    let mut unplaced_successor = None;
     for n in notices {
-        if let Some(t) = scheduled_in(&n.text, now) {
-            found = true;
+        match warning::what_it_says(&n.text, now) {
+            Said::AboutTheCall(r) => texts.push(r),
+            Said::AboutAPart => {}
+            Said::Nothing if n.deprecation => {
+                unplaced_successor = unplaced_successor.or(n.successor.clone())
+            }
+            Said::Nothing => {}
+        }
+    }
+    for r in &texts {
+        found |= r.deprecated || r.since.is_some() || r.sunset.is_some();
+        d.deprecated |= r.deprecated;
+        if let Some(t) = r.since {
             d.since = Some(d.since.map_or(t, |s| s.min(t)));
         }
+        d.sunset = d.sunset.or(r.sunset);
     }
     if !found {
         return None;
     }
     d.successor = target("successor-version")
         .or_else(|| target("latest-version"))
-        .or_else(|| {
-            notices
-                .iter()
-                .filter(|n| n.deprecation)
-                .find_map(|n| n.successor.clone())
-        });
+        .or_else(|| texts.iter().find_map(|r| r.successor.clone()))
+        // A warning naming no subject the reader knows ("Foo is deprecated; use Bar")
+        // may still name the successor of a deprecation the headers declared.
+        .or_else(|| d.deprecated.then_some(unplaced_successor).flatten());
+    d.info = d
+        .info
+        .take()
+        .or_else(|| texts.iter().find_map(|r| r.info.clone()));
     Some(d)
+}
+
+impl Reading {
+    /// Reads one field, if it is one this reader knows: whether its value was read in
+    /// full.
+    fn field(
+        &mut self,
+        i: usize,
+        name: &str,
+        value: &[u8],
+        now: DateTime<Utc>,
+        warnings: &mut Vec<String>,
+    ) -> Option<bool> {
+        let d = &mut self.d;
+        if name.eq_ignore_ascii_case("deprecation") {
+            let Some(v) = std::str::from_utf8(value)
+                .ok()
+                .filter(|v| !v.trim().is_empty())
+            else {
+                return Some(false);
+            };
+            let read = header_value(v, now);
+            self.found |= declare(d, read.as_ref(), now);
+            if read.is_none() && !looks_like_date(v) {
+                // Words where a flag or date belongs still say the field is there:
+                // only an explicit `false` or `?0` withdraws it.
+                self.found = true;
+                d.deprecated = true;
+            }
+            return Some(matches!(
+                read,
+                Some(Value::Params { complete: true, .. } | Value::Flag(_) | Value::Date(_))
+            ));
+        }
+        if name.eq_ignore_ascii_case("sunset") {
+            let t = std::str::from_utf8(value)
+                .ok()
+                .and_then(|v| reset::parse_timestamp(v, now));
+            if let Some(t) = t {
+                self.found = true;
+                d.sunset = d.sunset.or(Some(t));
+            }
+            return Some(t.is_some());
+        }
+        if i >= MAX_FIELDS {
+            return None;
+        }
+        let kind = vendor_field(name)?;
+        let Ok(v) = std::str::from_utf8(value) else {
+            return Some(false);
+        };
+        let v = v.trim();
+        if v.is_empty() {
+            return Some(true);
+        }
+        match kind {
+            Vendor::Deprecation => {
+                if let Some(read) = header_value(v, now) {
+                    self.found |= declare(d, Some(&read), now);
+                    return Some(!matches!(
+                        read,
+                        Value::Params {
+                            complete: false,
+                            ..
+                        }
+                    ));
+                }
+                match warning::what_it_says(v, now) {
+                    Said::AboutTheCall(r) => {
+                        self.texts.push(r);
+                        note(capped(v), warnings);
+                    }
+                    Said::AboutAPart => note(capped(v), warnings),
+                    // The field's name says deprecated; its words are passed on.
+                    Said::Nothing => {
+                        self.found = true;
+                        d.deprecated = true;
+                        note(format!("deprecated: {}", capped(v)), warnings);
+                    }
+                }
+                Some(true)
+            }
+            Vendor::Retirement => {
+                let sunset = reset::parse_timestamp(v, now).or_else(|| {
+                    params(v, now)
+                        .filter(|p| p.complete)
+                        .and_then(|p| p.sunset.or(p.since))
+                });
+                if let Some(t) = sunset {
+                    self.found = true;
+                    d.sunset = d.sunset.or(Some(t));
+                    return Some(true);
+                }
+                if let Said::AboutTheCall(r) = warning::what_it_says(v, now) {
+                    self.texts.push(r);
+                    note(capped(v), warnings);
+                    return Some(true);
+                }
+                Some(false)
+            }
+            // A number or a token under such a name (`X-Quota-Warn-Threshold: 80`) is a
+            // setting, not a notice; left to the other readers.
+            Vendor::Advisory
+                if !(v.contains(char::is_whitespace) && v.contains(char::is_alphabetic)) =>
+            {
+                None
+            }
+            Vendor::Advisory => {
+                if let Said::AboutTheCall(r) = warning::what_it_says(v, now) {
+                    self.texts.push(r);
+                }
+                note(capped(v), warnings);
+                Some(true)
+            }
+        }
+    }
+}
+
+/// Applies one deprecation value to `d`; whether it declared anything. An explicit
+/// negative (`false`, `?0`) declares nothing: no notice is better than a notice saying
+/// "not deprecated", which would be remembered and reported as news.
+fn declare(d: &mut Deprecation, value: Option<&Value>, now: DateTime<Utc>) -> bool {
+    match value {
+        Some(Value::Flag(true)) => d.deprecated = true,
+        Some(Value::Date(t)) => {
+            d.since = Some(d.since.map_or(*t, |s| s.min(*t)));
+            d.deprecated |= *t <= now;
+        }
+        Some(Value::Params { since, sunset, .. }) => {
+            match since {
+                Some(t) => {
+                    d.since = Some(d.since.map_or(*t, |s| s.min(*t)));
+                    d.deprecated |= *t <= now;
+                }
+                None => d.deprecated = true,
+            }
+            d.sunset = d.sunset.or(*sunset);
+        }
+        Some(Value::Flag(false)) | None => return false,
+    }
+    true
 }
 
 /// Fields examined for vendor deprecation names.
@@ -179,22 +324,33 @@ const MAX_FIELDS: usize = 64;
 /// Longest vendor deprecation text passed on as a warning.
 const MAX_TEXT: usize = 200;
 
-/// What a vendor deprecation field says.
-enum Shaped {
-    /// Deprecated now, with the vendor's text when it sent one.
-    Flag(Option<String>),
-    /// Deprecated (or to be) from this date.
-    Since(DateTime<Utc>),
-    /// Expected to stop working at this date.
-    Sunset(DateTime<Utc>),
+/// Adds a text for the model, once.
+fn note(text: String, warnings: &mut Vec<String>) {
+    if !warnings.contains(&text) {
+        warnings.push(text);
+    }
 }
 
-/// A field other than the RFC ones whose name says deprecation
-/// (`X-API-Deprecated`, `X-Api-Deprecation-Date`) or retirement (`X-API-Sunset`,
-/// `X-Api-Retirement-Date`, `X-End-Of-Life`, `X-EOL-Date`). Names that speak of
-/// *versions* (`api-deprecated-versions`) list other versions, not the one called, and
-/// are not read.
-fn shaped_field(name: &str, value: &[u8], now: DateTime<Utc>) -> Option<Shaped> {
+fn capped(v: &str) -> String {
+    v.chars().take(MAX_TEXT).collect()
+}
+
+/// What a vendor field's name says it carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Vendor {
+    /// A deprecation flag, date or text (`X-API-Deprecated`, `X-Api-Deprecation-Date`).
+    Deprecation,
+    /// An end date (`X-API-Sunset`, `X-Api-Retirement-Date`, `X-End-Of-Life`).
+    Retirement,
+    /// A notice in words (`X-API-Warn`, `Stripe-Notice`, `X-Api-Advisory`), read like a
+    /// `Warning` text.
+    Advisory,
+}
+
+/// A field other than the RFC ones whose name says deprecation, retirement or an
+/// advisory. Names that speak of *versions* (`api-deprecated-versions`) list other
+/// versions, not the one called, and are not read.
+fn vendor_field(name: &str) -> Option<Vendor> {
     let n = name.trim().to_ascii_lowercase();
     if n.len() > 64
         || matches!(
@@ -206,81 +362,46 @@ fn shaped_field(name: &str, value: &[u8], now: DateTime<Utc>) -> Option<Shaped> 
         return None;
     }
     let tokens: Vec<&str> = n.split(['-', '_']).collect();
-    let deprecate = tokens.iter().any(|t| t.contains("deprecat"));
     let retire = tokens
         .iter()
         .any(|t| t.contains("sunset") || t.contains("retire") || *t == "eol")
         || n.contains("end-of-life")
         || n.contains("endoflife");
-    if !deprecate && !retire {
-        return None;
-    }
-    let v = std::str::from_utf8(value).ok()?.trim();
-    if v.is_empty() {
-        return None;
-    }
     if retire {
-        return reset::parse_timestamp(v, now).map(Shaped::Sunset);
+        return Some(Vendor::Retirement);
     }
-    match header_value(v, now) {
-        Some(Value::Flag(true)) => Some(Shaped::Flag(None)),
-        Some(Value::Flag(false)) => None,
-        Some(Value::Date(t)) => Some(Shaped::Since(t)),
-        None if matches!(v.to_ascii_lowercase().as_str(), "0" | "no" | "off") => None,
-        None if matches!(v.to_ascii_lowercase().as_str(), "1" | "yes" | "on") => {
-            Some(Shaped::Flag(None))
-        }
-        None => Some(Shaped::Flag(Some(v.chars().take(MAX_TEXT).collect()))),
+    if tokens.iter().any(|t| t.contains("deprecat")) {
+        return Some(Vendor::Deprecation);
     }
-}
-
-/// The future date a warning text schedules a deprecation for: "will be deprecated on
-/// 2026-01-31", "deprecated from 2026-01-31", "scheduled for deprecation on …".
-fn scheduled_in(text: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-    let lower = text.to_ascii_lowercase();
-    let future = [
-        "will be deprecated",
-        "deprecated from",
-        "deprecated as of",
-        "scheduled for deprecation",
-        "deprecated starting",
-    ]
-    .iter()
-    .any(|p| lower.contains(p));
-    if !future {
-        return None;
-    }
-    let bytes = lower.as_bytes();
-    (0..bytes.len().saturating_sub(9)).find_map(|i| {
-        let w = &bytes[i..i + 10];
-        let shape = w.iter().enumerate().all(|(j, b)| {
-            if j == 4 || j == 7 {
-                *b == b'-'
-            } else {
-                b.is_ascii_digit()
-            }
-        });
-        if !shape {
-            return None;
-        }
-        let t = reset::parse_timestamp(lower.get(i..i + 10)?, now)?;
-        (t > now).then_some(t)
-    })
+    let advisory = tokens
+        .iter()
+        .any(|t| t.starts_with("warn") || t.starts_with("notice") || t.starts_with("advisor"));
+    advisory.then_some(Vendor::Advisory)
 }
 
 enum Value {
+    /// `true`, `?1`, `yes` (or `false`, `?0`, `no`).
     Flag(bool),
     Date(DateTime<Utc>),
+    /// An older draft's parameters, `version="v1" date="2025-10-04"`.
+    Params {
+        since: Option<DateTime<Utc>>,
+        sunset: Option<DateTime<Utc>>,
+        /// Every date parameter could be read.
+        complete: bool,
+    },
 }
 
 /// One `Deprecation` value in any of its generations.
 fn header_value(v: &str, now: DateTime<Utc>) -> Option<Value> {
     let v = v.trim();
-    if v.eq_ignore_ascii_case("true") {
-        return Some(Value::Flag(true));
-    }
-    if v.eq_ignore_ascii_case("false") {
-        return Some(Value::Flag(false));
+    for (words, flag) in [
+        (["true", "yes", "1", "on"], true),
+        (["false", "no", "0", "off"], false),
+    ] {
+        if words.iter().any(|w| v.eq_ignore_ascii_case(w)) {
+            return Some(Value::Flag(flag));
+        }
     }
     if let Ok(item) = Parser::new(v).parse::<Item>() {
         match item.bare_item {
@@ -292,7 +413,130 @@ fn header_value(v: &str, now: DateTime<Utc>) -> Option<Value> {
             _ => {}
         }
     }
-    reset::parse_timestamp(v, now).map(Value::Date)
+    reset::parse_timestamp(v, now)
+        .map(Value::Date)
+        .or_else(|| params(v, now).map(Value::from))
+}
+
+impl From<Params> for Value {
+    fn from(p: Params) -> Self {
+        Value::Params {
+            since: p.since,
+            sunset: p.sunset,
+            complete: p.complete,
+        }
+    }
+}
+
+/// Whether a value that could not be read was meant as a date (`@99999999999999999999`,
+/// `Sun, 31 Dez 2025 …`): it may lie in the future, so it cannot say "deprecated now".
+fn looks_like_date(v: &str) -> bool {
+    let v = v.trim();
+    if v.starts_with(|c: char| c == '@' || c.is_ascii_digit()) {
+        return true;
+    }
+    let first: &str = v
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or_default();
+    reset::weekday(first) || reset::month(first).is_some()
+}
+
+/// Values longer than this are not parameter lists.
+const MAX_PARAMS_LEN: usize = 512;
+/// At most this many parameters are read.
+const MAX_PARAMS: usize = 16;
+
+/// The dates in a `key=value` list, as draft-dalal-deprecation-header-00 wrote
+/// `Deprecation: version="v1" date="2025-10-04"` and vendors `version=v1,
+/// sunset=2027-02-21`.
+struct Params {
+    since: Option<DateTime<Utc>>,
+    sunset: Option<DateTime<Utc>>,
+    complete: bool,
+}
+
+/// Reads `key=value` pairs separated by `;`, `,` or spaces; values may be quoted, and an
+/// unquoted value runs on over words without `=` (`sunset=Sat, 16 Jan 2027 00:00:00
+/// GMT`). `date`/`since` give the deprecation date, `sunset`/`until`/`removal` the end.
+/// `None` when there is no `key=value` at all.
+fn params(v: &str, now: DateTime<Utc>) -> Option<Params> {
+    if v.len() > MAX_PARAMS_LEN || !v.contains('=') {
+        return None;
+    }
+    // (key, value, quoted): a quoted value takes no continuation words.
+    let mut pairs: Vec<(String, String, bool)> = Vec::new();
+    let mut stray_words = false;
+    let mut rest = v;
+    while pairs.len() < MAX_PARAMS {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ';' || c == ',');
+        if rest.is_empty() {
+            break;
+        }
+        let key_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+            .unwrap_or(rest.len());
+        let Some(after_eq) = rest[key_len..].strip_prefix('=').filter(|_| key_len > 0) else {
+            // A word that is not a parameter continues an unquoted value. It is not
+            // empty: `rest` does not start with a separator.
+            let word_end = rest
+                .find(|c: char| c.is_whitespace() || c == ';' || c == ',')
+                .unwrap_or(rest.len());
+            match pairs.last_mut() {
+                Some((_, value, false)) => {
+                    value.push(' ');
+                    value.push_str(&rest[..word_end]);
+                }
+                _ => stray_words = true,
+            }
+            rest = &rest[word_end..];
+            continue;
+        };
+        let key = rest[..key_len].to_ascii_lowercase().replace('_', "-");
+        if let Some(q) = after_eq.strip_prefix('"') {
+            let (text, tail) = link::quoted(q);
+            pairs.push((key, text, true));
+            rest = tail;
+        } else {
+            let end = after_eq
+                .find(|c: char| c.is_whitespace() || c == ';' || c == ',')
+                .unwrap_or(after_eq.len());
+            pairs.push((key, after_eq[..end].to_owned(), false));
+            rest = &after_eq[end..];
+        }
+    }
+    if pairs.is_empty() {
+        return None;
+    }
+    let mut p = Params {
+        since: None,
+        sunset: None,
+        complete: !stray_words,
+    };
+    for (key, value, _) in &pairs {
+        let slot = match key.as_str() {
+            "date" | "since" | "deprecation-date" | "deprecated-since" | "deprecated-at" => {
+                &mut p.since
+            }
+            "sunset" | "until" | "removal" | "sunset-date" | "removal-date" => &mut p.sunset,
+            _ => continue,
+        };
+        match date_value(value, now) {
+            Some(t) => *slot = slot.or(Some(t)),
+            None => p.complete = false,
+        }
+    }
+    Some(p)
+}
+
+/// `@<epoch seconds>` (RFC 9745's form) or any date [`reset::parse_timestamp`] reads.
+fn date_value(v: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    let v = v.trim();
+    if let Some(secs) = v.strip_prefix('@') {
+        let secs: i64 = secs.parse().ok()?;
+        return DateTime::from_timestamp(secs, 0);
+    }
+    reset::parse_timestamp(v, now)
 }
 
 #[cfg(test)]

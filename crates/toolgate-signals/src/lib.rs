@@ -125,7 +125,8 @@ pub struct Signals {
     /// Deprecation / sunset information, when any was advertised.
     pub deprecation: Option<Deprecation>,
     /// Human-readable notices for the model: `Warning: 299` texts, vendor deprecation
-    /// reasons, "near limit" hints. Show each verbatim.
+    /// reasons and advisories (`X-API-Warn`, `Stripe-Notice`), "near limit" hints. Show
+    /// each verbatim.
     pub warnings: Vec<String>,
     /// The `Warning: 199/299` members, structured: whether each says something is
     /// deprecated and which replacement it names. Their texts are also in `warnings`.
@@ -143,7 +144,8 @@ pub struct Notice {
     /// The warn-text, unquoted and unescaped.
     pub text: String,
     /// The text says something *is* deprecated (which may be one field of the
-    /// request, not the resource; [`Deprecation`] is set by headers only).
+    /// request; [`Deprecation`] is set from the text only when its subject is the called
+    /// resource).
     pub deprecation: bool,
     /// The replacement the text names (`…; use networking.k8s.io/v1 Ingress`).
     pub successor: Option<String>,
@@ -183,9 +185,10 @@ pub struct Deprecation {
     #[serde(serialize_with = "rfc3339")]
     pub sunset: Option<DateTime<Utc>>,
     /// `Link` rel `successor-version` (or `latest-version`) target; failing that, the
-    /// replacement named by a `Warning` that says deprecated ("…; use X").
+    /// replacement named by a notice about the called resource ("…; use X").
     pub successor: Option<String>,
-    /// `Link` rel `deprecation` (or `sunset`) target: documentation URL.
+    /// `Link` rel `deprecation` (or `sunset`) target: documentation URL; failing that,
+    /// the URL a notice about the called resource points at ("Please see https://…").
     pub info: Option<String>,
 }
 
@@ -347,7 +350,14 @@ fn read_fields(
         || (status == 403 && (quotas.iter().any(Quota::is_exhausted) || retry_after.is_some()));
     let notices = warning::read(headers);
     let mut warnings: Vec<String> = notices.iter().map(|n| n.text.clone()).collect();
-    let deprecation = deprecation::read(headers, now, &notices, &mut warnings);
+    let mut retirement_fields = deprecation::Fields::default();
+    let deprecation = deprecation::read(
+        headers,
+        now,
+        &notices,
+        &mut warnings,
+        &mut retirement_fields,
+    );
     for w in out.warnings {
         if !warnings.contains(&w) {
             warnings.push(w);
@@ -362,7 +372,7 @@ fn read_fields(
         notices,
         unread: Vec::new(),
     };
-    signals.unread = unread::find(headers, &signals);
+    signals.unread = unread::find_with(headers, &signals, &retirement_fields);
     signals
 }
 

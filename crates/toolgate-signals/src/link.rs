@@ -11,7 +11,7 @@ use crate::Headers;
 /// One link: its target and its relation types (lower-cased).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {
-    /// The URI reference between `<` and `>`, unresolved.
+    /// The URI reference between `<` and `>` (or sent bare, see [`parse`]), unresolved.
     pub target: String,
     /// Relation types from the first `rel` parameter, lower-cased.
     pub rels: Vec<String>,
@@ -34,7 +34,8 @@ pub fn from_headers(headers: &Headers<'_>) -> Vec<Link> {
         .collect()
 }
 
-/// Parses one `Link` field value.
+/// Parses one `Link` field value. A member whose target lacks its `<>` is read when the
+/// target is an http(s) URL or an absolute path followed by `;` and its parameters.
 ///
 /// ```
 /// let links = toolgate_signals::link::parse(
@@ -52,7 +53,11 @@ pub fn parse(value: &str) -> Vec<Link> {
         if rest.is_empty() {
             return out;
         }
-        match rest.strip_prefix('<').and_then(|r| r.split_once('>')) {
+        match rest
+            .strip_prefix('<')
+            .and_then(|r| r.split_once('>'))
+            .or_else(|| bare_target(rest))
+        {
             Some((target, after)) => {
                 let (rels, tail) = params(after);
                 out.push(Link {
@@ -65,6 +70,30 @@ pub fn parse(value: &str) -> Vec<Link> {
             None => rest = skip_to_comma(rest),
         }
     }
+}
+
+/// A target sent without its `<>`, as Microsoft Graph's deprecation guidelines show it
+/// (`https://docs.microsoft.com/…#2022-03-30_name ; rel="deprecation"`): an absolute
+/// http(s) URL or an absolute path, up to the first `;`. Without a `;` there are no
+/// parameters, so no relation worth reading; a comma or a space before the `;` means
+/// the text is not one URL.
+fn bare_target(s: &str) -> Option<(&str, &str)> {
+    let starts = |scheme: &[u8]| {
+        s.as_bytes()
+            .get(..scheme.len())
+            .is_some_and(|b| b.eq_ignore_ascii_case(scheme))
+    };
+    let urlish =
+        starts(b"https://") || starts(b"http://") || (s.starts_with('/') && !s.starts_with("//"));
+    if !urlish {
+        return None;
+    }
+    let end = s.find(';')?;
+    let target = s[..end].trim_end();
+    if target.contains(|c: char| c == ',' || c.is_whitespace() || c == '<' || c == '>') {
+        return None;
+    }
+    Some((target, &s[end..]))
 }
 
 /// Reads `*( OWS ";" OWS link-param )` up to the next top-level comma; returns the rel
@@ -195,6 +224,40 @@ mod tests {
             ),
             ("", vec![]),
             ("<>", vec![l("", &[])]),
+            // Microsoft Graph's deprecation guidelines send the targets without `<>`
+            (
+                r#"https://docs.microsoft.com/en-us/graph/changelog#2022-03-30_name ; rel="deprecation"; type="text/html"; title="name",https://docs.microsoft.com/en-us/graph/changelog#2022-03-30_state ; rel="deprecation"; type="text/html"; title="state""#,
+                vec![
+                    l(
+                        "https://docs.microsoft.com/en-us/graph/changelog#2022-03-30_name",
+                        &["deprecation"],
+                    ),
+                    l(
+                        "https://docs.microsoft.com/en-us/graph/changelog#2022-03-30_state",
+                        &["deprecation"],
+                    ),
+                ],
+            ),
+            (
+                r#"https://example.com/deprecation; rel="deprecation""#,
+                vec![l("https://example.com/deprecation", &["deprecation"])],
+            ),
+            (
+                "/api/v2; rel=successor-version, HTTP://X.example/d;rel=sunset",
+                vec![
+                    l("/api/v2", &["successor-version"]),
+                    l("HTTP://X.example/d", &["sunset"]),
+                ],
+            ),
+            // bare text that is not one URL followed by parameters is not a link
+            (
+                "https://a.example/x, https://b.example/y; rel=next",
+                vec![l("https://b.example/y", &["next"])],
+            ),
+            ("https://a.example/no-params", vec![]),
+            ("see https://a.example/x; rel=deprecation", vec![]),
+            ("//host.example/x; rel=deprecation", vec![]),
+            ("javascript:alert(1); rel=deprecation", vec![]),
         ];
         for (input, want) in cases {
             assert_eq!(parse(input), want, "{input:?}");

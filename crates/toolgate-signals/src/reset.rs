@@ -232,6 +232,8 @@ fn iso8601(v: &str) -> Option<DateTime<Utc>> {
 /// - `UTC`, `UT`, `Z` or a numeric offset (`+0000`, `+01:00`) instead of `GMT` — RFC
 ///   9745's own `Sunset` example ends in `UTC`;
 /// - a missing or wrong day name (RFC 8594's example `Sat, 31 Dec 2018` was a Monday);
+/// - full day and month names (`Thursday, 30 June 2024 23:59:59 GMT`, Microsoft Graph's
+///   deprecation guidelines);
 /// - one-digit days and two-digit years in any form.
 ///
 /// Two-digit years follow RFC 9110 §5.6.7: a year that would be more than 50 years after
@@ -300,22 +302,37 @@ const WEEKDAYS: [&str; 7] = [
     "sunday",
 ];
 const MONTHS: [&str; 12] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
 ];
 
 /// A day name, abbreviated (`Sun`) or in full (`Sunday`).
-fn weekday(t: &str) -> bool {
+pub(crate) fn weekday(t: &str) -> bool {
     let t = t.to_ascii_lowercase();
     WEEKDAYS
         .iter()
         .any(|d| t == *d || (t.len() == 3 && d.starts_with(t.as_str())))
 }
 
-/// The three-letter month abbreviation (RFC 9110's `month`), case-insensitively.
-fn month(t: &str) -> Option<usize> {
-    (t.len() == 3)
-        .then(|| MONTHS.iter().position(|m| t.eq_ignore_ascii_case(m)))
-        .flatten()
+/// A month: the three-letter abbreviation (RFC 9110's `month`) or, as Microsoft Graph's
+/// published `Sunset` example spells it, the full English name; case-insensitively.
+pub(crate) fn month(t: &str) -> Option<usize> {
+    if t.len() < 3 {
+        return None;
+    }
+    MONTHS
+        .iter()
+        .position(|m| t.eq_ignore_ascii_case(m) || (t.len() == 3 && m[..3].eq_ignore_ascii_case(t)))
 }
 
 fn month_number(t: &str) -> Option<u32> {

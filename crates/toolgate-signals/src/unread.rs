@@ -5,12 +5,15 @@
 //!
 //! A header is a candidate when its name carries a signal word, which also says what
 //! kind of signal it would be: a quota (rate limit, quota, throttle, remaining, reset,
-//! limit), a wait (retry) or a retirement (deprecation, sunset). A candidate is unread
-//! when the response's reading found nothing of its kind: a response whose quota was
-//! read has its quota headers' story told (a `…-Count` or `…-Type` beside the limits
+//! limit), a wait (retry) or a retirement (deprecation, sunset, and the advisory words
+//! warn, notice, advisory that vendors put deprecation texts under). A candidate is
+//! unread when the response's reading found nothing of its kind: a response whose quota
+//! was read has its quota headers' story told (a `…-Count` or `…-Type` beside the limits
 //! adds detail, not news), while an unknown quota header on a response with no quota
-//! read at all is news. Deciding from the reading costs nothing more per response: no
-//! header is read twice.
+//! read at all is news. Retirement headers are also judged one by one: a `Sunset` whose
+//! date could not be read is news even beside a `Deprecation` that was, since the end
+//! date is the part an owner plans by. Deciding from the reading costs nothing more per
+//! response: no header is read twice.
 
 use crate::{Headers, Signals};
 
@@ -29,6 +32,8 @@ const SIGNAL_WORDS: &[(&str, Kind)] = &[
     ("retry", Kind::Wait),
     ("deprecat", Kind::Retirement),
     ("sunset", Kind::Retirement),
+    ("retire", Kind::Retirement),
+    ("end-of-life", Kind::Retirement),
     ("ratelimit", Kind::Quota),
     ("rate-limit", Kind::Quota),
     ("quota", Kind::Quota),
@@ -37,6 +42,9 @@ const SIGNAL_WORDS: &[(&str, Kind)] = &[
     ("reset", Kind::Quota),
     ("-limit", Kind::Quota),
     ("limit-", Kind::Quota),
+    ("warn", Kind::Retirement),
+    ("notice", Kind::Retirement),
+    ("advisor", Kind::Retirement),
 ];
 
 /// Headers that carry a signal word but are never operational signals, or that the
@@ -48,6 +56,10 @@ const NOT_SIGNALS: &[&str] = &[
     "x-content-",
     "api-deprecated-versions",
 ];
+
+/// Names read by their own reader, which keeps only what matters: `Warning`'s caching
+/// codes (1xx) are dropped on purpose, not missed.
+const OWN_READER: &[&str] = &["warning"];
 
 /// At most this many unread headers are reported per response.
 pub const MAX_UNREAD: usize = 4;
@@ -71,6 +83,9 @@ fn kind(name: &str) -> Option<Kind> {
     if NOT_SIGNALS
         .iter()
         .any(|p| starts_with_folded(name, p.as_bytes()))
+        || OWN_READER
+            .iter()
+            .any(|own| name.eq_ignore_ascii_case(own.as_bytes()))
     {
         return None;
     }
@@ -107,6 +122,17 @@ pub fn looks_like_signal(name: &str) -> bool {
 /// The candidate headers of `headers` whose kind of signal `read` found nothing of.
 #[must_use]
 pub fn find(headers: &Headers<'_>, read: &Signals) -> Vec<Unread> {
+    find_with(headers, read, &crate::deprecation::Fields::default())
+}
+
+/// [`find`], judging the retirement fields the deprecation reader examined one by one:
+/// one it could not read is reported whatever else was read, and one it read in full
+/// (`Deprecation: false` included, which declares nothing) is not.
+pub(crate) fn find_with(
+    headers: &Headers<'_>,
+    read: &Signals,
+    retirement: &crate::deprecation::Fields,
+) -> Vec<Unread> {
     let told = |kind: Kind| match kind {
         Kind::Quota => !read.quota.is_empty() || read.rate_limited,
         Kind::Wait => read.retry_after.is_some() || read.rate_limited,
@@ -114,12 +140,27 @@ pub fn find(headers: &Headers<'_>, read: &Signals) -> Vec<Unread> {
             read.deprecation.is_some() || !read.notices.is_empty() || !read.warnings.is_empty()
         }
     };
-    if told(Kind::Quota) && told(Kind::Wait) && told(Kind::Retirement) {
+    if told(Kind::Quota)
+        && told(Kind::Wait)
+        && told(Kind::Retirement)
+        && retirement.unread.is_empty()
+    {
         return Vec::new();
     }
+    let field_told = |i: usize, kind: Kind| {
+        if kind != Kind::Retirement {
+            return told(kind);
+        }
+        if retirement.unread.contains(&i) {
+            return false;
+        }
+        retirement.read.contains(&i) || told(kind)
+    };
     headers
         .iter()
-        .filter(|(name, _)| kind(name).is_some_and(|k| !told(k)))
+        .enumerate()
+        .filter(|(i, (name, _))| kind(name).is_some_and(|k| !field_told(*i, k)))
+        .map(|(_, field)| field)
         .take(MAX_UNREAD)
         .map(|(name, value)| Unread {
             name: name.trim().to_string(),
@@ -211,10 +252,16 @@ mod tests {
             "x-RateLimit-left",
             " Retry_After ",
             "API-Sunset",
+            "X-API-Warn",
+            "Stripe-Notice",
+            "X-Api-Advisory",
+            "X-Api-Retirement-Date",
         ] {
             assert!(looks_like_signal(name), "{name}");
         }
         assert!(!looks_like_signal("Content_Length"));
+        // `Warning` has its own reader, which drops the caching codes on purpose.
+        assert!(!looks_like_signal("Warning"));
         assert!(!looks_like_signal("ACCESS-CONTROL-MAX-AGE"));
         assert!(!looks_like_signal(""));
     }

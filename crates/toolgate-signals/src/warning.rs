@@ -10,9 +10,20 @@
 //!
 //! Each kept warning becomes a [`Notice`]: its text, whether it says something is
 //! deprecated, and the replacement it names ("…; use X", "use X instead").
+//!
+//! [`what_it_says`] reads such a text (and the same kind of text in vendor notice
+//! fields) for what it says about the *called* resource. Upstreams write it many ways:
+//! Kubernetes names the API group/version (`extensions/v1beta1 Ingress is deprecated…`),
+//! Salesforce says `This API is deprecated and will be removed by Summer '22`, others
+//! start with `Deprecated:` or `Deprecated API:`, or give an end date (`maintained until
+//! 2015-06-02`, `will be removed on 2027-01-15`). A text about one field, parameter or
+//! argument of the request (`The query parameter 'page' is deprecated; use 'cursor'`)
+//! says nothing about the resource and stays a note.
+
+use chrono::{DateTime, Utc};
 
 use crate::link::{quoted, skip_to_comma};
-use crate::{Headers, Notice};
+use crate::{Headers, Notice, reset};
 
 /// Longest successor name taken from a warning text; longer ones are not names.
 const MAX_SUCCESSOR: usize = 200;
@@ -96,19 +107,23 @@ fn says_deprecated(text: &str) -> bool {
     let before = t[..i].trim_end();
     !(before.ends_with("will be")
         || before.ends_with("not")
+        || before.ends_with("no longer")
         || before.ends_with("un")
         || before.ends_with("be"))
 }
 
-/// The replacement named by "…; use X", "…, use X instead", "Please use X.".
+/// The replacement named by "…; use X", "…, use X instead", "Please use X.",
+/// "Deprecated API: use X", "Please migrate to X".
 fn successor(text: &str) -> Option<String> {
     let lower = text.to_ascii_lowercase();
     let start = [
         "; use ",
         ", use ",
         ". use ",
+        ": use ",
         "please use ",
         "; instead use ",
+        "migrate to ",
     ]
     .iter()
     .filter_map(|m| lower.rfind(m).map(|i| i + m.len()))
@@ -117,6 +132,9 @@ fn successor(text: &str) -> Option<String> {
     let mut s = text.get(start..)?.trim();
     // The name ends at the next sentence or clause.
     if let Some(end) = s.find([';', '\n']) {
+        s = &s[..end];
+    }
+    if let Some(end) = s.find(". ") {
         s = &s[..end];
     }
     let s = s.trim_end_matches(['.', ' ', ')']);
@@ -131,6 +149,397 @@ fn strip_suffix_ci<'a>(s: &'a str, suffix: &str) -> &'a str {
         Some(tail) if tail.eq_ignore_ascii_case(suffix) => &s[..n],
         _ => s,
     }
+}
+
+/// Longest text examined by [`what_it_says`]; the statement is in its first sentences.
+const MAX_READ: usize = 1000;
+/// Longest documentation URL taken from a text.
+const MAX_INFO: usize = 200;
+
+/// What a notice's words say about the resource that was called.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Retirement {
+    /// It is deprecated now.
+    pub(crate) deprecated: bool,
+    /// The date it was, or will be, deprecated.
+    pub(crate) since: Option<DateTime<Utc>>,
+    /// The date it stops: "will be removed on …", "maintained until …".
+    pub(crate) sunset: Option<DateTime<Utc>>,
+    /// The replacement named ("use X", "please migrate to X"); never an absolute URL,
+    /// since free text is where a planted link hides and `Link` is the field meant for it.
+    pub(crate) successor: Option<String>,
+    /// The documentation pointed at ("see https://…").
+    pub(crate) info: Option<String>,
+}
+
+/// Whom a notice's words are about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Said {
+    /// No deprecation or end date of anything the text names.
+    Nothing,
+    /// Only a part of the request (a field, parameter, argument, property) is deprecated
+    /// or going away: a note for the model, not a state of the tool.
+    AboutAPart,
+    /// The called resource itself.
+    AboutTheCall(Retirement),
+}
+
+/// What `text` says about the called resource: deprecated now or from a date, an end
+/// date, a successor. A statement counts when its subject is the called thing — no named
+/// subject ("Deprecated: …", "is deprecated"), "this API/endpoint/route/path/version/
+/// resource", a path, or an API version token (`extensions/v1beta1`, `v1`) — and never
+/// when it is a field, parameter, argument or property. "Will be removed on <date>" alone
+/// is an end date, not a deprecation.
+pub(crate) fn what_it_says(text: &str, now: DateTime<Utc>) -> Said {
+    let text = match text.char_indices().nth(MAX_READ) {
+        Some((cut, _)) => &text[..cut],
+        None => text,
+    };
+    // ASCII lower-casing keeps every byte offset, so ranges found in `lower` slice `text`.
+    let lower = text.to_ascii_lowercase();
+    let mut r = Retirement::default();
+    let (mut about_call, mut about_part) = (false, false);
+    for (start, end) in clauses(&lower) {
+        let clause = &lower[start..end];
+        let original = &text[start..end];
+        if let Some((at, end, form)) = deprecation_form(clause) {
+            match subject(clause, at, end) {
+                Subject::Part => about_part = true,
+                Subject::Other => {}
+                Subject::Call => {
+                    let date = date_after(&original[end..], now);
+                    match (form, date) {
+                        (Form::Now, None) => {
+                            about_call = true;
+                            r.deprecated = true;
+                        }
+                        (_, Some(t)) => {
+                            about_call = true;
+                            r.since = Some(r.since.map_or(t, |s| s.min(t)));
+                            r.deprecated |= t <= now;
+                        }
+                        // "will be deprecated" with no date: nothing to hold on to.
+                        (Form::Future, None) => {}
+                    }
+                }
+            }
+        }
+        for phrase in END_PHRASES {
+            let Some(at) = clause.find(phrase) else {
+                continue;
+            };
+            let end = at + phrase.len();
+            match subject(clause, at, end) {
+                Subject::Part => about_part = true,
+                Subject::Other => {}
+                Subject::Call => {
+                    if let Some(t) = date_after(&original[end..], now) {
+                        about_call = true;
+                        r.sunset = Some(r.sunset.map_or(t, |s| s.min(t)));
+                    }
+                }
+            }
+        }
+    }
+    if about_call {
+        r.successor = successor(text).filter(|s| !is_absolute_url(s));
+        r.info = info_link(text, &lower);
+        return Said::AboutTheCall(r);
+    }
+    if about_part {
+        Said::AboutAPart
+    } else {
+        Said::Nothing
+    }
+}
+
+/// Sentences and clauses: split at `. `, `; `, `! `, `? ` and line breaks, so a period
+/// inside `v1.14+` or a URL does not end one.
+fn clauses(lower: &str) -> Vec<(usize, usize)> {
+    let bytes = lower.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let ends = match b {
+            b'\n' | b'\r' => true,
+            b'.' | b';' | b'!' | b'?' => bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace),
+            _ => false,
+        };
+        if ends {
+            if i > start {
+                out.push((start, i));
+            }
+            start = i + 1;
+        }
+    }
+    if start < bytes.len() {
+        out.push((start, bytes.len()));
+    }
+    out
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// "is deprecated", "Deprecated:", "deprecated since …".
+    Now,
+    /// "will be deprecated on …", "scheduled for deprecation on …".
+    Future,
+}
+
+/// Phrases announcing a deprecation still to come.
+const FUTURE_PHRASES: [&str; 6] = [
+    "will be deprecated",
+    "to be deprecated",
+    "scheduled for deprecation",
+    "planned for deprecation",
+    "slated for deprecation",
+    "marked for deprecation",
+];
+
+/// Where a clause says something is (or will be) deprecated: the statement's start and
+/// end, and its form.
+fn deprecation_form(clause: &str) -> Option<(usize, usize, Form)> {
+    if let Some((at, p)) = FUTURE_PHRASES
+        .iter()
+        .find_map(|p| clause.find(p).map(|at| (at, p)))
+    {
+        return Some((at, at + p.len(), Form::Future));
+    }
+    if !says_deprecated(clause) {
+        return None;
+    }
+    let word = "deprecated";
+    clause.find(word).map(|at| (at, at + word.len(), Form::Now))
+}
+
+/// Phrases that announce the end of what they follow, each followed by its date.
+const END_PHRASES: [&str; 16] = [
+    "will be removed",
+    "will be retired",
+    "will be unavailable",
+    "will become unavailable",
+    "will be shut down",
+    "will be shutdown",
+    "will be discontinued",
+    "will be decommissioned",
+    "will be sunset",
+    "will be turned off",
+    "will stop working",
+    "will no longer be available",
+    "will be disabled",
+    "maintained until",
+    "supported until",
+    "available until",
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Subject {
+    /// The called API, endpoint, path or version, or no named subject.
+    Call,
+    /// A field, parameter, argument or property of the request.
+    Part,
+    /// Something named that may or may not be the called resource.
+    Other,
+}
+
+/// Words naming a part of a request rather than the resource.
+const PART_WORDS: &[&str] = &[
+    "field",
+    "fields",
+    "parameter",
+    "parameters",
+    "param",
+    "params",
+    "argument",
+    "arguments",
+    "arg",
+    "args",
+    "property",
+    "properties",
+    "attribute",
+    "attributes",
+    "option",
+    "options",
+    "header",
+    "headers",
+    "value",
+    "values",
+    "enum",
+    "input",
+    "key",
+    "keys",
+    "column",
+    "columns",
+    "flag",
+    "flags",
+    "setting",
+    "settings",
+    "variable",
+    "directive",
+];
+
+/// Words naming the called resource.
+const CALL_WORDS: &[&str] = &[
+    "api",
+    "apis",
+    "endpoint",
+    "endpoints",
+    "route",
+    "path",
+    "version",
+    "resource",
+    "operation",
+    "method",
+    "service",
+    "url",
+    "uri",
+];
+
+/// Words that name nothing: with only these before the verb, the subject is the call.
+const NO_SUBJECT: &[&str] = &[
+    "this",
+    "it",
+    "the",
+    "is",
+    "are",
+    "was",
+    "has",
+    "have",
+    "been",
+    "now",
+    "and",
+    "also",
+    "officially",
+    "marked",
+    "as",
+    "being",
+    "currently",
+    "deprecated",
+    "old",
+    "call",
+];
+
+/// Words that, right after a statement with nothing before it, name nothing
+/// ("Deprecated since …", "Will be removed on …"), unlike "Deprecated field `x`".
+const LEAD_INS: &[&str] = &[
+    "since",
+    "on",
+    "by",
+    "as",
+    "from",
+    "and",
+    "in",
+    "starting",
+    "effective",
+    "after",
+    "until",
+    "soon",
+    "today",
+    "now",
+    "for",
+];
+
+/// Who the statement between `at` and `end` in `clause` is about.
+fn subject(clause: &str, at: usize, end: usize) -> Subject {
+    let words = |s: &str| -> Vec<String> {
+        s.split_whitespace()
+            .map(|w| {
+                w.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '/')
+                    .to_owned()
+            })
+            .filter(|w| !w.is_empty())
+            .collect()
+    };
+    let before = words(&clause[..at]);
+    if before.is_empty() {
+        // "Deprecated: see …", "Deprecated API: use …", "Deprecated field 'x' …".
+        let rest = &clause[end..];
+        if rest.trim_start().starts_with(':') || rest.trim().is_empty() {
+            return Subject::Call;
+        }
+        return match words(rest).first().map(String::as_str) {
+            Some(w) if PART_WORDS.contains(&w) => Subject::Part,
+            Some(w) if CALL_WORDS.contains(&w) || LEAD_INS.contains(&w) => Subject::Call,
+            _ => Subject::Other,
+        };
+    }
+    if before.iter().any(|w| PART_WORDS.contains(&w.as_str())) {
+        return Subject::Part;
+    }
+    let names_the_call = |w: &String| {
+        CALL_WORDS.contains(&w.as_str()) || w.starts_with('/') || w.split('/').any(version_token)
+    };
+    if before.iter().any(names_the_call) || before.iter().all(|w| NO_SUBJECT.contains(&w.as_str()))
+    {
+        return Subject::Call;
+    }
+    Subject::Other
+}
+
+/// `v1`, `v2beta1`, `v1alpha`: an API version, as in `extensions/v1beta1`.
+fn version_token(w: &str) -> bool {
+    let Some(rest) = w.strip_prefix('v') else {
+        return false;
+    };
+    rest.starts_with(|c: char| c.is_ascii_digit())
+        && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.')
+}
+
+/// Words that may stand between a statement and its date.
+const DATE_LEADS: [&str; 10] = [
+    "on or after",
+    "on",
+    "by",
+    "after",
+    "as of",
+    "from",
+    "since",
+    "starting",
+    "effective",
+    "at",
+];
+
+/// The date that opens `s` once a lead word (`on`, `by`, `as of`) is skipped: an ISO
+/// date or any form [`reset::parse_timestamp`] reads, up to six words long.
+fn date_after(s: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    let mut s = s.trim_start();
+    for lead in DATE_LEADS {
+        let Some(head) = s.get(..lead.len()) else {
+            continue;
+        };
+        let boundary = s[lead.len()..].starts_with(char::is_whitespace);
+        if head.eq_ignore_ascii_case(lead) && boundary {
+            s = s[lead.len()..].trim_start();
+            break;
+        }
+    }
+    // Ends of the first six words, longest first: a full HTTP-date has six.
+    let ends: Vec<usize> = s
+        .char_indices()
+        .filter(|(_, c)| c.is_whitespace())
+        .map(|(i, _)| i)
+        .chain(std::iter::once(s.len()))
+        .take(6)
+        .collect();
+    ends.iter().rev().find_map(|&end| {
+        let candidate = s[..end].trim_end_matches(['.', ',', ';', ')', '"', '\'']);
+        reset::parse_timestamp(candidate, now)
+    })
+}
+
+fn is_absolute_url(s: &str) -> bool {
+    let lower = s.get(..8).map(str::to_ascii_lowercase).unwrap_or_default();
+    lower.starts_with("https://") || lower.starts_with("http://")
+}
+
+/// The http(s) URL after "see " ("Please see https://… for details").
+fn info_link(text: &str, lower: &str) -> Option<String> {
+    let at = lower.find("see http")? + "see ".len();
+    let url = text[at..]
+        .split(char::is_whitespace)
+        .next()?
+        .trim_end_matches(['.', ',', ';', ')', '"', '\'']);
+    (is_absolute_url(url) && url.len() <= MAX_INFO).then(|| url.to_owned())
 }
 
 #[cfg(test)]
@@ -207,6 +616,125 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn who_the_words_are_about() {
+        use chrono::TimeZone;
+        let now = Utc.with_ymd_and_hms(2026, 12, 5, 0, 0, 0).unwrap();
+        let call = |deprecated: bool| move |said: &Said| matches!(said, Said::AboutTheCall(r) if r.deprecated == deprecated);
+        // (text, expected)
+        type Expect<'a> = &'a dyn Fn(&Said) -> bool;
+        let cases: &[(&str, Expect<'_>)] = &[
+            // named API group/version, "this API", a path, no subject, "Deprecated API"
+            (
+                "extensions/v1beta1 Ingress is deprecated in v1.14+",
+                &call(true),
+            ),
+            (
+                "This API is deprecated and will be removed by Summer '22.",
+                &call(true),
+            ),
+            ("The path /v1/orders is deprecated", &call(true)),
+            (
+                "Deprecated: See https://docs.hiro.so/stacks/api",
+                &call(true),
+            ),
+            (
+                "Deprecated API: use betterapi.blazingFrog.com instead.",
+                &call(true),
+            ),
+            ("It is deprecated.", &call(true)),
+            ("deprecated since 2020-01-01", &call(true)),
+            ("v1 is deprecated, use v2 instead.", &call(true)),
+            // an end date alone is not "deprecated"
+            (
+                "The /v1/orders endpoint will be removed on 2027-01-15.",
+                &call(false),
+            ),
+            ("Will be removed on 2027-01-15", &call(false)),
+            // parts of the request
+            (
+                "The query parameter 'page' is deprecated; use 'cursor' instead",
+                &|s| *s == Said::AboutAPart,
+            ),
+            ("Deprecated field 'x': use 'y'", &|s| *s == Said::AboutAPart),
+            (
+                "The argument 'sortOrder' of this endpoint is deprecated",
+                &|s| *s == Said::AboutAPart,
+            ),
+            // something named the reader cannot place, or nothing said
+            ("title is deprecated. Dont't use it", &|s| {
+                *s == Said::Nothing
+            }),
+            ("deprecated xxxxxxxx", &|s| *s == Said::Nothing),
+            ("this flag is not deprecated", &|s| {
+                *s == Said::AboutAPart || *s == Said::Nothing
+            }),
+            ("This API is no longer deprecated", &|s| *s == Said::Nothing),
+            ("This endpoint will be deprecated soon", &|s| {
+                *s == Said::Nothing
+            }),
+            ("The endpoint will be removed by Summer '22", &|s| {
+                *s == Said::Nothing
+            }),
+            ("Response is Stale", &|s| *s == Said::Nothing),
+            ("", &|s| *s == Said::Nothing),
+        ];
+        for (text, ok) in cases {
+            let said = what_it_says(text, now);
+            assert!(ok(&said), "{text}: {said:?}");
+        }
+    }
+
+    #[test]
+    fn dates_after_the_statement() {
+        use chrono::TimeZone;
+        let now = Utc.with_ymd_and_hms(2026, 12, 5, 0, 0, 0).unwrap();
+        let t = |y, m, d| Some(Utc.with_ymd_and_hms(y, m, d, 0, 0, 0).unwrap());
+        let sunset = |text: &str| match what_it_says(text, now) {
+            Said::AboutTheCall(r) => r.sunset,
+            _ => None,
+        };
+        assert_eq!(
+            sunset("This API will be retired on 2027-06-30; use /v3"),
+            t(2027, 6, 30)
+        );
+        assert_eq!(sunset("Old API maintained until 2015-06-02"), t(2015, 6, 2));
+        assert_eq!(
+            sunset("This API is supported until 2027-01-01."),
+            t(2027, 1, 1)
+        );
+        assert_eq!(
+            sunset("This endpoint will be discontinued on or after Fri, 01 Jan 2027 00:00:00 GMT."),
+            t(2027, 1, 1)
+        );
+        assert_eq!(
+            sunset("This endpoint will be shut down by Thursday, 30 June 2027 00:00:00 GMT"),
+            t(2027, 6, 30)
+        );
+        // earliest of two end dates
+        assert_eq!(
+            sunset("This API will be removed on 2027-05-01. It is maintained until 2027-04-01"),
+            t(2027, 4, 1)
+        );
+        assert_eq!(sunset("This API will be removed in v1.22"), None);
+        let since = |text: &str| match what_it_says(text, now) {
+            Said::AboutTheCall(r) => (r.deprecated, r.since),
+            _ => (false, None),
+        };
+        assert_eq!(
+            since("This endpoint will be deprecated on 2027-01-31"),
+            (false, t(2027, 1, 31))
+        );
+        assert_eq!(
+            since("This endpoint is scheduled for deprecation on 2027-01-31"),
+            (false, t(2027, 1, 31))
+        );
+        assert_eq!(
+            since("This endpoint is deprecated since 2025-01-01"),
+            (true, t(2025, 1, 1))
+        );
     }
 
     #[test]

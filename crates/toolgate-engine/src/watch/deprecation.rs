@@ -50,16 +50,13 @@ pub fn incident(tool: &ToolSpec, notice: &Deprecation) -> NewIncident {
             "{} will stop working upstream on {date} (sunset announced, not marked deprecated); {next}",
             tool.name
         ),
-        _ => match notice.info.as_deref() {
-            Some(info) => format!(
-                "{}: the upstream links deprecation information ({info}) but declares nothing deprecated",
-                tool.name
-            ),
-            None => format!(
-                "{}: the upstream says it is not deprecated (Deprecation: false)",
-                tool.name
-            ),
-        },
+        // `declares_something` keeps notices that declare nothing away from here, and an
+        // explicit "not deprecated" is no notice at all; a link alone is what is left.
+        _ => format!(
+            "{}: the upstream links deprecation information ({}) but declares nothing deprecated",
+            tool.name,
+            notice.info.as_deref().unwrap_or("no link")
+        ),
     };
     NewIncident {
         kind: IncidentKind::Deprecation,

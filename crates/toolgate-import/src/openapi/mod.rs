@@ -208,11 +208,6 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     // The spec's own server, as an address or a path; an operation listing the same
     // one needs no dependency of its own, even when --base-url replaces it.
     let spec_server = base_url(&root, dialect);
-    let base_url = match (&opts.base_url, &spec_server) {
-        (Some(u), _) => u.clone(),
-        (None, Ok(u)) => u.clone(),
-        (None, Err(e)) => return Err(e.clone()),
-    };
     let mut auth = emit::auth(&root, dialect, &dependency, opts.security.as_deref())?;
     // A query parameter's name from the spec lands in `base_url`, where `${…}` is expanded.
     for (k, _) in &mut auth.query {
@@ -223,6 +218,28 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     if let Some(refused) = refs.refused() {
         return Err(refused.to_string());
     }
+    // Nothing to call (a description of the webhooks an API sends): say so before
+    // asking for a base URL it would not need.
+    if raw_ops.is_empty() {
+        let webhooks = root
+            .get("webhooks")
+            .or_else(|| root.get("x-webhooks"))
+            .and_then(Value::as_object)
+            .map_or(0, |w| w.len());
+        return Err(if webhooks > 0 {
+            format!(
+                "the description has no operations ({webhooks} webhook{} only): nothing to call",
+                if webhooks == 1 { "" } else { "s" }
+            )
+        } else {
+            "the description has no operations: nothing to call".to_string()
+        });
+    }
+    let base_url = match (&opts.base_url, &spec_server) {
+        (Some(u), _) => u.clone(),
+        (None, Ok(u)) => u.clone(),
+        (None, Err(e)) => return Err(e.clone()),
+    };
     let mut cx = Context {
         refs: &mut refs,
         dialect,
@@ -403,10 +420,14 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         let var = format!("{}_ORIGIN", dependency.to_ascii_uppercase());
         env.push((
             var.clone(),
-            format!(
-                "scheme and host of the API, e.g. https://api.example.com; the spec gives only the path `{}`",
-                if base_url.is_empty() { "/" } else { base_url.as_str() }
-            ),
+            if names_no_server(&root, dialect) {
+                "scheme and host of the API, e.g. https://api.example.com; the spec names no server".to_string()
+            } else {
+                format!(
+                    "scheme and host of the API, e.g. https://api.example.com; the spec gives only the path `{}`",
+                    if base_url.is_empty() { "/" } else { base_url.as_str() }
+                )
+            },
         ));
         base_url = format!("${{{var}}}{base_url}");
     }
@@ -744,13 +765,40 @@ pub fn dependency_name(title: &str) -> String {
     if s.is_empty() { "api".into() } else { s }
 }
 
+/// Whether the spec names no server at all: no `servers` entry (OpenAPI 3), no `host`
+/// (Swagger 2.0).
+fn names_no_server(root: &Value, dialect: Dialect) -> bool {
+    if dialect == Dialect::Swagger2 {
+        return root.get("host").and_then(Value::as_str).is_none();
+    }
+    !root
+        .get("servers")
+        .and_then(Value::as_array)
+        .is_some_and(|s| s.iter().any(|e| server_url(e).is_some()))
+}
+
 /// The base URL the spec names: Swagger 2.0's `schemes`/`host`/`basePath`, else the
 /// first entry of `servers` that is an address or a path (a scheme-relative or bare
-/// host given `https://`). A relative one is completed with an `${…_ORIGIN}` later.
+/// host given `https://`; of two differing only in scheme, the `https://` one). A
+/// relative one is completed with an `${…_ORIGIN}` later. No server at all means the
+/// host serving the description (Swagger 2.0 without `host`), or `/` on it (OpenAPI 3
+/// without `servers`): relative too.
 fn base_url(root: &Value, dialect: Dialect) -> Result<String, String> {
-    const NONE: &str = "the spec names no server (servers, or host/basePath): pass --base-url";
+    if names_no_server(root, dialect) {
+        let base = if dialect == Dialect::Swagger2 {
+            root.get("basePath").and_then(Value::as_str).unwrap_or("")
+        } else {
+            ""
+        };
+        return match server::classify(base.trim_end_matches('/')) {
+            server::Server::Relative(u) => Ok(u),
+            _ => Err(format!(
+                "the spec names no server, and its basePath `{base}` is not a path: pass --base-url"
+            )),
+        };
+    }
     if dialect == Dialect::Swagger2 {
-        let host = root.get("host").and_then(Value::as_str).ok_or(NONE)?;
+        let host = root.get("host").and_then(Value::as_str).unwrap_or_default();
         let scheme = root
             .get("schemes")
             .and_then(Value::as_array)
@@ -780,24 +828,39 @@ fn base_url(root: &Value, dialect: Dialect) -> Result<String, String> {
             )),
         };
     }
-    let servers = root.get("servers").and_then(Value::as_array).ok_or(NONE)?;
+    let servers = root
+        .get("servers")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
     let mut unusable = Vec::new();
     for entry in servers {
         let Some(url) = server_url(entry) else {
             continue;
         };
         match server::classify(&url) {
-            server::Server::Absolute(u) | server::Server::Relative(u) => return Ok(u),
+            server::Server::Absolute(u) => return Ok(prefer_https(&u, servers)),
+            server::Server::Relative(u) => return Ok(u),
             server::Server::Unusable => unusable.push(format!("`{url}`")),
         }
-    }
-    if unusable.is_empty() {
-        return Err(NONE.into());
     }
     Err(format!(
         "the spec's server URL {} is neither an address nor a path: pass --base-url",
         unusable.join(", ")
     ))
+}
+
+/// `url`, or its `https://` twin when `servers` lists one: many specs list the same
+/// host under both schemes, and the first listed is not always the safer.
+pub fn prefer_https(url: &str, servers: &[Value]) -> String {
+    let Some(rest) = url.strip_prefix("http://") else {
+        return url.to_string();
+    };
+    let twin = format!("https://{rest}");
+    let listed = servers
+        .iter()
+        .filter_map(server_url)
+        .any(|u| matches!(server::classify(&u), server::Server::Absolute(a) if a == twin));
+    if listed { twin } else { url.to_string() }
 }
 
 /// The URL of an entry of a `servers` list, its variables at their defaults.

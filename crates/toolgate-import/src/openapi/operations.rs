@@ -208,7 +208,10 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                 _ => None,
             };
             match absolute {
-                Some(u) => Some(u),
+                Some(u) => Some(super::prefer_https(
+                    &u,
+                    list.as_array().map_or(&[], Vec::as_slice),
+                )),
                 None => {
                     return Err(Skip(format!(
                         "its server URL `{url}` is not a usable base URL"
@@ -234,7 +237,28 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     let mut conv = Converter::new(cx.refs, cx.dialect, Side::Request);
     let mut args: Vec<Arg> = Vec::new();
     let mut used: HashSet<String> = HashSet::new();
-    let mut path = raw.path.clone();
+    // `/alerts?lat={lat}&lon={lon}`, `/#Action=AddTagsToResource`: the key is more than
+    // a path, and copied whole its `?` and `#` would be encoded into the path.
+    let (mut path, mut key_query) = split_path_key(&raw.path);
+    // A fragment's `k=v` only says what the request must carry; a parameter the
+    // operation declares under that name says it (and where: `X-Amz-Target` is a header).
+    // A credential is the dependency's to send, wherever the key names it.
+    key_query.retain(|q| {
+        !(cx.credential_params.contains(&q.name)
+            || secured && CREDENTIAL_NAMES.contains(&q.name.to_ascii_lowercase().as_str()))
+    });
+    key_query.retain(|q| {
+        !q.from_fragment
+            || !params
+                .iter()
+                .any(|(_, p)| p.get("name").and_then(Value::as_str) == Some(q.name.as_str()))
+    });
+    for q in key_query.iter().filter(|q| q.from_fragment) {
+        notes.push(format!(
+            "`{}={}` from the path key's `#…` is sent as a query parameter",
+            q.name, q.value
+        ));
+    }
     let mut query = Map::new();
     let mut headers = Map::new();
     let mut form: Vec<(String, String)> = Vec::new();
@@ -242,6 +266,8 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     let mut form_required: Vec<String> = Vec::new();
     let mut form_style = Map::new();
     let mut path_binds: Vec<(String, String)> = Vec::new();
+    // Bound values for the path key's query, as written (a query value is not encoded).
+    let mut key_binds: Vec<(String, String)> = Vec::new();
     let consumes = consumes(cx.root, op);
 
     for (pfile, p) in &params {
@@ -268,6 +294,10 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             ));
             continue;
         }
+        // The path key fixes this query parameter's value itself.
+        if location == "query" && key_query.iter().any(|q| q.name == name && q.is_fixed()) {
+            continue;
+        }
         let lname = name.to_ascii_lowercase();
         if matches!(location, "header" | "query" | "formData")
             && (cx.credential_params.contains(name)
@@ -283,6 +313,9 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             && let Some((_, value)) = cx.bind.iter().find(|(n, _)| n == name)
         {
             *cx.bound.entry(name.to_string()).or_default() += 1;
+            if matches!(location, "path" | "query") {
+                key_binds.push((name.to_string(), value.clone()));
+            }
             match location {
                 "path" => path_binds.push((name.to_string(), path_value(value))),
                 "query" => {
@@ -306,7 +339,13 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         }
         let raw_schema = param_schema(p, cx.dialect);
         if raw_schema.get("type").and_then(Value::as_str) == Some("file") {
-            return Err(Skip("uploads a file (multipart/form-data)".into()));
+            if required {
+                return Err(Skip("uploads a file (multipart/form-data)".into()));
+            }
+            notes.push(format!(
+                "the optional file parameter `{name}` is not sent: toolgate sends no file uploads"
+            ));
+            continue;
         }
         let fixed = single_value(conv.refs_mut(), pfile, &raw_schema);
         let default = raw_schema.get("default").cloned();
@@ -346,12 +385,27 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                 .or_insert_with(|| Value::String(trim_text(d, 300)));
         }
         let placeholder = Value::String(format!("{{{arg}}}"));
+        // Weatherbit declares `lat` of `/alerts?lat={lat}` as a path parameter: it
+        // fills the key's query, wherever it is declared.
+        let in_key_query =
+            matches!(location, "path" | "query") && rename_in_key_query(&mut key_query, name, &arg);
         match location {
             "path" => {
                 path = path.replace(&format!("{{{name}}}"), &format!("{{{arg}}}"));
             }
+            "query" if in_key_query => {}
             "query" => {
-                query.insert(name.to_string(), placeholder);
+                let value = match query_style(p, &raw_schema, cx.dialect) {
+                    QueryStyle::Repeat => Value::String(format!("{{{arg}*}}")),
+                    QueryStyle::Comma => placeholder,
+                    QueryStyle::Unsupported(how) => {
+                        notes.push(format!(
+                            "query parameter `{name}` is {how}, which toolgate cannot send; a list is sent comma-separated and an object as JSON text"
+                        ));
+                        placeholder
+                    }
+                };
+                query.insert(name.to_string(), value);
             }
             "header" => {
                 headers.insert(name.to_string(), placeholder);
@@ -390,20 +444,31 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         });
     }
     // Path placeholders the spec forgot to declare are still arguments.
-    for seg in undeclared(&path, &args) {
-        if path_binds.iter().any(|(n, _)| *n == seg) {
+    let key_text: Vec<String> = key_query.iter().map(|q| q.value.clone()).collect();
+    let mut missing = undeclared(&path, &args);
+    for seg in undeclared(&key_text.join("&"), &args) {
+        if !missing.contains(&seg) {
+            missing.push(seg);
+        }
+    }
+    for seg in missing {
+        if path_binds.iter().chain(&key_binds).any(|(n, _)| *n == seg) {
             continue;
         }
+        let in_path = path.contains(&format!("{{{seg}}}"));
         let arg = unique_arg(&mut used, &seg, "path");
         path = path.replace(&format!("{{{seg}}}"), &format!("{{{arg}}}"));
+        rename_in_key_query(&mut key_query, &seg, &arg);
         args.push(Arg {
             name: arg,
             schema: json!({"type": "string"}),
             required: true,
         });
-        notes.push(format!(
-            "path parameter `{seg}` is not declared in the spec; taken as a string"
-        ));
+        notes.push(if in_path {
+            format!("path parameter `{seg}` is not declared in the spec; taken as a string")
+        } else {
+            format!("query parameter `{seg}` of the path key is not declared in the spec; taken as a string")
+        });
     }
     let mut body_encoding = None;
     if let Some(rb) = op.get("requestBody") {
@@ -432,45 +497,44 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             }
             Some((_, m)) => {
                 let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
-                let (sfile, resolved) = conv.refs_mut().deref(&rfile, &schema).map_err(Skip)?;
-                let req: Vec<String> = resolved
-                    .get("required")
-                    .and_then(Value::as_array)
-                    .map(|r| {
-                        r.iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_string)
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                let encoding = m.get("encoding").and_then(Value::as_object);
-                if let Some(props) = resolved.get("properties").and_then(Value::as_object) {
-                    for (name, ps) in props {
-                        let structured = conv
-                            .refs_mut()
-                            .deref(&sfile, ps)
-                            .map(|(_, p)| is_structured(&p))
-                            .unwrap_or(false);
-                        if structured {
-                            match form_style_of(encoding.and_then(|e| e.get(name))) {
-                                Ok(st) => {
-                                    form_style.insert(name.clone(), json!(st));
-                                }
-                                Err(other) => notes.push(format!(
-                                    "form field `{name}` uses style `{other}`, sent as JSON text"
-                                )),
-                            }
-                        }
-                        let arg = unique_arg(&mut used, name, "body");
-                        let schema = conv.part(&sfile, ps);
-                        let is_req = req.contains(name);
-                        form.push((name.clone(), arg.clone()));
-                        args.push(Arg {
-                            name: arg,
-                            schema,
-                            required: is_req,
-                        });
+                let mut fields = FormFields::default();
+                fields
+                    .collect(conv.refs_mut(), &rfile, &schema, 0)
+                    .map_err(Skip)?;
+                if fields.props.is_empty() {
+                    if required {
+                        return Err(Skip("its required form body names no fields".to_string()));
                     }
+                    notes.push("the optional form body names no fields: it is not sent".into());
+                }
+                let req = fields.required;
+                let encoding = m.get("encoding").and_then(Value::as_object);
+                for (name, sfile, ps) in &fields.props {
+                    let sfile = sfile.as_path();
+                    let structured = conv
+                        .refs_mut()
+                        .deref(sfile, ps)
+                        .map(|(_, p)| is_structured(&p))
+                        .unwrap_or(false);
+                    if structured {
+                        match form_style_of(encoding.and_then(|e| e.get(name))) {
+                            Ok(st) => {
+                                form_style.insert(name.clone(), json!(st));
+                            }
+                            Err(other) => notes.push(format!(
+                                "form field `{name}` uses style `{other}`, sent as JSON text"
+                            )),
+                        }
+                    }
+                    let arg = unique_arg(&mut used, name, "body");
+                    let schema = conv.part(sfile, ps);
+                    let is_req = req.contains(name);
+                    form.push((name.clone(), arg.clone()));
+                    args.push(Arg {
+                        name: arg,
+                        schema,
+                        required: is_req,
+                    });
                 }
             }
             None => {
@@ -496,6 +560,24 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     }
     for (name, value) in &path_binds {
         path = path.replace(&format!("{{{name}}}"), value);
+    }
+    if !key_query.is_empty() {
+        // The path key's own query first, in its order; a declared parameter of the
+        // same name does not replace it.
+        let mut all: Map<String, Value> = key_query
+            .iter()
+            .map(|q| {
+                let mut value = q.template();
+                for (name, bound) in &key_binds {
+                    value = value.replace(&format!("{{{name}}}"), bound);
+                }
+                (q.name.clone(), Value::String(value))
+            })
+            .collect();
+        for (k, v) in std::mem::take(&mut query) {
+            all.entry(k).or_insert(v);
+        }
+        query = all;
     }
     let mut request = Map::new();
     request.insert("method".into(), json!(raw.method.to_uppercase()));
@@ -705,9 +787,12 @@ fn response(
         );
         return (None, headers, notes);
     };
+    // Whether the body may be anything at all (`*/*`), rather than a JSON type.
+    let mut any_media = false;
     let schema = match cx.dialect {
         Dialect::Swagger2 => {
             let produces = produces(cx.root, &raw.op);
+            any_media = !produces.is_empty() && !produces.iter().any(|p| is_json(p) && !is_any(p));
             if !produces.is_empty() && !produces.iter().any(|p| is_json(p)) {
                 None
             } else {
@@ -717,7 +802,15 @@ fn response(
         _ => resp
             .get("content")
             .and_then(Value::as_object)
-            .and_then(|c| c.iter().find(|(k, _)| is_json(k)).map(|(_, m)| m.clone()))
+            .and_then(|c| {
+                c.iter()
+                    .find(|(k, _)| is_json(k) && !is_any(k))
+                    .or_else(|| c.iter().find(|(k, _)| is_json(k)))
+                    .map(|(k, m)| {
+                        any_media = is_any(k);
+                        m.clone()
+                    })
+            })
             .and_then(|m| m.get("schema").cloned()),
     };
     let Some(schema) = schema else {
@@ -732,7 +825,20 @@ fn response(
         ));
         return (None, headers, notes);
     };
-    if schema.get("type").and_then(Value::as_str) == Some("file") {
+    // A file (`type: file`, `format: binary`), or a string under `*/*`, arrives as raw
+    // bytes, never as a JSON string: a `type: string` contract would refuse every one.
+    let resolved = cx
+        .refs
+        .deref(file, &schema)
+        .map(|(_, s)| s)
+        .unwrap_or(Value::Null);
+    let of_type = |t: &str| match resolved.get("type") {
+        Some(Value::String(s)) => s == t,
+        Some(Value::Array(a)) => a.iter().any(|x| x == t),
+        _ => false,
+    };
+    let binary = resolved.get("format").and_then(Value::as_str) == Some("binary");
+    if of_type("file") || of_type("string") && (binary || any_media) {
         notes.push("the response is a file: the contract accepts anything, drift cannot be detected for this tool".into());
         return (None, headers, notes);
     }
@@ -784,14 +890,71 @@ pub fn is_json(media: &str) -> bool {
     m == "*/*" || m.ends_with("/json") || m.ends_with("+json")
 }
 
+/// `*/*`: any media type at all.
+fn is_any(media: &str) -> bool {
+    media.split(';').next().unwrap_or("").trim() == "*/*"
+}
+
 /// The schema of a non-body parameter: 3.x `schema`, or 2.0's inline type keywords.
+/// How a query parameter's list or object goes on the wire.
+enum QueryStyle {
+    /// `{arg*}`: the parameter once per item, or once per member of an object.
+    Repeat,
+    /// `{arg}`: a list comma-separated (a scalar as itself).
+    Comma,
+    /// A serialisation toolgate's templates do not have (`deepObject`, `pipeDelimited`).
+    Unsupported(String),
+}
+
+/// The query serialisation a parameter declares. OpenAPI 3's default for a query
+/// parameter is `style: form` with `explode: true` — a list as the parameter repeated
+/// (`tag=a&tag=b`), an object as its members — which is what most APIs read; `explode:
+/// false` is comma-separated. Swagger 2.0 says `collectionFormat` (`multi` repeats,
+/// `csv`, the default, is commas).
+fn query_style(p: &Value, schema: &Value, dialect: Dialect) -> QueryStyle {
+    let kind = schema
+        .get("type")
+        .or_else(|| p.get("type"))
+        .and_then(Value::as_str);
+    let structured = matches!(kind, Some("array" | "object"))
+        || schema.get("items").is_some()
+        || schema.get("properties").is_some();
+    // A parameter with `content` is its media type's text (JSON), not form-styled.
+    if !structured || p.get("content").is_some() {
+        return QueryStyle::Comma;
+    }
+    if dialect == Dialect::Swagger2 {
+        return match p.get("collectionFormat").and_then(Value::as_str) {
+            Some("multi") => QueryStyle::Repeat,
+            None | Some("csv") => QueryStyle::Comma,
+            Some(other) => QueryStyle::Unsupported(format!("`collectionFormat: {other}`")),
+        };
+    }
+    let style = p.get("style").and_then(Value::as_str).unwrap_or("form");
+    let explode = p
+        .get("explode")
+        .and_then(Value::as_bool)
+        .unwrap_or(style == "form");
+    match (style, explode) {
+        ("form", true) => QueryStyle::Repeat,
+        ("form", false) => QueryStyle::Comma,
+        (other, _) => QueryStyle::Unsupported(format!("`style: {other}`")),
+    }
+}
+
 fn param_schema(p: &Value, dialect: Dialect) -> Value {
     if let Some(s) = p.get("schema") {
         return s.clone();
     }
     if dialect != Dialect::Swagger2 {
-        // A 3.x parameter with `content` instead of `schema`: any value.
-        return json!({});
+        // A 3.x parameter with `content` instead of `schema`: the schema of its media
+        // type (there is exactly one), else any value.
+        return p
+            .get("content")
+            .and_then(Value::as_object)
+            .and_then(|c| c.values().find_map(|m| m.get("schema")))
+            .cloned()
+            .unwrap_or_else(|| json!({}));
     }
     let mut s = Map::new();
     if let Some(m) = p.as_object() {
@@ -807,6 +970,152 @@ fn param_schema(p: &Value, dialect: Dialect) -> Value {
         }
     }
     Value::Object(s)
+}
+
+/// The fields of a form body: its `properties` and `required`, merged through `$ref`
+/// and `allOf` (a form is often a shared object plus a few fields of its own).
+#[derive(Debug, Default)]
+struct FormFields {
+    /// (name, file its schema resolves against, schema); the first definition wins.
+    props: Vec<(String, PathBuf, Value)>,
+    required: Vec<String>,
+}
+
+impl FormFields {
+    fn collect(
+        &mut self,
+        refs: &mut Refs,
+        file: &Path,
+        schema: &Value,
+        depth: usize,
+    ) -> Result<(), String> {
+        // A cycle of `allOf`s names no further field.
+        if depth > 32 {
+            return Ok(());
+        }
+        let (sfile, resolved) = refs.deref(file, schema)?;
+        for r in resolved
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
+            if !self.required.iter().any(|x| x == r) {
+                self.required.push(r.to_string());
+            }
+        }
+        for (name, ps) in resolved
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            if !self.props.iter().any(|(n, _, _)| n == name) {
+                self.props.push((name.clone(), sfile.clone(), ps.clone()));
+            }
+        }
+        for part in resolved
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            self.collect(refs, &sfile, part, depth + 1)?;
+        }
+        Ok(())
+    }
+}
+
+/// One `k=v` of a path key's query or fragment.
+#[derive(Debug, Clone, PartialEq)]
+struct KeyQuery {
+    /// Query parameter name, as written.
+    name: String,
+    /// Its value as written: fixed text, or with `{param}` placeholders (renamed to
+    /// the tool's arguments as they are found).
+    value: String,
+    /// From the `#fragment` rather than the `?query`.
+    from_fragment: bool,
+}
+
+impl KeyQuery {
+    fn is_fixed(&self) -> bool {
+        !self.value.contains(['{', '}'])
+    }
+
+    /// The value as a request template: placeholders kept, the text between them
+    /// literal (braces and `$` escaped).
+    fn template(&self) -> String {
+        let mut out = String::new();
+        let mut rest = self.value.as_str();
+        while let Some(open) = rest.find('{') {
+            let Some(close) = rest[open..].find('}') else {
+                break;
+            };
+            out.push_str(&super::escape_env(&Template::escape(&rest[..open])));
+            out.push_str(&rest[open..=open + close]);
+            rest = &rest[open + close + 1..];
+        }
+        out.push_str(&super::escape_env(&Template::escape(rest)));
+        out
+    }
+}
+
+/// A path key split into the path and the query it names. Keys must be unique, so
+/// specs write `/alerts?lat={lat}&lon={lon}` beside `/alerts?city={city}`, and
+/// `/#Action=AddTagsToResource` for every action of a one-URL API. A URL's fragment
+/// is never sent: a fixed `k=v` in it is kept as a query parameter (the request must
+/// carry it), a bare word (`#uploadId`) only told two keys apart and is dropped.
+fn split_path_key(key: &str) -> (String, Vec<KeyQuery>) {
+    let (before, fragment) = match key.split_once('#') {
+        Some((b, f)) => (b, Some(f)),
+        None => (key, None),
+    };
+    let (path, query) = match before.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (before, None),
+    };
+    let mut out: Vec<KeyQuery> = Vec::new();
+    for pair in query.into_iter().flat_map(|q| q.split('&')) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        if !name.is_empty() && !out.iter().any(|q| q.name == name) {
+            out.push(KeyQuery {
+                name: name.to_string(),
+                value: value.to_string(),
+                from_fragment: false,
+            });
+        }
+    }
+    for pair in fragment.into_iter().flat_map(|f| f.split('&')) {
+        if let Some((name, value)) = pair.split_once('=')
+            && !name.is_empty()
+            && !value.is_empty()
+            && !value.contains(['{', '}'])
+            && !out.iter().any(|q| q.name == name)
+        {
+            out.push(KeyQuery {
+                name: name.to_string(),
+                value: value.to_string(),
+                from_fragment: true,
+            });
+        }
+    }
+    let path = if path.is_empty() { "/" } else { path };
+    (path.to_string(), out)
+}
+
+/// Renames placeholder `{name}` to `{arg}` in the path key's query; whether it was there.
+fn rename_in_key_query(key_query: &mut [KeyQuery], name: &str, arg: &str) -> bool {
+    let from = format!("{{{name}}}");
+    let mut found = false;
+    for q in key_query.iter_mut() {
+        if q.value.contains(&from) {
+            q.value = q.value.replace(&from, &format!("{{{arg}}}"));
+            found = true;
+        }
+    }
+    found
 }
 
 /// A bound path value: a `${VAR}` reference stays as written (the config expands it
@@ -936,6 +1245,10 @@ fn describe(op: &Value, method: &str, path: &str) -> String {
         (false, true) => summary.to_string(),
         (true, false) => description.to_string(),
         (false, false) if description.starts_with(summary) => description.to_string(),
+        // "…a lat/lon." then the description: no second full stop.
+        (false, false) if summary.ends_with(['.', '!', '?', ':', ';', '…']) => {
+            format!("{summary} {description}")
+        }
         (false, false) => format!("{summary}. {description}"),
     };
     if op.get("deprecated") == Some(&Value::Bool(true)) {

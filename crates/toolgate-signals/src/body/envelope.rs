@@ -57,21 +57,21 @@ pub(super) fn is_error_envelope(body: &[u8]) -> bool {
             if !is_empty_value(value) {
                 return true;
             }
-        } else if SUCCESS_KEYS
-            .iter()
-            .any(|k| key.eq_ignore_ascii_case(k.as_bytes()))
-            && value.starts_with(b"false")
-        {
-            return true;
-        } else if key.eq_ignore_ascii_case(b"status")
-            && FAILED_STATUS_WORDS.iter().any(|w| {
-                value.len() >= w.len() && value[..w.len()].eq_ignore_ascii_case(w.as_bytes())
-            })
-        {
+        } else if says_failed(key, value) {
             return true;
         }
     }
     false
+}
+
+/// A `"success": false` / `"ok": false`, or a failed status word.
+fn says_failed(key: &[u8], value: &[u8]) -> bool {
+    let is = |names: &[&str]| names.iter().any(|k| key.eq_ignore_ascii_case(k.as_bytes()));
+    (is(&SUCCESS_KEYS) && value.starts_with(b"false"))
+        || (is(&["status"])
+            && FAILED_STATUS_WORDS.iter().any(|w| {
+                value.len() >= w.len() && value[..w.len()].eq_ignore_ascii_case(w.as_bytes())
+            }))
 }
 
 /// `null`, `false`, zero, `""`, `"0"`, `[]` or `{}` at the start of a value: the

@@ -105,6 +105,20 @@ fn lenient_http_dates_where_real_servers_are_not_strict() {
             t(1977, 12, 31, 23, 59, 59),
         ),
         ("Fri, 31 Dec 99 23:59:59 GMT", t(1999, 12, 31, 23, 59, 59)),
+        // full day and month names, as in Microsoft Graph's deprecation guidelines
+        // (microsoft/api-guidelines graph/articles/deprecation.md), leading space and all
+        (
+            " Thursday, 30 June 2024 23:59:59 GMT",
+            t(2024, 6, 30, 23, 59, 59),
+        ),
+        (
+            "Wednesday, 30 September 2026 00:00:00 GMT",
+            t(2026, 9, 30, 0, 0, 0),
+        ),
+        ("Sun November 6 08:49:37 1994", t(1994, 11, 6, 8, 49, 37)),
+        // a prefix of a month name is not a month
+        ("Mon, 01 Sept 2013 17:47:53 GMT", None),
+        ("Mon, 01 Ju 2013 17:47:53 GMT", None),
         // asctime without a weekday, and with a zone
         ("Nov  6 08:49:37 1994", t(1994, 11, 6, 8, 49, 37)),
         ("Sun Nov 6 08:49:37 1994 GMT", t(1994, 11, 6, 8, 49, 37)),
