@@ -39,6 +39,8 @@ mod envelope;
 
 /// How much of a body is ever looked at.
 pub const MAX_BODY_PREFIX: usize = 4096;
+/// How much of each end of a successful body [`read_success`] looks at.
+const SUCCESS_WINDOW: usize = 1024;
 /// At most this many occurrences of one key are examined.
 const MAX_HITS_PER_KEY: usize = 8;
 
@@ -156,12 +158,13 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
 /// every 200, usually after `data` (at the end of the body), and they are how such an
 /// API warns before it throttles; an API that says so only in the body would otherwise
 /// run its agents into the limit unwarned. Only the first and the last
-/// [`MAX_BODY_PREFIX`] bytes are looked at, and only after a plain substring search
-/// finds one of the two keys, so an ordinary answer costs two short scans.
+/// [`SUCCESS_WINDOW`] bytes are looked at (Shopify's `extensions` closes the body; a
+/// selected `rateLimit` usually opens `data`), and only after a substring search finds
+/// one of the two keys, so every other answer costs four short scans on the call path.
 #[must_use]
 pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
-    let head = &body[..body.len().min(MAX_BODY_PREFIX)];
-    let tail = &body[body.len().saturating_sub(MAX_BODY_PREFIX)..];
+    let head = &body[..body.len().min(SUCCESS_WINDOW)];
+    let tail = &body[body.len().saturating_sub(SUCCESS_WINDOW)..];
     let mut out = BodySignals::default();
     for window in [head, tail] {
         let finder = |k: &[u8]| memchr::memmem::find(window, k).is_some();
