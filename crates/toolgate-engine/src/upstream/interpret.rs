@@ -208,8 +208,14 @@ fn observe_retirement(signals: &mut Signals, body: &[u8], now: chrono::DateTime<
         .map_or(now, |t| t.and_utc());
     let d = signals.deprecation.get_or_insert_with(Default::default);
     d.deprecated = true;
-    d.since = Some(d.since.map_or(today, |s| s.min(today)));
     d.sunset = Some(d.sunset.map_or(today, |s| s.min(today)));
+    // Deprecated no later than it stopped working.
+    d.since = Some(
+        d.since
+            .unwrap_or(today)
+            .min(today)
+            .min(d.sunset.unwrap_or(today)),
+    );
 }
 
 /// Upstream text that signals carry on to the model, `_meta`, the store and incidents
@@ -300,6 +306,14 @@ mod tests {
         };
         let d = retired("Gone", Some(announced)).unwrap();
         assert!(d.deprecated && d.sunset == Some(today), "{d:?}");
+        // A sunset already past stands, and the deprecation is no later than it.
+        let past = chrono::Utc.with_ymd_and_hms(2025, 11, 1, 0, 0, 0).unwrap();
+        let gone = toolgate_signals::Deprecation {
+            sunset: Some(past),
+            ..Default::default()
+        };
+        let d = retired("Gone", Some(gone)).unwrap();
+        assert_eq!((d.since, d.sunset), (Some(past), Some(past)), "{d:?}");
         // An item deleted, said with a 410, is not the API retiring.
         assert_eq!(
             retired(r#"{"error":"this message was deleted"}"#, None),
