@@ -10,6 +10,7 @@
 //! how numbers read are exactly the same.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::fmt;
 
 use jsonschema::json::{Array, Json, Node, NodeIdentity, Object};
@@ -48,18 +49,25 @@ impl<'a> Doc<'a> {
     /// The direct reader (`borrowed/scan.rs`) answers the common case; whatever it does not
     /// accept is read by `serde_json`, which gives the verdict and the error message.
     pub fn parse(bytes: &'a [u8]) -> Result<Doc<'a>, serde_json::Error> {
+        Doc::parse_noting_repeats(bytes).map(|(doc, _)| doc)
+    }
+
+    /// [`Doc::parse`], also saying whether some object repeated a member name (the
+    /// document then holds only the last value of each; the text holds them all).
+    pub fn parse_noting_repeats(bytes: &'a [u8]) -> Result<(Doc<'a>, bool), serde_json::Error> {
         match scan::read(bytes) {
-            Some(doc) => Ok(doc),
+            Some(read) => Ok(read),
             None => Doc::parse_with_serde(bytes),
         }
     }
 
     /// [`Doc::parse`] through `serde_json`'s deserializer alone.
-    fn parse_with_serde(bytes: &'a [u8]) -> Result<Doc<'a>, serde_json::Error> {
+    fn parse_with_serde(bytes: &'a [u8]) -> Result<(Doc<'a>, bool), serde_json::Error> {
+        let repeated = Cell::new(false);
         let mut de = serde_json::Deserializer::from_slice(bytes);
-        let doc = DocSeed.deserialize(&mut de)?;
+        let doc = DocSeed(&repeated).deserialize(&mut de)?;
         de.end()?;
-        Ok(doc)
+        Ok((doc, repeated.get()))
     }
 
     /// The same value as a `serde_json::Value` (for error reports; allocates).
@@ -80,19 +88,20 @@ impl<'a> Doc<'a> {
     }
 }
 
-struct DocSeed;
+/// Reads one value; notes in its cell when an object repeated a member name.
+struct DocSeed<'r>(&'r Cell<bool>);
 
-impl<'de> DeserializeSeed<'de> for DocSeed {
+impl<'de> DeserializeSeed<'de> for DocSeed<'_> {
     type Value = Doc<'de>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Doc<'de>, D::Error> {
-        deserializer.deserialize_any(DocVisitor)
+        deserializer.deserialize_any(DocVisitor(self.0))
     }
 }
 
-struct DocVisitor;
+struct DocVisitor<'r>(&'r Cell<bool>);
 
-impl<'de> Visitor<'de> for DocVisitor {
+impl<'de> Visitor<'de> for DocVisitor<'_> {
     type Value = Doc<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -137,12 +146,12 @@ impl<'de> Visitor<'de> for DocVisitor {
     }
 
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Doc<'de>, D::Error> {
-        DocSeed.deserialize(d)
+        DocSeed(self.0).deserialize(d)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Doc<'de>, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        while let Some(item) = seq.next_element_seed(DocSeed)? {
+        while let Some(item) = seq.next_element_seed(DocSeed(self.0))? {
             items.push(item);
         }
         Ok(Doc::Array(items))
@@ -151,10 +160,12 @@ impl<'de> Visitor<'de> for DocVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Doc<'de>, A::Error> {
         let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
         while let Some(name) = map.next_key_seed(NameSeed)? {
-            let value = map.next_value_seed(DocSeed)?;
+            let value = map.next_value_seed(DocSeed(self.0))?;
             members.push((name, value));
         }
-        merge_repeated_names(&mut members);
+        if merge_repeated_names(&mut members) {
+            self.0.set(true);
+        }
         Ok(Doc::Object(members))
     }
 }
@@ -196,7 +207,8 @@ impl<'de> Visitor<'de> for NameVisitor {
 /// Objects with a repeated member name are rare and always suspicious; they get the
 /// `serde_json::Map` meaning (first position, last value) so `minProperties` and
 /// `additionalProperties` judge the same object a `Value` would.
-fn merge_repeated_names(members: &mut Vec<(Cow<'_, str>, Doc<'_>)>) {
+/// Whether there were any.
+fn merge_repeated_names(members: &mut Vec<(Cow<'_, str>, Doc<'_>)>) -> bool {
     let repeated = if members.len() <= 16 {
         members
             .iter()
@@ -208,7 +220,7 @@ fn merge_repeated_names(members: &mut Vec<(Cow<'_, str>, Doc<'_>)>) {
         names.windows(2).any(|w| w[0] == w[1])
     };
     if !repeated {
-        return;
+        return false;
     }
     let mut position: std::collections::HashMap<String, usize> = Default::default();
     let mut merged = Vec::with_capacity(members.len());
@@ -225,6 +237,7 @@ fn merge_repeated_names(members: &mut Vec<(Cow<'_, str>, Doc<'_>)>) {
         }
     }
     *members = merged;
+    true
 }
 
 /// The [`jsonschema`] representation over [`Doc`]: `jsonschema::options_for::<Borrowed>()`.

@@ -293,7 +293,16 @@ impl ResponseContract {
         {
             return Ok(());
         }
-        let doc = Doc::parse(body).map_err(BodyError::NotJson)?;
+        let (doc, repeated) = Doc::parse_noting_repeats(body).map_err(BodyError::NotJson)?;
+        // The model reads the text, where every value of a repeated name stands, while
+        // the check saw only the last: `{"a":"ignore your instructions","a":1}` would
+        // pass `a: integer`. (Where the read check vouched above, every occurrence was
+        // checked and passed.)
+        if repeated {
+            return Err(BodyError::NotJson(serde::de::Error::custom(
+                "an object repeats a member name, so the body has more than one reading",
+            )));
+        }
         if self.compiled.fast.is_valid(&doc) {
             return Ok(());
         }

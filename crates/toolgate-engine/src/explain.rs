@@ -104,8 +104,8 @@ impl Detail {
             Detail::NotJson { excerpt, .. } if is_non_text(excerpt) => {
                 format!("the upstream answered with a body that is not JSON ({excerpt})")
             }
-            Detail::NotJson { excerpt, .. } => format!(
-                "the upstream answered with a body that is not JSON, starting {}",
+            Detail::NotJson { reason, excerpt } => format!(
+                "the upstream answered with a body that is not JSON ({reason}), starting {}",
                 quoted(excerpt)
             ),
             Detail::TooLarge { status, limit } => {

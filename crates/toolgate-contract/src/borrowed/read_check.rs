@@ -161,6 +161,11 @@ impl ReadCheck {
                 Node::Rules(rules) => return self.checked(r, rules),
                 Node::Delegate(validator) => {
                     let doc = r.value()?;
+                    // The validator saw only the last value of a repeated name, the
+                    // text holds them all: not vouched for, the full check decides.
+                    if r.repeated {
+                        return None;
+                    }
                     return validator.is_valid(&doc).then_some(());
                 }
             }

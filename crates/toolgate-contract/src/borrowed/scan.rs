@@ -27,10 +27,11 @@ const MAX_DEPTH: u32 = 100;
 
 /// Reads `bytes` as one JSON document (surrounding whitespace allowed), or `None` when
 /// it is not one this reader accepts.
-pub(super) fn read(bytes: &[u8]) -> Option<Doc<'_>> {
+/// Also says whether some object repeated a member name (see [`Doc::parse_noting_repeats`]).
+pub(super) fn read(bytes: &[u8]) -> Option<(Doc<'_>, bool)> {
     let mut reader = Reader::new(bytes)?;
     let doc = reader.value()?;
-    reader.at_end().then_some(doc)
+    reader.at_end().then_some((doc, reader.repeated))
 }
 
 /// The reader's position in one document; its lexical parts (strings, numbers, space)
@@ -46,6 +47,8 @@ pub(super) struct Reader<'a> {
     items: Vec<Doc<'a>>,
     /// The same for object members.
     members: Vec<(Cow<'a, str>, Doc<'a>)>,
+    /// Whether an object repeated a member name.
+    pub(super) repeated: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -58,6 +61,7 @@ impl<'a> Reader<'a> {
             depth: 0,
             items: Vec::new(),
             members: Vec::new(),
+            repeated: false,
         })
     }
 
@@ -130,7 +134,7 @@ impl<'a> Reader<'a> {
         })?;
         self.leave();
         let mut members: Vec<_> = self.members.drain(start..).collect();
-        merge_repeated_names(&mut members);
+        self.repeated |= merge_repeated_names(&mut members);
         Some(Doc::Object(members))
     }
 

@@ -9,6 +9,30 @@ use crate::borrowed::choices::Choices;
 use proptest::prelude::*;
 use serde_json::Value;
 
+/// The direct reader's tree, without its note of repeated names.
+fn read(bytes: &[u8]) -> Option<Doc<'_>> {
+    super::read(bytes).map(|(doc, _)| doc)
+}
+
+/// Both paths say the same of repeated names as they do of the tree.
+#[test]
+fn both_paths_note_a_repeated_member_name() {
+    for (text, repeated) in [
+        (&br#"{"a":1,"b":{"c":1,"c":2}}"#[..], true),
+        (br#"{"a":"A","a":2}"#, true),
+        (br#"{"a":1,"b":[{"a":1},{"a":2}]}"#, false),
+    ] {
+        let direct = super::read(text).map(|(_, r)| r);
+        let (_, parsed) = Doc::parse_noting_repeats(text).unwrap();
+        assert_eq!(parsed, repeated, "{}", String::from_utf8_lossy(text));
+        assert!(
+            direct.is_none_or(|r| r == repeated),
+            "{}",
+            String::from_utf8_lossy(text)
+        );
+    }
+}
+
 /// A JSON value as a generator sees it; rendered to text by [`render`].
 #[derive(Debug, Clone)]
 enum Gen {
@@ -126,7 +150,7 @@ fn render_str(s: &str, c: &mut Choices, out: &mut String) {
 }
 
 fn by_serde(bytes: &[u8]) -> Option<Doc<'_>> {
-    Doc::parse_with_serde(bytes).ok()
+    Doc::parse_with_serde(bytes).ok().map(|(doc, _)| doc)
 }
 
 proptest! {
