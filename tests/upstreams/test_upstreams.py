@@ -1098,6 +1098,29 @@ async def notify_reaches_client(client: Any, tool: str, logs: list[Any]) -> None
     )
 
 
+async def case_env(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
+    """server-everything's get-env prints its whole environment: the key toolgate
+    configured for it does not reach the agent, and the rest of the answer does."""
+    everything = Path(args.node_modules) / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+    secret = "ev-key-5f0c2a9d8e7b6a5f4c3d"
+    extra = f"    env: {{ EVERYTHING_API_KEY: {secret} }}\n"
+    body = "mcp_servers:\n" + stdio_server("ev", [args.node, str(everything), "stdio"], owner=EV_OWNER, extra=extra)
+    tg = Toolgate(binary, work, gateway_config(work, None, body))
+    tg.lock()
+    tg.serve()
+    try:
+        async with connect(tg.url) as client:
+            result = await call(client, "ev__get-env", {})
+            check(not result.is_error, f"ev__get-env should succeed; got {dump(result)}")
+            answer = json.dumps(result.model_dump(mode="json", by_alias=True, exclude_none=True))
+            check(secret not in answer, "the configured key reached the agent in get-env's answer")
+            check('EVERYTHING_API_KEY\\": \\"[redacted]' in answer, f"the variable should be there, its value redacted; got {answer[:600]}")
+            check("PATH" in answer, f"the rest of the environment should reach the agent; got {answer[:600]}")
+            ok(label, "server-everything's get-env answered with its configured key redacted, the rest of its environment as it was")
+    finally:
+        tg.stop()
+
+
 async def case_down(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
     """An upstream down at start-up does not stop toolgate serving the others."""
     kb = HttpFixture("kb", work)
@@ -1164,6 +1187,7 @@ CASES: list[tuple[str, Callable[..., Any]]] = [
     ("subscribe", case_subscribe),
     ("overlap", case_overlap),
     ("sampling", case_sampling),
+    ("env", case_env),
     ("down", case_down),
     ("tool-error", case_tool_error),
 ]

@@ -364,13 +364,18 @@ pub(crate) fn word_health(s: &str) -> Health {
     }
 }
 
-fn bare_word_health(s: &str) -> Health {
-    let n: String = s
-        .chars()
+/// A status word as the vocabularies are written: letters and digits only, lower case,
+/// at most 40 (`Partial_Outage`, `partial-outage` and `PARTIAL OUTAGE` meet).
+fn folded(word: &str) -> String {
+    word.chars()
         .filter(char::is_ascii_alphanumeric)
         .map(|c| c.to_ascii_lowercase())
         .take(40)
-        .collect();
+        .collect()
+}
+
+fn bare_word_health(s: &str) -> Health {
+    let n = folded(s);
     match n.as_str() {
         "pass"
         | "passing"

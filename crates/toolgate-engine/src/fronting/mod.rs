@@ -1138,7 +1138,9 @@ impl Fronted {
                 .clone()
                 .map(|c| c as Arc<dyn crate::upstream::mcp::CallerLinks>);
             let upstream = AnyUpstream::Mcp(
-                McpUpstream::new(self.link.clone(), def.name.clone()).with_callers(callers),
+                McpUpstream::new(self.link.clone(), def.name.clone())
+                    .with_callers(callers)
+                    .scrubbing(&dependency.spec),
             );
             routes.push(Route::new(
                 tool,

@@ -381,12 +381,7 @@ fn impact_of(fields: &Fields<'_>) -> Option<(Health, String)> {
 
 /// How bad an impact, severity or incident type is. `none` is an informational entry.
 fn impact_health(word: &str) -> Health {
-    let n: String = word
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .take(40)
-        .collect();
+    let n = super::folded(word);
     match n.as_str() {
         "none" => Health::Healthy,
         "high" | "highest" | "severe" | "sev1" | "p1" => Health::Down,

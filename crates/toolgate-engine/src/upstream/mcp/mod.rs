@@ -101,6 +101,10 @@ pub struct McpUpstream {
     tool: String,
     /// Callers' own sessions, when the server is called with the caller's authority.
     callers: Option<Arc<dyn CallerLinks>>,
+    /// The server's configured credentials (its `env`, its headers' credentials),
+    /// scrubbed from every result: a server that prints its environment
+    /// (server-everything's `get-env`) must not hand them to the model.
+    credentials: Arc<[String]>,
 }
 
 impl McpUpstream {
@@ -110,7 +114,15 @@ impl McpUpstream {
             link,
             tool,
             callers: None,
+            credentials: Arc::new([]),
         }
+    }
+
+    /// The same tool, its results scrubbed of `dependency`'s credentials.
+    #[must_use]
+    pub fn scrubbing(mut self, dependency: &toolgate_config::Dependency) -> McpUpstream {
+        self.credentials = crate::exchange::echo::credentials(dependency).into();
+        self
     }
 
     /// The same tool, called on each caller's own session (`token_exchange`).
@@ -185,10 +197,17 @@ impl Upstream for McpUpstream {
             Some(relay),
         );
         let reply = while_relaying(call, rx, request.client.as_deref()).await;
-        match (to_response(reply), &request.caller) {
-            (Ok(response), Some(caller)) => Ok(scrub(response, &caller.token.0)),
-            (sent, _) => sent,
+        let mut sent = to_response(reply);
+        if let Ok(response) = &mut sent {
+            let token = request.caller.as_ref().map(|c| c.token.0.as_str());
+            for secret in token
+                .into_iter()
+                .chain(self.credentials.iter().map(String::as_str))
+            {
+                scrub(response, secret);
+            }
         }
+        sent
     }
 
     fn interpret(
@@ -202,11 +221,11 @@ impl Upstream for McpUpstream {
     }
 }
 
-/// A reply on a caller's session without the token that session carries: in the
-/// result's text, and in a JSON-RPC error's message and data.
-fn scrub(mut response: UpstreamResponse, token: &str) -> UpstreamResponse {
+/// A reply without `token` (the caller's exchanged token, a configured credential): in
+/// the result, and in a JSON-RPC error's message and data.
+fn scrub(response: &mut UpstreamResponse, token: &str) {
     use crate::exchange::echo;
-    response.body = echo::scrub(response.body, token);
+    response.body = echo::scrub(std::mem::take(&mut response.body), token);
     if let Some(error) = response.rpc_error.as_mut() {
         error.message = echo::scrub_text(&error.message, token);
         if let Some(data) = error.data.take() {
@@ -218,7 +237,6 @@ fn scrub(mut response: UpstreamResponse, token: &str) -> UpstreamResponse {
             });
         }
     }
-    response
 }
 
 /// A relay for one request, and the receiving end [`while_relaying`] drains.
@@ -668,6 +686,34 @@ pub(crate) mod tests {
             started.elapsed()
         );
         assert_eq!(link.seen.lock().unwrap().len(), 3);
+    }
+
+    /// A server that prints its environment (server-everything's `get-env`) does not
+    /// hand the model the credentials toolgate configured for it; the rest stands.
+    #[tokio::test]
+    async fn a_result_never_carries_the_servers_configured_credentials() {
+        let link = Arc::new(FakeLink::default());
+        link.script.lock().unwrap().push_back(Scripted {
+            before: vec![],
+            reply: ok(json!({"content": [{"type": "text",
+                "text": "GITHUB_TOKEN=ghp_0123456789abcdefghij\nHOME=/root"}]})),
+        });
+        let mut dependency = crate::fixtures::dependency("kb", "http://127.0.0.1:9/mcp");
+        dependency.secrets = vec![toolgate_config::Secret("ghp_0123456789abcdefghij".into())];
+        let upstream = McpUpstream::new(link, "search".into()).scrubbing(&dependency);
+        let request = upstream
+            .prepare(&Map::new(), &CallContext::default())
+            .unwrap();
+        let response = upstream
+            .attempt(&request, Duration::from_secs(5))
+            .await
+            .unwrap();
+        let body = String::from_utf8_lossy(&response.body);
+        assert!(!body.contains("ghp_0123"), "{body}");
+        assert!(
+            body.contains("GITHUB_TOKEN=[redacted]") && body.contains("HOME=/root"),
+            "{body}"
+        );
     }
 
     #[tokio::test]
