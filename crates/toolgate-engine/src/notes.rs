@@ -91,7 +91,14 @@ fn quota_note(dependency: &str, q: &Quota, paced: Duration) -> Option<String> {
     };
     let reset = q
         .reset_after
-        .map(|r| format!("; resets in {}", human(r)))
+        .map(|r| {
+            // A reset at the cap is one further off than toolgate keeps: not a date.
+            if r >= toolgate_signals::reset::MAX_RESET {
+                "; resets in more than 31 days".to_owned()
+            } else {
+                format!("; resets in {}", human(r))
+            }
+        })
         .unwrap_or_default();
     let spaced = if paced.is_zero() {
         String::new()

@@ -28,6 +28,16 @@ fn quota_is_mentioned_only_when_running_low() {
 }
 
 #[test]
+fn a_reset_beyond_what_toolgate_keeps_is_not_given_a_date() {
+    let far = Quota {
+        reset_after: Some(toolgate_signals::reset::MAX_RESET),
+        ..quota(20, 10000)
+    };
+    let note = quota_note("api", &far, Duration::ZERO).unwrap();
+    assert!(note.contains("resets in more than 31 days"), "{note}");
+}
+
+#[test]
 fn a_quota_is_counted_in_what_its_policy_meters() {
     let of = |policy: &str| Quota {
         policy: policy.into(),
