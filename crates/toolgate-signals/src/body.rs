@@ -224,14 +224,10 @@ impl crate::Signals {
 
 /// The cheap first pass: does the prefix mention anything this module reads?
 fn mentions_limits(prefix: &[u8]) -> bool {
+    use crate::headers::contains_ci;
     contains_ci(prefix, b"limit")
         || contains_ci(prefix, b"throttl")
         || contains_ci(prefix, b"retry_after")
-}
-
-fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
 /// The JSON values following each `"key":` in the prefix (outside escaped strings).

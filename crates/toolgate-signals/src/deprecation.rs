@@ -363,12 +363,7 @@ fn vendor_field(name: &str) -> Option<Vendor> {
         "notice",
         "advisor",
     ];
-    let bytes = name.as_bytes();
-    let mentions = |w: &str| {
-        bytes
-            .windows(w.len())
-            .any(|win| win.eq_ignore_ascii_case(w.as_bytes()))
-    };
+    let mentions = |w: &str| crate::headers::contains_ci(name.as_bytes(), w.as_bytes());
     if !WORDS.iter().any(|w| mentions(w)) && !mentions("end-of-life") {
         return None;
     }

@@ -89,6 +89,12 @@ pub(crate) fn has_prefix_ci(name: &str, prefix: &str) -> bool {
         && name[..prefix.len()].eq_ignore_ascii_case(prefix)
 }
 
+/// Whether `needle` occurs in `hay`, ASCII case ignored.
+pub(crate) fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -91,8 +91,9 @@ pub fn credentials(dep: &toolgate_config::Dependency) -> Vec<String> {
     );
     out.extend(dep.secrets.iter().map(|s| s.0.clone()));
     out.retain(|v| v.len() >= MIN_TOKEN_BYTES);
-    // Longest first: "Bearer X" is replaced whole before X alone is looked for.
-    out.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    // Longest first: "Bearer X" is replaced whole before X alone is looked for. Equal
+    // values sort next to each other, so each is scrubbed once.
+    out.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
     out.dedup();
     out
 }
@@ -148,6 +149,14 @@ mod tests {
         assert!(!got.iter().any(|g| g == "short"), "{got:?}");
         // Longest first, so "Bearer X" goes whole before X alone.
         assert!(got.windows(2).all(|w| w[0].len() >= w[1].len()), "{got:?}");
+        // A value configured twice, among others of its length, is kept once.
+        dep.secrets = vec![
+            toolgate_config::Secret("key-0000000000000000".into()),
+            toolgate_config::Secret("key-fedcba9876543210".into()),
+        ];
+        let got = credentials(&dep);
+        let same = got.iter().filter(|g| *g == "key-fedcba9876543210").count();
+        assert_eq!(same, 1, "{got:?}");
     }
 
     #[test]
