@@ -303,6 +303,8 @@ pub struct GatewayConfig {
     pub deadline: Duration,
     /// Response body cap in bytes.
     pub max_response_bytes: usize,
+    /// Cap in bytes on every upstream reply held at once.
+    pub max_buffered_response_bytes: usize,
     /// Where a call's notes travel, unless a tool says otherwise.
     pub notes: NotesMode,
     /// Caps on each upstream MCP server's tools, unless the server sets its own.

@@ -258,6 +258,9 @@ pub struct RawGateway {
     pub deadline: Option<String>,
     /// Largest upstream response body accepted, e.g. `8MiB` or `1048576`. Default 8MiB; at least 1KiB.
     pub max_response_bytes: Option<RawSize>,
+    /// Upstream reply bytes held in memory at once, over every call, e.g. `128MiB` (default).
+    /// At the limit a reply is not read further and no new call is sent. At least `max_response_bytes`.
+    pub max_buffered_response_bytes: Option<RawSize>,
     /// Extra directories a contract's `$ref` may read schema files from, relative to the
     /// config file. The config file's own directory is always allowed; nothing else is.
     pub schema_roots: Option<Vec<String>>,

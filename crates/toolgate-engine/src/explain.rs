@@ -39,6 +39,13 @@ pub enum Detail {
         /// The cap in bytes.
         limit: usize,
     },
+    /// The reply did not fit in what toolgate may hold of every reply at once.
+    NoRoom {
+        /// Bytes every reply held then.
+        held: usize,
+        /// The gateway-wide limit.
+        limit: usize,
+    },
     /// The body broke the contract.
     Drift(Drift),
     /// An MCP server broke the protocol (not JSON-RPC, a stream that ended unanswered).
@@ -114,6 +121,12 @@ impl Detail {
                     bytes(*limit)
                 )
             }
+            Detail::NoRoom { held, limit } => format!(
+                "the upstream answered, but toolgate was already holding {} of replies for \
+                 other calls (its limit is {}) and dropped this one unread",
+                about_bytes(*held),
+                bytes(*limit)
+            ),
             Detail::Drift(d) => d.summary(),
             Detail::Protocol(d) => format!("the MCP server broke the protocol ({d})"),
             Detail::Rpc { code, message } => {
@@ -340,6 +353,17 @@ pub fn saturated(tool: &str, dependency: &str, limit: u32) -> String {
         "{tool} was not called: {dependency} is slow, so toolgate allows only {limit} calls to it at once and none \
          freed up within this call's deadline. Error class: overloaded. Wait a few seconds before calling {tool} \
          again, then make fewer calls to it, one at a time, and expect delays."
+    )
+}
+
+/// The replies of calls in flight fill what toolgate may hold at once
+/// (`gateway.max_buffered_response_bytes`), so the call was not sent.
+pub fn no_room_for_replies(tool: &str, held: usize, limit: usize) -> String {
+    format!(
+        "{tool} was not called: toolgate is holding {} of upstream replies for other calls, its limit of {}. \
+         Error class: overloaded. Wait a few seconds before calling {tool} again, and make fewer calls at once.",
+        about_bytes(held),
+        bytes(limit)
     )
 }
 
@@ -728,6 +752,18 @@ pub fn human(d: Duration) -> String {
             0 => format!("{} h", d.as_secs() / 3600),
             m => format!("{} h {m} min", d.as_secs() / 3600),
         }
+    }
+}
+
+/// A size read at a glance: "1.4 MiB", "300 KiB" (to a tenth), else bytes.
+fn about_bytes(n: usize) -> String {
+    let n_f = n as f64;
+    if n >= 1 << 20 {
+        format!("{:.1} MiB", n_f / f64::from(1u32 << 20))
+    } else if n >= 1 << 10 {
+        format!("{:.1} KiB", n_f / 1024.0)
+    } else {
+        format!("{n} bytes")
     }
 }
 

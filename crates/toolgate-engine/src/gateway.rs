@@ -68,8 +68,11 @@ impl Gateway {
     /// Assembles a gateway from a config and an opened store. Must run inside a
     /// tokio runtime (the notifier starts its delivery worker).
     pub fn new(config: Config, store: Store) -> anyhow::Result<Arc<Gateway>> {
+        let replies =
+            toolgate_resilience::ReplyMemory::new(config.gateway.max_buffered_response_bytes);
         let client = UpstreamClient::new()
-            .map_err(|e| anyhow::anyhow!("cannot build the upstream HTTP client: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("cannot build the upstream HTTP client: {e}"))?
+            .with_reply_memory(replies.clone());
         let metrics = Arc::new(if config.gateway.shared.is_some() {
             Metrics::with_shared_state()
         } else {
@@ -137,6 +140,7 @@ impl Gateway {
                 telemetry,
                 learning,
                 audit,
+                replies,
             },
             store,
             notifier,
@@ -279,6 +283,14 @@ impl Gateway {
     /// `toolgate_tool_contracts{origin}`, and the upstream MCP servers' gauges.
     pub fn refresh_coverage(&self) -> std::collections::BTreeMap<&'static str, usize> {
         self.fronting.refresh_gauges(&self.services.metrics);
+        let metrics = &self.services.metrics;
+        let gauge = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        metrics
+            .reply_bytes_held
+            .set(gauge(self.services.replies.held()));
+        metrics
+            .reply_bytes_limit
+            .set(gauge(self.services.replies.limit()));
         let mut counts: std::collections::BTreeMap<&'static str, usize> =
             crate::learned::ORIGINS.iter().map(|o| (*o, 0)).collect();
         for route in self.routes().values() {

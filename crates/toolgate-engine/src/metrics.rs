@@ -299,6 +299,11 @@ pub struct Metrics {
     pub mcp_resource_subscriptions: Family<ServerLabel, Gauge>,
     /// `toolgate_config_generation`: 1 at start-up, one more for each accepted reload.
     pub config_generation: Gauge,
+    /// `toolgate_reply_bytes_held`: upstream reply bytes held in memory now, over every
+    /// call (read when scraped).
+    pub reply_bytes_held: Gauge,
+    /// `toolgate_reply_bytes_limit`: `gateway.max_buffered_response_bytes`.
+    pub reply_bytes_limit: Gauge,
     /// `toolgate_config_reloads_total{result}`.
     pub config_reloads: Family<ReloadLabel, Counter>,
     /// `toolgate_config_last_reload_success_timestamp_seconds`: when the config in force
@@ -491,6 +496,18 @@ impl Metrics {
             "The config in force: 1 at start-up, one more for each accepted reload",
             config_generation.clone(),
         );
+        let reply_bytes_held = Gauge::default();
+        registry.register(
+            "reply_bytes_held",
+            "Upstream reply bytes held in memory now, over every call in flight",
+            reply_bytes_held.clone(),
+        );
+        let reply_bytes_limit = Gauge::default();
+        registry.register(
+            "reply_bytes_limit",
+            "gateway.max_buffered_response_bytes: at this, replies are not read further and no call is sent",
+            reply_bytes_limit.clone(),
+        );
         let config_reloads = Family::<ReloadLabel, Counter>::default();
         // Both results exist at 0 from start-up: `increase()` over a series that first
         // appears at 1 reads 0, so the first rejected reload would otherwise raise no alert.
@@ -520,6 +537,8 @@ impl Metrics {
         Metrics {
             config_last_reload_successful,
             config_generation,
+            reply_bytes_held,
+            reply_bytes_limit,
             config_reloads,
             config_last_reload_success,
             registry,

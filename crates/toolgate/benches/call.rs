@@ -127,6 +127,7 @@ fn bench(c: &mut Criterion) {
         telemetry: None,
         learning: Default::default(),
         audit: None,
+        replies: toolgate_resilience::ReplyMemory::unlimited(),
     };
     let args = || {
         let mut m = Map::new();

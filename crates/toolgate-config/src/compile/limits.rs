@@ -67,4 +67,41 @@ mod tests {
         assert_eq!(field_name("gateway.deadline"), "gateway.deadline");
         assert_eq!(field_name("deadline"), "deadline");
     }
+
+    fn gateway(lines: &str) -> Result<crate::model::GatewayConfig, String> {
+        let text = format!(
+            "gateway:\n{lines}dependencies:\n  d: {{base_url: 'https://api.example.com'}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    request: {{path: /x}}\n    contract: {{version: '1.0', response_schema: {{}}}}\n"
+        );
+        crate::parse(
+            std::path::Path::new("t.yaml"),
+            &text,
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .map(|c| c.gateway)
+        .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_reply_memory_holds_at_least_one_reply_of_the_allowed_size() {
+        let g = gateway("  state: s.db\n").unwrap();
+        assert_eq!(g.max_buffered_response_bytes, 128 << 20);
+        // A large per-reply cap raises the default with it.
+        let g = gateway("  max_response_bytes: 200MiB\n").unwrap();
+        assert_eq!(g.max_buffered_response_bytes, 200 << 20);
+        let g = gateway("  max_buffered_response_bytes: 64MiB\n").unwrap();
+        assert_eq!(g.max_buffered_response_bytes, 64 << 20);
+        let err = gateway("  max_response_bytes: 8MiB\n  max_buffered_response_bytes: 4MiB\n")
+            .unwrap_err();
+        assert!(
+            err.contains("gateway.max_buffered_response_bytes")
+                && err.contains("a reply of the allowed size could never be read"),
+            "{err}"
+        );
+        let err = gateway("  max_buffered_response_bytes: lots\n").unwrap_err();
+        assert!(
+            err.contains("gateway.max_buffered_response_bytes") && err.contains("not a size"),
+            "{err}"
+        );
+    }
 }

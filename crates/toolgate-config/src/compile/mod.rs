@@ -560,6 +560,25 @@ impl Compiler<'_> {
         Some(n)
     }
 
+    /// A size setting (`8MiB` or a number of bytes), `default` when unset or unreadable
+    /// (reported at `path`).
+    fn size(&mut self, path: &str, raw: Option<RawSize>, default: usize, example: &str) -> usize {
+        let Some(raw) = raw else {
+            return default;
+        };
+        let parsed = match raw {
+            RawSize::Bytes(n) => usize::try_from(n).map_err(|_| format!("`{n}` is too large")),
+            RawSize::Text(text) => parse_bytes(&text),
+        };
+        match parsed {
+            Ok(n) => n,
+            Err(msg) => {
+                self.err(path, msg, &format!("write a size like `8MiB`; {example}"));
+                default
+            }
+        }
+    }
+
     fn gateway(&mut self, raw: RawGateway) -> GatewayConfig {
         let listen_text = raw.listen.unwrap_or_else(|| "127.0.0.1:8765".into());
         let listen = listen_text.parse::<SocketAddr>().unwrap_or_else(|_| {
@@ -582,28 +601,43 @@ impl Compiler<'_> {
             }
         });
         let auth = raw.auth.and_then(|a| self.auth(a));
-        let max_response_bytes = match raw.max_response_bytes.map(|size| match size {
-            RawSize::Bytes(n) => usize::try_from(n).map_err(|_| format!("`{n}` is too large")),
-            RawSize::Text(text) => parse_bytes(&text),
-        }) {
-            None => 8 << 20,
-            Some(Ok(n)) if n < limits::MIN_RESPONSE_BYTES => {
-                self.err(
-                    "gateway.max_response_bytes",
-                    format!("max_response_bytes is {n} bytes, so every upstream response would be refused"),
-                    "use at least 1KiB, e.g. `8MiB`",
-                );
-                8 << 20
-            }
-            Some(Ok(n)) => n,
-            Some(Err(msg)) => {
-                self.err(
-                    "gateway.max_response_bytes",
-                    msg,
-                    "write a size like `8MiB`",
-                );
-                8 << 20
-            }
+        let max_response_bytes = self.size(
+            "gateway.max_response_bytes",
+            raw.max_response_bytes,
+            8 << 20,
+            "use at least 1KiB, e.g. `8MiB`",
+        );
+        let max_response_bytes = if max_response_bytes < limits::MIN_RESPONSE_BYTES {
+            self.err(
+                "gateway.max_response_bytes",
+                format!(
+                    "max_response_bytes is {max_response_bytes} bytes, so every upstream response would be refused"
+                ),
+                "use at least 1KiB, e.g. `8MiB`",
+            );
+            8 << 20
+        } else {
+            max_response_bytes
+        };
+        let buffered_default = (128 << 20).max(max_response_bytes);
+        let max_buffered_response_bytes = self.size(
+            "gateway.max_buffered_response_bytes",
+            raw.max_buffered_response_bytes,
+            buffered_default,
+            "e.g. `128MiB`",
+        );
+        let max_buffered_response_bytes = if max_buffered_response_bytes < max_response_bytes {
+            self.err(
+                "gateway.max_buffered_response_bytes",
+                format!(
+                    "max_buffered_response_bytes ({max_buffered_response_bytes} bytes) is less than \
+                     max_response_bytes ({max_response_bytes} bytes), so a reply of the allowed size could never be read"
+                ),
+                "make it at least max_response_bytes, e.g. 16 times it",
+            );
+            buffered_default
+        } else {
+            max_buffered_response_bytes
         };
         let (state, postgres) = match raw.state {
             Some(text) if text.starts_with("postgres://") || text.starts_with("postgresql://") => {
@@ -687,6 +721,7 @@ impl Compiler<'_> {
                 limits::MIN_DEADLINE,
             ),
             max_response_bytes,
+            max_buffered_response_bytes,
             notes: self.notes_mode(
                 "gateway.notes".into(),
                 raw.notes.as_deref(),

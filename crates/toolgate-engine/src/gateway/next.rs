@@ -173,6 +173,11 @@ impl Gateway {
             .map(|s| s.spec().name.clone())
             .collect();
 
+        // The reply memory is one for the process; a reload changes its limit in place
+        // (what replies hold now stays held, and is given back as they finish).
+        self.services
+            .replies
+            .set_limit(config.gateway.max_buffered_response_bytes);
         let gateway = Arc::new(Gateway {
             config,
             routes: RwLock::new(Arc::new(routes)),

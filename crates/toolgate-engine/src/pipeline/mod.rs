@@ -281,7 +281,7 @@ async fn attempts<U: Upstream>(
                 tokio::time::sleep(wait).await;
                 StepOutcome::Waited
             }
-            Step::Attempt => match admit(route, call).await {
+            Step::Attempt => match admit(route, services, call).await {
                 Err(failure) => {
                     let class = failure.class;
                     refused = Some(failure);
@@ -325,10 +325,19 @@ async fn attempts<U: Upstream>(
 /// and asks the breaker again before it sends.
 async fn admit<'a, U: Upstream>(
     route: &'a Route<U>,
+    services: &Services,
     call: &mut Call,
 ) -> Result<Admitted<'a>, Failure> {
     let first = call.retry.attempts() == 0;
     let (tool, dependency) = (&route.spec.name, &route.spec.dependency.name);
+    // Replies already fill what toolgate may hold: this one could not be read, and
+    // sending it would have the upstream act for nothing.
+    if services.replies.is_full() {
+        return Err(Failure::new(
+            ErrorClass::Overloaded,
+            explain::no_room_for_replies(tool, services.replies.held(), services.replies.limit()),
+        ));
+    }
     loop {
         let now = Instant::now();
         match route
@@ -527,7 +536,10 @@ async fn attempt<U: Upstream>(
                 s.retry_after = Some(wait);
                 s.rate_limited = true;
             }
-            let throttle = admitted.settle(Instant::now(), signals.as_ref(), latency, Some(class));
+            // A reply toolgate had no room for says nothing about the dependency: the
+            // breaker and the latency window hear that it answered, no more.
+            let outcome = (!matches!(detail, Detail::NoRoom { .. })).then_some(class);
+            let throttle = admitted.settle(Instant::now(), signals.as_ref(), latency, outcome);
             if let Some(s) = span {
                 s.end(Some(class));
             }

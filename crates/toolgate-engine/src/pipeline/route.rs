@@ -67,4 +67,7 @@ pub struct Services {
     pub learning: Arc<crate::learned::Learning>,
     /// The audit trail of agents' calls; `None` when `gateway.audit.enabled` is false.
     pub audit: Option<Arc<crate::audit::AuditLog>>,
+    /// What every upstream reply may hold of memory at once
+    /// (`gateway.max_buffered_response_bytes`): when it is full, no call is sent.
+    pub replies: Arc<toolgate_resilience::ReplyMemory>,
 }

@@ -185,6 +185,7 @@ fn rig(tool: &str, replies: Vec<Reply>) -> Rig {
             telemetry: None,
             learning: Default::default(),
             audit: None,
+            replies: toolgate_resilience::ReplyMemory::unlimited(),
         },
     }
 }
@@ -674,6 +675,7 @@ fn quota_route() -> Arc<(Route<QuotaFake>, Services)> {
             telemetry: None,
             learning: Default::default(),
             audit: None,
+            replies: toolgate_resilience::ReplyMemory::unlimited(),
         },
     ))
 }
@@ -855,6 +857,7 @@ async fn a_request_the_client_cannot_form_is_a_client_error_that_never_opens_the
         telemetry: None,
         learning: Default::default(),
         audit: None,
+        replies: toolgate_resilience::ReplyMemory::unlimited(),
     };
     let args = || {
         let Value::Object(m) = json!({ "query": "rust" }) else {
@@ -1107,5 +1110,105 @@ async fn the_agents_whose_calls_drift_are_credited_on_the_incident() {
             .incidents
             .unwritten_agents(IncidentKind::ContractDrift, "web_search"),
         vec![("alice".to_string(), 1), ("bob".to_string(), 3)]
+    );
+}
+
+/// An upstream whose replies never fit in the gateway's reply memory.
+#[derive(Debug, Default)]
+struct Unheld {
+    attempts: AtomicU32,
+}
+
+impl Upstream for Unheld {
+    type Request = ();
+
+    fn prepare(&self, _: &Map<String, Value>, _: &CallContext) -> Result<(), String> {
+        Ok(())
+    }
+
+    async fn attempt(&self, _: &(), _: Duration) -> Result<UpstreamResponse, SendError> {
+        self.attempts.fetch_add(1, Ordering::SeqCst);
+        Err(SendError::NoRoom {
+            status: 200,
+            headers: Default::default(),
+            held: 130 << 20,
+            limit: 128 << 20,
+        })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_reply_without_room_is_the_gateways_failure_not_the_dependencys() {
+    let spec = spec("web_search");
+    let dependency = Arc::new(DependencyState::new(spec.dependency.clone()));
+    let route = Route::new(
+        spec,
+        Arc::new(ToolState::new()),
+        dependency.clone(),
+        Unheld::default(),
+    );
+    let services = Services {
+        metrics: Arc::new(Metrics::new()),
+        incidents: Arc::new(Incidents::new(None, Duration::from_secs(300))),
+        telemetry: None,
+        learning: Default::default(),
+        audit: None,
+        replies: toolgate_resilience::ReplyMemory::new(128 << 20),
+    };
+    // Few enough calls that the retry budget (which these retries draw from, since
+    // they do reach the dependency) still pays for them.
+    for _ in 0..3 {
+        let Value::Object(args) = json!({ "query": "rust" }) else {
+            unreachable!()
+        };
+        let outcome = run(
+            &route,
+            &services,
+            args,
+            Origin::Agent,
+            &CallContext::default(),
+        )
+        .await;
+        let f = failure(&outcome);
+        assert_eq!(f.class, ErrorClass::ServerError, "{}", f.message);
+        assert!(
+            f.message
+                .contains("toolgate was already holding 130.0 MiB of replies for other calls (its limit is 128 MiB)"),
+            "{}",
+            f.message
+        );
+    }
+    // The read-only tool was retried (the reply may fit a moment later), and however
+    // often that failed, the breaker heard only that the dependency answered.
+    assert!(route.upstream.attempts.load(Ordering::SeqCst) > 3);
+    assert_eq!(
+        dependency.snapshot(Instant::now()).breaker,
+        toolgate_resilience::BreakerState::Closed
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn while_replies_fill_the_gateways_memory_no_call_is_sent() {
+    let rig = rig("web_search", vec![ok(VALID)]);
+    let held = {
+        let mut share = rig.services.replies.hold();
+        share.grow(1).unwrap();
+        share
+    };
+    rig.services.replies.set_limit(1);
+    let outcome = rig.search().await;
+    let f = failure(&outcome);
+    assert_eq!(f.class, ErrorClass::Overloaded, "{}", f.message);
+    assert!(
+        f.message
+            .starts_with("web_search was not called: toolgate is holding 1 bytes"),
+        "{}",
+        f.message
+    );
+    assert_eq!(rig.attempts(), 0, "nothing was sent");
+    drop(held);
+    assert!(
+        rig.search().await.result.is_ok(),
+        "sent again once there is room"
     );
 }

@@ -16,13 +16,16 @@ use toolgate_config::Dependency;
 use toolgate_config::template::RenderedRequest;
 
 use super::plain_http::PlainHttp;
-use super::response::{Body, SendError, UpstreamResponse, with_causes};
+use super::response::{Body, SendError, UpstreamResponse, make_room, with_causes};
+use toolgate_resilience::ReplyMemory;
 
 /// A pooled HTTP client for every dependency.
 #[derive(Debug, Clone)]
 pub struct UpstreamClient {
     http: reqwest::Client,
     plain: Arc<PlainHttp>,
+    /// What every reply read through this client may hold at once.
+    memory: Arc<ReplyMemory>,
 }
 
 /// What toolgate calls itself in `User-Agent`.
@@ -44,7 +47,21 @@ impl UpstreamClient {
         Ok(UpstreamClient {
             http,
             plain: Arc::new(PlainHttp::new(USER_AGENT)),
+            memory: ReplyMemory::unlimited(),
         })
+    }
+
+    /// The same client, its replies held within `memory` (the gateway's
+    /// `max_buffered_response_bytes`): a reply that does not fit is not read further.
+    #[must_use]
+    pub fn with_reply_memory(mut self, memory: Arc<ReplyMemory>) -> Self {
+        self.memory = memory;
+        self
+    }
+
+    /// The budget of reply bytes this client's replies are held within.
+    pub fn reply_memory(&self) -> &Arc<ReplyMemory> {
+        &self.memory
     }
 
     /// The pooled client itself, for the MCP client's sessions (same pool, same
@@ -63,7 +80,9 @@ impl UpstreamClient {
     ) -> Result<UpstreamResponse, SendError> {
         let start = Instant::now();
         if self.plain.serves(&req.url) {
-            let attempt = self.plain.send(dep, req, max_bytes, start);
+            let attempt = self
+                .plain
+                .send(dep, req, max_bytes, self.memory.hold(), start);
             return match tokio::time::timeout(timeout, attempt).await {
                 Ok(result) => result,
                 Err(_) => Err(SendError::Timeout(timeout)),
@@ -95,10 +114,19 @@ impl UpstreamClient {
             if resp.content_length().is_some_and(|n| n > max_bytes as u64) {
                 return Err(too_large(&resp));
             }
+            let mut held = self.memory.hold();
             let mut body = Body::default();
             while let Some(chunk) = resp.chunk().await.map_err(transport_error)? {
                 if body.len() + chunk.len() > max_bytes {
                     return Err(too_large(&resp));
+                }
+                if let Err(full) = make_room(&mut held, &body, chunk.len(), resp.content_length()) {
+                    return Err(SendError::NoRoom {
+                        status,
+                        headers: resp.headers().clone(),
+                        held: full.held,
+                        limit: full.limit,
+                    });
                 }
                 body.push(chunk, resp.content_length());
             }
@@ -106,7 +134,7 @@ impl UpstreamClient {
                 rpc_error: None,
                 status,
                 headers: std::mem::take(resp.headers_mut()),
-                body: body.finish(),
+                body: body.finish_held(held),
                 latency: start.elapsed(),
             })
         };
@@ -138,14 +166,24 @@ impl UpstreamClient {
                 return Err(too_large());
             }
             let mut resp = resp;
+            let mut held = self.memory.hold();
             let mut body = Body::default();
             while let Some(chunk) = resp.chunk().await.map_err(|e| without_url(&e))? {
                 if body.len() + chunk.len() > max_bytes {
                     return Err(too_large());
                 }
+                make_room(&mut held, &body, chunk.len(), resp.content_length()).map_err(
+                    |full| {
+                        format!(
+                            "toolgate is holding {} of upstream replies, its limit ({} bytes), \
+                             and did not read this one",
+                            full.held, full.limit
+                        )
+                    },
+                )?;
                 body.push(chunk, resp.content_length());
             }
-            Ok((status, body.finish()))
+            Ok((status, body.finish_held(held)))
         };
         tokio::time::timeout(timeout, fetch)
             .await

@@ -77,6 +77,15 @@ pub fn interpret(
                 detail: Detail::NotFormed(detail),
             };
         }
+        // The gateway's own limit, not the upstream's doing: the request was sent, so
+        // it is retried only where a retry is safe, as a reply lost on the way would be.
+        Err(SendError::NoRoom { held, limit, .. }) => {
+            return AttemptResult::Failed {
+                class: ErrorClass::ServerError,
+                hint: None,
+                detail: Detail::NoRoom { held, limit },
+            };
+        }
         Err(SendError::TooLarge { status, limit, .. }) => {
             let check = if (200..300).contains(&status) {
                 BodyCheck::TooLarge
@@ -255,9 +264,14 @@ fn read_headers(
 ) -> Option<Signals> {
     let (status, headers) = match sent {
         Ok(r) => (r.status, &r.headers),
-        Err(SendError::TooLarge {
-            status, headers, ..
-        }) => (*status, headers),
+        Err(
+            SendError::TooLarge {
+                status, headers, ..
+            }
+            | SendError::NoRoom {
+                status, headers, ..
+            },
+        ) => (*status, headers),
         Err(_) => return None,
     };
     let fields: Vec<(&str, &[u8])> = headers

@@ -173,7 +173,9 @@ pub fn status_label(
     use crate::metrics::StatusLabel;
     Some(match sent {
         Ok(r) => StatusLabel::Code(r.status),
-        Err(SendError::TooLarge { status, .. }) => StatusLabel::Code(*status),
+        Err(SendError::TooLarge { status, .. } | SendError::NoRoom { status, .. }) => {
+            StatusLabel::Code(*status)
+        }
         Err(SendError::Timeout(_)) => StatusLabel::Timeout,
         Err(SendError::Connect { .. } | SendError::Broken { .. }) => StatusLabel::Connect,
         Err(SendError::Protocol { .. }) => StatusLabel::Protocol,

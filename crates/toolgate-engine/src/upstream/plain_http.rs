@@ -39,8 +39,9 @@ use url::{Host, Position, Url};
 use toolgate_config::Dependency;
 use toolgate_config::template::RenderedRequest;
 
-use super::response::{Body, SendError, UpstreamResponse, with_causes};
+use super::response::{Body, SendError, UpstreamResponse, make_room, with_causes};
 use crate::sync::lock;
+use toolgate_resilience::Held;
 
 /// An idle connection older than this is closed rather than reused (reqwest's setting).
 const IDLE_TIMEOUT: Duration = Duration::from_secs(90);
@@ -139,6 +140,7 @@ impl PlainHttp {
         dep: &Dependency,
         req: &RenderedRequest,
         max_bytes: usize,
+        mut held: Held,
         start: Instant,
     ) -> Result<UpstreamResponse, SendError> {
         let origin = &req.url[Position::BeforeHost..Position::AfterPort];
@@ -148,7 +150,7 @@ impl PlainHttp {
                 Some(conn) => (conn, true),
                 None => (connect(&req.url).await?, false),
             };
-            match exchange(&mut conn, request, max_bytes).await {
+            match exchange(&mut conn, request, max_bytes, &mut held).await {
                 Ok((status, headers, body)) => {
                     if conn.ready_for_more() {
                         self.checkin(origin, conn);
@@ -157,7 +159,7 @@ impl PlainHttp {
                         rpc_error: None,
                         status,
                         headers,
-                        body,
+                        body: body.finish_held(held),
                         latency: start.elapsed(),
                     });
                 }
@@ -330,7 +332,8 @@ async fn exchange(
     conn: &mut Conn,
     request: Request<Full<Bytes>>,
     max_bytes: usize,
-) -> Result<(u16, HeaderMap, Bytes), Failed> {
+    held: &mut Held,
+) -> Result<(u16, HeaderMap, Body), Failed> {
     let response = conn.sender.try_send_request(request);
     let mut response = pin!(response);
     let head = poll_fn(|cx| {
@@ -392,9 +395,17 @@ async fn exchange(
         if body.len() + data.len() > max_bytes {
             return Err(too_large(&parts.headers));
         }
+        if let Err(full) = make_room(held, &body, data.len(), content_length) {
+            return Err(Failed::Error(SendError::NoRoom {
+                status,
+                headers: parts.headers.clone(),
+                held: full.held,
+                limit: full.limit,
+            }));
+        }
         body.push(data, content_length);
     }
-    Ok((status, parts.headers, body.finish()))
+    Ok((status, parts.headers, body))
 }
 
 impl Conn {

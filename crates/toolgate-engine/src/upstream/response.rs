@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
 use reqwest::header::HeaderMap;
+use toolgate_resilience::Held;
 
 /// What came back from one attempt.
 #[derive(Debug)]
@@ -68,6 +69,20 @@ pub enum SendError {
         /// The cap.
         limit: usize,
     },
+    /// The body did not fit in what the gateway may hold of every reply at once
+    /// (`gateway.max_buffered_response_bytes`): the upstream answered, but toolgate
+    /// stopped reading. Nothing about the upstream is learned from it.
+    #[error("toolgate is holding {held} bytes of upstream replies, its limit of {limit}")]
+    NoRoom {
+        /// HTTP status of the reply.
+        status: u16,
+        /// Headers, for signals.
+        headers: HeaderMap,
+        /// Bytes every reply held when this one asked for more.
+        held: usize,
+        /// The gateway-wide limit.
+        limit: usize,
+    },
 }
 
 /// A response body as its chunks arrive: a body that arrives in one chunk (most, up to
@@ -119,6 +134,41 @@ impl Body {
             Body::Gathered(gathered) => gathered.freeze(),
         }
     }
+
+    /// The whole body, holding its share of the gateway's reply memory until the last
+    /// copy of it is dropped (the answer built from it may outlive the attempt).
+    pub(super) fn finish_held(self, held: Held) -> Bytes {
+        let body = self.finish();
+        if held.bytes() == 0 {
+            return body;
+        }
+        Bytes::from_owner(HeldBody { body, _held: held })
+    }
+}
+
+/// A body and its share of the reply memory, freed together.
+struct HeldBody {
+    body: Bytes,
+    _held: Held,
+}
+
+impl AsRef<[u8]> for HeldBody {
+    fn as_ref(&self) -> &[u8] {
+        &self.body
+    }
+}
+
+/// Takes room for `chunk` in the reply memory before it is kept: the first chunk of
+/// a body with a `Content-Length` takes all of it at once, so a reply that cannot fit
+/// is refused before it is read.
+pub(super) fn make_room(
+    held: &mut Held,
+    body: &Body,
+    chunk: usize,
+    content_length: Option<u64>,
+) -> Result<(), toolgate_resilience::NoRoom> {
+    let expected = content_length.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    held.grow_to((body.len() + chunk).max(expected))
 }
 
 /// `text`, then `: ` and each error of the chain from `first` down. Used for transport

@@ -203,3 +203,118 @@ async fn an_argument_that_makes_the_url_too_long_is_a_client_error_and_opens_no_
     );
     client.cancel().await.unwrap();
 }
+
+/// An upstream answering every request with a `size`-byte JSON body: the headers and
+/// the first kilobyte at once, the rest only once `together` requests have arrived, so
+/// that many replies are being read at the same time.
+async fn big_reply_upstream(size: usize, together: usize) -> std::net::SocketAddr {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let arrived = Arc::new(AtomicU64::new(0));
+    let all_here = Arc::new(tokio::sync::Notify::new());
+    let mut body = format!("{{\"data\":\"{}", "x".repeat(size));
+    body.truncate(size - 2);
+    body.push_str("\"}");
+    let body: Arc<[u8]> = Arc::from(body.into_bytes());
+    tokio::spawn(async move {
+        loop {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let (arrived, all_here, body) = (arrived.clone(), all_here.clone(), body.clone());
+            tokio::spawn(async move {
+                // Every request of this test fits in one read; each connection serves one.
+                let mut request = vec![0u8; 16 * 1024];
+                let mut read = 0;
+                while !request[..read].windows(4).any(|w| w == b"\r\n\r\n") {
+                    match socket.read(&mut request[read..]).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => read += n,
+                    }
+                }
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                    body.len()
+                );
+                let waiting = all_here.notified();
+                if arrived.fetch_add(1, Ordering::SeqCst) + 1 >= together as u64 {
+                    all_here.notify_waiters();
+                } else {
+                    waiting.await;
+                }
+                if socket.write_all(head.as_bytes()).await.is_err()
+                    || socket.write_all(&body[..1024]).await.is_err()
+                {
+                    return;
+                }
+                // A reader toolgate refused hangs up; the others get the rest.
+                let _ = socket.write_all(&body[1024..]).await;
+            });
+        }
+    });
+    addr
+}
+
+#[tokio::test]
+async fn replies_that_together_exceed_the_gateway_wide_budget_are_not_read_and_are_given_back() {
+    // 3 MB replies, 4 read at once, 8 MiB for all of them: two fit, two do not.
+    let addr = big_reply_upstream(3_000_000, 4).await;
+    let dir = temp_dir("hostile-reply-memory");
+    let yaml = format!(
+        r#"
+gateway:
+  state: {state}
+  max_response_bytes: 4MiB
+  max_buffered_response_bytes: 8MiB
+dependencies:
+  big:
+    base_url: "http://{addr}"
+    retry: {{ max_attempts: 1 }}
+tools:
+  fetch_big:
+    dependency: big
+    owner: sec@example.com
+    request: {{ path: /big }}
+    annotations: {{ readOnlyHint: true }}
+    contract: {{ version: "1.0", response_schema: {{ type: object }} }}
+"#,
+        state = dir.join("s.db").display()
+    );
+    let tg = start_toolgate(&yaml).await;
+    let client = Arc::new(rmcp_client(&tg.url, Era::Handshake).await);
+    let calls: Vec<_> = (0..4)
+        .map(|_| {
+            let client = client.clone();
+            tokio::spawn(async move { call(&client, "fetch_big", json!({})).await })
+        })
+        .collect();
+    let mut refused = Vec::new();
+    let mut served = 0;
+    for c in calls {
+        let r = c.await.unwrap();
+        if r.is_error == Some(true) {
+            refused.push(text(&r));
+        } else {
+            served += 1;
+        }
+    }
+    assert_eq!(served, 2, "two 3 MB replies fit in 8 MiB: {refused:?}");
+    assert_eq!(refused.len(), 2);
+    for t in &refused {
+        assert!(
+            t.contains("toolgate was already holding") && t.contains("its limit is 8 MiB"),
+            "{t}"
+        );
+        assert!(t.contains("Error class: server_error"), "{t}");
+    }
+    // Everything held is given back once the answers are sent.
+    let metrics = tg.metrics().await;
+    assert_eq!(
+        metric(&metrics, "toolgate_reply_bytes_held"),
+        0.0,
+        "{metrics}"
+    );
+    assert_eq!(
+        metric(&metrics, "toolgate_reply_bytes_limit"),
+        f64::from(8u32 << 20)
+    );
+}

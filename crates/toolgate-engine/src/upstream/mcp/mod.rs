@@ -538,6 +538,7 @@ pub(crate) mod tests {
             telemetry: None,
             learning: Default::default(),
             audit: None,
+            replies: toolgate_resilience::ReplyMemory::unlimited(),
         }
     }
 

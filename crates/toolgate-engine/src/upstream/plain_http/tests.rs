@@ -9,6 +9,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
 use super::*;
+use toolgate_resilience::ReplyMemory;
 
 /// What the scripted server does after answering one request.
 #[derive(Clone, Copy, PartialEq)]
@@ -133,7 +134,15 @@ async fn send(
     req: &RenderedRequest,
 ) -> Result<UpstreamResponse, SendError> {
     let dep = dependency(&server.url);
-    client.send(&dep, req, 1_000, Instant::now()).await
+    client
+        .send(
+            &dep,
+            req,
+            1_000,
+            ReplyMemory::unlimited().hold(),
+            Instant::now(),
+        )
+        .await
 }
 
 #[tokio::test]
@@ -163,7 +172,15 @@ async fn concurrent_calls_each_get_a_connection_and_all_come_back() {
             dependency(&server.url),
         );
         calls.push(tokio::spawn(async move {
-            client.send(&dep, &req, 1_000, Instant::now()).await
+            client
+                .send(
+                    &dep,
+                    &req,
+                    1_000,
+                    ReplyMemory::unlimited().hold(),
+                    Instant::now(),
+                )
+                .await
         }));
     }
     for call in calls {
@@ -340,7 +357,13 @@ async fn a_refused_connection_says_so() {
     let client = client();
     let dep = dependency(&url);
     match client
-        .send(&dep, &get(&url, "/x"), 1_000, Instant::now())
+        .send(
+            &dep,
+            &get(&url, "/x"),
+            1_000,
+            ReplyMemory::unlimited().hold(),
+            Instant::now(),
+        )
         .await
     {
         Err(SendError::Connect { detail }) => {
@@ -454,7 +477,14 @@ async fn a_request_on_a_connection_closed_before_it_left_comes_back_whole() {
     let req = get(&url, "/items?page=2");
     let origin = &req.url[Position::BeforeHost..Position::AfterPort];
     let request = client().request(&dependency(&url), &req, origin).unwrap();
-    match exchange(&mut conn, request, 1_000).await {
+    match exchange(
+        &mut conn,
+        request,
+        1_000,
+        &mut ReplyMemory::unlimited().hold(),
+    )
+    .await
+    {
         Err(Failed::NotSent(back)) => {
             assert_eq!(back.uri(), "/items?page=2");
             assert_eq!(back.headers()[header::HOST], origin);

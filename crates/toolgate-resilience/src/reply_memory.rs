@@ -1,0 +1,213 @@
+//! A gateway-wide budget of upstream reply bytes held in memory at once.
+//!
+//! Each reply is capped on its own (`max_response_bytes`), but that bounds one call,
+//! not the gateway: twenty agents calling a tool whose upstream answers 6 MB each hold
+//! 120 MB of bodies (and the answers built from them) at once, and a hostile upstream
+//! can be called as often as agents like. [`ReplyMemory`] is the sum over every reply
+//! being read or answered; a reply that would take it over its limit is not read
+//! further, so the gateway's memory stays bounded whatever the upstreams send.
+//!
+//! Lock-free: a reply reserves its bytes with one compare-and-swap per chunk and gives
+//! them back when its [`Held`] is dropped (with the last copy of the body).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The budget: a limit and what every live [`Held`] holds together.
+#[derive(Debug)]
+pub struct ReplyMemory {
+    limit: AtomicUsize,
+    held: AtomicUsize,
+}
+
+/// What one reply holds of a [`ReplyMemory`]; given back on drop.
+#[derive(Debug)]
+pub struct Held {
+    memory: Arc<ReplyMemory>,
+    bytes: usize,
+}
+
+/// A reply that did not fit: what was held by every reply when it asked, and the limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoRoom {
+    /// Bytes held by every reply (this one included) when it asked for more.
+    pub held: usize,
+    /// The limit.
+    pub limit: usize,
+}
+
+impl ReplyMemory {
+    /// A budget of `limit` bytes.
+    pub fn new(limit: usize) -> Arc<ReplyMemory> {
+        Arc::new(ReplyMemory {
+            limit: AtomicUsize::new(limit),
+            held: AtomicUsize::new(0),
+        })
+    }
+
+    /// No limit (for clients built outside a gateway: tests, one-off commands).
+    pub fn unlimited() -> Arc<ReplyMemory> {
+        ReplyMemory::new(usize::MAX)
+    }
+
+    /// The limit in bytes.
+    pub fn limit(&self) -> usize {
+        self.limit.load(Ordering::Relaxed)
+    }
+
+    /// A new limit (a reload). Replies already held keep what they hold; if that is
+    /// more than the new limit, new replies wait for room as they would at the limit.
+    pub fn set_limit(&self, limit: usize) {
+        self.limit.store(limit, Ordering::Relaxed);
+    }
+
+    /// Bytes held now by every reply.
+    pub fn held(&self) -> usize {
+        self.held.load(Ordering::Relaxed)
+    }
+
+    /// Whether nothing more fits: a new call should not be sent, since its reply
+    /// could not be read.
+    pub fn is_full(&self) -> bool {
+        self.held() >= self.limit()
+    }
+
+    /// An empty share for one reply, grown as its bytes arrive.
+    pub fn hold(self: &Arc<Self>) -> Held {
+        Held {
+            memory: Arc::clone(self),
+            bytes: 0,
+        }
+    }
+}
+
+impl Held {
+    /// Takes `more` bytes, or refuses when every reply together would then hold more
+    /// than the limit (nothing is taken then).
+    pub fn grow(&mut self, more: usize) -> Result<(), NoRoom> {
+        let memory = &self.memory;
+        let limit = memory.limit();
+        let mut held = memory.held.load(Ordering::Relaxed);
+        loop {
+            let next = match held.checked_add(more) {
+                Some(next) if next <= limit => next,
+                _ => return Err(NoRoom { held, limit }),
+            };
+            match memory
+                .held
+                .compare_exchange_weak(held, next, Ordering::AcqRel, Ordering::Relaxed)
+            {
+                Ok(_) => {
+                    self.bytes += more;
+                    return Ok(());
+                }
+                Err(now) => held = now,
+            }
+        }
+    }
+
+    /// Takes bytes until this share holds `total` (nothing when it already does).
+    pub fn grow_to(&mut self, total: usize) -> Result<(), NoRoom> {
+        match total.checked_sub(self.bytes) {
+            Some(more) if more > 0 => self.grow(more),
+            _ => Ok(()),
+        }
+    }
+
+    /// Bytes this share holds.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if self.bytes > 0 {
+            self.memory.held.fetch_sub(self.bytes, Ordering::AcqRel);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_add_up_and_are_given_back_on_drop() {
+        let memory = ReplyMemory::new(100);
+        let mut a = memory.hold();
+        let mut b = memory.hold();
+        a.grow(60).unwrap();
+        assert_eq!(
+            b.grow(50),
+            Err(NoRoom {
+                held: 60,
+                limit: 100
+            })
+        );
+        assert_eq!(b.bytes(), 0, "a refused share takes nothing");
+        b.grow(40).unwrap();
+        assert!(memory.is_full());
+        drop(a);
+        assert_eq!(memory.held(), 40);
+        assert!(!memory.is_full());
+        b.grow_to(90).unwrap();
+        b.grow_to(10).unwrap();
+        assert_eq!(b.bytes(), 90);
+        drop(b);
+        assert_eq!(memory.held(), 0);
+    }
+
+    #[test]
+    fn a_lower_limit_refuses_new_bytes_and_keeps_what_is_held() {
+        let memory = ReplyMemory::new(100);
+        let mut a = memory.hold();
+        a.grow(80).unwrap();
+        memory.set_limit(50);
+        assert!(memory.is_full());
+        assert_eq!(
+            a.grow(1),
+            Err(NoRoom {
+                held: 80,
+                limit: 50
+            })
+        );
+        drop(a);
+        assert_eq!(memory.held(), 0);
+        let mut c = memory.hold();
+        c.grow(50).unwrap();
+    }
+
+    #[test]
+    fn an_absurd_request_is_refused_not_wrapped() {
+        let memory = ReplyMemory::unlimited();
+        let mut a = memory.hold();
+        a.grow(10).unwrap();
+        assert!(a.grow(usize::MAX).is_err());
+        assert_eq!(memory.held(), 10);
+    }
+
+    #[test]
+    fn concurrent_shares_never_exceed_the_limit() {
+        let memory = ReplyMemory::new(1_000);
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let memory = Arc::clone(&memory);
+                std::thread::spawn(move || {
+                    let mut peak = 0;
+                    for _ in 0..2_000 {
+                        let mut share = memory.hold();
+                        while share.grow(7).is_ok() {
+                            peak = peak.max(memory.held());
+                        }
+                    }
+                    peak
+                })
+            })
+            .collect();
+        for t in threads {
+            assert!(t.join().unwrap() <= 1_000);
+        }
+        assert_eq!(memory.held(), 0);
+    }
+}
