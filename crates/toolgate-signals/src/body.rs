@@ -36,6 +36,7 @@ use serde_json::Value;
 use crate::{Deprecation, MAX_WAIT, Quota, reset, walk};
 
 mod envelope;
+mod extensions;
 
 /// How much of a body is ever looked at.
 pub const MAX_BODY_PREFIX: usize = 4096;
@@ -62,6 +63,10 @@ pub struct BodySignals {
     /// A deprecation or retirement the error body names (`sunset_date`,
     /// `deprecation_date`, `deprecated: true`).
     pub deprecation: Option<Deprecation>,
+    /// Notices for the model that a successful GraphQL answer carries in its
+    /// `extensions` (`warnings`, `deprecations`): deprecated fields and operations
+    /// in use, verbatim. Folded into [`crate::Signals::warnings`].
+    pub warnings: Vec<String>,
 }
 
 /// Whether a response body is worth giving to [`read`]: any error status (≥ 400), or
@@ -154,7 +159,8 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
 }
 
 /// The quotas a successful GraphQL answer reports about itself: Shopify's
-/// `extensions.cost.throttleStatus` and a selected GitHub `rateLimit`. They arrive on
+/// `extensions.cost.throttleStatus` and a selected GitHub `rateLimit`; and the
+/// deprecation notices it carries in `extensions` (`body/extensions.rs`). They arrive on
 /// every 200, usually after `data` (at the end of the body), and they are how such an
 /// API warns before it throttles; an API that says so only in the body would otherwise
 /// run its agents into the limit unwarned. Only the first and the last
@@ -168,23 +174,33 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
     let mut out = BodySignals::default();
     for window in [head, tail] {
         let finder = |k: &[u8]| memchr::memmem::find(window, k).is_some();
-        if finder(b"\"throttleStatus\"")
+        // The windows overlap on a short body: a quota found once is not read twice.
+        let quota_known = !out.quota.is_empty();
+        if !quota_known
+            && finder(b"\"throttleStatus\"")
             && let Some(status_obj) = values(window, "throttleStatus").find(Value::is_object)
         {
             // On a success nothing was refused: the bucket's state, not a wait.
             shopify(&status_obj, None, &mut out);
         }
-        if finder(b"\"rateLimit\"")
+        if !quota_known
+            && finder(b"\"rateLimit\"")
             && let Some(rl) = values(window, "rateLimit").find(Value::is_object)
         {
             github_graphql(&rl, now, &mut out);
         }
-        if !out.quota.is_empty() {
+        if out.warnings.is_empty()
+            && finder(b"\"extensions\"")
+            && let Some(ext) = values(window, "extensions").find(Value::is_object)
+        {
+            out.warnings = extensions::notices(&ext);
+        }
+        if !out.quota.is_empty() && !out.warnings.is_empty() {
             break;
         }
     }
     out.retry_after = None;
-    (!out.quota.is_empty()).then_some(out)
+    (!out.quota.is_empty() || !out.warnings.is_empty()).then_some(out)
 }
 
 impl crate::Signals {
@@ -207,6 +223,11 @@ impl crate::Signals {
         self.rate_limited |= b.rate_limited;
         if self.deprecation.is_none() {
             self.deprecation = b.deprecation;
+        }
+        for w in b.warnings {
+            if !self.warnings.contains(&w) {
+                self.warnings.push(w);
+            }
         }
         self.retry_after = self.retry_after.max(b.retry_after).map(|d| d.min(MAX_WAIT));
         let mut c = crate::quota::Collector {

@@ -10,15 +10,15 @@
 use chrono::{DateTime, Utc};
 
 use crate::quota::Collector;
-use crate::{Headers, Quota, num, reset};
+use crate::{Headers, Quota, num, reset, window_list};
 
 /// The `x-ratelimit-*` quota, if any of its fields is present and parseable.
 pub(crate) fn quota(h: &Headers<'_>, now: DateTime<Utc>) -> Option<Quota> {
     // A leading count also reads `100, 100;window=60` (a policy list after the limit).
     let limit_field = h.get_str("x-ratelimit-limit");
     let limit = limit_field.and_then(crate::shape::leading_count);
-    // Strava says `X-RateLimit-Usage` for the same count (with a list of windows, whose
-    // first is the shortest, as the limit's is).
+    // Strava says `X-RateLimit-Usage` for the same count; its lists of windows are read
+    // by `window_lists` before this reading is tried.
     let used = ["x-ratelimit-used", "x-ratelimit-usage"]
         .iter()
         .find_map(|n| h.get_str(n))
@@ -47,9 +47,43 @@ pub(crate) fn quota(h: &Headers<'_>, now: DateTime<Utc>) -> Option<Quota> {
 }
 
 pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
-    if let Some(q) = quota(h, now) {
+    if let Some(lists) = window_lists(h, now) {
+        let policy = h
+            .get_str("x-ratelimit-resource")
+            .filter(|r| !r.is_empty())
+            .unwrap_or("default");
+        for q in lists.quotas(policy) {
+            out.quota(q);
+        }
+    } else if let Some(q) = quota(h, now) {
         out.quota(q);
     }
+}
+
+/// The fields when they list several windows (Strava's `600,30000`, Brave's `1, 15000`
+/// with `X-RateLimit-Policy`); `None` for the usual single window.
+fn window_lists(h: &Headers<'_>, now: DateTime<Utc>) -> Option<window_list::Lists> {
+    let counts = |names: &[&str]| {
+        names
+            .iter()
+            .find_map(|n| h.get_str(n))
+            .and_then(window_list::counts)
+            .unwrap_or_default()
+    };
+    let lists = window_list::Lists {
+        limit: counts(&["x-ratelimit-limit"]),
+        remaining: counts(&["x-ratelimit-remaining"]),
+        used: counts(&["x-ratelimit-used", "x-ratelimit-usage"]),
+        reset: h
+            .get_str("x-ratelimit-reset")
+            .map(|v| window_list::resets(v, now))
+            .unwrap_or_default(),
+        window: h
+            .get_str("x-ratelimit-policy")
+            .map(window_list::policy_windows)
+            .unwrap_or_default(),
+    };
+    lists.is_list().then_some(lists)
 }
 
 #[cfg(test)]

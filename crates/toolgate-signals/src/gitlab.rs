@@ -16,7 +16,7 @@ use crate::quota::Collector;
 use crate::{Headers, Quota, num, reset};
 
 pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
-    let n = |name: &str| h.get_str(name).and_then(num::parse_u64);
+    let n = |name: &str| h.get_str(name).and_then(num::count);
     let limit = n("ratelimit-limit");
     let remaining =
         n("ratelimit-remaining").or_else(|| Some(limit?.saturating_sub(n("ratelimit-observed")?)));

@@ -12,7 +12,7 @@ use crate::quota::Collector;
 use crate::{Headers, Quota, num, reset};
 
 pub(crate) fn read(h: &Headers<'_>, out: &mut Collector) {
-    let n = |name: &str| h.get_str(name).and_then(num::parse_u64);
+    let n = |name: &str| h.get_str(name).and_then(num::count);
     let interval = h
         .get_str("x-hubspot-ratelimit-interval-milliseconds")
         .and_then(|v| num::decimal_millis(v, reset::MAX_RESET));

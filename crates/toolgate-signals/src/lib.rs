@@ -51,9 +51,11 @@ mod shape;
 mod shopify;
 pub mod status_page;
 pub mod unread;
+mod usage_json;
 mod wait_text;
 mod walk;
 mod warning;
+mod window_list;
 mod x_rate_limit;
 mod zendesk;
 
@@ -221,6 +223,8 @@ enum Family {
     Gitlab,
     Reddit,
     Sentry,
+    /// Shares used, as a JSON object in a usage header (Meta's `X-App-Usage`).
+    UsageJson,
     /// Any other family, read by the shape of its names ([`shape`]).
     Shape,
 }
@@ -247,6 +251,7 @@ impl Family {
                 F::Gitlab,
                 F::Reddit,
                 F::Sentry,
+                F::UsageJson,
                 F::Shape,
             ],
             Flavour::Ietf => &[F::Ietf],
@@ -295,6 +300,7 @@ impl Family {
             Family::PolicyNamed => policy_named::read(h, now, out),
             Family::Gitlab => gitlab::read(h, now, out),
             Family::Sentry => sentry::read(h, now, out),
+            Family::UsageJson => usage_json::read(h, out),
             Family::Shape => shape::read(h, now, out),
         }
     }
@@ -341,6 +347,7 @@ fn read_fields(
     }
     let retry_after = retry_after::from_headers(headers, now).max(out.retry_after);
     let mut quotas = out.quotas;
+    quota::join_halves(&mut quotas);
     quota::sort_most_constraining(&mut quotas);
     quotas.truncate(quota::MAX_POLICIES);
     // A vendor's "throttled" header on a 2xx is not a throttle: the work was done and

@@ -16,6 +16,13 @@ pub(crate) fn parse_u64(s: &str) -> Option<u64> {
     })
 }
 
+/// A count as header values give it: `1*DIGIT`, or with a fraction, whose whole part
+/// counts (Giphy's `X-RateLimit-Remaining-day: 47.003958333333`, Reddit's `98.0`): a
+/// part of a call left is not a call. Signs and placeholders such as `-1` are refused.
+pub(crate) fn count(s: &str) -> Option<u64> {
+    parse_u64(s).or_else(|| parse_decimal(s).map(|(whole, _)| whole))
+}
+
 /// Parses `1*DIGIT ["." *DIGIT]` or `"." 1*DIGIT` into whole units and nanounits.
 ///
 /// The whole part saturates at `u64::MAX` (callers cap it); digits past the ninth
@@ -209,6 +216,16 @@ mod tests {
         for (input, want) in cases {
             assert_eq!(parse_u64(input), *want, "{input:?}");
         }
+    }
+
+    #[test]
+    fn counts_take_the_whole_part() {
+        assert_eq!(count("47.003958333333"), Some(47));
+        assert_eq!(count("98.0"), Some(98));
+        assert_eq!(count(" 12 "), Some(12));
+        assert_eq!(count("-1"), None);
+        assert_eq!(count("1e3"), None);
+        assert_eq!(count(""), None);
     }
 
     #[test]

@@ -39,8 +39,8 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
         };
         let text = std::str::from_utf8(value).unwrap_or("");
         match field {
-            "limit-" => q.limit = q.limit.or(num::parse_u64(text)),
-            "remaining-" => q.remaining = q.remaining.or(num::parse_u64(text)),
+            "limit-" => q.limit = q.limit.or(num::count(text)),
+            "remaining-" => q.remaining = q.remaining.or(num::count(text)),
             _ => q.reset_after = q.reset_after.or(reset::parse_str(text, now)),
         }
     }

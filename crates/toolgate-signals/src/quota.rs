@@ -141,6 +141,44 @@ impl Collector {
     }
 }
 
+/// Joins one budget whose halves came under different names: Yelp's
+/// `RateLimit-DailyLimit` (read by shape as the `daily` limit) beside the IETF
+/// `RateLimit-Remaining` (the unnamed remaining), Gate.io's `X-Gate-RateLimit-Limit`
+/// beside `X-Gate-RateLimit-Requests-Remain`. When a response holds exactly one quota
+/// with only a limit, exactly one with only a remaining (neither with both, and no
+/// other quota with both), and the remaining fits the limit, they are one quota under
+/// the more specific name. Anything less clear-cut is left apart.
+pub(crate) fn join_halves(quotas: &mut Vec<Quota>) {
+    if quotas
+        .iter()
+        .any(|q| q.limit.is_some() && q.remaining.is_some())
+    {
+        return;
+    }
+    let only = |pick: fn(&Quota) -> bool| -> Option<usize> {
+        let mut found = quotas.iter().enumerate().filter(|(_, q)| pick(q));
+        let first = found.next()?.0;
+        found.next().is_none().then_some(first)
+    };
+    let (Some(l), Some(r)) = (
+        only(|q| q.limit.is_some() && q.remaining.is_none()),
+        only(|q| q.remaining.is_some() && q.limit.is_none()),
+    ) else {
+        return;
+    };
+    if quotas[r].remaining > quotas[l].limit {
+        return;
+    }
+    let (keep, other) = if quotas[l].policy == "default" {
+        (r, l)
+    } else {
+        (l, r)
+    };
+    let taken = quotas[other].clone();
+    quotas[keep].absorb(taken);
+    quotas.remove(other);
+}
+
 /// Sorts quotas most constraining first: least headroom, then the longest reset.
 /// The sort is stable, so families keep their received order on ties.
 /// Sets one `limit` / `remaining` / `reset` field of the named policy in `found` (adding
@@ -164,8 +202,8 @@ pub(crate) fn set_field(
     let q = &mut found[i];
     let text = std::str::from_utf8(value).unwrap_or("");
     match field {
-        "limit" => q.limit = q.limit.or(crate::num::parse_u64(text)),
-        "remaining" => q.remaining = q.remaining.or(crate::num::parse_u64(text)),
+        "limit" => q.limit = q.limit.or(crate::num::count(text)),
+        "remaining" => q.remaining = q.remaining.or(crate::num::count(text)),
         _ => q.reset_after = q.reset_after.or(crate::reset::parse_str(text, now)),
     }
 }
@@ -283,6 +321,30 @@ mod tests {
             });
         }
         assert_eq!(c.quotas.len(), MAX_COLLECTED);
+    }
+
+    #[test]
+    fn halves_join_only_when_clear_cut() {
+        let half = |p: &str, limit: Option<u64>, remaining: Option<u64>| Quota {
+            limit,
+            remaining,
+            ..Quota::new(p)
+        };
+        let mut v = vec![half("default", None, Some(4)), half("daily", Some(5), None)];
+        join_halves(&mut v);
+        assert_eq!(v, [half("daily", Some(5), Some(4))]);
+        // A remaining beyond the limit is another budget (Azure's 11999 beside a 100).
+        let mut v = vec![half("reads", None, Some(11999)), half("x", Some(100), None)];
+        join_halves(&mut v);
+        assert_eq!(v.len(), 2);
+        // Two remaining-only quotas (Xero's day and minute): which half is whose is unknown.
+        let mut v = vec![
+            half("day", None, Some(4950)),
+            half("min", None, Some(3)),
+            half("limit", Some(5000), None),
+        ];
+        join_halves(&mut v);
+        assert_eq!(v.len(), 3);
     }
 
     #[test]

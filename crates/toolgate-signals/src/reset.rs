@@ -8,7 +8,9 @@
 //!
 //! | shape                          | rule                                   |
 //! |--------------------------------|----------------------------------------|
-//! | bare number `< 1e9`            | delta seconds (fraction allowed)       |
+//! | bare number `<= 1 day`         | delta seconds (fraction allowed)       |
+//! | bare number `1 day ..= 31 days`| delta seconds, unless it is a whole number of seconds in milliseconds and not a whole number of hours in seconds: then delta milliseconds |
+//! | bare number `31 days ..< 1e9`  | delta milliseconds                     |
 //! | bare number `1e9 ..< 1e12`     | epoch seconds (fraction allowed)       |
 //! | bare number `1e12 ..< 1e15`    | epoch milliseconds                     |
 //! | bare number `>= 1e15`          | epoch microseconds                     |
@@ -16,7 +18,21 @@
 //! | otherwise                      | RFC 3339 / ISO-8601, then HTTP-date (lenient, see [`http_date`]) |
 //!
 //! 1e9 s is 31 years, so no real delta reaches it, and 1e9 as an epoch is 2001, before
-//! any of these APIs existed. Absolute times are turned into a delta from the injected
+//! any of these APIs existed.
+//!
+//! Deltas in milliseconds carry no unit either (Prisjakt's `X-Rate-Limit-Reset: 600000`
+//! is ten minutes, KuCoin's `gw-ratelimit-reset` a countdown in ms). The longest window
+//! a quota has is a month, so a delta past [`MAX_RESET`] cannot be seconds and is read
+//! as milliseconds. Between a day and a month both readings are possible (RapidAPI
+//! counts a monthly plan down in seconds: `2163603`), so the value itself decides: a
+//! millisecond value that is a whole number of seconds (`600000`, a window's length as
+//! sent by fixed-window servers and shown by docs) is milliseconds, unless it is also a
+//! whole number of hours in seconds (`2592000`, thirty days), which only a day-, week-
+//! or month-long window gives. A countdown in seconds lands on a multiple of 1000 once
+//! in a thousand; the cost of that miss is a reset read short, which the next response
+//! corrects, while reading ten minutes as a week would park the dependency for days.
+//! Shorter deltas stay seconds: `29963` is eight hours or thirty seconds, and only the
+//! vendor's docs can tell. Absolute times are turned into a delta from the injected
 //! `now`: a time in the past (clock skew, a stale cache) gives zero, and anything past
 //! [`MAX_RESET`] is capped. This module must not read the clock.
 
@@ -117,7 +133,11 @@ fn number(v: &str, now: DateTime<Utc>) -> Option<Duration> {
     // Saturate: a number beyond i64 is beyond chrono's range too, and is capped below.
     let big = i64::try_from(whole).unwrap_or(i64::MAX);
     let target = if whole < EPOCH_SECONDS_MIN {
-        return Some(Duration::new(whole, nanos).min(MAX_RESET));
+        return Some(if delta_in_millis(whole, nanos) {
+            num::nanos_to_duration(u128::from(whole) * 1_000_000).min(MAX_RESET)
+        } else {
+            Duration::new(whole, nanos).min(MAX_RESET)
+        });
     } else if whole < EPOCH_MILLIS_MIN {
         DateTime::from_timestamp(big, nanos)
     } else if whole < EPOCH_MICROS_MIN {
@@ -127,6 +147,17 @@ fn number(v: &str, now: DateTime<Utc>) -> Option<Duration> {
     };
     // Out of chrono's range means absurdly far in the future: cap it.
     Some(target.map_or(MAX_RESET, |t| until(t, now, MAX_RESET)))
+}
+
+/// Whether a bare delta below [`EPOCH_SECONDS_MIN`] is milliseconds (see the module
+/// table): past a month it cannot be seconds; past a day, a whole number of seconds
+/// given in milliseconds that is not a whole number of hours given in seconds is.
+fn delta_in_millis(whole: u64, nanos: u32) -> bool {
+    const DAY: u64 = 86_400;
+    if nanos != 0 || whole <= DAY {
+        return false;
+    }
+    whole > MAX_RESET.as_secs() || (whole.is_multiple_of(1000) && !whole.is_multiple_of(3600))
 }
 
 /// The delay from `now` until `target`: zero if `target` has passed, at most `cap`.

@@ -12,7 +12,7 @@ use crate::quota::Collector;
 use crate::{Headers, Quota, num, reset};
 
 pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
-    let n = |name: &str| h.get_str(name).and_then(num::parse_u64);
+    let n = |name: &str| h.get_str(name).and_then(num::count);
     out.quota(Quota {
         limit: n("x-sentry-rate-limit-limit"),
         remaining: n("x-sentry-rate-limit-remaining"),

@@ -25,7 +25,14 @@
 //! `default`, so a family's bare `-reset` joins its only policy with counts. Values may be a
 //! number (a leading number of a list, `100, 100;w=60`, with its window), `used/limit`,
 //! `count:window` pairs (with a `…-count` companion), `key=value;` / `key:value;`
-//! lists, or any reset shape [`crate::reset::parse_str`] knows.
+//! lists, or any reset shape [`crate::reset::parse_str`] knows. A field listing bare
+//! counts (`300,3000`) gives one quota per window ([`crate::window_list`]).
+//!
+//! Some words only look like policies: `status` right after `limit` is what is left
+//! (Bybit's `X-Bapi-Limit-Status`), and `timestamp` / `time` / `date` after `reset` say
+//! how the instant is written (`X-Gate-RateLimit-Reset-Timestamp`). A `quota` word with
+//! nothing else naming it names the policy `quota`, a budget apart from the rate limit
+//! beside it. Groups of one family that describe one window are joined (`shape/join.rs`).
 //!
 //! Fields a vendor module reads are skipped here ([`claimed`]), so each field is read by
 //! one reader. Work is bounded: at most [`MAX_FIELDS`] rate-limit fields and
@@ -38,7 +45,9 @@ use chrono::{DateTime, Utc};
 use crate::headers::has_prefix_ci;
 use crate::num::TimeUnit;
 use crate::quota::Collector;
-use crate::{Headers, MAX_WAIT, Quota, num, reset, retry_after};
+use crate::{Headers, MAX_WAIT, Quota, num, reset, retry_after, window_list};
+
+mod join;
 
 /// Rate-limit fields examined per response.
 const MAX_FIELDS: usize = 64;
@@ -83,6 +92,9 @@ struct Group {
     used: Option<u64>,
     reset: Option<Duration>,
     window: Option<Duration>,
+    /// Counts listed per window (Strava's `X-ReadRateLimit-Limit: 300,3000`), kept
+    /// beside the first ones above when a field lists more than one.
+    lists: window_list::Lists,
 }
 
 /// Fields the vendor modules read (exact names and prefixes).
@@ -164,6 +176,14 @@ fn part_of(token: &str) -> Option<Part> {
     })
 }
 
+/// Words after `reset` that say how the instant is written, not which policy it is.
+fn time_form(token: &str) -> bool {
+    matches!(
+        token,
+        "timestamp" | "time" | "ts" | "epoch" | "unix" | "utc" | "at" | "date" | "datetime"
+    )
+}
+
 fn unit_of(token: &str) -> Option<TimeUnit> {
     // The singular period words (`-minute`, `-hour`) name a policy, as Kong's
     // `X-RateLimit-Remaining-Minute` does; only plurals and abbreviations are units.
@@ -230,6 +250,12 @@ fn parse_name(name: &str) -> Option<Name> {
     let lower = name.trim().to_ascii_lowercase();
     let mut tokens: Vec<&str> = Vec::new();
     for t in lower.split(['-', '_']).filter(|t| !t.is_empty()) {
+        // Bybit's `X-Bapi-Limit-Status` is what is left of the limit.
+        let t = if t == "status" && matches!(tokens.last(), Some(&("limit" | "limits"))) {
+            "remaining"
+        } else {
+            t
+        };
         match glued_part(t) {
             Some((head, part)) => tokens.extend([head, part]),
             None => tokens.push(t),
@@ -316,6 +342,9 @@ fn parse_name(name: &str) -> Option<Name> {
         {
             // Only a time has a unit; after a count, the word names the policy.
             unit = Some(u);
+        } else if part == Some(Part::Reset) && time_form(t) {
+            // `-Reset-Timestamp` (Bybit, Gate.io), `-Reset-Time`, `-Reset-Date`: how the
+            // reset is written, which the value's shape already tells; not a policy.
         } else {
             policy.push(t);
         }
@@ -325,6 +354,12 @@ fn parse_name(name: &str) -> Option<Name> {
     let implied = after.is_empty() && tokens[at + span - 1].ends_with("limit");
     let part = part.or(implied.then_some(Part::Limit))?;
     let before: Vec<&str> = tokens[..at].iter().copied().filter(|t| *t != "x").collect();
+    // A quota is a budget apart from the rate limit beside it (MarketCheck's
+    // `Quota-Limit` / `Quota-Remaining`, monthly, next to the per-second `RateLimit-*`):
+    // when nothing else names it, the word does, so the two do not merge as `default`.
+    if policy.is_empty() && matches!(tokens[at], "quota" | "quotas") {
+        policy.push("quota");
+    }
     Some(Name {
         family: before.join("-"),
         policy: policy.join("-"),
@@ -417,9 +452,16 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
         };
         read_value(g, &parsed, text, now, out);
     }
-    join_bare_groups(&mut groups);
+    join::echoes(&mut groups);
+    join::bare_groups(&mut groups);
     groups.retain(|g| !g.by_shape_alone || (g.limit.is_some() && g.remaining.is_some()));
     for g in groups {
+        if g.lists.is_list() {
+            for q in g.listed() {
+                out.quota(q);
+            }
+            continue;
+        }
         let remaining = g
             .remaining
             .or_else(|| Some(g.limit?.saturating_sub(g.used?)));
@@ -432,6 +474,26 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
         });
     }
     read_pairs(&pairs, out);
+}
+
+impl Group {
+    /// One quota per listed window; fields given once belong to the first.
+    fn listed(self) -> Vec<Quota> {
+        let mut lists = self.lists;
+        let one = |v: Option<u64>| v.into_iter().collect::<Vec<u64>>();
+        if lists.limit.is_empty() {
+            lists.limit = one(self.limit);
+        }
+        if lists.remaining.is_empty() {
+            lists.remaining = one(self.remaining);
+        }
+        if lists.used.is_empty() {
+            lists.used = one(self.used);
+        }
+        lists.reset = vec![self.reset];
+        lists.window = vec![self.window];
+        lists.quotas(&self.policy)
+    }
 }
 
 /// Reads one value into its group.
@@ -463,6 +525,16 @@ fn read_value(g: &mut Group, name: &Name, text: &str, now: DateTime<Utc>, out: &
             let Some(n) = leading_count(text) else {
                 return;
             };
+            if let Some(list) = window_list::counts(text).filter(|l| l.len() > 1) {
+                let slot = match name.part {
+                    Part::Limit => &mut g.lists.limit,
+                    Part::Remaining => &mut g.lists.remaining,
+                    _ => &mut g.lists.used,
+                };
+                if slot.is_empty() {
+                    *slot = list;
+                }
+            }
             match name.part {
                 Part::Limit => {
                     g.limit = g.limit.or(Some(n));
@@ -486,37 +558,6 @@ fn read_value(g: &mut Group, name: &Name, text: &str, now: DateTime<Utc>, out: &
             if let Some(d) = duration(text, name.unit, now, MAX_WAIT) {
                 out.wait(d);
             }
-        }
-    }
-}
-
-/// A family's group that says only when it resets or how long its window is joins the
-/// family's one group with counts: `X-Contentful-RateLimit-Reset` belongs to
-/// `X-Contentful-RateLimit-Second-Limit`, and BigCommerce's `X-Rate-Limit-Time-Reset-Ms`
-/// to its `X-Rate-Limit-Requests-Left` / `-Requests-Quota`.
-fn join_bare_groups(groups: &mut Vec<Group>) {
-    let counted = |g: &Group| g.limit.is_some() || g.remaining.is_some() || g.used.is_some();
-    let mut i = 0;
-    while i < groups.len() {
-        if counted(&groups[i]) {
-            i += 1;
-            continue;
-        }
-        let family = groups[i].family.clone();
-        let with_counts: Vec<usize> = groups
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| counted(g) && g.family == family)
-            .map(|(j, _)| j)
-            .collect();
-        if let [j] = with_counts[..] {
-            let bare = groups.remove(i);
-            let j = if j > i { j - 1 } else { j };
-            let g = &mut groups[j];
-            g.reset = g.reset.or(bare.reset);
-            g.window = g.window.or(bare.window);
-        } else {
-            i += 1;
         }
     }
 }
@@ -678,8 +719,10 @@ mod tests {
             ("X-Ratelimit-Usage", b"598,27536"),
         ];
         let q = crate::read(200, &Headers::new(&fields), now, crate::Flavour::Auto).quota;
-        assert_eq!(q.len(), 1, "{q:?}");
+        // Both windows are quotas (15-minute and daily); the nearly spent one leads.
+        assert_eq!(q.len(), 2, "{q:?}");
         assert_eq!((q[0].limit, q[0].remaining), (Some(600), Some(2)));
+        assert_eq!((q[1].limit, q[1].remaining), (Some(30000), Some(2464)));
     }
 
     #[test]

@@ -171,3 +171,5 @@ fn kitchen_sink_response() {
     assert_eq!(d.successor.as_deref(), Some("https://api.example/v2"));
     assert_eq!(s.warnings, ["v1 is deprecated; use v2"]);
 }
+
+mod vendor_quotas;

@@ -17,10 +17,10 @@ use crate::{Headers, Quota, num, reset};
 pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
     let limit = ["x-rate-limit-limit", "x-rate-limit"]
         .iter()
-        .find_map(|n| h.get_str(n).and_then(num::parse_u64));
+        .find_map(|n| h.get_str(n).and_then(num::count));
     out.quota(Quota {
         limit,
-        remaining: h.get_str("x-rate-limit-remaining").and_then(num::parse_u64),
+        remaining: h.get_str("x-rate-limit-remaining").and_then(num::count),
         reset_after: h
             .get("x-rate-limit-reset")
             .and_then(|v| reset::parse(v, now)),

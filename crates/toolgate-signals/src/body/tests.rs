@@ -256,3 +256,27 @@ fn a_successful_graphql_answer_reports_its_own_quota_wherever_it_sits() {
     assert!(read_success(br#"{"items":[1,2,3]}"#, now).is_none());
     assert!(read_success(br#"{"note":"see rateLimit docs"}"#, now).is_none());
 }
+
+#[test]
+fn graphql_deprecation_notices_on_a_success_become_warnings() {
+    let now = now();
+    // monday.com's documented answer for a query deprecated in 2023-10.
+    let body = br#"{"data":{"items_by_column_values":[{"id":"4579863854","name":"Develop messaging"}]},"extensions":{"warnings":[{"message":"Replaced by Query.items_page_by_column_values since 2023-10","locations":[{"line":2,"column":3}],"path":["query","items_by_column_values"],"extensions":{"code":"deprecatedField"}}]}}"#;
+    let b = read_success(body, now).expect("a notice");
+    assert_eq!(
+        b.warnings,
+        ["Replaced by Query.items_page_by_column_values since 2023-10"]
+    );
+    assert!(b.quota.is_empty() && b.retry_after.is_none() && !b.rate_limited);
+    let mut s = crate::read(200, &crate::Headers::new(&[]), now, crate::Flavour::Auto);
+    s.absorb_body(b.clone());
+    s.absorb_body(b);
+    assert_eq!(s.warnings.len(), 1, "{:?}", s.warnings);
+    // Shopify's cost block and a notice in the same short body: one quota, one notice.
+    let both = br#"{"data":{},"extensions":{"deprecations":[{"field":"title","reason":"Use name"}],"cost":{"requestedQueryCost":1,"actualQueryCost":1,"throttleStatus":{"maximumAvailable":1000.0,"currentlyAvailable":999,"restoreRate":50.0}}}}"#;
+    let b = read_success(both, now).expect("a quota and a notice");
+    assert_eq!(b.quota.len(), 1, "{:?}", b.quota);
+    assert_eq!(b.warnings, ["Use name"]);
+    // An extensions object without notices says nothing.
+    assert!(read_success(br#"{"data":{},"extensions":{"traceId":"abc"}}"#, now).is_none());
+}

@@ -15,7 +15,8 @@ fn disambiguation_table() {
         ("0", Some(s(0))),
         ("41", Some(s(41))),
         ("64.57", Some(ms(64_570))),
-        ("999999999", Some(MAX_RESET)),
+        // Past a month no delta is seconds: milliseconds (11.6 days here).
+        ("999999999", Some(ms(999_999_999))),
         // epoch seconds, integer and Discord's float form
         ("1372700873", Some(s(73))),
         ("1372700873.5", Some(ms(73_500))),
@@ -173,4 +174,37 @@ fn delta_secs_clamp() {
     assert_eq!(from_delta_secs(-3), Duration::ZERO);
     assert_eq!(from_delta_secs(30), Duration::from_secs(30));
     assert_eq!(from_delta_secs(i64::MAX), MAX_RESET);
+}
+
+#[test]
+fn deltas_in_milliseconds_by_magnitude_and_shape() {
+    let now = at(1_748_779_200);
+    let s = Duration::from_secs;
+    let ms = Duration::from_millis;
+    let cases: &[(&str, Duration)] = &[
+        // A day or less: seconds, whatever the shape (Feedly's 23841, KuCoin's 29963 ms
+        // countdown is indistinguishable and stays seconds).
+        ("86400", s(86_400)),
+        ("60000", s(60_000)),
+        ("29963", s(29_963)),
+        // Between a day and a month: a whole number of seconds in ms is ms
+        // (Prisjakt's 600000), unless it is also whole hours in seconds.
+        ("600000", s(600)),
+        ("90000000", s(90_000)),
+        ("2592000", s(2_592_000)),
+        ("604800", s(604_800)),
+        ("172800", s(172_800)),
+        ("2163603", s(2_163_603)), // RapidAPI's monthly countdown
+        ("1419704", s(1_419_704)), // Brave's
+        ("86401", s(86_401)),
+        ("600000.5", s(600_000) + ms(500)),
+        // Past a month: milliseconds.
+        ("3600000", s(3600)),
+        ("2678401", ms(2_678_401)),
+        ("86400000", s(86_400)),
+        ("999999000", s(999_999)),
+    ];
+    for (input, want) in cases {
+        assert_eq!(parse(input.as_bytes(), now), Some(*want), "{input:?}");
+    }
 }
