@@ -114,10 +114,10 @@ impl Gateway {
                 Default::default()
             }
         };
-        let learning = Arc::new(crate::learned::Learning::new(
-            metrics.learned_samples_dropped.clone(),
-            pins,
-        ));
+        let learning = Arc::new(
+            crate::learned::Learning::new(metrics.learned_samples_dropped.clone(), pins)
+                .with_reply_memory(replies.clone()),
+        );
         let routes = http_routes(&config, &dependencies, &client, &metrics, &HashMap::new());
         let (fronting, server_events) =
             crate::fronting::Fronting::start(&config, &client, &metrics)?;

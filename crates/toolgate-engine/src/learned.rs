@@ -37,6 +37,8 @@ pub struct Learning {
     queue: OnceLock<mpsc::Sender<Sample>>,
     dropped: Counter,
     pins: RwLock<BTreeMap<String, LearnedPin>>,
+    /// The gateway's reply memory: a queued sample keeps its body's share of it.
+    replies: Arc<toolgate_resilience::ReplyMemory>,
 }
 
 impl Default for Learning {
@@ -99,7 +101,18 @@ impl Learning {
             queue: OnceLock::new(),
             dropped,
             pins: RwLock::new(pins),
+            replies: toolgate_resilience::ReplyMemory::unlimited(),
         }
+    }
+
+    /// The same learning, offered samples only while the gateway's reply memory is
+    /// less than half full: queued samples hold their bodies, and learning is
+    /// best-effort where calls are not (a queue of large bodies must not leave calls
+    /// without room for their replies).
+    #[must_use]
+    pub fn with_reply_memory(mut self, replies: Arc<toolgate_resilience::ReplyMemory>) -> Self {
+        self.replies = replies;
+        self
     }
 
     /// The learned state of `spec`'s tool, created on first use (from its pin, if any);
@@ -124,6 +137,10 @@ impl Learning {
 
     /// Offers one successful body to the learner; never waits.
     fn offer(&self, state: &Arc<LearnedState>, body: Bytes, mcp: bool) {
+        if self.replies.held() > self.replies.limit() / 2 {
+            self.dropped.inc();
+            return;
+        }
         let queue = self.queue.get_or_init(|| {
             let (tx, rx) = mpsc::channel(QUEUE);
             // It outlives the call that starts it: on the main runtime.
@@ -460,5 +477,27 @@ mod tests {
         let check = |v: Value| enforced.contract.check(&v).is_ok();
         assert!(check(serde_json::json!({"results": [{"excerpt": "b"}]})));
         assert!(!check(serde_json::json!({"results": [{"snippet": "b"}]})));
+    }
+
+    #[tokio::test]
+    async fn samples_are_dropped_while_replies_hold_half_the_reply_memory() {
+        let replies = toolgate_resilience::ReplyMemory::new(100);
+        let dropped = Counter::default();
+        let learning =
+            Learning::new(dropped.clone(), BTreeMap::new()).with_reply_memory(replies.clone());
+        let state = Arc::new(LearnedState::new(
+            Learn {
+                enforce_after: 1_000,
+                max_paths: 100,
+            },
+            None,
+        ));
+        let mut held = replies.hold();
+        held.grow(50).unwrap();
+        learning.offer(&state, Bytes::from_static(b"{}"), false);
+        assert_eq!(dropped.get(), 0, "half full still learns");
+        held.grow(1).unwrap();
+        learning.offer(&state, Bytes::from_static(b"{}"), false);
+        assert_eq!(dropped.get(), 1, "more than half full drops the sample");
     }
 }
