@@ -25,6 +25,14 @@ pub enum Detail {
         /// Start of the body, one line.
         excerpt: String,
     },
+    /// A redirect as the final answer (never followed), with its target when it is a
+    /// clean link without secrets.
+    Redirect {
+        /// HTTP status (3xx).
+        status: u16,
+        /// The `Location`, when it can be shown.
+        location: Option<String>,
+    },
     /// A 2xx whose body is not JSON.
     NotJson {
         /// Parser message.
@@ -83,9 +91,7 @@ impl Detail {
         match self {
             Detail::NotJson { .. } => "the response body is not JSON",
             Detail::TooLarge { .. } => "the response body is larger than the size limit",
-            Detail::Status { status, .. } if (300..400).contains(status) => {
-                "the upstream answered with a redirect"
-            }
+            Detail::Redirect { .. } => "the upstream answered with a redirect",
             Detail::NoStructuredContent => "the result has no structuredContent",
             _ => "the response does not match the contract",
         }
@@ -99,6 +105,19 @@ impl Detail {
             Detail::NotFormed(d) => {
                 format!("toolgate could not form the request, so nothing was sent ({d})")
             }
+            Detail::Redirect {
+                status,
+                location: Some(location),
+            } => format!(
+                "the upstream answered HTTP {status}, redirecting to {}; toolgate does not follow redirects",
+                quoted(location)
+            ),
+            Detail::Redirect {
+                status,
+                location: None,
+            } => format!(
+                "the upstream answered HTTP {status}, a redirect; toolgate does not follow redirects"
+            ),
             Detail::Status { status, excerpt } if excerpt.is_empty() => {
                 format!("the upstream answered HTTP {status}")
             }

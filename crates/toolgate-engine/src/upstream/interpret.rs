@@ -100,6 +100,19 @@ pub fn interpret(
         }
     };
     let status = response.status;
+    if (300..400).contains(&status) {
+        // Where it points helps the owner mend the tool (a moved endpoint, a new
+        // version); never followed, and named only when it is a clean link that
+        // carries none of the dependency's secrets.
+        let secrets = explain::Secrets::of(tool);
+        let location = response
+            .headers
+            .get(reqwest::header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| explain::link(v, &secrets));
+        let detail = Detail::Redirect { status, location };
+        return failed(&attempt(status, BodyCheck::Valid), retry_after, detail);
+    }
     if !(200..300).contains(&status) {
         let detail = Detail::Status {
             status,
