@@ -142,7 +142,7 @@ impl Detail {
             }
             Detail::NoRoom { held, limit } => format!(
                 "the upstream answered, but toolgate was already holding {} of replies for \
-                 other calls (its limit is {}) and dropped this one unread",
+                 other calls (its limit is {}) and dropped this one",
                 about_bytes(*held),
                 bytes(*limit)
             ),

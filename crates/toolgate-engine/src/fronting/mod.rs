@@ -88,6 +88,8 @@ pub struct Fronted {
     /// Callers' own sessions, when the server is called with the caller's authority
     /// (`token_exchange`); `link` then only lists and checks definitions.
     callers: Option<Arc<callers::CallerSessions>>,
+    /// The gateway's reply memory, which the server's results are held in.
+    replies: Arc<toolgate_resilience::ReplyMemory>,
     state: Mutex<State>,
 }
 
@@ -470,6 +472,7 @@ impl Fronted {
             connection,
             link,
             callers,
+            replies: client.reply_memory().clone(),
             state: Mutex::new(State {
                 from_lock: pins.is_some(),
                 pins,
@@ -1140,7 +1143,8 @@ impl Fronted {
             let upstream = AnyUpstream::Mcp(
                 McpUpstream::new(self.link.clone(), def.name.clone())
                     .with_callers(callers)
-                    .scrubbing(&dependency.spec),
+                    .scrubbing(&dependency.spec)
+                    .holding(self.replies.clone()),
             );
             routes.push(Route::new(
                 tool,

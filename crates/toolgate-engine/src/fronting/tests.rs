@@ -142,6 +142,7 @@ fn named_server(
         connection,
         link,
         callers: None,
+        replies: toolgate_resilience::ReplyMemory::unlimited(),
         state: Mutex::new(State::default()),
     });
     (fronted, host)

@@ -138,12 +138,16 @@ impl Body {
     /// The whole body, holding its share of the gateway's reply memory until the last
     /// copy of it is dropped (the answer built from it may outlive the attempt).
     pub(super) fn finish_held(self, held: Held) -> Bytes {
-        let body = self.finish();
-        if held.bytes() == 0 {
-            return body;
-        }
-        Bytes::from_owner(HeldBody { body, _held: held })
+        held_body(self.finish(), held)
     }
+}
+
+/// `body`, holding `held` until the last copy of it is dropped.
+pub(super) fn held_body(body: Bytes, held: Held) -> Bytes {
+    if held.bytes() == 0 {
+        return body;
+    }
+    Bytes::from_owner(HeldBody { body, _held: held })
 }
 
 /// A body and its share of the reply memory, freed together.

@@ -105,6 +105,8 @@ pub struct McpUpstream {
     /// scrubbed from every result: a server that prints its environment
     /// (server-everything's `get-env`) must not hand them to the model.
     credentials: Arc<[String]>,
+    /// The gateway's reply memory: a result is held in it until its answer is sent.
+    replies: Option<Arc<toolgate_resilience::ReplyMemory>>,
 }
 
 impl McpUpstream {
@@ -115,7 +117,16 @@ impl McpUpstream {
             tool,
             callers: None,
             credentials: Arc::new([]),
+            replies: None,
         }
+    }
+
+    /// The same tool, its results held in `replies` (`gateway.max_buffered_response_bytes`):
+    /// a result that does not fit is dropped, as an HTTP reply would be.
+    #[must_use]
+    pub fn holding(mut self, replies: Arc<toolgate_resilience::ReplyMemory>) -> McpUpstream {
+        self.replies = Some(replies);
+        self
     }
 
     /// The same tool, its results scrubbed of `dependency`'s credentials.
@@ -206,6 +217,21 @@ impl Upstream for McpUpstream {
             {
                 scrub(response, secret);
             }
+        }
+        // Read whole by the client (each message within `max_response_bytes`); from here
+        // until its answer is sent, the result counts against the reply memory.
+        if let (Ok(response), Some(replies)) = (&mut sent, &self.replies) {
+            let mut held = replies.hold();
+            if let Err(full) = held.grow(response.body.len()) {
+                return Err(SendError::NoRoom {
+                    status: response.status,
+                    headers: std::mem::take(&mut response.headers),
+                    held: full.held,
+                    limit: full.limit,
+                });
+            }
+            let body = std::mem::take(&mut response.body);
+            response.body = super::response::held_body(body, held);
         }
         sent
     }
@@ -715,6 +741,39 @@ pub(crate) mod tests {
             body.contains("GITHUB_TOKEN=[redacted]") && body.contains("HOME=/root"),
             "{body}"
         );
+    }
+
+    #[tokio::test]
+    async fn a_result_is_held_in_the_reply_memory_until_dropped_and_refused_without_room() {
+        let link = Arc::new(FakeLink::default());
+        for _ in 0..2 {
+            link.script.lock().unwrap().push_back(Scripted {
+                before: vec![],
+                reply: ok(json!({"content": [{"type": "text", "text": "x".repeat(400)}]})),
+            });
+        }
+        let replies = toolgate_resilience::ReplyMemory::new(600);
+        let upstream = McpUpstream::new(link, "search".into()).holding(replies.clone());
+        let request = upstream
+            .prepare(&Map::new(), &CallContext::default())
+            .unwrap();
+        let first = upstream
+            .attempt(&request, Duration::from_secs(5))
+            .await
+            .unwrap();
+        let size = first.body.len();
+        assert!(size > 400);
+        assert_eq!(replies.held(), size, "held while the result lives");
+        let second = upstream.attempt(&request, Duration::from_secs(5)).await;
+        assert!(
+            matches!(second, Err(SendError::NoRoom { held, limit: 600, .. }) if held == size),
+            "{second:?}"
+        );
+        let copy = first.body.clone();
+        drop(first);
+        assert_eq!(replies.held(), size, "a copy of the body keeps its share");
+        drop(copy);
+        assert_eq!(replies.held(), 0);
     }
 
     #[tokio::test]
