@@ -21,6 +21,12 @@
 //!   an exceeded allocation returns `REQUEST_LIMIT_EXCEEDED`, in REST as
 //!   `[{"message": "TotalRequests Limit exceeded.", "errorCode": "REQUEST_LIMIT_EXCEEDED"}]`.
 //!
+//! - Deprecation in an error body: fields that name one (`sunset_date`, `deprecated`),
+//!   failing those the messages and codes read for what they say about the called
+//!   resource (Google Campaign Manager's 403 "Version v2.x of the … API is no longer
+//!   supported"; Slack's `method_deprecated` and `deprecated_endpoint` errors). A successful
+//!   body's notices are read by [`read_success`] (`body/notices.rs`).
+//!
 //! Only the first [`MAX_BODY_PREFIX`] bytes are read. A cheap case-insensitive scan for
 //! `limit`, `throttl` and `retry_after` comes first, so an ordinary error body costs a
 //! single pass over at most 4 KiB and no JSON parse. When it matches, each known key is
@@ -33,10 +39,11 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::{Deprecation, MAX_WAIT, Quota, reset, walk};
+use crate::{Deprecation, MAX_WAIT, Quota, reset, walk, warning};
 
 mod envelope;
 mod extensions;
+mod notices;
 
 /// How much of a body is ever looked at.
 pub const MAX_BODY_PREFIX: usize = 4096;
@@ -60,12 +67,14 @@ pub struct BodySignals {
     pub reason: Option<String>,
     /// Discord's `"global": true`: every route is limited, not just this one.
     pub global: bool,
-    /// A deprecation or retirement the error body names (`sunset_date`,
-    /// `deprecation_date`, `deprecated: true`).
+    /// A deprecation or retirement the body names: an error body's fields
+    /// (`sunset_date`, `deprecation_date`, `deprecated: true`) or words about the called
+    /// resource, or a successful body's notices (`body/notices.rs`).
     pub deprecation: Option<Deprecation>,
-    /// Notices for the model that a successful GraphQL answer carries in its
-    /// `extensions` (`warnings`, `deprecations`): deprecated fields and operations
-    /// in use, verbatim. Folded into [`crate::Signals::warnings`].
+    /// Notices for the model that a successful answer carries: a GraphQL answer's
+    /// `extensions` (`warnings`, `deprecations`: deprecated fields and operations in
+    /// use), and deprecation notices at the top of a JSON answer or in its `meta`
+    /// (`body/notices.rs`), verbatim. Folded into [`crate::Signals::warnings`].
     pub warnings: Vec<String>,
 }
 
@@ -105,9 +114,23 @@ pub fn worth_reading(status: u16, body: &[u8]) -> bool {
 pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
     let prefix = &body[..body.len().min(MAX_BODY_PREFIX)];
     let mut out = BodySignals::default();
-    // Waits, throttle words and deprecation dates in any field, at any depth.
-    let walked = walk::walk(prefix, now);
-    out.deprecation = walked.deprecation;
+    // Waits, throttle words and deprecation dates in any field, at any depth. A field
+    // that names a deprecation is the more precise reading; failing one, the messages and
+    // codes are read for what they say about the called resource (Google's "Version v2.x
+    // of the … API is no longer supported", Slack's `method_deprecated`), while words
+    // about one parameter say nothing of it.
+    let mut walked = walk::walk(prefix, now);
+    out.deprecation = walked.deprecation.take().or_else(|| {
+        let said: Vec<warning::Retirement> = walked
+            .retirement_texts
+            .iter()
+            .filter_map(|t| match warning::what_it_says(t, now) {
+                warning::Said::AboutTheCall(r) => Some(r),
+                warning::Said::AboutAPart | warning::Said::Nothing => None,
+            })
+            .collect();
+        warning::declared(&said)
+    });
     if !mentions_limits(prefix)
         && walked.wait.is_none()
         && walked.reset_wait.is_none()
@@ -200,7 +223,14 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
         }
     }
     out.retry_after = None;
-    (!out.quota.is_empty() || !out.warnings.is_empty()).then_some(out)
+    let found = notices::read(body, SUCCESS_WINDOW, now);
+    for w in found.warnings {
+        if !out.warnings.contains(&w) {
+            out.warnings.push(w);
+        }
+    }
+    out.deprecation = found.deprecation;
+    (!out.quota.is_empty() || !out.warnings.is_empty() || out.deprecation.is_some()).then_some(out)
 }
 
 impl crate::Signals {

@@ -13,6 +13,20 @@
 //! - Shopify `X-Shopify-API-Deprecated-Reason`
 //!   (<https://shopify.dev/docs/api/usage/versioning#deprecation-practices>): the call used
 //!   a deprecated feature; the value is a human-readable reason, passed on as a warning.
+//!   Since 2025-04 the GraphQL API lists the deprecated fields the query used
+//!   (`Shop.products, Shop.productVariants`;
+//!   <https://shopify.dev/changelog/graphql-return-actual-deprecation-reasons>): a value
+//!   naming only such schema coordinates, here or in any vendor deprecation field, is
+//!   about parts of the request and stays a note.
+//! - Notices as a JSON object, as Kinto's `Alert` header sends them (`{"code":
+//!   "soft-eol", "message": "…", "url": "…"}`): the message is read like any notice text,
+//!   a code naming an end of life or deprecation (`soft-eol`, `hard-eol`) declares the
+//!   resource deprecated, and the `url` is its documentation.
+//! - Advisory names: `warn`, `notice`, `advisor` and `alert`. A name that speaks of
+//!   versions is read only as such a notice in words (Stripe's
+//!   `Stripe-Api-Version-Upgrade-Notice`); otherwise it lists versions, none of which need
+//!   be the one called. A notice in words with `key=value` parameters (`deprecated;
+//!   sunset=Wed, 01 Jul 2026 00:00:00 GMT`) takes the dates its words lack from them.
 //! - Older drafts' parameters, still sent: draft-dalal-deprecation-header-00's
 //!   `Deprecation: version="v1"` and `version="1" date="2025-10-04"`, vendors'
 //!   `X-API-Deprecation: version=v1, sunset=2027-02-21`. Any `Deprecation` value other
@@ -137,8 +151,12 @@ pub(crate) fn read(
         .map(|v| String::from_utf8_lossy(v).trim().to_owned())
         .find(|r| !r.is_empty())
     {
-        found = true;
-        d.deprecated = true;
+        // The GraphQL form lists the deprecated fields the query used: a note, not a
+        // deprecated API.
+        if !names_only_fields(&reason) {
+            found = true;
+            d.deprecated = true;
+        }
         note(format!("deprecated: {reason}"), warnings);
     }
     // A warning counts when its words are about the called resource; one about a field
@@ -231,6 +249,17 @@ impl Reading {
         if v.is_empty() {
             return Some(true);
         }
+        if matches!(kind, Vendor::Deprecation | Vendor::Advisory)
+            && let Some((text, said, declared)) = json_notice(v, now)
+        {
+            match said {
+                Said::AboutTheCall(r) => self.texts.push(r),
+                Said::AboutAPart | Said::Nothing => {}
+            }
+            self.texts.extend(declared);
+            note(text, warnings);
+            return Some(true);
+        }
         match kind {
             Vendor::Deprecation => {
                 if let Some(read) = header_value(v, now) {
@@ -245,10 +274,13 @@ impl Reading {
                 }
                 match warning::what_it_says(v, now) {
                     Said::AboutTheCall(r) => {
-                        self.texts.push(r);
+                        self.texts.push(with_parameters(r, v, now));
                         note(capped(v), warnings);
                     }
                     Said::AboutAPart => note(capped(v), warnings),
+                    Said::Nothing if names_only_fields(v) => {
+                        note(format!("deprecated: {}", capped(v)), warnings);
+                    }
                     // The field's name says deprecated; its words are passed on.
                     Said::Nothing => {
                         self.found = true;
@@ -285,13 +317,28 @@ impl Reading {
             }
             Vendor::Advisory => {
                 if let Said::AboutTheCall(r) = warning::what_it_says(v, now) {
-                    self.texts.push(r);
+                    self.texts.push(with_parameters(r, v, now));
                 }
                 note(capped(v), warnings);
                 Some(true)
             }
         }
     }
+}
+
+/// A notice in words that also carries parameters (`deprecated; sunset=Wed, 01 Jul 2026
+/// 00:00:00 GMT; docs=/docs/migration`): the dates the words did not give come from them.
+fn with_parameters(mut r: Retirement, v: &str, now: DateTime<Utc>) -> Retirement {
+    if let Some(p) = params(v, now) {
+        r.sunset = r.sunset.or(p.sunset);
+        if r.since.is_none()
+            && let Some(t) = p.since
+        {
+            r.since = Some(t);
+            r.deprecated |= t <= now;
+        }
+    }
+    r
 }
 
 /// Applies one deprecation value to `d`; whether it declared anything. An explicit
@@ -323,6 +370,8 @@ fn declare(d: &mut Deprecation, value: Option<&Value>, now: DateTime<Utc>) -> bo
 const MAX_FIELDS: usize = 64;
 /// Longest vendor deprecation text passed on as a warning.
 const MAX_TEXT: usize = 200;
+/// Longest notice value read as a JSON object.
+const MAX_JSON: usize = 2048;
 
 /// Adds a text for the model, once.
 fn note(text: String, warnings: &mut Vec<String>) {
@@ -353,7 +402,7 @@ enum Vendor {
 fn vendor_field(name: &str) -> Option<Vendor> {
     // Runs on every header of every response: most names carry none of the words, and
     // are let go without the copy and split below.
-    const WORDS: [&str; 8] = [
+    const WORDS: [&str; 9] = [
         "deprecat",
         "sunset",
         "retire",
@@ -362,6 +411,7 @@ fn vendor_field(name: &str) -> Option<Vendor> {
         "warn",
         "notice",
         "advisor",
+        "alert",
     ];
     let mentions = |w: &str| crate::headers::contains_ci(name.as_bytes(), w.as_bytes());
     if !WORDS.iter().any(|w| mentions(w)) && !mentions("end-of-life") {
@@ -373,7 +423,6 @@ fn vendor_field(name: &str) -> Option<Vendor> {
             n.as_str(),
             "deprecation" | "sunset" | "link" | "warning" | "x-shopify-api-deprecated-reason"
         )
-        || n.contains("version")
     {
         return None;
     }
@@ -383,16 +432,99 @@ fn vendor_field(name: &str) -> Option<Vendor> {
         .any(|t| t.contains("sunset") || t.contains("retire") || *t == "eol")
         || n.contains("end-of-life")
         || n.contains("endoflife");
+    let deprecation = tokens.iter().any(|t| t.contains("deprecat"));
+    let advisory = tokens.iter().any(|t| {
+        t.starts_with("warn")
+            || t.starts_with("notice")
+            || t.starts_with("advisor")
+            || t.starts_with("alert")
+    });
+    if n.contains("version") {
+        // A notice about versions is still a notice in words (Stripe's
+        // `Stripe-Api-Version-Upgrade-Notice`); any other name that speaks of versions
+        // lists them, and none of them need be the one called.
+        return (advisory && !retire && !deprecation).then_some(Vendor::Advisory);
+    }
     if retire {
         return Some(Vendor::Retirement);
     }
-    if tokens.iter().any(|t| t.contains("deprecat")) {
+    if deprecation {
         return Some(Vendor::Deprecation);
     }
-    let advisory = tokens
-        .iter()
-        .any(|t| t.starts_with("warn") || t.starts_with("notice") || t.starts_with("advisor"));
     advisory.then_some(Vendor::Advisory)
+}
+
+/// Whether a deprecation reason names only fields: a list of GraphQL schema coordinates
+/// (`Shop.products, Shop.productVariants`, as Shopify's header lists the deprecated fields
+/// a query used since 2025-04), each a type name and a member. The resource is not
+/// deprecated by that; the note is kept.
+fn names_only_fields(v: &str) -> bool {
+    let ident = |s: &str| {
+        !s.is_empty()
+            && s.len() <= 100
+            && s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    };
+    let coordinate = |item: &str| {
+        // `Type.field(argument:)` names an argument: still a part.
+        let item = item.split_once('(').map_or(item, |(head, _)| head);
+        let mut segments = item.split('.');
+        let first = segments.next().unwrap_or_default();
+        let rest: Vec<&str> = segments.collect();
+        first.starts_with(|c: char| c.is_ascii_uppercase())
+            && ident(first)
+            && !rest.is_empty()
+            && rest.iter().all(|s| ident(s))
+    };
+    let items: Vec<&str> = v.split(',').map(str::trim).collect();
+    items.len() <= 32 && items.iter().all(|i| coordinate(i))
+}
+
+/// What a notice field says when its value is a JSON object, as Kinto's `Alert` sends it
+/// (`{"code": "soft-eol", "message": "…", "url": "…"}`; <https://docs.kinto-storage.org>,
+/// API deprecation): the text for the model, what the words say about the called
+/// resource, and whether the code names a retirement (`soft-eol`, `hard-eol`,
+/// `deprecated`, `sunset`), which declares the resource deprecated. `None` when the value
+/// is not such an object.
+fn json_notice(v: &str, now: DateTime<Utc>) -> Option<(String, Said, Option<Retirement>)> {
+    if !v.starts_with('{') || v.len() > MAX_JSON {
+        return None;
+    }
+    let serde_json::Value::Object(o) = serde_json::from_str(v).ok()? else {
+        return None;
+    };
+    let field = |keys: &[&str]| {
+        keys.iter()
+            .find_map(|k| o.get(*k)?.as_str())
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+    };
+    let code = field(&["code", "type", "status"]);
+    let message = field(&["message", "detail", "description", "text", "title"]);
+    let url = field(&["url", "href", "link", "documentation_url"])
+        .filter(|u| warning::is_absolute_url(u) && u.len() <= MAX_TEXT)
+        .map(str::to_owned);
+    let text = match (code, message) {
+        (Some(c), Some(m)) => format!("{c}: {m}"),
+        (None, Some(t)) | (Some(t), None) => t.to_owned(),
+        (None, None) => return None,
+    };
+    let said = message.map_or(Said::Nothing, |m| warning::what_it_says(m, now));
+    let retirement_code = code.is_some_and(|c| {
+        let words = warning::as_words(c);
+        words.split(' ').any(|w| {
+            matches!(
+                w,
+                "eol" | "sunset" | "retired" | "deprecated" | "deprecation"
+            )
+        })
+    });
+    let declared = retirement_code.then(|| Retirement {
+        deprecated: true,
+        info: url,
+        ..Retirement::default()
+    });
+    Some((capped(&text), said, declared))
 }
 
 enum Value {

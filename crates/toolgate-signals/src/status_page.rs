@@ -23,9 +23,9 @@
 //!   `maintenance`, resources in `included[]` of type `status_page_resource` with a
 //!   `status` (same words plus `not_monitored`).
 //! - status.io Public Status API (<https://kb.status.io/developers/public-status-api>):
-//!   `result.status_overall` `{status, status_code}` (`Operational` 100, `Planned
-//!   Maintenance` 200 in the documented examples) and `result.status[]` components.
-//!   Other codes are not listed on that page, so health is read from the status words.
+//!   `result.status_overall` `{status, status_code}` and `result.status[]` components;
+//!   the code is read on status.io's documented scale (`status_page/scale.rs`), the
+//!   words when the code is missing.
 //! - Cachet `GET /api/v1/components` (Cachet's API docs and its component-status table:
 //!   1 Operational, 2 Performance issues, 3 Partial Outage, 4 Major outage): `data[]` with
 //!   `name`, `status` (the number, or in the oldest API the name with `status_id`) and
@@ -44,6 +44,13 @@
 //!   `/api/incidents/active`, Cachet's `/api/v1/incidents`, …): see `status_page/events.rs`.
 //! - Check-result series (Gatus endpoint statuses, Uptime Kuma heartbeats): the newest
 //!   result of each monitor, see `status_page/series.rs`.
+//!
+//! - Monitor lists (UptimeRobot `getMonitors`, Pingdom `checks`, Better Stack and
+//!   StatusCake monitors, Microsoft Graph service health): read as components by their
+//!   words, including a JSON:API resource's `attributes`; a monitor flagged `paused` says
+//!   nothing about now. A numeric status is read only on the scale of a format the
+//!   document's shape names (UptimeRobot's 0/1/2/8/9, status.io's 100–600, Uptime Kuma's
+//!   0–3, Cachet's 1–4, Nagios' 0–2; `status_page/scale.rs`), never guessed.
 //!
 //! The format is detected from the shape; `None` when the body is none of them. The raw
 //! overall value is kept in [`PageStatus::indicator`] to show as is.
@@ -67,6 +74,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 mod events;
+mod scale;
 mod series;
 mod text;
 
@@ -419,25 +427,16 @@ fn bare_word_health(s: &str) -> Health {
     }
 }
 
-/// A compound status read by its parts, split on `_`, `-` and spaces, the worst part
-/// winning: `MAJOR_INCIDENT_CORE` is down, `MAINTENANCE_CORE` degraded. Only whole
-/// parts count (`incidental` is not `incident`); a negation among the parts (`no
-/// issues`, `NOT_OK`) makes the whole unreadable rather than risk the opposite
-/// meaning; `partial` or `minor` beside an outage word makes it a partial outage,
-/// which is degraded.
+/// A compound status read by its parts, split on `_`, `-`, spaces and camelCase (the
+/// worst part winning): `MAJOR_INCIDENT_CORE` is down, `MAINTENANCE_CORE` degraded,
+/// Microsoft Graph's `serviceDegradation` degraded. Only whole parts count (`incidental`
+/// is not `incident`); a negation among the parts (`no issues`, `NOT_OK`) makes the whole
+/// unreadable rather than risk the opposite meaning; `partial` or `minor` beside an outage
+/// word makes it a partial outage, which is degraded; and a hedge (`unconfirmed_down`,
+/// `seems down`) makes an outage a suspicion: something fails, not yet confirmed, which
+/// is degraded too.
 fn parts_health(s: &str) -> Health {
-    let parts: Vec<String> = s
-        .split(['_', '-', ' '])
-        .filter(|p| !p.is_empty())
-        .take(12)
-        .map(|p| {
-            p.chars()
-                .filter(char::is_ascii_alphanumeric)
-                .map(|c| c.to_ascii_lowercase())
-                .take(40)
-                .collect()
-        })
-        .collect();
+    let parts: Vec<String> = events::key_words(s).into_iter().take(12).collect();
     if parts.iter().any(|p| {
         matches!(
             p.as_str(),
@@ -449,19 +448,38 @@ fn parts_health(s: &str) -> Health {
     let partial = parts
         .iter()
         .any(|p| matches!(p.as_str(), "partial" | "partially" | "minor" | "some"));
+    let hedged = parts.iter().any(|p| {
+        matches!(
+            p.as_str(),
+            "unconfirmed"
+                | "seems"
+                | "seem"
+                | "suspected"
+                | "possible"
+                | "possibly"
+                | "probable"
+                | "probably"
+                | "likely"
+                | "maybe"
+                | "potential"
+                | "potentially"
+        )
+    });
     let health = parts
         .iter()
         .map(|p| match p.as_str() {
             "outage" | "outages" | "critical" | "major" | "disruption" | "disrupted" | "down"
-            | "unavailable" | "offline" | "failure" | "failed" => Health::Down,
+            | "unavailable" | "offline" | "failure" | "failed" | "interruption" | "interrupted" => {
+                Health::Down
+            }
             "minor" | "incident" | "incidents" | "degraded" | "degradation" | "issue"
             | "issues" | "maintenance" | "partial" | "partially" | "impaired" | "warning"
-            | "delayed" | "delays" => Health::Degraded,
-            "ok" | "operational" | "healthy" | "normal" => Health::Healthy,
+            | "delayed" | "delays" | "investigating" | "restoring" | "recovery" => Health::Degraded,
+            "ok" | "operational" | "healthy" | "normal" | "restored" => Health::Healthy,
             _ => Health::Unknown,
         })
         .fold(Health::Unknown, worse);
-    if partial && health == Health::Down {
+    if (partial || hedged) && health == Health::Down {
         Health::Degraded
     } else {
         health
@@ -500,6 +518,21 @@ fn status_key(k: &str) -> bool {
     )
 }
 
+/// Fields that name a component, check or monitor, in order of preference.
+const LABEL_KEYS: [&str; 11] = [
+    "name",
+    "Name",
+    "friendly_name",
+    "pronounceable_name",
+    "public_name",
+    "WebsiteName",
+    "service",
+    "system",
+    "CheckID",
+    "id",
+    "component",
+];
+
 /// Keys whose object value is a map of name → component or check.
 const COMPONENT_MAP_KEYS: [&str; 5] = ["components", "checks", "entries", "services", "details"];
 
@@ -512,7 +545,7 @@ fn generic(root: &Value, reading: &mut Reading) {
     let map = match root {
         Value::Object(map) => map,
         Value::Array(_) => {
-            collect_components("checks", root, reading);
+            collect_components("checks", root, None, reading);
             return;
         }
         _ => return,
@@ -532,11 +565,12 @@ fn generic(root: &Value, reading: &mut Reading) {
             reading.component(name, raw, health);
         }
     }
+    let document_scale = scale::of_document(map);
     for (k, v) in map.iter().take(MAX_ENTRIES) {
         if events::is_event_key(k) {
             continue;
         }
-        let read_as_list = collect_components(k, v, reading);
+        let read_as_list = collect_components(k, v, document_scale, reading);
         // One wrapper down: `{"status": "success", "data": {"components": [...]}}`,
         // UptimeRobot's `{"psp": {"monitors": [...]}}`.
         if !read_as_list
@@ -545,7 +579,7 @@ fn generic(root: &Value, reading: &mut Reading) {
         {
             for (k2, v2) in inner.iter().take(MAX_ENTRIES) {
                 if !events::is_event_key(k2) {
-                    collect_components(k2, v2, reading);
+                    collect_components(k2, v2, document_scale, reading);
                 }
             }
         }
@@ -687,13 +721,33 @@ fn overall_of(
 /// Components or checks: an array of objects with a status (or with a series of check
 /// results), a map of name → object with a status, or a map of name → series. Returns
 /// whether the value was read as such a list.
-fn collect_components(key: &str, v: &Value, reading: &mut Reading) -> bool {
+///
+/// An entry's fields are its own and, for a JSON:API resource, those under its
+/// `attributes`. A numeric `status` is read only on the scale of a format that the
+/// document (`scale`) or the entry names (`status_page/scale.rs`). An entry flagged
+/// `paused` is not being checked, so its last status is no evidence of health now.
+fn collect_components(
+    key: &str,
+    v: &Value,
+    document_scale: Option<scale::Scale>,
+    reading: &mut Reading,
+) -> bool {
     let mut found = false;
     let mut one = |name: String, entry: &Value, reading: &mut Reading| {
         let Some(obj) = entry.as_object() else {
             return;
         };
-        for (k, s) in obj.iter().take(MAX_ENTRIES) {
+        let attributes = obj.get("attributes").and_then(Value::as_object);
+        let fields = || {
+            obj.iter()
+                .chain(attributes.into_iter().flat_map(|a| a.iter()))
+                .take(MAX_ENTRIES)
+        };
+        let numbers = document_scale.or_else(|| scale::of_entry(obj));
+        let paused = fields().any(|(k, v)| {
+            matches!(folded(k).as_str(), "paused" | "ispaused") && v.as_bool() == Some(true)
+        });
+        for (k, s) in fields() {
             if !status_key(k) {
                 continue;
             }
@@ -706,7 +760,16 @@ fn collect_components(key: &str, v: &Value, reading: &mut Reading) -> bool {
                     Some(2) => (Health::Down, "CRITICAL".to_owned()),
                     _ => (Health::Unknown, n.to_string()),
                 },
+                Value::Number(n) if k.eq_ignore_ascii_case("status") => match numbers {
+                    Some(on) => scale::read(on, n),
+                    None => continue,
+                },
                 _ => continue,
+            };
+            let (h, raw) = if paused {
+                (Health::Unknown, "paused".to_owned())
+            } else {
+                (h, raw)
             };
             reading.component(name, raw, h);
             found = true;
@@ -722,10 +785,15 @@ fn collect_components(key: &str, v: &Value, reading: &mut Reading) -> bool {
         }
     };
     let label = |entry: &Value, fallback: &str| {
-        ["name", "Name", "system", "CheckID", "id", "component"]
-            .iter()
-            .find_map(|k| entry.get(*k).and_then(Value::as_str))
-            .map_or_else(|| fallback.to_owned(), str::to_owned)
+        let named = |e: &Value| {
+            LABEL_KEYS
+                .iter()
+                .find_map(|k| e.get(*k).and_then(Value::as_str))
+                .map(str::to_owned)
+        };
+        named(entry)
+            .or_else(|| entry.get("attributes").and_then(named))
+            .unwrap_or_else(|| fallback.to_owned())
     };
     match v {
         Value::Array(items) => {
@@ -911,12 +979,13 @@ fn status_io(root: &Map<String, Value>) -> Option<PageStatus> {
     let result = root.get("result")?.as_object()?;
     let overall = result.get("status_overall")?.as_object()?;
     let indicator = overall.get("status")?.as_str()?.to_owned();
-    let code = overall.get("status_code").and_then(Value::as_u64);
-    let health = match code {
-        Some(100) => Health::Healthy,
-        Some(200) => Health::Degraded,
-        _ => status_words(&indicator),
-    };
+    // The documented code decides; the words (which a page may translate) only when the
+    // code is missing or off the scale.
+    let health = overall
+        .get("status_code")
+        .and_then(Value::as_u64)
+        .and_then(scale::status_io)
+        .unwrap_or_else(|| status_words(&indicator));
     let mut components = Vec::new();
     for c in list(result, "status") {
         if let (Some(name), Some(st)) = (text(c.get("name")), text(c.get("status"))) {

@@ -27,7 +27,8 @@
 //!   (Kraken's `"error": ["EAPI:Rate limit exceeded"]`).
 //! - **deprecation**: fields naming a deprecation (`deprecated: true`,
 //!   `deprecation_date`) or a retirement (`sunset`, `sunset_date`, `retirement_date`,
-//!   `end_of_life`, `eol_date`, `removal_date`) with a date.
+//!   `end_of_life`, `eol_date`, `removal_date`) with a date; and messages and codes whose
+//!   words speak of one (kept as `retirement_texts`, codes read as words).
 //!
 //! The walk is bounded: [`MAX_DEPTH`] levels and [`MAX_NODES`] values.
 
@@ -59,7 +60,15 @@ pub(crate) struct Walked {
     /// A message says, in words, that the caller is throttled.
     pub throttled_text: bool,
     pub deprecation: Option<Deprecation>,
+    /// Messages and codes that speak of a deprecation or an end ("Version v2.x of the …
+    /// API is no longer supported", Slack's `method_deprecated`), codes read as words:
+    /// [`crate::body::read`] reads them for what they say about the called resource when
+    /// no field names a deprecation. At most [`MAX_TEXTS`].
+    pub retirement_texts: Vec<String>,
 }
+
+/// Retirement texts kept from one body.
+const MAX_TEXTS: usize = 8;
 
 /// Reads a JSON (or S3-style XML) error body; nothing when it is neither.
 pub(crate) fn walk(prefix: &[u8], now: DateTime<Utc>) -> Walked {
@@ -171,6 +180,15 @@ fn field(k: &str, v: &Value, now: DateTime<Utc>, out: &mut Walked) {
                 out.throttled_text = true;
             }
             out.text_wait = out.text_wait.max(crate::wait_text::wait_in(s));
+        }
+        if (is_message_field(&k) || is_code_field(&k)) && out.retirement_texts.len() < MAX_TEXTS {
+            let text: String = s.chars().take(MAX_MESSAGE).collect();
+            if crate::warning::speaks_of_retirement(&text) {
+                let words = crate::warning::as_words(&text);
+                if !out.retirement_texts.contains(&words) {
+                    out.retirement_texts.push(words);
+                }
+            }
         }
     }
     deprecation_field(&k, v, now, out);

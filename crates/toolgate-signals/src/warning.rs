@@ -9,16 +9,20 @@
 //! warnings, meant for humans) are kept; the 1xx caching codes are noise for an agent.
 //!
 //! Each kept warning becomes a [`Notice`]: its text, whether it says something is
-//! deprecated, and the replacement it names ("…; use X", "use X instead").
+//! deprecated, and the replacement it names ("…; use X", "use X instead"). A value with
+//! no member in that form but plain words (Elasticsearch before 5.3: `Warning: The
+//! [string] field is deprecated, …`) is kept whole, under 299.
 //!
 //! [`what_it_says`] reads such a text (and the same kind of text in vendor notice
 //! fields) for what it says about the *called* resource. Upstreams write it many ways:
 //! Kubernetes names the API group/version (`extensions/v1beta1 Ingress is deprecated…`),
 //! Salesforce says `This API is deprecated and will be removed by Summer '22`, others
 //! start with `Deprecated:` or `Deprecated API:`, or give an end date (`maintained until
-//! 2015-06-02`, `will be removed on 2027-01-15`). A text about one field, parameter or
-//! argument of the request (`The query parameter 'page' is deprecated; use 'cursor'`)
-//! says nothing about the resource and stays a note.
+//! 2015-06-02`, `will be removed on 2027-01-15`), or say its end was already reached
+//! (Google's "Version v2.x of the … API is no longer supported", "has been retired"),
+//! which is deprecated too. A text about one field, parameter or argument of the request
+//! (`The query parameter 'page' is deprecated; use 'cursor'`) says nothing about the
+//! resource and stays a note.
 
 use chrono::{DateTime, Utc};
 
@@ -33,17 +37,36 @@ const MAX_NOTICES: usize = 16;
 /// each one is shown to the model.
 const MAX_TEXT: usize = 1000;
 
-/// Every 199/299 warning, in order, without duplicate texts.
+/// Every 199/299 warning, in order, without duplicate texts. A value with no member in
+/// the RFC's form that is plainly words (Elasticsearch before 5.3 sent `Warning: The
+/// [string] field is deprecated, …` with no code) is still a notice meant for a human, and
+/// is kept whole under 299, the code for such persistent warnings.
 pub(crate) fn read(h: &Headers<'_>) -> Vec<Notice> {
     let mut out: Vec<Notice> = Vec::new();
     for v in h.get_all("warning") {
-        for (code, text) in parse(&String::from_utf8_lossy(v)) {
+        let value = String::from_utf8_lossy(v);
+        let mut members = parse(&value);
+        if members.is_empty()
+            && let Some(text) = bare_text(&value)
+        {
+            members.push((299, text));
+        }
+        for (code, text) in members {
             if out.len() < MAX_NOTICES && !out.iter().any(|n| n.text == text) {
                 out.push(notice(code, text));
             }
         }
     }
     out
+}
+
+/// A `Warning` value that is words rather than `code agent "text"`: it does not open with
+/// a three-digit code, and it has letters and spaces (a lone token is not a notice).
+fn bare_text(value: &str) -> Option<String> {
+    let text = value.trim().trim_matches('"').trim();
+    let coded = text.len() >= 3 && text.as_bytes()[..3].iter().all(u8::is_ascii_digit);
+    let words = text.contains(char::is_whitespace) && text.contains(char::is_alphabetic);
+    (!coded && words).then(|| text.to_owned())
 }
 
 fn notice(code: u16, mut text: String) -> Notice {
@@ -189,7 +212,8 @@ pub(crate) enum Said {
 /// subject ("Deprecated: …", "is deprecated"), "this API/endpoint/route/path/version/
 /// resource", a path, or an API version token (`extensions/v1beta1`, `v1`) — and never
 /// when it is a field, parameter, argument or property. "Will be removed on <date>" alone
-/// is an end date, not a deprecation.
+/// is an end date, not a deprecation; "is no longer supported" is an end already reached,
+/// which is deprecated too.
 pub(crate) fn what_it_says(text: &str, now: DateTime<Utc>) -> Said {
     let text = match text.char_indices().nth(MAX_READ) {
         Some((cut, _)) => &text[..cut],
@@ -209,11 +233,16 @@ pub(crate) fn what_it_says(text: &str, now: DateTime<Utc>) -> Said {
                 Subject::Call => {
                     let date = date_after(&original[end..], now);
                     match (form, date) {
-                        (Form::Now, None) => {
+                        (Form::Now | Form::Ended, None) => {
                             about_call = true;
                             r.deprecated = true;
                         }
-                        (_, Some(t)) => {
+                        (Form::Ended, Some(t)) => {
+                            about_call = true;
+                            r.deprecated = true;
+                            r.sunset = Some(r.sunset.map_or(t, |s| s.min(t)));
+                        }
+                        (Form::Now | Form::Future, Some(t)) => {
                             about_call = true;
                             r.since = Some(r.since.map_or(t, |s| s.min(t)));
                             r.deprecated |= t <= now;
@@ -284,7 +313,24 @@ enum Form {
     Now,
     /// "will be deprecated on …", "scheduled for deprecation on …".
     Future,
+    /// "is no longer supported", "has been retired": past its end, so deprecated too; a
+    /// date after it is the end date.
+    Ended,
 }
+
+/// Phrases saying the subject has already reached its end. "Has been removed" and "is no
+/// longer available" are not among them: APIs say so of one deleted record too.
+const ENDED_PHRASES: [&str; 9] = [
+    "no longer supported",
+    "has been retired",
+    "was retired",
+    "has been sunset",
+    "has been sunsetted",
+    "has been decommissioned",
+    "has been discontinued",
+    "has reached end of life",
+    "has reached its end of life",
+];
 
 /// Phrases announcing a deprecation still to come.
 const FUTURE_PHRASES: [&str; 6] = [
@@ -305,16 +351,19 @@ fn deprecation_form(clause: &str) -> Option<(usize, usize, Form)> {
     {
         return Some((at, at + p.len(), Form::Future));
     }
-    if !says_deprecated(clause) {
-        return None;
+    if says_deprecated(clause) {
+        let word = "deprecated";
+        return clause.find(word).map(|at| (at, at + word.len(), Form::Now));
     }
-    let word = "deprecated";
-    clause.find(word).map(|at| (at, at + word.len(), Form::Now))
+    ENDED_PHRASES
+        .iter()
+        .find_map(|p| clause.find(p).map(|at| (at, at + p.len(), Form::Ended)))
 }
 
 /// Phrases that announce the end of what they follow, each followed by its date.
-const END_PHRASES: [&str; 16] = [
+const END_PHRASES: [&str; 17] = [
     "will be removed",
+    "will no longer be supported",
     "will be retired",
     "will be unavailable",
     "will become unavailable",
@@ -527,7 +576,71 @@ fn date_after(s: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     })
 }
 
-fn is_absolute_url(s: &str) -> bool {
+/// Stems of the words that say something is going away. A notice in a response body is
+/// passed on only when it has one: a body's `warnings` also carry unrelated advice
+/// (`missing_charset`, "Street name too long").
+const RETIREMENT_WORDS: [&str; 12] = [
+    "deprecat",
+    "sunset",
+    "retire",
+    "retiring",
+    "remov",
+    "decommission",
+    "discontinu",
+    "end of life",
+    "end-of-life",
+    "no longer",
+    "shut down",
+    "obsolete",
+];
+
+/// Whether a text speaks of a deprecation, removal or end of life.
+pub(crate) fn speaks_of_retirement(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    RETIREMENT_WORDS.iter().any(|w| lower.contains(w))
+}
+
+/// A code token read as words: `method_deprecated` → "method deprecated",
+/// `DeprecatedEndpoint` → "deprecated endpoint". Text that already has spaces is itself.
+pub(crate) fn as_words(text: &str) -> String {
+    if text.contains(char::is_whitespace) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut prev_lower = false;
+    for c in text.chars().take(MAX_READ) {
+        if !c.is_alphanumeric() {
+            out.push(' ');
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower {
+            out.push(' ');
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        out.extend(c.to_lowercase());
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What texts said about the called resource, as one deprecation: deprecated if any says
+/// so, the earliest deprecation date, the first end date, successor and documentation
+/// link. `None` when none declared anything.
+pub(crate) fn declared(texts: &[Retirement]) -> Option<crate::Deprecation> {
+    let mut d = crate::Deprecation::default();
+    for r in texts {
+        d.deprecated |= r.deprecated;
+        if let Some(t) = r.since {
+            d.since = Some(d.since.map_or(t, |s| s.min(t)));
+        }
+        d.sunset = d.sunset.or(r.sunset);
+        d.successor = d.successor.take().or_else(|| r.successor.clone());
+        d.info = d.info.take().or_else(|| r.info.clone());
+    }
+    (d.deprecated || d.since.is_some() || d.sunset.is_some()).then_some(d)
+}
+
+pub(crate) fn is_absolute_url(s: &str) -> bool {
     let lower = s.get(..8).map(str::to_ascii_lowercase).unwrap_or_default();
     lower.starts_with("https://") || lower.starts_with("http://")
 }

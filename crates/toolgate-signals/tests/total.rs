@@ -170,6 +170,12 @@ const BODY_PARTS: &[&str] = &[
     "\"attributes\":{\"aggregate_state\":\"downtime\"}",
     "\"result\":{\"status_overall\":{\"status\":\"Service Disruption\"}}",
     "{\"name\":\"c\",\"status\":4}",
+    "\"warnings\":[",
+    "\"warning\":\"method_deprecated\"",
+    "\"meta\":{\"deprecation\":{\"sunset\":\"2026-01-01\",\"message\":\"This endpoint is deprecated\"}}",
+    "\"message\":\"This API is no longer supported\"",
+    "\"stat\":\"ok\"",
+    "\"monitors\":[{\"friendly_name\":\"m\",\"status\":9}]",
     "\"ongoing_incidents\":[",
     "\"current_worst_impact\":\"full_outage\"",
     "\"affected_components\":[{\"name\":\"API\"}]",
@@ -278,6 +284,11 @@ proptest! {
             prop_assert!(q.reset_after.is_none_or(|d| d <= reset::MAX_RESET));
         }
         let _ = body::worth_reading(status, &bytes);
+        // A successful body's notices: total, and only what the windows hold.
+        if let Some(ok) = body::read_success(&bytes, now) {
+            prop_assert!(ok.retry_after.is_none() && !ok.rate_limited);
+            prop_assert!(ok.warnings.iter().all(|w| w.chars().count() <= 300));
+        }
         // Bytes past the prefix never change the answer.
         let prefix = &bytes[..bytes.len().min(body::MAX_BODY_PREFIX)];
         prop_assert_eq!(body::read(status, prefix, now), b.clone());

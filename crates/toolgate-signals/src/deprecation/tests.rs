@@ -691,3 +691,5 @@ fn hostile_texts_stay_bounded() {
     let fields: [(&str, &[u8]); 1] = [("Deprecation", many.as_bytes())];
     assert!(read_all(&fields, now).deprecation.unwrap().deprecated);
 }
+
+mod collected;

@@ -399,7 +399,7 @@ fn impact_health(word: &str) -> Health {
 
 /// The lowercase words of a key or status: `activeIncidents`, `scheduled_maintenances`,
 /// `MAJOR INCIDENT` → `active incidents`, `scheduled maintenances`, `major incident`.
-fn key_words(key: &str) -> Vec<String> {
+pub(super) fn key_words(key: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut current = String::new();
     let mut prev_lower = false;

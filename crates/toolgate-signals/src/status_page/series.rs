@@ -4,7 +4,7 @@
 //! result `{status, success, timestamp, conditionResults}`, where `status` is the HTTP
 //! code and `success` the verdict); Uptime Kuma `GET /api/status-page/heartbeat/<slug>`
 //! (`heartbeatList` maps a monitor id to its beats, each `{status, time, msg, ping}`
-//! with `status` 1 up and 0 down).
+//! with `status` 1 up, 0 down, 2 pending and 3 maintenance, see `scale.rs`).
 //!
 //! Only the newest result of a series says how the monitor is now: a failure an hour
 //! ago followed by a success is healthy. The newest is the one with the latest
@@ -79,11 +79,7 @@ fn outcome(obj: &Map<String, Value>) -> Option<(Health, String)> {
         return Some((h, if ok { "success" } else { "failure" }.to_owned()));
     }
     match obj.get("status")? {
-        Value::Number(n) => match n.as_u64() {
-            Some(1) => Some((Health::Healthy, "up".to_owned())),
-            Some(0) => Some((Health::Down, "down".to_owned())),
-            _ => None,
-        },
+        Value::Number(n) => super::scale::heartbeat(obj, n),
         Value::String(s) => match word_health(s) {
             Health::Unknown => None,
             h => Some((h, s.clone())),

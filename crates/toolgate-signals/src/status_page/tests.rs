@@ -326,9 +326,12 @@ fn is_prefixed_flags_and_words_with_reasons() {
 
 #[test]
 fn a_lone_word_beside_unreadable_lists_says_nothing() {
-    // UptimeRobot: `stat` says the call worked; the monitors' numeric states are not
-    // health words, so the document is not read as healthy.
+    // UptimeRobot: `stat` says the call worked, never that the service is healthy; the
+    // monitors' numbers are read on UptimeRobot's scale (9 is down, `scale.rs`).
     let body = br#"{"stat":"ok","monitors":[{"id":1,"status":9}]}"#;
+    assert_eq!(parse(body).map(|p| p.health), Some(Health::Down));
+    // The same word beside numbers whose scale nothing names says nothing.
+    let body = br#"{"result":"ok","monitors":[{"id":1,"status":9}]}"#;
     assert_eq!(parse(body), None);
     // A flat map of health words is still read (Grafana's `/api/health`).
     let flat = br#"{"commit":"abc","database":"ok","version":"11.0.0"}"#;
@@ -778,3 +781,5 @@ fn hostile_documents_are_bounded() {
     );
     assert_eq!(parse(statuses.as_bytes()), None);
 }
+
+mod collected;

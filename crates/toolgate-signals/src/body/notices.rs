@@ -1,0 +1,356 @@
+//! Deprecation notices a successful JSON answer carries beside its data.
+//!
+//! An API that cannot change its status or headers says it in the body, on a 200:
+//! - Slack (<https://api.slack.com/changelog/2016-09-28-response-metadata-is-on-the-way>):
+//!   a top-level `warning` and `response_metadata.warnings`, codes such as
+//!   `method_deprecated` (rtm.start, 2021) beside `missing_charset`;
+//! - legacy API versions that add a top-level `warning` text (CC Catalog, Sourcify,
+//!   AdoptOpenJDK) or a `warnings[]` array (Firecrawl's deprecated endpoints; the
+//!   `warnings` of draft-cedik-http-warning, problem details with `detail` and `title`);
+//! - JSON:API-style `meta` (OPTIMADE's `meta.warnings[]`, `meta.deprecation`).
+//!
+//! The rule: a member whose name speaks of a warning, deprecation, notice or sunset, at
+//! the top of the answer or inside `meta`, `metadata` or `response_metadata`, is a notice
+//! when its text speaks of a deprecation, removal or end of life
+//! ([`warning::speaks_of_retirement`]); it is passed on verbatim, and declares the called
+//! resource deprecated (with the dates and successor its words give) only when its words
+//! are about the API, endpoint, method or version rather than one field
+//! ([`warning::what_it_says`]; codes read as words). Dates in such a notice object (`"sunset": "2026-09-30"`) are its
+//! end date. A `warning` inside a data record is the record's, not the answer's, so only
+//! those two levels are read.
+//!
+//! Only the first and last [`super::SUCCESS_WINDOW`] bytes are looked at, and only after
+//! a substring search finds one of the words (a key written in capitals is not looked
+//! for): the call path pays for nothing else.
+//! Where a member sits is found by scanning the window's structure from its own end of
+//! the body (forward in the first window, backward in the last), so a key quoted inside
+//! a string or nested in the data is not taken for a member.
+
+use chrono::{DateTime, Utc};
+use serde_json::{Map, Value};
+
+use crate::warning::{self, Retirement, Said};
+use crate::{Deprecation, reset};
+
+/// Notices kept from one answer.
+const MAX_NOTICES: usize = 4;
+/// Characters kept of one notice.
+const MAX_TEXT: usize = 300;
+/// Members of the top level looked at per window.
+const MAX_MEMBERS: usize = 64;
+/// Items of one notice array looked at.
+const MAX_ITEMS: usize = 8;
+/// Backslashes looked back over to tell an escaped quote.
+const MAX_ESCAPES: usize = 64;
+
+/// Containers whose members speak about the answer, not about the data.
+const CONTAINERS: [&str; 3] = ["meta", "metadata", "responsemetadata"];
+/// Members of a notice object that hold its text, in order of preference.
+const TEXTS: [&str; 8] = [
+    "message",
+    "detail",
+    "description",
+    "text",
+    "title",
+    "reason",
+    "deprecationReason",
+    "msg",
+];
+
+/// What the notices in one answer said.
+#[derive(Debug, Default)]
+pub(super) struct Found {
+    pub(super) warnings: Vec<String>,
+    pub(super) deprecation: Option<Deprecation>,
+}
+
+/// Which end of the body a window starts from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum From {
+    Start,
+    End,
+}
+
+/// Reads the notices in the first and last windows of a successful body.
+pub(super) fn read(body: &[u8], window: usize, now: DateTime<Utc>) -> Found {
+    let mut texts: Vec<String> = Vec::new();
+    let mut retirements: Vec<Retirement> = Vec::new();
+    let head_end = body.len().min(window);
+    let tail_start = body.len().saturating_sub(window);
+    for (range, from) in [
+        (0..head_end, From::Start),
+        (tail_start..body.len(), From::End),
+    ] {
+        // On a short body the windows overlap: the second adds nothing new.
+        if from == From::End && tail_start == 0 && body.len() <= window {
+            break;
+        }
+        if !mentions_notice(&body[range.clone()]) {
+            continue;
+        }
+        for (name, value_at) in top_members(body, range.clone(), from) {
+            let Some(value) = value_after(&body[value_at..range.end]) else {
+                continue;
+            };
+            let n = normalise(&name);
+            if CONTAINERS.contains(&n.as_str()) {
+                if let Value::Object(inner) = &value {
+                    for (k, v) in inner.iter().take(MAX_MEMBERS) {
+                        if is_notice_name(&normalise(k)) {
+                            collect(k, v, now, &mut texts, &mut retirements);
+                        }
+                    }
+                }
+            } else if is_notice_name(&n) {
+                collect(&name, &value, now, &mut texts, &mut retirements);
+            }
+        }
+    }
+    Found {
+        warnings: texts,
+        deprecation: warning::declared(&retirements),
+    }
+}
+
+/// The cheap first pass: does the window mention any notice word at all? The stems
+/// leave out their first letter, so one exact search finds `warning` and `Warnings`,
+/// `deprecation` and `DeprecationNotice` (a key written in capitals is not looked for).
+fn mentions_notice(w: &[u8]) -> bool {
+    [&b"arn"[..], b"eprecat", b"otice", b"unset", b"dvisor"]
+        .iter()
+        .any(|stem| memchr::memmem::find(w, stem).is_some())
+}
+
+/// A member name without case and punctuation: `response_metadata` → `responsemetadata`.
+fn normalise(k: &str) -> String {
+    k.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .take(64)
+        .collect()
+}
+
+fn is_notice_name(n: &str) -> bool {
+    ["warn", "deprecat", "notice", "sunset", "advisor"]
+        .iter()
+        .any(|w| n.contains(w))
+}
+
+/// One notice member: a text, a list of texts or notice objects, or one notice object.
+fn collect(
+    name: &str,
+    v: &Value,
+    now: DateTime<Utc>,
+    texts: &mut Vec<String>,
+    retirements: &mut Vec<Retirement>,
+) {
+    match v {
+        Value::String(s) => {
+            text(s, now, texts, retirements);
+        }
+        Value::Array(items) => {
+            for item in items.iter().take(MAX_ITEMS) {
+                match item {
+                    Value::String(s) => {
+                        text(s, now, texts, retirements);
+                    }
+                    Value::Object(o) => object(o, now, texts, retirements),
+                    _ => {}
+                }
+            }
+        }
+        Value::Object(o) => object(o, now, texts, retirements),
+        // `"deprecated": true` among the answer's metadata.
+        Value::Bool(true) if normalise(name).contains("deprecat") => {
+            retirements.push(Retirement {
+                deprecated: true,
+                ..Retirement::default()
+            });
+        }
+        _ => {}
+    }
+}
+
+/// A notice object: its text, and the end or deprecation dates its members name.
+fn object(
+    o: &Map<String, Value>,
+    now: DateTime<Utc>,
+    texts: &mut Vec<String>,
+    retirements: &mut Vec<Retirement>,
+) {
+    let said = TEXTS
+        .iter()
+        .find_map(|k| o.get(*k)?.as_str())
+        .map(|s| text(s, now, texts, retirements));
+    let mut dated = Retirement::default();
+    for (k, v) in o.iter().take(MAX_MEMBERS) {
+        let n = normalise(k);
+        let Some(t) = v.as_str().and_then(|s| reset::parse_timestamp(s, now)) else {
+            if n == "deprecated" && v.as_bool() == Some(true) {
+                dated.deprecated = true;
+            }
+            continue;
+        };
+        if [
+            "sunset",
+            "retire",
+            "removal",
+            "endoflife",
+            "eol",
+            "shutdown",
+        ]
+        .iter()
+        .any(|w| n.contains(w))
+        {
+            dated.sunset = dated.sunset.or(Some(t));
+        } else if n.contains("deprecat") {
+            dated.since = dated.since.or(Some(t));
+            dated.deprecated |= t <= now;
+        }
+    }
+    // Dates count when the object's words are about the called resource, or when the
+    // object has no words to say otherwise.
+    let about_the_call = said.unwrap_or(true);
+    if about_the_call && (dated.deprecated || dated.since.is_some() || dated.sunset.is_some()) {
+        retirements.push(dated);
+    }
+}
+
+/// One notice text: kept when it speaks of a retirement, and read for what it says
+/// about the called resource. Returns whether it spoke of the resource (not of a part).
+fn text(
+    s: &str,
+    now: DateTime<Utc>,
+    texts: &mut Vec<String>,
+    retirements: &mut Vec<Retirement>,
+) -> bool {
+    let s = s.trim();
+    let kept: String = s
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_TEXT)
+        .collect();
+    if kept.is_empty() || !warning::speaks_of_retirement(&kept) {
+        return false;
+    }
+    if texts.len() < MAX_NOTICES && !texts.contains(&kept) {
+        texts.push(kept.clone());
+    }
+    match warning::what_it_says(&warning::as_words(&kept), now) {
+        Said::AboutTheCall(r) => {
+            retirements.push(r);
+            true
+        }
+        Said::AboutAPart => false,
+        Said::Nothing => true,
+    }
+}
+
+/// The JSON value that starts at `at` (after the key's colon), if it ends in the slice.
+fn value_after(rest: &[u8]) -> Option<Value> {
+    serde_json::Deserializer::from_slice(rest)
+        .into_iter::<Value>()
+        .next()?
+        .ok()
+}
+
+/// Whether `i` holds a quote that delimits a string: one not escaped by an odd run of
+/// backslashes before it.
+fn is_quote(body: &[u8], i: usize) -> bool {
+    if body[i] != b'"' {
+        return false;
+    }
+    let run = body[..i]
+        .iter()
+        .rev()
+        .take(MAX_ESCAPES)
+        .take_while(|b| **b == b'\\')
+        .count();
+    run % 2 == 0
+}
+
+/// The members of the top-level object found in `range` of `body`: their names and where
+/// each value starts (after the colon). The window is scanned from its end of the body,
+/// where the nesting is known: forward from the body's start, backward from its end.
+fn top_members(body: &[u8], range: std::ops::Range<usize>, from: From) -> Vec<(String, usize)> {
+    // Every string in the window, as (open quote, close quote), with its nesting depth.
+    let mut strings: Vec<(usize, usize, usize)> = Vec::new();
+    let mut depth: usize = 0;
+    match from {
+        From::Start => {
+            let mut i = range.start;
+            while i < range.end {
+                match body[i] {
+                    b'"' => {
+                        let open = i;
+                        i += 1;
+                        while i < range.end && !is_quote(body, i) {
+                            i += 1;
+                        }
+                        if i >= range.end {
+                            break;
+                        }
+                        strings.push((open, i, depth));
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        From::End => {
+            let mut i = range.end;
+            while i > range.start {
+                i -= 1;
+                match body[i] {
+                    b'"' => {
+                        let close = i;
+                        let mut found = false;
+                        while i > range.start {
+                            i -= 1;
+                            if is_quote(body, i) {
+                                found = true;
+                                break;
+                            }
+                        }
+                        if !found {
+                            break;
+                        }
+                        strings.push((i, close, depth));
+                    }
+                    b'}' | b']' => depth += 1,
+                    b'{' | b'[' => {
+                        if depth == 0 {
+                            break;
+                        }
+                        depth -= 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    let mut members = Vec::new();
+    for (open, close, d) in strings {
+        if d != 1 || members.len() >= MAX_MEMBERS {
+            continue;
+        }
+        // A key is followed by its colon.
+        let mut j = close + 1;
+        while j < range.end && body[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        if j >= range.end || body[j] != b':' {
+            continue;
+        }
+        let Ok(name) = serde_json::from_slice::<String>(&body[open..=close]) else {
+            continue;
+        };
+        members.push((name, j + 1));
+    }
+    members
+}
+
+#[cfg(test)]
+mod tests;
