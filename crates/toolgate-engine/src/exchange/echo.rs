@@ -106,9 +106,86 @@ pub fn scrub_text(text: &str, token: &str) -> String {
     text.replace(token, REDACTED)
 }
 
+/// Every string in `value`, object keys included, with each of `secrets` replaced by
+/// [`REDACTED`]: for what a fronted MCP server sends as JSON rather than as a result's
+/// bytes (its notifications and questions during a call, its answers to passed-through
+/// requests). Walked with a stack, not recursion: the value came from an upstream.
+pub fn scrub_value(value: &mut serde_json::Value, secrets: &[&str]) {
+    use serde_json::Value;
+    let secrets: Vec<&str> = secrets
+        .iter()
+        .copied()
+        .filter(|s| s.len() >= MIN_TOKEN_BYTES)
+        .collect();
+    if secrets.is_empty() {
+        return;
+    }
+    let clean = |text: &str| {
+        secrets
+            .iter()
+            .fold(text.to_owned(), |text, secret| scrub_text(&text, secret))
+    };
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(text) if secrets.iter().any(|s| text.contains(s)) => {
+                *text = clean(text);
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            Value::Object(members) => {
+                if members
+                    .keys()
+                    .any(|k| secrets.iter().any(|s| k.contains(s)))
+                {
+                    let old = std::mem::take(members);
+                    for (k, v) in old {
+                        members.insert(clean(&k), v);
+                    }
+                }
+                stack.extend(members.values_mut());
+            }
+            _ => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_string_of_a_json_value_is_scrubbed_keys_included() {
+        let secret = "sk-live-0123456789abcdef";
+        let mut v = serde_json::json!({
+            "progress": 1,
+            "message": format!("using {secret}"),
+            "nested": [{"deep": [format!("Bearer {secret}")]}],
+            secret: "as a key",
+        });
+        scrub_value(&mut v, &[secret, "short"]);
+        let text = v.to_string();
+        assert!(!text.contains(secret), "{text}");
+        assert_eq!(v["message"], "using [redacted]");
+        assert_eq!(v["nested"][0]["deep"][0], "Bearer [redacted]");
+        assert_eq!(v["[redacted]"], "as a key");
+        assert_eq!(v["progress"], 1);
+        // Deep nesting is walked without recursion.
+        let mut deep = serde_json::Value::String(secret.into());
+        for _ in 0..100_000 {
+            deep = serde_json::Value::Array(vec![deep]);
+        }
+        scrub_value(&mut deep, &[secret]);
+        let mut at = &deep;
+        while let serde_json::Value::Array(a) = at {
+            at = &a[0];
+        }
+        assert_eq!(at, "[redacted]");
+        // Dropping a 100,000-deep value recurses in serde_json: unwind it here.
+        let mut v = deep;
+        while let serde_json::Value::Array(mut a) = v {
+            v = a.pop().unwrap_or_default();
+        }
+    }
 
     const TOKEN: &str = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2ln";
 

@@ -1637,12 +1637,15 @@ fn on_event(server: &Fronted, gateway: &dyn Host, event: Event) -> bool {
                 if take.suppressed > 0 {
                     tracing::info!(server = %server.spec.name, suppressed = take.suppressed, "log messages of the MCP server's own were not logged (more than {SERVER_LOG_LINES_PER_SECOND} a second)");
                 }
-                let data =
-                    crate::explain::upstream_text(&text(&p["data"]), &Default::default(), 500);
+                // The server's own credentials are kept out of toolgate's log too.
+                let secrets = crate::explain::Secrets::new(crate::exchange::echo::credentials(
+                    &server.spec.dependency,
+                ));
+                let data = crate::explain::upstream_text(&text(&p["data"]), &secrets, 500);
                 tracing::info!(
                     server = %server.spec.name,
-                    level = %crate::explain::upstream_text(&text(&p["level"]), &Default::default(), 20),
-                    logger = %crate::explain::upstream_text(&text(&p["logger"]), &Default::default(), 80),
+                    level = %crate::explain::upstream_text(&text(&p["level"]), &secrets, 20),
+                    logger = %crate::explain::upstream_text(&text(&p["logger"]), &secrets, 80),
                     %data,
                     "a log message of the MCP server's own (no call to relay it to)"
                 );

@@ -560,30 +560,32 @@ async fn request(
         server.spec().dependency.timeout,
         Some(relay),
     );
-    let reply = while_relaying(call, rx, asker.client.as_deref()).await;
-    let token = caller.as_ref().map(|c| c.token.0.as_str());
+    // The caller's exchanged token and the server's configured credentials never reach
+    // the client, whatever the server echoes: in its answer, its error, or what it
+    // sends during the request.
+    let credentials = crate::exchange::echo::credentials(&server.spec().dependency);
+    let secrets: Vec<&str> = caller
+        .as_ref()
+        .map(|c| c.token.0.as_str())
+        .into_iter()
+        .chain(credentials.iter().map(String::as_str))
+        .collect();
+    let reply = while_relaying(call, rx, asker.client.as_deref(), &secrets).await;
     match reply {
-        Ok(r) => match (r.into_value(), token) {
-            (Ok(value), Some(token)) => {
-                let text = value.to_string();
-                if text.contains(token) {
-                    serde_json::from_str(&crate::exchange::echo::scrub_text(&text, token)).map_err(
-                        |e| RpcError {
-                            code: codes::INTERNAL_ERROR,
-                            message: format!("MCP server {}: {e}", server.spec().name),
-                            data: None,
-                        },
-                    )
-                } else {
-                    Ok(value)
-                }
+        Ok(r) => match r.into_value() {
+            Ok(mut value) => {
+                crate::exchange::echo::scrub_value(&mut value, &secrets);
+                Ok(value)
             }
-            (Err(mut e), Some(token)) => {
-                e.message = crate::exchange::echo::scrub_text(&e.message, token);
-                e.data = None;
+            Err(mut e) => {
+                e.message = secrets.iter().fold(e.message.clone(), |m, s| {
+                    crate::exchange::echo::scrub_text(&m, s)
+                });
+                if let Some(data) = e.data.as_mut() {
+                    crate::exchange::echo::scrub_value(data, &secrets);
+                }
                 Err(upstream_error(e))
             }
-            (answer, None) => answer.map_err(upstream_error),
         },
         Err(e) => Err(RpcError {
             code: codes::INTERNAL_ERROR,

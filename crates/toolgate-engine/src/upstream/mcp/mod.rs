@@ -207,14 +207,15 @@ impl Upstream for McpUpstream {
             timeout,
             Some(relay),
         );
-        let reply = while_relaying(call, rx, request.client.as_deref()).await;
+        let token = request.caller.as_ref().map(|c| c.token.0.as_str());
+        let secrets: Vec<&str> = token
+            .into_iter()
+            .chain(self.credentials.iter().map(String::as_str))
+            .collect();
+        let reply = while_relaying(call, rx, request.client.as_deref(), &secrets).await;
         let mut sent = to_response(reply);
         if let Ok(response) = &mut sent {
-            let token = request.caller.as_ref().map(|c| c.token.0.as_str());
-            for secret in token
-                .into_iter()
-                .chain(self.credentials.iter().map(String::as_str))
-            {
+            for secret in &secrets {
                 scrub(response, secret);
             }
         }
@@ -273,25 +274,58 @@ pub fn relay_channel() -> (Relay, mpsc::Receiver<Relayed>) {
 
 /// Runs `call` while passing what the server sends meanwhile to `client`, in order (a
 /// server that asks the client a question waits for the answer before it goes on);
-/// messages that arrived just before the answer are delivered before it.
+/// messages that arrived just before the answer are delivered before it. What the
+/// server sends is scrubbed of `secrets` (its configured credentials, a caller's
+/// exchanged token) on the way, as its results are.
+///
+/// A server may also answer the call without waiting for its question's answer: the
+/// call's answer then ends the wait (the question is withdrawn), so a client that never
+/// answers cannot hold a finished call open.
 pub async fn while_relaying<T>(
     call: impl Future<Output = T>,
     mut rx: mpsc::Receiver<Relayed>,
     client: Option<&dyn ClientChannel>,
+    secrets: &[&str],
 ) -> T {
     tokio::pin!(call);
     loop {
         tokio::select! {
             biased;
-            Some(message) = rx.recv() => relay(client, message).await,
-            reply = &mut call => {
-                while let Ok(message) = rx.try_recv() {
-                    relay(client, message).await;
+            Some(message) = rx.recv() => {
+                let relaying = relay(client, message, secrets);
+                tokio::pin!(relaying);
+                tokio::select! {
+                    biased;
+                    () = &mut relaying => {}
+                    reply = &mut call => return after_reply(reply, &mut rx, client, secrets).await,
                 }
-                return reply;
             }
+            reply = &mut call => return after_reply(reply, &mut rx, client, secrets).await,
         }
     }
+}
+
+/// The call has its answer: what the server sent just before it is passed on, except
+/// questions, which nobody is waiting for any more (they are answered as cancelled).
+async fn after_reply<T>(
+    reply: T,
+    rx: &mut mpsc::Receiver<Relayed>,
+    client: Option<&dyn ClientChannel>,
+    secrets: &[&str],
+) -> T {
+    while let Ok(message) = rx.try_recv() {
+        match message {
+            Relayed::Request { method, answer, .. } => {
+                let _ = answer.send(Err(RpcError {
+                    code: toolgate_mcp_client::codes::INTERNAL_ERROR,
+                    message: format!("{method} was not relayed: the call it belongs to has ended"),
+                    data: None,
+                }));
+            }
+            notification => relay(client, notification, secrets).await,
+        }
+    }
+    reply
 }
 
 /// Which client capability a server→client request needs.
@@ -319,10 +353,13 @@ fn confine_sampling_context(params: Option<&mut Value>) {
 }
 
 /// Passes one relayed message to the client, or answers it when the client cannot.
-pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed) {
+pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed, secrets: &[&str]) {
     match message {
-        Relayed::Notification { method, params } => {
+        Relayed::Notification { method, mut params } => {
             if let Some(c) = client {
+                if let Some(p) = params.as_mut() {
+                    crate::exchange::echo::scrub_value(p, secrets);
+                }
                 c.notify(&method, params);
             }
         }
@@ -331,6 +368,9 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed) {
             mut params,
             answer,
         } => {
+            if let Some(p) = params.as_mut() {
+                crate::exchange::echo::scrub_value(p, secrets);
+            }
             if method == "sampling/createMessage" {
                 confine_sampling_context(params.as_mut());
             }
@@ -617,6 +657,98 @@ pub(crate) mod tests {
         assert_eq!(link.seen.lock().unwrap()[0]["name"], "search");
     }
 
+    /// A client that records what it is sent and never answers a question.
+    #[derive(Debug, Default)]
+    struct SilentClient {
+        notified: Mutex<Vec<Option<Value>>>,
+        asked: Mutex<Vec<Option<Value>>>,
+    }
+
+    impl ClientChannel for SilentClient {
+        fn notify(&self, _method: &str, params: Option<Value>) {
+            self.notified.lock().unwrap().push(params);
+        }
+        fn request<'a>(
+            &'a self,
+            _method: &'a str,
+            params: Option<Value>,
+        ) -> BoxFuture<'a, Result<Value, RpcError>> {
+            self.asked.lock().unwrap().push(params);
+            Box::pin(std::future::pending())
+        }
+        fn capabilities(&self) -> Option<Value> {
+            Some(json!({"sampling": {}, "elicitation": {}}))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_question_left_unanswered_does_not_hold_a_finished_call_open() {
+        let (relay, rx) = relay_channel();
+        let client = SilentClient::default();
+        let (answer, withdrawn) = tokio::sync::oneshot::channel();
+        // The server asks, then answers the call without waiting for the reply.
+        let call = async move {
+            relay
+                .send(Relayed::Request {
+                    method: "sampling/createMessage".into(),
+                    params: Some(json!({"maxTokens": 5})),
+                    answer,
+                })
+                .await;
+            tokio::task::yield_now().await;
+            "the result"
+        };
+        let got = tokio::time::timeout(
+            Duration::from_secs(5),
+            while_relaying(call, rx, Some(&client), &[]),
+        )
+        .await;
+        assert_eq!(got, Ok("the result"));
+        assert_eq!(
+            client.asked.lock().unwrap().len(),
+            1,
+            "the client was asked"
+        );
+        assert!(withdrawn.await.is_err(), "the question was withdrawn");
+    }
+
+    #[tokio::test]
+    async fn what_a_server_sends_during_a_call_is_scrubbed_of_its_credentials() {
+        const KEY: &str = "mcp-SECRET-9a8b7c6d5e4f3a2b";
+        let client = SilentClient::default();
+        relay(
+            Some(&client),
+            Relayed::Notification {
+                method: "notifications/message".into(),
+                params: Some(json!({"level": "info", "data": {"auth": format!("Bearer {KEY}")}})),
+            },
+            &[KEY],
+        )
+        .await;
+        let (answer, _rx) = tokio::sync::oneshot::channel();
+        let asking = relay(
+            Some(&client),
+            Relayed::Request {
+                method: "elicitation/create".into(),
+                params: Some(json!({"message": format!("confirm {KEY}")})),
+                answer,
+            },
+            &[KEY],
+        );
+        // The silent client never answers; what it was asked is what matters here.
+        let _ = tokio::time::timeout(Duration::from_millis(10), asking).await;
+        let sent = format!(
+            "{:?} {:?}",
+            client.notified.lock().unwrap(),
+            client.asked.lock().unwrap()
+        );
+        assert!(!sent.contains(KEY), "{sent}");
+        assert!(
+            sent.contains("Bearer [redacted]") && sent.contains("confirm [redacted]"),
+            "{sent}"
+        );
+    }
+
     #[tokio::test]
     async fn a_sampling_request_reaches_the_agent_asking_for_no_other_servers_context() {
         let client = FakeClient {
@@ -637,6 +769,7 @@ pub(crate) mod tests {
                     params: Some(params.clone()),
                     answer,
                 },
+                &[],
             )
             .await;
             let (_, got) = client.requested.lock().unwrap().pop().expect("relayed");
@@ -654,6 +787,7 @@ pub(crate) mod tests {
                 params: Some(plain.clone()),
                 answer,
             },
+            &[],
         )
         .await;
         assert_eq!(
