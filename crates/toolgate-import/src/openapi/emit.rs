@@ -268,11 +268,120 @@ fn send_scheme(out: &mut Auth, name: &str, scheme: &Value, prefix: &str) {
     }
 }
 
+/// The credentials a spec declares as ordinary parameters ([`super::credentials`]),
+/// sent by the dependency as an `apiKey` scheme's would be, when none of the spec's
+/// schemes is sent. Each is said in a warning, because the importer, not the spec,
+/// made it a credential (it is no scheme `--security` could choose).
+pub fn send_parameters(
+    out: &mut Auth,
+    found: &[super::credentials::Found],
+    dependency: &str,
+    operations: usize,
+) {
+    let prefix = dependency.to_ascii_uppercase();
+    let chosen = super::credentials::chosen(found);
+    for f in &chosen {
+        let before = out.env.len();
+        let scheme = json!({"type": "apiKey", "in": f.location, "name": f.name});
+        send_scheme(out, &f.name, &scheme, &prefix);
+        if let Some((var, what)) = out.env.get_mut(before) {
+            what.push_str("; the spec declares it as an ordinary parameter");
+            out.warnings.push(format!(
+                "the {} parameter `{}` of {} of {} operations carries a credential, but no security scheme says so: the dependency sends it from `{var}`, the model is not asked for it",
+                f.location, f.name, f.operations, operations
+            ));
+        }
+    }
+    let left: Vec<String> = found
+        .iter()
+        .filter(|f| !chosen.contains(f))
+        .map(|f| format!("`{}`", f.name))
+        .collect();
+    if !left.is_empty() {
+        out.warnings.push(format!(
+            "the credential parameter{} {} {} not sent and not asked of the model: the spec makes {} optional, an alternative to the one sent",
+            if left.len() == 1 { "" } else { "s" },
+            left.join(", "),
+            if left.len() == 1 { "is" } else { "are" },
+            if left.len() == 1 { "it" } else { "them" },
+        ));
+    }
+}
+
+/// The credentials a spec declares as ordinary parameters ([`super::credentials`])
+/// beside a security scheme that is sent. One the operations require, or a header on
+/// (almost) all of them (Trakt's `trakt-api-key` beside OAuth), is sent too, as the
+/// scheme's key is; another (Google's optional `key` and `access_token` query
+/// parameters beside OAuth) is an alternative to the scheme, and left out. Neither is asked of the model, and both are said in a warning. Only
+/// a parameter whose name or description says it is a credential counts: one that is
+/// merely everywhere (an `X-Tenant-Key`) is the caller's. Returns the parameters the
+/// tools leave out of their arguments.
+pub fn parameters_beside_schemes(
+    out: &mut Auth,
+    found: Vec<super::credentials::Found>,
+    dependency: &str,
+    scheme_params: &std::collections::HashSet<String>,
+    operations: usize,
+) -> Vec<super::credentials::Found> {
+    let prefix = dependency.to_ascii_uppercase();
+    let sent_already = |out: &Auth, f: &super::credentials::Found| {
+        scheme_params.contains(&f.name)
+            || out.headers.keys().any(|h| f.is(h, "header"))
+            || out.query.iter().any(|(q, _)| f.is(q, "query"))
+    };
+    let mut left_out = Vec::new();
+    let mut companions = 0;
+    for f in found {
+        if !f.said || sent_already(out, &f) {
+            continue;
+        }
+        // A name the scheme is taken to carry (`token`, `api_key`) is that scheme's.
+        let scheme_alias =
+            super::operations::CREDENTIAL_NAMES.contains(&f.name.to_ascii_lowercase().as_str());
+        // A header on (almost) every operation identifies the caller whatever the spec
+        // says of it (Trakt marks its `trakt-api-key` optional); optional query keys
+        // beside OAuth are Google's alternatives to it.
+        let everywhere = f.location == "header" && f.operations * 5 >= operations * 4;
+        if (f.required || everywhere) && !scheme_alias && companions < super::credentials::MAX_SENT
+        {
+            companions += 1;
+            let before = out.env.len();
+            let scheme = json!({"type": "apiKey", "in": f.location, "name": f.name});
+            send_scheme(out, &f.name, &scheme, &prefix);
+            if let Some((var, what)) = out.env.get_mut(before) {
+                what.push_str("; the spec declares it as an ordinary parameter");
+                out.warnings.push(format!(
+                    "the {} parameter `{}` carries a credential the operations require besides the security scheme: the dependency sends it from `{var}`, the model is not asked for it",
+                    f.location, f.name
+                ));
+            }
+        } else {
+            out.warnings.push(format!(
+                "the {} parameter `{}` carries a credential: the dependency sends the security scheme's instead, and the model is not asked for it",
+                f.location, f.name
+            ));
+        }
+        left_out.push(f);
+    }
+    left_out
+}
+
 /// Why an `apiKey` scheme's key cannot be sent where the spec puts it: a header name
 /// that is not an HTTP token, or a query parameter without a name.
 fn unsendable(scheme: &Value) -> Option<String> {
     if scheme.get("type").and_then(Value::as_str) != Some("apiKey") {
         return None;
+    }
+    // AWS writes Signature Version 4 as an `Authorization` key; it is a signature of
+    // each request, which no fixed header value can be.
+    if scheme
+        .get("x-amazon-apigateway-authtype")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.eq_ignore_ascii_case("awsSigv4"))
+    {
+        return Some(
+            "it is AWS Signature Version 4, a signature computed for each request, which toolgate does not compute; its `X-Amz-*` signing parameters are not asked of the model".into(),
+        );
     }
     let name = scheme.get("name").and_then(Value::as_str);
     match scheme.get("in").and_then(Value::as_str) {

@@ -5,6 +5,7 @@
 //! vendor specs are often slightly off the standard, and an unknown field or a minor
 //! violation should weaken one tool, not fail the import.
 
+pub mod credentials;
 pub mod emit;
 pub mod example;
 pub mod header;
@@ -207,16 +208,38 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     }
     // The spec's own server, as an address or a path; an operation listing the same
     // one needs no dependency of its own, even when --base-url replaces it.
-    let spec_server = base_url(&root, dialect);
+    let (spec_server, mut origin_left_open) = match base_url(&root, dialect) {
+        Ok((url, why)) => (Ok(url), why),
+        Err(e) => (Err(e), None),
+    };
     let mut auth = emit::auth(&root, dialect, &dependency, opts.security.as_deref())?;
-    // A query parameter's name from the spec lands in `base_url`, where `${…}` is expanded.
-    for (k, _) in &mut auth.query {
-        *k = escape_env(k);
-    }
     let credential_params: HashSet<String> = auth.credential_params.iter().cloned().collect();
     let (raw_ops, mut warnings) = operations::list(&mut refs, &root_file, &root);
     if let Some(refused) = refs.refused() {
         return Err(refused.to_string());
+    }
+    // A key the spec lists among an operation's arguments is never the model's to give.
+    // When nothing the spec's schemes say is sent, it is the dependency's to send.
+    let declared: Vec<credentials::Declared<'_>> = raw_ops
+        .iter()
+        .map(|r| (r.file.as_path(), &r.op, r.shared_params.as_slice()))
+        .collect();
+    let found = credentials::find(&mut refs, &declared);
+    let param_credentials = if auth.headers.is_empty() && auth.query.is_empty() {
+        emit::send_parameters(&mut auth, &found, &dependency, raw_ops.len());
+        found
+    } else {
+        emit::parameters_beside_schemes(
+            &mut auth,
+            found,
+            &dependency,
+            &credential_params,
+            raw_ops.len(),
+        )
+    };
+    // A query parameter's name from the spec lands in `base_url`, where `${…}` is expanded.
+    for (k, _) in &mut auth.query {
+        *k = escape_env(k);
     }
     // Nothing to call (a description of the webhooks an API sends): say so before
     // asking for a base URL it would not need.
@@ -245,6 +268,8 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         dialect,
         root: &root,
         credential_params,
+        param_credentials,
+        api_version: api_version(&spec_version),
         bind: opts.bind.clone(),
         bound: BTreeMap::new(),
         shared: Some((dependency.clone(), BTreeMap::new())),
@@ -262,7 +287,10 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     for raw in &raw_ops {
         let op_id = raw.op.get("operationId").and_then(Value::as_str);
         let unprefixed = naming::base_name(op_id, &raw.method, &raw.path);
-        let base = naming::sanitize(&format!("{prefix}{unprefixed}"));
+        // The whole name is kept for `claim`, which shortens it: a numbered duplicate
+        // of a long name is then shortened from the whole name too.
+        let full = naming::clean(&format!("{prefix}{unprefixed}"));
+        let base = naming::fit(&full);
         let tags: Vec<&str> = raw
             .op
             .get("tags")
@@ -297,7 +325,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         );
         match operations::build(&mut cx, raw) {
             Ok(mut tool) => {
-                tool.name = names.claim(&base);
+                tool.name = names.claim(&full);
                 if tool.name != base {
                     tool.notes.push(format!(
                         "named `{}`: `{base}` is taken by another operation or tool",
@@ -338,6 +366,18 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     for t in tools.iter_mut() {
         let Some(url) = t.server.clone() else {
             continue;
+        };
+        // An operation's own server on a stand-in host leaves its origin to the user
+        // as the spec's does: its path is kept, behind the same origin variable.
+        let url = match server::stand_in_host(&url) {
+            false => url,
+            true => {
+                let (path, why) = open_placeholder_host(url);
+                if let Some(why) = why {
+                    origin_left_open.get_or_insert(why);
+                }
+                path
+            }
         };
         if Some(&url) == main_server.as_ref() {
             t.server = None;
@@ -416,11 +456,15 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     // A relative server URL (`/v1.33`, or none at all) is relative to wherever the
     // spec is served from, which the file does not say: the origin is the user's to
     // give, like a credential.
-    if opts.base_url.is_none() && !base_url.contains("://") {
+    let main_relative = opts.base_url.is_none() && !base_url.contains("://");
+    let extra_relative = extra_deps.iter().any(|(_, u)| !u.contains("://"));
+    if main_relative || extra_relative {
         let var = format!("{}_ORIGIN", dependency.to_ascii_uppercase());
         env.push((
             var.clone(),
-            if names_no_server(&root, dialect) {
+            if let Some(why) = &origin_left_open {
+                format!("scheme and host of the API, e.g. https://api.example.com; {why}")
+            } else if names_no_server(&root, dialect) {
                 "scheme and host of the API, e.g. https://api.example.com; the spec names no server".to_string()
             } else {
                 format!(
@@ -429,7 +473,12 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
                 )
             },
         ));
-        base_url = format!("${{{var}}}{base_url}");
+        if main_relative {
+            base_url = format!("${{{var}}}{base_url}");
+        }
+        for (_, url) in extra_deps.iter_mut().filter(|(_, u)| !u.contains("://")) {
+            *url = format!("${{{var}}}{url}");
+        }
     }
     resolve_successors(&mut tools);
     let mut no_required = Vec::new();
@@ -571,6 +620,17 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         stats,
         tools,
     })
+}
+
+/// `info.version` as the value of an `api-version` parameter, when it reads as one
+/// (`2017-03-01`, `7.0-preview`, `1.6`): a word, starting with a digit.
+fn api_version(version: &str) -> Option<String> {
+    let v = version.trim();
+    (v.len() <= 40
+        && v.starts_with(|c: char| c.is_ascii_digit())
+        && v.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')))
+    .then(|| v.to_string())
 }
 
 /// The owner written when none is given; `toolgate check` refuses it.
@@ -782,8 +842,11 @@ fn names_no_server(root: &Value, dialect: Dialect) -> bool {
 /// host given `https://`; of two differing only in scheme, the `https://` one). A
 /// relative one is completed with an `${…_ORIGIN}` later. No server at all means the
 /// host serving the description (Swagger 2.0 without `host`), or `/` on it (OpenAPI 3
-/// without `servers`): relative too.
-fn base_url(root: &Value, dialect: Dialect) -> Result<String, String> {
+/// without `servers`): relative too. So is a server whose host is a stand-in
+/// (`https://example.com/rest`, a leading `{Endpoint}` variable without a usable
+/// default): its path is kept and its origin is the user's to give, said by the second
+/// value, rather than a base URL that cannot be called.
+fn base_url(root: &Value, dialect: Dialect) -> Result<(String, Option<String>), String> {
     if names_no_server(root, dialect) {
         let base = if dialect == Dialect::Swagger2 {
             root.get("basePath").and_then(Value::as_str).unwrap_or("")
@@ -791,7 +854,7 @@ fn base_url(root: &Value, dialect: Dialect) -> Result<String, String> {
             ""
         };
         return match server::classify(base.trim_end_matches('/')) {
-            server::Server::Relative(u) => Ok(u),
+            server::Server::Relative(u) => Ok((u, None)),
             _ => Err(format!(
                 "the spec names no server, and its basePath `{base}` is not a path: pass --base-url"
             )),
@@ -822,7 +885,7 @@ fn base_url(root: &Value, dialect: Dialect) -> Result<String, String> {
             format!("{scheme}://{host}{base}")
         };
         return match server::classify(&url) {
-            server::Server::Absolute(u) => Ok(u),
+            server::Server::Absolute(u) => Ok(open_placeholder_host(u)),
             _ => Err(format!(
                 "the spec's host `{host}` with scheme `{scheme}` is not a URL: pass --base-url"
             )),
@@ -833,20 +896,79 @@ fn base_url(root: &Value, dialect: Dialect) -> Result<String, String> {
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice);
     let mut unusable = Vec::new();
+    // A server that leaves its origin to the user gives way to a later one that names
+    // it (APIs.guru lists `https://azure.local` before the vendor's own); of several
+    // that all leave it open, the first that gives a path is the most said.
+    let mut open: Option<(String, Option<String>)> = None;
     for entry in servers {
         let Some(url) = server_url(entry) else {
             continue;
         };
-        match server::classify(&url) {
-            server::Server::Absolute(u) => return Ok(prefer_https(&u, servers)),
-            server::Server::Relative(u) => return Ok(u),
-            server::Server::Unusable => unusable.push(format!("`{url}`")),
+        // `{Endpoint}/customvision/v3.0`: the variable is the whole origin, and its
+        // default (Azure writes `none`) is no host.
+        let candidate = if let Some((name, path)) = leading_variable(&url)
+            && let server::Server::Relative(p) = server::classify(path)
+        {
+            (
+                p,
+                Some(format!(
+                    "the spec's server `{url}` leaves its origin, the variable `{name}`, to you"
+                )),
+            )
+        } else {
+            match server::classify(&url) {
+                server::Server::Absolute(u) => {
+                    match open_placeholder_host(prefer_https(&u, servers)) {
+                        (u, None) => return Ok((u, None)),
+                        left_open => left_open,
+                    }
+                }
+                server::Server::Relative(u) => return Ok((u, None)),
+                server::Server::Unusable => {
+                    unusable.push(format!("`{url}`"));
+                    continue;
+                }
+            }
+        };
+        if open
+            .as_ref()
+            .is_none_or(|(p, _)| p.is_empty() && !candidate.0.is_empty())
+        {
+            open = Some(candidate);
         }
+    }
+    if let Some(left_open) = open {
+        return Ok(left_open);
     }
     Err(format!(
         "the spec's server URL {} is neither an address nor a path: pass --base-url",
         unusable.join(", ")
     ))
+}
+
+/// `url` as the base URL; or, when its host is a stand-in ([`server::placeholder_host`]),
+/// only its path, with why the origin is left to the user.
+fn open_placeholder_host(url: String) -> (String, Option<String>) {
+    if !server::placeholder_host(&url) {
+        return (url, None);
+    }
+    let after_scheme = url.split_once("://").map_or(url.as_str(), |(_, r)| r);
+    let path = after_scheme
+        .find('/')
+        .map_or("", |i| &after_scheme[i..])
+        .trim_end_matches('/')
+        .to_string();
+    let why = format!("the spec's server `{url}` names a placeholder host");
+    (path, Some(why))
+}
+
+/// `{Endpoint}/v1` → (`Endpoint`, `/v1`): a server URL that starts with a variable
+/// standing for its scheme and host.
+fn leading_variable(url: &str) -> Option<(&str, &str)> {
+    let rest = url.strip_prefix('{')?;
+    let close = rest.find('}')?;
+    let (name, path) = (&rest[..close], &rest[close + 1..]);
+    (!name.is_empty() && (path.is_empty() || path.starts_with('/'))).then_some((name, path))
 }
 
 /// `url`, or its `https://` twin when `servers` lists one: many specs list the same
@@ -863,7 +985,10 @@ pub fn prefer_https(url: &str, servers: &[Value]) -> String {
     if listed { twin } else { url.to_string() }
 }
 
-/// The URL of an entry of a `servers` list, its variables at their defaults.
+/// The URL of an entry of a `servers` list, its variables at their defaults. A
+/// variable whose default only stands in for a value ([`server::placeholder_default`]:
+/// `HOSTNAME`, `none`, `your-domain`) is left as `{name}`, which becomes a value the
+/// user gives, as a variable without a default does.
 pub fn server_url(server: &Value) -> Option<String> {
     let mut url = server.get("url")?.as_str()?.to_string();
     if let Some(vars) = server.get("variables").and_then(Value::as_object) {
@@ -873,10 +998,36 @@ pub fn server_url(server: &Value) -> Option<String> {
                 Some(other) => other.to_string(),
                 None => continue,
             };
+            if server::placeholder_default(k, v, &d) {
+                continue;
+            }
             url = url.replace(&format!("{{{k}}}"), &d);
         }
     }
-    Some(url.trim_end_matches('/').to_string())
+    Some(collapse_slashes(&url).trim_end_matches('/').to_string())
+}
+
+/// `https://host//api` → `https://host/api`: a variable written with its own leading
+/// `/` after one in the URL (`https://host/{basePath}`, `basePath: /api`) doubles it,
+/// and a server reads `//api` as another path. The `//` of the scheme stays.
+fn collapse_slashes(url: &str) -> String {
+    let start = match url.find("://") {
+        Some(i) => i + 3,
+        None if url.starts_with("//") => 2,
+        None => 0,
+    };
+    let end = url[start..]
+        .find(['?', '#'])
+        .map_or(url.len(), |i| start + i);
+    let mut out = String::with_capacity(url.len());
+    out.push_str(&url[..start]);
+    for c in url[start..end].chars() {
+        if !(c == '/' && out.ends_with('/') && out.len() > start) {
+            out.push(c);
+        }
+    }
+    out.push_str(&url[end..]);
+    out
 }
 
 /// `10` → `10.0`, `1.7.0` → `1.7`, `2023-01-01` → `2023.0`, `v3` → `3.0`.
@@ -970,6 +1121,9 @@ fn resolve_successors(tools: &mut [Tool]) {
 
 #[cfg(test)]
 mod directory_tests;
+
+#[cfg(test)]
+mod classes_tests;
 
 #[cfg(test)]
 mod hostile_tests;

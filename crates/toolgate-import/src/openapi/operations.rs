@@ -17,7 +17,8 @@ use toolgate_config::template::Template;
 pub const METHODS: &[&str] = &["get", "put", "post", "delete", "patch", "head"];
 
 /// Parameter names that carry credentials: the dependency sends them, never the model.
-const CREDENTIAL_NAMES: &[&str] = &[
+/// On an operation with a security requirement, the scheme is taken to carry them.
+pub(crate) const CREDENTIAL_NAMES: &[&str] = &[
     "authorization",
     "token",
     "access_token",
@@ -98,6 +99,11 @@ pub struct Context<'a> {
     pub root: &'a Value,
     /// Names of `apiKey` parameters: credentials, never arguments.
     pub credential_params: HashSet<String>,
+    /// Credentials the spec declares as ordinary parameters, which the dependency
+    /// sends (or, of alternatives, leaves out): never arguments.
+    pub param_credentials: Vec<super::credentials::Found>,
+    /// `info.version`, when it can be the value of an `api-version` parameter.
+    pub api_version: Option<String>,
     /// Parameters bound in config (name, constant or `${VAR}`), never arguments.
     pub bind: Vec<(String, String)>,
     /// How many tools each bound parameter was found in.
@@ -245,6 +251,7 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     // A credential is the dependency's to send, wherever the key names it.
     key_query.retain(|q| {
         !(cx.credential_params.contains(&q.name)
+            || cx.param_credentials.iter().any(|f| f.is(&q.name, "query"))
             || secured && CREDENTIAL_NAMES.contains(&q.name.to_ascii_lowercase().as_str()))
     });
     key_query.retain(|q| {
@@ -301,11 +308,19 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         let lname = name.to_ascii_lowercase();
         if matches!(location, "header" | "query" | "formData")
             && (cx.credential_params.contains(name)
+                || cx.param_credentials.iter().any(|f| f.is(name, location))
                 || (secured && CREDENTIAL_NAMES.contains(&lname.as_str())))
         {
             continue;
         }
         if location == "header" && matches!(lname.as_str(), "content-type" | "content-length") {
+            continue;
+        }
+        // AWS's signing parameters are computed per request (see the scheme's warning).
+        if matches!(location, "header" | "query")
+            && !required
+            && super::credentials::signing_parameter(name)
+        {
             continue;
         }
         // A value the model cannot know (an account id) is bound once in config.
@@ -347,8 +362,23 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             ));
             continue;
         }
-        let fixed = single_value(conv.refs_mut(), pfile, &raw_schema);
+        let mut fixed = single_value(conv.refs_mut(), pfile, &raw_schema);
         let default = raw_schema.get("default").cloned();
+        // Azure's 600-odd descriptions require `api-version` on every operation and
+        // give no value: it is the description's own `info.version`, which a model
+        // cannot know.
+        if fixed.is_none()
+            && default.is_none()
+            && required
+            && matches!(location, "header" | "query")
+            && is_api_version(name)
+            && let Some(v) = &cx.api_version
+        {
+            notes.push(format!(
+                "`{name}` is sent as `{v}`, the description's info.version"
+            ));
+            fixed = Some(Value::String(v.clone()));
+        }
         match location {
             "cookie" if required => {
                 return Err(Skip(format!("needs the cookie parameter `{name}`")));
@@ -378,6 +408,46 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             }
             _ => {}
         }
+        // `style: deepObject` sends `filter[kind]=…`: each member the schema names is
+        // an argument of its own, sent under its bracketed key; a member the schema does
+        // not name has no key the template can write, and is not sent.
+        if location == "query" && is_deep_object(p, cx.dialect) {
+            let deep = deep_object(conv.refs_mut(), pfile, &raw_schema, name, required);
+            match deep {
+                Ok((leaves, deep_notes)) => {
+                    let shared_description = p.get("description").and_then(Value::as_str);
+                    for leaf in leaves {
+                        let arg = unique_arg(&mut used, &leaf.arg, "query");
+                        let mut schema = conv.part(&leaf.file, &leaf.schema);
+                        if let (Value::Object(m), Some(d)) = (&mut schema, shared_description) {
+                            m.entry("description")
+                                .or_insert_with(|| Value::String(trim_text(d, 300)));
+                        }
+                        let value = if leaf.list {
+                            format!("{{{arg}*}}")
+                        } else {
+                            format!("{{{arg}}}")
+                        };
+                        query.insert(leaf.key, Value::String(value));
+                        args.push(Arg {
+                            name: arg,
+                            schema,
+                            required: leaf.required,
+                        });
+                    }
+                    notes.extend(deep_notes);
+                }
+                Err(why) if required => {
+                    return Err(Skip(format!(
+                        "needs the `style: deepObject` query parameter `{name}`, which cannot be sent: {why}"
+                    )));
+                }
+                Err(why) => notes.push(format!(
+                    "the optional `style: deepObject` query parameter `{name}` is not sent: {why}"
+                )),
+            }
+            continue;
+        }
         let arg = unique_arg(&mut used, name, location);
         let mut schema = conv.part(pfile, &raw_schema);
         if let (Value::Object(m), Some(Value::String(d))) = (&mut schema, p.get("description")) {
@@ -392,12 +462,34 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         match location {
             "path" => {
                 path = path.replace(&format!("{{{name}}}"), &format!("{{{arg}}}"));
+                if holds_slashes(p, &raw_schema) {
+                    notes.push(format!(
+                        "path parameter `{name}` takes a value with `/` in it (`projects/…`), which is sent as one path segment, `/` encoded as `%2F`: the API may not accept it"
+                    ));
+                }
             }
             "query" if in_key_query => {}
             "query" => {
                 let value = match query_style(p, &raw_schema, cx.dialect) {
                     QueryStyle::Repeat => Value::String(format!("{{{arg}*}}")),
                     QueryStyle::Comma => placeholder,
+                    QueryStyle::Joined(separator, how) => {
+                        // A template joins a list with commas only: the model writes the
+                        // values as one text, joined the way the API reads them.
+                        let described = schema
+                            .get("description")
+                            .and_then(Value::as_str)
+                            .map(|d| format!("{d} "))
+                            .unwrap_or_default();
+                        schema = json!({
+                            "type": "string",
+                            "description": format!("{described}Several values are written as one text, separated by {separator}."),
+                        });
+                        notes.push(format!(
+                            "query parameter `{name}` is {how}: the model writes its values as one text, separated by {separator}"
+                        ));
+                        placeholder
+                    }
                     QueryStyle::Unsupported(how) => {
                         notes.push(format!(
                             "query parameter `{name}` is {how}, which toolgate cannot send; a list is sent comma-separated and an object as JSON text"
@@ -902,6 +994,9 @@ enum QueryStyle {
     Repeat,
     /// `{arg}`: a list comma-separated (a scalar as itself).
     Comma,
+    /// A list joined by another separator (`|`, a space, a tab): asked of the model as
+    /// text already joined, with the separator named and how the spec says it.
+    Joined(&'static str, String),
     /// A serialisation toolgate's templates do not have (`deepObject`, `pipeDelimited`).
     Unsupported(String),
 }
@@ -923,11 +1018,17 @@ fn query_style(p: &Value, schema: &Value, dialect: Dialect) -> QueryStyle {
     if !structured || p.get("content").is_some() {
         return QueryStyle::Comma;
     }
+    let list = kind == Some("array") || schema.get("items").is_some();
     if dialect == Dialect::Swagger2 {
-        return match p.get("collectionFormat").and_then(Value::as_str) {
+        let format = p.get("collectionFormat").and_then(Value::as_str);
+        let how = || format!("`collectionFormat: {}`", format.unwrap_or_default());
+        return match format {
             Some("multi") => QueryStyle::Repeat,
             None | Some("csv") => QueryStyle::Comma,
-            Some(other) => QueryStyle::Unsupported(format!("`collectionFormat: {other}`")),
+            Some("pipes") if list => QueryStyle::Joined("`|`", how()),
+            Some("ssv") if list => QueryStyle::Joined("a space", how()),
+            Some("tsv") if list => QueryStyle::Joined("a tab", how()),
+            Some(_) => QueryStyle::Unsupported(how()),
         };
     }
     let style = p.get("style").and_then(Value::as_str).unwrap_or("form");
@@ -935,11 +1036,274 @@ fn query_style(p: &Value, schema: &Value, dialect: Dialect) -> QueryStyle {
         .get("explode")
         .and_then(Value::as_bool)
         .unwrap_or(style == "form");
+    let how = || format!("`style: {style}`");
     match (style, explode) {
         ("form", true) => QueryStyle::Repeat,
         ("form", false) => QueryStyle::Comma,
-        (other, _) => QueryStyle::Unsupported(format!("`style: {other}`")),
+        // Exploded, a delimited list is the parameter repeated, as `form` is.
+        ("pipeDelimited" | "spaceDelimited", true) if list => QueryStyle::Repeat,
+        ("pipeDelimited", false) if list => QueryStyle::Joined("`|`", how()),
+        ("spaceDelimited", false) if list => QueryStyle::Joined("a space", how()),
+        _ => QueryStyle::Unsupported(how()),
     }
+}
+
+/// Whether a query parameter is sent as `style: deepObject` (OpenAPI 3; a parameter
+/// with `content` is its media type's text instead).
+fn is_deep_object(p: &Value, dialect: Dialect) -> bool {
+    dialect != Dialect::Swagger2
+        && p.get("content").is_none()
+        && p.get("style").and_then(Value::as_str) == Some("deepObject")
+}
+
+/// One query parameter a `deepObject` parameter is sent as: `filter[kind]`, filled by
+/// the argument `filter_kind`.
+#[derive(Debug)]
+struct DeepLeaf {
+    /// The query key, brackets and all.
+    key: String,
+    /// The argument's name before it is made unique.
+    arg: String,
+    /// The file its schema resolves against.
+    file: PathBuf,
+    /// Its schema.
+    schema: Value,
+    /// Whether the operation needs it.
+    required: bool,
+    /// A list, sent as the key repeated with `[]` (`expand[]=a&expand[]=b`), the bracket
+    /// form the APIs that use `deepObject` read.
+    list: bool,
+}
+
+/// Object nesting a `deepObject` parameter is read to (`a[b][c][d]`).
+const DEEP_DEPTH: usize = 3;
+/// Members a `deepObject` parameter may be sent as; a larger one is no query parameter.
+const DEEP_LEAVES: usize = 32;
+
+/// What a `deepObject` parameter is sent as: one query parameter per member its schema
+/// names (`filter[kind]`, nested `filter[range][gte]`, a list `expand[]`), and a scalar
+/// form it may take instead (Stripe's `created`, an integer or a range) as itself; with
+/// notes on members left out. An error when nothing of it can be sent: members the
+/// schema does not name are the caller's to choose, and a template cannot write a key
+/// from an argument.
+fn deep_object(
+    refs: &mut Refs,
+    file: &Path,
+    schema: &Value,
+    name: &str,
+    required: bool,
+) -> Result<(Vec<DeepLeaf>, Vec<String>), String> {
+    let mut leaves = Vec::new();
+    let mut notes = Vec::new();
+    let (sfile, resolved) = refs.deref(file, schema)?;
+    let alternatives: Vec<Value> = ["anyOf", "oneOf"]
+        .iter()
+        .filter_map(|k| resolved.get(*k).and_then(Value::as_array))
+        .flatten()
+        .cloned()
+        .collect();
+    if resolved.get("properties").is_none() && !alternatives.is_empty() {
+        // Either form may be given, so no member is required.
+        let mut scalar_taken = false;
+        for alt in &alternatives {
+            // Bounded: past the limit the parameter is refused below anyway.
+            if leaves.len() > DEEP_LEAVES {
+                break;
+            }
+            if object_shape(refs, &sfile, alt)?.0 {
+                deep_members(
+                    refs,
+                    &sfile,
+                    alt,
+                    name,
+                    name,
+                    false,
+                    0,
+                    &mut leaves,
+                    &mut notes,
+                )?;
+            } else if !scalar_taken {
+                scalar_taken = true;
+                leaves.push(deep_leaf(
+                    refs,
+                    &sfile,
+                    alt,
+                    name.to_string(),
+                    name.to_string(),
+                    false,
+                )?);
+            }
+        }
+        if required && leaves.len() > 1 {
+            notes.push(format!(
+                "the query parameter `{name}` is required in one of its forms; the model is not told which"
+            ));
+        }
+    } else if object_shape(refs, file, schema)?.0 {
+        deep_members(
+            refs,
+            file,
+            schema,
+            name,
+            name,
+            required,
+            0,
+            &mut leaves,
+            &mut notes,
+        )?;
+    } else {
+        leaves.push(deep_leaf(
+            refs,
+            file,
+            schema,
+            name.to_string(),
+            name.to_string(),
+            required,
+        )?);
+    }
+    if leaves.is_empty() {
+        return Err(
+            "its schema names no member, and a request template cannot write a member name the model chooses into a `name[member]` key".into(),
+        );
+    }
+    if leaves.len() > DEEP_LEAVES {
+        return Err(format!(
+            "its schema names {} members, more than the {DEEP_LEAVES} a tool takes as arguments",
+            leaves.len()
+        ));
+    }
+    Ok((leaves, notes))
+}
+
+/// Whether a schema is an object (`type: object`, or members named directly or through
+/// `allOf`), and whether it names members.
+fn object_shape(refs: &mut Refs, file: &Path, schema: &Value) -> Result<(bool, bool), String> {
+    let (_, s) = refs.deref(file, schema)?;
+    let typed = match s.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(a)) => a.iter().any(|t| t == "object"),
+        _ => false,
+    };
+    let mut fields = FormFields::default();
+    fields.collect(refs, file, schema, 0)?;
+    let named = !fields.props.is_empty();
+    Ok((typed || named, named))
+}
+
+/// The members of an object under `key`, each a leaf or, when an object itself, its
+/// members in turn.
+#[allow(clippy::too_many_arguments)]
+fn deep_members(
+    refs: &mut Refs,
+    file: &Path,
+    schema: &Value,
+    key: &str,
+    arg: &str,
+    required: bool,
+    depth: usize,
+    leaves: &mut Vec<DeepLeaf>,
+    notes: &mut Vec<String>,
+) -> Result<(), String> {
+    let mut fields = FormFields::default();
+    fields.collect(refs, file, schema, 0)?;
+    let (_, resolved) = refs.deref(file, schema)?;
+    let open = !matches!(
+        resolved.get("additionalProperties"),
+        None | Some(Value::Bool(false))
+    );
+    if open && !fields.props.is_empty() {
+        notes.push(format!(
+            "`{key}` may hold members its schema does not name: only the named ones are sent"
+        ));
+    }
+    for (member, mfile, mschema) in &fields.props {
+        // Bounded: a hostile or recursive schema stops adding once the tool is too big.
+        if leaves.len() > DEEP_LEAVES {
+            return Ok(());
+        }
+        let member_key = format!("{key}[{member}]");
+        let member_arg = format!("{arg}_{member}");
+        let member_required = required && fields.required.contains(member);
+        let (object, named) = object_shape(refs, mfile, mschema)?;
+        if object {
+            if depth + 1 >= DEEP_DEPTH || !named {
+                if member_required {
+                    return Err(format!(
+                        "its member `{member_key}` is an object whose members cannot be sent"
+                    ));
+                }
+                notes.push(format!(
+                    "the member `{member_key}` is not sent: an object {}",
+                    if named {
+                        format!("nested more than {DEEP_DEPTH} deep")
+                    } else {
+                        "whose members the schema does not name".into()
+                    }
+                ));
+                continue;
+            }
+            deep_members(
+                refs,
+                mfile,
+                mschema,
+                &member_key,
+                &member_arg,
+                member_required,
+                depth + 1,
+                leaves,
+                notes,
+            )?;
+            continue;
+        }
+        match deep_leaf(
+            refs,
+            mfile,
+            mschema,
+            member_key.clone(),
+            member_arg,
+            member_required,
+        ) {
+            Ok(leaf) => leaves.push(leaf),
+            Err(why) if member_required => return Err(why),
+            Err(why) => notes.push(format!("the member `{member_key}` is not sent: {why}")),
+        }
+    }
+    Ok(())
+}
+
+/// A member sent as itself (`key=v`), or a list as `key[]` repeated; a list of objects
+/// has no form a template can write.
+fn deep_leaf(
+    refs: &mut Refs,
+    file: &Path,
+    schema: &Value,
+    key: String,
+    arg: String,
+    required: bool,
+) -> Result<DeepLeaf, String> {
+    let (sfile, s) = refs.deref(file, schema)?;
+    let list = match s.get("type") {
+        Some(Value::String(t)) => t == "array",
+        Some(Value::Array(a)) => a.iter().any(|t| t == "array"),
+        _ => false,
+    } || s.get("items").is_some();
+    if list
+        && let Some(items) = s.get("items")
+        && (object_shape(refs, &sfile, items)?.0
+            || refs
+                .deref(&sfile, items)
+                .is_ok_and(|(_, i)| i.get("items").is_some()))
+    {
+        return Err(format!("`{key}` is a list of objects or lists"));
+    }
+    Ok(DeepLeaf {
+        key: if list { format!("{key}[]") } else { key },
+        arg,
+        file: file.to_path_buf(),
+        schema: schema.clone(),
+        required,
+        list,
+    })
 }
 
 fn param_schema(p: &Value, dialect: Dialect) -> Value {
@@ -1166,6 +1530,34 @@ fn form_style_of(encoding: Option<&Value>) -> Result<&'static str, String> {
     }
 }
 
+/// Whether a path parameter's value is a path of its own: Google's resource names
+/// (`Format: \`projects/…/locations/…\``, a `pattern` with `/`), Azure's
+/// `x-ms-skip-url-encoding`. A request template sends a value as one segment.
+fn holds_slashes(p: &Value, schema: &Value) -> bool {
+    let pattern_has_slash = schema
+        .get("pattern")
+        .and_then(Value::as_str)
+        .is_some_and(|x| x.contains('/'));
+    let format_has_slash = p
+        .get("description")
+        .and_then(Value::as_str)
+        .is_some_and(|d| {
+            d.split('`')
+                .skip(1)
+                .step_by(2)
+                .any(|code| code.contains('/'))
+        });
+    pattern_has_slash
+        || format_has_slash
+        || p.get("x-ms-skip-url-encoding") == Some(&Value::Bool(true))
+}
+
+/// `api-version`, `api_version`, `apiVersion`, `x-api-version`.
+fn is_api_version(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase().replace(['-', '_'], "");
+    lower == "apiversion" || lower == "xapiversion"
+}
+
 /// The only value a parameter may take (`enum: [v]` or `const: v`), if there is one.
 fn single_value(refs: &mut Refs, file: &Path, schema: &Value) -> Option<Value> {
     let (_, s) = refs.deref(file, schema).ok()?;
@@ -1230,16 +1622,13 @@ fn undeclared(path: &str, args: &[Arg]) -> Vec<String> {
 
 /// The model's description: summary, then description, trimmed; deprecation first.
 fn describe(op: &Value, method: &str, path: &str) -> String {
-    let summary = op
-        .get("summary")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .trim();
-    let description = op
-        .get("description")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .trim();
+    // Read as text before they are compared and joined: a summary in `<p>` is still
+    // the start of the description, and its full stop still ends it.
+    let summary = super::text::plain(op.get("summary").and_then(Value::as_str).unwrap_or(""));
+    let summary = summary.trim();
+    let description =
+        super::text::plain(op.get("description").and_then(Value::as_str).unwrap_or(""));
+    let description = description.trim();
     let mut text = match (summary.is_empty(), description.is_empty()) {
         (true, true) => format!("{} {path}.", method.to_uppercase()),
         (false, true) => summary.to_string(),
@@ -1256,7 +1645,7 @@ fn describe(op: &Value, method: &str, path: &str) -> String {
             "DEPRECATED: the API marks this operation deprecated; prefer its replacement. {text}"
         );
     }
-    trim_text(&text, 1000)
+    super::text::cut(&text, 1000)
 }
 
 /// What a deprecated operation names as its replacement: an `x-` field, or a "use X

@@ -141,70 +141,139 @@ fn is_path(s: &str) -> bool {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn absolute(s: &str) -> Server {
-        Server::Absolute(s.to_string())
+/// Whether a server variable's default only stands in for the value the operator must
+/// give: empty, the variable's own name (`{hostname}` defaulting to `HOSTNAME`,
+/// `{subdomain}` to `subdomain`), a word for nothing (`none`, `unknown`), or a
+/// placeholder host (`your-domain`, `discourse.example.com`). A variable naming a
+/// credential (Telegram's `bot{token}`) is the operator's whatever its default says: a
+/// default there is a sample key. A default among the variable's `enum` is a real choice.
+pub fn placeholder_default(name: &str, variable: &serde_json::Value, default: &str) -> bool {
+    if super::credentials::credential_word(name) {
+        return true;
     }
-
-    fn relative(s: &str) -> Server {
-        Server::Relative(s.to_string())
+    let listed = variable
+        .get("enum")
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|e| e.iter().any(|v| v.as_str() == Some(default)));
+    if listed {
+        return false;
     }
-
-    #[test]
-    fn every_kind_of_server_url_is_told_apart() {
-        for (given, expected) in [
-            (
-                "https://api.example.com/v1",
-                absolute("https://api.example.com/v1"),
-            ),
-            ("http://localhost:8080", absolute("http://localhost:8080")),
-            (
-                "https://{tenant}.example.com",
-                absolute("https://{tenant}.example.com"),
-            ),
-            (
-                "{scheme}://api.example.com",
-                absolute("{scheme}://api.example.com"),
-            ),
-            ("https://[::1]:8443/x", absolute("https://[::1]:8443/x")),
-            (
-                "//api.abr.ato.gov.au",
-                absolute("https://api.abr.ato.gov.au"),
-            ),
-            (
-                "//api.example.com:8443/v2",
-                absolute("https://api.example.com:8443/v2"),
-            ),
-            (
-                "api.calorieninjas.com",
-                absolute("https://api.calorieninjas.com"),
-            ),
-            ("api.example.com/v1", absolute("https://api.example.com/v1")),
-            ("localhost:3000/api", absolute("https://localhost:3000/api")),
-            ("10.0.0.1/api", absolute("https://10.0.0.1/api")),
-            (
-                "https://bücher.example/v1",
-                absolute("https://bücher.example/v1"),
-            ),
-            ("", relative("")),
-            ("/v1.33", relative("/v1.33")),
-            ("/api/{version}", relative("/api/{version}")),
-            ("v1", relative("/v1")),
-            ("v1.2/api", relative("/v1.2/api")),
-            ("./api", relative("/api")),
-            ("Your API URL", Server::Unusable),
-            (",", Server::Unusable),
-            ("//", Server::Unusable),
-            ("https://", Server::Unusable),
-            ("https://exa mple.com", Server::Unusable),
-            ("ht tp://example.com", Server::Unusable),
-            ("/with space", Server::Unusable),
-            ("<your server>", Server::Unusable),
-        ] {
-            assert_eq!(classify(given), expected, "{given:?}");
-        }
-    }
+    let squash = |s: &str| -> String {
+        s.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let d = default.trim().to_ascii_lowercase();
+    d.is_empty()
+        || squash(default) == squash(name)
+        || NOTHING.contains(&d.as_str())
+        || placeholder_host(&d)
+        // A default is what the spec's author typed for the reader to replace: any
+        // name under `example.com` is one (`discourse.example.com`).
+        || host_labels(&d).iter().any(|l| l == "example")
 }
+
+/// Defaults that say there is no value.
+const NOTHING: &[&str] = &[
+    "none",
+    "null",
+    "nil",
+    "unknown",
+    "undefined",
+    "n/a",
+    "tbd",
+    "todo",
+    "changeme",
+    "change-me",
+    "placeholder",
+    "string",
+    "value",
+    "xxx",
+];
+
+/// Whether the host of `url` (or `url` itself, a bare host) is a stand-in rather than
+/// an address: the bare domains reserved for examples (RFC 2606: `example.com`,
+/// `www.example.org`), a name under the reserved top-level ones (`*.example`, `*.test`,
+/// `*.invalid`) or under `.local` (a name only a LAN's multicast DNS answers, which
+/// APIs.guru also writes for a self-hosted product: `https://discourse.local`), or one
+/// with a label written for the reader to replace
+/// (`your-domain.com`, `api.yourcompany.net`, `xxx.api.com`). A host under
+/// `example.com` (`api.example.com`) is taken as written: examples and tests name
+/// their stand-in servers that way and mean them.
+pub fn placeholder_host(url: &str) -> bool {
+    let labels = host_labels(url);
+    let bare_example = match labels.as_slice() {
+        [l, _] | [_, l, _] if l == "example" => labels.len() == 2 || labels[0] == "www",
+        _ => false,
+    };
+    bare_example || stand_in_host(url)
+}
+
+/// [`placeholder_host`] but for the bare example domains, which a second server of
+/// a description (one operation's) names in examples and tests as a host of its own.
+pub fn stand_in_host(url: &str) -> bool {
+    let labels = host_labels(url);
+    let Some(tld) = labels.last() else {
+        return false;
+    };
+    labels.len() >= 2 && matches!(tld.as_str(), "example" | "test" | "invalid" | "local")
+        || labels
+            .iter()
+            .any(|l| for_the_reader(l) || l.len() >= 3 && l.chars().all(|c| c == 'x'))
+}
+
+/// `your-domain`, `yourcompany`, `your_instance`: a host label addressed to the reader
+/// (but not a name that merely starts with the letters, as `yourls` does).
+fn for_the_reader(label: &str) -> bool {
+    const NOUNS: &[&str] = &[
+        "account",
+        "api",
+        "app",
+        "bucket",
+        "cluster",
+        "company",
+        "domain",
+        "endpoint",
+        "env",
+        "host",
+        "instance",
+        "name",
+        "org",
+        "project",
+        "region",
+        "server",
+        "service",
+        "shop",
+        "site",
+        "store",
+        "sub",
+        "team",
+        "tenant",
+        "url",
+        "workspace",
+    ];
+    let Some(rest) = label.strip_prefix("your") else {
+        return false;
+    };
+    rest.is_empty() || rest.starts_with(['-', '_']) || NOUNS.iter().any(|n| rest.starts_with(n))
+}
+
+/// The labels of the host of `url` (or of `url`, a bare host), in lower case.
+fn host_labels(url: &str) -> Vec<String> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let rest = rest.trim_start_matches('/');
+    let authority = authority(rest);
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = strip_port(host).unwrap_or(host);
+    if host.is_empty() {
+        return Vec::new();
+    }
+    host.to_ascii_lowercase()
+        .split('.')
+        .map(str::to_string)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

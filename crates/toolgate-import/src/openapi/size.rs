@@ -8,7 +8,8 @@ use serde_json::{Map, Value, json};
 
 use super::Stats;
 use super::operations::Tool;
-use super::text::trim_text;
+// Already read as text when imported: cut only, so an entity is not decoded twice.
+use super::text::cut;
 
 /// Property nesting kept as it is in the compact form; deeper schemas are summarised.
 const KEEP_DEPTH: usize = 2;
@@ -68,7 +69,7 @@ fn kb(n: usize) -> String {
 /// Rewrites `t` in the compact form: the model sees the trimmed description and the
 /// summarised schema; the full schema is kept to validate arguments.
 pub fn compact(t: &mut Tool) {
-    t.description = trim_text(&t.description, TOOL_TEXT);
+    t.description = cut(&t.description, TOOL_TEXT);
     let full = t.input_schema.clone();
     let short = summarise(&full, &full, 0);
     if short != full {
@@ -100,7 +101,7 @@ fn summarise(root: &Value, s: &Value, depth: usize) -> Value {
             "$defs" | "$ref" | "title" | "examples" => {}
             "description" => {
                 if let Some(d) = v.as_str() {
-                    out.insert(k.clone(), json!(trim_text(d, FIELD_TEXT)));
+                    out.insert(k.clone(), json!(cut(d, FIELD_TEXT)));
                 }
             }
             "properties" | "patternProperties" => {

@@ -1,0 +1,697 @@
+//! Kinds of published description that imported into tools a platform engineer would
+//! call wrong: long operationIds cut into look-alike names, a placeholder server taken
+//! as a host, HTML in what the model reads, a key asked of the model, a `deepObject`
+//! query sent as JSON text. Each is written here small, then checked on the published
+//! descriptions that showed it when they are installed.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::directory_tests::{folder, import, one_get, published, spec, url_of};
+use super::*;
+
+/// What `toolgate check` says of `yaml`, with what an operator would export: an origin
+/// for `…_ORIGIN`, a host name for a server variable, a key otherwise.
+fn check(yaml: &str) -> Result<toolgate_config::Config, String> {
+    let dir = folder();
+    let env = |var: &str| {
+        Some(if var.ends_with("_ORIGIN") {
+            "https://api.example.com".to_string()
+        } else if var.contains("_SERVER_VAR_") {
+            "acme".to_string()
+        } else {
+            "k".to_string()
+        })
+    };
+    let out = toolgate_config::parse(&dir.join("t.yaml"), yaml, Path::new(&dir), &env)
+        .map_err(|e| e.to_string());
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+fn import_and_check(spec: &Value) -> (Outcome, Value, toolgate_config::Config) {
+    let out = import(spec).unwrap_or_else(|e| panic!("import: {e}"));
+    let config = check(&out.yaml).unwrap_or_else(|e| panic!("check: {e}\n{}", out.yaml));
+    let doc: Value = yaml_serde::from_str(&out.yaml).unwrap();
+    (out, doc, config)
+}
+
+fn tool_names(doc: &Value) -> Vec<String> {
+    doc["tools"].as_object().unwrap().keys().cloned().collect()
+}
+
+fn export_line(out: &Outcome) -> String {
+    out.report
+        .iter()
+        .find(|l| l.starts_with("export"))
+        .cloned()
+        .unwrap_or_default()
+}
+
+#[test]
+fn long_operation_ids_keep_what_tells_them_apart() {
+    let op = |id: &str| json!({"operationId": id, "responses": {"204": {"description": "none"}}});
+    let start = "dialogflow.projects.locations.agents.environments.experiments.start";
+    let stop = "dialogflow.projects.locations.agents.environments.experiments.stop";
+    let paths = json!({
+        "/start": {"post": op(start)},
+        "/stop": {"post": op(stop)},
+    });
+    let (out, doc, _) = import_and_check(&spec(json!([{"url": "https://api.example.com"}]), paths));
+    let names = tool_names(&doc);
+    assert_eq!(names.len(), 2, "{names:?}");
+    for (name, end) in names.iter().zip(["experiments.start", "experiments.stop"]) {
+        assert!(name.len() <= naming::MAX_LEN, "{name}");
+        assert!(name.ends_with(end), "{name}");
+        assert!(name.starts_with("dialogflow.projects"), "{name}");
+    }
+    // Neither was renamed for being taken by the other.
+    assert!(!out.yaml.contains("is taken by another"), "{}", out.yaml);
+    // An operation keeps its name whatever else the spec holds.
+    let alone = json!({"/stop": {"post": op(stop)}});
+    let (_, doc, _) = import_and_check(&spec(json!([{"url": "https://api.example.com"}]), alone));
+    assert_eq!(tool_names(&doc), [names[1].clone()]);
+}
+
+#[test]
+fn a_placeholder_server_is_the_operators_to_fill_not_a_host() {
+    let with = |url: &str, vars: Value| json!([{"url": url, "variables": vars}]);
+    for (servers, base_url, told) in [
+        // GitHub Enterprise Server: the default is the variable's own name.
+        (
+            with(
+                "{protocol}://{hostname}/api/v3",
+                json!({"hostname": {"default": "HOSTNAME"}, "protocol": {"default": "https"}}),
+            ),
+            "https://${DIR_SERVER_VAR_1}/api/v3",
+            "the `hostname` part of",
+        ),
+        (
+            with(
+                "https://{subdomain}.zendesk.com/api/v2",
+                json!({"subdomain": {"default": "subdomain"}}),
+            ),
+            "https://${DIR_SERVER_VAR_1}.zendesk.com/api/v2",
+            "the `subdomain` part of",
+        ),
+        (
+            with(
+                "https://{host}/rest",
+                json!({"host": {"default": "your-domain.com"}}),
+            ),
+            "https://${DIR_SERVER_VAR_1}/rest",
+            "the `host` part of",
+        ),
+        (
+            with(
+                "https://{defaultHost}",
+                json!({"defaultHost": {"default": "discourse.example.com"}}),
+            ),
+            "https://${DIR_SERVER_VAR_1}",
+            "the `defaultHost` part of",
+        ),
+        // Telegram: a key in the URL; its default is a sample key.
+        (
+            with(
+                "https://api.telegram.org/bot{token}",
+                json!({"token": {"default": "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"}}),
+            ),
+            "https://api.telegram.org/bot${DIR_SERVER_VAR_1}",
+            "the `token` part of",
+        ),
+        // Azure: the variable is the whole origin, its default `none`.
+        (
+            with(
+                "{Endpoint}/vision/v2.1",
+                json!({"Endpoint": {"default": "none"}}),
+            ),
+            "${DIR_ORIGIN}/vision/v2.1",
+            "leaves its origin, the variable `Endpoint`, to you",
+        ),
+        // Written into the URL itself.
+        (
+            json!([{"url": "https://your-domain.atlassian.net"}]),
+            "${DIR_ORIGIN}",
+            "names a placeholder host",
+        ),
+        (
+            json!([{"url": "https://example.com/rest/default"}]),
+            "${DIR_ORIGIN}/rest/default",
+            "names a placeholder host",
+        ),
+        // APIs.guru's stand-in first, the vendor's own server after it.
+        (
+            json!([{"url": "https://azure.local"}, {"url": "https://vendor.azure.net/v1"}]),
+            "https://vendor.azure.net/v1",
+            "",
+        ),
+        // Both stand-ins: the one that gives a path.
+        (
+            json!([{"url": "http://whatsapp.local"}, {"url": "http://example.com/v1"}]),
+            "${DIR_ORIGIN}/v1",
+            "names a placeholder host",
+        ),
+        // A real default is used as it is.
+        (
+            with(
+                "https://{region}.api.example.com",
+                json!({"region": {"default": "eu", "enum": ["eu", "us"]}}),
+            ),
+            "https://eu.api.example.com",
+            "",
+        ),
+    ] {
+        let (out, doc, _) = import_and_check(&spec(servers.clone(), one_get(json!({}))));
+        assert_eq!(
+            doc["dependencies"]["dir"]["base_url"], base_url,
+            "{servers}"
+        );
+        let export = export_line(&out);
+        assert!(export.contains(told), "{servers}: {export}");
+        assert!(!out.yaml.contains("123456:ABC"), "{}", out.yaml);
+        assert!(!out.yaml.contains("HOSTNAME"), "{}", out.yaml);
+    }
+    // An operation's own server on the same stand-in host is the same dependency; on
+    // another stand-in, a dependency of its own behind the same origin variable.
+    let (_, doc, _) = import_and_check(&spec(
+        json!([{"url": "https://kubernetes.local"}]),
+        one_get(json!({"servers": [{"url": "https://kubernetes.local"}]})),
+    ));
+    assert_eq!(
+        doc["dependencies"],
+        json!({"dir": {"base_url": "${DIR_ORIGIN}"}})
+    );
+    let (out, doc, _) = import_and_check(&spec(
+        json!([{"url": "https://api.vendor.io"}]),
+        one_get(json!({"servers": [{"url": "https://files.vendor.test/files"}]})),
+    ));
+    let dep = doc["tools"]["thing"]["dependency"].as_str().unwrap();
+    assert_eq!(doc["dependencies"][dep]["base_url"], "${DIR_ORIGIN}/files");
+    assert!(
+        export_line(&out).contains("DIR_ORIGIN (scheme and host"),
+        "{:?}",
+        out.report
+    );
+    // Swagger 2.0: a `host` that is a stand-in.
+    let swagger = json!({"swagger": "2.0", "info": {"title": "Dir", "version": "1.0"},
+        "host": "example.com", "basePath": "/v1", "schemes": ["http"],
+        "paths": {"/thing": {"get": {"operationId": "thing", "responses": {"204": {"description": "none"}}}}}});
+    let (out, doc, _) = import_and_check(&swagger);
+    assert_eq!(doc["dependencies"]["dir"]["base_url"], "${DIR_ORIGIN}/v1");
+    assert!(export_line(&out).contains("`http://example.com/v1` names a placeholder host"));
+}
+
+#[test]
+fn html_in_descriptions_reaches_the_model_as_text() {
+    let mut s = spec(
+        json!([{"url": "https://api.example.com"}]),
+        one_get(json!({
+            "summary": "<p>Gets a thing</p>",
+            "description": "<p>Returns the <code>Thing</code>.<br/>See <a href=\"https://docs.example.com/a?b=1&amp;c=2\">the docs</a> &amp; more.</p>",
+            "parameters": [
+                {"name": "limit", "in": "query", "description": "<b>Most</b> results, e.g. <code>10</code>&nbsp;or&nbsp;20.", "schema": {"type": "integer"}},
+                {"name": "md", "in": "query", "description": "**Bold**, `code` and [a link](https://x.example.com) as `List<String>`.", "schema": {"type": "string"}},
+            ],
+        })),
+    );
+    s["paths"]["/make"] = json!({"post": {"operationId": "make",
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {
+            "type": "object", "properties": {"name": {"type": "string", "description": "<p>The name &lt;b&gt; stays text.</p>"}}}}}},
+        "responses": {"204": {"description": "none"}}}});
+    let (_, doc, _) = import_and_check(&s);
+    let thing = &doc["tools"]["thing"];
+    assert_eq!(
+        thing["description"],
+        "Gets a thing. Returns the `Thing`. See the docs & more."
+    );
+    let props = &thing["input_schema"]["properties"];
+    assert_eq!(
+        props["limit"]["description"],
+        "Most results, e.g. `10` or 20."
+    );
+    // CommonMark is left as written.
+    assert_eq!(
+        props["md"]["description"],
+        "**Bold**, `code` and [a link](https://x.example.com) as `List<String>`."
+    );
+    assert_eq!(
+        doc["tools"]["make"]["input_schema"]["properties"]["body"]["properties"]["name"]["description"],
+        "The name <b> stays text."
+    );
+}
+
+#[test]
+fn a_key_declared_as_an_argument_is_the_dependencys_credential() {
+    let get = |id: &str, params: Value| {
+        json!({"get": {"operationId": id, "parameters": params,
+            "responses": {"204": {"description": "none"}}}})
+    };
+    let key =
+        json!({"name": "api_key", "in": "query", "required": true, "schema": {"type": "string"}});
+    let q = json!({"name": "q", "in": "query", "schema": {"type": "string"}});
+    let paths = json!({
+        "/a": get("a", json!([key, q])),
+        "/b": get("b", json!([key])),
+        // Jira's `key` is a project key: an argument.
+        "/c": get("c", json!([{"name": "key", "in": "query", "description": "The project key.", "schema": {"type": "string"}}])),
+    });
+    let (out, doc, config) =
+        import_and_check(&spec(json!([{"url": "https://api.example.com"}]), paths));
+    assert_eq!(
+        doc["dependencies"]["dir"]["base_url"],
+        "https://api.example.com?api_key=${DIR_API_KEY}"
+    );
+    for t in ["a", "b"] {
+        assert!(
+            doc["tools"][t]["input_schema"]["properties"]
+                .get("api_key")
+                .is_none(),
+            "{t}"
+        );
+        assert!(doc["tools"][t]["request"]["query"].get("api_key").is_none());
+    }
+    assert_eq!(doc["tools"]["c"]["request"]["query"]["key"], "{key}");
+    assert_eq!(
+        url_of(&config, "a", json!({"q": "x"})),
+        "https://api.example.com/a?api_key=k&q=x"
+    );
+    assert!(export_line(&out).contains("DIR_API_KEY (the `api_key` value"));
+    assert!(
+        out.yaml
+            .contains("the query parameter `api_key` of 2 of 3 operations carries a credential"),
+        "{}",
+        out.yaml
+    );
+
+    // An `Authorization` header parameter: the whole header, sent by the dependency.
+    let auth = json!({"name": "Authorization", "in": "header", "required": true,
+        "description": "Bearer token", "schema": {"type": "string"}});
+    let (out, doc, _) = import_and_check(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({"/a": get("a", json!([auth])), "/b": get("b", json!([auth]))}),
+    ));
+    assert_eq!(
+        doc["dependencies"]["dir"]["headers"],
+        json!({"Authorization": "${DIR_API_KEY}"})
+    );
+    assert!(doc["tools"]["a"]["request"].get("headers").is_none());
+    assert!(export_line(&out).contains("scheme included"));
+
+    // Optional alternatives (Google's `key` and `access_token`): the key is sent, and
+    // neither is asked of the model.
+    let optional = |name: &str, text: &str| json!({"name": name, "in": "query", "description": text, "schema": {"type": "string"}});
+    let both = json!([
+        optional("access_token", "OAuth access token."),
+        optional("key", "API key.")
+    ]);
+    let (out, doc, _) = import_and_check(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({"/a": get("a", both.clone()), "/b": get("b", both)}),
+    ));
+    assert_eq!(
+        doc["dependencies"]["dir"]["base_url"],
+        "https://api.example.com?key=${DIR_API_KEY}"
+    );
+    assert_eq!(doc["tools"]["a"]["input_schema"]["properties"], json!({}));
+    assert!(
+        out.yaml.contains("`access_token` is not sent"),
+        "{}",
+        out.yaml
+    );
+
+    // A spec whose scheme is sent sends it on every call: a key an operation lists as
+    // well (Google's `key` and `oauth_token` beside OAuth) is not asked of the model,
+    // even on an operation that names no security requirement. A parameter only its
+    // being everywhere marks is the caller's there.
+    let tenant = json!({"name": "X-Tenant-Key", "in": "header", "required": true, "schema": {"type": "string"}});
+    let oauth = optional("oauth_token", "OAuth 2.0 token for the current user.");
+    let mut secured = spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({"/a": get("a", json!([key, oauth, tenant])), "/b": get("b", json!([tenant]))}),
+    );
+    secured["components"] = json!({"securitySchemes": {"b": {"type": "http", "scheme": "bearer"}}});
+    secured["security"] = json!([{"b": []}]);
+    secured["paths"]["/a"]["get"]["security"] = json!([]);
+    let (out, doc, _) = import_and_check(&secured);
+    let a = &doc["tools"]["a"];
+    assert_eq!(
+        a["input_schema"]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["X-Tenant-Key"]
+    );
+    assert!(a["request"].get("query").is_none());
+    for name in ["api_key", "oauth_token"] {
+        assert!(
+            out.yaml.contains(&format!(
+                "the query parameter `{name}` carries a credential: the dependency sends the security scheme's instead"
+            )),
+            "{}",
+            out.yaml
+        );
+    }
+    // Neither is a header or query parameter the scheme sends.
+    assert_eq!(
+        doc["dependencies"]["dir"]["headers"],
+        json!({"Authorization": "Bearer ${DIR_TOKEN}"})
+    );
+    // One the operations require besides the scheme (Trakt's client id beside OAuth)
+    // is sent with it.
+    let client = json!({"name": "trakt-api-key", "in": "header", "required": true,
+        "description": "Your client id, e.g. [client_id]. Required with every API key.",
+        "schema": {"type": "string"}});
+    secured["paths"]["/a"]["get"]["parameters"] = json!([client]);
+    secured["paths"]["/b"]["get"]["parameters"] = json!([client]);
+    let (out, doc, _) = import_and_check(&secured);
+    assert_eq!(
+        doc["dependencies"]["dir"]["headers"],
+        json!({"Authorization": "Bearer ${DIR_TOKEN}", "trakt-api-key": "${DIR_API_KEY}"})
+    );
+    assert!(doc["tools"]["a"]["request"].get("headers").is_none());
+    assert!(export_line(&out).contains("DIR_API_KEY (the `trakt-api-key` value"));
+
+    // A key, an id beside it, and a sample key written as the default (data2crm):
+    // all the dependency's, the sample never sent.
+    let sample = |name: &str| {
+        json!({"name": name, "in": "header", "required": true, "description": "user key",
+            "schema": {"type": "string", "default": "e2a6379ab878ae7e58119d4ec842bf9c"}})
+    };
+    let params = json!([sample("X-VO-Api-Key"), {"name": "X-VO-Api-Id", "in": "header", "required": true, "schema": {"type": "string"}}]);
+    let (out, doc, _) = import_and_check(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({"/a": get("a", params.clone()), "/b": get("b", params)}),
+    ));
+    assert_eq!(
+        doc["dependencies"]["dir"]["headers"],
+        json!({"X-VO-Api-Key": "${DIR_API_KEY}", "X-VO-Api-Id": "${DIR_API_KEY_2}"})
+    );
+    assert!(doc["tools"]["a"]["request"].get("headers").is_none());
+    assert!(!out.yaml.contains("e2a6379ab878"), "{}", out.yaml);
+}
+
+#[test]
+fn what_a_model_cannot_know_is_not_asked_of_it() {
+    // Azure: `api-version` required on every operation, with no value given.
+    let mut s = spec(
+        json!([{"url": "https://management.example.com"}]),
+        one_get(json!({"parameters": [
+            {"name": "api-version", "in": "query", "required": true, "schema": {"type": "string"}},
+        ]})),
+    );
+    s["info"]["version"] = json!("2017-03-01-preview");
+    let (out, doc, config) = import_and_check(&s);
+    let t = &doc["tools"]["thing"];
+    assert!(t["input_schema"]["properties"].get("api-version").is_none());
+    assert_eq!(
+        url_of(&config, "thing", json!({})),
+        "https://management.example.com/thing?api-version=2017-03-01-preview"
+    );
+    assert!(out.yaml.contains("the description's info.version"));
+    // A version that is no word is not sent as one.
+    s["info"]["version"] = json!("Wed Oct 15 2025 13:50:41 GMT");
+    let (_, doc, _) = import_and_check(&s);
+    assert!(
+        doc["tools"]["thing"]["input_schema"]["properties"]
+            .get("api-version")
+            .is_some()
+    );
+    // AWS: Signature Version 4 is computed per request: no static key is asked for,
+    // and its signing parameters are no arguments.
+    let mut aws = spec(
+        json!([{"url": "https://ce.us-east-1.amazonaws.com"}]),
+        one_get(json!({"parameters": [
+            {"name": "X-Amz-Target", "in": "header", "required": true, "schema": {"type": "string", "enum": ["Svc.Get"]}},
+            {"name": "X-Amz-Signature", "in": "header", "schema": {"type": "string"}},
+            {"name": "X-Amz-Date", "in": "header", "schema": {"type": "string"}},
+            {"name": "X-Amz-Security-Token", "in": "header", "schema": {"type": "string"}},
+        ]})),
+    );
+    aws["components"] = json!({"securitySchemes": {"hmac": {"type": "apiKey", "name": "Authorization",
+        "in": "header", "x-amazon-apigateway-authtype": "awsSigv4"}}});
+    aws["security"] = json!([{"hmac": []}]);
+    let (out, doc, _) = import_and_check(&aws);
+    let t = &doc["tools"]["thing"];
+    assert_eq!(t["input_schema"]["properties"], json!({}));
+    assert_eq!(t["request"]["headers"], json!({"X-Amz-Target": "Svc.Get"}));
+    assert!(doc["dependencies"]["dir"].get("headers").is_none());
+    assert!(out.yaml.contains("AWS Signature Version 4"), "{}", out.yaml);
+    // A path parameter whose value holds `/` (Google's resource names) is sent as one
+    // segment: the config says so.
+    let s = spec(
+        json!([{"url": "https://dialogflow.example.com"}]),
+        json!({"/v3/{name}": {"get": {"operationId": "get", "parameters": [
+            {"name": "name", "in": "path", "required": true, "schema": {"type": "string"},
+             "description": "Required. Format: `projects//locations//agents/`."}],
+            "responses": {"204": {"description": "none"}}}}}),
+    );
+    let (out, _, _) = import_and_check(&s);
+    assert!(
+        out.yaml
+            .contains("path parameter `name` takes a value with `/` in it"),
+        "{}",
+        out.yaml
+    );
+    // A `{basePath}` variable written with its own `/` does not double it, and an
+    // opaque operationId names nothing.
+    let mut s = spec(
+        json!([{"url": "https://cloud.example.com/{basePath}", "variables": {"basePath": {"default": "/api/v1.0"}}}]),
+        one_get(json!({})),
+    );
+    s["paths"]["/thing"]["get"]["operationId"] = json!("5476364f031f5909e4fe3314");
+    let (_, doc, _) = import_and_check(&s);
+    assert_eq!(
+        doc["dependencies"]["dir"]["base_url"],
+        "https://cloud.example.com/api/v1.0"
+    );
+    assert_eq!(tool_names(&doc), ["get_thing"]);
+}
+
+#[test]
+fn a_deep_object_query_is_sent_by_its_members_or_said_to_be_unsendable() {
+    let deep = |name: &str, required: bool, schema: Value| {
+        json!({"name": name, "in": "query", "style": "deepObject", "explode": true,
+            "required": required, "schema": schema})
+    };
+    let mut s = spec(
+        json!([{"url": "https://api.example.com"}]),
+        one_get(json!({"parameters": [
+            deep("filter", true, json!({"type": "object", "required": ["kind"], "properties": {
+                "kind": {"type": "string"},
+                "range": {"type": "object", "properties": {"gte": {"type": "integer"}}},
+                "tags": {"type": "array", "items": {"type": "string"}},
+            }})),
+            // Stripe's `expand` and `created`.
+            deep("expand", false, json!({"type": "array", "items": {"type": "string"}})),
+            deep("created", false, json!({"anyOf": [
+                {"type": "object", "properties": {"gt": {"type": "integer"}}},
+                {"type": "integer"},
+            ]})),
+            deep("meta", false, json!({"type": "object", "additionalProperties": {"type": "string"}})),
+            {"name": "ids", "in": "query", "style": "pipeDelimited", "explode": false,
+             "schema": {"type": "array", "items": {"type": "integer"}}},
+        ]})),
+    );
+    s["paths"]["/free"] = json!({"get": {"operationId": "free",
+        "parameters": [deep("where", true, json!({"type": "object"}))],
+        "responses": {"204": {"description": "none"}}}});
+    let (out, doc, config) = import_and_check(&s);
+    let t = &doc["tools"]["thing"];
+    assert_eq!(
+        t["request"]["query"],
+        json!({
+            "filter[kind]": "{filter_kind}",
+            "filter[range][gte]": "{filter_range_gte}",
+            "filter[tags][]": "{filter_tags*}",
+            "expand[]": "{expand*}",
+            "created[gt]": "{created_gt}",
+            "created": "{created}",
+            "ids": "{ids}",
+        })
+    );
+    assert_eq!(t["input_schema"]["required"], json!(["filter_kind"]));
+    assert_eq!(
+        t["input_schema"]["properties"]["ids"]["type"], "string",
+        "the model joins a pipe-delimited list"
+    );
+    let url = url_of(
+        &config,
+        "thing",
+        json!({"filter_kind": "a", "filter_range_gte": 3, "filter_tags": ["x", "y"],
+               "expand": ["customer"], "created_gt": 5, "ids": "1|2"}),
+    );
+    assert_eq!(
+        url,
+        "https://api.example.com/thing?created%5Bgt%5D=5&expand%5B%5D=customer&filter%5Bkind%5D=a&filter%5Brange%5D%5Bgte%5D=3&filter%5Btags%5D%5B%5D=x&filter%5Btags%5D%5B%5D=y&ids=1%7C2"
+    );
+    // A free-form object has no keys to write: left out when optional, the operation
+    // skipped when required, and the config says so either way.
+    assert!(t["input_schema"]["properties"].get("meta").is_none());
+    assert!(
+        out.yaml
+            .contains("the optional `style: deepObject` query parameter `meta` is not sent"),
+        "{}",
+        out.yaml
+    );
+    assert!(doc["tools"].get("free").is_none());
+    assert!(
+        out.yaml.contains(
+            "needs the `style: deepObject` query parameter `where`, which cannot be sent"
+        ),
+        "{}",
+        out.yaml
+    );
+    // Swagger 2.0: a list joined by `|` or a space is the model's to join; `key` on
+    // every operation, with no security definition, is the dependency's.
+    let swagger = json!({"swagger": "2.0", "info": {"title": "Dir", "version": "1.0"},
+        "host": "api.example.com", "schemes": ["https"],
+        "paths": {"/s": {"get": {"operationId": "s", "parameters": [
+            {"name": "tags", "in": "query", "type": "array", "items": {"type": "string"}, "collectionFormat": "pipes"},
+            {"name": "words", "in": "query", "type": "array", "items": {"type": "string"}, "collectionFormat": "ssv"},
+            {"name": "key", "in": "query", "type": "string", "required": true, "description": "Your API key."}],
+            "responses": {"204": {"description": "none"}}}}}});
+    let (out, doc, config) = import_and_check(&swagger);
+    let t = &doc["tools"]["s"];
+    assert_eq!(
+        t["request"]["query"],
+        json!({"tags": "{tags}", "words": "{words}"})
+    );
+    assert_eq!(t["input_schema"]["properties"]["tags"]["type"], "string");
+    assert!(out.yaml.contains("separated by `|`"), "{}", out.yaml);
+    assert!(out.yaml.contains("separated by a space"), "{}", out.yaml);
+    assert_eq!(
+        url_of(&config, "s", json!({"tags": "a|b", "words": "x y"})),
+        "https://api.example.com/s?key=k&tags=a%7Cb&words=x+y"
+    );
+}
+
+#[test]
+fn published_descriptions_of_these_classes_import_right() {
+    // Google's generated ids: `…experiments.start` and `…experiments.stop`.
+    if let Some(d) = published("googleapis.com/dialogflow.json") {
+        let (_, doc, _) = import_and_check(&d);
+        let names = tool_names(&doc);
+        assert!(
+            names.iter().all(|n| n.len() <= naming::MAX_LEN),
+            "{names:?}"
+        );
+        assert!(names.iter().any(|n| n.ends_with("experiments.start")));
+        assert!(names.iter().any(|n| n.ends_with("experiments.stop")));
+        assert!(!names.iter().any(|n| n.ends_with("_2")), "{names:?}");
+    }
+    // GitHub Enterprise Server: `{hostname}` defaulting to `HOSTNAME`.
+    if let Some(d) = published("github.com/ghes-3.1.json") {
+        let out = import(&d).unwrap();
+        let doc: Value = yaml_serde::from_str(&out.yaml).unwrap();
+        let base = doc["dependencies"]["github_v3_rest_api"]["base_url"]
+            .as_str()
+            .unwrap();
+        assert!(!base.contains("HOSTNAME"), "{base}");
+        assert!(
+            base.contains("${GITHUB_V3_REST_API_SERVER_VAR_1}"),
+            "{base}"
+        );
+    }
+    // Magento: `https://example.com/rest/default`.
+    if let Some(d) = published("magento.com.json") {
+        let out = import(&d).unwrap();
+        let doc: Value = yaml_serde::from_str(&out.yaml).unwrap();
+        let (_, dep) = doc["dependencies"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .next()
+            .unwrap();
+        assert!(
+            dep["base_url"]
+                .as_str()
+                .unwrap()
+                .ends_with("_ORIGIN}/rest/default"),
+            "{}",
+            dep["base_url"]
+        );
+    }
+    // AWS: DocBook-flavoured HTML in every description, and in every parameter's.
+    if let Some(d) = published("amazonaws.com/compute-optimizer.json") {
+        let (out, _, _) = import_and_check(&d);
+        for tag in ["<p>", "</p>", "<code>", "<a href", "&amp;", "&lt;"] {
+            assert!(!out.yaml.contains(tag), "{tag}");
+        }
+    }
+    // Flickr: `api_key` on every operation, no security scheme.
+    if let Some(d) = published("flickr.com.json") {
+        let (_, doc, _) = import_and_check(&d);
+        let (_, dep) = doc["dependencies"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .next()
+            .unwrap();
+        assert!(
+            dep["base_url"].as_str().unwrap().contains("api_key=${"),
+            "{}",
+            dep["base_url"]
+        );
+        for (name, t) in doc["tools"].as_object().unwrap() {
+            assert!(
+                t["input_schema"]["properties"].get("api_key").is_none(),
+                "{name}"
+            );
+        }
+    }
+    // Apideck: `filter` as `style: deepObject` with named members.
+    if let Some(d) = published("apideck.com/crm.json") {
+        let (out, doc, _) = import_and_check(&d);
+        let sent = doc["tools"]
+            .as_object()
+            .unwrap()
+            .values()
+            .any(|t| t["request"]["query"].get("filter[name]").is_some());
+        assert!(sent, "{}", out.yaml);
+        assert!(!out.yaml.contains("filter: \"{filter}\""));
+    }
+}
+
+#[test]
+fn hostile_shapes_of_these_classes_import_in_bounded_time() {
+    let started = tokio::time::Instant::now();
+    let alternatives: Vec<Value> = (0..5000)
+        .map(|i| json!({"type": "object", "properties": {format!("m{i}"): {"type": "string"}}}))
+        .collect();
+    let markup = "<a <p &#x <!-- ".repeat(50_000);
+    let mut s = spec(
+        json!([{"url": "https://api.example.com", "variables": {}}]),
+        one_get(json!({
+            "operationId": "x".repeat(100_000),
+            "description": markup,
+            "parameters": [
+                // A schema that names itself, and one with thousands of forms.
+                {"name": "tree", "in": "query", "style": "deepObject", "schema": {"$ref": "#/components/schemas/Tree"}},
+                {"name": "many", "in": "query", "style": "deepObject", "schema": {"anyOf": alternatives}},
+            ],
+        })),
+    );
+    s["components"] = json!({"schemas": {"Tree": {"type": "object", "properties": {
+        "name": {"type": "string"}, "child": {"$ref": "#/components/schemas/Tree"}}}}});
+    let (out, doc, _) = import_and_check(&s);
+    let names = tool_names(&doc);
+    assert!(names[0].len() <= naming::MAX_LEN, "{names:?}");
+    let query = doc["tools"][&names[0]]["request"]["query"]
+        .as_object()
+        .unwrap();
+    // The tree is read to a bounded depth; the thousands of forms are refused.
+    assert!(query.contains_key("tree[child][child][name]"), "{query:?}");
+    assert!(!query.keys().any(|k| k.starts_with("many")), "{query:?}");
+    assert!(
+        out.yaml.contains("more than the 32 a tool takes"),
+        "{}",
+        out.yaml
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+}
