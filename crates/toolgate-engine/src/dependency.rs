@@ -87,6 +87,8 @@ struct Fleet {
 pub struct DependencyState {
     /// Its configuration.
     pub spec: std::sync::Arc<Dependency>,
+    /// What its replies hold of the gateway's reply memory (at most half of it).
+    pub replies: std::sync::Arc<toolgate_resilience::ReplyShare>,
     inner: Mutex<Inner>,
     fleet: Option<Fleet>,
 }
@@ -275,6 +277,7 @@ impl DependencyState {
         DependencyState {
             fleet,
             spec,
+            replies: std::sync::Arc::default(),
             inner: Mutex::new(Inner {
                 breaker: CircuitBreaker::default(),
                 budget: RetryBudget::default(),

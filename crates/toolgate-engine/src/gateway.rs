@@ -446,7 +446,8 @@ fn http_routes(
                 spec.clone(),
                 config.gateway.max_response_bytes,
             )
-            .with_exchange(exchanges.get(spec.dependency.name.as_str()).cloned()),
+            .with_exchange(exchanges.get(spec.dependency.name.as_str()).cloned())
+            .sharing(dependency.replies.clone()),
         );
         let state = keep
             .get(name)

@@ -20,10 +20,26 @@ pub struct ReplyMemory {
     held: AtomicUsize,
 }
 
+/// What the replies of one dependency hold together: no dependency may hold more than
+/// half of the limit, so one upstream that answers slowly with large bodies (each
+/// reply's `Content-Length` is taken at once) cannot leave the others without room.
+#[derive(Debug, Default)]
+pub struct Share {
+    held: AtomicUsize,
+}
+
+impl Share {
+    /// Bytes held now by this dependency's replies.
+    pub fn held(&self) -> usize {
+        self.held.load(Ordering::Relaxed)
+    }
+}
+
 /// What one reply holds of a [`ReplyMemory`]; given back on drop.
 #[derive(Debug)]
 pub struct Held {
     memory: Arc<ReplyMemory>,
+    share: Option<Arc<Share>>,
     bytes: usize,
 }
 
@@ -76,6 +92,16 @@ impl ReplyMemory {
     pub fn hold(self: &Arc<Self>) -> Held {
         Held {
             memory: Arc::clone(self),
+            share: None,
+            bytes: 0,
+        }
+    }
+
+    /// An empty share for one reply of the dependency whose replies hold `share`.
+    pub fn hold_in(self: &Arc<Self>, share: &Arc<Share>) -> Held {
+        Held {
+            memory: Arc::clone(self),
+            share: Some(Arc::clone(share)),
             bytes: 0,
         }
     }
@@ -85,25 +111,18 @@ impl Held {
     /// Takes `more` bytes, or refuses when every reply together would then hold more
     /// than the limit (nothing is taken then).
     pub fn grow(&mut self, more: usize) -> Result<(), NoRoom> {
-        let memory = &self.memory;
-        let limit = memory.limit();
-        let mut held = memory.held.load(Ordering::Relaxed);
-        loop {
-            let next = match held.checked_add(more) {
-                Some(next) if next <= limit => next,
-                _ => return Err(NoRoom { held, limit }),
-            };
-            match memory
-                .held
-                .compare_exchange_weak(held, next, Ordering::AcqRel, Ordering::Relaxed)
-            {
-                Ok(_) => {
-                    self.bytes += more;
-                    return Ok(());
-                }
-                Err(now) => held = now,
-            }
+        let limit = self.memory.limit();
+        if let Some(share) = &self.share {
+            take(&share.held, more, limit / 2)?;
         }
+        if let Err(full) = take(&self.memory.held, more, limit) {
+            if let Some(share) = &self.share {
+                share.held.fetch_sub(more, Ordering::AcqRel);
+            }
+            return Err(full);
+        }
+        self.bytes += more;
+        Ok(())
     }
 
     /// Takes bytes until this share holds `total` (nothing when it already does).
@@ -120,10 +139,28 @@ impl Held {
     }
 }
 
+/// Adds `more` to `counter` unless it would then exceed `limit`.
+fn take(counter: &AtomicUsize, more: usize, limit: usize) -> Result<(), NoRoom> {
+    let mut held = counter.load(Ordering::Relaxed);
+    loop {
+        let next = match held.checked_add(more) {
+            Some(next) if next <= limit => next,
+            _ => return Err(NoRoom { held, limit }),
+        };
+        match counter.compare_exchange_weak(held, next, Ordering::AcqRel, Ordering::Relaxed) {
+            Ok(_) => return Ok(()),
+            Err(now) => held = now,
+        }
+    }
+}
+
 impl Drop for Held {
     fn drop(&mut self) {
         if self.bytes > 0 {
             self.memory.held.fetch_sub(self.bytes, Ordering::AcqRel);
+            if let Some(share) = &self.share {
+                share.held.fetch_sub(self.bytes, Ordering::AcqRel);
+            }
         }
     }
 }
@@ -176,6 +213,44 @@ mod tests {
         assert_eq!(memory.held(), 0);
         let mut c = memory.hold();
         c.grow(50).unwrap();
+    }
+
+    #[test]
+    fn no_dependency_holds_more_than_half_so_others_keep_room() {
+        let memory = ReplyMemory::new(100);
+        let (hostile, other) = (Arc::new(Share::default()), Arc::new(Share::default()));
+        let mut a = memory.hold_in(&hostile);
+        a.grow(40).unwrap();
+        let mut b = memory.hold_in(&hostile);
+        assert_eq!(
+            b.grow(20),
+            Err(NoRoom {
+                held: 40,
+                limit: 50
+            })
+        );
+        b.grow(10).unwrap();
+        assert_eq!(hostile.held(), 50);
+        // Another dependency still has the other half.
+        let mut c = memory.hold_in(&other);
+        c.grow(40).unwrap();
+        // A third fits its share but not the whole: its share's bytes are given back.
+        let third = Arc::new(Share::default());
+        let mut d = memory.hold_in(&third);
+        assert_eq!(
+            d.grow(20),
+            Err(NoRoom {
+                held: 90,
+                limit: 100
+            })
+        );
+        assert_eq!(third.held(), 0);
+        d.grow(10).unwrap();
+        drop((a, b, c, d));
+        assert_eq!(
+            (memory.held(), hostile.held(), other.held(), third.held()),
+            (0, 0, 0, 0)
+        );
     }
 
     #[test]

@@ -1144,7 +1144,7 @@ impl Fronted {
                 McpUpstream::new(self.link.clone(), def.name.clone())
                     .with_callers(callers)
                     .scrubbing(&dependency.spec)
-                    .holding(self.replies.clone()),
+                    .holding(self.replies.clone(), dependency.replies.clone()),
             );
             routes.push(Route::new(
                 tool,

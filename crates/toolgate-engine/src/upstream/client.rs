@@ -17,7 +17,7 @@ use toolgate_config::template::RenderedRequest;
 
 use super::plain_http::PlainHttp;
 use super::response::{Body, SendError, UpstreamResponse, make_room, with_causes};
-use toolgate_resilience::ReplyMemory;
+use toolgate_resilience::{ReplyMemory, ReplyShare};
 
 /// A pooled HTTP client for every dependency.
 #[derive(Debug, Clone)]
@@ -70,19 +70,23 @@ impl UpstreamClient {
         &self.http
     }
 
-    /// Sends one attempt and reads the body, within `timeout`.
+    /// Sends one attempt and reads the body, within `timeout`, held in the reply memory
+    /// (within `share`, the dependency's part of it, when given).
     pub async fn send(
         &self,
         dep: &Dependency,
         req: &RenderedRequest,
         timeout: Duration,
         max_bytes: usize,
+        share: Option<&Arc<ReplyShare>>,
     ) -> Result<UpstreamResponse, SendError> {
         let start = Instant::now();
+        let hold = || match share {
+            Some(share) => self.memory.hold_in(share),
+            None => self.memory.hold(),
+        };
         if self.plain.serves(&req.url) {
-            let attempt = self
-                .plain
-                .send(dep, req, max_bytes, self.memory.hold(), start);
+            let attempt = self.plain.send(dep, req, max_bytes, hold(), start);
             return match tokio::time::timeout(timeout, attempt).await {
                 Ok(result) => result,
                 Err(_) => Err(SendError::Timeout(timeout)),
@@ -114,7 +118,7 @@ impl UpstreamClient {
             if resp.content_length().is_some_and(|n| n > max_bytes as u64) {
                 return Err(too_large(&resp));
             }
-            let mut held = self.memory.hold();
+            let mut held = hold();
             let mut body = Body::default();
             while let Some(chunk) = resp.chunk().await.map_err(transport_error)? {
                 if body.len() + chunk.len() > max_bytes {

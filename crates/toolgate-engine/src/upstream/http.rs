@@ -20,6 +20,8 @@ pub struct HttpUpstream {
     exchange: Option<Arc<crate::exchange::Exchanger>>,
     /// The dependency's configured credentials, scrubbed from every reply.
     credentials: Arc<[String]>,
+    /// The dependency's part of the reply memory.
+    share: Option<Arc<toolgate_resilience::ReplyShare>>,
 }
 
 impl HttpUpstream {
@@ -31,7 +33,16 @@ impl HttpUpstream {
             tool,
             max_response_bytes,
             exchange: None,
+            share: None,
         }
+    }
+
+    /// The same upstream, its replies held within the dependency's `share` of the
+    /// reply memory.
+    #[must_use]
+    pub fn sharing(mut self, share: Arc<toolgate_resilience::ReplyShare>) -> Self {
+        self.share = Some(share);
+        self
     }
 
     /// The same upstream, called with a token exchanged for the caller's (shared by
@@ -107,6 +118,7 @@ impl Upstream for HttpUpstream {
                 request,
                 timeout,
                 self.max_response_bytes,
+                self.share.as_ref(),
             )
             .await;
         // An upstream that echoes the exchanged token or the dependency's credentials

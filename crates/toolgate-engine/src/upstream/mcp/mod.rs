@@ -105,8 +105,12 @@ pub struct McpUpstream {
     /// scrubbed from every result: a server that prints its environment
     /// (server-everything's `get-env`) must not hand them to the model.
     credentials: Arc<[String]>,
-    /// The gateway's reply memory: a result is held in it until its answer is sent.
-    replies: Option<Arc<toolgate_resilience::ReplyMemory>>,
+    /// The gateway's reply memory and the server's part of it: a result is held in
+    /// them until its answer is sent.
+    replies: Option<(
+        Arc<toolgate_resilience::ReplyMemory>,
+        Arc<toolgate_resilience::ReplyShare>,
+    )>,
 }
 
 impl McpUpstream {
@@ -124,8 +128,12 @@ impl McpUpstream {
     /// The same tool, its results held in `replies` (`gateway.max_buffered_response_bytes`):
     /// a result that does not fit is dropped, as an HTTP reply would be.
     #[must_use]
-    pub fn holding(mut self, replies: Arc<toolgate_resilience::ReplyMemory>) -> McpUpstream {
-        self.replies = Some(replies);
+    pub fn holding(
+        mut self,
+        replies: Arc<toolgate_resilience::ReplyMemory>,
+        share: Arc<toolgate_resilience::ReplyShare>,
+    ) -> McpUpstream {
+        self.replies = Some((replies, share));
         self
     }
 
@@ -221,8 +229,8 @@ impl Upstream for McpUpstream {
         }
         // Read whole by the client (each message within `max_response_bytes`); from here
         // until its answer is sent, the result counts against the reply memory.
-        if let (Ok(response), Some(replies)) = (&mut sent, &self.replies) {
-            let mut held = replies.hold();
+        if let (Ok(response), Some((replies, share))) = (&mut sent, &self.replies) {
+            let mut held = replies.hold_in(share);
             if let Err(full) = held.grow(response.body.len()) {
                 return Err(SendError::NoRoom {
                     status: response.status,
@@ -886,8 +894,10 @@ pub(crate) mod tests {
                 reply: ok(json!({"content": [{"type": "text", "text": "x".repeat(400)}]})),
             });
         }
-        let replies = toolgate_resilience::ReplyMemory::new(600);
-        let upstream = McpUpstream::new(link, "search".into()).holding(replies.clone());
+        // The server may hold half of it: one result of ~410 bytes, not two.
+        let replies = toolgate_resilience::ReplyMemory::new(1_000);
+        let upstream =
+            McpUpstream::new(link, "search".into()).holding(replies.clone(), Arc::default());
         let request = upstream
             .prepare(&Map::new(), &CallContext::default())
             .unwrap();
@@ -900,7 +910,7 @@ pub(crate) mod tests {
         assert_eq!(replies.held(), size, "held while the result lives");
         let second = upstream.attempt(&request, Duration::from_secs(5)).await;
         assert!(
-            matches!(second, Err(SendError::NoRoom { held, limit: 600, .. }) if held == size),
+            matches!(second, Err(SendError::NoRoom { held, limit: 500, .. }) if held == size),
             "{second:?}"
         );
         let copy = first.body.clone();
