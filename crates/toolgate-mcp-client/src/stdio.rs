@@ -539,10 +539,19 @@ fn spawn_child(command: &Command, state: &Arc<State>) -> Option<Running> {
     tracing::debug!(server = %state.name, pid = ?child.id(), epoch, "upstream server started");
     tokio::spawn(write_lines(stdin, rx));
     tokio::spawn(read_stdout(BufReader::new(stdout), Arc::clone(state)));
+    // The values toolgate put in its environment (API keys among them) are kept out of
+    // toolgate's log, whatever the server prints.
+    let secrets: Vec<String> = command
+        .env
+        .iter()
+        .map(|(_, v)| v.trim().to_owned())
+        .filter(|v| v.len() >= MIN_SECRET_BYTES)
+        .collect();
     tokio::spawn(log_stderr(
         BufReader::new(stderr),
         state.name.clone(),
         state.limits.stderr_lines_per_second,
+        secrets,
     ));
     Some(Running { child, group })
 }
@@ -559,7 +568,12 @@ async fn write_lines(mut stdin: ChildStdin, mut rx: mpsc::Receiver<Vec<u8>>) {
 
 /// The child's stderr, line by line, at most `per_second` lines a second: a
 /// child that floods it costs a count, not a log the size of the flood.
-async fn log_stderr(mut stderr: impl AsyncBufRead + Unpin, server: String, per_second: u32) {
+async fn log_stderr(
+    mut stderr: impl AsyncBufRead + Unpin,
+    server: String,
+    per_second: u32,
+    secrets: Vec<String>,
+) {
     let mut budget = LineBudget::new(per_second, Duration::from_secs(1));
     loop {
         match next_line(&mut stderr, STDERR_LINE_CAP).await {
@@ -580,13 +594,28 @@ async fn log_stderr(mut stderr: impl AsyncBufRead + Unpin, server: String, per_s
                     tracing::info!(target: "upstream", server = %server, suppressed, "… suppressed {suppressed} lines");
                 }
                 if take.log {
-                    let text = String::from_utf8_lossy(&line);
+                    let text = without_secrets(&String::from_utf8_lossy(&line), &secrets);
                     let text = text.trim_end();
                     tracing::info!(target: "upstream", server = %server, "{text}");
                 }
             }
         }
     }
+}
+
+/// Configured values shorter than this are not masked in the child's stderr: a short
+/// value ("1", "true", "en") occurs in ordinary text and is no credential.
+const MIN_SECRET_BYTES: usize = 16;
+
+/// `text` with each of `secrets` replaced by `[redacted]`.
+fn without_secrets(text: &str, secrets: &[String]) -> String {
+    secrets.iter().fold(text.to_owned(), |text, secret| {
+        if text.contains(secret.as_str()) {
+            text.replace(secret.as_str(), "[redacted]")
+        } else {
+            text
+        }
+    })
 }
 
 enum Line {
@@ -951,6 +980,22 @@ async fn stop_gracefully(state: &State, mut running: Running) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_configured_environment_is_masked_in_what_the_child_prints() {
+        let secrets = vec!["stdio-SECRET-0f1e2d3c4b5a6978".to_owned()];
+        assert_eq!(
+            without_secrets(
+                "auth failed for key stdio-SECRET-0f1e2d3c4b5a6978 (stdio-SECRET-0f1e2d3c4b5a6978)",
+                &secrets
+            ),
+            "auth failed for key [redacted] ([redacted])"
+        );
+        assert_eq!(
+            without_secrets("listening on stdio", &secrets),
+            "listening on stdio"
+        );
+    }
 
     #[test]
     fn restarts_back_off_from_half_a_second_to_thirty_and_reset_after_a_healthy_minute() {
