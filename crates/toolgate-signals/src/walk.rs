@@ -123,8 +123,9 @@ fn visit(
     }
 }
 
-/// A field name without case and punctuation: `retry_after_ms` → `retryafterms`.
-fn normalise(k: &str) -> String {
+/// A field name without case and punctuation: `retry_after_ms` → `retryafterms`
+/// (also how a 200 body's notice members are named, `response_metadata`).
+pub(crate) fn normalise(k: &str) -> String {
     k.chars()
         .filter(char::is_ascii_alphanumeric)
         .map(|c| c.to_ascii_lowercase())

@@ -268,6 +268,17 @@ fn send_scheme(out: &mut Auth, name: &str, scheme: &Value, prefix: &str) {
     }
 }
 
+/// Sends the credential parameter `f` as an `apiKey` scheme's would be; the variable
+/// it is read from, when one was added.
+fn send_parameter(out: &mut Auth, f: &super::credentials::Found, prefix: &str) -> Option<String> {
+    let before = out.env.len();
+    let scheme = json!({"type": "apiKey", "in": f.location, "name": f.name});
+    send_scheme(out, &f.name, &scheme, prefix);
+    let (var, what) = out.env.get_mut(before)?;
+    what.push_str("; the spec declares it as an ordinary parameter");
+    Some(var.clone())
+}
+
 /// The credentials a spec declares as ordinary parameters ([`super::credentials`]),
 /// sent by the dependency as an `apiKey` scheme's would be, when none of the spec's
 /// schemes is sent. Each is said in a warning, because the importer, not the spec,
@@ -281,11 +292,7 @@ pub fn send_parameters(
     let prefix = dependency.to_ascii_uppercase();
     let chosen = super::credentials::chosen(found);
     for f in &chosen {
-        let before = out.env.len();
-        let scheme = json!({"type": "apiKey", "in": f.location, "name": f.name});
-        send_scheme(out, &f.name, &scheme, &prefix);
-        if let Some((var, what)) = out.env.get_mut(before) {
-            what.push_str("; the spec declares it as an ordinary parameter");
+        if let Some(var) = send_parameter(out, f, &prefix) {
             out.warnings.push(format!(
                 "the {} parameter `{}` of {} of {} operations carries a credential, but no security scheme says so: the dependency sends it from `{var}`, the model is not asked for it",
                 f.location, f.name, f.operations, operations
@@ -345,11 +352,7 @@ pub fn parameters_beside_schemes(
         if (f.required || everywhere) && !scheme_alias && companions < super::credentials::MAX_SENT
         {
             companions += 1;
-            let before = out.env.len();
-            let scheme = json!({"type": "apiKey", "in": f.location, "name": f.name});
-            send_scheme(out, &f.name, &scheme, &prefix);
-            if let Some((var, what)) = out.env.get_mut(before) {
-                what.push_str("; the spec declares it as an ordinary parameter");
+            if let Some(var) = send_parameter(out, &f, &prefix) {
                 out.warnings.push(format!(
                     "the {} parameter `{}` carries a credential the operations require besides the security scheme: the dependency sends it from `{var}`, the model is not asked for it",
                     f.location, f.name

@@ -29,6 +29,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
+use crate::walk::normalise;
 use crate::warning::{self, Retirement, Said};
 use crate::{Deprecation, reset};
 
@@ -119,15 +120,6 @@ fn mentions_notice(w: &[u8]) -> bool {
     [&b"arn"[..], b"eprecat", b"otice", b"unset", b"dvisor"]
         .iter()
         .any(|stem| memchr::memmem::find(w, stem).is_some())
-}
-
-/// A member name without case and punctuation: `response_metadata` → `responsemetadata`.
-fn normalise(k: &str) -> String {
-    k.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .take(64)
-        .collect()
 }
 
 fn is_notice_name(n: &str) -> bool {
