@@ -91,8 +91,8 @@ fn ref_confinement_dot_dot_escape() {
     assert_refused(&err, "../secret.yaml", &dir, "outside the spec's folder");
     // `..` that stays inside (a subfolder's file referring to a sibling) is fine.
     std::fs::create_dir_all(dir.join("models")).unwrap();
-    std::fs::write(dir.join("models/a.yaml"), "$ref: '../shared.yaml'\n").unwrap();
-    std::fs::write(dir.join("shared.yaml"), "type: object\n").unwrap();
+    std::fs::write(dir.join("models/a.yaml"), "$ref: '../common.yaml'\n").unwrap();
+    std::fs::write(dir.join("common.yaml"), "type: object\n").unwrap();
     assert!(run_spec(&dir, &spec_with_ref("models/a.yaml"), vec![]).is_ok());
     let _ = std::fs::remove_dir_all(&parent);
 }

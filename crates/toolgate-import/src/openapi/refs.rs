@@ -1,5 +1,5 @@
 //! `$ref` resolution over a spec spread across files: local pointers (`#/components/…`),
-//! relative files (`models/droplet.yml`), both (`../shared/x.yml#/per_page`), with
+//! relative files (`models/droplet.yml`), both (`../common/x.yml#/per_page`), with
 //! cycles cut. Nothing is fetched from the network: a URL `$ref` is an error. Files
 //! are read only inside the spec's folder and `--allow-dir` folders (see `load`); a
 //! `$ref` refused for that reason stops the import ([`Refs::refused`]).
@@ -177,13 +177,13 @@ mod tests {
             "a: {$ref: 'models/m.yml#/thing'}\nloop1: {$ref: '#/loop2'}\nloop2: {$ref: '#/loop1'}\n",
         )
         .unwrap();
-        std::fs::write(dir.join("models/m.yml"), "thing: {$ref: '../shared.yml'}\n").unwrap();
-        std::fs::write(dir.join("shared.yml"), "type: integer\n").unwrap();
+        std::fs::write(dir.join("models/m.yml"), "thing: {$ref: '../common.yml'}\n").unwrap();
+        std::fs::write(dir.join("common.yml"), "type: integer\n").unwrap();
         let mut refs = Refs::default();
         let (root, doc) = refs.root(&dir.join("root.yml")).unwrap();
         let (file, node) = refs.deref(&root, &doc["a"]).unwrap();
         assert_eq!(node["type"], "integer");
-        assert!(file.ends_with("shared.yml"));
+        assert!(file.ends_with("common.yml"));
         assert!(
             refs.deref(&root, &doc["loop1"])
                 .unwrap_err()
@@ -204,7 +204,7 @@ mod tests {
             refs.def_name(&(root, "/components/schemas/User".into())),
             "User"
         );
-        assert_eq!(refs.def_name(&(file, String::new())), "shared");
+        assert_eq!(refs.def_name(&(file, String::new())), "common");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

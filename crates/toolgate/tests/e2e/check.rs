@@ -454,10 +454,10 @@ fn check_refuses_schema_refs_outside_the_config_directory() {
     let outer = temp_dir("refs");
     let dir = outer.join("project");
     std::fs::create_dir_all(dir.join("schemas")).unwrap();
-    std::fs::create_dir_all(outer.join("shared")).unwrap();
+    std::fs::create_dir_all(outer.join("common")).unwrap();
     let secret = r#"{"type": "object", "description": "hunter2-secret"}"#;
     std::fs::write(outer.join("secret.json"), secret).unwrap();
-    std::fs::write(outer.join("shared/item.json"), ITEM_SCHEMA).unwrap();
+    std::fs::write(outer.join("common/item.json"), ITEM_SCHEMA).unwrap();
     std::fs::write(
         dir.join("schemas/nested.json"),
         r#"{"type":"object","properties":{"x":{"$ref":"../../secret.json"}}}"#,
@@ -504,11 +504,11 @@ fn check_refuses_schema_refs_outside_the_config_directory() {
 
     // `gateway.schema_roots` widens the allowed directories, and only to what it names.
     let widened = format!(
-        "gateway:\n  schema_roots: [../shared]\n{}",
+        "gateway:\n  schema_roots: [../common]\n{}",
         "dependencies:\n  api:\n    base_url: http://127.0.0.1:9\ntools:\n"
     ) + &tool(
         "shared",
-        "{ type: array, items: { $ref: ../shared/item.json } }",
+        "{ type: array, items: { $ref: ../common/item.json } }",
     );
     std::fs::write(dir.join("toolgate.yaml"), widened).unwrap();
     let out = toolgate_in(&dir).args(["check"]).output().unwrap();
