@@ -9,6 +9,12 @@
 //! parameter repeated (`tag=a&tag=b`) and an object as one parameter per member
 //! (`color=red&size=m`): OpenAPI's default for query arrays (`style: form, explode:
 //! true`), which most APIs expect. `{name}` joins a list with commas (`tag=a,b`).
+//!
+//! `{+name}` (RFC 6570's reserved expansion) in the path sends a value that is a path
+//! of its own, such as Google's resource names (`projects/p/locations/l`), with its `/`
+//! kept: each `/`-separated part is encoded as a segment, and empty, `.` and `..` parts
+//! are refused, so the value can add segments but never climb out of the tool's path.
+//! Anywhere else it reads as `{name}`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -45,6 +51,9 @@ pub enum Part {
     /// `{name*}`: an argument exploded, one query parameter per list item or object
     /// member; anywhere else it reads as `{name}`.
     Each(String),
+    /// `{+name}`: an argument whose `/` separate path segments; anywhere but the path it
+    /// reads as `{name}`.
+    Segments(String),
 }
 
 /// A parsed template string such as `/v3/items/{id}`.
@@ -52,8 +61,8 @@ pub enum Part {
 pub struct Template(pub Vec<Part>);
 
 impl Template {
-    /// Parses `{name}` and `{name*}` placeholders; `{{` and `}}` are a literal `{` and
-    /// `}`; anything else is literal.
+    /// Parses `{name}`, `{name*}` and `{+name}` placeholders; `{{` and `}}` are a literal
+    /// `{` and `}`; anything else is literal.
     pub fn parse(text: &str) -> Template {
         let mut parts = Vec::new();
         let mut lit = String::new();
@@ -67,19 +76,25 @@ impl Template {
                 continue;
             }
             let after = &here[1..];
-            let name = after.find('}').map(|c| &after[..c]).filter(|n| {
-                here.starts_with('{') && is_identifier(n.strip_suffix('*').unwrap_or(n))
+            let inner = after.find('}').map(|c| &after[..c]);
+            let part = inner.filter(|_| here.starts_with('{')).and_then(|n| {
+                let (part, name): (fn(String) -> Part, &str) =
+                    if let Some(each) = n.strip_suffix('*') {
+                        (Part::Each, each)
+                    } else if let Some(segments) = n.strip_prefix('+') {
+                        (Part::Segments, segments)
+                    } else {
+                        (Part::Arg, n)
+                    };
+                is_identifier(name).then(|| (part(name.to_string()), n.len()))
             });
-            match name {
-                Some(n) => {
+            match part {
+                Some((part, len)) => {
                     if !lit.is_empty() {
                         parts.push(Part::Lit(std::mem::take(&mut lit)));
                     }
-                    parts.push(match n.strip_suffix('*') {
-                        Some(each) => Part::Each(each.to_string()),
-                        None => Part::Arg(n.to_string()),
-                    });
-                    rest = &after[n.len() + 1..];
+                    parts.push(part);
+                    rest = &after[len + 1..];
                 }
                 None => {
                     lit.push_str(&here[..1]);
@@ -103,25 +118,30 @@ impl Template {
     /// Names of the arguments this template uses.
     pub fn arguments(&self) -> impl Iterator<Item = &str> {
         self.0.iter().filter_map(|p| match p {
-            Part::Arg(n) | Part::Each(n) => Some(n.as_str()),
+            Part::Arg(n) | Part::Each(n) | Part::Segments(n) => Some(n.as_str()),
             Part::Lit(_) => None,
         })
     }
 
-    /// Renders with each argument passed through `encode`; `None` if an argument is absent or null.
+    /// Renders with each argument passed through `encode` (told whether the placeholder
+    /// was `{+name}`); `None` if an argument is absent or null.
     fn render(
         &self,
         args: &Map<String, Value>,
-        encode: impl Fn(&str) -> Result<String, RenderError>,
+        encode: impl Fn(&str, bool) -> Result<String, RenderError>,
     ) -> Result<Option<String>, RenderError> {
         let mut out = String::new();
         for part in &self.0 {
             match part {
                 Part::Lit(l) => out.push_str(l),
-                Part::Arg(name) | Part::Each(name) => match args.get(name).map(scalar_text) {
-                    None | Some(None) => return Ok(None),
-                    Some(Some(text)) => out.push_str(&encode(&text)?),
-                },
+                Part::Arg(name) | Part::Each(name) | Part::Segments(name) => {
+                    match args.get(name).map(scalar_text) {
+                        None | Some(None) => return Ok(None),
+                        Some(Some(text)) => {
+                            out.push_str(&encode(&text, matches!(part, Part::Segments(_)))?)
+                        }
+                    }
+                }
             }
         }
         Ok(Some(out))
@@ -310,7 +330,10 @@ impl RequestTemplate {
         }
         let path = self
             .path
-            .render(args, |text| {
+            .render(args, |text, segments| {
+                if segments {
+                    return path_of_segments(text);
+                }
                 if text == "." || text == ".." || text.is_empty() {
                     return Err(RenderError(format!(
                         "the value {text:?} cannot be used as a path segment"
@@ -353,7 +376,7 @@ impl RequestTemplate {
                         }
                         pairs.append_pair(key, &value);
                     }
-                } else if let Some(value) = template.render(args, |t| Ok(t.to_string()))? {
+                } else if let Some(value) = template.render(args, |t, _| Ok(t.to_string()))? {
                     pairs.append_pair(name, &value);
                 }
             }
@@ -375,7 +398,7 @@ impl RequestTemplate {
         }
         let mut headers = HeaderMap::new();
         for (name, template) in &self.headers {
-            if let Some(value) = template.render(args, |t| Ok(t.to_string()))? {
+            if let Some(value) = template.render(args, |t, _| Ok(t.to_string()))? {
                 let value = HeaderValue::from_str(&value).map_err(|_| {
                     RenderError(format!(
                         "the value for header {name} contains characters not allowed in HTTP headers"
@@ -410,6 +433,26 @@ impl RequestTemplate {
             content_type: self.body_encoding.content_type(),
         })
     }
+}
+
+/// A `{+name}` value as path segments: each `/`-separated part encoded as one segment
+/// (so `?`, `#`, `%` and `@` stay inside it). An empty part (a leading, trailing or
+/// doubled `/`), `.` or `..` is refused: the value may add segments below the tool's
+/// path, never leave it or change which resource the path names by normalisation.
+fn path_of_segments(text: &str) -> Result<String, RenderError> {
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, segment) in text.split('/').enumerate() {
+        if segment.is_empty() || segment == "." || segment == ".." {
+            return Err(RenderError(format!(
+                "the value {text:?} cannot be used as a path: each part between `/` must be a name, not empty, `.` or `..`"
+            )));
+        }
+        if i > 0 {
+            out.push('/');
+        }
+        out.extend(utf8_percent_encode(segment, SEGMENT));
+    }
+    Ok(out)
 }
 
 /// "8 KiB", "1 MiB".
@@ -641,6 +684,56 @@ mod tests {
             "https://api.example.com/v1/items/a%2Fb%3Fc%23d%40evil.com%3A81"
         );
         assert_eq!(r.url.host_str(), Some("api.example.com"));
+    }
+
+    #[test]
+    fn a_reserved_expansion_keeps_slashes_between_encoded_segments() {
+        let base = url::Url::parse("https://api.example.com/v1/").unwrap();
+        let t = template("/{+name}:cancel", &[]);
+        let r = t
+            .render(
+                &base,
+                &args(json!({"name": "projects/p 1/operations/a?b#c@evil.com:81"})),
+            )
+            .unwrap();
+        assert_eq!(
+            r.url.as_str(),
+            "https://api.example.com/v1/projects/p%201/operations/a%3Fb%23c%40evil.com%3A81:cancel"
+        );
+        assert_eq!(t.path.arguments().collect::<Vec<_>>(), ["name"]);
+    }
+
+    #[test]
+    fn a_reserved_expansion_cannot_climb_or_leave_empty_segments() {
+        let base = url::Url::parse("https://api.example.com/v1/").unwrap();
+        for bad in [
+            "projects/../../admin",
+            "projects/./x",
+            "/projects/p",
+            "projects/p/",
+            "projects//p",
+            "..",
+            "",
+        ] {
+            let e = template("/{+name}", &[])
+                .render(&base, &args(json!({ "name": bad })))
+                .unwrap_err();
+            assert!(e.0.contains("cannot be used as a path"), "{bad:?}: {e}");
+        }
+        // Encoded dots are data, not navigation: `%` itself is encoded.
+        let r = template("/{+name}", &[])
+            .render(&base, &args(json!({"name": "a/%2E%2E/b"})))
+            .unwrap();
+        assert_eq!(r.url.path(), "/v1/a/%252E%252E/b");
+    }
+
+    #[test]
+    fn a_reserved_expansion_outside_the_path_reads_as_a_plain_argument() {
+        let base = url::Url::parse("https://api.example.com/").unwrap();
+        let r = template("/x", &[("filter", "{+f}")])
+            .render(&base, &args(json!({"f": "a/b&c"})))
+            .unwrap();
+        assert_eq!(r.url.query(), Some("filter=a%2Fb%26c"));
     }
 
     #[test]

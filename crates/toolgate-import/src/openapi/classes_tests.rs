@@ -438,8 +438,8 @@ fn what_a_model_cannot_know_is_not_asked_of_it() {
     assert_eq!(t["request"]["headers"], json!({"X-Amz-Target": "Svc.Get"}));
     assert!(doc["dependencies"]["dir"].get("headers").is_none());
     assert!(out.yaml.contains("AWS Signature Version 4"), "{}", out.yaml);
-    // A path parameter whose value holds `/` (Google's resource names) is sent as one
-    // segment: the config says so.
+    // A path parameter whose value holds `/` (a resource name its description or pattern
+    // shows) keeps its `/` as segments, each still encoded.
     let s = spec(
         json!([{"url": "https://dialogflow.example.com"}]),
         json!({"/v3/{name}": {"get": {"operationId": "get", "parameters": [
@@ -447,12 +447,15 @@ fn what_a_model_cannot_know_is_not_asked_of_it() {
              "description": "Required. Format: `projects//locations//agents/`."}],
             "responses": {"204": {"description": "none"}}}}}),
     );
-    let (out, _, _) = import_and_check(&s);
-    assert!(
-        out.yaml
-            .contains("path parameter `name` takes a value with `/` in it"),
-        "{}",
-        out.yaml
+    let (_, doc, config) = import_and_check(&s);
+    assert_eq!(doc["tools"]["get"]["request"]["path"], "/v3/{+name}");
+    assert_eq!(
+        url_of(
+            &config,
+            "get",
+            json!({"name": "projects/p/locations/eu #1"})
+        ),
+        "https://dialogflow.example.com/v3/projects/p/locations/eu%20%231"
     );
     // A `{basePath}` variable written with its own `/` does not double it, and an
     // opaque operationId names nothing.
@@ -568,6 +571,156 @@ fn a_deep_object_query_is_sent_by_its_members_or_said_to_be_unsendable() {
 }
 
 #[test]
+fn a_header_every_operation_requires_to_name_the_account_is_bound_once() {
+    let header = |name: &str| json!({"name": name, "in": "header", "required": true, "schema": {"type": "string"}});
+    let op = |id: &str, extra: Vec<Value>| {
+        let mut params = vec![
+            header("xero-tenant-id"),
+            header("X-Request-Id"),
+            json!({"name": "page", "in": "query", "schema": {"type": "integer"}}),
+        ];
+        params.extend(extra);
+        json!({"get": {"operationId": id, "parameters": params,
+            "responses": {"204": {"description": "none"}}}})
+    };
+    let s = spec(
+        json!([{"url": "https://api.xero.example.com/api.xro/2.0"}]),
+        json!({
+            "/Accounts": op("getAccounts", vec![header("If-Modified-Since")]),
+            "/Invoices": op("getInvoices", vec![header("X-Only-Here")]),
+            "/Contacts": op("getContacts", vec![]),
+        }),
+    );
+    let (out, doc, config) = import_and_check(&s);
+    for tool in ["getAccounts", "getInvoices", "getContacts"] {
+        let props = &doc["tools"][tool]["input_schema"]["properties"];
+        // Whose account it is: not the model's to say.
+        assert!(props.get("xero-tenant-id").is_none(), "{tool}: {props}");
+        // A request's own values stay arguments.
+        assert!(props.get("X-Request-Id").is_some(), "{tool}: {props}");
+        let t = &config.tools[tool];
+        let Value::Object(args) =
+            json!({"X-Request-Id": "r1", "If-Modified-Since": "x", "X-Only-Here": "y"})
+        else {
+            unreachable!()
+        };
+        let r = t
+            .http_request()
+            .unwrap()
+            .render(&t.dependency.base_url, &args)
+            .unwrap();
+        assert_eq!(r.headers["xero-tenant-id"], "k", "{tool}");
+    }
+    // A header one operation requires is that operation's argument.
+    assert!(doc["tools"]["getInvoices"]["input_schema"]["properties"]["X-Only-Here"].is_object());
+    let report = out.report.join("\n");
+    assert!(report.contains("header `xero-tenant-id`, which 3 of 3 operations require, is sent from ${DIR_XERO_TENANT_ID}"), "{report}");
+    assert!(
+        report.contains("DIR_XERO_TENANT_ID (the `xero-tenant-id` header every operation sends)"),
+        "{report}"
+    );
+    // Bound by the operator, it is theirs.
+    let dir = folder();
+    let file = dir.join("api.json");
+    std::fs::write(&file, s.to_string()).unwrap();
+    let out = run(&Options {
+        spec: file,
+        owner: Some("a@example.com".into()),
+        bind: vec![("xero-tenant-id".into(), "t-1".into())],
+        ..Options::default()
+    })
+    .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!out.yaml.contains("DIR_XERO_TENANT_ID"), "{}", out.yaml);
+    assert!(out.yaml.contains("t-1"), "{}", out.yaml);
+}
+
+#[test]
+fn keys_listed_as_alternatives_that_every_operation_requires_are_all_sent() {
+    let q = |name: &str| json!({"name": name, "in": "query", "required": true, "schema": {"type": "string"}});
+    let op = |id: &str| {
+        json!({"get": {"operationId": id, "parameters": [q("key"), q("token"), q("id")],
+            "responses": {"204": {"description": "none"}}}})
+    };
+    let mut s = spec(
+        json!([{"url": "https://api.trello.example.com/1"}]),
+        json!({"/boards/{id}": op("getBoard"), "/cards/{id}": op("getCard")}),
+    );
+    for p in ["/boards/{id}", "/cards/{id}"] {
+        s["paths"][p]["get"]["parameters"][2]["in"] = json!("path");
+    }
+    s["components"] = json!({"securitySchemes": {
+        "api_key": {"type": "apiKey", "in": "query", "name": "key"},
+        "api_token": {"type": "apiKey", "in": "query", "name": "token"}}});
+    s["security"] = json!([{"api_key": []}, {"api_token": []}]);
+    let (out, doc, config) = import_and_check(&s);
+    let props = &doc["tools"]["getBoard"]["input_schema"]["properties"];
+    assert!(
+        props.get("key").is_none() && props.get("token").is_none(),
+        "{props}"
+    );
+    let url = url_of(&config, "getBoard", json!({"id": "b1"}));
+    assert!(url.contains("key=k") && url.contains("token=k"), "{url}");
+    assert!(out.yaml.contains("both are sent"), "{}", out.yaml);
+    // Where the operations leave one of them out, they are alternatives: one is sent.
+    for p in ["/boards/{id}", "/cards/{id}"] {
+        s["paths"][p]["get"]["parameters"][1]["required"] = json!(false);
+    }
+    let (_, _, config) = import_and_check(&s);
+    let url = url_of(&config, "getBoard", json!({"id": "b1"}));
+    assert!(url.contains("key=k") && !url.contains("token="), "{url}");
+}
+
+#[test]
+fn a_google_resource_name_right_after_the_version_keeps_its_slashes() {
+    let op = |id: &str, name: &str| {
+        json!({"post": {"operationId": id, "parameters": [
+            {"name": name, "in": "path", "required": true, "schema": {"type": "string"},
+             "description": "The resource."}],
+            "responses": {"204": {"description": "none"}}}})
+    };
+    let paths = json!({
+        "/v1/{name}:cancel": op("cancel", "name"),
+        "/v1beta1/{parent}/jobs": op("create", "parent"),
+        "/v1/projects/{projectId}/jobs": op("list", "projectId"),
+    });
+    let google = spec(
+        json!([{"url": "https://jobs.googleapis.com/"}]),
+        paths.clone(),
+    );
+    let (_, doc, config) = import_and_check(&google);
+    let path = |t: &str| {
+        doc["tools"][t]["request"]["path"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(path("cancel"), "/v1/{+name}:cancel");
+    assert_eq!(path("create"), "/v1beta1/{+parent}/jobs");
+    // An id inside a literal collection is one segment.
+    assert_eq!(path("list"), "/v1/projects/{projectId}/jobs");
+    assert_eq!(
+        url_of(
+            &config,
+            "cancel",
+            json!({"name": "projects/p/operations/o"})
+        ),
+        "https://jobs.googleapis.com/v1/projects/p/operations/o:cancel"
+    );
+    assert_eq!(
+        url_of(&config, "list", json!({"projectId": "a/b"})),
+        "https://jobs.googleapis.com/v1/projects/a%2Fb/jobs"
+    );
+    // Elsewhere a parameter after the version is an id like any other.
+    let other = spec(json!([{"url": "https://api.example.com/"}]), paths);
+    let (_, doc, _) = import_and_check(&other);
+    assert_eq!(
+        doc["tools"]["cancel"]["request"]["path"],
+        "/v1/{name}:cancel"
+    );
+}
+
+#[test]
 fn published_descriptions_of_these_classes_import_right() {
     // Google's generated ids: `…experiments.start` and `…experiments.stop`.
     if let Some(d) = published("googleapis.com/dialogflow.json") {
@@ -580,6 +733,54 @@ fn published_descriptions_of_these_classes_import_right() {
         assert!(names.iter().any(|n| n.ends_with("experiments.start")));
         assert!(names.iter().any(|n| n.ends_with("experiments.stop")));
         assert!(!names.iter().any(|n| n.ends_with("_2")), "{names:?}");
+        // Its resource names keep their `/`.
+        let paths: Vec<&str> = doc["tools"]
+            .as_object()
+            .unwrap()
+            .values()
+            .filter_map(|t| t["request"]["path"].as_str())
+            .collect();
+        assert!(paths.iter().any(|p| p.contains("/{+name}:")), "{paths:?}");
+        assert!(paths.iter().any(|p| p.contains("/{+parent}/")), "{paths:?}");
+        assert!(
+            !paths
+                .iter()
+                .any(|p| p.contains("/{name}") || p.contains("/{parent}")),
+            "{paths:?}"
+        );
+    }
+    // Xero: every operation requires `xero-tenant-id`, whose account the calls are for.
+    if let Some(d) = published("xero.com/xero_accounting.json") {
+        let (out, doc, _) = import_and_check(&d);
+        let asked = doc["tools"]
+            .as_object()
+            .unwrap()
+            .values()
+            .filter(|t| {
+                t["input_schema"]["properties"]
+                    .get("xero-tenant-id")
+                    .is_some()
+            })
+            .count();
+        assert_eq!(asked, 0);
+        assert!(out.yaml.contains("${XERO_ACCOUNTING_API_XERO_TENANT_ID}"));
+    }
+    // Trello: `key` or `token` say its requirement lists; every operation needs both.
+    if let Some(d) = published("trello.com.json") {
+        let (_, doc, _) = import_and_check(&d);
+        let base = doc["dependencies"]
+            .as_object()
+            .unwrap()
+            .values()
+            .next()
+            .unwrap()["base_url"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            base.contains("key=${") && base.contains("token=${"),
+            "{base}"
+        );
     }
     // GitHub Enterprise Server: `{hostname}` defaulting to `HOSTNAME`.
     if let Some(d) = published("github.com/ghes-3.1.json") {

@@ -129,6 +129,30 @@ pub fn auth(
             }
         }
     }
+    // A key listed as an alternative (`[{key: []}, {token: []}]`) whose parameter every
+    // operation requires is needed too: Trello's operations each require `key` and
+    // `token`, whatever its requirement lists say.
+    if let Some(c) = &chosen {
+        for (k, s) in &schemes {
+            let (Some("apiKey"), Some(param), Some(at)) = (
+                s.get("type").and_then(Value::as_str),
+                s.get("name").and_then(Value::as_str),
+                s.get("in").and_then(Value::as_str),
+            ) else {
+                continue;
+            };
+            if together.contains(k)
+                || unsendable(s).is_some()
+                || !required_everywhere(root, param, at)
+            {
+                continue;
+            }
+            together.push(k.clone());
+            out.warnings.push(format!(
+                "security scheme `{k}` is listed as an alternative to `{c}`, but every operation requires its {at} parameter `{param}`: both are sent"
+            ));
+        }
+    }
     for (k, s) in &schemes {
         let kind = s.get("type").and_then(Value::as_str).unwrap_or("?");
         let detail = match (kind, s.get("in").and_then(Value::as_str)) {
@@ -182,6 +206,67 @@ pub fn auth(
         send_scheme(&mut out, &name, scheme, &prefix);
     }
     Ok(out)
+}
+
+/// Whether nine in ten of the spec's operations (at least two) require the parameter
+/// `name` in `location`, declared on the operation or its path (`$ref`s inside the
+/// document followed).
+fn required_everywhere(root: &Value, name: &str, location: &str) -> bool {
+    const METHODS: &[&str] = &["get", "put", "post", "delete", "patch", "head", "options"];
+    let resolve = |p: &Value| -> Option<Value> {
+        match p.get("$ref").and_then(Value::as_str) {
+            Some(r) => root.pointer(r.strip_prefix('#')?).cloned(),
+            None => Some(p.clone()),
+        }
+    };
+    let params = |v: Option<&Value>| -> Vec<Value> {
+        v.and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(&resolve)
+            .collect()
+    };
+    let (mut total, mut requiring) = (0usize, 0usize);
+    for item in root
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|p| p.values())
+    {
+        let shared = params(item.get("parameters"));
+        for method in METHODS {
+            let Some(op) = item.get(*method) else {
+                continue;
+            };
+            total += 1;
+            let requires = params(op.get("parameters")).iter().chain(&shared).any(|p| {
+                p.get("in").and_then(Value::as_str) == Some(location)
+                    && p.get("required") == Some(&Value::Bool(true))
+                    && p.get("name").and_then(Value::as_str).is_some_and(|n| {
+                        if location == "header" {
+                            n.eq_ignore_ascii_case(name)
+                        } else {
+                            n == name
+                        }
+                    })
+            });
+            requiring += usize::from(requires);
+        }
+    }
+    requiring >= 2 && requiring * 10 >= total * 9
+}
+
+/// A name as an environment variable's word: `X-Auth-Token` → `X_AUTH_TOKEN`.
+pub fn env_word(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// `base`, or `base_2`, `base_3`… when an earlier scheme of the same requirement took

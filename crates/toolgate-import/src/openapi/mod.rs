@@ -5,6 +5,7 @@
 //! vendor specs are often slightly off the standard, and an unknown field or a minor
 //! violation should weaken one tool, not fail the import.
 
+pub mod account;
 pub mod credentials;
 pub mod emit;
 pub mod example;
@@ -225,6 +226,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         .map(|r| (r.file.as_path(), &r.op, r.shared_params.as_slice()))
         .collect();
     let found = credentials::find(&mut refs, &declared);
+    let accounts = account::find(&mut refs, &declared);
     let param_credentials = if auth.headers.is_empty() && auth.query.is_empty() {
         emit::send_parameters(&mut auth, &found, &dependency, raw_ops.len());
         found
@@ -263,6 +265,25 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         (None, Ok(u)) => u.clone(),
         (None, Err(e)) => return Err(e.clone()),
     };
+    // A header every operation requires to say whose account the calls are for is bound
+    // once for the deployment (as `--bind` would), unless bound already or a credential.
+    let mut bind = opts.bind.clone();
+    let mut account_binds: Vec<(account::AccountHeader, String)> = Vec::new();
+    for header in accounts {
+        let taken = header.spellings.iter().any(|h| {
+            bind.iter().any(|(n, _)| n.eq_ignore_ascii_case(h))
+                || param_credentials.iter().any(|f| f.is(h, "header"))
+                || auth.headers.keys().any(|k| k.eq_ignore_ascii_case(h))
+        });
+        if taken {
+            continue;
+        }
+        let var = account_var(&dependency, header.name());
+        for spelling in &header.spellings {
+            bind.push((spelling.clone(), format!("${{{var}}}")));
+        }
+        account_binds.push((header, var));
+    }
     let mut cx = Context {
         refs: &mut refs,
         dialect,
@@ -270,7 +291,8 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         credential_params,
         param_credentials,
         api_version: api_version(&spec_version),
-        bind: opts.bind.clone(),
+        resource_names: names_resources_by_path(&root),
+        bind,
         bound: BTreeMap::new(),
         shared: Some((dependency.clone(), BTreeMap::new())),
         input_verdicts: Default::default(),
@@ -438,6 +460,30 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
             if !env.iter().any(|(v, _)| *v == var) {
                 env.push((var, format!("the value of parameter `{name}`")));
             }
+        }
+    }
+    for (header, var) in &account_binds {
+        let n: usize = header
+            .spellings
+            .iter()
+            .map(|s| bound.get(s).copied().unwrap_or(0))
+            .sum();
+        if n == 0 {
+            continue;
+        }
+        bind_report.push(format!(
+            "header `{}`, which {} of {} operations require, is sent from ${{{var}}} in {n} tool{}, not asked of the model: it names whose account the calls are for (`--bind '{}=…'` sets it otherwise)",
+            header.name(),
+            header.operations,
+            raw_ops.len(),
+            if n == 1 { "" } else { "s" },
+            header.name(),
+        ));
+        if !env.iter().any(|(v, _)| v == var) {
+            env.push((
+                var.clone(),
+                format!("the `{}` header every operation sends", header.name()),
+            ));
         }
     }
     let mut base_url = base_url;
@@ -624,6 +670,38 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
 
 /// `info.version` as the value of an `api-version` parameter, when it reads as one
 /// (`2017-03-01`, `7.0-preview`, `1.6`): a word, starting with a digit.
+/// Whether the API is one of Google's (served from `*.googleapis.com`), whose resource
+/// names are paths.
+fn names_resources_by_path(root: &Value) -> bool {
+    let google = |url: &str| {
+        url::Url::parse(url)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
+            .is_some_and(|h| h == "googleapis.com" || h.ends_with(".googleapis.com"))
+    };
+    let servers = root
+        .get("servers")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s.get("url").and_then(Value::as_str))
+        .any(google);
+    let swagger_host = root
+        .get("host")
+        .and_then(Value::as_str)
+        .is_some_and(|h| google(&format!("https://{h}/")));
+    servers || swagger_host
+}
+
+/// `XERO_ACCOUNTING_XERO_TENANT_ID` for the header `Xero-Tenant-Id`.
+fn account_var(dependency: &str, header: &str) -> String {
+    format!(
+        "{}_{}",
+        dependency.to_ascii_uppercase(),
+        emit::env_word(header)
+    )
+}
+
 fn api_version(version: &str) -> Option<String> {
     let v = version.trim();
     (v.len() <= 40

@@ -104,6 +104,9 @@ pub struct Context<'a> {
     pub param_credentials: Vec<super::credentials::Found>,
     /// `info.version`, when it can be the value of an `api-version` parameter.
     pub api_version: Option<String>,
+    /// Whether the API names its resources by paths (Google's: `/v1/{name}` takes
+    /// `projects/p/locations/l`), so that such a parameter keeps its `/`.
+    pub resource_names: bool,
     /// Parameters bound in config (name, constant or `${VAR}`), never arguments.
     pub bind: Vec<(String, String)>,
     /// How many tools each bound parameter was found in.
@@ -461,12 +464,16 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             matches!(location, "path" | "query") && rename_in_key_query(&mut key_query, name, &arg);
         match location {
             "path" => {
-                path = path.replace(&format!("{{{name}}}"), &format!("{{{arg}}}"));
-                if holds_slashes(p, &raw_schema) {
-                    notes.push(format!(
-                        "path parameter `{name}` takes a value with `/` in it (`projects/…`), which is sent as one path segment, `/` encoded as `%2F`: the API may not accept it"
-                    ));
-                }
+                // A value that is a path of its own keeps its `/` (`{+arg}`): sent as
+                // one segment, `projects/p/locations/l` would be `projects%2Fp%2F…`.
+                let placeholder = if holds_slashes(p, &raw_schema)
+                    || (cx.resource_names && names_a_resource(&path, name))
+                {
+                    format!("{{+{arg}}}")
+                } else {
+                    format!("{{{arg}}}")
+                };
+                path = path.replace(&format!("{{{name}}}"), &placeholder);
             }
             "query" if in_key_query => {}
             "query" => {
@@ -1550,6 +1557,27 @@ fn holds_slashes(p: &Value, schema: &Value) -> bool {
     pattern_has_slash
         || format_has_slash
         || p.get("x-ms-skip-url-encoding") == Some(&Value::Bool(true))
+}
+
+/// Whether `{name}` is a whole segment right after a version segment (`/v1/{name}`,
+/// `/v1beta1/{parent}/jobs`, `/v2/{resource}:getIamPolicy`): in an API that names its
+/// resources by path (Google's), such a parameter is a resource name, `projects/p/…`.
+fn names_a_resource(path: &str, name: &str) -> bool {
+    let placeholder = format!("{{{name}}}");
+    path.match_indices(&placeholder).any(|(at, _)| {
+        let before = path[..at].strip_suffix('/').unwrap_or("x");
+        let version = before.rsplit('/').next().unwrap_or("");
+        let after = &path[at + placeholder.len()..];
+        is_version_segment(version) && (after.is_empty() || after.starts_with(['/', ':']))
+    })
+}
+
+/// `v1`, `v2beta`, `v1beta1`, `v1alpha2`.
+fn is_version_segment(segment: &str) -> bool {
+    segment
+        .strip_prefix('v')
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        && segment.chars().all(|c| c.is_ascii_alphanumeric())
 }
 
 /// `api-version`, `api_version`, `apiVersion`, `x-api-version`.
