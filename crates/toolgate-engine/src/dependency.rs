@@ -63,6 +63,8 @@ struct Inner {
     history: LatencyHistory,
     limit: AdaptiveLimit,
     quotas: Vec<SeenQuota>,
+    /// The unit each policy's reset has been seen to count down in.
+    countdowns: countdown::Countdowns,
     /// Shared so a per-call snapshot clones a pointer, not the page.
     status: Option<std::sync::Arc<StatusReport>>,
     /// When the breaker last opened, in wall-clock time, for messages ("since 10:02 UTC").
@@ -175,6 +177,18 @@ impl Admitted<'_> {
 }
 
 impl Admitted<'_> {
+    /// Reads the reply's quota resets in the unit this dependency counts them down in
+    /// (see [`countdown`]): before anything is told or learned from them.
+    pub fn read_countdowns(&self, now: Instant, signals: &mut Signals) {
+        if signals.quota.iter().any(|q| q.reset_after.is_some()) {
+            lock(&self.dependency.inner).countdowns.calibrate(
+                now,
+                &mut signals.quota,
+                MAX_POLICIES,
+            );
+        }
+    }
+
     /// The attempt was never sent (the request could not be formed): the pacer place
     /// and the concurrency permit go back, and nothing is learned — no breaker failure,
     /// no latency sample, no quota spent — so one caller's bad arguments cannot open the
@@ -286,6 +300,7 @@ impl DependencyState {
                 history: LatencyHistory::new(Instant::now()),
                 limit: AdaptiveLimit::default(),
                 quotas: Vec::new(),
+                countdowns: countdown::Countdowns::default(),
                 status: None,
                 down_since_wall: None,
                 last_reply: None,
@@ -776,6 +791,8 @@ fn pacer_quota(quotas: &[Quota]) -> Option<toolgate_resilience::Quota> {
             reset_after: q.reset_after.unwrap_or_default(),
         })
 }
+
+mod countdown;
 
 #[cfg(test)]
 mod tests;

@@ -31,8 +31,9 @@
 //! or month-long window gives. A countdown in seconds lands on a multiple of 1000 once
 //! in a thousand; the cost of that miss is a reset read short, which the next response
 //! corrects, while reading ten minutes as a week would park the dependency for days.
-//! Shorter deltas stay seconds: `29963` is eight hours or thirty seconds, and only the
-//! vendor's docs can tell. Absolute times are turned into a delta from the injected
+//! Shorter deltas stay seconds: `29963` is eight hours or thirty seconds, and one value
+//! cannot tell (the engine learns it from how fast a dependency's countdown falls
+//! between replies). Absolute times are turned into a delta from the injected
 //! `now`: a time in the past (clock skew, a stale cache) gives zero, and anything past
 //! [`MAX_RESET`] is capped. This module must not read the clock.
 

@@ -450,7 +450,10 @@ async fn attempt<U: Upstream>(
         );
     }
     let wall = chrono::Utc::now();
-    let signals = read_signals(spec, &sent, wall);
+    let mut signals = read_signals(spec, &sent, wall);
+    if let Some(s) = signals.as_mut() {
+        admitted.read_countdowns(Instant::now(), s);
+    }
     let header_version = version::from_headers(spec, &sent);
     let latency = sent.as_ref().ok().map(|r| r.latency);
     call.latency = latency;

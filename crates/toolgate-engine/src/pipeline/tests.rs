@@ -1242,3 +1242,43 @@ async fn while_replies_fill_the_gateways_memory_no_call_is_sent() {
         "sent again once there is room"
     );
 }
+
+/// A reply whose quota reset counts down in milliseconds without saying so (KuCoin's
+/// `gw-ratelimit-*`).
+fn counting_down(remaining: u32, reset_ms: u64) -> Reply {
+    Reply {
+        headers: vec![
+            ("gw-ratelimit-limit", "2000".to_string()),
+            ("gw-ratelimit-remaining", remaining.to_string()),
+            ("gw-ratelimit-reset", reset_ms.to_string()),
+        ],
+        ..ok(VALID)
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_reset_counted_down_in_milliseconds_is_read_as_such_after_a_few_replies() {
+    // Each call takes 5 ms and the next comes 300 ms later: the countdown falls by 305.
+    let replies: Vec<Reply> = (0..4u32)
+        .map(|i| counting_down(1999 - i, 29_963 - 305 * u64::from(i)))
+        .collect();
+    let rig = rig("web_search", replies);
+    let reset = |rig: &Rig| {
+        let snap = rig.route.dependency.snapshot(Instant::now());
+        snap.quotas[0].reset_after.unwrap()
+    };
+    rig.search().await;
+    assert!(
+        reset(&rig) > Duration::from_secs(8 * 3600),
+        "one reading: eight hours, as read"
+    );
+    for _ in 0..3 {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        rig.search().await;
+    }
+    let learned = reset(&rig);
+    assert!(
+        learned <= Duration::from_secs(30) && learned >= Duration::from_secs(28),
+        "{learned:?}"
+    );
+}

@@ -1,0 +1,227 @@
+//! Quota resets counted down in milliseconds without saying so.
+//!
+//! A bare reset number below a day is read as seconds (`toolgate_signals::reset`): the
+//! number alone cannot tell KuCoin's `gw-ratelimit-reset: 29963` (thirty seconds, in
+//! milliseconds) from eight hours. Read wrong, a dependency whose quota runs out is
+//! held for hours instead of seconds. Two readings of one countdown can tell: between
+//! replies `dt` apart, a countdown read in its own unit drops by about `dt`; one in
+//! milliseconds read as seconds drops by about a thousand times `dt`. After
+//! [`VOTES`] such drops in a row for a policy, its resets are read as milliseconds; a
+//! drop at the rate of seconds reads them as seconds again. A constant (a window's
+//! length sent on every reply) or a reset that jumps up (a new window) says nothing.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+use toolgate_signals::Quota;
+
+/// Drops measured over less than this say nothing: a countdown in whole seconds can
+/// drop by one between two replies a millisecond apart, which would read as a
+/// thousand seconds a second.
+const MIN_SPAN: Duration = Duration::from_millis(50);
+
+/// Drops at a rate in this range (seconds read per second elapsed) are a countdown in
+/// milliseconds read as seconds: a thousand, give or take the servers' own timing.
+const MILLIS_RATE: std::ops::RangeInclusive<f64> = 300.0..=3_000.0;
+
+/// Drops at a rate in this range are a countdown read in its own unit.
+const SECONDS_RATE: std::ops::RangeInclusive<f64> = 0.3..=3.0;
+
+/// How many millisecond-rate drops in a row decide.
+const VOTES: u8 = 2;
+
+/// Resets above this were not read as bare seconds, so they are never rescaled.
+const BARE_SECONDS_MAX: Duration = toolgate_signals::reset::MAX_RESET;
+
+/// What has been seen of one policy's countdown.
+#[derive(Debug, Clone)]
+struct Countdown {
+    policy: String,
+    /// When the last reset was read, and the reset as read (before any rescaling).
+    at: Instant,
+    read: Duration,
+    votes: u8,
+    millis: bool,
+}
+
+/// The countdowns of one dependency's quota policies, at most `max` of them.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Countdowns {
+    seen: Vec<Countdown>,
+}
+
+impl Countdowns {
+    /// Reads each quota's reset in the unit this dependency has been seen to count in,
+    /// and learns from it. `max` bounds the policies remembered (names come from
+    /// headers): beyond it, the one read longest ago is forgotten.
+    pub(super) fn calibrate(&mut self, now: Instant, quotas: &mut [Quota], max: usize) {
+        for q in quotas {
+            let Some(read) = q.reset_after else {
+                continue;
+            };
+            let at = match self.seen.iter().position(|c| c.policy == q.policy) {
+                Some(at) => at,
+                None => {
+                    if self.seen.len() >= max
+                        && let Some(oldest) = (0..self.seen.len()).min_by_key(|&i| self.seen[i].at)
+                    {
+                        self.seen.swap_remove(oldest);
+                    }
+                    self.seen.push(Countdown {
+                        policy: q.policy.clone(),
+                        at: now,
+                        read,
+                        votes: 0,
+                        millis: false,
+                    });
+                    continue;
+                }
+            };
+            let c = &mut self.seen[at];
+            let span = now.saturating_duration_since(c.at);
+            if span >= MIN_SPAN && read < c.read && c.read <= BARE_SECONDS_MAX {
+                let rate = (c.read - read).as_secs_f64() / span.as_secs_f64();
+                if MILLIS_RATE.contains(&rate) {
+                    c.votes = c.votes.saturating_add(1);
+                    if c.votes >= VOTES {
+                        c.millis = true;
+                    }
+                } else if SECONDS_RATE.contains(&rate) {
+                    c.votes = 0;
+                    c.millis = false;
+                }
+            }
+            if span >= MIN_SPAN || read > c.read {
+                c.at = now;
+                c.read = read;
+            }
+            if c.millis && read <= BARE_SECONDS_MAX {
+                q.reset_after = Some(read / 1_000);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quota(policy: &str, reset: Duration) -> Quota {
+        Quota {
+            policy: policy.into(),
+            limit: Some(2000),
+            remaining: Some(1500),
+            reset_after: Some(reset),
+            window: None,
+        }
+    }
+
+    /// Feeds `readings` (milliseconds after start, reset as read) and returns the
+    /// resets as calibrated.
+    fn feed(c: &mut Countdowns, start: Instant, readings: &[(u64, Duration)]) -> Vec<Duration> {
+        readings
+            .iter()
+            .map(|(ms, read)| {
+                let mut q = [quota("default", *read)];
+                c.calibrate(start + Duration::from_millis(*ms), &mut q, 8);
+                q[0].reset_after.unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_millisecond_countdown_read_as_seconds_is_learned_from_how_fast_it_falls() {
+        let mut c = Countdowns::default();
+        let start = Instant::now();
+        // KuCoin's `gw-ratelimit-reset` in ms, read as seconds: 29963 → 29 663 → 29 360.
+        let got = feed(
+            &mut c,
+            start,
+            &[
+                (0, Duration::from_secs(29_963)),
+                (300, Duration::from_secs(29_663)),
+                (603, Duration::from_secs(29_360)),
+                (900, Duration::from_secs(29_063)),
+            ],
+        );
+        assert_eq!(got[0], Duration::from_secs(29_963));
+        assert_eq!(
+            got[1],
+            Duration::from_secs(29_663),
+            "one drop does not decide"
+        );
+        assert_eq!(got[2], Duration::from_millis(29_360));
+        assert_eq!(got[3], Duration::from_millis(29_063));
+        // A new window (the reset jumps up) is still read in milliseconds.
+        let later = feed(&mut c, start, &[(1_000, Duration::from_secs(30_000))]);
+        assert_eq!(later[0], Duration::from_secs(30));
+    }
+
+    #[test]
+    fn a_countdown_in_seconds_stays_seconds() {
+        let mut c = Countdowns::default();
+        let start = Instant::now();
+        // Whole seconds: between replies 2 ms apart it may drop by one (a rate of 500
+        // a second), which is measured over too short a span to count.
+        let got = feed(
+            &mut c,
+            start,
+            &[
+                (0, Duration::from_secs(60)),
+                (2, Duration::from_secs(59)),
+                (4, Duration::from_secs(58)),
+                (1_004, Duration::from_secs(57)),
+                (2_004, Duration::from_secs(56)),
+                (2_006, Duration::from_secs(55)),
+            ],
+        );
+        assert_eq!(got.last(), Some(&Duration::from_secs(55)));
+        assert!(got.iter().all(|d| *d >= Duration::from_secs(55)), "{got:?}");
+    }
+
+    #[test]
+    fn a_constant_or_rising_reset_teaches_nothing_and_seconds_undo_a_wrong_lesson() {
+        let mut c = Countdowns::default();
+        let start = Instant::now();
+        // A window's length sent on every reply (Prisjakt's 600000, read as 600 s).
+        let got = feed(
+            &mut c,
+            start,
+            &[
+                (0, Duration::from_secs(600)),
+                (500, Duration::from_secs(600)),
+                (900, Duration::from_secs(600)),
+            ],
+        );
+        assert!(got.iter().all(|d| *d == Duration::from_secs(600)));
+        // Learned as milliseconds, then seen falling at the rate of seconds.
+        let mut c = Countdowns::default();
+        let got = feed(
+            &mut c,
+            start,
+            &[
+                (0, Duration::from_secs(20_000)),
+                (100, Duration::from_secs(19_900)),
+                (200, Duration::from_secs(19_800)),
+                (5_200, Duration::from_secs(19_795)),
+                (6_200, Duration::from_secs(19_794)),
+            ],
+        );
+        assert_eq!(got[2], Duration::from_millis(19_800));
+        assert_eq!(got[3], Duration::from_secs(19_795));
+        assert_eq!(got[4], Duration::from_secs(19_794));
+    }
+
+    #[test]
+    fn policies_are_learned_apart_and_bounded() {
+        let mut c = Countdowns::default();
+        let start = Instant::now();
+        for i in 0..20u64 {
+            let mut q = [quota(&format!("p{i}"), Duration::from_secs(100))];
+            c.calibrate(start + Duration::from_millis(i), &mut q, 8);
+        }
+        assert_eq!(c.seen.len(), 8);
+        assert!(c.seen.iter().any(|s| s.policy == "p19"));
+        assert!(!c.seen.iter().any(|s| s.policy == "p0"));
+    }
+}
