@@ -52,6 +52,7 @@ mod shopify;
 pub mod status_page;
 pub mod unread;
 mod usage_json;
+pub mod version_list;
 mod wait_text;
 mod walk;
 mod warning;

@@ -291,12 +291,10 @@ fn read_headers(
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_bytes()))
         .collect();
-    Some(toolgate_signals::read(
-        status,
-        &Headers::new(&fields),
-        now,
-        tool.dependency.flavour,
-    ))
+    let headers = Headers::new(&fields);
+    let mut signals = toolgate_signals::read(status, &headers, now, tool.dependency.flavour);
+    super::pinned_version::check(tool, &headers, &mut signals);
+    Some(signals)
 }
 
 #[cfg(test)]

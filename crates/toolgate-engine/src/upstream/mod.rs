@@ -12,6 +12,7 @@ mod client;
 mod http;
 mod interpret;
 pub mod mcp;
+mod pinned_version;
 mod plain_http;
 mod response;
 
