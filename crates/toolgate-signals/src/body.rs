@@ -153,6 +153,14 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
         })
         .or_else(|| strings("type").find(|t| t == "RATE_LIMITED"))
         .or_else(|| strings("errorCode").find(|c| c == "REQUEST_LIMIT_EXCEEDED"))
+        // A status or code naming the limit passed: Google Maps' `OVER_QUERY_LIMIT`,
+        // Tencent Cloud's `RequestLimitExceeded`.
+        .or_else(|| {
+            ["status", "code", "Code"]
+                .iter()
+                .flat_map(|k| strings(k))
+                .find(|c| envelope::names_a_limit_passed(c.as_bytes()))
+        })
         .or(walked.reason);
     if let Some(wait) = values(prefix, "retry_after")
         .filter_map(|v| v.as_f64())

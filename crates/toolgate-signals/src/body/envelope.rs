@@ -3,7 +3,9 @@
 //! Many APIs answer errors, throttling included, with a 200: GraphQL (`{"errors": …}`),
 //! Kraken (`{"error": [...]}`), the MediaWiki Action API and Deezer (`{"error": {…}}`),
 //! Baidu (`{"error_code": …}`), WeChat (`{"errcode": …}`), Bybit (`{"retCode": …}`),
-//! Apigee (`{"fault": …}`), Slack (`"ok": false`) and Marketo (`"success": false`).
+//! Apigee (`{"fault": …}`), Slack (`"ok": false`) and Marketo (`"success": false`),
+//! Google Maps Platform (`"status": "OVER_QUERY_LIMIT"`), and Tencent Cloud, whose every
+//! answer is wrapped in `{"Response": …}` with the error inside.
 //!
 //! The same names also stand in healthy bodies with an empty value — `"error": null`,
 //! `"errcode": 0` (WeChat's success), `"retCode": 0` (Bybit's), `"errors": []` — and a
@@ -44,12 +46,31 @@ const FAILED_STATUS_WORDS: [&str; 6] = [
     "\"notok\"",
 ];
 
+/// Names of a member that wraps the whole answer of a protocol (Tencent Cloud's
+/// `Response`): its members are read as top-level ones. A `data` or `result` member is
+/// the API's data, whose own `errors` field says nothing of the reply.
+const WRAPPERS: [&str; 1] = ["response"];
+
 /// Whether the first [`WINDOW`] bytes of `body` are a JSON object with a top-level
 /// member that reports an error.
 pub(super) fn is_error_envelope(body: &[u8]) -> bool {
-    let head = &body[..body.len().min(WINDOW)];
+    reports_error(&body[..body.len().min(WINDOW)], true)
+}
+
+/// Whether the object `head` starts has a member that reports an error; `unwrap`: a
+/// wrapper's members are read too (one level only).
+fn reports_error(head: &[u8], unwrap: bool) -> bool {
     let mut members = TopLevel::new(head);
     while let Some((key, value)) = members.next_member() {
+        if unwrap
+            && WRAPPERS
+                .iter()
+                .any(|w| key.eq_ignore_ascii_case(w.as_bytes()))
+            && value.starts_with(b"{")
+            && reports_error(value, false)
+        {
+            return true;
+        }
         if ERROR_KEYS
             .iter()
             .any(|k| key.eq_ignore_ascii_case(k.as_bytes()))
@@ -64,7 +85,8 @@ pub(super) fn is_error_envelope(body: &[u8]) -> bool {
     false
 }
 
-/// A `"success": false` / `"ok": false`, or a failed status word.
+/// A `"success": false` / `"ok": false`, a failed status word, or a status or code
+/// that names a limit passed.
 fn says_failed(key: &[u8], value: &[u8]) -> bool {
     let is = |names: &[&str]| names.iter().any(|k| key.eq_ignore_ascii_case(k.as_bytes()));
     (is(&SUCCESS_KEYS) && value.starts_with(b"false"))
@@ -72,6 +94,54 @@ fn says_failed(key: &[u8], value: &[u8]) -> bool {
             && FAILED_STATUS_WORDS.iter().any(|w| {
                 value.len() >= w.len() && value[..w.len()].eq_ignore_ascii_case(w.as_bytes())
             }))
+        || (is(&["status", "code"]) && is_limit_status(value))
+}
+
+/// A string value whose words say a limit was passed: `OVER_QUERY_LIMIT`,
+/// `RATE_LIMIT_EXCEEDED`, `QuotaExceeded`, `THROTTLED`. `ZERO_RESULTS`, `OK` or
+/// `NOT_FOUND` say nothing of the kind.
+fn is_limit_status(value: &[u8]) -> bool {
+    value
+        .strip_prefix(b"\"")
+        .and_then(|rest| rest.iter().position(|b| *b == b'"').map(|end| &rest[..end]))
+        .is_some_and(names_a_limit_passed)
+}
+
+/// Whether a status or code text (unquoted) says a limit was passed, by its words
+/// (`_`, `-`, spaces and case changes split them): a limit or quota word with an
+/// over/exceeded/reached word, or a throttle word. `LIMIT_OVERRIDE` is not one.
+pub(super) fn names_a_limit_passed(text: &[u8]) -> bool {
+    const LIMIT: [&str; 4] = ["limit", "quota", "ratelimit", "rate"];
+    const PASSED: [&str; 5] = ["over", "exceeded", "exceeds", "exceed", "reached"];
+    const THROTTLED: [&str; 5] = [
+        "throttled",
+        "throttling",
+        "throttle",
+        "ratelimited",
+        "overquota",
+    ];
+    if text.len() > 64 {
+        return false;
+    }
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for &b in text {
+        let c = b as char;
+        let boundary = !c.is_ascii_alphanumeric() || (c.is_ascii_uppercase() && previous_lower);
+        if boundary && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c.is_ascii_alphanumeric() {
+            word.push(c.to_ascii_lowercase());
+        }
+        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    let any = |set: &[&str]| words.iter().any(|w| set.contains(&w.as_str()));
+    any(&THROTTLED) || (any(&LIMIT) && any(&PASSED))
 }
 
 /// `null`, `false`, zero, `""`, `"0"`, `[]` or `{}` at the start of a value: the
@@ -248,5 +318,40 @@ mod tests {
         body.extend(std::iter::repeat_n(b'x', WINDOW));
         body.extend(br#"","error":"late"}"#);
         assert!(!is_error_envelope(&body));
+    }
+}
+
+#[cfg(test)]
+mod limit_words {
+    use super::names_a_limit_passed;
+
+    #[test]
+    fn statuses_and_codes_that_say_a_limit_was_passed() {
+        for yes in [
+            "OVER_QUERY_LIMIT",
+            "OVER_DAILY_LIMIT",
+            "RequestLimitExceeded",
+            "RATE_LIMIT_EXCEEDED",
+            "QuotaExceeded",
+            "LimitExceeded.Frequency",
+            "THROTTLED",
+            "Throttling.User",
+            "ratelimited",
+            "quota-reached",
+        ] {
+            assert!(names_a_limit_passed(yes.as_bytes()), "{yes}");
+        }
+        for no in [
+            "OK",
+            "ZERO_RESULTS",
+            "NOT_FOUND",
+            "LIMIT_OVERRIDE",
+            "LimitOverride",
+            "INVALID_REQUEST",
+            "quota",
+            "limit",
+        ] {
+            assert!(!names_a_limit_passed(no.as_bytes()), "{no}");
+        }
     }
 }

@@ -177,6 +177,25 @@ fn worth_reading_table() {
         (200, b"\n { \"errors\" : [1]}", true),
         (200, br#"{"errors":[]}"#, false),
         (200, br#"{"data":{"errors":1}}"#, false),
+        (200, br#"{"results":[],"status":"ZERO_RESULTS"}"#, false),
+        (200, br#"{"results":[{"id":1}],"status":"OK"}"#, false),
+        (200, br#"{"status":"OVER_QUERY_LIMIT","results":[]}"#, true),
+        (200, br#"{"code":"RATE_LIMIT_EXCEEDED"}"#, true),
+        (
+            200,
+            br#"{"Response":{"InstanceSet":[],"RequestId":"x"}}"#,
+            false,
+        ),
+        (
+            200,
+            br#"{"Response":{"Error":{"Code":"LimitExceeded"}}}"#,
+            true,
+        ),
+        (
+            200,
+            br#"{"Response":{"Error":null,"RequestId":"x"}}"#,
+            false,
+        ),
         (200, b"", false),
         (302, b"{", false),
     ];
@@ -197,6 +216,11 @@ fn throttled_envelopes_in_success_bodies_are_read() {
         br#"{"retCode":10006,"retMsg":"Too many visits!","result":{}}"#,
         br#"{"error":{"type":"Exception","message":"Quota limit exceeded","code":4}}"#,
         br#"{"errcode":45009,"errmsg":"reach max api daily quota limit"}"#,
+        // Google Maps Platform web services: a 200 whose `status` is the throttle.
+        br#"{"error_message":"You have exceeded your rate-limit for this API.","results":[],"status":"OVER_QUERY_LIMIT"}"#,
+        br#"{"results":[],"status":"OVER_DAILY_LIMIT"}"#,
+        // Tencent Cloud API 3.0: every answer wrapped in `Response`.
+        br#"{"Response":{"Error":{"Code":"RequestLimitExceeded","Message":"Your current request times equals to `21` in a second, which exceeds the frequency limit `20` for a second."},"RequestId":"b5b41468-520d-4192-b42f-595cc34b6c1c"}}"#,
     ] {
         assert!(
             read(200, b, now()).rate_limited,
