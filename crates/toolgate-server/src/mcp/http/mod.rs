@@ -256,8 +256,14 @@ async fn post(mcp: &Mcp, request: Request, owner: &Owner) -> Result<Response, Re
     let headers = parts.headers;
     let bytes = axum::body::to_bytes(body, mcp.max_request_bytes)
         .await
-        .map_err(|_| Refusal::TooLarge {
-            max: mcp.max_request_bytes,
+        .map_err(|e| {
+            if crate::server::listener::body_timed_out(&e) {
+                Refusal::BodyTimedOut
+            } else {
+                Refusal::TooLarge {
+                    max: mcp.max_request_bytes,
+                }
+            }
         })?;
     // The one read of the body: framing, and the params' fields.
     let message = jsonrpc::parse(&bytes).map_err(Refusal::Malformed)?;
