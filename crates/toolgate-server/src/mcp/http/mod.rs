@@ -10,6 +10,7 @@
 //! the client something before its answer (progress, a log message, a sampling request)
 //! is answered with an event stream instead: those messages as events, then the answer.
 
+mod counted;
 pub mod owner;
 mod refusal;
 pub mod seal;
@@ -32,6 +33,7 @@ use tokio_util::sync::CancellationToken;
 use super::dispatch::{self, Server};
 use super::jsonrpc::{self, Message};
 use super::outbound::{self, Outbound, SessionLink};
+use counted::counted;
 use owner::Owner;
 use refusal::{Refusal, json, status_of};
 use seal::Sealer;
@@ -411,7 +413,10 @@ async fn answer(
                 .with_access_token(access_token);
             let version = version.as_ref().map(ProtocolVersion::as_str);
             return match mcp.server.handle(other, version, &outbound).await {
-                Some(reply) => json(status_of(&reply), reply.body),
+                Some(reply) => counted(
+                    &mcp.server.reply_memory(),
+                    json(status_of(&reply), reply.body),
+                ),
                 None => StatusCode::ACCEPTED.into_response(),
             };
         }
@@ -437,7 +442,10 @@ async fn answer(
         reply = &mut work => match queue.try_recv() {
             // Nothing was sent: one JSON body, as for any other request.
             Err(_) => match reply {
-                Some(reply) => json(status_of(&reply), reply.body),
+                Some(reply) => counted(
+                    &mcp.server.reply_memory(),
+                    json(status_of(&reply), reply.body),
+                ),
                 None => StatusCode::ACCEPTED.into_response(),
             },
             Ok(first) => stream::relay(first, None, reply.map(|r| r.body), queue, || {}),
