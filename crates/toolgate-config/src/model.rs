@@ -282,6 +282,10 @@ pub struct GatewayConfig {
     pub header_timeout: Duration,
     /// Idle keep-alive connections are closed after this.
     pub idle_timeout: Duration,
+    /// Time to send a request's body once its headers are in.
+    pub body_timeout: Duration,
+    /// A connection whose client reads nothing of its answer for this long is closed.
+    pub send_timeout: Duration,
     /// Request body cap in bytes.
     pub max_request_bytes: usize,
     /// MCP sessions kept at most.

@@ -226,6 +226,12 @@ pub struct RawGateway {
     pub header_timeout: Option<String>,
     /// An idle keep-alive connection is closed after this long. Default 60s.
     pub idle_timeout: Option<String>,
+    /// Time a client has to send a request's body once its headers are in; a body still
+    /// arriving then is answered 408 and the connection closed. Default 30s.
+    pub body_timeout: Option<String>,
+    /// An answer the client has not read any of for this long closes its connection
+    /// (the answer is dropped). Default 30s.
+    pub send_timeout: Option<String>,
     /// Largest request body accepted (413 beyond), e.g. `4MiB` (default).
     pub max_request_bytes: Option<String>,
     /// MCP sessions (initialize handshakes) kept at most; beyond it `initialize` is

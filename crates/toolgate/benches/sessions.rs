@@ -12,6 +12,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use rmcp::model::ProtocolVersion;
 use serde_json::json;
 
+use toolgate_server::mcp::http::owner::Owner;
 use toolgate_server::mcp::http::seal::Sealer;
 use toolgate_server::mcp::http::session::Sessions;
 
@@ -61,7 +62,7 @@ fn sessions(c: &mut Criterion) {
         b.iter(|| black_box(verifier.open(black_box(&sealed_probe), now).unwrap()));
     });
     g.bench_function("sealed id, seal (initialize)", |b| {
-        b.iter(|| black_box(verifier.seal(&version, Some(&caps), now)));
+        b.iter(|| black_box(verifier.seal(&version, Some(&caps), &Owner::default(), now)));
     });
     g.finish();
     println!(

@@ -682,6 +682,19 @@ impl Compiler<'_> {
                 raw.idle_timeout.as_ref(),
                 Duration::from_secs(60),
             ),
+            // Below a second a connection would be cut for a scheduling hiccup.
+            body_timeout: self.duration_min(
+                "gateway.body_timeout".into(),
+                raw.body_timeout.as_ref(),
+                Duration::from_secs(30),
+                Duration::from_secs(1),
+            ),
+            send_timeout: self.duration_min(
+                "gateway.send_timeout".into(),
+                raw.send_timeout.as_ref(),
+                Duration::from_secs(30),
+                Duration::from_secs(1),
+            ),
             max_request_bytes,
             max_sessions: count(raw.max_sessions, 10_000),
             session_idle: self.duration(

@@ -231,6 +231,8 @@ fn keep_restart_only(old: &Config, next: &mut Config) -> Vec<&'static str> {
         serving_threads,
         header_timeout,
         idle_timeout,
+        body_timeout,
+        send_timeout,
         max_request_bytes,
         max_sessions,
         session_idle,

@@ -249,6 +249,12 @@ impl Server {
         self.current.load()
     }
 
+    /// The budget of reply bytes held at once (`gateway.max_buffered_response_bytes`),
+    /// which answers waiting to be written count in too.
+    pub(crate) fn reply_memory(&self) -> Arc<toolgate_resilience::ReplyMemory> {
+        self.gateway().client().reply_memory().clone()
+    }
+
     /// The tool list for the current route table, serialised once per table.
     fn tool_list(&self) -> Arc<ToolList> {
         let routes = self.gateway().routes();

@@ -1,5 +1,7 @@
 //! The one admission layer, in front of every endpoint:
 //!
+//! 0. a header whose one value these checks read (`Host`, `Origin`, `Authorization`,
+//!    the MCP headers, …) must not be sent twice (400);
 //! 1. `Host` must be a loopback name or one of `gateway.allowed_hosts` (DNS-rebinding
 //!    protection; a browser on a rebound name cannot reach `/admin` or `/demo/control`
 //!    either);
@@ -32,6 +34,22 @@ use toolgate_config::GatewayConfig;
 
 /// Loopback names, always allowed as `Host`.
 const LOOPBACK: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
+
+/// Headers whose one value the checks here and on `/mcp` read. Sent twice, the value
+/// checked and the value a proxy or another reader acts on can differ (two `Host`s: one
+/// allowed, one routed to), so a request repeating one is refused with 400 on every
+/// endpoint (RFC 9112 §3.2 for `Host`; none of these is a list).
+const SINGLE_VALUED: [&str; 9] = [
+    "host",
+    "origin",
+    "authorization",
+    "content-type",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "mcp-method",
+    "mcp-name",
+    "last-event-id",
+];
 
 /// The admission rules, compiled from the config once.
 #[derive(Debug)]
@@ -171,6 +189,21 @@ impl Admission {
         headers: &HeaderMap,
     ) -> Option<Response> {
         let is_mcp = path == "/mcp" || path.starts_with("/mcp/");
+        if let Some(name) = repeated(headers) {
+            tracing::info!(
+                header = name,
+                path,
+                "refused a request that sends a single-valued header more than once"
+            );
+            return Some(
+                (
+                    StatusCode::BAD_REQUEST,
+                    [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                    format!("Bad Request: more than one {name} header\n"),
+                )
+                    .into_response(),
+            );
+        }
         let host = match headers.get(header::HOST) {
             Some(v) => match v.to_str().ok().and_then(|s| Authority::try_from(s).ok()) {
                 Some(a) => a,
@@ -291,6 +324,13 @@ pub async fn admit(
     let limit = admission.max_request_bytes;
     let request = request.map(|body| Body::new(http_body_util::Limited::new(body, limit)));
     next.run(request).await
+}
+
+/// The first header of [`SINGLE_VALUED`] that `headers` hold more than once.
+fn repeated(headers: &HeaderMap) -> Option<&'static str> {
+    SINGLE_VALUED
+        .into_iter()
+        .find(|name| headers.get_all(*name).iter().nth(1).is_some())
 }
 
 /// Whether `path` is the console's.
@@ -522,6 +562,50 @@ mod tests {
         );
         assert_eq!(status(&a, "/mcp", &[]), 400);
         assert_eq!(status(&a, "/mcp", &[("host", "a b")]), 400);
+    }
+
+    #[test]
+    fn a_single_valued_header_sent_twice_is_refused_on_every_endpoint() {
+        let a = admission(&[], &["https://app.example.com"], Some("s3cret"));
+        let allowed = [
+            ("host", "127.0.0.1:8765"),
+            ("origin", "https://app.example.com"),
+            ("authorization", "Bearer s3cret"),
+        ];
+        assert_eq!(status(&a, "/mcp", &allowed), 200);
+        // A value that passes, and another: the allowed one first or last, a reader of
+        // the other one would disagree with the check.
+        for (name, good, other) in [
+            ("host", "127.0.0.1:8765", "evil.example"),
+            ("origin", "https://app.example.com", "http://evil.example"),
+            ("authorization", "Bearer s3cret", "Bearer stolen"),
+            ("content-type", "application/json", "text/plain"),
+            ("mcp-session-id", "one-session", "another-session"),
+            ("mcp-protocol-version", "2025-06-18", "2025-03-26"),
+            ("mcp-method", "tools/call", "tools/list"),
+            ("mcp-name", "search", "other"),
+            ("last-event-id", "6", "7"),
+        ] {
+            let base: Vec<_> = allowed
+                .iter()
+                .filter(|(n, _)| *n != name)
+                .copied()
+                .collect();
+            for path in ["/mcp", "/healthz", "/admin/status"] {
+                for pair in [[good, other], [other, good]] {
+                    let mut headers = base.clone();
+                    headers.extend(pair.map(|v| (name, v)));
+                    assert_eq!(status(&a, path, &headers), 400, "{name} on {path}");
+                }
+            }
+        }
+        // Headers that are lists may repeat.
+        let mut accept = allowed.to_vec();
+        accept.extend([
+            ("accept", "application/json"),
+            ("accept", "text/event-stream"),
+        ]);
+        assert_eq!(status(&a, "/mcp", &accept), 200);
     }
 
     #[test]

@@ -230,6 +230,42 @@ async fn a_slow_header_client_is_closed_and_an_idle_keep_alive_one_is_not() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_mcp_body_that_trickles_in_is_answered_408_and_never_holds_a_slot() {
+    let upstream = slow_upstream(Duration::from_millis(1)).await;
+    let dir = temp_dir("limits-slow-body");
+    let cfg = config(
+        &dir,
+        upstream,
+        "  body_timeout: 1s\n  header_timeout: 5m\n  idle_timeout: 5m",
+    );
+    let server = Server::start(&cfg, free_port(), None);
+    let addr: SocketAddr = server.base.trim_start_matches("http://").parse().unwrap();
+    tokio::task::spawn_blocking(move || {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.write_all(
+            b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+              Accept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n{",
+        )
+        .unwrap();
+        // A byte every 200 ms: always arriving, never complete.
+        let mut writer = s.try_clone().unwrap();
+        let trickle = std::thread::spawn(move || {
+            while writer.write_all(b" ").is_ok() {
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        });
+        let mut answer = String::new();
+        let _ = s.read_to_string(&mut answer);
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(answer.contains("gateway.body_timeout"), "{answer}");
+        let _ = s.shutdown(std::net::Shutdown::Both);
+        trickle.join().unwrap();
+    })
+    .await
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn twenty_thousand_initializes_keep_rss_bounded() {
     let upstream = slow_upstream(Duration::from_millis(1)).await;
     let dir = temp_dir("limits-rss");

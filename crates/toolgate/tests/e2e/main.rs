@@ -7,6 +7,7 @@ mod arguments;
 mod audit;
 mod audit_incident;
 mod check;
+mod client_misuse;
 mod console;
 mod core;
 mod demo;

@@ -10,6 +10,8 @@
 //! the client something before its answer (progress, a log message, a sampling request)
 //! is answered with an event stream instead: those messages as events, then the answer.
 
+mod counted;
+pub mod owner;
 mod refusal;
 pub mod seal;
 pub mod session;
@@ -31,6 +33,8 @@ use tokio_util::sync::CancellationToken;
 use super::dispatch::{self, Server};
 use super::jsonrpc::{self, Message};
 use super::outbound::{self, Outbound, SessionLink};
+use counted::counted;
+use owner::Owner;
 use refusal::{Refusal, json, status_of};
 use seal::Sealer;
 use session::{Missing, Sessions};
@@ -92,10 +96,12 @@ impl Mcp {
 
 /// The `/mcp` endpoint.
 pub async fn handle(State(mcp): State<Arc<Mcp>>, request: Request) -> Response {
+    // A session is served to the caller that opened it only.
+    let owner = Owner::of(request.extensions().get::<toolgate_auth::Identity>());
     let answered = match *request.method() {
-        Method::POST => post(&mcp, request).await,
-        Method::GET => get(&mcp, request.headers()),
-        Method::DELETE => delete(&mcp, request.headers()),
+        Method::POST => post(&mcp, request, &owner).await,
+        Method::GET => get(&mcp, request.headers(), &owner),
+        Method::DELETE => delete(&mcp, request.headers(), &owner),
         _ => Err(Refusal::MethodNotAllowed),
     };
     answered.unwrap_or_else(IntoResponse::into_response)
@@ -226,7 +232,7 @@ enum Route<'h> {
     Stateless,
 }
 
-async fn post(mcp: &Mcp, request: Request) -> Result<Response, Refusal> {
+async fn post(mcp: &Mcp, request: Request, owner: &Owner) -> Result<Response, Refusal> {
     let ranges = accepted(request.headers());
     if !(accepts(&ranges, "application/json") && accepts(&ranges, "text/event-stream")) {
         return Err(Refusal::NotAcceptable(
@@ -252,17 +258,23 @@ async fn post(mcp: &Mcp, request: Request) -> Result<Response, Refusal> {
     let headers = parts.headers;
     let bytes = axum::body::to_bytes(body, mcp.max_request_bytes)
         .await
-        .map_err(|_| Refusal::TooLarge {
-            max: mcp.max_request_bytes,
+        .map_err(|e| {
+            if crate::server::listener::body_timed_out(&e) {
+                Refusal::BodyTimedOut
+            } else {
+                Refusal::TooLarge {
+                    max: mcp.max_request_bytes,
+                }
+            }
         })?;
     // The one read of the body: framing, and the params' fields.
     let message = jsonrpc::parse(&bytes).map_err(Refusal::Malformed)?;
     Ok(match route(&headers, &message)? {
-        Route::Initialize => initialize(mcp, message).await?,
+        Route::Initialize => initialize(mcp, message, owner).await?,
         Route::Session(sid) => {
             let (version, link) = mcp
                 .sessions
-                .resume(sid)
+                .resume(sid, owner)
                 .map_err(|missing| mcp.missing(missing))?;
             let session = Joined { sid, version, link };
             answer(mcp, message, Some(session), None, caller).await
@@ -401,7 +413,10 @@ async fn answer(
                 .with_access_token(access_token);
             let version = version.as_ref().map(ProtocolVersion::as_str);
             return match mcp.server.handle(other, version, &outbound).await {
-                Some(reply) => json(status_of(&reply), reply.body),
+                Some(reply) => counted(
+                    &mcp.server.reply_memory(),
+                    json(status_of(&reply), reply.body),
+                ),
                 None => StatusCode::ACCEPTED.into_response(),
             };
         }
@@ -427,7 +442,10 @@ async fn answer(
         reply = &mut work => match queue.try_recv() {
             // Nothing was sent: one JSON body, as for any other request.
             Err(_) => match reply {
-                Some(reply) => json(status_of(&reply), reply.body),
+                Some(reply) => counted(
+                    &mcp.server.reply_memory(),
+                    json(status_of(&reply), reply.body),
+                ),
                 None => StatusCode::ACCEPTED.into_response(),
             },
             Ok(first) => stream::relay(first, None, reply.map(|r| r.body), queue, || {}),
@@ -444,7 +462,7 @@ async fn answer(
     }
 }
 
-async fn initialize(mcp: &Mcp, message: Message<'_>) -> Result<Response, Refusal> {
+async fn initialize(mcp: &Mcp, message: Message<'_>, owner: &Owner) -> Result<Response, Refusal> {
     let Some(reply) = mcp.server.handle(message, None, &Outbound::none()).await else {
         return Ok(StatusCode::ACCEPTED.into_response());
     };
@@ -453,7 +471,7 @@ async fn initialize(mcp: &Mcp, message: Message<'_>) -> Result<Response, Refusal
     };
     let sid = mcp
         .sessions
-        .open_with(version, reply.client_capabilities)
+        .open_for(owner, version, reply.client_capabilities)
         .map_err(|full| mcp.full(&full))?;
     let mut response = json(StatusCode::OK, reply.body);
     if let Ok(value) = HeaderValue::from_str(&sid) {
@@ -487,7 +505,7 @@ pub fn too_large(max: usize) -> Response {
     Refusal::TooLarge { max }.into_response()
 }
 
-fn get(mcp: &Mcp, headers: &HeaderMap) -> Result<Response, Refusal> {
+fn get(mcp: &Mcp, headers: &HeaderMap, owner: &Owner) -> Result<Response, Refusal> {
     let ranges = accepted(headers);
     if !accepts(&ranges, "text/event-stream") {
         return Err(Refusal::NotAcceptable(
@@ -502,7 +520,7 @@ fn get(mcp: &Mcp, headers: &HeaderMap) -> Result<Response, Refusal> {
     let sid = header(headers, SESSION_ID).ok_or(Refusal::SessionRequired)?;
     let (_, link) = mcp
         .sessions
-        .resume(sid)
+        .resume(sid, owner)
         .map_err(|missing| mcp.missing(missing))?;
     // A resume replays the broadcasts after the client's last event; an id this server
     // did not write (another stream's, or garbage) gets a fresh stream.
@@ -525,13 +543,13 @@ fn get(mcp: &Mcp, headers: &HeaderMap) -> Result<Response, Refusal> {
     }))
 }
 
-fn delete(mcp: &Mcp, headers: &HeaderMap) -> Result<Response, Refusal> {
+fn delete(mcp: &Mcp, headers: &HeaderMap, owner: &Owner) -> Result<Response, Refusal> {
     let version = version_header(headers, false).map_err(Refusal::BadHeader)?;
     if version.is_some_and(|v| v >= dispatch::INLINE_VERSION) {
         return Err(Refusal::MethodNotAllowed);
     }
     let sid = header(headers, SESSION_ID).ok_or(Refusal::SessionRequired)?;
-    if mcp.sessions.close(sid) {
+    if mcp.sessions.close(sid, owner) {
         Ok(StatusCode::OK.into_response())
     } else {
         Err(Refusal::SessionUnknown)

@@ -19,6 +19,8 @@ pub(super) enum Refusal {
     UnsupportedMediaType,
     /// A body over `gateway.max_request_bytes`.
     TooLarge { max: usize },
+    /// A body that did not arrive within `gateway.body_timeout`.
+    BodyTimedOut,
     /// A body that is no JSON-RPC message: its JSON-RPC error, already written.
     Malformed(jsonrpc::Refusal),
     /// A header toolgate cannot read or a version it does not speak (the sentence).
@@ -44,6 +46,7 @@ impl Refusal {
             Refusal::NotAcceptable(_) => StatusCode::NOT_ACCEPTABLE,
             Refusal::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Refusal::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Refusal::BodyTimedOut => StatusCode::REQUEST_TIMEOUT,
             Refusal::Malformed(_)
             | Refusal::BadHeader(_)
             | Refusal::HeaderMismatch { .. }
@@ -66,6 +69,7 @@ impl Refusal {
             Refusal::HeaderMismatch { .. } => Some(jsonrpc::HEADER_MISMATCH),
             Refusal::SessionsFull { .. } => Some(jsonrpc::SERVER_BUSY),
             Refusal::NotAcceptable(_)
+            | Refusal::BodyTimedOut
             | Refusal::UnsupportedMediaType
             | Refusal::BadHeader(_)
             | Refusal::SessionRequired
@@ -87,6 +91,18 @@ impl IntoResponse for Refusal {
             ),
             Refusal::BadHeader(sentence) => text(status, &sentence),
             Refusal::SessionRequired => text(status, "Bad Request: Session ID is required"),
+            Refusal::BodyTimedOut => {
+                // The rest of the body may still be on its way: the connection cannot
+                // carry another request.
+                let mut response = text(
+                    status,
+                    "Request Timeout: the request body did not arrive in time (gateway.body_timeout)",
+                );
+                response
+                    .headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                response
+            }
             Refusal::SessionUnknown => text(status, "Not Found: Session not found"),
             Refusal::MethodNotAllowed => {
                 (status, [(header::ALLOW, ALLOW)], "Method Not Allowed").into_response()
@@ -179,6 +195,7 @@ mod tests {
         let cases = [
             (Refusal::NotAcceptable("Not Acceptable: x"), 406, None),
             (Refusal::UnsupportedMediaType, 415, None),
+            (Refusal::BodyTimedOut, 408, None),
             (
                 Refusal::TooLarge { max: 10 },
                 413,

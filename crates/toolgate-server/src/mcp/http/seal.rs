@@ -19,6 +19,8 @@ use rmcp::model::ProtocolVersion;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::owner::Owner;
+
 const PREFIX: &str = "tg1.";
 const LABEL: &[u8] = b"toolgate mcp session id v1";
 /// Longest id looked at: a longer header is refused before any work.
@@ -53,6 +55,8 @@ impl std::fmt::Debug for Sealer {
 pub struct Opened {
     pub version: ProtocolVersion,
     pub capabilities: Option<Value>,
+    /// Who opened the session.
+    pub owner: Owner,
     /// Unix seconds after which the id is refused.
     pub expires: u64,
 }
@@ -83,6 +87,10 @@ struct Payload {
     /// The client capabilities toolgate reads.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     c: Option<Value>,
+    /// The digest of who opened the session (`super::owner`); absent when the gateway
+    /// asks for no credential.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    o: Option<String>,
 }
 
 impl Sealer {
@@ -107,11 +115,12 @@ impl Sealer {
     }
 
     /// A new id for a session that negotiated `version` with a client that declared
-    /// `capabilities`, at `now` (Unix seconds).
+    /// `capabilities`, at `now` (Unix seconds), opened by `owner`.
     pub fn seal(
         &self,
         version: &ProtocolVersion,
         capabilities: Option<&Value>,
+        owner: &Owner,
         now: u64,
     ) -> String {
         let payload = Payload {
@@ -120,6 +129,7 @@ impl Sealer {
             e: now.saturating_add(self.lifetime.as_secs()),
             n: format!("{:016x}", rand::random::<u64>()),
             c: capabilities.map(kept),
+            o: owner.digest().map(str::to_owned),
         };
         // A struct of strings, numbers and JSON values always serialises.
         let json = serde_json::to_vec(&payload).unwrap_or_default();
@@ -159,6 +169,7 @@ impl Sealer {
         Ok(Opened {
             version,
             capabilities: p.c,
+            owner: Owner::from_digest(p.o),
             expires: p.e,
         })
     }
@@ -265,7 +276,7 @@ mod tests {
     #[test]
     fn an_id_sealed_by_one_replica_opens_on_another_with_the_same_key() {
         let caps = json!({"sampling": {}, "elicitation": {"form": {}}, "experimental": {"x": "y"}});
-        let id = sealer(&[KEY_A]).seal(&V, Some(&caps), NOW);
+        let id = sealer(&[KEY_A]).seal(&V, Some(&caps), &Owner::default(), NOW);
         assert!(id.starts_with("tg1.") && id.bytes().all(|c| (0x21..=0x7e).contains(&c)));
         let other = sealer(&[KEY_A]);
         let opened = other.open(&id, NOW + 10).unwrap();
@@ -278,7 +289,7 @@ mod tests {
         );
         assert_ne!(
             id,
-            sealer(&[KEY_A]).seal(&V, Some(&caps), NOW),
+            sealer(&[KEY_A]).seal(&V, Some(&caps), &Owner::default(), NOW),
             "a nonce tells sessions apart"
         );
     }
@@ -286,7 +297,7 @@ mod tests {
     #[test]
     fn forged_altered_foreign_and_expired_ids_are_refused() {
         let s = sealer(&[KEY_A]);
-        let id = s.seal(&V, None, NOW);
+        let id = s.seal(&V, None, &Owner::default(), NOW);
         assert_eq!(
             sealer(&[KEY_B]).open(&id, NOW),
             Err(Refused::Signature),
@@ -325,16 +336,16 @@ mod tests {
         );
         assert_eq!(s.open(&"tg1.".repeat(2000), NOW), Err(Refused::Malformed));
         assert_eq!(s.open("tg1..", NOW), Err(Refused::Signature));
-        let stateless = s.seal(&ProtocolVersion::V_2026_07_28, None, NOW);
+        let stateless = s.seal(&ProtocolVersion::V_2026_07_28, None, &Owner::default(), NOW);
         assert_eq!(s.open(&stateless, NOW), Err(Refused::Version));
     }
 
     #[test]
     fn a_rotated_key_still_opens_ids_of_the_previous_one() {
-        let old = sealer(&[KEY_A]).seal(&V, None, NOW);
+        let old = sealer(&[KEY_A]).seal(&V, None, &Owner::default(), NOW);
         let rotated = sealer(&[KEY_B, KEY_A]);
         assert!(rotated.open(&old, NOW).is_ok());
-        let new = rotated.seal(&V, None, NOW);
+        let new = rotated.seal(&V, None, &Owner::default(), NOW);
         assert!(
             sealer(&[KEY_B]).open(&new, NOW).is_ok(),
             "the new key signs"
@@ -349,7 +360,7 @@ mod tests {
     #[test]
     fn large_capabilities_keep_their_names_only() {
         let caps = json!({"sampling": {"big": "x".repeat(5000)}, "roots": {"listChanged": true}});
-        let id = sealer(&[KEY_A]).seal(&V, Some(&caps), NOW);
+        let id = sealer(&[KEY_A]).seal(&V, Some(&caps), &Owner::default(), NOW);
         assert!(id.len() < 300, "{}", id.len());
         let opened = sealer(&[KEY_A]).open(&id, NOW).unwrap();
         assert_eq!(

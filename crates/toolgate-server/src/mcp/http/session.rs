@@ -13,6 +13,9 @@
 //! its session rebuilt here on first use (what cannot move with it — a GET stream,
 //! server→client requests waiting for answers, a `logging/setLevel` — stays where it
 //! was made). A sealed session also ends at its expiry, whatever its use.
+//!
+//! A session is served only to the caller that opened it ([`Owner`]); to anyone else
+//! it does not exist (404), and they cannot end it either.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -23,6 +26,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::owner::Owner;
 use super::seal::{Refused, Sealer};
 use crate::mcp::outbound::SessionLink;
 use toolgate_engine::sync::lock;
@@ -36,6 +40,8 @@ struct Entry {
     link: Arc<SessionLink>,
     /// Unix seconds at which a sealed id expires.
     expires: Option<u64>,
+    /// Who opened it: the only caller it is served to.
+    owner: Owner,
 }
 
 impl Entry {
@@ -80,6 +86,20 @@ fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
+/// A session's negotiated version and link.
+type Resumed = (ProtocolVersion, Arc<SessionLink>);
+
+/// A session presented by a caller other than the one that opened it.
+struct NotTheirs;
+
+/// Logged (without the id) when a session is presented by another caller: a leaked id,
+/// or a client sharing ids between credentials.
+fn refused_to_another_caller() {
+    tracing::info!(
+        "refused a session id presented with other credentials than the ones that opened it (answered as an unknown session)"
+    );
+}
+
 /// The table is full of sessions in use.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Full {
@@ -119,14 +139,26 @@ impl Sessions {
         lock(&self.map)
     }
 
-    /// Opens a session for `version`; returns its id.
+    /// Opens a session for `version`, for an anonymous caller; returns its id.
     pub fn open(&self, version: ProtocolVersion) -> Result<Arc<str>, Full> {
         self.open_with(version, None)
     }
 
-    /// Opens a session for `version`, for a client that declared `capabilities`.
+    /// Opens a session for `version`, for an anonymous client that declared
+    /// `capabilities`.
     pub fn open_with(
         &self,
+        version: ProtocolVersion,
+        capabilities: Option<Value>,
+    ) -> Result<Arc<str>, Full> {
+        self.open_for(&Owner::default(), version, capabilities)
+    }
+
+    /// Opens a session for `version`, owned by `owner`, for a client that declared
+    /// `capabilities`.
+    pub fn open_for(
+        &self,
+        owner: &Owner,
         version: ProtocolVersion,
         capabilities: Option<Value>,
     ) -> Result<Arc<str>, Full> {
@@ -136,7 +168,7 @@ impl Sessions {
         let (id, expires) = match &self.sealer {
             Some(sealer) => {
                 let at = unix_now();
-                let id = sealer.seal(&version, capabilities.as_ref(), at);
+                let id = sealer.seal(&version, capabilities.as_ref(), owner, at);
                 (id, Some(at.saturating_add(sealer.lifetime().as_secs())))
             }
             None => (format!("{:032x}", rand::random::<u128>()), None),
@@ -150,6 +182,7 @@ impl Sessions {
                 stream: None,
                 link: Arc::new(SessionLink::new(capabilities)),
                 expires,
+                owner: owner.clone(),
             },
         );
         Ok(id)
@@ -170,11 +203,17 @@ impl Sessions {
         Ok(())
     }
 
-    /// The session's version and link, marking it used; a sealed id this replica has
-    /// not seen is verified and its session rebuilt here.
-    pub(crate) fn resume(&self, id: &str) -> Result<(ProtocolVersion, Arc<SessionLink>), Missing> {
-        if let Some(found) = self.touch_link(id) {
-            return Ok(found);
+    /// The session's version and link, marking it used, when `owner` opened it; a
+    /// sealed id this replica has not seen is verified and its session rebuilt here.
+    pub(crate) fn resume(
+        &self,
+        id: &str,
+        owner: &Owner,
+    ) -> Result<(ProtocolVersion, Arc<SessionLink>), Missing> {
+        match self.touch_as(id, Some(owner)) {
+            Ok(Some(found)) => return Ok(found),
+            Err(NotTheirs) => return Err(Missing::Unknown),
+            Ok(None) => {}
         }
         let Some(sealer) = &self.sealer else {
             return Err(Missing::Unknown);
@@ -189,13 +228,18 @@ impl Sessions {
                 return Err(Missing::Unknown);
             }
         };
+        if opened.owner != *owner {
+            refused_to_another_caller();
+            return Err(Missing::Unknown);
+        }
         if lock(&self.revoked).contains_key(id) {
             return Err(Missing::Unknown);
         }
         let now = Instant::now();
         let mut map = self.lock();
         if let Some(entry) = map.get_mut(id) {
-            // Rebuilt meanwhile by another request of the same session.
+            // Rebuilt meanwhile by another request of the same session (the id names
+            // its owner, so the owner is the same).
             entry.last_used = now;
             return Ok((entry.version.clone(), entry.link.clone()));
         }
@@ -209,6 +253,7 @@ impl Sessions {
                 stream: None,
                 link: link.clone(),
                 expires: Some(opened.expires),
+                owner: opened.owner,
             },
         );
         tracing::debug!("session rebuilt from its sealed id");
@@ -221,21 +266,34 @@ impl Sessions {
     }
 
     /// The session's version and link, marking it used; `None` for an unknown or
-    /// expired one.
+    /// expired one. For a session already served to its owner (its streams).
     pub(crate) fn touch_link(&self, id: &str) -> Option<(ProtocolVersion, Arc<SessionLink>)> {
+        self.touch_as(id, None).ok().flatten()
+    }
+
+    /// The session's version and link, marking it used, when `owner` (if given) opened
+    /// it; `Ok(None)` for an unknown or expired one.
+    fn touch_as(&self, id: &str, owner: Option<&Owner>) -> Result<Option<Resumed>, NotTheirs> {
         let now = Instant::now();
         let mut map = self.lock();
-        let entry = map.get_mut(id)?;
+        let Some(entry) = map.get_mut(id) else {
+            return Ok(None);
+        };
+        if owner.is_some_and(|o| *o != entry.owner) {
+            // Neither used nor ended by someone else's request.
+            refused_to_another_caller();
+            return Err(NotTheirs);
+        }
         if now.saturating_duration_since(entry.last_used) >= self.idle
             || entry.expires.is_some_and(|e| unix_now() >= e)
         {
             if let Some(e) = map.remove(id) {
                 e.end();
             }
-            return None;
+            return Ok(None);
         }
         entry.last_used = now;
-        Some((entry.version.clone(), entry.link.clone()))
+        Ok(Some((entry.version.clone(), entry.link.clone())))
     }
 
     /// Attaches a new GET stream to the session, ending the previous one (a client has
@@ -249,15 +307,20 @@ impl Sessions {
         Some(())
     }
 
-    /// Ends a session; whether it existed. A sealed id is also refused here from now on
-    /// until it expires (other replicas accept it until then: they are not told).
-    pub fn close(&self, id: &str) -> bool {
-        let local = match self.lock().remove(id) {
-            Some(entry) => {
-                entry.end();
-                true
+    /// Ends a session `owner` opened; whether there was one. A sealed id is also
+    /// refused here from now on until it expires (other replicas accept it until then:
+    /// they are not told).
+    pub fn close(&self, id: &str, owner: &Owner) -> bool {
+        let local = {
+            let mut map = self.lock();
+            match map.get(id) {
+                Some(entry) if entry.owner != *owner => {
+                    refused_to_another_caller();
+                    return false;
+                }
+                Some(_) => map.remove(id).map(Entry::end).is_some(),
+                None => false,
             }
-            None => false,
         };
         let Some(sealer) = &self.sealer else {
             return local;
@@ -266,6 +329,10 @@ impl Sessions {
         let Ok(opened) = sealer.open(id, at) else {
             return local;
         };
+        if opened.owner != *owner {
+            refused_to_another_caller();
+            return false;
+        }
         let mut revoked = lock(&self.revoked);
         if revoked.len() >= self.max {
             revoked.retain(|_, expires| *expires > at);
@@ -358,8 +425,8 @@ mod tests {
         let s = Sessions::new(3, Duration::from_secs(60));
         let ids: Vec<_> = (0..3).map(|_| s.open(V).unwrap()).collect();
         assert_eq!(s.open(V), Err(Full { max: 3 }));
-        assert!(s.close(&ids[0]));
-        assert!(!s.close(&ids[0]));
+        assert!(s.close(&ids[0], &Owner::default()));
+        assert!(!s.close(&ids[0], &Owner::default()));
         let again = s.open(V).unwrap();
         assert_eq!(s.open(V), Err(Full { max: 3 }));
         tokio::time::advance(Duration::from_secs(30)).await;
@@ -381,7 +448,7 @@ mod tests {
         s.attach_stream(&id, first.clone()).unwrap();
         s.attach_stream(&id, second.clone()).unwrap();
         assert!(first.is_cancelled() && !second.is_cancelled());
-        s.close(&id);
+        s.close(&id, &Owner::default());
         assert!(second.is_cancelled());
         assert!(s.attach_stream(&id, CancellationToken::new()).is_none());
     }
@@ -406,39 +473,106 @@ mod tests {
         let id = a
             .open_with(V, Some(serde_json::json!({"sampling": {}})))
             .unwrap();
-        let (version, link) = b.resume(&id).unwrap();
+        let (version, link) = b.resume(&id, &Owner::default()).unwrap();
         assert_eq!(version, V);
         assert_eq!(
             capabilities(link),
             Some(serde_json::json!({"sampling": {}}))
         );
         assert_eq!(b.len(), 1, "rebuilt once, then served from the table");
-        assert!(b.resume(&id).is_ok() && b.len() == 1);
+        assert!(b.resume(&id, &Owner::default()).is_ok() && b.len() == 1);
 
         let foreign = replica(b"another fleet's key, 32 bytes ok", 10, hour);
-        assert_eq!(foreign.resume(&id).map(|_| ()), Err(Missing::Unknown));
+        assert_eq!(
+            foreign.resume(&id, &Owner::default()).map(|_| ()),
+            Err(Missing::Unknown)
+        );
         let mut tampered = id.to_string().into_bytes();
         tampered[10] ^= 1;
         let tampered = String::from_utf8(tampered).unwrap();
-        assert_eq!(b.resume(&tampered).map(|_| ()), Err(Missing::Unknown));
+        assert_eq!(
+            b.resume(&tampered, &Owner::default()).map(|_| ()),
+            Err(Missing::Unknown)
+        );
         let random = Sessions::new(10, Duration::from_secs(600)).open(V).unwrap();
-        assert_eq!(b.resume(&random).map(|_| ()), Err(Missing::Unknown));
+        assert_eq!(
+            b.resume(&random, &Owner::default()).map(|_| ()),
+            Err(Missing::Unknown)
+        );
 
         let full = replica(KEY, 1, hour);
         full.open(V).unwrap();
         assert_eq!(
-            full.resume(&id).map(|_| ()),
+            full.resume(&id, &Owner::default()).map(|_| ()),
             Err(Missing::Full(Full { max: 1 }))
         );
 
         // DELETE on one replica ends the session there for good; a replica never told
         // keeps serving it until it expires.
-        assert!(b.close(&id));
-        assert_eq!(b.resume(&id).map(|_| ()), Err(Missing::Unknown));
+        assert!(b.close(&id, &Owner::default()));
+        assert_eq!(
+            b.resume(&id, &Owner::default()).map(|_| ()),
+            Err(Missing::Unknown)
+        );
         let c = replica(KEY, 10, hour);
-        assert!(c.close(&id), "an id this replica never served is ended too");
-        assert_eq!(c.resume(&id).map(|_| ()), Err(Missing::Unknown));
-        assert!(a.resume(&id).is_ok());
+        assert!(
+            c.close(&id, &Owner::default()),
+            "an id this replica never served is ended too"
+        );
+        assert_eq!(
+            c.resume(&id, &Owner::default()).map(|_| ()),
+            Err(Missing::Unknown)
+        );
+        assert!(a.resume(&id, &Owner::default()).is_ok());
+    }
+
+    fn owner(agent: &str) -> Owner {
+        let spec = toolgate_config::AgentSpec {
+            name: agent.to_owned(),
+            matches: None,
+            api_key_sha256: None,
+            tools: None,
+            deny: Vec::new(),
+            quota: None,
+            admin: false,
+        };
+        Owner::of(Some(&toolgate_auth::Identity {
+            agent: Some(Arc::new(spec)),
+            subject: None,
+            admin: false,
+            access_token: None,
+        }))
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_session_is_served_to_and_ended_by_its_owner_only() {
+        let (alice, bob) = (owner("alice"), owner("bob"));
+        let hour = Duration::from_secs(3600);
+        // Random ids, then sealed ones; `other` is another replica.
+        for (opener, other) in [
+            (Sessions::new(10, hour), replica(KEY, 10, hour)),
+            (replica(KEY, 10, hour), replica(KEY, 10, hour)),
+        ] {
+            let id = opener.open_for(&alice, V, None).unwrap();
+            for table in [&opener, &other] {
+                for stranger in [&bob, &Owner::default()] {
+                    assert_eq!(
+                        table.resume(&id, stranger).map(|_| ()),
+                        Err(Missing::Unknown)
+                    );
+                    assert!(!table.close(&id, stranger), "nor can it end it");
+                }
+            }
+            assert!(opener.resume(&id, &alice).is_ok(), "still open for alice");
+            if opener.sealed() {
+                assert!(other.resume(&id, &alice).is_ok(), "on every replica");
+            }
+            assert!(opener.close(&id, &alice));
+            assert_eq!(
+                opener.resume(&id, &alice).map(|_| ()),
+                Err(Missing::Unknown)
+            );
+        }
     }
 
     #[tokio::test(start_paused = true)]
@@ -446,8 +580,14 @@ mod tests {
         let a = replica(KEY, 10, Duration::ZERO);
         let b = replica(KEY, 10, Duration::ZERO);
         let id = a.open(V).unwrap();
-        assert_eq!(b.resume(&id).map(|_| ()), Err(Missing::Unknown));
-        assert_eq!(a.resume(&id).map(|_| ()), Err(Missing::Unknown));
+        assert_eq!(
+            b.resume(&id, &Owner::default()).map(|_| ()),
+            Err(Missing::Unknown)
+        );
+        assert_eq!(
+            a.resume(&id, &Owner::default()).map(|_| ()),
+            Err(Missing::Unknown)
+        );
         assert!(
             a.is_empty(),
             "the expired session is ended where it was opened"
