@@ -47,6 +47,13 @@ pub enum Detail {
         /// The cap in bytes.
         limit: usize,
     },
+    /// A 2xx body of more JSON values than toolgate parses for a reply of its size limit.
+    TooManyValues {
+        /// HTTP status.
+        status: u16,
+        /// The most values a reply may hold.
+        limit: usize,
+    },
     /// The reply did not fit in what toolgate may hold of every reply at once.
     NoRoom {
         /// Bytes every reply held then.
@@ -91,6 +98,9 @@ impl Detail {
         match self {
             Detail::NotJson { .. } => "the response body is not JSON",
             Detail::TooLarge { .. } => "the response body is larger than the size limit",
+            Detail::TooManyValues { .. } => {
+                "the response body holds more JSON values than toolgate reads"
+            }
             Detail::Redirect { .. } => "the upstream answered with a redirect",
             Detail::NoStructuredContent => "the result has no structuredContent",
             _ => "the response does not match the contract",
@@ -140,6 +150,11 @@ impl Detail {
                     bytes(*limit)
                 )
             }
+            Detail::TooManyValues { status, limit } => format!(
+                "the upstream answered HTTP {status} with a body of more than {limit} JSON \
+                 values, more than toolgate reads of one reply (tiny or deeply nested values \
+                 would take many times the body's size to check)"
+            ),
             Detail::NoRoom { held, limit } => format!(
                 "the upstream answered, but toolgate was already holding {} of replies for \
                  other calls (its limit is {}) and dropped this one",

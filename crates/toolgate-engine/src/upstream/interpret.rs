@@ -36,6 +36,20 @@ pub fn interpret(
     signals: Option<&Signals>,
     past_sunset: bool,
 ) -> AttemptResult {
+    interpret_within(tool, sent, signals, past_sunset, usize::MAX)
+}
+
+/// [`interpret`], refusing a 2xx body of more than `max_values` JSON values before
+/// anything parses it: checking, learning from or reading a version in a body builds a
+/// tree of it, which for tiny or deeply nested values takes tens of times the body's
+/// size (`toolgate_contract::BYTES_PER_VALUE`).
+pub fn interpret_within(
+    tool: &ToolSpec,
+    sent: Result<UpstreamResponse, SendError>,
+    signals: Option<&Signals>,
+    past_sunset: bool,
+    max_values: usize,
+) -> AttemptResult {
     let rate_limited = signals.is_some_and(|s| s.rate_limited);
     let retry_after = signals.and_then(|s| s.retry_after);
     let attempt = |status, body_ok| Attempt::Response {
@@ -119,6 +133,13 @@ pub fn interpret(
             excerpt: explain::excerpt(&response.body, &explain::Secrets::of(tool)),
         };
         return failed(&attempt(status, BodyCheck::Valid), retry_after, detail);
+    }
+    if toolgate_contract::more_values_than(&response.body, max_values) {
+        let detail = Detail::TooManyValues {
+            status,
+            limit: max_values,
+        };
+        return failed(&attempt(status, BodyCheck::TooLarge), retry_after, detail);
     }
     // The contract is checked on every 2xx: a mismatch is drift, never retried.
     // An empty body (204, HEAD, a bare 200) is `null`: the contract decides whether
@@ -303,6 +324,51 @@ fn read_headers(
 mod tests {
     use super::*;
     use chrono::TimeZone;
+
+    fn learned_tool() -> std::sync::Arc<ToolSpec> {
+        let yaml = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n";
+        let env = |_: &str| None;
+        let path = std::path::Path::new("t.yaml");
+        let config = toolgate_config::parse(path, yaml, std::path::Path::new("."), &env)
+            .unwrap_or_else(|e| panic!("{e}"));
+        config.tools["t"].clone()
+    }
+
+    fn reply(body: &str) -> Result<UpstreamResponse, SendError> {
+        Ok(UpstreamResponse {
+            status: 200,
+            headers: Default::default(),
+            body: bytes::Bytes::copy_from_slice(body.as_bytes()),
+            latency: Duration::ZERO,
+            rpc_error: None,
+        })
+    }
+
+    #[test]
+    fn a_body_of_more_values_than_the_limit_is_refused_before_it_is_parsed() {
+        let tool = learned_tool();
+        let nested = "[[[[[[1]]]]]]";
+        match interpret_within(&tool, reply(nested), None, false, 7) {
+            AttemptResult::Success(body) => assert_eq!(&body[..], nested.as_bytes()),
+            other => panic!("{other:?}"),
+        }
+        match interpret_within(&tool, reply(nested), None, false, 6) {
+            AttemptResult::Failed { class, detail, .. } => {
+                assert_eq!(class, ErrorClass::ContractDrift);
+                assert!(
+                    matches!(
+                        detail,
+                        Detail::TooManyValues {
+                            status: 200,
+                            limit: 6
+                        }
+                    ),
+                    "{detail:?}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn a_410_that_speaks_of_a_retirement_is_one_and_a_deleted_item_is_not() {
