@@ -84,10 +84,12 @@ fn quota_note(dependency: &str, q: &Quota, paced: Duration) -> Option<String> {
         return None;
     }
     let of = q.limit.map(|l| format!(" of {l}")).unwrap_or_default();
-    let policy = if q.policy == "default" {
-        String::new()
+    // The policy's name is the upstream's word: named, quoted, only when it is a plain
+    // short identifier (`core`, `tokens-per-minute`); a sentence folded into one is not.
+    let policy = if q.policy != "default" && plain_policy_name(&q.policy) {
+        format!(" (policy {})", quoted(&q.policy))
     } else {
-        format!(" ({})", q.policy)
+        String::new()
     };
     let reset = q
         .reset_after
@@ -117,6 +119,25 @@ fn quota_note(dependency: &str, q: &Quota, paced: Duration) -> Option<String> {
     Some(format!(
         "Quota for {dependency}{policy}: {remaining}{of} {unit} left{reset}.{spaced}{advice}"
     ))
+}
+
+/// The longest policy name a note repeats, and the most words in it.
+const MAX_SHOWN_POLICY: usize = 24;
+const MAX_POLICY_WORDS: usize = 3;
+
+/// Whether an upstream's policy name (already normalised to `[A-Za-z0-9_.-]`) is a short
+/// identifier a note can repeat: at most [`MAX_SHOWN_POLICY`] characters and
+/// [`MAX_POLICY_WORDS`] words, so no instruction fits in it.
+fn plain_policy_name(name: &str) -> bool {
+    name.len() <= MAX_SHOWN_POLICY
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+        && name
+            .split(['_', '.', '-'])
+            .filter(|word| !word.is_empty())
+            .count()
+            <= MAX_POLICY_WORDS
 }
 
 /// What a quota counts, as its policy's name says: most count requests, but model APIs
