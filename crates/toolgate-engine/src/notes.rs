@@ -277,10 +277,11 @@ pub fn unread_note(tool: &str, header: &toolgate_signals::unread::Unread) -> Str
 /// warn`, the default for a learned contract), told so the model can adapt: what
 /// changed, in the response's own paths, and for a rename which name to use now.
 /// Paths are the response's field names (the data the model receives anyway), shown
-/// without control characters and capped.
+/// without control characters and capped. `contract` is the contract as
+/// [`crate::explain::contract_name`] names it.
 pub fn drift_note(
     tool: &str,
-    version: &str,
+    contract: &str,
     learned_from: Option<u64>,
     drift: &toolgate_contract::Drift,
 ) -> String {
@@ -335,7 +336,7 @@ pub fn drift_note(
             "{tool}'s response changed shape compared with its last {n} response{}",
             if n == 1 { "" } else { "s" }
         ),
-        None => format!("{tool}'s response does not match its contract v{version}"),
+        None => format!("{tool}'s response does not match {contract}"),
     };
     let mut note = format!("{against}: {}", parts.join(" and "));
     if !advice.is_empty() {

@@ -206,7 +206,7 @@ fn drift_against_a_learned_contract_is_told_with_what_to_use_instead() {
         vec![],
     );
     assert_eq!(
-        super::drift_note("web_search", "learned", Some(412), &drift),
+        super::drift_note("web_search", "the learned contract", Some(412), &drift),
         "web_search's response changed shape compared with its last 412 responses: `results[].snippet` is missing and `results[].excerpt` is new (same type — probably a rename); if you rely on `snippet`, use `excerpt`."
     );
     let drift = toolgate_contract::Drift::new(
@@ -218,8 +218,8 @@ fn drift_against_a_learned_contract_is_told_with_what_to_use_instead() {
         vec![],
     );
     assert_eq!(
-        super::drift_note("list", "1.2", None, &drift),
-        "list's response does not match its contract v1.2: `total` is string, not integer."
+        super::drift_note("list", "contract v1.2", None, &drift),
+        "list's response does not match contract v1.2: `total` is string, not integer."
     );
 }
 
