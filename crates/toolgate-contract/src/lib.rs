@@ -80,6 +80,7 @@ mod schema_diff;
 mod schema_shape;
 mod shape;
 mod shared;
+mod structure;
 #[cfg(test)]
 mod temp_dir;
 mod text;
@@ -108,6 +109,7 @@ pub use shape::{Field, Shape, infer_shape};
 pub use shared::{
     SHARED_REF_PREFIX, SharedRef, SharedSchemaError, SharedSchemas, parse_ref, ref_to, valid_name,
 };
+pub use structure::{BYTES_PER_VALUE, more_values_than};
 pub use text::{is_invisible, one_line};
 pub use validate::{BodyError, ContractError, MAX_VIOLATIONS, ResponseContract};
 pub use value_diff::diff_values;

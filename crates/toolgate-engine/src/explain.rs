@@ -39,12 +39,23 @@ pub enum Detail {
         reason: String,
         /// Start of the body.
         excerpt: String,
+        /// The `Content-Encoding` the body came with (toolgate asks for none and decodes
+        /// none), when it names one: the encoding when it is a short plain token, else
+        /// empty.
+        encoding: Option<String>,
     },
     /// The body was over the size cap.
     TooLarge {
         /// HTTP status.
         status: u16,
         /// The cap in bytes.
+        limit: usize,
+    },
+    /// A 2xx body of more JSON values than toolgate parses for a reply of its size limit.
+    TooManyValues {
+        /// HTTP status.
+        status: u16,
+        /// The most values a reply may hold.
         limit: usize,
     },
     /// The reply did not fit in what toolgate may hold of every reply at once.
@@ -91,6 +102,9 @@ impl Detail {
         match self {
             Detail::NotJson { .. } => "the response body is not JSON",
             Detail::TooLarge { .. } => "the response body is larger than the size limit",
+            Detail::TooManyValues { .. } => {
+                "the response body holds more JSON values than toolgate reads"
+            }
             Detail::Redirect { .. } => "the upstream answered with a redirect",
             Detail::NoStructuredContent => "the result has no structuredContent",
             _ => "the response does not match the contract",
@@ -127,10 +141,26 @@ impl Detail {
             Detail::Status { status, excerpt } => {
                 format!("the upstream answered HTTP {status}, saying {}", quoted(excerpt))
             }
+            Detail::NotJson {
+                encoding: Some(encoding),
+                ..
+            } => {
+                let named = if encoding.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", quoted(encoding))
+                };
+                format!(
+                    "the upstream answered with a body that is not JSON: it came with a \
+                     Content-Encoding{named} that toolgate did not ask for and does not decode"
+                )
+            }
             Detail::NotJson { excerpt, .. } if is_non_text(excerpt) => {
                 format!("the upstream answered with a body that is not JSON ({excerpt})")
             }
-            Detail::NotJson { reason, excerpt } => format!(
+            Detail::NotJson {
+                reason, excerpt, ..
+            } => format!(
                 "the upstream answered with a body that is not JSON ({reason}), starting {}",
                 quoted(excerpt)
             ),
@@ -140,6 +170,11 @@ impl Detail {
                     bytes(*limit)
                 )
             }
+            Detail::TooManyValues { status, limit } => format!(
+                "the upstream answered HTTP {status} with a body of more than {limit} JSON \
+                 values, more than toolgate reads of one reply (tiny or deeply nested values \
+                 would take many times the body's size to check)"
+            ),
             Detail::NoRoom { held, limit } => format!(
                 "the upstream answered, but toolgate was already holding {} of replies for \
                  other calls (its limit is {}) and dropped this one",
@@ -214,6 +249,16 @@ fn retry_after_phrase(wait: Duration, now: chrono::DateTime<chrono::Utc>) -> Str
     format!("retry after {} (at {clock})", human(wait))
 }
 
+/// The tool's contract as a sentence names it: "contract v3.1", or "the learned
+/// contract" for one learned from responses (its version is only a marker).
+pub fn contract_name(tool: &ToolSpec) -> String {
+    if tool.contract.origin == toolgate_config::ContractOrigin::Learned {
+        "the learned contract".to_owned()
+    } else {
+        format!("contract v{}", tool.contract.version)
+    }
+}
+
 /// The model-facing text for a failed call. It starts with "X failed:" so that a
 /// client that drops `isError` still hands the model an unmistakable failure.
 pub fn failure(f: &Failed<'_>) -> String {
@@ -248,15 +293,22 @@ pub fn failure(f: &Failed<'_>) -> String {
     match (class, why) {
         (ErrorClass::ContractDrift, _) => match detail {
             Detail::Drift(d) => format!(
-                "{name} failed: the upstream response no longer matches contract v{} ({}). Error class: contract_drift. \
+                "{name} failed: the upstream response no longer matches {} ({}). Error class: contract_drift. \
                  Retrying will not help. {alerted} Do not call {name} again until it is fixed.",
-                tool.contract.version,
+                contract_name(tool),
                 d.summary(),
             ),
+            // No body to hold against a contract: the endpoint no longer answers as
+            // the tool was configured (moved, or switched protocols).
+            Detail::Redirect { .. } | Detail::Status { .. } => format!(
+                "{name} failed: {what}. That is not an answer the tool was configured for; its endpoint may \
+                 have moved. Error class: contract_drift. \
+                 Retrying will not help. {alerted} Do not call {name} again until it is fixed."
+            ),
             _ => format!(
-                "{name} failed: {what}, which breaks contract v{}. Error class: contract_drift. Retrying will not help. \
+                "{name} failed: {what}, which breaks {}. Error class: contract_drift. Retrying will not help. \
                  {alerted} Do not call {name} again until it is fixed.",
-                tool.contract.version
+                contract_name(tool)
             ),
         },
         (ErrorClass::ToolError, _) => format!(
@@ -833,6 +885,7 @@ mod tests {
         let binary = Detail::NotJson {
             reason: "expected value".into(),
             excerpt: excerpt(&[0xff, 0xfe, 0x00, b'\n'], &Secrets::default()),
+            encoding: None,
         };
         assert_eq!(
             binary.describe(),
@@ -842,11 +895,84 @@ mod tests {
         let mimic = Detail::NotJson {
             reason: "expected value".into(),
             excerpt: "x 4 bytes of non-text".into(),
+            encoding: None,
         };
         assert!(
             mimic.describe().contains("starting \"x 4 bytes"),
             "{}",
             mimic.describe()
+        );
+    }
+
+    #[test]
+    fn a_learned_contract_is_named_in_words_and_a_redirect_is_no_contract_break() {
+        let tool_with = |contract: &str| {
+            let yaml = format!(
+                "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    \
+                 dependency: api\n    owner: a@example.com\n    request: {{ path: /s }}\n{contract}"
+            );
+            let path = std::path::Path::new("t.yaml");
+            let mut config =
+                toolgate_config::parse(path, &yaml, std::path::Path::new("."), &|_| None)
+                    .expect("the config compiles");
+            config.tools.remove("t").expect("the tool")
+        };
+        let learned = tool_with("");
+        let declared =
+            tool_with("    contract: { version: \"3.1\", response_schema: { type: object } }\n");
+        let text = |tool: &ToolSpec, detail: &Detail| {
+            failure(&Failed {
+                tool,
+                class: ErrorClass::ContractDrift,
+                detail,
+                why: GiveUpReason::NotRetryable,
+                attempts: 1,
+                elapsed: Duration::from_secs(1),
+                owner_alerted: false,
+                retry_after: None,
+                now: chrono::DateTime::<chrono::Utc>::UNIX_EPOCH,
+            })
+        };
+        let not_json = Detail::NotJson {
+            reason: "expected value".into(),
+            excerpt: "<html>".into(),
+            encoding: None,
+        };
+        let said = text(&learned, &not_json);
+        assert!(
+            said.contains("which breaks the learned contract."),
+            "{said}"
+        );
+        assert!(!said.contains("vlearned"), "{said}");
+        let said = text(&declared, &not_json);
+        assert!(said.contains("which breaks contract v3.1."), "{said}");
+        for detail in [
+            Detail::Redirect {
+                status: 302,
+                location: None,
+            },
+            Detail::Status {
+                status: 101,
+                excerpt: String::new(),
+            },
+        ] {
+            let said = text(&learned, &detail);
+            assert!(
+                said.contains("not an answer the tool was configured for"),
+                "{said}"
+            );
+            assert!(!said.contains("breaks"), "{said}");
+        }
+        let gzip = Detail::NotJson {
+            reason: "expected value".into(),
+            excerpt: format!("38{NON_TEXT}"),
+            encoding: Some("gzip".into()),
+        };
+        assert!(
+            gzip.describe()
+                .contains("Content-Encoding \"gzip\" that toolgate did not ask for"),
+            "{}",
+            gzip.describe()
         );
     }
 

@@ -84,10 +84,12 @@ fn quota_note(dependency: &str, q: &Quota, paced: Duration) -> Option<String> {
         return None;
     }
     let of = q.limit.map(|l| format!(" of {l}")).unwrap_or_default();
-    let policy = if q.policy == "default" {
-        String::new()
+    // The policy's name is the upstream's word: named, quoted, only when it is a plain
+    // short identifier (`core`, `tokens-per-minute`); a sentence folded into one is not.
+    let policy = if q.policy != "default" && plain_policy_name(&q.policy) {
+        format!(" (policy {})", quoted(&q.policy))
     } else {
-        format!(" ({})", q.policy)
+        String::new()
     };
     let reset = q
         .reset_after
@@ -117,6 +119,25 @@ fn quota_note(dependency: &str, q: &Quota, paced: Duration) -> Option<String> {
     Some(format!(
         "Quota for {dependency}{policy}: {remaining}{of} {unit} left{reset}.{spaced}{advice}"
     ))
+}
+
+/// The longest policy name a note repeats, and the most words in it.
+const MAX_SHOWN_POLICY: usize = 24;
+const MAX_POLICY_WORDS: usize = 3;
+
+/// Whether an upstream's policy name (already normalised to `[A-Za-z0-9_.-]`) is a short
+/// identifier a note can repeat: at most [`MAX_SHOWN_POLICY`] characters and
+/// [`MAX_POLICY_WORDS`] words, so no instruction fits in it.
+fn plain_policy_name(name: &str) -> bool {
+    name.len() <= MAX_SHOWN_POLICY
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+        && name
+            .split(['_', '.', '-'])
+            .filter(|word| !word.is_empty())
+            .count()
+            <= MAX_POLICY_WORDS
 }
 
 /// What a quota counts, as its policy's name says: most count requests, but model APIs
@@ -256,10 +277,11 @@ pub fn unread_note(tool: &str, header: &toolgate_signals::unread::Unread) -> Str
 /// warn`, the default for a learned contract), told so the model can adapt: what
 /// changed, in the response's own paths, and for a rename which name to use now.
 /// Paths are the response's field names (the data the model receives anyway), shown
-/// without control characters and capped.
+/// without control characters and capped. `contract` is the contract as
+/// [`crate::explain::contract_name`] names it.
 pub fn drift_note(
     tool: &str,
-    version: &str,
+    contract: &str,
     learned_from: Option<u64>,
     drift: &toolgate_contract::Drift,
 ) -> String {
@@ -314,7 +336,7 @@ pub fn drift_note(
             "{tool}'s response changed shape compared with its last {n} response{}",
             if n == 1 { "" } else { "s" }
         ),
-        None => format!("{tool}'s response does not match its contract v{version}"),
+        None => format!("{tool}'s response does not match {contract}"),
     };
     let mut note = format!("{against}: {}", parts.join(" and "));
     if !advice.is_empty() {

@@ -715,7 +715,7 @@ fn record<U: Upstream>(
     if let Some((drift, samples)) = &warned {
         notes.push(crate::notes::drift_note(
             &spec.name,
-            &spec.contract.version,
+            &explain::contract_name(spec),
             *samples,
             drift,
         ));
@@ -833,8 +833,9 @@ fn raise_drift<U: Upstream>(
             spec.name
         ),
         None => format!(
-            "{} no longer matches contract v{}: {summary}",
-            spec.name, spec.contract.version
+            "{} no longer matches {}: {summary}",
+            spec.name,
+            explain::contract_name(spec)
         ),
     };
     services.incidents.raise_by(

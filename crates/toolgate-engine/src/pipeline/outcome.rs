@@ -18,6 +18,23 @@ pub struct CallOutcome {
 }
 
 impl CallOutcome {
+    /// A call whose arguments cannot be sent as the client wrote them (`problem` says
+    /// why): refused before anything was sent, told to the model like any argument that
+    /// does not fit the input schema.
+    pub fn invalid_arguments(tool: &str, problem: &str) -> CallOutcome {
+        let mut signals = super::CallSignals::new(tool, "", 0);
+        signals.error_class = Some(ErrorClass::ClientError.as_str().to_string());
+        signals.retryable = Some(false);
+        CallOutcome {
+            result: Err(Failure::new(
+                ErrorClass::ClientError,
+                crate::explain::invalid_arguments(tool, problem),
+            )),
+            notes: Vec::new(),
+            signals,
+        }
+    }
+
     /// A call of a fronted tool withheld (`on_change: block`) until its changed definition
     /// is reviewed by `owner`: refused before anything was sent, told to the model as a
     /// failed tool result like any other refusal.

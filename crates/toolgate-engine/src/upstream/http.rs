@@ -106,6 +106,17 @@ impl Upstream for HttpUpstream {
         Ok(())
     }
 
+    fn interpret(
+        &self,
+        spec: &ToolSpec,
+        sent: Result<UpstreamResponse, SendError>,
+        signals: Option<&toolgate_signals::Signals>,
+        past_sunset: bool,
+    ) -> crate::upstream::interpret::AttemptResult {
+        let max_values = self.max_response_bytes / toolgate_contract::BYTES_PER_VALUE;
+        crate::upstream::interpret::interpret_within(spec, sent, signals, past_sunset, max_values)
+    }
+
     async fn attempt(
         &self,
         request: &RenderedRequest,

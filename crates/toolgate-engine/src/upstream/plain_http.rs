@@ -21,7 +21,8 @@
 use std::collections::HashMap;
 use std::future::{Future, poll_fn};
 use std::pin::{Pin, pin};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
@@ -330,17 +331,29 @@ async fn connect(url: &Url) -> Result<Conn, SendError> {
 /// body, driving the connection from this task throughout.
 async fn exchange(
     conn: &mut Conn,
-    request: Request<Full<Bytes>>,
+    mut request: Request<Full<Bytes>>,
     max_bytes: usize,
     held: &mut Held,
 ) -> Result<(u16, HeaderMap, Body), Failed> {
+    // Hyper reads interim (1xx) responses and waits for the next, without end: an
+    // upstream sending `100 Continue` for ever would be parsed at full speed for the
+    // whole attempt timeout. They are counted, and past a few the exchange ends.
+    let interim = Arc::new(AtomicUsize::new(0));
+    let counted = interim.clone();
+    hyper::ext::on_informational(&mut request, move |_| {
+        counted.fetch_add(1, Ordering::Relaxed);
+    });
     let response = conn.sender.try_send_request(request);
     let mut response = pin!(response);
     let head = poll_fn(|cx| {
         if let Poll::Ready(answer) = response.as_mut().poll(cx) {
             return Poll::Ready(Some(answer));
         }
-        if conn.drive(cx).is_ready() {
+        let ended = conn.drive(cx).is_ready();
+        if interim.load(Ordering::Relaxed) > MAX_INTERIM_RESPONSES {
+            return Poll::Ready(None);
+        }
+        if ended {
             // The connection has ended, so the dispatcher has answered the request.
             return response.as_mut().poll(cx).map(Some).or_ended();
         }
@@ -355,6 +368,9 @@ async fn exchange(
                 Some(request) => Failed::NotSent(request),
                 None => Failed::Error(broken(e.error())),
             });
+        }
+        None if interim.load(Ordering::Relaxed) > MAX_INTERIM_RESPONSES => {
+            return Err(Failed::Error(too_many_interim()));
         }
         None => return Err(Failed::Error(closed())),
     };
@@ -453,6 +469,22 @@ impl<T> OrEnded<T> for Poll<Option<T>> {
 fn could_not_connect(e: impl std::fmt::Display) -> SendError {
     SendError::Connect {
         detail: format!("could not connect: {e}"),
+    }
+}
+
+/// The most interim (1xx) responses an exchange reads before its answer: a server
+/// sends one `100 Continue`, perhaps a `102 Processing` now and then or a `103 Early
+/// Hints`; a run of them is a server that will not answer.
+const MAX_INTERIM_RESPONSES: usize = 8;
+
+/// An upstream that kept sending interim responses: the request went out, so this is
+/// `Broken`, like any response that is not valid HTTP/1.1.
+fn too_many_interim() -> SendError {
+    SendError::Broken {
+        detail: format!(
+            "the upstream sent more than {MAX_INTERIM_RESPONSES} interim (1xx) responses \
+             without an answer"
+        ),
     }
 }
 

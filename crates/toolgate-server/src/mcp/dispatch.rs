@@ -460,6 +460,7 @@ impl Server {
         let Params {
             name,
             arguments,
+            inexact_number,
             meta,
             ..
         } = params;
@@ -508,6 +509,9 @@ impl Server {
                 era,
             );
         };
+        if let Some(number) = inexact_number {
+            return refused_arguments(id, &name, &inexact(&number), era);
+        }
         // An upstream MCP server talks to the calling client during the call; an HTTP
         // tool never does.
         let client: Option<Arc<dyn ClientChannel>> = route
@@ -642,6 +646,30 @@ impl Server {
 
 /// The answer to a call of a tool withheld (`on_change: block`) until its changed
 /// definition is reviewed: a failed tool result, like any call toolgate refused.
+/// Why a number is refused rather than sent: the model reads it, and can send the
+/// number as a string where the tool takes one.
+fn inexact(number: &str) -> String {
+    format!(
+        "the number {number} would reach the upstream as another number: toolgate passes on \
+         integers from -9223372036854775808 to 18446744073709551615 and decimals of up to \
+         17 significant digits exactly; send it as a string if the tool accepts one"
+    )
+}
+
+/// A call refused for its arguments before anything was sent, as a failed tool result
+/// the model reads.
+fn refused_arguments(id: &Id, tool: &str, problem: &str, era: Era) -> Reply {
+    let outcome = toolgate_engine::pipeline::CallOutcome::invalid_arguments(tool, problem);
+    let placement = super::answer::NotesPlacement {
+        mode: toolgate_config::NotesMode::default(),
+        member: None,
+    };
+    Reply::ok(
+        super::answer::tool_call(id.json(), outcome, era, placement),
+        era,
+    )
+}
+
 fn withheld(id: &Id, tool: &str, owner: &str, era: Era) -> Reply {
     let outcome = toolgate_engine::pipeline::CallOutcome::withheld(tool, owner);
     let placement = super::answer::NotesPlacement {

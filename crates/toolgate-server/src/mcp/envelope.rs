@@ -9,7 +9,8 @@ use std::borrow::Cow;
 use std::fmt;
 
 use rmcp::model::ProtocolVersion;
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// `_meta` keys of the 2026-07-28 revision.
@@ -35,6 +36,10 @@ pub struct Params {
     pub name: Option<String>,
     /// `arguments`, as sent (`tools/call` needs an object or null).
     pub arguments: Option<Value>,
+    /// A number in `arguments` that `arguments` holds as another value (an integer
+    /// beyond 64 bits, a decimal with more digits than an `f64` keeps), as written:
+    /// a call with one is refused rather than sent with another number.
+    pub inexact_number: Option<String>,
     /// `_meta`, when an object.
     pub meta: Meta,
     /// Every other member (and `name` or `_meta` when not of their type).
@@ -213,11 +218,18 @@ impl<'de> Visitor<'de> for ParamsVisitor {
         // from the middle of `rest`.
         let (mut name, mut meta) = (None, None);
         while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            if key == "arguments" {
+                // Read as text first: the text alone tells whether every number in it
+                // survives being held as a `Value`.
+                let raw: &'de RawValue = map.next_value()?;
+                p.inexact_number = super::exact_numbers::first_inexact(raw.get());
+                p.arguments = Some(serde_json::from_str(raw.get()).map_err(A::Error::custom)?);
+                continue;
+            }
             let value: Value = map.next_value()?;
             match key.as_ref() {
                 "name" => name = Some(value),
                 "_meta" => meta = Some(value),
-                "arguments" => p.arguments = Some(value),
                 _ => {
                     p.rest.insert(key.into_owned(), value);
                 }

@@ -11,6 +11,7 @@
 pub mod answer;
 pub mod dispatch;
 pub mod envelope;
+mod exact_numbers;
 pub mod http;
 pub mod jsonrpc;
 pub mod outbound;

@@ -555,3 +555,27 @@ async fn a_thread_that_stopped_calling_has_its_idle_connections_swept_by_another
     client.checkin(&origin, connect(&server.url).await.unwrap());
     assert_eq!(client.idle_count(None), 1);
 }
+
+#[tokio::test]
+async fn a_few_interim_responses_are_read_past_and_a_run_of_them_ends_the_exchange() {
+    let continued = [b"HTTP/1.1 100 Continue\r\n\r\n".repeat(3), ok("{}")].concat();
+    let server = scripted(move |_| (continued.clone(), After::KeepOpen)).await;
+    let client = client();
+    let answer = send(&client, &server, &get(&server.url, "/x"))
+        .await
+        .unwrap();
+    assert_eq!((answer.status, &answer.body[..]), (200, &b"{}"[..]));
+
+    // Ten thousand and no answer: without a bound the exchange would read them, then
+    // wait for the answer until the caller's timeout.
+    let endless = b"HTTP/1.1 100 Continue\r\n\r\n".repeat(10_000);
+    let server = scripted(move |_| (endless.clone(), After::KeepOpen)).await;
+    let req = get(&server.url, "/x");
+    let attempt = send(&client, &server, &req);
+    match tokio::time::timeout(Duration::from_secs(60), attempt).await {
+        Ok(Err(SendError::Broken { detail })) => {
+            assert!(detail.contains("interim (1xx) responses"), "{detail}");
+        }
+        other => panic!("expected the exchange to end, got {other:?}"),
+    }
+}
