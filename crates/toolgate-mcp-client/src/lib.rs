@@ -163,6 +163,17 @@ mod http_transport;
 mod message;
 mod progress;
 pub use message::RpcOutcome;
+
+/// What every request of a [`Connection`] does with its progress token: `params` go
+/// upstream with a token of the client's own, and the relay gives progress under that
+/// token back as the caller's, and drops progress under any other. For stand-ins of a
+/// connection.
+pub fn with_own_progress_token(
+    params: Option<Value>,
+    relay: Option<Relay>,
+) -> (Option<Value>, Option<Relay>) {
+    progress::swap(params, relay)
+}
 mod scan;
 mod sse;
 mod stdio;
@@ -528,21 +539,24 @@ impl Relay {
         Relay { tx, progress: None }
     }
 
-    /// The notification as the requester knows it: a progress token toolgate put in
-    /// its place upstream is given back the requester's own.
-    fn notification(&self, method: String, mut params: Option<Value>) -> Relayed {
-        if let (Some(swapped), Some(params)) = (&self.progress, params.as_mut()) {
-            swapped.restore(params);
-        }
-        Relayed::Notification { method, params }
+    /// The notification as the requester knows it (progress with the requester's own
+    /// token), or `None` when it is not the requester's to see (see
+    /// [`progress::relayable`]).
+    fn notification(&self, method: String, params: Option<Value>) -> Option<Relayed> {
+        let params = progress::relayable(&method, params, self.progress.as_deref())?;
+        Some(Relayed::Notification { method, params })
     }
 
     /// Hands a message on as the requester knows it (a notification with the
     /// requester's own progress token), waiting for room: backpressure on this request
-    /// only. False when the requester has gone.
+    /// only. False when the requester has gone. A notification that is not the
+    /// requester's is dropped (true: the requester is still there).
     pub async fn send(&self, message: Relayed) -> bool {
         let message = match message {
-            Relayed::Notification { method, params } => self.notification(method, params),
+            Relayed::Notification { method, params } => match self.notification(method, params) {
+                Some(n) => n,
+                None => return !self.tx.is_closed(),
+            },
             request => request,
         };
         self.tx.send(message).await.is_ok()
@@ -553,9 +567,13 @@ impl Relay {
         self.send(Relayed::Notification { method, params }).await;
     }
 
-    /// Hands on a notification if there is room; false when it was dropped.
+    /// Hands on a notification if there is room; false when it was dropped for want
+    /// of room or requester (one that is not the requester's is dropped quietly).
     pub(crate) fn try_send_notification(&self, method: String, params: Option<Value>) -> bool {
-        self.tx.try_send(self.notification(method, params)).is_ok()
+        match self.notification(method, params) {
+            Some(n) => self.tx.try_send(n).is_ok(),
+            None => true,
+        }
     }
 }
 

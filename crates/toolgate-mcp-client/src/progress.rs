@@ -39,6 +39,53 @@ impl Swapped {
     }
 }
 
+/// A notification the server sent during a request, as the requester may see it, or
+/// `None` when it is not the requester's:
+/// - `notifications/progress` passes only under the token sent upstream with the
+///   request, given back as the requester's own. Any other token (one never given, or
+///   another request's) is dropped: the SDKs use their request ids as tokens, so a
+///   made-up `1` would read as progress of the requester's other call.
+/// - `notifications/message` (logging) and `notifications/elicitation/complete` (about
+///   an elicitation the server itself started, by the server's own id) pass.
+/// - Everything else is dropped: `notifications/cancelled` names a request id of
+///   toolgate's connection to the server, which on the requester's connection is
+///   another request or none; list changes and resource updates are the server's
+///   state, which toolgate reports to clients in its own names; a method toolgate does
+///   not know is not the requester's to interpret.
+pub(crate) fn relayable(
+    method: &str,
+    mut params: Option<Value>,
+    swapped: Option<&Swapped>,
+) -> Option<Option<Value>> {
+    match method {
+        "notifications/progress" => {
+            let swapped = swapped?;
+            let p = params.as_mut()?;
+            if p.get("progressToken") != Some(&swapped.upstream) {
+                tracing::debug!(
+                    "a progress notification under a token this request was not given; dropped"
+                );
+                return None;
+            }
+            swapped.restore(p);
+            Some(params)
+        }
+        "notifications/message" | "notifications/elicitation/complete" => {
+            if let (Some(swapped), Some(p)) = (swapped, params.as_mut()) {
+                swapped.restore(p);
+            }
+            Some(params)
+        }
+        _ => {
+            tracing::debug!(
+                method,
+                "a notification that is not the requester's to see; dropped"
+            );
+            None
+        }
+    }
+}
+
 /// `params` with its progress token (if any) replaced by a new one of the client's,
 /// and the relay that gives the caller's back. Without a relay the server's progress
 /// reaches no one, but the token is replaced all the same: it must not match another
@@ -75,8 +122,8 @@ mod tests {
     use crate::Relayed;
 
     #[tokio::test]
-    async fn two_callers_with_one_token_go_upstream_apart_and_each_gets_its_own_back() {
-        let (tx, mut rx) = mpsc::channel(4);
+    async fn two_callers_with_one_token_go_upstream_apart_and_each_gets_only_its_own_back() {
+        let (tx, mut rx) = mpsc::channel(16);
         let ask = || Some(json!({"name": "t", "_meta": {"progressToken": 1}}));
         let (alice, relay) = swap(ask(), Some(Relay::new(tx)));
         let (bob, _) = swap(ask(), None);
@@ -101,8 +148,60 @@ mod tests {
             params,
             Some(json!({"progressToken": 1, "progress": 1, "message": "1 of 3"}))
         );
+        // Progress under any other token, and a cancellation of some request id, are
+        // not this caller's: dropped.
+        for (method, params) in [
+            (
+                "notifications/progress",
+                json!({"progressToken": 1, "progress": 1}),
+            ),
+            (
+                "notifications/progress",
+                json!({"progressToken": null, "progress": 1}),
+            ),
+            ("notifications/progress", json!({"progress": 1})),
+            ("notifications/cancelled", json!({"requestId": 1})),
+            ("notifications/tools/list_changed", json!({})),
+            (
+                "notifications/made_up",
+                json!({"progressToken": token(&alice)}),
+            ),
+        ] {
+            relay.send_notification(method.into(), Some(params)).await;
+        }
+        relay
+            .send_notification(
+                "notifications/message".into(),
+                Some(json!({"level": "info", "data": "still here"})),
+            )
+            .await;
+        let Some(Relayed::Notification { method, .. }) = rx.recv().await else {
+            panic!("relayed");
+        };
+        assert_eq!(
+            method, "notifications/message",
+            "a foreign notification passed"
+        );
         // A request without a token is sent as it is.
         let plain = Some(json!({"name": "t", "_meta": {"other": true}}));
         assert_eq!(swap(plain.clone(), None).0, plain);
+    }
+
+    #[tokio::test]
+    async fn a_request_that_asked_for_no_progress_gets_none() {
+        let (tx, mut rx) = mpsc::channel(4);
+        let (_, relay) = swap(Some(json!({"name": "t"})), Some(Relay::new(tx)));
+        let relay = relay.expect("kept");
+        relay
+            .send_notification(
+                "notifications/progress".into(),
+                Some(json!({"progressToken": 1, "progress": 1})),
+            )
+            .await;
+        drop(relay);
+        assert!(
+            rx.recv().await.is_none(),
+            "progress nobody asked for passed"
+        );
     }
 }

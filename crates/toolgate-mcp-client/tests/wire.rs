@@ -493,11 +493,11 @@ async fn next_event(events: &mut mpsc::Receiver<Event>) -> Event {
 async fn an_sse_answer_cut_before_the_answer_is_resumed_with_last_event_id() {
     let fake = Fake::new(
         |_, _, _| {
-            let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
-                "params": {"progressToken": "t", "progress": 1}});
+            let log = json!({"jsonrpc": "2.0", "method": "notifications/message",
+                "params": {"level": "info", "data": 1}});
             // A priming event (id, no data), a notification, then the
             // stream closes without the answer: the polling pattern.
-            let body = format!("id: e1\nretry: 10\ndata:\n\nid: e2\ndata: {progress}\n\n");
+            let body = format!("id: e1\nretry: 10\ndata:\n\nid: e2\ndata: {log}\n\n");
             ready(([(header::CONTENT_TYPE, "text/event-stream")], body).into_response())
         },
         |headers| {
@@ -523,10 +523,10 @@ async fn an_sse_answer_cut_before_the_answer_is_resumed_with_last_event_id() {
     assert_eq!(reply.into_value().unwrap(), json!({"done": true}));
     match rx.try_recv() {
         Ok(Relayed::Notification { method, params }) => {
-            assert_eq!(method, "notifications/progress");
-            assert_eq!(params.unwrap()["progress"], 1);
+            assert_eq!(method, "notifications/message");
+            assert_eq!(params.unwrap()["data"], 1);
         }
-        other => panic!("expected the progress notification, got {other:?}"),
+        other => panic!("expected the log notification, got {other:?}"),
     }
     let resumed = fake
         .seen

@@ -473,8 +473,8 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
                 p.protocol_version.clone(),
             ),
             _ => (
-                init.server_name.clone(),
-                init.server_version.clone(),
+                super::server_identity::cleaned(&init.server_name),
+                super::server_identity::cleaned(&init.server_version),
                 init.protocol_version.clone(),
             ),
         };

@@ -26,6 +26,7 @@ pub mod lock;
 pub mod passthrough;
 mod reload;
 mod resource_index;
+mod server_identity;
 pub use reload::NextServers;
 pub mod spec;
 
@@ -173,8 +174,13 @@ pub struct Refusals {
     /// Definitions past `max_total_bytes`.
     pub over_total: usize,
     /// Definitions toolgate cannot read: a field of the wrong type, or a name with a
-    /// control, space or hidden character (one that could pass for another tool).
+    /// control, space or hidden character (one that could pass for another tool), or
+    /// one nested deeper than toolgate reads.
     pub unreadable: usize,
+    /// Names listed more than once with different definitions: no copy is taken from
+    /// the list, since either could be the one a reviewer saw (a pinned one is served
+    /// from its pin).
+    pub conflicting: usize,
     /// The first few refused names (one line, capped), for the incident and the log;
     /// never shown to a model.
     pub examples: Vec<String>,
@@ -188,7 +194,7 @@ const REFUSED_EXAMPLES: usize = 10;
 impl Refusals {
     /// Nothing was refused.
     pub fn is_empty(&self) -> bool {
-        self.over_count + self.too_large + self.over_total + self.unreadable == 0
+        self.over_count + self.too_large + self.over_total + self.unreadable + self.conflicting == 0
     }
 
     /// One line for people, e.g. "99000 tools past max_tools (1000); 2 definitions larger than
@@ -220,8 +226,14 @@ impl Refusals {
         }
         if self.unreadable > 0 {
             parts.push(format!(
-                "{} toolgate cannot read (a field of the wrong type, or a name with a hidden character)",
+                "{} toolgate cannot read (a field of the wrong type, a name with a hidden character, or nesting deeper than it reads)",
                 plural(self.unreadable, "definition", "definitions")
+            ));
+        }
+        if self.conflicting > 0 {
+            parts.push(format!(
+                "{} listed more than once with different definitions (none is taken from the list; a pinned one is served from its pin)",
+                plural(self.conflicting, "name", "names")
             ));
         }
         parts.join("; ")
@@ -234,6 +246,7 @@ impl Refusals {
         self.too_large += other.too_large;
         self.over_total += other.over_total;
         self.unreadable += other.unreadable;
+        self.conflicting += other.conflicting;
         let room = REFUSED_EXAMPLES.saturating_sub(self.examples.len());
         self.examples
             .extend(other.examples.iter().take(room).cloned());
@@ -250,6 +263,51 @@ impl Refusals {
             self.examples.push(shown);
         }
     }
+}
+
+/// The name of a list entry that cannot be read whole, if its top level can be.
+fn entry_name(entry: &serde_json::value::RawValue, name_key: &str) -> Option<String> {
+    let top: BTreeMap<String, &serde_json::value::RawValue> =
+        serde_json::from_str(entry.get()).ok()?;
+    serde_json::from_str(top.get(name_key)?.get()).ok()
+}
+
+/// A name for the log: one line, capped.
+fn shown_name(name: Option<&str>) -> String {
+    name.map_or_else(
+        || "(none)".to_string(),
+        |n| toolgate_contract::one_line(n).chars().take(80).collect(),
+    )
+}
+
+/// The definitions with one per name: a name listed more than once keeps its first
+/// copy when every copy is the same, and loses all of them when they differ (the names
+/// returned). Which of two differing copies is the server's real one cannot be told,
+/// and serving either would serve what no reviewer pinned.
+fn one_per_name<T: PartialEq>(listed: Vec<(String, T)>) -> (Vec<T>, Vec<String>) {
+    let mut first: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut conflicting: BTreeSet<String> = BTreeSet::new();
+    let mut repeats: BTreeSet<usize> = BTreeSet::new();
+    for (i, (name, def)) in listed.iter().enumerate() {
+        match first.get(name.as_str()) {
+            None => {
+                first.insert(name, i);
+            }
+            Some(&at) => {
+                repeats.insert(i);
+                if listed[at].1 != *def {
+                    conflicting.insert(name.clone());
+                }
+            }
+        }
+    }
+    let kept = listed
+        .into_iter()
+        .enumerate()
+        .filter(|(i, (name, _))| !repeats.contains(i) && !conflicting.contains(name))
+        .map(|(_, (_, def))| def)
+        .collect();
+    (kept, conflicting.into_iter().collect())
 }
 
 /// The length of `v` as compact JSON, without building the text.
@@ -590,11 +648,11 @@ impl Fronted {
                 state.pins = Some(PinnedServer {
                     server_name: init
                         .as_ref()
-                        .map(|i| i.server_name.clone())
+                        .map(|i| server_identity::cleaned(&i.server_name))
                         .unwrap_or_default(),
                     server_version: init
                         .as_ref()
-                        .map(|i| i.server_version.clone())
+                        .map(|i| server_identity::cleaned(&i.server_version))
                         .unwrap_or_default(),
                     protocol_version: init
                         .as_ref()
@@ -773,6 +831,7 @@ impl Fronted {
                     "over_max_definition_bytes": refused.too_large,
                     "over_max_total_bytes": refused.over_total,
                     "unreadable": refused.unreadable,
+                    "listed_twice_differently": refused.conflicting,
                     "examples": refused.examples,
                 },
                 "action": "the refused definitions are neither pinned nor served; raise the server's `limits` if the ones over them are wanted, and ask the server's maintainers to fix the unreadable ones",
@@ -861,8 +920,12 @@ impl Fronted {
             .is_none_or(|i| i.capabilities.get(capability).is_some())
     }
 
-    /// Every page of one list, read by `read` within the server's limits.
-    async fn list_definitions<T>(
+    /// Every page of one list, read by `read` within the server's limits. Each entry
+    /// is read on its own: one that cannot be read (one nested past what toolgate
+    /// reads, too) is refused by name, and the rest are kept. A name listed more than
+    /// once is kept once when every copy is the same, else refused (see
+    /// [`one_per_name`]).
+    async fn list_definitions<T: PartialEq>(
         &self,
         listing: &Listing,
         pinned: &BTreeSet<String>,
@@ -887,19 +950,34 @@ impl Fronted {
                 .request(method, params, timeout, None)
                 .await
                 .map_err(|e| e.to_string())?;
-            let result = match reply.into_value() {
-                Ok(result) => result,
+            let page = match reply.outcome {
+                Ok(page) => page,
                 Err(e) if optional && e.code == codes::METHOD_NOT_FOUND => {
                     return Ok((Vec::new(), Refusals::default()));
                 }
                 Err(e) => return Err(format!("{method} failed: {} ({})", e.message, e.code)),
             };
-            for t in result
+            // The page's members as JSON text: an entry too deep to read must not make
+            // the whole page unreadable.
+            let members: BTreeMap<String, &serde_json::value::RawValue> =
+                serde_json::from_str(page.get())
+                    .map_err(|e| format!("{method} answered something that is not a list: {e}"))?;
+            let entries: Vec<&serde_json::value::RawValue> = members
                 .get(key)
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
+                .and_then(|list| serde_json::from_str(list.get()).ok())
+                .unwrap_or_default();
+            for entry in entries {
+                let t: Value = match serde_json::from_str(entry.get()) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        let name = entry_name(entry, name_key);
+                        tracing::warn!(server = %self.spec.name, method, name = %shown_name(name.as_deref()), error = %e, "refusing a definition toolgate cannot read");
+                        refused.unreadable += 1;
+                        refused.note(name.as_deref(), pinned);
+                        continue;
+                    }
+                };
+                let t = &t;
                 let size = json_len(t);
                 let name = t.get(name_key).and_then(Value::as_str);
                 if size > limits.max_definition_bytes {
@@ -920,7 +998,7 @@ impl Fronted {
                 match read(t) {
                     Ok(d) => {
                         total += size;
-                        kept.push(d);
+                        kept.push((name.unwrap_or_default().to_string(), d));
                     }
                     Err(e) => {
                         tracing::warn!(server = %self.spec.name, method, error = %e, "skipping a definition toolgate cannot read");
@@ -929,10 +1007,19 @@ impl Fronted {
                     }
                 }
             }
-            match result.get("nextCursor") {
-                Some(c) if !c.is_null() => cursor = Some(c.clone()),
+            match members
+                .get("nextCursor")
+                .and_then(|c| serde_json::from_str::<Value>(c.get()).ok())
+            {
+                Some(c) if !c.is_null() => cursor = Some(c),
                 _ => break,
             }
+        }
+        let (kept, conflicting) = one_per_name(kept);
+        for name in &conflicting {
+            tracing::warn!(server = %self.spec.name, method, name = %shown_name(Some(name)), "the MCP server lists this name more than once with different definitions; no copy is taken from the list (a pinned one is served from its pin)");
+            refused.conflicting += 1;
+            refused.note(Some(name), pinned);
         }
         Ok((kept, refused))
     }
@@ -1094,11 +1181,9 @@ impl Fronted {
             }
             state.withheld = withheld;
         }
-        let version = if pins.server_version.is_empty() {
-            "pinned".to_string()
-        } else {
-            pins.server_version.clone()
-        };
+        // A lockfile may hold any version (written by hand, or before versions were
+        // cleaned): only a plain token is printed as a contract version.
+        let version = server_identity::contract_version(&pins.server_version);
         let mut routes = Vec::new();
         let mut published = BTreeMap::new();
         let dependency = gateway.server_dependency(&self.spec.name);
@@ -1470,6 +1555,7 @@ impl Fronted {
                     "over_max_definition_bytes": state.refused.too_large,
                     "over_max_total_bytes": state.refused.over_total,
                     "unreadable": state.refused.unreadable,
+                    "listed_twice_differently": state.refused.conflicting,
                 })
             }),
             last_error: state

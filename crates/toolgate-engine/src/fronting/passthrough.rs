@@ -12,8 +12,10 @@
 //!   would break the links inside resource contents). `resources/list` merges every
 //!   server's live list (resources are data: each server's is bounded, its words cleaned
 //!   and capped); `resources/read`, `subscribe` and `unsubscribe` go to the server that
-//!   listed the URI, else to each server offering resources in turn until one does not
-//!   answer "resource not found" (-32002).
+//!   listed the URI, else to the one whose pinned templates match it, else to the one
+//!   whose tool result linked to it — after listing the servers not yet listed, so a
+//!   link cannot claim a URI another server lists — else to each server offering
+//!   resources in turn until one does not answer "resource not found" (-32002).
 //! - **Resource templates** are definitions, like prompts: `resources/templates/list`
 //!   answers every server's *pinned* templates (one whose live definition awaits review
 //!   is left out under `on_change: block`), without asking the servers.
@@ -61,41 +63,76 @@ pub struct Asker {
 pub(crate) use super::resource_index::loggable_uri;
 pub use super::resource_index::{MAX_INDEXED, MAX_INDEXED_BYTES, ResourceIndex};
 
-/// The server a request about `uri` goes to: the one that listed it, else the one whose
-/// pinned URI templates it matches (`None`: no server is known for it). Refused when
-/// two servers claim it: resource URIs are not renamed per server as tools are, so a
-/// second server listing another's URIs would otherwise be handed the agents' reads of
-/// them, and answer them with what it likes.
+/// The server a request about `uri` goes to: the one that lists it, else the one whose
+/// pinned URI templates it matches, else the one whose tool result linked to it
+/// (`None`: no server is known for it). A URI belongs to the server that lists it: a
+/// link is the weakest claim, since any server may link to any URI, another server's
+/// too. Refused when two servers claim it at the same strength: resource URIs are not
+/// renamed per server as tools are, so a second server claiming another's URIs would
+/// otherwise be handed the agents' reads of them, and answer them with what it likes.
 fn owner_of<'f>(
     fronting: &'f Fronting,
     index: &ResourceIndex,
     uri: &str,
 ) -> Result<Option<&'f Fronted>, RpcError> {
-    let listers = index.listers(uri);
-    let claimants: Vec<&'f Fronted> = if listers.is_empty() {
-        fronting
-            .servers()
-            .filter(|s| s.templates_match(uri))
-            .map(AsRef::as_ref)
-            .collect()
-    } else {
-        listers
+    let named = |names: Vec<String>| -> Vec<&'f Fronted> {
+        names
             .iter()
             .filter_map(|name| fronting.server(name))
             .map(AsRef::as_ref)
             .collect()
     };
+    let by_templates = || -> Vec<&'f Fronted> {
+        fronting
+            .servers()
+            .filter(|s| s.templates_match(uri))
+            .map(AsRef::as_ref)
+            .collect()
+    };
+    let mut claims = [
+        ("is listed by", named(index.listers(uri))),
+        ("matches the pinned URI templates of", Vec::new()),
+        ("is linked to by tool results of", Vec::new()),
+    ];
+    if claims[0].1.is_empty() {
+        claims[1].1 = by_templates();
+    }
+    if claims[1].1.is_empty() {
+        claims[2].1 = named(index.linkers(uri));
+    }
+    let Some((how, claimants)) = claims.iter().find(|(_, c)| !c.is_empty()) else {
+        return Ok(None);
+    };
     match claimants.as_slice() {
-        [] => Ok(None),
         [one] => Ok(Some(*one)),
-        several => {
-            let how = if listers.is_empty() {
-                "matches the pinned URI templates of"
-            } else {
-                "is listed by"
-            };
-            Err(index.overlap(uri, how, several.iter().copied()))
-        }
+        several => Err(index.overlap(uri, how, several.iter().copied())),
+    }
+}
+
+/// Before a link is trusted as the only claim to `uri`: the servers offering resources
+/// that toolgate has not read whole yet are listed, so that a URI another server lists
+/// is routed to that server, not to the one that linked to it.
+async fn list_before_trusting_a_link(
+    fronting: &Fronting,
+    index: &ResourceIndex,
+    uri: &str,
+    asker: &Asker,
+) {
+    if !index.listers(uri).is_empty() {
+        return;
+    }
+    let linkers = index.linkers(uri);
+    if linkers.is_empty() {
+        return;
+    }
+    let unlisted = fronting.servers().any(|s| {
+        s.offers("resources")
+            && !linkers.contains(&s.spec().name)
+            && !index.listed_whole(&s.spec().name)
+    });
+    if unlisted {
+        // What is learnt goes into the index; the merged list itself is not needed.
+        let _ = list_resources(fronting, index, asker).await;
     }
 }
 
@@ -400,6 +437,7 @@ async fn subscribe(
     // caller's own session, whose updates toolgate does not read: refused with a word,
     // rather than accepted and never followed by an update — and never answered from
     // another caller's subscription, which the server did not authorise for this one.
+    list_before_trusting_a_link(fronting, index, uri, asker).await;
     if let Some(server) = owner_of(fronting, index, uri)?
         && server.calls_with_callers_authority()
     {
@@ -495,6 +533,7 @@ async fn by_uri_on<'f>(
     asker: &Asker,
     eligible: impl Fn(&Fronted) -> bool,
 ) -> Result<(Value, &'f Fronted), RpcError> {
+    list_before_trusting_a_link(fronting, index, uri, asker).await;
     if let Some(server) = owner_of(fronting, index, uri)? {
         if !eligible(server) {
             return Err(RpcError {

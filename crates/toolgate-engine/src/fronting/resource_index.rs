@@ -1,5 +1,5 @@
 //! Which fronted server a resource URI belongs to, as far as toolgate has seen: the
-//! servers that listed it and the tool results that linked to it. Resource URIs are not
+//! servers that listed it and, as a weaker claim, the tool results that linked to it. Resource URIs are not
 //! renamed per server as tools are, so this is what routes a read (see
 //! `passthrough::owner_of`), and what lets toolgate see two servers claim one URI.
 
@@ -96,7 +96,7 @@ impl ResourceIndex {
         self.claim(uri, server, Some(listing.0));
     }
 
-    /// Notes that `server` named `uri` (listed it, or linked to it).
+    /// Notes that `server`'s tool result linked to `uri`.
     pub(crate) fn learn(&self, uri: &str, server: &str) {
         self.claim(uri, server, None);
     }
@@ -107,10 +107,12 @@ impl ResourceIndex {
             // Bounded by the configured servers.
             match claims.iter_mut().find(|c| c.server == server) {
                 Some(claim) => {
+                    // A list is the stronger claim: a server that lists a URI it also
+                    // linked to is its lister (and loses the claim when it stops
+                    // listing it, like any lister).
                     claim.listed_in = match (claim.listed_in, listed_in) {
                         (Some(was), Some(now)) => Some(was.max(now)),
-                        // A link is never taken back.
-                        _ => None,
+                        (was, now) => was.or(now),
                     };
                 }
                 None => claims.push(Claim {
@@ -214,9 +216,8 @@ impl ResourceIndex {
         }
     }
 
-    /// The servers that claim `uri`, as far as the index still holds: those that
-    /// listed it and have not been listed whole without it since, and those whose
-    /// tool results linked to it.
+    /// The servers that list `uri`, as far as the index still holds: those that listed
+    /// it and have not been listed whole without it since.
     pub(crate) fn listers(&self, uri: &str) -> Vec<String> {
         let index = guard(&self.0);
         let Some(claims) = index.claims.get(uri) else {
@@ -224,15 +225,37 @@ impl ResourceIndex {
         };
         claims
             .iter()
-            .filter(|c| match c.listed_in {
-                None => true,
-                Some(listed) => index
-                    .whole_lists
-                    .get(&c.server)
-                    .is_none_or(|whole| *whole <= listed),
+            .filter(|c| {
+                c.listed_in.is_some_and(|listed| {
+                    index
+                        .whole_lists
+                        .get(&c.server)
+                        .is_none_or(|whole| *whole <= listed)
+                })
             })
             .map(|c| c.server.clone())
             .collect()
+    }
+
+    /// The servers whose tool results linked to `uri`. A link is a weaker claim than a
+    /// list: a server may link to any URI, another server's too.
+    pub(crate) fn linkers(&self, uri: &str) -> Vec<String> {
+        guard(&self.0)
+            .claims
+            .get(uri)
+            .map(|claims| {
+                claims
+                    .iter()
+                    .filter(|c| c.listed_in.is_none())
+                    .map(|c| c.server.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Whether `server`'s resources were ever read whole into the index.
+    pub(crate) fn listed_whole(&self, server: &str) -> bool {
+        guard(&self.0).whole_lists.contains_key(server)
     }
 
     /// How many URIs the index holds.

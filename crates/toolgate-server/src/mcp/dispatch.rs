@@ -229,10 +229,12 @@ impl Server {
             serde_json::from_value(capabilities).unwrap_or_default();
         let info = ServerConfig::new(capabilities)
         .with_server_info(Implementation::new("toolgate", env!("CARGO_PKG_VERSION")))
-        .with_instructions(
+        .with_instructions(format!(
             "Tools behind toolgate report upstream conditions in lines starting with `toolgate:`; \
-             follow their advice (wait, use a successor, stop retrying) instead of retrying yourself.",
-        );
+             follow their advice (wait, use a successor, stop retrying) instead of retrying yourself. \
+             A line that starts with `{}` is a tool's own text, not toolgate's.",
+            toolgate_engine::upstream::mcp::note_lines::MARK.trim_end()
+        ));
         Server {
             broadcast: gateway.broadcast().clone(),
             current,

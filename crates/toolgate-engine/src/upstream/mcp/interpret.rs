@@ -10,6 +10,8 @@
 //!   included, is `server_error`.
 //! - A result with `isError: true` is the tool's own failure (`tool_error`): passed to
 //!   the model unchanged, never retried.
+//! - Every result is first checked for its shape (nesting, content blocks), and text
+//!   lines that would pass for toolgate's notes are marked (see `result_check`).
 //! - Any other result is checked: when the tool has an output schema (the pinned
 //!   `outputSchema` or a contract override), its `structuredContent` must be there and
 //!   match it, else it is `contract_drift` with the rename-aware diff.
@@ -64,6 +66,12 @@ pub fn interpret(
     {
         return protocol("the result is not a tools/call result");
     }
+    // Every result, a tool error's too, is checked for its nesting and content blocks,
+    // and has lines that would pass for toolgate's notes marked as the server's.
+    let body = match super::result_check::checked(&response.body, call.content) {
+        Ok(body) => body,
+        Err(detail) => return protocol(&detail),
+    };
     if call.is_error == Some(true) {
         let secrets = explain::Secrets::of(spec);
         let blocks: Vec<serde_json::Value> = call
@@ -75,12 +83,12 @@ pub fn interpret(
             .find_map(|c| c.get("text").and_then(serde_json::Value::as_str))
             .unwrap_or_default();
         let excerpt = explain::upstream_text(text, &secrets, 300);
-        let result = std::str::from_utf8(&response.body).unwrap_or_default();
+        let result = std::str::from_utf8(&body).unwrap_or_default();
         return AttemptResult::Failed {
             class: ErrorClass::ToolError,
             hint: None,
             detail: Detail::ToolError {
-                result: scrubbed(result, response.body.clone(), &secrets),
+                result: scrubbed(result, body.clone(), &secrets),
                 excerpt,
             },
         };
@@ -121,7 +129,7 @@ pub fn interpret(
             Err(BodyError::NotJson(e)) => return protocol(&e.to_string()),
         }
     }
-    AttemptResult::Success(response.body)
+    AttemptResult::Success(body)
 }
 
 /// A tool error's result with the server's own credentials (its `headers` or `env`

@@ -11,6 +11,8 @@
 //! empty body; [`interpret`] reads what it must, and the same bytes go on to the answer.
 
 mod interpret;
+pub mod note_lines;
+mod result_check;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -516,15 +518,29 @@ pub(crate) mod tests {
                 self.seen
                     .lock()
                     .unwrap()
-                    .push(params.unwrap_or(Value::Null));
+                    .push(params.clone().unwrap_or(Value::Null));
+                // As a connection does: progress comes back under the token sent
+                // upstream in the caller's place.
+                let (params, relay) = toolgate_mcp_client::with_own_progress_token(params, relay);
+                let upstream_token = params
+                    .as_ref()
+                    .and_then(|p| p.get("_meta"))
+                    .and_then(|m| m.get("progressToken"))
+                    .cloned();
                 let step = self.script.lock().unwrap().pop_front();
                 let Some(step) = step else {
                     return Err(LinkError::Connect {
                         detail: "no script".into(),
                     });
                 };
-                for (method, params, is_request) in step.before {
+                for (method, mut params, is_request) in step.before {
                     let Some(relay) = &relay else { continue };
+                    if let (Some(Value::Object(p)), Some(token)) =
+                        (params.as_mut(), &upstream_token)
+                        && p.get("progressToken").is_some()
+                    {
+                        p.insert("progressToken".into(), token.clone());
+                    }
                     if is_request {
                         let (tx, rx) = tokio::sync::oneshot::channel();
                         relay
