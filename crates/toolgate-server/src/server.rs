@@ -14,6 +14,7 @@
 pub mod admission;
 mod audit;
 pub mod drain;
+pub(crate) mod guarded;
 mod incidents;
 pub mod listener;
 mod threads;

@@ -662,18 +662,20 @@ fn inexact(number: &str) -> String {
 /// the model reads.
 fn refused_arguments(id: &Id, tool: &str, problem: &str, era: Era) -> Reply {
     let outcome = toolgate_engine::pipeline::CallOutcome::invalid_arguments(tool, problem);
-    let placement = super::answer::NotesPlacement {
-        mode: toolgate_config::NotesMode::default(),
-        member: None,
-    };
-    Reply::ok(
-        super::answer::tool_call(id.json(), outcome, era, placement),
+    unsent(id, outcome, era)
+}
+
+fn withheld(id: &Id, tool: &str, owner: &str, era: Era) -> Reply {
+    unsent(
+        id,
+        toolgate_engine::pipeline::CallOutcome::withheld(tool, owner),
         era,
     )
 }
 
-fn withheld(id: &Id, tool: &str, owner: &str, era: Era) -> Reply {
-    let outcome = toolgate_engine::pipeline::CallOutcome::withheld(tool, owner);
+/// The answer to a call that was never sent: its failure, with the default placement of
+/// notes (the tool's own settings apply to its results, not to a refusal).
+fn unsent(id: &Id, outcome: toolgate_engine::pipeline::CallOutcome, era: Era) -> Reply {
     let placement = super::answer::NotesPlacement {
         mode: toolgate_config::NotesMode::default(),
         member: None,

@@ -39,6 +39,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt as _;
 
+use super::guarded::Guarded;
 use super::threads::ServingThreads;
 
 use toolgate_config::GatewayConfig;
@@ -244,12 +245,7 @@ impl Accepted {
                 request.map(|body| Body::new(Arriving::new(body, &tracked, body_timeout)));
             async move {
                 let response = router.oneshot(request).await;
-                response.map(|r| {
-                    r.map(|body| Tracked {
-                        body,
-                        _guard: guard,
-                    })
-                })
+                response.map(|r| r.map(|body| Guarded::new(body, guard)))
             }
         });
         let watched = Watched {
@@ -703,32 +699,6 @@ pub fn body_timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
         cause = e.source();
     }
     false
-}
-
-/// A response body that keeps its request counted as in flight until it is done.
-struct Tracked {
-    body: Body,
-    _guard: InFlight,
-}
-
-impl hyper::body::Body for Tracked {
-    type Data = Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
-        Pin::new(&mut self.body).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.body.size_hint()
-    }
 }
 
 /// Rate-limits one kind of warning.

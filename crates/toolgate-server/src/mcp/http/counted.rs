@@ -6,15 +6,13 @@
 //! would keep being admitted. Counted, they make the engine refuse to read new replies
 //! while they wait.
 
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
 use axum::body::Body;
 use axum::response::Response;
-use bytes::Bytes;
-use hyper::body::{Frame, SizeHint};
-use toolgate_resilience::{Held, ReplyMemory};
+use toolgate_resilience::ReplyMemory;
+
+use crate::server::guarded::Guarded;
 
 /// `response` with its body counted in `memory` until the body is done or dropped. A
 /// body that does not fit is sent uncounted: the budget is full, which already stops
@@ -30,33 +28,7 @@ pub(super) fn counted(memory: &Arc<ReplyMemory>, response: Response) -> Response
     {
         return response;
     }
-    response.map(|body| Body::new(Counted { body, _held: held }))
-}
-
-/// A body and what it holds of the reply memory (given back when it is dropped).
-struct Counted {
-    body: Body,
-    _held: Held,
-}
-
-impl hyper::body::Body for Counted {
-    type Data = Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
-        Pin::new(&mut self.body).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.body.size_hint()
-    }
+    response.map(|body| Body::new(Guarded::new(body, held)))
 }
 
 #[cfg(test)]
