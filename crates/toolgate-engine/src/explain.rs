@@ -834,7 +834,7 @@ fn about_bytes(n: usize) -> String {
     } else if n >= 1 << 10 {
         format!("{:.1} KiB", n_f / 1024.0)
     } else {
-        format!("{n} bytes")
+        byte_count(n)
     }
 }
 
@@ -844,6 +844,15 @@ fn bytes(n: usize) -> String {
     } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
         format!("{} KiB", n >> 10)
     } else {
+        byte_count(n)
+    }
+}
+
+/// "1 byte", "700 bytes".
+fn byte_count(n: usize) -> String {
+    if n == 1 {
+        "1 byte".to_owned()
+    } else {
         format!("{n} bytes")
     }
 }
@@ -851,6 +860,16 @@ fn bytes(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_read_as_words() {
+        assert_eq!(about_bytes(1), "1 byte");
+        assert_eq!(about_bytes(700), "700 bytes");
+        assert_eq!(about_bytes(1536), "1.5 KiB");
+        assert_eq!(bytes(1), "1 byte");
+        assert_eq!(bytes(8 << 20), "8 MiB");
+        assert_eq!(bytes(1000), "1000 bytes");
+    }
 
     #[test]
     fn terminal_escapes_go_whole() {

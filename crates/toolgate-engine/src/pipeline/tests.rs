@@ -1231,7 +1231,7 @@ async fn while_replies_fill_the_gateways_memory_no_call_is_sent() {
     assert_eq!(f.class, ErrorClass::Overloaded, "{}", f.message);
     assert!(
         f.message
-            .starts_with("web_search was not called: toolgate is holding 1 bytes"),
+            .starts_with("web_search was not called: toolgate is holding 1 byte "),
         "{}",
         f.message
     );
