@@ -337,6 +337,12 @@ pub fn failure(f: &Failed<'_>) -> String {
                  continue without {name}."
             ),
         },
+        (_, GiveUpReason::AdvisedAgainst) => format!(
+            "{name} failed: {what}. Error class: {} — the upstream's reply says a retry will not help, so toolgate \
+             did not retry.{tried} Do not call {name} again with the same arguments; change them or continue \
+             without {name}.",
+            class.as_str()
+        ),
         (_, GiveUpReason::DeadlineTooShort { wait }) => format!(
             "{name} failed: {what}. Error class: {}. The upstream asks to wait {}, longer than this call's deadline, \
              so toolgate did not wait.{tried} Call {name} again after that ({}), or continue without it.",
@@ -1046,6 +1052,7 @@ mod tests {
             },
             GiveUpReason::BudgetDenied,
             GiveUpReason::CircuitOpen,
+            GiveUpReason::AdvisedAgainst,
         ];
         let detail = Detail::Status {
             status: 503,

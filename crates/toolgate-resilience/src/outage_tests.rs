@@ -70,6 +70,7 @@ fn simulate(spacing: Duration, seed: u64) -> u64 {
                             class,
                             hint: None,
                             brownout: false,
+                            advised_against: false,
                         },
                     });
                 }

@@ -65,6 +65,9 @@ pub enum GiveUpReason {
     BudgetDenied,
     /// The circuit breaker refused the retry (set by the caller, step 2).
     CircuitOpen,
+    /// The reply itself said a retry will not help (`x-should-retry: false`,
+    /// `Stripe-Should-Retry: false`).
+    AdvisedAgainst,
 }
 
 /// Decide whether and when to retry a failed attempt: the positional form

@@ -43,6 +43,8 @@ pub enum StepOutcome {
         hint: Option<Duration>,
         /// Whether the dependency is in a brownout now.
         brownout: bool,
+        /// Whether the reply said a retry will not help (`x-should-retry: false`).
+        advised_against: bool,
     },
     /// Admission refused the attempt before anything was sent.
     Refused {
@@ -157,9 +159,19 @@ impl RetryLoop {
                 class,
                 hint,
                 brownout,
+                advised_against,
             } => {
                 self.attempts += 1;
-                self.after_failure(class, hint, brownout, now, withdraw, rng)
+                if advised_against {
+                    // The upstream knows what a retry would do; it said it would not help.
+                    Step::Done(CallVerdict::Failed {
+                        class,
+                        last: class,
+                        reason: Some(GiveUpReason::AdvisedAgainst),
+                    })
+                } else {
+                    self.after_failure(class, hint, brownout, now, withdraw, rng)
+                }
             }
         };
         if let Step::Done(v) = step {

@@ -44,6 +44,7 @@ mod policy_named;
 pub mod quota;
 mod reddit;
 pub mod reset;
+pub mod retry_advice;
 pub mod retry_after;
 mod salesforce;
 mod sentry;
@@ -137,6 +138,9 @@ pub struct Signals {
     /// Headers that look like a rate-limit, wait or deprecation signal but that no
     /// reader understood, as sent (at most [`unread::MAX_UNREAD`]).
     pub unread: Vec<unread::Unread>,
+    /// The reply's own word on retrying it (`x-should-retry`, `Stripe-Should-Retry`):
+    /// `Some(false)` means a retry will not help.
+    pub should_retry: Option<bool>,
 }
 
 /// One `Warning: 199` / `299` member (RFC 7234 §5.5), as Kubernetes sends them.
@@ -379,6 +383,7 @@ fn read_fields(
         warnings,
         notices,
         unread: Vec::new(),
+        should_retry: retry_advice::read(headers),
     };
     signals.unread = unread::find_with(headers, &signals, &retirement_fields);
     signals

@@ -86,6 +86,7 @@ fn kind(name: &str) -> Option<Kind> {
         || OWN_READER
             .iter()
             .any(|own| name.eq_ignore_ascii_case(own.as_bytes()))
+        || ends_with_folded(name, b"should-retry")
     {
         return None;
     }
@@ -102,6 +103,15 @@ fn fold(b: u8) -> u8 {
     } else {
         b.to_ascii_lowercase()
     }
+}
+
+/// `x-should-retry` and its kin are read by `retry_advice.rs`.
+fn ends_with_folded(name: &[u8], suffix: &[u8]) -> bool {
+    name.len() >= suffix.len()
+        && name[name.len() - suffix.len()..]
+            .iter()
+            .zip(suffix)
+            .all(|(&a, &b)| fold(a) == b)
 }
 
 fn starts_with_folded(name: &[u8], prefix: &[u8]) -> bool {

@@ -297,12 +297,14 @@ async fn attempts<U: Upstream>(
                         class,
                         hint,
                         detail,
+                        advised_against,
                     } => {
                         call.last = Some((class, hint, detail));
                         StepOutcome::Failed {
                             class,
                             hint,
                             brownout: route.dependency.in_brownout(),
+                            advised_against,
                         }
                     }
                 },
@@ -408,6 +410,8 @@ enum Attempted {
         class: ErrorClass,
         hint: Option<Duration>,
         detail: Detail,
+        /// The reply said a retry will not help (`x-should-retry: false`).
+        advised_against: bool,
     },
 }
 
@@ -439,6 +443,7 @@ async fn attempt<U: Upstream>(
             class: ErrorClass::ClientError,
             hint: None,
             detail: Detail::NotFormed(detail.clone()),
+            advised_against: false,
         };
     }
     if let Some(status) = crate::upstream::status_label(&sent) {
@@ -499,6 +504,7 @@ async fn attempt<U: Upstream>(
                         class: ErrorClass::ContractDrift,
                         hint: None,
                         detail: Detail::Drift(drift),
+                        advised_against: false,
                     };
                 }
                 crate::learned::Judged::Drift { drift, samples } => {
@@ -550,6 +556,7 @@ async fn attempt<U: Upstream>(
                 class,
                 hint: hint.max(throttle),
                 detail,
+                advised_against: signals.as_ref().and_then(|s| s.should_retry) == Some(false),
             }
         }
     }
@@ -640,6 +647,7 @@ fn failure_of<U: Upstream>(
         drift_cause,
         drift,
         passthrough,
+        retry_advised_against: reason == GiveUpReason::AdvisedAgainst,
     }
 }
 
@@ -722,7 +730,8 @@ fn record<U: Upstream>(
     }
     let mut signals = CallSignals::new(&spec.name, &spec.contract.version, call.retry.attempts());
     if let Err(f) = &result {
-        signals.failed(f.class, f.class.retryable(spec.retry_safe()), f.retry_after);
+        let retryable = f.class.retryable(spec.retry_safe()) && !f.retry_advised_against;
+        signals.failed(f.class, retryable, f.retry_after);
         signals.elapsed_ms = Some(call.started.elapsed().as_millis() as u64);
         signals.drift = match (&f.drift, f.drift_cause) {
             (Some(d), _) => Some(signals::DriftSignal {

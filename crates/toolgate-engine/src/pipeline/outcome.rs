@@ -139,6 +139,8 @@ pub struct Failure {
     pub drift_cause: Option<&'static str>,
     /// For `tool_error`: the upstream MCP server's result, passed to the model as it came.
     pub passthrough: Option<bytes::Bytes>,
+    /// The upstream's reply said a retry will not help (`x-should-retry: false`).
+    pub retry_advised_against: bool,
 }
 
 impl Failure {
@@ -151,6 +153,7 @@ impl Failure {
             retry_after: None,
             drift_cause: None,
             passthrough: None,
+            retry_advised_against: false,
         }
     }
 }

@@ -1282,3 +1282,28 @@ async fn a_reset_counted_down_in_milliseconds_is_read_as_such_after_a_few_replie
         "{learned:?}"
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_reply_that_says_a_retry_will_not_help_is_not_retried() {
+    let reply = Reply {
+        headers: vec![("x-should-retry", "false".to_string())],
+        ..status(503)
+    };
+    let advised = rig("web_search", vec![reply, ok(VALID)]);
+    let outcome = advised.search().await;
+    let f = failure(&outcome);
+    assert_eq!(advised.attempts(), 1, "not retried below the model");
+    assert_eq!(f.class, ErrorClass::ServerError);
+    assert!(
+        f.message.contains("says a retry will not help")
+            && f.message
+                .contains("Do not call web_search again with the same arguments"),
+        "{}",
+        f.message
+    );
+    assert_eq!(outcome.signals.retryable, Some(false));
+    // Without the advice the same 503 is retried, and the retry is served.
+    let plain = rig("web_search", vec![status(503), ok(VALID)]);
+    assert!(plain.search().await.result.is_ok());
+    assert_eq!(plain.attempts(), 2);
+}

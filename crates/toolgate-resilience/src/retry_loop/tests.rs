@@ -7,6 +7,7 @@ fn failed(class: ErrorClass) -> StepOutcome {
         class,
         hint: None,
         brownout: false,
+        advised_against: false,
     }
 }
 
@@ -78,6 +79,7 @@ async fn timeouts_in_a_brownout_are_not_retried() {
             class: ErrorClass::Timeout,
             hint: None,
             brownout: true,
+            advised_against: false,
         }],
         true,
     );
@@ -99,6 +101,7 @@ async fn a_hint_longer_than_the_deadline_stops_now_and_carries_the_wait() {
             class: ErrorClass::RateLimited,
             hint: Some(Duration::from_secs(47)),
             brownout: false,
+            advised_against: false,
         },
         t0,
         |_| panic!("the budget is not asked for a retry that cannot happen"),
@@ -176,4 +179,27 @@ async fn a_breaker_that_opens_during_the_wait_stops_the_retry() {
         l.sequence(),
         Some((ErrorClass::ServerError, Sequence::Exhausted))
     );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_reply_that_advises_against_a_retry_is_not_retried() {
+    let advised = StepOutcome::Failed {
+        class: ErrorClass::ServerError,
+        hint: None,
+        brownout: false,
+        advised_against: true,
+    };
+    let (steps, l) = run(&[advised], true);
+    assert_eq!(
+        steps[0],
+        Step::Done(CallVerdict::Failed {
+            class: ErrorClass::ServerError,
+            last: ErrorClass::ServerError,
+            reason: Some(GiveUpReason::AdvisedAgainst),
+        })
+    );
+    assert_eq!(l.attempts(), 1);
+    // The same 503 without the advice is retried.
+    let (steps, _) = run(&[failed(ErrorClass::ServerError)], true);
+    assert!(matches!(steps[0], Step::Wait(_)));
 }
