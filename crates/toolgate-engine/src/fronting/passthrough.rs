@@ -95,7 +95,22 @@ fn owner_of<'f>(
         ("is linked to by tool results of", Vec::new()),
     ];
     if claims[0].1.is_empty() {
-        claims[1].1 = by_templates();
+        let mut matching = by_templates();
+        // Several servers' templates match: the one whose own tool result linked to the
+        // URI made it, and answers for it. A link never takes a URI from a server whose
+        // template alone matches it.
+        if matching.len() > 1 {
+            let linkers = index.linkers(uri);
+            let linked: Vec<&'f Fronted> = matching
+                .iter()
+                .copied()
+                .filter(|s| linkers.contains(&s.spec().name))
+                .collect();
+            if !linked.is_empty() {
+                matching = linked;
+            }
+        }
+        claims[1].1 = matching;
     }
     if claims[1].1.is_empty() {
         claims[2].1 = named(index.linkers(uri));
