@@ -26,10 +26,26 @@ pub fn read(headers: &Headers<'_>) -> Option<bool> {
     advice
 }
 
-/// `x-should-retry`, `Stripe-Should-Retry`, `should_retry` (`_` read as `-`).
+/// `x-should-retry`, `Stripe-Should-Retry`, `should_retry` (`_` read as `-`). Runs on
+/// every header of a reply that is read: compared in place, nothing allocated.
 pub(crate) fn is_advice(name: &str) -> bool {
-    let name = name.trim().to_ascii_lowercase().replace('_', "-");
-    name == "should-retry" || name.ends_with("-should-retry")
+    const WORD: &[u8] = b"should-retry";
+    let name = name.trim().as_bytes();
+    let folded = |b: u8| {
+        if b == b'_' {
+            b'-'
+        } else {
+            b.to_ascii_lowercase()
+        }
+    };
+    let Some(start) = name.len().checked_sub(WORD.len()) else {
+        return false;
+    };
+    name[start..]
+        .iter()
+        .zip(WORD)
+        .all(|(&a, &b)| folded(a) == b)
+        && (start == 0 || folded(name[start - 1]) == b'-')
 }
 
 #[cfg(test)]
@@ -49,6 +65,8 @@ mod tests {
         assert_eq!(advice(&[("x-should-retry", "0")]), Some(false));
         assert_eq!(advice(&[("x-should-retry", "maybe")]), None);
         assert_eq!(advice(&[("x-retry-count", "false")]), None);
+        assert_eq!(advice(&[("should-retry", "false")]), Some(false));
+        assert_eq!(advice(&[("x-wouldshould-retry", "false")]), None);
         assert_eq!(advice(&[("content-type", "application/json")]), None);
         assert_eq!(
             advice(&[("x-should-retry", "true"), ("stripe-should-retry", "false")]),

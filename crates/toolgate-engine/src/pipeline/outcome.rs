@@ -22,31 +22,34 @@ impl CallOutcome {
     /// why): refused before anything was sent, told to the model like any argument that
     /// does not fit the input schema.
     pub fn invalid_arguments(tool: &str, problem: &str) -> CallOutcome {
-        let mut signals = super::CallSignals::new(tool, "", 0);
-        signals.error_class = Some(ErrorClass::ClientError.as_str().to_string());
-        signals.retryable = Some(false);
-        CallOutcome {
-            result: Err(Failure::new(
-                ErrorClass::ClientError,
-                crate::explain::invalid_arguments(tool, problem),
-            )),
-            notes: Vec::new(),
-            signals,
-        }
+        CallOutcome::unsent(
+            tool,
+            "",
+            ErrorClass::ClientError,
+            crate::explain::invalid_arguments(tool, problem),
+        )
     }
 
     /// A call of a fronted tool withheld (`on_change: block`) until its changed definition
     /// is reviewed by `owner`: refused before anything was sent, told to the model as a
     /// failed tool result like any other refusal.
     pub fn withheld(tool: &str, owner: &str) -> CallOutcome {
-        let mut signals = super::CallSignals::new(tool, "pinned", 0);
-        signals.error_class = Some(ErrorClass::ContractDrift.as_str().to_string());
+        CallOutcome::unsent(
+            tool,
+            "pinned",
+            ErrorClass::ContractDrift,
+            crate::explain::withheld(tool, owner),
+        )
+    }
+
+    /// A call refused before anything was sent: a failure of `class` the model may not
+    /// retry as it is, with `message`.
+    fn unsent(tool: &str, contract: &str, class: ErrorClass, message: String) -> CallOutcome {
+        let mut signals = super::CallSignals::new(tool, contract, 0);
+        signals.error_class = Some(class.as_str().to_string());
         signals.retryable = Some(false);
         CallOutcome {
-            result: Err(Failure::new(
-                ErrorClass::ContractDrift,
-                crate::explain::withheld(tool, owner),
-            )),
+            result: Err(Failure::new(class, message)),
             notes: Vec::new(),
             signals,
         }
