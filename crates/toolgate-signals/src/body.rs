@@ -43,6 +43,7 @@ use crate::{Deprecation, MAX_WAIT, Quota, reset, walk, warning};
 
 mod envelope;
 mod extensions;
+mod members;
 mod notices;
 
 /// How much of a body is ever looked at.
@@ -229,6 +230,9 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
         if !out.quota.is_empty() && !out.warnings.is_empty() {
             break;
         }
+    }
+    if out.quota.is_empty() {
+        out.quota = members::quotas(body, SUCCESS_WINDOW, now);
     }
     out.retry_after = None;
     let found = notices::read(body, SUCCESS_WINDOW, now);

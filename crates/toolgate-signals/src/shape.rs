@@ -456,27 +456,57 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
     join::bare_groups(&mut groups);
     groups.retain(|g| !g.by_shape_alone || (g.limit.is_some() && g.remaining.is_some()));
     for g in groups {
-        if g.lists.is_list() {
-            for q in g.listed() {
-                out.quota(q);
-            }
-            continue;
-        }
-        let remaining = g
-            .remaining
-            .or_else(|| Some(g.limit?.saturating_sub(g.used?)));
-        out.quota(Quota {
-            limit: g.limit,
-            remaining,
-            reset_after: g.reset,
-            window: g.window,
-            ..Quota::new(g.policy)
-        });
+        g.emit(out);
     }
     read_pairs(&pairs, out);
 }
 
+/// Reads a field a vendor module claims by name but whose value is a `key=value` or
+/// `key:value` list rather than the count the module expects (App Store Connect's
+/// `X-Rate-Limit: user-hour-lim:3600;user-hour-rem:3599;`, where Zendesk sends
+/// `X-Rate-Limit: 700`). Returns whether the value was such a list.
+pub(crate) fn read_key_value_list(text: &str, now: DateTime<Utc>, out: &mut Collector) -> bool {
+    let text = text.trim();
+    if text.len() > MAX_VALUE || key_values(text).is_none() {
+        return false;
+    }
+    let mut g = Group {
+        policy: "default".to_owned(),
+        ..Group::default()
+    };
+    let name = Name {
+        family: String::new(),
+        policy: String::new(),
+        part: Part::Limit,
+        unit: None,
+        by_shape_alone: false,
+    };
+    read_value(&mut g, &name, text, now, out);
+    g.emit(out);
+    true
+}
+
 impl Group {
+    /// The group's quota (one per window when its fields list several).
+    fn emit(self, out: &mut Collector) {
+        if self.lists.is_list() {
+            for q in self.listed() {
+                out.quota(q);
+            }
+            return;
+        }
+        let remaining = self
+            .remaining
+            .or_else(|| Some(self.limit?.saturating_sub(self.used?)));
+        out.quota(Quota {
+            limit: self.limit,
+            remaining,
+            reset_after: self.reset,
+            window: self.window,
+            ..Quota::new(self.policy)
+        });
+    }
+
     /// One quota per listed window; fields given once belong to the first.
     fn listed(self) -> Vec<Quota> {
         let mut lists = self.lists;
@@ -500,7 +530,7 @@ impl Group {
 fn read_value(g: &mut Group, name: &Name, text: &str, now: DateTime<Utc>, out: &mut Collector) {
     if let Some(kv) = key_values(text) {
         for (k, v) in kv {
-            let part = part_of(&k.to_ascii_lowercase().replace(['-', '_'], ""));
+            let part = key_part(k);
             let sub = Name {
                 family: String::new(),
                 policy: String::new(),
@@ -629,10 +659,23 @@ fn key_values(text: &str) -> Option<Vec<(&str, &str)>> {
         }
         out.push((k, v.trim()));
     }
-    let known = out
-        .iter()
-        .any(|(k, _)| part_of(&k.to_ascii_lowercase().replace(['-', '_'], "")).is_some());
+    let known = out.iter().any(|(k, _)| key_part(k).is_some());
     (known && !out.is_empty()).then_some(out)
+}
+
+/// The part a key of a `key=value` list names: the whole key (`limit`, `retry-after`),
+/// else its last word, where keys also name their policy and abbreviate the part, as
+/// App Store Connect's `X-Rate-Limit: user-hour-lim:3600;user-hour-rem:3599;` does.
+fn key_part(key: &str) -> Option<Part> {
+    let key = key.to_ascii_lowercase();
+    part_of(&key.replace(['-', '_'], "")).or_else(|| {
+        let (_, last) = key.rsplit_once(['-', '_'])?;
+        match last {
+            "lim" => Some(Part::Limit),
+            "rem" => Some(Part::Remaining),
+            _ => part_of(last),
+        }
+    })
 }
 
 /// `used/limit`, as Shopify and Gorgias send it.
@@ -859,5 +902,7 @@ mod tests {
         );
         assert!(key_values("limit=100; remaining=0; reset=30").is_some());
         assert!(key_values("foo=bar").is_none());
+        assert!(key_values("user-hour-lim:3600;user-hour-rem:3599;").is_some());
+        assert!(key_values("user-hour-foo:1;bar-baz:2").is_none());
     }
 }

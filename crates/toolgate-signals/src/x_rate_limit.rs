@@ -8,13 +8,21 @@
 //!   `x-rate-limit-remaining`, `x-rate-limit-reset` in UTC epoch seconds.
 //! - Zendesk: <https://developer.zendesk.com/documentation/ticketing/using-the-zendesk-api/best-practices-for-avoiding-rate-limiting/>
 //!   — `X-Rate-Limit: 700` (the limit, without `-limit`) and `X-Rate-Limit-Remaining: 699`.
+//! - App Store Connect: <https://developer.apple.com/documentation/appstoreconnectapi/identifying-rate-limits>
+//!   — `X-Rate-Limit: user-hour-lim:3600;user-hour-rem:3599;`, a list read by its keys.
 
 use chrono::{DateTime, Utc};
 
 use crate::quota::Collector;
-use crate::{Headers, Quota, num, reset};
+use crate::{Headers, Quota, num, reset, shape};
 
 pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
+    if let Some(text) = h.get_str("x-rate-limit")
+        && num::count(text).is_none()
+        && shape::read_key_value_list(text, now, out)
+    {
+        return;
+    }
     let limit = ["x-rate-limit-limit", "x-rate-limit"]
         .iter()
         .find_map(|n| h.get_str(n).and_then(num::count));

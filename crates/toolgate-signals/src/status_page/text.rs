@@ -7,7 +7,13 @@
 //! `/-/healthy` answers "Prometheus Server is Healthy."
 //! (<https://prometheus.io/docs/prometheus/latest/management_api/>).
 //!
-//! Only a short body is read ([`MAX_TEXT`] bytes, no markup: an HTML error page is not a
+//! Kubernetes' `/livez` and `/readyz` (<https://kubernetes.io/docs/reference/using-api/health-checks/>),
+//! and every server built on its health-check library, answer a list of checks, one a
+//! line: `[+]ping ok`, `[-]etcd failed: reason withheld`, then `readyz check passed` or
+//! `… failed`. Any failed check means the server is not ready; the failed checks are its
+//! components ([`check_list`]).
+//!
+//! Otherwise only a short body is read ([`MAX_TEXT`] bytes, no markup: an HTML error page is not a
 //! probe's answer). A one-word body is read as a health word; a sentence is read by its
 //! health words, and only when it has no negation ("is not ready", "unhealthy" is its
 //! own word), so that a word taken out of a longer sentence never reads as healthy.
@@ -17,7 +23,14 @@ use super::{Health, PageStatus, word_health};
 /// The longest body read as a probe's plain-text answer.
 const MAX_TEXT: usize = 128;
 
+/// The longest check list read, and the most checks named as failed.
+const MAX_LIST: usize = 8192;
+const MAX_FAILED: usize = 16;
+
 pub(super) fn parse(body: &[u8]) -> Option<PageStatus> {
+    if let Some(p) = check_list(body) {
+        return Some(p);
+    }
     if body.len() > MAX_TEXT {
         return None;
     }
@@ -46,6 +59,60 @@ pub(super) fn parse(body: &[u8]) -> Option<PageStatus> {
     })
 }
 
+/// A list of `[+]name ok` / `[-]name failed: …` lines: healthy when every check passed,
+/// down when any failed (a server is ready only when all its checks are).
+fn check_list(body: &[u8]) -> Option<PageStatus> {
+    if body.len() > MAX_LIST || !body.starts_with(b"[") {
+        return None;
+    }
+    let text = std::str::from_utf8(body).ok()?;
+    let (mut passed, mut failed) = (0usize, Vec::new());
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(check) = line.strip_prefix("[+]") {
+            passed += usize::from(!check.is_empty());
+        } else if let Some(check) = line.strip_prefix("[-]") {
+            let name = check.split_whitespace().next().unwrap_or_default();
+            if failed.len() < MAX_FAILED && !name.is_empty() {
+                let reason = check[name.len()..].trim();
+                failed.push((
+                    name.chars().take(80).collect(),
+                    reason.chars().take(80).collect(),
+                ));
+            }
+        } else if line.contains(['[', '<', '{']) {
+            // Not the library's summary line: some other document.
+            return None;
+        }
+    }
+    if passed + failed.len() == 0 {
+        return None;
+    }
+    let health = if failed.is_empty() {
+        Health::Healthy
+    } else {
+        Health::Down
+    };
+    let summary = text
+        .lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty() && !l.starts_with('['));
+    Some(PageStatus {
+        health,
+        indicator: summary.map_or_else(
+            || {
+                format!(
+                    "{} of {} checks failed",
+                    failed.len(),
+                    passed + failed.len()
+                )
+            },
+            |l| l.chars().take(40).collect(),
+        ),
+        description: None,
+        components: failed,
+    })
+}
+
 fn is_negation(w: &str) -> bool {
     ["not", "no", "never", "isn't", "aren't", "cannot", "can't"]
         .iter()
@@ -70,5 +137,26 @@ mod tests {
         assert_eq!(h(&"ok ".repeat(100)), None);
         assert_eq!(h("hello world"), None);
         assert_eq!(parse(&[0xff, 0x4f, 0x4b]), None);
+    }
+
+    #[test]
+    fn a_list_of_checks_is_down_when_any_failed() {
+        let failing = "[+]ping ok\n[+]log ok\n[-]etcd failed: reason withheld\n\
+                       [-]informer-sync failed: not synced\nreadyz check failed\n";
+        let p = parse(failing.as_bytes()).unwrap();
+        assert_eq!(p.health, Health::Down);
+        assert_eq!(p.indicator, "readyz check failed");
+        assert_eq!(
+            p.components,
+            vec![
+                ("etcd".to_owned(), "failed: reason withheld".to_owned()),
+                ("informer-sync".to_owned(), "failed: not synced".to_owned()),
+            ]
+        );
+        let passing = "[+]ping ok\n[+]etcd ok\nlivez check passed\n";
+        assert_eq!(parse(passing.as_bytes()).unwrap().health, Health::Healthy);
+        // Brackets that are not a check list are some other document.
+        assert_eq!(parse(b"[1, 2, 3]").map(|p| p.health), None);
+        assert_eq!(parse(b"[+]ok\n<html>").map(|p| p.health), None);
     }
 }

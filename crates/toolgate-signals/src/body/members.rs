@@ -1,0 +1,284 @@
+//! Quotas a successful JSON answer states in its own top-level members.
+//!
+//! Some APIs report the caller's budget in the answer rather than in headers: Stack
+//! Exchange's wrapper closes every answer with `"quota_max": 10000, "quota_remaining":
+//! 9421` (<https://api.stackexchange.com/docs/wrapper>), OpenCage's opens with `"rate":
+//! {"limit": 2500, "remaining": 2487, "reset": 1402185600}`
+//! (<https://opencagedata.com/api#rate-limiting>). The member names are built from the
+//! same words as rate-limit headers, so they are read by the headers' shape reader
+//! (`shape.rs`): a top-level member whose name carries a rate-limit word and a part, or
+//! the members of a top-level object named by a rate-limit word alone (`rate`,
+//! `rate_limit`, `quota`).
+//!
+//! Only top-level members count (a product's nested `storageQuota` is data, not the
+//! API's budget), and only a budget with both its size and what is left of it, since a
+//! member that merely looks like one must not hold the dependency. Work is bounded: the
+//! first and last `window` bytes are scanned, and only after a substring search finds a
+//! rate-limit word in them; at most [`MAX_MEMBERS`] members are read.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use crate::quota::Collector;
+use crate::{Headers, Quota, shape};
+
+/// Members read per answer.
+const MAX_MEMBERS: usize = 32;
+/// The longest member name read.
+const MAX_NAME: usize = 64;
+/// The longest string value read.
+const MAX_TEXT: usize = 64;
+
+/// Substrings one of which a budget's member name holds, in either case.
+const NEEDLES: [&[u8]; 6] = [
+    b"quota",
+    b"Quota",
+    b"atelimit",
+    b"ateLimit",
+    b"ate_limit",
+    b"\"rate\"",
+];
+
+/// The budgets the answer's top-level members state.
+pub(super) fn quotas(body: &[u8], window: usize, now: DateTime<Utc>) -> Vec<Quota> {
+    let head = &body[..body.len().min(window)];
+    let tail_from = body.len().saturating_sub(window);
+    let tail = &body[tail_from..];
+    let mentions = |w: &[u8]| NEEDLES.iter().any(|n| memchr::memmem::find(w, n).is_some());
+    if !mentions(head) && !mentions(tail) {
+        return Vec::new();
+    }
+    let mut starts = member_starts_from_head(body, window);
+    if tail_from > 0 {
+        starts.extend(member_starts_from_tail(body, tail_from));
+    }
+    let mut fields: Vec<(String, Vec<u8>)> = Vec::new();
+    for at in starts.into_iter().take(MAX_MEMBERS) {
+        if let Some((name, value)) = member(body, at) {
+            flatten(&name, &value, &mut fields);
+        }
+    }
+    if fields.is_empty() {
+        return Vec::new();
+    }
+    let pairs: Vec<(&str, &[u8])> = fields
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_slice()))
+        .collect();
+    let mut out = Collector::default();
+    shape::read(&Headers::new(&pairs), now, &mut out);
+    out.quotas
+        .into_iter()
+        .filter(|q| q.limit.is_some() && q.remaining.is_some())
+        .collect()
+}
+
+/// The fields a member gives the shape reader: itself when it is a scalar, the members
+/// of an object named by a rate-limit word alone, prefixed with it.
+fn flatten(name: &str, value: &Value, out: &mut Vec<(String, Vec<u8>)>) {
+    match value {
+        Value::Object(members) => {
+            let lower = name.to_ascii_lowercase();
+            let prefix = match lower.replace(['-', '_'], "").as_str() {
+                // Not `ratelimit-`: the IETF reader claims those names.
+                "rate" | "ratelimit" | "ratelimits" => "rate-limit",
+                "quota" | "quotas" => "quota",
+                _ => return,
+            };
+            for (k, v) in members.iter().take(MAX_MEMBERS) {
+                if let Some(text) = scalar(v) {
+                    out.push((format!("{prefix}-{k}"), text));
+                }
+            }
+        }
+        v => {
+            if let Some(text) = scalar(v) {
+                out.push((name.to_owned(), text));
+            }
+        }
+    }
+}
+
+fn scalar(v: &Value) -> Option<Vec<u8>> {
+    match v {
+        Value::Number(n) => Some(n.to_string().into_bytes()),
+        Value::String(s) if s.len() <= MAX_TEXT => Some(s.clone().into_bytes()),
+        _ => None,
+    }
+}
+
+/// One member at `at` (just after `{` or `,`): its name and, when the name could name a
+/// budget, its value.
+fn member(body: &[u8], at: usize) -> Option<(String, Value)> {
+    let rest = body.get(at..)?;
+    let open = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+    let rest = &rest[open..];
+    if rest.first() != Some(&b'"') {
+        return None;
+    }
+    let close = rest[1..]
+        .iter()
+        .take(MAX_NAME + 1)
+        .position(|&b| b == b'"')?
+        + 1;
+    let name = std::str::from_utf8(&rest[1..close]).ok()?;
+    if name.contains('\\') || !could_name_a_budget(name) {
+        return None;
+    }
+    let after = &rest[close + 1..];
+    let colon = after.iter().position(|b| !b.is_ascii_whitespace())?;
+    if after[colon] != b':' {
+        return None;
+    }
+    let value = serde_json::Deserializer::from_slice(&after[colon + 1..])
+        .into_iter::<Value>()
+        .next()?
+        .ok()?;
+    Some((name.to_owned(), value))
+}
+
+fn could_name_a_budget(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.contains("quota")
+        || lower.contains("ratelimit")
+        || lower.contains("rate_limit")
+        || lower.contains("rate-limit")
+        || lower == "rate"
+}
+
+/// Where the top-level object's members start within its first `window` bytes.
+fn member_starts_from_head(body: &[u8], window: usize) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let Some(open) = body.iter().position(|b| !b.is_ascii_whitespace()) else {
+        return starts;
+    };
+    if body[open] != b'{' {
+        return starts;
+    }
+    starts.push(open + 1);
+    let (mut depth, mut in_string, mut escaped) = (1usize, false, false);
+    for (i, &b) in body.iter().enumerate().take(window).skip(open + 1) {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            b',' if depth == 1 => {
+                starts.push(i + 1);
+                if starts.len() >= MAX_MEMBERS {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    starts
+}
+
+/// Where the top-level object's members start after `from`, found by reading back from
+/// its closing brace (a scan forward from the middle of a body could start inside a
+/// string).
+fn member_starts_from_tail(body: &[u8], from: usize) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let Some(close) = body.iter().rposition(|b| !b.is_ascii_whitespace()) else {
+        return starts;
+    };
+    if body[close] != b'}' {
+        return starts;
+    }
+    let (mut depth, mut in_string) = (1usize, false);
+    let mut i = close;
+    while i > from {
+        i -= 1;
+        let b = body[i];
+        if b == b'"' {
+            // A quote ends (read backwards: opens) a string unless an odd number of
+            // backslashes escapes it.
+            let slashes = body[..i].iter().rev().take_while(|&&c| c == b'\\').count();
+            if slashes % 2 == 0 {
+                in_string = !in_string;
+            }
+            continue;
+        }
+        if in_string {
+            continue;
+        }
+        match b {
+            b'}' | b']' => depth += 1,
+            b'{' | b'[' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            b',' if depth == 1 => {
+                starts.push(i + 1);
+                if starts.len() >= MAX_MEMBERS {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    starts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now() -> DateTime<Utc> {
+        DateTime::from_timestamp(1_748_779_200, 0).unwrap()
+    }
+
+    fn read(body: &str) -> Vec<(Option<u64>, Option<u64>)> {
+        quotas(body.as_bytes(), 1024, now())
+            .into_iter()
+            .map(|q| (q.limit, q.remaining))
+            .collect()
+    }
+
+    #[test]
+    fn a_budget_in_the_top_level_members_is_read() {
+        // Stack Exchange closes a long answer with its wrapper's budget.
+        let items = format!(
+            "[{}]",
+            vec![r#"{"title":"a \"quoted\", {x}"}"#; 200].join(",")
+        );
+        let stack = format!(
+            r#"{{"items":{items},"has_more":true,"quota_max":10000,"quota_remaining":9421}}"#
+        );
+        assert_eq!(read(&stack), vec![(Some(10000), Some(9421))]);
+        // OpenCage opens with an object named `rate`.
+        let opencage = r#"{"documentation":"https://x","rate":{"limit":2500,"remaining":2487,"reset":1748782800},"results":[]}"#;
+        let q = quotas(opencage.as_bytes(), 1024, now());
+        assert_eq!((q[0].limit, q[0].remaining), (Some(2500), Some(2487)));
+        assert_eq!(q[0].reset_after.map(|d| d.as_secs()), Some(3600));
+    }
+
+    #[test]
+    fn data_that_only_looks_like_a_budget_is_not_read() {
+        // Nested: a product's storage quota is data.
+        assert!(read(r#"{"user":{"quota_max":10,"quota_remaining":0}}"#).is_empty());
+        // A size without what is left of it says nothing about the next call.
+        assert!(read(r#"{"quota_max":10,"name":"x"}"#).is_empty());
+        // Inside a string, or an answer that is not an object.
+        assert!(read(r#"{"text":"\"quota_max\":10,\"quota_remaining\":0"}"#).is_empty());
+        assert!(read(r#"[{"quota_max":10,"quota_remaining":0}]"#).is_empty());
+        // Members whose names carry no rate-limit word.
+        assert!(read(r#"{"max":10,"remaining":0}"#).is_empty());
+    }
+}
