@@ -251,6 +251,10 @@ fn is_message_field(k: &str) -> bool {
             | "errorsummary"
             | "title"
             | "errors"
+            // The `{"status":"0","message":"NOTOK","result":"Max rate limit reached"}`
+            // envelope (Etherscan and its forks) says what went wrong in `result`; only
+            // a string is read as words.
+            | "result"
     )
 }
 
