@@ -605,18 +605,63 @@ fn generic(root: &Value, reading: &mut Reading) {
 }
 
 /// Boolean field names that say, by themselves, whether something is up.
-const FLAGS: [&str; 10] = [
+const FLAGS: [&str; 14] = [
     "healthy",
     "ok",
     "up",
     "available",
     "ready",
     "live",
+    "alive",
+    "online",
+    "reachable",
     "success",
     "sealed",
     "down",
+    "offline",
     "degraded",
 ];
+
+/// A flag's name without an `is` prefix (`is_healthy` is Redpanda's `healthy` flag).
+fn flag_name(k: &str) -> String {
+    let lower = k.to_ascii_lowercase();
+    lower
+        .strip_prefix("is_")
+        .or_else(|| lower.strip_prefix("is"))
+        .filter(|rest| FLAGS.contains(rest))
+        .map_or_else(|| lower.clone(), str::to_owned)
+}
+
+/// What a boolean flag says (`"healthy": false`, `"sealed": true`, MongoDB's
+/// `"ok": 1`), `Unknown` for any other member.
+fn flag_health(k: &str, v: &Value) -> Health {
+    // Statping's services say `online`; uptime monitors `alive` or `reachable`.
+    const UP: [&str; 10] = [
+        "healthy",
+        "ok",
+        "up",
+        "available",
+        "ready",
+        "live",
+        "alive",
+        "online",
+        "reachable",
+        "success",
+    ];
+    let n = flag_name(k);
+    let flag = v.as_bool().or_else(|| match v.as_u64() {
+        Some(1) if n == "ok" => Some(true),
+        Some(0) if n == "ok" => Some(false),
+        _ => None,
+    });
+    match (n.as_str(), flag) {
+        (n, Some(true)) if UP.contains(&n) => Health::Healthy,
+        (n, Some(false)) if UP.contains(&n) => Health::Down,
+        ("sealed" | "down" | "offline", Some(true)) | ("initialized", Some(false)) => Health::Down,
+        ("degraded", Some(true)) => Health::Degraded,
+        _ => Health::Unknown,
+    }
+}
 
 /// The overall word of an object, looked for in it and in a few wrapper objects. At
 /// the top, per-role objects with their own words (Nomad's `client` and `server`) are
@@ -650,33 +695,11 @@ fn overall_of(
                 return;
             }
         }
-        // `is_healthy` (Redpanda) is the `healthy` flag.
-        let lower = k.to_ascii_lowercase();
-        let n = lower
-            .strip_prefix("is_")
-            .or_else(|| lower.strip_prefix("is"))
-            .filter(|rest| FLAGS.contains(rest))
-            .unwrap_or(&lower);
         // `{"success": true, "data": {...}}` says the request worked.
-        if n == "success" && has_payload(map) {
+        if flag_name(k) == "success" && has_payload(map) {
             continue;
         }
-        // `{"ok": 1}` (MongoDB's ping) is a flag too.
-        let flag = v.as_bool().or_else(|| match v.as_u64() {
-            Some(1) if n == "ok" => Some(true),
-            Some(0) if n == "ok" => Some(false),
-            _ => None,
-        });
-        let h = match (n, flag) {
-            ("healthy" | "ok" | "up" | "available" | "ready" | "live" | "success", Some(true)) => {
-                Health::Healthy
-            }
-            ("healthy" | "ok" | "up" | "available" | "ready" | "live" | "success", Some(false))
-            | ("sealed" | "down", Some(true))
-            | ("initialized", Some(false)) => Health::Down,
-            ("degraded", Some(true)) => Health::Degraded,
-            _ => Health::Unknown,
-        };
+        let h = flag_health(k, v);
         if h != Health::Unknown {
             // A `sealed: true` outweighs an earlier `initialized: true`.
             let prev = out.as_ref().map_or(Health::Unknown, |(p, _)| *p);
@@ -770,6 +793,20 @@ fn collect_components(
                 (Health::Unknown, "paused".to_owned())
             } else {
                 (h, raw)
+            };
+            reading.component(name, raw, h);
+            found = true;
+            return;
+        }
+        // An entry that says how it is by a flag (Statping's `"online": false`).
+        if let Some((k, h)) = fields().find_map(|(k, v)| {
+            let h = flag_health(k, v);
+            (h != Health::Unknown && flag_name(k) != "success").then_some((k, h))
+        }) {
+            let (h, raw) = if paused {
+                (Health::Unknown, "paused".to_owned())
+            } else {
+                (h, format!("{k}: {}", h == Health::Healthy))
             };
             reading.component(name, raw, h);
             found = true;

@@ -11,14 +11,20 @@
 //! and a unit word (`3 seconds`, `2 minutes`); a number without a unit (`in 2026`,
 //! `for 100 requests`) is not a wait. The words are matched whole, not a list of the
 //! phrases vendors happened to use.
+//! An instant after `until` or `after` is a wait too, when it is unmistakably one: an
+//! epoch of ten or thirteen digits (Binance's "IP banned until 1659146987000") or a
+//! written timestamp (`retry after 2025-06-01T12:05:00Z`), counted from the reply's
+//! receipt ([`wait_until`]).
 //! Words without a number ("wait a few minutes") give nothing. Only the first
 //! [`MAX_TEXT`] characters are read, and the caller uses the result only on a reply that
 //! says it is throttled, so a number in an ordinary message is never taken as a wait.
 
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
+
 use crate::num::TimeUnit;
-use crate::{MAX_WAIT, num};
+use crate::{MAX_WAIT, num, reset};
 
 /// Characters of a message examined.
 const MAX_TEXT: usize = 300;
@@ -43,6 +49,51 @@ pub(crate) fn wait_in(text: &str) -> Option<Duration> {
         }
     }
     best.map(|d: Duration| d.min(MAX_WAIT))
+}
+
+/// The longest wait until an instant the message names after `until` or `after`,
+/// capped at [`MAX_WAIT`]; an instant already past is no wait.
+pub(crate) fn wait_until(text: &str, now: DateTime<Utc>) -> Option<Duration> {
+    let t: String = std::iter::once(' ')
+        .chain(text.chars().take(MAX_TEXT))
+        .collect::<String>()
+        .to_lowercase();
+    let mut best = None;
+    for trigger in [" until ", " after "] {
+        let mut from = 0;
+        while let Some(i) = t.get(from..).and_then(|rest| rest.find(trigger)) {
+            let after = from + i + trigger.len();
+            from = after;
+            best = best.max(instant(t.get(after..).unwrap_or_default(), now));
+        }
+    }
+    best.map(|d: Duration| d.min(MAX_WAIT))
+}
+
+/// The wait until the instant at the start of `rest`: an epoch in seconds or
+/// milliseconds (ten or thirteen digits), or an RFC 3339 timestamp. Anything shorter is
+/// a count or a duration, which [`wait_in`] reads with its unit.
+fn instant(rest: &str, now: DateTime<Utc>) -> Option<Duration> {
+    let token = rest
+        .split_ascii_whitespace()
+        .next()?
+        .trim_end_matches(['.', ',', ';', ')', '!']);
+    let epoch = token.bytes().all(|b| b.is_ascii_digit()) && matches!(token.len(), 10 | 13);
+    let written = token.len() >= 20 && token.as_bytes()[4] == b'-' && token.contains('t');
+    if !epoch && !written {
+        return None;
+    }
+    let at = if epoch {
+        let n: i64 = token.parse().ok()?;
+        if token.len() == 13 {
+            DateTime::from_timestamp_millis(n)?
+        } else {
+            DateTime::from_timestamp(n, 0)?
+        }
+    } else {
+        reset::parse_timestamp(&token.to_ascii_uppercase(), now)?
+    };
+    (at > now).then(|| (at - now).to_std().ok()).flatten()
 }
 
 /// The amount at the start of `rest`: `20s`, `1m30s`, `3 seconds`, `1.5 minutes`.
@@ -104,6 +155,30 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(wait_in(text), *want, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_instant_after_until_or_after_is_a_wait() {
+        let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+        let cases: &[(&str, Option<Duration>)] = &[
+            (
+                "Way too many requests; IP(203.0.113.7) banned until 1748779320000. Please use the websocket.",
+                Some(Duration::from_secs(120)),
+            ),
+            ("Blocked until 1748779260.", Some(Duration::from_secs(60))),
+            (
+                "Quota exhausted; retry after 2025-06-01T12:05:00Z",
+                Some(Duration::from_secs(300)),
+            ),
+            // Past instants, counts and short numbers are no wait.
+            ("banned until 1748779100000", None),
+            ("wait until 100 requests have drained", None),
+            ("retry after 30", None),
+            ("until 2026", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(wait_until(text, now), *want, "{text}");
         }
     }
 }

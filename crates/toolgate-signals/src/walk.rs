@@ -180,7 +180,10 @@ fn field(k: &str, v: &Value, now: DateTime<Utc>, out: &mut Walked) {
             if says_throttled_text(s) {
                 out.throttled_text = true;
             }
-            out.text_wait = out.text_wait.max(crate::wait_text::wait_in(s));
+            out.text_wait = out
+                .text_wait
+                .max(crate::wait_text::wait_in(s))
+                .max(crate::wait_text::wait_until(s, now));
         }
         if (is_message_field(&k) || is_code_field(&k)) && out.retirement_texts.len() < MAX_TEXTS {
             let text: String = s.chars().take(MAX_MESSAGE).collect();
