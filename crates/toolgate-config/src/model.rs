@@ -514,6 +514,10 @@ pub struct Dependency {
     /// Called with the caller's authority: a token exchanged for the caller's (RFC
     /// 8693) goes in `Authorization`. `None`: the dependency's own credentials.
     pub token_exchange: Option<std::sync::Arc<TokenExchange>>,
+    /// `allow_link_local: true`: toolgate may connect to the addresses `check` refuses
+    /// by default (metadata, link-local, unspecified, broadcast), also where a name
+    /// resolves there at call time.
+    pub allow_link_local: bool,
 }
 
 /// Where the upstream's contract version is read from.

@@ -18,5 +18,6 @@ pub(crate) fn dependency(name: &str, base_url: &str) -> Dependency {
         version: None,
         secrets: Vec::new(),
         token_exchange: None,
+        allow_link_local: false,
     }
 }

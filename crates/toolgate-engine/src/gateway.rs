@@ -428,8 +428,8 @@ fn http_routes(
         .iter()
         .filter_map(|(name, d)| {
             let x = d.token_exchange.clone()?;
-            let exchanger =
-                crate::exchange::Exchanger::new(name, x, client.http().clone(), metrics);
+            let http = client.http_for(d.allow_link_local).clone();
+            let exchanger = crate::exchange::Exchanger::new(name, x, http, metrics);
             Some((name.as_str(), Arc::new(exchanger)))
         })
         .collect();

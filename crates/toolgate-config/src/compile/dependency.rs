@@ -151,6 +151,7 @@ impl Compiler<'_> {
             version,
             secrets: Vec::new(),
             token_exchange: None,
+            allow_link_local: raw.allow_link_local,
         })
     }
 

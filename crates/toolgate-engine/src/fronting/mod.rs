@@ -514,16 +514,16 @@ impl Fronted {
             .map_err(|e| anyhow::anyhow!("MCP server `{name}`: {e}"))?
             .and_then(|l| l.server(name).cloned());
         let client_spec = link::server_spec(spec, config.gateway.max_response_bytes);
+        let http = client.http_for(spec.dependency.allow_link_local);
         let callers = spec.dependency.token_exchange.clone().map(|x| {
-            let exchanger =
-                crate::exchange::Exchanger::new(name, x, client.http().clone(), metrics);
+            let exchanger = crate::exchange::Exchanger::new(name, x, http.clone(), metrics);
             Arc::new(callers::CallerSessions::new(
                 client_spec.clone(),
-                client.http().clone(),
+                http.clone(),
                 Arc::new(exchanger),
             ))
         });
-        let (connection, rx) = Connection::start(client_spec, client.http().clone());
+        let (connection, rx) = Connection::start(client_spec, http.clone());
         let link: Arc<dyn McpLink> = Arc::new(link::ClientLink(connection.clone()));
         let fronted = Arc::new(Fronted {
             spec: spec.clone(),

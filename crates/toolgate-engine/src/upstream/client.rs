@@ -22,7 +22,10 @@ use toolgate_resilience::{ReplyMemory, ReplyShare};
 /// A pooled HTTP client for every dependency.
 #[derive(Debug, Clone)]
 pub struct UpstreamClient {
+    /// Connects only to the addresses a dependency may reach by default (`resolve.rs`).
     http: reqwest::Client,
+    /// For dependencies that set `allow_link_local: true`: wherever names resolve.
+    http_any_address: reqwest::Client,
     plain: Arc<PlainHttp>,
     /// What every reply read through this client may hold at once.
     memory: Arc<ReplyMemory>,
@@ -37,15 +40,19 @@ impl UpstreamClient {
     /// would follow redirects.
     pub fn new() -> Result<UpstreamClient, reqwest::Error> {
         crate::tls::init();
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .pool_idle_timeout(Duration::from_secs(90))
-            .pool_max_idle_per_host(64)
-            .tcp_nodelay(true)
-            .user_agent(USER_AGENT)
-            .build()?;
+        let builder = || {
+            reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .pool_idle_timeout(Duration::from_secs(90))
+                .pool_max_idle_per_host(64)
+                .tcp_nodelay(true)
+                .user_agent(USER_AGENT)
+        };
         Ok(UpstreamClient {
-            http,
+            http: builder()
+                .dns_resolver(Arc::new(super::resolve::Guarded))
+                .build()?,
+            http_any_address: builder().build()?,
             plain: Arc::new(PlainHttp::new(USER_AGENT)),
             memory: ReplyMemory::unlimited(),
         })
@@ -65,9 +72,19 @@ impl UpstreamClient {
     }
 
     /// The pooled client itself, for the MCP client's sessions (same pool, same
-    /// no-redirect policy).
+    /// no-redirect policy), connecting only where a dependency may by default.
     pub fn http(&self) -> &reqwest::Client {
         &self.http
+    }
+
+    /// The pooled client for a dependency or MCP server: the one that connects
+    /// wherever names resolve when it sets `allow_link_local: true`.
+    pub fn http_for(&self, allow_link_local: bool) -> &reqwest::Client {
+        if allow_link_local {
+            &self.http_any_address
+        } else {
+            &self.http
+        }
     }
 
     /// Sends one attempt and reads the body, within `timeout`, held in the reply memory
@@ -92,7 +109,8 @@ impl UpstreamClient {
                 Err(_) => Err(SendError::Timeout(timeout)),
             };
         }
-        let mut builder = self.http.request(req.method.clone(), req.url.clone());
+        let http = self.http_for(dep.allow_link_local);
+        let mut builder = http.request(req.method.clone(), req.url.clone());
         for (name, value) in &dep.headers {
             builder = builder.header(name, value);
         }
@@ -108,7 +126,7 @@ impl UpstreamClient {
             detail: without_url(&e),
         })?;
         let attempt = async {
-            let mut resp = self.http.execute(request).await.map_err(transport_error)?;
+            let mut resp = http.execute(request).await.map_err(transport_error)?;
             let status = resp.status().as_u16();
             let too_large = |resp: &reqwest::Response| SendError::TooLarge {
                 status,
@@ -152,12 +170,13 @@ impl UpstreamClient {
     pub async fn get(
         &self,
         url: &url::Url,
+        allow_link_local: bool,
         timeout: Duration,
         max_bytes: usize,
     ) -> Result<(u16, Bytes), String> {
         let fetch = async {
             let resp = self
-                .http
+                .http_for(allow_link_local)
                 .get(url.clone())
                 .send()
                 .await

@@ -14,6 +14,7 @@ mod interpret;
 pub mod mcp;
 mod pinned_version;
 mod plain_http;
+mod resolve;
 mod response;
 
 use std::future::Future;

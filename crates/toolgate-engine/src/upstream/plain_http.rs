@@ -149,7 +149,7 @@ impl PlainHttp {
         loop {
             let (mut conn, reused) = match self.checkout(origin) {
                 Some(conn) => (conn, true),
-                None => (connect(&req.url).await?, false),
+                None => (connect(&req.url, dep.allow_link_local).await?, false),
             };
             match exchange(&mut conn, request, max_bytes, &mut held).await {
                 Ok((status, headers, body)) => {
@@ -304,11 +304,17 @@ fn expire(list: &mut Vec<Idle>, now: Instant, closing: &mut Vec<Idle>) {
     closing.extend(list.drain(..stale));
 }
 
-/// Opens a connection to the URL's host and port.
-async fn connect(url: &Url) -> Result<Conn, SendError> {
+/// Opens a connection to the URL's host and port; a name only to the addresses the
+/// dependency may reach (`resolve.rs`).
+async fn connect(url: &Url, allow_link_local: bool) -> Result<Conn, SendError> {
     let port = url.port_or_known_default().unwrap_or(80);
     let stream = match url.host() {
-        Some(Host::Domain(name)) => TcpStream::connect((name, port)).await,
+        Some(Host::Domain(name)) => {
+            let addrs = super::resolve::permitted(name, port, allow_link_local)
+                .await
+                .map_err(could_not_connect)?;
+            TcpStream::connect(addrs.as_slice()).await
+        }
         Some(Host::Ipv4(ip)) => TcpStream::connect((ip, port)).await,
         Some(Host::Ipv6(ip)) => TcpStream::connect((ip, port)).await,
         None => Err(std::io::Error::other("the URL has no host")),

@@ -46,7 +46,13 @@ pub fn spawn(
             let mut last: Option<Reading> = None;
             loop {
                 let checked_at = chrono::Utc::now();
-                let report = match client.get(&page.url, FETCH_TIMEOUT, MAX_PAGE_BYTES).await {
+                let fetched = client.get(
+                    &page.url,
+                    dep.spec.allow_link_local,
+                    FETCH_TIMEOUT,
+                    MAX_PAGE_BYTES,
+                );
+                let report = match fetched.await {
                     // The status counts: a health endpoint answering 503 is down, while an
                     // error page (401, 404, a 500 naming no failing part) is the page's
                     // trouble, not the API's, and is reported unreadable with its status.

@@ -435,7 +435,7 @@ async fn idle_connections_expire_and_are_bounded_per_origin() {
     // More connections than the pool keeps, all back at once.
     let mut conns = Vec::new();
     for _ in 0..MAX_IDLE_PER_ORIGIN + 3 {
-        conns.push(connect(&server.url).await.unwrap());
+        conns.push(connect(&server.url, false).await.unwrap());
     }
     for conn in conns {
         client.checkin(origin, conn);
@@ -443,12 +443,12 @@ async fn idle_connections_expire_and_are_bounded_per_origin() {
     assert_eq!(client.idle_count(Some(origin)), MAX_IDLE_PER_ORIGIN);
     tokio::time::advance(IDLE_TIMEOUT + Duration::from_secs(1)).await;
     // The next return sweeps what has expired; the fresh one is lent out next.
-    let fresh = connect(&server.url).await.unwrap();
+    let fresh = connect(&server.url, false).await.unwrap();
     client.checkin(origin, fresh);
     assert_eq!(client.idle_count(Some(origin)), 1);
     assert!(client.checkout(origin).is_some());
     // One that expires while at rest is not lent out.
-    client.checkin(origin, connect(&server.url).await.unwrap());
+    client.checkin(origin, connect(&server.url, false).await.unwrap());
     tokio::time::advance(IDLE_TIMEOUT).await;
     assert!(client.checkout(origin).is_none(), "too old to reuse");
 }
@@ -506,11 +506,11 @@ async fn a_connection_is_lent_only_to_calls_on_the_thread_that_opened_it() {
     let client = std::sync::Arc::new(client());
     let origin = server.url[Position::BeforeHost..Position::AfterPort].to_owned();
     // Opened on the main runtime: not lent to a serving thread.
-    client.checkin(&origin, connect(&server.url).await.unwrap());
+    client.checkin(&origin, connect(&server.url, false).await.unwrap());
     crate::serving::enter_serving_thread(0, tokio::runtime::Handle::current());
     assert!(client.checkout(&origin).is_none());
     // Opened on serving thread 0: lent there, and to no other thread.
-    client.checkin(&origin, connect(&server.url).await.unwrap());
+    client.checkin(&origin, connect(&server.url, false).await.unwrap());
     let elsewhere = {
         let (client, origin) = (client.clone(), origin.clone());
         let main = tokio::runtime::Handle::current();
@@ -537,11 +537,11 @@ async fn a_thread_that_stopped_calling_has_its_idle_connections_swept_by_another
     let client = std::sync::Arc::new(client());
     let origin = server.url[Position::BeforeHost..Position::AfterPort].to_owned();
     // Serving thread 4 returns a connection, then calls nothing more.
-    client.checkin(&origin, connect(&server.url).await.unwrap());
+    client.checkin(&origin, connect(&server.url, false).await.unwrap());
     {
         let (client, url, origin) = (client.clone(), server.url.clone(), origin.clone());
         let main = tokio::runtime::Handle::current();
-        let conn = connect(&url).await.unwrap();
+        let conn = connect(&url, false).await.unwrap();
         std::thread::spawn(move || {
             crate::serving::enter_serving_thread(4, main);
             client.checkin(&origin, conn);
@@ -552,7 +552,7 @@ async fn a_thread_that_stopped_calling_has_its_idle_connections_swept_by_another
     assert_eq!(client.idle_count(None), 2);
     tokio::time::advance(IDLE_TIMEOUT + SWEEP_EVERY).await;
     // A return on the main runtime sweeps every thread's pool.
-    client.checkin(&origin, connect(&server.url).await.unwrap());
+    client.checkin(&origin, connect(&server.url, false).await.unwrap());
     assert_eq!(client.idle_count(None), 1);
 }
 
