@@ -320,12 +320,19 @@ pub fn args_sha256(args: &Map<String, Value>) -> String {
     let mut text = Vec::with_capacity(256);
     canonical_object(args, &mut text);
     let digest = ring::digest::digest(&ring::digest::SHA256, &text);
-    let mut hex = String::with_capacity(64);
-    for b in digest.as_ref() {
-        use std::fmt::Write as _;
-        let _ = write!(hex, "{b:02x}");
+    lower_hex(digest.as_ref())
+}
+
+/// `bytes` in lowercase hex, two digits each, from a table: every call's record hashes
+/// its arguments, and `format!` per byte cost more than the hash.
+fn lower_hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0x0f)]));
     }
-    hex
+    out
 }
 
 fn canonical_object(m: &Map<String, Value>, out: &mut Vec<u8>) {
