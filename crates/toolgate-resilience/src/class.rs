@@ -123,6 +123,16 @@ impl ErrorClass {
         }
     }
 
+    /// Whether a retry can help when the reply itself says one can (`x-should-retry:
+    /// true`): every class a retry helps for an idempotent tool, and a client error —
+    /// Stripe vouches for a retry of a `409` lock timeout, which only the server can
+    /// tell apart from a request that will never pass. Answers that say who may call
+    /// (auth, forbidden), that the resource is gone, or that broke the contract are not
+    /// retried whatever the reply says.
+    pub fn retryable_when_vouched(self) -> bool {
+        self.retryable(true) || self == ErrorClass::ClientError
+    }
+
     /// Does this outcome count as a failure for the circuit breaker?
     ///
     /// Only outcomes that say "the dependency is down or drowning" count:

@@ -70,7 +70,7 @@ fn simulate(spacing: Duration, seed: u64) -> u64 {
                             class,
                             hint: None,
                             brownout: false,
-                            advised_against: false,
+                            advice: None,
                         },
                     });
                 }
@@ -114,6 +114,7 @@ async fn without_the_policy_it_would_be_three_per_call() {
                 hint: None,
                 attempts,
                 idempotent: true,
+                vouched: false,
                 deadline_left: Duration::from_secs(10),
             };
             if !matches!(

@@ -35,6 +35,11 @@ pub struct RetryInput {
     pub attempts: u32,
     /// Whether the tool is idempotent/read-only (its annotations).
     pub idempotent: bool,
+    /// The reply vouched for a repeat (`x-should-retry: true`, `Stripe-Should-Retry:
+    /// true`): the server says the request may be sent again and may then succeed, so a
+    /// server error or a conflict is retried even for a tool that is not idempotent
+    /// ([`ErrorClass::retryable_when_vouched`]).
+    pub vouched: bool,
     /// Time left on the whole call's deadline.
     pub deadline_left: Duration,
 }
@@ -88,6 +93,7 @@ pub fn decide_retry<R: Rng + ?Sized>(
         hint,
         attempts,
         idempotent,
+        vouched: false,
         deadline_left,
     }
     .decide(backoff, rng)
@@ -109,7 +115,10 @@ impl RetryInput {
             ErrorClass::BudgetExhausted => {
                 return RetryDecision::GiveUp(GiveUpReason::BudgetDenied);
             }
-            class if !class.retryable(input.idempotent) => {
+            class
+                if !(class.retryable(input.idempotent)
+                    || input.vouched && class.retryable_when_vouched()) =>
+            {
                 return RetryDecision::GiveUp(GiveUpReason::NotRetryable);
             }
             _ => {}

@@ -43,8 +43,10 @@ pub enum StepOutcome {
         hint: Option<Duration>,
         /// Whether the dependency is in a brownout now.
         brownout: bool,
-        /// Whether the reply said a retry will not help (`x-should-retry: false`).
-        advised_against: bool,
+        /// The reply's own word on a retry (`x-should-retry`, `Stripe-Should-Retry`):
+        /// `Some(false)`, it will not help; `Some(true)`, repeating the request is safe
+        /// and may succeed.
+        advice: Option<bool>,
     },
     /// Admission refused the attempt before anything was sent.
     Refused {
@@ -159,10 +161,10 @@ impl RetryLoop {
                 class,
                 hint,
                 brownout,
-                advised_against,
+                advice,
             } => {
                 self.attempts += 1;
-                if advised_against {
+                if advice == Some(false) {
                     // The upstream knows what a retry would do; it said it would not help.
                     Step::Done(CallVerdict::Failed {
                         class,
@@ -170,7 +172,15 @@ impl RetryLoop {
                         reason: Some(GiveUpReason::AdvisedAgainst),
                     })
                 } else {
-                    self.after_failure(class, hint, brownout, now, withdraw, rng)
+                    let input = RetryInput {
+                        class,
+                        hint,
+                        attempts: self.attempts,
+                        idempotent: self.idempotent,
+                        vouched: advice == Some(true),
+                        deadline_left: self.deadline.saturating_duration_since(now),
+                    };
+                    self.after_failure(&input, brownout, now, withdraw, rng)
                 }
             }
         };
@@ -182,13 +192,13 @@ impl RetryLoop {
 
     fn after_failure<R: Rng + ?Sized>(
         &mut self,
-        class: ErrorClass,
-        hint: Option<Duration>,
+        input: &RetryInput,
         brownout: bool,
         now: Instant,
         withdraw: impl FnOnce(Instant) -> bool,
         rng: &mut R,
     ) -> Step {
+        let class = input.class;
         let give_up = |reason: GiveUpReason| {
             let reported = if reason == GiveUpReason::BudgetDenied {
                 ErrorClass::BudgetExhausted
@@ -204,13 +214,6 @@ impl RetryLoop {
         if brownout && class == ErrorClass::Timeout {
             return give_up(GiveUpReason::NotRetryable);
         }
-        let input = RetryInput {
-            class,
-            hint,
-            attempts: self.attempts,
-            idempotent: self.idempotent,
-            deadline_left: self.deadline.saturating_duration_since(now),
-        };
         match input.decide(&self.backoff, rng) {
             RetryDecision::RetryAfter(wait) => {
                 if withdraw(now) {

@@ -297,14 +297,14 @@ async fn attempts<U: Upstream>(
                         class,
                         hint,
                         detail,
-                        advised_against,
+                        advice,
                     } => {
                         call.last = Some((class, hint, detail));
                         StepOutcome::Failed {
                             class,
                             hint,
                             brownout: route.dependency.in_brownout(),
-                            advised_against,
+                            advice,
                         }
                     }
                 },
@@ -410,8 +410,9 @@ enum Attempted {
         class: ErrorClass,
         hint: Option<Duration>,
         detail: Detail,
-        /// The reply said a retry will not help (`x-should-retry: false`).
-        advised_against: bool,
+        /// The reply's own word on a retry (`x-should-retry`): `Some(false)`, it
+        /// will not help; `Some(true)`, it is safe and may succeed.
+        advice: Option<bool>,
     },
 }
 
@@ -443,7 +444,7 @@ async fn attempt<U: Upstream>(
             class: ErrorClass::ClientError,
             hint: None,
             detail: Detail::NotFormed(detail.clone()),
-            advised_against: false,
+            advice: None,
         };
     }
     if let Some(status) = crate::upstream::status_label(&sent) {
@@ -504,7 +505,7 @@ async fn attempt<U: Upstream>(
                         class: ErrorClass::ContractDrift,
                         hint: None,
                         detail: Detail::Drift(drift),
-                        advised_against: false,
+                        advice: None,
                     };
                 }
                 crate::learned::Judged::Drift { drift, samples } => {
@@ -556,7 +557,7 @@ async fn attempt<U: Upstream>(
                 class,
                 hint: hint.max(throttle),
                 detail,
-                advised_against: signals.as_ref().and_then(|s| s.should_retry) == Some(false),
+                advice: signals.as_ref().and_then(|s| s.should_retry),
             }
         }
     }

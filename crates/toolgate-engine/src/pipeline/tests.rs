@@ -135,6 +135,11 @@ tools:
     owner: mail-team@example.com
     request: { method: POST, path: /mail }
     contract: { version: "1.0", response_schema: { type: object } }
+  create_order:
+    dependency: search_api
+    owner: orders-team@example.com
+    request: { method: POST, path: /orders }
+    contract: { version: "1.0", response_schema: { type: object } }
   learned_search:
     dependency: search_api
     owner: search-team@example.com
@@ -1306,4 +1311,27 @@ async fn a_reply_that_says_a_retry_will_not_help_is_not_retried() {
     let plain = rig("web_search", vec![status(503), ok(VALID)]);
     assert!(plain.search().await.result.is_ok());
     assert_eq!(plain.attempts(), 2);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_reply_that_vouches_for_a_retry_is_retried_although_the_tool_is_not_safe_to_repeat() {
+    let vouched = |code| Reply {
+        headers: vec![("stripe-should-retry", "true".to_string())],
+        ..status(code)
+    };
+    // A 503 on a POST that is not safe to repeat: one attempt, unless the reply vouches.
+    let plain = rig("create_order", vec![status(503), ok("{}")]);
+    assert!(plain.call(json!({})).await.result.is_err());
+    assert_eq!(plain.attempts(), 1);
+    let advised = rig("create_order", vec![vouched(503), ok("{}")]);
+    assert!(advised.call(json!({})).await.result.is_ok());
+    assert_eq!(advised.attempts(), 2, "retried below the model");
+    // A 409 the server says a retry can clear (Stripe's lock timeout).
+    let conflict = rig("web_search", vec![vouched(409), ok(VALID)]);
+    assert!(conflict.search().await.result.is_ok());
+    assert_eq!(conflict.attempts(), 2);
+    // A 401 is not retried whatever the reply says.
+    let auth = rig("web_search", vec![vouched(401), ok(VALID)]);
+    assert!(auth.search().await.result.is_err());
+    assert_eq!(auth.attempts(), 1);
 }

@@ -8,6 +8,7 @@ fn input(class: ErrorClass) -> RetryInput {
         hint: None,
         attempts: 1,
         idempotent: true,
+        vouched: false,
         deadline_left: Duration::from_secs(30),
     }
 }
@@ -24,6 +25,7 @@ fn every_class_idempotent_and_not() {
         for idempotent in [true, false] {
             let got = decide(RetryInput {
                 idempotent,
+                vouched: false,
                 ..input(class)
             });
             let want_retry = class.retryable(idempotent);
@@ -49,6 +51,7 @@ fn non_idempotent_only_retries_when_nothing_happened_upstream() {
         matches!(
             decide(RetryInput {
                 idempotent: false,
+                vouched: false,
                 ..input(c)
             }),
             RetryDecision::RetryAfter(_)

@@ -7,7 +7,7 @@ fn failed(class: ErrorClass) -> StepOutcome {
         class,
         hint: None,
         brownout: false,
-        advised_against: false,
+        advice: None,
     }
 }
 
@@ -79,7 +79,7 @@ async fn timeouts_in_a_brownout_are_not_retried() {
             class: ErrorClass::Timeout,
             hint: None,
             brownout: true,
-            advised_against: false,
+            advice: None,
         }],
         true,
     );
@@ -101,7 +101,7 @@ async fn a_hint_longer_than_the_deadline_stops_now_and_carries_the_wait() {
             class: ErrorClass::RateLimited,
             hint: Some(Duration::from_secs(47)),
             brownout: false,
-            advised_against: false,
+            advice: None,
         },
         t0,
         |_| panic!("the budget is not asked for a retry that cannot happen"),
@@ -187,7 +187,7 @@ async fn a_reply_that_advises_against_a_retry_is_not_retried() {
         class: ErrorClass::ServerError,
         hint: None,
         brownout: false,
-        advised_against: true,
+        advice: Some(false),
     };
     let (steps, l) = run(&[advised], true);
     assert_eq!(
@@ -202,4 +202,49 @@ async fn a_reply_that_advises_against_a_retry_is_not_retried() {
     // The same 503 without the advice is retried.
     let (steps, _) = run(&[failed(ErrorClass::ServerError)], true);
     assert!(matches!(steps[0], Step::Wait(_)));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_reply_that_vouches_for_a_retry_is_retried_where_the_class_alone_would_not_be() {
+    let vouched = |class| StepOutcome::Failed {
+        class,
+        hint: None,
+        brownout: false,
+        advice: Some(true),
+    };
+    let first_step = |idempotent: bool, outcome: StepOutcome| {
+        let t0 = Instant::now();
+        let mut l = RetryLoop::new(Backoff::default(), idempotent, t0 + Duration::from_secs(10));
+        l.next(outcome, t0, |_| true, &mut SmallRng::seed_from_u64(7))
+    };
+    // A 5xx on a tool that is not safe to repeat: retried only when the reply vouches.
+    assert!(matches!(
+        first_step(false, failed(ErrorClass::ServerError)),
+        Step::Done(_)
+    ));
+    assert!(matches!(
+        first_step(false, vouched(ErrorClass::ServerError)),
+        Step::Wait(_)
+    ));
+    // A conflict (Stripe's 409 lock timeout) the server says a retry can clear.
+    assert!(matches!(
+        first_step(true, failed(ErrorClass::ClientError)),
+        Step::Done(_)
+    ));
+    assert!(matches!(
+        first_step(false, vouched(ErrorClass::ClientError)),
+        Step::Wait(_)
+    ));
+    // Who may call, and what is gone, do not change because a header says so.
+    for class in [
+        ErrorClass::Auth,
+        ErrorClass::Forbidden,
+        ErrorClass::Gone,
+        ErrorClass::ContractDrift,
+    ] {
+        assert!(
+            matches!(first_step(true, vouched(class)), Step::Done(_)),
+            "{class}"
+        );
+    }
 }
