@@ -169,7 +169,12 @@ pub(crate) fn find_with(
     headers
         .iter()
         .enumerate()
-        .filter(|(i, (name, _))| kind(name).is_some_and(|k| !field_told(*i, k)))
+        .filter(|(i, (name, value))| {
+            kind(name).is_some_and(|k| {
+                let placeholder = k == Kind::Quota && is_placeholder_count(value);
+                !(field_told(*i, k) || placeholder)
+            })
+        })
         .map(|(_, field)| field)
         .take(MAX_UNREAD)
         .map(|(name, value)| Unread {
@@ -177,6 +182,16 @@ pub(crate) fn find_with(
             value: cap(&String::from_utf8_lossy(value.trim_ascii())),
         })
         .collect()
+}
+
+/// A negative count (`X-RateLimit-Limit: -1`): how plans without a limit, and gateways
+/// that do not count a route, fill the field. It says there is no budget to run out
+/// of, which is nothing to hand on.
+fn is_placeholder_count(value: &[u8]) -> bool {
+    value
+        .trim_ascii()
+        .strip_prefix(b"-")
+        .is_some_and(|digits| !digits.is_empty() && digits.iter().all(u8::is_ascii_digit))
 }
 
 fn cap(value: &str) -> String {
@@ -274,6 +289,16 @@ mod tests {
         assert!(!looks_like_signal("Warning"));
         assert!(!looks_like_signal("ACCESS-CONTROL-MAX-AGE"));
         assert!(!looks_like_signal(""));
+    }
+
+    #[test]
+    fn a_negative_count_says_there_is_no_limit_and_is_not_news() {
+        assert!(unread(&[("X-RateLimit-Limit", "-1"), ("X-RateLimit-Remaining", "-1")]).is_empty());
+        // A value that is not a placeholder still is.
+        assert_eq!(
+            unread(&[("X-Foo-Quota", "-1 of 5")]),
+            vec!["X-Foo-Quota: -1 of 5"]
+        );
     }
 
     #[test]
