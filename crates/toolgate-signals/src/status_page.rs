@@ -604,8 +604,9 @@ fn generic(root: &Value, reading: &mut Reading) {
     }
 }
 
-/// Boolean field names that say, by themselves, whether something is up.
-const FLAGS: [&str; 14] = [
+/// Boolean field names whose `true` says something is up (Statping's services say
+/// `online`; uptime monitors `alive` or `reachable`).
+const UP_FLAGS: [&str; 10] = [
     "healthy",
     "ok",
     "up",
@@ -616,11 +617,10 @@ const FLAGS: [&str; 14] = [
     "online",
     "reachable",
     "success",
-    "sealed",
-    "down",
-    "offline",
-    "degraded",
 ];
+
+/// Boolean field names whose `true` says something is wrong.
+const DOWN_FLAGS: [&str; 4] = ["sealed", "down", "offline", "degraded"];
 
 /// A flag's name without an `is` prefix (`is_healthy` is Redpanda's `healthy` flag).
 fn flag_name(k: &str) -> String {
@@ -628,26 +628,13 @@ fn flag_name(k: &str) -> String {
     lower
         .strip_prefix("is_")
         .or_else(|| lower.strip_prefix("is"))
-        .filter(|rest| FLAGS.contains(rest))
+        .filter(|rest| UP_FLAGS.contains(rest) || DOWN_FLAGS.contains(rest))
         .map_or_else(|| lower.clone(), str::to_owned)
 }
 
 /// What a boolean flag says (`"healthy": false`, `"sealed": true`, MongoDB's
 /// `"ok": 1`), `Unknown` for any other member.
 fn flag_health(k: &str, v: &Value) -> Health {
-    // Statping's services say `online`; uptime monitors `alive` or `reachable`.
-    const UP: [&str; 10] = [
-        "healthy",
-        "ok",
-        "up",
-        "available",
-        "ready",
-        "live",
-        "alive",
-        "online",
-        "reachable",
-        "success",
-    ];
     let n = flag_name(k);
     let flag = v.as_bool().or_else(|| match v.as_u64() {
         Some(1) if n == "ok" => Some(true),
@@ -655,8 +642,8 @@ fn flag_health(k: &str, v: &Value) -> Health {
         _ => None,
     });
     match (n.as_str(), flag) {
-        (n, Some(true)) if UP.contains(&n) => Health::Healthy,
-        (n, Some(false)) if UP.contains(&n) => Health::Down,
+        (n, Some(true)) if UP_FLAGS.contains(&n) => Health::Healthy,
+        (n, Some(false)) if UP_FLAGS.contains(&n) => Health::Down,
         ("sealed" | "down" | "offline", Some(true)) | ("initialized", Some(false)) => Health::Down,
         ("degraded", Some(true)) => Health::Degraded,
         _ => Health::Unknown,

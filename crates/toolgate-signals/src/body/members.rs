@@ -167,25 +167,34 @@ fn member_starts_from_head(body: &[u8], window: usize) -> Vec<usize> {
             }
             continue;
         }
-        match b {
-            b'"' => in_string = true,
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                depth -= 1;
-                if depth == 0 {
-                    break;
-                }
-            }
-            b',' if depth == 1 => {
-                starts.push(i + 1);
-                if starts.len() >= MAX_MEMBERS {
-                    break;
-                }
-            }
-            _ => {}
+        if b == b'"' {
+            in_string = true;
+        } else if !structural(b, i, true, &mut depth, &mut starts) {
+            break;
         }
     }
     starts
+}
+
+/// One byte outside strings of a scan `forward` or back: nesting goes deeper or back
+/// out, and a comma at the object's own level starts a member. False when the object
+/// has closed or enough members are found.
+fn structural(b: u8, at: usize, forward: bool, depth: &mut usize, starts: &mut Vec<usize>) -> bool {
+    let (deeper, shallower): (&[u8], &[u8]) = if forward {
+        (b"{[", b"}]")
+    } else {
+        (b"}]", b"{[")
+    };
+    if deeper.contains(&b) {
+        *depth += 1;
+    } else if shallower.contains(&b) {
+        *depth -= 1;
+        return *depth > 0;
+    } else if b == b',' && *depth == 1 {
+        starts.push(at + 1);
+        return starts.len() < MAX_MEMBERS;
+    }
+    true
 }
 
 /// Where the top-level object's members start after `from`, found by reading back from
@@ -213,24 +222,8 @@ fn member_starts_from_tail(body: &[u8], from: usize) -> Vec<usize> {
             }
             continue;
         }
-        if in_string {
-            continue;
-        }
-        match b {
-            b'}' | b']' => depth += 1,
-            b'{' | b'[' => {
-                depth -= 1;
-                if depth == 0 {
-                    break;
-                }
-            }
-            b',' if depth == 1 => {
-                starts.push(i + 1);
-                if starts.len() >= MAX_MEMBERS {
-                    break;
-                }
-            }
-            _ => {}
+        if !in_string && !structural(b, i, false, &mut depth, &mut starts) {
+            break;
         }
     }
     starts
