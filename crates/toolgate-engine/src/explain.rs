@@ -51,10 +51,11 @@ pub enum Detail {
         /// The cap in bytes.
         limit: usize,
     },
-    /// A 2xx body of more JSON values than toolgate parses for a reply of its size limit.
+    /// A 2xx body (or an MCP server's message) of more JSON values than toolgate
+    /// parses for a reply of its size limit.
     TooManyValues {
-        /// HTTP status.
-        status: u16,
+        /// HTTP status; `None` for an MCP server's message, refused by the client.
+        status: Option<u16>,
         /// The most values a reply may hold.
         limit: usize,
     },
@@ -170,10 +171,21 @@ impl Detail {
                     bytes(*limit)
                 )
             }
-            Detail::TooManyValues { status, limit } => format!(
+            Detail::TooManyValues {
+                status: Some(status),
+                limit,
+            } => format!(
                 "the upstream answered HTTP {status} with a body of more than {limit} JSON \
                  values, more than toolgate reads of one reply (tiny or deeply nested values \
                  would take many times the body's size to check)"
+            ),
+            Detail::TooManyValues {
+                status: None,
+                limit,
+            } => format!(
+                "the MCP server answered with a message of more than {limit} JSON values, \
+                 more than toolgate reads of one message (tiny or deeply nested values would \
+                 take many times its size to check)"
             ),
             Detail::NoRoom { held, limit } => format!(
                 "the upstream answered, but toolgate was already holding {} of replies for \

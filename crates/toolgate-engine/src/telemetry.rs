@@ -387,6 +387,7 @@ fn reply_attributes(sent: &Result<UpstreamResponse, SendError>) -> Vec<KeyValue>
                 SendError::Broken { .. } => ("broken", None),
                 SendError::Protocol { .. } => ("protocol", None),
                 SendError::TooLarge { status, .. } => ("too_large", Some(*status)),
+                SendError::TooManyValues { .. } => ("too_many_values", None),
                 SendError::NoRoom { status, .. } => ("no_room", Some(*status)),
             };
             let mut attributes = vec![KeyValue::new("toolgate.transport_error", kind)];

@@ -316,7 +316,7 @@ impl Http {
                 let bytes = read_limited(response, inner.max_message_bytes)
                     .await
                     .map_err(|e| self.body_failure(e))?;
-                json_answer(&bytes, id)?
+                json_answer(&bytes, id, inner.max_message_bytes)?
             }
             Some("text/event-stream") => {
                 self.stream_answer(inner, id, response, session, relay)
@@ -450,9 +450,14 @@ impl Http {
                     continue;
                 }
                 *received = true;
-                let messages = message::parse(&data).map_err(|detail| {
-                    Failure::protocol(format!("an event on the answer stream: {detail}"))
-                })?;
+                let messages = message::parse(&data, inner.max_message_bytes).map_err(
+                    |unread| match unread {
+                        message::Unread::TooManyValues(limit) => Failure::TooManyValues { limit },
+                        message::Unread::Malformed(detail) => {
+                            Failure::protocol(format!("an event on the answer stream: {detail}"))
+                        }
+                    },
+                )?;
                 for m in messages {
                     match m {
                         Incoming::Response {
@@ -741,9 +746,12 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64) {
 }
 
 async fn on_standalone(inner: &Arc<Inner>, data: &[u8], session: &Session) {
-    let Ok(messages) = message::parse(data) else {
-        tracing::warn!(server = %inner.name, "a message on the standalone stream is not JSON-RPC; dropped");
-        return;
+    let messages = match message::parse(data, inner.max_message_bytes) {
+        Ok(messages) => messages,
+        Err(unread) => {
+            tracing::warn!(server = %inner.name, %unread, "a message on the standalone stream was not read; dropped");
+            return;
+        }
     };
     let Kind::Http(h) = &inner.kind else { return };
     for m in messages {
@@ -801,9 +809,11 @@ fn content_type(headers: &HeaderMap) -> Option<String> {
     )
 }
 
-fn json_answer(bytes: &[u8], id: i64) -> Result<RpcOutcome, Failure> {
-    let messages =
-        message::parse(bytes).map_err(|d| Failure::protocol(format!("the answer: {d}")))?;
+fn json_answer(bytes: &[u8], id: i64, max_bytes: usize) -> Result<RpcOutcome, Failure> {
+    let messages = message::parse(bytes, max_bytes).map_err(|unread| match unread {
+        message::Unread::TooManyValues(limit) => Failure::TooManyValues { limit },
+        message::Unread::Malformed(d) => Failure::protocol(format!("the answer: {d}")),
+    })?;
     messages
         .into_iter()
         .find_map(|m| match m {

@@ -508,6 +508,14 @@ pub enum Failure {
         /// The limit.
         limit: usize,
     },
+    /// A message holding more JSON values than toolgate parses of one: one per
+    /// `toolgate_contract::BYTES_PER_VALUE` bytes of [`ServerSpec::max_message_bytes`]
+    /// (tiny or nested values would take many times the message's size to read).
+    #[error("the server's message holds more than {limit} JSON values")]
+    TooManyValues {
+        /// The limit.
+        limit: usize,
+    },
 }
 
 impl Failure {

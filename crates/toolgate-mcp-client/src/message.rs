@@ -91,12 +91,47 @@ fn classify(wire: Wire<'_>) -> Option<Incoming> {
     }
 }
 
+/// Why a message was not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Unread {
+    /// Not JSON, or not JSON-RPC: what was wrong.
+    Malformed(String),
+    /// More JSON values than toolgate parses of a message of the size limit: one per
+    /// [`toolgate_contract::BYTES_PER_VALUE`] bytes of it. Parsing builds a tree, and
+    /// tiny or nested values (`[[[[…]]]]`, a million `0,`) cost tens of times their
+    /// text; counted on the bytes, before anything is built.
+    TooManyValues(usize),
+}
+
+impl std::fmt::Display for Unread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unread::Malformed(why) => f.write_str(why),
+            Unread::TooManyValues(limit) => {
+                write!(f, "the message holds more than {limit} JSON values")
+            }
+        }
+    }
+}
+
+/// The most JSON values a message may hold when messages may be `max_bytes` long.
+pub(crate) fn value_limit(max_bytes: usize) -> usize {
+    max_bytes / toolgate_contract::BYTES_PER_VALUE
+}
+
 /// Parses a body or an event's data into messages, in one pass; a batch (an
 /// array, which revisions before 2025-06-18 allowed) yields each of its members.
-pub(crate) fn parse(bytes: &[u8]) -> Result<Vec<Incoming>, String> {
-    let refuse = |e: serde_json::Error| match e.classify() {
-        Category::Data => "the message is not a JSON-RPC message".to_owned(),
-        _ => format!("the message is not JSON ({e})"),
+/// `max_bytes` is the size limit of one message, which bounds its values too.
+pub(crate) fn parse(bytes: &[u8], max_bytes: usize) -> Result<Vec<Incoming>, Unread> {
+    let limit = value_limit(max_bytes);
+    if toolgate_contract::more_values_than(bytes, limit) {
+        return Err(Unread::TooManyValues(limit));
+    }
+    let refuse = |e: serde_json::Error| {
+        Unread::Malformed(match e.classify() {
+            Category::Data => "the message is not a JSON-RPC message".to_owned(),
+            _ => format!("the message is not JSON ({e})"),
+        })
     };
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
     let wires: Vec<Wire<'_>> = if first == Some(&b'[') {
@@ -106,7 +141,11 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Vec<Incoming>, String> {
     };
     wires
         .into_iter()
-        .map(|w| classify(w).ok_or_else(|| "the message is not a JSON-RPC message".to_owned()))
+        .map(|w| {
+            classify(w).ok_or_else(|| {
+                Unread::Malformed("the message is not a JSON-RPC message".to_owned())
+            })
+        })
         .collect()
 }
 
@@ -168,28 +207,49 @@ mod tests {
 
     #[test]
     fn messages_are_sorted_by_kind() {
-        let got = parse(br#"[{"jsonrpc":"2.0","id":3,"result":{}},{"jsonrpc":"2.0","id":"s1","method":"ping"},{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}},{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}}]"#).unwrap();
+        let got = parse(br#"[{"jsonrpc":"2.0","id":3,"result":{}},{"jsonrpc":"2.0","id":"s1","method":"ping"},{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}},{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}}]"#, 1 << 20).unwrap();
         assert!(matches!(got[0], Incoming::Response { id: Some(3), .. }));
         assert!(matches!(&got[1], Incoming::Request { method, .. } if method == "ping"));
         assert!(
             matches!(&got[2], Incoming::Notification { method, params: Some(_) } if method == "notifications/progress")
         );
         assert!(matches!(got[3], Incoming::Response { id: None, .. }));
-        assert!(parse(b"<html>").is_err());
-        assert!(parse(br#"{"hello":1}"#).is_err());
-        assert!(parse(b"42").is_err());
+        assert!(parse(b"<html>", 1 << 20).is_err());
+        assert!(parse(br#"{"hello":1}"#, 1 << 20).is_err());
+        assert!(parse(b"42", 1 << 20).is_err());
+    }
+
+    #[test]
+    fn a_message_of_more_values_than_its_size_allows_is_refused_before_it_is_parsed() {
+        // 160 bytes of message allow 10 values; the envelope holds 4 of them.
+        let answer = |result: &str| format!(r#"{{"jsonrpc":"2.0","id":1,"result":{result}}}"#);
+        assert!(parse(answer("[1,2]").as_bytes(), 160).is_ok());
+        assert_eq!(
+            parse(answer("[[[[[[[[1]]]]]]]]").as_bytes(), 160).unwrap_err(),
+            Unread::TooManyValues(10)
+        );
+        // Values inside strings are text, not values.
+        assert!(parse(answer(r#""[[[[[[[[,,,,]]]]]]]]""#).as_bytes(), 160).is_ok());
+        let at_scale = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":[{}0]}}"#,
+            "0,".repeat(70_000)
+        );
+        assert_eq!(
+            parse(at_scale.as_bytes(), 1 << 20).unwrap_err(),
+            Unread::TooManyValues(65_536)
+        );
     }
 
     proptest::proptest! {
         #[test]
         fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..256)) {
-            let _ = parse(&bytes);
+            let _ = parse(&bytes, 1 << 20);
         }
     }
 
     #[test]
     fn an_error_response_keeps_code_message_and_data_and_a_result_its_text() {
-        let outcome = |text: &str| match parse(text.as_bytes()).unwrap().pop() {
+        let outcome = |text: &str| match parse(text.as_bytes(), 1 << 20).unwrap().pop() {
             Some(Incoming::Response { outcome, .. }) => outcome,
             other => panic!("{other:?}"),
         };
@@ -204,9 +264,9 @@ mod tests {
             r.unwrap().get(),
             r#"{"z":1e2,"a":123456789012345678901234567890}"#
         );
-        assert!(parse(br#"{"id":1}"#).is_err());
-        assert!(parse(br#"{"id":1,"method":7}"#).is_err());
-        assert!(parse(br#"{"id":null,"method":"x"}"#).is_err());
+        assert!(parse(br#"{"id":1}"#, 1 << 20).is_err());
+        assert!(parse(br#"{"id":1,"method":7}"#, 1 << 20).is_err());
+        assert!(parse(br#"{"id":null,"method":"x"}"#, 1 << 20).is_err());
     }
 
     #[test]

@@ -708,14 +708,28 @@ async fn read_stdout(mut stdout: impl AsyncBufRead + Unpin, state: Arc<State>) {
                 if line.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                match message::parse(&line) {
+                match message::parse(&line, state.max) {
                     Ok(messages) => {
                         for m in messages {
                             on_message(&state, m);
                         }
                     }
-                    Err(detail) => {
-                        tracing::warn!(server = %state.name, %detail, "the upstream server wrote a line that is not JSON-RPC; skipped");
+                    Err(message::Unread::TooManyValues(limit)) => {
+                        // The answer it was fails its request now, as an oversized one
+                        // does, instead of leaving it to time out.
+                        let mut ids = IdScanner::default();
+                        ids.feed(&line);
+                        match ids.id().and_then(|id| state.take_pending(id)) {
+                            Some(p) => {
+                                let _ = p.answer.send(Err(Failure::TooManyValues { limit }));
+                            }
+                            None => {
+                                tracing::warn!(server = %state.name, limit, "a message of too many JSON values from the upstream server was skipped");
+                            }
+                        }
+                    }
+                    Err(unread) => {
+                        tracing::warn!(server = %state.name, %unread, "the upstream server wrote a line that is not JSON-RPC; skipped");
                     }
                 }
             }

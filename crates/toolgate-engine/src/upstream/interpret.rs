@@ -100,6 +100,16 @@ pub fn interpret_within(
                 detail: Detail::NoRoom { held, limit },
             };
         }
+        Err(SendError::TooManyValues { limit }) => {
+            return failed(
+                &attempt(200, BodyCheck::TooLarge),
+                retry_after,
+                Detail::TooManyValues {
+                    status: None,
+                    limit,
+                },
+            );
+        }
         Err(SendError::TooLarge { status, limit, .. }) => {
             let check = if (200..300).contains(&status) {
                 BodyCheck::TooLarge
@@ -136,7 +146,7 @@ pub fn interpret_within(
     }
     if toolgate_contract::more_values_than(&response.body, max_values) {
         let detail = Detail::TooManyValues {
-            status,
+            status: Some(status),
             limit: max_values,
         };
         return failed(&attempt(status, BodyCheck::TooLarge), retry_after, detail);
@@ -417,7 +427,7 @@ mod tests {
                     matches!(
                         detail,
                         Detail::TooManyValues {
-                            status: 200,
+                            status: Some(200),
                             limit: 6
                         }
                     ),

@@ -181,6 +181,8 @@ pub fn status_label(
         Err(SendError::Timeout(_)) => StatusLabel::Timeout,
         Err(SendError::Connect { .. } | SendError::Broken { .. }) => StatusLabel::Connect,
         Err(SendError::Protocol { .. }) => StatusLabel::Protocol,
+        // An MCP server's answer, refused on its bytes: a 200 in transport terms.
+        Err(SendError::TooManyValues { .. }) => StatusLabel::Code(200),
         Err(SendError::Build { .. }) => return None,
     })
 }

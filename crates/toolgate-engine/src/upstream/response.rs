@@ -69,6 +69,14 @@ pub enum SendError {
         /// The cap.
         limit: usize,
     },
+    /// An MCP server's message held more JSON values than toolgate parses of one (one
+    /// per `toolgate_contract::BYTES_PER_VALUE` bytes of the size limit); it was
+    /// refused on its bytes, before anything was built from it.
+    #[error("the message holds more than {limit} JSON values")]
+    TooManyValues {
+        /// The most values a message may hold.
+        limit: usize,
+    },
     /// The body did not fit in what the gateway may hold of every reply at once
     /// (`gateway.max_buffered_response_bytes`): the upstream answered, but toolgate
     /// stopped reading. Nothing about the upstream is learned from it.

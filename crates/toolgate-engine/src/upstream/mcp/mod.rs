@@ -453,6 +453,7 @@ fn to_response(reply: Result<LinkReply, LinkError>) -> Result<UpstreamResponse, 
             headers: HeaderMap::new(),
             limit,
         }),
+        Err(LinkError::TooManyValues { limit }) => Err(SendError::TooManyValues { limit }),
     }
 }
 
@@ -871,6 +872,33 @@ pub(crate) mod tests {
             started.elapsed()
         );
         assert_eq!(link.seen.lock().unwrap().len(), 3);
+    }
+
+    /// A result the client refused for holding more JSON values than toolgate parses
+    /// of a message fails the call like an oversized body, naming the bound, once.
+    #[tokio::test]
+    async fn a_result_of_too_many_values_fails_as_too_costly_to_read() {
+        let link = Arc::new(FakeLink::default());
+        link.script.lock().unwrap().push_back(Scripted {
+            before: vec![],
+            reply: Err(LinkError::TooManyValues { limit: 65_536 }),
+        });
+        let r = route(link.clone(), None);
+        let outcome = pipeline::run(
+            &r,
+            &services(),
+            Map::new(),
+            Origin::Agent,
+            &CallContext::default(),
+        )
+        .await;
+        let failure = outcome.result.expect_err("refused");
+        assert!(
+            failure.message.contains("the MCP server answered with a message of more than 65536 JSON values"),
+            "{}",
+            failure.message
+        );
+        assert_eq!(link.seen.lock().unwrap().len(), 1, "not retried");
     }
 
     /// A server that prints its environment (server-everything's `get-env`) does not
