@@ -61,10 +61,12 @@ pub enum Detail {
     },
     /// The reply did not fit in what toolgate may hold of every reply at once.
     NoRoom {
-        /// Bytes every reply held then.
+        /// Bytes every reply held then (the dependency's replies when `share`).
         held: usize,
-        /// The gateway-wide limit.
+        /// The gateway-wide limit, or the dependency's part of it when `share`.
         limit: usize,
+        /// The dependency's part (half the limit) was full, not the whole.
+        share: bool,
     },
     /// The body broke the contract.
     Drift(Drift),
@@ -187,9 +189,24 @@ impl Detail {
                  more than toolgate reads of one message (tiny or deeply nested values would \
                  take many times its size to check)"
             ),
-            Detail::NoRoom { held, limit } => format!(
+            Detail::NoRoom {
+                held,
+                limit,
+                share: false,
+            } => format!(
                 "the upstream answered, but toolgate was already holding {} of replies for \
                  other calls (its limit is {}) and dropped this one",
+                about_bytes(*held),
+                bytes(*limit)
+            ),
+            Detail::NoRoom {
+                held,
+                limit,
+                share: true,
+            } => format!(
+                "the upstream answered, but toolgate was already holding {} of this \
+                 dependency's replies for other calls (its share is {}, half of what toolgate \
+                 holds at once, so that one dependency cannot take it all) and dropped this one",
                 about_bytes(*held),
                 bytes(*limit)
             ),
@@ -1245,5 +1262,27 @@ mod tests {
         assert_eq!(link("javascript:alert(1)", &s), None);
         let secret = Secrets::new(["supersecret".to_string()]);
         assert_eq!(link("https://x.example/?k=supersecret", &secret), None);
+    }
+
+    #[test]
+    fn a_full_share_is_told_as_the_dependencys_share_not_the_whole_limit() {
+        let whole = Detail::NoRoom {
+            held: 130 << 20,
+            limit: 128 << 20,
+            share: false,
+        }
+        .describe();
+        assert!(whole.contains("(its limit is 128 MiB)"), "{whole}");
+        let share = Detail::NoRoom {
+            held: 64 << 20,
+            limit: 64 << 20,
+            share: true,
+        }
+        .describe();
+        assert!(
+            share.contains("of this dependency's replies")
+                && share.contains("its share is 64 MiB, half of what toolgate holds at once"),
+            "{share}"
+        );
     }
 }

@@ -46,10 +46,14 @@ pub struct Held {
 /// A reply that did not fit: what was held by every reply when it asked, and the limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NoRoom {
-    /// Bytes held by every reply (this one included) when it asked for more.
+    /// Bytes held by every reply (this one included) when it asked for more; by the
+    /// dependency's replies when `share`.
     pub held: usize,
-    /// The limit.
+    /// The limit: the whole budget, or the dependency's part of it when `share`.
     pub limit: usize,
+    /// The dependency's part (half the budget, so that one dependency cannot take it
+    /// all) was full, not the whole budget.
+    pub share: bool,
 }
 
 impl ReplyMemory {
@@ -113,7 +117,10 @@ impl Held {
     pub fn grow(&mut self, more: usize) -> Result<(), NoRoom> {
         let limit = self.memory.limit();
         if let Some(share) = &self.share {
-            take(&share.held, more, limit / 2)?;
+            take(&share.held, more, limit / 2).map_err(|full| NoRoom {
+                share: true,
+                ..full
+            })?;
         }
         if let Err(full) = take(&self.memory.held, more, limit) {
             if let Some(share) = &self.share {
@@ -145,7 +152,13 @@ fn take(counter: &AtomicUsize, more: usize, limit: usize) -> Result<(), NoRoom> 
     loop {
         let next = match held.checked_add(more) {
             Some(next) if next <= limit => next,
-            _ => return Err(NoRoom { held, limit }),
+            _ => {
+                return Err(NoRoom {
+                    held,
+                    limit,
+                    share: false,
+                });
+            }
         };
         match counter.compare_exchange_weak(held, next, Ordering::AcqRel, Ordering::Relaxed) {
             Ok(_) => return Ok(()),
@@ -179,7 +192,8 @@ mod tests {
             b.grow(50),
             Err(NoRoom {
                 held: 60,
-                limit: 100
+                limit: 100,
+                share: false
             })
         );
         assert_eq!(b.bytes(), 0, "a refused share takes nothing");
@@ -206,7 +220,8 @@ mod tests {
             a.grow(1),
             Err(NoRoom {
                 held: 80,
-                limit: 50
+                limit: 50,
+                share: false
             })
         );
         drop(a);
@@ -226,7 +241,8 @@ mod tests {
             b.grow(20),
             Err(NoRoom {
                 held: 40,
-                limit: 50
+                limit: 50,
+                share: true
             })
         );
         b.grow(10).unwrap();
@@ -241,7 +257,8 @@ mod tests {
             d.grow(20),
             Err(NoRoom {
                 held: 90,
-                limit: 100
+                limit: 100,
+                share: false
             })
         );
         assert_eq!(third.held(), 0);

@@ -1168,6 +1168,7 @@ impl Upstream for Unheld {
             headers: Default::default(),
             held: 130 << 20,
             limit: 128 << 20,
+            share: false,
         })
     }
 }

@@ -148,6 +148,7 @@ impl UpstreamClient {
                         headers: resp.headers().clone(),
                         held: full.held,
                         limit: full.limit,
+                        share: full.share,
                     });
                 }
                 body.push(chunk, resp.content_length());

@@ -93,11 +93,13 @@ pub fn interpret_within(
         }
         // The gateway's own limit, not the upstream's doing: the request was sent, so
         // it is retried only where a retry is safe, as a reply lost on the way would be.
-        Err(SendError::NoRoom { held, limit, .. }) => {
+        Err(SendError::NoRoom {
+            held, limit, share, ..
+        }) => {
             return AttemptResult::Failed {
                 class: ErrorClass::ServerError,
                 hint: None,
-                detail: Detail::NoRoom { held, limit },
+                detail: Detail::NoRoom { held, limit, share },
             };
         }
         Err(SendError::TooManyValues { limit }) => {

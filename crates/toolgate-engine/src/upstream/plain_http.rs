@@ -423,6 +423,7 @@ async fn exchange(
                 headers: parts.headers.clone(),
                 held: full.held,
                 limit: full.limit,
+                share: full.share,
             }));
         }
         body.push(data, content_length);

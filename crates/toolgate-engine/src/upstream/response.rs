@@ -86,10 +86,13 @@ pub enum SendError {
         status: u16,
         /// Headers, for signals.
         headers: HeaderMap,
-        /// Bytes every reply held when this one asked for more.
+        /// Bytes every reply held when this one asked for more (the dependency's
+        /// replies when `share`).
         held: usize,
-        /// The gateway-wide limit.
+        /// The gateway-wide limit, or the dependency's part of it when `share`.
         limit: usize,
+        /// The dependency's part of the budget was full, not the whole budget.
+        share: bool,
     },
 }
 

@@ -239,6 +239,7 @@ impl Upstream for McpUpstream {
                     headers: std::mem::take(&mut response.headers),
                     held: full.held,
                     limit: full.limit,
+                    share: full.share,
                 });
             }
             let body = std::mem::take(&mut response.body);
@@ -894,7 +895,9 @@ pub(crate) mod tests {
         .await;
         let failure = outcome.result.expect_err("refused");
         assert!(
-            failure.message.contains("the MCP server answered with a message of more than 65536 JSON values"),
+            failure
+                .message
+                .contains("the MCP server answered with a message of more than 65536 JSON values"),
             "{}",
             failure.message
         );
