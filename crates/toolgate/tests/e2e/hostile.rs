@@ -302,7 +302,9 @@ tools:
     assert_eq!(refused.len(), 2);
     for t in &refused {
         assert!(
-            t.contains("toolgate was already holding") && t.contains("its limit is 8 MiB"),
+            t.contains("toolgate was already holding")
+                && t.contains("of this dependency's replies")
+                && t.contains("its share is 8 MiB, half of what toolgate holds at once"),
             "{t}"
         );
         assert!(t.contains("Error class: server_error"), "{t}");
