@@ -288,6 +288,59 @@ pub fn contract_name(tool: &ToolSpec) -> String {
     }
 }
 
+/// What the model should do after the upstream refused a call. Most refusals are about
+/// the arguments; of a fronted MCP server's, those that say the server could not read
+/// toolgate's request, no longer has the tool, or is not at its address any more are
+/// not, and other arguments would only be refused again.
+fn client_error_advice(tool: &ToolSpec, detail: &Detail) -> String {
+    use toolgate_mcp_client::codes;
+    let name = &tool.name;
+    let owner = &tool.owner;
+    let fix = format!(
+        "Retrying the same arguments will not help; fix the arguments and call {name} again."
+    );
+    let not_the_arguments = |what: &str| {
+        format!(
+            "{what} This is not about the arguments: retrying, with these or other arguments, will not \
+             help. Continue without {name}; the tool owner ({owner}) must fix it."
+        )
+    };
+    let mcp = matches!(tool.kind, toolgate_config::ToolKind::Mcp { .. });
+    match detail {
+        Detail::Rpc { code, .. } => match *code {
+            codes::INVALID_PARAMS => format!("The server refused the arguments. {fix}"),
+            codes::RESOURCE_NOT_FOUND => format!(
+                "What the arguments name does not exist on the server. Retrying will not help; call \
+                 {name} again only with names or identifiers that exist."
+            ),
+            codes::METHOD_NOT_FOUND => not_the_arguments(&format!(
+                "The server no longer has {name} (it does not know the tool)."
+            )),
+            codes::PARSE_ERROR | codes::INVALID_REQUEST => {
+                not_the_arguments("The server could not read the request toolgate sent it.")
+            }
+            codes::URL_ELICITATION_REQUIRED => format!(
+                "The server needs the user to complete a step outside this conversation first. Tell the \
+                 user, and call {name} again once they have."
+            ),
+            _ => fix,
+        },
+        // The arguments travel inside the JSON-RPC message: an HTTP refusal of the
+        // server's endpoint is about the endpoint, except one of a request too large.
+        Detail::Status { status: 404, .. } if mcp => not_the_arguments(
+            "The MCP server is not at its configured address any more (HTTP 404 from its endpoint).",
+        ),
+        Detail::Status { status: 413, .. } if mcp => format!(
+            "The request was too large for the server. Retrying the same arguments will not help; call \
+             {name} again with smaller arguments."
+        ),
+        Detail::Status { status, .. } if mcp => not_the_arguments(&format!(
+            "The MCP server's endpoint refused the request toolgate sent (HTTP {status})."
+        )),
+        _ => fix,
+    }
+}
+
 /// The model-facing text for a failed call. It starts with "X failed:" so that a
 /// client that drops `isError` still hands the model an unmistakable failure.
 pub fn failure(f: &Failed<'_>) -> String {
@@ -349,8 +402,8 @@ pub fn failure(f: &Failed<'_>) -> String {
              continue without {name}."
         ),
         (ErrorClass::ClientError, _) => format!(
-            "{name} failed: {what}. Error class: client_error. Retrying the same arguments will not help; \
-             fix the arguments and call {name} again."
+            "{name} failed: {what}. Error class: client_error. {}",
+            client_error_advice(tool, detail)
         ),
         (ErrorClass::Auth, _) => format!(
             "{name} failed: {what}. Error class: auth — the upstream refused toolgate's credentials. \
@@ -895,6 +948,86 @@ fn byte_count(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fronted_servers_refusal_is_worded_as_what_it_is_about() {
+        let mcp = crate::upstream::mcp::tests::tool_spec("kb__search", None);
+        let now = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
+        let say = |detail: Detail| {
+            failure(&Failed {
+                tool: &mcp,
+                class: ErrorClass::ClientError,
+                detail: &detail,
+                why: GiveUpReason::NotRetryable,
+                attempts: 1,
+                elapsed: Duration::from_secs(1),
+                owner_alerted: false,
+                retry_after: None,
+                now,
+            })
+        };
+        let rpc = |code: i64| Detail::Rpc {
+            code,
+            message: "no".into(),
+        };
+        let fix_arguments = "fix the arguments and call kb__search again";
+        assert!(say(rpc(-32602)).contains(fix_arguments));
+        for (detail, about) in [
+            (rpc(-32601), "no longer has kb__search"),
+            (rpc(-32600), "could not read the request"),
+            (rpc(-32700), "could not read the request"),
+            (
+                Detail::Status {
+                    status: 404,
+                    excerpt: String::new(),
+                },
+                "not at its configured address",
+            ),
+            (
+                Detail::Status {
+                    status: 405,
+                    excerpt: String::new(),
+                },
+                "refused the request toolgate sent (HTTP 405)",
+            ),
+        ] {
+            let text = say(detail);
+            assert!(!text.contains(fix_arguments), "{text}");
+            assert!(text.contains(about), "{text}");
+            assert!(text.contains("This is not about the arguments"), "{text}");
+            assert!(text.contains("Continue without kb__search"), "{text}");
+        }
+        assert!(say(rpc(-32002)).contains("only with names or identifiers that exist"));
+        // An HTTP tool's 404 is about what its arguments name, as before.
+        let http = Detail::Status {
+            status: 404,
+            excerpt: String::new(),
+        };
+        let mut config = toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  get_user:\n    \
+             dependency: api\n    owner: alice@example.com\n    request: { path: /users }\n",
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .expect("the config compiles");
+        let tool = config.tools.remove("get_user").expect("the tool");
+        let text = failure(&Failed {
+            tool: &tool,
+            class: ErrorClass::ClientError,
+            detail: &http,
+            why: GiveUpReason::NotRetryable,
+            attempts: 1,
+            elapsed: Duration::from_secs(1),
+            owner_alerted: false,
+            retry_after: None,
+            now,
+        });
+        assert!(
+            text.contains("fix the arguments and call get_user again"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn sizes_read_as_words() {

@@ -33,6 +33,25 @@ async fn an_oversized_line_fails_the_request_it_answers_and_the_next_one_works()
 }
 
 #[tokio::test]
+async fn an_answer_of_more_values_than_its_size_allows_fails_its_request_and_the_next_one_works() {
+    // 4,096 bytes allow 256 values; 1,000 zeros are about 2,000 bytes of text.
+    let (conn, _events) = stdio("fake", vec![fixture("stdio_fake.mjs")], 4096);
+    conn.initialize(LONG).await.unwrap();
+    let wide = conn
+        .request("wide", Some(json!({"count": 1_000})), LONG, None)
+        .await;
+    assert!(
+        matches!(wide, Err(Failure::TooManyValues { limit: 256 })),
+        "{wide:?}"
+    );
+    let narrow = conn
+        .request("wide", Some(json!({"count": 10})), LONG, None)
+        .await
+        .unwrap();
+    assert_eq!(narrow.into_value().unwrap()["values"], json!(vec![0; 10]));
+}
+
+#[tokio::test]
 async fn garbage_on_stdout_is_skipped() {
     let (conn, _events) = stdio("fake", vec![fixture("stdio_fake.mjs")], 4096);
     let reply = conn

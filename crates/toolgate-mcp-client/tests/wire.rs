@@ -662,6 +662,44 @@ async fn a_huge_answer_is_too_large_as_json_and_as_an_event() {
 }
 
 #[tokio::test]
+async fn an_answer_of_more_values_than_its_size_allows_is_refused_as_json_and_as_an_event() {
+    // 64 KiB allow 4,096 values; 10,000 zeros are about 20 KB of text.
+    let fake = Fake::new(
+        move |m, _, _| {
+            let count = m["params"]["arguments"]["count"].as_u64().unwrap_or(0) as usize;
+            let text = result(&m["id"], json!({"values": vec![0; count]})).to_string();
+            if m["params"]["name"] == "sse" {
+                ready(
+                    (
+                        [(header::CONTENT_TYPE, "text/event-stream")],
+                        format!("data: {text}\n\n"),
+                    )
+                        .into_response(),
+                )
+            } else {
+                ready(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+            }
+        },
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(fake).await, 64 * 1024);
+    for name in ["json", "sse"] {
+        let params = |count: usize| Some(json!({"name": name, "arguments": {"count": count}}));
+        let got = conn.request("tools/call", params(10_000), LONG, None).await;
+        assert!(
+            matches!(got, Err(Failure::TooManyValues { limit: 4096 })),
+            "{name}: {got:?}"
+        );
+        let fine = conn.request("tools/call", params(100), LONG, None).await;
+        assert_eq!(
+            fine.unwrap().into_value().unwrap()["values"],
+            json!(vec![0; 100]),
+            "{name}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn dropping_a_pending_request_sends_notifications_cancelled_with_its_id() {
     let fake = Fake::new(
         |_, _, _| {

@@ -61,7 +61,9 @@ pub struct Asker {
 
 #[cfg(test)]
 pub(crate) use super::resource_index::loggable_uri;
-pub use super::resource_index::{MAX_INDEXED, MAX_INDEXED_BYTES, ResourceIndex};
+pub use super::resource_index::{
+    MAX_INDEXED, MAX_INDEXED_BYTES, RELIST_ON_DEMAND_AFTER, ResourceIndex,
+};
 
 /// The server a request about `uri` goes to: the one that lists it, else the one whose
 /// pinned URI templates it matches, else the one whose tool result linked to it
@@ -140,14 +142,18 @@ async fn list_before_trusting_a_link(
     if linkers.is_empty() {
         return;
     }
-    let unlisted = fronting.servers().any(|s| {
-        s.offers("resources")
-            && !linkers.contains(&s.spec().name)
-            && !index.listed_whole(&s.spec().name)
-    });
-    if unlisted {
-        // What is learnt goes into the index; the merged list itself is not needed.
-        let _ = list_resources(fronting, index, asker).await;
+    for server in fronting.servers() {
+        let name = &server.spec().name;
+        // A server whose list failed (or is never read whole) was listed on demand a
+        // moment ago: agents' reads do not make toolgate ask it again and again.
+        if server.offers("resources")
+            && !linkers.contains(name)
+            && !index.listed_whole(name)
+            && index.may_list_on_demand(name)
+        {
+            // What is learnt goes into the index; the entries themselves are not needed.
+            let _ = list_server_resources(server, index, asker).await;
+        }
     }
 }
 
@@ -308,12 +314,26 @@ async fn list_resources(
     index: &ResourceIndex,
     asker: &Asker,
 ) -> Result<Value, RpcError> {
-    let (method, key) = ("resources/list", "resources");
     let mut items = Vec::new();
     for server in fronting.servers() {
-        if !server.offers("resources") {
-            continue;
+        if server.offers("resources") {
+            items.extend(list_server_resources(server, index, asker).await);
         }
+    }
+    let mut out = Map::new();
+    out.insert("resources".to_string(), Value::Array(items));
+    Ok(Value::Object(out))
+}
+
+/// One server's entries of [`list_resources`], learnt into the index as they are read.
+async fn list_server_resources(
+    server: &Fronted,
+    index: &ResourceIndex,
+    asker: &Asker,
+) -> Vec<Value> {
+    let (method, key) = ("resources/list", "resources");
+    let mut items = Vec::new();
+    {
         let limits = server.spec().limits;
         let (mut kept, mut bytes, mut cut) = (0usize, 0usize, 0usize);
         let mut cursor: Option<Value> = None;
@@ -369,9 +389,7 @@ async fn list_resources(
             tracing::warn!(server = %server.spec().name, method, kept, cut, max_entries = limits.max_tools, max_bytes = limits.max_total_bytes, "an MCP server lists more than its limits allow; the rest of its list is left out");
         }
     }
-    let mut out = Map::new();
-    out.insert(key.to_string(), Value::Array(items));
-    Ok(Value::Object(out))
+    items
 }
 
 /// The words of a listed entry without hidden characters, each capped.

@@ -6,6 +6,9 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use toolgate_mcp_client::codes;
 
@@ -53,6 +56,10 @@ struct Indexed {
     /// Per server, the number of the latest list of it read whole on a session every
     /// agent shares: what it did not list then, it no longer lists.
     whole_lists: BTreeMap<String, u64>,
+    /// Per server, when it was last listed on demand (before a link alone was
+    /// trusted); only those within [`RELIST_ON_DEMAND_AFTER`], so at most one per
+    /// configured server.
+    listed_on_demand: BTreeMap<String, Instant>,
 }
 
 /// One server's claim to a URI.
@@ -63,6 +70,11 @@ struct Claim {
     /// takes back).
     listed_in: Option<u64>,
 }
+
+/// How long after a server was listed on demand, without the list being read whole (it
+/// failed, was cut, or was the caller's own), reads do not list it on demand again: a
+/// server whose list keeps failing is not asked on every read an agent makes.
+pub const RELIST_ON_DEMAND_AFTER: Duration = Duration::from_secs(30);
 
 /// URIs the resource index holds at most.
 pub const MAX_INDEXED: usize = 100_000;
@@ -128,9 +140,11 @@ impl ResourceIndex {
                 "the resource index is full; emptied, to be learnt again from the next lists"
             );
             let whole_lists = std::mem::take(&mut index.whole_lists);
+            let listed_on_demand = std::mem::take(&mut index.listed_on_demand);
             let lists_started = index.lists_started;
             *index = Indexed {
                 whole_lists,
+                listed_on_demand,
                 lists_started,
                 ..Indexed::default()
             };
@@ -256,6 +270,22 @@ impl ResourceIndex {
     /// Whether `server`'s resources were ever read whole into the index.
     pub(crate) fn listed_whole(&self, server: &str) -> bool {
         guard(&self.0).whole_lists.contains_key(server)
+    }
+
+    /// Whether `server` may be listed on demand now: not within
+    /// [`RELIST_ON_DEMAND_AFTER`] of the last time. A yes counts as that time, so reads
+    /// arriving together list it once.
+    pub(crate) fn may_list_on_demand(&self, server: &str) -> bool {
+        let now = Instant::now();
+        let mut index = guard(&self.0);
+        index
+            .listed_on_demand
+            .retain(|_, at| now.saturating_duration_since(*at) < RELIST_ON_DEMAND_AFTER);
+        if index.listed_on_demand.contains_key(server) {
+            return false;
+        }
+        index.listed_on_demand.insert(server.to_owned(), now);
+        true
     }
 
     /// How many URIs the index holds.

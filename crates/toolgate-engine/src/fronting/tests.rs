@@ -1215,3 +1215,58 @@ async fn a_link_cannot_claim_a_uri_another_server_lists() {
     };
     assert_eq!((reads(&kb_link), reads(&evil_link)), (1, 1));
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_server_whose_list_keeps_failing_is_not_listed_on_every_read_of_a_linked_uri() {
+    let (kb_link, docs_link) = (
+        Arc::new(CountingLink::default()),
+        Arc::new(CountingLink::default()),
+    );
+    guard(&kb_link.answers).insert(
+        "resources/list".into(),
+        Err(RpcError {
+            code: -32603,
+            message: "index unavailable".into(),
+            data: None,
+        }),
+    );
+    guard(&docs_link.answers).insert("resources/list".into(), Ok(json!({"resources": []})));
+    guard(&docs_link.answers).insert(
+        "resources/read".into(),
+        Ok(json!({"contents": [{"uri": "docs://a", "text": "a"}]})),
+    );
+    let (kb, _) = named_server("kb", "", kb_link.clone());
+    let (docs, _) = named_server("docs", "", docs_link.clone());
+    let fronting = Fronting {
+        servers: [("kb".to_owned(), kb), ("docs".to_owned(), docs)].into(),
+    };
+    let index = passthrough::ResourceIndex::default();
+    index.learn_from_result(
+        "docs",
+        br#"{"content":[{"type":"resource_link","uri":"docs://a","name":"a"}]}"#,
+    );
+    let asker = passthrough::Asker::default();
+    let read = || {
+        passthrough::forward(
+            &fronting,
+            &index,
+            "resources/read",
+            Some(json!({ "uri": "docs://a" })),
+            &asker,
+        )
+    };
+    let kb_lists = || {
+        guard(&kb_link.asked)
+            .iter()
+            .filter(|(m, _)| m == "resources/list")
+            .count()
+    };
+    for _ in 0..5 {
+        let got = read().await.expect("the linker answers");
+        assert_eq!(got["contents"][0]["text"], "a");
+    }
+    assert_eq!(kb_lists(), 1, "reads within the window list kb once");
+    tokio::time::advance(passthrough::RELIST_ON_DEMAND_AFTER).await;
+    read().await.expect("the linker answers");
+    assert_eq!(kb_lists(), 2, "after the window kb is listed again");
+}
