@@ -132,6 +132,17 @@ impl Held {
         Ok(())
     }
 
+    /// Takes `more` bytes even past the limit. For bytes that exist already and must
+    /// be kept (an answer built from a reply the upstream acted on): counting them is
+    /// what makes new replies wait, and refusing them would only hide them.
+    pub fn grow_past_limit(&mut self, more: usize) {
+        if let Some(share) = &self.share {
+            share.held.fetch_add(more, Ordering::AcqRel);
+        }
+        self.memory.held.fetch_add(more, Ordering::AcqRel);
+        self.bytes += more;
+    }
+
     /// Takes bytes until this share holds `total` (nothing when it already does).
     pub fn grow_to(&mut self, total: usize) -> Result<(), NoRoom> {
         match total.checked_sub(self.bytes) {
@@ -207,6 +218,21 @@ mod tests {
         assert_eq!(b.bytes(), 90);
         drop(b);
         assert_eq!(memory.held(), 0);
+    }
+
+    #[test]
+    fn bytes_taken_past_the_limit_fill_it_until_given_back() {
+        let memory = ReplyMemory::new(100);
+        let mut a = memory.hold();
+        a.grow(90).unwrap();
+        let mut b = memory.hold();
+        b.grow_past_limit(30);
+        assert_eq!(memory.held(), 120);
+        assert!(memory.is_full());
+        assert!(memory.hold().grow(1).is_err(), "later replies wait");
+        drop(b);
+        assert_eq!(memory.held(), 90);
+        assert!(!memory.is_full());
     }
 
     #[test]

@@ -448,12 +448,19 @@ async fn answer(
                 ),
                 None => StatusCode::ACCEPTED.into_response(),
             },
-            Ok(first) => stream::relay(first, None, reply.map(|r| r.body), queue, || {}),
+            Ok(first) => stream::relay(
+                mcp.server.reply_memory(),
+                first,
+                None,
+                reply.map(|r| r.body),
+                queue,
+                || {},
+            ),
         },
         Some(first) = queue.recv() => {
             let sessions = mcp.sessions.clone();
             let sid = session_id.map(str::to_owned);
-            stream::relay(first, Some(work), None, queue, move || {
+            stream::relay(mcp.server.reply_memory(), first, Some(work), None, queue, move || {
                 if let Some(sid) = &sid {
                     sessions.touch(sid);
                 }
@@ -538,9 +545,14 @@ fn get(mcp: &Mcp, headers: &HeaderMap, owner: &Owner) -> Result<Response, Refusa
         .ok_or(Refusal::SessionUnknown)?;
     let sessions = mcp.sessions.clone();
     let sid = sid.to_owned();
-    Ok(stream::response(end, subscriber, move || {
-        sessions.touch(&sid);
-    }))
+    Ok(stream::response(
+        mcp.server.reply_memory(),
+        end,
+        subscriber,
+        move || {
+            sessions.touch(&sid);
+        },
+    ))
 }
 
 fn delete(mcp: &Mcp, headers: &HeaderMap, owner: &Owner) -> Result<Response, Refusal> {

@@ -11,10 +11,15 @@
 //! they are sent, then the answer, and ends. Its events have no ids: the request runs
 //! inside the POST, so a dropped connection cancels it (as it does for a JSON answer)
 //! and there is nothing to resume.
+//!
+//! Every event counts in the reply memory until it has been written, as a JSON answer
+//! does (`counted.rs`); a POST's answer from the moment the request gives it, since
+//! events sent before it may keep it waiting behind a client that does not read.
 
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -23,7 +28,9 @@ use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
+use toolgate_resilience::{Held, ReplyMemory};
 
+use super::counted::{counted_chunk, hold};
 use crate::mcp::dispatch::Reply;
 use toolgate_engine::broadcast::Subscriber;
 
@@ -69,17 +76,20 @@ fn sse(body: Body) -> Response {
 /// The GET stream: broadcasts from `subscriber`, until `end` is cancelled. `on_tick`
 /// runs at every keep-alive and event (the session counts the open stream as activity).
 pub(crate) fn response(
+    memory: Arc<ReplyMemory>,
     end: CancellationToken,
     subscriber: Subscriber,
     on_tick: impl Fn() + Send + 'static,
 ) -> Response {
     struct State<F> {
+        memory: Arc<ReplyMemory>,
         end: CancellationToken,
         subscriber: Subscriber,
         on_tick: F,
         primed: bool,
     }
     let state = State {
+        memory,
         end,
         subscriber,
         on_tick,
@@ -98,7 +108,7 @@ pub(crate) fn response(
                 for (seq, json) in batch {
                     event(Some(seq), &json, &mut out);
                 }
-                Bytes::from(out)
+                counted_chunk(s.memory.hold(), out)
             }
             () = tokio::time::sleep(KEEP_ALIVE) => Bytes::from_static(b":\n\n"),
         };
@@ -118,6 +128,7 @@ pub(crate) type Work = Pin<Box<dyn Future<Output = Option<Reply>> + Send>>;
 /// keep-alive comment goes out every 15 s so proxies keep the connection, and `on_tick`
 /// runs (the session counts the call as activity, so it does not expire under it).
 pub(crate) fn relay(
+    memory: Arc<ReplyMemory>,
     first: Vec<u8>,
     work: Option<Work>,
     answer: Option<Vec<u8>>,
@@ -125,21 +136,23 @@ pub(crate) fn relay(
     on_tick: impl Fn() + Send + 'static,
 ) -> Response {
     struct Relay<F> {
+        memory: Arc<ReplyMemory>,
         first: Option<Vec<u8>>,
         work: Option<Work>,
-        answer: Option<Vec<u8>>,
+        /// The answer, counted while it waits behind the events sent before it.
+        answer: Option<(Vec<u8>, Held)>,
         queue: mpsc::Receiver<Vec<u8>>,
         done: bool,
         on_tick: F,
     }
     enum Out {
-        Message(Vec<u8>),
+        Message(Vec<u8>, Held),
         KeepAlive,
     }
     impl<F: Fn()> Relay<F> {
         async fn next(&mut self) -> Option<Out> {
             if let Some(first) = self.first.take() {
-                return Some(Out::Message(first));
+                return Some(self.message(first));
             }
             if self.done {
                 return None;
@@ -147,10 +160,13 @@ pub(crate) fn relay(
             if let Some(work) = self.work.as_mut() {
                 tokio::select! {
                     biased;
-                    Some(message) = self.queue.recv() => return Some(Out::Message(message)),
+                    Some(message) = self.queue.recv() => return Some(self.message(message)),
                     reply = work => {
                         self.work = None;
-                        self.answer = reply.map(|r| r.body);
+                        self.answer = reply.map(|r| {
+                            let held = hold(&self.memory, r.body.len());
+                            (r.body, held)
+                        });
                     }
                     () = tokio::time::sleep(KEEP_ALIVE) => {
                         (self.on_tick)();
@@ -160,13 +176,26 @@ pub(crate) fn relay(
             }
             // Everything the request sent before it answered goes first.
             if let Ok(message) = self.queue.try_recv() {
-                return Some(Out::Message(message));
+                return Some(self.message(message));
             }
             self.done = true;
-            self.answer.take().map(Out::Message)
+            self.answer
+                .take()
+                .map(|(answer, held)| Out::Message(answer, held))
+        }
+
+        /// A message sent before the answer, counted from here on.
+        fn message(&self, message: Vec<u8>) -> Out {
+            let held = hold(&self.memory, message.len());
+            Out::Message(message, held)
         }
     }
+    let answer = answer.map(|answer| {
+        let held = hold(&memory, answer.len());
+        (answer, held)
+    });
     let relay = Relay {
+        memory,
         first: Some(first),
         work,
         answer,
@@ -176,10 +205,10 @@ pub(crate) fn relay(
     };
     let stream = futures_util::stream::unfold(relay, |mut r| async move {
         let chunk = match r.next().await? {
-            Out::Message(message) => {
+            Out::Message(message, held) => {
                 let mut out = Vec::with_capacity(message.len() + 32);
                 event(None, &message, &mut out);
-                Bytes::from(out)
+                counted_chunk(held, out)
             }
             Out::KeepAlive => Bytes::from_static(b":\n\n"),
         };
@@ -216,6 +245,7 @@ mod tests {
         let ticks = Arc::new(AtomicUsize::new(0));
         let counted = ticks.clone();
         let response = relay(
+            ReplyMemory::unlimited(),
             b"{\"first\":1}".to_vec(),
             Some(work),
             None,
@@ -238,6 +268,40 @@ mod tests {
         let last = chunk(&mut body).await.unwrap();
         assert!(last.contains(r#""result":{}"#), "{last}");
         assert_eq!(chunk(&mut body).await, None);
+    }
+
+    #[tokio::test]
+    async fn a_streamed_answer_counts_in_reply_memory_until_written() {
+        let memory = ReplyMemory::new(1_000);
+        let (_tx, queue) = mpsc::channel(4);
+        let answer = vec![b'7'; 5_000];
+        let response = relay(
+            memory.clone(),
+            b"{\"first\":1}".to_vec(),
+            None,
+            Some(answer),
+            queue,
+            || {},
+        );
+        assert_eq!(
+            memory.held(),
+            5_000,
+            "waiting behind the first event, counted past a full budget"
+        );
+        let mut body = response.into_body();
+        let first = body.frame().await.unwrap().unwrap().into_data().unwrap();
+        assert!(memory.held() >= 5_000 + first.len());
+        drop(first);
+        let last = body.frame().await.unwrap().unwrap().into_data().unwrap();
+        assert!(last.len() > 5_000);
+        assert_eq!(
+            memory.held(),
+            last.len(),
+            "the framed answer, until written"
+        );
+        drop(last);
+        assert!(body.frame().await.is_none());
+        assert_eq!(memory.held(), 0);
     }
 
     #[test]
