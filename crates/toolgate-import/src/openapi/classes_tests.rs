@@ -896,3 +896,32 @@ fn hostile_shapes_of_these_classes_import_in_bounded_time() {
         started.elapsed()
     );
 }
+
+#[test]
+fn operator_expressions_in_a_path_keep_their_separator() {
+    let param = |name: &str| json!({"in": "path", "name": name, "required": true, "schema": {"type": "string"}});
+    let op = |params: Value| json!({"parameters": params, "responses": {"204": {"description": "none"}}});
+    let paths = json!({
+        // The operator inside the parameter's name, as NASA's TechPort publishes it.
+        "/projects/{id}{.format}": {"get": op(json!([param("id"), param(".format")]))},
+        // The operator only in the path key.
+        "/files{/folder}{;version}": {"get": op(json!([param("folder"), param("version")]))},
+        "/blobs/{+key}": {"get": op(json!([param("key")]))},
+    });
+    let (_, doc, _) = import_and_check(&spec(json!([{"url": "https://api.example.com"}]), paths));
+    let mut sent: Vec<String> = doc["tools"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|t| t["request"]["path"].as_str().unwrap().to_string())
+        .collect();
+    sent.sort();
+    assert_eq!(
+        sent,
+        [
+            "/blobs/{+key}",
+            "/files/{folder};version={version}",
+            "/projects/{id}.{_format}",
+        ]
+    );
+}

@@ -473,7 +473,7 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                 } else {
                     format!("{{{arg}}}")
                 };
-                path = path.replace(&format!("{{{name}}}"), &placeholder);
+                path = with_operator_expressions(&path, name, &placeholder);
             }
             "query" if in_key_query => {}
             "query" => {
@@ -1540,6 +1540,28 @@ fn form_style_of(encoding: Option<&Value>) -> Result<&'static str, String> {
 /// Whether a path parameter's value is a path of its own: Google's resource names
 /// (`Format: \`projects/…/locations/…\``, a `pattern` with `/`), Azure's
 /// `x-ms-skip-url-encoding`. A request template sends a value as one segment.
+/// Puts `placeholder` where the path key names `name`. RFC 6570 operator expressions
+/// keep their separator as literal text: `{.format}` is sent as `.json` and `{/id}` as
+/// `/7`, not `json` and `7` glued to what precedes them; `{;v}` becomes `;v=2`, and
+/// `{+name}` stays a reserved expansion. Some published descriptions name the
+/// parameter with the operator (`.format`), others without it (`format`).
+fn with_operator_expressions(path: &str, name: &str, placeholder: &str) -> String {
+    let mut path = path.replace(&format!("{{{name}}}"), &{
+        let bare = name.trim_start_matches(['.', '/', ';']);
+        match name.chars().next() {
+            Some(op @ ('.' | '/')) if !bare.is_empty() => format!("{op}{placeholder}"),
+            Some(';') if !bare.is_empty() => format!(";{bare}={placeholder}"),
+            _ => placeholder.to_string(),
+        }
+    });
+    for op in ['.', '/'] {
+        path = path.replace(&format!("{{{op}{name}}}"), &format!("{op}{placeholder}"));
+    }
+    path = path.replace(&format!("{{;{name}}}"), &format!(";{name}={placeholder}"));
+    let reserved = placeholder.replacen('{', "{+", 1).replacen("{++", "{+", 1);
+    path.replace(&format!("{{+{name}}}"), &reserved)
+}
+
 fn holds_slashes(p: &Value, schema: &Value) -> bool {
     let pattern_has_slash = schema
         .get("pattern")
