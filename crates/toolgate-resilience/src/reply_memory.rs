@@ -132,9 +132,20 @@ impl Held {
         Ok(())
     }
 
-    /// Takes `more` bytes even past the limit. For bytes that exist already and must
-    /// be kept (an answer built from a reply the upstream acted on): counting them is
-    /// what makes new replies wait, and refusing them would only hide them.
+    /// Takes bytes until this share holds `total`, past the limit when the budget has
+    /// no room. For bytes that exist already and must be kept (an answer built from a
+    /// reply the upstream acted on): counting them is what makes new replies wait, and
+    /// refusing them would only hide them.
+    pub fn grow_to_even_past_limit(&mut self, total: usize) {
+        let Some(more) = total.checked_sub(self.bytes).filter(|&more| more > 0) else {
+            return;
+        };
+        if self.grow(more).is_err() {
+            self.grow_past_limit(more);
+        }
+    }
+
+    /// Takes `more` bytes even past the limit (see [`Held::grow_to_even_past_limit`]).
     pub fn grow_past_limit(&mut self, more: usize) {
         if let Some(share) = &self.share {
             share.held.fetch_add(more, Ordering::AcqRel);

@@ -27,7 +27,7 @@ mod fronted;
 use super::envelope::Era;
 use super::{ERROR_META_KEY, SIGNALS_META_KEY};
 use toolgate_config::{NotesMode, ToolSpec};
-use toolgate_engine::pipeline::{CallOutcome, Structured};
+use toolgate_engine::pipeline::CallOutcome;
 
 /// Where one tool's notes go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,16 +65,24 @@ pub fn tool_call(id: &str, outcome: CallOutcome, era: Era, placement: NotesPlace
         mut notes,
         signals,
     } = outcome;
-    if let Ok(structured) = &result
-        && !structured.is_wrapped()
-    {
-        mark_upstream_member(structured.body(), placement, &mut notes);
-    }
+    // Read once: whether the upstream's own object holds the notes member decides both
+    // the note that says so and whether toolgate's notes can go in.
+    let upstream_owns_member = match &result {
+        Ok(structured) if !structured.is_wrapped() => {
+            mark_upstream_member(structured.body(), placement, &mut notes)
+        }
+        _ => false,
+    };
     let body_len = result.as_ref().map_or(0, |s| s.body().len());
     // Where the notes member goes: `Some(member)` when the structured content takes it.
     let spliced = match (&result, placement.member) {
         (Ok(structured), Some(member)) if !notes.is_empty() && placement.mode.in_structured() => {
-            takes_member(structured, member).then_some(member)
+            // A wrapped body (`{"result": …}`) always takes it; an upstream's object
+            // only when it is one and has no member of that name (a duplicate key would
+            // leave which one a client keeps to its parser).
+            (structured.is_wrapped()
+                || (object_close(structured.body()).is_some() && !upstream_owns_member))
+                .then_some(member)
         }
         _ => None,
     };
@@ -169,9 +177,17 @@ const DEFAULT_NOTES_MEMBER: &str = "toolgate";
 /// reading that member would take the upstream's words for toolgate's: a first note,
 /// in toolgate's voice, says whose it is. The member itself is the upstream's data (its
 /// contract may require it) and is passed on unchanged.
-fn mark_upstream_member(structured: &[u8], placement: NotesPlacement, notes: &mut Vec<String>) {
+///
+/// Returns whether the upstream's object has that member, so callers need not read the
+/// body for it again.
+fn mark_upstream_member(
+    structured: &[u8],
+    placement: NotesPlacement,
+    notes: &mut Vec<String>,
+) -> bool {
     let name = placement.member.unwrap_or(DEFAULT_NOTES_MEMBER);
-    if object_close(structured).is_some() && has_top_level_key(structured, name) {
+    let owned = object_close(structured).is_some() && has_top_level_key(structured, name);
+    if owned {
         notes.insert(
             0,
             format!(
@@ -180,16 +196,7 @@ fn mark_upstream_member(structured: &[u8], placement: NotesPlacement, notes: &mu
             ),
         );
     }
-}
-
-/// Whether the notes member can be added to this structured content: a wrapped body
-/// (`{"result": …}`) always can; a body must be a JSON object without a top-level
-/// member of that name (a duplicate key would leave which one a client keeps to its
-/// parser, and would change the upstream's own data).
-fn takes_member(structured: &Structured, member: &str) -> bool {
-    structured.is_wrapped()
-        || (object_close(structured.body()).is_some()
-            && !has_top_level_key(structured.body(), member))
+    owned
 }
 
 /// For a body that is one JSON object: the index of its closing brace, and whether the
@@ -399,7 +406,7 @@ mod tests {
     fn an_http_bodys_own_notes_member_is_told_as_the_upstreams() {
         let answer = |body: &str, mode: NotesMode| {
             let outcome = CallOutcome {
-                result: Ok(Structured::new(
+                result: Ok(toolgate_engine::pipeline::Structured::new(
                     bytes::Bytes::copy_from_slice(body.as_bytes()),
                     false,
                 )),

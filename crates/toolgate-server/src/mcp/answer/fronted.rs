@@ -85,16 +85,15 @@ pub(super) fn mcp_result(
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.get().as_bytes())
     };
-    if let Some(structured) = member("structuredContent") {
-        mark_upstream_member(structured, placement, &mut notes);
-    }
+    let upstream_owns_member = member("structuredContent")
+        .is_some_and(|structured| mark_upstream_member(structured, placement, &mut notes));
     // The notes member goes into an object `structuredContent` that does not have one.
     let spliced = match (placement.member, member("structuredContent")) {
         (Some(name), Some(structured))
             if !notes.is_empty()
                 && placement.mode.in_structured()
                 && object_close(structured).is_some()
-                && !has_top_level_key(structured, name) =>
+                && !upstream_owns_member =>
         {
             Some(name)
         }

@@ -28,23 +28,6 @@ pub(super) fn hold(memory: &Arc<ReplyMemory>, bytes: usize) -> Held {
     held
 }
 
-/// Growing a share to a size, whether or not the budget has room for it.
-pub(super) trait GrowEvenPastLimit {
-    /// Takes bytes until this share holds `total`, past the limit if needed.
-    fn grow_to_even_past_limit(&mut self, total: usize);
-}
-
-impl GrowEvenPastLimit for Held {
-    fn grow_to_even_past_limit(&mut self, total: usize) {
-        let Some(more) = total.checked_sub(self.bytes()).filter(|&more| more > 0) else {
-            return;
-        };
-        if self.grow(more).is_err() {
-            self.grow_past_limit(more);
-        }
-    }
-}
-
 /// `response` with its body counted in `memory` until the body is done or dropped.
 pub(super) fn counted(memory: &Arc<ReplyMemory>, response: Response) -> Response {
     let Some(size) = hyper::body::Body::size_hint(response.body()).exact() else {
