@@ -66,6 +66,24 @@ fn bench(c: &mut Criterion) {
             )
         })
     });
+    // The same body as Python's `json.dumps` writes it for a text with accents: every
+    // non-ASCII letter a `\u` escape, which an escaped spelling of a key could hide in.
+    let escaped = bytes::Bytes::from(
+        String::from_utf8(body.to_vec())
+            .expect("utf-8")
+            .replace("Rust", "R\\u00fcst")
+            .into_bytes(),
+    );
+    c.bench_function("answer/direct_12kb_escaped_letters", |b| {
+        b.iter(|| {
+            toolgate_server::mcp::answer::tool_call(
+                black_box("41"),
+                outcome(&escaped),
+                toolgate_server::mcp::envelope::Era::Modern,
+                both,
+            )
+        })
+    });
     c.bench_function("answer/value_12kb", |b| {
         b.iter(|| {
             let value: Value = serde_json::from_slice(black_box(&body)).expect("json");

@@ -213,31 +213,75 @@ fn object_close(body: &[u8]) -> Option<(usize, bool)> {
 }
 
 /// Whether the object `body` has the top-level key `key`. The bytes are searched first
-/// (no quoted `key` and no `\u` escape anywhere means no such key); only a hit parses
-/// the keys, without building the values. A body that does not parse counts as having
-/// it, so nothing is added to it.
+/// (no quoted `key` and no `\u` escape anywhere means no such key); only then are the
+/// top-level keys read, skipping the values without building them. A body that is not
+/// one well-formed object counts as having it, so nothing is added to it.
 fn has_top_level_key(body: &[u8], key: &str) -> bool {
     let quoted = format!("\"{key}\"");
     if !contains(body, quoted.as_bytes()) && !contains(body, b"\\u") {
         return false;
     }
-    struct Keys<'k>(&'k str);
-    impl<'de> serde::de::Visitor<'de> for Keys<'_> {
-        type Value = bool;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("a JSON object")
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
-            let mut found = false;
-            while let Some(k) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                found |= k == self.0;
-                map.next_value::<serde::de::IgnoredAny>()?;
+    top_level_key_in(body, key).unwrap_or(true)
+}
+
+/// Walks the object `body` once, reading only the keys at its top level and comparing
+/// each with `key` (an escaped key decoded first, since `"tool\u0067ate"` is
+/// `"toolgate"`). Strings are skipped with a vectorised search for their closing quote
+/// or next escape, so a body whose text holds `\u` escapes (what Python's `json.dumps`
+/// writes for every non-ASCII letter) costs a pass over its bytes, not a parse on every
+/// answer. `None` when the bytes are not one object.
+fn top_level_key_in(body: &[u8], key: &str) -> Option<bool> {
+    let mut depth = 0usize;
+    let mut expecting_key = false;
+    let mut i = 0;
+    while i < body.len() {
+        match body[i] {
+            b'"' => {
+                let end = string_end(body, i + 1)?;
+                if depth == 1 && expecting_key {
+                    let raw = &body[i + 1..end];
+                    let matches = if raw.contains(&b'\\') {
+                        serde_json::from_slice::<String>(&body[i..=end]).ok()? == key
+                    } else {
+                        raw == key.as_bytes()
+                    };
+                    if matches {
+                        return Some(true);
+                    }
+                    expecting_key = false;
+                }
+                i = end;
             }
-            Ok(found)
+            b'{' | b'[' => {
+                if depth == 0 && body[i] != b'{' {
+                    return None;
+                }
+                depth += 1;
+                expecting_key = depth == 1;
+            }
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(false);
+                }
+            }
+            b',' if depth == 1 => expecting_key = true,
+            _ => {}
         }
+        i += 1;
     }
-    let mut de = serde_json::Deserializer::from_slice(body);
-    serde::Deserializer::deserialize_map(&mut de, Keys(key)).unwrap_or(true)
+    None
+}
+
+/// The index of the quote closing the string whose text starts at `from`.
+fn string_end(body: &[u8], mut from: usize) -> Option<usize> {
+    loop {
+        let at = from + memchr::memchr2(b'"', b'\\', body.get(from..)?)?;
+        if body[at] == b'"' {
+            return Some(at);
+        }
+        from = at + 2;
+    }
 }
 
 /// Whether `needle` occurs in `haystack` (a vectorised search: comparing at every
@@ -400,6 +444,17 @@ mod tests {
             taken(r#"{"toolgate""#),
             "a body that does not parse is left alone"
         );
+        // Escapes elsewhere are read past, not taken for the key.
+        assert!(!taken(
+            r#"{"a":"caf\u00e9 \"toolgate\"","b":{"tool\u0067ate":1}}"#
+        ));
+        assert!(!taken(r#"{"a":["x\\","toolgate"],"\u00e9":"toolgate"}"#));
+        assert!(taken(
+            r#"{"a":"caf\u00e9","b":[{"c":"}"}],"toolg\u0061te":0}"#
+        ));
+        assert!(taken(r#"{"caf\u00e9":{},"toolgate":0}"#));
+        assert!(taken(r#"{"a":"caf\u00e9""#), "cut short");
+        assert!(taken(r#"["caf\u00e9"]"#), "not an object");
     }
 
     #[test]
