@@ -307,15 +307,22 @@ fn client_error_advice(tool: &ToolSpec, detail: &Detail) -> String {
     };
     let mcp = matches!(tool.kind, toolgate_config::ToolKind::Mcp { .. });
     match detail {
-        Detail::Rpc { code, .. } => match *code {
+        Detail::Rpc { code, message } => match *code {
+            // A server that no longer has a tool answers a call of it as bad params
+            // ("Unknown tool: x"), which no change of arguments mends.
+            codes::INVALID_PARAMS | codes::METHOD_NOT_FOUND
+                if *code == codes::METHOD_NOT_FOUND
+                    || crate::upstream::mcp::unknown_tool::names_unknown_tool(message) =>
+            {
+                not_the_arguments(&format!(
+                    "The server no longer has {name} (it does not know the tool)."
+                ))
+            }
             codes::INVALID_PARAMS => format!("The server refused the arguments. {fix}"),
             codes::RESOURCE_NOT_FOUND => format!(
                 "What the arguments name does not exist on the server. Retrying will not help; call \
                  {name} again only with names or identifiers that exist."
             ),
-            codes::METHOD_NOT_FOUND => not_the_arguments(&format!(
-                "The server no longer has {name} (it does not know the tool)."
-            )),
             codes::PARSE_ERROR | codes::INVALID_REQUEST => {
                 not_the_arguments("The server could not read the request toolgate sent it.")
             }
@@ -974,6 +981,13 @@ mod tests {
         assert!(say(rpc(-32602)).contains(fix_arguments));
         for (detail, about) in [
             (rpc(-32601), "no longer has kb__search"),
+            (
+                Detail::Rpc {
+                    code: -32602,
+                    message: "Unknown tool: search".into(),
+                },
+                "no longer has kb__search",
+            ),
             (rpc(-32600), "could not read the request"),
             (rpc(-32700), "could not read the request"),
             (

@@ -43,6 +43,9 @@ pub struct CallerSessions {
     exchanger: Arc<Exchanger>,
     sessions: Mutex<HashMap<[u8; 32], Session>>,
     capacity: usize,
+    /// The server's wake-up for a check of its tools, which a caller's session rings
+    /// too when the server does not know a tool.
+    recheck: Arc<tokio::sync::Notify>,
 }
 
 #[derive(Debug)]
@@ -55,8 +58,13 @@ struct Session {
 impl CallerSessions {
     /// Sessions of the server `spec` describes (streamable HTTP), each with a token
     /// from `exchanger`.
-    pub fn new(spec: ServerSpec, http: reqwest::Client, exchanger: Arc<Exchanger>) -> Self {
-        CallerSessions::with_capacity(spec, http, exchanger, MAX_SESSIONS)
+    pub fn new(
+        spec: ServerSpec,
+        http: reqwest::Client,
+        exchanger: Arc<Exchanger>,
+        recheck: Arc<tokio::sync::Notify>,
+    ) -> Self {
+        CallerSessions::with_capacity(spec, http, exchanger, MAX_SESSIONS, recheck)
     }
 
     /// The same, keeping at most `capacity` sessions.
@@ -65,6 +73,7 @@ impl CallerSessions {
         http: reqwest::Client,
         exchanger: Arc<Exchanger>,
         capacity: usize,
+        recheck: Arc<tokio::sync::Notify>,
     ) -> Self {
         CallerSessions {
             server: spec.name.clone(),
@@ -73,6 +82,7 @@ impl CallerSessions {
             exchanger,
             sessions: Mutex::new(HashMap::new()),
             capacity: capacity.max(1),
+            recheck,
         }
     }
 
@@ -104,7 +114,10 @@ impl CallerSessions {
                 {
                     closing.push(s.link);
                 }
-                let link = Arc::new(ClientLink(self.open(&token)?));
+                let link = Arc::new(ClientLink {
+                    connection: self.open(&token)?,
+                    recheck: self.recheck.clone(),
+                });
                 sessions.insert(
                     key,
                     Session {
@@ -129,7 +142,7 @@ impl CallerSessions {
         let all: Vec<Arc<ClientLink>> =
             guard(&self.sessions).drain().map(|(_, s)| s.link).collect();
         for link in all {
-            link.0.shutdown().await;
+            link.connection.shutdown().await;
         }
     }
 
@@ -185,7 +198,7 @@ fn unavailable(why: String) -> ExchangeError {
 /// holds one any more; one still in use ends when its last call drops it.
 fn close(sessions: Vec<Arc<ClientLink>>) {
     for link in sessions {
-        if let Ok(ClientLink(connection)) = Arc::try_unwrap(link) {
+        if let Ok(ClientLink { connection, .. }) = Arc::try_unwrap(link) {
             tokio::spawn(async move { connection.shutdown().await });
         }
     }
@@ -246,7 +259,7 @@ mod tests {
             max_message_bytes: 1 << 20,
             limits: toolgate_mcp_client::Limits::default(),
         };
-        CallerSessions::with_capacity(spec, http, Arc::new(exchanger), capacity)
+        CallerSessions::with_capacity(spec, http, Arc::new(exchanger), capacity, Arc::default())
     }
 
     fn secret(s: &str) -> Secret {

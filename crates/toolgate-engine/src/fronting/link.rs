@@ -1,17 +1,26 @@
 //! The call path's view of an upstream session ([`McpLink`]) over the MCP client's
 //! connection, and the client's settings from a server's config.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
 use toolgate_mcp_client::{Connection, Relay, ServerSpec, Transport};
 
-use crate::upstream::mcp::{BoxFuture, LinkError, LinkReply, McpLink};
+use tokio::sync::Notify;
+
+use crate::upstream::mcp::{BoxFuture, LinkError, LinkReply, McpLink, unknown_tool};
 use toolgate_config::{McpServerSpec, McpTransport};
 
 /// A connection as the call path uses it.
 #[derive(Debug, Clone)]
-pub struct ClientLink(pub Connection);
+pub struct ClientLink {
+    /// The session.
+    pub connection: Connection,
+    /// Woken when the server refuses a call for not knowing the tool, so its tools are
+    /// checked again now rather than at the next scheduled check.
+    pub recheck: Arc<Notify>,
+}
 
 impl McpLink for ClientLink {
     fn request<'a>(
@@ -21,7 +30,17 @@ impl McpLink for ClientLink {
         timeout: Duration,
         relay: Option<Relay>,
     ) -> BoxFuture<'a, Result<LinkReply, LinkError>> {
-        Box::pin(self.0.request(method, params, timeout, relay))
+        Box::pin(async move {
+            let reply = self
+                .connection
+                .request(method, params, timeout, relay)
+                .await;
+            if method == "tools/call" && unknown_tool::refuses_as_unknown(&reply) {
+                // One stored wake-up however many calls are refused before the check.
+                self.recheck.notify_one();
+            }
+            reply
+        })
     }
 }
 

@@ -91,6 +91,9 @@ pub struct Fronted {
     callers: Option<Arc<callers::CallerSessions>>,
     /// The gateway's reply memory, which the server's results are held in.
     replies: Arc<toolgate_resilience::ReplyMemory>,
+    /// Rung when the server refuses a call for not knowing the tool (a tool removed or
+    /// renamed without `list_changed`): the watcher checks the tools at once.
+    recheck: Arc<tokio::sync::Notify>,
     state: Mutex<State>,
 }
 
@@ -515,22 +518,28 @@ impl Fronted {
             .and_then(|l| l.server(name).cloned());
         let client_spec = link::server_spec(spec, config.gateway.max_response_bytes);
         let http = client.http_for(spec.dependency.allow_link_local);
+        let recheck = Arc::new(tokio::sync::Notify::new());
         let callers = spec.dependency.token_exchange.clone().map(|x| {
             let exchanger = crate::exchange::Exchanger::new(name, x, http.clone(), metrics);
             Arc::new(callers::CallerSessions::new(
                 client_spec.clone(),
                 http.clone(),
                 Arc::new(exchanger),
+                recheck.clone(),
             ))
         });
         let (connection, rx) = Connection::start(client_spec, http.clone());
-        let link: Arc<dyn McpLink> = Arc::new(link::ClientLink(connection.clone()));
+        let link: Arc<dyn McpLink> = Arc::new(link::ClientLink {
+            connection: connection.clone(),
+            recheck: recheck.clone(),
+        });
         let fronted = Arc::new(Fronted {
             spec: spec.clone(),
             connection,
             link,
             callers,
             replies: client.reply_memory().clone(),
+            recheck,
             state: Mutex::new(State {
                 from_lock: pins.is_some(),
                 pins,
@@ -1583,7 +1592,7 @@ fn let_go_of_closed(
 }
 
 /// Keeps one server's tools current: checks on every list-changed, restart or lost
-/// session, and every `check_every` (sooner, with backoff from 1 s, while the server
+/// session, call refused for an unknown tool, and every `check_every` (sooner, with backoff from 1 s, while the server
 /// cannot be listed, so a server that was down at start-up is picked up soon after it
 /// comes up); tells connected clients when the tools they see changed, and passes the
 /// server's other notifications on. The first check is the caller's (`serve` waits for
@@ -1612,6 +1621,7 @@ pub async fn watch(
         let mut recheck = tokio::select! {
             () = stop.cancelled() => return,
             () = tokio::time::sleep_until(due) => true,
+            () = server.recheck.notified() => true,
             _ = lock_poll.tick() => server.lock_changed(),
             // Any number of closings while busy make one pass over the subscriptions.
             Ok(()) = sessions_closed.changed() => {

@@ -143,6 +143,7 @@ fn named_server(
         link,
         callers: None,
         replies: toolgate_resilience::ReplyMemory::unlimited(),
+        recheck: Arc::default(),
         state: Mutex::new(State::default()),
     });
     (fronted, host)

@@ -42,6 +42,10 @@ pub struct Fixture {
     pub prompts_fail: AtomicBool,
     /// When set, what `tools/call` answers.
     pub call_result: Mutex<Option<Value>>,
+    /// When set, the JSON-RPC error `tools/call` answers for a tool it does not list.
+    pub unknown_tool_error: Mutex<Option<Value>>,
+    /// `tools/list` requests answered.
+    pub lists: AtomicU64,
 }
 
 impl Fixture {
@@ -97,7 +101,10 @@ async fn answer(State(fixture): State<Arc<Fixture>>, body: axum::Json<Value>) ->
             json!({ "resourceTemplates": *fixture.templates.lock().unwrap() })
         }
         "resources/list" => json!({ "resources": [] }),
-        "tools/list" => json!({ "tools": *fixture.tools.lock().unwrap() }),
+        "tools/list" => {
+            fixture.lists.fetch_add(1, Ordering::SeqCst);
+            json!({ "tools": *fixture.tools.lock().unwrap() })
+        }
         "prompts/list" if fixture.prompts_fail.load(Ordering::SeqCst) => {
             return axum::Json(json!({
                 "jsonrpc": "2.0", "id": id,
@@ -122,6 +129,19 @@ async fn answer(State(fixture): State<Arc<Fixture>>, body: axum::Json<Value>) ->
         }
         "tools/call" => {
             fixture.calls.fetch_add(1, Ordering::SeqCst);
+            let name = &message["params"]["name"];
+            let listed = fixture
+                .tools
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|t| t["name"] == *name);
+            if let (false, Some(error)) =
+                (listed, fixture.unknown_tool_error.lock().unwrap().clone())
+            {
+                return axum::Json(json!({ "jsonrpc": "2.0", "id": id, "error": error }))
+                    .into_response();
+            }
             fixture
                 .call_result
                 .lock()
@@ -1000,5 +1020,68 @@ async fn a_result_with_items_that_are_not_content_is_refused_as_a_protocol_break
     assert!(
         text.contains("broke the protocol (content[0] is not a content block)"),
         "{text}"
+    );
+}
+
+/// A server that drops a tool without saying so (no `list_changed`) answers its next call
+/// as a tool it does not know: the model is told the tool is gone, not to fix its
+/// arguments, and that answer makes toolgate check the server's tools at once, so the
+/// removal is drift for the owner well before the next scheduled check.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_refused_for_an_unknown_tool_has_the_servers_tools_checked_at_once() {
+    let dir = temp_dir("unknown-tool");
+    let (url, fixture) = start_fixture().await;
+    // The scheduled check is an hour away: only the refusal can bring the next one.
+    let yaml = yaml(&dir, &[("memory", &url, "    check_every: 1h\n")]);
+    lock(&config(&yaml), &Options::default()).await.unwrap();
+    let tg = start_toolgate(&yaml).await;
+    let client = rmcp_client(&tg.url, Era::Handshake).await;
+    let tools = client.list_all_tools().await.unwrap();
+    assert!(tools.iter().any(|t| t.name == "memory__create_entities"));
+
+    // The TypeScript SDK's and the specification's answer for a tool it does not have.
+    *fixture.unknown_tool_error.lock().unwrap() =
+        Some(json!({ "code": -32602, "message": "Unknown tool: create_entities" }));
+    fixture
+        .tools
+        .lock()
+        .unwrap()
+        .retain(|t| t["name"] != "create_entities");
+    let lists = fixture.lists.load(Ordering::SeqCst);
+    let result = call(
+        &client,
+        "memory__create_entities",
+        json!({ "entities": [] }),
+    )
+    .await;
+    assert_eq!(result.is_error, Some(true), "{result:?}");
+    let said = text(&result);
+    assert!(
+        said.contains("no longer has memory__create_entities")
+            && !said.contains("fix the arguments"),
+        "{said}"
+    );
+
+    // The refusal brought a check of the server's tools; it finds the tool removed.
+    let mut drift = Value::Null;
+    for _ in 0..100 {
+        let health = call(&client, "dependency_health", json!({})).await;
+        let health = serde_json::to_value(&health).unwrap();
+        drift =
+            health["structuredContent"]["dependencies"]["memory"]["mcp_server"]["drift"].clone();
+        if fixture.lists.load(Ordering::SeqCst) > lists
+            && drift.as_array().is_some_and(|d| !d.is_empty())
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(
+        fixture.lists.load(Ordering::SeqCst) > lists,
+        "the refusal did not bring a check of the server's tools"
+    );
+    assert!(
+        drift.to_string().contains("create_entities"),
+        "the removal is not reported as drift: {drift}"
     );
 }

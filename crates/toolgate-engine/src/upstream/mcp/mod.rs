@@ -13,6 +13,7 @@
 mod interpret;
 pub mod note_lines;
 mod result_check;
+pub mod unknown_tool;
 
 use std::future::Future;
 use std::pin::Pin;
