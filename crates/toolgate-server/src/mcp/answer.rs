@@ -217,8 +217,9 @@ fn object_close(body: &[u8]) -> Option<(usize, bool)> {
 /// top-level keys read, skipping the values without building them. A body that is not
 /// one well-formed object counts as having it, so nothing is added to it.
 fn has_top_level_key(body: &[u8], key: &str) -> bool {
-    let quoted = format!("\"{key}\"");
-    if !contains(body, quoted.as_bytes()) && !contains(body, b"\\u") {
+    let quoted = memchr::memmem::find_iter(body, key.as_bytes())
+        .any(|at| at > 0 && body[at - 1] == b'"' && body.get(at + key.len()) == Some(&b'"'));
+    if !quoted && !contains(body, b"\\u") {
         return false;
     }
     top_level_key_in(body, key).unwrap_or(true)

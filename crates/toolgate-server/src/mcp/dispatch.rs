@@ -396,8 +396,8 @@ impl Server {
             }
             "tools/call" => {
                 let params = params.unwrap_or_default();
-                self.cancellable(id, outbound, self.call(id, params, era, outbound))
-                    .await
+                let call = std::pin::pin!(self.call(id, params, era, outbound));
+                self.cancellable(id, outbound, call).await
             }
             "logging/setLevel" => {
                 match params.as_ref().and_then(Params::level) {
@@ -552,7 +552,9 @@ impl Server {
         &self,
         id: &Id,
         outbound: &Outbound,
-        work: impl std::future::Future<Output = Reply>,
+        // Pinned by the caller and polled in place: a future moved in here was held
+        // twice in this one's state (for each branch), doubling what every call copies.
+        mut work: std::pin::Pin<&mut impl std::future::Future<Output = Reply>>,
     ) -> Reply {
         let Some(channel) = outbound.channel() else {
             return work.await;
@@ -561,7 +563,7 @@ impl Server {
         let token = CancellationToken::new();
         toolgate_engine::sync::lock(&self.running).insert(key.clone(), token.clone());
         let reply = tokio::select! {
-            reply = work => reply,
+            reply = &mut work => reply,
             () = token.cancelled() => Reply::err(id, REQUEST_CANCELLED, "Request cancelled", None, Era::Handshake),
         };
         toolgate_engine::sync::lock(&self.running).remove(&key);

@@ -270,7 +270,8 @@ async fn post(mcp: &Mcp, request: Request, owner: &Owner) -> Result<Response, Re
     // The one read of the body: framing, and the params' fields.
     let message = jsonrpc::parse(&bytes).map_err(Refusal::Malformed)?;
     Ok(match route(&headers, &message)? {
-        Route::Initialize => initialize(mcp, message, owner).await?,
+        // Boxed, as in `answer`: a session's first request must not size every call.
+        Route::Initialize => Box::pin(initialize(mcp, message, owner)).await?,
         Route::Session(sid) => {
             let (version, link) = mcp
                 .sessions
@@ -412,7 +413,10 @@ async fn answer(
                 .with_agent(agent)
                 .with_access_token(access_token);
             let version = version.as_ref().map(ProtocolVersion::as_str);
-            return match mcp.server.handle(other, version, &outbound).await {
+            // Boxed: held in place, its state would be part of every tool call's
+            // future too, which the router copies into a box of its own per request.
+            let handled = Box::pin(mcp.server.handle(other, version, &outbound));
+            return match handled.await {
                 Some(reply) => counted(
                     &mcp.server.reply_memory(),
                     json(status_of(&reply), reply.body),

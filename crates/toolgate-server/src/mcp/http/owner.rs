@@ -26,12 +26,19 @@ impl Owner {
         let Some(identity) = identity else {
             return Owner(None);
         };
+        // A gateway without credentials names every request's caller `anonymous`: its
+        // one owner is worked out once, not hashed again on every request.
+        static ANONYMOUS: std::sync::LazyLock<Owner> =
+            std::sync::LazyLock::new(|| Owner::digest_of(toolgate_config::ANONYMOUS, None));
+        if identity.agent.is_none() && identity.subject.is_none() {
+            return ANONYMOUS.clone();
+        }
+        Owner::digest_of(identity.name(), identity.subject.as_deref())
+    }
+
+    fn digest_of(name: &str, subject: Option<&str>) -> Owner {
         // The name and the subject cannot run into each other: a name has no newline.
-        let who = format!(
-            "{}\n{}",
-            identity.name(),
-            identity.subject.as_deref().unwrap_or_default()
-        );
+        let who = format!("{name}\n{}", subject.unwrap_or_default());
         let mut digest = toolgate_auth::sha256_hex(who.as_bytes());
         digest.truncate(DIGEST_HEX);
         Owner(Some(digest))
@@ -84,6 +91,15 @@ mod tests {
             "two users of one OAuth agent"
         );
         assert_eq!(Owner::of(None), Owner::default());
+        // The anonymous caller is one owner, the same as an identity named so.
+        let anonymous = Owner::of(Some(&identity(None, None)));
+        assert_eq!(anonymous, Owner::of(Some(&identity(None, None))));
+        assert_eq!(
+            anonymous,
+            Owner::digest_of(toolgate_config::ANONYMOUS, None)
+        );
+        assert_ne!(anonymous, Owner::of(Some(&identity(None, Some("user-1")))));
+        assert_ne!(anonymous, Owner::default());
         assert_eq!(alice.digest().map(str::len), Some(DIGEST_HEX));
     }
 }
