@@ -310,9 +310,11 @@ fn is_prefixed_flags_and_words_with_reasons() {
         h(r#"{"DatabaseBackend":"working","CacheBackend":"working"}"#),
         Some(Health::Healthy)
     );
+    // One check failing beside a working one; django-health-check answers 500 then,
+    // which `read_response` reads as down.
     assert_eq!(
         h(r#"{"DatabaseBackend":"unavailable: Database error","CacheBackend":"working"}"#),
-        Some(Health::Down)
+        Some(Health::Degraded)
     );
     // health-go.
     assert_eq!(
@@ -514,7 +516,8 @@ fn a_healthy_word_does_not_hide_failing_parts() {
         {"monitorId":2,"name":"Web","statusClass":"success"}],"totalCount":2},
         "statistics":{"counts":{"up":1,"down":1,"paused":0,"total":2},"count_result":"down"}}"#;
     let s = parse(psp.as_bytes()).unwrap();
-    assert_eq!((s.health, s.indicator.as_str()), (Health::Down, "danger"));
+    // One monitor down beside one up: the page works in part.
+    assert_eq!((s.health, s.indicator.as_str()), (Health::Degraded, "danger"));
     assert_eq!(
         s.components,
         vec![
@@ -676,7 +679,8 @@ fn check_result_series_read_their_newest_result() {
         )
     };
     let s = parse(kuma(0).as_bytes()).unwrap();
-    assert_eq!(s.health, Health::Down);
+    // Monitor 1 down, monitor 2 up.
+    assert_eq!(s.health, Health::Degraded);
     assert_eq!(
         s.components,
         vec![
@@ -780,6 +784,67 @@ fn hostile_documents_are_bounded() {
         "}".repeat(100)
     );
     assert_eq!(parse(statuses.as_bytes()), None);
+}
+
+#[test]
+fn some_parts_failing_beside_working_ones_is_degraded_on_a_success() {
+    // Kafka Connect: the connector RUNNING, one task FAILED beside a RUNNING one. The
+    // connector's own state is a part, not the document's verdict.
+    let kafka = r#"{"name":"s3-sink","connector":{"state":"RUNNING","worker_id":"10.0.0.1:8083"},"tasks":[{"id":0,"state":"RUNNING"},{"id":1,"state":"FAILED","trace":"ConnectException"}],"type":"sink"}"#;
+    assert_eq!(health_of(kafka), Some(Health::Degraded));
+    // A map of named checks with health flags (Sonatype Nexus `status/check`).
+    let nexus = r#"{"Available CPUs":{"healthy":true},"Blob Stores Quota":{"healthy":false,"message":"over its soft quota"}}"#;
+    assert_eq!(health_of(nexus), Some(Health::Degraded));
+    // A list of monitors (Healthchecks.io), one down.
+    let checks =
+        r#"{"checks":[{"name":"Backups","status":"up"},{"name":"Nightly","status":"down"}]}"#;
+    assert_eq!(health_of(checks), Some(Health::Degraded));
+    // Every part down is down; an overall word still decides.
+    let all_down = r#"{"checks":[{"name":"a","status":"down"},{"name":"b","status":"down"}]}"#;
+    assert_eq!(health_of(all_down), Some(Health::Down));
+    let said_down = r#"{"status":"unhealthy","components":[{"name":"core","status":"healthy"},{"name":"db","status":"unhealthy"}]}"#;
+    assert_eq!(health_of(said_down), Some(Health::Down));
+    // An endpoint that answers an error status with the same mix judged itself down
+    // (Nuxeo's `/runningstatus` answers 500 when any probe fails).
+    let nuxeo =
+        br#"{"s3BinaryManagerStatus":"failed","runtimeStatus":"ok","repositoryStatus":"ok"}"#;
+    assert_eq!(read_response(500, nuxeo).unwrap().health, Health::Down);
+    assert_eq!(
+        read_response(503, kafka.as_bytes()).unwrap().health,
+        Health::Down
+    );
+    assert_eq!(
+        read_response(200, kafka.as_bytes()).unwrap().health,
+        Health::Degraded
+    );
+}
+
+#[test]
+fn prefixed_levels_maintenance_flags_and_part_status_fields_are_read() {
+    // Ceph: `HEALTH_OK`, `HEALTH_WARN`, `HEALTH_ERR`.
+    assert_eq!(
+        health_of(r#"{"status":"HEALTH_OK","checks":{}}"#),
+        Some(Health::Healthy)
+    );
+    assert_eq!(
+        health_of(r#"{"status":"HEALTH_WARN","checks":{"OSD_DOWN":{"severity":"HEALTH_WARN"}}}"#),
+        Some(Health::Degraded)
+    );
+    assert_eq!(health_of(r#"{"status":"HEALTH_ERR"}"#), Some(Health::Down));
+    // Nextcloud's status.php while an admin works on it, even behind a 503.
+    let nextcloud =
+        br#"{"installed":true,"maintenance":true,"needsDbUpgrade":false,"version":"28.0.1.1"}"#;
+    assert_eq!(
+        read_response(503, nextcloud).unwrap().health,
+        Health::Degraded
+    );
+    // Mattermost's ping answers 500 with an overall word and the parts it sums up: the
+    // parts make it a health document, not an error page.
+    let mattermost =
+        br#"{"status":"UNHEALTHY","database_status":"UNHEALTHY","filestore_status":"OK"}"#;
+    let s = read_response(500, mattermost).unwrap();
+    assert_eq!(s.health, Health::Down);
+    assert_eq!(s.components.len(), 2, "{:?}", s.components);
 }
 
 mod collected;
