@@ -304,3 +304,33 @@ fn graphql_deprecation_notices_on_a_success_become_warnings() {
     // An extensions object without notices says nothing.
     assert!(read_success(br#"{"data":{},"extensions":{"traceId":"abc"}}"#, now).is_none());
 }
+
+#[test]
+fn a_successful_answer_asking_to_back_off_gives_its_wait() {
+    let now = now();
+    // Stack Exchange closes its wrapper with `backoff` beside the quota.
+    let body = br#"{"items":[{"question_id":1}],"has_more":true,"backoff":10,"quota_max":300,"quota_remaining":297}"#;
+    let b = read_success(body, now).expect("a wait and a quota");
+    assert_eq!(b.retry_after, Some(Duration::from_secs(10)));
+    assert!(!b.rate_limited, "nothing was refused");
+    assert_eq!(b.quota.len(), 1);
+    // Alone, it is still the answer's wait.
+    let alone = read_success(br#"{"items":[],"backoff":2}"#, now).expect("a wait");
+    assert_eq!(alone.retry_after, Some(Duration::from_secs(2)));
+    // A `backoff` nested in data, or not a number, is configuration.
+    for data in [
+        &br#"{"spec":{"retryStrategy":{"limit":"10","backoff":{"duration":"1","factor":"2"}}}}"#[..],
+        br#"{"items":[{"backoff":30}]}"#,
+        br#"{"backoff":"exponential"}"#,
+        br#"{"backoff":0}"#,
+    ] {
+        assert!(
+            read_success(data, now).is_none_or(|b| b.retry_after.is_none()),
+            "{}",
+            String::from_utf8_lossy(data)
+        );
+    }
+    // A huge number is capped like every other wait.
+    let huge = read_success(br#"{"backoff":1e300}"#, now).expect("a wait");
+    assert_eq!(huge.retry_after, Some(MAX_WAIT));
+}
