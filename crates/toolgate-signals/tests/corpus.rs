@@ -26,9 +26,9 @@ use toolgate_resilience::{Attempt, BodyCheck, ErrorClass, classify};
 use toolgate_signals::{Flavour, Headers, Signals, Stage, body, read, status_page};
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 246;
+const FLOOR: usize = 285;
 
-const FILES: [(&str, &str); 9] = [
+const FILES: [(&str, &str); 10] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -43,6 +43,7 @@ const FILES: [(&str, &str); 9] = [
     ("holdout2", include_str!("corpus/holdout2.json")),
     ("holdout3", include_str!("corpus/holdout3.json")),
     ("holdout4", include_str!("corpus/holdout4.json")),
+    ("holdout5", include_str!("corpus/holdout5.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
 ];
 
