@@ -800,6 +800,18 @@ fn collect_components(
     document_scale: Option<scale::Scale>,
     reading: &mut Reading,
 ) -> bool {
+    collect_components_within(key, v, document_scale, reading, true)
+}
+
+/// [`collect_components`]; `instances` says whether an entry may itself hold a list of
+/// checks (one level only, so a deep document costs no deeper walk).
+fn collect_components_within(
+    key: &str,
+    v: &Value,
+    document_scale: Option<scale::Scale>,
+    reading: &mut Reading,
+    instances: bool,
+) -> bool {
     let mut found = false;
     let mut one = |name: String, entry: &Value, reading: &mut Reading| {
         let Some(obj) = entry.as_object() else {
@@ -853,6 +865,23 @@ fn collect_components(
             } else {
                 (h, format!("{k}: {}", h == Health::Healthy))
             };
+            reading.component(name, raw, h);
+            found = true;
+            return;
+        }
+        // An instance with checks of its own (Consul's `/v1/health/service/<name>`: a node,
+        // its service and its `Checks`): the checks are of one thing, so the worst of
+        // them is how the instance is.
+        if instances
+            && let Some((h, raw)) = fields().find_map(|(k, v)| {
+                if !matches!(folded(k).as_str(), "checks" | "components") {
+                    return None;
+                }
+                let mut inner = Reading::default();
+                collect_components_within("checks", v, numbers, &mut inner, false);
+                inner.worst_component
+            })
+        {
             reading.component(name, raw, h);
             found = true;
             return;

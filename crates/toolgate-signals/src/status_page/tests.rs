@@ -517,7 +517,10 @@ fn a_healthy_word_does_not_hide_failing_parts() {
         "statistics":{"counts":{"up":1,"down":1,"paused":0,"total":2},"count_result":"down"}}"#;
     let s = parse(psp.as_bytes()).unwrap();
     // One monitor down beside one up: the page works in part.
-    assert_eq!((s.health, s.indicator.as_str()), (Health::Degraded, "danger"));
+    assert_eq!(
+        (s.health, s.indicator.as_str()),
+        (Health::Degraded, "danger")
+    );
     assert_eq!(
         s.components,
         vec![
@@ -817,6 +820,21 @@ fn some_parts_failing_beside_working_ones_is_degraded_on_a_success() {
         read_response(200, kafka.as_bytes()).unwrap().health,
         Health::Degraded
     );
+}
+
+#[test]
+fn an_instance_is_as_healthy_as_the_worst_of_its_own_checks() {
+    // Consul `/v1/health/service/redis`: two instances, one with a critical check.
+    let instances = r#"[{"Node":{"Node":"a"},"Checks":[{"CheckID":"serfHealth","Status":"passing"},{"CheckID":"service:redis","Status":"critical"}]},
+        {"Node":{"Node":"b"},"Checks":[{"CheckID":"serfHealth","Status":"passing"},{"CheckID":"service:redis","Status":"passing"}]}]"#;
+    assert_eq!(health_of(instances), Some(Health::Degraded));
+    let all_failing = instances.replace("passing\"}]}]", "critical\"}]}]");
+    assert_eq!(health_of(&all_failing), Some(Health::Down));
+    let none_failing = instances.replace("critical", "passing");
+    assert_eq!(health_of(&none_failing), Some(Health::Healthy));
+    // Checks are looked for one level down only.
+    let deeper = r#"[{"Checks":[{"Checks":[{"Status":"critical"}]}]}]"#;
+    assert_eq!(health_of(deeper), None);
 }
 
 #[test]
