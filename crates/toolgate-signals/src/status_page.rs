@@ -396,7 +396,8 @@ fn statuspage(root: &Map<String, Value>, status: &Map<String, Value>) -> Option<
 /// MicroProfile), Healthy/Degraded/Unhealthy (ASP.NET Core), ok/failed (RabbitMQ),
 /// Available/Degraded/Unavailable (Azure Resource Health), true/false (etcd),
 /// working (django-health-check), OK/Partially Available/Unavailable (health-go),
-/// success/danger (Bootstrap classes, as UptimeRobot's `statusClass`).
+/// success/danger (Bootstrap classes, as UptimeRobot's `statusClass`), SERVING/NOT_SERVING
+/// (the gRPC health checking protocol).
 /// A word followed by a reason (`unavailable: Database error`, as django-health-check
 /// reports a failed check) is read by the word before the colon. A compound the
 /// vocabulary does not hold (`MAJOR_INCIDENT_CORE`, `incident`) is read by its parts.
@@ -444,6 +445,8 @@ fn bare_word_health(s: &str) -> Health {
         | "running"
         | "working"
         | "success"
+        // The gRPC health checking protocol's `SERVING` / `NOT_SERVING`.
+        | "serving"
         | "allsystemsoperational" => Health::Healthy,
         "warn"
         | "warning"
@@ -464,7 +467,7 @@ fn bare_word_health(s: &str) -> Health {
         | "limited" => Health::Degraded,
         "fail" | "failed" | "failure" | "failing" | "error" | "down" | "critical" | "red"
         | "unhealthy" | "majoroutage" | "outage" | "unavailable" | "false" | "outofservice"
-        | "downtime" | "offline" | "fatal" | "danger" => Health::Down,
+        | "downtime" | "offline" | "fatal" | "danger" | "notserving" => Health::Down,
         _ => Health::Unknown,
     }
 }

@@ -839,6 +839,13 @@ fn an_instance_is_as_healthy_as_the_worst_of_its_own_checks() {
 
 #[test]
 fn prefixed_levels_maintenance_flags_and_part_status_fields_are_read() {
+    // The gRPC health checking protocol, as its JSON gateways answer.
+    assert_eq!(health_of(r#"{"status":"SERVING"}"#), Some(Health::Healthy));
+    assert_eq!(health_of(r#"{"status":"NOT_SERVING"}"#), Some(Health::Down));
+    assert_eq!(
+        health_of(r#"{"status":"SERVICE_UNKNOWN"}"#),
+        Some(Health::Unknown)
+    );
     // Ceph: `HEALTH_OK`, `HEALTH_WARN`, `HEALTH_ERR`.
     assert_eq!(
         health_of(r#"{"status":"HEALTH_OK","checks":{}}"#),
