@@ -16,8 +16,9 @@
 //!   `status`, `errorType`, `errorCode`, `error_name`, `category` whose words say
 //!   throttled (`rate_limit…`, `Throttling…`, `TooManyRequests`, `RESOURCE_EXHAUSTED`,
 //!   `SlowDown`, `…QuotaExceeded`, `ProvisionedThroughputExceeded`, …), and messages
-//!   (`message`, `description`, `detail`, `error_message`) that say "rate limit",
-//!   "too many requests", "throttled", "request limit reached" or "rate exceeded";
+//!   (`message`, `description`, `detail`, `error_message`, `note`) that say "rate limit",
+//!   "too many requests", "throttled", "request limit reached", "rate exceeded" or "call
+//!   frequency";
 //!   S3-style `<Code>SlowDown</Code>` in XML.
 //! - **reset times** (`rate_reset`, `RateLimitResetTime`: a reset word with a rate-limit
 //!   word) and **waits stated in words** in messages ("reset in 3 seconds", see
@@ -250,6 +251,9 @@ fn is_message_field(k: &str) -> bool {
             | "retmsg"
             | "msg"
             | "info"
+            // Alpha Vantage's whole answer when throttled: `Note` or `Information`.
+            | "note"
+            | "information"
             | "faultstring"
             | "errorsummary"
             | "title"
@@ -304,6 +308,10 @@ fn says_throttled_text(s: &str) -> bool {
         "too many calls",
         "too many api calls",
         "quota limit",
+        // "Our standard API call frequency is 5 calls per minute" (Alpha Vantage), "request
+        // frequency exceeds the limit".
+        "call frequency",
+        "request frequency",
     ]
     .iter()
     .any(|p| t.contains(p))
