@@ -711,6 +711,9 @@ fn flag_health(k: &str, v: &Value) -> Health {
         (n, Some(true)) if UP_FLAGS.contains(&n) => Health::Healthy,
         (n, Some(false)) if UP_FLAGS.contains(&n) => Health::Down,
         ("sealed" | "down" | "offline", Some(true)) | ("initialized", Some(false)) => Health::Down,
+        // Vault's active node: `"sealed": false`, serving. (`"degraded": false` or
+        // `"maintenance": false` say only what it is not.)
+        ("sealed" | "down" | "offline", Some(false)) => Health::Healthy,
         // Nextcloud's `status.php`: `"maintenance": true` while an admin works on it.
         ("degraded" | "maintenance", Some(true)) => Health::Degraded,
         _ => Health::Unknown,
@@ -971,9 +974,11 @@ impl fmt::Display for Unreadable {
 ///   all do), so a 503 is never read as healthy, and a 503 with an unreadable body is
 ///   still `Down`.
 /// - Any other status: the page is unusable ([`Unreadable::Status`]); a 401 error
-///   envelope or a 500 "Internal Server Error" says nothing about the API. The one
-///   exception is a health document that names parts and reads degraded or down
-///   (django-health-check, Dropwizard and Nomad answer 500 with the failing checks).
+///   envelope or a 500 "Internal Server Error" says nothing about the API. The
+///   exception is a health document that reads degraded or down and either names parts
+///   (django-health-check, Dropwizard and Nomad answer 500 with the failing checks) or,
+///   on a 5xx, is a JSON object and no error envelope (Vault answers 501 with
+///   `"initialized": false`). A healthy body behind an error status is never healthy.
 ///
 /// ```
 /// use toolgate_signals::status_page::{Health, Unreadable, read_response};
@@ -1010,10 +1015,21 @@ pub fn read_response(status: u16, body: &[u8]) -> Result<PageStatus, Unreadable>
         }),
         _ => parsed
             .filter(|p| {
-                !p.components.is_empty() && matches!(p.health, Health::Degraded | Health::Down)
+                matches!(p.health, Health::Degraded | Health::Down)
+                    && (!p.components.is_empty() || (status >= 500 && health_object(body)))
             })
             .ok_or(Unreadable::Status(status)),
     }
+}
+
+/// Whether `body` is a JSON object that is not an error envelope: a health document in
+/// its own right (Vault's `sys/health` answers 501 with `"initialized": false`), unlike
+/// `{"status": "error", "message": …}` or `{"error": …}`, which report the request.
+fn health_object(body: &[u8]) -> bool {
+    body.iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'{')
+        && !crate::body::worth_reading(200, body)
 }
 
 /// [`read_response`] without the reason: `None` when the answer gives no reading.

@@ -714,7 +714,40 @@ fn error_statuses_are_not_the_apis_health() {
     assert_eq!(read_response(502, nginx), Err(Unreadable::Status(502)));
     let spring_404 = br#"{"timestamp":"2025-05-01T10:00:00Z","status":404,"error":"Not Found","path":"/api/v2/status.json"}"#;
     assert_eq!(read_response(404, spring_404), Err(Unreadable::Status(404)));
-    // A healthy-looking body behind an error status is not healthy either.
+    // A health document behind a 5xx that says down is read; an error envelope is not.
+    let vault_uninitialised =
+        br#"{"initialized":false,"sealed":true,"standby":true,"version":"1.17.2"}"#;
+    assert_eq!(
+        read_response(501, vault_uninitialised).map(|p| p.health),
+        Ok(Health::Down)
+    );
+    assert_eq!(
+        read_response(500, br#"{"error":"internal","ok":false}"#),
+        Err(Unreadable::Status(500))
+    );
+    assert_eq!(
+        read_response(500, br#"{"status":"fail","message":"database timeout"}"#),
+        Err(Unreadable::Status(500))
+    );
+    assert_eq!(
+        read_response(404, br#"{"status":"DOWN"}"#),
+        Err(Unreadable::Status(404))
+    );
+    // Vault's active node.
+    let vault_active = br#"{"initialized":true,"sealed":false,"standby":false,"version":"1.17.2"}"#;
+    assert_eq!(
+        read_response(200, vault_active).map(|p| p.health),
+        Ok(Health::Healthy)
+    );
+    // A healthy-looking body behind an error status is not healthy either (Vault's
+    // standby answers 429 with a healthy body: left unread).
+    assert_eq!(
+        read_response(
+            429,
+            br#"{"initialized":true,"sealed":false,"standby":true}"#
+        ),
+        Err(Unreadable::Status(429))
+    );
     assert_eq!(
         read_response(429, br#"{"status":"ok"}"#),
         Err(Unreadable::Status(429))
