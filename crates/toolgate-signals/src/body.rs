@@ -199,6 +199,8 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
 /// [`SUCCESS_WINDOW`] bytes are looked at (Shopify's `extensions` closes the body; a
 /// selected `rateLimit` usually opens `data`), and only after a substring search finds
 /// one of the two keys, so every other answer costs four short scans on the call path.
+/// A top-level `backoff` (Stack Exchange's seconds to wait before calling the same
+/// method again) is the answer's wait, kept as `retry_after` with nothing refused.
 #[must_use]
 pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
     let head = &body[..body.len().min(SUCCESS_WINDOW)];
@@ -234,7 +236,9 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
     if out.quota.is_empty() {
         out.quota = members::quotas(body, SUCCESS_WINDOW, now);
     }
-    out.retry_after = None;
+    // On a success nothing was refused: a wait is only one the answer asks for before
+    // the next call.
+    out.retry_after = members::backoff(body, SUCCESS_WINDOW);
     let found = notices::read(body, SUCCESS_WINDOW, now);
     for w in found.warnings {
         if !out.warnings.contains(&w) {
@@ -242,7 +246,11 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
         }
     }
     out.deprecation = found.deprecation;
-    (!out.quota.is_empty() || !out.warnings.is_empty() || out.deprecation.is_some()).then_some(out)
+    (!out.quota.is_empty()
+        || !out.warnings.is_empty()
+        || out.deprecation.is_some()
+        || out.retry_after.is_some())
+    .then_some(out)
 }
 
 impl crate::Signals {

@@ -121,6 +121,23 @@ pub struct PageStatus {
 /// ```
 #[must_use]
 pub fn parse(body: &[u8]) -> Option<PageStatus> {
+    parse_as(body, PartialFailure::Degraded)
+}
+
+/// What a document that lists some failing parts beside working ones, and gives no
+/// overall word of its own, says about the whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PartialFailure {
+    /// The endpoint answered 2xx: the service works, some of its parts do not (a
+    /// Kafka Connect connector with one FAILED task among RUNNING ones, one monitor down
+    /// on an uptime page). Calling it down would stop calls that still work.
+    Degraded,
+    /// The endpoint answered an error status: it judged itself unfit (Dropwizard and
+    /// Nuxeo answer 500 when any one check fails).
+    Down,
+}
+
+fn parse_as(body: &[u8], partial: PartialFailure) -> Option<PageStatus> {
     let value: Value = match serde_json::from_slice(body) {
         Ok(v) => v,
         // Probes answer in a word or a sentence: `OK`, `LIVE`, `Ok.`, "Prometheus
@@ -150,11 +167,11 @@ pub fn parse(body: &[u8]) -> Option<PageStatus> {
         Some(p) if p.health != Health::Unknown => Some(p),
         // A known format with a word it does not know: read the vocabulary, keeping
         // the format's reading when that says nothing either.
-        Some(p) => match by_words(&value, Some(&p.indicator)) {
+        Some(p) => match by_words(&value, Some(&p.indicator), partial) {
             Some(words) if words.health != Health::Unknown => Some(words),
             _ => Some(p),
         },
-        None => by_words(&value, None),
+        None => by_words(&value, None, partial),
     }
 }
 
@@ -168,6 +185,9 @@ struct Reading {
     components: Vec<(String, String)>,
     /// The worst component and its raw status.
     worst_component: Option<(Health, String)>,
+    /// How many parts read healthy, and how many down.
+    parts_healthy: usize,
+    parts_down: usize,
     events: Option<events::Events>,
 }
 
@@ -177,6 +197,11 @@ impl Reading {
             .worst_component
             .as_ref()
             .map_or(Health::Unknown, |w| w.0);
+        match health {
+            Health::Healthy => self.parts_healthy += 1,
+            Health::Down => self.parts_down += 1,
+            Health::Degraded | Health::Unknown => {}
+        }
         if health != Health::Unknown
             && (self.worst_component.is_none() || worse(prev, health) != prev)
         {
@@ -189,12 +214,25 @@ impl Reading {
 
     /// The worst of the three sources; the indicator is the raw value of the source
     /// that decided, the overall word first.
-    fn finish(self) -> Option<PageStatus> {
+    fn finish(self, partial: PartialFailure) -> Option<PageStatus> {
         let events = self
             .events
             .as_ref()
             .map(|e| (e.health, e.indicator.clone()));
-        let sources = [self.overall.clone(), events, self.worst_component.clone()];
+        // Some parts down beside working ones, with no overall word to say what that
+        // means for the whole: the whole is as bad as the endpoint's answer says.
+        let some_parts_fail = self.overall.is_none()
+            && self.parts_healthy > 0
+            && self.parts_down > 0
+            && partial == PartialFailure::Degraded;
+        let worst_component = self.worst_component.clone().map(|(h, raw)| {
+            if some_parts_fail {
+                (Health::Degraded, raw)
+            } else {
+                (h, raw)
+            }
+        });
+        let sources = [self.overall.clone(), events, worst_component];
         let mut health = sources
             .iter()
             .flatten()
@@ -249,7 +287,11 @@ impl Reading {
 /// checks, and open incidents; the worst wins.
 /// `unread_word` is an overall word a known format reported but this parser does not
 /// know.
-fn by_words(root: &Value, unread_word: Option<&str>) -> Option<PageStatus> {
+fn by_words(
+    root: &Value,
+    unread_word: Option<&str>,
+    partial: PartialFailure,
+) -> Option<PageStatus> {
     let mut reading = Reading::default();
     if let Some(map) = root.as_object()
         && let Some(Value::String(status)) = map.get("status")
@@ -261,7 +303,7 @@ fn by_words(root: &Value, unread_word: Option<&str>) -> Option<PageStatus> {
         reading.overall = unread_word.map(|w| (Health::Unknown, w.to_owned()));
     }
     reading.events = events::read(root);
-    reading.finish()
+    reading.finish(partial)
 }
 
 /// `application/health+json` and Spring Boot Actuator: the top-level `status` word,
@@ -354,7 +396,8 @@ fn statuspage(root: &Map<String, Value>, status: &Map<String, Value>) -> Option<
 /// MicroProfile), Healthy/Degraded/Unhealthy (ASP.NET Core), ok/failed (RabbitMQ),
 /// Available/Degraded/Unavailable (Azure Resource Health), true/false (etcd),
 /// working (django-health-check), OK/Partially Available/Unavailable (health-go),
-/// success/danger (Bootstrap classes, as UptimeRobot's `statusClass`).
+/// success/danger (Bootstrap classes, as UptimeRobot's `statusClass`), SERVING/NOT_SERVING
+/// (the gRPC health checking protocol).
 /// A word followed by a reason (`unavailable: Database error`, as django-health-check
 /// reports a failed check) is read by the word before the colon. A compound the
 /// vocabulary does not hold (`MAJOR_INCIDENT_CORE`, `incident`) is read by its parts.
@@ -402,6 +445,8 @@ fn bare_word_health(s: &str) -> Health {
         | "running"
         | "working"
         | "success"
+        // The gRPC health checking protocol's `SERVING` / `NOT_SERVING`.
+        | "serving"
         | "allsystemsoperational" => Health::Healthy,
         "warn"
         | "warning"
@@ -422,7 +467,7 @@ fn bare_word_health(s: &str) -> Health {
         | "limited" => Health::Degraded,
         "fail" | "failed" | "failure" | "failing" | "error" | "down" | "critical" | "red"
         | "unhealthy" | "majoroutage" | "outage" | "unavailable" | "false" | "outofservice"
-        | "downtime" | "offline" | "fatal" | "danger" => Health::Down,
+        | "downtime" | "offline" | "fatal" | "danger" | "notserving" => Health::Down,
         _ => Health::Unknown,
     }
 }
@@ -474,7 +519,11 @@ fn parts_health(s: &str) -> Health {
             }
             "minor" | "incident" | "incidents" | "degraded" | "degradation" | "issue"
             | "issues" | "maintenance" | "partial" | "partially" | "impaired" | "warning"
-            | "delayed" | "delays" | "investigating" | "restoring" | "recovery" => Health::Degraded,
+            | "delayed" | "delays" | "investigating" | "restoring" | "recovery" | "warn" => {
+                Health::Degraded
+            }
+            // Ceph's `HEALTH_ERR`.
+            "err" | "error" => Health::Down,
             "ok" | "operational" | "healthy" | "normal" | "restored" => Health::Healthy,
             _ => Health::Unknown,
         })
@@ -565,6 +614,23 @@ fn generic(root: &Value, reading: &mut Reading) {
             reading.component(name, raw, health);
         }
     }
+    // Beside an overall word, flat `<part>_status` fields name the parts it sums up
+    // (Mattermost's `database_status` and `filestore_status`).
+    if reading.overall.is_some() {
+        for (k, v) in map.iter().take(MAX_ENTRIES) {
+            let name = folded(k);
+            if name.len() > "status".len()
+                && name.ends_with("status")
+                && !status_key(k)
+                && let Some(s) = v.as_str()
+            {
+                let h = word_health(s);
+                if h != Health::Unknown {
+                    reading.component(k.clone(), s.to_owned(), h);
+                }
+            }
+        }
+    }
     let document_scale = scale::of_document(map);
     for (k, v) in map.iter().take(MAX_ENTRIES) {
         if events::is_event_key(k) {
@@ -620,7 +686,7 @@ const UP_FLAGS: [&str; 10] = [
 ];
 
 /// Boolean field names whose `true` says something is wrong.
-const DOWN_FLAGS: [&str; 4] = ["sealed", "down", "offline", "degraded"];
+const DOWN_FLAGS: [&str; 5] = ["sealed", "down", "offline", "degraded", "maintenance"];
 
 /// A flag's name without an `is` prefix (`is_healthy` is Redpanda's `healthy` flag).
 fn flag_name(k: &str) -> String {
@@ -645,7 +711,11 @@ fn flag_health(k: &str, v: &Value) -> Health {
         (n, Some(true)) if UP_FLAGS.contains(&n) => Health::Healthy,
         (n, Some(false)) if UP_FLAGS.contains(&n) => Health::Down,
         ("sealed" | "down" | "offline", Some(true)) | ("initialized", Some(false)) => Health::Down,
-        ("degraded", Some(true)) => Health::Degraded,
+        // Vault's active node: `"sealed": false`, serving. (`"degraded": false` or
+        // `"maintenance": false` say only what it is not.)
+        ("sealed" | "down" | "offline", Some(false)) => Health::Healthy,
+        // Nextcloud's `status.php`: `"maintenance": true` while an admin works on it.
+        ("degraded" | "maintenance", Some(true)) => Health::Degraded,
         _ => Health::Unknown,
     }
 }
@@ -707,9 +777,8 @@ fn overall_of(
     if out.is_some() || depth > 0 {
         return;
     }
-    // Per-role objects with their own flags (Nomad's `client` and `server`): the
-    // worst one wins, and each is a part.
-    let mut worst: Option<(Health, String)> = None;
+    // Per-role objects with their own flags (Nomad's `client` and `server`, Kafka
+    // Connect's `connector`): each is a part, not the document's overall word.
     for (name, inner) in map
         .iter()
         .filter_map(|(k, v)| Some((k, v.as_object()?)))
@@ -718,14 +787,9 @@ fn overall_of(
         let mut found = None;
         overall_of(inner, depth + 1, &mut found, &mut Vec::new());
         if let Some((h, w)) = found {
-            roles.push((name.clone(), w.clone(), h));
-            let prev = worst.as_ref().map_or(Health::Unknown, |(p, _)| *p);
-            if worse(prev, h) != prev || worst.is_none() {
-                worst = Some((h, w));
-            }
+            roles.push((name.clone(), w, h));
         }
     }
-    *out = worst;
 }
 
 /// Components or checks: an array of objects with a status (or with a series of check
@@ -741,6 +805,18 @@ fn collect_components(
     v: &Value,
     document_scale: Option<scale::Scale>,
     reading: &mut Reading,
+) -> bool {
+    collect_components_within(key, v, document_scale, reading, true)
+}
+
+/// [`collect_components`]; `instances` says whether an entry may itself hold a list of
+/// checks (one level only, so a deep document costs no deeper walk).
+fn collect_components_within(
+    key: &str,
+    v: &Value,
+    document_scale: Option<scale::Scale>,
+    reading: &mut Reading,
+    instances: bool,
 ) -> bool {
     let mut found = false;
     let mut one = |name: String, entry: &Value, reading: &mut Reading| {
@@ -795,6 +871,23 @@ fn collect_components(
             } else {
                 (h, format!("{k}: {}", h == Health::Healthy))
             };
+            reading.component(name, raw, h);
+            found = true;
+            return;
+        }
+        // An instance with checks of its own (Consul's `/v1/health/service/<name>`: a node,
+        // its service and its `Checks`): the checks are of one thing, so the worst of
+        // them is how the instance is.
+        if instances
+            && let Some((h, raw)) = fields().find_map(|(k, v)| {
+                if !matches!(folded(k).as_str(), "checks" | "components") {
+                    return None;
+                }
+                let mut inner = Reading::default();
+                collect_components_within("checks", v, numbers, &mut inner, false);
+                inner.worst_component
+            })
+        {
             reading.component(name, raw, h);
             found = true;
             return;
@@ -881,9 +974,11 @@ impl fmt::Display for Unreadable {
 ///   all do), so a 503 is never read as healthy, and a 503 with an unreadable body is
 ///   still `Down`.
 /// - Any other status: the page is unusable ([`Unreadable::Status`]); a 401 error
-///   envelope or a 500 "Internal Server Error" says nothing about the API. The one
-///   exception is a health document that names parts and reads degraded or down
-///   (django-health-check, Dropwizard and Nomad answer 500 with the failing checks).
+///   envelope or a 500 "Internal Server Error" says nothing about the API. The
+///   exception is a health document that reads degraded or down and either names parts
+///   (django-health-check, Dropwizard and Nomad answer 500 with the failing checks) or,
+///   on a 5xx, is a JSON object and no error envelope (Vault answers 501 with
+///   `"initialized": false`). A healthy body behind an error status is never healthy.
 ///
 /// ```
 /// use toolgate_signals::status_page::{Health, Unreadable, read_response};
@@ -893,7 +988,12 @@ impl fmt::Display for Unreadable {
 /// assert_eq!(err.unwrap_err().to_string(), "status page answered HTTP 401");
 /// ```
 pub fn read_response(status: u16, body: &[u8]) -> Result<PageStatus, Unreadable> {
-    let parsed = parse(body);
+    let partial = if (200..300).contains(&status) {
+        PartialFailure::Degraded
+    } else {
+        PartialFailure::Down
+    };
+    let parsed = parse_as(body, partial);
     match status {
         200..=299 => parsed.ok_or(Unreadable::NotAStatusDocument),
         503 => Ok(match parsed {
@@ -915,10 +1015,21 @@ pub fn read_response(status: u16, body: &[u8]) -> Result<PageStatus, Unreadable>
         }),
         _ => parsed
             .filter(|p| {
-                !p.components.is_empty() && matches!(p.health, Health::Degraded | Health::Down)
+                matches!(p.health, Health::Degraded | Health::Down)
+                    && (!p.components.is_empty() || (status >= 500 && health_object(body)))
             })
             .ok_or(Unreadable::Status(status)),
     }
+}
+
+/// Whether `body` is a JSON object that is not an error envelope: a health document in
+/// its own right (Vault's `sys/health` answers 501 with `"initialized": false`), unlike
+/// `{"status": "error", "message": …}` or `{"error": …}`, which report the request.
+fn health_object(body: &[u8]) -> bool {
+    body.iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'{')
+        && !crate::body::worth_reading(200, body)
 }
 
 /// [`read_response`] without the reason: `None` when the answer gives no reading.

@@ -42,6 +42,9 @@ const SIGNAL_WORDS: &[(&str, Kind)] = &[
     ("reset", Kind::Quota),
     ("-limit", Kind::Quota),
     ("limit-", Kind::Quota),
+    // A count of what was used with no limit beside it (Binance's
+    // `X-MBX-USED-WEIGHT-1M`): nothing to compute a budget from, but news to the model.
+    ("-used-", Kind::Quota),
     ("warn", Kind::Retirement),
     ("notice", Kind::Retirement),
     ("advisor", Kind::Retirement),
@@ -231,6 +234,11 @@ mod tests {
         assert_eq!(
             unread(&[("X-Api-Retry-Hint", "later, please")]),
             ["X-Api-Retry-Hint: later, please"]
+        );
+        // A used count with no limit beside it: no budget to compute, still news.
+        assert_eq!(
+            unread(&[("X-MBX-USED-WEIGHT-1M", "1150")]),
+            ["X-MBX-USED-WEIGHT-1M: 1150"]
         );
         // A deprecation notice in words is read (as a warning): not reported twice.
         assert!(unread(&[("X-Api-Deprecation-Notice", "this call goes away")]).is_empty());

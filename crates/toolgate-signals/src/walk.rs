@@ -16,8 +16,9 @@
 //!   `status`, `errorType`, `errorCode`, `error_name`, `category` whose words say
 //!   throttled (`rate_limit…`, `Throttling…`, `TooManyRequests`, `RESOURCE_EXHAUSTED`,
 //!   `SlowDown`, `…QuotaExceeded`, `ProvisionedThroughputExceeded`, …), and messages
-//!   (`message`, `description`, `detail`, `error_message`) that say "rate limit",
-//!   "too many requests", "throttled", "request limit reached" or "rate exceeded";
+//!   (`message`, `description`, `detail`, `error_message`, `note`) that say "rate limit",
+//!   "too many requests", "throttled", "request limit reached", "rate exceeded" or "call
+//!   frequency";
 //!   S3-style `<Code>SlowDown</Code>` in XML.
 //! - **reset times** (`rate_reset`, `RateLimitResetTime`: a reset word with a rate-limit
 //!   word) and **waits stated in words** in messages ("reset in 3 seconds", see
@@ -78,9 +79,34 @@ pub(crate) fn walk(prefix: &[u8], now: DateTime<Utc>) -> Walked {
             let mut nodes = 0;
             visit(&v, None, 0, &mut nodes, now, &mut out);
         }
-        Err(_) => xml_code(prefix, &mut out),
+        Err(_) => {
+            xml_code(prefix, &mut out);
+            plain_text(prefix, now, &mut out);
+        }
     }
     out
+}
+
+/// A body that is neither JSON nor markup is one message ("Rate limit exceeded. Please
+/// try again in 60 seconds."), read for its words like a `message` field.
+fn plain_text(prefix: &[u8], now: DateTime<Utc>, out: &mut Walked) {
+    let head = String::from_utf8_lossy(&prefix[..prefix.len().min(MAX_MESSAGE * 4)]);
+    let text = head.trim_start();
+    if text.is_empty() || text.starts_with('<') || text.starts_with('{') || text.starts_with('[') {
+        return;
+    }
+    message(text, now, out);
+}
+
+/// What a message says: throttled in words, and a wait it states.
+fn message(s: &str, now: DateTime<Utc>, out: &mut Walked) {
+    if says_throttled_text(s) {
+        out.throttled_text = true;
+    }
+    out.text_wait = out
+        .text_wait
+        .max(crate::wait_text::wait_in(s))
+        .max(crate::wait_text::wait_until(s, now));
 }
 
 /// `key` is the field an array hangs from: its strings are read as that field's values
@@ -176,14 +202,10 @@ fn field(k: &str, v: &Value, now: DateTime<Utc>, out: &mut Walked) {
         if out.reason.is_none() && is_code_field(&k) && says_throttled_code(s) {
             out.reason = Some(s.chars().take(MAX_MESSAGE).collect());
         }
-        if is_message_field(&k) {
-            if says_throttled_text(s) {
-                out.throttled_text = true;
-            }
-            out.text_wait = out
-                .text_wait
-                .max(crate::wait_text::wait_in(s))
-                .max(crate::wait_text::wait_until(s, now));
+        // A code field holding a sentence (`"error": "Too many requests. Please retry
+        // after 30 seconds."`) is a message too.
+        if is_message_field(&k) || (is_code_field(&k) && s.trim().contains(' ')) {
+            message(s, now, out);
         }
         if (is_message_field(&k) || is_code_field(&k)) && out.retirement_texts.len() < MAX_TEXTS {
             let text: String = s.chars().take(MAX_MESSAGE).collect();
@@ -250,6 +272,9 @@ fn is_message_field(k: &str) -> bool {
             | "retmsg"
             | "msg"
             | "info"
+            // Alpha Vantage's whole answer when throttled: `Note` or `Information`.
+            | "note"
+            | "information"
             | "faultstring"
             | "errorsummary"
             | "title"
@@ -304,6 +329,10 @@ fn says_throttled_text(s: &str) -> bool {
         "too many calls",
         "too many api calls",
         "quota limit",
+        // "Our standard API call frequency is 5 calls per minute" (Alpha Vantage), "request
+        // frequency exceeds the limit".
+        "call frequency",
+        "request frequency",
     ]
     .iter()
     .any(|p| t.contains(p))
@@ -404,6 +433,29 @@ mod tests {
 
     fn now() -> DateTime<Utc> {
         DateTime::from_timestamp(1_748_779_200, 0).unwrap()
+    }
+
+    #[test]
+    fn sentences_in_code_fields_and_plain_text_bodies_are_messages() {
+        let w = walk(
+            br#"{"error":"Too many requests. Please retry after 30 seconds."}"#,
+            now(),
+        );
+        assert_eq!(w.text_wait, Some(Duration::from_secs(30)));
+        let w = walk(
+            b"Rate limit exceeded. Please try again in 60 seconds.",
+            now(),
+        );
+        assert!(w.throttled_text);
+        assert_eq!(w.text_wait, Some(Duration::from_secs(60)));
+        // A code is not a sentence, and markup is not plain text.
+        let w = walk(br#"{"error":"rate_limited_for_30_seconds"}"#, now());
+        assert_eq!(w.text_wait, None);
+        let w = walk(
+            b"<html><body>Rate limited, try again in 9 seconds</body></html>",
+            now(),
+        );
+        assert!(!w.throttled_text && w.text_wait.is_none());
     }
 
     #[test]

@@ -54,7 +54,29 @@ const WRAPPERS: [&str; 1] = ["response"];
 /// Whether the first [`WINDOW`] bytes of `body` are a JSON object with a top-level
 /// member that reports an error.
 pub(super) fn is_error_envelope(body: &[u8]) -> bool {
-    reports_error(&body[..body.len().min(WINDOW)], true)
+    reports_error(&body[..body.len().min(WINDOW)], true) || only_words(body)
+}
+
+/// Names of a member that holds a notice for the caller. Not `message`: a lone
+/// `{"message": "Welcome to the API, rate limits apply"}` is a common healthy answer.
+const NOTICE_KEYS: [&str; 3] = ["note", "information", "notice"];
+
+/// Whether the whole answer is one notice and no data: Alpha Vantage answers a
+/// throttled call with a 200 holding only `{"Note": "…API call frequency is 5 calls per
+/// minute…"}` (later `{"Information": …}`). Such an answer is read for what its words
+/// say; an answer with anything beside the sentence is data. Only a short body is
+/// parsed, so a long answer costs nothing.
+fn only_words(body: &[u8]) -> bool {
+    if body.len() > 2 * WINDOW || !skip_ws(body).starts_with(b"{") {
+        return false;
+    }
+    let Ok(serde_json::Value::Object(members)) = serde_json::from_slice(body) else {
+        return false;
+    };
+    members.len() == 1
+        && members
+            .iter()
+            .all(|(k, v)| v.is_string() && NOTICE_KEYS.iter().any(|n| k.eq_ignore_ascii_case(n)))
 }
 
 /// Whether the object `head` starts has a member that reports an error; `unwrap`: a

@@ -16,11 +16,13 @@
 //! first and last `window` bytes are scanned, and only after a substring search finds a
 //! rate-limit word in them; at most [`MAX_MEMBERS`] members are read.
 
+use std::time::Duration;
+
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use crate::quota::Collector;
-use crate::{Headers, Quota, shape};
+use crate::{Headers, MAX_WAIT, Quota, shape};
 
 /// Members read per answer.
 const MAX_MEMBERS: usize = 32;
@@ -54,7 +56,7 @@ pub(super) fn quotas(body: &[u8], window: usize, now: DateTime<Utc>) -> Vec<Quot
     }
     let mut fields: Vec<(String, Vec<u8>)> = Vec::new();
     for at in starts.into_iter().take(MAX_MEMBERS) {
-        if let Some((name, value)) = member(body, at) {
+        if let Some((name, value)) = member(body, at, could_name_a_budget) {
             flatten(&name, &value, &mut fields);
         }
     }
@@ -107,9 +109,9 @@ fn scalar(v: &Value) -> Option<Vec<u8>> {
     }
 }
 
-/// One member at `at` (just after `{` or `,`): its name and, when the name could name a
-/// budget, its value.
-fn member(body: &[u8], at: usize) -> Option<(String, Value)> {
+/// One member at `at` (just after `{` or `,`): its name and, when `wanted` accepts the
+/// name, its value.
+fn member(body: &[u8], at: usize, wanted: fn(&str) -> bool) -> Option<(String, Value)> {
     let rest = body.get(at..)?;
     let open = rest.iter().position(|b| !b.is_ascii_whitespace())?;
     let rest = &rest[open..];
@@ -122,7 +124,7 @@ fn member(body: &[u8], at: usize) -> Option<(String, Value)> {
         .position(|&b| b == b'"')?
         + 1;
     let name = std::str::from_utf8(&rest[1..close]).ok()?;
-    if name.contains('\\') || !could_name_a_budget(name) {
+    if name.contains('\\') || !wanted(name) {
         return None;
     }
     let after = &rest[close + 1..];
@@ -135,6 +137,32 @@ fn member(body: &[u8], at: usize) -> Option<(String, Value)> {
         .next()?
         .ok()?;
     Some((name.to_owned(), value))
+}
+
+/// The wait a successful answer asks for before the next call, in a top-level
+/// `backoff` member of seconds. Stack Exchange's wrapper sets it when "it must wait that
+/// many seconds before hitting the same method again"
+/// (<https://api.stackexchange.com/docs/throttle>). Only a top-level number counts: a
+/// `backoff` object nested in data (Argo's `retryStrategy.backoff`) is configuration.
+pub(super) fn backoff(body: &[u8], window: usize) -> Option<Duration> {
+    let head = &body[..body.len().min(window)];
+    let tail_from = body.len().saturating_sub(window);
+    let tail = &body[tail_from..];
+    let mentions = |w: &[u8]| memchr::memmem::find(w, b"\"backoff\"").is_some();
+    if !mentions(head) && !mentions(tail) {
+        return None;
+    }
+    let mut starts = member_starts_from_head(body, window);
+    if tail_from > 0 {
+        starts.extend(member_starts_from_tail(body, tail_from));
+    }
+    starts
+        .into_iter()
+        .take(MAX_MEMBERS)
+        .filter_map(|at| member(body, at, |name| name == "backoff"))
+        .find_map(|(_, value)| value.as_f64())
+        .filter(|secs| secs.is_finite() && *secs > 0.0)
+        .map(|secs| Duration::from_secs_f64(secs.min(MAX_WAIT.as_secs_f64())))
 }
 
 fn could_name_a_budget(name: &str) -> bool {

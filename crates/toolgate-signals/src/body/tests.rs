@@ -304,3 +304,60 @@ fn graphql_deprecation_notices_on_a_success_become_warnings() {
     // An extensions object without notices says nothing.
     assert!(read_success(br#"{"data":{},"extensions":{"traceId":"abc"}}"#, now).is_none());
 }
+
+#[test]
+fn an_answer_that_is_only_a_sentence_is_read_for_what_it_says() {
+    let now = now();
+    // Alpha Vantage's throttled answers, old and new.
+    for body in [
+        &br#"{"Note": "Thank you for using Alpha Vantage! Our standard API call frequency is 5 calls per minute and 500 calls per day. Please visit https://www.alphavantage.co/premium/ if you would like to target a higher API call frequency."}"#[..],
+        br#"{"Information": "Thank you for using Alpha Vantage! Our standard API rate limit is 25 requests per day. Please subscribe to any of the premium plans to instantly remove all daily rate limits."}"#,
+    ] {
+        assert!(worth_reading(200, body), "{}", String::from_utf8_lossy(body));
+        assert!(read(200, body, now).rate_limited);
+    }
+    // A sentence beside data, a sentence that says nothing of limits, a sentence under
+    // a name that is data: not throttled.
+    for body in [
+        &br#"{"Note": "API call frequency is 5 calls per minute", "Meta Data": {"2. Symbol": "IBM"}}"#[..],
+        br#"{"message": "Created"}"#,
+        br#"{"message": "Welcome to the API. Rate limits apply, see the docs."}"#,
+        br#"{"title": "Rate limits explained"}"#,
+    ] {
+        assert!(
+            !worth_reading(200, body) || !read(200, body, now).rate_limited,
+            "{}",
+            String::from_utf8_lossy(body)
+        );
+    }
+}
+
+#[test]
+fn a_successful_answer_asking_to_back_off_gives_its_wait() {
+    let now = now();
+    // Stack Exchange closes its wrapper with `backoff` beside the quota.
+    let body = br#"{"items":[{"question_id":1}],"has_more":true,"backoff":10,"quota_max":300,"quota_remaining":297}"#;
+    let b = read_success(body, now).expect("a wait and a quota");
+    assert_eq!(b.retry_after, Some(Duration::from_secs(10)));
+    assert!(!b.rate_limited, "nothing was refused");
+    assert_eq!(b.quota.len(), 1);
+    // Alone, it is still the answer's wait.
+    let alone = read_success(br#"{"items":[],"backoff":2}"#, now).expect("a wait");
+    assert_eq!(alone.retry_after, Some(Duration::from_secs(2)));
+    // A `backoff` nested in data, or not a number, is configuration.
+    for data in [
+        &br#"{"spec":{"retryStrategy":{"limit":"10","backoff":{"duration":"1","factor":"2"}}}}"#[..],
+        br#"{"items":[{"backoff":30}]}"#,
+        br#"{"backoff":"exponential"}"#,
+        br#"{"backoff":0}"#,
+    ] {
+        assert!(
+            read_success(data, now).is_none_or(|b| b.retry_after.is_none()),
+            "{}",
+            String::from_utf8_lossy(data)
+        );
+    }
+    // A huge number is capped like every other wait.
+    let huge = read_success(br#"{"backoff":1e300}"#, now).expect("a wait");
+    assert_eq!(huge.retry_after, Some(MAX_WAIT));
+}

@@ -310,9 +310,11 @@ fn is_prefixed_flags_and_words_with_reasons() {
         h(r#"{"DatabaseBackend":"working","CacheBackend":"working"}"#),
         Some(Health::Healthy)
     );
+    // One check failing beside a working one; django-health-check answers 500 then,
+    // which `read_response` reads as down.
     assert_eq!(
         h(r#"{"DatabaseBackend":"unavailable: Database error","CacheBackend":"working"}"#),
-        Some(Health::Down)
+        Some(Health::Degraded)
     );
     // health-go.
     assert_eq!(
@@ -514,7 +516,11 @@ fn a_healthy_word_does_not_hide_failing_parts() {
         {"monitorId":2,"name":"Web","statusClass":"success"}],"totalCount":2},
         "statistics":{"counts":{"up":1,"down":1,"paused":0,"total":2},"count_result":"down"}}"#;
     let s = parse(psp.as_bytes()).unwrap();
-    assert_eq!((s.health, s.indicator.as_str()), (Health::Down, "danger"));
+    // One monitor down beside one up: the page works in part.
+    assert_eq!(
+        (s.health, s.indicator.as_str()),
+        (Health::Degraded, "danger")
+    );
     assert_eq!(
         s.components,
         vec![
@@ -676,7 +682,8 @@ fn check_result_series_read_their_newest_result() {
         )
     };
     let s = parse(kuma(0).as_bytes()).unwrap();
-    assert_eq!(s.health, Health::Down);
+    // Monitor 1 down, monitor 2 up.
+    assert_eq!(s.health, Health::Degraded);
     assert_eq!(
         s.components,
         vec![
@@ -707,7 +714,40 @@ fn error_statuses_are_not_the_apis_health() {
     assert_eq!(read_response(502, nginx), Err(Unreadable::Status(502)));
     let spring_404 = br#"{"timestamp":"2025-05-01T10:00:00Z","status":404,"error":"Not Found","path":"/api/v2/status.json"}"#;
     assert_eq!(read_response(404, spring_404), Err(Unreadable::Status(404)));
-    // A healthy-looking body behind an error status is not healthy either.
+    // A health document behind a 5xx that says down is read; an error envelope is not.
+    let vault_uninitialised =
+        br#"{"initialized":false,"sealed":true,"standby":true,"version":"1.17.2"}"#;
+    assert_eq!(
+        read_response(501, vault_uninitialised).map(|p| p.health),
+        Ok(Health::Down)
+    );
+    assert_eq!(
+        read_response(500, br#"{"error":"internal","ok":false}"#),
+        Err(Unreadable::Status(500))
+    );
+    assert_eq!(
+        read_response(500, br#"{"status":"fail","message":"database timeout"}"#),
+        Err(Unreadable::Status(500))
+    );
+    assert_eq!(
+        read_response(404, br#"{"status":"DOWN"}"#),
+        Err(Unreadable::Status(404))
+    );
+    // Vault's active node.
+    let vault_active = br#"{"initialized":true,"sealed":false,"standby":false,"version":"1.17.2"}"#;
+    assert_eq!(
+        read_response(200, vault_active).map(|p| p.health),
+        Ok(Health::Healthy)
+    );
+    // A healthy-looking body behind an error status is not healthy either (Vault's
+    // standby answers 429 with a healthy body: left unread).
+    assert_eq!(
+        read_response(
+            429,
+            br#"{"initialized":true,"sealed":false,"standby":true}"#
+        ),
+        Err(Unreadable::Status(429))
+    );
     assert_eq!(
         read_response(429, br#"{"status":"ok"}"#),
         Err(Unreadable::Status(429))
@@ -780,6 +820,89 @@ fn hostile_documents_are_bounded() {
         "}".repeat(100)
     );
     assert_eq!(parse(statuses.as_bytes()), None);
+}
+
+#[test]
+fn some_parts_failing_beside_working_ones_is_degraded_on_a_success() {
+    // Kafka Connect: the connector RUNNING, one task FAILED beside a RUNNING one. The
+    // connector's own state is a part, not the document's verdict.
+    let kafka = r#"{"name":"s3-sink","connector":{"state":"RUNNING","worker_id":"10.0.0.1:8083"},"tasks":[{"id":0,"state":"RUNNING"},{"id":1,"state":"FAILED","trace":"ConnectException"}],"type":"sink"}"#;
+    assert_eq!(health_of(kafka), Some(Health::Degraded));
+    // A map of named checks with health flags (Sonatype Nexus `status/check`).
+    let nexus = r#"{"Available CPUs":{"healthy":true},"Blob Stores Quota":{"healthy":false,"message":"over its soft quota"}}"#;
+    assert_eq!(health_of(nexus), Some(Health::Degraded));
+    // A list of monitors (Healthchecks.io), one down.
+    let checks =
+        r#"{"checks":[{"name":"Backups","status":"up"},{"name":"Nightly","status":"down"}]}"#;
+    assert_eq!(health_of(checks), Some(Health::Degraded));
+    // Every part down is down; an overall word still decides.
+    let all_down = r#"{"checks":[{"name":"a","status":"down"},{"name":"b","status":"down"}]}"#;
+    assert_eq!(health_of(all_down), Some(Health::Down));
+    let said_down = r#"{"status":"unhealthy","components":[{"name":"core","status":"healthy"},{"name":"db","status":"unhealthy"}]}"#;
+    assert_eq!(health_of(said_down), Some(Health::Down));
+    // An endpoint that answers an error status with the same mix judged itself down
+    // (Nuxeo's `/runningstatus` answers 500 when any probe fails).
+    let nuxeo =
+        br#"{"s3BinaryManagerStatus":"failed","runtimeStatus":"ok","repositoryStatus":"ok"}"#;
+    assert_eq!(read_response(500, nuxeo).unwrap().health, Health::Down);
+    assert_eq!(
+        read_response(503, kafka.as_bytes()).unwrap().health,
+        Health::Down
+    );
+    assert_eq!(
+        read_response(200, kafka.as_bytes()).unwrap().health,
+        Health::Degraded
+    );
+}
+
+#[test]
+fn an_instance_is_as_healthy_as_the_worst_of_its_own_checks() {
+    // Consul `/v1/health/service/redis`: two instances, one with a critical check.
+    let instances = r#"[{"Node":{"Node":"a"},"Checks":[{"CheckID":"serfHealth","Status":"passing"},{"CheckID":"service:redis","Status":"critical"}]},
+        {"Node":{"Node":"b"},"Checks":[{"CheckID":"serfHealth","Status":"passing"},{"CheckID":"service:redis","Status":"passing"}]}]"#;
+    assert_eq!(health_of(instances), Some(Health::Degraded));
+    let all_failing = instances.replace("passing\"}]}]", "critical\"}]}]");
+    assert_eq!(health_of(&all_failing), Some(Health::Down));
+    let none_failing = instances.replace("critical", "passing");
+    assert_eq!(health_of(&none_failing), Some(Health::Healthy));
+    // Checks are looked for one level down only.
+    let deeper = r#"[{"Checks":[{"Checks":[{"Status":"critical"}]}]}]"#;
+    assert_eq!(health_of(deeper), None);
+}
+
+#[test]
+fn prefixed_levels_maintenance_flags_and_part_status_fields_are_read() {
+    // The gRPC health checking protocol, as its JSON gateways answer.
+    assert_eq!(health_of(r#"{"status":"SERVING"}"#), Some(Health::Healthy));
+    assert_eq!(health_of(r#"{"status":"NOT_SERVING"}"#), Some(Health::Down));
+    assert_eq!(
+        health_of(r#"{"status":"SERVICE_UNKNOWN"}"#),
+        Some(Health::Unknown)
+    );
+    // Ceph: `HEALTH_OK`, `HEALTH_WARN`, `HEALTH_ERR`.
+    assert_eq!(
+        health_of(r#"{"status":"HEALTH_OK","checks":{}}"#),
+        Some(Health::Healthy)
+    );
+    assert_eq!(
+        health_of(r#"{"status":"HEALTH_WARN","checks":{"OSD_DOWN":{"severity":"HEALTH_WARN"}}}"#),
+        Some(Health::Degraded)
+    );
+    assert_eq!(health_of(r#"{"status":"HEALTH_ERR"}"#), Some(Health::Down));
+    // Nextcloud's status.php while an admin works on it, even behind a 503.
+    let nextcloud =
+        br#"{"installed":true,"maintenance":true,"needsDbUpgrade":false,"version":"28.0.1.1"}"#;
+    assert_eq!(
+        read_response(503, nextcloud).unwrap().health,
+        Health::Degraded
+    );
+    // Mattermost's ping answers 500 with an overall word and the parts it sums up: the
+    // parts make it a health document, not an error page.
+    let mattermost =
+        br#"{"status":"UNHEALTHY","database_status":"UNHEALTHY","filestore_status":"OK"}"#;
+    let s = read_response(500, mattermost).unwrap();
+    assert_eq!(s.health, Health::Down);
+    assert_eq!(s.components.len(), 2, "{:?}", s.components);
 }
 
 mod collected;

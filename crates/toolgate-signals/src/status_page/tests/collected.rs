@@ -208,9 +208,9 @@ fn cases() -> Vec<Case> {
         ),
         // Pingdom's words.
         case(
-            "Pingdom checks: one down",
+            "Pingdom checks: one down beside one up",
             &pingdom(&["up", "down"]),
-            Some(Down),
+            Some(Degraded),
         ),
         case(
             "Pingdom checks: all up",
@@ -234,9 +234,9 @@ fn cases() -> Vec<Case> {
             Some(Healthy),
         ),
         case(
-            "Better Stack monitors: one down",
+            "Better Stack monitors: one down beside one up",
             &better_stack_monitors(&["up", "down"]),
-            Some(Down),
+            Some(Degraded),
         ),
         case(
             "Better Stack monitors: maintenance",
@@ -255,9 +255,9 @@ fn cases() -> Vec<Case> {
             Some(Healthy),
         ),
         case(
-            "StatusCake uptime checks: one down",
+            "StatusCake uptime checks: one down beside one up",
             &statuscake(&[("up", false), ("down", false)]),
-            Some(Down),
+            Some(Degraded),
         ),
         case(
             "StatusCake: a paused check's last status is not evidence",
@@ -317,9 +317,9 @@ fn cases() -> Vec<Case> {
             Some(Degraded),
         ),
         case(
-            "Microsoft Graph service health overviews: an interruption",
+            "Microsoft Graph service health overviews: one service interrupted beside one operational",
             r#"{"value":[{"service":"Exchange Online","status":"serviceInterruption","id":"Exchange"},{"service":"SharePoint Online","status":"serviceOperational","id":"SharePoint"}]}"#,
-            Some(Down),
+            Some(Degraded),
         ),
         case(
             "Microsoft Graph service health overviews: all operational",
