@@ -8,9 +8,12 @@
 //! Tomcat and Jetty drop `;parameters` from a segment, so `..;` is `..`; a proxy that
 //! decodes once in front of a router that decodes again undoes a double encoding. Any of
 //! them turns `..%2F..%2Fadmin` into `/admin`, a path outside the tool's, with the
-//! dependency's credentials on it. So a value is refused when any reading of it — as
-//! written, or with up to [`DECODED_LAYERS`] layers of percent-encoding undone, split at
-//! `/` or `\`, with a segment's `;parameters` dropped — has a `.` or `..` part.
+//! dependency's credentials on it. Applications that apply Unicode compatibility
+//! normalisation (NFKC) to a decoded path read `‥` and `．．` as `..` and `／` as `/`.
+//! So a value is refused when any reading of it — as written, or with up to
+//! [`DECODED_LAYERS`] layers of percent-encoding undone, with or without those
+//! compatibility forms folded, split at `/` or `\`, with a segment's `;parameters`
+//! dropped — has a `.` or `..` part.
 
 use std::borrow::Cow;
 
@@ -24,7 +27,7 @@ const DECODED_LAYERS: usize = 3;
 pub(crate) fn could_name_a_dot_segment(value: &str) -> bool {
     let mut reading = Cow::Borrowed(value);
     for _ in 0..=DECODED_LAYERS {
-        if reading.split(['/', '\\']).any(is_dot_segment) {
+        if names_a_dot_segment(&reading) || names_a_dot_segment(&folded(&reading)) {
             return true;
         }
         let decoded = match percent_decode_str(&reading).decode_utf8_lossy() {
@@ -34,6 +37,33 @@ pub(crate) fn could_name_a_dot_segment(value: &str) -> bool {
         reading = Cow::Owned(decoded);
     }
     false
+}
+
+fn names_a_dot_segment(reading: &str) -> bool {
+    reading.split(['/', '\\']).any(is_dot_segment)
+}
+
+/// `reading` with the characters whose NFKC form is a dot, two dots or a separator
+/// written as those (only they matter here; everything else is kept as it is).
+fn folded(reading: &str) -> Cow<'_, str> {
+    let fold = |c: char| match c {
+        '\u{2024}' | '\u{fe52}' | '\u{ff0e}' => Some("."),
+        '\u{2025}' | '\u{fe30}' => Some(".."),
+        '\u{ff0f}' => Some("/"),
+        '\u{fe68}' | '\u{ff3c}' => Some("\\"),
+        _ => None,
+    };
+    if !reading.chars().any(|c| fold(c).is_some()) {
+        return Cow::Borrowed(reading);
+    }
+    let mut out = String::with_capacity(reading.len());
+    for c in reading.chars() {
+        match fold(c) {
+            Some(text) => out.push_str(text),
+            None => out.push(c),
+        }
+    }
+    Cow::Owned(out)
 }
 
 fn is_dot_segment(part: &str) -> bool {
@@ -61,6 +91,10 @@ mod tests {
             "%252e%252e%252fadmin",
             "%25252e%25252e",
             "x/%2E",
+            "\u{2025}",
+            "\u{ff0e}\u{ff0e}\u{ff0f}admin",
+            "%EF%BC%8E%EF%BC%8E%EF%BC%8Fadmin",
+            "..\u{ff3c}admin",
         ] {
             assert!(could_name_a_dot_segment(climbing), "{climbing:?}");
         }
@@ -79,6 +113,8 @@ mod tests {
             "%zz",
             "caf%C3%A9",
             "%FF%FE",
+            "\u{2026}",
+            "v\u{ff0e}2",
             "",
         ] {
             assert!(!could_name_a_dot_segment(plain), "{plain:?}");
