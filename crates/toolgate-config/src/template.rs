@@ -440,8 +440,8 @@ impl RequestTemplate {
 }
 
 /// Why a value that could name a `.` or `..` segment is refused, for the model.
-const CLIMBS: &str = ": it has a `.` or `..` part (between `/` or `\\`, before a `;`, \
-     or once percent-decoded), which the server could read as a path outside the tool's";
+const CLIMBS: &str = ": it has a `.` or `..` part as a server may read it (split at `/` or `\\`, \
+     before a `;`, percent-decoded or NFKC-normalised), which could name a path outside the tool's";
 
 /// A `{+name}` value as path segments: each `/`-separated part encoded as one segment
 /// (so `?`, `#`, `%` and `@` stay inside it). An empty part (a leading, trailing or
