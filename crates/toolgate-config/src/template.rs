@@ -24,6 +24,9 @@ use http::header::{HeaderMap, HeaderName, HeaderValue};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Map, Value};
 
+mod dot_segments;
+use dot_segments::could_name_a_dot_segment;
+
 /// Everything but RFC 3986 unreserved characters is encoded inside a path segment.
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'-')
@@ -334,9 +337,10 @@ impl RequestTemplate {
                 if segments {
                     return path_of_segments(text);
                 }
-                if text == "." || text == ".." || text.is_empty() {
+                if text.is_empty() || could_name_a_dot_segment(text) {
                     return Err(RenderError(format!(
-                        "the value {text:?} cannot be used as a path segment"
+                        "the value {text:?} cannot be used as a path segment{}",
+                        if text.is_empty() { "" } else { CLIMBS }
                     )));
                 }
                 Ok(utf8_percent_encode(text, SEGMENT).to_string())
@@ -435,16 +439,25 @@ impl RequestTemplate {
     }
 }
 
+/// Why a value that could name a `.` or `..` segment is refused, for the model.
+const CLIMBS: &str = ": it has a `.` or `..` part as a server may read it (split at `/` or `\\`, \
+     before a `;`, percent-decoded or NFKC-normalised), which could name a path outside the tool's";
+
 /// A `{+name}` value as path segments: each `/`-separated part encoded as one segment
 /// (so `?`, `#`, `%` and `@` stay inside it). An empty part (a leading, trailing or
-/// doubled `/`), `.` or `..` is refused: the value may add segments below the tool's
+/// doubled `/`), or a value that could name `.` or `..` (see [`dot_segments`]), is refused: the value may add segments below the tool's
 /// path, never leave it or change which resource the path names by normalisation.
 fn path_of_segments(text: &str) -> Result<String, RenderError> {
     let mut out = String::with_capacity(text.len() + 8);
+    if could_name_a_dot_segment(text) {
+        return Err(RenderError(format!(
+            "the value {text:?} cannot be used as a path{CLIMBS}"
+        )));
+    }
     for (i, segment) in text.split('/').enumerate() {
-        if segment.is_empty() || segment == "." || segment == ".." {
+        if segment.is_empty() {
             return Err(RenderError(format!(
-                "the value {text:?} cannot be used as a path: each part between `/` must be a name, not empty, `.` or `..`"
+                "the value {text:?} cannot be used as a path: each part between `/` must be a name, not empty"
             )));
         }
         if i > 0 {
@@ -720,11 +733,17 @@ mod tests {
                 .unwrap_err();
             assert!(e.0.contains("cannot be used as a path"), "{bad:?}: {e}");
         }
-        // Encoded dots are data, not navigation: `%` itself is encoded.
+        // Encoded dots and other separators climb too, on a server that decodes them.
+        for bad in ["a/%2E%2E/b", "a/..\\b", "a/..;x/b", "a/%252e%252e/b"] {
+            let e = template("/{+name}", &[])
+                .render(&base, &args(json!({ "name": bad })))
+                .unwrap_err();
+            assert!(e.0.contains("outside the tool's"), "{bad:?}: {e}");
+        }
         let r = template("/{+name}", &[])
-            .render(&base, &args(json!({"name": "a/%2E%2E/b"})))
+            .render(&base, &args(json!({"name": "a/v1.2..3/%41"})))
             .unwrap();
-        assert_eq!(r.url.path(), "/v1/a/%252E%252E/b");
+        assert_eq!(r.url.path(), "/v1/a/v1.2..3/%2541");
     }
 
     #[test]
@@ -743,6 +762,29 @@ mod tests {
             let e = template("/items/{id}", &[]).render(&base, &args(json!({ "id": bad })));
             assert!(e.unwrap_err().0.contains("path segment"));
         }
+    }
+
+    #[test]
+    fn a_segment_argument_that_a_decoding_server_would_climb_with_is_refused() {
+        let base = url::Url::parse("https://api.example.com/v1/").unwrap();
+        for bad in [
+            "../../admin",
+            "..%2F..%2Fadmin",
+            "%2e%2e%2fadmin",
+            "%252e%252e%252fadmin",
+            "..\\admin",
+            "..;/admin",
+        ] {
+            let e = template("/items/{id}", &[])
+                .render(&base, &args(json!({ "id": bad })))
+                .unwrap_err();
+            assert!(e.0.contains("outside the tool's"), "{bad:?}: {e}");
+        }
+        // A slash inside a name stays one encoded segment; dots inside names are data.
+        let r = template("/items/{id}", &[])
+            .render(&base, &args(json!({"id": "a/b..c"})))
+            .unwrap();
+        assert_eq!(r.url.path(), "/v1/items/a%2Fb..c");
     }
 
     #[test]

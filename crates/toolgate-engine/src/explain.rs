@@ -257,6 +257,8 @@ pub struct Failed<'a> {
     pub retry_after: Option<Duration>,
     /// The wall clock, for "at 07:14 UTC".
     pub now: chrono::DateTime<chrono::Utc>,
+    /// The last reply said a retry is safe and may succeed (`x-should-retry: true`).
+    pub retry_vouched: bool,
 }
 
 /// `now + wait`, saturating at the far future.
@@ -361,6 +363,7 @@ pub fn failure(f: &Failed<'_>) -> String {
         owner_alerted,
         retry_after,
         now,
+        retry_vouched,
     } = *f;
     let name = &tool.name;
     let what = detail.describe();
@@ -407,6 +410,13 @@ pub fn failure(f: &Failed<'_>) -> String {
         (ErrorClass::Forbidden, _) => format!(
             "{name} failed: {what}. Error class: forbidden — this agent may not call {name}. Do not retry; \
              continue without {name}."
+        ),
+        // The server, which alone can tell a lock timeout from a request that will never
+        // pass, said this one may: the same arguments are worth another try later.
+        (ErrorClass::ClientError, _) if retry_vouched => format!(
+            "{name} failed: {what}. Error class: client_error — the upstream's reply says the same request may \
+             succeed if repeated.{tried} {}, or continue without {name}.",
+            wait.map_or_else(|| "Try again in a minute".to_string(), |w| capitalised(&w)),
         ),
         (ErrorClass::ClientError, _) => format!(
             "{name} failed: {what}. Error class: client_error. {}",
@@ -971,6 +981,7 @@ mod tests {
                 owner_alerted: false,
                 retry_after: None,
                 now,
+                retry_vouched: false,
             })
         };
         let rpc = |code: i64| Detail::Rpc {
@@ -1036,6 +1047,7 @@ mod tests {
             owner_alerted: false,
             retry_after: None,
             now,
+            retry_vouched: false,
         });
         assert!(
             text.contains("fix the arguments and call get_user again"),
@@ -1132,6 +1144,7 @@ mod tests {
                 owner_alerted: false,
                 retry_after: None,
                 now: chrono::DateTime::<chrono::Utc>::UNIX_EPOCH,
+                retry_vouched: false,
             })
         };
         let not_json = Detail::NotJson {
@@ -1251,6 +1264,7 @@ mod tests {
                             owner_alerted: attempts > 1,
                             retry_after,
                             now,
+                            retry_vouched: false,
                         });
                         assert_reads_as_failure(&text, "web_search failed: ", class.as_str());
                     }

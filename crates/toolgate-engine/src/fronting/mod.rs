@@ -1592,7 +1592,8 @@ fn let_go_of_closed(
 }
 
 /// Keeps one server's tools current: checks on every list-changed, restart or lost
-/// session, call refused for an unknown tool, and every `check_every` (sooner, with backoff from 1 s, while the server
+/// session, call refused for an unknown tool, and every `check_every` (sooner, with
+/// backoff from 2 s, while the server
 /// cannot be listed, so a server that was down at start-up is picked up soon after it
 /// comes up); tells connected clients when the tools they see changed, and passes the
 /// server's other notifications on. The first check is the caller's (`serve` waits for
@@ -1600,7 +1601,11 @@ fn let_go_of_closed(
 ///
 /// Checks are coalesced: while one runs, any number of list-changed notifications make
 /// one more check after it, not one each (a server flooding `list_changed` costs at most
-/// one `tools/list` in flight and one pending).
+/// one `tools/list` in flight and one pending). And they are spaced: a check starts no
+/// sooner than [`relist_spacing`] after the previous one started, so a server that
+/// repeats `list_changed` without end (or restarts, or loses its session, in a loop)
+/// makes toolgate list a large catalogue a few times a minute, not back to back; a
+/// change it announces is still picked up, at most that spacing late.
 pub async fn watch(
     server: Arc<Fronted>,
     gateway: Arc<dyn Host>,
@@ -1609,7 +1614,7 @@ pub async fn watch(
     stop: tokio_util::sync::CancellationToken,
 ) {
     let every = server.spec.check_every;
-    let mut backoff = Duration::from_secs(1);
+    let mut backoff = MIN_RELIST_SPACING;
     let now = tokio::time::Instant::now;
     // A deadline, not a sleep per loop: events and lock polls must not push it back.
     let mut due = now() + if first.listed { every } else { backoff };
@@ -1617,6 +1622,8 @@ pub async fn watch(
     let mut lock_poll = tokio::time::interval(LOCK_POLL);
     lock_poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut sessions_closed = crate::broadcast::subscribers_closed();
+    // The caller's first check has just run.
+    let mut last_check = (now(), Duration::ZERO);
     loop {
         let mut recheck = tokio::select! {
             () = stop.cancelled() => return,
@@ -1637,7 +1644,16 @@ pub async fn watch(
             },
         };
         while recheck {
+            let (started, took) = last_check;
+            let allowed = started + relist_spacing(took, every);
+            if now() < allowed {
+                // Deferred, not dropped: the deadline brings the check.
+                due = due.min(allowed);
+                break;
+            }
+            let started = now();
             let checked = server.check(gateway.as_ref()).await;
+            last_check = (started, now() - started);
             if checked.changed {
                 gateway.notify_all("notifications/tools/list_changed", None);
             }
@@ -1645,7 +1661,7 @@ pub async fn watch(
                 gateway.notify_all("notifications/resources/list_changed", None);
             }
             if checked.listed {
-                backoff = Duration::from_secs(1);
+                backoff = MIN_RELIST_SPACING;
                 due = now() + every;
             } else {
                 due = now() + backoff.min(every);
@@ -1663,6 +1679,17 @@ pub async fn watch(
         }
     }
 }
+
+/// The least time between the starts of two checks of one server: [`MIN_RELIST_SPACING`],
+/// or ten times what the last check took when that is longer (a catalogue that takes
+/// long to list or pin is listed at most a tenth of the time), never more than the
+/// server's `check_every`.
+fn relist_spacing(took: Duration, every: Duration) -> Duration {
+    MIN_RELIST_SPACING.max(took.saturating_mul(10)).min(every)
+}
+
+/// See [`relist_spacing`].
+const MIN_RELIST_SPACING: Duration = Duration::from_secs(2);
 
 /// Handles one event of the server's connection; true when the tools must be checked.
 fn on_event(server: &Fronted, gateway: &dyn Host, event: Event) -> bool {

@@ -1271,3 +1271,28 @@ async fn a_server_whose_list_keeps_failing_is_not_listed_on_every_read_of_a_link
     read().await.expect("the linker answers");
     assert_eq!(kb_lists(), 2, "after the window kb is listed again");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_server_announcing_changes_without_end_is_listed_a_few_times_a_minute() {
+    let link = Arc::new(CountingLink::default());
+    guard(&link.tools).push(tool("search", "Searches."));
+    let (fronted, host) = server("", link.clone());
+    let (tx, rx) = mpsc::channel(16);
+    let (task, stop) = watching(fronted, host.clone(), rx);
+    // A `list_changed` every 10 ms for a minute.
+    for _ in 0..6000 {
+        let _ = tx.try_send(Event::ToolsChanged);
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let lists = link.lists.load(Ordering::SeqCst);
+    // Back to back (one list takes 100 ms here) would be about 600.
+    assert!(
+        (20..=31).contains(&lists),
+        "a minute of list_changed every 10 ms made {lists} tools/list requests"
+    );
+    // The last announcement is deferred, not dropped: it gets its check, and only one.
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    assert_eq!(link.lists.load(Ordering::SeqCst), lists + 1);
+    stop.cancel();
+    let _ = task.await;
+}

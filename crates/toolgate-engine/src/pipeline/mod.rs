@@ -64,6 +64,9 @@ struct Call {
     latency: Option<Duration>,
     /// The last failed attempt: its class, the server's wait, and what to say.
     last: Option<(ErrorClass, Option<Duration>, Detail)>,
+    /// The last failed attempt's reply vouched for a retry (`x-should-retry: true`): the
+    /// retries below the model followed it, and so does what the model is told.
+    last_vouched: bool,
     /// `Warning` texts of the last reply, for the notes.
     warnings: Vec<String>,
     /// Signal-like headers of the last reply that toolgate could not read.
@@ -168,6 +171,7 @@ impl Call {
             spaced: Duration::ZERO,
             latency: None,
             last: None,
+            last_vouched: false,
             warnings: Vec::new(),
             unread: Vec::new(),
             trace,
@@ -300,6 +304,7 @@ async fn attempts<U: Upstream>(
                         advice,
                     } => {
                         call.last = Some((class, hint, detail));
+                        call.last_vouched = advice == Some(true);
                         StepOutcome::Failed {
                             class,
                             hint,
@@ -623,6 +628,7 @@ fn failure_of<U: Upstream>(
     reason: GiveUpReason,
 ) -> Failure {
     let spec = &route.spec;
+    let vouched = call.last_vouched && reason != GiveUpReason::AdvisedAgainst;
     let message = explain::failure(&explain::Failed {
         tool: spec,
         class: last,
@@ -633,6 +639,7 @@ fn failure_of<U: Upstream>(
         owner_alerted: services.incidents.reaches(&spec.owner),
         retry_after: hint,
         now: chrono::Utc::now(),
+        retry_vouched: vouched,
     });
     let drift_cause = (last == ErrorClass::ContractDrift && !matches!(detail, Detail::Drift(_)))
         .then(|| detail.drift_cause());
@@ -649,6 +656,7 @@ fn failure_of<U: Upstream>(
         drift,
         passthrough,
         retry_advised_against: reason == GiveUpReason::AdvisedAgainst,
+        retry_vouched: vouched,
     }
 }
 
@@ -731,7 +739,7 @@ fn record<U: Upstream>(
     }
     let mut signals = CallSignals::new(&spec.name, &spec.contract.version, call.retry.attempts());
     if let Err(f) = &result {
-        let retryable = f.class.retryable(spec.retry_safe()) && !f.retry_advised_against;
+        let retryable = f.retryable(spec.retry_safe());
         signals.failed(f.class, retryable, f.retry_after);
         signals.elapsed_ms = Some(call.started.elapsed().as_millis() as u64);
         signals.drift = match (&f.drift, f.drift_cause) {

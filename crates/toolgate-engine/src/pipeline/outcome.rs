@@ -144,6 +144,9 @@ pub struct Failure {
     pub passthrough: Option<bytes::Bytes>,
     /// The upstream's reply said a retry will not help (`x-should-retry: false`).
     pub retry_advised_against: bool,
+    /// The upstream's last reply said a retry is safe and may succeed
+    /// (`x-should-retry: true`), which toolgate's own retries followed.
+    pub retry_vouched: bool,
 }
 
 impl Failure {
@@ -157,7 +160,18 @@ impl Failure {
             drift_cause: None,
             passthrough: None,
             retry_advised_against: false,
+            retry_vouched: false,
         }
+    }
+
+    /// Whether calling again may succeed, as `_meta` tells the client: what the class
+    /// allows for a tool this safe to repeat, widened by a reply that vouched for a
+    /// retry and narrowed by one that advised against it — the same rule toolgate's own
+    /// retries followed.
+    pub fn retryable(&self, idempotent: bool) -> bool {
+        !self.retry_advised_against
+            && (self.class.retryable(idempotent)
+                || self.retry_vouched && self.class.retryable_when_vouched())
     }
 }
 

@@ -1336,3 +1336,45 @@ async fn a_reply_that_vouches_for_a_retry_is_retried_although_the_tool_is_not_sa
     assert!(auth.search().await.result.is_err());
     assert_eq!(auth.attempts(), 1);
 }
+
+#[tokio::test(start_paused = true)]
+async fn what_the_model_is_told_about_a_retry_agrees_with_a_reply_that_vouched_for_one() {
+    let vouched = |code| Reply {
+        headers: vec![("x-should-retry", "true".to_string())],
+        ..status(code)
+    };
+    // A 409 the server keeps saying a retry can clear: toolgate retried it, so the model
+    // hears that a later try may pass, not that its arguments are wrong.
+    let conflict = rig("web_search", vec![vouched(409); 5]);
+    let outcome = conflict.search().await;
+    let f = failure(&outcome);
+    assert!(conflict.attempts() > 1, "retried below the model");
+    assert_eq!(f.class, ErrorClass::ClientError);
+    assert_eq!(outcome.signals.retryable, Some(true), "{}", f.message);
+    assert!(
+        f.message.contains("may succeed if repeated") && !f.message.contains("fix the arguments"),
+        "{}",
+        f.message
+    );
+    // A 503 on a POST that is not safe to repeat, vouched for every time: retried, and
+    // told as retryable, not as "may have side effects".
+    let order = rig("create_order", vec![vouched(503); 5]);
+    let outcome = order.call(json!({})).await;
+    let f = failure(&outcome);
+    assert!(order.attempts() > 1, "retried below the model");
+    assert_eq!(outcome.signals.retryable, Some(true));
+    assert!(
+        !f.message.contains("may have side effects"),
+        "{}",
+        f.message
+    );
+    // Without the vouching the same replies are neither retried nor called retryable.
+    let plain = rig("create_order", vec![status(503); 5]);
+    let outcome = plain.call(json!({})).await;
+    assert_eq!(plain.attempts(), 1);
+    assert_eq!(outcome.signals.retryable, Some(false));
+    let conflict = rig("web_search", vec![status(409); 5]);
+    let outcome = conflict.search().await;
+    assert_eq!(outcome.signals.retryable, Some(false));
+    assert!(failure(&outcome).message.contains("fix the arguments"));
+}

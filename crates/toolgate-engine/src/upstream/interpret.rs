@@ -168,6 +168,14 @@ pub fn interpret_within(
     } else {
         body
     };
+    if let Some(reason) = super::duplicate_names::repeated_member(&body) {
+        let detail = Detail::NotJson {
+            reason,
+            excerpt: explain::excerpt(&body, &explain::Secrets::of(tool)),
+            encoding: None,
+        };
+        return failed(&attempt(status, BodyCheck::NotJson), None, detail);
+    }
     let checked = if crate::learned::warns_on_declared(tool) {
         // Checked after this step, so that a drifted body can still be returned.
         Ok(())
@@ -412,6 +420,34 @@ mod tests {
         // Upstream words that are no encoding's name are not repeated.
         assert_eq!(encoded("gzip\"; ignore the owner").as_deref(), Some(""));
         assert_eq!(encoded("identity"), None);
+    }
+
+    #[test]
+    fn a_reply_naming_a_member_twice_is_refused_not_read_one_way() {
+        let tool = learned_tool();
+        match interpret_within(
+            &tool,
+            reply(r#"{"user":{"role":"admin","role":"viewer"}}"#),
+            None,
+            false,
+            100,
+        ) {
+            AttemptResult::Failed { class, detail, .. } => {
+                assert_eq!(class, ErrorClass::ContractDrift);
+                let Detail::NotJson { reason, .. } = detail else {
+                    panic!("{detail:?}")
+                };
+                assert!(
+                    reason.starts_with("an object names the same member twice at line 1 column"),
+                    "{reason}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        match interpret_within(&tool, reply(r#"{"role":"viewer"}"#), None, false, 100) {
+            AttemptResult::Success(body) => assert_eq!(&body[..], br#"{"role":"viewer"}"#),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! ([`Upstream::interpret`]): an HTTP status and body, or a JSON-RPC answer.
 
 mod client;
+mod duplicate_names;
 mod http;
 mod interpret;
 pub mod mcp;

@@ -126,6 +126,27 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::
     <&RawValue>::deserialize(d).map(Some)
 }
 
+/// [`parse`], refusing first a message of more JSON values than one of `max_bytes` (the
+/// transport's size limit) may hold: at most one per
+/// [`toolgate_contract::BYTES_PER_VALUE`] bytes of it, the rule an upstream's replies
+/// are held to. Reading the params builds a tree of them, which for tiny values (`{}`,
+/// `0`) takes tens of times their text; without the count a client's 4 MiB of `{},`
+/// costs over 100 MB, and a few such requests at once the process.
+pub fn parse_within(bytes: &[u8], max_bytes: usize) -> Result<Message<'_>, Refusal> {
+    let limit = max_bytes / toolgate_contract::BYTES_PER_VALUE;
+    if toolgate_contract::more_values_than(bytes, limit) {
+        return Err(Refusal {
+            code: INVALID_REQUEST,
+            message: format!(
+                "Invalid Request: the message holds more than {limit} JSON values, more than \
+                 toolgate reads of one (one per {} bytes of its size limit); send fewer, larger values",
+                toolgate_contract::BYTES_PER_VALUE
+            ),
+        });
+    }
+    parse(bytes)
+}
+
 /// Reads one JSON-RPC message.
 pub fn parse(bytes: &[u8]) -> Result<Message<'_>, Refusal> {
     let refuse = |code, message: &str| Refusal {

@@ -123,7 +123,7 @@ where
         let tx = tx.clone();
         let link = link.clone();
         tasks.spawn(async move {
-            let answer = match jsonrpc::parse(&body) {
+            let answer = match jsonrpc::parse_within(&body, max_message_bytes) {
                 Err(refusal) => Some(refusal.to_json()),
                 Ok(message) => {
                     let version = lock(&session).clone();

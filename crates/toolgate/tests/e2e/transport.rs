@@ -422,3 +422,42 @@ async fn a_session_get_stream_primes_and_headers_must_match_the_body() {
     assert_eq!(mismatched.body["error"]["code"], json!(-32020));
     assert_eq!(upstream.state.hits("/v3/search"), 0);
 }
+
+#[tokio::test]
+async fn a_request_of_tiny_json_values_is_refused_before_a_tree_is_built_of_it() {
+    let upstream = start_upstream().await;
+    let dir = temp_dir("transport-tiny-values");
+    let tg = start_toolgate(&core_config(upstream.addr, &dir.join("state.db"))).await;
+    let session = open_session(&tg.url).await;
+    // Within the 4 MiB body limit, but 300,000 empty objects: a tree of them would take
+    // tens of times the body's size.
+    let many = vec!["{}"; 300_000].join(",");
+    let flood = post_session(
+        &tg.url,
+        &session,
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"web_search","arguments":{{"query":"rust"}},"_meta":{{"pad":[{many}]}}}}}}"#
+        ),
+    )
+    .await;
+    assert_eq!(flood.status, 400, "{}", flood.body);
+    assert_eq!(flood.body["error"]["code"], -32600);
+    let message = flood.body["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("more than 262144 JSON values"),
+        "{message}"
+    );
+    assert_eq!(upstream.state.hits("/v3/search"), 0, "nothing was sent");
+    // The same call with its values in one long string is served.
+    let long = "x".repeat(600_000);
+    let served = post_session(
+        &tg.url,
+        &session,
+        format!(
+            r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"web_search","arguments":{{"query":"rust"}},"_meta":{{"pad":"{long}"}}}}}}"#
+        ),
+    )
+    .await;
+    assert_eq!(served.status, 200, "{}", served.body);
+    assert_eq!(served.body["result"]["isError"], false, "{}", served.body);
+}

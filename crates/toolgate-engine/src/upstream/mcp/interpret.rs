@@ -10,8 +10,9 @@
 //!   included, is `server_error`.
 //! - A result with `isError: true` is the tool's own failure (`tool_error`): passed to
 //!   the model unchanged, never retried.
-//! - Every result is first checked for its shape (nesting, content blocks), and text
-//!   lines that would pass for toolgate's notes are marked (see `result_check`).
+//! - Every result is first checked for its shape (nesting, content blocks, no object
+//!   naming a member twice), and text lines that would pass for toolgate's notes are
+//!   marked (see `result_check`).
 //! - Any other result is checked: when the tool has an output schema (the pinned
 //!   `outputSchema` or a contract override), its `structuredContent` must be there and
 //!   match it, else it is `contract_drift` with the rename-aware diff.
@@ -65,6 +66,11 @@ pub fn interpret(
         && !c.get().starts_with('[')
     {
         return protocol("the result is not a tools/call result");
+    }
+    // An object naming a member twice reads one way to the contract check and maybe
+    // another to the client, which gets the bytes as written: no reading is safe.
+    if let Some(reason) = crate::upstream::duplicate_names::repeated_member(&response.body) {
+        return protocol(&format!("the result is ambiguous: {reason}"));
     }
     // Every result, a tool error's too, is checked for its nesting and content blocks,
     // and has lines that would pass for toolgate's notes marked as the server's.

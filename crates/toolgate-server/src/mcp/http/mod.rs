@@ -268,7 +268,8 @@ async fn post(mcp: &Mcp, request: Request, owner: &Owner) -> Result<Response, Re
             }
         })?;
     // The one read of the body: framing, and the params' fields.
-    let message = jsonrpc::parse(&bytes).map_err(Refusal::Malformed)?;
+    let message =
+        jsonrpc::parse_within(&bytes, mcp.max_request_bytes).map_err(Refusal::Malformed)?;
     Ok(match route(&headers, &message)? {
         // Boxed, as in `answer`: a session's first request must not size every call.
         Route::Initialize => Box::pin(initialize(mcp, message, owner)).await?,

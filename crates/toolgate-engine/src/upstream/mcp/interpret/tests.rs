@@ -252,3 +252,35 @@ fn http_failures_read_as_for_http_tools() {
         Some(ErrorClass::ServerError)
     );
 }
+
+#[test]
+fn a_result_naming_a_member_twice_is_refused_whatever_its_schema() {
+    let raw = |text: &str| {
+        Ok(UpstreamResponse {
+            status: 200,
+            headers: Default::default(),
+            body: bytes::Bytes::copy_from_slice(text.as_bytes()),
+            latency: Duration::from_millis(3),
+            rpc_error: None,
+        })
+    };
+    let schema = json!({"type": "object", "properties": {"role": {"enum": ["viewer"]}}});
+    let twice = r#"{"content":[{"type":"text","text":"ok"}],"structuredContent":{"role":"admin","role":"viewer"}}"#;
+    for spec in [spec(None), spec(Some(schema))] {
+        match interpret(&spec, raw(twice), None, false) {
+            AttemptResult::Failed {
+                detail: Detail::Protocol(said),
+                ..
+            } => assert!(
+                said.starts_with("the result is ambiguous: an object names the same member twice"),
+                "{said}"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+    let once = r#"{"content":[{"type":"text","text":"ok"}],"structuredContent":{"role":"viewer"}}"#;
+    assert!(matches!(
+        interpret(&spec(None), raw(once), None, false),
+        AttemptResult::Success(_)
+    ));
+}

@@ -1,0 +1,123 @@
+//! Whether an argument meant for the URL path could name a `.` or `..` segment on the
+//! server that reads it.
+//!
+//! toolgate percent-encodes every `/`, `\`, `;` and `%` of a path argument, so the URL
+//! it sends never climbs. Servers and the proxies in front of them do not all read it
+//! that way: nginx (`proxy_pass` with a URI), Spring and Tomcat setups that allow encoded
+//! slashes, IIS (which treats `\` as `/`) decode `%2F` before resolving dot segments;
+//! Tomcat and Jetty drop `;parameters` from a segment, so `..;` is `..`; a proxy that
+//! decodes once in front of a router that decodes again undoes a double encoding. Any of
+//! them turns `..%2F..%2Fadmin` into `/admin`, a path outside the tool's, with the
+//! dependency's credentials on it. Applications that apply Unicode compatibility
+//! normalisation (NFKC) to a decoded path read `‥` and `．．` as `..` and `／` as `/`.
+//! So a value is refused when any reading of it — as written, or with up to
+//! [`DECODED_LAYERS`] layers of percent-encoding undone, with or without those
+//! compatibility forms folded, split at `/` or `\`, with a segment's `;parameters`
+//! dropped — has a `.` or `..` part.
+
+use std::borrow::Cow;
+
+use percent_encoding::percent_decode_str;
+
+/// Layers of percent-encoding undone when looking for a dot segment. Real chains decode
+/// at most twice (a proxy, then the application); one more covers a third hop.
+const DECODED_LAYERS: usize = 3;
+
+/// Whether `value`, placed in a URL path, could be read as holding a `.` or `..` segment.
+pub(crate) fn could_name_a_dot_segment(value: &str) -> bool {
+    let mut reading = Cow::Borrowed(value);
+    for _ in 0..=DECODED_LAYERS {
+        if names_a_dot_segment(&reading) || names_a_dot_segment(&folded(&reading)) {
+            return true;
+        }
+        let decoded = match percent_decode_str(&reading).decode_utf8_lossy() {
+            Cow::Borrowed(same) if same.len() == reading.len() => return false,
+            decoded => decoded.into_owned(),
+        };
+        reading = Cow::Owned(decoded);
+    }
+    false
+}
+
+fn names_a_dot_segment(reading: &str) -> bool {
+    reading.split(['/', '\\']).any(is_dot_segment)
+}
+
+/// `reading` with the characters whose NFKC form is a dot, two dots or a separator
+/// written as those (only they matter here; everything else is kept as it is).
+fn folded(reading: &str) -> Cow<'_, str> {
+    let fold = |c: char| match c {
+        '\u{2024}' | '\u{fe52}' | '\u{ff0e}' => Some("."),
+        '\u{2025}' | '\u{fe30}' => Some(".."),
+        '\u{ff0f}' => Some("/"),
+        '\u{fe68}' | '\u{ff3c}' => Some("\\"),
+        _ => None,
+    };
+    if !reading.chars().any(|c| fold(c).is_some()) {
+        return Cow::Borrowed(reading);
+    }
+    let mut out = String::with_capacity(reading.len());
+    for c in reading.chars() {
+        match fold(c) {
+            Some(text) => out.push_str(text),
+            None => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn is_dot_segment(part: &str) -> bool {
+    let name = part.split(';').next().unwrap_or(part);
+    name == "." || name == ".."
+}
+
+#[cfg(test)]
+mod tests {
+    use super::could_name_a_dot_segment;
+
+    #[test]
+    fn climbing_values_are_seen_through_separators_encodings_and_parameters() {
+        for climbing in [
+            ".",
+            "..",
+            "../../admin",
+            "a/../b",
+            "..\\..\\admin",
+            "..;/admin",
+            "..;jsessionid=1",
+            "%2e%2e%2fadmin",
+            "..%2F",
+            "..%5cadmin",
+            "%252e%252e%252fadmin",
+            "%25252e%25252e",
+            "x/%2E",
+            "\u{2025}",
+            "\u{ff0e}\u{ff0e}\u{ff0f}admin",
+            "%EF%BC%8E%EF%BC%8E%EF%BC%8Fadmin",
+            "..\u{ff3c}admin",
+        ] {
+            assert!(could_name_a_dot_segment(climbing), "{climbing:?}");
+        }
+    }
+
+    #[test]
+    fn names_with_dots_stay_usable() {
+        for plain in [
+            "v1.2.3",
+            "...",
+            ".hidden",
+            "a..b",
+            "report.final..pdf",
+            "a/b",
+            "100%",
+            "%zz",
+            "caf%C3%A9",
+            "%FF%FE",
+            "\u{2026}",
+            "v\u{ff0e}2",
+            "",
+        ] {
+            assert!(!could_name_a_dot_segment(plain), "{plain:?}");
+        }
+    }
+}
