@@ -661,6 +661,11 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                     notes.push("the optional form body names no fields: it is not sent".into());
                 }
                 let req = fields.required;
+                for keyword in &fields.alternatives {
+                    notes.push(format!(
+                        "the form body is one of several field sets (`{keyword}`): the fields of all of them are arguments, required only when every set requires them"
+                    ));
+                }
                 let encoding = m.get("encoding").and_then(Value::as_object);
                 for (name, sfile, ps) in &fields.props {
                     let sfile = sfile.as_path();
@@ -1435,6 +1440,8 @@ struct FormFields {
     /// (name, file its schema resolves against, schema); the first definition wins.
     props: Vec<(String, PathBuf, Value)>,
     required: Vec<String>,
+    /// `oneOf`/`anyOf` keywords whose alternatives' fields were offered side by side.
+    alternatives: Vec<&'static str>,
 }
 
 impl FormFields {
@@ -1478,6 +1485,44 @@ impl FormFields {
             .flatten()
         {
             self.collect(refs, &sfile, part, depth + 1)?;
+        }
+        // Alternatives (`oneOf: [{card fields}, {bank fields}]`): every alternative's
+        // fields are offered, a field required only when every alternative requires
+        // it; the model sends those of the one it means.
+        for keyword in ["oneOf", "anyOf"] {
+            let Some(branches) = resolved.get(keyword).and_then(Value::as_array) else {
+                continue;
+            };
+            let mut in_every: Option<Vec<String>> = None;
+            for branch in branches {
+                let mut alt = FormFields::default();
+                alt.collect(refs, &sfile, branch, depth + 1)?;
+                for (name, f, ps) in alt.props {
+                    if !self.props.iter().any(|(n, _, _)| *n == name) {
+                        self.props.push((name, f, ps));
+                    }
+                }
+                in_every = Some(match in_every {
+                    None => alt.required,
+                    Some(so_far) => so_far
+                        .into_iter()
+                        .filter(|r| alt.required.contains(r))
+                        .collect(),
+                });
+                for k in alt.alternatives {
+                    if !self.alternatives.contains(&k) {
+                        self.alternatives.push(k);
+                    }
+                }
+            }
+            for r in in_every.unwrap_or_default() {
+                if !self.required.contains(&r) {
+                    self.required.push(r);
+                }
+            }
+            if !branches.is_empty() && !self.alternatives.contains(&keyword) {
+                self.alternatives.push(keyword);
+            }
         }
         Ok(())
     }

@@ -411,3 +411,60 @@ fn servers_styles_and_composed_bodies_build_what_the_description_says() {
     let sent: Value = serde_json::from_slice(r.body.as_deref().unwrap()).unwrap();
     assert_eq!(sent, body);
 }
+
+#[test]
+fn a_form_body_of_alternatives_offers_every_alternative_s_fields() {
+    let mut doc_spec = spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({"/payments": {"post": {"operationId": "pay", "requestBody": {"required": true,
+            "content": {"application/x-www-form-urlencoded": {"schema": {"allOf": [
+                {"$ref": "#/components/schemas/Base"},
+                {"oneOf": [
+                    {"type": "object", "properties": {"card": {"type": "string"}, "currency": {"type": "string"}},
+                     "required": ["card", "currency"]},
+                    {"$ref": "#/components/schemas/Bank"},
+                ]},
+            ]}}}},
+            "responses": ok()}}}),
+    );
+    doc_spec["components"] = json!({"schemas": {
+        "Base": {"type": "object", "properties": {"amount": {"type": "integer"}}, "required": ["amount"]},
+        "Bank": {"type": "object", "properties": {"iban": {"type": "string"}, "currency": {"type": "string"}},
+                 "required": ["iban", "currency"]},
+    }});
+    let (out, doc, config) = checked(&doc_spec);
+    let input = &doc["tools"]["pay"]["input_schema"];
+    let mut names: Vec<&str> = input["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        ["amount", "card", "currency", "iban"],
+        "{}",
+        out.yaml
+    );
+    assert_eq!(input["required"], json!(["amount", "currency"]));
+    let r = rendered(
+        &config,
+        "pay",
+        json!({"amount": 5, "iban": "DE89", "currency": "EUR"}),
+    );
+    let mut pairs: Vec<(String, String)> = url::form_urlencoded::parse(r.body.as_deref().unwrap())
+        .into_owned()
+        .collect();
+    pairs.sort();
+    assert_eq!(
+        pairs,
+        [("amount", "5"), ("currency", "EUR"), ("iban", "DE89")]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+    );
+    assert!(
+        out.yaml.contains("one of several field sets (`oneOf`)"),
+        "{}",
+        out.yaml
+    );
+}
