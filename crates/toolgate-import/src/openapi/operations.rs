@@ -500,6 +500,16 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                 } else {
                     format!("{{{arg}}}")
                 };
+                // OpenAPI 3's `style: label` (`.5`) and `style: matrix` (`;id=5`) are
+                // the RFC 6570 `{.id}` and `{;id}` written on the parameter.
+                let operator = match p.get("style").and_then(Value::as_str) {
+                    Some("label") if cx.dialect != Dialect::Swagger2 => Some('.'),
+                    Some("matrix") if cx.dialect != Dialect::Swagger2 => Some(';'),
+                    _ => None,
+                };
+                if let Some(op) = operator {
+                    path = path.replace(&format!("{{{name}}}"), &format!("{{{op}{name}}}"));
+                }
                 path = with_operator_expressions(&path, name, &placeholder);
             }
             "query" if in_key_query => {}

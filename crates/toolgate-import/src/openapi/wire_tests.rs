@@ -468,3 +468,16 @@ fn a_form_body_of_alternatives_offers_every_alternative_s_fields() {
         out.yaml
     );
 }
+
+#[test]
+fn label_and_matrix_path_parameters_keep_their_prefix() {
+    let (out, _, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({"/users/{id}/report{fmt}": {"get": {"operationId": "a", "parameters": [
+            {"name": "id", "in": "path", "required": true, "style": "matrix", "schema": {"type": "integer"}},
+            {"name": "fmt", "in": "path", "required": true, "style": "label", "schema": {"type": "string"}},
+        ], "responses": ok()}}}),
+    ));
+    let r = rendered(&config, "a", json!({"id": 5, "fmt": "csv"}));
+    assert_eq!(r.url.path(), "/users/;id=5/report.csv", "{}", out.yaml);
+}
