@@ -249,6 +249,17 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     // `/alerts?lat={lat}&lon={lon}`, `/#Action=AddTagsToResource`: the key is more than
     // a path, and copied whole its `?` and `#` would be encoded into the path.
     let (mut path, mut key_query) = split_path_key(&raw.path);
+    // `/places/${place}`: a JavaScript template literal's `$` left in the key. The
+    // parameter is `{place}`; kept, the `$` would be sent before its value, and `${…}`
+    // read as an environment variable when the config loads. With no `${` left, any
+    // other `$` in the path is text.
+    if path.contains("${") {
+        notes.push(
+            "the path key writes `${…}`: read as the path parameter `{…}`, without the `$`"
+                .to_string(),
+        );
+        path = path.replace("${", "{");
+    }
     // A fragment's `k=v` only says what the request must carry; a parameter the
     // operation declares under that name says it (and where: `X-Amz-Target` is a header).
     // A credential is the dependency's to send, wherever the key names it.

@@ -481,3 +481,24 @@ fn label_and_matrix_path_parameters_keep_their_prefix() {
     let r = rendered(&config, "a", json!({"id": 5, "fmt": "csv"}));
     assert_eq!(r.url.path(), "/users/;id=5/report.csv", "{}", out.yaml);
 }
+
+#[test]
+fn a_dollar_in_a_path_key_is_text_and_a_template_literal_s_is_dropped() {
+    let param = |name: &str| json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}});
+    let (out, _, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/places/${place}": {"get": {"operationId": "place", "parameters": [param("place")], "responses": ok()}},
+            "/prices/$usd/{item}": {"get": {"operationId": "price", "parameters": [param("item")], "responses": ok()}},
+        }),
+    ));
+    let r = rendered(&config, "place", json!({"place": "paris"}));
+    assert_eq!(r.url.path(), "/places/paris", "{}", out.yaml);
+    assert!(
+        out.yaml.contains("read as the path parameter"),
+        "{}",
+        out.yaml
+    );
+    let r = rendered(&config, "price", json!({"item": "7"}));
+    assert_eq!(r.url.path(), "/prices/$usd/7", "{}", out.yaml);
+}
