@@ -6,17 +6,20 @@
 //! violation should weaken one tool, not fail the import.
 
 pub mod account;
+pub mod cookie;
 pub mod credentials;
 pub mod emit;
 pub mod example;
 pub mod header;
 pub mod keywords;
 pub mod load;
+pub mod media;
 pub mod naming;
 pub mod nesting;
 pub mod operations;
 pub mod refs;
 pub mod reimport;
+pub mod repeated_prefix;
 pub mod schema;
 pub mod server;
 pub mod shared;
@@ -265,6 +268,15 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         (None, Ok(u)) => u.clone(),
         (None, Err(e)) => return Err(e.clone()),
     };
+    // Warnings that change where or what is called are also printed, not only written
+    // into the config's header.
+    let mut printed_warnings = Vec::new();
+    let base_url = without_repeated_prefix(
+        base_url,
+        opts.base_url.is_some(),
+        &raw_ops,
+        &mut printed_warnings,
+    );
     // A header every operation requires to say whose account the calls are for is bound
     // once for the deployment (as `--bind` would), unless bound already or a credential.
     let mut bind = opts.bind.clone();
@@ -361,6 +373,21 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     }
     if let Some(refused) = cx.refs.refused() {
         return Err(refused.to_string());
+    }
+    let misspelled = skipped
+        .iter()
+        .filter(|(_, why)| why.contains(media::READ_AS_MULTIPART))
+        .count()
+        + tools
+            .iter()
+            .filter(|t| t.notes.iter().any(|n| n.contains(media::READ_AS_MULTIPART)))
+            .count();
+    if misspelled > 0 {
+        printed_warnings.push(format!(
+            "{misspelled} {} `application/form-data`, which is no registered media type: {}, whose bodies toolgate does not send; if the API takes a URL-encoded form there, write `application/x-www-form-urlencoded` in the description and import again",
+            if misspelled == 1 { "operation takes" } else { "operations take" },
+            media::READ_AS_MULTIPART,
+        ));
     }
     let (set, defs) = cx.shared.take().unwrap_or_default();
     let shared_set = shared::finish(&set, defs, &mut tools, &mut warnings);
@@ -561,6 +588,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     documented.extend(operations::lifecycle_headers(&all_headers));
     warnings.extend(auth.warnings.iter().cloned());
     warnings.extend(address_warnings.iter().cloned());
+    warnings.extend(printed_warnings.iter().cloned());
     let imported = Imported {
         title,
         contract_version: major_minor(&spec_version),
@@ -651,7 +679,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
                 .join(", ")
         ));
     }
-    for w in &address_warnings {
+    for w in address_warnings.iter().chain(&printed_warnings) {
         report.push(format!("warning: {w}"));
     }
     report.push(summary(&stats));
@@ -1024,6 +1052,43 @@ fn base_url(root: &Value, dialect: Dialect) -> Result<(String, Option<String>), 
     ))
 }
 
+/// The base URL without trailing path segments that every operation path served from it
+/// repeats (see [`repeated_prefix`]), with a warning; a repetition by only some
+/// operations, or of a `--base-url` the user gave, is only reported.
+fn without_repeated_prefix(
+    base_url: String,
+    given: bool,
+    raw_ops: &[operations::RawOperation],
+    warnings: &mut Vec<String>,
+) -> String {
+    let own_servers =
+        |v: Option<&Value>| v.and_then(Value::as_array).is_some_and(|s| !s.is_empty());
+    let paths: Vec<&str> = raw_ops
+        .iter()
+        .filter(|r| !own_servers(r.op.get("servers")) && !own_servers(r.path_servers.as_ref()))
+        .map(|r| r.path.as_str())
+        .collect();
+    let Some(found) = repeated_prefix::find(&base_url, &paths) else {
+        return base_url;
+    };
+    let prefix = &found.prefix;
+    if found.everywhere() && !given {
+        let stripped = repeated_prefix::strip(&base_url, prefix);
+        warnings.push(format!(
+            "every operation path starts with `{prefix}`, which the server URL `{base_url}` already ends with: base_url is `{}`, so calls go to `{prefix}/…` once, not `{prefix}{prefix}/…`; pass --base-url {base_url} to keep the prefix doubled",
+            if stripped.is_empty() { "/" } else { stripped.as_str() }
+        ));
+        return stripped;
+    }
+    warnings.push(format!(
+        "{} of {} operation paths start with `{prefix}`, which the {} `{base_url}` already ends with: they are called as `{prefix}{prefix}/…`; if the API serves them at `{prefix}/…`, pass --base-url without `{prefix}`",
+        found.operations,
+        found.of,
+        if given { "--base-url" } else { "server URL" },
+    ));
+    base_url
+}
+
 /// `url` as the base URL; or, when its host is a stand-in ([`server::placeholder_host`]),
 /// only its path, with why the origin is left to the user.
 fn open_placeholder_host(url: String) -> (String, Option<String>) {
@@ -1202,6 +1267,8 @@ mod directory_tests;
 
 #[cfg(test)]
 mod classes_tests;
+#[cfg(test)]
+mod wire_tests;
 
 #[cfg(test)]
 mod hostile_tests;

@@ -249,6 +249,17 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     // `/alerts?lat={lat}&lon={lon}`, `/#Action=AddTagsToResource`: the key is more than
     // a path, and copied whole its `?` and `#` would be encoded into the path.
     let (mut path, mut key_query) = split_path_key(&raw.path);
+    // `/places/${place}`: a JavaScript template literal's `$` left in the key. The
+    // parameter is `{place}`; kept, the `$` would be sent before its value, and `${…}`
+    // read as an environment variable when the config loads. With no `${` left, any
+    // other `$` in the path is text.
+    if path.contains("${") {
+        notes.push(
+            "the path key writes `${…}`: read as the path parameter `{…}`, without the `$`"
+                .to_string(),
+        );
+        path = path.replace("${", "{");
+    }
     // A fragment's `k=v` only says what the request must carry; a parameter the
     // operation declares under that name says it (and where: `X-Amz-Target` is a header).
     // A credential is the dependency's to send, wherever the key names it.
@@ -279,6 +290,7 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     // Bound values for the path key's query, as written (a query value is not encoded).
     let mut key_binds: Vec<(String, String)> = Vec::new();
     let consumes = consumes(cx.root, op);
+    let mut cookies = super::cookie::Cookies::default();
 
     for (pfile, p) in &params {
         let Some(name) = p.get("name").and_then(Value::as_str) else {
@@ -289,8 +301,9 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         // A header named `""` or `API Key` cannot be sent, nor a nameless query or
         // cookie parameter.
         let unsendable = match location {
-            "header" => !super::header::is_header_name(name),
-            "query" | "cookie" | "formData" | "path" => name.trim().is_empty(),
+            // A cookie's name is a token, as a header's is (RFC 6265 § 4.1.1).
+            "header" | "cookie" => !super::header::is_header_name(name),
+            "query" | "formData" | "path" => name.trim().is_empty(),
             _ => false,
         };
         if unsendable {
@@ -316,7 +329,16 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         {
             continue;
         }
-        if location == "header" && matches!(lname.as_str(), "content-type" | "content-length") {
+        if location == "header"
+            && let Some(why) = super::header::set_by_gateway(name)
+        {
+            // Content-Type is documented as dropped and nearly every description has
+            // it: only the others are worth a line.
+            if lname != "content-type" {
+                notes.push(format!(
+                    "header parameter `{name}` is not sent as the description gives it: {why}"
+                ));
+            }
             continue;
         }
         // AWS's signing parameters are computed per request (see the scheme's warning).
@@ -383,13 +405,29 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             fixed = Some(Value::String(v.clone()));
         }
         match location {
-            "cookie" if required => {
-                return Err(Skip(format!("needs the cookie parameter `{name}`")));
+            "cookie" if fixed.is_some() => {
+                let value = super::escape_env(&Template::escape(&text_of(
+                    fixed.as_ref().unwrap_or(&Value::Null),
+                )));
+                cookies.fixed(name, value);
+                continue;
             }
             "cookie" => {
-                notes.push(format!(
-                    "the optional cookie parameter `{name}` is not sent"
-                ));
+                let arg = unique_arg(&mut used, name, location);
+                let mut schema = super::cookie::restricted(conv.part(pfile, &raw_schema));
+                if let (Value::Object(m), Some(Value::String(d))) =
+                    (&mut schema, p.get("description"))
+                {
+                    m.entry("description")
+                        .or_insert_with(|| Value::String(trim_text(d, 300)));
+                }
+                let required = required && default.is_none();
+                cookies.argument(name, &arg, required);
+                args.push(Arg {
+                    name: arg,
+                    schema,
+                    required,
+                });
                 continue;
             }
             "header" | "query"
@@ -473,11 +511,26 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                 } else {
                     format!("{{{arg}}}")
                 };
+                // OpenAPI 3's `style: label` (`.5`) and `style: matrix` (`;id=5`) are
+                // the RFC 6570 `{.id}` and `{;id}` written on the parameter.
+                let operator = match p.get("style").and_then(Value::as_str) {
+                    Some("label") if cx.dialect != Dialect::Swagger2 => Some('.'),
+                    Some("matrix") if cx.dialect != Dialect::Swagger2 => Some(';'),
+                    _ => None,
+                };
+                if let Some(op) = operator {
+                    path = path.replace(&format!("{{{name}}}"), &format!("{{{op}{name}}}"));
+                }
                 path = with_operator_expressions(&path, name, &placeholder);
             }
             "query" if in_key_query => {}
             "query" => {
-                let value = match query_style(p, &raw_schema, cx.dialect) {
+                // A list or object named by `$ref` is styled as what it refers to.
+                let styled = conv
+                    .refs_mut()
+                    .deref(pfile, &raw_schema)
+                    .map_or_else(|_| raw_schema.clone(), |(_, s)| s);
+                let value = match query_style(p, &styled, cx.dialect) {
                     QueryStyle::Repeat => Value::String(format!("{{{arg}*}}")),
                     QueryStyle::Comma => placeholder,
                     QueryStyle::Joined(separator, how) => {
@@ -494,6 +547,28 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                         });
                         notes.push(format!(
                             "query parameter `{name}` is {how}: the model writes its values as one text, separated by {separator}"
+                        ));
+                        placeholder
+                    }
+                    QueryStyle::Pairs => {
+                        let described = schema
+                            .get("description")
+                            .and_then(Value::as_str)
+                            .map(|d| format!("{d} "))
+                            .unwrap_or_default();
+                        let members = styled
+                            .get("properties")
+                            .and_then(Value::as_object)
+                            .map(|m| m.keys().map(|k| format!("`{k}`")).collect::<Vec<_>>())
+                            .filter(|m| !m.is_empty())
+                            .map(|m| format!(" Members: {}.", m.join(", ")))
+                            .unwrap_or_default();
+                        schema = json!({
+                            "type": "string",
+                            "description": format!("{described}An object written as one text: each member's name and value, all separated by commas (`name,value,name,value`).{members}"),
+                        });
+                        notes.push(format!(
+                            "query parameter `{name}` is an object with `explode: false`: the model writes its members as one text, `name,value,name,value`"
                         ));
                         placeholder
                     }
@@ -607,6 +682,11 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                     notes.push("the optional form body names no fields: it is not sent".into());
                 }
                 let req = fields.required;
+                for keyword in &fields.alternatives {
+                    notes.push(format!(
+                        "the form body is one of several field sets (`{keyword}`): the fields of all of them are arguments, required only when every set requires them"
+                    ));
+                }
                 let encoding = m.get("encoding").and_then(Value::as_object);
                 for (name, sfile, ps) in &fields.props {
                     let sfile = sfile.as_path();
@@ -640,6 +720,7 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                 let kinds: Vec<&str> = content
                     .map(|c| c.keys().map(String::as_str).collect())
                     .unwrap_or_default();
+                let kinds: Vec<String> = kinds.iter().map(|k| super::media::describe(k)).collect();
                 if required {
                     return Err(Skip(format!(
                         "request body is {} (only JSON and form bodies are supported)",
@@ -655,6 +736,26 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                     kinds.join(", ")
                 ));
             }
+        }
+    }
+    let cookies = cookies.finish();
+    for (cookie, arg) in &cookies.left_out {
+        args.retain(|a| a.name != *arg);
+        notes.push(format!(
+            "the optional cookie parameter `{cookie}` is not sent: a request has one Cookie header, and its template is not sent when an argument in it is left out"
+        ));
+    }
+    if let Some(header) = cookies.header {
+        if headers.keys().any(|k| k.eq_ignore_ascii_case("cookie")) {
+            notes.push("the cookie parameters are not sent: the operation's own `Cookie` header parameter is".into());
+            let sent: Vec<&str> = header.split("; ").collect();
+            args.retain(|a| {
+                !sent
+                    .iter()
+                    .any(|p| p.ends_with(&format!("={{{}}}", a.name)))
+            });
+        } else {
+            headers.insert("Cookie".into(), Value::String(header));
         }
     }
     for (name, value) in &path_binds {
@@ -702,8 +803,13 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         });
     } else if !form.is_empty() {
         // Swagger 2.0 `formData` is form-encoded unless the operation only takes multipart.
-        if consumes.iter().all(|c| c.starts_with("multipart/")) && !consumes.is_empty() {
-            return Err(Skip("takes only a multipart/form-data body".into()));
+        if consumes.iter().all(|c| super::media::is_multipart(c)) && !consumes.is_empty() {
+            let described: Vec<String> =
+                consumes.iter().map(|c| super::media::describe(c)).collect();
+            return Err(Skip(format!(
+                "takes only a multipart body ({})",
+                described.join(", ")
+            )));
         }
         let body: Map<String, Value> = form
             .iter()
@@ -1004,6 +1110,10 @@ enum QueryStyle {
     /// A list joined by another separator (`|`, a space, a tab): asked of the model as
     /// text already joined, with the separator named and how the spec says it.
     Joined(&'static str, String),
+    /// An object with `explode: false`: `color=R,100,G,200`, its members' names and
+    /// values in one comma-separated list. A template writes an object as JSON, so the
+    /// model writes the list as text.
+    Pairs,
     /// A serialisation toolgate's templates do not have (`deepObject`, `pipeDelimited`).
     Unsupported(String),
 }
@@ -1046,6 +1156,7 @@ fn query_style(p: &Value, schema: &Value, dialect: Dialect) -> QueryStyle {
     let how = || format!("`style: {style}`");
     match (style, explode) {
         ("form", true) => QueryStyle::Repeat,
+        ("form", false) if !list => QueryStyle::Pairs,
         ("form", false) => QueryStyle::Comma,
         // Exploded, a delimited list is the parameter repeated, as `form` is.
         ("pipeDelimited" | "spaceDelimited", true) if list => QueryStyle::Repeat,
@@ -1350,6 +1461,8 @@ struct FormFields {
     /// (name, file its schema resolves against, schema); the first definition wins.
     props: Vec<(String, PathBuf, Value)>,
     required: Vec<String>,
+    /// `oneOf`/`anyOf` keywords whose alternatives' fields were offered side by side.
+    alternatives: Vec<&'static str>,
 }
 
 impl FormFields {
@@ -1393,6 +1506,44 @@ impl FormFields {
             .flatten()
         {
             self.collect(refs, &sfile, part, depth + 1)?;
+        }
+        // Alternatives (`oneOf: [{card fields}, {bank fields}]`): every alternative's
+        // fields are offered, a field required only when every alternative requires
+        // it; the model sends those of the one it means.
+        for keyword in ["oneOf", "anyOf"] {
+            let Some(branches) = resolved.get(keyword).and_then(Value::as_array) else {
+                continue;
+            };
+            let mut in_every: Option<Vec<String>> = None;
+            for branch in branches {
+                let mut alt = FormFields::default();
+                alt.collect(refs, &sfile, branch, depth + 1)?;
+                for (name, f, ps) in alt.props {
+                    if !self.props.iter().any(|(n, _, _)| *n == name) {
+                        self.props.push((name, f, ps));
+                    }
+                }
+                in_every = Some(match in_every {
+                    None => alt.required,
+                    Some(so_far) => so_far
+                        .into_iter()
+                        .filter(|r| alt.required.contains(r))
+                        .collect(),
+                });
+                for k in alt.alternatives {
+                    if !self.alternatives.contains(&k) {
+                        self.alternatives.push(k);
+                    }
+                }
+            }
+            for r in in_every.unwrap_or_default() {
+                if !self.required.contains(&r) {
+                    self.required.push(r);
+                }
+            }
+            if !branches.is_empty() && !self.alternatives.contains(&keyword) {
+                self.alternatives.push(keyword);
+            }
         }
         Ok(())
     }

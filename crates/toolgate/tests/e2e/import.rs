@@ -542,3 +542,96 @@ fn re_importing_a_changed_spec_reports_the_rename_and_bumps_the_version() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What a loopback upstream saw of one request: target, `Host` and `Cookie`.
+type Seen = Arc<Mutex<Vec<(String, String, String)>>>;
+
+#[tokio::test]
+async fn an_imported_tool_calls_the_path_once_and_sends_cookies_and_ref_styled_lists() {
+    let seen: Seen = Arc::default();
+    let app = Router::new()
+        .fallback(|State(seen): State<Seen>, req: Request| async move {
+            let header = |n: &str| {
+                req.headers()
+                    .get(n)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("")
+                    .to_string()
+            };
+            let target = req.uri().to_string();
+            seen.lock()
+                .unwrap()
+                .push((target, header("host"), header("cookie")));
+            axum::Json(json!({"id": "7"})).into_response()
+        })
+        .with_state(seen.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    // The server URL ends in `/api` and every path starts with it again; the item takes
+    // a session cookie, a `Host` header the model must not choose, and a list of tags
+    // whose schema is a `$ref`.
+    let description = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Items", "version": "1.0"},
+        "servers": [{"url": format!("http://{addr}/api")}],
+        "paths": {"/api/items/{id}": {"get": {
+            "operationId": "getItem",
+            "parameters": [
+                {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}},
+                {"name": "session", "in": "cookie", "required": true, "schema": {"type": "string"}},
+                {"name": "Host", "in": "header", "schema": {"type": "string"}},
+                {"name": "tag", "in": "query", "schema": {"$ref": "#/components/schemas/Tags"}},
+            ],
+            "responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}}}}},
+        }}},
+        "components": {"schemas": {"Tags": {"type": "array", "items": {"type": "string"}}}},
+    });
+    let dir = temp_dir("import-wire");
+    let file = dir.join("items.json");
+    std::fs::write(&file, description.to_string()).unwrap();
+    let outcome = openapi::run(&Options {
+        spec: file,
+        owner: Some("team@example.com".into()),
+        ..Options::default()
+    })
+    .unwrap();
+    assert!(
+        outcome
+            .report
+            .iter()
+            .any(|l| l.contains("every operation path starts with `/api`")),
+        "{:?}",
+        outcome.report
+    );
+    let path = dir.join("toolgate.yaml");
+    std::fs::write(&path, &outcome.yaml).unwrap();
+    let mut config =
+        toolgate_config::parse(&path, &outcome.yaml, &dir, &env).unwrap_or_else(|e| panic!("{e}"));
+    config.gateway.state = dir.join("state.db");
+    let tg = serve_config(config).await;
+    let client = rmcp_client(&tg.url, Era::Stateless).await;
+    let ok = call(
+        &client,
+        "getItem",
+        json!({"id": "7", "session": "abc123", "tag": ["red", "blue"]}),
+    )
+    .await;
+    assert_eq!(ok.is_error, Some(false), "{}", text(&ok));
+    // A `Host` is no argument; a cookie value cannot add a cookie of its own.
+    let refused = call(
+        &client,
+        "getItem",
+        json!({"id": "7", "session": "abc; admin=1", "Host": "internal.example"}),
+    )
+    .await;
+    assert_eq!(refused.is_error, Some(true), "{}", text(&refused));
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    let (target, host, cookie) = &seen[0];
+    assert_eq!(target, "/api/items/7?tag=red&tag=blue");
+    assert_eq!(host, &addr.to_string());
+    assert_eq!(cookie, "session=abc123");
+    let _ = client.cancel().await;
+}

@@ -1,0 +1,149 @@
+//! Cookie parameters (`in: cookie`). A request carries one `Cookie` header (RFC 6265
+//! § 5.4) of `name=value` pairs separated by `; `, so they are sent as one header
+//! template. A template with an absent argument is not sent at all, so the header holds
+//! the required cookies and the description's fixed values; an optional cookie rides
+//! along only when it would be the header's only pair.
+
+use serde_json::{Value, json};
+
+/// RFC 6265's `cookie-octet`s: no space, `"`, `,`, `;` or `\`, so a value cannot end
+/// its pair and start another cookie.
+pub const OCTETS: &str = r"^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*$";
+
+#[derive(Debug)]
+enum CookieValue {
+    /// Text from the description, escaped for a template already.
+    Fixed(String),
+    /// An argument of the tool.
+    Arg { arg: String, required: bool },
+}
+
+/// The cookie parameters of one operation, in the order the description lists them.
+#[derive(Debug, Default)]
+pub struct Cookies(Vec<(String, CookieValue)>);
+
+/// What becomes of the cookie parameters.
+#[derive(Debug)]
+pub struct Sent {
+    /// The `Cookie` header's template, when any cookie is sent.
+    pub header: Option<String>,
+    /// Optional cookies that cannot be sent, as (cookie name, argument).
+    pub left_out: Vec<(String, String)>,
+}
+
+impl Cookies {
+    /// A cookie whose value the description fixes (an `enum` of one value, a `const`).
+    pub fn fixed(&mut self, name: &str, escaped_value: String) {
+        self.0
+            .push((name.to_string(), CookieValue::Fixed(escaped_value)));
+    }
+
+    /// A cookie the model gives, as argument `arg`.
+    pub fn argument(&mut self, name: &str, arg: &str, required: bool) {
+        self.0.push((
+            name.to_string(),
+            CookieValue::Arg {
+                arg: arg.to_string(),
+                required,
+            },
+        ));
+    }
+
+    pub fn finish(self) -> Sent {
+        let pair = |name: &str, v: &CookieValue| match v {
+            CookieValue::Fixed(text) => format!("{name}={text}"),
+            CookieValue::Arg { arg, .. } => format!("{name}={{{arg}}}"),
+        };
+        let always = |v: &CookieValue| {
+            matches!(
+                v,
+                CookieValue::Fixed(_) | CookieValue::Arg { required: true, .. }
+            )
+        };
+        let sent: Vec<String> = self
+            .0
+            .iter()
+            .filter(|(_, v)| always(v))
+            .map(|(n, v)| pair(n, v))
+            .collect();
+        let optional: Vec<(String, String)> = self
+            .0
+            .iter()
+            .filter_map(|(n, v)| match v {
+                CookieValue::Arg {
+                    arg,
+                    required: false,
+                } => Some((n.clone(), arg.clone())),
+                _ => None,
+            })
+            .collect();
+        if sent.is_empty() && optional.len() == 1 {
+            let (name, arg) = &optional[0];
+            return Sent {
+                header: Some(format!("{name}={{{arg}}}")),
+                left_out: Vec::new(),
+            };
+        }
+        Sent {
+            header: (!sent.is_empty()).then(|| sent.join("; ")),
+            left_out: optional,
+        }
+    }
+}
+
+/// `schema` held to [`OCTETS`] (a string one; numbers and booleans print as octets).
+pub fn restricted(schema: Value) -> Value {
+    match schema {
+        Value::Object(mut m) if !m.contains_key("pattern") && !m.contains_key("$ref") => {
+            m.insert("pattern".into(), json!(OCTETS));
+            Value::Object(m)
+        }
+        other => json!({"allOf": [other, {"pattern": OCTETS}]}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn required_and_fixed_cookies_share_one_header() {
+        let mut c = Cookies::default();
+        c.argument("session", "session", true);
+        c.fixed("lang", "en".into());
+        c.argument("theme", "theme", false);
+        let sent = c.finish();
+        assert_eq!(sent.header.as_deref(), Some("session={session}; lang=en"));
+        assert_eq!(
+            sent.left_out,
+            vec![("theme".to_string(), "theme".to_string())]
+        );
+    }
+
+    #[test]
+    fn a_lone_optional_cookie_is_the_header_and_several_are_not_sent() {
+        let mut c = Cookies::default();
+        c.argument("theme", "theme_cookie", false);
+        let sent = c.finish();
+        assert_eq!(sent.header.as_deref(), Some("theme={theme_cookie}"));
+        assert!(sent.left_out.is_empty());
+        let mut c = Cookies::default();
+        c.argument("a", "a", false);
+        c.argument("b", "b", false);
+        let sent = c.finish();
+        assert_eq!(sent.header, None);
+        assert_eq!(sent.left_out.len(), 2);
+    }
+
+    #[test]
+    fn a_cookie_value_cannot_start_another_cookie() {
+        let schema = restricted(json!({"type": "string"}));
+        let v = jsonschema::validator_for(&schema).unwrap();
+        assert!(v.is_valid(&json!("abc-123_x.y")));
+        for bad in ["a; admin=1", "a b", "a,b", "\"a\""] {
+            assert!(!v.is_valid(&json!(bad)), "{bad}");
+        }
+        let wrapped = restricted(json!({"$ref": "#/$defs/x"}));
+        assert!(wrapped.get("allOf").is_some());
+    }
+}

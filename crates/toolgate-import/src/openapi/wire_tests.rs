@@ -1,0 +1,504 @@
+//! The request a generated tool sends, rendered from the checked config and compared
+//! with what the description says: where it goes, which query pairs, headers and
+//! cookies it carries, and which bodies it cannot send. Each description here is small
+//! and written by hand after a kind that published descriptions showed.
+
+use serde_json::{Map, Value, json};
+
+use super::directory_tests::{check, import, import_and_check, one_get, spec};
+
+fn args(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => panic!("arguments are an object"),
+    }
+}
+
+/// The request `tool` of `config` sends with `a`.
+fn rendered(
+    config: &toolgate_config::Config,
+    tool: &str,
+    a: Value,
+) -> toolgate_config::template::RenderedRequest {
+    let t = &config.tools[tool];
+    t.http_request()
+        .unwrap()
+        .render(&t.dependency.base_url, &args(a))
+        .unwrap_or_else(|e| panic!("{tool}: {}", e.0))
+}
+
+fn checked(doc_spec: &Value) -> (super::Outcome, Value, toolgate_config::Config) {
+    let (out, doc) = import_and_check(doc_spec);
+    let config = check(&out.yaml).unwrap();
+    (out, doc, config)
+}
+
+fn ok() -> Value {
+    json!({"200": {"description": "ok"}})
+}
+
+#[test]
+fn a_server_path_every_operation_repeats_is_called_once() {
+    let get = |id: &str| json!({"get": {"operationId": id, "responses": ok()}});
+    let (out, doc, config) = checked(&spec(
+        json!([{"url": "https://api.example.com/api"}]),
+        json!({"/api/articles": get("articles"), "/api/users/{id}": {"get": {
+            "operationId": "user",
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "responses": ok()}}}),
+    ));
+    assert_eq!(
+        doc["dependencies"]["dir"]["base_url"],
+        "https://api.example.com"
+    );
+    let url = rendered(&config, "articles", json!({})).url.to_string();
+    assert_eq!(url, "https://api.example.com/api/articles");
+    let url = rendered(&config, "user", json!({"id": "7"}))
+        .url
+        .to_string();
+    assert_eq!(url, "https://api.example.com/api/users/7");
+    let report = out.report.join("\n");
+    assert!(
+        report.contains("warning: every operation path starts with `/api`")
+            && report.contains("--base-url https://api.example.com/api"),
+        "{report}"
+    );
+
+    // Two trailing segments, a version among them.
+    let (_, doc, _) = checked(&spec(
+        json!([{"url": "https://app.tickets.io/discovery/v2"}]),
+        json!({"/discovery/v2/events": get("events"), "/discovery/v2/venues": get("venues")}),
+    ));
+    assert_eq!(
+        doc["dependencies"]["dir"]["base_url"],
+        "https://app.tickets.io"
+    );
+
+    // Only some repeat it: the description may mean it; it is kept, and said.
+    let (out, doc, config) = checked(&spec(
+        json!([{"url": "https://api.example.com/v1"}]),
+        json!({"/v1/a": get("a"), "/v1/b": get("b"), "/c": get("c")}),
+    ));
+    assert_eq!(
+        doc["dependencies"]["dir"]["base_url"],
+        "https://api.example.com/v1"
+    );
+    assert_eq!(
+        rendered(&config, "a", json!({})).url.to_string(),
+        "https://api.example.com/v1/v1/a"
+    );
+    let report = out.report.join("\n");
+    assert!(
+        report.contains("2 of 3 operation paths start with `/v1`"),
+        "{report}"
+    );
+
+    // A --base-url is the user's word: kept as given, with the same warning.
+    let dir = super::directory_tests::folder();
+    let file = dir.join("api.json");
+    std::fs::write(
+        &file,
+        spec(
+            json!([{"url": "https://x.example.com"}]),
+            json!({"/api/a": get("a")}),
+        )
+        .to_string(),
+    )
+    .unwrap();
+    let out = super::run(&super::Options {
+        spec: file,
+        owner: Some("api-team@example.com".into()),
+        base_url: Some("https://x.example.com/api".into()),
+        ..super::Options::default()
+    })
+    .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let doc: Value = yaml_serde::from_str(&out.yaml).unwrap();
+    assert_eq!(
+        doc["dependencies"]["dir"]["base_url"],
+        "https://x.example.com/api"
+    );
+    assert!(
+        out.report
+            .join("\n")
+            .contains("the --base-url `https://x.example.com/api`"),
+        "{:?}",
+        out.report
+    );
+}
+
+#[test]
+fn the_unregistered_form_data_type_is_read_as_a_multipart_upload() {
+    let body = |required: bool| {
+        json!({"required": required, "content": {"application/form-data": {"schema": {
+            "type": "object", "properties": {"name": {"type": "string"}}}}}})
+    };
+    let out = import(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/accounts": {"post": {"operationId": "create", "requestBody": body(true), "responses": ok()}},
+            "/profile": {"patch": {"operationId": "update", "requestBody": body(false), "responses": ok()}},
+        }),
+    ))
+    .unwrap();
+    assert!(
+        out.yaml
+            .contains("request body is application/form-data (read as multipart/form-data)"),
+        "{}",
+        out.yaml
+    );
+    assert!(
+        out.yaml.contains(
+            "the optional application/form-data (read as multipart/form-data) request body is not sent"
+        ),
+        "{}",
+        out.yaml
+    );
+    let report = out.report.join("\n");
+    assert!(
+        report.contains("warning: 2 operations take `application/form-data`"),
+        "{report}"
+    );
+
+    // Swagger 2.0: form fields an operation consumes as `application/form-data` are a
+    // multipart upload, not a URL-encoded form.
+    let swagger = json!({
+        "swagger": "2.0",
+        "info": {"title": "Dir", "version": "1.0"},
+        "host": "api.example.com",
+        "paths": {
+            "/upload": {"post": {"operationId": "upload", "consumes": ["application/form-data"],
+                "parameters": [{"name": "caption", "in": "formData", "type": "string"}],
+                "responses": {"200": {"description": "ok"}}}},
+            "/form": {"post": {"operationId": "form", "consumes": ["application/x-www-form-urlencoded"],
+                "parameters": [{"name": "caption", "in": "formData", "type": "string"}],
+                "responses": {"200": {"description": "ok"}}}},
+        },
+    });
+    let (out, doc) = import_and_check(&swagger);
+    assert!(doc["tools"].get("upload").is_none(), "{}", out.yaml);
+    assert_eq!(doc["tools"]["form"]["request"]["body_encoding"], "form");
+    assert!(
+        out.yaml.contains(
+            "takes only a multipart body (application/form-data (read as multipart/form-data))"
+        ),
+        "{}",
+        out.yaml
+    );
+}
+
+#[test]
+fn headers_toolgate_or_the_connection_sets_are_never_arguments() {
+    let header = |name: &str, required: bool| json!({"name": name, "in": "header", "required": required, "schema": {"type": "string"}});
+    let (out, doc, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({"/s": {"get": {"operationId": "s", "parameters": [
+            header("Host", true),
+            header("Content-Length", false),
+            header("Transfer-Encoding", false),
+            header("Connection", false),
+            header("traceparent", false),
+            {"name": "Upgrade", "in": "header", "required": true, "schema": {"type": "string", "enum": ["h2c"]}},
+            header("Accept", false),
+            header("X-Request-Id", false),
+        ], "responses": ok()}}}),
+    ));
+    let tool = &doc["tools"]["s"];
+    let props = tool["input_schema"]["properties"].as_object().unwrap();
+    let names: Vec<&str> = props.keys().map(String::as_str).collect();
+    assert_eq!(names, ["Accept", "X-Request-Id"], "{}", out.yaml);
+    let headers = tool["request"]["headers"].as_object().unwrap();
+    assert_eq!(
+        headers.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["Accept", "X-Request-Id"]
+    );
+    assert!(
+        out.yaml.contains(
+            "header parameter `Host` is not sent as the description gives it: toolgate sends the host of the dependency's base_url"
+        ),
+        "{}",
+        out.yaml
+    );
+    let r = rendered(&config, "s", json!({"Accept": "application/json"}));
+    assert!(r.headers.get("host").is_none());
+    assert_eq!(r.headers["accept"], "application/json");
+}
+
+#[test]
+fn cookie_parameters_are_sent_in_one_cookie_header() {
+    let cookie = |name: &str, required: bool| json!({"name": name, "in": "cookie", "required": required, "schema": {"type": "string"}});
+    let (out, doc, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/a": {"get": {"operationId": "a", "parameters": [
+                cookie("session", true),
+                {"name": "lang", "in": "cookie", "schema": {"type": "string", "enum": ["en"]}},
+                cookie("theme", false),
+            ], "responses": ok()}},
+            "/b": {"get": {"operationId": "b", "parameters": [cookie("theme", false)], "responses": ok()}},
+        }),
+    ));
+    // A required cookie no longer skips the operation.
+    let r = rendered(&config, "a", json!({"session": "s3cr3t"}));
+    assert_eq!(r.headers["cookie"], "session=s3cr3t; lang=en");
+    assert!(
+        doc["tools"]["a"]["input_schema"]["properties"]
+            .get("theme")
+            .is_none()
+    );
+    assert!(
+        out.yaml
+            .contains("the optional cookie parameter `theme` is not sent"),
+        "{}",
+        out.yaml
+    );
+    // A lone optional cookie is its own header, absent when left out.
+    let r = rendered(&config, "b", json!({"theme": "dark"}));
+    assert_eq!(r.headers["cookie"], "theme=dark");
+    let r = rendered(&config, "b", json!({}));
+    assert!(r.headers.get("cookie").is_none());
+    // A value cannot add a cookie of its own.
+    let schema = &doc["tools"]["a"]["input_schema"];
+    let v = jsonschema::validator_for(schema).unwrap();
+    assert!(v.is_valid(&json!({"session": "abc"})));
+    assert!(!v.is_valid(&json!({"session": "abc; admin=1"})));
+}
+
+#[test]
+fn a_list_or_object_query_named_by_ref_is_styled_as_what_it_refers_to() {
+    let mut doc_spec = spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({"/s": {"get": {"operationId": "s", "parameters": [
+            {"name": "ids", "in": "query", "schema": {"$ref": "#/components/schemas/Ids"}},
+            {"$ref": "#/components/parameters/Tags"},
+            {"name": "color", "in": "query", "explode": false, "schema": {"$ref": "#/components/schemas/Color"}},
+        ], "responses": ok()}}}),
+    );
+    doc_spec["components"] = json!({
+        "parameters": {"Tags": {"name": "tags", "in": "query", "explode": false,
+            "schema": {"$ref": "#/components/schemas/Ids"}}},
+        "schemas": {
+            "Ids": {"type": "array", "items": {"type": "string"}},
+            "Color": {"type": "object", "properties": {"R": {"type": "integer"}, "G": {"type": "integer"}}},
+        },
+    });
+    let (out, doc, config) = checked(&doc_spec);
+    let r = rendered(
+        &config,
+        "s",
+        json!({"ids": ["a", "b"], "tags": ["x", "y"], "color": "R,100,G,200"}),
+    );
+    let query: Vec<(String, String)> = r
+        .url
+        .query_pairs()
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    let pairs = |k: &str| -> Vec<&str> {
+        query
+            .iter()
+            .filter(|(n, _)| n == k)
+            .map(|(_, v)| v.as_str())
+            .collect()
+    };
+    assert_eq!(pairs("ids"), ["a", "b"], "{}", r.url);
+    assert_eq!(pairs("tags"), ["x,y"], "{}", r.url);
+    assert_eq!(pairs("color"), ["R,100,G,200"], "{}", r.url);
+    let color = &doc["tools"]["s"]["input_schema"]["properties"]["color"];
+    assert_eq!(color["type"], "string");
+    assert!(
+        color["description"].as_str().unwrap().contains("`R`, `G`"),
+        "{color}"
+    );
+    assert!(
+        out.yaml
+            .contains("query parameter `color` is an object with `explode: false`"),
+        "{}",
+        out.yaml
+    );
+}
+
+/// Shapes that already built the request their description says, kept that way.
+#[test]
+fn servers_styles_and_composed_bodies_build_what_the_description_says() {
+    // Server variables at their defaults.
+    let (_, doc, _) = checked(&spec(
+        json!([{"url": "https://{region}.example.com:{port}/{version}", "variables": {
+            "region": {"default": "eu", "enum": ["eu", "us"]},
+            "port": {"default": "8443"}, "version": {"default": "v2"}}}]),
+        one_get(json!({})),
+    ));
+    assert_eq!(
+        doc["dependencies"]["dir"]["base_url"],
+        "https://eu.example.com:8443/v2"
+    );
+    // A relative server URL: the origin is the operator's to give, the path kept.
+    let (out, doc, _) = checked(&spec(json!([{"url": "/v1"}]), one_get(json!({}))));
+    assert_eq!(doc["dependencies"]["dir"]["base_url"], "${DIR_ORIGIN}/v1");
+    assert!(out.report.join("\n").contains("DIR_ORIGIN"));
+    // Swagger 2.0: https among the schemes, basePath without its trailing slash.
+    let (out, doc) = import_and_check(&json!({
+        "swagger": "2.0", "info": {"title": "Dir", "version": "1"},
+        "host": "api.example.com", "basePath": "/base/", "schemes": ["http", "https"],
+        "paths": {"/users/{id}": {"get": {"operationId": "get", "parameters": [
+            {"name": "id", "in": "path", "required": true, "type": "string"},
+            {"name": "ids", "in": "query", "type": "array", "items": {"type": "string"}, "collectionFormat": "csv"},
+            {"name": "all", "in": "query", "type": "array", "items": {"type": "string"}, "collectionFormat": "multi"}],
+            "responses": {"200": {"description": "ok"}}}}},
+    }));
+    assert_eq!(
+        doc["dependencies"]["dir"]["base_url"],
+        "https://api.example.com/base"
+    );
+    let config = check(&out.yaml).unwrap_or_else(|e| panic!("{e}"));
+    let r = rendered(
+        &config,
+        "get",
+        json!({"id": "a b/c", "ids": ["x", "y"], "all": ["p", "q"]}),
+    );
+    assert_eq!(r.url.path(), "/base/users/a%20b%2Fc");
+    let mut query: Vec<(String, String)> = r
+        .url
+        .query_pairs()
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    query.sort();
+    assert_eq!(
+        query,
+        [("all", "p"), ("all", "q"), ("ids", "x,y")].map(|(k, v)| (k.to_string(), v.to_string()))
+    );
+
+    // OpenAPI 3 styles: deepObject members, delimited lists as joined text, and a
+    // discriminated `oneOf` body sent as given.
+    let mut doc_spec = spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({"/pets": {"post": {"operationId": "add", "parameters": [
+            {"name": "filter", "in": "query", "style": "deepObject", "explode": true,
+             "schema": {"type": "object", "properties": {"kind": {"type": "string"}}}},
+            {"name": "pp", "in": "query", "style": "pipeDelimited", "explode": false,
+             "schema": {"type": "array", "items": {"type": "string"}}},
+            {"name": "ef", "in": "query", "explode": false,
+             "schema": {"type": "array", "items": {"type": "integer"}}},
+        ], "requestBody": {"required": true, "content": {"application/json": {"schema": {
+            "oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}],
+            "discriminator": {"propertyName": "kind"}}}}},
+        "responses": ok()}}}),
+    );
+    doc_spec["components"] = json!({"schemas": {
+        "Base": {"type": "object", "properties": {"kind": {"type": "string"}}, "required": ["kind"]},
+        "Cat": {"allOf": [{"$ref": "#/components/schemas/Base"},
+            {"type": "object", "properties": {"meow": {"type": "boolean"}}}]},
+        "Dog": {"allOf": [{"$ref": "#/components/schemas/Base"},
+            {"type": "object", "properties": {"bark": {"type": "boolean"}}}]},
+    }});
+    let (_, _, config) = checked(&doc_spec);
+    let body = json!({"kind": "Cat", "meow": true});
+    let r = rendered(
+        &config,
+        "add",
+        json!({"filter_kind": "cat", "pp": "a|b", "ef": [1, 2], "body": body}),
+    );
+    let mut query: Vec<(String, String)> = r
+        .url
+        .query_pairs()
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    query.sort();
+    assert_eq!(
+        query,
+        [("ef", "1,2"), ("filter[kind]", "cat"), ("pp", "a|b")]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+    );
+    let sent: Value = serde_json::from_slice(r.body.as_deref().unwrap()).unwrap();
+    assert_eq!(sent, body);
+}
+
+#[test]
+fn a_form_body_of_alternatives_offers_every_alternative_s_fields() {
+    let mut doc_spec = spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({"/payments": {"post": {"operationId": "pay", "requestBody": {"required": true,
+            "content": {"application/x-www-form-urlencoded": {"schema": {"allOf": [
+                {"$ref": "#/components/schemas/Base"},
+                {"oneOf": [
+                    {"type": "object", "properties": {"card": {"type": "string"}, "currency": {"type": "string"}},
+                     "required": ["card", "currency"]},
+                    {"$ref": "#/components/schemas/Bank"},
+                ]},
+            ]}}}},
+            "responses": ok()}}}),
+    );
+    doc_spec["components"] = json!({"schemas": {
+        "Base": {"type": "object", "properties": {"amount": {"type": "integer"}}, "required": ["amount"]},
+        "Bank": {"type": "object", "properties": {"iban": {"type": "string"}, "currency": {"type": "string"}},
+                 "required": ["iban", "currency"]},
+    }});
+    let (out, doc, config) = checked(&doc_spec);
+    let input = &doc["tools"]["pay"]["input_schema"];
+    let mut names: Vec<&str> = input["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        ["amount", "card", "currency", "iban"],
+        "{}",
+        out.yaml
+    );
+    assert_eq!(input["required"], json!(["amount", "currency"]));
+    let r = rendered(
+        &config,
+        "pay",
+        json!({"amount": 5, "iban": "DE89", "currency": "EUR"}),
+    );
+    let mut pairs: Vec<(String, String)> = url::form_urlencoded::parse(r.body.as_deref().unwrap())
+        .into_owned()
+        .collect();
+    pairs.sort();
+    assert_eq!(
+        pairs,
+        [("amount", "5"), ("currency", "EUR"), ("iban", "DE89")]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+    );
+    assert!(
+        out.yaml.contains("one of several field sets (`oneOf`)"),
+        "{}",
+        out.yaml
+    );
+}
+
+#[test]
+fn label_and_matrix_path_parameters_keep_their_prefix() {
+    let (out, _, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({"/users/{id}/report{fmt}": {"get": {"operationId": "a", "parameters": [
+            {"name": "id", "in": "path", "required": true, "style": "matrix", "schema": {"type": "integer"}},
+            {"name": "fmt", "in": "path", "required": true, "style": "label", "schema": {"type": "string"}},
+        ], "responses": ok()}}}),
+    ));
+    let r = rendered(&config, "a", json!({"id": 5, "fmt": "csv"}));
+    assert_eq!(r.url.path(), "/users/;id=5/report.csv", "{}", out.yaml);
+}
+
+#[test]
+fn a_dollar_in_a_path_key_is_text_and_a_template_literal_s_is_dropped() {
+    let param = |name: &str| json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}});
+    let (out, _, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/places/${place}": {"get": {"operationId": "place", "parameters": [param("place")], "responses": ok()}},
+            "/prices/$usd/{item}": {"get": {"operationId": "price", "parameters": [param("item")], "responses": ok()}},
+        }),
+    ));
+    let r = rendered(&config, "place", json!({"place": "paris"}));
+    assert_eq!(r.url.path(), "/places/paris", "{}", out.yaml);
+    assert!(
+        out.yaml.contains("read as the path parameter"),
+        "{}",
+        out.yaml
+    );
+    let r = rendered(&config, "price", json!({"item": "7"}));
+    assert_eq!(r.url.path(), "/prices/$usd/7", "{}", out.yaml);
+}
