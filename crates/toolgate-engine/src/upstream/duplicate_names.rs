@@ -14,7 +14,105 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 
 /// What a body with a repeated member name is told with: the parser's position (`at
 /// line 1 column 29`), never the name, which the upstream wrote.
+///
+/// Every reply is read for it, so the bytes are scanned first without building
+/// anything; only a body the scan finds a repeat in, or cannot decide (a member name
+/// written with an escape, which may spell another), is parsed to find and place it.
 pub(crate) fn repeated_member(body: &[u8]) -> Option<String> {
+    match scan(body) {
+        Scan::Unique => None,
+        Scan::Repeated | Scan::Undecided => parsed(body),
+    }
+}
+
+/// What the byte scan found.
+#[derive(Debug, PartialEq, Eq)]
+enum Scan {
+    Unique,
+    Repeated,
+    Undecided,
+}
+
+/// Objects of more names than this are checked by sorting their names when they close
+/// rather than by comparing each new name with those before it, so an object of many
+/// thousands of names costs `n log n`, not `n²`.
+const COMPARED_ONE_BY_ONE: usize = 32;
+
+/// One pass over the bytes: the member names of every object open at a point are kept
+/// as slices of the body in one list (each object's from where it opened), and a new
+/// name is compared with its object's. Strings are skipped with a vectorised search for
+/// their end. Anything not well-formed is left to the parser.
+fn scan(body: &[u8]) -> Scan {
+    let mut names: Vec<&[u8]> = Vec::new();
+    // Per open container: where its names start in `names` (`None` for an array), and
+    // whether the next string is a name.
+    let mut open: Vec<Option<usize>> = Vec::new();
+    let mut expecting_name = false;
+    let mut i = 0;
+    while i < body.len() {
+        match body[i] {
+            b'"' => {
+                let Some(end) = string_end(body, i + 1) else {
+                    return Scan::Undecided;
+                };
+                if expecting_name && let Some(Some(from)) = open.last() {
+                    let name = &body[i + 1..end];
+                    if name.contains(&b'\\') {
+                        return Scan::Undecided;
+                    }
+                    let own = &names[*from..];
+                    if own.len() < COMPARED_ONE_BY_ONE && own.contains(&name) {
+                        return Scan::Repeated;
+                    }
+                    names.push(name);
+                    expecting_name = false;
+                }
+                i = end;
+            }
+            b'{' => {
+                open.push(Some(names.len()));
+                expecting_name = true;
+            }
+            b'[' => open.push(None),
+            b'}' | b']' => match open.pop() {
+                Some(Some(from)) => {
+                    let own = &mut names[from..];
+                    if own.len() > COMPARED_ONE_BY_ONE {
+                        own.sort_unstable();
+                        if own.windows(2).any(|w| w[0] == w[1]) {
+                            return Scan::Repeated;
+                        }
+                    }
+                    names.truncate(from);
+                }
+                Some(None) => {}
+                None => return Scan::Undecided,
+            },
+            b',' => expecting_name = matches!(open.last(), Some(Some(_))),
+            _ => {}
+        }
+        i += 1;
+    }
+    if open.is_empty() {
+        Scan::Unique
+    } else {
+        Scan::Undecided
+    }
+}
+
+/// The index of the quote closing the string whose text starts at `from`.
+fn string_end(body: &[u8], mut from: usize) -> Option<usize> {
+    loop {
+        let at = from + memchr::memchr2(b'"', b'\\', body.get(from..)?)?;
+        if body[at] == b'"' {
+            return Some(at);
+        }
+        from = at + 2;
+    }
+}
+
+/// The parser's walk: finds and places a repeated name, escapes decoded.
+fn parsed(body: &[u8]) -> Option<String> {
     let mut reader = serde_json::Deserializer::from_slice(body);
     match UniqueNames.deserialize(&mut reader) {
         Err(e) if e.is_data() => Some(e.to_string()),
@@ -105,6 +203,28 @@ mod tests {
                 "{body}: {found}"
             );
         }
+    }
+
+    #[test]
+    fn the_byte_scan_decides_what_it_can_and_leaves_the_rest_to_the_parser() {
+        use super::{Scan, scan};
+        let many: Vec<String> = (0..1000).map(|i| format!("\"k{i}\":{i}")).collect();
+        let wide = format!("{{{}}}", many.join(","));
+        let wide_repeated = format!("{{{},\"k7\":0}}", many.join(","));
+        for (body, expected) in [
+            (r#"{"a":1,"b":{"a":2},"c":[{"a":3},{"a":4}]}"#, Scan::Unique),
+            (r#"{"a":"{\"a\":1,\"a\":2}","b":["a","a"]}"#, Scan::Unique),
+            (r#"{"a":{"x":1},"a":2}"#, Scan::Repeated),
+            (r#"[{"x":[{}],"y":1,"x":2}]"#, Scan::Repeated),
+            (r#"{"r\u006fle":1,"role":2}"#, Scan::Undecided),
+            (r#"{"a":1"#, Scan::Undecided),
+            (wide.as_str(), Scan::Unique),
+            (wide_repeated.as_str(), Scan::Repeated),
+        ] {
+            assert_eq!(scan(body.as_bytes()), expected, "{body}");
+        }
+        assert!(repeated_member(wide_repeated.as_bytes()).is_some());
+        assert!(repeated_member(wide.as_bytes()).is_none());
     }
 
     #[test]
