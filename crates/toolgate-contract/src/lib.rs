@@ -109,7 +109,7 @@ pub use shape::{Field, Shape, infer_shape};
 pub use shared::{
     SHARED_REF_PREFIX, SharedRef, SharedSchemaError, SharedSchemas, parse_ref, ref_to, valid_name,
 };
-pub use structure::{BYTES_PER_VALUE, more_values_than};
+pub use structure::{BYTES_PER_VALUE, more_values_than, string_end};
 pub use text::{is_invisible, one_line};
 pub use validate::{BodyError, ContractError, MAX_VIOLATIONS, ResponseContract};
 pub use value_diff::diff_values;

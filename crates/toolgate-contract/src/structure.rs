@@ -46,6 +46,20 @@ pub fn more_values_than(body: &[u8], limit: usize) -> bool {
     false
 }
 
+/// The index of the quote that closes the JSON string whose text starts at `from` (just
+/// after its opening quote), escapes stepped over; `None` when it does not close. A
+/// vectorised search for the next quote or backslash: readers that only skip strings
+/// on every reply (whose text is most of a body) need not look at each byte.
+pub fn string_end(text: &[u8], mut from: usize) -> Option<usize> {
+    loop {
+        let at = from + memchr::memchr2(b'"', b'\\', text.get(from..)?)?;
+        if text[at] == b'"' {
+            return Some(at);
+        }
+        from = at + 2;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,6 +73,14 @@ mod tests {
         assert!(more_values_than(br#"{"a":1,"b":[2,3]}"#, 4));
         // Brackets and commas inside strings, escaped quotes included, are text.
         assert!(!more_values_than(br#"["[[[,,,{{{", "\"[,[,[,"]"#, 3));
+    }
+
+    #[test]
+    fn a_string_ends_at_its_first_unescaped_quote() {
+        let text = br#""a\"b\\" tail"#;
+        assert_eq!(string_end(text, 1), Some(7));
+        assert_eq!(string_end(br#""open \""#, 1), None);
+        assert_eq!(string_end(br#""x\"#, 1), None, "an escape at the very end");
     }
 
     #[test]

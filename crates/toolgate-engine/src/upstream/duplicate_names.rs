@@ -52,7 +52,7 @@ fn scan(body: &[u8]) -> Scan {
     while i < body.len() {
         match body[i] {
             b'"' => {
-                let Some(end) = string_end(body, i + 1) else {
+                let Some(end) = toolgate_contract::string_end(body, i + 1) else {
                     return Scan::Undecided;
                 };
                 if expecting_name && let Some(Some(from)) = open.last() {
@@ -97,17 +97,6 @@ fn scan(body: &[u8]) -> Scan {
         Scan::Unique
     } else {
         Scan::Undecided
-    }
-}
-
-/// The index of the quote closing the string whose text starts at `from`.
-fn string_end(body: &[u8], mut from: usize) -> Option<usize> {
-    loop {
-        let at = from + memchr::memchr2(b'"', b'\\', body.get(from..)?)?;
-        if body[at] == b'"' {
-            return Some(at);
-        }
-        from = at + 2;
     }
 }
 

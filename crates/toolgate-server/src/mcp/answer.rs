@@ -238,7 +238,7 @@ fn top_level_key_in(body: &[u8], key: &str) -> Option<bool> {
     while i < body.len() {
         match body[i] {
             b'"' => {
-                let end = string_end(body, i + 1)?;
+                let end = toolgate_contract::string_end(body, i + 1)?;
                 if depth == 1 && expecting_key {
                     let raw = &body[i + 1..end];
                     let matches = if raw.contains(&b'\\') {
@@ -272,17 +272,6 @@ fn top_level_key_in(body: &[u8], key: &str) -> Option<bool> {
         i += 1;
     }
     None
-}
-
-/// The index of the quote closing the string whose text starts at `from`.
-fn string_end(body: &[u8], mut from: usize) -> Option<usize> {
-    loop {
-        let at = from + memchr::memchr2(b'"', b'\\', body.get(from..)?)?;
-        if body[at] == b'"' {
-            return Some(at);
-        }
-        from = at + 2;
-    }
 }
 
 /// Whether `needle` occurs in `haystack` (a vectorised search: comparing at every
