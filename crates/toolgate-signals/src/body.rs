@@ -45,6 +45,7 @@ mod envelope;
 mod extensions;
 mod members;
 mod notices;
+mod words;
 
 /// How much of a body is ever looked at.
 pub const MAX_BODY_PREFIX: usize = 4096;
@@ -206,25 +207,27 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
     let head = &body[..body.len().min(SUCCESS_WINDOW)];
     let tail = &body[body.len().saturating_sub(SUCCESS_WINDOW)..];
     let mut out = BodySignals::default();
+    words::words!(THROTTLE_STATUS = [b"\"throttleStatus\""]);
+    words::words!(RATE_LIMIT = [b"\"rateLimit\""]);
+    words::words!(EXTENSIONS = [b"\"extensions\""]);
     for window in [head, tail] {
-        let finder = |k: &[u8]| memchr::memmem::find(window, k).is_some();
         // The windows overlap on a short body: a quota found once is not read twice.
         let quota_known = !out.quota.is_empty();
         if !quota_known
-            && finder(b"\"throttleStatus\"")
+            && THROTTLE_STATUS.any_in(window)
             && let Some(status_obj) = values(window, "throttleStatus").find(Value::is_object)
         {
             // On a success nothing was refused: the bucket's state, not a wait.
             shopify(&status_obj, None, &mut out);
         }
         if !quota_known
-            && finder(b"\"rateLimit\"")
+            && RATE_LIMIT.any_in(window)
             && let Some(rl) = values(window, "rateLimit").find(Value::is_object)
         {
             github_graphql(&rl, now, &mut out);
         }
         if out.warnings.is_empty()
-            && finder(b"\"extensions\"")
+            && EXTENSIONS.any_in(window)
             && let Some(ext) = values(window, "extensions").find(Value::is_object)
         {
             out.warnings = extensions::notices(&ext);

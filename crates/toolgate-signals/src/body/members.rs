@@ -31,23 +31,29 @@ const MAX_NAME: usize = 64;
 /// The longest string value read.
 const MAX_TEXT: usize = 64;
 
-/// Substrings one of which a budget's member name holds, in either case.
-const NEEDLES: [&[u8]; 6] = [
-    b"quota",
-    b"Quota",
-    b"atelimit",
-    b"ateLimit",
-    b"ate_limit",
-    b"\"rate\"",
-];
+super::words::words!(
+    /// Substrings one of which a budget's member name holds, in either case.
+    BUDGET_WORDS = [
+        b"quota",
+        b"Quota",
+        b"atelimit",
+        b"ateLimit",
+        b"ate_limit",
+        b"\"rate\"",
+    ]
+);
+
+super::words::words!(
+    /// The member a wait is asked for in.
+    BACKOFF = [b"\"backoff\""]
+);
 
 /// The budgets the answer's top-level members state.
 pub(super) fn quotas(body: &[u8], window: usize, now: DateTime<Utc>) -> Vec<Quota> {
     let head = &body[..body.len().min(window)];
     let tail_from = body.len().saturating_sub(window);
     let tail = &body[tail_from..];
-    let mentions = |w: &[u8]| NEEDLES.iter().any(|n| memchr::memmem::find(w, n).is_some());
-    if !mentions(head) && !mentions(tail) {
+    if !BUDGET_WORDS.any_in(head) && !BUDGET_WORDS.any_in(tail) {
         return Vec::new();
     }
     let mut starts = member_starts_from_head(body, window);
@@ -148,8 +154,7 @@ pub(super) fn backoff(body: &[u8], window: usize) -> Option<Duration> {
     let head = &body[..body.len().min(window)];
     let tail_from = body.len().saturating_sub(window);
     let tail = &body[tail_from..];
-    let mentions = |w: &[u8]| memchr::memmem::find(w, b"\"backoff\"").is_some();
-    if !mentions(head) && !mentions(tail) {
+    if !BACKOFF.any_in(head) && !BACKOFF.any_in(tail) {
         return None;
     }
     let mut starts = member_starts_from_head(body, window);

@@ -117,9 +117,8 @@ pub(super) fn read(body: &[u8], window: usize, now: DateTime<Utc>) -> Found {
 /// leave out their first letter, so one exact search finds `warning` and `Warnings`,
 /// `deprecation` and `DeprecationNotice` (a key written in capitals is not looked for).
 fn mentions_notice(w: &[u8]) -> bool {
-    [&b"arn"[..], b"eprecat", b"otice", b"unset", b"dvisor"]
-        .iter()
-        .any(|stem| memchr::memmem::find(w, stem).is_some())
+    super::words::words!(STEMS = [b"arn", b"eprecat", b"otice", b"unset", b"dvisor"]);
+    STEMS.any_in(w)
 }
 
 fn is_notice_name(n: &str) -> bool {
