@@ -50,21 +50,9 @@ super::words::words!(
 
 /// The budgets the answer's top-level members state.
 pub(super) fn quotas(body: &[u8], window: usize, now: DateTime<Utc>) -> Vec<Quota> {
-    let head = &body[..body.len().min(window)];
-    let tail_from = body.len().saturating_sub(window);
-    let tail = &body[tail_from..];
-    if !BUDGET_WORDS.any_in(head) && !BUDGET_WORDS.any_in(tail) {
-        return Vec::new();
-    }
-    let mut starts = member_starts_from_head(body, window);
-    if tail_from > 0 {
-        starts.extend(member_starts_from_tail(body, tail_from));
-    }
     let mut fields: Vec<(String, Vec<u8>)> = Vec::new();
-    for at in starts.into_iter().take(MAX_MEMBERS) {
-        if let Some((name, value)) = member(body, at, could_name_a_budget) {
-            flatten(&name, &value, &mut fields);
-        }
+    for (name, value) in top_members(body, window, &BUDGET_WORDS, could_name_a_budget) {
+        flatten(&name, &value, &mut fields);
     }
     if fields.is_empty() {
         return Vec::new();
@@ -151,11 +139,26 @@ fn member(body: &[u8], at: usize, wanted: fn(&str) -> bool) -> Option<(String, V
 /// (<https://api.stackexchange.com/docs/throttle>). Only a top-level number counts: a
 /// `backoff` object nested in data (Argo's `retryStrategy.backoff`) is configuration.
 pub(super) fn backoff(body: &[u8], window: usize) -> Option<Duration> {
+    top_members(body, window, &BACKOFF, |name| name == "backoff")
+        .into_iter()
+        .find_map(|(_, value)| value.as_f64())
+        .filter(|secs| secs.is_finite() && *secs > 0.0)
+        .map(|secs| Duration::from_secs_f64(secs.min(MAX_WAIT.as_secs_f64())))
+}
+
+/// The top-level members in the first and last `window` bytes whose names `wanted`
+/// accepts, with their values (at most [`MAX_MEMBERS`] members looked at); none read
+/// unless one of `words` occurs in either window, which is all most answers cost.
+fn top_members(
+    body: &[u8],
+    window: usize,
+    words: &super::words::Words,
+    wanted: fn(&str) -> bool,
+) -> Vec<(String, Value)> {
     let head = &body[..body.len().min(window)];
     let tail_from = body.len().saturating_sub(window);
-    let tail = &body[tail_from..];
-    if !BACKOFF.any_in(head) && !BACKOFF.any_in(tail) {
-        return None;
+    if !words.any_in(head) && !words.any_in(&body[tail_from..]) {
+        return Vec::new();
     }
     let mut starts = member_starts_from_head(body, window);
     if tail_from > 0 {
@@ -164,10 +167,8 @@ pub(super) fn backoff(body: &[u8], window: usize) -> Option<Duration> {
     starts
         .into_iter()
         .take(MAX_MEMBERS)
-        .filter_map(|at| member(body, at, |name| name == "backoff"))
-        .find_map(|(_, value)| value.as_f64())
-        .filter(|secs| secs.is_finite() && *secs > 0.0)
-        .map(|secs| Duration::from_secs_f64(secs.min(MAX_WAIT.as_secs_f64())))
+        .filter_map(|at| member(body, at, wanted))
+        .collect()
 }
 
 fn could_name_a_budget(name: &str) -> bool {
