@@ -310,12 +310,9 @@ fn client_error_advice(tool: &ToolSpec, detail: &Detail) -> String {
     let mcp = matches!(tool.kind, toolgate_config::ToolKind::Mcp { .. });
     match detail {
         Detail::Rpc { code, message } => match *code {
-            // A server that no longer has a tool answers a call of it as bad params
-            // ("Unknown tool: x"), which no change of arguments mends.
-            codes::INVALID_PARAMS | codes::METHOD_NOT_FOUND
-                if *code == codes::METHOD_NOT_FOUND
-                    || crate::upstream::mcp::unknown_tool::names_unknown_tool(message) =>
-            {
+            // A server that no longer has a tool answers a call of it as an unknown
+            // method or as bad params ("Unknown tool: x"): no change of arguments mends it.
+            code if crate::upstream::mcp::unknown_tool::error_names_unknown_tool(code, message) => {
                 not_the_arguments(&format!(
                     "The server no longer has {name} (it does not know the tool)."
                 ))

@@ -72,13 +72,17 @@ pub fn names_unknown_tool(text: &str) -> bool {
     })
 }
 
+/// Whether a JSON-RPC error answering a `tools/call` says the server does not know the
+/// tool: `-32601`, or `-32602` with words that say so.
+pub fn error_names_unknown_tool(code: i64, message: &str) -> bool {
+    code == codes::METHOD_NOT_FOUND
+        || (code == codes::INVALID_PARAMS && names_unknown_tool(message))
+}
+
 /// Whether the server's reply to a `tools/call` says that it does not know the tool.
 pub fn refuses_as_unknown(reply: &Result<LinkReply, LinkError>) -> bool {
     match reply.as_ref().map(|r| &r.outcome) {
-        Ok(Err(error)) => {
-            error.code == codes::METHOD_NOT_FOUND
-                || (error.code == codes::INVALID_PARAMS && names_unknown_tool(&error.message))
-        }
+        Ok(Err(error)) => error_names_unknown_tool(error.code, &error.message),
         Ok(Ok(result)) => error_result_names_unknown_tool(result.get()),
         Err(_) => false,
     }
