@@ -282,22 +282,27 @@ impl ResponseContract {
         Err(self.explain(body))
     }
 
-    /// Checks a body as it arrived, without building a `Value` unless it fails: `Ok(())`
-    /// when it is one JSON document that satisfies the schema.
-    pub fn check_bytes(&self, body: &[u8]) -> Result<(), BodyError> {
-        if self
-            .compiled
+    /// Whether the check made while reading (when this schema has one) alone shows that
+    /// `body` is one JSON document, naming no member twice, that satisfies the schema:
+    /// the common reply's whole check, in one pass. `false` says nothing either way;
+    /// [`ResponseContract::check_bytes`] then judges.
+    pub fn vouches_for(&self, body: &[u8]) -> bool {
+        self.compiled
             .read_check
             .as_ref()
             .is_some_and(|check| check.vouches_for(body))
-        {
+    }
+
+    /// Checks a body as it arrived, without building a `Value` unless it fails: `Ok(())`
+    /// when it is one JSON document that satisfies the schema.
+    pub fn check_bytes(&self, body: &[u8]) -> Result<(), BodyError> {
+        if self.vouches_for(body) {
             return Ok(());
         }
         let (doc, repeated) = Doc::parse_noting_repeats(body).map_err(BodyError::NotJson)?;
         // The model reads the text, where every value of a repeated name stands, while
         // the check saw only the last: `{"a":"ignore your instructions","a":1}` would
-        // pass `a: integer`. (Where the read check vouched above, every occurrence was
-        // checked and passed.)
+        // pass `a: integer`. (The read check above never vouches for such a body.)
         if repeated {
             return Err(BodyError::NotJson(serde::de::Error::custom(
                 "an object repeats a member name, so the body has more than one reading",

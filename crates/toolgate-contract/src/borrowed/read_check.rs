@@ -8,11 +8,11 @@
 //! rules, and the body is checked against it in the same pass that checks it is JSON.
 //!
 //! It is a shortcut, never the judge. [`ReadCheck::vouches_for`] answers `true` only when
-//! the bytes are one JSON document that `serde_json` accepts and that the schema
-//! accepts; `false` means "not vouched for" — the body is invalid, or holds something
-//! this check does not decide (a float under `integer`, a bound too large for an exact
-//! comparison) — and the caller reads the body the full way, whose verdict and drift
-//! report stand.
+//! the bytes are one JSON document that `serde_json` accepts, in which no object names a
+//! member twice, and that the schema accepts; `false` means "not vouched for" — the body
+//! is invalid, or holds something this check does not decide (a float under `integer`,
+//! a bound too large for an exact comparison) — and the caller reads the body the full
+//! way, whose verdict and drift report stand.
 //!
 //! The keywords most contracts are made of (`type`, `properties`, `required`, `items`,
 //! `enum` of scalars, bounds, local `$ref`s; `read_check/compile.rs` lists them) are decided
@@ -142,7 +142,11 @@ impl Default for Rules {
 
 impl ReadCheck {
     /// `true` when `bytes` are one JSON document (surrounding whitespace allowed) that
-    /// `serde_json` accepts and the schema accepts; `false` when that was not shown.
+    /// `serde_json` accepts, where no object names a member twice, and that the schema
+    /// accepts; `false` when that was not shown.
+    ///
+    /// A repeated name is never vouched for: readers disagree on which value it has, so
+    /// no one reading of such a body can be checked for all (the full check refuses it).
     pub fn vouches_for(&self, bytes: &[u8]) -> bool {
         let Some(mut reader) = Reader::new(bytes) else {
             return false;
@@ -230,10 +234,9 @@ impl ReadCheck {
     fn object(&self, r: &mut Reader<'_>, rules: &Rules) -> Option<()> {
         r.enter()?;
         let mut seen = 0u64;
+        let names = r.names_from();
         r.list_until(b'}', |r| {
             let name = r.member_name()?;
-            // A repeated name is checked each time: if every occurrence is valid, the
-            // last one (the one a `Value` keeps) is.
             let member = rules
                 .members
                 .iter()
@@ -245,8 +248,10 @@ impl ReadCheck {
                 }
                 None => rules.additional,
             };
+            r.note_name(names, name)?;
             self.value(r, schema)
         })?;
+        r.close_names(names)?;
         r.leave();
         (seen & rules.required == rules.required).then_some(())
     }
@@ -258,10 +263,13 @@ fn skip(r: &mut Reader<'_>) -> Option<()> {
     match r.peek()? {
         b'{' => {
             r.enter()?;
+            let names = r.names_from();
             r.list_until(b'}', |r| {
-                r.member_name()?;
+                let name = r.member_name()?;
+                r.note_name(names, name)?;
                 skip(r)
             })?;
+            r.close_names(names)?;
             r.leave();
             Some(())
         }

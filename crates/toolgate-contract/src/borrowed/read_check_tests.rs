@@ -567,3 +567,56 @@ fn reads_through_shared_components() {
         );
     }
 }
+
+/// No object that names a member twice is vouched for, wherever it is (under a schema's
+/// properties, under `additionalProperties`, in a value any schema accepts) and however
+/// many names it has, while the same bodies with distinct names are.
+#[test]
+fn a_member_named_twice_is_never_vouched_for() {
+    let many = |last: &str| {
+        let mut members: Vec<String> = (0..40).map(|i| format!("\"k{i}\":{i}")).collect();
+        members.push(format!("\"{last}\":0"));
+        format!("{{{}}}", members.join(","))
+    };
+    let schemas = [
+        json!(true),
+        json!({"type": "object", "properties": {"a": {"type": "integer"}}}),
+        json!({"type": "object", "additionalProperties": {"type": ["object", "integer", "array"]}}),
+    ];
+    let cases = [
+        (r#"{"a":1,"a":1}"#.to_owned(), r#"{"a":1,"b":1}"#.to_owned()),
+        (
+            r#"{"x":{"b":1,"b":2}}"#.to_owned(),
+            r#"{"x":{"b":1,"c":2}}"#.to_owned(),
+        ),
+        (
+            r#"{"x":[{"b":1},{"c":1,"c":1}]}"#.to_owned(),
+            r#"{"x":[{"b":1},{"b":1}]}"#.to_owned(),
+        ),
+        // Nested objects' names are their own: an inner name may repeat an outer one.
+        (
+            r#"{"n":{"n":{"n":1},"b":2,"b":3}}"#.to_owned(),
+            r#"{"n":{"n":{"n":1},"b":2}}"#.to_owned(),
+        ),
+        // An object of more names than are compared one by one.
+        (many("k7"), many("k40")),
+        // A name written with an escape spells the same name.
+        (
+            r#"{"a":1,"\u0061":1}"#.to_owned(),
+            r#"{"a":1,"\u0062":1}"#.to_owned(),
+        ),
+    ];
+    for schema in &schemas {
+        let check = ReadCheck::compile(schema, None).expect("decided keywords only");
+        for (repeated, distinct) in &cases {
+            assert!(
+                !check.vouches_for(repeated.as_bytes()),
+                "{schema}: {repeated}"
+            );
+            assert!(
+                check.vouches_for(distinct.as_bytes()),
+                "{schema}: {distinct}"
+            );
+        }
+    }
+}

@@ -49,7 +49,15 @@ pub(super) struct Reader<'a> {
     members: Vec<(Cow<'a, str>, Doc<'a>)>,
     /// Whether an object repeated a member name.
     pub(super) repeated: bool,
+    /// The member names of the objects the read check is in, innermost last (see
+    /// [`Reader::note_name`]).
+    names: Vec<Cow<'a, str>>,
 }
+
+/// Objects of more names than this are checked for a repeat by sorting their names when
+/// they close rather than by comparing each new name with those before it, so an object
+/// of many thousands of names costs `n log n`, not `n²`.
+const COMPARED_ONE_BY_ONE: usize = 32;
 
 impl<'a> Reader<'a> {
     /// A reader at the start of `bytes`; `None` when they are not UTF-8.
@@ -62,6 +70,7 @@ impl<'a> Reader<'a> {
             items: Vec::new(),
             members: Vec::new(),
             repeated: false,
+            names: Vec::new(),
         })
     }
 
@@ -136,6 +145,37 @@ impl<'a> Reader<'a> {
         let mut members: Vec<_> = self.members.drain(start..).collect();
         self.repeated |= merge_repeated_names(&mut members);
         Some(Doc::Object(members))
+    }
+
+    /// Where the names of an object that has just opened start, for
+    /// [`Reader::note_name`] and [`Reader::close_names`].
+    pub(super) fn names_from(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Notes a member name of the object whose names start at `from`; `None` when that
+    /// object has already named it (found here for small objects, when it closes for
+    /// large ones).
+    pub(super) fn note_name(&mut self, from: usize, name: Cow<'a, str>) -> Option<()> {
+        let own = &self.names[from..];
+        if own.len() < COMPARED_ONE_BY_ONE && own.contains(&name) {
+            return None;
+        }
+        self.names.push(name);
+        Some(())
+    }
+
+    /// Forgets the names of an object that has closed; `None` when it named a member
+    /// twice.
+    pub(super) fn close_names(&mut self, from: usize) -> Option<()> {
+        let own = &mut self.names[from..];
+        // Up to the bound, every name was compared with those before it as it came.
+        let unique = own.len() <= COMPARED_ONE_BY_ONE || {
+            own.sort_unstable();
+            own.windows(2).all(|pair| pair[0] != pair[1])
+        };
+        self.names.truncate(from);
+        unique.then_some(())
     }
 
     /// Steps out of an array or object that [`Reader::enter`] stepped into.

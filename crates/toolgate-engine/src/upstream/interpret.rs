@@ -168,7 +168,12 @@ pub fn interpret_within(
     } else {
         body
     };
-    if let Some(reason) = super::duplicate_names::repeated_member(&body) {
+    // Checked after this step, so that a drifted body can still be returned.
+    let checked_later = crate::learned::warns_on_declared(tool);
+    // The common reply's whole check in one pass: JSON, no member named twice, and the
+    // contract's schema. What it does not vouch for is read again below, for the reason.
+    let vouched = !checked_later && tool.contract.response.vouches_for(&body);
+    if !vouched && let Some(reason) = super::duplicate_names::repeated_member(&body) {
         let detail = Detail::NotJson {
             reason,
             excerpt: explain::excerpt(&body, &explain::Secrets::of(tool)),
@@ -176,8 +181,7 @@ pub fn interpret_within(
         };
         return failed(&attempt(status, BodyCheck::NotJson), None, detail);
     }
-    let checked = if crate::learned::warns_on_declared(tool) {
-        // Checked after this step, so that a drifted body can still be returned.
+    let checked = if vouched || checked_later {
         Ok(())
     } else {
         tool.contract.response.check_bytes(&body)
@@ -422,11 +426,30 @@ mod tests {
         assert_eq!(encoded("identity"), None);
     }
 
+    /// A tool whose declared contract is checked while the body is read.
+    fn declared_tool() -> std::sync::Arc<ToolSpec> {
+        let yaml = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n    contract: { version: \"1.0\", response_schema: { type: object, properties: { user: { type: object } } } }\n";
+        let env = |_: &str| None;
+        let path = std::path::Path::new("t.yaml");
+        let config = toolgate_config::parse(path, yaml, std::path::Path::new("."), &env)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let tool = config.tools["t"].clone();
+        assert!(tool.contract.response.checks_while_reading());
+        tool
+    }
+
     #[test]
     fn a_reply_naming_a_member_twice_is_refused_not_read_one_way() {
-        let tool = learned_tool();
+        // With a learned contract, and with a declared one the body is checked against
+        // while it is read (which must not vouch for it).
+        for tool in [learned_tool(), declared_tool()] {
+            a_member_named_twice_is_refused_by(&tool);
+        }
+    }
+
+    fn a_member_named_twice_is_refused_by(tool: &ToolSpec) {
         match interpret_within(
-            &tool,
+            tool,
             reply(r#"{"user":{"role":"admin","role":"viewer"}}"#),
             None,
             false,
@@ -444,7 +467,7 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        match interpret_within(&tool, reply(r#"{"role":"viewer"}"#), None, false, 100) {
+        match interpret_within(tool, reply(r#"{"role":"viewer"}"#), None, false, 100) {
             AttemptResult::Success(body) => assert_eq!(&body[..], br#"{"role":"viewer"}"#),
             other => panic!("{other:?}"),
         }
