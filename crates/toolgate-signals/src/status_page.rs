@@ -946,6 +946,12 @@ fn collect_components_within(
         };
         named(entry)
             .or_else(|| entry.get("attributes").and_then(named))
+            // A numbered entry (Kafka Connect's task `"id": 1`) is told apart by its
+            // number: `tasks 1`.
+            .or_else(|| {
+                let id = entry.get("id").and_then(Value::as_u64)?;
+                Some(format!("{fallback} {id}"))
+            })
             .unwrap_or_else(|| fallback.to_owned())
     };
     match v {
