@@ -483,6 +483,14 @@ impl DependencyState {
                 let wait = stated.unwrap_or(Duration::from_secs(1));
                 g.pacer.throttled(now, wait);
                 throttle = Some(wait);
+            } else if class.is_none()
+                && let Some(wait) = s.next_call_after.filter(|w| !w.is_zero())
+            {
+                // A success that asks the next call to wait (Stack Exchange's `backoff`):
+                // nothing was refused, but the next call is, if it goes sooner. It is
+                // held, or told it cannot go in time, like one after a throttle.
+                g.pacer.throttled(now, wait);
+                throttle = Some(wait);
             }
         }
         drop(g);

@@ -62,6 +62,9 @@ pub struct BodySignals {
     pub rate_limited: bool,
     /// The wait the body asks for, capped at [`MAX_WAIT`].
     pub retry_after: Option<Duration>,
+    /// On a success, the wait it asks for before the next call (Stack Exchange's
+    /// `backoff`); the same as `retry_after` there, named apart for pacing.
+    pub next_call_after: Option<Duration>,
     /// Quotas the body reports: Shopify's `"cost"` bucket, GitHub's `"graphql"`.
     pub quota: Vec<Quota>,
     /// The vendor code that said so (`ratelimited`, `RATE_LIMITED`, `THROTTLED`,
@@ -242,6 +245,7 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
     // On a success nothing was refused: a wait is only one the answer asks for before
     // the next call.
     out.retry_after = members::backoff(body, SUCCESS_WINDOW);
+    out.next_call_after = out.retry_after;
     let found = notices::read(body, SUCCESS_WINDOW, now);
     for w in found.warnings {
         if !out.warnings.contains(&w) {
@@ -283,6 +287,10 @@ impl crate::Signals {
             }
         }
         self.retry_after = self.retry_after.max(b.retry_after).map(|d| d.min(MAX_WAIT));
+        self.next_call_after = self
+            .next_call_after
+            .max(b.next_call_after)
+            .map(|d| d.min(MAX_WAIT));
         let mut c = crate::quota::Collector {
             quotas: std::mem::take(&mut self.quota),
             ..Default::default()

@@ -91,7 +91,7 @@ fn read_split_fields(
         let v = h.get_str(name)?;
         Some(v.split([',', ';']).next().unwrap_or("").trim().to_owned())
     };
-    let limit = first("ratelimit-limit").and_then(|v| num::count(&v));
+    let limit = first("ratelimit-limit").and_then(|v| num::limit(&v));
     let remaining = first("ratelimit-remaining").and_then(|v| num::count(&v));
     let reset_after = first("ratelimit-reset").and_then(|v| reset::parse_str(&v, now));
     // Early drafts list quota policies inside RateLimit-Limit itself.

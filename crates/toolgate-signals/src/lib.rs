@@ -120,6 +120,12 @@ pub struct Signals {
     /// The longest server-given wait before retrying (Retry-After and its variants),
     /// already capped at [`MAX_WAIT`].
     pub retry_after: Option<Duration>,
+    /// How long a successful answer asks the next call to wait (Stack Exchange's
+    /// `backoff`): nothing was refused, but calling again sooner will be. Also in
+    /// `retry_after`; kept apart so the engine paces the next call on it, which it does
+    /// not for a `Retry-After` on a 2xx (a 202's polling interval).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_call_after: Option<Duration>,
     /// One entry per advertised policy, most constraining first.
     pub quota: Vec<Quota>,
     /// The response itself says "you are throttled": a 429, a GitHub-style 403 with a
@@ -377,6 +383,7 @@ fn read_fields(
     }
     let mut signals = Signals {
         retry_after,
+        next_call_after: None,
         quota: quotas,
         rate_limited,
         deprecation,

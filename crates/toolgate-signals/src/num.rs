@@ -23,6 +23,16 @@ pub(crate) fn count(s: &str) -> Option<u64> {
     parse_u64(s).or_else(|| parse_decimal(s).map(|(whole, _)| whole))
 }
 
+/// A limit as header values give it: a whole count (`100`, `100.0`). A limit with a
+/// fraction is a rate, not a count: Amazon's SP-API sends `x-amzn-RateLimit-Limit: 0.5000`,
+/// half a request per second, which read as a count would be a limit of 0.
+pub(crate) fn limit(s: &str) -> Option<u64> {
+    parse_u64(s).or_else(|| match parse_decimal(s)? {
+        (whole, 0) => Some(whole),
+        _ => None,
+    })
+}
+
 /// Parses `1*DIGIT ["." *DIGIT]` or `"." 1*DIGIT` into whole units and nanounits.
 ///
 /// The whole part saturates at `u64::MAX` (callers cap it); digits past the ninth
@@ -225,6 +235,11 @@ mod tests {
         assert_eq!(count(" 12 "), Some(12));
         assert_eq!(count("-1"), None);
         assert_eq!(count("1e3"), None);
+        assert_eq!(limit("100"), Some(100));
+        assert_eq!(limit("100.0"), Some(100));
+        assert_eq!(limit("0.5000"), None);
+        assert_eq!(limit("0.0167"), None);
+        assert_eq!(limit("-1"), None);
         assert_eq!(count(""), None);
     }
 

@@ -202,7 +202,7 @@ pub(crate) fn set_field(
     let q = &mut found[i];
     let text = std::str::from_utf8(value).unwrap_or("");
     match field {
-        "limit" => q.limit = q.limit.or(crate::num::count(text)),
+        "limit" => q.limit = q.limit.or(crate::num::limit(text)),
         "remaining" => q.remaining = q.remaining.or(crate::num::count(text)),
         _ => q.reset_after = q.reset_after.or(crate::reset::parse_str(text, now)),
     }

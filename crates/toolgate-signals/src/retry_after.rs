@@ -8,6 +8,11 @@
 //! - `retry-after-ms` and `x-ms-retry-after-ms`: Azure SDK guidelines
 //!   (<https://azure.github.io/azure-sdk/general_azurecore.html#retry-policy>), also sent by
 //!   OpenAI-compatible servers.
+//! - `X-Retry-After`: Docker Hub's API documented it as "a unix timestamp of when you
+//!   can call the API again" (docs.docker.com/reference/api/hub/latest, before the docs
+//!   moved to `Retry-After` seconds, docker/docs#22916). With no standard behind it, it is
+//!   read in every shape a reset takes ([`reset::parse`]): an epoch is a time, a small
+//!   number is seconds, a date is a date.
 //! - `grpc-retry-pushback-ms`: gRPC A6 client retries
 //!   (<https://github.com/grpc/proposal/blob/master/A6-client-retries.md>); a negative
 //!   value means "do not retry", which is not a wait and is ignored here.
@@ -58,6 +63,8 @@ pub fn parse_ms(value: &[u8]) -> Option<Duration> {
 
 /// Fields carrying seconds or an HTTP-date.
 const SECONDS_FIELDS: [&str; 1] = ["retry-after"];
+/// Fields carrying seconds, an epoch or a date, told apart as a reset is.
+const RESET_SHAPED_FIELDS: [&str; 1] = ["x-retry-after"];
 /// Fields carrying integer milliseconds.
 const MILLIS_FIELDS: [&str; 3] = [
     "retry-after-ms",
@@ -92,7 +99,11 @@ pub fn from_headers(headers: &Headers<'_>, now: DateTime<Utc>) -> Option<Duratio
         .iter()
         .flat_map(|n| headers.get_all(n))
         .filter_map(parse_ms);
-    secs.chain(millis).max()
+    let reset_shaped = RESET_SHAPED_FIELDS
+        .iter()
+        .flat_map(|n| headers.get_all(n))
+        .filter_map(|v| reset::parse(v, now).map(|d| d.min(MAX_WAIT)));
+    secs.chain(millis).chain(reset_shaped).max()
 }
 
 #[cfg(test)]
@@ -223,5 +234,22 @@ mod tests {
         let h = Headers::new(&fields);
         assert_eq!(from_headers(&h, now()), Some(Duration::from_millis(2500)));
         assert_eq!(from_headers(&Headers::new(&[]), now()), None);
+    }
+
+    #[test]
+    fn x_retry_after_is_read_as_a_time_or_a_delay() {
+        let now = Utc.with_ymd_and_hms(2025, 6, 1, 12, 0, 0).unwrap();
+        let wait = |v: &[u8]| from_headers(&Headers::new(&[("X-Retry-After", v)]), now);
+        // Docker Hub's API: the unix time the next call may go.
+        let in_a_minute = (now.timestamp() + 60).to_string();
+        assert_eq!(wait(in_a_minute.as_bytes()), Some(Duration::from_secs(60)));
+        assert_eq!(wait(b"30"), Some(Duration::from_secs(30)));
+        assert_eq!(
+            wait(b"Sun, 01 Jun 2025 12:02:00 GMT"),
+            Some(Duration::from_secs(120))
+        );
+        // Never more than the longest wait, never from garbage.
+        assert_eq!(wait(b"99999999999999"), Some(MAX_WAIT));
+        assert_eq!(wait(b"soon"), None);
     }
 }

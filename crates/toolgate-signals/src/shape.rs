@@ -555,6 +555,16 @@ fn read_value(g: &mut Group, name: &Name, text: &str, now: DateTime<Utc>, out: &
             let Some(n) = leading_count(text) else {
                 return;
             };
+            // A limit with a fraction is a rate (Amazon's `0.5000` requests a second),
+            // not a count of calls: reading it as one would say the limit is 0.
+            if name.part == Part::Limit
+                && text
+                    .split([',', ';', ' '])
+                    .next()
+                    .is_some_and(|first| num::limit(first.trim()).is_none())
+            {
+                return;
+            }
             if let Some(list) = window_list::counts(text).filter(|l| l.len() > 1) {
                 let slot = match name.part {
                     Part::Limit => &mut g.lists.limit,

@@ -67,7 +67,8 @@
 //! use to say they are down. A page answering any other status is unusable rather than
 //! a report about the API ([`read_response`]), except a health document that names
 //! which of its parts failed (django-health-check, Dropwizard and Nomad answer 500 with
-//! one).
+//! one), and a 4xx answered with a health document of the endpoint's own, which is read
+//! as it stands (Vault's healthy standby answers 429).
 
 use std::fmt;
 
@@ -80,6 +81,9 @@ mod text;
 
 /// At most this many components are kept from one page; the rest are noise for a model.
 const MAX_COMPONENTS: usize = 64;
+
+/// At most this many failing parts are named in a partial reading's indicator.
+const MAX_NAMED_PARTS: usize = 3;
 
 /// At most this many entries of one array or object are looked at, so a hostile page
 /// with a huge list costs bounded time.
@@ -104,7 +108,9 @@ pub enum Health {
 pub struct PageStatus {
     /// Overall health.
     pub health: Health,
-    /// The raw overall indicator (`none`, `major`, `pass`, `UP`, …).
+    /// The raw overall indicator (`none`, `major`, `pass`, `UP`, …). A document with no
+    /// overall word whose parts partly fail names its failing parts instead
+    /// (`API: danger; DB: FAILED`), so the indicator never reads as the state of the whole.
     pub indicator: String,
     /// The human-readable summary, when given.
     pub description: Option<String>,
@@ -188,6 +194,9 @@ struct Reading {
     /// How many parts read healthy, and how many down.
     parts_healthy: usize,
     parts_down: usize,
+    /// The first parts that read down, as `name: raw status`: what a partial reading
+    /// names instead of one part's bare word.
+    down_parts: Vec<String>,
     events: Option<events::Events>,
 }
 
@@ -199,7 +208,14 @@ impl Reading {
             .map_or(Health::Unknown, |w| w.0);
         match health {
             Health::Healthy => self.parts_healthy += 1,
-            Health::Down => self.parts_down += 1,
+            Health::Down => {
+                self.parts_down += 1;
+                if self.down_parts.len() < MAX_NAMED_PARTS {
+                    let short = |t: &str| t.chars().take(60).collect::<String>();
+                    self.down_parts
+                        .push(format!("{}: {}", short(&name), short(&raw)));
+                }
+            }
             Health::Degraded | Health::Unknown => {}
         }
         if health != Health::Unknown
@@ -225,8 +241,15 @@ impl Reading {
             && self.parts_healthy > 0
             && self.parts_down > 0
             && partial == PartialFailure::Degraded;
+        // An overall word that already says degraded has weighed its parts: a failed
+        // dependency beside `"status": "warn"` (Tyk's `/hello` with Redis down) is what
+        // that word sums up, not an outage the word hides.
+        let overall_degraded = self
+            .overall
+            .as_ref()
+            .is_some_and(|o| o.0 == Health::Degraded);
         let worst_component = self.worst_component.clone().map(|(h, raw)| {
-            if some_parts_fail {
+            if (some_parts_fail || overall_degraded) && h == Health::Down {
                 (Health::Degraded, raw)
             } else {
                 (h, raw)
@@ -268,11 +291,19 @@ impl Reading {
             // An overall word this parser does not know is still reported as is.
             self.overall?.1
         } else {
-            sources
+            let [overall, events, worst] = sources;
+            match [overall, events]
                 .into_iter()
                 .flatten()
                 .find(|(h, _)| *h == health)
-                .map(|(_, raw)| raw)?
+            {
+                Some((_, raw)) => raw,
+                // Some parts down beside working ones: the reading is theirs, so it
+                // names them (`API: danger`), not one part's bare word, which beside
+                // "degraded" would read as the state of the whole.
+                None if some_parts_fail => self.down_parts.join("; "),
+                None => worst.filter(|(h, _)| *h == health)?.1,
+            }
         };
         Some(PageStatus {
             health,
@@ -467,7 +498,9 @@ fn bare_word_health(s: &str) -> Health {
         | "limited" => Health::Degraded,
         "fail" | "failed" | "failure" | "failing" | "error" | "down" | "critical" | "red"
         | "unhealthy" | "majoroutage" | "outage" | "unavailable" | "false" | "outofservice"
-        | "downtime" | "offline" | "fatal" | "danger" | "notserving" => Health::Down,
+        | "downtime" | "offline" | "fatal" | "danger" | "notserving"
+        // Unleash's `/health` answers `GOOD` or `BAD`.
+        | "bad" => Health::Down,
         _ => Health::Unknown,
     }
 }
@@ -513,18 +546,21 @@ fn parts_health(s: &str) -> Health {
     let health = parts
         .iter()
         .map(|p| match p.as_str() {
-            "outage" | "outages" | "critical" | "major" | "disruption" | "disrupted" | "down"
-            | "unavailable" | "offline" | "failure" | "failed" | "interruption" | "interrupted" => {
-                Health::Down
-            }
+            "outage" | "outages" | "critical" | "major" | "down" | "unavailable" | "offline"
+            | "failure" | "failed" | "interruption" | "interrupted" => Health::Down,
+            // A disruption is less than an outage: Google Cloud's incidents rank
+            // `SERVICE_DISRUPTION` below `SERVICE_OUTAGE`.
             "minor" | "incident" | "incidents" | "degraded" | "degradation" | "issue"
             | "issues" | "maintenance" | "partial" | "partially" | "impaired" | "warning"
-            | "delayed" | "delays" | "investigating" | "restoring" | "recovery" | "warn" => {
-                Health::Degraded
-            }
+            | "delayed" | "delays" | "investigating" | "restoring" | "recovery" | "warn"
+            | "disruption" | "disrupted" => Health::Degraded,
             // Ceph's `HEALTH_ERR`.
             "err" | "error" => Health::Down,
-            "ok" | "operational" | "healthy" | "normal" | "restored" => Health::Healthy,
+            // Jaeger's admin port answers "Server available" (and "Server not
+            // available", which the negation above leaves unread).
+            "ok" | "operational" | "healthy" | "normal" | "restored" | "available" => {
+                Health::Healthy
+            }
             _ => Health::Unknown,
         })
         .fold(Health::Unknown, worse);
@@ -910,6 +946,12 @@ fn collect_components_within(
         };
         named(entry)
             .or_else(|| entry.get("attributes").and_then(named))
+            // A numbered entry (Kafka Connect's task `"id": 1`) is told apart by its
+            // number: `tasks 1`.
+            .or_else(|| {
+                let id = entry.get("id").and_then(Value::as_u64)?;
+                Some(format!("{fallback} {id}"))
+            })
             .unwrap_or_else(|| fallback.to_owned())
     };
     match v {
@@ -978,7 +1020,9 @@ impl fmt::Display for Unreadable {
 ///   exception is a health document that reads degraded or down and either names parts
 ///   (django-health-check, Dropwizard and Nomad answer 500 with the failing checks) or,
 ///   on a 5xx, is a JSON object and no error envelope (Vault answers 501 with
-///   `"initialized": false`). A healthy body behind an error status is never healthy.
+///   `"initialized": false`). A healthy body behind a 5xx is never healthy.
+/// - A 4xx whose body is a health document (a JSON object, no error envelope): the
+///   body decides, healthy included. Vault answers 429 for a healthy standby node.
 ///
 /// ```
 /// use toolgate_signals::status_page::{Health, Unreadable, read_response};
@@ -1013,6 +1057,20 @@ pub fn read_response(status: u16, body: &[u8]) -> Result<PageStatus, Unreadable>
                 }
             }
         }),
+        // A health endpoint that speaks in role codes answers a 4xx with its own health
+        // document: Vault's `sys/health` gives a healthy standby 429 (and 472, 473 to
+        // replication secondaries). Such a body, a JSON object and no error envelope,
+        // whose reading rests on its health fields (`sealed`, `initialized`) or parts
+        // rather than on one bare status word, is the endpoint's own account, and it
+        // decides, healthy included. A 401, 403, 404, 405 or 407 is the request refused
+        // before any health endpoint answered.
+        400..=499
+            if !matches!(status, 401 | 403 | 404 | 405 | 407)
+                && health_object(body)
+                && let Some(p) = parsed.as_ref().filter(|p| !rests_on_status_word(body, p)) =>
+        {
+            Ok(p.clone())
+        }
         _ => parsed
             .filter(|p| {
                 matches!(p.health, Health::Degraded | Health::Down)
@@ -1030,6 +1088,20 @@ fn health_object(body: &[u8]) -> bool {
         .find(|b| !b.is_ascii_whitespace())
         .is_some_and(|b| *b == b'{')
         && !crate::body::worth_reading(200, body)
+}
+
+/// Whether a reading is only the document's top-level status word (`{"status": "ok"}`):
+/// too little to overrule the error status it came with.
+fn rests_on_status_word(body: &[u8], reading: &PageStatus) -> bool {
+    if !reading.components.is_empty() {
+        return false;
+    }
+    let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(body) else {
+        return true;
+    };
+    map.iter()
+        .take(MAX_ENTRIES)
+        .any(|(k, v)| status_key(k) && v.as_str() == Some(reading.indicator.as_str()))
 }
 
 /// [`read_response`] without the reason: `None` when the answer gives no reading.

@@ -13,8 +13,8 @@
 //! phrases vendors happened to use.
 //! An instant after `until` or `after` is a wait too, when it is unmistakably one: an
 //! epoch of ten or thirteen digits (Binance's "IP banned until 1659146987000") or a
-//! written timestamp (`retry after 2025-06-01T12:05:00Z`), counted from the reply's
-//! receipt ([`wait_until`]).
+//! written timestamp (`retry after 2025-06-01T12:05:00Z`, crates.io's `try again after
+//! Sun, 01 Jun 2025 12:10:00 GMT`), counted from the reply's receipt ([`wait_until`]).
 //! Words without a number ("wait a few minutes") give nothing. Only the first
 //! [`MAX_TEXT`] characters are read, and the caller uses the result only on a reply that
 //! says it is throttled, so a number in an ordinary message is never taken as a wait.
@@ -81,7 +81,8 @@ fn instant(rest: &str, now: DateTime<Utc>) -> Option<Duration> {
     let epoch = token.bytes().all(|b| b.is_ascii_digit()) && matches!(token.len(), 10 | 13);
     let written = token.len() >= 20 && token.as_bytes()[4] == b'-' && token.contains('t');
     if !epoch && !written {
-        return None;
+        return http_date_at_start(rest, now)
+            .and_then(|at| (at > now).then(|| (at - now).to_std().ok()).flatten());
     }
     let at = if epoch {
         let n: i64 = token.parse().ok()?;
@@ -94,6 +95,20 @@ fn instant(rest: &str, now: DateTime<Utc>) -> Option<Duration> {
         reset::parse_timestamp(&token.to_ascii_uppercase(), now)?
     };
     (at > now).then(|| (at - now).to_std().ok()).flatten()
+}
+
+/// An HTTP-date at the start of `rest`, as crates.io writes its publish limit ("Please
+/// try again after Sun, 01 Jun 2025 12:10:00 GMT or email …"): the longest run of the
+/// next four to six words that reads as one.
+fn http_date_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    let words: Vec<&str> = rest.split_ascii_whitespace().take(6).collect();
+    (4..=words.len()).rev().find_map(|n| {
+        let candidate = words[..n]
+            .join(" ")
+            .trim_end_matches(['.', ',', ';', ')', '!'])
+            .to_ascii_uppercase();
+        reset::http_date(&candidate, now)
+    })
 }
 
 /// The amount at the start of `rest`: `20s`, `1m30s`, `3 seconds`, `1.5 minutes`.
@@ -171,7 +186,18 @@ mod tests {
                 "Quota exhausted; retry after 2025-06-01T12:05:00Z",
                 Some(Duration::from_secs(300)),
             ),
+            // crates.io's publish limit names an HTTP-date.
+            (
+                "You have published too many new crates in a short period of time. Please try again after Sun, 01 Jun 2025 12:10:00 GMT or email help@crates.io to have your limit increased.",
+                Some(Duration::from_secs(600)),
+            ),
+            (
+                "Please retry after 01 Jun 2025 12:01:00 GMT.",
+                Some(Duration::from_secs(60)),
+            ),
             // Past instants, counts and short numbers are no wait.
+            ("try again after Sun, 01 Jun 2025 11:00:00 GMT", None),
+            ("after Sun, 01 Jun", None),
             ("banned until 1748779100000", None),
             ("wait until 100 requests have drained", None),
             ("retry after 30", None),

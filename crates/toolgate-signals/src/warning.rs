@@ -442,6 +442,10 @@ const CALL_WORDS: &[&str] = &[
     "service",
     "url",
     "uri",
+    // An AI API serves the model a call names: "The model `text-davinci-003` has been
+    // deprecated" (OpenAI's refusal of a shut-down model) is about the call.
+    "model",
+    "models",
 ];
 
 /// Words that name nothing: with only these before the verb, the subject is the call.

@@ -25,7 +25,7 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
     }
     let limit = ["x-rate-limit-limit", "x-rate-limit"]
         .iter()
-        .find_map(|n| h.get_str(n).and_then(num::count));
+        .find_map(|n| h.get_str(n).and_then(num::limit));
     out.quota(Quota {
         limit,
         remaining: h.get_str("x-rate-limit-remaining").and_then(num::count),

@@ -177,3 +177,49 @@ async fn every_reply_lands_in_the_hour_of_minutes_with_the_baseline_it_left() {
     );
     assert_eq!(dep.latency_history(now)[59].unwrap().calls, 6);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_success_asking_to_back_off_paces_the_next_call() {
+    let dep = state();
+    let now = Instant::now();
+    // Stack Exchange's answer: the data, and `backoff: 10` before the same call again.
+    let answer = Signals {
+        retry_after: Some(Duration::from_secs(10)),
+        next_call_after: Some(Duration::from_secs(10)),
+        ..Signals::default()
+    };
+    go(dep.gate(now, Duration::from_secs(30), true)).settle(
+        now,
+        Some(&answer),
+        Some(Duration::from_millis(20)),
+        None,
+    );
+    // A call with time to spare is held until the wait is over.
+    match dep.gate(now, Duration::from_secs(30), true) {
+        Gate::Wait(d) | Gate::Queued { wait: d, .. } => {
+            assert_eq!(d, Duration::from_secs(10));
+        }
+        other => panic!("expected the call to be held, got {other:?}"),
+    }
+    // A call whose deadline ends first is told, not sent.
+    assert!(matches!(
+        dep.gate(now, Duration::from_secs(3), true),
+        Gate::QuotaExhausted { .. }
+    ));
+    // Once the wait is over, calls go again.
+    let later = now + Duration::from_secs(11);
+    go(dep.gate(later, Duration::from_secs(30), true)).settle(later, None, None, None);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_successful_retry_after_header_does_not_pace() {
+    // A 202's Retry-After is the operation's polling interval, not a limit on calls.
+    let dep = state();
+    let now = Instant::now();
+    let accepted = Signals {
+        retry_after: Some(Duration::from_secs(10)),
+        ..Signals::default()
+    };
+    go(dep.gate(now, Duration::from_secs(30), true)).settle(now, Some(&accepted), None, None);
+    go(dep.gate(now, Duration::from_secs(30), true)).settle(now, None, None, None);
+}

@@ -102,7 +102,10 @@ pub(super) fn read(body: &[u8], window: usize, now: DateTime<Utc>) -> Found {
                         }
                     }
                 }
-            } else if is_notice_name(&n) {
+            } else if is_notice_name(&n) && !value.is_boolean() {
+                // A bare `"deprecated": true` at the top is the record's own property
+                // (a Homebrew formula, a package the answer describes), not a word
+                // about the API: only inside `meta` does a flag speak for the answer.
                 collect(&name, &value, now, &mut texts, &mut retirements);
             }
         }

@@ -361,3 +361,28 @@ fn a_successful_answer_asking_to_back_off_gives_its_wait() {
     let huge = read_success(br#"{"backoff":1e300}"#, now).expect("a wait");
     assert_eq!(huge.retry_after, Some(MAX_WAIT));
 }
+
+#[test]
+fn a_deprecated_flag_speaks_for_the_answer_only_in_its_metadata() {
+    // A Homebrew formula: the record the answer describes is deprecated, not the API.
+    let record = br#"{"name":"python@3.8","deprecated":true,"deprecation_date":"2024-10-14","deprecation_reason":"unsupported","versions":{"stable":"3.8.20"}}"#;
+    assert!(read_success(record, now()).is_none_or(|b| b.deprecation.is_none()));
+    // The same flag in `meta` is the answer's.
+    let meta = br#"{"data":[{"id":1}],"meta":{"deprecated":true}}"#;
+    assert!(
+        read_success(meta, now())
+            .and_then(|b| b.deprecation)
+            .is_some_and(|d| d.deprecated)
+    );
+}
+
+#[test]
+fn a_refused_model_that_is_deprecated_is_a_deprecated_call() {
+    // OpenAI's answer to a call naming a shut-down model.
+    let body = br#"{"error":{"message":"The model `text-davinci-003` has been deprecated, learn more here: https://platform.openai.com/docs/deprecations","type":"invalid_request_error","param":null,"code":"model_not_found"}}"#;
+    let d = read(404, body, now()).deprecation.expect("a deprecation");
+    assert!(d.deprecated);
+    // A deprecated field of the model is only a part.
+    let part = br#"{"error":{"message":"The field `logprobs` of this model is deprecated"}}"#;
+    assert!(read(400, part, now()).deprecation.is_none());
+}

@@ -519,7 +519,7 @@ fn a_healthy_word_does_not_hide_failing_parts() {
     // One monitor down beside one up: the page works in part.
     assert_eq!(
         (s.health, s.indicator.as_str()),
-        (Health::Degraded, "danger")
+        (Health::Degraded, "API: danger")
     );
     assert_eq!(
         s.components,
@@ -573,7 +573,8 @@ fn compound_status_words_are_read_by_whole_parts() {
         ("MAINTENANCE_NONCORE", Health::Degraded),
         ("incident", Health::Degraded),
         ("SERVICE_OUTAGE", Health::Down),
-        ("SERVICE_DISRUPTION", Health::Down),
+        // Google Cloud's dashboard ranks a service disruption below an outage.
+        ("SERVICE_DISRUPTION", Health::Degraded),
         ("Partial Service Disruption", Health::Degraded),
         ("minor-outage", Health::Degraded),
         ("full_outage", Health::Down),
@@ -739,17 +740,41 @@ fn error_statuses_are_not_the_apis_health() {
         read_response(200, vault_active).map(|p| p.health),
         Ok(Health::Healthy)
     );
-    // A healthy-looking body behind an error status is not healthy either (Vault's
-    // standby answers 429 with a healthy body: left unread).
+    // A lone healthy word behind an error status overrules nothing.
     assert_eq!(
-        read_response(
-            429,
-            br#"{"initialized":true,"sealed":false,"standby":true}"#
-        ),
+        read_response(429, br#"{"status":"ok"}"#),
         Err(Unreadable::Status(429))
     );
     assert_eq!(
-        read_response(429, br#"{"status":"ok"}"#),
+        read_response(429, br#"{"status":"ok","message":"slow down"}"#),
+        Err(Unreadable::Status(429))
+    );
+}
+
+#[test]
+fn a_health_document_behind_a_role_code_decides() {
+    // Vault's `sys/health`: 429 is a healthy unsealed standby, 473 a performance
+    // standby; the body's own fields say how the node is.
+    let standby = br#"{"initialized":true,"sealed":false,"standby":true}"#;
+    for status in [429, 473] {
+        assert_eq!(
+            read_response(status, standby).map(|p| p.health),
+            Ok(Health::Healthy),
+            "{status}"
+        );
+    }
+    // The same document sealed is down, whatever the code.
+    let sealed = br#"{"initialized":true,"sealed":true,"standby":true}"#;
+    assert_eq!(
+        read_response(429, sealed).map(|p| p.health),
+        Ok(Health::Down)
+    );
+    // A refused request is no health endpoint's answer, and a 5xx is never healthy.
+    assert_eq!(read_response(403, standby), Err(Unreadable::Status(403)));
+    assert_eq!(read_response(500, standby), Err(Unreadable::Status(500)));
+    // An error envelope behind a 429 is the rate limiter's, not a health document.
+    assert_eq!(
+        read_response(429, br#"{"error":"rate limited","healthy":true}"#),
         Err(Unreadable::Status(429))
     );
     // 2xx bodies are read; an unknown one is not a status document.
@@ -906,3 +931,44 @@ fn prefixed_levels_maintenance_flags_and_part_status_fields_are_read() {
 }
 
 mod collected;
+
+#[test]
+fn an_overall_warning_sums_up_its_failed_parts() {
+    // Tyk's `/hello` with Redis down: the gateway says `warn`, not `fail`.
+    let tyk = r#"{"status":"warn","description":"Tyk GW","details":{"redis":{"status":"fail","componentType":"datastore"}}}"#;
+    let s = parse(tyk.as_bytes()).unwrap();
+    assert_eq!((s.health, s.indicator.as_str()), (Health::Degraded, "warn"));
+    // A healthy overall word still does not hide a failed part.
+    let up_but = r#"{"status":"pass","details":{"redis":{"status":"fail"}}}"#;
+    assert_eq!(health_of(up_but), Some(Health::Down));
+}
+
+#[test]
+fn sentences_and_good_bad_words_of_health_endpoints() {
+    // Jaeger's admin port and Unleash's `/health`.
+    assert_eq!(
+        health_of(r#"{"status":"Server available","upSince":"2025-06-01T10:00:00Z"}"#),
+        Some(Health::Healthy)
+    );
+    assert_eq!(
+        read_response(503, br#"{"status":"Server not available"}"#).map(|p| p.health),
+        Ok(Health::Down)
+    );
+    assert_eq!(health_of(r#"{"health":"GOOD"}"#), Some(Health::Healthy));
+    assert_eq!(
+        read_response(500, br#"{"health":"BAD"}"#).map(|p| p.health),
+        Ok(Health::Down)
+    );
+}
+
+#[test]
+fn a_partial_reading_names_its_failing_parts() {
+    // Kafka Connect: one task failed beside running ones; no overall word.
+    let connect = r#"{"name":"sink","connector":{"state":"RUNNING","worker_id":"w1"},
+        "tasks":[{"id":0,"state":"RUNNING","worker_id":"w1"},{"id":1,"state":"FAILED","worker_id":"w2"}]}"#;
+    let s = parse(connect.as_bytes()).unwrap();
+    assert_eq!(
+        (s.health, s.indicator.as_str()),
+        (Health::Degraded, "tasks 1: FAILED")
+    );
+}
