@@ -69,8 +69,16 @@ pub fn interpret(
     }
     // An object naming a member twice reads one way to the contract check and maybe
     // another to the client, which gets the bytes as written: no reading is safe.
-    if let Some(reason) = crate::upstream::duplicate_names::repeated_member(&response.body) {
-        return protocol(&format!("the result is ambiguous: {reason}"));
+    // Like a contract break, it is the reply's own shape: retrying will not mend it.
+    if let Some(position) = crate::upstream::duplicate_names::repeated_member(&response.body) {
+        return AttemptResult::Failed {
+            class: ErrorClass::ContractDrift,
+            hint: None,
+            detail: Detail::RepeatedMember {
+                position,
+                excerpt: explain::excerpt(&response.body, &explain::Secrets::of(spec)),
+            },
+        };
     }
     // Every result, a tool error's too, is checked for its nesting and content blocks,
     // and has lines that would pass for toolgate's notes marked as the server's.
@@ -118,11 +126,10 @@ pub fn interpret(
                 detail: Detail::NoStructuredContent,
             };
         };
-        match spec
-            .contract
-            .response
-            .check_bytes(structured.get().as_bytes())
-        {
+        match crate::upstream::number_range::check(
+            &spec.contract.response,
+            structured.get().as_bytes(),
+        ) {
             Ok(()) => {}
             Err(BodyError::Drift(drift)) => {
                 return AttemptResult::Failed {
