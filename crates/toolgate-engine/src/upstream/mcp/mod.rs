@@ -10,6 +10,7 @@
 //! read it (never turned into a `Value` and back), or the JSON-RPC error beside an
 //! empty body; [`interpret`] reads what it must, and the same bytes go on to the answer.
 
+pub mod foreign_meta;
 mod interpret;
 pub mod note_lines;
 pub mod notification_budget;
