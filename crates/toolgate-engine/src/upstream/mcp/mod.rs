@@ -312,6 +312,12 @@ pub async fn while_relaying<T>(
             biased;
             Some(message) = rx.recv() => {
                 let Some(message) = budgeted(&mut budget, message) else { continue };
+                // What passes goes after the progress held before it, in the order the
+                // server sent them (the client hears its latest progress before it is
+                // asked a question).
+                if let Some((method, params)) = budget.due() {
+                    relay(client, Relayed::Notification { method, params }, secrets).await;
+                }
                 let relaying = relay(client, message, secrets);
                 tokio::pin!(relaying);
                 tokio::select! {
@@ -370,6 +376,9 @@ async fn after_reply<T>(
             }
             notification => {
                 if let Some(n) = budgeted(budget, notification) {
+                    if let Some((method, params)) = budget.due() {
+                        relay(client, Relayed::Notification { method, params }, secrets).await;
+                    }
                     relay(client, n, secrets).await;
                 }
             }

@@ -5,8 +5,9 @@
 //! connection and, when the client shows them, its model's attention. So per call:
 //! - progress is coalesced: at most one notification per [`PROGRESS_EVERY`] reaches
 //!   the client, always the latest, and the latest one held back is sent when the
-//!   interval ends (or when the call ends), so the client's last word of progress is
-//!   the server's;
+//!   interval ends (or when the call ends, or just before any other message passes, so
+//!   the order the server sent them in is kept), and the client's last word of
+//!   progress is the server's;
 //! - every other notification (log messages above all) passes up to
 //!   [`MESSAGES_PER_CALL`]; the rest are dropped, and once the call ends the client is
 //!   told in one log message of toolgate's how many were.
