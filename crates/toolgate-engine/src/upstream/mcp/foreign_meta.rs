@@ -7,35 +7,10 @@
 //! server's words as the gateway's. Such keys are removed from the result's `_meta`
 //! before it goes on; the rest of the result is passed as the server wrote it.
 
-use serde::Deserialize;
-use serde::de::{Deserializer, MapAccess, Visitor};
-use serde_json::value::RawValue;
+use super::members::{Members, object};
 
 /// The namespace of toolgate's own `_meta` keys.
 pub const NAMESPACE: &str = "dev.toolgate/";
-
-/// The members of one JSON object in their order, each value as written.
-struct Members<'a>(Vec<(String, &'a RawValue)>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct InOrder<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for InOrder<'a> {
-            type Value = Members<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Members<'a>, M::Error> {
-                let mut members = Vec::new();
-                while let Some((name, value)) = map.next_entry::<String, &'de RawValue>()? {
-                    members.push((name, value));
-                }
-                Ok(Members(members))
-            }
-        }
-        deserializer.deserialize_map(InOrder(std::marker::PhantomData))
-    }
-}
 
 /// `result` without the `_meta` keys of toolgate's namespace; `None` when it has none
 /// (or is not an object whose `_meta` is one: then there is nothing to remove).
@@ -50,35 +25,21 @@ pub fn without_toolgate_keys(result: &[u8]) -> Option<Vec<u8>> {
     {
         return None;
     }
-    let object = |members: &mut dyn Iterator<Item = (&String, &str)>| -> Vec<u8> {
-        let mut out = vec![b'{'];
-        for (i, (name, value)) in members.enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            // Writing a string into a `Vec` cannot fail.
-            let _ = serde_json::to_writer(&mut out, name);
-            out.push(b':');
-            out.extend_from_slice(value.as_bytes());
-        }
-        out.push(b'}');
-        out
-    };
     let kept = object(
-        &mut members
+        members
             .0
             .iter()
             .filter(|(name, _)| !name.starts_with(NAMESPACE))
-            .map(|(name, value)| (name, value.get())),
+            .map(|(name, value)| (name.as_str(), value.get())),
     );
     let kept = String::from_utf8(kept).ok()?;
-    Some(object(&mut top.0.iter().map(|(name, value)| {
+    Some(object(top.0.iter().map(|(name, value)| {
         let value = if name == "_meta" {
             kept.as_str()
         } else {
             value.get()
         };
-        (name, value)
+        (name.as_str(), value)
     })))
 }
 

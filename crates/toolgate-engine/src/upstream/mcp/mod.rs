@@ -12,6 +12,7 @@
 
 pub mod foreign_meta;
 mod interpret;
+mod members;
 pub mod note_lines;
 pub mod notification_budget;
 mod result_check;
