@@ -44,6 +44,15 @@ pub enum Detail {
         /// empty.
         encoding: Option<String>,
     },
+    /// A reply (an HTTP body, an MCP result) whose JSON names one member twice in an
+    /// object: readers disagree on which value counts, so it has no one reading.
+    RepeatedMember {
+        /// Where the parser found the second name (`line 1 column 29`), never the
+        /// name, which the upstream wrote.
+        position: String,
+        /// Start of the body.
+        excerpt: String,
+    },
     /// The body was over the size cap.
     TooLarge {
         /// HTTP status.
@@ -104,6 +113,7 @@ impl Detail {
     pub fn drift_cause(&self) -> &'static str {
         match self {
             Detail::NotJson { .. } => "the response body is not JSON",
+            Detail::RepeatedMember { .. } => "the response body names a member twice in one object",
             Detail::TooLarge { .. } => "the response body is larger than the size limit",
             Detail::TooManyValues { .. } => {
                 "the response body holds more JSON values than toolgate reads"
@@ -165,6 +175,12 @@ impl Detail {
                 reason, excerpt, ..
             } => format!(
                 "the upstream answered with a body that is not JSON ({reason}), starting {}",
+                quoted(excerpt)
+            ),
+            Detail::RepeatedMember { position, excerpt } => format!(
+                "the upstream answered with JSON that names the same member twice in one \
+                 object ({position}), so it reads two ways and toolgate passes neither on; \
+                 it starts {}",
                 quoted(excerpt)
             ),
             Detail::TooLarge { status, limit } => {
@@ -1184,6 +1200,22 @@ mod tests {
                 .contains("Content-Encoding \"gzip\" that toolgate did not ask for"),
             "{}",
             gzip.describe()
+        );
+        // JSON naming a member twice is JSON: told as what it is, and not retried.
+        let twice = Detail::RepeatedMember {
+            position: "line 1 column 29".into(),
+            excerpt: r#"{"role":"admin","role":"user"}"#.into(),
+        };
+        let said = text(&declared, &twice);
+        assert!(!said.contains("not JSON"), "{said}");
+        assert!(
+            said.contains("names the same member twice in one object (line 1 column 29)"),
+            "{said}"
+        );
+        assert!(said.contains("Retrying will not help"), "{said}");
+        assert_eq!(
+            twice.drift_cause(),
+            "the response body names a member twice in one object"
         );
     }
 

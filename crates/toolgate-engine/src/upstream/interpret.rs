@@ -173,18 +173,17 @@ pub fn interpret_within(
     // The common reply's whole check in one pass: JSON, no member named twice, and the
     // contract's schema. What it does not vouch for is read again below, for the reason.
     let vouched = !checked_later && tool.contract.response.vouches_for(&body);
-    if !vouched && let Some(reason) = super::duplicate_names::repeated_member(&body) {
-        let detail = Detail::NotJson {
-            reason,
+    if !vouched && let Some(position) = super::duplicate_names::repeated_member(&body) {
+        let detail = Detail::RepeatedMember {
+            position,
             excerpt: explain::excerpt(&body, &explain::Secrets::of(tool)),
-            encoding: None,
         };
         return failed(&attempt(status, BodyCheck::NotJson), None, detail);
     }
     let checked = if vouched || checked_later {
         Ok(())
     } else {
-        tool.contract.response.check_bytes(&body)
+        super::number_range::check(&tool.contract.response, &body)
     };
     match checked {
         // A vendor throttling with a 2xx (an error envelope the signals read as a
@@ -439,6 +438,69 @@ mod tests {
     }
 
     #[test]
+    fn numbers_past_the_largest_float_are_json_and_pass_as_written() {
+        let big = format!(
+            r#"{{"a":1e400,"b":-1e400,"c":{},"d":1e-400}}"#,
+            "9".repeat(400)
+        );
+        let learned = learned_tool();
+        match interpret_within(&learned, reply(&big), None, false, 100) {
+            AttemptResult::Success(body) => assert_eq!(&body[..], big.as_bytes()),
+            other => panic!("{other:?}"),
+        }
+        let declared = |schema: &str| {
+            let yaml = format!(
+                "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n    contract: {{ version: \"1.0\", response_schema: {schema} }}\n"
+            );
+            toolgate_config::parse(
+                std::path::Path::new("t.yaml"),
+                &yaml,
+                std::path::Path::new("."),
+                &|_| None,
+            )
+            .unwrap_or_else(|e| panic!("{e}"))
+            .tools["t"]
+                .clone()
+        };
+        let numbers = declared(
+            "{ type: object, properties: { a: { type: number }, b: { type: number, maximum: 0 }, c: { type: integer } } }",
+        );
+        assert!(matches!(
+            interpret_within(&numbers, reply(&big), None, false, 100),
+            AttemptResult::Success(_)
+        ));
+        // The contract still judges them: a string expected is drift, and so is a
+        // number past a bound.
+        for schema in [
+            "{ type: object, properties: { a: { type: string } } }",
+            "{ type: object, properties: { a: { type: number, maximum: 1000 } } }",
+        ] {
+            match interpret_within(&declared(schema), reply(&big), None, false, 100) {
+                AttemptResult::Failed {
+                    class: ErrorClass::ContractDrift,
+                    detail: Detail::Drift(_),
+                    ..
+                } => {}
+                other => panic!("{schema}: {other:?}"),
+            }
+        }
+        // A repeat after such a number is still found.
+        match interpret_within(
+            &learned,
+            reply(r#"{"n":1e400,"role":"admin","role":"user"}"#),
+            None,
+            false,
+            100,
+        ) {
+            AttemptResult::Failed {
+                detail: Detail::RepeatedMember { .. },
+                ..
+            } => {}
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn a_reply_naming_a_member_twice_is_refused_not_read_one_way() {
         // With a learned contract, and with a declared one the body is checked against
         // while it is read (which must not vouch for it).
@@ -457,12 +519,13 @@ mod tests {
         ) {
             AttemptResult::Failed { class, detail, .. } => {
                 assert_eq!(class, ErrorClass::ContractDrift);
-                let Detail::NotJson { reason, .. } = detail else {
+                let Detail::RepeatedMember { position, .. } = &detail else {
                     panic!("{detail:?}")
                 };
-                assert!(
-                    reason.starts_with("an object names the same member twice at line 1 column"),
-                    "{reason}"
+                assert_eq!(position, "line 1 column 30");
+                assert_eq!(
+                    detail.drift_cause(),
+                    "the response body names a member twice in one object"
                 );
             }
             other => panic!("{other:?}"),

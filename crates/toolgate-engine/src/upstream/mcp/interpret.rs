@@ -69,8 +69,16 @@ pub fn interpret(
     }
     // An object naming a member twice reads one way to the contract check and maybe
     // another to the client, which gets the bytes as written: no reading is safe.
-    if let Some(reason) = crate::upstream::duplicate_names::repeated_member(&response.body) {
-        return protocol(&format!("the result is ambiguous: {reason}"));
+    // Like a contract break, it is the reply's own shape: retrying will not mend it.
+    if let Some(position) = crate::upstream::duplicate_names::repeated_member(&response.body) {
+        return AttemptResult::Failed {
+            class: ErrorClass::ContractDrift,
+            hint: None,
+            detail: Detail::RepeatedMember {
+                position,
+                excerpt: explain::excerpt(&response.body, &explain::Secrets::of(spec)),
+            },
+        };
     }
     // Every result, a tool error's too, is checked for its nesting and content blocks,
     // and has lines that would pass for toolgate's notes marked as the server's.
@@ -78,6 +86,7 @@ pub fn interpret(
         Ok(body) => body,
         Err(detail) => return protocol(&detail),
     };
+    let body = without_toolgate_keys(spec, body);
     if call.is_error == Some(true) {
         let secrets = explain::Secrets::of(spec);
         let blocks: Vec<serde_json::Value> = call
@@ -118,11 +127,10 @@ pub fn interpret(
                 detail: Detail::NoStructuredContent,
             };
         };
-        match spec
-            .contract
-            .response
-            .check_bytes(structured.get().as_bytes())
-        {
+        match crate::upstream::number_range::check(
+            &spec.contract.response,
+            structured.get().as_bytes(),
+        ) {
             Ok(()) => {}
             Err(BodyError::Drift(drift)) => {
                 return AttemptResult::Failed {
@@ -168,6 +176,23 @@ fn scrubbed(text: &str, bytes: bytes::Bytes, secrets: &explain::Secrets) -> byte
     }
     walk(&mut value, secrets);
     serde_json::to_vec(&value).map_or(bytes, bytes::Bytes::from)
+}
+
+/// The result without `_meta` keys in toolgate's namespace (see [`super::foreign_meta`]).
+/// Only a result that could name one is read for them: one holding `toolgate`, or an
+/// escape that could spell it.
+fn without_toolgate_keys(spec: &ToolSpec, body: bytes::Bytes) -> bytes::Bytes {
+    let could_name = |needle: &[u8]| body.windows(needle.len()).any(|w| w == needle);
+    if !could_name(b"toolgate") && !could_name(b"\\u") {
+        return body;
+    }
+    match super::foreign_meta::without_toolgate_keys(&body) {
+        Some(cleaned) => {
+            tracing::warn!(tool = %spec.name, "the MCP server's result carries _meta keys in toolgate's namespace (dev.toolgate/); they were removed so agents do not read them as toolgate's");
+            bytes::Bytes::from(cleaned)
+        }
+        None => body,
+    }
 }
 
 fn protocol(detail: &str) -> AttemptResult {

@@ -10,8 +10,11 @@
 //! read it (never turned into a `Value` and back), or the JSON-RPC error beside an
 //! empty body; [`interpret`] reads what it must, and the same bytes go on to the answer.
 
+pub mod foreign_meta;
 mod interpret;
+mod members;
 pub mod note_lines;
+pub mod notification_budget;
 mod result_check;
 pub mod unknown_tool;
 
@@ -27,6 +30,8 @@ use toolgate_signals::Signals;
 
 use super::{AttemptResult, CallContext, SendError, Upstream, UpstreamResponse};
 use toolgate_config::ToolSpec;
+
+use notification_budget::NotificationBudget;
 
 pub use interpret::interpret;
 
@@ -288,7 +293,8 @@ pub fn relay_channel() -> (Relay, mpsc::Receiver<Relayed>) {
 /// server that asks the client a question waits for the answer before it goes on);
 /// messages that arrived just before the answer are delivered before it. What the
 /// server sends is scrubbed of `secrets` (its configured credentials, a caller's
-/// exchanged token) on the way, as its results are.
+/// exchanged token) on the way, as its results are, and its notifications are bounded
+/// per call (see [`notification_budget`]).
 ///
 /// A server may also answer the call without waiting for its question's answer: the
 /// call's answer then ends the wait (the question is withdrawn), so a client that never
@@ -299,31 +305,66 @@ pub async fn while_relaying<T>(
     client: Option<&dyn ClientChannel>,
     secrets: &[&str],
 ) -> T {
+    let mut budget = NotificationBudget::default();
     tokio::pin!(call);
     loop {
+        let held = budget.held_until();
         tokio::select! {
             biased;
             Some(message) = rx.recv() => {
+                let Some(message) = budgeted(&mut budget, message) else { continue };
+                // What passes goes after the progress held before it, in the order the
+                // server sent them (the client hears its latest progress before it is
+                // asked a question).
+                if let Some((method, params)) = budget.due() {
+                    relay(client, Relayed::Notification { method, params }, secrets).await;
+                }
                 let relaying = relay(client, message, secrets);
                 tokio::pin!(relaying);
                 tokio::select! {
                     biased;
                     () = &mut relaying => {}
-                    reply = &mut call => return after_reply(reply, &mut rx, client, secrets).await,
+                    reply = &mut call => return after_reply(reply, &mut rx, client, secrets, &mut budget).await,
                 }
             }
-            reply = &mut call => return after_reply(reply, &mut rx, client, secrets).await,
+            () = sleep_until_some(held) => {
+                if let Some((method, params)) = budget.due() {
+                    relay(client, Relayed::Notification { method, params }, secrets).await;
+                }
+            }
+            reply = &mut call => return after_reply(reply, &mut rx, client, secrets, &mut budget).await,
         }
     }
 }
 
+/// A message as the budget lets it through now (requests always pass).
+fn budgeted(budget: &mut NotificationBudget, message: Relayed) -> Option<Relayed> {
+    match message {
+        Relayed::Notification { method, params } => budget
+            .admit(method, params)
+            .map(|(method, params)| Relayed::Notification { method, params }),
+        request => Some(request),
+    }
+}
+
+/// Sleeps until `at`, or for ever without one.
+async fn sleep_until_some(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
 /// The call has its answer: what the server sent just before it is passed on, except
-/// questions, which nobody is waiting for any more (they are answered as cancelled).
+/// questions, which nobody is waiting for any more (they are answered as cancelled),
+/// and then what the budget still owes the client (the latest progress, how many
+/// notifications were dropped).
 async fn after_reply<T>(
     reply: T,
     rx: &mut mpsc::Receiver<Relayed>,
     client: Option<&dyn ClientChannel>,
     secrets: &[&str],
+    budget: &mut NotificationBudget,
 ) -> T {
     while let Ok(message) = rx.try_recv() {
         match message {
@@ -334,8 +375,18 @@ async fn after_reply<T>(
                     data: None,
                 }));
             }
-            notification => relay(client, notification, secrets).await,
+            notification => {
+                if let Some(n) = budgeted(budget, notification) {
+                    if let Some((method, params)) = budget.due() {
+                        relay(client, Relayed::Notification { method, params }, secrets).await;
+                    }
+                    relay(client, n, secrets).await;
+                }
+            }
         }
+    }
+    for (method, params) in budget.closing() {
+        relay(client, Relayed::Notification { method, params }, secrets).await;
     }
     reply
 }
@@ -595,6 +646,30 @@ pub(crate) mod tests {
         fn capabilities(&self) -> Option<Value> {
             self.capabilities.clone()
         }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_flood_of_notifications_during_a_call_reaches_the_client_bounded() {
+        let client = FakeClient::default();
+        let (relay, rx) = relay_channel();
+        let server = async move {
+            for i in 0..5_000 {
+                relay
+                    .send(Relayed::Notification {
+                        method: "notifications/message".into(),
+                        params: Some(json!({"level": "info", "data": format!("log {i}")})),
+                    })
+                    .await;
+            }
+            "done"
+        };
+        assert_eq!(while_relaying(server, rx, Some(&client), &[]).await, "done");
+        // The cap, and one message saying how many more were dropped (progress is
+        // coalesced by the same budget: see its tests).
+        assert_eq!(
+            client.notified.lock().unwrap().len(),
+            notification_budget::MESSAGES_PER_CALL + 1
+        );
     }
 
     // The reply type is the link's; its error is large because it carries headers.

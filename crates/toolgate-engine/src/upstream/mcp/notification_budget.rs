@@ -1,0 +1,170 @@
+//! How much of what a server sends during one call reaches the calling client.
+//!
+//! A server may send progress and log messages without end while it works on a call
+//! (100,000 of them in one second is easy), and every one relayed costs the client's
+//! connection and, when the client shows them, its model's attention. So per call:
+//! - progress is coalesced: at most one notification per [`PROGRESS_EVERY`] reaches
+//!   the client, always the latest, and the latest one held back is sent when the
+//!   interval ends (or when the call ends, or just before any other message passes, so
+//!   the order the server sent them in is kept), and the client's last word of
+//!   progress is the server's;
+//! - every other notification (log messages above all) passes up to
+//!   [`MESSAGES_PER_CALL`]; the rest are dropped, and once the call ends the client is
+//!   told in one log message of toolgate's how many were.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+/// The shortest interval between two progress notifications relayed for one call.
+pub const PROGRESS_EVERY: Duration = Duration::from_millis(250);
+
+/// Notifications other than progress relayed for one call, at most.
+pub const MESSAGES_PER_CALL: usize = 100;
+
+const PROGRESS: &str = "notifications/progress";
+
+/// A notification as relayed: its method and params.
+pub type Notification = (String, Option<Value>);
+
+/// One call's budget of relayed notifications.
+#[derive(Debug, Default)]
+pub struct NotificationBudget {
+    /// When progress was last relayed.
+    progress_sent: Option<Instant>,
+    /// The latest progress not relayed yet.
+    held_progress: Option<Option<Value>>,
+    /// Other notifications relayed so far.
+    messages: usize,
+    /// Other notifications dropped for the cap.
+    dropped: usize,
+}
+
+impl NotificationBudget {
+    /// The notification, when it may go to the client now. Progress arriving too soon
+    /// after the last is held (replacing any held before it) for [`Self::due`].
+    pub fn admit(&mut self, method: String, params: Option<Value>) -> Option<Notification> {
+        if method == PROGRESS {
+            let now = Instant::now();
+            if self
+                .progress_sent
+                .is_some_and(|at| now < at + PROGRESS_EVERY)
+            {
+                self.held_progress = Some(params);
+                return None;
+            }
+            self.progress_sent = Some(now);
+            self.held_progress = None;
+            return Some((method, params));
+        }
+        if self.messages >= MESSAGES_PER_CALL {
+            self.dropped += 1;
+            return None;
+        }
+        self.messages += 1;
+        Some((method, params))
+    }
+
+    /// When the held progress may go, if any is held.
+    pub fn held_until(&self) -> Option<Instant> {
+        self.held_progress.as_ref()?;
+        Some(
+            self.progress_sent
+                .map_or_else(Instant::now, |at| at + PROGRESS_EVERY),
+        )
+    }
+
+    /// The held progress, now that its interval has ended.
+    pub fn due(&mut self) -> Option<Notification> {
+        let params = self.held_progress.take()?;
+        self.progress_sent = Some(Instant::now());
+        Some((PROGRESS.to_owned(), params))
+    }
+
+    /// What the client is still owed when the call ends: the latest progress held, and
+    /// how many notifications were dropped, if any.
+    pub fn closing(&mut self) -> Vec<Notification> {
+        let mut owed: Vec<Notification> = self.due().into_iter().collect();
+        if self.dropped > 0 {
+            owed.push((
+                "notifications/message".to_owned(),
+                Some(json!({
+                    "level": "warning",
+                    "logger": "toolgate",
+                    "data": format!(
+                        "toolgate dropped {} more notifications the server sent during this call (at most {MESSAGES_PER_CALL} are passed on per call)",
+                        self.dropped
+                    ),
+                })),
+            ));
+            self.dropped = 0;
+        }
+        owed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn progress(n: u64) -> (String, Option<Value>) {
+        (
+            PROGRESS.to_owned(),
+            Some(json!({"progressToken": 1, "progress": n})),
+        )
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_burst_of_progress_reaches_the_client_as_its_first_and_its_latest() {
+        let mut budget = NotificationBudget::default();
+        let mut relayed = Vec::new();
+        for n in 0..100_000 {
+            let (method, params) = progress(n);
+            relayed.extend(budget.admit(method, params));
+        }
+        assert_eq!(relayed, vec![progress(0)]);
+        assert!(budget.held_until().is_some());
+        assert_eq!(budget.closing(), vec![progress(99_999)]);
+        assert!(budget.closing().is_empty(), "told twice");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn progress_held_back_goes_when_its_interval_ends() {
+        let mut budget = NotificationBudget::default();
+        let (m, p) = progress(1);
+        assert!(budget.admit(m, p).is_some());
+        let (m, p) = progress(2);
+        assert!(budget.admit(m, p).is_none());
+        let until = budget.held_until().expect("held");
+        tokio::time::sleep_until(until).await;
+        assert_eq!(budget.due(), Some(progress(2)));
+        assert_eq!(budget.held_until(), None);
+        // Spaced out, every one passes.
+        tokio::time::sleep(PROGRESS_EVERY).await;
+        let (m, p) = progress(3);
+        assert_eq!(budget.admit(m, p), Some(progress(3)));
+    }
+
+    #[test]
+    fn log_messages_past_the_cap_are_dropped_and_counted_once() {
+        let mut budget = NotificationBudget::default();
+        let log = || {
+            (
+                "notifications/message".to_owned(),
+                Some(json!({"level": "info", "data": "working"})),
+            )
+        };
+        let passed = (0..100_000)
+            .filter(|_| {
+                let (m, p) = log();
+                budget.admit(m, p).is_some()
+            })
+            .count();
+        assert_eq!(passed, MESSAGES_PER_CALL);
+        let closing = budget.closing();
+        assert_eq!(closing.len(), 1);
+        let text = closing[0].1.as_ref().unwrap()["data"].as_str().unwrap();
+        assert!(text.contains("dropped 99900 more"), "{text}");
+    }
+}
