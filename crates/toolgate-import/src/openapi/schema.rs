@@ -267,6 +267,19 @@ impl<'a> Converter<'a> {
                 }
             }
         }
+        if let Some(Value::String(p)) = out.get("pattern")
+            && FORMAT_NAMES.contains(&p.as_str())
+        {
+            let format = p.clone();
+            let note = format!(
+                "a schema's `pattern: {format}` names a format, not a regular expression: read as `format: {format}`"
+            );
+            if !self.warnings.contains(&note) {
+                self.warnings.push(note);
+            }
+            out.remove("pattern");
+            out.entry("format").or_insert(Value::String(format));
+        }
         if self.side == Side::Request {
             for key in ["description", "title"] {
                 if let Some(Value::String(d)) = s.get(key) {
@@ -559,6 +572,28 @@ pub fn usable(
     }
 }
 
+/// `format` names a description can write as its `pattern` by mistake (`pattern:
+/// date-time`): read as a regular expression it refuses every real value (a date holds
+/// no `date-time`), so it is the format it names.
+const FORMAT_NAMES: &[&str] = &[
+    "date",
+    "date-time",
+    "time",
+    "email",
+    "uri",
+    "url",
+    "uuid",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "int32",
+    "int64",
+    "float",
+    "double",
+    "byte",
+    "binary",
+];
+
 fn drop_bad_patterns(v: &mut Value, notes: &mut Vec<String>) {
     match v {
         Value::Object(m) => {
@@ -781,6 +816,43 @@ mod tests {
         let resp = convert(Dialect::Swagger2, Side::Response, schema);
         assert!(valid(&resp, json!({"a": "x", "b": 1})));
         assert!(!valid(&resp, json!({"a": 1})));
+    }
+
+    #[test]
+    fn a_format_name_written_as_the_pattern_is_that_format() {
+        let doc = json!({"s": {"type": "object", "properties": {
+            "since": {"type": "string", "pattern": "date-time"},
+            "day": {"type": "string", "pattern": "date", "format": "date"},
+            "code": {"type": "string", "pattern": "^[a-z]+$"},
+        }}});
+        let dir =
+            std::env::temp_dir().join(format!("toolgate-format-pattern-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("spec.json");
+        std::fs::write(&file, doc.to_string()).unwrap();
+        let mut refs = Refs::default();
+        let (root, d) = refs.root(&file).unwrap();
+        let node = d.pointer("/s").unwrap().clone();
+        let (s, warnings) =
+            Converter::new(&mut refs, Dialect::Oas30, Side::Request).root(&root, &node);
+        let _ = std::fs::remove_dir_all(&dir);
+        // Read as a regular expression, `date-time` refuses every real timestamp.
+        assert!(
+            valid(
+                &s,
+                json!({"since": "2025-10-15T13:51:08.378Z", "day": "2025-10-15"})
+            ),
+            "{s}"
+        );
+        assert_eq!(s["properties"]["since"]["format"], "date-time");
+        assert!(s["properties"]["day"].get("pattern").is_none());
+        assert_eq!(s["properties"]["code"]["pattern"], "^[a-z]+$");
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("read as `format: date-time`")),
+            "{warnings:?}"
+        );
     }
 
     #[test]
