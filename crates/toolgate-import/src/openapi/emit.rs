@@ -17,6 +17,10 @@ pub struct Auth {
     pub headers: BTreeMap<String, String>,
     /// Query parameters carrying a key (appended to the base URL).
     pub query: Vec<(String, String)>,
+    /// Cookies carrying a key, as (cookie name, `${VAR}`). A request has one `Cookie`
+    /// header (RFC 6265 § 5.4), and a dependency header beside an operation's own cookie
+    /// parameters would be a second: so each tool's `Cookie` template sends them, first.
+    pub cookies: Vec<(String, String)>,
     /// Env vars and what each must hold.
     pub env: Vec<(String, String)>,
     /// `apiKey` parameter names: never arguments.
@@ -334,10 +338,13 @@ fn send_scheme(out: &mut Auth, name: &str, scheme: &Value, prefix: &str) {
             match scheme.get("in").and_then(Value::as_str) {
                 Some("query") => out.query.push((query_key(key), format!("${{{var}}}"))),
                 Some("cookie") => {
-                    out.warnings.push(format!(
-                        "`{name}` sends its key in a cookie, which toolgate cannot send"
-                    ));
-                    return;
+                    if out.cookies.iter().any(|(c, _)| c == key) {
+                        out.warnings.push(format!(
+                            "security scheme `{name}` sends the cookie `{key}`, which another scheme of the same requirement already sends; add it by hand"
+                        ));
+                        return;
+                    }
+                    out.cookies.push((key.to_string(), format!("${{{var}}}")));
                 }
                 _ => {
                     if !header(out, key, format!("${{{var}}}")) {
@@ -476,7 +483,14 @@ fn unsendable(scheme: &Value) -> Option<String> {
         Some("query") if name.is_some_and(|n| n.trim().is_empty()) => {
             Some("its query parameter has no name".into())
         }
-        Some("query" | "cookie") => None,
+        Some("query") => None,
+        // A cookie's name is a token, as a header's is (RFC 6265 § 4.1.1).
+        Some("cookie") => match name {
+            Some(n) if !super::header::is_header_name(n) => {
+                Some(format!("`{n}` is not a valid cookie name"))
+            }
+            _ => None,
+        },
         _ => match name {
             Some(n) if !super::header::is_header_name(n) => {
                 Some(format!("`{n}` is not a valid HTTP header name"))

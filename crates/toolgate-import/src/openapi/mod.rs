@@ -17,6 +17,7 @@ pub mod media;
 pub mod naming;
 pub mod nesting;
 pub mod operations;
+pub mod path_style;
 pub mod refs;
 pub mod reimport;
 pub mod repeated_prefix;
@@ -230,18 +231,19 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         .collect();
     let found = credentials::find(&mut refs, &declared);
     let accounts = account::find(&mut refs, &declared);
-    let param_credentials = if auth.headers.is_empty() && auth.query.is_empty() {
-        emit::send_parameters(&mut auth, &found, &dependency, raw_ops.len());
-        found
-    } else {
-        emit::parameters_beside_schemes(
-            &mut auth,
-            found,
-            &dependency,
-            &credential_params,
-            raw_ops.len(),
-        )
-    };
+    let param_credentials =
+        if auth.headers.is_empty() && auth.query.is_empty() && auth.cookies.is_empty() {
+            emit::send_parameters(&mut auth, &found, &dependency, raw_ops.len());
+            found
+        } else {
+            emit::parameters_beside_schemes(
+                &mut auth,
+                found,
+                &dependency,
+                &credential_params,
+                raw_ops.len(),
+            )
+        };
     // A query parameter's name from the spec lands in `base_url`, where `${…}` is expanded.
     for (k, _) in &mut auth.query {
         *k = escape_env(k);
@@ -302,6 +304,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         root: &root,
         credential_params,
         param_credentials,
+        auth_cookies: auth.cookies.clone(),
         api_version: api_version(&spec_version),
         resource_names: names_resources_by_path(&root),
         bind,
@@ -1031,7 +1034,7 @@ fn base_url(root: &Value, dialect: Dialect) -> Result<(String, Option<String>), 
                 }
                 server::Server::Relative(u) => return Ok((u, None)),
                 server::Server::Unusable => {
-                    unusable.push(format!("`{url}`"));
+                    unusable.push(unusable_server(entry, &url));
                     continue;
                 }
             }
@@ -1089,6 +1092,31 @@ fn without_repeated_prefix(
     base_url
 }
 
+/// A server URL that is no address, with the variables left in it said: one in the
+/// port (`https://api.vendor.io:{port}/v1`) that the description gives no value for
+/// has no stand-in an operator could fill by name.
+fn unusable_server(entry: &Value, url: &str) -> String {
+    let declared = entry.get("variables").and_then(Value::as_object);
+    let left: Vec<String> = url
+        .split('{')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
+        .filter(|name| !name.is_empty())
+        .map(|name| {
+            if declared.is_some_and(|d| d.contains_key(name)) {
+                format!("`{name}`, which it declares without a usable default or enum value")
+            } else {
+                format!("`{name}`, which it does not declare")
+            }
+        })
+        .collect();
+    if left.is_empty() {
+        format!("`{url}`")
+    } else {
+        format!("`{url}` (the variable {})", left.join(", the variable "))
+    }
+}
+
 /// `url` as the base URL; or, when its host is a stand-in ([`server::placeholder_host`]),
 /// only its path, with why the origin is left to the user.
 fn open_placeholder_host(url: String) -> (String, Option<String>) {
@@ -1136,15 +1164,22 @@ pub fn server_url(server: &Value) -> Option<String> {
     let mut url = server.get("url")?.as_str()?.to_string();
     if let Some(vars) = server.get("variables").and_then(Value::as_object) {
         for (k, v) in vars {
-            let d = match v.get("default") {
-                Some(Value::String(s)) => s.clone(),
-                Some(other) => other.to_string(),
-                None => continue,
+            // The default, else the first of the `enum` (a variable written with only
+            // its choices, as some descriptions do for a port), that is a real value.
+            let text = |x: &Value| match x {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
             };
-            if server::placeholder_default(k, v, &d) {
-                continue;
+            let listed = v.get("enum").and_then(Value::as_array);
+            let value = v
+                .get("default")
+                .into_iter()
+                .chain(listed.into_iter().flatten())
+                .map(text)
+                .find(|d| !server::placeholder_default(k, v, d));
+            if let Some(d) = value {
+                url = url.replace(&format!("{{{k}}}"), &d);
             }
-            url = url.replace(&format!("{{{k}}}"), &d);
         }
     }
     Some(collapse_slashes(&url).trim_end_matches('/').to_string())

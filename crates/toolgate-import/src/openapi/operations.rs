@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
+use super::path_style::PathStyle;
 use super::refs::Refs;
 use super::schema::{Converter, Dialect, Side};
 use super::text::trim_text;
@@ -102,6 +103,9 @@ pub struct Context<'a> {
     /// Credentials the spec declares as ordinary parameters, which the dependency
     /// sends (or, of alternatives, leaves out): never arguments.
     pub param_credentials: Vec<super::credentials::Found>,
+    /// Cookies the security scheme sends, as (cookie name, `${VAR}`): the first pairs of
+    /// every tool's `Cookie` header, never arguments.
+    pub auth_cookies: Vec<(String, String)>,
     /// `info.version`, when it can be the value of an `api-version` parameter.
     pub api_version: Option<String>,
     /// Whether the API names its resources by paths (Google's: `/v1/{name}` takes
@@ -291,6 +295,10 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     let mut key_binds: Vec<(String, String)> = Vec::new();
     let consumes = consumes(cx.root, op);
     let mut cookies = super::cookie::Cookies::default();
+    for (name, value) in &cx.auth_cookies {
+        // `${VAR}` as written: expanded from the environment when the config loads.
+        cookies.fixed(name, value.clone());
+    }
 
     for (pfile, p) in &params {
         let Some(name) = p.get("name").and_then(Value::as_str) else {
@@ -322,6 +330,9 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             continue;
         }
         let lname = name.to_ascii_lowercase();
+        if location == "cookie" && cx.auth_cookies.iter().any(|(c, _)| c == name) {
+            continue;
+        }
         if matches!(location, "header" | "query" | "formData")
             && (cx.credential_params.contains(name)
                 || cx.param_credentials.iter().any(|f| f.is(name, location))
@@ -518,6 +529,72 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                     Some("matrix") if cx.dialect != Dialect::Swagger2 => Some(';'),
                     _ => None,
                 };
+                let styled = conv
+                    .refs_mut()
+                    .deref(pfile, &raw_schema)
+                    .map_or_else(|_| (pfile.clone(), raw_schema.clone()), |(f, s)| (f, s));
+                match super::path_style::of(p, &styled.1, cx.dialect) {
+                    PathStyle::AsIs => {}
+                    PathStyle::Text(how) => {
+                        let described = schema
+                            .get("description")
+                            .and_then(Value::as_str)
+                            .map(|d| format!("{d} "))
+                            .unwrap_or_default();
+                        schema =
+                            json!({"type": "string", "description": format!("{described}{how}")});
+                        notes.push(format!(
+                            "path parameter `{name}` is a {} the model writes as one text, as its style sends it",
+                            if styled.1.get("type").and_then(Value::as_str) == Some("array") { "list" } else { "structure" }
+                        ));
+                    }
+                    PathStyle::OneItem => {
+                        let least = styled
+                            .1
+                            .get("minItems")
+                            .and_then(Value::as_u64)
+                            .unwrap_or(0);
+                        if least > 1 {
+                            return Err(Skip(format!(
+                                "needs the exploded `matrix` path list `{name}` with at least {least} items (`;{name}=a;{name}=b`), which toolgate's path template cannot write"
+                            )));
+                        }
+                        if let Value::Object(m) = &mut schema {
+                            m.insert("maxItems".into(), json!(1));
+                        }
+                        notes.push(format!(
+                            "path parameter `{name}` is an exploded `matrix` list (`;{name}=a;{name}=b`): one item is sent per call"
+                        ));
+                    }
+                    PathStyle::Members(members) => {
+                        let mut written = String::new();
+                        for member in &members {
+                            let member_arg =
+                                unique_arg(&mut used, &format!("{name}_{member}"), "path");
+                            let member_schema = styled
+                                .1
+                                .get("properties")
+                                .and_then(|m| m.get(member))
+                                .map_or_else(|| json!({}), |s| conv.part(&styled.0, s));
+                            written.push_str(&format!(";{member}={{{member_arg}}}"));
+                            args.push(Arg {
+                                name: member_arg,
+                                schema: member_schema,
+                                required: true,
+                            });
+                        }
+                        path = path.replace(&format!("{{{name}}}"), &written);
+                        notes.push(format!(
+                            "path parameter `{name}` is an exploded `matrix` object: each member is an argument, all required"
+                        ));
+                        continue;
+                    }
+                    PathStyle::Unsendable(why) => {
+                        return Err(Skip(format!(
+                            "needs the path parameter `{name}`, which cannot be sent: {why}"
+                        )));
+                    }
+                }
                 if let Some(op) = operator {
                     path = path.replace(&format!("{{{name}}}"), &format!("{{{op}{name}}}"));
                 }

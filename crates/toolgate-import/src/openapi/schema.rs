@@ -267,6 +267,37 @@ impl<'a> Converter<'a> {
                 }
             }
         }
+        if let (Some(Value::String(t)), Some(d)) = (out.get("type"), out.get("default"))
+            && let Some(fixed) = default_of_type(t, d)
+        {
+            match fixed {
+                Some(v) => {
+                    out.insert("default".into(), v);
+                }
+                None => {
+                    let note = format!(
+                        "a schema's `default: {d}` is not of its type `{t}`; it is left out"
+                    );
+                    if !self.warnings.contains(&note) {
+                        self.warnings.push(note);
+                    }
+                    out.remove("default");
+                }
+            }
+        }
+        if let Some(Value::String(p)) = out.get("pattern")
+            && FORMAT_NAMES.contains(&p.as_str())
+        {
+            let format = p.clone();
+            let note = format!(
+                "a schema's `pattern: {format}` names a format, not a regular expression: read as `format: {format}`"
+            );
+            if !self.warnings.contains(&note) {
+                self.warnings.push(note);
+            }
+            out.remove("pattern");
+            out.entry("format").or_insert(Value::String(format));
+        }
         if self.side == Side::Request {
             for key in ["description", "title"] {
                 if let Some(Value::String(d)) = s.get(key) {
@@ -559,6 +590,74 @@ pub fn usable(
     }
 }
 
+/// `format` names a description can write as its `pattern` by mistake (`pattern:
+/// date-time`): read as a regular expression it refuses every real value (a date holds
+/// no `date-time`), so it is the format it names.
+const FORMAT_NAMES: &[&str] = &[
+    "date",
+    "date-time",
+    "time",
+    "email",
+    "uri",
+    "url",
+    "uuid",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "int32",
+    "int64",
+    "float",
+    "double",
+    "byte",
+    "binary",
+];
+
+/// A `default` the schema's own `type` refuses (`type: boolean, default: "1"`, `type:
+/// integer, default: "100"`), which a model copying it would be refused for: `None` when
+/// it is of the type already, else `Some` of the same value as that type (`true`,
+/// `100`), or `Some(None)` when it has no such reading.
+fn default_of_type(kind: &str, d: &Value) -> Option<Option<Value>> {
+    let fits = match kind {
+        "boolean" => d.is_boolean(),
+        "integer" => d.is_i64() || d.is_u64(),
+        "number" => d.is_number(),
+        "string" => d.is_string(),
+        _ => true,
+    };
+    if fits || d.is_null() {
+        return None;
+    }
+    let text = match d {
+        Value::String(t) => t.trim().to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        _ => return Some(None),
+    };
+    Some(match kind {
+        "boolean" => match text.to_ascii_lowercase().as_str() {
+            "true" | "1" => Some(Value::Bool(true)),
+            "false" | "0" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        "integer" => text
+            .parse::<i64>()
+            .ok()
+            .or_else(|| {
+                // `5.0`: a whole number written as a decimal.
+                let f = text.parse::<f64>().ok()?;
+                (f.fract() == 0.0 && f.abs() < 9.0e15).then_some(f as i64)
+            })
+            .map(Value::from),
+        "number" => text
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map(Value::Number),
+        "string" => Some(Value::String(text)),
+        _ => None,
+    })
+}
+
 fn drop_bad_patterns(v: &mut Value, notes: &mut Vec<String>) {
     match v {
         Value::Object(m) => {
@@ -781,6 +880,67 @@ mod tests {
         let resp = convert(Dialect::Swagger2, Side::Response, schema);
         assert!(valid(&resp, json!({"a": "x", "b": 1})));
         assert!(!valid(&resp, json!({"a": 1})));
+    }
+
+    #[test]
+    fn a_default_of_another_type_is_read_as_the_schemas_type_or_left_out() {
+        let s = convert(
+            Dialect::Oas30,
+            Side::Request,
+            json!({"type": "object", "properties": {
+                "green": {"type": "boolean", "default": "1"},
+                "oneway": {"type": "boolean", "default": "false"},
+                "limit": {"type": "integer", "default": "100"},
+                "ratio": {"type": "number", "default": "0.5"},
+                "code": {"type": "string", "default": 7},
+            }}),
+        );
+        let p = &s["properties"];
+        assert_eq!(p["green"]["default"], true);
+        assert_eq!(p["oneway"]["default"], false);
+        assert_eq!(p["limit"]["default"], 100);
+        assert_eq!(p["ratio"]["default"], 0.5);
+        assert_eq!(p["code"]["default"], "7");
+        // No reading as the type: left out (with a warning).
+        assert_eq!(default_of_type("integer", &json!("fast")), Some(None));
+        assert_eq!(default_of_type("integer", &json!(3)), None);
+    }
+
+    #[test]
+    fn a_format_name_written_as_the_pattern_is_that_format() {
+        let doc = json!({"s": {"type": "object", "properties": {
+            "since": {"type": "string", "pattern": "date-time"},
+            "day": {"type": "string", "pattern": "date", "format": "date"},
+            "code": {"type": "string", "pattern": "^[a-z]+$"},
+        }}});
+        let dir =
+            std::env::temp_dir().join(format!("toolgate-format-pattern-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("spec.json");
+        std::fs::write(&file, doc.to_string()).unwrap();
+        let mut refs = Refs::default();
+        let (root, d) = refs.root(&file).unwrap();
+        let node = d.pointer("/s").unwrap().clone();
+        let (s, warnings) =
+            Converter::new(&mut refs, Dialect::Oas30, Side::Request).root(&root, &node);
+        let _ = std::fs::remove_dir_all(&dir);
+        // Read as a regular expression, `date-time` refuses every real timestamp.
+        assert!(
+            valid(
+                &s,
+                json!({"since": "2025-10-15T13:51:08.378Z", "day": "2025-10-15"})
+            ),
+            "{s}"
+        );
+        assert_eq!(s["properties"]["since"]["format"], "date-time");
+        assert!(s["properties"]["day"].get("pattern").is_none());
+        assert_eq!(s["properties"]["code"]["pattern"], "^[a-z]+$");
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("read as `format: date-time`")),
+            "{warnings:?}"
+        );
     }
 
     #[test]

@@ -502,3 +502,153 @@ fn a_dollar_in_a_path_key_is_text_and_a_template_literal_s_is_dropped() {
     let r = rendered(&config, "price", json!({"item": "7"}));
     assert_eq!(r.url.path(), "/prices/$usd/7", "{}", out.yaml);
 }
+
+#[test]
+fn exploded_label_and_matrix_path_lists_and_objects_follow_the_style_table() {
+    let param = |name: &str, style: &str, explode: bool, schema: Value| json!({"name": name, "in": "path", "required": true, "style": style, "explode": explode, "schema": schema});
+    let list = json!({"type": "array", "items": {"type": "string"}});
+    let color = json!({"type": "object", "properties": {"R": {"type": "integer"}, "G": {"type": "integer"}}});
+    let get = |id: &str, p: Value| json!({"get": {"operationId": id, "parameters": [p], "responses": ok()}});
+    let (out, doc, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/l/{ids}": get("label_list", param("ids", "label", true, list.clone())),
+            "/m/{ids}": get("matrix_list", param("ids", "matrix", true, list.clone())),
+            "/mo/{color}": get("matrix_object", param("color", "matrix", true, color.clone())),
+            "/lo/{color}": get("label_object", param("color", "label", true, color.clone())),
+            "/so/{color}": get("simple_object", param("color", "simple", false, color)),
+            "/ml/{ids}": get("matrix_flat", param("ids", "matrix", false, list)),
+        }),
+    ));
+    let path = |tool: &str, a: Value| rendered(&config, tool, a).url.path().to_string();
+    // `.a.b`: the model writes the list joined by dots, which a path keeps as they are.
+    assert_eq!(
+        path("label_list", json!({"ids": "a.b"})),
+        "/l/.a.b",
+        "{}",
+        out.yaml
+    );
+    assert_eq!(
+        doc["tools"]["label_list"]["input_schema"]["properties"]["ids"]["type"],
+        "string"
+    );
+    // `;ids=a;ids=b` repeats the name, which a template writes once: one item a call.
+    assert_eq!(path("matrix_list", json!({"ids": ["a"]})), "/m/;ids=a");
+    assert_eq!(
+        doc["tools"]["matrix_list"]["input_schema"]["properties"]["ids"]["maxItems"],
+        1
+    );
+    // `;R=100;G=200`: one argument per member, in the order the schema lists them.
+    assert_eq!(
+        path("matrix_object", json!({"color_R": 100, "color_G": 200})),
+        "/mo/;R=100;G=200"
+    );
+    // Never an object's JSON text.
+    let label = path("label_object", json!({"color": "R=100.G=200"}));
+    assert_eq!(
+        percent_encoding::percent_decode_str(&label)
+            .decode_utf8()
+            .unwrap(),
+        "/lo/.R=100.G=200"
+    );
+    let simple = path("simple_object", json!({"color": "R,100,G,200"}));
+    assert_eq!(
+        percent_encoding::percent_decode_str(&simple)
+            .decode_utf8()
+            .unwrap(),
+        "/so/R,100,G,200"
+    );
+    // Unexploded, a list is the comma join it always was.
+    let flat = path("matrix_flat", json!({"ids": ["a", "b"]}));
+    assert_eq!(
+        percent_encoding::percent_decode_str(&flat)
+            .decode_utf8()
+            .unwrap(),
+        "/ml/;ids=a,b"
+    );
+}
+
+#[test]
+fn a_key_sent_as_a_cookie_rides_in_the_one_cookie_header_with_the_cookie_parameters() {
+    let mut api = spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/a": {"get": {"operationId": "a", "parameters": [
+                {"name": "session", "in": "cookie", "required": true, "schema": {"type": "string"}},
+                {"name": "api_key", "in": "cookie", "required": true, "schema": {"type": "string"}},
+            ], "responses": ok()}},
+            "/b": {"get": {"operationId": "b", "responses": ok()}},
+        }),
+    );
+    api["components"] =
+        json!({"securitySchemes": {"key": {"type": "apiKey", "in": "cookie", "name": "api_key"}}});
+    api["security"] = json!([{"key": []}]);
+    let (out, doc, config) = checked(&api);
+    // The key is the operator's, read from the environment when the config loads.
+    assert!(
+        out.report.join("\n").contains("DIR_API_KEY"),
+        "{:?}",
+        out.report
+    );
+    assert!(!out.yaml.contains("cannot send"), "{}", out.yaml);
+    let key = "https://api.example.com"; // what `check` exports for every variable
+    let r = rendered(&config, "a", json!({"session": "s1"}));
+    assert_eq!(r.headers.get_all("cookie").iter().count(), 1);
+    assert_eq!(
+        r.headers["cookie"],
+        format!("api_key={key}; session=s1").as_str()
+    );
+    let r = rendered(&config, "b", json!({}));
+    assert_eq!(r.headers["cookie"], format!("api_key={key}").as_str());
+    // Never an argument, and no second `Cookie` from the dependency.
+    assert!(
+        doc["tools"]["a"]["input_schema"]["properties"]
+            .get("api_key")
+            .is_none()
+    );
+    assert!(
+        doc["dependencies"]["dir"].get("headers").is_none(),
+        "{}",
+        out.yaml
+    );
+}
+
+#[test]
+fn a_port_variable_takes_its_declared_value_or_is_refused_by_name() {
+    let get = json!({"/a": {"get": {"operationId": "a", "responses": ok()}}});
+    for (vars, base) in [
+        (
+            json!({"port": {"default": "8443"}}),
+            "https://api.vendor.io:8443/v1",
+        ),
+        (
+            json!({"port": {"enum": ["9443", "443"]}}),
+            "https://api.vendor.io:9443/v1",
+        ),
+        (
+            json!({"port": {"default": "port", "enum": ["7443"]}}),
+            "https://api.vendor.io:7443/v1",
+        ),
+    ] {
+        let servers = json!([{"url": "https://api.vendor.io:{port}/v1", "variables": vars}]);
+        let (_, doc, _) = checked(&spec(servers, get.clone()));
+        assert_eq!(doc["dependencies"]["dir"]["base_url"], base, "{vars}");
+    }
+    let refused = import(&spec(
+        json!([{"url": "https://api.vendor.io:{port}/v1"}]),
+        get.clone(),
+    ))
+    .err()
+    .unwrap_or_default();
+    assert!(
+        refused.contains("the variable `port`, which it does not declare")
+            && refused.contains("--base-url"),
+        "{refused}"
+    );
+    let servers = json!([{"url": "https://api.vendor.io:{port}/v1", "variables": {"port": {"default": "port"}}}]);
+    let refused = import(&spec(servers, get)).err().unwrap_or_default();
+    assert!(
+        refused.contains("declares without a usable default or enum value"),
+        "{refused}"
+    );
+}

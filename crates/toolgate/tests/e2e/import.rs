@@ -635,3 +635,69 @@ async fn an_imported_tool_calls_the_path_once_and_sends_cookies_and_ref_styled_l
     assert_eq!(cookie, "session=abc123");
     let _ = client.cancel().await;
 }
+
+/// An API key a security scheme sends as a cookie reaches the upstream in the one
+/// `Cookie` header the operation's own cookies ride in, read from the environment; an
+/// upstream that repeats the header back does not show the key to the model.
+#[tokio::test]
+async fn an_imported_cookie_key_is_sent_in_the_one_cookie_header_and_not_repeated() {
+    const KEY: &str = "ck-9f2e71b4c0d3";
+    let seen: Arc<Mutex<Vec<Vec<String>>>> = Arc::default();
+    let app = Router::new()
+        .fallback(
+            |State(seen): State<Arc<Mutex<Vec<Vec<String>>>>>, req: Request| async move {
+                let cookies: Vec<String> = req
+                    .headers()
+                    .get_all("cookie")
+                    .iter()
+                    .filter_map(|v| v.to_str().ok().map(str::to_string))
+                    .collect();
+                let echoed = format!("unknown cookie header: {}", cookies.join(" | "));
+                seen.lock().unwrap().push(cookies);
+                (axum::http::StatusCode::BAD_REQUEST, echoed).into_response()
+            },
+        )
+        .with_state(seen.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let description = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Shop", "version": "1.0"},
+        "servers": [{"url": format!("http://{addr}")}],
+        "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "cookie", "name": "api_key"}}},
+        "security": [{"key": []}],
+        "paths": {"/cart": {"get": {
+            "operationId": "getCart",
+            "parameters": [{"name": "session", "in": "cookie", "required": true, "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok"}},
+        }}},
+    });
+    let dir = temp_dir("import-cookie-key");
+    let file = dir.join("shop.json");
+    std::fs::write(&file, description.to_string()).unwrap();
+    let outcome = openapi::run(&Options {
+        spec: file,
+        owner: Some("team@example.com".into()),
+        ..Options::default()
+    })
+    .unwrap();
+    assert!(
+        outcome.report.iter().any(|l| l.contains("SHOP_API_KEY")),
+        "{:?}",
+        outcome.report
+    );
+    let path = dir.join("toolgate.yaml");
+    std::fs::write(&path, &outcome.yaml).unwrap();
+    let env = |k: &str| (k == "SHOP_API_KEY").then(|| KEY.to_string());
+    let mut config =
+        toolgate_config::parse(&path, &outcome.yaml, &dir, &env).unwrap_or_else(|e| panic!("{e}"));
+    config.gateway.state = dir.join("state.db");
+    let tg = serve_config(config).await;
+    let client = rmcp_client(&tg.url, Era::Stateless).await;
+    let answer = call(&client, "getCart", json!({"session": "abc123"})).await;
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(seen, [[format!("api_key={KEY}; session=abc123")]]);
+    assert!(!text(&answer).contains(KEY), "{}", text(&answer));
+    let _ = client.cancel().await;
+}
