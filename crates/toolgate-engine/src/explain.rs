@@ -745,14 +745,24 @@ impl Secrets {
         let mut out = Vec::new();
         for value in values {
             let value = value.trim().to_owned();
-            // "Bearer <token>", "Basic <b64>", "token <t>": the credential alone too.
-            let parts: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
+            // "Bearer <token>", "Basic <b64>", "token <t>": the credential alone too;
+            // and each value of a list of pairs ("api_key=<k>; session=",
+            // `Digest username="u", response="<r>"`), which an upstream may echo bare.
+            let mut parts: Vec<String> = Vec::new();
+            for piece in value.split(|c: char| c.is_whitespace() || c == ';' || c == ',') {
+                let piece = piece.trim();
+                if piece.is_empty() || piece == value {
+                    continue;
+                }
+                parts.push(piece.to_owned());
+                if let Some((_, pair_value)) = piece.split_once('=') {
+                    parts.push(pair_value.trim_matches('"').to_owned());
+                }
+            }
             let encoded: String = url::form_urlencoded::byte_serialize(value.as_bytes()).collect();
             out.push(value);
             out.push(encoded);
-            if parts.len() > 1 {
-                out.extend(parts);
-            }
+            out.extend(parts);
         }
         out.retain(|v| v.chars().count() >= MIN_SECRET_CHARS);
         // Longest first, so a token inside a longer value is not half-replaced.
@@ -1407,6 +1417,19 @@ mod tests {
         let got = excerpt(body.as_bytes(), &secrets);
         assert!(!got.contains("s3cr3t") && !got.contains("q-key"), "{got}");
         assert_eq!(got.matches("[redacted]").count(), 3, "{got}");
+    }
+
+    #[test]
+    fn each_value_of_a_cookie_or_a_list_of_pairs_is_redacted_bare() {
+        let secrets = Secrets::new([
+            "api_key=ck-9f8e7d6c5b4a; session=".to_string(),
+            r#"Digest username="alice", response="6629fae49393a05397450978507c4ef1""#.into(),
+        ]);
+        let body = r#"{"error":"bad key ck-9f8e7d6c5b4a","seen":"6629fae49393a05397450978507c4ef1","user":"alice"}"#;
+        let got = excerpt(body.as_bytes(), &secrets);
+        assert!(!got.contains("ck-9f8e") && !got.contains("6629fae"), "{got}");
+        // A name of a pair, or a value too short to be a credential, stays.
+        assert!(got.contains("\"user\":\"alice\""), "{got}");
     }
 
     #[test]
