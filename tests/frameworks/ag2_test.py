@@ -26,6 +26,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     check(f"{mode}: tools: web_search with its input schema", "query" in schemas.get("web_search", {}).get("properties", {}), f"{list(schemas)}")
 
     async def invoke(name: str, args: dict) -> tuple[str, bool]:
+        # The proxies discovery registered; the agent reaches the same ones through the stream.
         event = await toolkit._tools[name](ToolCallEvent(name=name, arguments=json.dumps(args)), context)
         text = "\n".join(p.content for p in event.result.parts if isinstance(p, TextInput))
         return text, isinstance(event, ToolErrorEvent)

@@ -23,6 +23,7 @@ def probe(url: str, mode: str) -> tuple[bool, bool]:
     check(f"{mode}: tools: web_search with its input schema", '"query"' in schema, f"{list(activities)} {schema[:300]}")
 
     def invoke(name: str, args: dict) -> tuple[str, bool]:
+        # `run` adds to `try_run` only the output memory, which an MCPTool has none of by default.
         artifact = tool.try_run(activities[name], None, None, args)
         return artifact.to_text(), isinstance(artifact, ErrorArtifact)
 
