@@ -191,6 +191,49 @@ def note_check(mode: str, label: str, reached: bool, detail: str, misses: tuple[
     return reached
 
 
+def _rpc(url: str, session: str | None, body: dict) -> tuple[str | None, Any]:
+    """One JSON-RPC message over streamable HTTP, stdlib only; the answer may come as JSON
+    or as one server-sent event."""
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+               "MCP-Protocol-Version": "2025-06-18"}
+    if session:
+        headers["Mcp-Session-Id"] = session
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        raw = resp.read().decode()
+        session = resp.headers.get("Mcp-Session-Id") or session
+    if not raw.strip():
+        return session, None
+    if raw.lstrip().startswith("{"):
+        return session, json.loads(raw)
+    data = [line[5:].strip() for line in raw.splitlines() if line.startswith("data:")]
+    return session, json.loads(data[-1]) if data else None
+
+
+def healthy_body_chars(url: str) -> int:
+    """The size of the healthy call's body as toolgate serves it: the characters of the
+    text blocks of `web_search(query=rust)`, called without a framework."""
+    session, _ = _rpc(url, None, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "size", "version": "1"}}})
+    _rpc(url, session, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    _, answer = _rpc(url, session, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                                    "params": {"name": "web_search", "arguments": {"query": "rust"}}})
+    return sum(len(c.get("text", "")) for c in answer["result"]["content"])
+
+
+def report_size(mode: str, body: int, handed: str) -> float:
+    """Prints how much of a healthy call reaches the model against the body's own size
+    (`healthy_body_chars`, taken before the drift probe changes the body), and what of the
+    result besides the text blocks is in it (a second copy of the results is
+    `structuredContent`); returns the ratio."""
+    extra = [name for name, found in (("structuredContent", handed.count("Result 1 for rust") > 1),
+                                      ("_meta", "dev.toolgate/signals" in handed)) if found]
+    ratio = len(handed) / body if body else 0.0
+    print(f"  --   {mode}: a healthy call hands the model {len(handed)} characters for a body of {body} "
+          f"({ratio:.1f}x){'; also ' + ' and '.join(extra) if extra else ''}")
+    return ratio
+
+
 def finish() -> None:
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)

@@ -9,12 +9,13 @@ import asyncio
 import json
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, note_check, row, version
+from common import DRIFT, MODES, check, demo, finish, healthy_body_chars, note_check, report_size, row, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool, int]:
     from google.adk.tools.mcp_tool import McpToolset, StreamableHTTPConnectionParams
 
+    body = healthy_body_chars(url)
     toolset = McpToolset(connection_params=StreamableHTTPConnectionParams(url=url))
     try:
         tools = {t.name: t for t in await toolset.get_tools()}
@@ -34,8 +35,8 @@ async def probe(url: str, mode: str) -> tuple[bool, bool, int]:
         drift = await invoke("web_search", {"query": "rust"})
         text = json.dumps(drift, ensure_ascii=False)
         got_drift = check(f"{mode}: drift: isError with the failure text", drift.get("isError") is True and DRIFT in text, text[:400])
-        print(f"  --   {mode}: a healthy call hands the model {len(json.dumps(healthy, ensure_ascii=False))} characters, "
-              f"the drift opens {text[:60]!r}")
+        report_size(mode, body, json.dumps(healthy, ensure_ascii=False))
+        print(f"  --   {mode}: the drift opens {text[:60]!r}")
         return got_note, got_drift, len(json.dumps(healthy, ensure_ascii=False))
     finally:
         await toolset.close()

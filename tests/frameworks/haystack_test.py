@@ -6,16 +6,16 @@ with `error=True` and the error's text). The string a tool returns is what the m
 Usage: python haystack_test.py path/to/toolgate
 """
 
-import json
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, note_check, row, version
+from common import DRIFT, MODES, check, demo, finish, healthy_body_chars, note_check, report_size, row, version
 
 
 def probe(url: str, mode: str) -> tuple[bool, bool]:
     from haystack.tools.errors import ToolInvocationError
     from haystack_integrations.tools.mcp import MCPToolset, StreamableHttpServerInfo
 
+    body = healthy_body_chars(url)
     toolset = MCPToolset(server_info=StreamableHttpServerInfo(url=url), eager_connect=True)
     try:
         tools = {t.name: t for t in toolset}
@@ -32,8 +32,7 @@ def probe(url: str, mode: str) -> tuple[bool, bool]:
         check(f"{mode}: healthy: results reach the model", "results" in healthy and not err, healthy)
         note, _ = invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", "legacy_search is deprecated" in note, note)
-        meta = len(json.dumps(json.loads(healthy).get("_meta", {})))
-        print(f"  --   {mode}: a healthy call hands the model {len(healthy)} characters, {meta} of them _meta")
+        report_size(mode, body, healthy)
         invoke("demo_control", {"search_field": "excerpt"})
         drift, err = invoke("web_search", {"query": "rust"})
         got_drift = check(f"{mode}: drift: an error message with the failure text", err and DRIFT in drift, f"{err} {drift}")

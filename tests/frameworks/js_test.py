@@ -2,7 +2,7 @@
 `node DIR/probe.mjs URL [variant]` runs the four probes through the framework's own tool
 adapter and prints what the model would be handed. Run with any python3 (stdlib only).
 
-Usage: python js_test.py vercel_ai|mastra|openai_agents_js path/to/toolgate
+Usage: python js_test.py vercel_ai|mastra|openai_agents_js|langchain_js|genkit path/to/toolgate
 """
 
 import json
@@ -10,11 +10,12 @@ import os
 import subprocess
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, note_check, row
+from common import DRIFT, MODES, check, demo, finish, healthy_body_chars, note_check, report_size, row
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# name: (label, package whose version is shown, variants, the drift arrives thrown?, how)
+# name: (label, package whose version is shown, variants, the drift arrives thrown?, how);
+# the drift text is expected to open the output, after what `DRIFT_OPENING` names.
 FRAMEWORKS = {
     "vercel_ai": ("Vercel AI SDK (`@ai-sdk/mcp`)", "@ai-sdk/mcp", [("", "")], False,
                   "the text blocks (`@ai-sdk/mcp`, `tools()` → `execute`, then `mcpToModelOutput`); an `isError` result is "
@@ -26,11 +27,26 @@ FRAMEWORKS = {
     "openai_agents_js": ("OpenAI Agents SDK for JavaScript", "@openai/agents", [("", "default"), ("structured", "`useStructuredContent: true`")], False,
                          "the text blocks; with `useStructuredContent` the `structuredContent` only, on success "
                          "(`@openai/agents-core` `mcp.mjs`, `mcpToFunctionTool` → `invoke`); `isError` is not passed on"),
+    "langchain_js": ("LangChain.js `MultiServerMCPClient` (`@langchain/mcp-adapters`)", "@langchain/mcp-adapters", [("", "")], True,
+                     "one text block with `structuredContent` or `_meta` beside it becomes the JSON of "
+                     "`{type, text, structuredContent, meta}` (`@langchain/mcp-adapters` `tools.js`, `_convertCallToolResult`, "
+                     "then `@langchain/core`'s `_formatToolOutput` stringifies what is not a string or a list of blocks): "
+                     "the body twice, the text JSON-escaped, and `_meta`; several text blocks go as blocks, without either; "
+                     "`isError` throws `ToolException`, which LangGraph's `ToolNode` hands the model as a `status: 'error'` message "
+                     "\"Error: MCP tool 'web_search' on server 'demo' returned an error: web_search failed: …\""),
+    "genkit": ("Genkit (`@genkit-ai/mcp`)", "@genkit-ai/mcp", [("", "")], False,
+               "`structuredContent` when set, else the text blocks joined (parsed as JSON when they look like it), sent "
+               "as the tool response's JSON (`@genkit-ai/mcp` `util/tools.mjs`, `processResult`); on `isError` the output "
+               "`{\"error\": text}`, an ordinary tool response, so the drift reads as a failure by its words"),
 }
+
+# What a framework puts before the failure text it hands the model.
+DRIFT_OPENING = {"langchain_js": "Error: MCP tool 'web_search' on server 'demo' returned an error: ", "genkit": '{"error":"'}
 
 
 def probe(name: str, url: str, mode: str, variant: str, thrown: bool, misses: tuple[str, ...]) -> tuple[bool, bool]:
     label = f"{mode}{', ' + variant if variant else ''}"
+    body = healthy_body_chars(url)
     done = subprocess.run(["node", os.path.join(HERE, name, "probe.mjs"), url, variant], capture_output=True, text=True, timeout=120)
     if not check(f"{label}: node {name}/probe.mjs ran", done.returncode == 0, done.stderr[-600:]):
         return False, False
@@ -42,7 +58,9 @@ def probe(name: str, url: str, mode: str, variant: str, thrown: bool, misses: tu
     got_note = note_check(mode, f"{label}: note: the deprecation reaches the model", "legacy_search is deprecated" in note, note, misses)
     drift = out["drift"]
     got_drift = check(f"{label}: drift: the model reads the failure" + (" as a tool error" if thrown else " opening its output"),
-                      drift["error"] == thrown and drift["text"].removeprefix("Error: ").startswith(DRIFT), str(drift)[:400])
+                      drift["error"] == thrown and drift["text"].removeprefix(DRIFT_OPENING.get(name, "Error: ")).startswith(DRIFT),
+                      str(drift)[:400])
+    report_size(label, body, healthy["text"])
     return got_note, got_drift
 
 

@@ -8,18 +8,20 @@ Usage: python llama_index_test.py path/to/toolgate
 import asyncio
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, note_check, row, version
+from common import DRIFT, MODES, check, demo, finish, healthy_body_chars, note_check, report_size, row, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
     from llama_index.tools.mcp import BasicMCPClient, McpToolSpec
 
+    body = healthy_body_chars(url)
     tools = {t.metadata.name: t for t in await McpToolSpec(client=BasicMCPClient(url)).to_tool_list_async()}
     ws = tools.get("web_search")
     schema = ws.metadata.fn_schema.model_json_schema() if ws else {}
     check(f"{mode}: tools: web_search with its input schema", "query" in (schema.get("properties") or {}), f"{list(tools)} {schema}")
     healthy = await tools["web_search"].acall(query="rust")
     check(f"{mode}: healthy: results reach the model", "results" in healthy.content and not healthy.is_error, healthy.content[:300])
+    report_size(mode, body, healthy.content)
     note = await tools["legacy_search"].acall(query="rust")
     got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", "legacy_search is deprecated" in note.content, note.content[:400])
     await tools["demo_control"].acall(search_field="excerpt")
