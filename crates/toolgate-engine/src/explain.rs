@@ -1427,7 +1427,10 @@ mod tests {
         ]);
         let body = r#"{"error":"bad key ck-9f8e7d6c5b4a","seen":"6629fae49393a05397450978507c4ef1","user":"alice"}"#;
         let got = excerpt(body.as_bytes(), &secrets);
-        assert!(!got.contains("ck-9f8e") && !got.contains("6629fae"), "{got}");
+        assert!(
+            !got.contains("ck-9f8e") && !got.contains("6629fae"),
+            "{got}"
+        );
         // A name of a pair, or a value too short to be a credential, stays.
         assert!(got.contains("\"user\":\"alice\""), "{got}");
     }
