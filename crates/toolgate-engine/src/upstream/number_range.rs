@@ -67,15 +67,7 @@ pub(crate) fn clamped(body: &[u8]) -> Option<Vec<u8>> {
 /// Where the string opening at `start` ends (past its closing quote; the end of the
 /// body when it has none).
 fn string_end(body: &[u8], start: usize) -> usize {
-    let mut i = start + 1;
-    while i < body.len() {
-        match body[i] {
-            b'\\' => i += 2,
-            b'"' => return i + 1,
-            _ => i += 1,
-        }
-    }
-    body.len()
+    toolgate_contract::string_end(body, start + 1).map_or(body.len(), |quote| quote + 1)
 }
 
 /// The contract's check of `body`, reading numbers too large to hold as the largest

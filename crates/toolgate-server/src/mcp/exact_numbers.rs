@@ -46,17 +46,10 @@ fn shown(written: &str) -> String {
     }
 }
 
-/// The index just past the string opening at `open`.
+/// The index just past the string opening at `open` (the end of `bytes` when it has
+/// no closing quote).
 fn after_string(bytes: &[u8], open: usize) -> usize {
-    let mut i = open + 1;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 2,
-            b'"' => return i + 1,
-            _ => i += 1,
-        }
-    }
-    i
+    toolgate_contract::string_end(bytes, open + 1).map_or(bytes.len(), |quote| quote + 1)
 }
 
 /// Whether the number `written` reaches the upstream with the same value: integers
