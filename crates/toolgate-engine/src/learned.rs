@@ -27,6 +27,7 @@ use toolgate_config::{Learn, ToolKind, ToolSpec};
 use toolgate_contract::{BodyError, Drift, LearnedPin, Learner, ResponseContract};
 
 use crate::sync::{lock, read};
+use crate::upstream::number_range;
 
 /// Samples waiting for the learner at most; beyond, new ones are dropped.
 pub const QUEUE: usize = 1_024;
@@ -349,7 +350,7 @@ pub fn judge(
     if warns_on_declared(spec) {
         // `interpret` left the check to this step so that the body is kept.
         let result = if mcp {
-            match serde_json::from_slice::<Value>(body)
+            match number_range::parse(body)
                 .ok()
                 .and_then(|v| v.get("structuredContent").cloned())
             {
@@ -357,7 +358,7 @@ pub fn judge(
                 None => Ok(()),
             }
         } else {
-            spec.contract.response.check_bytes(body)
+            number_range::check(&spec.contract.response, body)
         };
         return match result {
             Err(BodyError::Drift(drift)) => Judged::Drift {
@@ -380,7 +381,7 @@ pub fn judge(
             None => Ok(()),
         }
     } else {
-        enforced.contract.check_bytes(body)
+        number_range::check(&enforced.contract, body)
     };
     match result {
         Err(BodyError::Drift(drift)) => Judged::Drift {
@@ -407,7 +408,8 @@ pub fn warns_on_declared(spec: &ToolSpec) -> bool {
 /// The JSON document a reply carries: the body of an HTTP tool; for an MCP tool's
 /// result, its `structuredContent`, else the JSON in its first text block.
 fn document(body: &[u8], mcp: bool) -> Option<Value> {
-    let value: Value = serde_json::from_slice(body).ok()?;
+    // Numbers past the largest float are JSON too: read as `interpret` reads them.
+    let value: Value = number_range::parse(body).ok()?;
     if !mcp {
         return Some(value);
     }
@@ -421,7 +423,7 @@ fn document(body: &[u8], mcp: bool) -> Option<Value> {
         .find(|b| b.get("type").and_then(Value::as_str) == Some("text"))?
         .get("text")?
         .as_str()?;
-    serde_json::from_str::<Value>(text)
+    number_range::parse(text.as_bytes())
         .ok()
         .filter(|v| v.is_object() || v.is_array())
 }
@@ -446,6 +448,21 @@ mod tests {
         let prose = br#"{"content": [{"type": "text", "text": "hello"}]}"#;
         assert_eq!(document(prose, true), None);
         assert_eq!(document(b"[1]", false), Some(serde_json::json!([1])));
+    }
+
+    /// A number past the largest float is JSON: the document is read (the number as the
+    /// largest finite one), so a learned or warn-only contract still judges it.
+    #[test]
+    fn a_document_with_a_number_past_the_largest_float_is_read() {
+        let largest = serde_json::json!({"n": f64::MAX, "s": "a"});
+        assert_eq!(
+            document(br#"{"n": 1e400, "s": "a"}"#, false),
+            Some(largest.clone())
+        );
+        let structured = br#"{"content": [], "structuredContent": {"n": 1e400, "s": "a"}}"#;
+        assert_eq!(document(structured, true), Some(largest.clone()));
+        let text = br#"{"content": [{"type": "text", "text": "{\"n\": 1e400, \"s\": \"a\"}"}]}"#;
+        assert_eq!(document(text, true), Some(largest));
     }
 
     #[test]

@@ -13,7 +13,7 @@ mod duplicate_names;
 mod http;
 mod interpret;
 pub mod mcp;
-mod number_range;
+pub(crate) mod number_range;
 mod pinned_version;
 mod plain_http;
 mod resolve;

@@ -70,6 +70,17 @@ fn string_end(body: &[u8], start: usize) -> usize {
     toolgate_contract::string_end(body, start + 1).map_or(body.len(), |quote| quote + 1)
 }
 
+/// `body` parsed, with numbers too large to hold read as the largest finite ones.
+pub(crate) fn parse(body: &[u8]) -> serde_json::Result<serde_json::Value> {
+    match serde_json::from_slice(body) {
+        Err(e) if is_out_of_range(&e) => match clamped(body) {
+            Some(readable) => serde_json::from_slice(&readable),
+            None => Err(e),
+        },
+        parsed => parsed,
+    }
+}
+
 /// The contract's check of `body`, reading numbers too large to hold as the largest
 /// finite ones (see the module's docs).
 pub(crate) fn check(contract: &ResponseContract, body: &[u8]) -> Result<(), BodyError> {
