@@ -182,7 +182,7 @@ fn scrubbed(text: &str, bytes: bytes::Bytes, secrets: &explain::Secrets) -> byte
 /// Only a result that could name one is read for them: one holding `toolgate`, or an
 /// escape that could spell it.
 fn without_toolgate_keys(spec: &ToolSpec, body: bytes::Bytes) -> bytes::Bytes {
-    let could_name = |needle: &[u8]| body.windows(needle.len()).any(|w| w == needle);
+    let could_name = |needle: &[u8]| memchr::memmem::find(&body, needle).is_some();
     if !could_name(b"toolgate") && !could_name(b"\\u") {
         return body;
     }
