@@ -311,6 +311,8 @@ pub struct GatewayConfig {
     pub max_buffered_response_bytes: usize,
     /// Where a call's notes travel, unless a tool says otherwise.
     pub notes: NotesMode,
+    /// Whether HTTP tools' answers carry `structuredContent`, unless a tool says otherwise.
+    pub structured_content: bool,
     /// Caps on each upstream MCP server's tools, unless the server sets its own.
     pub mcp_server_limits: ServerLimits,
     /// Learning of contracts where none is declared; `None` when turned off.

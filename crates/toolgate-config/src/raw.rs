@@ -278,6 +278,12 @@ pub struct RawGateway {
     /// line, so frameworks that read only the text, only the first block, or only
     /// `structuredContent` all hand the notes to the model).
     pub notes: Option<String>,
+    /// Whether an HTTP tool's answer carries its body as `structuredContent` (with an
+    /// `outputSchema` listed) besides the text block (default `true`). Agent frameworks
+    /// that hand the model the whole result (llama-index, google-adk, haystack,
+    /// LangChain.js) then show it the body twice; `false` sends the text block alone,
+    /// which every framework reads. Upstream MCP servers' results pass as they send them.
+    pub structured_content: Option<bool>,
     /// Caps on the tools each upstream MCP server lists (`max_tools` 1000,
     /// `max_definition_bytes` 64KiB, `max_total_bytes` 2MiB by default); a server's own
     /// `limits` override them.
@@ -438,6 +444,9 @@ pub struct RawTool {
     /// Where this tool's notes travel (`text`, `structured`, `both` or `inline`), overriding
     /// `gateway.notes`.
     pub notes: Option<String>,
+    /// Whether this tool's answer carries `structuredContent` (and lists an
+    /// `outputSchema`), overriding `gateway.structured_content`.
+    pub structured_content: Option<bool>,
 }
 
 /// Request template. `{name}` is replaced by the argument `name`.

@@ -41,6 +41,7 @@ fn bench(c: &mut Criterion) {
     let both = toolgate_server::mcp::answer::NotesPlacement {
         mode: toolgate_config::NotesMode::Inline,
         member: Some("toolgate"),
+        structured: true,
     };
     c.bench_function("answer/direct_12kb", |b| {
         b.iter(|| {

@@ -740,6 +740,7 @@ impl Compiler<'_> {
                 raw.notes.as_deref(),
                 NotesMode::default(),
             ),
+            structured_content: raw.structured_content.unwrap_or(true),
             mcp_server_limits: self.tool_limits(
                 "gateway.mcp_server_limits",
                 raw.mcp_server_limits.as_ref(),

@@ -134,8 +134,11 @@ impl Compiler<'_> {
         if let Some(full) = full_input {
             input_validator = full?.1;
         }
-        let contract = contract?;
-        let notes_member = notes_member(&contract.output_schema);
+        let mut contract = contract?;
+        // Without `structuredContent` there is no `outputSchema` to list and no member
+        // for the notes: they travel in the text, whatever the mode.
+        contract.advertised = raw.structured_content.unwrap_or(gateway.structured_content);
+        let notes_member = notes_member(&contract.output_schema).filter(|_| contract.advertised);
         Some(ToolSpec {
             name: name.to_string(),
             dependency: dependency?,
@@ -668,6 +671,39 @@ mod tests {
         )
         .map(|c| c.tools["t"].notes)
         .map_err(|e| e.to_string())
+    }
+
+    /// Whether the tool lists an `outputSchema` and has a member for its notes.
+    fn compile_structured(gateway: &str, tool: &str) -> (bool, Option<&'static str>) {
+        let yaml = format!(
+            "{gateway}dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    \
+             dependency: api\n    owner: o@example.com\n    request: {{ path: /x }}\n{tool}    \
+             contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\n"
+        );
+        let config = crate::parse(
+            std::path::Path::new("t.yaml"),
+            &yaml,
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let t = &config.tools["t"];
+        (t.contract.advertised, t.notes_member)
+    }
+
+    #[test]
+    fn structured_content_is_on_by_default_the_gateway_turns_it_off_and_a_tool_overrides() {
+        assert_eq!(compile_structured("", ""), (true, Some("toolgate")));
+        let off = "gateway:\n  structured_content: false\n";
+        assert_eq!(compile_structured(off, ""), (false, None));
+        assert_eq!(
+            compile_structured(off, "    structured_content: true\n"),
+            (true, Some("toolgate"))
+        );
+        assert_eq!(
+            compile_structured("", "    structured_content: false\n"),
+            (false, None)
+        );
     }
 
     #[test]

@@ -36,6 +36,9 @@ pub struct NotesPlacement {
     pub mode: NotesMode,
     /// The member name inside `structuredContent`, when one is free.
     pub member: Option<&'static str>,
+    /// Whether an HTTP tool's answer carries `structuredContent` at all
+    /// (`structured_content: false` sends the text block alone, notes in the text).
+    pub structured: bool,
 }
 
 impl NotesPlacement {
@@ -44,6 +47,7 @@ impl NotesPlacement {
         NotesPlacement {
             mode: spec.notes,
             member: spec.notes_member,
+            structured: spec.contract.advertised,
         }
     }
 }
@@ -76,7 +80,9 @@ pub fn tool_call(id: &str, outcome: CallOutcome, era: Era, placement: NotesPlace
     let body_len = result.as_ref().map_or(0, |s| s.body().len());
     // Where the notes member goes: `Some(member)` when the structured content takes it.
     let spliced = match (&result, placement.member) {
-        (Ok(structured), Some(member)) if !notes.is_empty() && placement.mode.in_structured() => {
+        (Ok(structured), Some(member))
+            if !notes.is_empty() && placement.structured && placement.mode.in_structured() =>
+        {
             // A wrapped body (`{"result": …}`) always takes it; an upstream's object
             // only when it is one and has no member of that name (a duplicate key would
             // leave which one a client keeps to its parser).
@@ -122,7 +128,7 @@ pub fn tool_call(id: &str, outcome: CallOutcome, era: Era, placement: NotesPlace
         out.push(b'}');
     }
     out.push(b']');
-    if let Ok(structured) = &result {
+    if let Some(structured) = result.as_ref().ok().filter(|_| placement.structured) {
         out.extend_from_slice(br#","structuredContent":"#);
         let member = spliced.map(|m| (m, notes.as_slice()));
         if structured.is_wrapped() {
@@ -461,6 +467,7 @@ mod tests {
             let placement = NotesPlacement {
                 mode,
                 member: Some("toolgate"),
+                structured: true,
             };
             let out = tool_call("1", outcome, Era::Handshake, placement);
             serde_json::from_slice::<serde_json::Value>(&out).expect("JSON")
@@ -486,6 +493,63 @@ mod tests {
         }
         let v = answer(r#"{"id":3}"#, NotesMode::Structured);
         assert!(!v.to_string().contains("written by the upstream"));
+    }
+
+    /// `structured_content: false`: the body once, in the text block, and every note in
+    /// the text whatever the mode, an object body and a wrapped one alike.
+    #[test]
+    fn without_structured_content_the_body_and_every_note_travel_in_the_text() {
+        for (body, wrapped) in [
+            (r#"{"results":[{"title":"a \"b\""}]}"#, false),
+            ("[1,2]", true),
+        ] {
+            for mode in [
+                NotesMode::Structured,
+                NotesMode::Text,
+                NotesMode::Both,
+                NotesMode::Inline,
+            ] {
+                let outcome = CallOutcome {
+                    result: Ok(toolgate_engine::pipeline::Structured::new(
+                        bytes::Bytes::copy_from_slice(body.as_bytes()),
+                        wrapped,
+                    )),
+                    notes: vec!["toolgate: search is deprecated".into()],
+                    signals: toolgate_engine::pipeline::CallSignals::new("search", "1", 1),
+                };
+                let placement = NotesPlacement {
+                    mode,
+                    member: Some("toolgate"),
+                    structured: false,
+                };
+                let out = tool_call("1", outcome, Era::Modern, placement);
+                let v: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
+                let result = &v["result"];
+                assert!(result.get("structuredContent").is_none(), "{mode:?}: {v}");
+                assert_eq!(result["isError"], false);
+                let texts: Vec<&str> = result["content"]
+                    .as_array()
+                    .expect("content")
+                    .iter()
+                    .filter_map(|b| b["text"].as_str())
+                    .collect();
+                let all = texts.join("\n");
+                assert!(
+                    all.contains("toolgate: search is deprecated"),
+                    "{mode:?}: {v}"
+                );
+                let first: serde_json::Value = serde_json::from_str(
+                    texts[0].split("\n\ntoolgate:").next().unwrap_or_default(),
+                )
+                .expect("the first block opens with the body's JSON");
+                let mut sent: serde_json::Value = serde_json::from_str(body).unwrap();
+                if wrapped {
+                    // A body that is not an object is shown as the object it is listed as.
+                    sent = serde_json::json!({ "result": sent });
+                }
+                assert_eq!(first, sent, "{mode:?}: the body, once, in the text");
+            }
+        }
     }
 
     #[test]

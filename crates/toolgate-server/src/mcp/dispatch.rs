@@ -681,6 +681,7 @@ fn unsent(id: &Id, outcome: toolgate_engine::pipeline::CallOutcome, era: Era) ->
     let placement = super::answer::NotesPlacement {
         mode: toolgate_config::NotesMode::default(),
         member: None,
+        structured: true,
     };
     Reply::ok(
         super::answer::tool_call(id.json(), outcome, era, placement),

@@ -417,3 +417,58 @@ async fn inline_notes_end_the_first_text_block_and_add_no_block() {
         "{text}"
     );
 }
+
+/// `gateway.structured_content: false`: tools list no `outputSchema`, and an answer is
+/// the text block alone — the body once, the notes after it whatever their mode — so a
+/// framework that hands the model the whole result shows it the body once; a tool may
+/// turn it back on.
+#[tokio::test]
+async fn without_structured_content_the_body_travels_once_with_its_notes() {
+    let addr = start_api().await;
+    let dir = temp_dir("notes-text-only");
+    let mut yaml = config(addr, &dir, "  structured_content: false\n");
+    yaml = yaml.replace(
+        "  spaced_both:\n",
+        "  spaced_both:\n    structured_content: true\n",
+    );
+    let tg = start_toolgate(&yaml).await;
+
+    let listed: Value = serde_json::from_str(&post(&tg.url, "tools/list", "", "").await).unwrap();
+    let tools = listed["result"]["tools"].as_array().unwrap();
+    let schema_of = |name: &str| {
+        tools
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap_or_else(|| panic!("{name} listed"))
+            .get("outputSchema")
+            .cloned()
+    };
+    assert_eq!(schema_of("spaced"), None);
+    assert_eq!(schema_of("spaced_structured"), None);
+    assert!(
+        schema_of("spaced_both").is_some(),
+        "a tool turns it back on"
+    );
+
+    for tool in ["spaced", "spaced_structured", "spaced_text"] {
+        let (structured, texts) = call_raw(&tg.url, tool).await;
+        assert_eq!(structured, None, "{tool}");
+        let all = texts.join("\n");
+        assert_eq!(
+            all.matches("\"nested\"").count(),
+            1,
+            "{tool}: the body once: {texts:?}"
+        );
+        assert!(texts[0].starts_with(SPACED.trim_end()), "{tool}: {texts:?}");
+        assert!(
+            all.contains(NOTE),
+            "{tool}: the note in the text: {texts:?}"
+        );
+    }
+    let (structured, _) = call_raw(&tg.url, "spaced_both").await;
+    let structured = structured.expect("structuredContent for the tool that asks for it");
+    assert!(
+        member("toolgate", &structured)[0].contains(NOTE),
+        "{structured}"
+    );
+}

@@ -299,6 +299,7 @@ mod tests {
         let placement = NotesPlacement {
             mode,
             member: Some("toolgate"),
+            structured: true,
         };
         let out = mcp_result("7", outcome, inline, placement);
         let value = serde_json::from_slice(&out).expect("the answer is JSON");
