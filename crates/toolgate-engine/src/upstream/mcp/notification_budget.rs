@@ -3,7 +3,9 @@
 //! A server may send progress and log messages without end while it works on a call
 //! (100,000 of them in one second is easy), and every one relayed costs the client's
 //! connection and, when the client shows them, its model's attention. So per call:
-//! - progress is coalesced: at most one notification per [`PROGRESS_EVERY`] reaches
+//! - progress passes as it comes for the first [`PROGRESS_UNPACED`] notifications (a
+//!   call reporting a few steps, however close together, is relayed step by step);
+//!   past them it is coalesced: at most one notification per [`PROGRESS_EVERY`] reaches
 //!   the client, always the latest, and the latest one held back is sent when the
 //!   interval ends (or when the call ends, or just before any other message passes, so
 //!   the order the server sent them in is kept), and the client's last word of
@@ -17,7 +19,11 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-/// The shortest interval between two progress notifications relayed for one call.
+/// Progress notifications of one call relayed as they come, before any is held back.
+pub const PROGRESS_UNPACED: usize = 32;
+
+/// The shortest interval between two progress notifications relayed for one call, once
+/// [`PROGRESS_UNPACED`] have been.
 pub const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
 /// Notifications other than progress relayed for one call, at most.
@@ -35,6 +41,8 @@ pub struct NotificationBudget {
     progress_sent: Option<Instant>,
     /// The latest progress not relayed yet.
     held_progress: Option<Option<Value>>,
+    /// Progress notifications relayed so far.
+    progress_relayed: usize,
     /// Other notifications relayed so far.
     messages: usize,
     /// Other notifications dropped for the cap.
@@ -47,14 +55,16 @@ impl NotificationBudget {
     pub fn admit(&mut self, method: String, params: Option<Value>) -> Option<Notification> {
         if method == PROGRESS {
             let now = Instant::now();
-            if self
-                .progress_sent
-                .is_some_and(|at| now < at + PROGRESS_EVERY)
+            if self.progress_relayed >= PROGRESS_UNPACED
+                && self
+                    .progress_sent
+                    .is_some_and(|at| now < at + PROGRESS_EVERY)
             {
                 self.held_progress = Some(params);
                 return None;
             }
             self.progress_sent = Some(now);
+            self.progress_relayed += 1;
             self.held_progress = None;
             return Some((method, params));
         }
@@ -116,22 +126,43 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
-    async fn a_burst_of_progress_reaches_the_client_as_its_first_and_its_latest() {
+    async fn a_burst_of_progress_reaches_the_client_as_its_first_steps_and_its_latest() {
         let mut budget = NotificationBudget::default();
         let mut relayed = Vec::new();
         for n in 0..100_000 {
             let (method, params) = progress(n);
             relayed.extend(budget.admit(method, params));
         }
-        assert_eq!(relayed, vec![progress(0)]);
+        let first: Vec<_> = (0..PROGRESS_UNPACED as u64).map(progress).collect();
+        assert_eq!(relayed, first);
         assert!(budget.held_until().is_some());
         assert_eq!(budget.closing(), vec![progress(99_999)]);
         assert!(budget.closing().is_empty(), "told twice");
     }
 
+    /// A call reporting its steps 50 ms apart (the conformance suite's
+    /// `tools-call-with-progress`: 0, 50, 100 of 100) has every step relayed.
+    #[tokio::test(start_paused = true)]
+    async fn a_few_steps_close_together_are_each_relayed() {
+        let mut budget = NotificationBudget::default();
+        for n in [0, 50, 100] {
+            let (m, p) = progress(n);
+            assert_eq!(budget.admit(m, p), Some(progress(n)));
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(budget.closing().is_empty());
+    }
+
     #[tokio::test(start_paused = true)]
     async fn progress_held_back_goes_when_its_interval_ends() {
         let mut budget = NotificationBudget::default();
+        for n in 0..PROGRESS_UNPACED as u64 {
+            let (m, p) = progress(n);
+            assert!(budget.admit(m, p).is_some());
+        }
+        let (m, p) = progress(1);
+        assert!(budget.admit(m, p).is_none(), "past the unpaced ones, held");
+        tokio::time::sleep(PROGRESS_EVERY).await;
         let (m, p) = progress(1);
         assert!(budget.admit(m, p).is_some());
         let (m, p) = progress(2);
