@@ -2,7 +2,7 @@
 //! upstream bytes.
 //!
 //! Why by hand: the answer carries the upstream body twice (as `structuredContent` and
-//! escaped into the text block). Going through a `serde_json::Value` means building the
+//! escaped into the text block; once, in the text, where `structured_content` is off). Going through a `serde_json::Value` means building the
 //! body's whole JSON tree, serialising it back and dropping it on every call, for bytes
 //! toolgate has already checked and does not change; that was most of a call's CPU
 //! (docs/performance.md). Here the bytes are copied in, and the text block is escaped
