@@ -42,6 +42,18 @@ fn supported(version: &str) -> Option<&'static ProtocolVersion> {
         .find(|v| v.as_str() == version)
 }
 
+/// Methods 2026-07-28 removed: the handshake and its keep-alive, the session's log
+/// level (a request now names its own, `_meta["io.modelcontextprotocol/logLevel"]`) and
+/// resource subscriptions (now `subscriptions/listen`). A request of that revision
+/// naming one is answered as an unknown method, HTTP 404, as the revision asks.
+const REMOVED_IN_INLINE: [&str; 5] = [
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
 /// A refused request as both transports answer it: its JSON-RPC code and, decided
 /// here once, the HTTP status the 2026-07-28 streamable HTTP transport answers it with
 /// (errors intermediaries must see are HTTP errors too; the rest travel in a 200).
@@ -337,11 +349,13 @@ impl Server {
         session: Option<&str>,
         outbound: &Outbound,
     ) -> Reply {
-        if method == "initialize" {
-            return self.initialize(id, params);
-        }
         let no_meta = Meta::default();
         let meta = params.as_ref().map_or(&no_meta, |p| &p.meta);
+        // A request that declares 2026-07-28 or later in its `_meta` is answered under
+        // that revision, which has no handshake: its `initialize` is a removed method.
+        if method == "initialize" && !meta.declares_inline() {
+            return self.initialize(id, params);
+        }
         let era = match Era::decide(method, meta, session) {
             Ok(era) => era,
             Err(EraRefusal::Unsupported(version)) => {
@@ -373,7 +387,9 @@ impl Server {
         };
         let modern = era.is_modern();
         match method {
-            "ping" if modern => Reply::err(id, jsonrpc::METHOD_NOT_FOUND, method, None, era),
+            m if modern && REMOVED_IN_INLINE.contains(&m) => {
+                Reply::err(id, jsonrpc::METHOD_NOT_FOUND, method, None, era)
+            }
             "ping" => Reply::ok(jsonrpc::raw_result(id, b"{}"), era),
             "server/discover" => {
                 let versions = ProtocolVersion::KNOWN_VERSIONS.to_vec();
@@ -403,12 +419,7 @@ impl Server {
                 match params.as_ref().and_then(Params::level) {
                     // The level filters the log messages relayed to this client.
                     Some(l) if outbound.set_log_level(l) => {
-                        let raw: &[u8] = if modern {
-                            br#"{"resultType":"complete"}"#
-                        } else {
-                            b"{}"
-                        };
-                        Reply::ok(jsonrpc::raw_result(id, raw), era)
+                        Reply::ok(jsonrpc::raw_result(id, b"{}"), era)
                     }
                     _ => Reply::err(
                         id,
@@ -728,6 +739,61 @@ pub(crate) mod tests {
     }
 
     const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+    /// Under 2026-07-28 the handshake, `ping`, the session's log level and resource
+    /// subscriptions are gone: a request of that revision naming one is an unknown
+    /// method (HTTP 404), while the same methods still work for a handshake-era client.
+    #[tokio::test]
+    async fn methods_the_inline_revision_removed_are_unknown_to_its_requests_only() {
+        let s = server();
+        for (n, method) in REMOVED_IN_INLINE.iter().enumerate() {
+            let (v, reply) = ask(
+                &s,
+                &format!(
+                    r#"{{"jsonrpc":"2.0","id":{n},"method":"{method}","params":{{"level":"info","protocolVersion":"2026-07-28","uri":"x:/y",{META}}}}}"#
+                ),
+                None,
+            )
+            .await;
+            assert_eq!(
+                v["error"]["code"],
+                jsonrpc::METHOD_NOT_FOUND,
+                "{method}: {v}"
+            );
+            assert_eq!(v["id"], n, "{method}: the error keeps the request's id");
+            assert_eq!(reply.era, Era::Modern, "{method}");
+            assert_eq!(reply.error.map(|e| e.modern_status), Some(404), "{method}");
+        }
+        let (v, _) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"info"}}"#,
+            Some("2025-11-25"),
+        )
+        .await;
+        assert_eq!(
+            v["result"],
+            json!({}),
+            "a handshake-era session still sets its level"
+        );
+        let (v, _) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
+            Some("2025-11-25"),
+        )
+        .await;
+        assert_eq!(v["result"], json!({}));
+        let (v, reply) = ask(
+            &s,
+            r#"{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+            None,
+        )
+        .await;
+        assert_eq!(v["result"]["protocolVersion"], "2025-11-25");
+        assert!(
+            reply.negotiated.is_some(),
+            "a handshake `initialize` still opens a session"
+        );
+    }
 
     #[tokio::test]
     async fn initialize_negotiates_a_handshake_version() {

@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 /// `_meta` keys of the 2026-07-28 revision.
 pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 pub const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
 /// The first revision without the `initialize` handshake.
 pub const INLINE_VERSION: &str = "2026-07-28";
@@ -110,6 +111,17 @@ impl Meta {
             .as_ref()?
             .get(META_CAPABILITIES)
             .filter(|c| c.is_object())
+    }
+
+    /// `io.modelcontextprotocol/logLevel`, when it is a string.
+    pub fn log_level(&self) -> Option<&str> {
+        self.0.as_ref()?.get(META_LOG_LEVEL)?.as_str()
+    }
+
+    /// Whether the request declares 2026-07-28 or later: it then names its own log
+    /// level, capabilities and version, and has no session.
+    pub fn declares_inline(&self) -> bool {
+        self.version().is_some_and(|v| v >= INLINE_VERSION)
     }
 
     /// Both keys the 2026-07-28 lifecycle requires are there.

@@ -80,6 +80,27 @@ struct Inner {
     link: Option<Arc<SessionLink>>,
     /// Capabilities declared by the request itself (2026-07-28 `_meta`).
     capabilities: Option<Value>,
+    /// A 2026-07-28 request's own log level (`_meta["io.modelcontextprotocol/logLevel"]`,
+    /// as [`LOG_LEVELS`] rank + 1; [`NO_LOGS`] when it named none): that revision sends
+    /// a request log messages only when it asked for them. `None`: the session's level.
+    log_floor: Option<u8>,
+}
+
+/// The log floor of a request that asked for no log messages.
+const NO_LOGS: u8 = u8::MAX;
+
+/// Whether a `notifications/message` with `params` is at or above `floor` (a
+/// [`LOG_LEVELS`] rank + 1). A message with no known level passes any floor but
+/// [`NO_LOGS`].
+fn log_passes(floor: u8, params: Option<&Value>) -> bool {
+    if floor == NO_LOGS {
+        return false;
+    }
+    let level = params.and_then(|p| p.get("level")).and_then(Value::as_str);
+    match level.and_then(|l| LOG_LEVELS.iter().position(|x| *x == l)) {
+        Some(rank) => rank as u8 + 1 >= floor,
+        None => true,
+    }
 }
 
 impl Outbound {
@@ -134,17 +155,35 @@ impl Outbound {
                 sink,
                 link,
                 capabilities,
+                log_floor: None,
             })),
             agent: None,
             access_token: None,
         }
     }
 
+    /// The same way back, for a 2026-07-28 request that named `level` in its `_meta`
+    /// (`None`: it named none, so it is sent no log messages; an unknown name reads as
+    /// `debug`, everything). Call right after [`Outbound::new`].
+    pub(crate) fn with_request_log_level(mut self, level: Option<&str>) -> Outbound {
+        let floor = match level {
+            None => NO_LOGS,
+            Some(l) => LOG_LEVELS
+                .iter()
+                .position(|x| *x == l)
+                .map_or(1, |rank| rank as u8 + 1),
+        };
+        if let Some(inner) = self.inner.as_mut().and_then(Arc::get_mut) {
+            inner.log_floor = Some(floor);
+        }
+        self
+    }
+
     /// A notification related to this request (`notifications/progress`,
     /// `notifications/message`, …), delivered before the request's answer, in order.
     /// After the answer, or with no way back, it is dropped.
     /// A log message (`notifications/message`) below the level the client set with
-    /// `logging/setLevel` is dropped here.
+    /// `logging/setLevel`, or the 2026-07-28 request's own level, is dropped here.
     pub fn notify(&self, method: &str, params: Option<Value>) {
         let Some(inner) = self.inner.as_ref() else {
             return;
@@ -152,11 +191,15 @@ impl Outbound {
         let Some(sink) = inner.sink.as_ref() else {
             return;
         };
-        if method == "notifications/message"
-            && let Some(link) = &inner.link
-            && !link.wants_log(params.as_ref())
-        {
-            return;
+        if method == "notifications/message" {
+            let wanted = match (inner.log_floor, &inner.link) {
+                (Some(floor), _) => log_passes(floor, params.as_ref()),
+                (None, Some(link)) => link.wants_log(params.as_ref()),
+                (None, None) => true,
+            };
+            if !wanted {
+                return;
+            }
         }
         match sink.try_send(message(None, method, params.as_ref())) {
             Ok(()) => {}
@@ -319,12 +362,7 @@ impl SessionLink {
     /// Whether a log message with these params is at or above the client's level (one
     /// without a known level is sent: it is not toolgate's to judge).
     fn wants_log(&self, params: Option<&Value>) -> bool {
-        let min = self.min_log.load(Ordering::Relaxed);
-        let level = params.and_then(|p| p.get("level")).and_then(Value::as_str);
-        match level.and_then(|l| LOG_LEVELS.iter().position(|x| *x == l)) {
-            Some(rank) => rank as u8 + 1 >= min,
-            None => true,
-        }
+        log_passes(self.min_log.load(Ordering::Relaxed), params)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Pending> {

@@ -127,7 +127,13 @@ where
                 Err(refusal) => Some(refusal.to_json()),
                 Ok(message) => {
                     let version = lock(&session).clone();
-                    let outbound = Outbound::new(Some(tx.clone()), Some(link.clone()), None);
+                    let mut outbound = Outbound::new(Some(tx.clone()), Some(link.clone()), None);
+                    // A 2026-07-28 request names its own log level (or none: no logs).
+                    if let Some(meta) = message.params().map(|p| &p.meta)
+                        && meta.declares_inline()
+                    {
+                        outbound = outbound.with_request_log_level(meta.log_level());
+                    }
                     let reply = server
                         .handle(
                             message,

@@ -309,7 +309,11 @@ fn route<'h>(headers: &'h HeaderMap, message: &Message<'_>) -> Result<Route<'h>,
     let header_version =
         version_header(headers, meta_version.is_some()).map_err(Refusal::BadHeader)?;
     let method = message.method().unwrap_or_default();
-    let is_initialize = method == "initialize" && id.is_some();
+    // An `initialize` declaring 2026-07-28 or later in its `_meta` belongs to a
+    // revision without the handshake: it is answered statelessly, as a removed method.
+    let is_initialize = method == "initialize"
+        && id.is_some()
+        && !meta_version.is_some_and(|v| v >= dispatch::INLINE_VERSION);
     if is_initialize
         && let (Some(h), Some(body_version)) = (
             header_version,
@@ -429,9 +433,11 @@ async fn answer(
     // The call may go on after the answer has turned into a stream, so it owns what it
     // reads: its id and its params' fields, as read from the body (not read again).
     let (sink, mut queue) = mpsc::channel(outbound::QUEUE);
-    let outbound = Outbound::new(Some(sink), link, capabilities)
-        .with_agent(agent)
-        .with_access_token(access_token);
+    let mut outbound = Outbound::new(Some(sink), link, capabilities);
+    if let Some(p) = params.as_ref().filter(|p| p.meta.declares_inline()) {
+        outbound = outbound.with_request_log_level(p.meta.log_level());
+    }
+    let outbound = outbound.with_agent(agent).with_access_token(access_token);
     let server = mcp.server.clone();
     let mut work: stream::Work = Box::pin(async move {
         let message = Message::Request {

@@ -146,3 +146,56 @@ async fn log_messages_below_the_clients_level_are_dropped() {
         ]
     );
 }
+
+/// A 2026-07-28 request is sent log messages only when its `_meta` named a level, and
+/// then those at or above it, whatever level a session was set to; other notifications
+/// are not filtered.
+#[tokio::test]
+async fn a_request_of_the_inline_revision_gets_logs_only_at_the_level_it_named() {
+    let received = |level: Option<&str>| {
+        let (tx, mut rx) = mpsc::channel(16);
+        // Stateless over HTTP (no link) and over stdio (a link whose level is `debug`).
+        let links = [None, Some(Arc::new(SessionLink::new(None)))];
+        let mut got = Vec::new();
+        for link in links {
+            let out = Outbound::new(Some(tx.clone()), link, None).with_request_log_level(level);
+            for l in ["debug", "warning", "emergency", "odd"] {
+                out.notify(
+                    "notifications/message",
+                    Some(serde_json::json!({ "level": l, "data": l })),
+                );
+            }
+            out.notify(
+                "notifications/progress",
+                Some(serde_json::json!({"progress": 1})),
+            );
+            let mut one = Vec::new();
+            while let Ok(m) = rx.try_recv() {
+                let v: Value = serde_json::from_slice(&m).unwrap();
+                one.push(
+                    v["params"]["level"]
+                        .as_str()
+                        .unwrap_or("progress")
+                        .to_owned(),
+                );
+            }
+            got.push(one);
+        }
+        assert_eq!(got[0], got[1], "both transports filter the same way");
+        got.swap_remove(0)
+    };
+    assert_eq!(
+        received(None),
+        ["progress"],
+        "no level named: no log messages"
+    );
+    assert_eq!(
+        received(Some("warning")),
+        ["warning", "emergency", "odd", "progress"]
+    );
+    assert_eq!(
+        received(Some("loud")),
+        ["debug", "warning", "emergency", "odd", "progress"],
+        "an unknown level reads as everything"
+    );
+}
