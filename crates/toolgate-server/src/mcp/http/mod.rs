@@ -311,9 +311,8 @@ fn route<'h>(headers: &'h HeaderMap, message: &Message<'_>) -> Result<Route<'h>,
     let method = message.method().unwrap_or_default();
     // An `initialize` declaring 2026-07-28 or later in its `_meta` belongs to a
     // revision without the handshake: it is answered statelessly, as a removed method.
-    let is_initialize = method == "initialize"
-        && id.is_some()
-        && !meta_version.is_some_and(|v| v >= dispatch::INLINE_VERSION);
+    let is_initialize =
+        method == "initialize" && id.is_some() && meta.is_none_or(|m| !m.declares_inline());
     if is_initialize
         && let (Some(h), Some(body_version)) = (
             header_version,
