@@ -30,6 +30,7 @@ use toolgate_mcp_client::codes::REQUEST_CANCELLED;
 
 use super::envelope::{Era, EraRefusal, Meta, Params};
 pub use super::envelope::{INLINE_VERSION, META_CAPABILITIES, META_VERSION, is_supported};
+use super::listen::{self, Wanted};
 
 /// The version `initialize` answers when the client asks for one it cannot have over a
 /// handshake (2026-07-28 or an unknown one).
@@ -53,6 +54,40 @@ const REMOVED_IN_INLINE: [&str; 5] = [
     "resources/subscribe",
     "resources/unsubscribe",
 ];
+
+/// The revision request `id` (`method`, `meta`, in a session of version `session`)
+/// is answered under, or the error that answers it when none can be.
+fn era_of(id: &Id, method: &str, meta: &Meta, session: Option<&str>) -> Result<Era, Box<Reply>> {
+    match Era::decide(method, meta, session) {
+        Ok(era) => Ok(era),
+        Err(EraRefusal::Unsupported(version)) => {
+            let supported: Vec<&str> = ProtocolVersion::KNOWN_VERSIONS
+                .iter()
+                .map(|v| v.as_str())
+                .collect();
+            Err(Box::new(Reply::err(
+                id,
+                jsonrpc::UNSUPPORTED_PROTOCOL_VERSION,
+                "Unsupported protocol version",
+                Some(&json!({ "requested": version, "supported": supported })),
+                Era::Modern,
+            )))
+        }
+        Err(EraRefusal::MetaMalformed(missing)) => {
+            let mut reply = Reply::err(
+                id,
+                jsonrpc::INVALID_PARAMS,
+                &format!(
+                    "Invalid params: request _meta is missing or has malformed required fields: {missing}"
+                ),
+                None,
+                Era::Modern,
+            );
+            reply.error = Some(Refused::malformed_meta());
+            Err(Box::new(reply))
+        }
+    }
+}
 
 /// A refused request as both transports answer it: its JSON-RPC code and, decided
 /// here once, the HTTP status the 2026-07-28 streamable HTTP transport answers it with
@@ -356,34 +391,9 @@ impl Server {
         if method == "initialize" && !meta.declares_inline() {
             return self.initialize(id, params);
         }
-        let era = match Era::decide(method, meta, session) {
+        let era = match era_of(id, method, meta, session) {
             Ok(era) => era,
-            Err(EraRefusal::Unsupported(version)) => {
-                let supported: Vec<&str> = ProtocolVersion::KNOWN_VERSIONS
-                    .iter()
-                    .map(|v| v.as_str())
-                    .collect();
-                return Reply::err(
-                    id,
-                    jsonrpc::UNSUPPORTED_PROTOCOL_VERSION,
-                    "Unsupported protocol version",
-                    Some(&json!({ "requested": version, "supported": supported })),
-                    Era::Modern,
-                );
-            }
-            Err(EraRefusal::MetaMalformed(missing)) => {
-                let mut reply = Reply::err(
-                    id,
-                    jsonrpc::INVALID_PARAMS,
-                    &format!(
-                        "Invalid params: request _meta is missing or has malformed required fields: {missing}"
-                    ),
-                    None,
-                    Era::Modern,
-                );
-                reply.error = Some(Refused::malformed_meta());
-                return reply;
-            }
+            Err(refused) => return *refused,
         };
         let modern = era.is_modern();
         match method {
@@ -432,6 +442,75 @@ impl Server {
             }
             _ => Reply::err(id, jsonrpc::METHOD_NOT_FOUND, method, None, era),
         }
+    }
+
+    /// Opens a 2026-07-28 `subscriptions/listen` for request `id` with `params`: what
+    /// toolgate agreed to send and the acknowledgement that opens the stream, or the
+    /// error that answers it instead. Resources it names are subscribed to as
+    /// `reader` (the stream's own reader number): the transport keeps `reader` for as
+    /// long as the stream lives, and its end lets them go.
+    pub async fn listen(
+        &self,
+        id: &Id,
+        params: Option<Params>,
+        outbound: &Outbound,
+        reader: &toolgate_engine::broadcast::ReaderHandle,
+    ) -> Result<(Wanted, Vec<u8>), Box<Reply>> {
+        const METHOD: &str = "subscriptions/listen";
+        let params = params.unwrap_or_default();
+        let era = era_of(id, METHOD, &params.meta, None)?;
+        if !era.is_modern() {
+            // A handshake-era client has its session's GET stream instead.
+            return Err(Box::new(Reply::err(
+                id,
+                jsonrpc::METHOD_NOT_FOUND,
+                METHOD,
+                None,
+                era,
+            )));
+        }
+        let wanted = Wanted::from_params(&params.rest)
+            .map_err(|e| Box::new(Reply::err(id, jsonrpc::INVALID_PARAMS, &e, None, era)))?;
+        let gateway = self.gateway();
+        let fronting = gateway.fronting();
+        let mut honoured = wanted.honoured(!fronting.is_empty());
+        if !honoured.uris.is_empty() {
+            let client: Arc<dyn ClientChannel> = Arc::new(ClientOf(outbound.clone()));
+            let asker = toolgate_engine::fronting::passthrough::Asker {
+                client: Some(client),
+                access_token: outbound.access_token().cloned(),
+                reader: Some(reader.reader()),
+            };
+            let mut kept = Vec::with_capacity(honoured.uris.len());
+            for uri in std::mem::take(&mut honoured.uris) {
+                let subscribed = if fronting.is_empty() {
+                    Err(jsonrpc::METHOD_NOT_FOUND)
+                } else {
+                    toolgate_engine::fronting::passthrough::forward(
+                        fronting,
+                        &self.resources,
+                        "resources/subscribe",
+                        Some(json!({ "uri": uri })),
+                        &asker,
+                    )
+                    .await
+                    .map_err(|e| e.code)
+                };
+                match subscribed {
+                    Ok(_) => kept.push(uri),
+                    // Left out of the acknowledgement, which is how the revision says
+                    // "not honoured".
+                    Err(code) => tracing::debug!(
+                        code,
+                        uri_bytes = uri.len(),
+                        "subscriptions/listen: a resource is not followed"
+                    ),
+                }
+            }
+            honoured.uris = kept;
+        }
+        let ack = listen::acknowledgement(id, &honoured);
+        Ok((honoured, ack))
     }
 
     fn initialize(&self, id: &Id, params: Option<Params>) -> Reply {

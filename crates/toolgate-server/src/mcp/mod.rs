@@ -14,6 +14,7 @@ pub mod envelope;
 mod exact_numbers;
 pub mod http;
 pub mod jsonrpc;
+pub mod listen;
 pub mod outbound;
 pub mod stdio;
 #[cfg(test)]

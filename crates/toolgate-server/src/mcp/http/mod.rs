@@ -11,6 +11,7 @@
 //! is answered with an event stream instead: those messages as events, then the answer.
 
 mod counted;
+mod listen;
 pub mod owner;
 mod refusal;
 pub mod seal;
@@ -29,9 +30,11 @@ use rmcp::model::ProtocolVersion;
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
+use toolgate_engine::broadcast::ReaderHandle;
 
 use super::dispatch::{self, Server};
-use super::jsonrpc::{self, Message};
+use super::envelope::Params;
+use super::jsonrpc::{self, Id, Message};
 use super::outbound::{self, Outbound, SessionLink};
 use counted::counted;
 use owner::Owner;
@@ -410,6 +413,12 @@ async fn answer(
     // is answered in place.
     let (id, params) = match message {
         Message::Request { id, method, params } if method == "tools/call" => (id, params),
+        Message::Request { id, method, params } if method == "subscriptions/listen" => {
+            let outbound = Outbound::new(None, link, capabilities)
+                .with_agent(agent)
+                .with_access_token(access_token);
+            return Box::pin(listen(mcp, id, params, outbound)).await;
+        }
         other => {
             // Resource reads and prompts of a server called with the caller's authority
             // need the caller's token too.
@@ -476,6 +485,31 @@ async fn answer(
                 }
             })
         }
+    }
+}
+
+/// A 2026-07-28 `subscriptions/listen`: its stream, or the error that answers it.
+async fn listen(mcp: &Mcp, id: Id, params: Option<Params>, outbound: Outbound) -> Response {
+    let reader = ReaderHandle::default();
+    // Subscribed before the acknowledgement is worked out: nothing sent meanwhile is
+    // missed.
+    let subscriber = mcp.server.broadcast().subscribe(None, reader.id());
+    match mcp.server.listen(&id, params, &outbound, &reader).await {
+        Ok((honoured, ack)) => listen::response(
+            mcp.server.reply_memory(),
+            mcp.shutdown.child_token(),
+            listen::Listening {
+                id,
+                honoured,
+                ack,
+                subscriber,
+                reader,
+            },
+        ),
+        Err(reply) => counted(
+            &mcp.server.reply_memory(),
+            json(status_of(&reply), reply.body),
+        ),
     }
 }
 

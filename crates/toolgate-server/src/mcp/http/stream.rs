@@ -35,7 +35,7 @@ use crate::mcp::dispatch::Reply;
 use toolgate_engine::broadcast::Subscriber;
 
 /// Keep-alive comment interval: inside the idle timeouts of common proxies (60 s).
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
+pub(super) const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// How long a client waits before reconnecting a dropped stream.
 const RETRY_MS: u32 = 3000;
 
@@ -61,7 +61,7 @@ pub fn event(id: Option<u64>, json: &[u8], out: &mut Vec<u8>) {
     out.push(b'\n');
 }
 
-fn sse(body: Body) -> Response {
+pub(super) fn sse(body: Body) -> Response {
     (
         StatusCode::OK,
         [

@@ -326,15 +326,19 @@ async fn a_clients_error_and_an_ended_session_both_reach_the_call() {
     assert!(text.contains("session or connection ended"), "{text}");
 }
 
-#[tokio::test]
-async fn a_stateless_call_streams_notifications_but_cannot_ask_the_client() {
-    let tg = start().await;
+/// A 2026-07-28 call: what it streams before its answer, for a request that named
+/// `log_level` in its `_meta` (or none).
+async fn stateless_relay_call(tg: &Running, log_level: Option<&str>) -> (Vec<String>, Value) {
+    let mut meta = json!({
+        "progressToken": 5,
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": { "sampling": {} } });
+    if let Some(level) = log_level {
+        meta["io.modelcontextprotocol/logLevel"] = json!(level);
+    }
     let call = json!({
         "jsonrpc": "2.0", "id": "s1", "method": "tools/call",
-        "params": { "name": RELAY_TOOL, "arguments": {}, "_meta": {
-            "progressToken": 5,
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": { "sampling": {} } } }
+        "params": { "name": RELAY_TOOL, "arguments": {}, "_meta": meta }
     });
     let response = post(&tg.url)
         .header("mcp-protocol-version", "2026-07-28")
@@ -353,6 +357,13 @@ async fn a_stateless_call_streams_notifications_but_cannot_ask_the_client() {
             None => break m,
         }
     };
+    (methods, answer)
+}
+
+#[tokio::test]
+async fn a_stateless_call_streams_notifications_but_cannot_ask_the_client() {
+    let tg = start().await;
+    let (methods, answer) = stateless_relay_call(&tg, Some("info")).await;
     assert_eq!(
         methods,
         [
@@ -367,6 +378,18 @@ async fn a_stateless_call_streams_notifications_but_cannot_ask_the_client() {
     // The capabilities came from the request's `_meta`: sampling was declared, so the
     // question was put to the client's transport, which cannot carry it.
     assert!(text.contains("carries no server requests"), "{text}");
+
+    // The upstream's log message is `info`: a request that asked for warnings and
+    // above, or named no level at all, is not sent it; its progress still comes.
+    for level in [Some("warning"), None] {
+        let (methods, answer) = stateless_relay_call(&tg, level).await;
+        assert_eq!(
+            methods,
+            ["notifications/progress", "notifications/progress"],
+            "{level:?}"
+        );
+        assert_eq!(answer["result"]["resultType"], "complete");
+    }
 }
 
 #[tokio::test]
@@ -588,4 +611,110 @@ async fn a_client_that_hangs_up_instead_of_answering_leaves_nothing_waiting() {
         .await
         .unwrap();
     assert_eq!(r.status(), 200);
+}
+
+/// A 2026-07-28 `subscriptions/listen` POST.
+async fn listen(url: &str, id: Value, notifications: Value) -> reqwest::Response {
+    let body = json!({
+        "jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+        "params": { "notifications": notifications, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {} } }
+    });
+    post(url)
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "subscriptions/listen")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_listen_stream_is_acknowledged_first_and_carries_only_what_it_asked_for_tagged() {
+    let tg = start().await;
+    let mut tools = Sse::new(listen(&tg.url, json!(7), json!({"toolsListChanged": true})).await);
+    let mut prompts = Sse::new(
+        listen(
+            &tg.url,
+            json!("p"),
+            json!({"promptsListChanged": true, "resourcesListChanged": false}),
+        )
+        .await,
+    );
+    let ack = tools.next().await.unwrap().json();
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(
+        ack["params"]["notifications"],
+        json!({"toolsListChanged": true})
+    );
+    assert_eq!(
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        7
+    );
+    let ack = prompts.next().await.unwrap().json();
+    // toolgate fronts an MCP server here, so prompt list changes are honoured.
+    assert_eq!(
+        ack["params"]["notifications"],
+        json!({"promptsListChanged": true})
+    );
+    assert_eq!(
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "p"
+    );
+
+    let broadcast = tg.server.broadcast();
+    broadcast.notify_all(
+        "notifications/message",
+        Some(json!({"level": "error", "data": "never asked for"})),
+    );
+    broadcast.notify_all("notifications/prompts/list_changed", None);
+    broadcast.notify_all("notifications/tools/list_changed", None);
+    let got = tools.next().await.unwrap().json();
+    assert_eq!(got["method"], "notifications/tools/list_changed");
+    assert_eq!(
+        got["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        7
+    );
+    let got = prompts.next().await.unwrap().json();
+    assert_eq!(got["method"], "notifications/prompts/list_changed");
+    assert_eq!(
+        got["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "p"
+    );
+    // And nothing else reaches either: the next thing each sees is the next change.
+    broadcast.notify_all("notifications/resources/list_changed", None);
+    broadcast.notify_all("notifications/tools/list_changed", None);
+    broadcast.notify_all("notifications/prompts/list_changed", None);
+    assert_eq!(
+        tools.next().await.unwrap().json()["method"],
+        "notifications/tools/list_changed"
+    );
+    assert_eq!(
+        prompts.next().await.unwrap().json()["method"],
+        "notifications/prompts/list_changed"
+    );
+
+    // A listen that cannot be read is refused, not opened.
+    let refused = listen(&tg.url, json!(8), json!({"toolsListChanged": "yes"})).await;
+    let v: Value = refused.json().await.unwrap();
+    assert_eq!(
+        (v["id"].clone(), v["error"]["code"].clone()),
+        (json!(8), json!(-32602))
+    );
+    // The handshake revisions have a session's GET stream instead.
+    let sid = open_session(&tg.url, json!({})).await;
+    let v: Value = in_session(&tg.url, &sid)
+        .body(
+            json!({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen",
+                   "params": {"notifications": {"toolsListChanged": true}}})
+            .to_string(),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(v["error"]["code"], -32601);
 }
