@@ -685,6 +685,7 @@ impl Server {
         era: Era,
         outbound: &Outbound,
     ) -> Reply {
+        let uri = params.as_ref().and_then(Params::uri).map(str::to_owned);
         let params = params.map(Params::into_value);
         let client: Arc<dyn ClientChannel> = Arc::new(ClientOf(outbound.clone()));
         let asker = toolgate_engine::fronting::passthrough::Asker {
@@ -709,6 +710,21 @@ impl Server {
                     m.insert("resultType".into(), "complete".into());
                 }
                 Reply::ok(jsonrpc::result(id, &result), era)
+            }
+            // 2026-07-28 answers an unknown resource as invalid params naming the URI
+            // (SEP-2164), where the handshake revisions used -32002.
+            Err(e)
+                if era.is_modern() && e.code == toolgate_mcp_client::codes::RESOURCE_NOT_FOUND =>
+            {
+                let mut data = match e.data {
+                    Some(Value::Object(m)) => m,
+                    _ => Map::new(),
+                };
+                if let Some(uri) = uri {
+                    data.entry("uri").or_insert(Value::String(uri));
+                }
+                let data = Value::Object(data);
+                Reply::err(id, jsonrpc::INVALID_PARAMS, &e.message, Some(&data), era)
             }
             Err(e) => Reply::err(id, e.code, &e.message, e.data.as_ref(), era),
         }

@@ -718,3 +718,39 @@ async fn a_listen_stream_is_acknowledged_first_and_carries_only_what_it_asked_fo
         .unwrap();
     assert_eq!(v["error"]["code"], -32601);
 }
+
+/// An unknown resource: -32002 for the handshake revisions, invalid params naming the
+/// URI for 2026-07-28 (which standardised that, SEP-2164).
+#[tokio::test]
+async fn an_unknown_resource_is_answered_in_each_revisions_words() {
+    let tg = start().await;
+    let uri = "test://nonexistent";
+    let read = |meta: Value| {
+        json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read",
+               "params": {"uri": uri, "_meta": meta}})
+        .to_string()
+    };
+    let modern = post(&tg.url)
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "resources/read")
+        .header("mcp-name", uri)
+        .body(read(json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {} })))
+        .send()
+        .await
+        .unwrap();
+    let v: Value = modern.json().await.unwrap();
+    assert_eq!(v["error"]["code"], -32602, "{v}");
+    assert_eq!(v["error"]["data"]["uri"], uri);
+    let sid = open_session(&tg.url, json!({})).await;
+    let v: Value = in_session(&tg.url, &sid)
+        .body(read(json!({})))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(v["error"]["code"], -32002, "{v}");
+}
