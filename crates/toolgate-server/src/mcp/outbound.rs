@@ -405,6 +405,22 @@ impl SessionLink {
         self.lock().waiting.len()
     }
 
+    /// Hands a client's `result` for the question with id `key` (its JSON text) to the
+    /// request waiting for it (an input-required retry's answer); whether one was.
+    pub(crate) fn resolve_answer(&self, key: &str, result: &RawValue) -> bool {
+        self.resolve(key, Ok(result))
+    }
+
+    /// Hands a refusal of toolgate's own to the question with id `key`: the call goes
+    /// on without the client's answer.
+    pub(crate) fn refuse(&self, key: &str, message: &str) -> bool {
+        let Some(waiting) = self.lock().waiting.remove(key) else {
+            return false;
+        };
+        let _ = waiting.send(Err(local(message)));
+        true
+    }
+
     /// Hands the answer with id `key` (its JSON text) to its request; whether one was
     /// waiting.
     fn resolve(&self, key: &str, outcome: Result<&RawValue, &RawValue>) -> bool {

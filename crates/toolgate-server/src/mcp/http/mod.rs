@@ -11,6 +11,7 @@
 //! is answered with an event stream instead: those messages as events, then the answer.
 
 mod counted;
+mod input_required;
 mod listen;
 pub mod owner;
 mod refusal;
@@ -37,6 +38,7 @@ use super::envelope::Params;
 use super::jsonrpc::{self, Id, Message};
 use super::outbound::{self, Outbound, SessionLink};
 use counted::counted;
+use input_required::{NotResumed, Parked, Parking};
 use owner::Owner;
 use refusal::{Refusal, json, status_of};
 use seal::Sealer;
@@ -54,6 +56,8 @@ const ALLOW: &str = "GET, POST, DELETE";
 pub struct Mcp {
     server: Arc<Server>,
     sessions: Arc<Sessions>,
+    /// 2026-07-28 calls waiting for their clients' input (`input_required.rs`).
+    parked: Arc<Parked>,
     max_request_bytes: usize,
     shutdown: CancellationToken,
 }
@@ -86,6 +90,7 @@ impl Mcp {
         Arc::new(Mcp {
             server,
             sessions,
+            parked: Arc::default(),
             max_request_bytes: settings.max_request_bytes,
             shutdown,
         })
@@ -257,6 +262,7 @@ async fn post(mcp: &Mcp, request: Request, owner: &Owner) -> Result<Response, Re
     let caller = Caller {
         agent: identity.and_then(|i| i.agent.clone()),
         access_token: identity.and_then(|i| i.access_token.clone()),
+        owner,
     };
     let headers = parts.headers;
     let bytes = axum::body::to_bytes(body, mcp.max_request_bytes)
@@ -385,11 +391,13 @@ struct Joined<'h> {
 }
 
 /// Who sent a request, from its credentials.
-struct Caller {
+struct Caller<'o> {
     /// The agent; `None`: anonymous.
     agent: Option<Arc<toolgate_config::AgentSpec>>,
     /// Its validated access token (for token exchange), if it sent one.
     access_token: Option<Arc<toolgate_config::Secret>>,
+    /// Who it is, as sessions and parked calls are bound to it.
+    owner: &'o Owner,
 }
 
 /// Answers one message of a `session` or a stateless request (`capabilities` from its
@@ -399,11 +407,12 @@ async fn answer(
     message: Message<'_>,
     session: Option<Joined<'_>>,
     capabilities: Option<Value>,
-    caller: Caller,
+    caller: Caller<'_>,
 ) -> Response {
     let Caller {
         agent,
         access_token,
+        owner,
     } = caller;
     let (session_id, version, link) = match session {
         Some(s) => (Some(s.sid), Some(s.version), Some(s.link)),
@@ -438,16 +447,34 @@ async fn answer(
             };
         }
     };
+    // A 2026-07-28 call (no session) that asks its client something answers with an
+    // input-required result and waits, parked, for the retry with the answers.
+    let inline = session_id.is_none() && params.as_ref().is_some_and(|p| p.meta.declares_inline());
+    if inline
+        && let Some(p) = params.as_ref()
+        && let Some((state, responses)) = input_required::retry_of(&p.rest)
+    {
+        let tool = p.name.as_deref();
+        return resume(mcp, id.clone(), state, responses, tool, owner).await;
+    }
+    let parking = inline.then(|| Parking {
+        link: Arc::new(SessionLink::new(None)),
+        owner: owner.clone(),
+        tool: params.as_ref().and_then(|p| p.name.clone()),
+        answers_as: id.clone(),
+    });
+    let link = link.or_else(|| parking.as_ref().map(|p| p.link.clone()));
     // The call may go on after the answer has turned into a stream, so it owns what it
     // reads: its id and its params' fields, as read from the body (not read again).
-    let (sink, mut queue) = mpsc::channel(outbound::QUEUE);
+    let (sink, queue) = mpsc::channel(outbound::QUEUE);
     let mut outbound = Outbound::new(Some(sink), link, capabilities);
     if let Some(p) = params.as_ref().filter(|p| p.meta.declares_inline()) {
         outbound = outbound.with_request_log_level(p.meta.log_level());
     }
     let outbound = outbound.with_agent(agent).with_access_token(access_token);
     let server = mcp.server.clone();
-    let mut work: stream::Work = Box::pin(async move {
+    let post_id = parking.as_ref().map(|p| p.answers_as.clone());
+    let work: stream::Work = Box::pin(async move {
         let message = Message::Request {
             id,
             method: "tools/call".into(),
@@ -456,36 +483,176 @@ async fn answer(
         let version = version.as_ref().map(ProtocolVersion::as_str);
         server.handle(message, version, &outbound).await
     });
-    tokio::select! {
-        biased;
-        reply = &mut work => match queue.try_recv() {
-            // Nothing was sent: one JSON body, as for any other request.
-            Err(_) => match reply {
-                Some(reply) => counted(
-                    &mcp.server.reply_memory(),
-                    json(status_of(&reply), reply.body),
+    let asking = post_id.zip(parking);
+    run_call(mcp, work, queue, asking, session_id).await
+}
+
+/// Answers the POST of a tool call running as `work`: one JSON body when the call sends
+/// nothing first, else an event stream. With `asking` (a 2026-07-28 call: the POST's
+/// id and how to park the call), a question the call asks its client parks it and
+/// answers the POST with an input-required result.
+async fn run_call(
+    mcp: &Mcp,
+    mut work: stream::Work,
+    mut queue: mpsc::Receiver<Vec<u8>>,
+    asking: Option<(Id, Parking)>,
+    session_id: Option<&str>,
+) -> Response {
+    loop {
+        tokio::select! {
+            biased;
+            reply = &mut work => return match queue.try_recv() {
+                // Nothing was sent: one JSON body, as for any other request.
+                Err(_) => match reply {
+                    Some(reply) => counted(
+                        &mcp.server.reply_memory(),
+                        json(status_of(&reply), reply.body),
+                    ),
+                    None => StatusCode::ACCEPTED.into_response(),
+                },
+                Ok(first) => stream::relay(
+                    mcp.server.reply_memory(),
+                    first,
+                    None,
+                    reply.map(|r| r.body),
+                    queue,
+                    None,
+                    || {},
                 ),
-                None => StatusCode::ACCEPTED.into_response(),
             },
-            Ok(first) => stream::relay(
-                mcp.server.reply_memory(),
-                first,
-                None,
-                reply.map(|r| r.body),
-                queue,
-                || {},
-            ),
-        },
-        Some(first) = queue.recv() => {
-            let sessions = mcp.sessions.clone();
-            let sid = session_id.map(str::to_owned);
-            stream::relay(mcp.server.reply_memory(), first, Some(work), None, queue, move || {
-                if let Some(sid) = &sid {
-                    sessions.touch(sid);
+            Some(first) = queue.recv() => {
+                if let Some((post_id, parking)) = &asking
+                    && input_required::question(&first).is_some()
+                {
+                    match park(&mcp.parked, post_id, parking, first, work, queue) {
+                        stream::Asked::Parked(answer) => {
+                            return counted(&mcp.server.reply_memory(), json(StatusCode::OK, answer));
+                        }
+                        stream::Asked::GoesOn(w, q) => {
+                            (work, queue) = (w, q);
+                            continue;
+                        }
+                    }
                 }
-            })
+                let parker = asking.map(|(post_id, parking)| {
+                    let parked = mcp.parked.clone();
+                    Box::new(move |message: Vec<u8>, work: stream::Work, queue: mpsc::Receiver<Vec<u8>>| {
+                        park(&parked, &post_id, &parking, message, work, queue)
+                    }) as stream::Parker
+                });
+                let sessions = mcp.sessions.clone();
+                let sid = session_id.map(str::to_owned);
+                return stream::relay(mcp.server.reply_memory(), first, Some(work), None, queue, parker, move || {
+                    if let Some(sid) = &sid {
+                        sessions.touch(sid);
+                    }
+                });
+            }
         }
     }
+}
+
+/// Parks a call at the question it sent (`message`) and writes the input-required
+/// answer to `post_id`; when no more calls may wait, the question is refused in
+/// toolgate's name and the call goes on.
+fn park(
+    parked: &Parked,
+    post_id: &Id,
+    parking: &Parking,
+    message: Vec<u8>,
+    work: stream::Work,
+    queue: mpsc::Receiver<Vec<u8>>,
+) -> stream::Asked {
+    let Some(question) = input_required::question(&message) else {
+        return stream::Asked::GoesOn(work, queue);
+    };
+    let asked = vec![question];
+    match parked.park(
+        &parking.owner,
+        parking.tool.clone(),
+        parking.answers_as.clone(),
+        work,
+        queue,
+        parking.link.clone(),
+        asked.clone(),
+    ) {
+        Ok(state) => stream::Asked::Parked(input_required::input_required(post_id, &asked, &state)),
+        Err((work, queue)) => {
+            let key = Value::String(asked[0].0.clone()).to_string();
+            parking.link.refuse(
+                &key,
+                "toolgate cannot hold another call waiting for its client's input (too many wait); the client was not asked",
+            );
+            tracing::warn!(
+                max = input_required::MAX_PARKED,
+                "a call's question to its client was refused: too many calls wait for input"
+            );
+            stream::Asked::GoesOn(work, queue)
+        }
+    }
+}
+
+/// A 2026-07-28 retry (request `id`) of a call parked under `state`: the call goes on
+/// with the client's `responses`, or the questions left unanswered are asked again.
+async fn resume(
+    mcp: &Mcp,
+    id: Id,
+    state: &str,
+    responses: Option<&serde_json::Map<String, Value>>,
+    tool: Option<&str>,
+    owner: &Owner,
+) -> Response {
+    let call = match mcp.parked.resume(state, owner, tool, responses) {
+        Ok(call) => call,
+        Err(why) => {
+            let message = match why {
+                NotResumed::Unknown => format!(
+                    "Invalid params: requestState is not known here: it expired (calls wait {} s for their input), was issued by another replica, or was never issued; call the tool again without it",
+                    input_required::PARKED_FOR.as_secs()
+                ),
+                NotResumed::OtherTool => {
+                    "Invalid params: requestState belongs to a call of another tool".to_owned()
+                }
+            };
+            let body = jsonrpc::error(Some(&id), jsonrpc::INVALID_PARAMS, &message, None);
+            return counted(&mcp.server.reply_memory(), json(StatusCode::OK, body));
+        }
+    };
+    let unanswered = call.unanswered().to_vec();
+    let (work, queue, mut parking) = call.into_parts();
+    if !unanswered.is_empty() {
+        // Asked again, as the revision recommends, under a new state.
+        let again = mcp.parked.park(
+            &parking.owner,
+            parking.tool.clone(),
+            parking.answers_as.clone(),
+            work,
+            queue,
+            parking.link.clone(),
+            unanswered.clone(),
+        );
+        let body = match again {
+            Ok(state) => input_required::input_required(&id, &unanswered, &state),
+            Err(_) => jsonrpc::error(
+                Some(&id),
+                jsonrpc::INTERNAL_ERROR,
+                "toolgate cannot hold the call while its questions are unanswered (too many calls wait for input)",
+                None,
+            ),
+        };
+        return counted(&mcp.server.reply_memory(), json(StatusCode::OK, body));
+    }
+    // The call's answer is written with the id of the request that started it (or of
+    // the retry before this one): it answers this retry.
+    let from = std::mem::replace(&mut parking.answers_as, id.clone());
+    let to = id.clone();
+    let work: stream::Work = Box::pin(async move {
+        work.await.map(|mut reply| {
+            reply.body = input_required::readdressed(reply.body, &from, &to);
+            reply
+        })
+    });
+    run_call(mcp, work, queue, Some((id, parking)), None).await
 }
 
 /// A 2026-07-28 `subscriptions/listen`: its stream, or the error that answers it.

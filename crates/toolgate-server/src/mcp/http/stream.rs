@@ -121,18 +121,33 @@ pub(crate) fn response(
 /// The request behind a POST that turned into a stream.
 pub(crate) type Work = Pin<Box<dyn Future<Output = Option<Reply>> + Send>>;
 
+/// What became of a question a 2026-07-28 call asked its client (`input_required.rs`).
+pub(crate) enum Asked {
+    /// The call is parked: this input-required answer ends the stream.
+    Parked(Vec<u8>),
+    /// It could not be: the question was refused in toolgate's name, and the call
+    /// goes on here.
+    GoesOn(Work, mpsc::Receiver<Vec<u8>>),
+}
+
+/// Parks a 2026-07-28 call at its question (the message it sent, the call, its queue).
+pub(crate) type Parker = Box<dyn FnMut(Vec<u8>, Work, mpsc::Receiver<Vec<u8>>) -> Asked + Send>;
+
 /// A POST's event stream: `first` (the message that made it a stream), then whatever
 /// the request sends through `queue` while `work` runs, then its answer. `work` is
 /// `None` when it has already finished with `answer`. While the request waits (for a
 /// client's answer to a question, say, which a person may take minutes to give), a
 /// keep-alive comment goes out every 15 s so proxies keep the connection, and `on_tick`
 /// runs (the session counts the call as activity, so it does not expire under it).
+/// With a `parker` (a 2026-07-28 call), a question is not sent as a request on the
+/// stream, which that revision forbids: the parker decides what ends the stream.
 pub(crate) fn relay(
     memory: Arc<ReplyMemory>,
     first: Vec<u8>,
     work: Option<Work>,
     answer: Option<Vec<u8>>,
     queue: mpsc::Receiver<Vec<u8>>,
+    parker: Option<Parker>,
     on_tick: impl Fn() + Send + 'static,
 ) -> Response {
     struct Relay<F> {
@@ -142,12 +157,18 @@ pub(crate) fn relay(
         /// The answer, counted while it waits behind the events sent before it.
         answer: Option<(Vec<u8>, Held)>,
         queue: mpsc::Receiver<Vec<u8>>,
+        parker: Option<Parker>,
         done: bool,
         on_tick: F,
     }
     enum Out {
         Message(Vec<u8>, Held),
         KeepAlive,
+    }
+    enum Next {
+        Sent(Vec<u8>),
+        Answered(Option<Reply>),
+        Quiet,
     }
     impl<F: Fn()> Relay<F> {
         async fn next(&mut self) -> Option<Out> {
@@ -157,18 +178,46 @@ pub(crate) fn relay(
             if self.done {
                 return None;
             }
-            if let Some(work) = self.work.as_mut() {
-                tokio::select! {
+            while let Some(work) = self.work.as_mut() {
+                let next = tokio::select! {
                     biased;
-                    Some(message) = self.queue.recv() => return Some(self.message(message)),
-                    reply = work => {
+                    Some(message) = self.queue.recv() => Next::Sent(message),
+                    reply = work => Next::Answered(reply),
+                    () = tokio::time::sleep(KEEP_ALIVE) => Next::Quiet,
+                };
+                match next {
+                    Next::Sent(message) => {
+                        let Some(parker) = self.parker.as_mut() else {
+                            return Some(self.message(message));
+                        };
+                        if super::input_required::question(&message).is_none() {
+                            return Some(self.message(message));
+                        }
+                        let (Some(work), queue) = (
+                            self.work.take(),
+                            std::mem::replace(&mut self.queue, mpsc::channel(1).1),
+                        ) else {
+                            return None;
+                        };
+                        match parker(message, work, queue) {
+                            Asked::Parked(answer) => {
+                                self.done = true;
+                                return Some(self.message(answer));
+                            }
+                            Asked::GoesOn(work, queue) => {
+                                self.work = Some(work);
+                                self.queue = queue;
+                            }
+                        }
+                    }
+                    Next::Answered(reply) => {
                         self.work = None;
                         self.answer = reply.map(|r| {
                             let held = hold(&self.memory, r.body.len());
                             (r.body, held)
                         });
                     }
-                    () = tokio::time::sleep(KEEP_ALIVE) => {
+                    Next::Quiet => {
                         (self.on_tick)();
                         return Some(Out::KeepAlive);
                     }
@@ -200,6 +249,7 @@ pub(crate) fn relay(
         work,
         answer,
         queue,
+        parker,
         done: false,
         on_tick,
     };
@@ -250,6 +300,7 @@ mod tests {
             Some(work),
             None,
             queue,
+            None,
             move || {
                 counted.fetch_add(1, Ordering::SeqCst);
             },
@@ -281,6 +332,7 @@ mod tests {
             None,
             Some(answer),
             queue,
+            None,
             || {},
         );
         assert_eq!(

@@ -326,9 +326,9 @@ async fn a_clients_error_and_an_ended_session_both_reach_the_call() {
     assert!(text.contains("session or connection ended"), "{text}");
 }
 
-/// A 2026-07-28 call: what it streams before its answer, for a request that named
-/// `log_level` in its `_meta` (or none).
-async fn stateless_relay_call(tg: &Running, log_level: Option<&str>) -> (Vec<String>, Value) {
+/// A 2026-07-28 `tools/call` of the relay tool (request `id`), with a log level and
+/// extra params (a retry's `requestState` and `inputResponses`).
+fn stateless_call(id: Value, log_level: Option<&str>, extra: Value) -> String {
     let mut meta = json!({
         "progressToken": 5,
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -336,18 +336,27 @@ async fn stateless_relay_call(tg: &Running, log_level: Option<&str>) -> (Vec<Str
     if let Some(level) = log_level {
         meta["io.modelcontextprotocol/logLevel"] = json!(level);
     }
-    let call = json!({
-        "jsonrpc": "2.0", "id": "s1", "method": "tools/call",
-        "params": { "name": RELAY_TOOL, "arguments": {}, "_meta": meta }
-    });
+    let mut params = json!({ "name": RELAY_TOOL, "arguments": {}, "_meta": meta });
+    if let (Value::Object(p), Value::Object(extra)) = (&mut params, extra) {
+        p.extend(extra);
+    }
+    json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params }).to_string()
+}
+
+/// POSTs `body` as a 2026-07-28 tool call: the methods of what came before the answer,
+/// and the answer.
+async fn stateless_post(tg: &Running, body: String) -> (Vec<String>, Value) {
     let response = post(&tg.url)
         .header("mcp-protocol-version", "2026-07-28")
         .header("mcp-method", "tools/call")
         .header("mcp-name", RELAY_TOOL)
-        .body(call.to_string())
+        .body(body)
         .send()
         .await
         .unwrap();
+    if response.headers()["content-type"] == "application/json" {
+        return (Vec::new(), response.json().await.unwrap());
+    }
     let mut sse = Sse::new(response);
     let mut methods = Vec::new();
     let answer = loop {
@@ -357,13 +366,19 @@ async fn stateless_relay_call(tg: &Running, log_level: Option<&str>) -> (Vec<Str
             None => break m,
         }
     };
+    assert!(sse.next().await.is_none(), "the answer ends the stream");
     (methods, answer)
 }
 
+/// A 2026-07-28 call whose upstream asks the client to sample: the POST streams the
+/// call's notifications and ends with an input-required result (never a request on the
+/// stream, which that revision forbids); the retry with the answer goes on with the same
+/// call, whose answer carries what the client answered, under the retry's id.
 #[tokio::test]
-async fn a_stateless_call_streams_notifications_but_cannot_ask_the_client() {
+async fn a_stateless_calls_question_comes_back_as_input_required_and_the_retry_goes_on() {
     let tg = start().await;
-    let (methods, answer) = stateless_relay_call(&tg, Some("info")).await;
+    let (methods, answer) =
+        stateless_post(&tg, stateless_call(json!("s1"), Some("info"), json!({}))).await;
     assert_eq!(
         methods,
         [
@@ -373,123 +388,99 @@ async fn a_stateless_call_streams_notifications_but_cannot_ask_the_client() {
         ]
     );
     assert_eq!(answer["id"], "s1");
-    assert_eq!(answer["result"]["resultType"], "complete");
-    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
-    // The capabilities came from the request's `_meta`: sampling was declared, so the
-    // question was put to the client's transport, which cannot carry it.
-    assert!(text.contains("carries no server requests"), "{text}");
+    let result = &answer["result"];
+    assert_eq!(result["resultType"], "input_required", "{answer}");
+    let requests = result["inputRequests"].as_object().unwrap();
+    assert_eq!(requests.len(), 1);
+    let (key, request) = requests.iter().next().unwrap();
+    assert_eq!(request["method"], "sampling/createMessage");
+    assert!(
+        request.get("id").is_none(),
+        "a request as the client answers it, no id"
+    );
+    let state = result["requestState"].as_str().unwrap().to_owned();
 
-    // The upstream's log message is `info`: a request that asked for warnings and
-    // above, or named no level at all, is not sent it; its progress still comes.
+    // Someone else's state, or a retry for another tool, goes nowhere.
+    let (_, refused) = stateless_post(
+        &tg,
+        stateless_call(
+            json!("x"),
+            None,
+            json!({"requestState": "0123", "inputResponses": {}}),
+        ),
+    )
+    .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not known here")
+    );
+
+    // A retry without the answer is asked again, under a new state.
+    let (_, again) = stateless_post(
+        &tg,
+        stateless_call(
+            json!("s2"),
+            None,
+            json!({"requestState": state, "inputResponses": {}}),
+        ),
+    )
+    .await;
+    assert_eq!(again["result"]["resultType"], "input_required", "{again}");
+    assert_eq!(
+        again["result"]["inputRequests"][key]["method"],
+        "sampling/createMessage"
+    );
+    let state2 = again["result"]["requestState"].as_str().unwrap().to_owned();
+    assert_ne!(state2, state);
+
+    let sampled =
+        json!({"role": "assistant", "content": {"type": "text", "text": "hi there"}, "model": "m"});
+    let (_, done) = stateless_post(
+        &tg,
+        stateless_call(
+            json!(33),
+            None,
+            json!({"requestState": state2, "inputResponses": { key.clone(): sampled }}),
+        ),
+    )
+    .await;
+    assert_eq!(done["id"], 33, "answers the retry: {done}");
+    assert_eq!(done["result"]["resultType"], "complete");
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        "client answered: hi there"
+    );
+    // Used once: the same state again is unknown.
+    let (_, stale) = stateless_post(
+        &tg,
+        stateless_call(
+            json!(34),
+            None,
+            json!({"requestState": state2, "inputResponses": {}}),
+        ),
+    )
+    .await;
+    assert_eq!(stale["error"]["code"], -32602);
+}
+
+/// The upstream's log message is `info`: a 2026-07-28 request that asked for warnings
+/// and above, or named no level at all, is not sent it; its progress still comes.
+#[tokio::test]
+async fn a_stateless_call_gets_log_messages_only_at_the_level_it_named() {
+    let tg = start().await;
     for level in [Some("warning"), None] {
-        let (methods, answer) = stateless_relay_call(&tg, level).await;
+        let (methods, answer) =
+            stateless_post(&tg, stateless_call(json!(1), level, json!({}))).await;
         assert_eq!(
             methods,
             ["notifications/progress", "notifications/progress"],
             "{level:?}"
         );
-        assert_eq!(answer["result"]["resultType"], "complete");
+        assert_eq!(answer["result"]["resultType"], "input_required");
     }
-}
-
-#[tokio::test]
-async fn a_session_that_did_not_declare_sampling_is_not_asked_and_its_upstream_is_told_why() {
-    let tg = start().await;
-    let sid = open_session(&tg.url, json!({})).await;
-    let mut sse = Sse::new(
-        in_session(&tg.url, &sid)
-            .body(relay_call(9, "n"))
-            .send()
-            .await
-            .unwrap(),
-    );
-    let mut methods = Vec::new();
-    let answer = loop {
-        let m = sse.next().await.unwrap().json();
-        match m["method"].as_str() {
-            Some(method) => methods.push(method.to_owned()),
-            None => break m,
-        }
-    };
-    assert_eq!(
-        methods,
-        [
-            "notifications/progress",
-            "notifications/progress",
-            "notifications/message"
-        ],
-        "no sampling request reaches a client that cannot answer it"
-    );
-    assert_eq!(answer["id"], 9);
-    assert_eq!(
-        answer["result"]["content"][0]["text"],
-        "client could not answer: the calling client did not declare the capability sampling/createMessage needs (JSON-RPC error -32601)"
-    );
-}
-
-async fn get_stream(url: &str, sid: &str, last_event_id: Option<&str>) -> Sse {
-    let mut get = reqwest::Client::new()
-        .get(url)
-        .header("accept", "text/event-stream")
-        .header("mcp-session-id", sid)
-        .header("mcp-protocol-version", "2025-11-25");
-    if let Some(id) = last_event_id {
-        get = get.header("last-event-id", id);
-    }
-    Sse::new(get.send().await.unwrap())
-}
-
-#[tokio::test]
-async fn broadcasts_reach_every_sessions_get_stream_and_a_resume_replays_them() {
-    let tg = start().await;
-    let a = open_session(&tg.url, json!({})).await;
-    let b = open_session(&tg.url, json!({})).await;
-    let mut sa = get_stream(&tg.url, &a, None).await;
-    let mut sb = get_stream(&tg.url, &b, None).await;
-    let prime_a = sa.next().await.unwrap();
-    let prime_b = sb.next().await.unwrap();
-    assert_eq!(prime_a.data, "");
-    let start: u64 = prime_a.id.as_deref().unwrap().parse().unwrap();
-    assert_eq!(prime_b.id, prime_a.id);
-
-    tg.server
-        .broadcast()
-        .notify_all("notifications/tools/list_changed", None);
-    tg.server.broadcast().notify_all(
-        "notifications/message",
-        Some(json!({"level": "warning", "data": "second"})),
-    );
-    for s in [&mut sa, &mut sb] {
-        let first = s.next().await.unwrap();
-        assert_eq!(first.id, Some((start + 1).to_string()));
-        assert_eq!(first.json()["method"], "notifications/tools/list_changed");
-        let second = s.next().await.unwrap();
-        assert_eq!(second.id, Some((start + 2).to_string()));
-        assert_eq!(second.json()["params"]["data"], "second");
-    }
-
-    // Session a reconnects after the first event: it gets the second again, and its old
-    // stream ends (a session has one GET stream).
-    let first = (start + 1).to_string();
-    let mut again = get_stream(&tg.url, &a, Some(&first)).await;
-    assert_eq!(again.next().await.unwrap().id, Some(first.clone()));
-    let replayed = again.next().await.unwrap();
-    assert_eq!(replayed.id, Some((start + 2).to_string()));
-    assert_eq!(replayed.json()["params"]["data"], "second");
-    assert!(sa.next().await.is_none());
-    // An id toolgate never wrote gets a fresh stream: no replay, only what comes next.
-    let mut fresh = get_stream(&tg.url, &b, Some("someone-else-7")).await;
-    assert_eq!(
-        fresh.next().await.unwrap().id,
-        Some((start + 2).to_string())
-    );
-    tg.server
-        .broadcast()
-        .notify_all("notifications/prompts/list_changed", None);
-    assert_eq!(
-        fresh.next().await.unwrap().json()["method"],
-        "notifications/prompts/list_changed"
-    );
 }
 
 /// A real SDK client: rmcp's, answering sampling and recording what it was told.
