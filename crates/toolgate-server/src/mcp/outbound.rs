@@ -283,6 +283,7 @@ impl Outbound {
         self.inner
             .as_ref()
             .and_then(|i| i.link.as_ref())
+            .filter(|l| !l.one_call)
             .map(|l| Arc::as_ptr(l) as usize)
     }
 
@@ -321,6 +322,9 @@ pub(crate) struct SessionLink {
     /// The least severe log level the client wants, as its rank in [`LOG_LEVELS`] plus
     /// one; 0 until it sets one (then every level is sent).
     min_log: AtomicU8,
+    /// A link of one 2026-07-28 call (its questions' answers come with its retry), not
+    /// of a session or connection: nothing else arrives on it, so it names no channel.
+    one_call: bool,
 }
 
 #[derive(Debug, Default)]
@@ -336,11 +340,21 @@ impl Default for SessionLink {
             pending: Mutex::default(),
             capabilities: OnceLock::new(),
             min_log: AtomicU8::new(0),
+            one_call: false,
         }
     }
 }
 
 impl SessionLink {
+    /// The link of one 2026-07-28 call: where its questions wait for the answers its
+    /// retry brings.
+    pub(crate) fn for_one_call() -> SessionLink {
+        SessionLink {
+            one_call: true,
+            ..SessionLink::default()
+        }
+    }
+
     pub(crate) fn new(capabilities: Option<Value>) -> SessionLink {
         let link = SessionLink::default();
         if let Some(c) = capabilities {

@@ -458,7 +458,7 @@ async fn answer(
         return resume(mcp, id.clone(), state, responses, tool, owner).await;
     }
     let parking = inline.then(|| Parking {
-        link: Arc::new(SessionLink::new(None)),
+        link: Arc::new(SessionLink::for_one_call()),
         owner: owner.clone(),
         tool: params.as_ref().and_then(|p| p.name.clone()),
         answers_as: id.clone(),
