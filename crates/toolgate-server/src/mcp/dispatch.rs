@@ -89,6 +89,15 @@ fn era_of(id: &Id, method: &str, meta: &Meta, session: Option<&str>) -> Result<E
     }
 }
 
+/// Results that carry cache hints (`ttlMs`, `cacheScope`) under 2026-07-28, besides
+/// `tools/list`.
+const CACHE_HINTED: [&str; 4] = [
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+];
+
 /// A refused request as both transports answer it: its JSON-RPC code and, decided
 /// here once, the HTTP status the 2026-07-28 streamable HTTP transport answers it with
 /// (errors intermediaries must see are HTTP errors too; the rest travel in a 200).
@@ -708,6 +717,14 @@ impl Server {
                     && let Value::Object(m) = &mut result
                 {
                     m.insert("resultType".into(), "complete".into());
+                    // 2026-07-28 lists and reads carry cache hints. What toolgate
+                    // answers is merged from its servers and filtered for the caller, so
+                    // it is the caller's alone and not to be reused, as its tool list is;
+                    // a server's own hints were for its answer, not this one.
+                    if CACHE_HINTED.contains(&method) {
+                        m.insert("ttlMs".into(), 0.into());
+                        m.insert("cacheScope".into(), "private".into());
+                    }
                 }
                 Reply::ok(jsonrpc::result(id, &result), era)
             }

@@ -745,3 +745,31 @@ async fn an_unknown_resource_is_answered_in_each_revisions_words() {
         .unwrap();
     assert_eq!(v["error"]["code"], -32002, "{v}");
 }
+
+/// 2026-07-28 lists and reads carry cache hints; what toolgate merges from its servers
+/// and filters per caller is private and not to be reused.
+#[tokio::test]
+async fn passed_through_lists_carry_the_inline_revisions_cache_hints() {
+    let tg = start().await;
+    for method in ["prompts/list", "resources/list", "resources/templates/list"] {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {} }}});
+        let v: Value = post(&tg.url)
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", method)
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let r = &v["result"];
+        assert_eq!(
+            (&r["resultType"], &r["ttlMs"], &r["cacheScope"]),
+            (&json!("complete"), &json!(0), &json!("private")),
+            "{method}: {v}"
+        );
+    }
+}
