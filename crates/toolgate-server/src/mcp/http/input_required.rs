@@ -154,17 +154,14 @@ pub(super) enum NotResumed {
 }
 
 impl Parked {
-    /// Parks a call that asked `questions` (keys and requests); its `requestState`, or
-    /// `None` when [`MAX_PARKED`] calls already wait.
-    #[allow(clippy::too_many_arguments)]
+    /// Parks a call (`work`, `queue`) that asked `asked` (keys and requests), as
+    /// `parking` describes it; its `requestState`, or the call back when [`MAX_PARKED`]
+    /// calls already wait.
     pub(super) fn park(
         &self,
-        owner: &Owner,
-        tool: Option<String>,
-        answers_as: Id,
+        parking: &Parking,
         work: Work,
         queue: mpsc::Receiver<Vec<u8>>,
-        link: Arc<SessionLink>,
         asked: Vec<(String, Value)>,
     ) -> Result<String, (Work, mpsc::Receiver<Vec<u8>>)> {
         let mut calls = lock(&self.calls);
@@ -176,12 +173,12 @@ impl Parked {
         calls.insert(
             state.clone(),
             ParkedCall {
-                owner: owner.clone(),
-                tool,
-                answers_as,
+                owner: parking.owner.clone(),
+                tool: parking.tool.clone(),
+                answers_as: parking.answers_as.clone(),
                 work,
                 queue,
-                link,
+                link: parking.link.clone(),
                 asked,
                 since: Instant::now(),
             },
@@ -281,17 +278,23 @@ mod tests {
         Box::pin(std::future::pending())
     }
 
+    fn parking(owner: &Owner, tool: Option<&str>) -> Parking {
+        Parking {
+            link: Arc::new(SessionLink::for_one_call()),
+            owner: owner.clone(),
+            tool: tool.map(str::to_owned),
+            answers_as: id("1"),
+        }
+    }
+
     fn park_one(parked: &Parked, owner: &Owner) -> String {
         let (_, queue) = mpsc::channel(1);
         let question = ("tg-1".to_owned(), json!({"method": "roots/list"}));
         parked
             .park(
-                owner,
-                Some("t".into()),
-                id("1"),
+                &parking(owner, Some("t")),
                 idle_work(),
                 queue,
-                Arc::new(SessionLink::new(None)),
                 vec![question],
             )
             .unwrap_or_else(|_| panic!("room to park"))
@@ -384,15 +387,7 @@ mod tests {
         let (_, queue) = mpsc::channel(1);
         assert!(
             parked
-                .park(
-                    &owner,
-                    None,
-                    id("1"),
-                    idle_work(),
-                    queue,
-                    Arc::new(SessionLink::new(None)),
-                    Vec::new(),
-                )
+                .park(&parking(&owner, None), idle_work(), queue, Vec::new())
                 .is_err()
         );
     }

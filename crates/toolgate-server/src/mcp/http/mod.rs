@@ -567,15 +567,7 @@ fn park(
         return stream::Asked::GoesOn(work, queue);
     };
     let asked = vec![question];
-    match parked.park(
-        &parking.owner,
-        parking.tool.clone(),
-        parking.answers_as.clone(),
-        work,
-        queue,
-        parking.link.clone(),
-        asked.clone(),
-    ) {
+    match parked.park(parking, work, queue, asked.clone()) {
         Ok(state) => stream::Asked::Parked(input_required::input_required(post_id, &asked, &state)),
         Err((work, queue)) => {
             let key = Value::String(asked[0].0.clone()).to_string();
@@ -622,15 +614,7 @@ async fn resume(
     let (work, queue, mut parking) = call.into_parts();
     if !unanswered.is_empty() {
         // Asked again, as the revision recommends, under a new state.
-        let again = mcp.parked.park(
-            &parking.owner,
-            parking.tool.clone(),
-            parking.answers_as.clone(),
-            work,
-            queue,
-            parking.link.clone(),
-            unanswered.clone(),
-        );
+        let again = mcp.parked.park(&parking, work, queue, unanswered.clone());
         let body = match again {
             Ok(state) => input_required::input_required(&id, &unanswered, &state),
             Err(_) => jsonrpc::error(
