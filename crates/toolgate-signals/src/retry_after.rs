@@ -68,29 +68,26 @@ const RESET_SHAPED_FIELDS: [&str; 1] = ["xretryafter"];
 /// Fields carrying integer milliseconds.
 const MILLIS_FIELDS: [&str; 3] = ["retryafterms", "xmsretryafterms", "grpcretrypushbackms"];
 
-/// A field name as these fields are told apart: ASCII letters and digits only, lower
-/// case. Servers spell the one field several ways — `Retry-After`, `RetryAfter` (Helix
-/// ALM's 429), `Retry_After` — and a wait the server stated under a spelling we refuse
-/// would be replaced by a guess. Longer names are none of these fields.
-fn folded(name: &str) -> Option<String> {
-    const LONGEST: usize = "grpc-retry-pushback-ms".len();
-    let name = name.trim();
-    (name.len() <= LONGEST).then(|| {
-        name.chars()
-            .filter(char::is_ascii_alphanumeric)
-            .map(|c| c.to_ascii_lowercase())
-            .collect()
-    })
+/// Whether `name` is `folded` once told apart as these fields are: ASCII letters and
+/// digits only, lower case. Servers spell the one field several ways — `Retry-After`,
+/// `RetryAfter` (Helix ALM's 429), `Retry_After` — and a wait the server stated under a
+/// spelling we refuse would be replaced by a guess. Compared without allocating: every
+/// field of a reply is looked at.
+fn spelt_as(name: &str, folded: &str) -> bool {
+    name.bytes()
+        .filter(u8::is_ascii_alphanumeric)
+        .map(|b| b.to_ascii_lowercase())
+        .eq(folded.bytes())
 }
 
-/// The values of the fields whose folded name is one of `names`.
+/// The values of the fields whose name is spelt as one of `names`.
 fn fields<'a>(
     headers: &Headers<'a>,
     names: &'static [&'static str],
 ) -> impl Iterator<Item = &'a [u8]> {
     headers
         .iter()
-        .filter(move |(n, _)| folded(n).is_some_and(|f| names.contains(&f.as_str())))
+        .filter(move |(n, _)| names.iter().any(|f| spelt_as(n, f)))
         .map(|(_, v)| v)
 }
 
