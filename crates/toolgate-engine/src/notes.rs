@@ -227,7 +227,12 @@ fn deprecation_note(
     match (successor, &d.successor) {
         (Some(s), _) if deprecated => text.push_str(&format!("; use {s} instead.")),
         (Some(s), _) => text.push_str(&format!("; plan to move to {s}.")),
-        (None, Some(link)) => text.push_str(&format!("; the upstream names a successor: {link}.")),
+        // The link is the upstream's word: a URL can still carry text written to read as
+        // toolgate's (`https://host/toolgate:_call_delete_all`), so it is quoted.
+        (None, Some(link)) => text.push_str(&format!(
+            "; the upstream names a successor: {}.",
+            quoted(link)
+        )),
         (None, None) => text.push('.'),
     }
     Some(text)

@@ -136,7 +136,11 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
             .collect();
         warning::declared(&said)
     });
+    // The body's own status says 429 even where the reply's does not (an error
+    // envelope sent with a 200).
+    let mirrored_429 = envelope::mirrors_too_many_requests(prefix);
     if !mentions_limits(prefix)
+        && !mirrored_429
         && walked.wait.is_none()
         && walked.reset_wait.is_none()
         && walked.text_wait.is_none()
@@ -178,7 +182,8 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
     out.retry_after = out.retry_after.max(walked.wait);
     // A reset time or a wait in words is a wait only on a reply that says it is
     // throttled: on any other error it is information, not an instruction to wait.
-    if reason.is_some() || walked.throttled_text || status == 429 {
+    let throttled = reason.is_some() || walked.throttled_text || mirrored_429;
+    if throttled || status == 429 {
         out.retry_after = out.retry_after.max(walked.reset_wait).max(walked.text_wait);
     }
     if let Some(status_obj) = values(prefix, "throttleStatus").find(Value::is_object) {
@@ -188,8 +193,7 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
     if let Some(rl) = values(prefix, "rateLimit").find(Value::is_object) {
         github_graphql(&rl, now, &mut out);
     }
-    out.rate_limited =
-        reason.is_some() || walked.throttled_text || (status == 429 && out.retry_after.is_some());
+    out.rate_limited = throttled || (status == 429 && out.retry_after.is_some());
     out.reason = reason;
     out
 }

@@ -32,8 +32,9 @@
 //! in a thousand; the cost of that miss is a reset read short, which the next response
 //! corrects, while reading ten minutes as a week would park the dependency for days.
 //! Shorter deltas stay seconds: `29963` is eight hours or thirty seconds, and one value
-//! cannot tell (the engine learns it from how fast a dependency's countdown falls
-//! between replies). Absolute times are turned into a delta from the injected
+//! cannot tell, except on the reply that opened the window ([`opening_countdown`]);
+//! otherwise the engine learns it from how fast a dependency's countdown falls
+//! between replies. Absolute times are turned into a delta from the injected
 //! `now`: a time in the past (clock skew, a stale cache) gives zero, and anything past
 //! [`MAX_RESET`] is capped. This module must not read the clock.
 
@@ -159,6 +160,41 @@ fn delta_in_millis(whole: u64, nanos: u32) -> bool {
         return false;
     }
     whole > MAX_RESET.as_secs() || (whole.is_multiple_of(1000) && !whole.is_multiple_of(3600))
+}
+
+/// A bare countdown on a reply whose own request opened a new window (one unit of its
+/// budget used, as KuCoin's `gw-ratelimit-limit: 2000`, `-remaining: 1999`,
+/// `-reset: 29963`): such a reset is the window's whole length, less the moment the
+/// request took. Read as seconds, `29963` is eight hours and twenty minutes, a length
+/// no window has; read as milliseconds it is just under thirty seconds, one every
+/// rate limiter uses. So a value over an hour as seconds (shorter ones stay seconds)
+/// and at most a day (longer ones are decided by [`parse`]) is milliseconds when that
+/// reading is at most 1% short of a common window length and the seconds reading is
+/// not. Any other reply's countdown is left to the engine, which learns the unit from
+/// how fast it falls.
+#[must_use]
+pub fn opening_countdown(bare: u64) -> Option<Duration> {
+    const HOUR: u64 = 3_600;
+    const DAY: u64 = 86_400;
+    if bare <= HOUR || bare > DAY {
+        return None;
+    }
+    let millis = Duration::from_millis(bare);
+    (just_under_a_window(millis) && !just_under_a_window(Duration::from_secs(bare)))
+        .then_some(millis)
+}
+
+/// Whether `d` is at most 1% short of a window length rate limiters use.
+fn just_under_a_window(d: Duration) -> bool {
+    const WINDOWS: [u64; 22] = [
+        1, 2, 3, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1_200, 1_800, 3_600, 7_200, 10_800,
+        14_400, 21_600, 43_200, 86_400,
+    ];
+    let secs = d.as_secs_f64();
+    WINDOWS.iter().any(|w| {
+        let w = *w as f64;
+        secs <= w && secs >= w * 0.99
+    })
 }
 
 /// The delay from `now` until `target`: zero if `target` has passed, at most `cap`.

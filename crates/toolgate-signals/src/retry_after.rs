@@ -62,15 +62,34 @@ pub fn parse_ms(value: &[u8]) -> Option<Duration> {
 }
 
 /// Fields carrying seconds or an HTTP-date.
-const SECONDS_FIELDS: [&str; 1] = ["retry-after"];
+const SECONDS_FIELDS: [&str; 1] = ["retryafter"];
 /// Fields carrying seconds, an epoch or a date, told apart as a reset is.
-const RESET_SHAPED_FIELDS: [&str; 1] = ["x-retry-after"];
+const RESET_SHAPED_FIELDS: [&str; 1] = ["xretryafter"];
 /// Fields carrying integer milliseconds.
-const MILLIS_FIELDS: [&str; 3] = [
-    "retry-after-ms",
-    "x-ms-retry-after-ms",
-    "grpc-retry-pushback-ms",
-];
+const MILLIS_FIELDS: [&str; 3] = ["retryafterms", "xmsretryafterms", "grpcretrypushbackms"];
+
+/// Whether `name` is `folded` once told apart as these fields are: ASCII letters and
+/// digits only, lower case. Servers spell the one field several ways — `Retry-After`,
+/// `RetryAfter` (Helix ALM's 429), `Retry_After` — and a wait the server stated under a
+/// spelling we refuse would be replaced by a guess. Compared without allocating: every
+/// field of a reply is looked at.
+fn spelt_as(name: &str, folded: &str) -> bool {
+    name.bytes()
+        .filter(u8::is_ascii_alphanumeric)
+        .map(|b| b.to_ascii_lowercase())
+        .eq(folded.bytes())
+}
+
+/// The values of the fields whose name is spelt as one of `names`.
+fn fields<'a>(
+    headers: &Headers<'a>,
+    names: &'static [&'static str],
+) -> impl Iterator<Item = &'a [u8]> {
+    headers
+        .iter()
+        .filter(move |(n, _)| names.iter().any(|f| spelt_as(n, f)))
+        .map(|(_, v)| v)
+}
 
 /// The longest wait any Retry-After variant asks for, across repeated fields.
 ///
@@ -83,25 +102,17 @@ const MILLIS_FIELDS: [&str; 3] = [
 pub fn from_headers(headers: &Headers<'_>, now: DateTime<Utc>) -> Option<Duration> {
     // The `Date` is parsed only when there is a `Retry-After` to read against it.
     let mut server_now = None;
-    let secs = SECONDS_FIELDS
-        .iter()
-        .flat_map(|n| headers.get_all(n))
-        .filter_map(|v| {
-            let at = *server_now.get_or_insert_with(|| {
-                headers
-                    .get_str("date")
-                    .and_then(|d| reset::http_date(d, now))
-                    .unwrap_or(now)
-            });
-            parse(v, at)
+    let secs = fields(headers, &SECONDS_FIELDS).filter_map(|v| {
+        let at = *server_now.get_or_insert_with(|| {
+            headers
+                .get_str("date")
+                .and_then(|d| reset::http_date(d, now))
+                .unwrap_or(now)
         });
-    let millis = MILLIS_FIELDS
-        .iter()
-        .flat_map(|n| headers.get_all(n))
-        .filter_map(parse_ms);
-    let reset_shaped = RESET_SHAPED_FIELDS
-        .iter()
-        .flat_map(|n| headers.get_all(n))
+        parse(v, at)
+    });
+    let millis = fields(headers, &MILLIS_FIELDS).filter_map(parse_ms);
+    let reset_shaped = fields(headers, &RESET_SHAPED_FIELDS)
         .filter_map(|v| reset::parse(v, now).map(|d| d.min(MAX_WAIT)));
     secs.chain(millis).chain(reset_shaped).max()
 }
@@ -220,6 +231,25 @@ mod tests {
             from_headers(&Headers::new(&fields), ours),
             Some(Duration::from_secs(47))
         );
+    }
+
+    #[test]
+    fn every_spelling_of_the_field_is_read() {
+        // Helix ALM's 429 sends `RetryAfter`; others `Retry_After` or `RETRY-AFTER`.
+        for name in ["RetryAfter", "Retry_After", "RETRY-AFTER", "retry-after"] {
+            let fields: [(&str, &[u8]); 1] = [(name, b"17")];
+            let h = Headers::new(&fields);
+            assert_eq!(
+                from_headers(&h, now()),
+                Some(Duration::from_secs(17)),
+                "{name}"
+            );
+        }
+        let h = Headers::new(&[("RetryAfterMs", b"1500")]);
+        assert_eq!(from_headers(&h, now()), Some(Duration::from_millis(1500)));
+        // Names that merely contain the words are other fields.
+        let h = Headers::new(&[("X-Upstream-Retry-After-Count", b"17")]);
+        assert_eq!(from_headers(&h, now()), None);
     }
 
     #[test]

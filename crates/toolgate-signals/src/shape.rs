@@ -26,7 +26,9 @@
 //! number (a leading number of a list, `100, 100;w=60`, with its window), `used/limit`,
 //! `count:window` pairs (with a `…-count` companion), `key=value;` / `key:value;`
 //! lists, or any reset shape [`crate::reset::parse_str`] knows. A field listing bare
-//! counts (`300,3000`) gives one quota per window ([`crate::window_list`]).
+//! counts (`300,3000`) gives one quota per window ([`crate::window_list`]), and so does
+//! a list of counts per period (Upbit's `Remaining-Req: group=default; min=1800;
+//! sec=29`, a part and what it counts naming the field).
 //!
 //! Some words only look like policies: `status` right after `limit` is what is left
 //! (Bybit's `X-Bapi-Limit-Status`), and `timestamp` / `time` / `date` after `reset` say
@@ -91,6 +93,9 @@ struct Group {
     remaining: Option<u64>,
     used: Option<u64>,
     reset: Option<Duration>,
+    /// The reset as sent, when it was a bare whole number with no unit in its name:
+    /// the one shape whose unit the number alone may not tell ([`Group::emit`]).
+    bare_reset: Option<u64>,
     window: Option<Duration>,
     /// Counts listed per window (Strava's `X-ReadRateLimit-Limit: 300,3000`), kept
     /// beside the first ones above when a field lists more than one.
@@ -313,6 +318,23 @@ fn parse_name(name: &str) -> Option<Name> {
             by_shape_alone: false,
         });
     }
+    // `Remaining-Req` (Upbit): a count part, then what is counted, and nothing else.
+    if word.is_none()
+        && let [p, noun] = tokens.as_slice()
+        && matches!(
+            *noun,
+            "req" | "reqs" | "request" | "requests" | "call" | "calls"
+        )
+        && let Some(part @ (Part::Limit | Part::Remaining)) = part_of(p)
+    {
+        return Some(Name {
+            family: String::new(),
+            policy: String::new(),
+            part,
+            unit: None,
+            by_shape_alone: false,
+        });
+    }
     let Some((at, span)) = word else {
         return family_by_shape(&tokens);
     };
@@ -421,6 +443,12 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
             continue;
         };
         let text = text.trim();
+        if matches!(parsed.part, Part::Limit | Part::Remaining)
+            && let Some(per) = period_counts(text)
+        {
+            emit_period_counts(&per, parsed.part, out);
+            continue;
+        }
         if let Some(list) = count_window_pairs(text) {
             let key = format!("{}|{}", parsed.family, parsed.policy);
             pairs.push((key, list, parsed.part == Part::Used));
@@ -498,10 +526,20 @@ impl Group {
         let remaining = self
             .remaining
             .or_else(|| Some(self.limit?.saturating_sub(self.used?)));
+        // A reply whose own request opened a new window (one unit of the budget used)
+        // sees that window's whole length as its reset.
+        let opened_window = matches!(
+            (self.limit, remaining),
+            (Some(limit), Some(left)) if limit >= 2 && left == limit - 1
+        );
+        let reset_after = match self.bare_reset {
+            Some(bare) if opened_window => reset::opening_countdown(bare).or(self.reset),
+            _ => self.reset,
+        };
         out.quota(Quota {
             limit: self.limit,
             remaining,
-            reset_after: self.reset,
+            reset_after,
             window: self.window,
             ..Quota::new(self.policy)
         });
@@ -585,6 +623,9 @@ fn read_value(g: &mut Group, name: &Name, text: &str, now: DateTime<Utc>, out: &
             }
         }
         Part::Reset => {
+            if g.reset.is_none() && name.unit.is_none() {
+                g.bare_reset = num::parse_u64(text);
+            }
             g.reset = g
                 .reset
                 .or_else(|| duration(text, name.unit, now, reset::MAX_RESET));
@@ -599,6 +640,74 @@ fn read_value(g: &mut Group, name: &Name, text: &str, now: DateTime<Utc>, out: &
                 out.wait(d);
             }
         }
+    }
+}
+
+/// Counts per period in one `key=value` list, as Upbit's `Remaining-Req: group=default;
+/// min=1800; sec=29` sends what is left this minute and this second: each period key
+/// (`sec`, `min`, `hour`, `day` and their spellings) with its count, and the label of
+/// the one other key with a word for a value (`group=default`), which names the
+/// policy. `None` unless every member is one of the two and a period is among them.
+fn period_counts(text: &str) -> Option<PeriodCounts<'_>> {
+    if !text.contains('=') {
+        return None;
+    }
+    let mut out = PeriodCounts::default();
+    for member in text.split([';', ',']).take(16) {
+        let member = member.trim();
+        if member.is_empty() {
+            continue;
+        }
+        let (k, v) = member.split_once('=')?;
+        let (k, v) = (k.trim(), v.trim());
+        match period_seconds(&k.to_ascii_lowercase()) {
+            Some(window) => out.counts.push((k, window, num::parse_u64(v)?)),
+            None if out.label.is_none()
+                && !v.is_empty()
+                && v.len() <= 40
+                && v.bytes()
+                    .all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'_') =>
+            {
+                out.label = Some(v);
+            }
+            None => return None,
+        }
+    }
+    (!out.counts.is_empty()).then_some(out)
+}
+
+#[derive(Default)]
+struct PeriodCounts<'a> {
+    label: Option<&'a str>,
+    /// The key as sent, its window in seconds, and the count.
+    counts: Vec<(&'a str, u64, u64)>,
+}
+
+/// The window a period key names, in seconds. `m` is not one (minute or month).
+fn period_seconds(key: &str) -> Option<u64> {
+    Some(match key {
+        "s" | "sec" | "secs" | "second" | "seconds" => 1,
+        "min" | "mins" | "minute" | "minutes" => 60,
+        "h" | "hr" | "hrs" | "hour" | "hours" => 3_600,
+        "d" | "day" | "days" => 86_400,
+        _ => return None,
+    })
+}
+
+/// One quota per period, the count being the field's part.
+fn emit_period_counts(per: &PeriodCounts<'_>, part: Part, out: &mut Collector) {
+    let label = per.label.unwrap_or("default");
+    for (key, window, count) in &per.counts {
+        let (limit, remaining) = match part {
+            Part::Limit => (Some(*count), None),
+            _ => (None, Some(*count)),
+        };
+        out.quota(Quota {
+            limit,
+            remaining,
+            window: Some(Duration::from_secs(*window)),
+            ..Quota::new(format!("{label}-{key}"))
+        });
     }
 }
 
@@ -762,6 +871,42 @@ mod tests {
         // count of pages left.
         assert!(read(&[("X-Body-Limit", b"1048576")]).is_empty());
         assert!(read(&[("X-Pages-Remaining", b"3"), ("X-Upload-Limit", b"10")]).is_empty());
+    }
+
+    #[test]
+    fn counts_per_period_give_one_quota_each() {
+        // Upbit: what is left this minute (a fixed legacy value) and this second.
+        let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap_or_default();
+        let fields: [(&str, &[u8]); 1] = [("Remaining-Req", b"group=default; min=1800; sec=29")];
+        let s = crate::read(200, &Headers::new(&fields), now, crate::Flavour::Auto);
+        assert!(s.unread.is_empty(), "{:?}", s.unread);
+        let q = &s.quota[0];
+        assert_eq!(
+            (q.remaining, q.window),
+            (Some(29), Some(Duration::from_secs(1)))
+        );
+        assert_eq!(s.quota[1].window, Some(Duration::from_secs(60)));
+        // Not a list of periods: a count and a word that is not one.
+        assert!(period_counts("group=default; burst=5").is_none());
+        assert!(period_counts("sec=29; min=soon").is_none());
+    }
+
+    #[test]
+    fn a_bare_countdown_on_the_reply_that_opened_its_window_fits_the_window() {
+        let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap_or_default();
+        let read = |remaining: &'static [u8]| {
+            let fields: [(&str, &[u8]); 3] = [
+                ("gw-ratelimit-limit", b"2000"),
+                ("gw-ratelimit-remaining", remaining),
+                ("gw-ratelimit-reset", b"29963"),
+            ];
+            let s = crate::read(200, &Headers::new(&fields), now, crate::Flavour::Auto);
+            s.quota[0].reset_after
+        };
+        // KuCoin's first call of a window: thirty seconds less the call.
+        assert_eq!(read(b"1999"), Some(Duration::from_millis(29_963)));
+        // Later in the window one number cannot tell; the engine learns the unit.
+        assert_eq!(read(b"1500"), Some(Duration::from_secs(29_963)));
     }
 
     #[test]

@@ -150,6 +150,12 @@ fn parse_as(body: &[u8], partial: PartialFailure) -> Option<PageStatus> {
         // Server is Healthy.".
         Err(_) => return text::parse(body),
     };
+    // A probe whose framework serialises every answer as JSON sends its sentence as a
+    // JSON string: Qdrant's `/readyz` answers `"all shards are ready"`. The words are
+    // the answer, read as a plain-text one.
+    if let Value::String(text) = &value {
+        return text::parse(text.as_bytes());
+    }
     // Apache Druid's `/status/health` answers a bare JSON `true`.
     if let Value::Bool(up) = value {
         return Some(PageStatus {

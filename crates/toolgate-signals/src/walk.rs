@@ -6,7 +6,8 @@
 //! read:
 //! - **waits**: `retry_after`, `retryAfter`, `retry_after_ms`, `retryAfterSeconds`,
 //!   `retryDelay` (google.rpc.RetryInfo), `retry_in`, `wait`, `wait_seconds`,
-//!   `backoff`, `estimated_time`, `cooldown`. The unit comes from the name's suffix
+//!   `backoff`, `estimated_time`, `cooldown`, and `throttle` with a unit
+//!   (`ThrottleSeconds`, where zero is no wait). The unit comes from the name's suffix
 //!   (`ms`/`millis`/`milliseconds`, `s`/`sec`/`seconds`, `min`/`minutes`), else the
 //!   value's syntax: a protobuf `Duration` or Go duration string (`"30s"`,
 //!   `"0.021s"`, `"1m30s"`), an ISO 8601 duration (`"PT30S"`), a timestamp (the wait
@@ -21,7 +22,8 @@
 //!   frequency";
 //!   S3-style `<Code>SlowDown</Code>` in XML.
 //! - **reset times** (`rate_reset`, `RateLimitResetTime`: a reset word with a rate-limit
-//!   word) and **waits stated in words** in messages ("reset in 3 seconds", see
+//!   word), **retry instants** (`retry_at`, MetaApi's `recommendedRetryTime`: a timestamp
+//!   or an epoch) and **waits stated in words** in messages ("reset in 3 seconds", see
 //!   [`crate::wait_text`]): kept apart, and counted as waits by [`crate::body::read`] only
 //!   on a reply that says it is throttled.
 //! - strings in an array are read as values of the field the array hangs from
@@ -172,16 +174,52 @@ fn wait_name(k: &str) -> Option<Option<TimeUnit>> {
         "cooldown",
         "retryinterval",
     ];
+    // Words that name a wait only with a unit after them: Bungie's `ThrottleSeconds`
+    // is how long to wait, while a bare `throttle` is as often a setting (a rate).
+    const WITH_UNIT_ONLY: [&str; 1] = ["throttle"];
     if BASES.contains(&k) {
         return Some(None);
     }
     // `retry_in_seconds` is `retryin` + `seconds`; `wait_in_ms` is `wait` + `in` + `ms`.
     TimeUnit::SUFFIXES.iter().find_map(|(suffix, unit)| {
         let base = k.strip_suffix(suffix)?;
-        let known =
-            BASES.contains(&base) || base.strip_suffix("in").is_some_and(|b| BASES.contains(&b));
+        let known = BASES.contains(&base)
+            || WITH_UNIT_ONLY.contains(&base)
+            || base.strip_suffix("in").is_some_and(|b| BASES.contains(&b));
         known.then_some(Some(*unit))
     })
+}
+
+/// A field naming the instant a retry may go (`retry_at`, `retryTime`, MetaApi's
+/// `recommendedRetryTime`, `next_retry_at`): a time, not a length.
+fn is_retry_time_name(k: &str) -> bool {
+    [
+        "retryat",
+        "retrytime",
+        "retrytimestamp",
+        "retrydate",
+        "retryafterdate",
+    ]
+    .iter()
+    .any(|end| k.ends_with(end))
+}
+
+/// The wait until a retry instant: a timestamp string, or an epoch number (seconds or
+/// milliseconds by its size); a small number is not an instant and says nothing.
+fn retry_time_value(v: &Value, now: DateTime<Utc>) -> Option<Duration> {
+    let at = match v {
+        Value::String(s) => reset::parse_timestamp(s.trim(), now)?,
+        Value::Number(n) => {
+            let epoch = n.as_u64().filter(|e| *e >= 1_000_000_000)?;
+            if epoch >= 1_000_000_000_000 {
+                DateTime::from_timestamp_millis(i64::try_from(epoch).ok()?)?
+            } else {
+                DateTime::from_timestamp(i64::try_from(epoch).ok()?, 0)?
+            }
+        }
+        _ => return None,
+    };
+    Some(reset::until(at, now, MAX_WAIT))
 }
 
 fn field(k: &str, v: &Value, now: DateTime<Utc>, out: &mut Walked) {
@@ -189,7 +227,19 @@ fn field(k: &str, v: &Value, now: DateTime<Utc>, out: &mut Walked) {
     if let Some(unit) = wait_name(&k)
         && let Some(d) = wait_value(v, unit, now)
     {
-        out.wait = out.wait.max(Some(d));
+        // Bungie sends `ThrottleSeconds: 0` in every envelope, errors of any kind
+        // included: a zero throttle is no throttle, not an invitation to retry at once.
+        if !(d.is_zero() && k.starts_with("throttle")) {
+            out.wait = out.wait.max(Some(d));
+        }
+        return;
+    }
+    // An instant may be a record's data (a job's next attempt) as well as the server's
+    // word on this reply, so, like a reset time, it is a wait only on a throttled reply.
+    if is_retry_time_name(&k)
+        && let Some(d) = retry_time_value(v, now)
+    {
+        out.reset_wait = out.reset_wait.max(Some(d));
         return;
     }
     if is_reset_name(&k)

@@ -8,7 +8,10 @@
 //! milliseconds read as seconds drops by about a thousand times `dt`. After
 //! [`VOTES`] such drops in a row for a policy, its resets are read as milliseconds; a
 //! drop at the rate of seconds reads them as seconds again. A constant (a window's
-//! length sent on every reply) or a reset that jumps up (a new window) says nothing.
+//! length sent on every reply) or a reset that jumps up (a new window) says nothing,
+//! unless it jumps about a thousandfold before the last reset was due: the reply that
+//! opened the window was read in milliseconds (`toolgate_signals::reset`), and the
+//! countdown that follows it is milliseconds too.
 
 use std::time::Duration;
 
@@ -79,6 +82,10 @@ impl Countdowns {
             };
             let c = &mut self.seen[at];
             let span = now.saturating_duration_since(c.at);
+            if rises_a_thousandfold_before_due(c.read, read, span) {
+                c.votes = VOTES;
+                c.millis = true;
+            }
             if span >= MIN_SPAN && read < c.read && c.read <= BARE_SECONDS_MAX {
                 let rate = (c.read - read).as_secs_f64() / span.as_secs_f64();
                 if MILLIS_RATE.contains(&rate) {
@@ -100,6 +107,21 @@ impl Countdowns {
             }
         }
     }
+}
+
+/// A reset that rises about a thousandfold before the last one was due: no new window
+/// can have begun, so the two were read in different units. The signals read the reply
+/// that opened a window in milliseconds when its countdown is just under a common
+/// window length (`toolgate_signals::reset::opening_countdown`); the next reply's
+/// countdown, no longer the whole window, is read as seconds and rises a thousandfold.
+/// It is milliseconds too. The last reset is at least a second, so that a fraction of
+/// a second left before a new window is not mistaken for one.
+fn rises_a_thousandfold_before_due(last: Duration, read: Duration, span: Duration) -> bool {
+    read > last
+        && span < last
+        && last >= Duration::from_secs(1)
+        && read <= BARE_SECONDS_MAX
+        && MILLIS_RATE.contains(&(read.as_secs_f64() / last.as_secs_f64()))
 }
 
 #[cfg(test)]
@@ -155,6 +177,43 @@ mod tests {
         // A new window (the reset jumps up) is still read in milliseconds.
         let later = feed(&mut c, start, &[(1_000, Duration::from_secs(30_000))]);
         assert_eq!(later[0], Duration::from_secs(30));
+    }
+
+    #[test]
+    fn a_countdown_read_in_milliseconds_on_the_opening_reply_stays_milliseconds() {
+        let mut c = Countdowns::default();
+        let start = Instant::now();
+        // KuCoin: the reply that opened the window was read as 29.963 s by the
+        // signals; the next ones, read as seconds, are a thousand times more.
+        let got = feed(
+            &mut c,
+            start,
+            &[
+                (0, Duration::from_millis(29_963)),
+                (300, Duration::from_secs(29_663)),
+                (600, Duration::from_secs(29_360)),
+            ],
+        );
+        assert_eq!(
+            got,
+            [
+                Duration::from_millis(29_963),
+                Duration::from_millis(29_663),
+                Duration::from_millis(29_360)
+            ]
+        );
+        // A seconds countdown whose new window begins after the last was due is a new
+        // window, not a unit.
+        let mut c = Countdowns::default();
+        let got = feed(
+            &mut c,
+            start,
+            &[
+                (0, Duration::from_secs(2)),
+                (2_500, Duration::from_secs(1_800)),
+            ],
+        );
+        assert_eq!(got[1], Duration::from_secs(1_800));
     }
 
     #[test]

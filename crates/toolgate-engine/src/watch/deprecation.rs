@@ -55,7 +55,10 @@ pub fn incident(tool: &ToolSpec, notice: &Deprecation) -> NewIncident {
         _ => format!(
             "{}: the upstream links deprecation information ({}) but declares nothing deprecated",
             tool.name,
-            notice.info.as_deref().unwrap_or("no link")
+            notice
+                .info
+                .as_deref()
+                .map_or_else(|| "no link".to_owned(), crate::explain::quoted)
         ),
     };
     NewIncident {

@@ -119,6 +119,39 @@ fn says_failed(key: &[u8], value: &[u8]) -> bool {
         || (is(&["status", "code"]) && is_limit_status(value))
 }
 
+/// Top-level members that repeat the reply's HTTP status in the body.
+const STATUS_MIRRORS: [&str; 8] = [
+    "code",
+    "status",
+    "statuscode",
+    "status_code",
+    "httpstatus",
+    "http_status",
+    "httpcode",
+    "http_code",
+];
+
+/// Whether the body's own top-level status or code is 429, Too Many Requests: Twelve
+/// Data answers a spent minute with a 200 holding `{"code": 429, "status": "error"}`,
+/// Miro and Resend repeat the 429 as `status` / `statusCode`, Akamai writes
+/// `"httpStatus": "429 TOO_MANY_REQUESTS"`. Only the first [`WINDOW`] bytes and only
+/// top-level members count: a 429 inside the data is a record, not this reply.
+pub(super) fn mirrors_too_many_requests(body: &[u8]) -> bool {
+    let mut members = TopLevel::new(&body[..body.len().min(WINDOW)]);
+    while let Some((key, value)) = members.next_member() {
+        if STATUS_MIRRORS
+            .iter()
+            .any(|k| key.eq_ignore_ascii_case(k.as_bytes()))
+        {
+            let digits = value.strip_prefix(b"\"").unwrap_or(value);
+            if digits.starts_with(b"429") && digits.get(3).is_none_or(|b| !b.is_ascii_digit()) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// A string value whose words say a limit was passed: `OVER_QUERY_LIMIT`,
 /// `RATE_LIMIT_EXCEEDED`, `QuotaExceeded`, `THROTTLED`. `ZERO_RESULTS`, `OK` or
 /// `NOT_FOUND` say nothing of the kind.

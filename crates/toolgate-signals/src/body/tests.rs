@@ -386,3 +386,81 @@ fn a_refused_model_that_is_deprecated_is_a_deprecated_call() {
     let part = br#"{"error":{"message":"The field `logprobs` of this model is deprecated"}}"#;
     assert!(read(400, part, now()).deprecation.is_none());
 }
+
+#[test]
+fn a_throttle_wait_named_with_its_unit_is_read_and_zero_is_none() {
+    // Bungie's envelope: `ThrottleSeconds` with ErrorCode 31 ThrottleLimitExceeded.
+    let throttled = read(
+        429,
+        br#"{"Response":null,"ErrorCode":31,"ThrottleSeconds":10,"ErrorStatus":"ThrottleLimitExceeded","Message":"Too many requests."}"#,
+        now(),
+    );
+    assert!(throttled.rate_limited);
+    assert_eq!(throttled.retry_after, Some(Duration::from_secs(10)));
+    // Every other error carries `ThrottleSeconds: 0`: no wait, no throttle.
+    let invalid = read(
+        400,
+        br#"{"Response":null,"ErrorCode":7,"ThrottleSeconds":0,"ErrorStatus":"ParameterParseFailure","Message":"Unable to parse your parameters."}"#,
+        now(),
+    );
+    assert_eq!(invalid.retry_after, None);
+    assert!(!invalid.rate_limited);
+    // A bare `throttle` is a setting, not a wait.
+    let setting = read(400, br#"{"error":"invalid","throttle":5}"#, now());
+    assert_eq!(setting.retry_after, None);
+}
+
+#[test]
+fn a_retry_instant_is_a_wait_only_on_a_throttled_reply() {
+    let t0 = Utc.with_ymd_and_hms(2022, 5, 31, 9, 0, 0).unwrap();
+    // MetaApi's TooManyRequestsError.
+    let throttled = read(
+        429,
+        br#"{"id":1,"error":"TooManyRequestsError","message":"The API allows 10 requests per 60s.","metadata":{"recommendedRetryTime":"2022-05-31T09:00:52.361Z"}}"#,
+        t0,
+    );
+    assert!(throttled.rate_limited);
+    assert_eq!(throttled.retry_after, Some(Duration::from_millis(52_361)));
+    // A job's next attempt in a validation error is the job's data.
+    let data = read(
+        422,
+        br#"{"message":"Invalid payload","job":{"next_retry_at":"2022-05-31T10:00:00Z"}}"#,
+        t0,
+    );
+    assert_eq!(data.retry_after, None);
+}
+
+#[test]
+fn a_body_that_repeats_429_as_its_own_status_is_a_throttle() {
+    // Twelve Data answers a spent minute with a 200 error envelope.
+    let body = br#"{"code":429,"message":"You have run out of API credits for the current minute. 9 API credits were used, with the current limit being 8.","status":"error"}"#;
+    assert!(worth_reading(200, body));
+    assert!(read(200, body, now()).rate_limited);
+    // As a string with its reason phrase.
+    assert!(
+        read(
+            200,
+            br#"{"httpStatus":"429 TOO_MANY_REQUESTS","status":"error"}"#,
+            now()
+        )
+        .rate_limited
+    );
+    // Another status, a longer number, or a 429 inside the data is not.
+    assert!(
+        !read(
+            200,
+            br#"{"code":4290,"status":"error","message":"Bad symbol"}"#,
+            now()
+        )
+        .rate_limited
+    );
+    assert!(
+        !read(
+            200,
+            br#"{"status":"error","message":"Bad symbol","data":{"code":429}}"#,
+            now()
+        )
+        .rate_limited
+    );
+    assert!(!read(400, br#"{"code":400,"message":"Bad symbol"}"#, now()).rate_limited);
+}

@@ -208,3 +208,26 @@ fn deltas_in_milliseconds_by_magnitude_and_shape() {
         assert_eq!(parse(input.as_bytes(), now), Some(*want), "{input:?}");
     }
 }
+
+#[test]
+fn a_countdown_on_the_reply_that_opened_its_window_is_read_by_the_window_it_fits() {
+    // KuCoin: 29963 ms, just under thirty seconds; as seconds, eight hours twenty.
+    assert_eq!(
+        opening_countdown(29_963),
+        Some(Duration::from_millis(29_963))
+    );
+    assert_eq!(
+        opening_countdown(59_990),
+        Some(Duration::from_millis(59_990))
+    );
+    // A day's countdown in seconds on an opening reply is just under a day: seconds.
+    assert_eq!(opening_countdown(86_399), None);
+    assert_eq!(opening_countdown(43_190), None);
+    // Nothing a common window is just over: not decided here.
+    assert_eq!(opening_countdown(25_000), None);
+    assert_eq!(opening_countdown(31_000), None);
+    // An hour or less stays seconds; past a day, `parse` decides.
+    assert_eq!(opening_countdown(3_599), None);
+    assert_eq!(opening_countdown(3_600), None);
+    assert_eq!(opening_countdown(119_990), None);
+}

@@ -972,3 +972,18 @@ fn a_partial_reading_names_its_failing_parts() {
         (Health::Degraded, "tasks 1: FAILED")
     );
 }
+
+#[test]
+fn a_probe_that_answers_a_json_string_is_read_by_its_words() {
+    // Qdrant's `/readyz`.
+    assert_eq!(
+        parse(br#""all shards are ready""#).map(|p| p.health),
+        Some(Health::Healthy)
+    );
+    assert_eq!(
+        read_response(503, br#""some shards are not ready""#).map(|p| p.health),
+        Ok(Health::Down)
+    );
+    // A string that is no health word says nothing.
+    assert_eq!(parse(br#""hello""#), None);
+}
