@@ -729,9 +729,12 @@ impl Server {
                 Reply::ok(jsonrpc::result(id, &result), era)
             }
             // 2026-07-28 answers an unknown resource as invalid params naming the URI
-            // (SEP-2164), where the handshake revisions used -32002.
+            // (SEP-2164), where the handshake revisions used -32002; a server that
+            // already answers a read with -32602 gets the URI named too.
             Err(e)
-                if era.is_modern() && e.code == toolgate_mcp_client::codes::RESOURCE_NOT_FOUND =>
+                if era.is_modern()
+                    && (e.code == toolgate_mcp_client::codes::RESOURCE_NOT_FOUND
+                        || (e.code == jsonrpc::INVALID_PARAMS && method == "resources/read")) =>
             {
                 let mut data = match e.data {
                     Some(Value::Object(m)) => m,
