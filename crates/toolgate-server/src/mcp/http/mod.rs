@@ -455,7 +455,8 @@ async fn answer(
         && let Some((state, responses)) = input_required::retry_of(&p.rest)
     {
         let tool = p.name.as_deref();
-        return resume(mcp, id.clone(), state, responses, tool, owner).await;
+        // Boxed: a retry is rare, and its state would otherwise size every call's.
+        return Box::pin(resume(mcp, id.clone(), state, responses, tool, owner)).await;
     }
     let parking = inline.then(|| Parking {
         link: Arc::new(SessionLink::for_one_call()),
