@@ -1008,7 +1008,9 @@ def subscriptions(tg: Toolgate, server: str) -> int | None:
 
 async def case_sampling(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
     """A fronted server's sampling request asking for every server's context reaches the
-    agent asking for none: through toolgate it would be every fronted server's."""
+    agent asking for none: through toolgate it would be every fronted server's. A
+    2026-07-28 client, which a server cannot send requests to, is asked through an
+    input-required result, and its retry carries the answer back into the same call."""
     import mcp_types as types
 
     ks = StdioFixture("ks", work)
@@ -1023,14 +1025,17 @@ async def case_sampling(label: str, binary: str, work: Path, args: argparse.Name
         return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text="nothing to repeat"), model="test")
 
     try:
-        async with connect(tg.url, sampling_callback=on_sampling) as client:
-            result = await call(client, "ks__sample", {})
-            check(not result.is_error, f"ks__sample should succeed; got {dump(result)}")
-            check(len(asked) == 1, f"the agent's client should be asked once; was asked {len(asked)} times")
-            context = asked[0].include_context
-            check(context in (None, "none"), f"the sampling request should ask for no context; it asked for {context!r}")
-            check("nothing to repeat" in text_of(result), f"the model's answer should reach the server; got {dump(result)}")
-            ok(label, f"the server asked for allServers' context; the agent's client was asked for {context!r}, and its answer went back")
+        for mode in MODES:
+            asked.clear()
+            async with connect(tg.url, mode=mode, sampling_callback=on_sampling) as client:
+                result = await call(client, "ks__sample", {})
+                check(not result.is_error, f"{mode}: ks__sample should succeed; got {dump(result)}")
+                check(len(asked) == 1, f"{mode}: the agent's client should be asked once; was asked {len(asked)} times")
+                context = asked[0].include_context
+                check(context in (None, "none"), f"{mode}: the sampling request should ask for no context; it asked for {context!r}")
+                check("nothing to repeat" in text_of(result), f"{mode}: the model's answer should reach the server; got {dump(result)}")
+                how = "through an input-required result and its retry" if mode != "legacy" else "on the call's stream"
+                ok(label, f"{mode} client: the server asked for allServers' context; the agent's client was asked for {context!r} {how}, and its answer went back")
     finally:
         tg.stop()
 
