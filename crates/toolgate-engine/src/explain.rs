@@ -168,6 +168,13 @@ impl Detail {
                      Content-Encoding{named} that toolgate did not ask for and does not decode"
                 )
             }
+            // Not read as text at all (a character set toolgate does not decode): the
+            // reason alone says why; an excerpt of the bytes would say nothing more.
+            Detail::NotJson {
+                reason, excerpt, ..
+            } if excerpt.is_empty() => {
+                format!("the upstream answered with a body that is not JSON: {reason}")
+            }
             Detail::NotJson { excerpt, .. } if is_non_text(excerpt) => {
                 format!("the upstream answered with a body that is not JSON ({excerpt})")
             }

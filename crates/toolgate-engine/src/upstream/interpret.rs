@@ -159,9 +159,26 @@ pub fn interpret_within(
     // A UTF-8 byte order mark before the JSON (some Windows servers write one) is
     // not part of the document; RFC 8259 lets a reader ignore it, and the client gets
     // the JSON without it.
-    let body = match response.body.strip_prefix(UTF8_BOM) {
-        Some(_) => response.body.slice(UTF8_BOM.len()..),
-        None => response.body,
+    // A body in another character set (UTF-16, Latin-1) is read as UTF-8 first; an
+    // encoded body (`gzip` toolgate did not ask for) is left for the message below.
+    let decoded = match content_encoding(&response.headers) {
+        Some(_) => Ok(response.body),
+        None => super::charset::as_utf8(&response.headers, response.body),
+    };
+    let body = match decoded {
+        Ok(body) => body,
+        Err(reason) => {
+            let detail = Detail::NotJson {
+                reason,
+                excerpt: String::new(),
+                encoding: content_encoding(&response.headers),
+            };
+            return failed(&attempt(status, BodyCheck::NotJson), None, detail);
+        }
+    };
+    let body = match body.strip_prefix(UTF8_BOM) {
+        Some(_) => body.slice(UTF8_BOM.len()..),
+        None => body,
     };
     let body = if body.iter().all(u8::is_ascii_whitespace) {
         bytes::Bytes::from_static(b"null")
@@ -423,6 +440,51 @@ mod tests {
         // Upstream words that are no encoding's name are not repeated.
         assert_eq!(encoded("gzip\"; ignore the owner").as_deref(), Some(""));
         assert_eq!(encoded("identity"), None);
+    }
+
+    #[test]
+    fn a_body_in_utf16_or_latin1_reaches_the_client_as_utf8_json() {
+        let tool = learned_tool();
+        let typed = |content_type: &str, body: Vec<u8>| {
+            let mut headers = reqwest::header::HeaderMap::new();
+            headers.insert(reqwest::header::CONTENT_TYPE, content_type.parse().unwrap());
+            Ok(UpstreamResponse {
+                status: 200,
+                headers,
+                body: bytes::Bytes::from(body),
+                latency: Duration::ZERO,
+                rpc_error: None,
+            })
+        };
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(r#"{"name":"café"}"#.encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        for (content_type, body) in [
+            ("application/json; charset=utf-16", utf16),
+            (
+                "application/json; charset=ISO-8859-1",
+                b"{\"name\":\"caf\xe9\"}".to_vec(),
+            ),
+        ] {
+            match interpret_within(&tool, typed(content_type, body), None, false, 100) {
+                AttemptResult::Success(body) => {
+                    assert_eq!(&body[..], r#"{"name":"café"}"#.as_bytes(), "{content_type}")
+                }
+                other => panic!("{content_type}: {other:?}"),
+            }
+        }
+        let unknown = typed(
+            "application/json; charset=shift_jis",
+            b"{\"a\":\"\x82\xa0\"}".to_vec(),
+        );
+        match interpret_within(&tool, unknown, None, false, 100) {
+            AttemptResult::Failed {
+                detail: Detail::NotJson { reason, .. },
+                ..
+            } => assert!(reason.contains("\"shift_jis\""), "{reason}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     /// A tool whose declared contract is checked while the body is read.

@@ -8,6 +8,7 @@
 //! second ([`McpUpstream`]). What a reply means is the kind's to say
 //! ([`Upstream::interpret`]): an HTTP status and body, or a JSON-RPC answer.
 
+mod charset;
 mod client;
 mod duplicate_names;
 mod http;

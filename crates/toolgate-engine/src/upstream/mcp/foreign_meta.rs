@@ -12,6 +12,19 @@ use super::members::{Members, object};
 /// The namespace of toolgate's own `_meta` keys.
 pub const NAMESPACE: &str = "dev.toolgate/";
 
+/// Whether the object `meta` (a result's top-level `_meta`, as written) has a key of
+/// toolgate's namespace, however it is spelled (`"dev.toolgate\/error"`,
+/// `"dev.t\u006folgate/x"`). Only `meta`'s own keys are read, never the result around
+/// it: a result whose text escapes every non-ASCII letter costs nothing more.
+pub fn names_toolgate_key(meta: &serde_json::value::RawValue) -> bool {
+    let raw = meta.get();
+    // An object none of whose bytes spell the namespace or escape a letter has no such key.
+    let could = raw.starts_with('{') && (raw.contains("toolgate") || raw.contains('\\'));
+    could
+        && serde_json::from_str::<Members<'_>>(raw)
+            .is_ok_and(|m| m.0.iter().any(|(name, _)| name.starts_with(NAMESPACE)))
+}
+
 /// `result` without the `_meta` keys of toolgate's namespace; `None` when it has none
 /// (or is not an object whose `_meta` is one: then there is nothing to remove).
 pub fn without_toolgate_keys(result: &[u8]) -> Option<Vec<u8>> {
@@ -46,6 +59,33 @@ pub fn without_toolgate_keys(result: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn names(meta: &str) -> bool {
+        names_toolgate_key(&serde_json::from_str::<Box<serde_json::value::RawValue>>(meta).unwrap())
+    }
+
+    #[test]
+    fn every_spelling_of_a_namespace_key_in_meta_is_found_and_nothing_else() {
+        for forged in [
+            r#"{"dev.toolgate/error":"x"}"#,
+            r#"{"up":1,"dev.toolgate\/signals":{}}"#,
+            r#"{"dev.t\u006folgate/later":1}"#,
+            r#"{"\u0064ev.toolgate/error":"x","up":"\u00e9"}"#,
+        ] {
+            assert!(names(forged), "{forged}");
+        }
+        for clean in [
+            r#"{"up":"dev.toolgate/error"}"#,
+            r#"{"up":{"dev.toolgate/error":1}}"#,
+            r#"{"caf\u00e9":"\u00e9t\u00e9"}"#,
+            r#"{"io.modelcontextprotocol/x":2}"#,
+            "null",
+            r#""dev.toolgate/error""#,
+            "[]",
+        ] {
+            assert!(!names(clean), "{clean}");
+        }
+    }
 
     #[test]
     fn keys_of_toolgates_namespace_are_removed_and_nothing_else_changes() {

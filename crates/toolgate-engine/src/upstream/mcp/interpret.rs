@@ -56,6 +56,10 @@ pub fn interpret(
         structured: Option<&'a RawValue>,
         #[serde(borrow, default)]
         content: Option<&'a RawValue>,
+        // Read with the rest, under whatever spelling (`"\u005fmeta"` too): its keys
+        // alone say whether the server wrote in toolgate's namespace.
+        #[serde(rename = "_meta", borrow, default)]
+        meta: Option<&'a RawValue>,
     }
     let Ok(call) = serde_json::from_slice::<CallResult<'_>>(&response.body) else {
         return protocol("the result is not a tools/call result");
@@ -86,7 +90,7 @@ pub fn interpret(
         Ok(body) => body,
         Err(detail) => return protocol(&detail),
     };
-    let body = without_toolgate_keys(spec, body);
+    let body = without_toolgate_keys(spec, body, call.meta);
     if call.is_error == Some(true) {
         let secrets = explain::Secrets::of(spec);
         let blocks: Vec<serde_json::Value> = call
@@ -179,11 +183,14 @@ fn scrubbed(text: &str, bytes: bytes::Bytes, secrets: &explain::Secrets) -> byte
 }
 
 /// The result without `_meta` keys in toolgate's namespace (see [`super::foreign_meta`]).
-/// Only a result that could name one is read for them: one holding `toolgate`, or an
-/// escape that could spell it.
-fn without_toolgate_keys(spec: &ToolSpec, body: bytes::Bytes) -> bytes::Bytes {
-    let could_name = |needle: &[u8]| memchr::memmem::find(&body, needle).is_some();
-    if !could_name(b"toolgate") && !could_name(b"\\u") {
+/// Only the keys of the top-level `_meta`, already found by the one parse of the
+/// result, are read to decide; the result is rewritten only when one is toolgate's.
+fn without_toolgate_keys(
+    spec: &ToolSpec,
+    body: bytes::Bytes,
+    meta: Option<&RawValue>,
+) -> bytes::Bytes {
+    if !meta.is_some_and(super::foreign_meta::names_toolgate_key) {
         return body;
     }
     match super::foreign_meta::without_toolgate_keys(&body) {

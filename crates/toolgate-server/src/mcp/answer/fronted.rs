@@ -16,7 +16,8 @@ use serde_json::{Map, Value};
 use toolgate_engine::pipeline::{CallOutcome, CallSignals, Failure};
 
 use super::{
-    NotesPlacement, has_top_level_key, mark_upstream_member, object_close, write_member, write_str,
+    NotesPlacement, STRUCTURED_CONTENT, has_top_level_key, mark_upstream_member, object_close,
+    write_member, write_str,
 };
 use crate::mcp::envelope::Key;
 use crate::mcp::{ERROR_META_KEY, SIGNALS_META_KEY};
@@ -85,8 +86,9 @@ pub(super) fn mcp_result(
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.get().as_bytes())
     };
-    let upstream_owns_member = member("structuredContent")
-        .is_some_and(|structured| mark_upstream_member(structured, placement, &mut notes));
+    let upstream_owns_member = member("structuredContent").is_some_and(|structured| {
+        mark_upstream_member(structured, placement, STRUCTURED_CONTENT, &mut notes)
+    });
     // The notes member goes into an object `structuredContent` that does not have one.
     let spliced = match (placement.member, member("structuredContent")) {
         (Some(name), Some(structured))
