@@ -5,10 +5,9 @@ with `is_error` as the `FunctionExecutionResult`'s flag.
 Usage: python autogen_test.py path/to/toolgate
 """
 
-import asyncio
 import sys
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, note_check, row, version
+from common import DRIFT, NOTE, check, finish, note_check, run_modes, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -33,16 +32,11 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = await probe(url, mode)
-            drift = drift and d
-    row("autogen-ext `McpWorkbench`", f"{version('autogen-ext')} (mcp {version('mcp')})", notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "autogen-ext `McpWorkbench`", f"{version('autogen-ext')} (mcp {version('mcp')})",
         "the text blocks, one per line (`autogen_ext/tools/mcp/_workbench.py`, `McpWorkbench.call_tool` → "
         "`ToolResult.to_text`); `isError` becomes `is_error`")
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

@@ -11,6 +11,8 @@ The probes (the demo's own tools, no model anywhere):
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import json
 import os
 import socket
@@ -20,7 +22,7 @@ import tempfile
 import time
 import urllib.request
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 # Nothing here reports usage anywhere: the frameworks that would, are told not to.
 for _var, _off in (("MCP_USE_ANONYMIZED_TELEMETRY", "false"), ("AGNO_TELEMETRY", "false"),
@@ -178,6 +180,32 @@ def row(framework: str, version: str, notes: dict[str, bool], drift: bool, how: 
     print(f"| {framework} {version} | {' | '.join(yes(notes[m]) for m in MODES)} | {yes(drift)} | {how} |")
 
 
+# One event loop for every asynchronous probe of a driver, as when the whole driver ran
+# under one `asyncio.run`; `finish` closes it.
+_LOOP: asyncio.Runner | None = None
+
+
+def _complete(result: Any) -> Any:
+    global _LOOP
+    if not inspect.isawaitable(result):
+        return result
+    if _LOOP is None:
+        _LOOP = asyncio.Runner()
+    return _LOOP.run(result)
+
+
+def run_modes(binary: str, probe: Callable[..., Any], framework: str, version: str, how: str, *args: Any) -> None:
+    """Runs `probe(url, mode, *args)` (a function or a coroutine function) once per notes
+    mode, each against its own toolgate, and prints the framework's row: the note per mode
+    as the probe saw it, and the drift as an error only if it was one under every mode."""
+    notes, drift = {}, True
+    for mode in MODES:
+        with demo(binary, mode) as url:
+            notes[mode], got_drift = _complete(probe(url, mode, *args))
+            drift = drift and got_drift
+    row(framework, version, notes, drift, how)
+
+
 def note_check(mode: str, label: str, reached: bool, detail: str, misses: tuple[str, ...] = ()) -> bool:
     """The note must reach the model under the default; under the others it is measured.
     `misses` names the modes under which a framework is known to lose it: there the test
@@ -235,6 +263,8 @@ def report_size(mode: str, body: int, handed: str) -> float:
 
 
 def finish() -> None:
+    if _LOOP is not None:
+        _LOOP.close()
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
         sys.exit(1)

@@ -7,7 +7,7 @@ Usage: python crewai_test.py path/to/toolgate
 
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, note_check, row, version
+from common import DRIFT, check, finish, note_check, run_modes, version
 
 
 def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -47,12 +47,7 @@ def probe(url: str, mode: str) -> tuple[bool, bool]:
 
 
 def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = probe(url, mode)
-            drift = drift and d
-    row("crewai-tools `MCPServerAdapter`", f"{version('crewai-tools')} (mcpadapt {version('mcpadapt')}, mcp {version('mcp')})", notes, drift,
+    run_modes(binary, probe, "crewai-tools `MCPServerAdapter`", f"{version('crewai-tools')} (mcpadapt {version('mcpadapt')}, mcp {version('mcp')})",
         "one text block as it is, several as `str()` of the list of their texts, a Python repr "
         "(`crewai_tools/adapters/mcp_adapter.py`, `CrewAIToolAdapter.adapt` → `CrewAIMCPTool._run`); `isError` is not "
         "passed on, so the drift reads as a failure by its opening words; `BaseTool.run` validates the arguments against "

@@ -6,10 +6,9 @@ with `result_mode="structured"`.
 Usage: python dspy_test.py path/to/toolgate
 """
 
-import asyncio
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, note_check, row, text_of, version
+from common import DRIFT, check, finish, note_check, run_modes, text_of, version
 
 
 async def probe(url: str, mode: str, result_mode: str) -> tuple[bool, bool]:
@@ -43,22 +42,14 @@ async def probe(url: str, mode: str, result_mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    for result_mode in ("text", "structured"):
-        notes, drift = {}, True
-        for mode in MODES:
-            with demo(binary, mode) as url:
-                notes[mode], d = await probe(url, mode, result_mode)
-                drift = drift and d
-        if result_mode == "text":
-            row("dspy `Tool.from_mcp_tool`", f"{version('dspy')}, default", notes, drift,
-                "the text blocks: one as a string, several as a list of strings (`dspy/utils/mcp.py`, "
-                "`_convert_mcp_tool_result`); `isError` raises `RuntimeError(\"Failed to call a MCP tool: …\")`, which "
-                "`ReAct` turns into the observation \"Execution error in web_search: …\"")
-        else:
-            row("dspy `Tool.from_mcp_tool`", f"{version('dspy')}, `result_mode=\"structured\"`", notes, drift,
-                "`structuredContent` when set, else as the default (same function)")
+def main(binary: str) -> None:
+    run_modes(binary, probe, "dspy `Tool.from_mcp_tool`", f"{version('dspy')}, default",
+              "the text blocks: one as a string, several as a list of strings (`dspy/utils/mcp.py`, "
+              "`_convert_mcp_tool_result`); `isError` raises `RuntimeError(\"Failed to call a MCP tool: …\")`, which "
+              "`ReAct` turns into the observation \"Execution error in web_search: …\"", "text")
+    run_modes(binary, probe, "dspy `Tool.from_mcp_tool`", f"{version('dspy')}, `result_mode=\"structured\"`",
+              "`structuredContent` when set, else as the default (same function)", "structured")
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

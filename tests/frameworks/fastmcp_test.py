@@ -5,10 +5,9 @@ application hands the model one or the other, so the note must be in both.
 Usage: python fastmcp_test.py path/to/toolgate
 """
 
-import asyncio
 import sys
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, note_check, row, text_of, version
+from common import DRIFT, NOTE, check, finish, note_check, run_modes, text_of, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -36,15 +35,10 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     return in_content and in_data, got_drift
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = await probe(url, mode)
-            drift = drift and d
-    row("fastmcp `Client`", version("fastmcp"), notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "fastmcp `Client`", version("fastmcp"),
         "`.data` from `structuredContent`, `.content` the text blocks (\"yes\" = in both); drift raises `ToolError`")
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

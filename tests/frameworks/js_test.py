@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, healthy_body_chars, note_check, report_size, row
+from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -44,7 +44,7 @@ FRAMEWORKS = {
 DRIFT_OPENING = {"langchain_js": "Error: MCP tool 'web_search' on server 'demo' returned an error: ", "genkit": '{"error":"'}
 
 
-def probe(name: str, url: str, mode: str, variant: str, thrown: bool, misses: tuple[str, ...]) -> tuple[bool, bool]:
+def probe(url: str, mode: str, name: str, variant: str, thrown: bool, misses: tuple[str, ...]) -> tuple[bool, bool]:
     label = f"{mode}{', ' + variant if variant else ''}"
     body = healthy_body_chars(url)
     done = subprocess.run(["node", os.path.join(HERE, name, "probe.mjs"), url, variant], capture_output=True, text=True, timeout=120)
@@ -68,12 +68,7 @@ def main(name: str, binary: str) -> None:
     label, package, variants, thrown, how = FRAMEWORKS[name]
     version = json.load(open(os.path.join(HERE, name, "node_modules", *package.split("/"), "package.json")))["version"]
     for variant, shown in variants:
-        notes, drift = {}, True
-        for mode in MODES:
-            with demo(binary, mode) as url:
-                notes[mode], d = probe(name, url, mode, variant, thrown, ())
-                drift = drift and d
-        row(label, f"{version}{', ' + shown if shown else ''}", notes, drift, how)
+        run_modes(binary, probe, label, f"{version}{', ' + shown if shown else ''}", how, name, variant, thrown, ())
     finish()
 
 

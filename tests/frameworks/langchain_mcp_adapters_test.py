@@ -6,10 +6,9 @@ ToolMessage's content and status are what the model is handed; the artifact
 Usage: python langchain_mcp_adapters_test.py path/to/toolgate
 """
 
-import asyncio
 import sys
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, note_check, row, text_of, version
+from common import DRIFT, NOTE, check, finish, note_check, run_modes, text_of, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -38,16 +37,11 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = await probe(url, mode)
-            drift = drift and d
-    row("langchain-mcp-adapters", version("langchain-mcp-adapters"), notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "langchain-mcp-adapters", version("langchain-mcp-adapters"),
         "`ToolMessage.content` is the text blocks (`structuredContent` goes to the artifact, which the model does "
         "not see); drift: `status='error'`, the text opens \"web_search failed:\"")
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

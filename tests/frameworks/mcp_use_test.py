@@ -5,10 +5,9 @@ The ToolMessage's content is what the model is handed.
 Usage: python mcp_use_test.py path/to/toolgate
 """
 
-import asyncio
 import sys
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, note_check, row, text_of, version
+from common import DRIFT, NOTE, check, finish, note_check, run_modes, text_of, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -55,17 +54,12 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = await probe(url, mode)
-            drift = drift and d
-    row("mcp-use (`LangChainAdapter`)", f"{version('mcp-use')} (mcp {version('mcp')})", notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "mcp-use (`LangChainAdapter`)", f"{version('mcp-use')} (mcp {version('mcp')})",
         "one text block as a string, several as LangChain text blocks (`mcp_use/agents/adapters/langchain_adapter.py`, "
         "`_arun` → `_mcp_content_to_langchain`); on `isError`, a dict `{'error': 'RuntimeError', 'details': …}` "
         "rendered as text, with a Python traceback in it; every optional argument left out is sent as `null`")
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

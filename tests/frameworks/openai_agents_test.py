@@ -5,11 +5,10 @@ with the default and with `use_structured_content=True`.
 Usage: python openai_agents_test.py path/to/toolgate
 """
 
-import asyncio
 import json
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, note_check, row, text_of, version
+from common import DRIFT, check, finish, note_check, run_modes, text_of, version
 
 
 async def probe(url: str, mode: str, structured: bool) -> tuple[bool, bool]:
@@ -44,23 +43,15 @@ async def probe(url: str, mode: str, structured: bool) -> tuple[bool, bool]:
         await server.cleanup()
 
 
-async def main(binary: str) -> None:
+def main(binary: str) -> None:
     v = version("openai-agents")
-    for structured in (False, True):
-        notes, drift = {}, True
-        for mode in MODES:
-            with demo(binary, mode) as url:
-                notes[mode], d = await probe(url, mode, structured)
-                drift = drift and d
-        if structured:
-            row("openai-agents", f"{v}, `use_structured_content=True`", notes, drift,
-                "`structuredContent` only, on success; on `isError` the text blocks (`agents/mcp/util.py`, "
-                "`MCPUtil.invoke_mcp_tool`)")
-        else:
-            row("openai-agents", f"{v}, default", notes, drift,
-                "the text blocks; `isError` itself is not passed on (`MCPUtil.invoke_mcp_tool` returns the content as "
-                "an ordinary tool output), so the drift reads as a failure by its opening words")
+    run_modes(binary, probe, "openai-agents", f"{v}, default",
+              "the text blocks; `isError` itself is not passed on (`MCPUtil.invoke_mcp_tool` returns the content as "
+              "an ordinary tool output), so the drift reads as a failure by its opening words", False)
+    run_modes(binary, probe, "openai-agents", f"{v}, `use_structured_content=True`",
+              "`structuredContent` only, on success; on `isError` the text blocks (`agents/mcp/util.py`, "
+              "`MCPUtil.invoke_mcp_tool`)", True)
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

@@ -5,10 +5,9 @@ definitions, and a `ToolReturnPart` or a `RetryPromptPart`).
 Usage: python pydantic_ai_test.py path/to/toolgate
 """
 
-import asyncio
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, note_check, row, text_of, version
+from common import DRIFT, check, finish, note_check, run_modes, text_of, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -55,17 +54,12 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = await probe(url, mode)
-            drift = drift and d
-    row("pydantic-ai-slim (`MCPToolset`)", version("pydantic-ai-slim"), notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "pydantic-ai-slim (`MCPToolset`)", version("pydantic-ai-slim"),
         "`structuredContent` when the content is all text blocks; drift as a tool return with outcome `retried`: "
         "the default `tool_error_behavior='retry'` (`pydantic_ai/mcp.py`, `MCPToolset._call_tool_checked`) frames "
         "every tool error as `ModelRetry`, while the text says \"Retrying will not help\"")
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

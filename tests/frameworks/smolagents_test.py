@@ -9,7 +9,7 @@ Usage: python smolagents_test.py path/to/toolgate
 import sys
 import warnings
 
-from common import DRIFT, MODES, check, demo, finish, note_check, row, version
+from common import DRIFT, check, finish, note_check, run_modes, version
 
 
 def probe(url: str, mode: str, structured: bool) -> tuple[bool, bool]:
@@ -55,21 +55,13 @@ def probe(url: str, mode: str, structured: bool) -> tuple[bool, bool]:
 
 def main(binary: str) -> None:
     v = version("smolagents")
-    for structured in (False, True):
-        notes, drift = {}, True
-        for mode in MODES:
-            with demo(binary, mode) as url:
-                notes[mode], d = probe(url, mode, structured)
-                drift = drift and d
-        if structured:
-            row("smolagents `MCPClient`", f"{v}, `structured_output=True`", notes, drift,
-                "`structuredContent` when present, else the first block parsed as JSON (`mcpadapt/smolagents_adapter.py`, "
-                "`MCPAdaptTool.forward`); `isError` is not passed on")
-        else:
-            row("smolagents `MCPClient`", f"{v}, default", notes, drift,
-                "the FIRST content block only (`mcpadapt/smolagents_adapter.py`, `MCPAdaptTool.forward`: \"returned multiple "
-                "content, using the first one\"); `isError` is not passed on, so the drift reads as a failure by its opening words; every input is required "
-                "(mcpadapt marks none nullable), so the model must fill optional arguments")
+    run_modes(binary, probe, "smolagents `MCPClient`", f"{v}, default",
+              "the FIRST content block only (`mcpadapt/smolagents_adapter.py`, `MCPAdaptTool.forward`: \"returned multiple "
+              "content, using the first one\"); `isError` is not passed on, so the drift reads as a failure by its opening words; every input is required "
+              "(mcpadapt marks none nullable), so the model must fill optional arguments", False)
+    run_modes(binary, probe, "smolagents `MCPClient`", f"{v}, `structured_output=True`",
+              "`structuredContent` when present, else the first block parsed as JSON (`mcpadapt/smolagents_adapter.py`, "
+              "`MCPAdaptTool.forward`); `isError` is not passed on", True)
     finish()
 
 

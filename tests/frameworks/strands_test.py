@@ -8,7 +8,7 @@ Usage: python strands_test.py path/to/toolgate
 
 import sys
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, note_check, row, version
+from common import DRIFT, NOTE, check, finish, note_check, run_modes, version
 
 
 def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -35,12 +35,7 @@ def probe(url: str, mode: str) -> tuple[bool, bool]:
 
 
 def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = probe(url, mode)
-            drift = drift and d
-    row("strands-agents `MCPClient`", version("strands-agents"), notes, drift,
+    run_modes(binary, probe, "strands-agents `MCPClient`", version("strands-agents"),
         "the text blocks and `status` (`strands/tools/mcp/mcp_client.py`, `MCPClient._handle_tool_result`; "
         "`structuredContent` and `_meta` are kept in the result but not sent by the model providers)")
     finish()

@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, note_check, row
+from common import DRIFT, NOTE, check, finish, note_check, run_modes
 
 
 def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -37,12 +37,7 @@ def probe(url: str, mode: str) -> tuple[bool, bool]:
 
 def main(binary: str) -> None:
     version = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "ts", "node_modules", "@modelcontextprotocol", "sdk", "package.json")))["version"]
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = probe(url, mode)
-            drift = drift and d
-    row("TypeScript SDK `Client`", version, notes, drift,
+    run_modes(binary, probe, "TypeScript SDK `Client`", version,
         "the raw result (\"yes\" = in both the content and `structuredContent`); `callTool` validates "
         "`structuredContent` against `outputSchema` even with `isError` (`client/index.js`), which is why a failure "
         "carries none")
