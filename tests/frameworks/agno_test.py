@@ -6,12 +6,13 @@ Usage: python agno_test.py path/to/toolgate
 
 import sys
 
-from common import DRIFT, NOTE, check, finish, note_check, run_modes, version
+from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
     from agno.tools.mcp import MCPTools
 
+    body = healthy_body_chars(url)
     async with MCPTools(url=url, transport="streamable-http") as mcp:
         functions = mcp.functions
         ws = functions.get("web_search")
@@ -22,6 +23,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
 
         healthy = await invoke("web_search", {"query": "rust"})
         check(f"{mode}: healthy: results reach the model", "results" in healthy, healthy)
+        report_size(mode, body, healthy)
         note = await invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", NOTE in note, note)
         await invoke("demo_control", {"search_field": "excerpt"})

@@ -7,12 +7,13 @@ Usage: python autogen_test.py path/to/toolgate
 
 import sys
 
-from common import DRIFT, NOTE, check, finish, note_check, run_modes, version
+from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
     from autogen_ext.tools.mcp import McpWorkbench, StreamableHttpServerParams
 
+    body = healthy_body_chars(url)
     async with McpWorkbench(StreamableHttpServerParams(url=url)) as bench:
         tools = {t["name"]: t for t in await bench.list_tools()}
         ws = tools.get("web_search")
@@ -24,6 +25,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
 
         healthy, err = await invoke("web_search", {"query": "rust"})
         check(f"{mode}: healthy: results reach the model", "results" in healthy and not err, healthy)
+        report_size(mode, body, healthy)
         note, _ = await invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", NOTE in note, note)
         await invoke("demo_control", {"search_field": "excerpt"})

@@ -7,13 +7,14 @@ Usage: python crewai_test.py path/to/toolgate
 
 import sys
 
-from common import DRIFT, check, finish, note_check, run_modes, version
+from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 def probe(url: str, mode: str) -> tuple[bool, bool]:
     import mcp
     from crewai_tools import MCPServerAdapter
 
+    body = healthy_body_chars(url)
     sent: list[dict] = []
     original = mcp.ClientSession.call_tool
 
@@ -35,6 +36,7 @@ def probe(url: str, mode: str) -> tuple[bool, bool]:
             healthy = invoke("web_search", {"query": "rust"})
             print(f"  --   {mode}: web_search without limit sent {sent[-1]}")
             check(f"{mode}: optional argument left out: the call succeeds", "results" in healthy and "not called" not in healthy, healthy)
+            report_size(mode, body, healthy)
             note = invoke("legacy_search", {"query": "rust"})
             # Two blocks reach the model as the repr of a Python list of their texts.
             got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", "legacy_search is deprecated" in note, note)

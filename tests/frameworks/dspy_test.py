@@ -8,7 +8,7 @@ Usage: python dspy_test.py path/to/toolgate
 
 import sys
 
-from common import DRIFT, check, finish, note_check, run_modes, text_of, version
+from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes, text_of, version
 
 
 async def probe(url: str, mode: str, result_mode: str) -> tuple[bool, bool]:
@@ -17,6 +17,7 @@ async def probe(url: str, mode: str, result_mode: str) -> tuple[bool, bool]:
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
+    body = healthy_body_chars(url)
     label = f"{mode}, result_mode={result_mode}"
     async with streamable_http_client(url) as streams, ClientSession(streams[0], streams[1]) as session:
         await session.initialize()
@@ -33,6 +34,7 @@ async def probe(url: str, mode: str, result_mode: str) -> tuple[bool, bool]:
 
         healthy = await invoke("web_search", {"query": "rust"})
         check(f"{label}: healthy: results reach the model", "results" in healthy and not healthy.startswith("Execution error"), healthy)
+        report_size(mode, body, healthy, label)
         note = await invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{label}: note: the deprecation reaches the model", "legacy_search is deprecated" in note, note)
         await invoke("demo_control", {"search_field": "excerpt"})

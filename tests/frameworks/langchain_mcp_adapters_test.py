@@ -8,12 +8,13 @@ Usage: python langchain_mcp_adapters_test.py path/to/toolgate
 
 import sys
 
-from common import DRIFT, NOTE, check, finish, note_check, run_modes, text_of, version
+from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, text_of, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
     from langchain_mcp_adapters.client import MultiServerMCPClient
 
+    body = healthy_body_chars(url)
     client = MultiServerMCPClient({"demo": {"url": url, "transport": "streamable_http"}})
     tools = {t.name: t for t in await client.get_tools()}
     ws = tools.get("web_search")
@@ -29,6 +30,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
 
     healthy, status = await invoke("web_search", {"query": "rust"})
     check(f"{mode}: healthy: results reach the model", "results" in healthy and status == "success", f"{status} {healthy}")
+    report_size(mode, body, healthy)
     note, _ = await invoke("legacy_search", {"query": "rust"})
     got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", NOTE in note, note)
     await invoke("demo_control", {"search_field": "excerpt"})

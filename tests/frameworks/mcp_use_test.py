@@ -7,7 +7,7 @@ Usage: python mcp_use_test.py path/to/toolgate
 
 import sys
 
-from common import DRIFT, NOTE, check, finish, note_check, run_modes, text_of, version
+from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, text_of, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -16,6 +16,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     from mcp_use import MCPClient
     from mcp_use.agents.adapters.langchain_adapter import LangChainAdapter
 
+    body = healthy_body_chars(url)
     logging.getLogger("mcp_use").setLevel(logging.CRITICAL)
     client = MCPClient.from_dict({"mcpServers": {"demo": {"url": url}}})
     try:
@@ -44,6 +45,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
         # The optional `limit` the model left out goes to the server as null.
         check(f"{mode}: null: the left-out optional argument is sent as null", sent and sent[-1].get("limit", "absent") is None, str(sent))
         check(f"{mode}: null: and the call succeeds", "results" in healthy and "error" not in healthy[:20], f"{status} {healthy[:300]}")
+        report_size(mode, body, healthy)
         note, _ = await invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", NOTE in note, note)
         await invoke("demo_control", {"search_field": "excerpt"})

@@ -8,21 +8,22 @@ Usage: python openai_agents_test.py path/to/toolgate
 import json
 import sys
 
-from common import DRIFT, check, finish, note_check, run_modes, text_of, version
+from common import DRIFT, TEXT_ONLY, check, finish, healthy_body_chars, note_check, report_size, run_modes, text_of, version
 
 
 async def probe(url: str, mode: str, structured: bool) -> tuple[bool, bool]:
     from agents.mcp import MCPServerStreamableHttp, MCPUtil
     from agents.run_context import RunContextWrapper
 
+    body = healthy_body_chars(url)
     label = f"{mode}, {'use_structured_content=True' if structured else 'default'}"
     server = MCPServerStreamableHttp(params={"url": url}, use_structured_content=structured, cache_tools_list=True)
     await server.connect()
     try:
         tools = {t.name: t for t in await server.list_tools()}
         ws = tools.get("web_search")
-        check(f"{label}: tools: web_search with input and output schema",
-              ws is not None and "query" in (ws.input_schema or {}).get("properties", {}) and bool(ws.output_schema),
+        check(f"{label}: tools: web_search with input and {'no ' if mode == TEXT_ONLY else ''}output schema",
+              ws is not None and "query" in (ws.input_schema or {}).get("properties", {}) and bool(ws.output_schema) != (mode == TEXT_ONLY),
               f"{list(tools)}")
         ctx = RunContextWrapper(context=None)
 
@@ -31,6 +32,7 @@ async def probe(url: str, mode: str, structured: bool) -> tuple[bool, bool]:
 
         healthy = await invoke("web_search", {"query": "rust"})
         check(f"{label}: healthy: results reach the model", "results" in healthy, healthy)
+        report_size(mode, body, healthy, label)
         note = await invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{label}: note: the deprecation reaches the model",
                               "legacy_search is deprecated" in note, note)

@@ -7,7 +7,7 @@ Usage: python pydantic_ai_test.py path/to/toolgate
 
 import sys
 
-from common import DRIFT, check, finish, note_check, run_modes, text_of, version
+from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes, text_of, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -16,6 +16,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     from pydantic_ai.messages import ModelResponse, RetryPromptPart, TextPart, ToolCallPart, ToolReturnPart
     from pydantic_ai.models.function import AgentInfo, FunctionModel
 
+    body = healthy_body_chars(url)
     seen: dict = {}
 
     def scripted(name: str, args: dict):
@@ -44,6 +45,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
         ws = seen["tools"].get("web_search")
         check(f"{mode}: tools: web_search with its input schema", ws is not None and "query" in ws.parameters_json_schema.get("properties", {}), f"{list(seen['tools'])}")
         check(f"{mode}: healthy: results reach the model", kind == "ToolReturnPart:success" and "results" in healthy, f"{kind} {healthy}")
+        report_size(mode, body, healthy)
         _, note = await invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", "legacy_search is deprecated" in note, note)
         await invoke("demo_control", {"search_field": "excerpt"})

@@ -7,7 +7,7 @@ Usage: python semantic_kernel_test.py path/to/toolgate
 
 import sys
 
-from common import DRIFT, NOTE, check, finish, note_check, run_modes, version
+from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -15,6 +15,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     from semantic_kernel.connectors.mcp import MCPStreamableHttpPlugin
     from semantic_kernel.contents import FunctionCallContent, FunctionResultContent
 
+    body = healthy_body_chars(url)
     async with MCPStreamableHttpPlugin(name="demo", url=url, load_prompts=False) as plugin:
         kernel = Kernel()
         kernel.add_plugin(plugin)
@@ -29,6 +30,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
 
         healthy = await invoke("web_search", {"query": "rust"})
         check(f"{mode}: healthy: results reach the model", "results" in healthy, healthy)
+        report_size(mode, body, healthy)
         note = await invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", NOTE in note, note)
         await invoke("demo_control", {"search_field": "excerpt"})

@@ -9,13 +9,14 @@ Usage: python smolagents_test.py path/to/toolgate
 import sys
 import warnings
 
-from common import DRIFT, check, finish, note_check, run_modes, version
+from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 def probe(url: str, mode: str, structured: bool) -> tuple[bool, bool]:
     from smolagents import MCPClient, ToolCallingAgent
     from smolagents.models import Model
 
+    body = healthy_body_chars(url)
     label = f"{mode}, structured_output={structured}"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -42,6 +43,7 @@ def probe(url: str, mode: str, structured: bool) -> tuple[bool, bool]:
         control = {k: v for k, v in control.items() if k in tools["demo_control"].inputs}
         healthy = invoke("web_search", {"query": "rust", "limit": 3})
         check(f"{label}: healthy: results reach the model", "results" in healthy or "rust" in healthy, healthy)
+        report_size(mode, body, healthy, label)
         note = invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{label}: note: the deprecation reaches the model", "legacy_search is deprecated" in note, note,
                               misses=() if structured else ("both", "text", "structured"))
