@@ -6,12 +6,11 @@ handed; an error event is marked as one to the model (`is_error` for Anthropic).
 Usage: python ag2_test.py path/to/toolgate
 """
 
-import asyncio
 import json
 import sys
 from types import SimpleNamespace
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, healthy_body_chars, note_check, report_size, row, version
+from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -44,13 +43,8 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = await probe(url, mode)
-            drift = drift and d
-    row("ag2 `MCPToolkit`", f"{version('ag2')} (mcp {version('mcp')})", notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "ag2 `MCPToolkit`", f"{version('ag2')} (mcp {version('mcp')})",
         "the text blocks, as text parts of the `ToolResultEvent` (`ag2/tools/toolkits/mcp_server/toolkit.py`, "
         "`_MCPProxyTool.__call__` → `_extract_content`); on `isError` a `ToolErrorEvent` (sent as an error where the "
         "provider has the flag) whose text is \"RuntimeError: \" and `str()` of the whole result, a Python repr that "
@@ -58,4 +52,4 @@ async def main(binary: str) -> None:
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

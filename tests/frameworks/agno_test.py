@@ -4,15 +4,15 @@ loop calls them. What the model is handed is the returned `ToolResult.content`.
 Usage: python agno_test.py path/to/toolgate
 """
 
-import asyncio
 import sys
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, note_check, row, version
+from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
     from agno.tools.mcp import MCPTools
 
+    body = healthy_body_chars(url)
     async with MCPTools(url=url, transport="streamable-http") as mcp:
         functions = mcp.functions
         ws = functions.get("web_search")
@@ -23,6 +23,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
 
         healthy = await invoke("web_search", {"query": "rust"})
         check(f"{mode}: healthy: results reach the model", "results" in healthy, healthy)
+        report_size(mode, body, healthy)
         note = await invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", NOTE in note, note)
         await invoke("demo_control", {"search_field": "excerpt"})
@@ -32,16 +33,11 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = await probe(url, mode)
-            drift = drift and d
-    row("agno `MCPTools`", version("agno"), notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "agno `MCPTools`", version("agno"),
         "the text blocks, one per line (`agno/utils/mcp.py`, `get_entrypoint_for_tool` → `call_tool`); on `isError`, "
         "\"Error from MCP tool 'web_search': \" and the Python repr of the content list")
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

@@ -5,15 +5,15 @@ with `is_error` as the `FunctionExecutionResult`'s flag.
 Usage: python autogen_test.py path/to/toolgate
 """
 
-import asyncio
 import sys
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, note_check, row, version
+from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
     from autogen_ext.tools.mcp import McpWorkbench, StreamableHttpServerParams
 
+    body = healthy_body_chars(url)
     async with McpWorkbench(StreamableHttpServerParams(url=url)) as bench:
         tools = {t["name"]: t for t in await bench.list_tools()}
         ws = tools.get("web_search")
@@ -25,6 +25,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
 
         healthy, err = await invoke("web_search", {"query": "rust"})
         check(f"{mode}: healthy: results reach the model", "results" in healthy and not err, healthy)
+        report_size(mode, body, healthy)
         note, _ = await invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", NOTE in note, note)
         await invoke("demo_control", {"search_field": "excerpt"})
@@ -33,16 +34,11 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = await probe(url, mode)
-            drift = drift and d
-    row("autogen-ext `McpWorkbench`", f"{version('autogen-ext')} (mcp {version('mcp')})", notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "autogen-ext `McpWorkbench`", f"{version('autogen-ext')} (mcp {version('mcp')})",
         "the text blocks, one per line (`autogen_ext/tools/mcp/_workbench.py`, `McpWorkbench.call_tool` → "
         "`ToolResult.to_text`); `isError` becomes `is_error`")
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

@@ -6,11 +6,10 @@ tool-error prompt around `error.explain()`.
 Usage: python beeai_test.py path/to/toolgate
 """
 
-import asyncio
 import json
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, healthy_body_chars, note_check, report_size, row, version
+from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -44,13 +43,8 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = await probe(url, mode)
-            drift = drift and d
-    row("beeai-framework `MCPTool`", f"{version('beeai-framework')} (mcp {version('mcp')})", notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "beeai-framework `MCPTool`", f"{version('beeai-framework')} (mcp {version('mcp')})",
         "`structuredContent` as JSON when set, else the text blocks, each parsed as JSON where it is "
         "(`beeai_framework/tools/mcp/mcp.py`, `MCPTool._run` → `JSONToolOutput.get_text_content`); on `isError` a "
         "`ToolError` with the content as JSON, which the RequirementAgent hands the model inside its prompt "
@@ -58,4 +52,4 @@ async def main(binary: str) -> None:
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

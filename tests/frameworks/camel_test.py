@@ -5,10 +5,9 @@ an exception becomes "Tool execution failed: …"). The returned string is the t
 Usage: python camel_test.py path/to/toolgate
 """
 
-import asyncio
 import sys
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, healthy_body_chars, note_check, report_size, row, version
+from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -40,16 +39,11 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = await probe(url, mode)
-            drift = drift and d
-    row("camel-ai `MCPToolkit`", f"{version('camel-ai')} (mcp {version('mcp')})", notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "camel-ai `MCPToolkit`", f"{version('camel-ai')} (mcp {version('mcp')})",
         "the FIRST content block's text only (`camel/utils/mcp_client.py`, `MCPClient.generate_function_from_mcp_tool`, "
         "`async_mcp_call`); `isError` is not passed on, so the drift reads as a failure by its opening words")
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

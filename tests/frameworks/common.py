@@ -11,6 +11,8 @@ The probes (the demo's own tools, no model anywhere):
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import json
 import os
 import socket
@@ -20,7 +22,7 @@ import tempfile
 import time
 import urllib.request
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 # Nothing here reports usage anywhere: the frameworks that would, are told not to.
 for _var, _off in (("MCP_USE_ANONYMIZED_TELEMETRY", "false"), ("AGNO_TELEMETRY", "false"),
@@ -40,25 +42,40 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _modes(binary: str) -> tuple[str, ...]:
+def _config_schema(binary: str) -> str:
+    try:
+        return subprocess.run([os.path.abspath(binary), "config-schema"], capture_output=True, text=True, timeout=60).stdout
+    except OSError:
+        return ""
+
+
+# The body as the only text block: the default notes placement with
+# `gateway.structured_content: false`, measured like a notes mode.
+TEXT_ONLY = "structured_content: false"
+
+
+def _modes(schema: str) -> tuple[str, ...]:
     """Every placement of the notes (`gateway.notes`) the binary offers, the default (the
     demo's own) first: `inline` where the binary's schema names it, `both` before."""
-    try:
-        schema = subprocess.run([os.path.abspath(binary), "config-schema"], capture_output=True, text=True, timeout=60).stdout
-    except OSError:
-        schema = ""
     return ("inline", "both", "text", "structured") if "`inline`" in schema else ("both", "text", "structured")
 
 
 # Every driver (and `python -c 'import common; …' BINARY`) is run with the binary last.
-MODES = _modes(sys.argv[-1]) if len(sys.argv) > 1 else ("inline", "both", "text", "structured")
+_SCHEMA = _config_schema(sys.argv[-1]) if len(sys.argv) > 1 else "`inline` structured_content"
+MODES = _modes(_SCHEMA)
 DEFAULT = MODES[0]
+# What each driver measures: the notes modes, then the default without `structuredContent`
+# where the binary has that setting.
+MEASURED = (*MODES, TEXT_ONLY) if "structured_content" in _SCHEMA else MODES
 
 
 def header() -> str:
-    """The table's header, one column per mode measured."""
+    """The table's header, one column per setup measured."""
     cols = [f"note reaches the model, `notes: {DEFAULT}` (default)", *(f"`notes: {m}`" for m in MODES[1:])]
-    cols = ["client (version)", *cols, "drift reaches the model as an error?", "how"]
+    if TEXT_ONLY in MEASURED:
+        cols.append(f"`{TEXT_ONLY}`")
+    cols = ["client (version)", *cols, "drift reaches the model as an error?",
+            f"characters of a healthy call handed to the model (× the body's): default / `{TEXT_ONLY}`", "how"]
     return "| " + " | ".join(cols) + " |\n|" + "---|" * len(cols)
 
 # The three demo tools the probes use, served by a second toolgate in front of the demo
@@ -67,6 +84,7 @@ MODE_CONFIG = """
 gateway:
   state: {state}
   notes: {mode}
+  structured_content: {structured_content}
 dependencies:
   search_api: {{ base_url: "{base}" }}
   legacy_api: {{ base_url: "{base}/legacy" }}
@@ -137,7 +155,8 @@ def _serve(binary: str, work: str, name: str, args: list[str], port: int) -> Ite
 @contextmanager
 def demo(binary: str, mode: str = DEFAULT) -> Iterator[str]:
     """`toolgate serve --demo` on loopback (for the default), or a second toolgate
-    with `gateway.notes: mode` in front of its upstream; yields the /mcp URL to use."""
+    with `gateway.notes: mode` (or, for `TEXT_ONLY`, the default notes and
+    `gateway.structured_content: false`) in front of its upstream; yields the /mcp URL."""
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="toolgate-frameworks-") as work:
         with _serve(binary, work, "demo", ["--demo"], port):
@@ -146,7 +165,9 @@ def demo(binary: str, mode: str = DEFAULT) -> Iterator[str]:
                 return
             config = os.path.join(work, "notes.yaml")
             with open(config, "w") as f:
-                f.write(MODE_CONFIG.format(state=os.path.join(work, "notes.db"), mode=mode, base=f"http://127.0.0.1:{port}/demo"))
+                notes, structured_content = (DEFAULT, "false") if mode == TEXT_ONLY else (mode, "true")
+                f.write(MODE_CONFIG.format(state=os.path.join(work, "notes.db"), mode=notes, structured_content=structured_content,
+                                           base=f"http://127.0.0.1:{port}/demo"))
             second = free_port()
             with _serve(binary, work, "notes", ["-c", config], second):
                 yield f"http://127.0.0.1:{second}/mcp"
@@ -171,11 +192,45 @@ def check(label: str, cond: bool, detail: str) -> bool:
     return cond
 
 
-def row(framework: str, version: str, notes: dict[str, bool], drift: bool, how: str) -> None:
+def row(framework: str, version: str, notes: dict[str, bool], drift: bool, sizes: dict[str, tuple[int, float]], how: str) -> None:
     """One line of the table in docs/operations.md: whether the note reached the model
-    under each `notes` mode, and whether the drift reached it as an error."""
+    under each setup measured, whether the drift reached it as an error, and how many
+    characters of a healthy call it was handed by default and without `structuredContent`."""
     yes = lambda b: "yes" if b else "**no**"  # noqa: E731
-    print(f"| {framework} {version} | {' | '.join(yes(notes[m]) for m in MODES)} | {yes(drift)} | {how} |")
+    size = lambda m: f"{sizes[m][0]} ({sizes[m][1]:.1f}×)" if m in sizes else "—"  # noqa: E731
+    print(f"| {framework} {version} | {' | '.join(yes(notes[m]) for m in MEASURED)} | {yes(drift)} | "
+          f"{size(DEFAULT)} / {size(TEXT_ONLY)} | {how} |")
+
+
+# What `report_size` measured under each setup, for the row `run_modes` prints.
+_SIZES: dict[str, tuple[int, float]] = {}
+
+# One event loop for every asynchronous probe of a driver, as when the whole driver ran
+# under one `asyncio.run`; `finish` closes it.
+_LOOP: asyncio.Runner | None = None
+
+
+def _complete(result: Any) -> Any:
+    global _LOOP
+    if not inspect.isawaitable(result):
+        return result
+    if _LOOP is None:
+        _LOOP = asyncio.Runner()
+    return _LOOP.run(result)
+
+
+def run_modes(binary: str, probe: Callable[..., Any], framework: str, version: str, how: str, *args: Any) -> None:
+    """Runs `probe(url, mode, *args)` (a function or a coroutine function) once per setup
+    measured, each against its own toolgate, and prints the framework's row: the note per
+    setup as the probe saw it, the drift as an error only if it was one under every setup,
+    and the sizes the probe reported."""
+    notes, drift = {}, True
+    _SIZES.clear()
+    for mode in MEASURED:
+        with demo(binary, mode) as url:
+            notes[mode], got_drift = _complete(probe(url, mode, *args))
+            drift = drift and got_drift
+    row(framework, version, notes, drift, dict(_SIZES), how)
 
 
 def note_check(mode: str, label: str, reached: bool, detail: str, misses: tuple[str, ...] = ()) -> bool:
@@ -221,20 +276,23 @@ def healthy_body_chars(url: str) -> int:
     return sum(len(c.get("text", "")) for c in answer["result"]["content"])
 
 
-def report_size(mode: str, body: int, handed: str) -> float:
+def report_size(mode: str, body: int, handed: str, label: str | None = None) -> float:
     """Prints how much of a healthy call reaches the model against the body's own size
     (`healthy_body_chars`, taken before the drift probe changes the body), and what of the
     result besides the text blocks is in it (a second copy of the results is
-    `structuredContent`); returns the ratio."""
+    `structuredContent`); keeps it for the row; returns the ratio."""
     extra = [name for name, found in (("structuredContent", handed.count("Result 1 for rust") > 1),
                                       ("_meta", "dev.toolgate/signals" in handed)) if found]
     ratio = len(handed) / body if body else 0.0
-    print(f"  --   {mode}: a healthy call hands the model {len(handed)} characters for a body of {body} "
+    _SIZES[mode] = (len(handed), ratio)
+    print(f"  --   {label or mode}: a healthy call hands the model {len(handed)} characters for a body of {body} "
           f"({ratio:.1f}x){'; also ' + ' and '.join(extra) if extra else ''}")
     return ratio
 
 
 def finish() -> None:
+    if _LOOP is not None:
+        _LOOP.close()
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
         sys.exit(1)

@@ -7,13 +7,14 @@ Usage: python crewai_test.py path/to/toolgate
 
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, note_check, row, version
+from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 def probe(url: str, mode: str) -> tuple[bool, bool]:
     import mcp
     from crewai_tools import MCPServerAdapter
 
+    body = healthy_body_chars(url)
     sent: list[dict] = []
     original = mcp.ClientSession.call_tool
 
@@ -35,6 +36,7 @@ def probe(url: str, mode: str) -> tuple[bool, bool]:
             healthy = invoke("web_search", {"query": "rust"})
             print(f"  --   {mode}: web_search without limit sent {sent[-1]}")
             check(f"{mode}: optional argument left out: the call succeeds", "results" in healthy and "not called" not in healthy, healthy)
+            report_size(mode, body, healthy)
             note = invoke("legacy_search", {"query": "rust"})
             # Two blocks reach the model as the repr of a Python list of their texts.
             got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", "legacy_search is deprecated" in note, note)
@@ -47,12 +49,7 @@ def probe(url: str, mode: str) -> tuple[bool, bool]:
 
 
 def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = probe(url, mode)
-            drift = drift and d
-    row("crewai-tools `MCPServerAdapter`", f"{version('crewai-tools')} (mcpadapt {version('mcpadapt')}, mcp {version('mcp')})", notes, drift,
+    run_modes(binary, probe, "crewai-tools `MCPServerAdapter`", f"{version('crewai-tools')} (mcpadapt {version('mcpadapt')}, mcp {version('mcp')})",
         "one text block as it is, several as `str()` of the list of their texts, a Python repr "
         "(`crewai_tools/adapters/mcp_adapter.py`, `CrewAIToolAdapter.adapt` → `CrewAIMCPTool._run`); `isError` is not "
         "passed on, so the drift reads as a failure by its opening words; `BaseTool.run` validates the arguments against "

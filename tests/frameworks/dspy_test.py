@@ -6,10 +6,9 @@ with `result_mode="structured"`.
 Usage: python dspy_test.py path/to/toolgate
 """
 
-import asyncio
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, note_check, row, text_of, version
+from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes, text_of, version
 
 
 async def probe(url: str, mode: str, result_mode: str) -> tuple[bool, bool]:
@@ -18,6 +17,7 @@ async def probe(url: str, mode: str, result_mode: str) -> tuple[bool, bool]:
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
+    body = healthy_body_chars(url)
     label = f"{mode}, result_mode={result_mode}"
     async with streamable_http_client(url) as streams, ClientSession(streams[0], streams[1]) as session:
         await session.initialize()
@@ -34,6 +34,7 @@ async def probe(url: str, mode: str, result_mode: str) -> tuple[bool, bool]:
 
         healthy = await invoke("web_search", {"query": "rust"})
         check(f"{label}: healthy: results reach the model", "results" in healthy and not healthy.startswith("Execution error"), healthy)
+        report_size(mode, body, healthy, label)
         note = await invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{label}: note: the deprecation reaches the model", "legacy_search is deprecated" in note, note)
         await invoke("demo_control", {"search_field": "excerpt"})
@@ -43,22 +44,14 @@ async def probe(url: str, mode: str, result_mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    for result_mode in ("text", "structured"):
-        notes, drift = {}, True
-        for mode in MODES:
-            with demo(binary, mode) as url:
-                notes[mode], d = await probe(url, mode, result_mode)
-                drift = drift and d
-        if result_mode == "text":
-            row("dspy `Tool.from_mcp_tool`", f"{version('dspy')}, default", notes, drift,
-                "the text blocks: one as a string, several as a list of strings (`dspy/utils/mcp.py`, "
-                "`_convert_mcp_tool_result`); `isError` raises `RuntimeError(\"Failed to call a MCP tool: …\")`, which "
-                "`ReAct` turns into the observation \"Execution error in web_search: …\"")
-        else:
-            row("dspy `Tool.from_mcp_tool`", f"{version('dspy')}, `result_mode=\"structured\"`", notes, drift,
-                "`structuredContent` when set, else as the default (same function)")
+def main(binary: str) -> None:
+    run_modes(binary, probe, "dspy `Tool.from_mcp_tool`", f"{version('dspy')}, default",
+              "the text blocks: one as a string, several as a list of strings (`dspy/utils/mcp.py`, "
+              "`_convert_mcp_tool_result`); `isError` raises `RuntimeError(\"Failed to call a MCP tool: …\")`, which "
+              "`ReAct` turns into the observation \"Execution error in web_search: …\"", "text")
+    run_modes(binary, probe, "dspy `Tool.from_mcp_tool`", f"{version('dspy')}, `result_mode=\"structured\"`",
+              "`structuredContent` when set, else as the default (same function)", "structured")
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

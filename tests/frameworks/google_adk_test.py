@@ -5,14 +5,13 @@ whole `CallToolResult`, dumped (content, structuredContent, isError and _meta).
 Usage: python google_adk_test.py path/to/toolgate
 """
 
-import asyncio
 import json
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, healthy_body_chars, note_check, report_size, row, version
+from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
-async def probe(url: str, mode: str) -> tuple[bool, bool, int]:
+async def probe(url: str, mode: str) -> tuple[bool, bool]:
     from google.adk.tools.mcp_tool import McpToolset, StreamableHTTPConnectionParams
 
     body = healthy_body_chars(url)
@@ -37,21 +36,16 @@ async def probe(url: str, mode: str) -> tuple[bool, bool, int]:
         got_drift = check(f"{mode}: drift: isError with the failure text", drift.get("isError") is True and DRIFT in text, text[:400])
         report_size(mode, body, json.dumps(healthy, ensure_ascii=False))
         print(f"  --   {mode}: the drift opens {text[:60]!r}")
-        return got_note, got_drift, len(json.dumps(healthy, ensure_ascii=False))
+        return got_note, got_drift
     finally:
         await toolset.close()
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d, _ = await probe(url, mode)
-            drift = drift and d
-    row("google-adk `McpToolset`", version("google-adk"), notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "google-adk `McpToolset`", version("google-adk"),
         "the whole result, dumped to a dict (`google/adk/tools/mcp_tool/mcp_tool.py`, `McpTool._run_async_impl` → "
         "`_dump_mcp_model`): content, `structuredContent`, `isError` and `_meta` all reach the model")
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

@@ -8,7 +8,7 @@ Usage: python griptape_test.py path/to/toolgate
 import json
 import sys
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, healthy_body_chars, note_check, report_size, row, version
+from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -39,12 +39,7 @@ def probe(url: str, mode: str) -> tuple[bool, bool]:
 
 
 def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = probe(url, mode)
-            drift = drift and d
-    row("griptape `MCPTool`", f"{version('griptape')} (mcp {version('mcp')})", notes, drift,
+    run_modes(binary, probe, "griptape `MCPTool`", f"{version('griptape')} (mcp {version('mcp')})",
         "the text blocks, separated by a blank line (`griptape/tools/mcp/tool.py`, `MCPTool._run_activity` → "
         "`_convert_call_tool_result_to_artifact`, a `ListArtifact` whose `to_text()` the prompt driver sends); "
         "on `isError` an `ErrorArtifact` of the FIRST text block only, sent as an ordinary tool message, so the "

@@ -8,7 +8,7 @@ Usage: python haystack_test.py path/to/toolgate
 
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, healthy_body_chars, note_check, report_size, row, version
+from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -42,12 +42,7 @@ def probe(url: str, mode: str) -> tuple[bool, bool]:
 
 
 def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = probe(url, mode)
-            drift = drift and d
-    row("haystack `MCPToolset`", f"mcp-haystack {version('mcp-haystack')} (haystack-ai {version('haystack-ai')})", notes, drift,
+    run_modes(binary, probe, "haystack `MCPToolset`", f"mcp-haystack {version('mcp-haystack')} (haystack-ai {version('haystack-ai')})",
         "the whole result as JSON (`haystack_integrations/tools/mcp/mcp_tool.py`, `MCPClient.call_tool` → "
         "`model_dump_json`), `_meta` included; on `isError` it raises `MCPInvocationError` (\"Tool 'web_search' returned "
         "an error: [TextContent(…)]\", a repr), which the Agent hands the model as an error message")

@@ -2,7 +2,7 @@
 `node DIR/probe.mjs URL [variant]` runs the four probes through the framework's own tool
 adapter and prints what the model would be handed. Run with any python3 (stdlib only).
 
-Usage: python js_test.py vercel_ai|mastra|openai_agents_js|langchain_js|genkit path/to/toolgate
+Usage: python js_test.py vercel_ai|mastra|openai_agents_js|langchain_js|genkit|llamaindex_js path/to/toolgate
 """
 
 import json
@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, healthy_body_chars, note_check, report_size, row
+from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -38,13 +38,28 @@ FRAMEWORKS = {
                "`structuredContent` when set, else the text blocks joined (parsed as JSON when they look like it), sent "
                "as the tool response's JSON (`@genkit-ai/mcp` `util/tools.mjs`, `processResult`); on `isError` the output "
                "`{\"error\": text}`, an ordinary tool response, so the drift reads as a failure by its words"),
+    "llamaindex_js": ("LlamaIndex.TS `mcp()` (`@llamaindex/tools`)", "@llamaindex/tools", [("", "")], False,
+                      "the whole result — `_meta`, the text blocks, `structuredContent` and `isError` — as "
+                      "`JSON.stringify(…, null, 2)` with every pair of double quotes dropped (`@llamaindex/tools`, `MCPClient.tools()` "
+                      "returns the raw result; `@llamaindex/core` `callTool`, then `stringifyJSONToMessageContent`): the body "
+                      "twice, the text block's JSON mangled; the result is not thrown, so the tool message is not marked as an "
+                      "error, but the text opens with `_meta`'s `dev.toolgate/error` (the failure) and ends `isError: true`"),
 }
 
 # What a framework puts before the failure text it hands the model.
 DRIFT_OPENING = {"langchain_js": "Error: MCP tool 'web_search' on server 'demo' returned an error: ", "genkit": '{"error":"'}
+# The frameworks that hand the model the whole result: the failure text must be within
+# this many characters of the start (toolgate's `_meta` opens with it).
+DRIFT_NEAR_START = {"llamaindex_js": 60}
 
 
-def probe(name: str, url: str, mode: str, variant: str, thrown: bool, misses: tuple[str, ...]) -> tuple[bool, bool]:
+def opens_with_failure(name: str, text: str) -> bool:
+    if name in DRIFT_NEAR_START:
+        return DRIFT in text[:DRIFT_NEAR_START[name] + len(DRIFT)]
+    return text.removeprefix(DRIFT_OPENING.get(name, "Error: ")).startswith(DRIFT)
+
+
+def probe(url: str, mode: str, name: str, variant: str, thrown: bool, misses: tuple[str, ...]) -> tuple[bool, bool]:
     label = f"{mode}{', ' + variant if variant else ''}"
     body = healthy_body_chars(url)
     done = subprocess.run(["node", os.path.join(HERE, name, "probe.mjs"), url, variant], capture_output=True, text=True, timeout=120)
@@ -58,9 +73,9 @@ def probe(name: str, url: str, mode: str, variant: str, thrown: bool, misses: tu
     got_note = note_check(mode, f"{label}: note: the deprecation reaches the model", "legacy_search is deprecated" in note, note, misses)
     drift = out["drift"]
     got_drift = check(f"{label}: drift: the model reads the failure" + (" as a tool error" if thrown else " opening its output"),
-                      drift["error"] == thrown and drift["text"].removeprefix(DRIFT_OPENING.get(name, "Error: ")).startswith(DRIFT),
+                      drift["error"] == thrown and opens_with_failure(name, drift["text"]),
                       str(drift)[:400])
-    report_size(label, body, healthy["text"])
+    report_size(mode, body, healthy["text"], label)
     return got_note, got_drift
 
 
@@ -68,12 +83,7 @@ def main(name: str, binary: str) -> None:
     label, package, variants, thrown, how = FRAMEWORKS[name]
     version = json.load(open(os.path.join(HERE, name, "node_modules", *package.split("/"), "package.json")))["version"]
     for variant, shown in variants:
-        notes, drift = {}, True
-        for mode in MODES:
-            with demo(binary, mode) as url:
-                notes[mode], d = probe(name, url, mode, variant, thrown, ())
-                drift = drift and d
-        row(label, f"{version}{', ' + shown if shown else ''}", notes, drift, how)
+        run_modes(binary, probe, label, f"{version}{', ' + shown if shown else ''}", how, name, variant, thrown, ())
     finish()
 
 

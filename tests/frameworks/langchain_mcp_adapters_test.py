@@ -6,15 +6,15 @@ ToolMessage's content and status are what the model is handed; the artifact
 Usage: python langchain_mcp_adapters_test.py path/to/toolgate
 """
 
-import asyncio
 import sys
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, note_check, row, text_of, version
+from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, text_of, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
     from langchain_mcp_adapters.client import MultiServerMCPClient
 
+    body = healthy_body_chars(url)
     client = MultiServerMCPClient({"demo": {"url": url, "transport": "streamable_http"}})
     tools = {t.name: t for t in await client.get_tools()}
     ws = tools.get("web_search")
@@ -30,6 +30,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
 
     healthy, status = await invoke("web_search", {"query": "rust"})
     check(f"{mode}: healthy: results reach the model", "results" in healthy and status == "success", f"{status} {healthy}")
+    report_size(mode, body, healthy)
     note, _ = await invoke("legacy_search", {"query": "rust"})
     got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", NOTE in note, note)
     await invoke("demo_control", {"search_field": "excerpt"})
@@ -38,16 +39,11 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = await probe(url, mode)
-            drift = drift and d
-    row("langchain-mcp-adapters", version("langchain-mcp-adapters"), notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "langchain-mcp-adapters", version("langchain-mcp-adapters"),
         "`ToolMessage.content` is the text blocks (`structuredContent` goes to the artifact, which the model does "
         "not see); drift: `status='error'`, the text opens \"web_search failed:\"")
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

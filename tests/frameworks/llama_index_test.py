@@ -5,10 +5,9 @@ handed; `is_error` is what the agent loop reads.
 Usage: python llama_index_test.py path/to/toolgate
 """
 
-import asyncio
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, healthy_body_chars, note_check, report_size, row, version
+from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -36,13 +35,8 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = await probe(url, mode)
-            drift = drift and d
-    row("llama-index-tools-mcp", version("llama-index-tools-mcp"), notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "llama-index-tools-mcp", version("llama-index-tools-mcp"),
         "`ToolOutput.content` is `str()` of the whole `CallToolResult` (a Python repr: notes and the failure text "
         "inside it); the client drops `isError`: `McpToolSpec._create_tool_fn` (`llama_index/tools/mcp/base.py`) "
         "returns the raw result and `FunctionTool.acall` (`llama_index/core/tools/function_tool.py`) wraps it with "
@@ -51,4 +45,4 @@ async def main(binary: str) -> None:
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

@@ -5,10 +5,9 @@ The ToolMessage's content is what the model is handed.
 Usage: python mcp_use_test.py path/to/toolgate
 """
 
-import asyncio
 import sys
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, note_check, row, text_of, version
+from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, text_of, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -17,6 +16,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     from mcp_use import MCPClient
     from mcp_use.agents.adapters.langchain_adapter import LangChainAdapter
 
+    body = healthy_body_chars(url)
     logging.getLogger("mcp_use").setLevel(logging.CRITICAL)
     client = MCPClient.from_dict({"mcpServers": {"demo": {"url": url}}})
     try:
@@ -45,6 +45,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
         # The optional `limit` the model left out goes to the server as null.
         check(f"{mode}: null: the left-out optional argument is sent as null", sent and sent[-1].get("limit", "absent") is None, str(sent))
         check(f"{mode}: null: and the call succeeds", "results" in healthy and "error" not in healthy[:20], f"{status} {healthy[:300]}")
+        report_size(mode, body, healthy)
         note, _ = await invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", NOTE in note, note)
         await invoke("demo_control", {"search_field": "excerpt"})
@@ -55,17 +56,12 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = await probe(url, mode)
-            drift = drift and d
-    row("mcp-use (`LangChainAdapter`)", f"{version('mcp-use')} (mcp {version('mcp')})", notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "mcp-use (`LangChainAdapter`)", f"{version('mcp-use')} (mcp {version('mcp')})",
         "one text block as a string, several as LangChain text blocks (`mcp_use/agents/adapters/langchain_adapter.py`, "
         "`_arun` → `_mcp_content_to_langchain`); on `isError`, a dict `{'error': 'RuntimeError', 'details': …}` "
         "rendered as text, with a Python traceback in it; every optional argument left out is sent as `null`")
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

@@ -5,10 +5,9 @@ definitions, and a `ToolReturnPart` or a `RetryPromptPart`).
 Usage: python pydantic_ai_test.py path/to/toolgate
 """
 
-import asyncio
 import sys
 
-from common import DRIFT, MODES, check, demo, finish, note_check, row, text_of, version
+from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes, text_of, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -17,6 +16,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     from pydantic_ai.messages import ModelResponse, RetryPromptPart, TextPart, ToolCallPart, ToolReturnPart
     from pydantic_ai.models.function import AgentInfo, FunctionModel
 
+    body = healthy_body_chars(url)
     seen: dict = {}
 
     def scripted(name: str, args: dict):
@@ -45,6 +45,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
         ws = seen["tools"].get("web_search")
         check(f"{mode}: tools: web_search with its input schema", ws is not None and "query" in ws.parameters_json_schema.get("properties", {}), f"{list(seen['tools'])}")
         check(f"{mode}: healthy: results reach the model", kind == "ToolReturnPart:success" and "results" in healthy, f"{kind} {healthy}")
+        report_size(mode, body, healthy)
         _, note = await invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", "legacy_search is deprecated" in note, note)
         await invoke("demo_control", {"search_field": "excerpt"})
@@ -55,17 +56,12 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = await probe(url, mode)
-            drift = drift and d
-    row("pydantic-ai-slim (`MCPToolset`)", version("pydantic-ai-slim"), notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "pydantic-ai-slim (`MCPToolset`)", version("pydantic-ai-slim"),
         "`structuredContent` when the content is all text blocks; drift as a tool return with outcome `retried`: "
         "the default `tool_error_behavior='retry'` (`pydantic_ai/mcp.py`, `MCPToolset._call_tool_checked`) frames "
         "every tool error as `ModelRetry`, while the text says \"Retrying will not help\"")
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

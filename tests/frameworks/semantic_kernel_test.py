@@ -5,10 +5,9 @@ the function-calling loop invokes them (`Kernel.invoke`), and the result turned 
 Usage: python semantic_kernel_test.py path/to/toolgate
 """
 
-import asyncio
 import sys
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, note_check, row, version
+from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
@@ -16,6 +15,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     from semantic_kernel.connectors.mcp import MCPStreamableHttpPlugin
     from semantic_kernel.contents import FunctionCallContent, FunctionResultContent
 
+    body = healthy_body_chars(url)
     async with MCPStreamableHttpPlugin(name="demo", url=url, load_prompts=False) as plugin:
         kernel = Kernel()
         kernel.add_plugin(plugin)
@@ -30,6 +30,7 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
 
         healthy = await invoke("web_search", {"query": "rust"})
         check(f"{mode}: healthy: results reach the model", "results" in healthy, healthy)
+        report_size(mode, body, healthy)
         note = await invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", NOTE in note, note)
         await invoke("demo_control", {"search_field": "excerpt"})
@@ -38,13 +39,8 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
     return got_note, got_drift
 
 
-async def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = await probe(url, mode)
-            drift = drift and d
-    row("semantic-kernel `MCPStreamableHttpPlugin`", f"{version('semantic-kernel')} (mcp {version('mcp')})", notes, drift,
+def main(binary: str) -> None:
+    run_modes(binary, probe, "semantic-kernel `MCPStreamableHttpPlugin`", f"{version('semantic-kernel')} (mcp {version('mcp')})",
         "the text blocks as kernel `TextContent`s (`semantic_kernel/connectors/mcp.py`, `MCPPluginBase.call_tool` → "
         "`_mcp_call_tool_result_to_kernel_contents`), a list the `FunctionResultContent` serializes with `str()`: the model "
         "reads a Python repr of `TextContent` objects, each text in it twice; `isError` is dropped, so the drift reads "
@@ -52,4 +48,4 @@ async def main(binary: str) -> None:
     finish()
 
 
-asyncio.run(main(sys.argv[1]))
+main(sys.argv[1])

@@ -9,13 +9,14 @@ Usage: python smolagents_test.py path/to/toolgate
 import sys
 import warnings
 
-from common import DRIFT, MODES, check, demo, finish, note_check, row, version
+from common import DRIFT, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 def probe(url: str, mode: str, structured: bool) -> tuple[bool, bool]:
     from smolagents import MCPClient, ToolCallingAgent
     from smolagents.models import Model
 
+    body = healthy_body_chars(url)
     label = f"{mode}, structured_output={structured}"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -42,6 +43,7 @@ def probe(url: str, mode: str, structured: bool) -> tuple[bool, bool]:
         control = {k: v for k, v in control.items() if k in tools["demo_control"].inputs}
         healthy = invoke("web_search", {"query": "rust", "limit": 3})
         check(f"{label}: healthy: results reach the model", "results" in healthy or "rust" in healthy, healthy)
+        report_size(mode, body, healthy, label)
         note = invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{label}: note: the deprecation reaches the model", "legacy_search is deprecated" in note, note,
                               misses=() if structured else ("both", "text", "structured"))
@@ -55,21 +57,13 @@ def probe(url: str, mode: str, structured: bool) -> tuple[bool, bool]:
 
 def main(binary: str) -> None:
     v = version("smolagents")
-    for structured in (False, True):
-        notes, drift = {}, True
-        for mode in MODES:
-            with demo(binary, mode) as url:
-                notes[mode], d = probe(url, mode, structured)
-                drift = drift and d
-        if structured:
-            row("smolagents `MCPClient`", f"{v}, `structured_output=True`", notes, drift,
-                "`structuredContent` when present, else the first block parsed as JSON (`mcpadapt/smolagents_adapter.py`, "
-                "`MCPAdaptTool.forward`); `isError` is not passed on")
-        else:
-            row("smolagents `MCPClient`", f"{v}, default", notes, drift,
-                "the FIRST content block only (`mcpadapt/smolagents_adapter.py`, `MCPAdaptTool.forward`: \"returned multiple "
-                "content, using the first one\"); `isError` is not passed on, so the drift reads as a failure by its opening words; every input is required "
-                "(mcpadapt marks none nullable), so the model must fill optional arguments")
+    run_modes(binary, probe, "smolagents `MCPClient`", f"{v}, default",
+              "the FIRST content block only (`mcpadapt/smolagents_adapter.py`, `MCPAdaptTool.forward`: \"returned multiple "
+              "content, using the first one\"); `isError` is not passed on, so the drift reads as a failure by its opening words; every input is required "
+              "(mcpadapt marks none nullable), so the model must fill optional arguments", False)
+    run_modes(binary, probe, "smolagents `MCPClient`", f"{v}, `structured_output=True`",
+              "`structuredContent` when present, else the first block parsed as JSON (`mcpadapt/smolagents_adapter.py`, "
+              "`MCPAdaptTool.forward`); `isError` is not passed on", True)
     finish()
 
 

@@ -8,12 +8,13 @@ Usage: python strands_test.py path/to/toolgate
 
 import sys
 
-from common import DRIFT, MODES, NOTE, check, demo, finish, note_check, row, version
+from common import DRIFT, NOTE, check, finish, healthy_body_chars, note_check, report_size, run_modes, version
 
 
 def probe(url: str, mode: str) -> tuple[bool, bool]:
     from strands.tools.mcp import MCPClient
 
+    body = healthy_body_chars(url)
     with MCPClient(url=url) as client:
         tools = {t.tool_name: t for t in client.list_tools_sync()}
         ws = tools.get("web_search")
@@ -26,6 +27,7 @@ def probe(url: str, mode: str) -> tuple[bool, bool]:
 
         healthy, status = invoke("web_search", {"query": "rust"})
         check(f"{mode}: healthy: results reach the model", "results" in healthy and status == "success", f"{status} {healthy}")
+        report_size(mode, body, healthy)
         note, _ = invoke("legacy_search", {"query": "rust"})
         got_note = note_check(mode, f"{mode}: note: the deprecation reaches the model", NOTE in note, note)
         invoke("demo_control", {"search_field": "excerpt"})
@@ -35,12 +37,7 @@ def probe(url: str, mode: str) -> tuple[bool, bool]:
 
 
 def main(binary: str) -> None:
-    notes, drift = {}, True
-    for mode in MODES:
-        with demo(binary, mode) as url:
-            notes[mode], d = probe(url, mode)
-            drift = drift and d
-    row("strands-agents `MCPClient`", version("strands-agents"), notes, drift,
+    run_modes(binary, probe, "strands-agents `MCPClient`", version("strands-agents"),
         "the text blocks and `status` (`strands/tools/mcp/mcp_client.py`, `MCPClient._handle_tool_result`; "
         "`structuredContent` and `_meta` are kept in the result but not sent by the model providers)")
     finish()
