@@ -6,7 +6,9 @@
 //! a trusted issuer ([`jwt`]), or an opaque one its issuer vouches for through token
 //! introspection ([`introspect`]). A JWT's signature is checked with the issuer's published
 //! keys ([`keys`]), then `iss` (exact), `aud` (must contain `gateway.auth.resource`,
-//! RFC 8707), `exp`/`nbf` (60 s leeway) and the required scopes. The verified claims
+//! RFC 8707), `exp`/`nbf` (60 s leeway) and the required scopes, and what the JWT
+//! access-token profile asks beyond them ([`profile`]: no `crit`, an access token's
+//! `typ`, times that are numbers, no `iat` in the future). The verified claims
 //! name the agent (`agents.<name>.match`).
 //!
 //! Nothing here logs a token, and nothing here reaches an upstream: the engine never
@@ -17,6 +19,7 @@ pub mod introspect;
 pub mod jwt;
 pub mod keys;
 pub mod metadata;
+pub mod profile;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
