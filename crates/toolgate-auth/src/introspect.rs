@@ -164,7 +164,13 @@ impl Introspector {
         let Value::Object(claims) = doc else {
             return Err("the issuer's introspection answer is not an object");
         };
+        let mut claims = claims;
         check(&claims, &endpoint.issuer, &self.resource, now_unix)?;
+        // The answer stands for the token's claims: it is this issuer's token even when
+        // the answer leaves `iss` out, and an agent's `match.issuer` reads it.
+        claims
+            .entry("iss")
+            .or_insert_with(|| Value::String(endpoint.issuer.clone()));
         let exp = crate::profile::numeric_date(&claims, "exp").unwrap_or(0);
         let left = Duration::from_secs(exp.saturating_sub(now_unix));
         Ok((claims, left.min(endpoint.cache_for)))

@@ -37,8 +37,11 @@ pub const LEEWAY_SECS: u64 = 60;
 pub struct Identity {
     /// The configured agent; `None`: `anonymous`.
     pub agent: Option<Arc<AgentSpec>>,
-    /// The token's `sub`, when it was a JWT (for traces; never a credential).
+    /// Who the access token is for: its `sub`, or its client (`client_id`, `azp`) when
+    /// it names no subject. Never a credential.
     pub subject: Option<String>,
+    /// The access token's `iss`: a subject is unique only within its issuer.
+    pub issuer: Option<String>,
     /// Whether the credential is an administrator's ([`Authenticator::authorize_admin`]).
     pub admin: bool,
     /// The caller's access token, when it sent one that passed (not an API key nor the
@@ -240,9 +243,8 @@ impl Authenticator {
             return Ok(Verified {
                 identity: Identity {
                     agent: Some(agent),
-                    subject: None,
                     admin,
-                    access_token: None,
+                    ..Identity::default()
                 },
                 scoped: true,
                 access_token: false,
@@ -276,13 +278,14 @@ impl Authenticator {
                 .admin_scope
                 .as_deref()
                 .is_some_and(|s| granted.contains(&s));
+        let text = |name: &str| claims.get(name).and_then(|v| v.as_str()).map(str::to_owned);
         Ok(Verified {
             identity: Identity {
                 agent,
-                subject: claims
-                    .get("sub")
-                    .and_then(|s| s.as_str())
-                    .map(str::to_owned),
+                subject: text("sub")
+                    .or_else(|| text("client_id"))
+                    .or_else(|| text("azp")),
+                issuer: text("iss"),
                 admin,
                 access_token: Some(Arc::new(Secret(token.to_owned()))),
             },
