@@ -164,8 +164,14 @@ impl Introspector {
         let Value::Object(claims) = doc else {
             return Err("the issuer's introspection answer is not an object");
         };
+        let mut claims = claims;
         check(&claims, &endpoint.issuer, &self.resource, now_unix)?;
-        let exp = claims.get("exp").and_then(Value::as_u64).unwrap_or(0);
+        // The answer stands for the token's claims: it is this issuer's token even when
+        // the answer leaves `iss` out, and an agent's `match.issuer` reads it.
+        claims
+            .entry("iss")
+            .or_insert_with(|| Value::String(endpoint.issuer.clone()));
+        let exp = crate::profile::numeric_date(&claims, "exp").unwrap_or(0);
         let left = Duration::from_secs(exp.saturating_sub(now_unix));
         Ok((claims, left.min(endpoint.cache_for)))
     }
@@ -231,15 +237,16 @@ pub fn check(
     if !for_us {
         return Err("the token is for another resource (aud)");
     }
-    let Some(exp) = claims.get("exp").and_then(Value::as_u64) else {
+    let Some(exp) = crate::profile::numeric_date(claims, "exp") else {
         return Err("the token lacks exp, iss or aud");
     };
     if now > exp.saturating_add(LEEWAY_SECS) {
         return Err("the token has expired");
     }
-    if claims
-        .get("nbf")
-        .and_then(Value::as_u64)
+    if claims.contains_key("nbf") || claims.contains_key("iat") {
+        crate::profile::check_times(claims, now)?;
+    }
+    if crate::profile::numeric_date(claims, "nbf")
         .is_some_and(|nbf| nbf > now.saturating_add(LEEWAY_SECS))
     {
         return Err("the token is not valid yet");
@@ -293,6 +300,10 @@ mod tests {
             (
                 json!({"active": true, "aud": R, "exp": 2_000, "token_type": "refresh_token"}),
                 "refresh token",
+            ),
+            (
+                json!({"active": true, "aud": R, "exp": 2_000, "nbf": "1900"}),
+                "NumericDate",
             ),
         ];
         for (v, why) in refusals {

@@ -81,7 +81,11 @@ impl Validator {
             return introspector.claims(&self.http, token, now).await;
         }
         let digest = crate::sha256(token.as_bytes());
-        if let Some(hit) = self.lock().get(&digest).cloned() {
+        // The lock is taken and let go in this statement: held on into the branches
+        // below, removing an expired entry would lock it a second time and block this
+        // thread, and with it every later request, for good.
+        let cached = self.lock().get(&digest).cloned();
+        if let Some(hit) = cached {
             if now <= hit.exp.saturating_add(LEEWAY_SECS) {
                 return Ok(hit.claims);
             }
@@ -89,8 +93,8 @@ impl Validator {
             return Err("the token has expired");
         }
         let claims = Arc::new(self.verify(token).await?);
-        // `exp` is required, so a verified token has one.
-        let exp = claims.get("exp").and_then(Value::as_u64).unwrap_or(0);
+        // `exp` is required, so a verified token has one (a fraction included).
+        let exp = crate::profile::numeric_date(&claims, "exp").unwrap_or(0);
         let mut cache = self.lock();
         if cache.len() >= MAX_CACHED_TOKENS {
             cache.retain(|_, v| now <= v.exp.saturating_add(LEEWAY_SECS));
@@ -128,6 +132,7 @@ impl Validator {
                 "the token's signature algorithm is not allowed (asymmetric algorithms only)",
             );
         }
+        crate::profile::check_header(token)?;
         // The issuer is read before the signature is checked only to pick its keys; the
         // signature check then covers it, and `iss` is compared again as a claim.
         let iss = unverified_issuer(token).ok_or("the token has no issuer")?;
@@ -141,8 +146,7 @@ impl Validator {
             .await
             .ok_or("the token's signing key is not one of the issuer's keys")?;
         let validation = self.validation(&issuer.config.issuer, header.alg);
-        jsonwebtoken::decode::<Map<String, Value>>(token, &key.decoding, &validation)
-            .map(|data| data.claims)
+        let decoded = jsonwebtoken::decode::<Map<String, Value>>(token, &key.decoding, &validation)
             .map_err(|e| match e.kind() {
                 ErrorKind::ExpiredSignature => "the token has expired",
                 ErrorKind::ImmatureSignature => "the token is not valid yet",
@@ -151,7 +155,10 @@ impl Validator {
                 ErrorKind::InvalidSignature => "the token's signature is invalid",
                 ErrorKind::MissingRequiredClaim(_) => "the token lacks exp, iss or aud",
                 _ => "the token is not valid",
-            })
+            })?;
+        let claims = decoded.claims;
+        crate::profile::check_times(&claims, unix_now())?;
+        Ok(claims)
     }
 
     fn validation(&self, issuer: &str, alg: Algorithm) -> Validation {
@@ -198,4 +205,40 @@ pub fn scopes(claims: &Map<String, Value>) -> Vec<&str> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_cached_token_that_expired_is_refused_and_dropped_from_the_cache() {
+        let auth = AuthConfig {
+            resource: "https://tools.example.com/mcp".into(),
+            issuers: Vec::new(),
+            scopes: Vec::new(),
+            unmatched: toolgate_config::Unmatched::Anonymous,
+            admin_scope: toolgate_config::DEFAULT_ADMIN_SCOPE.into(),
+        };
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let validator = Validator::new(&auth, reqwest::Client::new());
+        let token = "eyJhbGciOiJFUzI1NiJ9.eyJleHAiOjF9.c2ln";
+        let expired = Verified {
+            claims: Arc::new(Map::new()),
+            exp: 1,
+        };
+        validator
+            .lock()
+            .insert(crate::sha256(token.as_bytes()), expired);
+        assert_eq!(
+            validator.validate(token).await.map(|_| ()),
+            Err("the token has expired")
+        );
+        assert!(validator.lock().is_empty());
+        // The cache is usable afterwards: nothing still holds it.
+        assert_eq!(
+            validator.validate(token).await.map(|_| ()),
+            Err("the token has no issuer")
+        );
+    }
 }

@@ -6,7 +6,9 @@
 //! a trusted issuer ([`jwt`]), or an opaque one its issuer vouches for through token
 //! introspection ([`introspect`]). A JWT's signature is checked with the issuer's published
 //! keys ([`keys`]), then `iss` (exact), `aud` (must contain `gateway.auth.resource`,
-//! RFC 8707), `exp`/`nbf` (60 s leeway) and the required scopes. The verified claims
+//! RFC 8707), `exp`/`nbf` (60 s leeway) and the required scopes, and what the JWT
+//! access-token profile asks beyond them ([`profile`]: no `crit`, an access token's
+//! `typ`, times that are numbers, no `iat` in the future). The verified claims
 //! name the agent (`agents.<name>.match`).
 //!
 //! Nothing here logs a token, and nothing here reaches an upstream: the engine never
@@ -17,6 +19,7 @@ pub mod introspect;
 pub mod jwt;
 pub mod keys;
 pub mod metadata;
+pub mod profile;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -34,8 +37,11 @@ pub const LEEWAY_SECS: u64 = 60;
 pub struct Identity {
     /// The configured agent; `None`: `anonymous`.
     pub agent: Option<Arc<AgentSpec>>,
-    /// The token's `sub`, when it was a JWT (for traces; never a credential).
+    /// Who the access token is for: its `sub`, or its client (`client_id`, `azp`) when
+    /// it names no subject. Never a credential.
     pub subject: Option<String>,
+    /// The access token's `iss`: a subject is unique only within its issuer.
+    pub issuer: Option<String>,
     /// Whether the credential is an administrator's ([`Authenticator::authorize_admin`]).
     pub admin: bool,
     /// The caller's access token, when it sent one that passed (not an API key nor the
@@ -237,9 +243,8 @@ impl Authenticator {
             return Ok(Verified {
                 identity: Identity {
                     agent: Some(agent),
-                    subject: None,
                     admin,
-                    access_token: None,
+                    ..Identity::default()
                 },
                 scoped: true,
                 access_token: false,
@@ -273,13 +278,14 @@ impl Authenticator {
                 .admin_scope
                 .as_deref()
                 .is_some_and(|s| granted.contains(&s));
+        let text = |name: &str| claims.get(name).and_then(|v| v.as_str()).map(str::to_owned);
         Ok(Verified {
             identity: Identity {
                 agent,
-                subject: claims
-                    .get("sub")
-                    .and_then(|s| s.as_str())
-                    .map(str::to_owned),
+                subject: text("sub")
+                    .or_else(|| text("client_id"))
+                    .or_else(|| text("azp")),
+                issuer: text("iss"),
                 admin,
                 access_token: Some(Arc::new(Secret(token.to_owned()))),
             },

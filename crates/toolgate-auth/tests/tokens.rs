@@ -391,3 +391,105 @@ async fn an_api_key_is_matched_by_its_hash() {
         Err(Refusal::Invalid(_))
     ));
 }
+
+/// A token with a header of the test's own making (fields `Header` has no place for).
+fn sign_with_header(key: &SigningKey, mut header: Value, claims: &Value) -> String {
+    header["alg"] = json!("ES256");
+    header["kid"] = json!(key.kid);
+    let message = format!(
+        "{}.{}",
+        b64(header.to_string().as_bytes()),
+        b64(claims.to_string().as_bytes())
+    );
+    let signature = jsonwebtoken::crypto::sign(message.as_bytes(), &key.encoding, key.alg).unwrap();
+    format!("{message}.{signature}")
+}
+
+#[tokio::test]
+async fn a_token_with_critical_header_extensions_is_refused() {
+    // RFC 7515 §4.1.11: extensions named in `crit` must be understood or the token is
+    // invalid; toolgate understands none (RFC 7797's unencoded payload is one).
+    let key = es256("k1");
+    let is = issuer(&[&key]).await;
+    let a = authenticator(&is.url, "", Duration::from_secs(10));
+    for header in [
+        json!({"crit": ["urn:example:policy"], "urn:example:policy": "require-mfa"}),
+        json!({"crit": ["b64"], "b64": false}),
+        json!({"crit": []}),
+    ] {
+        let token = sign_with_header(&key, header.clone(), &claims(&is.url));
+        assert!(
+            matches!(check(&a, &token).await, Err(Refusal::Invalid(why)) if why.contains("crit")),
+            "{header}"
+        );
+    }
+    let plain = sign_with_header(&key, json!({}), &claims(&is.url));
+    assert_eq!(check(&a, &plain).await, Ok("reporting-bot".into()));
+}
+
+#[tokio::test]
+async fn a_jwt_typed_as_another_kind_of_token_is_not_an_access_token() {
+    // RFC 8725 §3.11 and RFC 9068 §4: a DPoP proof or a logout token the same issuer
+    // signed for the same audience must not pass as an access token.
+    let key = es256("k1");
+    let is = issuer(&[&key]).await;
+    let a = authenticator(&is.url, "", Duration::from_secs(10));
+    for typ in ["JWT", "at+jwt", "application/at+jwt", "AT+JWT"] {
+        let token = sign_with_header(&key, json!({"typ": typ}), &claims(&is.url));
+        assert_eq!(check(&a, &token).await, Ok("reporting-bot".into()), "{typ}");
+    }
+    for typ in ["dpop+jwt", "logout+jwt", "secevent+jwt"] {
+        let token = sign_with_header(&key, json!({"typ": typ}), &claims(&is.url));
+        assert!(
+            matches!(check(&a, &token).await, Err(Refusal::Invalid(why)) if why.contains("typ")),
+            "{typ}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn times_that_are_not_numbers_or_lie_ahead_are_refused() {
+    let key = es256("k1");
+    let is = issuer(&[&key]).await;
+    let a = authenticator(&is.url, "", Duration::from_secs(10));
+    // An `nbf` an hour ahead, written so a reader that wants a number skips it.
+    for nbf in [
+        json!((now() + 3600).to_string()),
+        json!({"at": now() + 3600}),
+        json!(true),
+    ] {
+        let mut early = claims(&is.url);
+        early["nbf"] = nbf.clone();
+        assert!(
+            matches!(
+                check(&a, &sign(&key, &early)).await,
+                Err(Refusal::Invalid(_))
+            ),
+            "{nbf}"
+        );
+    }
+    let mut unreadable_iat = claims(&is.url);
+    unreadable_iat["iat"] = json!("yesterday");
+    assert!(check(&a, &sign(&key, &unreadable_iat)).await.is_err());
+    let mut not_issued_yet = claims(&is.url);
+    not_issued_yet["iat"] = json!(now() + 3600);
+    assert_eq!(
+        check(&a, &sign(&key, &not_issued_yet)).await,
+        Err(Refusal::Invalid("the token was issued in the future (iat)"))
+    );
+}
+
+#[tokio::test]
+async fn a_token_with_a_fractional_exp_passes_every_time_until_it_expires() {
+    // RFC 7519 NumericDates may have fractions; the first check and the cached ones
+    // must agree on when the token expires.
+    let key = es256("k1");
+    let is = issuer(&[&key]).await;
+    let a = authenticator(&is.url, "", Duration::from_secs(10));
+    let mut fractional = claims(&is.url);
+    fractional["exp"] = json!(now() as f64 + 600.5);
+    let token = sign(&key, &fractional);
+    for _ in 0..3 {
+        assert_eq!(check(&a, &token).await, Ok("reporting-bot".into()));
+    }
+}

@@ -153,6 +153,27 @@ impl Compiler<'_> {
         Some(url)
     }
 
+    /// A match names a trusted issuer, and must name one when several are trusted:
+    /// each issuer hands out its own `sub` and `client_id` values, so without it a
+    /// token another trusted issuer minted for the same `sub` would be this agent's.
+    fn match_issuer(&mut self, path: &str, m: &AgentMatch, auth: &AuthConfig) {
+        let trusted = |iss: &str| auth.issuers.iter().any(|i| i.issuer == iss);
+        match &m.issuer {
+            Some(iss) if !trusted(iss) => self.err(
+                format!("{path}.match.issuer"),
+                format!("`{iss}` is not one of `gateway.auth.issuers`"),
+                "name a configured issuer exactly as configured",
+            ),
+            Some(_) => {}
+            None if auth.issuers.len() > 1 && !m.claims.contains_key("iss") => self.err(
+                format!("{path}.match"),
+                "several issuers are trusted and each hands out its own `sub` and `client_id`, so this match would take a token of any of them",
+                "add `issuer: <the issuer whose tokens are this agent's>` to the match",
+            ),
+            None => {}
+        }
+    }
+
     pub(super) fn agents(
         &mut self,
         raw: BTreeMap<String, RawAgent>,
@@ -179,19 +200,26 @@ impl Compiler<'_> {
                 continue;
             }
             let matches = raw.matches.map(|m| AgentMatch {
+                issuer: m.issuer,
                 sub: m.sub,
                 client_id: m.client_id,
                 claims: m.claims.into_iter().collect(),
             });
             if let Some(m) = &matches {
-                if m.sub.is_none() && m.client_id.is_none() && m.claims.is_empty() {
+                if m.issuer.is_none()
+                    && m.sub.is_none()
+                    && m.client_id.is_none()
+                    && m.claims.is_empty()
+                {
                     self.err(
                         format!("{path}.match"),
                         "an empty match would make every token this agent's",
-                        "name `sub`, `client_id` or `claims`",
+                        "name `issuer`, `sub`, `client_id` or `claims`",
                     );
                 }
-                if auth.is_none() {
+                if let Some(auth) = auth {
+                    self.match_issuer(&path, m, auth);
+                } else {
                     self.err(
                         format!("{path}.match"),
                         "agents are matched from access tokens, but `gateway.auth` is not configured",
@@ -343,6 +371,30 @@ mod tests {
     }
 
     #[test]
+    fn with_several_issuers_an_agent_names_the_issuer_of_its_tokens() {
+        let yaml = "gateway:\n  auth:\n    resource: https://tools.example.com/mcp\n    issuers: [{ issuer: https://login.example.com }, { issuer: https://partner.example.net }]\nagents:\n  bot:\n    match: { issuer: https://login.example.com, sub: bot }\n  partner:\n    match: { claims: { iss: https://partner.example.net } }\n";
+        let config = crate::parse(
+            std::path::Path::new("t.yaml"),
+            &format!("{TOOLS}{yaml}"),
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let bot = config.agents["bot"].matches.clone().unwrap_or_default();
+        let token = |iss: &str| {
+            serde_json::json!({"iss": iss, "sub": "bot"})
+                .as_object()
+                .cloned()
+                .unwrap_or_default()
+        };
+        assert!(bot.matches(&token("https://login.example.com")));
+        assert!(
+            !bot.matches(&token("https://partner.example.net")),
+            "the same sub at another trusted issuer is someone else"
+        );
+    }
+
+    #[test]
     fn mistakes_are_told_in_sentences() {
         let cases = [
             (
@@ -400,6 +452,14 @@ mod tests {
             (
                 "gateway:\n  auth:\n    resource: https://x.example/mcp\n    issuers: [{ issuer: https://l.example, introspection: { client_id: \" \", client_secret_env: S } }]\n",
                 "the client id is empty",
+            ),
+            (
+                "gateway:\n  auth:\n    resource: https://x.example/mcp\n    issuers: [{ issuer: https://l.example }, { issuer: https://partner.example }]\nagents:\n  bot:\n    match: { sub: bot }\n",
+                "several issuers are trusted",
+            ),
+            (
+                "gateway:\n  auth:\n    resource: https://x.example/mcp\n    issuers: [{ issuer: https://l.example }]\nagents:\n  bot:\n    match: { issuer: https://l.example/, sub: bot }\n",
+                "`https://l.example/` is not one of `gateway.auth.issuers`",
             ),
         ];
         for (yaml, expected) in cases {

@@ -96,6 +96,8 @@ impl AgentSpec {
 /// Claims that identify an agent's token; every one given must match.
 #[derive(Debug, Clone, Default)]
 pub struct AgentMatch {
+    /// `iss`: a `sub` or `client_id` is unique only within its issuer.
+    pub issuer: Option<String>,
     /// `sub`.
     pub sub: Option<String>,
     /// `client_id`, or `azp` when the token has none.
@@ -108,7 +110,10 @@ impl AgentMatch {
     /// Whether a token with these (verified) claims is this agent's.
     pub fn matches(&self, claims: &serde_json::Map<String, Value>) -> bool {
         let text = |name: &str| claims.get(name).and_then(Value::as_str);
-        self.sub.as_deref().is_none_or(|s| text("sub") == Some(s))
+        self.issuer
+            .as_deref()
+            .is_none_or(|i| text("iss") == Some(i))
+            && self.sub.as_deref().is_none_or(|s| text("sub") == Some(s))
             && self
                 .client_id
                 .as_deref()

@@ -92,6 +92,9 @@ pub struct RawAgent {
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawAgentMatch {
+    /// The token's `iss`: one of `gateway.auth.issuers`. Required when several issuers
+    /// are trusted, since a `sub` or `client_id` is unique only within its issuer.
+    pub issuer: Option<String>,
     /// The token's `sub`.
     pub sub: Option<String>,
     /// The token's `client_id` (RFC 9068), or `azp` when it has none.

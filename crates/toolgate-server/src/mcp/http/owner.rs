@@ -6,9 +6,10 @@
 //! credentials (the MCP security best practices, "Session Hijacking": bind the session
 //! to the user).
 //!
-//! The owner is the agent the credential named and, for an access token, its subject:
-//! two users of one OAuth agent do not share sessions either. It is kept as a digest,
-//! which is also what a sealed id carries, so the id shows no subject.
+//! The owner is the agent the credential named and, for an access token, its issuer and
+//! subject: two users of one OAuth agent do not share sessions either, nor two users
+//! of the same `sub` at two trusted issuers (each issuer hands out its own). It is kept
+//! as a digest, which is also what a sealed id carries, so the id shows no subject.
 
 use toolgate_auth::Identity;
 
@@ -29,16 +30,26 @@ impl Owner {
         // A gateway without credentials names every request's caller `anonymous`: its
         // one owner is worked out once, not hashed again on every request.
         static ANONYMOUS: std::sync::LazyLock<Owner> =
-            std::sync::LazyLock::new(|| Owner::digest_of(toolgate_config::ANONYMOUS, None));
-        if identity.agent.is_none() && identity.subject.is_none() {
+            std::sync::LazyLock::new(|| Owner::digest_of(toolgate_config::ANONYMOUS, None, None));
+        if identity.agent.is_none() && identity.subject.is_none() && identity.issuer.is_none() {
             return ANONYMOUS.clone();
         }
-        Owner::digest_of(identity.name(), identity.subject.as_deref())
+        Owner::digest_of(
+            identity.name(),
+            identity.issuer.as_deref(),
+            identity.subject.as_deref(),
+        )
     }
 
-    fn digest_of(name: &str, subject: Option<&str>) -> Owner {
-        // The name and the subject cannot run into each other: a name has no newline.
-        let who = format!("{name}\n{}", subject.unwrap_or_default());
+    fn digest_of(name: &str, issuer: Option<&str>, subject: Option<&str>) -> Owner {
+        // The parts cannot run into each other: a name has no newline, and the issuer
+        // comes after the subject with the issuer's length first. Without an issuer (a
+        // key, the shared token) the digest is what it has always been.
+        let subject = subject.unwrap_or_default();
+        let who = match issuer {
+            None => format!("{name}\n{subject}"),
+            Some(issuer) => format!("{name}\n{subject}\n{}:{issuer}", issuer.len()),
+        };
         let mut digest = toolgate_auth::sha256_hex(who.as_bytes());
         digest.truncate(DIGEST_HEX);
         Owner(Some(digest))
@@ -74,9 +85,32 @@ mod tests {
                 })
             }),
             subject: subject.map(str::to_owned),
-            admin: false,
-            access_token: None,
+            ..Identity::default()
         }
+    }
+
+    #[test]
+    fn the_same_subject_at_two_issuers_owns_sessions_apart() {
+        // `sub` is unique only within its issuer: a user of another trusted issuer who
+        // got the same `sub` is someone else, and does not get the first one's sessions.
+        let at = |issuer: &str| {
+            Owner::of(Some(&Identity {
+                issuer: Some(issuer.to_owned()),
+                ..identity(Some("app"), Some("user-1"))
+            }))
+        };
+        assert_eq!(
+            at("https://login.example.com"),
+            at("https://login.example.com")
+        );
+        assert_ne!(
+            at("https://login.example.com"),
+            at("https://partner.example.net")
+        );
+        assert_ne!(
+            at("https://login.example.com"),
+            Owner::of(Some(&identity(Some("app"), Some("user-1"))))
+        );
     }
 
     #[test]
@@ -96,7 +130,7 @@ mod tests {
         assert_eq!(anonymous, Owner::of(Some(&identity(None, None))));
         assert_eq!(
             anonymous,
-            Owner::digest_of(toolgate_config::ANONYMOUS, None)
+            Owner::digest_of(toolgate_config::ANONYMOUS, None, None)
         );
         assert_ne!(anonymous, Owner::of(Some(&identity(None, Some("user-1")))));
         assert_ne!(anonymous, Owner::default());

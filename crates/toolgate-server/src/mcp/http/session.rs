@@ -538,9 +538,7 @@ mod tests {
         };
         Owner::of(Some(&toolgate_auth::Identity {
             agent: Some(Arc::new(spec)),
-            subject: None,
-            admin: false,
-            access_token: None,
+            ..toolgate_auth::Identity::default()
         }))
     }
 

@@ -1,0 +1,145 @@
+//! What a JWT access token must be beyond a valid signature and the claims the JWT
+//! library checks (RFC 8725, RFC 9068): the rules the library leaves open.
+//!
+//! - `crit` (RFC 7515 §4.1.11): the issuer marks header extensions the recipient must
+//!   understand or refuse the token. toolgate understands none, so any `crit` refuses.
+//! - `typ` (RFC 8725 §3.11, RFC 9068 §4): a JWT typed as another kind of token (a DPoP
+//!   proof, a logout token, a security event) is not an access token, even when the
+//!   same issuer signed it for the same audience. Absent, `JWT`, `at+jwt` and
+//!   `application/at+jwt` pass (most providers write `JWT`).
+//! - `exp`, `nbf`, `iat` are NumericDates (RFC 7519 §2): a number or nothing. The
+//!   library skips an `nbf` it cannot read as one, which would let `"nbf": "<later>"`
+//!   through; here such a token is refused. An `iat` later than now (past the leeway)
+//!   names a token not issued yet, and is refused too.
+
+use base64::Engine as _;
+use serde_json::{Map, Value};
+
+use crate::LEEWAY_SECS;
+
+/// The header types of an access token (compared without case; RFC 7515 §4.1.9 lets
+/// `application/` be left out).
+const ACCESS_TOKEN_TYPES: [&str; 2] = ["jwt", "at+jwt"];
+
+/// Whether the token's header is one toolgate may act on: no `crit`, and a `typ` of
+/// an access token.
+pub fn check_header(token: &str) -> Result<(), &'static str> {
+    let header = token.split('.').next().unwrap_or_default();
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(header.trim_end_matches('='))
+        .map_err(|_| "the token's header is not a signed JWT header")?;
+    let Ok(Value::Object(header)) = serde_json::from_slice::<Value>(&bytes) else {
+        return Err("the token's header is not a signed JWT header");
+    };
+    if header.contains_key("crit") {
+        return Err(
+            "the token marks header extensions critical (crit) that toolgate does not understand",
+        );
+    }
+    match header.get("typ") {
+        None => Ok(()),
+        Some(Value::String(typ)) if is_access_token_type(typ) => Ok(()),
+        Some(_) => Err("the token is typed (typ) as another kind of JWT than an access token"),
+    }
+}
+
+fn is_access_token_type(typ: &str) -> bool {
+    let lower = typ.to_ascii_lowercase();
+    let bare = lower.strip_prefix("application/").unwrap_or(&lower);
+    ACCESS_TOKEN_TYPES.contains(&bare)
+}
+
+/// Whether the verified claims' times are NumericDates, and `iat` is not later than
+/// `now` (with the leeway). `exp` and `nbf` against `now` are the library's.
+pub fn check_times(claims: &Map<String, Value>, now: u64) -> Result<(), &'static str> {
+    for name in ["exp", "nbf", "iat"] {
+        if claims.contains_key(name) && numeric_date(claims, name).is_none() {
+            return Err("the token's exp, nbf or iat is not a NumericDate");
+        }
+    }
+    if numeric_date(claims, "iat").is_some_and(|iat| iat > now.saturating_add(LEEWAY_SECS)) {
+        return Err("the token was issued in the future (iat)");
+    }
+    Ok(())
+}
+
+/// The claim `name` as seconds since the epoch, when it is a number toolgate can read
+/// as one (an integer, or a fraction rounded down, as RFC 7519 allows).
+pub fn numeric_date(claims: &Map<String, Value>, name: &str) -> Option<u64> {
+    let value = claims.get(name)?;
+    if let Some(n) = value.as_u64() {
+        return Some(n);
+    }
+    let f = value.as_f64()?;
+    // `u64::MAX as f64` rounds up to 2^64, which a u64 cannot hold: stay below it.
+    (f.is_finite() && f >= 0.0 && f < u64::MAX as f64).then(|| f.floor() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn token_with_header(header: Value) -> String {
+        let b64 = |v: &Value| {
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string().as_bytes())
+        };
+        format!("{}.{}.sig", b64(&header), b64(&json!({})))
+    }
+
+    #[test]
+    fn access_token_types_pass_and_other_kinds_of_jwt_do_not() {
+        for typ in ["JWT", "jwt", "at+jwt", "AT+JWT", "application/at+jwt"] {
+            let token = token_with_header(json!({"alg": "ES256", "typ": typ}));
+            assert_eq!(check_header(&token), Ok(()), "{typ}");
+        }
+        assert_eq!(
+            check_header(&token_with_header(json!({"alg": "ES256"}))),
+            Ok(())
+        );
+        for typ in [
+            json!("dpop+jwt"),
+            json!("logout+jwt"),
+            json!("secevent+jwt"),
+            json!(1),
+        ] {
+            let token = token_with_header(json!({"alg": "ES256", "typ": typ}));
+            assert!(check_header(&token).is_err(), "{typ}");
+        }
+    }
+
+    #[test]
+    fn any_critical_header_extension_is_refused() {
+        for crit in [json!(["urn:example:ext"]), json!([]), json!("b64")] {
+            let token =
+                token_with_header(json!({"alg": "ES256", "crit": crit, "urn:example:ext": 1}));
+            assert!(check_header(&token).is_err(), "{crit}");
+        }
+    }
+
+    #[test]
+    fn time_claims_are_numeric_dates() {
+        let now = 1_700_000_000;
+        let ok = json!({"exp": now + 600, "nbf": now, "iat": now});
+        assert_eq!(check_times(ok.as_object().unwrap(), now), Ok(()));
+        let fraction = json!({"exp": (now + 600) as f64 + 0.5});
+        assert_eq!(check_times(fraction.as_object().unwrap(), now), Ok(()));
+        assert_eq!(
+            numeric_date(fraction.as_object().unwrap(), "exp"),
+            Some(now + 600)
+        );
+        for bad in [
+            json!({"nbf": (now + 3600).to_string()}),
+            json!({"nbf": {"t": now + 3600}}),
+            json!({"nbf": -1}),
+            json!({"iat": "yesterday"}),
+            json!({"exp": 1e300}),
+            json!({"iat": now + 3600}),
+        ] {
+            assert!(check_times(bad.as_object().unwrap(), now).is_err(), "{bad}");
+        }
+        // Within the leeway an `iat` a little ahead is a clock difference.
+        let skewed = json!({"iat": now + 30});
+        assert_eq!(check_times(skewed.as_object().unwrap(), now), Ok(()));
+    }
+}
