@@ -241,11 +241,28 @@ impl<'a> Converter<'a> {
                 })
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
-            if self.dialect != Dialect::Oas31 || siblings.is_empty() {
+            if self.dialect != Dialect::Oas31 {
                 return target;
             }
-            let rest = self.convert(file, &Value::Object(siblings), depth + 1);
-            return json!({ "allOf": [target, rest] });
+            let mut out = if siblings.is_empty() {
+                target
+            } else {
+                let rest = self.convert(file, &Value::Object(siblings), depth + 1);
+                json!({ "allOf": [target, rest] })
+            };
+            // In 3.1 a `description` or `title` beside `$ref` says what this use of the
+            // shared schema is (`buyer` and `seller` both a `PersonId`): the model reads
+            // it, where the shared schema's own text says only what the type is.
+            if self.side == Side::Request
+                && let Value::Object(m) = &mut out
+            {
+                for key in ["description", "title"] {
+                    if let Some(Value::String(d)) = s.get(key) {
+                        m.insert(key.into(), Value::String(super::text::trim_text(d, 300)));
+                    }
+                }
+            }
+            return out;
         }
         let mut out = Map::new();
         for key in PLAIN {
