@@ -221,3 +221,19 @@ fn content_media_type_and_encoding_say_how_a_string_carries_bytes() {
     assert_eq!(image["contentEncoding"], "base64", "{}", out.yaml);
     assert_eq!(image["contentMediaType"], "image/png", "{}", out.yaml);
 }
+
+#[test]
+fn a_description_beside_a_parameter_ref_replaces_the_shared_one() {
+    let (out, doc) = import_and_check(&oas31(
+        json!({"/orders": {"get": {"operationId": "list_orders", "parameters": [
+            {"$ref": "#/components/parameters/Limit", "description": "How many orders to list, newest first."},
+        ], "responses": ok()}}}),
+        json!({"parameters": {"Limit": {"name": "limit", "in": "query", "description": "A page size.", "schema": {"type": "integer"}}}}),
+    ));
+    let limit = &input(&doc, "list_orders")["properties"]["limit"];
+    assert_eq!(
+        limit["description"], "How many orders to list, newest first.",
+        "{}",
+        out.yaml
+    );
+}

@@ -178,11 +178,27 @@ fn params_of(
     let mut out = Vec::new();
     for p in list.and_then(Value::as_array).into_iter().flatten() {
         match refs.deref(file, p) {
-            Ok(x) => out.push(x),
+            Ok((at, mut found)) => {
+                with_reference_text(p, &mut found);
+                out.push((at, found));
+            }
             Err(e) => warnings.push(e),
         }
     }
     out
+}
+
+/// OpenAPI 3.1 lets a reference say what this use of a shared parameter is: a
+/// `description` or `summary` beside its `$ref` replaces the component's. Before 3.1
+/// no reference has such siblings, and one written there anyway says the same thing
+/// about this use, so it is read in every version.
+fn with_reference_text(reference: &Value, found: &mut Value) {
+    if reference.get("$ref").is_none() {
+        return;
+    }
+    if let (Some(Value::String(d)), Value::Object(m)) = (reference.get("description"), found) {
+        m.insert("description".into(), Value::String(d.clone()));
+    }
 }
 
 /// One argument of the tool being built.
