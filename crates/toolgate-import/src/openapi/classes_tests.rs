@@ -925,3 +925,69 @@ fn operator_expressions_in_a_path_keep_their_separator() {
         ]
     );
 }
+
+#[test]
+fn an_array_s_enum_of_item_values_is_its_items_enum() {
+    // `type: array` with `enum: [Active, Closed]` beside it, as descriptions converted
+    // from Swagger 2.0 write a multi-valued query parameter: no list equals a string,
+    // so as written neither the model's list nor the API's answer could ever be valid.
+    let statuses = json!(["Active", "Pending", "Closed"]);
+    let (out, doc, config) = import_and_check(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({"/listings": {"get": {"operationId": "listings",
+        "parameters": [{"name": "status", "in": "query", "explode": true, "schema": {
+            "type": "array", "items": {"type": "string"}, "enum": statuses, "default": "Active"}}],
+        "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+            "type": "object", "properties": {"statuses": {"type": "array", "items": {"type": "string"}, "enum": statuses}},
+        }}}}}}}}),
+    ));
+    let status = &doc["tools"]["listings"]["input_schema"]["properties"]["status"];
+    assert_eq!(status["items"]["enum"], statuses, "{}", out.yaml);
+    assert_eq!(status.get("enum"), None, "{status}");
+    assert_eq!(status["default"], json!(["Active"]));
+    let validator = jsonschema::validator_for(&doc["tools"]["listings"]["input_schema"]).unwrap();
+    assert!(validator.is_valid(&json!({"status": ["Active", "Closed"]})));
+    assert!(!validator.is_valid(&json!({"status": ["Sold"]})));
+    assert!(
+        url_of(&config, "listings", json!({"status": ["Active", "Closed"]}))
+            .ends_with("/listings?status=Active&status=Closed")
+    );
+    // The response's list is read the same way: nowhere in the config is a list whose
+    // `enum` names scalars.
+    fn scalar_enum_on_a_list(v: &Value) -> bool {
+        match v {
+            Value::Object(m) => {
+                (m.get("type") == Some(&json!("array"))
+                    && m.get("enum")
+                        .and_then(Value::as_array)
+                        .is_some_and(|e| e.iter().any(|x| x.is_string())))
+                    || m.values().any(scalar_enum_on_a_list)
+            }
+            Value::Array(items) => items.iter().any(scalar_enum_on_a_list),
+            _ => false,
+        }
+    }
+    assert!(!scalar_enum_on_a_list(&doc), "{}", out.yaml);
+}
+
+#[test]
+fn a_swagger_2_list_parameter_with_its_values_on_the_list_takes_them_as_item_values() {
+    let (out, doc, _) = import_and_check(&json!({
+        "swagger": "2.0",
+        "info": {"title": "Listings", "version": "1"},
+        "host": "api.example.com",
+        "schemes": ["https"],
+        "paths": {"/listings": {"get": {"operationId": "listings", "parameters": [
+            {"name": "include", "in": "query", "type": "array", "collectionFormat": "multi",
+             "items": {"type": "string"}, "enum": ["photos", "agent"]},
+        ], "responses": {"200": {"description": "ok"}}}}},
+    }));
+    let include = &doc["tools"]["listings"]["input_schema"]["properties"]["include"];
+    assert_eq!(
+        include["items"]["enum"],
+        json!(["photos", "agent"]),
+        "{}",
+        out.yaml
+    );
+    assert_eq!(include.get("enum"), None, "{include}");
+}

@@ -178,11 +178,27 @@ fn params_of(
     let mut out = Vec::new();
     for p in list.and_then(Value::as_array).into_iter().flatten() {
         match refs.deref(file, p) {
-            Ok(x) => out.push(x),
+            Ok((at, mut found)) => {
+                with_reference_text(p, &mut found);
+                out.push((at, found));
+            }
             Err(e) => warnings.push(e),
         }
     }
     out
+}
+
+/// OpenAPI 3.1 lets a reference say what this use of a shared parameter is: a
+/// `description` or `summary` beside its `$ref` replaces the component's. Before 3.1
+/// no reference has such siblings, and one written there anyway says the same thing
+/// about this use, so it is read in every version.
+fn with_reference_text(reference: &Value, found: &mut Value) {
+    if reference.get("$ref").is_none() {
+        return;
+    }
+    if let (Some(Value::String(d)), Value::Object(m)) = (reference.get("description"), found) {
+        m.insert("description".into(), Value::String(d.clone()));
+    }
 }
 
 /// One argument of the tool being built.
@@ -548,17 +564,7 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                             if styled.1.get("type").and_then(Value::as_str) == Some("array") { "list" } else { "structure" }
                         ));
                     }
-                    PathStyle::OneItem => {
-                        let least = styled
-                            .1
-                            .get("minItems")
-                            .and_then(Value::as_u64)
-                            .unwrap_or(0);
-                        if least > 1 {
-                            return Err(Skip(format!(
-                                "needs the exploded `matrix` path list `{name}` with at least {least} items (`;{name}=a;{name}=b`), which toolgate's path template cannot write"
-                            )));
-                        }
+                    PathStyle::Items(1) => {
                         if let Value::Object(m) = &mut schema {
                             m.insert("maxItems".into(), json!(1));
                         }
@@ -566,8 +572,32 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                             "path parameter `{name}` is an exploded `matrix` list (`;{name}=a;{name}=b`): one item is sent per call"
                         ));
                     }
-                    PathStyle::Members(members) => {
+                    PathStyle::Items(count) => {
+                        // A template writes the name once: the `minItems` the
+                        // description asks for are that many arguments, each after its
+                        // own `;name=`.
+                        let item_schema = styled
+                            .1
+                            .get("items")
+                            .map_or_else(|| json!({}), |s| conv.part(&styled.0, s));
                         let mut written = String::new();
+                        for n in 1..=count {
+                            let item_arg = unique_arg(&mut used, &format!("{name}_{n}"), "path");
+                            written.push_str(&format!(";{name}={{{item_arg}}}"));
+                            args.push(Arg {
+                                name: item_arg,
+                                schema: item_schema.clone(),
+                                required: true,
+                            });
+                        }
+                        path = written_in_place_of(&path, name, &written);
+                        notes.push(format!(
+                            "path parameter `{name}` is an exploded `matrix` list of at least {count} items: exactly {count} are sent, each an argument of its own"
+                        ));
+                        continue;
+                    }
+                    PathStyle::Members(members, layout) => {
+                        let mut written = Vec::new();
                         for member in &members {
                             let member_arg =
                                 unique_arg(&mut used, &format!("{name}_{member}"), "path");
@@ -576,16 +606,16 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                                 .get("properties")
                                 .and_then(|m| m.get(member))
                                 .map_or_else(|| json!({}), |s| conv.part(&styled.0, s));
-                            written.push_str(&format!(";{member}={{{member_arg}}}"));
+                            written.push((member.clone(), format!("{{{member_arg}}}")));
                             args.push(Arg {
                                 name: member_arg,
                                 schema: member_schema,
                                 required: true,
                             });
                         }
-                        path = path.replace(&format!("{{{name}}}"), &written);
+                        path = written_in_place_of(&path, name, &layout.write(&written));
                         notes.push(format!(
-                            "path parameter `{name}` is an exploded `matrix` object: each member is an argument, all required"
+                            "path parameter `{name}` is an object: each member is an argument, all required, written between the separators its style keeps"
                         ));
                         continue;
                     }
@@ -1773,6 +1803,14 @@ fn form_style_of(encoding: Option<&Value>) -> Result<&'static str, String> {
 /// `/7`, not `json` and `7` glued to what precedes them; `{;v}` becomes `;v=2`, and
 /// `{+name}` stays a reserved expansion. Some published descriptions name the
 /// parameter with the operator (`.format`), others without it (`format`).
+/// `path` with the parameter `name` (`{name}`, or the key's own `{.name}`/`{;name}`)
+/// replaced by `written`, which already carries the style's prefix.
+fn written_in_place_of(path: &str, name: &str, written: &str) -> String {
+    ["", ".", ";"].iter().fold(path.to_string(), |path, op| {
+        path.replace(&format!("{{{op}{name}}}"), written)
+    })
+}
+
 fn with_operator_expressions(path: &str, name: &str, placeholder: &str) -> String {
     let mut path = path.replace(&format!("{{{name}}}"), &{
         let bare = name.trim_start_matches(['.', '/', ';']);

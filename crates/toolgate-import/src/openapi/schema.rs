@@ -241,11 +241,28 @@ impl<'a> Converter<'a> {
                 })
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
-            if self.dialect != Dialect::Oas31 || siblings.is_empty() {
+            if self.dialect != Dialect::Oas31 {
                 return target;
             }
-            let rest = self.convert(file, &Value::Object(siblings), depth + 1);
-            return json!({ "allOf": [target, rest] });
+            let mut out = if siblings.is_empty() {
+                target
+            } else {
+                let rest = self.convert(file, &Value::Object(siblings), depth + 1);
+                json!({ "allOf": [target, rest] })
+            };
+            // In 3.1 a `description` or `title` beside `$ref` says what this use of the
+            // shared schema is (`buyer` and `seller` both a `PersonId`): the model reads
+            // it, where the shared schema's own text says only what the type is.
+            if self.side == Side::Request
+                && let Value::Object(m) = &mut out
+            {
+                for key in ["description", "title"] {
+                    if let Some(Value::String(d)) = s.get(key) {
+                        m.insert(key.into(), Value::String(super::text::trim_text(d, 300)));
+                    }
+                }
+            }
+            return out;
         }
         let mut out = Map::new();
         for key in PLAIN {
@@ -380,6 +397,7 @@ impl<'a> Converter<'a> {
                 _ => {}
             }
         }
+        scalar_enum_to_items(&mut out);
         for key in ["patternProperties", "dependentSchemas"] {
             if let Some(Value::Object(m)) = s.get(key) {
                 let c: Map<String, Value> = m
@@ -616,6 +634,48 @@ const FORMAT_NAMES: &[&str] = &[
 /// integer, default: "100"`), which a model copying it would be refused for: `None` when
 /// it is of the type already, else `Some` of the same value as that type (`true`,
 /// `100`), or `Some(None)` when it has no such reading.
+/// An array whose `enum` or `default` is a scalar (`type: array, enum: [Active, Closed]`,
+/// `default: Active`), as descriptions converted from Swagger 2.0 parameters often
+/// write the item values on the list: no list equals a scalar, so as written no value is
+/// valid, neither the model's arguments nor the API's responses. The values are the
+/// items' `enum`, and a scalar default is the one-item list.
+fn scalar_enum_to_items(out: &mut Map<String, Value>) {
+    let is_array = match out.get("type") {
+        Some(Value::String(t)) => t == "array",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "array"),
+        _ => false,
+    };
+    if !is_array {
+        return;
+    }
+    if let Some(Value::Array(values)) = out.get("enum")
+        && values.iter().any(|v| !v.is_null())
+        && values.iter().all(|v| !v.is_array())
+    {
+        let item_values: Vec<Value> = values.iter().filter(|v| !v.is_null()).cloned().collect();
+        out.remove("enum");
+        match out.get_mut("items") {
+            Some(Value::Object(items)) => {
+                items
+                    .entry("enum")
+                    .or_insert_with(|| Value::Array(item_values));
+            }
+            // `items: false` admits no item: nothing to narrow.
+            Some(Value::Bool(false)) => {}
+            _ => {
+                out.insert("items".into(), json!({ "enum": item_values }));
+            }
+        }
+    }
+    if let Some(d) = out.get("default")
+        && !d.is_array()
+        && !d.is_null()
+    {
+        let one = json!([d]);
+        out.insert("default".into(), one);
+    }
+}
+
 fn default_of_type(kind: &str, d: &Value) -> Option<Option<Value>> {
     let fits = match kind {
         "boolean" => d.is_boolean(),

@@ -543,19 +543,13 @@ fn exploded_label_and_matrix_path_lists_and_objects_follow_the_style_table() {
         path("matrix_object", json!({"color_R": 100, "color_G": 200})),
         "/mo/;R=100;G=200"
     );
-    // Never an object's JSON text.
-    let label = path("label_object", json!({"color": "R=100.G=200"}));
+    // Never an object's JSON text: each member an argument, the separators literal.
     assert_eq!(
-        percent_encoding::percent_decode_str(&label)
-            .decode_utf8()
-            .unwrap(),
+        path("label_object", json!({"color_R": 100, "color_G": 200})),
         "/lo/.R=100.G=200"
     );
-    let simple = path("simple_object", json!({"color": "R,100,G,200"}));
     assert_eq!(
-        percent_encoding::percent_decode_str(&simple)
-            .decode_utf8()
-            .unwrap(),
+        path("simple_object", json!({"color_R": 100, "color_G": 200})),
         "/so/R,100,G,200"
     );
     // Unexploded, a list is the comma join it always was.
@@ -566,6 +560,67 @@ fn exploded_label_and_matrix_path_lists_and_objects_follow_the_style_table() {
             .unwrap(),
         "/ml/;ids=a,b"
     );
+}
+
+#[test]
+fn unexploded_label_and_matrix_path_objects_keep_the_separators_the_style_table_shows() {
+    let color = json!({"type": "object", "required": ["R", "G"], "properties": {"R": {"type": "integer"}, "G": {"type": "string"}}});
+    let get = |id: &str, style: &str, explode: bool| {
+        json!({"get": {"operationId": id, "parameters": [
+        {"name": "color", "in": "path", "required": true, "style": style, "explode": explode, "schema": color.clone()},
+    ], "responses": ok()}})
+    };
+    let (out, doc, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/label/{color}": get("label", "label", false),
+            "/matrix/{color}": get("matrix", "matrix", false),
+            "/simple/{color}": get("simple", "simple", true),
+        }),
+    ));
+    let path = |tool: &str, a: Value| rendered(&config, tool, a).url.path().to_string();
+    let a = json!({"color_R": 100, "color_G": "g 2"});
+    // The style's `,` and `=` are written as they are; a member's value is encoded.
+    assert_eq!(
+        path("label", a.clone()),
+        "/label/.R,100,G,g%202",
+        "{}",
+        out.yaml
+    );
+    assert_eq!(path("matrix", a.clone()), "/matrix/;color=R,100,G,g%202");
+    assert_eq!(path("simple", a), "/simple/R=100,G=g%202");
+    assert_eq!(
+        path("label", json!({"color_R": 1, "color_G": "a,b"})),
+        "/label/.R,1,G,a%2Cb"
+    );
+    let input = &doc["tools"]["matrix"]["input_schema"];
+    assert_eq!(input["properties"]["color_R"]["type"], "integer");
+    assert_eq!(input["required"], json!(["color_R", "color_G"]));
+}
+
+#[test]
+fn an_exploded_matrix_list_of_at_least_two_sends_each_item_after_the_name() {
+    let (out, doc, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({"/range/{span}/days": {"get": {"operationId": "range", "parameters": [
+            {"name": "span", "in": "path", "required": true, "style": "matrix", "explode": true,
+             "schema": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "string", "format": "date"}}},
+        ], "responses": ok()}}}),
+    ));
+    let r = rendered(
+        &config,
+        "range",
+        json!({"span_1": "2024-01-01", "span_2": "2024-02-01"}),
+    );
+    assert_eq!(
+        r.url.path(),
+        "/range/;span=2024-01-01;span=2024-02-01/days",
+        "{}",
+        out.yaml
+    );
+    let input = &doc["tools"]["range"]["input_schema"];
+    assert_eq!(input["properties"]["span_1"]["format"], "date");
+    assert_eq!(input["required"], json!(["span_1", "span_2"]));
 }
 
 #[test]

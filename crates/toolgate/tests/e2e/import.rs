@@ -701,3 +701,78 @@ async fn an_imported_cookie_key_is_sent_in_the_one_cookie_header_and_not_repeate
     assert!(!text(&answer).contains(KEY), "{}", text(&answer));
     let _ = client.cancel().await;
 }
+
+/// Path objects and lists styled as OpenAPI 3's table shows them, and a list whose
+/// allowed values the description writes on the list, reach the upstream as described
+/// through a served gateway.
+#[tokio::test]
+async fn imported_path_styles_and_list_values_reach_the_upstream_as_described() {
+    let seen: Seen = Arc::default();
+    let app = Router::new()
+        .fallback(|State(seen): State<Seen>, req: Request| async move {
+            let target = req.uri().to_string();
+            seen.lock()
+                .unwrap()
+                .push((target, String::new(), String::new()));
+            axum::Json(json!({})).into_response()
+        })
+        .with_state(seen.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let ok = json!({"200": {"description": "ok"}});
+    let description = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Styles", "version": "1.0"},
+        "servers": [{"url": format!("http://{addr}")}],
+        "paths": {
+            "/colors/{color}": {"get": {"operationId": "paint", "parameters": [
+                {"name": "color", "in": "path", "required": true, "style": "label", "schema": {
+                    "type": "object", "properties": {"R": {"type": "integer"}, "G": {"type": "integer"}}}},
+            ], "responses": ok}},
+            "/range/{span}": {"get": {"operationId": "range", "parameters": [
+                {"name": "span", "in": "path", "required": true, "style": "matrix", "explode": true, "schema": {
+                    "type": "array", "minItems": 2, "items": {"type": "string"}}},
+            ], "responses": ok}},
+            "/listings": {"get": {"operationId": "listings", "parameters": [
+                {"name": "status", "in": "query", "schema": {
+                    "type": "array", "items": {"type": "string"}, "enum": ["Active", "Closed"]}},
+            ], "responses": ok}},
+        },
+    });
+    let dir = temp_dir("import-styles");
+    let file = dir.join("styles.json");
+    std::fs::write(&file, description.to_string()).unwrap();
+    let outcome = openapi::run(&Options {
+        spec: file,
+        owner: Some("team@example.com".into()),
+        ..Options::default()
+    })
+    .unwrap();
+    assert_eq!(outcome.stats.tools, 3, "{:?}", outcome.report);
+    let path = dir.join("toolgate.yaml");
+    std::fs::write(&path, &outcome.yaml).unwrap();
+    let mut config =
+        toolgate_config::parse(&path, &outcome.yaml, &dir, &env).unwrap_or_else(|e| panic!("{e}"));
+    config.gateway.state = dir.join("state.db");
+    let tg = serve_config(config).await;
+    let client = rmcp_client(&tg.url, Era::Stateless).await;
+    for (tool, args) in [
+        ("paint", json!({"color_R": 100, "color_G": 200})),
+        ("range", json!({"span_1": "a", "span_2": "b c"})),
+        ("listings", json!({"status": ["Active", "Closed"]})),
+    ] {
+        let r = call(&client, tool, args).await;
+        assert_eq!(r.is_error, Some(false), "{tool}: {}", text(&r));
+    }
+    let targets: Vec<String> = seen.lock().unwrap().iter().map(|s| s.0.clone()).collect();
+    assert_eq!(
+        targets,
+        [
+            "/colors/.R,100,G,200",
+            "/range/;span=a;span=b%20c",
+            "/listings?status=Active&status=Closed",
+        ]
+    );
+    let _ = client.cancel().await;
+}
