@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use toolgate_config::{ANONYMOUS, AgentSpec, AuthConfig, GatewayConfig, Secret, Unmatched};
 
-pub use metadata::{WELL_KNOWN, metadata_document, resource_metadata_url};
+pub use metadata::{WELL_KNOWN, metadata_document, names_resource, resource_metadata_url};
 
 /// Seconds of clock difference tolerated on a token's `exp` and `nbf`, whether a JWT's
 /// claims or an introspection answer's.

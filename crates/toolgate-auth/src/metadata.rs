@@ -22,6 +22,16 @@ pub fn resource_metadata_url(resource: &str) -> String {
     }
 }
 
+/// Whether `suffix`, the path after [`WELL_KNOWN`] of a metadata request (without its
+/// leading `/`), names `resource`'s own path: only that one is published (RFC 9728
+/// §3.1); any other is another resource's, which this server does not protect.
+pub fn names_resource(resource: &str, suffix: &str) -> bool {
+    let path = url::Url::parse(resource)
+        .map(|u| u.path().trim_matches('/').to_owned())
+        .unwrap_or_default();
+    suffix.trim_matches('/') == path
+}
+
 /// The metadata document.
 pub fn metadata_document(auth: &AuthConfig) -> Value {
     json!({
@@ -36,6 +46,21 @@ pub fn metadata_document(auth: &AuthConfig) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_resources_own_path_is_published() {
+        assert!(names_resource("https://tools.example.com/mcp", "mcp"));
+        assert!(names_resource(
+            "https://tools.example.com/gw/mcp/",
+            "gw/mcp"
+        ));
+        assert!(!names_resource("https://tools.example.com/mcp", "admin"));
+        assert!(!names_resource(
+            "https://tools.example.com/mcp",
+            "mcp/other"
+        ));
+        assert!(!names_resource("https://tools.example.com", "mcp"));
+    }
 
     #[test]
     fn the_metadata_url_inserts_the_well_known_path_before_the_resource_path() {

@@ -104,7 +104,7 @@ pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<
             .route(toolgate_auth::WELL_KNOWN, get(protected_resource))
             .route(
                 &format!("{}/{{*path}}", toolgate_auth::WELL_KNOWN),
-                get(protected_resource),
+                get(protected_resource_at),
             )
             .with_state(doc);
         app = app.merge(well_known);
@@ -113,6 +113,19 @@ pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<
         app = app.merge(extra);
     }
     app.layer(middleware::from_fn_with_state(admission, admission::admit))
+}
+
+/// The metadata at the well-known path with a path appended: only the resource's own
+/// (RFC 9728 §3.1); another path names a resource toolgate does not protect, 404.
+async fn protected_resource_at(
+    State(doc): State<Arc<serde_json::Value>>,
+    axum::extract::Path(path): axum::extract::Path<String>,
+) -> Response {
+    let resource = doc["resource"].as_str().unwrap_or_default();
+    if !toolgate_auth::names_resource(resource, &path) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    protected_resource(State(doc)).await
 }
 
 async fn protected_resource(State(doc): State<Arc<serde_json::Value>>) -> Response {

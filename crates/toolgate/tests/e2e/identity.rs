@@ -258,6 +258,14 @@ async fn a_bare_request_is_told_where_to_get_a_token() {
         assert_eq!(doc["scopes_supported"], json!(["tools:call"]), "{path}");
         assert_eq!(doc["bearer_methods_supported"], json!(["header"]), "{path}");
     }
+    // Another path names a resource toolgate does not protect (RFC 9728 §3.1).
+    for path in [
+        "/.well-known/oauth-protected-resource/admin",
+        "/.well-known/oauth-protected-resource/mcp/x",
+    ] {
+        let r = http.get(format!("{}{path}", tg.base)).send().await.unwrap();
+        assert_eq!(r.status(), 404, "{path}");
+    }
     // A token minted for another resource: refused, and the client is told why.
     let r = http
         .post(&tg.url)
