@@ -31,7 +31,7 @@ use tokio::time::Instant;
 use toolgate_engine::sync::lock;
 
 use super::owner::Owner;
-use super::stream::Work;
+use super::stream::{Asked, Parker, Work};
 use crate::mcp::jsonrpc::{self, Id};
 use crate::mcp::outbound::SessionLink;
 
@@ -74,6 +74,45 @@ impl std::fmt::Debug for Parked {
         f.debug_struct("Parked")
             .field("calls", &self.len())
             .finish()
+    }
+}
+
+/// Parks the 2026-07-28 call answering request `post_id` at its questions.
+pub(super) struct ParkAt {
+    pub parked: Arc<Parked>,
+    /// The POST the call's question answers.
+    pub post_id: Id,
+    pub parking: Parking,
+}
+
+impl Parker for ParkAt {
+    fn asks(&self, message: &[u8]) -> bool {
+        question(message).is_some()
+    }
+
+    /// Parks the call at the question it sent (`message`) and writes the
+    /// input-required answer to the POST; when no more calls may wait, the question is
+    /// refused in toolgate's name and the call goes on.
+    fn park(&mut self, message: Vec<u8>, work: Work, queue: mpsc::Receiver<Vec<u8>>) -> Asked {
+        let Some(question) = question(&message) else {
+            return Asked::GoesOn(work, queue);
+        };
+        let asked = vec![question];
+        match self.parked.park(&self.parking, work, queue, asked.clone()) {
+            Ok(state) => Asked::Parked(input_required(&self.post_id, &asked, &state)),
+            Err((work, queue)) => {
+                let key = Value::String(asked[0].0.clone()).to_string();
+                self.parking.link.refuse(
+                    &key,
+                    "toolgate cannot hold another call waiting for its client's input (too many wait); the client was not asked",
+                );
+                tracing::warn!(
+                    max = MAX_PARKED,
+                    "a call's question to its client was refused: too many calls wait for input"
+                );
+                Asked::GoesOn(work, queue)
+            }
+        }
     }
 }
 

@@ -38,11 +38,12 @@ use super::envelope::Params;
 use super::jsonrpc::{self, Id, Message};
 use super::outbound::{self, Outbound, SessionLink};
 use counted::counted;
-use input_required::{NotResumed, Parked, Parking};
+use input_required::{NotResumed, ParkAt, Parked, Parking};
 use owner::Owner;
 use refusal::{Refusal, json, status_of};
 use seal::Sealer;
 use session::{Missing, Sessions};
+use stream::Parker;
 
 const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
@@ -496,7 +497,7 @@ async fn run_call(
     mcp: &Mcp,
     mut work: stream::Work,
     mut queue: mpsc::Receiver<Vec<u8>>,
-    asking: Option<(Id, Parking)>,
+    mut asking: Option<(Id, Parking)>,
     session_id: Option<&str>,
 ) -> Response {
     loop {
@@ -522,25 +523,26 @@ async fn run_call(
                 ),
             },
             Some(first) = queue.recv() => {
-                if let Some((post_id, parking)) = &asking
-                    && input_required::question(&first).is_some()
+                let mut parker = asking.take().map(|(post_id, parking)| ParkAt {
+                    parked: mcp.parked.clone(),
+                    post_id,
+                    parking,
+                });
+                if let Some(p) = parker.as_mut()
+                    && p.asks(&first)
                 {
-                    match park(&mcp.parked, post_id, parking, first, work, queue) {
+                    match p.park(first, work, queue) {
                         stream::Asked::Parked(answer) => {
                             return counted(&mcp.server.reply_memory(), json(StatusCode::OK, answer));
                         }
                         stream::Asked::GoesOn(w, q) => {
                             (work, queue) = (w, q);
+                            asking = parker.map(|p| (p.post_id, p.parking));
                             continue;
                         }
                     }
                 }
-                let parker = asking.map(|(post_id, parking)| {
-                    let parked = mcp.parked.clone();
-                    Box::new(move |message: Vec<u8>, work: stream::Work, queue: mpsc::Receiver<Vec<u8>>| {
-                        park(&parked, &post_id, &parking, message, work, queue)
-                    }) as stream::Parker
-                });
+                let parker = parker.map(|p| Box::new(p) as Box<dyn Parker>);
                 let sessions = mcp.sessions.clone();
                 let sid = session_id.map(str::to_owned);
                 return stream::relay(mcp.server.reply_memory(), first, Some(work), None, queue, parker, move || {
@@ -549,38 +551,6 @@ async fn run_call(
                     }
                 });
             }
-        }
-    }
-}
-
-/// Parks a call at the question it sent (`message`) and writes the input-required
-/// answer to `post_id`; when no more calls may wait, the question is refused in
-/// toolgate's name and the call goes on.
-fn park(
-    parked: &Parked,
-    post_id: &Id,
-    parking: &Parking,
-    message: Vec<u8>,
-    work: stream::Work,
-    queue: mpsc::Receiver<Vec<u8>>,
-) -> stream::Asked {
-    let Some(question) = input_required::question(&message) else {
-        return stream::Asked::GoesOn(work, queue);
-    };
-    let asked = vec![question];
-    match parked.park(parking, work, queue, asked.clone()) {
-        Ok(state) => stream::Asked::Parked(input_required::input_required(post_id, &asked, &state)),
-        Err((work, queue)) => {
-            let key = Value::String(asked[0].0.clone()).to_string();
-            parking.link.refuse(
-                &key,
-                "toolgate cannot hold another call waiting for its client's input (too many wait); the client was not asked",
-            );
-            tracing::warn!(
-                max = input_required::MAX_PARKED,
-                "a call's question to its client was refused: too many calls wait for input"
-            );
-            stream::Asked::GoesOn(work, queue)
         }
     }
 }

@@ -130,8 +130,13 @@ pub(crate) enum Asked {
     GoesOn(Work, mpsc::Receiver<Vec<u8>>),
 }
 
-/// Parks a 2026-07-28 call at its question (the message it sent, the call, its queue).
-pub(crate) type Parker = Box<dyn FnMut(Vec<u8>, Work, mpsc::Receiver<Vec<u8>>) -> Asked + Send>;
+/// Parks a 2026-07-28 call at the questions it asks its client (`input_required.rs`).
+pub(crate) trait Parker: Send {
+    /// Whether `message`, sent by the call, is a question to its client.
+    fn asks(&self, message: &[u8]) -> bool;
+    /// Parks the call (`work`, its `queue`) at its question `message`.
+    fn park(&mut self, message: Vec<u8>, work: Work, queue: mpsc::Receiver<Vec<u8>>) -> Asked;
+}
 
 /// A POST's event stream: `first` (the message that made it a stream), then whatever
 /// the request sends through `queue` while `work` runs, then its answer. `work` is
@@ -147,7 +152,7 @@ pub(crate) fn relay(
     work: Option<Work>,
     answer: Option<Vec<u8>>,
     queue: mpsc::Receiver<Vec<u8>>,
-    parker: Option<Parker>,
+    parker: Option<Box<dyn Parker>>,
     on_tick: impl Fn() + Send + 'static,
 ) -> Response {
     struct Relay<F> {
@@ -157,7 +162,7 @@ pub(crate) fn relay(
         /// The answer, counted while it waits behind the events sent before it.
         answer: Option<(Vec<u8>, Held)>,
         queue: mpsc::Receiver<Vec<u8>>,
-        parker: Option<Parker>,
+        parker: Option<Box<dyn Parker>>,
         done: bool,
         on_tick: F,
     }
@@ -190,7 +195,7 @@ pub(crate) fn relay(
                         let Some(parker) = self.parker.as_mut() else {
                             return Some(self.message(message));
                         };
-                        if super::input_required::question(&message).is_none() {
+                        if !parker.asks(&message) {
                             return Some(self.message(message));
                         }
                         let (Some(work), queue) = (
@@ -199,7 +204,7 @@ pub(crate) fn relay(
                         ) else {
                             return None;
                         };
-                        match parker(message, work, queue) {
+                        match parker.park(message, work, queue) {
                             Asked::Parked(answer) => {
                                 self.done = true;
                                 return Some(self.message(answer));
