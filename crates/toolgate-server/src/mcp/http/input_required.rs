@@ -43,6 +43,9 @@ pub(super) const MAX_PARKED: usize = 1024;
 /// elicitation); then it is dropped, which cancels it upstream.
 pub(super) const PARKED_FOR: Duration = Duration::from_secs(600);
 
+/// How often calls whose retry never came are looked for.
+const SWEEP_EVERY: Duration = Duration::from_secs(30);
+
 /// One call waiting for its client's answers.
 pub(super) struct ParkedCall {
     /// Who started it: only they may go on with it.
@@ -203,8 +206,8 @@ impl Parked {
         queue: mpsc::Receiver<Vec<u8>>,
         asked: Vec<(String, Value)>,
     ) -> Result<String, (Work, mpsc::Receiver<Vec<u8>>)> {
+        self.sweep();
         let mut calls = lock(&self.calls);
-        calls.retain(|_, c| c.since.elapsed() < PARKED_FOR);
         if calls.len() >= MAX_PARKED {
             return Err((work, queue));
         }
@@ -235,8 +238,8 @@ impl Parked {
         responses: Option<&Map<String, Value>>,
     ) -> Result<ParkedCall, NotResumed> {
         let mut call = {
+            self.sweep();
             let mut calls = lock(&self.calls);
-            calls.retain(|_, c| c.since.elapsed() < PARKED_FOR);
             // Someone else's state is unknown to this caller, and stays parked for its
             // owner.
             match calls.get(state) {
@@ -262,6 +265,39 @@ impl Parked {
             });
         }
         Ok(call)
+    }
+
+    /// Drops the calls whose retry did not come within [`PARKED_FOR`], which cancels
+    /// them upstream; every park and retry does it too, and this sweeper (until
+    /// `shutdown`) does it when neither comes.
+    pub(super) fn spawn_sweeper(self: &Arc<Self>, shutdown: tokio_util::sync::CancellationToken) {
+        let weak = Arc::downgrade(self);
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    () = shutdown.cancelled() => return,
+                    () = tokio::time::sleep(SWEEP_EVERY) => {}
+                }
+                match weak.upgrade() {
+                    Some(parked) => parked.sweep(),
+                    None => return,
+                }
+            }
+        });
+    }
+
+    fn sweep(&self) {
+        // Dropped after the lock is let go: dropping a call runs its cancellation.
+        let expired: Vec<ParkedCall> = {
+            let mut calls = lock(&self.calls);
+            let old: Vec<String> = calls
+                .iter()
+                .filter(|(_, c)| c.since.elapsed() >= PARKED_FOR)
+                .map(|(state, _)| state.clone())
+                .collect();
+            old.iter().filter_map(|state| calls.remove(state)).collect()
+        };
+        drop(expired);
     }
 
     /// Calls parked now.
@@ -414,6 +450,23 @@ mod tests {
             Some(NotResumed::Unknown)
         );
         assert_eq!(parked.len(), 0, "dropped, which cancels the call");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_call_nobody_comes_back_for_is_swept_without_another_park() {
+        let parked = Arc::new(Parked::default());
+        let shutdown = tokio_util::sync::CancellationToken::new();
+        parked.spawn_sweeper(shutdown.clone());
+        park_one(&parked, &Owner::default());
+        tokio::time::sleep(PARKED_FOR - SWEEP_EVERY).await;
+        assert_eq!(parked.len(), 1, "still waiting for its retry");
+        tokio::time::sleep(SWEEP_EVERY * 2).await;
+        assert_eq!(
+            parked.len(),
+            0,
+            "dropped by the sweeper, which cancels the call"
+        );
+        shutdown.cancel();
     }
 
     #[tokio::test]

@@ -88,10 +88,12 @@ impl Mcp {
             Sessions::new(settings.max_sessions, settings.session_idle).with_sealer(sealer),
         );
         sessions.spawn_sweeper(shutdown.clone());
+        let parked = Arc::new(Parked::default());
+        parked.spawn_sweeper(shutdown.clone());
         Arc::new(Mcp {
             server,
             sessions,
-            parked: Arc::default(),
+            parked,
             max_request_bytes: settings.max_request_bytes,
             shutdown,
         })
