@@ -328,13 +328,17 @@ fn parse_sha256(hex: &str) -> Option<[u8; 32]> {
 mod tests {
     const TOOLS: &str = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n    contract: { version: \"1.0\", response_schema: { type: object } }\n";
 
-    fn errors(yaml: &str) -> String {
-        match crate::parse(
+    fn parsed(yaml: &str) -> Result<crate::Config, crate::ConfigErrors> {
+        crate::parse(
             std::path::Path::new("t.yaml"),
             &format!("{TOOLS}{yaml}"),
             std::path::Path::new("."),
             &|_| None,
-        ) {
+        )
+    }
+
+    fn errors(yaml: &str) -> String {
+        match parsed(yaml) {
             Ok(_) => String::new(),
             Err(e) => e.to_string(),
         }
@@ -343,13 +347,7 @@ mod tests {
     #[test]
     fn a_valid_auth_and_agents_section_compiles() {
         let yaml = "gateway:\n  auth:\n    resource: https://tools.example.com/mcp\n    issuers: [{ issuer: https://login.example.com }]\n    scopes: [tools:call]\n    unmatched: refuse\nagents:\n  bot:\n    match: { client_id: bot, claims: { team: reporting } }\n    tools: [t]\n    quota: { calls: 60, per: 1m, concurrent: 4 }\n";
-        let config = crate::parse(
-            std::path::Path::new("t.yaml"),
-            &format!("{TOOLS}{yaml}"),
-            std::path::Path::new("."),
-            &|_| None,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let config = parsed(yaml).unwrap_or_else(|e| panic!("{e}"));
         let auth = config
             .gateway
             .auth
@@ -373,13 +371,7 @@ mod tests {
     #[test]
     fn with_several_issuers_an_agent_names_the_issuer_of_its_tokens() {
         let yaml = "gateway:\n  auth:\n    resource: https://tools.example.com/mcp\n    issuers: [{ issuer: https://login.example.com }, { issuer: https://partner.example.net }]\nagents:\n  bot:\n    match: { issuer: https://login.example.com, sub: bot }\n  partner:\n    match: { claims: { iss: https://partner.example.net } }\n";
-        let config = crate::parse(
-            std::path::Path::new("t.yaml"),
-            &format!("{TOOLS}{yaml}"),
-            std::path::Path::new("."),
-            &|_| None,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let config = parsed(yaml).unwrap_or_else(|e| panic!("{e}"));
         let bot = config.agents["bot"].matches.clone().unwrap_or_default();
         let token = |iss: &str| {
             serde_json::json!({"iss": iss, "sub": "bot"})

@@ -492,25 +492,20 @@ impl Server {
             };
             let mut kept = Vec::with_capacity(honoured.uris.len());
             for uri in std::mem::take(&mut honoured.uris) {
-                let subscribed = if fronting.is_empty() {
-                    Err(jsonrpc::METHOD_NOT_FOUND)
-                } else {
-                    toolgate_engine::fronting::passthrough::forward(
-                        fronting,
-                        &self.resources,
-                        "resources/subscribe",
-                        Some(json!({ "uri": uri })),
-                        &asker,
-                    )
-                    .await
-                    .map_err(|e| e.code)
-                };
+                let subscribed = toolgate_engine::fronting::passthrough::forward(
+                    fronting,
+                    &self.resources,
+                    "resources/subscribe",
+                    Some(json!({ "uri": uri })),
+                    &asker,
+                )
+                .await;
                 match subscribed {
                     Ok(_) => kept.push(uri),
                     // Left out of the acknowledgement, which is how the revision says
                     // "not honoured".
-                    Err(code) => tracing::debug!(
-                        code,
+                    Err(e) => tracing::debug!(
+                        code = e.code,
                         uri_bytes = uri.len(),
                         "subscriptions/listen: a resource is not followed"
                     ),

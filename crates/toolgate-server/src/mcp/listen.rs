@@ -92,14 +92,18 @@ impl Wanted {
     }
 
     /// What of `self` toolgate sends: tool list changes always, prompt and resource
-    /// list changes when it `fronts` MCP servers. Resource URIs are decided one by one
-    /// where they are subscribed to; this keeps them all.
+    /// list changes and resource updates when it `fronts` MCP servers. Resource URIs
+    /// are then decided one by one where they are subscribed to; this keeps them all.
     pub fn honoured(&self, fronts: bool) -> Wanted {
         Wanted {
             tools: self.tools,
             prompts: self.prompts && fronts,
             resources: self.resources && fronts,
-            uris: self.uris.clone(),
+            uris: if fronts {
+                self.uris.clone()
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -239,6 +243,15 @@ mod tests {
             .unwrap();
         let alone = w.honoured(false);
         assert!(alone.tools && !alone.prompts && !alone.resources);
+        let uris = Wanted {
+            uris: vec!["a:/1".into()],
+            ..Wanted::default()
+        };
+        assert!(
+            uris.honoured(false).uris.is_empty(),
+            "nothing fronted follows it"
+        );
+        assert_eq!(uris.honoured(true).uris, ["a:/1"]);
         let fronting = w.honoured(true);
         assert!(fronting.tools && fronting.prompts && fronting.resources);
         let ack: Value = serde_json::from_slice(&acknowledgement(&id("7"), &alone)).unwrap();
