@@ -363,9 +363,12 @@ fn read_fields(
     quotas.truncate(quota::MAX_POLICIES);
     // A vendor's "throttled" header on a 2xx is not a throttle: the work was done and
     // the body is the answer (a 2xx that throttles says so in its body, read apart).
+    // A refusal (403, or 402 from an API whose quota is a plan's allowance, as Toggl's
+    // hourly quota) that comes with a spent quota or a wait is the quota refusing.
     let rate_limited = status == 429
         || (out.throttled && !(200..300).contains(&status))
-        || (status == 403 && (quotas.iter().any(Quota::is_exhausted) || retry_after.is_some()));
+        || (matches!(status, 402 | 403)
+            && (quotas.iter().any(Quota::is_exhausted) || retry_after.is_some()));
     let notices = warning::read(headers);
     let mut warnings: Vec<String> = notices.iter().map(|n| n.text.clone()).collect();
     let mut retirement_fields = deprecation::Fields::default();

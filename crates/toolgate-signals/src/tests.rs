@@ -56,6 +56,37 @@ fn plain_429_table() {
 }
 
 #[test]
+fn a_plan_quota_refused_with_402_is_a_throttle() {
+    // A 402 that reports its quota spent (or asks for a wait) is the quota refusing,
+    // as a 403 is; a 402 that says neither is a bill to pay.
+    // (fields, rate_limited)
+    type Case<'a> = (&'a [(&'a str, &'a [u8])], bool);
+    let cases: &[Case<'_>] = &[
+        (
+            &[
+                ("X-Toggl-Quota-Remaining", b"0"),
+                ("X-Toggl-Quota-Resets-In", b"1800"),
+            ],
+            true,
+        ),
+        (
+            &[
+                ("X-RateLimit-Limit", b"100"),
+                ("X-RateLimit-Remaining", b"0"),
+            ],
+            true,
+        ),
+        (&[("Retry-After", b"60")], true),
+        (&[("X-RateLimit-Remaining", b"12")], false),
+        (&[], false),
+    ];
+    for (fields, limited) in cases {
+        let s = read(402, &Headers::new(fields), now(), Flavour::Auto);
+        assert_eq!(s.rate_limited, *limited, "{fields:?}");
+    }
+}
+
+#[test]
 fn explicit_flavour_restricts_quota_parsing_but_not_retry_after() {
     let fields: [(&str, &[u8]); 4] = [
         ("x-ratelimit-limit", b"60"),
