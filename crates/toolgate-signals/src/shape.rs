@@ -174,7 +174,11 @@ fn part_of(token: &str) -> Option<Part> {
         "used" | "count" | "consumed" | "observed" | "usage" | "utilized" | "utilised" => {
             Part::Used
         }
-        "reset" | "resets" | "resettime" | "next" => Part::Reset,
+        // When the budget runs out or comes back (HTX's `X-HB-RateLimit-Requests-Expire`,
+        // an `until` instant).
+        "reset" | "resets" | "resettime" | "next" | "expire" | "expires" | "expiry" | "until" => {
+            Part::Reset
+        }
         "retry" | "retryafter" | "wait" => Part::Retry,
         "window" | "interval" | "period" => Part::Window,
         _ => return None,
@@ -851,6 +855,34 @@ fn duration(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_expiry_or_until_instant_is_the_reset() {
+        let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+        let read = |fields: &[(&str, &[u8])]| {
+            crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+        };
+        // HTX: requests left and the end of the window, epoch milliseconds.
+        let q = read(&[
+            ("X-HB-RateLimit-Requests-Remain", b"95"),
+            ("X-HB-RateLimit-Requests-Expire", b"1748779201000"),
+        ]);
+        assert_eq!(q[0].remaining, Some(95));
+        assert_eq!(q[0].reset_after, Some(Duration::from_secs(1)));
+        // Other spellings: an ISO instant `until`, seconds to an `expiry`.
+        let q = read(&[
+            ("X-Quota-Remaining", b"7"),
+            ("X-Quota-Until", b"2025-06-01T12:01:00Z"),
+        ]);
+        assert_eq!(q[0].reset_after, Some(Duration::from_secs(60)));
+        let q = read(&[
+            ("X-RateLimit-Api-Remaining", b"3"),
+            ("X-RateLimit-Api-Expiry", b"30"),
+        ]);
+        assert_eq!(q[0].reset_after, Some(Duration::from_secs(30)));
+        // No rate-limit word: a cache's `Expires` is not a reset.
+        assert!(read(&[("Expires", b"Sun, 01 Jun 2025 12:10:00 GMT")]).is_empty());
+    }
 
     #[test]
     fn a_family_no_rate_limit_word_names_is_read_when_it_has_a_budget_and_what_is_left() {
