@@ -36,6 +36,7 @@ pub mod headers;
 mod hubspot;
 mod ietf;
 mod inert;
+mod json_counts;
 pub mod link;
 mod msgraph;
 mod num;
@@ -234,7 +235,8 @@ enum Family {
     Gitlab,
     Reddit,
     Sentry,
-    /// Shares used, as a JSON object in a usage header (Meta's `X-App-Usage`).
+    /// Shares used, as a JSON object in a usage header (Meta's `X-App-Usage`), and
+    /// counts as a JSON object in a rate-limit header (Trakt's `X-Ratelimit`).
     UsageJson,
     /// Any other family, read by the shape of its names ([`shape`]).
     Shape,
@@ -311,7 +313,10 @@ impl Family {
             Family::PolicyNamed => policy_named::read(h, now, out),
             Family::Gitlab => gitlab::read(h, now, out),
             Family::Sentry => sentry::read(h, now, out),
-            Family::UsageJson => usage_json::read(h, out),
+            Family::UsageJson => {
+                usage_json::read(h, out);
+                json_counts::read(h, now, out);
+            }
             Family::Shape => shape::read(h, now, out),
         }
     }
