@@ -231,6 +231,46 @@ pub fn parse_timestamp(value: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>>
     iso8601(v)
         .or_else(|| http_date(v, now))
         .or_else(|| js_date(v, now))
+        .or_else(|| year_first(v))
+}
+
+/// A year-first date and time in the spellings gateways log with: `/` between the date's
+/// parts or a month's name for its number, a space before the time, a numeric offset
+/// and a zone name after it — SoundCloud's `2015/06/01 09:49:40 +0000`, WSO2's
+/// `2021-Mar-30 05:51:00+0000 UTC`. The year comes first, so the day and month cannot
+/// be confused; a time without an offset or zone name is not read (its zone is unknown).
+fn year_first(v: &str) -> Option<DateTime<Utc>> {
+    let (date, rest) = v.split_once(' ')?;
+    let mut parts = date.split(['/', '-']);
+    let (year, month_part, day) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || year.len() != 4 || !year.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let month_number = match month(month_part) {
+        Some(m) => m + 1,
+        None => month_part.parse().ok()?,
+    };
+    // A zone name after a numeric offset repeats it; alone, only UTC or GMT is known.
+    let rest = rest.trim();
+    let zone_name = [" UTC", " GMT", "UTC", "GMT", "Z"]
+        .iter()
+        .find_map(|z| rest.strip_suffix(z));
+    let (time, zoned) = match zone_name {
+        Some(t) => (t.trim(), true),
+        None => (rest, false),
+    };
+    let text = format!("{year}-{month_number:02}-{day} {time}");
+    for f in ["%Y-%m-%d %H:%M:%S%.f %z", "%Y-%m-%d %H:%M:%S%.f%z"] {
+        if let Ok(t) = DateTime::parse_from_str(&text, f) {
+            return Some(t.with_timezone(&Utc));
+        }
+    }
+    if zoned {
+        return NaiveDateTime::parse_from_str(&text, "%Y-%m-%d %H:%M:%S%.f")
+            .ok()
+            .map(|t| Utc.from_utc_datetime(&t));
+    }
+    None
 }
 
 /// JavaScript's `Date.prototype.toString()`, which APIs written in JavaScript send as

@@ -231,3 +231,22 @@ fn a_countdown_on_the_reply_that_opened_its_window_is_read_by_the_window_it_fits
     assert_eq!(opening_countdown(3_600), None);
     assert_eq!(opening_countdown(119_990), None);
 }
+
+#[test]
+fn year_first_dates_with_slashes_month_names_and_zone_names() {
+    let now = at(1_748_779_200); // 2025-06-01T12:00:00Z
+    let t = |v: &str| parse_timestamp(v, now).map(|t| t.timestamp());
+    // SoundCloud's reset_time and WSO2's nextAccessTime.
+    assert_eq!(t("2015/06/01 09:49:40 +0000"), Some(1_433_152_180));
+    assert_eq!(t("2021-Mar-30 05:51:00+0000 UTC"), Some(1_617_083_460));
+    // The same shapes with another offset, a zone name alone, fractions.
+    assert_eq!(t("2025/06/01 14:00:00 +0200"), Some(1_748_779_200));
+    assert_eq!(t("2025-Jun-01 12:00:30 GMT"), Some(1_748_779_230));
+    assert_eq!(t("2025/06/01 12:00:00.500 UTC"), Some(1_748_779_200));
+    // No zone at all, a day first, a two-digit year, a month out of range: not read.
+    assert_eq!(t("2025/06/01 12:00:00"), None);
+    assert_eq!(t("01/06/2025 12:00:00 +0000"), None);
+    assert_eq!(t("25/06/01 12:00:00 +0000"), None);
+    assert_eq!(t("2025/13/01 12:00:00 +0000"), None);
+    assert_eq!(t("2025-Foo-01 12:00:00 UTC"), None);
+}
