@@ -22,7 +22,8 @@
 //!   frequency";
 //!   S3-style `<Code>SlowDown</Code>` in XML.
 //! - **reset times** (`rate_reset`, `RateLimitResetTime`: a reset word with a rate-limit
-//!   word), **retry instants** (`retry_at`, MetaApi's `recommendedRetryTime`: a timestamp
+//!   word), **retry instants** (`retry_at`, MetaApi's `recommendedRetryTime`, WSO2's
+//!   `nextAccessTime`: a timestamp
 //!   or an epoch) and **waits stated in words** in messages ("reset in 3 seconds", see
 //!   [`crate::wait_text`]): kept apart, and counted as waits by [`crate::body::read`] only
 //!   on a reply that says it is throttled.
@@ -191,9 +192,11 @@ fn wait_name(k: &str) -> Option<Option<TimeUnit>> {
 }
 
 /// A field naming the instant a retry may go (`retry_at`, `retryTime`, MetaApi's
-/// `recommendedRetryTime`, `next_retry_at`): a time, not a length.
+/// `recommendedRetryTime`, `next_retry_at`), or the next call may (WSO2's
+/// `nextAccessTime`, `next_request_at`: `next`, what is allowed, and a time word): a
+/// time, not a length.
 fn is_retry_time_name(k: &str) -> bool {
-    [
+    let retry = [
         "retryat",
         "retrytime",
         "retrytimestamp",
@@ -201,7 +204,14 @@ fn is_retry_time_name(k: &str) -> bool {
         "retryafterdate",
     ]
     .iter()
-    .any(|end| k.ends_with(end))
+    .any(|end| k.ends_with(end));
+    let next_call = k.strip_prefix("next").is_some_and(|rest| {
+        ["access", "request", "call", "allowed"].iter().any(|what| {
+            rest.strip_prefix(what)
+                .is_some_and(|when| matches!(when, "time" | "at" | "timestamp" | "date"))
+        })
+    });
+    retry || next_call
 }
 
 /// The wait until a retry instant: a timestamp string, or an epoch number (seconds or

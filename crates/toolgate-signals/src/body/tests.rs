@@ -431,6 +431,33 @@ fn a_retry_instant_is_a_wait_only_on_a_throttled_reply() {
 }
 
 #[test]
+fn the_instant_the_next_call_is_allowed_is_a_wait_on_a_throttled_reply() {
+    let t0 = Utc.with_ymd_and_hms(2021, 3, 30, 5, 50, 30).unwrap();
+    // WSO2 API Manager's throttled fault, its instant in the gateway's own spelling.
+    let wso2 = read(
+        429,
+        br#"{"fault":{"code":900802,"message":"Message throttled out","description":"You have exceeded your quota","nextAccessTime":"2021-Mar-30 05:51:00+0000 UTC"}}"#,
+        t0,
+    );
+    assert!(wso2.rate_limited);
+    assert_eq!(wso2.retry_after, Some(Duration::from_secs(30)));
+    // Another spelling of the same member, an epoch in milliseconds.
+    let epoch = read(
+        429,
+        br#"{"error":"too_many_requests","next_request_at":1617083490000}"#,
+        t0,
+    );
+    assert_eq!(epoch.retry_after, Some(Duration::from_secs(60)));
+    // A schedule's next run, or a next page, names no allowed call.
+    let data = read(
+        400,
+        br#"{"error":"invalid cron","next_run_time":"2021-03-30T06:00:00Z","nextPageAt":"2021-03-30T06:00:00Z"}"#,
+        t0,
+    );
+    assert_eq!(data.retry_after, None);
+}
+
+#[test]
 fn a_body_that_repeats_429_as_its_own_status_is_a_throttle() {
     // Twelve Data answers a spent minute with a 200 error envelope.
     let body = br#"{"code":429,"message":"You have run out of API credits for the current minute. 9 API credits were used, with the current limit being 8.","status":"error"}"#;
