@@ -484,6 +484,8 @@ fn bare_word_health(s: &str) -> Health {
         | "success"
         // The gRPC health checking protocol's `SERVING` / `NOT_SERVING`.
         | "serving"
+        // Graylog's load-balancer probe answers `ALIVE` or `DEAD`.
+        | "alive"
         | "allsystemsoperational" => Health::Healthy,
         "warn"
         | "warning"
@@ -506,7 +508,8 @@ fn bare_word_health(s: &str) -> Health {
         | "unhealthy" | "majoroutage" | "outage" | "unavailable" | "false" | "outofservice"
         | "downtime" | "offline" | "fatal" | "danger" | "notserving"
         // Unleash's `/health` answers `GOOD` or `BAD`.
-        | "bad" => Health::Down,
+        | "bad"
+        | "dead" => Health::Down,
         _ => Health::Unknown,
     }
 }

@@ -131,6 +131,11 @@ mod tests {
         assert_eq!(h("LIVE\n"), Some(Health::Healthy));
         assert_eq!(h("Prometheus Server is Healthy.\n"), Some(Health::Healthy));
         assert_eq!(h("Service Unavailable"), Some(Health::Down));
+        // Liveness words: a load balancer's probe answers alive or dead.
+        assert_eq!(h("ALIVE"), Some(Health::Healthy));
+        assert_eq!(h("Server is alive.\n"), Some(Health::Healthy));
+        assert_eq!(h("DEAD"), Some(Health::Down));
+        assert_eq!(h("Node is not alive"), None);
         // A negated sentence, markup, long bodies and words without a health meaning.
         assert_eq!(h("Prometheus Server is not Ready."), None);
         assert_eq!(h("<html><body>OK</body></html>"), None);
