@@ -175,7 +175,7 @@ pub(crate) fn find_with(
         .filter(|(i, (name, value))| {
             kind(name).is_some_and(|k| {
                 let placeholder = k == Kind::Quota && is_placeholder_count(value);
-                !(field_told(*i, k) || placeholder)
+                !(field_told(*i, k) || placeholder || used_of_nothing(name, value))
             })
         })
         .map(|(_, field)| field)
@@ -195,6 +195,20 @@ fn is_placeholder_count(value: &[u8]) -> bool {
         .trim_ascii()
         .strip_prefix(b"-")
         .is_some_and(|digits| !digits.is_empty() && digits.iter().all(u8::is_ascii_digit))
+}
+
+/// A field named only by `-used-` whose value holds no number: the word then names
+/// whose budget was used (Yandex Direct's `Units-Used-Login: agrom`), not a count of it.
+/// The stronger words (`quota`, `remaining`) are news even in words (`exhausted`).
+fn used_of_nothing(name: &str, value: &[u8]) -> bool {
+    let name = name.trim().as_bytes();
+    let mut words = SIGNAL_WORDS
+        .iter()
+        .filter(|(word, _)| contains_folded(name, word.as_bytes()))
+        .map(|(word, _)| *word);
+    words.next() == Some("-used-")
+        && words.next().is_none()
+        && !value.iter().any(u8::is_ascii_digit)
 }
 
 fn cap(value: &str) -> String {
@@ -239,6 +253,13 @@ mod tests {
         assert_eq!(
             unread(&[("X-MBX-USED-WEIGHT-1M", "1150")]),
             ["X-MBX-USED-WEIGHT-1M: 1150"]
+        );
+        // `-used-` naming whose budget was used, not how much: no count, not news.
+        assert!(unread(&[("Units-Used-Login", "agrom")]).is_empty());
+        assert!(unread(&[("X-Used-By", "team-a")]).is_empty());
+        assert_eq!(
+            unread(&[("X-Quota-Used-By", "team-a")]),
+            ["X-Quota-Used-By: team-a"]
         );
         // A deprecation notice in words is read (as a warning): not reported twice.
         assert!(unread(&[("X-Api-Deprecation-Notice", "this call goes away")]).is_empty());
