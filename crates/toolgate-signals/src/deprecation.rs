@@ -43,6 +43,10 @@
 //!   date and successor ([`crate::warning`] decides); words about one field or parameter
 //!   of the request stay a note.
 //!
+//! - A lifecycle stage: Snyk's `snyk-version-lifecycle-stage: deprecated` (or `sunset`)
+//!   says the version that answered is deprecated; `beta`, `ga` and the other stages
+//!   before it say it is not.
+//!
 //! Dates go through [`crate::reset::parse_timestamp`], which accepts the near misses
 //! servers send (`UTC` for `GMT`, as in RFC 9745's own `Sunset` example).
 
@@ -241,6 +245,13 @@ impl Reading {
         if i >= MAX_FIELDS {
             return None;
         }
+        if let Some(deprecated) = lifecycle_stage(name, value) {
+            if deprecated {
+                self.found = true;
+                d.deprecated = true;
+            }
+            return Some(true);
+        }
         let kind = vendor_field(name)?;
         let Ok(v) = std::str::from_utf8(value) else {
             return Some(false);
@@ -394,6 +405,25 @@ enum Vendor {
     /// A notice in words (`X-API-Warn`, `Stripe-Notice`, `X-Api-Advisory`), read like a
     /// `Warning` text.
     Advisory,
+}
+
+/// The stage a lifecycle field gives the version that answered — Snyk's
+/// `snyk-version-lifecycle-stage: deprecated`, among `wip`, `experimental`, `beta`, `ga`
+/// and `sunset` (<https://docs.snyk.io/snyk-api/rest-api/about-the-rest-api>): whether
+/// it says deprecated (`deprecated`, or past it: `sunset`, `retired`), `Some(false)` for
+/// a stage before deprecation, `None` for any other name or word. The name must speak of
+/// a lifecycle: a `status: deprecated` may be any record's data.
+fn lifecycle_stage(name: &str, value: &[u8]) -> Option<bool> {
+    if name.len() > 64 || !crate::headers::contains_ci(name.as_bytes(), b"lifecycle") {
+        return None;
+    }
+    let word = std::str::from_utf8(value).ok()?.trim().to_ascii_lowercase();
+    match word.as_str() {
+        "deprecated" | "sunset" | "retired" | "removed" | "eol" | "end-of-life" => Some(true),
+        "wip" | "experimental" | "alpha" | "beta" | "preview" | "ga" | "stable" | "released"
+        | "active" | "current" => Some(false),
+        _ => None,
+    }
 }
 
 /// A field other than the RFC ones whose name says deprecation, retirement or an

@@ -693,3 +693,44 @@ fn hostile_texts_stay_bounded() {
 }
 
 mod collected;
+
+#[test]
+fn a_lifecycle_stage_says_whether_the_version_is_deprecated() {
+    let now = utc(2025, 6, 1, 12, 0, 0);
+    // Snyk: a deprecated version with its end date.
+    let fields: [(&str, &[u8]); 3] = [
+        ("snyk-version-served", b"2023-06-01~experimental"),
+        ("snyk-version-lifecycle-stage", b"deprecated"),
+        ("Sunset", b"Mon, 01 Dec 2025 00:00:00 GMT"),
+    ];
+    let (d, _) = run(&fields, now);
+    let d = d.unwrap();
+    assert!(d.deprecated);
+    assert_eq!(d.stage(now), Stage::Deprecated { since: None });
+    assert_eq!(d.sunset, Some(utc(2025, 12, 1, 0, 0, 0)));
+    // Other spellings of the same field; a stage past deprecation is deprecated too.
+    for (name, value) in [
+        ("X-Api-Lifecycle", &b"DEPRECATED"[..]),
+        ("api-lifecycle-state", b"retired"),
+        ("snyk-version-lifecycle-stage", b" sunset "),
+    ] {
+        let (d, _) = run(&[(name, value)], now);
+        assert!(d.is_some_and(|d| d.deprecated), "{name}: {value:?}");
+    }
+    // Stages before deprecation, unknown words, and names that are not a lifecycle.
+    for (name, value) in [
+        ("snyk-version-lifecycle-stage", &b"ga"[..]),
+        ("X-Api-Lifecycle", b"beta"),
+        ("X-Api-Lifecycle", b"under review"),
+        ("X-Status", b"deprecated"),
+    ] {
+        let (d, _) = run(&[(name, value)], now);
+        assert_eq!(d, None, "{name}: {value:?}");
+    }
+    // A stage read is not handed on as unread.
+    assert!(
+        read_all(&[("snyk-version-lifecycle-stage", b"ga")], now)
+            .unread
+            .is_empty()
+    );
+}
