@@ -21,6 +21,10 @@
 //!   an exceeded allocation returns `REQUEST_LIMIT_EXCEEDED`, in REST as
 //!   `[{"message": "TotalRequests Limit exceeded.", "errorCode": "REQUEST_LIMIT_EXCEEDED"}]`.
 //!
+//! - A budget in an object named by a rate-limit word, with the members beside it
+//!   (SoundCloud's `errors[].meta.rate_limit`, `remaining_requests`, `reset_time`), on a
+//!   throttled reply (`body/limit_object.rs`).
+//!
 //! - Deprecation in an error body: fields that name one (`sunset_date`, `deprecated`),
 //!   failing those the messages and codes read for what they say about the called
 //!   resource (Google Campaign Manager's 403 "Version v2.x of the … API is no longer
@@ -43,6 +47,7 @@ use crate::{Deprecation, MAX_WAIT, Quota, reset, walk, warning};
 
 mod envelope;
 mod extensions;
+mod limit_object;
 mod members;
 mod notices;
 mod words;
@@ -194,6 +199,14 @@ pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
         github_graphql(&rl, now, &mut out);
     }
     out.rate_limited = throttled || (status == 429 && out.retry_after.is_some());
+    // A throttled reply's budget in an object of its own (SoundCloud's JSON:API
+    // `errors[].meta.rate_limit`), when no reader above found one.
+    if (out.rate_limited || status == 429)
+        && out.quota.is_empty()
+        && let Some(q) = limit_object::quota(prefix, now)
+    {
+        out.quota.push(q);
+    }
     out.reason = reason;
     out
 }

@@ -458,6 +458,42 @@ fn the_instant_the_next_call_is_allowed_is_a_wait_on_a_throttled_reply() {
 }
 
 #[test]
+fn a_budget_object_in_a_throttled_error_is_one_quota() {
+    let t0 = Utc.with_ymd_and_hms(2015, 6, 1, 9, 49, 0).unwrap();
+    // SoundCloud's play limit, as its documentation shows the 429.
+    let b = read(
+        429,
+        br#"{"errors":[{"meta":{"rate_limit":{"group":"plays","max_nr_of_requests":15000,"time_window":"PT24H"},"remaining_requests":0,"reset_time":"2015/06/01 09:49:40 +0000"}}]}"#,
+        t0,
+    );
+    assert_eq!(b.quota.len(), 1, "{:?}", b.quota);
+    let q = &b.quota[0];
+    assert_eq!(q.policy, "plays");
+    assert_eq!((q.limit, q.remaining), (Some(15000), Some(0)));
+    assert_eq!(q.reset_after, Some(Duration::from_secs(40)));
+    assert_eq!(q.window, Some(Duration::from_secs(86_400)));
+    // Another spelling: a `quota` object holding its own counts and an epoch reset.
+    let b = read(
+        429,
+        br#"{"error":{"code":"too_many_requests","quota":{"limit":100,"remaining":0,"reset":1433152200}}}"#,
+        t0,
+    );
+    assert_eq!(b.quota.len(), 1, "{:?}", b.quota);
+    assert_eq!(
+        (b.quota[0].limit, b.quota[0].remaining),
+        (Some(100), Some(0))
+    );
+    assert_eq!(b.quota[0].reset_after, Some(Duration::from_secs(60)));
+    // A validation error that echoes a rate-limit setting is not throttled: no budget.
+    let setting = read(
+        400,
+        br#"{"error":"invalid endpoint","endpoint":{"rate_limit":{"limit":100,"remaining":100}}}"#,
+        t0,
+    );
+    assert!(setting.quota.is_empty(), "{:?}", setting.quota);
+}
+
+#[test]
 fn a_body_that_repeats_429_as_its_own_status_is_a_throttle() {
     // Twelve Data answers a spent minute with a 200 error envelope.
     let body = br#"{"code":429,"message":"You have run out of API credits for the current minute. 9 API credits were used, with the current limit being 8.","status":"error"}"#;

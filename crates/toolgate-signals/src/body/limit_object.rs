@@ -1,0 +1,129 @@
+//! A budget an error body states in an object named by a rate-limit word, at any depth.
+//!
+//! Source: SoundCloud's 429 (<https://developers.soundcloud.com/docs/api/rate-limits>),
+//! a JSON:API error whose `meta` holds `"rate_limit": {"group": "plays",
+//! "max_nr_of_requests": 15000, "time_window": "PT24H"}` beside `"remaining_requests": 0`
+//! and `"reset_time": "2015/06/01 09:49:40 +0000"`.
+//!
+//! The rule is the shape: an object named `rate_limit`, `ratelimit` or `quota` (any
+//! case, any separator) is one budget, told by its own scalar members and those beside
+//! it in the object that holds it. The members are handed to the headers' shape reader
+//! (`shape.rs`) as fields under a rate-limit word, so they are read by the same words
+//! and units as headers; whatever policies their names suggest, they describe one
+//! budget and are joined into one quota. Read only on a reply that says it is
+//! throttled (a budget in another error may be a setting the request carried), only
+//! from a body that parses whole within the prefix, at most [`MAX_DEPTH`] levels down
+//! and [`MAX_NODES`] values in.
+
+use chrono::{DateTime, Utc};
+use serde_json::{Map, Value};
+
+use crate::quota::Collector;
+use crate::{Headers, Quota, shape};
+
+const MAX_DEPTH: usize = 6;
+const MAX_NODES: usize = 256;
+/// Members read from the budget and from the object holding it.
+const MAX_MEMBERS: usize = 16;
+/// The longest member name and string value handed on.
+const MAX_TEXT: usize = 64;
+
+/// The one budget a throttled error body states in a rate-limit object, if it holds a
+/// limit or what is left.
+pub(super) fn quota(prefix: &[u8], now: DateTime<Utc>) -> Option<Quota> {
+    let root: Value = serde_json::from_slice(prefix).ok()?;
+    let mut budget = MAX_NODES;
+    let (holder, key) = holder(&root, 0, &mut budget)?;
+    let Some(Value::Object(inner)) = holder.get(key) else {
+        return None;
+    };
+    let members = inner
+        .iter()
+        .take(MAX_MEMBERS)
+        .chain(holder.iter().filter(|(k, _)| *k != key).take(MAX_MEMBERS));
+    let fields: Vec<(String, Vec<u8>)> = members
+        .filter(|(k, _)| k.len() <= MAX_TEXT)
+        .filter_map(|(k, v)| {
+            let name = format!("rate-limit-{}", k.replace('_', "-"));
+            Some((name, scalar(v)?))
+        })
+        .collect();
+    let pairs: Vec<(&str, &[u8])> = fields
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_slice()))
+        .collect();
+    let mut found = Collector::default();
+    shape::read(&Headers::new(&pairs), now, &mut found);
+    let mut one = Quota::new(policy(inner));
+    for q in found.quotas {
+        one.limit = one.limit.or(q.limit);
+        one.remaining = one.remaining.or(q.remaining);
+        one.reset_after = one.reset_after.or(q.reset_after);
+        one.window = one.window.or(q.window);
+    }
+    (one.limit.is_some() || one.remaining.is_some()).then_some(one)
+}
+
+/// The first object (depth first) holding a member named by a rate-limit word alone
+/// whose value is an object, and that member's name.
+fn holder<'a>(
+    v: &'a Value,
+    depth: usize,
+    budget: &mut usize,
+) -> Option<(&'a Map<String, Value>, &'a str)> {
+    if *budget == 0 || depth > MAX_DEPTH {
+        return None;
+    }
+    *budget -= 1;
+    match v {
+        Value::Object(map) => {
+            if let Some((k, _)) = map
+                .iter()
+                .take(MAX_MEMBERS)
+                .find(|(k, v)| v.is_object() && names_a_budget(k))
+            {
+                return Some((map, k.as_str()));
+            }
+            map.values()
+                .take(MAX_MEMBERS)
+                .find_map(|c| holder(c, depth + 1, budget))
+        }
+        Value::Array(items) => items
+            .iter()
+            .take(MAX_MEMBERS)
+            .find_map(|c| holder(c, depth + 1, budget)),
+        _ => None,
+    }
+}
+
+fn names_a_budget(key: &str) -> bool {
+    let folded: String = key
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    matches!(folded.as_str(), "ratelimit" | "quota")
+}
+
+/// The budget's own name (`group`, `name`), when it is a short plain word.
+fn policy(inner: &Map<String, Value>) -> String {
+    ["group", "name"]
+        .iter()
+        .find_map(|k| inner.get(*k).and_then(Value::as_str))
+        .filter(|p| {
+            !p.is_empty()
+                && p.len() <= crate::quota::MAX_POLICY_NAME
+                && p.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+        })
+        .unwrap_or("default")
+        .to_owned()
+}
+
+fn scalar(v: &Value) -> Option<Vec<u8>> {
+    match v {
+        Value::Number(n) => Some(n.to_string().into_bytes()),
+        Value::String(s) if s.len() <= MAX_TEXT => Some(s.clone().into_bytes()),
+        _ => None,
+    }
+}
