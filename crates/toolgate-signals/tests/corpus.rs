@@ -26,9 +26,9 @@ use toolgate_resilience::{Attempt, BodyCheck, ErrorClass, classify};
 use toolgate_signals::{Flavour, Headers, Signals, Stage, body, read, status_page};
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 396;
+const FLOOR: usize = 454;
 
-const FILES: [(&str, &str); 12] = [
+const FILES: [(&str, &str); 13] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -46,6 +46,7 @@ const FILES: [(&str, &str); 12] = [
     ("holdout5", include_str!("corpus/holdout5.json")),
     ("holdout6", include_str!("corpus/holdout6.json")),
     ("holdout7", include_str!("corpus/holdout7.json")),
+    ("holdout8", include_str!("corpus/holdout8.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
 ];
 
