@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use crate::input_required;
 use crate::message::{self, Incoming, RpcOutcome};
 use crate::sse::{SseEvent, SseParser};
 use crate::{
@@ -240,7 +241,63 @@ impl Http {
         Ok(Some(init))
     }
 
+    /// One request, and under 2026-07-28 the rounds its input-required
+    /// results ask for (`input_required.rs`): each question goes to `relay`,
+    /// and the request is sent again with the answers until it completes.
     pub(crate) async fn request(
+        &self,
+        inner: &Arc<Inner>,
+        method: &str,
+        params: Option<&Value>,
+        relay: Option<Relay>,
+        cancel_id: &mut Option<i64>,
+    ) -> Result<Reply, Failure> {
+        let mut reply = self
+            .request_once(inner, method, params, relay.clone(), cancel_id)
+            .await?;
+        if !self.session().stateless || !input_required::may_ask(method) {
+            return Ok(reply);
+        }
+        let mut retry_params;
+        let mut params = params;
+        let mut waits = 0;
+        for _ in 0..input_required::MAX_ROUNDS {
+            let Ok(result) = &reply.outcome else {
+                return Ok(reply);
+            };
+            let Some(asked) = input_required::read(result)? else {
+                return Ok(reply);
+            };
+            if asked.questions.is_empty() {
+                // "Not yet": the state alone, retried after a pause.
+                tokio::time::sleep(input_required::pause(waits)).await;
+                waits += 1;
+            }
+            let answered =
+                input_required::answer(asked, params, relay.as_ref(), &inner.limits.offered).await;
+            retry_params = match answered {
+                input_required::Answered::Retry(next) => next,
+                input_required::Answered::Refused(e) => {
+                    reply.outcome = Err(e);
+                    return Ok(reply);
+                }
+            };
+            params = Some(&retry_params);
+            reply = self
+                .request_once(inner, method, params, relay.clone(), cancel_id)
+                .await?;
+        }
+        match &reply.outcome {
+            Ok(result) if input_required::read(result)?.is_some() => {
+                Err(input_required::too_many_rounds())
+            }
+            _ => Ok(reply),
+        }
+    }
+
+    /// One request: POSTed, and after a lost session (404) re-initialised and
+    /// sent once more.
+    async fn request_once(
         &self,
         inner: &Arc<Inner>,
         method: &str,
