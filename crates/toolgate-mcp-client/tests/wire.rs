@@ -1205,3 +1205,86 @@ async fn a_handshake_servers_result_naming_input_required_is_passed_on_as_it_cam
     assert_eq!(value["resultType"], "input_required");
     assert_eq!(asked.load(Ordering::SeqCst), 0);
 }
+
+/// A stateless-only server announcing tool list changes, whose
+/// `subscriptions/listen` is answered by `listen`.
+fn announcing_server(listen: fn(&Value) -> Response) -> Arc<Fake> {
+    let fake = Fake::new(
+        move |m, _, _| match m["method"].as_str() {
+            Some("server/discover") => ready(json_response(result(
+                &m["id"],
+                json!({
+                    "supportedVersions": ["2026-07-28"],
+                    "capabilities": {"tools": {"listChanged": true}, "prompts": {}},
+                }),
+            ))),
+            Some("subscriptions/listen") => ready(listen(&m)),
+            _ => ready(json_response(result(&m["id"], json!({"content": []})))),
+        },
+        no_standalone_stream,
+    );
+    fake.modern.store(true, Ordering::SeqCst);
+    fake.discover_to_post.store(true, Ordering::SeqCst);
+    fake
+}
+
+#[tokio::test]
+async fn a_stateless_servers_list_changes_are_listened_for_with_a_subscription() {
+    let fake = announcing_server(|m| {
+        let tagged = json!({"io.modelcontextprotocol/subscriptionId": m["id"]});
+        let events = [
+            json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                   "params": {"notifications": {"toolsListChanged": true}, "_meta": tagged}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+                   "params": {"_meta": tagged}}),
+        ];
+        let body: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+        ([(header::CONTENT_TYPE, "text/event-stream")], body).into_response()
+    });
+    let (conn, mut events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    conn.initialize(LONG).await.unwrap();
+    // The acknowledgement is no event; the list change is.
+    assert!(matches!(next_event(&mut events).await, Event::ToolsChanged));
+    let (headers, listen) = fake
+        .posts()
+        .into_iter()
+        .find(|(_, b)| b["method"] == "subscriptions/listen")
+        .unwrap();
+    assert_eq!(headers["mcp-method"], "subscriptions/listen");
+    assert_eq!(headers["mcp-protocol-version"], "2026-07-28");
+    // Only what the server said it announces is asked for.
+    assert_eq!(
+        listen["params"]["notifications"],
+        json!({"toolsListChanged": true, "promptsListChanged": false, "resourcesListChanged": false})
+    );
+    assert_eq!(
+        listen["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    assert!(listen["id"].is_i64());
+}
+
+#[tokio::test]
+async fn a_subscription_answered_without_a_stream_is_not_asked_for_again() {
+    let fake = announcing_server(|m| {
+        json_response(json!({"jsonrpc": "2.0", "id": m["id"],
+                             "error": {"code": -32601, "message": "Method not found"}}))
+    });
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    conn.initialize(LONG).await.unwrap();
+    wait_for(&fake, |posts| {
+        posts
+            .iter()
+            .any(|(_, b)| b["method"] == "subscriptions/listen")
+            .then_some(())
+    })
+    .await;
+    // Past the first reconnection delay (1 s): still the one request.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let listens = fake
+        .methods()
+        .iter()
+        .filter(|m| *m == "subscriptions/listen")
+        .count();
+    assert_eq!(listens, 1);
+}
