@@ -151,6 +151,12 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// No answer at all: a subscription whose stream ended (over stdio, an answer
+    /// after it would only confuse the client).
+    pub(crate) fn closed() -> Reply {
+        Reply::ok(Vec::new(), Era::Modern)
+    }
+
     fn ok(body: Vec<u8>, era: Era) -> Reply {
         Reply {
             body,
@@ -642,7 +648,7 @@ impl Server {
     /// Runs a request that the client may cancel: on `notifications/cancelled` naming it,
     /// the request's future is dropped — for an upstream MCP server's tool that cancels
     /// the upstream request too — and it is answered with an error the client ignores.
-    async fn cancellable(
+    pub(crate) async fn cancellable(
         &self,
         id: &Id,
         outbound: &Outbound,

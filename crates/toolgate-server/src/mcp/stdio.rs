@@ -15,9 +15,11 @@ use rmcp::model::ProtocolVersion;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-use super::dispatch::Server;
-use super::jsonrpc;
+use super::dispatch::{Reply, Server};
+use super::jsonrpc::{self, Message};
+use super::listen::tagged;
 use super::outbound::{self, Outbound, SessionLink};
+use toolgate_engine::broadcast::ReaderHandle;
 use toolgate_engine::sync::lock;
 
 /// Serves MCP on this process's stdin and stdout until stdin ends or `shutdown`.
@@ -87,6 +89,7 @@ where
             }
         }
     });
+    let end_of_input = tokio_util::sync::CancellationToken::new();
     let mut tasks = tokio::task::JoinSet::new();
     let mut reader = BufReader::new(input);
     let mut line = Vec::new();
@@ -122,9 +125,14 @@ where
         let session = session.clone();
         let tx = tx.clone();
         let link = link.clone();
+        let end_of_input = end_of_input.clone();
         tasks.spawn(async move {
             let answer = match jsonrpc::parse_within(&body, max_message_bytes) {
                 Err(refusal) => Some(refusal.to_json()),
+                Ok(Message::Request { id, method, params }) if method == "subscriptions/listen" => {
+                    let outbound = Outbound::new(Some(tx.clone()), Some(link.clone()), None);
+                    listen(&server, id, params, &outbound, &tx, end_of_input).await
+                }
                 Ok(message) => {
                     let version = lock(&session).clone();
                     let mut outbound = Outbound::new(Some(tx.clone()), Some(link.clone()), None);
@@ -159,13 +167,60 @@ where
         // Reap finished tasks so a long session does not accumulate them.
         while tasks.try_join_next().is_some() {}
     }
-    // Nobody will answer what is still waiting for the client.
+    // Subscriptions end with the input that could cancel them; nobody will answer
+    // what is still waiting for the client.
+    end_of_input.cancel();
     link.close();
     while tasks.join_next().await.is_some() {}
     stop_broadcasts.cancel();
     let _ = broadcasts.await;
     drop(tx);
     writer.await.map_err(std::io::Error::other)?
+}
+
+/// A 2026-07-28 `subscriptions/listen` over stdio: the acknowledgement, then each
+/// broadcast the subscription honours as a line of its own, tagged with its id, until
+/// the client cancels the request (`notifications/cancelled`, answered as any
+/// cancelled request is) or its input ends (nothing more is written for it). What is
+/// refused is answered with the error, as over HTTP.
+async fn listen(
+    server: &Server,
+    id: jsonrpc::Id,
+    params: Option<super::envelope::Params>,
+    outbound: &Outbound,
+    lines: &mpsc::Sender<Vec<u8>>,
+    end_of_input: tokio_util::sync::CancellationToken,
+) -> Option<Vec<u8>> {
+    let reader = ReaderHandle::default();
+    // Subscribed before the acknowledgement is worked out: nothing sent meanwhile is
+    // missed.
+    let mut subscriber = server.broadcast().subscribe(None, reader.id());
+    let (honoured, ack) = match server.listen(&id, params, outbound, &reader).await {
+        Ok(opened) => opened,
+        Err(refused) => return Some(refused.body),
+    };
+    lines.send(ack).await.ok()?;
+    let streaming = std::pin::pin!(async {
+        loop {
+            let batch = tokio::select! {
+                () = end_of_input.cancelled() => break,
+                batch = subscriber.next() => batch,
+            };
+            for (_, json) in batch {
+                if let Some(message) = tagged(&id, &honoured, &json)
+                    && lines.send(message).await.is_err()
+                {
+                    // Nothing is written any more.
+                    return Reply::closed();
+                }
+            }
+        }
+        Reply::closed()
+    });
+    let reply = server.cancellable(&id, outbound, streaming).await;
+    // The resources it followed are let go with its reader.
+    drop(reader);
+    (!end_of_input.is_cancelled() && !reply.body.is_empty()).then_some(reply.body)
 }
 
 /// Reads one line (without its newline) into `buf`, keeping at most `limit + 1` bytes
@@ -310,5 +365,87 @@ mod tests {
         assert_eq!(buf, b"last");
         buf.clear();
         assert_eq!(read_line(&mut reader, &mut buf, 5).await.unwrap(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_listen_over_stdio_is_acknowledged_carries_what_it_asked_for_and_ends_when_cancelled()
+    {
+        let (server, _background) = crate::mcp::tests_upstream::fronting_server().await;
+        let server = Arc::new(server);
+        let (client_in, server_out) = tokio::io::duplex(1 << 16);
+        let (mut client_out, server_in) = tokio::io::duplex(1 << 16);
+        let serving = tokio::spawn(serve_io(
+            server.clone(),
+            server_in,
+            server_out,
+            1 << 20,
+            tokio_util::sync::CancellationToken::new(),
+        ));
+        let mut lines = tokio::io::BufReader::new(client_in).lines();
+        let mut next = async || -> Value {
+            let line = tokio::time::timeout(std::time::Duration::from_secs(20), lines.next_line())
+                .await
+                .expect("a line")
+                .unwrap()
+                .expect("not the end");
+            serde_json::from_str(&line).unwrap()
+        };
+        let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                          "io.modelcontextprotocol/clientCapabilities": {}});
+        let listen = json!({"jsonrpc":"2.0","id":"sub","method":"subscriptions/listen",
+            "params":{"notifications":{"toolsListChanged":true},"_meta":meta}});
+        client_out
+            .write_all(format!("{listen}\n").as_bytes())
+            .await
+            .unwrap();
+        let ack = next().await;
+        assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+        assert_eq!(
+            ack["params"]["notifications"],
+            json!({"toolsListChanged": true})
+        );
+        let broadcast = server.broadcast();
+        broadcast.notify_all("notifications/prompts/list_changed", None);
+        broadcast.notify_all("notifications/tools/list_changed", None);
+        // Only what it asked for, tagged with the subscription's id.
+        let got = next().await;
+        assert_eq!(got["method"], "notifications/tools/list_changed");
+        assert_eq!(
+            got["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+            "sub"
+        );
+        // The client cancels it: answered as a cancelled request, then nothing more.
+        let cancel = json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"sub"}});
+        client_out
+            .write_all(format!("{cancel}\n").as_bytes())
+            .await
+            .unwrap();
+        let ended = next().await;
+        assert_eq!(ended["id"], "sub");
+        assert!(ended.get("error").is_some(), "{ended}");
+        broadcast.notify_all("notifications/tools/list_changed", None);
+        // Nothing more of it: the next line is the answer to the next request.
+        let ping = json!({"jsonrpc":"2.0","id":9,"method":"ping","params":{"_meta":meta}});
+        client_out
+            .write_all(format!("{ping}\n").as_bytes())
+            .await
+            .unwrap();
+        assert_eq!(next().await["id"], 9);
+
+        // A second subscription ends with the input, which must not wait for it.
+        client_out
+            .write_all(format!("{listen}\n").as_bytes())
+            .await
+            .unwrap();
+        assert_eq!(
+            next().await["method"],
+            "notifications/subscriptions/acknowledged"
+        );
+        drop(client_out);
+        tokio::time::timeout(std::time::Duration::from_secs(10), serving)
+            .await
+            .expect("the end of input ends the subscription")
+            .unwrap()
+            .unwrap();
     }
 }
