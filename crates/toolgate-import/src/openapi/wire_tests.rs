@@ -707,3 +707,35 @@ fn a_port_variable_takes_its_declared_value_or_is_refused_by_name() {
         "{refused}"
     );
 }
+
+#[test]
+fn an_unexploded_path_list_is_sent_with_its_commas_as_separators() {
+    let param = |name: &str, style: Option<&str>| {
+        let mut p = json!({"name": name, "in": "path", "required": true,
+            "schema": {"type": "array", "items": {"type": "string"}}});
+        if let Some(s) = style {
+            p["style"] = json!(s);
+        }
+        p
+    };
+    let get = |id: &str, p: Value| json!({"get": {"operationId": id, "parameters": [p], "responses": ok()}});
+    let (out, _, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/users/{ids}/roles": get("simple", param("ids", None)),
+            "/tags{ids}": get("label", param("ids", Some("label"))),
+            "/colors{ids}": get("matrix", param("ids", Some("matrix"))),
+        }),
+    ));
+    let path = |tool: &str| {
+        rendered(&config, tool, json!({"ids": ["3", "b,c", "d e"]}))
+            .url
+            .path()
+            .to_string()
+    };
+    // The style table: `3,4,5`, `.3,4,5`, `;ids=3,4,5`; an item's own comma stays
+    // encoded, so the server still sees three items.
+    assert_eq!(path("simple"), "/users/3,b%2Cc,d%20e/roles", "{}", out.yaml);
+    assert_eq!(path("label"), "/tags.3,b%2Cc,d%20e");
+    assert_eq!(path("matrix"), "/colors;ids=3,b%2Cc,d%20e");
+}
