@@ -223,6 +223,9 @@ pub struct RequestTemplate {
     pub body: Option<Value>,
     /// How the rendered body is encoded.
     pub body_encoding: BodyEncoding,
+    /// The JSON media type a `json` body is labelled with instead of
+    /// `application/json`.
+    pub content_type: Option<HeaderValue>,
     /// How form fields holding arrays or objects are sent (default: JSON text).
     pub form_style: BTreeMap<String, FormStyle>,
 }
@@ -280,6 +283,26 @@ impl BodyEncoding {
     }
 }
 
+/// `media` as the `Content-Type` of a JSON body, when it is a JSON media type: a
+/// `type/json` or `type/subtype+json` (RFC 6839), with any parameters it carries
+/// (`application/vnd.api+json`, `application/merge-patch+json; charset=utf-8`). A
+/// range (`*/*`, `application/*`) names no type to send; anything else is not JSON.
+pub fn json_media_type(media: &str) -> Option<HeaderValue> {
+    let media = media.trim();
+    let essence = media.split(';').next().unwrap_or("").trim();
+    let (kind, subtype) = essence.split_once('/')?;
+    let token = |t: &str| {
+        !t.is_empty()
+            && t.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b))
+    };
+    let subtype_lower = subtype.to_ascii_lowercase();
+    let json = subtype_lower == "json" || subtype_lower.ends_with("+json");
+    (token(kind) && token(subtype) && json)
+        .then(|| HeaderValue::from_str(media).ok())
+        .flatten()
+}
+
 /// A rendered upstream request.
 #[derive(Debug)]
 pub struct RenderedRequest {
@@ -292,7 +315,7 @@ pub struct RenderedRequest {
     /// Body bytes, encoded as `content_type` says.
     pub body: Option<Vec<u8>>,
     /// `Content-Type` of the body.
-    pub content_type: &'static str,
+    pub content_type: HeaderValue,
 }
 
 /// Why arguments could not be turned into a request. The text is for the model.
@@ -448,7 +471,10 @@ impl RequestTemplate {
             url,
             headers,
             body,
-            content_type: self.body_encoding.content_type(),
+            content_type: self
+                .content_type
+                .clone()
+                .unwrap_or_else(|| HeaderValue::from_static(self.body_encoding.content_type())),
         })
     }
 }
@@ -618,6 +644,7 @@ mod tests {
             headers: vec![],
             body: None,
             body_encoding: BodyEncoding::Json,
+            content_type: None,
             form_style: BTreeMap::new(),
         }
     }
@@ -987,6 +1014,7 @@ mod limit_tests {
             headers: vec![],
             body: None,
             body_encoding: BodyEncoding::Json,
+            content_type: None,
             form_style: BTreeMap::new(),
         }
     }
