@@ -468,6 +468,10 @@ pub struct RawRequest {
     /// How the body is sent: `json` (default) or `form`
     /// (`application/x-www-form-urlencoded`; the body template must be an object).
     pub body_encoding: Option<String>,
+    /// The `Content-Type` of a `json` body when it is not `application/json`: another
+    /// JSON media type (`application/merge-patch+json`, `application/vnd.api+json`),
+    /// which some APIs require of a body they read.
+    pub content_type: Option<String>,
     /// How a form field holding an array or object is sent: `json` (default, JSON
     /// text), `repeat` (`a=1&a=2`, object members as fields), `comma` (`a=1,2`),
     /// `brackets` (`a[]=1`, `a[b]=1`) or `deep` (`a[0]=1`, `a[0][b]=1`).

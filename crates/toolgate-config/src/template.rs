@@ -17,7 +17,6 @@
 //! Anywhere else it reads as `{name}`.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 use http::Method;
 use http::header::{HeaderMap, HeaderName, HeaderValue};
@@ -126,22 +125,23 @@ impl Template {
         })
     }
 
-    /// Renders with each argument passed through `encode` (told whether the placeholder
-    /// was `{+name}`); `None` if an argument is absent or null.
+    /// Renders with each argument passed through `encode` (given the argument's text,
+    /// a list's items each on their own, and told whether the placeholder was
+    /// `{+name}`); `None` if an argument is absent or null.
     fn render(
         &self,
         args: &Map<String, Value>,
-        encode: impl Fn(&str, bool) -> Result<String, RenderError>,
+        encode: impl Fn(&[String], bool) -> Result<String, RenderError>,
     ) -> Result<Option<String>, RenderError> {
         let mut out = String::new();
         for part in &self.0 {
             match part {
                 Part::Lit(l) => out.push_str(l),
                 Part::Arg(name) | Part::Each(name) | Part::Segments(name) => {
-                    match args.get(name).map(scalar_text) {
+                    match args.get(name).map(item_texts) {
                         None | Some(None) => return Ok(None),
-                        Some(Some(text)) => {
-                            out.push_str(&encode(&text, matches!(part, Part::Segments(_)))?)
+                        Some(Some(items)) => {
+                            out.push_str(&encode(&items, matches!(part, Part::Segments(_)))?)
                         }
                     }
                 }
@@ -149,6 +149,12 @@ impl Template {
         }
         Ok(Some(out))
     }
+}
+
+/// An argument's text where a query value or header is written: a list's items joined
+/// by commas (form-encoded afterwards, where a comma is a comma either way).
+fn comma_joined(items: &[String]) -> Result<String, RenderError> {
+    Ok(items.join(","))
 }
 
 fn is_identifier(s: &str) -> bool {
@@ -160,25 +166,27 @@ fn is_identifier(s: &str) -> bool {
 /// Text form of an argument for a URL or header: strings as-is, numbers and booleans
 /// printed, arrays joined by commas, objects as JSON; `null` counts as absent.
 fn scalar_text(v: &Value) -> Option<String> {
+    item_texts(v).map(|items| items.join(","))
+}
+
+/// The text of each item of a list argument (one item for anything else): the comma
+/// between items is the list's separator (OpenAPI's `simple` and `form` styles, RFC
+/// 6570's `{list}`), which a path writes literally while an item's own comma is
+/// percent-encoded, so a server can tell `a,b` (two items) from `a%2Cb` (one).
+fn item_texts(v: &Value) -> Option<Vec<String>> {
     match v {
         Value::Null => None,
-        Value::String(s) => Some(s.clone()),
-        Value::Array(items) => {
-            let mut out = String::new();
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                match item {
-                    Value::String(s) => out.push_str(s),
-                    other => {
-                        let _ = write!(out, "{other}");
-                    }
-                }
-            }
-            Some(out)
-        }
-        other => Some(other.to_string()),
+        Value::String(s) => Some(vec![s.clone()]),
+        Value::Array(items) => Some(
+            items
+                .iter()
+                .map(|item| match item {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .collect(),
+        ),
+        other => Some(vec![other.to_string()]),
     }
 }
 
@@ -215,6 +223,9 @@ pub struct RequestTemplate {
     pub body: Option<Value>,
     /// How the rendered body is encoded.
     pub body_encoding: BodyEncoding,
+    /// The JSON media type a `json` body is labelled with instead of
+    /// `application/json`.
+    pub content_type: Option<HeaderValue>,
     /// How form fields holding arrays or objects are sent (default: JSON text).
     pub form_style: BTreeMap<String, FormStyle>,
 }
@@ -272,6 +283,26 @@ impl BodyEncoding {
     }
 }
 
+/// `media` as the `Content-Type` of a JSON body, when it is a JSON media type: a
+/// `type/json` or `type/subtype+json` (RFC 6839), with any parameters it carries
+/// (`application/vnd.api+json`, `application/merge-patch+json; charset=utf-8`). A
+/// range (`*/*`, `application/*`) names no type to send; anything else is not JSON.
+pub fn json_media_type(media: &str) -> Option<HeaderValue> {
+    let media = media.trim();
+    let essence = media.split(';').next().unwrap_or("").trim();
+    let (kind, subtype) = essence.split_once('/')?;
+    let token = |t: &str| {
+        !t.is_empty()
+            && t.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b))
+    };
+    let subtype_lower = subtype.to_ascii_lowercase();
+    let json = subtype_lower == "json" || subtype_lower.ends_with("+json");
+    (token(kind) && token(subtype) && json)
+        .then(|| HeaderValue::from_str(media).ok())
+        .flatten()
+}
+
 /// A rendered upstream request.
 #[derive(Debug)]
 pub struct RenderedRequest {
@@ -284,7 +315,7 @@ pub struct RenderedRequest {
     /// Body bytes, encoded as `content_type` says.
     pub body: Option<Vec<u8>>,
     /// `Content-Type` of the body.
-    pub content_type: &'static str,
+    pub content_type: HeaderValue,
 }
 
 /// Why arguments could not be turned into a request. The text is for the model.
@@ -333,7 +364,8 @@ impl RequestTemplate {
         }
         let path = self
             .path
-            .render(args, |text, segments| {
+            .render(args, |items, segments| {
+                let text = &items.join(",");
                 if segments {
                     return path_of_segments(text);
                 }
@@ -343,7 +375,12 @@ impl RequestTemplate {
                         if text.is_empty() { "" } else { CLIMBS }
                     )));
                 }
-                Ok(utf8_percent_encode(text, SEGMENT).to_string())
+                // Each item encoded on its own, the separating commas kept literal.
+                let encoded: Vec<String> = items
+                    .iter()
+                    .map(|item| utf8_percent_encode(item, SEGMENT).to_string())
+                    .collect();
+                Ok(encoded.join(","))
             })?
             .ok_or_else(|| {
                 let missing: Vec<&str> = self
@@ -380,7 +417,7 @@ impl RequestTemplate {
                         }
                         pairs.append_pair(key, &value);
                     }
-                } else if let Some(value) = template.render(args, |t, _| Ok(t.to_string()))? {
+                } else if let Some(value) = template.render(args, |t, _| comma_joined(t))? {
                     pairs.append_pair(name, &value);
                 }
             }
@@ -402,7 +439,7 @@ impl RequestTemplate {
         }
         let mut headers = HeaderMap::new();
         for (name, template) in &self.headers {
-            if let Some(value) = template.render(args, |t, _| Ok(t.to_string()))? {
+            if let Some(value) = template.render(args, |t, _| comma_joined(t))? {
                 let value = HeaderValue::from_str(&value).map_err(|_| {
                     RenderError(format!(
                         "the value for header {name} contains characters not allowed in HTTP headers"
@@ -434,7 +471,10 @@ impl RequestTemplate {
             url,
             headers,
             body,
-            content_type: self.body_encoding.content_type(),
+            content_type: self
+                .content_type
+                .clone()
+                .unwrap_or_else(|| HeaderValue::from_static(self.body_encoding.content_type())),
         })
     }
 }
@@ -604,6 +644,7 @@ mod tests {
             headers: vec![],
             body: None,
             body_encoding: BodyEncoding::Json,
+            content_type: None,
             form_style: BTreeMap::new(),
         }
     }
@@ -649,7 +690,39 @@ mod tests {
         // Outside a whole query value, `{name*}` reads as `{name}`.
         let p = template("/items/{ids*}", &[]);
         let r = p.render(&base, &args(json!({"ids": [1, 2]}))).unwrap();
-        assert_eq!(r.url.path(), "/v1/items/1%2C2");
+        assert_eq!(r.url.path(), "/v1/items/1,2");
+    }
+
+    #[test]
+    fn a_path_list_keeps_the_commas_between_its_items() {
+        let base = url::Url::parse("https://api.example.com/v1").unwrap();
+        let t = template("/items/{ids}/.{tags}/x;color={colors}", &[]);
+        let r = t
+            .render(
+                &base,
+                &args(json!({"ids": [3, 4, 5], "tags": ["a b", "c"], "colors": ["blue", "black,brown", "é/?"]})),
+            )
+            .unwrap();
+        // Only the separators are literal: an item's own comma, slash or `?` is not.
+        assert_eq!(
+            r.url.path(),
+            "/v1/items/3,4,5/.a%20b,c/x;color=blue,black%2Cbrown,%C3%A9%2F%3F"
+        );
+        // One text with a comma in it is one value, not a list.
+        let r = t
+            .render(
+                &base,
+                &args(json!({"ids": "3,4", "tags": ["t"], "colors": [true, 1.5]})),
+            )
+            .unwrap();
+        assert_eq!(r.url.path(), "/v1/items/3%2C4/.t/x;color=true,1.5");
+        // A list still cannot name a `.` or `..` segment, nor be empty.
+        for bad in [json!([".."]), json!(["."]), json!([]), json!([""])] {
+            let e = template("/items/{ids}", &[])
+                .render(&base, &args(json!({ "ids": bad })))
+                .unwrap_err();
+            assert!(e.0.contains("path segment"), "{bad}: {e:?}");
+        }
     }
 
     #[test]
@@ -941,6 +1014,7 @@ mod limit_tests {
             headers: vec![],
             body: None,
             body_encoding: BodyEncoding::Json,
+            content_type: None,
             form_style: BTreeMap::new(),
         }
     }

@@ -14,7 +14,7 @@ use toolgate_contract::ResponseContract;
 use super::{Compiler, Defined, known, limits};
 use crate::model::*;
 use crate::raw::*;
-use crate::template::{BodyEncoding, FormStyle, RequestTemplate, Template};
+use crate::template::{BodyEncoding, FormStyle, RequestTemplate, Template, json_media_type};
 
 impl Compiler<'_> {
     pub(super) fn tool(
@@ -295,6 +295,28 @@ impl Compiler<'_> {
                 BodyEncoding::Json
             }
         };
+        let content_type = match raw.content_type.as_deref() {
+            None => None,
+            Some(_) if body_encoding == BodyEncoding::Form => {
+                self.err(
+                    format!("{rpath}.content_type"),
+                    "content_type applies to json bodies only",
+                    "remove `content_type`: a form body is application/x-www-form-urlencoded",
+                );
+                None
+            }
+            Some(media) => match json_media_type(media) {
+                Some(value) => Some(value),
+                None => {
+                    self.err(
+                        format!("{rpath}.content_type"),
+                        format!("`{media}` is not a JSON media type"),
+                        "use a `type/json` or `type/subtype+json` media type, such as `application/merge-patch+json`",
+                    );
+                    None
+                }
+            },
+        };
         let mut form_style = BTreeMap::new();
         for (field, style) in &raw.form_style {
             match FormStyle::parse(style) {
@@ -320,6 +342,7 @@ impl Compiler<'_> {
             headers,
             body: raw.body,
             body_encoding,
+            content_type,
             form_style,
         };
         if let Some(props) = input_schema
@@ -857,5 +880,58 @@ mod tests {
         assert!(e.contains("unknown body encoding `xml`"), "{e}");
         let e = parse(cfg("form", "['{a}']")).unwrap_err().to_string();
         assert!(e.contains("a form body must be an object"), "{e}");
+    }
+
+    #[test]
+    fn a_json_body_is_labelled_with_the_json_media_type_the_tool_names() {
+        let cfg = |request: &str| {
+            format!(
+                "dependencies:\n  d: {{base_url: 'https://x.example.com'}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    request: {{method: PATCH, path: /p, body: '{{a}}', {request}}}\n    input_schema: {{type: object, properties: {{a: {{type: object}}}}}}\n    contract: {{version: '1.0', response_schema: {{type: object}}}}\n"
+            )
+        };
+        let env = |_: &str| None;
+        let parse = |text: String| crate::parse(Path::new("t.yaml"), &text, Path::new("."), &env);
+        let sent = |request: &str| {
+            let c = parse(cfg(request)).unwrap();
+            let t = &c.tools["t"];
+            let args = serde_json::json!({"a": {"b": 1}});
+            let r = t
+                .http_request()
+                .unwrap()
+                .render(&t.dependency.base_url, args.as_object().unwrap())
+                .unwrap();
+            assert_eq!(r.body.as_deref(), Some(&br#"{"b":1}"#[..]));
+            r.content_type
+        };
+        assert_eq!(sent("body_encoding: json"), "application/json");
+        for media in [
+            "application/merge-patch+json",
+            "application/vnd.api+json",
+            "application/json-patch+json",
+            "text/json",
+            "application/problem+json; charset=utf-8",
+        ] {
+            assert_eq!(sent(&format!("content_type: '{media}'")), media);
+        }
+        for (request, why) in [
+            ("content_type: application/xml", "is not a JSON media type"),
+            ("content_type: '*/*'", "is not a JSON media type"),
+            (
+                "content_type: 'application/*+json'",
+                "is not a JSON media type",
+            ),
+            ("content_type: json", "is not a JSON media type"),
+            (
+                "content_type: \"application/json\\r\\nX-Evil: 1\"",
+                "is not a JSON media type",
+            ),
+            (
+                "content_type: application/merge-patch+json, body_encoding: form",
+                "content_type applies to json bodies only",
+            ),
+        ] {
+            let e = parse(cfg(request)).unwrap_err().to_string();
+            assert!(e.contains(why), "{request}: {e}");
+        }
     }
 }

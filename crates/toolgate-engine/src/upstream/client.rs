@@ -119,7 +119,7 @@ impl UpstreamClient {
         }
         if let Some(body) = &req.body {
             builder = builder
-                .header(reqwest::header::CONTENT_TYPE, req.content_type)
+                .header(reqwest::header::CONTENT_TYPE, req.content_type.clone())
                 .body(body.clone());
         }
         let request = builder.build().map_err(|e| SendError::Build {

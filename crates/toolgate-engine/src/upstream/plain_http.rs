@@ -209,10 +209,7 @@ impl PlainHttp {
             headers.append(name.clone(), value.clone());
         }
         if req.body.is_some() {
-            headers.append(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static(req.content_type),
-            );
+            headers.append(header::CONTENT_TYPE, req.content_type.clone());
         }
         if !headers.contains_key(header::HOST) {
             headers.insert(header::HOST, host);

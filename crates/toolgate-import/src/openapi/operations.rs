@@ -304,6 +304,8 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     let mut headers = Map::new();
     let mut form: Vec<(String, String)> = Vec::new();
     let mut json_body: Option<(Value, bool, Option<String>)> = None;
+    // The JSON body's media type when it is not `application/json` (see `json_label`).
+    let mut body_media: Option<String> = None;
     let mut form_required: Vec<String> = Vec::new();
     let mut form_style = Map::new();
     let mut path_binds: Vec<(String, String)> = Vec::new();
@@ -402,6 +404,7 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                 .and_then(Value::as_str)
                 .map(str::to_string);
             json_body = Some((converted, required, description));
+            body_media = json_label(consumes.iter().map(String::as_str));
             continue;
         }
         let raw_schema = param_schema(p, cx.dialect);
@@ -775,6 +778,11 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                     .and_then(Value::as_str)
                     .map(str::to_string);
                 json_body = Some((converted, required, description));
+                body_media = json_label(
+                    content
+                        .into_iter()
+                        .flat_map(|c| c.keys().map(String::as_str)),
+                );
             }
             Some((_, m)) => {
                 let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
@@ -898,6 +906,9 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     if let Some((schema, required, description)) = json_body {
         let arg = unique_arg(&mut used, "body", "body");
         request.insert("body".into(), json!(format!("{{{arg}}}")));
+        if let Some(media) = body_media {
+            request.insert("content_type".into(), json!(media));
+        }
         let mut schema = schema;
         if let (Value::Object(m), Some(d)) = (&mut schema, description) {
             m.entry("description")
@@ -1200,6 +1211,31 @@ pub fn is_json(media: &str) -> bool {
         .trim()
         .to_ascii_lowercase();
     m == "*/*" || m.ends_with("/json") || m.ends_with("+json")
+}
+
+/// The `Content-Type` a JSON body is labelled with when the description does not take
+/// `application/json` for it: the first other JSON media type it declares (a JSON
+/// Merge Patch, `application/merge-patch+json`; JSON:API's `application/vnd.api+json`),
+/// which such an API may require, refusing `application/json` with a 415. `None`
+/// where `application/json` or a range (`*/*`, `application/*`) is declared:
+/// `application/json` is sent, as it always was.
+fn json_label<'a>(declared: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut first = None;
+    for media in declared {
+        let essence = media
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if essence == "application/json" || essence.contains('*') {
+            return None;
+        }
+        if first.is_none() && toolgate_config::template::json_media_type(media).is_some() {
+            first = Some(media.trim().to_string());
+        }
+    }
+    first
 }
 
 /// `*/*`: any media type at all.

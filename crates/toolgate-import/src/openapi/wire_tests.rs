@@ -707,3 +707,102 @@ fn a_port_variable_takes_its_declared_value_or_is_refused_by_name() {
         "{refused}"
     );
 }
+
+#[test]
+fn an_unexploded_path_list_is_sent_with_its_commas_as_separators() {
+    let param = |name: &str, style: Option<&str>| {
+        let mut p = json!({"name": name, "in": "path", "required": true,
+            "schema": {"type": "array", "items": {"type": "string"}}});
+        if let Some(s) = style {
+            p["style"] = json!(s);
+        }
+        p
+    };
+    let get = |id: &str, p: Value| json!({"get": {"operationId": id, "parameters": [p], "responses": ok()}});
+    let (out, _, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/users/{ids}/roles": get("simple", param("ids", None)),
+            "/tags{ids}": get("label", param("ids", Some("label"))),
+            "/colors{ids}": get("matrix", param("ids", Some("matrix"))),
+        }),
+    ));
+    let path = |tool: &str| {
+        rendered(&config, tool, json!({"ids": ["3", "b,c", "d e"]}))
+            .url
+            .path()
+            .to_string()
+    };
+    // The style table: `3,4,5`, `.3,4,5`, `;ids=3,4,5`; an item's own comma stays
+    // encoded, so the server still sees three items.
+    assert_eq!(path("simple"), "/users/3,b%2Cc,d%20e/roles", "{}", out.yaml);
+    assert_eq!(path("label"), "/tags.3,b%2Cc,d%20e");
+    assert_eq!(path("matrix"), "/colors;ids=3,b%2Cc,d%20e");
+}
+
+#[test]
+fn a_json_body_declared_under_another_json_media_type_is_sent_labelled_so() {
+    let body = |kinds: &[&str]| {
+        let content: Map<String, Value> = kinds
+            .iter()
+            .map(|k| (k.to_string(), json!({"schema": {"type": "object", "properties": {"name": {"type": "string"}}}})))
+            .collect();
+        json!({"required": true, "content": content})
+    };
+    let op = |id: &str, kinds: &[&str]| json!({"operationId": id, "requestBody": body(kinds), "responses": ok()});
+    let (out, doc, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/merge": {"patch": op("merge", &["application/merge-patch+json"])},
+            "/jsonapi": {"post": op("jsonapi", &["application/vnd.api+json; ext=bulk"])},
+            "/both": {"put": op("both", &["application/vnd.api+json", "application/json"])},
+            "/any": {"post": op("any", &["*/*"])},
+        }),
+    ));
+    let sent = |tool: &str| {
+        let r = rendered(&config, tool, json!({"body": {"name": "n"}}));
+        assert_eq!(r.body.as_deref(), Some(&br#"{"name":"n"}"#[..]), "{tool}");
+        r.content_type
+    };
+    assert_eq!(
+        sent("merge"),
+        "application/merge-patch+json",
+        "{}",
+        out.yaml
+    );
+    assert_eq!(sent("jsonapi"), "application/vnd.api+json; ext=bulk");
+    // Where the description also takes `application/json`, or any type, that is sent.
+    assert_eq!(sent("both"), "application/json");
+    assert_eq!(sent("any"), "application/json");
+    assert!(
+        doc["tools"]["both"]["request"]
+            .get("content_type")
+            .is_none()
+    );
+
+    // Swagger 2.0 names it in `consumes`.
+    let (out, _) = import_and_check(&json!({
+        "swagger": "2.0",
+        "info": {"title": "Dir", "version": "1.0"},
+        "host": "api.example.com",
+        "consumes": ["application/json"],
+        "paths": {"/items/{id}": {"patch": {
+            "operationId": "patch_item",
+            "consumes": ["application/json-patch+json"],
+            "parameters": [
+                {"name": "id", "in": "path", "required": true, "type": "string"},
+                {"name": "ops", "in": "body", "required": true, "schema": {"type": "array", "items": {"type": "object"}}}],
+            "responses": {"200": {"description": "ok"}}}}},
+    }));
+    let config = check(&out.yaml).unwrap();
+    let r = rendered(
+        &config,
+        "patch_item",
+        json!({"id": "7", "body": [{"op": "remove", "path": "/a"}]}),
+    );
+    assert_eq!(
+        r.content_type, "application/json-patch+json",
+        "{}",
+        out.yaml
+    );
+}

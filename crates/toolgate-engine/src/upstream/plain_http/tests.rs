@@ -120,7 +120,7 @@ fn get(url: &Url, path_and_query: &str) -> RenderedRequest {
         url: url.join(path_and_query).unwrap(),
         headers: HeaderMap::new(),
         body: None,
-        content_type: "application/json",
+        content_type: http::HeaderValue::from_static("application/json"),
     }
 }
 
