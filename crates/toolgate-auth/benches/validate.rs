@@ -120,7 +120,7 @@ fn bench(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(3));
     g.bench_function("no auth", |b| {
         b.iter(|| {
-            rt.block_on(open.authenticate(std::hint::black_box(None)))
+            rt.block_on(open.authenticate(std::hint::black_box(None::<&str>)))
                 .unwrap()
         })
     });

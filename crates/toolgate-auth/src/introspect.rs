@@ -44,6 +44,8 @@ struct Endpoint {
     /// `Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 §2.3.1).
     basic: Secret,
     cache_for: Duration,
+    /// The issuer's `max_token_lifetime`.
+    max_lifetime: Option<Duration>,
     /// The endpoint: configured, or discovered, and when discovery was last tried.
     url: tokio::sync::Mutex<(Option<url::Url>, Option<Instant>)>,
 }
@@ -82,6 +84,7 @@ impl Introspector {
                         base64::engine::general_purpose::STANDARD.encode(pair)
                     )),
                     cache_for: c.cache_for,
+                    max_lifetime: i.max_token_lifetime,
                     url: tokio::sync::Mutex::new((c.endpoint.clone(), None)),
                 })
             })
@@ -166,6 +169,7 @@ impl Introspector {
         };
         let mut claims = claims;
         check(&claims, &endpoint.issuer, &self.resource, now_unix)?;
+        crate::profile::check_lifetime(&claims, now_unix, endpoint.max_lifetime)?;
         // The answer stands for the token's claims: it is this issuer's token even when
         // the answer leaves `iss` out, and an agent's `match.issuer` reads it.
         claims

@@ -157,7 +157,9 @@ impl Validator {
                 _ => "the token is not valid",
             })?;
         let claims = decoded.claims;
-        crate::profile::check_times(&claims, unix_now())?;
+        let now = unix_now();
+        crate::profile::check_times(&claims, now)?;
+        crate::profile::check_lifetime(&claims, now, issuer.config.max_token_lifetime)?;
         Ok(claims)
     }
 

@@ -15,6 +15,7 @@
 //! sees the client's credentials.
 
 pub mod fetch;
+pub mod header;
 pub mod introspect;
 pub mod jwt;
 pub mod keys;
@@ -62,6 +63,12 @@ impl Identity {
 pub enum Refusal {
     /// No bearer token was sent (401, no `error`, RFC 6750 §3.1).
     Missing,
+    /// Credentials of another scheme, named when it is a registered one (401, no
+    /// `error`: RFC 6750 §3.1 treats an unsupported method as no credential).
+    OtherScheme(Option<&'static str>),
+    /// The header is not a well-formed bearer credential (400 `invalid_request`, RFC
+    /// 6750 §3.1); the text says why, without the value.
+    Malformed(&'static str),
     /// The token is not valid (401 `invalid_token`); the text says why, without the token.
     Invalid(&'static str),
     /// A valid token without the required scopes (403 `insufficient_scope`).
@@ -77,7 +84,8 @@ impl Refusal {
     /// The HTTP status.
     pub fn status(&self) -> u16 {
         match self {
-            Refusal::Missing | Refusal::Invalid(_) => 401,
+            Refusal::Missing | Refusal::OtherScheme(_) | Refusal::Invalid(_) => 401,
+            Refusal::Malformed(_) => 400,
             Refusal::InsufficientScope | Refusal::UnknownAgent | Refusal::AdminRequired => 403,
         }
     }
@@ -88,6 +96,11 @@ impl Refusal {
             Refusal::Missing => {
                 "toolgate: a bearer token is required (Authorization: Bearer <token>)".into()
             }
+            Refusal::OtherScheme(scheme) => format!(
+                "toolgate: a bearer token is required (Authorization: Bearer <token>); the Authorization header uses {}",
+                scheme.map_or("another scheme".to_string(), |s| format!("the {s} scheme"))
+            ),
+            Refusal::Malformed(why) => format!("toolgate: the Authorization header is malformed: {why}"),
             Refusal::Invalid(why) => format!("toolgate: the bearer token was refused: {why}"),
             Refusal::InsufficientScope => {
                 "toolgate: the access token lacks a required scope".into()
@@ -183,7 +196,10 @@ impl Authenticator {
 
     /// Who sent `authorization` (the header's value) on /mcp, or why it is refused.
     /// Without any credential configured every caller is `anonymous`.
-    pub async fn authenticate(&self, authorization: Option<&str>) -> Result<Identity, Refusal> {
+    pub async fn authenticate<A: AsRef<[u8]> + ?Sized>(
+        &self,
+        authorization: Option<&A>,
+    ) -> Result<Identity, Refusal> {
         if !self.required() {
             return Ok(Identity::default());
         }
@@ -207,9 +223,9 @@ impl Authenticator {
     /// configured agent's credential is admitted too, as itself, not as an admin — the
     /// endpoint then shows it its own records only. Without any credential configured
     /// there is nobody to tell apart, and every caller is an administrator.
-    pub async fn authorize_admin(
+    pub async fn authorize_admin<A: AsRef<[u8]> + ?Sized>(
         &self,
-        authorization: Option<&str>,
+        authorization: Option<&A>,
         agents_read_own: bool,
     ) -> Result<Identity, Refusal> {
         if !self.required() {
@@ -236,8 +252,12 @@ impl Authenticator {
 
     /// The credential's identity; an access token that matches no agent comes back as
     /// `anonymous`.
-    async fn verify(&self, authorization: Option<&str>) -> Result<Verified, Refusal> {
-        let token = bearer(authorization).ok_or(Refusal::Missing)?;
+    async fn verify<A: AsRef<[u8]> + ?Sized>(
+        &self,
+        authorization: Option<&A>,
+    ) -> Result<Verified, Refusal> {
+        let header::Presented { token, malformed } =
+            header::read(authorization.map(AsRef::as_ref))?;
         if let Some(agent) = self.api_key(token) {
             let admin = agent.admin;
             return Ok(Verified {
@@ -261,6 +281,9 @@ impl Authenticator {
                 scoped: true,
                 access_token: false,
             });
+        }
+        if let Some(refusal) = malformed {
+            return Err(refusal);
         }
         let Some(oauth) = &self.oauth else {
             return Err(Refusal::Invalid("the token is not a key toolgate knows"));
@@ -301,7 +324,11 @@ impl Authenticator {
             parts.push(format!("resource_metadata=\"{url}\""));
         }
         match refusal {
-            Refusal::Missing => {}
+            Refusal::Missing | Refusal::OtherScheme(_) => {}
+            Refusal::Malformed(why) => {
+                parts.push("error=\"invalid_request\"".into());
+                parts.push(format!("error_description=\"{why}\""));
+            }
             Refusal::Invalid(why) => {
                 parts.push("error=\"invalid_token\"".into());
                 parts.push(format!("error_description=\"{why}\""));
@@ -312,7 +339,9 @@ impl Authenticator {
         }
         if let (Refusal::AdminRequired, Some(scope)) = (refusal, &self.admin_scope) {
             parts.push(format!("scope=\"{scope}\""));
-        } else if !self.scopes.is_empty() && !matches!(refusal, Refusal::Invalid(_)) {
+        } else if !self.scopes.is_empty()
+            && !matches!(refusal, Refusal::Invalid(_) | Refusal::Malformed(_))
+        {
             parts.push(format!("scope=\"{}\"", self.scopes.join(" ")));
         }
         if parts.is_empty() {
@@ -337,13 +366,6 @@ impl Authenticator {
         }
         found
     }
-}
-
-/// The token of `Authorization: Bearer <token>`, the scheme in any case (RFC 9110 §11.1).
-pub fn bearer(value: Option<&str>) -> Option<&str> {
-    let (scheme, token) = value?.trim_start().split_once(' ')?;
-    let token = token.trim();
-    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
 /// SHA-256 of `bytes`.
@@ -417,16 +439,6 @@ mod tests {
             assert!(!constant_time_eq(other, b"s3cret"), "{other:?}");
             assert!(!constant_time_eq(b"s3cret", other), "{other:?}");
         }
-    }
-
-    #[test]
-    fn bearer_tokens_are_read_with_the_scheme_in_any_case() {
-        assert_eq!(bearer(Some("Bearer abc")), Some("abc"));
-        assert_eq!(bearer(Some("bEaReR   abc ")), Some("abc"));
-        assert_eq!(bearer(Some("Basic abc")), None);
-        assert_eq!(bearer(Some("Bearer ")), None);
-        assert_eq!(bearer(Some("abc")), None);
-        assert_eq!(bearer(None), None);
     }
 
     #[test]

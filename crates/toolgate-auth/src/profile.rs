@@ -63,6 +63,35 @@ pub fn check_times(claims: &Map<String, Value>, now: u64) -> Result<(), &'static
     Ok(())
 }
 
+/// Whether the token lives no longer than its issuer's `max_token_lifetime`: `exp - iat`,
+/// or what is left of it (`exp - now`, with the leeway) when it does not say when it
+/// was issued. A token minted for a year stays useful that long to whoever takes it.
+pub fn check_lifetime(
+    claims: &Map<String, Value>,
+    now: u64,
+    max: Option<std::time::Duration>,
+) -> Result<(), &'static str> {
+    let Some(max) = max else { return Ok(()) };
+    let Some(exp) = numeric_date(claims, "exp") else {
+        return Ok(());
+    };
+    let (lifetime, bound) = match numeric_date(claims, "iat") {
+        Some(iat) => (exp.saturating_sub(iat), max.as_secs()),
+        None => (
+            exp.saturating_sub(now),
+            max.as_secs().saturating_add(LEEWAY_SECS),
+        ),
+    };
+    if lifetime > bound {
+        return Err(if claims.contains_key("iat") {
+            "the token lives longer (exp - iat) than its issuer's max_token_lifetime allows"
+        } else {
+            "the token has no iat and expires later than its issuer's max_token_lifetime from now"
+        });
+    }
+    Ok(())
+}
+
 /// The claim `name` as seconds since the epoch, when it is a number toolgate can read
 /// as one (an integer, or a fraction rounded down, as RFC 7519 allows).
 pub fn numeric_date(claims: &Map<String, Value>, name: &str) -> Option<u64> {
@@ -115,6 +144,35 @@ mod tests {
                 token_with_header(json!({"alg": "ES256", "crit": crit, "urn:example:ext": 1}));
             assert!(check_header(&token).is_err(), "{crit}");
         }
+    }
+
+    #[test]
+    fn a_lifetime_past_the_issuers_bound_is_refused() {
+        let now = 1_700_000_000;
+        let hour = Some(std::time::Duration::from_secs(3600));
+        let at = |v: Value| check_lifetime(v.as_object().unwrap(), now, hour);
+        // Within the bound, exactly at it, and with no bound at all.
+        assert_eq!(at(json!({"iat": now, "exp": now + 600})), Ok(()));
+        assert_eq!(at(json!({"iat": now - 100, "exp": now + 3500})), Ok(()));
+        let year = json!({"iat": now, "exp": now + 365 * 86_400});
+        assert_eq!(check_lifetime(year.as_object().unwrap(), now, None), Ok(()));
+        // Past it, whether the token is fresh or half spent: the issuer chose the span.
+        for long in [
+            json!({"iat": now, "exp": now + 3601}),
+            json!({"iat": now - 86_400, "exp": now + 60}),
+            json!({"iat": now as f64 + 0.5, "exp": now + 365 * 86_400}),
+            year,
+        ] {
+            let why = at(long.clone()).unwrap_err();
+            assert!(why.contains("max_token_lifetime"), "{long}");
+        }
+        // No iat: what is left of it counts, with the clock leeway.
+        assert_eq!(at(json!({"exp": now + 3600 + 60})), Ok(()));
+        assert!(
+            at(json!({"exp": now + 3600 + 61}))
+                .unwrap_err()
+                .contains("no iat")
+        );
     }
 
     #[test]

@@ -120,8 +120,18 @@ fn sign(key: &SigningKey, claims: &Value) -> String {
 }
 
 fn authenticator(iss: &str, extra: &str, refetch: Duration) -> Authenticator {
+    authenticator_of(iss, "", extra, refetch)
+}
+
+/// The same, with `issuer_extra` (indented lines) in the issuer's entry.
+fn authenticator_of(
+    iss: &str,
+    issuer_extra: &str,
+    extra: &str,
+    refetch: Duration,
+) -> Authenticator {
     let yaml = format!(
-        "gateway:\n  auth:\n    resource: {RESOURCE}\n    issuers:\n      - issuer: {iss}\n    scopes: [tools:call]\n{extra}\
+        "gateway:\n  auth:\n    resource: {RESOURCE}\n    issuers:\n      - issuer: {iss}\n{issuer_extra}    scopes: [tools:call]\n{extra}\
          dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\n\
          agents:\n  reporting-bot:\n    match: {{ sub: reporting-bot }}\n  keyed:\n    api_key_sha256: {}\n",
         toolgate_auth::sha256_hex(b"tg_live_example_key")
@@ -322,9 +332,51 @@ async fn alg_none_hmac_with_the_public_key_and_bad_signatures_are_refused() {
     // ES256 header on an EdDSA-only kid: no key of that algorithm.
     assert!(check(&a, "not-a-jwt").await.is_err());
     assert_eq!(
-        a.authenticate(None).await.map(|_| ()),
+        a.authenticate(None::<&str>).await.map(|_| ()),
         Err(Refusal::Missing)
     );
+}
+
+#[tokio::test]
+async fn a_token_living_longer_than_its_issuers_bound_is_refused() {
+    let key = es256("k1");
+    let is = issuer(&[&key]).await;
+    let a = authenticator_of(
+        &is.url,
+        "        max_token_lifetime: 1h\n",
+        "",
+        Duration::from_secs(10),
+    );
+    // A ten-minute token passes; one minted for a year is refused with the reason,
+    // whether it says when it was issued or not.
+    assert_eq!(
+        check(&a, &sign(&key, &claims(&is.url))).await,
+        Ok("reporting-bot".into())
+    );
+    let mut year = claims(&is.url);
+    year["exp"] = json!(now() + 365 * 86_400);
+    let refusal = check(&a, &sign(&key, &year)).await.unwrap_err();
+    assert_eq!(
+        refusal,
+        Refusal::Invalid(
+            "the token lives longer (exp - iat) than its issuer's max_token_lifetime allows"
+        )
+    );
+    assert_eq!(refusal.status(), 401);
+    assert!(a.challenge(&refusal).contains("error=\"invalid_token\""));
+    // Issued a day ago and expiring in ten minutes: the issuer minted it for a day.
+    let mut old = claims(&is.url);
+    old["iat"] = json!(now() - 86_400);
+    assert!(check(&a, &sign(&key, &old)).await.is_err());
+    let mut no_iat = year.clone();
+    no_iat.as_object_mut().unwrap().remove("iat");
+    assert!(matches!(
+        check(&a, &sign(&key, &no_iat)).await,
+        Err(Refusal::Invalid(why)) if why.contains("no iat")
+    ));
+    // Without the setting the same year-long token is accepted.
+    let unbounded = authenticator(&is.url, "", Duration::from_secs(10));
+    assert!(check(&unbounded, &sign(&key, &year)).await.is_ok());
 }
 
 #[tokio::test]

@@ -399,6 +399,7 @@ impl Http {
                 let bytes = read_limited(response, inner.max_message_bytes)
                     .await
                     .map_err(|e| self.body_failure(e))?;
+                let bytes = as_utf8(&headers, bytes)?;
                 json_answer(&bytes, id, inner.max_message_bytes)?
             }
             Some("text/event-stream") => {
@@ -953,6 +954,26 @@ fn content_type(headers: &HeaderMap) -> Option<String> {
             .trim()
             .to_ascii_lowercase(),
     )
+}
+
+/// A JSON answer in the character set its `Content-Type` names (UTF-16, Latin-1), as
+/// UTF-8, the way HTTP tools' replies are read; a set that is not decoded is named in
+/// the failure, rather than left to fail as JSON that does not parse.
+fn as_utf8(headers: &HeaderMap, body: Bytes) -> Result<Bytes, Failure> {
+    use toolgate_signals::charset::{Undecodable, to_utf8};
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok());
+    match to_utf8(content_type, &body) {
+        Ok(None) => Ok(body),
+        Ok(Some(text)) => Ok(Bytes::from(text)),
+        Err(Undecodable::InvalidUtf16) => Err(Failure::protocol(
+            "the answer is in UTF-16 but is not valid UTF-16",
+        )),
+        Err(Undecodable::Unsupported(charset)) => Err(Failure::protocol(format!(
+            "the answer is not UTF-8; its Content-Type names the character set \"{charset}\", which toolgate does not decode (JSON is UTF-8, RFC 8259)"
+        ))),
+    }
 }
 
 fn json_answer(bytes: &[u8], id: i64, max_bytes: usize) -> Result<RpcOutcome, Failure> {

@@ -28,6 +28,7 @@ mod anthropic;
 mod atlassian;
 mod azure;
 pub mod body;
+pub mod charset;
 mod deprecation;
 mod discord;
 mod github;

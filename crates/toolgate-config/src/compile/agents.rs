@@ -50,10 +50,15 @@ impl Compiler<'_> {
             let introspection = issuer
                 .introspection
                 .and_then(|raw| self.introspection(&format!("{path}.introspection"), raw));
+            let max_token_lifetime = issuer
+                .max_token_lifetime
+                .as_ref()
+                .and_then(|text| self.token_lifetime(&format!("{path}.max_token_lifetime"), text));
             issuers.push(IssuerConfig {
                 issuer: issuer.issuer,
                 jwks_uri,
                 introspection,
+                max_token_lifetime,
             });
         }
         let admin_scope = raw
@@ -98,6 +103,27 @@ impl Compiler<'_> {
             unmatched,
             admin_scope,
         })
+    }
+
+    /// `max_token_lifetime`: a bound below the clock leeway (1 min) would refuse tokens
+    /// for being issued a moment ago, and one past a year bounds nothing.
+    fn token_lifetime(&mut self, path: &str, text: &String) -> Option<Duration> {
+        const SHORTEST: Duration = Duration::from_secs(60);
+        const LONGEST: Duration = Duration::from_secs(365 * 24 * 3600);
+        let errors = self.errors.len();
+        let d = self.duration(path.to_string(), Some(text), Duration::ZERO);
+        if self.errors.len() != errors {
+            return None;
+        }
+        if !(SHORTEST..=LONGEST).contains(&d) {
+            self.err(
+                path,
+                format!("max_token_lifetime `{text}` is outside 1m to 365d"),
+                "write the longest lifetime a token of this issuer should have, e.g. `1h`; leave it out for no bound",
+            );
+            return None;
+        }
+        Some(d)
     }
 
     fn introspection(&mut self, path: &str, raw: RawIntrospection) -> Option<Introspection> {
@@ -365,6 +391,41 @@ mod tests {
         assert_eq!(
             bot.quota.map(|q| (q.calls, q.concurrent)),
             Some((Some((60, std::time::Duration::from_secs(60))), Some(4)))
+        );
+    }
+
+    #[test]
+    fn an_issuers_token_lifetime_bound_is_a_sensible_duration() {
+        let with = |bound: &str| {
+            format!(
+                "gateway:\n  auth:\n    resource: https://tools.example.com/mcp\n    issuers: [{{ issuer: https://login.example.com, max_token_lifetime: \"{bound}\" }}]\n"
+            )
+        };
+        let bound = |bound: &str| {
+            parsed(&with(bound))
+                .ok()
+                .and_then(|c| c.gateway.auth)
+                .and_then(|a| a.issuers[0].max_token_lifetime)
+        };
+        assert_eq!(bound("1h"), Some(std::time::Duration::from_secs(3600)));
+        assert_eq!(bound("1m"), Some(std::time::Duration::from_secs(60)));
+        assert_eq!(
+            bound("365d"),
+            Some(std::time::Duration::from_secs(365 * 86_400))
+        );
+        for nonsense in ["0s", "30s", "366d", "100000d", "-1h", "forever", ""] {
+            let e = errors(&with(nonsense));
+            assert!(
+                e.contains("gateway.auth.issuers.0.max_token_lifetime"),
+                "{nonsense}: {e}"
+            );
+        }
+        assert!(errors(&with("10s")).contains("outside 1m to 365d"));
+        let unset = "gateway:\n  auth:\n    resource: https://tools.example.com/mcp\n    issuers: [{ issuer: https://login.example.com }]\n";
+        let config = parsed(unset).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            config.gateway.auth.map(|a| a.issuers[0].max_token_lifetime),
+            Some(None)
         );
     }
 

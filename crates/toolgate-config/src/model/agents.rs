@@ -38,6 +38,8 @@ pub struct IssuerConfig {
     pub jwks_uri: Option<url::Url>,
     /// Token introspection for its opaque tokens (RFC 7662).
     pub introspection: Option<Introspection>,
+    /// The longest lifetime a token of this issuer may have; `None`: no bound.
+    pub max_token_lifetime: Option<Duration>,
 }
 
 /// How toolgate asks an issuer about opaque tokens (RFC 7662).

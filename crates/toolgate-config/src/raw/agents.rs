@@ -45,6 +45,10 @@ pub struct RawIssuer {
     /// Opaque (non-JWT) access tokens of this issuer, checked through its token
     /// introspection endpoint (RFC 7662). Absent: only JWTs are accepted.
     pub introspection: Option<RawIntrospection>,
+    /// The longest lifetime a token of this issuer may have (`exp - iat`, or `exp` less
+    /// now when it has no `iat`), e.g. `1h`: a longer-lived one is refused. Absent: no
+    /// bound. Between `1m` and `365d`.
+    pub max_token_lifetime: Option<String>,
 }
 
 /// How toolgate asks an issuer about opaque tokens (RFC 7662).

@@ -8,108 +8,30 @@
 //! JSON". A body that is already valid UTF-8 is left as it is whatever the label says:
 //! a server labelling UTF-8 bytes `iso-8859-1` is common, and re-decoding them would
 //! garble every non-ASCII letter. A body in a set toolgate does not decode fails with
-//! a reason that names the set, so the owner knows what to change.
+//! a reason that names the set, so the owner knows what to change. The decoding is
+//! `toolgate_signals::charset`'s, which fronted MCP servers' answers go through too;
+//! here are the reply's headers and the sentence.
 
 use bytes::Bytes;
 use reqwest::header::{CONTENT_TYPE, HeaderMap};
+use toolgate_signals::charset::{Undecodable, to_utf8};
 
 /// `body` as UTF-8: as it came when it is UTF-8 already, decoded when its first bytes
 /// show UTF-16, else decoded from the character set its `Content-Type` declares.
 /// `Err` holds why it could not be read, for the "not JSON" message; bytes that are
 /// neither UTF-8 nor in a named set are returned as they came, for the JSON check.
 pub fn as_utf8(headers: &HeaderMap, body: Bytes) -> Result<Bytes, String> {
-    let declared = declared_charset(headers);
-    // JSON opens with an ASCII character, so UTF-16 shows in its first two bytes: a
-    // byte order mark, or a zero byte beside the character (RFC 4627, section 3). A
-    // label alone is not trusted: UTF-8 bytes labelled UTF-16 stay UTF-8.
-    let utf16 = match body.get(..2) {
-        Some([0xFF, 0xFE]) => Some(Utf16::Little),
-        Some([0xFE, 0xFF]) => Some(Utf16::Big),
-        Some([0, b]) if *b != 0 => Some(Utf16::Big),
-        Some([b, 0]) if *b != 0 => Some(Utf16::Little),
-        _ => None,
-    };
-    if let Some(order) = utf16 {
-        return decode_utf16(&body, order)
-            .map(Bytes::from)
-            .ok_or_else(|| "the body is in UTF-16 but is not valid UTF-16".to_owned());
-    }
-    if std::str::from_utf8(&body).is_ok() {
-        return Ok(body);
-    }
-    match declared.as_deref() {
-        Some("iso-8859-1" | "latin1" | "latin-1" | "l1" | "iso_8859-1" | "us-ascii") => Ok(
-            Bytes::from(body.iter().map(|&b| b as char).collect::<String>()),
-        ),
-        Some("windows-1252" | "cp1252" | "x-cp1252") => Ok(Bytes::from(
-            body.iter().map(|&b| windows_1252(b)).collect::<String>(),
-        )),
-        // Bytes that are not what their label says, or carry no label, are left to the
-        // JSON check, whose message shows them.
-        None | Some("utf-8" | "utf8") => Ok(body),
-        Some(other) => Err(format!(
+    let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok());
+    match to_utf8(content_type, &body) {
+        Ok(None) => Ok(body),
+        Ok(Some(text)) => Ok(Bytes::from(text)),
+        Err(Undecodable::InvalidUtf16) => {
+            Err("the body is in UTF-16 but is not valid UTF-16".to_owned())
+        }
+        Err(Undecodable::Unsupported(other)) => Err(format!(
             "the body is not UTF-8; its Content-Type names the character set {}, which toolgate does not decode (JSON is UTF-8, RFC 8259)",
-            crate::explain::quoted(other)
+            crate::explain::quoted(&other)
         )),
-    }
-}
-
-#[derive(Clone, Copy)]
-enum Utf16 {
-    Little,
-    Big,
-}
-
-/// The `charset` parameter of the `Content-Type`, lower-cased and unquoted; only a
-/// short plain token counts, since the upstream wrote it and a message may name it.
-fn declared_charset(headers: &HeaderMap) -> Option<String> {
-    const MAX_NAME: usize = 40;
-    let value = headers.get(CONTENT_TYPE)?.to_str().ok()?;
-    let charset = value.split(';').skip(1).find_map(|param| {
-        let (name, value) = param.split_once('=')?;
-        name.trim()
-            .eq_ignore_ascii_case("charset")
-            .then(|| value.trim().trim_matches('"').to_ascii_lowercase())
-    })?;
-    let plain = !charset.is_empty()
-        && charset.len() <= MAX_NAME
-        && charset
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'));
-    plain.then_some(charset)
-}
-
-/// `bytes` (after its byte order mark, if any) decoded as UTF-16; `None` when they are
-/// not (an odd length, or a lone surrogate).
-fn decode_utf16(bytes: &[u8], order: Utf16) -> Option<String> {
-    let bytes = match bytes.get(..2) {
-        Some([0xFF, 0xFE] | [0xFE, 0xFF]) => &bytes[2..],
-        _ => bytes,
-    };
-    if bytes.len() % 2 != 0 {
-        return None;
-    }
-    let units = bytes.chunks_exact(2).map(|pair| match order {
-        Utf16::Little => u16::from_le_bytes([pair[0], pair[1]]),
-        Utf16::Big => u16::from_be_bytes([pair[0], pair[1]]),
-    });
-    char::decode_utf16(units)
-        .collect::<Result<String, _>>()
-        .ok()
-}
-
-/// One Windows-1252 byte as a character: ISO-8859-1 but for 0x80–0x9F, where it puts
-/// typographic marks (the five bytes it leaves unassigned map to the C1 controls, as
-/// browsers read them).
-fn windows_1252(b: u8) -> char {
-    const HIGH: [char; 32] = [
-        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž',
-        '\u{8F}', '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9D}',
-        'ž', 'Ÿ',
-    ];
-    match b {
-        0x80..=0x9F => HIGH[usize::from(b - 0x80)],
-        _ => b as char,
     }
 }
 

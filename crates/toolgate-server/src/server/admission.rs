@@ -128,7 +128,7 @@ impl Admission {
     async fn identify(
         &self,
         path: &str,
-        authorization: Option<&str>,
+        authorization: Option<&[u8]>,
     ) -> Result<Option<Identity>, Response> {
         let is_mcp = path == "/mcp" || path.starts_with("/mcp/");
         let is_console = is_console(path);
@@ -300,18 +300,22 @@ pub async fn admit(
     }
     let mut request = request;
     let path = request.uri().path().to_string();
+    // The bytes as sent: a value that is not text is the authenticator's to refuse,
+    // with its reason, not a missing credential.
     let mut authorization = request
         .headers()
         .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
+        .map(|v| v.as_bytes().to_vec());
     if is_console(&path)
-        && let Some((user, password)) = authorization.as_deref().and_then(basic)
+        && let Some((user, password)) = authorization
+            .as_deref()
+            .and_then(|v| std::str::from_utf8(v).ok())
+            .and_then(basic)
     {
         request
             .extensions_mut()
             .insert(crate::console::layout::ConsoleUser(user));
-        authorization = Some(format!("Bearer {password}"));
+        authorization = Some(format!("Bearer {password}").into_bytes());
     }
     match admission.identify(&path, authorization.as_deref()).await {
         Ok(Some(identity)) => {
@@ -526,10 +530,37 @@ mod tests {
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap_or_else(|e| panic!("{e}"));
-        let authorization = h.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+        let authorization = h.get(header::AUTHORIZATION).map(HeaderValue::as_bytes);
         match rt.block_on(a.identify(path, authorization)) {
             Err(r) => r.status().as_u16(),
             Ok(_) => 200,
+        }
+    }
+
+    #[test]
+    fn an_authorization_header_that_is_not_text_is_an_invalid_token_not_a_missing_one() {
+        let a = admission(&[], &[], Some("s3cret"));
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"));
+        // Bytes a `HeaderValue` holds but that are not text: UTF-8 and Latin-1 letters.
+        for value in [&b"Bearer s3cr\xc3\xa9t"[..], b"Bearer s3cr\xe9t", b"\xff"] {
+            let value = HeaderValue::from_bytes(value).unwrap_or_else(|e| panic!("{e}"));
+            let refused = rt
+                .block_on(a.identify("/mcp", Some(value.as_bytes())))
+                .unwrap_err();
+            assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+            let challenge = refused.headers()[header::WWW_AUTHENTICATE]
+                .to_str()
+                .unwrap_or_default()
+                .to_string();
+            assert!(challenge.contains("error=\"invalid_token\""), "{challenge}");
+            let body = rt
+                .block_on(axum::body::to_bytes(refused.into_body(), 4096))
+                .unwrap_or_default();
+            let body = String::from_utf8_lossy(&body);
+            assert!(body.contains("printable ASCII"), "{body}");
+            assert!(!body.contains("s3cr"), "{body}");
         }
     }
 
@@ -678,7 +709,7 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let answer = |path: &str, bearer: Option<&str>| {
             let header = bearer.map(|b| format!("Bearer {b}"));
-            match rt.block_on(a.identify(path, header.as_deref())) {
+            match rt.block_on(a.identify(path, header.as_deref().map(str::as_bytes))) {
                 Ok(id) => (200, id.is_some_and(|i| i.admin)),
                 Err(r) => (r.status().as_u16(), false),
             }
@@ -702,7 +733,7 @@ mod tests {
         // /mcp is unchanged: any configured credential.
         assert_eq!(answer("/mcp", Some("bot-key")).0, 200);
         let refused = rt
-            .block_on(a.identify("/admin/status", Some("Bearer bot-key")))
+            .block_on(a.identify("/admin/status", Some(b"Bearer bot-key")))
             .unwrap_err();
         let challenge = refused.headers()[header::WWW_AUTHENTICATE]
             .to_str()

@@ -46,6 +46,10 @@ pub struct Fixture {
     pub unknown_tool_error: Mutex<Option<Value>>,
     /// `tools/list` requests answered.
     pub lists: AtomicU64,
+    /// When set, the character set every answer is written in and labelled with
+    /// (`utf-16le`, `utf-16be` with a byte order mark, `iso-8859-1`, or any other name
+    /// over Latin-1 bytes).
+    pub charset: Mutex<Option<&'static str>>,
 }
 
 impl Fixture {
@@ -158,7 +162,37 @@ async fn answer(State(fixture): State<Arc<Fixture>>, body: axum::Json<Value>) ->
             .into_response();
         }
     };
-    axum::Json(json!({ "jsonrpc": "2.0", "id": id, "result": result })).into_response()
+    let answer = json!({ "jsonrpc": "2.0", "id": id, "result": result });
+    match *fixture.charset.lock().unwrap() {
+        None => axum::Json(answer).into_response(),
+        Some(charset) => (
+            [(
+                axum::http::header::CONTENT_TYPE,
+                format!("application/json; charset={charset}"),
+            )],
+            encoded(&answer.to_string(), charset),
+        )
+            .into_response(),
+    }
+}
+
+/// `text` in `charset`: UTF-16 with a byte order mark, else one byte per character
+/// (Latin-1, what any other label is put over).
+fn encoded(text: &str, charset: &str) -> Vec<u8> {
+    match charset {
+        "utf-16le" => [0xFF, 0xFE]
+            .into_iter()
+            .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+            .collect(),
+        "utf-16be" => [0xFE, 0xFF]
+            .into_iter()
+            .chain(text.encode_utf16().flat_map(u16::to_be_bytes))
+            .collect(),
+        _ => text
+            .chars()
+            .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
+            .collect(),
+    }
 }
 
 /// A fixture serving `create_entities` and `read_graph`; its MCP endpoint's URL.
@@ -1083,5 +1117,48 @@ async fn a_call_refused_for_an_unknown_tool_has_the_servers_tools_checked_at_onc
     assert!(
         drift.to_string().contains("create_entities"),
         "the removal is not reported as drift: {drift}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_answering_in_utf16_or_latin1_is_read_and_another_set_is_named() {
+    for charset in ["utf-16le", "utf-16be", "iso-8859-1", "windows-1252"] {
+        let dir = temp_dir(&format!("charset-{charset}"));
+        let (url, fixture) = start_fixture().await;
+        fixture.describe("read_graph", "Lit le graphe entier (caf\u{e9}).");
+        *fixture.charset.lock().unwrap() = Some(charset);
+        let tg = start_toolgate(&yaml(&dir, &[("memory", &url, "")])).await;
+        recheck(&tg, "memory").await;
+        let client = rmcp_client(&tg.url, Era::Handshake).await;
+        let tools = client.list_all_tools().await.unwrap();
+        let read = tools
+            .iter()
+            .find(|t| t.name == "memory__read_graph")
+            .unwrap_or_else(|| panic!("{charset}: {tools:?}"));
+        assert_eq!(
+            read.description.as_deref(),
+            Some("Lit le graphe entier (caf\u{e9})."),
+            "{charset}"
+        );
+        let called = call(
+            &client,
+            "memory__create_entities",
+            json!({ "entities": [] }),
+        )
+        .await;
+        assert_eq!(text(&called), "done", "{charset}");
+    }
+    // A set toolgate does not decode: the server is not listed, and the reason names it.
+    let dir = temp_dir("charset-shift-jis");
+    let (url, fixture) = start_fixture().await;
+    fixture.describe("read_graph", "caf\u{e9}");
+    *fixture.charset.lock().unwrap() = Some("shift_jis");
+    let tg = start_toolgate(&yaml(&dir, &[("memory", &url, "")])).await;
+    let s = tg.gateway.fronting().server("memory").unwrap().clone();
+    assert!(!s.check(tg.gateway.as_ref()).await.listed);
+    let error = s.report().last_error.unwrap_or_default();
+    assert!(
+        error.contains("character set") && error.contains("shift_jis"),
+        "{error}"
     );
 }
