@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use crate::input_required;
 use crate::message::{self, Incoming, RpcOutcome};
 use crate::sse::{SseEvent, SseParser};
 use crate::{
@@ -128,6 +129,19 @@ impl Http {
         session: &Session,
         route: Route<'_>,
     ) -> Result<reqwest::Response, Failure> {
+        self.post_builder(body, session, route)
+            .send()
+            .await
+            .map_err(|e| self.connect_failure("POST to", &e))
+    }
+
+    /// A POST of one message, with the routing headers 2026-07-28 asks for.
+    fn post_builder(
+        &self,
+        body: Vec<u8>,
+        session: &Session,
+        route: Route<'_>,
+    ) -> reqwest::RequestBuilder {
         let mut b = self.builder(reqwest::Method::POST, session);
         if session.stateless {
             if let Some(method) = route.method {
@@ -140,9 +154,6 @@ impl Http {
         b.header(header::CONTENT_TYPE, "application/json")
             .header(header::ACCEPT, ACCEPT_BOTH)
             .body(body)
-            .send()
-            .await
-            .map_err(|e| self.connect_failure("POST to", &e))
     }
 
     /// The handshake first, the stateless 2026-07-28 revision when the server refuses
@@ -201,7 +212,12 @@ impl Http {
             *s = session.clone();
             s.ready = true;
         }
-        spawn_listen(Arc::downgrade(inner), inner.closed.clone(), session.epoch);
+        spawn_stream(
+            Arc::downgrade(inner),
+            inner.closed.clone(),
+            session.epoch,
+            Listen::Standalone,
+        );
         Ok(init)
     }
 
@@ -234,13 +250,80 @@ impl Http {
         let Some(init) = reply.outcome.ok().and_then(|r| crate::discovered(&r)) else {
             return Ok(None);
         };
-        let mut s = lock(&self.session);
-        *s = fresh;
-        s.ready = true;
+        let epoch = fresh.epoch;
+        {
+            let mut s = lock(&self.session);
+            *s = fresh;
+            s.ready = true;
+        }
+        if let Some(wanted) = listened_for(&init.capabilities) {
+            spawn_stream(
+                Arc::downgrade(inner),
+                inner.closed.clone(),
+                epoch,
+                Listen::Subscribe(wanted),
+            );
+        }
         Ok(Some(init))
     }
 
+    /// One request, and under 2026-07-28 the rounds its input-required
+    /// results ask for (`input_required.rs`): each question goes to `relay`,
+    /// and the request is sent again with the answers until it completes.
     pub(crate) async fn request(
+        &self,
+        inner: &Arc<Inner>,
+        method: &str,
+        params: Option<&Value>,
+        relay: Option<Relay>,
+        cancel_id: &mut Option<i64>,
+    ) -> Result<Reply, Failure> {
+        let mut reply = self
+            .request_once(inner, method, params, relay.clone(), cancel_id)
+            .await?;
+        if !self.session().stateless || !input_required::may_ask(method) {
+            return Ok(reply);
+        }
+        let mut retry_params;
+        let mut params = params;
+        let mut waits = 0;
+        for _ in 0..input_required::MAX_ROUNDS {
+            let Ok(result) = &reply.outcome else {
+                return Ok(reply);
+            };
+            let Some(asked) = input_required::read(result)? else {
+                return Ok(reply);
+            };
+            if asked.questions.is_empty() {
+                // "Not yet": the state alone, retried after a pause.
+                tokio::time::sleep(input_required::pause(waits)).await;
+                waits += 1;
+            }
+            let answered =
+                input_required::answer(asked, params, relay.as_ref(), &inner.limits.offered).await;
+            retry_params = match answered {
+                input_required::Answered::Retry(next) => next,
+                input_required::Answered::Refused(e) => {
+                    reply.outcome = Err(e);
+                    return Ok(reply);
+                }
+            };
+            params = Some(&retry_params);
+            reply = self
+                .request_once(inner, method, params, relay.clone(), cancel_id)
+                .await?;
+        }
+        match &reply.outcome {
+            Ok(result) if input_required::read(result)?.is_some() => {
+                Err(input_required::too_many_rounds())
+            }
+            _ => Ok(reply),
+        }
+    }
+
+    /// One request: POSTed, and after a lost session (404) re-initialised and
+    /// sent once more.
+    async fn request_once(
         &self,
         inner: &Arc<Inner>,
         method: &str,
@@ -620,16 +703,44 @@ impl Http {
     }
 }
 
-/// A plain function, so the handshake's future does not contain the
-/// stream's (which re-initialises a lost session: the types would nest).
-fn spawn_listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64) {
-    tokio::spawn(listen(weak, closed, epoch));
+/// How the server's own messages (those outside any request) are listened for.
+#[derive(Debug, Clone)]
+enum Listen {
+    /// The handshake revisions: the session's standalone GET stream.
+    Standalone,
+    /// 2026-07-28, which has no sessions: a `subscriptions/listen` request
+    /// naming these `notifications`, whose answer is the stream.
+    Subscribe(Value),
 }
 
-/// The standalone GET stream of session `epoch`: server-initiated messages
-/// outside any request. Holds the connection only weakly, so dropping the
-/// last [`crate::Connection`] ends it.
-async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64) {
+/// What a stateless server's capabilities say it can tell of its lists: the
+/// `notifications` of a `subscriptions/listen` request, or `None` when it
+/// announces no list changes.
+fn listened_for(capabilities: &Value) -> Option<Value> {
+    let announces = |kind: &str| capabilities[kind]["listChanged"] == Value::Bool(true);
+    let wanted = json!({
+        "toolsListChanged": announces("tools"),
+        "promptsListChanged": announces("prompts"),
+        "resourcesListChanged": announces("resources"),
+    });
+    wanted
+        .as_object()
+        .is_some_and(|w| w.values().any(|v| v == &Value::Bool(true)))
+        .then_some(wanted)
+}
+
+/// A plain function, so the handshake's future does not contain the
+/// stream's (which re-initialises a lost session: the types would nest).
+fn spawn_stream(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: Listen) {
+    tokio::spawn(listen(weak, closed, epoch, how));
+}
+
+/// The stream of server-initiated messages outside any request, for session
+/// `epoch`: the standalone GET stream, or under 2026-07-28 a
+/// `subscriptions/listen` (opened again when it ends; its acknowledgement is
+/// not an event). Holds the connection only weakly, so dropping the last
+/// [`crate::Connection`] ends it.
+async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: Listen) {
     let mut backoff = Duration::from_secs(1);
     let mut parser: Option<SseParser> = None;
     loop {
@@ -640,12 +751,28 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64) {
             if session.epoch != epoch || !session.ready {
                 return;
             }
-            let mut b = h
-                .builder(reqwest::Method::GET, &session)
-                .header(header::ACCEPT, "text/event-stream");
-            if let Some(last) = parser.as_ref().and_then(|p| p.last_event_id.clone()) {
-                b = b.header(LAST_EVENT_ID, last);
-            }
+            let b = match &how {
+                Listen::Standalone => {
+                    let mut b = h
+                        .builder(reqwest::Method::GET, &session)
+                        .header(header::ACCEPT, "text/event-stream");
+                    if let Some(last) = parser.as_ref().and_then(|p| p.last_event_id.clone()) {
+                        b = b.header(LAST_EVENT_ID, last);
+                    }
+                    b
+                }
+                Listen::Subscribe(notifications) => {
+                    // Each subscription is a request of its own: nothing to resume.
+                    parser = None;
+                    let params = crate::with_request_meta(
+                        Some(&json!({ "notifications": notifications })),
+                        &inner.limits.offered,
+                    );
+                    let body =
+                        message::request(inner.next_id(), "subscriptions/listen", Some(&params));
+                    h.post_builder(body, &session, Route::method("subscriptions/listen"))
+                }
+            };
             (b, session, inner.max_message_bytes)
         };
         let sent = tokio::select! {
@@ -656,6 +783,21 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64) {
         match sent {
             Ok(response) if response.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED => {
                 tracing::debug!("the server offers no standalone stream (405)");
+                return;
+            }
+            Ok(response)
+                if matches!(how, Listen::Subscribe(_))
+                    && (!response.status().is_success()
+                        || content_type(response.headers()).as_deref()
+                            != Some("text/event-stream")) =>
+            {
+                // An answer, not a stream: the server does not offer
+                // subscriptions (or refused these); its lists are learnt when a
+                // call or a periodic listing finds them changed.
+                tracing::debug!(
+                    status = response.status().as_u16(),
+                    "the server answered subscriptions/listen without a stream"
+                );
                 return;
             }
             Ok(response) if response.status() == reqwest::StatusCode::NOT_FOUND => {
@@ -756,6 +898,10 @@ async fn on_standalone(inner: &Arc<Inner>, data: &[u8], session: &Session) {
     let Kind::Http(h) = &inner.kind else { return };
     for m in messages {
         match m {
+            // A subscription's first word, the subset the server honours:
+            // nothing happened yet.
+            Incoming::Notification { method, .. }
+                if method == "notifications/subscriptions/acknowledged" => {}
             Incoming::Notification { method, params } => inner.emit(
                 crate::state_event(&method, params.as_ref())
                     .unwrap_or(Event::Notification { method, params }),

@@ -59,7 +59,11 @@
 //! stateless revision 2026-07-28 it is spoken to without a session, every
 //! request carrying those `_meta` keys and the `MCP-Protocol-Version`,
 //! `Mcp-Method` and (for `tools/call`, `prompts/get`, `resources/read`)
-//! `Mcp-Name` headers, and later handshakes go to discovery directly. One that
+//! `Mcp-Name` headers, and later handshakes go to discovery directly.
+//! Such a server asks the client through input-required results: each
+//! question goes to the request's [`Relay`] like a handshake-era server's
+//! request, and the request is sent again with the answers
+//! (`input_required.rs`). One that
 //! is down, rate limiting or failing (5xx, 408, 429) fails the call instead. The handshake keeps the
 //! `Mcp-Session-Id` the server assigns and sends it with
 //! `MCP-Protocol-Version` on every later request, and opens the standalone
@@ -160,6 +164,7 @@ mod bounds;
 pub use bounds::{LineBudget, Take};
 pub mod codes;
 mod http_transport;
+mod input_required;
 mod message;
 mod progress;
 pub use message::RpcOutcome;

@@ -1016,3 +1016,275 @@ async fn a_request_accepted_without_an_answer_is_a_protocol_failure() {
         other => panic!("expected Protocol, got {other:?}"),
     }
 }
+
+/// A stateless-only server whose `tools/call` asks `rounds` before it answers: round
+/// `n` (from 0) answers `asks(n)` as the input-required result, the last round the
+/// result `{"done": <the retry's params>}`.
+fn asking_server(rounds: usize, asks: fn(usize) -> Value) -> Arc<Fake> {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let fake = Fake::new(
+        move |m, _, _| {
+            let n = calls.fetch_add(1, Ordering::SeqCst);
+            let body = if n < rounds {
+                let mut asked = asks(n);
+                asked["resultType"] = json!("input_required");
+                result(&m["id"], asked)
+            } else {
+                result(&m["id"], json!({"done": m["params"]}))
+            };
+            ready(json_response(body))
+        },
+        no_standalone_stream,
+    );
+    fake.modern.store(true, Ordering::SeqCst);
+    fake
+}
+
+/// Answers every relayed question with `{"answered": <method>}`, counting them.
+fn answering_relay() -> (Relay, Arc<AtomicUsize>) {
+    let (tx, mut rx) = mpsc::channel(8);
+    let asked = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&asked);
+    tokio::spawn(async move {
+        while let Some(relayed) = rx.recv().await {
+            if let Relayed::Request { method, answer, .. } = relayed {
+                count.fetch_add(1, Ordering::SeqCst);
+                let _ = answer.send(Ok(json!({"answered": method})));
+            }
+        }
+    });
+    (Relay::new(tx), asked)
+}
+
+#[tokio::test]
+async fn a_stateless_servers_questions_go_to_the_relay_and_the_call_is_sent_again_with_the_answers()
+{
+    let fake = asking_server(2, |n| {
+        if n == 0 {
+            json!({"inputRequests": {
+                "model": {"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 5}},
+                "where": {"method": "roots/list"}
+            }, "requestState": "opaque-1"})
+        } else {
+            json!({"inputRequests": {"sure": {"method": "elicitation/create", "params": {"message": "ok?"}}},
+                   "requestState": {"round": 2}})
+        }
+    });
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    let (relay, asked) = answering_relay();
+    let reply = call(&conn, Some(relay)).await.unwrap();
+    let done = reply.into_value().unwrap()["done"].clone();
+    // The last retry: the call's own params, the last round's answers under the
+    // server's keys, its state echoed as it was (any JSON), and our _meta again.
+    assert_eq!(done["name"], "search");
+    assert_eq!(done["arguments"], json!({"q": "rust"}));
+    assert_eq!(
+        done["inputResponses"],
+        json!({"sure": {"answered": "elicitation/create"}})
+    );
+    assert_eq!(done["requestState"], json!({"round": 2}));
+    assert_eq!(
+        done["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    assert_eq!(asked.load(Ordering::SeqCst), 3);
+    let calls: Vec<Value> = fake
+        .posts()
+        .into_iter()
+        .filter(|(_, b)| b["method"] == "tools/call")
+        .map(|(_, b)| b)
+        .collect();
+    assert_eq!(calls.len(), 3);
+    assert_eq!(
+        calls[1]["params"]["inputResponses"],
+        json!({"model": {"answered": "sampling/createMessage"}, "where": {"answered": "roots/list"}})
+    );
+    assert_eq!(calls[1]["params"]["requestState"], "opaque-1");
+    assert!(calls[0]["params"].get("inputResponses").is_none());
+    // Every retry is a request of its own.
+    assert_ne!(calls[0]["id"], calls[1]["id"]);
+    assert_ne!(calls[1]["id"], calls[2]["id"]);
+}
+
+#[tokio::test]
+async fn a_question_the_client_cannot_answer_ends_the_call_with_its_error() {
+    let fake = asking_server(
+        1,
+        |_| json!({"inputRequests": {"model": {"method": "sampling/createMessage", "params": {}}}}),
+    );
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    // No relay: nobody above can answer.
+    let reply = call(&conn, None).await.unwrap();
+    let error = reply.outcome.unwrap_err();
+    assert!(
+        error
+            .message
+            .contains("needs the client to answer sampling/createMessage"),
+        "{error:?}"
+    );
+    // Not sent again without its answers.
+    assert_eq!(
+        fake.methods().iter().filter(|m| *m == "tools/call").count(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn a_server_that_keeps_asking_or_asks_wrongly_is_a_protocol_failure() {
+    let fake = asking_server(
+        usize::MAX,
+        |_| json!({"inputRequests": {"where": {"method": "roots/list"}}}),
+    );
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    let (relay, asked) = answering_relay();
+    let failure = call(&conn, Some(relay)).await.unwrap_err();
+    assert!(
+        matches!(&failure, Failure::Protocol { detail } if detail.contains("more than 8 times")),
+        "{failure:?}"
+    );
+    assert_eq!(asked.load(Ordering::SeqCst), 8);
+
+    for (asks, says) in [
+        (
+            json!({"inputRequests": {"q": {"params": {}}}}),
+            "names no method",
+        ),
+        (
+            json!({"inputRequests": [1, 2]}),
+            "not an object of requests",
+        ),
+        (json!({}), "neither a question nor a requestState"),
+    ] {
+        let fake = Fake::new(
+            move |m, _, _| {
+                let mut asked = asks.clone();
+                asked["resultType"] = json!("input_required");
+                ready(json_response(result(&m["id"], asked)))
+            },
+            no_standalone_stream,
+        );
+        fake.modern.store(true, Ordering::SeqCst);
+        let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+        let failure = call(&conn, None).await.unwrap_err();
+        assert!(
+            matches!(&failure, Failure::Protocol { detail } if detail.contains(says)),
+            "{failure:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_state_without_questions_is_waited_for_and_sent_back_alone() {
+    let fake = asking_server(1, |_| json!({"requestState": "pending-7"}));
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    let done = call(&conn, None).await.unwrap().into_value().unwrap()["done"].clone();
+    assert_eq!(done["requestState"], "pending-7");
+    assert!(done.get("inputResponses").is_none(), "{done}");
+}
+
+#[tokio::test]
+async fn a_handshake_servers_result_naming_input_required_is_passed_on_as_it_came() {
+    // Only the stateless revision has these rounds; a handshake-era server's result
+    // that happens to say so is its own business.
+    let fake = Fake::new(
+        |m, _, _| {
+            ready(json_response(result(
+                &m["id"],
+                json!({"resultType": "input_required", "inputRequests": {"q": {"method": "roots/list"}}}),
+            )))
+        },
+        no_standalone_stream,
+    );
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    let (relay, asked) = answering_relay();
+    let value = call(&conn, Some(relay))
+        .await
+        .unwrap()
+        .into_value()
+        .unwrap();
+    assert_eq!(value["resultType"], "input_required");
+    assert_eq!(asked.load(Ordering::SeqCst), 0);
+}
+
+/// A stateless-only server announcing tool list changes, whose
+/// `subscriptions/listen` is answered by `listen`.
+fn announcing_server(listen: fn(&Value) -> Response) -> Arc<Fake> {
+    let fake = Fake::new(
+        move |m, _, _| match m["method"].as_str() {
+            Some("server/discover") => ready(json_response(result(
+                &m["id"],
+                json!({
+                    "supportedVersions": ["2026-07-28"],
+                    "capabilities": {"tools": {"listChanged": true}, "prompts": {}},
+                }),
+            ))),
+            Some("subscriptions/listen") => ready(listen(&m)),
+            _ => ready(json_response(result(&m["id"], json!({"content": []})))),
+        },
+        no_standalone_stream,
+    );
+    fake.modern.store(true, Ordering::SeqCst);
+    fake.discover_to_post.store(true, Ordering::SeqCst);
+    fake
+}
+
+#[tokio::test]
+async fn a_stateless_servers_list_changes_are_listened_for_with_a_subscription() {
+    let fake = announcing_server(|m| {
+        let tagged = json!({"io.modelcontextprotocol/subscriptionId": m["id"]});
+        let events = [
+            json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                   "params": {"notifications": {"toolsListChanged": true}, "_meta": tagged}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+                   "params": {"_meta": tagged}}),
+        ];
+        let body: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+        ([(header::CONTENT_TYPE, "text/event-stream")], body).into_response()
+    });
+    let (conn, mut events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    conn.initialize(LONG).await.unwrap();
+    // The acknowledgement is no event; the list change is.
+    assert!(matches!(next_event(&mut events).await, Event::ToolsChanged));
+    let (headers, listen) = fake
+        .posts()
+        .into_iter()
+        .find(|(_, b)| b["method"] == "subscriptions/listen")
+        .unwrap();
+    assert_eq!(headers["mcp-method"], "subscriptions/listen");
+    assert_eq!(headers["mcp-protocol-version"], "2026-07-28");
+    // Only what the server said it announces is asked for.
+    assert_eq!(
+        listen["params"]["notifications"],
+        json!({"toolsListChanged": true, "promptsListChanged": false, "resourcesListChanged": false})
+    );
+    assert_eq!(
+        listen["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    assert!(listen["id"].is_i64());
+}
+
+#[tokio::test]
+async fn a_subscription_answered_without_a_stream_is_not_asked_for_again() {
+    let fake = announcing_server(|m| {
+        json_response(json!({"jsonrpc": "2.0", "id": m["id"],
+                             "error": {"code": -32601, "message": "Method not found"}}))
+    });
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    conn.initialize(LONG).await.unwrap();
+    wait_for(&fake, |posts| {
+        posts
+            .iter()
+            .any(|(_, b)| b["method"] == "subscriptions/listen")
+            .then_some(())
+    })
+    .await;
+    // Past the first reconnection delay (1 s): still the one request.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let listens = fake
+        .methods()
+        .iter()
+        .filter(|m| *m == "subscriptions/listen")
+        .count();
+    assert_eq!(listens, 1);
+}
