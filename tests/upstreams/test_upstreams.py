@@ -1125,6 +1125,12 @@ async def case_stateless_questions(label: str, binary: str, work: Path, args: ar
         modern = [e for e in wire if not e.get("refused")]
         check(bool(modern) and all(e.get("version") == "2026-07-28" for e in modern), f"every message st served should carry 2026-07-28; got {modern}")
         calls = [e for e in modern if e["method"] == "tools/call"]
+        # Each asking call is sent once and once more with the answers: survey's two
+        # questions were answered in one round, not one round each.
+        rounds = {tool: len(st.tool_calls(tool)) for tool in ("ask", "confirm", "survey", "roots")}
+        per_mode = {tool: 2 * sum(1 for t, *_ in expected if t == f"st__{tool}") for tool in rounds}
+        per_mode["ask"] += 1  # the call of the client that cannot sample, refused before a retry
+        check(rounds == {tool: n * len(MODES) for tool, n in per_mode.items()}, f"st's tools/call per tool: {rounds}, expected {per_mode} per client")
         ok(label, f"st saw {len(refused)} refused initialize, then {len(modern)} messages all on 2026-07-28 ({len(calls)} tools/call), no session, no stream")
     finally:
         tg.stop()
