@@ -14,6 +14,18 @@ Tools:
     fail()         -> a result with isError: true
     crash()        -> the process exits in the middle of the call
 
+With `--stateless-only` (HTTP) the server is one of the stateless revision 2026-07-28
+only, and has four more tools, each asking the client through the SDK's own mechanism
+for that revision (`Resolve` with a `Sample`, `Elicit` or `ListRoots` marker: the tool
+answers `input_required`, and the client retries with the answers):
+
+    ask()          -> {"answer": the model's text}                 (one sampling request)
+    confirm()      -> {"outcome": "accept", "colour": c} | {"outcome": "decline" | "cancel"}
+                                                                   (one elicitation)
+    survey()       -> {"colour": c | null, "outcome": …, "answer": the model's text}
+                                                                   (both, in one round)
+    roots()        -> {"roots": [uri, ...]}                        (roots/list)
+
 Behaviour that a test switches (the "state", all keys optional):
 
     {"rename": true}                      search returns `excerpt` instead of `snippet`, and
@@ -38,8 +50,19 @@ the control plane is on the same port:
     POST /control         a JSON state change as above; answers the whole state
     GET  /control/stats   {"calls": {method: n}, "tool_calls": {tool: n}, "log": [...],
                            "authorization": the last POST's Authorization header or null,
-                           "wire": [{"method", "authorization", "session"}, ...] for every
-                           JSON-RPC message POSTed to /mcp (headers as sent, or null)}
+                           "wire": [{"method", "authorization", "session", "version",
+                           "refused"}, ...] for every JSON-RPC message POSTed to /mcp
+                           (headers as sent, or null; `refused`: answered by the
+                           --stateless-only refusal, not by the SDK), and one
+                           {"http": "GET" | "DELETE", ...} entry for every other request
+                           on /mcp}
+
+`--stateless-only` refuses everything of the handshake era before the SDK sees it, as a
+server of 2026-07-28 alone does: a POST on /mcp without `MCP-Protocol-Version:
+2026-07-28` (an `initialize`, or anything sent in a session) gets HTTP 400 with the
+JSON-RPC error -32022 (unsupported protocol version, `data: {"supported":
+["2026-07-28"], "requested": …}`), and a GET or DELETE on /mcp (the handshake era's
+stream and session end) gets 405.
 
 Every JSON-RPC message that reaches the server (and every POST the HTTP layer throttles)
 is one `log` entry: {"t": unix time, "method", "tool" (tools/call only), "outcome": "ok" |
@@ -65,7 +88,7 @@ import time
 import warnings
 import weakref
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 # The SDK marks server-to-client logging deprecated (as of protocol 2026-07-28); the
 # fixture sends it on purpose, because clients of the handshake revisions still get it.
@@ -75,10 +98,18 @@ warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 
 import anyio  # noqa: E402 - after the warning filter, which must precede the SDK's imports
 from mcp.server.lowlevel import NotificationOptions  # noqa: E402
-from mcp.server.mcpserver import Context, MCPServer  # noqa: E402
+from mcp.server.mcpserver import AcceptedElicitation, Context, Elicit, ElicitationResult, ListRoots, MCPServer, Resolve, Sample  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
-from mcp_types import CallToolResult, SamplingMessage, TextContent, ToolAnnotations  # noqa: E402
-from pydantic import create_model  # noqa: E402
+from mcp_types import (  # noqa: E402
+    UNSUPPORTED_PROTOCOL_VERSION,
+    CallToolResult,
+    CreateMessageResult,
+    ListRootsResult,
+    SamplingMessage,
+    TextContent,
+    ToolAnnotations,
+)
+from pydantic import BaseModel, create_model  # noqa: E402
 
 DESCRIPTIONS = {
     "search": "Search the knowledge base; returns matching passages.",
@@ -88,6 +119,16 @@ DESCRIPTIONS = {
     "fail": "Always fails (the result has isError: true).",
     "crash": "Kills the server process in the middle of the call.",
 }
+
+# The tools of --stateless-only: each asks the client through an input-required result.
+ASKING = {
+    "ask": "Asks the agent's model to name a colour, then answers with what it said.",
+    "confirm": "Asks the user to pick a colour; says whether they accepted or declined.",
+    "survey": "Asks the user for a colour and the agent's model for a word, both at once.",
+    "roots": "Asks the agent's client for its roots, then lists them.",
+}
+# The only revision a --stateless-only server serves.
+STATELESS = "2026-07-28"
 
 # --------------------------------------------------------------------------------------
 # State and statistics
@@ -296,10 +337,58 @@ def register_tools(server: MCPServer, fixture: Fixture) -> None:
         server.add_tool(fn, name=name, description=fixture.description(name), annotations=read_only if name == "search" else None)
 
 
-def build_server(fixture: Fixture, name: str) -> MCPServer:
+class Colour(BaseModel):
+    colour: str
+
+
+def ask_colour() -> Elicit[Colour]:
+    return Elicit("Which colour?", Colour)
+
+
+def ask_model() -> Sample:
+    return Sample([SamplingMessage(role="user", content=TextContent(type="text", text="Name a colour."))], max_tokens=20)
+
+
+def ask_roots() -> ListRoots:
+    return ListRoots()
+
+
+def elicited(choice: ElicitationResult[Colour]) -> dict[str, Any]:
+    if isinstance(choice, AcceptedElicitation):
+        return {"outcome": "accept", "colour": choice.data.colour}
+    return {"outcome": choice.action, "colour": None}
+
+
+def register_asking_tools(server: MCPServer) -> None:
+    """The tools that ask the client mid-call. They are written once, with the SDK's
+    resolvers: on 2026-07-28 the SDK answers the call `input_required` and runs the tool
+    on the client's retry (two independent resolvers are asked in one round)."""
+
+    def ask(answer: Annotated[CreateMessageResult, Resolve(ask_model)]) -> dict[str, str]:
+        return {"answer": getattr(answer.content, "text", "")}
+
+    def confirm(choice: Annotated[ElicitationResult[Colour], Resolve(ask_colour)]) -> dict[str, Any]:
+        return elicited(choice)
+
+    def survey(
+        choice: Annotated[ElicitationResult[Colour], Resolve(ask_colour)],
+        answer: Annotated[CreateMessageResult, Resolve(ask_model)],
+    ) -> dict[str, Any]:
+        return {**elicited(choice), "answer": getattr(answer.content, "text", "")}
+
+    def roots(listed: Annotated[ListRootsResult, Resolve(ask_roots)]) -> dict[str, list[str]]:
+        return {"roots": [str(r.uri) for r in listed.roots]}
+
+    for name, fn in (("ask", ask), ("confirm", confirm), ("survey", survey), ("roots", roots)):
+        server.add_tool(fn, name=name, description=ASKING[name])
+
+
+def build_server(fixture: Fixture, name: str, stateless_only: bool = False) -> MCPServer:
     server = MCPServer(name, version="1.0.0", log_level="WARNING")
     fixture.server = server
     register_tools(server, fixture)
+    if stateless_only:
+        register_asking_tools(server)
 
     async def observe(ctx: Any, call_next: Any) -> Any:
         """Records every message and answers the JSON-RPC throttle before any handler."""
@@ -342,13 +431,23 @@ class HttpThrottle:
     """ASGI middleware in front of the SDK's app: answers a throttled tools/call POST on
     /mcp with 429 and Retry-After before the SDK sees it, as a rate-limiting proxy would."""
 
-    def __init__(self, app: Any, fixture: Fixture) -> None:
+    def __init__(self, app: Any, fixture: Fixture, stateless_only: bool = False) -> None:
         self.app = app
         self.fixture = fixture
+        self.stateless_only = stateless_only
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"].rstrip("/") != "/mcp":
+        if scope["type"] != "http" or scope["path"].rstrip("/") != "/mcp":
             return await self.app(scope, receive, send)
+        if scope["method"] != "POST":
+            if not self.stateless_only:
+                return await self.app(scope, receive, send)
+            headers = dict(scope.get("headers") or [])
+            session = headers.get(b"mcp-session-id", b"").decode(errors="replace") or None
+            with self.fixture.lock:
+                self.fixture.wire.append({"http": scope["method"], "session": session, "refused": True})
+            # The handshake era's standalone stream and session end: not served here.
+            return await respond(send, 405, b"this server speaks only MCP 2026-07-28\n", b"text/plain; charset=utf-8", [(b"allow", b"POST")])
         headers = dict(scope.get("headers") or [])
         with self.fixture.lock:
             # Test-only: lets a test check that configured headers (and their ${ENV}
@@ -372,10 +471,16 @@ class HttpThrottle:
         methods = [m.get("method") for m in messages if isinstance(m, dict)]
         authorization = headers.get(b"authorization", b"").decode(errors="replace") or None
         session = headers.get(b"mcp-session-id", b"").decode(errors="replace") or None
+        version = headers.get(b"mcp-protocol-version", b"").decode(errors="replace") or None
+        refuse = self.stateless_only and version != STATELESS
         with self.fixture.lock:
             for method in methods:
                 if method:
-                    self.fixture.wire.append({"method": method, "authorization": authorization, "session": session})
+                    self.fixture.wire.append(
+                        {"method": method, "authorization": authorization, "session": session, "version": version, "refused": refuse}
+                    )
+        if refuse:
+            return await refuse_handshake(send, messages)
         throttle = None
         with self.fixture.lock:
             current = self.fixture.state["throttle_http"]
@@ -417,7 +522,35 @@ class HttpThrottle:
         return await self.app(scope, replay, send)
 
 
-def build_http_app(fixture: Fixture, server: MCPServer, json_response: bool, stateless: bool) -> Any:
+async def respond(send: Any, status: int, body: bytes, content_type: bytes, extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode()), *(extra or [])]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def refuse_handshake(send: Any, messages: list[Any]) -> None:
+    """What a server of 2026-07-28 alone answers to a message of the handshake era: the
+    SDK's own refusal of `initialize` on a 2026-07-28 connection (-32022, naming the
+    revisions it serves and the one asked for), with the HTTP status the SDK maps that
+    code to (400)."""
+    first = next((m for m in messages if isinstance(m, dict)), {})
+    requested = (first.get("params") or {}).get("protocolVersion") if isinstance(first.get("params"), dict) else None
+    data: dict[str, Any] = {"supported": [STATELESS]}
+    if isinstance(requested, str):
+        data["requested"] = requested
+    error = {
+        "jsonrpc": "2.0",
+        "id": first.get("id"),
+        "error": {
+            "code": UNSUPPORTED_PROTOCOL_VERSION,
+            "message": f"this server speaks only MCP {STATELESS}; the initialize handshake is not accepted",
+            "data": data,
+        },
+    }
+    await respond(send, 400, json.dumps(error).encode(), b"application/json")
+
+
+def build_http_app(fixture: Fixture, server: MCPServer, json_response: bool, stateless: bool, stateless_only: bool = False) -> Any:
     from starlette.requests import Request
     from starlette.responses import JSONResponse
 
@@ -437,10 +570,10 @@ def build_http_app(fixture: Fixture, server: MCPServer, json_response: bool, sta
         return JSONResponse(fixture.stats())
 
     app = server.streamable_http_app(json_response=json_response, stateless_http=stateless, host="127.0.0.1")
-    return HttpThrottle(app, fixture)
+    return HttpThrottle(app, fixture, stateless_only)
 
 
-def serve_http(fixture: Fixture, server: MCPServer, port: int, json_response: bool, stateless: bool) -> int:
+def serve_http(fixture: Fixture, server: MCPServer, port: int, json_response: bool, stateless: bool, stateless_only: bool = False) -> int:
     import uvicorn
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -450,7 +583,7 @@ def serve_http(fixture: Fixture, server: MCPServer, port: int, json_response: bo
     # Bound before the port is announced, so a connection made right after reading it
     # waits in the backlog instead of being refused.
     print(f"PORT {sock.getsockname()[1]}", flush=True)
-    app = build_http_app(fixture, server, json_response, stateless)
+    app = build_http_app(fixture, server, json_response, stateless, stateless_only)
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=1)
     uvicorn.Server(config).run(sockets=[sock])
     return 0
@@ -659,6 +792,117 @@ async def self_test_http() -> None:
             proc.wait()
 
 
+async def self_test_stateless_only() -> None:
+    """--stateless-only: the handshake refused as a 2026-07-28 server refuses it, and the
+    asking tools answered through input-required rounds with the SDK's own client."""
+    import urllib.error
+    import urllib.request
+
+    import mcp_types as types
+    from mcp import Client
+
+    proc, base = start_http(["--stateless-only"])
+    try:
+        initialize = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "self-test", "version": "0"}},
+        }
+        request = urllib.request.Request(
+            f"{base}/mcp",
+            data=json.dumps(initialize).encode(),
+            method="POST",
+            headers={"content-type": "application/json", "accept": "application/json, text/event-stream"},
+        )
+        try:
+            urllib.request.urlopen(request, timeout=5)  # noqa: S310 - loopback only
+            raise SelfTestFailed("--stateless-only should refuse initialize")
+        except urllib.error.HTTPError as e:
+            error = json.loads(e.read()).get("error") or {}
+            check(
+                e.code == 400 and error.get("code") == UNSUPPORTED_PROTOCOL_VERSION and error.get("data") == {"supported": [STATELESS], "requested": "2025-11-25"},
+                f"initialize should get 400 with -32022 naming {STATELESS}; got {e.code} {error}",
+            )
+        try:
+            urllib.request.urlopen(urllib.request.Request(f"{base}/mcp", headers={"accept": "text/event-stream"}), timeout=5)  # noqa: S310
+            raise SelfTestFailed("--stateless-only should refuse the handshake era's GET stream")
+        except urllib.error.HTTPError as e:
+            check(e.code == 405, f"GET /mcp should get 405; got {e.code}")
+        refused = False
+        try:
+            with anyio.fail_after(10):
+                async with Client(f"{base}/mcp", mode="legacy", read_timeout_seconds=5):
+                    pass
+        except TimeoutError:
+            raise
+        except Exception:  # noqa: BLE001 - the SDK raises what it raises; refusal is the point
+            refused = True
+        check(refused, "the SDK's legacy client should not connect to a --stateless-only server")
+        say(f"http --stateless-only: initialize -> 400 with -32022 (supported: [{STATELESS}]); GET /mcp -> 405; the legacy client cannot connect")
+
+        asked: list[str] = []
+        decline = False
+
+        async def on_sampling(context: Any, params: Any) -> Any:
+            asked.append("sampling")
+            return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text="teal"), model="self-test")
+
+        async def on_elicit(context: Any, params: Any) -> Any:
+            asked.append("elicitation")
+            if decline:
+                return types.ElicitResult(action="decline")
+            return types.ElicitResult(action="accept", content={"colour": "amber"})
+
+        async def on_roots(context: Any) -> Any:
+            asked.append("roots")
+            return types.ListRootsResult(roots=[types.Root(uri="file:///srv/project", name="project")])
+
+        control(base, {"reset": True})
+        async with Client(
+            f"{base}/mcp",
+            mode=STATELESS,
+            read_timeout_seconds=10,
+            sampling_callback=on_sampling,
+            elicitation_callback=on_elicit,
+            list_roots_callback=on_roots,
+        ) as client:
+            check(client.protocol_version == STATELESS, f"expected protocol {STATELESS}; got {client.protocol_version}")
+            listed = {t.name for t in (await client.list_tools()).tools}
+            check(set(ASKING) | set(DESCRIPTIONS) <= listed, f"tools/list should list {sorted(ASKING)} too; got {sorted(listed)}")
+            expected: list[tuple[str, dict[str, Any], dict[str, Any], list[str]]] = [
+                ("ask", {}, {"answer": "teal"}, ["sampling"]),
+                ("confirm", {}, {"outcome": "accept", "colour": "amber"}, ["elicitation"]),
+                ("survey", {}, {"outcome": "accept", "colour": "amber", "answer": "teal"}, ["elicitation", "sampling"]),
+                ("roots", {}, {"roots": ["file:///srv/project"]}, ["roots"]),
+            ]
+            for tool, arguments, want, questions in expected:
+                asked.clear()
+                result = await client.call_tool(tool, arguments)
+                check(not result.is_error and result.structured_content == want, f"{tool}(): expected {want}; got {result}")
+                check(sorted(asked) == sorted(questions), f"{tool}(): the client should be asked {questions}; was asked {asked}")
+            decline = True
+            result = await client.call_tool("confirm", {})
+            check(result.structured_content == {"outcome": "decline", "colour": None}, f"confirm() declined: {result}")
+        calls = [e for e in control(base)["wire"] if e.get("method") == "tools/call"]
+        # Each tool is called once and retried once with the answers: survey's two
+        # questions came in one round.
+        check(len(calls) == 2 * (len(expected) + 1), f"every asking tool should take exactly one retry; the wire saw {len(calls)} tools/call")
+        check(all(e["version"] == STATELESS and not e["session"] and not e["refused"] for e in calls), f"the wire: {calls}")
+        say("http --stateless-only: ask, confirm (accept and decline), survey (both questions in one round), roots -> answered on the retry")
+
+        async with Client(f"{base}/mcp", mode=STATELESS, read_timeout_seconds=10) as client:
+            try:
+                await client.call_tool("ask", {})
+                raise SelfTestFailed("ask() from a client without sampling should fail")
+            except MCPError as e:
+                check("sampling" in str(e), f"the error should name the sampling capability; got {e}")
+        say("http --stateless-only: ask() from a client without sampling -> an error naming the sampling capability")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 async def self_test_stdio() -> None:
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
@@ -709,6 +953,7 @@ async def self_test_stdio() -> None:
 def self_test() -> int:
     try:
         anyio.run(self_test_http)
+        anyio.run(self_test_stateless_only)
         anyio.run(self_test_stdio)
     except BaseException as e:  # noqa: BLE001 - report the first failure, whatever it is
         if isinstance(e, KeyboardInterrupt):
@@ -738,6 +983,11 @@ def main() -> int:
     parser.add_argument("--name", default="toolgate-fixture", help="the server name in the initialize result")
     parser.add_argument("--json-response", action="store_true", help="HTTP: answer with application/json, not SSE")
     parser.add_argument("--stateless", action="store_true", help="HTTP: no sessions (the SDK's stateless mode)")
+    parser.add_argument(
+        "--stateless-only",
+        action="store_true",
+        help=f"HTTP: a server of MCP {STATELESS} only (refuses initialize), with the tools that ask mid-call",
+    )
     args = parser.parse_args()
     if args.self_test:
         return self_test()
@@ -753,11 +1003,14 @@ def main() -> int:
     except ValueError as e:
         print(f"fixture_server: bad --state {args.state}: {e}", file=sys.stderr)
         return 2
-    server = build_server(fixture, args.name)
+    if args.stateless_only and args.http is None:
+        print("fixture_server: --stateless-only is an HTTP mode (use it with --http)", file=sys.stderr)
+        return 2
+    server = build_server(fixture, args.name, args.stateless_only)
     if args.stdio:
         anyio.run(server.run_stdio_async)
         return 0
-    return serve_http(fixture, server, args.http, args.json_response, args.stateless)
+    return serve_http(fixture, server, args.http, args.json_response, args.stateless, args.stateless_only)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,10 @@ and checks what an MCP client sees:
     notify         progress and log notifications from the upstream reach the client
     down           an upstream down at start-up does not stop the others
     tool-error     an isError result is passed on unchanged and not retried
+    stateless_questions
+                   a server of 2026-07-28 alone asks mid-call (sampling, elicitation,
+                   both at once, roots) through input-required results: the agent's
+                   client is asked, in both revisions, and its answers reach the tool
 
 One line is printed per check passed; the first failure exits non-zero with the reason,
 what the upstream saw, the webhooks received and the tail of toolgate's log.
@@ -165,12 +169,12 @@ def yaml_list(values: list[str]) -> str:
 class HttpFixture:
     """fixture_server.py --http 0: a streamable-HTTP MCP upstream with a control plane."""
 
-    def __init__(self, name: str, work: Path) -> None:
+    def __init__(self, name: str, work: Path, extra_args: list[str] | None = None) -> None:
         self.name = name
         self.log_path = work / f"fixture-{name}.log"
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, str(FIXTURE), "--http", "0", "--name", f"fixture-{name}"],
+                [sys.executable, str(FIXTURE), "--http", "0", "--name", f"fixture-{name}", *(extra_args or [])],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=log,
@@ -1040,6 +1044,115 @@ async def case_sampling(label: str, binary: str, work: Path, args: argparse.Name
         tg.stop()
 
 
+async def case_stateless_questions(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
+    """A fronted server of 2026-07-28 alone (it refuses initialize) whose tools ask the
+    client mid-call the only way that revision allows, an input-required result: toolgate
+    puts each question to the agent's client as it would a handshake-era server's own
+    request (on the call's stream for a legacy agent; as toolgate's own input-required
+    result, answered by the agent's retry, for a 2026-07-28 one), and the answers go back
+    to the server in its retry."""
+    import mcp_types as types
+    from mcp.shared.exceptions import MCPError
+
+    st = HttpFixture("st", work, ["--stateless-only"])
+    body = "mcp_servers:\n" + http_server("st", st.url)
+    tg = Toolgate(binary, work, gateway_config(work, None, body))
+    tg.lock()
+    tg.serve()
+    asked: list[str] = []
+    answer = {"elicitation": "accept"}
+
+    async def on_sampling(context: Any, params: Any) -> Any:
+        asked.append("sampling")
+        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text="teal"), model="test")
+
+    async def on_elicit(context: Any, params: Any) -> Any:
+        asked.append("elicitation")
+        if answer["elicitation"] == "accept":
+            return types.ElicitResult(action="accept", content={"colour": "amber"})
+        return types.ElicitResult(action=answer["elicitation"])
+
+    async def on_roots(context: Any) -> Any:
+        asked.append("roots")
+        return types.ListRootsResult(roots=[types.Root(uri="file:///srv/agent-project", name="project")])
+
+    # (tool, the agent's answer to an elicitation, what the result must say, the questions)
+    expected = [
+        ("st__ask", "accept", ['"answer": "teal"'], ["sampling"]),
+        ("st__confirm", "accept", ['"outcome": "accept"', '"colour": "amber"'], ["elicitation"]),
+        ("st__confirm", "decline", ['"outcome": "decline"'], ["elicitation"]),
+        ("st__confirm", "cancel", ['"outcome": "cancel"'], ["elicitation"]),
+        ("st__survey", "accept", ['"colour": "amber"', '"answer": "teal"'], ["elicitation", "sampling"]),
+        ("st__roots", "accept", ["file:///srv/agent-project"], ["roots"]),
+    ]
+    try:
+        for mode in MODES:
+            async with connect(tg.url, mode=mode, sampling_callback=on_sampling, elicitation_callback=on_elicit, list_roots_callback=on_roots) as client:
+                listed = await list_tools(client)
+                check({"st__ask", "st__confirm", "st__survey", "st__roots"} <= set(listed), f"{mode}: toolgate should list st's asking tools; got {sorted(listed)}")
+                for tool, elicitation, says, questions in expected:
+                    asked.clear()
+                    answer["elicitation"] = elicitation
+                    with anyio_fail_after(30, f"{mode}: {tool} (elicitation {elicitation}) did not answer within 30 s"):
+                        result = await call(client, tool, {})
+                    got = dump(result)
+                    check(not result.is_error, f"{mode}: {tool} (elicitation {elicitation}) should succeed; got {got}")
+                    check(sorted(asked) == sorted(questions), f"{mode}: {tool}: the agent's client should be asked {questions}; was asked {asked}")
+                    missing = [x for x in says if x not in got]
+                    check(not missing, f"{mode}: {tool} (elicitation {elicitation}): the result should say {missing}; got {got}")
+                how = "on the call's stream" if mode == "legacy" else "through toolgate's input-required results and the agent's retries"
+                ok(label, f"{mode} client: sampling, elicitation (accept, decline, cancel), both in one round and roots asked {how}; every answer reached the tool")
+
+            # A client that cannot sample: the call fails, promptly, saying why.
+            async with connect(tg.url, mode=mode) as client:
+                with anyio_fail_after(30, f"{mode}: st__ask from a client without sampling hung"):
+                    try:
+                        result = await client.call_tool("st__ask", {})
+                        check(result.is_error, f"{mode}: st__ask from a client without sampling should fail; got {dump(result)}")
+                        why = text_of(result)
+                    except MCPError as e:
+                        why = str(e)
+                check("sampling" in why.lower(), f"{mode}: the failure should say sampling is what is missing; got {why!r}")
+                ok(label, f"{mode} client without sampling: st__ask failed at once: {why[:100]}")
+
+        wire = st.stats()["wire"]
+        streams = [e for e in wire if "http" in e]
+        check(not streams, f"toolgate should open no handshake-era stream and end no session on st; st saw {streams}")
+        sessions = [e for e in wire if e.get("session") or e.get("method") == "notifications/initialized"]
+        check(not sessions, f"toolgate should send st no session traffic; st saw {sessions}")
+        refused = [e["method"] for e in wire if e.get("refused")]
+        check(set(refused) <= {"initialize"}, f"only initialize may have been refused by st; refused {refused}")
+        modern = [e for e in wire if not e.get("refused")]
+        check(bool(modern) and all(e.get("version") == "2026-07-28" for e in modern), f"every message st served should carry 2026-07-28; got {modern}")
+        calls = [e for e in modern if e["method"] == "tools/call"]
+        # Each asking call is sent once and once more with the answers: survey's two
+        # questions were answered in one round, not one round each.
+        rounds = {tool: len(st.tool_calls(tool)) for tool in ("ask", "confirm", "survey", "roots")}
+        per_mode = {tool: 2 * sum(1 for t, *_ in expected if t == f"st__{tool}") for tool in rounds}
+        per_mode["ask"] += 1  # the call of the client that cannot sample, refused before a retry
+        check(rounds == {tool: n * len(MODES) for tool, n in per_mode.items()}, f"st's tools/call per tool: {rounds}, expected {per_mode} per client")
+        ok(label, f"st saw {len(refused)} refused initialize, then {len(modern)} messages all on 2026-07-28 ({len(calls)} tools/call), no session, no stream")
+    finally:
+        tg.stop()
+
+
+def anyio_fail_after(seconds: float, message: str) -> Any:
+    """A deadline whose expiry is a check failure that says what hung."""
+    import contextlib
+
+    import anyio
+
+    @contextlib.contextmanager
+    def scope() -> Any:
+        try:
+            with anyio.fail_after(seconds):
+                yield
+        except TimeoutError as e:
+            raise CheckFailed(message) from e
+
+    return scope()
+
+
 async def case_overlap(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
     """Two servers claiming the same resource URIs (two copies of server-everything):
     toolgate does not hand one's reads to the other, and a URI a server's own tool result
@@ -1192,6 +1305,7 @@ CASES: list[tuple[str, Callable[..., Any]]] = [
     ("subscribe", case_subscribe),
     ("overlap", case_overlap),
     ("sampling", case_sampling),
+    ("stateless_questions", case_stateless_questions),
     ("env", case_env),
     ("down", case_down),
     ("tool-error", case_tool_error),
