@@ -348,6 +348,13 @@ fn client_error_advice(tool: &ToolSpec, detail: &Detail) -> String {
             codes::PARSE_ERROR | codes::INVALID_REQUEST => {
                 not_the_arguments("The server could not read the request toolgate sent it.")
             }
+            // The calling client lacks what the server asks of it mid-call (sampling,
+            // elicitation, roots): neither the arguments nor the tool's owner can mend it.
+            codes::MISSING_REQUIRED_CLIENT_CAPABILITY => format!(
+                "{name} needs to ask this client something it does not offer (the server's words \
+                 name the capability: sampling, elicitation or roots). Retrying will not help; \
+                 continue without {name}, or call it from a client that offers that capability."
+            ),
             codes::URL_ELICITATION_REQUIRED => format!(
                 "The server needs the user to complete a step outside this conversation first. Tell the \
                  user, and call {name} again once they have."
@@ -1053,6 +1060,11 @@ mod tests {
             assert!(text.contains("Continue without kb__search"), "{text}");
         }
         assert!(say(rpc(-32002)).contains("only with names or identifiers that exist"));
+        // A capability the calling client lacks: not the arguments, not the owner's to fix.
+        let lacking = say(rpc(-32021));
+        assert!(lacking.contains("does not offer"), "{lacking}");
+        assert!(!lacking.contains(fix_arguments), "{lacking}");
+        assert!(!lacking.contains("tool owner"), "{lacking}");
         // An HTTP tool's 404 is about what its arguments name, as before.
         let http = Detail::Status {
             status: 404,

@@ -19,9 +19,9 @@
 use std::time::Duration;
 
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
-use crate::{Failure, Offered, Relay, RpcError, answer_server_request};
+use crate::{Failure, Offered, Relay, RpcError, answer_server_request, codes};
 
 /// Rounds of questions one request may take before it is given up as a loop.
 pub(crate) const MAX_ROUNDS: usize = 8;
@@ -125,16 +125,7 @@ pub(crate) async fn answer(
             Ok(result) => {
                 responses.insert(key, result);
             }
-            Err(e) => {
-                return Answered::Refused(RpcError {
-                    code: e.code,
-                    message: format!(
-                        "the server needs the client to answer {method}, and it could not: {}",
-                        e.message
-                    ),
-                    data: e.data,
-                });
-            }
+            Err(e) => return Answered::Refused(refusal(&method, e, offered)),
         }
     }
     let mut retry = match params {
@@ -153,6 +144,31 @@ pub(crate) async fn answer(
     Answered::Retry(Value::Object(retry))
 }
 
+/// The error that ends a request whose question `method` the client refused with
+/// `e`. The refusal's own code was meant for the server; read as the request's
+/// outcome, "method not found" would say the server does not know the tool. A
+/// question that needs a capability the client lacks (not offered, or the caller
+/// never declared it) ends the request the way a 2026-07-28 server ends one it
+/// cannot serve without that capability: `-32021` naming it.
+fn refusal(method: &str, e: RpcError, offered: &Offered) -> RpcError {
+    let message = format!(
+        "the server needs the client to answer {method}, and it could not: {}",
+        e.message
+    );
+    match offered.allows(method) {
+        Some((capability, _)) if e.code == codes::METHOD_NOT_FOUND => RpcError {
+            code: codes::MISSING_REQUIRED_CLIENT_CAPABILITY,
+            message,
+            data: Some(json!({"requiredCapabilities": {capability: {}}})),
+        },
+        _ => RpcError {
+            code: e.code,
+            message,
+            data: e.data,
+        },
+    }
+}
+
 /// The pause before a retry that carries no answers, after `waits` such retries.
 pub(crate) fn pause(waits: u32) -> Duration {
     FIRST_PAUSE
@@ -165,4 +181,63 @@ pub(crate) fn too_many_rounds() -> Failure {
     Failure::protocol(format!(
         "the server asked for input more than {MAX_ROUNDS} times for one request"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asked(method: &str) -> Asked {
+        Asked {
+            questions: vec![("q".to_owned(), method.to_owned(), Some(json!({})))],
+            state: Some(json!("s")),
+        }
+    }
+
+    fn refused(answered: Answered) -> RpcError {
+        match answered {
+            Answered::Refused(e) => e,
+            Answered::Retry(params) => panic!("expected a refusal; got a retry with {params}"),
+        }
+    }
+
+    /// A question the client cannot answer for want of a capability (not offered, or
+    /// no caller to ask) ends the request as missing that capability, never as
+    /// "method not found", which reads as the server not knowing the tool.
+    #[tokio::test]
+    async fn a_question_needing_a_missing_capability_ends_as_missing_it() {
+        let none = Offered {
+            sampling: false,
+            elicitation: false,
+            roots: false,
+        };
+        for (method, capability) in [
+            ("sampling/createMessage", "sampling"),
+            ("elicitation/create", "elicitation"),
+            ("roots/list", "roots"),
+        ] {
+            for offered in [&none, &Offered::default()] {
+                let e = refused(answer(asked(method), None, None, offered).await);
+                assert_eq!(
+                    e.code,
+                    codes::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                    "{method}: {e:?}"
+                );
+                assert_eq!(
+                    e.data,
+                    Some(json!({"requiredCapabilities": {capability: {}}})),
+                    "{method}"
+                );
+                assert!(e.message.contains(method), "{}", e.message);
+            }
+        }
+    }
+
+    /// A question no capability governs keeps the client's own refusal.
+    #[tokio::test]
+    async fn a_question_of_an_unknown_method_keeps_its_refusal() {
+        let e = refused(answer(asked("x/unknown"), None, None, &Offered::default()).await);
+        assert_eq!(e.code, codes::METHOD_NOT_FOUND);
+        assert!(e.data.is_none());
+    }
 }

@@ -218,7 +218,8 @@ fn rpc_error(spec: &ToolSpec, error: RpcError, signals: Option<&Signals>) -> Att
         | codes::METHOD_NOT_FOUND
         | codes::INVALID_PARAMS
         | codes::RESOURCE_NOT_FOUND
-        | codes::URL_ELICITATION_REQUIRED => ErrorClass::ClientError,
+        | codes::URL_ELICITATION_REQUIRED
+        | codes::MISSING_REQUIRED_CLIENT_CAPABILITY => ErrorClass::ClientError,
         codes::REQUEST_TIMEOUT => ErrorClass::Timeout,
         -32023 | 429 => ErrorClass::RateLimited,
         _ => ErrorClass::ServerError,
