@@ -39,24 +39,33 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
         let Ok(Value::Object(members)) = serde_json::from_slice::<Value>(value) else {
             continue;
         };
-        let fields: Vec<(String, Vec<u8>)> = members
-            .iter()
-            .take(MAX_MEMBERS)
-            .filter(|(k, _)| k.len() <= MAX_TEXT)
-            .filter_map(|(k, v)| Some((format!("rate-limit-{}", k.replace('_', "-")), scalar(v)?)))
-            .collect();
-        let pairs: Vec<(&str, &[u8])> = fields
-            .iter()
-            .map(|(n, v)| (n.as_str(), v.as_slice()))
-            .collect();
-        let mut found = Collector::default();
-        shape::read(&Headers::new(&pairs), now, &mut found);
-        for q in found.quotas {
+        for q in read_members(members.iter().take(MAX_MEMBERS), now) {
             if q.limit.is_some() || q.remaining.is_some() {
                 out.quota(q);
             }
         }
     }
+}
+
+/// The quotas the headers' shape reader finds in JSON `members`, each read as a field
+/// under a rate-limit word (`remaining` as `rate-limit-remaining`): names and string
+/// values past [`MAX_TEXT`] bytes and values that are not scalars are left out. Shared
+/// with the budgets error bodies state (`body/limit_object.rs`).
+pub(crate) fn read_members<'a>(
+    members: impl Iterator<Item = (&'a String, &'a Value)>,
+    now: DateTime<Utc>,
+) -> Vec<crate::Quota> {
+    let fields: Vec<(String, Vec<u8>)> = members
+        .filter(|(k, _)| k.len() <= MAX_TEXT)
+        .filter_map(|(k, v)| Some((format!("rate-limit-{}", k.replace('_', "-")), scalar(v)?)))
+        .collect();
+    let pairs: Vec<(&str, &[u8])> = fields
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_slice()))
+        .collect();
+    let mut found = Collector::default();
+    shape::read(&Headers::new(&pairs), now, &mut found);
+    found.quotas
 }
 
 fn scalar(v: &Value) -> Option<Vec<u8>> {

@@ -18,15 +18,12 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
-use crate::quota::Collector;
-use crate::{Headers, Quota, shape};
+use crate::Quota;
 
 const MAX_DEPTH: usize = 6;
 const MAX_NODES: usize = 256;
 /// Members read from the budget and from the object holding it.
 const MAX_MEMBERS: usize = 16;
-/// The longest member name and string value handed on.
-const MAX_TEXT: usize = 64;
 
 /// The one budget a throttled error body states in a rate-limit object, if it holds a
 /// limit or what is left.
@@ -41,21 +38,8 @@ pub(super) fn quota(prefix: &[u8], now: DateTime<Utc>) -> Option<Quota> {
         .iter()
         .take(MAX_MEMBERS)
         .chain(holder.iter().filter(|(k, _)| *k != key).take(MAX_MEMBERS));
-    let fields: Vec<(String, Vec<u8>)> = members
-        .filter(|(k, _)| k.len() <= MAX_TEXT)
-        .filter_map(|(k, v)| {
-            let name = format!("rate-limit-{}", k.replace('_', "-"));
-            Some((name, scalar(v)?))
-        })
-        .collect();
-    let pairs: Vec<(&str, &[u8])> = fields
-        .iter()
-        .map(|(n, v)| (n.as_str(), v.as_slice()))
-        .collect();
-    let mut found = Collector::default();
-    shape::read(&Headers::new(&pairs), now, &mut found);
     let mut one = Quota::new(policy(inner));
-    for q in found.quotas {
+    for q in crate::json_counts::read_members(members, now) {
         one.limit = one.limit.or(q.limit);
         one.remaining = one.remaining.or(q.remaining);
         one.reset_after = one.reset_after.or(q.reset_after);
@@ -118,12 +102,4 @@ fn policy(inner: &Map<String, Value>) -> String {
         })
         .unwrap_or("default")
         .to_owned()
-}
-
-fn scalar(v: &Value) -> Option<Vec<u8>> {
-    match v {
-        Value::Number(n) => Some(n.to_string().into_bytes()),
-        Value::String(s) if s.len() <= MAX_TEXT => Some(s.clone().into_bytes()),
-        _ => None,
-    }
 }
