@@ -263,42 +263,70 @@ mod tests {
     use serde_json::{Value, json};
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 
+    /// A client on pipes: what it sends is the server's input, what it reads the
+    /// server's output.
+    struct Piped {
+        input: Option<tokio::io::DuplexStream>,
+        lines: tokio::io::Lines<tokio::io::BufReader<tokio::io::DuplexStream>>,
+        serving: tokio::task::JoinHandle<std::io::Result<()>>,
+    }
+
+    impl Piped {
+        fn start(server: Arc<Server>) -> Piped {
+            let (client_in, server_out) = tokio::io::duplex(1 << 16);
+            let (client_out, server_in) = tokio::io::duplex(1 << 16);
+            let serving = tokio::spawn(serve_io(
+                server,
+                server_in,
+                server_out,
+                1 << 20,
+                tokio_util::sync::CancellationToken::new(),
+            ));
+            Piped {
+                input: Some(client_out),
+                lines: tokio::io::BufReader::new(client_in).lines(),
+                serving,
+            }
+        }
+
+        async fn send(&mut self, message: &Value) {
+            let input = self.input.as_mut().expect("the input is open");
+            input
+                .write_all(format!("{message}\n").as_bytes())
+                .await
+                .unwrap();
+        }
+
+        /// The next line the server writes, as JSON.
+        async fn next(&mut self) -> Value {
+            let line =
+                tokio::time::timeout(std::time::Duration::from_secs(20), self.lines.next_line())
+                    .await
+                    .expect("a line")
+                    .unwrap()
+                    .expect("not the end");
+            serde_json::from_str(&line).unwrap()
+        }
+
+        /// Ends the server's input.
+        fn close(&mut self) {
+            self.input = None;
+        }
+    }
+
     #[tokio::test]
     async fn notifications_and_requests_go_out_as_lines_and_answers_come_back() {
         let (server, _background) = crate::mcp::tests_upstream::fronting_server().await;
         let server = Arc::new(server);
-        let (client_in, server_out) = tokio::io::duplex(1 << 16);
-        let (mut client_out, server_in) = tokio::io::duplex(1 << 16);
-        let serving = tokio::spawn(serve_io(
-            server.clone(),
-            server_in,
-            server_out,
-            1 << 20,
-            tokio_util::sync::CancellationToken::new(),
-        ));
-        let mut lines = tokio::io::BufReader::new(client_in).lines();
-        let mut next = async || -> Value {
-            let line = tokio::time::timeout(std::time::Duration::from_secs(20), lines.next_line())
-                .await
-                .expect("a line")
-                .unwrap()
-                .expect("not the end");
-            serde_json::from_str(&line).unwrap()
-        };
+        let mut client = Piped::start(server.clone());
         let init = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{}},"clientInfo":{"name":"c","version":"1"}}});
-        client_out
-            .write_all(format!("{init}\n").as_bytes())
-            .await
-            .unwrap();
-        assert_eq!(next().await["id"], 0);
+        client.send(&init).await;
+        assert_eq!(client.next().await["id"], 0);
         let call = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":crate::mcp::tests_upstream::RELAY_TOOL,"_meta":{"progressToken":"t"}}});
-        client_out
-            .write_all(format!("{call}\n").as_bytes())
-            .await
-            .unwrap();
+        client.send(&call).await;
         let mut seen = Vec::new();
         let request = loop {
-            let m = next().await;
+            let m = client.next().await;
             if m["method"] == "sampling/createMessage" {
                 break m;
             }
@@ -316,13 +344,13 @@ mod tests {
         server
             .broadcast()
             .notify_all("notifications/tools/list_changed", None);
-        assert_eq!(next().await["method"], "notifications/tools/list_changed");
+        assert_eq!(
+            client.next().await["method"],
+            "notifications/tools/list_changed"
+        );
         let answer = json!({"jsonrpc":"2.0","id":request["id"],"result":{"role":"assistant","content":{"type":"text","text":"via stdio"},"model":"m"}});
-        client_out
-            .write_all(format!("{answer}\n").as_bytes())
-            .await
-            .unwrap();
-        let done = next().await;
+        client.send(&answer).await;
+        let done = client.next().await;
         assert_eq!(done["id"], 1);
         assert_eq!(
             done["result"]["content"][0]["text"],
@@ -331,21 +359,18 @@ mod tests {
 
         // The client goes away while a request waits for it: the call still answers.
         let call = json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":crate::mcp::tests_upstream::RELAY_TOOL}});
-        client_out
-            .write_all(format!("{call}\n").as_bytes())
-            .await
-            .unwrap();
+        client.send(&call).await;
         loop {
-            if next().await["method"] == "sampling/createMessage" {
+            if client.next().await["method"] == "sampling/createMessage" {
                 break;
             }
         }
-        drop(client_out);
-        let done = next().await;
+        client.close();
+        let done = client.next().await;
         assert_eq!(done["id"], 2);
         let text = done["result"]["content"][0]["text"].as_str().unwrap();
         assert!(text.contains("session or connection ended"), "{text}");
-        serving.await.unwrap().unwrap();
+        client.serving.await.unwrap().unwrap();
     }
 
     #[tokio::test]
@@ -372,33 +397,13 @@ mod tests {
     {
         let (server, _background) = crate::mcp::tests_upstream::fronting_server().await;
         let server = Arc::new(server);
-        let (client_in, server_out) = tokio::io::duplex(1 << 16);
-        let (mut client_out, server_in) = tokio::io::duplex(1 << 16);
-        let serving = tokio::spawn(serve_io(
-            server.clone(),
-            server_in,
-            server_out,
-            1 << 20,
-            tokio_util::sync::CancellationToken::new(),
-        ));
-        let mut lines = tokio::io::BufReader::new(client_in).lines();
-        let mut next = async || -> Value {
-            let line = tokio::time::timeout(std::time::Duration::from_secs(20), lines.next_line())
-                .await
-                .expect("a line")
-                .unwrap()
-                .expect("not the end");
-            serde_json::from_str(&line).unwrap()
-        };
+        let mut client = Piped::start(server.clone());
         let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                           "io.modelcontextprotocol/clientCapabilities": {}});
         let listen = json!({"jsonrpc":"2.0","id":"sub","method":"subscriptions/listen",
             "params":{"notifications":{"toolsListChanged":true},"_meta":meta}});
-        client_out
-            .write_all(format!("{listen}\n").as_bytes())
-            .await
-            .unwrap();
-        let ack = next().await;
+        client.send(&listen).await;
+        let ack = client.next().await;
         assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
         assert_eq!(
             ack["params"]["notifications"],
@@ -408,7 +413,7 @@ mod tests {
         broadcast.notify_all("notifications/prompts/list_changed", None);
         broadcast.notify_all("notifications/tools/list_changed", None);
         // Only what it asked for, tagged with the subscription's id.
-        let got = next().await;
+        let got = client.next().await;
         assert_eq!(got["method"], "notifications/tools/list_changed");
         assert_eq!(
             got["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
@@ -416,33 +421,24 @@ mod tests {
         );
         // The client cancels it: answered as a cancelled request, then nothing more.
         let cancel = json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"sub"}});
-        client_out
-            .write_all(format!("{cancel}\n").as_bytes())
-            .await
-            .unwrap();
-        let ended = next().await;
+        client.send(&cancel).await;
+        let ended = client.next().await;
         assert_eq!(ended["id"], "sub");
         assert!(ended.get("error").is_some(), "{ended}");
         broadcast.notify_all("notifications/tools/list_changed", None);
         // Nothing more of it: the next line is the answer to the next request.
         let ping = json!({"jsonrpc":"2.0","id":9,"method":"ping","params":{"_meta":meta}});
-        client_out
-            .write_all(format!("{ping}\n").as_bytes())
-            .await
-            .unwrap();
-        assert_eq!(next().await["id"], 9);
+        client.send(&ping).await;
+        assert_eq!(client.next().await["id"], 9);
 
         // A second subscription ends with the input, which must not wait for it.
-        client_out
-            .write_all(format!("{listen}\n").as_bytes())
-            .await
-            .unwrap();
+        client.send(&listen).await;
         assert_eq!(
-            next().await["method"],
+            client.next().await["method"],
             "notifications/subscriptions/acknowledged"
         );
-        drop(client_out);
-        tokio::time::timeout(std::time::Duration::from_secs(10), serving)
+        client.close();
+        tokio::time::timeout(std::time::Duration::from_secs(10), client.serving)
             .await
             .expect("the end of input ends the subscription")
             .unwrap()
