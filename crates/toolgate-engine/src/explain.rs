@@ -235,6 +235,16 @@ impl Detail {
             ),
             Detail::Drift(d) => d.summary(),
             Detail::Protocol(d) => format!("the MCP server broke the protocol ({d})"),
+            // Said by the server, or concluded for it when the calling client could not
+            // answer its question (`toolgate-mcp-client`'s input-required rounds): either
+            // way the server needs what this client lacks.
+            Detail::Rpc {
+                code: toolgate_mcp_client::codes::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                message,
+            } => format!(
+                "the MCP server needs to ask this client something it does not offer (error -32021: {})",
+                quoted(message)
+            ),
             Detail::Rpc { code, message } => {
                 format!("the MCP server answered with error {code}, saying {}", quoted(message))
             }
@@ -1063,6 +1073,7 @@ mod tests {
         // A capability the calling client lacks: not the arguments, not the owner's to fix.
         let lacking = say(rpc(-32021));
         assert!(lacking.contains("does not offer"), "{lacking}");
+        assert!(!lacking.contains("answered with error"), "{lacking}");
         assert!(!lacking.contains(fix_arguments), "{lacking}");
         assert!(!lacking.contains("tool owner"), "{lacking}");
         // An HTTP tool's 404 is about what its arguments name, as before.
