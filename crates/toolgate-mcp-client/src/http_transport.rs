@@ -3,13 +3,16 @@
 //! handshake, and the standalone GET stream for what the server sends on
 //! its own.
 
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use bytes::Bytes;
 use http::{HeaderMap, HeaderName, HeaderValue, header};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
+use tokio::sync::Notify;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -57,7 +60,18 @@ pub(crate) struct Http {
     /// The server answered `server/discover` like a server without the
     /// 2026-07-28 revision: later handshakes go straight to `initialize`.
     stateless_only: AtomicBool,
+    /// 2026-07-28 has no `resources/subscribe`: a resource is followed by naming
+    /// it in the subscription (`resourceSubscriptions`), which is opened again
+    /// whenever this set changes (`relisten`).
+    followed: Mutex<BTreeSet<String>>,
+    relisten: Arc<Notify>,
+    /// The stateless server said it lets resources be followed.
+    follows_resources: AtomicBool,
 }
+
+/// Resources followed on one stateless server at once (a subscription names them
+/// all).
+const MAX_FOLLOWED: usize = 256;
 
 /// How an answer's stream ended.
 enum StreamEnd {
@@ -78,7 +92,55 @@ impl Http {
             headers,
             session: Mutex::new(Session::default()),
             stateless_only: AtomicBool::new(false),
+            followed: Mutex::default(),
+            relisten: Arc::default(),
+            follows_resources: AtomicBool::new(false),
         }
+    }
+
+    /// Under 2026-07-28, `resources/subscribe` and `resources/unsubscribe` of a
+    /// server that lets resources be followed: the resource joins or leaves the
+    /// subscription, answered at once (the revision has no such methods to send).
+    /// `None`: the request goes to the server as it is.
+    fn follow(&self, method: &str, params: Option<&Value>) -> Option<Reply> {
+        let subscribe = match method {
+            "resources/subscribe" => true,
+            "resources/unsubscribe" => false,
+            _ => return None,
+        };
+        if !self.session().stateless || !self.follows_resources.load(Ordering::Relaxed) {
+            return None;
+        }
+        let uri = params?.get("uri")?.as_str()?;
+        let empty = RawValue::from_string("{}".to_owned()).ok()?;
+        let outcome = {
+            let mut followed = lock(&self.followed);
+            if subscribe && !followed.contains(uri) && followed.len() >= MAX_FOLLOWED {
+                Err(crate::RpcError {
+                    code: crate::codes::INVALID_REQUEST,
+                    message: format!(
+                        "at most {MAX_FOLLOWED} resources of one server are followed at once"
+                    ),
+                    data: None,
+                })
+            } else {
+                let changed = if subscribe {
+                    followed.insert(uri.to_owned())
+                } else {
+                    followed.remove(uri)
+                };
+                if changed {
+                    self.relisten.notify_one();
+                }
+                Ok(empty)
+            }
+        };
+        Some(Reply {
+            outcome,
+            status: 200,
+            headers: HeaderMap::new(),
+            latency: Duration::ZERO,
+        })
     }
 
     pub(crate) fn is_ready(&self) -> bool {
@@ -256,7 +318,9 @@ impl Http {
             *s = fresh;
             s.ready = true;
         }
-        if let Some(wanted) = listened_for(&init.capabilities) {
+        let follows = init.capabilities["resources"]["subscribe"] == Value::Bool(true);
+        self.follows_resources.store(follows, Ordering::Relaxed);
+        if let Some(wanted) = listened_for(&init.capabilities, follows) {
             spawn_stream(
                 Arc::downgrade(inner),
                 inner.closed.clone(),
@@ -278,6 +342,9 @@ impl Http {
         relay: Option<Relay>,
         cancel_id: &mut Option<i64>,
     ) -> Result<Reply, Failure> {
+        if let Some(followed) = self.follow(method, params) {
+            return Ok(followed);
+        }
         let mut reply = self
             .request_once(inner, method, params, relay.clone(), cancel_id)
             .await?;
@@ -714,20 +781,25 @@ enum Listen {
     Subscribe(Value),
 }
 
-/// What a stateless server's capabilities say it can tell of its lists: the
-/// `notifications` of a `subscriptions/listen` request, or `None` when it
-/// announces no list changes.
-fn listened_for(capabilities: &Value) -> Option<Value> {
+/// What a stateless server's capabilities say it can tell: the list changes
+/// a `subscriptions/listen` asks for, or `None` when it announces none and
+/// lets no resource be followed (`follows`), so there is nothing to listen for.
+fn listened_for(capabilities: &Value, follows: bool) -> Option<Value> {
     let announces = |kind: &str| capabilities[kind]["listChanged"] == Value::Bool(true);
     let wanted = json!({
         "toolsListChanged": announces("tools"),
         "promptsListChanged": announces("prompts"),
         "resourcesListChanged": announces("resources"),
     });
-    wanted
-        .as_object()
-        .is_some_and(|w| w.values().any(|v| v == &Value::Bool(true)))
-        .then_some(wanted)
+    (follows || wanted_any(&wanted)).then_some(wanted)
+}
+
+/// Whether `notifications` asks for anything.
+fn wanted_any(notifications: &Value) -> bool {
+    notifications.as_object().is_some_and(|w| {
+        w.values()
+            .any(|v| v == &Value::Bool(true) || v.as_array().is_some_and(|a| !a.is_empty()))
+    })
 }
 
 /// A plain function, so the handshake's future does not contain the
@@ -744,6 +816,11 @@ fn spawn_stream(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
 async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: Listen) {
     let mut backoff = Duration::from_secs(1);
     let mut parser: Option<SseParser> = None;
+    // Rung when the resources a subscription follows change: it is opened again.
+    let relisten = match (&how, weak.upgrade().as_deref().map(|i| &i.kind)) {
+        (Listen::Subscribe(_), Some(Kind::Http(h))) => Some(Arc::clone(&h.relisten)),
+        _ => None,
+    };
     loop {
         let (request, session, max) = {
             let Some(inner) = weak.upgrade() else { return };
@@ -762,9 +839,23 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
                     }
                     b
                 }
-                Listen::Subscribe(notifications) => {
+                Listen::Subscribe(lists) => {
                     // Each subscription is a request of its own: nothing to resume.
                     parser = None;
+                    let mut notifications = lists.clone();
+                    let followed: Vec<String> = lock(&h.followed).iter().cloned().collect();
+                    if !followed.is_empty() {
+                        notifications["resourceSubscriptions"] = json!(followed);
+                    }
+                    if !wanted_any(&notifications) {
+                        // Nothing to ask for until a resource is followed.
+                        drop(inner);
+                        let Some(relisten) = &relisten else { return };
+                        tokio::select! {
+                            _ = closed.cancelled() => return,
+                            () = relisten.notified() => continue,
+                        }
+                    }
                     let params = crate::with_request_meta(
                         Some(&json!({ "notifications": notifications })),
                         &inner.limits.offered,
@@ -781,6 +872,7 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
             sent = request.send() => sent,
         };
         let mut delivered = false;
+        let mut reopen = false;
         match sent {
             Ok(response) if response.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED => {
                 tracing::debug!("the server offers no standalone stream (405)");
@@ -837,6 +929,10 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
                 loop {
                     let chunk = tokio::select! {
                         _ = closed.cancelled() => return,
+                        () = rung(relisten.as_deref()) => {
+                            reopen = true;
+                            break;
+                        }
                         chunk = response.chunk() => chunk,
                     };
                     let Ok(Some(chunk)) = chunk else { break };
@@ -871,6 +967,10 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
                 tracing::debug!(error = %error_chain(&e), "the standalone stream could not be opened");
             }
         }
+        if reopen {
+            // The followed resources changed: the new subscription at once.
+            continue;
+        }
         if delivered {
             backoff = Duration::from_secs(1);
         }
@@ -885,6 +985,14 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
             _ = tokio::time::sleep(wait) => {}
         }
         backoff = (backoff * 2).min(Duration::from_secs(30));
+    }
+}
+
+/// Waits for `relisten` to ring; forever when there is none.
+async fn rung(relisten: Option<&Notify>) {
+    match relisten {
+        Some(r) => r.notified().await,
+        None => std::future::pending().await,
     }
 }
 

@@ -1288,3 +1288,81 @@ async fn a_subscription_answered_without_a_stream_is_not_asked_for_again() {
         .count();
     assert_eq!(listens, 1);
 }
+
+#[tokio::test]
+async fn a_stateless_servers_resources_are_followed_by_naming_them_in_the_subscription() {
+    let fake = Fake::new(
+        |m, _, _| match m["method"].as_str() {
+            Some("server/discover") => ready(json_response(result(
+                &m["id"],
+                json!({
+                    "supportedVersions": ["2026-07-28"],
+                    "capabilities": {"resources": {"subscribe": true}},
+                }),
+            ))),
+            Some("subscriptions/listen") => {
+                // Tells of an update to each resource the subscription names.
+                let tagged = json!({"io.modelcontextprotocol/subscriptionId": m["id"]});
+                let named = m["params"]["notifications"]["resourceSubscriptions"].clone();
+                let mut body = format!(
+                    "data: {}\n\n",
+                    json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                           "params": {"notifications": {"resourceSubscriptions": named}, "_meta": tagged}})
+                );
+                for uri in named.as_array().into_iter().flatten() {
+                    let update = json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+                                        "params": {"uri": uri, "_meta": tagged}});
+                    body.push_str(&format!("data: {update}\n\n"));
+                }
+                ready(([(header::CONTENT_TYPE, "text/event-stream")], body).into_response())
+            }
+            _ => ready(json_response(result(&m["id"], json!({"content": []})))),
+        },
+        no_standalone_stream,
+    );
+    fake.modern.store(true, Ordering::SeqCst);
+    fake.discover_to_post.store(true, Ordering::SeqCst);
+    let (conn, mut events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    conn.initialize(LONG).await.unwrap();
+    let subscribe =
+        |uri: &str| conn.request("resources/subscribe", Some(json!({"uri": uri})), LONG, None);
+    // Answered here: the revision has no resources/subscribe to send.
+    let reply = subscribe("kb://notes/a").await.unwrap();
+    assert_eq!(reply.into_value().unwrap(), json!({}));
+    match next_event(&mut events).await {
+        Event::ResourceUpdated { uri } => assert_eq!(uri, "kb://notes/a"),
+        other => panic!("expected the followed resource's update, got {other:?}"),
+    }
+    let listens = |fake: &Fake| -> Vec<Value> {
+        fake.posts()
+            .into_iter()
+            .filter(|(_, b)| b["method"] == "subscriptions/listen")
+            .map(|(_, b)| b["params"]["notifications"].clone())
+            .collect()
+    };
+    let first = listens(&fake);
+    assert_eq!(
+        first.last().unwrap()["resourceSubscriptions"],
+        json!(["kb://notes/a"])
+    );
+    assert!(!fake.methods().iter().any(|m| m == "resources/subscribe"));
+    // Letting it go opens the subscription again without it; with nothing else to
+    // ask for, no new subscription is opened at all.
+    conn.request(
+        "resources/unsubscribe",
+        Some(json!({"uri": "kb://notes/a"})),
+        LONG,
+        None,
+    )
+    .await
+    .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let after = listens(&fake);
+    assert!(
+        after
+            .iter()
+            .skip(first.len())
+            .all(|n| n.get("resourceSubscriptions").is_none()),
+        "{after:?}"
+    );
+}
