@@ -481,6 +481,12 @@ fn client_error(raw: &RawValue) -> RpcError {
     }
 }
 
+/// Whether a message written here ([`message`]) is a request to the client: only
+/// requests carry an id, and it comes first.
+pub(crate) fn is_request(message: &[u8]) -> bool {
+    message.starts_with(br#"{"jsonrpc":"2.0","id":"#)
+}
+
 /// A JSON-RPC request (with `id`, its JSON text) or notification.
 fn message(id: Option<&str>, method: &str, params: Option<&Value>) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + method.len());

@@ -122,8 +122,7 @@ impl Parker for ParkAt {
 /// A question toolgate put to the client on a call's behalf: its key and the request
 /// (`method`, `params`), from the bytes the call sent.
 pub(super) fn question(message: &[u8]) -> Option<(String, Value)> {
-    // Only requests carry an id first (`outbound::message`); notifications do not.
-    if !message.starts_with(br#"{"jsonrpc":"2.0","id":"#) {
+    if !crate::mcp::outbound::is_request(message) {
         return None;
     }
     let Ok(Value::Object(mut m)) = serde_json::from_slice::<Value>(message) else {

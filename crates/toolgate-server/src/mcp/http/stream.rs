@@ -228,9 +228,13 @@ pub(crate) fn relay(
                     }
                 }
             }
-            // Everything the request sent before it answered goes first.
-            if let Ok(message) = self.queue.try_recv() {
-                return Some(self.message(message));
+            // Everything the request sent before it answered goes first — except a
+            // question still queued: the call that asked it has ended, so nobody would
+            // take its answer (and a 2026-07-28 stream carries no requests at all).
+            while let Ok(message) = self.queue.try_recv() {
+                if !crate::mcp::outbound::is_request(&message) {
+                    return Some(self.message(message));
+                }
             }
             self.done = true;
             self.answer
@@ -359,6 +363,45 @@ mod tests {
         drop(last);
         assert!(body.frame().await.is_none());
         assert_eq!(memory.held(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_question_still_queued_when_the_call_answers_is_not_written() {
+        let (tx, queue) = mpsc::channel(4);
+        let work: Work = Box::pin(async move {
+            // What the call sent before it answered: a notification, a question it no
+            // longer waits for, another notification.
+            for sent in [
+                &br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}"#
+                    [..],
+                br#"{"jsonrpc":"2.0","id":"tg-7","method":"sampling/createMessage","params":{}}"#,
+                br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info"}}"#,
+            ] {
+                tx.send(sent.to_vec()).await.unwrap();
+            }
+            Some(Reply::test_ok(
+                br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec(),
+            ))
+        });
+        let response = relay(
+            ReplyMemory::unlimited(),
+            b"{\"first\":1}".to_vec(),
+            Some(work),
+            None,
+            queue,
+            None,
+            || {},
+        );
+        let mut body = response.into_body();
+        let mut written = Vec::new();
+        while let Some(chunk) = chunk(&mut body).await {
+            written.push(chunk);
+        }
+        let all = written.concat();
+        assert!(all.contains("notifications/progress"), "{all}");
+        assert!(all.contains("notifications/message"), "{all}");
+        assert!(!all.contains("sampling/createMessage"), "{all}");
+        assert!(written.last().unwrap().contains(r#""result":{}"#), "{all}");
     }
 
     #[test]
