@@ -26,6 +26,14 @@ answers `input_required`, and the client retries with the answers):
                                                                    (both, in one round)
     roots()        -> {"roots": [uri, ...]}                        (roots/list)
 
+and changes a client hears of only through `subscriptions/listen` (that revision has no
+`resources/subscribe` and no standalone stream; the SDK announces `listChanged` and
+`resources.subscribe` for it because it serves `subscriptions/listen`):
+
+    resource st://counter                 {"counter": n}, as text
+    bump()         -> {"counter": n + 1}  and notifications/resources/updated for
+                                          st://counter on every listen naming it
+
 Behaviour that a test switches (the "state", all keys optional):
 
     {"rename": true}                      search returns `excerpt` instead of `snippet`, and
@@ -39,6 +47,10 @@ Behaviour that a test switches (the "state", all keys optional):
     {"throttle_rpc": {"count": 1, "retry_after": 2, "code": -32023}}
                                           the next tools/call gets a JSON-RPC error with that
                                           code (-32023, or 429) and data.retryAfterSeconds
+    {"sprout": ["leaf", ...]}             (--stateless-only) the extra tools listed, each
+                                          answering {"sprout": its name} (up to 8 names of
+                                          a-z and _)
+    {"bump": true}                        (--stateless-only) what bump() does, without a call
     {"reset": true}                       back to the initial state, statistics cleared
     {"exit_at_start": 1}                  (--state only) exit with that code before serving:
                                           a server that is down at start-up
@@ -53,9 +65,15 @@ the control plane is on the same port:
                            "wire": [{"method", "authorization", "session", "version",
                            "refused"}, ...] for every JSON-RPC message POSTed to /mcp
                            (headers as sent, or null; `refused`: answered by the
-                           --stateless-only refusal, not by the SDK), and one
+                           --stateless-only refusal, not by the SDK; a
+                           subscriptions/listen also has "notifications", its filter
+                           as sent), and one
                            {"http": "GET" | "DELETE", ...} entry for every other request
                            on /mcp}
+
+A change of the listing (rename, description, sprout, reset) is told as
+notifications/tools/list_changed: to every session seen, and with --stateless-only on
+every subscriptions/listen stream asking for it.
 
 `--stateless-only` refuses everything of the handshake era before the SDK sees it, as a
 server of 2026-07-28 alone does: a POST on /mcp without `MCP-Protocol-Version:
@@ -79,6 +97,7 @@ SDK's client; it prints one line per check and exits non-zero on the first failu
 import argparse
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -99,6 +118,7 @@ warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 import anyio  # noqa: E402 - after the warning filter, which must precede the SDK's imports
 from mcp.server.lowlevel import NotificationOptions  # noqa: E402
 from mcp.server.mcpserver import AcceptedElicitation, Context, Elicit, ElicitationResult, ListRoots, MCPServer, Resolve, Sample  # noqa: E402
+from mcp.server.subscriptions import InMemorySubscriptionBus, ResourceUpdated, ToolsListChanged  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 from mcp_types import (  # noqa: E402
     UNSUPPORTED_PROTOCOL_VERSION,
@@ -136,7 +156,7 @@ STATELESS = "2026-07-28"
 
 
 def initial_state() -> dict[str, Any]:
-    return {"rename": False, "descriptions": {}, "throttle_http": None, "throttle_rpc": None}
+    return {"rename": False, "descriptions": {}, "throttle_http": None, "throttle_rpc": None, "sprout": [], "counter": 0}
 
 
 class Fixture:
@@ -151,6 +171,11 @@ class Fixture:
         self.authorization: str | None = None
         self.wire: list[dict[str, Any]] = []
         self.server: MCPServer | None = None
+        # The subscriptions/listen fan-out, ours so that /control can publish on it too
+        # (outside any request, where the SDK's Context is not available).
+        self.bus = InMemorySubscriptionBus()
+        self.stateless_only = False
+        self.grown: set[str] = set()
         # One session object per live connection, told about listing changes. Keyed by the
         # connection (weakly): the SDK hands each request a fresh session object over the
         # same connection, so the session objects themselves do not outlive the request.
@@ -161,7 +186,7 @@ class Fixture:
         """Applies a control change; raises ValueError with a readable reason on bad input."""
         if not isinstance(change, dict):
             raise ValueError("the control body must be a JSON object")
-        unknown = set(change) - {"rename", "description", "tool", "throttle_http", "throttle_rpc", "reset"}
+        unknown = set(change) - {"rename", "description", "tool", "throttle_http", "throttle_rpc", "reset", "sprout", "bump"}
         if unknown:
             raise ValueError(f"unknown control keys {sorted(unknown)}")
         with self.lock:
@@ -171,6 +196,8 @@ class Fixture:
                 self.wire = []
             if "rename" in change:
                 self.state["rename"] = bool(change["rename"])
+            if "sprout" in change:
+                self.state["sprout"] = parse_sprout(change["sprout"])
             if "description" in change:
                 tool = change.get("tool", "search")
                 if tool not in DESCRIPTIONS:
@@ -188,7 +215,18 @@ class Fixture:
             snapshot = json.loads(json.dumps(self.state))
         if self.server is not None:
             register_tools(self.server, self)
+            if self.stateless_only:
+                register_sprout(self.server, self)
         return snapshot
+
+    def bump(self) -> int:
+        with self.lock:
+            self.state["counter"] += 1
+            return self.state["counter"]
+
+    def counter(self) -> int:
+        with self.lock:
+            return self.state["counter"]
 
     async def announce_listing_change(self) -> None:
         """Sends notifications/tools/list_changed to every session seen (best effort: a
@@ -383,12 +421,62 @@ def register_asking_tools(server: MCPServer) -> None:
         server.add_tool(fn, name=name, description=ASKING[name])
 
 
+COUNTER = "st://counter"
+
+
+def register_changing(server: MCPServer, fixture: Fixture) -> None:
+    """The resource and tool of --stateless-only whose changes reach listeners only."""
+
+    @server.resource(COUNTER, name="counter", mime_type="application/json")
+    def counter() -> str:
+        return json.dumps({"counter": fixture.counter()})
+
+    async def bump(ctx: Context) -> dict[str, int]:
+        n = fixture.bump()
+        await ctx.notify_resource_updated(COUNTER)
+        return {"counter": n}
+
+    server.add_tool(bump, name="bump", description="Adds one to st://counter; subscribers are told it changed.")
+
+
+def parse_sprout(value: Any) -> list[str]:
+    names = value if isinstance(value, list) else None
+    if names is None or len(names) > 8 or not all(isinstance(n, str) and re.fullmatch(r"[a-z_]{1,32}", n) for n in names):
+        raise ValueError("sprout must be a list of up to 8 tool names of a-z and _")
+    clash = set(names) & (set(DESCRIPTIONS) | set(ASKING) | {"bump"})
+    if clash:
+        raise ValueError(f"sprout names {sorted(clash)} are tools already")
+    return list(dict.fromkeys(names))
+
+
+def sprouted(name: str) -> Any:
+    def sprout() -> dict[str, str]:
+        return {"sprout": name}
+
+    return sprout
+
+
+def register_sprout(server: MCPServer, fixture: Fixture) -> None:
+    """Adds and removes the extra tools to match the state (deploys that change the listing)."""
+    with fixture.lock:
+        wanted = set(fixture.state["sprout"])
+    grown = fixture.grown
+    for name in grown - wanted:
+        server.remove_tool(name)
+    for name in sorted(wanted - grown):
+        server.add_tool(sprouted(name), name=name, description=f"A tool added while the server runs ({name}).")
+    fixture.grown = wanted
+
+
 def build_server(fixture: Fixture, name: str, stateless_only: bool = False) -> MCPServer:
-    server = MCPServer(name, version="1.0.0", log_level="WARNING")
+    server = MCPServer(name, version="1.0.0", log_level="WARNING", subscriptions=fixture.bus)
     fixture.server = server
+    fixture.stateless_only = stateless_only
     register_tools(server, fixture)
     if stateless_only:
         register_asking_tools(server)
+        register_changing(server, fixture)
+        register_sprout(server, fixture)
 
     async def observe(ctx: Any, call_next: Any) -> Any:
         """Records every message and answers the JSON-RPC throttle before any handler."""
@@ -474,11 +562,12 @@ class HttpThrottle:
         version = headers.get(b"mcp-protocol-version", b"").decode(errors="replace") or None
         refuse = self.stateless_only and version != STATELESS
         with self.fixture.lock:
-            for method in methods:
-                if method:
-                    self.fixture.wire.append(
-                        {"method": method, "authorization": authorization, "session": session, "version": version, "refused": refuse}
-                    )
+            for m in messages:
+                if isinstance(m, dict) and m.get("method"):
+                    entry = {"method": m["method"], "authorization": authorization, "session": session, "version": version, "refused": refuse}
+                    if m["method"] == "subscriptions/listen":
+                        entry["notifications"] = (m.get("params") or {}).get("notifications") if isinstance(m.get("params"), dict) else None
+                    self.fixture.wire.append(entry)
         if refuse:
             return await refuse_handshake(send, messages)
         throttle = None
@@ -561,6 +650,12 @@ def build_http_app(fixture: Fixture, server: MCPServer, json_response: bool, sta
             state = fixture.apply(change)
             if isinstance(change, dict) and ({"rename", "description", "reset"} & set(change)):
                 await fixture.announce_listing_change()
+            if isinstance(change, dict) and fixture.stateless_only:
+                if {"sprout", "rename", "description", "reset"} & set(change):
+                    await fixture.bus.publish(ToolsListChanged())
+                if change.get("bump"):
+                    fixture.bump()
+                    await fixture.bus.publish(ResourceUpdated(uri=COUNTER))
             return JSONResponse(state)
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
@@ -898,6 +993,49 @@ async def self_test_stateless_only() -> None:
             except MCPError as e:
                 check("sampling" in str(e), f"the error should name the sampling capability; got {e}")
         say("http --stateless-only: ask() from a client without sampling -> an error naming the sampling capability")
+
+        # Changes heard through subscriptions/listen: a tool added, st://counter bumped
+        # (by the tool and by /control), each on the stream that asked for it.
+        from mcp.shared.subscriptions import ResourceUpdated as Updated
+        from mcp.shared.subscriptions import ToolsListChanged as ToolsChanged
+
+        meta = {f"io.modelcontextprotocol/{k}": v for k, v in (("protocolVersion", STATELESS), ("clientInfo", {"name": "self-test", "version": "0"}), ("clientCapabilities", {}))}
+        discover = urllib.request.Request(
+            f"{base}/mcp",
+            data=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}}).encode(),
+            method="POST",
+            headers={"content-type": "application/json", "accept": "application/json, text/event-stream", "mcp-protocol-version": STATELESS, "mcp-method": "server/discover"},
+        )
+        with urllib.request.urlopen(discover, timeout=5) as answer:  # noqa: S310 - loopback only
+            caps = json.loads(answer.read())["result"]["capabilities"]
+        check(
+            caps.get("tools", {}).get("listChanged") is True and caps.get("resources", {}).get("subscribe") is True,
+            f"server/discover should announce tools.listChanged and resources.subscribe; got {caps}",
+        )
+        async with Client(f"{base}/mcp", mode=STATELESS, read_timeout_seconds=10) as client:
+            async with client.listen(tools_list_changed=True, resource_subscriptions=[COUNTER]) as sub:
+                control(base, {"sprout": ["leaf"]})
+                with anyio.fail_after(5):
+                    event = await sub.__anext__()
+                check(event == ToolsChanged(), f"leaf added: expected tools/list_changed; got {event}")
+                check("leaf" in {t.name for t in (await client.list_tools()).tools}, "tools/list should have leaf")
+                for how in ("tool", "control"):
+                    if how == "tool":
+                        await client.call_tool("bump", {})
+                    else:
+                        control(base, {"bump": True})
+                    with anyio.fail_after(5):
+                        event = await sub.__anext__()
+                    check(event == Updated(uri=COUNTER), f"bump ({how}): expected resources/updated for {COUNTER}; got {event}")
+                read = await client.read_resource(COUNTER)
+                check('"counter": 2' in read.contents[0].text, f"{COUNTER} should say 2; got {read}")
+            control(base, {"sprout": []})
+        listens = [e for e in control(base)["wire"] if e.get("method") == "subscriptions/listen"]
+        check(
+            len(listens) == 1 and listens[0]["notifications"] == {"toolsListChanged": True, "resourceSubscriptions": [COUNTER]},
+            f"the wire should show the one listen with its filter; got {listens}",
+        )
+        say(f"http --stateless-only: subscriptions/listen heard a tool added and {COUNTER} bumped (by bump() and by /control)")
     finally:
         proc.kill()
         proc.wait()

@@ -29,6 +29,10 @@ and checks what an MCP client sees:
                    a server of 2026-07-28 alone asks mid-call (sampling, elicitation,
                    both at once, roots) through input-required results: the agent's
                    client is asked, in both revisions, and its answers reach the tool
+    stateless_changes
+                   the same server changes its tools and bumps a followed resource: both
+                   reach the agent (legacy and 2026-07-28) within seconds, through
+                   subscriptions/listen, which is all that revision has
 
 One line is printed per check passed; the first failure exits non-zero with the reason,
 what the upstream saw, the webhooks received and the tail of toolgate's log.
@@ -1137,6 +1141,123 @@ async def case_stateless_questions(label: str, binary: str, work: Path, args: ar
         tg.stop()
 
 
+async def case_stateless_changes(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
+    """A fronted server of 2026-07-28 alone tells of changes only on the streams of
+    `subscriptions/listen` requests. Through toolgate: a redeploy that changes the tools
+    the agent sees (a poisoned description hidden under on_change: block, then restored)
+    and an update of a resource the agent follows reach the agent's client (a legacy
+    agent on its session stream, a 2026-07-28 agent on its own listen) within seconds,
+    not at toolgate's next periodic listing (check_every 5m); a tool added upstream is
+    listed by toolgate at once (and held for review, as any unpinned tool). The server
+    is asked with listen filters naming what was followed, never `resources/subscribe`,
+    which that revision does not have."""
+    import warnings
+
+    import anyio
+    from mcp.shared.exceptions import MCPDeprecationWarning
+    from mcp.shared.subscriptions import ResourceUpdated, ToolsListChanged
+
+    warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
+    st = HttpFixture("st", work, ["--stateless-only"])
+    body = "mcp_servers:\n" + http_server("st", st.url, extra="    on_change: block\n    check_every: 5m\n")
+    tg = Toolgate(binary, work, gateway_config(work, None, body))
+    tg.lock()
+    tg.serve()
+    counter = "st://counter"
+    heard: list[tuple[str, str | None]] = []
+
+    async def on_message(message: Any) -> None:
+        root = getattr(message, "root", message)
+        method = getattr(root, "method", None)
+        if method in ("notifications/tools/list_changed", "notifications/resources/updated"):
+            params = getattr(root, "params", None)
+            heard.append((method, str(params.uri) if method.endswith("updated") else None))
+
+    async def next_event(sub: Any, what: str) -> Any:
+        with anyio_fail_after(5, f"{what} within 5 s"):
+            return await sub.__anext__()
+
+    def listings() -> int:
+        return sum(1 for e in st.stats()["log"] if e["method"] == "tools/list")
+
+    try:
+        # (mode, the description st's search gets: poisoned hides it, None restores it,
+        # the tool added upstream)
+        for mode, description, grown in (("legacy", POISON, ["leaf"]), ("2026-07-28", None, ["leaf", "twig"])):
+            heard.clear()
+            visible = description is None
+            change = "restored" if visible else "poisoned"
+            async with connect(tg.url, mode=mode, message_handler=on_message) as client:
+                listed = await list_tools(client)
+                check(("st__search" in listed) != visible, f"{mode}: before the change, st__search should be {'hidden' if visible else 'listed'}; got {sorted(listed)}")
+                resources = [str(r.uri) for r in (await client.list_resources()).resources]
+                uri = next((u for u in resources if u.endswith("counter")), None)
+                check(uri is not None, f"{mode}: toolgate should list st's {counter}; got {resources}")
+                if mode == "legacy":
+                    st.control({"description": description})
+
+                    async def told_tools() -> bool:
+                        return ("notifications/tools/list_changed", None) in heard
+
+                    await await_until(f"{mode}: notifications/tools/list_changed after search's description was {change} upstream", told_tools, 5)
+                else:
+                    async with client.listen(tools_list_changed=True) as tools_sub:
+                        st.control({"description": description})
+                        event = await next_event(tools_sub, f"{mode}: tools/list_changed on the agent's listen after search's description was {change} upstream")
+                        check(event == ToolsListChanged(), f"{mode}: expected tools/list_changed; got {event}")
+                listed = await list_tools(client)
+                check(("st__search" in listed) == visible, f"{mode}: after the change, st__search should be {'listed' if visible else 'hidden'}; got {sorted(listed)}")
+                ok(label, f"{mode} client: search's description {change} upstream -> tools/list_changed from toolgate within 5 s; st__search {'is back' if visible else 'is hidden'}")
+
+                before = listings()
+                await anyio.sleep(2.1)  # past toolgate's spacing of two listings of one server
+                st.control({"sprout": grown})
+                wait_until(f"{mode}: toolgate should list st's tools within 5 s of {grown[-1]} being added", lambda: listings() > before, 5)
+                listed = await list_tools(client)
+                check(f"st__{grown[-1]}" not in listed, f"{mode}: an unpinned tool should wait for review; got {sorted(listed)}")
+                ok(label, f"{mode} client: {grown[-1]} added upstream -> toolgate listed st's tools within 5 s (the new tool waits for review)")
+
+                if mode == "legacy":
+                    await client.subscribe_resource(uri)
+                    # Give toolgate's re-opened listen time to be acknowledged upstream.
+                    await anyio.sleep(1)
+                    heard.clear()
+                    st.control({"bump": True})
+
+                    async def told_counter() -> bool:
+                        return ("notifications/resources/updated", uri) in heard
+
+                    await await_until(f"{mode}: notifications/resources/updated for {uri} after a bump upstream", told_counter, 5)
+                    await client.unsubscribe_resource(uri)
+                else:
+                    async with client.listen(resource_subscriptions=[uri]) as sub:
+                        await anyio.sleep(1)
+                        st.control({"bump": True})
+                        event = await next_event(sub, f"{mode}: resources/updated for {uri} on the agent's listen after a bump upstream")
+                        check(event == ResourceUpdated(uri=uri), f"{mode}: expected resources/updated for {uri}; got {event}")
+                ok(label, f"{mode} client: followed {uri}; a bump upstream reached it as notifications/resources/updated within 5 s")
+
+        def last_listen() -> dict[str, Any] | None:
+            return next((e for e in reversed(st.stats()["wire"]) if e.get("method") == "subscriptions/listen"), None)
+
+        # Once no agent follows the counter, toolgate's listen stops naming it.
+        wait_until(f"toolgate's listen on st should stop naming {counter} once no agent follows it", lambda: not ((last_listen() or {}).get("notifications") or {}).get("resourceSubscriptions"), 5)
+        wire = st.stats()["wire"]
+        subscribes = [e for e in wire if e.get("method") in ("resources/subscribe", "resources/unsubscribe")]
+        check(not subscribes, f"st has no resources/subscribe; toolgate sent it {subscribes}")
+        listens = [e for e in wire if e.get("method") == "subscriptions/listen"]
+        filters = [e.get("notifications") or {} for e in listens]
+        check(all(e.get("version") == "2026-07-28" and not e.get("refused") for e in listens), f"every listen should be served on 2026-07-28; got {listens}")
+        check(all(f.get("toolsListChanged") is True for f in filters), f"toolgate's every listen should ask for st's tools/list_changed; its listens asked {filters}")
+        named = [f.get("resourceSubscriptions") for f in filters if f.get("resourceSubscriptions")]
+        # One listen naming the counter per agent that followed it, no more: the set
+        # changed twice to it and twice from it.
+        check(len(named) == len(MODES) and all(n == [counter] for n in named), f"toolgate's listens should name {counter}, once per agent following it; they named {named}")
+        ok(label, f"st saw {len(listens)} subscriptions/listen ({filters}) and no resources/subscribe")
+    finally:
+        tg.stop()
+
+
 def anyio_fail_after(seconds: float, message: str) -> Any:
     """A deadline whose expiry is a check failure that says what hung."""
     import contextlib
@@ -1307,6 +1428,7 @@ CASES: list[tuple[str, Callable[..., Any]]] = [
     ("overlap", case_overlap),
     ("sampling", case_sampling),
     ("stateless_questions", case_stateless_questions),
+    ("stateless_changes", case_stateless_changes),
     ("env", case_env),
     ("down", case_down),
     ("tool-error", case_tool_error),
