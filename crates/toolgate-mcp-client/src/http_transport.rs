@@ -12,7 +12,7 @@ use bytes::Bytes;
 use http::{HeaderMap, HeaderName, HeaderValue, header};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
-use tokio::sync::Notify;
+use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -62,9 +62,10 @@ pub(crate) struct Http {
     stateless_only: AtomicBool,
     /// 2026-07-28 has no `resources/subscribe`: a resource is followed by naming
     /// it in the subscription (`resourceSubscriptions`), which is opened again
-    /// whenever this set changes (`relisten`).
+    /// whenever this set changes (`relisten` counts the changes: every listening
+    /// task sees each, and none is lost while a task is busy opening).
     followed: Mutex<BTreeSet<String>>,
-    relisten: Arc<Notify>,
+    relisten: watch::Sender<u64>,
     /// The stateless server said it lets resources be followed.
     follows_resources: AtomicBool,
 }
@@ -93,7 +94,7 @@ impl Http {
             session: Mutex::new(Session::default()),
             stateless_only: AtomicBool::new(false),
             followed: Mutex::default(),
-            relisten: Arc::default(),
+            relisten: watch::Sender::new(0),
             follows_resources: AtomicBool::new(false),
         }
     }
@@ -130,7 +131,7 @@ impl Http {
                     followed.remove(uri)
                 };
                 if changed {
-                    self.relisten.notify_one();
+                    self.relisten.send_modify(|n| *n += 1);
                 }
                 Ok(empty)
             }
@@ -816,9 +817,9 @@ fn spawn_stream(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
 async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: Listen) {
     let mut backoff = Duration::from_secs(1);
     let mut parser: Option<SseParser> = None;
-    // Rung when the resources a subscription follows change: it is opened again.
-    let relisten = match (&how, weak.upgrade().as_deref().map(|i| &i.kind)) {
-        (Listen::Subscribe(_), Some(Kind::Http(h))) => Some(Arc::clone(&h.relisten)),
+    // Changes when the resources a subscription follows change: it is opened again.
+    let mut relisten = match (&how, weak.upgrade().as_deref().map(|i| &i.kind)) {
+        (Listen::Subscribe(_), Some(Kind::Http(h))) => Some(h.relisten.subscribe()),
         _ => None,
     };
     loop {
@@ -843,6 +844,10 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
                     // Each subscription is a request of its own: nothing to resume.
                     parser = None;
                     let mut notifications = lists.clone();
+                    // What is read now is what this subscription names.
+                    if let Some(r) = relisten.as_mut() {
+                        r.borrow_and_update();
+                    }
                     let followed: Vec<String> = lock(&h.followed).iter().cloned().collect();
                     if !followed.is_empty() {
                         notifications["resourceSubscriptions"] = json!(followed);
@@ -850,10 +855,9 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
                     if !wanted_any(&notifications) {
                         // Nothing to ask for until a resource is followed.
                         drop(inner);
-                        let Some(relisten) = &relisten else { return };
                         tokio::select! {
                             _ = closed.cancelled() => return,
-                            () = relisten.notified() => continue,
+                            () = changed(relisten.as_mut()) => continue,
                         }
                     }
                     let params = crate::with_request_meta(
@@ -929,7 +933,7 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
                 loop {
                     let chunk = tokio::select! {
                         _ = closed.cancelled() => return,
-                        () = rung(relisten.as_deref()) => {
+                        () = changed(relisten.as_mut()) => {
                             reopen = true;
                             break;
                         }
@@ -988,12 +992,15 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
     }
 }
 
-/// Waits for `relisten` to ring; forever when there is none.
-async fn rung(relisten: Option<&Notify>) {
-    match relisten {
-        Some(r) => r.notified().await,
-        None => std::future::pending().await,
+/// Waits for the followed resources to change; forever when nothing can change
+/// them (a standalone stream, or the connection is gone).
+async fn changed(relisten: Option<&mut watch::Receiver<u64>>) {
+    if let Some(r) = relisten
+        && r.changed().await.is_ok()
+    {
+        return;
     }
+    std::future::pending().await
 }
 
 async fn on_standalone(inner: &Arc<Inner>, data: &[u8], session: &Session) {
