@@ -3,6 +3,9 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
+use common::ONE_TOOL;
 use toolgate_auth::{Authenticator, Refusal};
 
 const RESOURCE: &str = "https://tools.example.com/mcp";
@@ -14,19 +17,12 @@ const SHARED: &str = "s3cret!shared";
 fn authenticator() -> Authenticator {
     let yaml = format!(
         "gateway:\n  auth_token_env: SHARED\n  auth:\n    resource: {RESOURCE}\n    issuers:\n      - issuer: https://login.example.com\n    scopes: [tools:call]\n\
-         dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\n\
+         {ONE_TOOL}\
          agents:\n  keyed:\n    api_key_sha256: {}\n",
         toolgate_auth::sha256_hex(b"tg_live_example_key")
     );
     let env = |name: &str| (name == "SHARED").then(|| SHARED.to_string());
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &env,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let config = common::config(&yaml, &env);
     Authenticator::new(&config.gateway, &config.agents, reqwest::Client::new())
 }
 

@@ -14,6 +14,9 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use serde_json::{Value, json};
+mod common;
+
+use common::ONE_TOOL;
 use toolgate_auth::{Authenticator, Refusal};
 
 const RESOURCE: &str = "https://tools.example.com/mcp";
@@ -74,18 +77,11 @@ async fn issuer(answers: HashMap<String, Value>) -> (String, Arc<Endpoint>) {
 fn authenticator(iss: &str) -> Authenticator {
     let yaml = format!(
         "gateway:\n  auth:\n    resource: {RESOURCE}\n    issuers:\n      - issuer: {iss}\n        introspection: {{ client_id: toolgate, client_secret_env: SECRET }}\n    scopes: [tools:call]\n\
-         dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\n\
+         {ONE_TOOL}\
          agents:\n  nightly:\n    match: {{ client_id: nightly-client }}\n"
     );
     let env = |name: &str| (name == "SECRET").then(|| "s3cret".to_string());
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &env,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let config = common::config(&yaml, &env);
     Authenticator::new(&config.gateway, &config.agents, reqwest::Client::new())
 }
 

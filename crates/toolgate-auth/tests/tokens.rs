@@ -16,6 +16,9 @@ use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use ring::rand::SystemRandom;
 use ring::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, Ed25519KeyPair, KeyPair};
 use serde_json::{Value, json};
+mod common;
+
+use common::ONE_TOOL;
 use toolgate_auth::{Authenticator, Refusal};
 
 const RESOURCE: &str = "https://tools.example.com/mcp";
@@ -132,18 +135,11 @@ fn authenticator_of(
 ) -> Authenticator {
     let yaml = format!(
         "gateway:\n  auth:\n    resource: {RESOURCE}\n    issuers:\n      - issuer: {iss}\n{issuer_extra}    scopes: [tools:call]\n{extra}\
-         dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\n\
+         {ONE_TOOL}\
          agents:\n  reporting-bot:\n    match: {{ sub: reporting-bot }}\n  keyed:\n    api_key_sha256: {}\n",
         toolgate_auth::sha256_hex(b"tg_live_example_key")
     );
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    let config = common::config(&yaml, &|_| None);
     let http = reqwest::Client::builder().build().unwrap();
     Authenticator::with_refetch_every(&config.gateway, &config.agents, http, refetch)
 }
