@@ -109,7 +109,7 @@ impl Http {
             "resources/unsubscribe" => false,
             _ => return None,
         };
-        if !self.session().stateless || !self.follows_resources.load(Ordering::Relaxed) {
+        if !lock(&self.session).stateless || !self.follows_resources.load(Ordering::Relaxed) {
             return None;
         }
         let uri = params?.get("uri")?.as_str()?;
@@ -349,7 +349,7 @@ impl Http {
         let mut reply = self
             .request_once(inner, method, params, relay.clone(), cancel_id)
             .await?;
-        if !self.session().stateless || !input_required::may_ask(method) {
+        if !lock(&self.session).stateless || !input_required::may_ask(method) {
             return Ok(reply);
         }
         let mut retry_params;
