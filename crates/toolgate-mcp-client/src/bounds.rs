@@ -105,6 +105,13 @@ impl Events {
         }
     }
 
+    /// Whether anyone still receives the events: a connection whose owner
+    /// dropped the receiver (a caller's own session, which is only for calls)
+    /// has nothing to listen for.
+    pub(crate) fn heard(&self) -> bool {
+        !self.tx.is_closed()
+    }
+
     pub(crate) fn emit(&self, event: Event) {
         if let Err(mpsc::error::TrySendError::Full(_)) = self.tx.try_send(event) {
             let take = lock(&self.full).take(Instant::now());

@@ -321,7 +321,12 @@ impl Http {
         }
         let follows = init.capabilities["resources"]["subscribe"] == Value::Bool(true);
         self.follows_resources.store(follows, Ordering::Relaxed);
-        if let Some(wanted) = listened_for(&init.capabilities, follows) {
+        // A subscription only carries events; with nobody receiving them it
+        // would hold a connection to the server for nothing (under 2026-07-28
+        // the server's questions come in results, not on this stream).
+        if inner.events.heard()
+            && let Some(wanted) = listened_for(&init.capabilities, follows)
+        {
             spawn_stream(
                 Arc::downgrade(inner),
                 inner.closed.clone(),
@@ -840,6 +845,7 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
                     }
                     b
                 }
+                Listen::Subscribe(_) if !inner.events.heard() => return,
                 Listen::Subscribe(lists) => {
                     // Each subscription is a request of its own: nothing to resume.
                     parser = None;

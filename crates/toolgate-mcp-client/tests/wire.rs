@@ -1265,6 +1265,32 @@ async fn a_stateless_servers_list_changes_are_listened_for_with_a_subscription()
 }
 
 #[tokio::test]
+async fn a_connection_whose_events_nobody_receives_opens_no_subscription() {
+    // A caller's own session is only for calls: its owner drops the events.
+    let fake = announcing_server(|m| {
+        let tagged = json!({"io.modelcontextprotocol/subscriptionId": m["id"]});
+        let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                         "params": {"notifications": {"toolsListChanged": true}, "_meta": tagged}});
+        (
+            [(header::CONTENT_TYPE, "text/event-stream")],
+            format!("data: {ack}\n\n"),
+        )
+            .into_response()
+    });
+    let (conn, events) = connect(serve(Arc::clone(&fake)).await, 1 << 16);
+    drop(events);
+    conn.initialize(LONG).await.unwrap();
+    conn.request("tools/list", None, LONG, None).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let methods = fake.methods();
+    assert!(methods.iter().any(|m| m == "tools/list"), "{methods:?}");
+    assert!(
+        !methods.iter().any(|m| m == "subscriptions/listen"),
+        "{methods:?}"
+    );
+}
+
+#[tokio::test]
 async fn a_subscription_answered_without_a_stream_is_not_asked_for_again() {
     let fake = announcing_server(|m| {
         json_response(json!({"jsonrpc": "2.0", "id": m["id"],

@@ -172,7 +172,8 @@ impl CallerSessions {
             ..self.spec.clone()
         };
         // What the server says on its own on a caller's session (a changed tool list)
-        // is not read: the server's own session watches its definitions.
+        // is not read: the server's own session watches its definitions. Dropping the
+        // events also spares a 2026-07-28 server one open subscription per caller.
         let (connection, _events) = Connection::start(spec, self.http.clone());
         Ok(connection)
     }
