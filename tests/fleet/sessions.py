@@ -7,7 +7,10 @@ official Python MCP SDK as a handshake-era client (initialize + Mcp-Session-Id).
 
 The client lists tools and calls one tool several times over one session; nginx sends
 each request to the next replica, so every replica serves requests of a session another
-replica opened. Checked: every request of the session succeeds, nginx's access log shows
+replica opened. A 2026-07-28 client (no session) then calls a fronted MCP server's tool
+that asks it to sample: the call waits on the replica that answered with the question,
+and the client's retry with the answer, which nginx sends to the next replica, is passed
+on to that one (gateway.replica_url), so every call completes with the client's answer. Checked: every request of the session succeeds, nginx's access log shows
 the session's requests spread over all three replicas (never two in a row on the same
 one), each replica's /metrics counts calls of the tool, a forged or another fleet's
 session id is refused with 404 (so a client initialises again), and DELETE ends the
@@ -17,6 +20,7 @@ session on the replica that receives it. Needs nginx (Debian package nginx).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import secrets
@@ -37,6 +41,7 @@ from support.harness import (  # noqa: E402 - after the path it is found on
 )
 
 ok = reporter("fleet")
+FIXTURE = Path(__file__).resolve().parents[1] / "upstreams" / "fixture_server.py"
 
 
 CONFIG = """\
@@ -44,6 +49,11 @@ gateway:
   state: {state}
   session_key_env: FLEET_SESSION_KEY
   session_lifetime: 1h
+  replica_url: "http://127.0.0.1:{port}/mcp"
+mcp_servers:
+  ks:
+    command: [{python}, {fixture}, --stdio, --name, fixture-ks]
+    owner: fleet@example.com
 dependencies:
   api: {{ base_url: "http://127.0.0.1:{upstream}" }}
 tools:
@@ -63,7 +73,7 @@ pid {work}/nginx.pid;
 error_log {work}/nginx-error.log warn;
 events {{ worker_connections 256; }}
 http {{
-  log_format fleet '$upstream_addr $request_method $status "$http_mcp_session_id"';
+  log_format fleet '$upstream_addr $request_method $status "$http_mcp_session_id" "$http_mcp_name"';
   access_log {work}/access.log fleet;
   client_body_temp_path {work}/body;
   proxy_temp_path {work}/proxy;
@@ -103,6 +113,31 @@ async def drive(url: str) -> str:
         return str(client.protocol_version)
 
 
+SAMPLED_CALLS = 4
+
+
+async def drive_stateless(url: str) -> int:
+    """A 2026-07-28 client calling a tool whose server asks it to sample; returns how
+    often it was asked."""
+    import mcp_types as types
+    from mcp import Client
+
+    asked = 0
+
+    async def on_sampling(context: object, params: object) -> types.CreateMessageResult:
+        nonlocal asked
+        asked += 1
+        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=f"answer {asked}"), model="test")
+
+    async with Client(url, mode="2026-07-28", read_timeout_seconds=20, sampling_callback=on_sampling) as client:
+        for i in range(SAMPLED_CALLS):
+            result = await client.call_tool("ks__sample", {})
+            text = " ".join(getattr(b, "text", "") for b in result.content)
+            check(not result.is_error, f"sampled call {i} failed: {text}")
+            check(f"answer {i + 1}" in text, f"sampled call {i}: the client's answer should reach the server; got {text}")
+    return asked
+
+
 def main() -> int:
     binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "target/debug/toolgate")
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -117,7 +152,13 @@ def main() -> int:
         for n, port in enumerate(ports):
             d = work / f"replica{n}"
             d.mkdir()
-            (d / "toolgate.yaml").write_text(CONFIG.format(state=d / "state.db", upstream=upstream.server_address[1]))
+            (d / "toolgate.yaml").write_text(CONFIG.format(
+                state=d / "state.db", upstream=upstream.server_address[1], port=port,
+                python=json.dumps(sys.executable), fixture=json.dumps(str(FIXTURE))))
+            # The fronted server's tools are pinned, as in production.
+            locked = subprocess.run([binary, "lock", "--config", str(d / "toolgate.yaml")], stdin=subprocess.DEVNULL,
+                                    capture_output=True, env=env, timeout=120)
+            check(locked.returncode == 0, f"toolgate lock, replica {n}: {(locked.stdout + locked.stderr).decode(errors='replace')}")
             log = open(d / "toolgate.log", "wb")
             procs.append(subprocess.Popen(
                 [binary, "serve", "--config", str(d / "toolgate.yaml"), "--listen", f"127.0.0.1:{port}"],
@@ -139,8 +180,8 @@ def main() -> int:
         # What nginx saw: every request carrying the session id, in order.
         time.sleep(0.2)
         lines = (work / "access.log").read_text().splitlines()
-        rows = [re.match(r'(\S+) (\S+) (\d+) "(.*)"', line).groups() for line in lines]
-        session = [(addr, method, int(status)) for addr, method, status, sid in rows if sid not in ("", "-")]
+        rows = [re.match(r'(\S+) (\S+) (\d+) "([^"]*)" "([^"]*)"', line).groups() for line in lines]
+        session = [(addr, method, int(status)) for addr, method, status, sid, _ in rows if sid not in ("", "-")]
         posts = [r for r in session if r[1] == "POST"]
         check(len(posts) >= CALLS + 1, f"expected ≥ {CALLS + 1} POSTs of the session, nginx logged {session}")
         bad = [r for r in session if not 200 <= r[2] < 300]
@@ -156,6 +197,21 @@ def main() -> int:
                 calls = total(r.read().decode(), "toolgate_tool_calls_total", 'tool="echo"')
             check(calls >= 1, f"replica {n} counted no call of echo")
         ok("each replica's /metrics counts calls of echo made over the one session")
+
+        # A 2026-07-28 client's questions: each retry reaches another replica than the
+        # one holding its call, which it is passed on to.
+        logged = len((work / "access.log").read_text().splitlines())
+        asked = asyncio.run(drive_stateless(url))
+        check(asked == SAMPLED_CALLS, f"the client should be asked once per call; it was asked {asked} times")
+        time.sleep(0.2)
+        lines = (work / "access.log").read_text().splitlines()[logged:]
+        sampled = [line.split()[0] for line in lines if line.endswith('"ks__sample"')]
+        check(len(sampled) == 2 * SAMPLED_CALLS, f"each sampled call should be two POSTs (the call, its retry); nginx logged {lines}")
+        pairs = list(zip(sampled[::2], sampled[1::2]))
+        check(all(first != retry for first, retry in pairs), f"round robin should send each retry to another replica: {pairs}")
+        hops = ", ".join(f"{a.rsplit(':', 1)[1]} then {b.rsplit(':', 1)[1]}" for a, b in pairs)
+        ok(f"2026-07-28 client: {SAMPLED_CALLS} calls asked it to sample; each retry reached another replica than the call "
+           f"({hops}) and was passed on; every answer reached the server")
 
         # Ids no replica of this fleet sealed are 404, so a client initialises again.
         headers = {"MCP-Protocol-Version": "2025-11-25"}

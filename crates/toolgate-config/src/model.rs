@@ -297,6 +297,9 @@ pub struct GatewayConfig {
     pub session_keys: Vec<Secret>,
     /// Validity of a sealed session id from its `initialize`.
     pub session_lifetime: Duration,
+    /// Where the fleet's other replicas reach this one's `/mcp`, to pass on a retry of
+    /// a call this replica holds (only with `session_keys`).
+    pub replica_url: Option<url::Url>,
     /// Drain deadline on shutdown.
     pub drain: Duration,
     /// How long requests are still served after a shutdown begins (readiness fails).

@@ -250,6 +250,12 @@ pub struct RawGateway {
     /// How long a sealed session id is valid after `initialize`, however it is used.
     /// Default 24h; from 1m to 30d. Only with `session_key_env`.
     pub session_lifetime: Option<String>,
+    /// Where the other replicas of a fleet reach this replica's `/mcp`, e.g.
+    /// `http://${POD_IP}:8080/mcp`. A 2026-07-28 client's retry of a call waiting for
+    /// its input that reaches another replica is passed on to the one holding the call.
+    /// Only with `session_key_env` (the key seals the address into the call's
+    /// `requestState`). Without it such a retry needs affinity.
+    pub replica_url: Option<String>,
     /// On SIGTERM or Ctrl-C, how long in-flight calls may take to finish. Default 30s.
     pub drain: Option<String>,
     /// On SIGTERM or Ctrl-C, how long new requests are still served while `/readyz`

@@ -60,6 +60,7 @@ pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<
         max_request_bytes: g.max_request_bytes,
         session_keys: g.session_keys.clone(),
         session_lifetime: g.session_lifetime,
+        replica_url: g.replica_url.clone(),
     };
     let auth = Arc::new(toolgate_auth::Authenticator::new(
         g,

@@ -708,6 +708,8 @@ impl Compiler<'_> {
             ),
             session_lifetime: self
                 .session_lifetime(raw.session_lifetime.as_ref(), raw.session_key_env.is_some()),
+            replica_url: self
+                .replica_url(raw.replica_url.as_deref(), raw.session_key_env.is_some()),
             drain: self.duration(
                 "gateway.drain".into(),
                 raw.drain.as_ref(),

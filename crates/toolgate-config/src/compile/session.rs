@@ -78,6 +78,53 @@ impl Compiler<'_> {
         }
         d
     }
+
+    /// Where the other replicas reach this one (`${VAR}` expanded); only with a key,
+    /// which seals it into the `requestState` of the calls this replica holds.
+    pub(super) fn replica_url(&mut self, text: Option<&str>, keyed: bool) -> Option<url::Url> {
+        let path = "gateway.replica_url";
+        let text = text?;
+        if !keyed {
+            self.err(
+                path,
+                "`replica_url` needs `session_key_env`",
+                "set `session_key_env` to the key every replica shares: it seals this address into the calls' requestState",
+            );
+            return None;
+        }
+        let expanded = self.expand(path, text);
+        let url = match url::Url::parse(&expanded) {
+            Ok(url) => url,
+            Err(e) => {
+                self.err(
+                    path,
+                    format!("`{expanded}` is not a URL: {e}"),
+                    "give the URL the other replicas reach this one's /mcp at, e.g. `http://${POD_IP}:8080/mcp`",
+                );
+                return None;
+            }
+        };
+        let unfit = if !matches!(url.scheme(), "http" | "https") {
+            Some("is neither http nor https")
+        } else if url.host_str().is_none_or(str::is_empty) {
+            Some("has no host")
+        } else if !url.username().is_empty() || url.password().is_some() {
+            Some("carries credentials (the caller's own are passed on)")
+        } else if url.query().is_some() || url.fragment().is_some() {
+            Some("has a query or fragment")
+        } else {
+            None
+        };
+        if let Some(why) = unfit {
+            self.err(
+                path,
+                format!("`{url}` {why}"),
+                "give the URL the other replicas reach this one's /mcp at, e.g. `http://${POD_IP}:8080/mcp`",
+            );
+            return None;
+        }
+        Some(url)
+    }
 }
 
 #[cfg(test)]
@@ -92,6 +139,41 @@ mod tests {
     fn parse(gateway: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Config, String> {
         let text = format!("gateway:\n{gateway}{TOOLS}");
         crate::parse(Path::new("t.yaml"), &text, Path::new("."), env).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn replica_url_is_expanded_checked_and_needs_a_key() {
+        let env = |k: &str| match k {
+            "NEW" => Some("n".repeat(32)),
+            "POD_IP" => Some("10.1.2.3".to_owned()),
+            _ => None,
+        };
+        let c = parse(
+            "  session_key_env: NEW\n  replica_url: http://${POD_IP}:8080/mcp\n",
+            &env,
+        )
+        .unwrap();
+        assert_eq!(
+            c.gateway.replica_url.unwrap().as_str(),
+            "http://10.1.2.3:8080/mcp"
+        );
+        assert_eq!(parse("", &env).unwrap().gateway.replica_url, None);
+        let err = parse("  replica_url: http://10.1.2.3:8080/mcp\n", &env).unwrap_err();
+        assert!(err.contains("needs `session_key_env`"), "{err}");
+        for (url, why) in [
+            ("ftp://10.1.2.3/mcp", "neither http nor https"),
+            ("http://u:p@10.1.2.3/mcp", "credentials"),
+            ("http://10.1.2.3/mcp?x=1", "query"),
+            ("not a url", "is not a URL"),
+            ("http://${UNSET}/mcp", "UNSET"),
+        ] {
+            let err = parse(
+                &format!("  session_key_env: NEW\n  replica_url: '{url}'\n"),
+                &env,
+            )
+            .unwrap_err();
+            assert!(err.contains(why), "{url}: {err}");
+        }
     }
 
     #[test]

@@ -238,6 +238,7 @@ fn keep_restart_only(old: &Config, next: &mut Config) -> Vec<&'static str> {
         session_idle,
         session_keys,
         session_lifetime,
+        replica_url,
         drain,
         shutdown_delay,
         lockfile,

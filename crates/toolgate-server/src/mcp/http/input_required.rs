@@ -18,8 +18,9 @@
 //! id. A parked call belongs to the caller that started it (a `requestState` presented
 //! by anyone else is unknown), is kept at most [`PARKED_FOR`], and at most
 //! [`MAX_PARKED`] wait at once. The parked call lives on the replica that answered:
-//! behind a balancer, a retry must reach it (affinity), or it is told the state is
-//! unknown and calls again.
+//! behind a balancer, a retry that reaches another replica is passed on to it when the
+//! fleet names its replicas' addresses (`replicas.rs`); otherwise it needs affinity, or
+//! it is told the state is unknown and calls again.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -70,6 +71,9 @@ pub(super) struct ParkedCall {
 #[derive(Default)]
 pub(super) struct Parked {
     calls: Mutex<HashMap<String, ParkedCall>>,
+    /// What every state starts with: in a fleet, this replica's sealed address
+    /// (`replicas.rs`), so a retry reaching another replica is passed on here.
+    prefix: String,
 }
 
 impl std::fmt::Debug for Parked {
@@ -195,6 +199,14 @@ pub(super) enum NotResumed {
 }
 
 impl Parked {
+    /// Parked calls whose states start with `prefix`.
+    pub(super) fn with_prefix(prefix: String) -> Parked {
+        Parked {
+            prefix,
+            ..Parked::default()
+        }
+    }
+
     /// Parks a call (`work`, `queue`) that asked `asked` (keys and requests), as
     /// `parking` describes it; its `requestState`, or the call back when [`MAX_PARKED`]
     /// calls already wait.
@@ -210,7 +222,7 @@ impl Parked {
         if calls.len() >= MAX_PARKED {
             return Err((work, queue));
         }
-        let state = format!("{:032x}", rand::random::<u128>());
+        let state = format!("{}{:032x}", self.prefix, rand::random::<u128>());
         calls.insert(
             state.clone(),
             ParkedCall {

@@ -15,6 +15,7 @@ mod input_required;
 mod listen;
 pub mod owner;
 mod refusal;
+mod replicas;
 pub mod seal;
 pub mod session;
 pub mod stream;
@@ -59,6 +60,8 @@ pub struct Mcp {
     sessions: Arc<Sessions>,
     /// 2026-07-28 calls waiting for their clients' input (`input_required.rs`).
     parked: Arc<Parked>,
+    /// The fleet's other replicas, to pass a retry on to the one holding its call.
+    replicas: Option<replicas::Replicas>,
     max_request_bytes: usize,
     shutdown: CancellationToken,
 }
@@ -73,6 +76,8 @@ pub struct Settings {
     pub session_keys: Vec<toolgate_config::Secret>,
     /// Validity of a sealed id.
     pub session_lifetime: Duration,
+    /// Where the fleet's other replicas reach this one's `/mcp` (with `session_keys`).
+    pub replica_url: Option<url::Url>,
 }
 
 impl Mcp {
@@ -88,12 +93,18 @@ impl Mcp {
             Sessions::new(settings.max_sessions, settings.session_idle).with_sealer(sealer),
         );
         sessions.spawn_sweeper(shutdown.clone());
-        let parked = Arc::new(Parked::default());
+        let replicas = settings
+            .replica_url
+            .clone()
+            .and_then(|own| replicas::Replicas::new(&keys, own));
+        let prefix = replicas.as_ref().map(|r| r.prefix().to_owned());
+        let parked = Arc::new(Parked::with_prefix(prefix.unwrap_or_default()));
         parked.spawn_sweeper(shutdown.clone());
         Arc::new(Mcp {
             server,
             sessions,
             parked,
+            replicas,
             max_request_bytes: settings.max_request_bytes,
             shutdown,
         })
@@ -282,6 +293,11 @@ async fn post(mcp: &Mcp, request: Request, owner: &Owner) -> Result<Response, Re
     // The one read of the body: framing, and the params' fields.
     let message =
         jsonrpc::parse_within(&bytes, mcp.max_request_bytes).map_err(Refusal::Malformed)?;
+    if let Some(replicas) = &mcp.replicas
+        && let Some((id, holder)) = held_elsewhere(replicas, &headers, &message)
+    {
+        return Ok(replicas.pass_on(holder, &headers, bytes, &id).await);
+    }
     Ok(match route(&headers, &message)? {
         // Boxed, as in `answer`: a session's first request must not size every call.
         Route::Initialize => Box::pin(initialize(mcp, message, owner)).await?,
@@ -557,6 +573,23 @@ async fn run_call(
     }
 }
 
+/// A 2026-07-28 retry of a call parked on another replica of the fleet (not one
+/// already passed on): its id and that replica's address.
+fn held_elsewhere(
+    replicas: &replicas::Replicas,
+    headers: &HeaderMap,
+    message: &Message<'_>,
+) -> Option<(Id, url::Url)> {
+    let Message::Request { id, method, params } = message else {
+        return None;
+    };
+    if method != "tools/call" || headers.contains_key(replicas::PASSED_ON) {
+        return None;
+    }
+    let (state, _) = input_required::retry_of(&params.as_ref()?.rest)?;
+    Some((id.clone(), replicas.holder(state)?))
+}
+
 /// A 2026-07-28 retry (request `id`) of a call parked under `state`: the call goes on
 /// with the client's `responses`, or the questions left unanswered are asked again.
 async fn resume(
@@ -572,7 +605,7 @@ async fn resume(
         Err(why) => {
             let message = match why {
                 NotResumed::Unknown => format!(
-                    "Invalid params: requestState is not known here: it expired (calls wait {} s for their input), was issued by another replica, or was never issued; call the tool again without it",
+                    "Invalid params: requestState is not known here: it expired (calls wait {} s for their input), was issued by another replica (set `gateway.replica_url` so replicas pass retries on), or was never issued; call the tool again without it",
                     input_required::PARKED_FOR.as_secs()
                 ),
                 NotResumed::OtherTool => {

@@ -192,7 +192,7 @@ fn kept(capabilities: &Value) -> Value {
 }
 
 /// base64url without padding (RFC 4648 §5).
-mod b64 {
+pub(super) mod b64 {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
     pub fn encode(bytes: &[u8], out: &mut String) {

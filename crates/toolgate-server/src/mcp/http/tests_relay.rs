@@ -37,22 +37,31 @@ impl Drop for Running {
 }
 
 async fn start() -> Running {
+    start_replica(None).await
+}
+
+/// A replica of a fleet sharing `key`, which other replicas reach at its own address.
+async fn start_replica(key: Option<&str>) -> Running {
     let (server, background) = fronting_server().await;
     let server = Arc::new(server);
     let shutdown = CancellationToken::new();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
     let settings = Settings {
         max_sessions: 16,
         session_idle: Duration::from_secs(600),
-        session_keys: Vec::new(),
+        session_keys: key
+            .map(|k| toolgate_config::Secret(k.to_owned()))
+            .into_iter()
+            .collect(),
         session_lifetime: Duration::from_secs(3600),
         max_request_bytes: 1 << 20,
+        replica_url: key.map(|_| format!("http://{addr}/mcp").parse().unwrap()),
     };
     let mcp = Mcp::new(server.clone(), &settings, shutdown.clone());
     let app = Router::new()
         .route("/mcp", any(super::handle))
         .with_state(mcp.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
     let stop = shutdown.clone();
     tokio::spawn(async move {
         axum::serve(listener, app)
@@ -464,6 +473,80 @@ async fn a_stateless_calls_question_comes_back_as_input_required_and_the_retry_g
     )
     .await;
     assert_eq!(stale["error"]["code"], -32602);
+}
+
+/// A fleet behind a round-robin balancer: the retry of a call parked on replica `a`
+/// reaches replica `b`, which passes it on; the client gets the call's answer as if it
+/// had reached `a`. A replica that cannot be reached is named in the error.
+#[tokio::test]
+async fn a_retry_reaching_another_replica_is_passed_on_to_the_one_holding_the_call() {
+    const KEY: &str = "a fleet's shared key of 32 bytes or more";
+    let a = start_replica(Some(KEY)).await;
+    let b = start_replica(Some(KEY)).await;
+    let (_, asked) = stateless_post(&a, stateless_call(json!(1), None, json!({}))).await;
+    assert_eq!(asked["result"]["resultType"], "input_required", "{asked}");
+    let state = asked["result"]["requestState"].as_str().unwrap().to_owned();
+    let key = asked["result"]["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+    assert!(
+        !state.contains("127.0.0.1"),
+        "the address is sealed: {state}"
+    );
+
+    let sampled =
+        json!({"role": "assistant", "content": {"type": "text", "text": "via b"}, "model": "m"});
+    let retry = stateless_call(
+        json!("r"),
+        None,
+        json!({"requestState": state, "inputResponses": { key.clone(): sampled }}),
+    );
+    let (_, done) = stateless_post(&b, retry.clone()).await;
+    assert_eq!(done["id"], "r", "{done}");
+    assert_eq!(done["result"]["resultType"], "complete", "{done}");
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        "client answered: via b"
+    );
+
+    // A replica of another fleet does not pass it on: the state is unknown there.
+    let other = start_replica(Some("another fleet's key, 32 bytes or more")).await;
+    let (_, unknown) = stateless_post(&other, retry.clone()).await;
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    assert!(
+        unknown["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not known here")
+    );
+
+    // The holder gone: the error says so, and the client knows to call again.
+    let (_, again) = stateless_post(&a, stateless_call(json!(2), None, json!({}))).await;
+    let state = again["result"]["requestState"].as_str().unwrap().to_owned();
+    drop(a);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (_, gone) = stateless_post(
+        &b,
+        stateless_call(
+            json!(3),
+            None,
+            json!({"requestState": state, "inputResponses": {}}),
+        ),
+    )
+    .await;
+    assert_eq!(gone["id"], 3, "{gone}");
+    assert_eq!(gone["error"]["code"], -32602, "{gone}");
+    assert!(
+        gone["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cannot be reached"),
+        "{gone}"
+    );
 }
 
 /// The upstream's log message is `info`: a 2026-07-28 request that asked for warnings
