@@ -73,8 +73,9 @@ def check_layout(toolgate, directory):
 
     # Every variable the config names comes from the pod's env or the documented Secret.
     wanted = set(re.findall(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", text))
-    if gateway.get("auth_token_env"):
-        wanted.add(gateway["auth_token_env"])
+    for named in ("auth_token_env", "session_key_env", "session_key_previous_env"):
+        if gateway.get(named):
+            wanted.add(gateway[named])
     from_env = {e["name"] for e in container.get("env", [])}
     secret_refs = [s["secretRef"]["name"] for s in container.get("envFrom", []) if "secretRef" in s]
     deployment_text = (directory / "deployment.yaml").read_text()
@@ -89,7 +90,8 @@ def check_layout(toolgate, directory):
         path = Path(tmp) / "toolgate.yaml"
         path.write_text(text)
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-        env.update({name: f"test-{name.lower()}-value" for name in wanted})
+        # Long enough for a session key (32 bytes at least).
+        env.update({name: f"test-{name.lower()}-value".ljust(40, "x") for name in wanted})
         run = subprocess.run([toolgate, "check", "-c", str(path)], env=env, capture_output=True, text=True)
         if run.returncode != 0:
             fail(where, f"toolgate check failed:\n{run.stdout}{run.stderr}")
