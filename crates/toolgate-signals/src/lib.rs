@@ -42,6 +42,7 @@ pub mod link;
 mod msgraph;
 mod num;
 mod openai;
+mod passed;
 mod policy_named;
 pub mod quota;
 mod reddit;

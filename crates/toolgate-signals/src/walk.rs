@@ -369,6 +369,7 @@ fn says_throttled_code(s: &str) -> bool {
     ]
     .iter()
     .any(|w| n.contains(w))
+        || crate::passed::says_limit_passed(s)
 }
 
 /// A message that says, in words, that the caller is throttled.
@@ -396,6 +397,7 @@ fn says_throttled_text(s: &str) -> bool {
     ]
     .iter()
     .any(|p| t.contains(p))
+        || crate::passed::says_limit_passed(s)
 }
 
 /// A wait value in any of the shapes in the module header.

@@ -231,6 +231,50 @@ fn throttled_envelopes_in_success_bodies_are_read() {
 }
 
 #[test]
+fn a_limit_passed_in_words_throttles_an_error_and_its_rate_object_is_the_budget() {
+    let t = Utc.with_ymd_and_hms(2025, 6, 1, 12, 0, 0).unwrap();
+    // A 402 that says its daily limit is used up, in words.
+    let b = read(
+        402,
+        br#"{"status_code":402,"error":"Project Over Limit","message":"Usage is over limit."}"#,
+        t,
+    );
+    assert!(b.rate_limited);
+    // A 402 repeating its `rate` budget: limit, remaining and the reset (epoch).
+    let b = read(
+        402,
+        br#"{"rate":{"limit":2500,"remaining":0,"reset":1748822400},"status":{"code":402,"message":"quota exceeded"}}"#,
+        t,
+    );
+    assert!(b.rate_limited);
+    assert_eq!(b.quota.len(), 1, "{:?}", b.quota);
+    assert_eq!(
+        (b.quota[0].limit, b.quota[0].remaining),
+        (Some(2500), Some(0))
+    );
+    assert_eq!(b.quota[0].reset_after, Some(Duration::from_secs(43_200)));
+    // A `rate` that is a price, in a throttled reply, is no budget.
+    let b = read(
+        429,
+        br#"{"message":"quota exceeded","rate":{"amount":"0.25","currency":"EUR"}}"#,
+        t,
+    );
+    assert!(b.quota.is_empty(), "{:?}", b.quota);
+    // Limits on other things are no throttle.
+    for body in [
+        &br#"{"error":"Amount exceeds the card limit"}"#[..],
+        br#"{"message":"Upload exceeds the file size limit"}"#,
+        br#"{"error":{"message":"limit must be over 0","param":"limit"}}"#,
+    ] {
+        assert!(
+            !read(400, body, t).rate_limited,
+            "{}",
+            String::from_utf8_lossy(body)
+        );
+    }
+}
+
+#[test]
 fn reset_times_and_worded_waits_count_only_on_throttled_replies() {
     let s = Duration::from_secs;
     // Close: `rate_reset` seconds on a 429.
