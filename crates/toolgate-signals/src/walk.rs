@@ -315,6 +315,8 @@ fn is_code_field(k: &str) -> bool {
             | "errortype"
             | "errorcode"
             | "errorname"
+            // Taobao's `sub_code` beside its numeric `code`.
+            | "subcode"
             | "category"
             | "tag"
     )
@@ -330,6 +332,10 @@ fn is_message_field(k: &str) -> bool {
             | "errormsg"
             | "errmsg"
             | "retmsg"
+            // MiniMax's `base_resp.status_msg`, Taobao's `sub_msg`.
+            | "statusmsg"
+            | "statusmessage"
+            | "submsg"
             | "msg"
             | "info"
             // Alpha Vantage's whole answer when throttled: `Note` or `Information`.
