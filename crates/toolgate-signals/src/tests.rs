@@ -127,6 +127,34 @@ fn an_error_code_header_naming_a_passed_limit_is_a_throttle() {
 }
 
 #[test]
+fn a_reset_glued_to_its_form_is_read() {
+    let s = read(
+        200,
+        &Headers::new(&[
+            ("bitvavo-ratelimit-limit", b"1000"),
+            ("bitvavo-ratelimit-remaining", b"987"),
+            ("bitvavo-ratelimit-resetat", b"1748779230000"),
+        ]),
+        now(),
+        Flavour::Auto,
+    );
+    assert_eq!(s.quota.len(), 1, "{:?}", s.quota);
+    assert_eq!(s.quota[0].reset_after, Some(Duration::from_secs(30)));
+    let s = read(
+        200,
+        &Headers::new(&[
+            ("X-Quota-Limit", b"500"),
+            ("X-Quota-Remaining", b"20"),
+            ("X-Quota-ResetDate", b"Sun, 01 Jun 2025 13:00:00 GMT"),
+        ]),
+        now(),
+        Flavour::Auto,
+    );
+    assert_eq!(s.quota.len(), 1, "{:?}", s.quota);
+    assert_eq!(s.quota[0].reset_after, Some(Duration::from_secs(3600)));
+}
+
+#[test]
 fn explicit_flavour_restricts_quota_parsing_but_not_retry_after() {
     let fields: [(&str, &[u8]); 4] = [
         ("x-ratelimit-limit", b"60"),
