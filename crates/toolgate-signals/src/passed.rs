@@ -22,9 +22,10 @@ const PASSED: [&str; 6] = [
     "reached",
     "exhausted",
 ];
-/// What else a limit is put on (a size, an input, money), and the words of a rule an
-/// input breaks ("limit must be over 0").
-const OTHER_LIMITS: [&str; 24] = [
+/// What else a limit is put on (a size, an input, money, storage, a plan's seats: none
+/// comes back by waiting), and the words of a rule an input breaks ("limit must be over
+/// 0").
+const OTHER_LIMITS: [&str; 30] = [
     "size",
     "length",
     "long",
@@ -47,6 +48,12 @@ const OTHER_LIMITS: [&str; 24] = [
     "funds",
     "interest",
     "exchange",
+    "storage",
+    "disk",
+    "space",
+    "seat",
+    "seats",
+    "members",
     "must",
     "should",
 ];
@@ -135,6 +142,8 @@ mod tests {
             "The item is over there",
             "Access limited to administrators",
             "The interest rate exceeds the cap",
+            "storageQuotaExceeded",
+            "Seat limit reached: remove members or upgrade",
             "Not found",
             "",
         ] {
