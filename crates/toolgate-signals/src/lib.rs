@@ -31,6 +31,7 @@ pub mod body;
 pub mod charset;
 mod deprecation;
 mod discord;
+mod error_header;
 mod github;
 mod gitlab;
 pub mod headers;
@@ -42,6 +43,7 @@ pub mod link;
 mod msgraph;
 mod num;
 mod openai;
+mod passed;
 mod policy_named;
 pub mod quota;
 mod reddit;
@@ -372,7 +374,8 @@ fn read_fields(
     // A refusal (403, or 402 from an API whose quota is a plan's allowance, as Toggl's
     // hourly quota) that comes with a spent quota or a wait is the quota refusing.
     let rate_limited = status == 429
-        || (out.throttled && !(200..300).contains(&status))
+        || ((out.throttled || error_header::says_throttled(headers))
+            && !(200..300).contains(&status))
         || (matches!(status, 402 | 403)
             && (quotas.iter().any(Quota::is_exhausted) || retry_after.is_some()));
     let notices = warning::read(headers);

@@ -168,6 +168,14 @@ fn policy_named(name: &str) -> bool {
 }
 
 fn part_of(token: &str) -> Option<Part> {
+    // `resetat`, `resettimestamp` (Bitvavo's `bitvavo-ratelimit-resetat`): the reset
+    // glued to the word for how its instant is written.
+    if token
+        .strip_prefix("reset")
+        .is_some_and(|form| !form.is_empty() && time_form(form))
+    {
+        return Some(Part::Reset);
+    }
     Some(match token {
         "limit" | "max" | "total" | "capacity" | "allowed" | "quota" => Part::Limit,
         "remaining" | "remain" | "left" | "available" => Part::Remaining,
@@ -1034,6 +1042,19 @@ mod tests {
         assert_eq!(
             n("x-limit-per-day"),
             Some((s(""), s("day"), Part::Limit, None))
+        );
+        // The reset glued to how its instant is written.
+        assert_eq!(
+            n("bitvavo-ratelimit-resetat"),
+            Some((s("bitvavo"), s(""), Part::Reset, None))
+        );
+        assert_eq!(
+            n("X-RateLimit-ResetTimestamp"),
+            Some((s(""), s(""), Part::Reset, None))
+        );
+        assert_eq!(
+            n("X-Quota-ResetDate"),
+            Some((s(""), s("quota"), Part::Reset, None))
         );
         // CoinGlass puts the part before `limit`.
         assert_eq!(

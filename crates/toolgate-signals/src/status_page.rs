@@ -733,6 +733,18 @@ const UP_FLAGS: [&str; 10] = [
 /// Boolean field names whose `true` says something is wrong.
 const DOWN_FLAGS: [&str; 5] = ["sealed", "down", "offline", "degraded", "maintenance"];
 
+/// Boolean field names whose `true` says something failed and whose `false` says it
+/// works: a sealed vault, a monitor down, a check with failures or errors (Checkly's
+/// `hasFailures`, `hasErrors`).
+const FAILED_FLAGS: [&str; 6] = [
+    "sealed",
+    "down",
+    "offline",
+    "hasfailures",
+    "haserrors",
+    "failing",
+];
+
 /// A flag's name without an `is` prefix (`is_healthy` is Redpanda's `healthy` flag).
 fn flag_name(k: &str) -> String {
     let lower = k.to_ascii_lowercase();
@@ -755,10 +767,12 @@ fn flag_health(k: &str, v: &Value) -> Health {
     match (n.as_str(), flag) {
         (n, Some(true)) if UP_FLAGS.contains(&n) => Health::Healthy,
         (n, Some(false)) if UP_FLAGS.contains(&n) => Health::Down,
-        ("sealed" | "down" | "offline", Some(true)) | ("initialized", Some(false)) => Health::Down,
-        // Vault's active node: `"sealed": false`, serving. (`"degraded": false` or
-        // `"maintenance": false` say only what it is not.)
-        ("sealed" | "down" | "offline", Some(false)) => Health::Healthy,
+        (n, Some(true)) if FAILED_FLAGS.contains(&n) => Health::Down,
+        ("initialized", Some(false)) => Health::Down,
+        // Vault's active node: `"sealed": false`, serving; Checkly's `"hasFailures":
+        // false`, passing. (`"degraded": false` or `"maintenance": false` say only what
+        // it is not.)
+        (n, Some(false)) if FAILED_FLAGS.contains(&n) => Health::Healthy,
         // Nextcloud's `status.php`: `"maintenance": true` while an admin works on it.
         ("degraded" | "maintenance", Some(true)) => Health::Degraded,
         _ => Health::Unknown,
@@ -906,15 +920,21 @@ fn collect_components_within(
             found = true;
             return;
         }
-        // An entry that says how it is by a flag (Statping's `"online": false`).
-        if let Some((k, h)) = fields().find_map(|(k, v)| {
-            let h = flag_health(k, v);
-            (h != Health::Unknown && flag_name(k) != "success").then_some((k, h))
-        }) {
+        // An entry that says how it is by its flags (Statping's `"online": false`;
+        // Checkly's `hasErrors`, `hasFailures` and `isDegraded` side by side): the worst
+        // of them.
+        if let Some((k, v, h)) = fields()
+            .filter_map(|(k, v)| {
+                let h = flag_health(k, v);
+                (h != Health::Unknown && flag_name(k) != "success").then_some((k, v, h))
+            })
+            .reduce(|a, b| if worse(a.2, b.2) == a.2 { a } else { b })
+        {
+            // The flag as sent (`sealed: true`), not whether it reads healthy.
             let (h, raw) = if paused {
                 (Health::Unknown, "paused".to_owned())
             } else {
-                (h, format!("{k}: {}", h == Health::Healthy))
+                (h, format!("{k}: {v}"))
             };
             reading.component(name, raw, h);
             found = true;
@@ -968,6 +988,20 @@ fn collect_components_within(
             for entry in items.iter().take(MAX_COMPONENTS) {
                 one(label(entry, key), entry, reading);
             }
+        }
+        // A map of parts to booleans, each part's health itself (Quay's
+        // `/health/instance`: `"services": {"auth": true, "database": false, …}`).
+        Value::Object(map)
+            if COMPONENT_MAP_KEYS.contains(&key)
+                && !map.is_empty()
+                && map.values().all(Value::is_boolean) =>
+        {
+            for (name, up) in map.iter().take(MAX_COMPONENTS) {
+                let up = up.as_bool() == Some(true);
+                let h = if up { Health::Healthy } else { Health::Down };
+                reading.component(name.clone(), up.to_string(), h);
+            }
+            return true;
         }
         Value::Object(map) if COMPONENT_MAP_KEYS.contains(&key) => {
             for (name, entry) in map.iter().take(MAX_COMPONENTS) {

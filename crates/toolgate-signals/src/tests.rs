@@ -87,6 +87,74 @@ fn a_plan_quota_refused_with_402_is_a_throttle() {
 }
 
 #[test]
+fn an_error_code_header_naming_a_passed_limit_is_a_throttle() {
+    // (status, fields, rate_limited)
+    type Case<'a> = (u16, &'a [(&'a str, &'a [u8])], bool);
+    let cases: &[Case<'_>] = &[
+        (
+            403,
+            &[("X-Mashery-Error-Code", b"ERR_403_DEVELOPER_OVER_QPS")],
+            true,
+        ),
+        (
+            403,
+            &[("X-Mashery-Error-Code", b"ERR_403_DEVELOPER_OVER_RATE")],
+            true,
+        ),
+        (400, &[("X-Gateway-Error-Type", b"QuotaExceeded")], true),
+        // Another refusal in the same header is not one.
+        (
+            403,
+            &[("X-Mashery-Error-Code", b"ERR_403_DEVELOPER_INACTIVE")],
+            false,
+        ),
+        (
+            403,
+            &[("X-Error-Code", b"REQUEST_SIZE_LIMIT_EXCEEDED")],
+            false,
+        ),
+        // On a 2xx the answer was given: no throttle.
+        (
+            200,
+            &[("X-Mashery-Error-Code", b"ERR_403_DEVELOPER_OVER_QPS")],
+            false,
+        ),
+    ];
+    for (status, fields, limited) in cases {
+        let s = read(*status, &Headers::new(fields), now(), Flavour::Auto);
+        assert_eq!(s.rate_limited, *limited, "{status} {fields:?}");
+    }
+}
+
+#[test]
+fn a_reset_glued_to_its_form_is_read() {
+    let s = read(
+        200,
+        &Headers::new(&[
+            ("bitvavo-ratelimit-limit", b"1000"),
+            ("bitvavo-ratelimit-remaining", b"987"),
+            ("bitvavo-ratelimit-resetat", b"1748779230000"),
+        ]),
+        now(),
+        Flavour::Auto,
+    );
+    assert_eq!(s.quota.len(), 1, "{:?}", s.quota);
+    assert_eq!(s.quota[0].reset_after, Some(Duration::from_secs(30)));
+    let s = read(
+        200,
+        &Headers::new(&[
+            ("X-Quota-Limit", b"500"),
+            ("X-Quota-Remaining", b"20"),
+            ("X-Quota-ResetDate", b"Sun, 01 Jun 2025 13:00:00 GMT"),
+        ]),
+        now(),
+        Flavour::Auto,
+    );
+    assert_eq!(s.quota.len(), 1, "{:?}", s.quota);
+    assert_eq!(s.quota[0].reset_after, Some(Duration::from_secs(3600)));
+}
+
+#[test]
 fn explicit_flavour_restricts_quota_parsing_but_not_retry_after() {
     let fields: [(&str, &[u8]); 4] = [
         ("x-ratelimit-limit", b"60"),

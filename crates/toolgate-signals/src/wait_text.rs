@@ -30,7 +30,9 @@ use crate::{MAX_WAIT, num, reset};
 const MAX_TEXT: usize = 300;
 
 /// Words after which an amount of time is a time to come, each matched as a whole word.
-const TRIGGERS: [&str; 4] = [" in ", " after ", " for ", " wait "];
+/// `will last` is a ban's or a block's time to come (Taobao's "This ban will last 71
+/// more seconds"); a bare `last` is as often a time past ("over the last 24 hours").
+const TRIGGERS: [&str; 5] = [" in ", " after ", " for ", " wait ", " will last "];
 
 /// The longest wait the message states, capped at [`MAX_WAIT`].
 pub(crate) fn wait_in(text: &str) -> Option<Duration> {
@@ -123,7 +125,13 @@ fn amount(rest: &str) -> Option<Duration> {
     if let Some(d) = num::go_duration(first, MAX_WAIT).filter(|_| first != "0") {
         return Some(d);
     }
-    TimeUnit::from_word(words.next()?)?.decimal(first, MAX_WAIT)
+    // "71 more seconds", "5 additional minutes": the word between says the amount is
+    // still to come, which the trigger already does.
+    let unit = match words.next()? {
+        "more" | "additional" | "further" => words.next()?,
+        unit => unit,
+    };
+    TimeUnit::from_word(unit)?.decimal(first, MAX_WAIT)
 }
 
 #[cfg(test)]
@@ -140,6 +148,10 @@ mod tests {
             ),
             ("Rate limit reached. Please try again in 20s.", Some(s(20))),
             ("Please try again in 1m30s", Some(s(90))),
+            ("This ban will last 71 more seconds", Some(s(71))),
+            ("The block will last 2 more minutes.", Some(s(120))),
+            ("Blocked for 5 additional minutes", Some(s(300))),
+            ("You sent 1000 requests over the last 24 hours", None),
             (
                 "Please try again in 250ms.",
                 Some(Duration::from_millis(250)),

@@ -315,6 +315,8 @@ fn is_code_field(k: &str) -> bool {
             | "errortype"
             | "errorcode"
             | "errorname"
+            // Taobao's `sub_code` beside its numeric `code`.
+            | "subcode"
             | "category"
             | "tag"
     )
@@ -330,6 +332,10 @@ fn is_message_field(k: &str) -> bool {
             | "errormsg"
             | "errmsg"
             | "retmsg"
+            // MiniMax's `base_resp.status_msg`, Taobao's `sub_msg`.
+            | "statusmsg"
+            | "statusmessage"
+            | "submsg"
             | "msg"
             | "info"
             // Alpha Vantage's whole answer when throttled: `Note` or `Information`.
@@ -369,6 +375,7 @@ fn says_throttled_code(s: &str) -> bool {
     ]
     .iter()
     .any(|w| n.contains(w))
+        || crate::passed::says_limit_passed(s)
 }
 
 /// A message that says, in words, that the caller is throttled.
@@ -396,6 +403,7 @@ fn says_throttled_text(s: &str) -> bool {
     ]
     .iter()
     .any(|p| t.contains(p))
+        || crate::passed::says_limit_passed(s)
 }
 
 /// A wait value in any of the shapes in the module header.

@@ -26,9 +26,9 @@ use toolgate_resilience::{Attempt, BodyCheck, ErrorClass, classify};
 use toolgate_signals::{Flavour, Headers, Signals, Stage, body, read, status_page};
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 454;
+const FLOOR: usize = 509;
 
-const FILES: [(&str, &str); 13] = [
+const FILES: [(&str, &str); 14] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -47,6 +47,7 @@ const FILES: [(&str, &str); 13] = [
     ("holdout6", include_str!("corpus/holdout6.json")),
     ("holdout7", include_str!("corpus/holdout7.json")),
     ("holdout8", include_str!("corpus/holdout8.json")),
+    ("holdout9", include_str!("corpus/holdout9.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
 ];
 

@@ -46,10 +46,24 @@ const FAILED_STATUS_WORDS: [&str; 6] = [
     "\"notok\"",
 ];
 
-/// Names of a member that wraps the whole answer of a protocol (Tencent Cloud's
-/// `Response`): its members are read as top-level ones. A `data` or `result` member is
-/// the API's data, whose own `errors` field says nothing of the reply.
-const WRAPPERS: [&str; 1] = ["response"];
+/// Whether a member wraps the whole answer of a protocol, or its status: Tencent
+/// Cloud's `Response`, MiniMax's `base_resp` (`{"base_resp": {"status_code": 1002,
+/// "status_msg": "rate limit exceeded(RPM)"}}` with a 200), a `BaseResponse`. Its members
+/// are read as top-level ones. A `data` or `result` member is the API's data, whose own
+/// `errors` field says nothing of the reply.
+fn is_wrapper(key: &[u8]) -> bool {
+    let lower: Vec<u8> = key
+        .iter()
+        .filter(|b| b.is_ascii_alphanumeric())
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    lower.ends_with(b"response") || lower.ends_with(b"resp")
+}
+
+/// Members that hold the answer's own code, as a number.
+const CODE_KEYS: [&str; 3] = ["code", "status_code", "statuscode"];
+/// Members that hold the answer's own message.
+const MESSAGE_KEYS: [&str; 4] = ["message", "msg", "status_msg", "statusmsg"];
 
 /// Whether the first [`WINDOW`] bytes of `body` are a JSON object with a top-level
 /// member that reports an error.
@@ -83,19 +97,25 @@ fn only_words(body: &[u8]) -> bool {
 /// wrapper's members are read too (one level only).
 fn reports_error(head: &[u8], unwrap: bool) -> bool {
     let mut members = TopLevel::new(head);
+    let (mut failed_code, mut throttle_message) = (false, false);
     while let Some((key, value)) = members.next_member() {
-        if unwrap
-            && WRAPPERS
-                .iter()
-                .any(|w| key.eq_ignore_ascii_case(w.as_bytes()))
-            && value.starts_with(b"{")
-            && reports_error(value, false)
-        {
+        if unwrap && is_wrapper(key) && value.starts_with(b"{") && reports_error(value, false) {
+            return true;
+        }
+        let is = |names: &[&str]| names.iter().any(|k| key.eq_ignore_ascii_case(k.as_bytes()));
+        if is(&CODE_KEYS) {
+            failed_code |= is_failure_number(value);
+        }
+        if is(&MESSAGE_KEYS) {
+            throttle_message |= says_throttled(value);
+        }
+        if failed_code && throttle_message {
             return true;
         }
         if ERROR_KEYS
             .iter()
             .any(|k| key.eq_ignore_ascii_case(k.as_bytes()))
+            || (wraps_an_error(key) && value.starts_with(b"{"))
         {
             if !is_empty_value(value) {
                 return true;
@@ -105,6 +125,60 @@ fn reports_error(head: &[u8], unwrap: bool) -> bool {
         }
     }
     false
+}
+
+/// A member named as the error's wrapper — `error_response` (Taobao's TOP answers a
+/// refusal with a 200 holding `{"error_response": {"code": 7, "msg": "App Call
+/// Limited", …}}`), `errorResponse`, `error_info`, `errorDetails` — whose value is an
+/// object. Counts and rates (`error_count`, `errorRate`) are data, and not named so.
+fn wraps_an_error(key: &[u8]) -> bool {
+    const WRAPPED: [&str; 7] = [
+        "response", "resp", "info", "detail", "details", "result", "object",
+    ];
+    let lower: Vec<u8> = key
+        .iter()
+        .filter(|b| b.is_ascii_alphanumeric())
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    lower
+        .strip_prefix(b"error")
+        .is_some_and(|rest| WRAPPED.iter().any(|w| rest == w.as_bytes()))
+}
+
+/// A number that is neither 0 nor a 2xx status: a code that says the call failed
+/// (TikTok's `"code": 40100`). Alone it is not enough — some APIs number their successes
+/// otherwise — so [`reports_error`] asks for a message saying throttled beside it.
+fn is_failure_number(value: &[u8]) -> bool {
+    let end = value
+        .iter()
+        .position(|b| !b.is_ascii_digit())
+        .unwrap_or(value.len());
+    if end == 0
+        || end > 9
+        || value
+            .get(end)
+            .is_some_and(|b| matches!(b, b'.' | b'e' | b'E'))
+    {
+        return false;
+    }
+    std::str::from_utf8(&value[..end])
+        .ok()
+        .and_then(|d| d.parse::<u32>().ok())
+        .is_some_and(|n| n != 0 && !(200..300).contains(&n))
+}
+
+/// A string value that says the caller is throttled: "Too many requests", or a usage
+/// limit passed in words.
+fn says_throttled(value: &[u8]) -> bool {
+    let Some(text) = value
+        .strip_prefix(b"\"")
+        .and_then(|rest| rest.iter().position(|b| *b == b'"').map(|end| &rest[..end]))
+        .and_then(|t| std::str::from_utf8(t).ok())
+    else {
+        return false;
+    };
+    text.to_ascii_lowercase().contains("too many requests")
+        || crate::passed::says_limit_passed(text)
 }
 
 /// A `"success": false` / `"ok": false`, a failed status word, or a status or code
@@ -334,6 +408,16 @@ mod tests {
             br#"{"status":"0","message":"NOTOK","result":"Max rate limit reached"}"#,
             br#"{"status": "fail", "data": {"title": "A title is required"}}"#,
             br#"{"status":"error","message":"Too many requests"}"#,
+            // A member named as the error's wrapper.
+            br#"{"error_response":{"code":7,"msg":"App Call Limited"}}"#,
+            br#"{"errorResponse":{"status":503}}"#,
+            br#"{"error_info":{"reason":"QUOTA"},"items":[]}"#,
+            // A failure code beside a message that says throttled.
+            br#"{"code":40100,"message":"Too many requests. Please retry in some time.","data":{}}"#,
+            br#"{"msg":"Daily quota exceeded","status_code":7,"data":null}"#,
+            // A status wrapper, read as top-level members.
+            br#"{"id":"","base_resp":{"status_code":1002,"status_msg":"rate limit exceeded(RPM)"}}"#,
+            br#"{"BaseResponse":{"code":3,"message":"request quota exceeded"}}"#,
         ] {
             assert!(is_error_envelope(b), "{}", String::from_utf8_lossy(b));
         }
@@ -359,6 +443,17 @@ mod tests {
             br#"{"data":{"status":"error"}}"#,
             br#"{"data":{"error":null}}"#,
             br#"{"ok":true,"messages":[{"text":"rate limit"}]}"#,
+            // Counts and rates of errors are data; a wrapper name needs an object.
+            br#"{"error_count":3,"errorRate":0.02,"items":[]}"#,
+            br#"{"error_response":null,"data":{}}"#,
+            br#"{"errorDetails":"none","data":{}}"#,
+            br#"{"data":{"error_response":{"code":7}}}"#,
+            // A success code, or a message that does not say throttled.
+            br#"{"code":0,"message":"Too many requests is not a problem here","data":{}}"#,
+            br#"{"code":200,"message":"quota exceeded warnings cleared","data":{}}"#,
+            br#"{"code":40002,"message":"Invalid advertiser id","data":{}}"#,
+            br#"{"base_resp":{"status_code":0,"status_msg":"success"},"reply":"hi"}"#,
+            br#"{"code":"40100","message":"Too many requests"}"#,
             br#"["error"]"#,
             b"plain text",
             b"",

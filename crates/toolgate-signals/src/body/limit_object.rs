@@ -6,7 +6,7 @@
 //! and `"reset_time": "2015/06/01 09:49:40 +0000"`.
 //!
 //! The rule is the shape: an object named `rate_limit`, `ratelimit` or `quota` (any
-//! case, any separator) is one budget, told by its own scalar members and those beside
+//! case, any separator), or `rate` holding a `limit` or `remaining`, is one budget, told by its own scalar members and those beside
 //! it in the object that holds it. The members are handed to the headers' shape reader
 //! (`shape.rs`) as fields under a rate-limit word, so they are read by the same words
 //! and units as headers; whatever policies their names suggest, they describe one
@@ -64,7 +64,7 @@ fn holder<'a>(
             if let Some((k, _)) = map
                 .iter()
                 .take(MAX_MEMBERS)
-                .find(|(k, v)| v.is_object() && names_a_budget(k))
+                .find(|(k, v)| names_a_budget(k, v))
             {
                 return Some((map, k.as_str()));
             }
@@ -80,13 +80,23 @@ fn holder<'a>(
     }
 }
 
-fn names_a_budget(key: &str) -> bool {
+/// An object named `rate_limit` or `quota`; or one named `rate` that holds a `limit` or
+/// `remaining` (OpenCage's 402 repeats `"rate": {"limit": 2500, "remaining": 0,
+/// "reset": …}`), since a `rate` alone is as often a price or an exchange rate.
+fn names_a_budget(key: &str, value: &Value) -> bool {
+    let Value::Object(inner) = value else {
+        return false;
+    };
     let folded: String = key
         .chars()
         .filter(char::is_ascii_alphanumeric)
         .map(|c| c.to_ascii_lowercase())
         .collect();
-    matches!(folded.as_str(), "ratelimit" | "quota")
+    match folded.as_str() {
+        "ratelimit" | "quota" => true,
+        "rate" => inner.contains_key("limit") || inner.contains_key("remaining"),
+        _ => false,
+    }
 }
 
 /// The budget's own name (`group`, `name`), when it is a short plain word.

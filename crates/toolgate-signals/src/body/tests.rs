@@ -231,6 +231,114 @@ fn throttled_envelopes_in_success_bodies_are_read() {
 }
 
 #[test]
+fn success_bodies_wrapped_or_coded_as_throttles_are_read() {
+    // (body, wait the ban states)
+    let cases: &[(&[u8], Option<Duration>)] = &[
+        // An error wrapper object, the wait in its `sub_msg`.
+        (
+            br#"{"error_response":{"code":7,"msg":"App Call Limited","sub_code":"accesscontrol.limited-by-app-access-count","sub_msg":"This ban will last 71 more seconds"}}"#,
+            Some(Duration::from_secs(71)),
+        ),
+        (
+            br#"{"errorResponse":{"code":"CALL_LIMITED","message":"The block will last 2 more minutes"}}"#,
+            Some(Duration::from_secs(120)),
+        ),
+        // A status wrapper.
+        (
+            br#"{"id":"","base_resp":{"status_code":1002,"status_msg":"rate limit exceeded(RPM)"}}"#,
+            None,
+        ),
+        // A failure code beside a throttle message.
+        (
+            br#"{"code":40100,"message":"Too many requests. Please retry in some time.","data":{}}"#,
+            None,
+        ),
+        (
+            br#"{"msg":"Daily quota exceeded","status_code":7,"data":null}"#,
+            None,
+        ),
+        // Words of a passed limit under a failed status.
+        (
+            br#"{"status":"0","info":"CUQPS_HAS_EXCEEDED_THE_LIMIT","infocode":"10019"}"#,
+            None,
+        ),
+        (
+            br#"{"status":"0","info":"ACCESS_TOO_FREQUENT","infocode":"10004"}"#,
+            None,
+        ),
+        (
+            br#"{"success":false,"error":{"code":104,"type":"usage_limit_reached"}}"#,
+            None,
+        ),
+    ];
+    for (b, wait) in cases {
+        let text = String::from_utf8_lossy(b);
+        assert!(worth_reading(200, b), "{text}");
+        let got = read(200, b, now());
+        assert!(got.rate_limited, "{text}");
+        assert_eq!(got.retry_after, *wait, "{text}");
+    }
+    // The same shapes saying nothing of a limit leave a 200 alone.
+    for b in [
+        &br#"{"base_resp":{"status_code":0,"status_msg":"success"},"reply":"hi"}"#[..],
+        br#"{"code":40002,"message":"Invalid advertiser id","data":{}}"#,
+        br#"{"status":"0","info":"INVALID_USER_KEY","infocode":"10001"}"#,
+        br#"{"success":false,"error":{"code":101,"type":"missing_access_key"}}"#,
+        br#"{"error_response":{"code":15,"msg":"Remote service error","sub_msg":"Amount exceeds the card limit"}}"#,
+    ] {
+        let text = String::from_utf8_lossy(b);
+        assert!(
+            !worth_reading(200, b) || !read(200, b, now()).rate_limited,
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_limit_passed_in_words_throttles_an_error_and_its_rate_object_is_the_budget() {
+    let t = Utc.with_ymd_and_hms(2025, 6, 1, 12, 0, 0).unwrap();
+    // A 402 that says its daily limit is used up, in words.
+    let b = read(
+        402,
+        br#"{"status_code":402,"error":"Project Over Limit","message":"Usage is over limit."}"#,
+        t,
+    );
+    assert!(b.rate_limited);
+    // A 402 repeating its `rate` budget: limit, remaining and the reset (epoch).
+    let b = read(
+        402,
+        br#"{"rate":{"limit":2500,"remaining":0,"reset":1748822400},"status":{"code":402,"message":"quota exceeded"}}"#,
+        t,
+    );
+    assert!(b.rate_limited);
+    assert_eq!(b.quota.len(), 1, "{:?}", b.quota);
+    assert_eq!(
+        (b.quota[0].limit, b.quota[0].remaining),
+        (Some(2500), Some(0))
+    );
+    assert_eq!(b.quota[0].reset_after, Some(Duration::from_secs(43_200)));
+    // A `rate` that is a price, in a throttled reply, is no budget.
+    let b = read(
+        429,
+        br#"{"message":"quota exceeded","rate":{"amount":"0.25","currency":"EUR"}}"#,
+        t,
+    );
+    assert!(b.quota.is_empty(), "{:?}", b.quota);
+    // Limits on other things are no throttle.
+    for body in [
+        &br#"{"error":"Amount exceeds the card limit"}"#[..],
+        br#"{"message":"Upload exceeds the file size limit"}"#,
+        br#"{"error":{"message":"limit must be over 0","param":"limit"}}"#,
+    ] {
+        assert!(
+            !read(400, body, t).rate_limited,
+            "{}",
+            String::from_utf8_lossy(body)
+        );
+    }
+}
+
+#[test]
 fn reset_times_and_worded_waits_count_only_on_throttled_replies() {
     let s = Duration::from_secs;
     // Close: `rate_reset` seconds on a 429.

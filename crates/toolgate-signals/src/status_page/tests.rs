@@ -987,3 +987,48 @@ fn a_probe_that_answers_a_json_string_is_read_by_its_words() {
     // A string that is no health word says nothing.
     assert_eq!(parse(br#""hello""#), None);
 }
+
+#[test]
+fn a_map_of_parts_to_booleans_is_their_health() {
+    // Quay's `/health/instance`, one wrapper down; and a flat `components` map.
+    let one_down = br#"{"data":{"services":{"auth":true,"database":false,"disk_space":true}},"status_code":200}"#;
+    let s = parse(one_down).unwrap();
+    assert_eq!(s.health, Health::Degraded);
+    assert!(
+        s.components
+            .contains(&("database".to_owned(), "false".to_owned())),
+        "{:?}",
+        s.components
+    );
+    let all_up = br#"{"components":{"db":true,"cache":true,"queue":true}}"#;
+    assert_eq!(parse(all_up).unwrap().health, Health::Healthy);
+    let all_down = br#"{"checks":{"db":false,"cache":false}}"#;
+    assert_eq!(parse(all_down).unwrap().health, Health::Down);
+    // Booleans under another name are settings, not parts.
+    assert!(
+        parse(br#"{"features":{"search":true,"export":false}}"#)
+            .is_none_or(|s| s.health == Health::Unknown)
+    );
+}
+
+#[test]
+fn an_entry_with_several_flags_is_as_bad_as_the_worst() {
+    // Checkly's check statuses: `hasErrors`, `hasFailures`, `isDegraded` side by side.
+    let failing = br#"[{"name":"Homepage","hasErrors":false,"hasFailures":true,"isDegraded":false},
+        {"name":"API","hasErrors":false,"hasFailures":false,"isDegraded":false}]"#;
+    let s = parse(failing).unwrap();
+    assert_eq!(s.health, Health::Degraded);
+    assert!(
+        s.components
+            .contains(&("Homepage".to_owned(), "hasFailures: true".to_owned())),
+        "{:?}",
+        s.components
+    );
+    let slow = br#"[{"name":"API","hasErrors":false,"hasFailures":false,"isDegraded":true}]"#;
+    assert_eq!(parse(slow).unwrap().health, Health::Degraded);
+    let passing = br#"[{"name":"API","hasErrors":false,"hasFailures":false,"isDegraded":false}]"#;
+    assert_eq!(parse(passing).unwrap().health, Health::Healthy);
+    // A monitor that is `online` but `failing`.
+    let mixed = br#"{"monitors":[{"name":"db","online":true,"failing":true}]}"#;
+    assert_eq!(parse(mixed).unwrap().health, Health::Down);
+}

@@ -1,0 +1,153 @@
+//! Whether a message or code says, in words, that a usage limit was passed — "Usage is
+//! over limit." (Blockfrost), "quota exceeded" (OpenCage), `usage_limit_reached`
+//! (apilayer), `CUQPS_HAS_EXCEEDED_THE_LIMIT` (AMap), "Developer Over Qps" (Mashery),
+//! `ACCESS_TOO_FREQUENT` — rather than the phrases vendors happened to use.
+//!
+//! A limit word (`limit`, `quota`, `qps`, `rate`) within two words of a passed word (`over`,
+//! `exceeded`, `reached`, `exhausted`), "too frequent(ly)", or what is counted
+//! followed by `limited` ("App Call Limited", Taobao). Limits of other things
+//! pass the same way — "Body exceeds the size limit", "the `limit` parameter exceeds
+//! 100", "amount exceeds the card's limit" — and are no throttle: a word naming such a
+//! thing anywhere in the text, or a rule an input must keep, rules it out. Only the first [`MAX_WORDS`] words are read.
+
+/// Words of a text examined.
+const MAX_WORDS: usize = 40;
+
+const LIMIT: [&str; 6] = ["limit", "limits", "quota", "qps", "rate", "ratelimit"];
+const PASSED: [&str; 6] = [
+    "over",
+    "exceeded",
+    "exceeds",
+    "exceed",
+    "reached",
+    "exhausted",
+];
+/// What else a limit is put on (a size, an input, money, storage, a plan's seats: none
+/// comes back by waiting), and the words of a rule an input breaks ("limit must be over
+/// 0").
+const OTHER_LIMITS: [&str; 30] = [
+    "size",
+    "length",
+    "long",
+    "large",
+    "characters",
+    "chars",
+    "bytes",
+    "byte",
+    "parameter",
+    "param",
+    "field",
+    "value",
+    "file",
+    "items",
+    "page",
+    "amount",
+    "balance",
+    "card",
+    "withdrawal",
+    "funds",
+    "interest",
+    "exchange",
+    "storage",
+    "disk",
+    "space",
+    "seat",
+    "seats",
+    "members",
+    "must",
+    "should",
+];
+
+/// The words of `text`, lowercase: `_`, `-`, spaces, punctuation and case changes split
+/// them (`CUQPS_HAS_EXCEEDED` is `cuqps has exceeded`, `OverLimit` is `over limit`).
+fn words(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for c in text.chars() {
+        let boundary = !c.is_alphanumeric() || (c.is_uppercase() && previous_lower);
+        if boundary && !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+            if out.len() >= MAX_WORDS {
+                return out;
+            }
+        }
+        if c.is_alphanumeric() {
+            word.extend(c.to_lowercase());
+        }
+        previous_lower = c.is_lowercase() || c.is_ascii_digit();
+    }
+    if !word.is_empty() && out.len() < MAX_WORDS {
+        out.push(word);
+    }
+    out
+}
+
+/// Whether `text` says a usage limit was passed.
+pub(crate) fn says_limit_passed(text: &str) -> bool {
+    let w = words(text);
+    let is = |i: usize, set: &[&str]| w.get(i).is_some_and(|x| set.contains(&x.as_str()));
+    if w.iter().any(|x| OTHER_LIMITS.contains(&x.as_str())) {
+        return false;
+    }
+    let too_frequent =
+        (0..w.len()).any(|i| is(i, &["too"]) && is(i + 1, &["frequent", "frequently", "often"]));
+    // Taobao's "App Call Limited": what is counted, then `limited`.
+    let counted_limited = (0..w.len()).any(|i| {
+        is(
+            i,
+            &["call", "calls", "request", "requests", "query", "queries"],
+        ) && is(i + 1, &["limited"])
+    });
+    let near = (0..w.len())
+        .any(|i| is(i, &LIMIT) && (i.saturating_sub(2)..=i + 2).any(|j| j != i && is(j, &PASSED)));
+    too_frequent || counted_limited || near
+}
+
+#[cfg(test)]
+mod tests {
+    use super::says_limit_passed;
+
+    #[test]
+    fn a_limit_passed_in_any_spelling() {
+        for t in [
+            "Usage is over limit.",
+            "Project Over Limit",
+            "quota exceeded",
+            "usage_limit_reached",
+            "CUQPS_HAS_EXCEEDED_THE_LIMIT",
+            "DAILY_QUERY_OVER_LIMIT",
+            "Developer Over Qps",
+            "ERR_403_DEVELOPER_OVER_RATE",
+            "ACCESS_TOO_FREQUENT",
+            "Requests made too frequently, slow down",
+            "MonthlyQuotaExhausted",
+            "App Call Limited",
+            "Request limited, please slow down",
+            "You have reached the limit of calls for this hour",
+        ] {
+            assert!(says_limit_passed(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn other_limits_and_ordinary_words_are_not() {
+        for t in [
+            "Body exceeds the size limit",
+            "The limit parameter exceeds the maximum of 100",
+            "Amount exceeds the card limit",
+            "Insufficient funds: withdrawal limit reached",
+            "Rate limits apply to every key",
+            "Limit must be over zero",
+            "The item is over there",
+            "Access limited to administrators",
+            "The interest rate exceeds the cap",
+            "storageQuotaExceeded",
+            "Seat limit reached: remove members or upgrade",
+            "Not found",
+            "",
+        ] {
+            assert!(!says_limit_passed(t), "{t}");
+        }
+    }
+}
