@@ -258,7 +258,7 @@ pub struct GatewayConfig {
     pub state: PathBuf,
     /// A PostgreSQL URL: the store shared by replicas, instead of SQLite.
     pub postgres: Option<Secret>,
-    /// A Redis URL: quota, breaker, budget and leases shared by replicas.
+    /// A Redis URL: quota, breaker, retry budget and agents' quotas shared by replicas.
     pub shared: Option<Secret>,
     /// This replica's name.
     pub replica: Option<String>,

@@ -196,7 +196,7 @@ pub struct RawGateway {
     /// `:memory:`, so incidents survive a restart), or a `postgres://` URL of a store
     /// shared by several replicas (`${ENV}` expanded; never logged).
     pub state: Option<String>,
-    /// A `redis://` URL: replicas share quota, breaker, retry budget and leases through
+    /// A `redis://` URL: replicas share quota, breaker, retry budget and agents' quotas through
     /// it (`${ENV}` expanded; never logged). Without it each replica keeps its own.
     pub shared: Option<String>,
     /// This replica's name in logs, metrics and incidents (e.g. `${HOSTNAME}`).

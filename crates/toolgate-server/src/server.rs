@@ -157,15 +157,26 @@ async fn ready(State((gateway, shutdown)): State<(Arc<Gateway>, Shutdown)>) -> R
     if shutdown.is_draining() {
         return (StatusCode::SERVICE_UNAVAILABLE, "shutting down").into_response();
     }
-    match gateway.store().ping().await {
-        Ok(()) => (StatusCode::OK, "ready").into_response(),
-        Err(e) => (
+    // A database that keeps the connection open but stops answering must fail the
+    // probe, not hang it past the balancer's own timeout.
+    match tokio::time::timeout(READY_WAIT, gateway.store().ping()).await {
+        Ok(Ok(())) => (StatusCode::OK, "ready").into_response(),
+        Ok(Err(e)) => (
             StatusCode::SERVICE_UNAVAILABLE,
             format!("state store unavailable: {e}"),
         )
             .into_response(),
+        Err(_) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("state store unavailable: no answer within {READY_WAIT:?}"),
+        )
+            .into_response(),
     }
 }
+
+/// How long `/readyz` waits for the store to answer (Kubernetes probes give up after
+/// their `timeoutSeconds`, 1 s by default; the fleet manifest gives 2 s).
+const READY_WAIT: std::time::Duration = std::time::Duration::from_millis(1500);
 
 /// Reads the config file again and serves it when it is valid: 200 with what changed,
 /// or 422 with every error (the config in force keeps serving).

@@ -27,8 +27,11 @@ mod listing;
 
 use super::{DEAD_LETTERS_KEPT, Incident, IncidentKind, NewIncident, Recorded, StoreError};
 
-/// How long to wait for a connection, a free pooled one, or a statement's network trip.
+/// How long to wait for a connection or a free pooled one.
 const TIMEOUT: Duration = Duration::from_secs(2);
+
+/// How long sent data may stay unacknowledged, and an idle connection unprobed.
+const STALLED: Duration = Duration::from_secs(10);
 
 /// How long a new incident is left to the replica that opened it to announce.
 const OPENER_GRACE: Duration = Duration::from_secs(30);
@@ -139,6 +142,13 @@ impl PostgresStore {
                 transient: false,
             })?;
         config.connect_timeout(TIMEOUT);
+        // A server that stops acknowledging what is sent (a dead host, a dropped route)
+        // fails the connection in seconds instead of leaving a statement waiting for
+        // the kernel's retransmissions (about 15 minutes); an idle pooled connection to
+        // one is found by keepalives.
+        config.tcp_user_timeout(STALLED);
+        config.keepalives(true);
+        config.keepalives_idle(STALLED);
         if config.get_application_name().is_none() {
             config.application_name("toolgate");
         }

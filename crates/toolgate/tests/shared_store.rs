@@ -501,3 +501,93 @@ async fn a_postgres_restart_loses_and_duplicates_no_incident() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A TCP relay to `target` that can be frozen: it then holds every connection open and
+/// passes nothing either way, as a database host that stopped answering does.
+async fn freezable_relay(target: String) -> (SocketAddr, Arc<AtomicBool>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let frozen = Arc::new(AtomicBool::new(false));
+    let f = frozen.clone();
+    tokio::spawn(async move {
+        while let Ok((client, _)) = listener.accept().await {
+            let target = target.clone();
+            let frozen = f.clone();
+            tokio::spawn(async move {
+                let Ok(server) = tokio::net::TcpStream::connect(&target).await else {
+                    return;
+                };
+                let (cr, cw) = client.into_split();
+                let (sr, sw) = server.into_split();
+                let pass = |mut from: tokio::net::tcp::OwnedReadHalf,
+                            mut to: tokio::net::tcp::OwnedWriteHalf,
+                            frozen: Arc<AtomicBool>| async move {
+                    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+                    let mut buf = vec![0u8; 16 * 1024];
+                    loop {
+                        while frozen.load(Ordering::SeqCst) {
+                            tokio::time::sleep(Duration::from_millis(20)).await;
+                        }
+                        let Ok(n) = from.read(&mut buf).await else {
+                            return;
+                        };
+                        if n == 0 {
+                            return;
+                        }
+                        // Read while thawed, held if frozen in the meantime.
+                        while frozen.load(Ordering::SeqCst) {
+                            tokio::time::sleep(Duration::from_millis(20)).await;
+                        }
+                        if to.write_all(&buf[..n]).await.is_err() {
+                            return;
+                        }
+                    }
+                };
+                tokio::join!(pass(cr, sw, frozen.clone()), pass(sr, cw, frozen));
+            });
+        }
+    });
+    (addr, frozen)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_that_stops_answering_fails_readiness_instead_of_hanging_it() {
+    let pg = TestPostgres::start();
+    let mut url = reqwest::Url::parse(&pg.url).unwrap();
+    let target = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(5432));
+    let (relay, frozen) = freezable_relay(target).await;
+    url.set_host(Some("127.0.0.1")).unwrap();
+    url.set_port(Some(relay.port())).unwrap();
+    let (upstream, _api) = start_upstream().await;
+    let (hook, _bodies) = start_receiver().await;
+    let dir = temp_dir("stalled");
+    let mut replica = Replica::start(&dir, 1, &config(url.as_str(), 1, upstream, &hook, None));
+    replica.wait_healthy().await;
+    assert_eq!(replica.ready().await, 200);
+
+    frozen.store(true, Ordering::SeqCst);
+    // Kubernetes gives a probe 1 s by default; a hung probe counts as failed too, but a
+    // balancer or a person with curl waits for an answer.
+    let answer = tokio::time::timeout(
+        Duration::from_secs(5),
+        reqwest::get(format!("{}/readyz", replica.base)),
+    )
+    .await
+    .expect("/readyz answers while the store is silent")
+    .unwrap();
+    assert_eq!(answer.status(), 503);
+    let text = answer.text().await.unwrap();
+    assert!(text.contains("no answer within"), "{text}");
+
+    frozen.store(false, Ordering::SeqCst);
+    let mut ready = 0;
+    for _ in 0..100 {
+        ready = replica.ready().await;
+        if ready == 200 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(ready, 200, "/readyz recovers when the store answers again");
+    replica.stop().await;
+}
