@@ -1,7 +1,8 @@
 //! Messages to the client over streamable HTTP, on a loopback socket: a tool call that
 //! sends progress, a log message and a sampling request gets an event stream with those
 //! before its answer, the client's POSTed response comes back into the call, a call that
-//! sends nothing stays one JSON body, and broadcasts reach every session's GET stream.
+//! sends nothing stays one JSON body, and 2026-07-28 listen streams carry what they
+//! asked for.
 //! The tool is `relay_test` of an upstream MCP server on loopback (`tests_upstream`),
 //! fronted as any upstream MCP server is: what reaches the client is what that upstream
 //! sent, relayed on the real path.
@@ -473,6 +474,99 @@ async fn a_stateless_calls_question_comes_back_as_input_required_and_the_retry_g
     )
     .await;
     assert_eq!(stale["error"]["code"], -32602);
+}
+
+/// A session's GET stream: a priming event with an id, then each broadcast with the
+/// next id; a stream resumed with `Last-Event-ID` replays what came after that id and
+/// nothing before it, and an id this server never wrote gets a fresh stream.
+#[tokio::test]
+async fn broadcasts_reach_a_sessions_get_stream_and_a_resume_replays_what_it_missed() {
+    let tg = start().await;
+    let sid = open_session(&tg.url, json!({})).await;
+    let get = |last: Option<&str>| {
+        let mut r = reqwest::Client::new()
+            .get(&tg.url)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", &sid)
+            .header("mcp-protocol-version", "2025-11-25");
+        if let Some(last) = last {
+            r = r.header("last-event-id", last);
+        }
+        r.send()
+    };
+    let mut first = Sse::new(get(None).await.unwrap());
+    let priming = tokio::time::timeout(PATIENCE, first.next())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(priming.data.is_empty(), "{priming:?}");
+    let primed_at = priming.id.clone().expect("the priming event has an id");
+
+    let broadcast = tg.server.broadcast();
+    broadcast.notify_all("notifications/tools/list_changed", None);
+    broadcast.notify_all("notifications/prompts/list_changed", None);
+    let mut seen = Vec::new();
+    for _ in 0..2 {
+        let e = tokio::time::timeout(PATIENCE, first.next())
+            .await
+            .unwrap()
+            .unwrap();
+        seen.push((
+            e.id.clone().unwrap(),
+            e.json()["method"].as_str().unwrap().to_owned(),
+        ));
+    }
+    assert_eq!(seen[0].1, "notifications/tools/list_changed");
+    assert_eq!(seen[1].1, "notifications/prompts/list_changed");
+    assert_ne!(seen[0].0, seen[1].0, "each event its own id");
+    drop(first);
+
+    // Resumed after the first broadcast: only the second comes again.
+    let mut resumed = Sse::new(get(Some(&seen[0].0)).await.unwrap());
+    let mut methods = Vec::new();
+    while methods.is_empty() {
+        let e = tokio::time::timeout(PATIENCE, resumed.next())
+            .await
+            .unwrap()
+            .unwrap();
+        if !e.data.is_empty() {
+            methods.push(e.json()["method"].as_str().unwrap().to_owned());
+        }
+    }
+    assert_eq!(methods, ["notifications/prompts/list_changed"]);
+    drop(resumed);
+
+    // Resumed from the priming event: both; from garbage: none, only what comes next.
+    let mut again = Sse::new(get(Some(&primed_at)).await.unwrap());
+    let mut methods = Vec::new();
+    while methods.len() < 2 {
+        let e = tokio::time::timeout(PATIENCE, again.next())
+            .await
+            .unwrap()
+            .unwrap();
+        if !e.data.is_empty() {
+            methods.push(e.json()["method"].as_str().unwrap().to_owned());
+        }
+    }
+    assert_eq!(
+        methods,
+        [
+            "notifications/tools/list_changed",
+            "notifications/prompts/list_changed"
+        ]
+    );
+    drop(again);
+    let mut fresh = Sse::new(get(Some("not-an-id")).await.unwrap());
+    let _priming = tokio::time::timeout(PATIENCE, fresh.next())
+        .await
+        .unwrap()
+        .unwrap();
+    broadcast.notify_all("notifications/resources/list_changed", None);
+    let e = tokio::time::timeout(PATIENCE, fresh.next())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(e.json()["method"], "notifications/resources/list_changed");
 }
 
 /// A fleet behind a round-robin balancer: the retry of a call parked on replica `a`
