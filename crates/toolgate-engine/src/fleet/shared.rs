@@ -73,6 +73,9 @@ impl std::fmt::Debug for Shared {
 struct Inner {
     conn: RwLock<Option<ConnectionManager>>,
     up: AtomicBool,
+    /// Whether up or down has been logged yet: a Redis unreachable from the start is
+    /// logged as one that goes away is.
+    told: AtomicBool,
     /// Operations failed in a row.
     failures: AtomicU32,
     gauge: Gauge,
@@ -125,6 +128,7 @@ impl Shared {
             inner: Arc::new(Inner {
                 conn: RwLock::new(None),
                 up: AtomicBool::new(false),
+                told: AtomicBool::new(false),
                 failures: AtomicU32::new(0),
                 gauge,
                 prefix: prefix.to_string(),
@@ -285,7 +289,8 @@ fn describe(e: &redis::RedisError) -> String {
 
 fn mark_down(inner: &Inner, why: &str) {
     inner.failures.store(0, Ordering::Relaxed);
-    if inner.up.swap(false, Ordering::Relaxed) {
+    let was_up = inner.up.swap(false, Ordering::Relaxed);
+    if was_up || !inner.told.swap(true, Ordering::Relaxed) {
         inner.gauge.set(0);
         tracing::warn!(
             reason = why,
@@ -295,6 +300,7 @@ fn mark_down(inner: &Inner, why: &str) {
 }
 
 fn mark_up(inner: &Inner) {
+    inner.told.store(true, Ordering::Relaxed);
     if !inner.up.swap(true, Ordering::Relaxed) {
         inner.gauge.set(1);
         tracing::info!(

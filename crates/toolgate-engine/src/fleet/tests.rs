@@ -370,3 +370,51 @@ fn the_url_never_shows_in_what_is_printed() {
         assert!(!tls.contains("hunter2"), "{tls}");
     });
 }
+
+/// A log line written into a buffer the test reads.
+#[derive(Clone, Default)]
+struct Captured(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        crate::sync::lock(&self.0).extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_redis_unreachable_from_the_start_is_logged_once() {
+    let log = Captured::default();
+    let writer = log.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    let _default = tracing::subscriber::set_default(subscriber);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        // Nothing listens on port 1.
+        let gauge = Gauge::default();
+        let _s = Shared::start("redis://127.0.0.1:1/", None, gauge.clone()).unwrap();
+        let text = || String::from_utf8_lossy(&crate::sync::lock(&log.0)).into_owned();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !text().contains("unreachable") && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(
+            text().contains("shared state (Redis) unreachable"),
+            "{}",
+            text()
+        );
+        assert_eq!(gauge.get(), 0);
+        // Still down a while later: not logged again.
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        assert_eq!(text().matches("unreachable").count(), 1, "{}", text());
+    });
+}
