@@ -140,6 +140,32 @@ fn a_placeholder_server_is_the_operators_to_fill_not_a_host() {
             "${DIR_ORIGIN}/rest/default",
             "names a placeholder host",
         ),
+        // An origin written as a placeholder in angle brackets, not as a variable
+        // (Mojaloop's FSPIOP descriptions, Adyen's terminal API).
+        (
+            json!([{"url": "protocol://hostname:<port>/switch/"}]),
+            "${DIR_ORIGIN}/switch",
+            "`protocol://hostname:<port>/switch` writes its origin as a placeholder",
+        ),
+        (
+            with(
+                "{protocol}://<host>:<port>/api/v2",
+                json!({"protocol": {"default": "https"}}),
+            ),
+            "${DIR_ORIGIN}/api/v2",
+            "writes its origin as a placeholder",
+        ),
+        (
+            json!([{"url": "<local-terminal-IP-address>"}]),
+            "${DIR_ORIGIN}",
+            "writes its origin as a placeholder",
+        ),
+        // ... and a real server after it is taken over it.
+        (
+            json!([{"url": "https://<host>/v1"}, {"url": "https://api.vendor.io/v1"}]),
+            "https://api.vendor.io/v1",
+            "",
+        ),
         // APIs.guru's stand-in first, the vendor's own server after it.
         (
             json!([{"url": "https://azure.local"}, {"url": "https://vendor.azure.net/v1"}]),
@@ -200,6 +226,15 @@ fn a_placeholder_server_is_the_operators_to_fill_not_a_host() {
     let (out, doc, _) = import_and_check(&swagger);
     assert_eq!(doc["dependencies"]["dir"]["base_url"], "${DIR_ORIGIN}/v1");
     assert!(export_line(&out).contains("`http://example.com/v1` names a placeholder host"));
+    let mut swagger = swagger;
+    swagger["host"] = json!("<switch-host>:<port>");
+    let (out, doc, _) = import_and_check(&swagger);
+    assert_eq!(doc["dependencies"]["dir"]["base_url"], "${DIR_ORIGIN}/v1");
+    assert!(
+        export_line(&out).contains("is written as a placeholder"),
+        "{:?}",
+        out.report
+    );
 }
 
 #[test]

@@ -993,6 +993,10 @@ fn base_url(root: &Value, dialect: Dialect) -> Result<(String, Option<String>), 
         } else {
             format!("{scheme}://{host}{base}")
         };
+        if let Some(path) = server::placeholder_origin(&url) {
+            let why = format!("the spec's host `{host}` is written as a placeholder");
+            return Ok((path, Some(why)));
+        }
         return match server::classify(&url) {
             server::Server::Absolute(u) => Ok(open_placeholder_host(u)),
             _ => Err(format!(
@@ -1022,6 +1026,13 @@ fn base_url(root: &Value, dialect: Dialect) -> Result<(String, Option<String>), 
                 p,
                 Some(format!(
                     "the spec's server `{url}` leaves its origin, the variable `{name}`, to you"
+                )),
+            )
+        } else if let Some(p) = server::placeholder_origin(&url) {
+            (
+                p,
+                Some(format!(
+                    "the spec's server `{url}` writes its origin as a placeholder"
                 )),
             )
         } else {
