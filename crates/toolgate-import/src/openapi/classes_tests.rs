@@ -1026,3 +1026,41 @@ fn a_swagger_2_list_parameter_with_its_values_on_the_list_takes_them_as_item_val
     );
     assert_eq!(include.get("enum"), None, "{include}");
 }
+
+#[test]
+fn a_property_named_like_a_keyword_is_a_schema_like_any_other() {
+    // color.pizza's list of colour lists: properties named `default`, `enum`, `examples`
+    // each `$ref` a shared component. Read as the keywords, their references stayed
+    // pointing into the contract itself, and the contract was dropped as unusable.
+    let list = json!({"$ref": "#/components/schemas/list"});
+    let mut s = spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/lists": {"get": {"operationId": "lists", "responses": {"200": {"description": "ok",
+                "content": {"application/json": {"schema": {"type": "object", "required": ["lists"],
+                    "properties": {"lists": {"type": "object", "properties": {
+                        "default": list, "enum": list, "examples": list, "basic": list},
+                        // A `default` value is data: a `$ref` key in it stays as written.
+                        "default": {"$ref": "#/$defs/list"}}}}}}}}}},
+            "/list": {"get": {"operationId": "list", "responses": {"200": {"description": "ok",
+                "content": {"application/json": {"schema": list}}}}}},
+        }),
+    );
+    s["components"] = json!({"schemas": {"list": {"type": "object", "required": ["key"],
+        "properties": {"key": {"type": "string"}, "pattern": {"type": "string", "pattern": "[a-z]+"}}}}});
+    let (out, doc, _) = import_and_check(&s);
+    assert!(
+        !out.yaml.contains("not usable"),
+        "{:?}\n{}",
+        out.report,
+        out.yaml
+    );
+    let lists = &doc["tools"]["lists"]["contract"]["response_schema"]["properties"]["lists"];
+    for name in ["default", "enum", "examples", "basic"] {
+        let r = lists["properties"][name]["$ref"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(r.starts_with("toolgate:schemas/"), "{name}: {lists}");
+    }
+    assert_eq!(lists["default"], json!({"$ref": "#/$defs/list"}), "{lists}");
+}
