@@ -28,7 +28,7 @@ pub mod size;
 pub mod text;
 pub mod yaml;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::PathBuf;
 
 use serde_json::Value;
@@ -415,15 +415,13 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     // the second is numbered, as a tool name is.
     let mut dep_names = naming::Names::default();
     dep_names.reserve(&dependency);
-    let mut own_urls: Vec<Option<String>> = Vec::with_capacity(tools.len());
-    for t in tools.iter() {
+    for t in tools.iter_mut() {
         let Some(url) = t.server.clone() else {
-            own_urls.push(None);
             continue;
         };
         // An operation's own server on a stand-in host leaves its origin to the user
         // as the spec's does: its path is kept, behind the same origin variable.
-        own_urls.push(Some(match server::stand_in_host(&url) {
+        let mut url = match server::stand_in_host(&url) {
             false => url,
             true => {
                 let (path, why) = open_placeholder_host(url);
@@ -432,37 +430,17 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
                 }
                 path
             }
-        }));
-    }
-    // An operation's own server whose path every operation served from it repeats
-    // (VTEX's `…/crossselling/accessories` for `/api/…/crossselling/accessories/{id}`)
-    // means it once, as the spec's own server does (see `without_repeated_prefix`).
-    let mut served: HashMap<&str, Vec<&str>> = HashMap::new();
-    for (t, url) in tools.iter().zip(&own_urls) {
-        if let Some(url) = url {
-            served
-                .entry(url.as_str())
-                .or_default()
-                .push(t.path.as_str());
-        }
-    }
-    let unrepeated: HashMap<String, (String, String)> = served
-        .iter()
-        .filter_map(|(url, paths)| {
-            let found = repeated_prefix::find(url, paths).filter(|f| f.everywhere())?;
-            let stripped = repeated_prefix::strip(url, &found.prefix);
-            Some((url.to_string(), (stripped, found.prefix)))
-        })
-        .collect();
-    for (t, url) in tools.iter_mut().zip(own_urls) {
-        let Some(mut url) = url else {
-            continue;
         };
-        if let Some((stripped, prefix)) = unrepeated.get(&url) {
+        // An operation's own server is written for it: when its path starts again with
+        // the server's trailing segments (VTEX's `…/crossselling/accessories` for
+        // `/api/…/crossselling/accessories/{productId}`), it means them once, as the
+        // spec's own server does when every path repeats them (`without_repeated_prefix`).
+        if let Some(found) = repeated_prefix::find(&url, &[t.path.as_str()]) {
+            let prefix = &found.prefix;
             t.notes.push(format!(
                 "its server `{url}` ends with `{prefix}`, which its path starts with again: called at `{prefix}/…` once"
             ));
-            url = stripped.clone();
+            url = repeated_prefix::strip(&url, prefix);
         }
         if Some(&url) == main_server.as_ref() {
             t.server = None;

@@ -891,38 +891,37 @@ fn a_body_of_raw_bytes_is_never_sent_as_json() {
 
 #[test]
 fn an_operation_server_its_path_repeats_is_called_once() {
-    // VTEX: an operation's own server ends with the segments its path starts with.
+    // VTEX: an operation's own server ends with the segments its path starts with; the
+    // same server written for another operation, whose path does not, stays as written.
     let get = |id: &str, server: &str| json!({"get": {"operationId": id, "servers": [{"url": server}], "responses": ok()}});
+    let accessories = "https://shop.vendor.io/api/crossselling/accessories";
     let (out, doc, config) = checked(&spec(
         json!([{"url": "https://api.example.com"}]),
         json!({
-            "/api/crossselling/accessories/{id}": get("accessories", "https://shop.vendor.io/api/crossselling/accessories"),
+            "/api/crossselling/accessories/{id}": get("accessories", accessories),
+            "/api/crossselling/showtogether/{id}": get("showtogether", accessories),
             "/v1/files/{id}": get("file", "https://files.vendor.io/v1"),
-            "/other/{id}": get("other", "https://files.vendor.io/v1"),
         }),
     ));
-    let r = rendered(&config, "accessories", json!({"id": "7"}));
+    let url = |tool: &str| rendered(&config, tool, json!({"id": "7"})).url.to_string();
     assert_eq!(
-        r.url.as_str(),
+        url("accessories"),
         "https://shop.vendor.io/api/crossselling/accessories/7",
         "{}",
         out.yaml
     );
+    assert_eq!(url("file"), "https://files.vendor.io/v1/files/7");
+    assert_eq!(
+        url("showtogether"),
+        "https://shop.vendor.io/api/crossselling/accessories/api/crossselling/showtogether/7"
+    );
     assert!(
         out.yaml.contains(
-            "ends with `/api/crossselling/accessories`, which its path starts with again"
+            "its server `https://shop.vendor.io/api/crossselling/accessories` ends with `/api/crossselling/accessories`, which its path starts with again"
         ),
         "{}",
         out.yaml
     );
-    // Only some of the operations a server serves repeat it: it is kept as written.
-    assert_eq!(
-        rendered(&config, "file", json!({"id": "7"})).url.as_str(),
-        "https://files.vendor.io/v1/v1/files/7"
-    );
-    let dep = doc["tools"]["other"]["dependency"].as_str().unwrap();
-    assert_eq!(
-        doc["dependencies"][dep]["base_url"],
-        "https://files.vendor.io/v1"
-    );
+    let dep = doc["tools"]["showtogether"]["dependency"].as_str().unwrap();
+    assert_eq!(doc["dependencies"][dep]["base_url"], accessories);
 }
