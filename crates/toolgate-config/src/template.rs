@@ -133,10 +133,20 @@ impl Template {
         args: &Map<String, Value>,
         encode: impl Fn(&[String], bool) -> Result<String, RenderError>,
     ) -> Result<Option<String>, RenderError> {
+        self.render_with(args, str::to_string, encode)
+    }
+
+    /// [`Template::render`] with the literal text passed through `literal` too.
+    fn render_with(
+        &self,
+        args: &Map<String, Value>,
+        literal: impl Fn(&str) -> String,
+        encode: impl Fn(&[String], bool) -> Result<String, RenderError>,
+    ) -> Result<Option<String>, RenderError> {
         let mut out = String::new();
         for part in &self.0 {
             match part {
-                Part::Lit(l) => out.push_str(l),
+                Part::Lit(l) => out.push_str(&literal(l)),
                 Part::Arg(name) | Part::Each(name) | Part::Segments(name) => {
                     match args.get(name).map(item_texts) {
                         None | Some(None) => return Ok(None),
@@ -151,10 +161,25 @@ impl Template {
     }
 }
 
-/// An argument's text where a query value or header is written: a list's items joined
-/// by commas (form-encoded afterwards, where a comma is a comma either way).
+/// An argument's text where a header is written: a list's items joined by commas.
 fn comma_joined(items: &[String]) -> Result<String, RenderError> {
     Ok(items.join(","))
+}
+
+/// `text` encoded as `application/x-www-form-urlencoded` writes a name or a value.
+fn form_encoded(text: &str) -> String {
+    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+/// A list in a query value or form field (OpenAPI's `form` style unexploded, Swagger
+/// 2.0's `csv`): each item form-encoded, the commas between them literal, so a server
+/// tells `a,b` (two items) from `a%2Cb` (one item holding a comma), as in a path.
+fn form_list(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|item| form_encoded(item))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 fn is_identifier(s: &str) -> bool {
@@ -397,34 +422,33 @@ impl RequestTemplate {
             path.trim_start_matches('/')
         );
         url.set_path(&joined);
-        url.set_query(None);
-        {
-            let mut pairs = url.query_pairs_mut();
-            if let Some(q) = base.query() {
-                for (k, v) in url::form_urlencoded::parse(q.as_bytes()) {
-                    pairs.append_pair(&k, &v);
-                }
+        // Written pair by pair, already encoded: a serializer would encode the commas
+        // between a list's items as well as those inside them.
+        let mut pairs: Vec<String> = Vec::new();
+        if let Some(q) = base.query() {
+            for (k, v) in url::form_urlencoded::parse(q.as_bytes()) {
+                pairs.push(format!("{}={}", form_encoded(&k), form_encoded(&v)));
             }
-            for (name, template) in &self.query {
-                if let [Part::Each(arg)] = template.0.as_slice() {
-                    for (key, value) in exploded(name, args.get(arg)) {
-                        // An object's member names come from the caller: none may set a
-                        // parameter the tool or its base URL sets (an `api_key`).
-                        if key != name.as_str() && self.sets_query(base, key) {
-                            return Err(RenderError(format!(
-                                "the argument `{arg}` names the query parameter `{key}`, which the tool sets itself"
-                            )));
-                        }
-                        pairs.append_pair(key, &value);
+        }
+        for (name, template) in &self.query {
+            if let [Part::Each(arg)] = template.0.as_slice() {
+                for (key, value) in exploded(name, args.get(arg)) {
+                    // An object's member names come from the caller: none may set a
+                    // parameter the tool or its base URL sets (an `api_key`).
+                    if key != name.as_str() && self.sets_query(base, key) {
+                        return Err(RenderError(format!(
+                            "the argument `{arg}` names the query parameter `{key}`, which the tool sets itself"
+                        )));
                     }
-                } else if let Some(value) = template.render(args, |t, _| comma_joined(t))? {
-                    pairs.append_pair(name, &value);
+                    pairs.push(format!("{}={}", form_encoded(key), form_encoded(&value)));
                 }
+            } else if let Some(value) =
+                template.render_with(args, form_encoded, |items, _| Ok(form_list(items)))?
+            {
+                pairs.push(format!("{}={value}", form_encoded(name)));
             }
         }
-        if url.query() == Some("") {
-            url.set_query(None);
-        }
+        url.set_query((!pairs.is_empty()).then(|| pairs.join("&")).as_deref());
         if url.origin() != base.origin() {
             return Err(RenderError(
                 "the arguments would change the upstream host".into(),
@@ -520,14 +544,31 @@ fn kib(n: usize) -> String {
 /// `a=1&b=x+y`: a form body from a rendered object; a form field has no JSON types, so
 /// arrays and objects travel as the field's style says (JSON text by default).
 fn form_body(rendered: &Value, styles: &BTreeMap<String, FormStyle>) -> String {
-    let mut out = url::form_urlencoded::Serializer::new(String::new());
+    let mut out = FormPairs::default();
     if let Value::Object(map) = rendered {
         for (k, v) in map {
             let style = styles.get(k).copied().unwrap_or(FormStyle::Json);
             form_field(&mut out, k, v, style);
         }
     }
-    out.finish()
+    out.0.join("&")
+}
+
+/// The `name=value` pairs of a form body, each already encoded.
+#[derive(Default)]
+struct FormPairs(Vec<String>);
+
+impl FormPairs {
+    fn append_pair(&mut self, key: &str, value: &str) {
+        self.0
+            .push(format!("{}={}", form_encoded(key), form_encoded(value)));
+    }
+
+    /// `key=a,b`: the commas between the items literal (see [`form_list`]).
+    fn append_list(&mut self, key: &str, items: &[String]) {
+        self.0
+            .push(format!("{}={}", form_encoded(key), form_list(items)));
+    }
 }
 
 fn form_text(v: &Value) -> Option<String> {
@@ -538,12 +579,7 @@ fn form_text(v: &Value) -> Option<String> {
     }
 }
 
-fn form_field(
-    out: &mut url::form_urlencoded::Serializer<'_, String>,
-    key: &str,
-    v: &Value,
-    style: FormStyle,
-) {
+fn form_field(out: &mut FormPairs, key: &str, v: &Value, style: FormStyle) {
     match (style, v) {
         (_, Value::Null) => {}
         (FormStyle::Json, _) | (_, Value::String(_) | Value::Number(_) | Value::Bool(_)) => {
@@ -563,14 +599,15 @@ fn form_field(
         }
         (FormStyle::Comma, Value::Array(items)) => {
             let parts: Vec<String> = items.iter().filter_map(form_text).collect();
-            out.append_pair(key, &parts.join(","));
+            out.append_list(key, &parts);
         }
         (FormStyle::Comma, Value::Object(m)) => {
             let parts: Vec<String> = m
                 .iter()
-                .filter_map(|(k, item)| form_text(item).map(|t| format!("{k},{t}")))
+                .filter_map(|(k, item)| form_text(item).map(|t| [k.clone(), t]))
+                .flatten()
                 .collect();
-            out.append_pair(key, &parts.join(","));
+            out.append_list(key, &parts);
         }
         (FormStyle::Brackets | FormStyle::Deep, Value::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
@@ -673,7 +710,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             r.url.query(),
-            Some("api_key=k&Type=public&Type=private&color=red&size=2&tags=a%2Cb")
+            Some("api_key=k&Type=public&Type=private&color=red&size=2&tags=a,b")
         );
         // A single value is the parameter once; absent or null, not at all.
         let r = t
@@ -916,6 +953,64 @@ mod tests {
             json!({"q": "hi", "n": 3, "fixed": "{not a placeholder}"})
         );
         assert_eq!(t.arguments(), vec!["query", "limit", "missing"]);
+    }
+
+    #[test]
+    fn a_query_or_form_list_keeps_the_commas_between_its_items() {
+        // OpenAPI's `form` style unexploded (and Swagger 2.0's `csv`): the comma between
+        // items is a delimiter, sent as it is; a comma inside an item is data, encoded.
+        let base = url::Url::parse("https://api.example.com/v1?api_key=a,b").unwrap();
+        let mut t = template(
+            "/items",
+            &[("ids", "{ids}"), ("q", "{q}"), ("range", "{from}..{to}")],
+        );
+        let r = t
+            .render(
+                &base,
+                &args(json!({"ids": ["a b,c", "d", 3, true], "q": "x,y", "from": 1, "to": [2, 3]})),
+            )
+            .unwrap();
+        assert_eq!(
+            r.url.query(),
+            Some("api_key=a%2Cb&ids=a+b%2Cc,d,3,true&q=x%2Cy&range=1..2,3")
+        );
+        // What a server reads back: the items, each item's own comma kept.
+        let ids: Vec<String> = r
+            .url
+            .query()
+            .unwrap()
+            .split('&')
+            .find_map(|p| p.strip_prefix("ids="))
+            .unwrap()
+            .split(',')
+            .map(|item| {
+                url::form_urlencoded::parse(format!("x={item}").as_bytes())
+                    .next()
+                    .unwrap()
+                    .1
+                    .into_owned()
+            })
+            .collect();
+        assert_eq!(ids, ["a b,c", "d", "3", "true"]);
+        // A form body's `comma` fields alike, a list's and an object's members.
+        t.method = Method::POST;
+        t.query.clear();
+        t.body_encoding = BodyEncoding::Form;
+        t.body = Some(json!({"tags": "{tags}", "color": "{color}", "note": "{note}"}));
+        t.form_style.insert("tags".into(), FormStyle::Comma);
+        t.form_style.insert("color".into(), FormStyle::Comma);
+        let r = t
+            .render(
+                &base,
+                &args(
+                    json!({"tags": ["a,b", "c d"], "color": {"R": 1, "G": "x,y"}, "note": "p,q"}),
+                ),
+            )
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(r.body.unwrap()).unwrap(),
+            "tags=a%2Cb,c+d&color=R,1,G,x%2Cy&note=p%2Cq"
+        );
     }
 
     #[test]

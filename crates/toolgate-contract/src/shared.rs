@@ -401,8 +401,18 @@ fn rewrite(v: &Value, depth: usize) -> Value {
                         );
                         return (k.clone(), Value::String(target));
                     }
-                    if matches!(k.as_str(), "const" | "enum" | "default" | "examples") {
+                    if crate::keywords::holds_data(k) {
                         return (k.clone(), c.clone());
+                    }
+                    // A name's schema, not the map itself: its keys are names.
+                    if crate::keywords::maps_names(k)
+                        && let Value::Object(named) = c
+                    {
+                        let named = named
+                            .iter()
+                            .map(|(n, s)| (n.clone(), rewrite(s, depth + 1)))
+                            .collect();
+                        return (k.clone(), Value::Object(named));
                     }
                     (k.clone(), rewrite(c, depth + 1))
                 })
@@ -493,21 +503,17 @@ fn collect_refs(v: &Value, depth: usize, found: &mut Vec<String>, problems: &mut
     }
     match v {
         Value::Object(m) => {
-            for (k, c) in m {
-                match (k.as_str(), c) {
-                    ("$ref", Value::String(r)) => {
-                        if r.starts_with(SHARED_REF_PREFIX) || r.starts_with("toolgate:") {
-                            found.push(r.clone());
-                        } else {
-                            problems.push(format!(
-                                "`$ref: {r}`: inside a shared component a $ref names another component as {SHARED_REF_PREFIX}<set>/<name>"
-                            ));
-                        }
-                    }
-                    // `const`, `enum`, `default` and `examples` hold data, not schemas.
-                    ("const" | "enum" | "default" | "examples", _) => {}
-                    _ => collect_refs(c, depth + 1, found, problems),
+            if let Some(Value::String(r)) = m.get("$ref") {
+                if r.starts_with(SHARED_REF_PREFIX) || r.starts_with("toolgate:") {
+                    found.push(r.clone());
+                } else {
+                    problems.push(format!(
+                        "`$ref: {r}`: inside a shared component a $ref names another component as {SHARED_REF_PREFIX}<set>/<name>"
+                    ));
                 }
+            }
+            for c in crate::keywords::subschemas(m) {
+                collect_refs(c, depth + 1, found, problems);
             }
         }
         Value::Array(items) => {

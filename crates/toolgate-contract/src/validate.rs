@@ -400,10 +400,9 @@ fn names_required(schema: &Value) -> bool {
             m.get("required")
                 .and_then(Value::as_array)
                 .is_some_and(|r| !r.is_empty())
-                || m.iter().any(|(k, v)| {
-                    !matches!(k.as_str(), "const" | "enum" | "default" | "examples")
-                        && names_required(v)
-                })
+                || crate::keywords::subschemas(m)
+                    .into_iter()
+                    .any(names_required)
         }
         Value::Array(a) => a.iter().any(names_required),
         _ => false,

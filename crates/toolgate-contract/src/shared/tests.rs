@@ -198,3 +198,40 @@ fn references_parse_strictly() {
     assert_eq!(parse_ref("toolgate:schemas/a/b/c"), None);
     assert_eq!(parse_ref("#/$defs/x"), None);
 }
+
+#[test]
+fn a_property_named_like_a_data_keyword_reaches_its_component() {
+    // Properties called `default`, `enum` and `examples` are schemas: their references
+    // are followed inside a component and from a contract, and what they name is held to.
+    let shared = Arc::new(
+        SharedSchemas::new(sets(json!({
+            "api": {
+                "lists": {"type": "object", "properties": {
+                    "default": {"$ref": "toolgate:schemas/api/tag"},
+                    "enum": {"$ref": "toolgate:schemas/api/tag"}}},
+                "tag": {"type": "object", "properties": {"label": {"type": "string"}},
+                    "required": ["label"]}
+            }
+        })))
+        .unwrap(),
+    );
+    for schema in [
+        json!({"$ref": "toolgate:schemas/api/lists"}),
+        json!({"type": "object", "properties": {"examples": {"$ref": "toolgate:schemas/api/tag"}}}),
+    ] {
+        let contract = compile(&schema, &shared).unwrap_or_else(|e| panic!("{schema}: {e}"));
+        let field = if schema.get("$ref").is_some() {
+            "default"
+        } else {
+            "examples"
+        };
+        assert!(
+            contract.check(&json!({field: {"label": "a"}})).is_ok(),
+            "{schema}"
+        );
+        assert!(
+            contract.check(&json!({field: {"name": "a"}})).is_err(),
+            "{schema}"
+        );
+    }
+}

@@ -140,6 +140,32 @@ fn a_placeholder_server_is_the_operators_to_fill_not_a_host() {
             "${DIR_ORIGIN}/rest/default",
             "names a placeholder host",
         ),
+        // An origin written as a placeholder in angle brackets, not as a variable
+        // (Mojaloop's FSPIOP descriptions, Adyen's terminal API).
+        (
+            json!([{"url": "protocol://hostname:<port>/switch/"}]),
+            "${DIR_ORIGIN}/switch",
+            "`protocol://hostname:<port>/switch` writes its origin as a placeholder",
+        ),
+        (
+            with(
+                "{protocol}://<host>:<port>/api/v2",
+                json!({"protocol": {"default": "https"}}),
+            ),
+            "${DIR_ORIGIN}/api/v2",
+            "writes its origin as a placeholder",
+        ),
+        (
+            json!([{"url": "<local-terminal-IP-address>"}]),
+            "${DIR_ORIGIN}",
+            "writes its origin as a placeholder",
+        ),
+        // ... and a real server after it is taken over it.
+        (
+            json!([{"url": "https://<host>/v1"}, {"url": "https://api.vendor.io/v1"}]),
+            "https://api.vendor.io/v1",
+            "",
+        ),
         // APIs.guru's stand-in first, the vendor's own server after it.
         (
             json!([{"url": "https://azure.local"}, {"url": "https://vendor.azure.net/v1"}]),
@@ -200,6 +226,15 @@ fn a_placeholder_server_is_the_operators_to_fill_not_a_host() {
     let (out, doc, _) = import_and_check(&swagger);
     assert_eq!(doc["dependencies"]["dir"]["base_url"], "${DIR_ORIGIN}/v1");
     assert!(export_line(&out).contains("`http://example.com/v1` names a placeholder host"));
+    let mut swagger = swagger;
+    swagger["host"] = json!("<switch-host>:<port>");
+    let (out, doc, _) = import_and_check(&swagger);
+    assert_eq!(doc["dependencies"]["dir"]["base_url"], "${DIR_ORIGIN}/v1");
+    assert!(
+        export_line(&out).contains("is written as a placeholder"),
+        "{:?}",
+        out.report
+    );
 }
 
 #[test]
@@ -990,4 +1025,42 @@ fn a_swagger_2_list_parameter_with_its_values_on_the_list_takes_them_as_item_val
         out.yaml
     );
     assert_eq!(include.get("enum"), None, "{include}");
+}
+
+#[test]
+fn a_property_named_like_a_keyword_is_a_schema_like_any_other() {
+    // color.pizza's list of colour lists: properties named `default`, `enum`, `examples`
+    // each `$ref` a shared component. Read as the keywords, their references stayed
+    // pointing into the contract itself, and the contract was dropped as unusable.
+    let list = json!({"$ref": "#/components/schemas/list"});
+    let mut s = spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/lists": {"get": {"operationId": "lists", "responses": {"200": {"description": "ok",
+                "content": {"application/json": {"schema": {"type": "object", "required": ["lists"],
+                    "properties": {"lists": {"type": "object", "properties": {
+                        "default": list, "enum": list, "examples": list, "basic": list},
+                        // A `default` value is data: a `$ref` key in it stays as written.
+                        "default": {"$ref": "#/$defs/list"}}}}}}}}}},
+            "/list": {"get": {"operationId": "list", "responses": {"200": {"description": "ok",
+                "content": {"application/json": {"schema": list}}}}}},
+        }),
+    );
+    s["components"] = json!({"schemas": {"list": {"type": "object", "required": ["key"],
+        "properties": {"key": {"type": "string"}, "pattern": {"type": "string", "pattern": "[a-z]+"}}}}});
+    let (out, doc, _) = import_and_check(&s);
+    assert!(
+        !out.yaml.contains("not usable"),
+        "{:?}\n{}",
+        out.report,
+        out.yaml
+    );
+    let lists = &doc["tools"]["lists"]["contract"]["response_schema"]["properties"]["lists"];
+    for name in ["default", "enum", "examples", "basic"] {
+        let r = lists["properties"][name]["$ref"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(r.starts_with("toolgate:schemas/"), "{name}: {lists}");
+    }
+    assert_eq!(lists["default"], json!({"$ref": "#/$defs/list"}), "{lists}");
 }

@@ -847,7 +847,7 @@ fn a_query_list_is_sent_the_way_its_parameter_declares() {
             "thing",
             json!({"Type": ["public", "private"], "ids": [1, 2], "where": {"city": "Oslo"}, "q": "x"})
         ),
-        "https://api.example.com/thing?Type=public&Type=private&ids=1%2C2&q=x&city=Oslo"
+        "https://api.example.com/thing?Type=public&Type=private&ids=1,2&q=x&city=Oslo"
     );
     // Swagger 2.0: `multi` repeats, `csv` (the default) joins.
     let swagger = json!({"swagger": "2.0", "info": {"title": "Dir", "version": "1.0"},

@@ -421,7 +421,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         };
         // An operation's own server on a stand-in host leaves its origin to the user
         // as the spec's does: its path is kept, behind the same origin variable.
-        let url = match server::stand_in_host(&url) {
+        let mut url = match server::stand_in_host(&url) {
             false => url,
             true => {
                 let (path, why) = open_placeholder_host(url);
@@ -431,6 +431,17 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
                 path
             }
         };
+        // An operation's own server is written for it: when its path starts again with
+        // the server's trailing segments (VTEX's `…/crossselling/accessories` for
+        // `/api/…/crossselling/accessories/{productId}`), it means them once, as the
+        // spec's own server does when every path repeats them (`without_repeated_prefix`).
+        if let Some(found) = repeated_prefix::find(&url, &[t.path.as_str()]) {
+            let prefix = &found.prefix;
+            t.notes.push(format!(
+                "its server `{url}` ends with `{prefix}`, which its path starts with again: called at `{prefix}/…` once"
+            ));
+            url = repeated_prefix::strip(&url, prefix);
+        }
         if Some(&url) == main_server.as_ref() {
             t.server = None;
             continue;
@@ -993,6 +1004,10 @@ fn base_url(root: &Value, dialect: Dialect) -> Result<(String, Option<String>), 
         } else {
             format!("{scheme}://{host}{base}")
         };
+        if let Some(path) = server::placeholder_origin(&url) {
+            let why = format!("the spec's host `{host}` is written as a placeholder");
+            return Ok((path, Some(why)));
+        }
         return match server::classify(&url) {
             server::Server::Absolute(u) => Ok(open_placeholder_host(u)),
             _ => Err(format!(
@@ -1022,6 +1037,13 @@ fn base_url(root: &Value, dialect: Dialect) -> Result<(String, Option<String>), 
                 p,
                 Some(format!(
                     "the spec's server `{url}` leaves its origin, the variable `{name}`, to you"
+                )),
+            )
+        } else if let Some(p) = server::placeholder_origin(&url) {
+            (
+                p,
+                Some(format!(
+                    "the spec's server `{url}` writes its origin as a placeholder"
                 )),
             )
         } else {

@@ -398,6 +398,29 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         }
         if location == "body" {
             let schema = p.get("schema").cloned().unwrap_or(Value::Bool(true));
+            // `consumes` says what the body is: JSON, or (for a file, an XML document,
+            // an image) bytes a JSON argument cannot carry.
+            let any_media =
+                !consumes.is_empty() && !consumes.iter().any(|c| is_json(c) && !is_any(c));
+            let resolved = conv
+                .refs_mut()
+                .deref(pfile, &schema)
+                .map(|(_, s)| s)
+                .unwrap_or(Value::Null);
+            if !consumes.is_empty() && !consumes.iter().any(|c| is_json(c))
+                || is_raw_bytes(&resolved, any_media)
+            {
+                let kinds: Vec<String> = if consumes.iter().any(|c| is_json(c)) {
+                    consumes
+                        .iter()
+                        .map(|c| format!("{c} holding raw bytes"))
+                        .collect()
+                } else {
+                    consumes.iter().map(|c| super::media::describe(c)).collect()
+                };
+                leave_out_body(&kinds, required, &mut notes)?;
+                continue;
+            }
             let converted = conv.part(pfile, &schema);
             let description = p
                 .get("description")
@@ -759,9 +782,24 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         let (rfile, rb) = conv.refs_mut().deref(&raw.file, rb).map_err(Skip)?;
         let required = rb.get("required") == Some(&Value::Bool(true));
         let content = rb.get("content").and_then(Value::as_object);
+        // A JSON type (or `*/*`) whose schema is a file is bytes, not a JSON value.
+        let mut raw_kinds: Vec<String> = Vec::new();
+        if let Some(c) = content {
+            for (k, m) in c.iter().filter(|(k, _)| is_json(k)) {
+                let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
+                let resolved = conv
+                    .refs_mut()
+                    .deref(&rfile, &schema)
+                    .map(|(_, s)| s)
+                    .unwrap_or(Value::Null);
+                if is_raw_bytes(&resolved, is_any(k)) {
+                    raw_kinds.push(k.clone());
+                }
+            }
+        }
         let media = content.and_then(|c| {
             c.iter()
-                .find(|(k, _)| is_json(k))
+                .find(|(k, _)| is_json(k) && !raw_kinds.contains(k))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .or_else(|| {
                     c.iter()
@@ -832,24 +870,20 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                 }
             }
             None => {
-                let kinds: Vec<&str> = content
-                    .map(|c| c.keys().map(String::as_str).collect())
+                let kinds: Vec<String> = content
+                    .map(|c| {
+                        c.keys()
+                            .map(|k| {
+                                if raw_kinds.contains(k) {
+                                    format!("{k} holding raw bytes")
+                                } else {
+                                    super::media::describe(k)
+                                }
+                            })
+                            .collect()
+                    })
                     .unwrap_or_default();
-                let kinds: Vec<String> = kinds.iter().map(|k| super::media::describe(k)).collect();
-                if required {
-                    return Err(Skip(format!(
-                        "request body is {} (only JSON and form bodies are supported)",
-                        if kinds.is_empty() {
-                            "undescribed".to_string()
-                        } else {
-                            kinds.join(", ")
-                        }
-                    )));
-                }
-                notes.push(format!(
-                    "the optional {} request body is not sent",
-                    kinds.join(", ")
-                ));
+                leave_out_body(&kinds, required, &mut notes)?;
             }
         }
     }
@@ -1155,13 +1189,7 @@ fn response(
         .deref(file, &schema)
         .map(|(_, s)| s)
         .unwrap_or(Value::Null);
-    let of_type = |t: &str| match resolved.get("type") {
-        Some(Value::String(s)) => s == t,
-        Some(Value::Array(a)) => a.iter().any(|x| x == t),
-        _ => false,
-    };
-    let binary = resolved.get("format").and_then(Value::as_str) == Some("binary");
-    if of_type("file") || of_type("string") && (binary || any_media) {
+    if is_raw_bytes(&resolved, any_media) {
         notes.push("the response is a file: the contract accepts anything, drift cannot be detected for this tool".into());
         return (None, headers, notes);
     }
@@ -1176,6 +1204,38 @@ fn response(
     };
     warnings.extend(w);
     (Some(converted), headers, notes)
+}
+
+/// Whether a body with schema `resolved` is raw bytes rather than a JSON value: a file
+/// (`type: file`, `type: string` with `format: binary`), or any string when the media
+/// type is a range (`*/*`) that also admits bytes of any kind.
+fn is_raw_bytes(resolved: &Value, any_media: bool) -> bool {
+    let of_type = |t: &str| match resolved.get("type") {
+        Some(Value::String(s)) => s == t,
+        Some(Value::Array(a)) => a.iter().any(|x| x == t),
+        _ => false,
+    };
+    let binary = resolved.get("format").and_then(Value::as_str) == Some("binary");
+    of_type("file") || of_type("string") && (binary || any_media)
+}
+
+/// A request body of `kinds` that is neither JSON nor a form (`application/octet-stream`,
+/// `application/x-tar`, an image, XML, plain text): a tool's arguments are JSON values
+/// and toolgate sends no raw bytes, so a required one skips the operation, saying what
+/// it takes, and an optional one is left out with a comment.
+fn leave_out_body(kinds: &[String], required: bool, notes: &mut Vec<String>) -> Result<(), Skip> {
+    let kinds = if kinds.is_empty() {
+        "undescribed".to_string()
+    } else {
+        kinds.join(", ")
+    };
+    if required {
+        return Err(Skip(format!(
+            "request body is {kinds} (only JSON and form bodies are supported)"
+        )));
+    }
+    notes.push(format!("the optional {kinds} request body is not sent"));
+    Ok(())
 }
 
 fn has_security(root: &Value, op: &Value) -> bool {

@@ -742,11 +742,31 @@ fn drop_bad_patterns(v: &mut Value, notes: &mut Vec<String>) {
                     pp.remove(&k);
                 }
             }
-            m.values_mut().for_each(|c| drop_bad_patterns(c, notes));
+            for c in subschemas_mut(m) {
+                drop_bad_patterns(c, notes);
+            }
         }
         Value::Array(a) => a.iter_mut().for_each(|c| drop_bad_patterns(c, notes)),
         _ => {}
     }
+}
+
+/// What may hold schemas under the schema object `m`: every keyword's value but the
+/// data ones (`enum`, `const`, `default`, `example(s)`: a `$ref` or `pattern` key in
+/// them is a value), and of the keywords mapping names to schemas (`properties`,
+/// `$defs`, …) each schema, never the map itself, whose keys are names: a property
+/// called `default` or `enum` is a schema like any other.
+fn subschemas_mut(m: &mut Map<String, Value>) -> impl Iterator<Item = &mut Value> {
+    m.iter_mut().flat_map(|(k, c)| -> Vec<&mut Value> {
+        match (k.as_str(), c) {
+            ("const" | "enum" | "default" | "example" | "examples", _) => Vec::new(),
+            (
+                "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas",
+                Value::Object(named),
+            ) => named.values_mut().collect(),
+            (_, c) => vec![c],
+        }
+    })
 }
 
 /// Points every `#/$defs/<name>` reference in `v` at component `<name>` of the shared
@@ -754,17 +774,13 @@ fn drop_bad_patterns(v: &mut Value, notes: &mut Vec<String>) {
 pub fn to_shared(v: &mut Value, set: &str) {
     match v {
         Value::Object(m) => {
-            for (k, c) in m.iter_mut() {
-                match (k.as_str(), c) {
-                    ("$ref", Value::String(r)) => {
-                        if let Some(name) = r.strip_prefix("#/$defs/") {
-                            *r = toolgate_contract::ref_to(set, name);
-                        }
-                    }
-                    // Data, not schemas: a `$ref` key in an enum value is text.
-                    ("const" | "enum" | "default" | "examples", _) => {}
-                    (_, c) => to_shared(c, set),
-                }
+            if let Some(Value::String(r)) = m.get_mut("$ref")
+                && let Some(name) = r.strip_prefix("#/$defs/")
+            {
+                *r = toolgate_contract::ref_to(set, name);
+            }
+            for c in subschemas_mut(m) {
+                to_shared(c, set);
             }
         }
         Value::Array(a) => a.iter_mut().for_each(|c| to_shared(c, set)),

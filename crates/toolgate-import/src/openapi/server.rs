@@ -75,6 +75,40 @@ fn absolute(url: String) -> Server {
     }
 }
 
+/// The path of a server URL whose origin is written as a placeholder for the reader
+/// to fill in, in angle brackets (`protocol://hostname:<port>/switch`, Mojaloop's;
+/// `<local-terminal-IP-address>`, Adyen's), rather than as a server variable: the
+/// origin is the user's to give, the path is the API's. `None` for any other URL, and
+/// when what follows the origin is not a path.
+pub fn placeholder_origin(url: &str) -> Option<String> {
+    let url = url.trim();
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let origin = &url[..url.len() - rest.len() + authority(rest).len()];
+    let path = &url[origin.len()..];
+    // The origin with each `<…>` read as a name: what is left must be URL text.
+    let mut bracketed = false;
+    let mut sample = String::with_capacity(origin.len());
+    let mut inside: Option<String> = None;
+    for c in origin.chars() {
+        match (&mut inside, c) {
+            (None, '<') => inside = Some(String::new()),
+            (Some(text), '>') => {
+                bracketed |= !text.trim().is_empty();
+                sample.push('x');
+                inside = None;
+            }
+            (Some(text), c) => text.push(c),
+            (None, c) => sample.push(c),
+        }
+    }
+    (bracketed
+        && inside.is_none()
+        && is_path(&sample)
+        && (path.is_empty() || path.starts_with('/'))
+        && is_path(path))
+    .then(|| path.trim_end_matches('/').to_string())
+}
+
 /// The host and port part of `rest` (what follows the scheme).
 fn authority(rest: &str) -> &str {
     rest.split(['/', '?', '#']).next().unwrap_or("")

@@ -806,3 +806,122 @@ fn a_json_body_declared_under_another_json_media_type_is_sent_labelled_so() {
         out.yaml
     );
 }
+
+#[test]
+fn a_body_of_raw_bytes_is_never_sent_as_json() {
+    // Swagger 2.0 says what a body is in `consumes`: Netlify's deploy uploads
+    // (`application/octet-stream`, a `format: binary` string), Docker's image load
+    // (`application/x-tar`, optional), an XML document. None is a JSON value.
+    let body = |id: &str, consumes: Value, required: bool, schema: Value| {
+        json!({"put": {"operationId": id, "consumes": consumes,
+            "parameters": [{"name": "b", "in": "body", "required": required, "schema": schema}],
+            "responses": {"204": {"description": "none"}}}})
+    };
+    let bytes = json!({"type": "string", "format": "binary"});
+    let (out, doc) = import_and_check(&json!({
+        "swagger": "2.0",
+        "info": {"title": "Dir", "version": "1.0"},
+        "host": "api.example.com",
+        "consumes": ["application/json"],
+        "definitions": {"Blob": {"type": "string", "format": "binary"}},
+        "paths": {
+            "/files": body("upload", json!(["application/octet-stream"]), true, bytes.clone()),
+            "/load": body("load", json!(["application/x-tar"]), false, bytes.clone()),
+            "/xml": body("xml", json!(["application/xml"]), true, json!({"type": "object"})),
+            "/blob": body("blob", json!(["application/json"]), true, json!({"$ref": "#/definitions/Blob"})),
+            "/any": body("any", json!(["*/*"]), true, json!({"type": "string"})),
+            "/json": body("json", json!(["application/json", "application/xml"]), true, json!({"type": "object"})),
+        },
+    }));
+    let tools = doc["tools"].as_object().unwrap();
+    for skipped in [
+        "request body is application/octet-stream (only JSON and form bodies are supported)",
+        "request body is application/xml (only JSON and form bodies are supported)",
+        "request body is application/json holding raw bytes",
+        "request body is */* holding raw bytes",
+    ] {
+        assert!(out.yaml.contains(skipped), "{skipped}\n{}", out.yaml);
+    }
+    for gone in ["upload", "xml", "blob", "any"] {
+        assert!(!tools.contains_key(gone), "{gone}\n{}", out.yaml);
+    }
+    assert!(
+        tools["load"]["request"].get("body").is_none(),
+        "{}",
+        out.yaml
+    );
+    assert!(
+        out.yaml
+            .contains("the optional application/x-tar request body is not sent"),
+        "{}",
+        out.yaml
+    );
+    assert_eq!(tools["json"]["request"]["body"], "{body}");
+
+    // OpenAPI 3: a file under `*/*` (Apideck's uploads) or a JSON type is bytes too; a
+    // JSON schema beside it is still sent.
+    let op = |id: &str, content: Value| json!({"operationId": id, "requestBody": {"required": true, "content": content}, "responses": ok()});
+    let (out, doc, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/upload": {"post": op("upload", json!({"*/*": {"schema": bytes}}))},
+            "/text": {"post": op("text", json!({"*/*": {"schema": {"type": "string"}}}))},
+            "/both": {"post": op("both", json!({
+                "*/*": {"schema": bytes},
+                "application/json": {"schema": {"type": "object", "properties": {"name": {"type": "string"}}}}}))},
+        }),
+    ));
+    let tools = doc["tools"].as_object().unwrap();
+    assert!(
+        !tools.contains_key("upload") && !tools.contains_key("text"),
+        "{}",
+        out.yaml
+    );
+    assert!(
+        out.yaml.contains(
+            "request body is */* holding raw bytes (only JSON and form bodies are supported)"
+        ),
+        "{}",
+        out.yaml
+    );
+    let r = rendered(&config, "both", json!({"body": {"name": "n"}}));
+    assert_eq!(r.content_type, "application/json");
+    assert_eq!(r.body.as_deref(), Some(&br#"{"name":"n"}"#[..]));
+}
+
+#[test]
+fn an_operation_server_its_path_repeats_is_called_once() {
+    // VTEX: an operation's own server ends with the segments its path starts with; the
+    // same server written for another operation, whose path does not, stays as written.
+    let get = |id: &str, server: &str| json!({"get": {"operationId": id, "servers": [{"url": server}], "responses": ok()}});
+    let accessories = "https://shop.vendor.io/api/crossselling/accessories";
+    let (out, doc, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/api/crossselling/accessories/{id}": get("accessories", accessories),
+            "/api/crossselling/showtogether/{id}": get("showtogether", accessories),
+            "/v1/files/{id}": get("file", "https://files.vendor.io/v1"),
+        }),
+    ));
+    let url = |tool: &str| rendered(&config, tool, json!({"id": "7"})).url.to_string();
+    assert_eq!(
+        url("accessories"),
+        "https://shop.vendor.io/api/crossselling/accessories/7",
+        "{}",
+        out.yaml
+    );
+    assert_eq!(url("file"), "https://files.vendor.io/v1/files/7");
+    assert_eq!(
+        url("showtogether"),
+        "https://shop.vendor.io/api/crossselling/accessories/api/crossselling/showtogether/7"
+    );
+    assert!(
+        out.yaml.contains(
+            "its server `https://shop.vendor.io/api/crossselling/accessories` ends with `/api/crossselling/accessories`, which its path starts with again"
+        ),
+        "{}",
+        out.yaml
+    );
+    let dep = doc["tools"]["showtogether"]["dependency"].as_str().unwrap();
+    assert_eq!(doc["dependencies"][dep]["base_url"], accessories);
+}

@@ -130,3 +130,21 @@ fn a_server_variable_default_that_only_stands_in_is_the_users_to_give() {
     let listed = serde_json::json!({"enum": ["none", "eu"]});
     assert!(!placeholder_default("zone", &listed, "none"));
 }
+
+#[test]
+fn an_origin_written_in_angle_brackets_leaves_the_path() {
+    for (given, path) in [
+        ("protocol://hostname:<port>/switch/", Some("/switch")),
+        ("http://<host>:<port>/api", Some("/api")),
+        ("<local-terminal-IP-address>", Some("")),
+        ("https://<tenant>.vendor.io/v1", Some("/v1")),
+        // A bracket in the path, or none at all, is no placeholder origin.
+        ("https://api.example.com/<id>", None),
+        ("https://api.example.com/v1", None),
+        ("<>", None),
+        ("<your server> and more", None),
+        ("https://<host>/with space", None),
+    ] {
+        assert_eq!(placeholder_origin(given).as_deref(), path, "{given}");
+    }
+}
