@@ -103,7 +103,10 @@
 //! notifications describe the server, not a request: on both transports they
 //! always become [`Event`]s. A stdout line longer than
 //! [`ServerSpec::max_message_bytes`] is skipped without being buffered, and
-//! the request it answers fails with [`Failure::TooLarge`]. The child's stderr
+//! the request it answers fails with [`Failure::TooLarge`] — unless it answers a
+//! list request: on every transport a list answer past the limit is read entry
+//! by entry, the entries past the limit left out and counted in
+//! [`Reply::skipped`] (`list_filter.rs`). The child's stderr
 //! goes line by line to `tracing` (target `upstream`, field `server`).
 //!
 //! The child starts with a clean environment: `PATH`, `HOME`, `LANG`,
@@ -165,6 +168,8 @@ pub use bounds::{LineBudget, Take};
 pub mod codes;
 mod http_transport;
 mod input_required;
+mod list_filter;
+pub use list_filter::Skipped;
 mod message;
 mod progress;
 pub use message::RpcOutcome;
@@ -437,6 +442,10 @@ pub struct Reply {
     pub headers: http::HeaderMap,
     /// Request written → answer read.
     pub latency: Duration,
+    /// Entries of a list answer (`tools/list` and its like) left out of
+    /// `outcome`: each larger than [`ServerSpec::max_message_bytes`], or past what
+    /// one answer keeps. Empty for every other answer.
+    pub skipped: Skipped,
 }
 
 impl Reply {

@@ -643,6 +643,12 @@ async fn request(
         .chain(credentials.iter().map(String::as_str))
         .collect();
     let reply = while_relaying(call, rx, asker.client.as_deref(), &secrets).await;
+    if let Ok(r) = &reply
+        && !r.skipped.is_empty()
+    {
+        // Entries larger than a message: left out by the client, the others passed on.
+        tracing::warn!(server = %server.spec().name, method, too_large = r.skipped.too_large, over_total = r.skipped.over_total, examples = ?r.skipped.examples, "an MCP server's list held entries larger than a message may be; they are left out");
+    }
     match reply {
         Ok(r) => match r.into_value() {
             Ok(mut value) => {

@@ -680,6 +680,7 @@ pub(crate) mod tests {
             status: 200,
             headers: HeaderMap::new(),
             latency: Duration::from_millis(2),
+            skipped: Default::default(),
         })
     }
 
@@ -933,6 +934,7 @@ pub(crate) mod tests {
                 status: 200,
                 headers: HeaderMap::new(),
                 latency: Duration::from_millis(1),
+                skipped: Default::default(),
             }),
         });
         link.script.lock().unwrap().push_back(Scripted {
