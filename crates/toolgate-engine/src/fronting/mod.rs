@@ -24,6 +24,7 @@ pub mod callers;
 mod first_sight;
 pub mod link;
 pub mod lock;
+mod pages;
 pub mod passthrough;
 mod reload;
 mod resource_index;
@@ -972,6 +973,7 @@ impl Fronted {
         let mut refused = Refusals::default();
         let mut total = 0usize;
         let mut cursor: Option<Value> = None;
+        let mut cursors = pages::Cursors::default();
         for _ in 0..MAX_PAGES {
             let params = cursor.take().map(|c| json!({ "cursor": c }));
             let reply = self
@@ -1041,6 +1043,10 @@ impl Fronted {
                 .get("nextCursor")
                 .and_then(|c| serde_json::from_str::<Value>(c.get()).ok())
             {
+                Some(c) if !c.is_null() && !cursors.fresh(&c) => {
+                    tracing::warn!(server = %self.spec.name, method, "the MCP server's list came back to a cursor it gave before; its listing ends there");
+                    break;
+                }
                 Some(c) if !c.is_null() => cursor = Some(c),
                 _ => break,
             }

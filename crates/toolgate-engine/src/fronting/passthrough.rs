@@ -342,6 +342,7 @@ async fn list_server_resources(
         // caller's own session may list what is the caller's alone).
         let mut whole = !server.calls_with_callers_authority();
         let mut pages_left = true;
+        let mut cursors = super::pages::Cursors::default();
         for _ in 0..MAX_PAGES {
             let params = cursor
                 .take()
@@ -374,6 +375,10 @@ async fn list_server_resources(
                 items.push(item);
             }
             match page.get("nextCursor") {
+                Some(c) if !c.is_null() && !cursors.fresh(c) => {
+                    tracing::warn!(server = %server.spec().name, method, "the MCP server's list came back to a cursor it gave before; its listing ends there");
+                    break;
+                }
                 Some(c) if !c.is_null() && cut == 0 => cursor = Some(c.clone()),
                 Some(c) if !c.is_null() => break,
                 _ => {

@@ -508,13 +508,13 @@ async fn a_resource_list_is_bounded_and_its_words_lose_hidden_characters() {
         .chars()
         .map(|c| char::from_u32(0xE0000 + c as u32).unwrap_or(c))
         .collect();
-    let page: Vec<Value> = (0..40)
+    let page: Vec<Value> = (0..60)
         .map(|i| {
             json!({ "uri": format!("file:///r{i}"), "name": format!("r{i}"),
                          "description": format!("Report {i}.{hidden}") })
         })
         .collect();
-    // A server that paginates without end.
+    // A server that paginates without end (the same cursor again: a loop, read once).
     guard(&link.answers).insert(
         "resources/list".into(),
         Ok(json!({ "resources": page, "nextCursor": "more" })),
@@ -534,9 +534,35 @@ async fn a_resource_list_is_bounded_and_its_words_lose_hidden_characters() {
         .iter()
         .filter(|(m, _)| m == "resources/list")
         .count();
-    assert_eq!(pages, 3, "no page is asked for once the limit is reached");
+    assert_eq!(pages, 2, "no page is asked for once the limit is reached");
     assert_eq!(resources[0]["description"], "Report 0.");
     assert_eq!(resources[0]["uri"], "file:///r0");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_list_whose_cursor_loops_is_read_once_round_the_loop() {
+    let link = Arc::new(CountingLink::default());
+    for (method, key) in [("resources/list", "resources"), ("prompts/list", "prompts")] {
+        guard(&link.answers).insert(
+            method.into(),
+            Ok(json!({ key: [], "nextCursor": {"page": "again"} })),
+        );
+    }
+    let (fronted, host) = server("", link.clone());
+    let fronting = fronting_of(&fronted);
+    let asked = |method: &str| {
+        guard(&link.asked)
+            .iter()
+            .filter(|(m, _)| m == method)
+            .count()
+    };
+    let listed = pass(&fronting, "resources/list", json!({}))
+        .await
+        .expect("listed");
+    assert_eq!(listed["resources"], json!([]));
+    assert_eq!(asked("resources/list"), 2, "the first page, and the loop's");
+    fronted.check(host.as_ref()).await;
+    assert_eq!(asked("prompts/list"), 2, "the first page, and the loop's");
 }
 
 #[tokio::test(start_paused = true)]
