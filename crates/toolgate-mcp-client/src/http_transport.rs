@@ -39,6 +39,10 @@ const MAX_IDLE_RESUMES: u32 = 5;
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 /// A `retry:` beyond this is taken as this (the caller's deadline still rules).
 const MAX_RETRY: Duration = Duration::from_secs(60);
+/// The shortest wait before a stream is opened again, whatever `retry:` asks: a
+/// server ending each stream after one event with `retry: 0` would otherwise have
+/// the client open streams as fast as it can (hundreds a second).
+const MIN_RETRY: Duration = Duration::from_millis(250);
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Session {
@@ -556,7 +560,13 @@ impl Http {
                     "the event stream ended without an answer {MAX_IDLE_RESUMES} times in a row"
                 )));
             }
-            tokio::time::sleep(parser.retry.unwrap_or(DEFAULT_RETRY).min(MAX_RETRY)).await;
+            tokio::time::sleep(
+                parser
+                    .retry
+                    .unwrap_or(DEFAULT_RETRY)
+                    .clamp(MIN_RETRY, MAX_RETRY),
+            )
+            .await;
             let response = self
                 .builder(reqwest::Method::GET, session)
                 .header(header::ACCEPT, "text/event-stream")
@@ -998,7 +1008,7 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
             .and_then(|p| p.retry)
             .filter(|_| delivered)
             .unwrap_or(backoff)
-            .min(MAX_RETRY);
+            .clamp(MIN_RETRY, MAX_RETRY);
         tokio::select! {
             _ = closed.cancelled() => return,
             _ = tokio::time::sleep(wait) => {}

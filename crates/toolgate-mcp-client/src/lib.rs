@@ -26,8 +26,8 @@
 //! transport: a lost HTTP session (404 on a request carrying our session id →
 //! one new handshake and one resend), a server-sent-events stream that ends
 //! before the answer but gave event ids (resumed with `GET` +
-//! `Last-Event-ID`, waiting what `retry:` asked for), the standalone `GET`
-//! stream (reopened with backoff), `ping` requests (answered `{}`), and a
+//! `Last-Event-ID`, waiting what `retry:` asked for, at least 250 ms), the
+//! standalone `GET` stream (reopened with backoff), `ping` requests (answered `{}`), and a
 //! stdio child that exits (restarted with backoff and re-initialised). Every
 //! other failure is a [`Failure`] for the gateway to judge.
 //!
