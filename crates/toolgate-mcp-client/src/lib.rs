@@ -28,7 +28,8 @@
 //! before the answer but gave event ids (resumed with `GET` +
 //! `Last-Event-ID`, waiting what `retry:` asked for, at least 250 ms), the
 //! standalone `GET` stream (reopened with backoff), `ping` requests (answered `{}`), and a
-//! stdio child that exits (restarted with backoff and re-initialised). Every
+//! stdio child that exits, or closes its stdout and lives on (stopped after
+//! 500 ms, then restarted with backoff and re-initialised). Every
 //! other failure is a [`Failure`] for the gateway to judge.
 //!
 //! # What a server can cost

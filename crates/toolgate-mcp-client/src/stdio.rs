@@ -454,6 +454,8 @@ impl Stdio {
 struct Running {
     child: Child,
     group: Group,
+    /// Cancelled when the child's stdout ends.
+    stdout_closed: CancellationToken,
 }
 
 /// A child's process group, killed when dropped.
@@ -546,7 +548,12 @@ fn spawn_child(command: &Command, state: &Arc<State>) -> Option<Running> {
     }
     tracing::debug!(server = %state.name, pid = ?child.id(), epoch, "upstream server started");
     tokio::spawn(write_lines(stdin, rx));
-    tokio::spawn(read_stdout(BufReader::new(stdout), Arc::clone(state)));
+    let stdout_closed = CancellationToken::new();
+    tokio::spawn(read_stdout(
+        BufReader::new(stdout),
+        Arc::clone(state),
+        stdout_closed.clone(),
+    ));
     // The values toolgate put in its environment (API keys among them) are kept out of
     // toolgate's log, whatever the server prints.
     let secrets: Vec<String> = command
@@ -561,7 +568,11 @@ fn spawn_child(command: &Command, state: &Arc<State>) -> Option<Running> {
         state.limits.stderr_lines_per_second,
         secrets,
     ));
-    Some(Running { child, group })
+    Some(Running {
+        child,
+        group,
+        stdout_closed,
+    })
 }
 
 async fn write_lines(mut stdin: ChildStdin, mut rx: mpsc::Receiver<Vec<u8>>) {
@@ -718,7 +729,13 @@ async fn next_line(
     next_line_scanning(reader, cap, None, None).await
 }
 
-async fn read_stdout(mut stdout: impl AsyncBufRead + Unpin, state: Arc<State>) {
+async fn read_stdout(
+    mut stdout: impl AsyncBufRead + Unpin,
+    state: Arc<State>,
+    closed: CancellationToken,
+) {
+    // However the reading ends, the supervisor learns it.
+    let _closed = closed.drop_guard();
     loop {
         let mut scanner = IdScanner::default();
         let mut list = ListCut::default();
@@ -727,7 +744,7 @@ async fn read_stdout(mut stdout: impl AsyncBufRead + Unpin, state: Arc<State>) {
                 .await
             {
                 Ok(Some(line)) => line,
-                // The supervisor sees the exit and fails what is pending.
+                // The supervisor sees the end and fails what is pending.
                 Ok(None) | Err(_) => return,
             };
         match line {
@@ -940,6 +957,9 @@ fn unattributed(method: &str, pending: usize) -> RpcError {
     }
 }
 
+/// How long a child whose stdout ended is given to exit on its own.
+const STDOUT_GRACE: Duration = Duration::from_millis(500);
+
 fn describe(status: std::io::Result<ExitStatus>) -> String {
     match status {
         Ok(s) => format!("the server process exited ({s})"),
@@ -963,6 +983,21 @@ async fn supervise(
         if let Some(mut running) = child.take() {
             let status = tokio::select! {
                 status = running.child.wait() => status,
+                () = running.stdout_closed.cancelled() => {
+                    // A child that closed its stdout can answer nothing more, yet may
+                    // live on: its requests would each wait out their whole timeout.
+                    // One that is exiting is given a moment to; then it is stopped,
+                    // and restarted like any child that exits.
+                    match tokio::time::timeout(STDOUT_GRACE, running.child.wait()).await {
+                        Ok(status) => status,
+                        Err(_) => {
+                            tracing::warn!(server = %state.name, "the upstream server closed its standard output but kept running; stopping it");
+                            running.group.kill();
+                            let _ = running.child.start_kill();
+                            running.child.wait().await
+                        }
+                    }
+                }
                 _ = stopping.cancelled() => {
                     stop_gracefully(&state, running).await;
                     return;

@@ -513,3 +513,30 @@ async fn a_standalone_stream_asking_to_be_reopened_at_once_is_reopened_at_a_boun
     let opened = up.opened.load(Ordering::SeqCst) + up.resumes.load(Ordering::SeqCst);
     assert!(opened <= 10, "{opened} streams opened in {window:?}");
 }
+
+#[tokio::test]
+async fn a_child_that_closes_its_stdout_and_lives_on_is_stopped_and_restarted() {
+    let (conn, mut events) = stdio_with(
+        vec![fixture("mute_child.mjs")],
+        vec![],
+        vec![],
+        Limits::default(),
+    );
+    conn.initialize(LONG).await.unwrap();
+    let first = conn.pid().unwrap();
+    let started = tokio::time::Instant::now();
+    let failed = conn
+        .request("tools/call", Some(json!({"name": "x"})), LONG, None)
+        .await;
+    // Failed when the child went mute, not when the call's time ran out.
+    assert!(failed.is_err(), "{failed:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "failed after {:?}",
+        started.elapsed()
+    );
+    wait_event(&mut events, |e| matches!(e, Event::Restarted)).await;
+    gone(u64::from(first)).await;
+    // The restarted child answers.
+    conn.request("ping", None, LONG, None).await.unwrap();
+}
