@@ -982,6 +982,51 @@ pub(crate) mod tests {
         assert_eq!(link.seen.lock().unwrap().len(), 1, "not retried");
     }
 
+    /// A fronted server's redirect names its target to the model only on the server's
+    /// own origin: one to another host is a redirect, its URL kept from the model.
+    #[tokio::test]
+    async fn a_redirect_to_another_host_is_not_named_to_the_model() {
+        for (location, shown) in [
+            ("https://login.evil.example/mcp?next=kb", false),
+            ("//login.evil.example/mcp", false),
+            ("http://127.0.0.1:9/mcp/v2", true),
+            ("/mcp/v2", true),
+        ] {
+            let link = Arc::new(FakeLink::default());
+            let mut headers = HeaderMap::new();
+            headers.insert(
+                http::header::LOCATION,
+                http::HeaderValue::from_str(location).unwrap(),
+            );
+            link.script.lock().unwrap().push_back(Scripted {
+                before: vec![],
+                reply: Err(LinkError::Status {
+                    status: 307,
+                    headers,
+                    body: bytes::Bytes::new(),
+                }),
+            });
+            let r = route(link.clone(), None);
+            let outcome = pipeline::run(
+                &r,
+                &services(),
+                Map::new(),
+                Origin::Agent,
+                &CallContext::default(),
+            )
+            .await;
+            let failure = outcome.result.expect_err("a redirect");
+            assert!(failure.message.contains("HTTP 307"), "{}", failure.message);
+            assert_eq!(
+                failure.message.contains(location),
+                shown,
+                "{location}: {}",
+                failure.message
+            );
+            assert!(!failure.message.contains("evil"), "{}", failure.message);
+        }
+    }
+
     /// A server that prints its environment (server-everything's `get-env`) does not
     /// hand the model the credentials toolgate configured for it; the rest stands.
     #[tokio::test]
