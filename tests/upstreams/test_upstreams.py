@@ -796,6 +796,40 @@ async def case_warn(label: str, binary: str, work: Path, args: argparse.Namespac
         tg.stop()
 
 
+async def case_oversize(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
+    """One tool of 9 MB (past the 8 MiB a message may hold) leaves the server's other tools
+    served, over streamable HTTP (the SDK answers tools/list on an event stream) and stdio."""
+    huge = {"description": "x" * 9_000_000, "tool": "notify"}
+    kb = HttpFixture("kb", work)
+    kb.control(huge)
+    docs = StdioFixture("docs", work)
+    docs.set_state(huge)
+    hook = Webhook()
+    tg = Toolgate(
+        binary,
+        work,
+        gateway_config(work, hook, "mcp_servers:\n" + http_server("kb", kb.url) + stdio_server("docs", docs.command)),
+    )
+    tg.serve()
+    try:
+        async with connect(tg.url) as client:
+            for server in ("kb", "docs"):
+                tools = await list_tools(client)
+                check(f"{server}__search" in tools, f"{server}__search should be served beside the 9 MB tool; got {sorted(tools)}")
+                check(f"{server}__notify" not in tools, f"the 9 MB {server}__notify should be refused; got {sorted(tools)}")
+                result = await call(client, f"{server}__search", {"query": "rust"})
+                check(not result.is_error, f"{server}__search should work; got {dump(result)}")
+                ok(label, f"{server}: search served and callable, the 9 MB notify refused")
+        refused = wait_until(
+            f"the webhook should get the limits incident naming notify; received {hook.summary()}",
+            lambda: [i for i in hook.incidents(DEFINITION_DRIFT) if "max_definition_bytes" in json.dumps(i)],
+            15,
+        )
+        ok(label, f"webhook: {refused[0]['incident'].get('title')}")
+    finally:
+        tg.stop()
+
+
 def process_gone(pid: int) -> bool:
     """True once `pid` has exited (gone, or a zombie waiting for toolgate to reap it)."""
     try:
@@ -1432,6 +1466,7 @@ CASES: list[tuple[str, Callable[..., Any]]] = [
     ("env", case_env),
     ("down", case_down),
     ("tool-error", case_tool_error),
+    ("oversize", case_oversize),
 ]
 
 RUNNING: list[subprocess.Popen[Any]] = []

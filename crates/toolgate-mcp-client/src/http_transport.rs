@@ -17,6 +17,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::input_required;
+use crate::list_filter::{self, ListFilter, Skipped};
 use crate::message::{self, Incoming, RpcOutcome};
 use crate::sse::{SseEvent, SseParser};
 use crate::{
@@ -38,6 +39,10 @@ const MAX_IDLE_RESUMES: u32 = 5;
 const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 /// A `retry:` beyond this is taken as this (the caller's deadline still rules).
 const MAX_RETRY: Duration = Duration::from_secs(60);
+/// The shortest wait before a stream is opened again, whatever `retry:` asks: a
+/// server ending each stream after one event with `retry: 0` would otherwise have
+/// the client open streams as fast as it can (hundreds a second).
+const MIN_RETRY: Duration = Duration::from_millis(250);
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Session {
@@ -76,7 +81,8 @@ const MAX_FOLLOWED: usize = 256;
 
 /// How an answer's stream ended.
 enum StreamEnd {
-    Answer(RpcOutcome),
+    /// The answer, and the list entries left out of it.
+    Answer(RpcOutcome, Skipped),
     /// Ended (or broke) before the answer; resumable if it gave ids.
     Ended,
 }
@@ -141,6 +147,7 @@ impl Http {
             status: 200,
             headers: HeaderMap::new(),
             latency: Duration::ZERO,
+            skipped: Skipped::default(),
         })
     }
 
@@ -467,16 +474,22 @@ impl Http {
         if !status.is_success() {
             return Err(status_failure(response).await);
         }
-        let answer = match content_type(&headers).as_deref() {
+        let list = list_filter::is_list_method(method);
+        let (answer, skipped) = match content_type(&headers).as_deref() {
             Some("application/json") => {
-                let bytes = read_limited(response, inner.max_message_bytes)
-                    .await
-                    .map_err(|e| self.body_failure(e))?;
+                let (bytes, skipped) = if list {
+                    read_list(response, inner.max_message_bytes).await
+                } else {
+                    read_limited(response, inner.max_message_bytes)
+                        .await
+                        .map(|b| (b, Skipped::default()))
+                }
+                .map_err(|e| self.body_failure(e))?;
                 let bytes = as_utf8(&headers, bytes)?;
-                json_answer(&bytes, id, inner.max_message_bytes)?
+                (json_answer(&bytes, id, inner.max_message_bytes)?, skipped)
             }
             Some("text/event-stream") => {
-                self.stream_answer(inner, id, response, session, relay)
+                self.stream_answer(inner, id, response, session, relay, list)
                     .await?
             }
             _ if status == reqwest::StatusCode::ACCEPTED => {
@@ -496,6 +509,7 @@ impl Http {
             status: status.as_u16(),
             headers,
             latency: started.elapsed(),
+            skipped,
         })
     }
 
@@ -513,8 +527,13 @@ impl Http {
         response: reqwest::Response,
         session: &Session,
         relay: Option<Relay>,
-    ) -> Result<RpcOutcome, Failure> {
-        let mut parser = SseParser::new(inner.max_message_bytes);
+        list: bool,
+    ) -> Result<(RpcOutcome, Skipped), Failure> {
+        let mut parser = if list {
+            SseParser::for_list(inner.max_message_bytes)
+        } else {
+            SseParser::new(inner.max_message_bytes)
+        };
         let mut received = false;
         let mut end = self
             .read_stream(
@@ -529,8 +548,8 @@ impl Http {
             .await?;
         let mut idle = 0;
         loop {
-            if let StreamEnd::Answer(answer) = end {
-                return Ok(answer);
+            if let StreamEnd::Answer(answer, skipped) = end {
+                return Ok((answer, skipped));
             }
             // The SSE polling pattern: the server may close the stream
             // before the answer is ready and expects us to come back with
@@ -546,7 +565,13 @@ impl Http {
                     "the event stream ended without an answer {MAX_IDLE_RESUMES} times in a row"
                 )));
             }
-            tokio::time::sleep(parser.retry.unwrap_or(DEFAULT_RETRY).min(MAX_RETRY)).await;
+            tokio::time::sleep(
+                parser
+                    .retry
+                    .unwrap_or(DEFAULT_RETRY)
+                    .clamp(MIN_RETRY, MAX_RETRY),
+            )
+            .await;
             let response = self
                 .builder(reqwest::Method::GET, session)
                 .header(header::ACCEPT, "text/event-stream")
@@ -602,7 +627,7 @@ impl Http {
             let events = parser.feed(&chunk).map_err(|_| Failure::TooLarge {
                 limit: inner.max_message_bytes,
             })?;
-            for SseEvent { data, .. } in events {
+            for SseEvent { data, skipped, .. } in events {
                 if data.is_empty() {
                     continue;
                 }
@@ -620,7 +645,7 @@ impl Http {
                         Incoming::Response {
                             id: Some(got),
                             outcome,
-                        } if got == id => return Ok(StreamEnd::Answer(outcome)),
+                        } if got == id => return Ok(StreamEnd::Answer(outcome, skipped)),
                         Incoming::Response { .. } => {
                             tracing::debug!(server = %inner.name, "an answer to another request on a stream; dropped");
                         }
@@ -989,7 +1014,7 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
             .and_then(|p| p.retry)
             .filter(|_| delivered)
             .unwrap_or(backoff)
-            .min(MAX_RETRY);
+            .clamp(MIN_RETRY, MAX_RETRY);
         tokio::select! {
             _ = closed.cancelled() => return,
             _ = tokio::time::sleep(wait) => {}
@@ -1118,6 +1143,45 @@ fn json_answer(bytes: &[u8], id: i64, max_bytes: usize) -> Result<RpcOutcome, Fa
 enum BodyError {
     TooLarge(usize),
     Read(reqwest::Error),
+}
+
+/// A list answer: read as [`read_limited`] reads any, and once it outgrows the
+/// limit, entry by entry through the list filter (`list_filter.rs`), never
+/// buffered past the limit and read at most [`list_filter::LIST_READ_FACTOR`]
+/// times it.
+async fn read_list(
+    mut response: reqwest::Response,
+    limit: usize,
+) -> Result<(Bytes, Skipped), BodyError> {
+    let too_large = |_| BodyError::TooLarge(limit);
+    let max_read = limit.saturating_mul(list_filter::LIST_READ_FACTOR);
+    if response
+        .content_length()
+        .is_some_and(|n| n > max_read as u64)
+    {
+        return Err(BodyError::TooLarge(limit));
+    }
+    let mut body = Vec::new();
+    let mut filter: Option<ListFilter> = None;
+    while let Some(chunk) = response.chunk().await.map_err(BodyError::Read)? {
+        match &mut filter {
+            Some(f) => f.feed(&chunk).map_err(too_large)?,
+            None if body.len() + chunk.len() > limit => {
+                let mut f = ListFilter::new(limit);
+                f.feed(&std::mem::take(&mut body)).map_err(too_large)?;
+                f.feed(&chunk).map_err(too_large)?;
+                filter = Some(f);
+            }
+            None => body.extend_from_slice(&chunk),
+        }
+    }
+    Ok(match filter {
+        Some(f) => {
+            let (kept, skipped) = f.finish();
+            (Bytes::from(kept), skipped)
+        }
+        None => (Bytes::from(body), Skipped::default()),
+    })
 }
 
 async fn read_limited(mut response: reqwest::Response, limit: usize) -> Result<Bytes, BodyError> {

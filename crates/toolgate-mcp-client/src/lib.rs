@@ -26,9 +26,10 @@
 //! transport: a lost HTTP session (404 on a request carrying our session id →
 //! one new handshake and one resend), a server-sent-events stream that ends
 //! before the answer but gave event ids (resumed with `GET` +
-//! `Last-Event-ID`, waiting what `retry:` asked for), the standalone `GET`
-//! stream (reopened with backoff), `ping` requests (answered `{}`), and a
-//! stdio child that exits (restarted with backoff and re-initialised). Every
+//! `Last-Event-ID`, waiting what `retry:` asked for, at least 250 ms), the
+//! standalone `GET` stream (reopened with backoff), `ping` requests (answered `{}`), and a
+//! stdio child that exits, or closes its stdout and lives on (stopped after
+//! 500 ms, then restarted with backoff and re-initialised). Every
 //! other failure is a [`Failure`] for the gateway to judge.
 //!
 //! # What a server can cost
@@ -103,7 +104,10 @@
 //! notifications describe the server, not a request: on both transports they
 //! always become [`Event`]s. A stdout line longer than
 //! [`ServerSpec::max_message_bytes`] is skipped without being buffered, and
-//! the request it answers fails with [`Failure::TooLarge`]. The child's stderr
+//! the request it answers fails with [`Failure::TooLarge`] — unless it answers a
+//! list request: on every transport a list answer past the limit is read entry
+//! by entry, the entries past the limit left out and counted in
+//! [`Reply::skipped`] (`list_filter.rs`). The child's stderr
 //! goes line by line to `tracing` (target `upstream`, field `server`).
 //!
 //! The child starts with a clean environment: `PATH`, `HOME`, `LANG`,
@@ -165,6 +169,8 @@ pub use bounds::{LineBudget, Take};
 pub mod codes;
 mod http_transport;
 mod input_required;
+mod list_filter;
+pub use list_filter::Skipped;
 mod message;
 mod progress;
 pub use message::RpcOutcome;
@@ -437,6 +443,10 @@ pub struct Reply {
     pub headers: http::HeaderMap,
     /// Request written → answer read.
     pub latency: Duration,
+    /// Entries of a list answer (`tools/list` and its like) left out of
+    /// `outcome`: each larger than [`ServerSpec::max_message_bytes`], or past what
+    /// one answer keeps. Empty for every other answer.
+    pub skipped: Skipped,
 }
 
 impl Reply {

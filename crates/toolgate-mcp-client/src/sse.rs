@@ -1,8 +1,14 @@
 //! An incremental `text/event-stream` parser (the WHATWG event-stream rules
 //! MCP's streamable HTTP transport uses), with a cap on one line and one
 //! event's data so a server cannot make us buffer without bound.
+//!
+//! A stream answering a list request ([`SseParser::for_list`]) reads an event's
+//! data past the cap through the list filter (`list_filter.rs`) instead: its
+//! entries past the cap are left out, and the rest still fits it.
 
 use std::time::Duration;
+
+use crate::list_filter::{ListFilter, Skipped};
 
 /// One dispatched event: its type (`message` when the server named none) and
 /// its data lines joined with `\n`.
@@ -10,6 +16,8 @@ use std::time::Duration;
 pub(crate) struct SseEvent {
     pub event: String,
     pub data: Vec<u8>,
+    /// List entries left out of `data`.
+    pub skipped: Skipped,
 }
 
 /// A line or an event's data grew past the limit.
@@ -23,6 +31,12 @@ pub(crate) struct SseParser {
     data: Vec<u8>,
     has_data: bool,
     event: String,
+    /// Data past the cap goes through a list filter.
+    list: bool,
+    /// The filter this event's data goes through, once it outgrew the cap.
+    filter: Option<ListFilter>,
+    /// The rest of the current `data:` line goes to `filter`.
+    streaming: bool,
     /// A `\r` ended the last line; a `\n` right after it is the same line end.
     after_cr: bool,
     /// The last `id:` the stream set, kept across events and reconnections
@@ -40,15 +54,26 @@ impl SseParser {
             data: Vec::new(),
             has_data: false,
             event: String::new(),
+            list: false,
+            filter: None,
+            streaming: false,
             after_cr: false,
             last_event_id: None,
             retry: None,
         }
     }
 
+    /// A parser for the answer to a list request.
+    pub(crate) fn for_list(max: usize) -> Self {
+        let mut parser = SseParser::new(max);
+        parser.list = true;
+        parser
+    }
+
     /// A parser for a resumed stream: same limits, same last id and retry.
     pub(crate) fn resumed(&self) -> Self {
         let mut next = SseParser::new(self.max);
+        next.list = self.list;
         next.last_event_id = self.last_event_id.clone();
         next.retry = self.retry;
         next
@@ -57,10 +82,13 @@ impl SseParser {
     /// Feeds bytes; returns the events they completed.
     pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<Vec<SseEvent>, Oversized> {
         let mut out = Vec::new();
-        for &b in chunk {
+        let mut i = 0;
+        while i < chunk.len() {
+            let b = chunk[i];
             if self.after_cr {
                 self.after_cr = false;
                 if b == b'\n' {
+                    i += 1;
                     continue;
                 }
             }
@@ -70,22 +98,69 @@ impl SseParser {
                     self.end_line(&mut out)?;
                     self.after_cr = true;
                 }
+                _ if self.streaming => {
+                    // The rest of the line at once, up to its end.
+                    let rest = &chunk[i..];
+                    let n = rest
+                        .iter()
+                        .position(|&c| c == b'\n' || c == b'\r')
+                        .unwrap_or(rest.len());
+                    self.through_filter(&[&rest[..n]])?;
+                    i += n;
+                    continue;
+                }
                 _ => {
                     if self.line.len() >= self.max {
-                        return Err(Oversized);
+                        if !(self.list && self.line.starts_with(b"data:")) {
+                            return Err(Oversized);
+                        }
+                        let line = std::mem::take(&mut self.line);
+                        self.through_filter(&[data_value(&line)])?;
+                        self.streaming = true;
+                        self.has_data = true;
+                        continue;
                     }
                     self.line.push(b);
                 }
             }
+            i += 1;
         }
         Ok(out)
     }
 
+    /// Feeds `parts` to the event's list filter, starting it (with the data
+    /// read before) if it has not started.
+    fn through_filter(&mut self, parts: &[&[u8]]) -> Result<(), Oversized> {
+        let filter = match &mut self.filter {
+            Some(f) => f,
+            None => {
+                let mut f = ListFilter::new(self.max);
+                f.feed(&std::mem::take(&mut self.data))
+                    .map_err(|_| Oversized)?;
+                self.filter.insert(f)
+            }
+        };
+        for part in parts {
+            filter.feed(part).map_err(|_| Oversized)?;
+        }
+        Ok(())
+    }
+
     fn end_line(&mut self, out: &mut Vec<SseEvent>) -> Result<(), Oversized> {
+        if self.streaming {
+            // A data line read through the filter ends: its line break is the
+            // data's, as any data line's is.
+            self.streaming = false;
+            return self.through_filter(&[b"\n"]);
+        }
         let line = std::mem::take(&mut self.line);
         if line.is_empty() {
+            let filtered = self.filter.take().map(ListFilter::finish);
             if self.has_data {
-                let mut data = std::mem::take(&mut self.data);
+                let (mut data, skipped) = match filtered {
+                    Some(kept) => kept,
+                    None => (std::mem::take(&mut self.data), Skipped::default()),
+                };
                 if data.last() == Some(&b'\n') {
                     data.pop();
                 }
@@ -97,6 +172,7 @@ impl SseParser {
                         event
                     },
                     data,
+                    skipped,
                 });
             }
             self.data.clear();
@@ -116,12 +192,17 @@ impl SseParser {
         };
         match field {
             b"data" => {
+                self.has_data = true;
+                if self.filter.is_some()
+                    || (self.list && self.data.len() + value.len() + 1 > self.max)
+                {
+                    return self.through_filter(&[value, b"\n"]);
+                }
                 if self.data.len() + value.len() + 1 > self.max {
                     return Err(Oversized);
                 }
                 self.data.extend_from_slice(value);
                 self.data.push(b'\n');
-                self.has_data = true;
             }
             b"event" => self.event = String::from_utf8_lossy(value).into_owned(),
             b"id" if !value.contains(&0) => {
@@ -146,6 +227,12 @@ impl SseParser {
     }
 }
 
+/// The value of a `data:` line (one space after the colon is not part of it).
+fn data_value(line: &[u8]) -> &[u8] {
+    let v = line.strip_prefix(b"data:").unwrap_or_default();
+    v.strip_prefix(b" ").unwrap_or(v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,11 +253,13 @@ mod tests {
                 vec![
                     SseEvent {
                         event: "message".into(),
-                        data: b"{\"a\":\n1}".to_vec()
+                        data: b"{\"a\":\n1}".to_vec(),
+                        skipped: Skipped::default(),
                     },
                     SseEvent {
                         event: "x".into(),
-                        data: b"z".to_vec()
+                        data: b"z".to_vec(),
+                        skipped: Skipped::default(),
                     },
                 ],
                 "split at {split}"

@@ -26,6 +26,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::bounds::{Events, LineBudget, ServerRequests, Slot};
+use crate::list_filter::{self, ListFilter, Skipped};
 use crate::message::{self, Incoming, RpcOutcome};
 use crate::scan::IdScanner;
 use crate::{
@@ -103,12 +104,15 @@ pub(crate) struct Stdio {
     stopping: CancellationToken,
 }
 
-type Answer = Result<RpcOutcome, Failure>;
+/// An answer, and the list entries left out of it.
+type Answer = Result<(RpcOutcome, Skipped), Failure>;
 
 struct Pending {
     answer: oneshot::Sender<Answer>,
     relay: Option<Relay>,
     token: Option<String>,
+    /// A list request: an answer line past the limit is read entry by entry.
+    list: bool,
 }
 
 #[derive(Default)]
@@ -309,7 +313,7 @@ impl Stdio {
             "initialize",
             Some(&crate::initialize_params(&inner.limits.offered)),
         );
-        let (answer, _) = self.call(id, body, None, None).await?;
+        let (answer, _, _) = self.call(id, body, None, None, false).await?;
         let init = crate::initialized_from(answer)?;
         self.write_line(message::notification("notifications/initialized", None))
             .await?;
@@ -335,12 +339,14 @@ impl Stdio {
         let body = message::request(id, method, params);
         let token = message::progress_token(params);
         *cancel_id = Some(id);
-        let (answer, latency) = self.call(id, body, relay, token).await?;
+        let list = list_filter::is_list_method(method);
+        let (answer, skipped, latency) = self.call(id, body, relay, token, list).await?;
         Ok(Reply {
             outcome: answer,
             status: 200,
             headers: http::HeaderMap::new(),
             latency,
+            skipped,
         })
     }
 
@@ -351,7 +357,8 @@ impl Stdio {
         body: Vec<u8>,
         relay: Option<Relay>,
         token: Option<String>,
-    ) -> Result<(RpcOutcome, Duration), Failure> {
+        list: bool,
+    ) -> Result<(RpcOutcome, Skipped, Duration), Failure> {
         let (tx, rx) = oneshot::channel();
         let writer = {
             let mut s = lock(&self.state.shared);
@@ -372,6 +379,7 @@ impl Stdio {
                     answer: tx,
                     relay,
                     token,
+                    list,
                 },
             );
             writer
@@ -385,10 +393,10 @@ impl Stdio {
             .send(body)
             .await
             .map_err(|_| Failure::connect("the server process is not running"))?;
-        let answer = rx
+        let (answer, skipped) = rx
             .await
             .map_err(|_| Failure::connect("the server process exited"))??;
-        Ok((answer, started.elapsed()))
+        Ok((answer, skipped, started.elapsed()))
     }
 
     /// With no child running (it exited, a restart is due), waits for the next start
@@ -446,6 +454,8 @@ impl Stdio {
 struct Running {
     child: Child,
     group: Group,
+    /// Cancelled when the child's stdout ends.
+    stdout_closed: CancellationToken,
 }
 
 /// A child's process group, killed when dropped.
@@ -538,7 +548,12 @@ fn spawn_child(command: &Command, state: &Arc<State>) -> Option<Running> {
     }
     tracing::debug!(server = %state.name, pid = ?child.id(), epoch, "upstream server started");
     tokio::spawn(write_lines(stdin, rx));
-    tokio::spawn(read_stdout(BufReader::new(stdout), Arc::clone(state)));
+    let stdout_closed = CancellationToken::new();
+    tokio::spawn(read_stdout(
+        BufReader::new(stdout),
+        Arc::clone(state),
+        stdout_closed.clone(),
+    ));
     // The values toolgate put in its environment (API keys among them) are kept out of
     // toolgate's log, whatever the server prints.
     let secrets: Vec<String> = command
@@ -553,7 +568,11 @@ fn spawn_child(command: &Command, state: &Arc<State>) -> Option<Running> {
         state.limits.stderr_lines_per_second,
         secrets,
     ));
-    Some(Running { child, group })
+    Some(Running {
+        child,
+        group,
+        stdout_closed,
+    })
 }
 
 async fn write_lines(mut stdin: ChildStdin, mut rx: mpsc::Receiver<Vec<u8>>) {
@@ -624,12 +643,31 @@ enum Line {
     Cut(Vec<u8>),
 }
 
+/// What a line past the cap reads as a list answer (`list_filter.rs`): its
+/// entries within the cap, or nothing when it is not one or outgrows the bound.
+#[derive(Default)]
+struct ListCut {
+    filter: Option<ListFilter>,
+}
+
+impl ListCut {
+    fn feed(&mut self, bytes: &[u8]) {
+        if let Some(f) = &mut self.filter
+            && f.feed(bytes).is_err()
+        {
+            self.filter = None;
+        }
+    }
+}
+
 /// One line, at most `cap` bytes kept; the rest of a longer line is read
-/// and dropped (fed to `scanner` if given), never buffered.
+/// and dropped (fed to `scanner` and read as a list answer by `list` if given),
+/// never buffered past the cap.
 async fn next_line_scanning(
     reader: &mut (impl AsyncBufRead + Unpin),
     cap: usize,
     mut scanner: Option<&mut IdScanner>,
+    mut list: Option<&mut ListCut>,
 ) -> std::io::Result<Option<Line>> {
     let mut line = Vec::new();
     let mut cut = false;
@@ -652,10 +690,17 @@ async fn next_line_scanning(
             if let Some(s) = scanner.as_deref_mut() {
                 s.feed(&line);
             }
+            if let Some(l) = list.as_deref_mut() {
+                l.filter = Some(ListFilter::new(cap));
+                l.feed(&line);
+            }
         }
         if cut {
             if let Some(s) = scanner.as_deref_mut() {
                 s.feed(part);
+            }
+            if let Some(l) = list.as_deref_mut() {
+                l.feed(part);
             }
             let room = cap.saturating_sub(line.len());
             line.extend_from_slice(&part[..part.len().min(room)]);
@@ -681,23 +726,43 @@ async fn next_line(
     reader: &mut (impl AsyncBufRead + Unpin),
     cap: usize,
 ) -> std::io::Result<Option<Line>> {
-    next_line_scanning(reader, cap, None).await
+    next_line_scanning(reader, cap, None, None).await
 }
 
-async fn read_stdout(mut stdout: impl AsyncBufRead + Unpin, state: Arc<State>) {
+async fn read_stdout(
+    mut stdout: impl AsyncBufRead + Unpin,
+    state: Arc<State>,
+    closed: CancellationToken,
+) {
+    // However the reading ends, the supervisor learns it.
+    let _closed = closed.drop_guard();
     loop {
         let mut scanner = IdScanner::default();
-        let line = match next_line_scanning(&mut stdout, state.max, Some(&mut scanner)).await {
-            Ok(Some(line)) => line,
-            // The supervisor sees the exit and fails what is pending.
-            Ok(None) | Err(_) => return,
-        };
+        let mut list = ListCut::default();
+        let line =
+            match next_line_scanning(&mut stdout, state.max, Some(&mut scanner), Some(&mut list))
+                .await
+            {
+                Ok(Some(line)) => line,
+                // The supervisor sees the end and fails what is pending.
+                Ok(None) | Err(_) => return,
+            };
         match line {
             Line::Cut(_) => {
                 let limit = state.max;
-                match scanner.id().and_then(|id| state.take_pending(id)) {
+                let id = scanner.id();
+                match id.and_then(|id| state.take_pending(id)) {
                     Some(p) => {
-                        let _ = p.answer.send(Err(Failure::TooLarge { limit }));
+                        // A list answer keeps its entries within the limit; any
+                        // other answer past it fails its request.
+                        let kept = list
+                            .filter
+                            .filter(|_| p.list)
+                            .map(ListFilter::finish)
+                            .and_then(|(kept, skipped)| {
+                                list_answer(&kept, id?, limit).map(|a| (a, skipped))
+                            });
+                        let _ = p.answer.send(kept.ok_or(Failure::TooLarge { limit }));
                     }
                     None => {
                         tracing::warn!(server = %state.name, limit, "an oversized message from the upstream server was skipped");
@@ -737,11 +802,25 @@ async fn read_stdout(mut stdout: impl AsyncBufRead + Unpin, state: Arc<State>) {
     }
 }
 
+/// The answer to request `id` in a list answer's kept bytes.
+fn list_answer(kept: &[u8], id: i64, max: usize) -> Option<RpcOutcome> {
+    message::parse(kept, max)
+        .ok()?
+        .into_iter()
+        .find_map(|m| match m {
+            Incoming::Response {
+                id: Some(got),
+                outcome,
+            } if got == id => Some(outcome),
+            _ => None,
+        })
+}
+
 fn on_message(state: &Arc<State>, m: Incoming) {
     match m {
         Incoming::Response { id, outcome } => match id.and_then(|id| state.take_pending(id)) {
             Some(p) => {
-                let _ = p.answer.send(Ok(outcome));
+                let _ = p.answer.send(Ok((outcome, Skipped::default())));
             }
             None => {
                 tracing::debug!(server = %state.name, ?id, "an answer to no pending request; dropped");
@@ -878,6 +957,9 @@ fn unattributed(method: &str, pending: usize) -> RpcError {
     }
 }
 
+/// How long a child whose stdout ended is given to exit on its own.
+const STDOUT_GRACE: Duration = Duration::from_millis(500);
+
 fn describe(status: std::io::Result<ExitStatus>) -> String {
     match status {
         Ok(s) => format!("the server process exited ({s})"),
@@ -901,6 +983,21 @@ async fn supervise(
         if let Some(mut running) = child.take() {
             let status = tokio::select! {
                 status = running.child.wait() => status,
+                () = running.stdout_closed.cancelled() => {
+                    // A child that closed its stdout can answer nothing more, yet may
+                    // live on: its requests would each wait out their whole timeout.
+                    // One that is exiting is given a moment to; then it is stopped,
+                    // and restarted like any child that exits.
+                    match tokio::time::timeout(STDOUT_GRACE, running.child.wait()).await {
+                        Ok(status) => status,
+                        Err(_) => {
+                            tracing::warn!(server = %state.name, "the upstream server closed its standard output but kept running; stopping it");
+                            running.group.kill();
+                            let _ = running.child.start_kill();
+                            running.child.wait().await
+                        }
+                    }
+                }
                 _ = stopping.cancelled() => {
                     stop_gracefully(&state, running).await;
                     return;
@@ -1042,7 +1139,7 @@ mod tests {
         text.extend_from_slice(b"\"},\"jsonrpc\":\"2.0\",\"id\":77}\r\n{\"id\":1}\n");
         let mut reader = BufReader::with_capacity(64, &text[..]);
         let mut scanner = IdScanner::default();
-        match next_line_scanning(&mut reader, 100, Some(&mut scanner))
+        match next_line_scanning(&mut reader, 100, Some(&mut scanner), None)
             .await
             .unwrap()
         {
@@ -1050,7 +1147,10 @@ mod tests {
             _ => panic!("the line must be cut"),
         }
         assert_eq!(scanner.id(), Some(77));
-        match next_line_scanning(&mut reader, 100, None).await.unwrap() {
+        match next_line_scanning(&mut reader, 100, None, None)
+            .await
+            .unwrap()
+        {
             Some(Line::Whole(line)) => assert_eq!(line, br#"{"id":1}"#),
             _ => panic!("the next line must be whole"),
         }

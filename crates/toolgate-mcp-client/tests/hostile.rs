@@ -404,3 +404,139 @@ async fn stdio_grandchildren_do_not_outlive_the_connection() {
         gone(grandchild).await;
     }
 }
+
+/// A server that ends every stream after one event with an id and `retry: 0`,
+/// and never answers: it asks to be reconnected to at once, without end.
+#[derive(Default)]
+struct Reconnector {
+    resumes: AtomicUsize,
+    /// The standalone stream (a GET without `Last-Event-ID`) does the same.
+    standalone: bool,
+    opened: AtomicUsize,
+}
+
+const ONE_EVENT: &str = "id: 1\nretry: 0\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"again\"}}\n\n";
+
+async fn reconnector_post(body: Bytes) -> Response {
+    let message: Value = serde_json::from_slice(&body).unwrap();
+    match (
+        message.get("method").and_then(Value::as_str),
+        message.get("id"),
+    ) {
+        (Some("initialize"), Some(id)) => (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::HeaderName::from_static("mcp-session-id"), "s-1"),
+            ],
+            json!({"jsonrpc": "2.0", "id": id, "result": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "serverInfo": {"name": "reconnector", "version": "1"}
+            }})
+            .to_string(),
+        )
+            .into_response(),
+        (Some(_), Some(_)) => {
+            ([(header::CONTENT_TYPE, "text/event-stream")], ONE_EVENT).into_response()
+        }
+        _ => StatusCode::ACCEPTED.into_response(),
+    }
+}
+
+async fn reconnector_get(
+    State(up): State<Arc<Reconnector>>,
+    headers: axum::http::HeaderMap,
+) -> Response {
+    if !headers.contains_key("last-event-id") {
+        if !up.standalone {
+            return StatusCode::METHOD_NOT_ALLOWED.into_response();
+        }
+        up.opened.fetch_add(1, Ordering::SeqCst);
+    } else {
+        up.resumes.fetch_add(1, Ordering::SeqCst);
+    }
+    ([(header::CONTENT_TYPE, "text/event-stream")], ONE_EVENT).into_response()
+}
+
+fn reconnector(up: &Arc<Reconnector>) -> impl std::future::Future<Output = Connection> + use<> {
+    let up = Arc::clone(up);
+    async move {
+        let app = axum::Router::new()
+            .route(
+                "/mcp",
+                axum::routing::post(reconnector_post).get(reconnector_get),
+            )
+            .with_state(Arc::clone(&up));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        let spec = ServerSpec {
+            name: "reconnector".into(),
+            transport: Transport::Http {
+                url: format!("http://{addr}/mcp").parse().unwrap(),
+                headers: vec![],
+            },
+            max_message_bytes: 1 << 16,
+            limits: Limits::default(),
+        };
+        let (conn, _events) = Connection::start(spec, client());
+        conn.initialize(LONG).await.unwrap();
+        conn
+    }
+}
+
+#[tokio::test]
+async fn a_stream_asking_to_be_resumed_at_once_is_resumed_at_a_bounded_rate() {
+    let up = Arc::new(Reconnector::default());
+    let conn = reconnector(&up).await;
+    let window = Duration::from_secs(2);
+    let got = conn.request("tools/call", None, window, None).await;
+    assert!(
+        matches!(got, Err(toolgate_mcp_client::Failure::Timeout(_))),
+        "{got:?}"
+    );
+    // `retry: 0` is honoured no faster than one resumption a quarter second.
+    let resumes = up.resumes.load(Ordering::SeqCst);
+    assert!(resumes <= 9, "{resumes} resumptions in {window:?}");
+}
+
+#[tokio::test]
+async fn a_standalone_stream_asking_to_be_reopened_at_once_is_reopened_at_a_bounded_rate() {
+    let up = Arc::new(Reconnector {
+        standalone: true,
+        ..Reconnector::default()
+    });
+    let _conn = reconnector(&up).await;
+    let window = Duration::from_secs(2);
+    tokio::time::sleep(window).await;
+    // Until the connection is dropped, no faster than one a quarter second.
+    let opened = up.opened.load(Ordering::SeqCst) + up.resumes.load(Ordering::SeqCst);
+    assert!(opened <= 10, "{opened} streams opened in {window:?}");
+}
+
+#[tokio::test]
+async fn a_child_that_closes_its_stdout_and_lives_on_is_stopped_and_restarted() {
+    let (conn, mut events) = stdio_with(
+        vec![fixture("mute_child.mjs")],
+        vec![],
+        vec![],
+        Limits::default(),
+    );
+    conn.initialize(LONG).await.unwrap();
+    let first = conn.pid().unwrap();
+    let started = tokio::time::Instant::now();
+    let failed = conn
+        .request("tools/call", Some(json!({"name": "x"})), LONG, None)
+        .await;
+    // Failed when the child went mute, not when the call's time ran out.
+    assert!(failed.is_err(), "{failed:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "failed after {:?}",
+        started.elapsed()
+    );
+    wait_event(&mut events, |e| matches!(e, Event::Restarted)).await;
+    gone(u64::from(first)).await;
+    // The restarted child answers.
+    conn.request("ping", None, LONG, None).await.unwrap();
+}

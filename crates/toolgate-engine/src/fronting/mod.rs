@@ -24,6 +24,7 @@ pub mod callers;
 mod first_sight;
 pub mod link;
 pub mod lock;
+mod pages;
 pub mod passthrough;
 mod reload;
 mod resource_index;
@@ -41,7 +42,7 @@ use toolgate_contract::{
     DefinitionChange, DefinitionKind, PinnedDefinition, PinnedServer, PromptDefinition,
     ResourceTemplateDefinition, ToolDefinition,
 };
-use toolgate_mcp_client::{Connection, Event, codes};
+use toolgate_mcp_client::{Connection, Event, Skipped, codes};
 
 use crate::dependency::DependencyState;
 use crate::pipeline::Route;
@@ -254,6 +255,20 @@ impl Refusals {
         let room = REFUSED_EXAMPLES.saturating_sub(self.examples.len());
         self.examples
             .extend(other.examples.iter().take(room).cloned());
+    }
+
+    /// Entries the client left out of a page before toolgate read it: each
+    /// larger than a message may be (so larger than `max_definition_bytes` too), or
+    /// past what one message holds (so past `max_total_bytes`).
+    fn skipped_by_client(&mut self, skipped: &Skipped, pinned: &BTreeSet<String>) {
+        self.too_large += skipped.too_large;
+        self.over_total += skipped.over_total;
+        for name in &skipped.examples {
+            self.note(Some(name), pinned);
+        }
+        if !skipped.is_empty() {
+            tracing::warn!(too_large = skipped.too_large, over_total = skipped.over_total, examples = %self.examples.join(", "), "an MCP server's list held entries larger than a message may be; they are refused and the others read");
+        }
     }
 
     fn note(&mut self, name: Option<&str>, pinned: &BTreeSet<String>) {
@@ -958,6 +973,7 @@ impl Fronted {
         let mut refused = Refusals::default();
         let mut total = 0usize;
         let mut cursor: Option<Value> = None;
+        let mut cursors = pages::Cursors::default();
         for _ in 0..MAX_PAGES {
             let params = cursor.take().map(|c| json!({ "cursor": c }));
             let reply = self
@@ -965,6 +981,7 @@ impl Fronted {
                 .request(method, params, timeout, None)
                 .await
                 .map_err(|e| e.to_string())?;
+            refused.skipped_by_client(&reply.skipped, pinned);
             let page = match reply.outcome {
                 Ok(page) => page,
                 Err(e) if optional && e.code == codes::METHOD_NOT_FOUND => {
@@ -1026,6 +1043,10 @@ impl Fronted {
                 .get("nextCursor")
                 .and_then(|c| serde_json::from_str::<Value>(c.get()).ok())
             {
+                Some(c) if !c.is_null() && !cursors.fresh(&c) => {
+                    tracing::warn!(server = %self.spec.name, method, "the MCP server's list came back to a cursor it gave before; its listing ends there");
+                    break;
+                }
                 Some(c) if !c.is_null() => cursor = Some(c),
                 _ => break,
             }

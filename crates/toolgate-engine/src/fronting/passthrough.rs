@@ -342,6 +342,7 @@ async fn list_server_resources(
         // caller's own session may list what is the caller's alone).
         let mut whole = !server.calls_with_callers_authority();
         let mut pages_left = true;
+        let mut cursors = super::pages::Cursors::default();
         for _ in 0..MAX_PAGES {
             let params = cursor
                 .take()
@@ -374,6 +375,10 @@ async fn list_server_resources(
                 items.push(item);
             }
             match page.get("nextCursor") {
+                Some(c) if !c.is_null() && !cursors.fresh(c) => {
+                    tracing::warn!(server = %server.spec().name, method, "the MCP server's list came back to a cursor it gave before; its listing ends there");
+                    break;
+                }
                 Some(c) if !c.is_null() && cut == 0 => cursor = Some(c.clone()),
                 Some(c) if !c.is_null() => break,
                 _ => {
@@ -643,6 +648,12 @@ async fn request(
         .chain(credentials.iter().map(String::as_str))
         .collect();
     let reply = while_relaying(call, rx, asker.client.as_deref(), &secrets).await;
+    if let Ok(r) = &reply
+        && !r.skipped.is_empty()
+    {
+        // Entries larger than a message: left out by the client, the others passed on.
+        tracing::warn!(server = %server.spec().name, method, too_large = r.skipped.too_large, over_total = r.skipped.over_total, examples = ?r.skipped.examples, "an MCP server's list held entries larger than a message may be; they are left out");
+    }
     match reply {
         Ok(r) => match r.into_value() {
             Ok(mut value) => {

@@ -19,6 +19,8 @@ struct CountingLink {
     templates: Mutex<Vec<Value>>,
     answers: Mutex<BTreeMap<String, Result<Value, crate::upstream::mcp::RpcError>>>,
     asked: Mutex<Vec<(String, Option<Value>)>>,
+    /// What the client left out of the tool list it read.
+    skipped: Mutex<toolgate_mcp_client::Skipped>,
 }
 
 /// A reply of the scripted link, as a server writes it.
@@ -28,6 +30,7 @@ fn reply(answer: Result<Value, RpcError>, latency: Duration) -> LinkReply {
         status: 200,
         headers: Default::default(),
         latency,
+        skipped: Default::default(),
     }
 }
 
@@ -61,10 +64,9 @@ impl McpLink for CountingLink {
             self.lists.fetch_add(1, Ordering::SeqCst);
             tokio::time::sleep(Duration::from_millis(100)).await;
             let tools = guard(&self.tools).clone();
-            Ok(reply(
-                Ok(json!({ "tools": tools })),
-                Duration::from_millis(100),
-            ))
+            let mut listed = reply(Ok(json!({ "tools": tools })), Duration::from_millis(100));
+            listed.skipped = guard(&self.skipped).clone();
+            Ok(listed)
         })
     }
 }
@@ -255,6 +257,33 @@ async fn tool_limits_refuse_the_excess_and_keep_the_rest_bounded() {
     );
     let report = serde_json::to_value(fronted.report()).unwrap_or_default();
     assert_eq!(report["refused"]["over_max_tools"], 20);
+    assert_eq!(report["refused"]["over_max_definition_bytes"], 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_tool_the_client_left_out_of_the_list_is_refused_and_the_others_served() {
+    let link = Arc::new(CountingLink::default());
+    guard(&link.tools).extend([tool("first", "A tool."), tool("last", "A tool.")]);
+    *guard(&link.skipped) = toolgate_mcp_client::Skipped {
+        too_large: 1,
+        over_total: 0,
+        examples: vec!["huge".into()],
+    };
+    let (fronted, host) = server("", link.clone());
+    let checked = fronted.check(host.as_ref()).await;
+    assert!(checked.listed && checked.changed);
+    let routes: Vec<String> = guard(&host.routes).keys().cloned().collect();
+    assert_eq!(routes, ["kb__first", "kb__last"]);
+    let state = guard(&fronted.state);
+    assert_eq!(state.refused.too_large, 1);
+    assert_eq!(state.refused.examples, ["huge"]);
+    drop(state);
+    assert!(
+        host.incidents
+            .is_open(IncidentKind::DefinitionDrift, "kb__*"),
+        "the refusal reaches the server's owner"
+    );
+    let report = serde_json::to_value(fronted.report()).unwrap_or_default();
     assert_eq!(report["refused"]["over_max_definition_bytes"], 1);
 }
 
@@ -479,13 +508,13 @@ async fn a_resource_list_is_bounded_and_its_words_lose_hidden_characters() {
         .chars()
         .map(|c| char::from_u32(0xE0000 + c as u32).unwrap_or(c))
         .collect();
-    let page: Vec<Value> = (0..40)
+    let page: Vec<Value> = (0..60)
         .map(|i| {
             json!({ "uri": format!("file:///r{i}"), "name": format!("r{i}"),
                          "description": format!("Report {i}.{hidden}") })
         })
         .collect();
-    // A server that paginates without end.
+    // A server that paginates without end (the same cursor again: a loop, read once).
     guard(&link.answers).insert(
         "resources/list".into(),
         Ok(json!({ "resources": page, "nextCursor": "more" })),
@@ -505,9 +534,35 @@ async fn a_resource_list_is_bounded_and_its_words_lose_hidden_characters() {
         .iter()
         .filter(|(m, _)| m == "resources/list")
         .count();
-    assert_eq!(pages, 3, "no page is asked for once the limit is reached");
+    assert_eq!(pages, 2, "no page is asked for once the limit is reached");
     assert_eq!(resources[0]["description"], "Report 0.");
     assert_eq!(resources[0]["uri"], "file:///r0");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_list_whose_cursor_loops_is_read_once_round_the_loop() {
+    let link = Arc::new(CountingLink::default());
+    for (method, key) in [("resources/list", "resources"), ("prompts/list", "prompts")] {
+        guard(&link.answers).insert(
+            method.into(),
+            Ok(json!({ key: [], "nextCursor": {"page": "again"} })),
+        );
+    }
+    let (fronted, host) = server("", link.clone());
+    let fronting = fronting_of(&fronted);
+    let asked = |method: &str| {
+        guard(&link.asked)
+            .iter()
+            .filter(|(m, _)| m == method)
+            .count()
+    };
+    let listed = pass(&fronting, "resources/list", json!({}))
+        .await
+        .expect("listed");
+    assert_eq!(listed["resources"], json!([]));
+    assert_eq!(asked("resources/list"), 2, "the first page, and the loop's");
+    fronted.check(host.as_ref()).await;
+    assert_eq!(asked("prompts/list"), 2, "the first page, and the loop's");
 }
 
 #[tokio::test(start_paused = true)]

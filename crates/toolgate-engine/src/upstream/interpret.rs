@@ -11,7 +11,7 @@ use toolgate_signals::{Headers, Signals};
 
 use crate::explain::{self, Detail};
 use crate::upstream::{SendError, UpstreamResponse};
-use toolgate_config::ToolSpec;
+use toolgate_config::{ToolKind, ToolSpec};
 
 /// What one attempt turned into.
 #[derive(Debug)]
@@ -135,7 +135,8 @@ pub fn interpret_within(
             .headers
             .get(reqwest::header::LOCATION)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| explain::link(v, &secrets));
+            .and_then(|v| explain::link(v, &secrets))
+            .filter(|l| may_name_target(tool, l));
         let detail = Detail::Redirect { status, location };
         return failed(&attempt(status, BodyCheck::Valid), retry_after, detail);
     }
@@ -388,6 +389,23 @@ fn read_headers(
     let mut signals = toolgate_signals::read(status, &headers, now, tool.dependency.flavour);
     super::pinned_version::check(tool, &headers, &mut signals);
     Some(signals)
+}
+
+/// Whether the model may read where a redirect points. An HTTP tool's owner wrote its
+/// URL, and a moved endpoint helps them mend it. A fronted MCP server's words reach the
+/// model only as its results: a redirect of its own to another host (a phishing page, a
+/// "log in here") is named as a redirect, its target not; one on the server's own
+/// origin (a path, or its own scheme, host and port) is.
+fn may_name_target(tool: &ToolSpec, location: &str) -> bool {
+    if !matches!(tool.kind, ToolKind::Mcp { .. }) {
+        return true;
+    }
+    if location.starts_with('/') {
+        // `//host/…` names another host.
+        return !location.starts_with("//");
+    }
+    url::Url::parse(location)
+        .is_ok_and(|target| target.origin() == tool.dependency.base_url.origin())
 }
 
 #[cfg(test)]

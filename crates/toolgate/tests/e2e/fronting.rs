@@ -643,6 +643,44 @@ async fn tool_count_cap_refuses_excess_with_incident() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_tool_larger_than_a_message_leaves_the_servers_other_tools_served() {
+    let dir = temp_dir("oversize-tool");
+    let (url, fixture) = start_fixture().await;
+    // 9 MB: the server's whole tools/list answer is past max_response_bytes (8 MiB).
+    fixture.add("huge", &"x".repeat(9_000_000));
+    let tg = start_toolgate(&yaml(&dir, &[("memory", &url, "")])).await;
+    recheck(&tg, "memory").await;
+    let client = rmcp_client(&tg.url, Era::Handshake).await;
+    let mut served: Vec<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .iter()
+        .filter(|t| t.name.starts_with("memory__"))
+        .map(|t| t.name.to_string())
+        .collect();
+    served.sort();
+    assert_eq!(served, ["memory__create_entities", "memory__read_graph"]);
+    let incidents = tg.incidents(false).await;
+    let refused = incidents
+        .iter()
+        .find(|i| i.tool == "memory__*")
+        .unwrap_or_else(|| panic!("a limits incident: {incidents:?}"));
+    assert!(
+        refused
+            .title
+            .contains("1 definition larger than max_definition_bytes"),
+        "{}",
+        refused.title
+    );
+    assert_eq!(
+        refused.detail["refused"]["examples"],
+        json!(["huge"]),
+        "named for its owner"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreachable_server_is_reported_unreachable_not_healthy() {
     let dir = temp_dir("unreachable-server");
     // A port bound but not listening: every connection is refused, and, held for the

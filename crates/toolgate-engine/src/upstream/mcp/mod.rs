@@ -415,6 +415,24 @@ fn confine_sampling_context(params: Option<&mut Value>) {
     }
 }
 
+/// An elicitation that sends the user to a URL of the server's choosing (MCP
+/// 2025-11-25's URL mode) rather than asking in a form.
+fn asks_for_a_visit(method: &str, params: Option<&Value>) -> bool {
+    method == "elicitation/create"
+        && params
+            .and_then(|p| p.get("mode"))
+            .is_some_and(|m| m != "form")
+}
+
+/// Whether the client declared URL-mode elicitation. A client declaring `elicitation: {}`
+/// takes forms only (the specification's reading of an empty object), and one sent a
+/// URL it did not ask for may show a server's login page as if toolgate asked.
+fn takes_visits(client: &dyn ClientChannel) -> bool {
+    client
+        .capabilities()
+        .is_some_and(|caps| caps.get("elicitation").and_then(|e| e.get("url")).is_some())
+}
+
 /// Passes one relayed message to the client, or answers it when the client cannot.
 pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed, secrets: &[&str]) {
     match message {
@@ -443,6 +461,13 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed, secrets
                 None => true,
             };
             let result = match client {
+                Some(c) if declared(c) && asks_for_a_visit(&method, params.as_ref()) && !takes_visits(c) => {
+                    Err(RpcError {
+                        code: toolgate_mcp_client::codes::INVALID_PARAMS,
+                        message: "the calling client does not accept URL-mode elicitation (it did not declare elicitation.url)".into(),
+                        data: None,
+                    })
+                }
                 Some(c) if declared(c) => c.request(&method, params).await,
                 Some(_) => Err(RpcError {
                     code: toolgate_mcp_client::codes::METHOD_NOT_FOUND,
@@ -680,6 +705,7 @@ pub(crate) mod tests {
             status: 200,
             headers: HeaderMap::new(),
             latency: Duration::from_millis(2),
+            skipped: Default::default(),
         })
     }
 
@@ -757,6 +783,50 @@ pub(crate) mod tests {
         // The client's progress token went upstream with the call.
         assert_eq!(link.seen.lock().unwrap()[0]["_meta"]["progressToken"], "p");
         assert_eq!(link.seen.lock().unwrap()[0]["name"], "search");
+    }
+
+    /// A URL-mode elicitation (a server sending the user to a page of its choosing)
+    /// reaches only a client that declared it takes them; a form reaches any client
+    /// that declared elicitation.
+    #[tokio::test]
+    async fn a_url_elicitation_reaches_only_a_client_that_takes_them() {
+        let visit = json!({"mode": "url", "url": "https://login.evil.example/", "message": "Sign in", "elicitationId": "e1"});
+        let form = json!({"message": "Your name?", "requestedSchema": {"type": "object", "properties": {}}});
+        for (declared, params, relayed) in [
+            (json!({"elicitation": {}}), visit.clone(), false),
+            (json!({"elicitation": {"form": {}}}), visit.clone(), false),
+            (json!({"elicitation": {"url": {}}}), visit.clone(), true),
+            (json!({"elicitation": {}}), form.clone(), true),
+            (
+                json!({"elicitation": {}}),
+                json!({"mode": "unknown"}),
+                false,
+            ),
+        ] {
+            let client = FakeClient {
+                capabilities: Some(declared.clone()),
+                ..FakeClient::default()
+            };
+            let (answer, rx) = tokio::sync::oneshot::channel();
+            relay(
+                Some(&client),
+                Relayed::Request {
+                    method: "elicitation/create".into(),
+                    params: Some(params.clone()),
+                    answer,
+                },
+                &[],
+            )
+            .await;
+            let got = rx.await.unwrap();
+            assert_eq!(got.is_ok(), relayed, "{declared} {params}: {got:?}");
+            if !relayed {
+                assert_eq!(
+                    got.unwrap_err().code,
+                    toolgate_mcp_client::codes::INVALID_PARAMS
+                );
+            }
+        }
     }
 
     /// A client that records what it is sent and never answers a question.
@@ -933,6 +1003,7 @@ pub(crate) mod tests {
                 status: 200,
                 headers: HeaderMap::new(),
                 latency: Duration::from_millis(1),
+                skipped: Default::default(),
             }),
         });
         link.script.lock().unwrap().push_back(Scripted {
@@ -978,6 +1049,51 @@ pub(crate) mod tests {
             failure.message
         );
         assert_eq!(link.seen.lock().unwrap().len(), 1, "not retried");
+    }
+
+    /// A fronted server's redirect names its target to the model only on the server's
+    /// own origin: one to another host is a redirect, its URL kept from the model.
+    #[tokio::test]
+    async fn a_redirect_to_another_host_is_not_named_to_the_model() {
+        for (location, shown) in [
+            ("https://login.evil.example/mcp?next=kb", false),
+            ("//login.evil.example/mcp", false),
+            ("http://127.0.0.1:9/mcp/v2", true),
+            ("/mcp/v2", true),
+        ] {
+            let link = Arc::new(FakeLink::default());
+            let mut headers = HeaderMap::new();
+            headers.insert(
+                http::header::LOCATION,
+                http::HeaderValue::from_str(location).unwrap(),
+            );
+            link.script.lock().unwrap().push_back(Scripted {
+                before: vec![],
+                reply: Err(LinkError::Status {
+                    status: 307,
+                    headers,
+                    body: bytes::Bytes::new(),
+                }),
+            });
+            let r = route(link.clone(), None);
+            let outcome = pipeline::run(
+                &r,
+                &services(),
+                Map::new(),
+                Origin::Agent,
+                &CallContext::default(),
+            )
+            .await;
+            let failure = outcome.result.expect_err("a redirect");
+            assert!(failure.message.contains("HTTP 307"), "{}", failure.message);
+            assert_eq!(
+                failure.message.contains(location),
+                shown,
+                "{location}: {}",
+                failure.message
+            );
+            assert!(!failure.message.contains("evil"), "{}", failure.message);
+        }
     }
 
     /// A server that prints its environment (server-everything's `get-env`) does not

@@ -144,6 +144,7 @@ mod tests {
             status: 200,
             headers: http::HeaderMap::new(),
             latency: std::time::Duration::ZERO,
+            skipped: Default::default(),
         }
     }
 
