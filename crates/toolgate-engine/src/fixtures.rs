@@ -21,3 +21,35 @@ pub(crate) fn dependency(name: &str, base_url: &str) -> Dependency {
         allow_link_local: false,
     }
 }
+
+/// What a test wrote to the log, as text: the log of this thread while the guard
+/// [`capture_log`] returns lives.
+#[derive(Clone, Default)]
+pub(crate) struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Captured {
+    pub(crate) fn text(&self) -> String {
+        String::from_utf8_lossy(&crate::sync::lock(&self.0)).into_owned()
+    }
+}
+
+impl std::io::Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        crate::sync::lock(&self.0).extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Captures this thread's log (plain text, no colours) until the guard drops.
+pub(crate) fn capture_log() -> (Captured, tracing::subscriber::DefaultGuard) {
+    let log = Captured::default();
+    let writer = log.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    (log, tracing::subscriber::set_default(subscriber))
+}

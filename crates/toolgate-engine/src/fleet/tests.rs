@@ -371,29 +371,9 @@ fn the_url_never_shows_in_what_is_printed() {
     });
 }
 
-/// A log line written into a buffer the test reads.
-#[derive(Clone, Default)]
-struct Captured(Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        crate::sync::lock(&self.0).extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[test]
 fn a_redis_unreachable_from_the_start_is_logged_once() {
-    let log = Captured::default();
-    let writer = log.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .finish();
-    let _default = tracing::subscriber::set_default(subscriber);
+    let (log, _default) = crate::fixtures::capture_log();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -402,7 +382,7 @@ fn a_redis_unreachable_from_the_start_is_logged_once() {
         // Nothing listens on port 1.
         let gauge = Gauge::default();
         let _s = Shared::start("redis://127.0.0.1:1/", None, gauge.clone()).unwrap();
-        let text = || String::from_utf8_lossy(&crate::sync::lock(&log.0)).into_owned();
+        let text = || log.text();
         let deadline = Instant::now() + Duration::from_secs(20);
         while !text().contains("unreachable") && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(50)).await;

@@ -1046,31 +1046,11 @@ async fn a_log_message_no_call_can_be_named_for_reaches_no_agent() {
     assert!(guard(&host.addressed).is_empty(), "nor to some");
 }
 
-/// What a test wrote to the log, as text.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        guard(&self.0).extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[tokio::test(start_paused = true)]
 async fn a_server_flooding_log_messages_does_not_flood_toolgates_log() {
     let link = Arc::new(CountingLink::default());
     let (fronted, host) = server("", link);
-    let log = Captured::default();
-    let writer = log.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .finish();
-    let _default = tracing::subscriber::set_default(subscriber);
+    let (log, _default) = crate::fixtures::capture_log();
     let message = |n: usize| Event::Notification {
         method: "notifications/message".into(),
         params: Some(json!({"level": "info", "data": format!("message {n}")})),
@@ -1078,7 +1058,7 @@ async fn a_server_flooding_log_messages_does_not_flood_toolgates_log() {
     for n in 0..1_000 {
         on_event(&fronted, host.as_ref(), message(n));
     }
-    let text = || String::from_utf8_lossy(&guard(&log.0)).into_owned();
+    let text = || log.text();
     let lines = text().lines().count();
     assert_eq!(
         lines, SERVER_LOG_LINES_PER_SECOND as usize,
