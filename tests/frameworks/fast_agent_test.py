@@ -8,9 +8,14 @@ what the model reads. The agent's own model is `passthrough` (no model runs).
 
 fast-agent-mcp 0.2.36 is the last release for Python 3.11 (later ones need 3.12).
 
+Its `mcp` 1.10.1 parses every server-sent event's data as a JSON-RPC message, the
+rule before 2025-11-25, and logs "Error parsing SSE message" for one it cannot parse;
+the driver asserts that toolgate's streams give it none.
+
 Usage: python fast_agent_test.py path/to/toolgate
 """
 
+import logging
 import os
 import sys
 import tempfile
@@ -25,12 +30,26 @@ mcp:
 """
 
 
+class Unparsed(logging.Handler):
+    """The events of toolgate's streams the client's transport could not parse."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
 async def probe(url: str, mode: str) -> tuple[bool, bool]:
     from mcp.types import CallToolRequest, CallToolRequestParams
     from mcp_agent.core.fastagent import FastAgent
     from mcp_agent.llm.providers.multipart_converter_openai import OpenAIConverter
 
     body = healthy_body_chars(url)
+    unparsed = Unparsed()
+    transport = logging.getLogger("mcp.client.streamable_http")
+    transport.addHandler(unparsed)
     with tempfile.TemporaryDirectory(prefix="toolgate-fast-agent-") as work:
         config = os.path.join(work, "fastagent.config.yaml")
         with open(config, "w") as f:
@@ -63,6 +82,8 @@ async def probe(url: str, mode: str) -> tuple[bool, bool]:
             await invoke("demo_control", {"search_field": "excerpt"})
             drift = await invoke("web_search", {"query": "rust"})
             got_drift = check(f"{mode}: drift: the text opens with the failure", drift.startswith(DRIFT), drift)
+    transport.removeHandler(unparsed)
+    check(f"{mode}: every event toolgate streamed parsed as a JSON-RPC message", not unparsed.messages, str(unparsed.messages))
     return got_note, got_drift
 
 
