@@ -726,10 +726,11 @@ fn get(mcp: &Mcp, headers: &HeaderMap, owner: &Owner) -> Result<Response, Refusa
         return Err(Refusal::MethodNotAllowed);
     }
     let sid = header(headers, SESSION_ID).ok_or(Refusal::SessionRequired)?;
-    let (_, link) = mcp
+    let (negotiated, link) = mcp
         .sessions
         .resume(sid, owner)
         .map_err(|missing| mcp.missing(missing))?;
+    let prime = negotiated.as_str() >= stream::PRIMING_VERSION;
     // A resume replays the broadcasts after the client's last event; an id this server
     // did not write (another stream's, or garbage) gets a fresh stream.
     let after = header(headers, LAST_EVENT_ID).and_then(|v| {
@@ -750,6 +751,7 @@ fn get(mcp: &Mcp, headers: &HeaderMap, owner: &Owner) -> Result<Response, Refusa
         mcp.server.reply_memory(),
         end,
         subscriber,
+        prime,
         move || {
             sessions.touch(&sid);
         },

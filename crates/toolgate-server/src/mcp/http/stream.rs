@@ -2,7 +2,11 @@
 //! POST's answer becomes once its request sends the client something first.
 //!
 //! The GET stream opens with a priming event (an event id and a retry hint, so a client
-//! can resume), then carries the server's broadcast notifications, each with its event id
+//! can resume) for a session of 2025-11-25, the revision that introduced it; an older
+//! session's stream opens with a comment instead, because its clients take every event's
+//! data for a JSON-RPC message and fail on the priming event's empty one (the Python SDK
+//! before 2025-11-25 logs a parse error for it). Then it carries the server's broadcast
+//! notifications, each with its event id
 //! (its sequence number in the shared ring), and keep-alive comments. A resume
 //! (`Last-Event-ID`) replays the broadcasts the ring still holds after that id. The
 //! stream ends when the session ends, when a newer GET replaces it, or at shutdown.
@@ -39,6 +43,9 @@ pub(super) const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// How long a client waits before reconnecting a dropped stream.
 const RETRY_MS: u32 = 3000;
 
+/// The first revision whose clients expect the priming event.
+pub(super) const PRIMING_VERSION: &str = "2025-11-25";
+
 /// The priming event: an event id and the retry hint, with empty data.
 pub fn priming(id: u64) -> Bytes {
     Bytes::from(format!("id: {id}\nretry: {RETRY_MS}\ndata: \n\n"))
@@ -73,12 +80,15 @@ pub(super) fn sse(body: Body) -> Response {
         .into_response()
 }
 
-/// The GET stream: broadcasts from `subscriber`, until `end` is cancelled. `on_tick`
-/// runs at every keep-alive and event (the session counts the open stream as activity).
+/// The GET stream: broadcasts from `subscriber`, until `end` is cancelled, opened by the
+/// priming event where `prime` (else by a comment, so the client sees the stream open at
+/// once all the same). `on_tick` runs at every keep-alive and event (the session counts
+/// the open stream as activity).
 pub(crate) fn response(
     memory: Arc<ReplyMemory>,
     end: CancellationToken,
     subscriber: Subscriber,
+    prime: bool,
     on_tick: impl Fn() + Send + 'static,
 ) -> Response {
     struct State<F> {
@@ -95,10 +105,14 @@ pub(crate) fn response(
         on_tick,
         primed: false,
     };
-    let stream = futures_util::stream::unfold(state, |mut s| async move {
+    let stream = futures_util::stream::unfold(state, move |mut s| async move {
         if !s.primed {
             s.primed = true;
-            let first = priming(s.subscriber.cursor());
+            let first = if prime {
+                priming(s.subscriber.cursor())
+            } else {
+                Bytes::from_static(b":\n\n")
+            };
             return Some((Ok::<Bytes, Infallible>(first), s));
         }
         let chunk = tokio::select! {

@@ -950,3 +950,59 @@ async fn passed_through_lists_carry_the_inline_revisions_cache_hints() {
         );
     }
 }
+
+/// A session's GET stream opens with the priming event (an id, empty data) only for a
+/// client of 2025-11-25, the revision that introduced it: older clients parse every
+/// event's data as a JSON-RPC message, and the Python SDK before it logs a parse error for
+/// the empty one. Every revision's stream then carries the broadcasts with their ids.
+#[tokio::test]
+async fn the_get_streams_priming_event_goes_only_to_clients_of_the_revision_that_has_it() {
+    let tg = start().await;
+    for (version, primed) in [
+        ("2024-11-05", false),
+        ("2025-03-26", false),
+        ("2025-06-18", false),
+        ("2025-11-25", true),
+    ] {
+        let init = json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": { "protocolVersion": version, "capabilities": {},
+                        "clientInfo": { "name": "stream-test", "version": "1" } }
+        });
+        let r = post(&tg.url).body(init.to_string()).send().await.unwrap();
+        let sid = r.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(v["result"]["protocolVersion"], version);
+        let mut stream = Sse::new(
+            reqwest::Client::new()
+                .get(&tg.url)
+                .header("accept", "text/event-stream")
+                .header("mcp-session-id", &sid)
+                .header("mcp-protocol-version", version)
+                .send()
+                .await
+                .unwrap(),
+        );
+        tg.server
+            .broadcast()
+            .notify_all("notifications/tools/list_changed", None);
+        let first = stream.next().await.unwrap();
+        if primed {
+            assert!(
+                first.id.is_some() && first.data.is_empty(),
+                "{version}: {first:?}"
+            );
+        }
+        let notice = if primed {
+            stream.next().await.unwrap()
+        } else {
+            first
+        };
+        assert_eq!(
+            notice.json()["method"],
+            "notifications/tools/list_changed",
+            "{version}: every event an older client reads is a JSON-RPC message: {notice:?}"
+        );
+        assert!(notice.id.is_some(), "{version}: {notice:?}");
+    }
+}
