@@ -49,7 +49,7 @@ pub fn tool_spec(
         ));
     }
     let overrides = server.tools.get(def.name).cloned().unwrap_or_default();
-    let input_schema = match def.input_schema {
+    let mut input_schema = match def.input_schema {
         Value::Object(m) => m.clone(),
         _ => {
             return Err(format!(
@@ -58,6 +58,14 @@ pub fn tool_spec(
             ));
         }
     };
+    // `properties` is optional in MCP and means the same absent as `{}`, but some agent
+    // frameworks refuse an object schema without it (qwen-agent drops every tool of the
+    // server for one such schema), so it is served spelled out.
+    if input_schema.get("type") == Some(&Value::String("object".into()))
+        && !input_schema.contains_key("properties")
+    {
+        input_schema.insert("properties".into(), Value::Object(Map::new()));
+    }
     let input_validator = match jsonschema::options()
         .with_retriever(SchemaFiles::none())
         .build(def.input_schema)
@@ -148,4 +156,48 @@ fn output_contract(schema: &Value, version: &str) -> Result<Contract, String> {
         on_drift: OnDrift::Fail,
         learn: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::{Definition, tool_spec};
+
+    fn served(input: &Value) -> Value {
+        let config = toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            "mcp_servers:\n  kb: { url: 'http://127.0.0.1:9/mcp', owner: kb@example.com }\n",
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let def = Definition {
+            name: "search",
+            title: None,
+            description: Some("Searches."),
+            input_schema: input,
+            output_schema: None,
+            annotations: None,
+        };
+        let spec =
+            tool_spec(&config.mcp_servers["kb"], &def, "1").unwrap_or_else(|e| panic!("{e}"));
+        Value::Object(spec.input_schema)
+    }
+
+    #[test]
+    fn an_object_schema_without_properties_is_served_with_them_spelled_out() {
+        assert_eq!(
+            served(&json!({"type": "object"})),
+            json!({"type": "object", "properties": {}})
+        );
+        assert_eq!(
+            served(&json!({"type": "object", "required": [], "additionalProperties": false})),
+            json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false})
+        );
+        // What a schema says is kept as it came.
+        let full =
+            json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]});
+        assert_eq!(served(&full), full);
+    }
 }
