@@ -72,10 +72,7 @@ impl std::fmt::Debug for Shared {
 
 struct Inner {
     conn: RwLock<Option<ConnectionManager>>,
-    up: AtomicBool,
-    /// Whether up or down has been logged yet: a Redis unreachable from the start is
-    /// logged as one that goes away is.
-    told: AtomicBool,
+    up: Reachability,
     /// Operations failed in a row.
     failures: AtomicU32,
     gauge: Gauge,
@@ -127,8 +124,7 @@ impl Shared {
         let shared = Shared {
             inner: Arc::new(Inner {
                 conn: RwLock::new(None),
-                up: AtomicBool::new(false),
-                told: AtomicBool::new(false),
+                up: Reachability::default(),
                 failures: AtomicU32::new(0),
                 gauge,
                 prefix: prefix.to_string(),
@@ -152,7 +148,7 @@ impl Shared {
 
     /// Whether the shared state is in use right now.
     pub fn is_up(&self) -> bool {
-        self.inner.up.load(Ordering::Relaxed)
+        self.inner.up.is_up()
     }
 
     fn conn(&self) -> Option<ConnectionManager> {
@@ -287,10 +283,37 @@ fn describe(e: &redis::RedisError) -> String {
     }
 }
 
+/// Whether Redis answers, and whether a change is news to log: every change, and the
+/// first state seen at all (a Redis unreachable from the start is logged as one that
+/// goes away is).
+#[derive(Default)]
+struct Reachability {
+    up: AtomicBool,
+    told: AtomicBool,
+}
+
+impl Reachability {
+    fn is_up(&self) -> bool {
+        self.up.load(Ordering::Relaxed)
+    }
+
+    /// Marks it down; whether that is news.
+    fn went_down(&self) -> bool {
+        let was_up = self.up.swap(false, Ordering::Relaxed);
+        let told = self.told.swap(true, Ordering::Relaxed);
+        was_up || !told
+    }
+
+    /// Marks it up; whether that is news.
+    fn went_up(&self) -> bool {
+        self.told.store(true, Ordering::Relaxed);
+        !self.up.swap(true, Ordering::Relaxed)
+    }
+}
+
 fn mark_down(inner: &Inner, why: &str) {
     inner.failures.store(0, Ordering::Relaxed);
-    let was_up = inner.up.swap(false, Ordering::Relaxed);
-    if was_up || !inner.told.swap(true, Ordering::Relaxed) {
+    if inner.up.went_down() {
         inner.gauge.set(0);
         tracing::warn!(
             reason = why,
@@ -300,8 +323,7 @@ fn mark_down(inner: &Inner, why: &str) {
 }
 
 fn mark_up(inner: &Inner) {
-    inner.told.store(true, Ordering::Relaxed);
-    if !inner.up.swap(true, Ordering::Relaxed) {
+    if inner.up.went_up() {
         inner.gauge.set(1);
         tracing::info!(
             "shared state (Redis) reachable: quota, breaker and retry budget are shared with the other replicas"
@@ -350,5 +372,25 @@ async fn watch(inner: std::sync::Weak<Inner>, client: Client) {
         }
         drop(strong);
         tokio::time::sleep(CHECK_EVERY).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Reachability;
+
+    #[test]
+    fn a_redis_unreachable_from_the_start_is_news_once_and_every_change_after() {
+        let r = Reachability::default();
+        assert!(!r.is_up());
+        assert!(r.went_down(), "unreachable from the start is told");
+        assert!(!r.went_down(), "and not again while it stays down");
+        assert!(r.went_up());
+        assert!(r.is_up());
+        assert!(!r.went_up());
+        assert!(r.went_down(), "going away is told");
+        let fresh = Reachability::default();
+        assert!(fresh.went_up(), "reachable from the start is told");
+        assert!(fresh.went_down());
     }
 }

@@ -370,31 +370,3 @@ fn the_url_never_shows_in_what_is_printed() {
         assert!(!tls.contains("hunter2"), "{tls}");
     });
 }
-
-#[test]
-fn a_redis_unreachable_from_the_start_is_logged_once() {
-    let (log, _default) = crate::fixtures::capture_log();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(async {
-        // Nothing listens on port 1.
-        let gauge = Gauge::default();
-        let _s = Shared::start("redis://127.0.0.1:1/", None, gauge.clone()).unwrap();
-        let text = || log.text();
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while !text().contains("unreachable") && Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        assert!(
-            text().contains("shared state (Redis) unreachable"),
-            "{}",
-            text()
-        );
-        assert_eq!(gauge.get(), 0);
-        // Still down a while later: not logged again.
-        tokio::time::sleep(Duration::from_millis(1500)).await;
-        assert_eq!(text().matches("unreachable").count(), 1, "{}", text());
-    });
-}

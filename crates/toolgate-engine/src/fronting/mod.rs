@@ -1649,6 +1649,8 @@ pub async fn watch(
     let mut lock_poll = tokio::time::interval(LOCK_POLL);
     lock_poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut sessions_closed = crate::broadcast::subscribers_closed();
+    // Sessions that closed before this watch began are let go of at its first turn.
+    sessions_closed.mark_changed();
     // The caller's first check has just run.
     let mut last_check = (now(), Duration::ZERO);
     loop {
