@@ -709,6 +709,19 @@ pub(crate) mod tests {
         })
     }
 
+    /// One agent call of the tool over `link`, with the default services and context.
+    async fn run_once(link: &Arc<FakeLink>) -> pipeline::CallOutcome {
+        let r = route(link.clone(), None);
+        pipeline::run(
+            &r,
+            &services(),
+            Map::new(),
+            Origin::Agent,
+            &CallContext::default(),
+        )
+        .await
+    }
+
     fn route(link: Arc<FakeLink>, output: Option<Value>) -> Route<McpUpstream> {
         let spec = Arc::new(tool_spec("kb__search", output));
         let dependency = Arc::new(crate::dependency::DependencyState::new(
@@ -1031,15 +1044,7 @@ pub(crate) mod tests {
             before: vec![],
             reply: Err(LinkError::TooManyValues { limit: 65_536 }),
         });
-        let r = route(link.clone(), None);
-        let outcome = pipeline::run(
-            &r,
-            &services(),
-            Map::new(),
-            Origin::Agent,
-            &CallContext::default(),
-        )
-        .await;
+        let outcome = run_once(&link).await;
         let failure = outcome.result.expect_err("refused");
         assert!(
             failure
@@ -1075,15 +1080,7 @@ pub(crate) mod tests {
                     body: bytes::Bytes::new(),
                 }),
             });
-            let r = route(link.clone(), None);
-            let outcome = pipeline::run(
-                &r,
-                &services(),
-                Map::new(),
-                Origin::Agent,
-                &CallContext::default(),
-            )
-            .await;
+            let outcome = run_once(&link).await;
             let failure = outcome.result.expect_err("a redirect");
             assert!(failure.message.contains("HTTP 307"), "{}", failure.message);
             assert_eq!(
