@@ -33,6 +33,15 @@ const TIMEOUT: Duration = Duration::from_secs(2);
 /// How long sent data may stay unacknowledged, and an idle connection unprobed.
 const STALLED: Duration = Duration::from_secs(10);
 
+/// How long a statement may wait for the server's answer. The socket timeouts above do
+/// not cover a server that acknowledges what it is sent and never answers (a stuck
+/// server, a frozen proxy in between): without this, a statement, and the writer
+/// waiting on it, would hang until someone restarts one side.
+const ANSWER: Duration = Duration::from_secs(10);
+
+/// Migrations may rebuild an index of a large table, and wait for another replica's.
+const MIGRATION_ANSWER: Duration = Duration::from_secs(120);
+
 /// How long a new incident is left to the replica that opened it to announce.
 const OPENER_GRACE: Duration = Duration::from_secs(30);
 
@@ -211,18 +220,44 @@ impl PostgresStore {
         params: &[&(dyn ToSql + Sync)],
     ) -> Result<Vec<tokio_postgres::Row>, StoreError> {
         let client = self.client().await?;
-        let stmt = client
-            .prepare_cached(sql)
-            .await
-            .map_err(|e| self.error(&e))?;
-        client
-            .query(&stmt, params)
-            .await
-            .map_err(|e| self.error(&e))
+        let answer = tokio::time::timeout(ANSWER, async {
+            let stmt = client.prepare_cached(sql).await?;
+            client.query(&stmt, params).await
+        })
+        .await;
+        match answer {
+            Ok(rows) => rows.map_err(|e| self.error(&e)),
+            Err(_) => Err(self.silent(client, ANSWER)),
+        }
+    }
+
+    /// The error for a server that did not answer within `waited`. The connection is
+    /// taken out of the pool and closed: a late answer would otherwise arrive in front
+    /// of the next statement's, and a frozen server would hold every pooled connection.
+    fn silent(&self, client: deadpool_postgres::Object, waited: Duration) -> StoreError {
+        drop(deadpool_postgres::Object::take(client));
+        StoreError::Postgres {
+            target: self.target.to_string(),
+            message: format!(
+                "no answer within {}s (the connection was closed)",
+                waited.as_secs()
+            ),
+            transient: true,
+        }
     }
 
     async fn migrate(&self) -> Result<(), StoreError> {
         let mut client = self.client().await?;
+        match tokio::time::timeout(MIGRATION_ANSWER, self.apply_migrations(&mut client)).await {
+            Ok(done) => done,
+            Err(_) => Err(self.silent(client, MIGRATION_ANSWER)),
+        }
+    }
+
+    async fn apply_migrations(
+        &self,
+        client: &mut deadpool_postgres::Object,
+    ) -> Result<(), StoreError> {
         let err = |e: tokio_postgres::Error| pg_error(&self.target, &e);
         let tx = client.transaction().await.map_err(err)?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])

@@ -591,3 +591,39 @@ async fn a_store_that_stops_answering_fails_readiness_instead_of_hanging_it() {
     assert_eq!(ready, 200, "/readyz recovers when the store answers again");
     replica.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_statement_the_store_never_answers_fails_and_the_next_one_gets_a_fresh_connection() {
+    let pg = TestPostgres::start();
+    let mut url = reqwest::Url::parse(&pg.url).unwrap();
+    let target = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(5432));
+    let (relay, frozen) = freezable_relay(target).await;
+    url.set_host(Some("127.0.0.1")).unwrap();
+    url.set_port(Some(relay.port())).unwrap();
+    let store = PostgresStore::connect(url.as_str()).await.unwrap();
+    store.ping().await.unwrap();
+
+    // The relay acknowledges and holds what it is sent, so no socket timeout fires: only
+    // the store's own deadline for an answer ends the wait.
+    frozen.store(true, Ordering::SeqCst);
+    let silent = tokio::time::timeout(Duration::from_secs(60), store.incidents(false))
+        .await
+        .expect("a statement to a silent store ends with an error")
+        .unwrap_err();
+    assert!(silent.is_transient(), "{silent}");
+    let text = silent.to_string();
+    assert!(text.contains("no answer within"), "{text}");
+    assert!(
+        !text.contains(pg.url.as_str()),
+        "no URL with its password: {text}"
+    );
+
+    // The frozen connection was closed rather than pooled: once the store answers
+    // again, the next statement runs at once on a new one, not behind the late answer.
+    frozen.store(false, Ordering::SeqCst);
+    let open = tokio::time::timeout(Duration::from_secs(30), store.incidents(false))
+        .await
+        .expect("the store answers again")
+        .unwrap();
+    assert!(open.is_empty());
+}

@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{PostgresStore, pg_error, text};
+use super::{ANSWER, PostgresStore, pg_error, text};
 use crate::StoreError;
 use crate::audit::{AuditQuery, AuditRecord, stamp};
 
@@ -27,6 +27,19 @@ pub(super) const MIGRATION: &str = "CREATE TABLE audit (
 impl PostgresStore {
     pub(crate) async fn record_audit(&self, records: Vec<AuditRecord>) -> Result<(), StoreError> {
         let mut client = self.client().await?;
+        // A batch that timed out may still have been committed: the writer then sends
+        // it again, and the trail holds those calls twice rather than not at all.
+        match tokio::time::timeout(ANSWER, self.insert_audit(&mut client, &records)).await {
+            Ok(done) => done,
+            Err(_) => Err(self.silent(client, ANSWER)),
+        }
+    }
+
+    async fn insert_audit(
+        &self,
+        client: &mut deadpool_postgres::Object,
+        records: &[AuditRecord],
+    ) -> Result<(), StoreError> {
         let err = |e: tokio_postgres::Error| pg_error(&self.target, &e);
         let tx = client.transaction().await.map_err(err)?;
         let stmt = tx
@@ -37,7 +50,7 @@ impl PostgresStore {
             )
             .await
             .map_err(err)?;
-        for r in &records {
+        for r in records {
             tx.execute(
                 &stmt,
                 &[
