@@ -1,0 +1,424 @@
+use super::*;
+use serde_json::json;
+
+fn template(path: &str, query: &[(&str, &str)]) -> RequestTemplate {
+    RequestTemplate {
+        method: Method::GET,
+        path: Template::parse(path),
+        query: query
+            .iter()
+            .map(|(k, v)| (k.to_string(), Template::parse(v)))
+            .collect(),
+        headers: vec![],
+        body: None,
+        body_encoding: BodyEncoding::Json,
+        content_type: None,
+        form_style: BTreeMap::new(),
+    }
+}
+
+fn args(v: Value) -> Map<String, Value> {
+    v.as_object().cloned().unwrap()
+}
+
+#[test]
+fn an_exploded_argument_repeats_its_parameter_or_spreads_its_members() {
+    let base = url::Url::parse("https://api.example.com/v1?api_key=k").unwrap();
+    let t = template(
+        "/channels",
+        &[
+            ("Type", "{Type*}"),
+            ("filter", "{filter*}"),
+            ("tags", "{tags}"),
+        ],
+    );
+    assert_eq!(t.arguments(), vec!["Type", "filter", "tags"]);
+    let r = t
+            .render(
+                &base,
+                &args(json!({"Type": ["public", "private"], "filter": {"color": "red", "size": 2}, "tags": ["a", "b"]})),
+            )
+            .unwrap();
+    assert_eq!(
+        r.url.query(),
+        Some("api_key=k&Type=public&Type=private&color=red&size=2&tags=a,b")
+    );
+    // A single value is the parameter once; absent or null, not at all.
+    let r = t
+        .render(&base, &args(json!({"Type": "public", "filter": null})))
+        .unwrap();
+    assert_eq!(r.url.query(), Some("api_key=k&Type=public"));
+    // An object member may not set what the tool or its base URL sets.
+    for taken in ["api_key", "tags"] {
+        let e = t
+            .render(&base, &args(json!({"filter": {taken: "x"}})))
+            .unwrap_err();
+        assert!(e.0.contains(taken) && e.0.contains("sets itself"), "{e:?}");
+    }
+    // Outside a whole query value, `{name*}` reads as `{name}`.
+    let p = template("/items/{ids*}", &[]);
+    let r = p.render(&base, &args(json!({"ids": [1, 2]}))).unwrap();
+    assert_eq!(r.url.path(), "/v1/items/1,2");
+}
+
+#[test]
+fn a_path_list_keeps_the_commas_between_its_items() {
+    let base = url::Url::parse("https://api.example.com/v1").unwrap();
+    let t = template("/items/{ids}/.{tags}/x;color={colors}", &[]);
+    let r = t
+            .render(
+                &base,
+                &args(json!({"ids": [3, 4, 5], "tags": ["a b", "c"], "colors": ["blue", "black,brown", "é/?"]})),
+            )
+            .unwrap();
+    // Only the separators are literal: an item's own comma, slash or `?` is not.
+    assert_eq!(
+        r.url.path(),
+        "/v1/items/3,4,5/.a%20b,c/x;color=blue,black%2Cbrown,%C3%A9%2F%3F"
+    );
+    // One text with a comma in it is one value, not a list.
+    let r = t
+        .render(
+            &base,
+            &args(json!({"ids": "3,4", "tags": ["t"], "colors": [true, 1.5]})),
+        )
+        .unwrap();
+    assert_eq!(r.url.path(), "/v1/items/3%2C4/.t/x;color=true,1.5");
+    // A list still cannot name a `.` or `..` segment, nor be empty.
+    for bad in [json!([".."]), json!(["."]), json!([]), json!([""])] {
+        let e = template("/items/{ids}", &[])
+            .render(&base, &args(json!({ "ids": bad })))
+            .unwrap_err();
+        assert!(e.0.contains("path segment"), "{bad}: {e:?}");
+    }
+}
+
+#[test]
+fn parses_placeholders_and_keeps_stray_braces() {
+    let t = Template::parse("/a/{id}/b{x}{ not}");
+    assert_eq!(
+        t.0,
+        vec![
+            Part::Lit("/a/".into()),
+            Part::Arg("id".into()),
+            Part::Lit("/b".into()),
+            Part::Arg("x".into()),
+            Part::Lit("{ not}".into())
+        ]
+    );
+}
+
+#[test]
+fn doubled_braces_are_literal_and_escape_round_trips() {
+    let t = Template::parse("{{id}} {{{id}}} a}b {x}}");
+    assert_eq!(
+        t.0,
+        vec![
+            Part::Lit("{id} {".into()),
+            Part::Arg("id".into()),
+            Part::Lit("} a}b ".into()),
+            Part::Arg("x".into()),
+            Part::Lit("}".into())
+        ]
+    );
+    for text in ["{foo}", "${GITHUB_TOKEN}", "}{", "{{a}}", "a{b}c}", "plain"] {
+        let t = Template::parse(&Template::escape(text));
+        assert_eq!(t.0, vec![Part::Lit(text.into())], "{text}");
+    }
+}
+
+#[test]
+fn path_arguments_are_percent_encoded_within_their_segment() {
+    let base = url::Url::parse("https://api.example.com/v1/").unwrap();
+    let r = template("/items/{id}", &[])
+        .render(&base, &args(json!({"id": "a/b?c#d@evil.com:81"})))
+        .unwrap();
+    assert_eq!(
+        r.url.as_str(),
+        "https://api.example.com/v1/items/a%2Fb%3Fc%23d%40evil.com%3A81"
+    );
+    assert_eq!(r.url.host_str(), Some("api.example.com"));
+}
+
+#[test]
+fn a_reserved_expansion_keeps_slashes_between_encoded_segments() {
+    let base = url::Url::parse("https://api.example.com/v1/").unwrap();
+    let t = template("/{+name}:cancel", &[]);
+    let r = t
+        .render(
+            &base,
+            &args(json!({"name": "projects/p 1/operations/a?b#c@evil.com:81"})),
+        )
+        .unwrap();
+    assert_eq!(
+        r.url.as_str(),
+        "https://api.example.com/v1/projects/p%201/operations/a%3Fb%23c%40evil.com%3A81:cancel"
+    );
+    assert_eq!(t.path.arguments().collect::<Vec<_>>(), ["name"]);
+}
+
+#[test]
+fn a_reserved_expansion_cannot_climb_or_leave_empty_segments() {
+    let base = url::Url::parse("https://api.example.com/v1/").unwrap();
+    for bad in [
+        "projects/../../admin",
+        "projects/./x",
+        "/projects/p",
+        "projects/p/",
+        "projects//p",
+        "..",
+        "",
+    ] {
+        let e = template("/{+name}", &[])
+            .render(&base, &args(json!({ "name": bad })))
+            .unwrap_err();
+        assert!(e.0.contains("cannot be used as a path"), "{bad:?}: {e}");
+    }
+    // Encoded dots and other separators climb too, on a server that decodes them.
+    for bad in ["a/%2E%2E/b", "a/..\\b", "a/..;x/b", "a/%252e%252e/b"] {
+        let e = template("/{+name}", &[])
+            .render(&base, &args(json!({ "name": bad })))
+            .unwrap_err();
+        assert!(e.0.contains("outside the tool's"), "{bad:?}: {e}");
+    }
+    let r = template("/{+name}", &[])
+        .render(&base, &args(json!({"name": "a/v1.2..3/%41"})))
+        .unwrap();
+    assert_eq!(r.url.path(), "/v1/a/v1.2..3/%2541");
+}
+
+#[test]
+fn a_reserved_expansion_outside_the_path_reads_as_a_plain_argument() {
+    let base = url::Url::parse("https://api.example.com/").unwrap();
+    let r = template("/x", &[("filter", "{+f}")])
+        .render(&base, &args(json!({"f": "a/b&c"})))
+        .unwrap();
+    assert_eq!(r.url.query(), Some("filter=a%2Fb%26c"));
+}
+
+#[test]
+fn dot_segments_are_refused() {
+    let base = url::Url::parse("https://api.example.com/v1").unwrap();
+    for bad in [".", ".."] {
+        let e = template("/items/{id}", &[]).render(&base, &args(json!({ "id": bad })));
+        assert!(e.unwrap_err().0.contains("path segment"));
+    }
+}
+
+#[test]
+fn a_segment_argument_that_a_decoding_server_would_climb_with_is_refused() {
+    let base = url::Url::parse("https://api.example.com/v1/").unwrap();
+    for bad in [
+        "../../admin",
+        "..%2F..%2Fadmin",
+        "%2e%2e%2fadmin",
+        "%252e%252e%252fadmin",
+        "..\\admin",
+        "..;/admin",
+    ] {
+        let e = template("/items/{id}", &[])
+            .render(&base, &args(json!({ "id": bad })))
+            .unwrap_err();
+        assert!(e.0.contains("outside the tool's"), "{bad:?}: {e}");
+    }
+    // A slash inside a name stays one encoded segment; dots inside names are data.
+    let r = template("/items/{id}", &[])
+        .render(&base, &args(json!({"id": "a/b..c"})))
+        .unwrap();
+    assert_eq!(r.url.path(), "/v1/items/a%2Fb..c");
+}
+
+#[test]
+fn host_cannot_be_changed_even_by_a_leading_double_slash() {
+    let base = url::Url::parse("http://127.0.0.1:9000").unwrap();
+    let r = template("{p}", &[])
+        .render(&base, &args(json!({"p": "//evil.com/x"})))
+        .unwrap();
+    assert_eq!(r.url.host_str(), Some("127.0.0.1"));
+    assert_eq!(r.url.port(), Some(9000));
+}
+
+#[test]
+fn query_parameters_with_absent_arguments_are_left_out() {
+    let base = url::Url::parse("http://h/api?key=1").unwrap();
+    let r = template("/search", &[("q", "{query}"), ("limit", "{limit}")])
+        .render(&base, &args(json!({"query": "a b&c=d"})))
+        .unwrap();
+    assert_eq!(r.url.as_str(), "http://h/api/search?key=1&q=a+b%26c%3Dd");
+}
+
+#[test]
+fn missing_path_argument_is_named() {
+    let base = url::Url::parse("http://h").unwrap();
+    let e = template("/items/{id}", &[])
+        .render(&base, &args(json!({})))
+        .unwrap_err();
+    assert_eq!(e.0, "missing required argument id");
+}
+
+#[test]
+fn header_injection_is_refused() {
+    let base = url::Url::parse("http://h").unwrap();
+    let mut t = template("/x", &[]);
+    t.headers
+        .push((HeaderName::from_static("x-user"), Template::parse("{u}")));
+    let e = t
+        .render(&base, &args(json!({"u": "a\r\nHost: evil"})))
+        .unwrap_err();
+    assert!(e.0.contains("header x-user"));
+}
+
+#[test]
+fn body_placeholders_keep_json_types_and_drop_absent_keys() {
+    let base = url::Url::parse("http://h").unwrap();
+    let mut t = template("/x", &[]);
+    t.body = Some(
+        json!({"q": "{query}", "n": "{limit}", "fixed": "{not a placeholder}", "opt": "{missing}"}),
+    );
+    let r = t
+        .render(&base, &args(json!({"query": "hi", "limit": 3})))
+        .unwrap();
+    let body: Value = serde_json::from_slice(&r.body.unwrap()).unwrap();
+    assert_eq!(
+        body,
+        json!({"q": "hi", "n": 3, "fixed": "{not a placeholder}"})
+    );
+    assert_eq!(t.arguments(), vec!["query", "limit", "missing"]);
+}
+
+#[test]
+fn a_query_or_form_list_keeps_the_commas_between_its_items() {
+    // OpenAPI's `form` style unexploded (and Swagger 2.0's `csv`): the comma between
+    // items is a delimiter, sent as it is; a comma inside an item is data, encoded.
+    let base = url::Url::parse("https://api.example.com/v1?api_key=a,b").unwrap();
+    let mut t = template(
+        "/items",
+        &[("ids", "{ids}"), ("q", "{q}"), ("range", "{from}..{to}")],
+    );
+    let r = t
+        .render(
+            &base,
+            &args(json!({"ids": ["a b,c", "d", 3, true], "q": "x,y", "from": 1, "to": [2, 3]})),
+        )
+        .unwrap();
+    assert_eq!(
+        r.url.query(),
+        Some("api_key=a%2Cb&ids=a+b%2Cc,d,3,true&q=x%2Cy&range=1..2,3")
+    );
+    // What a server reads back: the items, each item's own comma kept.
+    let ids: Vec<String> = r
+        .url
+        .query()
+        .unwrap()
+        .split('&')
+        .find_map(|p| p.strip_prefix("ids="))
+        .unwrap()
+        .split(',')
+        .map(|item| {
+            url::form_urlencoded::parse(format!("x={item}").as_bytes())
+                .next()
+                .unwrap()
+                .1
+                .into_owned()
+        })
+        .collect();
+    assert_eq!(ids, ["a b,c", "d", "3", "true"]);
+    // A form body's `comma` fields alike, a list's and an object's members.
+    t.method = Method::POST;
+    t.query.clear();
+    t.body_encoding = BodyEncoding::Form;
+    t.body = Some(json!({"tags": "{tags}", "color": "{color}", "note": "{note}"}));
+    t.form_style.insert("tags".into(), FormStyle::Comma);
+    t.form_style.insert("color".into(), FormStyle::Comma);
+    let r = t
+        .render(
+            &base,
+            &args(json!({"tags": ["a,b", "c d"], "color": {"R": 1, "G": "x,y"}, "note": "p,q"})),
+        )
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(r.body.unwrap()).unwrap(),
+        "tags=a%2Cb,c+d&color=R,1,G,x%2Cy&note=p%2Cq"
+    );
+}
+
+#[test]
+fn form_fields_with_structures_follow_their_style() {
+    let base = url::Url::parse("http://h").unwrap();
+    let mut t = template("/v1/things", &[]);
+    t.method = Method::POST;
+    t.body_encoding = BodyEncoding::Form;
+    t.body = Some(json!({"r": "{r}", "c": "{c}", "b": "{b}", "d": "{d}", "o": "{o}", "j": "{j}"}));
+    for (k, st) in [
+        ("r", FormStyle::Repeat),
+        ("c", FormStyle::Comma),
+        ("b", FormStyle::Brackets),
+        ("d", FormStyle::Deep),
+        ("o", FormStyle::Repeat),
+    ] {
+        t.form_style.insert(k.into(), st);
+    }
+    let r = t
+        .render(
+            &base,
+            &args(json!({"r": ["x", "y"], "c": [1, 2], "b": ["p", {"q": 1}],
+                    "d": {"items": [{"price": "pr_1", "qty": 2}], "meta": {"k": "v"}},
+                    "o": {"m1": "a", "m2": null}, "j": [1]})),
+        )
+        .unwrap();
+    let body = String::from_utf8(r.body.unwrap()).unwrap();
+    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(body.as_bytes())
+        .into_owned()
+        .collect();
+    let want: Vec<(String, String)> = [
+        ("r", "x"),
+        ("r", "y"),
+        ("c", "1,2"),
+        ("b[]", "p"),
+        ("b[1][q]", "1"),
+        ("d[items][0][price]", "pr_1"),
+        ("d[items][0][qty]", "2"),
+        ("d[meta][k]", "v"),
+        ("m1", "a"),
+        ("j", "[1]"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    assert_eq!(pairs, want, "{body}");
+}
+
+#[test]
+fn form_bodies_are_url_encoded_pairs_with_json_text_for_structures() {
+    let base = url::Url::parse("http://h").unwrap();
+    let mut t = template("/chat.postMessage", &[]);
+    t.method = Method::POST;
+    t.body = Some(
+        json!({"channel": "{channel}", "text": "{text}", "blocks": "{blocks}", "mrkdwn": "{mrkdwn}", "gone": "{gone}"}),
+    );
+    t.body_encoding = BodyEncoding::Form;
+    let r = t
+            .render(
+                &base,
+                &args(json!({"channel": "C1", "text": "a b&c=d ü", "blocks": [{"type": "x"}], "mrkdwn": false})),
+            )
+            .unwrap();
+    assert_eq!(r.content_type, "application/x-www-form-urlencoded");
+    let body = String::from_utf8(r.body.unwrap()).unwrap();
+    assert_eq!(
+        body,
+        "channel=C1&text=a+b%26c%3Dd+%C3%BC&blocks=%5B%7B%22type%22%3A%22x%22%7D%5D&mrkdwn=false"
+    );
+    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(body.as_bytes())
+        .into_owned()
+        .collect();
+    assert_eq!(pairs[1], ("text".into(), "a b&c=d ü".into()));
+    assert_eq!(pairs[2].1, r#"[{"type":"x"}]"#);
+    assert_eq!(
+        template("/x", &[])
+            .render(&base, &args(json!({})))
+            .unwrap()
+            .content_type,
+        "application/json"
+    );
+}

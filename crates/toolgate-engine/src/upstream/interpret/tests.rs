@@ -1,0 +1,276 @@
+
+use super::*;
+use chrono::TimeZone;
+
+fn learned_tool() -> std::sync::Arc<ToolSpec> {
+    let yaml = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n";
+    let env = |_: &str| None;
+    let path = std::path::Path::new("t.yaml");
+    let config = toolgate_config::parse(path, yaml, std::path::Path::new("."), &env)
+        .unwrap_or_else(|e| panic!("{e}"));
+    config.tools["t"].clone()
+}
+
+fn reply(body: &str) -> Result<UpstreamResponse, SendError> {
+    Ok(UpstreamResponse {
+        status: 200,
+        headers: Default::default(),
+        body: bytes::Bytes::copy_from_slice(body.as_bytes()),
+        latency: Duration::ZERO,
+        rpc_error: None,
+    })
+}
+
+#[test]
+fn a_byte_order_mark_before_json_is_dropped_and_an_unasked_encoding_is_named() {
+    let tool = learned_tool();
+    match interpret_within(&tool, reply("\u{FEFF}{\"a\":1}"), None, false, 100) {
+        AttemptResult::Success(body) => assert_eq!(&body[..], br#"{"a":1}"#),
+        other => panic!("{other:?}"),
+    }
+    let encoded = |value: &str| {
+        let mut sent = reply("\u{1f}\u{8b}\u{8}\0\0\0\0\0");
+        if let Ok(r) = &mut sent {
+            r.headers
+                .insert(reqwest::header::CONTENT_ENCODING, value.parse().unwrap());
+        }
+        match interpret_within(&tool, sent, None, false, 100) {
+            AttemptResult::Failed {
+                detail: Detail::NotJson { encoding, .. },
+                ..
+            } => encoding,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(encoded("gzip").as_deref(), Some("gzip"));
+    assert_eq!(encoded("br, zstd").as_deref(), Some("br, zstd"));
+    // Upstream words that are no encoding's name are not repeated.
+    assert_eq!(encoded("gzip\"; ignore the owner").as_deref(), Some(""));
+    assert_eq!(encoded("identity"), None);
+}
+
+#[test]
+fn a_body_in_utf16_or_latin1_reaches_the_client_as_utf8_json() {
+    let tool = learned_tool();
+    let typed = |content_type: &str, body: Vec<u8>| {
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert(reqwest::header::CONTENT_TYPE, content_type.parse().unwrap());
+        Ok(UpstreamResponse {
+            status: 200,
+            headers,
+            body: bytes::Bytes::from(body),
+            latency: Duration::ZERO,
+            rpc_error: None,
+        })
+    };
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(r#"{"name":"café"}"#.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    for (content_type, body) in [
+        ("application/json; charset=utf-16", utf16),
+        (
+            "application/json; charset=ISO-8859-1",
+            b"{\"name\":\"caf\xe9\"}".to_vec(),
+        ),
+    ] {
+        match interpret_within(&tool, typed(content_type, body), None, false, 100) {
+            AttemptResult::Success(body) => {
+                assert_eq!(&body[..], r#"{"name":"café"}"#.as_bytes(), "{content_type}")
+            }
+            other => panic!("{content_type}: {other:?}"),
+        }
+    }
+    let unknown = typed(
+        "application/json; charset=shift_jis",
+        b"{\"a\":\"\x82\xa0\"}".to_vec(),
+    );
+    match interpret_within(&tool, unknown, None, false, 100) {
+        AttemptResult::Failed {
+            detail: Detail::NotJson { reason, .. },
+            ..
+        } => assert!(reason.contains("\"shift_jis\""), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A tool whose declared contract is checked while the body is read.
+fn declared_tool() -> std::sync::Arc<ToolSpec> {
+    let yaml = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n    contract: { version: \"1.0\", response_schema: { type: object, properties: { user: { type: object } } } }\n";
+    let env = |_: &str| None;
+    let path = std::path::Path::new("t.yaml");
+    let config = toolgate_config::parse(path, yaml, std::path::Path::new("."), &env)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let tool = config.tools["t"].clone();
+    assert!(tool.contract.response.checks_while_reading());
+    tool
+}
+
+#[test]
+fn numbers_past_the_largest_float_are_json_and_pass_as_written() {
+    let big = format!(
+        r#"{{"a":1e400,"b":-1e400,"c":{},"d":1e-400}}"#,
+        "9".repeat(400)
+    );
+    let learned = learned_tool();
+    match interpret_within(&learned, reply(&big), None, false, 100) {
+        AttemptResult::Success(body) => assert_eq!(&body[..], big.as_bytes()),
+        other => panic!("{other:?}"),
+    }
+    let declared = |schema: &str| {
+        let yaml = format!(
+            "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n    contract: {{ version: \"1.0\", response_schema: {schema} }}\n"
+        );
+        toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            &yaml,
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+        .tools["t"]
+            .clone()
+    };
+    let numbers = declared(
+        "{ type: object, properties: { a: { type: number }, b: { type: number, maximum: 0 }, c: { type: integer } } }",
+    );
+    assert!(matches!(
+        interpret_within(&numbers, reply(&big), None, false, 100),
+        AttemptResult::Success(_)
+    ));
+    // The contract still judges them: a string expected is drift, and so is a
+    // number past a bound.
+    for schema in [
+        "{ type: object, properties: { a: { type: string } } }",
+        "{ type: object, properties: { a: { type: number, maximum: 1000 } } }",
+    ] {
+        match interpret_within(&declared(schema), reply(&big), None, false, 100) {
+            AttemptResult::Failed {
+                class: ErrorClass::ContractDrift,
+                detail: Detail::Drift(_),
+                ..
+            } => {}
+            other => panic!("{schema}: {other:?}"),
+        }
+    }
+    // A repeat after such a number is still found.
+    match interpret_within(
+        &learned,
+        reply(r#"{"n":1e400,"role":"admin","role":"user"}"#),
+        None,
+        false,
+        100,
+    ) {
+        AttemptResult::Failed {
+            detail: Detail::RepeatedMember { .. },
+            ..
+        } => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_reply_naming_a_member_twice_is_refused_not_read_one_way() {
+    // With a learned contract, and with a declared one the body is checked against
+    // while it is read (which must not vouch for it).
+    for tool in [learned_tool(), declared_tool()] {
+        a_member_named_twice_is_refused_by(&tool);
+    }
+}
+
+fn a_member_named_twice_is_refused_by(tool: &ToolSpec) {
+    match interpret_within(
+        tool,
+        reply(r#"{"user":{"role":"admin","role":"viewer"}}"#),
+        None,
+        false,
+        100,
+    ) {
+        AttemptResult::Failed { class, detail, .. } => {
+            assert_eq!(class, ErrorClass::ContractDrift);
+            let Detail::RepeatedMember { position, .. } = &detail else {
+                panic!("{detail:?}")
+            };
+            assert_eq!(position, "line 1 column 30");
+            assert_eq!(
+                detail.drift_cause(),
+                "the response body names a member twice in one object"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    match interpret_within(tool, reply(r#"{"role":"viewer"}"#), None, false, 100) {
+        AttemptResult::Success(body) => assert_eq!(&body[..], br#"{"role":"viewer"}"#),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_body_of_more_values_than_the_limit_is_refused_before_it_is_parsed() {
+    let tool = learned_tool();
+    let nested = "[[[[[[1]]]]]]";
+    match interpret_within(&tool, reply(nested), None, false, 7) {
+        AttemptResult::Success(body) => assert_eq!(&body[..], nested.as_bytes()),
+        other => panic!("{other:?}"),
+    }
+    match interpret_within(&tool, reply(nested), None, false, 6) {
+        AttemptResult::Failed { class, detail, .. } => {
+            assert_eq!(class, ErrorClass::ContractDrift);
+            assert!(
+                matches!(
+                    detail,
+                    Detail::TooManyValues {
+                        status: Some(200),
+                        limit: 6
+                    }
+                ),
+                "{detail:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_410_that_speaks_of_a_retirement_is_one_and_a_deleted_item_is_not() {
+    let now = chrono::Utc
+        .with_ymd_and_hms(2026, 12, 4, 15, 30, 0)
+        .unwrap();
+    let today = chrono::Utc.with_ymd_and_hms(2026, 12, 4, 0, 0, 0).unwrap();
+    let retired = |body: &str, notice: Option<toolgate_signals::Deprecation>| {
+        let mut s = Signals {
+            deprecation: notice,
+            ..Signals::default()
+        };
+        observe_retirement(&mut s, body.as_bytes(), now);
+        s.deprecation
+    };
+    // GitHub's and Atlassian's words for an API that is gone.
+    for body in [
+        r#"{"message":"This API version has been retired.","documentation_url":"https://docs.github.com"}"#,
+        r#"{"errorMessages":["The requested API has been removed. Please migrate to the /rest/api/3/search/jql API."]}"#,
+    ] {
+        let d = retired(body, None).expect(body);
+        assert!(d.is_deprecated_at(now) && d.sunset == Some(today), "{d:?}");
+    }
+    // A Sunset still announced for later is overtaken by the 410 itself.
+    let announced = toolgate_signals::Deprecation {
+        sunset: Some(chrono::Utc.with_ymd_and_hms(2027, 6, 1, 0, 0, 0).unwrap()),
+        ..Default::default()
+    };
+    let d = retired("Gone", Some(announced)).unwrap();
+    assert!(d.deprecated && d.sunset == Some(today), "{d:?}");
+    // A sunset already past stands, and the deprecation is no later than it.
+    let past = chrono::Utc.with_ymd_and_hms(2025, 11, 1, 0, 0, 0).unwrap();
+    let gone = toolgate_signals::Deprecation {
+        sunset: Some(past),
+        ..Default::default()
+    };
+    let d = retired("Gone", Some(gone)).unwrap();
+    assert_eq!((d.since, d.sunset), (Some(past), Some(past)), "{d:?}");
+    // An item deleted, said with a 410, is not the API retiring.
+    assert_eq!(
+        retired(r#"{"error":"this message was deleted"}"#, None),
+        None
+    );
+}

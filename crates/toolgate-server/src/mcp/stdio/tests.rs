@@ -1,0 +1,185 @@
+
+use super::*;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+
+/// A client on pipes: what it sends is the server's input, what it reads the
+/// server's output.
+struct Piped {
+    input: Option<tokio::io::DuplexStream>,
+    lines: tokio::io::Lines<tokio::io::BufReader<tokio::io::DuplexStream>>,
+    serving: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Piped {
+    fn start(server: Arc<Server>) -> Piped {
+        let (client_in, server_out) = tokio::io::duplex(1 << 16);
+        let (client_out, server_in) = tokio::io::duplex(1 << 16);
+        let serving = tokio::spawn(serve_io(
+            server,
+            server_in,
+            server_out,
+            1 << 20,
+            tokio_util::sync::CancellationToken::new(),
+        ));
+        Piped {
+            input: Some(client_out),
+            lines: tokio::io::BufReader::new(client_in).lines(),
+            serving,
+        }
+    }
+
+    async fn send(&mut self, message: &Value) {
+        let input = self.input.as_mut().expect("the input is open");
+        input
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+
+    /// The next line the server writes, as JSON.
+    async fn next(&mut self) -> Value {
+        let line = tokio::time::timeout(std::time::Duration::from_secs(20), self.lines.next_line())
+            .await
+            .expect("a line")
+            .unwrap()
+            .expect("not the end");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// Ends the server's input.
+    fn close(&mut self) {
+        self.input = None;
+    }
+}
+
+#[tokio::test]
+async fn notifications_and_requests_go_out_as_lines_and_answers_come_back() {
+    let (server, _background) = crate::mcp::tests_upstream::fronting_server().await;
+    let server = Arc::new(server);
+    let mut client = Piped::start(server.clone());
+    let init = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{}},"clientInfo":{"name":"c","version":"1"}}});
+    client.send(&init).await;
+    assert_eq!(client.next().await["id"], 0);
+    let call = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":crate::mcp::tests_upstream::RELAY_TOOL,"_meta":{"progressToken":"t"}}});
+    client.send(&call).await;
+    let mut seen = Vec::new();
+    let request = loop {
+        let m = client.next().await;
+        if m["method"] == "sampling/createMessage" {
+            break m;
+        }
+        seen.push(m["method"].as_str().unwrap_or_default().to_owned());
+    };
+    assert_eq!(
+        seen,
+        [
+            "notifications/progress",
+            "notifications/progress",
+            "notifications/message"
+        ]
+    );
+    // A broadcast reaches stdout too, while the call waits.
+    server
+        .broadcast()
+        .notify_all("notifications/tools/list_changed", None);
+    assert_eq!(
+        client.next().await["method"],
+        "notifications/tools/list_changed"
+    );
+    let answer = json!({"jsonrpc":"2.0","id":request["id"],"result":{"role":"assistant","content":{"type":"text","text":"via stdio"},"model":"m"}});
+    client.send(&answer).await;
+    let done = client.next().await;
+    assert_eq!(done["id"], 1);
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        "client answered: via stdio"
+    );
+
+    // The client goes away while a request waits for it: the call still answers.
+    let call = json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":crate::mcp::tests_upstream::RELAY_TOOL}});
+    client.send(&call).await;
+    loop {
+        if client.next().await["method"] == "sampling/createMessage" {
+            break;
+        }
+    }
+    client.close();
+    let done = client.next().await;
+    assert_eq!(done["id"], 2);
+    let text = done["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("session or connection ended"), "{text}");
+    client.serving.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn lines_are_read_whole_and_overlong_ones_are_cut_at_the_limit() {
+    let input: &[u8] = b"abc\n\n0123456789\nlast";
+    let mut reader = BufReader::with_capacity(4, input);
+    let mut buf = Vec::new();
+    assert_eq!(read_line(&mut reader, &mut buf, 5).await.unwrap(), 3);
+    assert_eq!(buf, b"abc");
+    buf.clear();
+    assert_eq!(read_line(&mut reader, &mut buf, 5).await.unwrap(), 1);
+    assert_eq!(buf, b" ");
+    buf.clear();
+    assert_eq!(read_line(&mut reader, &mut buf, 5).await.unwrap(), 6);
+    buf.clear();
+    assert_eq!(read_line(&mut reader, &mut buf, 5).await.unwrap(), 4);
+    assert_eq!(buf, b"last");
+    buf.clear();
+    assert_eq!(read_line(&mut reader, &mut buf, 5).await.unwrap(), 0);
+}
+
+#[tokio::test]
+async fn a_listen_over_stdio_is_acknowledged_carries_what_it_asked_for_and_ends_when_cancelled() {
+    let (server, _background) = crate::mcp::tests_upstream::fronting_server().await;
+    let server = Arc::new(server);
+    let mut client = Piped::start(server.clone());
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                          "io.modelcontextprotocol/clientCapabilities": {}});
+    let listen = json!({"jsonrpc":"2.0","id":"sub","method":"subscriptions/listen",
+            "params":{"notifications":{"toolsListChanged":true},"_meta":meta}});
+    client.send(&listen).await;
+    let ack = client.next().await;
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(
+        ack["params"]["notifications"],
+        json!({"toolsListChanged": true})
+    );
+    let broadcast = server.broadcast();
+    broadcast.notify_all("notifications/prompts/list_changed", None);
+    broadcast.notify_all("notifications/tools/list_changed", None);
+    // Only what it asked for, tagged with the subscription's id.
+    let got = client.next().await;
+    assert_eq!(got["method"], "notifications/tools/list_changed");
+    assert_eq!(
+        got["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "sub"
+    );
+    // The client cancels it: answered as a cancelled request, then nothing more.
+    let cancel =
+        json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"sub"}});
+    client.send(&cancel).await;
+    let ended = client.next().await;
+    assert_eq!(ended["id"], "sub");
+    assert!(ended.get("error").is_some(), "{ended}");
+    broadcast.notify_all("notifications/tools/list_changed", None);
+    // Nothing more of it: the next line is the answer to the next request.
+    let ping = json!({"jsonrpc":"2.0","id":9,"method":"ping","params":{"_meta":meta}});
+    client.send(&ping).await;
+    assert_eq!(client.next().await["id"], 9);
+
+    // A second subscription ends with the input, which must not wait for it.
+    client.send(&listen).await;
+    assert_eq!(
+        client.next().await["method"],
+        "notifications/subscriptions/acknowledged"
+    );
+    client.close();
+    tokio::time::timeout(std::time::Duration::from_secs(10), client.serving)
+        .await
+        .expect("the end of input ends the subscription")
+        .unwrap()
+        .unwrap();
+}
