@@ -3,10 +3,11 @@
 //! Each section entry (a dependency, a tool) is deserialized on its own, so one typo
 //! does not hide the problems in the next entry; semantic checks (owners, references
 //! between entries, templates against input schemas) run on whatever did deserialize.
-//! Dependencies are compiled in `dependency.rs`, tools (request, schemas, contract) in `tool.rs`.
+//! Each section has its file: `gateway.rs`, `dependency.rs`, `tool.rs` (request, schemas,
+//! contract), `mcp_server.rs`, `alerts.rs`, `telemetry.rs`; this one reads the document
+//! and holds what they share (errors, durations, URLs, variables).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,13 +16,17 @@ use serde::de::DeserializeOwned;
 use toolgate_contract::{ContractCache, SchemaFiles};
 
 mod agents;
+mod alerts;
 mod audit;
 mod dependency;
+mod gateway;
 mod known;
 mod limits;
 mod mcp_server;
 mod schemas;
+mod server_limits;
 mod session;
+mod telemetry;
 mod token_exchange;
 mod tool;
 
@@ -30,10 +35,7 @@ pub use tool::{notes_member, output_schema, valid_tool_name};
 use super::error::ConfigError;
 use super::model::*;
 use super::raw::*;
-use super::units::{parse_bytes, parse_duration};
-
-/// `gateway.serving_threads` at most.
-const MAX_SERVING_THREADS: usize = 1024;
+use super::units::parse_duration;
 
 /// Reads environment variables; injected so tests do not touch the process environment.
 pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
@@ -545,367 +547,6 @@ impl Compiler<'_> {
         })
     }
 
-    /// `gateway.serving_threads`: a thread each is a runtime and a stack; past
-    /// [`MAX_SERVING_THREADS`] that is a typo, not a machine.
-    fn serving_threads(&mut self, raw: Option<u32>) -> Option<usize> {
-        let n = raw? as usize;
-        if n > MAX_SERVING_THREADS {
-            self.err(
-                "gateway.serving_threads",
-                format!("{n} threads: at most {MAX_SERVING_THREADS}"),
-                "leave it out for one thread per core",
-            );
-            return None;
-        }
-        Some(n)
-    }
-
-    /// A size setting (`8MiB` or a number of bytes), `default` when unset or unreadable
-    /// (reported at `path`).
-    fn size(&mut self, path: &str, raw: Option<RawSize>, default: usize, example: &str) -> usize {
-        let Some(raw) = raw else {
-            return default;
-        };
-        let parsed = match raw {
-            RawSize::Bytes(n) => usize::try_from(n).map_err(|_| format!("`{n}` is too large")),
-            RawSize::Text(text) => parse_bytes(&text),
-        };
-        match parsed {
-            Ok(n) => n,
-            Err(msg) => {
-                self.err(path, msg, &format!("write a size like `8MiB`; {example}"));
-                default
-            }
-        }
-    }
-
-    fn gateway(&mut self, raw: RawGateway) -> GatewayConfig {
-        let listen_text = raw.listen.unwrap_or_else(|| "127.0.0.1:8765".into());
-        let listen = listen_text.parse::<SocketAddr>().unwrap_or_else(|_| {
-            self.err(
-                "gateway.listen",
-                format!("`{listen_text}` is not an address"),
-                "write it like `127.0.0.1:8765`",
-            );
-            SocketAddr::from(([127, 0, 0, 1], 8765))
-        });
-        let auth_token = raw.auth_token_env.and_then(|var| match (self.env)(&var) {
-            Some(v) if !v.is_empty() => Some(Secret(v)),
-            _ => {
-                self.unset_variable(
-                    "gateway.auth_token_env",
-                    &var,
-                    &format!("export {var} with the bearer token clients must send"),
-                );
-                None
-            }
-        });
-        let auth = raw.auth.and_then(|a| self.auth(a));
-        let max_response_bytes = self.size(
-            "gateway.max_response_bytes",
-            raw.max_response_bytes,
-            8 << 20,
-            "use at least 1KiB, e.g. `8MiB`",
-        );
-        let max_response_bytes = if max_response_bytes < limits::MIN_RESPONSE_BYTES {
-            self.err(
-                "gateway.max_response_bytes",
-                format!(
-                    "max_response_bytes is {max_response_bytes} bytes, so every upstream response would be refused"
-                ),
-                "use at least 1KiB, e.g. `8MiB`",
-            );
-            8 << 20
-        } else {
-            max_response_bytes
-        };
-        let buffered_default = (128 << 20).max(max_response_bytes);
-        let max_buffered_response_bytes = self.size(
-            "gateway.max_buffered_response_bytes",
-            raw.max_buffered_response_bytes,
-            buffered_default,
-            "e.g. `128MiB`",
-        );
-        let max_buffered_response_bytes = if max_buffered_response_bytes < max_response_bytes {
-            self.err(
-                "gateway.max_buffered_response_bytes",
-                format!(
-                    "max_buffered_response_bytes ({max_buffered_response_bytes} bytes) is less than \
-                     max_response_bytes ({max_response_bytes} bytes), so a reply of the allowed size could never be read"
-                ),
-                "make it at least max_response_bytes, e.g. 16 times it",
-            );
-            buffered_default
-        } else {
-            max_buffered_response_bytes
-        };
-        let (state, postgres) = match raw.state {
-            Some(text) if text.starts_with("postgres://") || text.starts_with("postgresql://") => {
-                let url = self.expand("gateway.state", &text);
-                (PathBuf::from(".toolgate/state.db"), Some(Secret(url)))
-            }
-            other => (self.state_path(other), None),
-        };
-        let shared = raw.shared.map(|text| {
-            let url = self.expand("gateway.shared", &text);
-            if !(url.starts_with("redis://") || url.starts_with("rediss://")) {
-                self.err(
-                    "gateway.shared",
-                    "`shared` must be a redis:// or rediss:// URL",
-                    "e.g. `shared: redis://cache.internal:6379/0`",
-                );
-            }
-            Secret(url)
-        });
-        let replica = raw.replica.map(|r| self.expand("gateway.replica", &r));
-        self.schema_roots(raw.schema_roots.unwrap_or_default());
-        let max_request_bytes = match raw.max_request_bytes.as_deref().map(parse_bytes) {
-            None => 4 << 20,
-            Some(Ok(n)) => n,
-            Some(Err(msg)) => {
-                self.err("gateway.max_request_bytes", msg, "write a size like `4MiB`");
-                4 << 20
-            }
-        };
-        let count = |n: Option<u32>, default: usize| n.map_or(default, |n| n as usize);
-        GatewayConfig {
-            allowed_origins: raw.allowed_origins.unwrap_or_default(),
-            max_connections: count(raw.max_connections, 1024),
-            serving_threads: self.serving_threads(raw.serving_threads),
-            header_timeout: self.duration(
-                "gateway.header_timeout".into(),
-                raw.header_timeout.as_ref(),
-                Duration::from_secs(10),
-            ),
-            idle_timeout: self.duration(
-                "gateway.idle_timeout".into(),
-                raw.idle_timeout.as_ref(),
-                Duration::from_secs(60),
-            ),
-            // Below a second a connection would be cut for a scheduling hiccup.
-            body_timeout: self.duration_min(
-                "gateway.body_timeout".into(),
-                raw.body_timeout.as_ref(),
-                Duration::from_secs(30),
-                Duration::from_secs(1),
-            ),
-            send_timeout: self.duration_min(
-                "gateway.send_timeout".into(),
-                raw.send_timeout.as_ref(),
-                Duration::from_secs(30),
-                Duration::from_secs(1),
-            ),
-            max_request_bytes,
-            max_sessions: count(raw.max_sessions, 10_000),
-            session_idle: self.duration(
-                "gateway.session_idle".into(),
-                raw.session_idle.as_ref(),
-                Duration::from_secs(600),
-            ),
-            session_keys: self.session_keys(
-                raw.session_key_env.as_deref(),
-                raw.session_key_previous_env.as_deref(),
-            ),
-            session_lifetime: self
-                .session_lifetime(raw.session_lifetime.as_ref(), raw.session_key_env.is_some()),
-            replica_url: self
-                .replica_url(raw.replica_url.as_deref(), raw.session_key_env.is_some()),
-            drain: self.duration(
-                "gateway.drain".into(),
-                raw.drain.as_ref(),
-                Duration::from_secs(30),
-            ),
-            shutdown_delay: self.duration(
-                "gateway.shutdown_delay".into(),
-                raw.shutdown_delay.as_ref(),
-                Duration::from_secs(5),
-            ),
-            reload_watch: raw.reload_watch.unwrap_or(false),
-            listen,
-            state,
-            postgres,
-            shared,
-            replica,
-            auth_token,
-            auth,
-            allowed_hosts: raw.allowed_hosts.unwrap_or_default(),
-            deadline: self.duration_min(
-                "gateway.deadline".into(),
-                raw.deadline.as_ref(),
-                Duration::from_secs(30),
-                limits::MIN_DEADLINE,
-            ),
-            max_response_bytes,
-            max_buffered_response_bytes,
-            notes: self.notes_mode(
-                "gateway.notes".into(),
-                raw.notes.as_deref(),
-                NotesMode::default(),
-            ),
-            structured_content: raw.structured_content.unwrap_or(true),
-            mcp_server_limits: self.tool_limits(
-                "gateway.mcp_server_limits",
-                raw.mcp_server_limits.as_ref(),
-                ServerLimits::default(),
-            ),
-            learn: self.learn("gateway.learn", raw.learn.as_ref(), Some(Learn::default())),
-            lockfile: self.lock_default.clone(),
-            audit: self.audit(raw.audit.as_ref()),
-        }
-    }
-
-    /// Caps on one server's tools: each key given replaces the one in `base`. A cap of
-    /// zero would refuse every tool, so it is an error.
-    pub(super) fn tool_limits(
-        &mut self,
-        path: &str,
-        raw: Option<&RawServerLimits>,
-        base: ServerLimits,
-    ) -> ServerLimits {
-        let Some(raw) = raw else {
-            return base;
-        };
-        let mut out = base;
-        if let Some(n) = raw.max_tools {
-            if n == 0 {
-                self.err(
-                    format!("{path}.max_tools"),
-                    "max_tools is 0, so every tool would be refused",
-                    "use at least 1 (the default is 1000)",
-                );
-            } else {
-                out.max_tools = n as usize;
-            }
-        }
-        let size = |this: &mut Self, key: &str, value: Option<&RawSize>, into: &mut usize| {
-            let parsed = match value {
-                None => return,
-                Some(RawSize::Bytes(n)) => {
-                    usize::try_from(*n).map_err(|_| format!("`{n}` is too large"))
-                }
-                Some(RawSize::Text(text)) => parse_bytes(text),
-            };
-            match parsed {
-                Ok(0) => this.err(
-                    format!("{path}.{key}"),
-                    format!("{key} is 0, so every tool would be refused"),
-                    "write a size like `64KiB`",
-                ),
-                Ok(n) => *into = n,
-                Err(msg) => this.err(format!("{path}.{key}"), msg, "write a size like `64KiB`"),
-            }
-        };
-        size(
-            self,
-            "max_definition_bytes",
-            raw.max_definition_bytes.as_ref(),
-            &mut out.max_definition_bytes,
-        );
-        size(
-            self,
-            "max_total_bytes",
-            raw.max_total_bytes.as_ref(),
-            &mut out.max_total_bytes,
-        );
-        // What a server may ask of toolgate. Zero would refuse every question (or log
-        // nothing); past these, a cap bounds nothing any more.
-        let count = |this: &mut Self, key: &str, value: Option<u32>, max: u32, into: &mut u32| {
-            match value {
-                None => {}
-                Some(n) if (1..=max).contains(&n) => *into = n,
-                Some(n) => this.err(
-                    format!("{path}.{key}"),
-                    format!("{key} is {n}, outside 1..={max}"),
-                    "the default is usually right; raise it only for a server that needs it",
-                ),
-            }
-        };
-        let mut requests = u32::try_from(out.max_server_requests).unwrap_or(u32::MAX);
-        count(
-            self,
-            "max_server_requests",
-            raw.max_server_requests,
-            1024,
-            &mut requests,
-        );
-        out.max_server_requests = requests as usize;
-        count(
-            self,
-            "stderr_lines_per_second",
-            raw.stderr_lines_per_second,
-            10_000,
-            &mut out.stderr_lines_per_second,
-        );
-        if let Some(kinds) = &raw.server_requests {
-            let mut allowed = ServerRequests {
-                sampling: false,
-                elicitation: false,
-                roots: false,
-            };
-            for kind in kinds {
-                match kind.as_str() {
-                    "sampling" => allowed.sampling = true,
-                    "elicitation" => allowed.elicitation = true,
-                    "roots" => allowed.roots = true,
-                    other => self.err(
-                        format!("{path}.server_requests"),
-                        format!(
-                            "`{}` is not a kind of server request",
-                            toolgate_contract::one_line(other)
-                                .chars()
-                                .take(40)
-                                .collect::<String>()
-                        ),
-                        "use any of sampling, elicitation, roots (or `[]` for none)",
-                    ),
-                }
-            }
-            out.server_requests = allowed;
-        }
-        if raw.answer_timeout.is_some() {
-            let key = format!("{path}.answer_timeout");
-            let errors = self.errors.len();
-            let d = self.duration(key.clone(), raw.answer_timeout.as_ref(), out.answer_timeout);
-            if self.errors.len() == errors {
-                if (Duration::from_millis(100)..=Duration::from_secs(600)).contains(&d) {
-                    out.answer_timeout = d;
-                } else {
-                    self.err(
-                        key,
-                        format!("answer_timeout {d:?} is outside 100ms..10m"),
-                        "write a duration like `10s`",
-                    );
-                }
-            }
-        }
-        out
-    }
-
-    fn telemetry(&mut self, raw: RawTelemetry) -> Option<Otlp> {
-        let otlp = raw.otlp?;
-        let endpoint = self.url("telemetry.otlp.endpoint", &otlp.endpoint);
-        match otlp.protocol.as_deref() {
-            None | Some("http/protobuf") => {}
-            Some(other) => self.err(
-                "telemetry.otlp.protocol",
-                format!("protocol `{other}` is not supported"),
-                "use `http/protobuf` (OTLP over HTTP)",
-            ),
-        }
-        let sample = otlp.sample.unwrap_or(1.0);
-        if !(0.0..=1.0).contains(&sample) {
-            self.err(
-                "telemetry.otlp.sample",
-                format!("sample {sample} is not a fraction"),
-                "use a number from 0.0 (trace nothing) to 1.0 (trace every call)",
-            );
-        }
-        Some(Otlp {
-            endpoint: endpoint?,
-            sample: sample.clamp(0.0, 1.0),
-        })
-    }
-
     /// `notes: text | structured | both | inline`.
     fn notes_mode(&mut self, path: String, text: Option<&str>, default: NotesMode) -> NotesMode {
         let Some(text) = text else {
@@ -923,83 +564,6 @@ impl Compiler<'_> {
             );
             default
         })
-    }
-
-    fn alerts(&mut self, raw: RawAlerts) -> AlertsConfig {
-        let webhooks = self.webhooks("alerts.webhooks", raw.webhooks);
-        let owners = raw
-            .owners
-            .into_iter()
-            .map(|(owner, o)| {
-                let hooks = self.webhooks(&format!("alerts.owners.{owner}.webhooks"), o.webhooks);
-                (owner, hooks)
-            })
-            .collect();
-        let d = |c: &mut Self, field: &str, v: Option<String>, default: Duration, min: Duration| {
-            c.duration_min(format!("alerts.{field}"), v.as_ref(), default, min)
-        };
-        AlertsConfig {
-            webhooks,
-            owners,
-            throttle: d(
-                self,
-                "throttle",
-                raw.throttle,
-                Duration::from_secs(3600),
-                limits::MIN_THROTTLE,
-            ),
-            evaluate_every: d(
-                self,
-                "evaluate_every",
-                raw.evaluate_every,
-                Duration::from_secs(30),
-                limits::MIN_EVALUATE_EVERY,
-            ),
-            recovery_window: d(
-                self,
-                "recovery_window",
-                raw.recovery_window,
-                Duration::from_secs(3600),
-                limits::MIN_RECOVERY_WINDOW,
-            ),
-            sunset_within: d(
-                self,
-                "sunset_within",
-                raw.sunset_within,
-                Duration::from_secs(30 * 86_400),
-                limits::MIN_SUNSET_WITHIN,
-            ),
-            circuit_open_for: d(
-                self,
-                "circuit_open_for",
-                raw.circuit_open_for,
-                Duration::from_secs(600),
-                limits::MIN_CIRCUIT_OPEN_FOR,
-            ),
-        }
-    }
-
-    fn webhooks(&mut self, at: &str, raw: Vec<RawWebhook>) -> Vec<Webhook> {
-        let mut out = Vec::new();
-        for (i, w) in raw.into_iter().enumerate() {
-            let path = format!("{at}.{i}");
-            let format = match w.format.as_deref() {
-                None | Some("json") => WebhookFormat::Json,
-                Some("slack") => WebhookFormat::Slack,
-                Some(other) => {
-                    self.err(
-                        format!("{path}.format"),
-                        format!("unknown webhook format `{other}`"),
-                        "use `json` or `slack`",
-                    );
-                    WebhookFormat::Json
-                }
-            };
-            if let Some(url) = self.url(&format!("{path}.url"), &w.url) {
-                out.push(Webhook { url, format });
-            }
-        }
-        out
     }
 }
 

@@ -1,4 +1,3 @@
-
 const TOOLS: &str = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: { path: /x }\n    contract: { version: \"1.0\", response_schema: { type: object } }\n";
 
 fn parsed(yaml: &str) -> Result<crate::Config, crate::ConfigErrors> {

@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn quota(policy: &str, reset: Duration) -> Quota {

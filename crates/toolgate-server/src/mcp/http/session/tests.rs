@@ -1,4 +1,3 @@
-
 use super::*;
 
 const V: ProtocolVersion = ProtocolVersion::V_2025_11_25;
