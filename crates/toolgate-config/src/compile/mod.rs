@@ -7,7 +7,7 @@
 //! contract), `mcp_server.rs`, `alerts.rs`, `telemetry.rs`; this one reads the document
 //! and holds what they share (errors, durations, URLs, variables).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,6 +24,7 @@ mod known;
 mod limits;
 mod mcp_server;
 mod schemas;
+mod sections;
 mod server_limits;
 mod session;
 mod telemetry;
@@ -31,6 +32,8 @@ mod token_exchange;
 mod tool;
 
 pub use tool::{notes_member, output_schema, valid_tool_name};
+
+use sections::Defined;
 
 use super::error::ConfigError;
 use super::model::*;
@@ -123,13 +126,6 @@ struct Compiler<'a> {
     /// The unset variables tolerated under [`Secrets::Optional`]; what later checks
     /// say about their fields is not an error either.
     unset: Vec<UnsetVariable>,
-}
-
-/// The names written under `dependencies:` and `tools:`, whether or not their entry
-/// compiled: a reference to an entry that has its own error is not a second error.
-struct Defined {
-    dependencies: BTreeSet<String>,
-    tools: BTreeSet<String>,
 }
 
 impl Compiler<'_> {
@@ -346,6 +342,10 @@ impl Compiler<'_> {
         }
     }
 
+    /// The whole document: its sections read one by one (so one broken entry hides
+    /// nothing else), then compiled in the order their references need: the gateway
+    /// first (its settings are defaults for the rest), dependencies and servers before
+    /// the tools that name them.
     fn config(&mut self, doc: yaml_serde::Value) -> Option<Config> {
         let yaml_serde::Value::Mapping(top) = doc else {
             self.err(
@@ -355,170 +355,20 @@ impl Compiler<'_> {
             );
             return None;
         };
-        let mut gateway = None;
-        let mut alerts = None;
-        let mut telemetry = None;
-        let mut raw_deps = BTreeMap::new();
-        let mut raw_tools = BTreeMap::new();
-        let mut raw_servers = BTreeMap::new();
-        let mut raw_agents = BTreeMap::new();
-        let mut raw_schemas = BTreeMap::new();
-        let mut defined = Defined {
-            dependencies: BTreeSet::new(),
-            tools: BTreeSet::new(),
-        };
-        for (key, value) in top {
-            let Some(key) = key.as_str().map(str::to_string) else {
-                self.err("", "top-level keys must be strings", "");
-                continue;
-            };
-            match key.as_str() {
-                "gateway" => {
-                    gateway = self.entry::<RawGateway>("gateway", "/properties/gateway", value)
-                }
-                "alerts" => alerts = self.entry::<RawAlerts>("alerts", "/properties/alerts", value),
-                "telemetry" => {
-                    telemetry =
-                        self.entry::<RawTelemetry>("telemetry", "/properties/telemetry", value)
-                }
-                "agents" => {
-                    let Some(map) =
-                        self.entry::<BTreeMap<String, yaml_serde::Value>>(&key, "", value)
-                    else {
-                        continue;
-                    };
-                    for (name, v) in map {
-                        let path = format!("agents.{name}");
-                        let schema = "/properties/agents/additionalProperties";
-                        if let Some(a) = self.entry::<RawAgent>(&path, schema, v) {
-                            raw_agents.insert(name, a);
-                        }
-                    }
-                }
-                "mcp_servers" => {
-                    let Some(map) =
-                        self.entry::<BTreeMap<String, yaml_serde::Value>>(&key, "", value)
-                    else {
-                        continue;
-                    };
-                    for (name, v) in map {
-                        let path = format!("mcp_servers.{name}");
-                        defined.dependencies.insert(name.clone());
-                        let schema = "/properties/mcp_servers/additionalProperties";
-                        if let Some(s) = self.entry::<RawMcpServer>(&path, schema, v) {
-                            raw_servers.insert(name, s);
-                        }
-                    }
-                }
-                "schemas" => {
-                    if let Some(sets) = self.entry("schemas", "", value) {
-                        raw_schemas = sets;
-                    }
-                }
-                "dependencies" | "tools" => {
-                    let Some(map) =
-                        self.entry::<BTreeMap<String, yaml_serde::Value>>(&key, "", value)
-                    else {
-                        continue;
-                    };
-                    let schema = format!("/properties/{key}/additionalProperties");
-                    for (name, v) in map {
-                        let path = format!("{key}.{name}");
-                        if key == "tools" {
-                            defined.tools.insert(name.clone());
-                            if let Some(t) = self.entry::<RawTool>(&path, &schema, v) {
-                                raw_tools.insert(name, t);
-                            }
-                        } else {
-                            defined.dependencies.insert(name.clone());
-                            if let Some(d) = self.entry::<RawDependency>(&path, &schema, v) {
-                                raw_deps.insert(name, d);
-                            }
-                        }
-                    }
-                }
-                other => {
-                    const SECTIONS: [&str; 8] = [
-                        "gateway",
-                        "schemas",
-                        "agents",
-                        "alerts",
-                        "dependencies",
-                        "tools",
-                        "mcp_servers",
-                        "telemetry",
-                    ];
-                    let help = match known::did_you_mean(other, SECTIONS) {
-                        Some(best) => format!("did you mean `{best}`?"),
-                        None => {
-                            "the sections are gateway, alerts, dependencies, schemas, tools, mcp_servers, telemetry and agents"
-                                .into()
-                        }
-                    };
-                    self.err(other, format!("unknown top-level section `{other}`"), &help)
-                }
-            }
-        }
-        let gateway = self.gateway(gateway.unwrap_or_default());
-        let alerts = self.alerts(alerts.unwrap_or_default());
-        let mut dependencies = BTreeMap::new();
-        for (name, mut raw) in raw_deps {
-            let exchange = raw.token_exchange.take();
-            if let Some(mut dep) = self.dependency(&name, raw) {
-                if let Some(x) = exchange {
-                    let path = format!("dependencies.{name}");
-                    dep.token_exchange =
-                        self.dependency_token_exchange(&path, x, &dep, gateway.auth.as_ref());
-                }
-                dependencies.insert(name, Arc::new(dep));
-            }
-        }
-        let mut servers = BTreeMap::new();
-        for (name, raw) in raw_servers {
-            if dependencies.contains_key(&name) {
-                self.err(
-                    format!("mcp_servers.{name}"),
-                    format!("`{name}` is both a dependency and an MCP server"),
-                    "rename one of them: a server's name is also its dependency's name",
-                );
-                continue;
-            }
-            if let Some(server) = self.mcp_server(&name, raw, &gateway) {
-                servers.insert(name, server);
-            }
-        }
-        self.prefixes_distinct(&servers);
-        let mcp_servers: BTreeMap<String, Arc<McpServerSpec>> = servers
-            .into_iter()
-            .map(|(name, s)| {
-                dependencies.insert(name.clone(), s.dependency.clone());
-                (name, Arc::new(s))
-            })
-            .collect();
-        self.shared_schemas(raw_schemas);
+        let raw = self.sections(top);
+        let mut gateway = self.gateway(raw.gateway.unwrap_or_default());
+        let alerts = self.alerts(raw.alerts.unwrap_or_default());
+        let mut dependencies = self.dependencies(raw.dependencies, &gateway);
+        let mcp_servers = self.mcp_servers(raw.mcp_servers, &mut dependencies, &gateway);
+        self.shared_schemas(raw.schemas);
         let mut tools = BTreeMap::new();
-        for (name, raw) in raw_tools {
-            if let Some(tool) = self.tool(&name, raw, &dependencies, &defined, &gateway) {
+        for (name, tool) in raw.tools {
+            if let Some(tool) = self.tool(&name, tool, &dependencies, &raw.defined, &gateway) {
                 tools.insert(name, Arc::new(tool));
             }
         }
         self.exchanged_tools(&tools);
-        for (name, s) in &mcp_servers {
-            // An unprefixed server's tools are known only at run time; a prefixed one
-            // can still collide with an HTTP tool named like `kb__search`.
-            if let Some(tool) = tools.keys().find(|t| {
-                !s.prefix.is_empty() && t.starts_with(&format!("{}{PREFIX_SEPARATOR}", s.prefix))
-            }) {
-                self.err(
-                    format!("tools.{tool}"),
-                    format!(
-                        "tool `{tool}` uses the name space of MCP server `{name}` (prefix `{}`)",
-                        s.prefix
-                    ),
-                    "rename the tool, or give the server another prefix",
-                );
-            }
-        }
+        self.server_name_spaces_free(&mcp_servers, &tools);
         if tools.is_empty() && mcp_servers.is_empty() && self.errors.is_empty() {
             self.err(
                 "tools",
@@ -526,9 +376,8 @@ impl Compiler<'_> {
                 "add at least one tool under `tools:`, or an MCP server under `mcp_servers:`",
             );
         }
-        let telemetry = telemetry.and_then(|t| self.telemetry(t));
-        let agents = self.agents(raw_agents, gateway.auth.as_ref());
-        let mut gateway = gateway;
+        let telemetry = raw.telemetry.and_then(|t| self.telemetry(t));
+        let agents = self.agents(raw.agents, gateway.auth.as_ref());
         if gateway.serving_threads.is_none() && !mcp_servers.is_empty() {
             // A fronted server's client connections are shared by the calls of every
             // thread, so each pinned call would hand its request to another thread's
@@ -545,6 +394,83 @@ impl Compiler<'_> {
             telemetry,
             agents,
         })
+    }
+
+    /// The `dependencies:` entries that compiled, each with its token exchange.
+    fn dependencies(
+        &mut self,
+        raw: BTreeMap<String, RawDependency>,
+        gateway: &GatewayConfig,
+    ) -> BTreeMap<String, Arc<Dependency>> {
+        let mut dependencies = BTreeMap::new();
+        for (name, mut raw) in raw {
+            let exchange = raw.token_exchange.take();
+            if let Some(mut dep) = self.dependency(&name, raw) {
+                if let Some(x) = exchange {
+                    let path = format!("dependencies.{name}");
+                    dep.token_exchange =
+                        self.dependency_token_exchange(&path, x, &dep, gateway.auth.as_ref());
+                }
+                dependencies.insert(name, Arc::new(dep));
+            }
+        }
+        dependencies
+    }
+
+    /// The `mcp_servers:` entries that compiled; each server's dependency joins
+    /// `dependencies` under the server's name, which no dependency may have.
+    fn mcp_servers(
+        &mut self,
+        raw: BTreeMap<String, RawMcpServer>,
+        dependencies: &mut BTreeMap<String, Arc<Dependency>>,
+        gateway: &GatewayConfig,
+    ) -> BTreeMap<String, Arc<McpServerSpec>> {
+        let mut servers = BTreeMap::new();
+        for (name, raw) in raw {
+            if dependencies.contains_key(&name) {
+                self.err(
+                    format!("mcp_servers.{name}"),
+                    format!("`{name}` is both a dependency and an MCP server"),
+                    "rename one of them: a server's name is also its dependency's name",
+                );
+                continue;
+            }
+            if let Some(server) = self.mcp_server(&name, raw, gateway) {
+                servers.insert(name, server);
+            }
+        }
+        self.prefixes_distinct(&servers);
+        servers
+            .into_iter()
+            .map(|(name, s)| {
+                dependencies.insert(name.clone(), s.dependency.clone());
+                (name, Arc::new(s))
+            })
+            .collect()
+    }
+
+    /// No HTTP tool is named inside a prefixed server's name space.
+    fn server_name_spaces_free(
+        &mut self,
+        mcp_servers: &BTreeMap<String, Arc<McpServerSpec>>,
+        tools: &BTreeMap<String, Arc<ToolSpec>>,
+    ) {
+        for (name, s) in mcp_servers {
+            // An unprefixed server's tools are known only at run time; a prefixed one
+            // can still collide with an HTTP tool named like `kb__search`.
+            if let Some(tool) = tools.keys().find(|t| {
+                !s.prefix.is_empty() && t.starts_with(&format!("{}{PREFIX_SEPARATOR}", s.prefix))
+            }) {
+                self.err(
+                    format!("tools.{tool}"),
+                    format!(
+                        "tool `{tool}` uses the name space of MCP server `{name}` (prefix `{}`)",
+                        s.prefix
+                    ),
+                    "rename the tool, or give the server another prefix",
+                );
+            }
+        }
     }
 
     /// `notes: text | structured | both | inline`.
