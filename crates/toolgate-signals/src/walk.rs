@@ -332,6 +332,8 @@ fn is_message_field(k: &str) -> bool {
             | "description"
             | "detail"
             | "errormessage"
+            // Vonage's per-message `error-text`.
+            | "errortext"
             | "errormsg"
             | "errmsg"
             | "retmsg"
