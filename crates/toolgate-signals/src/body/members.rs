@@ -54,7 +54,9 @@ super::words::words!(
 /// The budgets the answer's top-level members state.
 pub(super) fn quotas(body: &[u8], window: usize, now: DateTime<Utc>) -> Vec<Quota> {
     let mut fields: Vec<(String, Vec<u8>)> = Vec::new();
-    for (name, value) in top_members(body, window, &BUDGET_WORDS, could_name_a_budget) {
+    for (name, value) in top_members(body, window, &BUDGET_WORDS, |n| {
+        could_name_a_budget(n) || is_meta(n)
+    }) {
         flatten(&name, &value, &mut fields);
     }
     if fields.is_empty() {
@@ -76,6 +78,7 @@ pub(super) fn quotas(body: &[u8], window: usize, now: DateTime<Utc>) -> Vec<Quot
 /// of an object named by a rate-limit word alone, prefixed with it.
 fn flatten(name: &str, value: &Value, out: &mut Vec<(String, Vec<u8>)>) {
     match value {
+        Value::Object(members) if is_meta(name) => meta_budget(members, out),
         Value::Object(members) => {
             let lower = name.to_ascii_lowercase();
             let prefix = match lower.replace(['-', '_'], "").as_str() {
@@ -95,6 +98,58 @@ fn flatten(name: &str, value: &Value, out: &mut Vec<(String, Vec<u8>)>) {
                 let name = credits_field(name).unwrap_or_else(|| name.to_owned());
                 out.push((name, text));
             }
+        }
+    }
+}
+
+/// An answer's own `meta` object (JSON:API's, and the like), which describes the
+/// request rather than the data.
+fn is_meta(name: &str) -> bool {
+    matches!(name.to_ascii_lowercase().as_str(), "meta" | "metadata")
+}
+
+/// A budget in the answer's `meta`: Stormglass's `"dailyQuota": 10` beside
+/// `"requestCount": 1`, the requests made against it. The quota is the limit and the count
+/// what was used of it; members named as the shape reader names budgets
+/// (`requestsRemaining`) are read as top-level ones. Nothing without a quota member.
+fn meta_budget(members: &serde_json::Map<String, Value>, out: &mut Vec<(String, Vec<u8>)>) {
+    let named: Vec<(String, Vec<u8>)> = members
+        .iter()
+        .take(MAX_MEMBERS)
+        .filter_map(|(k, v)| Some((camel_words(k).join("-"), scalar(v)?)))
+        .collect();
+    let Some(quota) = named
+        .iter()
+        .map(|(n, _)| n)
+        .find(|n| n.split('-').any(|w| w == "quota"))
+        .cloned()
+    else {
+        return;
+    };
+    let counted = |n: &str| {
+        let words: Vec<&str> = n.split('-').collect();
+        words
+            .iter()
+            .any(|w| matches!(*w, "request" | "requests" | "call" | "calls"))
+            && words
+                .iter()
+                .any(|w| matches!(*w, "count" | "used" | "made"))
+    };
+    let has_part = |n: &str| {
+        n.split('-').any(|w| {
+            matches!(
+                w,
+                "limit" | "max" | "total" | "remaining" | "left" | "used" | "reset"
+            )
+        })
+    };
+    for (name, text) in named {
+        if name == quota && !has_part(&name) {
+            out.push((format!("{name}-limit"), text));
+        } else if counted(&name) {
+            out.push((format!("{quota}-used"), text));
+        } else if could_name_a_budget(&name) {
+            out.push((name, text));
         }
     }
 }
@@ -348,6 +403,25 @@ mod tests {
         // Camel case, and what is left said as the size less what was used.
         let camel = r#"{"creditsTotal":500,"creditsUsed":120,"items":[]}"#;
         assert_eq!(read(camel), vec![(Some(500), Some(380))]);
+    }
+
+    #[test]
+    fn a_budget_in_the_answers_meta_is_read() {
+        // Stormglass: the day's quota and the requests made against it.
+        let stormglass = r#"{"data":[{"time":"2025-06-01T00:00:00+00:00"}],"meta":{"cost":1,"dailyQuota":10,"lat":58.7,"requestCount":1}}"#;
+        assert_eq!(read(stormglass), vec![(Some(10), Some(9))]);
+        // The same budget in other words.
+        let calls = r#"{"meta":{"monthly_quota":5000,"calls_made":4990},"items":[]}"#;
+        assert_eq!(read(calls), vec![(Some(5000), Some(10))]);
+    }
+
+    #[test]
+    fn a_meta_without_a_quota_is_data() {
+        // Counts of what the data holds, a storage quota with no requests made, or a
+        // quota nested deeper.
+        assert!(read(r#"{"meta":{"total":120,"count":20,"request_count":3}}"#).is_empty());
+        assert!(read(r#"{"meta":{"storageQuota":1000,"storageUsed":10}}"#).is_empty());
+        assert!(read(r#"{"meta":{"plan":{"dailyQuota":10,"requestCount":1}}}"#).is_empty());
     }
 
     #[test]
