@@ -55,6 +55,7 @@ mod sentry;
 mod shape;
 mod shopify;
 pub mod status_page;
+mod token_bucket;
 pub mod unread;
 mod usage_json;
 pub mod version_list;
@@ -241,6 +242,9 @@ enum Family {
     /// Shares used, as a JSON object in a usage header (Meta's `X-App-Usage`), and
     /// counts as a JSON object in a rate-limit header (Trakt's `X-Ratelimit`).
     UsageJson,
+    /// A token bucket in its own words (Walmart's `x-current-token-count` beside
+    /// `x-next-replenishment-time`).
+    TokenBucket,
     /// Any other family, read by the shape of its names ([`shape`]).
     Shape,
 }
@@ -268,6 +272,7 @@ impl Family {
                 F::Reddit,
                 F::Sentry,
                 F::UsageJson,
+                F::TokenBucket,
                 F::Shape,
             ],
             Flavour::Ietf => &[F::Ietf],
@@ -320,6 +325,7 @@ impl Family {
                 usage_json::read(h, out);
                 json_counts::read(h, now, out);
             }
+            Family::TokenBucket => token_bucket::read(h, now, out),
             Family::Shape => shape::read(h, now, out),
         }
     }
