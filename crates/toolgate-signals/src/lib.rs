@@ -55,6 +55,7 @@ mod sentry;
 mod shape;
 mod shopify;
 pub mod status_page;
+mod token_bucket;
 pub mod unread;
 mod usage_json;
 pub mod version_list;
@@ -241,6 +242,9 @@ enum Family {
     /// Shares used, as a JSON object in a usage header (Meta's `X-App-Usage`), and
     /// counts as a JSON object in a rate-limit header (Trakt's `X-Ratelimit`).
     UsageJson,
+    /// A token bucket in its own words (Walmart's `x-current-token-count` beside
+    /// `x-next-replenishment-time`).
+    TokenBucket,
     /// Any other family, read by the shape of its names ([`shape`]).
     Shape,
 }
@@ -268,6 +272,7 @@ impl Family {
                 F::Reddit,
                 F::Sentry,
                 F::UsageJson,
+                F::TokenBucket,
                 F::Shape,
             ],
             Flavour::Ietf => &[F::Ietf],
@@ -320,6 +325,7 @@ impl Family {
                 usage_json::read(h, out);
                 json_counts::read(h, now, out);
             }
+            Family::TokenBucket => token_bucket::read(h, now, out),
             Family::Shape => shape::read(h, now, out),
         }
     }
@@ -372,12 +378,16 @@ fn read_fields(
     // A vendor's "throttled" header on a 2xx is not a throttle: the work was done and
     // the body is the answer (a 2xx that throttles says so in its body, read apart).
     // A refusal (403, or 402 from an API whose quota is a plan's allowance, as Toggl's
-    // hourly quota) that comes with a spent quota or a wait is the quota refusing.
+    // hourly quota) that comes with a spent quota or a wait is the quota refusing. So is
+    // a 503 that comes with its own quota spent: gateways refuse that way by default
+    // (nginx's `limit_req`, APISIX's `ai-rate-limiting`); a 503's wait alone is an
+    // outage's, not a quota's.
     let rate_limited = status == 429
         || ((out.throttled || error_header::says_throttled(headers))
             && !(200..300).contains(&status))
         || (matches!(status, 402 | 403)
-            && (quotas.iter().any(Quota::is_exhausted) || retry_after.is_some()));
+            && (quotas.iter().any(Quota::is_exhausted) || retry_after.is_some()))
+        || (status == 503 && quotas.iter().any(Quota::is_exhausted));
     let notices = warning::read(headers);
     let mut warnings: Vec<String> = notices.iter().map(|n| n.text.clone()).collect();
     let mut retirement_fields = deprecation::Fields::default();

@@ -8,7 +8,9 @@
 //! followed by `limited` ("App Call Limited", Taobao). Limits of other things
 //! pass the same way — "Body exceeds the size limit", "the `limit` parameter exceeds
 //! 100", "amount exceeds the card's limit" — and are no throttle: a word naming such a
-//! thing anywhere in the text, or a rule an input must keep, rules it out. Only the first [`MAX_WORDS`] words are read.
+//! thing anywhere in the text, or a rule an input must keep, rules it out. A budget of
+//! calls spent says the same: "run out of credits" (ScrapeGraphAI's 402),
+//! `insufficient_credits`, "out of quota". Only the first [`MAX_WORDS`] words are read.
 
 /// Words of a text examined.
 const MAX_WORDS: usize = 40;
@@ -22,6 +24,8 @@ const PASSED: [&str; 6] = [
     "reached",
     "exhausted",
 ];
+/// What an API's budget of calls is counted in, when it is not a rate.
+const BUDGET: [&str; 3] = ["credits", "quota", "units"];
 /// What else a limit is put on (a size, an input, money, storage, a plan's seats: none
 /// comes back by waiting), and the words of a rule an input breaks ("limit must be over
 /// 0").
@@ -101,7 +105,13 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
     });
     let near = (0..w.len())
         .any(|i| is(i, &LIMIT) && (i.saturating_sub(2)..=i + 2).any(|j| j != i && is(j, &PASSED)));
-    too_frequent || counted_limited || near
+    // A budget spent: "You have run out of credits", `insufficient_credits`, "out of
+    // quota". Only a budget of calls: money, stock and memory run out the same way.
+    let spent = (0..w.len()).any(|i| {
+        (is(i, &["out"]) && is(i + 1, &["of"]) && is(i + 2, &BUDGET))
+            || (is(i, &["insufficient"]) && is(i + 1, &BUDGET))
+    });
+    too_frequent || counted_limited || near || spent
 }
 
 #[cfg(test)]
@@ -125,6 +135,10 @@ mod tests {
             "App Call Limited",
             "Request limited, please slow down",
             "You have reached the limit of calls for this hour",
+            "insufficient_credits",
+            "You have run out of credits. Please upgrade your plan.",
+            "Account is out of quota",
+            "INSUFFICIENT_UNITS",
         ] {
             assert!(says_limit_passed(t), "{t}");
         }
@@ -145,6 +159,11 @@ mod tests {
             "storageQuotaExceeded",
             "Seat limit reached: remove members or upgrade",
             "Not found",
+            "Insufficient funds",
+            "The shop ran out of stock",
+            "Worker ran out of memory",
+            "Insufficient permissions to read credits",
+            "Out of office",
             "",
         ] {
             assert!(!says_limit_passed(t), "{t}");

@@ -120,6 +120,7 @@ impl Collector {
             return;
         }
         q.policy = normalise_policy(&q.policy);
+        q.window = q.window.or_else(|| period_named(&q.policy));
         if let Some(existing) = self.quotas.iter_mut().find(|e| e.policy == q.policy) {
             existing.absorb(q);
         } else if self.quotas.len() < MAX_COLLECTED {
@@ -139,6 +140,22 @@ impl Collector {
             self.warnings.push(text);
         }
     }
+}
+
+/// The window of a policy named by a period (Kong's and Salesloft's
+/// `X-RateLimit-Remaining-Minute`, Etsy's `x-limit-per-day`, `user-hour`): a budget
+/// for that period, whether or not a window is sent beside it. Only the last word of the
+/// name counts, and only a whole word (`h` or `d` alone may name anything).
+fn period_named(policy: &str) -> Option<Duration> {
+    let last = policy.rsplit(['-', '_', '.']).next()?;
+    let secs = match last {
+        "second" | "sec" | "seconds" | "secondly" => 1,
+        "minute" | "min" | "minutes" | "minutely" => 60,
+        "hour" | "hours" | "hourly" => 3_600,
+        "day" | "days" | "daily" | "today" => 86_400,
+        _ => return None,
+    };
+    Some(Duration::from_secs(secs))
 }
 
 /// Joins one budget whose halves came under different names: Yelp's
@@ -252,6 +269,40 @@ mod tests {
         assert_eq!(c.quotas.len(), 1);
         assert_eq!(c.quotas[0].limit, Some(700));
         assert_eq!(c.quotas[0].remaining, Some(699));
+    }
+
+    #[test]
+    fn a_policy_named_by_a_period_has_that_window() {
+        let mut c = Collector::default();
+        for policy in ["minute", "user-hour", "per_day", "h", "requests", "sec"] {
+            c.quota(Quota {
+                remaining: Some(5),
+                ..Quota::new(policy)
+            });
+        }
+        // A window sent beside the name is the one kept.
+        c.quota(Quota {
+            remaining: Some(5),
+            window: Some(Duration::from_secs(10)),
+            ..Quota::new("second")
+        });
+        let windows: Vec<(&str, Option<u64>)> = c
+            .quotas
+            .iter()
+            .map(|q| (q.policy.as_str(), q.window.map(|w| w.as_secs())))
+            .collect();
+        assert_eq!(
+            windows,
+            [
+                ("minute", Some(60)),
+                ("user-hour", Some(3600)),
+                ("per_day", Some(86_400)),
+                ("h", None),
+                ("requests", None),
+                ("sec", Some(1)),
+                ("second", Some(10)),
+            ]
+        );
     }
 
     #[test]

@@ -1117,7 +1117,8 @@ pub fn read_response(status: u16, body: &[u8]) -> Result<PageStatus, Unreadable>
         _ => parsed
             .filter(|p| {
                 matches!(p.health, Health::Degraded | Health::Down)
-                    && (!p.components.is_empty() || (status >= 500 && health_object(body)))
+                    && (!p.components.is_empty()
+                        || (status >= 500 && (health_object(body) || text::one_word(body))))
             })
             .ok_or(Unreadable::Status(status)),
     }

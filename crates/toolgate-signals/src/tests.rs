@@ -87,6 +87,44 @@ fn a_plan_quota_refused_with_402_is_a_throttle() {
 }
 
 #[test]
+fn a_503_with_its_own_quota_spent_is_a_throttle() {
+    // Gateways refuse a spent quota with 503 by default (APISIX's ai-rate-limiting,
+    // nginx's limit_req); a 503 with only a wait, or with quota left, is an outage.
+    // (fields, rate_limited)
+    type Case<'a> = (&'a [(&'a str, &'a [u8])], bool);
+    let cases: &[Case<'_>] = &[
+        (
+            &[
+                ("X-AI-RateLimit-Limit-openai", b"300"),
+                ("X-AI-RateLimit-Remaining-openai", b"0"),
+                ("X-AI-RateLimit-Reset-openai", b"30"),
+            ],
+            true,
+        ),
+        (
+            &[
+                ("X-RateLimit-Limit", b"10"),
+                ("X-RateLimit-Remaining", b"0"),
+            ],
+            true,
+        ),
+        (&[("Retry-After", b"120")], false),
+        (
+            &[
+                ("X-RateLimit-Limit", b"10"),
+                ("X-RateLimit-Remaining", b"7"),
+            ],
+            false,
+        ),
+        (&[], false),
+    ];
+    for (fields, limited) in cases {
+        let s = read(503, &Headers::new(fields), now(), Flavour::Auto);
+        assert_eq!(s.rate_limited, *limited, "{fields:?}");
+    }
+}
+
+#[test]
 fn an_error_code_header_naming_a_passed_limit_is_a_throttle() {
     // (status, fields, rate_limited)
     type Case<'a> = (u16, &'a [(&'a str, &'a [u8])], bool);

@@ -1,5 +1,5 @@
 //! Error bodies read by their words, at any depth: the waits, throttle codes and
-//! deprecation dates that real APIs put in JSON (and S3-style XML) errors.
+//! deprecation dates that real APIs put in JSON (and XML) errors.
 //!
 //! Field names are compared lower-case with `_`, `-` and other punctuation removed, so
 //! `retry_after`, `retryAfter`, `Retry-After` and `retryafter` are one name. What is
@@ -20,7 +20,8 @@
 //!   (`message`, `description`, `detail`, `error_message`, `note`) that say "rate limit",
 //!   "too many requests", "throttled", "request limit reached", "rate exceeded" or "call
 //!   frequency";
-//!   S3-style `<Code>SlowDown</Code>` in XML.
+//!   in XML, each element read as the field of its name (`walk/markup.rs`: SOAP faults,
+//!   S3's `<Code>SlowDown</Code>`).
 //! - **reset times** (`rate_reset`, `RateLimitResetTime`: a reset word with a rate-limit
 //!   word), **retry instants** (`retry_at`, MetaApi's `recommendedRetryTime`, WSO2's
 //!   `nextAccessTime`: a timestamp
@@ -43,6 +44,8 @@ use serde_json::Value;
 
 use crate::num::TimeUnit;
 use crate::{Deprecation, MAX_WAIT, num, reset};
+
+mod markup;
 
 const MAX_DEPTH: usize = 8;
 const MAX_NODES: usize = 1024;
@@ -74,7 +77,7 @@ pub(crate) struct Walked {
 /// Retirement texts kept from one body.
 const MAX_TEXTS: usize = 8;
 
-/// Reads a JSON (or S3-style XML) error body; nothing when it is neither.
+/// Reads a JSON (or XML) error body; nothing when it is neither.
 pub(crate) fn walk(prefix: &[u8], now: DateTime<Utc>) -> Walked {
     let mut out = Walked::default();
     match serde_json::from_slice::<Value>(prefix) {
@@ -83,7 +86,7 @@ pub(crate) fn walk(prefix: &[u8], now: DateTime<Utc>) -> Walked {
             visit(&v, None, 0, &mut nodes, now, &mut out);
         }
         Err(_) => {
-            xml_code(prefix, &mut out);
+            markup::read(&String::from_utf8_lossy(prefix), now, &mut out);
             plain_text(prefix, now, &mut out);
         }
     }
@@ -329,6 +332,8 @@ fn is_message_field(k: &str) -> bool {
             | "description"
             | "detail"
             | "errormessage"
+            // Vonage's per-message `error-text`.
+            | "errortext"
             | "errormsg"
             | "errmsg"
             | "retmsg"
@@ -475,23 +480,6 @@ fn deprecation_field(k: &str, v: &Value, now: DateTime<Utc>, out: &mut Walked) {
     }
     if *d == Deprecation::default() {
         out.deprecation = None;
-    }
-}
-
-/// S3-style XML errors: `<Code>SlowDown</Code>`.
-fn xml_code(prefix: &[u8], out: &mut Walked) {
-    let Ok(text) = std::str::from_utf8(prefix) else {
-        return;
-    };
-    let Some(start) = text.find("<Code>") else {
-        return;
-    };
-    let rest = &text[start + "<Code>".len()..];
-    if let Some(end) = rest.find("</Code>") {
-        let code = rest[..end].trim();
-        if says_throttled_code(code) {
-            out.reason = Some(code.chars().take(MAX_MESSAGE).collect());
-        }
     }
 }
 

@@ -26,9 +26,9 @@ use toolgate_resilience::{Attempt, BodyCheck, ErrorClass, classify};
 use toolgate_signals::{Flavour, Headers, Signals, Stage, body, read, status_page};
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 509;
+const FLOOR: usize = 564;
 
-const FILES: [(&str, &str); 14] = [
+const FILES: [(&str, &str); 15] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -48,6 +48,7 @@ const FILES: [(&str, &str); 14] = [
     ("holdout7", include_str!("corpus/holdout7.json")),
     ("holdout8", include_str!("corpus/holdout8.json")),
     ("holdout9", include_str!("corpus/holdout9.json")),
+    ("holdout10", include_str!("corpus/holdout10.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
 ];
 

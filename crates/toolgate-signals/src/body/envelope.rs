@@ -112,6 +112,9 @@ fn reports_error(head: &[u8], unwrap: bool) -> bool {
         if failed_code && throttle_message {
             return true;
         }
+        if value.starts_with(b"[") && every_item_throttled(value) {
+            return true;
+        }
         if ERROR_KEYS
             .iter()
             .any(|k| key.eq_ignore_ascii_case(k.as_bytes()))
@@ -125,6 +128,80 @@ fn reports_error(head: &[u8], unwrap: bool) -> bool {
         }
     }
     false
+}
+
+/// Items of a per-item result list examined.
+const MAX_ITEMS: usize = 8;
+/// Members of an item that hold its error in words (Vonage's `error-text`).
+const ITEM_ERROR_KEYS: [&str; 6] = [
+    "errortext",
+    "error",
+    "errormessage",
+    "errormsg",
+    "errordescription",
+    "reason",
+];
+
+/// Whether a list of per-item results reports every item refused for throttling:
+/// Vonage's SMS API answers a 200 whose `messages[]` each carry `"status": "1"` and
+/// `"error-text": "Throughput Rate Exceeded - please wait [ 20 ] and retry"`. Each item
+/// must say it failed (a status or code that is not 0 or a 2xx, or a failure word) and
+/// say why in an error member; a list with one item that went through, or whose items
+/// merely hold text (log lines, messages), is data.
+fn every_item_throttled(list: &[u8]) -> bool {
+    let items = array_objects(list);
+    !items.is_empty()
+        && items.iter().all(|item| {
+            let (mut failed, mut throttled) = (false, false);
+            let mut members = TopLevel::new(item);
+            while let Some((key, value)) = members.next_member() {
+                let key: Vec<u8> = key
+                    .iter()
+                    .filter(|b| b.is_ascii_alphanumeric())
+                    .map(u8::to_ascii_lowercase)
+                    .collect();
+                let is = |names: &[&str]| names.iter().any(|n| key == n.as_bytes());
+                if is(&["status", "code", "statuscode"]) {
+                    let digits = value.strip_prefix(b"\"").unwrap_or(value);
+                    failed |= is_failure_number(digits)
+                        || FAILED_STATUS_WORDS.iter().any(|w| {
+                            value.len() >= w.len()
+                                && value[..w.len()].eq_ignore_ascii_case(w.as_bytes())
+                                && *w != "\"0\""
+                        });
+                }
+                if is(&ITEM_ERROR_KEYS) {
+                    throttled |= says_throttled(value) || is_limit_status(value);
+                }
+            }
+            failed && throttled
+        })
+}
+
+/// The objects of the JSON array `list` starts with, as far as the window shows each
+/// whole (at most [`MAX_ITEMS`]).
+fn array_objects(list: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut i = 1;
+    while i < list.len() && out.len() < MAX_ITEMS {
+        match list[i] {
+            b'{' => {
+                let Some(end) = value_end(list, i) else {
+                    break;
+                };
+                out.push(&list[i..end]);
+                i = end;
+            }
+            b']' => break,
+            b'"' | b'[' => match value_end(list, i) {
+                // Not an object: the list is not one of results.
+                Some(_) => return Vec::new(),
+                None => break,
+            },
+            _ => i += 1,
+        }
+    }
+    out
 }
 
 /// A member named as the error's wrapper — `error_response` (Taobao's TOP answers a
@@ -415,6 +492,9 @@ mod tests {
             // A failure code beside a message that says throttled.
             br#"{"code":40100,"message":"Too many requests. Please retry in some time.","data":{}}"#,
             br#"{"msg":"Daily quota exceeded","status_code":7,"data":null}"#,
+            // Every item of a per-item result list refused for throttling.
+            br#"{"message-count":"1","messages":[{"status":"1","error-text":"Throughput Rate Exceeded - please wait [ 20 ] and retry"}]}"#,
+            br#"{"results":[{"code":429,"error":"RATE_LIMIT_EXCEEDED"},{"code":429,"error":"RATE_LIMIT_EXCEEDED"}]}"#,
             // A status wrapper, read as top-level members.
             br#"{"id":"","base_resp":{"status_code":1002,"status_msg":"rate limit exceeded(RPM)"}}"#,
             br#"{"BaseResponse":{"code":3,"message":"request quota exceeded"}}"#,
@@ -443,6 +523,14 @@ mod tests {
             br#"{"data":{"status":"error"}}"#,
             br#"{"data":{"error":null}}"#,
             br#"{"ok":true,"messages":[{"text":"rate limit"}]}"#,
+            // A per-item list with an item that went through, a log line's words, a
+            // refusal for another reason, or no failure status.
+            br#"{"messages":[{"status":"0","message-id":"x"},{"status":"1","error-text":"Throughput Rate Exceeded"}]}"#,
+            br#"{"logs":[{"status":"error","message":"rate limit exceeded for user 42"}]}"#,
+            br#"{"messages":[{"status":"4","error-text":"Invalid credentials"}]}"#,
+            br#"{"messages":[{"status":"0","error-text":"Throughput Rate Exceeded"}]}"#,
+            br#"{"results":[{"error":"RATE_LIMIT_EXCEEDED"}],"data":[]}"#,
+            br#"{"results":["RATE_LIMIT_EXCEEDED"]}"#,
             // Counts and rates of errors are data; a wrapper name needs an object.
             br#"{"error_count":3,"errorRate":0.02,"items":[]}"#,
             br#"{"error_response":null,"data":{}}"#,

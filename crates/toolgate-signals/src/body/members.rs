@@ -8,7 +8,9 @@
 //! same words as rate-limit headers, so they are read by the headers' shape reader
 //! (`shape.rs`): a top-level member whose name carries a rate-limit word and a part, or
 //! the members of a top-level object named by a rate-limit word alone (`rate`,
-//! `rate_limit`, `quota`).
+//! `rate_limit`, `quota`). A budget counted in credits is named by its part and
+//! `credits` (ScrapingAnt's `plan_total_credits` and `remained_credits`, OpenRegister's
+//! `included_credits` and `remaining_credits`): the `credits` policy.
 //!
 //! Only top-level members count (a product's nested `storageQuota` is data, not the
 //! API's budget), and only a budget with both its size and what is left of it, since a
@@ -40,6 +42,7 @@ super::words::words!(
         b"ateLimit",
         b"ate_limit",
         b"\"rate\"",
+        b"redits",
     ]
 );
 
@@ -51,7 +54,9 @@ super::words::words!(
 /// The budgets the answer's top-level members state.
 pub(super) fn quotas(body: &[u8], window: usize, now: DateTime<Utc>) -> Vec<Quota> {
     let mut fields: Vec<(String, Vec<u8>)> = Vec::new();
-    for (name, value) in top_members(body, window, &BUDGET_WORDS, could_name_a_budget) {
+    for (name, value) in top_members(body, window, &BUDGET_WORDS, |n| {
+        could_name_a_budget(n) || is_meta(n)
+    }) {
         flatten(&name, &value, &mut fields);
     }
     if fields.is_empty() {
@@ -73,6 +78,7 @@ pub(super) fn quotas(body: &[u8], window: usize, now: DateTime<Utc>) -> Vec<Quot
 /// of an object named by a rate-limit word alone, prefixed with it.
 fn flatten(name: &str, value: &Value, out: &mut Vec<(String, Vec<u8>)>) {
     match value {
+        Value::Object(members) if is_meta(name) => meta_budget(members, out),
         Value::Object(members) => {
             let lower = name.to_ascii_lowercase();
             let prefix = match lower.replace(['-', '_'], "").as_str() {
@@ -89,10 +95,103 @@ fn flatten(name: &str, value: &Value, out: &mut Vec<(String, Vec<u8>)>) {
         }
         v => {
             if let Some(text) = scalar(v) {
-                out.push((name.to_owned(), text));
+                let name = credits_field(name).unwrap_or_else(|| name.to_owned());
+                out.push((name, text));
             }
         }
     }
+}
+
+/// An answer's own `meta` object (JSON:API's, and the like), which describes the
+/// request rather than the data.
+fn is_meta(name: &str) -> bool {
+    matches!(name.to_ascii_lowercase().as_str(), "meta" | "metadata")
+}
+
+/// A budget in the answer's `meta`: Stormglass's `"dailyQuota": 10` beside
+/// `"requestCount": 1`, the requests made against it. The quota is the limit and the count
+/// what was used of it; members named as the shape reader names budgets
+/// (`requestsRemaining`) are read as top-level ones. Nothing without a quota member.
+fn meta_budget(members: &serde_json::Map<String, Value>, out: &mut Vec<(String, Vec<u8>)>) {
+    let named: Vec<(String, Vec<u8>)> = members
+        .iter()
+        .take(MAX_MEMBERS)
+        .filter_map(|(k, v)| Some((camel_words(k).join("-"), scalar(v)?)))
+        .collect();
+    let Some(quota) = named
+        .iter()
+        .map(|(n, _)| n)
+        .find(|n| n.split('-').any(|w| w == "quota"))
+        .cloned()
+    else {
+        return;
+    };
+    let counted = |n: &str| {
+        let words: Vec<&str> = n.split('-').collect();
+        words
+            .iter()
+            .any(|w| matches!(*w, "request" | "requests" | "call" | "calls"))
+            && words
+                .iter()
+                .any(|w| matches!(*w, "count" | "used" | "made"))
+    };
+    let has_part = |n: &str| {
+        n.split('-').any(|w| {
+            matches!(
+                w,
+                "limit" | "max" | "total" | "remaining" | "left" | "used" | "reset"
+            )
+        })
+    };
+    for (name, text) in named {
+        if name == quota && !has_part(&name) {
+            out.push((format!("{name}-limit"), text));
+        } else if counted(&name) {
+            out.push((format!("{quota}-used"), text));
+        } else if could_name_a_budget(&name) {
+            out.push((name, text));
+        }
+    }
+}
+
+/// A credit budget's member as the shape reader's field: `plan_total_credits`,
+/// `remained_credits` (ScrapingAnt's usage), `included_credits`, `remaining_credits`,
+/// `used_credits` (OpenRegister's), `creditsLeft` become the `credits` policy's limit,
+/// remaining or used. Only the plural names a budget of calls (a customer's
+/// `credit_limit` is money), and a member with no such part (`overage_credits`) is none.
+fn credits_field(name: &str) -> Option<String> {
+    let words = camel_words(name);
+    if !words.iter().any(|w| w == "credits") {
+        return None;
+    }
+    let part = words.iter().find_map(|w| match w.as_str() {
+        "total" | "included" | "limit" | "max" | "allowance" => Some("limit"),
+        "remaining" | "remained" | "left" | "available" => Some("remaining"),
+        "used" | "consumed" | "spent" => Some("used"),
+        _ => None,
+    })?;
+    Some(format!("credits-quota-{part}"))
+}
+
+/// The lower-case words of a member name: `_`, `-` and case changes split them.
+fn camel_words(name: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for c in name.chars().take(MAX_NAME) {
+        let boundary = !c.is_ascii_alphanumeric() || (c.is_ascii_uppercase() && previous_lower);
+        if boundary && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c.is_ascii_alphanumeric() {
+            word.push(c.to_ascii_lowercase());
+        }
+        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
 }
 
 fn scalar(v: &Value) -> Option<Vec<u8>> {
@@ -178,6 +277,7 @@ fn could_name_a_budget(name: &str) -> bool {
         || lower.contains("rate_limit")
         || lower.contains("rate-limit")
         || lower == "rate"
+        || lower.contains("credits")
 }
 
 /// Where the top-level object's members start within its first `window` bytes.
@@ -294,6 +394,44 @@ mod tests {
         let q = quotas(opencage.as_bytes(), 1024, now());
         assert_eq!((q[0].limit, q[0].remaining), (Some(2500), Some(2487)));
         assert_eq!(q[0].reset_after.map(|d| d.as_secs()), Some(3600));
+    }
+
+    #[test]
+    fn a_budget_of_credits_is_read_by_its_parts() {
+        let scrapingant = r#"{"plan_name":"Enthusiast","end_date":"2025-06-11T00:00:00","plan_total_credits":100000,"remained_credits":96740}"#;
+        assert_eq!(read(scrapingant), vec![(Some(100000), Some(96740))]);
+        // Camel case, and what is left said as the size less what was used.
+        let camel = r#"{"creditsTotal":500,"creditsUsed":120,"items":[]}"#;
+        assert_eq!(read(camel), vec![(Some(500), Some(380))]);
+    }
+
+    #[test]
+    fn a_budget_in_the_answers_meta_is_read() {
+        // Stormglass: the day's quota and the requests made against it.
+        let stormglass = r#"{"data":[{"time":"2025-06-01T00:00:00+00:00"}],"meta":{"cost":1,"dailyQuota":10,"lat":58.7,"requestCount":1}}"#;
+        assert_eq!(read(stormglass), vec![(Some(10), Some(9))]);
+        // The same budget in other words.
+        let calls = r#"{"meta":{"monthly_quota":5000,"calls_made":4990},"items":[]}"#;
+        assert_eq!(read(calls), vec![(Some(5000), Some(10))]);
+    }
+
+    #[test]
+    fn a_meta_without_a_quota_is_data() {
+        // Counts of what the data holds, a storage quota with no requests made, or a
+        // quota nested deeper.
+        assert!(read(r#"{"meta":{"total":120,"count":20,"request_count":3}}"#).is_empty());
+        assert!(read(r#"{"meta":{"storageQuota":1000,"storageUsed":10}}"#).is_empty());
+        assert!(read(r#"{"meta":{"plan":{"dailyQuota":10,"requestCount":1}}}"#).is_empty());
+    }
+
+    #[test]
+    fn credit_that_is_money_or_no_budget_is_not_read() {
+        // A customer's credit line is money; an overage count is no budget.
+        assert!(read(r#"{"credit_limit":5000,"credit_remaining":1200}"#).is_empty());
+        assert!(read(r#"{"overage_credits":3,"paid":true}"#).is_empty());
+        // A size alone, or nested in data.
+        assert!(read(r#"{"plan_total_credits":100000}"#).is_empty());
+        assert!(read(r#"{"plan":{"total_credits":10,"remaining_credits":2}}"#).is_empty());
     }
 
     #[test]

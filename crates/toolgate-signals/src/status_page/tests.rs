@@ -711,6 +711,17 @@ fn error_statuses_are_not_the_apis_health() {
         read_response(500, b"Internal Server Error"),
         Err(Unreadable::Status(500))
     );
+    // A probe answering one word on a 5xx (Hasura's `ERROR` with 500) is its own
+    // account; a healthy word on a 5xx is not read as healthy.
+    assert_eq!(
+        read_response(500, b"ERROR").map(|p| p.health),
+        Ok(Health::Down)
+    );
+    assert_eq!(
+        read_response(502, b"FAILED\n").map(|p| p.health),
+        Ok(Health::Down)
+    );
+    assert_eq!(read_response(500, b"OK"), Err(Unreadable::Status(500)));
     let nginx = b"<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>";
     assert_eq!(read_response(502, nginx), Err(Unreadable::Status(502)));
     let spring_404 = br#"{"timestamp":"2025-05-01T10:00:00Z","status":404,"error":"Not Found","path":"/api/v2/status.json"}"#;

@@ -59,6 +59,17 @@ pub(super) fn parse(body: &[u8]) -> Option<PageStatus> {
     })
 }
 
+/// Whether the body is one word and nothing else (Hasura's `/healthz` answers `ERROR`
+/// with a 500): a probe's own answer, where a sentence on a failed reply ("Internal
+/// Server Error") is the server's account of the request.
+pub(super) fn one_word(body: &[u8]) -> bool {
+    body.len() <= MAX_TEXT
+        && std::str::from_utf8(body).is_ok_and(|t| {
+            let t = t.trim();
+            !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+}
+
 /// A list of `[+]name ok` / `[-]name failed: …` lines: healthy when every check passed,
 /// down when any failed (a server is ready only when all its checks are).
 fn check_list(body: &[u8]) -> Option<PageStatus> {
@@ -142,6 +153,16 @@ mod tests {
         assert_eq!(h(&"ok ".repeat(100)), None);
         assert_eq!(h("hello world"), None);
         assert_eq!(parse(&[0xff, 0x4f, 0x4b]), None);
+    }
+
+    #[test]
+    fn one_word_answers_are_told_from_sentences() {
+        assert!(one_word(b"ERROR"));
+        assert!(one_word(b" NOT_SERVING\n"));
+        assert!(!one_word(b"Internal Server Error"));
+        assert!(!one_word(b"{\"status\":\"error\"}"));
+        assert!(!one_word(b""));
+        assert!(!one_word("x".repeat(MAX_TEXT + 1).as_bytes()));
     }
 
     #[test]

@@ -1,0 +1,102 @@
+//! Error bodies in XML: each element holding text is read as the JSON field of its
+//! name would be ([`super::field`]), so a SOAP fault's `<ErrorCode>CallRateExceeded
+//! </ErrorCode>` (Microsoft Advertising's code 117) and `<faultstring>`, an S3-style
+//! `<Code>SlowDown</Code>` or a `<RetryAfter>30</RetryAfter>` say what the same names
+//! say in JSON. Namespace prefixes are dropped (`s:Fault`, `h:TrackingId`).
+//!
+//! HTML pages are left alone: their titles and headings are words for people (a gateway's
+//! "503 Service Temporarily Unavailable"), and the status says what they would. Work is
+//! bounded: at most [`MAX_TAGS`] tags are looked at, and texts longer than
+//! [`super::MAX_MESSAGE`] bytes are skipped.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use super::{MAX_MESSAGE, Walked, field};
+
+/// Tags (opening, closing or other) looked at per body.
+const MAX_TAGS: usize = 256;
+
+/// Reads the text elements of an XML body into `out`; nothing for any other text.
+pub(super) fn read(text: &str, now: DateTime<Utc>, out: &mut Walked) {
+    let text = text.trim_start();
+    if !text.starts_with('<') || is_html(text) {
+        return;
+    }
+    let mut rest = text;
+    for _ in 0..MAX_TAGS {
+        let Some(open) = rest.find('<') else {
+            return;
+        };
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('>') else {
+            return;
+        };
+        let tag = &after[..close];
+        rest = &after[close + 1..];
+        // Closing tags, declarations, comments and empty elements hold no text.
+        if tag.starts_with(['/', '?', '!']) || tag.ends_with('/') {
+            continue;
+        }
+        let name = tag.split_whitespace().next().unwrap_or_default();
+        let local = name.rsplit(':').next().unwrap_or(name);
+        let end = rest.find('<').unwrap_or(rest.len());
+        let value = rest[..end].trim();
+        if local.is_empty() || value.is_empty() || value.len() > MAX_MESSAGE {
+            continue;
+        }
+        field(local, &Value::String(value.to_owned()), now, out);
+    }
+}
+
+/// Whether the markup is an HTML page rather than an XML document.
+fn is_html(text: &str) -> bool {
+    let head: String = text
+        .chars()
+        .take(16)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    head.starts_with("<!doctype html") || head.starts_with("<html")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn walked(body: &str) -> Walked {
+        let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap_or_default();
+        let mut out = Walked::default();
+        read(body, now, &mut out);
+        out
+    }
+
+    #[test]
+    fn a_throttle_code_or_message_in_any_element_is_read() {
+        // A SOAP fault whose first code is a number and whose second names the throttle.
+        let soap = r#"<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode>s:Server</faultcode><faultstring>Invalid client data.</faultstring><detail><AdApiFaultDetail><Errors><AdApiError><Code>117</Code><ErrorCode>CallRateExceeded</ErrorCode></AdApiError></Errors></AdApiFaultDetail></detail></s:Fault></s:Body></s:Envelope>"#;
+        assert_eq!(walked(soap).reason.as_deref(), Some("CallRateExceeded"));
+        // The throttle said only in the fault's words.
+        let said = r#"<?xml version="1.0"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><soap:Fault><faultstring>Too many requests, slow down</faultstring></soap:Fault></soap:Body></soap:Envelope>"#;
+        assert!(walked(said).throttled_text);
+        // S3's `<Code>SlowDown</Code>`, and a wait element in seconds.
+        let s3 = "<Error><Code>SlowDown</Code><RetryAfter>30</RetryAfter></Error>";
+        let w = walked(s3);
+        assert_eq!(w.reason.as_deref(), Some("SlowDown"));
+        assert_eq!(w.wait.map(|d| d.as_secs()), Some(30));
+    }
+
+    #[test]
+    fn ordinary_faults_html_pages_and_hostile_markup_say_nothing() {
+        let auth = r#"<s:Envelope><s:Body><s:Fault><faultcode>s:Client</faultcode><faultstring>Authentication failed.</faultstring><detail><Code>105</Code><ErrorCode>InvalidCredentials</ErrorCode></detail></s:Fault></s:Body></s:Envelope>"#;
+        let w = walked(auth);
+        assert!(w.reason.is_none() && !w.throttled_text && w.wait.is_none());
+        // A page for people: its title is not a field.
+        let page = "<!DOCTYPE html><html><head><title>Too Many Requests</title></head></html>";
+        assert!(!walked(page).throttled_text);
+        // Unclosed tags, nothing but tags, and many tags stay bounded and silent.
+        for b in ["<", "<a", "<<<>>>", "<a></a>", &"<x>".repeat(100_000)] {
+            let w = walked(b);
+            assert!(w.reason.is_none() && !w.throttled_text, "{b:.20}");
+        }
+    }
+}
