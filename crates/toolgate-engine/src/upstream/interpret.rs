@@ -50,81 +50,116 @@ pub fn interpret_within(
     past_sunset: bool,
     max_values: usize,
 ) -> AttemptResult {
-    let rate_limited = signals.is_some_and(|s| s.rate_limited);
-    let retry_after = signals.and_then(|s| s.retry_after);
-    let attempt = |status, body_ok| Attempt::Response {
-        status,
-        rate_limited,
-        retry_after,
+    let read = Read {
+        rate_limited: signals.is_some_and(|s| s.rate_limited),
+        retry_after: signals.and_then(|s| s.retry_after),
         past_sunset,
-        body_ok,
     };
     let response = match sent {
         Ok(r) => r,
-        Err(SendError::Timeout(t)) => {
-            return failed(&Attempt::Timeout, None, Detail::Timeout(t));
+        Err(e) => return not_answered(e, &read),
+    };
+    let status = response.status;
+    if !(200..300).contains(&status) {
+        return not_2xx(tool, &response, &read);
+    }
+    if toolgate_contract::more_values_than(&response.body, max_values) {
+        let detail = Detail::TooManyValues {
+            status: Some(status),
+            limit: max_values,
+        };
+        return failed(
+            &read.attempt(status, BodyCheck::TooLarge),
+            read.retry_after,
+            detail,
+        );
+    }
+    let body = match json_text(response.body, &response.headers) {
+        Ok(body) => body,
+        Err(detail) => return failed(&read.attempt(status, BodyCheck::NotJson), None, detail),
+    };
+    check(tool, status, body, &response.headers, &read)
+}
+
+/// What the signals and the tool's sunset say about an attempt, for the resilience
+/// layer's [`Attempt`].
+struct Read {
+    rate_limited: bool,
+    retry_after: Option<Duration>,
+    past_sunset: bool,
+}
+
+impl Read {
+    fn attempt(&self, status: u16, body_ok: BodyCheck) -> Attempt {
+        Attempt::Response {
+            status,
+            rate_limited: self.rate_limited,
+            retry_after: self.retry_after,
+            past_sunset: self.past_sunset,
+            body_ok,
         }
-        Err(SendError::Connect { detail }) => {
-            return failed(&Attempt::Connect, None, Detail::Connect(detail));
-        }
+    }
+}
+
+/// An attempt that got no reply to read: not sent, not answered, or a reply refused
+/// while it was being read.
+fn not_answered(e: SendError, read: &Read) -> AttemptResult {
+    let retry_after = read.retry_after;
+    match e {
+        SendError::Timeout(t) => failed(&Attempt::Timeout, None, Detail::Timeout(t)),
+        SendError::Connect { detail } => failed(&Attempt::Connect, None, Detail::Connect(detail)),
         // Sent, then the server went away: ambiguous, like a 5xx without a hint.
-        Err(SendError::Broken { detail }) => {
-            return AttemptResult::Failed {
-                class: ErrorClass::ServerError,
-                hint: None,
-                detail: Detail::Connect(detail),
-            };
-        }
-        Err(SendError::Protocol { detail }) => {
-            return AttemptResult::Failed {
-                class: ErrorClass::ServerError,
-                hint: None,
-                detail: Detail::Protocol(detail),
-            };
-        }
+        SendError::Broken { detail } => AttemptResult::Failed {
+            class: ErrorClass::ServerError,
+            hint: None,
+            detail: Detail::Connect(detail),
+        },
+        SendError::Protocol { detail } => AttemptResult::Failed {
+            class: ErrorClass::ServerError,
+            hint: None,
+            detail: Detail::Protocol(detail),
+        },
         // The arguments made a request the client will not build: the caller's to fix,
         // never a sign the upstream is failing.
-        Err(SendError::Build { detail }) => {
-            return AttemptResult::Failed {
-                class: ErrorClass::ClientError,
-                hint: None,
-                detail: Detail::NotFormed(detail),
-            };
-        }
+        SendError::Build { detail } => AttemptResult::Failed {
+            class: ErrorClass::ClientError,
+            hint: None,
+            detail: Detail::NotFormed(detail),
+        },
         // The gateway's own limit, not the upstream's doing: the request was sent, so
         // it is retried only where a retry is safe, as a reply lost on the way would be.
-        Err(SendError::NoRoom {
+        SendError::NoRoom {
             held, limit, share, ..
-        }) => {
-            return AttemptResult::Failed {
-                class: ErrorClass::ServerError,
-                hint: None,
-                detail: Detail::NoRoom { held, limit, share },
-            };
-        }
-        Err(SendError::TooManyValues { limit }) => {
-            return failed(
-                &attempt(200, BodyCheck::TooLarge),
-                retry_after,
-                Detail::TooManyValues {
-                    status: None,
-                    limit,
-                },
-            );
-        }
-        Err(SendError::TooLarge { status, limit, .. }) => {
+        } => AttemptResult::Failed {
+            class: ErrorClass::ServerError,
+            hint: None,
+            detail: Detail::NoRoom { held, limit, share },
+        },
+        SendError::TooManyValues { limit } => failed(
+            &read.attempt(200, BodyCheck::TooLarge),
+            retry_after,
+            Detail::TooManyValues {
+                status: None,
+                limit,
+            },
+        ),
+        SendError::TooLarge { status, limit, .. } => {
             let check = if (200..300).contains(&status) {
                 BodyCheck::TooLarge
             } else {
                 BodyCheck::Valid
             };
-            return failed(
-                &attempt(status, check),
+            failed(
+                &read.attempt(status, check),
                 retry_after,
                 Detail::TooLarge { status, limit },
-            );
+            )
         }
-    };
+    }
+}
+
+/// A reply outside 2xx: a redirect (never followed) or a failure status.
+fn not_2xx(tool: &ToolSpec, response: &UpstreamResponse, read: &Read) -> AttemptResult {
     let status = response.status;
     if (300..400).contains(&status) {
         // Where it points helps the owner mend the tool (a moved endpoint, a new
@@ -138,23 +173,28 @@ pub fn interpret_within(
             .and_then(|v| explain::link(v, &secrets))
             .filter(|l| may_name_target(tool, l));
         let detail = Detail::Redirect { status, location };
-        return failed(&attempt(status, BodyCheck::Valid), retry_after, detail);
+        return failed(
+            &read.attempt(status, BodyCheck::Valid),
+            read.retry_after,
+            detail,
+        );
     }
-    if !(200..300).contains(&status) {
-        let detail = Detail::Status {
-            status,
-            excerpt: explain::excerpt(&response.body, &explain::Secrets::of(tool)),
-        };
-        return failed(&attempt(status, BodyCheck::Valid), retry_after, detail);
-    }
-    if toolgate_contract::more_values_than(&response.body, max_values) {
-        let detail = Detail::TooManyValues {
-            status: Some(status),
-            limit: max_values,
-        };
-        return failed(&attempt(status, BodyCheck::TooLarge), retry_after, detail);
-    }
-    // The contract is checked on every 2xx: a mismatch is drift, never retried.
+    let detail = Detail::Status {
+        status,
+        excerpt: explain::excerpt(&response.body, &explain::Secrets::of(tool)),
+    };
+    failed(
+        &read.attempt(status, BodyCheck::Valid),
+        read.retry_after,
+        detail,
+    )
+}
+
+/// A 2xx body as the JSON text the contract reads, or why it cannot be.
+fn json_text(
+    body: bytes::Bytes,
+    headers: &reqwest::header::HeaderMap,
+) -> Result<bytes::Bytes, Detail> {
     // An empty body (204, HEAD, a bare 200) is `null`: the contract decides whether
     // that is acceptable (`{type: "null"}`), rather than calling it "not JSON".
     // A UTF-8 byte order mark before the JSON (some Windows servers write one) is
@@ -162,9 +202,9 @@ pub fn interpret_within(
     // the JSON without it.
     // A body in another character set (UTF-16, Latin-1) is read as UTF-8 first; an
     // encoded body (`gzip` toolgate did not ask for) is left for the message below.
-    let decoded = match content_encoding(&response.headers) {
-        Some(_) => Ok(response.body),
-        None => super::charset::as_utf8(&response.headers, response.body),
+    let decoded = match content_encoding(headers) {
+        Some(_) => Ok(body),
+        None => super::charset::as_utf8(headers, body),
     };
     let body = match decoded {
         Ok(body) => body,
@@ -172,9 +212,9 @@ pub fn interpret_within(
             let detail = Detail::NotJson {
                 reason,
                 excerpt: String::new(),
-                encoding: content_encoding(&response.headers),
+                encoding: content_encoding(headers),
             };
-            return failed(&attempt(status, BodyCheck::NotJson), None, detail);
+            return Err(detail);
         }
     };
     let body = match body.strip_prefix(UTF8_BOM) {
@@ -186,6 +226,18 @@ pub fn interpret_within(
     } else {
         body
     };
+    Ok(body)
+}
+
+/// A 2xx body checked against the tool's contract: checked on every 2xx, and a
+/// mismatch is drift, never retried.
+fn check(
+    tool: &ToolSpec,
+    status: u16,
+    body: bytes::Bytes,
+    headers: &reqwest::header::HeaderMap,
+    read: &Read,
+) -> AttemptResult {
     // Checked after this step, so that a drifted body can still be returned.
     let checked_later = crate::learned::warns_on_declared(tool);
     // The common reply's whole check in one pass: JSON, no member named twice, and the
@@ -196,7 +248,7 @@ pub fn interpret_within(
             position,
             excerpt: explain::excerpt(&body, &explain::Secrets::of(tool)),
         };
-        return failed(&attempt(status, BodyCheck::NotJson), None, detail);
+        return failed(&read.attempt(status, BodyCheck::NotJson), None, detail);
     }
     let checked = if vouched || checked_later {
         Ok(())
@@ -207,9 +259,9 @@ pub fn interpret_within(
         // A vendor throttling with a 2xx (an error envelope the signals read as a
         // throttle): believe the throttle, not the status. Not through `classify`,
         // which rightly calls any valid 2xx a success.
-        Ok(()) if rate_limited => AttemptResult::Failed {
+        Ok(()) if read.rate_limited => AttemptResult::Failed {
             class: ErrorClass::RateLimited,
-            hint: retry_after,
+            hint: read.retry_after,
             detail: Detail::Status {
                 status,
                 excerpt: String::new(),
@@ -220,12 +272,12 @@ pub fn interpret_within(
             let detail = Detail::NotJson {
                 reason: e.to_string(),
                 excerpt: explain::excerpt(&body, &explain::Secrets::of(tool)),
-                encoding: content_encoding(&response.headers),
+                encoding: content_encoding(headers),
             };
-            failed(&attempt(status, BodyCheck::NotJson), None, detail)
+            failed(&read.attempt(status, BodyCheck::NotJson), None, detail)
         }
         Err(BodyError::Drift(drift)) => failed(
-            &attempt(status, BodyCheck::SchemaMismatch),
+            &read.attempt(status, BodyCheck::SchemaMismatch),
             None,
             Detail::Drift(drift),
         ),

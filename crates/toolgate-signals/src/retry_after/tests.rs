@@ -1,0 +1,163 @@
+use super::*;
+use chrono::TimeZone;
+
+fn now() -> DateTime<Utc> {
+    // RFC 9110 §10.2.3's example date is "Fri, 31 Dec 1999 23:59:59 GMT".
+    Utc.with_ymd_and_hms(1999, 12, 31, 23, 58, 59).unwrap()
+}
+
+#[test]
+fn parse_table() {
+    let s = Duration::from_secs;
+    let cases: &[(&[u8], Option<Duration>)] = &[
+        // RFC 9110 §10.2.3 examples
+        (b"120", Some(s(120))),
+        (b"Fri, 31 Dec 1999 23:59:59 GMT", Some(s(60))),
+        // obsolete forms of the same instant
+        (b"Friday, 31-Dec-99 23:59:59 GMT", Some(s(60))),
+        (b"Fri Dec 31 23:59:59 1999", Some(s(60))),
+        // near misses servers send: UTC for GMT, no day name, a numeric offset
+        (b"Fri, 31 Dec 1999 23:59:59 UTC", Some(s(60))),
+        (b"31 Dec 1999 23:59:59 GMT", Some(s(60))),
+        (b"Sat, 01 Jan 2000 00:59:59 +0100", Some(s(60))),
+        // an RFC 3339 / ISO 8601 instant, as Zoom sends for a daily limit
+        (b"2000-01-01T00:58:59Z", Some(s(3600))),
+        (b"2000-01-01T01:58:59+01:00", Some(s(3600))),
+        // whitespace, decimals, zero
+        (b"  5 ", Some(s(5))),
+        (b"0", Some(s(0))),
+        (b"1.5", Some(Duration::from_millis(1500))),
+        (b"2.0", Some(s(2))),
+        (b"64.57", Some(Duration::from_millis(64_570))),
+        // dates in the past mean "now"; far future and huge numbers are capped
+        (b"Thu, 01 Jan 1970 00:00:00 GMT", Some(s(0))),
+        (b"Fri, 31 Dec 9999 23:59:59 GMT", Some(MAX_WAIT)),
+        (b"86401", Some(MAX_WAIT)),
+        (b"99999999999999999999999999", Some(MAX_WAIT)),
+        // refused
+        (b"-1", None),
+        (b"", None),
+        (b"soon", None),
+        (b"1e3", None),
+        (b"5 s", None),
+        (b"Fri, 32 Dec 1999 23:59:59 GMT", None),
+        (&[0xff, 0x31], None),
+    ];
+    for (input, want) in cases {
+        assert_eq!(
+            parse(input, now()),
+            *want,
+            "{:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
+}
+
+#[test]
+fn parse_ms_table() {
+    let cases: &[(&[u8], Option<Duration>)] = &[
+        (b"1500", Some(Duration::from_millis(1500))),
+        (b"0", Some(Duration::ZERO)),
+        (b"-1", None), // gRPC: negative pushback = do not retry; not a wait
+        (b"abc", None),
+        (b"86400001", Some(MAX_WAIT)),
+    ];
+    for (input, want) in cases {
+        assert_eq!(
+            parse_ms(input),
+            *want,
+            "{:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
+}
+
+#[test]
+fn a_retry_date_is_read_against_the_servers_date() {
+    // The server's clock runs 60 s ahead of ours: it asks for 47 s.
+    let fields: [(&str, &[u8]); 2] = [
+        ("Date", b"Sat, 01 Jan 2000 00:00:59 GMT"),
+        ("Retry-After", b"Sat, 01 Jan 2000 00:01:46 GMT"),
+    ];
+    let ours = Utc.with_ymd_and_hms(1999, 12, 31, 23, 59, 59).unwrap();
+    assert_eq!(
+        from_headers(&Headers::new(&fields), ours),
+        Some(Duration::from_secs(47))
+    );
+    // Its clock runs 60 s behind: still 47 s, not "now".
+    let fields: [(&str, &[u8]); 2] = [
+        ("Date", b"Fri, 31 Dec 1999 23:58:59 GMT"),
+        ("Retry-After", b"Fri, 31 Dec 1999 23:59:46 GMT"),
+    ];
+    assert_eq!(
+        from_headers(&Headers::new(&fields), ours),
+        Some(Duration::from_secs(47))
+    );
+    // No (readable) Date: our clock; seconds never depend on a clock.
+    let fields: [(&str, &[u8]); 2] = [
+        ("Date", b"yesterday"),
+        ("Retry-After", b"Sat, 01 Jan 2000 00:00:46 GMT"),
+    ];
+    assert_eq!(
+        from_headers(&Headers::new(&fields), ours),
+        Some(Duration::from_secs(47))
+    );
+    let fields: [(&str, &[u8]); 2] = [
+        ("Date", b"Sat, 01 Jan 2000 00:00:59 GMT"),
+        ("Retry-After", b"47"),
+    ];
+    assert_eq!(
+        from_headers(&Headers::new(&fields), ours),
+        Some(Duration::from_secs(47))
+    );
+}
+
+#[test]
+fn every_spelling_of_the_field_is_read() {
+    // Helix ALM's 429 sends `RetryAfter`; others `Retry_After` or `RETRY-AFTER`.
+    for name in ["RetryAfter", "Retry_After", "RETRY-AFTER", "retry-after"] {
+        let fields: [(&str, &[u8]); 1] = [(name, b"17")];
+        let h = Headers::new(&fields);
+        assert_eq!(
+            from_headers(&h, now()),
+            Some(Duration::from_secs(17)),
+            "{name}"
+        );
+    }
+    let h = Headers::new(&[("RetryAfterMs", b"1500")]);
+    assert_eq!(from_headers(&h, now()), Some(Duration::from_millis(1500)));
+    // Names that merely contain the words are other fields.
+    let h = Headers::new(&[("X-Upstream-Retry-After-Count", b"17")]);
+    assert_eq!(from_headers(&h, now()), None);
+}
+
+#[test]
+fn from_headers_takes_the_longest_wait() {
+    let fields: [(&str, &[u8]); 5] = [
+        ("Retry-After", b"2"),
+        ("retry-after-ms", b"2500"),
+        ("x-ms-retry-after-ms", b"100"),
+        ("grpc-retry-pushback-ms", b"-1"),
+        ("Retry-After", b"garbage"),
+    ];
+    let h = Headers::new(&fields);
+    assert_eq!(from_headers(&h, now()), Some(Duration::from_millis(2500)));
+    assert_eq!(from_headers(&Headers::new(&[]), now()), None);
+}
+
+#[test]
+fn x_retry_after_is_read_as_a_time_or_a_delay() {
+    let now = Utc.with_ymd_and_hms(2025, 6, 1, 12, 0, 0).unwrap();
+    let wait = |v: &[u8]| from_headers(&Headers::new(&[("X-Retry-After", v)]), now);
+    // Docker Hub's API: the unix time the next call may go.
+    let in_a_minute = (now.timestamp() + 60).to_string();
+    assert_eq!(wait(in_a_minute.as_bytes()), Some(Duration::from_secs(60)));
+    assert_eq!(wait(b"30"), Some(Duration::from_secs(30)));
+    assert_eq!(
+        wait(b"Sun, 01 Jun 2025 12:02:00 GMT"),
+        Some(Duration::from_secs(120))
+    );
+    // Never more than the longest wait, never from garbage.
+    assert_eq!(wait(b"99999999999999"), Some(MAX_WAIT));
+    assert_eq!(wait(b"soon"), None);
+}

@@ -1,0 +1,251 @@
+use super::*;
+
+#[test]
+fn an_expiry_or_until_instant_is_the_reset() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    // HTX: requests left and the end of the window, epoch milliseconds.
+    let q = read(&[
+        ("X-HB-RateLimit-Requests-Remain", b"95"),
+        ("X-HB-RateLimit-Requests-Expire", b"1748779201000"),
+    ]);
+    assert_eq!(q[0].remaining, Some(95));
+    assert_eq!(q[0].reset_after, Some(Duration::from_secs(1)));
+    // Other spellings: an ISO instant `until`, seconds to an `expiry`.
+    let q = read(&[
+        ("X-Quota-Remaining", b"7"),
+        ("X-Quota-Until", b"2025-06-01T12:01:00Z"),
+    ]);
+    assert_eq!(q[0].reset_after, Some(Duration::from_secs(60)));
+    let q = read(&[
+        ("X-RateLimit-Api-Remaining", b"3"),
+        ("X-RateLimit-Api-Expiry", b"30"),
+    ]);
+    assert_eq!(q[0].reset_after, Some(Duration::from_secs(30)));
+    // No rate-limit word: a cache's `Expires` is not a reset.
+    assert!(read(&[("Expires", b"Sun, 01 Jun 2025 12:10:00 GMT")]).is_empty());
+}
+
+#[test]
+fn a_family_no_rate_limit_word_names_is_read_when_it_has_a_budget_and_what_is_left() {
+    let now = DateTime::from_timestamp(1_700_000_000, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    // HipChat's flood control.
+    let q = read(&[
+        ("X-FloodControl-Limit", b"30"),
+        ("X-FloodControl-Remaining", b"2"),
+        ("X-FloodControl-Reset", b"1700000040"),
+    ]);
+    assert_eq!(q.len(), 1, "{q:?}");
+    assert_eq!((q[0].limit, q[0].remaining), (Some(30), Some(2)));
+    assert_eq!(q[0].reset_after, Some(Duration::from_secs(40)));
+    // A limit alone, or a remaining alone, is not a budget: a body size limit, a
+    // count of pages left.
+    assert!(read(&[("X-Body-Limit", b"1048576")]).is_empty());
+    assert!(read(&[("X-Pages-Remaining", b"3"), ("X-Upload-Limit", b"10")]).is_empty());
+}
+
+#[test]
+fn counts_per_period_give_one_quota_each() {
+    // Upbit: what is left this minute (a fixed legacy value) and this second.
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap_or_default();
+    let fields: [(&str, &[u8]); 1] = [("Remaining-Req", b"group=default; min=1800; sec=29")];
+    let s = crate::read(200, &Headers::new(&fields), now, crate::Flavour::Auto);
+    assert!(s.unread.is_empty(), "{:?}", s.unread);
+    let q = &s.quota[0];
+    assert_eq!(
+        (q.remaining, q.window),
+        (Some(29), Some(Duration::from_secs(1)))
+    );
+    assert_eq!(s.quota[1].window, Some(Duration::from_secs(60)));
+    // Not a list of periods: a count and a word that is not one.
+    assert!(period_counts("group=default; burst=5").is_none());
+    assert!(period_counts("sec=29; min=soon").is_none());
+}
+
+#[test]
+fn a_bare_countdown_on_the_reply_that_opened_its_window_fits_the_window() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap_or_default();
+    let read = |remaining: &'static [u8]| {
+        let fields: [(&str, &[u8]); 3] = [
+            ("gw-ratelimit-limit", b"2000"),
+            ("gw-ratelimit-remaining", remaining),
+            ("gw-ratelimit-reset", b"29963"),
+        ];
+        let s = crate::read(200, &Headers::new(&fields), now, crate::Flavour::Auto);
+        s.quota[0].reset_after
+    };
+    // KuCoin's first call of a window: thirty seconds less the call.
+    assert_eq!(read(b"1999"), Some(Duration::from_millis(29_963)));
+    // Later in the window one number cannot tell; the engine learns the unit.
+    assert_eq!(read(b"1500"), Some(Duration::from_secs(29_963)));
+}
+
+#[test]
+fn strava_usage_is_the_used_count() {
+    let now = DateTime::from_timestamp(1_700_000_000, 0).unwrap();
+    let fields: [(&str, &[u8]); 2] = [
+        ("X-Ratelimit-Limit", b"600,30000"),
+        ("X-Ratelimit-Usage", b"598,27536"),
+    ];
+    let q = crate::read(200, &Headers::new(&fields), now, crate::Flavour::Auto).quota;
+    // Both windows are quotas (15-minute and daily); the nearly spent one leads.
+    assert_eq!(q.len(), 2, "{q:?}");
+    assert_eq!((q[0].limit, q[0].remaining), (Some(600), Some(2)));
+    assert_eq!((q[1].limit, q[1].remaining), (Some(30000), Some(2464)));
+}
+
+#[test]
+fn names_by_shape() {
+    let n = |s: &str| parse_name(s).map(|n| (n.family, n.policy, n.part, n.unit));
+    let s = |v: &str| v.to_owned();
+    assert_eq!(
+        n("x-sib-ratelimit-remaining"),
+        Some((s("sib"), s(""), Part::Remaining, None))
+    );
+    assert_eq!(
+        n("X-Contentful-RateLimit-Second-Limit"),
+        Some((s("contentful"), s("second"), Part::Limit, None))
+    );
+    assert_eq!(
+        n("x-rate-limit-api-token-interval-ms"),
+        Some((s(""), s("api-token"), Part::Window, Some(TimeUnit::Millis)))
+    );
+    // Only a time has a unit: after a count the word names the policy, and the
+    // singular period words always do (Kong's `-Remaining-Minute`).
+    assert_eq!(
+        n("x-ratelimit-remaining-minutes"),
+        Some((s(""), s("minutes"), Part::Remaining, None))
+    );
+    assert_eq!(
+        n("X-RateLimit-Remaining-Minute"),
+        Some((s(""), s("minute"), Part::Remaining, None))
+    );
+    assert_eq!(
+        n("x-ratelimit-reset-hours"),
+        Some((s(""), s(""), Part::Reset, Some(TimeUnit::Hours)))
+    );
+    assert_eq!(
+        n("X-RateLimit-Requests-Left"),
+        Some((s(""), s("requests"), Part::Remaining, None))
+    );
+    assert_eq!(
+        n("x-daily-requests-left"),
+        Some((s("daily"), s(""), Part::Remaining, None))
+    );
+    assert_eq!(
+        n("X-RateLimit-Retry-After"),
+        Some((s(""), s(""), Part::Retry, None))
+    );
+    assert_eq!(
+        n("x-user-limit-24hour-remaining"),
+        Some((s("user"), s("24hour"), Part::Remaining, None))
+    );
+    // A name with no rate-limit word is only a candidate, read with its family.
+    assert!(parse_name("x-body-limit").is_some_and(|n| n.by_shape_alone));
+    assert!(parse_name("X-FloodControl-Remaining").is_some_and(|n| n.by_shape_alone));
+    assert_eq!(n("x-request-id"), None);
+    assert_eq!(n("content-length"), None);
+    assert_eq!(n("x-ratelimit-bucket-name"), None);
+}
+
+#[test]
+fn names_vendors_glue_or_phrase() {
+    let n = |s: &str| parse_name(s).map(|n| (n.family, n.policy, n.part, n.unit));
+    let s = |v: &str| v.to_owned();
+    // Imgur and Xero glue the policy to the part.
+    assert_eq!(
+        n("X-RateLimit-UserRemaining"),
+        Some((s(""), s("user"), Part::Remaining, None))
+    );
+    assert_eq!(
+        n("X-MinLimit-Remaining"),
+        Some((s("min"), s(""), Part::Remaining, None))
+    );
+    // Etsy says the budget as a phrase.
+    assert_eq!(
+        n("x-remaining-this-second"),
+        Some((s(""), s("second"), Part::Remaining, None))
+    );
+    assert_eq!(
+        n("x-remaining-today"),
+        Some((s(""), s("day"), Part::Remaining, None))
+    );
+    assert_eq!(
+        n("x-limit-per-day"),
+        Some((s(""), s("day"), Part::Limit, None))
+    );
+    // The reset glued to how its instant is written.
+    assert_eq!(
+        n("bitvavo-ratelimit-resetat"),
+        Some((s("bitvavo"), s(""), Part::Reset, None))
+    );
+    assert_eq!(
+        n("X-RateLimit-ResetTimestamp"),
+        Some((s(""), s(""), Part::Reset, None))
+    );
+    assert_eq!(
+        n("X-Quota-ResetDate"),
+        Some((s(""), s("quota"), Part::Reset, None))
+    );
+    // CoinGlass puts the part before `limit`.
+    assert_eq!(
+        n("API-KEY-USE-LIMIT"),
+        Some((s("api-key"), s(""), Part::Used, None))
+    );
+    // BigCommerce's `quota` is the limit.
+    assert_eq!(
+        n("X-Rate-Limit-Requests-Quota"),
+        Some((s(""), s("requests"), Part::Limit, None))
+    );
+    // Not split: rate-limit words, short heads, ordinary names.
+    assert_eq!(glued_part("ratelimit"), None);
+    assert_eq!(glued_part("preset"), None);
+    assert_eq!(n("x-preset-name"), None);
+    assert_eq!(n("x-remaining-items"), None);
+    // A candidate by shape only, read when its family also has a remaining count.
+    assert!(parse_name("x-body-limit").is_some_and(|n| n.by_shape_alone));
+}
+
+#[test]
+fn a_family_reset_joins_its_counted_group() {
+    let fields: [(&str, &[u8]); 4] = [
+        ("X-Rate-Limit-Requests-Left", b"0"),
+        ("X-Rate-Limit-Requests-Quota", b"150"),
+        ("X-Rate-Limit-Time-Reset-Ms", b"15000"),
+        ("X-Rate-Limit-Time-Window-Ms", b"30000"),
+    ];
+    let mut out = Collector::default();
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap_or_default();
+    read(&Headers::new(&fields), now, &mut out);
+    assert_eq!(out.quotas.len(), 1);
+    let q = &out.quotas[0];
+    assert_eq!((q.limit, q.remaining), (Some(150), Some(0)));
+    assert_eq!(q.reset_after, Some(Duration::from_secs(15)));
+    assert_eq!(q.window, Some(Duration::from_secs(30)));
+}
+
+#[test]
+fn values_by_shape() {
+    assert_eq!(
+        count_window_pairs("20:1,100:120"),
+        Some(vec![(20, 1), (100, 120)])
+    );
+    assert_eq!(count_window_pairs("12:00"), None);
+    assert_eq!(count_window_pairs("a:1"), None);
+    assert_eq!(used_of_limit("10/40"), Some((10, 40)));
+    assert_eq!(leading_count("100, 100;window=60"), Some(100));
+    assert_eq!(leading_count("-1"), None);
+    assert_eq!(
+        inline_window("100, 100;window=60, 10000;window=86400", 100),
+        Some(Duration::from_secs(60))
+    );
+    assert!(key_values("limit=100; remaining=0; reset=30").is_some());
+    assert!(key_values("foo=bar").is_none());
+    assert!(key_values("user-hour-lim:3600;user-hour-rem:3599;").is_some());
+    assert!(key_values("user-hour-foo:1;bar-baz:2").is_none());
+}

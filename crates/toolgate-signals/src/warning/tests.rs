@@ -1,0 +1,214 @@
+use super::*;
+
+#[test]
+fn kubernetes_warning_with_commas_and_escaped_quotes_is_one_warning() {
+    // https://kubernetes.io/blog/2020/09/03/warnings/ — the documented example.
+    let k8s = "extensions/v1beta1 Ingress is deprecated in v1.14+, unavailable in v1.22+; use networking.k8s.io/v1 Ingress";
+    let cases: Vec<(String, Vec<(u16, &str)>)> = vec![
+            (format!("299 - \"{k8s}\""), vec![(299, k8s)]),
+            // escaped quotes and commas inside the text, a second member after it
+            (
+                r#"299 - "field \"spec.x\" is deprecated, ignored, and will be dropped", 299 - "second""#.to_owned(),
+                vec![(299, r#"field "spec.x" is deprecated, ignored, and will be dropped"#), (299, "second")],
+            ),
+            // two warnings in one field, one with a date; a caching warning dropped
+            (
+                r#"299 api.example "old \"v1\" API" "Sat, 01 Jan 2000 00:00:00 GMT", 110 - "Response is Stale", 199 - "misc""#.to_owned(),
+                vec![(299, r#"old "v1" API"#), (199, "misc")],
+            ),
+            ("garbage, 299 - \"kept\"".to_owned(), vec![(299, "kept")]),
+            // a malformed member whose quoted text has commas does not split the next one
+            (
+                r#"junk "a, 299 - b", 299 - "real""#.to_owned(),
+                vec![(299, "real")],
+            ),
+            ("299 -\"no space before the quote\"".to_owned(), vec![(299, "no space before the quote")]),
+            ("299 -".to_owned(), vec![]),
+            ("299 - \"unterminated, with comma".to_owned(), vec![(299, "unterminated, with comma")]),
+            ("é99 - \"x\", 299 - \"y\"".to_owned(), vec![(299, "y")]),
+            ("".to_owned(), vec![]),
+        ];
+    for (input, want) in cases {
+        let got = parse(&input);
+        let got: Vec<(u16, &str)> = got.iter().map(|(c, t)| (*c, t.as_str())).collect();
+        assert_eq!(got, want, "{input:?}");
+    }
+}
+
+#[test]
+fn successor_and_deprecation_are_taken_from_the_text() {
+    // (text, says deprecated, successor)
+    let cases: &[(&str, bool, Option<&str>)] = &[
+        // Kubernetes' documented example
+        (
+            "extensions/v1beta1 Ingress is deprecated in v1.14+, unavailable in v1.22+; use networking.k8s.io/v1 Ingress",
+            true,
+            Some("networking.k8s.io/v1 Ingress"),
+        ),
+        // Kubernetes' own deprecation guide: "policy/v1beta1 PodSecurityPolicy is
+        // deprecated in v1.21+, unavailable in v1.25+"
+        (
+            "policy/v1beta1 PodSecurityPolicy is deprecated in v1.21+, unavailable in v1.25+",
+            true,
+            None,
+        ),
+        ("v1 is deprecated, use v2 instead.", true, Some("v2")),
+        (
+            "This endpoint will be deprecated soon; use /v3/items",
+            false,
+            Some("/v3/items"),
+        ),
+        ("this flag is not deprecated", false, None),
+        ("Please use `search_v2`.", false, Some("search_v2")),
+        ("quota nearly used", false, None),
+    ];
+    for (text, deprecated, succ) in cases {
+        let n = notice(299, (*text).to_owned());
+        assert_eq!(
+            (n.deprecation, n.successor.as_deref()),
+            (*deprecated, *succ),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn who_the_words_are_about() {
+    use chrono::TimeZone;
+    let now = Utc.with_ymd_and_hms(2026, 12, 5, 0, 0, 0).unwrap();
+    let call = |deprecated: bool| move |said: &Said| matches!(said, Said::AboutTheCall(r) if r.deprecated == deprecated);
+    // (text, expected)
+    type Expect<'a> = &'a dyn Fn(&Said) -> bool;
+    let cases: &[(&str, Expect<'_>)] = &[
+        // named API group/version, "this API", a path, no subject, "Deprecated API"
+        (
+            "extensions/v1beta1 Ingress is deprecated in v1.14+",
+            &call(true),
+        ),
+        (
+            "This API is deprecated and will be removed by Summer '22.",
+            &call(true),
+        ),
+        ("The path /v1/orders is deprecated", &call(true)),
+        (
+            "Deprecated: See https://docs.hiro.so/stacks/api",
+            &call(true),
+        ),
+        (
+            "Deprecated API: use betterapi.blazingFrog.com instead.",
+            &call(true),
+        ),
+        ("It is deprecated.", &call(true)),
+        ("deprecated since 2020-01-01", &call(true)),
+        ("v1 is deprecated, use v2 instead.", &call(true)),
+        // an end date alone is not "deprecated"
+        (
+            "The /v1/orders endpoint will be removed on 2027-01-15.",
+            &call(false),
+        ),
+        ("Will be removed on 2027-01-15", &call(false)),
+        // parts of the request
+        (
+            "The query parameter 'page' is deprecated; use 'cursor' instead",
+            &|s| *s == Said::AboutAPart,
+        ),
+        ("Deprecated field 'x': use 'y'", &|s| *s == Said::AboutAPart),
+        (
+            "The argument 'sortOrder' of this endpoint is deprecated",
+            &|s| *s == Said::AboutAPart,
+        ),
+        // something named the reader cannot place, or nothing said
+        ("title is deprecated. Dont't use it", &|s| {
+            *s == Said::Nothing
+        }),
+        ("deprecated xxxxxxxx", &|s| *s == Said::Nothing),
+        ("this flag is not deprecated", &|s| {
+            *s == Said::AboutAPart || *s == Said::Nothing
+        }),
+        ("This API is no longer deprecated", &|s| *s == Said::Nothing),
+        ("This endpoint will be deprecated soon", &|s| {
+            *s == Said::Nothing
+        }),
+        ("The endpoint will be removed by Summer '22", &|s| {
+            *s == Said::Nothing
+        }),
+        ("Response is Stale", &|s| *s == Said::Nothing),
+        ("", &|s| *s == Said::Nothing),
+    ];
+    for (text, ok) in cases {
+        let said = what_it_says(text, now);
+        assert!(ok(&said), "{text}: {said:?}");
+    }
+}
+
+#[test]
+fn dates_after_the_statement() {
+    use chrono::TimeZone;
+    let now = Utc.with_ymd_and_hms(2026, 12, 5, 0, 0, 0).unwrap();
+    let t = |y, m, d| Some(Utc.with_ymd_and_hms(y, m, d, 0, 0, 0).unwrap());
+    let sunset = |text: &str| match what_it_says(text, now) {
+        Said::AboutTheCall(r) => r.sunset,
+        _ => None,
+    };
+    assert_eq!(
+        sunset("This API will be retired on 2027-06-30; use /v3"),
+        t(2027, 6, 30)
+    );
+    assert_eq!(sunset("Old API maintained until 2015-06-02"), t(2015, 6, 2));
+    assert_eq!(
+        sunset("This API is supported until 2027-01-01."),
+        t(2027, 1, 1)
+    );
+    assert_eq!(
+        sunset("This endpoint will be discontinued on or after Fri, 01 Jan 2027 00:00:00 GMT."),
+        t(2027, 1, 1)
+    );
+    assert_eq!(
+        sunset("This endpoint will be shut down by Thursday, 30 June 2027 00:00:00 GMT"),
+        t(2027, 6, 30)
+    );
+    // earliest of two end dates
+    assert_eq!(
+        sunset("This API will be removed on 2027-05-01. It is maintained until 2027-04-01"),
+        t(2027, 4, 1)
+    );
+    assert_eq!(sunset("This API will be removed in v1.22"), None);
+    let since = |text: &str| match what_it_says(text, now) {
+        Said::AboutTheCall(r) => (r.deprecated, r.since),
+        _ => (false, None),
+    };
+    assert_eq!(
+        since("This endpoint will be deprecated on 2027-01-31"),
+        (false, t(2027, 1, 31))
+    );
+    assert_eq!(
+        since("This endpoint is scheduled for deprecation on 2027-01-31"),
+        (false, t(2027, 1, 31))
+    );
+    assert_eq!(
+        since("This endpoint is deprecated since 2025-01-01"),
+        (true, t(2025, 1, 1))
+    );
+}
+
+#[test]
+fn repeated_fields_deduplicated_and_capped() {
+    let fields: [(&str, &[u8]); 3] = [
+        ("Warning", b"299 - \"a\""),
+        ("warning", b"299 - \"b\""),
+        ("Warning", b"299 - \"a\""),
+    ];
+    let texts: Vec<String> = read(&Headers::new(&fields))
+        .into_iter()
+        .map(|n| n.text)
+        .collect();
+    assert_eq!(texts, ["a", "b"]);
+    let many: Vec<String> = (0..40).map(|i| format!("299 - \"w{i}\"")).collect();
+    let fields: Vec<(&str, &[u8])> = many.iter().map(|v| ("Warning", v.as_bytes())).collect();
+    assert_eq!(read(&Headers::new(&fields)).len(), MAX_NOTICES);
+    let long = format!("299 - \"{}\"", "é".repeat(5000));
+    let fields: [(&str, &[u8]); 1] = [("Warning", long.as_bytes())];
+    let text = &read(&Headers::new(&fields))[0].text;
+    assert_eq!(text.chars().count(), MAX_TEXT + 1);
+    assert!(text.ends_with('…'));
+}
