@@ -14,6 +14,8 @@ use toolgate_resilience::BreakerState;
 use crate::explain::human;
 use crate::gateway::Gateway;
 use crate::sync::lock;
+use crate::watch::incidents::Incidents;
+use crate::watch::stats::ToolSummary;
 use toolgate_config::ToolSpec;
 use toolgate_store::{IncidentKind, NewIncident};
 
@@ -35,7 +37,6 @@ pub fn evaluate(gateway: &Gateway, now: Instant) {
     // The open incidents come from the incident index (restored from the store at
     // start-up), so a round costs no store read.
     let incidents = gateway.incidents();
-    let is_open = |kind: IncidentKind, tool: &str| incidents.is_open(kind, tool);
     let alerts = &gateway.config().alerts;
     for route in gateway.routes().values() {
         let (tool, state) = (&route.spec, &route.state);
@@ -48,151 +49,187 @@ pub fn evaluate(gateway: &Gateway, now: Instant) {
                 stats.summary_between(now, HISTORY + RECENT, RECENT),
             )
         };
-
-        // Retries that never help: the silent failure this product exists to end.
-        for (class, (all, recovered)) in &window.recovery {
-            if *all >= MIN_SEQUENCES && *recovered == 0 {
-                let title = format!(
-                    "{}: {all} calls needed a retry after {class} in the last {}, and none recovered — retrying is not helping",
-                    tool.name,
-                    human(alerts.recovery_window)
-                );
-                let detail = json!({ "error_class": class, "retry_sequences": all, "recovered": 0, "window_s": alerts.recovery_window.as_secs() });
-                incidents.raise(incident(
-                    tool,
-                    IncidentKind::RecoveryRateZero,
-                    class,
-                    title,
-                    detail,
-                ));
-            }
-        }
-        for (class, _) in incidents.open_of(IncidentKind::RecoveryRateZero, &tool.name) {
-            let still = window
-                .recovery
-                .get(class.as_str())
-                .is_some_and(|(a, r)| *a >= MIN_SEQUENCES && *r == 0);
-            if !still {
-                let why = "retries recover again, or none were needed in the window";
-                incidents.clear(
-                    IncidentKind::RecoveryRateZero,
-                    &tool.name,
-                    Some(class.as_str()),
-                    why,
-                );
-            }
-        }
-
-        // Credentials refused.
-        let auth_failures = auth.errors.get("auth").copied().unwrap_or(0);
-        if auth_failures > 0 {
-            let title = format!(
-                "{}: the upstream refused toolgate's credentials {auth_failures}× in the last {} — check the token for {}",
-                tool.name,
-                human(AUTH_WINDOW),
-                tool.dependency.name
-            );
-            incidents.raise(incident(
-                tool,
-                IncidentKind::AuthFailing,
-                "",
-                title,
-                json!({ "failures": auth_failures }),
-            ));
-        } else if is_open(IncidentKind::AuthFailing, &tool.name) {
-            incidents.clear(
-                IncidentKind::AuthFailing,
-                &tool.name,
-                None,
-                "no auth failures in the window",
-            );
-        }
-
-        // Success rate collapsed against the tool's own history.
-        let collapsed = match (recent.success_rate(), history.success_rate()) {
-            (Some(r), Some(h)) => {
-                recent.calls >= MIN_RECENT_CALLS
-                    && history.calls >= MIN_HISTORY_CALLS
-                    && r < COLLAPSE_FACTOR * h
-            }
-            _ => false,
-        };
-        if collapsed {
-            let title = format!(
-                "{}: success rate {:.0} % over the last {} against {:.0} % the day before",
-                tool.name,
-                recent.success_rate().unwrap_or(0.0) * 100.0,
-                human(RECENT),
-                history.success_rate().unwrap_or(0.0) * 100.0
-            );
-            incidents.raise(incident(
-                tool,
-                IncidentKind::SuccessRateCollapse,
-                "",
-                title,
-                json!({ "recent": recent, "history": history }),
-            ));
-        } else if is_open(IncidentKind::SuccessRateCollapse, &tool.name) {
-            incidents.clear(
-                IncidentKind::SuccessRateCollapse,
-                &tool.name,
-                None,
-                "success rate is back near its history",
-            );
-        }
-
-        // Sunset close and nothing to move to.
+        retries_not_helping(incidents, tool, &window, alerts.recovery_window);
+        credentials_refused(incidents, tool, &auth);
+        success_rate_collapsed(incidents, tool, &recent, &history);
         let sunset = lock(&state.deprecation).as_ref().and_then(|d| d.sunset);
-        if let Some(sunset) = sunset
-            && tool.successor.is_none()
-        {
-            let left = (sunset - chrono::Utc::now()).to_std().unwrap_or_default();
-            if left <= alerts.sunset_within {
-                let title = format!(
-                    "{}: the upstream endpoint shuts down on {} (in {}) and no newer contract is configured",
-                    tool.name,
-                    sunset.format("%Y-%m-%d"),
-                    human(left)
-                );
-                incidents.raise(incident(
-                    tool,
-                    IncidentKind::Deprecation,
-                    "sunset-soon",
-                    title,
-                    json!({ "sunset": sunset.to_rfc3339() }),
-                ));
-            }
-        }
-
-        // Breaker open for long.
+        sunset_close(incidents, tool, sunset, alerts.sunset_within);
         if let Some(dep) = gateway.dependency(&tool.dependency.name) {
-            match dep.call_snapshot(now).breaker {
-                BreakerState::Open { down_for, .. } if down_for >= alerts.circuit_open_for => {
-                    let title = format!(
-                        "{}: {} has been failing for {}; toolgate is holding its calls back",
-                        tool.name,
-                        tool.dependency.name,
-                        human(down_for)
-                    );
-                    incidents.raise(incident(
-                        tool,
-                        IncidentKind::CircuitOpenLong,
-                        "",
-                        title,
-                        json!({ "down_for_s": down_for.as_secs() }),
-                    ));
-                }
-                BreakerState::Closed if is_open(IncidentKind::CircuitOpenLong, &tool.name) => {
-                    incidents.clear(
-                        IncidentKind::CircuitOpenLong,
-                        &tool.name,
-                        None,
-                        "the circuit closed again",
-                    );
-                }
-                _ => {}
-            }
+            let breaker = dep.call_snapshot(now).breaker;
+            breaker_open_long(incidents, tool, &breaker, alerts.circuit_open_for);
         }
+    }
+}
+
+/// Retries that never help: the silent failure this product exists to end.
+fn retries_not_helping(
+    incidents: &Incidents,
+    tool: &ToolSpec,
+    window: &ToolSummary,
+    recovery_window: Duration,
+) {
+    for (class, (all, recovered)) in &window.recovery {
+        if *all >= MIN_SEQUENCES && *recovered == 0 {
+            let title = format!(
+                "{}: {all} calls needed a retry after {class} in the last {}, and none recovered — retrying is not helping",
+                tool.name,
+                human(recovery_window)
+            );
+            let detail = json!({ "error_class": class, "retry_sequences": all, "recovered": 0, "window_s": recovery_window.as_secs() });
+            incidents.raise(incident(
+                tool,
+                IncidentKind::RecoveryRateZero,
+                class,
+                title,
+                detail,
+            ));
+        }
+    }
+    for (class, _) in incidents.open_of(IncidentKind::RecoveryRateZero, &tool.name) {
+        let still = window
+            .recovery
+            .get(class.as_str())
+            .is_some_and(|(a, r)| *a >= MIN_SEQUENCES && *r == 0);
+        if !still {
+            let why = "retries recover again, or none were needed in the window";
+            incidents.clear(
+                IncidentKind::RecoveryRateZero,
+                &tool.name,
+                Some(class.as_str()),
+                why,
+            );
+        }
+    }
+}
+
+/// Credentials refused.
+fn credentials_refused(incidents: &Incidents, tool: &ToolSpec, auth: &ToolSummary) {
+    let auth_failures = auth.errors.get("auth").copied().unwrap_or(0);
+    if auth_failures > 0 {
+        let title = format!(
+            "{}: the upstream refused toolgate's credentials {auth_failures}× in the last {} — check the token for {}",
+            tool.name,
+            human(AUTH_WINDOW),
+            tool.dependency.name
+        );
+        incidents.raise(incident(
+            tool,
+            IncidentKind::AuthFailing,
+            "",
+            title,
+            json!({ "failures": auth_failures }),
+        ));
+    } else if incidents.is_open(IncidentKind::AuthFailing, &tool.name) {
+        incidents.clear(
+            IncidentKind::AuthFailing,
+            &tool.name,
+            None,
+            "no auth failures in the window",
+        );
+    }
+}
+
+/// Success rate collapsed against the tool's own history.
+fn success_rate_collapsed(
+    incidents: &Incidents,
+    tool: &ToolSpec,
+    recent: &ToolSummary,
+    history: &ToolSummary,
+) {
+    let collapsed = match (recent.success_rate(), history.success_rate()) {
+        (Some(r), Some(h)) => {
+            recent.calls >= MIN_RECENT_CALLS
+                && history.calls >= MIN_HISTORY_CALLS
+                && r < COLLAPSE_FACTOR * h
+        }
+        _ => false,
+    };
+    if collapsed {
+        let title = format!(
+            "{}: success rate {:.0} % over the last {} against {:.0} % the day before",
+            tool.name,
+            recent.success_rate().unwrap_or(0.0) * 100.0,
+            human(RECENT),
+            history.success_rate().unwrap_or(0.0) * 100.0
+        );
+        incidents.raise(incident(
+            tool,
+            IncidentKind::SuccessRateCollapse,
+            "",
+            title,
+            json!({ "recent": recent, "history": history }),
+        ));
+    } else if incidents.is_open(IncidentKind::SuccessRateCollapse, &tool.name) {
+        incidents.clear(
+            IncidentKind::SuccessRateCollapse,
+            &tool.name,
+            None,
+            "success rate is back near its history",
+        );
+    }
+}
+
+/// Sunset close and nothing to move to.
+fn sunset_close(
+    incidents: &Incidents,
+    tool: &ToolSpec,
+    sunset: Option<chrono::DateTime<chrono::Utc>>,
+    sunset_within: Duration,
+) {
+    if let Some(sunset) = sunset
+        && tool.successor.is_none()
+    {
+        let left = (sunset - chrono::Utc::now()).to_std().unwrap_or_default();
+        if left <= sunset_within {
+            let title = format!(
+                "{}: the upstream endpoint shuts down on {} (in {}) and no newer contract is configured",
+                tool.name,
+                sunset.format("%Y-%m-%d"),
+                human(left)
+            );
+            incidents.raise(incident(
+                tool,
+                IncidentKind::Deprecation,
+                "sunset-soon",
+                title,
+                json!({ "sunset": sunset.to_rfc3339() }),
+            ));
+        }
+    }
+}
+
+/// Breaker open for long.
+fn breaker_open_long(
+    incidents: &Incidents,
+    tool: &ToolSpec,
+    breaker: &BreakerState,
+    circuit_open_for: Duration,
+) {
+    match *breaker {
+        BreakerState::Open { down_for, .. } if down_for >= circuit_open_for => {
+            let title = format!(
+                "{}: {} has been failing for {}; toolgate is holding its calls back",
+                tool.name,
+                tool.dependency.name,
+                human(down_for)
+            );
+            incidents.raise(incident(
+                tool,
+                IncidentKind::CircuitOpenLong,
+                "",
+                title,
+                json!({ "down_for_s": down_for.as_secs() }),
+            ));
+        }
+        BreakerState::Closed if incidents.is_open(IncidentKind::CircuitOpenLong, &tool.name) => {
+            incidents.clear(
+                IncidentKind::CircuitOpenLong,
+                &tool.name,
+                None,
+                "the circuit closed again",
+            );
+        }
+        _ => {}
     }
 }
 
