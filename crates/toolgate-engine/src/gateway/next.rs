@@ -89,77 +89,8 @@ impl Gateway {
             .fronting
             .next(&config, &self.client, &self.services.metrics)?;
 
-        let mut dependencies = HashMap::new();
-        for (name, spec) in &config.dependencies {
-            let state = match self.dependencies.get(name) {
-                Some(old)
-                    if fingerprint::dependency(&old.spec) == fingerprint::dependency(spec) =>
-                {
-                    changes.dependencies_kept.push(name.clone());
-                    old.clone()
-                }
-                _ => {
-                    changes.dependencies_reset.push(name.clone());
-                    Arc::new(DependencyState::with_shared(
-                        spec.clone(),
-                        self.shared.clone(),
-                    ))
-                }
-            };
-            dependencies.insert(name.clone(), state);
-        }
-        changes.dependencies_removed = self
-            .dependencies
-            .keys()
-            .filter(|name| !config.dependencies.contains_key(*name))
-            .cloned()
-            .collect();
-
-        let old = self.routes();
-        let metrics = &self.services.metrics;
-        let mut keep = HashMap::new();
-        for (name, spec) in &config.tools {
-            match old.get(name).filter(|r| r.server().is_none()) {
-                Some(route) if fingerprint::tool(&route.spec) == fingerprint::tool(spec) => {
-                    keep.insert(name.clone(), route.state.clone());
-                }
-                Some(_) => changes.tools_changed.push(name.clone()),
-                None => changes.tools_added.push(name.clone()),
-            }
-        }
-        let mut routes: RouteTable =
-            http_routes(&config, &dependencies, &self.client, metrics, &keep);
-        for (name, route) in old.iter() {
-            let kept_server = route
-                .server()
-                .is_some_and(|s| servers.kept.iter().any(|k| k == s));
-            if kept_server && !routes.contains_key(name) {
-                routes.insert(name.clone(), route.clone());
-                continue;
-            }
-            if route.server().is_none() && !config.tools.contains_key(name) {
-                changes.tools_removed.push(name.clone());
-            }
-            // A tool no longer served, or served anew (its owner may have changed),
-            // loses its owner series; the routes above publish the current ones.
-            if !keep.contains_key(name) {
-                metrics.tool_owner_info.remove(&OwnerLabels {
-                    tool: route.label.clone(),
-                    owner: route.spec.owner.clone(),
-                    dependency: route.spec.dependency.name.clone(),
-                });
-            }
-        }
-        for route in routes.values() {
-            metrics
-                .tool_owner_info
-                .get_or_create(&OwnerLabels {
-                    tool: route.label.clone(),
-                    owner: route.spec.owner.clone(),
-                    dependency: route.spec.dependency.name.clone(),
-                })
-                .set(1);
-        }
+        let dependencies = self.next_dependencies(&config, &mut changes);
+        let routes = self.next_routes(&config, &dependencies, &servers.kept, &mut changes);
         changes.tools_removed.sort();
         changes.mcp_servers_kept = servers.kept;
         changes.mcp_servers_started = servers
@@ -202,6 +133,98 @@ impl Gateway {
             stopped: servers.stopped,
             changes,
         })
+    }
+
+    /// The dependencies of `config`: the state of each unchanged one carried over
+    /// (its breaker, quota and health), a changed or added one started afresh.
+    fn next_dependencies(
+        &self,
+        config: &Config,
+        changes: &mut Changes,
+    ) -> HashMap<String, Arc<DependencyState>> {
+        let mut dependencies = HashMap::new();
+        for (name, spec) in &config.dependencies {
+            let state = match self.dependencies.get(name) {
+                Some(old)
+                    if fingerprint::dependency(&old.spec) == fingerprint::dependency(spec) =>
+                {
+                    changes.dependencies_kept.push(name.clone());
+                    old.clone()
+                }
+                _ => {
+                    changes.dependencies_reset.push(name.clone());
+                    Arc::new(DependencyState::with_shared(
+                        spec.clone(),
+                        self.shared.clone(),
+                    ))
+                }
+            };
+            dependencies.insert(name.clone(), state);
+        }
+        changes.dependencies_removed = self
+            .dependencies
+            .keys()
+            .filter(|name| !config.dependencies.contains_key(*name))
+            .cloned()
+            .collect();
+        dependencies
+    }
+
+    /// The routes of `config`: unchanged HTTP tools keep their state, the tools of
+    /// kept servers their routes; each tool's owner series follows what is served.
+    fn next_routes(
+        &self,
+        config: &Config,
+        dependencies: &HashMap<String, Arc<DependencyState>>,
+        kept_servers: &[String],
+        changes: &mut Changes,
+    ) -> RouteTable {
+        let old = self.routes();
+        let metrics = &self.services.metrics;
+        let mut keep = HashMap::new();
+        for (name, spec) in &config.tools {
+            match old.get(name).filter(|r| r.server().is_none()) {
+                Some(route) if fingerprint::tool(&route.spec) == fingerprint::tool(spec) => {
+                    keep.insert(name.clone(), route.state.clone());
+                }
+                Some(_) => changes.tools_changed.push(name.clone()),
+                None => changes.tools_added.push(name.clone()),
+            }
+        }
+        let mut routes: RouteTable =
+            http_routes(config, dependencies, &self.client, metrics, &keep);
+        for (name, route) in old.iter() {
+            let kept_server = route
+                .server()
+                .is_some_and(|s| kept_servers.iter().any(|k| k == s));
+            if kept_server && !routes.contains_key(name) {
+                routes.insert(name.clone(), route.clone());
+                continue;
+            }
+            if route.server().is_none() && !config.tools.contains_key(name) {
+                changes.tools_removed.push(name.clone());
+            }
+            // A tool no longer served, or served anew (its owner may have changed),
+            // loses its owner series; the routes above publish the current ones.
+            if !keep.contains_key(name) {
+                metrics.tool_owner_info.remove(&OwnerLabels {
+                    tool: route.label.clone(),
+                    owner: route.spec.owner.clone(),
+                    dependency: route.spec.dependency.name.clone(),
+                });
+            }
+        }
+        for route in routes.values() {
+            metrics
+                .tool_owner_info
+                .get_or_create(&OwnerLabels {
+                    tool: route.label.clone(),
+                    owner: route.spec.owner.clone(),
+                    dependency: route.spec.dependency.name.clone(),
+                })
+                .set(1);
+        }
+        routes
     }
 }
 
