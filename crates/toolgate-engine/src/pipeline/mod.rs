@@ -452,7 +452,62 @@ async fn attempt<U: Upstream>(
             advice: None,
         };
     }
-    if let Some(status) = crate::upstream::status_label(&sent) {
+    let wall = chrono::Utc::now();
+    let (signals, header_version) = read_reply(route, services, call, &admitted, &sent, wall);
+    let latency = call.latency;
+    let past_sunset = route.state.past_sunset(wall);
+    match route
+        .upstream
+        .interpret(spec, sent, signals.as_ref(), past_sunset)
+    {
+        AttemptResult::Success(body) => {
+            let reply = Reply {
+                admitted,
+                span,
+                signals,
+                latency,
+            };
+            succeeded(route, services, call, reply, header_version, body)
+        }
+        AttemptResult::Failed {
+            class,
+            hint,
+            detail,
+        } => {
+            let reply = Reply {
+                admitted,
+                span,
+                signals,
+                latency,
+            };
+            failed(reply, class, hint, detail)
+        }
+    }
+}
+
+/// What an attempt's reply leaves to settle: the admission to give back with what was
+/// learned, the trace span to end, and what the reply said about itself.
+struct Reply<'a> {
+    admitted: Admitted<'a>,
+    span: Option<crate::telemetry::AttemptTrace>,
+    signals: Option<Signals>,
+    latency: Option<Duration>,
+}
+
+/// What a reply says before it is interpreted: its metrics, its signals (their quota
+/// resets in the dependency's own unit), a deprecation it announces or withdraws, and
+/// warnings and headers toolgate could not read. Returns the signals and any version
+/// the headers announce.
+fn read_reply<U: Upstream>(
+    route: &Route<U>,
+    services: &Services,
+    call: &mut Call,
+    admitted: &Admitted<'_>,
+    sent: &Result<crate::upstream::UpstreamResponse, SendError>,
+    wall: chrono::DateTime<chrono::Utc>,
+) -> (Option<Signals>, Option<String>) {
+    let spec = &route.spec;
+    if let Some(status) = crate::upstream::status_label(sent) {
         services.metrics.record_attempt(
             &spec.dependency.name,
             &route.label,
@@ -460,12 +515,11 @@ async fn attempt<U: Upstream>(
             sent.as_ref().ok().map(|r| r.latency),
         );
     }
-    let wall = chrono::Utc::now();
-    let mut signals = read_signals(spec, &sent, wall);
+    let mut signals = read_signals(spec, sent, wall);
     if let Some(s) = signals.as_mut() {
         admitted.read_countdowns(Instant::now(), s);
     }
-    let header_version = version::from_headers(spec, &sent);
+    let header_version = version::from_headers(spec, sent);
     let latency = sent.as_ref().ok().map(|r| r.latency);
     call.latency = latency;
     let succeeded = sent.as_ref().is_ok_and(|r| (200..300).contains(&r.status));
@@ -484,87 +538,108 @@ async fn attempt<U: Upstream>(
                 .record_unread_header(&spec.dependency.name, &header.name);
         }
     }
-    let past_sunset = route.state.past_sunset(wall);
-    match route
-        .upstream
-        .interpret(spec, sent, signals.as_ref(), past_sunset)
+    (signals, header_version)
+}
+
+/// A reply that passed its contract: judged against a learned contract, settled as a
+/// success, and refused if it announces a version the tool does not accept.
+fn succeeded<U: Upstream>(
+    route: &Route<U>,
+    services: &Services,
+    call: &mut Call,
+    reply: Reply<'_>,
+    header_version: Option<String>,
+    body: bytes::Bytes,
+) -> Attempted {
+    let spec = &route.spec;
+    let Reply {
+        admitted,
+        span,
+        signals,
+        latency,
+    } = reply;
+    call.warned_drift = None;
+    match crate::learned::judge(&services.learning, spec, &route.state.learned, &body) {
+        crate::learned::Judged::Fine => {}
+        crate::learned::Judged::Drift { drift, samples }
+            if spec.contract.on_drift == toolgate_config::OnDrift::Fail =>
+        {
+            let _ = samples;
+            admitted.settle(
+                Instant::now(),
+                signals.as_ref(),
+                latency,
+                Some(ErrorClass::ContractDrift),
+            );
+            if let Some(s) = span {
+                s.end(Some(ErrorClass::ContractDrift));
+            }
+            return Attempted::Failed {
+                class: ErrorClass::ContractDrift,
+                hint: None,
+                detail: Detail::Drift(drift),
+                advice: None,
+            };
+        }
+        crate::learned::Judged::Drift { drift, samples } => {
+            call.warned_drift = Some((drift, samples));
+        }
+    }
+    admitted.settle(Instant::now(), signals.as_ref(), latency, None);
+    if let Some(s) = span {
+        s.end(None);
+    }
+    let seen = header_version.or_else(|| version::from_body(spec, &body));
+    if let Some(announced) = seen
+        && let version::VersionVerdict::Refuse(refusal) = version::judge(
+            spec,
+            &route.state,
+            &services.incidents,
+            &announced,
+            call.origin,
+        )
     {
-        AttemptResult::Success(body) => {
-            call.warned_drift = None;
-            match crate::learned::judge(&services.learning, spec, &route.state.learned, &body) {
-                crate::learned::Judged::Fine => {}
-                crate::learned::Judged::Drift { drift, samples }
-                    if spec.contract.on_drift == toolgate_config::OnDrift::Fail =>
-                {
-                    let _ = samples;
-                    admitted.settle(
-                        Instant::now(),
-                        signals.as_ref(),
-                        latency,
-                        Some(ErrorClass::ContractDrift),
-                    );
-                    if let Some(s) = span {
-                        s.end(Some(ErrorClass::ContractDrift));
-                    }
-                    return Attempted::Failed {
-                        class: ErrorClass::ContractDrift,
-                        hint: None,
-                        detail: Detail::Drift(drift),
-                        advice: None,
-                    };
-                }
-                crate::learned::Judged::Drift { drift, samples } => {
-                    call.warned_drift = Some((drift, samples));
-                }
-            }
-            admitted.settle(Instant::now(), signals.as_ref(), latency, None);
-            if let Some(s) = span {
-                s.end(None);
-            }
-            let seen = header_version.or_else(|| version::from_body(spec, &body));
-            if let Some(announced) = seen
-                && let version::VersionVerdict::Refuse(refusal) = version::judge(
-                    spec,
-                    &route.state,
-                    &services.incidents,
-                    &announced,
-                    call.origin,
-                )
-            {
-                return Attempted::Refused(refusal);
-            }
-            Attempted::Success(body)
-        }
-        AttemptResult::Failed {
-            class,
-            hint,
-            detail,
-        } => {
-            // A wait the reply itself gave (a JSON-RPC rate-limit error's
-            // `retryAfterSeconds`) paces the dependency as a `Retry-After` header would.
-            let mut signals = signals;
-            if class == ErrorClass::RateLimited
-                && let Some(wait) = hint
-                && signals.as_ref().is_none_or(|s| s.retry_after.is_none())
-            {
-                let s = signals.get_or_insert_with(Signals::default);
-                s.retry_after = Some(wait);
-                s.rate_limited = true;
-            }
-            // A reply toolgate had no room for says nothing about the dependency: the
-            // breaker and the latency window hear that it answered, no more.
-            let outcome = (!matches!(detail, Detail::NoRoom { .. })).then_some(class);
-            let throttle = admitted.settle(Instant::now(), signals.as_ref(), latency, outcome);
-            if let Some(s) = span {
-                s.end(Some(class));
-            }
-            Attempted::Failed {
-                class,
-                hint: hint.max(throttle),
-                detail,
-                advice: signals.as_ref().and_then(|s| s.should_retry),
-            }
-        }
+        return Attempted::Refused(refusal);
+    }
+    Attempted::Success(body)
+}
+
+/// A failed attempt, settled with its class and the wait it asked for.
+fn failed(
+    reply: Reply<'_>,
+    class: ErrorClass,
+    hint: Option<Duration>,
+    detail: Detail,
+) -> Attempted {
+    let Reply {
+        admitted,
+        span,
+        signals,
+        latency,
+    } = reply;
+    // A wait the reply itself gave (a JSON-RPC rate-limit error's
+    // `retryAfterSeconds`) paces the dependency as a `Retry-After` header would.
+    let mut signals = signals;
+    if class == ErrorClass::RateLimited
+        && let Some(wait) = hint
+        && signals.as_ref().is_none_or(|s| s.retry_after.is_none())
+    {
+        let s = signals.get_or_insert_with(Signals::default);
+        s.retry_after = Some(wait);
+        s.rate_limited = true;
+    }
+    // A reply toolgate had no room for says nothing about the dependency: the
+    // breaker and the latency window hear that it answered, no more.
+    let outcome = (!matches!(detail, Detail::NoRoom { .. })).then_some(class);
+    let throttle = admitted.settle(Instant::now(), signals.as_ref(), latency, outcome);
+    if let Some(s) = span {
+        s.end(Some(class));
+    }
+    Attempted::Failed {
+        class,
+        hint: hint.max(throttle),
+        detail,
+        advice: signals.as_ref().and_then(|s| s.should_retry),
     }
 }
 
