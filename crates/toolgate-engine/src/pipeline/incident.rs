@@ -7,7 +7,8 @@ use toolgate_contract::Drift;
 use toolgate_resilience::ErrorClass;
 use toolgate_store::IncidentKind;
 
-use super::{Call, Failure, NO_DIFF, Route, Services, Structured};
+use super::record::NO_DIFF;
+use super::{Call, Failure, Route, Services, Structured};
 use crate::upstream::Upstream;
 use crate::watch::incidents::IncidentRef;
 
