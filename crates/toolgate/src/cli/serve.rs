@@ -62,24 +62,50 @@ pub(super) async fn serve(
     }
 
     if stdio {
-        if listen.is_some() {
-            spawn_http(current.clone(), listen_addr, &shutdown, demo_router).await?;
-        }
-        tracing::info!(
-            tools = listed_tools(&gateway),
-            state = %gateway.store().describe(),
-            "serving MCP on stdio"
-        );
-        let server = Arc::new(toolgate_server::mcp::dispatch::Server::serving(
-            current.clone(),
-        ));
-        let max = gateway.config().gateway.max_request_bytes;
-        let result = toolgate_server::mcp::stdio::serve(server, max, shutdown.stop.clone()).await;
-        shutdown.stop.cancel();
-        current.stop(SHUTDOWN_FLUSH).await;
-        result?;
-        return Ok(ExitCode::SUCCESS);
+        let http = listen.map(|_| listen_addr);
+        serve_stdio(gateway, &current, &shutdown, http, demo_router).await?;
+    } else {
+        serve_http(gateway, &current, &shutdown, listen_addr, demo, demo_router).await?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// MCP on stdin/stdout until the client closes it, and over HTTP too when `--listen`
+/// was given.
+async fn serve_stdio(
+    gateway: Arc<Gateway>,
+    current: &Arc<Current>,
+    shutdown: &Shutdown,
+    http: Option<SocketAddr>,
+    demo_router: Option<axum::Router>,
+) -> anyhow::Result<()> {
+    if let Some(listen_addr) = http {
+        spawn_http(current.clone(), listen_addr, shutdown, demo_router).await?;
+    }
+    tracing::info!(
+        tools = listed_tools(&gateway),
+        state = %gateway.store().describe(),
+        "serving MCP on stdio"
+    );
+    let server = Arc::new(toolgate_server::mcp::dispatch::Server::serving(
+        current.clone(),
+    ));
+    let max = gateway.config().gateway.max_request_bytes;
+    let result = toolgate_server::mcp::stdio::serve(server, max, shutdown.stop.clone()).await;
+    shutdown.stop.cancel();
+    current.stop(SHUTDOWN_FLUSH).await;
+    Ok(result?)
+}
+
+/// MCP, metrics, probes and the console over HTTP until shutdown, then the drain.
+async fn serve_http(
+    gateway: Arc<Gateway>,
+    current: &Arc<Current>,
+    shutdown: &Shutdown,
+    listen_addr: SocketAddr,
+    demo: bool,
+    demo_router: Option<axum::Router>,
+) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(listen_addr)
         .await
         .with_context(|| {
@@ -102,7 +128,7 @@ pub(super) async fn serve(
     }
     let router = toolgate_server::server::router_serving(
         current.clone(),
-        &shutdown,
+        shutdown,
         demo_router.map(|r| axum::Router::new().nest("/demo", r)),
     );
     let limits = toolgate_server::server::Limits::from_config(&gateway.config().gateway);
@@ -127,7 +153,7 @@ pub(super) async fn serve(
     current.stop(SHUTDOWN_FLUSH).await;
     // Only now: what the last calls started on a serving thread has finished.
     drop(threads);
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// How long a stopping server may take to write its incidents and deliver them.
