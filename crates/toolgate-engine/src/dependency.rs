@@ -444,85 +444,19 @@ impl DependencyState {
         } else {
             g.pacer.complete(now, quota);
         }
-        if let Some(l) = latency {
-            let ok = class.is_none_or(|c| !c.counts_for_breaker());
-            g.latency.record(now, l, ok);
-            let baseline = g.latency.baseline();
-            g.history.record(now, l, ok, baseline);
-            g.last_reply = Some(now);
-        }
-        let was_closed = matches!(g.breaker.state(now), BreakerState::Closed);
-        g.breaker.record(now, class);
-        if was_closed && !matches!(g.breaker.state(now), BreakerState::Closed) {
-            g.down_since_wall = Some(Utc::now());
-        } else if matches!(g.breaker.state(now), BreakerState::Closed) {
-            g.down_since_wall = None;
-        }
+        g.learn_health(now, latency, class);
         // The wait the upstream stated, for the caller; and how long the pacer holds
         // the dependency, which is a second when none was stated.
-        let mut stated = None;
-        let mut throttle = None;
-        if let Some(s) = signals {
-            for q in &s.quota {
-                if g.quotas.iter().any(|seen| overtaken(seen, q, now)) {
-                    continue;
-                }
-                g.quotas.retain(|seen| seen.quota.policy != q.policy);
-                if g.quotas.len() >= MAX_POLICIES
-                    && let Some(oldest) = (0..g.quotas.len()).min_by_key(|&i| g.quotas[i].at)
-                {
-                    g.quotas.remove(oldest);
-                }
-                g.quotas.push(SeenQuota {
-                    quota: q.clone(),
-                    at: now,
-                });
+        let (stated, throttle) = match signals {
+            Some(s) => {
+                g.remember_quotas(&s.quota, now);
+                g.throttle(s, class, now)
             }
-            if s.rate_limited || class == Some(ErrorClass::RateLimited) {
-                stated = s.retry_after.or_else(|| exhausted_reset(&s.quota));
-                let wait = stated.unwrap_or(Duration::from_secs(1));
-                g.pacer.throttled(now, wait);
-                throttle = Some(wait);
-            } else if class.is_none()
-                && let Some(wait) = s.next_call_after.filter(|w| !w.is_zero())
-            {
-                // A success that asks the next call to wait (Stack Exchange's `backoff`):
-                // nothing was refused, but the next call is, if it goes sooner. It is
-                // held, or told it cannot go in time, like one after a throttle.
-                g.pacer.throttled(now, wait);
-                throttle = Some(wait);
-            }
-        }
+            None => (None, None),
+        };
         drop(g);
         if let Some(fleet) = &self.fleet {
-            let probe = fleet_probe.is_some_and(|t| t.probe);
-            // Replies reach the fleet even when the local pacer admitted the attempt
-            // (Redis was down then): what the upstream said is worth sharing.
-            let adverts = signals.map_or_else(Vec::new, |s| {
-                s.quota
-                    .iter()
-                    .filter_map(|q| {
-                        Some(fleet::Advert {
-                            policy: q.policy.clone(),
-                            remaining: q.remaining?,
-                            limit: q.limit.unwrap_or(0),
-                            reset_after: q.reset_after?,
-                        })
-                    })
-                    .collect()
-            });
-            fleet.shared.record(
-                &fleet.keys,
-                Record {
-                    outcome: AttemptEnd::of(class),
-                    probe,
-                    id: fleet_probe.map(|t| t.id),
-                    first_attempt,
-                    throttle,
-                    adverts,
-                },
-                &fleet.budget,
-            );
+            fleet.share(signals, class, fleet_probe, first_attempt, throttle);
         }
         stated
     }
@@ -751,6 +685,113 @@ fn exhausted_reset(quotas: &[Quota]) -> Option<Duration> {
             .filter_map(|q| q.reset_after)
             .min()
     })
+}
+
+impl Inner {
+    /// The latency windows, the brownout history and the breaker learn one reply.
+    fn learn_health(&mut self, now: Instant, latency: Option<Duration>, class: Option<ErrorClass>) {
+        if let Some(l) = latency {
+            let ok = class.is_none_or(|c| !c.counts_for_breaker());
+            self.latency.record(now, l, ok);
+            let baseline = self.latency.baseline();
+            self.history.record(now, l, ok, baseline);
+            self.last_reply = Some(now);
+        }
+        let was_closed = matches!(self.breaker.state(now), BreakerState::Closed);
+        self.breaker.record(now, class);
+        if was_closed && !matches!(self.breaker.state(now), BreakerState::Closed) {
+            self.down_since_wall = Some(Utc::now());
+        } else if matches!(self.breaker.state(now), BreakerState::Closed) {
+            self.down_since_wall = None;
+        }
+    }
+
+    /// The reply's quotas, newest per policy, at most [`MAX_POLICIES`] of them.
+    fn remember_quotas(&mut self, quotas: &[Quota], now: Instant) {
+        for q in quotas {
+            if self.quotas.iter().any(|seen| overtaken(seen, q, now)) {
+                continue;
+            }
+            self.quotas.retain(|seen| seen.quota.policy != q.policy);
+            if self.quotas.len() >= MAX_POLICIES
+                && let Some(oldest) = (0..self.quotas.len()).min_by_key(|&i| self.quotas[i].at)
+            {
+                self.quotas.remove(oldest);
+            }
+            self.quotas.push(SeenQuota {
+                quota: q.clone(),
+                at: now,
+            });
+        }
+    }
+
+    /// The wait a throttling reply stated (for the caller), and how long the pacer now
+    /// holds the dependency (a second when none was stated).
+    fn throttle(
+        &mut self,
+        s: &Signals,
+        class: Option<ErrorClass>,
+        now: Instant,
+    ) -> (Option<Duration>, Option<Duration>) {
+        let mut stated = None;
+        let mut throttle = None;
+        if s.rate_limited || class == Some(ErrorClass::RateLimited) {
+            stated = s.retry_after.or_else(|| exhausted_reset(&s.quota));
+            let wait = stated.unwrap_or(Duration::from_secs(1));
+            self.pacer.throttled(now, wait);
+            throttle = Some(wait);
+        } else if class.is_none()
+            && let Some(wait) = s.next_call_after.filter(|w| !w.is_zero())
+        {
+            // A success that asks the next call to wait (Stack Exchange's `backoff`):
+            // nothing was refused, but the next call is, if it goes sooner. It is
+            // held, or told it cannot go in time, like one after a throttle.
+            self.pacer.throttled(now, wait);
+            throttle = Some(wait);
+        }
+        (stated, throttle)
+    }
+}
+
+impl Fleet {
+    /// What a reply said, told to the self.
+    fn share(
+        &self,
+        signals: Option<&Signals>,
+        class: Option<ErrorClass>,
+        fleet_probe: Option<FleetTicket>,
+        first_attempt: bool,
+        throttle: Option<Duration>,
+    ) {
+        let probe = fleet_probe.is_some_and(|t| t.probe);
+        // Replies reach the fleet even when the local pacer admitted the attempt
+        // (Redis was down then): what the upstream said is worth sharing.
+        let adverts = signals.map_or_else(Vec::new, |s| {
+            s.quota
+                .iter()
+                .filter_map(|q| {
+                    Some(fleet::Advert {
+                        policy: q.policy.clone(),
+                        remaining: q.remaining?,
+                        limit: q.limit.unwrap_or(0),
+                        reset_after: q.reset_after?,
+                    })
+                })
+                .collect()
+        });
+        self.shared.record(
+            &self.keys,
+            Record {
+                outcome: AttemptEnd::of(class),
+                probe,
+                id: fleet_probe.map(|t| t.id),
+                first_attempt,
+                throttle,
+                adverts,
+            },
+            &self.budget,
+        );
+    }
 }
 
 /// Within one window the server's count only goes down: a reply advertising more left
