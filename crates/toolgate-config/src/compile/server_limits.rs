@@ -92,47 +92,65 @@ impl Compiler<'_> {
             &mut out.stderr_lines_per_second,
         );
         if let Some(kinds) = &raw.server_requests {
-            let mut allowed = ServerRequests {
-                sampling: false,
-                elicitation: false,
-                roots: false,
-            };
-            for kind in kinds {
-                match kind.as_str() {
-                    "sampling" => allowed.sampling = true,
-                    "elicitation" => allowed.elicitation = true,
-                    "roots" => allowed.roots = true,
-                    other => self.err(
-                        format!("{path}.server_requests"),
-                        format!(
-                            "`{}` is not a kind of server request",
-                            toolgate_contract::one_line(other)
-                                .chars()
-                                .take(40)
-                                .collect::<String>()
-                        ),
-                        "use any of sampling, elicitation, roots (or `[]` for none)",
-                    ),
-                }
-            }
-            out.server_requests = allowed;
+            out.server_requests = self.server_requests(path, kinds);
         }
-        if raw.answer_timeout.is_some() {
-            let key = format!("{path}.answer_timeout");
-            let errors = self.errors.len();
-            let d = self.duration(key.clone(), raw.answer_timeout.as_ref(), out.answer_timeout);
-            if self.errors.len() == errors {
-                if (Duration::from_millis(100)..=Duration::from_secs(600)).contains(&d) {
-                    out.answer_timeout = d;
-                } else {
-                    self.err(
-                        key,
-                        format!("answer_timeout {d:?} is outside 100ms..10m"),
-                        "write a duration like `10s`",
-                    );
-                }
-            }
+        if let Some(d) = self.answer_timeout(path, raw.answer_timeout.as_ref(), out.answer_timeout)
+        {
+            out.answer_timeout = d;
         }
         out
+    }
+
+    /// `server_requests`: the kinds of request the server may send toolgate.
+    fn server_requests(&mut self, path: &str, kinds: &[String]) -> ServerRequests {
+        let mut allowed = ServerRequests {
+            sampling: false,
+            elicitation: false,
+            roots: false,
+        };
+        for kind in kinds {
+            match kind.as_str() {
+                "sampling" => allowed.sampling = true,
+                "elicitation" => allowed.elicitation = true,
+                "roots" => allowed.roots = true,
+                other => self.err(
+                    format!("{path}.server_requests"),
+                    format!(
+                        "`{}` is not a kind of server request",
+                        toolgate_contract::one_line(other)
+                            .chars()
+                            .take(40)
+                            .collect::<String>()
+                    ),
+                    "use any of sampling, elicitation, roots (or `[]` for none)",
+                ),
+            }
+        }
+        allowed
+    }
+
+    /// `answer_timeout`, when given and within 100ms..10m.
+    fn answer_timeout(
+        &mut self,
+        path: &str,
+        raw: Option<&String>,
+        default: Duration,
+    ) -> Option<Duration> {
+        raw?;
+        let key = format!("{path}.answer_timeout");
+        let errors = self.errors.len();
+        let d = self.duration(key.clone(), raw, default);
+        if self.errors.len() != errors {
+            return None;
+        }
+        if (Duration::from_millis(100)..=Duration::from_secs(600)).contains(&d) {
+            return Some(d);
+        }
+        self.err(
+            key,
+            format!("answer_timeout {d:?} is outside 100ms..10m"),
+            "write a duration like `10s`",
+        );
+        None
     }
 }
