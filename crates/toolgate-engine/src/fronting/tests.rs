@@ -268,6 +268,7 @@ async fn a_tool_the_client_left_out_of_the_list_is_refused_and_the_others_served
         too_large: 1,
         over_total: 0,
         examples: vec!["huge".into()],
+        names: vec!["huge".into()],
     };
     let (fronted, host) = server("", link.clone());
     let checked = fronted.check(host.as_ref()).await;
