@@ -6,6 +6,8 @@
 //!   (with a string `text`), `image` or `audio` (base64 `data` and a `mimeType`),
 //!   `resource_link` (`uri` and `name`) or `resource` (a `resource` object with a
 //!   `uri` and a `text` or `blob`);
+//! - at most [`MAX_BLOCKS`] content blocks (a result of a few megabytes can hold
+//!   hundreds of thousands of empty ones, each an object for the client to build);
 //! - no line of its text reading as toolgate's own note ([`super::note_lines`]): such
 //!   lines are marked, and only then is the result rewritten.
 //!
@@ -20,6 +22,9 @@ use super::note_lines;
 /// The deepest nesting of arrays and objects a result may have.
 pub const MAX_NESTING: usize = 128;
 
+/// The most content blocks a result may have.
+pub const MAX_BLOCKS: usize = 10_000;
+
 /// The result to pass on: `body` itself, or `body` with the text lines that read as
 /// toolgate's notes marked. `Err` says how the result breaks the protocol.
 pub fn checked(body: &bytes::Bytes, content: Option<&RawValue>) -> Result<bytes::Bytes, String> {
@@ -33,6 +38,12 @@ pub fn checked(body: &bytes::Bytes, content: Option<&RawValue>) -> Result<bytes:
             .map_err(|_| "the result's `content` is not a list".to_string())?,
         _ => Vec::new(),
     };
+    if blocks.len() > MAX_BLOCKS {
+        return Err(format!(
+            "the result has {} content blocks, more than the {MAX_BLOCKS} toolgate passes on",
+            blocks.len()
+        ));
+    }
     let mut marks = false;
     for (i, block) in blocks.iter().enumerate() {
         marks |= check_block(block).map_err(|e| format!("content[{i}] {e}"))?;
@@ -259,6 +270,17 @@ mod tests {
             let e = check(&result).expect_err(bad);
             assert!(e.starts_with("content[1] "), "{e}");
         }
+    }
+
+    #[test]
+    fn a_result_of_more_blocks_than_the_limit_is_a_protocol_break() {
+        let blocks = |n: usize| {
+            let one = r#"{"type":"text","text":""}"#;
+            format!(r#"{{"content":[{}]}}"#, vec![one; n].join(","))
+        };
+        assert!(check(&blocks(MAX_BLOCKS)).is_ok());
+        let e = check(&blocks(300_000)).expect_err("300000 blocks");
+        assert!(e.contains("300000 content blocks"), "{e}");
     }
 
     #[test]
