@@ -241,6 +241,11 @@ pub async fn forward(
                     data: None,
                 }),
                 ("resources/unsubscribe", None) => Ok(json!({})),
+                ("resources/read", _) => {
+                    let (answer, server) =
+                        by_uri(fronting, index, uri, method, params.clone(), asker).await?;
+                    read_contents(answer, &server.spec().name)
+                }
                 _ => by_uri(fronting, index, uri, method, params.clone(), asker)
                     .await
                     .map(|(answer, _)| answer),
@@ -283,6 +288,25 @@ pub async fn forward(
             message: format!("Method not found: {method}"),
             data: None,
         }),
+    }
+}
+
+/// A `resources/read` answer as passed on: resource contents (bounded, each a text or
+/// base64 blob with its URI), or an error naming what the server sent instead — a
+/// client decodes a blob by its `mimeType`, and one that is not base64 is not a blob.
+fn read_contents(answer: Value, server: &str) -> Result<Value, RpcError> {
+    match crate::upstream::mcp::result_check::resource_contents(&answer) {
+        Ok(()) => Ok(answer),
+        Err(what) => {
+            tracing::warn!(server, %what, "an MCP server answered resources/read with something that is not resource contents");
+            Err(RpcError {
+                code: codes::INTERNAL_ERROR,
+                message: format!(
+                    "MCP server {server} answered resources/read with something that is not resource contents: it {what}"
+                ),
+                data: None,
+            })
+        }
     }
 }
 

@@ -837,6 +837,43 @@ async fn a_listed_resource_passes_without_icons_or_meta() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_read_answer_that_is_not_resource_contents_is_refused() {
+    let link = Arc::new(CountingLink::default());
+    let (fronted, _host) = server("", link.clone());
+    let fronting = fronting_of(&fronted);
+    for (answer, why) in [
+        // An image that is markup: a client would decode and show it by its mimeType.
+        (
+            json!({"contents": [{"uri": "file:///x", "mimeType": "image/png",
+                                 "blob": "<svg onload=alert(1)>"}]}),
+            "neither a string `text` nor a base64 `blob`",
+        ),
+        (
+            json!({"contents": vec![json!({"uri": "file:///x", "text": ""}); 20_000]}),
+            "20000 contents",
+        ),
+        (json!({"text": "no contents"}), "no `contents` list"),
+    ] {
+        guard(&link.answers).insert("resources/read".into(), Ok(answer));
+        let e = pass(&fronting, "resources/read", json!({ "uri": "file:///x" }))
+            .await
+            .err()
+            .map(|e| e.message)
+            .unwrap_or_default();
+        assert!(e.contains(why), "{e}");
+    }
+    guard(&link.answers).insert(
+        "resources/read".into(),
+        Ok(json!({"contents": [{"uri": "file:///x", "mimeType": "image/png", "blob": "aGk="}]})),
+    );
+    assert!(
+        pass(&fronting, "resources/read", json!({ "uri": "file:///x" }))
+            .await
+            .is_ok()
+    );
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_list_whose_cursor_loops_is_read_once_round_the_loop() {
     let link = Arc::new(CountingLink::default());
     for (method, key) in [("resources/list", "resources"), ("prompts/list", "prompts")] {

@@ -183,6 +183,35 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
     }
 }
 
+/// Whether a `resources/read` answer is one: `contents` a list of at most
+/// [`MAX_BLOCKS`] resource contents, each an object with a string `uri` and a string
+/// `text` or a base64 `blob`. `Err` says what is not.
+pub(crate) fn resource_contents(answer: &serde_json::Value) -> Result<(), String> {
+    let contents = answer
+        .get("contents")
+        .and_then(serde_json::Value::as_array)
+        .ok_or("has no `contents` list")?;
+    if contents.len() > MAX_BLOCKS {
+        return Err(format!(
+            "has {} contents, more than the {MAX_BLOCKS} toolgate passes on",
+            contents.len()
+        ));
+    }
+    for (i, item) in contents.iter().enumerate() {
+        let string = |name: &str| item.get(name).and_then(serde_json::Value::as_str);
+        if string("uri").is_none() {
+            return Err(format!("contents[{i}] has no string `uri`"));
+        }
+        let blob_ok = string("blob").is_some_and(|b| is_base64_string(&format!("\"{b}\"")));
+        if string("text").is_none() && !blob_ok {
+            return Err(format!(
+                "contents[{i}] has neither a string `text` nor a base64 `blob`"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Whether a JSON string's text has lines that read as toolgate's notes.
 fn has_note_lines(text: Option<&RawValue>) -> bool {
     let Some(raw) = text else { return false };
@@ -282,6 +311,43 @@ mod tests {
         // Not `expect_err`: it would print the whole result.
         let refused = check(&blocks(300_000)).err().unwrap_or_default();
         assert!(refused.contains("300000 content blocks"), "{refused}");
+    }
+
+    #[test]
+    fn resource_contents_are_bounded_and_each_text_or_base64() {
+        use serde_json::json;
+        assert_eq!(
+            resource_contents(&json!({"contents": [
+                {"uri": "a://1", "mimeType": "text/plain", "text": "hi"},
+                {"uri": "a://2", "mimeType": "image/png", "blob": "aGk="}
+            ]})),
+            Ok(())
+        );
+        for (bad, why) in [
+            (json!({"contents": "x"}), "no `contents` list"),
+            (
+                json!({"contents": [{"text": "no uri"}]}),
+                "contents[0] has no string `uri`",
+            ),
+            (
+                json!({"contents": [{"uri": "a://1"}]}),
+                "contents[0] has neither",
+            ),
+            (
+                json!({"contents": [{"uri": "a://1", "mimeType": "image/png", "blob": "<svg onload=x>"}]}),
+                "neither",
+            ),
+            (
+                json!({"contents": [{"uri": "a://1", "text": 5}]}),
+                "neither",
+            ),
+        ] {
+            let e = resource_contents(&bad).err().unwrap_or_default();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+        let many = json!({"contents": vec![json!({"uri": "a://1", "text": ""}); MAX_BLOCKS + 1]});
+        let e = resource_contents(&many).err().unwrap_or_default();
+        assert!(e.contains("10001 contents"), "{e}");
     }
 
     #[test]
