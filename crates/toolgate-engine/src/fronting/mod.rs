@@ -31,6 +31,7 @@ mod resource_index;
 mod server_identity;
 pub use reload::NextServers;
 pub mod spec;
+mod updates;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
@@ -126,6 +127,8 @@ struct State {
     resources_refused: Refusals,
     /// Why the last listing of its resources was cut off, if it was.
     resources_cut_off: Option<String>,
+    /// The server's resource updates passed on lately, and those held.
+    updates: updates::Updates,
     /// The prompts served from their pins, by exposed name: what `prompts/list` answers.
     prompts: Served<PromptDefinition>,
     /// The resource templates served from their pins, by URI template: what
@@ -1579,6 +1582,24 @@ impl Fronted {
             .unwrap_or_default()
     }
 
+    /// Passes on the resource updates held for their spacing that are due, to the
+    /// sessions subscribed to each now.
+    fn send_held_updates(&self, gateway: &dyn Host) {
+        let due = guard(&self.state)
+            .updates
+            .take_due(tokio::time::Instant::now());
+        for uri in due {
+            let readers = self.subscribers(&uri);
+            if !readers.is_empty() {
+                gateway.notify_readers(
+                    "notifications/resources/updated",
+                    Some(json!({ "uri": uri })),
+                    readers,
+                );
+            }
+        }
+    }
+
     /// Whether one of this server's served (pinned) URI templates could expand to
     /// `uri`.
     pub(crate) fn templates_match(&self, uri: &str) -> bool {
@@ -1755,9 +1776,14 @@ pub async fn watch(
     // The caller's first check has just run.
     let mut last_check = (now(), Duration::ZERO);
     loop {
+        let updates_due = guard(&server.state).updates.due();
         let mut recheck = tokio::select! {
             () = stop.cancelled() => return,
             () = tokio::time::sleep_until(due) => true,
+            () = tokio::time::sleep_until(updates_due.unwrap_or(due)), if updates_due.is_some() => {
+                server.send_held_updates(gateway.as_ref());
+                false
+            }
             () = server.recheck.notified() => true,
             _ = lock_poll.tick() => server.lock_changed(),
             // Any number of closings while busy make one pass over the subscriptions.
@@ -1855,6 +1881,12 @@ fn on_event(server: &Fronted, gateway: &dyn Host, event: Event) -> bool {
             let readers = server.subscribers(&uri);
             if readers.is_empty() {
                 tracing::debug!(server = %server.spec.name, "a resource update no client subscribed to through toolgate is dropped");
+            } else if !guard(&server.state)
+                .updates
+                .offer(&uri, tokio::time::Instant::now())
+            {
+                // Repeated within its spacing: it goes when the spacing ends.
+                return false;
             }
             gateway.notify_readers(
                 "notifications/resources/updated",

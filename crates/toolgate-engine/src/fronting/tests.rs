@@ -248,6 +248,57 @@ async fn a_resource_list_changed_flood_reaches_clients_once_per_check() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_resource_update_flood_reaches_subscribers_once_a_second_and_its_last_one_too() {
+    let link = Arc::new(CountingLink::default());
+    guard(&link.answers).insert("resources/subscribe".into(), Ok(json!({})));
+    guard(&link.answers).insert(
+        "resources/list".into(),
+        Ok(json!({"resources": [{"uri": "kb://plan", "name": "plan"}]})),
+    );
+    let (fronted, host) = server("", link.clone());
+    let fronting = fronting_of(&fronted);
+    let session = crate::broadcast::ReaderHandle::default();
+    let asker = passthrough::Asker {
+        reader: Some(session.reader()),
+        ..Default::default()
+    };
+    let index = passthrough::ResourceIndex::default();
+    passthrough::forward(
+        &fronting,
+        &index,
+        "resources/subscribe",
+        Some(json!({"uri": "kb://plan"})),
+        &asker,
+    )
+    .await
+    .expect("subscribed");
+    let (tx, rx) = mpsc::channel(2048);
+    let (task, stop) = watching(fronted, host.clone(), rx);
+    // 1000 updates over 2 s of (paused) time.
+    for _ in 0..1000 {
+        tx.send(Event::ResourceUpdated {
+            uri: "kb://plan".into(),
+        })
+        .await
+        .expect("sent");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let told = guard(&host.addressed)
+        .iter()
+        .filter(|(m, _, readers)| {
+            m == "notifications/resources/updated" && readers == &[session.id()]
+        })
+        .count();
+    assert!(
+        (2..=4).contains(&told),
+        "1000 updates in 2 s made {told} notifications"
+    );
+    stop.cancel();
+    let _ = task.await;
+}
+
+#[tokio::test(start_paused = true)]
 async fn tool_limits_refuse_the_excess_and_keep_the_rest_bounded() {
     let link = Arc::new(CountingLink::default());
     {
@@ -1059,6 +1110,7 @@ async fn a_resource_update_reaches_only_the_sessions_that_subscribed_and_one_uns
     ask("resources/unsubscribe", 2).await;
     ask("resources/unsubscribe", 1).await;
     assert_eq!(asked("resources/unsubscribe"), 0);
+    tokio::time::sleep(updates::SPACING).await;
     assert_eq!(updated().2, [id(0)]);
     // A stateless request has no subscriptions: its subscribe is refused, and its
     // unsubscribe ends nobody's.
@@ -1087,6 +1139,7 @@ async fn a_resource_update_reaches_only_the_sessions_that_subscribed_and_one_uns
     .await
     .unwrap();
     assert_eq!(asked("resources/unsubscribe"), 0);
+    tokio::time::sleep(updates::SPACING).await;
     assert_eq!(updated().2, [id(0)]);
     // The last one does.
     ask("resources/unsubscribe", 0).await;
