@@ -263,13 +263,21 @@ impl Http {
             .exchange(inner, id, "initialize", Some(&params), &fresh, None)
             .await?;
         let init = crate::initialized_from(reply.outcome)?;
+        let id = match reply.headers.get(SESSION_ID) {
+            Some(v) if !crate::echoed::echoable(v.as_bytes(), false) => {
+                // Sent back on every request: a server must not choose what that costs.
+                return Err(Failure::protocol(format!(
+                    "the server's session id ({} bytes) is longer than {} bytes or not visible ASCII; refused",
+                    v.len(),
+                    crate::echoed::MAX_ECHOED
+                )));
+            }
+            Some(v) => v.to_str().ok().map(str::to_owned),
+            None => None,
+        };
         let session = Session {
             epoch: fresh.epoch,
-            id: reply
-                .headers
-                .get(SESSION_ID)
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_owned),
+            id,
             protocol: Some(init.protocol_version.clone()),
             ready: false,
             stateless: false,
@@ -555,9 +563,11 @@ impl Http {
             // before the answer is ready and expects us to come back with
             // the last event id after `retry`.
             let Some(last) = parser.last_event_id.clone() else {
-                return Err(Failure::protocol(
-                    "the event stream ended without an answer",
-                ));
+                return Err(Failure::protocol(if parser.id_refused {
+                    "the event stream ended without an answer, and its event id was refused (longer than 1 KiB, or not a header value), so it is not resumed"
+                } else {
+                    "the event stream ended without an answer"
+                }));
             };
             idle = if received { 0 } else { idle + 1 };
             if idle > MAX_IDLE_RESUMES {

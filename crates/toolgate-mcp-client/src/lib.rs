@@ -167,6 +167,7 @@
 mod bounds;
 pub use bounds::{LineBudget, Take};
 pub mod codes;
+mod echoed;
 mod http_transport;
 mod input_required;
 mod list_filter;

@@ -21,6 +21,9 @@ pub(crate) const LIST_READ_FACTOR: usize = 8;
 
 /// Refused entries named in [`Skipped::examples`], at most.
 const EXAMPLES: usize = 10;
+/// Refused entries named in [`Skipped::names`], at most: past them, only counted
+/// (`too_large` and `over_total`), so a list of a million refused entries costs no more.
+pub(crate) const NAMES: usize = 1024;
 /// An entry's name longer than this (as written) is not read: the index names it.
 const NAME_BYTES: usize = 256;
 /// The longest key the scanner needs to tell apart (`resourceTemplates`).
@@ -47,6 +50,12 @@ pub struct Skipped {
     /// template) as written, JSON escapes and all, or `#<index>` when it could not
     /// be read cheaply. For people; never shown to a model.
     pub examples: Vec<String>,
+    /// The names of the first [`NAMES`] of them whose name could be read, as
+    /// strings: what a reader compares with the names it expects, so that one
+    /// left out is not taken for one gone. Those it does not name (their name
+    /// could not be read cheaply, or came past the first [`NAMES`]) are only
+    /// counted: any name expected and not listed may be one of them.
+    pub names: Vec<String>,
 }
 
 impl Skipped {
@@ -58,7 +67,12 @@ impl Skipped {
     fn note(&mut self, name: Option<String>, index: usize) {
         if self.examples.len() < EXAMPLES {
             self.examples
-                .push(name.unwrap_or_else(|| format!("#{index}")));
+                .push(name.clone().unwrap_or_else(|| format!("#{index}")));
+        }
+        if let Some(name) = name
+            && self.names.len() < NAMES
+        {
+            self.names.push(name);
         }
     }
 }
@@ -501,6 +515,32 @@ mod tests {
     }
 
     #[test]
+    fn entries_left_out_are_named_past_the_examples() {
+        // Past the first few examples, every entry left out is named (up to NAMES),
+        // so a reader can tell "not listed" from "left out".
+        for (count, max, chunk) in [(25, 2048, 333), (3000, 32 << 10, 4096)] {
+            let mut tools: Vec<Value> = (0..count)
+                .map(|i| tool(&format!("t{i}"), 300 * usize::from(count < 100)))
+                .collect();
+            tools.push(json!({"name": "n".repeat(1000), "description": "d".repeat(max + 10)}));
+            let answer = json!({"id": 1, "result": {"tools": tools}});
+            let (kept, skipped) =
+                filter(&serde_json::to_vec(&answer).unwrap(), max, chunk).unwrap();
+            let left_out = skipped.too_large + skipped.over_total;
+            assert_eq!(left_out, count + 1 - names(&kept, "tools").len());
+            assert_eq!(skipped.examples.len(), EXAMPLES);
+            let last_named = skipped.names.last().unwrap();
+            if left_out > NAMES {
+                assert_eq!(skipped.names.len(), NAMES);
+            } else {
+                // The one whose name is too long to read is the only one unnamed.
+                assert_eq!(skipped.names.len(), left_out - 1, "{count}");
+                assert_eq!(last_named, &format!("t{}", count - 1));
+            }
+        }
+    }
+
+    #[test]
     fn entries_that_fit_alone_but_not_together_are_over_the_total() {
         let tools: Vec<Value> = (0..10).map(|i| tool(&format!("t{i}"), 300)).collect();
         let answer = json!({"id": 1, "result": {"tools": tools}});
@@ -564,6 +604,7 @@ mod tests {
                 proptest::prop_assert!(out.len() <= max);
             }
             proptest::prop_assert!(skipped.examples.len() <= EXAMPLES);
+            proptest::prop_assert!(skipped.names.len() <= NAMES);
         }
 
         /// Under the limit, any JSON passes byte for byte.

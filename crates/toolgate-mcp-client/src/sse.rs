@@ -8,6 +8,7 @@
 
 use std::time::Duration;
 
+use crate::echoed::{MAX_ECHOED, echoable};
 use crate::list_filter::{ListFilter, Skipped};
 
 /// One dispatched event: its type (`message` when the server named none) and
@@ -44,6 +45,9 @@ pub(crate) struct SseParser {
     pub last_event_id: Option<String>,
     /// The last `retry:` the server asked for.
     pub retry: Option<Duration>,
+    /// An `id:` was dropped (too long, or not a header value): the stream has
+    /// no id to resume from until the server sets one that is kept.
+    pub id_refused: bool,
 }
 
 impl SseParser {
@@ -60,6 +64,7 @@ impl SseParser {
             after_cr: false,
             last_event_id: None,
             retry: None,
+            id_refused: false,
         }
     }
 
@@ -76,6 +81,7 @@ impl SseParser {
         next.list = self.list;
         next.last_event_id = self.last_event_id.clone();
         next.retry = self.retry;
+        next.id_refused = self.id_refused;
         next
     }
 
@@ -209,7 +215,20 @@ impl SseParser {
                 // An empty `id:` resets the last event id.
                 self.last_event_id = if value.is_empty() {
                     None
+                } else if !echoable(value, true) {
+                    // Dropped, not kept from before: resuming at an older id would
+                    // have the server send again what was read already.
+                    if !self.id_refused {
+                        tracing::warn!(
+                            bytes = value.len(),
+                            max = MAX_ECHOED,
+                            "an MCP server's event stream set an event id longer than toolgate keeps, or one no header may carry; it is dropped, so this stream is not resumed"
+                        );
+                    }
+                    self.id_refused = true;
+                    None
                 } else {
+                    self.id_refused = false;
                     Some(String::from_utf8_lossy(value).into_owned())
                 };
             }
@@ -278,6 +297,31 @@ mod tests {
         assert_eq!(p.last_event_id.as_deref(), Some("prime"));
         assert!(p.feed(b"id\n\n").unwrap().is_empty());
         assert_eq!(p.last_event_id, None);
+    }
+
+    #[test]
+    fn an_id_too_long_or_no_header_may_carry_is_dropped_not_kept() {
+        let long = format!("id: {}\n\n", "i".repeat(MAX_ECHOED + 1));
+        let at_limit = format!("id: {}\n\n", "i".repeat(MAX_ECHOED));
+        for bad in [
+            long.as_bytes(),
+            b"id: a\x01b\n\n",
+            "id: caf\u{e9}\n\n".as_bytes(),
+        ] {
+            let mut p = SseParser::new(16 << 20);
+            p.feed(b"id: 7\n\n").unwrap();
+            p.feed(bad).unwrap();
+            // Not the earlier id either: resuming there would replay events.
+            assert_eq!(p.last_event_id, None, "{:?}", String::from_utf8_lossy(bad));
+            assert!(p.id_refused);
+            assert!(p.resumed().id_refused);
+            p.feed(b"id: 8\n\n").unwrap();
+            assert_eq!(p.last_event_id.as_deref(), Some("8"));
+            assert!(!p.id_refused);
+        }
+        let mut p = SseParser::new(16 << 20);
+        p.feed(at_limit.as_bytes()).unwrap();
+        assert_eq!(p.last_event_id.map(|i| i.len()), Some(MAX_ECHOED));
     }
 
     proptest::proptest! {

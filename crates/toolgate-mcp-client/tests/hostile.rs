@@ -413,11 +413,24 @@ struct Reconnector {
     /// The standalone stream (a GET without `Last-Event-ID`) does the same.
     standalone: bool,
     opened: AtomicUsize,
+    /// Its event ids are this many bytes long (0: the id `1`).
+    id_bytes: usize,
+    /// The longest `Last-Event-ID` it was sent.
+    longest_resume_id: AtomicUsize,
+}
+
+impl Reconnector {
+    fn event(&self) -> String {
+        if self.id_bytes == 0 {
+            return ONE_EVENT.to_owned();
+        }
+        ONE_EVENT.replacen("id: 1", &format!("id: {}", "7".repeat(self.id_bytes)), 1)
+    }
 }
 
 const ONE_EVENT: &str = "id: 1\nretry: 0\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"again\"}}\n\n";
 
-async fn reconnector_post(body: Bytes) -> Response {
+async fn reconnector_post(State(up): State<Arc<Reconnector>>, body: Bytes) -> Response {
     let message: Value = serde_json::from_slice(&body).unwrap();
     match (
         message.get("method").and_then(Value::as_str),
@@ -437,7 +450,7 @@ async fn reconnector_post(body: Bytes) -> Response {
         )
             .into_response(),
         (Some(_), Some(_)) => {
-            ([(header::CONTENT_TYPE, "text/event-stream")], ONE_EVENT).into_response()
+            ([(header::CONTENT_TYPE, "text/event-stream")], up.event()).into_response()
         }
         _ => StatusCode::ACCEPTED.into_response(),
     }
@@ -454,8 +467,10 @@ async fn reconnector_get(
         up.opened.fetch_add(1, Ordering::SeqCst);
     } else {
         up.resumes.fetch_add(1, Ordering::SeqCst);
+        let id = headers.get("last-event-id").map_or(0, |v| v.len());
+        up.longest_resume_id.fetch_max(id, Ordering::SeqCst);
     }
-    ([(header::CONTENT_TYPE, "text/event-stream")], ONE_EVENT).into_response()
+    ([(header::CONTENT_TYPE, "text/event-stream")], up.event()).into_response()
 }
 
 fn reconnector(up: &Arc<Reconnector>) -> impl std::future::Future<Output = Connection> + use<> {
@@ -501,6 +516,26 @@ async fn a_stream_asking_to_be_resumed_at_once_is_resumed_at_a_bounded_rate() {
 }
 
 #[tokio::test]
+async fn an_event_id_of_sixty_kilobytes_is_never_sent_back() {
+    // Within the line limit (64 KiB here; 8 MiB by default), past the id limit.
+    let up = Arc::new(Reconnector {
+        id_bytes: 60 << 10,
+        ..Reconnector::default()
+    });
+    let conn = reconnector(&up).await;
+    let started = tokio::time::Instant::now();
+    let got = conn.request("tools/call", None, LONG, None).await;
+    // No id to resume from: the call ends with the stream, saying why.
+    let Err(toolgate_mcp_client::Failure::Protocol { detail }) = &got else {
+        panic!("{got:?}");
+    };
+    assert!(detail.contains("event id was refused"), "{detail}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(up.resumes.load(Ordering::SeqCst), 0);
+    assert_eq!(up.longest_resume_id.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
 async fn a_standalone_stream_asking_to_be_reopened_at_once_is_reopened_at_a_bounded_rate() {
     let up = Arc::new(Reconnector {
         standalone: true,
@@ -539,4 +574,60 @@ async fn a_child_that_closes_its_stdout_and_lives_on_is_stopped_and_restarted() 
     gone(u64::from(first)).await;
     // The restarted child answers.
     conn.request("ping", None, LONG, None).await.unwrap();
+}
+
+/// A server whose session id is `bytes` long: the client would send it back on
+/// every request.
+async fn with_session_id(bytes: usize) -> Result<(), toolgate_mcp_client::Failure> {
+    let id = "s".repeat(bytes);
+    let app = axum::Router::new().route(
+        "/mcp",
+        axum::routing::post(move |body: Bytes| {
+            let id = id.clone();
+            async move {
+                let message: Value = serde_json::from_slice(&body).unwrap();
+                let Some(rid) = message.get("id").cloned() else {
+                    return StatusCode::ACCEPTED.into_response();
+                };
+                (
+                    [
+                        (header::CONTENT_TYPE, "application/json".to_owned()),
+                        (header::HeaderName::from_static("mcp-session-id"), id),
+                    ],
+                    json!({"jsonrpc": "2.0", "id": rid, "result": {
+                        "protocolVersion": "2025-11-25",
+                        "capabilities": {},
+                        "serverInfo": {"name": "long-session", "version": "1"}
+                    }})
+                    .to_string(),
+                )
+                    .into_response()
+            }
+        })
+        .get(|| async { StatusCode::METHOD_NOT_ALLOWED }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let spec = ServerSpec {
+        name: "long-session".into(),
+        transport: Transport::Http {
+            url: format!("http://{addr}/mcp").parse().unwrap(),
+            headers: vec![],
+        },
+        max_message_bytes: 1 << 16,
+        limits: Limits::default(),
+    };
+    let (conn, _events) = Connection::start(spec, client());
+    conn.initialize(LONG).await.map(|_| ())
+}
+
+#[tokio::test]
+async fn a_session_id_of_sixty_kilobytes_is_refused_not_sent_back() {
+    with_session_id(36).await.unwrap();
+    let refused = with_session_id(60 << 10).await;
+    let Err(toolgate_mcp_client::Failure::Protocol { detail }) = &refused else {
+        panic!("{refused:?}");
+    };
+    assert!(detail.contains("session id"), "{detail}");
 }

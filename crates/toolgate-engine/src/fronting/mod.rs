@@ -31,6 +31,7 @@ mod resource_index;
 mod server_identity;
 pub use reload::NextServers;
 pub mod spec;
+mod updates;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
@@ -115,8 +116,19 @@ struct State {
     published: BTreeMap<String, ToolDefinition>,
     /// The lockfile's modification time when its pins were read.
     lock_mtime: Option<std::time::SystemTime>,
-    /// What the last check refused for the server's limits (tools and prompts).
+    /// What the last check refused for the server's limits (tools, prompts, resource
+    /// templates, and resources as last listed).
     refused: Refusals,
+    /// How many definitions or entries of each list the last check refused, by list
+    /// (`tools`, `prompts`, `resource_templates`, `resources`), those with any.
+    refused_by_list: BTreeMap<&'static str, usize>,
+    /// What the last listing of the server's resources refused for its limits; told
+    /// with the definitions' refusals at the next check.
+    resources_refused: Refusals,
+    /// Why the last listing of its resources was cut off, if it was.
+    resources_cut_off: Option<String>,
+    /// The server's resource updates passed on lately, and those held.
+    updates: updates::Updates,
     /// The prompts served from their pins, by exposed name: what `prompts/list` answers.
     prompts: Served<PromptDefinition>,
     /// The resource templates served from their pins, by URI template: what
@@ -189,7 +201,12 @@ pub struct Refusals {
     /// The first few refused names (one line, capped), for the incident and the log;
     /// never shown to a model.
     pub examples: Vec<String>,
-    /// Refused tools that are pinned: their pin is not read as a removed tool.
+    /// Refused definitions whose name is not known (the client named only so many, or
+    /// none could be read): any pinned one not listed may be among them.
+    pub unnamed: usize,
+    /// Refused tools that are pinned: their pin is not read as a removed tool. With
+    /// `unnamed` refusals, every pinned one not listed is counted here, as possibly
+    /// refused: whether it is gone cannot be told.
     pub pinned: BTreeSet<String>,
 }
 
@@ -199,7 +216,12 @@ const REFUSED_EXAMPLES: usize = 10;
 impl Refusals {
     /// Nothing was refused.
     pub fn is_empty(&self) -> bool {
-        self.over_count + self.too_large + self.over_total + self.unreadable + self.conflicting == 0
+        self.total() == 0
+    }
+
+    /// How many were refused, for whatever reason.
+    pub fn total(&self) -> usize {
+        self.over_count + self.too_large + self.over_total + self.unreadable + self.conflicting
     }
 
     /// One line for people, e.g. "99000 tools past max_tools (1000); 2 definitions larger than
@@ -241,6 +263,12 @@ impl Refusals {
                 plural(self.conflicting, "name", "names")
             ));
         }
+        if self.unnamed > 0 {
+            parts.push(format!(
+                "{} of them without a known name, so pinned definitions not listed are read as possibly refused, not removed",
+                self.unnamed
+            ));
+        }
         parts.join("; ")
     }
 
@@ -252,6 +280,7 @@ impl Refusals {
         self.over_total += other.over_total;
         self.unreadable += other.unreadable;
         self.conflicting += other.conflicting;
+        self.unnamed += other.unnamed;
         let room = REFUSED_EXAMPLES.saturating_sub(self.examples.len());
         self.examples
             .extend(other.examples.iter().take(room).cloned());
@@ -260,19 +289,25 @@ impl Refusals {
     /// Entries the client left out of a page before toolgate read it: each
     /// larger than a message may be (so larger than `max_definition_bytes` too), or
     /// past what one message holds (so past `max_total_bytes`).
+    /// The client names only so many; the others are counted as `unnamed`.
     fn skipped_by_client(&mut self, skipped: &Skipped, pinned: &BTreeSet<String>) {
         self.too_large += skipped.too_large;
         self.over_total += skipped.over_total;
-        for name in &skipped.examples {
+        for name in &skipped.names {
             self.note(Some(name), pinned);
         }
+        let left_out = skipped.too_large + skipped.over_total;
+        self.unnamed += left_out.saturating_sub(skipped.names.len());
         if !skipped.is_empty() {
             tracing::warn!(too_large = skipped.too_large, over_total = skipped.over_total, examples = %self.examples.join(", "), "an MCP server's list held entries larger than a message may be; they are refused and the others read");
         }
     }
 
     fn note(&mut self, name: Option<&str>, pinned: &BTreeSet<String>) {
-        let Some(name) = name else { return };
+        let Some(name) = name else {
+            self.unnamed += 1;
+            return;
+        };
         if pinned.contains(name) {
             self.pinned.insert(name.to_string());
         }
@@ -733,14 +768,22 @@ impl Fronted {
                     ),
                 }
             }
+            let mut by_list = BTreeMap::new();
+            by_list.insert("tools", refused.total());
             if let Some((_, r)) = &prompts {
                 state.prompts.refused = r.pinned.clone();
+                by_list.insert("prompts", r.total());
                 refused.absorb(r);
             }
             if let Some((_, r)) = &templates {
                 state.templates.refused = r.pinned.clone();
+                by_list.insert("resource_templates", r.total());
                 refused.absorb(r);
             }
+            by_list.insert("resources", state.resources_refused.total());
+            refused.absorb(&state.resources_refused);
+            by_list.retain(|_, n| *n > 0);
+            state.refused_by_list = by_list;
             state.changes = changes.clone();
             state.refused = refused.clone();
             let pinned = state
@@ -827,8 +870,12 @@ impl Fronted {
         let limits = &self.spec.limits;
         let what = refused.describe(limits);
         let fingerprint = format!(
-            "limits:{}:{}:{}:{}",
-            refused.over_count, refused.too_large, refused.over_total, refused.unreadable
+            "limits:{}:{}:{}:{}:{}",
+            refused.over_count,
+            refused.too_large,
+            refused.over_total,
+            refused.unreadable,
+            refused.unnamed
         );
         if incidents.sighting(IncidentKind::DefinitionDrift, &key, &fingerprint) {
             return;
@@ -862,6 +909,8 @@ impl Fronted {
                     "over_max_total_bytes": refused.over_total,
                     "unreadable": refused.unreadable,
                     "listed_twice_differently": refused.conflicting,
+                    "unnamed": refused.unnamed,
+                    "pinned_refused": refused.pinned.len(),
                     "examples": refused.examples,
                 },
                 "action": "the refused definitions are neither pinned nor served; raise the server's `limits` if the ones over them are wanted, and ask the server's maintainers to fix the unreadable ones",
@@ -942,6 +991,21 @@ impl Fronted {
             .await
     }
 
+    /// What a listing of the server's resources refused, and why it was cut off if it
+    /// was: kept for `dependency_health`, and, when the counts changed, a check is asked
+    /// for, which tells the owner in the server's limits incident (a listing that
+    /// refuses the same again asks for none).
+    pub(crate) fn resources_listed(&self, refused: Refusals, cut_off: Option<String>) {
+        let mut state = guard(&self.state);
+        let changed = state.resources_refused != refused;
+        state.resources_refused = refused;
+        state.resources_cut_off = cut_off;
+        drop(state);
+        if changed {
+            self.recheck.notify_one();
+        }
+    }
+
     /// Whether the server said at its handshake that it offers `capability` (before
     /// the handshake: ask).
     pub(crate) fn offers(&self, capability: &str) -> bool {
@@ -967,20 +1031,30 @@ impl Fronted {
             name_key,
             optional,
         } = *listing;
-        let timeout = self.spec.dependency.timeout;
+        let deadline = pages::Deadline::start(self.spec.dependency.timeout);
         let limits = self.spec.limits;
         let mut kept = Vec::new();
         let mut refused = Refusals::default();
         let mut total = 0usize;
         let mut cursor: Option<Value> = None;
         let mut cursors = pages::Cursors::default();
-        for _ in 0..MAX_PAGES {
+        for page_number in 0..MAX_PAGES {
+            // Cut off, the listing is not read as the server's list (what it did not
+            // reach would read as removed): the check fails, and the pins stay.
+            let cut_off = || {
+                let why = deadline.cut_off(method, page_number);
+                tracing::warn!(server = %self.spec.name, "{why}");
+                why
+            };
+            let Some(timeout) = deadline.page_timeout() else {
+                return Err(cut_off());
+            };
             let params = cursor.take().map(|c| json!({ "cursor": c }));
-            let reply = self
-                .link
-                .request(method, params, timeout, None)
-                .await
-                .map_err(|e| e.to_string())?;
+            let reply = match self.link.request(method, params, timeout, None).await {
+                Ok(reply) => reply,
+                Err(_) if deadline.passed() => return Err(cut_off()),
+                Err(e) => return Err(e.to_string()),
+            };
             refused.skipped_by_client(&reply.skipped, pinned);
             let page = match reply.outcome {
                 Ok(page) => page,
@@ -1047,9 +1121,36 @@ impl Fronted {
                     tracing::warn!(server = %self.spec.name, method, "the MCP server's list came back to a cursor it gave before; its listing ends there");
                     break;
                 }
-                Some(c) if !c.is_null() => cursor = Some(c),
+                Some(c) if !c.is_null() => {
+                    if let Some(why) = pages::refused_cursor(method, &c) {
+                        // Pages left unread, as at the deadline: the pins stay.
+                        tracing::warn!(server = %self.spec.name, "{why}");
+                        return Err(why);
+                    }
+                    cursor = Some(c);
+                }
                 _ => break,
             }
+        }
+        if cursor.is_some() {
+            // Pages left unread: what they hold would read as removed.
+            let why =
+                format!("{method} has more than {MAX_PAGES} pages; the listing is cut off there");
+            tracing::warn!(server = %self.spec.name, "{why}");
+            return Err(why);
+        }
+        if refused.unnamed > 0 {
+            // A refused definition of unknown name may be any pinned one not listed:
+            // read as refused (its pin kept, and withheld under `block`), not removed.
+            let listed: BTreeSet<&str> = kept.iter().map(|(n, _)| n.as_str()).collect();
+            let unlisted: Vec<&String> = pinned
+                .iter()
+                .filter(|p| !listed.contains(p.as_str()) && !refused.pinned.contains(*p))
+                .collect();
+            if !unlisted.is_empty() {
+                tracing::warn!(server = %self.spec.name, method, unnamed = refused.unnamed, possibly_refused = unlisted.len(), "the MCP server's list held refused definitions whose names toolgate did not read; the pinned ones it does not list are read as possibly refused, not removed");
+            }
+            refused.pinned.extend(unlisted.into_iter().cloned());
         }
         let (kept, conflicting) = one_per_name(kept);
         for name in &conflicting {
@@ -1481,6 +1582,24 @@ impl Fronted {
             .unwrap_or_default()
     }
 
+    /// Passes on the resource updates held for their spacing that are due, to the
+    /// sessions subscribed to each now.
+    fn send_held_updates(&self, gateway: &dyn Host) {
+        let due = guard(&self.state)
+            .updates
+            .take_due(tokio::time::Instant::now());
+        for uri in due {
+            let readers = self.subscribers(&uri);
+            if !readers.is_empty() {
+                gateway.notify_readers(
+                    "notifications/resources/updated",
+                    Some(json!({ "uri": uri })),
+                    readers,
+                );
+            }
+        }
+    }
+
     /// Whether one of this server's served (pinned) URI templates could expand to
     /// `uri`.
     pub(crate) fn templates_match(&self, uri: &str) -> bool {
@@ -1592,11 +1711,14 @@ impl Fronted {
                     "over_max_total_bytes": state.refused.over_total,
                     "unreadable": state.refused.unreadable,
                     "listed_twice_differently": state.refused.conflicting,
+                    "unnamed": state.refused.unnamed,
+                    "by_list": state.refused_by_list,
                 })
             }),
             last_error: state
                 .last_error
                 .as_deref()
+                .or(state.resources_cut_off.as_deref())
                 .map(|e| crate::explain::upstream_text(e, &Default::default(), 300)),
         }
     }
@@ -1654,9 +1776,14 @@ pub async fn watch(
     // The caller's first check has just run.
     let mut last_check = (now(), Duration::ZERO);
     loop {
+        let updates_due = guard(&server.state).updates.due();
         let mut recheck = tokio::select! {
             () = stop.cancelled() => return,
             () = tokio::time::sleep_until(due) => true,
+            () = tokio::time::sleep_until(updates_due.unwrap_or(due)), if updates_due.is_some() => {
+                server.send_held_updates(gateway.as_ref());
+                false
+            }
             () = server.recheck.notified() => true,
             _ = lock_poll.tick() => server.lock_changed(),
             // Any number of closings while busy make one pass over the subscriptions.
@@ -1754,6 +1881,12 @@ fn on_event(server: &Fronted, gateway: &dyn Host, event: Event) -> bool {
             let readers = server.subscribers(&uri);
             if readers.is_empty() {
                 tracing::debug!(server = %server.spec.name, "a resource update no client subscribed to through toolgate is dropped");
+            } else if !guard(&server.state)
+                .updates
+                .offer(&uri, tokio::time::Instant::now())
+            {
+                // Repeated within its spacing: it goes when the spacing ends.
+                return false;
             }
             gateway.notify_readers(
                 "notifications/resources/updated",

@@ -241,6 +241,11 @@ pub async fn forward(
                     data: None,
                 }),
                 ("resources/unsubscribe", None) => Ok(json!({})),
+                ("resources/read", _) => {
+                    let (answer, server) =
+                        by_uri(fronting, index, uri, method, params.clone(), asker).await?;
+                    read_contents(answer, &server.spec().name)
+                }
                 _ => by_uri(fronting, index, uri, method, params.clone(), asker)
                     .await
                     .map(|(answer, _)| answer),
@@ -257,7 +262,7 @@ pub async fn forward(
                     let (server, pinned) = by_name(fronting, name)?;
                     let mut p = params.clone();
                     p["ref"]["name"] = json!(pinned.name);
-                    request(server, method, p, asker).await
+                    request(server, method, p, asker).await.map(completion)
                 }
                 Some("ref/resource") => {
                     let uri = reference
@@ -271,6 +276,7 @@ pub async fn forward(
                             .await
                             .map(|(answer, _)| answer),
                     }
+                    .map(completion)
                 }
                 _ => Err(invalid(
                     "completion/complete needs `ref` of type ref/prompt or ref/resource",
@@ -282,6 +288,25 @@ pub async fn forward(
             message: format!("Method not found: {method}"),
             data: None,
         }),
+    }
+}
+
+/// A `resources/read` answer as passed on: resource contents (bounded, each a text or
+/// base64 blob with its URI), or an error naming what the server sent instead — a
+/// client decodes a blob by its `mimeType`, and one that is not base64 is not a blob.
+fn read_contents(answer: Value, server: &str) -> Result<Value, RpcError> {
+    match crate::upstream::mcp::result_check::resource_contents(&answer) {
+        Ok(()) => Ok(answer),
+        Err(what) => {
+            tracing::warn!(server, %what, "an MCP server answered resources/read with something that is not resource contents");
+            Err(RpcError {
+                code: codes::INTERNAL_ERROR,
+                message: format!(
+                    "MCP server {server} answered resources/read with something that is not resource contents: it {what}"
+                ),
+                data: None,
+            })
+        }
     }
 }
 
@@ -302,6 +327,77 @@ fn invalid(message: &str) -> RpcError {
 
 /// Characters of a listed resource's `name`, `title` or `description` passed on.
 const MAX_RESOURCE_TEXT: usize = 4_096;
+/// Completion values passed on: the spec's maximum.
+const MAX_COMPLETIONS: usize = 100;
+/// Characters of one completion value passed on.
+const MAX_COMPLETION_TEXT: usize = 1_024;
+
+/// A completion answer as passed on: at most [`MAX_COMPLETIONS`] values, each a string
+/// on one line without hidden characters, capped (a value is filled into an argument
+/// a model or a person then sends: it is the server's words, unreviewed), with `total`
+/// and `hasMore` when they are what the spec says; nothing else the server added.
+fn completion(answer: Value) -> Value {
+    let given = answer.get("completion");
+    let values: Vec<Value> = given
+        .and_then(|c| c.get("values"))
+        .and_then(Value::as_array)
+        .map(|values| {
+            values
+                .iter()
+                .filter_map(Value::as_str)
+                .take(MAX_COMPLETIONS)
+                .map(|v| {
+                    json!(crate::explain::upstream_text(
+                        v,
+                        &Default::default(),
+                        MAX_COMPLETION_TEXT
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out = Map::new();
+    out.insert("values".into(), Value::Array(values));
+    if let Some(total) = given.and_then(|c| c.get("total")).filter(|t| t.is_u64()) {
+        out.insert("total".into(), total.clone());
+    }
+    if let Some(more) = given
+        .and_then(|c| c.get("hasMore"))
+        .filter(|m| m.is_boolean())
+    {
+        out.insert("hasMore".into(), more.clone());
+    }
+    json!({ "completion": out })
+}
+
+/// The members of a listed resource passed on (the spec's, but `icons` and `_meta`):
+/// an icon's `src` is a URL the client fetches from where the server says (or a
+/// `data:` URI of any size), and `_meta` is the server's words for no reader in
+/// particular, so neither is passed on.
+const RESOURCE_MEMBERS: [&str; 7] = [
+    "uri",
+    "name",
+    "title",
+    "description",
+    "mimeType",
+    "size",
+    "annotations",
+];
+/// The members of a resource's `annotations` passed on.
+const ANNOTATION_MEMBERS: [&str; 3] = ["audience", "priority", "lastModified"];
+
+/// A listed resource with only the members a client acts on (see [`RESOURCE_MEMBERS`]).
+fn known_members(item: &mut Value) {
+    let Value::Object(o) = item else { return };
+    o.retain(|k, _| RESOURCE_MEMBERS.contains(&k.as_str()));
+    match o.get_mut("annotations") {
+        Some(Value::Object(a)) => a.retain(|k, _| ANNOTATION_MEMBERS.contains(&k.as_str())),
+        Some(_) => {
+            o.remove("annotations");
+        }
+        None => {}
+    }
+}
 
 /// Merges every server's pages of `resources/list`. Per server the list is bounded —
 /// at most `max_tools` entries and `max_total_bytes` of them, in the server's order —
@@ -336,6 +432,8 @@ async fn list_server_resources(
     {
         let limits = server.spec().limits;
         let (mut kept, mut bytes, mut cut) = (0usize, 0usize, 0usize);
+        let mut refused = super::Refusals::default();
+        let mut cut_off = None;
         let mut cursor: Option<Value> = None;
         let listing = index.start_list();
         // Read whole: every page, nothing cut, on the session every agent shares (a
@@ -343,12 +441,26 @@ async fn list_server_resources(
         let mut whole = !server.calls_with_callers_authority();
         let mut pages_left = true;
         let mut cursors = super::pages::Cursors::default();
-        for _ in 0..MAX_PAGES {
+        let deadline = super::pages::Deadline::start(server.spec().dependency.timeout);
+        for page_number in 0..MAX_PAGES {
             let params = cursor
                 .take()
                 .map_or_else(|| json!({}), |c| json!({ "cursor": c }));
-            let page = match request(server, method, params, asker).await {
-                Ok(p) => p,
+            let Some(timeout) = deadline.page_timeout() else {
+                cut_off = Some(deadline.cut_off(method, page_number));
+                whole = false;
+                break;
+            };
+            let page = match request_within(server, method, params, asker, timeout).await {
+                Ok((p, skipped)) => {
+                    refused.skipped_by_client(&skipped, &Default::default());
+                    p
+                }
+                Err(_) if deadline.passed() => {
+                    cut_off = Some(deadline.cut_off(method, page_number));
+                    whole = false;
+                    break;
+                }
                 Err(e) => {
                     tracing::warn!(server = %server.spec().name, method, error = %e.message, "an MCP server's list is left out");
                     whole = false;
@@ -362,12 +474,19 @@ async fn list_server_resources(
                 .unwrap_or_default()
             {
                 let size = super::json_len(&item);
-                if kept >= limits.max_tools || bytes + size > limits.max_total_bytes {
+                if kept >= limits.max_tools {
+                    refused.over_count += 1;
+                    cut += 1;
+                    continue;
+                }
+                if bytes + size > limits.max_total_bytes {
+                    refused.over_total += 1;
                     cut += 1;
                     continue;
                 }
                 kept += 1;
                 bytes += size;
+                known_members(&mut item);
                 clean_texts(&mut item);
                 if let Some(uri) = item.get("uri").and_then(Value::as_str) {
                     index.learn_listed(uri, &server.spec().name, listing);
@@ -379,7 +498,14 @@ async fn list_server_resources(
                     tracing::warn!(server = %server.spec().name, method, "the MCP server's list came back to a cursor it gave before; its listing ends there");
                     break;
                 }
-                Some(c) if !c.is_null() && cut == 0 => cursor = Some(c.clone()),
+                Some(c) if !c.is_null() && cut == 0 => {
+                    if let Some(why) = super::pages::refused_cursor(method, c) {
+                        cut_off = Some(why);
+                        whole = false;
+                        break;
+                    }
+                    cursor = Some(c.clone());
+                }
                 Some(c) if !c.is_null() => break,
                 _ => {
                     pages_left = false;
@@ -393,6 +519,14 @@ async fn list_server_resources(
         if cut > 0 {
             tracing::warn!(server = %server.spec().name, method, kept, cut, max_entries = limits.max_tools, max_bytes = limits.max_total_bytes, "an MCP server lists more than its limits allow; the rest of its list is left out");
         }
+        if let Some(why) = &cut_off {
+            tracing::warn!(server = %server.spec().name, "{why}");
+        }
+        // Told where the other lists' refusals are: the server's limits incident and
+        // `dependency_health`. Resources are not pinned: none is read as removed, so
+        // their names do not matter here.
+        refused.unnamed = 0;
+        server.resources_listed(refused, cut_off);
     }
     items
 }
@@ -618,6 +752,21 @@ async fn request(
     params: Value,
     asker: &Asker,
 ) -> Result<Value, RpcError> {
+    let timeout = server.spec().dependency.timeout;
+    request_within(server, method, params, asker, timeout)
+        .await
+        .map(|(value, _)| value)
+}
+
+/// [`request`] within `timeout`; with the entries the client left out of a list
+/// answer (each larger than a message, or past what one holds).
+async fn request_within(
+    server: &Fronted,
+    method: &str,
+    params: Value,
+    asker: &Asker,
+    timeout: std::time::Duration,
+) -> Result<(Value, toolgate_mcp_client::Skipped), RpcError> {
     let caller = match server.caller_link(asker.access_token.as_deref()).await {
         Ok(caller) => caller,
         Err(e) => {
@@ -631,12 +780,7 @@ async fn request(
     };
     let link = caller.as_ref().map_or_else(|| server.link(), |c| &c.link);
     let (relay, rx) = relay_channel();
-    let call = link.request(
-        method,
-        Some(params),
-        server.spec().dependency.timeout,
-        Some(relay),
-    );
+    let call = link.request(method, Some(params), timeout, Some(relay));
     // The caller's exchanged token and the server's configured credentials never reach
     // the client, whatever the server echoes: in its answer, its error, or what it
     // sends during the request.
@@ -648,28 +792,25 @@ async fn request(
         .chain(credentials.iter().map(String::as_str))
         .collect();
     let reply = while_relaying(call, rx, asker.client.as_deref(), &secrets).await;
-    if let Ok(r) = &reply
-        && !r.skipped.is_empty()
-    {
-        // Entries larger than a message: left out by the client, the others passed on.
-        tracing::warn!(server = %server.spec().name, method, too_large = r.skipped.too_large, over_total = r.skipped.over_total, examples = ?r.skipped.examples, "an MCP server's list held entries larger than a message may be; they are left out");
-    }
     match reply {
-        Ok(r) => match r.into_value() {
-            Ok(mut value) => {
-                crate::exchange::echo::scrub_value(&mut value, &secrets);
-                Ok(value)
-            }
-            Err(mut e) => {
-                e.message = secrets.iter().fold(e.message.clone(), |m, s| {
-                    crate::exchange::echo::scrub_text(&m, s)
-                });
-                if let Some(data) = e.data.as_mut() {
-                    crate::exchange::echo::scrub_value(data, &secrets);
+        Ok(mut r) => {
+            let skipped = std::mem::take(&mut r.skipped);
+            match r.into_value() {
+                Ok(mut value) => {
+                    crate::exchange::echo::scrub_value(&mut value, &secrets);
+                    Ok((value, skipped))
                 }
-                Err(upstream_error(e))
+                Err(mut e) => {
+                    e.message = secrets.iter().fold(e.message.clone(), |m, s| {
+                        crate::exchange::echo::scrub_text(&m, s)
+                    });
+                    if let Some(data) = e.data.as_mut() {
+                        crate::exchange::echo::scrub_value(data, &secrets);
+                    }
+                    Err(upstream_error(e))
+                }
             }
-        },
+        }
         Err(e) => Err(RpcError {
             code: codes::INTERNAL_ERROR,
             message: format!("MCP server {}: {}", server.spec().name, e),

@@ -15,7 +15,7 @@ mod interpret;
 mod members;
 pub mod note_lines;
 pub mod notification_budget;
-mod result_check;
+pub(crate) mod result_check;
 pub mod unknown_tool;
 
 use std::future::Future;

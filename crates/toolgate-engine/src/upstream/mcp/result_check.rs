@@ -6,6 +6,8 @@
 //!   (with a string `text`), `image` or `audio` (base64 `data` and a `mimeType`),
 //!   `resource_link` (`uri` and `name`) or `resource` (a `resource` object with a
 //!   `uri` and a `text` or `blob`);
+//! - at most [`MAX_BLOCKS`] content blocks (a result of a few megabytes can hold
+//!   hundreds of thousands of empty ones, each an object for the client to build);
 //! - no line of its text reading as toolgate's own note ([`super::note_lines`]): such
 //!   lines are marked, and only then is the result rewritten.
 //!
@@ -20,6 +22,9 @@ use super::note_lines;
 /// The deepest nesting of arrays and objects a result may have.
 pub const MAX_NESTING: usize = 128;
 
+/// The most content blocks a result may have.
+pub const MAX_BLOCKS: usize = 10_000;
+
 /// The result to pass on: `body` itself, or `body` with the text lines that read as
 /// toolgate's notes marked. `Err` says how the result breaks the protocol.
 pub fn checked(body: &bytes::Bytes, content: Option<&RawValue>) -> Result<bytes::Bytes, String> {
@@ -33,6 +38,12 @@ pub fn checked(body: &bytes::Bytes, content: Option<&RawValue>) -> Result<bytes:
             .map_err(|_| "the result's `content` is not a list".to_string())?,
         _ => Vec::new(),
     };
+    if blocks.len() > MAX_BLOCKS {
+        return Err(format!(
+            "the result has {} content blocks, more than the {MAX_BLOCKS} toolgate passes on",
+            blocks.len()
+        ));
+    }
     let mut marks = false;
     for (i, block) in blocks.iter().enumerate() {
         marks |= check_block(block).map_err(|e| format!("content[{i}] {e}"))?;
@@ -172,6 +183,35 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
     }
 }
 
+/// Whether a `resources/read` answer is one: `contents` a list of at most
+/// [`MAX_BLOCKS`] resource contents, each an object with a string `uri` and a string
+/// `text` or a base64 `blob`. `Err` says what is not.
+pub(crate) fn resource_contents(answer: &serde_json::Value) -> Result<(), String> {
+    let contents = answer
+        .get("contents")
+        .and_then(serde_json::Value::as_array)
+        .ok_or("has no `contents` list")?;
+    if contents.len() > MAX_BLOCKS {
+        return Err(format!(
+            "has {} contents, more than the {MAX_BLOCKS} toolgate passes on",
+            contents.len()
+        ));
+    }
+    for (i, item) in contents.iter().enumerate() {
+        let string = |name: &str| item.get(name).and_then(serde_json::Value::as_str);
+        if string("uri").is_none() {
+            return Err(format!("contents[{i}] has no string `uri`"));
+        }
+        let blob_ok = string("blob").is_some_and(|b| is_base64_string(&format!("\"{b}\"")));
+        if string("text").is_none() && !blob_ok {
+            return Err(format!(
+                "contents[{i}] has neither a string `text` nor a base64 `blob`"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Whether a JSON string's text has lines that read as toolgate's notes.
 fn has_note_lines(text: Option<&RawValue>) -> bool {
     let Some(raw) = text else { return false };
@@ -259,6 +299,55 @@ mod tests {
             let e = check(&result).expect_err(bad);
             assert!(e.starts_with("content[1] "), "{e}");
         }
+    }
+
+    #[test]
+    fn a_result_of_more_blocks_than_the_limit_is_a_protocol_break() {
+        let blocks = |n: usize| {
+            let one = r#"{"type":"text","text":""}"#;
+            format!(r#"{{"content":[{}]}}"#, vec![one; n].join(","))
+        };
+        assert!(check(&blocks(MAX_BLOCKS)).is_ok());
+        // Not `expect_err`: it would print the whole result.
+        let refused = check(&blocks(300_000)).err().unwrap_or_default();
+        assert!(refused.contains("300000 content blocks"), "{refused}");
+    }
+
+    #[test]
+    fn resource_contents_are_bounded_and_each_text_or_base64() {
+        use serde_json::json;
+        assert_eq!(
+            resource_contents(&json!({"contents": [
+                {"uri": "a://1", "mimeType": "text/plain", "text": "hi"},
+                {"uri": "a://2", "mimeType": "image/png", "blob": "aGk="}
+            ]})),
+            Ok(())
+        );
+        for (bad, why) in [
+            (json!({"contents": "x"}), "no `contents` list"),
+            (
+                json!({"contents": [{"text": "no uri"}]}),
+                "contents[0] has no string `uri`",
+            ),
+            (
+                json!({"contents": [{"uri": "a://1"}]}),
+                "contents[0] has neither",
+            ),
+            (
+                json!({"contents": [{"uri": "a://1", "mimeType": "image/png", "blob": "<svg onload=x>"}]}),
+                "neither",
+            ),
+            (
+                json!({"contents": [{"uri": "a://1", "text": 5}]}),
+                "neither",
+            ),
+        ] {
+            let e = resource_contents(&bad).err().unwrap_or_default();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+        let many = json!({"contents": vec![json!({"uri": "a://1", "text": ""}); MAX_BLOCKS + 1]});
+        let e = resource_contents(&many).err().unwrap_or_default();
+        assert!(e.contains("10001 contents"), "{e}");
     }
 
     #[test]
