@@ -28,15 +28,16 @@ pub mod size;
 pub mod text;
 pub mod yaml;
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+mod assemble;
+
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde_json::Value;
 
-use operations::{Context, Tool};
+use operations::Tool;
 use refs::Refs;
 use schema::Dialect;
-use toolgate_config::address;
 
 /// What the user asked for.
 #[derive(Debug, Clone, Default)]
@@ -161,553 +162,133 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     let mut refs = Refs::with_allowed_dirs(opts.allow_dirs.clone());
     let (root_file, root) = refs.root(&opts.spec)?;
     let (dialect, format) = dialect(&root)?;
-    let info = root.get("info").cloned().unwrap_or(Value::Null);
-    let title = info
-        .get("title")
-        .and_then(Value::as_str)
-        .unwrap_or("API")
-        .trim()
-        .to_string();
-    let spec_version = match info.get("version") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        _ => "1.0".into(),
-    };
-    let dependency = opts
-        .dependency
-        .clone()
-        .unwrap_or_else(|| dependency_name(&title));
-    // The spec's contact is the vendor's support desk, not who is alerted here when a
-    // contract drifts: without --owner (or an earlier import's owner) the config gets
-    // a placeholder that `check` refuses.
-    let (previous_prefix, previous_owner) = match &opts.existing {
-        Some(existing) => reimport::previous(existing, &dependency),
-        None => (None, None),
-    };
-    let owner_given = opts.owner.is_some() || previous_owner.is_some();
-    let owner = opts
-        .owner
-        .clone()
-        .or(previous_owner)
-        .unwrap_or_else(|| OWNER_PLACEHOLDER.to_string());
-    if is_placeholder_owner(&owner) && opts.owner.is_some() {
-        return Err(format!(
-            "--owner {owner}: name the person or rota alerted when a contract drifts"
-        ));
-    }
-    let prefix = opts.prefix.clone().or(previous_prefix).unwrap_or_default();
-    if !prefix
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-    {
-        return Err(format!(
-            "--prefix {prefix}: use letters, digits, `_`, `-` or `.` (tool names allow no others)"
-        ));
-    }
-    for (name, value) in &opts.bind {
-        if name.is_empty() || value.contains(['{', '}']) && !value.contains("${") {
-            return Err(format!(
-                "--bind {name}={value}: write NAME=VALUE, the value a constant or `${{VAR}}`"
-            ));
-        }
-    }
-    // The spec's own server, as an address or a path; an operation listing the same
-    // one needs no dependency of its own, even when --base-url replaces it.
-    let (spec_server, mut origin_left_open) = match base_url(&root, dialect) {
-        Ok((url, why)) => (Ok(url), why),
-        Err(e) => (Err(e), None),
-    };
-    let mut auth = emit::auth(&root, dialect, &dependency, opts.security.as_deref())?;
-    let credential_params: HashSet<String> = auth.credential_params.iter().cloned().collect();
-    let (raw_ops, mut warnings) = operations::list(&mut refs, &root_file, &root);
-    if let Some(refused) = refs.refused() {
-        return Err(refused.to_string());
-    }
-    // A key the spec lists among an operation's arguments is never the model's to give.
-    // When nothing the spec's schemes say is sent, it is the dependency's to send.
-    let declared: Vec<credentials::Declared<'_>> = raw_ops
-        .iter()
-        .map(|r| (r.file.as_path(), &r.op, r.shared_params.as_slice()))
-        .collect();
-    let found = credentials::find(&mut refs, &declared);
-    let accounts = account::find(&mut refs, &declared);
-    let param_credentials =
-        if auth.headers.is_empty() && auth.query.is_empty() && auth.cookies.is_empty() {
-            emit::send_parameters(&mut auth, &found, &dependency, raw_ops.len());
-            found
-        } else {
-            emit::parameters_beside_schemes(
-                &mut auth,
-                found,
-                &dependency,
-                &credential_params,
-                raw_ops.len(),
-            )
-        };
-    // A query parameter's name from the spec lands in `base_url`, where `${…}` is expanded.
-    for (k, _) in &mut auth.query {
-        *k = escape_env(k);
-    }
+    // Names and options are checked before the rest of the spec is read.
+    let named = assemble::Named::of(opts, &root)?;
+    assemble::check_binds(opts)?;
+    // Security before operations: a parameter that carries a credential is no argument.
+    let mut read = assemble::read(
+        opts,
+        &mut refs,
+        &root_file,
+        &root,
+        dialect,
+        &named.dependency,
+    )?;
     // Nothing to call (a description of the webhooks an API sends): say so before
     // asking for a base URL it would not need.
-    if raw_ops.is_empty() {
-        let webhooks = root
-            .get("webhooks")
-            .or_else(|| root.get("x-webhooks"))
-            .and_then(Value::as_object)
-            .map_or(0, |w| w.len());
-        return Err(if webhooks > 0 {
-            format!(
-                "the description has no operations ({webhooks} webhook{} only): nothing to call",
-                if webhooks == 1 { "" } else { "s" }
-            )
-        } else {
-            "the description has no operations: nothing to call".to_string()
-        });
+    if read.raw_ops.is_empty() {
+        return Err(assemble::nothing_to_call(&root));
     }
-    let base_url = match (&opts.base_url, &spec_server) {
-        (Some(u), _) => u.clone(),
-        (None, Ok(u)) => u.clone(),
-        (None, Err(e)) => return Err(e.clone()),
-    };
     // Warnings that change where or what is called are also printed, not only written
     // into the config's header.
     let mut printed_warnings = Vec::new();
-    let base_url = without_repeated_prefix(
-        base_url,
-        opts.base_url.is_some(),
-        &raw_ops,
-        &mut printed_warnings,
-    );
-    // A header every operation requires to say whose account the calls are for is bound
-    // once for the deployment (as `--bind` would), unless bound already or a credential.
-    let mut bind = opts.bind.clone();
-    let mut account_binds: Vec<(account::AccountHeader, String)> = Vec::new();
-    for header in accounts {
-        let taken = header.spellings.iter().any(|h| {
-            bind.iter().any(|(n, _)| n.eq_ignore_ascii_case(h))
-                || param_credentials.iter().any(|f| f.is(h, "header"))
-                || auth.headers.keys().any(|k| k.eq_ignore_ascii_case(h))
-        });
-        if taken {
-            continue;
-        }
-        let var = account_var(&dependency, header.name());
-        for spelling in &header.spellings {
-            bind.push((spelling.clone(), format!("${{{var}}}")));
-        }
-        account_binds.push((header, var));
-    }
-    let mut cx = Context {
-        refs: &mut refs,
-        dialect,
-        root: &root,
-        credential_params,
-        param_credentials,
-        auth_cookies: auth.cookies.clone(),
-        api_version: api_version(&spec_version),
-        resource_names: names_resources_by_path(&root),
-        bind,
-        bound: BTreeMap::new(),
-        shared: Some((dependency.clone(), BTreeMap::new())),
-        input_verdicts: Default::default(),
-    };
-    let mut names = naming::Names::default();
-    if let Some(existing) = &opts.existing {
-        for n in reimport::foreign_tools(existing, &dependency) {
-            names.reserve(&n);
-        }
-    }
-    let mut tools = Vec::new();
-    let mut skipped = Vec::new();
-    let mut filtered = 0;
-    for raw in &raw_ops {
-        let op_id = raw.op.get("operationId").and_then(Value::as_str);
-        let unprefixed = naming::base_name(op_id, &raw.method, &raw.path);
-        // The whole name is kept for `claim`, which shortens it: a numbered duplicate
-        // of a long name is then shortened from the whole name too.
-        let full = naming::clean(&format!("{prefix}{unprefixed}"));
-        let base = naming::fit(&full);
-        let tags: Vec<&str> = raw
-            .op
-            .get("tags")
-            .and_then(Value::as_array)
-            .map(|t| t.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        let subjects = [
-            base.as_str(),
-            unprefixed.as_str(),
-            op_id.unwrap_or(""),
-            raw.path.as_str(),
-        ];
-        let selected = (opts.include.is_empty()
-            || opts
-                .include
-                .iter()
-                .any(|g| subjects.iter().any(|s| glob(g, s))))
-            && !opts
-                .exclude
-                .iter()
-                .any(|g| subjects.iter().any(|s| glob(g, s)))
-            && (opts.tags.is_empty() || opts.tags.iter().any(|t| tags.contains(&t.as_str())));
-        if !selected {
-            filtered += 1;
-            continue;
-        }
-        let label = format!(
-            "{} {}{}",
-            raw.method.to_uppercase(),
-            raw.path,
-            op_id.map(|i| format!(" ({i})")).unwrap_or_default()
-        );
-        match operations::build(&mut cx, raw) {
-            Ok(mut tool) => {
-                tool.name = names.claim(&full);
-                if tool.name != base {
-                    tool.notes.push(format!(
-                        "named `{}`: `{base}` is taken by another operation or tool",
-                        tool.name
-                    ));
-                }
-                tools.push(tool);
-            }
-            Err(skip) => skipped.push((label, skip.0)),
-        }
-    }
+    let mut base_url = assemble::base_url(opts, &read, &mut printed_warnings)?;
+    // Account headers are bound before any operation's parameters are read.
+    let (bind, account_binds) = assemble::account_binds(opts, &mut read, &named.dependency);
+    let mut cx = assemble::context(&mut refs, &root, dialect, &mut read, &named, bind);
+    let (mut tools, skipped, filtered) = assemble::tools(opts, &mut cx, &read.raw_ops, &named);
     if let Some(refused) = cx.refs.refused() {
         return Err(refused.to_string());
     }
-    let misspelled = skipped
-        .iter()
-        .filter(|(_, why)| why.contains(media::READ_AS_MULTIPART))
-        .count()
-        + tools
-            .iter()
-            .filter(|t| t.notes.iter().any(|n| n.contains(media::READ_AS_MULTIPART)))
-            .count();
-    if misspelled > 0 {
-        printed_warnings.push(format!(
-            "{misspelled} {} `application/form-data`, which is no registered media type: {}, whose bodies toolgate does not send; if the API takes a URL-encoded form there, write `application/x-www-form-urlencoded` in the description and import again",
-            if misspelled == 1 { "operation takes" } else { "operations take" },
-            media::READ_AS_MULTIPART,
-        ));
-    }
+    printed_warnings.extend(assemble::misspelled_form_data(&skipped, &tools));
+    // Every tool's contract is known: the named schemas they share are written once.
     let (set, defs) = cx.shared.take().unwrap_or_default();
+    let mut warnings = std::mem::take(&mut read.warnings);
     let shared_set = shared::finish(&set, defs, &mut tools, &mut warnings);
     if tools.is_empty() && opts.existing.is_none() {
         // A config without tools does not pass `check`: say why instead of writing one.
-        return Err(format!(
-            "no operation became a tool: {} of {} not selected by --include/--exclude/--tag, {} skipped{}",
-            filtered,
-            raw_ops.len(),
-            skipped.len(),
-            skipped
-                .first()
-                .map(|(l, r)| format!(" (e.g. {l}: {r})"))
-                .unwrap_or_default()
-        ));
+        return Err(assemble::no_tools(filtered, read.raw_ops.len(), &skipped));
     }
-    // Operations served from another host (their own `servers`) get a dependency of
-    // their own, with the same credentials: one base URL per dependency.
-    let main_server = spec_server.ok();
-    let mut extra_deps: Vec<(String, String)> = Vec::new();
-    // Two servers on one host (`example.com/a`, `example.com/b`) derive the same name:
-    // the second is numbered, as a tool name is.
-    let mut dep_names = naming::Names::default();
-    dep_names.reserve(&dependency);
-    for t in tools.iter_mut() {
-        let Some(url) = t.server.clone() else {
-            continue;
-        };
-        // An operation's own server on a stand-in host leaves its origin to the user
-        // as the spec's does: its path is kept, behind the same origin variable.
-        let mut url = match server::stand_in_host(&url) {
-            false => url,
-            true => {
-                let (path, why) = open_placeholder_host(url);
-                if let Some(why) = why {
-                    origin_left_open.get_or_insert(why);
-                }
-                path
-            }
-        };
-        // An operation's own server is written for it: when its path starts again with
-        // the server's trailing segments (VTEX's `…/crossselling/accessories` for
-        // `/api/…/crossselling/accessories/{productId}`), it means them once, as the
-        // spec's own server does when every path repeats them (`without_repeated_prefix`).
-        if let Some(found) = repeated_prefix::find(&url, &[t.path.as_str()]) {
-            let prefix = &found.prefix;
-            t.notes.push(format!(
-                "its server `{url}` ends with `{prefix}`, which its path starts with again: called at `{prefix}/…` once"
-            ));
-            url = repeated_prefix::strip(&url, prefix);
-        }
-        if Some(&url) == main_server.as_ref() {
-            t.server = None;
-            continue;
-        }
-        let name = match extra_deps.iter().find(|(_, u)| *u == url) {
-            Some((n, _)) => n.clone(),
-            None => {
-                let host = url::Url::parse(&url)
-                    .ok()
-                    .and_then(|u| u.host_str().map(str::to_string))
-                    .unwrap_or_else(|| format!("server{}", extra_deps.len() + 2));
-                let n = dep_names.claim(&format!("{dependency}_{}", dependency_name(&host)));
-                extra_deps.push((n.clone(), url.clone()));
-                n
-            }
-        };
-        t.notes
-            .push(format!("served from {url}: dependency `{name}`"));
-        t.dependency = Some(name);
-    }
-    // Where the spec sends the gateway: a metadata or link-local address is refused by
-    // `check`; loopback and private ones are legitimate for internal APIs, but a
-    // published spec naming one deserves a second look.
-    let mut address_warnings = Vec::new();
-    for url in std::iter::once(&base_url).chain(extra_deps.iter().map(|(_, u)| u)) {
-        if let Some(c) = address::classify(url)
-            && c.kind != address::AddressKind::Public
-        {
-            address_warnings.push(if c.kind.refused() {
-                format!(
-                    "{}; `toolgate check` refuses it unless the dependency sets `allow_link_local: true` — make sure the spec is the API's own",
-                    c.explain(url)
-                )
-            } else {
-                format!("{}; fine for an internal API, but check that the spec is meant to send calls there", c.explain(url))
-            });
-        }
-    }
+    let main_server = read.spec_server.clone().ok();
+    let mut extra_deps = assemble::own_servers(
+        &mut tools,
+        main_server,
+        &named.dependency,
+        &mut read.origin_left_open,
+    );
+    let address_warnings = assemble::address_warnings(&base_url, &extra_deps);
     let bound = std::mem::take(&mut cx.bound);
     // A server variable whose default is itself a placeholder (`{your-agent-url}`) is
     // the user's to fill in: it becomes an `${ENV}` reference, like a credential. The
     // spec's own text never names a variable: `$` in it is written `$$`.
-    let mut env = auth.env;
-    let mut bind_report = Vec::new();
-    for (name, value) in &opts.bind {
-        let n = bound.get(name).copied().unwrap_or(0);
-        if n == 0 {
-            warnings.push(format!(
-                "--bind {name}: no selected operation has a parameter `{name}`"
-            ));
-        }
-        bind_report.push(format!(
-            "{name} bound to {value} in {n} tool{}",
-            if n == 1 { "" } else { "s" }
-        ));
-        for var in env_refs(value) {
-            if !env.iter().any(|(v, _)| *v == var) {
-                env.push((var, format!("the value of parameter `{name}`")));
-            }
-        }
-    }
-    for (header, var) in &account_binds {
-        let n: usize = header
-            .spellings
-            .iter()
-            .map(|s| bound.get(s).copied().unwrap_or(0))
-            .sum();
-        if n == 0 {
-            continue;
-        }
-        bind_report.push(format!(
-            "header `{}`, which {} of {} operations require, is sent from ${{{var}}} in {n} tool{}, not asked of the model: it names whose account the calls are for (`--bind '{}=…'` sets it otherwise)",
-            header.name(),
-            header.operations,
-            raw_ops.len(),
-            if n == 1 { "" } else { "s" },
-            header.name(),
-        ));
-        if !env.iter().any(|(v, _)| v == var) {
-            env.push((
-                var.clone(),
-                format!("the `{}` header every operation sends", header.name()),
-            ));
-        }
-    }
-    let mut base_url = base_url;
-    let spec_urls = opts.base_url.is_none().then_some(&mut base_url);
-    for url in spec_urls
-        .into_iter()
-        .chain(extra_deps.iter_mut().map(|(_, u)| u))
-    {
-        if url.contains("${") {
-            warnings.push(format!(
-                "the server URL `{url}` contains `${{…}}`: a spec does not choose which environment variables toolgate reads, so it is kept as text"
-            ));
-        }
-        *url = placeholders_to_env(url, &dependency, &mut env);
-    }
-    // A relative server URL (`/v1.33`, or none at all) is relative to wherever the
-    // spec is served from, which the file does not say: the origin is the user's to
-    // give, like a credential.
-    let main_relative = opts.base_url.is_none() && !base_url.contains("://");
-    let extra_relative = extra_deps.iter().any(|(_, u)| !u.contains("://"));
-    if main_relative || extra_relative {
-        let var = format!("{}_ORIGIN", dependency.to_ascii_uppercase());
-        env.push((
-            var.clone(),
-            if let Some(why) = &origin_left_open {
-                format!("scheme and host of the API, e.g. https://api.example.com; {why}")
-            } else if names_no_server(&root, dialect) {
-                "scheme and host of the API, e.g. https://api.example.com; the spec names no server".to_string()
-            } else {
-                format!(
-                    "scheme and host of the API, e.g. https://api.example.com; the spec gives only the path `{}`",
-                    if base_url.is_empty() { "/" } else { base_url.as_str() }
-                )
-            },
-        ));
-        if main_relative {
-            base_url = format!("${{{var}}}{base_url}");
-        }
-        for (_, url) in extra_deps.iter_mut().filter(|(_, u)| !u.contains("://")) {
-            *url = format!("${{{var}}}{url}");
-        }
-    }
+    let mut env = std::mem::take(&mut read.auth.env);
+    let operations = read.raw_ops.len();
+    let bind_report = assemble::bind_report(
+        opts,
+        &bound,
+        &account_binds,
+        operations,
+        &mut env,
+        &mut warnings,
+    );
+    let dependency = &named.dependency;
+    assemble::server_env(
+        opts,
+        &mut base_url,
+        &mut extra_deps,
+        dependency,
+        &mut env,
+        &mut warnings,
+    );
+    assemble::relative_origin(
+        opts,
+        dependency,
+        read.origin_left_open.as_deref(),
+        || names_no_server(&root, dialect),
+        &mut base_url,
+        &mut extra_deps,
+        &mut env,
+    );
+    // Names are final: successors are resolved by them, then sizes are measured.
     resolve_successors(&mut tools);
-    let mut no_required = Vec::new();
-    for t in tools.iter_mut() {
-        if t.response_schema
-            .as_ref()
-            .is_some_and(|s| !shared::names_required(s, shared_set.compiled.as_deref()))
-        {
-            t.notes.push("the response schema names no required field: a renamed field cannot show as drift for this tool".into());
-            no_required.push(t.name.clone());
-        }
-        if opts.compact {
-            size::compact(t);
-        }
-    }
+    let no_required = assemble::no_required(&mut tools, &shared_set, opts.compact);
     let (definition_bytes, largest) = size::measure(&tools);
-    let mut all_headers: Vec<String> = Vec::new();
-    for t in &tools {
-        for h in &t.response_headers {
-            if !all_headers.iter().any(|x| x.eq_ignore_ascii_case(h)) {
-                all_headers.push(h.clone());
-            }
-        }
-    }
-    let rate_limit_headers = operations::header_family(&all_headers);
-    let mut documented: BTreeSet<String> = all_headers
-        .iter()
-        .filter(|h| {
-            let l = h.to_ascii_lowercase();
-            l.contains("ratelimit") || l.contains("rate-limit")
-        })
-        .cloned()
-        .collect();
-    documented.extend(operations::lifecycle_headers(&all_headers));
-    warnings.extend(auth.warnings.iter().cloned());
+    let (rate_limit_headers, documented) = assemble::documented_headers(&tools);
+    warnings.extend(read.auth.warnings.iter().cloned());
     warnings.extend(address_warnings.iter().cloned());
     warnings.extend(printed_warnings.iter().cloned());
     let imported = Imported {
-        title,
-        contract_version: major_minor(&spec_version),
-        spec_version,
+        title: named.title,
+        contract_version: major_minor(&named.spec_version),
+        spec_version: named.spec_version,
         format: format.to_string(),
         file_name: opts
             .spec
             .file_name()
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_default(),
-        command: command_line(opts, &dependency, &prefix),
-        dependency,
+        command: command_line(opts, &named.dependency, &named.prefix),
+        dependency: named.dependency,
         base_url,
         extra_dependencies: extra_deps,
-        headers: auth.headers,
-        auth_query: auth.query,
+        headers: read.auth.headers,
+        auth_query: read.auth.query,
         env,
         rate_limit_headers,
         documented_headers: documented.into_iter().collect(),
-        owner,
-        schemes: auth.schemes.clone(),
+        owner: named.owner,
+        schemes: read.auth.schemes.clone(),
         tools,
         schemas: shared_set.components,
         skipped,
         warnings,
     };
-    let mut report = Vec::new();
-    let yaml = match &opts.existing {
-        Some(existing) => {
-            let (yaml, changes) = reimport::merge(existing, imported.clone())?;
-            report.extend(changes);
-            yaml
-        }
-        None => emit::config(&imported),
-    };
-    let stats = Stats {
-        operations: raw_ops.len(),
+    let figures = assemble::Figures {
+        started,
+        operations,
         filtered,
-        tools: imported.tools.len(),
-        with_contract: imported
-            .tools
-            .iter()
-            .filter(|t| t.response_schema.is_some())
-            .count(),
-        skipped: operations::group(&imported.skipped),
         files: refs.files_read(),
-        millis: started.elapsed().as_millis(),
         no_required,
         definition_bytes,
         largest,
+        owner_given: named.owner_given,
+        bind_report,
+        printed: address_warnings
+            .into_iter()
+            .chain(printed_warnings)
+            .collect(),
     };
-    if !owner_given {
-        report.push(format!(
-            "owner: not set — every tool's owner is `{OWNER_PLACEHOLDER}`, which `toolgate check` refuses; re-run with --owner (the person or rota in your organisation alerted when a contract drifts) or edit the file"
-        ));
-    }
-    if auth.schemes.len() > 1 {
-        report.push(format!(
-            "security schemes (choose with --security NAME): {}",
-            auth.schemes.join("; ")
-        ));
-    }
-    report.extend(bind_report);
-    if !stats.no_required.is_empty() {
-        let shown: Vec<&str> = stats
-            .no_required
-            .iter()
-            .take(8)
-            .map(String::as_str)
-            .collect();
-        report.push(format!(
-            "{} of {} response contracts name no required field, so a renamed field cannot show as drift: {}{}",
-            stats.no_required.len(),
-            stats.with_contract,
-            shown.join(", "),
-            if stats.no_required.len() > shown.len() { ", …" } else { "" }
-        ));
-    }
-    report.push(size::report(&stats, opts.compact));
-    if !imported.env.is_empty() {
-        report.push(format!(
-            "export before `toolgate serve`: {}",
-            imported
-                .env
-                .iter()
-                .map(|(v, what)| format!("{v} ({what})"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    for w in address_warnings.iter().chain(&printed_warnings) {
-        report.push(format!("warning: {w}"));
-    }
-    report.push(summary(&stats));
-    let tools = imported
-        .tools
-        .iter()
-        .map(|t| (t.name.clone(), t.method.clone(), t.path.clone()))
-        .collect();
-    Ok(Outcome {
-        yaml,
-        report,
-        stats,
-        tools,
-    })
+    assemble::outcome(opts, imported, figures)
 }
 
 /// `info.version` as the value of an `api-version` parameter, when it reads as one

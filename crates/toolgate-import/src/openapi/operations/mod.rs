@@ -3,15 +3,20 @@
 //! documented response headers; deprecation. An operation that cannot become a working
 //! tool is skipped with its reason.
 
+mod argument;
+mod body;
+mod builder;
+mod parameters;
+mod path;
+
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::path_style::PathStyle;
 use super::refs::Refs;
 use super::schema::{Converter, Dialect, Side};
-use super::text::trim_text;
+use builder::Builder;
 use toolgate_config::template::Template;
 
 /// Methods a tool can use, in the order a path item lists them.
@@ -208,14 +213,87 @@ struct Arg {
     required: bool,
 }
 
-/// Builds the tool for one operation.
+/// Builds the tool for one operation: its stages, in the order they must run.
 pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
+    // A method a tool cannot use makes no tool, whatever else the operation says.
     if !METHODS.contains(&raw.method.as_str()) {
         return Err(Skip(format!(
             "method {} is not supported by toolgate",
             raw.method.to_uppercase()
         )));
     }
+    let op = &raw.op;
+    // An unusable server of its own skips the operation before anything else is read.
+    let server = server(raw)?;
+    // The parameters are read before the request's schema converter holds the resolver.
+    let mut warnings = Vec::new();
+    let params = declared_parameters(cx.refs, raw, &mut warnings);
+    let mut tool = Builder::new(cx, raw, warnings);
+    // The path key first: its query fixes values no parameter gives again.
+    tool.path_key(&params);
+    // Each parameter takes its place in the path, query, headers, cookies or form.
+    tool.parameters(&params)?;
+    // After the parameters: only the placeholders none of them fills are left.
+    tool.undeclared_placeholders();
+    // The OpenAPI 3 body's fields after the parameters, whose names they yield to.
+    tool.request_body()?;
+    // Every cookie parameter and bound value is known only now.
+    tool.cookie_header();
+    tool.bound_path_and_key_query();
+    // The JSON body's argument is named last: a parameter called `body` keeps its name.
+    let request = tool.request()?;
+    // The converter's named schemas are complete once every argument is converted.
+    let builder::Finished {
+        args,
+        defs,
+        mut notes,
+        mut warnings,
+    } = tool.finish();
+    // The input's notes before the contract's, then every weakening met on the way.
+    let input = input_schema(cx, args, defs, &mut notes);
+    let (response_schema, response_headers) = response_contract(cx, raw, &mut warnings, &mut notes);
+    for w in warnings {
+        notes.push(format!("weakened: {w}"));
+    }
+    let deprecated = op.get("deprecated") == Some(&Value::Bool(true));
+    let description = describe(op, &raw.method, &raw.path);
+    let successor_hint = if deprecated { successor_hint(op) } else { None };
+    Ok(Tool {
+        name: String::new(),
+        operation_id: op
+            .get("operationId")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        method: raw.method.to_uppercase(),
+        path: raw.path.clone(),
+        tags: op
+            .get("tags")
+            .and_then(Value::as_array)
+            .map(|t| {
+                t.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        description,
+        request,
+        input_schema: input,
+        full_input_schema: None,
+        response_schema,
+        annotations: annotations(&raw.method),
+        deprecated,
+        successor_hint,
+        notes,
+        response_headers,
+        server,
+        dependency: None,
+    })
+}
+
+/// The operation's own server (`servers` on the operation or its path), when it has
+/// one; a server that names no host skips the operation.
+fn server(raw: &RawOperation) -> Result<Option<String>, Skip> {
     let op = &raw.op;
     let server = match op.get("servers").or(raw.path_servers.as_ref()) {
         None => None,
@@ -249,8 +327,17 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             }
         }
     };
-    let mut warnings = Vec::new();
-    let mut params = params_of(cx.refs, &raw.file, op.get("parameters"), &mut warnings);
+    Ok(server)
+}
+
+/// The operation's parameters, then the path-level ones it does not override.
+fn declared_parameters(
+    refs: &mut Refs,
+    raw: &RawOperation,
+    warnings: &mut Vec<String>,
+) -> Vec<(PathBuf, Value)> {
+    let op = &raw.op;
+    let mut params = params_of(refs, &raw.file, op.get("parameters"), warnings);
     // Operation parameters override path-level ones of the same name and location.
     for (f, shared) in &raw.shared_params {
         let key = (shared.get("name").cloned(), shared.get("in").cloned());
@@ -261,724 +348,17 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
             params.push((f.clone(), shared.clone()));
         }
     }
-    let secured = has_security(cx.root, op);
-    let mut notes = Vec::new();
-    let mut conv = Converter::new(cx.refs, cx.dialect, Side::Request);
-    let mut args: Vec<Arg> = Vec::new();
-    let mut used: HashSet<String> = HashSet::new();
-    // `/alerts?lat={lat}&lon={lon}`, `/#Action=AddTagsToResource`: the key is more than
-    // a path, and copied whole its `?` and `#` would be encoded into the path.
-    let (mut path, mut key_query) = split_path_key(&raw.path);
-    // `/places/${place}`: a JavaScript template literal's `$` left in the key. The
-    // parameter is `{place}`; kept, the `$` would be sent before its value, and `${…}`
-    // read as an environment variable when the config loads. With no `${` left, any
-    // other `$` in the path is text.
-    if path.contains("${") {
-        notes.push(
-            "the path key writes `${…}`: read as the path parameter `{…}`, without the `$`"
-                .to_string(),
-        );
-        path = path.replace("${", "{");
-    }
-    // A fragment's `k=v` only says what the request must carry; a parameter the
-    // operation declares under that name says it (and where: `X-Amz-Target` is a header).
-    // A credential is the dependency's to send, wherever the key names it.
-    key_query.retain(|q| {
-        !(cx.credential_params.contains(&q.name)
-            || cx.param_credentials.iter().any(|f| f.is(&q.name, "query"))
-            || secured && CREDENTIAL_NAMES.contains(&q.name.to_ascii_lowercase().as_str()))
-    });
-    key_query.retain(|q| {
-        !q.from_fragment
-            || !params
-                .iter()
-                .any(|(_, p)| p.get("name").and_then(Value::as_str) == Some(q.name.as_str()))
-    });
-    for q in key_query.iter().filter(|q| q.from_fragment) {
-        notes.push(format!(
-            "`{}={}` from the path key's `#…` is sent as a query parameter",
-            q.name, q.value
-        ));
-    }
-    let mut query = Map::new();
-    let mut headers = Map::new();
-    let mut form: Vec<(String, String)> = Vec::new();
-    let mut json_body: Option<(Value, bool, Option<String>)> = None;
-    // The JSON body's media type when it is not `application/json` (see `json_label`).
-    let mut body_media: Option<String> = None;
-    let mut form_required: Vec<String> = Vec::new();
-    let mut form_style = Map::new();
-    let mut path_binds: Vec<(String, String)> = Vec::new();
-    // Bound values for the path key's query, as written (a query value is not encoded).
-    let mut key_binds: Vec<(String, String)> = Vec::new();
-    let consumes = consumes(cx.root, op);
-    let mut cookies = super::cookie::Cookies::default();
-    for (name, value) in &cx.auth_cookies {
-        // `${VAR}` as written: expanded from the environment when the config loads.
-        cookies.fixed(name, value.clone());
-    }
+    params
+}
 
-    for (pfile, p) in &params {
-        let Some(name) = p.get("name").and_then(Value::as_str) else {
-            continue;
-        };
-        let location = p.get("in").and_then(Value::as_str).unwrap_or("");
-        let required = p.get("required") == Some(&Value::Bool(true)) || location == "path";
-        // A header named `""` or `API Key` cannot be sent, nor a nameless query or
-        // cookie parameter.
-        let unsendable = match location {
-            // A cookie's name is a token, as a header's is (RFC 6265 § 4.1.1).
-            "header" | "cookie" => !super::header::is_header_name(name),
-            "query" | "formData" | "path" => name.trim().is_empty(),
-            _ => false,
-        };
-        if unsendable {
-            if required {
-                return Err(Skip(format!(
-                    "needs the {location} parameter `{name}`, whose name cannot be sent"
-                )));
-            }
-            notes.push(format!(
-                "the optional {location} parameter `{name}` is not sent: its name is not a valid {location} name"
-            ));
-            continue;
-        }
-        // The path key fixes this query parameter's value itself.
-        if location == "query" && key_query.iter().any(|q| q.name == name && q.is_fixed()) {
-            continue;
-        }
-        let lname = name.to_ascii_lowercase();
-        if location == "cookie" && cx.auth_cookies.iter().any(|(c, _)| c == name) {
-            continue;
-        }
-        if matches!(location, "header" | "query" | "formData")
-            && (cx.credential_params.contains(name)
-                || cx.param_credentials.iter().any(|f| f.is(name, location))
-                || (secured && CREDENTIAL_NAMES.contains(&lname.as_str())))
-        {
-            continue;
-        }
-        if location == "header"
-            && let Some(why) = super::header::set_by_gateway(name)
-        {
-            // Content-Type is documented as dropped and nearly every description has
-            // it: only the others are worth a line.
-            if lname != "content-type" {
-                notes.push(format!(
-                    "header parameter `{name}` is not sent as the description gives it: {why}"
-                ));
-            }
-            continue;
-        }
-        // AWS's signing parameters are computed per request (see the scheme's warning).
-        if matches!(location, "header" | "query")
-            && !required
-            && super::credentials::signing_parameter(name)
-        {
-            continue;
-        }
-        // A value the model cannot know (an account id) is bound once in config.
-        if matches!(location, "path" | "query" | "header")
-            && let Some((_, value)) = cx.bind.iter().find(|(n, _)| n == name)
-        {
-            *cx.bound.entry(name.to_string()).or_default() += 1;
-            if matches!(location, "path" | "query") {
-                key_binds.push((name.to_string(), value.clone()));
-            }
-            match location {
-                "path" => path_binds.push((name.to_string(), path_value(value))),
-                "query" => {
-                    query.insert(name.to_string(), json!(value));
-                }
-                _ => {
-                    headers.insert(name.to_string(), json!(value));
-                }
-            }
-            continue;
-        }
-        if location == "body" {
-            let schema = p.get("schema").cloned().unwrap_or(Value::Bool(true));
-            // `consumes` says what the body is: JSON, or (for a file, an XML document,
-            // an image) bytes a JSON argument cannot carry.
-            let any_media =
-                !consumes.is_empty() && !consumes.iter().any(|c| is_json(c) && !is_any(c));
-            let resolved = conv
-                .refs_mut()
-                .deref(pfile, &schema)
-                .map(|(_, s)| s)
-                .unwrap_or(Value::Null);
-            if !consumes.is_empty() && !consumes.iter().any(|c| is_json(c))
-                || is_raw_bytes(&resolved, any_media)
-            {
-                let kinds: Vec<String> = if consumes.iter().any(|c| is_json(c)) {
-                    consumes
-                        .iter()
-                        .map(|c| format!("{c} holding raw bytes"))
-                        .collect()
-                } else {
-                    consumes.iter().map(|c| super::media::describe(c)).collect()
-                };
-                leave_out_body(&kinds, required, &mut notes)?;
-                continue;
-            }
-            let converted = conv.part(pfile, &schema);
-            let description = p
-                .get("description")
-                .and_then(Value::as_str)
-                .map(str::to_string);
-            json_body = Some((converted, required, description));
-            body_media = json_label(consumes.iter().map(String::as_str));
-            continue;
-        }
-        let raw_schema = param_schema(p, cx.dialect);
-        if raw_schema.get("type").and_then(Value::as_str) == Some("file") {
-            if required {
-                return Err(Skip("uploads a file (multipart/form-data)".into()));
-            }
-            notes.push(format!(
-                "the optional file parameter `{name}` is not sent: toolgate sends no file uploads"
-            ));
-            continue;
-        }
-        let mut fixed = single_value(conv.refs_mut(), pfile, &raw_schema);
-        let default = raw_schema.get("default").cloned();
-        // Azure's 600-odd descriptions require `api-version` on every operation and
-        // give no value: it is the description's own `info.version`, which a model
-        // cannot know.
-        if fixed.is_none()
-            && default.is_none()
-            && required
-            && matches!(location, "header" | "query")
-            && is_api_version(name)
-            && let Some(v) = &cx.api_version
-        {
-            notes.push(format!(
-                "`{name}` is sent as `{v}`, the description's info.version"
-            ));
-            fixed = Some(Value::String(v.clone()));
-        }
-        match location {
-            "cookie" if fixed.is_some() => {
-                let value = super::escape_env(&Template::escape(&text_of(
-                    fixed.as_ref().unwrap_or(&Value::Null),
-                )));
-                cookies.fixed(name, value);
-                continue;
-            }
-            "cookie" => {
-                let arg = unique_arg(&mut used, name, location);
-                let mut schema = super::cookie::restricted(conv.part(pfile, &raw_schema));
-                if let (Value::Object(m), Some(Value::String(d))) =
-                    (&mut schema, p.get("description"))
-                {
-                    m.entry("description")
-                        .or_insert_with(|| Value::String(trim_text(d, 300)));
-                }
-                let required = required && default.is_none();
-                cookies.argument(name, &arg, required);
-                args.push(Arg {
-                    name: arg,
-                    schema,
-                    required,
-                });
-                continue;
-            }
-            "header" | "query"
-                if fixed.is_some() || (required && location == "header" && default.is_some()) =>
-            {
-                // A literal from the spec: braces in it are text, not placeholders, and `$`
-                // is text, not an environment variable (`${VAR}` is expanded in headers
-                // and queries when the config loads, before the template is read).
-                let value = super::escape_env(&Template::escape(&text_of(
-                    fixed.as_ref().or(default.as_ref()).unwrap_or(&Value::Null),
-                )));
-                let target = if location == "header" {
-                    &mut headers
-                } else {
-                    &mut query
-                };
-                target.insert(name.to_string(), Value::String(value));
-                continue;
-            }
-            _ => {}
-        }
-        // `style: deepObject` sends `filter[kind]=…`: each member the schema names is
-        // an argument of its own, sent under its bracketed key; a member the schema does
-        // not name has no key the template can write, and is not sent.
-        if location == "query" && is_deep_object(p, cx.dialect) {
-            let deep = deep_object(conv.refs_mut(), pfile, &raw_schema, name, required);
-            match deep {
-                Ok((leaves, deep_notes)) => {
-                    let shared_description = p.get("description").and_then(Value::as_str);
-                    for leaf in leaves {
-                        let arg = unique_arg(&mut used, &leaf.arg, "query");
-                        let mut schema = conv.part(&leaf.file, &leaf.schema);
-                        if let (Value::Object(m), Some(d)) = (&mut schema, shared_description) {
-                            m.entry("description")
-                                .or_insert_with(|| Value::String(trim_text(d, 300)));
-                        }
-                        let value = if leaf.list {
-                            format!("{{{arg}*}}")
-                        } else {
-                            format!("{{{arg}}}")
-                        };
-                        query.insert(leaf.key, Value::String(value));
-                        args.push(Arg {
-                            name: arg,
-                            schema,
-                            required: leaf.required,
-                        });
-                    }
-                    notes.extend(deep_notes);
-                }
-                Err(why) if required => {
-                    return Err(Skip(format!(
-                        "needs the `style: deepObject` query parameter `{name}`, which cannot be sent: {why}"
-                    )));
-                }
-                Err(why) => notes.push(format!(
-                    "the optional `style: deepObject` query parameter `{name}` is not sent: {why}"
-                )),
-            }
-            continue;
-        }
-        let arg = unique_arg(&mut used, name, location);
-        let mut schema = conv.part(pfile, &raw_schema);
-        if let (Value::Object(m), Some(Value::String(d))) = (&mut schema, p.get("description")) {
-            m.entry("description")
-                .or_insert_with(|| Value::String(trim_text(d, 300)));
-        }
-        let placeholder = Value::String(format!("{{{arg}}}"));
-        // Weatherbit declares `lat` of `/alerts?lat={lat}` as a path parameter: it
-        // fills the key's query, wherever it is declared.
-        let in_key_query =
-            matches!(location, "path" | "query") && rename_in_key_query(&mut key_query, name, &arg);
-        match location {
-            "path" => {
-                // A value that is a path of its own keeps its `/` (`{+arg}`): sent as
-                // one segment, `projects/p/locations/l` would be `projects%2Fp%2F…`.
-                let placeholder = if holds_slashes(p, &raw_schema)
-                    || (cx.resource_names && names_a_resource(&path, name))
-                {
-                    format!("{{+{arg}}}")
-                } else {
-                    format!("{{{arg}}}")
-                };
-                // OpenAPI 3's `style: label` (`.5`) and `style: matrix` (`;id=5`) are
-                // the RFC 6570 `{.id}` and `{;id}` written on the parameter.
-                let operator = match p.get("style").and_then(Value::as_str) {
-                    Some("label") if cx.dialect != Dialect::Swagger2 => Some('.'),
-                    Some("matrix") if cx.dialect != Dialect::Swagger2 => Some(';'),
-                    _ => None,
-                };
-                let styled = conv
-                    .refs_mut()
-                    .deref(pfile, &raw_schema)
-                    .map_or_else(|_| (pfile.clone(), raw_schema.clone()), |(f, s)| (f, s));
-                match super::path_style::of(p, &styled.1, cx.dialect) {
-                    PathStyle::AsIs => {}
-                    PathStyle::Text(how) => {
-                        let described = schema
-                            .get("description")
-                            .and_then(Value::as_str)
-                            .map(|d| format!("{d} "))
-                            .unwrap_or_default();
-                        schema =
-                            json!({"type": "string", "description": format!("{described}{how}")});
-                        notes.push(format!(
-                            "path parameter `{name}` is a {} the model writes as one text, as its style sends it",
-                            if styled.1.get("type").and_then(Value::as_str) == Some("array") { "list" } else { "structure" }
-                        ));
-                    }
-                    PathStyle::Items(1) => {
-                        if let Value::Object(m) = &mut schema {
-                            m.insert("maxItems".into(), json!(1));
-                        }
-                        notes.push(format!(
-                            "path parameter `{name}` is an exploded `matrix` list (`;{name}=a;{name}=b`): one item is sent per call"
-                        ));
-                    }
-                    PathStyle::Items(count) => {
-                        // A template writes the name once: the `minItems` the
-                        // description asks for are that many arguments, each after its
-                        // own `;name=`.
-                        let item_schema = styled
-                            .1
-                            .get("items")
-                            .map_or_else(|| json!({}), |s| conv.part(&styled.0, s));
-                        let mut written = String::new();
-                        for n in 1..=count {
-                            let item_arg = unique_arg(&mut used, &format!("{name}_{n}"), "path");
-                            written.push_str(&format!(";{name}={{{item_arg}}}"));
-                            args.push(Arg {
-                                name: item_arg,
-                                schema: item_schema.clone(),
-                                required: true,
-                            });
-                        }
-                        path = written_in_place_of(&path, name, &written);
-                        notes.push(format!(
-                            "path parameter `{name}` is an exploded `matrix` list of at least {count} items: exactly {count} are sent, each an argument of its own"
-                        ));
-                        continue;
-                    }
-                    PathStyle::Members(members, layout) => {
-                        let mut written = Vec::new();
-                        for member in &members {
-                            let member_arg =
-                                unique_arg(&mut used, &format!("{name}_{member}"), "path");
-                            let member_schema = styled
-                                .1
-                                .get("properties")
-                                .and_then(|m| m.get(member))
-                                .map_or_else(|| json!({}), |s| conv.part(&styled.0, s));
-                            written.push((member.clone(), format!("{{{member_arg}}}")));
-                            args.push(Arg {
-                                name: member_arg,
-                                schema: member_schema,
-                                required: true,
-                            });
-                        }
-                        path = written_in_place_of(&path, name, &layout.write(&written));
-                        notes.push(format!(
-                            "path parameter `{name}` is an object: each member is an argument, all required, written between the separators its style keeps"
-                        ));
-                        continue;
-                    }
-                    PathStyle::Unsendable(why) => {
-                        return Err(Skip(format!(
-                            "needs the path parameter `{name}`, which cannot be sent: {why}"
-                        )));
-                    }
-                }
-                if let Some(op) = operator {
-                    path = path.replace(&format!("{{{name}}}"), &format!("{{{op}{name}}}"));
-                }
-                path = with_operator_expressions(&path, name, &placeholder);
-            }
-            "query" if in_key_query => {}
-            "query" => {
-                // A list or object named by `$ref` is styled as what it refers to.
-                let styled = conv
-                    .refs_mut()
-                    .deref(pfile, &raw_schema)
-                    .map_or_else(|_| raw_schema.clone(), |(_, s)| s);
-                let value = match query_style(p, &styled, cx.dialect) {
-                    QueryStyle::Repeat => Value::String(format!("{{{arg}*}}")),
-                    QueryStyle::Comma => placeholder,
-                    QueryStyle::Joined(separator, how) => {
-                        // A template joins a list with commas only: the model writes the
-                        // values as one text, joined the way the API reads them.
-                        let described = schema
-                            .get("description")
-                            .and_then(Value::as_str)
-                            .map(|d| format!("{d} "))
-                            .unwrap_or_default();
-                        schema = json!({
-                            "type": "string",
-                            "description": format!("{described}Several values are written as one text, separated by {separator}."),
-                        });
-                        notes.push(format!(
-                            "query parameter `{name}` is {how}: the model writes its values as one text, separated by {separator}"
-                        ));
-                        placeholder
-                    }
-                    QueryStyle::Pairs => {
-                        let described = schema
-                            .get("description")
-                            .and_then(Value::as_str)
-                            .map(|d| format!("{d} "))
-                            .unwrap_or_default();
-                        let members = styled
-                            .get("properties")
-                            .and_then(Value::as_object)
-                            .map(|m| m.keys().map(|k| format!("`{k}`")).collect::<Vec<_>>())
-                            .filter(|m| !m.is_empty())
-                            .map(|m| format!(" Members: {}.", m.join(", ")))
-                            .unwrap_or_default();
-                        schema = json!({
-                            "type": "string",
-                            "description": format!("{described}An object written as one text: each member's name and value, all separated by commas (`name,value,name,value`).{members}"),
-                        });
-                        notes.push(format!(
-                            "query parameter `{name}` is an object with `explode: false`: the model writes its members as one text, `name,value,name,value`"
-                        ));
-                        placeholder
-                    }
-                    QueryStyle::Unsupported(how) => {
-                        notes.push(format!(
-                            "query parameter `{name}` is {how}, which toolgate cannot send; a list is sent comma-separated and an object as JSON text"
-                        ));
-                        placeholder
-                    }
-                };
-                query.insert(name.to_string(), value);
-            }
-            "header" => {
-                headers.insert(name.to_string(), placeholder);
-            }
-            "formData" => {
-                form.push((name.to_string(), arg.clone()));
-                if required {
-                    form_required.push(arg.clone());
-                }
-                if raw_schema.get("type").and_then(Value::as_str) == Some("array") {
-                    let style = match p.get("collectionFormat").and_then(Value::as_str) {
-                        Some("multi") => Some("repeat"),
-                        None | Some("csv") => Some("comma"),
-                        Some(other) => {
-                            notes.push(format!("form field `{name}` uses collectionFormat `{other}`, sent as JSON text"));
-                            None
-                        }
-                    };
-                    if let Some(st) = style {
-                        form_style.insert(name.to_string(), json!(st));
-                    }
-                }
-            }
-            other => {
-                notes.push(format!("parameter `{name}` in `{other}` is not sent"));
-                continue;
-            }
-        }
-        // A documented default is what the API uses when the value is left out, so
-        // the model need not give it (only path parameters are always needed).
-        let required = required && (location == "path" || default.is_none());
-        args.push(Arg {
-            name: arg,
-            schema,
-            required,
-        });
-    }
-    // Path placeholders the spec forgot to declare are still arguments.
-    let key_text: Vec<String> = key_query.iter().map(|q| q.value.clone()).collect();
-    let mut missing = undeclared(&path, &args);
-    for seg in undeclared(&key_text.join("&"), &args) {
-        if !missing.contains(&seg) {
-            missing.push(seg);
-        }
-    }
-    for seg in missing {
-        if path_binds.iter().chain(&key_binds).any(|(n, _)| *n == seg) {
-            continue;
-        }
-        let in_path = path.contains(&format!("{{{seg}}}"));
-        let arg = unique_arg(&mut used, &seg, "path");
-        path = path.replace(&format!("{{{seg}}}"), &format!("{{{arg}}}"));
-        rename_in_key_query(&mut key_query, &seg, &arg);
-        args.push(Arg {
-            name: arg,
-            schema: json!({"type": "string"}),
-            required: true,
-        });
-        notes.push(if in_path {
-            format!("path parameter `{seg}` is not declared in the spec; taken as a string")
-        } else {
-            format!("query parameter `{seg}` of the path key is not declared in the spec; taken as a string")
-        });
-    }
-    let mut body_encoding = None;
-    if let Some(rb) = op.get("requestBody") {
-        let (rfile, rb) = conv.refs_mut().deref(&raw.file, rb).map_err(Skip)?;
-        let required = rb.get("required") == Some(&Value::Bool(true));
-        let content = rb.get("content").and_then(Value::as_object);
-        // A JSON type (or `*/*`) whose schema is a file is bytes, not a JSON value.
-        let mut raw_kinds: Vec<String> = Vec::new();
-        if let Some(c) = content {
-            for (k, m) in c.iter().filter(|(k, _)| is_json(k)) {
-                let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
-                let resolved = conv
-                    .refs_mut()
-                    .deref(&rfile, &schema)
-                    .map(|(_, s)| s)
-                    .unwrap_or(Value::Null);
-                if is_raw_bytes(&resolved, is_any(k)) {
-                    raw_kinds.push(k.clone());
-                }
-            }
-        }
-        let media = content.and_then(|c| {
-            c.iter()
-                .find(|(k, _)| is_json(k) && !raw_kinds.contains(k))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .or_else(|| {
-                    c.iter()
-                        .find(|(k, _)| k.starts_with("application/x-www-form-urlencoded"))
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                })
-        });
-        match media {
-            Some((kind, m)) if is_json(&kind) => {
-                let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
-                let converted = conv.part(&rfile, &schema);
-                let description = rb
-                    .get("description")
-                    .and_then(Value::as_str)
-                    .map(str::to_string);
-                json_body = Some((converted, required, description));
-                body_media = json_label(
-                    content
-                        .into_iter()
-                        .flat_map(|c| c.keys().map(String::as_str)),
-                );
-            }
-            Some((_, m)) => {
-                let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
-                let mut fields = FormFields::default();
-                fields
-                    .collect(conv.refs_mut(), &rfile, &schema, 0)
-                    .map_err(Skip)?;
-                if fields.props.is_empty() {
-                    if required {
-                        return Err(Skip("its required form body names no fields".to_string()));
-                    }
-                    notes.push("the optional form body names no fields: it is not sent".into());
-                }
-                let req = fields.required;
-                for keyword in &fields.alternatives {
-                    notes.push(format!(
-                        "the form body is one of several field sets (`{keyword}`): the fields of all of them are arguments, required only when every set requires them"
-                    ));
-                }
-                let encoding = m.get("encoding").and_then(Value::as_object);
-                for (name, sfile, ps) in &fields.props {
-                    let sfile = sfile.as_path();
-                    let structured = conv
-                        .refs_mut()
-                        .deref(sfile, ps)
-                        .map(|(_, p)| is_structured(&p))
-                        .unwrap_or(false);
-                    if structured {
-                        match form_style_of(encoding.and_then(|e| e.get(name))) {
-                            Ok(st) => {
-                                form_style.insert(name.clone(), json!(st));
-                            }
-                            Err(other) => notes.push(format!(
-                                "form field `{name}` uses style `{other}`, sent as JSON text"
-                            )),
-                        }
-                    }
-                    let arg = unique_arg(&mut used, name, "body");
-                    let schema = conv.part(sfile, ps);
-                    let is_req = req.contains(name);
-                    form.push((name.clone(), arg.clone()));
-                    args.push(Arg {
-                        name: arg,
-                        schema,
-                        required: is_req,
-                    });
-                }
-            }
-            None => {
-                let kinds: Vec<String> = content
-                    .map(|c| {
-                        c.keys()
-                            .map(|k| {
-                                if raw_kinds.contains(k) {
-                                    format!("{k} holding raw bytes")
-                                } else {
-                                    super::media::describe(k)
-                                }
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                leave_out_body(&kinds, required, &mut notes)?;
-            }
-        }
-    }
-    let cookies = cookies.finish();
-    for (cookie, arg) in &cookies.left_out {
-        args.retain(|a| a.name != *arg);
-        notes.push(format!(
-            "the optional cookie parameter `{cookie}` is not sent: a request has one Cookie header, and its template is not sent when an argument in it is left out"
-        ));
-    }
-    if let Some(header) = cookies.header {
-        if headers.keys().any(|k| k.eq_ignore_ascii_case("cookie")) {
-            notes.push("the cookie parameters are not sent: the operation's own `Cookie` header parameter is".into());
-            let sent: Vec<&str> = header.split("; ").collect();
-            args.retain(|a| {
-                !sent
-                    .iter()
-                    .any(|p| p.ends_with(&format!("={{{}}}", a.name)))
-            });
-        } else {
-            headers.insert("Cookie".into(), Value::String(header));
-        }
-    }
-    for (name, value) in &path_binds {
-        path = path.replace(&format!("{{{name}}}"), value);
-    }
-    if !key_query.is_empty() {
-        // The path key's own query first, in its order; a declared parameter of the
-        // same name does not replace it.
-        let mut all: Map<String, Value> = key_query
-            .iter()
-            .map(|q| {
-                let mut value = q.template();
-                for (name, bound) in &key_binds {
-                    value = value.replace(&format!("{{{name}}}"), bound);
-                }
-                (q.name.clone(), Value::String(value))
-            })
-            .collect();
-        for (k, v) in std::mem::take(&mut query) {
-            all.entry(k).or_insert(v);
-        }
-        query = all;
-    }
-    let mut request = Map::new();
-    request.insert("method".into(), json!(raw.method.to_uppercase()));
-    request.insert("path".into(), json!(path));
-    if !query.is_empty() {
-        request.insert("query".into(), Value::Object(query));
-    }
-    if !headers.is_empty() {
-        request.insert("headers".into(), Value::Object(headers));
-    }
-    if let Some((schema, required, description)) = json_body {
-        let arg = unique_arg(&mut used, "body", "body");
-        request.insert("body".into(), json!(format!("{{{arg}}}")));
-        if let Some(media) = body_media {
-            request.insert("content_type".into(), json!(media));
-        }
-        let mut schema = schema;
-        if let (Value::Object(m), Some(d)) = (&mut schema, description) {
-            m.entry("description")
-                .or_insert_with(|| Value::String(trim_text(&d, 300)));
-        }
-        args.push(Arg {
-            name: arg,
-            schema,
-            required,
-        });
-    } else if !form.is_empty() {
-        // Swagger 2.0 `formData` is form-encoded unless the operation only takes multipart.
-        if consumes.iter().all(|c| super::media::is_multipart(c)) && !consumes.is_empty() {
-            let described: Vec<String> =
-                consumes.iter().map(|c| super::media::describe(c)).collect();
-            return Err(Skip(format!(
-                "takes only a multipart body ({})",
-                described.join(", ")
-            )));
-        }
-        let body: Map<String, Value> = form
-            .iter()
-            .map(|(k, a)| (k.clone(), json!(format!("{{{a}}}"))))
-            .collect();
-        request.insert("body".into(), Value::Object(body));
-        body_encoding = Some("form");
-        form_style.retain(|k, _| form.iter().any(|(f, _)| f == k));
-        if !form_style.is_empty() {
-            request.insert("form_style".into(), Value::Object(form_style));
-        }
-    }
-    if let Some(enc) = body_encoding {
-        request.insert("body_encoding".into(), json!(enc));
-    }
-    let (defs, conv_warnings) = conv.finish();
-    warnings.extend(conv_warnings);
+/// `input_schema:` from the arguments, or a permissive one (with a note) when the
+/// result does not compile.
+fn input_schema(
+    cx: &mut Context<'_>,
+    args: Vec<Arg>,
+    defs: BTreeMap<String, Value>,
+    notes: &mut Vec<String>,
+) -> Value {
     let mut input = Map::new();
     input.insert("type".into(), json!("object"));
     let mut props = Map::new();
@@ -1013,7 +393,18 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         json!({"type": "object"}),
     );
     notes.extend(input_notes.into_iter().map(|n| format!("input: {n}")));
-    let (response_schema, response_headers, response_notes) = response(cx, raw, &mut warnings);
+    input
+}
+
+/// The contract's response schema and the documented response headers; `None` for a
+/// schema that does not compile or declares nothing, which `serve` learns instead.
+fn response_contract(
+    cx: &mut Context<'_>,
+    raw: &RawOperation,
+    warnings: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) -> (Option<Value>, Vec<String>) {
+    let (response_schema, response_headers, response_notes) = response(cx, raw, warnings);
     let response_schema = response_schema.and_then(|s| {
         // A contract naming shared components is checked once they are all converted
         // (see `shared::finish`).
@@ -1042,14 +433,13 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         (!nothing).then_some(s)
     });
     notes.extend(response_notes);
-    for w in warnings {
-        notes.push(format!("weakened: {w}"));
-    }
-    let deprecated = op.get("deprecated") == Some(&Value::Bool(true));
-    let description = describe(op, &raw.method, &raw.path);
-    let successor_hint = if deprecated { successor_hint(op) } else { None };
+    (response_schema, response_headers)
+}
+
+/// MCP's hints from the method: what a GET, PUT or DELETE promises.
+fn annotations(method: &str) -> Map<String, Value> {
     let mut annotations = Map::new();
-    match raw.method.as_str() {
+    match method {
         "get" | "head" => {
             annotations.insert("readOnlyHint".into(), json!(true));
         }
@@ -1062,37 +452,7 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         }
         _ => {}
     }
-    Ok(Tool {
-        name: String::new(),
-        operation_id: op
-            .get("operationId")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        method: raw.method.to_uppercase(),
-        path: raw.path.clone(),
-        tags: op
-            .get("tags")
-            .and_then(Value::as_array)
-            .map(|t| {
-                t.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default(),
-        description,
-        request,
-        input_schema: input,
-        full_input_schema: None,
-        response_schema,
-        annotations,
-        deprecated,
-        successor_hint,
-        notes,
-        response_headers,
-        server,
-        dependency: None,
-    })
+    annotations
 }
 
 /// The success response's JSON schema, the documented headers of every response.

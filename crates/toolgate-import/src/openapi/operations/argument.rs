@@ -1,0 +1,169 @@
+//! A parameter the model gives: its argument, and where the request writes it (path,
+//! query, header or form field), in the style the description asks for.
+
+use serde_json::{Value, json};
+
+use super::super::text::trim_text;
+use super::builder::Builder;
+use super::parameters::Param;
+use super::{Arg, QueryStyle, Skip, query_style, rename_in_key_query, unique_arg};
+
+impl Builder<'_> {
+    /// The parameter as an argument, written where its location says.
+    pub(super) fn argument(&mut self, param: Param<'_>, raw_schema: Value) -> Result<(), Skip> {
+        let Param {
+            file: pfile,
+            p,
+            name,
+            location,
+            required,
+        } = param;
+        let default = raw_schema.get("default").cloned();
+        let arg = unique_arg(&mut self.used, name, location);
+        let mut schema = self.conv.part(pfile, &raw_schema);
+        if let (Value::Object(m), Some(Value::String(d))) = (&mut schema, p.get("description")) {
+            m.entry("description")
+                .or_insert_with(|| Value::String(trim_text(d, 300)));
+        }
+        let placeholder = Value::String(format!("{{{arg}}}"));
+        // Weatherbit declares `lat` of `/alerts?lat={lat}` as a path parameter: it
+        // fills the key's query, wherever it is declared.
+        let in_key_query = matches!(location, "path" | "query")
+            && rename_in_key_query(&mut self.key_query, name, &arg);
+        match location {
+            "path" => {
+                if !self.path_parameter(param, &raw_schema, &arg, &mut schema)? {
+                    return Ok(());
+                }
+            }
+            "query" if in_key_query => {}
+            "query" => {
+                let value = self.query_value(param, &raw_schema, &arg, &mut schema, placeholder);
+                self.query.insert(name.to_string(), value);
+            }
+            "header" => {
+                self.headers.insert(name.to_string(), placeholder);
+            }
+            "formData" => self.form_field(p, name, &arg, required, &raw_schema),
+            other => {
+                self.notes
+                    .push(format!("parameter `{name}` in `{other}` is not sent"));
+                return Ok(());
+            }
+        }
+        // A documented default is what the API uses when the value is left out, so
+        // the model need not give it (only path parameters are always needed).
+        let required = required && (location == "path" || default.is_none());
+        self.args.push(Arg {
+            name: arg,
+            schema,
+            required,
+        });
+        Ok(())
+    }
+
+    /// The query template's value for the argument, in the style the parameter asks
+    /// for; a style a template cannot write makes the argument one text.
+    fn query_value(
+        &mut self,
+        param: Param<'_>,
+        raw_schema: &Value,
+        arg: &str,
+        schema: &mut Value,
+        placeholder: Value,
+    ) -> Value {
+        let Param {
+            file: pfile,
+            p,
+            name,
+            ..
+        } = param;
+        let Self {
+            cx, conv, notes, ..
+        } = self;
+        // A list or object named by `$ref` is styled as what it refers to.
+        let styled = conv
+            .refs_mut()
+            .deref(pfile, raw_schema)
+            .map_or_else(|_| raw_schema.clone(), |(_, s)| s);
+        match query_style(p, &styled, cx.dialect) {
+            QueryStyle::Repeat => Value::String(format!("{{{arg}*}}")),
+            QueryStyle::Comma => placeholder,
+            QueryStyle::Joined(separator, how) => {
+                // A template joins a list with commas only: the model writes the
+                // values as one text, joined the way the API reads them.
+                let described = schema
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(|d| format!("{d} "))
+                    .unwrap_or_default();
+                *schema = json!({
+                    "type": "string",
+                    "description": format!("{described}Several values are written as one text, separated by {separator}."),
+                });
+                notes.push(format!(
+                    "query parameter `{name}` is {how}: the model writes its values as one text, separated by {separator}"
+                ));
+                placeholder
+            }
+            QueryStyle::Pairs => {
+                let described = schema
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(|d| format!("{d} "))
+                    .unwrap_or_default();
+                let members = styled
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .map(|m| m.keys().map(|k| format!("`{k}`")).collect::<Vec<_>>())
+                    .filter(|m| !m.is_empty())
+                    .map(|m| format!(" Members: {}.", m.join(", ")))
+                    .unwrap_or_default();
+                *schema = json!({
+                    "type": "string",
+                    "description": format!("{described}An object written as one text: each member's name and value, all separated by commas (`name,value,name,value`).{members}"),
+                });
+                notes.push(format!(
+                    "query parameter `{name}` is an object with `explode: false`: the model writes its members as one text, `name,value,name,value`"
+                ));
+                placeholder
+            }
+            QueryStyle::Unsupported(how) => {
+                notes.push(format!(
+                    "query parameter `{name}` is {how}, which toolgate cannot send; a list is sent comma-separated and an object as JSON text"
+                ));
+                placeholder
+            }
+        }
+    }
+
+    /// A Swagger 2.0 `formData` field, and how a list of it is written.
+    fn form_field(&mut self, p: &Value, name: &str, arg: &str, required: bool, raw_schema: &Value) {
+        let Self {
+            form,
+            form_required,
+            form_style,
+            notes,
+            ..
+        } = self;
+        form.push((name.to_string(), arg.to_string()));
+        if required {
+            form_required.push(arg.to_string());
+        }
+        if raw_schema.get("type").and_then(Value::as_str) == Some("array") {
+            let style = match p.get("collectionFormat").and_then(Value::as_str) {
+                Some("multi") => Some("repeat"),
+                None | Some("csv") => Some("comma"),
+                Some(other) => {
+                    notes.push(format!(
+                        "form field `{name}` uses collectionFormat `{other}`, sent as JSON text"
+                    ));
+                    None
+                }
+            };
+            if let Some(st) = style {
+                form_style.insert(name.to_string(), json!(st));
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! An OpenAPI 3 `requestBody`: a JSON argument, the fields of a URL-encoded form, or
+//! left out when it is bytes no JSON argument can carry.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::builder::Builder;
+use super::{
+    Arg, FormFields, Skip, form_style_of, is_any, is_json, is_raw_bytes, is_structured, json_label,
+    leave_out_body, unique_arg,
+};
+
+impl Builder<'_> {
+    /// The request body, when the operation declares one.
+    pub(super) fn request_body(&mut self) -> Result<(), Skip> {
+        let Self {
+            raw,
+            conv,
+            json_body,
+            body_media,
+            notes,
+            ..
+        } = self;
+        let Some(rb) = raw.op.get("requestBody") else {
+            return Ok(());
+        };
+        let (rfile, rb) = conv.refs_mut().deref(&raw.file, rb).map_err(Skip)?;
+        let required = rb.get("required") == Some(&Value::Bool(true));
+        let content = rb.get("content").and_then(Value::as_object);
+        // A JSON type (or `*/*`) whose schema is a file is bytes, not a JSON value.
+        let mut raw_kinds: Vec<String> = Vec::new();
+        if let Some(c) = content {
+            for (k, m) in c.iter().filter(|(k, _)| is_json(k)) {
+                let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
+                let resolved = conv
+                    .refs_mut()
+                    .deref(&rfile, &schema)
+                    .map(|(_, s)| s)
+                    .unwrap_or(Value::Null);
+                if is_raw_bytes(&resolved, is_any(k)) {
+                    raw_kinds.push(k.clone());
+                }
+            }
+        }
+        let media = content.and_then(|c| {
+            c.iter()
+                .find(|(k, _)| is_json(k) && !raw_kinds.contains(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .or_else(|| {
+                    c.iter()
+                        .find(|(k, _)| k.starts_with("application/x-www-form-urlencoded"))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                })
+        });
+        match media {
+            Some((kind, m)) if is_json(&kind) => {
+                let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
+                let converted = conv.part(&rfile, &schema);
+                let description = rb
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                *json_body = Some((converted, required, description));
+                *body_media = json_label(
+                    content
+                        .into_iter()
+                        .flat_map(|c| c.keys().map(String::as_str)),
+                );
+            }
+            Some((_, m)) => self.form_fields(&rfile, &m, required)?,
+            None => {
+                let kinds: Vec<String> = content
+                    .map(|c| {
+                        c.keys()
+                            .map(|k| {
+                                if raw_kinds.contains(k) {
+                                    format!("{k} holding raw bytes")
+                                } else {
+                                    super::super::media::describe(k)
+                                }
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                leave_out_body(&kinds, required, notes)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A URL-encoded form body: each field an argument, structured ones in the style
+    /// their `encoding` names.
+    fn form_fields(&mut self, rfile: &Path, m: &Value, required: bool) -> Result<(), Skip> {
+        let Self {
+            conv,
+            args,
+            used,
+            form,
+            form_style,
+            notes,
+            ..
+        } = self;
+        let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
+        let mut fields = FormFields::default();
+        fields
+            .collect(conv.refs_mut(), rfile, &schema, 0)
+            .map_err(Skip)?;
+        if fields.props.is_empty() {
+            if required {
+                return Err(Skip("its required form body names no fields".to_string()));
+            }
+            notes.push("the optional form body names no fields: it is not sent".into());
+        }
+        let req = fields.required;
+        for keyword in &fields.alternatives {
+            notes.push(format!(
+                "the form body is one of several field sets (`{keyword}`): the fields of all of them are arguments, required only when every set requires them"
+            ));
+        }
+        let encoding = m.get("encoding").and_then(Value::as_object);
+        for (name, sfile, ps) in &fields.props {
+            let sfile = sfile.as_path();
+            let structured = conv
+                .refs_mut()
+                .deref(sfile, ps)
+                .map(|(_, p)| is_structured(&p))
+                .unwrap_or(false);
+            if structured {
+                match form_style_of(encoding.and_then(|e| e.get(name))) {
+                    Ok(st) => {
+                        form_style.insert(name.clone(), json!(st));
+                    }
+                    Err(other) => notes.push(format!(
+                        "form field `{name}` uses style `{other}`, sent as JSON text"
+                    )),
+                }
+            }
+            let arg = unique_arg(used, name, "body");
+            let schema = conv.part(sfile, ps);
+            let is_req = req.contains(name);
+            form.push((name.clone(), arg.clone()));
+            args.push(Arg {
+                name: arg,
+                schema,
+                required: is_req,
+            });
+        }
+        Ok(())
+    }
+}
