@@ -304,6 +304,8 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     let mut headers = Map::new();
     let mut form: Vec<(String, String)> = Vec::new();
     let mut json_body: Option<(Value, bool, Option<String>)> = None;
+    // A body that is text in a media type of its own (see `text_body`).
+    let mut text: Option<TextBody> = None;
     // The JSON body's media type when it is not `application/json` (see `json_label`).
     let mut body_media: Option<String> = None;
     let mut form_required: Vec<String> = Vec::new();
@@ -418,7 +420,21 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                 } else {
                     consumes.iter().map(|c| super::media::describe(c)).collect()
                 };
-                leave_out_body(&kinds, required, &mut notes)?;
+                let description = p.get("description").and_then(Value::as_str);
+                match consumes.iter().find(|c| super::media::is_text(c)) {
+                    Some(media) if !is_json_any(&consumes) && !is_raw_bytes(&resolved, false) => {
+                        text = Some(text_body(
+                            &mut conv,
+                            pfile,
+                            &schema,
+                            &resolved,
+                            media,
+                            required,
+                            description,
+                        ));
+                    }
+                    _ => leave_out_body(&kinds, required, &mut notes)?,
+                }
                 continue;
             }
             let converted = conv.part(pfile, &schema);
@@ -807,6 +823,11 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                         .map(|(k, v)| (k.clone(), v.clone()))
                 })
         });
+        let text_choice = if media.is_none() {
+            text_media(&mut conv, &rfile, content)
+        } else {
+            None
+        };
         match media {
             Some((kind, m)) if is_json(&kind) => {
                 let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
@@ -867,6 +888,26 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
                         schema,
                         required: is_req,
                     });
+                }
+            }
+            None if text_choice.is_some() => {
+                if let Some((media, m)) = text_choice {
+                    let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
+                    let resolved = conv
+                        .refs_mut()
+                        .deref(&rfile, &schema)
+                        .map(|(_, s)| s)
+                        .unwrap_or(Value::Null);
+                    let description = rb.get("description").and_then(Value::as_str);
+                    text = Some(text_body(
+                        &mut conv,
+                        &rfile,
+                        &schema,
+                        &resolved,
+                        &media,
+                        required,
+                        description,
+                    ));
                 }
             }
             None => {
@@ -973,6 +1014,18 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         if !form_style.is_empty() {
             request.insert("form_style".into(), Value::Object(form_style));
         }
+    }
+    if let Some(t) = text.filter(|_| !request.contains_key("body")) {
+        let arg = unique_arg(&mut used, "body", "body");
+        request.insert("body".into(), json!(format!("{{{arg}}}")));
+        request.insert("content_type".into(), json!(t.media));
+        body_encoding = Some("text");
+        notes.extend(t.note);
+        args.push(Arg {
+            name: arg,
+            schema: t.schema,
+            required: t.required,
+        });
     }
     if let Some(enc) = body_encoding {
         request.insert("body_encoding".into(), json!(enc));
@@ -1217,6 +1270,84 @@ fn is_raw_bytes(resolved: &Value, any_media: bool) -> bool {
     };
     let binary = resolved.get("format").and_then(Value::as_str) == Some("binary");
     of_type("file") || of_type("string") && (binary || any_media)
+}
+
+/// A request body that is text in a media type of its own (XML, YAML, plain text): a
+/// string argument sent as written, labelled with the declared type.
+struct TextBody {
+    /// The `Content-Type` it is sent with.
+    media: String,
+    /// The argument's schema: the declared one when it is a string, else any string.
+    schema: Value,
+    required: bool,
+    /// What the generated tool says when the declared schema is not checked.
+    note: Option<String>,
+}
+
+/// The first text media type of a 3.x body's `content` whose schema is not bytes.
+fn text_media(
+    conv: &mut Converter<'_>,
+    file: &Path,
+    content: Option<&Map<String, Value>>,
+) -> Option<(String, Value)> {
+    content?.iter().find_map(|(k, m)| {
+        if !super::media::is_text(k) {
+            return None;
+        }
+        let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
+        let resolved = conv
+            .refs_mut()
+            .deref(file, &schema)
+            .map(|(_, s)| s)
+            .unwrap_or(Value::Null);
+        (!is_raw_bytes(&resolved, false)).then(|| (k.clone(), m.clone()))
+    })
+}
+
+/// Whether `consumes` lists a JSON type, which a body is sent as instead.
+fn is_json_any(consumes: &[String]) -> bool {
+    consumes.iter().any(|c| is_json(c))
+}
+
+/// The text body of `media` with declared `schema` (`resolved` through its `$ref`s).
+/// A string schema is the argument's own (its `enum`, `pattern`, `maxLength` still
+/// checked); a document's structure (an XML element's object schema) cannot be checked
+/// on its text, so the argument is any string and the tool says so.
+fn text_body(
+    conv: &mut Converter<'_>,
+    file: &Path,
+    schema: &Value,
+    resolved: &Value,
+    media: &str,
+    required: bool,
+    description: Option<&str>,
+) -> TextBody {
+    let media = super::media::text_sent_as(media);
+    let is_string = resolved.get("type").and_then(Value::as_str) == Some("string");
+    let (mut schema, note) = if is_string {
+        (conv.part(file, schema), None)
+    } else {
+        (
+            json!({"type": "string"}),
+            Some(format!(
+                "the request body is `{media}` text, sent as written: its structure is not checked"
+            )),
+        )
+    };
+    let what = format!("The request body, sent as `{media}` exactly as written.");
+    let text = match description {
+        Some(d) if !d.trim().is_empty() => format!("{what} {}", d.trim()),
+        _ => what,
+    };
+    if let Value::Object(m) = &mut schema {
+        m.insert("description".into(), Value::String(trim_text(&text, 300)));
+    }
+    TextBody {
+        media,
+        schema,
+        required,
+        note,
+    }
 }
 
 /// A request body of `kinds` that is neither JSON nor a form (`application/octet-stream`,
