@@ -471,12 +471,15 @@ pub struct RawRequest {
     pub headers: BTreeMap<String, String>,
     /// JSON body template; a string that is exactly `{name}` becomes the argument's JSON value.
     pub body: Option<Value>,
-    /// How the body is sent: `json` (default) or `form`
-    /// (`application/x-www-form-urlencoded`; the body template must be an object).
+    /// How the body is sent: `json` (default), `form`
+    /// (`application/x-www-form-urlencoded`; the body template must be an object) or
+    /// `text` (the body template is a string, `"{arg}"`: the argument's text sent as it
+    /// is, as `content_type` or `text/plain; charset=utf-8`; absent, no body is sent).
     pub body_encoding: Option<String>,
     /// The `Content-Type` of a `json` body when it is not `application/json`: another
     /// JSON media type (`application/merge-patch+json`, `application/vnd.api+json`),
-    /// which some APIs require of a body they read.
+    /// which some APIs require of a body they read; of a `text` body, any one media
+    /// type (`application/xml`, `text/csv`).
     pub content_type: Option<String>,
     /// How a form field holding an array or object is sent: `json` (default, JSON
     /// text), `repeat` (`a=1&a=2`, object members as fields), `comma` (`a=1,2`),

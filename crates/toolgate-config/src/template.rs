@@ -248,8 +248,8 @@ pub struct RequestTemplate {
     pub body: Option<Value>,
     /// How the rendered body is encoded.
     pub body_encoding: BodyEncoding,
-    /// The JSON media type a `json` body is labelled with instead of
-    /// `application/json`.
+    /// The media type the body is labelled with instead of its encoding's own: another
+    /// JSON type for a `json` body, the declared type (`application/xml`) for a `text` one.
     pub content_type: Option<HeaderValue>,
     /// How form fields holding arrays or objects are sent (default: JSON text).
     pub form_style: BTreeMap<String, FormStyle>,
@@ -296,6 +296,9 @@ pub enum BodyEncoding {
     /// numbers and booleans printed, arrays and objects as JSON text (as form APIs such
     /// as Slack's take them).
     Form,
+    /// The argument's text, sent as it is (an XML document, a YAML file, plain text):
+    /// APIs that read no JSON body take one written in their own media type.
+    Text,
 }
 
 impl BodyEncoding {
@@ -304,6 +307,7 @@ impl BodyEncoding {
         match self {
             BodyEncoding::Json => "application/json",
             BodyEncoding::Form => "application/x-www-form-urlencoded",
+            BodyEncoding::Text => "text/plain; charset=utf-8",
         }
     }
 }
@@ -324,6 +328,22 @@ pub fn json_media_type(media: &str) -> Option<HeaderValue> {
     let subtype_lower = subtype.to_ascii_lowercase();
     let json = subtype_lower == "json" || subtype_lower.ends_with("+json");
     (token(kind) && token(subtype) && json)
+        .then(|| HeaderValue::from_str(media).ok())
+        .flatten()
+}
+
+/// `media` as the `Content-Type` of a `text` body: one concrete `type/subtype` (a range
+/// such as `text/*` names no type to send), with any parameters it carries.
+pub fn text_media_type(media: &str) -> Option<HeaderValue> {
+    let media = media.trim();
+    let essence = media.split(';').next().unwrap_or("").trim();
+    let (kind, subtype) = essence.split_once('/')?;
+    let token = |t: &str| {
+        !t.is_empty()
+            && t.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b))
+    };
+    (token(kind) && token(subtype))
         .then(|| HeaderValue::from_str(media).ok())
         .flatten()
 }
@@ -475,13 +495,27 @@ impl RequestTemplate {
         let body = match &self.body {
             None => None,
             Some(template) => {
-                let rendered = render_body(template, args).unwrap_or(Value::Null);
-                Some(match self.body_encoding {
-                    BodyEncoding::Json => {
-                        serde_json::to_vec(&rendered).map_err(|e| RenderError(e.to_string()))?
-                    }
-                    BodyEncoding::Form => form_body(&rendered, &self.form_style).into_bytes(),
-                })
+                let rendered = render_body(template, args);
+                match self.body_encoding {
+                    BodyEncoding::Json => Some(
+                        serde_json::to_vec(&rendered.unwrap_or(Value::Null))
+                            .map_err(|e| RenderError(e.to_string()))?,
+                    ),
+                    BodyEncoding::Form => Some(
+                        form_body(&rendered.unwrap_or(Value::Null), &self.form_style).into_bytes(),
+                    ),
+                    // An optional text body whose argument is absent is not sent.
+                    BodyEncoding::Text => match rendered {
+                        None => None,
+                        Some(Value::String(text)) => Some(text.into_bytes()),
+                        Some(other) => {
+                            return Err(RenderError(format!(
+                                "the request body is sent as text: give it as a string, not {}",
+                                json_kind(&other)
+                            )));
+                        }
+                    },
+                }
             }
         };
         if let Some(size) = body.as_ref().map(Vec::len).filter(|n| *n > MAX_BODY_BYTES) {
@@ -647,6 +681,18 @@ fn whole_placeholder(s: &str) -> Option<&str> {
 }
 
 /// Replaces whole-string placeholders by the argument's JSON value; `None` removes the key.
+/// What kind of JSON value `v` is, for a message.
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
 fn render_body(template: &Value, args: &Map<String, Value>) -> Option<Value> {
     match template {
         Value::String(s) => match whole_placeholder(s) {

@@ -14,7 +14,9 @@ use toolgate_contract::ResponseContract;
 use super::{Compiler, Defined, known, limits};
 use crate::model::*;
 use crate::raw::*;
-use crate::template::{BodyEncoding, FormStyle, RequestTemplate, Template, json_media_type};
+use crate::template::{
+    BodyEncoding, FormStyle, RequestTemplate, Template, json_media_type, text_media_type,
+};
 
 impl Compiler<'_> {
     pub(super) fn tool(
@@ -286,11 +288,21 @@ impl Compiler<'_> {
                 }
                 BodyEncoding::Form
             }
+            Some("text") => {
+                if raw.body.as_ref().is_some_and(|b| !b.is_string()) {
+                    self.err(
+                        format!("{rpath}.body"),
+                        "a text body must be a string",
+                        "write `body: \"{arg}\"`, the argument holding the text to send",
+                    );
+                }
+                BodyEncoding::Text
+            }
             Some(other) => {
                 self.err(
                     format!("{rpath}.body_encoding"),
                     format!("unknown body encoding `{other}`"),
-                    "use `json` (the default) or `form`",
+                    "use `json` (the default), `form` or `text`",
                 );
                 BodyEncoding::Json
             }
@@ -300,11 +312,22 @@ impl Compiler<'_> {
             Some(_) if body_encoding == BodyEncoding::Form => {
                 self.err(
                     format!("{rpath}.content_type"),
-                    "content_type applies to json bodies only",
+                    "content_type applies to json and text bodies only",
                     "remove `content_type`: a form body is application/x-www-form-urlencoded",
                 );
                 None
             }
+            Some(media) if body_encoding == BodyEncoding::Text => match text_media_type(media) {
+                Some(value) => Some(value),
+                None => {
+                    self.err(
+                        format!("{rpath}.content_type"),
+                        format!("`{media}` is not a media type a body can be sent as"),
+                        "use one `type/subtype`, such as `application/xml` or `text/plain; charset=utf-8`",
+                    );
+                    None
+                }
+            },
             Some(media) => match json_media_type(media) {
                 Some(value) => Some(value),
                 None => {
@@ -883,6 +906,69 @@ mod tests {
     }
 
     #[test]
+    fn a_text_body_is_the_arguments_text_sent_as_written_with_its_media_type() {
+        let cfg = |request: &str| {
+            format!(
+                "dependencies:\n  d: {{base_url: 'https://x.example.com'}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    request: {{method: PUT, path: /p, {request}}}\n    input_schema: {{type: object, properties: {{doc: {{type: string}}}}}}\n    contract: {{version: '1.0', response_schema: {{type: object}}}}\n"
+            )
+        };
+        let env = |_: &str| None;
+        let parse = |text: String| crate::parse(Path::new("t.yaml"), &text, Path::new("."), &env);
+        let render = |request: &str, args: serde_json::Value| {
+            let c = parse(cfg(request)).unwrap();
+            let t = &c.tools["t"];
+            t.http_request()
+                .unwrap()
+                .render(&t.dependency.base_url, args.as_object().unwrap())
+        };
+        let xml = "<a x=\"1\">caf\u{e9} &amp; \"q\"</a>\n";
+        let r = render(
+            "body: '{doc}', body_encoding: text, content_type: application/xml",
+            serde_json::json!({"doc": xml}),
+        )
+        .unwrap();
+        assert_eq!(r.body.as_deref(), Some(xml.as_bytes()));
+        assert_eq!(r.content_type, "application/xml");
+        let r = render(
+            "body: '{doc}', body_encoding: text",
+            serde_json::json!({"doc": "plain"}),
+        )
+        .unwrap();
+        assert_eq!(r.body.as_deref(), Some(&b"plain"[..]));
+        assert_eq!(r.content_type, "text/plain; charset=utf-8");
+        // An optional body whose argument is absent is not sent at all.
+        let r = render("body: '{doc}', body_encoding: text", serde_json::json!({})).unwrap();
+        assert_eq!(r.body, None);
+        let e = render(
+            "body: '{doc}', body_encoding: text",
+            serde_json::json!({"doc": {"a": 1}}),
+        )
+        .unwrap_err();
+        assert!(
+            e.0.contains("give it as a string, not an object"),
+            "{}",
+            e.0
+        );
+        for (request, why) in [
+            (
+                "body: {a: '{doc}'}, body_encoding: text",
+                "a text body must be a string",
+            ),
+            (
+                "body: '{doc}', body_encoding: text, content_type: 'text/*'",
+                "is not a media type a body can be sent as",
+            ),
+            (
+                "body: '{doc}', body_encoding: text, content_type: \"text/plain\\r\\nX-Evil: 1\"",
+                "is not a media type a body can be sent as",
+            ),
+        ] {
+            let e = parse(cfg(request)).unwrap_err().to_string();
+            assert!(e.contains(why), "{request}: {e}");
+        }
+    }
+
+    #[test]
     fn a_json_body_is_labelled_with_the_json_media_type_the_tool_names() {
         let cfg = |request: &str| {
             format!(
@@ -927,7 +1013,7 @@ mod tests {
             ),
             (
                 "content_type: application/merge-patch+json, body_encoding: form",
-                "content_type applies to json bodies only",
+                "content_type applies to json and text bodies only",
             ),
         ] {
             let e = parse(cfg(request)).unwrap_err().to_string();

@@ -2,6 +2,8 @@
 //! `multipart/form-data`, some write `application/form-data`, a type no registry lists;
 //! the fields under it are the parts of a multipart form (Mastodon's uploads, whose
 //! `avatar` field is "encoded using multipart/form-data"), so it is read as one.
+//! A body that is text in a media type of its own (an XML document, YAML, plain text)
+//! is a string argument sent as written.
 
 /// What the import says wherever it reads the unregistered spelling as a multipart form.
 pub const READ_AS_MULTIPART: &str = "read as multipart/form-data";
@@ -41,6 +43,36 @@ pub fn describe(media: &str) -> String {
     }
 }
 
+/// Whether a body of `media` is text a string argument can carry as it is: any `text/…`
+/// type, XML and YAML (`application/xml`, `…+xml`, `application/x-yaml`, `…+yaml`),
+/// the text formats APIs read as bodies of their own (a JWT, SQL, GraphQL, newline-
+/// delimited JSON), and the unregistered `application/text`. Bytes of any other kind
+/// (`application/octet-stream`, an image, an archive) are not text.
+pub fn is_text(media: &str) -> bool {
+    let essence = essence(media);
+    let Some((kind, subtype)) = essence.split_once('/') else {
+        return false;
+    };
+    kind == "text" && !subtype.is_empty()
+        || matches!(
+            subtype,
+            "xml" | "yaml" | "x-yaml" | "text" | "jwt" | "sql" | "graphql" | "x-ndjson" | "ndjson"
+        )
+        || subtype.ends_with("+xml")
+        || subtype.ends_with("+yaml")
+}
+
+/// The `Content-Type` a text body of `media` is sent with: the type as the description
+/// writes it, parameters and all, or for the range `text/*`, which names no type to send,
+/// `text/plain`.
+pub fn text_sent_as(media: &str) -> String {
+    if essence(media) == "text/*" {
+        "text/plain".to_string()
+    } else {
+        media.trim().to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +101,47 @@ mod tests {
             "application/form-data (read as multipart/form-data)"
         );
         assert_eq!(describe("multipart/form-data"), "multipart/form-data");
+    }
+
+    #[test]
+    fn text_bodies_are_text_xml_yaml_and_the_text_formats_not_bytes() {
+        for text in [
+            "text/plain",
+            "text/plain; charset=utf-8",
+            "Text/CSV",
+            "text/*",
+            "application/xml",
+            "text/xml",
+            "application/atom+xml",
+            "application/soap+xml; charset=utf-8",
+            "application/x-yaml",
+            "application/yaml",
+            "application/vnd.oai.openapi+yaml",
+            "application/text",
+            "application/jwt",
+            "application/sql",
+            "application/graphql",
+            "application/x-ndjson",
+        ] {
+            assert!(is_text(text), "{text}");
+        }
+        for bytes in [
+            "application/octet-stream",
+            "image/png",
+            "application/zip",
+            "application/pdf",
+            "multipart/form-data",
+            "application/json",
+            "*/*",
+            "text",
+            "",
+        ] {
+            assert!(!is_text(bytes), "{bytes}");
+        }
+        assert_eq!(text_sent_as("text/*"), "text/plain");
+        assert_eq!(
+            text_sent_as("application/xml; charset=utf-8"),
+            "application/xml; charset=utf-8"
+        );
     }
 }

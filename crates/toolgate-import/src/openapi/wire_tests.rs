@@ -808,10 +808,94 @@ fn a_json_body_declared_under_another_json_media_type_is_sent_labelled_so() {
 }
 
 #[test]
+fn a_text_or_xml_body_is_a_string_sent_as_written_with_its_declared_type() {
+    // AppVeyor's YAML settings (`text/plain`), HDInsight's job arguments
+    // (`application/text`), S3-style XML documents: a body in a text media type of its
+    // own is the model's text, sent verbatim and labelled as the description says.
+    let op = |id: &str, required: bool, content: Value| {
+        json!({"operationId": id,
+        "requestBody": {"required": required, "description": "The settings.", "content": content},
+        "responses": ok()})
+    };
+    let (out, doc, config) = checked(&json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Dir", "version": "1.0"},
+        "servers": [{"url": "https://api.example.com"}],
+        "components": {"schemas": {"Tagging": {"type": "object", "xml": {"name": "Tagging"},
+            "properties": {"TagSet": {"type": "array", "items": {"type": "string"}}}}}},
+        "paths": {
+            "/yaml": {"put": op("yaml", true, json!({"text/plain": {"schema": {"type": "string", "maxLength": 64}}}))},
+            "/tagging": {"put": op("tagging", true, json!({"application/xml": {"schema": {"$ref": "#/components/schemas/Tagging"}}}))},
+            "/note": {"post": op("note", false, json!({"text/*": {}}))},
+            "/args": {"post": op("args", true, json!({"application/text": {"schema": {"type": "string"}}}))},
+            "/both": {"post": op("both", true, json!({
+                "application/xml": {"schema": {"type": "object"}},
+                "application/json": {"schema": {"type": "object"}}}))},
+            "/file": {"post": op("file", true, json!({"text/csv": {"schema": {"type": "string", "format": "binary"}}}))},
+        },
+    }));
+    let tools = doc["tools"].as_object().unwrap();
+    let yaml = rendered(&config, "yaml", json!({"body": "image: ubuntu\n"}));
+    assert_eq!(yaml.body.as_deref(), Some(&b"image: ubuntu\n"[..]));
+    assert_eq!(yaml.content_type, "text/plain");
+    // A string schema is still the argument's: its length is checked.
+    assert_eq!(
+        tools["yaml"]["input_schema"]["properties"]["body"]["maxLength"],
+        64
+    );
+    assert_eq!(tools["yaml"]["input_schema"]["required"], json!(["body"]));
+    let xml = "<Tagging><TagSet><Tag><Key>a</Key></Tag></TagSet></Tagging>";
+    let r = rendered(&config, "tagging", json!({"body": xml}));
+    assert_eq!(r.body.as_deref(), Some(xml.as_bytes()));
+    assert_eq!(r.content_type, "application/xml");
+    assert_eq!(
+        tools["tagging"]["input_schema"]["properties"]["body"]["type"],
+        "string"
+    );
+    assert!(
+        out.yaml
+            .contains("the request body is `application/xml` text, sent as written"),
+        "{}",
+        out.yaml
+    );
+    // The range `text/*` names no type to send: plain text is. Optional and absent,
+    // nothing is sent.
+    assert_eq!(
+        rendered(&config, "note", json!({"body": "hi"})).content_type,
+        "text/plain"
+    );
+    assert_eq!(rendered(&config, "note", json!({})).body, None);
+    assert_eq!(
+        rendered(&config, "args", json!({"body": "a b"})).content_type,
+        "application/text"
+    );
+    // JSON, when offered, is still what is sent; a file is still bytes.
+    assert_eq!(
+        rendered(&config, "both", json!({"body": {}})).content_type,
+        "application/json"
+    );
+    assert!(!tools.contains_key("file"), "{}", out.yaml);
+
+    // Swagger 2.0 says it in `consumes`.
+    let (_, doc) = import_and_check(&json!({
+        "swagger": "2.0",
+        "info": {"title": "Dir", "version": "1.0"},
+        "host": "api.example.com",
+        "paths": {"/settings/yaml": {"put": {"operationId": "put_yaml", "consumes": ["text/plain"],
+            "parameters": [{"name": "settings", "in": "body", "required": true, "schema": {"type": "string"}}],
+            "responses": {"204": {"description": "none"}}}}},
+    }));
+    let req = &doc["tools"]["put_yaml"]["request"];
+    assert_eq!(req["body_encoding"], "text", "{doc}");
+    assert_eq!(req["content_type"], "text/plain", "{doc}");
+}
+
+#[test]
 fn a_body_of_raw_bytes_is_never_sent_as_json() {
     // Swagger 2.0 says what a body is in `consumes`: Netlify's deploy uploads
     // (`application/octet-stream`, a `format: binary` string), Docker's image load
-    // (`application/x-tar`, optional), an XML document. None is a JSON value.
+    // (`application/x-tar`, optional). Neither is a JSON value. An XML document is
+    // text, sent as written.
     let body = |id: &str, consumes: Value, required: bool, schema: Value| {
         json!({"put": {"operationId": id, "consumes": consumes,
             "parameters": [{"name": "b", "in": "body", "required": required, "schema": schema}],
@@ -836,13 +920,13 @@ fn a_body_of_raw_bytes_is_never_sent_as_json() {
     let tools = doc["tools"].as_object().unwrap();
     for skipped in [
         "request body is application/octet-stream (only JSON and form bodies are supported)",
-        "request body is application/xml (only JSON and form bodies are supported)",
         "request body is application/json holding raw bytes",
         "request body is */* holding raw bytes",
     ] {
         assert!(out.yaml.contains(skipped), "{skipped}\n{}", out.yaml);
     }
-    for gone in ["upload", "xml", "blob", "any"] {
+    assert_eq!(tools["xml"]["request"]["body_encoding"], "text");
+    for gone in ["upload", "blob", "any"] {
         assert!(!tools.contains_key(gone), "{gone}\n{}", out.yaml);
     }
     assert!(

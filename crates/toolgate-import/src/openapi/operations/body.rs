@@ -6,6 +6,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::builder::Builder;
+use super::text::{text_body, text_media};
 use super::{
     Arg, FormFields, Skip, form_style_of, is_any, is_json, is_raw_bytes, is_structured, json_label,
     leave_out_body, unique_arg,
@@ -20,6 +21,7 @@ impl Builder<'_> {
             json_body,
             body_media,
             notes,
+            text,
             ..
         } = self;
         let Some(rb) = raw.op.get("requestBody") else {
@@ -53,6 +55,11 @@ impl Builder<'_> {
                         .map(|(k, v)| (k.clone(), v.clone()))
                 })
         });
+        let text_choice = if media.is_none() {
+            text_media(conv, &rfile, content)
+        } else {
+            None
+        };
         match media {
             Some((kind, m)) if is_json(&kind) => {
                 let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
@@ -69,6 +76,26 @@ impl Builder<'_> {
                 );
             }
             Some((_, m)) => self.form_fields(&rfile, &m, required)?,
+            None if text_choice.is_some() => {
+                if let Some((media, m)) = text_choice {
+                    let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
+                    let resolved = conv
+                        .refs_mut()
+                        .deref(&rfile, &schema)
+                        .map(|(_, s)| s)
+                        .unwrap_or(Value::Null);
+                    let description = rb.get("description").and_then(Value::as_str);
+                    *text = Some(text_body(
+                        conv,
+                        &rfile,
+                        &schema,
+                        &resolved,
+                        &media,
+                        required,
+                        description,
+                    ));
+                }
+            }
             None => {
                 let kinds: Vec<String> = content
                     .map(|c| {

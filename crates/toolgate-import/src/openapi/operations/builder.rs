@@ -10,6 +10,7 @@ use super::super::cookie::Cookies;
 use super::super::credentials::Found;
 use super::super::schema::{Converter, Dialect, Side};
 use super::super::text::trim_text;
+use super::text::TextBody;
 use super::{
     Arg, CREDENTIAL_NAMES, Context, KeyQuery, RawOperation, Skip, consumes, has_security,
     rename_in_key_query, split_path_key, undeclared, unique_arg,
@@ -51,6 +52,8 @@ pub(super) struct Builder<'b> {
     pub(super) json_body: Option<(Value, bool, Option<String>)>,
     /// The JSON body's media type when it is not `application/json` (see `json_label`).
     pub(super) body_media: Option<String>,
+    /// A body that is text in a media type of its own (see `text::text_body`).
+    pub(super) text: Option<TextBody>,
     pub(super) form_required: Vec<String>,
     pub(super) form_style: Map<String, Value>,
     pub(super) path_binds: Vec<(String, String)>,
@@ -111,6 +114,7 @@ impl<'b> Builder<'b> {
             form: Vec::new(),
             json_body: None,
             body_media: None,
+            text: None,
             form_required: Vec::new(),
             form_style: Map::new(),
             path_binds: Vec::new(),
@@ -322,6 +326,18 @@ impl<'b> Builder<'b> {
         } else if !self.form.is_empty() {
             self.form_body(&mut request)?;
             body_encoding = Some("form");
+        }
+        if let Some(t) = self.text.take().filter(|_| !request.contains_key("body")) {
+            let arg = unique_arg(&mut self.used, "body", "body");
+            request.insert("body".into(), json!(format!("{{{arg}}}")));
+            request.insert("content_type".into(), json!(t.media));
+            body_encoding = Some("text");
+            self.notes.extend(t.note);
+            self.args.push(Arg {
+                name: arg,
+                schema: t.schema,
+                required: t.required,
+            });
         }
         if let Some(enc) = body_encoding {
             request.insert("body_encoding".into(), json!(enc));

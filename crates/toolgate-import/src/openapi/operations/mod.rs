@@ -8,6 +8,7 @@ mod body;
 mod builder;
 mod parameters;
 mod path;
+mod text;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use super::super::text::trim_text;
 use super::builder::Builder;
+use super::text::{is_json_any, text_body};
 use super::{
     Arg, CREDENTIAL_NAMES, Skip, deep_object, is_any, is_api_version, is_deep_object, is_json,
     is_raw_bytes, json_label, leave_out_body, param_schema, path_value, single_value, text_of,
@@ -218,6 +219,7 @@ impl Builder<'_> {
             json_body,
             body_media,
             notes,
+            text,
             ..
         } = self;
         let schema = p.get("schema").cloned().unwrap_or(Value::Bool(true));
@@ -243,7 +245,21 @@ impl Builder<'_> {
                     .map(|c| super::super::media::describe(c))
                     .collect()
             };
-            leave_out_body(&kinds, required, notes)?;
+            let description = p.get("description").and_then(Value::as_str);
+            match consumes.iter().find(|c| super::super::media::is_text(c)) {
+                Some(media) if !is_json_any(consumes) && !is_raw_bytes(&resolved, false) => {
+                    *text = Some(text_body(
+                        conv,
+                        pfile,
+                        &schema,
+                        &resolved,
+                        media,
+                        required,
+                        description,
+                    ));
+                }
+                _ => leave_out_body(&kinds, required, notes)?,
+            }
             return Ok(());
         }
         let converted = conv.part(pfile, &schema);
