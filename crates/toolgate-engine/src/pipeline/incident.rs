@@ -7,10 +7,13 @@ use toolgate_contract::Drift;
 use toolgate_resilience::ErrorClass;
 use toolgate_store::IncidentKind;
 
-use super::record::NO_DIFF;
 use super::{Call, Failure, Route, Services, Structured};
 use crate::upstream::Upstream;
 use crate::watch::incidents::IncidentRef;
+
+/// The incident identity of a drift whose cause was not recorded (not reached today:
+/// every reply-made drift carries a diff or a cause).
+pub(super) const NO_DIFF: &str = "the response does not match the contract";
 
 /// The incident `result` touched, if any.
 pub(super) fn touched<U: Upstream>(

@@ -10,8 +10,9 @@ use toolgate_resilience::ErrorClass;
 use toolgate_signals::Deprecation;
 use toolgate_store::{IncidentKind, NewIncident};
 
+use super::incident::{self, NO_DIFF};
 use super::signals::{self, CallSignals};
-use super::{Call, CallOutcome, Failure, Origin, Route, Services, Structured, incident};
+use super::{Call, CallOutcome, Failure, Origin, Route, Services, Structured};
 use crate::explain;
 use crate::metrics::{CallLabels, Class, ResultLabel as CallResult, SequenceLabels};
 use crate::sync::lock;
@@ -356,10 +357,6 @@ fn warned_drift_detected<U: Upstream>(
         agent,
     );
 }
-
-/// The incident identity of a drift whose cause was not recorded (not reached today:
-/// every reply-made drift carries a diff or a cause).
-pub(super) const NO_DIFF: &str = "the response does not match the contract";
 
 /// A reply matched the contract: an open drift incident is over.
 fn contract_holds<U: Upstream>(route: &Route<U>, services: &Services) {
