@@ -100,63 +100,9 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
     if old == new {
         return None;
     }
-    let mut w = Walker {
-        old_root: old,
-        new_root: new,
-        direction,
-        budget: BUDGET,
-        findings: Findings::default(),
-        extra: Vec::new(),
-        required_new: BTreeSet::new(),
-        visited: BTreeSet::new(),
-        removed_at: BTreeMap::new(),
-        added_at: BTreeMap::new(),
-        keyword_memo: KeywordMemo::new(),
-        hint_memo: BTreeMap::new(),
-        reached: BTreeSet::new(),
-    };
+    let mut w = Walker::new(old, new, direction);
     w.walk(&[old], &[new], &mut Path::default(), 0);
-    let mut changes: Vec<Change> = Vec::new();
-    // Renames are only known once a level's findings are paired; a renamed property's
-    // own schema is then compared old against new (its description may have changed
-    // with its name), which can find renames one level down, and so on.
-    loop {
-        let findings = std::mem::take(&mut w.findings);
-        let level = findings.into_changes(&|_, _, _| false);
-        for c in &level {
-            match c {
-                Change::Renamed { from, to, .. } => {
-                    let o = w.removed_at.get(from).cloned();
-                    let n = w.added_at.get(to).cloned();
-                    if let (Some(o), Some((mut at, n))) = (o, n) {
-                        let depth = at.0.len();
-                        w.walk(&o, &n, &mut at, depth);
-                    }
-                }
-                Change::Added { path, .. } => {
-                    if let Some((at, n)) = w.added_at.get(path).cloned() {
-                        w.describe_new(&n, &at, 0);
-                    }
-                }
-                _ => {}
-            }
-        }
-        changes.extend(level.into_iter().map(|c| match c {
-            // A new input property callers must now send breaks every existing call.
-            Change::Added { path, found }
-                if direction == Direction::Input && w.required_new.contains(&path) =>
-            {
-                Change::Invalid {
-                    path,
-                    message: format!("new required property ({found})"),
-                }
-            }
-            other => other,
-        }));
-        if w.findings.len() == 0 || w.budget == 0 {
-            break;
-        }
-    }
+    let mut changes = w.changes_level_by_level();
     if w.budget == 0 {
         changes.push(Change::Invalid {
             path: String::new(),
@@ -165,8 +111,32 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
         });
     }
     changes.append(&mut w.extra);
-    // A definition nothing refers to still reaches the model (it reads the schema's
-    // text), so its changes are reported too, at the root.
+    unreached_definitions(&w, &mut changes);
+    if changes.is_empty() {
+        first_leaf_changes(old, new, direction, &mut changes);
+    }
+    if changes.is_empty() {
+        changes.push(Change::Invalid {
+            path: String::new(),
+            message: "the schema changed".to_owned(),
+        });
+    }
+    // Breaking changes first, each group by path, so the summary leads with what breaks.
+    changes.sort_by(|a, b| {
+        (!a.is_breaking(), a.path(), a.kind_name()).cmp(&(
+            !b.is_breaking(),
+            b.path(),
+            b.kind_name(),
+        ))
+    });
+    Some(Drift::new(changes, Vec::new()))
+}
+
+/// A definition nothing refers to still reaches the model (it reads the schema's text),
+/// so its changes are reported too, at the root: every `$defs` or `definitions` entry
+/// the walk did not reach on either side.
+fn unreached_definitions(w: &Walker<'_>, changes: &mut Vec<Change>) {
+    let (old, new) = (w.old_root, w.new_root);
     for defs in ["$defs", "definitions"] {
         fn table<'v>(root: &'v Value, defs: &str) -> Option<&'v serde_json::Map<String, Value>> {
             root.get(defs).and_then(Value::as_object)
@@ -190,35 +160,27 @@ pub(crate) fn diff_schemas(old: &Value, new: &Value, direction: Direction) -> Op
             let mut leaves = Vec::new();
             leaf_diffs(o, n, format!("{defs}/{}", escape(name)), &mut leaves, 0);
             for (pointer, b, a) in leaves {
-                changes.push(keyword_change(&Path::default(), &pointer, b, a, direction));
+                changes.push(keyword_change(
+                    &Path::default(),
+                    &pointer,
+                    b,
+                    a,
+                    w.direction,
+                ));
             }
         }
     }
-    if changes.is_empty() {
-        // Equal as values but not structurally different anywhere the walk looks: still
-        // a change, shown at its first places.
-        let mut leaves = Vec::new();
-        leaf_diffs(Some(old), Some(new), String::new(), &mut leaves, 0);
-        for (pointer, b, a) in leaves {
-            let pointer = pointer.trim_start_matches('/');
-            changes.push(keyword_change(&Path::default(), pointer, b, a, direction));
-        }
+}
+
+/// Schemas equal as values but not structurally different anywhere the walk looks:
+/// still a change, shown at its first places.
+fn first_leaf_changes(old: &Value, new: &Value, direction: Direction, changes: &mut Vec<Change>) {
+    let mut leaves = Vec::new();
+    leaf_diffs(Some(old), Some(new), String::new(), &mut leaves, 0);
+    for (pointer, b, a) in leaves {
+        let pointer = pointer.trim_start_matches('/');
+        changes.push(keyword_change(&Path::default(), pointer, b, a, direction));
     }
-    if changes.is_empty() {
-        changes.push(Change::Invalid {
-            path: String::new(),
-            message: "the schema changed".to_owned(),
-        });
-    }
-    // Breaking changes first, each group by path, so the summary leads with what breaks.
-    changes.sort_by(|a, b| {
-        (!a.is_breaking(), a.path(), a.kind_name()).cmp(&(
-            !b.is_breaking(),
-            b.path(),
-            b.kind_name(),
-        ))
-    });
-    Some(Drift::new(changes, Vec::new()))
 }
 
 /// (keyword, old value addresses, new value addresses, type changed here) → changes.
@@ -314,6 +276,79 @@ fn normalized(schema: &Value, depth: usize) -> Value {
 }
 
 impl<'s> Walker<'s> {
+    /// A walker over `old_root` → `new_root`, with the whole budget and nothing found.
+    fn new(old_root: &'s Value, new_root: &'s Value, direction: Direction) -> Self {
+        Walker {
+            old_root,
+            new_root,
+            direction,
+            budget: BUDGET,
+            findings: Findings::default(),
+            extra: Vec::new(),
+            required_new: BTreeSet::new(),
+            visited: BTreeSet::new(),
+            removed_at: BTreeMap::new(),
+            added_at: BTreeMap::new(),
+            keyword_memo: KeywordMemo::new(),
+            hint_memo: BTreeMap::new(),
+            reached: BTreeSet::new(),
+        }
+    }
+
+    /// The findings of the walk so far as changes, one level at a time.
+    ///
+    /// Renames are only known once a level's findings are paired; a renamed property's
+    /// own schema is then compared old against new (its description may have changed
+    /// with its name), which can find renames one level down, and so on.
+    fn changes_level_by_level(&mut self) -> Vec<Change> {
+        let mut changes: Vec<Change> = Vec::new();
+        loop {
+            let findings = std::mem::take(&mut self.findings);
+            let level = findings.into_changes(&|_, _, _| false);
+            self.walk_below(&level);
+            let direction = self.direction;
+            changes.extend(level.into_iter().map(|c| match c {
+                // A new input property callers must now send breaks every existing call.
+                Change::Added { path, found }
+                    if direction == Direction::Input && self.required_new.contains(&path) =>
+                {
+                    Change::Invalid {
+                        path,
+                        message: format!("new required property ({found})"),
+                    }
+                }
+                other => other,
+            }));
+            if self.findings.len() == 0 || self.budget == 0 {
+                break;
+            }
+        }
+        changes
+    }
+
+    /// Below one level's changes: a renamed property's old and new schemas compared, an
+    /// added property's schema described.
+    fn walk_below(&mut self, level: &[Change]) {
+        for c in level {
+            match c {
+                Change::Renamed { from, to, .. } => {
+                    let o = self.removed_at.get(from).cloned();
+                    let n = self.added_at.get(to).cloned();
+                    if let (Some(o), Some((mut at, n))) = (o, n) {
+                        let depth = at.0.len();
+                        self.walk(&o, &n, &mut at, depth);
+                    }
+                }
+                Change::Added { path, .. } => {
+                    if let Some((at, n)) = self.added_at.get(path).cloned() {
+                        self.describe_new(&n, &at, 0);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// Spends `units` of the budget (never below zero).
     fn charge(&mut self, units: usize) {
         self.budget = self.budget.saturating_sub(units);

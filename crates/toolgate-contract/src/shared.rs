@@ -117,71 +117,10 @@ impl SharedSchemas {
                 continue;
             }
             for (name, schema) in components {
-                let path = format!("schemas.{set}.{name}");
-                if !valid_name(name) {
-                    errors.push(SharedSchemaError {
-                        path,
-                        message: format!("`{name}` is not a usable component name"),
-                        hint: "use letters, digits, `_`, `-` and `.` only".into(),
-                    });
+                let Some(path) = checked_component(set, name, schema, &mut errors) else {
                     continue;
-                }
-                if !matches!(schema, Value::Object(_) | Value::Bool(_)) {
-                    errors.push(SharedSchemaError {
-                        path,
-                        message: "a component must be a JSON Schema (an object or a boolean)"
-                            .into(),
-                        hint: "write the schema as a mapping".into(),
-                    });
-                    continue;
-                }
-                if let Err(e) = jsonschema::draft202012::meta::validate(schema) {
-                    errors.push(SharedSchemaError {
-                        path: path.clone(),
-                        message: format!(
-                            "not valid JSON Schema (at {}): {e}",
-                            match e.instance_path().as_str() {
-                                "" => "the top level",
-                                p => p,
-                            }
-                        ),
-                        hint: "fix that keyword so the component validates against the JSON Schema 2020-12 meta-schema".into(),
-                    });
-                }
-                let mut found = Vec::new();
-                let mut problems = Vec::new();
-                collect_refs(schema, 0, &mut found, &mut problems);
-                let mut direct = BTreeSet::new();
-                for r in found {
-                    match parse_ref(&r) {
-                        Some(t) if sets.get(t.set).is_some_and(|s| s.contains_key(t.name)) => {
-                            if !t.pointer.is_empty()
-                                && sets[t.set][t.name]
-                                    .pointer(&decode_pointer(t.pointer))
-                                    .is_none()
-                            {
-                                problems.push(format!("`$ref: {r}` points at nothing inside that component"));
-                            }
-                            direct.insert((t.set.to_owned(), t.name.to_owned()));
-                        }
-                        Some(t) => problems.push(format!(
-                            "`$ref: {r}` names no component: schemas.{} has no `{}`",
-                            t.set, t.name
-                        )),
-                        None => problems.push(format!(
-                            "`$ref: {r}`: inside a shared component a $ref names another component as {SHARED_REF_PREFIX}<set>/<name>"
-                        )),
-                    }
-                }
-                for message in problems {
-                    errors.push(SharedSchemaError {
-                        path: path.clone(),
-                        message,
-                        hint: format!(
-                            "add the component, or point the $ref at an existing one ({SHARED_REF_PREFIX}{set}/<name>)"
-                        ),
-                    });
-                }
+                };
+                let direct = direct_refs(&sets, set, schema, &path, &mut errors);
                 let key = (set.clone(), name.clone());
                 edges.insert(key.clone(), direct.into_iter().collect());
                 hashes.insert(key, text_hash(schema));
@@ -190,32 +129,7 @@ impl SharedSchemas {
         if !errors.is_empty() {
             return Err(errors);
         }
-        // One resource per set, the components under its `$defs`: a validator moving
-        // from component to component stays inside one resource, which keeps the
-        // compiler's cache of already compiled nodes effective (with a resource per
-        // component, every path through a dense graph was compiled anew).
-        let resources = sets.iter().map(|(set, components)| {
-            let defs: Map<String, Value> = components
-                .iter()
-                .map(|(name, schema)| (name.clone(), for_validator(schema)))
-                .collect();
-            (
-                format!("{SHARED_REF_PREFIX}{set}"),
-                json!({ "$defs": defs }),
-            )
-        });
-        let registry = Registry::new()
-            .draft(Draft::Draft202012)
-            .retriever(SchemaFiles::none())
-            .extend(resources)
-            .and_then(|b| b.prepare())
-            .map_err(|e| {
-                vec![SharedSchemaError {
-                    path: "schemas".into(),
-                    message: format!("the shared schemas cannot be compiled: {e}"),
-                    hint: "fix the component the message names".into(),
-                }]
-            })?;
+        let registry = compiled_registry(&sets)?;
         Ok(SharedSchemas {
             sets,
             edges,
@@ -382,6 +296,127 @@ impl SharedSchemas {
 /// registry holds it: `toolgate:schemas/<set>#/$defs/<name><pointer>`.
 pub(crate) fn for_validator(v: &Value) -> Value {
     rewrite(v, 0)
+}
+
+/// Component `name` of `set` checked for a usable name, a schema's shape and the
+/// meta-schema, each problem added to `errors`: its config path, or `None` when it
+/// cannot be read further.
+fn checked_component(
+    set: &str,
+    name: &str,
+    schema: &Value,
+    errors: &mut Vec<SharedSchemaError>,
+) -> Option<String> {
+    let path = format!("schemas.{set}.{name}");
+    if !valid_name(name) {
+        errors.push(SharedSchemaError {
+            path,
+            message: format!("`{name}` is not a usable component name"),
+            hint: "use letters, digits, `_`, `-` and `.` only".into(),
+        });
+        return None;
+    }
+    if !matches!(schema, Value::Object(_) | Value::Bool(_)) {
+        errors.push(SharedSchemaError {
+            path,
+            message: "a component must be a JSON Schema (an object or a boolean)".into(),
+            hint: "write the schema as a mapping".into(),
+        });
+        return None;
+    }
+    if let Err(e) = jsonschema::draft202012::meta::validate(schema) {
+        errors.push(SharedSchemaError {
+            path: path.clone(),
+            message: format!(
+                "not valid JSON Schema (at {}): {e}",
+                match e.instance_path().as_str() {
+                    "" => "the top level",
+                    p => p,
+                }
+            ),
+            hint: "fix that keyword so the component validates against the JSON Schema 2020-12 meta-schema".into(),
+        });
+    }
+    Some(path)
+}
+
+/// The components a component of `set` (at config `path`) refers to directly; each
+/// reference that names no component, or nothing inside one, added to `errors`.
+fn direct_refs(
+    sets: &BTreeMap<String, BTreeMap<String, Value>>,
+    set: &str,
+    schema: &Value,
+    path: &str,
+    errors: &mut Vec<SharedSchemaError>,
+) -> BTreeSet<(String, String)> {
+    let mut found = Vec::new();
+    let mut problems = Vec::new();
+    collect_refs(schema, 0, &mut found, &mut problems);
+    let mut direct = BTreeSet::new();
+    for r in found {
+        match parse_ref(&r) {
+            Some(t) if sets.get(t.set).is_some_and(|s| s.contains_key(t.name)) => {
+                if !t.pointer.is_empty()
+                    && sets[t.set][t.name]
+                        .pointer(&decode_pointer(t.pointer))
+                        .is_none()
+                {
+                    problems.push(format!("`$ref: {r}` points at nothing inside that component"));
+                }
+                direct.insert((t.set.to_owned(), t.name.to_owned()));
+            }
+            Some(t) => problems.push(format!(
+                "`$ref: {r}` names no component: schemas.{} has no `{}`",
+                t.set, t.name
+            )),
+            None => problems.push(format!(
+                "`$ref: {r}`: inside a shared component a $ref names another component as {SHARED_REF_PREFIX}<set>/<name>"
+            )),
+        }
+    }
+    for message in problems {
+        errors.push(SharedSchemaError {
+            path: path.to_owned(),
+            message,
+            hint: format!(
+                "add the component, or point the $ref at an existing one ({SHARED_REF_PREFIX}{set}/<name>)"
+            ),
+        });
+    }
+    direct
+}
+
+/// The registry every contract compiles against.
+///
+/// One resource per set, the components under its `$defs`: a validator moving from
+/// component to component stays inside one resource, which keeps the compiler's cache
+/// of already compiled nodes effective (with a resource per component, every path
+/// through a dense graph was compiled anew).
+fn compiled_registry(
+    sets: &BTreeMap<String, BTreeMap<String, Value>>,
+) -> Result<Registry<'static>, Vec<SharedSchemaError>> {
+    let resources = sets.iter().map(|(set, components)| {
+        let defs: Map<String, Value> = components
+            .iter()
+            .map(|(name, schema)| (name.clone(), for_validator(schema)))
+            .collect();
+        (
+            format!("{SHARED_REF_PREFIX}{set}"),
+            json!({ "$defs": defs }),
+        )
+    });
+    Registry::new()
+        .draft(Draft::Draft202012)
+        .retriever(SchemaFiles::none())
+        .extend(resources)
+        .and_then(|b| b.prepare())
+        .map_err(|e| {
+            vec![SharedSchemaError {
+                path: "schemas".into(),
+                message: format!("the shared schemas cannot be compiled: {e}"),
+                hint: "fix the component the message names".into(),
+            }]
+        })
 }
 
 fn rewrite(v: &Value, depth: usize) -> Value {

@@ -211,36 +211,11 @@ impl Reading {
         now: DateTime<Utc>,
         warnings: &mut Vec<String>,
     ) -> Option<bool> {
-        let d = &mut self.d;
         if name.eq_ignore_ascii_case("deprecation") {
-            let Some(v) = std::str::from_utf8(value)
-                .ok()
-                .filter(|v| !v.trim().is_empty())
-            else {
-                return Some(false);
-            };
-            let read = header_value(v, now);
-            self.found |= declare(d, read.as_ref(), now);
-            if read.is_none() && !looks_like_date(v) {
-                // Words where a flag or date belongs still say the field is there:
-                // only an explicit `false` or `?0` withdraws it.
-                self.found = true;
-                d.deprecated = true;
-            }
-            return Some(matches!(
-                read,
-                Some(Value::Params { complete: true, .. } | Value::Flag(_) | Value::Date(_))
-            ));
+            return Some(self.deprecation_field(value, now));
         }
         if name.eq_ignore_ascii_case("sunset") {
-            let t = std::str::from_utf8(value)
-                .ok()
-                .and_then(|v| reset::parse_timestamp(v, now));
-            if let Some(t) = t {
-                self.found = true;
-                d.sunset = d.sunset.or(Some(t));
-            }
-            return Some(t.is_some());
+            return Some(self.sunset_field(value, now));
         }
         if i >= MAX_FIELDS {
             return None;
@@ -248,7 +223,7 @@ impl Reading {
         if let Some(deprecated) = lifecycle_stage(name, value) {
             if deprecated {
                 self.found = true;
-                d.deprecated = true;
+                self.d.deprecated = true;
             }
             return Some(true);
         }
@@ -261,64 +236,13 @@ impl Reading {
             return Some(true);
         }
         if matches!(kind, Vendor::Deprecation | Vendor::Advisory)
-            && let Some((text, said, declared)) = json_notice(v, now)
+            && self.json_notice_field(v, now, warnings)
         {
-            match said {
-                Said::AboutTheCall(r) => self.texts.push(r),
-                Said::AboutAPart | Said::Nothing => {}
-            }
-            self.texts.extend(declared);
-            note(text, warnings);
             return Some(true);
         }
         match kind {
-            Vendor::Deprecation => {
-                if let Some(read) = header_value(v, now) {
-                    self.found |= declare(d, Some(&read), now);
-                    return Some(!matches!(
-                        read,
-                        Value::Params {
-                            complete: false,
-                            ..
-                        }
-                    ));
-                }
-                match warning::what_it_says(v, now) {
-                    Said::AboutTheCall(r) => {
-                        self.texts.push(with_parameters(r, v, now));
-                        note(capped(v), warnings);
-                    }
-                    Said::AboutAPart => note(capped(v), warnings),
-                    Said::Nothing if names_only_fields(v) => {
-                        note(format!("deprecated: {}", capped(v)), warnings);
-                    }
-                    // The field's name says deprecated; its words are passed on.
-                    Said::Nothing => {
-                        self.found = true;
-                        d.deprecated = true;
-                        note(format!("deprecated: {}", capped(v)), warnings);
-                    }
-                }
-                Some(true)
-            }
-            Vendor::Retirement => {
-                let sunset = reset::parse_timestamp(v, now).or_else(|| {
-                    params(v, now)
-                        .filter(|p| p.complete)
-                        .and_then(|p| p.sunset.or(p.since))
-                });
-                if let Some(t) = sunset {
-                    self.found = true;
-                    d.sunset = d.sunset.or(Some(t));
-                    return Some(true);
-                }
-                if let Said::AboutTheCall(r) = warning::what_it_says(v, now) {
-                    self.texts.push(r);
-                    note(capped(v), warnings);
-                    return Some(true);
-                }
-                Some(false)
-            }
+            Vendor::Deprecation => Some(self.vendor_deprecation(v, now, warnings)),
+            Vendor::Retirement => Some(self.vendor_retirement(v, now, warnings)),
             // A number or a token under such a name (`X-Quota-Warn-Threshold: 80`) is a
             // setting, not a notice; left to the other readers.
             Vendor::Advisory
@@ -327,13 +251,136 @@ impl Reading {
                 None
             }
             Vendor::Advisory => {
-                if let Said::AboutTheCall(r) = warning::what_it_says(v, now) {
-                    self.texts.push(with_parameters(r, v, now));
-                }
-                note(capped(v), warnings);
+                self.vendor_advisory(v, now, warnings);
                 Some(true)
             }
         }
+    }
+
+    /// The `Deprecation` field (a flag, a date or parameters): whether it was read in
+    /// full.
+    fn deprecation_field(&mut self, value: &[u8], now: DateTime<Utc>) -> bool {
+        let Some(v) = std::str::from_utf8(value)
+            .ok()
+            .filter(|v| !v.trim().is_empty())
+        else {
+            return false;
+        };
+        let read = header_value(v, now);
+        self.found |= declare(&mut self.d, read.as_ref(), now);
+        if read.is_none() && !looks_like_date(v) {
+            // Words where a flag or date belongs still say the field is there:
+            // only an explicit `false` or `?0` withdraws it.
+            self.found = true;
+            self.d.deprecated = true;
+        }
+        matches!(
+            read,
+            Some(Value::Params { complete: true, .. } | Value::Flag(_) | Value::Date(_))
+        )
+    }
+
+    /// The `Sunset` field (a date): whether it was read.
+    fn sunset_field(&mut self, value: &[u8], now: DateTime<Utc>) -> bool {
+        let t = std::str::from_utf8(value)
+            .ok()
+            .and_then(|v| reset::parse_timestamp(v, now));
+        if let Some(t) = t {
+            self.found = true;
+            self.d.sunset = self.d.sunset.or(Some(t));
+        }
+        t.is_some()
+    }
+
+    /// A vendor's deprecation or advisory field holding a JSON notice: its words and
+    /// what it declares; whether the value was one.
+    fn json_notice_field(
+        &mut self,
+        v: &str,
+        now: DateTime<Utc>,
+        warnings: &mut Vec<String>,
+    ) -> bool {
+        let Some((text, said, declared)) = json_notice(v, now) else {
+            return false;
+        };
+        match said {
+            Said::AboutTheCall(r) => self.texts.push(r),
+            Said::AboutAPart | Said::Nothing => {}
+        }
+        self.texts.extend(declared);
+        note(text, warnings);
+        true
+    }
+
+    /// A vendor's deprecation field: a standard value, else words about the call, a
+    /// part or nothing known; whether it was read in full.
+    fn vendor_deprecation(
+        &mut self,
+        v: &str,
+        now: DateTime<Utc>,
+        warnings: &mut Vec<String>,
+    ) -> bool {
+        if let Some(read) = header_value(v, now) {
+            self.found |= declare(&mut self.d, Some(&read), now);
+            return !matches!(
+                read,
+                Value::Params {
+                    complete: false,
+                    ..
+                }
+            );
+        }
+        match warning::what_it_says(v, now) {
+            Said::AboutTheCall(r) => {
+                self.texts.push(with_parameters(r, v, now));
+                note(capped(v), warnings);
+            }
+            Said::AboutAPart => note(capped(v), warnings),
+            Said::Nothing if names_only_fields(v) => {
+                note(format!("deprecated: {}", capped(v)), warnings);
+            }
+            // The field's name says deprecated; its words are passed on.
+            Said::Nothing => {
+                self.found = true;
+                self.d.deprecated = true;
+                note(format!("deprecated: {}", capped(v)), warnings);
+            }
+        }
+        true
+    }
+
+    /// A vendor's retirement field: a date (or complete parameters), else words about
+    /// the call; whether it was read.
+    fn vendor_retirement(
+        &mut self,
+        v: &str,
+        now: DateTime<Utc>,
+        warnings: &mut Vec<String>,
+    ) -> bool {
+        let sunset = reset::parse_timestamp(v, now).or_else(|| {
+            params(v, now)
+                .filter(|p| p.complete)
+                .and_then(|p| p.sunset.or(p.since))
+        });
+        if let Some(t) = sunset {
+            self.found = true;
+            self.d.sunset = self.d.sunset.or(Some(t));
+            return true;
+        }
+        if let Said::AboutTheCall(r) = warning::what_it_says(v, now) {
+            self.texts.push(r);
+            note(capped(v), warnings);
+            return true;
+        }
+        false
+    }
+
+    /// A vendor's advisory in words: kept when about the call, passed on as a note.
+    fn vendor_advisory(&mut self, v: &str, now: DateTime<Utc>, warnings: &mut Vec<String>) {
+        if let Said::AboutTheCall(r) = warning::what_it_says(v, now) {
+            self.texts.push(with_parameters(r, v, now));
+        }
+        note(capped(v), warnings);
     }
 }
 

@@ -265,125 +265,21 @@ fn budget_phrase(tokens: &[&str]) -> Option<Name> {
 /// a rate-limit field.
 fn parse_name(name: &str) -> Option<Name> {
     let lower = name.trim().to_ascii_lowercase();
-    let mut tokens: Vec<&str> = Vec::new();
-    for t in lower.split(['-', '_']).filter(|t| !t.is_empty()) {
-        // Bybit's `X-Bapi-Limit-Status` is what is left of the limit.
-        let t = if t == "status" && matches!(tokens.last(), Some(&("limit" | "limits"))) {
-            "remaining"
-        } else {
-            t
-        };
-        match glued_part(t) {
-            Some((head, part)) => tokens.extend([head, part]),
-            None => tokens.push(t),
-        }
-        if tokens.len() > MAX_TOKENS {
-            return None;
-        }
-    }
+    let tokens = tokens_of(&lower)?;
     if let Some(n) = budget_phrase(&tokens) {
         return Some(n);
     }
-    // Where the rate-limit word is, and how many tokens it spans.
-    let mut word: Option<(usize, usize)> = None;
-    for (i, t) in tokens.iter().enumerate() {
-        if t.contains("ratelimit") || t.contains("throttl") || t.contains("quota") {
-            word = Some((i, 1));
-            break;
-        }
-        if *t == "rate" && tokens.get(i + 1) == Some(&"limit") {
-            word = Some((i, 2));
-            break;
-        }
-    }
-    if word.is_none() {
-        word = tokens.iter().enumerate().find_map(|(i, t)| {
-            (matches!(*t, "call" | "calls" | "request" | "requests")
-                && tokens.get(i + 1).and_then(|n| part_of(n)).is_some())
-            .then_some((i, 1))
-        });
-    }
-    // `x-user-limit-24hour-remaining`: a `limit` word followed, later, by a part.
-    if word.is_none() {
-        word = tokens.iter().enumerate().find_map(|(i, t)| {
-            (matches!(*t, "limit" | "limits")
-                && tokens[i + 1..].iter().any(|n| part_of(n).is_some()))
-            .then_some((i, 1))
-        });
-    }
-    // `API-KEY-MAX-LIMIT`, `API-KEY-USE-LIMIT`: a part, then `limit` last.
-    if word.is_none()
-        && let [before @ .., p, last] = tokens.as_slice()
-        && matches!(*last, "limit" | "limits")
-        && let Some(part) = part_of(p).or((*p == "use").then_some(Part::Used))
-    {
-        return Some(Name {
-            family: before
-                .iter()
-                .copied()
-                .filter(|t| *t != "x")
-                .collect::<Vec<_>>()
-                .join("-"),
-            policy: String::new(),
-            part,
-            unit: None,
-            by_shape_alone: false,
-        });
-    }
-    // `Remaining-Req` (Upbit): a count part, then what is counted, and nothing else.
-    if word.is_none()
-        && let [p, noun] = tokens.as_slice()
-        && matches!(
-            *noun,
-            "req" | "reqs" | "request" | "requests" | "call" | "calls"
-        )
-        && let Some(part @ (Part::Limit | Part::Remaining)) = part_of(p)
-    {
-        return Some(Name {
-            family: String::new(),
-            policy: String::new(),
-            part,
-            unit: None,
-            by_shape_alone: false,
-        });
-    }
-    let Some((at, span)) = word else {
-        return family_by_shape(&tokens);
+    let Some((at, span)) = rate_limit_word(&tokens) else {
+        return part_then_limit(&tokens)
+            .or_else(|| count_of_requests(&tokens))
+            .or_else(|| family_by_shape(&tokens));
     };
     let after = &tokens[at + span..];
-    let mut part = None;
-    let mut unit = None;
-    let mut policy: Vec<&str> = Vec::new();
-    let mut i = 0;
-    while i < after.len() {
-        let t = after[i];
-        if part.is_none() && t == "retry" && after.get(i + 1) == Some(&"after") {
-            part = Some(Part::Retry);
-            i += 2;
-            continue;
-        }
-        if part.is_none()
-            && let Some(p) = part_of(t)
-        {
-            // `reset-after` is a delta, read as a reset.
-            part = Some(p);
-            if p == Part::Reset && after.get(i + 1) == Some(&"after") {
-                i += 1;
-            }
-        } else if matches!(part, Some(Part::Reset | Part::Retry | Part::Window))
-            && unit.is_none()
-            && let Some(u) = unit_of(t)
-        {
-            // Only a time has a unit; after a count, the word names the policy.
-            unit = Some(u);
-        } else if part == Some(Part::Reset) && time_form(t) {
-            // `-Reset-Timestamp` (Bybit, Gate.io), `-Reset-Time`, `-Reset-Date`: how the
-            // reset is written, which the value's shape already tells; not a policy.
-        } else {
-            policy.push(t);
-        }
-        i += 1;
-    }
+    let Tail {
+        part,
+        unit,
+        mut policy,
+    } = Tail::of(after);
     // `X-App-Rate-Limit`, `X-RateLimit`: the word itself names the limit.
     let implied = after.is_empty() && tokens[at + span - 1].ends_with("limit");
     let part = part.or(implied.then_some(Part::Limit))?;
@@ -401,6 +297,155 @@ fn parse_name(name: &str) -> Option<Name> {
         unit,
         by_shape_alone: false,
     })
+}
+
+/// A lower-cased name's tokens, split at `-` and `_` with glued parts split off;
+/// `None` past [`MAX_TOKENS`].
+fn tokens_of(lower: &str) -> Option<Vec<&str>> {
+    let mut tokens: Vec<&str> = Vec::new();
+    for t in lower.split(['-', '_']).filter(|t| !t.is_empty()) {
+        // Bybit's `X-Bapi-Limit-Status` is what is left of the limit.
+        let t = if t == "status" && matches!(tokens.last(), Some(&("limit" | "limits"))) {
+            "remaining"
+        } else {
+            t
+        };
+        match glued_part(t) {
+            Some((head, part)) => tokens.extend([head, part]),
+            None => tokens.push(t),
+        }
+        if tokens.len() > MAX_TOKENS {
+            return None;
+        }
+    }
+    Some(tokens)
+}
+
+/// Where the rate-limit word is, and how many tokens it spans: a rate-limit, throttle
+/// or quota word, else a counted noun followed by a part, else a `limit` word followed,
+/// later, by a part.
+fn rate_limit_word(tokens: &[&str]) -> Option<(usize, usize)> {
+    for (i, t) in tokens.iter().enumerate() {
+        if t.contains("ratelimit") || t.contains("throttl") || t.contains("quota") {
+            return Some((i, 1));
+        }
+        if *t == "rate" && tokens.get(i + 1) == Some(&"limit") {
+            return Some((i, 2));
+        }
+    }
+    tokens
+        .iter()
+        .enumerate()
+        .find_map(|(i, t)| {
+            (matches!(*t, "call" | "calls" | "request" | "requests")
+                && tokens.get(i + 1).and_then(|n| part_of(n)).is_some())
+            .then_some((i, 1))
+        })
+        // `x-user-limit-24hour-remaining`: a `limit` word followed, later, by a part.
+        .or_else(|| {
+            tokens.iter().enumerate().find_map(|(i, t)| {
+                (matches!(*t, "limit" | "limits")
+                    && tokens[i + 1..].iter().any(|n| part_of(n).is_some()))
+                .then_some((i, 1))
+            })
+        })
+}
+
+/// `API-KEY-MAX-LIMIT`, `API-KEY-USE-LIMIT`: a part, then `limit` last.
+fn part_then_limit(tokens: &[&str]) -> Option<Name> {
+    let [before @ .., p, last] = tokens else {
+        return None;
+    };
+    if !matches!(*last, "limit" | "limits") {
+        return None;
+    }
+    let part = part_of(p).or((*p == "use").then_some(Part::Used))?;
+    Some(Name {
+        family: before
+            .iter()
+            .copied()
+            .filter(|t| *t != "x")
+            .collect::<Vec<_>>()
+            .join("-"),
+        policy: String::new(),
+        part,
+        unit: None,
+        by_shape_alone: false,
+    })
+}
+
+/// `Remaining-Req` (Upbit): a count part, then what is counted, and nothing else.
+fn count_of_requests(tokens: &[&str]) -> Option<Name> {
+    let [p, noun] = tokens else {
+        return None;
+    };
+    if !matches!(
+        *noun,
+        "req" | "reqs" | "request" | "requests" | "call" | "calls"
+    ) {
+        return None;
+    }
+    let Some(part @ (Part::Limit | Part::Remaining)) = part_of(p) else {
+        return None;
+    };
+    Some(Name {
+        family: String::new(),
+        policy: String::new(),
+        part,
+        unit: None,
+        by_shape_alone: false,
+    })
+}
+
+/// What the tokens after the rate-limit word say: the part, a time's unit, and the
+/// words that name the policy.
+struct Tail<'a> {
+    part: Option<Part>,
+    unit: Option<TimeUnit>,
+    policy: Vec<&'a str>,
+}
+
+impl<'a> Tail<'a> {
+    /// Reads `after` left to right: the first part, a unit only after a time, and every
+    /// other word (but a reset's time form) into the policy.
+    fn of(after: &[&'a str]) -> Self {
+        let mut tail = Tail {
+            part: None,
+            unit: None,
+            policy: Vec::new(),
+        };
+        let mut i = 0;
+        while i < after.len() {
+            let t = after[i];
+            if tail.part.is_none() && t == "retry" && after.get(i + 1) == Some(&"after") {
+                tail.part = Some(Part::Retry);
+                i += 2;
+                continue;
+            }
+            if tail.part.is_none()
+                && let Some(p) = part_of(t)
+            {
+                // `reset-after` is a delta, read as a reset.
+                tail.part = Some(p);
+                if p == Part::Reset && after.get(i + 1) == Some(&"after") {
+                    i += 1;
+                }
+            } else if matches!(tail.part, Some(Part::Reset | Part::Retry | Part::Window))
+                && tail.unit.is_none()
+                && let Some(u) = unit_of(t)
+            {
+                // Only a time has a unit; after a count, the word names the policy.
+                tail.unit = Some(u);
+            } else if tail.part == Some(Part::Reset) && time_form(t) {
+                // `-Reset-Timestamp` (Bybit, Gate.io), `-Reset-Time`, `-Reset-Date`: how the
+                // reset is written, which the value's shape already tells; not a policy.
+            } else {
+                tail.policy.push(t);
+            }
+            i += 1;
+        }
+        tail
+    }
 }
 
 /// A family no rate-limit word names, read by its shape alone: `<family>-limit`,

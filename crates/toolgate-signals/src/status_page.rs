@@ -74,10 +74,13 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+mod components;
 mod events;
 mod scale;
 mod series;
 mod text;
+
+use components::collect_components;
 
 /// At most this many components are kept from one page; the rest are noise for a model.
 const MAX_COMPONENTS: usize = 64;
@@ -612,21 +615,6 @@ fn status_key(k: &str) -> bool {
     )
 }
 
-/// Fields that name a component, check or monitor, in order of preference.
-const LABEL_KEYS: [&str; 11] = [
-    "name",
-    "Name",
-    "friendly_name",
-    "pronounceable_name",
-    "public_name",
-    "WebsiteName",
-    "service",
-    "system",
-    "CheckID",
-    "id",
-    "component",
-];
-
 /// Keys whose object value is a map of name → component or check.
 const COMPONENT_MAP_KEYS: [&str; 5] = ["components", "checks", "entries", "services", "details"];
 
@@ -849,184 +837,6 @@ fn overall_of(
             roles.push((name.clone(), w, h));
         }
     }
-}
-
-/// Components or checks: an array of objects with a status (or with a series of check
-/// results), a map of name → object with a status, or a map of name → series. Returns
-/// whether the value was read as such a list.
-///
-/// An entry's fields are its own and, for a JSON:API resource, those under its
-/// `attributes`. A numeric `status` is read only on the scale of a format that the
-/// document (`scale`) or the entry names (`status_page/scale.rs`). An entry flagged
-/// `paused` is not being checked, so its last status is no evidence of health now.
-fn collect_components(
-    key: &str,
-    v: &Value,
-    document_scale: Option<scale::Scale>,
-    reading: &mut Reading,
-) -> bool {
-    collect_components_within(key, v, document_scale, reading, true)
-}
-
-/// [`collect_components`]; `instances` says whether an entry may itself hold a list of
-/// checks (one level only, so a deep document costs no deeper walk).
-fn collect_components_within(
-    key: &str,
-    v: &Value,
-    document_scale: Option<scale::Scale>,
-    reading: &mut Reading,
-    instances: bool,
-) -> bool {
-    let mut found = false;
-    let mut one = |name: String, entry: &Value, reading: &mut Reading| {
-        let Some(obj) = entry.as_object() else {
-            return;
-        };
-        let attributes = obj.get("attributes").and_then(Value::as_object);
-        let fields = || {
-            obj.iter()
-                .chain(attributes.into_iter().flat_map(|a| a.iter()))
-                .take(MAX_ENTRIES)
-        };
-        let numbers = document_scale.or_else(|| scale::of_entry(obj));
-        let paused = fields().any(|(k, v)| {
-            matches!(folded(k).as_str(), "paused" | "ispaused") && v.as_bool() == Some(true)
-        });
-        for (k, s) in fields() {
-            if !status_key(k) {
-                continue;
-            }
-            let (h, raw) = match s {
-                Value::String(w) => (word_health(w), w.clone()),
-                // Nagios plugin return codes.
-                Value::Number(n) if k.eq_ignore_ascii_case("state") => match n.as_u64() {
-                    Some(0) => (Health::Healthy, "OK".to_owned()),
-                    Some(1) => (Health::Degraded, "WARNING".to_owned()),
-                    Some(2) => (Health::Down, "CRITICAL".to_owned()),
-                    _ => (Health::Unknown, n.to_string()),
-                },
-                Value::Number(n) if k.eq_ignore_ascii_case("status") => match numbers {
-                    Some(on) => scale::read(on, n),
-                    None => continue,
-                },
-                _ => continue,
-            };
-            let (h, raw) = if paused {
-                (Health::Unknown, "paused".to_owned())
-            } else {
-                (h, raw)
-            };
-            reading.component(name, raw, h);
-            found = true;
-            return;
-        }
-        // An entry that says how it is by its flags (Statping's `"online": false`;
-        // Checkly's `hasErrors`, `hasFailures` and `isDegraded` side by side): the worst
-        // of them.
-        if let Some((k, v, h)) = fields()
-            .filter_map(|(k, v)| {
-                let h = flag_health(k, v);
-                (h != Health::Unknown && flag_name(k) != "success").then_some((k, v, h))
-            })
-            .reduce(|a, b| if worse(a.2, b.2) == a.2 { a } else { b })
-        {
-            // The flag as sent (`sealed: true`), not whether it reads healthy.
-            let (h, raw) = if paused {
-                (Health::Unknown, "paused".to_owned())
-            } else {
-                (h, format!("{k}: {v}"))
-            };
-            reading.component(name, raw, h);
-            found = true;
-            return;
-        }
-        // An instance with checks of its own (Consul's `/v1/health/service/<name>`: a node,
-        // its service and its `Checks`): the checks are of one thing, so the worst of
-        // them is how the instance is.
-        if instances
-            && let Some((h, raw)) = fields().find_map(|(k, v)| {
-                if !matches!(folded(k).as_str(), "checks" | "components") {
-                    return None;
-                }
-                let mut inner = Reading::default();
-                collect_components_within("checks", v, numbers, &mut inner, false);
-                inner.worst_component
-            })
-        {
-            reading.component(name, raw, h);
-            found = true;
-            return;
-        }
-        // Gatus: an endpoint with `results[]`, the newest of which says how it is now.
-        for inner in obj.values().take(MAX_ENTRIES) {
-            if let Some((h, raw)) = inner.as_array().and_then(|a| series::newest(a)) {
-                reading.component(name, raw, h);
-                found = true;
-                return;
-            }
-        }
-    };
-    let label = |entry: &Value, fallback: &str| {
-        let named = |e: &Value| {
-            LABEL_KEYS
-                .iter()
-                .find_map(|k| e.get(*k).and_then(Value::as_str))
-                .map(str::to_owned)
-        };
-        named(entry)
-            .or_else(|| entry.get("attributes").and_then(named))
-            // A numbered entry (Kafka Connect's task `"id": 1`) is told apart by its
-            // number: `tasks 1`.
-            .or_else(|| {
-                let id = entry.get("id").and_then(Value::as_u64)?;
-                Some(format!("{fallback} {id}"))
-            })
-            .unwrap_or_else(|| fallback.to_owned())
-    };
-    match v {
-        Value::Array(items) => {
-            for entry in items.iter().take(MAX_COMPONENTS) {
-                one(label(entry, key), entry, reading);
-            }
-        }
-        // A map of parts to booleans, each part's health itself (Quay's
-        // `/health/instance`: `"services": {"auth": true, "database": false, …}`).
-        Value::Object(map)
-            if COMPONENT_MAP_KEYS.contains(&key)
-                && !map.is_empty()
-                && map.values().all(Value::is_boolean) =>
-        {
-            for (name, up) in map.iter().take(MAX_COMPONENTS) {
-                let up = up.as_bool() == Some(true);
-                let h = if up { Health::Healthy } else { Health::Down };
-                reading.component(name.clone(), up.to_string(), h);
-            }
-            return true;
-        }
-        Value::Object(map) if COMPONENT_MAP_KEYS.contains(&key) => {
-            for (name, entry) in map.iter().take(MAX_COMPONENTS) {
-                one(name.clone(), entry, reading);
-            }
-        }
-        // Uptime Kuma: `"heartbeatList": {"1": [{"status": 1, "time": ...}, ...]}`.
-        Value::Object(map) => {
-            let newest: Vec<(&String, Option<(Health, String)>)> = map
-                .iter()
-                .take(MAX_COMPONENTS)
-                .map(|(name, s)| (name, s.as_array().and_then(|a| series::newest(a))))
-                .collect();
-            if !newest.is_empty() && newest.iter().all(|(_, r)| r.is_some()) {
-                for (name, r) in newest {
-                    if let Some((h, raw)) = r {
-                        reading.component(name.clone(), raw, h);
-                    }
-                }
-                return true;
-            }
-        }
-        _ => {}
-    }
-    found
 }
 
 /// Why a status page's answer gave no reading.

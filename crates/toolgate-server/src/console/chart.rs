@@ -19,55 +19,93 @@ pub fn sparkline(dependency: &str, history: &Value) -> String {
     let Some(minutes) = history.as_array().filter(|m| !m.is_empty()) else {
         return "–".into();
     };
-    let n = minutes.len();
-    let top = minutes
-        .iter()
-        .flat_map(|m| [m["mean_ms"].as_f64(), m["baseline_ms"].as_f64()])
-        .flatten()
-        .filter(|v| v.is_finite())
-        .fold(0.0_f64, f64::max);
+    let frame = Frame::of(minutes);
     let calls: u64 = minutes.iter().filter_map(|m| m["calls"].as_u64()).sum();
     if calls == 0 {
         return "–".into();
     }
-    let x = |i: usize| {
-        if n > 1 {
-            i as f64 * W / (n - 1) as f64
+    let dots = lone_dots(minutes, frame);
+    let ticks = failure_ticks(minutes, frame);
+    let summary = summary(dependency, minutes, calls);
+    format!(
+        "<svg class=\"spark\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" role=\"img\" aria-label=\"{label}\">\
+         <title>{label}</title><path class=\"spark-base\" d=\"{base}\"/><path class=\"spark-lat\" d=\"{lat}\"/>{dots}{ticks}</svg>",
+        label = esc(&summary),
+        base = line(minutes, frame, "baseline_ms").trim(),
+        lat = line(minutes, frame, "mean_ms").trim(),
+    )
+}
+
+/// Where minutes and latencies fall in the chart: the number of minutes across, the
+/// highest latency up.
+#[derive(Clone, Copy)]
+struct Frame {
+    n: usize,
+    top: f64,
+}
+
+impl Frame {
+    /// The frame of `minutes`: as many as there are, up to their highest finite mean or
+    /// baseline.
+    fn of(minutes: &[Value]) -> Self {
+        let top = minutes
+            .iter()
+            .flat_map(|m| [m["mean_ms"].as_f64(), m["baseline_ms"].as_f64()])
+            .flatten()
+            .filter(|v| v.is_finite())
+            .fold(0.0_f64, f64::max);
+        Frame {
+            n: minutes.len(),
+            top,
+        }
+    }
+
+    /// Minute `i`'s x.
+    fn x(self, i: usize) -> f64 {
+        if self.n > 1 {
+            i as f64 * W / (self.n - 1) as f64
         } else {
             W
         }
-    };
-    // Leave a pixel at the top and two at the bottom for the failure ticks.
-    let y = |ms: f64| {
-        if top > 0.0 {
-            1.0 + (H - 4.0) * (1.0 - (ms / top).clamp(0.0, 1.0))
+    }
+
+    /// A latency's y.
+    fn y(self, ms: f64) -> f64 {
+        // Leave a pixel at the top and two at the bottom for the failure ticks.
+        if self.top > 0.0 {
+            1.0 + (H - 4.0) * (1.0 - (ms / self.top).clamp(0.0, 1.0))
         } else {
             H - 3.0
         }
-    };
-    let line = |key: &str| {
-        let mut d = String::new();
-        let mut pen_down = false;
-        for (i, m) in minutes.iter().enumerate() {
-            match m[key].as_f64().filter(|v| v.is_finite()) {
-                Some(v) => {
-                    let _ = write!(
-                        d,
-                        "{}{:.1} {:.1}",
-                        if pen_down { " L" } else { " M" },
-                        x(i),
-                        y(v)
-                    );
-                    pen_down = true;
-                }
-                // A minute without replies is a gap in the line, not a zero.
-                None => pen_down = false,
+    }
+}
+
+/// The path of one series (`mean_ms` or `baseline_ms`) across the minutes.
+fn line(minutes: &[Value], frame: Frame, key: &str) -> String {
+    let mut d = String::new();
+    let mut pen_down = false;
+    for (i, m) in minutes.iter().enumerate() {
+        match m[key].as_f64().filter(|v| v.is_finite()) {
+            Some(v) => {
+                let _ = write!(
+                    d,
+                    "{}{:.1} {:.1}",
+                    if pen_down { " L" } else { " M" },
+                    frame.x(i),
+                    frame.y(v)
+                );
+                pen_down = true;
             }
+            // A minute without replies is a gap in the line, not a zero.
+            None => pen_down = false,
         }
-        d
-    };
-    // A lone minute is a point: draw it as a dot so it shows.
-    let dots: String = minutes
+    }
+    d
+}
+
+/// A lone minute is a point: draw it as a dot so it shows.
+fn lone_dots(minutes: &[Value], frame: Frame) -> String {
+    minutes
         .iter()
         .enumerate()
         .filter(|(i, m)| {
@@ -80,25 +118,34 @@ pub fn sparkline(dependency: &str, history: &Value) -> String {
         .map(|(i, m)| {
             format!(
                 "<circle class=\"spark-lat\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"1.2\"/>",
-                x(i),
-                y(m["mean_ms"].as_f64().unwrap_or(0.0))
+                frame.x(i),
+                frame.y(m["mean_ms"].as_f64().unwrap_or(0.0))
             )
         })
-        .collect();
-    let ticks: String = minutes
+        .collect()
+}
+
+/// A tick at the bottom under every minute with a failure.
+fn failure_ticks(minutes: &[Value], frame: Frame) -> String {
+    minutes
         .iter()
         .enumerate()
         .filter(|(_, m)| m["failed"].as_u64().unwrap_or(0) > 0)
         .map(|(i, _)| {
             format!(
                 "<rect class=\"spark-fail\" x=\"{:.1}\" y=\"{:.1}\" width=\"1.5\" height=\"2\"/>",
-                x(i) - 0.75,
+                frame.x(i) - 0.75,
                 H - 2.0
             )
         })
-        .collect();
+        .collect()
+}
+
+/// The chart in words: the replies of the hour and the latest minute's mean beside its
+/// baseline.
+fn summary(dependency: &str, minutes: &[Value], calls: u64) -> String {
     let last = minutes.iter().rev().find(|m| m["mean_ms"].is_f64());
-    let summary = match last {
+    match last {
         Some(m) => {
             let base = m["baseline_ms"]
                 .as_f64()
@@ -110,14 +157,7 @@ pub fn sparkline(dependency: &str, history: &Value) -> String {
             )
         }
         None => format!("{dependency}: {calls} replies in the last hour, none successful"),
-    };
-    format!(
-        "<svg class=\"spark\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" role=\"img\" aria-label=\"{label}\">\
-         <title>{label}</title><path class=\"spark-base\" d=\"{base}\"/><path class=\"spark-lat\" d=\"{lat}\"/>{dots}{ticks}</svg>",
-        label = esc(&summary),
-        base = line("baseline_ms").trim(),
-        lat = line("mean_ms").trim(),
-    )
+    }
 }
 
 #[cfg(test)]

@@ -81,21 +81,45 @@ pub fn render(
     query: &ListQuery,
 ) -> String {
     let needle = query.needle();
-    let tools: Vec<&Value> = report["tools"]
+    let tools = matching_tools(report, query, &needle);
+    let (slice, page_no, pages) = paginate(&tools, query.page, PER_PAGE);
+    let (form, nav) = search_and_pages("/ui/tools", &needle, "", page_no, pages, tools.len(), &[]);
+    let mut out = format!("<h1>Tools</h1>{form}");
+    contracts_line(report, &mut out);
+    out.push_str(
+        "<table id=\"tools\"><thead><tr><th>Tool</th><th>Owner</th><th>Contract</th><th>Origin</th>\
+         <th class=\"num\">Calls (1 h)</th><th class=\"num\">Success</th><th>Recovery by error class</th>\
+         <th>Last drift</th><th>Probe</th></tr></thead><tbody>",
+    );
+    for t in slice {
+        tool_row(t, incidents, probes, &mut out);
+    }
+    if slice.is_empty() {
+        out.push_str("<tr><td colspan=\"9\" class=\"muted\">No tools match.</td></tr>");
+    }
+    out.push_str("</tbody></table>");
+    out.push_str(&nav);
+    out
+}
+
+/// The report's tools whose name, owner, dependency or contract the search matches.
+fn matching_tools<'r>(report: &'r Value, query: &ListQuery, needle: &str) -> Vec<&'r Value> {
+    report["tools"]
         .as_array()
         .into_iter()
         .flatten()
         .filter(|t| {
             let f = |k: &str| t[k].as_str().unwrap_or("").to_string();
             query.matches(
-                &needle,
+                needle,
                 &[&f("tool"), &f("owner"), &f("dependency"), &f("contract")],
             )
         })
-        .collect();
-    let (slice, page_no, pages) = paginate(&tools, query.page, PER_PAGE);
-    let (form, nav) = search_and_pages("/ui/tools", &needle, "", page_no, pages, tools.len(), &[]);
-    let mut out = format!("<h1>Tools</h1>{form}");
+        .collect()
+}
+
+/// How many contracts come from where, as a line above the table (when reported).
+fn contracts_line(report: &Value, out: &mut String) {
     if let Some(c) = report["contracts"].as_object() {
         let parts: Vec<String> = c
             .iter()
@@ -107,76 +131,82 @@ pub fn render(
             parts.join(", ")
         );
     }
-    out.push_str(
-        "<table id=\"tools\"><thead><tr><th>Tool</th><th>Owner</th><th>Contract</th><th>Origin</th>\
-         <th class=\"num\">Calls (1 h)</th><th class=\"num\">Success</th><th>Recovery by error class</th>\
-         <th>Last drift</th><th>Probe</th></tr></thead><tbody>",
-    );
-    for t in slice {
-        let name = t["tool"].as_str().unwrap_or("");
-        let success = t["success_rate"]
-            .as_f64()
-            .map_or("–".into(), |r| format!("{:.1}%", r * 100.0));
-        let recovery: Vec<String> = t["recovery"]
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(class, r)| {
-                format!(
-                    "{}: {}/{}",
-                    esc(class),
-                    r["recovered"].as_u64().unwrap_or(0),
-                    r["sequences"].as_u64().unwrap_or(0)
-                )
-            })
-            .collect();
-        let drift = match last_drift(incidents, name) {
-            Some(i) => format!(
-                "<a href=\"/ui/incidents/{}\">{}</a> <span class=\"muted\">{}</span>",
-                i.id,
-                esc(&i.last_seen),
-                esc(&i.status)
-            ),
-            None => "–".into(),
-        };
-        let open = t["open_incidents"].as_array().map_or(0, Vec::len);
-        let open = if open > 0 {
-            format!(
-                " <a class=\"badge s-bad\" href=\"{}\">{open} open</a>",
-                esc(&search_link(name, "open"))
-            )
+}
+
+/// One tool's row: its contract, calls, success, recovery, last drift and probe.
+fn tool_row(t: &Value, incidents: &[Incident], probes: &Probes, out: &mut String) {
+    let name = t["tool"].as_str().unwrap_or("");
+    let success = t["success_rate"]
+        .as_f64()
+        .map_or("–".into(), |r| format!("{:.1}%", r * 100.0));
+    let recovery = recovery_cell(t);
+    let drift = drift_cell(incidents, name);
+    let open = open_badge(t, name);
+    let _ = write!(
+        out,
+        "<tr data-id=\"tool-{id}\"><td><code>{id}</code>{open}</td><td>{owner}</td><td>{version}</td>\
+         <td><span class=\"badge s-{origin_class}\">{origin}</span></td><td class=\"num\">{calls}</td>\
+         <td class=\"num\">{success}</td><td>{recovery}</td><td>{drift}</td><td>{probe}</td></tr>",
+        id = esc(name),
+        owner = esc(t["owner"].as_str().unwrap_or("")),
+        version = esc(t["contract_version"].as_str().unwrap_or("–")),
+        origin = esc(t["contract"].as_str().unwrap_or("none")),
+        origin_class = if t["contract"] == "learning" {
+            "learning"
         } else {
-            String::new()
-        };
-        let _ = write!(
-            out,
-            "<tr data-id=\"tool-{id}\"><td><code>{id}</code>{open}</td><td>{owner}</td><td>{version}</td>\
-             <td><span class=\"badge s-{origin_class}\">{origin}</span></td><td class=\"num\">{calls}</td>\
-             <td class=\"num\">{success}</td><td>{recovery}</td><td>{drift}</td><td>{probe}</td></tr>",
-            id = esc(name),
-            owner = esc(t["owner"].as_str().unwrap_or("")),
-            version = esc(t["contract_version"].as_str().unwrap_or("–")),
-            origin = esc(t["contract"].as_str().unwrap_or("none")),
-            origin_class = if t["contract"] == "learning" {
-                "learning"
-            } else {
-                "ok"
-            },
-            calls = t["calls"].as_u64().unwrap_or(0),
-            probe = probe_cell(probes.get(name)),
-            recovery = if recovery.is_empty() {
-                "–".into()
-            } else {
-                recovery.join("<br>")
-            },
-        );
+            "ok"
+        },
+        calls = t["calls"].as_u64().unwrap_or(0),
+        probe = probe_cell(probes.get(name)),
+    );
+}
+
+/// Recovered out of retried sequences per error class, a line each, or a dash.
+fn recovery_cell(t: &Value) -> String {
+    let recovery: Vec<String> = t["recovery"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(class, r)| {
+            format!(
+                "{}: {}/{}",
+                esc(class),
+                r["recovered"].as_u64().unwrap_or(0),
+                r["sequences"].as_u64().unwrap_or(0)
+            )
+        })
+        .collect();
+    if recovery.is_empty() {
+        "–".into()
+    } else {
+        recovery.join("<br>")
     }
-    if slice.is_empty() {
-        out.push_str("<tr><td colspan=\"9\" class=\"muted\">No tools match.</td></tr>");
+}
+
+/// The tool's last drift, linked to its incident, or a dash.
+fn drift_cell(incidents: &[Incident], name: &str) -> String {
+    match last_drift(incidents, name) {
+        Some(i) => format!(
+            "<a href=\"/ui/incidents/{}\">{}</a> <span class=\"muted\">{}</span>",
+            i.id,
+            esc(&i.last_seen),
+            esc(&i.status)
+        ),
+        None => "–".into(),
     }
-    out.push_str("</tbody></table>");
-    out.push_str(&nav);
-    out
+}
+
+/// A badge counting the tool's open incidents, linked to them; empty when none is open.
+fn open_badge(t: &Value, name: &str) -> String {
+    let open = t["open_incidents"].as_array().map_or(0, Vec::len);
+    if open > 0 {
+        format!(
+            " <a class=\"badge s-bad\" href=\"{}\">{open} open</a>",
+            esc(&search_link(name, "open"))
+        )
+    } else {
+        String::new()
+    }
 }
 
 #[cfg(test)]

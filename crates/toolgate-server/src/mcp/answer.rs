@@ -27,7 +27,7 @@ mod fronted;
 use super::envelope::Era;
 use super::{ERROR_META_KEY, SIGNALS_META_KEY};
 use toolgate_config::{NotesMode, ToolSpec};
-use toolgate_engine::pipeline::CallOutcome;
+use toolgate_engine::pipeline::{CallOutcome, CallSignals, Failure, Structured};
 
 /// Where one tool's notes go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,38 +69,8 @@ pub fn tool_call(id: &str, outcome: CallOutcome, era: Era, placement: NotesPlace
         mut notes,
         signals,
     } = outcome;
-    // Read once: whether the upstream's own object holds the notes member decides both
-    // the note that says so and whether toolgate's notes can go in.
-    // Without structured content the model reads the body as JSON in the text block.
-    let read_as = if placement.structured {
-        STRUCTURED_CONTENT
-    } else {
-        "the answer's JSON"
-    };
-    let upstream_owns_member = match &result {
-        Ok(structured) if !structured.is_wrapped() => {
-            mark_upstream_member(structured.body(), placement, read_as, &mut notes)
-        }
-        _ => false,
-    };
+    let routes = NoteRoutes::of(&result, placement, &mut notes);
     let body_len = result.as_ref().map_or(0, |s| s.body().len());
-    // Where the notes member goes: `Some(member)` when the structured content takes it.
-    let spliced = match (&result, placement.member) {
-        (Ok(structured), Some(member))
-            if !notes.is_empty() && placement.structured && placement.mode.in_structured() =>
-        {
-            // A wrapped body (`{"result": …}`) always takes it; an upstream's object
-            // only when it is one and has no member of that name (a duplicate key would
-            // leave which one a client keeps to its parser).
-            (structured.is_wrapped()
-                || (object_close(structured.body()).is_some() && !upstream_owns_member))
-                .then_some(member)
-        }
-        _ => None,
-    };
-    let notes_as_text = !notes.is_empty() && (placement.mode.in_text() || spliced.is_none());
-    // `inline`: the lines end the first text block instead of opening a block of their own.
-    let notes_inline = notes_as_text && placement.mode.in_first_block();
     // The text block escapes the body: quotes dominate JSON, so allow for growth.
     let mut out = Vec::with_capacity(body_len * 5 / 2 + 1024);
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
@@ -110,74 +80,158 @@ pub fn tool_call(id: &str, outcome: CallOutcome, era: Era, placement: NotesPlace
     } else {
         br#","result":{"content":[{"type":"text","text":"#.as_slice()
     });
-    let is_error = match &result {
-        Ok(structured) => {
-            if structured.is_wrapped() {
-                write_str(&mut out, &structured.text());
-            } else {
-                write_utf8_str(&mut out, structured.body());
-            }
-            false
-        }
-        Err(failure) => {
-            write_str(&mut out, &failure.message);
-            true
-        }
-    };
-    if notes_inline {
-        append_to_string(&mut out, &format!("\n\n{}", super::notes_text(&notes)));
-    }
-    out.push(b'}');
-    if notes_as_text && !notes_inline {
-        out.extend_from_slice(br#",{"type":"text","text":"#);
-        write_str(&mut out, &super::notes_text(&notes));
-        out.push(b'}');
-    }
+    let is_error = write_text(&mut out, &result);
+    write_notes_text(&mut out, &notes, routes);
     out.push(b']');
     if let Some(structured) = result.as_ref().ok().filter(|_| placement.structured) {
-        out.extend_from_slice(br#","structuredContent":"#);
-        let member = spliced.map(|m| (m, notes.as_slice()));
-        if structured.is_wrapped() {
-            out.extend_from_slice(br#"{"result":"#);
-            out.extend_from_slice(structured.body());
-            if let Some((name, notes)) = member {
-                out.push(b',');
-                write_member(&mut out, name, notes);
-            }
-            out.push(b'}');
-        } else {
-            match member.zip(object_close(structured.body())) {
-                Some(((name, notes), (close, empty))) => {
-                    let body = structured.body();
-                    out.extend_from_slice(&body[..close]);
-                    if !empty {
-                        out.push(b',');
-                    }
-                    write_member(&mut out, name, notes);
-                    out.extend_from_slice(&body[close..]);
-                }
-                None => out.extend_from_slice(structured.body()),
-            }
-        }
+        let member = routes.spliced.map(|m| (m, notes.as_slice()));
+        write_structured_content(&mut out, structured, member);
     }
     out.extend_from_slice(if is_error {
         br#","isError":true"#
     } else {
         br#","isError":false"#
     });
+    write_meta(&mut out, result.as_ref().err(), &signals);
+    out
+}
+
+/// Where one answer's notes go, worked out once before anything is written.
+#[derive(Clone, Copy)]
+struct NoteRoutes {
+    /// Where the notes member goes: `Some(member)` when the structured content takes it.
+    spliced: Option<&'static str>,
+    /// Whether the notes are written as text.
+    as_text: bool,
+    /// Whether that text ends the first text block rather than opening its own.
+    inline: bool,
+}
+
+impl NoteRoutes {
+    /// The routes of `notes` for `result` under `placement`; a note saying whose a
+    /// member of the upstream's is may be added to `notes` first.
+    fn of(
+        result: &Result<Structured, Failure>,
+        placement: NotesPlacement,
+        notes: &mut Vec<String>,
+    ) -> NoteRoutes {
+        // Read once: whether the upstream's own object holds the notes member decides both
+        // the note that says so and whether toolgate's notes can go in.
+        // Without structured content the model reads the body as JSON in the text block.
+        let read_as = if placement.structured {
+            STRUCTURED_CONTENT
+        } else {
+            "the answer's JSON"
+        };
+        let upstream_owns_member = match result {
+            Ok(structured) if !structured.is_wrapped() => {
+                mark_upstream_member(structured.body(), placement, read_as, notes)
+            }
+            _ => false,
+        };
+        let spliced = match (result, placement.member) {
+            (Ok(structured), Some(member))
+                if !notes.is_empty() && placement.structured && placement.mode.in_structured() =>
+            {
+                // A wrapped body (`{"result": …}`) always takes it; an upstream's object
+                // only when it is one and has no member of that name (a duplicate key would
+                // leave which one a client keeps to its parser).
+                (structured.is_wrapped()
+                    || (object_close(structured.body()).is_some() && !upstream_owns_member))
+                    .then_some(member)
+            }
+            _ => None,
+        };
+        let as_text = !notes.is_empty() && (placement.mode.in_text() || spliced.is_none());
+        NoteRoutes {
+            spliced,
+            as_text,
+            // `inline`: the lines end the first text block instead of opening a block of
+            // their own.
+            inline: as_text && placement.mode.in_first_block(),
+        }
+    }
+}
+
+/// The first text block's text: the body (a wrapped body's text) or the failure's
+/// message, its string left open for inline notes. Returns whether it is an error.
+fn write_text(out: &mut Vec<u8>, result: &Result<Structured, Failure>) -> bool {
+    match result {
+        Ok(structured) => {
+            if structured.is_wrapped() {
+                write_str(out, &structured.text());
+            } else {
+                write_utf8_str(out, structured.body());
+            }
+            false
+        }
+        Err(failure) => {
+            write_str(out, &failure.message);
+            true
+        }
+    }
+}
+
+/// The notes as text: ending the first block (which this closes), or as a block of
+/// their own after it.
+fn write_notes_text(out: &mut Vec<u8>, notes: &[String], routes: NoteRoutes) {
+    if routes.inline {
+        append_to_string(out, &format!("\n\n{}", super::notes_text(notes)));
+    }
+    out.push(b'}');
+    if routes.as_text && !routes.inline {
+        out.extend_from_slice(br#",{"type":"text","text":"#);
+        write_str(out, &super::notes_text(notes));
+        out.push(b'}');
+    }
+}
+
+/// `structuredContent`: the checked body as it arrived (a wrapped one under `result`),
+/// the notes `member` spliced in before its closing brace when it takes them.
+fn write_structured_content(
+    out: &mut Vec<u8>,
+    structured: &Structured,
+    member: Option<(&str, &[String])>,
+) {
+    out.extend_from_slice(br#","structuredContent":"#);
+    if structured.is_wrapped() {
+        out.extend_from_slice(br#"{"result":"#);
+        out.extend_from_slice(structured.body());
+        if let Some((name, notes)) = member {
+            out.push(b',');
+            write_member(out, name, notes);
+        }
+        out.push(b'}');
+    } else {
+        match member.zip(object_close(structured.body())) {
+            Some(((name, notes), (close, empty))) => {
+                let body = structured.body();
+                out.extend_from_slice(&body[..close]);
+                if !empty {
+                    out.push(b',');
+                }
+                write_member(out, name, notes);
+                out.extend_from_slice(&body[close..]);
+            }
+            None => out.extend_from_slice(structured.body()),
+        }
+    }
+}
+
+/// `_meta`: a failure's text first, then the signals; closes the answer.
+fn write_meta(out: &mut Vec<u8>, failure: Option<&Failure>, signals: &CallSignals) {
     out.extend_from_slice(br#","_meta":{"#);
-    if let Err(failure) = &result {
-        write_str(&mut out, ERROR_META_KEY);
+    if let Some(failure) = failure {
+        write_str(out, ERROR_META_KEY);
         out.push(b':');
-        write_str(&mut out, &failure.message);
+        write_str(out, &failure.message);
         out.push(b',');
     }
-    write_str(&mut out, SIGNALS_META_KEY);
+    write_str(out, SIGNALS_META_KEY);
     out.push(b':');
     // Writing plain structs into a `Vec` cannot fail.
-    let _ = serde_json::to_writer(&mut out, &signals);
+    let _ = serde_json::to_writer(&mut *out, signals);
     out.extend_from_slice(b"}}}");
-    out
 }
 
 /// Where a result's structured object is read when it travels as structured content.

@@ -50,46 +50,88 @@ where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let (tx, mut rx) = mpsc::channel::<Vec<u8>>(outbound::QUEUE);
-    let writer = tokio::spawn(async move {
-        let mut output = output;
+    let (tx, rx) = mpsc::channel::<Vec<u8>>(outbound::QUEUE);
+    let writer = spawn_writer(output, rx);
+    let shared = Shared {
+        server: server.clone(),
+        session: Arc::default(),
+        link: Arc::new(SessionLink::new(None)),
+        tx,
+        end_of_input: tokio_util::sync::CancellationToken::new(),
+    };
+    // Broadcasts go to stdout with everything else, until reading stops.
+    let stop_broadcasts = tokio_util::sync::CancellationToken::new();
+    let broadcasts = spawn_broadcasts(&shared, stop_broadcasts.clone());
+    let mut tasks = read_messages(&shared, input, max_message_bytes, &shutdown).await?;
+    // Subscriptions end with the input that could cancel them; nobody will answer
+    // what is still waiting for the client.
+    shared.end_of_input.cancel();
+    shared.link.close();
+    while tasks.join_next().await.is_some() {}
+    stop_broadcasts.cancel();
+    let _ = broadcasts.await;
+    drop(shared);
+    writer.await.map_err(std::io::Error::other)?
+}
+
+/// The one task that owns the output: each line written and flushed, until every
+/// sender is gone.
+fn spawn_writer<W>(
+    mut output: W,
+    mut rx: mpsc::Receiver<Vec<u8>>,
+) -> tokio::task::JoinHandle<std::io::Result<()>>
+where
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    tokio::spawn(async move {
         while let Some(mut line) = rx.recv().await {
             line.push(b'\n');
             output.write_all(&line).await?;
             output.flush().await?;
         }
         Ok::<(), std::io::Error>(())
-    });
-    // The version the client's `initialize` negotiated, once it has.
-    let session: Arc<Mutex<Option<ProtocolVersion>>> = Arc::default();
-    // The client's answers to server→client requests, and its capabilities.
-    let link = Arc::new(SessionLink::new(None));
-    // Broadcasts go to stdout with everything else, until reading stops.
-    let stop_broadcasts = tokio_util::sync::CancellationToken::new();
-    let broadcasts = tokio::spawn({
-        let mut subscriber = server.broadcast().subscribe(None, link.reader());
-        let stop = stop_broadcasts.clone();
-        let tx = tx.clone();
-        let session = session.clone();
-        async move {
-            loop {
-                let batch = tokio::select! {
-                    () = stop.cancelled() => return,
-                    batch = subscriber.next() => batch,
-                };
-                // A client that has not initialized yet is told nothing unasked.
-                if lock(&session).is_none() {
-                    continue;
-                }
-                for (_, message) in batch {
-                    if tx.send(message.to_vec()).await.is_err() {
-                        return;
-                    }
+    })
+}
+
+/// The server's broadcasts relayed to the output, once the client has initialized,
+/// until `stop` or the output is gone.
+fn spawn_broadcasts(
+    shared: &Shared,
+    stop: tokio_util::sync::CancellationToken,
+) -> tokio::task::JoinHandle<()> {
+    let mut subscriber = shared
+        .server
+        .broadcast()
+        .subscribe(None, shared.link.reader());
+    let tx = shared.tx.clone();
+    let session = shared.session.clone();
+    tokio::spawn(async move {
+        loop {
+            let batch = tokio::select! {
+                () = stop.cancelled() => return,
+                batch = subscriber.next() => batch,
+            };
+            // A client that has not initialized yet is told nothing unasked.
+            if lock(&session).is_none() {
+                continue;
+            }
+            for (_, message) in batch {
+                if tx.send(message.to_vec()).await.is_err() {
+                    return;
                 }
             }
         }
-    });
-    let end_of_input = tokio_util::sync::CancellationToken::new();
+    })
+}
+
+/// Reads lines until the input ends or `shutdown`, each message answered by a task of
+/// its own (an over-long one refused, a blank one skipped); the tasks still running.
+async fn read_messages<R: AsyncRead + Unpin>(
+    shared: &Shared,
+    input: R,
+    max_message_bytes: usize,
+    shutdown: &tokio_util::sync::CancellationToken,
+) -> std::io::Result<tokio::task::JoinSet<()>> {
     let mut tasks = tokio::task::JoinSet::new();
     let mut reader = BufReader::new(input);
     let mut line = Vec::new();
@@ -112,7 +154,7 @@ where
                 &format!("Invalid Request: a message is limited to {max_message_bytes} bytes"),
                 None,
             );
-            if tx.send(refusal).await.is_err() {
+            if shared.tx.send(refusal).await.is_err() {
                 break;
             }
             continue;
@@ -121,61 +163,81 @@ where
             continue;
         }
         let body = body.to_vec();
-        let server = server.clone();
-        let session = session.clone();
-        let tx = tx.clone();
-        let link = link.clone();
-        let end_of_input = end_of_input.clone();
-        tasks.spawn(async move {
-            let answer = match jsonrpc::parse_within(&body, max_message_bytes) {
-                Err(refusal) => Some(refusal.to_json()),
-                Ok(Message::Request { id, method, params }) if method == "subscriptions/listen" => {
-                    let outbound = Outbound::new(Some(tx.clone()), Some(link.clone()), None);
-                    listen(&server, id, params, &outbound, &tx, end_of_input).await
-                }
-                Ok(message) => {
-                    let version = lock(&session).clone();
-                    let mut outbound = Outbound::new(Some(tx.clone()), Some(link.clone()), None);
-                    // A 2026-07-28 request names its own log level (or none: no logs).
-                    if let Some(meta) = message.params().map(|p| &p.meta)
-                        && meta.declares_inline()
-                    {
-                        outbound = outbound.with_request_log_level(meta.log_level());
-                    }
-                    let reply = server
-                        .handle(
-                            message,
-                            version.as_ref().map(ProtocolVersion::as_str),
-                            &outbound,
-                        )
-                        .await;
-                    reply.map(|r| {
-                        if let Some(v) = r.negotiated {
-                            *lock(&session) = Some(v);
-                        }
-                        if let Some(c) = r.client_capabilities {
-                            link.set_capabilities(c);
-                        }
-                        r.body
-                    })
-                }
-            };
-            if let Some(answer) = answer {
-                let _ = tx.send(answer).await;
-            }
-        });
+        let shared = shared.clone();
+        tasks.spawn(shared.answer(body, max_message_bytes));
         // Reap finished tasks so a long session does not accumulate them.
         while tasks.try_join_next().is_some() {}
     }
-    // Subscriptions end with the input that could cancel them; nobody will answer
-    // what is still waiting for the client.
-    end_of_input.cancel();
-    link.close();
-    while tasks.join_next().await.is_some() {}
-    stop_broadcasts.cancel();
-    let _ = broadcasts.await;
-    drop(tx);
-    writer.await.map_err(std::io::Error::other)?
+    Ok(tasks)
+}
+
+/// What every message of one stdio session shares.
+#[derive(Clone)]
+struct Shared {
+    server: Arc<Server>,
+    /// The version the client's `initialize` negotiated, once it has.
+    session: Arc<Mutex<Option<ProtocolVersion>>>,
+    /// The client's answers to server→client requests, and its capabilities.
+    link: Arc<SessionLink>,
+    /// Where lines go to the writer.
+    tx: mpsc::Sender<Vec<u8>>,
+    end_of_input: tokio_util::sync::CancellationToken,
+}
+
+impl Shared {
+    /// Answers one message (a `subscriptions/listen` streams until it ends), writing the
+    /// answer when there is one.
+    async fn answer(self, body: Vec<u8>, max_message_bytes: usize) {
+        let answer = match jsonrpc::parse_within(&body, max_message_bytes) {
+            Err(refusal) => Some(refusal.to_json()),
+            Ok(Message::Request { id, method, params }) if method == "subscriptions/listen" => {
+                let outbound = Outbound::new(Some(self.tx.clone()), Some(self.link.clone()), None);
+                listen(
+                    &self.server,
+                    id,
+                    params,
+                    &outbound,
+                    &self.tx,
+                    self.end_of_input,
+                )
+                .await
+            }
+            Ok(message) => self.handle(message).await,
+        };
+        if let Some(answer) = answer {
+            let _ = self.tx.send(answer).await;
+        }
+    }
+
+    /// Any other message, handed to the server at the negotiated version; what the
+    /// reply negotiates or declares is kept for the session.
+    async fn handle(&self, message: Message<'_>) -> Option<Vec<u8>> {
+        let version = lock(&self.session).clone();
+        let mut outbound = Outbound::new(Some(self.tx.clone()), Some(self.link.clone()), None);
+        // A 2026-07-28 request names its own log level (or none: no logs).
+        if let Some(meta) = message.params().map(|p| &p.meta)
+            && meta.declares_inline()
+        {
+            outbound = outbound.with_request_log_level(meta.log_level());
+        }
+        let reply = self
+            .server
+            .handle(
+                message,
+                version.as_ref().map(ProtocolVersion::as_str),
+                &outbound,
+            )
+            .await;
+        reply.map(|r| {
+            if let Some(v) = r.negotiated {
+                *lock(&self.session) = Some(v);
+            }
+            if let Some(c) = r.client_capabilities {
+                self.link.set_capabilities(c);
+            }
+            r.body
+        })
+    }
 }
 
 /// A 2026-07-28 `subscriptions/listen` over stdio: the acknowledgement, then each

@@ -22,6 +22,7 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::ops::ControlFlow;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
@@ -169,99 +170,6 @@ pub(crate) fn relay(
     parker: Option<Box<dyn Parker>>,
     on_tick: impl Fn() + Send + 'static,
 ) -> Response {
-    struct Relay<F> {
-        memory: Arc<ReplyMemory>,
-        first: Option<Vec<u8>>,
-        work: Option<Work>,
-        /// The answer, counted while it waits behind the events sent before it.
-        answer: Option<(Vec<u8>, Held)>,
-        queue: mpsc::Receiver<Vec<u8>>,
-        parker: Option<Box<dyn Parker>>,
-        done: bool,
-        on_tick: F,
-    }
-    enum Out {
-        Message(Vec<u8>, Held),
-        KeepAlive,
-    }
-    enum Next {
-        Sent(Vec<u8>),
-        Answered(Option<Reply>),
-        Quiet,
-    }
-    impl<F: Fn()> Relay<F> {
-        async fn next(&mut self) -> Option<Out> {
-            if let Some(first) = self.first.take() {
-                return Some(self.message(first));
-            }
-            if self.done {
-                return None;
-            }
-            while let Some(work) = self.work.as_mut() {
-                let next = tokio::select! {
-                    biased;
-                    Some(message) = self.queue.recv() => Next::Sent(message),
-                    reply = work => Next::Answered(reply),
-                    () = tokio::time::sleep(KEEP_ALIVE) => Next::Quiet,
-                };
-                match next {
-                    Next::Sent(message) => {
-                        let Some(parker) = self.parker.as_mut() else {
-                            return Some(self.message(message));
-                        };
-                        if !parker.asks(&message) {
-                            return Some(self.message(message));
-                        }
-                        let (Some(work), queue) = (
-                            self.work.take(),
-                            std::mem::replace(&mut self.queue, mpsc::channel(1).1),
-                        ) else {
-                            return None;
-                        };
-                        match parker.park(message, work, queue) {
-                            Asked::Parked(answer) => {
-                                self.done = true;
-                                return Some(self.message(answer));
-                            }
-                            Asked::GoesOn(work, queue) => {
-                                self.work = Some(work);
-                                self.queue = queue;
-                            }
-                        }
-                    }
-                    Next::Answered(reply) => {
-                        self.work = None;
-                        self.answer = reply.map(|r| {
-                            let held = hold(&self.memory, r.body.len());
-                            (r.body, held)
-                        });
-                    }
-                    Next::Quiet => {
-                        (self.on_tick)();
-                        return Some(Out::KeepAlive);
-                    }
-                }
-            }
-            // Everything the request sent before it answered goes first — except a
-            // question still queued: the call that asked it has ended, so nobody would
-            // take its answer (and a 2026-07-28 stream carries no requests at all).
-            while let Ok(message) = self.queue.try_recv() {
-                if !crate::mcp::outbound::is_request(&message) {
-                    return Some(self.message(message));
-                }
-            }
-            self.done = true;
-            self.answer
-                .take()
-                .map(|(answer, held)| Out::Message(answer, held))
-        }
-
-        /// A message sent before the answer, counted from here on.
-        fn message(&self, message: Vec<u8>) -> Out {
-            let held = hold(&self.memory, message.len());
-            Out::Message(message, held)
-        }
-    }
     let answer = answer.map(|answer| {
         let held = hold(&memory, answer.len());
         (answer, held)
@@ -277,17 +185,144 @@ pub(crate) fn relay(
         on_tick,
     };
     let stream = futures_util::stream::unfold(relay, |mut r| async move {
-        let chunk = match r.next().await? {
+        let chunk = r.next().await?.into_chunk();
+        Some((Ok::<Bytes, Infallible>(chunk), r))
+    });
+    sse(Body::from_stream(stream))
+}
+
+/// A POST's stream in progress: what [`relay`] sends, in order.
+struct Relay<F> {
+    memory: Arc<ReplyMemory>,
+    first: Option<Vec<u8>>,
+    work: Option<Work>,
+    /// The answer, counted while it waits behind the events sent before it.
+    answer: Option<(Vec<u8>, Held)>,
+    queue: mpsc::Receiver<Vec<u8>>,
+    parker: Option<Box<dyn Parker>>,
+    done: bool,
+    on_tick: F,
+}
+
+/// What a POST's stream sends next.
+enum Out {
+    Message(Vec<u8>, Held),
+    KeepAlive,
+}
+
+impl Out {
+    /// The bytes on the wire: a message as an event, counted until written, or a
+    /// keep-alive comment.
+    fn into_chunk(self) -> Bytes {
+        match self {
             Out::Message(message, held) => {
                 let mut out = Vec::with_capacity(message.len() + 32);
                 event(None, &message, &mut out);
                 counted_chunk(held, out)
             }
             Out::KeepAlive => Bytes::from_static(b":\n\n"),
+        }
+    }
+}
+
+/// What happened while the request ran.
+enum Next {
+    Sent(Vec<u8>),
+    Answered(Option<Reply>),
+    Quiet,
+}
+
+impl<F: Fn()> Relay<F> {
+    /// The next thing to send: the first message, then what the request sends while it
+    /// runs (or a keep-alive while it is quiet), then what it queued, then its answer.
+    async fn next(&mut self) -> Option<Out> {
+        if let Some(first) = self.first.take() {
+            return Some(self.message(first));
+        }
+        if self.done {
+            return None;
+        }
+        while let Some(work) = self.work.as_mut() {
+            let next = tokio::select! {
+                biased;
+                Some(message) = self.queue.recv() => Next::Sent(message),
+                reply = work => Next::Answered(reply),
+                () = tokio::time::sleep(KEEP_ALIVE) => Next::Quiet,
+            };
+            match next {
+                Next::Sent(message) => {
+                    if let ControlFlow::Break(out) = self.sent(message) {
+                        return out;
+                    }
+                }
+                Next::Answered(reply) => self.answered(reply),
+                Next::Quiet => {
+                    (self.on_tick)();
+                    return Some(Out::KeepAlive);
+                }
+            }
+        }
+        self.queued_then_answer()
+    }
+
+    /// A message the running request sent: sent on, or (a question, with a parker)
+    /// parked; `Continue` when the call goes on without anything to send.
+    fn sent(&mut self, message: Vec<u8>) -> ControlFlow<Option<Out>> {
+        let Some(parker) = self.parker.as_mut() else {
+            return ControlFlow::Break(Some(self.message(message)));
         };
-        Some((Ok::<Bytes, Infallible>(chunk), r))
-    });
-    sse(Body::from_stream(stream))
+        if !parker.asks(&message) {
+            return ControlFlow::Break(Some(self.message(message)));
+        }
+        let (Some(work), queue) = (
+            self.work.take(),
+            std::mem::replace(&mut self.queue, mpsc::channel(1).1),
+        ) else {
+            return ControlFlow::Break(None);
+        };
+        match parker.park(message, work, queue) {
+            Asked::Parked(answer) => {
+                self.done = true;
+                ControlFlow::Break(Some(self.message(answer)))
+            }
+            Asked::GoesOn(work, queue) => {
+                self.work = Some(work);
+                self.queue = queue;
+                ControlFlow::Continue(())
+            }
+        }
+    }
+
+    /// The request has answered: its answer counted from here on.
+    fn answered(&mut self, reply: Option<Reply>) {
+        self.work = None;
+        self.answer = reply.map(|r| {
+            let held = hold(&self.memory, r.body.len());
+            (r.body, held)
+        });
+    }
+
+    /// After the request: what it queued, then its answer, then the end.
+    fn queued_then_answer(&mut self) -> Option<Out> {
+        // Everything the request sent before it answered goes first — except a
+        // question still queued: the call that asked it has ended, so nobody would
+        // take its answer (and a 2026-07-28 stream carries no requests at all).
+        while let Ok(message) = self.queue.try_recv() {
+            if !crate::mcp::outbound::is_request(&message) {
+                return Some(self.message(message));
+            }
+        }
+        self.done = true;
+        self.answer
+            .take()
+            .map(|(answer, held)| Out::Message(answer, held))
+    }
+
+    /// A message sent before the answer, counted from here on.
+    fn message(&self, message: Vec<u8>) -> Out {
+        let held = hold(&self.memory, message.len());
+        Out::Message(message, held)
+    }
 }
 
 #[cfg(test)]
