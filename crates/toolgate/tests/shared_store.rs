@@ -550,14 +550,20 @@ async fn freezable_relay(target: String) -> (SocketAddr, Arc<AtomicBool>) {
     (addr, frozen)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_store_that_stops_answering_fails_readiness_instead_of_hanging_it() {
-    let pg = TestPostgres::start();
+/// The URL of `pg` through a [`freezable_relay`], and the relay's switch.
+async fn behind_a_freezable_relay(pg: &TestPostgres) -> (reqwest::Url, Arc<AtomicBool>) {
     let mut url = reqwest::Url::parse(&pg.url).unwrap();
     let target = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(5432));
     let (relay, frozen) = freezable_relay(target).await;
     url.set_host(Some("127.0.0.1")).unwrap();
     url.set_port(Some(relay.port())).unwrap();
+    (url, frozen)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_that_stops_answering_fails_readiness_instead_of_hanging_it() {
+    let pg = TestPostgres::start();
+    let (url, frozen) = behind_a_freezable_relay(&pg).await;
     let (upstream, _api) = start_upstream().await;
     let (hook, _bodies) = start_receiver().await;
     let dir = temp_dir("stalled");
@@ -595,11 +601,7 @@ async fn a_store_that_stops_answering_fails_readiness_instead_of_hanging_it() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_statement_the_store_never_answers_fails_and_the_next_one_gets_a_fresh_connection() {
     let pg = TestPostgres::start();
-    let mut url = reqwest::Url::parse(&pg.url).unwrap();
-    let target = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(5432));
-    let (relay, frozen) = freezable_relay(target).await;
-    url.set_host(Some("127.0.0.1")).unwrap();
-    url.set_port(Some(relay.port())).unwrap();
+    let (url, frozen) = behind_a_freezable_relay(&pg).await;
     let store = PostgresStore::connect(url.as_str()).await.unwrap();
     store.ping().await.unwrap();
 

@@ -329,23 +329,8 @@ pub(super) fn names_a_limit_passed(text: &[u8]) -> bool {
     if text.len() > 64 {
         return false;
     }
-    let mut words: Vec<String> = Vec::new();
-    let mut word = String::new();
-    let mut previous_lower = false;
-    for &b in text {
-        let c = b as char;
-        let boundary = !c.is_ascii_alphanumeric() || (c.is_ascii_uppercase() && previous_lower);
-        if boundary && !word.is_empty() {
-            words.push(std::mem::take(&mut word));
-        }
-        if c.is_ascii_alphanumeric() {
-            word.push(c.to_ascii_lowercase());
-        }
-        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-    }
-    if !word.is_empty() {
-        words.push(word);
-    }
+    // Bytes that are not UTF-8 split words as any other non-alphanumeric character does.
+    let words = super::members::camel_words(&String::from_utf8_lossy(text));
     let any = |set: &[&str]| words.iter().any(|w| set.contains(&w.as_str()));
     any(&THROTTLED) || (any(&LIMIT) && any(&PASSED))
 }

@@ -174,7 +174,7 @@ fn credits_field(name: &str) -> Option<String> {
 }
 
 /// The lower-case words of a member name: `_`, `-` and case changes split them.
-fn camel_words(name: &str) -> Vec<String> {
+pub(super) fn camel_words(name: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
     let mut word = String::new();
     let mut previous_lower = false;
