@@ -222,6 +222,19 @@ fn end_trace(
     }
 }
 
+/// A drift seen on the tool, failed or returned anyway: counted, and the tool marked
+/// as drifting until its contract holds again.
+fn drift_seen<U: Upstream>(route: &Route<U>, services: &Services) {
+    services
+        .metrics
+        .contract_drift
+        .get_or_create(&crate::metrics::ToolLabel {
+            tool: route.label.clone(),
+        })
+        .inc();
+    route.state.drift_open.store(true, Ordering::Relaxed);
+}
+
 /// Every `contract_drift` from an upstream reply counts, and opens (or updates) the
 /// owner's incident: a diff, a body that is not JSON, one over the size limit, or a
 /// redirect alike.
@@ -232,14 +245,7 @@ fn drift_detected<U: Upstream>(
     agent: Option<&crate::agents::CallAgent>,
 ) {
     let spec = &route.spec;
-    services
-        .metrics
-        .contract_drift
-        .get_or_create(&crate::metrics::ToolLabel {
-            tool: route.label.clone(),
-        })
-        .inc();
-    route.state.drift_open.store(true, Ordering::Relaxed);
+    drift_seen(route, services);
     // Every call drifts once an upstream breaks: a repeat is a counter bump, and only the
     // first sighting builds the incident's title and detail.
     let fingerprint = match &failure.drift {
@@ -331,14 +337,7 @@ fn warned_drift_detected<U: Upstream>(
     drift: &toolgate_contract::Drift,
     agent: Option<&crate::agents::CallAgent>,
 ) {
-    services
-        .metrics
-        .contract_drift
-        .get_or_create(&crate::metrics::ToolLabel {
-            tool: route.label.clone(),
-        })
-        .inc();
-    route.state.drift_open.store(true, Ordering::Relaxed);
+    drift_seen(route, services);
     if services.incidents.sighting_by(
         IncidentKind::ContractDrift,
         &route.spec.name,
