@@ -717,7 +717,7 @@ fn period_counts(text: &str) -> Option<PeriodCounts<'_>> {
         }
         let (k, v) = member.split_once('=')?;
         let (k, v) = (k.trim(), v.trim());
-        match period_seconds(&k.to_ascii_lowercase()) {
+        match num::period_seconds(&k.to_ascii_lowercase()) {
             Some(window) => out.counts.push((k, window, num::parse_u64(v)?)),
             None if out.label.is_none()
                 && !v.is_empty()
@@ -738,17 +738,6 @@ struct PeriodCounts<'a> {
     label: Option<&'a str>,
     /// The key as sent, its window in seconds, and the count.
     counts: Vec<(&'a str, u64, u64)>,
-}
-
-/// The window a period key names, in seconds. `m` is not one (minute or month).
-fn period_seconds(key: &str) -> Option<u64> {
-    Some(match key {
-        "s" | "sec" | "secs" | "second" | "seconds" => 1,
-        "min" | "mins" | "minute" | "minutes" => 60,
-        "h" | "hr" | "hrs" | "hour" | "hours" => 3_600,
-        "d" | "day" | "days" => 86_400,
-        _ => return None,
-    })
 }
 
 /// One quota per period, the count being the field's part.
