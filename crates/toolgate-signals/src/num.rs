@@ -204,5 +204,16 @@ impl TimeUnit {
     }
 }
 
+/// The window a period key names, in seconds. `m` is not one (minute or month).
+pub(crate) fn period_seconds(key: &str) -> Option<u64> {
+    Some(match key {
+        "s" | "sec" | "secs" | "second" | "seconds" => 1,
+        "min" | "mins" | "minute" | "minutes" => 60,
+        "h" | "hr" | "hrs" | "hour" | "hours" => 3_600,
+        "d" | "day" | "days" => 86_400,
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests;

@@ -24,6 +24,18 @@ const PASSED: [&str; 6] = [
     "reached",
     "exhausted",
 ];
+/// What a limit of calls counts, said between the limit and its passing.
+const COUNTED: [&str; 9] = [
+    "concurrent",
+    "concurrency",
+    "request",
+    "requests",
+    "call",
+    "calls",
+    "api",
+    "query",
+    "queries",
+];
 /// What an API's budget of calls is counted in, when it is not a rate.
 const BUDGET: [&str; 3] = ["credits", "quota", "units"];
 /// What else a limit is put on (a size, an input, money, storage, a plan's seats: none
@@ -103,6 +115,14 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
             &["call", "calls", "request", "requests", "query", "queries"],
         ) && is(i + 1, &["limited"])
     });
+    // What is counted may stand between the two without moving them apart: "exceeded
+    // concurrent request limit" (NetSuite's `ExceededConcurrentRequestLimitFault`) is
+    // "exceeded limit".
+    let w: Vec<String> = w
+        .into_iter()
+        .filter(|x| !COUNTED.contains(&x.as_str()))
+        .collect();
+    let is = |i: usize, set: &[&str]| w.get(i).is_some_and(|x| set.contains(&x.as_str()));
     let near = (0..w.len())
         .any(|i| is(i, &LIMIT) && (i.saturating_sub(2)..=i + 2).any(|j| j != i && is(j, &PASSED)));
     // A budget spent: "You have run out of credits", `insufficient_credits`, "out of
@@ -139,6 +159,9 @@ mod tests {
             "You have run out of credits. Please upgrade your plan.",
             "Account is out of quota",
             "INSUFFICIENT_UNITS",
+            "exceededConcurrentRequestLimitFault",
+            "Exceeded concurrent request limit",
+            "RATE_OF_API_CALLS_EXCEEDED",
         ] {
             assert!(says_limit_passed(t), "{t}");
         }
@@ -157,6 +180,8 @@ mod tests {
             "Access limited to administrators",
             "The interest rate exceeds the cap",
             "storageQuotaExceeded",
+            "exceededRequestSizeLimitFault",
+            "Exceeded the request limit of 100 items per page",
             "Seat limit reached: remove members or upgrade",
             "Not found",
             "Insufficient funds",

@@ -272,7 +272,8 @@ fn parse_name(name: &str) -> Option<Name> {
     let Some((at, span)) = rate_limit_word(&tokens) else {
         return part_then_limit(&tokens)
             .or_else(|| count_of_requests(&tokens))
-            .or_else(|| family_by_shape(&tokens));
+            .or_else(|| family_by_shape(&tokens))
+            .or_else(|| concurrency(&tokens));
     };
     let after = &tokens[at + span..];
     let Tail {
@@ -478,6 +479,64 @@ fn family_by_shape(tokens: &[&str]) -> Option<Name> {
     })
 }
 
+/// A concurrency budget said with its own words (APIFreaks' `X-Concurrent-Threads: 5`
+/// beside `X-Concurrent-Threads-Active: 2`): a name holding `concurrent` or
+/// `concurrency` is the limit when nothing follows it but what is counted (`threads`,
+/// `requests`), and what is in flight when it ends in `active`, `running`, `inflight`,
+/// `current` or `used`. Requests in flight are spent capacity, so limit less active is
+/// what is left. Read by its shape alone: a reply must carry the limit and a count
+/// beside it, so a lone `X-Concurrent-Requests` (a setting echoed back) says nothing.
+fn concurrency(tokens: &[&str]) -> Option<Name> {
+    let tokens = match tokens {
+        ["x", rest @ ..] => rest,
+        rest => rest,
+    };
+    let at = tokens.iter().position(|t| t.starts_with("concurren"))?;
+    let (part, family) = match tokens.split_last()? {
+        (last, head) if at < head.len() => match *last {
+            "active" | "running" | "inflight" | "current" | "used" | "inuse" => (Part::Used, head),
+            "limit" | "max" | "maximum" => (Part::Limit, head),
+            "remaining" | "available" | "left" | "free" => (Part::Remaining, head),
+            t if is_counted_noun(t) => (Part::Limit, tokens),
+            _ => return None,
+        },
+        // The word itself last: `X-Concurrency`.
+        _ => (Part::Limit, tokens),
+    };
+    // Only what is counted may sit between the word and the part: `concurrent-threads`,
+    // not `concurrent-user-session-timeout-max`.
+    if !family[at + 1..].iter().all(|t| is_counted_noun(t)) {
+        return None;
+    }
+    // The family ends at the word, as when a counted noun is read as the rate-limit
+    // word (`X-Concurrent-Requests-Limit`), so the fields of one budget meet.
+    Some(Name {
+        family: tokens[..=at].join("-"),
+        policy: String::new(),
+        part,
+        unit: None,
+        by_shape_alone: true,
+    })
+}
+
+/// What a concurrency budget counts.
+fn is_counted_noun(t: &str) -> bool {
+    matches!(
+        t,
+        "threads"
+            | "thread"
+            | "requests"
+            | "request"
+            | "calls"
+            | "call"
+            | "connections"
+            | "sessions"
+            | "jobs"
+            | "slots"
+            | "tasks"
+    )
+}
+
 pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
     let mut groups: Vec<Group> = Vec::new();
     let mut seen = 0;
@@ -539,7 +598,11 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
     }
     join::echoes(&mut groups);
     join::bare_groups(&mut groups);
-    groups.retain(|g| !g.by_shape_alone || (g.limit.is_some() && g.remaining.is_some()));
+    // A family named by its shape alone stands when the reply gives its size and what
+    // is left of it, or what of it is spent (the rest is then what is left).
+    groups.retain(|g| {
+        !g.by_shape_alone || (g.limit.is_some() && (g.remaining.is_some() || g.used.is_some()))
+    });
     for g in groups {
         g.emit(out);
     }
@@ -717,7 +780,7 @@ fn period_counts(text: &str) -> Option<PeriodCounts<'_>> {
         }
         let (k, v) = member.split_once('=')?;
         let (k, v) = (k.trim(), v.trim());
-        match period_seconds(&k.to_ascii_lowercase()) {
+        match num::period_seconds(&k.to_ascii_lowercase()) {
             Some(window) => out.counts.push((k, window, num::parse_u64(v)?)),
             None if out.label.is_none()
                 && !v.is_empty()
@@ -738,17 +801,6 @@ struct PeriodCounts<'a> {
     label: Option<&'a str>,
     /// The key as sent, its window in seconds, and the count.
     counts: Vec<(&'a str, u64, u64)>,
-}
-
-/// The window a period key names, in seconds. `m` is not one (minute or month).
-fn period_seconds(key: &str) -> Option<u64> {
-    Some(match key {
-        "s" | "sec" | "secs" | "second" | "seconds" => 1,
-        "min" | "mins" | "minute" | "minutes" => 60,
-        "h" | "hr" | "hrs" | "hour" | "hours" => 3_600,
-        "d" | "day" | "days" => 86_400,
-        _ => return None,
-    })
 }
 
 /// One quota per period, the count being the field's part.

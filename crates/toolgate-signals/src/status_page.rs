@@ -506,7 +506,9 @@ fn bare_word_health(s: &str) -> Health {
         | "performanceissues"
         | "partiallyavailable"
         | "partiallydegraded"
-        | "limited" => Health::Degraded,
+        | "limited"
+        // Vigil's `/status/text` answers `healthy`, `sick` (under high load) or `dead`.
+        | "sick" => Health::Degraded,
         "fail" | "failed" | "failure" | "failing" | "error" | "down" | "critical" | "red"
         | "unhealthy" | "majoroutage" | "outage" | "unavailable" | "false" | "outofservice"
         | "downtime" | "offline" | "fatal" | "danger" | "notserving"

@@ -16,6 +16,11 @@
 //! window, as before lists were read. Which window is tightest is left to the ordering
 //! in [`crate::quota`], so a nearly spent daily window comes before a fresh short one.
 //! At most [`MAX_WINDOWS`] positions are read.
+//!
+//! A field may instead key its counts by the window they count in, as a JSON object
+//! (People Data Labs' `x-ratelimit-remaining: {"minute": 6}`, <https://docs.peopledatalabs.com/docs/usage-limits>):
+//! each key names its window ([`keyed`]), so even one member says which window it is,
+//! and the fields of a family meet by key rather than by position.
 
 use std::time::Duration;
 
@@ -83,6 +88,62 @@ pub(crate) fn counts(text: &str) -> Option<Vec<u64>> {
         .filter(|v| !v.is_empty())
 }
 
+/// The longest keyed value read: a few windows' counts, not a document.
+const MAX_KEYED: usize = 256;
+
+/// `{"minute": 6, "day": 90}`: counts keyed by the period they count in, in the order
+/// sent; `None` unless the value is such an object with at least one member and every
+/// key a period ([`crate::num::period_seconds`]) and every value a whole count.
+pub(crate) fn keyed(text: &str) -> Option<Vec<(String, u64, Duration)>> {
+    let text = text.trim();
+    if !text.starts_with('{') || text.len() > MAX_KEYED {
+        return None;
+    }
+    let members: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text).ok()?;
+    let out = members
+        .iter()
+        .take(MAX_WINDOWS)
+        .map(|(k, v)| {
+            let key = k.trim().to_ascii_lowercase();
+            let window = crate::num::period_seconds(&key)?;
+            Some((key, v.as_u64()?, Duration::from_secs(window)))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    (!out.is_empty()).then_some(out)
+}
+
+/// The fields of one family keyed by window ([`keyed`]), as positions: the windows in
+/// the order the first keyed field names them, each field's count for that window.
+/// `None` unless at least one field is keyed; a field that is not gives nothing.
+pub(crate) fn keyed_lists(limit: Option<&str>, remaining: Option<&str>) -> Option<Lists> {
+    let limit = limit.and_then(keyed).unwrap_or_default();
+    let remaining = remaining.and_then(keyed).unwrap_or_default();
+    let order = if remaining.is_empty() {
+        &limit
+    } else {
+        &remaining
+    };
+    if order.is_empty() {
+        return None;
+    }
+    let count = |of: &[(String, u64, Duration)], key: &str| {
+        of.iter().find(|(k, _, _)| k == key).map(|(_, n, _)| *n)
+    };
+    let mut lists = Lists::default();
+    for (key, _, window) in order {
+        // A position needs its count in every keyed field, or the positions would slip.
+        let l = count(&limit, key);
+        let r = count(&remaining, key);
+        if (!limit.is_empty() && l.is_none()) || (!remaining.is_empty() && r.is_none()) {
+            continue;
+        }
+        lists.limit.extend(l);
+        lists.remaining.extend(r);
+        lists.window.push(Some(*window));
+    }
+    (!lists.window.is_empty()).then_some(lists)
+}
+
 /// A reset per position, each any shape [`reset::parse_str`] knows; a single value
 /// (which may itself hold a comma, as an HTTP-date does) is one reset.
 pub(crate) fn resets(text: &str, now: DateTime<Utc>) -> Vec<Option<Duration>> {
@@ -145,6 +206,49 @@ mod tests {
             resets("Sun, 01 Jun 2025 12:00:30 GMT", now),
             vec![Some(Duration::from_secs(30))]
         );
+    }
+
+    #[test]
+    fn counts_keyed_by_window() {
+        let minute = Duration::from_secs(60);
+        assert_eq!(
+            keyed(r#"{"minute": 6}"#),
+            Some(vec![("minute".to_owned(), 6, minute)])
+        );
+        assert_eq!(
+            keyed(r#" {"Second": 2, "day": 900} "#),
+            Some(vec![
+                ("second".to_owned(), 2, Duration::from_secs(1)),
+                ("day".to_owned(), 900, Duration::from_secs(86_400)),
+            ])
+        );
+        // Not periods, not counts, not an object, too long: nothing.
+        assert_eq!(keyed(r#"{"search": 6}"#), None);
+        assert_eq!(keyed(r#"{"minute": "6"}"#), None);
+        assert_eq!(keyed(r#"{"minute": -1}"#), None);
+        assert_eq!(keyed("{}"), None);
+        assert_eq!(keyed("6"), None);
+        assert_eq!(keyed(r#"{"minute": 6"#), None);
+        let long = format!(r#"{{"minute": 6, "pad": "{}"}}"#, "x".repeat(400));
+        assert_eq!(keyed(&long), None);
+        // Two fields meet by key, whatever order each sends its windows in.
+        let l = keyed_lists(
+            Some(r#"{"day": 1000, "minute": 10}"#),
+            Some(r#"{"minute": 0, "day": 40}"#),
+        )
+        .unwrap_or_default();
+        let q = l.quotas("default");
+        assert_eq!(q.len(), 2);
+        assert_eq!(
+            (q[0].limit, q[0].remaining, q[0].window),
+            (Some(10), Some(0), Some(minute))
+        );
+        assert_eq!((q[1].limit, q[1].remaining), (Some(1000), Some(40)));
+        // A keyed remaining beside a plain limit: the windows of the keyed field only.
+        let l = keyed_lists(Some("10"), Some(r#"{"minute": 6}"#)).unwrap_or_default();
+        let q = l.quotas("default");
+        assert_eq!((q[0].limit, q[0].remaining), (None, Some(6)));
+        assert!(keyed_lists(Some("10"), Some("6")).is_none());
     }
 
     #[test]

@@ -142,12 +142,35 @@ const ITEM_ERROR_KEYS: [&str; 6] = [
     "reason",
 ];
 
+/// Members of an item whose object holds its error (Expo's `details`).
+const ITEM_ERROR_HOLDERS: [&str; 5] = ["details", "detail", "error", "errordetails", "errorinfo"];
+
+/// Whether an item's error object names a throttle in one of its own error members.
+fn holds_a_throttle(object: &[u8]) -> bool {
+    let mut members = TopLevel::new(object);
+    while let Some((key, value)) = members.next_member() {
+        let key: Vec<u8> = key
+            .iter()
+            .filter(|b| b.is_ascii_alphanumeric())
+            .map(u8::to_ascii_lowercase)
+            .collect();
+        if (key == b"code" || ITEM_ERROR_KEYS.iter().any(|n| key == n.as_bytes()))
+            && (says_throttled(value) || is_limit_status(value))
+        {
+            return true;
+        }
+    }
+    false
+}
+
 /// Whether a list of per-item results reports every item refused for throttling:
 /// Vonage's SMS API answers a 200 whose `messages[]` each carry `"status": "1"` and
 /// `"error-text": "Throughput Rate Exceeded - please wait [ 20 ] and retry"`. Each item
 /// must say it failed (a status or code that is not 0 or a 2xx, or a failure word) and
-/// say why in an error member; a list with one item that went through, or whose items
-/// merely hold text (log lines, messages), is data.
+/// say why in an error member, or in one of an error object beside (Expo's tickets,
+/// `{"status": "error", "details": {"error": "MessageRateExceeded"}}`); a list with one
+/// item that went through, or whose items merely hold text (log lines, messages), is
+/// data: the items that went through would go through twice.
 fn every_item_throttled(list: &[u8]) -> bool {
     let items = array_objects(list);
     !items.is_empty()
@@ -172,6 +195,11 @@ fn every_item_throttled(list: &[u8]) -> bool {
                 }
                 if is(&ITEM_ERROR_KEYS) {
                     throttled |= says_throttled(value) || is_limit_status(value);
+                }
+                // The error one level down, in an object of its own (the Expo push
+                // service's tickets: `"details": {"error": "MessageRateExceeded"}`).
+                if is(&ITEM_ERROR_HOLDERS) && value.starts_with(b"{") {
+                    throttled |= holds_a_throttle(value);
                 }
             }
             failed && throttled
@@ -480,6 +508,10 @@ mod tests {
             // Every item of a per-item result list refused for throttling.
             br#"{"message-count":"1","messages":[{"status":"1","error-text":"Throughput Rate Exceeded - please wait [ 20 ] and retry"}]}"#,
             br#"{"results":[{"code":429,"error":"RATE_LIMIT_EXCEEDED"},{"code":429,"error":"RATE_LIMIT_EXCEEDED"}]}"#,
+            // The item's error in an object of its own (Expo's push tickets, and another
+            // batch's `error: {code}`).
+            br#"{"data":[{"status":"error","message":"Messages have been sent too frequently","details":{"error":"MessageRateExceeded"}}]}"#,
+            br#"{"responses":[{"status":"failed","error":{"code":"QUOTA_EXCEEDED","message":"x"}}]}"#,
             // A status wrapper, read as top-level members.
             br#"{"id":"","base_resp":{"status_code":1002,"status_msg":"rate limit exceeded(RPM)"}}"#,
             br#"{"BaseResponse":{"code":3,"message":"request quota exceeded"}}"#,
@@ -499,6 +531,11 @@ mod tests {
             br#"{"error":"","message":"Too many requests today"}"#,
             br#"{"error":false}"#,
             br#"{"jobs":[{"id":1,"success":false,"info":"rate limit exceeded"}]}"#,
+            // One ticket sent, one refused: the list is data, not a refusal.
+            br#"{"data":[{"status":"ok","id":"a"},{"status":"error","details":{"error":"MessageRateExceeded"}}]}"#,
+            // An error object of another kind, and a throttle named outside error members.
+            br#"{"data":[{"status":"error","details":{"error":"DeviceNotRegistered"}}]}"#,
+            br#"{"data":[{"status":"error","details":{"note":"rate limit exceeded"}}]}"#,
             br#"{"data":{"error":"rate limited"},"ok":true}"#,
             br#"{"note":"\"error\": \"x\"","okay":false}"#,
             br#"{"success":true}"#,

@@ -249,3 +249,36 @@ fn values_by_shape() {
     assert!(key_values("user-hour-lim:3600;user-hour-rem:3599;").is_some());
     assert!(key_values("user-hour-foo:1;bar-baz:2").is_none());
 }
+
+#[test]
+fn a_concurrency_limit_and_what_is_in_flight() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    // APIFreaks: the limit under the bare name, what is running under `-Active`.
+    let q = read(&[
+        ("X-Concurrent-Threads", b"5"),
+        ("X-Concurrent-Threads-Active", b"2"),
+    ]);
+    assert_eq!((q[0].limit, q[0].remaining), (Some(5), Some(3)));
+    // Other spellings of the same budget: spent, and the word alone as the limit.
+    let q = read(&[
+        ("X-Concurrent-Requests-Limit", b"10"),
+        ("X-Concurrent-Requests-Running", b"10"),
+    ]);
+    assert_eq!((q[0].limit, q[0].remaining), (Some(10), Some(0)));
+    let q = read(&[("X-Concurrency", b"8"), ("X-Concurrency-Available", b"6")]);
+    assert_eq!((q[0].limit, q[0].remaining), (Some(8), Some(6)));
+    // No evidence in the reply: a lone limit or a lone count says nothing.
+    assert!(read(&[("X-Concurrent-Threads", b"5")]).is_empty());
+    assert!(read(&[("X-Concurrency-Active", b"3")]).is_empty());
+    // Other words after the concurrency word are not a budget.
+    assert!(
+        read(&[
+            ("X-Concurrent-Session-Timeout", b"30"),
+            ("X-Concurrent-Session-Timeout-Active", b"1"),
+        ])
+        .is_empty()
+    );
+}

@@ -1043,3 +1043,18 @@ fn an_entry_with_several_flags_is_as_bad_as_the_worst() {
     let mixed = br#"{"monitors":[{"name":"db","online":true,"failing":true}]}"#;
     assert_eq!(parse(mixed).unwrap().health, Health::Down);
 }
+
+#[test]
+fn sick_is_a_service_under_load() {
+    // Vigil's `/status/text`: `healthy`, `sick` (services under high load), `dead`.
+    assert_eq!(health_of("sick"), Some(Health::Degraded));
+    assert_eq!(health_of("sick\n"), Some(Health::Degraded));
+    // The same word as a JSON status, and in Vigil's webhook payload's `status`.
+    assert_eq!(health_of(r#"{"status":"SICK"}"#), Some(Health::Degraded));
+    assert_eq!(
+        health_of(r#"{"type":"changed","status":"sick","time":"08:58:28 UTC+0200"}"#),
+        Some(Health::Degraded)
+    );
+    // A sentence that denies it is not read as the word.
+    assert_eq!(health_of("not sick"), None);
+}

@@ -42,11 +42,28 @@ pub(super) fn read(text: &str, now: DateTime<Utc>, out: &mut Walked) {
         let local = name.rsplit(':').next().unwrap_or(name);
         let end = rest.find('<').unwrap_or(rest.len());
         let value = rest[..end].trim();
+        if is_fault_type(local) {
+            // A SOAP fault's detail names its type by an element (NetSuite's
+            // `<platformFaults:exceededConcurrentRequestLimitFault>`): the name is the
+            // fault's code, as `ErrorCode` would hold it.
+            field("type", &Value::String(local.to_owned()), now, out);
+        }
         if local.is_empty() || value.is_empty() || value.len() > MAX_MESSAGE {
             continue;
         }
         field(local, &Value::String(value.to_owned()), now, out);
     }
+}
+
+/// An element named as a fault or exception type (`…Fault`, `…Exception`), but not
+/// the envelope's own `Fault`, whose name says nothing of which fault it is.
+fn is_fault_type(local: &str) -> bool {
+    let lower = local.to_ascii_lowercase();
+    ["fault", "exception"].iter().any(|suffix| {
+        lower
+            .strip_suffix(suffix)
+            .is_some_and(|head| head.len() >= 3 && head.bytes().all(|b| b.is_ascii_alphanumeric()))
+    })
 }
 
 /// Whether the markup is an HTML page rather than an XML document.
@@ -83,6 +100,14 @@ mod tests {
         let w = walked(s3);
         assert_eq!(w.reason.as_deref(), Some("SlowDown"));
         assert_eq!(w.wait.map(|d| d.as_secs()), Some(30));
+        // The fault's type said by the name of an element in its detail (NetSuite).
+        let typed = r#"<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body><soapenv:Fault><faultcode>soapenv:Server.userException</faultcode><faultstring>WS_REQUEST_BLOCKED</faultstring><detail><platformFaults:exceededConcurrentRequestLimitFault xmlns:platformFaults="urn:faults_2024_1.platform.webservices.netsuite.com"><platformFaults:code>WS_REQUEST_BLOCKED</platformFaults:code></platformFaults:exceededConcurrentRequestLimitFault></detail></soapenv:Fault></soapenv:Body></soapenv:Envelope>"#;
+        assert_eq!(
+            walked(typed).reason.as_deref(),
+            Some("exceededConcurrentRequestLimitFault")
+        );
+        let exception = "<Error><ns:RequestLimitExceededException><Message>x</Message></ns:RequestLimitExceededException></Error>";
+        assert!(walked(exception).reason.is_some());
     }
 
     #[test]
@@ -90,6 +115,14 @@ mod tests {
         let auth = r#"<s:Envelope><s:Body><s:Fault><faultcode>s:Client</faultcode><faultstring>Authentication failed.</faultstring><detail><Code>105</Code><ErrorCode>InvalidCredentials</ErrorCode></detail></s:Fault></s:Body></s:Envelope>"#;
         let w = walked(auth);
         assert!(w.reason.is_none() && !w.throttled_text && w.wait.is_none());
+        // Fault types of other kinds, and a limit on a size, are no throttle.
+        for typed in [
+            "<detail><ns:invalidCredentialsFault><ns:code>INVALID_LOGIN</ns:code></ns:invalidCredentialsFault></detail>",
+            "<detail><ns:exceededRequestSizeLimitFault><ns:code>WS_REQUEST_TOO_LARGE</ns:code></ns:exceededRequestSizeLimitFault></detail>",
+            "<s:Envelope><s:Body><s:Fault><faultstring>x</faultstring></s:Fault></s:Body></s:Envelope>",
+        ] {
+            assert!(walked(typed).reason.is_none(), "{typed}");
+        }
         // A page for people: its title is not a field.
         let page = "<!DOCTYPE html><html><head><title>Too Many Requests</title></head></html>";
         assert!(!walked(page).throttled_text);
