@@ -47,24 +47,22 @@ pub(crate) fn quota(h: &Headers<'_>, now: DateTime<Utc>) -> Option<Quota> {
 }
 
 pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
-    if let Some(lists) = window_list::keyed_lists(
+    // Counts keyed by their window (`{"minute": 6}`: the keys say the windows), else
+    // several windows listed side by side, else the usual single window.
+    let lists = match window_list::keyed_lists(
         h.get_str("x-ratelimit-limit"),
         h.get_str("x-ratelimit-remaining"),
     ) {
-        // Counts keyed by their window (`{"minute": 6}`): the keys say the windows.
-        let mut lists = lists;
-        lists.reset = h
-            .get_str("x-ratelimit-reset")
-            .map(|v| window_list::resets(v, now))
-            .unwrap_or_default();
-        let policy = h
-            .get_str("x-ratelimit-resource")
-            .filter(|r| !r.is_empty())
-            .unwrap_or("default");
-        for q in lists.quotas(policy) {
-            out.quota(q);
+        Some(mut keyed) => {
+            keyed.reset = h
+                .get_str("x-ratelimit-reset")
+                .map(|v| window_list::resets(v, now))
+                .unwrap_or_default();
+            Some(keyed)
         }
-    } else if let Some(lists) = window_lists(h, now) {
+        None => window_lists(h, now),
+    };
+    if let Some(lists) = lists {
         let policy = h
             .get_str("x-ratelimit-resource")
             .filter(|r| !r.is_empty())

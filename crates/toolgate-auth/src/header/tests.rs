@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn token(value: &[u8]) -> Result<&str, Refusal> {

@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::temp_dir::TempDir;
 use serde_json::json;

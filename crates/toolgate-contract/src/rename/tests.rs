@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn c(key: &str, types: Types) -> Candidate<'_> {

@@ -46,17 +46,22 @@ const FAILED_STATUS_WORDS: [&str; 6] = [
     "\"notok\"",
 ];
 
+/// A member name as names are compared here: its letters and digits, lowercased
+/// (`error-text`, `errorText` and `ERROR_TEXT` are one name).
+fn folded(key: &[u8]) -> Vec<u8> {
+    key.iter()
+        .filter(|b| b.is_ascii_alphanumeric())
+        .map(u8::to_ascii_lowercase)
+        .collect()
+}
+
 /// Whether a member wraps the whole answer of a protocol, or its status: Tencent
 /// Cloud's `Response`, MiniMax's `base_resp` (`{"base_resp": {"status_code": 1002,
 /// "status_msg": "rate limit exceeded(RPM)"}}` with a 200), a `BaseResponse`. Its members
 /// are read as top-level ones. A `data` or `result` member is the API's data, whose own
 /// `errors` field says nothing of the reply.
 fn is_wrapper(key: &[u8]) -> bool {
-    let lower: Vec<u8> = key
-        .iter()
-        .filter(|b| b.is_ascii_alphanumeric())
-        .map(u8::to_ascii_lowercase)
-        .collect();
+    let lower = folded(key);
     lower.ends_with(b"response") || lower.ends_with(b"resp")
 }
 
@@ -149,11 +154,7 @@ const ITEM_ERROR_HOLDERS: [&str; 5] = ["details", "detail", "error", "errordetai
 fn holds_a_throttle(object: &[u8]) -> bool {
     let mut members = TopLevel::new(object);
     while let Some((key, value)) = members.next_member() {
-        let key: Vec<u8> = key
-            .iter()
-            .filter(|b| b.is_ascii_alphanumeric())
-            .map(u8::to_ascii_lowercase)
-            .collect();
+        let key = folded(key);
         if (key == b"code" || ITEM_ERROR_KEYS.iter().any(|n| key == n.as_bytes()))
             && (says_throttled(value) || is_limit_status(value))
         {
@@ -178,11 +179,7 @@ fn every_item_throttled(list: &[u8]) -> bool {
             let (mut failed, mut throttled) = (false, false);
             let mut members = TopLevel::new(item);
             while let Some((key, value)) = members.next_member() {
-                let key: Vec<u8> = key
-                    .iter()
-                    .filter(|b| b.is_ascii_alphanumeric())
-                    .map(u8::to_ascii_lowercase)
-                    .collect();
+                let key = folded(key);
                 let is = |names: &[&str]| names.iter().any(|n| key == n.as_bytes());
                 if is(&["status", "code", "statuscode"]) {
                     let digits = value.strip_prefix(b"\"").unwrap_or(value);
@@ -240,11 +237,7 @@ fn wraps_an_error(key: &[u8]) -> bool {
     const WRAPPED: [&str; 7] = [
         "response", "resp", "info", "detail", "details", "result", "object",
     ];
-    let lower: Vec<u8> = key
-        .iter()
-        .filter(|b| b.is_ascii_alphanumeric())
-        .map(u8::to_ascii_lowercase)
-        .collect();
+    let lower = folded(key);
     lower
         .strip_prefix(b"error")
         .is_some_and(|rest| WRAPPED.iter().any(|w| rest == w.as_bytes()))

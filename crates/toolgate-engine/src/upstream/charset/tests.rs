@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn typed(content_type: &str) -> HeaderMap {
