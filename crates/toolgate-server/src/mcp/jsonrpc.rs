@@ -147,6 +147,21 @@ pub fn parse_within(bytes: &[u8], max_bytes: usize) -> Result<Message<'_>, Refus
     parse(bytes)
 }
 
+/// The most of a reader's explanation a refusal quotes, in bytes.
+const MAX_REASON: usize = 200;
+
+/// `text` cut to at most `max` bytes at a character boundary, marked with `…` when cut.
+fn cut_short(text: &str, max: usize) -> Cow<'_, str> {
+    if text.len() <= max {
+        return Cow::Borrowed(text);
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!("{}…", &text[..end]))
+}
+
 /// Reads one JSON-RPC message.
 pub fn parse(bytes: &[u8]) -> Result<Message<'_>, Refusal> {
     let refuse = |code, message: &str| Refusal {
@@ -174,10 +189,16 @@ pub fn parse(bytes: &[u8]) -> Result<Message<'_>, Refusal> {
                 &format!("Parse error: the body is not valid JSON ({e})"),
             ));
         }
-        Err(_) => {
+        Err(e) => {
+            // What serde found wrong (a member given twice, a member of the wrong type,
+            // nesting too deep) is the client's own request read back to it; cut short,
+            // since a wrong type quotes the value.
             return Err(refuse(
                 INVALID_REQUEST,
-                "Invalid Request: expected a JSON-RPC 2.0 message object",
+                &format!(
+                    "Invalid Request: expected a JSON-RPC 2.0 message object ({})",
+                    cut_short(&e.to_string(), MAX_REASON)
+                ),
             ));
         }
     };
@@ -274,6 +295,36 @@ pub fn error(id: Option<&Id>, code: i64, message: &str, data: Option<&Value>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_of_the_wrong_shape_is_told_what_is_wrong_in_a_bounded_sentence() {
+        let refused = |body: &str| match parse(body.as_bytes()) {
+            Err(r) => r,
+            Ok(m) => panic!("accepted: {m:?}"),
+        };
+        let twice = refused(r#"{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/call"}"#);
+        assert_eq!(twice.code, INVALID_REQUEST);
+        assert!(
+            twice.message.contains("duplicate field `method`"),
+            "{}",
+            twice.message
+        );
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"arguments":{{"a":{}{}}}}}}}"#,
+            "[".repeat(5_000),
+            "]".repeat(5_000)
+        );
+        let deep = refused(&deep);
+        assert!(
+            deep.message.starts_with("Invalid Request: ")
+                || deep.message.starts_with("Parse error: "),
+            "{}",
+            deep.message
+        );
+        assert!(deep.message.contains("recursion limit"), "{}", deep.message);
+        assert_eq!(cut_short("ab€cd", 3), "ab…", "cut at a character boundary");
+        assert_eq!(cut_short("abc", 3), "abc");
+    }
 
     fn id_of(body: &str) -> Result<String, Refusal> {
         match parse(body.as_bytes())? {
