@@ -635,3 +635,65 @@ fn a_body_that_repeats_429_as_its_own_status_is_a_throttle() {
     );
     assert!(!read(400, br#"{"code":400,"message":"Bad symbol"}"#, now()).rate_limited);
 }
+
+#[test]
+fn a_body_notice_is_structured_as_a_warning_text_is() {
+    // A GraphQL answer's notices (Visma Business NXT's `extensions.warnings`, an Apollo
+    // plugin's `extensions.deprecations`) and a JSON answer's top-level `warning` reach
+    // `notices` read as a `Warning: 299` text: deprecated or not, and what replaces it.
+    // (body, per notice: says deprecated, the replacement it names)
+    type Case<'a> = (&'a [u8], &'a [(bool, Option<&'a str>)]);
+    let cases: &[Case<'_>] = &[
+        (
+            br#"{"data":{"node":{"id":"1"}},"extensions":{"warnings":[
+                {"message":"The field 'legacyId' is deprecated; use 'id'","path":["node"]},
+                {"message":"Query complexity is close to the limit"}]}}"#,
+            &[(true, Some("id")), (false, None)],
+        ),
+        (
+            br#"{"data":{"chart":{"w":1}},"extensions":{"deprecations":[
+                {"field":"w","reason":"w is retired. Please use widthInPx"}]}}"#,
+            &[(true, Some("widthInPx"))],
+        ),
+        (
+            br#"{"warning":"method_deprecated","ok":true,"items":[]}"#,
+            &[(true, None)],
+        ),
+    ];
+    for (body, want) in cases {
+        let mut s = crate::Signals::default();
+        s.absorb_body(read_success(body, now()).expect("a notice is read"));
+        let got: Vec<(bool, Option<&str>)> = s
+            .notices
+            .iter()
+            .map(|n| (n.deprecation, n.successor.as_deref()))
+            .collect();
+        assert_eq!(&got, want, "{}", String::from_utf8_lossy(body));
+        assert!(s.notices.iter().all(|n| n.code == 299));
+        assert_eq!(s.notices.len(), s.warnings.len());
+    }
+}
+
+#[test]
+fn body_notices_join_header_notices_once_and_bounded() {
+    let mut s = crate::Signals::default();
+    s.warnings.push("v1 is deprecated; use v2".to_owned());
+    s.notices
+        .push(crate::warning::body_notice("v1 is deprecated; use v2"));
+    let many: Vec<String> = (0..40).map(|i| format!("notice {i}")).collect();
+    s.absorb_body(BodySignals {
+        warnings: std::iter::once("v1 is deprecated; use v2".to_owned())
+            .chain(many)
+            .collect(),
+        ..BodySignals::default()
+    });
+    // The text the headers already gave is not repeated; the rest stops at the cap.
+    assert_eq!(s.notices.len(), crate::warning::MAX_NOTICES);
+    assert_eq!(
+        s.notices
+            .iter()
+            .filter(|n| n.text.starts_with("v1"))
+            .count(),
+        1
+    );
+}
