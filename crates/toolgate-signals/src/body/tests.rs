@@ -697,3 +697,61 @@ fn body_notices_join_header_notices_once_and_bounded() {
         1
     );
 }
+
+#[test]
+fn a_budget_selected_in_the_answers_data_is_the_answers() {
+    // Codex's GraphQL `apiUsage` (used, limit and remaining of the billing period, as
+    // decimal strings) and the same budget under other names and envelopes.
+    let budgets: &[(&[u8], u64, u64)] = &[
+        (
+            br#"{"data":{"apiUsage":{"unit":"REQUESTS","used":"812750","limit":"1000000","remaining":"187250","percentUsed":81.275}}}"#,
+            1_000_000,
+            187_250,
+        ),
+        (
+            br#"{"data":{"requestUsage":{"limit":100,"remaining":60}},"extensions":{}}"#,
+            100,
+            60,
+        ),
+        (
+            br#"{"data":{"api_usage":{"limit":"500","remaining":"0"}}}"#,
+            500,
+            0,
+        ),
+        (
+            br#"{"data":{"rateLimit":{"limit":5000,"remaining":4990}}}"#,
+            5000,
+            4990,
+        ),
+    ];
+    for (body, limit, remaining) in budgets {
+        let found = read_success(body, now()).expect("a budget is read");
+        let q = &found.quota[0];
+        assert_eq!(
+            (q.limit, q.remaining),
+            (Some(*limit), Some(*remaining)),
+            "{}",
+            String::from_utf8_lossy(body)
+        );
+        assert!(!found.rate_limited);
+    }
+    // Data, not the API's budget: deeper than the envelope, a bare `usage` (an LLM
+    // answer's tokens, a plan's storage), a usage with no quota, a list as `data`.
+    for body in [
+        &br#"{"data":{"project":{"id":1,"quota":{"limit":5,"remaining":1}}}}"#[..],
+        br#"{"id":"c1","usage":{"prompt_tokens":9,"completion_tokens":12,"total_tokens":21}}"#,
+        br#"{"data":{"usage":{"limit":100,"remaining":3}}}"#,
+        br#"{"data":{"apiUsage":{"used":"52110","limit":null,"remaining":null}}}"#,
+        br#"{"data":[{"apiUsage":{"limit":10,"remaining":2}}]}"#,
+        br#"{"data":{"apiUsage":"1000000"}}"#,
+    ] {
+        let quota = read_success(body, now())
+            .map(|b| b.quota)
+            .unwrap_or_default();
+        assert!(
+            quota.is_empty(),
+            "{}: {quota:?}",
+            String::from_utf8_lossy(body)
+        );
+    }
+}
