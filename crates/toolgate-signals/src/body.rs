@@ -299,9 +299,17 @@ impl crate::Signals {
             self.deprecation = b.deprecation;
         }
         for w in b.warnings {
-            if !self.warnings.contains(&w) {
-                self.warnings.push(w);
+            if self.warnings.contains(&w) {
+                continue;
             }
+            // A body's notice is read as a `Warning` text is (deprecated? replaced by
+            // what?), so a program sees the same whichever way the upstream said it.
+            if self.notices.len() < crate::warning::MAX_NOTICES
+                && !self.notices.iter().any(|n| n.text == w)
+            {
+                self.notices.push(crate::warning::body_notice(&w));
+            }
+            self.warnings.push(w);
         }
         self.retry_after = self.retry_after.max(b.retry_after).map(|d| d.min(MAX_WAIT));
         self.next_call_after = self

@@ -143,8 +143,10 @@ pub struct Signals {
     /// reasons and advisories (`X-API-Warn`, `Stripe-Notice`), "near limit" hints. Show
     /// each verbatim.
     pub warnings: Vec<String>,
-    /// The `Warning: 199/299` members, structured: whether each says something is
-    /// deprecated and which replacement it names. Their texts are also in `warnings`.
+    /// The `Warning: 199/299` members, and the notices a body carries (a GraphQL
+    /// answer's `extensions.warnings`, under 299), structured: whether each says
+    /// something is deprecated (or already retired) and which replacement it names.
+    /// Their texts are also in `warnings`.
     pub notices: Vec<Notice>,
     /// Headers that look like a rate-limit, wait or deprecation signal but that no
     /// reader understood, as sent (at most [`unread::MAX_UNREAD`]).
@@ -154,10 +156,11 @@ pub struct Signals {
     pub should_retry: Option<bool>,
 }
 
-/// One `Warning: 199` / `299` member (RFC 7234 §5.5), as Kubernetes sends them.
+/// One `Warning: 199` / `299` member (RFC 7234 §5.5), as Kubernetes sends them, or a
+/// notice a body carries, read as a 299 member.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Notice {
-    /// The warn-code: 199 or 299.
+    /// The warn-code: 199 or 299 (a body's notice is a 299).
     pub code: u16,
     /// The warn-text, unquoted and unescaped.
     pub text: String,

@@ -32,7 +32,7 @@ use crate::{Headers, Notice, reset};
 /// Longest successor name taken from a warning text; longer ones are not names.
 const MAX_SUCCESSOR: usize = 200;
 /// At most this many notices per response: an upstream controls how many it sends.
-const MAX_NOTICES: usize = 16;
+pub(crate) const MAX_NOTICES: usize = 16;
 /// Longest warning text passed on, in characters; longer texts are cut with "…", since
 /// each one is shown to the model.
 const MAX_TEXT: usize = 1000;
@@ -69,6 +69,14 @@ fn bare_text(value: &str) -> Option<String> {
     (!coded && words).then(|| text.to_owned())
 }
 
+/// A notice a body carries (a GraphQL answer's `extensions.warnings`, a JSON answer's
+/// `notices`): words meant for a human like a `Warning` text, so read the same way, under
+/// 299, the code for such persistent warnings. Where a notice travelled does not change
+/// what it says.
+pub(crate) fn body_notice(text: &str) -> Notice {
+    notice(299, text.to_owned())
+}
+
 fn notice(code: u16, mut text: String) -> Notice {
     if let Some((cut, _)) = text.char_indices().nth(MAX_TEXT) {
         text.truncate(cut);
@@ -76,10 +84,17 @@ fn notice(code: u16, mut text: String) -> Notice {
     }
     Notice {
         code,
-        deprecation: says_deprecated(&text),
+        deprecation: says_deprecated(&text) || says_ended(&text),
         successor: successor(&text),
         text,
     }
+}
+
+/// The text says its subject already reached its end ("is retired", "is no longer
+/// supported"): deprecated too, as [`what_it_says`] reads it of the called resource.
+fn says_ended(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    ENDED_PHRASES.iter().any(|p| lower.contains(p))
 }
 
 /// Parses one `Warning` field value into `(code, text)` for its 199/299 members.
@@ -320,8 +335,9 @@ enum Form {
 
 /// Phrases saying the subject has already reached its end. "Has been removed" and "is no
 /// longer available" are not among them: APIs say so of one deleted record too.
-const ENDED_PHRASES: [&str; 9] = [
+const ENDED_PHRASES: [&str; 10] = [
     "no longer supported",
+    "is retired",
     "has been retired",
     "was retired",
     "has been sunset",

@@ -26,9 +26,9 @@ use toolgate_resilience::{Attempt, BodyCheck, ErrorClass, classify};
 use toolgate_signals::{Flavour, Headers, Signals, Stage, body, read, status_page};
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 614;
+const FLOOR: usize = 666;
 
-const FILES: [(&str, &str); 16] = [
+const FILES: [(&str, &str); 17] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -50,6 +50,7 @@ const FILES: [(&str, &str); 16] = [
     ("holdout9", include_str!("corpus/holdout9.json")),
     ("holdout10", include_str!("corpus/holdout10.json")),
     ("holdout11", include_str!("corpus/holdout11.json")),
+    ("holdout12", include_str!("corpus/holdout12.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
 ];
 

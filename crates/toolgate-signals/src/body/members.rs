@@ -14,7 +14,12 @@
 //!
 //! Only top-level members count (a product's nested `storageQuota` is data, not the
 //! API's budget), and only a budget with both its size and what is left of it, since a
-//! member that merely looks like one must not hold the dependency. Work is bounded: the
+//! member that merely looks like one must not hold the dependency. The answer's own
+//! envelope, `data`, is its top level one step down: a budget selected there (Codex's
+//! GraphQL `{"data": {"apiUsage": {"used": "812750", "limit": "1000000", "remaining":
+//! "187250"}}}`, <https://docs.codex.io/api-reference/types/apiusage>) is the answer's.
+//! An object named for the use of the API itself (`apiUsage`, `requestUsage`) is a
+//! budget; a bare `usage` is not (an LLM answer's token counts, a plan's storage). Work is bounded: the
 //! first and last `window` bytes are scanned, and only after a substring search finds a
 //! rate-limit word in them; at most [`MAX_MEMBERS`] members are read.
 
@@ -43,6 +48,10 @@ super::words::words!(
         b"ate_limit",
         b"\"rate\"",
         b"redits",
+        b"piUsage",
+        b"pi_usage",
+        b"equestUsage",
+        b"equest_usage",
     ]
 );
 
@@ -55,7 +64,7 @@ super::words::words!(
 pub(super) fn quotas(body: &[u8], window: usize, now: DateTime<Utc>) -> Vec<Quota> {
     let mut fields: Vec<(String, Vec<u8>)> = Vec::new();
     for (name, value) in top_members(body, window, &BUDGET_WORDS, |n| {
-        could_name_a_budget(n) || is_meta(n)
+        could_name_a_budget(n) || is_meta(n) || is_data(n)
     }) {
         flatten(&name, &value, &mut fields);
     }
@@ -79,12 +88,23 @@ pub(super) fn quotas(body: &[u8], window: usize, now: DateTime<Utc>) -> Vec<Quot
 fn flatten(name: &str, value: &Value, out: &mut Vec<(String, Vec<u8>)>) {
     match value {
         Value::Object(members) if is_meta(name) => meta_budget(members, out),
+        // The answer's own envelope (a GraphQL answer's `data`, a REST one's): a budget
+        // selected in it (`{"data": {"apiUsage": {...}}}`) is the answer's, one level
+        // down; its other members are the data.
+        Value::Object(members) if is_data(name) => {
+            for (k, v) in members.iter().take(MAX_MEMBERS) {
+                if v.is_object() && (could_name_a_budget(k) || names_api_usage(k)) {
+                    flatten(k, v, out);
+                }
+            }
+        }
         Value::Object(members) => {
             let lower = name.to_ascii_lowercase();
             let prefix = match lower.replace(['-', '_'], "").as_str() {
                 // Not `ratelimit-`: the IETF reader claims those names.
                 "rate" | "ratelimit" | "ratelimits" => "rate-limit",
                 "quota" | "quotas" => "quota",
+                _ if names_api_usage(&lower) => "quota",
                 _ => return,
             };
             for (k, v) in members.iter().take(MAX_MEMBERS) {
@@ -100,6 +120,21 @@ fn flatten(name: &str, value: &Value, out: &mut Vec<(String, Vec<u8>)>) {
             }
         }
     }
+}
+
+/// The answer's own envelope, which holds what was asked for.
+fn is_data(name: &str) -> bool {
+    name == "data"
+}
+
+/// An object named for the caller's use of the API itself (Codex's `apiUsage`: used,
+/// limit and remaining this billing period), not of a product (a bare `usage` is also
+/// an LLM answer's token count, and a plan's storage).
+fn names_api_usage(name: &str) -> bool {
+    matches!(
+        name.to_ascii_lowercase().replace(['-', '_'], "").as_str(),
+        "apiusage" | "requestusage" | "requestsusage"
+    )
 }
 
 /// An answer's own `meta` object (JSON:API's, and the like), which describes the

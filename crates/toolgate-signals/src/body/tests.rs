@@ -635,3 +635,123 @@ fn a_body_that_repeats_429_as_its_own_status_is_a_throttle() {
     );
     assert!(!read(400, br#"{"code":400,"message":"Bad symbol"}"#, now()).rate_limited);
 }
+
+#[test]
+fn a_body_notice_is_structured_as_a_warning_text_is() {
+    // A GraphQL answer's notices (Visma Business NXT's `extensions.warnings`, an Apollo
+    // plugin's `extensions.deprecations`) and a JSON answer's top-level `warning` reach
+    // `notices` read as a `Warning: 299` text: deprecated or not, and what replaces it.
+    // (body, per notice: says deprecated, the replacement it names)
+    type Case<'a> = (&'a [u8], &'a [(bool, Option<&'a str>)]);
+    let cases: &[Case<'_>] = &[
+        (
+            br#"{"data":{"node":{"id":"1"}},"extensions":{"warnings":[
+                {"message":"The field 'legacyId' is deprecated; use 'id'","path":["node"]},
+                {"message":"Query complexity is close to the limit"}]}}"#,
+            &[(true, Some("id")), (false, None)],
+        ),
+        (
+            br#"{"data":{"chart":{"w":1}},"extensions":{"deprecations":[
+                {"field":"w","reason":"w is retired. Please use widthInPx"}]}}"#,
+            &[(true, Some("widthInPx"))],
+        ),
+        (
+            br#"{"warning":"method_deprecated","ok":true,"items":[]}"#,
+            &[(true, None)],
+        ),
+    ];
+    for (body, want) in cases {
+        let mut s = crate::Signals::default();
+        s.absorb_body(read_success(body, now()).expect("a notice is read"));
+        let got: Vec<(bool, Option<&str>)> = s
+            .notices
+            .iter()
+            .map(|n| (n.deprecation, n.successor.as_deref()))
+            .collect();
+        assert_eq!(&got, want, "{}", String::from_utf8_lossy(body));
+        assert!(s.notices.iter().all(|n| n.code == 299));
+        assert_eq!(s.notices.len(), s.warnings.len());
+    }
+}
+
+#[test]
+fn body_notices_join_header_notices_once_and_bounded() {
+    let mut s = crate::Signals::default();
+    s.warnings.push("v1 is deprecated; use v2".to_owned());
+    s.notices
+        .push(crate::warning::body_notice("v1 is deprecated; use v2"));
+    let many: Vec<String> = (0..40).map(|i| format!("notice {i}")).collect();
+    s.absorb_body(BodySignals {
+        warnings: std::iter::once("v1 is deprecated; use v2".to_owned())
+            .chain(many)
+            .collect(),
+        ..BodySignals::default()
+    });
+    // The text the headers already gave is not repeated; the rest stops at the cap.
+    assert_eq!(s.notices.len(), crate::warning::MAX_NOTICES);
+    assert_eq!(
+        s.notices
+            .iter()
+            .filter(|n| n.text.starts_with("v1"))
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn a_budget_selected_in_the_answers_data_is_the_answers() {
+    // Codex's GraphQL `apiUsage` (used, limit and remaining of the billing period, as
+    // decimal strings) and the same budget under other names and envelopes.
+    let budgets: &[(&[u8], u64, u64)] = &[
+        (
+            br#"{"data":{"apiUsage":{"unit":"REQUESTS","used":"812750","limit":"1000000","remaining":"187250","percentUsed":81.275}}}"#,
+            1_000_000,
+            187_250,
+        ),
+        (
+            br#"{"data":{"requestUsage":{"limit":100,"remaining":60}},"extensions":{}}"#,
+            100,
+            60,
+        ),
+        (
+            br#"{"data":{"api_usage":{"limit":"500","remaining":"0"}}}"#,
+            500,
+            0,
+        ),
+        (
+            br#"{"data":{"rateLimit":{"limit":5000,"remaining":4990}}}"#,
+            5000,
+            4990,
+        ),
+    ];
+    for (body, limit, remaining) in budgets {
+        let found = read_success(body, now()).expect("a budget is read");
+        let q = &found.quota[0];
+        assert_eq!(
+            (q.limit, q.remaining),
+            (Some(*limit), Some(*remaining)),
+            "{}",
+            String::from_utf8_lossy(body)
+        );
+        assert!(!found.rate_limited);
+    }
+    // Data, not the API's budget: deeper than the envelope, a bare `usage` (an LLM
+    // answer's tokens, a plan's storage), a usage with no quota, a list as `data`.
+    for body in [
+        &br#"{"data":{"project":{"id":1,"quota":{"limit":5,"remaining":1}}}}"#[..],
+        br#"{"id":"c1","usage":{"prompt_tokens":9,"completion_tokens":12,"total_tokens":21}}"#,
+        br#"{"data":{"usage":{"limit":100,"remaining":3}}}"#,
+        br#"{"data":{"apiUsage":{"used":"52110","limit":null,"remaining":null}}}"#,
+        br#"{"data":[{"apiUsage":{"limit":10,"remaining":2}}]}"#,
+        br#"{"data":{"apiUsage":"1000000"}}"#,
+    ] {
+        let quota = read_success(body, now())
+            .map(|b| b.quota)
+            .unwrap_or_default();
+        assert!(
+            quota.is_empty(),
+            "{}: {quota:?}",
+            String::from_utf8_lossy(body)
+        );
+    }
+}

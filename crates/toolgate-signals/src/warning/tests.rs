@@ -212,3 +212,36 @@ fn repeated_fields_deduplicated_and_capped() {
     assert_eq!(text.chars().count(), MAX_TEXT + 1);
     assert!(text.ends_with('…'));
 }
+
+#[test]
+fn a_notice_that_says_its_subject_ended_says_it_is_deprecated() {
+    // An end already reached is a deprecation, in a notice as in `what_it_says`:
+    // "is retired" (an Apollo plugin's reasons), "has been decommissioned", "is no longer
+    // supported"; a future end or a plain advisory is not.
+    for (text, deprecated) in [
+        ("timerange is retired. Please use timerangeInSecond", true),
+        ("API version 2019-04 is retired; use 2024-01", true),
+        ("This endpoint has been decommissioned", true),
+        ("TLS 1.1 is no longer supported by this host", true),
+        ("Reports will be retired on 2027-01-31", false),
+        ("Results truncated to 100 items", false),
+        ("The retired flag of the employee is set", false),
+    ] {
+        let value = format!("299 - \"{text}\"");
+        let fields: [(&str, &[u8]); 1] = [("Warning", value.as_bytes())];
+        let got = read(&Headers::new(&fields));
+        assert_eq!(got.len(), 1, "{text}");
+        assert_eq!(got[0].deprecation, deprecated, "{text}");
+        assert_eq!(body_notice(text).deprecation, deprecated, "{text}");
+    }
+    let now = chrono::DateTime::parse_from_rfc3339("2025-06-01T12:00:00Z")
+        .unwrap()
+        .with_timezone(&chrono::Utc);
+    match what_it_says("This API version is retired; use v3", now) {
+        Said::AboutTheCall(r) => {
+            assert!(r.deprecated);
+            assert_eq!(r.successor.as_deref(), Some("v3"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
