@@ -1,4 +1,10 @@
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::contract::is_major_minor;
 use super::*;
+use crate::template::BodyEncoding;
 
 #[test]
 fn non_object_contracts_are_wrapped_with_their_definitions_at_the_root() {
