@@ -1,3 +1,5 @@
+use toolgate_resilience::{ErrorClass, GiveUpReason};
+
 use super::*;
 
 #[test]
@@ -565,7 +567,14 @@ fn each_failure_says_what_its_class_or_reason_advises() {
             "retired. Use get instead.",
         ),
         (
-            say(get, ErrorClass::Auth, GiveUpReason::CircuitOpen, 1, None, false),
+            say(
+                get,
+                ErrorClass::Auth,
+                GiveUpReason::CircuitOpen,
+                1,
+                None,
+                false,
+            ),
             "the tool owner (alice@example.com) must fix the credentials",
         ),
         (
@@ -585,7 +594,14 @@ fn each_failure_says_what_its_class_or_reason_advises() {
             "may succeed if repeated. Try again in a minute, or continue",
         ),
         (
-            say(get, ErrorClass::ServerError, GiveUpReason::AdvisedAgainst, 1, None, false),
+            say(
+                get,
+                ErrorClass::ServerError,
+                GiveUpReason::AdvisedAgainst,
+                1,
+                None,
+                false,
+            ),
             "Error class: server_error — the upstream's reply says a retry will not help",
         ),
         (
@@ -602,11 +618,25 @@ fn each_failure_says_what_its_class_or_reason_advises() {
             "asks to wait 90 s, longer than this call's deadline, so toolgate did not wait. Call get again after that (retry after 90 s (at 00:01:30 UTC))",
         ),
         (
-            say(get, ErrorClass::ServerError, GiveUpReason::BudgetDenied, 3, None, false),
+            say(
+                get,
+                ErrorClass::ServerError,
+                GiveUpReason::BudgetDenied,
+                3,
+                None,
+                false,
+            ),
             "the retry budget for api is spent, which protects a struggling dependency). toolgate tried 3 times over 4 s. Try again in a minute",
         ),
         (
-            say(get, ErrorClass::Timeout, GiveUpReason::CircuitOpen, 1, Some(60), false),
+            say(
+                get,
+                ErrorClass::Timeout,
+                GiveUpReason::CircuitOpen,
+                1,
+                Some(60),
+                false,
+            ),
             "stopped sending api requests (circuit open); retry after 60 s (at 00:01:00 UTC), or continue",
         ),
         (
