@@ -2,7 +2,7 @@
 //! encoding, media type and form styles, and every placeholder declared in the input
 //! schema.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use http::Method;
 use http::header::{HeaderName, HeaderValue};
@@ -237,12 +237,14 @@ impl Compiler<'_> {
         else {
             return;
         };
-        let mut missing: Vec<&str> = template
+        // Each named once, in the order the request first uses them: a placeholder may
+        // appear in the path and the query alike.
+        let mut named = BTreeSet::new();
+        let missing: Vec<&str> = template
             .arguments()
             .into_iter()
-            .filter(|a| !props.contains_key(*a))
+            .filter(|a| !props.contains_key(*a) && named.insert(*a))
             .collect();
-        missing.dedup();
         if !missing.is_empty() {
             self.err(
                 rpath,

@@ -350,3 +350,20 @@ fn a_json_body_is_labelled_with_the_json_media_type_the_tool_names() {
         assert!(e.contains(why), "{request}: {e}");
     }
 }
+
+#[test]
+fn an_undeclared_placeholder_is_named_once_wherever_it_appears() {
+    let env = |_: &str| None;
+    let e = crate::parse(
+        Path::new("t.yaml"),
+        "dependencies:\n  d: { base_url: 'https://x.example.com' }\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    request: { path: '/orgs/{org}/repos/{repo}/forks/{org}', query: { owner: '{org}', q: '{q}' } }\n    input_schema: { type: object, properties: { q: { type: string } } }\n",
+        Path::new("."),
+        &env,
+    )
+    .expect_err("undeclared placeholders")
+    .to_string();
+    assert!(
+        e.contains("the request uses {org}, {repo} but input_schema declares no such properties"),
+        "{e}"
+    );
+}
