@@ -25,6 +25,8 @@ use serde_json::{Map, Value};
 
 mod dot_segments;
 use dot_segments::could_name_a_dot_segment;
+mod form;
+use form::form_body;
 
 /// Everything but RFC 3986 unreserved characters is encoded inside a path segment.
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -384,52 +386,16 @@ impl RequestTemplate {
         self.query.iter().any(|(n, _)| n == key) || base.query_pairs().any(|(k, _)| k == key)
     }
 
-    /// Builds the request for `args` against `base`.
+    /// Builds the request for `args` against `base`. Each step refuses what it cannot
+    /// send, in the order a caller reads the reasons: the arguments' sizes, the path,
+    /// the query, the URL as a whole, the headers, then the body.
     pub fn render(
         &self,
         base: &url::Url,
         args: &Map<String, Value>,
     ) -> Result<RenderedRequest, RenderError> {
-        for (name, value) in args {
-            let size = match value {
-                Value::String(s) => s.len(),
-                other => other.to_string().len(),
-            };
-            if size > MAX_ARGUMENT_BYTES {
-                return Err(RenderError(format!(
-                    "the argument `{name}` is {size} bytes, over the {} limit for one argument value",
-                    kib(MAX_ARGUMENT_BYTES)
-                )));
-            }
-        }
-        let path = self
-            .path
-            .render(args, |items, segments| {
-                let text = &items.join(",");
-                if segments {
-                    return path_of_segments(text);
-                }
-                if text.is_empty() || could_name_a_dot_segment(text) {
-                    return Err(RenderError(format!(
-                        "the value {text:?} cannot be used as a path segment{}",
-                        if text.is_empty() { "" } else { CLIMBS }
-                    )));
-                }
-                // Each item encoded on its own, the separating commas kept literal.
-                let encoded: Vec<String> = items
-                    .iter()
-                    .map(|item| utf8_percent_encode(item, SEGMENT).to_string())
-                    .collect();
-                Ok(encoded.join(","))
-            })?
-            .ok_or_else(|| {
-                let missing: Vec<&str> = self
-                    .path
-                    .arguments()
-                    .filter(|n| !has_value(args, n))
-                    .collect();
-                RenderError(format!("missing required argument {}", missing.join(", ")))
-            })?;
+        arguments_within_limit(args)?;
+        let path = self.rendered_path(args)?;
         let mut url = base.clone();
         let joined = format!(
             "{}/{}",
@@ -437,8 +403,50 @@ impl RequestTemplate {
             path.trim_start_matches('/')
         );
         url.set_path(&joined);
-        // Written pair by pair, already encoded: a serializer would encode the commas
-        // between a list's items as well as those inside them.
+        let pairs = self.query_pairs(base, args)?;
+        url.set_query((!pairs.is_empty()).then(|| pairs.join("&")).as_deref());
+        url_sendable(base, &url)?;
+        let headers = self.rendered_headers(args)?;
+        let body = self.rendered_body(args)?;
+        if let Some(size) = body.as_ref().map(Vec::len).filter(|n| *n > MAX_BODY_BYTES) {
+            return Err(RenderError(format!(
+                "the request body would be {size} bytes, over the {} limit",
+                kib(MAX_BODY_BYTES)
+            )));
+        }
+        Ok(RenderedRequest {
+            method: self.method.clone(),
+            url,
+            headers,
+            body,
+            content_type: self
+                .content_type
+                .clone()
+                .unwrap_or_else(|| HeaderValue::from_static(self.body_encoding.content_type())),
+        })
+    }
+
+    /// The path with every argument encoded as (or, for `{+name}`, into) segments; an
+    /// absent argument is named.
+    fn rendered_path(&self, args: &Map<String, Value>) -> Result<String, RenderError> {
+        self.path.render(args, path_text)?.ok_or_else(|| {
+            let missing: Vec<&str> = self
+                .path
+                .arguments()
+                .filter(|n| !has_value(args, n))
+                .collect();
+            RenderError(format!("missing required argument {}", missing.join(", ")))
+        })
+    }
+
+    /// The base URL's query pairs, then the template's, each already encoded: a
+    /// serializer would encode the commas between a list's items as well as those
+    /// inside them.
+    fn query_pairs(
+        &self,
+        base: &url::Url,
+        args: &Map<String, Value>,
+    ) -> Result<Vec<String>, RenderError> {
         let mut pairs: Vec<String> = Vec::new();
         if let Some(q) = base.query() {
             for (k, v) in url::form_urlencoded::parse(q.as_bytes()) {
@@ -463,19 +471,10 @@ impl RequestTemplate {
                 pairs.push(format!("{}={value}", form_encoded(name)));
             }
         }
-        url.set_query((!pairs.is_empty()).then(|| pairs.join("&")).as_deref());
-        if url.origin() != base.origin() {
-            return Err(RenderError(
-                "the arguments would change the upstream host".into(),
-            ));
-        }
-        if url.as_str().len() > MAX_URL_BYTES {
-            return Err(RenderError(format!(
-                "the request URL would be {} bytes, over the {} limit; shorten the arguments that go into the path or query",
-                url.as_str().len(),
-                kib(MAX_URL_BYTES)
-            )));
-        }
+        Ok(pairs)
+    }
+
+    fn rendered_headers(&self, args: &Map<String, Value>) -> Result<HeaderMap, RenderError> {
         let mut headers = HeaderMap::new();
         for (name, template) in &self.headers {
             if let Some(value) = template.render(args, |t, _| comma_joined(t))? {
@@ -487,49 +486,91 @@ impl RequestTemplate {
                 headers.insert(name.clone(), value);
             }
         }
-        let body = match &self.body {
-            None => None,
-            Some(template) => {
-                let rendered = render_body(template, args);
-                match self.body_encoding {
-                    BodyEncoding::Json => Some(
-                        serde_json::to_vec(&rendered.unwrap_or(Value::Null))
-                            .map_err(|e| RenderError(e.to_string()))?,
-                    ),
-                    BodyEncoding::Form => Some(
-                        form_body(&rendered.unwrap_or(Value::Null), &self.form_style).into_bytes(),
-                    ),
-                    // An optional text body whose argument is absent is not sent.
-                    BodyEncoding::Text => match rendered {
-                        None => None,
-                        Some(Value::String(text)) => Some(text.into_bytes()),
-                        Some(other) => {
-                            return Err(RenderError(format!(
-                                "the request body is sent as text: give it as a string, not {}",
-                                json_kind(&other)
-                            )));
-                        }
-                    },
-                }
-            }
+        Ok(headers)
+    }
+
+    /// The body's bytes, encoded as the template says; `None` when there is no body.
+    fn rendered_body(&self, args: &Map<String, Value>) -> Result<Option<Vec<u8>>, RenderError> {
+        let Some(template) = &self.body else {
+            return Ok(None);
         };
-        if let Some(size) = body.as_ref().map(Vec::len).filter(|n| *n > MAX_BODY_BYTES) {
-            return Err(RenderError(format!(
-                "the request body would be {size} bytes, over the {} limit",
-                kib(MAX_BODY_BYTES)
-            )));
-        }
-        Ok(RenderedRequest {
-            method: self.method.clone(),
-            url,
-            headers,
-            body,
-            content_type: self
-                .content_type
-                .clone()
-                .unwrap_or_else(|| HeaderValue::from_static(self.body_encoding.content_type())),
+        let rendered = render_body(template, args);
+        Ok(match self.body_encoding {
+            BodyEncoding::Json => Some(
+                serde_json::to_vec(&rendered.unwrap_or(Value::Null))
+                    .map_err(|e| RenderError(e.to_string()))?,
+            ),
+            BodyEncoding::Form => {
+                Some(form_body(&rendered.unwrap_or(Value::Null), &self.form_style).into_bytes())
+            }
+            // An optional text body whose argument is absent is not sent.
+            BodyEncoding::Text => match rendered {
+                None => None,
+                Some(Value::String(text)) => Some(text.into_bytes()),
+                Some(other) => {
+                    return Err(RenderError(format!(
+                        "the request body is sent as text: give it as a string, not {}",
+                        json_kind(&other)
+                    )));
+                }
+            },
         })
     }
+}
+
+/// No argument may be larger than one argument value may be, wherever it goes.
+fn arguments_within_limit(args: &Map<String, Value>) -> Result<(), RenderError> {
+    for (name, value) in args {
+        let size = match value {
+            Value::String(s) => s.len(),
+            other => other.to_string().len(),
+        };
+        if size > MAX_ARGUMENT_BYTES {
+            return Err(RenderError(format!(
+                "the argument `{name}` is {size} bytes, over the {} limit for one argument value",
+                kib(MAX_ARGUMENT_BYTES)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// An argument's text in the path: `{+name}` as segments of its own, anything else as
+/// one segment, each list item encoded on its own and the separating commas kept
+/// literal. A value that is empty or could name `.` or `..` is refused.
+fn path_text(items: &[String], segments: bool) -> Result<String, RenderError> {
+    let text = &items.join(",");
+    if segments {
+        return path_of_segments(text);
+    }
+    if text.is_empty() || could_name_a_dot_segment(text) {
+        return Err(RenderError(format!(
+            "the value {text:?} cannot be used as a path segment{}",
+            if text.is_empty() { "" } else { CLIMBS }
+        )));
+    }
+    let encoded: Vec<String> = items
+        .iter()
+        .map(|item| utf8_percent_encode(item, SEGMENT).to_string())
+        .collect();
+    Ok(encoded.join(","))
+}
+
+/// The finished URL must reach the base URL's origin, and be short enough to send.
+fn url_sendable(base: &url::Url, url: &url::Url) -> Result<(), RenderError> {
+    if url.origin() != base.origin() {
+        return Err(RenderError(
+            "the arguments would change the upstream host".into(),
+        ));
+    }
+    if url.as_str().len() > MAX_URL_BYTES {
+        return Err(RenderError(format!(
+            "the request URL would be {} bytes, over the {} limit; shorten the arguments that go into the path or query",
+            url.as_str().len(),
+            kib(MAX_URL_BYTES)
+        )));
+    }
+    Ok(())
 }
 
 /// Why a value that could name a `.` or `..` segment is refused, for the model.
@@ -570,92 +611,6 @@ fn kib(n: usize) -> String {
     }
 }
 
-/// `a=1&b=x+y`: a form body from a rendered object; a form field has no JSON types, so
-/// arrays and objects travel as the field's style says (JSON text by default).
-fn form_body(rendered: &Value, styles: &BTreeMap<String, FormStyle>) -> String {
-    let mut out = FormPairs::default();
-    if let Value::Object(map) = rendered {
-        for (k, v) in map {
-            let style = styles.get(k).copied().unwrap_or(FormStyle::Json);
-            form_field(&mut out, k, v, style);
-        }
-    }
-    out.0.join("&")
-}
-
-/// The `name=value` pairs of a form body, each already encoded.
-#[derive(Default)]
-struct FormPairs(Vec<String>);
-
-impl FormPairs {
-    fn append_pair(&mut self, key: &str, value: &str) {
-        self.0
-            .push(format!("{}={}", form_encoded(key), form_encoded(value)));
-    }
-
-    /// `key=a,b`: the commas between the items literal (see [`form_list`]).
-    fn append_list(&mut self, key: &str, items: &[String]) {
-        self.0
-            .push(format!("{}={}", form_encoded(key), form_list(items)));
-    }
-}
-
-fn form_text(v: &Value) -> Option<String> {
-    match v {
-        Value::Null => None,
-        Value::String(s) => Some(s.clone()),
-        other => Some(other.to_string()),
-    }
-}
-
-fn form_field(out: &mut FormPairs, key: &str, v: &Value, style: FormStyle) {
-    match (style, v) {
-        (_, Value::Null) => {}
-        (FormStyle::Json, _) | (_, Value::String(_) | Value::Number(_) | Value::Bool(_)) => {
-            if let Some(text) = form_text(v) {
-                out.append_pair(key, &text);
-            }
-        }
-        (FormStyle::Repeat, Value::Array(items)) => {
-            for item in items {
-                form_field(out, key, item, FormStyle::Json);
-            }
-        }
-        (FormStyle::Repeat, Value::Object(m)) => {
-            for (k, item) in m {
-                form_field(out, k, item, FormStyle::Json);
-            }
-        }
-        (FormStyle::Comma, Value::Array(items)) => {
-            let parts: Vec<String> = items.iter().filter_map(form_text).collect();
-            out.append_list(key, &parts);
-        }
-        (FormStyle::Comma, Value::Object(m)) => {
-            let parts: Vec<String> = m
-                .iter()
-                .filter_map(|(k, item)| form_text(item).map(|t| [k.clone(), t]))
-                .flatten()
-                .collect();
-            out.append_list(key, &parts);
-        }
-        (FormStyle::Brackets | FormStyle::Deep, Value::Array(items)) => {
-            for (i, item) in items.iter().enumerate() {
-                let sub = if style == FormStyle::Deep || item.is_object() || item.is_array() {
-                    format!("{key}[{i}]")
-                } else {
-                    format!("{key}[]")
-                };
-                form_field(out, &sub, item, style);
-            }
-        }
-        (FormStyle::Brackets | FormStyle::Deep, Value::Object(m)) => {
-            for (k, item) in m {
-                form_field(out, &format!("{key}[{k}]"), item, style);
-            }
-        }
-    }
-}
-
 fn has_value(args: &Map<String, Value>, name: &str) -> bool {
     args.get(name).is_some_and(|v| !v.is_null())
 }
@@ -675,7 +630,6 @@ fn whole_placeholder(s: &str) -> Option<&str> {
     is_identifier(inner).then_some(inner)
 }
 
-/// Replaces whole-string placeholders by the argument's JSON value; `None` removes the key.
 /// What kind of JSON value `v` is, for a message.
 fn json_kind(v: &Value) -> &'static str {
     match v {
@@ -688,6 +642,7 @@ fn json_kind(v: &Value) -> &'static str {
     }
 }
 
+/// Replaces whole-string placeholders by the argument's JSON value; `None` removes the key.
 fn render_body(template: &Value, args: &Map<String, Value>) -> Option<Value> {
     match template {
         Value::String(s) => match whole_placeholder(s) {

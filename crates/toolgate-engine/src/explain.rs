@@ -5,9 +5,11 @@
 use std::time::Duration;
 
 use toolgate_contract::Drift;
-use toolgate_resilience::{ErrorClass, GiveUpReason};
 
 use toolgate_config::ToolSpec;
+
+mod failure;
+pub use failure::{Failed, failure};
 
 /// What went wrong on the last attempt, as far as the message needs to know.
 #[derive(Debug)]
@@ -124,6 +126,8 @@ impl Detail {
         }
     }
 
+    /// What the last attempt got, as the middle of a sentence: one wording per kind of
+    /// answer, chosen by what it carried.
     fn describe(&self) -> String {
         match self {
             Detail::Timeout(t) if t.is_zero() => "the upstream did not answer in time".into(),
@@ -132,58 +136,13 @@ impl Detail {
             Detail::NotFormed(d) => {
                 format!("toolgate could not form the request, so nothing was sent ({d})")
             }
-            Detail::Redirect {
-                status,
-                location: Some(location),
-            } => format!(
-                "the upstream answered HTTP {status}, redirecting to {}; toolgate does not follow redirects",
-                quoted(location)
-            ),
-            Detail::Redirect {
-                status,
-                location: None,
-            } => format!(
-                "the upstream answered HTTP {status}, a redirect; toolgate does not follow redirects"
-            ),
-            Detail::Status { status, excerpt } if excerpt.is_empty() => {
-                format!("the upstream answered HTTP {status}")
-            }
-            Detail::Status { status, excerpt } if is_non_text(excerpt) => {
-                format!("the upstream answered HTTP {status} with {excerpt}")
-            }
-            Detail::Status { status, excerpt } => {
-                format!("the upstream answered HTTP {status}, saying {}", quoted(excerpt))
-            }
+            Detail::Redirect { status, location } => redirect(*status, location.as_deref()),
+            Detail::Status { status, excerpt } => status_answer(*status, excerpt),
             Detail::NotJson {
-                encoding: Some(encoding),
-                ..
-            } => {
-                let named = if encoding.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {}", quoted(encoding))
-                };
-                format!(
-                    "the upstream answered with a body that is not JSON: it came with a \
-                     Content-Encoding{named} that toolgate did not ask for and does not decode"
-                )
-            }
-            // Not read as text at all (a character set toolgate does not decode): the
-            // reason alone says why; an excerpt of the bytes would say nothing more.
-            Detail::NotJson {
-                reason, excerpt, ..
-            } if excerpt.is_empty() => {
-                format!("the upstream answered with a body that is not JSON: {reason}")
-            }
-            Detail::NotJson { excerpt, .. } if is_non_text(excerpt) => {
-                format!("the upstream answered with a body that is not JSON ({excerpt})")
-            }
-            Detail::NotJson {
-                reason, excerpt, ..
-            } => format!(
-                "the upstream answered with a body that is not JSON ({reason}), starting {}",
-                quoted(excerpt)
-            ),
+                reason,
+                excerpt,
+                encoding,
+            } => not_json(reason, excerpt, encoding.as_deref()),
             Detail::RepeatedMember { position, excerpt } => format!(
                 "the upstream answered with JSON that names the same member twice in one \
                  object ({position}), so it reads two ways and toolgate passes neither on; \
@@ -196,58 +155,11 @@ impl Detail {
                     bytes(*limit)
                 )
             }
-            Detail::TooManyValues {
-                status: Some(status),
-                limit,
-            } => format!(
-                "the upstream answered HTTP {status} with a body of more than {limit} JSON \
-                 values, more than toolgate reads of one reply (tiny or deeply nested values \
-                 would take many times the body's size to check)"
-            ),
-            Detail::TooManyValues {
-                status: None,
-                limit,
-            } => format!(
-                "the MCP server answered with a message of more than {limit} JSON values, \
-                 more than toolgate reads of one message (tiny or deeply nested values would \
-                 take many times its size to check)"
-            ),
-            Detail::NoRoom {
-                held,
-                limit,
-                share: false,
-            } => format!(
-                "the upstream answered, but toolgate was already holding {} of replies for \
-                 other calls (its limit is {}) and dropped this one",
-                about_bytes(*held),
-                bytes(*limit)
-            ),
-            Detail::NoRoom {
-                held,
-                limit,
-                share: true,
-            } => format!(
-                "the upstream answered, but toolgate was already holding {} of this \
-                 dependency's replies for other calls (its share is {}, half of what toolgate \
-                 holds at once, so that one dependency cannot take it all) and dropped this one",
-                about_bytes(*held),
-                bytes(*limit)
-            ),
+            Detail::TooManyValues { status, limit } => too_many_values(*status, *limit),
+            Detail::NoRoom { held, limit, share } => no_room(*held, *limit, *share),
             Detail::Drift(d) => d.summary(),
             Detail::Protocol(d) => format!("the MCP server broke the protocol ({d})"),
-            // Said by the server, or concluded for it when the calling client could not
-            // answer its question (`toolgate-mcp-client`'s input-required rounds): either
-            // way the server needs what this client lacks.
-            Detail::Rpc {
-                code: toolgate_mcp_client::codes::MISSING_REQUIRED_CLIENT_CAPABILITY,
-                message,
-            } => format!(
-                "the MCP server needs to ask this client something it does not offer (error -32021: {})",
-                quoted(message)
-            ),
-            Detail::Rpc { code, message } => {
-                format!("the MCP server answered with error {code}, saying {}", quoted(message))
-            }
+            Detail::Rpc { code, message } => rpc_error(*code, message),
             Detail::ToolError { excerpt, .. } if excerpt.is_empty() => {
                 "the tool reported an error".into()
             }
@@ -261,37 +173,116 @@ impl Detail {
     }
 }
 
+fn redirect(status: u16, location: Option<&str>) -> String {
+    match location {
+        Some(location) => format!(
+            "the upstream answered HTTP {status}, redirecting to {}; toolgate does not follow redirects",
+            quoted(location)
+        ),
+        None => format!(
+            "the upstream answered HTTP {status}, a redirect; toolgate does not follow redirects"
+        ),
+    }
+}
+
+fn status_answer(status: u16, excerpt: &str) -> String {
+    if excerpt.is_empty() {
+        format!("the upstream answered HTTP {status}")
+    } else if is_non_text(excerpt) {
+        format!("the upstream answered HTTP {status} with {excerpt}")
+    } else {
+        format!(
+            "the upstream answered HTTP {status}, saying {}",
+            quoted(excerpt)
+        )
+    }
+}
+
+fn not_json(reason: &str, excerpt: &str, encoding: Option<&str>) -> String {
+    if let Some(encoding) = encoding {
+        let named = if encoding.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", quoted(encoding))
+        };
+        return format!(
+            "the upstream answered with a body that is not JSON: it came with a \
+             Content-Encoding{named} that toolgate did not ask for and does not decode"
+        );
+    }
+    // Not read as text at all (a character set toolgate does not decode): the reason
+    // alone says why; an excerpt of the bytes would say nothing more.
+    if excerpt.is_empty() {
+        format!("the upstream answered with a body that is not JSON: {reason}")
+    } else if is_non_text(excerpt) {
+        format!("the upstream answered with a body that is not JSON ({excerpt})")
+    } else {
+        format!(
+            "the upstream answered with a body that is not JSON ({reason}), starting {}",
+            quoted(excerpt)
+        )
+    }
+}
+
+/// `status` is `None` for an MCP server's message, refused by the client.
+fn too_many_values(status: Option<u16>, limit: usize) -> String {
+    match status {
+        Some(status) => format!(
+            "the upstream answered HTTP {status} with a body of more than {limit} JSON \
+             values, more than toolgate reads of one reply (tiny or deeply nested values \
+             would take many times the body's size to check)"
+        ),
+        None => format!(
+            "the MCP server answered with a message of more than {limit} JSON values, \
+             more than toolgate reads of one message (tiny or deeply nested values would \
+             take many times its size to check)"
+        ),
+    }
+}
+
+/// `share`: the dependency's part of the reply memory was full, not the whole.
+fn no_room(held: usize, limit: usize, share: bool) -> String {
+    if share {
+        format!(
+            "the upstream answered, but toolgate was already holding {} of this \
+             dependency's replies for other calls (its share is {}, half of what toolgate \
+             holds at once, so that one dependency cannot take it all) and dropped this one",
+            about_bytes(held),
+            bytes(limit)
+        )
+    } else {
+        format!(
+            "the upstream answered, but toolgate was already holding {} of replies for \
+             other calls (its limit is {}) and dropped this one",
+            about_bytes(held),
+            bytes(limit)
+        )
+    }
+}
+
+fn rpc_error(code: i64, message: &str) -> String {
+    // Said by the server, or concluded for it when the calling client could not answer
+    // its question (`toolgate-mcp-client`'s input-required rounds): either way the
+    // server needs what this client lacks.
+    if code == toolgate_mcp_client::codes::MISSING_REQUIRED_CLIENT_CAPABILITY {
+        format!(
+            "the MCP server needs to ask this client something it does not offer (error -32021: {})",
+            quoted(message)
+        )
+    } else {
+        format!(
+            "the MCP server answered with error {code}, saying {}",
+            quoted(message)
+        )
+    }
+}
+
 /// The arguments did not fit the input schema or could not form a request.
 pub fn invalid_arguments(tool: &str, problem: &str) -> String {
     format!(
         "{tool} was not called: the arguments are invalid ({problem}). Error class: client_error. \
          Fix the arguments and call {tool} again; retrying the same arguments will not help."
     )
-}
-
-/// What the sentence for a failed call is about.
-#[derive(Debug)]
-pub struct Failed<'a> {
-    /// The tool.
-    pub tool: &'a ToolSpec,
-    /// The class of the last attempt.
-    pub class: ErrorClass,
-    /// What the last attempt got.
-    pub detail: &'a Detail,
-    /// Why toolgate stopped.
-    pub why: GiveUpReason,
-    /// Attempts made.
-    pub attempts: u32,
-    /// Time the call took.
-    pub elapsed: Duration,
-    /// Whether the owner has a notification route (only then "has been alerted").
-    pub owner_alerted: bool,
-    /// The wait the upstream asked for, if any.
-    pub retry_after: Option<Duration>,
-    /// The wall clock, for "at 07:14 UTC".
-    pub now: chrono::DateTime<chrono::Utc>,
-    /// The last reply said a retry is safe and may succeed (`x-should-retry: true`).
-    pub retry_vouched: bool,
 }
 
 /// `now + wait`, saturating at the far future.
@@ -302,17 +293,6 @@ pub fn at(now: chrono::DateTime<chrono::Utc>, wait: Duration) -> chrono::DateTim
         .unwrap_or(chrono::DateTime::<chrono::Utc>::MAX_UTC)
 }
 
-/// "retry after 2 min (at 07:14 UTC)".
-fn retry_after_phrase(wait: Duration, now: chrono::DateTime<chrono::Utc>) -> String {
-    let when = at(now, wait);
-    let clock = if wait < Duration::from_secs(20 * 3600) {
-        when.format("%H:%M:%S UTC").to_string()
-    } else {
-        when.format("%Y-%m-%d %H:%M UTC").to_string()
-    };
-    format!("retry after {} (at {clock})", human(wait))
-}
-
 /// The tool's contract as a sentence names it: "contract v3.1", or "the learned
 /// contract" for one learned from responses (its version is only a marker).
 pub fn contract_name(tool: &ToolSpec) -> String {
@@ -321,233 +301,6 @@ pub fn contract_name(tool: &ToolSpec) -> String {
     } else {
         format!("contract v{}", tool.contract.version)
     }
-}
-
-/// What the model should do after the upstream refused a call. Most refusals are about
-/// the arguments; of a fronted MCP server's, those that say the server could not read
-/// toolgate's request, no longer has the tool, or is not at its address any more are
-/// not, and other arguments would only be refused again.
-fn client_error_advice(tool: &ToolSpec, detail: &Detail) -> String {
-    use toolgate_mcp_client::codes;
-    let name = &tool.name;
-    let owner = &tool.owner;
-    let fix = format!(
-        "Retrying the same arguments will not help; fix the arguments and call {name} again."
-    );
-    let not_the_arguments = |what: &str| {
-        format!(
-            "{what} This is not about the arguments: retrying, with these or other arguments, will not \
-             help. Continue without {name}; the tool owner ({owner}) must fix it."
-        )
-    };
-    let mcp = matches!(tool.kind, toolgate_config::ToolKind::Mcp { .. });
-    match detail {
-        Detail::Rpc { code, message } => match *code {
-            // A server that no longer has a tool answers a call of it as an unknown
-            // method or as bad params ("Unknown tool: x"): no change of arguments mends it.
-            code if crate::upstream::mcp::unknown_tool::error_names_unknown_tool(code, message) => {
-                not_the_arguments(&format!(
-                    "The server no longer has {name} (it does not know the tool)."
-                ))
-            }
-            codes::INVALID_PARAMS => format!("The server refused the arguments. {fix}"),
-            codes::RESOURCE_NOT_FOUND => format!(
-                "What the arguments name does not exist on the server. Retrying will not help; call \
-                 {name} again only with names or identifiers that exist."
-            ),
-            codes::PARSE_ERROR | codes::INVALID_REQUEST => {
-                not_the_arguments("The server could not read the request toolgate sent it.")
-            }
-            // The calling client lacks what the server asks of it mid-call (sampling,
-            // elicitation, roots): neither the arguments nor the tool's owner can mend it.
-            codes::MISSING_REQUIRED_CLIENT_CAPABILITY => format!(
-                "{name} needs to ask this client something it does not offer (the server's words \
-                 name the capability: sampling, elicitation or roots). Retrying will not help; \
-                 continue without {name}, or call it from a client that offers that capability."
-            ),
-            codes::URL_ELICITATION_REQUIRED => format!(
-                "The server needs the user to complete a step outside this conversation first. Tell the \
-                 user, and call {name} again once they have."
-            ),
-            _ => fix,
-        },
-        // The arguments travel inside the JSON-RPC message: an HTTP refusal of the
-        // server's endpoint is about the endpoint, except one of a request too large.
-        Detail::Status { status: 404, .. } if mcp => not_the_arguments(
-            "The MCP server is not at its configured address any more (HTTP 404 from its endpoint).",
-        ),
-        Detail::Status { status: 413, .. } if mcp => format!(
-            "The request was too large for the server. Retrying the same arguments will not help; call \
-             {name} again with smaller arguments."
-        ),
-        Detail::Status { status, .. } if mcp => not_the_arguments(&format!(
-            "The MCP server's endpoint refused the request toolgate sent (HTTP {status})."
-        )),
-        _ => fix,
-    }
-}
-
-/// The model-facing text for a failed call. It starts with "X failed:" so that a
-/// client that drops `isError` still hands the model an unmistakable failure.
-pub fn failure(f: &Failed<'_>) -> String {
-    let Failed {
-        tool,
-        class,
-        detail,
-        why,
-        attempts,
-        elapsed,
-        owner_alerted,
-        retry_after,
-        now,
-        retry_vouched,
-    } = *f;
-    let name = &tool.name;
-    let what = detail.describe();
-    let tried = if attempts > 1 {
-        format!(" toolgate tried {attempts} times over {}.", human(elapsed))
-    } else {
-        String::new()
-    };
-    let alerted = if owner_alerted {
-        format!("The tool owner ({}) has been alerted.", tool.owner)
-    } else {
-        format!(
-            "An incident was recorded for the tool owner ({}).",
-            tool.owner
-        )
-    };
-    // A known wait is always told, with the clock time.
-    let wait = retry_after.map(|w| retry_after_phrase(w, now));
-    match (class, why) {
-        (ErrorClass::ContractDrift, _) => match detail {
-            Detail::Drift(d) => format!(
-                "{name} failed: the upstream response no longer matches {} ({}). Error class: contract_drift. \
-                 Retrying will not help. {alerted} Do not call {name} again until it is fixed.",
-                contract_name(tool),
-                d.summary(),
-            ),
-            // No body to hold against a contract: the endpoint no longer answers as
-            // the tool was configured (moved, or switched protocols).
-            Detail::Redirect { .. } | Detail::Status { .. } => format!(
-                "{name} failed: {what}. That is not an answer the tool was configured for; its endpoint may \
-                 have moved. Error class: contract_drift. \
-                 Retrying will not help. {alerted} Do not call {name} again until it is fixed."
-            ),
-            _ => format!(
-                "{name} failed: {what}, which breaks {}. Error class: contract_drift. Retrying will not help. \
-                 {alerted} Do not call {name} again until it is fixed.",
-                contract_name(tool)
-            ),
-        },
-        (ErrorClass::ToolError, _) => format!(
-            "{name} failed: {what}. Error class: tool_error — the tool itself answered that it failed. Retrying \
-             the same arguments will not help; read its message, then change the arguments or continue without {name}."
-        ),
-        (ErrorClass::Forbidden, _) => format!(
-            "{name} failed: {what}. Error class: forbidden — this agent may not call {name}. Do not retry; \
-             continue without {name}."
-        ),
-        // The server, which alone can tell a lock timeout from a request that will never
-        // pass, said this one may: the same arguments are worth another try later.
-        (ErrorClass::ClientError, _) if retry_vouched => format!(
-            "{name} failed: {what}. Error class: client_error — the upstream's reply says the same request may \
-             succeed if repeated.{tried} {}, or continue without {name}.",
-            wait.map_or_else(|| "Try again in a minute".to_string(), |w| capitalised(&w)),
-        ),
-        (ErrorClass::ClientError, _) => format!(
-            "{name} failed: {what}. Error class: client_error. {}",
-            client_error_advice(tool, detail)
-        ),
-        (ErrorClass::Auth, _) => format!(
-            "{name} failed: {what}. Error class: auth — the upstream refused toolgate's credentials. \
-             Retrying will not help; the tool owner ({}) must fix the credentials. Continue without {name}.",
-            tool.owner
-        ),
-        (ErrorClass::Gone, _) => match &tool.successor {
-            Some(s) => format!(
-                "{name} failed: {what}. Error class: gone — this endpoint has been retired. Use {s} instead."
-            ),
-            None => format!(
-                "{name} failed: {what}. Error class: gone — this endpoint has been retired. Retrying will not help; \
-                 continue without {name}."
-            ),
-        },
-        (_, GiveUpReason::AdvisedAgainst) => format!(
-            "{name} failed: {what}. Error class: {} — the upstream's reply says a retry will not help, so toolgate \
-             did not retry.{tried} Do not call {name} again with the same arguments; change them or continue \
-             without {name}.",
-            class.as_str()
-        ),
-        (_, GiveUpReason::DeadlineTooShort { wait }) => format!(
-            "{name} failed: {what}. Error class: {}. The upstream asks to wait {}, longer than this call's deadline, \
-             so toolgate did not wait.{tried} Call {name} again after that ({}), or continue without it.",
-            class.as_str(),
-            human(wait),
-            retry_after_phrase(wait, now)
-        ),
-        (_, GiveUpReason::BudgetDenied) => format!(
-            "{name} failed: {what}. Error class: {} (not retried: the retry budget for {} is spent, which protects a \
-             struggling dependency).{tried} {}, or continue without {name}.",
-            class.as_str(),
-            tool.dependency.name,
-            wait.map_or_else(|| "Try again in a minute".to_string(), |w| capitalised(&w)),
-        ),
-        (_, GiveUpReason::CircuitOpen) => format!(
-            "{name} failed: {what}. Error class: {}.{tried} toolgate then stopped sending {} requests (circuit open); \
-             {}, or continue without {name}.",
-            class.as_str(),
-            tool.dependency.name,
-            wait.unwrap_or_else(|| "try again in a minute".to_string()),
-        ),
-        (ErrorClass::RateLimited, _) => match wait {
-            Some(w) => format!(
-                "{name} failed: {what}. Error class: rate_limited — the quota is exhausted.{tried} Do not call {name} \
-                 before then: {w}; reduce how often you call it."
-            ),
-            None => format!(
-                "{name} failed: {what}. Error class: rate_limited — the quota is exhausted.{tried} The upstream gave no \
-                 time; wait at least a minute before calling {name} again, and call it less often."
-            ),
-        },
-        (ErrorClass::Overloaded, _) => format!(
-            "{name} failed: {what}. Error class: overloaded — the upstream is shedding load.{tried} {} before calling \
-             {name} again, and reduce volume.",
-            wait.map_or_else(|| "Wait".to_string(), |w| capitalised(&w)),
-        ),
-        (ErrorClass::Timeout, GiveUpReason::NotRetryable) if tool.retry_safe() => format!(
-            "{name} failed: {what}. Error class: timeout. toolgate did not retry because {} is slow right now (a \
-             brownout) and more calls would slow it further; call {name} less often, or continue without it.",
-            tool.dependency.name
-        ),
-        (
-            ErrorClass::ServerError | ErrorClass::Timeout | ErrorClass::Connect,
-            GiveUpReason::NotRetryable,
-        ) => format!(
-            "{name} failed: {what}. Error class: {}. toolgate did not retry because {name} may have side effects; \
-             check whether the action happened before calling it again.",
-            class.as_str()
-        ),
-        _ => {
-            let retried = if attempts > 1 {
-                "toolgate already retried; do not retry at once —"
-            } else {
-                "This tool allows one attempt, so toolgate did not retry;"
-            };
-            format!(
-                "{name} failed: {what}. Error class: {} (usually transient).{tried} {retried} {}, or continue without {name}.",
-                class.as_str(),
-                wait.unwrap_or_else(|| "try again in a minute".to_string()),
-            )
-        }
-    }
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
 }
 
 /// The upstream serves a newer contract than the tool's wrapper and the gate refuses.

@@ -4,8 +4,9 @@
 //! does not hide the problems in the next entry; semantic checks (owners, references
 //! between entries, templates against input schemas) run on whatever did deserialize.
 //! Each section has its file: `gateway.rs`, `dependency.rs`, `tool.rs` (request, schemas,
-//! contract), `mcp_server.rs`, `alerts.rs`, `telemetry.rs`; this one reads the document
-//! and holds what they share (errors, durations, URLs, variables).
+//! contract, in `tool/`), `mcp_server.rs` (transport, names, overrides, in
+//! `mcp_server/`), `alerts.rs`, `telemetry.rs`; this one reads the document and holds
+//! what they share (errors, durations, URLs, variables).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,3 +1,5 @@
+use toolgate_resilience::{ErrorClass, GiveUpReason};
+
 use super::*;
 
 #[test]
@@ -516,4 +518,157 @@ fn a_full_share_is_told_as_the_dependencys_share_not_the_whole_limit() {
             && share.contains("its share is 64 MiB, half of what toolgate holds at once"),
         "{share}"
     );
+}
+
+/// Which advice the model gets is decided first by the classes whose advice holds
+/// whatever made toolgate stop, then by the reason it stopped, then by what is left;
+/// each branch says what to do in words of its own.
+#[test]
+fn each_failure_says_what_its_class_or_reason_advises() {
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  get:\n    \
+         dependency: api\n    owner: alice@example.com\n    request: { path: /s }\n  post:\n    \
+         dependency: api\n    owner: bob@example.com\n    request: { path: /s, method: POST }\n    \
+         successor: get\n",
+        std::path::Path::new("."),
+        &|_| None,
+    )
+    .expect("the config compiles");
+    let (get, post) = (&config.tools["get"], &config.tools["post"]);
+    let now = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
+    let busy = Detail::Status {
+        status: 503,
+        excerpt: "busy".into(),
+    };
+    let say = |tool: &ToolSpec, class, why, attempts, wait: Option<u64>, vouched| {
+        failure(&Failed {
+            tool,
+            class,
+            detail: &busy,
+            why,
+            attempts,
+            elapsed: Duration::from_secs(4),
+            owner_alerted: true,
+            retry_after: wait.map(Duration::from_secs),
+            now,
+            retry_vouched: vouched,
+        })
+    };
+    let not_retryable = GiveUpReason::NotRetryable;
+    let exhausted = GiveUpReason::AttemptsExhausted;
+    let cases = [
+        (
+            say(get, ErrorClass::Gone, exhausted, 1, None, false),
+            "retired. Retrying will not help; continue without get.",
+        ),
+        (
+            say(post, ErrorClass::Gone, exhausted, 1, None, false),
+            "retired. Use get instead.",
+        ),
+        (
+            say(
+                get,
+                ErrorClass::Auth,
+                GiveUpReason::CircuitOpen,
+                1,
+                None,
+                false,
+            ),
+            "the tool owner (alice@example.com) must fix the credentials",
+        ),
+        (
+            say(get, ErrorClass::Forbidden, exhausted, 1, None, false),
+            "this agent may not call get. Do not retry",
+        ),
+        (
+            say(get, ErrorClass::ToolError, exhausted, 1, None, false),
+            "the tool itself answered that it failed",
+        ),
+        (
+            say(get, ErrorClass::ClientError, exhausted, 2, Some(30), true),
+            "may succeed if repeated. toolgate tried 2 times over 4 s. Retry after 30 s (at 00:00:30 UTC), or continue",
+        ),
+        (
+            say(get, ErrorClass::ClientError, exhausted, 1, None, true),
+            "may succeed if repeated. Try again in a minute, or continue",
+        ),
+        (
+            say(
+                get,
+                ErrorClass::ServerError,
+                GiveUpReason::AdvisedAgainst,
+                1,
+                None,
+                false,
+            ),
+            "Error class: server_error — the upstream's reply says a retry will not help",
+        ),
+        (
+            say(
+                get,
+                ErrorClass::Overloaded,
+                GiveUpReason::DeadlineTooShort {
+                    wait: Duration::from_secs(90),
+                },
+                1,
+                None,
+                false,
+            ),
+            "asks to wait 90 s, longer than this call's deadline, so toolgate did not wait. Call get again after that (retry after 90 s (at 00:01:30 UTC))",
+        ),
+        (
+            say(
+                get,
+                ErrorClass::ServerError,
+                GiveUpReason::BudgetDenied,
+                3,
+                None,
+                false,
+            ),
+            "the retry budget for api is spent, which protects a struggling dependency). toolgate tried 3 times over 4 s. Try again in a minute",
+        ),
+        (
+            say(
+                get,
+                ErrorClass::Timeout,
+                GiveUpReason::CircuitOpen,
+                1,
+                Some(60),
+                false,
+            ),
+            "stopped sending api requests (circuit open); retry after 60 s (at 00:01:00 UTC), or continue",
+        ),
+        (
+            say(get, ErrorClass::RateLimited, exhausted, 1, Some(30), false),
+            "Do not call get before then: retry after 30 s (at 00:00:30 UTC); reduce how often",
+        ),
+        (
+            say(get, ErrorClass::RateLimited, exhausted, 1, None, false),
+            "The upstream gave no time; wait at least a minute",
+        ),
+        (
+            say(get, ErrorClass::Overloaded, exhausted, 1, None, false),
+            "shedding load. Wait before calling get again",
+        ),
+        (
+            say(get, ErrorClass::Timeout, not_retryable, 1, None, false),
+            "did not retry because api is slow right now (a brownout)",
+        ),
+        (
+            say(post, ErrorClass::Timeout, not_retryable, 1, None, false),
+            "did not retry because post may have side effects",
+        ),
+        (
+            say(get, ErrorClass::ServerError, exhausted, 3, None, false),
+            "(usually transient). toolgate tried 3 times over 4 s. toolgate already retried; do not retry at once — try again in a minute",
+        ),
+        (
+            say(post, ErrorClass::Connect, exhausted, 1, None, false),
+            "This tool allows one attempt, so toolgate did not retry; try again in a minute",
+        ),
+    ];
+    for (text, advice) in cases {
+        assert!(text.contains(advice), "{advice:?} not in:\n{text}");
+    }
 }

@@ -1,0 +1,94 @@
+//! A form body (`application/x-www-form-urlencoded`) from a rendered object: a form
+//! field has no JSON types, so arrays and objects travel as the field's style says.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::{FormStyle, form_encoded, form_list};
+
+/// `a=1&b=x+y`: each member of the rendered object a field, sent as its style says
+/// (JSON text by default).
+pub(super) fn form_body(rendered: &Value, styles: &BTreeMap<String, FormStyle>) -> String {
+    let mut out = FormPairs::default();
+    if let Value::Object(map) = rendered {
+        for (k, v) in map {
+            let style = styles.get(k).copied().unwrap_or(FormStyle::Json);
+            form_field(&mut out, k, v, style);
+        }
+    }
+    out.0.join("&")
+}
+
+/// The `name=value` pairs of a form body, each already encoded.
+#[derive(Default)]
+struct FormPairs(Vec<String>);
+
+impl FormPairs {
+    fn append_pair(&mut self, key: &str, value: &str) {
+        self.0
+            .push(format!("{}={}", form_encoded(key), form_encoded(value)));
+    }
+
+    /// `key=a,b`: the commas between the items literal (see [`form_list`]).
+    fn append_list(&mut self, key: &str, items: &[String]) {
+        self.0
+            .push(format!("{}={}", form_encoded(key), form_list(items)));
+    }
+}
+
+fn form_text(v: &Value) -> Option<String> {
+    match v {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
+fn form_field(out: &mut FormPairs, key: &str, v: &Value, style: FormStyle) {
+    match (style, v) {
+        (_, Value::Null) => {}
+        (FormStyle::Json, _) | (_, Value::String(_) | Value::Number(_) | Value::Bool(_)) => {
+            if let Some(text) = form_text(v) {
+                out.append_pair(key, &text);
+            }
+        }
+        (FormStyle::Repeat, Value::Array(items)) => {
+            for item in items {
+                form_field(out, key, item, FormStyle::Json);
+            }
+        }
+        (FormStyle::Repeat, Value::Object(m)) => {
+            for (k, item) in m {
+                form_field(out, k, item, FormStyle::Json);
+            }
+        }
+        (FormStyle::Comma, Value::Array(items)) => {
+            let parts: Vec<String> = items.iter().filter_map(form_text).collect();
+            out.append_list(key, &parts);
+        }
+        (FormStyle::Comma, Value::Object(m)) => {
+            let parts: Vec<String> = m
+                .iter()
+                .filter_map(|(k, item)| form_text(item).map(|t| [k.clone(), t]))
+                .flatten()
+                .collect();
+            out.append_list(key, &parts);
+        }
+        (FormStyle::Brackets | FormStyle::Deep, Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                let sub = if style == FormStyle::Deep || item.is_object() || item.is_array() {
+                    format!("{key}[{i}]")
+                } else {
+                    format!("{key}[]")
+                };
+                form_field(out, &sub, item, style);
+            }
+        }
+        (FormStyle::Brackets | FormStyle::Deep, Value::Object(m)) => {
+            for (k, item) in m {
+                form_field(out, &format!("{key}[{k}]"), item, style);
+            }
+        }
+    }
+}
