@@ -24,6 +24,7 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Map, Value};
 
 mod dot_segments;
+mod multipart;
 use dot_segments::could_name_a_dot_segment;
 
 /// Everything but RFC 3986 unreserved characters is encoded inside a path segment.
@@ -299,6 +300,9 @@ pub enum BodyEncoding {
     /// The argument's text, sent as it is (an XML document, a YAML file, plain text):
     /// APIs that read no JSON body take one written in their own media type.
     Text,
+    /// `multipart/form-data`: each top-level field a part (see `template/multipart.rs`),
+    /// for APIs that read form fields only as the parts of a multipart form.
+    Multipart,
 }
 
 impl BodyEncoding {
@@ -308,6 +312,8 @@ impl BodyEncoding {
             BodyEncoding::Json => "application/json",
             BodyEncoding::Form => "application/x-www-form-urlencoded",
             BodyEncoding::Text => "text/plain; charset=utf-8",
+            // Rendered with the boundary of each body (see `render`).
+            BodyEncoding::Multipart => "multipart/form-data",
         }
     }
 }
@@ -487,11 +493,26 @@ impl RequestTemplate {
                 headers.insert(name.clone(), value);
             }
         }
+        let mut content_type = self
+            .content_type
+            .clone()
+            .unwrap_or_else(|| HeaderValue::from_static(self.body_encoding.content_type()));
         let body = match &self.body {
             None => None,
             Some(template) => {
                 let rendered = render_body(template, args);
                 match self.body_encoding {
+                    BodyEncoding::Multipart => {
+                        let form = multipart::multipart_body(&rendered.unwrap_or(Value::Null))
+                            .ok_or_else(|| {
+                                RenderError(
+                                    "the form fields hold text that no multipart boundary can separate; change the values"
+                                        .into(),
+                                )
+                            })?;
+                        content_type = form.content_type;
+                        Some(form.body)
+                    }
                     BodyEncoding::Json => Some(
                         serde_json::to_vec(&rendered.unwrap_or(Value::Null))
                             .map_err(|e| RenderError(e.to_string()))?,
@@ -524,10 +545,7 @@ impl RequestTemplate {
             url,
             headers,
             body,
-            content_type: self
-                .content_type
-                .clone()
-                .unwrap_or_else(|| HeaderValue::from_static(self.body_encoding.content_type())),
+            content_type,
         })
     }
 }
