@@ -155,12 +155,20 @@ fn a_required_file_in_a_multipart_form_skips_the_operation() {
             json!({"type": "string"}),
             Some(json!({"file": {"contentType": "image/png, image/jpeg"}})),
         ),
+        // OpenAPI 3.1's raw octets: JSON Schema's `contentEncoding: binary` (Discord's
+        // sticker and attachment uploads), or a media type that is not text.
+        (json!({"type": "string", "contentEncoding": "binary"}), None),
+        (
+            json!({"type": "string", "contentMediaType": "image/png"}),
+            None,
+        ),
     ] {
-        let out = import(&spec(
+        let mut doc = spec(
             json!([{"url": "https://api.example.com"}]),
             with(file.clone(), encoding),
-        ))
-        .unwrap();
+        );
+        doc["openapi"] = json!("3.1.0");
+        let out = import(&doc).unwrap();
         assert!(
             out.yaml
                 .contains("uploads a file (multipart/form-data field `file`)"),
@@ -168,6 +176,22 @@ fn a_required_file_in_a_multipart_form_skips_the_operation() {
             out.yaml
         );
     }
+    // Base64 is text: such a field is an argument like any other.
+    let mut doc = spec(
+        json!([{"url": "https://api.example.com"}]),
+        with(
+            json!({"type": "string", "contentMediaType": "image/png", "contentEncoding": "base64"}),
+            None,
+        ),
+    );
+    doc["openapi"] = json!("3.1.0");
+    let (out, doc) = import_and_check(&doc);
+    assert_eq!(
+        doc["tools"]["upload"]["input_schema"]["required"],
+        json!(["file", "purpose"]),
+        "{}",
+        out.yaml
+    );
     // A part declared as JSON or text is a field like any other.
     let out = import(&spec(
         json!([{"url": "https://api.example.com"}]),
