@@ -867,12 +867,16 @@ fn a_text_or_xml_body_is_a_string_sent_as_written_with_its_declared_type() {
         rendered(&config, "args", json!({"body": "a b"})).content_type,
         "application/text"
     );
-    // JSON, when offered, is still what is sent; a file is still bytes.
+    // JSON, when offered, is still what is sent.
     assert_eq!(
         rendered(&config, "both", json!({"body": {}})).content_type,
         "application/json"
     );
-    assert!(!tools.contains_key("file"), "{}", out.yaml);
+    // A `format: binary` string in a text media type is the text of the file: a CSV
+    // is sent as written, as `text/csv`.
+    let csv = rendered(&config, "file", json!({"body": "a,b\n1,2\n"}));
+    assert_eq!(csv.body.as_deref(), Some(&b"a,b\n1,2\n"[..]));
+    assert_eq!(csv.content_type, "text/csv");
 
     // Swagger 2.0 says it in `consumes`.
     let (_, doc) = import_and_check(&json!({
@@ -881,11 +885,23 @@ fn a_text_or_xml_body_is_a_string_sent_as_written_with_its_declared_type() {
         "host": "api.example.com",
         "paths": {"/settings/yaml": {"put": {"operationId": "put_yaml", "consumes": ["text/plain"],
             "parameters": [{"name": "settings", "in": "body", "required": true, "schema": {"type": "string"}}],
+            "responses": {"204": {"description": "none"}}}},
+            "/report.csv": {"put": {"operationId": "put_csv", "consumes": ["text/csv"],
+            "parameters": [{"name": "report", "in": "body", "required": true, "schema": {"type": "string", "format": "binary"}}],
             "responses": {"204": {"description": "none"}}}}},
     }));
-    let req = &doc["tools"]["put_yaml"]["request"];
-    assert_eq!(req["body_encoding"], "text", "{doc}");
-    assert_eq!(req["content_type"], "text/plain", "{doc}");
+    for tool in ["put_yaml", "put_csv"] {
+        let req = &doc["tools"][tool]["request"];
+        assert_eq!(req["body_encoding"], "text", "{doc}");
+    }
+    assert_eq!(
+        doc["tools"]["put_yaml"]["request"]["content_type"], "text/plain",
+        "{doc}"
+    );
+    assert_eq!(
+        doc["tools"]["put_csv"]["request"]["content_type"], "text/csv",
+        "{doc}"
+    );
 }
 
 #[test]
