@@ -472,9 +472,11 @@ pub struct RawRequest {
     /// JSON body template; a string that is exactly `{name}` becomes the argument's JSON value.
     pub body: Option<Value>,
     /// How the body is sent: `json` (default), `form`
-    /// (`application/x-www-form-urlencoded`; the body template must be an object) or
-    /// `text` (the body template is a string, `"{arg}"`: the argument's text sent as it
-    /// is, as `content_type` or `text/plain; charset=utf-8`; absent, no body is sent).
+    /// (`application/x-www-form-urlencoded`; the body template must be an object),
+    /// `multipart` (`multipart/form-data`, each field a text part; the body template must
+    /// be an object) or `text` (the body template is a string, `"{arg}"`: the argument's
+    /// text sent as it is, as `content_type` or `text/plain; charset=utf-8`; absent, no
+    /// body is sent).
     pub body_encoding: Option<String>,
     /// The `Content-Type` of a `json` body when it is not `application/json`: another
     /// JSON media type (`application/merge-patch+json`, `application/vnd.api+json`),

@@ -26,6 +26,7 @@ use serde_json::{Map, Value};
 mod dot_segments;
 use dot_segments::could_name_a_dot_segment;
 mod form;
+mod multipart;
 use form::form_body;
 
 /// Everything but RFC 3986 unreserved characters is encoded inside a path segment.
@@ -301,6 +302,9 @@ pub enum BodyEncoding {
     /// The argument's text, sent as it is (an XML document, a YAML file, plain text):
     /// APIs that read no JSON body take one written in their own media type.
     Text,
+    /// `multipart/form-data`: each top-level field a part (see `template/multipart.rs`),
+    /// for APIs that read form fields only as the parts of a multipart form.
+    Multipart,
 }
 
 impl BodyEncoding {
@@ -310,6 +314,8 @@ impl BodyEncoding {
             BodyEncoding::Json => "application/json",
             BodyEncoding::Form => "application/x-www-form-urlencoded",
             BodyEncoding::Text => "text/plain; charset=utf-8",
+            // Rendered with the boundary of each body (see `render`).
+            BodyEncoding::Multipart => "multipart/form-data",
         }
     }
 }
@@ -407,7 +413,13 @@ impl RequestTemplate {
         url.set_query((!pairs.is_empty()).then(|| pairs.join("&")).as_deref());
         url_sendable(base, &url)?;
         let headers = self.rendered_headers(args)?;
-        let body = self.rendered_body(args)?;
+        let (body, own_type) = match self.rendered_body(args)? {
+            Some(RenderedBody {
+                bytes,
+                content_type,
+            }) => (Some(bytes), content_type),
+            None => (None, None),
+        };
         if let Some(size) = body.as_ref().map(Vec::len).filter(|n| *n > MAX_BODY_BYTES) {
             return Err(RenderError(format!(
                 "the request body would be {size} bytes, over the {} limit",
@@ -419,9 +431,8 @@ impl RequestTemplate {
             url,
             headers,
             body,
-            content_type: self
-                .content_type
-                .clone()
+            content_type: own_type
+                .or_else(|| self.content_type.clone())
                 .unwrap_or_else(|| HeaderValue::from_static(self.body_encoding.content_type())),
         })
     }
@@ -489,24 +500,28 @@ impl RequestTemplate {
         Ok(headers)
     }
 
-    /// The body's bytes, encoded as the template says; `None` when there is no body.
-    fn rendered_body(&self, args: &Map<String, Value>) -> Result<Option<Vec<u8>>, RenderError> {
+    /// The body's bytes, encoded as the template says, with the media type the body
+    /// chose itself (a multipart form names its boundary); `None` when there is no body.
+    fn rendered_body(
+        &self,
+        args: &Map<String, Value>,
+    ) -> Result<Option<RenderedBody>, RenderError> {
         let Some(template) = &self.body else {
             return Ok(None);
         };
         let rendered = render_body(template, args);
         Ok(match self.body_encoding {
-            BodyEncoding::Json => Some(
+            BodyEncoding::Json => Some(RenderedBody::of(
                 serde_json::to_vec(&rendered.unwrap_or(Value::Null))
                     .map_err(|e| RenderError(e.to_string()))?,
-            ),
-            BodyEncoding::Form => {
-                Some(form_body(&rendered.unwrap_or(Value::Null), &self.form_style).into_bytes())
-            }
+            )),
+            BodyEncoding::Form => Some(RenderedBody::of(
+                form_body(&rendered.unwrap_or(Value::Null), &self.form_style).into_bytes(),
+            )),
             // An optional text body whose argument is absent is not sent.
             BodyEncoding::Text => match rendered {
                 None => None,
-                Some(Value::String(text)) => Some(text.into_bytes()),
+                Some(Value::String(text)) => Some(RenderedBody::of(text.into_bytes())),
                 Some(other) => {
                     return Err(RenderError(format!(
                         "the request body is sent as text: give it as a string, not {}",
@@ -514,7 +529,36 @@ impl RequestTemplate {
                     )));
                 }
             },
+            BodyEncoding::Multipart => {
+                let form = multipart::multipart_body(&rendered.unwrap_or(Value::Null))
+                    .ok_or_else(|| {
+                        RenderError(
+                            "the form fields hold text that no multipart boundary can separate; change the values"
+                                .into(),
+                        )
+                    })?;
+                Some(RenderedBody {
+                    bytes: form.body,
+                    content_type: Some(form.content_type),
+                })
+            }
         })
+    }
+}
+
+/// A body's bytes, and the media type it chose itself: a multipart form names its
+/// boundary; every other body is sent as the template's `content_type` says.
+struct RenderedBody {
+    bytes: Vec<u8>,
+    content_type: Option<HeaderValue>,
+}
+
+impl RenderedBody {
+    fn of(bytes: Vec<u8>) -> RenderedBody {
+        RenderedBody {
+            bytes,
+            content_type: None,
+        }
     }
 }
 

@@ -422,3 +422,69 @@ fn form_bodies_are_url_encoded_pairs_with_json_text_for_structures() {
         "application/json"
     );
 }
+
+#[test]
+fn a_multipart_body_sends_each_field_as_a_part_under_a_boundary_no_value_holds() {
+    let base = url::Url::parse("http://h").unwrap();
+    let mut t = template("/upload", &[]);
+    t.method = Method::POST;
+    t.body_encoding = BodyEncoding::Multipart;
+    t.body = Some(json!({
+        "caption": "{caption}", "n": "{n}", "ids": "{ids}", "meta": "{meta}",
+        "gone": "{gone}", "say \"hi\"\r\n": "{odd}"
+    }));
+    let a = args(json!({
+        "caption": "two\r\n--lines", "n": 3, "ids": [1, "x", null], "meta": {"k": true},
+        "gone": null, "odd": "v"
+    }));
+    let r = t.render(&base, &a).unwrap();
+    let ct = r.content_type.to_str().unwrap().to_string();
+    let boundary = ct
+        .strip_prefix("multipart/form-data; boundary=")
+        .unwrap_or_else(|| panic!("{ct}"));
+    // RFC 2046: at most 70 characters, none of which needs quoting.
+    assert!(boundary.len() <= 70, "{boundary}");
+    assert!(
+        boundary
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-'),
+        "{boundary}"
+    );
+    let part = |name: &str, json: bool, text: &str| {
+        format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n{}\r\n{text}\r\n",
+            if json {
+                "Content-Type: application/json\r\n"
+            } else {
+                ""
+            }
+        )
+    };
+    let expected = [
+        part("caption", false, "two\r\n--lines"),
+        part("n", false, "3"),
+        part("ids", false, "1"),
+        part("ids", false, "x"),
+        part("meta", true, "{\"k\":true}"),
+        part("say %22hi%22%0D%0A", false, "v"),
+        format!("--{boundary}--\r\n"),
+    ]
+    .concat();
+    assert_eq!(String::from_utf8(r.body.unwrap()).unwrap(), expected);
+    // The same arguments render the same request.
+    assert_eq!(t.render(&base, &a).unwrap().content_type, ct.as_str());
+    // A value holding the boundary another body used gets a boundary of its own.
+    let mut a2 = a.clone();
+    a2.insert(
+        "caption".into(),
+        json!(format!(
+            "x\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"admin\"\r\n\r\n1"
+        )),
+    );
+    let r2 = t.render(&base, &a2).unwrap();
+    let ct2 = r2.content_type.to_str().unwrap();
+    let b2 = ct2.strip_prefix("multipart/form-data; boundary=").unwrap();
+    let body2 = String::from_utf8(r2.body.unwrap()).unwrap();
+    assert_ne!(b2, boundary);
+    assert_eq!(body2.matches(&format!("--{b2}")).count(), 7, "{body2}");
+}

@@ -358,7 +358,7 @@ pub(super) fn misspelled_form_data(skipped: &[(String, String)], tools: &[Tool])
             .filter(|t| t.notes.iter().any(|n| n.contains(media::READ_AS_MULTIPART)))
             .count();
     (misspelled > 0).then(|| format!(
-        "{misspelled} {} `application/form-data`, which is no registered media type: {}, whose bodies toolgate does not send; if the API takes a URL-encoded form there, write `application/x-www-form-urlencoded` in the description and import again",
+        "{misspelled} {} `application/form-data`, which is no registered media type: {}, its text fields sent as the parts of one; if the API takes a URL-encoded form there, write `application/x-www-form-urlencoded` in the description and import again",
         if misspelled == 1 { "operation takes" } else { "operations take" },
         media::READ_AS_MULTIPART,
     ))

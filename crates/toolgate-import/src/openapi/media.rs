@@ -33,6 +33,13 @@ pub fn is_multipart(media: &str) -> bool {
     essence(media).starts_with("multipart/") || is_misspelled_multipart(media)
 }
 
+/// Whether `media` is a form whose fields are the body's parts: `multipart/form-data`
+/// or its misspelling. Other multipart types (`multipart/mixed`, `multipart/related`)
+/// carry documents, not named fields.
+pub fn is_form_data(media: &str) -> bool {
+    essence(media) == "multipart/form-data" || is_misspelled_multipart(media)
+}
+
 /// `media` as the import names it in a skip reason or a note: the misspelling with how
 /// it was read.
 pub fn describe(media: &str) -> String {

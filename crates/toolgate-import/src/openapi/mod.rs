@@ -906,6 +906,8 @@ mod directory_tests;
 #[cfg(test)]
 mod classes_tests;
 #[cfg(test)]
+mod multipart_tests;
+#[cfg(test)]
 mod oas31_tests;
 #[cfg(test)]
 mod wire_tests;

@@ -397,6 +397,14 @@ impl<'a> Converter<'a> {
                 _ => {}
             }
         }
+        // An enum AutoRest models as a string (`x-ms-enum: {modelAsString: true}`, as
+        // most of Azure's are) lists the values known when the description was
+        // written, not every one the service will send: a new provisioning state or
+        // unit arrives without a new description. A response's value outside the list
+        // is no drift; a request keeps the list, which tells the model what to send.
+        if self.side == Side::Response && is_open_enum(s) {
+            out.remove("enum");
+        }
         scalar_enum_to_items(&mut out);
         for key in ["patternProperties", "dependentSchemas"] {
             if let Some(Value::Object(m)) = s.get(key) {
@@ -674,6 +682,15 @@ fn scalar_enum_to_items(out: &mut Map<String, Value>) {
         let one = json!([d]);
         out.insert("default".into(), one);
     }
+}
+
+/// Whether the schema's `enum` is open: AutoRest's `x-ms-enum` with `modelAsString:
+/// true`, whose generated clients take any string ("no validation will happen").
+fn is_open_enum(s: &Map<String, Value>) -> bool {
+    s.get("x-ms-enum")
+        .and_then(|e| e.get("modelAsString"))
+        .and_then(Value::as_bool)
+        == Some(true)
 }
 
 fn default_of_type(kind: &str, d: &Value) -> Option<Option<Value>> {
@@ -1178,6 +1195,26 @@ mod tests {
         let resp = convert(Dialect::Oas30, Side::Response, schema);
         assert!(resp["properties"].get("password").is_none());
         assert_eq!(resp["required"], json!(["id", "name"]));
+    }
+
+    #[test]
+    fn an_enum_modelled_as_a_string_is_closed_in_requests_only() {
+        // After Azure's `provisioningState` and metric `unit` (storagecache, sql-metrics):
+        // their own response examples hold values the list does not.
+        let open = |model_as_string: bool| {
+            json!({"type": "object", "properties": {"state": {"type": "string",
+                "enum": ["Succeeded", "Failed"],
+                "x-ms-enum": {"name": "ProvisioningState", "modelAsString": model_as_string}}}})
+        };
+        let resp = convert(Dialect::Swagger2, Side::Response, open(true));
+        assert!(valid(&resp, json!({"state": "Creating"})));
+        assert!(!valid(&resp, json!({"state": 1})), "the type still holds");
+        let req = convert(Dialect::Swagger2, Side::Request, open(true));
+        assert!(!valid(&req, json!({"state": "Creating"})));
+        assert!(valid(&req, json!({"state": "Failed"})));
+        // `modelAsString: false` is a closed enum, on both sides.
+        let resp = convert(Dialect::Oas30, Side::Response, open(false));
+        assert!(!valid(&resp, json!({"state": "Creating"})));
     }
 
     #[test]

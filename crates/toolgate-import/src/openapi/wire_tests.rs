@@ -128,40 +128,41 @@ fn a_server_path_every_operation_repeats_is_called_once() {
 }
 
 #[test]
-fn the_unregistered_form_data_type_is_read_as_a_multipart_upload() {
+fn the_unregistered_form_data_type_is_read_as_a_multipart_form() {
     let body = |required: bool| {
         json!({"required": required, "content": {"application/form-data": {"schema": {
             "type": "object", "properties": {"name": {"type": "string"}}}}}})
     };
-    let out = import(&spec(
+    let (out, doc) = import_and_check(&spec(
         json!([{"url": "https://api.example.com"}]),
         json!({
             "/accounts": {"post": {"operationId": "create", "requestBody": body(true), "responses": ok()}},
             "/profile": {"patch": {"operationId": "update", "requestBody": body(false), "responses": ok()}},
         }),
-    ))
-    .unwrap();
-    assert!(
-        out.yaml
-            .contains("request body is application/form-data (read as multipart/form-data)"),
-        "{}",
-        out.yaml
-    );
+    ));
+    for tool in ["create", "update"] {
+        assert_eq!(
+            doc["tools"][tool]["request"]["body_encoding"], "multipart",
+            "{}",
+            out.yaml
+        );
+    }
     assert!(
         out.yaml.contains(
-            "the optional application/form-data (read as multipart/form-data) request body is not sent"
+            "the body's media type `application/form-data` is read as multipart/form-data"
         ),
         "{}",
         out.yaml
     );
     let report = out.report.join("\n");
     assert!(
-        report.contains("warning: 2 operations take `application/form-data`"),
+        report.contains("warning: 2 operations take `application/form-data`")
+            && report.contains("its text fields sent as the parts of one"),
         "{report}"
     );
 
     // Swagger 2.0: form fields an operation consumes as `application/form-data` are a
-    // multipart upload, not a URL-encoded form.
+    // multipart form, not a URL-encoded one.
     let swagger = json!({
         "swagger": "2.0",
         "info": {"title": "Dir", "version": "1.0"},
@@ -176,15 +177,12 @@ fn the_unregistered_form_data_type_is_read_as_a_multipart_upload() {
         },
     });
     let (out, doc) = import_and_check(&swagger);
-    assert!(doc["tools"].get("upload").is_none(), "{}", out.yaml);
-    assert_eq!(doc["tools"]["form"]["request"]["body_encoding"], "form");
-    assert!(
-        out.yaml.contains(
-            "takes only a multipart body (application/form-data (read as multipart/form-data))"
-        ),
+    assert_eq!(
+        doc["tools"]["upload"]["request"]["body_encoding"], "multipart",
         "{}",
         out.yaml
     );
+    assert_eq!(doc["tools"]["form"]["request"]["body_encoding"], "form");
 }
 
 #[test]
@@ -869,12 +867,16 @@ fn a_text_or_xml_body_is_a_string_sent_as_written_with_its_declared_type() {
         rendered(&config, "args", json!({"body": "a b"})).content_type,
         "application/text"
     );
-    // JSON, when offered, is still what is sent; a file is still bytes.
+    // JSON, when offered, is still what is sent.
     assert_eq!(
         rendered(&config, "both", json!({"body": {}})).content_type,
         "application/json"
     );
-    assert!(!tools.contains_key("file"), "{}", out.yaml);
+    // A `format: binary` string in a text media type is the text of the file: a CSV
+    // is sent as written, as `text/csv`.
+    let csv = rendered(&config, "file", json!({"body": "a,b\n1,2\n"}));
+    assert_eq!(csv.body.as_deref(), Some(&b"a,b\n1,2\n"[..]));
+    assert_eq!(csv.content_type, "text/csv");
 
     // Swagger 2.0 says it in `consumes`.
     let (_, doc) = import_and_check(&json!({
@@ -883,11 +885,23 @@ fn a_text_or_xml_body_is_a_string_sent_as_written_with_its_declared_type() {
         "host": "api.example.com",
         "paths": {"/settings/yaml": {"put": {"operationId": "put_yaml", "consumes": ["text/plain"],
             "parameters": [{"name": "settings", "in": "body", "required": true, "schema": {"type": "string"}}],
+            "responses": {"204": {"description": "none"}}}},
+            "/report.csv": {"put": {"operationId": "put_csv", "consumes": ["text/csv"],
+            "parameters": [{"name": "report", "in": "body", "required": true, "schema": {"type": "string", "format": "binary"}}],
             "responses": {"204": {"description": "none"}}}}},
     }));
-    let req = &doc["tools"]["put_yaml"]["request"];
-    assert_eq!(req["body_encoding"], "text", "{doc}");
-    assert_eq!(req["content_type"], "text/plain", "{doc}");
+    for tool in ["put_yaml", "put_csv"] {
+        let req = &doc["tools"][tool]["request"];
+        assert_eq!(req["body_encoding"], "text", "{doc}");
+    }
+    assert_eq!(
+        doc["tools"]["put_yaml"]["request"]["content_type"], "text/plain",
+        "{doc}"
+    );
+    assert_eq!(
+        doc["tools"]["put_csv"]["request"]["content_type"], "text/csv",
+        "{doc}"
+    );
 }
 
 #[test]

@@ -132,6 +132,16 @@ impl Compiler<'_> {
                 }
                 BodyEncoding::Form
             }
+            Some("multipart") => {
+                if body.is_some_and(|b| !b.is_object()) {
+                    self.err(
+                        format!("{rpath}.body"),
+                        "a multipart body must be an object of fields",
+                        "write `body: { field: \"{arg}\" }`",
+                    );
+                }
+                BodyEncoding::Multipart
+            }
             Some("text") => {
                 if body.is_some_and(|b| !b.is_string()) {
                     self.err(
@@ -146,7 +156,7 @@ impl Compiler<'_> {
                 self.err(
                     format!("{rpath}.body_encoding"),
                     format!("unknown body encoding `{other}`"),
-                    "use `json` (the default), `form` or `text`",
+                    "use `json` (the default), `form`, `multipart` or `text`",
                 );
                 BodyEncoding::Json
             }
@@ -167,6 +177,14 @@ impl Compiler<'_> {
                     format!("{rpath}.content_type"),
                     "content_type applies to json and text bodies only",
                     "remove `content_type`: a form body is application/x-www-form-urlencoded",
+                );
+                None
+            }
+            Some(_) if body_encoding == BodyEncoding::Multipart => {
+                self.err(
+                    format!("{rpath}.content_type"),
+                    "content_type applies to json and text bodies only",
+                    "remove `content_type`: a multipart body is multipart/form-data with its own boundary",
                 );
                 None
             }

@@ -236,6 +236,57 @@ fn body_encoding_is_json_or_form_and_a_form_body_is_an_object() {
 }
 
 #[test]
+fn a_multipart_body_is_an_object_of_fields_without_a_content_type_of_its_own() {
+    let cfg = |request: &str| {
+        format!(
+            "dependencies:\n  d: {{base_url: 'https://x.example.com'}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    request: {{method: POST, path: /p, {request}}}\n    input_schema: {{type: object, properties: {{a: {{type: string}}}}}}\n    contract: {{version: '1.0', response_schema: {{type: object}}}}\n"
+        )
+    };
+    let env = |_: &str| None;
+    let parse = |text: String| crate::parse(Path::new("t.yaml"), &text, Path::new("."), &env);
+    let c = parse(cfg("body: {a: '{a}'}, body_encoding: multipart")).unwrap();
+    let t = &c.tools["t"];
+    assert_eq!(
+        t.http_request().map(|r| r.body_encoding),
+        Some(BodyEncoding::Multipart)
+    );
+    let r = t
+        .http_request()
+        .unwrap()
+        .render(
+            &t.dependency.base_url,
+            serde_json::json!({"a": "x"}).as_object().unwrap(),
+        )
+        .unwrap();
+    let ct = r.content_type.to_str().unwrap();
+    let boundary = ct.strip_prefix("multipart/form-data; boundary=").unwrap();
+    assert_eq!(
+        r.body.as_deref(),
+        Some(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--{boundary}--\r\n")
+                .as_bytes()
+        )
+    );
+    for (request, error) in [
+        (
+            "body: '{a}', body_encoding: multipart",
+            "a multipart body must be an object of fields",
+        ),
+        (
+            "body: {a: '{a}'}, body_encoding: multipart, content_type: multipart/form-data",
+            "content_type applies to json and text bodies only",
+        ),
+        (
+            "body: {a: '{a}'}, body_encoding: multipart, form_style: {a: comma}",
+            "form_style applies to form bodies only",
+        ),
+    ] {
+        let e = parse(cfg(request)).unwrap_err().to_string();
+        assert!(e.contains(error), "{request}: {e}");
+    }
+}
+
+#[test]
 fn a_text_body_is_the_arguments_text_sent_as_written_with_its_media_type() {
     let cfg = |request: &str| {
         format!(

@@ -1,10 +1,12 @@
-//! An OpenAPI 3 `requestBody`: a JSON argument, the fields of a URL-encoded form, or
-//! left out when it is bytes no JSON argument can carry.
+//! An OpenAPI 3 `requestBody`: a JSON argument, the fields of a URL-encoded or
+//! multipart form, or left out when it is bytes no JSON argument can carry.
 
 use std::path::Path;
 
 use serde_json::{Value, json};
 
+use super::super::media::{READ_AS_MULTIPART, is_form_data, is_misspelled_multipart};
+use super::super::refs::Refs;
 use super::builder::Builder;
 use super::text::{text_body, text_media};
 use super::{
@@ -54,6 +56,12 @@ impl Builder<'_> {
                         .find(|(k, _)| k.starts_with("application/x-www-form-urlencoded"))
                         .map(|(k, v)| (k.clone(), v.clone()))
                 })
+                // A multipart form's text fields are sent as its parts; its files never are.
+                .or_else(|| {
+                    c.iter()
+                        .find(|(k, _)| is_form_data(k))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                })
         });
         let text_choice = if media.is_none() {
             text_media(conv, &rfile, content)
@@ -75,7 +83,18 @@ impl Builder<'_> {
                         .flat_map(|c| c.keys().map(String::as_str)),
                 );
             }
-            Some((_, m)) => self.form_fields(&rfile, &m, required)?,
+            Some((kind, m)) => {
+                let multipart = is_form_data(&kind);
+                if multipart {
+                    self.multipart = true;
+                    if is_misspelled_multipart(&kind) {
+                        self.notes.push(format!(
+                            "the body's media type `{kind}` is {READ_AS_MULTIPART}"
+                        ));
+                    }
+                }
+                self.form_fields(&rfile, &m, required, multipart)?
+            }
             None if text_choice.is_some() => {
                 if let Some((media, m)) = text_choice {
                     let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
@@ -117,8 +136,15 @@ impl Builder<'_> {
     }
 
     /// A URL-encoded form body: each field an argument, structured ones in the style
-    /// their `encoding` names.
-    fn form_fields(&mut self, rfile: &Path, m: &Value, required: bool) -> Result<(), Skip> {
+    /// their `encoding` names. A multipart one likewise, but for its files: a required
+    /// file skips the operation, an optional one is left out.
+    fn form_fields(
+        &mut self,
+        rfile: &Path,
+        m: &Value,
+        required: bool,
+        multipart: bool,
+    ) -> Result<(), Skip> {
         let Self {
             conv,
             args,
@@ -133,11 +159,18 @@ impl Builder<'_> {
         fields
             .collect(conv.refs_mut(), rfile, &schema, 0)
             .map_err(Skip)?;
+        let kind = if multipart {
+            "multipart/form-data"
+        } else {
+            "form"
+        };
         if fields.props.is_empty() {
             if required {
-                return Err(Skip("its required form body names no fields".to_string()));
+                return Err(Skip(format!("its required {kind} body names no fields")));
             }
-            notes.push("the optional form body names no fields: it is not sent".into());
+            notes.push(format!(
+                "the optional {kind} body names no fields: it is not sent"
+            ));
         }
         let req = fields.required;
         for keyword in &fields.alternatives {
@@ -148,12 +181,25 @@ impl Builder<'_> {
         let encoding = m.get("encoding").and_then(Value::as_object);
         for (name, sfile, ps) in &fields.props {
             let sfile = sfile.as_path();
-            let structured = conv
+            let resolved = conv
                 .refs_mut()
                 .deref(sfile, ps)
-                .map(|(_, p)| is_structured(&p))
-                .unwrap_or(false);
-            if structured {
+                .map(|(_, p)| p)
+                .unwrap_or(Value::Null);
+            if multipart {
+                let part = encoding.and_then(|e| e.get(name));
+                if is_file_part(conv.refs_mut(), sfile, &resolved, part) {
+                    if req.contains(name) {
+                        return Err(Skip(format!(
+                            "uploads a file (multipart/form-data field `{name}`)"
+                        )));
+                    }
+                    notes.push(format!(
+                        "the optional file field `{name}` is not sent: toolgate sends no file uploads"
+                    ));
+                    continue;
+                }
+            } else if is_structured(&resolved) {
                 match form_style_of(encoding.and_then(|e| e.get(name))) {
                     Ok(st) => {
                         form_style.insert(name.clone(), json!(st));
@@ -175,4 +221,29 @@ impl Builder<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether a multipart field is a file, which no argument can carry: a binary string
+/// (`format: binary`, 2.0's `type: file`) or a list of them, or a part whose
+/// `encoding.contentType` names neither text nor JSON (`image/png`).
+fn is_file_part(refs: &mut Refs, file: &Path, field: &Value, encoding: Option<&Value>) -> bool {
+    let declared = encoding
+        .and_then(|e| e.get("contentType"))
+        .and_then(Value::as_str);
+    if let Some(types) = declared {
+        let textual = types.split(',').any(|t| {
+            let t = t.trim();
+            is_json(t) && !is_any(t) || t.to_ascii_lowercase().starts_with("text/")
+        });
+        if !textual {
+            return true;
+        }
+    }
+    if is_raw_bytes(field, false) {
+        return true;
+    }
+    field
+        .get("items")
+        .and_then(|items| refs.deref(file, items).ok())
+        .is_some_and(|(_, items)| is_raw_bytes(&items, false))
 }

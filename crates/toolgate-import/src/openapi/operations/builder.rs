@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::cookie::Cookies;
 use super::super::credentials::Found;
+use super::super::media;
 use super::super::schema::{Converter, Dialect, Side};
 use super::super::text::trim_text;
 use super::text::TextBody;
@@ -49,6 +50,8 @@ pub(super) struct Builder<'b> {
     pub(super) query: Map<String, Value>,
     pub(super) headers: Map<String, Value>,
     pub(super) form: Vec<(String, String)>,
+    /// The form's fields are the parts of a `multipart/form-data` body.
+    pub(super) multipart: bool,
     pub(super) json_body: Option<(Value, bool, Option<String>)>,
     /// The JSON body's media type when it is not `application/json` (see `json_label`).
     pub(super) body_media: Option<String>,
@@ -112,6 +115,7 @@ impl<'b> Builder<'b> {
             query: Map::new(),
             headers: Map::new(),
             form: Vec::new(),
+            multipart: false,
             json_body: None,
             body_media: None,
             text: None,
@@ -325,7 +329,7 @@ impl<'b> Builder<'b> {
             });
         } else if !self.form.is_empty() {
             self.form_body(&mut request)?;
-            body_encoding = Some("form");
+            body_encoding = Some(if self.multipart { "multipart" } else { "form" });
         }
         if let Some(t) = self.text.take().filter(|_| !request.contains_key("body")) {
             let arg = unique_arg(&mut self.used, "body", "body");
@@ -345,28 +349,38 @@ impl<'b> Builder<'b> {
         Ok(request)
     }
 
-    /// Swagger 2.0 `formData` fields as the request's form body.
+    /// The form fields as the request's body. Swagger 2.0 `formData` is URL-encoded
+    /// unless the operation only takes multipart: `multipart/form-data` (or its
+    /// misspelling) sends the fields as its parts; another multipart type cannot be sent.
     fn form_body(&mut self, request: &mut Map<String, Value>) -> Result<(), Skip> {
         let Self {
             consumes,
             form,
             form_style,
+            multipart,
+            notes,
             ..
         } = self;
-        // Swagger 2.0 `formData` is form-encoded unless the operation only takes multipart.
-        if consumes
-            .iter()
-            .all(|c| super::super::media::is_multipart(c))
-            && !consumes.is_empty()
-        {
-            let described: Vec<String> = consumes
-                .iter()
-                .map(|c| super::super::media::describe(c))
-                .collect();
-            return Err(Skip(format!(
-                "takes only a multipart body ({})",
-                described.join(", ")
-            )));
+        if !consumes.is_empty() && consumes.iter().all(|c| media::is_multipart(c)) {
+            let Some(kind) = consumes.iter().find(|c| media::is_form_data(c)) else {
+                let described: Vec<String> = consumes.iter().map(|c| media::describe(c)).collect();
+                return Err(Skip(format!(
+                    "takes only a multipart body ({})",
+                    described.join(", ")
+                )));
+            };
+            if media::is_misspelled_multipart(kind) && !*multipart {
+                notes.push(format!(
+                    "the body's media type `{kind}` is {}",
+                    media::READ_AS_MULTIPART
+                ));
+            }
+            *multipart = true;
+        }
+        if *multipart {
+            // A part holds an array or object by OpenAPI's multipart defaults, not by a
+            // form style.
+            form_style.clear();
         }
         let body: Map<String, Value> = form
             .iter()

@@ -568,8 +568,10 @@ fn response(
 }
 
 /// Whether a body with schema `resolved` is raw bytes rather than a JSON value: a file
-/// (`type: file`, `type: string` with `format: binary`), or any string when the media
-/// type is a range (`*/*`) that also admits bytes of any kind.
+/// (`type: file`, `type: string` with `format: binary`, or as OpenAPI 3.1 writes one,
+/// with JSON Schema's `contentEncoding: binary` or a `contentMediaType` that is not
+/// text and no `contentEncoding`: base64 is text), or any string when the media type is
+/// a range (`*/*`) that also admits bytes of any kind.
 fn is_raw_bytes(resolved: &Value, any_media: bool) -> bool {
     let of_type = |t: &str| match resolved.get("type") {
         Some(Value::String(s)) => s == t,
@@ -577,7 +579,15 @@ fn is_raw_bytes(resolved: &Value, any_media: bool) -> bool {
         _ => false,
     };
     let binary = resolved.get("format").and_then(Value::as_str) == Some("binary");
-    of_type("file") || of_type("string") && (binary || any_media)
+    let encoding = resolved.get("contentEncoding").and_then(Value::as_str);
+    let octets = match encoding {
+        Some(e) => e.eq_ignore_ascii_case("binary"),
+        None => resolved
+            .get("contentMediaType")
+            .and_then(Value::as_str)
+            .is_some_and(|m| !(super::media::is_text(m) || is_json(m) && !is_any(m))),
+    };
+    of_type("file") || of_type("string") && (binary || octets || any_media)
 }
 
 /// A request body of `kinds` that is neither JSON nor a form (`application/octet-stream`,

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::super::text::trim_text;
 use super::builder::Builder;
-use super::text::{is_json_any, text_body};
+use super::text::{carries_text, is_json_any, text_body};
 use super::{
     Arg, CREDENTIAL_NAMES, Skip, deep_object, is_any, is_api_version, is_deep_object, is_json,
     is_raw_bytes, json_label, leave_out_body, param_schema, path_value, single_value, text_of,
@@ -247,7 +247,7 @@ impl Builder<'_> {
             };
             let description = p.get("description").and_then(Value::as_str);
             match consumes.iter().find(|c| super::super::media::is_text(c)) {
-                Some(media) if !is_json_any(consumes) && !is_raw_bytes(&resolved, false) => {
+                Some(media) if !is_json_any(consumes) && carries_text(&resolved) => {
                     *text = Some(text_body(
                         conv,
                         pfile,

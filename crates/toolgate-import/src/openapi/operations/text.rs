@@ -37,8 +37,22 @@ pub(super) fn text_media(
             .deref(file, &schema)
             .map(|(_, s)| s)
             .unwrap_or(Value::Null);
-        (!is_raw_bytes(&resolved, false)).then(|| (k.clone(), m.clone()))
+        carries_text(&resolved).then(|| (k.clone(), m.clone()))
     })
+}
+
+/// Whether a body in a text media type is text a string argument carries. OpenAPI 3.0
+/// writes the payload of any body that is not JSON as `type: string, format: binary`
+/// (its file uploads: "content transferred in binary"), and in a text media type that
+/// payload is text: AppVeyor's YAML settings as `text/plain`, a CSV as `text/csv`. Only
+/// a body that is no string at all (2.0's `type: file`) is not.
+pub(super) fn carries_text(resolved: &Value) -> bool {
+    let string = match resolved.get("type") {
+        Some(Value::String(t)) => t == "string",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "string"),
+        _ => false,
+    };
+    string || !is_raw_bytes(resolved, false)
 }
 
 /// Whether `consumes` lists a JSON type, which a body is sent as instead.
