@@ -1185,6 +1185,15 @@ impl Fronted {
         }
     }
 
+    /// Whether `change` keeps its definition from being served until it is reviewed:
+    /// every change but a new definition under `on_change: block`, and under `warn`
+    /// too a tool whose annotations now say it may do more than its pin says — served
+    /// by its pin, it would be approved as the harmless tool it no longer claims to be.
+    fn withholds(&self, change: &DefinitionChange) -> bool {
+        (self.spec.on_change == OnChange::Block && change.hides_tool())
+            || !change.widens().is_empty()
+    }
+
     /// One incident per changed tool, prompt or resource template (its owner's),
     /// updated while the same changes persist, cleared when it matches its pin again.
     fn report_changes(&self, gateway: &dyn Host, changes: &[DefinitionChange]) {
@@ -1206,8 +1215,7 @@ impl Fronted {
                 continue;
             }
             let noun = kind.noun();
-            let hidden =
-                self.spec.on_change == OnChange::Block && list.iter().any(|c| c.hides_tool());
+            let hidden = list.iter().any(|c| self.withholds(c));
             let summary: Vec<String> = list.iter().map(|c| c.summary()).collect();
             let action = if hidden {
                 format!("toolgate hides the {noun} until its lock is updated (`toolgate lock`)")
@@ -1285,18 +1293,19 @@ impl Fronted {
             return false;
         };
         // Under `block`, a pinned tool whose live definition differs — or was refused for
-        // the limits, so it cannot be compared — waits for review.
-        let hidden: BTreeSet<String> = if self.spec.on_change == OnChange::Block {
-            state
-                .changes
-                .iter()
-                .filter(|c| c.hides_tool() && c.definition_kind() == DefinitionKind::Tool)
-                .map(|c| c.tool().to_string())
-                .chain(state.refused.pinned.iter().cloned())
-                .collect()
-        } else {
-            BTreeSet::new()
+        // the limits, so it cannot be compared — waits for review; under either policy,
+        // one whose hints now say it may do more than its pin says.
+        let refused = match self.spec.on_change {
+            OnChange::Block => state.refused.pinned.iter().cloned().collect(),
+            OnChange::Warn => Vec::new(),
         };
+        let hidden: BTreeSet<String> = state
+            .changes
+            .iter()
+            .filter(|c| self.withholds(c) && c.definition_kind() == DefinitionKind::Tool)
+            .map(|c| c.tool().to_string())
+            .chain(refused)
+            .collect();
         self.publish_others(&mut state, &pins, gateway);
         let withheld: BTreeMap<String, String> = pins
             .tools
@@ -1693,7 +1702,7 @@ impl Fronted {
                     let mut entry = json!({
                         "kind": c.kind(),
                         "change": crate::explain::definition_change(&exposed, c),
-                        "hidden": self.spec.on_change == OnChange::Block && c.hides_tool(),
+                        "hidden": self.withholds(c),
                     });
                     // A new definition's name is the upstream's unpinned text.
                     entry[c.definition_kind().key()] = if c.is_added() {

@@ -1765,3 +1765,100 @@ async fn without_a_lockfile_a_definition_carrying_hidden_text_waits_for_review()
         );
     }
 }
+
+fn hinted(name: &str, annotations: Value) -> Value {
+    json!({ "name": name, "description": "Notes.", "inputSchema": { "type": "object" },
+            "annotations": annotations })
+}
+
+/// Annotations are part of the pinned definition. A tool that now says it may do more
+/// than its pin says (read-only turned destructive) is withheld under `warn` too: its
+/// pin would have clients approve it as the harmless tool it no longer claims to be. A
+/// tool that now claims less than its pin (destructive turned read-only) keeps being
+/// served by its pin, the more cautious claim; both are told to the owner.
+#[tokio::test(start_paused = true)]
+async fn a_tool_whose_hints_now_claim_more_is_withheld_even_under_warn() {
+    let link = Arc::new(CountingLink::default());
+    {
+        let mut tools = guard(&link.tools);
+        tools.push(hinted(
+            "read_notes",
+            json!({"readOnlyHint": true, "openWorldHint": false}),
+        ));
+        tools.push(hinted(
+            "wipe_notes",
+            json!({"readOnlyHint": false, "destructiveHint": true}),
+        ));
+    }
+    let (fronted, host) = server("", link.clone());
+    fronted.check(host.as_ref()).await;
+    assert_eq!(guard(&host.routes).len(), 2);
+
+    {
+        let mut tools = guard(&link.tools);
+        tools[0] = hinted(
+            "read_notes",
+            json!({"readOnlyHint": false, "destructiveHint": true, "openWorldHint": false}),
+        );
+        tools[1] = hinted("wipe_notes", json!({"readOnlyHint": true}));
+    }
+    fronted.check(host.as_ref()).await;
+    let routes: Vec<String> = guard(&host.routes).keys().cloned().collect();
+    assert_eq!(routes, ["kb__wipe_notes"], "the widened tool is withheld");
+    let served = guard(&host.routes)["kb__wipe_notes"].spec.annotations;
+    assert_eq!(
+        (served.read_only, served.destructive),
+        (Some(false), Some(true)),
+        "the narrowed tool is served with its pinned, more cautious hints"
+    );
+    assert_eq!(
+        fronting_of(&fronted).withheld("kb__read_notes").as_deref(),
+        Some("kb@example.com"),
+        "a call of it names the reviewer"
+    );
+    for tool in ["kb__read_notes", "kb__wipe_notes"] {
+        assert!(
+            host.incidents.is_open(IncidentKind::DefinitionDrift, tool),
+            "{tool}"
+        );
+    }
+    let report = serde_json::to_value(fronted.report()).unwrap_or_default();
+    let drift = report["drift"].as_array().cloned().unwrap_or_default();
+    let of = |tool: &str| {
+        drift
+            .iter()
+            .find(|d| d["tool"] == tool)
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert_eq!(of("kb__read_notes")["hidden"], true);
+    assert_eq!(of("kb__wipe_notes")["hidden"], false);
+    let said = of("kb__read_notes")["change"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        said.contains("it now says it may modify its environment, destroy data"),
+        "{said}"
+    );
+
+    // The server reverts: served again, the incidents resolve.
+    {
+        let mut tools = guard(&link.tools);
+        tools[0] = hinted(
+            "read_notes",
+            json!({"readOnlyHint": true, "openWorldHint": false}),
+        );
+        tools[1] = hinted(
+            "wipe_notes",
+            json!({"readOnlyHint": false, "destructiveHint": true}),
+        );
+    }
+    fronted.check(host.as_ref()).await;
+    assert_eq!(guard(&host.routes).len(), 2);
+    assert!(
+        !host
+            .incidents
+            .is_open(IncidentKind::DefinitionDrift, "kb__read_notes")
+    );
+}
