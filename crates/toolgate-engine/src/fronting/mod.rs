@@ -26,6 +26,7 @@ pub mod link;
 pub mod lock;
 mod pages;
 pub mod passthrough;
+mod relayed_answer;
 mod reload;
 mod resource_index;
 mod server_identity;

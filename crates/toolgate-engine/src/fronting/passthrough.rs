@@ -209,7 +209,13 @@ pub async fn forward(
             let (server, pinned) = by_name(fronting, name)?;
             let mut p = params.clone();
             p["name"] = json!(pinned.name);
-            let mut answer = request(server, method, p, asker).await?;
+            let answer = request(server, method, p, asker).await?;
+            let mut answer = refused_unless(
+                super::relayed_answer::prompt(answer),
+                method,
+                "a prompt",
+                &server.spec().name,
+            )?;
             // The description a client shows with the messages is the reviewed one.
             if let Value::Object(o) = &mut answer {
                 match &pinned.description {
@@ -244,7 +250,12 @@ pub async fn forward(
                 ("resources/read", _) => {
                     let (answer, server) =
                         by_uri(fronting, index, uri, method, params.clone(), asker).await?;
-                    read_contents(answer, &server.spec().name)
+                    refused_unless(
+                        super::relayed_answer::read(answer),
+                        method,
+                        "resource contents",
+                        &server.spec().name,
+                    )
                 }
                 _ => by_uri(fronting, index, uri, method, params.clone(), asker)
                     .await
@@ -291,23 +302,26 @@ pub async fn forward(
     }
 }
 
-/// A `resources/read` answer as passed on: resource contents (bounded, each a text or
-/// base64 blob with its URI), or an error naming what the server sent instead — a
-/// client decodes a blob by its `mimeType`, and one that is not base64 is not a blob.
-fn read_contents(answer: Value, server: &str) -> Result<Value, RpcError> {
-    match crate::upstream::mcp::result_check::resource_contents(&answer) {
-        Ok(()) => Ok(answer),
-        Err(what) => {
-            tracing::warn!(server, %what, "an MCP server answered resources/read with something that is not resource contents");
-            Err(RpcError {
-                code: codes::INTERNAL_ERROR,
-                message: format!(
-                    "MCP server {server} answered resources/read with something that is not resource contents: it {what}"
-                ),
-                data: None,
-            })
+/// A `prompts/get` or `resources/read` answer as passed on (see
+/// [`super::relayed_answer`]: resource contents bounded, each a text or base64 blob
+/// with its URI — a client decodes a blob by its `mimeType`, and one that is not base64
+/// is not a blob), or an error naming what the server sent instead of `expected`.
+fn refused_unless(
+    relayed: Result<Value, String>,
+    method: &str,
+    expected: &str,
+    server: &str,
+) -> Result<Value, RpcError> {
+    relayed.map_err(|what| {
+        tracing::warn!(server, method, %what, "an MCP server answered with something that is not {expected}");
+        RpcError {
+            code: codes::INTERNAL_ERROR,
+            message: format!(
+                "MCP server {server} answered {method} with something that is not {expected}: it {what}"
+            ),
+            data: None,
         }
-    }
+    })
 }
 
 /// An upstream's error as passed on: its message on one line, without hidden
