@@ -695,6 +695,17 @@ impl Fronted {
                 None
             }
         };
+        // Resources are listed with the definitions, so what their listing refuses is
+        // told by this check rather than the next one. A server called with each
+        // caller's authority lists them to each caller: its own session has none.
+        let resources = if self.offers("resources") && !self.calls_with_callers_authority() {
+            Some(
+                passthrough::read_server_resources(self, None, &passthrough::Asker::default())
+                    .await,
+            )
+        } else {
+            None
+        };
         let Listed {
             tools: live,
             mut refused,
@@ -780,6 +791,10 @@ impl Fronted {
                 state.templates.refused = r.pinned.clone();
                 by_list.insert("resource_templates", r.total());
                 refused.absorb(r);
+            }
+            if let Some(listing) = resources {
+                state.resources_refused = listing.refused;
+                state.resources_cut_off = listing.cut_off;
             }
             by_list.insert("resources", state.resources_refused.total());
             refused.absorb(&state.resources_refused);

@@ -47,7 +47,9 @@ impl McpLink for CountingLink {
         _relay: Option<Relay>,
     ) -> BoxFuture<'a, Result<LinkReply, LinkError>> {
         Box::pin(async move {
-            if method != "tools/list" {
+            let answered = guard(&self.answers).contains_key(method);
+            // A check lists the resources too; only answers set up by a test are logged.
+            if method != "tools/list" && (method != "resources/list" || answered) {
                 guard(&self.asked).push((method.to_owned(), params));
             }
             if let Some(answer) = guard(&self.answers).get(method).cloned() {
@@ -57,6 +59,9 @@ impl McpLink for CountingLink {
                     .cloned()
                     .unwrap_or_default();
                 return Ok(answered);
+            }
+            if method == "resources/list" {
+                return Ok(reply(Ok(json!({ "resources": [] })), Duration::ZERO));
             }
             if method == "prompts/list" {
                 let prompts = guard(&self.prompts).clone();
@@ -780,37 +785,49 @@ async fn resources_refused_for_the_limits_are_told_with_the_definitions() {
         },
     );
     let (fronted, host) = server("    limits: { max_tools: 3 }\n", link.clone());
+    // The check lists the resources with the definitions: its own refusals are in its
+    // own incident, not the next check's.
     assert!(fronted.check(host.as_ref()).await.listed);
-    assert!(
-        !host
-            .incidents
-            .is_open(IncidentKind::DefinitionDrift, "kb__*")
-    );
-    let asked_for_check = || async {
-        tokio::time::timeout(Duration::from_millis(1), fronted.recheck.notified())
-            .await
-            .is_ok()
-    };
-    let listed = pass(&fronting_of(&fronted), "resources/list", json!({}))
-        .await
-        .expect("listed");
-    assert_eq!(listed["resources"].as_array().map(Vec::len), Some(3));
-    assert!(asked_for_check().await, "a new refusal asks for a check");
-    fronted.check(host.as_ref()).await;
     assert!(
         host.incidents
             .is_open(IncidentKind::DefinitionDrift, "kb__*"),
-        "the server's owner is told, as for refused tools"
+        "the server's owner is told by the check that saw it, as for refused tools"
     );
     let report = serde_json::to_value(fronted.report()).unwrap_or_default();
     assert_eq!(report["refused"]["over_max_tools"], 2);
     assert_eq!(report["refused"]["over_max_definition_bytes"], 2);
     assert_eq!(report["refused"]["by_list"], json!({ "resources": 4 }));
-    // The same refusals again ask for no check.
+    let asked_for_check = || async {
+        tokio::time::timeout(Duration::from_millis(1), fronted.recheck.notified())
+            .await
+            .is_ok()
+    };
+    // A client's listing refusing the same asks for no check.
+    let listed = pass(&fronting_of(&fronted), "resources/list", json!({}))
+        .await
+        .expect("listed");
+    assert_eq!(listed["resources"].as_array().map(Vec::len), Some(3));
+    assert!(!asked_for_check().await);
+    // One refusing something new does, and that check tells it.
+    guard(&link.skipped_in).remove("resources/list");
     pass(&fronting_of(&fronted), "resources/list", json!({}))
         .await
         .expect("listed");
-    assert!(!asked_for_check().await);
+    assert!(asked_for_check().await, "a new refusal asks for a check");
+    fronted.check(host.as_ref()).await;
+    let report = serde_json::to_value(fronted.report()).unwrap_or_default();
+    assert_eq!(report["refused"]["by_list"], json!({ "resources": 2 }));
+
+    // The server's resource list changes: the check its notice causes tells the new
+    // refusals at once.
+    guard(&link.answers).insert("resources/list".into(), Ok(json!({ "resources": [] })));
+    fronted.check(host.as_ref()).await;
+    assert!(
+        !host
+            .incidents
+            .is_open(IncidentKind::DefinitionDrift, "kb__*"),
+        "nothing refused any more: the incident resolves in the same check"
+    );
 }
 
 #[tokio::test(start_paused = true)]
