@@ -28,7 +28,7 @@ impl Compiler<'_> {
         gateway: &GatewayConfig,
     ) -> Option<ToolSpec> {
         let path = format!("tools.{name}");
-        if name == "dependency_health" {
+        if crate::BUILT_IN_TOOLS.contains(&name) {
             self.err(
                 &path,
                 "`dependency_health` is a built-in tool",

@@ -63,6 +63,9 @@ const MAX_PAGES: usize = 100;
 pub trait Host: Send + Sync {
     /// A tool's route by exposed name.
     fn route(&self, name: &str) -> Option<Arc<ToolRoute>>;
+    /// The exposed names of every tool not of server `server` (HTTP tools and other
+    /// servers' tools), by their ASCII lowercase.
+    fn names_besides(&self, server: &str) -> BTreeMap<String, String>;
     /// Replaces the routes of one server.
     fn set_server_routes(&self, server: &str, routes: Vec<ToolRoute>);
     /// The dependency state of a server.
@@ -1349,6 +1352,7 @@ impl Fronted {
         let mut routes = Vec::new();
         let mut published = BTreeMap::new();
         let dependency = gateway.server_dependency(&self.spec.name);
+        let others = gateway.names_besides(&self.spec.name);
         for def in &pins.tools {
             if !self.spec.exposes(&def.name) || hidden.contains(&def.name) {
                 continue;
@@ -1373,10 +1377,8 @@ impl Fronted {
                     continue;
                 }
             };
-            if let Some(other) = gateway.route(&tool.name)
-                && other.server() != Some(self.spec.name.as_str())
-            {
-                tracing::error!(server = %self.spec.name, tool = %tool.name, "not exposing the MCP tool: another tool already has this name (give the server a prefix)");
+            if let Some(why) = name_taken(&tool.name, &others) {
+                tracing::error!(server = %self.spec.name, tool = %tool.name, "not exposing the MCP tool: {why} (give the server a prefix)");
                 continue;
             }
             let Some(dependency) = dependency.clone() else {
@@ -1859,6 +1861,27 @@ pub async fn watch(
             }
         }
     }
+}
+
+/// Why a fronted tool may not be exposed as `name`, when it may not: toolgate's own
+/// tool has the name, or another tool (an HTTP tool, another server's) has it or one
+/// that differs only by case. A server without a prefix listing `dependency_health`
+/// or another server's tool name would shadow it, its definition listed beside the
+/// other's; and one differing only by case reads as the same tool to a model, and is
+/// the same to a client that folds case. The first tool exposed keeps its name.
+fn name_taken(name: &str, others: &BTreeMap<String, String>) -> Option<String> {
+    if let Some(own) = toolgate_config::BUILT_IN_TOOLS
+        .iter()
+        .find(|b| b.eq_ignore_ascii_case(name))
+    {
+        return Some(format!("toolgate's own tool is named `{own}`"));
+    }
+    others
+        .get(&name.to_ascii_lowercase())
+        .map(|other| match other == name {
+            true => "another tool already has this name".to_owned(),
+            false => format!("another tool is named `{other}`, which differs only by case"),
+        })
 }
 
 /// The least time between the starts of two checks of one server: [`MIN_RELIST_SPACING`],
