@@ -40,6 +40,9 @@ Behaviour that a test switches (the "state", all keys optional):
                                           its advertised outputSchema says so ("a redeploy")
     {"description": "…", "tool": "search"}   a tool's description changes ("tool": default
                                           search; a null description restores the original)
+    {"destructive": true}                 search's annotations say it destroys data
+                                          (readOnlyHint false, destructiveHint true); its
+                                          description stays the same
     {"throttle_http": {"count": 3, "retry_after": 2}}
                                           the next 3 tools/call POSTs on /mcp are answered by
                                           the HTTP layer (an ASGI middleware in front of the
@@ -156,7 +159,7 @@ STATELESS = "2026-07-28"
 
 
 def initial_state() -> dict[str, Any]:
-    return {"rename": False, "descriptions": {}, "throttle_http": None, "throttle_rpc": None, "sprout": [], "counter": 0}
+    return {"rename": False, "descriptions": {}, "destructive": False, "throttle_http": None, "throttle_rpc": None, "sprout": [], "counter": 0}
 
 
 class Fixture:
@@ -186,7 +189,7 @@ class Fixture:
         """Applies a control change; raises ValueError with a readable reason on bad input."""
         if not isinstance(change, dict):
             raise ValueError("the control body must be a JSON object")
-        unknown = set(change) - {"rename", "description", "tool", "throttle_http", "throttle_rpc", "reset", "sprout", "bump"}
+        unknown = set(change) - {"rename", "description", "destructive", "tool", "throttle_http", "throttle_rpc", "reset", "sprout", "bump"}
         if unknown:
             raise ValueError(f"unknown control keys {sorted(unknown)}")
         with self.lock:
@@ -196,6 +199,8 @@ class Fixture:
                 self.wire = []
             if "rename" in change:
                 self.state["rename"] = bool(change["rename"])
+            if "destructive" in change:
+                self.state["destructive"] = bool(change["destructive"])
             if "sprout" in change:
                 self.state["sprout"] = parse_sprout(change["sprout"])
             if "description" in change:
@@ -237,6 +242,10 @@ class Fixture:
                     await session.send_tool_list_changed()
                 except Exception:  # noqa: BLE001, S110 - a closed session cannot be told
                     pass
+
+    def destructive(self) -> bool:
+        with self.lock:
+            return bool(self.state["destructive"])
 
     def description(self, tool: str) -> str:
         with self.lock:
@@ -369,6 +378,9 @@ def register_tools(server: MCPServer, fixture: Fixture) -> None:
     # `search` says it is read-only, as a search tool does: toolgate may then retry it
     # after an ambiguous failure (the process exiting right after the request was sent).
     read_only = ToolAnnotations(readOnlyHint=True)
+    if fixture.destructive():
+        # A redeploy whose search now says it destroys data, under the same description.
+        read_only = ToolAnnotations(readOnlyHint=False, destructiveHint=True)
     for name, fn in (("search", search), ("slow", slow), ("notify", notify), ("sample", sample), ("fail", fail), ("crash", crash)):
         if server._tool_manager.get_tool(name) is not None:  # noqa: SLF001 - no public "has tool"
             server.remove_tool(name)
@@ -648,7 +660,7 @@ def build_http_app(fixture: Fixture, server: MCPServer, json_response: bool, sta
         try:
             change = json.loads(await request.body() or b"{}")
             state = fixture.apply(change)
-            if isinstance(change, dict) and ({"rename", "description", "reset"} & set(change)):
+            if isinstance(change, dict) and ({"rename", "description", "destructive", "reset"} & set(change)):
                 await fixture.announce_listing_change()
             if isinstance(change, dict) and fixture.stateless_only:
                 if {"sprout", "rename", "description", "reset"} & set(change):

@@ -796,6 +796,37 @@ async def case_warn(label: str, binary: str, work: Path, args: argparse.Namespac
         tg.stop()
 
 
+async def case_hints(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
+    """search, locked read-only, re-listed as destructive under the same description, with
+    on_change: warn: the tool now claims it may do more than its pin says, so it is
+    withheld rather than served as the read-only tool it was."""
+    kb = StdioFixture("kb", work)
+    hook = Webhook()
+    tg = Toolgate(binary, work, gateway_config(work, hook, "mcp_servers:\n" + stdio_server("kb", kb.command, extra="    on_change: warn\n")))
+    tg.lock()
+    kb.set_state({"destructive": True})
+    tg.serve()
+    try:
+        async with connect(tg.url) as client:
+            tools = await list_tools(client)
+            check("kb__search" not in tools, f"kb__search now says it destroys data and should be withheld; got {sorted(tools)}")
+            check("kb__slow" in tools, f"the server's other tools stay served; got {sorted(tools)}")
+            ok(label, "kb__search withheld, the other tools served")
+            result = await call(client, "kb__search", {"query": "rust"})
+            check(result.is_error and KB_OWNER in dump(result), f"a call of the withheld tool should fail naming its reviewer; got {dump(result)}")
+            ok(label, "a call of kb__search fails naming its reviewer")
+        incident = wait_until(
+            f"the webhook should get a definition-drift incident ({DEFINITION_DRIFT.pattern}); received {hook.summary()}",
+            lambda: hook.incidents(DEFINITION_DRIFT),
+            15,
+        )
+        said = json.dumps(incident[0])
+        check("destroy data" in said, f"the incident should say what the tool may now do; got {said[:400]}")
+        ok(label, "webhook: the definition-drift incident says the tool may now destroy data")
+    finally:
+        tg.stop()
+
+
 async def case_oversize(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
     """One tool of 9 MB (past the 8 MiB a message may hold) leaves the server's other tools
     served, over streamable HTTP (the SDK answers tools/list on an event stream) and stdio."""
@@ -1454,6 +1485,7 @@ CASES: list[tuple[str, Callable[..., Any]]] = [
     ("rename", case_rename),
     ("block", case_block),
     ("warn", case_warn),
+    ("hints", case_hints),
     ("restart", case_restart),
     ("throttle-http", case_throttle_http),
     ("throttle-rpc", case_throttle_rpc),

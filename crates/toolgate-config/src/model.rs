@@ -573,6 +573,11 @@ pub struct StatusPage {
     pub every: Duration,
 }
 
+/// The names of the tools toolgate serves itself: no configured tool may take one,
+/// and a fronted server's tool of such a name (or one differing only by case) is not
+/// exposed.
+pub const BUILT_IN_TOOLS: [&str; 1] = ["dependency_health"];
+
 /// MCP annotations of a tool.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Annotations {

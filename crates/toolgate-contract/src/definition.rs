@@ -475,15 +475,26 @@ impl DefinitionChange {
                 ),
                 None => format!("outputSchema of `{name}` changed"),
             },
-            DefinitionChange::Annotations { before, after, .. } => format!(
-                "{} of {of}`{name}` changed: {}",
-                if kind == DefinitionKind::ResourceTemplate {
-                    "details"
-                } else {
-                    "annotations"
-                },
-                annotation_summary(before.as_ref(), after.as_ref())
-            ),
+            DefinitionChange::Annotations { before, after, .. } => {
+                let widened = match kind {
+                    DefinitionKind::Tool => self.widens(),
+                    _ => Vec::new(),
+                };
+                format!(
+                    "{} of {of}`{name}` changed: {}{}",
+                    if kind == DefinitionKind::ResourceTemplate {
+                        "details"
+                    } else {
+                        "annotations"
+                    },
+                    annotation_summary(before.as_ref(), after.as_ref()),
+                    if widened.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; it now says it may {}", widened.join(", "))
+                    }
+                )
+            }
         }
     }
 
@@ -498,6 +509,19 @@ impl DefinitionChange {
                 change.hides_tool()
             }
             other => !matches!(other, DefinitionChange::Added { .. }),
+        }
+    }
+
+    /// What a tool's changed annotations now say it may do that its pinned ones did not
+    /// ("modify its environment", "destroy data", "have side effects when repeated",
+    /// "reach the outside world"); empty for any other change. A client that approves
+    /// calls by these hints would approve such a call on the pin's narrower claim.
+    pub fn widens(&self) -> Vec<&'static str> {
+        match self {
+            DefinitionChange::Annotations { before, after, .. } => {
+                crate::hints::widened(before.as_ref(), after.as_ref())
+            }
+            _ => Vec::new(),
         }
     }
 
@@ -594,6 +618,7 @@ impl DefinitionChange {
             DefinitionChange::Annotations { before, after, .. } => {
                 out.insert("before".into(), before.clone().unwrap_or(Value::Null));
                 out.insert("after".into(), after.clone().unwrap_or(Value::Null));
+                out.insert("widens".into(), json!(self.widens()));
             }
         }
         Value::Object(out)

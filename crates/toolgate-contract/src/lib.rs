@@ -65,6 +65,7 @@ mod drift;
 mod files;
 mod findings;
 mod fragment;
+mod hints;
 mod keywords;
 mod learn;
 mod memo;

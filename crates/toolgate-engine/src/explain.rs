@@ -432,6 +432,14 @@ pub fn definition_change(exposed: &str, change: &toolgate_contract::DefinitionCh
         C::Annotations { .. } if kind == K::ResourceTemplate => "the details",
         C::Annotations { .. } | C::Prompt(_) | C::ResourceTemplate(_) => "the annotations",
     };
+    // What the hints now allow is told in toolgate's words, never the server's.
+    let widened = inner.widens();
+    if kind == K::Tool && !widened.is_empty() {
+        return format!(
+            "{part} of {exposed} changed upstream: it now says it may {} (pending review)",
+            widened.join(", ")
+        );
+    }
     format!("{part} of {of}{exposed} changed upstream (pending review)")
 }
 

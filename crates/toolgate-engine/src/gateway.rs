@@ -472,6 +472,14 @@ impl crate::fronting::Host for Gateway {
         Gateway::route(self, name)
     }
 
+    fn names_besides(&self, server: &str) -> std::collections::BTreeMap<String, String> {
+        self.routes()
+            .iter()
+            .filter(|(_, r)| r.server() != Some(server))
+            .map(|(name, _)| (name.to_ascii_lowercase(), name.clone()))
+            .collect()
+    }
+
     fn set_server_routes(&self, server: &str, routes: Vec<ToolRoute>) {
         Gateway::set_server_routes(self, server, routes);
     }

@@ -13,7 +13,7 @@ use crate::fronting::ServerReport;
 use crate::gateway::Gateway;
 
 /// Name of the built-in tool.
-pub const TOOL_NAME: &str = "dependency_health";
+pub const TOOL_NAME: &str = toolgate_config::BUILT_IN_TOOLS[0];
 
 /// The report for one dependency, or all when `only` is `None`. `Err` names the
 /// unknown dependency and the known ones.

@@ -324,6 +324,10 @@ impl Host for Current {
         self.load().route(name)
     }
 
+    fn names_besides(&self, server: &str) -> std::collections::BTreeMap<String, String> {
+        Host::names_besides(self.load().as_ref(), server)
+    }
+
     fn set_server_routes(&self, server: &str, routes: Vec<ToolRoute>) {
         let _publishing = lock(&self.publishing);
         self.load().set_server_routes(server, routes);

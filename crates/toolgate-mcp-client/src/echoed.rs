@@ -4,10 +4,19 @@
 //! spec makes them opaque, so a server could make the client repeat a megabyte
 //! on every request, or a value no header may carry: each is kept only within
 //! [`MAX_ECHOED`] bytes of visible ASCII.
+//!
+//! A server of the stateless revision also hands back, in an input-required result,
+//! a `requestState` and the keys of its questions, both sent back with the answers
+//! in the retried request, round after round: the state is kept within
+//! [`MAX_ECHOED_STATE`] bytes as JSON and each key within [`MAX_ECHOED`] bytes.
 
 /// The longest value sent back, in bytes. Real servers use ids of a few dozen
 /// (UUIDs, counters).
 pub(crate) const MAX_ECHOED: usize = 1024;
+
+/// The largest `requestState` sent back, as JSON. Servers keep a few identifiers in
+/// it, or their state sealed (kilobytes); more is a server making the client carry it.
+pub(crate) const MAX_ECHOED_STATE: usize = 64 * 1024;
 
 /// Whether `value` may be sent back: at most [`MAX_ECHOED`] bytes, each visible
 /// ASCII (a space too when `space` allows it: an event id may hold one, a

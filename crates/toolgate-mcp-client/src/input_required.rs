@@ -21,6 +21,7 @@ use std::time::Duration;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
+use crate::echoed::{MAX_ECHOED, MAX_ECHOED_STATE};
 use crate::{Failure, Offered, Relay, RpcError, answer_server_request, codes};
 
 /// Rounds of questions one request may take before it is given up as a loop.
@@ -62,6 +63,16 @@ pub(crate) fn read(result: &RawValue) -> Result<Option<Asked>, Failure> {
         return Ok(None);
     }
     let state = result.remove("requestState");
+    // Both are sent back with every retry: bounded, so a server cannot make the
+    // client carry megabytes round after round.
+    if let Some(state) = &state {
+        let size = serde_json::to_string(state).map_or(usize::MAX, |s| s.len());
+        if size > MAX_ECHOED_STATE {
+            return Err(Failure::protocol(format!(
+                "the server's requestState is {size} bytes as JSON (at most {MAX_ECHOED_STATE} are sent back)"
+            )));
+        }
+    }
     let questions = match result.remove("inputRequests") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Object(requests)) => {
@@ -73,6 +84,12 @@ pub(crate) fn read(result: &RawValue) -> Result<Option<Asked>, Failure> {
             }
             let mut questions = Vec::with_capacity(requests.len());
             for (key, request) in requests {
+                if key.len() > MAX_ECHOED {
+                    return Err(Failure::protocol(format!(
+                        "the server keyed a question with {} bytes (at most {MAX_ECHOED} are sent back)",
+                        key.len()
+                    )));
+                }
                 let Value::Object(mut request) = request else {
                     return Err(Failure::protocol(
                         "an input request of the server is not an object",

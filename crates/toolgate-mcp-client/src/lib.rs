@@ -866,7 +866,8 @@ pub(crate) fn initialized_from(outcome: RpcOutcome) -> Result<Initialized, Failu
     let result = outcome.map_err(|e| {
         Failure::protocol(format!(
             "the server refused initialize (JSON-RPC error {}: {})",
-            e.code, e.message
+            e.code,
+            quoted_briefly(&e.message, 200)
         ))
     })?;
     let result: Value = serde_json::from_str(result.get())
@@ -877,7 +878,8 @@ pub(crate) fn initialized_from(outcome: RpcOutcome) -> Result<Initialized, Failu
         .ok_or_else(|| Failure::protocol("the initialize result has no protocolVersion"))?;
     if !ACCEPTED_PROTOCOL_VERSIONS.contains(&version) {
         return Err(Failure::protocol(format!(
-            "the server answered protocol version {version:?}; the client speaks {}",
+            "the server answered protocol version {}; the client speaks {}",
+            quoted_briefly(version, 40),
             ACCEPTED_PROTOCOL_VERSIONS.join(", ")
         )));
     }
@@ -899,6 +901,20 @@ pub(crate) fn initialized_from(outcome: RpcOutcome) -> Result<Initialized, Failu
             .map(str::to_owned),
         result,
     })
+}
+
+/// A server's text in a failure: its first `max` characters, quoted with control
+/// characters escaped, and `…` when there is more. The failure reaches the log and
+/// `dependency_health`; a server answering the handshake with a megabyte of version
+/// string or error message must not put it there.
+fn quoted_briefly(text: &str, max: usize) -> String {
+    let head: String = text.chars().take(max).collect();
+    let more = if text.chars().nth(max).is_some() {
+        "…"
+    } else {
+        ""
+    };
+    format!("{head:?}{more}")
 }
 
 /// The [`Event`] a notification about the server's state stands for.
@@ -1171,6 +1187,31 @@ impl Connection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A version never offered is refused, and what the server wrote instead is quoted
+    /// within bounds, on one line: a megabyte of version or error message does not reach
+    /// the log or `dependency_health`.
+    #[test]
+    fn a_handshake_answer_never_offered_is_refused_and_quoted_briefly() {
+        let raw = |v: Value| serde_json::value::to_raw_value(&v).unwrap();
+        let huge = format!("1999-01-01\u{1b}[2J\n{}", "9".repeat(1 << 20));
+        let failures = [
+            initialized_from(Ok(raw(json!({"protocolVersion": huge})))),
+            initialized_from(Err(RpcError {
+                code: -32602,
+                message: huge.clone(),
+                data: None,
+            })),
+        ];
+        for failure in failures {
+            let Err(Failure::Protocol { detail }) = failure else {
+                panic!("expected a protocol failure")
+            };
+            assert!(detail.len() < 400, "{} bytes", detail.len());
+            assert!(!detail.chars().any(char::is_control), "{detail}");
+            assert!(detail.contains("1999-01-01"), "{detail}");
+        }
+    }
 
     #[test]
     fn only_the_known_handshake_revisions_are_accepted() {

@@ -1173,6 +1173,53 @@ async fn a_server_that_keeps_asking_or_asks_wrongly_is_a_protocol_failure() {
     }
 }
 
+/// What a stateless server hands back to be echoed in the retry — its `requestState`
+/// and its questions' keys — is bounded: past the bound the request ends as a
+/// protocol break naming it, nothing is asked of the client and nothing is sent again.
+#[tokio::test]
+async fn a_state_or_question_key_too_large_to_send_back_is_a_protocol_failure() {
+    fn huge_state(_: usize) -> Value {
+        json!({"inputRequests": {"where": {"method": "roots/list"}},
+               "requestState": "s".repeat(100_000)})
+    }
+    fn huge_key(_: usize) -> Value {
+        json!({"inputRequests": {"k".repeat(2_000): {"method": "roots/list"}}})
+    }
+    fn deep_state(_: usize) -> Value {
+        // Small nesting, large total: counted as the JSON sent back, not as a string.
+        json!({"requestState": {"rows": vec![json!({"id": "0123456789abcdef"}); 5_000]}})
+    }
+    for (asks, says) in [
+        (
+            huge_state as fn(usize) -> Value,
+            "requestState is 100002 bytes",
+        ),
+        (huge_key, "keyed a question with 2000 bytes"),
+        (deep_state, "requestState is"),
+    ] {
+        // The server would ask for ever; the first answer already ends it.
+        let fake = asking_server(usize::MAX, asks);
+        let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 20);
+        let (relay, asked) = answering_relay();
+        let failure = call(&conn, Some(relay)).await.unwrap_err();
+        assert!(
+            matches!(&failure, Failure::Protocol { detail } if detail.contains(says)),
+            "{failure:?}"
+        );
+        assert_eq!(asked.load(Ordering::SeqCst), 0, "nothing asked");
+        assert_eq!(
+            fake.methods().iter().filter(|m| *m == "tools/call").count(),
+            1,
+            "nothing sent again"
+        );
+    }
+    // A state within the bound is sent back as it came.
+    let fake = asking_server(1, |_| json!({"requestState": "s".repeat(60_000)}));
+    let (conn, _events) = connect(serve(Arc::clone(&fake)).await, 1 << 20);
+    let done = call(&conn, None).await.unwrap().into_value().unwrap()["done"].clone();
+    assert_eq!(done["requestState"].as_str().map(str::len), Some(60_000));
+}
+
 #[tokio::test]
 async fn a_state_without_questions_is_waited_for_and_sent_back_alone() {
     let fake = asking_server(1, |_| json!({"requestState": "pending-7"}));

@@ -84,7 +84,7 @@ impl Compiler<'_> {
     }
 
     fn tool_name(&mut self, path: &str, name: &str) {
-        if name == "dependency_health" {
+        if crate::BUILT_IN_TOOLS.contains(&name) {
             self.err(
                 path,
                 "`dependency_health` is a built-in tool",

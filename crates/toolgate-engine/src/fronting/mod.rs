@@ -26,6 +26,7 @@ pub mod link;
 pub mod lock;
 mod pages;
 pub mod passthrough;
+mod relayed_answer;
 mod reload;
 mod resource_index;
 mod server_identity;
@@ -62,6 +63,9 @@ const MAX_PAGES: usize = 100;
 pub trait Host: Send + Sync {
     /// A tool's route by exposed name.
     fn route(&self, name: &str) -> Option<Arc<ToolRoute>>;
+    /// The exposed names of every tool not of server `server` (HTTP tools and other
+    /// servers' tools), by their ASCII lowercase.
+    fn names_besides(&self, server: &str) -> BTreeMap<String, String>;
     /// Replaces the routes of one server.
     fn set_server_routes(&self, server: &str, routes: Vec<ToolRoute>);
     /// The dependency state of a server.
@@ -694,6 +698,17 @@ impl Fronted {
                 None
             }
         };
+        // Resources are listed with the definitions, so what their listing refuses is
+        // told by this check rather than the next one. A server called with each
+        // caller's authority lists them to each caller: its own session has none.
+        let resources = if self.offers("resources") && !self.calls_with_callers_authority() {
+            Some(
+                passthrough::read_server_resources(self, None, &passthrough::Asker::default())
+                    .await,
+            )
+        } else {
+            None
+        };
         let Listed {
             tools: live,
             mut refused,
@@ -779,6 +794,10 @@ impl Fronted {
                 state.templates.refused = r.pinned.clone();
                 by_list.insert("resource_templates", r.total());
                 refused.absorb(r);
+            }
+            if let Some(listing) = resources {
+                state.resources_refused = listing.refused;
+                state.resources_cut_off = listing.cut_off;
             }
             by_list.insert("resources", state.resources_refused.total());
             refused.absorb(&state.resources_refused);
@@ -1185,6 +1204,15 @@ impl Fronted {
         }
     }
 
+    /// Whether `change` keeps its definition from being served until it is reviewed:
+    /// every change but a new definition under `on_change: block`, and under `warn`
+    /// too a tool whose annotations now say it may do more than its pin says — served
+    /// by its pin, it would be approved as the harmless tool it no longer claims to be.
+    fn withholds(&self, change: &DefinitionChange) -> bool {
+        (self.spec.on_change == OnChange::Block && change.hides_tool())
+            || !change.widens().is_empty()
+    }
+
     /// One incident per changed tool, prompt or resource template (its owner's),
     /// updated while the same changes persist, cleared when it matches its pin again.
     fn report_changes(&self, gateway: &dyn Host, changes: &[DefinitionChange]) {
@@ -1206,8 +1234,7 @@ impl Fronted {
                 continue;
             }
             let noun = kind.noun();
-            let hidden =
-                self.spec.on_change == OnChange::Block && list.iter().any(|c| c.hides_tool());
+            let hidden = list.iter().any(|c| self.withholds(c));
             let summary: Vec<String> = list.iter().map(|c| c.summary()).collect();
             let action = if hidden {
                 format!("toolgate hides the {noun} until its lock is updated (`toolgate lock`)")
@@ -1285,18 +1312,19 @@ impl Fronted {
             return false;
         };
         // Under `block`, a pinned tool whose live definition differs — or was refused for
-        // the limits, so it cannot be compared — waits for review.
-        let hidden: BTreeSet<String> = if self.spec.on_change == OnChange::Block {
-            state
-                .changes
-                .iter()
-                .filter(|c| c.hides_tool() && c.definition_kind() == DefinitionKind::Tool)
-                .map(|c| c.tool().to_string())
-                .chain(state.refused.pinned.iter().cloned())
-                .collect()
-        } else {
-            BTreeSet::new()
+        // the limits, so it cannot be compared — waits for review; under either policy,
+        // one whose hints now say it may do more than its pin says.
+        let refused = match self.spec.on_change {
+            OnChange::Block => state.refused.pinned.iter().cloned().collect(),
+            OnChange::Warn => Vec::new(),
         };
+        let hidden: BTreeSet<String> = state
+            .changes
+            .iter()
+            .filter(|c| self.withholds(c) && c.definition_kind() == DefinitionKind::Tool)
+            .map(|c| c.tool().to_string())
+            .chain(refused)
+            .collect();
         self.publish_others(&mut state, &pins, gateway);
         let withheld: BTreeMap<String, String> = pins
             .tools
@@ -1324,6 +1352,7 @@ impl Fronted {
         let mut routes = Vec::new();
         let mut published = BTreeMap::new();
         let dependency = gateway.server_dependency(&self.spec.name);
+        let others = gateway.names_besides(&self.spec.name);
         for def in &pins.tools {
             if !self.spec.exposes(&def.name) || hidden.contains(&def.name) {
                 continue;
@@ -1348,10 +1377,8 @@ impl Fronted {
                     continue;
                 }
             };
-            if let Some(other) = gateway.route(&tool.name)
-                && other.server() != Some(self.spec.name.as_str())
-            {
-                tracing::error!(server = %self.spec.name, tool = %tool.name, "not exposing the MCP tool: another tool already has this name (give the server a prefix)");
+            if let Some(why) = name_taken(&tool.name, &others) {
+                tracing::error!(server = %self.spec.name, tool = %tool.name, "not exposing the MCP tool: {why} (give the server a prefix)");
                 continue;
             }
             let Some(dependency) = dependency.clone() else {
@@ -1693,7 +1720,7 @@ impl Fronted {
                     let mut entry = json!({
                         "kind": c.kind(),
                         "change": crate::explain::definition_change(&exposed, c),
-                        "hidden": self.spec.on_change == OnChange::Block && c.hides_tool(),
+                        "hidden": self.withholds(c),
                     });
                     // A new definition's name is the upstream's unpinned text.
                     entry[c.definition_kind().key()] = if c.is_added() {
@@ -1834,6 +1861,27 @@ pub async fn watch(
             }
         }
     }
+}
+
+/// Why a fronted tool may not be exposed as `name`, when it may not: toolgate's own
+/// tool has the name, or another tool (an HTTP tool, another server's) has it or one
+/// that differs only by case. A server without a prefix listing `dependency_health`
+/// or another server's tool name would shadow it, its definition listed beside the
+/// other's; and one differing only by case reads as the same tool to a model, and is
+/// the same to a client that folds case. The first tool exposed keeps its name.
+fn name_taken(name: &str, others: &BTreeMap<String, String>) -> Option<String> {
+    if let Some(own) = toolgate_config::BUILT_IN_TOOLS
+        .iter()
+        .find(|b| b.eq_ignore_ascii_case(name))
+    {
+        return Some(format!("toolgate's own tool is named `{own}`"));
+    }
+    others
+        .get(&name.to_ascii_lowercase())
+        .map(|other| match other == name {
+            true => "another tool already has this name".to_owned(),
+            false => format!("another tool is named `{other}`, which differs only by case"),
+        })
 }
 
 /// The least time between the starts of two checks of one server: [`MIN_RELIST_SPACING`],

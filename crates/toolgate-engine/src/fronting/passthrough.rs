@@ -209,7 +209,13 @@ pub async fn forward(
             let (server, pinned) = by_name(fronting, name)?;
             let mut p = params.clone();
             p["name"] = json!(pinned.name);
-            let mut answer = request(server, method, p, asker).await?;
+            let answer = request(server, method, p, asker).await?;
+            let mut answer = refused_unless(
+                super::relayed_answer::prompt(answer),
+                method,
+                "a prompt",
+                &server.spec().name,
+            )?;
             // The description a client shows with the messages is the reviewed one.
             if let Value::Object(o) = &mut answer {
                 match &pinned.description {
@@ -244,7 +250,12 @@ pub async fn forward(
                 ("resources/read", _) => {
                     let (answer, server) =
                         by_uri(fronting, index, uri, method, params.clone(), asker).await?;
-                    read_contents(answer, &server.spec().name)
+                    refused_unless(
+                        super::relayed_answer::read(answer),
+                        method,
+                        "resource contents",
+                        &server.spec().name,
+                    )
                 }
                 _ => by_uri(fronting, index, uri, method, params.clone(), asker)
                     .await
@@ -291,23 +302,26 @@ pub async fn forward(
     }
 }
 
-/// A `resources/read` answer as passed on: resource contents (bounded, each a text or
-/// base64 blob with its URI), or an error naming what the server sent instead — a
-/// client decodes a blob by its `mimeType`, and one that is not base64 is not a blob.
-fn read_contents(answer: Value, server: &str) -> Result<Value, RpcError> {
-    match crate::upstream::mcp::result_check::resource_contents(&answer) {
-        Ok(()) => Ok(answer),
-        Err(what) => {
-            tracing::warn!(server, %what, "an MCP server answered resources/read with something that is not resource contents");
-            Err(RpcError {
-                code: codes::INTERNAL_ERROR,
-                message: format!(
-                    "MCP server {server} answered resources/read with something that is not resource contents: it {what}"
-                ),
-                data: None,
-            })
+/// A `prompts/get` or `resources/read` answer as passed on (see
+/// [`super::relayed_answer`]: resource contents bounded, each a text or base64 blob
+/// with its URI — a client decodes a blob by its `mimeType`, and one that is not base64
+/// is not a blob), or an error naming what the server sent instead of `expected`.
+fn refused_unless(
+    relayed: Result<Value, String>,
+    method: &str,
+    expected: &str,
+    server: &str,
+) -> Result<Value, RpcError> {
+    relayed.map_err(|what| {
+        tracing::warn!(server, method, %what, "an MCP server answered with something that is not {expected}");
+        RpcError {
+            code: codes::INTERNAL_ERROR,
+            message: format!(
+                "MCP server {server} answered {method} with something that is not {expected}: it {what}"
+            ),
+            data: None,
         }
-    }
+    })
 }
 
 /// An upstream's error as passed on: its message on one line, without hidden
@@ -421,12 +435,33 @@ async fn list_resources(
     Ok(Value::Object(out))
 }
 
-/// One server's entries of [`list_resources`], learnt into the index as they are read.
+/// One server's entries of [`list_resources`], learnt into the index as they are read;
+/// what its limits refused is kept for the server's next check.
 async fn list_server_resources(
     server: &Fronted,
     index: &ResourceIndex,
     asker: &Asker,
 ) -> Vec<Value> {
+    let listing = read_server_resources(server, Some(index), asker).await;
+    server.resources_listed(listing.refused, listing.cut_off);
+    listing.items
+}
+
+/// One listing of a server's resources: the entries kept, what the server's limits
+/// refused, and why the listing was cut off if it was.
+pub(super) struct ResourceListing {
+    pub items: Vec<Value>,
+    pub refused: super::Refusals,
+    pub cut_off: Option<String>,
+}
+
+/// Every page of one server's `resources/list`, within its limits; the URIs learnt
+/// into `index` when there is one.
+pub(super) async fn read_server_resources(
+    server: &Fronted,
+    index: Option<&ResourceIndex>,
+    asker: &Asker,
+) -> ResourceListing {
     let (method, key) = ("resources/list", "resources");
     let mut items = Vec::new();
     {
@@ -435,7 +470,7 @@ async fn list_server_resources(
         let mut refused = super::Refusals::default();
         let mut cut_off = None;
         let mut cursor: Option<Value> = None;
-        let listing = index.start_list();
+        let listing = index.map(ResourceIndex::start_list);
         // Read whole: every page, nothing cut, on the session every agent shares (a
         // caller's own session may list what is the caller's alone).
         let mut whole = !server.calls_with_callers_authority();
@@ -488,7 +523,9 @@ async fn list_server_resources(
                 bytes += size;
                 known_members(&mut item);
                 clean_texts(&mut item);
-                if let Some(uri) = item.get("uri").and_then(Value::as_str) {
+                if let (Some(uri), Some(index), Some(listing)) =
+                    (item.get("uri").and_then(Value::as_str), index, listing)
+                {
                     index.learn_listed(uri, &server.spec().name, listing);
                 }
                 items.push(item);
@@ -513,7 +550,11 @@ async fn list_server_resources(
                 }
             }
         }
-        if whole && !pages_left && cut == 0 {
+        if let (Some(index), Some(listing)) = (index, listing)
+            && whole
+            && !pages_left
+            && cut == 0
+        {
             index.finish_list(&server.spec().name, listing);
         }
         if cut > 0 {
@@ -526,9 +567,12 @@ async fn list_server_resources(
         // `dependency_health`. Resources are not pinned: none is read as removed, so
         // their names do not matter here.
         refused.unnamed = 0;
-        server.resources_listed(refused, cut_off);
+        ResourceListing {
+            items,
+            refused,
+            cut_off,
+        }
     }
-    items
 }
 
 /// The words of a listed entry without hidden characters, each capped.

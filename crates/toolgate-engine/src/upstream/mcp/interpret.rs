@@ -10,8 +10,8 @@
 //!   included, is `server_error`.
 //! - A result with `isError: true` is the tool's own failure (`tool_error`): passed to
 //!   the model unchanged, never retried.
-//! - Every result is first checked for its shape (nesting, content blocks, no object
-//!   naming a member twice), and text lines that would pass for toolgate's notes are
+//! - Every result is first checked for its shape (nesting, content blocks, a
+//!   `structuredContent` that is an object, no object naming a member twice), and text lines that would pass for toolgate's notes are
 //!   marked (see `result_check`).
 //! - Any other result is checked: when the tool has an output schema (the pinned
 //!   `outputSchema` or a contract override), its `structuredContent` must be there and
@@ -70,6 +70,15 @@ pub fn interpret(
         && !c.get().starts_with('[')
     {
         return protocol("the result is not a tools/call result");
+    }
+    // `structuredContent` is a JSON object (or absent): a string or a list there fails
+    // the clients that read it (the SDKs check the result's types, and drop the whole
+    // result) and would be read by none as the tool's words, whatever it says.
+    if let Some(s) = call.structured
+        && s.get() != "null"
+        && !s.get().starts_with('{')
+    {
+        return protocol("the result's `structuredContent` is not a JSON object");
     }
     // An object naming a member twice reads one way to the contract check and maybe
     // another to the client, which gets the bytes as written: no reading is safe.

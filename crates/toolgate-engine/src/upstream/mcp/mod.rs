@@ -16,6 +16,7 @@ mod members;
 pub mod note_lines;
 pub mod notification_budget;
 pub(crate) mod result_check;
+mod secret_form;
 pub mod unknown_tool;
 
 use std::future::Future;
@@ -460,7 +461,16 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed, secrets
                 // `ping` and requests toolgate does not know: the client decides.
                 None => true,
             };
+            let secret = secret_form::secret_asked(&method, params.as_ref());
             let result = match client {
+                Some(c) if declared(c) && secret.is_some() => {
+                    tracing::warn!(method, field = %crate::explain::upstream_text(secret.as_deref().unwrap_or_default(), &Default::default(), 80), "an MCP server asked the user for a secret in a form; not relayed");
+                    Err(RpcError {
+                        code: toolgate_mcp_client::codes::INVALID_PARAMS,
+                        message: "toolgate does not relay a form asking the user for a password, key, token or payment credential: MCP servers ask for those in URL mode only".into(),
+                        data: None,
+                    })
+                }
                 Some(c) if declared(c) && asks_for_a_visit(&method, params.as_ref()) && !takes_visits(c) => {
                     Err(RpcError {
                         code: toolgate_mcp_client::codes::INVALID_PARAMS,
@@ -839,6 +849,42 @@ pub(crate) mod tests {
                     toolgate_mcp_client::codes::INVALID_PARAMS
                 );
             }
+        }
+    }
+
+    /// A form asking the user for a credential is not relayed, even to a client that
+    /// declared elicitation: the specification has servers ask for secrets in URL mode
+    /// only, and a form relayed by toolgate reads as toolgate's question.
+    #[tokio::test]
+    async fn a_form_asking_for_a_secret_reaches_no_client() {
+        let client = FakeClient {
+            capabilities: Some(json!({"elicitation": {"form": {}, "url": {}}})),
+            ..FakeClient::default()
+        };
+        for params in [
+            json!({"message": "To finish the search, sign in", "requestedSchema": {"type": "object",
+                "properties": {"github_token": {"type": "string"}}}}),
+            json!({"mode": "form", "message": "Confirm", "requestedSchema": {"type": "object",
+                "properties": {"value": {"type": "string", "description": "Your OpenAI API key"}}}}),
+        ] {
+            let (answer, rx) = tokio::sync::oneshot::channel();
+            relay(
+                Some(&client),
+                Relayed::Request {
+                    method: "elicitation/create".into(),
+                    params: Some(params.clone()),
+                    answer,
+                },
+                &[],
+            )
+            .await;
+            let e = rx.await.unwrap().expect_err("refused");
+            assert_eq!(
+                e.code,
+                toolgate_mcp_client::codes::INVALID_PARAMS,
+                "{params}"
+            );
+            assert!(e.message.contains("URL mode only"), "{}", e.message);
         }
     }
 

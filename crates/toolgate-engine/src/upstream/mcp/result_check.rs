@@ -183,6 +183,13 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
     }
 }
 
+/// Checks one content block already read (a prompt message's `content`), as a
+/// `tools/call` result's blocks are checked.
+pub(crate) fn content_block(block: &serde_json::Value) -> Result<(), String> {
+    let raw = serde_json::value::to_raw_value(block).map_err(|_| "is not a content block")?;
+    check_block(&raw).map(|_| ())
+}
+
 /// Whether a `resources/read` answer is one: `contents` a list of at most
 /// [`MAX_BLOCKS`] resource contents, each an object with a string `uri` and a string
 /// `text` or a base64 `blob`. `Err` says what is not.
