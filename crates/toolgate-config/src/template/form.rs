@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::{FormStyle, form_encoded, form_list};
+use super::argument_text::{form_encoded, form_list};
+use super::request::FormStyle;
 
 /// `a=1&b=x+y`: each member of the rendered object a field, sent as its style says
 /// (JSON text by default).

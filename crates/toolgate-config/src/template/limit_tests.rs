@@ -1,5 +1,9 @@
+use std::collections::BTreeMap;
+
+use http::Method;
+use serde_json::{Value, json};
+
 use super::*;
-use serde_json::json;
 
 fn search() -> RequestTemplate {
     RequestTemplate {

@@ -1,5 +1,10 @@
+use std::collections::BTreeMap;
+
+use http::Method;
+use http::header::HeaderName;
+use serde_json::{Map, Value, json};
+
 use super::*;
-use serde_json::json;
 
 fn template(path: &str, query: &[(&str, &str)]) -> RequestTemplate {
     RequestTemplate {

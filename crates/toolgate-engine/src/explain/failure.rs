@@ -9,7 +9,8 @@ use toolgate_resilience::{ErrorClass, GiveUpReason};
 
 use toolgate_config::ToolSpec;
 
-use super::{Detail, at, contract_name, human};
+use super::answer::Detail;
+use super::words::{at, contract_name, human};
 
 /// What the sentence for a failed call is about.
 #[derive(Debug)]

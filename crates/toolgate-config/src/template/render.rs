@@ -1,0 +1,313 @@
+//! Rendering: a tool's arguments into the upstream request, each part refused when it
+//! cannot be sent (sizes, path, query, origin, headers, body), before any request.
+
+use http::header::{HeaderMap, HeaderValue};
+use serde_json::{Map, Value};
+
+use super::argument_text::{comma_joined, exploded, form_encoded, form_list, item_texts};
+use super::form::form_body;
+use super::multipart;
+use super::parse::{Part, Template, whole_placeholder};
+use super::path::path_text;
+use super::request::{BodyEncoding, RenderError, RenderedRequest, RequestTemplate};
+
+/// The longest URL toolgate sends (8 KiB). Servers and proxies commonly refuse longer
+/// request lines (414, or a reset), and the HTTP client refuses far longer ones
+/// locally: either way a call that cannot be sent must be refused before admission, as
+/// the model's `client_error`, never mistaken for a failing upstream.
+pub const MAX_URL_BYTES: usize = 8 << 10;
+/// The largest value one argument may have (64 KiB, as JSON text for non-strings).
+pub const MAX_ARGUMENT_BYTES: usize = 64 << 10;
+/// The largest request body toolgate sends (1 MiB).
+pub const MAX_BODY_BYTES: usize = 1 << 20;
+
+impl Template {
+    /// Renders with each argument passed through `encode` (given the argument's text,
+    /// a list's items each on their own, and told whether the placeholder was
+    /// `{+name}`); `None` if an argument is absent or null.
+    fn render(
+        &self,
+        args: &Map<String, Value>,
+        encode: impl Fn(&[String], bool) -> Result<String, RenderError>,
+    ) -> Result<Option<String>, RenderError> {
+        self.render_with(args, str::to_string, encode)
+    }
+
+    /// [`Template::render`] with the literal text passed through `literal` too.
+    fn render_with(
+        &self,
+        args: &Map<String, Value>,
+        literal: impl Fn(&str) -> String,
+        encode: impl Fn(&[String], bool) -> Result<String, RenderError>,
+    ) -> Result<Option<String>, RenderError> {
+        let mut out = String::new();
+        for part in &self.0 {
+            match part {
+                Part::Lit(l) => out.push_str(&literal(l)),
+                Part::Arg(name) | Part::Each(name) | Part::Segments(name) => {
+                    match args.get(name).map(item_texts) {
+                        None | Some(None) => return Ok(None),
+                        Some(Some(items)) => {
+                            out.push_str(&encode(&items, matches!(part, Part::Segments(_)))?)
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+}
+
+impl RequestTemplate {
+    /// Whether `key` is a query parameter the base URL or the tool's template sets.
+    fn sets_query(&self, base: &url::Url, key: &str) -> bool {
+        self.query.iter().any(|(n, _)| n == key) || base.query_pairs().any(|(k, _)| k == key)
+    }
+
+    /// Builds the request for `args` against `base`. Each step refuses what it cannot
+    /// send, in the order a caller reads the reasons: the arguments' sizes, the path,
+    /// the query, the URL as a whole, the headers, then the body.
+    pub fn render(
+        &self,
+        base: &url::Url,
+        args: &Map<String, Value>,
+    ) -> Result<RenderedRequest, RenderError> {
+        arguments_within_limit(args)?;
+        let path = self.rendered_path(args)?;
+        let mut url = base.clone();
+        let joined = format!(
+            "{}/{}",
+            base.path().trim_end_matches('/'),
+            path.trim_start_matches('/')
+        );
+        url.set_path(&joined);
+        let pairs = self.query_pairs(base, args)?;
+        url.set_query((!pairs.is_empty()).then(|| pairs.join("&")).as_deref());
+        url_sendable(base, &url)?;
+        let headers = self.rendered_headers(args)?;
+        let (body, own_type) = match self.rendered_body(args)? {
+            Some(RenderedBody {
+                bytes,
+                content_type,
+            }) => (Some(bytes), content_type),
+            None => (None, None),
+        };
+        if let Some(size) = body.as_ref().map(Vec::len).filter(|n| *n > MAX_BODY_BYTES) {
+            return Err(RenderError(format!(
+                "the request body would be {size} bytes, over the {} limit",
+                kib(MAX_BODY_BYTES)
+            )));
+        }
+        Ok(RenderedRequest {
+            method: self.method.clone(),
+            url,
+            headers,
+            body,
+            content_type: own_type
+                .or_else(|| self.content_type.clone())
+                .unwrap_or_else(|| HeaderValue::from_static(self.body_encoding.content_type())),
+        })
+    }
+
+    /// The path with every argument encoded as (or, for `{+name}`, into) segments; an
+    /// absent argument is named.
+    fn rendered_path(&self, args: &Map<String, Value>) -> Result<String, RenderError> {
+        self.path.render(args, path_text)?.ok_or_else(|| {
+            let missing: Vec<&str> = self
+                .path
+                .arguments()
+                .filter(|n| !has_value(args, n))
+                .collect();
+            RenderError(format!("missing required argument {}", missing.join(", ")))
+        })
+    }
+
+    /// The base URL's query pairs, then the template's, each already encoded: a
+    /// serializer would encode the commas between a list's items as well as those
+    /// inside them.
+    fn query_pairs(
+        &self,
+        base: &url::Url,
+        args: &Map<String, Value>,
+    ) -> Result<Vec<String>, RenderError> {
+        let mut pairs: Vec<String> = Vec::new();
+        if let Some(q) = base.query() {
+            for (k, v) in url::form_urlencoded::parse(q.as_bytes()) {
+                pairs.push(format!("{}={}", form_encoded(&k), form_encoded(&v)));
+            }
+        }
+        for (name, template) in &self.query {
+            if let [Part::Each(arg)] = template.0.as_slice() {
+                for (key, value) in exploded(name, args.get(arg)) {
+                    // An object's member names come from the caller: none may set a
+                    // parameter the tool or its base URL sets (an `api_key`).
+                    if key != name.as_str() && self.sets_query(base, key) {
+                        return Err(RenderError(format!(
+                            "the argument `{arg}` names the query parameter `{key}`, which the tool sets itself"
+                        )));
+                    }
+                    pairs.push(format!("{}={}", form_encoded(key), form_encoded(&value)));
+                }
+            } else if let Some(value) =
+                template.render_with(args, form_encoded, |items, _| Ok(form_list(items)))?
+            {
+                pairs.push(format!("{}={value}", form_encoded(name)));
+            }
+        }
+        Ok(pairs)
+    }
+
+    fn rendered_headers(&self, args: &Map<String, Value>) -> Result<HeaderMap, RenderError> {
+        let mut headers = HeaderMap::new();
+        for (name, template) in &self.headers {
+            if let Some(value) = template.render(args, |t, _| comma_joined(t))? {
+                let value = HeaderValue::from_str(&value).map_err(|_| {
+                    RenderError(format!(
+                        "the value for header {name} contains characters not allowed in HTTP headers"
+                    ))
+                })?;
+                headers.insert(name.clone(), value);
+            }
+        }
+        Ok(headers)
+    }
+
+    /// The body's bytes, encoded as the template says, with the media type the body
+    /// chose itself (a multipart form names its boundary); `None` when there is no body.
+    fn rendered_body(
+        &self,
+        args: &Map<String, Value>,
+    ) -> Result<Option<RenderedBody>, RenderError> {
+        let Some(template) = &self.body else {
+            return Ok(None);
+        };
+        let rendered = render_body(template, args);
+        Ok(match self.body_encoding {
+            BodyEncoding::Json => Some(RenderedBody::of(
+                serde_json::to_vec(&rendered.unwrap_or(Value::Null))
+                    .map_err(|e| RenderError(e.to_string()))?,
+            )),
+            BodyEncoding::Form => Some(RenderedBody::of(
+                form_body(&rendered.unwrap_or(Value::Null), &self.form_style).into_bytes(),
+            )),
+            // An optional text body whose argument is absent is not sent.
+            BodyEncoding::Text => match rendered {
+                None => None,
+                Some(Value::String(text)) => Some(RenderedBody::of(text.into_bytes())),
+                Some(other) => {
+                    return Err(RenderError(format!(
+                        "the request body is sent as text: give it as a string, not {}",
+                        json_kind(&other)
+                    )));
+                }
+            },
+            BodyEncoding::Multipart => {
+                let form = multipart::multipart_body(&rendered.unwrap_or(Value::Null))
+                    .ok_or_else(|| {
+                        RenderError(
+                            "the form fields hold text that no multipart boundary can separate; change the values"
+                                .into(),
+                        )
+                    })?;
+                Some(RenderedBody {
+                    bytes: form.body,
+                    content_type: Some(form.content_type),
+                })
+            }
+        })
+    }
+}
+
+/// A body's bytes, and the media type it chose itself: a multipart form names its
+/// boundary; every other body is sent as the template's `content_type` says.
+struct RenderedBody {
+    bytes: Vec<u8>,
+    content_type: Option<HeaderValue>,
+}
+
+impl RenderedBody {
+    fn of(bytes: Vec<u8>) -> RenderedBody {
+        RenderedBody {
+            bytes,
+            content_type: None,
+        }
+    }
+}
+
+/// No argument may be larger than one argument value may be, wherever it goes.
+fn arguments_within_limit(args: &Map<String, Value>) -> Result<(), RenderError> {
+    for (name, value) in args {
+        let size = match value {
+            Value::String(s) => s.len(),
+            other => other.to_string().len(),
+        };
+        if size > MAX_ARGUMENT_BYTES {
+            return Err(RenderError(format!(
+                "the argument `{name}` is {size} bytes, over the {} limit for one argument value",
+                kib(MAX_ARGUMENT_BYTES)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The finished URL must reach the base URL's origin, and be short enough to send.
+fn url_sendable(base: &url::Url, url: &url::Url) -> Result<(), RenderError> {
+    if url.origin() != base.origin() {
+        return Err(RenderError(
+            "the arguments would change the upstream host".into(),
+        ));
+    }
+    if url.as_str().len() > MAX_URL_BYTES {
+        return Err(RenderError(format!(
+            "the request URL would be {} bytes, over the {} limit; shorten the arguments that go into the path or query",
+            url.as_str().len(),
+            kib(MAX_URL_BYTES)
+        )));
+    }
+    Ok(())
+}
+
+/// "8 KiB", "1 MiB".
+fn kib(n: usize) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else {
+        format!("{} KiB", n >> 10)
+    }
+}
+
+fn has_value(args: &Map<String, Value>, name: &str) -> bool {
+    args.get(name).is_some_and(|v| !v.is_null())
+}
+
+/// What kind of JSON value `v` is, for a message.
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Replaces whole-string placeholders by the argument's JSON value; `None` removes the key.
+fn render_body(template: &Value, args: &Map<String, Value>) -> Option<Value> {
+    match template {
+        Value::String(s) => match whole_placeholder(s) {
+            Some(name) => args.get(name).filter(|v| !v.is_null()).cloned(),
+            None => Some(template.clone()),
+        },
+        Value::Array(items) => Some(Value::Array(
+            items.iter().filter_map(|i| render_body(i, args)).collect(),
+        )),
+        Value::Object(map) => Some(Value::Object(
+            map.iter()
+                .filter_map(|(k, v)| render_body(v, args).map(|v| (k.clone(), v)))
+                .collect(),
+        )),
+        other => Some(other.clone()),
+    }
+}
