@@ -504,14 +504,16 @@ mod tests {
         );
         assert!(w.throttled_text);
         assert_eq!(w.text_wait, Some(Duration::from_secs(60)));
-        // A code is not a sentence, and markup is not plain text.
+        // A code is not a sentence, and markup is not plain text: a page's words keep
+        // the wait they state (counted only on a throttled reply) but never say throttled.
         let w = walk(br#"{"error":"rate_limited_for_30_seconds"}"#, now());
         assert_eq!(w.text_wait, None);
         let w = walk(
             b"<html><body>Rate limited, try again in 9 seconds</body></html>",
             now(),
         );
-        assert!(!w.throttled_text && w.text_wait.is_none());
+        assert!(!w.throttled_text);
+        assert_eq!(w.text_wait, Some(Duration::from_secs(9)));
     }
 
     #[test]
