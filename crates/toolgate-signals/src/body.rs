@@ -50,6 +50,7 @@ mod extensions;
 mod limit_object;
 mod members;
 mod notices;
+mod usage_report;
 mod words;
 
 /// How much of a body is ever looked at.
@@ -258,6 +259,9 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
     }
     if out.quota.is_empty() {
         out.quota = members::quotas(body, SUCCESS_WINDOW, now);
+    }
+    if out.quota.is_empty() {
+        out.quota = usage_report::quotas(body);
     }
     // On a success nothing was refused: a wait is only one the answer asks for before
     // the next call.

@@ -678,8 +678,13 @@ impl Group {
         if lists.used.is_empty() {
             lists.used = one(self.used);
         }
-        lists.reset = vec![self.reset];
-        lists.window = vec![self.window];
+        // A `key=value` list of several windows gives each its own reset and window.
+        if lists.reset.is_empty() {
+            lists.reset = vec![self.reset];
+        }
+        if lists.window.is_empty() {
+            lists.window = vec![self.window];
+        }
         lists.quotas(&self.policy)
     }
 }
@@ -687,19 +692,10 @@ impl Group {
 /// Reads one value into its group.
 fn read_value(g: &mut Group, name: &Name, text: &str, now: DateTime<Utc>, out: &mut Collector) {
     if let Some(kv) = key_values(text) {
-        for (k, v) in kv {
-            let part = key_part(k);
-            let sub = Name {
-                family: String::new(),
-                policy: String::new(),
-                part: match part {
-                    Some(p) => p,
-                    None => continue,
-                },
-                unit: None,
-                by_shape_alone: false,
-            };
-            read_value(g, &sub, v, now, out);
+        let runs = windows_of(&kv);
+        read_members(g, runs.first().copied().unwrap_or_default(), now, out);
+        if runs.len() > 1 {
+            list_windows(g, &runs, now, out);
         }
         return;
     }
@@ -863,6 +859,79 @@ fn count_window_pairs(text: &str) -> Option<Vec<(u64, u64)>> {
             (w > 0).then_some((n, w))
         })
         .collect()
+}
+
+/// Reads the members of a `key=value` list into `g`, each by the part its key names.
+fn read_members(g: &mut Group, kv: &[(&str, &str)], now: DateTime<Utc>, out: &mut Collector) {
+    for (k, v) in kv {
+        let Some(part) = key_part(k) else {
+            continue;
+        };
+        let sub = Name {
+            family: String::new(),
+            policy: String::new(),
+            part,
+            unit: None,
+            by_shape_alone: false,
+        };
+        read_value(g, &sub, v, now, out);
+    }
+}
+
+/// The windows a `key=value` list holds: a part's key that comes back starts the next
+/// one, as Unity's `Unity-RateLimit: limit=20, remaining=19, reset=1; limit=4000,
+/// remaining=3994, reset=1579` lists every window it counts. One run when no part
+/// repeats.
+fn windows_of<'a, 'b>(kv: &'b [(&'a str, &'a str)]) -> Vec<&'b [(&'a str, &'a str)]> {
+    let mut runs = Vec::new();
+    let mut start = 0;
+    let mut seen: Vec<Part> = Vec::new();
+    for (i, (k, _)) in kv.iter().enumerate() {
+        let Some(part) = key_part(k) else {
+            continue;
+        };
+        if seen.contains(&part) {
+            runs.push(&kv[start..i]);
+            start = i;
+            seen.clear();
+        }
+        seen.push(part);
+    }
+    runs.push(&kv[start..]);
+    runs
+}
+
+/// One quota per window of a list whose parts repeat, when every window gives the same
+/// counts (a list whose windows say different things is not read as windows: its first
+/// values stand alone, as before).
+fn list_windows(g: &mut Group, runs: &[&[(&str, &str)]], now: DateTime<Utc>, out: &mut Collector) {
+    let each: Vec<Group> = runs
+        .iter()
+        .map(|run| {
+            let mut w = Group::default();
+            read_members(&mut w, run, now, out);
+            w
+        })
+        .collect();
+    let all = |f: fn(&Group) -> Option<u64>| each.iter().map(f).collect::<Option<Vec<u64>>>();
+    let none = |f: fn(&Group) -> Option<u64>| each.iter().all(|w| f(w).is_none());
+    let counts = [
+        (all(|w| w.limit), none(|w| w.limit)),
+        (all(|w| w.remaining), none(|w| w.remaining)),
+        (all(|w| w.used), none(|w| w.used)),
+    ];
+    // Each count is given by every window or by none of them.
+    if counts.iter().any(|(every, no)| every.is_none() && !no)
+        || counts.iter().all(|(every, _)| every.is_none())
+    {
+        return;
+    }
+    let [(limit, _), (remaining, _), (used, _)] = counts;
+    g.lists.limit = limit.unwrap_or_default();
+    g.lists.remaining = remaining.unwrap_or_default();
+    g.lists.used = used.unwrap_or_default();
+    g.lists.reset = each.iter().map(|w| w.reset).collect();
+    g.lists.window = each.iter().map(|w| w.window).collect();
 }
 
 /// `key=value; key=value` or `key:value; key:value` (at least one key a part name).

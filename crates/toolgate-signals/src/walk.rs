@@ -17,7 +17,8 @@
 //!   `status`, `errorType`, `errorCode`, `error_name`, `category` whose words say
 //!   throttled (`rate_limit…`, `Throttling…`, `TooManyRequests`, `RESOURCE_EXHAUSTED`,
 //!   `SlowDown`, `…QuotaExceeded`, `ProvisionedThroughputExceeded`, …), and messages
-//!   (`message`, `description`, `detail`, `error_message`, `note`) that say "rate limit",
+//!   (`message`, `description`, `detail`, `error_message`, `note`, and a name ending in
+//!   `message` or `msg` that says whose it is: `resultMessage`, `rtnMsg`) that say "rate limit",
 //!   "too many requests", "throttled", "request limit reached", "rate exceeded" or "call
 //!   frequency";
 //!   in XML, each element read as the field of its name (`walk/markup.rs`: SOAP faults,
@@ -325,7 +326,22 @@ fn is_code_field(k: &str) -> bool {
     )
 }
 
+/// A message field: one of the names below, or a name that ends in a message word and
+/// says whose message it is (`resultMessage`, `resultMsg`, `returnAuthMsg`, `rtnMsg`, as
+/// Asian gateways and portals name their envelopes' text), at most [`MAX_MESSAGE_NAME`]
+/// characters.
 fn is_message_field(k: &str) -> bool {
+    named_message_field(k)
+        || (k.len() <= MAX_MESSAGE_NAME
+            && ["message", "msg"]
+                .iter()
+                .any(|w| k.strip_suffix(w).is_some_and(|head| head.len() >= 2)))
+}
+
+/// The longest field name read as a message by its ending.
+const MAX_MESSAGE_NAME: usize = 24;
+
+fn named_message_field(k: &str) -> bool {
     matches!(
         k,
         "message"
@@ -504,14 +520,16 @@ mod tests {
         );
         assert!(w.throttled_text);
         assert_eq!(w.text_wait, Some(Duration::from_secs(60)));
-        // A code is not a sentence, and markup is not plain text.
+        // A code is not a sentence, and markup is not plain text: a page's words keep
+        // the wait they state (counted only on a throttled reply) but never say throttled.
         let w = walk(br#"{"error":"rate_limited_for_30_seconds"}"#, now());
         assert_eq!(w.text_wait, None);
         let w = walk(
             b"<html><body>Rate limited, try again in 9 seconds</body></html>",
             now(),
         );
-        assert!(!w.throttled_text && w.text_wait.is_none());
+        assert!(!w.throttled_text);
+        assert_eq!(w.text_wait, Some(Duration::from_secs(9)));
     }
 
     #[test]
@@ -588,6 +606,32 @@ mod tests {
         for b in ordinary {
             let w = walk(b.as_bytes(), now());
             assert!(w.reason.is_none() && !w.throttled_text, "{b}");
+        }
+    }
+
+    #[test]
+    fn fields_named_for_whose_message_they_are_are_messages() {
+        // NHN Cloud's API Gateway: a 403 whose `resultMessage` says the quota is passed.
+        let w = walk(
+            br#"{"header":{"resultCode":20004,"resultMessage":"20004 Usage quota exceeded","isSuccessful":false}}"#,
+            now(),
+        );
+        assert!(w.throttled_text);
+        // Another gateway's `rtnMsg`, with the wait it states.
+        let w = walk(
+            br#"{"rtnCode":"-9","rtnMsg":"Too many requests, try again in 5 seconds"}"#,
+            now(),
+        );
+        assert!(w.throttled_text);
+        assert_eq!(w.text_wait, Some(Duration::from_secs(5)));
+        // An ordinary result, a long name that only ends like one, and a bare ending.
+        for b in [
+            r#"{"resultCode":"00","resultMsg":"NORMAL SERVICE."}"#,
+            r#"{"previousCustomerSupportMessage":"Too many requests last week"}"#,
+            r#"{"xmsg":"rate limit"}"#,
+        ] {
+            let w = walk(b.as_bytes(), now());
+            assert!(!w.throttled_text && w.text_wait.is_none(), "{b}");
         }
     }
 

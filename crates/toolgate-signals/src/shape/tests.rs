@@ -282,3 +282,40 @@ fn a_concurrency_limit_and_what_is_in_flight() {
         .is_empty()
     );
 }
+
+#[test]
+fn a_key_value_list_whose_parts_come_back_lists_one_window_each() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    // Unity's every window, in one field.
+    let q = read(&[(
+        "Unity-RateLimit",
+        b"limit=20, remaining=19, reset=1; limit=4000, remaining=3994, reset=1579",
+    )]);
+    assert_eq!(q.len(), 2, "{q:?}");
+    assert_eq!((q[0].limit, q[0].remaining), (Some(20), Some(19)));
+    assert_eq!(q[0].reset_after, Some(Duration::from_secs(1)));
+    assert_eq!((q[1].limit, q[1].remaining), (Some(4000), Some(3994)));
+    assert_eq!(q[1].reset_after, Some(Duration::from_secs(1579)));
+    // The same with `key:value` members, `used` counts and three windows.
+    let q = read(&[(
+        "X-Plan-RateLimit",
+        b"limit:100;used:97;reset:20;limit:5000;used:979;reset:3000;limit:90000;used:10;reset:86000",
+    )]);
+    assert_eq!(q.len(), 3, "{q:?}");
+    assert_eq!(q[1].remaining, Some(4021));
+    assert_eq!(q[2].reset_after, Some(Duration::from_secs(86000)));
+    // One window: as before.
+    let q = read(&[("X-Api-RateLimit", b"limit=60, remaining=58, reset=12")]);
+    assert_eq!(q.len(), 1);
+    assert_eq!(q[0].remaining, Some(58));
+    // Windows that do not give the same counts are not windows: the first values stand.
+    let q = read(&[(
+        "X-Api-RateLimit",
+        b"limit=60, remaining=58, reset=12; limit=1000, reset=3000",
+    )]);
+    assert_eq!(q.len(), 1, "{q:?}");
+    assert_eq!((q[0].limit, q[0].remaining), (Some(60), Some(58)));
+}

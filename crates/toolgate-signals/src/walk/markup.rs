@@ -4,10 +4,15 @@
 //! `<Code>SlowDown</Code>` or a `<RetryAfter>30</RetryAfter>` say what the same names
 //! say in JSON. Namespace prefixes are dropped (`s:Fault`, `h:TrackingId`).
 //!
-//! HTML pages are left alone: their titles and headings are words for people (a gateway's
-//! "503 Service Temporarily Unavailable"), and the status says what they would. Work is
-//! bounded: at most [`MAX_TAGS`] tags are looked at, and texts longer than
-//! [`super::MAX_MESSAGE`] bytes are skipped.
+//! HTML pages are not read as fields: their titles and headings are words for people (a
+//! gateway's "503 Service Temporarily Unavailable"), and the status says what they would.
+//! What a page's text says of time is kept, though, as a message's is: an edge or hosting
+//! page that blocks for a while often states the wait nowhere else ("a temporary block
+//! has been applied which will be automatically lifted after 10 seconds", OS Cloud's
+//! error 1015 page). It is kept as a wait in words ([`Walked::text_wait`]), which counts
+//! only on a reply that says it is throttled; a page's words never decide that it is.
+//! Scripts and styles are code, not text. Work is bounded: at most [`MAX_TAGS`] tags are
+//! looked at, and texts longer than [`super::MAX_MESSAGE`] bytes are skipped.
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -17,10 +22,15 @@ use super::{MAX_MESSAGE, Walked, field};
 /// Tags (opening, closing or other) looked at per body.
 const MAX_TAGS: usize = 256;
 
-/// Reads the text elements of an XML body into `out`; nothing for any other text.
+/// Reads the text elements of an XML body into `out`, and the waits an HTML page states
+/// in its text; nothing for any other text.
 pub(super) fn read(text: &str, now: DateTime<Utc>, out: &mut Walked) {
     let text = text.trim_start();
-    if !text.starts_with('<') || is_html(text) {
+    if !text.starts_with('<') {
+        return;
+    }
+    if is_html(text) {
+        page_waits(text, now, out);
         return;
     }
     let mut rest = text;
@@ -55,6 +65,38 @@ pub(super) fn read(text: &str, now: DateTime<Utc>, out: &mut Walked) {
     }
 }
 
+/// The waits an HTML page's text states: each run of text between tags is read as a
+/// message is for a time to come, outside scripts and styles.
+fn page_waits(text: &str, now: DateTime<Utc>, out: &mut Walked) {
+    let mut rest = text;
+    let mut code = false;
+    for _ in 0..MAX_TAGS {
+        let Some(open) = rest.find('<') else {
+            return;
+        };
+        let run = rest[..open].trim();
+        if !code && !run.is_empty() && run.len() <= MAX_MESSAGE {
+            out.text_wait = out
+                .text_wait
+                .max(crate::wait_text::wait_in(run))
+                .max(crate::wait_text::wait_until(run, now));
+        }
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('>') else {
+            return;
+        };
+        let tag = after[..close].to_ascii_lowercase();
+        let name = tag.split_whitespace().next().unwrap_or_default();
+        // A script's own `<` (`if (a<b)`) does not end it: only its closing tag does.
+        match name {
+            "script" | "style" => code = true,
+            "/script" | "/style" => code = false,
+            _ => {}
+        }
+        rest = &after[close + 1..];
+    }
+}
+
 /// An element named as a fault or exception type (`…Fault`, `…Exception`), but not
 /// the envelope's own `Fault`, whose name says nothing of which fault it is.
 fn is_fault_type(local: &str) -> bool {
@@ -78,6 +120,8 @@ fn is_html(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
 
     fn walked(body: &str) -> Walked {
@@ -111,6 +155,25 @@ mod tests {
     }
 
     #[test]
+    fn a_wait_an_html_page_states_in_its_text_is_kept() {
+        // OS Cloud's error 1015 page: the wait is in a paragraph and nowhere else.
+        let oscloud = "<html><head><title>Error 1015: Rate Limited</title></head><body><p>To prevent abuse, a temporary block has been applied which will be automatically lifted after 10 seconds.</p></body></html>";
+        let w = walked(oscloud);
+        assert_eq!(w.text_wait, Some(Duration::from_secs(10)));
+        // The page's words say nothing of being throttled: the status does.
+        assert!(!w.throttled_text && w.reason.is_none());
+        // Another shape of the same: a doctype, nested markup, a wait in minutes and an
+        // instant to wait until.
+        let nested = "<!DOCTYPE html><html><body><div class=\"box\"><h2>Slow down</h2><p>You can send requests again <b>in 2 minutes</b>.</p></div></body></html>";
+        assert_eq!(walked(nested).text_wait, Some(Duration::from_secs(120)));
+        let until = "<html><body><p>Blocked until 2025-06-01T12:00:30Z</p></body></html>";
+        assert_eq!(walked(until).text_wait, Some(Duration::from_secs(30)));
+        // Scripts and styles are code: a timer in them is not a wait told to the reader.
+        let script = "<html><head><script>if (a<b) { setTimeout(reload, 1000); } // retry in 5 seconds</script><style>p{transition: all 3s}</style></head><body><p>Too many requests</p></body></html>";
+        assert_eq!(walked(script).text_wait, None);
+    }
+
+    #[test]
     fn ordinary_faults_html_pages_and_hostile_markup_say_nothing() {
         let auth = r#"<s:Envelope><s:Body><s:Fault><faultcode>s:Client</faultcode><faultstring>Authentication failed.</faultstring><detail><Code>105</Code><ErrorCode>InvalidCredentials</ErrorCode></detail></s:Fault></s:Body></s:Envelope>"#;
         let w = walked(auth);
@@ -126,6 +189,10 @@ mod tests {
         // A page for people: its title is not a field.
         let page = "<!DOCTYPE html><html><head><title>Too Many Requests</title></head></html>";
         assert!(!walked(page).throttled_text);
+        // A page's words never say throttled, and state no wait without an amount of time.
+        let vague = "<html><body><h1>Rate limited</h1><p>Please wait a few minutes, error 1015.</p></body></html>";
+        let w = walked(vague);
+        assert!(!w.throttled_text && w.reason.is_none() && w.text_wait.is_none());
         // Unclosed tags, nothing but tags, and many tags stay bounded and silent.
         for b in ["<", "<a", "<<<>>>", "<a></a>", &"<x>".repeat(100_000)] {
             let w = walked(b);
