@@ -1,0 +1,101 @@
+
+use super::*;
+
+#[test]
+fn error_members_with_a_value_make_an_envelope() {
+    for b in [
+            &br#"{"error":["EAPI:Rate limit exceeded"],"result":{}}"#[..],
+            br#"{"error":{"code":"ratelimited","info":"..."}}"#,
+            br#"{"error_code":18,"error_msg":"Open api qps request limit reached"}"#,
+            br#"{"errcode":45009,"errmsg":"reach max api daily quota limit"}"#,
+            br#"{"retCode":10006,"retMsg":"Too many visits!"}"#,
+            br#"{"requestId":"e42b","success": false,"errors":[]}"#,
+            br#" { "ok" :false, "error": "ratelimited"}"#,
+            br#"{"data":null,"errors":[{"message":"Throttled"}]}"#,
+            br#"{"meta":{"a":[1,{"b":"}"}]},"fault":{"faultstring":"Spike arrest violation"}}"#,
+            br#"{"error":"a string cut off by the window, which is long enough to be cut"#,
+            // JSend and Etherscan: a failed status word.
+            br#"{"status":"0","message":"NOTOK","result":"Max rate limit reached"}"#,
+            br#"{"status": "fail", "data": {"title": "A title is required"}}"#,
+            br#"{"status":"error","message":"Too many requests"}"#,
+            // A member named as the error's wrapper.
+            br#"{"error_response":{"code":7,"msg":"App Call Limited"}}"#,
+            br#"{"errorResponse":{"status":503}}"#,
+            br#"{"error_info":{"reason":"QUOTA"},"items":[]}"#,
+            // A failure code beside a message that says throttled.
+            br#"{"code":40100,"message":"Too many requests. Please retry in some time.","data":{}}"#,
+            br#"{"msg":"Daily quota exceeded","status_code":7,"data":null}"#,
+            // Every item of a per-item result list refused for throttling.
+            br#"{"message-count":"1","messages":[{"status":"1","error-text":"Throughput Rate Exceeded - please wait [ 20 ] and retry"}]}"#,
+            br#"{"results":[{"code":429,"error":"RATE_LIMIT_EXCEEDED"},{"code":429,"error":"RATE_LIMIT_EXCEEDED"}]}"#,
+            // The item's error in an object of its own (Expo's push tickets, and another
+            // batch's `error: {code}`).
+            br#"{"data":[{"status":"error","message":"Messages have been sent too frequently","details":{"error":"MessageRateExceeded"}}]}"#,
+            br#"{"responses":[{"status":"failed","error":{"code":"QUOTA_EXCEEDED","message":"x"}}]}"#,
+            // A status wrapper, read as top-level members.
+            br#"{"id":"","base_resp":{"status_code":1002,"status_msg":"rate limit exceeded(RPM)"}}"#,
+            br#"{"BaseResponse":{"code":3,"message":"request quota exceeded"}}"#,
+        ] {
+            assert!(is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+        }
+}
+
+#[test]
+fn healthy_bodies_are_not_envelopes() {
+    for b in [
+            &br#"{"error":null,"result":{"items":[{"title":"HTTP 429 Too Many Requests"}]}}"#[..],
+            br#"{"errcode":0,"errmsg":"ok","data":{}}"#,
+            br#"{"retCode":0,"retMsg":"OK","result":{}}"#,
+            br#"{"errors":[],"data":{}}"#,
+            br#"{"errors": [ ], "data":{}}"#,
+            br#"{"error":"","message":"Too many requests today"}"#,
+            br#"{"error":false}"#,
+            br#"{"jobs":[{"id":1,"success":false,"info":"rate limit exceeded"}]}"#,
+            // One ticket sent, one refused: the list is data, not a refusal.
+            br#"{"data":[{"status":"ok","id":"a"},{"status":"error","details":{"error":"MessageRateExceeded"}}]}"#,
+            // An error object of another kind, and a throttle named outside error members.
+            br#"{"data":[{"status":"error","details":{"error":"DeviceNotRegistered"}}]}"#,
+            br#"{"data":[{"status":"error","details":{"note":"rate limit exceeded"}}]}"#,
+            br#"{"data":{"error":"rate limited"},"ok":true}"#,
+            br#"{"note":"\"error\": \"x\"","okay":false}"#,
+            br#"{"success":true}"#,
+            br#"{"status":"1","message":"OK","result":[]}"#,
+            br#"{"status":0,"results":[]}"#,
+            br#"{"status":"success","data":{}}"#,
+            br#"{"data":{"status":"error"}}"#,
+            br#"{"data":{"error":null}}"#,
+            br#"{"ok":true,"messages":[{"text":"rate limit"}]}"#,
+            // A per-item list with an item that went through, a log line's words, a
+            // refusal for another reason, or no failure status.
+            br#"{"messages":[{"status":"0","message-id":"x"},{"status":"1","error-text":"Throughput Rate Exceeded"}]}"#,
+            br#"{"logs":[{"status":"error","message":"rate limit exceeded for user 42"}]}"#,
+            br#"{"messages":[{"status":"4","error-text":"Invalid credentials"}]}"#,
+            br#"{"messages":[{"status":"0","error-text":"Throughput Rate Exceeded"}]}"#,
+            br#"{"results":[{"error":"RATE_LIMIT_EXCEEDED"}],"data":[]}"#,
+            br#"{"results":["RATE_LIMIT_EXCEEDED"]}"#,
+            // Counts and rates of errors are data; a wrapper name needs an object.
+            br#"{"error_count":3,"errorRate":0.02,"items":[]}"#,
+            br#"{"error_response":null,"data":{}}"#,
+            br#"{"errorDetails":"none","data":{}}"#,
+            br#"{"data":{"error_response":{"code":7}}}"#,
+            // A success code, or a message that does not say throttled.
+            br#"{"code":0,"message":"Too many requests is not a problem here","data":{}}"#,
+            br#"{"code":200,"message":"quota exceeded warnings cleared","data":{}}"#,
+            br#"{"code":40002,"message":"Invalid advertiser id","data":{}}"#,
+            br#"{"base_resp":{"status_code":0,"status_msg":"success"},"reply":"hi"}"#,
+            br#"{"code":"40100","message":"Too many requests"}"#,
+            br#"["error"]"#,
+            b"plain text",
+            b"",
+        ] {
+            assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+        }
+}
+
+#[test]
+fn only_the_window_is_read() {
+    let mut body = br#"{"items":""#.to_vec();
+    body.extend(std::iter::repeat_n(b'x', WINDOW));
+    body.extend(br#"","error":"late"}"#);
+    assert!(!is_error_envelope(&body));
+}

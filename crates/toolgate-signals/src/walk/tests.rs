@@ -1,0 +1,160 @@
+
+use super::*;
+
+fn now() -> DateTime<Utc> {
+    DateTime::from_timestamp(1_748_779_200, 0).unwrap()
+}
+
+#[test]
+fn sentences_in_code_fields_and_plain_text_bodies_are_messages() {
+    let w = walk(
+        br#"{"error":"Too many requests. Please retry after 30 seconds."}"#,
+        now(),
+    );
+    assert_eq!(w.text_wait, Some(Duration::from_secs(30)));
+    let w = walk(
+        b"Rate limit exceeded. Please try again in 60 seconds.",
+        now(),
+    );
+    assert!(w.throttled_text);
+    assert_eq!(w.text_wait, Some(Duration::from_secs(60)));
+    // A code is not a sentence, and markup is not plain text: a page's words keep
+    // the wait they state (counted only on a throttled reply) but never say throttled.
+    let w = walk(br#"{"error":"rate_limited_for_30_seconds"}"#, now());
+    assert_eq!(w.text_wait, None);
+    let w = walk(
+        b"<html><body>Rate limited, try again in 9 seconds</body></html>",
+        now(),
+    );
+    assert!(!w.throttled_text);
+    assert_eq!(w.text_wait, Some(Duration::from_secs(9)));
+}
+
+#[test]
+fn waits_in_every_common_form() {
+    let cases: &[(&str, Option<Duration>)] = &[
+        (r#"{"retry_after": 5}"#, Some(Duration::from_secs(5))),
+        (
+            r#"{"error":{"retryAfter": 12}}"#,
+            Some(Duration::from_secs(12)),
+        ),
+        (
+            r#"{"retry_after_ms": 1500}"#,
+            Some(Duration::from_millis(1500)),
+        ),
+        (
+            r#"{"details":{"retryAfterSeconds": 2}}"#,
+            Some(Duration::from_secs(2)),
+        ),
+        (
+            r#"{"d":[{"retryDelay":"0.021s"}]}"#,
+            Some(Duration::from_millis(21)),
+        ),
+        (r#"{"retry_in":"1m30s"}"#, Some(Duration::from_secs(90))),
+        (r#"{"wait_minutes": 2}"#, Some(Duration::from_secs(120))),
+        // Every reader shares one unit vocabulary (`num::TimeUnit`).
+        (
+            r#"{"retry_after_hours": 2}"#,
+            Some(Duration::from_secs(7200)),
+        ),
+        (
+            r#"{"retryAfterMsec": "250"}"#,
+            Some(Duration::from_millis(250)),
+        ),
+        (r#"{"cooldown_min": "1.5"}"#, Some(Duration::from_secs(90))),
+        (
+            r#"{"retry_after_seconds": "1m30s"}"#,
+            Some(Duration::from_secs(90)),
+        ),
+        (r#"{"retry_after_hours": 100}"#, Some(MAX_WAIT)),
+        (
+            r#"{"retryDelay":{"seconds":4,"nanos":500000000}}"#,
+            Some(Duration::from_millis(4500)),
+        ),
+        (
+            r#"{"retryAfter": 9000000}"#,
+            Some(Duration::from_secs(9_000)),
+        ),
+        (r#"{"retry_after": -1}"#, None),
+        (r#"{"retry_after": "soon"}"#, None),
+        (r#"{"wait": true}"#, None),
+    ];
+    for (body, want) in cases {
+        assert_eq!(walk(body.as_bytes(), now()).wait, *want, "{body}");
+    }
+}
+
+#[test]
+fn throttle_words_and_ordinary_errors() {
+    let throttled = [
+        r#"{"__type":"ThrottlingException","message":"Rate exceeded"}"#,
+        r#"{"error":{"message":"(#4) Application request limit reached","code":4}}"#,
+        r#"{"errorType":"RATE_LIMIT"}"#,
+        "<Error><Code>SlowDown</Code></Error>",
+    ];
+    for b in throttled {
+        let w = walk(b.as_bytes(), now());
+        assert!(w.reason.is_some() || w.throttled_text, "{b}");
+    }
+    let ordinary = [
+        r#"{"error":{"type":"invalid_request_error","message":"Missing required param: amount."}}"#,
+        r#"{"code":"PayloadTooLarge","message":"Body exceeds the size limit"}"#,
+        r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+    ];
+    for b in ordinary {
+        let w = walk(b.as_bytes(), now());
+        assert!(w.reason.is_none() && !w.throttled_text, "{b}");
+    }
+}
+
+#[test]
+fn fields_named_for_whose_message_they_are_are_messages() {
+    // NHN Cloud's API Gateway: a 403 whose `resultMessage` says the quota is passed.
+    let w = walk(
+            br#"{"header":{"resultCode":20004,"resultMessage":"20004 Usage quota exceeded","isSuccessful":false}}"#,
+            now(),
+        );
+    assert!(w.throttled_text);
+    // Another gateway's `rtnMsg`, with the wait it states.
+    let w = walk(
+        br#"{"rtnCode":"-9","rtnMsg":"Too many requests, try again in 5 seconds"}"#,
+        now(),
+    );
+    assert!(w.throttled_text);
+    assert_eq!(w.text_wait, Some(Duration::from_secs(5)));
+    // An ordinary result, a long name that only ends like one, and a bare ending.
+    for b in [
+        r#"{"resultCode":"00","resultMsg":"NORMAL SERVICE."}"#,
+        r#"{"previousCustomerSupportMessage":"Too many requests last week"}"#,
+        r#"{"xmsg":"rate limit"}"#,
+    ] {
+        let w = walk(b.as_bytes(), now());
+        assert!(!w.throttled_text && w.text_wait.is_none(), "{b}");
+    }
+}
+
+#[test]
+fn deprecation_fields() {
+    let w = walk(br#"{"error":{"sunset_date":"2025-01-15"}}"#, now());
+    let d = w.deprecation.unwrap();
+    assert!(d.sunset.is_some() && !d.deprecated && d.since.is_none());
+    let w = walk(
+        br#"{"deprecation":{"deprecated":false,"deprecation_date":"2026-02-01"}}"#,
+        now(),
+    );
+    let d = w.deprecation.unwrap();
+    assert!(!d.deprecated && d.since.is_some());
+    assert!(
+        walk(br#"{"deprecated": false}"#, now())
+            .deprecation
+            .is_none()
+    );
+}
+
+#[test]
+fn bounded_on_deep_and_wide_bodies() {
+    let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
+    assert!(walk(deep.as_bytes(), now()).wait.is_none());
+    let wide = format!("[{}{{\"retry_after\":3}}]", "{\"a\":1},".repeat(2000));
+    assert!(walk(wide.as_bytes(), now()).wait.is_none());
+}
