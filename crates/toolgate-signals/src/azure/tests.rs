@@ -1,4 +1,3 @@
-
 use crate::{Flavour, Headers, read};
 use chrono::DateTime;
 

@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn collect(fields: &[(&str, &[u8])]) -> Vec<Quota> {

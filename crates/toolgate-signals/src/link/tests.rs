@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn l(target: &str, rels: &[&str]) -> Link {

@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn q(policy: &str, limit: Option<u64>, remaining: Option<u64>, reset: u64) -> Quota {

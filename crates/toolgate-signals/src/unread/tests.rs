@@ -1,4 +1,3 @@
-
 use super::*;
 use chrono::{TimeZone, Utc};
 

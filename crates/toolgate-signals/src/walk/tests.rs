@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn now() -> DateTime<Utc> {

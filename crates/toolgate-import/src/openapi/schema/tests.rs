@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn convert_in(dialect: Dialect, side: Side, doc: Value, pointer: &str) -> Value {

@@ -1,4 +1,3 @@
-
 use super::names_a_limit_passed;
 
 #[test]

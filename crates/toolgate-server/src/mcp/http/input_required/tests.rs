@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn id(text: &str) -> Id {
