@@ -6,6 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use toolgate_config as config;
+use toolgate_engine::fronting::lock::Locked;
 
 pub(super) async fn lock(
     path: &Path,
@@ -34,81 +35,9 @@ pub(super) async fn lock(
     let mut failed = false;
     let mut pending = false;
     for locked in &report {
-        let server = &locked.server;
-        match &locked.result {
-            Ok(n) if options.dry_run => {
-                if locked.pending() {
-                    pending = true;
-                    let count = locked.changes.len();
-                    say!(
-                        "{server}: {} pending review in {} (nothing written{}):",
-                        if locked.first {
-                            format!(
-                                "not locked yet, {} to pin",
-                                counted(*n, locked.prompts, locked.resource_templates)
-                            )
-                        } else {
-                            format!("{count} change{}", if count == 1 { "" } else { "s" })
-                        },
-                        locked.path.display(),
-                        if check { "" } else { ", --dry-run" }
-                    );
-                } else {
-                    say!(
-                        "{server}: up to date with {} ({} pinned)",
-                        locked.path.display(),
-                        counted(*n, locked.prompts, locked.resource_templates)
-                    );
-                }
-                for change in &locked.changes {
-                    for line in toolgate_engine::fronting::lock::review(change, locked) {
-                        say!("  {line}");
-                    }
-                }
-            }
-            Ok(n) => {
-                if locked.writes {
-                    say!(
-                        "{server}: {} pinned in {}",
-                        counted(*n, locked.prompts, locked.resource_templates),
-                        locked.path.display()
-                    );
-                } else {
-                    say!(
-                        "{server}: up to date with {} ({} pinned)",
-                        locked.path.display(),
-                        counted(*n, locked.prompts, locked.resource_templates)
-                    );
-                }
-                if !locked.first {
-                    for change in &locked.changes {
-                        say!("  accepted: {}", change.summary());
-                    }
-                }
-            }
-            Err(e) => {
-                failed = true;
-                eprintln!("{server}: not locked (its previous pins are kept): {e}");
-            }
-        }
-        for (kind, e) in &locked.unlisted {
-            failed = true;
-            eprintln!(
-                "{server}: its {}s could not be listed (their pins are kept; its tools are {}): {e}",
-                kind.noun(),
-                if options.dry_run { "shown" } else { "locked" }
-            );
-        }
-        if locked.left_pending > 0 {
-            say!(
-                "  {} other change{} of {server} left pending (not selected by --tool, --prompt or --resource-template)",
-                locked.left_pending,
-                if locked.left_pending == 1 { "" } else { "s" }
-            );
-        }
-        if let Some(refused) = &locked.refused {
-            say!("  refused for the server's limits (not pinned): {refused}");
-        }
+        let told = tell(locked, options.dry_run, check);
+        failed |= told.failed;
+        pending |= told.pending;
     }
     if options.dry_run && pending && !check {
         let all: Vec<&str> = report
@@ -122,7 +51,107 @@ pub(super) async fn lock(
             all.join(" --server ")
         );
     }
-    Ok(if failed && check {
+    Ok(exit_code(failed, pending, check))
+}
+
+/// What one server's report said, for the exit code.
+#[derive(Default)]
+struct Told {
+    /// The server (or one of its lists) could not be locked.
+    failed: bool,
+    /// Changes wait for review (`--dry-run`/`--check` only).
+    pending: bool,
+}
+
+/// Prints one server's part of the report: what was pinned or would be, what failed,
+/// and what was left out.
+fn tell(locked: &Locked, dry_run: bool, check: bool) -> Told {
+    let server = &locked.server;
+    let mut told = Told::default();
+    match &locked.result {
+        Ok(n) if dry_run => told.pending = tell_review(locked, *n, check),
+        Ok(n) => tell_written(locked, *n),
+        Err(e) => {
+            told.failed = true;
+            eprintln!("{server}: not locked (its previous pins are kept): {e}");
+        }
+    }
+    for (kind, e) in &locked.unlisted {
+        told.failed = true;
+        eprintln!(
+            "{server}: its {}s could not be listed (their pins are kept; its tools are {}): {e}",
+            kind.noun(),
+            if dry_run { "shown" } else { "locked" }
+        );
+    }
+    if locked.left_pending > 0 {
+        say!(
+            "  {} other change{} of {server} left pending (not selected by --tool, --prompt or --resource-template)",
+            locked.left_pending,
+            if locked.left_pending == 1 { "" } else { "s" }
+        );
+    }
+    if let Some(refused) = &locked.refused {
+        say!("  refused for the server's limits (not pinned): {refused}");
+    }
+    told
+}
+
+/// `--dry-run`/`--check`: what would be pinned, each change in review form; true when
+/// something waits for review.
+fn tell_review(locked: &Locked, pinned: usize, check: bool) -> bool {
+    let server = &locked.server;
+    let counts = counted(pinned, locked.prompts, locked.resource_templates);
+    let pending = locked.pending();
+    if pending {
+        let count = locked.changes.len();
+        say!(
+            "{server}: {} pending review in {} (nothing written{}):",
+            if locked.first {
+                format!("not locked yet, {counts} to pin")
+            } else {
+                format!("{count} change{}", if count == 1 { "" } else { "s" })
+            },
+            locked.path.display(),
+            if check { "" } else { ", --dry-run" }
+        );
+    } else {
+        say!(
+            "{server}: up to date with {} ({counts} pinned)",
+            locked.path.display()
+        );
+    }
+    for change in &locked.changes {
+        for line in toolgate_engine::fronting::lock::review(change, locked) {
+            say!("  {line}");
+        }
+    }
+    pending
+}
+
+/// A lock that wrote (or had nothing to write): what is pinned, and each change accepted.
+fn tell_written(locked: &Locked, pinned: usize) {
+    let server = &locked.server;
+    let counts = counted(pinned, locked.prompts, locked.resource_templates);
+    if locked.writes {
+        say!("{server}: {counts} pinned in {}", locked.path.display());
+    } else {
+        say!(
+            "{server}: up to date with {} ({counts} pinned)",
+            locked.path.display()
+        );
+    }
+    if !locked.first {
+        for change in &locked.changes {
+            say!("  accepted: {}", change.summary());
+        }
+    }
+}
+
+/// 2 when something failed under `--check`, 1 when changes wait for review under
+/// `--check`, 1 (failure) when something failed otherwise, else 0.
+fn exit_code(failed: bool, pending: bool, check: bool) -> ExitCode {
+    if failed && check {
         ExitCode::from(2)
     } else if check && pending {
         ExitCode::from(1)
@@ -130,7 +159,7 @@ pub(super) async fn lock(
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
-    })
+    }
 }
 
 /// Pins the contracts the running gateway learned into the config's lockfile, with

@@ -10,6 +10,9 @@ use toolgate_config as config;
 use toolgate_engine::gateway::Gateway;
 use toolgate_store::Store;
 
+/// A tool as the gateway holds it.
+type Tool = std::sync::Arc<toolgate_config::ToolSpec>;
+
 pub(super) async fn probe(
     path: &Path,
     only: Option<&str>,
@@ -36,55 +39,80 @@ pub(super) async fn probe(
         )
         .await;
     }
-    let tools: Vec<_> = match only {
-        Some(name) => match gateway.tool(name) {
-            Some(t) => vec![t],
-            None => anyhow::bail!("no tool named `{name}` in {}", path.display()),
-        },
-        None => {
-            let mut tools: Vec<_> = gateway
-                .routes()
-                .values()
-                .filter(|r| r.spec.probe.is_some())
-                .map(|r| r.spec.clone())
-                .collect();
-            tools.sort_by(|a, b| a.name.cmp(&b.name));
-            tools
-        }
-    };
-    let tools = if tools.is_empty() && only.is_none() {
-        // An imported config has no `probe:` sections; its read-only operations that
-        // need no argument can be called as they are, once, because it was asked for.
-        let callable = callable_as_is(&gateway);
-        if callable.is_empty() {
-            eprintln!(
-                "no tool in {} has a `probe:` section, and none is read-only (readOnlyHint) \
-                 with no required argument to call as it is: add `probe: {{ arguments: {{…}} }}` \
-                 to a tool, or name one with --tool",
-                path.display()
-            );
-            return Ok(ExitCode::from(2));
-        }
-        eprintln!(
-            "no tool in {} has a `probe:` section: probing once the {} read-only tools that \
-             need no argument (add `probe: {{}}` to a tool to probe it on a schedule)",
-            path.display(),
-            callable.len()
-        );
-        callable
-    } else {
-        tools
+    let tools = match chosen(&gateway, path, only)? {
+        Some(tools) => tools,
+        None => return Ok(ExitCode::from(2)),
     };
     let mut reports = Vec::new();
     for tool in &tools {
         reports.push(toolgate_engine::watch::probe::probe(&gateway, tool).await);
     }
     background.stop(std::time::Duration::from_secs(15)).await;
+    print_reports(&reports, format)?;
+    let drift = reports
+        .iter()
+        .any(|r| r.error_class.as_deref() == Some("contract_drift"));
+    let failed = reports.iter().any(|r| !r.ok);
+    Ok(if drift {
+        ExitCode::from(1)
+    } else if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The tools to probe, by name: the one named, else those with a `probe:` section, else
+/// (an imported config has none) the read-only ones that need no argument. `None` when
+/// there is nothing to probe at all (said on stderr).
+fn chosen(gateway: &Gateway, path: &Path, only: Option<&str>) -> anyhow::Result<Option<Vec<Tool>>> {
+    if let Some(name) = only {
+        return match gateway.tool(name) {
+            Some(t) => Ok(Some(vec![t])),
+            None => anyhow::bail!("no tool named `{name}` in {}", path.display()),
+        };
+    }
+    let mut tools: Vec<_> = gateway
+        .routes()
+        .values()
+        .filter(|r| r.spec.probe.is_some())
+        .map(|r| r.spec.clone())
+        .collect();
+    tools.sort_by(|a, b| a.name.cmp(&b.name));
+    if !tools.is_empty() {
+        return Ok(Some(tools));
+    }
+    // An imported config has no `probe:` sections; its read-only operations that need no
+    // argument can be called as they are, once, because it was asked for.
+    let callable = callable_as_is(gateway);
+    if callable.is_empty() {
+        eprintln!(
+            "no tool in {} has a `probe:` section, and none is read-only (readOnlyHint) \
+             with no required argument to call as it is: add `probe: {{ arguments: {{…}} }}` \
+             to a tool, or name one with --tool",
+            path.display()
+        );
+        return Ok(None);
+    }
+    eprintln!(
+        "no tool in {} has a `probe:` section: probing once the {} read-only tools that \
+         need no argument (add `probe: {{}}` to a tool to probe it on a schedule)",
+        path.display(),
+        callable.len()
+    );
+    Ok(Some(callable))
+}
+
+/// The reports as JSON, as JUnit XML, or one line per tool.
+fn print_reports(
+    reports: &[toolgate_engine::watch::probe::ProbeReport],
+    format: &str,
+) -> anyhow::Result<()> {
     match format {
-        "json" => say!("{}", serde_json::to_string_pretty(&reports)?),
-        "junit" => say_raw!("{}", toolgate_engine::watch::probe::junit(&reports)),
+        "json" => say!("{}", serde_json::to_string_pretty(reports)?),
+        "junit" => say_raw!("{}", toolgate_engine::watch::probe::junit(reports)),
         _ => {
-            for r in &reports {
+            for r in reports {
                 if r.ok {
                     say!(
                         "ok    {} (contract v{}, {} ms)",
@@ -104,22 +132,12 @@ pub(super) async fn probe(
             }
         }
     }
-    let drift = reports
-        .iter()
-        .any(|r| r.error_class.as_deref() == Some("contract_drift"));
-    let failed = reports.iter().any(|r| !r.ok);
-    Ok(if drift {
-        ExitCode::from(1)
-    } else if failed {
-        ExitCode::from(2)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(())
 }
 
 /// The tools a probe can call with no arguments and no harm: marked read-only, and
 /// requiring no argument. By name.
-fn callable_as_is(gateway: &Gateway) -> Vec<std::sync::Arc<toolgate_config::ToolSpec>> {
+fn callable_as_is(gateway: &Gateway) -> Vec<Tool> {
     let mut tools: Vec<_> = gateway
         .routes()
         .values()
