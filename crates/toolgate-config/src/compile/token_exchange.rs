@@ -91,23 +91,7 @@ impl Compiler<'_> {
             );
             return None;
         };
-        let mut ok = true;
-        if !auth.issuers.iter().any(|i| i.issuer == raw.issuer) {
-            let known: Vec<&str> = auth.issuers.iter().map(|i| i.issuer.as_str()).collect();
-            self.err(
-                format!("{at}.issuer"),
-                format!("`{}` is not one of `gateway.auth.issuers`", raw.issuer),
-                &format!(
-                    "name a configured issuer exactly as written there: {}",
-                    if known.is_empty() {
-                        "none is configured".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                ),
-            );
-            ok = false;
-        }
+        let mut ok = self.known_issuer(&at, &raw.issuer, auth);
         let token_endpoint = match &raw.token_endpoint {
             Some(text) => {
                 let url = self.url(&format!("{at}.token_endpoint"), text);
@@ -116,28 +100,9 @@ impl Compiler<'_> {
             }
             None => None,
         };
-        let nonempty =
-            |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
         let audience = nonempty(raw.audience);
         let resource = nonempty(raw.resource);
-        if let Some(r) = &resource
-            && !url::Url::parse(r).is_ok_and(|u| u.fragment().is_none())
-        {
-            self.err(
-                format!("{at}.resource"),
-                format!("`{r}` is not an absolute URI without a fragment (RFC 8707)"),
-                "write the upstream's resource URI, like `https://api.example.com/`, or use `audience` for a name",
-            );
-            ok = false;
-        }
-        if audience.is_none() && resource.is_none() {
-            self.err(
-                &at,
-                "neither `audience` nor `resource` is set: the authorization server would not know which upstream the token is for",
-                "set `audience` (the name the authorization server knows the upstream by) or `resource` (its URI)",
-            );
-            ok = false;
-        }
+        ok &= self.names_the_upstream(&at, audience.as_deref(), resource.as_deref());
         if raw.client_id.trim().is_empty() {
             self.err(
                 format!("{at}.client_id"),
@@ -146,19 +111,8 @@ impl Compiler<'_> {
             );
             ok = false;
         }
-        let client_auth = match raw.client_auth.as_deref() {
-            None | Some("client_secret_basic") => ClientAuth::Basic,
-            Some("client_secret_post") => ClientAuth::Post,
-            Some(other) => {
-                self.err(
-                    format!("{at}.client_auth"),
-                    format!("unknown client authentication `{other}`"),
-                    "use client_secret_basic (default) or client_secret_post",
-                );
-                ok = false;
-                ClientAuth::Basic
-            }
-        };
+        let client_auth = self.client_auth(&at, raw.client_auth.as_deref());
+        ok &= client_auth.is_some();
         let var = raw.client_secret_env;
         let client_secret = match (self.env)(&var) {
             Some(v) if !v.is_empty() => Secret(v),
@@ -182,10 +136,82 @@ impl Compiler<'_> {
                     .unwrap_or_else(|| ACCESS_TOKEN_TYPE.to_string()),
                 client_id: raw.client_id,
                 client_secret,
-                client_auth,
+                client_auth: client_auth.unwrap_or(ClientAuth::Basic),
             })
         })
     }
+
+    /// Whether `issuer` is one of `gateway.auth.issuers` (an error naming them if not).
+    fn known_issuer(&mut self, at: &str, issuer: &str, auth: &AuthConfig) -> bool {
+        if auth.issuers.iter().any(|i| i.issuer == issuer) {
+            return true;
+        }
+        let known: Vec<&str> = auth.issuers.iter().map(|i| i.issuer.as_str()).collect();
+        self.err(
+            format!("{at}.issuer"),
+            format!("`{issuer}` is not one of `gateway.auth.issuers`"),
+            &format!(
+                "name a configured issuer exactly as written there: {}",
+                if known.is_empty() {
+                    "none is configured".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ),
+        );
+        false
+    }
+
+    /// Whether the exchange says which upstream the token is for: an `audience`, or a
+    /// `resource` that is an absolute URI without a fragment (RFC 8707).
+    fn names_the_upstream(
+        &mut self,
+        at: &str,
+        audience: Option<&str>,
+        resource: Option<&str>,
+    ) -> bool {
+        let mut ok = true;
+        if let Some(r) = resource
+            && !url::Url::parse(r).is_ok_and(|u| u.fragment().is_none())
+        {
+            self.err(
+                format!("{at}.resource"),
+                format!("`{r}` is not an absolute URI without a fragment (RFC 8707)"),
+                "write the upstream's resource URI, like `https://api.example.com/`, or use `audience` for a name",
+            );
+            ok = false;
+        }
+        if audience.is_none() && resource.is_none() {
+            self.err(
+                at,
+                "neither `audience` nor `resource` is set: the authorization server would not know which upstream the token is for",
+                "set `audience` (the name the authorization server knows the upstream by) or `resource` (its URI)",
+            );
+            ok = false;
+        }
+        ok
+    }
+
+    /// How toolgate authenticates at the token endpoint; `None` (an error) when unknown.
+    fn client_auth(&mut self, at: &str, written: Option<&str>) -> Option<ClientAuth> {
+        match written {
+            None | Some("client_secret_basic") => Some(ClientAuth::Basic),
+            Some("client_secret_post") => Some(ClientAuth::Post),
+            Some(other) => {
+                self.err(
+                    format!("{at}.client_auth"),
+                    format!("unknown client authentication `{other}`"),
+                    "use client_secret_basic (default) or client_secret_post",
+                );
+                None
+            }
+        }
+    }
+}
+
+/// A setting with its surrounding blanks trimmed; `None` when nothing is left.
+fn nonempty(s: Option<String>) -> Option<String> {
+    s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
 }
 
 #[cfg(test)]
