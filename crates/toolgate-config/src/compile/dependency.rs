@@ -71,7 +71,45 @@ impl Compiler<'_> {
             (None, None) => None,
         };
         let headers = self.header_list(path, &raw.headers);
-        let retry_raw = raw.retry.unwrap_or_default();
+        let retry = self.retry_policy(path, raw.retry.unwrap_or_default());
+        let flavour = self.rate_limit_headers(path, raw.rate_limit_headers);
+        let status_page = raw.status_page.and_then(|sp| {
+            let every = self.duration_min(
+                format!("{path}.status_page.every"),
+                sp.every.as_ref(),
+                Duration::from_secs(60),
+                limits::MIN_STATUS_PAGE_EVERY,
+            );
+            let at = format!("{path}.status_page.url");
+            self.url(&at, &sp.url)
+                .filter(|u| self.reachable(&at, u, raw.allow_link_local))
+                .map(|url| StatusPage { url, every })
+        });
+        let timeout = self.duration_min(
+            format!("{path}.timeout"),
+            raw.timeout.as_ref(),
+            raw.default_timeout,
+            limits::MIN_TIMEOUT,
+        );
+        let version = raw.version.and_then(|v| self.version_check(path, v));
+        Some(Dependency {
+            name: name.to_string(),
+            base_url: base_url?,
+            headers,
+            timeout,
+            retry,
+            flavour,
+            status_page,
+            version,
+            secrets: Vec::new(),
+            token_exchange: None,
+            allow_link_local: raw.allow_link_local,
+        })
+    }
+
+    /// The retry policy at `{path}.retry`: attempts from 1 to the limit, delays at their
+    /// minimums, and `max_delay` at least `base_delay`.
+    fn retry_policy(&mut self, path: &str, retry_raw: RawRetry) -> RetryPolicy {
         let defaults = RetryPolicy::default();
         let max_attempts = retry_raw.max_attempts.unwrap_or(defaults.max_attempts);
         if max_attempts == 0 || max_attempts > limits::MAX_ATTEMPTS {
@@ -109,50 +147,23 @@ impl Compiler<'_> {
             );
             max_delay = base_delay;
         }
-        let retry = RetryPolicy {
+        RetryPolicy {
             max_attempts: max_attempts.clamp(1, limits::MAX_ATTEMPTS),
             base_delay,
             max_delay,
-        };
-        let flavour = match raw.rate_limit_headers {
+        }
+    }
+
+    /// The rate-limit header family named at `{path}.rate_limit_headers` (`auto` when
+    /// none is, or after an error for an unknown one).
+    fn rate_limit_headers(&mut self, path: &str, written: Option<String>) -> Flavour {
+        match written {
             None => Flavour::Auto,
             Some(text) => serde_json::from_value::<Flavour>(Value::String(text.clone())).unwrap_or_else(|_| {
                 self.err(format!("{path}.rate_limit_headers"), format!("unknown rate-limit header family `{text}`"), "use auto, ietf, github, atlassian, zendesk, shopify, discord, x, openai, anthropic, salesforce, hubspot or microsoft_graph");
                 Flavour::Auto
             }),
-        };
-        let status_page = raw.status_page.and_then(|sp| {
-            let every = self.duration_min(
-                format!("{path}.status_page.every"),
-                sp.every.as_ref(),
-                Duration::from_secs(60),
-                limits::MIN_STATUS_PAGE_EVERY,
-            );
-            let at = format!("{path}.status_page.url");
-            self.url(&at, &sp.url)
-                .filter(|u| self.reachable(&at, u, raw.allow_link_local))
-                .map(|url| StatusPage { url, every })
-        });
-        let timeout = self.duration_min(
-            format!("{path}.timeout"),
-            raw.timeout.as_ref(),
-            raw.default_timeout,
-            limits::MIN_TIMEOUT,
-        );
-        let version = raw.version.and_then(|v| self.version_check(path, v));
-        Some(Dependency {
-            name: name.to_string(),
-            base_url: base_url?,
-            headers,
-            timeout,
-            retry,
-            flavour,
-            status_page,
-            version,
-            secrets: Vec::new(),
-            token_exchange: None,
-            allow_link_local: raw.allow_link_local,
-        })
+        }
     }
 
     /// Refuses a URL whose host is link-local, a metadata endpoint, unspecified or
