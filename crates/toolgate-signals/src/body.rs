@@ -263,6 +263,9 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
     if out.quota.is_empty() {
         out.quota = usage_report::quotas(body);
     }
+    if out.quota.is_empty() {
+        out.quota.extend(members::calls_left(body, SUCCESS_WINDOW));
+    }
     // On a success nothing was refused: a wait is only one the answer asks for before
     // the next call.
     out.retry_after = members::backoff(body, SUCCESS_WINDOW);
@@ -419,9 +422,40 @@ fn shopify(status: &Value, requested: Option<f64>, out: &mut BodySignals) {
     }
 }
 
-/// GitHub GraphQL's `rateLimit` object: a `"graphql"` quota.
+/// Fields of a `rateLimit` object read one budget each.
+const MAX_FIELD_BUDGETS: usize = 8;
+
+/// GitHub GraphQL's `rateLimit` object: a `"graphql"` quota. An object whose members are
+/// budgets of their own, one per field of the query, gives one quota per field: the
+/// graphql-rate-limit directive's response extension, `"rateLimit": {"Query.quote":
+/// {"remaining": 2, "consumed": 1, "resets": 15}}`
+/// (<https://github.com/ravangen/graphql-rate-limit/tree/master/examples/response-extension>),
+/// where what is left and what was used make the limit.
 fn github_graphql(rl: &Value, now: DateTime<Utc>, out: &mut BodySignals) {
     let n = |k: &str| rl.get(k).and_then(Value::as_u64);
+    if n("limit").is_none()
+        && n("remaining").is_none()
+        && let Some(fields) = rl.as_object()
+    {
+        for (field, budget) in fields.iter().take(MAX_FIELD_BUDGETS) {
+            let n = |k: &str| budget.get(k).and_then(Value::as_u64);
+            let Some(remaining) = n("remaining") else {
+                continue;
+            };
+            let used = n("consumed").or_else(|| n("used"));
+            out.quota.push(Quota {
+                limit: n("limit").or_else(|| used.map(|u| u.saturating_add(remaining))),
+                remaining: Some(remaining),
+                reset_after: ["resets", "reset", "resetAt"].iter().find_map(|k| {
+                    let v = budget.get(*k)?;
+                    let text = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+                    reset::parse_str(&text, now)
+                }),
+                ..Quota::new(crate::quota::normalise_policy(field))
+            });
+        }
+        return;
+    }
     let q = Quota {
         limit: n("limit"),
         remaining: n("remaining"),

@@ -8,7 +8,9 @@
 //! with values that would mean something under another name, and requires silence.
 //!
 //! `Date` belongs here: it is only the clock a `Retry-After` date is read against, and a
-//! reply without a `Retry-After` has nothing to read it for.
+//! reply without a `Retry-After` has nothing to read it for. `Expires` too: it is about
+//! caching, but on a 429 made only of such fields [`crate::read`] still reads it as the
+//! refusal's expiry ([`crate::retry_after::from_expires`]).
 
 /// Lower-case names, compared ASCII-case-insensitively.
 const INERT: &[&str] = &[

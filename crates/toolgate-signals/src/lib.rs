@@ -29,6 +29,7 @@ mod atlassian;
 mod azure;
 pub mod body;
 pub mod charset;
+mod count_triple;
 mod deprecation;
 mod discord;
 mod error_header;
@@ -248,6 +249,9 @@ enum Family {
     /// A token bucket in its own words (Walmart's `x-current-token-count` beside
     /// `x-next-replenishment-time`).
     TokenBucket,
+    /// Spent, left and limit in one field named by what they count (Yandex Direct's
+    /// `Units: 10/20828/64000`).
+    CountTriple,
     /// Any other family, read by the shape of its names ([`shape`]).
     Shape,
 }
@@ -276,6 +280,7 @@ impl Family {
                 F::Sentry,
                 F::UsageJson,
                 F::TokenBucket,
+                F::CountTriple,
                 F::Shape,
             ],
             Flavour::Ietf => &[F::Ietf],
@@ -329,6 +334,7 @@ impl Family {
                 json_counts::read(h, now, out);
             }
             Family::TokenBucket => token_bucket::read(h, now, out),
+            Family::CountTriple => count_triple::read(h, out),
             Family::Shape => shape::read(h, now, out),
         }
     }
@@ -352,9 +358,14 @@ impl Family {
 #[must_use]
 pub fn read(status: u16, headers: &Headers<'_>, now: DateTime<Utc>, flavour: Flavour) -> Signals {
     if headers.iter().all(|(name, _)| inert::is_inert(name)) {
-        // Most successful replies: nothing any reader looks at, so nothing to read.
+        // Most successful replies: nothing any reader looks at, so nothing to read. A
+        // throttle's `Expires` is its wait, though (`retry_after::from_expires`).
+        let rate_limited = status == 429;
         return Signals {
-            rate_limited: status == 429,
+            rate_limited,
+            retry_after: rate_limited
+                .then(|| retry_after::from_expires(headers, now))
+                .flatten(),
             ..Signals::default()
         };
     }
@@ -391,6 +402,11 @@ fn read_fields(
         || (matches!(status, 402 | 403)
             && (quotas.iter().any(Quota::is_exhausted) || retry_after.is_some()))
         || (status == 503 && quotas.iter().any(Quota::is_exhausted));
+    // A throttle that states no other wait may state it as the refusal's expiry.
+    let retry_after = match retry_after {
+        None if rate_limited => retry_after::from_expires(headers, now),
+        stated => stated,
+    };
     let notices = warning::read(headers);
     let mut warnings: Vec<String> = notices.iter().map(|n| n.text.clone()).collect();
     let mut retirement_fields = deprecation::Fields::default();

@@ -7,12 +7,30 @@
 //! durations. Any suffix becomes a policy (`tokens_usage_based` exists in the wild), so
 //! the family also covers OpenAI-compatible servers. Azure OpenAI's `-1` placeholders
 //! are not numbers and are ignored.
+//!
+//! A reset whose suffix opens with a unit names the unit, then the policy: Split's
+//! `X-RateLimit-Reset-Seconds-Org` (<https://docs.split.io/reference/rate-limiting>) is
+//! the `org` policy's reset in seconds, beside `X-RateLimit-Remaining-Org`, so the unit
+//! does not split one window into two policies.
 
 use chrono::{DateTime, Utc};
 
 use crate::headers::has_prefix_ci;
+use crate::num::TimeUnit;
 use crate::quota::Collector;
 use crate::{Headers, Quota, num, reset};
+
+/// A reset's suffix split into its unit and the policy after it (`seconds-org` →
+/// seconds, `org`). Only the plurals and abbreviations are units: a bare period word
+/// (`-minute`) names a policy, as Kong's `X-RateLimit-Remaining-Minute` does.
+fn unit_then_policy(suffix: &str) -> Option<(TimeUnit, &str)> {
+    let (head, policy) = suffix.split_once('-')?;
+    let unit = TimeUnit::SUFFIXES
+        .iter()
+        .find(|(spelling, _)| *spelling == head)
+        .map(|(_, unit)| *unit)?;
+    (!policy.is_empty()).then_some((unit, policy))
+}
 
 pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
     let mut found: Vec<Quota> = Vec::new();
@@ -29,6 +47,10 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
         if policy == "after" {
             continue;
         }
+        let (unit, policy) = match unit_then_policy(&policy) {
+            Some((unit, rest)) if field == "reset-" => (Some(unit), rest.to_owned()),
+            _ => (None, policy),
+        };
         let q = match found.iter_mut().position(|q| q.policy == policy) {
             Some(i) => &mut found[i],
             None => {
@@ -41,7 +63,13 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
         match field {
             "limit-" => q.limit = q.limit.or(num::count(text)),
             "remaining-" => q.remaining = q.remaining.or(num::count(text)),
-            _ => q.reset_after = q.reset_after.or(reset::parse_str(text, now)),
+            _ => {
+                let parsed = match unit {
+                    Some(unit) => unit.decimal(text.trim(), reset::MAX_RESET),
+                    None => reset::parse_str(text, now),
+                };
+                q.reset_after = q.reset_after.or(parsed);
+            }
         }
     }
     for q in found {
@@ -87,6 +115,41 @@ mod tests {
                 "{flavour:?}"
             );
         }
+    }
+
+    /// A unit between the part and the policy belongs to the reset: each scope's reset
+    /// joins that scope's count, in the unit named (Split's seconds, and a millisecond
+    /// and a minute form of the same shape).
+    #[test]
+    fn unit_before_the_policy_is_the_resets_unit() {
+        let now = DateTime::from_timestamp(1_700_000_000, 0).unwrap();
+        let fields: [(&str, &[u8]); 6] = [
+            ("X-RateLimit-Remaining-Org", b"0"),
+            ("X-RateLimit-Reset-Seconds-Org", b"7"),
+            ("X-RateLimit-Remaining-IP", b"37"),
+            ("X-RateLimit-Reset-Ms-IP", b"1500"),
+            ("x-ratelimit-remaining-project", b"9"),
+            ("x-ratelimit-reset-mins-project", b"2"),
+        ];
+        let s = read(429, &Headers::new(&fields), now, Flavour::Auto);
+        let q = |p: &str| s.quota.iter().find(|q| q.policy == p).unwrap();
+        assert_eq!(q("org").remaining, Some(0));
+        assert_eq!(q("org").reset_after, Some(Duration::from_secs(7)));
+        assert_eq!(q("ip").remaining, Some(37));
+        assert_eq!(q("ip").reset_after, Some(Duration::from_millis(1500)));
+        assert_eq!(q("project").reset_after, Some(Duration::from_secs(120)));
+        assert_eq!(s.quota.len(), 3, "{:?}", s.quota);
+        // A period word alone is still a policy (Kong's `-Minute`).
+        let kong: [(&str, &[u8]); 2] = [
+            ("X-RateLimit-Remaining-Minute", b"4"),
+            ("X-RateLimit-Reset-Minute", b"30"),
+        ];
+        let s = read(200, &Headers::new(&kong), now, Flavour::Auto);
+        assert!(
+            s.quota.iter().any(|q| q.policy == "minute"),
+            "{:?}",
+            s.quota
+        );
     }
 
     #[test]

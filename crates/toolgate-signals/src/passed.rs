@@ -115,6 +115,13 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
             &["call", "calls", "request", "requests", "query", "queries"],
         ) && is(i + 1, &["limited"])
     });
+    // A count of calls that passed is a limit of them passed, with no word for the limit:
+    // data.go.kr's `LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR`, "Number of calls
+    // exceeded". Only plurals: "Request exceeds …" is one request too large.
+    let count_passed = (0..w.len()).any(|i| {
+        is(i, &["requests", "calls", "queries"])
+            && is(i + 1, &["exceeded", "exceeds", "exceed", "exhausted"])
+    });
     // What is counted may stand between the two without moving them apart: "exceeded
     // concurrent request limit" (NetSuite's `ExceededConcurrentRequestLimitFault`) is
     // "exceeded limit".
@@ -131,7 +138,7 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
         (is(i, &["out"]) && is(i + 1, &["of"]) && is(i + 2, &BUDGET))
             || (is(i, &["insufficient"]) && is(i + 1, &BUDGET))
     });
-    too_frequent || counted_limited || near || spent
+    too_frequent || counted_limited || count_passed || near || spent
 }
 
 #[cfg(test)]
@@ -162,6 +169,9 @@ mod tests {
             "exceededConcurrentRequestLimitFault",
             "Exceeded concurrent request limit",
             "RATE_OF_API_CALLS_EXCEEDED",
+            "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR",
+            "Number of calls exceeded for this key",
+            "DAILY_QUERIES_EXHAUSTED",
         ] {
             assert!(says_limit_passed(t), "{t}");
         }
@@ -189,6 +199,8 @@ mod tests {
             "Worker ran out of memory",
             "Insufficient permissions to read credits",
             "Out of office",
+            "Request exceeds the maximum of 10 MB",
+            "Requests exceeded the page size",
             "",
         ] {
             assert!(!says_limit_passed(t), "{t}");

@@ -232,6 +232,37 @@ pub fn parse_timestamp(value: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>>
         .or_else(|| http_date(v, now))
         .or_else(|| js_date(v, now))
         .or_else(|| year_first(v))
+        .or_else(|| written_date(v))
+}
+
+/// A calendar date written out in words, as notices for people give it: `January 31,
+/// 2022`, `Jan. 31, 2022`, `31 January 2022`, `March 1st, 2026`. The month's name tells
+/// the day from the month, so neither order is ambiguous; the day starts at midnight UTC.
+fn written_date(v: &str) -> Option<DateTime<Utc>> {
+    let tokens: Vec<&str> = v
+        .split([' ', ','])
+        .filter(|t| !t.is_empty())
+        .map(|t| t.trim_end_matches('.'))
+        .collect();
+    let [a, b, year] = tokens.as_slice() else {
+        return None;
+    };
+    let day = |t: &str| {
+        let digits = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        let suffix = &t[digits.len()..];
+        (suffix.is_empty()
+            || ["st", "nd", "rd", "th"].contains(&suffix.to_ascii_lowercase().as_str()))
+        .then(|| small_number(digits, 1, 2))
+        .flatten()
+    };
+    let (month, day) = match (month_number(a), month_number(b)) {
+        (Some(m), None) => (m, day(b)?),
+        (None, Some(m)) => (m, day(a)?),
+        _ => return None,
+    };
+    let year = i32::try_from(small_number(year, 4, 4)?).ok()?;
+    let date = chrono::NaiveDate::from_ymd_opt(year, month, day)?;
+    Some(date.and_hms_opt(0, 0, 0)?.and_utc())
 }
 
 /// A year-first date and time in the spellings gateways log with: `/` between the date's

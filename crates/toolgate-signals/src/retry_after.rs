@@ -17,6 +17,12 @@
 //!   (<https://github.com/grpc/proposal/blob/master/A6-client-retries.md>); a negative
 //!   value means "do not retry", which is not a wait and is ignored here.
 //!
+//! - `Expires` on a throttled reply ([`from_expires`]): Adobe Pass's concurrency
+//!   monitoring documents that "the 429 response \"Expires\" header includes the
+//!   timestamp when the next call would be considered valid, or when the throttling
+//!   expires" (experienceleague.adobe.com/en/docs/pass/cm/throttling-mechanism). A
+//!   refusal that may be reused until then says the same refusal stands until then.
+//!
 //! Every result is capped at [`MAX_WAIT`]; a date in the past means "now" (zero). This
 //! module only parses; deciding whether to honour the wait is the resilience crate's job.
 
@@ -115,6 +121,21 @@ pub fn from_headers(headers: &Headers<'_>, now: DateTime<Utc>) -> Option<Duratio
     let reset_shaped = fields(headers, &RESET_SHAPED_FIELDS)
         .filter_map(|v| reset::parse(v, now).map(|d| d.min(MAX_WAIT)));
     secs.chain(millis).chain(reset_shaped).max()
+}
+
+/// The wait a throttled reply's `Expires` states: the time from the reply's `Date` (else
+/// `now`) to a later `Expires`, in an HTTP-date. Only for a reply already known to be a
+/// throttle, and only when it states no other wait: on any other reply `Expires` is
+/// about caching. A date not after the reply's (`0`, the epoch, the `Date` itself, as
+/// pages that must not be cached send) says nothing.
+#[must_use]
+pub fn from_expires(headers: &Headers<'_>, now: DateTime<Utc>) -> Option<Duration> {
+    let expires = reset::http_date(headers.get_str("expires")?.trim(), now)?;
+    let sent = headers
+        .get_str("date")
+        .and_then(|d| reset::http_date(d.trim(), now))
+        .unwrap_or(now);
+    (expires > sent).then(|| reset::until(expires, sent, MAX_WAIT))
 }
 
 #[cfg(test)]

@@ -84,7 +84,7 @@ fn notice(code: u16, mut text: String) -> Notice {
     }
     Notice {
         code,
-        deprecation: says_deprecated(&text) || says_ended(&text),
+        deprecation: says_deprecated(&text) || says_ended(&text) || announces_dated_end(&text),
         successor: successor(&text),
         text,
     }
@@ -95,6 +95,19 @@ fn notice(code: u16, mut text: String) -> Notice {
 fn says_ended(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     ENDED_PHRASES.iter().any(|p| lower.contains(p))
+}
+
+/// The text announces an end with its date ("To-Dos will be disabled on Jan. 31, 2022",
+/// "will stop working on 2026-03-01"): a retirement scheduled, which is what a
+/// deprecation is, whatever word it uses. Without a date it is only a warning. Only
+/// absolute dates are looked for, so the instant the text is read does not matter.
+fn announces_dated_end(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    END_PHRASES.iter().any(|phrase| {
+        lower.find(phrase).is_some_and(|at| {
+            date_after(&text[at + phrase.len()..], DateTime::<Utc>::UNIX_EPOCH).is_some()
+        })
+    })
 }
 
 /// Parses one `Warning` field value into `(code, text)` for its 199/299 members.

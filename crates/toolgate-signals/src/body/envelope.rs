@@ -60,20 +60,105 @@ fn folded(key: &[u8]) -> Vec<u8> {
 /// "status_msg": "rate limit exceeded(RPM)"}}` with a 200), a `BaseResponse`. Its members
 /// are read as top-level ones. A `data` or `result` member is the API's data, whose own
 /// `errors` field says nothing of the reply.
+///
+/// A `header` inside such a wrapper holds the answer's status as well: Korea's public
+/// data portal (data.go.kr) answers `{"response": {"header": {"resultCode": "22",
+/// "resultMsg": "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR"}}}` with a 200.
 fn is_wrapper(key: &[u8]) -> bool {
     let lower = folded(key);
-    lower.ends_with(b"response") || lower.ends_with(b"resp")
+    lower.ends_with(b"response") || lower.ends_with(b"resp") || lower.ends_with(b"header")
 }
 
-/// Members that hold the answer's own code, as a number.
-const CODE_KEYS: [&str; 3] = ["code", "status_code", "statuscode"];
-/// Members that hold the answer's own message.
-const MESSAGE_KEYS: [&str; 4] = ["message", "msg", "status_msg", "statusmsg"];
+/// Wrappers read inside one another (`response` → `header`).
+const MAX_WRAPPERS: u8 = 2;
+
+/// Members that hold the answer's own code, as a number: `code`, `status_code`, and the
+/// result codes of [`is_result_code_key`].
+fn is_code_key(key: &[u8]) -> bool {
+    const PLAIN: [&[u8]; 2] = [b"code", b"statuscode"];
+    PLAIN.contains(&folded(key).as_slice()) || is_result_code_key(key)
+}
+
+/// The result codes envelopes name after what they report (`resultCode`, `returnCode`,
+/// `returnReasonCode`, `rspCode`). These are codes whatever their JSON type: data.go.kr
+/// sends `"resultCode": "22"`. A bare `code` written as a string may be anything (an
+/// order's, a country's), so only its number counts.
+fn is_result_code_key(key: &[u8]) -> bool {
+    const HEADS: [&[u8]; 4] = [b"result", b"return", b"resp", b"rsp"];
+    let lower = folded(key);
+    lower.ends_with(b"code") && HEADS.iter().any(|h| lower.starts_with(h))
+}
+
+/// Members that hold the answer's own message: `message`, `msg`, and the same words
+/// after what they report (`status_msg`, `resultMsg`, `returnAuthMsg`, `resultMessage`).
+fn is_message_key(key: &[u8]) -> bool {
+    let lower = folded(key);
+    lower.ends_with(b"msg") || lower.ends_with(b"message")
+}
 
 /// Whether the first [`WINDOW`] bytes of `body` are a JSON object with a top-level
 /// member that reports an error.
 pub(super) fn is_error_envelope(body: &[u8]) -> bool {
-    reports_error(&body[..body.len().min(WINDOW)], true) || only_words(body)
+    reports_error(&body[..body.len().min(WINDOW)], MAX_WRAPPERS)
+        || only_words(body)
+        || markup_reports_throttle(&body[..body.len().min(2 * WINDOW)])
+}
+
+/// Whether an XML answer's leading elements hold a failed result code beside a message
+/// saying a limit passed, as the JSON members do ([`reports_error`]): data.go.kr's gateway
+/// answers a spent daily allowance with a 200 holding `<returnAuthMsg>LIMITED_NUMBER_OF_
+/// SERVICE_REQUESTS_EXCEEDS_ERROR</returnAuthMsg><returnReasonCode>22</returnReasonCode>`.
+/// Only elements holding text are looked at, in the first bytes; names lose their
+/// namespace prefix.
+fn markup_reports_throttle(head: &[u8]) -> bool {
+    // The window may cut a character: the whole characters before the cut are read.
+    let text = match std::str::from_utf8(head) {
+        Ok(t) => t,
+        Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or(""),
+    };
+    let text = text.trim_start();
+    if !text.starts_with('<')
+        || text
+            .get(..5)
+            .is_some_and(|t| t.eq_ignore_ascii_case("<html"))
+    {
+        return false;
+    }
+    let (mut failed_code, mut throttle_message) = (false, false);
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        rest = &rest[open + 1..];
+        let Some(close) = rest.find('>') else {
+            break;
+        };
+        let tag = &rest[..close];
+        rest = &rest[close + 1..];
+        if tag.starts_with(['/', '?', '!']) || tag.ends_with('/') {
+            continue;
+        }
+        let name = tag.split_whitespace().next().unwrap_or("");
+        let local = name.rsplit(':').next().unwrap_or(name);
+        // Only an element holding text: the next tag closes it.
+        let Some(end) = rest.find('<') else {
+            break;
+        };
+        let inner = rest[..end].trim();
+        if !rest[end..].starts_with("</") || inner.is_empty() {
+            continue;
+        }
+        if is_code_key(local.as_bytes()) {
+            failed_code |= is_failure_number(inner.as_bytes());
+        }
+        if is_message_key(local.as_bytes()) {
+            let lower = inner.to_ascii_lowercase();
+            throttle_message |=
+                lower.contains("too many requests") || crate::passed::says_limit_passed(inner);
+        }
+        if failed_code && throttle_message {
+            return true;
+        }
+    }
+    false
 }
 
 /// Names of a member that holds a notice for the caller. Not `message`: a lone
@@ -98,20 +183,27 @@ fn only_words(body: &[u8]) -> bool {
             .all(|(k, v)| v.is_string() && NOTICE_KEYS.iter().any(|n| k.eq_ignore_ascii_case(n)))
 }
 
-/// Whether the object `head` starts has a member that reports an error; `unwrap`: a
-/// wrapper's members are read too (one level only).
-fn reports_error(head: &[u8], unwrap: bool) -> bool {
+/// Whether the object `head` starts has a member that reports an error; `wrappers`: how
+/// many wrappers deep their members are read too.
+fn reports_error(head: &[u8], wrappers: u8) -> bool {
     let mut members = TopLevel::new(head);
     let (mut failed_code, mut throttle_message) = (false, false);
     while let Some((key, value)) = members.next_member() {
-        if unwrap && is_wrapper(key) && value.starts_with(b"{") && reports_error(value, false) {
+        if wrappers > 0
+            && is_wrapper(key)
+            && value.starts_with(b"{")
+            && reports_error(value, wrappers - 1)
+        {
             return true;
         }
-        let is = |names: &[&str]| names.iter().any(|k| key.eq_ignore_ascii_case(k.as_bytes()));
-        if is(&CODE_KEYS) {
+        if is_code_key(key) {
             failed_code |= is_failure_number(value);
         }
-        if is(&MESSAGE_KEYS) {
+        if is_result_code_key(key) {
+            // A result code sent as a string of digits (`"resultCode": "22"`).
+            failed_code |= value.strip_prefix(b"\"").is_some_and(is_failure_number);
+        }
+        if is_message_key(key) {
             throttle_message |= says_throttled(value);
         }
         if failed_code && throttle_message {

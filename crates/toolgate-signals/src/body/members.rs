@@ -56,6 +56,24 @@ super::words::words!(
 );
 
 super::words::words!(
+    /// Substrings one of which a member naming the calls left holds.
+    CALLS_LEFT_WORDS = [
+        b"emaining_requests",
+        b"emainingRequests",
+        b"equests_remaining",
+        b"equestsRemaining",
+        b"equests_left",
+        b"equestsLeft",
+        b"emaining_calls",
+        b"emainingCalls",
+        b"alls_remaining",
+        b"allsRemaining",
+        b"alls_left",
+        b"allsLeft",
+    ]
+);
+
+super::words::words!(
     /// The member a wait is asked for in.
     BACKOFF = [b"\"backoff\""]
 );
@@ -81,6 +99,37 @@ pub(super) fn quotas(body: &[u8], window: usize, now: DateTime<Utc>) -> Vec<Quot
         .into_iter()
         .filter(|q| q.limit.is_some() && q.remaining.is_some())
         .collect()
+}
+
+/// The calls left, when an answer states only that: Crawlbase's scraper answers
+/// `"remaining_requests": 125279` beside the page it scraped
+/// (<https://crawlbase.com/docs/scraper-api/response>). A top-level count whose name is
+/// exactly a remaining part and calls or requests (`remaining_requests`, `requestsLeft`,
+/// `calls_remaining`) can only be the caller's budget: items, attempts or seats left are
+/// named after those. It is a budget without its size, read only when the answer states
+/// no other.
+pub(super) fn calls_left(body: &[u8], window: usize) -> Option<Quota> {
+    top_members(body, window, &CALLS_LEFT_WORDS, names_calls_left)
+        .into_iter()
+        .find_map(|(_, value)| {
+            let remaining = value.as_u64()?;
+            Some(Quota {
+                remaining: Some(remaining),
+                ..Quota::new("requests")
+            })
+        })
+}
+
+/// `remaining_requests`, `requests_left`, `callsRemaining`: two words, one a remaining
+/// part, the other calls or requests.
+fn names_calls_left(name: &str) -> bool {
+    let words = camel_words(name);
+    let [a, b] = words.as_slice() else {
+        return false;
+    };
+    let left = |w: &str| matches!(w, "remaining" | "left");
+    let calls = |w: &str| matches!(w, "requests" | "calls");
+    (left(a) && calls(b)) || (calls(a) && left(b))
 }
 
 /// The fields a member gives the shape reader: itself when it is a scalar, the members

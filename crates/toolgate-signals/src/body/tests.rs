@@ -755,3 +755,63 @@ fn a_budget_selected_in_the_answers_data_is_the_answers() {
         );
     }
 }
+
+/// A lone count of the calls left, named as exactly that, is the caller's budget without
+/// its size; the same words about anything else, nested in the data, or beside a fuller
+/// budget are not read this way.
+#[test]
+fn a_lone_count_of_calls_left_is_a_budget() {
+    let now = now();
+    for (body, left) in [
+        // Crawlbase's scraper, its page beside the count.
+        (
+            &br#"{"original_status":200,"pc_status":200,"remaining_requests":125279,"url":"https://example.com/","body":{"name":"x"}}"#[..],
+            125_279,
+        ),
+        (br#"{"results":[{"id":1}],"requestsLeft":42}"#, 42),
+        (br#"{"calls_remaining": 7, "answer": "ok"}"#, 7),
+    ] {
+        let b = read_success(body, now).expect("a quota");
+        assert_eq!(b.quota.len(), 1, "{}", String::from_utf8_lossy(body));
+        assert_eq!(b.quota[0].remaining, Some(left));
+        assert_eq!(b.quota[0].limit, None);
+    }
+    for body in [
+        &br#"{"remaining_items":4,"items":[]}"#[..],
+        br#"{"remaining_attempts":2}"#,
+        br#"{"data":{"remaining_requests":5}}"#,
+        br#"{"remaining_requests":"many"}"#,
+        br#"{"max_remaining_requests_per_user":5}"#,
+    ] {
+        assert!(
+            read_success(body, now).is_none_or(|b| b.quota.is_empty()),
+            "{}",
+            String::from_utf8_lossy(body)
+        );
+    }
+    // A fuller budget beside it is the one read.
+    let full = br#"{"quota_max":100,"quota_remaining":60,"remaining_requests":60}"#;
+    let b = read_success(full, now).expect("a quota");
+    assert_eq!(b.quota[0].limit, Some(100));
+}
+
+/// A `rateLimit` object keyed by the query's fields holds one budget per field: what is
+/// left, what was used (the two make the limit) and the seconds to the reset; a field
+/// without a remaining count is skipped, and GitHub's flat object is still one budget.
+#[test]
+fn a_rate_limit_object_per_field_gives_a_quota_per_field() {
+    let now = now();
+    let body = br#"{"data":{"quote":"q","books":[]},"extensions":{"rateLimit":{"Query.quote":{"remaining":2,"consumed":1,"resets":15},"Query.books":{"remaining":0,"used":3,"reset":"40"},"Mutation.note":{"consumed":1}}}}"#;
+    let b = read_success(body, now).expect("quotas");
+    let q = |p: &str| b.quota.iter().find(|q| q.policy == p).unwrap();
+    assert_eq!(q("Query.quote").remaining, Some(2));
+    assert_eq!(q("Query.quote").limit, Some(3));
+    assert_eq!(q("Query.quote").reset_after, Some(Duration::from_secs(15)));
+    assert_eq!(q("Query.books").limit, Some(3));
+    assert_eq!(q("Query.books").reset_after, Some(Duration::from_secs(40)));
+    assert_eq!(b.quota.len(), 2, "{:?}", b.quota);
+    let github = br#"{"data":{"rateLimit":{"limit":5000,"cost":1,"remaining":4999,"resetAt":"2019-06-21T18:00:00Z"}}}"#;
+    let b = read_success(github, now).expect("a quota");
+    assert_eq!(b.quota.len(), 1);
+    assert_eq!(b.quota[0].policy, "graphql");
+}

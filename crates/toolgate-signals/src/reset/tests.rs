@@ -250,3 +250,30 @@ fn year_first_dates_with_slashes_month_names_and_zone_names() {
     assert_eq!(t("2025/13/01 12:00:00 +0000"), None);
     assert_eq!(t("2025-Foo-01 12:00:00 UTC"), None);
 }
+
+/// Dates written out for people, month by name in either order, are read as midnight
+/// UTC; a number in the month's place, or a day the month does not have, is not a date.
+#[test]
+fn written_dates() {
+    use chrono::TimeZone;
+    let now = Utc.with_ymd_and_hms(2025, 6, 1, 12, 0, 0).unwrap();
+    let day = |y, m, d| Utc.with_ymd_and_hms(y, m, d, 0, 0, 0).unwrap();
+    for (text, want) in [
+        ("January 31, 2022", day(2022, 1, 31)),
+        ("Jan. 31, 2022", day(2022, 1, 31)),
+        ("31 January 2022", day(2022, 1, 31)),
+        ("March 1st, 2026", day(2026, 3, 1)),
+        ("22nd Sep 2025", day(2025, 9, 22)),
+    ] {
+        assert_eq!(parse_timestamp(text, now), Some(want), "{text}");
+    }
+    for text in [
+        "31 13 2022",
+        "February 30, 2026",
+        "January 2022",
+        "June 1, 26",
+        "Jan 31 2022 extra",
+    ] {
+        assert_eq!(parse_timestamp(text, now), None, "{text}");
+    }
+}

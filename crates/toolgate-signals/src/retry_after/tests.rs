@@ -161,3 +161,55 @@ fn x_retry_after_is_read_as_a_time_or_a_delay() {
     assert_eq!(wait(b"99999999999999"), Some(MAX_WAIT));
     assert_eq!(wait(b"soon"), None);
 }
+
+/// A throttle's `Expires` is when the refusal ends: read from the reply's `Date` when it
+/// has one; a past or equal date, a reply that is no throttle, and a stated
+/// `Retry-After` all leave it out.
+#[test]
+fn a_throttles_expires_is_its_wait() {
+    let now = Utc.with_ymd_and_hms(2025, 6, 1, 12, 0, 0).unwrap();
+    let read = |status: u16, fields: &[(&str, &[u8])]| {
+        crate::read(status, &Headers::new(fields), now, crate::Flavour::Auto).retry_after
+    };
+    // Adobe Pass: one minute after the first 429, only framing fields beside it.
+    let adobe: [(&str, &[u8]); 2] = [
+        ("Date", b"Sun, 01 Jun 2025 12:00:00 GMT"),
+        ("Expires", b"Sun, 01 Jun 2025 12:01:00 GMT"),
+    ];
+    assert_eq!(read(429, &adobe), Some(Duration::from_secs(60)));
+    // Read against the server's clock, which runs 10 s behind ours here.
+    let skewed: [(&str, &[u8]); 3] = [
+        ("Date", b"Sun, 01 Jun 2025 11:59:50 GMT"),
+        ("Expires", b"Sun, 01 Jun 2025 12:00:20 GMT"),
+        ("X-Request-Id", b"abc"),
+    ];
+    assert_eq!(read(429, &skewed), Some(Duration::from_secs(30)));
+    // A throttle named by a quota spent, on a 403.
+    let spent: [(&str, &[u8]); 3] = [
+        ("X-RateLimit-Limit", b"10"),
+        ("X-RateLimit-Remaining", b"0"),
+        ("Expires", b"Sun, 01 Jun 2025 12:05:00 GMT"),
+    ];
+    assert_eq!(read(403, &spent), Some(Duration::from_secs(300)));
+    // Pages that must not be cached, and cache headers of an answer.
+    for expires in [
+        &b"Thu, 01 Jan 1970 00:00:01 GMT"[..],
+        b"Sun, 01 Jun 2025 12:00:00 GMT",
+        b"0",
+        b"-1",
+    ] {
+        let f: [(&str, &[u8]); 2] = [
+            ("Date", b"Sun, 01 Jun 2025 12:00:00 GMT"),
+            ("Expires", expires),
+        ];
+        assert_eq!(read(429, &f), None, "{}", String::from_utf8_lossy(expires));
+    }
+    assert_eq!(read(200, &adobe), None);
+    assert_eq!(read(503, &adobe), None);
+    // A stated wait wins.
+    let stated: [(&str, &[u8]); 2] = [
+        ("Retry-After", b"5"),
+        ("Expires", b"Sun, 01 Jun 2025 12:01:00 GMT"),
+    ];
+    assert_eq!(read(429, &stated), Some(Duration::from_secs(5)));
+}

@@ -217,13 +217,25 @@ fn repeated_fields_deduplicated_and_capped() {
 fn a_notice_that_says_its_subject_ended_says_it_is_deprecated() {
     // An end already reached is a deprecation, in a notice as in `what_it_says`:
     // "is retired" (an Apollo plugin's reasons), "has been decommissioned", "is no longer
-    // supported"; a future end or a plain advisory is not.
+    // supported"; so is an end announced with its date, a retirement scheduled, in
+    // whatever words. A future end with no date, or a plain advisory, is not.
     for (text, deprecated) in [
         ("timerange is retired. Please use timerangeInSecond", true),
         ("API version 2019-04 is retired; use 2024-01", true),
         ("This endpoint has been decommissioned", true),
         ("TLS 1.1 is no longer supported by this host", true),
-        ("Reports will be retired on 2027-01-31", false),
+        ("Reports will be retired on 2027-01-31", true),
+        ("To-Dos will be disabled on Jan. 31, 2022", true),
+        (
+            "The v1 search will stop working on 1 March 2026; use /v2/search",
+            true,
+        ),
+        (
+            "Legacy tokens will be removed after September 30th, 2026",
+            true,
+        ),
+        ("Reports will be retired soon", false),
+        ("Exports will be disabled while maintenance runs", false),
         ("Results truncated to 100 items", false),
         ("The retired flag of the employee is set", false),
     ] {

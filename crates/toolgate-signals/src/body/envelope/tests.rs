@@ -98,3 +98,50 @@ fn only_the_window_is_read() {
     body.extend(br#"","error":"late"}"#);
     assert!(!is_error_envelope(&body));
 }
+
+/// A result code beside a message saying a limit passed, in the header an envelope's
+/// wrapper carries, is a throttle whatever the two members are called after; a result
+/// code that reports success, or a failure that is no throttle, is not.
+#[test]
+fn result_codes_in_wrapped_headers() {
+    for b in [
+        // data.go.kr's JSON form, its code a string of digits.
+        &br#"{"response":{"header":{"resultCode":"22","resultMsg":"LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR"}}}"#[..],
+        br#"{"response":{"header":{"returnCode":"99","returnMsg":"Too many requests"}},"body":{}}"#,
+        br#"{"Header":{"rspCode":4290,"rspMessage":"Daily call limit exceeded"},"Body":null}"#,
+        br#"{"resultCode":"7","resultMessage":"quota exceeded","items":[]}"#,
+    ] {
+        assert!(is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+    for b in [
+        &br#"{"response":{"header":{"resultCode":"00","resultMsg":"NORMAL SERVICE."},"body":{"items":""}}}"#[..],
+        br#"{"response":{"header":{"resultCode":"03","resultMsg":"NO_DATA"}}}"#,
+        br#"{"header":{"resultCode":0,"resultMessage":"SUCCESS","isSuccessful":true}}"#,
+        // A code and a message that are the data's, not the answer's.
+        br#"{"data":{"header":{"resultCode":"22","resultMsg":"quota exceeded"}}}"#,
+        br#"{"countryCode":"22","message":"quota exceeded"}"#,
+    ] {
+        assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+}
+
+/// The same in XML: a failed result code beside a message saying a limit passed.
+#[test]
+fn result_codes_in_xml_answers() {
+    for b in [
+        &b"<OpenAPI_ServiceResponse><cmmMsgHeader><errMsg>SERVICE ERROR</errMsg><returnAuthMsg>LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR</returnAuthMsg><returnReasonCode>22</returnReasonCode></cmmMsgHeader></OpenAPI_ServiceResponse>"[..],
+        b"<?xml version=\"1.0\"?>\n<response><header><resultCode>99</resultCode><resultMsg>Too many requests</resultMsg></header></response>",
+        b"<ns:Result xmlns:ns=\"urn:x\"><ns:returnCode>7</ns:returnCode><ns:returnMessage>Daily quota exceeded</ns:returnMessage></ns:Result>",
+    ] {
+        assert!(is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+    for b in [
+        &b"<response><header><resultCode>00</resultCode><resultMsg>NORMAL SERVICE.</resultMsg></header><body/></response>"[..],
+        b"<response><header><resultCode>03</resultCode><resultMsg>NO_DATA</resultMsg></header></response>",
+        b"<html><body><p>resultCode 22 quota exceeded</p></body></html>",
+        b"<items><item><code>22</code><name>quota exceeded</name></item></items>",
+        b"<\xff\xfe",
+    ] {
+        assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+}
