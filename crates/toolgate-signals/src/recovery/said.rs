@@ -31,7 +31,7 @@ const HOLDERS: [&str; 5] = [
     "workspace",
     "trial",
 ];
-/// The states of an account that stop every call.
+/// The states of an account that refuse every call.
 const STATES: [&str; 14] = [
     "suspended",
     "disabled",
