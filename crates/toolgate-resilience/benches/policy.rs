@@ -14,7 +14,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use tokio::time::Instant;
 use toolgate_resilience::{
-    Attempt, Backoff, BodyCheck, CircuitBreaker, ErrorClass, LatencyWindow, Pace, QuotaPacer,
+    Attempt, Backoff, BodyCheck, CircuitBreaker, ErrorClass, LatencyWindow, Pace, QuotaPacer, Said,
     classify, decide_retry,
 };
 
@@ -31,6 +31,7 @@ fn bench_classify(c: &mut Criterion) {
                 retry_after: None,
                 past_sunset: false,
                 body_ok: BodyCheck::Valid,
+                said: Said::Nothing,
             },
         ),
         (
@@ -41,6 +42,7 @@ fn bench_classify(c: &mut Criterion) {
                 retry_after: None,
                 past_sunset: false,
                 body_ok: BodyCheck::SchemaMismatch,
+                said: Said::Nothing,
             },
         ),
         (
@@ -51,6 +53,7 @@ fn bench_classify(c: &mut Criterion) {
                 retry_after: Some(Duration::from_secs(2)),
                 past_sunset: false,
                 body_ok: BodyCheck::Valid,
+                said: Said::Nothing,
             },
         ),
         (
@@ -61,6 +64,7 @@ fn bench_classify(c: &mut Criterion) {
                 retry_after: Some(Duration::from_secs(1)),
                 past_sunset: false,
                 body_ok: BodyCheck::Valid,
+                said: Said::Nothing,
             },
         ),
         ("timeout", Attempt::Timeout),

@@ -52,11 +52,16 @@ pub enum ErrorClass {
     /// The calling agent may not call this tool (its `tools`/`deny` patterns); no request
     /// was sent.
     Forbidden,
+    /// The account behind toolgate's calls cannot make them: credits or a day's or
+    /// month's allowance spent, a plan without room for the call, an account pending,
+    /// disabled or deleted, payment required. Its owner must act, or the allowance
+    /// renew; waiting seconds does not help.
+    Account,
 }
 
 impl ErrorClass {
     /// Every class, in declaration order (for metric pre-registration and tests).
-    pub const ALL: [ErrorClass; 13] = [
+    pub const ALL: [ErrorClass; 14] = [
         ErrorClass::Timeout,
         ErrorClass::Connect,
         ErrorClass::ServerError,
@@ -70,6 +75,7 @@ impl ErrorClass {
         ErrorClass::BudgetExhausted,
         ErrorClass::ToolError,
         ErrorClass::Forbidden,
+        ErrorClass::Account,
     ];
 
     /// The snake_case name, identical to the serde form (a metric label value).
@@ -88,6 +94,7 @@ impl ErrorClass {
             ErrorClass::BudgetExhausted => "budget_exhausted",
             ErrorClass::ToolError => "tool_error",
             ErrorClass::Forbidden => "forbidden",
+            ErrorClass::Account => "account",
         }
     }
 
@@ -108,6 +115,8 @@ impl ErrorClass {
     /// - `tool_error`: never — the tool answered that it failed; whether to try again
     ///   (perhaps with other arguments) is the model's call, and it reads the tool's words.
     /// - `forbidden`: never — the agent may not call the tool; nothing was sent.
+    /// - `account`: never — a spent balance or a month's allowance does not come back
+    ///   in the seconds a retry waits, and each retry is one more refused call.
     pub fn retryable(self, idempotent: bool) -> bool {
         match self {
             ErrorClass::Connect | ErrorClass::Overloaded | ErrorClass::RateLimited => true,
@@ -119,7 +128,8 @@ impl ErrorClass {
             | ErrorClass::CircuitOpen
             | ErrorClass::BudgetExhausted
             | ErrorClass::ToolError
-            | ErrorClass::Forbidden => false,
+            | ErrorClass::Forbidden
+            | ErrorClass::Account => false,
         }
     }
 
@@ -138,7 +148,7 @@ impl ErrorClass {
     /// Only outcomes that say "the dependency is down or drowning" count:
     /// `timeout`, `connect`, `server_error`, `overloaded`. A 429 means the
     /// dependency is up and protecting itself (pacing handles it); drift, client
-    /// errors, auth and gone are answers from a working server. Opening the
+    /// errors, auth, gone and account are answers from a working server. Opening the
     /// breaker on them would turn one bad tool into an outage of every tool on
     /// the dependency. The gateway's own refusals never count.
     pub fn counts_for_breaker(self) -> bool {
@@ -155,7 +165,8 @@ impl ErrorClass {
             | ErrorClass::CircuitOpen
             | ErrorClass::BudgetExhausted
             | ErrorClass::ToolError
-            | ErrorClass::Forbidden => false,
+            | ErrorClass::Forbidden
+            | ErrorClass::Account => false,
         }
     }
 }
@@ -172,7 +183,7 @@ mod tests {
 
     /// The whole class table in one place: (class, retry idempotent,
     /// retry non-idempotent, counts for breaker).
-    const TABLE: [(ErrorClass, bool, bool, bool); 13] = [
+    const TABLE: [(ErrorClass, bool, bool, bool); 14] = [
         (ErrorClass::Timeout, true, false, true),
         (ErrorClass::Connect, true, true, true),
         (ErrorClass::ServerError, true, false, true),
@@ -186,6 +197,7 @@ mod tests {
         (ErrorClass::BudgetExhausted, false, false, false),
         (ErrorClass::ToolError, false, false, false),
         (ErrorClass::Forbidden, false, false, false),
+        (ErrorClass::Account, false, false, false),
     ];
 
     #[test]

@@ -33,11 +33,34 @@ pub enum Attempt {
         past_sunset: bool,
         /// What the contract validator said about the body.
         body_ok: BodyCheck,
+        /// What the reply's body says would fix the failure, beyond its status.
+        said: Said,
     },
     /// The attempt hit its deadline (connect or read).
     Timeout,
     /// Connection refused/reset before the request was sent, or DNS failure.
     Connect,
+}
+
+/// What a failed reply says would fix it, beyond its status (read by the signals
+/// parser from its codes and messages, and gRPC status names and numbers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Said {
+    /// Nothing beyond the status.
+    #[default]
+    Nothing,
+    /// The account behind the calls must change, or its allowance renew: credits or a
+    /// day's or month's allowance spent, a plan without room, an account pending,
+    /// disabled or deleted.
+    Account,
+    /// The credentials were refused: expired, invalid, short of a scope.
+    Credentials,
+    /// A passing state: an operation in progress, a lock, gRPC `UNAVAILABLE`/`ABORTED`.
+    Transient,
+    /// The request itself is wrong (gRPC `INVALID_ARGUMENT`, "invalid parameter").
+    Request,
+    /// The upstream does not do what was asked (gRPC `UNIMPLEMENTED`).
+    Unsupported,
 }
 
 /// The contract validator's verdict on a response body.
@@ -77,8 +100,25 @@ pub enum BodyCheck {
 ///    the endpoint moved — retrying cannot help and the owner must look.
 /// 7. A status outside 100..=599 is [`ErrorClass::ServerError`]: the upstream
 ///    is not speaking HTTP properly, an ambiguous failure.
+///
+/// What the reply says would fix it ([`Said`]) decides beyond the status:
+///
+/// 8. An account that must change is [`ErrorClass::Account`] whatever the status, a
+///    429 or a throttle's words included: a month's allowance or a spent balance does
+///    not come back in the seconds a retry waits. So is a 402 that says nothing else
+///    (Payment Required; a card's refusal says so and stays a client error).
+/// 9. Credentials refused in any other 4xx (S3's 400 `ExpiredToken`) are
+///    [`ErrorClass::Auth`].
+/// 10. A passing state in a 4xx other than 401, 403, 404 and 410 (an operation in
+///     progress, a lock, gRPC `ABORTED`), and 423 Locked and 425 Too Early by their
+///     status, are [`ErrorClass::ServerError`]: retried with backoff when the tool is
+///     idempotent, as a 503 is.
+/// 11. A 5xx whose body says the request is wrong (gRPC `INVALID_ARGUMENT`) is
+///     [`ErrorClass::ClientError`]; 501 Not Implemented, 505 and a body saying the
+///     method is not implemented are [`ErrorClass::ContractDrift`]: the tool asks for
+///     what the upstream does not do, and only its owner can change that.
 pub fn classify(attempt: &Attempt) -> Option<ErrorClass> {
-    let (status, rate_limited, retry_after, past_sunset, body_ok) = match attempt {
+    let (status, rate_limited, retry_after, past_sunset, body_ok, said) = match attempt {
         Attempt::Timeout => return Some(ErrorClass::Timeout),
         Attempt::Connect => return Some(ErrorClass::Connect),
         Attempt::Response {
@@ -87,15 +127,27 @@ pub fn classify(attempt: &Attempt) -> Option<ErrorClass> {
             retry_after,
             past_sunset,
             body_ok,
-        } => (*status, *rate_limited, *retry_after, *past_sunset, *body_ok),
+            said,
+        } => (
+            *status,
+            *rate_limited,
+            *retry_after,
+            *past_sunset,
+            *body_ok,
+            *said,
+        ),
     };
     let success = (200..=299).contains(&status);
     if success && body_ok == BodyCheck::Valid {
         return None;
     }
+    if said == Said::Account {
+        return Some(ErrorClass::Account);
+    }
     if rate_limited || status == 429 {
         return Some(ErrorClass::RateLimited);
     }
+    let not_the_caller = !matches!(status, 401 | 403 | 404 | 410);
     Some(match status {
         200..=299 => ErrorClass::ContractDrift,
         100..=199 | 300..=399 => ErrorClass::ContractDrift,
@@ -105,10 +157,17 @@ pub fn classify(attempt: &Attempt) -> Option<ErrorClass> {
         400..=499 if retry_after.is_some() && !matches!(status, 401 | 404 | 410) => {
             ErrorClass::RateLimited
         }
+        400..=499 if said == Said::Credentials && !matches!(status, 404 | 410) => ErrorClass::Auth,
         401 | 403 => ErrorClass::Auth,
         410 => ErrorClass::Gone,
         404 if past_sunset => ErrorClass::Gone,
+        402 if said != Said::Request => ErrorClass::Account,
+        423 | 425 => ErrorClass::ServerError,
+        400..=499 if said == Said::Transient && not_the_caller => ErrorClass::ServerError,
         400..=499 => ErrorClass::ClientError,
+        500..=599 if said == Said::Request => ErrorClass::ClientError,
+        501 | 505 => ErrorClass::ContractDrift,
+        500..=599 if said == Said::Unsupported => ErrorClass::ContractDrift,
         503 | 529 if retry_after.is_some() => ErrorClass::Overloaded,
         _ => ErrorClass::ServerError,
     })

@@ -44,7 +44,7 @@ pub use backoff::Backoff;
 pub use breaker::{Admission, BreakerConfig, BreakerState, CircuitBreaker};
 pub use budget::RetryBudget;
 pub use class::ErrorClass;
-pub use classify::{Attempt, BodyCheck, classify};
+pub use classify::{Attempt, BodyCheck, Said, classify};
 pub use history::{LatencyHistory, MINUTES as HISTORY_MINUTES, Minute};
 pub use latency::{LatencyConfig, LatencySnapshot, LatencyWindow};
 pub use limit::{AdaptiveLimit, LimitConfig, Permit};

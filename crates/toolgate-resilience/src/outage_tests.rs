@@ -14,7 +14,7 @@ use tokio::time::Instant;
 
 use crate::{
     Admission, Attempt, Backoff, BodyCheck, CircuitBreaker, ErrorClass, RetryBudget, RetryDecision,
-    RetryInput, RetryLoop, Step, StepOutcome, classify,
+    RetryInput, RetryLoop, Said, Step, StepOutcome, classify,
 };
 
 const CALLS: u64 = 200;
@@ -26,6 +26,7 @@ fn always_503() -> Attempt {
         retry_after: None,
         past_sunset: false,
         body_ok: BodyCheck::Valid,
+        said: Said::Nothing,
     }
 }
 

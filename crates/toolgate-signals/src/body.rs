@@ -87,6 +87,8 @@ pub struct BodySignals {
     /// use), and deprecation notices at the top of a JSON answer or in its `meta`
     /// (`body/notices.rs`), verbatim. Folded into [`crate::Signals::warnings`].
     pub warnings: Vec<String>,
+    /// What an error body says would fix the failure ([`crate::recovery`]).
+    pub recovery: Option<crate::recovery::Recovery>,
 }
 
 /// Whether a response body is worth giving to [`read`]: any error status (≥ 400), or
@@ -124,7 +126,10 @@ pub fn worth_reading(status: u16, body: &[u8]) -> bool {
 #[must_use]
 pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
     let prefix = &body[..body.len().min(MAX_BODY_PREFIX)];
-    let mut out = BodySignals::default();
+    let mut out = BodySignals {
+        recovery: crate::recovery::read(prefix),
+        ..BodySignals::default()
+    };
     // Waits, throttle words and deprecation dates in any field, at any depth. A field
     // that names a deprecation is the more precise reading; failing one, the messages and
     // codes are read for what they say about the called resource (Google's "Version v2.x
@@ -302,6 +307,7 @@ impl crate::Signals {
     /// ```
     pub fn absorb_body(&mut self, b: BodySignals) {
         self.rate_limited |= b.rate_limited;
+        self.recovery = self.recovery.or(b.recovery);
         if self.deprecation.is_none() {
             self.deprecation = b.deprecation;
         }

@@ -47,6 +47,7 @@ mod openai;
 mod passed;
 mod policy_named;
 pub mod quota;
+pub mod recovery;
 mod reddit;
 pub mod reset;
 pub mod retry_advice;
@@ -155,6 +156,10 @@ pub struct Signals {
     /// The reply's own word on retrying it (`x-should-retry`, `Stripe-Should-Retry`):
     /// `Some(false)` means a retry will not help.
     pub should_retry: Option<bool>,
+    /// What an error body says would fix the failure (the account, the credentials,
+    /// time, the request), beyond its status ([`recovery`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recovery: Option<recovery::Recovery>,
 }
 
 /// One `Warning: 199` / `299` member (RFC 7234 §5.5), as Kubernetes sends them, or a
@@ -432,6 +437,7 @@ fn read_fields(
         notices,
         unread: Vec::new(),
         should_retry: retry_advice::read(headers),
+        recovery: None,
     };
     signals.unread = unread::find_with(headers, &signals, &retirement_fields);
     signals

@@ -76,7 +76,7 @@ const OTHER_LIMITS: [&str; 30] = [
 
 /// The words of `text`, lowercase: `_`, `-`, spaces, punctuation and case changes split
 /// them (`CUQPS_HAS_EXCEEDED` is `cuqps has exceeded`, `OverLimit` is `over limit`).
-fn words(text: &str) -> Vec<String> {
+pub(crate) fn words(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut word = String::new();
     let mut previous_lower = false;

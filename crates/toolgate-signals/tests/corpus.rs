@@ -9,6 +9,11 @@
 //! `toolgate_resilience::classify`, so an announced wait that would be told to the model
 //! as "retrying will not help" is counted as an *inverted* meaning.
 //!
+//! A case may also name the [`ErrorClass`] its attempt must get (`"class"`, the variant's
+//! name, `null` for a success) and whether toolgate retries it below the model
+//! (`"retried"`, for an idempotent tool with 30 s of its deadline left): what would fix a
+//! failure is checked, not only what the reply says about waits.
+//!
 //! The test prints the score per family and fails when the score drops below
 //! [`FLOOR`] or any meaning is inverted (an announced wait told as "will not help").
 //! Cases marked `"named": false` belong to
@@ -22,13 +27,14 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
-use toolgate_resilience::{Attempt, BodyCheck, ErrorClass, classify};
+use toolgate_resilience::{Attempt, BodyCheck, ErrorClass, Said, classify};
+use toolgate_signals::recovery::Recovery;
 use toolgate_signals::{Flavour, Headers, Signals, Stage, body, read, status_page};
 
 /// Cases read right, out of every case; raised as the readers improve.
 const FLOOR: usize = 777;
 
-const FILES: [(&str, &str); 19] = [
+const FILES: [(&str, &str); 20] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -54,6 +60,7 @@ const FILES: [(&str, &str); 19] = [
     ("holdout13", include_str!("corpus/holdout13.json")),
     ("holdout14", include_str!("corpus/holdout14.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
+    ("recovery", include_str!("corpus/recovery.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {
@@ -87,6 +94,21 @@ fn close(got: Option<Duration>, want: Option<Duration>) -> bool {
     }
 }
 
+/// The longest deadline a call is assumed to have left when `retried` is asked.
+const DEADLINE: Duration = Duration::from_secs(30);
+
+/// Whether toolgate retries this attempt below the model: the class is one a retry
+/// helps for an idempotent tool, the reply does not advise against it, and its wait
+/// fits [`DEADLINE`].
+fn retried(class: Option<ErrorClass>, s: &Signals) -> bool {
+    let Some(class) = class else {
+        return false;
+    };
+    let helps =
+        class.retryable(true) || (s.should_retry == Some(true) && class.retryable_when_vouched());
+    helps && s.should_retry != Some(false) && s.retry_after.is_none_or(|w| w < DEADLINE)
+}
+
 /// The class the engine gives this reading (a non-2xx reply, a body that parsed).
 fn class_of(status: u16, s: &Signals) -> Option<ErrorClass> {
     classify(&Attempt::Response {
@@ -95,6 +117,14 @@ fn class_of(status: u16, s: &Signals) -> Option<ErrorClass> {
         retry_after: s.retry_after,
         past_sunset: false,
         body_ok: BodyCheck::Valid,
+        said: match s.recovery {
+            None => Said::Nothing,
+            Some(Recovery::Account) => Said::Account,
+            Some(Recovery::Credentials) => Said::Credentials,
+            Some(Recovery::Transient) => Said::Transient,
+            Some(Recovery::Request) => Said::Request,
+            Some(Recovery::Unsupported) => Said::Unsupported,
+        },
     })
 }
 
@@ -252,20 +282,37 @@ fn check(case: &Value) -> (Vec<String>, bool) {
     if unread != want_unread {
         wrong.push(format!("unread {unread:?} (want {want_unread:?})"));
     }
+    // The class of the attempt (`null`: a success), by its variant's name, and whether
+    // toolgate would retry it below the model.
+    let class = class_of(status, &s);
+    if let Some(want) = expect.get("class") {
+        let got = class.map(|c| format!("{c:?}"));
+        if got.as_deref() != want.as_str() {
+            wrong.push(format!("class {got:?} (want {want})"));
+        }
+    }
+    if let Some(want) = expect.get("retried").and_then(Value::as_bool)
+        && retried(class, &s) != want
+    {
+        wrong.push(format!("retried {} (want {want})", !want));
+    }
     // An announced wait (or throttle) told to the model as "retrying will not help".
     let announced = expect.get("retry_after").is_some_and(|v| !v.is_null())
         || expect.get("rate_limited").and_then(Value::as_bool) == Some(true);
+    // A wait short enough to retry within, told as an account's that only its owner or
+    // a renewal mends, is inverted too.
+    let short_wait = s.retry_after.is_some_and(|w| w < DEADLINE);
     let inverted = announced
         && !(200..300).contains(&status)
-        && matches!(
-            class_of(status, &s),
+        && (matches!(
+            class,
             Some(
                 ErrorClass::ClientError
                     | ErrorClass::Auth
                     | ErrorClass::Gone
                     | ErrorClass::ContractDrift
             )
-        );
+        ) || (class == Some(ErrorClass::Account) && short_wait));
     (wrong, inverted)
 }
 

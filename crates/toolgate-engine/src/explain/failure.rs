@@ -165,8 +165,8 @@ impl<'a> Sentence<'a> {
     }
 
     /// The classes whose advice holds whatever made toolgate stop: the same call cannot
-    /// pass (drift, refusals, credentials, a retired endpoint), or the upstream vouched
-    /// that it may.
+    /// pass (drift, refusals, credentials, an account that must change, a retired
+    /// endpoint), or the upstream vouched that it may.
     fn by_class(&self) -> Option<String> {
         let Sentence {
             f,
@@ -204,6 +204,22 @@ impl<'a> Sentence<'a> {
                  Retrying will not help; the tool owner ({}) must fix the credentials. Continue without {name}.",
                 tool.owner
             ),
+            // Nothing the model or a retry does mends it: the owner pays, changes the plan
+            // or restores the account, or the allowance renews, when the reply said when.
+            ErrorClass::Account => match &self.wait {
+                Some(w) => format!(
+                    "{name} failed: {what}. Error class: account — the upstream refuses the account toolgate calls it \
+                     with (its credits, plan or standing), whatever the arguments. Retrying will not help until the \
+                     allowance renews: {w}. Continue without {name} until then, unless the tool owner ({}) acts sooner.",
+                    tool.owner
+                ),
+                None => format!(
+                    "{name} failed: {what}. Error class: account — the upstream refuses the account toolgate calls it \
+                     with (its credits, plan or standing), whatever the arguments. Retrying will not help; the tool \
+                     owner ({}) must act (billing, plan or account). Continue without {name}.",
+                    tool.owner
+                ),
+            },
             ErrorClass::Gone => match &tool.successor {
                 Some(s) => format!(
                     "{name} failed: {what}. Error class: gone — this endpoint has been retired. Use {s} instead."

@@ -353,6 +353,21 @@ fn each_failure_says_what_its_class_or_reason_advises() {
             "the tool owner (alice@example.com) must fix the credentials",
         ),
         (
+            say(get, ErrorClass::Account, exhausted, 1, None, false),
+            "Retrying will not help; the tool owner (alice@example.com) must act (billing, plan or account). Continue without get.",
+        ),
+        (
+            say(
+                get,
+                ErrorClass::Account,
+                GiveUpReason::CircuitOpen,
+                1,
+                Some(7200),
+                false,
+            ),
+            "Retrying will not help until the allowance renews: retry after 2 h (at 02:00:00 UTC). Continue without get until then",
+        ),
+        (
             say(get, ErrorClass::Forbidden, exhausted, 1, None, false),
             "this agent may not call get. Do not retry",
         ),

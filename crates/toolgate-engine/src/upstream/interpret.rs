@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use toolgate_contract::BodyError;
-use toolgate_resilience::{Attempt, BodyCheck, ErrorClass, classify};
+use toolgate_resilience::{Attempt, BodyCheck, ErrorClass, Said, classify};
 use toolgate_signals::{Headers, Signals};
 
 use crate::explain::{self, Detail};
@@ -54,6 +54,7 @@ pub fn interpret_within(
         rate_limited: signals.is_some_and(|s| s.rate_limited),
         retry_after: signals.and_then(|s| s.retry_after),
         past_sunset,
+        said: said(signals.and_then(|s| s.recovery)),
     };
     let response = match sent {
         Ok(r) => r,
@@ -87,6 +88,20 @@ struct Read {
     rate_limited: bool,
     retry_after: Option<Duration>,
     past_sunset: bool,
+    said: Said,
+}
+
+/// What the reply's body says would fix it, in the resilience layer's words.
+fn said(recovery: Option<toolgate_signals::recovery::Recovery>) -> Said {
+    use toolgate_signals::recovery::Recovery;
+    match recovery {
+        None => Said::Nothing,
+        Some(Recovery::Account) => Said::Account,
+        Some(Recovery::Credentials) => Said::Credentials,
+        Some(Recovery::Transient) => Said::Transient,
+        Some(Recovery::Request) => Said::Request,
+        Some(Recovery::Unsupported) => Said::Unsupported,
+    }
 }
 
 impl Read {
@@ -97,6 +112,7 @@ impl Read {
             retry_after: self.retry_after,
             past_sunset: self.past_sunset,
             body_ok,
+            said: self.said,
         }
     }
 }

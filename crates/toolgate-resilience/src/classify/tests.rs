@@ -8,6 +8,7 @@ fn resp(status: u16) -> Attempt {
         retry_after: None,
         past_sunset: false,
         body_ok: BodyCheck::Valid,
+        said: Said::Nothing,
     }
 }
 
@@ -24,6 +25,7 @@ fn with(
         retry_after: hint.map(Duration::from_secs),
         past_sunset,
         body_ok,
+        said: Said::Nothing,
     }
 }
 
@@ -175,5 +177,157 @@ fn never_produces_gateway_only_classes() {
                 "{a:?}"
             );
         }
+    }
+}
+
+fn saying(status: u16, rate_limited: bool, hint: Option<u64>, said: Said) -> Attempt {
+    Attempt::Response {
+        status,
+        rate_limited,
+        retry_after: hint.map(Duration::from_secs),
+        past_sunset: false,
+        body_ok: BodyCheck::Valid,
+        said,
+    }
+}
+
+/// What the reply says would fix it decides beyond its status, and never against a
+/// wait it names.
+#[test]
+fn what_would_fix_it() {
+    let cases: Vec<(&str, Attempt, Option<ErrorClass>)> = vec![
+        // A spent budget or plan: not a throttle, whatever the status or flag.
+        (
+            "429 month spent",
+            saying(429, true, None, Said::Account),
+            Some(Account),
+        ),
+        (
+            "403 plan",
+            saying(403, false, None, Said::Account),
+            Some(Account),
+        ),
+        (
+            "409 plan limit",
+            saying(409, false, None, Said::Account),
+            Some(Account),
+        ),
+        (
+            "402 credits",
+            saying(402, true, Some(60), Said::Account),
+            Some(Account),
+        ),
+        (
+            "402 bare",
+            saying(402, false, None, Said::Nothing),
+            Some(Account),
+        ),
+        (
+            "402 card declined",
+            saying(402, false, None, Said::Request),
+            Some(ClientError),
+        ),
+        (
+            "402 with a wait",
+            saying(402, false, Some(60), Said::Nothing),
+            Some(RateLimited),
+        ),
+        (
+            "200 envelope, account",
+            with_said(200, Said::Account),
+            Some(Account),
+        ),
+        (
+            "200 valid, account words",
+            saying(200, false, None, Said::Account),
+            None,
+        ),
+        // Credentials refused under any 4xx, not under a 404.
+        (
+            "400 expired token",
+            saying(400, false, None, Said::Credentials),
+            Some(Auth),
+        ),
+        (
+            "422 invalid key",
+            saying(422, false, None, Said::Credentials),
+            Some(Auth),
+        ),
+        (
+            "404 credentials words",
+            saying(404, false, None, Said::Credentials),
+            Some(ClientError),
+        ),
+        (
+            "429 credentials words",
+            saying(429, false, None, Said::Credentials),
+            Some(RateLimited),
+        ),
+        // A passing state: retried like a 503 when idempotent.
+        (
+            "409 in progress",
+            saying(409, false, None, Said::Transient),
+            Some(ServerError),
+        ),
+        (
+            "400 ABORTED",
+            saying(400, false, None, Said::Transient),
+            Some(ServerError),
+        ),
+        (
+            "409 in progress, wait",
+            saying(409, false, Some(3), Said::Transient),
+            Some(RateLimited),
+        ),
+        ("423", resp(423), Some(ServerError)),
+        ("425", resp(425), Some(ServerError)),
+        (
+            "403 transient words",
+            saying(403, false, None, Said::Transient),
+            Some(Auth),
+        ),
+        (
+            "404 transient words",
+            saying(404, false, None, Said::Transient),
+            Some(ClientError),
+        ),
+        ("409 plain", resp(409), Some(ClientError)),
+        // A 5xx that says the request is wrong, or the method is not there.
+        (
+            "500 invalid argument",
+            saying(500, false, None, Said::Request),
+            Some(ClientError),
+        ),
+        ("501", resp(501), Some(ContractDrift)),
+        ("505", resp(505), Some(ContractDrift)),
+        (
+            "500 unimplemented",
+            saying(500, false, None, Said::Unsupported),
+            Some(ContractDrift),
+        ),
+        (
+            "503 transient",
+            saying(503, false, None, Said::Transient),
+            Some(ServerError),
+        ),
+        (
+            "503 wait",
+            saying(503, false, Some(20), Said::Transient),
+            Some(Overloaded),
+        ),
+    ];
+    for (name, attempt, want) in cases {
+        assert_eq!(classify(&attempt), want, "{name}");
+    }
+}
+
+fn with_said(status: u16, said: Said) -> Attempt {
+    Attempt::Response {
+        status,
+        rate_limited: false,
+        retry_after: None,
+        past_sunset: false,
+        body_ok: BodyCheck::SchemaMismatch,
+        said,
     }
 }

@@ -273,3 +273,71 @@ fn a_410_that_speaks_of_a_retirement_is_one_and_a_deleted_item_is_not() {
         None
     );
 }
+
+/// What a failed reply's body says would fix it reaches the class: read once with the
+/// signals, as the call path reads them, then classified.
+#[test]
+fn a_reply_is_classified_by_what_would_fix_it() {
+    let tool = learned_tool();
+    let now = chrono::Utc
+        .with_ymd_and_hms(2026, 12, 4, 15, 30, 0)
+        .unwrap();
+    let failing = |status: u16, body: &str| {
+        let sent = Ok(UpstreamResponse {
+            status,
+            ..reply(body).unwrap_or_else(|e| panic!("{e:?}"))
+        });
+        let signals = read_signals(&tool, &sent, now);
+        match interpret(&tool, sent, signals.as_ref(), false) {
+            AttemptResult::Failed { class, .. } => class,
+            AttemptResult::Success(_) => panic!("{status} {body} passed"),
+        }
+    };
+    for (status, body, want) in [
+        (
+            429,
+            r#"{"error":"Your daily allowance of 500 lookups has been used up; it renews at midnight UTC."}"#,
+            ErrorClass::Account,
+        ),
+        (
+            403,
+            r#"{"message":"Export is not included in your plan"}"#,
+            ErrorClass::Account,
+        ),
+        (402, "", ErrorClass::Account),
+        (
+            400,
+            "<Error><Code>ExpiredToken</Code><Message>The provided token has expired.</Message></Error>",
+            ErrorClass::Auth,
+        ),
+        (
+            409,
+            r#"{"error":{"code":"conflict","message":"Another import is in progress; try again later"}}"#,
+            ErrorClass::ServerError,
+        ),
+        (
+            400,
+            r#"{"code":10,"message":"transaction aborted, please retry","details":[]}"#,
+            ErrorClass::ServerError,
+        ),
+        (
+            500,
+            r#"{"error":{"status":"INVALID_ARGUMENT","message":"start must precede end"}}"#,
+            ErrorClass::ClientError,
+        ),
+        (501, "Not Implemented", ErrorClass::ContractDrift),
+        // Look-alikes keep their class: a throttle per minute, a conflict of names.
+        (
+            429,
+            r#"{"error":"Too many requests per minute; please wait or upgrade your plan"}"#,
+            ErrorClass::RateLimited,
+        ),
+        (
+            409,
+            r#"{"error":"A project with this name already exists"}"#,
+            ErrorClass::ClientError,
+        ),
+    ] {
+        assert_eq!(failing(status, body), want, "{status} {body}");
+    }
+}

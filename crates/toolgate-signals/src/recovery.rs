@@ -1,0 +1,226 @@
+//! What a failed reply says would fix it, beyond its status: the account behind the
+//! calls (credits or a period's allowance spent, a plan without room, an account pending,
+//! disabled or deleted), the credentials (expired, invalid, short of a scope), nothing
+//! but time (an operation in progress, a lock, a service briefly unavailable), the
+//! request itself, or nothing at all (the method is not implemented).
+//!
+//! The status alone cannot tell these apart: vendors send a spent budget as 402, 403,
+//! 409, 422 or 429 ("Your searches for the month have run out", Pinecone's
+//! `QUOTA_EXCEEDED`), an expired token as 400 (S3's `ExpiredToken`), and a passing state
+//! as 409 or 423 ("operation_in_progress", "Resource is locked"). What decides is the
+//! reply's own codes and messages, read by their words (`recovery/said.rs`), and gRPC's
+//! status names and numbers (`UNAVAILABLE`, `{"code": 14, "details": []}`), mapped by
+//! gRPC's own retry guidance. The class it leads to is decided by
+//! `toolgate_resilience::classify`; this module only reads.
+//!
+//! Bounded: only the prefix [`crate::body::read`] passes, at most [`MAX_NODES`] JSON
+//! values to [`MAX_DEPTH`] levels, [`MAX_TEXTS`] texts of at most [`MAX_TEXT`] bytes.
+
+use serde_json::Value;
+
+mod said;
+
+/// JSON values looked at.
+const MAX_NODES: usize = 256;
+/// Levels of nesting looked into.
+const MAX_DEPTH: usize = 6;
+/// Codes and messages kept from one body.
+const MAX_TEXTS: usize = 16;
+/// Longest code or message read; a longer one is cut at a character boundary.
+const MAX_TEXT: usize = 300;
+/// XML tags looked at.
+const MAX_TAGS: usize = 128;
+
+/// What would fix a failed call, by what its reply says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recovery {
+    /// The account behind the calls must change, or its allowance renew: credits or a
+    /// day's or month's allowance spent, a plan without room for this call, an account
+    /// pending, disabled or deleted. Waiting seconds does not help.
+    Account,
+    /// The credentials were refused: expired, invalid, or short of a scope.
+    Credentials,
+    /// A passing state of the upstream: the same request may pass in a moment (gRPC
+    /// `UNAVAILABLE`, `ABORTED`, `DEADLINE_EXCEEDED`; an operation in progress, a lock).
+    Transient,
+    /// The request itself is wrong, whatever the status says (gRPC `INVALID_ARGUMENT`,
+    /// `FAILED_PRECONDITION`, `OUT_OF_RANGE`, `ALREADY_EXISTS`, `NOT_FOUND`; "invalid
+    /// parameter"; a card declined).
+    Request,
+    /// The upstream does not do what was asked (gRPC `UNIMPLEMENTED`, "not implemented").
+    Unsupported,
+}
+
+/// Names whose string values are codes: read as words and as gRPC status names.
+const CODE_KEYS: [&str; 10] = [
+    "code",
+    "errorcode",
+    "errcode",
+    "error",
+    "status",
+    "type",
+    "reason",
+    "errortype",
+    "category",
+    "title",
+];
+/// Names under which a string is a gRPC status name.
+const GRPC_KEYS: [&str; 2] = ["code", "status"];
+/// Names whose string values are messages, read as words.
+const MESSAGE_KEYS: [&str; 10] = [
+    "message",
+    "msg",
+    "errmsg",
+    "errormessage",
+    "detail",
+    "details",
+    "description",
+    "errordescription",
+    "additionaldetails",
+    "faultstring",
+];
+
+/// What the first bytes of a failed reply's body say would fix it; `None` when they say
+/// nothing this module reads.
+#[must_use]
+pub(crate) fn read(prefix: &[u8]) -> Option<Recovery> {
+    let mut found = Found::default();
+    match serde_json::from_slice::<Value>(prefix) {
+        Ok(v) => {
+            let mut nodes = 0;
+            visit(&v, None, 0, &mut nodes, &mut found);
+        }
+        Err(_) => {
+            let text = String::from_utf8_lossy(prefix);
+            let text = text.trim_start();
+            if text.starts_with('<') {
+                markup(text, &mut found);
+            } else if !text.starts_with(['{', '[']) {
+                found.text(text);
+            }
+        }
+    }
+    said::decide(&found.texts, found.grpc)
+}
+
+/// The codes and messages of one body, and the gRPC status it names.
+#[derive(Default)]
+struct Found {
+    texts: Vec<String>,
+    grpc: Option<Recovery>,
+}
+
+impl Found {
+    fn text(&mut self, s: &str) {
+        if self.texts.len() >= MAX_TEXTS || s.trim().is_empty() {
+            return;
+        }
+        let mut end = s.len().min(MAX_TEXT);
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.texts.push(s[..end].to_owned());
+    }
+
+    /// A code's words; and, under the names gRPC's JSON forms give it (`code` in
+    /// Connect's, `status` in Google's), a gRPC status name.
+    fn code(&mut self, key: &str, s: &str) {
+        if GRPC_KEYS.contains(&key)
+            && let Some(r) = said::grpc_name(s)
+        {
+            self.grpc.get_or_insert(r);
+        }
+        self.text(s);
+    }
+}
+
+fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mut Found) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match v {
+        Value::Object(map) => {
+            if let Some(r) = grpc_status_object(map) {
+                out.grpc.get_or_insert(r);
+            }
+            for (k, child) in map {
+                *nodes += 1;
+                if *nodes > MAX_NODES {
+                    return;
+                }
+                visit(child, Some(k), depth + 1, nodes, out);
+            }
+        }
+        Value::Array(items) => {
+            for child in items {
+                *nodes += 1;
+                if *nodes > MAX_NODES {
+                    return;
+                }
+                visit(child, key, depth + 1, nodes, out);
+            }
+        }
+        Value::String(s) => {
+            let Some(k) = key.map(crate::walk::normalise) else {
+                return;
+            };
+            if CODE_KEYS.contains(&k.as_str()) {
+                out.code(&k, s);
+            } else if MESSAGE_KEYS.contains(&k.as_str()) {
+                out.text(s);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A `google.rpc.Status` as grpc-gateway and its kin write it: an integer `code` beside
+/// a `message` and a `details` array (`{"code": 14, "message": "…", "details": []}`).
+/// A bare numeric `code` is too often a vendor's own number to be read as gRPC's.
+fn grpc_status_object(map: &serde_json::Map<String, Value>) -> Option<Recovery> {
+    let code = map.get("code")?.as_u64()?;
+    let shaped = map.get("details").is_some_and(Value::is_array)
+        && map.get("message").is_none_or(Value::is_string);
+    if !shaped {
+        return None;
+    }
+    said::grpc_number(code)
+}
+
+/// The text of an XML error's elements named like codes and messages (S3's
+/// `<Code>ExpiredToken</Code><Message>…</Message>`); an HTML page's words are for
+/// people and are not read.
+fn markup(text: &str, out: &mut Found) {
+    let head = text.get(..text.len().min(256)).unwrap_or_default();
+    if head.to_ascii_lowercase().contains("<html") {
+        return;
+    }
+    let mut rest = text;
+    for _ in 0..MAX_TAGS {
+        let Some(open) = rest.find('<') else {
+            return;
+        };
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('>') else {
+            return;
+        };
+        let tag = &after[..close];
+        rest = &after[close + 1..];
+        if tag.starts_with(['/', '?', '!']) || tag.ends_with('/') {
+            continue;
+        }
+        let name = tag.split_whitespace().next().unwrap_or_default();
+        let local = crate::walk::normalise(name.rsplit(':').next().unwrap_or(name));
+        let end = rest.find('<').unwrap_or(rest.len());
+        let value = rest[..end].trim();
+        if CODE_KEYS.contains(&local.as_str()) {
+            out.code(&local, value);
+        } else if MESSAGE_KEYS.contains(&local.as_str()) {
+            out.text(value);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,324 @@
+//! The words that say what would fix a failure, and gRPC's status names and numbers.
+//!
+//! A text is read as words (`passed::words`: `ExpiredToken` is "expired token",
+//! `transaction_cap_exceeded` is "transaction cap exceeded"), and a rule is a pair of
+//! words near each other or a phrase, never a vendor's name: "insufficient credits",
+//! "upgrade your plan", "account … deleted", "cap exceeded", a day's or month's allowance
+//! passed, "expired token", "invalid scope", "in progress", "is locked". Look-alikes are
+//! ruled out by what they speak of: a card declined is the customer's, a recipient
+//! marked inactive is not the account, an hourly limit comes back within the hour, a
+//! "page token" is not a credential, a rule an input must keep is not a state.
+
+use super::Recovery;
+use crate::passed::{says_limit_passed, words};
+
+/// The periods whose allowance, once spent, does not come back by waiting seconds.
+const PERIODS: [&str; 9] = [
+    "daily", "day", "today", "monthly", "month", "yearly", "year", "annual", "cycle",
+];
+/// Windows a throttle counts in: a text naming one, or telling to wait, is about a
+/// wait, even when it also sells a bigger plan ("exceeded the maximum requests per
+/// minute, please wait or upgrade your subscription").
+const SHORT_WINDOWS: [&str; 12] = [
+    "second", "seconds", "sec", "minute", "minutes", "min", "hour", "hours", "hourly", "rpm",
+    "rps", "qps",
+];
+/// Who an account state is about.
+const HOLDERS: [&str; 5] = [
+    "account",
+    "organization",
+    "organisation",
+    "workspace",
+    "trial",
+];
+/// The states of an account that refuse every call.
+const STATES: [&str; 14] = [
+    "suspended",
+    "disabled",
+    "deactivated",
+    "inactive",
+    "pending",
+    "expired",
+    "blocked",
+    "banned",
+    "closed",
+    "frozen",
+    "deleted",
+    "terminated",
+    "locked",
+    "ended",
+];
+/// What a credential is called.
+const CREDENTIALS: [&str; 9] = [
+    "token",
+    "tokens",
+    "credential",
+    "credentials",
+    "signature",
+    "apikey",
+    "password",
+    "jwt",
+    "authorization",
+];
+/// What makes a credential refused.
+const REFUSED: [&str; 12] = [
+    "expired",
+    "expire",
+    "invalid",
+    "bad",
+    "missing",
+    "revoked",
+    "unrecognized",
+    "unrecognised",
+    "incorrect",
+    "wrong",
+    "mismatch",
+    "malformed",
+];
+/// Tokens that are not credentials: a page's, a cursor's, a request's own key.
+const NOT_CREDENTIALS: [&str; 6] = [
+    "page",
+    "pagination",
+    "cursor",
+    "continuation",
+    "idempotency",
+    "sync",
+];
+/// What an input is called, for "invalid parameter" and its like.
+const INPUTS: [&str; 13] = [
+    "argument",
+    "arguments",
+    "parameter",
+    "parameters",
+    "param",
+    "input",
+    "field",
+    "fields",
+    "value",
+    "json",
+    "body",
+    "payload",
+    "format",
+];
+
+/// What `texts` (a body's codes and messages) and the gRPC status it names say would
+/// fix the failure. An account's words come first (a spent month is told as such even
+/// under `RESOURCE_EXHAUSTED`), then a credential's, then gRPC's status, then a passing
+/// state's words, then the method's or the request's.
+pub(super) fn decide(texts: &[String], grpc: Option<Recovery>) -> Option<Recovery> {
+    let read: Vec<(Vec<String>, &str)> = texts.iter().map(|t| (words(t), t.as_str())).collect();
+    let any = |rule: fn(&Words<'_>) -> bool| read.iter().any(|(w, t)| rule(&Words { w, text: t }));
+    if any(account) {
+        return Some(Recovery::Account);
+    }
+    if any(credentials) {
+        return Some(Recovery::Credentials);
+    }
+    if grpc.is_some() {
+        return grpc;
+    }
+    if any(transient) {
+        return Some(Recovery::Transient);
+    }
+    if any(unsupported) {
+        return Some(Recovery::Unsupported);
+    }
+    any(request).then_some(Recovery::Request)
+}
+
+/// One text's words, with the text for the rules that read it whole.
+struct Words<'a> {
+    w: &'a [String],
+    text: &'a str,
+}
+
+impl Words<'_> {
+    fn has(&self, word: &str) -> bool {
+        self.w.iter().any(|x| x == word)
+    }
+
+    fn any_of(&self, set: &[&str]) -> bool {
+        self.w.iter().any(|x| set.contains(&x.as_str()))
+    }
+
+    /// A word of `a` and a word of `b` at most `span` words apart, in either order.
+    fn near(&self, a: &[&str], b: &[&str], span: usize) -> bool {
+        let at = |set: &[&str]| -> Vec<usize> {
+            (0..self.w.len())
+                .filter(|i| set.contains(&self.w[*i].as_str()))
+                .collect()
+        };
+        let (xs, ys) = (at(a), at(b));
+        xs.iter()
+            .any(|x| ys.iter().any(|y| x != y && x.abs_diff(*y) <= span))
+    }
+
+    /// The words of `phrase`, one after another.
+    fn phrase(&self, phrase: &[&str]) -> bool {
+        self.w
+            .windows(phrase.len())
+            .any(|win| win.iter().zip(phrase).all(|(x, p)| x == p))
+    }
+
+    /// A rule an input must keep ("limit must be over 0"), not a state.
+    fn is_a_rule(&self) -> bool {
+        self.any_of(&["must", "should"])
+    }
+
+    /// The text tells to wait, or counts in a throttle's window: "please wait", "try
+    /// again in 2m59s", "requests per minute".
+    fn says_to_wait(&self) -> bool {
+        self.any_of(&["wait", "waiting"])
+            || self.any_of(&SHORT_WINDOWS)
+            || self.phrase(&["try", "again", "in"])
+            || self.phrase(&["retry", "in"])
+            || self.phrase(&["retry", "after"])
+    }
+}
+
+/// The account behind the calls must change, or its allowance renew.
+fn account(w: &Words<'_>) -> bool {
+    if w.is_a_rule() || w.says_to_wait() {
+        return false;
+    }
+    // Credits spent: "Insufficient credits", "not have enough credits", "run out of
+    // credits", "Your credit is insufficient". A card's credit is the customer's, and
+    // "insufficient permissions to read credits" is about permissions.
+    let credits = w.near(
+        &["credit", "credits"],
+        &[
+            "insufficient",
+            "enough",
+            "out",
+            "exhausted",
+            "depleted",
+            "low",
+            "no",
+            "zero",
+        ],
+        4,
+    ) && !w.any_of(&["card", "permission", "permissions"]);
+    // A paid budget's own code: OpenAI's `insufficient_quota`, `payment_required`.
+    let code = w.phrase(&["insufficient", "quota"]) || w.phrase(&["payment", "required"]);
+    // A plan without room: "upgrade your plan", "does not have an active plan", "the
+    // account's plan allows at most 3".
+    let plan = w.near(&["upgrade"], &["plan", "subscription", "tier"], 4)
+        || ((w.phrase(&["active", "plan"]) || w.phrase(&["active", "subscription"]))
+            && w.any_of(&["no", "not", "without"]))
+        || w.near(
+            &["plan"],
+            &["allows", "allow", "include", "includes", "included"],
+            3,
+        );
+    // The account's own state: pending, disabled, deleted, a trial ended.
+    let state = w.near(&HOLDERS, &STATES, 5);
+    // A cap the owner set, reached: Backblaze's `cap_exceeded`.
+    let cap = w.near(&["cap", "caps"], &["exceeded", "exceeds", "reached"], 2);
+    credits || code || plan || state || cap || period_spent(w)
+}
+
+/// A day's or a month's allowance passed: "Your searches for the month have run out",
+/// "You've reached your read unit limit for the current month", `dailyLimitExceeded`,
+/// "Exceeded send limits (50) for today". An hour's or a minute's comes back by waiting.
+fn period_spent(w: &Words<'_>) -> bool {
+    if !w.any_of(&PERIODS) {
+        return false;
+    }
+    let passed = says_limit_passed(w.text)
+        || (w.any_of(&["limit", "limits", "quota", "allowance"])
+            && w.any_of(&["reached", "exceeded", "exceeds", "exhausted", "used"]));
+    // "have run out" ends the sentence, or runs out *of* a budget: a job that ran out of
+    // memory on a daily run is no allowance.
+    let ran_out = (0..w.w.len()).any(|i| {
+        matches!(w.w[i].as_str(), "run" | "ran")
+            && w.w.get(i + 1).is_some_and(|x| x == "out")
+            && w.w.get(i + 2).is_none_or(|x| {
+                x != "of"
+                    || w.w.get(i + 3).is_some_and(|b| {
+                        ["credits", "quota", "searches", "requests", "calls", "units"]
+                            .contains(&b.as_str())
+                    })
+            })
+    });
+    passed || ran_out
+}
+
+/// The credentials were refused.
+fn credentials(w: &Words<'_>) -> bool {
+    if w.any_of(&NOT_CREDENTIALS) {
+        return false;
+    }
+    let key = (0..w.w.len()).any(|i| {
+        w.w[i] == "key"
+            && i > 0
+            && ["api", "access", "secret", "app", "client", "subscription"]
+                .contains(&w.w[i - 1].as_str())
+    });
+    // "The security token included in the request is invalid": a sentence apart.
+    let refused = w.near(&CREDENTIALS, &REFUSED, 6)
+        || (key && w.any_of(&REFUSED))
+        || (w.phrase(&["not", "match"]) && w.any_of(&["signature", "credentials"]));
+    let scope = w.near(
+        &["scope", "scopes"],
+        &["insufficient", "invalid", "missing"],
+        1,
+    );
+    refused || scope || w.any_of(&["unauthenticated", "unauthorized", "unauthorised"])
+}
+
+/// A passing state: the same request may pass in a moment.
+fn transient(w: &Words<'_>) -> bool {
+    w.phrase(&["in", "progress"])
+        || w.any_of(&["transient", "temporarily", "busy", "overloaded"])
+        || w.phrase(&["is", "locked"])
+        || w.phrase(&["try", "again", "later"])
+        || w.phrase(&["retry", "later"])
+        || w.phrase(&["service", "unavailable"])
+        || w.phrase(&["internal", "error"])
+        || w.phrase(&["backend", "error"])
+        || w.phrase(&["timed", "out"])
+}
+
+/// The upstream does not do what was asked.
+fn unsupported(w: &Words<'_>) -> bool {
+    w.phrase(&["not", "implemented"]) || w.has("unimplemented")
+}
+
+/// The request itself is wrong: an invalid input, a failed validation, a card declined.
+fn request(w: &Words<'_>) -> bool {
+    w.near(&["invalid", "malformed"], &INPUTS, 2)
+        || w.phrase(&["validation", "error"])
+        || w.phrase(&["validation", "failed"])
+        || w.phrase(&["is", "required"])
+        || w.has("declined")
+}
+
+/// A gRPC status name in any spelling (`FAILED_PRECONDITION`, Connect's
+/// `failed_precondition`, `FailedPrecondition`), by gRPC's retry guidance; `None` for
+/// any other code and for the statuses whose fix the status does not say
+/// (`RESOURCE_EXHAUSTED` is a throttle, read as one elsewhere; `INTERNAL`, `UNKNOWN`).
+pub(super) fn grpc_name(code: &str) -> Option<Recovery> {
+    if code.len() > 24 {
+        return None;
+    }
+    match crate::walk::normalise(code).as_str() {
+        "unavailable" | "aborted" | "deadlineexceeded" => Some(Recovery::Transient),
+        "invalidargument" | "failedprecondition" | "outofrange" | "alreadyexists" | "notfound" => {
+            Some(Recovery::Request)
+        }
+        "unauthenticated" | "permissiondenied" => Some(Recovery::Credentials),
+        "unimplemented" => Some(Recovery::Unsupported),
+        _ => None,
+    }
+}
+
+/// A gRPC status number (`google.rpc.Code`) the same way.
+pub(super) fn grpc_number(code: u64) -> Option<Recovery> {
+    match code {
+        4 | 10 | 14 => Some(Recovery::Transient),
+        3 | 5 | 6 | 9 | 11 => Some(Recovery::Request),
+        7 | 16 => Some(Recovery::Credentials),
+        12 => Some(Recovery::Unsupported),
+        _ => None,
+    }
+}
