@@ -103,3 +103,52 @@ async fn a_head_too_large_to_hold_is_a_bounded_failure_that_names_no_url() {
         }
     }
 }
+
+/// A server that sends a whole head promising 100 bytes, then one byte every 100 ms: a
+/// body that is never idle long enough to trip a read timeout, and never ends in time.
+async fn trickling() -> Url {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = Url::parse(&format!("http://{}/", listener.local_addr().unwrap())).unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                if read_request(&mut socket, &mut Vec::new()).await.is_none() {
+                    return;
+                }
+                let mut next: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\n";
+                while socket.write_all(next).await.is_ok() {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    next = b" ";
+                }
+            });
+        }
+    });
+    url
+}
+
+#[tokio::test]
+async fn a_body_that_trickles_in_ends_at_the_attempt_timeout_not_at_its_last_byte() {
+    let url = trickling().await;
+    let client = crate::upstream::UpstreamClient::new().unwrap();
+    let dep = dependency(&url);
+    let started = Instant::now();
+    let sent = client
+        .send(
+            &dep,
+            &get(&url, "/x"),
+            Duration::from_millis(500),
+            1_000,
+            None,
+        )
+        .await;
+    assert!(
+        matches!(sent, Err(SendError::Timeout(t)) if t == Duration::from_millis(500)),
+        "{sent:?}"
+    );
+    // 100 bytes at 10 a second would take 10 s.
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+}
