@@ -48,7 +48,7 @@ pub(super) fn parameter_key(name: &str) -> String {
 }
 
 /// The key a case-insensitive JSON reader matches the member `name` under.
-pub(super) fn member_key(name: &str) -> String {
+pub fn member_key(name: &str) -> String {
     name.chars()
         .flat_map(char::to_lowercase)
         .map(|c| if c == '\u{17f}' { 's' } else { c })

@@ -74,3 +74,60 @@ async fn an_upstream_that_never_answers_ends_each_call_by_its_deadline() {
     assert!(longest <= Duration::from_secs(30), "{longest:?}");
     assert!(rig.attempts() <= 60, "{} attempts", rig.attempts());
 }
+
+const NESTED: &str = r#"
+dependencies:
+  users_api: { base_url: "http://127.0.0.1:9" }
+tools:
+  update_user:
+    dependency: users_api
+    owner: users-team@example.com
+    request: { method: POST, path: /users, body: { user: "{user}" } }
+    input_schema:
+      type: object
+      required: [user]
+      properties:
+        user: { type: object, properties: { role: { enum: [viewer] } } }
+    contract: { version: "1.0", response_schema: { type: object } }
+"#;
+
+#[tokio::test(start_paused = true)]
+async fn a_member_the_schema_checks_under_another_spelling_never_reaches_the_upstream() {
+    let env = |_: &str| None;
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        NESTED,
+        std::path::Path::new("."),
+        &env,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let spec = config.tools["update_user"].clone();
+    let rig = Rig {
+        route: Route::new(
+            spec.clone(),
+            Arc::new(ToolState::new()),
+            Arc::new(DependencyState::new(spec.dependency.clone())),
+            Fake::new(vec![ok("{}")]),
+        ),
+        services: rig("web_search", vec![]).services,
+    };
+    for user in [
+        json!({"ROLE": "admin"}),
+        json!({"role": "viewer", "Role": "admin"}),
+    ] {
+        let outcome = rig.call(json!({ "user": user })).await;
+        let f = failure(&outcome);
+        assert_eq!(f.class, ErrorClass::ClientError, "{user}");
+        assert!(
+            f.message.contains("a server may read it as `role`"),
+            "{}",
+            f.message
+        );
+    }
+    assert_eq!(rig.attempts(), 0);
+    rig.call(json!({ "user": {"role": "viewer", "name": "a"} }))
+        .await
+        .result
+        .expect("a declared spelling passes");
+    assert_eq!(rig.attempts(), 1);
+}
