@@ -15,18 +15,25 @@
 //! kept: each `/`-separated part is encoded as a segment, and empty, `.` and `..` parts
 //! are refused, so the value can add segments but never climb out of the tool's path.
 //! Anywhere else it reads as `{name}`.
+//!
+//! Member names a caller chooses (an object spread into the query or a form, an object
+//! placed in a JSON body) are compared as lenient servers read them
+//! (`template/parameter_names.rs`): none may name a parameter the tool sets, and no two
+//! members of a body's object may be read as one.
 
 mod argument_text;
 mod dot_segments;
 mod form;
 mod media_type;
 mod multipart;
+mod parameter_names;
 mod parse;
 mod path;
 mod render;
 mod request;
 
 pub use media_type::{json_media_type, text_media_type};
+pub use parameter_names::member_key;
 pub use parse::{Part, Template};
 pub use render::{MAX_ARGUMENT_BYTES, MAX_BODY_BYTES, MAX_URL_BYTES};
 pub use request::{BodyEncoding, FormStyle, RenderError, RenderedRequest, RequestTemplate};
@@ -36,3 +43,6 @@ mod tests;
 
 #[cfg(test)]
 mod limit_tests;
+
+#[cfg(test)]
+mod pollution_tests;

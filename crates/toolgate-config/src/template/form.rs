@@ -6,19 +6,53 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::argument_text::{form_encoded, form_list};
-use super::request::FormStyle;
+use super::parameter_names::parameter_key;
+use super::request::{FormStyle, RenderError};
 
 /// `a=1&b=x+y`: each member of the rendered object a field, sent as its style says
-/// (JSON text by default).
-pub(super) fn form_body(rendered: &Value, styles: &BTreeMap<String, FormStyle>) -> String {
+/// (JSON text by default). An object spread into fields of its own (`repeat`) may not
+/// name a field the body's `template` names, as a lenient server reads names: its
+/// members come from the caller, the template's fields from the tool.
+pub(super) fn form_body(
+    template: &Value,
+    rendered: &Value,
+    styles: &BTreeMap<String, FormStyle>,
+) -> Result<String, RenderError> {
     let mut out = FormPairs::default();
     if let Value::Object(map) = rendered {
         for (k, v) in map {
             let style = styles.get(k).copied().unwrap_or(FormStyle::Json);
+            if let (FormStyle::Repeat, Value::Object(members)) = (style, v) {
+                spread_names_own(template, k, members)?;
+            }
             form_field(&mut out, k, v, style);
         }
     }
-    out.0.join("&")
+    Ok(out.0.join("&"))
+}
+
+/// Refuses a member of the object spread from the field `spread` that a server may
+/// read as another field of the body's template.
+fn spread_names_own(
+    template: &Value,
+    spread: &str,
+    members: &serde_json::Map<String, Value>,
+) -> Result<(), RenderError> {
+    let Value::Object(fields) = template else {
+        return Ok(());
+    };
+    for member in members.keys() {
+        let key = parameter_key(member);
+        if let Some(field) = fields
+            .keys()
+            .find(|f| f.as_str() != spread && parameter_key(f) == key)
+        {
+            return Err(RenderError(format!(
+                "the field `{spread}` names the form field `{member}`, which a server may read as `{field}`, a field the tool sets itself"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The `name=value` pairs of a form body, each already encoded.

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 use super::argument_text::{comma_joined, exploded, form_encoded, form_list, item_texts};
 use super::form::form_body;
 use super::multipart;
+use super::parameter_names::{members_read_alike, parameter_key};
 use super::parse::{Part, Template, whole_placeholder};
 use super::path::path_text;
 use super::request::{BodyEncoding, RenderError, RenderedRequest, RequestTemplate};
@@ -59,9 +60,17 @@ impl Template {
 }
 
 impl RequestTemplate {
-    /// Whether `key` is a query parameter the base URL or the tool's template sets.
-    fn sets_query(&self, base: &url::Url, key: &str) -> bool {
-        self.query.iter().any(|(n, _)| n == key) || base.query_pairs().any(|(k, _)| k == key)
+    /// The query parameter the base URL or the tool's template sets (other than
+    /// `spread`, the one whose object is being spread) that a server may read `key` as.
+    fn sets_query<'a>(&'a self, base: &'a url::Url, spread: &str, key: &str) -> Option<String> {
+        let wanted = parameter_key(key);
+        let own = self
+            .query
+            .iter()
+            .map(|(n, _)| n.clone())
+            .filter(|n| n != spread);
+        own.chain(base.query_pairs().map(|(k, _)| k.into_owned()))
+            .find(|n| parameter_key(n) == wanted)
     }
 
     /// Builds the request for `args` against `base`. Each step refuses what it cannot
@@ -140,10 +149,13 @@ impl RequestTemplate {
             if let [Part::Each(arg)] = template.0.as_slice() {
                 for (key, value) in exploded(name, args.get(arg)) {
                     // An object's member names come from the caller: none may set a
-                    // parameter the tool or its base URL sets (an `api_key`).
-                    if key != name.as_str() && self.sets_query(base, key) {
+                    // parameter the tool or its base URL sets (an `api_key`), as
+                    // written or as a lenient server reads it (`API.KEY`).
+                    if key != name.as_str()
+                        && let Some(set) = self.sets_query(base, name, key)
+                    {
                         return Err(RenderError(format!(
-                            "the argument `{arg}` names the query parameter `{key}`, which the tool sets itself"
+                            "the argument `{arg}` names the query parameter `{key}`, which a server may read as `{set}`, a parameter the tool sets itself"
                         )));
                     }
                     pairs.push(format!("{}={}", form_encoded(key), form_encoded(&value)));
@@ -181,6 +193,7 @@ impl RequestTemplate {
         let Some(template) = &self.body else {
             return Ok(None);
         };
+        self.body_members_distinct(template, args)?;
         let rendered = render_body(template, args);
         Ok(match self.body_encoding {
             BodyEncoding::Json => Some(RenderedBody::of(
@@ -188,7 +201,8 @@ impl RequestTemplate {
                     .map_err(|e| RenderError(e.to_string()))?,
             )),
             BodyEncoding::Form => Some(RenderedBody::of(
-                form_body(&rendered.unwrap_or(Value::Null), &self.form_style).into_bytes(),
+                form_body(template, &rendered.unwrap_or(Value::Null), &self.form_style)?
+                    .into_bytes(),
             )),
             // An optional text body whose argument is absent is not sent.
             BodyEncoding::Text => match rendered {
@@ -215,6 +229,29 @@ impl RequestTemplate {
                 })
             }
         })
+    }
+}
+
+impl RequestTemplate {
+    /// Refuses an argument placed in the body holding an object two of whose members a
+    /// case-insensitive JSON reader reads as one (`role` and `ROLE`, `mask` and `maſk`):
+    /// the input schema checked one, the server may keep the other.
+    fn body_members_distinct(
+        &self,
+        template: &Value,
+        args: &Map<String, Value>,
+    ) -> Result<(), RenderError> {
+        let mut names = Vec::new();
+        super::request::body_arguments(template, &mut names);
+        for name in names {
+            let Some((first, second)) = args.get(name).and_then(members_read_alike) else {
+                continue;
+            };
+            return Err(RenderError(format!(
+                "the argument `{name}` holds the members `{first}` and `{second}`, which a server may read as one; send each name once, in one spelling"
+            )));
+        }
+        Ok(())
     }
 }
 

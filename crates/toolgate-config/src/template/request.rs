@@ -132,7 +132,7 @@ impl RequestTemplate {
     }
 }
 
-fn body_arguments<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+pub(super) fn body_arguments<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
     match v {
         Value::String(s) => out.extend(whole_placeholder(s)),
         Value::Array(items) => items.iter().for_each(|i| body_arguments(i, out)),

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 /// Nested objects followed at most this deep: arguments are small, and a schema that
 /// refers to itself must not send the walk round forever.
-const MAX_DEPTH: usize = 16;
+pub(super) const MAX_DEPTH: usize = 16;
 
 /// Removes the `null`s that stand for a left-out optional property, at the top level
 /// and inside nested objects the schema describes. Returns the removed paths
@@ -133,7 +133,7 @@ fn refuses_null(root: &Map<String, Value>, schema: &Value, depth: usize) -> bool
 
 /// The schema a local `$ref` (`#/$defs/x`, `#/definitions/x`) points at; `schema`
 /// itself when it has no `$ref`; `None` when the reference cannot be followed here.
-fn resolve<'a>(
+pub(super) fn resolve<'a>(
     root: &'a Map<String, Value>,
     schema: &'a Map<String, Value>,
     depth: usize,

@@ -20,6 +20,7 @@
 mod arguments;
 mod deprecation;
 mod incident;
+mod member_spelling;
 pub(crate) mod outcome;
 mod record;
 mod route;
@@ -739,7 +740,10 @@ fn failure_of<U: Upstream>(
 fn validate_arguments<U>(route: &Route<U>, args: &Value) -> Result<(), String> {
     let validator = &route.spec.input_validator;
     if validator.is_valid(args) {
-        return Ok(());
+        return match member_spelling::misread_member(&route.spec.input_schema, args) {
+            Some(problem) => Err(problem),
+            None => Ok(()),
+        };
     }
     let problems: Vec<String> = validator
         .iter_errors(args)

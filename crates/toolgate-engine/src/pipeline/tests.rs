@@ -1381,3 +1381,5 @@ async fn what_the_model_is_told_about_a_retry_agrees_with_a_reply_that_vouched_f
     assert_eq!(outcome.signals.retryable, Some(false));
     assert!(failure(&outcome).message.contains("fix the arguments"));
 }
+
+mod hostile;

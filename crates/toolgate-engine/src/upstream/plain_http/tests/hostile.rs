@@ -1,0 +1,154 @@
+//! Upstreams that answer with more, or other, than one HTTP/1.1 response: bytes after
+//! the body (a body on a 204, a `Content-Length` shorter than what follows, a second
+//! response nobody asked for), cookies, and heads too large to hold. Pooled connections
+//! are shared by every agent's calls, so what one reply leaves behind must never be read
+//! as another call's answer, and nothing a reply sets may ride on the next request.
+
+use super::*;
+
+/// Bytes after a complete response, sent in the same write: what response smuggling
+/// and desynchronisation rely on (a proxy and its backend disagreeing on where a
+/// response ends, CWE-444).
+fn with_smuggled(first: &[u8]) -> Vec<u8> {
+    let mut bytes = first.to_vec();
+    bytes.extend_from_slice(&ok(r#"{"owner":"someone else"}"#));
+    bytes
+}
+
+#[tokio::test]
+async fn bytes_after_a_response_are_never_read_as_the_next_calls_answer() {
+    let firsts: [&[u8]; 4] = [
+        // A body after a 204, which has none.
+        b"HTTP/1.1 204 No Content\r\n\r\n",
+        // A 304 with a body.
+        b"HTTP/1.1 304 Not Modified\r\ncontent-length: 0\r\n\r\n",
+        // A Content-Length shorter than the body that follows.
+        b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}",
+        // A chunked body, then a whole second response.
+        b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+    ];
+    for first in firsts {
+        let script = with_smuggled(first);
+        let server = scripted(move |n| {
+            let bytes = if n == 0 {
+                script.clone()
+            } else {
+                ok(&format!("{{\"n\":{n}}}"))
+            };
+            (bytes, After::KeepOpen)
+        })
+        .await;
+        let client = client();
+        let _ = send(&client, &server, &get(&server.url, "/mine")).await;
+        // Give the extra bytes time to arrive before the connection is lent again.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let second = send(&client, &server, &get(&server.url, "/theirs"))
+            .await
+            .unwrap();
+        assert_eq!(
+            &second.body[..],
+            b"{\"n\":1}",
+            "after {:?}",
+            String::from_utf8_lossy(first)
+        );
+        assert_eq!(server.requests.lock().unwrap().len(), 2);
+    }
+}
+
+#[tokio::test]
+async fn a_cookie_an_upstream_sets_is_never_sent_back() {
+    let server = scripted(|n| {
+        let bytes = if n == 0 {
+            b"HTTP/1.1 200 OK\r\nset-cookie: session=agent-a; Path=/\r\n\
+              set-cookie: role=admin\r\ncontent-length: 2\r\n\r\n{}"
+                .to_vec()
+        } else {
+            ok("{}")
+        };
+        (bytes, After::KeepOpen)
+    })
+    .await;
+    let client = client();
+    for path in ["/a", "/b"] {
+        send(&client, &server, &get(&server.url, path))
+            .await
+            .unwrap();
+    }
+    let requests = server.requests.lock().unwrap();
+    assert!(
+        !requests[1].to_ascii_lowercase().contains("cookie"),
+        "{}",
+        requests[1]
+    );
+}
+
+#[tokio::test]
+async fn a_head_too_large_to_hold_is_a_bounded_failure_that_names_no_url() {
+    let huge_value = format!(
+        "HTTP/1.1 200 OK\r\nx-pad: {}\r\ncontent-length: 2\r\n\r\n{{}}",
+        "a".repeat(1 << 20)
+    );
+    let many: String = (0..10_000).map(|i| format!("x-h{i}: v\r\n")).collect();
+    let many = format!("HTTP/1.1 200 OK\r\n{many}content-length: 2\r\n\r\n{{}}");
+    for head in [huge_value, many] {
+        let server = always(head.leak().as_bytes(), After::Close).await;
+        let client = client();
+        let req = get(&server.url, "/x?api_key=hunter2");
+        match send(&client, &server, &req).await {
+            Err(SendError::Broken { detail }) => {
+                assert!(detail.contains("not valid HTTP"), "{detail}");
+                assert!(!detail.contains("hunter2"), "{detail}");
+            }
+            other => panic!("expected a transport failure, got {other:?}"),
+        }
+    }
+}
+
+/// A server that sends a whole head promising 100 bytes, then one byte every 100 ms: a
+/// body that is never idle long enough to trip a read timeout, and never ends in time.
+async fn trickling() -> Url {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = Url::parse(&format!("http://{}/", listener.local_addr().unwrap())).unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                if read_request(&mut socket, &mut Vec::new()).await.is_none() {
+                    return;
+                }
+                let mut next: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\n";
+                while socket.write_all(next).await.is_ok() {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    next = b" ";
+                }
+            });
+        }
+    });
+    url
+}
+
+#[tokio::test]
+async fn a_body_that_trickles_in_ends_at_the_attempt_timeout_not_at_its_last_byte() {
+    let url = trickling().await;
+    let client = crate::upstream::UpstreamClient::new().unwrap();
+    let dep = dependency(&url);
+    let started = Instant::now();
+    let sent = client
+        .send(
+            &dep,
+            &get(&url, "/x"),
+            Duration::from_millis(500),
+            1_000,
+            None,
+        )
+        .await;
+    assert!(
+        matches!(sent, Err(SendError::Timeout(t)) if t == Duration::from_millis(500)),
+        "{sent:?}"
+    );
+    // 100 bytes at 10 a second would take 10 s.
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+}
