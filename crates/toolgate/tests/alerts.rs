@@ -17,13 +17,14 @@ use toolgate_engine::metrics::{
 };
 use toolgate_resilience::ErrorClass;
 
-const ALERTS: [&str; 7] = [
+const ALERTS: [&str; 8] = [
     "ToolgateContractDrift",
     "ToolgateRetryRecoveryZero",
     "ToolgateSunsetSoon",
     "ToolgateProbeFailing",
     "ToolgateCircuitOpenLong",
     "ToolgateAuthFailures",
+    "ToolgateAccountRefused",
     "ToolgateSuccessRateCollapse",
 ];
 
@@ -473,7 +474,7 @@ fn committed_dashboard_is_up_to_date() {
 }
 
 #[test]
-fn rules_parse_and_name_the_seven_alerts() {
+fn rules_parse_and_name_the_eight_alerts() {
     let rules = rules();
     let names: Vec<&str> = rules.iter().map(|r| r["alert"].as_str().unwrap()).collect();
     assert_eq!(names, ALERTS);

@@ -442,6 +442,35 @@ fn rules() -> Vec<Rule> {
             ),
         },
         Rule {
+            alert: "ToolgateAccountRefused",
+            why: "The upstream refuses the account a tool calls it with (balance, allowance, plan or standing); such calls are never retried and only the owner can end them.",
+            expr: with_owner(
+                &format!(
+                    "sum by (tool) (\n{}\n) > 0",
+                    indent(
+                        &growth(
+                            "toolgate_tool_calls_total{outcome=\"account\"}",
+                            EVENT_WINDOW
+                        ),
+                        2
+                    )
+                ),
+                "tool",
+            ),
+            for_: "0m",
+            severity: "critical",
+            summary: format!(
+                "Tool {{{{ $labels.tool }}}} is refused for its account upstream (owner: {OWNER})"
+            ),
+            description: format!(
+                "{{{{ $value | humanize }}}} call(s) to tool {{{{ $labels.tool }}}} in the last \
+                 {EVENT_WINDOW} were refused by the upstream for the account toolgate calls it \
+                 with: a spent balance or allowance, a plan without room, or an account that is \
+                 pending, disabled or deleted. Retrying does not help. Owner {OWNER}: check the \
+                 dependency's billing, plan and account."
+            ),
+        },
+        Rule {
             alert: "ToolgateSuccessRateCollapse",
             why: "A tool's success ratio fell below a fraction of its own ratio over the\n\
                   previous day, with enough calls for the ratio to mean something.",
