@@ -13,7 +13,7 @@ toolgate with `gateway.auth` naming the provider. Then, as an MCP client would:
 2. the SDK's client-credentials OAuth provider starts from that 401 alone — it discovers
    the metadata, fetches a token for toolgate's resource, and calls a tool;
 3. the agent's tool list leaves out the tool it may not call, and calling it anyway gets
-   the `forbidden` sentence without the upstream getting a request;
+   the answer a tool that does not exist gets, without the upstream getting a request;
 4. the upstream never sees the client's token;
 5. a token the same provider minted for another resource is refused (401
    invalid_token), and one of a client that is no configured agent is refused (403);
@@ -167,6 +167,7 @@ async def sdk_flow(url: str, issuer: str, upstream: Upstream) -> None:
     from mcp import ClientSession
     from mcp.client.auth.extensions.client_credentials import ClientCredentialsOAuthProvider
     from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared.exceptions import MCPError
 
     provider = ClientCredentialsOAuthProvider(
         server_url=url,
@@ -188,13 +189,15 @@ async def sdk_flow(url: str, issuer: str, upstream: Upstream) -> None:
                 result = await session.call_tool("web_search", {})
                 check(not result.is_error, f"web_search failed: {result}")
                 ok("web_search called with the provider's RS256 token")
-                result = await session.call_tool("delete_repo", {})
-                text = result.content[0].text if result.content else ""
-                check(result.is_error and text.startswith(
-                    "delete_repo was not called: agent reporting-bot is not allowed to call it. Error class: forbidden. Do not retry"),
-                    f"delete_repo answered: {result}")
+                try:
+                    answered = f"a result: {await session.call_tool('delete_repo', {})}"
+                except MCPError as e:
+                    answered = str(e.error.message)
+                check(answered.startswith("unknown tool `delete_repo`; available tools:")
+                      and "delete_repo" not in answered.split(";", 1)[1],
+                      f"delete_repo answered: {answered}")
                 check(all(path != "/repo" for _, path, _ in upstream.seen), "the upstream got a request for delete_repo")
-                ok("delete_repo refused with the forbidden sentence; the upstream got no request")
+                ok("delete_repo answered as a tool that does not exist; the upstream got no request")
     seen_auth = [h for _, _, headers in upstream.seen for h in headers if h == "authorization"]
     check(upstream.seen and not seen_auth, f"the upstream saw: {upstream.seen}")
     ok(f"the upstream got {len(upstream.seen)} request(s), none with an Authorization header")
@@ -396,8 +399,8 @@ agents:
         reply = call_tool(resource, opaque, "web_search")
         check(reply.get("result", {}).get("isError") is False, f"web_search with an opaque token: {reply}")
         reply = call_tool(resource, opaque, "delete_repo")
-        text = reply["result"]["content"][0]["text"]
-        check(text.startswith("delete_repo was not called: agent opaque-bot is not allowed"), text)
+        message = reply.get("error", {}).get("message", "")
+        check(message.startswith("unknown tool `delete_repo`"), f"delete_repo as opaque-bot: {reply}")
         ok("an opaque token, introspected at the provider, called web_search as opaque-bot (and not delete_repo)")
         status, challenge = post(resource, "made-up-opaque-token-" + "x" * 20)
         check(status == 401 and 'error="invalid_token"' in challenge, f"made-up opaque token: {status} {challenge}")

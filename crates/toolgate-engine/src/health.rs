@@ -7,6 +7,8 @@ use tokio::time::Instant;
 use toolgate_resilience::BreakerState;
 use toolgate_signals::status_page::Health;
 
+use toolgate_config::AgentSpec;
+
 use crate::dependency::Snapshot;
 use crate::explain::{human, quoted};
 use crate::fronting::ServerReport;
@@ -15,17 +17,44 @@ use crate::gateway::Gateway;
 /// Name of the built-in tool.
 pub const TOOL_NAME: &str = toolgate_config::BUILT_IN_TOOLS[0];
 
-/// The report for one dependency, or all when `only` is `None`. `Err` names the
-/// unknown dependency and the known ones.
+/// The report for one dependency, or all when `only` is `None`, as the people running
+/// the gateway read it (`/admin/health`, the console). `Err` names the unknown
+/// dependency and the known ones.
 pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, String> {
+    report_for(gateway, only, None).await
+}
+
+/// The report as `agent` may read it (the `dependency_health` tool): only what concerns
+/// the tools it may call. A dependency none of whose tools it may call is left out and
+/// is unknown to it when named, and so are other tools' names, deprecations,
+/// incidents and withheld definitions: an agent kept away from a tool learns neither
+/// its name nor how many there are. `None`, or an agent allowed every tool: the whole
+/// report.
+pub async fn report_for(
+    gateway: &Gateway,
+    only: Option<&str>,
+    agent: Option<&AgentSpec>,
+) -> Result<Value, String> {
+    let agent = agent.filter(|a| a.tools.is_some() || !a.deny.is_empty());
+    let routes = gateway.routes();
+    // Whether the reader may see dependency `name`: it may call one of its tools.
+    let visible = |name: &str| {
+        agent.is_none_or(|a| {
+            routes
+                .values()
+                .any(|r| r.spec.dependency.name == name && a.may_call(&r.spec.name))
+        })
+    };
+    let may_see = |tool: &str| agent.is_none_or(|a| a.may_call(tool));
     if let Some(name) = only
-        && gateway.dependency(name).is_none()
+        && (gateway.dependency(name).is_none() || !visible(name))
     {
         let known: Vec<&str> = gateway
             .config()
             .dependencies
             .keys()
             .map(String::as_str)
+            .filter(|d| visible(d))
             .collect();
         return Err(format!(
             "unknown dependency `{name}`; known: {}",
@@ -39,15 +68,14 @@ pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, Stri
     let now = Instant::now();
     let mut out = Map::new();
     for (name, state) in gateway.dependencies() {
-        if only.is_some_and(|o| o != name) {
+        if only.is_some_and(|o| o != name) || !visible(name) {
             continue;
         }
         let snap = state.snapshot(now);
         gateway.metrics().record_dependency(name, &snap);
-        let routes = gateway.routes();
         let mut tools: Vec<&str> = routes
             .values()
-            .filter(|r| &r.spec.dependency.name == name)
+            .filter(|r| &r.spec.dependency.name == name && may_see(&r.spec.name))
             .map(|r| r.spec.name.as_str())
             .collect();
         tools.sort_unstable();
@@ -55,13 +83,17 @@ pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, Stri
             .iter()
             .filter_map(|t| {
                 let d = gateway.tool_state(t).and_then(|s| s.deprecation())?;
-                let successor = gateway.tool(t).and_then(|s| s.successor.clone());
+                let successor = gateway
+                    .tool(t)
+                    .and_then(|s| s.successor.clone())
+                    .filter(|s| may_see(s));
                 Some(json!({ "tool": t, "deprecation": d, "successor_tool": successor }))
             })
             .collect();
+        // An incident of the dependency as a whole (no tool) concerns every caller of it.
         let open: Vec<Value> = incidents
             .iter()
-            .filter(|i| &i.dependency == name)
+            .filter(|i| &i.dependency == name && (i.tool.is_empty() || may_see(&i.tool)))
             .map(|i| {
                 let (tool, title) = model_view(i);
                 json!({ "id": i.id, "kind": i.kind, "tool": tool, "title": title, "owner": i.owner, "since": i.first_seen })
@@ -69,7 +101,22 @@ pub async fn report(gateway: &Gateway, only: Option<&str>) -> Result<Value, Stri
             .collect();
         let mut entry = snap.to_json();
         entry["tools"] = json!(tools);
-        let server = gateway.fronting().server(name).map(|s| s.report());
+        let server = gateway.fronting().server(name).map(|s| {
+            let mut report = s.report();
+            if agent.is_some() {
+                // A change is named by the kind of definition it is (`tool`, `prompt`,
+                // …); a new one, unnamed, is no tool the agent may call yet.
+                report.drift.retain(|c| {
+                    c.as_object()
+                        .into_iter()
+                        .flatten()
+                        .filter(|(k, _)| !matches!(k.as_str(), "kind" | "change" | "hidden"))
+                        .any(|(_, v)| v.as_str().is_some_and(may_see))
+                });
+                report.tools = tools.len();
+            }
+            report
+        });
         if let Some(report) = &server {
             entry["mcp_server"] = json!(report);
         }

@@ -57,6 +57,18 @@ pub struct Asker {
     /// updates of the resources it subscribes to are sent. `None` for a client that has
     /// no stream to receive them on (a stateless request).
     pub reader: Option<crate::broadcast::Reader>,
+    /// The servers the caller may use (those with a tool its policy lets it call);
+    /// `None`: every server. The others' prompts, templates, resources and completions
+    /// are unknown to it, as if toolgate did not front them.
+    pub servers: Option<Arc<[String]>>,
+}
+
+impl Asker {
+    fn may_use(&self, server: &Fronted) -> bool {
+        self.servers
+            .as_ref()
+            .is_none_or(|names| names.iter().any(|n| *n == server.spec().name))
+    }
 }
 
 #[cfg(test)]
@@ -146,7 +158,9 @@ async fn list_before_trusting_a_link(
         let name = &server.spec().name;
         // A server whose list failed (or is never read whole) was listed on demand a
         // moment ago: agents' reads do not make toolgate ask it again and again.
+        // Listed with the caller's own authority only where the caller may use it.
         if server.offers("resources")
+            && (!server.calls_with_callers_authority() || asker.may_use(server))
             && !linkers.contains(name)
             && !index.listed_whole(name)
             && index.may_list_on_demand(name)
@@ -199,14 +213,14 @@ pub async fn forward(
     let params = params.unwrap_or_else(|| json!({}));
     match method {
         "resources/list" => list_resources(fronting, index, asker).await,
-        "resources/templates/list" => Ok(pinned_templates(fronting)),
-        "prompts/list" => Ok(pinned_prompts(fronting)),
+        "resources/templates/list" => Ok(pinned_templates(fronting, asker)),
+        "prompts/list" => Ok(pinned_prompts(fronting, asker)),
         "prompts/get" => {
             let name = params
                 .get("name")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
-            let (server, pinned) = by_name(fronting, name)?;
+            let (server, pinned) = by_name(fronting, name, asker)?;
             let mut p = params.clone();
             p["name"] = json!(pinned.name);
             let answer = request(server, method, p, asker).await?;
@@ -270,7 +284,7 @@ pub async fn forward(
                         .get("name")
                         .and_then(Value::as_str)
                         .unwrap_or_default();
-                    let (server, pinned) = by_name(fronting, name)?;
+                    let (server, pinned) = by_name(fronting, name, asker)?;
                     let mut p = params.clone();
                     p["ref"]["name"] = json!(pinned.name);
                     request(server, method, p, asker).await.map(completion)
@@ -280,7 +294,9 @@ pub async fn forward(
                         .get("uri")
                         .and_then(Value::as_str)
                         .unwrap_or_default();
-                    let serving = fronting.servers().find(|s| s.serves_template(uri));
+                    let serving = fronting
+                        .servers()
+                        .find(|s| s.serves_template(uri) && asker.may_use(s));
                     match serving {
                         Some(server) => request(server, method, params.clone(), asker).await,
                         None => by_uri(fronting, index, uri, method, params.clone(), asker)
@@ -426,7 +442,7 @@ async fn list_resources(
 ) -> Result<Value, RpcError> {
     let mut items = Vec::new();
     for server in fronting.servers() {
-        if server.offers("resources") {
+        if server.offers("resources") && asker.may_use(server) {
             items.extend(list_server_resources(server, index, asker).await);
         }
     }
@@ -596,9 +612,10 @@ fn clean_texts(item: &mut Value) {
 }
 
 /// Every server's resource templates as served from their pins.
-fn pinned_templates(fronting: &Fronting) -> Value {
+fn pinned_templates(fronting: &Fronting, asker: &Asker) -> Value {
     let templates: Vec<Value> = fronting
         .servers()
+        .filter(|s| asker.may_use(s))
         .flat_map(|s| s.resource_templates())
         .map(|t| t.to_mcp())
         .collect();
@@ -606,9 +623,10 @@ fn pinned_templates(fronting: &Fronting) -> Value {
 }
 
 /// Every server's prompts as served from their pins, under their exposed names.
-fn pinned_prompts(fronting: &Fronting) -> Value {
+fn pinned_prompts(fronting: &Fronting, asker: &Asker) -> Value {
     let prompts: Vec<Value> = fronting
         .servers()
+        .filter(|s| asker.may_use(s))
         .flat_map(|s| s.prompts())
         .map(|(exposed, p)| p.to_mcp(&exposed))
         .collect();
@@ -621,9 +639,10 @@ fn pinned_prompts(fronting: &Fronting) -> Value {
 fn by_name<'f>(
     fronting: &'f Fronting,
     name: &str,
+    asker: &Asker,
 ) -> Result<(&'f Fronted, toolgate_contract::PromptDefinition), RpcError> {
     let mut withheld = None;
-    for server in fronting.servers() {
+    for server in fronting.servers().filter(|s| asker.may_use(s)) {
         match server.prompt(name) {
             Ok(pinned) => return Ok((server, pinned)),
             Err(Some(owner)) => withheld = Some(owner),
@@ -656,13 +675,17 @@ async fn subscribe(
     list_before_trusting_a_link(fronting, index, uri, asker).await;
     if let Some(server) = owner_of(fronting, index, uri)?
         && server.calls_with_callers_authority()
+        && asker.may_use(server)
     {
         return Err(not_followed(server, uri));
     }
-    let answer = match fronting.servers().find(|s| s.has_subscribers(uri)) {
+    let followed = fronting
+        .servers()
+        .find(|s| s.has_subscribers(uri) && asker.may_use(s));
+    let answer = match followed {
         Some(server) => (json!({}), server.as_ref()),
         None => {
-            let own_session = |s: &Fronted| !s.calls_with_callers_authority();
+            let own_session = |s: &Fronted| !s.calls_with_callers_authority() && asker.may_use(s);
             let found = by_uri_on(
                 fronting,
                 index,
@@ -676,9 +699,11 @@ async fn subscribe(
             match found {
                 // Not one of the others': it may be such a server's.
                 Err(e) if e.code == NOT_FOUND => {
-                    let callers = fronting
-                        .servers()
-                        .find(|s| s.calls_with_callers_authority() && s.offers("resources"));
+                    let callers = fronting.servers().find(|s| {
+                        s.calls_with_callers_authority()
+                            && s.offers("resources")
+                            && asker.may_use(s)
+                    });
                     return Err(callers.map_or(e, |server| not_followed(server, uri)));
                 }
                 found => found?,
@@ -736,7 +761,10 @@ async fn by_uri<'f>(
     params: Value,
     asker: &Asker,
 ) -> Result<(Value, &'f Fronted), RpcError> {
-    by_uri_on(fronting, index, uri, method, params, asker, |_| true).await
+    by_uri_on(fronting, index, uri, method, params, asker, |s| {
+        asker.may_use(s)
+    })
+    .await
 }
 
 /// [`by_uri`] among the servers `eligible` accepts.

@@ -352,6 +352,26 @@ impl Server {
         built
     }
 
+    /// The fronted servers `agent` may use: those with a tool it may call (`None`: every
+    /// server, for a caller without a tool policy). An agent kept from all of a server's
+    /// tools is kept from its prompts, resources and completions too: they are the same
+    /// upstream's, reached with the same credentials.
+    fn usable_servers(
+        &self,
+        agent: Option<&Arc<toolgate_config::AgentSpec>>,
+    ) -> Option<Arc<[String]>> {
+        let agent = agent.filter(|a| a.tools.is_some() || !a.deny.is_empty())?;
+        let routes = self.gateway().routes();
+        let mut names: Vec<String> = routes
+            .values()
+            .filter(|r| agent.may_call(&r.spec.name))
+            .filter_map(|r| r.server().map(str::to_owned))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        Some(names.into())
+    }
+
     /// Notifications to every connected client (`notifications/tools/list_changed`, …):
     /// the transports deliver them on each session's GET stream and on stdio.
     pub fn broadcast(&self) -> &Broadcast {
@@ -495,6 +515,7 @@ impl Server {
                 client: Some(client),
                 access_token: outbound.access_token().cloned(),
                 reader: Some(reader.reader()),
+                servers: self.usable_servers(outbound.agent()),
             };
             let mut kept = Vec::with_capacity(honoured.uris.len());
             for uri in std::mem::take(&mut honoured.uris) {
@@ -589,28 +610,39 @@ impl Server {
             }
         };
         if name == toolgate_engine::health::TOOL_NAME {
-            return self.dependency_health(id, &arguments, era).await;
+            return self
+                .dependency_health(id, &arguments, era, outbound.agent())
+                .await;
         }
         // The gateway in force when the call arrived: the call runs on its routes to
         // the end, whatever a reload swaps in meanwhile.
         let gateway = self.gateway();
+        // A tool the agent may not call is unknown to it, as in its tool list: told apart
+        // from a tool that does not exist, the refusal would name the tools kept from it
+        // to anyone who guesses names.
+        let hidden = outbound.agent().is_some_and(|a| !a.may_call(&name));
         let Some(route) = gateway.route(&name) else {
             // A tool withheld for review is known to a client with a cached list: it gets
             // a result the model reads, not a protocol error a framework raises.
-            if let Some(owner) = gateway.fronting().withheld(&name) {
+            if let Some(owner) = gateway.fronting().withheld(&name).filter(|_| !hidden) {
                 return withheld(id, &name, &owner, era);
             }
-            return Reply::err(
-                id,
-                jsonrpc::INVALID_PARAMS,
-                &format!(
-                    "unknown tool `{name}`; available tools: {}",
-                    self.tool_list_for(outbound.agent()).names
-                ),
-                None,
-                era,
-            );
+            return self.unknown_tool(id, &name, era, outbound);
         };
+        if hidden {
+            // Refused by the pipeline's first stage, before anything is sent, so the
+            // refusal is counted, logged and audited as `forbidden` for the operators.
+            let ctx = toolgate_engine::pipeline::CallContext {
+                client: None,
+                meta: None,
+                call_id: Some(id.json().to_string()),
+                agent: gateway.agents().caller(outbound.agent()),
+                access_token: None,
+            };
+            let origin = toolgate_engine::pipeline::Origin::Agent;
+            let _refused = gateway.run(&route, arguments, origin, &ctx).await;
+            return self.unknown_tool(id, &name, era, outbound);
+        }
         if let Some(number) = inexact_number {
             return refused_arguments(id, &name, &inexact(&number), era);
         }
@@ -641,6 +673,21 @@ impl Server {
         let placement = super::answer::NotesPlacement::of(&route.spec);
         Reply::ok(
             super::answer::tool_call(id.json(), outcome, era, placement),
+            era,
+        )
+    }
+
+    /// The answer to a call of a tool the caller does not know: a protocol error naming
+    /// the tools it may call.
+    fn unknown_tool(&self, id: &Id, name: &str, era: Era, outbound: &Outbound) -> Reply {
+        Reply::err(
+            id,
+            jsonrpc::INVALID_PARAMS,
+            &format!(
+                "unknown tool `{name}`; available tools: {}",
+                self.tool_list_for(outbound.agent()).names
+            ),
+            None,
             era,
         )
     }
@@ -702,6 +749,7 @@ impl Server {
             client: Some(client),
             access_token: outbound.access_token().cloned(),
             reader: outbound.reader(),
+            servers: self.usable_servers(outbound.agent()),
         };
         let gateway = self.gateway();
         match toolgate_engine::fronting::passthrough::forward(
@@ -751,9 +799,17 @@ impl Server {
         }
     }
 
-    async fn dependency_health(&self, id: &Id, args: &Map<String, Value>, era: Era) -> Reply {
+    async fn dependency_health(
+        &self,
+        id: &Id,
+        args: &Map<String, Value>,
+        era: Era,
+        agent: Option<&Arc<toolgate_config::AgentSpec>>,
+    ) -> Reply {
         let only = args.get("dependency").and_then(Value::as_str);
-        let mut result = match toolgate_engine::health::report(&self.gateway(), only).await {
+        let gateway = self.gateway();
+        let report = toolgate_engine::health::report_for(&gateway, only, agent.map(AsRef::as_ref));
+        let mut result = match report.await {
             Ok(report) => json!({
                 "content": [{ "type": "text", "text": toolgate_engine::health::summary(&report) }],
                 "structuredContent": report,

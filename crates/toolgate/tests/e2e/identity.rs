@@ -305,11 +305,12 @@ async fn an_agent_never_sees_nor_reaches_a_tool_it_may_not_call() {
             json!({"name": "delete_repo", "arguments": {}}),
         )
         .await;
-    assert_eq!(v["result"]["isError"], true, "{v}");
-    let text = v["result"]["content"][0]["text"].as_str().unwrap();
-    assert!(
-        text.starts_with("delete_repo was not called: agent reporting-bot is not allowed to call it. Error class: forbidden. Do not retry"),
-        "{text}"
+    // As unknown to it as a tool that does not exist: the answer names no tool kept
+    // from it.
+    assert_eq!(
+        v["error"]["message"],
+        "unknown tool `delete_repo`; available tools: web_search, dependency_health",
+        "{v}"
     );
     assert!(
         seen.lock().unwrap().iter().all(|(path, _)| path != "/repo"),

@@ -16,6 +16,7 @@ mod harness;
 mod hostile;
 mod identity;
 mod import;
+mod isolation;
 mod learned;
 mod limits;
 mod notes;
