@@ -568,6 +568,22 @@ impl DefinitionChange {
         }
     }
 
+    /// The label a reviewer reads beside this change, from the decisions toolgate makes
+    /// on it: `breaking` when calls written against the pin can break, `widens: may …`
+    /// when a tool's annotations now say it may do more than its pin says (withheld
+    /// until reviewed under any `on_change`), `None` otherwise. A change that does both
+    /// is labelled by both. A hint change never breaks a call, yet a client approving
+    /// calls by the hints would approve more: it must not read as the harmless kind.
+    pub fn label(&self) -> Option<String> {
+        let widens = self.widens();
+        let widens = (!widens.is_empty()).then(|| format!("widens: may {}", widens.join(", ")));
+        match (self.is_breaking(), widens) {
+            (true, Some(w)) => Some(format!("breaking; {w}")),
+            (true, None) => Some("breaking".to_owned()),
+            (false, w) => w,
+        }
+    }
+
     /// The incident detail: `kind`, `tool` (`prompt` for a prompt's,
     /// `resource_template` for a resource template's), `summary`, `breaking`, and
     /// `before`/`after` (texts cut at 8,192 characters around what changed, made one

@@ -1025,3 +1025,31 @@ fn a_name_with_a_hidden_or_space_character_is_not_read() {
 fn is_invisible_or_control(c: char) -> bool {
     c.is_control() || crate::is_invisible(c)
 }
+
+/// The label beside a change follows what toolgate decides on it: a tool whose hints
+/// now claim it may destroy data is withheld and labelled so, never left unlabelled as
+/// a harmless change; a narrowing hint change is not labelled; a breaking one is.
+#[test]
+fn a_widening_hint_change_is_labelled_with_what_the_tool_may_now_do() {
+    let widened = one(
+        search(),
+        with(|t| t.annotations = Some(json!({"readOnlyHint": false, "destructiveHint": true}))),
+    );
+    assert!(!widened.is_breaking());
+    assert_eq!(
+        widened.label().as_deref(),
+        Some("widens: may modify its environment, destroy data, have side effects when repeated")
+    );
+    let narrowed = one(
+        with(|t| t.annotations = Some(json!({"readOnlyHint": false}))),
+        search(),
+    );
+    assert_eq!(narrowed.label(), None);
+    let removed_required = one(
+        search(),
+        with(|t| t.input_schema = json!({"type": "object", "properties": {}, "required": ["q"]})),
+    );
+    assert_eq!(removed_required.label().as_deref(), Some("breaking"));
+    let retitled = one(search(), with(|t| t.title = Some("Find".into())));
+    assert_eq!(retitled.label(), None);
+}

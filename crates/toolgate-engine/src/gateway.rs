@@ -472,12 +472,21 @@ impl crate::fronting::Host for Gateway {
         Gateway::route(self, name)
     }
 
-    fn names_besides(&self, server: &str) -> std::collections::BTreeMap<String, String> {
-        self.routes()
-            .iter()
-            .filter(|(_, r)| r.server() != Some(server))
-            .map(|(name, _)| (name.to_ascii_lowercase(), name.clone()))
-            .collect()
+    fn names_besides(
+        &self,
+        server: &str,
+        kind: toolgate_contract::DefinitionKind,
+    ) -> std::collections::BTreeMap<String, String> {
+        use toolgate_contract::DefinitionKind as K;
+        match kind {
+            K::Tool => crate::fronting::names_by_skeleton(
+                self.routes()
+                    .iter()
+                    .filter(|(_, r)| r.server() != Some(server))
+                    .map(|(name, _)| name.as_str()),
+            ),
+            K::Prompt | K::ResourceTemplate => self.fronting.served_names_besides(server, kind),
+        }
     }
 
     fn set_server_routes(&self, server: &str, routes: Vec<ToolRoute>) {

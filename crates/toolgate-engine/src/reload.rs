@@ -324,8 +324,12 @@ impl Host for Current {
         self.load().route(name)
     }
 
-    fn names_besides(&self, server: &str) -> std::collections::BTreeMap<String, String> {
-        Host::names_besides(self.load().as_ref(), server)
+    fn names_besides(
+        &self,
+        server: &str,
+        kind: toolgate_contract::DefinitionKind,
+    ) -> std::collections::BTreeMap<String, String> {
+        Host::names_besides(self.load().as_ref(), server, kind)
     }
 
     fn set_server_routes(&self, server: &str, routes: Vec<ToolRoute>) {

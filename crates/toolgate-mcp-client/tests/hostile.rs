@@ -190,6 +190,40 @@ async fn a_request_kind_not_offered_is_neither_declared_nor_relayed() {
     assert!(rx.try_recv().is_err(), "a request not offered was relayed");
 }
 
+/// A server that asks before the handshake ends (before `notifications/initialized`,
+/// which the MCP lifecycle says it should wait for, pings and logging aside) asks on
+/// behalf of no call: each question is refused at once (-32601), nothing is relayed to
+/// the call made afterwards, and the handshake is not held up by them.
+#[tokio::test]
+async fn questions_before_the_handshake_ends_are_refused_and_reach_no_call() {
+    let (conn, _events) = stdio_with(
+        vec![fixture("stdio_fake.mjs")],
+        vec![("FAKE_EARLY".into(), "1".into())],
+        vec![],
+        Limits::default(),
+    );
+    conn.initialize(LONG).await.unwrap();
+    let (tx, mut rx) = mpsc::channel(64);
+    let answers = conn
+        .request("early", None, LONG, Some(Relay::new(tx)))
+        .await
+        .unwrap()
+        .into_value()
+        .unwrap();
+    assert_eq!(
+        answers,
+        json!({"answers": [
+            {"id": "early-0", "error": -32601, "result": null},
+            {"id": "early-1", "error": -32601, "result": null},
+            {"id": "early-2", "error": -32601, "result": null},
+        ]})
+    );
+    assert!(
+        rx.try_recv().is_err(),
+        "an early question reached a later call"
+    );
+}
+
 /// An HTTP upstream that floods its standalone stream with requests and holds
 /// the POSTs that answer `roots/list` open, counting them.
 #[derive(Default)]

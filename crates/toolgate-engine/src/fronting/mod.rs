@@ -24,6 +24,8 @@ pub mod callers;
 mod first_sight;
 pub mod link;
 pub mod lock;
+mod names;
+pub(crate) use names::by_skeleton as names_by_skeleton;
 mod pages;
 pub mod passthrough;
 mod relayed_answer;
@@ -63,9 +65,10 @@ const MAX_PAGES: usize = 100;
 pub trait Host: Send + Sync {
     /// A tool's route by exposed name.
     fn route(&self, name: &str) -> Option<Arc<ToolRoute>>;
-    /// The exposed names of every tool not of server `server` (HTTP tools and other
-    /// servers' tools), by their ASCII lowercase.
-    fn names_besides(&self, server: &str) -> BTreeMap<String, String>;
+    /// The names served of every definition of `kind` not of server `server` (for tools,
+    /// HTTP tools and other servers' tools; for prompts and resource templates, other
+    /// servers'), by their look-alike skeleton (`names::by_skeleton`).
+    fn names_besides(&self, server: &str, kind: DefinitionKind) -> BTreeMap<String, String>;
     /// Replaces the routes of one server.
     fn set_server_routes(&self, server: &str, routes: Vec<ToolRoute>);
     /// The dependency state of a server.
@@ -151,6 +154,9 @@ struct State {
     /// Pinned tools not exposed because their live definition is pending review, by
     /// exposed name, with the owner who reviews it.
     withheld: BTreeMap<String, String>,
+    /// Definitions not served because another's name reads the same, as last published
+    /// (each has an incident, resolved when the names no longer meet).
+    collisions: BTreeSet<(DefinitionKind, String)>,
 }
 
 /// Pinned definitions of one kind other than tools (prompts, resource templates), as
@@ -506,6 +512,27 @@ impl Fronting {
     /// Every server.
     pub fn servers(&self) -> impl Iterator<Item = &Arc<Fronted>> {
         self.servers.values()
+    }
+
+    /// The names served of every prompt (`kind` Prompt) or resource template of the
+    /// servers other than `server`, by their look-alike skeleton.
+    pub(crate) fn served_names_besides(&self, server: &str, kind: DefinitionKind) -> names::Served {
+        let mut out = names::Served::new();
+        for other in self.servers().filter(|s| s.spec.name != server) {
+            let served: Vec<String> = match kind {
+                DefinitionKind::Prompt => other.prompts().into_keys().collect(),
+                DefinitionKind::ResourceTemplate => other
+                    .resource_templates()
+                    .into_iter()
+                    .map(|t| t.uri_template)
+                    .collect(),
+                DefinitionKind::Tool => Vec::new(),
+            };
+            for (key, name) in names::by_skeleton(served.iter().map(String::as_str)) {
+                out.entry(key).or_insert(name);
+            }
+        }
+        out
     }
 
     /// A server by name.
@@ -1307,6 +1334,11 @@ impl Fronted {
     /// Builds the routes from the pins (filtered, without hidden tools) and hands them
     /// to the gateway. Returns whether the published tools changed.
     fn publish(&self, gateway: &dyn Host) -> bool {
+        // Asked before this server's state is locked: the answer reads other servers'.
+        let name = &self.spec.name;
+        let other_tools = gateway.names_besides(name, DefinitionKind::Tool);
+        let other_prompts = gateway.names_besides(name, DefinitionKind::Prompt);
+        let other_templates = gateway.names_besides(name, DefinitionKind::ResourceTemplate);
         let mut state = guard(&self.state);
         let Some(pins) = state.pins.clone() else {
             return false;
@@ -1325,7 +1357,8 @@ impl Fronted {
             .map(|c| c.tool().to_string())
             .chain(refused)
             .collect();
-        self.publish_others(&mut state, &pins, gateway);
+        let mut collisions =
+            self.publish_others(&mut state, &pins, gateway, &other_prompts, &other_templates);
         let withheld: BTreeMap<String, String> = pins
             .tools
             .iter()
@@ -1352,7 +1385,8 @@ impl Fronted {
         let mut routes = Vec::new();
         let mut published = BTreeMap::new();
         let dependency = gateway.server_dependency(&self.spec.name);
-        let others = gateway.names_besides(&self.spec.name);
+        // This server's own names meet too: the first pinned keeps its name.
+        let mut others = other_tools;
         for def in &pins.tools {
             if !self.spec.exposes(&def.name) || hidden.contains(&def.name) {
                 continue;
@@ -1377,10 +1411,11 @@ impl Fronted {
                     continue;
                 }
             };
-            if let Some(why) = name_taken(&tool.name, &others) {
-                tracing::error!(server = %self.spec.name, tool = %tool.name, "not exposing the MCP tool: {why} (give the server a prefix)");
+            if let Some(why) = names::taken(DefinitionKind::Tool, &tool.name, &others) {
+                collisions.insert((DefinitionKind::Tool, tool.name.clone()), why);
                 continue;
             }
+            others.extend(names::by_skeleton([tool.name.as_str()]));
             let Some(dependency) = dependency.clone() else {
                 continue;
             };
@@ -1404,36 +1439,71 @@ impl Fronted {
         }
         let changed = published != state.published;
         state.published = published;
+        let before = std::mem::replace(&mut state.collisions, collisions.keys().cloned().collect());
         drop(state);
         gateway.set_server_routes(&self.spec.name, routes);
+        names::report(
+            gateway.incidents(),
+            &self.spec.name,
+            &self.spec.owner,
+            &before,
+            &collisions,
+        );
         changed
     }
 
     /// Sets the prompts and resource templates served from the pins: under `block`,
     /// without one whose live definition differs (or was refused, so cannot be
     /// compared). Clients are told when the prompts or templates they see changed.
-    fn publish_others(&self, state: &mut State, pins: &PinnedServer, gateway: &dyn Host) {
+    /// Returns the definitions not served because another's name reads the same.
+    fn publish_others(
+        &self,
+        state: &mut State,
+        pins: &PinnedServer,
+        gateway: &dyn Host,
+        other_prompts: &names::Served,
+        other_templates: &names::Served,
+    ) -> names::Collisions {
         let State {
             changes,
             prompts,
             templates,
             ..
         } = state;
-        if self.publish_kind(changes, &pins.prompts, prompts) {
+        let mut collisions = names::Collisions::new();
+        if self.publish_kind(
+            changes,
+            &pins.prompts,
+            prompts,
+            other_prompts,
+            &mut collisions,
+        ) {
             gateway.notify_all("notifications/prompts/list_changed", None);
         }
-        if self.publish_kind(changes, &pins.resource_templates, templates) {
+        if self.publish_kind(
+            changes,
+            &pins.resource_templates,
+            templates,
+            other_templates,
+            &mut collisions,
+        ) {
             gateway.notify_all("notifications/resources/list_changed", None);
         }
+        collisions
     }
 
-    /// Publishes the pins of one kind into `into`; whether what is served changed.
+    /// Publishes the pins of one kind into `into`, but for those whose served name reads
+    /// as one in `others` or one published before it (added to `collisions`); whether
+    /// what is served changed.
     fn publish_kind<T: PinnedDefinition>(
         &self,
         changes: &[DefinitionChange],
         pins: &[T],
         into: &mut Served<T>,
+        others: &names::Served,
+        collisions: &mut names::Collisions,
     ) -> bool {
+        let mut others = others.clone();
         let hidden: BTreeSet<&str> = if self.spec.on_change == OnChange::Block {
             changes
                 .iter()
@@ -1451,7 +1521,10 @@ impl Fronted {
             let as_served = self.served_as(T::KIND, name);
             if hidden.contains(name) {
                 withheld.insert(as_served, self.owner_of(name));
+            } else if let Some(why) = names::taken(T::KIND, &as_served, &others) {
+                collisions.insert((T::KIND, as_served), why);
             } else {
+                others.extend(names::by_skeleton([as_served.as_str()]));
                 served.insert(as_served, d.clone());
             }
         }
@@ -1861,27 +1934,6 @@ pub async fn watch(
             }
         }
     }
-}
-
-/// Why a fronted tool may not be exposed as `name`, when it may not: toolgate's own
-/// tool has the name, or another tool (an HTTP tool, another server's) has it or one
-/// that differs only by case. A server without a prefix listing `dependency_health`
-/// or another server's tool name would shadow it, its definition listed beside the
-/// other's; and one differing only by case reads as the same tool to a model, and is
-/// the same to a client that folds case. The first tool exposed keeps its name.
-fn name_taken(name: &str, others: &BTreeMap<String, String>) -> Option<String> {
-    if let Some(own) = toolgate_config::BUILT_IN_TOOLS
-        .iter()
-        .find(|b| b.eq_ignore_ascii_case(name))
-    {
-        return Some(format!("toolgate's own tool is named `{own}`"));
-    }
-    others
-        .get(&name.to_ascii_lowercase())
-        .map(|other| match other == name {
-            true => "another tool already has this name".to_owned(),
-            false => format!("another tool is named `{other}`, which differs only by case"),
-        })
 }
 
 /// The least time between the starts of two checks of one server: [`MIN_RELIST_SPACING`],

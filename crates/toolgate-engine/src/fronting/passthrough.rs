@@ -38,7 +38,7 @@ use toolgate_mcp_client::codes;
 use serde_json::{Map, Value, json};
 
 use super::{Fronted, Fronting};
-use crate::upstream::mcp::{ClientChannel, RpcError, relay_channel, while_relaying};
+use crate::upstream::mcp::{ClientChannel, RpcError, note_lines, relay_channel, while_relaying};
 
 /// Pages of one list followed per server at most.
 const MAX_PAGES: usize = 100;
@@ -377,11 +377,9 @@ fn completion(answer: Value) -> Value {
                 .filter_map(Value::as_str)
                 .take(MAX_COMPLETIONS)
                 .map(|v| {
-                    json!(crate::explain::upstream_text(
-                        v,
-                        &Default::default(),
-                        MAX_COMPLETION_TEXT
-                    ))
+                    let v =
+                        crate::explain::upstream_text(v, &Default::default(), MAX_COMPLETION_TEXT);
+                    json!(note_lines::marked(&v).unwrap_or(v))
                 })
                 .collect()
         })
@@ -591,10 +589,16 @@ pub(super) async fn read_server_resources(
     }
 }
 
-/// The words of a listed entry without hidden characters, each capped.
+/// The words of a listed entry without hidden characters, each capped, and the lines
+/// that would read as toolgate's notes marked as the server's.
 fn clean_texts(item: &mut Value) {
     let Value::Object(o) = item else { return };
     for field in ["name", "title", "description"] {
+        if let Some(Value::String(text)) = o.get_mut(field)
+            && let Some(marked) = note_lines::marked(text)
+        {
+            *text = marked;
+        }
         if let Some(Value::String(text)) = o.get_mut(field)
             && (text.chars().any(toolgate_contract::is_invisible)
                 || text.chars().count() > MAX_RESOURCE_TEXT)

@@ -68,11 +68,10 @@ pub async fn show(super::Serving(gateway): super::Serving) -> Response {
                      <button type=\"submit\" class=\"primary\">Approve (re-pin {tool})</button></form></div>",
                     kind = esc(change.kind()),
                     kind_field = change.definition_kind().key(),
-                    breaking = if change.is_breaking() {
-                        " <span class=\"badge s-bad\">breaking</span>"
-                    } else {
-                        ""
-                    },
+                    breaking = change.label().map_or(String::new(), |label| format!(
+                        " <span class=\"badge s-bad\">{}</span>",
+                        esc(&label)
+                    )),
                     diff = diff::render(
                         &json!({ "summary": change.summary(), "changes": [change.to_json()] })
                     ),

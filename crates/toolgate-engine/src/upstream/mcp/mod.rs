@@ -11,12 +11,15 @@
 //! empty body; [`interpret`] reads what it must, and the same bytes go on to the answer.
 
 pub mod foreign_meta;
+mod form_shape;
 mod interpret;
+pub(crate) mod lookalike;
 mod members;
 pub mod note_lines;
 pub mod notification_budget;
+mod relayed_text;
 pub(crate) mod result_check;
-mod secret_form;
+pub(crate) mod secret_form;
 pub mod unknown_tool;
 
 use std::future::Future;
@@ -416,6 +419,26 @@ fn confine_sampling_context(params: Option<&mut Value>) {
     }
 }
 
+/// The most tokens a server's sampling request may ask the agent's model for: a server
+/// asking for more has the agent's model write (and its owner pay for) what the
+/// server wants, without end, up to 16 requests at once per server. Larger asks are
+/// lowered to it, and an ask that is not a positive integer (the specification
+/// requires one) is set to it.
+pub const MAX_SAMPLING_TOKENS: u64 = 8_192;
+
+/// `maxTokens` of a sampling request held to [`MAX_SAMPLING_TOKENS`].
+fn cap_sampling_tokens(params: Option<&mut Value>) {
+    if let Some(Value::Object(p)) = params {
+        let asked = p
+            .get("maxTokens")
+            .and_then(Value::as_u64)
+            .filter(|n| *n > 0);
+        if asked.is_none_or(|n| n > MAX_SAMPLING_TOKENS) {
+            p.insert("maxTokens".into(), MAX_SAMPLING_TOKENS.into());
+        }
+    }
+}
+
 /// An elicitation that sends the user to a URL of the server's choosing (MCP
 /// 2025-11-25's URL mode) rather than asking in a form.
 fn asks_for_a_visit(method: &str, params: Option<&Value>) -> bool {
@@ -442,6 +465,7 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed, secrets
                 if let Some(p) = params.as_mut() {
                     crate::exchange::echo::scrub_value(p, secrets);
                 }
+                relayed_text::mark(&method, params.as_mut());
                 c.notify(&method, params);
             }
         }
@@ -455,14 +479,26 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed, secrets
             }
             if method == "sampling/createMessage" {
                 confine_sampling_context(params.as_mut());
+                cap_sampling_tokens(params.as_mut());
             }
+            relayed_text::mark(&method, params.as_mut());
             let declared = |c: &dyn ClientChannel| match capability_of(&method) {
                 Some(cap) => c.capabilities().is_some_and(|caps| caps.get(cap).is_some()),
                 // `ping` and requests toolgate does not know: the client decides.
                 None => true,
             };
+            let misshapen = form_shape::refusal(&method, params.as_ref());
             let secret = secret_form::secret_asked(&method, params.as_ref());
             let result = match client {
+                Some(c) if declared(c) && misshapen.is_some() => {
+                    let why = misshapen.unwrap_or_default();
+                    tracing::warn!(method, %why, "an MCP server sent a form of another shape than the specification's; not relayed");
+                    Err(RpcError {
+                        code: toolgate_mcp_client::codes::INVALID_PARAMS,
+                        message: format!("toolgate relays only forms of the flat shape the MCP specification gives them (primitive fields, no nesting): {why}"),
+                        data: None,
+                    })
+                }
                 Some(c) if declared(c) && secret.is_some() => {
                     tracing::warn!(method, field = %crate::explain::upstream_text(secret.as_deref().unwrap_or_default(), &Default::default(), 80), "an MCP server asked the user for a secret in a form; not relayed");
                     Err(RpcError {

@@ -1,0 +1,140 @@
+//! One rule for every name a fronted server offers (tools, prompts, resource
+//! templates): a name that reads as one already served is not served again.
+//!
+//! Without a prefix, a server could list its definition beside the one a model was
+//! meant to use: `dependency_health` beside toolgate's own tool, `Search` beside
+//! another server's `search`, a prompt `summarize` written with a Cyrillic `а` beside
+//! another's `summarize`. A model reads each pair as one name, and a client that folds
+//! case or normalises text takes them for one. Names are compared by their
+//! [`skeleton`]; each kind is its own namespace (a prompt may share a tool's name, as
+//! MCP keeps them apart). The first definition served keeps its name; the other is
+//! not served, and its server's owner gets an incident until the names no longer meet.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::json;
+use toolgate_contract::DefinitionKind;
+use toolgate_store::{IncidentKind, NewIncident};
+
+use crate::upstream::mcp::lookalike::skeleton;
+use crate::watch::incidents::Incidents;
+
+/// Names served, by their [`skeleton`], each with the name as served.
+pub type Served = BTreeMap<String, String>;
+
+/// `names` keyed by their skeleton (of names with one skeleton, the first kept).
+pub fn by_skeleton<'a>(names: impl IntoIterator<Item = &'a str>) -> Served {
+    let mut out = Served::new();
+    for name in names {
+        out.entry(skeleton(name)).or_insert_with(|| name.to_owned());
+    }
+    out
+}
+
+/// Why a definition of `kind` may not be served as `name`, when it may not: toolgate's
+/// own tool has the name (tools only), or `others` (what is served already, by
+/// skeleton) has it or one that reads the same.
+pub fn taken(kind: DefinitionKind, name: &str, others: &Served) -> Option<String> {
+    let key = skeleton(name);
+    if kind == DefinitionKind::Tool
+        && let Some(own) = toolgate_config::BUILT_IN_TOOLS
+            .iter()
+            .find(|b| skeleton(b) == key)
+    {
+        return Some(format!("toolgate's own tool is named `{own}`"));
+    }
+    let noun = kind.noun();
+    others.get(&key).map(|other| {
+        if other == name {
+            format!("another {noun} already has this name")
+        } else {
+            let shown = crate::explain::upstream_text(other, &Default::default(), 80);
+            format!("another {noun} is named `{shown}`, which reads the same (it differs only by case, accents or look-alike letters)")
+        }
+    })
+}
+
+/// The names of one server not served because another name had them, by kind and the
+/// name as it would be served, with why.
+pub type Collisions = BTreeMap<(DefinitionKind, String), String>;
+
+/// What identifies a collision's incident: the name and the server.
+fn subject(kind: DefinitionKind, name: &str, server: &str) -> String {
+    format!("{name} ({} of {server}: name taken)", kind.noun())
+}
+
+/// Opens an incident (owner's, one per name) for each collision of `now` not open yet,
+/// and resolves those of `before` that ended. Logged as an error when it begins.
+pub fn report(
+    incidents: &Incidents,
+    server: &str,
+    owner: &str,
+    before: &BTreeSet<(DefinitionKind, String)>,
+    now: &Collisions,
+) {
+    for ((kind, name), why) in now {
+        let subject = subject(*kind, name, server);
+        if incidents.sighting(IncidentKind::DefinitionDrift, &subject, "name-taken") {
+            continue;
+        }
+        let noun = kind.noun();
+        let shown = crate::explain::upstream_text(name, &Default::default(), 80);
+        tracing::error!(server, name = %shown, kind = noun, "not serving the MCP server's {noun}: {why} (give the server a prefix)");
+        incidents.raise(NewIncident {
+            kind: IncidentKind::DefinitionDrift,
+            tool: subject,
+            dependency: server.to_owned(),
+            owner: owner.to_owned(),
+            fingerprint: "name-taken".to_owned(),
+            title: format!(
+                "{shown}: the {noun} of MCP server {server} is not served: {why}; give the server a prefix"
+            ),
+            detail: json!({
+                "server": server,
+                "name": name,
+                "kind": noun,
+                "why": why,
+                "action": format!("toolgate does not serve the {noun}; the one that had the name keeps it"),
+                "hidden": true,
+            }),
+            contract_version: None,
+        });
+    }
+    for (kind, name) in before {
+        if !now.contains_key(&(*kind, name.clone())) {
+            let subject = subject(*kind, name, server);
+            if incidents.is_open(IncidentKind::DefinitionDrift, &subject) {
+                incidents.clear(
+                    IncidentKind::DefinitionDrift,
+                    &subject,
+                    None,
+                    "the name no longer meets another: the definition is served",
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_is_taken_by_one_that_reads_the_same_in_its_own_kind_only() {
+        let tools = by_skeleton(["search", "fetch"]);
+        for name in ["search", "Search", "ＳＥＡＲＣＨ", "s\u{0435}arch"] {
+            assert!(
+                taken(DefinitionKind::Tool, name, &tools).is_some(),
+                "{name}"
+            );
+        }
+        assert!(taken(DefinitionKind::Tool, "Dependency_Health", &Served::new()).is_some());
+        // toolgate's own tool is a tool: a prompt of its name meets nothing.
+        assert!(taken(DefinitionKind::Prompt, "dependency_health", &Served::new()).is_none());
+        assert!(taken(DefinitionKind::Tool, "search_docs", &tools).is_none());
+        let prompts = by_skeleton(["summarize"]);
+        assert!(taken(DefinitionKind::Prompt, "Summarize", &prompts).is_some());
+        assert!(taken(DefinitionKind::Prompt, "summ\u{0430}rize", &prompts).is_some());
+        assert!(taken(DefinitionKind::Prompt, "translate", &prompts).is_none());
+    }
+}
