@@ -39,6 +39,9 @@ impl Compiler<'_> {
         self.successor(&path, raw.successor.as_deref(), defined);
         let inputs = self.input_schemas(&path, raw.input_schema, raw.full_input_schema);
         let request = self.request(&path, raw.request, inputs.checked());
+        if let (Some(r), Some(d)) = (&request, &dependency) {
+            self.omitted_are_sent(&path, r, d);
+        }
         let contract = self.tool_contract(&path, raw.contract, gateway.learn);
         let probe = raw.probe.map(|p| Probe {
             every: self.duration_min(

@@ -102,6 +102,7 @@ impl RequestTemplate {
             method: self.method.clone(),
             url,
             headers,
+            omit_headers: self.omit_headers.clone(),
             body,
             content_type: own_type
                 .or_else(|| self.content_type.clone())
