@@ -119,7 +119,7 @@ impl Requirements {
         if alternatives.iter().any(|a| a.is_empty())
             || alternatives
                 .iter()
-                .any(|a| a.keys().all(|k| self.sent.contains_key(k)))
+                .any(|a| a.keys().all(|k| self.sends_like(k)))
         {
             return;
         }
@@ -147,17 +147,39 @@ impl Requirements {
             return;
         };
         let mut names = Vec::new();
+        let mut slots: Vec<(&'static str, String)> = Vec::new();
         for k in alternative.keys() {
+            let slot = self.schemes.get(k).and_then(slot);
+            // What the dependency sends already stays (SoundCloud's `AuthHeader`, with
+            // the `ClientId` some operations require besides it), and two schemes of
+            // one credential (Google's `Oauth2` and `Oauth2c`, two flows of one bearer
+            // token) are sent once.
+            let known = slot.as_ref().is_some_and(|s| slots.contains(s));
+            slots.extend(slot);
+            if known || self.sends_like(k) {
+                continue;
+            }
             names.push(k.clone());
             let made = self.scheme_credentials(k);
             own.extend(made);
         }
-        // The dependency's scheme credentials go only where the operation's own
-        // requirement does not replace them.
-        omit.extend(scheme_headers);
+        // The dependency's scheme credentials the alternative does not name are not sent.
+        let mut replaced = false;
+        for (k, headers) in &self.sent {
+            let kept = self
+                .schemes
+                .get(k)
+                .and_then(slot)
+                .is_some_and(|s| slots.contains(&s));
+            if !kept {
+                replaced = true;
+                omit.extend(headers.iter().cloned());
+            }
+        }
         notes.push(format!(
-            "the operation requires {} instead of the dependency's credentials: sent by the tool",
-            listed(&names, "", "")
+            "the operation requires {} {} the dependency's credentials: sent by the tool",
+            listed(&names, "", ""),
+            if replaced { "instead of" } else { "besides" }
         ));
     }
 
@@ -274,6 +296,21 @@ impl Requirements {
         }
     }
 
+    /// Whether the dependency sends the scheme `name`, or one that carries the same
+    /// credential in the same place (another OAuth 2 flow's bearer token).
+    fn sends_like(&self, name: &str) -> bool {
+        if self.sent.contains_key(name) {
+            return true;
+        }
+        let Some(wanted) = self.schemes.get(name).and_then(slot) else {
+            return false;
+        };
+        self.sent
+            .keys()
+            .filter_map(|k| self.schemes.get(k).and_then(slot))
+            .any(|s| s == wanted)
+    }
+
     fn dependency_sends(&self, f: &Found) -> bool {
         match f.location.as_str() {
             "query" => self.base_query.iter().any(|q| q == &f.name),
@@ -301,6 +338,33 @@ fn expressible(scheme: &Value) -> bool {
         ),
         Some("oauth2" | "openIdConnect" | "basic") => true,
         _ => false,
+    }
+}
+
+/// What a scheme sends and where: a bearer token (OAuth 2, OpenID Connect, HTTP
+/// bearer) and a password (HTTP basic) in `Authorization`, a key under its name.
+fn slot(scheme: &Value) -> Option<(&'static str, String)> {
+    let kind = scheme.get("type").and_then(Value::as_str)?;
+    let http = scheme
+        .get("scheme")
+        .and_then(Value::as_str)
+        .map(str::to_ascii_lowercase);
+    match (kind, http.as_deref()) {
+        ("oauth2" | "openIdConnect", _) | ("http", Some("bearer")) => {
+            Some(("bearer", "authorization".into()))
+        }
+        ("basic", _) | ("http", Some("basic")) => Some(("basic", "authorization".into())),
+        ("apiKey", _) => {
+            let at = scheme.get("in").and_then(Value::as_str)?;
+            let name = scheme.get("name").and_then(Value::as_str)?;
+            let name = if at == "header" {
+                name.to_ascii_lowercase()
+            } else {
+                name.to_string()
+            };
+            Some(("key", format!("{at}:{name}")))
+        }
+        _ => None,
     }
 }
 

@@ -80,6 +80,7 @@ fn an_operation_that_requires_another_scheme_is_sent_that_one_alone() {
             "/admin/users": {"get": op("admin_users", json!({"security": [{"admin": []}]}))},
             "/admin/keys": {"get": op("admin_keys", json!({"security": [{"admin": []}]}))},
             "/either": {"get": op("either", json!({"security": [{"admin": []}, {"bearer": []}]}))},
+            "/both": {"get": op("both", json!({"security": [{"bearer": [], "admin": []}]}))},
             "/signed": {"get": op("signed", json!({"security": [{"app": []}]}))},
             "/basic": {"get": op("basic", json!({"security": [{"pw": []}]}))},
         }),
@@ -107,6 +108,14 @@ fn an_operation_that_requires_another_scheme_is_sent_that_one_alone() {
     assert_eq!(var, "${DIR_ADMIN_API_KEY}");
     assert!(out.yaml.contains("DIR_ADMIN_API_KEY"));
     assert_eq!(sent(&config, "either").0, ["authorization"]);
+    // A scheme required besides the dependency's (SoundCloud's `ClientId` beside its
+    // `AuthHeader`) is added; the dependency's stays.
+    assert_eq!(sent(&config, "both").0, ["authorization", "x-admin-key"]);
+    assert!(
+        doc["tools"]["both"]["request"]
+            .get("omit_headers")
+            .is_none()
+    );
     let (headers, query) = sent(&config, "signed");
     assert!(headers.is_empty(), "{headers:?}");
     assert_eq!(query, ["app_key"]);
@@ -208,4 +217,31 @@ fn a_credential_parameter_some_operations_require_is_sent_by_them() {
         "the variable is listed to export: {}",
         out.yaml
     );
+}
+
+#[test]
+fn two_flows_of_one_bearer_token_are_one_credential() {
+    // Google's descriptions name two OAuth 2 schemes (implicit and authorization code)
+    // together in every requirement; the dependency sends the token once, and every
+    // operation is served by it.
+    let both = |scope: &str| json!({"Oauth2": [scope], "Oauth2c": [scope]});
+    let flow = json!({"type": "oauth2", "flows": {}});
+    let s = with_schemes(
+        json!({
+            "/a": {"get": op("a", json!({"security": [both("x"), both("y")]}))},
+            "/b": {"post": op("b", json!({"security": [both("y")]}))},
+        }),
+        json!({"Oauth2": flow.clone(), "Oauth2c": flow}),
+        Value::Null,
+    );
+    let (out, doc) = import_and_check(&s);
+    let config = check(&out.yaml).unwrap();
+    assert_eq!(sent(&config, "a").0, ["authorization"]);
+    assert_eq!(sent(&config, "b").0, ["authorization"]);
+    assert!(
+        doc["tools"]["a"]["request"].get("headers").is_none(),
+        "{}",
+        out.yaml
+    );
+    assert!(!out.yaml.contains("sent by the tool"), "{}", out.yaml);
 }
