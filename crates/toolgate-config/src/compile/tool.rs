@@ -73,7 +73,7 @@ impl Compiler<'_> {
                 .description
                 .unwrap_or_else(|| format!("Calls {}.", raw.dependency)),
             title: raw.title,
-            kind: ToolKind::Http(request?),
+            kind: ToolKind::Http(Box::new(request?)),
             annotations: annotations(raw.annotations.unwrap_or_default()),
             input_schema,
             input_validator,

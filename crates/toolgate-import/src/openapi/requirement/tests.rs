@@ -189,19 +189,19 @@ fn a_credential_parameter_some_operations_require_is_sent_by_them() {
         .push(json!({"name": "a", "in": "path", "required": true, "schema": {"type": "string"}}));
     let (out, doc) = import_and_check(&s);
     let config = check(&out.yaml).unwrap();
-    let user = "clearblade-usertoken".to_string();
-    let dev = "clearblade-devtoken".to_string();
+    let user = "clearblade-usertoken";
+    let dev = "clearblade-devtoken";
     let t = &config.tools["data_b"];
     assert!(
         t.dependency
             .headers
             .iter()
-            .any(|(n, _)| n == &HeaderName::from_static("clearblade-usertoken")),
+            .any(|(n, _)| n == HeaderName::from_static("clearblade-usertoken")),
         "{}",
         out.yaml
     );
-    assert_eq!(sent(&config, "data_b").0, [user.clone()]);
-    assert_eq!(sent(&config, "admin_a").0, [dev.clone()], "{}", out.yaml);
+    assert_eq!(sent(&config, "data_b").0, [user]);
+    assert_eq!(sent(&config, "admin_a").0, [dev], "{}", out.yaml);
     assert_eq!(sent(&config, "admin_b").0, [dev]);
     // Where the description makes it optional it is the caller's choice: not asked of
     // the model, and the operation's other credentials are not sent either.
