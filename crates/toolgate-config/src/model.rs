@@ -238,8 +238,9 @@ pub struct McpToolOverride {
 /// How a tool reaches its upstream.
 #[derive(Debug)]
 pub enum ToolKind {
-    /// An HTTP request rendered from a template.
-    Http(RequestTemplate),
+    /// An HTTP request rendered from a template (boxed: a template is far larger than
+    /// an MCP tool's two names).
+    Http(Box<RequestTemplate>),
     /// A tool of an upstream MCP server.
     Mcp {
         /// The server's name.
@@ -687,7 +688,7 @@ impl ToolSpec {
     /// The HTTP request template, for an HTTP tool.
     pub fn http_request(&self) -> Option<&RequestTemplate> {
         match &self.kind {
-            ToolKind::Http(r) => Some(r),
+            ToolKind::Http(r) => Some(&**r),
             ToolKind::Mcp { .. } => None,
         }
     }

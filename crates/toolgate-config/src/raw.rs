@@ -466,9 +466,14 @@ pub struct RawRequest {
     /// Query parameters; a parameter whose arguments are absent is left out.
     #[serde(default)]
     pub query: BTreeMap<String, String>,
-    /// Extra headers for this tool.
+    /// Extra headers for this tool; one the dependency also sends is replaced by the
+    /// tool's (an operation that takes other credentials than the API's default).
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
+    /// Headers of the dependency this tool does not send: an operation the API serves
+    /// without credentials (OpenAPI's `security: []`) must not be sent them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub omit_headers: Vec<String>,
     /// JSON body template; a string that is exactly `{name}` becomes the argument's JSON value.
     pub body: Option<Value>,
     /// How the body is sent: `json` (default), `form`

@@ -39,6 +39,9 @@ impl Compiler<'_> {
         self.successor(&path, raw.successor.as_deref(), defined);
         let inputs = self.input_schemas(&path, raw.input_schema, raw.full_input_schema);
         let request = self.request(&path, raw.request, inputs.checked());
+        if let (Some(r), Some(d)) = (&request, &dependency) {
+            self.omitted_are_sent(&path, r, d);
+        }
         let contract = self.tool_contract(&path, raw.contract, gateway.learn);
         let probe = raw.probe.map(|p| Probe {
             every: self.duration_min(
@@ -70,7 +73,7 @@ impl Compiler<'_> {
                 .description
                 .unwrap_or_else(|| format!("Calls {}.", raw.dependency)),
             title: raw.title,
-            kind: ToolKind::Http(request?),
+            kind: ToolKind::Http(Box::new(request?)),
             annotations: annotations(raw.annotations.unwrap_or_default()),
             input_schema,
             input_validator,

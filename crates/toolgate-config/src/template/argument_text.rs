@@ -57,17 +57,28 @@ pub(super) fn item_texts(v: &Value) -> Option<Vec<String>> {
 
 /// The query pairs of an exploded argument (`{name*}`): a list is the parameter once per
 /// item, an object one parameter per member (OpenAPI `style: form, explode: true`),
-/// anything else the parameter once; absent or `null` is no parameter.
+/// anything else the parameter once; absent or `null` is no parameter. A member that is
+/// itself a list is exploded the same way, its name once per item (`status=a&status=b`):
+/// joined into one value its commas would be encoded, and the server would read one
+/// item holding commas.
 pub(super) fn exploded<'a>(name: &'a str, value: Option<&'a Value>) -> Vec<(&'a str, String)> {
+    let each = |key: &'a str, items: &'a [Value]| {
+        items
+            .iter()
+            .filter_map(move |item| Some((key, scalar_text(item)?)))
+    };
     match value {
         None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .filter_map(|item| Some((name, scalar_text(item)?)))
-            .collect(),
+        Some(Value::Array(items)) => each(name, items).collect(),
         Some(Value::Object(members)) => members
             .iter()
-            .filter_map(|(k, v)| Some((k.as_str(), scalar_text(v)?)))
+            .flat_map(|(k, v)| match v {
+                Value::Array(items) => each(k.as_str(), items).collect::<Vec<_>>(),
+                other => scalar_text(other)
+                    .map(|t| (k.as_str(), t))
+                    .into_iter()
+                    .collect(),
+            })
             .collect(),
         Some(other) => scalar_text(other).map(|t| (name, t)).into_iter().collect(),
     }

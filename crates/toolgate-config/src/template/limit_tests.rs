@@ -11,6 +11,7 @@ fn search() -> RequestTemplate {
         path: Template::parse("/search"),
         query: vec![("q".into(), Template::parse("{q}"))],
         headers: vec![],
+        omit_headers: Vec::new(),
         body: None,
         body_encoding: BodyEncoding::Json,
         content_type: None,

@@ -111,6 +111,7 @@ impl RequestTemplate {
             method: self.method.clone(),
             url,
             headers,
+            omit_headers: self.omit_headers.clone(),
             body,
             content_type: own_type
                 .or_else(|| self.content_type.clone())

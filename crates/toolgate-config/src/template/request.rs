@@ -22,6 +22,8 @@ pub struct RequestTemplate {
     pub query: Vec<(String, Template)>,
     /// Tool-specific headers.
     pub headers: Vec<(HeaderName, Template)>,
+    /// Dependency headers this tool does not send.
+    pub omit_headers: Vec<HeaderName>,
     /// JSON body template.
     pub body: Option<Value>,
     /// How the rendered body is encoded.
@@ -104,10 +106,20 @@ pub struct RenderedRequest {
     pub url: url::Url,
     /// Tool-specific headers.
     pub headers: HeaderMap,
+    /// Dependency headers not sent with this request: the tool's `omit_headers`.
+    pub omit_headers: Vec<HeaderName>,
     /// Body bytes, encoded as `content_type` says.
     pub body: Option<Vec<u8>>,
     /// `Content-Type` of the body.
     pub content_type: HeaderValue,
+}
+
+impl RenderedRequest {
+    /// Whether the dependency header `name` goes with this request: not when the tool
+    /// omits it, nor when the tool sends one of that name itself, which replaces it.
+    pub fn sends_dependency_header(&self, name: &HeaderName) -> bool {
+        !self.omit_headers.contains(name) && !self.headers.contains_key(name)
+    }
 }
 
 /// Why arguments could not be turned into a request. The text is for the model.

@@ -15,6 +15,7 @@ fn template(path: &str, query: &[(&str, &str)]) -> RequestTemplate {
             .map(|(k, v)| (k.to_string(), Template::parse(v)))
             .collect(),
         headers: vec![],
+        omit_headers: Vec::new(),
         body: None,
         body_encoding: BodyEncoding::Json,
         content_type: None,
@@ -24,6 +25,24 @@ fn template(path: &str, query: &[(&str, &str)]) -> RequestTemplate {
 
 fn args(v: Value) -> Map<String, Value> {
     v.as_object().cloned().unwrap()
+}
+
+#[test]
+fn a_list_inside_an_exploded_object_repeats_its_member() {
+    // OpenAPI `style: form, explode: true` on an object of filters (a list of statuses
+    // beside a single owner): each item its own pair, as the list on its own would be.
+    let base = url::Url::parse("https://api.example.com/v1").unwrap();
+    let t = template("/issues", &[("filter", "{filter*}")]);
+    let r = t
+        .render(
+            &base,
+            &args(json!({"filter": {"status": ["open", "on,hold"], "owner": "me", "ids": [3, 4], "none": []}})),
+        )
+        .unwrap();
+    assert_eq!(
+        r.url.query(),
+        Some("status=open&status=on%2Chold&owner=me&ids=3&ids=4")
+    );
 }
 
 #[test]

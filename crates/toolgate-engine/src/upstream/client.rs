@@ -111,7 +111,11 @@ impl UpstreamClient {
         }
         let http = self.http_for(dep.allow_link_local);
         let mut builder = http.request(req.method.clone(), req.url.clone());
-        for (name, value) in &dep.headers {
+        for (name, value) in dep
+            .headers
+            .iter()
+            .filter(|(n, _)| req.sends_dependency_header(n))
+        {
             builder = builder.header(name, value);
         }
         for (name, value) in &req.headers {

@@ -202,7 +202,11 @@ impl PlainHttp {
         *request.uri_mut() = uri;
         let headers = request.headers_mut();
         headers.reserve(dep.headers.len() + req.headers.len() + 4);
-        for (name, value) in &dep.headers {
+        for (name, value) in dep
+            .headers
+            .iter()
+            .filter(|(n, _)| req.sends_dependency_header(n))
+        {
             headers.append(name.clone(), value.clone());
         }
         for (name, value) in &req.headers {

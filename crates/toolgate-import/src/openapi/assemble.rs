@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::operations::{Context, RawOperation, Tool};
 use super::refs::Refs;
+use super::requirement::Requirements;
 use super::schema::Dialect;
 use super::{
     OWNER_PLACEHOLDER, Options, account, account_var, api_version, credentials, dependency_name,
@@ -116,6 +117,10 @@ pub(super) struct Read {
     pub(super) accounts: Vec<account::AccountHeader>,
     /// Credentials the operations declare as parameters, which the dependency sends.
     pub(super) param_credentials: Vec<credentials::Found>,
+    /// Every credential the operations declare as a parameter.
+    pub(super) found: Vec<credentials::Found>,
+    /// What each operation's own requirement makes its tool send or leave out.
+    pub(super) requirements: Requirements,
 }
 
 /// The spec's server, security schemes, operations and the credentials its
@@ -148,6 +153,7 @@ pub(super) fn read(
         .collect();
     let found = credentials::find(refs, &declared);
     let accounts = account::find(refs, &declared);
+    let all_found = found.clone();
     let param_credentials =
         if auth.headers.is_empty() && auth.query.is_empty() && auth.cookies.is_empty() {
             emit::send_parameters(&mut auth, &found, dependency, raw_ops.len());
@@ -165,6 +171,7 @@ pub(super) fn read(
     for (k, _) in &mut auth.query {
         *k = escape_env(k);
     }
+    let requirements = Requirements::new(root, emit::schemes(root, dialect), &auth, dependency);
     Ok(Read {
         spec_server,
         origin_left_open,
@@ -174,6 +181,8 @@ pub(super) fn read(
         warnings,
         accounts,
         param_credentials,
+        found: all_found,
+        requirements,
     })
 }
 
@@ -276,9 +285,10 @@ pub(super) fn context<'a>(
 pub(super) fn tools(
     opts: &Options,
     cx: &mut Context<'_>,
-    raw_ops: &[RawOperation],
+    read: &mut Read,
     named: &Named,
 ) -> (Vec<Tool>, Vec<(String, String)>, usize) {
+    let raw_ops = &read.raw_ops;
     let (prefix, dependency) = (&named.prefix, &named.dependency);
     let mut names = naming::Names::default();
     if let Some(existing) = &opts.existing {
@@ -308,6 +318,8 @@ pub(super) fn tools(
         );
         match operations::build(cx, raw) {
             Ok(mut tool) => {
+                read.requirements
+                    .apply(cx.refs, raw, &read.found, &mut tool);
                 tool.name = names.claim(&full);
                 if tool.name != base {
                     tool.notes.push(format!(

@@ -144,7 +144,7 @@ pub const MAX_SENT: usize = 4;
 
 /// The words of a name, in lower case: `X-API-Key` → `x`, `api`, `key`;
 /// `nextPageToken` → `next`, `page`, `token`.
-fn words(name: &str) -> Vec<String> {
+pub fn words(name: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut word = String::new();
     let mut previous: Option<char> = None;

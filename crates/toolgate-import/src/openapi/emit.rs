@@ -29,6 +29,21 @@ pub struct Auth {
     pub warnings: Vec<String>,
     /// Every scheme the spec defines, one line each, the chosen one marked.
     pub schemes: Vec<String>,
+    /// The schemes the dependency sends, each with the header names it put there.
+    pub sent_schemes: Vec<(String, Vec<String>)>,
+    /// Header names the dependency sends for credential parameters.
+    pub param_headers: Vec<String>,
+}
+
+/// The security schemes a spec defines (`securityDefinitions` in 2.0).
+pub fn schemes(root: &Value, dialect: Dialect) -> Map<String, Value> {
+    match dialect {
+        Dialect::Swagger2 => root.get("securityDefinitions"),
+        _ => root.pointer("/components/securitySchemes"),
+    }
+    .and_then(Value::as_object)
+    .cloned()
+    .unwrap_or_default()
 }
 
 /// The security scheme `choice` names, else the one most operations use, as dependency
@@ -40,13 +55,7 @@ pub fn auth(
     dependency: &str,
     choice: Option<&str>,
 ) -> Result<Auth, String> {
-    let schemes = match dialect {
-        Dialect::Swagger2 => root.get("securityDefinitions"),
-        _ => root.pointer("/components/securitySchemes"),
-    }
-    .and_then(Value::as_object)
-    .cloned()
-    .unwrap_or_default();
+    let schemes = schemes(root, dialect);
     let mut out = Auth::default();
     for s in schemes.values() {
         if s.get("type").and_then(Value::as_str) == Some("apiKey")
@@ -207,7 +216,18 @@ pub fn auth(
             ));
             continue;
         }
+        let before: Vec<String> = out.headers.keys().cloned().collect();
+        let sent_before = (out.env.len(), out.query.len(), out.cookies.len());
         send_scheme(&mut out, &name, scheme, &prefix);
+        let added: Vec<String> = out
+            .headers
+            .keys()
+            .filter(|h| !before.contains(h))
+            .cloned()
+            .collect();
+        if !added.is_empty() || sent_before != (out.env.len(), out.query.len(), out.cookies.len()) {
+            out.sent_schemes.push((name, added));
+        }
     }
     Ok(out)
 }
@@ -287,7 +307,7 @@ fn fresh_var(out: &Auth, base: String) -> String {
 }
 
 /// One scheme's credentials as a dependency header or query parameter.
-fn send_scheme(out: &mut Auth, name: &str, scheme: &Value, prefix: &str) {
+pub(super) fn send_scheme(out: &mut Auth, name: &str, scheme: &Value, prefix: &str) {
     let kind = scheme.get("type").and_then(Value::as_str).unwrap_or("");
     let http_scheme = scheme
         .get("scheme")
@@ -365,7 +385,11 @@ fn send_scheme(out: &mut Auth, name: &str, scheme: &Value, prefix: &str) {
 fn send_parameter(out: &mut Auth, f: &super::credentials::Found, prefix: &str) -> Option<String> {
     let before = out.env.len();
     let scheme = json!({"type": "apiKey", "in": f.location, "name": f.name});
+    let headers = out.headers.len();
     send_scheme(out, &f.name, &scheme, prefix);
+    if out.headers.len() > headers {
+        out.param_headers.push(f.name.clone());
+    }
     let (var, what) = out.env.get_mut(before)?;
     what.push_str("; the spec declares it as an ordinary parameter");
     Some(var.clone())
@@ -463,7 +487,7 @@ pub fn parameters_beside_schemes(
 
 /// Why an `apiKey` scheme's key cannot be sent where the spec puts it: a header name
 /// that is not an HTTP token, or a query parameter without a name.
-fn unsendable(scheme: &Value) -> Option<String> {
+pub(super) fn unsendable(scheme: &Value) -> Option<String> {
     if scheme.get("type").and_then(Value::as_str) != Some("apiKey") {
         return None;
     }

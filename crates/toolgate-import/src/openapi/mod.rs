@@ -21,6 +21,7 @@ pub mod path_style;
 pub mod refs;
 pub mod reimport;
 pub mod repeated_prefix;
+pub mod requirement;
 pub mod schema;
 pub mod server;
 pub mod shared;
@@ -186,7 +187,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     // Account headers are bound before any operation's parameters are read.
     let (bind, account_binds) = assemble::account_binds(opts, &mut read, &named.dependency);
     let mut cx = assemble::context(&mut refs, &root, dialect, &mut read, &named, bind);
-    let (mut tools, skipped, filtered) = assemble::tools(opts, &mut cx, &read.raw_ops, &named);
+    let (mut tools, skipped, filtered) = assemble::tools(opts, &mut cx, &mut read, &named);
     if let Some(refused) = cx.refs.refused() {
         return Err(refused.to_string());
     }
@@ -212,6 +213,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     // the user's to fill in: it becomes an `${ENV}` reference, like a credential. The
     // spec's own text never names a variable: `$` in it is written `$$`.
     let mut env = std::mem::take(&mut read.auth.env);
+    env.extend(read.requirements.added(env.len()));
     let operations = read.raw_ops.len();
     let bind_report = assemble::bind_report(
         opts,
@@ -905,6 +907,8 @@ mod directory_tests;
 
 #[cfg(test)]
 mod classes_tests;
+#[cfg(test)]
+mod methods_tests;
 #[cfg(test)]
 mod multipart_tests;
 #[cfg(test)]

@@ -206,6 +206,45 @@ pub fn placeholder_default(name: &str, variable: &serde_json::Value, default: &s
         // A default is what the spec's author typed for the reader to replace: any
         // name under `example.com` is one (`discourse.example.com`).
         || host_labels(&d).iter().any(|l| l == "example")
+        || sample_account(name, &d)
+}
+
+/// Whether a variable that names an account (`{accountName}`, `{tenant}`, `{store}`)
+/// defaults to the vendor's sample of one (VTEX's `apiexamples`, a `demo-store`,
+/// `acme`, `my-org`). The standard sends a default when no value is given, but such a
+/// default only shows the form of a name: the calls would reach an account that is not
+/// the operator's, where they fail or, worse, act.
+fn sample_account(name: &str, default: &str) -> bool {
+    const ACCOUNT: &[&str] = &[
+        "account",
+        "company",
+        "customer",
+        "instance",
+        "merchant",
+        "org",
+        "organisation",
+        "organization",
+        "shop",
+        "site",
+        "store",
+        "subdomain",
+        "team",
+        "tenant",
+        "workspace",
+    ];
+    const SAMPLE: &[&str] = &["example", "sample", "demo", "acme", "dummy", "fake"];
+    let words = super::credentials::words(name);
+    if !words.iter().any(|w| ACCOUNT.contains(&w.as_str())) {
+        return false;
+    }
+    let squashed: String = default
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    SAMPLE.iter().any(|s| squashed.contains(s))
+        || squashed
+            .strip_prefix("my")
+            .is_some_and(|rest| ACCOUNT.iter().any(|a| rest.starts_with(a)))
 }
 
 /// Defaults that say there is no value.

@@ -35,6 +35,7 @@ impl Compiler<'_> {
         let raw_path = self.bound(format!("{rpath}.path"), &raw.path);
         let query = self.query_templates(&rpath, &raw.query);
         let headers = self.header_templates(&rpath, raw.headers);
+        let omit_headers = self.omitted_headers(&rpath, &raw.omit_headers);
         let body_encoding =
             self.body_encoding(&rpath, raw.body_encoding.as_deref(), raw.body.as_ref());
         let content_type = self.content_type(&rpath, raw.content_type.as_deref(), body_encoding);
@@ -44,6 +45,7 @@ impl Compiler<'_> {
             path: Template::parse(&raw_path),
             query,
             headers,
+            omit_headers,
             body: raw.body,
             body_encoding,
             content_type,
@@ -111,6 +113,44 @@ impl Compiler<'_> {
             }
         }
         headers
+    }
+
+    /// The dependency headers a tool does not send, by name; whether the dependency
+    /// sends each is checked once both are compiled ([`Compiler::omitted_are_sent`]).
+    fn omitted_headers(&mut self, rpath: &str, raw: &[String]) -> Vec<HeaderName> {
+        let mut names = Vec::new();
+        for (i, k) in raw.iter().enumerate() {
+            match HeaderName::from_bytes(k.as_bytes()) {
+                Ok(n) if !names.contains(&n) => names.push(n),
+                Ok(_) => {}
+                Err(_) => self.err(
+                    format!("{rpath}.omit_headers[{i}]"),
+                    format!("`{k}` is not a valid header name"),
+                    "name a header the dependency sends, e.g. `Authorization`",
+                ),
+            }
+        }
+        names
+    }
+
+    /// Every header a tool omits is one its dependency sends: a name that is not
+    /// (a typo, a header since removed) would leave the credential it meant to hold
+    /// back on every call.
+    pub(in crate::compile) fn omitted_are_sent(
+        &mut self,
+        path: &str,
+        request: &RequestTemplate,
+        dependency: &crate::model::Dependency,
+    ) {
+        for name in &request.omit_headers {
+            if !dependency.headers.iter().any(|(h, _)| h == name) {
+                self.err(
+                    format!("{path}.request.omit_headers"),
+                    format!("dependency `{}` sends no header `{name}`", dependency.name),
+                    "name one of the dependency's `headers`, or remove it",
+                );
+            }
+        }
     }
 
     /// How the body is sent, and whether the body has the shape that encoding needs.

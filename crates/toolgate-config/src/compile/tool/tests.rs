@@ -418,3 +418,48 @@ fn an_undeclared_placeholder_is_named_once_wherever_it_appears() {
         "{e}"
     );
 }
+
+fn compile_with(request: &str) -> Result<crate::Config, String> {
+    let yaml = format!(
+        "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\", headers: {{ Authorization: \"Bearer t0ken-value\" }} }}\n\
+         tools:\n  t:\n    dependency: api\n    owner: o@example.com\n    request: {request}\n    \
+         contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\n"
+    );
+    crate::parse(Path::new("t.yaml"), &yaml, Path::new("."), &|_| None).map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_tool_omits_only_headers_its_dependency_sends() {
+    let config =
+        compile_with("{ path: /health, omit_headers: [authorization] }").expect("compiles");
+    let request = config.tools["t"].http_request().expect("an HTTP tool");
+    assert_eq!(request.omit_headers, vec![http::header::AUTHORIZATION]);
+    let args = serde_json::Map::new();
+    let rendered = request
+        .render(&config.tools["t"].dependency.base_url, &args)
+        .expect("renders");
+    assert!(!rendered.sends_dependency_header(&http::header::AUTHORIZATION));
+
+    let e = compile_with("{ path: /health, omit_headers: [X-Api-Key] }").unwrap_err();
+    assert!(
+        e.contains("omit_headers") && e.contains("sends no header `x-api-key`"),
+        "{e}"
+    );
+    let e = compile_with("{ path: /health, omit_headers: [\"X Key\"] }").unwrap_err();
+    assert!(e.contains("not a valid header name"), "{e}");
+}
+
+#[test]
+fn a_tool_header_of_the_dependency_s_name_replaces_it() {
+    let config = compile_with("{ path: /admin, headers: { Authorization: \"Basic abc\" } }")
+        .expect("compiles");
+    let request = config.tools["t"].http_request().expect("an HTTP tool");
+    let rendered = request
+        .render(
+            &config.tools["t"].dependency.base_url,
+            &serde_json::Map::new(),
+        )
+        .expect("renders");
+    assert!(!rendered.sends_dependency_header(&http::header::AUTHORIZATION));
+    assert!(rendered.sends_dependency_header(&http::header::ACCEPT));
+}

@@ -119,6 +119,7 @@ fn get(url: &Url, path_and_query: &str) -> RenderedRequest {
         method: http::Method::GET,
         url: url.join(path_and_query).unwrap(),
         headers: HeaderMap::new(),
+        omit_headers: Vec::new(),
         body: None,
         content_type: http::HeaderValue::from_static("application/json"),
     }
@@ -240,6 +241,37 @@ async fn the_request_carries_what_reqwest_sent() {
     assert!(!seen.contains("content-length"), "{seen}");
     assert_eq!(seen.matches("accept:").count(), 1, "{seen}");
     assert!(seen.contains("accept: application/json\r\n"), "{seen}");
+}
+
+#[tokio::test]
+async fn a_tool_replaces_or_omits_the_dependency_credential() {
+    let server = scripted(|_| (ok("{}"), After::KeepOpen)).await;
+    let client = client();
+    // An operation that takes another credential sends its own, never both.
+    let mut req = get(&server.url, "/v1/admin");
+    req.headers.insert(
+        header::AUTHORIZATION,
+        HeaderValue::from_static("Basic dG9vbDpzZWNyZXQ="),
+    );
+    send(&client, &server, &req).await.unwrap();
+    // An operation served without credentials is sent none.
+    let mut req = get(&server.url, "/v1/health");
+    req.omit_headers = vec![header::AUTHORIZATION];
+    send(&client, &server, &req).await.unwrap();
+    let seen: Vec<String> = server
+        .requests
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|r| r.to_ascii_lowercase())
+        .collect();
+    assert_eq!(seen[0].matches("authorization:").count(), 1, "{}", seen[0]);
+    assert!(
+        seen[0].contains("authorization: basic dg9vbdpzzwnyzxq=\r\n"),
+        "{}",
+        seen[0]
+    );
+    assert!(!seen[1].contains("authorization"), "{}", seen[1]);
 }
 
 #[tokio::test]

@@ -218,10 +218,7 @@ struct Arg {
 pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
     // A method a tool cannot use makes no tool, whatever else the operation says.
     if !METHODS.contains(&raw.method.as_str()) {
-        return Err(Skip(format!(
-            "method {} is not supported by toolgate",
-            raw.method.to_uppercase()
-        )));
+        return Err(Skip(unsupported_method(&raw.method)));
     }
     let op = &raw.op;
     // An unusable server of its own skips the operation before anything else is read.
@@ -397,6 +394,18 @@ fn input_schema(
     input
 }
 
+/// Why an operation of a method no tool sends is skipped.
+fn unsupported_method(method: &str) -> String {
+    match method {
+        // What a resource allows is said in the answer's headers (`Allow`, CORS), and a
+        // client asks it before a call: nothing an agent acts on.
+        "options" => "method OPTIONS asks which methods and origins a resource allows, answered in headers a client reads before a call, not a result for an agent: no tool".into(),
+        // TRACE echoes the request, the dependency's credentials with it.
+        "trace" => "method TRACE echoes the request back, the dependency's credentials with it: no tool".into(),
+        m => format!("method {} is not supported by toolgate", m.to_uppercase()),
+    }
+}
+
 /// The contract's response schema and the documented response headers; `None` for a
 /// schema that does not compile or declares nothing, which `serve` learns instead.
 fn response_contract(
@@ -406,6 +415,14 @@ fn response_contract(
     notes: &mut Vec<String>,
 ) -> (Option<Value>, Vec<String>) {
     let (response_schema, response_headers, response_notes) = response(cx, raw, warnings);
+    // A HEAD answer has no body (RFC 9110 § 9.3.2), whatever schema the description
+    // copied from the GET beside it: a body contract would fail on every answer.
+    if raw.method == "head" {
+        notes.push(
+            "HEAD: the answer is its status and headers, with no body to hold to a contract".into(),
+        );
+        return (None, response_headers);
+    }
     let response_schema = response_schema.and_then(|s| {
         // A contract naming shared components is checked once they are all converted
         // (see `shared::finish`).

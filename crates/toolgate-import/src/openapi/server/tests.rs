@@ -108,6 +108,13 @@ fn a_server_variable_default_that_only_stands_in_is_the_users_to_give() {
         ("instance", "example.com"),
         // A credential in the URL: its default is a sample key.
         ("token", "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"),
+        // An account's name given as the vendor's sample account (VTEX's
+        // `{accountName}` = `apiexamples`): calls there reach someone else's account.
+        ("accountName", "apiexamples"),
+        ("tenant", "sample-tenant"),
+        ("store", "demo-store"),
+        ("subdomain", "acme"),
+        ("organization", "my-org"),
     ] {
         assert!(
             placeholder_default(name, &free, default),
@@ -120,6 +127,9 @@ fn a_server_variable_default_that_only_stands_in_is_the_users_to_give() {
         ("Endpoint", "https://api.cognitive.microsoft.com"),
         ("account", "storeframework"),
         ("protocol", "https"),
+        // Sample words name a sample only where the variable names an account.
+        ("environment", "demo"),
+        ("region", "test-1"),
     ] {
         assert!(
             !placeholder_default(name, &free, default),
