@@ -1342,8 +1342,9 @@ def anyio_fail_after(seconds: float, message: str) -> Any:
 
 async def case_overlap(label: str, binary: str, work: Path, args: argparse.Namespace) -> None:
     """Two servers claiming the same resource URIs (two copies of server-everything):
-    toolgate does not hand one's reads to the other, and a URI a server's own tool result
-    linked to is read from that server."""
+    toolgate does not hand one's reads of a listed resource to the other, serves one
+    server's copy of a URI template both list, and reads a URI a server's own tool
+    result linked to from that server."""
     from mcp.shared.exceptions import MCPError
 
     everything = Path(args.node_modules) / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
@@ -1369,16 +1370,20 @@ async def case_overlap(label: str, binary: str, work: Path, args: argparse.Names
             message = await refused(client, static)
             check("several MCP servers (ev, ew)" in message, f"the refusal should name both servers; got {message!r}")
             ok(label, f"{static}, listed by both servers, is refused: {message[:90]}…")
+            # The same URI template from both servers: the name rule serves the first's
+            # (ew's is withheld, with an incident), so a URI it matches is ev's to read.
+            templates = [t.uri_template for t in (await client.list_resource_templates()).resource_templates]
+            check(len(templates) == len(set(templates)), f"each URI template should be listed once; listed {templates}")
             dynamic = "demo://resource/dynamic/text/2"
-            message = await refused(client, dynamic)
-            check("pinned URI templates" in message, f"a URI both servers' pinned templates match should be refused; got {message!r}")
+            first = await client.read_resource(dynamic)
+            check(bool(first.contents) and str(first.contents[0].uri) == dynamic, f"{dynamic} should be read from the template's holder; got {dump(first)}")
             result = await call(client, "ew__get-resource-links", {"count": 2})
             check(not result.is_error, f"ew__get-resource-links should succeed; got {dump(result)}")
             links = [str(b.uri) for b in result.content if getattr(b, "type", None) == "resource_link"]
             check(dynamic in links, f"ew's result should link to {dynamic}; got {links}")
             read = await client.read_resource(dynamic)
             check(bool(read.contents) and str(read.contents[0].uri) == dynamic, f"the linked resource should be read from ew; got {dump(read)}")
-            ok(label, f"{dynamic}: refused while both templates claim it, read from ew once ew's tool result linked to it")
+            ok(label, f"{dynamic}: read through the one template served, and from ew once ew's tool result linked to it")
     finally:
         tg.stop()
 
