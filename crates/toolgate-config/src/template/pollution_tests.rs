@@ -18,6 +18,7 @@ fn template(method: Method, query: &[(&str, &str)], body: Option<Value>) -> Requ
             .map(|(k, v)| (k.to_string(), Template::parse(v)))
             .collect(),
         headers: vec![],
+        omit_headers: vec![],
         body,
         body_encoding: BodyEncoding::Json,
         content_type: None,
