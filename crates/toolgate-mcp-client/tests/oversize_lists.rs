@@ -202,9 +202,11 @@ async fn a_list_of_a_gigabyte_is_cut_off() {
             matches!(failed, Err(Failure::TooLarge { limit: MAX })),
             "{failed:?}"
         );
-        // Read no further than the bound (and what was in flight).
+        // Read no further than the bound and what was in flight: far from the gigabyte.
+        // The server counts what it wrote, and on a loaded machine it runs ahead of a
+        // reader that is waiting for a core (80 MB was seen with a 72 MB bound).
         let produced = up.produced.load(Ordering::Relaxed);
-        assert!(produced < 9 * MAX, "{produced} bytes produced");
+        assert!(produced < 16 * MAX, "{produced} bytes produced");
     }
 }
 
