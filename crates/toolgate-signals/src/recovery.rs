@@ -196,24 +196,8 @@ fn markup(text: &str, out: &mut Found) {
     if head.to_ascii_lowercase().contains("<html") {
         return;
     }
-    let mut rest = text;
-    for _ in 0..MAX_TAGS {
-        let Some(open) = rest.find('<') else {
-            return;
-        };
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('>') else {
-            return;
-        };
-        let tag = &after[..close];
-        rest = &after[close + 1..];
-        if tag.starts_with(['/', '?', '!']) || tag.ends_with('/') {
-            continue;
-        }
-        let name = tag.split_whitespace().next().unwrap_or_default();
-        let local = crate::walk::normalise(name.rsplit(':').next().unwrap_or(name));
-        let end = rest.find('<').unwrap_or(rest.len());
-        let value = rest[..end].trim();
+    for (name, value) in crate::walk::xml_elements(text, MAX_TAGS) {
+        let local = crate::walk::normalise(name);
         if CODE_KEYS.contains(&local.as_str()) {
             out.code(&local, value);
         } else if MESSAGE_KEYS.contains(&local.as_str()) {

@@ -48,6 +48,8 @@ use crate::{Deprecation, MAX_WAIT, num, reset};
 
 mod markup;
 
+pub(crate) use markup::elements as xml_elements;
+
 const MAX_DEPTH: usize = 8;
 const MAX_NODES: usize = 1024;
 /// Longest message text searched for throttle phrases, and shown as the reason.

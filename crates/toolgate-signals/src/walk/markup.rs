@@ -33,25 +33,7 @@ pub(super) fn read(text: &str, now: DateTime<Utc>, out: &mut Walked) {
         page_waits(text, now, out);
         return;
     }
-    let mut rest = text;
-    for _ in 0..MAX_TAGS {
-        let Some(open) = rest.find('<') else {
-            return;
-        };
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('>') else {
-            return;
-        };
-        let tag = &after[..close];
-        rest = &after[close + 1..];
-        // Closing tags, declarations, comments and empty elements hold no text.
-        if tag.starts_with(['/', '?', '!']) || tag.ends_with('/') {
-            continue;
-        }
-        let name = tag.split_whitespace().next().unwrap_or_default();
-        let local = name.rsplit(':').next().unwrap_or(name);
-        let end = rest.find('<').unwrap_or(rest.len());
-        let value = rest[..end].trim();
+    for (local, value) in elements(text, MAX_TAGS) {
         if is_fault_type(local) {
             // A SOAP fault's detail names its type by an element (NetSuite's
             // `<platformFaults:exceededConcurrentRequestLimitFault>`): the name is the
@@ -63,6 +45,32 @@ pub(super) fn read(text: &str, now: DateTime<Utc>, out: &mut Walked) {
         }
         field(local, &Value::String(value.to_owned()), now, out);
     }
+}
+
+/// The elements of an XML text, at most `max_tags` tags read: each opening tag's local
+/// name (its namespace prefix dropped) and its text up to the next tag, trimmed.
+pub(crate) fn elements(text: &str, max_tags: usize) -> impl Iterator<Item = (&str, &str)> {
+    let mut rest = text;
+    let mut tags = 0;
+    std::iter::from_fn(move || {
+        while tags < max_tags {
+            tags += 1;
+            let open = rest.find('<')?;
+            let after = &rest[open + 1..];
+            let close = after.find('>')?;
+            let tag = &after[..close];
+            rest = &after[close + 1..];
+            // Closing tags, declarations, comments and empty elements hold no text.
+            if tag.starts_with(['/', '?', '!']) || tag.ends_with('/') {
+                continue;
+            }
+            let name = tag.split_whitespace().next().unwrap_or_default();
+            let local = name.rsplit(':').next().unwrap_or(name);
+            let end = rest.find('<').unwrap_or(rest.len());
+            return Some((local, rest[..end].trim()));
+        }
+        None
+    })
 }
 
 /// The waits an HTML page's text states: each run of text between tags is read as a
