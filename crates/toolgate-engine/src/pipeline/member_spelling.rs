@@ -20,7 +20,7 @@ pub(super) fn misread_member(schema: &Map<String, Value>, args: &Value) -> Optio
         return None;
     };
     args.iter().find_map(|(name, value)| {
-        let property = properties.get(name)?;
+        let property = properties.get(name).filter(|_| has_members(value))?;
         nested(schema, property, value, &format!("/{name}"), 1)
     })
 }
@@ -42,6 +42,7 @@ fn nested(
             items
                 .iter()
                 .enumerate()
+                .filter(|(_, v)| has_members(v))
                 .find_map(|(i, v)| nested(root, item, v, &format!("{at}/{i}"), depth + 1))
         }
         Value::Object(members) => {
@@ -50,7 +51,9 @@ fn nested(
             };
             members.iter().find_map(|(name, member)| {
                 if let Some(property) = properties.get(name) {
-                    return nested(root, property, member, &format!("{at}/{name}"), depth + 1);
+                    return has_members(member)
+                        .then(|| nested(root, property, member, &format!("{at}/{name}"), depth + 1))
+                        .flatten();
                 }
                 let key = member_key(name);
                 let declared = properties.keys().find(|p| member_key(p) == key)?;
@@ -61,6 +64,12 @@ fn nested(
         }
         _ => None,
     }
+}
+
+/// Whether a value can hold members to misread: only objects and arrays are walked, so
+/// a scalar argument (most of them, on every call) costs no path of its own.
+fn has_members(value: &Value) -> bool {
+    value.is_object() || value.is_array()
 }
 
 #[cfg(test)]
