@@ -20,8 +20,10 @@ use serde_json::{Number, Value};
 
 #[cfg(test)]
 mod choices;
+mod escape_sites;
 mod read_check;
 mod scan;
+pub use escape_sites::EscapeSites;
 pub(crate) use read_check::ReadCheck;
 pub use scan::special_mask as json_special_mask;
 

@@ -91,7 +91,7 @@ mod validate;
 mod value_diff;
 mod walk;
 
-pub use borrowed::{Borrowed, Doc, json_special_mask};
+pub use borrowed::{Borrowed, Doc, EscapeSites, json_special_mask};
 pub use cache::ContractCache;
 pub use definition::{
     DefinitionChange, DefinitionKind, PinnedDefinition, ToolDefinition, compare,

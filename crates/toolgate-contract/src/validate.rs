@@ -3,7 +3,7 @@
 //! [`Drift`] from the structural walk plus the validator's own errors. The validator is
 //! the only judge of validity; the walk explains *why*.
 
-use crate::borrowed::{Borrowed, Doc, ReadCheck};
+use crate::borrowed::{Borrowed, Doc, EscapeSites, ReadCheck};
 use crate::drift::{Change, Drift, Violation};
 use crate::files::{SchemaFileError, SchemaFiles, non_empty};
 use crate::findings::Findings;
@@ -291,6 +291,13 @@ impl ResponseContract {
             .read_check
             .as_ref()
             .is_some_and(|check| check.vouches_for(body))
+    }
+
+    /// Like [`ResponseContract::vouches_for`], and when it vouches, where the body's
+    /// bytes need escaping inside a JSON string, found on the way: the answer's text
+    /// block then needs no second search of the body. `None` says nothing either way.
+    pub fn vouch(&self, body: &[u8]) -> Option<EscapeSites> {
+        self.compiled.read_check.as_ref()?.vouch(body)
     }
 
     /// Checks a body as it arrived, without building a `Value` unless it fails: `Ok(())`

@@ -30,7 +30,7 @@ use jsonschema::Validator;
 use serde_json::Number;
 
 use super::scan::Reader;
-use super::{Borrowed, Doc};
+use super::{Borrowed, Doc, EscapeSites};
 
 /// Index of a [`Node`] in [`ReadCheck::nodes`].
 type NodeId = usize;
@@ -152,6 +152,18 @@ impl ReadCheck {
             return false;
         };
         self.value(&mut reader, self.root).is_some() && reader.at_end()
+    }
+
+    /// Like [`ReadCheck::vouches_for`], and when it vouches, where the body's bytes
+    /// need escaping inside a JSON string, noted on the way (`None`: not vouched for,
+    /// or a body too long for 32-bit offsets).
+    pub fn vouch(&self, bytes: &[u8]) -> Option<EscapeSites> {
+        let mut reader = Reader::noting_escapes(bytes)?;
+        self.value(&mut reader, self.root)?;
+        if !reader.at_end() {
+            return None;
+        }
+        reader.take_escapes().map(EscapeSites::new)
     }
 
     /// Reads one value at the reader's position and checks it against `node`; `None`

@@ -6,6 +6,7 @@
 
 use super::*;
 use crate::borrowed::choices::Choices;
+use crate::borrowed::scan::tests::to_escape;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -309,6 +310,12 @@ proptest! {
             judge(&schema, text.as_bytes()),
             "schema {} document {}", schema, text
         );
+        // Vouching while noting escapes decides the same, and notes every one.
+        let sites = check.vouch(text.as_bytes());
+        prop_assert_eq!(sites.is_some(), check.vouches_for(text.as_bytes()));
+        if let Some(sites) = sites {
+            prop_assert_eq!(sites.offsets(), &to_escape(text.as_bytes())[..], "{}", text);
+        }
     }
 
     #[test]
@@ -322,6 +329,10 @@ proptest! {
         bytes[i] = byte;
         if check.vouches_for(&bytes) {
             prop_assert!(judge(&schema, &bytes), "vouched for {:?}", String::from_utf8_lossy(&bytes));
+        }
+        match check.vouch(&bytes) {
+            Some(sites) => prop_assert_eq!(sites.offsets(), &to_escape(&bytes)[..]),
+            None => prop_assert!(!check.vouches_for(&bytes)),
         }
     }
 }
@@ -443,6 +454,10 @@ fn hands_what_it_does_not_decide_to_the_validator() {
                 judge(&schema, text.as_bytes()),
                 "schema {schema} document {text}"
             );
+            // A value read whole for the validator has its escapes noted too.
+            if let Some(sites) = check.vouch(text.as_bytes()) {
+                assert_eq!(sites.offsets(), to_escape(text.as_bytes()), "{text}");
+            }
         }
     }
 }

@@ -14,6 +14,15 @@ fn read(bytes: &[u8]) -> Option<Doc<'_>> {
     super::read(bytes).map(|(doc, _)| doc)
 }
 
+/// The offsets of the bytes a JSON string must escape, found the slow way.
+pub(crate) fn to_escape(bytes: &[u8]) -> Vec<u32> {
+    (0u32..)
+        .zip(bytes)
+        .filter(|&(_, &b)| b == b'"' || b == b'\\' || b < 0x20)
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// Both paths say the same of repeated names as they do of the tree.
 #[test]
 fn both_paths_note_a_repeated_member_name() {
@@ -166,6 +175,20 @@ proptest! {
             // Numbers beyond f64 are refused by serde_json, and then by both.
             None => prop_assert!(read.is_none(), "accepted what serde_json refuses: {text}"),
             Some(doc) => prop_assert_eq!(read.as_ref(), Some(doc), "{}", text),
+        }
+    }
+
+    /// The offsets noted on the way are exactly those of the bytes a JSON string must
+    /// escape, in every document the reader accepts: the answer's text block is written
+    /// from them, so one missed would send the client broken JSON.
+    #[test]
+    fn the_escapes_noted_while_reading_are_every_byte_to_escape(doc in tree(), seed in 1u64..) {
+        let mut text = String::new();
+        render(&doc, &mut Choices(seed), &mut text);
+        let bytes = text.as_bytes();
+        let mut reader = Reader::noting_escapes(bytes).expect("UTF-8");
+        if reader.value().is_some() && reader.at_end() {
+            prop_assert_eq!(reader.take_escapes().expect("asked for"), to_escape(bytes), "{}", text);
         }
     }
 

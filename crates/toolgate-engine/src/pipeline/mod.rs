@@ -44,7 +44,7 @@ use toolgate_signals::Signals;
 use crate::dependency::{Admitted, Gate};
 use crate::explain::{self, Detail};
 use crate::metrics::{Class, RetryLabels};
-use crate::upstream::{SendError, Upstream};
+use crate::upstream::{CheckedBody, SendError, Upstream};
 
 pub use crate::upstream::{AttemptResult, CallContext, interpret, read_signals};
 pub use outcome::{CallOutcome, Failure, Origin, Structured};
@@ -86,7 +86,7 @@ struct Call {
 #[derive(Debug)]
 enum Ending {
     /// A body that satisfied the contract.
-    Body(bytes::Bytes),
+    Body(CheckedBody),
     /// Admission or the version gate answered instead of the upstream.
     Refused(Failure),
     /// The retry loop stopped on a failed attempt.
@@ -409,7 +409,7 @@ async fn admit<'a, U: Upstream>(
 
 /// What one admitted attempt came to.
 enum Attempted {
-    Success(bytes::Bytes),
+    Success(CheckedBody),
     /// The reply announced a newer upstream version and the gate refuses.
     Refused(Failure),
     Failed {
@@ -550,7 +550,7 @@ fn succeeded<U: Upstream>(
     call: &mut Call,
     reply: Reply<'_>,
     header_version: Option<String>,
-    body: bytes::Bytes,
+    body: CheckedBody,
 ) -> Attempted {
     let spec = &route.spec;
     let Reply {
@@ -560,7 +560,7 @@ fn succeeded<U: Upstream>(
         latency,
     } = reply;
     call.warned_drift = None;
-    match crate::learned::judge(&services.learning, spec, &route.state.learned, &body) {
+    match crate::learned::judge(&services.learning, spec, &route.state.learned, body.bytes()) {
         crate::learned::Judged::Fine => {}
         crate::learned::Judged::Drift { drift, samples }
             if spec.contract.on_drift == toolgate_config::OnDrift::Fail =>
@@ -654,8 +654,11 @@ fn decide<U: Upstream>(
     let spec = &route.spec;
     match ending {
         Ending::Body(body) => Ok(match spec.kind {
-            toolgate_config::ToolKind::Mcp { .. } => Structured::mcp_result(body),
-            toolgate_config::ToolKind::Http(_) => Structured::new(body, spec.contract.wraps_result),
+            toolgate_config::ToolKind::Mcp { .. } => Structured::mcp_result(body.into_parts().0),
+            toolgate_config::ToolKind::Http(_) => {
+                let (json, escapes) = body.into_parts();
+                Structured::checked(json, escapes, spec.contract.wraps_result)
+            }
         }),
         Ending::Refused(failure) => match call.last.take() {
             // Refused on a retry (the breaker opened meanwhile): the call did reach the

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use toolgate_contract::Drift;
+use toolgate_contract::{Drift, EscapeSites};
 use toolgate_resilience::ErrorClass;
 
 /// What a tool call produced, before it is put into MCP terms.
@@ -65,6 +65,8 @@ pub struct Structured {
     json: bytes::Bytes,
     /// The contract's schema is not an object: the body goes out as `{"result": …}`.
     wrapped: bool,
+    /// Where the body needs escaping inside a JSON string, when the check noted it.
+    escapes: Option<EscapeSites>,
     /// The bytes are an upstream MCP server's whole `tools/call` result (content blocks,
     /// `structuredContent`, `_meta`), passed on as it came, notes added.
     mcp_result: bool,
@@ -76,6 +78,17 @@ impl Structured {
         Structured {
             json,
             wrapped,
+            escapes: None,
+            mcp_result: false,
+        }
+    }
+
+    /// A checked body, with where it needs escaping when its check noted that.
+    pub fn checked(json: bytes::Bytes, escapes: Option<EscapeSites>, wrapped: bool) -> Structured {
+        Structured {
+            json,
+            wrapped,
+            escapes,
             mcp_result: false,
         }
     }
@@ -85,6 +98,7 @@ impl Structured {
         Structured {
             json,
             wrapped: false,
+            escapes: None,
             mcp_result: true,
         }
     }
@@ -97,6 +111,12 @@ impl Structured {
     /// The body's JSON, as received.
     pub fn body(&self) -> &[u8] {
         &self.json
+    }
+
+    /// Where the body's bytes need escaping inside a JSON string, when the contract's
+    /// check noted that on its way (see `upstream::CheckedBody`).
+    pub fn escapes(&self) -> Option<&EscapeSites> {
+        self.escapes.as_ref()
     }
 
     /// Whether the structured content is `{"result": body}` rather than the body.

@@ -10,14 +10,14 @@ use toolgate_resilience::{Attempt, BodyCheck, ErrorClass, Said, classify};
 use toolgate_signals::{Headers, Signals};
 
 use crate::explain::{self, Detail};
-use crate::upstream::{SendError, UpstreamResponse};
+use crate::upstream::{CheckedBody, SendError, UpstreamResponse};
 use toolgate_config::{ToolKind, ToolSpec};
 
 /// What one attempt turned into.
 #[derive(Debug)]
 pub enum AttemptResult {
     /// The body, checked against the contract (`null` when it was empty).
-    Success(bytes::Bytes),
+    Success(CheckedBody),
     /// A classified failure.
     Failed {
         /// Its class.
@@ -258,7 +258,11 @@ fn check(
     let checked_later = crate::learned::warns_on_declared(tool);
     // The common reply's whole check in one pass: JSON, no member named twice, and the
     // contract's schema. What it does not vouch for is read again below, for the reason.
-    let vouched = !checked_later && tool.contract.response.vouches_for(&body);
+    // The read notes where the body needs escaping, for the answer's text block.
+    let escapes = (!checked_later)
+        .then(|| tool.contract.response.vouch(&body))
+        .flatten();
+    let vouched = escapes.is_some();
     if !vouched && let Some(position) = super::duplicate_names::repeated_member(&body) {
         let detail = Detail::RepeatedMember {
             position,
@@ -283,7 +287,10 @@ fn check(
                 excerpt: String::new(),
             },
         },
-        Ok(()) => AttemptResult::Success(body),
+        Ok(()) => AttemptResult::Success(match escapes {
+            Some(escapes) => CheckedBody::with_escapes(body, escapes),
+            None => body.into(),
+        }),
         Err(BodyError::NotJson(e)) => {
             let detail = Detail::NotJson {
                 reason: e.to_string(),

@@ -9,6 +9,7 @@
 //! ([`Upstream::interpret`]): an HTTP status and body, or a JSON-RPC answer.
 
 mod charset;
+mod checked_body;
 mod client;
 mod duplicate_names;
 mod http;
@@ -27,6 +28,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 use toolgate_signals::Signals;
 
+pub use checked_body::CheckedBody;
 pub use client::UpstreamClient;
 pub use http::HttpUpstream;
 pub use interpret::{AttemptResult, interpret, read_signals};

@@ -22,6 +22,7 @@
 //! A failure's `_meta` repeats its text under `dev.toolgate/error`, first, for clients
 //! that hand the model a dump of the whole result.
 
+mod escape;
 mod fronted;
 
 use super::envelope::Era;
@@ -158,10 +159,10 @@ impl NoteRoutes {
 fn write_text(out: &mut Vec<u8>, result: &Result<Structured, Failure>) -> bool {
     match result {
         Ok(structured) => {
-            if structured.is_wrapped() {
-                write_str(out, &structured.text());
-            } else {
-                write_utf8_str(out, structured.body());
+            match structured.escapes() {
+                _ if structured.is_wrapped() => write_str(out, &structured.text()),
+                Some(sites) => escape::write_at_sites(out, structured.body(), sites.offsets()),
+                None => escape::write_utf8_str(out, structured.body()),
             }
             false
         }
@@ -380,113 +381,7 @@ fn append_to_string(out: &mut Vec<u8>, s: &str) {
 
 /// Appends `s` as a JSON string (quoted and escaped).
 pub fn write_str(out: &mut Vec<u8>, s: &str) {
-    write_utf8_str(out, s.as_bytes());
-}
-
-/// Appends UTF-8 `bytes` as a JSON string, escaped exactly as `serde_json` escapes.
-///
-/// Takes bytes so a checked body needs no second UTF-8 pass (the parse verified every
-/// string, and JSON outside strings is ASCII): only `"`, `\\` and control bytes change;
-/// every other byte, multi-byte sequences included, is copied as it is. This copies the
-/// whole upstream body on every call, and a JSON body has a quote every dozen bytes, so
-/// it works eight bytes at a time, in one pass: each block is written with one store,
-/// and a block with escapes as one store per run between them (a run is written as a
-/// whole word and the next write starts where the run ends), never a copy call per run.
-/// The output grows ahead of the writes, so no store checks for room.
-fn write_utf8_str(out: &mut Vec<u8>, bytes: &[u8]) {
-    /// The most one block can take: eight six-byte escapes, or a run's word store.
-    const BLOCK_ROOM: usize = 8 * 6 + 8;
-    let start = out.len();
-    // Room for an escape every few bytes; a text with more grows it below.
-    out.resize(start + bytes.len() + bytes.len() / 4 + BLOCK_ROOM + 2, 0);
-    let mut w = start;
-    out[w] = b'"';
-    w += 1;
-    let mut blocks = bytes.chunks_exact(8);
-    for block in blocks.by_ref() {
-        if out.len() - w < BLOCK_ROOM {
-            out.resize(out.len() + (out.len() - start).max(BLOCK_ROOM), 0);
-        }
-        let dst = &mut out[w..];
-        let word = le_word(block);
-        let mut special = toolgate_contract::json_special_mask(word);
-        let (mut from, mut wrote) = (0, 0);
-        while special != 0 {
-            let at = (special.trailing_zeros() / 8) as usize;
-            // The run block[from..at], written as the word from `from` on.
-            dst[wrote..wrote + 8].copy_from_slice(&(word >> (8 * from)).to_le_bytes());
-            wrote += at - from;
-            wrote += write_escape(&mut dst[wrote..], block[at]);
-            from = at + 1;
-            special &= special - 1;
-        }
-        if from < 8 {
-            dst[wrote..wrote + 8].copy_from_slice(&(word >> (8 * from)).to_le_bytes());
-            wrote += 8 - from;
-        }
-        w += wrote;
-    }
-    if out.len() - w < BLOCK_ROOM {
-        out.resize(w + BLOCK_ROOM, 0);
-    }
-    for &b in blocks.remainder() {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            w += write_escape(&mut out[w..], b);
-        } else {
-            out[w] = b;
-            w += 1;
-        }
-    }
-    out[w] = b'"';
-    out.truncate(w + 1);
-}
-
-/// An eight-byte block (from `chunks_exact(8)`) as one little-endian word.
-#[inline]
-fn le_word(block: &[u8]) -> u64 {
-    u64::from_le_bytes([
-        block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7],
-    ])
-}
-
-/// How `serde_json` writes each byte that needs an escape inside a string: the escape's
-/// bytes at the start of an eight-byte word, and its length. Slots 0–31 are the control
-/// bytes, 32 the quote and 33 the backslash.
-static ESCAPES: [([u8; 8], u8); 34] = {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut table = [([0u8; 8], 0u8); 34];
-    let mut i = 0;
-    while i < 32 {
-        table[i] = (
-            [b'\\', b'u', b'0', b'0', HEX[i >> 4], HEX[i & 0xf], 0, 0],
-            6,
-        );
-        i += 1;
-    }
-    table[0x08] = ([b'\\', b'b', 0, 0, 0, 0, 0, 0], 2);
-    table[0x09] = ([b'\\', b't', 0, 0, 0, 0, 0, 0], 2);
-    table[0x0a] = ([b'\\', b'n', 0, 0, 0, 0, 0, 0], 2);
-    table[0x0c] = ([b'\\', b'f', 0, 0, 0, 0, 0, 0], 2);
-    table[0x0d] = ([b'\\', b'r', 0, 0, 0, 0, 0, 0], 2);
-    table[32] = ([b'\\', b'"', 0, 0, 0, 0, 0, 0], 2);
-    table[33] = ([b'\\', b'\\', 0, 0, 0, 0, 0, 0], 2);
-    table
-};
-
-/// Writes the escape of `b` (a quote, a backslash or a control byte) at the start of
-/// `dst`, which has room for eight bytes; the bytes the escape takes. The whole word is
-/// stored at once: a copy call per escape, for two bytes a dozen bytes apart in a JSON
-/// body, cost more than the escape.
-#[inline]
-fn write_escape(dst: &mut [u8], b: u8) -> usize {
-    let slot = match b {
-        b'"' => 32,
-        b'\\' => 33,
-        _ => usize::from(b & 0x1f),
-    };
-    let (word, len) = ESCAPES[slot];
-    dst[..8].copy_from_slice(&word);
-    usize::from(len)
+    escape::write_utf8_str(out, s.as_bytes());
 }
 
 #[cfg(test)]

@@ -156,7 +156,7 @@ pub fn interpret(
             Err(BodyError::NotJson(e)) => return protocol(&e.to_string()),
         }
     }
-    AttemptResult::Success(body)
+    AttemptResult::Success(body.into())
 }
 
 /// A tool error's result with the server's own credentials (its `headers` or `env`

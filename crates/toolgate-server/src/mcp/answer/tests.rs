@@ -228,3 +228,47 @@ fn strings_are_escaped_exactly_as_serde_json_escapes_them() {
         assert_eq!(ours, theirs, "{s:?}");
     }
 }
+
+/// A body the contract's check vouched for carries where it needs escaping, and the
+/// answer written from those sites is byte for byte the answer written by searching.
+#[test]
+fn an_answer_from_the_checks_escape_sites_is_the_answer_from_a_search() {
+    use toolgate_engine::pipeline::Structured;
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {"q": {"type": "string"}, "n": {"type": "integer"}},
+        "additionalProperties": {"anyOf": [{"type": "string"}, {"type": "array"}]}
+    });
+    let contract = toolgate_contract::ResponseContract::compile(&schema, None).expect("compiles");
+    let bodies = [
+        "{\"q\":\"plain\",\"n\":1}",
+        "\t{ \"q\" : \"a \\\"quoted\\\" \\\\ word\\n\" ,\r\n \"n\":2 }\n",
+        "{\"q\":\"\\ud83e\\udd80 \\u00e9 \\/ \\b\\f\\r\\t\",\"x\":[\"\\\"\",{\"k\":\"\\\\\"}]}",
+        "{\"q\":\"é 漢字 🦀\",\"y\":\"\"}",
+    ];
+    for body in bodies {
+        let sites = contract.vouch(body.as_bytes()).expect("vouched for");
+        let bytes = bytes::Bytes::copy_from_slice(body.as_bytes());
+        let answer = |structured: Structured| {
+            let outcome = CallOutcome {
+                result: Ok(structured),
+                notes: vec!["a \"note\"".to_owned()],
+                signals: toolgate_engine::pipeline::CallSignals::new("get", "1", 1),
+            };
+            let placement = NotesPlacement {
+                mode: NotesMode::Text,
+                member: Some("toolgate"),
+                structured: true,
+            };
+            tool_call("1", outcome, Era::Handshake, placement)
+        };
+        let from_sites = answer(Structured::checked(bytes.clone(), Some(sites), false));
+        let searched = answer(Structured::new(bytes, false));
+        assert_eq!(
+            String::from_utf8_lossy(&from_sites),
+            String::from_utf8_lossy(&searched)
+        );
+        let value: serde_json::Value = serde_json::from_slice(&from_sites).expect("JSON");
+        assert_eq!(value["result"]["content"][0]["text"], body, "{body}");
+    }
+}

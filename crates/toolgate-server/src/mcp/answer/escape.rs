@@ -1,0 +1,173 @@
+//! Writing bytes as a JSON string, escaped exactly as `serde_json` escapes: the answer's
+//! text block carries the whole upstream body this way on every call.
+
+/// Appends UTF-8 `bytes` as a JSON string, escaped exactly as `serde_json` escapes.
+///
+/// Takes bytes so a checked body needs no second UTF-8 pass (the parse verified every
+/// string, and JSON outside strings is ASCII): only `"`, `\\` and control bytes change;
+/// every other byte, multi-byte sequences included, is copied as it is. This copies the
+/// whole upstream body on every call, and a JSON body has a quote every dozen bytes, so
+/// it works eight bytes at a time, in one pass: each block is written with one store,
+/// and a block with escapes as one store per run between them (a run is written as a
+/// whole word and the next write starts where the run ends), never a copy call per run.
+/// The output grows ahead of the writes, so no store checks for room.
+pub(super) fn write_utf8_str(out: &mut Vec<u8>, bytes: &[u8]) {
+    /// The most one block can take: eight six-byte escapes, or a run's word store.
+    const BLOCK_ROOM: usize = 8 * 6 + 8;
+    let start = out.len();
+    // Room for an escape every few bytes; a text with more grows it below.
+    out.resize(start + bytes.len() + bytes.len() / 4 + BLOCK_ROOM + 2, 0);
+    let mut w = start;
+    out[w] = b'"';
+    w += 1;
+    let mut blocks = bytes.chunks_exact(8);
+    for block in blocks.by_ref() {
+        if out.len() - w < BLOCK_ROOM {
+            out.resize(out.len() + (out.len() - start).max(BLOCK_ROOM), 0);
+        }
+        let dst = &mut out[w..];
+        let word = le_word(block);
+        let mut special = toolgate_contract::json_special_mask(word);
+        let (mut from, mut wrote) = (0, 0);
+        while special != 0 {
+            let at = (special.trailing_zeros() / 8) as usize;
+            // The run block[from..at], written as the word from `from` on.
+            dst[wrote..wrote + 8].copy_from_slice(&(word >> (8 * from)).to_le_bytes());
+            wrote += at - from;
+            wrote += write_escape(&mut dst[wrote..], block[at]);
+            from = at + 1;
+            special &= special - 1;
+        }
+        if from < 8 {
+            dst[wrote..wrote + 8].copy_from_slice(&(word >> (8 * from)).to_le_bytes());
+            wrote += 8 - from;
+        }
+        w += wrote;
+    }
+    if out.len() - w < BLOCK_ROOM {
+        out.resize(w + BLOCK_ROOM, 0);
+    }
+    for &b in blocks.remainder() {
+        if needs_escape(b) {
+            w += write_escape(&mut out[w..], b);
+        } else {
+            out[w] = b;
+            w += 1;
+        }
+    }
+    out[w] = b'"';
+    out.truncate(w + 1);
+}
+
+/// An eight-byte block (from `chunks_exact(8)`) as one little-endian word.
+#[inline]
+fn le_word(block: &[u8]) -> u64 {
+    u64::from_le_bytes([
+        block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7],
+    ])
+}
+
+/// How `serde_json` writes each byte that needs an escape inside a string: the escape's
+/// bytes at the start of an eight-byte word, and its length. Slots 0–31 are the control
+/// bytes, 32 the quote and 33 the backslash.
+static ESCAPES: [([u8; 8], u8); 34] = {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut table = [([0u8; 8], 0u8); 34];
+    let mut i = 0;
+    while i < 32 {
+        table[i] = (
+            [b'\\', b'u', b'0', b'0', HEX[i >> 4], HEX[i & 0xf], 0, 0],
+            6,
+        );
+        i += 1;
+    }
+    table[0x08] = ([b'\\', b'b', 0, 0, 0, 0, 0, 0], 2);
+    table[0x09] = ([b'\\', b't', 0, 0, 0, 0, 0, 0], 2);
+    table[0x0a] = ([b'\\', b'n', 0, 0, 0, 0, 0, 0], 2);
+    table[0x0c] = ([b'\\', b'f', 0, 0, 0, 0, 0, 0], 2);
+    table[0x0d] = ([b'\\', b'r', 0, 0, 0, 0, 0, 0], 2);
+    table[32] = ([b'\\', b'"', 0, 0, 0, 0, 0, 0], 2);
+    table[33] = ([b'\\', b'\\', 0, 0, 0, 0, 0, 0], 2);
+    table
+};
+
+/// Writes the escape of `b` (a quote, a backslash or a control byte) at the start of
+/// `dst`, which has room for eight bytes; the bytes the escape takes. The whole word is
+/// stored at once: a copy call per escape, for two bytes a dozen bytes apart in a JSON
+/// body, cost more than the escape.
+#[inline]
+fn write_escape(dst: &mut [u8], b: u8) -> usize {
+    let (word, len) = ESCAPES[escape_slot(b)];
+    dst[..8].copy_from_slice(&word);
+    usize::from(len)
+}
+
+/// Appends UTF-8 `bytes` as a JSON string, as [`write_utf8_str`] does, given the offset
+/// of every byte that needs an escape, ascending (the contract's check noted them while it
+/// read the body, see `toolgate_contract::EscapeSites`).
+///
+/// Why: searching the body for those bytes again was most of the escaping's cost. With
+/// the offsets known, each run between two of them is copied as one or two sixteen-byte
+/// words from the body (the next write starts where the run ends, over the word's tail),
+/// never a copy call per run, and each escape is one eight-byte store.
+///
+/// Offsets out of order, or one at a byte that needs no escape, fall back to the search.
+/// That every byte needing an escape is among them is the check's promise, which its
+/// tests hold it to on generated documents.
+pub(super) fn write_at_sites(out: &mut Vec<u8>, bytes: &[u8], sites: &[u32]) {
+    if !sites_are_escapes(bytes, sites) {
+        write_utf8_str(out, bytes);
+        return;
+    }
+    // Every escape takes at most six bytes, and the last stores overrun by a word.
+    out.reserve(bytes.len() + sites.len() * 5 + 2 + 16);
+    out.push(b'"');
+    let mut from = 0;
+    for &at in sites {
+        let at = at as usize;
+        let end = out.len() + (at - from);
+        match bytes.get(from..from + 16) {
+            Some(word) if at - from <= 16 => out.extend_from_slice(word),
+            _ => out.extend_from_slice(&bytes[from..at]),
+        }
+        out.truncate(end);
+        let (word, len) = ESCAPES[escape_slot(bytes[at])];
+        out.extend_from_slice(&word);
+        out.truncate(end + usize::from(len));
+        from = at + 1;
+    }
+    out.extend_from_slice(&bytes[from..]);
+    out.push(b'"');
+}
+
+/// Whether `sites` ascend, stay inside `bytes` and each point at a byte that needs an
+/// escape: checked on every call, since a wrong offset would send broken JSON; one
+/// byte read per site, where the search reads every byte.
+fn sites_are_escapes(bytes: &[u8], sites: &[u32]) -> bool {
+    let mut next = 0usize;
+    sites.iter().all(|&at| {
+        let at = at as usize;
+        let fine = at >= next && bytes.get(at).is_some_and(|&b| needs_escape(b));
+        next = at + 1;
+        fine
+    })
+}
+
+#[inline]
+fn needs_escape(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20
+}
+
+/// The slot of [`ESCAPES`] that holds the escape of `b`.
+#[inline]
+fn escape_slot(b: u8) -> usize {
+    match b {
+        b'"' => 32,
+        b'\\' => 33,
+        _ => usize::from(b & 0x1f),
+    }
+}
+
+#[cfg(test)]
+#[path = "escape_tests.rs"]
+mod tests;

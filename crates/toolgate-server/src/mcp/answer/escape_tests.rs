@@ -1,0 +1,72 @@
+use super::*;
+
+/// The offsets of the bytes a JSON string must escape, found the slow way.
+fn sites_of(bytes: &[u8]) -> Vec<u32> {
+    (0u32..)
+        .zip(bytes)
+        .filter(|&(_, &b)| needs_escape(b))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Strings heavy in the bytes that matter, at every length and alignment, and runs
+/// longer than a word between escapes.
+fn samples() -> Vec<String> {
+    let alphabet: Vec<char> = "\"\\\n\r\t\u{1}\u{1f} aZ{}:,é🦀".chars().collect();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut out: Vec<String> = (0..120)
+        .map(|len| {
+            (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    alphabet[(seed % alphabet.len() as u64) as usize]
+                })
+                .collect()
+        })
+        .collect();
+    out.push(format!("{}\"{}\\", "a".repeat(15), "b".repeat(17)));
+    out.push(format!("\"{}\"", "long run ".repeat(40)));
+    out.push("\u{1}\u{1f}\"".repeat(300));
+    out.push(String::new());
+    out
+}
+
+#[test]
+fn writing_at_known_sites_matches_searching_for_them() {
+    for s in samples() {
+        let sites = sites_of(s.as_bytes());
+        let mut searched = b"[1,".to_vec();
+        write_utf8_str(&mut searched, s.as_bytes());
+        let mut at_sites = b"[1,".to_vec();
+        write_at_sites(&mut at_sites, s.as_bytes(), &sites);
+        assert_eq!(
+            String::from_utf8_lossy(&at_sites),
+            String::from_utf8_lossy(&searched),
+            "{s:?}"
+        );
+        at_sites.push(b']');
+        assert_eq!(at_sites, serde_json::to_vec(&(1, &s)).expect("serialises"));
+    }
+}
+
+/// Sites that cannot be right are not trusted: the body is searched instead, and the
+/// string is still escaped exactly.
+#[test]
+fn sites_that_point_elsewhere_fall_back_to_the_search() {
+    let text = br#"{"a":"x\"y","b":[1,2]}"#;
+    let right = sites_of(text);
+    let mut wrong_byte = right.clone();
+    wrong_byte[1] += 1;
+    let mut out_of_order = right.clone();
+    out_of_order.swap(0, 1);
+    let mut past_the_end = right.clone();
+    past_the_end.push(u32::MAX);
+    for sites in [wrong_byte, out_of_order, past_the_end] {
+        let mut out = Vec::new();
+        write_at_sites(&mut out, text, &sites);
+        let back: String = serde_json::from_slice(&out).expect("one JSON string");
+        assert_eq!(back.as_bytes(), text, "{sites:?}");
+    }
+}
