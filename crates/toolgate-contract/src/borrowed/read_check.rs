@@ -29,7 +29,7 @@ use std::sync::Arc;
 use jsonschema::Validator;
 use serde_json::Number;
 
-use super::scan::Reader;
+use super::scan::{EscapeNotes, Reader};
 use super::{Borrowed, Doc, EscapeSites};
 
 /// Index of a [`Node`] in [`ReadCheck::nodes`].
@@ -163,12 +163,12 @@ impl ReadCheck {
         if !reader.at_end() {
             return None;
         }
-        reader.take_escapes().map(EscapeSites::new)
+        Some(EscapeSites::new(reader.into_escapes()))
     }
 
     /// Reads one value at the reader's position and checks it against `node`; `None`
     /// when it is not JSON, not valid, or not decided here.
-    fn value(&self, r: &mut Reader<'_>, mut node: NodeId) -> Option<()> {
+    fn value<E: EscapeNotes>(&self, r: &mut Reader<'_, E>, mut node: NodeId) -> Option<()> {
         for _ in 0..MAX_ALIASES {
             match &self.nodes[node] {
                 Node::Alias(target) => node = *target,
@@ -189,7 +189,7 @@ impl ReadCheck {
         None
     }
 
-    fn checked(&self, r: &mut Reader<'_>, rules: &Rules) -> Option<()> {
+    fn checked<E: EscapeNotes>(&self, r: &mut Reader<'_, E>, rules: &Rules) -> Option<()> {
         r.skip_space();
         match r.peek()? {
             b'{' => {
@@ -232,7 +232,7 @@ impl ReadCheck {
         }
     }
 
-    fn array(&self, r: &mut Reader<'_>, rules: &Rules) -> Option<()> {
+    fn array<E: EscapeNotes>(&self, r: &mut Reader<'_, E>, rules: &Rules) -> Option<()> {
         r.enter()?;
         let mut count = 0u64;
         r.list_until(b']', |r| {
@@ -243,7 +243,7 @@ impl ReadCheck {
         within(count, rules.min_items, rules.max_items)
     }
 
-    fn object(&self, r: &mut Reader<'_>, rules: &Rules) -> Option<()> {
+    fn object<E: EscapeNotes>(&self, r: &mut Reader<'_, E>, rules: &Rules) -> Option<()> {
         r.enter()?;
         let mut seen = 0u64;
         let names = r.names_from();
@@ -270,7 +270,7 @@ impl ReadCheck {
 }
 
 /// Reads one value of any shape, checking only that it is JSON.
-fn skip(r: &mut Reader<'_>) -> Option<()> {
+fn skip<E: EscapeNotes>(r: &mut Reader<'_, E>) -> Option<()> {
     r.skip_space();
     match r.peek()? {
         b'{' => {

@@ -34,9 +34,29 @@ pub(super) fn read(bytes: &[u8]) -> Option<(Doc<'_>, bool)> {
     reader.at_end().then_some((doc, reader.repeated))
 }
 
+/// What a [`Reader`] does with the offset of each byte a JSON string must escape: a
+/// type, so the reader that does not note them compiles with no trace of it.
+pub(super) trait EscapeNotes {
+    fn note(&mut self, at: usize);
+}
+
+/// Not noted.
+impl EscapeNotes for () {
+    #[inline]
+    fn note(&mut self, _: usize) {}
+}
+
+/// Noted, in order (offsets fit: see [`Reader::noting_escapes`]).
+impl EscapeNotes for Vec<u32> {
+    #[inline]
+    fn note(&mut self, at: usize) {
+        self.push(at as u32);
+    }
+}
+
 /// The reader's position in one document; its lexical parts (strings, numbers, space)
 /// are shared with the contract's reading check (`read_check.rs`).
-pub(super) struct Reader<'a> {
+pub(super) struct Reader<'a, E: EscapeNotes = ()> {
     /// The whole input, already checked as UTF-8: strings are slices of it.
     text: &'a str,
     bytes: &'a [u8],
@@ -54,7 +74,7 @@ pub(super) struct Reader<'a> {
     names: Vec<Cow<'a, str>>,
     /// Where the bytes a JSON string must escape are, when asked for (see
     /// [`Reader::noting_escapes`]).
-    escapes: Option<Vec<u32>>,
+    escapes: E,
 }
 
 /// The bytes after the backslash of an escaped surrogate pair (`uD83D\uDE00`).
@@ -68,19 +88,11 @@ const COMPARED_ONE_BY_ONE: usize = 32;
 impl<'a> Reader<'a> {
     /// A reader at the start of `bytes`; `None` when they are not UTF-8.
     pub(super) fn new(bytes: &'a [u8]) -> Option<Reader<'a>> {
-        Some(Reader {
-            text: std::str::from_utf8(bytes).ok()?,
-            bytes,
-            at: 0,
-            depth: 0,
-            items: Vec::new(),
-            members: Vec::new(),
-            repeated: false,
-            names: Vec::new(),
-            escapes: None,
-        })
+        Reader::with_notes(bytes, ())
     }
+}
 
+impl<'a> Reader<'a, Vec<u32>> {
     /// A reader that also notes, as it goes, the offset of every byte that writing the
     /// input inside a JSON string must escape: `None` when the input is not UTF-8 or too
     /// long for `u32` offsets.
@@ -91,25 +103,31 @@ impl<'a> Reader<'a> {
     /// backslashes of escapes and the quote or backslash each escapes, and whitespace
     /// control bytes between tokens (a raw control byte inside a string is refused), so
     /// each is noted where the reader already stops at it.
-    pub(super) fn noting_escapes(bytes: &'a [u8]) -> Option<Reader<'a>> {
+    pub(super) fn noting_escapes(bytes: &'a [u8]) -> Option<Reader<'a, Vec<u32>>> {
         u32::try_from(bytes.len()).ok()?;
-        let mut reader = Reader::new(bytes)?;
         // A JSON body has a quote every dozen bytes or so.
-        reader.escapes = Some(Vec::with_capacity(bytes.len() / 12 + 4));
-        Some(reader)
+        Reader::with_notes(bytes, Vec::with_capacity(bytes.len() / 12 + 4))
     }
 
-    /// The escape offsets noted so far, in order (see [`Reader::noting_escapes`]).
-    pub(super) fn take_escapes(&mut self) -> Option<Vec<u32>> {
-        self.escapes.take()
+    /// The escape offsets noted, in order (see [`Reader::noting_escapes`]).
+    pub(super) fn into_escapes(self) -> Vec<u32> {
+        self.escapes
     }
+}
 
-    #[inline]
-    fn note_escape(&mut self, at: usize) {
-        if let Some(escapes) = &mut self.escapes {
-            // `noting_escapes` checked that every offset fits.
-            escapes.push(at as u32);
-        }
+impl<'a, E: EscapeNotes> Reader<'a, E> {
+    fn with_notes(bytes: &'a [u8], escapes: E) -> Option<Reader<'a, E>> {
+        Some(Reader {
+            text: std::str::from_utf8(bytes).ok()?,
+            bytes,
+            at: 0,
+            depth: 0,
+            items: Vec::new(),
+            members: Vec::new(),
+            repeated: false,
+            names: Vec::new(),
+            escapes,
+        })
     }
 
     /// Whether only whitespace is left.
@@ -122,12 +140,16 @@ impl<'a> Reader<'a> {
         self.bytes.get(self.at).copied()
     }
 
+    #[inline]
+    fn note_escape(&mut self, at: usize) {
+        self.escapes.note(at);
+    }
+
+    #[inline]
     pub(super) fn skip_space(&mut self) {
-        while let Some(b) = self.peek() {
-            match b {
-                b' ' => {}
-                b'\t' | b'\n' | b'\r' => self.note_escape(self.at),
-                _ => return,
+        while let Some(b @ (b' ' | b'\t' | b'\n' | b'\r')) = self.peek() {
+            if b != b' ' {
+                self.note_escape(self.at);
             }
             self.at += 1;
         }
@@ -382,7 +404,7 @@ impl<'a> Reader<'a> {
     /// here; anything else is read by `serde_json`, so it reads exactly as before.
     pub(super) fn number(&mut self) -> Option<Doc<'a>> {
         let start = self.at;
-        let digits = |r: &mut Reader<'a>| {
+        let digits = |r: &mut Reader<'a, E>| {
             let from = r.at;
             while let Some(b'0'..=b'9') = r.peek() {
                 r.at += 1;
