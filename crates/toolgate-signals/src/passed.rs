@@ -12,20 +12,20 @@
 //! calls spent says the same: "run out of credits" (ScrapeGraphAI's 402),
 //! `insufficient_credits`, "out of quota". Only the first [`MAX_WORDS`] words are read.
 
-/// The helpers of a verb ("has been reached", "was exceeded"), which stand between a
+/// The auxiliaries of a verb ("has been reached", "was exceeded"), which stand between a
 /// limit and its passing without saying anything of them.
-const HELPERS: [&str; 8] = ["has", "have", "had", "been", "is", "are", "was", "were"];
+const AUXILIARIES: [&str; 8] = ["has", "have", "had", "been", "is", "are", "was", "were"];
 /// Words that undo a passing said beside them.
 const NEGATIONS: [&str; 9] = [
     "not", "never", "hasn", "haven", "hadn", "isn", "aren", "wasn", "weren",
 ];
 
 /// Whether `word` (followed by `next`) only fills the space between a limit and its
-/// passing: a verb's helper, a number (the limit's size), or the `of` that introduces
+/// passing: a verb's auxiliary, a number (the limit's size), or the `of` that introduces
 /// one ("limit of 150").
 fn is_said_between(word: &str, next: Option<&str>) -> bool {
     let number = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-    HELPERS.contains(&word) || number(word) || (word == "of" && next.is_some_and(number))
+    AUXILIARIES.contains(&word) || number(word) || (word == "of" && next.is_some_and(number))
 }
 
 /// Words of a text examined.
@@ -145,7 +145,7 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
         .into_iter()
         .filter(|x| !COUNTED.contains(&x.as_str()))
         .collect();
-    // Nor do the limit's size and the verb's helpers: "Your daily points limit of 150 has
+    // Nor do the limit's size and the verb's auxiliaries: "Your daily points limit of 150 has
     // been reached" (spoonacular's 402) is "limit reached". A negation between the two
     // keeps them apart ("the limit has not been reached" passes nothing).
     let w: Vec<String> = w
@@ -207,7 +207,7 @@ mod tests {
     }
 
     #[test]
-    fn the_size_of_the_limit_and_the_verb_s_helpers_do_not_part_the_words() {
+    fn the_size_of_the_limit_and_the_verb_s_auxiliaries_do_not_part_the_words() {
         for t in [
             // spoonacular's 402.
             "Your daily points limit of 150 has been reached. Please upgrade your plan.",
