@@ -12,6 +12,22 @@
 //! calls spent says the same: "run out of credits" (ScrapeGraphAI's 402),
 //! `insufficient_credits`, "out of quota". Only the first [`MAX_WORDS`] words are read.
 
+/// The auxiliaries of a verb ("has been reached", "was exceeded"), which stand between a
+/// limit and its passing without saying anything of them.
+const AUXILIARIES: [&str; 8] = ["has", "have", "had", "been", "is", "are", "was", "were"];
+/// Words that undo a passing said beside them.
+const NEGATIONS: [&str; 9] = [
+    "not", "never", "hasn", "haven", "hadn", "isn", "aren", "wasn", "weren",
+];
+
+/// Whether `word` (followed by `next`) only fills the space between a limit and its
+/// passing: a verb's auxiliary, a number (the limit's size), or the `of` that introduces
+/// one ("limit of 150").
+fn is_said_between(word: &str, next: Option<&str>) -> bool {
+    let number = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    AUXILIARIES.contains(&word) || number(word) || (word == "of" && next.is_some_and(number))
+}
+
 /// Words of a text examined.
 const MAX_WORDS: usize = 40;
 
@@ -129,9 +145,22 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
         .into_iter()
         .filter(|x| !COUNTED.contains(&x.as_str()))
         .collect();
+    // Nor do the limit's size and the verb's auxiliaries: "Your daily points limit of 150 has
+    // been reached" (spoonacular's 402) is "limit reached". A negation between the two
+    // keeps them apart ("the limit has not been reached" passes nothing).
+    let w: Vec<String> = w
+        .iter()
+        .enumerate()
+        .filter(|(i, x)| !is_said_between(x, w.get(i + 1).map(String::as_str)))
+        .map(|(_, x)| x.clone())
+        .collect();
     let is = |i: usize, set: &[&str]| w.get(i).is_some_and(|x| set.contains(&x.as_str()));
-    let near = (0..w.len())
-        .any(|i| is(i, &LIMIT) && (i.saturating_sub(2)..=i + 2).any(|j| j != i && is(j, &PASSED)));
+    let near = (0..w.len()).any(|i| {
+        is(i, &LIMIT)
+            && (i.saturating_sub(2)..=i + 2).any(|j| {
+                j != i && is(j, &PASSED) && !(i.min(j)..i.max(j)).any(|k| is(k, &NEGATIONS))
+            })
+    });
     // A budget spent: "You have run out of credits", `insufficient_credits`, "out of
     // quota". Only a budget of calls: money, stock and memory run out the same way.
     let spent = (0..w.len()).any(|i| {
@@ -174,6 +203,27 @@ mod tests {
             "DAILY_QUERIES_EXHAUSTED",
         ] {
             assert!(says_limit_passed(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn the_size_of_the_limit_and_the_verb_s_auxiliaries_do_not_part_the_words() {
+        for t in [
+            // spoonacular's 402.
+            "Your daily points limit of 150 has been reached. Please upgrade your plan.",
+            "Your hourly limit of 500 has been reached",
+            "The daily quota of 2,000 units has been exhausted",
+            "Rate limit was exceeded",
+            "The monthly limit of 10000 calls was exceeded for this key",
+        ] {
+            assert!(says_limit_passed(t), "{t}");
+        }
+        for t in [
+            "Your daily limit of 500 has not been reached",
+            "The quota of 100 hasn't been exceeded yet",
+            "Limit of 3 was never reached",
+        ] {
+            assert!(!says_limit_passed(t), "{t}");
         }
     }
 

@@ -373,6 +373,8 @@ fn iso8601(v: &str) -> Option<DateTime<Utc>> {
 /// - a missing or wrong day name (RFC 8594's example `Sat, 31 Dec 2018` was a Monday);
 /// - full day and month names (`Thursday, 30 June 2024 23:59:59 GMT`, Microsoft Graph's
 ///   deprecation guidelines);
+/// - the US long form, month first, year before the time, on a twelve-hour clock
+///   (`Tuesday, June 6, 2017 12:00:00 AM GMT`, Mashery's `X-Plan-Quota-Reset`);
 /// - one-digit days and two-digit years in any form.
 ///
 /// Two-digit years follow RFC 9110 §5.6.7: a year that would be more than 50 years after
@@ -401,10 +403,22 @@ pub fn http_date(v: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     if tokens.first().is_some_and(|t| weekday(t)) {
         tokens.remove(0);
     }
-    // asctime puts the month first and the year last.
+    // A twelve-hour clock's `AM` / `PM` right after the time (.NET's and Java's long US
+    // form, `Tuesday, June 6, 2017 12:00:00 AM GMT`, as Mashery's `X-Plan-Quota-Reset`).
+    let afternoon = match tokens.iter().position(|t| is_meridiem(t)) {
+        Some(i) if i > 0 && tokens[i - 1].contains(':') => {
+            Some(tokens.remove(i).eq_ignore_ascii_case("pm"))
+        }
+        Some(_) => return None,
+        None => None,
+    };
+    // asctime puts the month first and the year last; the US long form puts the month
+    // first and the year before the time.
     let (day, month, year, time, zone) = match tokens.as_slice() {
-        [m, d, t, y] if month(m).is_some() => (*d, *m, *y, *t, None),
-        [m, d, t, y, z] if month(m).is_some() => (*d, *m, *y, *t, Some(*z)),
+        [m, d, t, y] if month(m).is_some() && t.contains(':') => (*d, *m, *y, *t, None),
+        [m, d, t, y, z] if month(m).is_some() && t.contains(':') => (*d, *m, *y, *t, Some(*z)),
+        [m, d, y, t] if month(m).is_some() => (*d, *m, *y, *t, None),
+        [m, d, y, t, z] if month(m).is_some() => (*d, *m, *y, *t, Some(*z)),
         [d, m, y, t] => (*d, *m, *y, *t, None),
         [d, m, y, t, z] => (*d, *m, *y, *t, Some(*z)),
         _ => return None,
@@ -422,6 +436,12 @@ pub fn http_date(v: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         small_number(mi, 2, 2)?,
         small_number(s, 2, 2)?,
     );
+    // 12 AM is midnight and 12 PM noon; a twelve-hour clock has no hour 0 or 13.
+    let h = match afternoon {
+        Some(pm) if (1..=12).contains(&h) => h % 12 + if pm { 12 } else { 0 },
+        Some(_) => return None,
+        None => h,
+    };
     let naive = chrono::NaiveDate::from_ymd_opt(year, month, day)?.and_hms_opt(h, mi, s)?;
     let offset_secs = match zone {
         None => 0,
@@ -429,6 +449,11 @@ pub fn http_date(v: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     };
     let t = Utc.from_utc_datetime(&naive);
     t.checked_sub_signed(chrono::TimeDelta::seconds(i64::from(offset_secs)))
+}
+
+/// `AM` or `PM`, in any case.
+fn is_meridiem(t: &str) -> bool {
+    t.eq_ignore_ascii_case("am") || t.eq_ignore_ascii_case("pm")
 }
 
 const WEEKDAYS: [&str; 7] = [

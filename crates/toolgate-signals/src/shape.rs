@@ -6,10 +6,11 @@
 //! but the names are built from the same words. A field name is split at `-` and `_`
 //! and must carry
 //! - a **rate-limit word**: a token containing `ratelimit`, `throttl` or `quota`, the
-//!   pair `rate` `limit`, or (only when directly followed by a part) `call(s)` /
-//!   `request(s)`;
-//! - a **part**: limit (`limit`, `max`, `total`, `capacity`), remaining (`remaining`,
-//!   `left`, `available`), used (`used`, `count`, `consumed`), reset (`reset`,
+//!   pair `rate` `limit`, a budget a second (`qps`, `rps`), or (only when directly
+//!   followed by a part) `call(s)` / `request(s)`;
+//! - a **part**: limit (`limit`, `max`, `total`, `capacity`, `allotted`), remaining
+//!   (`remaining`, `left`, `available`), used (`used`, `count`, `consumed`, and
+//!   `current` as the last word, as Mashery's `X-Plan-Quota-Current`), reset (`reset`,
 //!   `resets`, `next`), a wait (`retry`, `retry-after`, `wait`) or a window (`window`,
 //!   `interval`, `period`); a reset, wait or window optionally with a unit (`ms`,
 //!   `seconds`, `mins`, `hours`: the plurals and abbreviations of `num::TimeUnit`).
@@ -177,7 +178,10 @@ fn part_of(token: &str) -> Option<Part> {
         return Some(Part::Reset);
     }
     Some(match token {
-        "limit" | "max" | "total" | "capacity" | "allowed" | "quota" => Part::Limit,
+        // Mashery's `X-Plan-Quota-Allotted`: what the plan allots.
+        "limit" | "max" | "total" | "capacity" | "allowed" | "allotted" | "allotment" | "quota" => {
+            Part::Limit
+        }
         "remaining" | "remain" | "left" | "available" => Part::Remaining,
         "used" | "count" | "consumed" | "observed" | "usage" | "utilized" | "utilised" => {
             Part::Used
@@ -291,6 +295,11 @@ fn parse_name(name: &str) -> Option<Name> {
     if policy.is_empty() && matches!(tokens[at], "quota" | "quotas") {
         policy.push("quota");
     }
+    // So is a budget of queries a second (Mashery's `X-Plan-QPS-Allotted` beside its
+    // `X-Plan-Quota-*`): the word names it.
+    if policy.is_empty() && is_per_second_budget(tokens[at]) {
+        policy.push(tokens[at]);
+    }
     Some(Name {
         family: before.join("-"),
         policy: policy.join("-"),
@@ -327,7 +336,11 @@ fn tokens_of(lower: &str) -> Option<Vec<&str>> {
 /// later, by a part.
 fn rate_limit_word(tokens: &[&str]) -> Option<(usize, usize)> {
     for (i, t) in tokens.iter().enumerate() {
-        if t.contains("ratelimit") || t.contains("throttl") || t.contains("quota") {
+        if t.contains("ratelimit")
+            || t.contains("throttl")
+            || t.contains("quota")
+            || is_per_second_budget(t)
+        {
             return Some((i, 1));
         }
         if *t == "rate" && tokens.get(i + 1) == Some(&"limit") {
@@ -350,6 +363,12 @@ fn rate_limit_word(tokens: &[&str]) -> Option<(usize, usize)> {
                 .then_some((i, 1))
             })
         })
+}
+
+/// `qps`, `rps`: queries (requests) per second, a budget's own name (Mashery's
+/// `X-Plan-QPS-Allotted`).
+fn is_per_second_budget(t: &str) -> bool {
+    matches!(t, "qps" | "rps")
 }
 
 /// `API-KEY-MAX-LIMIT`, `API-KEY-USE-LIMIT`: a part, then `limit` last.
@@ -421,6 +440,14 @@ impl<'a> Tail<'a> {
             if tail.part.is_none() && t == "retry" && after.get(i + 1) == Some(&"after") {
                 tail.part = Some(Part::Retry);
                 i += 2;
+                continue;
+            }
+            // `current` last is what is counted so far against the budget
+            // (Mashery's `X-Plan-Quota-Current: 2` beside `-Allotted: 1000`); elsewhere
+            // it may say which window (`-current-window`), so only there.
+            if tail.part.is_none() && t == "current" && i + 1 == after.len() {
+                tail.part = Some(Part::Used);
+                i += 1;
                 continue;
             }
             if tail.part.is_none()

@@ -90,6 +90,7 @@ fn kind(name: &str) -> Option<Kind> {
             .iter()
             .any(|own| name.eq_ignore_ascii_case(own.as_bytes()))
         || ends_with_folded(name, b"should-retry")
+        || names_a_cache(name)
     {
         return None;
     }
@@ -97,6 +98,15 @@ fn kind(name: &str) -> Option<Kind> {
         .iter()
         .find(|(word, _)| contains_folded(name, word.as_bytes()))
         .map(|(_, kind)| *kind)
+}
+
+/// A header about a cache between the caller and the data (NewsAPI's
+/// `x-cache-remaining: 99` and `x-cache-expires`, `x-cached-result`, `cf-cache-status`):
+/// a word of its name, split at `-` and `_`, is `cache` or `cached`. What a cache has
+/// left or when its copy expires is no budget of the caller's and no wait.
+fn names_a_cache(name: &[u8]) -> bool {
+    name.split(|&b| b == b'-' || b == b'_')
+        .any(|word| word.eq_ignore_ascii_case(b"cache") || word.eq_ignore_ascii_case(b"cached"))
 }
 
 /// `b` lower-cased, with `_` read as `-`.

@@ -277,3 +277,34 @@ fn written_dates() {
         assert_eq!(parse_timestamp(text, now), None, "{text}");
     }
 }
+
+#[test]
+fn the_us_long_form_on_a_twelve_hour_clock() {
+    let now = Utc.with_ymd_and_hms(2017, 6, 5, 12, 0, 0).unwrap();
+    let t = |y, mo, d, h, mi, s| Some(Utc.with_ymd_and_hms(y, mo, d, h, mi, s).unwrap());
+    let cases: &[(&str, Option<DateTime<Utc>>)] = &[
+        // Mashery's `X-Plan-Quota-Reset`, as adidas's API guidelines print it.
+        (
+            "Tuesday, June 6, 2017 12:00:00 AM GMT",
+            t(2017, 6, 6, 0, 0, 0),
+        ),
+        (
+            "Friday, January 3, 2025 3:30:00 PM UTC",
+            t(2025, 1, 3, 15, 30, 0),
+        ),
+        ("June 6, 2017 12:15:00 PM", t(2017, 6, 6, 12, 15, 0)),
+        ("Jun 6, 2017 11:59:59 pm +0200", t(2017, 6, 6, 21, 59, 59)),
+        ("June 6, 2017 18:00:00 GMT", t(2017, 6, 6, 18, 0, 0)),
+        // A twelve-hour clock has no hour 0 or 13; the meridiem follows the time.
+        ("June 6, 2017 13:00:00 PM GMT", None),
+        ("June 6, 2017 0:00:00 AM GMT", None),
+        ("AM June 6, 2017 10:00:00 GMT", None),
+    ];
+    for (text, want) in cases {
+        assert_eq!(http_date(text, now), *want, "{text}");
+    }
+    assert_eq!(
+        parse_str("Tuesday, June 6, 2017 12:00:00 AM GMT", now),
+        Some(Duration::from_secs(43_200))
+    );
+}

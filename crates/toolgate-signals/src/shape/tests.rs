@@ -319,3 +319,37 @@ fn a_key_value_list_whose_parts_come_back_lists_one_window_each() {
     assert_eq!(q.len(), 1, "{q:?}");
     assert_eq!((q[0].limit, q[0].remaining), (Some(60), Some(58)));
 }
+
+#[test]
+fn a_plan_s_allotment_and_its_current_count_are_a_budget() {
+    let now = DateTime::from_timestamp(1_496_664_000, 0).unwrap(); // 2017-06-05T12:00:00Z
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto)
+    };
+    // Mashery's plan headers, as adidas's API guidelines print them.
+    let s = read(&[
+        ("X-Plan-QPS-Allotted", b"10"),
+        ("X-Plan-QPS-Current", b"1"),
+        ("X-Plan-Quota-Allotted", b"1000"),
+        ("X-Plan-Quota-Current", b"2"),
+        (
+            "X-Plan-Quota-Reset",
+            b"Tuesday, June 6, 2017 12:00:00 AM GMT",
+        ),
+    ]);
+    assert!(s.unread.is_empty(), "{:?}", s.unread);
+    let day = s.quota.iter().find(|q| q.limit == Some(1000)).unwrap();
+    assert_eq!(day.remaining, Some(998));
+    assert_eq!(day.reset_after, Some(Duration::from_secs(43_200)));
+    let second = s.quota.iter().find(|q| q.limit == Some(10)).unwrap();
+    assert_eq!(second.remaining, Some(9));
+    // The same words in another family: an allotment of requests a second spent.
+    let s = read(&[("X-Api-Rps-Allotted", b"4"), ("X-Api-Rps-Current", b"4")]);
+    assert_eq!((s.quota[0].limit, s.quota[0].remaining), (Some(4), Some(0)));
+    // `current` before another word says which window, not a count.
+    let n = |s: &str| parse_name(s).map(|n| (n.policy, n.part));
+    assert_eq!(
+        n("X-RateLimit-Current-Hour-Remaining"),
+        Some(("current-hour".to_owned(), Part::Remaining))
+    );
+}

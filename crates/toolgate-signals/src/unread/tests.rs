@@ -136,3 +136,24 @@ fn values_are_capped_and_the_count_is_bounded() {
     assert_eq!(got.len(), MAX_UNREAD);
     assert!(got[0].chars().count() < 260, "{}", got[0]);
 }
+
+#[test]
+fn a_cache_s_counters_and_expiry_are_not_signals() {
+    // NewsAPI's answer: the cache's own counters beside the standard caching fields.
+    assert!(
+        unread(&[
+            ("cache-control", "no-cache"),
+            ("expires", "-1"),
+            ("x-cached-result", "true"),
+            ("x-cache-remaining", "99"),
+            ("x-cache-expires", "Sat, 29 Aug 2020 03:35:47 GMT"),
+        ])
+        .is_empty()
+    );
+    assert!(unread(&[("X-Edge-Cache-Limit", "500"), ("X_Cache_Reset", "30")]).is_empty());
+    // A word that only contains the letters is not the cache's.
+    assert_eq!(
+        unread(&[("X-Cachet-Quota-Left", "none")]),
+        ["X-Cachet-Quota-Left: none"]
+    );
+}

@@ -157,3 +157,20 @@ fn bounded_on_deep_and_wide_bodies() {
     let wide = format!("[{}{{\"retry_after\":3}}]", "{\"a\":1},".repeat(2000));
     assert!(walk(wide.as_bytes(), now()).wait.is_none());
 }
+
+#[test]
+fn a_description_that_says_whose_it_is_is_a_message() {
+    // OAuth 2.0's `error_description` (RFC 6749 §5.2), as Podio's 420 fills it.
+    let w = walk(
+        br#"{"error":"rate_limit","error_description":"You have hit the rate limit. Please wait 300 seconds before trying again"}"#,
+        now(),
+    );
+    assert!(w.throttled_text);
+    assert_eq!(w.text_wait, Some(Duration::from_secs(300)));
+    let w = walk(
+        br#"{"errorCode":"E42","errorDescription":"Request rate exceeded; retry after 7 seconds"}"#,
+        now(),
+    );
+    assert!(w.throttled_text);
+    assert_eq!(w.text_wait, Some(Duration::from_secs(7)));
+}
