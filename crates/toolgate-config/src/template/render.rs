@@ -178,6 +178,15 @@ impl RequestTemplate {
         let mut headers = HeaderMap::new();
         for (name, template) in &self.headers {
             if let Some(value) = template.render(args, |t, _| comma_joined(t))? {
+                // RFC 9110 leaves bytes past ASCII in a field value opaque: Java's
+                // servlets and Node read them as Latin-1, Go as UTF-8, so `café` or a
+                // right-to-left override would reach the server as other text than
+                // the schema checked.
+                if !value.is_ascii() {
+                    return Err(RenderError(format!(
+                        "the value for header {name} holds characters other than ASCII, which servers read in different ways; send ASCII text"
+                    )));
+                }
                 let value = HeaderValue::from_str(&value).map_err(|_| {
                     RenderError(format!(
                         "the value for header {name} contains characters not allowed in HTTP headers"

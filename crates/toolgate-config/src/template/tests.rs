@@ -293,6 +293,29 @@ fn header_injection_is_refused() {
 }
 
 #[test]
+fn a_header_value_past_ascii_is_refused_not_sent_for_a_server_to_read_as_latin1() {
+    let base = url::Url::parse("http://h").unwrap();
+    let mut t = template("/x", &[]);
+    t.headers
+        .push((HeaderName::from_static("x-user"), Template::parse("{u}")));
+    for value in [
+        "caf\u{e9}",
+        "admin\u{202e}resu",
+        "a\u{200b}dmin",
+        "a\u{85}b",
+        "\u{feff}admin",
+    ] {
+        let e = t.render(&base, &args(json!({"u": value}))).unwrap_err();
+        assert!(
+            e.0.contains("header x-user") && e.0.contains("ASCII"),
+            "{value:?}: {e:?}"
+        );
+    }
+    let r = t.render(&base, &args(json!({"u": "Jose Smith"}))).unwrap();
+    assert_eq!(r.headers["x-user"], "Jose Smith");
+}
+
+#[test]
 fn body_placeholders_keep_json_types_and_drop_absent_keys() {
     let base = url::Url::parse("http://h").unwrap();
     let mut t = template("/x", &[]);
