@@ -48,9 +48,9 @@ fn overlong_ascii_folded(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        let lead = bytes[i];
-        let (length, mut code) = match lead {
-            0xC0 | 0xC1 => (2, u32::from(lead & 0x1F)),
+        let first = bytes[i];
+        let (length, mut code) = match first {
+            0xC0 | 0xC1 => (2, u32::from(first & 0x1F)),
             0xE0 => (3, 0),
             0xF0 => (4, 0),
             _ => (1, 0),
@@ -72,7 +72,7 @@ fn overlong_ascii_folded(bytes: &[u8]) -> Vec<u8> {
                 i += length;
             }
             None => {
-                out.push(lead);
+                out.push(first);
                 i += 1;
             }
         }

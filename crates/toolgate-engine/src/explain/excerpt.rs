@@ -113,7 +113,7 @@ pub fn quoted(text: &str) -> String {
 /// upstream wrote besides where the link points is dropped too: credentials in its
 /// userinfo (`https://user:pass@host/`), and its query and fragment, which carry
 /// what a link's owner hands out, not where it leads (an OAuth `code`, a signed URL's
-/// `X-Amz-Signature`, a session `token`).
+/// `X-Amz-Signature`, a login `token`).
 pub fn link(value: &str, secrets: &Secrets) -> Option<String> {
     const MAX_LINK: usize = 200;
     let v = value.trim();

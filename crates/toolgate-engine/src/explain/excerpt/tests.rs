@@ -119,7 +119,7 @@ fn a_link_keeps_where_it_points_and_drops_credentials_query_and_fragment() {
             "https://bucket.s3.example.com/k?X-Amz-Signature=abc#frag",
             "https://bucket.s3.example.com/k",
         ),
-        ("/v4/search?session=abc", "/v4/search"),
+        ("/v4/search?sid=abc", "/v4/search"),
         ("/v4/search#top", "/v4/search"),
         (
             "//admin:pw@other.example/login?next=/",
