@@ -41,17 +41,39 @@ fn scalar_text(v: &Value) -> Option<String> {
 pub(super) fn item_texts(v: &Value) -> Option<Vec<String>> {
     match v {
         Value::Null => None,
-        Value::String(s) => Some(vec![s.clone()]),
-        Value::Array(items) => Some(
-            items
-                .iter()
-                .map(|item| match item {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                })
-                .collect(),
-        ),
-        other => Some(vec![other.to_string()]),
+        Value::Array(items) => Some(items.iter().map(value_text).collect()),
+        other => Some(vec![value_text(other)]),
+    }
+}
+
+/// One value as text: a string as it is, a number as [`number_text`] writes it, the
+/// rest as JSON.
+pub(super) fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => number_text(n),
+        other => other.to_string(),
+    }
+}
+
+/// The largest integer every double holds exactly (2^53).
+const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
+
+/// A number as a path, query, header or form field writes it. JSON reads `1e3`, `1000.0`
+/// and `-0` as a float, which prints as `1000.0` and `-0.0`: a server that parses the
+/// parameter as an integer refuses those (or, lenient, reads `1000.0` as `1000` and
+/// `-0.0` as a negative number). A float that is a whole number an integer type holds
+/// exactly is written as that integer, so the server reads the number the schema
+/// checked; any other number as JSON writes it.
+fn number_text(n: &serde_json::Number) -> String {
+    match n.as_f64() {
+        Some(x) if n.is_f64() && x.fract() == 0.0 && x.abs() <= EXACT_INTEGERS => {
+            // In range and whole, so the conversion is exact; `-0.0` becomes `0`.
+            #[allow(clippy::cast_possible_truncation)]
+            let whole = x as i64;
+            whole.to_string()
+        }
+        _ => n.to_string(),
     }
 }
 

@@ -30,13 +30,54 @@ pub(crate) fn could_name_a_dot_segment(value: &str) -> bool {
         if names_a_dot_segment(&reading) || names_a_dot_segment(&folded(&reading)) {
             return true;
         }
-        let decoded = match percent_decode_str(&reading).decode_utf8_lossy() {
-            Cow::Borrowed(same) if same.len() == reading.len() => return false,
-            decoded => decoded.into_owned(),
-        };
-        reading = Cow::Owned(decoded);
+        let bytes: Vec<u8> = percent_decode_str(&reading).collect();
+        if bytes == reading.as_bytes() {
+            return false;
+        }
+        reading = Cow::Owned(String::from_utf8_lossy(&overlong_ascii_folded(&bytes)).into_owned());
     }
     false
+}
+
+/// `bytes` with every overlong UTF-8 form of an ASCII character (`C0 AE`, `E0 80 AE`
+/// and `F0 80 80 AE` for `.`; `C0 AF` for `/`; `C1 9C` for `\`) written as that
+/// character. UTF-8 forbids them, but decoders that did not check read them so: Tomcat
+/// before 6.0.18 (CVE-2008-2938) and IIS 4 and 5 (CVE-2000-0884) climbed out of their
+/// roots on `%c0%ae%c0%ae/`.
+fn overlong_ascii_folded(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let first = bytes[i];
+        let (length, mut code) = match first {
+            0xC0 | 0xC1 => (2, u32::from(first & 0x1F)),
+            0xE0 => (3, 0),
+            0xF0 => (4, 0),
+            _ => (1, 0),
+        };
+        let rest = bytes
+            .get(i + 1..i + length)
+            .filter(|r| r.len() + 1 == length);
+        let folded = rest
+            .filter(|r| length > 1 && r.iter().all(|b| b & 0xC0 == 0x80))
+            .and_then(|r| {
+                for b in r {
+                    code = (code << 6) | u32::from(b & 0x3F);
+                }
+                u8::try_from(code).ok().filter(u8::is_ascii)
+            });
+        match folded {
+            Some(ascii) => {
+                out.push(ascii);
+                i += length;
+            }
+            None => {
+                out.push(first);
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 fn names_a_dot_segment(reading: &str) -> bool {
@@ -95,6 +136,14 @@ mod tests {
             "\u{ff0e}\u{ff0e}\u{ff0f}admin",
             "%EF%BC%8E%EF%BC%8E%EF%BC%8Fadmin",
             "..\u{ff3c}admin",
+            // Overlong UTF-8 forms of `.`, `/` and `\`.
+            "%c0%ae%c0%ae/admin",
+            "%C0%AE%C0%AE%C0%AFadmin",
+            "..%c0%afadmin",
+            "..%c1%9cadmin",
+            "%e0%80%ae%e0%80%ae",
+            "%f0%80%80%ae%f0%80%80%ae",
+            "%25c0%25ae%25c0%25ae",
         ] {
             assert!(could_name_a_dot_segment(climbing), "{climbing:?}");
         }
@@ -113,6 +162,9 @@ mod tests {
             "%zz",
             "caf%C3%A9",
             "%FF%FE",
+            "%c0%ae%c0",
+            "%c0x",
+            "%c3%a9..",
             "\u{2026}",
             "v\u{ff0e}2",
             "",

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::argument_text::{form_encoded, form_list};
-use super::parameter_names::parameter_key;
+use super::argument_text::{form_encoded, form_list, value_text};
+use super::parameter_names::{SpreadNames, members_read_alike, parameter_key};
 use super::request::{FormStyle, RenderError};
 
 /// `a=1&b=x+y`: each member of the rendered object a field, sent as its style says
@@ -19,16 +19,59 @@ pub(super) fn form_body(
     styles: &BTreeMap<String, FormStyle>,
 ) -> Result<String, RenderError> {
     let mut out = FormPairs::default();
+    let mut spread = SpreadNames::default();
     if let Value::Object(map) = rendered {
         for (k, v) in map {
             let style = styles.get(k).copied().unwrap_or(FormStyle::Json);
-            if let (FormStyle::Repeat, Value::Object(members)) = (style, v) {
-                spread_names_own(template, k, members)?;
+            match (style, v) {
+                (FormStyle::Repeat, Value::Object(members)) => {
+                    spread_names_own(template, k, members)?;
+                    for member in members.keys() {
+                        spread.add(k, member, "form fields")?;
+                    }
+                }
+                (FormStyle::Brackets | FormStyle::Deep, Value::Object(_) | Value::Array(_)) => {
+                    bracketed_names_hold(k, v)?;
+                }
+                _ => {}
             }
             form_field(&mut out, k, v, style);
         }
     }
     Ok(out.0.join("&"))
+}
+
+/// Refuses member names that would not reach a server as written inside `field[…]`: a
+/// bracket in one moves its value elsewhere in the nesting a server reads
+/// (`field[a]x[b]`), and two a case-insensitive binder reads as one leave it the one it
+/// likes.
+fn bracketed_names_hold(field: &str, value: &Value) -> Result<(), RenderError> {
+    if let Some(name) = bracketed_name(value) {
+        return Err(RenderError(format!(
+            "the field `{field}` holds the member `{name}`, whose bracket would change where a server reads its value; name members without `[` or `]`"
+        )));
+    }
+    if let Some((first, second)) = members_read_alike(value) {
+        return Err(RenderError(format!(
+            "the field `{field}` holds the members `{first}` and `{second}`, which a server may read as one; send each name once, in one spelling"
+        )));
+    }
+    Ok(())
+}
+
+/// The first member name, at any depth, holding a `[` or a `]`.
+fn bracketed_name(value: &Value) -> Option<&str> {
+    match value {
+        Value::Object(map) => map.iter().find_map(|(name, member)| {
+            if name.contains(['[', ']']) {
+                Some(name.as_str())
+            } else {
+                bracketed_name(member)
+            }
+        }),
+        Value::Array(items) => items.iter().find_map(bracketed_name),
+        _ => None,
+    }
 }
 
 /// Refuses a member of the object spread from the field `spread` that a server may
@@ -73,11 +116,7 @@ impl FormPairs {
 }
 
 fn form_text(v: &Value) -> Option<String> {
-    match v {
-        Value::Null => None,
-        Value::String(s) => Some(s.clone()),
-        other => Some(other.to_string()),
-    }
+    (!v.is_null()).then(|| value_text(v))
 }
 
 fn form_field(out: &mut FormPairs, key: &str, v: &Value, style: FormStyle) {

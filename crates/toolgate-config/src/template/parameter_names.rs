@@ -13,7 +13,11 @@
 //! `role` while the server reads `admin`. A name is compared by the key such a server
 //! reads it under, never as written.
 
+use std::collections::HashMap;
+
 use percent_encoding::percent_decode_str;
+
+use super::request::RenderError;
 
 /// Layers of percent-encoding undone before comparing: the one every server undoes,
 /// and one more for a proxy that decodes in front of the application.
@@ -23,28 +27,113 @@ const DECODED_LAYERS: usize = 2;
 /// the part before a closed `[…]`, leading spaces dropped, spaces, dots and an open `[`
 /// as `_`, case folded.
 pub(super) fn parameter_key(name: &str) -> String {
-    let mut text = name.to_owned();
-    for _ in 0..DECODED_LAYERS {
-        let decoded = percent_decode_str(&text).decode_utf8_lossy().into_owned();
-        if decoded == text {
-            break;
+    Spelling::of(name).base
+}
+
+/// How a lenient server reads a parameter name as a whole: the key of its base (see
+/// [`parameter_key`]) and, for `a[…]`, the bracketed rest, decoded and case folded.
+struct Spelling {
+    base: String,
+    brackets: Option<String>,
+}
+
+impl Spelling {
+    fn of(name: &str) -> Spelling {
+        let mut text = name.to_owned();
+        for _ in 0..DECODED_LAYERS {
+            let decoded = percent_decode_str(&text).decode_utf8_lossy().into_owned();
+            if decoded == text {
+                break;
+            }
+            text = decoded;
         }
-        text = decoded;
+        // `a[…]` is the array `a`; a `[` that no `]` closes is a character, mangled below.
+        let (base, brackets) = match text.split_once('[') {
+            Some((name, rest)) if rest.contains(']') => (name, Some(member_key(rest))),
+            _ => (text.as_str(), None),
+        };
+        let mangled: String = base
+            .trim_start_matches(' ')
+            .chars()
+            .map(|c| match c {
+                ' ' | '.' | '[' => '_',
+                other => other,
+            })
+            .collect();
+        Spelling {
+            base: member_key(&mangled),
+            brackets,
+        }
     }
-    // `a[…]` is the array `a`; a `[` that no `]` closes is a character, mangled below.
-    let base = match text.split_once('[') {
-        Some((name, rest)) if rest.contains(']') => name.to_owned(),
-        _ => text.clone(),
-    };
-    let mangled: String = base
-        .trim_start_matches(' ')
-        .chars()
-        .map(|c| match c {
-            ' ' | '.' | '[' => '_',
-            other => other,
-        })
-        .collect();
-    member_key(&mangled)
+}
+
+/// A member that was spread: the argument it came from and its name as written.
+type Member<'a> = (&'a str, &'a str);
+
+/// The members spread under one base key.
+#[derive(Default)]
+struct Base<'a> {
+    bare: Option<Member<'a>>,
+    bracketed: HashMap<String, Member<'a>>,
+}
+
+/// The names that callers' objects spread into one query or one form body, each with
+/// the argument it came from: no two may be read as one parameter, or the caller's
+/// object sends one name twice (parameter pollution) and the server keeps the value it
+/// likes, not the one the input schema checked. Two are read as one when they share a
+/// spelling, or a base of which one is bare (`x=1&x[]=2`: the array `x` replaces the
+/// value `x`, or the other way round); `filter[status]` and `filter[type]` are two
+/// members of one array. Kept by key, so a call's cost grows with its members, not
+/// with their square.
+#[derive(Default)]
+pub(super) struct SpreadNames<'a>(HashMap<String, Base<'a>>);
+
+impl<'a> SpreadNames<'a> {
+    /// Adds the member `name` of the argument `from`, or refuses it with the earlier
+    /// name it would be read as; `what` names the parameters ("query parameters").
+    pub(super) fn add(
+        &mut self,
+        from: &'a str,
+        name: &'a str,
+        what: &str,
+    ) -> Result<(), RenderError> {
+        let member = (from, name);
+        let Spelling { base, brackets } = Spelling::of(name);
+        let bare = brackets.is_none();
+        let seen = self.0.entry(base).or_default();
+        let earlier = match brackets {
+            None => seen
+                .bare
+                .or_else(|| seen.bracketed.values().next().copied()),
+            Some(brackets) => seen
+                .bare
+                .or_else(|| seen.bracketed.get(&brackets).copied())
+                .or_else(|| {
+                    seen.bracketed.insert(brackets, member);
+                    None
+                }),
+        };
+        match earlier {
+            // A list member repeats its own name on purpose (`tag=a&tag=b`).
+            Some(first) if first == member => Ok(()),
+            Some((first_from, first)) => {
+                let source = if first_from == from {
+                    format!("the argument `{from}` holds")
+                } else {
+                    format!("the arguments `{first_from}` and `{from}` hold")
+                };
+                Err(RenderError(format!(
+                    "{source} the members `{first}` and `{name}`, {what} a server may read as one; send each name once, in one spelling"
+                )))
+            }
+            None => {
+                if bare {
+                    seen.bare = Some(member);
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 /// The key a case-insensitive JSON reader matches the member `name` under.

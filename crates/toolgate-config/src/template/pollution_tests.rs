@@ -126,3 +126,102 @@ fn a_body_object_whose_members_a_folding_reader_takes_for_one_is_refused() {
         json!({"user": {"role": "viewer", "roles": ["a"], "naïve": 1}, "items": []})
     );
 }
+
+/// Pairs of member names a lenient server reads as one parameter (case folded, PHP's
+/// `.` and space as `_`, `x[]` as the array `x`, a proxy's extra decoding), each pair
+/// in one object, where neither is a name the tool sets.
+const READ_AS_ONE: [(&str, &str); 7] = [
+    ("ID", "id"),
+    ("a.b", "a_b"),
+    ("a b", "a_b"),
+    ("x[]", "x"),
+    ("x[0]", "X"),
+    ("owner", "own%65r"),
+    ("page[Size]", "page[size]"),
+];
+
+#[test]
+fn a_spread_query_object_may_not_hold_two_members_a_server_reads_as_one() {
+    let t = template(
+        Method::GET,
+        &[("where", "{where*}"), ("more", "{more*}")],
+        None,
+    );
+    for (a, b) in READ_AS_ONE {
+        let e = render(&t, json!({"where": {a: 1, b: 2}})).unwrap_err();
+        assert!(
+            e.0.contains(&format!("`{a}`")) && e.0.contains(&format!("`{b}`")),
+            "{a:?} {b:?}: {e:?}"
+        );
+        // Spread from two arguments, they reach the same query all the same.
+        let e = render(&t, json!({"where": {a: 1}, "more": {b: 2}})).unwrap_err();
+        assert!(e.0.contains("read as one"), "{a:?} {b:?}: {e:?}");
+    }
+    // Bracketed members of one base are distinct parameters (JSON:API's filters), and a
+    // list member repeats its own name on purpose.
+    let r = render(
+        &t,
+        json!({"where": {"filter[status]": "open", "filter[type]": "bug", "tag": ["a", "b"]}}),
+    )
+    .unwrap();
+    assert_eq!(
+        r.url.query(),
+        Some("api_key=k&filter%5Bstatus%5D=open&filter%5Btype%5D=bug&tag=a&tag=b")
+    );
+}
+
+#[test]
+fn a_spread_form_object_may_not_hold_two_members_a_server_reads_as_one() {
+    let mut t = template(
+        Method::POST,
+        &[],
+        Some(json!({"meta": "{meta}", "more": "{more}"})),
+    );
+    t.body_encoding = BodyEncoding::Form;
+    t.form_style.insert("meta".into(), FormStyle::Repeat);
+    t.form_style.insert("more".into(), FormStyle::Repeat);
+    for (a, b) in READ_AS_ONE {
+        let e = render(&t, json!({"meta": {a: 1, b: 2}})).unwrap_err();
+        assert!(
+            e.0.contains(&format!("`{a}`")) && e.0.contains(&format!("`{b}`")),
+            "{a:?} {b:?}: {e:?}"
+        );
+        let e = render(&t, json!({"meta": {a: 1}, "more": {b: 2}})).unwrap_err();
+        assert!(e.0.contains("read as one"), "{a:?} {b:?}: {e:?}");
+    }
+    let r = render(&t, json!({"meta": {"color": "red", "size": 2}})).unwrap();
+    assert_eq!(
+        String::from_utf8(r.body.unwrap()).unwrap(),
+        "color=red&size=2"
+    );
+}
+
+#[test]
+fn bracketed_form_members_keep_their_nesting_and_one_spelling() {
+    for style in [FormStyle::Brackets, FormStyle::Deep] {
+        let mut t = template(Method::POST, &[], Some(json!({"card": "{card}"})));
+        t.body_encoding = BodyEncoding::Form;
+        t.form_style.insert("card".into(), style);
+        // A bracket in a member name would move the value to another place in the
+        // nesting a server reads (`card[a][x][b]`), or out of it.
+        for card in [
+            json!({"a]x[b": 1}),
+            json!({"a[b]": 1}),
+            json!({"a]": 1}),
+            json!({"x": {"[": 1}}),
+            json!({"x": [{"k]": 1}]}),
+        ] {
+            let e = render(&t, json!({"card": card.clone()})).unwrap_err();
+            assert!(e.0.contains("bracket"), "{style:?} {card}: {e:?}");
+        }
+        // Two members read as one by a case-insensitive binder.
+        let e = render(&t, json!({"card": {"exp": {"Month": 1, "month": 2}}})).unwrap_err();
+        assert!(e.0.contains("read as one"), "{style:?}: {e:?}");
+        let r = render(&t, json!({"card": {"exp": {"month": 1, "year": 2}}})).unwrap();
+        assert_eq!(
+            String::from_utf8(r.body.unwrap()).unwrap(),
+            "card%5Bexp%5D%5Bmonth%5D=1&card%5Bexp%5D%5Byear%5D=2",
+            "{style:?}"
+        );
+    }
+}

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::argument_text::{comma_joined, exploded, form_encoded, form_list, item_texts};
 use super::form::form_body;
 use super::multipart;
-use super::parameter_names::{members_read_alike, parameter_key};
+use super::parameter_names::{SpreadNames, members_read_alike, parameter_key};
 use super::parse::{Part, Template, whole_placeholder};
 use super::path::path_text;
 use super::request::{BodyEncoding, RenderError, RenderedRequest, RequestTemplate};
@@ -146,18 +146,22 @@ impl RequestTemplate {
                 pairs.push(format!("{}={}", form_encoded(&k), form_encoded(&v)));
             }
         }
+        let mut spread = SpreadNames::default();
         for (name, template) in &self.query {
             if let [Part::Each(arg)] = template.0.as_slice() {
+                let members = args.get(arg).is_some_and(Value::is_object);
                 for (key, value) in exploded(name, args.get(arg)) {
                     // An object's member names come from the caller: none may set a
                     // parameter the tool or its base URL sets (an `api_key`), as
-                    // written or as a lenient server reads it (`API.KEY`).
-                    if key != name.as_str()
-                        && let Some(set) = self.sets_query(base, name, key)
-                    {
-                        return Err(RenderError(format!(
-                            "the argument `{arg}` names the query parameter `{key}`, which a server may read as `{set}`, a parameter the tool sets itself"
-                        )));
+                    // written or as a lenient server reads it (`API.KEY`), nor be
+                    // read as another member (`ID` and `id`).
+                    if members {
+                        if let Some(set) = self.sets_query(base, name, key) {
+                            return Err(RenderError(format!(
+                                "the argument `{arg}` names the query parameter `{key}`, which a server may read as `{set}`, a parameter the tool sets itself"
+                            )));
+                        }
+                        spread.add(arg, key, "query parameters")?;
                     }
                     pairs.push(format!("{}={}", form_encoded(key), form_encoded(&value)));
                 }
@@ -174,6 +178,15 @@ impl RequestTemplate {
         let mut headers = HeaderMap::new();
         for (name, template) in &self.headers {
             if let Some(value) = template.render(args, |t, _| comma_joined(t))? {
+                // RFC 9110 leaves bytes past ASCII in a field value opaque: Java's
+                // servlets and Node read them as Latin-1, Go as UTF-8, so `café` or a
+                // right-to-left override would reach the server as other text than
+                // the schema checked.
+                if !value.is_ascii() {
+                    return Err(RenderError(format!(
+                        "the value for header {name} holds characters other than ASCII, which servers read in different ways; send ASCII text"
+                    )));
+                }
                 let value = HeaderValue::from_str(&value).map_err(|_| {
                     RenderError(format!(
                         "the value for header {name} contains characters not allowed in HTTP headers"

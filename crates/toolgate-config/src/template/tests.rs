@@ -293,6 +293,29 @@ fn header_injection_is_refused() {
 }
 
 #[test]
+fn a_header_value_past_ascii_is_refused_not_sent_for_a_server_to_read_as_latin1() {
+    let base = url::Url::parse("http://h").unwrap();
+    let mut t = template("/x", &[]);
+    t.headers
+        .push((HeaderName::from_static("x-user"), Template::parse("{u}")));
+    for value in [
+        "caf\u{e9}",
+        "admin\u{202e}resu",
+        "a\u{200b}dmin",
+        "a\u{85}b",
+        "\u{feff}admin",
+    ] {
+        let e = t.render(&base, &args(json!({"u": value}))).unwrap_err();
+        assert!(
+            e.0.contains("header x-user") && e.0.contains("ASCII"),
+            "{value:?}: {e:?}"
+        );
+    }
+    let r = t.render(&base, &args(json!({"u": "Jose Smith"}))).unwrap();
+    assert_eq!(r.headers["x-user"], "Jose Smith");
+}
+
+#[test]
 fn body_placeholders_keep_json_types_and_drop_absent_keys() {
     let base = url::Url::parse("http://h").unwrap();
     let mut t = template("/x", &[]);
@@ -511,4 +534,91 @@ fn a_multipart_body_sends_each_field_as_a_part_under_a_boundary_no_value_holds()
     let body2 = String::from_utf8(r2.body.unwrap()).unwrap();
     assert_ne!(b2, boundary);
     assert_eq!(body2.matches(&format!("--{b2}")).count(), 7, "{body2}");
+}
+
+#[test]
+fn a_whole_number_written_as_a_float_reaches_the_url_and_headers_as_an_integer() {
+    let base = url::Url::parse("https://api.example.com/v1").unwrap();
+    let mut t = template("/items/{id}", &[("limit", "{limit}"), ("f", "{f*}")]);
+    t.headers
+        .push((HeaderName::from_static("x-page"), Template::parse("{page}")));
+    for (written, sent) in [
+        ("1e3", "1000"),
+        ("1000.0", "1000"),
+        ("-0", "0"),
+        ("-0.0", "0"),
+        ("1E2", "100"),
+        ("-25e-1", "-2.5"),
+        ("1.5", "1.5"),
+        ("7", "7"),
+        ("18446744073709551615", "18446744073709551615"),
+    ] {
+        let arguments: Value = serde_json::from_str(&format!(
+            r#"{{"id": {written}, "limit": [{written}, 2], "f": {{"n": {written}}}, "page": {written}}}"#
+        ))
+        .unwrap();
+        let r = t.render(&base, &args(arguments)).unwrap();
+        assert_eq!(r.url.path(), format!("/v1/items/{sent}"), "{written}");
+        assert_eq!(
+            r.url.query(),
+            Some(format!("limit={sent},2&n={sent}").as_str()),
+            "{written}"
+        );
+        assert_eq!(r.headers["x-page"], sent, "{written}");
+    }
+    // Past 2^53 a double is no exact integer: sent as JSON writes it, its `+` encoded so
+    // that a query does not read it as a space.
+    let arguments = json!({"id": 1e22, "limit": 1e22, "f": {}, "page": 1e22});
+    let r = t.render(&base, &args(arguments)).unwrap();
+    assert_eq!(r.url.path(), "/v1/items/1e%2B22");
+    assert_eq!(r.url.query(), Some("limit=1e%2B22"));
+    assert_eq!(r.headers["x-page"], "1e+22");
+}
+
+#[test]
+fn a_form_field_writes_a_whole_float_as_an_integer() {
+    let base = url::Url::parse("https://api.example.com/v1").unwrap();
+    let mut t = template("/x", &[]);
+    t.body_encoding = BodyEncoding::Form;
+    t.body = Some(json!({"amount": "{amount}", "ids": "{ids}"}));
+    t.form_style.insert("ids".into(), FormStyle::Brackets);
+    let arguments: Value = serde_json::from_str(r#"{"amount": 2e2, "ids": [1.0, -0]}"#).unwrap();
+    let r = t.render(&base, &args(arguments)).unwrap();
+    assert_eq!(
+        String::from_utf8(r.body.unwrap()).unwrap(),
+        "amount=200&ids%5B%5D=1&ids%5B%5D=0"
+    );
+}
+
+#[test]
+fn template_syntax_inside_an_argument_is_sent_as_text_never_expanded() {
+    let base = url::Url::parse("https://api.example.com/v1").unwrap();
+    let mut t = template("/items/{id}", &[("q", "{q}")]);
+    t.headers
+        .push((HeaderName::from_static("x-note"), Template::parse("{note}")));
+    t.body = Some(json!({"text": "{text}"}));
+    for value in [
+        "{secret}",
+        "{+secret}",
+        "{{secret}}",
+        "${secret}",
+        "%s%n",
+        "{secret*}",
+    ] {
+        let r = t
+            .render(
+                &base,
+                &args(json!({"id": value, "q": value, "note": value, "text": value, "secret": "s3cr3t"})),
+            )
+            .unwrap();
+        let url = r.url.as_str();
+        assert!(!url.contains("s3cr3t"), "{value}: {url}");
+        let decoded: String = url::form_urlencoded::parse(r.url.query().unwrap().as_bytes())
+            .map(|(_, v)| v.into_owned())
+            .collect();
+        assert_eq!(decoded, value, "the query holds the value as written");
+        assert_eq!(r.headers["x-note"], value);
+        let body: Value = serde_json::from_slice(&r.body.unwrap()).unwrap();
+        assert_eq!(body, json!({"text": value}));
+    }
 }

@@ -107,9 +107,13 @@ pub fn quoted(text: &str) -> String {
     serde_json::Value::from(text).to_string()
 }
 
-/// A successor or deprecation link worth repeating: URL-ish (absolute http(s) or a
-/// path), at most 200 characters, with nothing a URL cannot hold. Anything else — a
-/// 20 KB header value, prose, a secret — is not a link and is dropped.
+/// A successor, deprecation or redirect link worth repeating: URL-ish (absolute http(s)
+/// or a path), at most 200 characters, with nothing a URL cannot hold. Anything else — a
+/// 20 KB header value, prose, a secret — is not a link and is dropped. What the
+/// upstream wrote besides where the link points is dropped too: credentials in its
+/// userinfo (`https://user:pass@host/`), and its query and fragment, which carry
+/// what a link's owner hands out, not where it leads (an OAuth `code`, a signed URL's
+/// `X-Amz-Signature`, a login `token`).
 pub fn link(value: &str, secrets: &Secrets) -> Option<String> {
     const MAX_LINK: usize = 200;
     let v = value.trim();
@@ -117,7 +121,40 @@ pub fn link(value: &str, secrets: &Secrets) -> Option<String> {
     let clean = v
         .chars()
         .all(|c| c.is_ascii_graphic() && !matches!(c, '<' | '>' | '"' | '\\'));
-    (urlish && clean && v.len() <= MAX_LINK && secrets.scrub(v) == v).then(|| v.to_owned())
+    if !(urlish && clean && v.len() <= MAX_LINK && secrets.scrub(v) == v) {
+        return None;
+    }
+    // Parsing encodes a few characters (`{`, `|`), which may lengthen the link.
+    where_it_points(v).filter(|l| l.len() <= MAX_LINK)
+}
+
+/// `link` without userinfo, query or fragment; `None` when it does not parse as a URL.
+fn where_it_points(link: &str) -> Option<String> {
+    // A path (or `//host/path`) is read against a placeholder origin, which is cut off
+    // again: only what the upstream wrote comes back.
+    const PLACEHOLDER: &str = "http://placeholder.invalid";
+    let (mut url, relative) = if link.starts_with("//") {
+        (
+            url::Url::parse(&format!("http:{link}")).ok()?,
+            Some("http:"),
+        )
+    } else if link.starts_with('/') {
+        (
+            url::Url::parse(&format!("{PLACEHOLDER}{link}")).ok()?,
+            Some(PLACEHOLDER),
+        )
+    } else {
+        (url::Url::parse(link).ok()?, None)
+    };
+    url.set_username("").ok()?;
+    url.set_password(None).ok()?;
+    url.set_query(None);
+    url.set_fragment(None);
+    let text = url.as_str();
+    Some(match relative {
+        Some(prefix) => text.strip_prefix(prefix)?.to_owned(),
+        None => text.to_owned(),
+    })
 }
 
 /// Text, not bytes: valid UTF-8 (a character cut at the end of the window is fine),

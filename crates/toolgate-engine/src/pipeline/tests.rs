@@ -391,6 +391,31 @@ async fn a_redirect_names_where_it_points_when_that_is_a_clean_link() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_redirect_target_is_named_without_the_credentials_or_query_it_carries() {
+    let moved = |location: &str| Reply {
+        headers: vec![("location", location.to_string())],
+        ..status(302)
+    };
+    for (location, named) in [
+        (
+            "https://admin:hunter2@api.example.com/v4/search?code=AUTHCODE#state=s",
+            "\"https://api.example.com/v4/search\"",
+        ),
+        ("/login?sid=SIDVALUE&next=%2Fv3", "\"/login\""),
+    ] {
+        let rig = rig("web_search", vec![moved(location)]);
+        let message = failure(&rig.search().await).message.clone();
+        assert!(
+            message.contains(&format!("redirecting to {named};")),
+            "{message}"
+        );
+        for secret in ["hunter2", "admin", "AUTHCODE", "state=", "SIDVALUE"] {
+            assert!(!message.contains(secret), "{secret}: {message}");
+        }
+    }
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_503_then_200_is_retried_below_the_model_and_counted_as_recovered() {
     let rig = rig("web_search", vec![status(503), ok(VALID)]);
     let outcome = rig.search().await;

@@ -98,3 +98,38 @@ fn an_oversized_or_non_url_link_is_dropped() {
     let secret = Secrets::new(["supersecret".to_string()]);
     assert_eq!(link("https://x.example/?k=supersecret", &secret), None);
 }
+
+#[test]
+fn a_link_keeps_where_it_points_and_drops_credentials_query_and_fragment() {
+    let s = none();
+    for (written, shown) in [
+        (
+            "https://user:pass@api.example.com/v4/search",
+            "https://api.example.com/v4/search",
+        ),
+        (
+            "https://token@api.example.com/v4",
+            "https://api.example.com/v4",
+        ),
+        (
+            "https://app.example.com/callback?code=AUTHCODE&state=x",
+            "https://app.example.com/callback",
+        ),
+        (
+            "https://bucket.s3.example.com/k?X-Amz-Signature=abc#frag",
+            "https://bucket.s3.example.com/k",
+        ),
+        ("/v4/search?sid=abc", "/v4/search"),
+        ("/v4/search#top", "/v4/search"),
+        (
+            "//admin:pw@other.example/login?next=/",
+            "//other.example/login",
+        ),
+        ("https://api.example.com/v4", "https://api.example.com/v4"),
+    ] {
+        assert_eq!(link(written, &s).as_deref(), Some(shown), "{written}");
+    }
+    // What is no URL at all stays dropped.
+    assert_eq!(link("https://", &s), None);
+    assert_eq!(link("http://[::1", &s), None);
+}

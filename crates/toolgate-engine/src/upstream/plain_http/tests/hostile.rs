@@ -55,6 +55,104 @@ async fn bytes_after_a_response_are_never_read_as_the_next_calls_answer() {
     }
 }
 
+/// Heads that frame one body two ways (HTTP request smuggling's CL.TE and TE.CL,
+/// https://portswigger.net/web-security/request-smuggling, and RFC 9112 section 6.3):
+/// whichever length the client believes, the bytes the other one claims must never be
+/// read as the next call's answer. Each head is followed by a second, unasked response.
+#[tokio::test]
+async fn a_body_framed_two_ways_never_lends_its_connection_to_the_next_call() {
+    let firsts: [&[u8]; 10] = [
+        // Both framings, the length longer than the chunks (CL.TE).
+        b"HTTP/1.1 200 OK\r\ncontent-length: 40\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+        // Both, the length shorter than the chunks (TE.CL).
+        b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ncontent-length: 3\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+        // Two lengths that disagree.
+        b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\ncontent-length: 30\r\n\r\n{}",
+        // One field listing two lengths.
+        b"HTTP/1.1 200 OK\r\ncontent-length: 2, 30\r\n\r\n{}",
+        // A length with a sign, which some parsers read as a number.
+        b"HTTP/1.1 200 OK\r\ncontent-length: +2\r\n\r\n{}",
+        // A chunk size that overflows.
+        b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n10000000000000002\r\n{}\r\n0\r\n\r\n",
+        // A length hidden in a folded line (obs-fold), read as its own field by a
+        // parser that does not unfold.
+        b"HTTP/1.1 200 OK\r\nx-a: b\r\n content-length: 30\r\ncontent-length: 2\r\n\r\n{}",
+        // Whitespace between a field's name and its colon.
+        b"HTTP/1.1 200 OK\r\ncontent-length : 30\r\ncontent-length: 2\r\n\r\n{}",
+        // A NUL inside a field's value.
+        b"HTTP/1.1 200 OK\r\nx-a: b\0content-length: 30\r\ncontent-length: 2\r\n\r\n{}",
+        // `chunked` that is not the last coding: the body ends only when the connection does.
+        b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked, identity\r\ncontent-length: 2\r\n\r\n{}",
+    ];
+    for first in firsts {
+        let script = with_smuggled(first);
+        let server = scripted(move |n| {
+            let bytes = if n == 0 {
+                script.clone()
+            } else {
+                ok(&format!("{{\"n\":{n}}}"))
+            };
+            (bytes, After::KeepOpen)
+        })
+        .await;
+        let client = client();
+        // Bounded here as the attempt timeout bounds it in a call: a body that ends
+        // only with the connection never ends on one kept open.
+        let mine = get(&server.url, "/mine");
+        let mine = tokio::time::timeout(Duration::from_secs(2), send(&client, &server, &mine));
+        if let Ok(Ok(mine)) = mine.await {
+            assert_eq!(
+                &mine.body[..],
+                b"{}",
+                "{:?}",
+                String::from_utf8_lossy(first)
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let second = send(&client, &server, &get(&server.url, "/theirs"))
+            .await
+            .unwrap();
+        assert_eq!(
+            &second.body[..],
+            b"{\"n\":1}",
+            "after {:?}",
+            String::from_utf8_lossy(first)
+        );
+    }
+}
+
+/// Fields after a chunked body (trailers) are not the response's head: a `Retry-After`
+/// or a `Deprecation` sent there is never read as one the head set (RFC 9110 section
+/// 6.5.1: a trailer field is merged into the head only where its definition allows).
+#[tokio::test]
+async fn trailer_fields_are_not_read_as_the_heads() {
+    let server = always(
+        b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ntrailer: retry-after, deprecation\r\n\r\n\
+          2\r\n{}\r\n0\r\nretry-after: 86400\r\ndeprecation: @1\r\nx-api-key: leaked\r\n\r\n",
+        After::KeepOpen,
+    )
+    .await;
+    let client = client();
+    for path in ["/a", "/b"] {
+        let reply = send(&client, &server, &get(&server.url, path))
+            .await
+            .unwrap();
+        assert_eq!(&reply.body[..], b"{}");
+        for name in ["retry-after", "deprecation", "x-api-key"] {
+            assert!(
+                !reply.headers.contains_key(name),
+                "{name}: {:?}",
+                reply.headers
+            );
+        }
+    }
+    assert_eq!(
+        server.connections.load(Ordering::SeqCst),
+        1,
+        "the connection is reused"
+    );
+}
+
 #[tokio::test]
 async fn a_cookie_an_upstream_sets_is_never_sent_back() {
     let server = scripted(|n| {
