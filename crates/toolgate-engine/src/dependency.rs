@@ -35,6 +35,11 @@ pub const MAX_POLICIES: usize = fleet::MAX_POLICIES;
 /// How long a call waits for a concurrency slot before asking again.
 const LIMIT_POLL: Duration = Duration::from_millis(10);
 
+/// How long calls are held back after the account behind them was refused, between
+/// single trial calls, when the refusal stated no renewal: an owner who tops up a
+/// balance or restores an account sees calls pass within this.
+pub const ACCOUNT_HOLD: Duration = Duration::from_secs(300);
+
 /// The last quota advertisement of one policy, with when it was seen.
 #[derive(Debug, Clone)]
 struct SeenQuota {
@@ -74,6 +79,11 @@ struct Inner {
     last_reply: Option<Instant>,
     /// Until when the fleet's breaker is open, as of its last answer (reports only).
     fleet_open_until: Option<Instant>,
+    /// Holds calls back after the account behind them was refused
+    /// ([`CircuitBreaker::for_account`]).
+    account: CircuitBreaker,
+    /// When the refused allowance renews, as the refusal stated it.
+    account_renews: Option<Instant>,
 }
 
 /// This dependency's part of the fleet's shared state.
@@ -124,6 +134,12 @@ pub enum Gate<'a> {
     /// The breaker is open: fail fast with `circuit_open`.
     CircuitOpen {
         /// When the next probe may go.
+        retry_in: Duration,
+    },
+    /// The account behind the calls was refused and the hold is on: fail fast with
+    /// `account`.
+    AccountHeld {
+        /// When the allowance renews as the refusal stated, else the next trial call.
         retry_in: Duration,
     },
 }
@@ -265,6 +281,8 @@ pub struct Snapshot {
     pub breaker: BreakerState,
     /// Down since (wall clock), while the breaker is not closed.
     pub down_since: Option<DateTime<Utc>>,
+    /// While calls are held back for a refused account, until when they may pass.
+    pub account_held: Option<Duration>,
     /// Status page.
     pub status: Option<std::sync::Arc<StatusReport>>,
     /// Whether latency percentiles were computed (not on the per-call path).
@@ -305,6 +323,8 @@ impl DependencyState {
                 down_since_wall: None,
                 last_reply: None,
                 fleet_open_until: None,
+                account: CircuitBreaker::for_account(ACCOUNT_HOLD),
+                account_renews: None,
             }),
         }
     }
@@ -323,6 +343,9 @@ impl DependencyState {
         let Some(fleet) = &self.fleet else {
             return self.gate(now, deadline_left, first_attempt);
         };
+        if let Some(retry_in) = self.account_hold(now) {
+            return Gate::AccountHeld { retry_in };
+        }
         let Some(verdict) = fleet.shared.admit(&fleet.keys, deadline_left).await else {
             return self.gate(now, deadline_left, first_attempt);
         };
@@ -350,6 +373,11 @@ impl DependencyState {
             first_attempt,
             fleet_probe: Some(probe),
         };
+        if let Some(retry_in) = g.account_admit(now, self.holds_account()) {
+            drop(g);
+            drop(admitted);
+            return Gate::AccountHeld { retry_in };
+        }
         if admitted.permit.is_none() && g.latency.brownout() {
             let limit = g.limit.limit();
             drop(g);
@@ -367,6 +395,9 @@ impl DependencyState {
     /// Asks the breaker, then the pacer, whether an attempt may go now. The breaker
     /// comes first: a dependency known to be down should not even hold quota.
     pub fn gate(&self, now: Instant, deadline_left: Duration, first_attempt: bool) -> Gate<'_> {
+        if let Some(retry_in) = self.account_hold(now) {
+            return Gate::AccountHeld { retry_in };
+        }
         let mut g = lock(&self.inner);
         if let Admission::Rejected { retry_in, .. } = g.breaker.admit(now) {
             return Gate::CircuitOpen { retry_in };
@@ -385,6 +416,14 @@ impl DependencyState {
         }
         let gate = match g.pacer.admit(now, deadline_left) {
             pace @ (Pace::Go | Pace::Queued(_)) => {
+                // Asked last, so a trial call is only claimed by an attempt that goes.
+                if let Some(retry_in) = g.account_admit(now, self.holds_account()) {
+                    g.pacer.complete(now, None);
+                    if let Some(p) = permit {
+                        g.limit.forget(p);
+                    }
+                    return Gate::AccountHeld { retry_in };
+                }
                 let admitted = Admitted {
                     dependency: self,
                     permit,
@@ -445,6 +484,9 @@ impl DependencyState {
             g.pacer.complete(now, quota);
         }
         g.learn_health(now, latency, class);
+        if self.holds_account() {
+            g.learn_account(now, class, signals.and_then(|s| s.retry_after));
+        }
         // The wait the upstream stated, for the caller; and how long the pacer holds
         // the dependency, which is a second when none was stated.
         let (stated, throttle) = match signals {
@@ -473,6 +515,22 @@ impl DependencyState {
             BreakerState::Open { retry_in, .. } => Some(retry_in),
             _ => None,
         }
+    }
+
+    /// Whether an account refusal holds this dependency's calls back: not when each
+    /// caller's own authority is exchanged for the call (`token_exchange`), as one
+    /// user's spent account says nothing of another's.
+    fn holds_account(&self) -> bool {
+        self.spec.token_exchange.is_none()
+    }
+
+    /// While calls are held back for a refused account, until when (checked before
+    /// anything else is asked, so a held call costs no pacer place nor fleet request).
+    fn account_hold(&self, now: Instant) -> Option<Duration> {
+        if !self.holds_account() {
+            return None;
+        }
+        lock(&self.inner).account_held(now)
     }
 
     /// Asks the budget for one retry.
@@ -577,6 +635,7 @@ impl DependencyState {
             detailed,
             breaker,
             down_since: g.down_since_wall,
+            account_held: g.account_held(now),
             status: g.status.clone(),
         }
     }
@@ -642,6 +701,9 @@ impl Snapshot {
             "latency": latency,
             "last_reply_s_ago": self.last_reply_age.map(|a| a.as_secs()),
             "breaker": self.breaker,
+            "account_held": self.account_held.map(|d| json!({
+                "retry_in_s": d.as_secs(),
+            })),
             "down_since": self.down_since.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
             "status_page": self.status.as_ref().map(|s| json!({
                 "health": s.page.as_ref().map(|p| p.health),
@@ -703,6 +765,55 @@ impl Inner {
             self.down_since_wall = Some(Utc::now());
         } else if matches!(self.breaker.state(now), BreakerState::Closed) {
             self.down_since_wall = None;
+        }
+    }
+
+    /// While the account hold is on (between trial calls), until when calls may pass:
+    /// the renewal the refusal stated, else the next trial call.
+    fn account_held(&self, now: Instant) -> Option<Duration> {
+        let BreakerState::Open { retry_in, .. } = self.account.state(now) else {
+            return None;
+        };
+        let renews = self
+            .account_renews
+            .map(|at| at.saturating_duration_since(now))
+            .unwrap_or_default();
+        Some(retry_in.max(renews))
+    }
+
+    /// Claims the account hold's admission for an attempt about to go: `Some` when it
+    /// is held back (the hold is on, or its single trial call is already out).
+    fn account_admit(&mut self, now: Instant, holds: bool) -> Option<Duration> {
+        if !holds {
+            return None;
+        }
+        match self.account.admit(now) {
+            Admission::Rejected { retry_in, .. } => {
+                let renews = self
+                    .account_renews
+                    .map(|at| at.saturating_duration_since(now))
+                    .unwrap_or_default();
+                Some(retry_in.max(renews))
+            }
+            Admission::Allowed | Admission::Probe => None,
+        }
+    }
+
+    /// The account hold learns one reply: an account refusal starts it (until the
+    /// renewal the reply stated, if it stated one), the first answer that got past
+    /// the account's check ends it.
+    fn learn_account(&mut self, now: Instant, class: Option<ErrorClass>, stated: Option<Duration>) {
+        self.account.record(now, class);
+        if class == Some(ErrorClass::Account) {
+            self.account_renews = stated.and_then(|w| now.checked_add(w));
+            // A renewal sooner than the hold is when to try again; a later one is
+            // told, but a trial still goes every hold, in case the owner acts first.
+            if let Some(w) = stated {
+                self.account.reopen_within(now, w);
+            }
+        }
+        if matches!(self.account.state(now), BreakerState::Closed) {
+            self.account_renews = None;
         }
     }
 

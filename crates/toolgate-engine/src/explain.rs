@@ -15,7 +15,7 @@ pub use definition::{all_new, definition_change, definition_incident};
 pub use excerpt::{excerpt, link, quoted, upstream_text};
 pub use failure::{Failed, failure};
 pub use refusal::{
-    agent_concurrency, agent_quota, circuit_open, forbidden, invalid_arguments,
+    account_held, agent_concurrency, agent_quota, circuit_open, forbidden, invalid_arguments,
     no_room_for_replies, quota_exhausted, saturated, withheld, wrapper_outdated,
 };
 pub use secrets::Secrets;

@@ -255,6 +255,9 @@ pub struct Metrics {
     pub circuit_state: Family<DependencyLabel, Gauge>,
     /// `toolgate_brownout{dependency}`: 1 during a brownout.
     pub brownout: Family<DependencyLabel, Gauge>,
+    /// `toolgate_account_held{dependency}`: 1 while calls are held back because the
+    /// account behind them was refused.
+    pub account_held: Family<DependencyLabel, Gauge>,
     /// `toolgate_sunset_timestamp_seconds{tool}`.
     pub sunset_timestamp: Family<ToolLabel, Gauge>,
     /// `toolgate_probe_success{tool}`: 1 when the last contract probe passed.
@@ -397,6 +400,12 @@ impl Metrics {
             "brownout",
             "1 while the dependency's latency is well above its baseline",
             brownout.clone(),
+        );
+        let account_held = Family::default();
+        registry.register(
+            "account_held",
+            "1 while calls are held back because the upstream refused the account behind them",
+            account_held.clone(),
         );
         let sunset_timestamp = Family::default();
         registry.register(
@@ -565,6 +574,7 @@ impl Metrics {
             quota_limit,
             circuit_state,
             brownout,
+            account_held,
             sunset_timestamp,
             probe_success,
             tool_owner_info,
@@ -644,6 +654,9 @@ impl Metrics {
         self.brownout
             .get_or_create(&label)
             .set(i64::from(s.latency.brownout));
+        self.account_held
+            .get_or_create(&label)
+            .set(i64::from(s.account_held.is_some()));
     }
 
     /// Records an announced sunset.

@@ -134,7 +134,33 @@ enum Weight {
     Neutral,
 }
 
-fn weigh(outcome: Option<ErrorClass>) -> Weight {
+/// What a breaker watches for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Watch {
+    /// The dependency being down or drowning ([`ErrorClass::counts_for_breaker`]).
+    Outage,
+    /// The account behind the calls refused ([`ErrorClass::Account`]): one refusal
+    /// holds back every call, and any answer that got past the account's check (a
+    /// success, a refused argument, a body that broke the contract) proves it works
+    /// again. What says nothing of the account (an outage, a throttle, refused
+    /// credentials) is neutral.
+    Account,
+}
+
+fn weigh(watch: Watch, outcome: Option<ErrorClass>) -> Weight {
+    if watch == Watch::Account {
+        return match outcome {
+            Some(ErrorClass::Account) => Weight::Failure,
+            None
+            | Some(
+                ErrorClass::ClientError
+                | ErrorClass::ContractDrift
+                | ErrorClass::Gone
+                | ErrorClass::ToolError,
+            ) => Weight::Success,
+            Some(_) => Weight::Neutral,
+        };
+    }
     match outcome {
         None => Weight::Success,
         Some(c) if c.counts_for_breaker() => Weight::Failure,
@@ -156,6 +182,7 @@ pub struct CircuitBreaker {
     open_for: Duration,
     /// Start of the current outage (first trip); meaningful while not Closed.
     outage_since: Option<Instant>,
+    watch: Watch,
 }
 
 impl Default for CircuitBreaker {
@@ -174,6 +201,24 @@ impl CircuitBreaker {
             counts: SlidingCounts::new(cfg.window),
             open_for: cfg.open_for,
             outage_since: None,
+            watch: Watch::Outage,
+        }
+    }
+
+    /// A breaker that holds calls back after one refusal of the account behind them
+    /// ([`ErrorClass::Account`]), for `hold` at a time with a single trial call between
+    /// holds (the hold does not grow: a topped-up balance should be found within one
+    /// `hold`), and closes at the first answer that got past the account's check.
+    pub fn for_account(hold: Duration) -> Self {
+        let cfg = BreakerConfig {
+            consecutive_failures: 1,
+            open_for: hold,
+            max_open_for: hold,
+            ..BreakerConfig::default()
+        };
+        CircuitBreaker {
+            watch: Watch::Account,
+            ..CircuitBreaker::new(cfg)
         }
     }
 
@@ -213,7 +258,7 @@ impl CircuitBreaker {
 
     /// Report the outcome of an admitted request (`None` = success).
     pub fn record(&mut self, now: Instant, outcome: Option<ErrorClass>) {
-        let weight = weigh(outcome);
+        let weight = weigh(self.watch, outcome);
         match (self.inner, weight) {
             (_, Weight::Neutral) => {
                 // A throttled probe proves nothing: free the slot for another.
@@ -270,6 +315,17 @@ impl CircuitBreaker {
         self.counts.clear();
         self.open_for = self.cfg.open_for;
         self.outage_since = None;
+    }
+
+    /// Shortens the current open period to end at most `within` from `now` (a hold
+    /// whose reason says it ends sooner than the breaker's own period); nothing when
+    /// not open.
+    pub fn reopen_within(&mut self, now: Instant, within: Duration) {
+        if let Inner::Open { until } = self.inner {
+            self.inner = Inner::Open {
+                until: until.min(later(now, within)),
+            };
+        }
     }
 
     /// The state at `now` (an elapsed open period reads as half-open).

@@ -216,3 +216,67 @@ async fn huge_configured_durations_do_not_panic() {
         Admission::Rejected { .. }
     ));
 }
+
+#[tokio::test(start_paused = true)]
+async fn an_account_refusal_holds_back_until_a_trial_call_passes() {
+    let t0 = Instant::now();
+    let mut b = CircuitBreaker::for_account(secs(300));
+    // Outages, throttles and refused credentials say nothing of the account.
+    for class in [ServerError, Timeout, RateLimited, Auth, Overloaded] {
+        assert_eq!(b.admit(t0), Admission::Allowed);
+        b.record(t0, Some(class));
+    }
+    assert_eq!(b.state(t0), BreakerState::Closed);
+    // One refusal of the account holds back every call for the hold.
+    assert_eq!(b.admit(t0), Admission::Allowed);
+    b.record(t0, Some(Account));
+    assert!(matches!(
+        b.admit(t0 + secs(299)),
+        Admission::Rejected { retry_in, .. } if retry_in == secs(1)
+    ));
+    // Then a single trial call; refused again, the hold starts over, no longer.
+    assert_eq!(b.admit(t0 + secs(300)), Admission::Probe);
+    assert!(matches!(
+        b.admit(t0 + secs(300)),
+        Admission::Rejected { .. }
+    ));
+    b.record(t0 + secs(301), Some(Account));
+    assert!(matches!(
+        b.state(t0 + secs(302)),
+        BreakerState::Open { retry_in, .. } if retry_in == secs(299)
+    ));
+    // A trial the account let through (even a refused argument) ends the hold.
+    assert_eq!(b.admit(t0 + secs(601)), Admission::Probe);
+    b.record(t0 + secs(601), Some(ClientError));
+    assert_eq!(b.state(t0 + secs(601)), BreakerState::Closed);
+    assert_eq!(b.admit(t0 + secs(601)), Admission::Allowed);
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_outage_breaker_ignores_account_refusals() {
+    let t0 = Instant::now();
+    let mut b = CircuitBreaker::default();
+    for _ in 0..10 {
+        assert_eq!(b.admit(t0), Admission::Allowed);
+        b.record(t0, Some(Account));
+    }
+    assert_eq!(b.state(t0), BreakerState::Closed);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_stated_renewal_sooner_than_the_hold_ends_it_sooner() {
+    let t0 = Instant::now();
+    let mut b = CircuitBreaker::for_account(secs(300));
+    assert_eq!(b.admit(t0), Admission::Allowed);
+    b.record(t0, Some(Account));
+    b.reopen_within(t0, secs(20));
+    assert!(matches!(b.admit(t0 + secs(19)), Admission::Rejected { .. }));
+    assert_eq!(b.admit(t0 + secs(20)), Admission::Probe);
+    // Never lengthened, and nothing to shorten while closed.
+    let mut c = CircuitBreaker::for_account(secs(300));
+    c.reopen_within(t0, secs(1));
+    assert_eq!(c.admit(t0), Admission::Allowed);
+    c.record(t0, Some(Account));
+    c.reopen_within(t0, secs(10_000));
+    assert_eq!(c.admit(t0 + secs(300)), Admission::Probe);
+}

@@ -113,8 +113,10 @@ pub enum BodyCheck {
 ///     progress, a lock, gRPC `ABORTED`), and 423 Locked and 425 Too Early by their
 ///     status, are [`ErrorClass::ServerError`]: retried with backoff when the tool is
 ///     idempotent, as a 503 is.
-/// 11. A 5xx whose body says the request is wrong (gRPC `INVALID_ARGUMENT`) is
-///     [`ErrorClass::ClientError`]; 501 Not Implemented, 505 and a body saying the
+/// 11. A 5xx whose body says the request is wrong (gRPC `INVALID_ARGUMENT`, a SOAP
+///     `Client` fault) is [`ErrorClass::ClientError`]; one whose body says the
+///     credentials were refused (a SOAP fault sent as a 500 for a failed login), with
+///     no wait named, is [`ErrorClass::Auth`]; 501 Not Implemented, 505 and a body saying the
 ///     method is not implemented are [`ErrorClass::ContractDrift`]: the tool asks for
 ///     what the upstream does not do, and only its owner can change that.
 pub fn classify(attempt: &Attempt) -> Option<ErrorClass> {
@@ -166,6 +168,9 @@ pub fn classify(attempt: &Attempt) -> Option<ErrorClass> {
         400..=499 if said == Said::Transient && not_the_caller => ErrorClass::ServerError,
         400..=499 => ErrorClass::ClientError,
         500..=599 if said == Said::Request => ErrorClass::ClientError,
+        // SOAP 1.1 sends every fault as a 500, a refused login included: credentials
+        // refused in a 5xx are the owner's to fix, unless the reply names a wait.
+        500..=599 if said == Said::Credentials && retry_after.is_none() => ErrorClass::Auth,
         501 | 505 => ErrorClass::ContractDrift,
         500..=599 if said == Said::Unsupported => ErrorClass::ContractDrift,
         503 | 529 if retry_after.is_some() => ErrorClass::Overloaded,

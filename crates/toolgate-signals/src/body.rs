@@ -125,6 +125,16 @@ pub fn worth_reading(status: u16, body: &[u8]) -> bool {
 /// ```
 #[must_use]
 pub fn read(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
+    let mut out = read_prefix(status, body, now);
+    // The end of a maintenance window a 502, 503 or 504 names is its wait.
+    let prefix = &body[..body.len().min(MAX_BODY_PREFIX)];
+    out.retry_after = out
+        .retry_after
+        .max(crate::maintenance::wait(status, prefix, now));
+    out
+}
+
+fn read_prefix(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
     let prefix = &body[..body.len().min(MAX_BODY_PREFIX)];
     let mut out = BodySignals {
         recovery: crate::recovery::read(prefix),
@@ -307,7 +317,12 @@ impl crate::Signals {
     /// ```
     pub fn absorb_body(&mut self, b: BodySignals) {
         self.rate_limited |= b.rate_limited;
-        self.recovery = self.recovery.or(b.recovery);
+        // A challenge's `error` names the fix more precisely than a body's words,
+        // except an account that must change: no credential mends that.
+        self.recovery = match (self.recovery, b.recovery) {
+            (_, Some(crate::recovery::Recovery::Account)) => b.recovery,
+            (header, body) => header.or(body),
+        };
         if self.deprecation.is_none() {
             self.deprecation = b.deprecation;
         }

@@ -41,6 +41,7 @@ mod ietf;
 mod inert;
 mod json_counts;
 pub mod link;
+mod maintenance;
 mod msgraph;
 mod num;
 mod openai;
@@ -160,6 +161,10 @@ pub struct Signals {
     /// time, the request), beyond its status ([`recovery`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recovery: Option<recovery::Recovery>,
+    /// The scope the credentials lack, as an `insufficient_scope` challenge names it
+    /// (`WWW-Authenticate: Bearer error="insufficient_scope", scope="repo"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing_scope: Option<String>,
 }
 
 /// One `Warning: 199` / `299` member (RFC 7234 §5.5), as Kubernetes sends them, or a
@@ -412,6 +417,7 @@ fn read_fields(
         None if rate_limited => retry_after::from_expires(headers, now),
         stated => stated,
     };
+    let challenge = recovery::challenge::read(headers);
     let notices = warning::read(headers);
     let mut warnings: Vec<String> = notices.iter().map(|n| n.text.clone()).collect();
     let mut retirement_fields = deprecation::Fields::default();
@@ -437,7 +443,8 @@ fn read_fields(
         notices,
         unread: Vec::new(),
         should_retry: retry_advice::read(headers),
-        recovery: None,
+        recovery: challenge.recovery,
+        missing_scope: challenge.scope,
     };
     signals.unread = unread::find_with(headers, &signals, &retirement_fields);
     signals

@@ -18,6 +18,7 @@
 
 use serde_json::Value;
 
+pub(crate) mod challenge;
 mod said;
 
 /// JSON values looked at.
@@ -101,7 +102,7 @@ pub(crate) fn read(prefix: &[u8]) -> Option<Recovery> {
             }
         }
     }
-    said::decide(&found.texts, found.grpc)
+    said::decide(&found.texts, found.grpc.or(found.soap))
 }
 
 /// The codes and messages of one body, and the gRPC status it names.
@@ -109,6 +110,8 @@ pub(crate) fn read(prefix: &[u8]) -> Option<Recovery> {
 struct Found {
     texts: Vec<String>,
     grpc: Option<Recovery>,
+    /// What a SOAP fault's code says ([`soap_fault`]).
+    soap: Option<Recovery>,
 }
 
 impl Found {
@@ -198,12 +201,36 @@ fn markup(text: &str, out: &mut Found) {
     }
     for (name, value) in crate::walk::xml_elements(text, MAX_TAGS) {
         let local = crate::walk::normalise(name);
+        if let Some(r) = soap_fault(&local, value) {
+            out.soap.get_or_insert(r);
+        }
         if CODE_KEYS.contains(&local.as_str()) {
             out.code(&local, value);
         } else if MESSAGE_KEYS.contains(&local.as_str()) {
             out.text(value);
         }
     }
+}
+
+/// A SOAP fault's code: SOAP 1.1's `<faultcode>soap:Client</faultcode>` (and its dotted
+/// kin, `Client.Authentication`) and SOAP 1.2's `<env:Value>env:Sender</env:Value>` say
+/// the request is at fault (SOAP 1.1 §4.4.1: "the message was incorrectly formed or did
+/// not contain the appropriate information"), which matters because SOAP sends every
+/// fault as a 500. A `Server`/`Receiver` fault is left to the status. A 1.2 `Value` counts
+/// only with a namespace prefix, as a fault code is written.
+fn soap_fault(local: &str, value: &str) -> Option<Recovery> {
+    let value = value.trim();
+    let (prefixed, code) = match value.rsplit_once(':') {
+        Some((_, code)) => (true, code),
+        None => (false, value),
+    };
+    let head = code.split('.').next().unwrap_or_default();
+    let client = match local {
+        "faultcode" => head.eq_ignore_ascii_case("client") || head.eq_ignore_ascii_case("sender"),
+        "value" => prefixed && head == "Sender",
+        _ => false,
+    };
+    client.then_some(Recovery::Request)
 }
 
 #[cfg(test)]

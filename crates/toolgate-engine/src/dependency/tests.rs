@@ -223,3 +223,67 @@ async fn a_successful_retry_after_header_does_not_pace() {
     go(dep.gate(now, Duration::from_secs(30), true)).settle(now, Some(&accepted), None, None);
     go(dep.gate(now, Duration::from_secs(30), true)).settle(now, None, None, None);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_refused_account_holds_calls_back_with_one_trial_at_a_time() {
+    let dep = state();
+    let t0 = Instant::now();
+    let deadline = Duration::from_secs(5);
+    // Outages and refused credentials hold nothing back on their own.
+    go(dep.gate(t0, deadline, true)).settle(t0, None, None, Some(ErrorClass::Auth));
+    go(dep.gate(t0, deadline, true)).settle(t0, None, None, Some(ErrorClass::ServerError));
+    // One refusal of the account, stating no renewal: held for the default hold.
+    go(dep.gate(t0, deadline, true)).settle(t0, None, None, Some(ErrorClass::Account));
+    let held = |now| match dep.gate(now, deadline, true) {
+        Gate::AccountHeld { retry_in } => Some(retry_in),
+        Gate::Go(a) => {
+            a.unsent();
+            None
+        }
+        other => panic!("unexpected {other:?}"),
+    };
+    assert_eq!(
+        held(t0 + Duration::from_secs(1)),
+        Some(ACCOUNT_HOLD - Duration::from_secs(1))
+    );
+    assert!(dep.snapshot(t0).account_held.is_some());
+    assert!(dep.snapshot(t0).to_json()["account_held"]["retry_in_s"].is_u64());
+    // The hold over, a single trial goes; a second call meanwhile is held.
+    let later = t0 + ACCOUNT_HOLD;
+    let trial = go(dep.gate(later, deadline, true));
+    assert!(held(later).is_some());
+    // Refused again with a stated renewal: held until then, when it is sooner.
+    let renewal = Signals {
+        retry_after: Some(Duration::from_secs(40)),
+        ..Signals::default()
+    };
+    trial.settle(later, Some(&renewal), None, Some(ErrorClass::Account));
+    assert_eq!(held(later), Some(Duration::from_secs(40)));
+    // The next trial passes: the hold ends at once.
+    let after = later + Duration::from_secs(40);
+    go(dep.gate(after, deadline, true)).settle(after, None, None, None);
+    assert_eq!(held(after), None);
+    assert!(dep.snapshot(after).account_held.is_none());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_renewal_later_than_the_hold_is_told_but_trials_still_go() {
+    let dep = state();
+    let t0 = Instant::now();
+    let deadline = Duration::from_secs(5);
+    let month = Signals {
+        retry_after: Some(Duration::from_secs(20 * 3600)),
+        ..Signals::default()
+    };
+    go(dep.gate(t0, deadline, true)).settle(t0, Some(&month), None, Some(ErrorClass::Account));
+    match dep.gate(t0, deadline, true) {
+        Gate::AccountHeld { retry_in } => assert_eq!(retry_in, Duration::from_secs(20 * 3600)),
+        other => panic!("unexpected {other:?}"),
+    }
+    // A trial goes after the hold, in case the owner acted sooner.
+    go(dep.gate(t0 + ACCOUNT_HOLD, deadline, true)).settle(t0 + ACCOUNT_HOLD, None, None, None);
+    assert!(matches!(
+        dep.gate(t0 + ACCOUNT_HOLD, deadline, true),
+        Gate::Go(_)
+    ));
+}

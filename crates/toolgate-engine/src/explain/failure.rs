@@ -35,6 +35,9 @@ pub struct Failed<'a> {
     pub now: chrono::DateTime<chrono::Utc>,
     /// The last reply said a retry is safe and may succeed (`x-should-retry: true`).
     pub retry_vouched: bool,
+    /// The scope the credentials lack, as the reply's `insufficient_scope` challenge
+    /// named it.
+    pub missing_scope: Option<&'a str>,
 }
 
 /// "retry after 2 min (at 07:14 UTC)".
@@ -199,11 +202,20 @@ impl<'a> Sentence<'a> {
                 "{name} failed: {what}. Error class: client_error. {}",
                 client_error_advice(tool, f.detail)
             ),
-            ErrorClass::Auth => format!(
-                "{name} failed: {what}. Error class: auth — the upstream refused toolgate's credentials. \
-                 Retrying will not help; the tool owner ({}) must fix the credentials. Continue without {name}.",
-                tool.owner
-            ),
+            ErrorClass::Auth => match f.missing_scope {
+                // The owner grants the scope; naming it saves a round of guessing.
+                Some(scope) => format!(
+                    "{name} failed: {what}. Error class: auth — toolgate's credentials lack the scope the upstream \
+                     requires ({}). Retrying will not help; the tool owner ({}) must grant it. Continue without {name}.",
+                    crate::explain::quoted(scope),
+                    tool.owner
+                ),
+                None => format!(
+                    "{name} failed: {what}. Error class: auth — the upstream refused toolgate's credentials. \
+                     Retrying will not help; the tool owner ({}) must fix the credentials. Continue without {name}.",
+                    tool.owner
+                ),
+            },
             // Nothing the model or a retry does mends it: the owner pays, changes the plan
             // or restores the account, or the allowance renews, when the reply said when.
             ErrorClass::Account => match &self.wait {

@@ -85,6 +85,18 @@ pub fn quota_exhausted(tool: &str, dependency: &str, resets_in: Duration) -> Str
     )
 }
 
+/// The account behind toolgate's calls was refused, and calls to the dependency are held
+/// back: the same words as the refusal itself, and when a call may pass.
+pub fn account_held(tool: &str, dependency: &str, owner: &str, retry_in: Duration) -> String {
+    format!(
+        "{tool} was not called: {dependency} refused the account toolgate calls it with (its credits, plan or \
+         standing), whatever the arguments, so toolgate holds back calls to it. Error class: account. toolgate sent \
+         nothing. Retrying will not help before {} from now, unless the tool owner ({owner}) acts sooner (billing, \
+         plan or account). Continue without {tool}.",
+        human(retry_in)
+    )
+}
+
 /// The breaker is open.
 pub fn circuit_open(
     tool: &str,

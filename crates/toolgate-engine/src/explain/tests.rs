@@ -22,6 +22,7 @@ fn a_fronted_servers_refusal_is_worded_as_what_it_is_about() {
             retry_after: None,
             now,
             retry_vouched: false,
+            missing_scope: None,
         })
     };
     let rpc = |code: i64| Detail::Rpc {
@@ -94,6 +95,7 @@ fn a_fronted_servers_refusal_is_worded_as_what_it_is_about() {
         retry_after: None,
         now,
         retry_vouched: false,
+        missing_scope: None,
     });
     assert!(
         text.contains("fix the arguments and call get_user again"),
@@ -128,6 +130,7 @@ fn a_learned_contract_is_named_in_words_and_a_redirect_is_no_contract_break() {
             retry_after: None,
             now: chrono::DateTime::<chrono::Utc>::UNIX_EPOCH,
             retry_vouched: false,
+            missing_scope: None,
         })
     };
     let not_json = Detail::NotJson {
@@ -264,6 +267,7 @@ fn every_failure_text_opens_with_failed_or_not_called_and_says_whether_to_retry(
                         retry_after,
                         now,
                         retry_vouched: false,
+                        missing_scope: None,
                     });
                     assert_reads_as_failure(&text, "web_search failed: ", class.as_str());
                 }
@@ -328,6 +332,7 @@ fn each_failure_says_what_its_class_or_reason_advises() {
             retry_after: wait.map(Duration::from_secs),
             now,
             retry_vouched: vouched,
+            missing_scope: None,
         })
     };
     let not_retryable = GiveUpReason::NotRetryable;
@@ -461,4 +466,49 @@ fn each_failure_says_what_its_class_or_reason_advises() {
     for (text, advice) in cases {
         assert!(text.contains(advice), "{advice:?} not in:\n{text}");
     }
+}
+
+#[test]
+fn a_missing_scope_is_named_and_a_held_account_says_when() {
+    let tool = crate::upstream::mcp::tests::tool_spec("repo__push", None);
+    let now = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
+    let detail = Detail::Status {
+        status: 403,
+        excerpt: String::new(),
+    };
+    let say = |missing_scope: Option<&str>| {
+        failure(&Failed {
+            tool: &tool,
+            class: ErrorClass::Auth,
+            detail: &detail,
+            why: GiveUpReason::NotRetryable,
+            attempts: 1,
+            elapsed: Duration::from_secs(1),
+            owner_alerted: false,
+            retry_after: None,
+            now,
+            retry_vouched: false,
+            missing_scope,
+        })
+    };
+    let scoped = say(Some("repo:write"));
+    assert!(
+        scoped.contains("lack the scope the upstream requires (\"repo:write\")")
+            && scoped.contains("must grant it"),
+        "{scoped}"
+    );
+    assert!(say(None).contains("refused toolgate's credentials"));
+    let held = account_held(
+        "repo__push",
+        "git",
+        "dana@example.com",
+        Duration::from_secs(300),
+    );
+    assert!(
+        held.contains("was not called")
+            && held.contains("Error class: account")
+            && held.contains("sent nothing")
+            && held.contains("5 min"),
+        "{held}"
+    );
 }

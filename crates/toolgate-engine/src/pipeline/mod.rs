@@ -68,6 +68,9 @@ struct Call {
     /// The last failed attempt's reply vouched for a retry (`x-should-retry: true`): the
     /// retries below the model followed it, and so does what the model is told.
     last_vouched: bool,
+    /// The scope the last reply's `insufficient_scope` challenge said the credentials
+    /// lack.
+    missing_scope: Option<String>,
     /// `Warning` texts of the last reply, for the notes.
     warnings: Vec<String>,
     /// Signal-like headers of the last reply that toolgate could not read.
@@ -173,6 +176,7 @@ impl Call {
             latency: None,
             last: None,
             last_vouched: false,
+            missing_scope: None,
             warnings: Vec::new(),
             unread: Vec::new(),
             trace,
@@ -393,6 +397,15 @@ async fn admit<'a, U: Upstream>(
                     )
                 });
             }
+            Gate::AccountHeld { retry_in } => {
+                return Err(Failure {
+                    retry_after: Some(retry_in),
+                    ..Failure::new(
+                        ErrorClass::Account,
+                        explain::account_held(tool, dependency, &route.spec.owner, retry_in),
+                    )
+                });
+            }
             Gate::CircuitOpen { retry_in } => {
                 let down_since = route.dependency.call_snapshot(now).down_since;
                 return Err(Failure {
@@ -530,6 +543,7 @@ fn read_reply<U: Upstream>(
         signals.as_ref().and_then(|s| s.deprecation.as_ref()),
         succeeded,
     );
+    call.missing_scope = signals.as_ref().and_then(|s| s.missing_scope.clone());
     if let Some(s) = &signals {
         call.warnings.clone_from(&s.warnings);
         call.unread.clone_from(&s.unread);
@@ -719,6 +733,7 @@ fn failure_of<U: Upstream>(
         retry_after: hint,
         now: chrono::Utc::now(),
         retry_vouched: vouched,
+        missing_scope: call.missing_scope.as_deref(),
     });
     let drift_cause = (last == ErrorClass::ContractDrift && !matches!(detail, Detail::Drift(_)))
         .then(|| detail.drift_cause());

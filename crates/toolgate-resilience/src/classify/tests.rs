@@ -310,6 +310,22 @@ fn what_would_fix_it() {
             saying(503, false, None, Said::Transient),
             Some(ServerError),
         ),
+        // A refused login sent as a SOAP fault's 500; a wait still makes it a wait.
+        (
+            "500 credentials",
+            saying(500, false, None, Said::Credentials),
+            Some(Auth),
+        ),
+        (
+            "502 credentials",
+            saying(502, false, None, Said::Credentials),
+            Some(Auth),
+        ),
+        (
+            "503 credentials, wait",
+            saying(503, false, Some(20), Said::Credentials),
+            Some(Overloaded),
+        ),
         (
             "503 wait",
             saying(503, false, Some(20), Said::Transient),

@@ -48,9 +48,22 @@ const STATES: [&str; 14] = [
     "locked",
     "ended",
 ];
+/// The states only an upstream puts a tenant or a project in.
+const STANDING: [&str; 6] = [
+    "suspended",
+    "disabled",
+    "deactivated",
+    "blocked",
+    "banned",
+    "frozen",
+];
+/// What says the holder may not do anything at all.
+const REFUSED_HOLDER: [&str; 3] = ["unable", "cannot", "prohibited"];
+
 /// What a credential is called.
-const CREDENTIALS: [&str; 9] = [
+const CREDENTIALS: [&str; 11] = [
     "token",
+    "dpop",
     "tokens",
     "credential",
     "credentials",
@@ -59,9 +72,10 @@ const CREDENTIALS: [&str; 9] = [
     "password",
     "jwt",
     "authorization",
+    "authentication",
 ];
 /// What makes a credential refused.
-const REFUSED: [&str; 12] = [
+const REFUSED: [&str; 13] = [
     "expired",
     "expire",
     "invalid",
@@ -74,6 +88,7 @@ const REFUSED: [&str; 12] = [
     "wrong",
     "mismatch",
     "malformed",
+    "insufficient",
 ];
 /// Tokens that are not credentials: a page's, a cursor's, a request's own key.
 const NOT_CREDENTIALS: [&str; 6] = [
@@ -84,6 +99,38 @@ const NOT_CREDENTIALS: [&str; 6] = [
     "idempotency",
     "sync",
 ];
+/// Where a parser tells a token it could not read: "Unexpected token < in JSON at
+/// position 0", "invalid token at line 1 column 5" are about the syntax of a body.
+const SYNTAX: [&str; 13] = [
+    "json",
+    "xml",
+    "yaml",
+    "position",
+    "line",
+    "column",
+    "col",
+    "offset",
+    "character",
+    "char",
+    "parse",
+    "parsing",
+    "syntax",
+];
+/// What names a token as a credential even beside a parser's words ("JWT malformed:
+/// unexpected token at position 10", "invalid JSON Web Token").
+const CREDENTIAL_KINDS: [&str; 9] = [
+    "jwt", "bearer", "access", "refresh", "oauth", "auth", "session", "web", "id",
+];
+/// An OAuth error code that refuses the grant, the client or the user's consent
+/// (RFC 6749 §5.2, OpenID Connect Core §3.1.2.6): a token endpoint's refusal.
+const OAUTH_REFUSALS: [[&str; 2]; 5] = [
+    ["invalid", "grant"],
+    ["invalid", "client"],
+    ["consent", "required"],
+    ["login", "required"],
+    ["interaction", "required"],
+];
+
 /// What an input is called, for "invalid parameter" and its like.
 const INPUTS: [&str; 13] = [
     "argument",
@@ -210,11 +257,23 @@ fn account(w: &Words<'_>) -> bool {
             &["allows", "allow", "include", "includes", "included"],
             3,
         );
-    // The account's own state: pending, disabled, deleted, a trial ended.
-    let state = w.near(&HOLDERS, &STATES, 5);
+    // The account's own state: pending, disabled, deleted, a trial ended; a tenant's
+    // or a project's standing, suspended or disabled by the upstream (a project that
+    // was deleted or closed is as often what the call asked about).
+    let state = w.near(&HOLDERS, &STATES, 5)
+        || w.near(&["tenant", "project"], &STANDING, 5)
+        || held_back(w);
     // A cap the owner set, reached: Backblaze's `cap_exceeded`.
     let cap = w.near(&["cap", "caps"], &["exceeded", "exceeds", "reached"], 2);
     credits || code || plan || state || cap || period_spent(w)
+}
+
+/// The holder refused as a whole, its owner sent to support: "This organization is
+/// unable to send emails. Please contact support", "Your account cannot make requests;
+/// contact support". A request refused for what it asks names no holder that way.
+fn held_back(w: &Words<'_>) -> bool {
+    w.near(&HOLDERS, &REFUSED_HOLDER, 3)
+        && (w.phrase(&["contact", "support"]) || w.phrase(&["contact", "us"]))
 }
 
 /// A day's or a month's allowance passed: "Your searches for the month have run out",
@@ -224,9 +283,12 @@ fn period_spent(w: &Words<'_>) -> bool {
     if !w.any_of(&PERIODS) {
         return false;
     }
+    // "Rate Limited Day" (LocationIQ's per-day refusal) names its period the way "Rate
+    // Limited Minute" names a throttle's window.
     let passed = says_limit_passed(w.text)
         || (w.any_of(&["limit", "limits", "quota", "allowance"])
-            && w.any_of(&["reached", "exceeded", "exceeds", "exhausted", "used"]));
+            && w.any_of(&["reached", "exceeded", "exceeds", "exhausted", "used"]))
+        || w.phrase(&["rate", "limited"]);
     // "have run out" ends the sentence, or runs out *of* a budget: a job that ran out of
     // memory on a daily run is no allowance.
     let ran_out = (0..w.w.len()).any(|i| {
@@ -245,8 +307,11 @@ fn period_spent(w: &Words<'_>) -> bool {
 
 /// The credentials were refused.
 fn credentials(w: &Words<'_>) -> bool {
-    if w.any_of(&NOT_CREDENTIALS) {
+    if w.any_of(&NOT_CREDENTIALS) || parser_token(w) {
         return false;
+    }
+    if OAUTH_REFUSALS.iter().any(|p| w.phrase(p)) {
+        return true;
     }
     let key = (0..w.w.len()).any(|i| {
         w.w[i] == "key"
@@ -264,6 +329,15 @@ fn credentials(w: &Words<'_>) -> bool {
         1,
     );
     refused || scope || w.any_of(&["unauthenticated", "unauthorized", "unauthorised"])
+}
+
+/// A parser's token, not a credential: "Unexpected token < in JSON at position 0",
+/// "invalid token at position 3", unless the text also names what kind of credential
+/// the token is ("JWT", "access token", "JSON Web Token").
+fn parser_token(w: &Words<'_>) -> bool {
+    w.any_of(&["token", "tokens"])
+        && (w.any_of(&SYNTAX) || w.phrase(&["unexpected", "token"]))
+        && !w.any_of(&CREDENTIAL_KINDS)
 }
 
 /// A passing state: the same request may pass in a moment.
@@ -287,6 +361,8 @@ fn unsupported(w: &Words<'_>) -> bool {
 /// The request itself is wrong: an invalid input, a failed validation, a card declined.
 fn request(w: &Words<'_>) -> bool {
     w.near(&["invalid", "malformed"], &INPUTS, 2)
+        // OAuth's and RFC 6750's `invalid_request`.
+        || w.phrase(&["invalid", "request"])
         || w.phrase(&["validation", "error"])
         || w.phrase(&["validation", "failed"])
         || w.phrase(&["is", "required"])

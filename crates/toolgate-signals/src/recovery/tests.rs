@@ -23,6 +23,8 @@ fn an_account_that_must_change_in_any_spelling() {
         "<Error><Code>AccountProblem</Code><Message>Your account has been deactivated</Message></Error>",
         "Your searches for the month have run out",
         r#"{"code":8,"message":"You've used the whole daily allowance of requests","details":[]}"#,
+        r#"{"error":"Rate Limited Day"}"#,
+        r#"{"error":"rate limited for today: 5000 calls a day"}"#,
     ] {
         assert_eq!(said(body), Some(Recovery::Account), "{body}");
     }
@@ -121,6 +123,9 @@ fn look_alikes_say_nothing() {
         // A rule an input must keep; a daily job that ran out of memory.
         r#"{"message":"daily_limit must be over 0"}"#,
         r#"{"message":"The daily export ran out of memory"}"#,
+        // A throttle's window in the same words comes back by waiting.
+        r#"{"error":"Rate Limited Minute"}"#,
+        r#"{"error":"Rate Limited Second"}"#,
         // A status name under a name gRPC's JSON does not use is a word like any other.
         r#"{"error":"unavailable"}"#,
         // A vendor's own numeric code is not gRPC's without the Status shape.
@@ -146,4 +151,90 @@ fn bounded_on_deep_wide_and_odd_input() {
     );
     assert_eq!(said(&long), None, "a text is read only to its bound");
     assert_eq!(read(&[0xff, 0xfe, b'<', 0x00]), None);
+}
+
+#[test]
+fn a_parsers_token_is_no_credential() {
+    // A body the upstream could not parse: the request is at fault, not the credentials.
+    for body in [
+        r#"{"error":"Unexpected token < in JSON at position 0"}"#,
+        r#"{"message":"invalid token at position 3"}"#,
+        r#"{"detail":"JSON parse error - Invalid token at line 1 column 5"}"#,
+        r#"{"error":{"message":"SyntaxError: Unexpected token } in JSON at position 42"}}"#,
+        r#"{"errors":[{"message":"Syntax Error: Invalid token \"@\" at offset 17"}]}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Credentials), "{body}");
+    }
+    // The same words beside what names a credential are about the credential.
+    for body in [
+        r#"{"error":"invalid token"}"#,
+        r#"{"message":"The access token is invalid"}"#,
+        r#"{"error":"JWT malformed: unexpected token at position 10"}"#,
+        r#"{"message":"Invalid JSON Web Token"}"#,
+        r#"{"error":"invalid_token","error_description":"Bearer token could not be parsed"}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Credentials), "{body}");
+    }
+}
+
+#[test]
+fn a_tenant_project_or_organisation_refused_as_a_whole() {
+    for body in [
+        r#"{"error":"This organization is unable to send emails. Please contact support"}"#,
+        r#"{"message":"Your workspace cannot make API requests. Contact us to restore access."}"#,
+        r#"{"error":{"code":403,"message":"Project 1234567 has been suspended.","status":"PERMISSION_DENIED"}}"#,
+        r#"{"error":"access_denied","error_description":"AADSTS5000225: This tenant has been blocked due to inactivity."}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Account), "{body}");
+    }
+    // The request's own subject, and a holder's refusal of one thing without the
+    // owner sent to support.
+    for body in [
+        r#"{"error":"Project 42 was deleted"}"#,
+        r#"{"message":"Tenant not found"}"#,
+        r#"{"error":"The organization is unable to accept this invitation"}"#,
+        r#"{"message":"Unable to find the account. Contact support if this persists"}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Account), "{body}");
+    }
+}
+
+#[test]
+fn oauth_refusals_are_the_credentials() {
+    for body in [
+        r#"{"error":"invalid_grant","error_description":"Token has been expired or revoked."}"#,
+        r#"{"error":"invalid_client","error_description":"Client authentication failed"}"#,
+        r#"{"error":"unauthorized_client","error_description":"The client is not authorized to request a token using this method."}"#,
+        r#"{"error":"consent_required","error_description":"AADSTS65001: The user or administrator has not consented to use the application"}"#,
+        r#"{"error":"interaction_required"}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Credentials), "{body}");
+    }
+    // A grant as a business noun: a research grant is not OAuth's.
+    assert_eq!(said(r#"{"error":"Grant application closed"}"#), None);
+}
+
+#[test]
+fn a_soap_client_fault_is_the_request() {
+    for body in [
+        r#"<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body><SOAP-ENV:Fault><faultcode>SOAP-ENV:Client</faultcode><faultstring>There was an error in the incoming SOAP request packet: Client, SoapHeader, SessionIdIsInvalid</faultstring></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>"#,
+        r#"<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client.Validation</faultcode><faultstring>Element 'Amount' is not valid</faultstring></soap:Fault></soap:Body></soap:Envelope>"#,
+        r#"<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope"><env:Body><env:Fault><env:Code><env:Value>env:Sender</env:Value></env:Code><env:Reason><env:Text xml:lang="en">Missing element</env:Text></env:Reason></env:Fault></env:Body></env:Envelope>"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Request), "{body}");
+    }
+    // A login refused in a fault is the credentials, whatever the fault's code.
+    assert_eq!(
+        said(
+            r#"<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode xmlns:a="urn:x">a:Core.LoginFailed</faultcode><faultstring xml:lang="en-US">Invalid username/password specified.</faultstring></s:Fault></s:Body></s:Envelope>"#
+        ),
+        Some(Recovery::Credentials)
+    );
+    // A server's fault, and a business document's own `Value`, say nothing.
+    for body in [
+        r#"<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Server</faultcode><faultstring>Server was unable to process request.</faultstring></soap:Fault></soap:Body></soap:Envelope>"#,
+        "<Order><Value>Sender</Value><Note>Client pays</Note></Order>",
+    ] {
+        assert_eq!(said(body), None, "{body}");
+    }
 }

@@ -3,6 +3,7 @@
 // A test that cannot set up its sockets should fail loudly, so unwrap is the right tool here.
 #![allow(clippy::unwrap_used)]
 
+mod account_hold;
 mod arguments;
 mod audit;
 mod audit_incident;

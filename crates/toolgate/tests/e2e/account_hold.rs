@@ -1,0 +1,155 @@
+//! A refused account holds back further calls: once the upstream says the account
+//! behind toolgate's calls is spent, calls are answered at once without going upstream,
+//! until the renewal it stated, then a single trial call; the first success ends it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde_json::{Value, json};
+
+use crate::harness::*;
+
+/// An API whose account can be spent and topped up, counting every request.
+#[derive(Default)]
+struct Billing {
+    spent: AtomicBool,
+    requests: AtomicU64,
+}
+
+/// The refusal as OpenAI documents it (a 429 `insufficient_quota`,
+/// <https://platform.openai.com/docs/guides/error-codes>), with the renewal stated.
+async fn items(State(api): State<Arc<Billing>>) -> Response {
+    api.requests.fetch_add(1, Ordering::SeqCst);
+    if api.spent.load(Ordering::SeqCst) {
+        let mut h = HeaderMap::new();
+        h.insert("retry-after", HeaderValue::from_static("1"));
+        let body = json!({"error": {
+            "message": "You exceeded your current quota, please check your plan and billing details.",
+            "type": "insufficient_quota", "code": "insufficient_quota"}});
+        return (StatusCode::TOO_MANY_REQUESTS, h, axum::Json(body)).into_response();
+    }
+    axum::Json(json!({ "items": [1, 2] })).into_response()
+}
+
+async fn start(api: Arc<Billing>) -> std::net::SocketAddr {
+    let app = Router::new().route("/items", get(items)).with_state(api);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    addr
+}
+
+fn config(addr: std::net::SocketAddr, state: &std::path::Path) -> String {
+    format!(
+        r#"
+gateway:
+  state: {state}
+dependencies:
+  billed:
+    base_url: http://{addr}
+    timeout: 2s
+    retry: {{ max_attempts: 3, base_delay: 5ms, max_delay: 20ms }}
+tools:
+  list_items:
+    dependency: billed
+    owner: dana@example.com
+    request: {{ path: /items }}
+    annotations: {{ readOnlyHint: true }}
+    contract: {{ version: "1.0", response_schema: {{ type: object, required: [items] }} }}
+"#,
+        state = state.display()
+    )
+}
+
+fn signals(r: &rmcp::model::CallToolResult) -> Value {
+    let meta = serde_json::to_value(r.meta.clone().unwrap()).unwrap();
+    meta["dev.toolgate/signals"].clone()
+}
+
+#[tokio::test]
+async fn a_refused_account_holds_back_calls_until_a_trial_call_passes() {
+    let api = Arc::new(Billing::default());
+    api.spent.store(true, Ordering::SeqCst);
+    let addr = start(api.clone()).await;
+    let dir = temp_dir("account-hold");
+    let tg = start_toolgate(&config(addr, &dir.join("s.db"))).await;
+    let client = rmcp_client(&tg.url, Era::Stateless).await;
+
+    // The refusal itself: one request, not retried.
+    let first = call(&client, "list_items", json!({})).await;
+    assert_eq!(first.is_error, Some(true));
+    assert_eq!(
+        signals(&first)["error_class"],
+        "account",
+        "{}",
+        text(&first)
+    );
+    assert_eq!(api.requests.load(Ordering::SeqCst), 1);
+
+    // Every further call is answered at once, with the account's words and when.
+    for _ in 0..20 {
+        let r = call(&client, "list_items", json!({})).await;
+        let t = text(&r);
+        assert_eq!(r.is_error, Some(true));
+        assert!(
+            t.contains("Error class: account")
+                && t.contains("holds back")
+                && t.contains("sent nothing"),
+            "{t}"
+        );
+        let s = signals(&r);
+        assert_eq!(s["error_class"], "account", "{s}");
+        assert_eq!(s["attempts"], 0, "{s}");
+        assert!(s["retry_after_s"].as_u64().is_some_and(|w| w <= 1), "{s}");
+    }
+    assert_eq!(
+        api.requests.load(Ordering::SeqCst),
+        1,
+        "held calls never reach the upstream"
+    );
+    let health = call(
+        &client,
+        "dependency_health",
+        json!({ "dependency": "billed" }),
+    )
+    .await;
+    let report = serde_json::to_value(health.structured_content.unwrap()).unwrap();
+    assert!(
+        report["dependencies"]["billed"]["account_held"]["retry_in_s"].is_u64(),
+        "{report}"
+    );
+    let metrics = tg.metrics().await;
+    assert_eq!(
+        metric(&metrics, "toolgate_account_held{dependency=\"billed\"}"),
+        1.0
+    );
+
+    // When the stated renewal passes, one trial call goes; refused, the hold is on again.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let trial = call(&client, "list_items", json!({})).await;
+    assert_eq!(signals(&trial)["attempts"], 1, "{}", text(&trial));
+    let held = call(&client, "list_items", json!({})).await;
+    assert_eq!(signals(&held)["attempts"], 0, "{}", text(&held));
+    assert_eq!(api.requests.load(Ordering::SeqCst), 2);
+
+    // Topped up: the next trial passes, and with it every call after.
+    api.spent.store(false, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    for _ in 0..5 {
+        let r = call(&client, "list_items", json!({})).await;
+        assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    }
+    assert_eq!(api.requests.load(Ordering::SeqCst), 7);
+    let metrics = tg.metrics().await;
+    assert_eq!(
+        metric(&metrics, "toolgate_account_held{dependency=\"billed\"}"),
+        0.0
+    );
+    client.cancel().await.unwrap();
+}
