@@ -313,7 +313,7 @@ struct Live {
 /// cannot be listed.
 async fn list_live(server: &Fronted, previous: Option<&PinnedServer>) -> Result<Live, String> {
     let spec = server.spec();
-    let names = super::PinnedNames::of(previous);
+    let names = super::check::PinnedNames::of(previous);
     let init = server
         .connection
         .initialize(spec.dependency.timeout)
