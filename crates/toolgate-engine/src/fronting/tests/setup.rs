@@ -8,8 +8,8 @@ pub(super) use serde_json::json;
 pub(super) use toolgate_mcp_client::codes;
 pub(super) use toolgate_store::IncidentKind;
 
-pub(super) use crate::fronting::*;
 pub(super) use super::super::watcher::on_event;
+pub(super) use crate::fronting::*;
 pub(super) use crate::sync::lock as guard;
 pub(super) use crate::upstream::mcp::{BoxFuture, LinkError, LinkReply, Relay, RpcError};
 
