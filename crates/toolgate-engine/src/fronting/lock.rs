@@ -313,7 +313,7 @@ struct Live {
 /// cannot be listed.
 async fn list_live(server: &Fronted, previous: Option<&PinnedServer>) -> Result<Live, String> {
     let spec = server.spec();
-    let names = super::PinnedNames::of(previous);
+    let names = super::check::PinnedNames::of(previous);
     let init = server
         .connection
         .initialize(spec.dependency.timeout)
@@ -348,24 +348,23 @@ async fn list_live(server: &Fronted, previous: Option<&PinnedServer>) -> Result<
     })
 }
 
+/// Locks every selected server: lists it, takes the selected changes into its pins, and
+/// writes each lockfile that changes (unless `dry_run`); an unreachable server is
+/// reported and its pins kept.
 async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<Vec<Locked>> {
     let mut files: BTreeMap<PathBuf, Lockfile> = BTreeMap::new();
     let mut report = Vec::new();
-    // The names given that named a definition of their kind, and for the others the
-    // kind they do name (for the error's hint).
-    let mut matched: BTreeSet<Pick<'_>> = BTreeSet::new();
-    let mut other_kind: BTreeMap<Pick<'_>, DefinitionKind> = BTreeMap::new();
+    let mut picks = PickMatches::default();
     for server in fronting.servers().map(Arc::clone).collect::<Vec<_>>() {
         let spec = server.spec().clone();
         if !options.servers.is_empty() && !options.servers.contains(&spec.name) {
             continue;
         }
-        let file = match files.get(&spec.lock) {
+        let mut file = match files.get(&spec.lock) {
             Some(f) => f.clone(),
             None => Lockfile::read(&spec.lock)?.unwrap_or_default(),
         };
         let previous = file.server(&spec.name).cloned();
-        let old = previous.clone().unwrap_or_default();
         let live = match list_live(&server, previous.as_ref()).await {
             Ok(live) => live,
             Err(e) => {
@@ -379,169 +378,16 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
                 continue;
             }
         };
-        let Live {
-            init,
-            tools:
-                Listed {
-                    tools: live_tools,
-                    mut refused,
-                },
-            prompts: (live_prompts, prompts_refused),
-            templates: (live_templates, templates_refused),
-            unlisted,
-        } = live;
-        // Every name listed now or pinned before, by kind.
-        let mut known: Vec<(DefinitionKind, &str)> = Vec::new();
-        known.extend(
-            live_tools
-                .iter()
-                .chain(&old.tools)
-                .map(|d| (DefinitionKind::Tool, d.key())),
-        );
-        known.extend(
-            live_prompts
-                .iter()
-                .chain(&old.prompts)
-                .map(|d| (DefinitionKind::Prompt, d.key())),
-        );
-        known.extend(
-            live_templates
-                .iter()
-                .chain(&old.resource_templates)
-                .map(|d| (DefinitionKind::ResourceTemplate, d.key())),
-        );
-        for given in options.given() {
-            let named: Vec<DefinitionKind> = known
-                .iter()
-                .filter(|(kind, name)| {
-                    let as_kind = Pick {
-                        kind: *kind,
-                        ..given
-                    };
-                    names_one(&spec, as_kind, name)
-                })
-                .map(|(kind, _)| *kind)
-                .collect();
-            if named.contains(&given.kind) {
-                matched.insert(given);
-            } else if let Some(kind) = named.first() {
-                other_kind.insert(given, *kind);
-            }
-        }
-        let mut all_changes = toolgate_contract::compare(&old.tools, &live_tools);
-        all_changes.extend(toolgate_contract::compare_prompts(
-            &old.prompts,
-            &live_prompts,
-        ));
-        all_changes.extend(toolgate_contract::compare_resource_templates(
-            &old.resource_templates,
-            &live_templates,
-        ));
-        let changes: Vec<DefinitionChange> = all_changes
-            .iter()
-            .filter(|c| {
-                let live = Pick {
-                    kind: c.definition_kind(),
-                    name: c.tool(),
-                };
-                options.selects(&spec, live)
-            })
-            .cloned()
-            .collect();
-        let tools = repin(options, &spec, &old.tools, &live_tools, &refused);
-        let prompts = repin(
-            options,
-            &spec,
-            &old.prompts,
-            &live_prompts,
-            &prompts_refused,
-        );
-        let resource_templates = repin(
-            options,
-            &spec,
-            &old.resource_templates,
-            &live_templates,
-            &templates_refused,
-        );
-        refused.absorb(&prompts_refused);
-        refused.absorb(&templates_refused);
-        let whole = !options.picks() || previous.is_none();
-        let (server_name, server_version, protocol_version) = match (&previous, whole) {
-            (Some(p), false) => (
-                p.server_name.clone(),
-                p.server_version.clone(),
-                p.protocol_version.clone(),
-            ),
-            _ => (
-                super::server_identity::cleaned(&init.server_name),
-                super::server_identity::cleaned(&init.server_version),
-                init.protocol_version.clone(),
-            ),
-        };
-        let same_server = previous.as_ref().is_some_and(|p| {
-            (&p.server_name, &p.server_version, &p.protocol_version)
-                == (&server_name, &server_version, &protocol_version)
-        });
-        let writes = previous.is_none() || !changes.is_empty() || !same_server;
-        let new_tools = new_ones(&changes, &live_tools);
-        let new_prompts = new_ones(&changes, &live_prompts);
-        let new_templates = new_ones(&changes, &live_templates);
-        let counts = (tools.len(), prompts.len(), resource_templates.len());
-        let mut file = file;
-        if writes {
-            file.merge(
-                spec.name.clone(),
-                PinnedServer {
-                    server_name,
-                    server_version,
-                    protocol_version,
-                    locked_at: chrono::Utc::now()
-                        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-                    tools,
-                    prompts,
-                    resource_templates,
-                },
-            );
+        let old = previous.clone().unwrap_or_default();
+        picks.note(options, &spec, &known_names(&live, &old));
+        let (locked, pins) = relock(options, &spec, previous.as_ref(), live);
+        if let Some(pins) = pins {
+            file.merge(spec.name.clone(), pins);
         }
         files.insert(spec.lock.clone(), file);
-        report.push(Locked {
-            server: spec.name.clone(),
-            path: spec.lock.clone(),
-            result: Ok(counts.0),
-            prompts: counts.1,
-            resource_templates: counts.2,
-            unlisted,
-            left_pending: all_changes.len() - changes.len(),
-            changes,
-            new_tools,
-            new_prompts,
-            new_templates,
-            first: previous.is_none(),
-            refused: (!refused.is_empty()).then(|| refused.describe(&spec.limits)),
-            writes,
-        });
+        report.push(locked);
     }
-    let unknown: Vec<String> = options
-        .given()
-        .filter(|given| !matched.contains(given))
-        .map(|given| {
-            let (kind, name) = (given.kind.noun(), given.name);
-            match other_kind.get(&given) {
-                Some(other) => format!(
-                    "no {kind} named `{name}`: it is a {} (select it with {})",
-                    other.noun(),
-                    flag(*other)
-                ),
-                None => format!("no {kind} named `{name}`"),
-            }
-        })
-        .collect();
-    if !unknown.is_empty() {
-        anyhow::bail!(
-            "{} on the selected MCP servers (use the upstream's name or the exposed one; a resource template's URI template); nothing was written",
-            unknown.join("; ")
-        );
-    }
+    picks.refuse_unknown(options)?;
     if !options.dry_run {
         for (path, file) in &files {
             if report.iter().any(|l| &l.path == path && l.writes) {
@@ -550,6 +396,204 @@ async fn lock_servers(fronting: &Fronting, options: &Options) -> anyhow::Result<
         }
     }
     Ok(report)
+}
+
+/// Every name `server` lists now or pinned before, by kind.
+fn known_names<'a>(live: &'a Live, old: &'a PinnedServer) -> Vec<(DefinitionKind, &'a str)> {
+    let mut known: Vec<(DefinitionKind, &str)> = Vec::new();
+    known.extend(
+        live.tools
+            .tools
+            .iter()
+            .chain(&old.tools)
+            .map(|d| (DefinitionKind::Tool, d.key())),
+    );
+    known.extend(
+        live.prompts
+            .0
+            .iter()
+            .chain(&old.prompts)
+            .map(|d| (DefinitionKind::Prompt, d.key())),
+    );
+    known.extend(
+        live.templates
+            .0
+            .iter()
+            .chain(&old.resource_templates)
+            .map(|d| (DefinitionKind::ResourceTemplate, d.key())),
+    );
+    known
+}
+
+/// The names given to pick that named a definition of their kind on some server, and
+/// for the others the kind they do name (for the error's hint).
+#[derive(Default)]
+struct PickMatches<'a> {
+    matched: BTreeSet<Pick<'a>>,
+    other_kind: BTreeMap<Pick<'a>, DefinitionKind>,
+}
+
+impl<'a> PickMatches<'a> {
+    /// Notes which of the names given name one of `known`, a server's names.
+    fn note(
+        &mut self,
+        options: &'a Options,
+        spec: &McpServerSpec,
+        known: &[(DefinitionKind, &str)],
+    ) {
+        for given in options.given() {
+            let named: Vec<DefinitionKind> = known
+                .iter()
+                .filter(|(kind, name)| {
+                    let as_kind = Pick {
+                        kind: *kind,
+                        ..given
+                    };
+                    names_one(spec, as_kind, name)
+                })
+                .map(|(kind, _)| *kind)
+                .collect();
+            if named.contains(&given.kind) {
+                self.matched.insert(given);
+            } else if let Some(kind) = named.first() {
+                self.other_kind.insert(given, *kind);
+            }
+        }
+    }
+
+    /// An error naming every name given that named nothing of its kind on the selected
+    /// servers: then nothing is written.
+    fn refuse_unknown(&self, options: &'a Options) -> anyhow::Result<()> {
+        let unknown: Vec<String> = options
+            .given()
+            .filter(|given| !self.matched.contains(given))
+            .map(|given| {
+                let (kind, name) = (given.kind.noun(), given.name);
+                match self.other_kind.get(&given) {
+                    Some(other) => format!(
+                        "no {kind} named `{name}`: it is a {} (select it with {})",
+                        other.noun(),
+                        flag(*other)
+                    ),
+                    None => format!("no {kind} named `{name}`"),
+                }
+            })
+            .collect();
+        if !unknown.is_empty() {
+            anyhow::bail!(
+                "{} on the selected MCP servers (use the upstream's name or the exposed one; a resource template's URI template); nothing was written",
+                unknown.join("; ")
+            );
+        }
+        Ok(())
+    }
+}
+
+/// What locking one server found, and its new pins when the lockfile is to change: the
+/// selected changes taken, the others left pending.
+fn relock(
+    options: &Options,
+    spec: &McpServerSpec,
+    previous: Option<&PinnedServer>,
+    live: Live,
+) -> (Locked, Option<PinnedServer>) {
+    let Live {
+        init,
+        tools: Listed {
+            tools: live_tools,
+            mut refused,
+        },
+        prompts: (live_prompts, prompts_refused),
+        templates: (live_templates, templates_refused),
+        unlisted,
+    } = live;
+    let old = previous.cloned().unwrap_or_default();
+    let mut all_changes = toolgate_contract::compare(&old.tools, &live_tools);
+    all_changes.extend(toolgate_contract::compare_prompts(
+        &old.prompts,
+        &live_prompts,
+    ));
+    all_changes.extend(toolgate_contract::compare_resource_templates(
+        &old.resource_templates,
+        &live_templates,
+    ));
+    let changes: Vec<DefinitionChange> = all_changes
+        .iter()
+        .filter(|c| {
+            let live = Pick {
+                kind: c.definition_kind(),
+                name: c.tool(),
+            };
+            options.selects(spec, live)
+        })
+        .cloned()
+        .collect();
+    let tools = repin(options, spec, &old.tools, &live_tools, &refused);
+    let prompts = repin(options, spec, &old.prompts, &live_prompts, &prompts_refused);
+    let resource_templates = repin(
+        options,
+        spec,
+        &old.resource_templates,
+        &live_templates,
+        &templates_refused,
+    );
+    refused.absorb(&prompts_refused);
+    refused.absorb(&templates_refused);
+    let (server_name, server_version, protocol_version) = identity(options, previous, &init);
+    let same_server = previous.is_some_and(|p| {
+        (&p.server_name, &p.server_version, &p.protocol_version)
+            == (&server_name, &server_version, &protocol_version)
+    });
+    let writes = previous.is_none() || !changes.is_empty() || !same_server;
+    let locked = Locked {
+        server: spec.name.clone(),
+        path: spec.lock.clone(),
+        result: Ok(tools.len()),
+        prompts: prompts.len(),
+        resource_templates: resource_templates.len(),
+        unlisted,
+        left_pending: all_changes.len() - changes.len(),
+        new_tools: new_ones(&changes, &live_tools),
+        new_prompts: new_ones(&changes, &live_prompts),
+        new_templates: new_ones(&changes, &live_templates),
+        changes,
+        first: previous.is_none(),
+        refused: (!refused.is_empty()).then(|| refused.describe(&spec.limits)),
+        writes,
+    };
+    let pins = writes.then(|| PinnedServer {
+        server_name,
+        server_version,
+        protocol_version,
+        locked_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        tools,
+        prompts,
+        resource_templates,
+    });
+    (locked, pins)
+}
+
+/// What the pins say the server is (name, version, protocol): what it says now when
+/// the server is locked whole (every change, or its first lock), else what was pinned
+/// (picking changes accepts no new identity).
+fn identity(
+    options: &Options,
+    previous: Option<&PinnedServer>,
+    init: &toolgate_mcp_client::Initialized,
+) -> (String, String, String) {
+    let whole = !options.picks() || previous.is_none();
+    match (previous, whole) {
+        (Some(p), false) => (
+            p.server_name.clone(),
+            p.server_version.clone(),
+            p.protocol_version.clone(),
+        ),
+        _ => (
+            super::server_identity::cleaned(&init.server_name),
+            super::server_identity::cleaned(&init.server_version),
+            init.protocol_version.clone(),
+        ),
+    }
 }
 
 /// A pending change in full, for the person reviewing it: the summary line, then the

@@ -64,7 +64,7 @@ pub(crate) const MAX_CURSOR_BYTES: usize = 4096;
 
 /// Why a listing ends at `cursor` rather than asking for its page, if it does.
 pub(crate) fn refused_cursor(method: &str, cursor: &Value) -> Option<String> {
-    let len = super::json_len(cursor);
+    let len = super::limits::json_len(cursor);
     (len > MAX_CURSOR_BYTES).then(|| {
         format!(
             "{method} gave a cursor of {len} bytes, longer than the {MAX_CURSOR_BYTES} toolgate sends back; the listing is cut off there"

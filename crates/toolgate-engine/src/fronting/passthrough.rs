@@ -522,7 +522,7 @@ pub(super) async fn read_server_resources(
                 .cloned()
                 .unwrap_or_default()
             {
-                let size = super::json_len(&item);
+                let size = super::limits::json_len(&item);
                 if kept >= limits.max_tools {
                     refused.over_count += 1;
                     cut += 1;

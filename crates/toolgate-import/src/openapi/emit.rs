@@ -56,63 +56,114 @@ pub fn auth(
     choice: Option<&str>,
 ) -> Result<Auth, String> {
     let schemes = schemes(root, dialect);
-    let mut out = Auth::default();
-    for s in schemes.values() {
-        if s.get("type").and_then(Value::as_str) == Some("apiKey")
-            && let Some(n) = s.get("name").and_then(Value::as_str)
-        {
-            out.credential_params.push(n.to_string());
-        }
+    let mut out = Auth {
+        credential_params: api_key_params(&schemes),
+        ..Auth::default()
+    };
+    let usage = SchemeUse::of(root);
+    let chosen = choose_scheme(&schemes, &usage, choice)?;
+    let mut together = Vec::new();
+    if let Some(c) = &chosen {
+        together.push(c.clone());
+        together.extend(required_with(&schemes, &usage, c, &mut out.warnings));
+        let needed = needed_alternatives(root, &schemes, c, &together, &mut out.warnings);
+        together.extend(needed);
     }
-    // Count the first scheme of each requirement list: the global one, then each
-    // operation's (operations written in other files are covered by the global list).
-    // The requirement it heads is counted too: `{apiKey: [], clientId: []}` needs both.
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    let mut requirements: BTreeMap<Vec<String>, usize> = BTreeMap::new();
-    let mut first_of = |req: &Value, weight: usize| {
+    out.schemes = scheme_lines(&schemes, &usage, &together);
+    if chosen.is_none() {
+        if !schemes.is_empty() {
+            out.warnings.push(
+                "no security scheme of the spec can be sent; add the credentials by hand".into(),
+            );
+        }
+        return Ok(out);
+    }
+    let prefix = dependency.to_ascii_uppercase();
+    for name in together {
+        send_named_scheme(&mut out, &schemes, name, &prefix);
+    }
+    Ok(out)
+}
+
+/// The parameter names of every `apiKey` scheme: never arguments.
+fn api_key_params(schemes: &Map<String, Value>) -> Vec<String> {
+    schemes
+        .values()
+        .filter(|s| s.get("type").and_then(Value::as_str) == Some("apiKey"))
+        .filter_map(|s| s.get("name").and_then(Value::as_str))
+        .map(str::to_string)
+        .collect()
+}
+
+/// How often each scheme heads a requirement list, and how often each requirement
+/// does: the global list, then each operation's (operations written in other files
+/// are covered by the global list). The requirement a scheme heads is counted too:
+/// `{apiKey: [], clientId: []}` needs both.
+#[derive(Default)]
+struct SchemeUse {
+    counts: BTreeMap<String, usize>,
+    requirements: BTreeMap<Vec<String>, usize>,
+}
+
+impl SchemeUse {
+    fn of(root: &Value) -> SchemeUse {
+        let mut usage = SchemeUse::default();
+        if let Some(g) = root.get("security") {
+            usage.count(g);
+        }
+        for item in root
+            .get("paths")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|p| p.values())
+        {
+            for op in item.as_object().into_iter().flat_map(|m| m.values()) {
+                if let Some(s) = op.get("security") {
+                    usage.count(s);
+                }
+            }
+        }
+        usage
+    }
+
+    /// Counts the first requirement of a list that names any scheme.
+    fn count(&mut self, req: &Value) {
         if let Some(all) = req.as_array().and_then(|a| {
             a.iter()
                 .filter_map(Value::as_object)
                 .find(|r| !r.is_empty())
                 .map(|r| r.keys().cloned().collect::<Vec<_>>())
         }) {
-            *counts.entry(all[0].clone()).or_default() += weight;
-            *requirements.entry(all).or_default() += weight;
+            *self.counts.entry(all[0].clone()).or_default() += 1;
+            *self.requirements.entry(all).or_default() += 1;
         }
-    };
-    if let Some(g) = root.get("security") {
-        first_of(g, 1);
     }
-    for item in root
-        .get("paths")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|p| p.values())
-    {
-        for op in item.as_object().into_iter().flat_map(|m| m.values()) {
-            if let Some(s) = op.get("security") {
-                first_of(s, 1);
+}
+
+/// The scheme `choice` names (an error when the spec defines none of that name), else
+/// the sendable one most requirement lists head with, else the first sendable one.
+fn choose_scheme(
+    schemes: &Map<String, Value>,
+    usage: &SchemeUse,
+    choice: Option<&str>,
+) -> Result<Option<String>, String> {
+    match choice {
+        Some(c) if schemes.contains_key(c) => Ok(Some(c.to_string())),
+        Some(c) => Err(format!(
+            "--security {c}: the spec defines no such security scheme; it defines {}",
+            if schemes.is_empty() {
+                "none".to_string()
+            } else {
+                schemes
+                    .keys()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             }
-        }
-    }
-    let chosen = match choice {
-        Some(c) if schemes.contains_key(c) => Some(c.to_string()),
-        Some(c) => {
-            return Err(format!(
-                "--security {c}: the spec defines no such security scheme; it defines {}",
-                if schemes.is_empty() {
-                    "none".to_string()
-                } else {
-                    schemes
-                        .keys()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                }
-            ));
-        }
+        )),
         // A scheme whose key cannot be sent is listed but not picked by default.
-        None => counts
+        None => Ok(usage
+            .counts
             .iter()
             .filter(|(k, _)| schemes.get(*k).is_some_and(|s| unsendable(s).is_none()))
             .max_by_key(|(_, n)| **n)
@@ -122,51 +173,82 @@ pub fn auth(
                     .iter()
                     .find(|(_, s)| unsendable(s).is_none())
                     .map(|(k, _)| k.clone())
-            }),
+            })),
+    }
+}
+
+/// The schemes sent together with the chosen one: the rest of the requirement most
+/// lists head with it, when each of them can be sent (a warning for each that cannot).
+fn required_with(
+    schemes: &Map<String, Value>,
+    usage: &SchemeUse,
+    chosen: &str,
+    warnings: &mut Vec<String>,
+) -> Vec<String> {
+    let mut together = Vec::new();
+    let Some((all, _)) = usage
+        .requirements
+        .iter()
+        .filter(|(r, _)| r.iter().any(|s| s == chosen))
+        .max_by_key(|(_, n)| **n)
+    else {
+        return together;
     };
-    // The schemes sent together with the chosen one: the rest of the requirement most
-    // lists head with it, when each of them can be sent.
-    let mut together: Vec<String> = chosen.iter().cloned().collect();
-    if let Some(c) = &chosen
-        && let Some((all, _)) = requirements
-            .iter()
-            .filter(|(r, _)| r.contains(c))
-            .max_by_key(|(_, n)| **n)
-    {
-        for other in all.iter().filter(|o| *o != c) {
-            match schemes.get(other) {
-                Some(s) if unsendable(s).is_none() => together.push(other.clone()),
-                _ => out.warnings.push(format!(
-                    "security scheme `{c}` is required together with `{other}`, which cannot be sent; add its credentials by hand"
-                )),
-            }
+    for other in all.iter().filter(|o| *o != chosen) {
+        match schemes.get(other) {
+            Some(s) if unsendable(s).is_none() => together.push(other.clone()),
+            _ => warnings.push(format!(
+                "security scheme `{chosen}` is required together with `{other}`, which cannot be sent; add its credentials by hand"
+            )),
         }
     }
-    // A key listed as an alternative (`[{key: []}, {token: []}]`) whose parameter every
-    // operation requires is needed too: Trello's operations each require `key` and
-    // `token`, whatever its requirement lists say.
-    if let Some(c) = &chosen {
-        for (k, s) in &schemes {
-            let (Some("apiKey"), Some(param), Some(at)) = (
-                s.get("type").and_then(Value::as_str),
-                s.get("name").and_then(Value::as_str),
-                s.get("in").and_then(Value::as_str),
-            ) else {
-                continue;
-            };
-            if together.contains(k)
-                || unsendable(s).is_some()
-                || !required_everywhere(root, param, at)
-            {
-                continue;
-            }
-            together.push(k.clone());
-            out.warnings.push(format!(
-                "security scheme `{k}` is listed as an alternative to `{c}`, but every operation requires its {at} parameter `{param}`: both are sent"
-            ));
+    together
+}
+
+/// A key listed as an alternative (`[{key: []}, {token: []}]`) whose parameter every
+/// operation requires is needed too: Trello's operations each require `key` and
+/// `token`, whatever its requirement lists say. The ones not in `together` yet, each
+/// with a warning.
+fn needed_alternatives(
+    root: &Value,
+    schemes: &Map<String, Value>,
+    chosen: &str,
+    together: &[String],
+    warnings: &mut Vec<String>,
+) -> Vec<String> {
+    let mut needed = Vec::new();
+    for (k, s) in schemes {
+        let (Some("apiKey"), Some(param), Some(at)) = (
+            s.get("type").and_then(Value::as_str),
+            s.get("name").and_then(Value::as_str),
+            s.get("in").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        if together.contains(k)
+            || needed.contains(k)
+            || unsendable(s).is_some()
+            || !required_everywhere(root, param, at)
+        {
+            continue;
         }
+        needed.push(k.clone());
+        warnings.push(format!(
+            "security scheme `{k}` is listed as an alternative to `{chosen}`, but every operation requires its {at} parameter `{param}`: both are sent"
+        ));
     }
-    for (k, s) in &schemes {
+    needed
+}
+
+/// Every scheme the spec defines, one line each: what it is, how many requirement
+/// lists it heads, its description, whether it can be sent, and whether it is.
+fn scheme_lines(
+    schemes: &Map<String, Value>,
+    usage: &SchemeUse,
+    together: &[String],
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (k, s) in schemes {
         let kind = s.get("type").and_then(Value::as_str).unwrap_or("?");
         let detail = match (kind, s.get("in").and_then(Value::as_str)) {
             ("apiKey", Some(at)) => format!(
@@ -179,7 +261,7 @@ pub fn auth(
             ),
             (k, _) => k.to_string(),
         };
-        let used = counts.get(k).copied().unwrap_or(0);
+        let used = usage.counts.get(k).copied().unwrap_or(0);
         let mut line = format!(
             "`{k}` ({detail}; first choice of {used} requirement list{})",
             if used == 1 { "" } else { "s" }
@@ -193,43 +275,37 @@ pub fn auth(
         if together.contains(k) {
             line.push_str(" [used]");
         }
-        out.schemes.push(line);
+        lines.push(line);
     }
-    let Some(name) = chosen else {
-        if !schemes.is_empty() {
-            out.warnings.push(
-                "no security scheme of the spec can be sent; add the credentials by hand".into(),
-            );
-        }
-        return Ok(out);
+    lines
+}
+
+/// Sends the scheme `name` from the dependency (a warning when it is not defined or
+/// cannot be sent), recording it with the headers it added when it sent anything.
+fn send_named_scheme(out: &mut Auth, schemes: &Map<String, Value>, name: String, prefix: &str) {
+    let Some(scheme) = schemes.get(&name) else {
+        out.warnings
+            .push(format!("security scheme `{name}` is not defined"));
+        return;
     };
-    let prefix = dependency.to_ascii_uppercase();
-    for name in std::iter::once(name).chain(together.into_iter().skip(1)) {
-        let Some(scheme) = schemes.get(&name) else {
-            out.warnings
-                .push(format!("security scheme `{name}` is not defined"));
-            continue;
-        };
-        if let Some(why) = unsendable(scheme) {
-            out.warnings.push(format!(
-                "security scheme `{name}` cannot be sent ({why}); add its credentials by hand"
-            ));
-            continue;
-        }
-        let before: Vec<String> = out.headers.keys().cloned().collect();
-        let sent_before = (out.env.len(), out.query.len(), out.cookies.len());
-        send_scheme(&mut out, &name, scheme, &prefix);
-        let added: Vec<String> = out
-            .headers
-            .keys()
-            .filter(|h| !before.contains(h))
-            .cloned()
-            .collect();
-        if !added.is_empty() || sent_before != (out.env.len(), out.query.len(), out.cookies.len()) {
-            out.sent_schemes.push((name, added));
-        }
+    if let Some(why) = unsendable(scheme) {
+        out.warnings.push(format!(
+            "security scheme `{name}` cannot be sent ({why}); add its credentials by hand"
+        ));
+        return;
     }
-    Ok(out)
+    let before: Vec<String> = out.headers.keys().cloned().collect();
+    let sent_before = (out.env.len(), out.query.len(), out.cookies.len());
+    send_scheme(out, &name, scheme, prefix);
+    let added: Vec<String> = out
+        .headers
+        .keys()
+        .filter(|h| !before.contains(h))
+        .cloned()
+        .collect();
+    if !added.is_empty() || sent_before != (out.env.len(), out.query.len(), out.cookies.len()) {
+        out.sent_schemes.push((name, added));
+    }
 }
 
 /// Whether nine in ten of the spec's operations (at least two) require the parameter

@@ -229,45 +229,82 @@ impl<'a> Converter<'a> {
             return Value::Bool(true);
         }
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
-            let target = self.reference(file, r);
-            // Before 3.1, siblings of `$ref` are ignored by definition.
-            let siblings: Map<String, Value> = s
-                .iter()
-                .filter(|(k, _)| {
-                    !matches!(
-                        k.as_str(),
-                        "$ref" | "description" | "summary" | "title" | "example" | "examples"
-                    ) && !k.starts_with("x-")
-                })
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            if self.dialect != Dialect::Oas31 {
-                return target;
-            }
-            let mut out = if siblings.is_empty() {
-                target
-            } else {
-                let rest = self.convert(file, &Value::Object(siblings), depth + 1);
-                json!({ "allOf": [target, rest] })
-            };
-            // In 3.1 a `description` or `title` beside `$ref` says what this use of the
-            // shared schema is (`buyer` and `seller` both a `PersonId`): the model reads
-            // it, where the shared schema's own text says only what the type is.
-            if self.side == Side::Request
-                && let Value::Object(m) = &mut out
-            {
-                for key in ["description", "title"] {
-                    if let Some(Value::String(d)) = s.get(key) {
-                        m.insert(key.into(), Value::String(super::text::trim_text(d, 300)));
-                    }
-                }
-            }
-            return out;
+            return self.convert_ref(file, s, r, depth);
         }
+        let mut out = self.plain_keywords(s);
+        self.describe(s, &mut out);
+        if s.get("type").and_then(Value::as_str) == Some("file") {
+            out.insert("type".into(), json!("string"));
+            out.insert("contentEncoding".into(), json!("base64"));
+        }
+        exclusive_bounds(s, &mut out);
+        self.convert_properties(file, s, depth, &mut out);
+        if let Some(Value::Array(req)) = out.get("required")
+            && req.is_empty()
+        {
+            out.remove("required");
+        }
+        self.convert_subschemas(file, s, depth, &mut out);
+        // An enum AutoRest models as a string (`x-ms-enum: {modelAsString: true}`, as
+        // most of Azure's are) lists the values known when the description was
+        // written, not every one the service will send: a new provisioning state or
+        // unit arrives without a new description. A response's value outside the list
+        // is no drift; a request keeps the list, which tells the model what to send.
+        if self.side == Side::Response && is_open_enum(s) {
+            out.remove("enum");
+        }
+        scalar_enum_to_items(&mut out);
+        self.convert_schema_lists(file, s, depth, &mut out);
+        self.convert_branches(file, s, depth, &mut out);
+        let out = Value::Object(out);
+        if self.nullable(s) {
+            with_null(out)
+        } else {
+            out
+        }
+    }
+
+    /// A schema that is a `$ref`: the shared definition, with (in 3.1) what its
+    /// siblings add.
+    fn convert_ref(&mut self, file: &Path, s: &Map<String, Value>, r: &str, depth: usize) -> Value {
+        let target = self.reference(file, r);
+        // Before 3.1, siblings of `$ref` are ignored by definition.
+        let siblings: Map<String, Value> = s
+            .iter()
+            .filter(|(k, _)| {
+                !matches!(
+                    k.as_str(),
+                    "$ref" | "description" | "summary" | "title" | "example" | "examples"
+                ) && !k.starts_with("x-")
+            })
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if self.dialect != Dialect::Oas31 {
+            return target;
+        }
+        let mut out = if siblings.is_empty() {
+            target
+        } else {
+            let rest = self.convert(file, &Value::Object(siblings), depth + 1);
+            json!({ "allOf": [target, rest] })
+        };
+        // In 3.1 a `description` or `title` beside `$ref` says what this use of the
+        // shared schema is (`buyer` and `seller` both a `PersonId`): the model reads
+        // it, where the shared schema's own text says only what the type is.
+        if let Value::Object(m) = &mut out {
+            self.describe(s, m);
+        }
+        out
+    }
+
+    /// The keywords that carry over as they are (those of the wrong shape dropped, with
+    /// a warning), a `default` not of the schema's type mended or left out, and a
+    /// `pattern` that names a format read as that format.
+    fn plain_keywords(&mut self, s: &Map<String, Value>) -> Map<String, Value> {
         let mut out = Map::new();
         for key in PLAIN {
             if let Some(v) = s.get(*key) {
-                // Swagger 2.0's `type: file` is handled below.
+                // Swagger 2.0's `type: file` is handled apart.
                 if *key == "type" && v == "file" {
                     continue;
                 }
@@ -275,12 +312,7 @@ impl<'a> Converter<'a> {
                     Some(kept) => {
                         out.insert((*key).to_string(), kept);
                     }
-                    None => {
-                        let note = super::keywords::dropped(key, v);
-                        if !self.warnings.contains(&note) {
-                            self.warnings.push(note);
-                        }
-                    }
+                    None => self.warn_once(super::keywords::dropped(key, v)),
                 }
             }
         }
@@ -295,9 +327,7 @@ impl<'a> Converter<'a> {
                     let note = format!(
                         "a schema's `default: {d}` is not of its type `{t}`; it is left out"
                     );
-                    if !self.warnings.contains(&note) {
-                        self.warnings.push(note);
-                    }
+                    self.warn_once(note);
                     out.remove("default");
                 }
             }
@@ -306,72 +336,79 @@ impl<'a> Converter<'a> {
             && FORMAT_NAMES.contains(&p.as_str())
         {
             let format = p.clone();
-            let note = format!(
+            self.warn_once(format!(
                 "a schema's `pattern: {format}` names a format, not a regular expression: read as `format: {format}`"
-            );
-            if !self.warnings.contains(&note) {
-                self.warnings.push(note);
-            }
+            ));
             out.remove("pattern");
             out.entry("format").or_insert(Value::String(format));
         }
-        if self.side == Side::Request {
-            for key in ["description", "title"] {
-                if let Some(Value::String(d)) = s.get(key) {
-                    out.insert(key.into(), Value::String(super::text::trim_text(d, 300)));
-                }
+        out
+    }
+
+    /// A warning, unless the same one was given already.
+    fn warn_once(&mut self, note: String) {
+        if !self.warnings.contains(&note) {
+            self.warnings.push(note);
+        }
+    }
+
+    /// On the request side, the schema's `description` and `title` (trimmed): the
+    /// model reads them.
+    fn describe(&self, s: &Map<String, Value>, out: &mut Map<String, Value>) {
+        if self.side != Side::Request {
+            return;
+        }
+        for key in ["description", "title"] {
+            if let Some(Value::String(d)) = s.get(key) {
+                out.insert(key.into(), Value::String(super::text::trim_text(d, 300)));
             }
         }
-        if s.get("type").and_then(Value::as_str) == Some("file") {
-            out.insert("type".into(), json!("string"));
-            out.insert("contentEncoding".into(), json!("base64"));
-        }
-        // 2.0 and 3.0 write `exclusiveMinimum: true` next to `minimum`; 2020-12 makes
-        // the bound itself exclusive.
-        for (flag, bound) in [
-            ("exclusiveMinimum", "minimum"),
-            ("exclusiveMaximum", "maximum"),
-        ] {
-            match s.get(flag) {
-                Some(Value::Bool(true)) => {
-                    if let Some(b) = out.remove(bound) {
-                        out.insert(flag.into(), b);
-                    }
+    }
+
+    /// The properties, each converted, but for those hidden on this side (read-only
+    /// in a request, write-only in a response).
+    fn convert_properties(
+        &mut self,
+        file: &Path,
+        s: &Map<String, Value>,
+        depth: usize,
+        out: &mut Map<String, Value>,
+    ) {
+        let Some(Value::Object(props)) = s.get("properties") else {
+            return;
+        };
+        let mut converted = Map::new();
+        let mut hidden = Vec::new();
+        // A closed object must still allow its read-only fields: a client that
+        // sends one back (as documented examples do) is ignored by the API, not
+        // refused. They are only left out of `required`.
+        let closed = s.get("additionalProperties") == Some(&Value::Bool(false));
+        for (name, p) in props {
+            if self.hidden_on_this_side(file, p) {
+                hidden.push(name.clone());
+                if !closed {
+                    continue;
                 }
-                Some(n @ Value::Number(_)) => {
-                    out.insert(flag.into(), n.clone());
-                }
-                _ => {}
             }
+            converted.insert(name.clone(), self.convert(file, p, depth + 1));
         }
-        if let Some(Value::Object(props)) = s.get("properties") {
-            let mut converted = Map::new();
-            let mut hidden = Vec::new();
-            // A closed object must still allow its read-only fields: a client that
-            // sends one back (as documented examples do) is ignored by the API, not
-            // refused. They are only left out of `required`.
-            let closed = s.get("additionalProperties") == Some(&Value::Bool(false));
-            for (name, p) in props {
-                if self.hidden_on_this_side(file, p) {
-                    hidden.push(name.clone());
-                    if !closed {
-                        continue;
-                    }
-                }
-                converted.insert(name.clone(), self.convert(file, p, depth + 1));
-            }
-            out.insert("properties".into(), Value::Object(converted));
-            if !hidden.is_empty()
-                && let Some(Value::Array(req)) = out.get_mut("required")
-            {
-                req.retain(|r| !r.as_str().is_some_and(|r| hidden.iter().any(|h| h == r)));
-            }
-        }
-        if let Some(Value::Array(req)) = out.get("required")
-            && req.is_empty()
+        out.insert("properties".into(), Value::Object(converted));
+        if !hidden.is_empty()
+            && let Some(Value::Array(req)) = out.get_mut("required")
         {
-            out.remove("required");
+            req.retain(|r| !r.as_str().is_some_and(|r| hidden.iter().any(|h| h == r)));
         }
+    }
+
+    /// The keywords that hold one schema (`items`, `additionalProperties`, `not`, …),
+    /// each converted; `items` as a list is 2020-12's `prefixItems`.
+    fn convert_subschemas(
+        &mut self,
+        file: &Path,
+        s: &Map<String, Value>,
+        depth: usize,
+        out: &mut Map<String, Value>,
+    ) {
         for key in ONE {
             // A response with a field the spec does not list is still a valid response:
             // vendors add fields without a new spec, and a rename is caught anyway by
@@ -397,15 +434,17 @@ impl<'a> Converter<'a> {
                 _ => {}
             }
         }
-        // An enum AutoRest models as a string (`x-ms-enum: {modelAsString: true}`, as
-        // most of Azure's are) lists the values known when the description was
-        // written, not every one the service will send: a new provisioning state or
-        // unit arrives without a new description. A response's value outside the list
-        // is no drift; a request keeps the list, which tells the model what to send.
-        if self.side == Side::Response && is_open_enum(s) {
-            out.remove("enum");
-        }
-        scalar_enum_to_items(&mut out);
+    }
+
+    /// The keywords that hold schemas by name (`patternProperties`,
+    /// `dependentSchemas`) or in a list (`prefixItems`, `allOf`), each converted.
+    fn convert_schema_lists(
+        &mut self,
+        file: &Path,
+        s: &Map<String, Value>,
+        depth: usize,
+        out: &mut Map<String, Value>,
+    ) {
         for key in ["patternProperties", "dependentSchemas"] {
             if let Some(Value::Object(m)) = s.get(key) {
                 let c: Map<String, Value> = m
@@ -426,6 +465,17 @@ impl<'a> Converter<'a> {
                 .collect();
             out.insert("allOf".into(), Value::Array(c));
         }
+    }
+
+    /// `oneOf` and `anyOf` branches, converted (each tagged by a discriminator when
+    /// there is one) into one `anyOf`.
+    fn convert_branches(
+        &mut self,
+        file: &Path,
+        s: &Map<String, Value>,
+        depth: usize,
+        out: &mut Map<String, Value>,
+    ) {
         let discriminator = s.get("discriminator");
         for key in ["oneOf", "anyOf"] {
             let Some(Value::Array(branches)) = s.get(key) else {
@@ -454,16 +504,19 @@ impl<'a> Converter<'a> {
                 }
             }
         }
-        let nullable = match self.dialect {
+    }
+
+    /// Whether the schema also allows `null` the way its dialect says it (2020-12
+    /// says it in `type`, which carries over).
+    fn nullable(&self, s: &Map<String, Value>) -> bool {
+        match self.dialect {
             Dialect::Swagger2 => s.get("x-nullable") == Some(&Value::Bool(true)),
             Dialect::Oas30 => {
                 s.get("nullable") == Some(&Value::Bool(true))
                     || s.get("x-nullable") == Some(&Value::Bool(true))
             }
             Dialect::Oas31 => false,
-        };
-        let out = Value::Object(out);
-        if nullable { with_null(out) } else { out }
+        }
     }
 
     /// A `$ref` becomes `#/$defs/<name>`, converting the target the first time.
@@ -637,6 +690,27 @@ const FORMAT_NAMES: &[&str] = &[
     "byte",
     "binary",
 ];
+
+/// 2.0 and 3.0 write `exclusiveMinimum: true` next to `minimum`; 2020-12 makes the
+/// bound itself exclusive.
+fn exclusive_bounds(s: &Map<String, Value>, out: &mut Map<String, Value>) {
+    for (flag, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        match s.get(flag) {
+            Some(Value::Bool(true)) => {
+                if let Some(b) = out.remove(bound) {
+                    out.insert(flag.into(), b);
+                }
+            }
+            Some(n @ Value::Number(_)) => {
+                out.insert(flag.into(), n.clone());
+            }
+            _ => {}
+        }
+    }
+}
 
 /// A `default` the schema's own `type` refuses (`type: boolean, default: "1"`, `type:
 /// integer, default: "100"`), which a model copying it would be refused for: `None` when

@@ -127,20 +127,31 @@ fn label_variable(name: &str, label: &str, query: &str) -> Value {
 }
 
 fn panels() -> Vec<Value> {
-    let rate = |selector: &str| format!("rate({selector}[$__rate_interval])");
+    [
+        call_panels(),
+        retry_and_contract_panels(),
+        dependency_panels(),
+        lifecycle_panels(),
+    ]
+    .concat()
+}
+
+/// A panel of shares, from 0 to 1 whatever its series.
+fn share(mut p: Value) -> Value {
+    p["fieldConfig"]["defaults"]["min"] = json!(0);
+    p["fieldConfig"]["defaults"]["max"] = json!(1);
+    p
+}
+
+/// The per-second rate of `selector` over Grafana's rate interval.
+fn rate(selector: &str) -> String {
+    format!("rate({selector}[$__rate_interval])")
+}
+
+/// Calls by outcome, success rate per tool, upstream requests by status.
+fn call_panels() -> Vec<Value> {
     let calls = r#"toolgate_tool_calls_total{tool=~"$tool"}"#;
     let ok_calls = r#"toolgate_tool_calls_total{tool=~"$tool", outcome="ok"}"#;
-    let sequences =
-        format!(r#"toolgate_retry_sequences_total{{tool=~"$tool"}}[{RETRY_RECOVERY_WINDOW}]"#);
-    let recovered = format!(
-        r#"toolgate_retry_sequences_total{{tool=~"$tool", outcome="recovered"}}[{RETRY_RECOVERY_WINDOW}]"#
-    );
-    let latency = |q: &str| {
-        format!(
-            "histogram_quantile({q}, sum by (dependency, le) ({}))",
-            rate(r#"toolgate_upstream_latency_seconds_bucket{dependency=~"$dependency"}"#)
-        )
-    };
     vec![
         row("Calls"),
         timeseries(
@@ -153,30 +164,25 @@ fn panels() -> Vec<Value> {
             )],
             "reqps",
         ),
-        {
-            let mut p = timeseries(
-                "Success rate per tool",
+        share(timeseries(
+            "Success rate per tool",
+            &format!(
+                "Share of calls with outcome ok. ToolgateSuccessRateCollapse fires when the \
+                 {SUCCESS_WINDOW} ratio falls below {SUCCESS_COLLAPSE_FACTOR} times the \
+                 ratio of the {SUCCESS_BASELINE_WINDOW} before."
+            ),
+            vec![target(
+                "A",
+                // No `ok` series yet (nothing succeeded since start) reads as 0%.
                 &format!(
-                    "Share of calls with outcome ok. ToolgateSuccessRateCollapse fires when the \
-                     {SUCCESS_WINDOW} ratio falls below {SUCCESS_COLLAPSE_FACTOR} times the \
-                     ratio of the {SUCCESS_BASELINE_WINDOW} before."
+                    "(sum by (tool) ({ok}) or 0 * sum by (tool) ({all})) / sum by (tool) ({all})",
+                    ok = rate(ok_calls),
+                    all = rate(calls)
                 ),
-                vec![target(
-                    "A",
-                    // No `ok` series yet (nothing succeeded since start) reads as 0%.
-                    &format!(
-                        "(sum by (tool) ({ok}) or 0 * sum by (tool) ({all})) / sum by (tool) ({all})",
-                        ok = rate(ok_calls),
-                        all = rate(calls)
-                    ),
-                    "{{tool}}",
-                )],
-                "percentunit",
-            );
-            p["fieldConfig"]["defaults"]["min"] = json!(0);
-            p["fieldConfig"]["defaults"]["max"] = json!(1);
-            p
-        },
+                "{{tool}}",
+            )],
+            "percentunit",
+        )),
         timeseries(
             "Upstream requests by status",
             "Requests sent upstream per second, by dependency and HTTP status (or timeout / \
@@ -193,28 +199,34 @@ fn panels() -> Vec<Value> {
             )],
             "reqps",
         ),
+    ]
+}
+
+/// Retry recovery, retries by class, contract drift, contract probes.
+fn retry_and_contract_panels() -> Vec<Value> {
+    let sequences =
+        format!(r#"toolgate_retry_sequences_total{{tool=~"$tool"}}[{RETRY_RECOVERY_WINDOW}]"#);
+    let recovered = format!(
+        r#"toolgate_retry_sequences_total{{tool=~"$tool", outcome="recovered"}}[{RETRY_RECOVERY_WINDOW}]"#
+    );
+    vec![
         row("Retries and contracts"),
-        {
-            let mut p = timeseries(
-                &format!("Retry recovery rate ({RETRY_RECOVERY_WINDOW})"),
-                "Of the calls that needed a retry, the share a retry rescued, per tool and the \
-                 class that triggered the first retry. 0% with retries happening is the silent \
-                 failure ToolgateRetryRecoveryZero alerts on.",
-                vec![target(
-                    "A",
-                    &format!(
-                        "(sum by (tool, error_class) (increase({recovered})) \
-                         or 0 * sum by (tool, error_class) (increase({sequences}))) \
-                         / sum by (tool, error_class) (increase({sequences}))"
-                    ),
-                    "{{tool}} {{error_class}}",
-                )],
-                "percentunit",
-            );
-            p["fieldConfig"]["defaults"]["min"] = json!(0);
-            p["fieldConfig"]["defaults"]["max"] = json!(1);
-            p
-        },
+        share(timeseries(
+            &format!("Retry recovery rate ({RETRY_RECOVERY_WINDOW})"),
+            "Of the calls that needed a retry, the share a retry rescued, per tool and the \
+             class that triggered the first retry. 0% with retries happening is the silent \
+             failure ToolgateRetryRecoveryZero alerts on.",
+            vec![target(
+                "A",
+                &format!(
+                    "(sum by (tool, error_class) (increase({recovered})) \
+                     or 0 * sum by (tool, error_class) (increase({sequences}))) \
+                     / sum by (tool, error_class) (increase({sequences}))"
+                ),
+                "{{tool}} {{error_class}}",
+            )],
+            "percentunit",
+        )),
         timeseries(
             "Retries by class",
             "Retries made per second, by tool and the class of the failure retried.",
@@ -254,6 +266,18 @@ fn panels() -> Vec<Value> {
             ),
             &[(0, "failing", "red"), (1, "passing", "green")],
         ),
+    ]
+}
+
+/// Upstream latency, quotas, circuit state, brownout.
+fn dependency_panels() -> Vec<Value> {
+    let latency = |q: &str| {
+        format!(
+            "histogram_quantile({q}, sum by (dependency, le) ({}))",
+            rate(r#"toolgate_upstream_latency_seconds_bucket{dependency=~"$dependency"}"#)
+        )
+    };
+    vec![
         row("Dependencies"),
         timeseries(
             "Upstream latency p50 / p95",
@@ -309,40 +333,43 @@ fn panels() -> Vec<Value> {
             ),
             &[(0, "normal", "green"), (1, "brownout", "orange")],
         ),
-        row("Lifecycle"),
-        {
-            let mut p = panel(
-                "stat",
-                "Sunset countdown",
-                &format!(
-                    "Time left until the announced sunset of each tool's upstream endpoint. \
-                     ToolgateSunsetSoon fires under {SUNSET_WARNING_DAYS} days."
-                ),
-                vec![target(
-                    "A",
-                    r#"min by (tool) (toolgate_sunset_timestamp_seconds{tool=~"$tool"}) - time()"#,
-                    "{{tool}}",
-                )],
-                "dtdurations",
-            );
-            p["fieldConfig"]["defaults"]["thresholds"] = json!({
-                "mode": "absolute",
-                "steps": [
-                    { "color": "red", "value": null },
-                    { "color": "orange", "value": 7 * 86_400 },
-                    { "color": "green", "value": u64::from(SUNSET_WARNING_DAYS) * 86_400 },
-                ],
-            });
-            p["options"] = json!({
-                "reduceOptions": { "calcs": ["lastNotNull"], "fields": "", "values": false },
-                "colorMode": "background",
-                "graphMode": "none",
-                "textMode": "value_and_name",
-                "orientation": "horizontal",
-            });
-            p
-        },
     ]
+}
+
+/// The sunset countdown.
+fn lifecycle_panels() -> Vec<Value> {
+    vec![row("Lifecycle"), {
+        let mut p = panel(
+            "stat",
+            "Sunset countdown",
+            &format!(
+                "Time left until the announced sunset of each tool's upstream endpoint. \
+                     ToolgateSunsetSoon fires under {SUNSET_WARNING_DAYS} days."
+            ),
+            vec![target(
+                "A",
+                r#"min by (tool) (toolgate_sunset_timestamp_seconds{tool=~"$tool"}) - time()"#,
+                "{{tool}}",
+            )],
+            "dtdurations",
+        );
+        p["fieldConfig"]["defaults"]["thresholds"] = json!({
+            "mode": "absolute",
+            "steps": [
+                { "color": "red", "value": null },
+                { "color": "orange", "value": 7 * 86_400 },
+                { "color": "green", "value": u64::from(SUNSET_WARNING_DAYS) * 86_400 },
+            ],
+        });
+        p["options"] = json!({
+            "reduceOptions": { "calcs": ["lastNotNull"], "fields": "", "values": false },
+            "colorMode": "background",
+            "graphMode": "none",
+            "textMode": "value_and_name",
+            "orientation": "horizontal",
+        });
+        p
+    }]
 }
 
 /// The dashboard printed by `toolgate alerts grafana`.

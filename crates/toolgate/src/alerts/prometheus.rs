@@ -272,7 +272,232 @@ fn with_owner(expr: &str, keep: &str) -> String {
     )
 }
 
+/// The rules, in the order the file lists them.
 fn rules() -> Vec<Rule> {
+    vec![
+        contract_drift(),
+        retry_recovery_zero(),
+        sunset_soon(),
+        probe_failing(),
+        circuit_open_long(),
+        auth_failures(),
+        account_refused(),
+        success_rate_collapse(),
+    ]
+}
+
+/// `ToolgateContractDrift`.
+fn contract_drift() -> Rule {
+    Rule {
+        alert: "ToolgateContractDrift",
+        why: "A response broke its tool's contract: fires on the first one.",
+        expr: with_owner(
+            &format!(
+                "sum by (tool) (\n{}\n) > 0",
+                indent(&growth("toolgate_contract_drift_total", EVENT_WINDOW), 2)
+            ),
+            "tool",
+        ),
+        for_: "0m",
+        severity: "critical",
+        summary: format!(
+            "Tool {{{{ $labels.tool }}}} returns responses that break its contract (owner: {OWNER})"
+        ),
+        description: format!(
+            "{{{{ $value | humanize }}}} response(s) of tool {{{{ $labels.tool }}}} did not \
+             match its contract in the last {EVENT_WINDOW}: the upstream changed what it \
+             returns. Owner {OWNER}: run `toolgate incidents` for the field-level diff, then \
+             update the tool's contract or get the upstream change reverted."
+        ),
+    }
+}
+
+/// `ToolgateRetryRecoveryZero`.
+fn retry_recovery_zero() -> Rule {
+    Rule {
+        alert: "ToolgateRetryRecoveryZero",
+        why: "Retries are happening and none of them help (the silent failure: calls\n\
+              still fail, only slower and with more upstream load).",
+        expr: with_owner(
+            &format!(
+                "sum by (tool, error_class) (\n{all}\n) >= {RETRY_RECOVERY_MIN_SEQUENCES}\n\
+                 unless on(tool, error_class)\n\
+                 sum by (tool, error_class) (\n{recovered}\n) > 0",
+                all = indent(
+                    &growth("toolgate_retry_sequences_total", RETRY_RECOVERY_WINDOW),
+                    2
+                ),
+                recovered = indent(
+                    &growth(
+                        "toolgate_retry_sequences_total{outcome=\"recovered\"}",
+                        RETRY_RECOVERY_WINDOW
+                    ),
+                    2
+                ),
+            ),
+            "tool, error_class",
+        ),
+        for_: "0m",
+        severity: "warning",
+        summary: format!(
+            "Retries of {{{{ $labels.error_class }}}} failures on tool {{{{ $labels.tool }}}} never \
+             recover (owner: {OWNER})"
+        ),
+        description: format!(
+            "{{{{ $value | humanize }}}} calls to tool {{{{ $labels.tool }}}} were retried after a \
+             {{{{ $labels.error_class }}}} failure in the last {RETRY_RECOVERY_WINDOW} and not one \
+             recovered: the retries only add latency and upstream load. Owner {OWNER}: find \
+             out why {{{{ $labels.error_class }}}} persists upstream, or stop retrying it for \
+             this tool if it is not transient there."
+        ),
+    }
+}
+
+/// `ToolgateSunsetSoon`.
+fn sunset_soon() -> Rule {
+    Rule {
+        alert: "ToolgateSunsetSoon",
+        why: "The upstream endpoint behind a tool announced a sunset (Sunset header)\n\
+              within the warning period.",
+        expr: with_owner(
+            &format!(
+                "min by (tool) (toolgate_sunset_timestamp_seconds > 0) - time()\n\
+                 < {}",
+                u64::from(SUNSET_WARNING_DAYS) * 86_400
+            ),
+            "tool",
+        ),
+        for_: "0m",
+        severity: "warning",
+        summary: format!(
+            "The upstream of tool {{{{ $labels.tool }}}} sunsets in {{{{ $value | humanizeDuration }}}} \
+             (owner: {OWNER})"
+        ),
+        description: format!(
+            "The upstream endpoint behind tool {{{{ $labels.tool }}}} announced that it will be \
+             switched off in {{{{ $value | humanizeDuration }}}} (negative: already past). Owner \
+             {OWNER}: move the tool to the successor endpoint or version before then, or \
+             retire the tool."
+        ),
+    }
+}
+
+/// `ToolgateProbeFailing`.
+fn probe_failing() -> Rule {
+    Rule {
+        alert: "ToolgateProbeFailing",
+        why: "The scheduled contract probe of a tool keeps failing.",
+        expr: with_owner("max by (tool) (toolgate_probe_success) == 0", "tool"),
+        for_: PROBE_FAILING_FOR,
+        severity: "warning",
+        summary: format!(
+            "The contract probe of tool {{{{ $labels.tool }}}} is failing (owner: {OWNER})"
+        ),
+        description: format!(
+            "The scheduled contract probe of tool {{{{ $labels.tool }}}} has failed for \
+             {PROBE_FAILING_FOR}: the upstream no longer answers as the contract expects, \
+             even if no real call has drifted yet. Owner {OWNER}: check `toolgate incidents` \
+             and the upstream, then fix the contract or the upstream."
+        ),
+    }
+}
+
+/// `ToolgateCircuitOpenLong`.
+fn circuit_open_long() -> Rule {
+    let circuit_open = "max by (dependency) (toolgate_circuit_state) > 0";
+    Rule {
+        alert: "ToolgateCircuitOpenLong",
+        why: "A dependency's breaker has not closed for a long time (open, or half-open\n\
+              with its probes failing): calls to its tools fail fast with circuit_open.\n\
+              One alert per tool of the dependency, so each owner is told.",
+        expr: format!(
+            "max by (tool, owner, dependency) (toolgate_tool_owner_info)\n\
+             * on(dependency) group_left()\n\
+             ({circuit_open})\n\
+             or on(dependency)\n\
+             ({circuit_open})"
+        ),
+        for_: CIRCUIT_OPEN_FOR,
+        severity: "critical",
+        summary: format!(
+            "The circuit of dependency {{{{ $labels.dependency }}}} has been open for \
+             {CIRCUIT_OPEN_FOR}; tool {{{{ or $labels.tool \"(unknown)\" }}}} fails fast (owner: \
+             {OWNER})"
+        ),
+        description: format!(
+            "toolgate's breaker for dependency {{{{ $labels.dependency }}}} has not closed for \
+             {CIRCUIT_OPEN_FOR} (now {{{{ if eq $value 2.0 }}}}half-open, probing{{{{ else }}}}open\
+             {{{{ end }}}}): its probes keep failing and calls to tool {{{{ or $labels.tool \"(unknown)\" }}}} are rejected with \
+             circuit_open. Owner {OWNER}: check the dependency (`/admin/health`, its status \
+             page); the breaker closes by itself on the first successful probe."
+        ),
+    }
+}
+
+/// `ToolgateAuthFailures`.
+fn auth_failures() -> Rule {
+    Rule {
+        alert: "ToolgateAuthFailures",
+        why: "The upstream rejects a tool's credentials; such calls are never retried.",
+        expr: with_owner(
+            &format!(
+                "sum by (tool) (\n{}\n) > 0",
+                indent(
+                    &growth("toolgate_tool_calls_total{outcome=\"auth\"}", EVENT_WINDOW),
+                    2
+                )
+            ),
+            "tool",
+        ),
+        for_: "0m",
+        severity: "critical",
+        summary: format!(
+            "Tool {{{{ $labels.tool }}}} fails authentication upstream (owner: {OWNER})"
+        ),
+        description: format!(
+            "{{{{ $value | humanize }}}} call(s) to tool {{{{ $labels.tool }}}} in the last \
+             {EVENT_WINDOW} were refused by the upstream as unauthenticated or forbidden: \
+             its credential expired, was revoked or lost a scope. Owner {OWNER}: rotate or \
+             fix the credential of the tool's dependency."
+        ),
+    }
+}
+
+/// `ToolgateAccountRefused`.
+fn account_refused() -> Rule {
+    Rule {
+        alert: "ToolgateAccountRefused",
+        why: "The upstream refuses the account a tool calls it with (balance, allowance, plan or standing); such calls are never retried and only the owner can end them.",
+        expr: with_owner(
+            &format!(
+                "sum by (tool) (\n{}\n) > 0",
+                indent(
+                    &growth(
+                        "toolgate_tool_calls_total{outcome=\"account\"}",
+                        EVENT_WINDOW
+                    ),
+                    2
+                )
+            ),
+            "tool",
+        ),
+        for_: "0m",
+        severity: "critical",
+        summary: format!(
+            "Tool {{{{ $labels.tool }}}} is refused for its account upstream (owner: {OWNER})"
+        ),
+        description: format!(
+            "{{{{ $value | humanize }}}} call(s) to tool {{{{ $labels.tool }}}} in the last \
+             {EVENT_WINDOW} were refused by the upstream for the account toolgate calls it \
+             with: a spent balance or allowance, a plan without room, or an account that is \
+             pending, disabled or deleted. Retrying does not help. Owner {OWNER}: check the \
+             dependency's billing, plan and account."
+        ),
+    }
+}
+
+/// `ToolgateSuccessRateCollapse`.
+fn success_rate_collapse() -> Rule {
     let success_ratio = |range: &str| {
         let ok = format!("toolgate_tool_calls_total{{outcome=\"ok\"}}{range}");
         let all = format!("toolgate_tool_calls_total{range}");
@@ -287,218 +512,34 @@ fn rules() -> Vec<Rule> {
     let baseline = success_ratio(&format!(
         "[{SUCCESS_BASELINE_WINDOW}] offset {SUCCESS_WINDOW}"
     ));
-    let circuit_open = "max by (dependency) (toolgate_circuit_state) > 0";
-    vec![
-        Rule {
-            alert: "ToolgateContractDrift",
-            why: "A response broke its tool's contract: fires on the first one.",
-            expr: with_owner(
-                &format!(
-                    "sum by (tool) (\n{}\n) > 0",
-                    indent(&growth("toolgate_contract_drift_total", EVENT_WINDOW), 2)
-                ),
-                "tool",
+    Rule {
+        alert: "ToolgateSuccessRateCollapse",
+        why: "A tool's success ratio fell below a fraction of its own ratio over the\n\
+              previous day, with enough calls for the ratio to mean something.",
+        expr: with_owner(
+            &format!(
+                "{current}\n\
+                 < {SUCCESS_COLLAPSE_FACTOR} *\n\
+                 (\n{baseline}\n)\n\
+                 and\n\
+                 sum by (tool) (increase(toolgate_tool_calls_total[{SUCCESS_WINDOW}])) >= \
+                 {SUCCESS_MIN_CALLS}",
+                baseline = indent(&baseline, 2),
             ),
-            for_: "0m",
-            severity: "critical",
-            summary: format!(
-                "Tool {{{{ $labels.tool }}}} returns responses that break its contract (owner: {OWNER})"
-            ),
-            description: format!(
-                "{{{{ $value | humanize }}}} response(s) of tool {{{{ $labels.tool }}}} did not \
-                 match its contract in the last {EVENT_WINDOW}: the upstream changed what it \
-                 returns. Owner {OWNER}: run `toolgate incidents` for the field-level diff, then \
-                 update the tool's contract or get the upstream change reverted."
-            ),
-        },
-        Rule {
-            alert: "ToolgateRetryRecoveryZero",
-            why: "Retries are happening and none of them help (the silent failure: calls\n\
-                  still fail, only slower and with more upstream load).",
-            expr: with_owner(
-                &format!(
-                    "sum by (tool, error_class) (\n{all}\n) >= {RETRY_RECOVERY_MIN_SEQUENCES}\n\
-                     unless on(tool, error_class)\n\
-                     sum by (tool, error_class) (\n{recovered}\n) > 0",
-                    all = indent(
-                        &growth("toolgate_retry_sequences_total", RETRY_RECOVERY_WINDOW),
-                        2
-                    ),
-                    recovered = indent(
-                        &growth(
-                            "toolgate_retry_sequences_total{outcome=\"recovered\"}",
-                            RETRY_RECOVERY_WINDOW
-                        ),
-                        2
-                    ),
-                ),
-                "tool, error_class",
-            ),
-            for_: "0m",
-            severity: "warning",
-            summary: format!(
-                "Retries of {{{{ $labels.error_class }}}} failures on tool {{{{ $labels.tool }}}} never \
-                 recover (owner: {OWNER})"
-            ),
-            description: format!(
-                "{{{{ $value | humanize }}}} calls to tool {{{{ $labels.tool }}}} were retried after a \
-                 {{{{ $labels.error_class }}}} failure in the last {RETRY_RECOVERY_WINDOW} and not one \
-                 recovered: the retries only add latency and upstream load. Owner {OWNER}: find \
-                 out why {{{{ $labels.error_class }}}} persists upstream, or stop retrying it for \
-                 this tool if it is not transient there."
-            ),
-        },
-        Rule {
-            alert: "ToolgateSunsetSoon",
-            why: "The upstream endpoint behind a tool announced a sunset (Sunset header)\n\
-                  within the warning period.",
-            expr: with_owner(
-                &format!(
-                    "min by (tool) (toolgate_sunset_timestamp_seconds > 0) - time()\n\
-                     < {}",
-                    u64::from(SUNSET_WARNING_DAYS) * 86_400
-                ),
-                "tool",
-            ),
-            for_: "0m",
-            severity: "warning",
-            summary: format!(
-                "The upstream of tool {{{{ $labels.tool }}}} sunsets in {{{{ $value | humanizeDuration }}}} \
-                 (owner: {OWNER})"
-            ),
-            description: format!(
-                "The upstream endpoint behind tool {{{{ $labels.tool }}}} announced that it will be \
-                 switched off in {{{{ $value | humanizeDuration }}}} (negative: already past). Owner \
-                 {OWNER}: move the tool to the successor endpoint or version before then, or \
-                 retire the tool."
-            ),
-        },
-        Rule {
-            alert: "ToolgateProbeFailing",
-            why: "The scheduled contract probe of a tool keeps failing.",
-            expr: with_owner("max by (tool) (toolgate_probe_success) == 0", "tool"),
-            for_: PROBE_FAILING_FOR,
-            severity: "warning",
-            summary: format!(
-                "The contract probe of tool {{{{ $labels.tool }}}} is failing (owner: {OWNER})"
-            ),
-            description: format!(
-                "The scheduled contract probe of tool {{{{ $labels.tool }}}} has failed for \
-                 {PROBE_FAILING_FOR}: the upstream no longer answers as the contract expects, \
-                 even if no real call has drifted yet. Owner {OWNER}: check `toolgate incidents` \
-                 and the upstream, then fix the contract or the upstream."
-            ),
-        },
-        Rule {
-            alert: "ToolgateCircuitOpenLong",
-            why: "A dependency's breaker has not closed for a long time (open, or half-open\n\
-                  with its probes failing): calls to its tools fail fast with circuit_open.\n\
-                  One alert per tool of the dependency, so each owner is told.",
-            expr: format!(
-                "max by (tool, owner, dependency) (toolgate_tool_owner_info)\n\
-                 * on(dependency) group_left()\n\
-                 ({circuit_open})\n\
-                 or on(dependency)\n\
-                 ({circuit_open})"
-            ),
-            for_: CIRCUIT_OPEN_FOR,
-            severity: "critical",
-            summary: format!(
-                "The circuit of dependency {{{{ $labels.dependency }}}} has been open for \
-                 {CIRCUIT_OPEN_FOR}; tool {{{{ or $labels.tool \"(unknown)\" }}}} fails fast (owner: \
-                 {OWNER})"
-            ),
-            description: format!(
-                "toolgate's breaker for dependency {{{{ $labels.dependency }}}} has not closed for \
-                 {CIRCUIT_OPEN_FOR} (now {{{{ if eq $value 2.0 }}}}half-open, probing{{{{ else }}}}open\
-                 {{{{ end }}}}): its probes keep failing and calls to tool {{{{ or $labels.tool \"(unknown)\" }}}} are rejected with \
-                 circuit_open. Owner {OWNER}: check the dependency (`/admin/health`, its status \
-                 page); the breaker closes by itself on the first successful probe."
-            ),
-        },
-        Rule {
-            alert: "ToolgateAuthFailures",
-            why: "The upstream rejects a tool's credentials; such calls are never retried.",
-            expr: with_owner(
-                &format!(
-                    "sum by (tool) (\n{}\n) > 0",
-                    indent(
-                        &growth("toolgate_tool_calls_total{outcome=\"auth\"}", EVENT_WINDOW),
-                        2
-                    )
-                ),
-                "tool",
-            ),
-            for_: "0m",
-            severity: "critical",
-            summary: format!(
-                "Tool {{{{ $labels.tool }}}} fails authentication upstream (owner: {OWNER})"
-            ),
-            description: format!(
-                "{{{{ $value | humanize }}}} call(s) to tool {{{{ $labels.tool }}}} in the last \
-                 {EVENT_WINDOW} were refused by the upstream as unauthenticated or forbidden: \
-                 its credential expired, was revoked or lost a scope. Owner {OWNER}: rotate or \
-                 fix the credential of the tool's dependency."
-            ),
-        },
-        Rule {
-            alert: "ToolgateAccountRefused",
-            why: "The upstream refuses the account a tool calls it with (balance, allowance, plan or standing); such calls are never retried and only the owner can end them.",
-            expr: with_owner(
-                &format!(
-                    "sum by (tool) (\n{}\n) > 0",
-                    indent(
-                        &growth(
-                            "toolgate_tool_calls_total{outcome=\"account\"}",
-                            EVENT_WINDOW
-                        ),
-                        2
-                    )
-                ),
-                "tool",
-            ),
-            for_: "0m",
-            severity: "critical",
-            summary: format!(
-                "Tool {{{{ $labels.tool }}}} is refused for its account upstream (owner: {OWNER})"
-            ),
-            description: format!(
-                "{{{{ $value | humanize }}}} call(s) to tool {{{{ $labels.tool }}}} in the last \
-                 {EVENT_WINDOW} were refused by the upstream for the account toolgate calls it \
-                 with: a spent balance or allowance, a plan without room, or an account that is \
-                 pending, disabled or deleted. Retrying does not help. Owner {OWNER}: check the \
-                 dependency's billing, plan and account."
-            ),
-        },
-        Rule {
-            alert: "ToolgateSuccessRateCollapse",
-            why: "A tool's success ratio fell below a fraction of its own ratio over the\n\
-                  previous day, with enough calls for the ratio to mean something.",
-            expr: with_owner(
-                &format!(
-                    "{current}\n\
-                     < {SUCCESS_COLLAPSE_FACTOR} *\n\
-                     (\n{baseline}\n)\n\
-                     and\n\
-                     sum by (tool) (increase(toolgate_tool_calls_total[{SUCCESS_WINDOW}])) >= \
-                     {SUCCESS_MIN_CALLS}",
-                    baseline = indent(&baseline, 2),
-                ),
-                "tool",
-            ),
-            for_: SUCCESS_COLLAPSE_FOR,
-            severity: "critical",
-            summary: format!(
-                "The success rate of tool {{{{ $labels.tool }}}} collapsed to \
-                 {{{{ $value | humanizePercentage }}}} (owner: {OWNER})"
-            ),
-            description: format!(
-                "Only {{{{ $value | humanizePercentage }}}} of the calls to tool {{{{ $labels.tool }}}} \
-                 succeeded in the last {SUCCESS_WINDOW}, less than {SUCCESS_COLLAPSE_FACTOR} times \
-                 its success ratio over the {SUCCESS_BASELINE_WINDOW} before. Owner {OWNER}: see which \
-                 outcome took over (toolgate dashboard, `toolgate_tool_calls_total` by outcome) \
-                 and check the dependency."
-            ),
-        },
-    ]
+            "tool",
+        ),
+        for_: SUCCESS_COLLAPSE_FOR,
+        severity: "critical",
+        summary: format!(
+            "The success rate of tool {{{{ $labels.tool }}}} collapsed to \
+             {{{{ $value | humanizePercentage }}}} (owner: {OWNER})"
+        ),
+        description: format!(
+            "Only {{{{ $value | humanizePercentage }}}} of the calls to tool {{{{ $labels.tool }}}} \
+             succeeded in the last {SUCCESS_WINDOW}, less than {SUCCESS_COLLAPSE_FACTOR} times \
+             its success ratio over the {SUCCESS_BASELINE_WINDOW} before. Owner {OWNER}: see which \
+             outcome took over (toolgate dashboard, `toolgate_tool_calls_total` by outcome) \
+             and check the dependency."
+        ),
+    }
 }
