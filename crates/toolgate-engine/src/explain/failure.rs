@@ -35,6 +35,8 @@ pub struct Failed<'a> {
     pub now: chrono::DateTime<chrono::Utc>,
     /// The last reply said a retry is safe and may succeed (`x-should-retry: true`).
     pub retry_vouched: bool,
+    /// The tool's successor, as the caller may learn it.
+    pub successor: crate::successor::Successor<'a>,
 }
 
 /// "retry after 2 min (at 07:14 UTC)".
@@ -220,11 +222,15 @@ impl<'a> Sentence<'a> {
                     tool.owner
                 ),
             },
-            ErrorClass::Gone => match &tool.successor {
-                Some(s) => format!(
+            ErrorClass::Gone => match f.successor {
+                crate::successor::Successor::Named(s) => format!(
                     "{name} failed: {what}. Error class: gone — this endpoint has been retired. Use {s} instead."
                 ),
-                None => format!(
+                crate::successor::Successor::Withheld => format!(
+                    "{name} failed: {what}. Error class: gone — this endpoint has been retired. Retrying will not help; \
+                     its successor is a tool you may not call yet: ask the operator to grant it to you, and continue without {name} until then."
+                ),
+                crate::successor::Successor::None => format!(
                     "{name} failed: {what}. Error class: gone — this endpoint has been retired. Retrying will not help; \
                      continue without {name}."
                 ),

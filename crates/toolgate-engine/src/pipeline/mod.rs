@@ -716,6 +716,10 @@ fn failure_of<U: Upstream>(
         retry_after: hint,
         now: chrono::Utc::now(),
         retry_vouched: vouched,
+        successor: crate::successor::Successor::for_reader(
+            spec.successor.as_deref(),
+            call.agent.as_ref().map(|a| a.spec().as_ref()),
+        ),
     });
     let drift_cause = (last == ErrorClass::ContractDrift && !matches!(detail, Detail::Drift(_)))
         .then(|| detail.drift_cause());
