@@ -265,6 +265,11 @@ pub struct GatewayConfig {
     pub replica: Option<String>,
     /// Bearer token for /mcp and /admin (already read from the environment).
     pub auth_token: Option<Secret>,
+    /// The fraction of a full session table one caller may hold, in (0, 1].
+    pub session_share: f64,
+    /// Bearer token /metrics requires (besides an administrator's credential), when
+    /// set; `None`: /metrics is open.
+    pub metrics_token: Option<Secret>,
     /// OAuth access tokens on /mcp, when configured.
     pub auth: Option<AuthConfig>,
     /// Extra accepted Host values.

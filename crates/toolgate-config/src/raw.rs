@@ -203,6 +203,11 @@ pub struct RawGateway {
     pub replica: Option<String>,
     /// Name of an environment variable holding a bearer token required on /mcp and /admin.
     pub auth_token_env: Option<String>,
+    /// Name of an environment variable holding a bearer token that /metrics then
+    /// requires (an administrator's credential is accepted too), so that agents' names
+    /// and calls are not shown to anyone who can reach the listener. Without it
+    /// /metrics is served without credentials, for scrapers on a trusted network.
+    pub metrics_token_env: Option<String>,
     /// OAuth 2.1 access tokens on /mcp: the resource toolgate is, the authorization
     /// servers it trusts, the scopes it requires.
     pub auth: Option<RawAuth>,
@@ -237,6 +242,11 @@ pub struct RawGateway {
     /// MCP sessions (initialize handshakes) kept at most; beyond it `initialize` is
     /// answered 503 with Retry-After. Default 10000.
     pub max_sessions: Option<u32>,
+    /// The fraction of `max_sessions` one caller (an agent; for an access token, one
+    /// user of it) may hold once the table is full: it is then refused, and a caller
+    /// below its share takes the place of the least recently used session of the one
+    /// most beyond it. Default 0.5; 1 turns it off.
+    pub session_share: Option<f64>,
     /// A session unused this long is ended. Default 10m.
     pub session_idle: Option<String>,
     /// Name of an environment variable holding the key (at least 32 bytes) that seals

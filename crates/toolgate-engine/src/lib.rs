@@ -31,6 +31,7 @@ pub mod pipeline;
 pub mod reload;
 pub mod serving;
 pub mod status;
+mod successor;
 pub mod sync;
 // The OTLP exporter only with the `otel` feature; without it, a stub that refuses a
 // `telemetry.otlp` config with a sentence saying how to rebuild.

@@ -10,6 +10,7 @@ use toolgate_signals::{Deprecation, Quota, Stage};
 
 use crate::dependency::Snapshot;
 use crate::explain::{human, quoted};
+use crate::successor::Successor;
 
 /// Notes worth telling the model about a call to `tool` on `dependency`. `spaced` is
 /// how long the quota pacer held this call back; `refused_for_quota` says the call
@@ -18,7 +19,7 @@ use crate::explain::{human, quoted};
 pub fn notes(
     tool: &str,
     dependency: &str,
-    successor: Option<&str>,
+    successor: Successor<'_>,
     snapshot: &Snapshot,
     deprecation: Option<&Deprecation>,
     spaced: Duration,
@@ -181,7 +182,7 @@ pub fn quota_low(q: &Quota, paced: Duration) -> bool {
 /// D". Saying "deprecated" wrongly makes an agent abandon a working tool.
 fn deprecation_note(
     tool: &str,
-    successor: Option<&str>,
+    successor: Successor<'_>,
     d: &Deprecation,
     now: DateTime<Utc>,
 ) -> Option<String> {
@@ -225,15 +226,19 @@ fn deprecation_note(
     };
     let deprecated = d.is_deprecated_at(now);
     match (successor, &d.successor) {
-        (Some(s), _) if deprecated => text.push_str(&format!("; use {s} instead.")),
-        (Some(s), _) => text.push_str(&format!("; plan to move to {s}.")),
+        (Successor::Named(s), _) if deprecated => text.push_str(&format!("; use {s} instead.")),
+        (Successor::Named(s), _) => text.push_str(&format!("; plan to move to {s}.")),
+        // Its name is not for this agent: its policy does not let it call it.
+        (Successor::Withheld, _) => text.push_str(
+            "; its successor is a tool you may not call yet: ask the operator to grant it to you.",
+        ),
         // The link is the upstream's word: a URL can still carry text written to read as
         // toolgate's (`https://host/toolgate:_call_delete_all`), so it is quoted.
-        (None, Some(link)) => text.push_str(&format!(
+        (Successor::None, Some(link)) => text.push_str(&format!(
             "; the upstream names a successor: {}.",
             quoted(link)
         )),
-        (None, None) => text.push('.'),
+        (Successor::None, None) => text.push('.'),
     }
     Some(text)
 }

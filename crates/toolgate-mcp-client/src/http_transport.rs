@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 use crate::input_required;
 use crate::list_filter::{self, ListFilter, Skipped};
 use crate::message::{self, Incoming, RpcOutcome};
+use crate::one_stream::{SeenIds, names_another_session};
 use crate::sse::{SseEvent, SseParser};
 use crate::{
     Event, Failure, Initialized, Inner, Kind, Relay, Reply, answer_server_request, lock,
@@ -78,6 +79,17 @@ pub(crate) struct Http {
 /// Resources followed on one stateless server at once (a subscription names them
 /// all).
 const MAX_FOLLOWED: usize = 256;
+
+/// What one answer's stream has brought so far, across its resumptions.
+#[derive(Debug, Default)]
+struct Progress {
+    /// The last connection brought an event.
+    received: bool,
+    /// The ids of the events delivered.
+    seen: SeenIds,
+    /// The stream is being read again after `Last-Event-ID`.
+    resumed: bool,
+}
 
 /// How an answer's stream ended.
 enum StreamEnd {
@@ -482,6 +494,9 @@ impl Http {
         if !status.is_success() {
             return Err(status_failure(response).await);
         }
+        if names_another_session(session.id.as_deref(), &headers) {
+            return Err(self.session_changed(inner, session));
+        }
         let list = list_filter::is_list_method(method);
         let (answer, skipped) = match content_type(&headers).as_deref() {
             Some("application/json") => {
@@ -521,6 +536,20 @@ impl Http {
         })
     }
 
+    /// A reply under another `Mcp-Session-Id` than the one the server assigned: it
+    /// is not read (it may be another session's), and the session is initialised
+    /// anew for the next request. The request is not sent again: the server may
+    /// have acted on it.
+    fn session_changed(&self, inner: &Arc<Inner>, session: &Session) -> Failure {
+        if self.invalidate(session.epoch) {
+            tracing::warn!(server = %inner.name, "the server answered under another session id than the one it assigned; the answer is refused and the session initialised anew");
+            inner.emit(Event::SessionLost);
+        }
+        Failure::protocol(
+            "the server answered under another session id (Mcp-Session-Id) than the one it assigned; the answer was not read, and the session is initialised anew",
+        )
+    }
+
     fn body_failure(&self, e: BodyError) -> Failure {
         match e {
             BodyError::TooLarge(limit) => Failure::TooLarge { limit },
@@ -542,17 +571,9 @@ impl Http {
         } else {
             SseParser::new(inner.max_message_bytes)
         };
-        let mut received = false;
+        let mut read = Progress::default();
         let mut end = self
-            .read_stream(
-                inner,
-                id,
-                response,
-                session,
-                &relay,
-                &mut parser,
-                &mut received,
-            )
+            .read_stream(inner, id, response, session, &relay, &mut parser, &mut read)
             .await?;
         let mut idle = 0;
         loop {
@@ -569,7 +590,7 @@ impl Http {
                     "the event stream ended without an answer"
                 }));
             };
-            idle = if received { 0 } else { idle + 1 };
+            idle = if read.received { 0 } else { idle + 1 };
             if idle > MAX_IDLE_RESUMES {
                 return Err(Failure::protocol(format!(
                     "the event stream ended without an answer {MAX_IDLE_RESUMES} times in a row"
@@ -592,23 +613,19 @@ impl Http {
             if !response.status().is_success() {
                 return Err(status_failure(response).await);
             }
+            if names_another_session(session.id.as_deref(), response.headers()) {
+                return Err(self.session_changed(inner, session));
+            }
             if content_type(response.headers()).as_deref() != Some("text/event-stream") {
                 return Err(Failure::protocol(
                     "the resumed stream is not text/event-stream",
                 ));
             }
             parser = parser.resumed();
-            received = false;
+            read.received = false;
+            read.resumed = true;
             end = self
-                .read_stream(
-                    inner,
-                    id,
-                    response,
-                    session,
-                    &relay,
-                    &mut parser,
-                    &mut received,
-                )
+                .read_stream(inner, id, response, session, &relay, &mut parser, &mut read)
                 .await?;
         }
     }
@@ -622,7 +639,7 @@ impl Http {
         session: &Session,
         relay: &Option<Relay>,
         parser: &mut SseParser,
-        received: &mut bool,
+        read: &mut Progress,
     ) -> Result<StreamEnd, Failure> {
         loop {
             let chunk = match response.chunk().await {
@@ -637,11 +654,25 @@ impl Http {
             let events = parser.feed(&chunk).map_err(|_| Failure::TooLarge {
                 limit: inner.max_message_bytes,
             })?;
-            for SseEvent { data, skipped, .. } in events {
+            for SseEvent {
+                data,
+                skipped,
+                id: event_id,
+                ..
+            } in events
+            {
                 if data.is_empty() {
                     continue;
                 }
-                *received = true;
+                // An event delivered already (a resumption that went back, an id
+                // sent twice) is not relayed again.
+                if let Some(event_id) = &event_id
+                    && !read.seen.first_sight(event_id)
+                {
+                    tracing::debug!(server = %inner.name, "an event the answer stream delivered already; dropped");
+                    continue;
+                }
+                read.received = true;
                 let messages = message::parse(&data, inner.max_message_bytes).map_err(
                     |unread| match unread {
                         message::Unread::TooManyValues(limit) => Failure::TooManyValues { limit },
@@ -656,6 +687,13 @@ impl Http {
                             id: Some(got),
                             outcome,
                         } if got == id => return Ok(StreamEnd::Answer(outcome, skipped)),
+                        Incoming::Response { .. } if read.resumed => {
+                            // Only another stream's replay carries it: what else this
+                            // resumption brings may be another caller's too.
+                            return Err(Failure::protocol(
+                                "the resumed answer stream carried the answer to another request: the server replayed another stream's events (Last-Event-ID), so the stream is not read further",
+                            ));
+                        }
                         Incoming::Response { .. } => {
                             tracing::debug!(server = %inner.name, "an answer to another request on a stream; dropped");
                         }
@@ -857,6 +895,7 @@ fn spawn_stream(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
 async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: Listen) {
     let mut backoff = Duration::from_secs(1);
     let mut parser: Option<SseParser> = None;
+    let mut seen = SeenIds::default();
     // Changes when the resources a subscription follows change: it is opened again.
     let mut relisten = match (&how, weak.upgrade().as_deref().map(|i| &i.kind)) {
         (Listen::Subscribe(_), Some(Kind::Http(h))) => Some(h.relisten.subscribe()),
@@ -884,6 +923,7 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
                 Listen::Subscribe(lists) => {
                     // Each subscription is a request of its own: nothing to resume.
                     parser = None;
+                    seen = SeenIds::default();
                     let mut notifications = lists.clone();
                     // What is read now is what this subscription names.
                     if let Some(r) = relisten.as_mut() {
@@ -938,10 +978,14 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
                 );
                 return;
             }
-            Ok(response) if response.status() == reqwest::StatusCode::NOT_FOUND => {
-                // The session is gone: establish a new one now (it opens
-                // its own stream), so server-initiated messages resume
-                // without waiting for the next request.
+            Ok(response)
+                if response.status() == reqwest::StatusCode::NOT_FOUND
+                    || names_another_session(session.id.as_deref(), response.headers()) =>
+            {
+                // The session is gone (or the stream is another session's, which is
+                // not read): establish a new one now (it opens its own stream), so
+                // server-initiated messages resume without waiting for the next
+                // request.
                 if let Some(inner) = weak.upgrade()
                     && let Kind::Http(h) = &inner.kind
                     && h.invalidate(epoch)
@@ -990,6 +1034,12 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
                     };
                     for event in events {
                         if event.data.is_empty() {
+                            continue;
+                        }
+                        // Replayed after a reconnection though delivered already.
+                        if let Some(id) = &event.id
+                            && !seen.first_sight(id)
+                        {
                             continue;
                         }
                         delivered = true;

@@ -173,6 +173,7 @@ mod input_required;
 mod list_filter;
 pub use list_filter::Skipped;
 mod message;
+mod one_stream;
 mod progress;
 pub use message::RpcOutcome;
 

@@ -19,6 +19,9 @@ pub(crate) struct SseEvent {
     pub data: Vec<u8>,
     /// List entries left out of `data`.
     pub skipped: Skipped,
+    /// The id this event's own `id:` field set (`None`: it set none, or one
+    /// that was refused), by which a repeat of it is known.
+    pub id: Option<String>,
 }
 
 /// A line or an event's data grew past the limit.
@@ -48,6 +51,8 @@ pub(crate) struct SseParser {
     /// An `id:` was dropped (too long, or not a header value): the stream has
     /// no id to resume from until the server sets one that is kept.
     pub id_refused: bool,
+    /// The event being read set its own id.
+    own_id: bool,
 }
 
 impl SseParser {
@@ -65,6 +70,7 @@ impl SseParser {
             last_event_id: None,
             retry: None,
             id_refused: false,
+            own_id: false,
         }
     }
 
@@ -179,10 +185,16 @@ impl SseParser {
                     },
                     data,
                     skipped,
+                    id: if self.own_id {
+                        self.last_event_id.clone()
+                    } else {
+                        None
+                    },
                 });
             }
             self.data.clear();
             self.has_data = false;
+            self.own_id = false;
             self.event.clear();
             return Ok(());
         }
@@ -212,6 +224,7 @@ impl SseParser {
             }
             b"event" => self.event = String::from_utf8_lossy(value).into_owned(),
             b"id" if !value.contains(&0) => {
+                self.own_id = !value.is_empty();
                 // An empty `id:` resets the last event id.
                 self.last_event_id = if value.is_empty() {
                     None
@@ -274,11 +287,14 @@ mod tests {
                         event: "message".into(),
                         data: b"{\"a\":\n1}".to_vec(),
                         skipped: Skipped::default(),
+                        id: Some("1".into()),
                     },
                     SseEvent {
                         event: "x".into(),
                         data: b"z".to_vec(),
                         skipped: Skipped::default(),
+                        // It inherits the last id but set none of its own.
+                        id: None,
                     },
                 ],
                 "split at {split}"

@@ -539,14 +539,22 @@ async fn a_stream_asking_to_be_resumed_at_once_is_resumed_at_a_bounded_rate() {
     let up = Arc::new(Reconnector::default());
     let conn = reconnector(&up).await;
     let window = Duration::from_secs(2);
+    let started = tokio::time::Instant::now();
     let got = conn.request("tools/call", None, window, None).await;
-    assert!(
-        matches!(got, Err(toolgate_mcp_client::Failure::Timeout(_))),
-        "{got:?}"
-    );
+    // Each resumption sends the one event already delivered: nothing new, so the
+    // call ends once the stream has brought nothing five times in a row.
+    let Err(toolgate_mcp_client::Failure::Protocol { detail }) = &got else {
+        panic!("{got:?}");
+    };
+    assert!(detail.contains("without an answer 5 times"), "{detail}");
     // `retry: 0` is honoured no faster than one resumption a quarter second.
     let resumes = up.resumes.load(Ordering::SeqCst);
-    assert!(resumes <= 9, "{resumes} resumptions in {window:?}");
+    let took = started.elapsed();
+    assert!(resumes <= 6, "{resumes} resumptions");
+    assert!(
+        took >= Duration::from_millis(250 * 5),
+        "{resumes} resumptions in {took:?}"
+    );
 }
 
 #[tokio::test]
@@ -664,4 +672,207 @@ async fn a_session_id_of_sixty_kilobytes_is_refused_not_sent_back() {
         panic!("{refused:?}");
     };
     assert!(detail.contains("session id"), "{detail}");
+}
+
+/// A server that breaks the rules keeping one session's and one stream's messages
+/// apart (MCP transport 2025-11-25: the session id is the one assigned at
+/// initialisation; event ids are unique within the session, and a resumption
+/// replays the resumed stream only).
+#[derive(Default)]
+struct Confuser {
+    /// `initialize` handshakes served; each session is `s-<n>`.
+    sessions: AtomicUsize,
+    /// `tools/call` requests served.
+    calls: AtomicUsize,
+    how: Confusion,
+}
+
+#[derive(Default, Clone, Copy)]
+enum Confusion {
+    /// The first call's answer comes under another session's id.
+    #[default]
+    AnotherSessionId,
+    /// The first call's stream ends after one event; its resumption sends that
+    /// event again (same id), then a new one and the answer.
+    RepeatedEvents,
+    /// The first call's stream ends after one event; its resumption replays
+    /// another stream: another request's answer, that stream's notification, and
+    /// then the answer.
+    AnotherStreamReplayed,
+}
+
+const TEXT_RESULT: &str = r#"{"content":[{"type":"text","text":"for this session"}]}"#;
+
+fn sse_note(id: &str, text: &str) -> String {
+    format!(
+        "id: {id}\nretry: 0\ndata: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":\"{text}\"}}}}\n\n"
+    )
+}
+
+fn sse_answer(id: &str, rid: &Value) -> String {
+    format!("id: {id}\ndata: {{\"jsonrpc\":\"2.0\",\"id\":{rid},\"result\":{TEXT_RESULT}}}\n\n")
+}
+
+async fn confuser_post(
+    State(up): State<Arc<Confuser>>,
+    headers: axum::http::HeaderMap,
+    body: Bytes,
+) -> Response {
+    let message: Value = serde_json::from_slice(&body).unwrap();
+    let Some(rid) = message.get("id").cloned() else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let session = |id: String| (header::HeaderName::from_static("mcp-session-id"), id);
+    if message["method"] == "initialize" {
+        let n = up.sessions.fetch_add(1, Ordering::SeqCst) + 1;
+        return (
+            [
+                (header::CONTENT_TYPE, "application/json".to_owned()),
+                session(format!("s-{n}")),
+            ],
+            json!({"jsonrpc": "2.0", "id": rid, "result": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "serverInfo": {"name": "confuser", "version": "1"}
+            }})
+            .to_string(),
+        )
+            .into_response();
+    }
+    let first = up.calls.fetch_add(1, Ordering::SeqCst) == 0;
+    let theirs = headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    match up.how {
+        Confusion::AnotherSessionId => {
+            let id = if first { "s-other".to_owned() } else { theirs };
+            (
+                [
+                    (header::CONTENT_TYPE, "application/json".to_owned()),
+                    session(id),
+                ],
+                format!("{{\"jsonrpc\":\"2.0\",\"id\":{rid},\"result\":{TEXT_RESULT}}}"),
+            )
+                .into_response()
+        }
+        // The stream ends after its first event; the answer comes on resumption.
+        Confusion::RepeatedEvents | Confusion::AnotherStreamReplayed => (
+            [(header::CONTENT_TYPE, "text/event-stream")],
+            sse_note("e-1", "one"),
+        )
+            .into_response(),
+    }
+}
+
+async fn confuser_get(State(up): State<Arc<Confuser>>, headers: axum::http::HeaderMap) -> Response {
+    if headers.get("last-event-id").is_none() {
+        return StatusCode::METHOD_NOT_ALLOWED.into_response();
+    }
+    // The call's id: the client numbers its requests, the handshake first.
+    let rid = json!(2);
+    let body = match up.how {
+        Confusion::AnotherSessionId => return StatusCode::METHOD_NOT_ALLOWED.into_response(),
+        Confusion::RepeatedEvents => format!(
+            "{}{}{}",
+            sse_note("e-1", "one"),
+            sse_note("e-2", "two"),
+            sse_answer("e-3", &rid)
+        ),
+        Confusion::AnotherStreamReplayed => format!(
+            "id: x-1\ndata: {{\"jsonrpc\":\"2.0\",\"id\":999,\"result\":{{}}}}\n\n{}{}",
+            sse_note("x-2", "another stream's"),
+            sse_answer("x-3", &rid)
+        ),
+    };
+    ([(header::CONTENT_TYPE, "text/event-stream")], body).into_response()
+}
+
+async fn confuser(how: Confusion) -> (Arc<Confuser>, Connection) {
+    let up = Arc::new(Confuser {
+        how,
+        ..Confuser::default()
+    });
+    let app = axum::Router::new()
+        .route("/mcp", axum::routing::post(confuser_post).get(confuser_get))
+        .with_state(Arc::clone(&up));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let spec = ServerSpec {
+        name: "confuser".into(),
+        transport: Transport::Http {
+            url: format!("http://{addr}/mcp").parse().unwrap(),
+            headers: vec![],
+        },
+        max_message_bytes: 1 << 16,
+        limits: Limits::default(),
+    };
+    let (conn, _events) = Connection::start(spec, client());
+    conn.initialize(LONG).await.unwrap();
+    (up, conn)
+}
+
+/// The call, and the texts of the notifications relayed to its caller.
+async fn call_relaying(
+    conn: &Connection,
+) -> (
+    Result<toolgate_mcp_client::Reply, toolgate_mcp_client::Failure>,
+    Vec<String>,
+) {
+    let (tx, mut rx) = mpsc::channel(64);
+    let got = conn
+        .request(
+            "tools/call",
+            Some(json!({"name": "x"})),
+            LONG,
+            Some(Relay::new(tx)),
+        )
+        .await;
+    let mut relayed = Vec::new();
+    while let Ok(r) = rx.try_recv() {
+        if let Relayed::Notification {
+            params: Some(p), ..
+        } = r
+        {
+            relayed.push(p["data"].as_str().unwrap_or_default().to_owned());
+        }
+    }
+    (got, relayed)
+}
+
+#[tokio::test]
+async fn an_answer_under_another_session_id_is_refused_and_the_session_started_anew() {
+    let (up, conn) = confuser(Confusion::AnotherSessionId).await;
+    let (got, _) = call_relaying(&conn).await;
+    let Err(toolgate_mcp_client::Failure::Protocol { detail }) = &got else {
+        panic!("another session's answer was read as this one's: {got:?}");
+    };
+    assert!(detail.contains("another session id"), "{detail}");
+    // Not sent again on its own (the server may have acted on it); the next
+    // request goes on a new session, and is answered.
+    assert_eq!(up.calls.load(Ordering::SeqCst), 1);
+    let (again, _) = call_relaying(&conn).await;
+    again.unwrap();
+    assert_eq!(up.sessions.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn a_resumption_sending_delivered_events_again_relays_each_once() {
+    let (_up, conn) = confuser(Confusion::RepeatedEvents).await;
+    let (got, relayed) = call_relaying(&conn).await;
+    got.unwrap();
+    assert_eq!(relayed, ["one", "two"]);
+}
+
+#[tokio::test]
+async fn a_resumption_replaying_another_stream_fails_the_call_and_relays_none_of_it() {
+    let (_up, conn) = confuser(Confusion::AnotherStreamReplayed).await;
+    let (got, relayed) = call_relaying(&conn).await;
+    let Err(toolgate_mcp_client::Failure::Protocol { detail }) = &got else {
+        panic!("another stream's replay was read as this one's: {got:?}");
+    };
+    assert!(detail.contains("another stream"), "{detail}");
+    assert_eq!(relayed, ["one"]);
 }

@@ -56,6 +56,7 @@ pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<
     let g = &gateway.config().gateway;
     let settings = Settings {
         max_sessions: g.max_sessions,
+        session_share: g.session_share,
         session_idle: g.session_idle,
         max_request_bytes: g.max_request_bytes,
         session_keys: g.session_keys.clone(),

@@ -18,7 +18,16 @@ impl Compiler<'_> {
     /// the rest are timeouts and counts read in place.
     pub(super) fn gateway(&mut self, raw: RawGateway) -> GatewayConfig {
         let listen = self.listen(raw.listen);
-        let auth_token = self.auth_token(raw.auth_token_env);
+        let auth_token = self.token_env(
+            "gateway.auth_token_env",
+            raw.auth_token_env,
+            "the bearer token clients must send",
+        );
+        let metrics_token = self.token_env(
+            "gateway.metrics_token_env",
+            raw.metrics_token_env,
+            "the bearer token scrapers of /metrics must send",
+        );
         let auth = raw.auth.and_then(|a| self.auth(a));
         let (max_response_bytes, max_buffered_response_bytes) =
             self.response_sizes(raw.max_response_bytes, raw.max_buffered_response_bytes);
@@ -63,6 +72,7 @@ impl Compiler<'_> {
             ),
             max_request_bytes,
             max_sessions: count(raw.max_sessions, 10_000),
+            session_share: self.session_share(raw.session_share),
             session_idle: self.duration(
                 "gateway.session_idle".into(),
                 raw.session_idle.as_ref(),
@@ -93,6 +103,7 @@ impl Compiler<'_> {
             shared,
             replica,
             auth_token,
+            metrics_token,
             auth,
             allowed_hosts: raw.allowed_hosts.unwrap_or_default(),
             deadline: self.duration_min(
@@ -119,6 +130,23 @@ impl Compiler<'_> {
             audit: self.audit(raw.audit.as_ref()),
         }
     }
+    /// `gateway.session_share`, 0.5 when unset: above 0, at most 1.
+    fn session_share(&mut self, raw: Option<f64>) -> f64 {
+        const DEFAULT: f64 = 0.5;
+        match raw {
+            None => DEFAULT,
+            Some(f) if f > 0.0 && f <= 1.0 => f,
+            Some(f) => {
+                self.err(
+                    "gateway.session_share",
+                    format!("{f} is not a fraction of the session table"),
+                    "write a number above 0 and at most 1, e.g. `0.5` (1 lets one caller hold every session)",
+                );
+                DEFAULT
+            }
+        }
+    }
+
     /// `gateway.listen`, `127.0.0.1:8765` when unset.
     fn listen(&mut self, raw: Option<String>) -> SocketAddr {
         let listen_text = raw.unwrap_or_else(|| "127.0.0.1:8765".into());
@@ -132,17 +160,13 @@ impl Compiler<'_> {
         })
     }
 
-    /// The static bearer token named by `gateway.auth_token_env`.
-    fn auth_token(&mut self, var: Option<String>) -> Option<Secret> {
+    /// A static bearer token named by a `*_token_env` field (`what`: who sends it).
+    fn token_env(&mut self, field: &str, var: Option<String>, what: &str) -> Option<Secret> {
         let var = var?;
         match (self.env)(&var) {
             Some(v) if !v.is_empty() => Some(Secret(v)),
             _ => {
-                self.unset_variable(
-                    "gateway.auth_token_env",
-                    &var,
-                    &format!("export {var} with the bearer token clients must send"),
-                );
+                self.unset_variable(field, &var, &format!("export {var} with {what}"));
                 None
             }
         }

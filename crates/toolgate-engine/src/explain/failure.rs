@@ -38,6 +38,8 @@ pub struct Failed<'a> {
     /// The scope the credentials lack, as the reply's `insufficient_scope` challenge
     /// named it.
     pub missing_scope: Option<&'a str>,
+    /// The tool's successor, as the caller may learn it.
+    pub successor: crate::successor::Successor<'a>,
 }
 
 /// "retry after 2 min (at 07:14 UTC)".
@@ -232,11 +234,15 @@ impl<'a> Sentence<'a> {
                     tool.owner
                 ),
             },
-            ErrorClass::Gone => match &tool.successor {
-                Some(s) => format!(
+            ErrorClass::Gone => match f.successor {
+                crate::successor::Successor::Named(s) => format!(
                     "{name} failed: {what}. Error class: gone — this endpoint has been retired. Use {s} instead."
                 ),
-                None => format!(
+                crate::successor::Successor::Withheld => format!(
+                    "{name} failed: {what}. Error class: gone — this endpoint has been retired. Retrying will not help; \
+                     its successor is a tool you may not call yet: ask the operator to grant it to you, and continue without {name} until then."
+                ),
+                crate::successor::Successor::None => format!(
                     "{name} failed: {what}. Error class: gone — this endpoint has been retired. Retrying will not help; \
                      continue without {name}."
                 ),

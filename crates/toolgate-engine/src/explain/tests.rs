@@ -23,6 +23,7 @@ fn a_fronted_servers_refusal_is_worded_as_what_it_is_about() {
             now,
             retry_vouched: false,
             missing_scope: None,
+            successor: crate::successor::Successor::for_reader(mcp.successor.as_deref(), None),
         })
     };
     let rpc = |code: i64| Detail::Rpc {
@@ -96,6 +97,7 @@ fn a_fronted_servers_refusal_is_worded_as_what_it_is_about() {
         now,
         retry_vouched: false,
         missing_scope: None,
+        successor: crate::successor::Successor::for_reader(tool.successor.as_deref(), None),
     });
     assert!(
         text.contains("fix the arguments and call get_user again"),
@@ -131,6 +133,7 @@ fn a_learned_contract_is_named_in_words_and_a_redirect_is_no_contract_break() {
             now: chrono::DateTime::<chrono::Utc>::UNIX_EPOCH,
             retry_vouched: false,
             missing_scope: None,
+            successor: crate::successor::Successor::for_reader(tool.successor.as_deref(), None),
         })
     };
     let not_json = Detail::NotJson {
@@ -249,7 +252,18 @@ fn every_failure_text_opens_with_failed_or_not_called_and_says_whether_to_retry(
         status: 503,
         excerpt: "busy".into(),
     };
-    for successor in [None, Some("web_search_v4".to_string())] {
+    // The successor a caller may call is named; one it may not call never is.
+    for (successor, told) in [
+        (None, crate::successor::Successor::None),
+        (
+            Some("web_search_v4".to_string()),
+            crate::successor::Successor::Named("web_search_v4"),
+        ),
+        (
+            Some("web_search_v4".to_string()),
+            crate::successor::Successor::Withheld,
+        ),
+    ] {
         std::sync::Arc::get_mut(&mut tool)
             .expect("the only reference")
             .successor = successor;
@@ -268,8 +282,12 @@ fn every_failure_text_opens_with_failed_or_not_called_and_says_whether_to_retry(
                         now,
                         retry_vouched: false,
                         missing_scope: None,
+                        successor: told,
                     });
                     assert_reads_as_failure(&text, "web_search failed: ", class.as_str());
+                    if told == crate::successor::Successor::Withheld {
+                        assert!(!text.contains("web_search_v4"), "{text}");
+                    }
                 }
             }
         }
@@ -333,6 +351,7 @@ fn each_failure_says_what_its_class_or_reason_advises() {
             now,
             retry_vouched: vouched,
             missing_scope: None,
+            successor: crate::successor::Successor::for_reader(tool.successor.as_deref(), None),
         })
     };
     let not_retryable = GiveUpReason::NotRetryable;

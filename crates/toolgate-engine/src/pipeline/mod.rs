@@ -734,6 +734,10 @@ fn failure_of<U: Upstream>(
         now: chrono::Utc::now(),
         retry_vouched: vouched,
         missing_scope: call.missing_scope.as_deref(),
+        successor: crate::successor::Successor::for_reader(
+            spec.successor.as_deref(),
+            call.agent.as_ref().map(|a| a.spec().as_ref()),
+        ),
     });
     let drift_cause = (last == ErrorClass::ContractDrift && !matches!(detail, Detail::Drift(_)))
         .then(|| detail.drift_cause());

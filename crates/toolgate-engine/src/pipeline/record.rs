@@ -115,6 +115,17 @@ fn report_drift<U: Upstream>(
     }
 }
 
+/// The tool's successor as the calling agent may learn it.
+fn successor_for<'a>(
+    spec: &'a toolgate_config::ToolSpec,
+    call: &Call,
+) -> crate::successor::Successor<'a> {
+    crate::successor::Successor::for_reader(
+        spec.successor.as_deref(),
+        call.agent.as_ref().map(|a| a.spec().as_ref()),
+    )
+}
+
 /// The model's notes: the dependency's state, the reply's warnings and unread headers,
 /// and a drift that a learned contract only warns about.
 fn call_notes(
@@ -128,7 +139,7 @@ fn call_notes(
     let mut notes = crate::notes::notes(
         &spec.name,
         &spec.dependency.name,
-        spec.successor.as_deref(),
+        successor_for(spec, call),
         snapshot,
         deprecation,
         call.spaced,
@@ -193,7 +204,7 @@ fn call_signals(
     }
     signals.dependency_state(&spec.dependency.name, snapshot, call.paced, call.latency);
     if let Some(d) = deprecation {
-        signals.deprecation(d, spec.successor.as_deref());
+        signals.deprecation(d, successor_for(spec, call).name());
     }
     signals.warnings.clone_from(&call.warnings);
     signals

@@ -15,7 +15,9 @@
 //!    protected-resource metadata, and an admitted request carries its
 //!    [`toolgate_auth::Identity`]. A browser cannot send a bearer token, so the console
 //!    also takes the credential as the password of HTTP Basic (the user name is what
-//!    its actions are recorded as) and challenges with `Basic`. Health, metrics, the
+//!    its actions are recorded as) and challenges with `Basic`. On `/metrics`, with
+//!    `gateway.metrics_token_env`, that token or an administrator's credential (the
+//!    series name every agent and tool). Health, metrics without that setting, the
 //!    metadata itself and the demo stay open for probes, scrapers and clients
 //!    discovering the authorization server;
 //! 4. the request body is limited to `gateway.max_request_bytes` (413 beyond).
@@ -57,6 +59,8 @@ pub struct Admission {
     hosts: Vec<Allowed>,
     origins: Vec<AllowedOrigin>,
     auth: Arc<Authenticator>,
+    /// The token `/metrics` requires, when configured.
+    metrics_token: Option<toolgate_config::Secret>,
     max_request_bytes: usize,
 }
 
@@ -118,6 +122,7 @@ impl Admission {
             hosts,
             origins,
             auth,
+            metrics_token: config.metrics_token.clone(),
             max_request_bytes: config.max_request_bytes,
         }
     }
@@ -133,6 +138,9 @@ impl Admission {
         let is_mcp = path == "/mcp" || path.starts_with("/mcp/");
         let is_console = is_console(path);
         let is_admin = path == "/admin" || path.starts_with("/admin/") || is_console;
+        if path == "/metrics" {
+            return self.identify_scraper(authorization).await;
+        }
         if !(is_mcp || is_admin) {
             return Ok(None);
         }
@@ -163,6 +171,47 @@ impl Admission {
                 Err(refuse(&refusal))
             }
         }
+    }
+
+    /// `/metrics`: open without `gateway.metrics_token_env`; with it, its token or an
+    /// administrator's credential. A gateway with no other credential configured has
+    /// no administrator to recognise (its admin endpoints are open), so there the
+    /// token alone admits.
+    async fn identify_scraper(
+        &self,
+        authorization: Option<&[u8]>,
+    ) -> Result<Option<Identity>, Response> {
+        let Some(toolgate_config::Secret(token)) = &self.metrics_token else {
+            return Ok(None);
+        };
+        let presented = authorization
+            .and_then(|v| std::str::from_utf8(v).ok())
+            .and_then(|v| v.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, t)| t.trim());
+        if presented
+            .is_some_and(|t| toolgate_auth::constant_time_eq(t.as_bytes(), token.as_bytes()))
+        {
+            return Ok(None);
+        }
+        let refusal = if self.auth.required() {
+            match self.auth.authorize_admin(authorization, false).await {
+                Ok(identity) => return Ok(Some(identity)),
+                Err(refusal) => refusal,
+            }
+        } else if authorization.is_none() {
+            Refusal::Missing
+        } else {
+            Refusal::Invalid("it is not the metrics token")
+        };
+        if !matches!(refusal, Refusal::Missing) {
+            tracing::info!(
+                path = "/metrics",
+                "refused a request's credentials: {}",
+                refusal.message()
+            );
+        }
+        Err(self.challenge(&refusal))
     }
 
     fn challenge(&self, refusal: &Refusal) -> Response {

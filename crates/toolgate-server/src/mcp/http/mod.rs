@@ -18,6 +18,7 @@ mod refusal;
 mod replicas;
 pub mod seal;
 pub mod session;
+mod session_share;
 pub mod stream;
 #[cfg(test)]
 mod tests_relay;
@@ -70,6 +71,8 @@ pub struct Mcp {
 #[derive(Debug, Clone)]
 pub struct Settings {
     pub max_sessions: usize,
+    /// The fraction of a full session table one caller may hold.
+    pub session_share: f64,
     pub session_idle: Duration,
     pub max_request_bytes: usize,
     /// Keys sealing session ids (current first); empty for random ids.
@@ -90,7 +93,9 @@ impl Mcp {
             .collect();
         let sealer = Sealer::new(&keys, settings.session_lifetime);
         let sessions = Arc::new(
-            Sessions::new(settings.max_sessions, settings.session_idle).with_sealer(sealer),
+            Sessions::new(settings.max_sessions, settings.session_idle)
+                .with_share(settings.session_share)
+                .with_sealer(sealer),
         );
         sessions.spawn_sweeper(shutdown.clone());
         let replicas = settings
@@ -703,6 +708,7 @@ impl Mcp {
     fn full(&self, full: &session::Full) -> Refusal {
         Refusal::SessionsFull {
             max: full.max,
+            share: full.share,
             retry_s: self.sessions.idle().as_secs().clamp(1, 60),
         }
     }

@@ -18,7 +18,7 @@ const DIGEST_HEX: usize = 32;
 
 /// The owner of a session; `Owner::default()` when the gateway asks for no credential
 /// (every caller is the same anonymous one).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Owner(Option<String>);
 
 impl Owner {

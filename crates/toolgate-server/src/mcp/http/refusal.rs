@@ -33,8 +33,13 @@ pub(super) enum Refusal {
     SessionRequired,
     /// A session this replica cannot serve: the client initialises again.
     SessionUnknown,
-    /// The session table is full; `retry_s` is when to try again.
-    SessionsFull { max: usize, retry_s: u64 },
+    /// The session table is full; `retry_s` is when to try again. `share`: the caller
+    /// holds that many, its share of a full table (`gateway.session_share`).
+    SessionsFull {
+        max: usize,
+        share: Option<usize>,
+        retry_s: u64,
+    },
     /// GET or DELETE under the stateless revision, or another method.
     MethodNotAllowed,
 }
@@ -130,7 +135,11 @@ impl IntoResponse for Refusal {
                     ),
                 )
             }
-            Refusal::SessionsFull { max, retry_s } => {
+            Refusal::SessionsFull {
+                max,
+                share: None,
+                retry_s,
+            } => {
                 tracing::warn!(
                     max_sessions = max,
                     "session limit reached: refusing a new session (raise gateway.max_sessions or lower gateway.session_idle)"
@@ -143,6 +152,35 @@ impl IntoResponse for Refusal {
                          close sessions you no longer use (DELETE /mcp), or use the stateless 2026-07-28 revision"
                     ),
                     Some(&serde_json::json!({ "max_sessions": max, "retry_after_s": retry_s })),
+                );
+                let mut response = json(status, body);
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from(retry_s));
+                response
+            }
+            Refusal::SessionsFull {
+                max,
+                share: Some(share),
+                retry_s,
+            } => {
+                tracing::warn!(
+                    max_sessions = max,
+                    session_share = share,
+                    "session limit reached: refusing a new session to a caller holding its share of the table (gateway.session_share)"
+                );
+                let body = jsonrpc::error(
+                    None,
+                    code.unwrap_or(jsonrpc::SERVER_BUSY),
+                    &format!(
+                        "toolgate's {max} sessions are all open, and you hold {share} of them, your share of a full table \
+                         (gateway.session_share); close sessions you no longer use (DELETE /mcp) or retry in {retry_s} s"
+                    ),
+                    Some(&serde_json::json!({
+                        "max_sessions": max,
+                        "session_share": share,
+                        "retry_after_s": retry_s
+                    })),
                 );
                 let mut response = json(status, body);
                 response
@@ -226,7 +264,11 @@ mod tests {
             (Refusal::SessionRequired, 400, None),
             (Refusal::SessionUnknown, 404, None),
             (
-                Refusal::SessionsFull { max: 2, retry_s: 7 },
+                Refusal::SessionsFull {
+                    max: 2,
+                    share: None,
+                    retry_s: 7,
+                },
                 503,
                 Some(jsonrpc::SERVER_BUSY),
             ),

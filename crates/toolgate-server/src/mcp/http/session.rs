@@ -7,6 +7,10 @@
 //! The table is bounded. A session unused for `idle` is ended (on the next sweep, or
 //! when it is next looked up); when `max` sessions are open and none is idle, a new
 //! `initialize` is refused (the caller answers 503) rather than growing without bound.
+//! The table is shared by every caller, so one caller cannot keep the others out: once
+//! it is full, a caller holding its share (`share` sessions) or more is refused, and a
+//! caller below it takes the place of the least recently used session of the caller
+//! holding the most beyond its share (`session_share.rs` does the counting).
 //!
 //! With a [`Sealer`] (a fleet's shared session key) ids are sealed: the table is then
 //! this replica's cache of sessions, and an id opened by another replica is verified and
@@ -59,6 +63,8 @@ impl Entry {
 pub struct Sessions {
     map: Mutex<HashMap<Arc<str>, Entry>>,
     max: usize,
+    /// Sessions one owner may hold once the table is full (`max` when unlimited).
+    share: usize,
     idle: Duration,
     /// When a full table was last swept: at the cap, a flood of `initialize` calls
     /// sweeps at most once a second instead of once per call.
@@ -104,6 +110,9 @@ fn refused_to_another_caller() {
 #[derive(Debug, PartialEq, Eq)]
 pub struct Full {
     pub max: usize,
+    /// The caller holds this many sessions, its share of a full table (`None`: it
+    /// holds fewer, and no one else holds more than theirs).
+    pub share: Option<usize>,
 }
 
 impl Sessions {
@@ -111,6 +120,7 @@ impl Sessions {
         Sessions {
             map: Mutex::new(HashMap::new()),
             max: max.max(1),
+            share: max.max(1),
             idle,
             swept_full: Mutex::new(None),
             sealer: None,
@@ -122,6 +132,12 @@ impl Sessions {
     /// holding the same key.
     pub fn with_sealer(mut self, sealer: Option<Sealer>) -> Sessions {
         self.sealer = sealer;
+        self
+    }
+
+    /// Lets one owner hold at most `fraction` of a full table (`1.0`: all of it).
+    pub fn with_share(mut self, fraction: f64) -> Sessions {
+        self.share = super::session_share::cap(self.max, fraction);
         self
     }
 
@@ -164,7 +180,7 @@ impl Sessions {
     ) -> Result<Arc<str>, Full> {
         let now = Instant::now();
         let mut map = self.lock();
-        self.make_room(&mut map, now)?;
+        self.make_room(&mut map, now, owner)?;
         let (id, expires) = match &self.sealer {
             Some(sealer) => {
                 let at = unix_now();
@@ -188,17 +204,55 @@ impl Sessions {
         Ok(id)
     }
 
-    /// Room for one more session: sweeps a full table (at most once a second).
-    fn make_room(&self, map: &mut HashMap<Arc<str>, Entry>, now: Instant) -> Result<(), Full> {
+    /// Room for one more session of `owner`: sweeps a full table (at most once a
+    /// second); still full, ends the least recently used session of the owner most
+    /// beyond its share, unless `owner` holds its share already.
+    fn make_room(
+        &self,
+        map: &mut HashMap<Arc<str>, Entry>,
+        now: Instant,
+        owner: &Owner,
+    ) -> Result<(), Full> {
         if map.len() >= self.max {
             let mut swept = lock(&self.swept_full);
             if swept.is_none_or(|at| now.saturating_duration_since(at) >= Duration::from_secs(1)) {
                 *swept = Some(now);
                 Self::sweep_locked(map, now, self.idle);
             }
-            if map.len() >= self.max {
-                return Err(Full { max: self.max });
-            }
+        }
+        if map.len() < self.max {
+            return Ok(());
+        }
+        if self.share >= self.max {
+            return Err(Full {
+                max: self.max,
+                share: None,
+            });
+        }
+        let held = super::session_share::Held::count(map.values().map(|e| &e.owner));
+        if held.of(owner) >= self.share {
+            return Err(Full {
+                max: self.max,
+                share: Some(self.share),
+            });
+        }
+        let Some(hog) = held.most_beyond(self.share) else {
+            return Err(Full {
+                max: self.max,
+                share: None,
+            });
+        };
+        let oldest = map
+            .iter()
+            .filter(|(_, e)| e.owner == hog)
+            .min_by_key(|(_, e)| e.last_used)
+            .map(|(id, _)| id.clone());
+        if let Some(entry) = oldest.and_then(|id| map.remove(&id)) {
+            tracing::info!(
+                share = self.share,
+                "session limit reached: ended the least recently used session of a caller holding more than its share, for a caller below it"
+            );
+            entry.end();
         }
         Ok(())
     }
@@ -243,7 +297,8 @@ impl Sessions {
             entry.last_used = now;
             return Ok((entry.version.clone(), entry.link.clone()));
         }
-        self.make_room(&mut map, now).map_err(Missing::Full)?;
+        self.make_room(&mut map, now, &opened.owner)
+            .map_err(Missing::Full)?;
         let link = Arc::new(SessionLink::new(opened.capabilities));
         map.insert(
             Arc::from(id),

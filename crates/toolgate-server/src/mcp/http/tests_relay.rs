@@ -50,6 +50,7 @@ async fn start_replica(key: Option<&str>) -> Running {
     let addr = listener.local_addr().unwrap();
     let settings = Settings {
         max_sessions: 16,
+        session_share: 0.5,
         session_idle: Duration::from_secs(600),
         session_keys: key
             .map(|k| toolgate_config::Secret(k.to_owned()))

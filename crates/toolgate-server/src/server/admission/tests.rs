@@ -291,3 +291,62 @@ fn basic_credentials_are_decoded() {
     assert_eq!(basic("Basic bm9jb2xvbg=="), None, "no colon");
     assert_eq!(basic("Basic"), None);
 }
+
+/// The admission of a config with `metrics_token_env: M` and `extra` besides.
+fn with_metrics_token(extra: &str) -> Admission {
+    let key = |k: &str| toolgate_auth::sha256_hex(k.as_bytes());
+    let yaml = format!(
+        "gateway:\n  metrics_token_env: M\n{extra}{TOOLS}agents:\n  ops:\n    api_key_sha256: {}\n    admin: true\n  bot:\n    api_key_sha256: {}\n",
+        key("ops-key"),
+        key("bot-key")
+    );
+    let env = |var: &str| match var {
+        "M" => Some("scrape-token".to_string()),
+        _ => Some("shared-token".to_string()),
+    };
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        &yaml,
+        std::path::Path::new("."),
+        &env,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    toolgate_engine::tls::init();
+    let auth = Authenticator::new(&config.gateway, &config.agents, reqwest::Client::new());
+    Admission::new(&config.gateway, Arc::new(auth))
+}
+
+#[test]
+fn metrics_with_a_token_admit_its_scrapers_and_administrators_only() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    for extra in ["  auth_token_env: T\n", ""] {
+        let a = with_metrics_token(extra);
+        let answer = |value: Option<&str>| match rt
+            .block_on(a.identify("/metrics", value.map(str::as_bytes)))
+        {
+            Ok(_) => 200,
+            Err(r) => r.status().as_u16(),
+        };
+        assert_eq!(answer(None), 401, "{extra:?}");
+        assert_eq!(answer(Some("Bearer scrape-token")), 200, "{extra:?}");
+        assert_eq!(answer(Some("bearer  scrape-token")), 200, "{extra:?}");
+        assert_eq!(answer(Some("Bearer scrape-toke")), 401, "{extra:?}");
+        assert_eq!(answer(Some("Basic scrape-token")), 401, "{extra:?}");
+        // An agent's own credential does not show it every agent's calls.
+        assert_eq!(answer(Some("Bearer bot-key")), 403, "{extra:?}");
+        assert_eq!(answer(Some("Bearer ops-key")), 200, "{extra:?}");
+        // The metrics token opens nothing else.
+        assert!(
+            rt.block_on(a.identify("/admin/status", Some(b"Bearer scrape-token")))
+                .is_err()
+        );
+    }
+    // Without the setting, /metrics stays open, as Prometheus setups expect.
+    let open = admission(&[], &[], Some("s3cret"));
+    assert!(matches!(
+        rt.block_on(open.identify("/metrics", None)),
+        Ok(None)
+    ));
+}

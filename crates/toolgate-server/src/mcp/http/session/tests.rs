@@ -21,11 +21,23 @@ async fn sessions_expire_after_idle_and_use_keeps_them() {
 async fn a_full_table_refuses_until_sessions_go_idle() {
     let s = Sessions::new(3, Duration::from_secs(60));
     let ids: Vec<_> = (0..3).map(|_| s.open(V).unwrap()).collect();
-    assert_eq!(s.open(V), Err(Full { max: 3 }));
+    assert_eq!(
+        s.open(V),
+        Err(Full {
+            max: 3,
+            share: None
+        })
+    );
     assert!(s.close(&ids[0], &Owner::default()));
     assert!(!s.close(&ids[0], &Owner::default()));
     let again = s.open(V).unwrap();
-    assert_eq!(s.open(V), Err(Full { max: 3 }));
+    assert_eq!(
+        s.open(V),
+        Err(Full {
+            max: 3,
+            share: None
+        })
+    );
     tokio::time::advance(Duration::from_secs(30)).await;
     assert!(s.touch(&again).is_some());
     tokio::time::advance(Duration::from_secs(31)).await;
@@ -101,7 +113,10 @@ async fn a_sealed_id_opened_by_one_replica_is_served_by_another() {
     full.open(V).unwrap();
     assert_eq!(
         full.resume(&id, &Owner::default()).map(|_| ()),
-        Err(Missing::Full(Full { max: 1 }))
+        Err(Missing::Full(Full {
+            max: 1,
+            share: None
+        }))
     );
 
     // DELETE on one replica ends the session there for good; a replica never told
@@ -198,4 +213,60 @@ async fn the_sweeper_ends_idle_sessions() {
     tokio::time::sleep(Duration::from_secs(11)).await;
     assert!(s.is_empty());
     shutdown.cancel();
+}
+
+#[tokio::test(start_paused = true)]
+async fn one_caller_filling_the_table_keeps_no_other_caller_out() {
+    let s = Sessions::new(4, Duration::from_secs(600)).with_share(0.5);
+    let hog = Owner::from_digest(Some("hog".into()));
+    let other = Owner::from_digest(Some("other".into()));
+    // With room, the share does not apply: one caller may hold every session.
+    let mut hogs = Vec::new();
+    for _ in 0..4 {
+        tokio::time::advance(Duration::from_secs(1)).await;
+        hogs.push(s.open_for(&hog, V, None).unwrap());
+    }
+    // Full: the hog is refused, naming its share.
+    assert_eq!(
+        s.open_for(&hog, V, None),
+        Err(Full {
+            max: 4,
+            share: Some(2)
+        })
+    );
+    // Another caller gets in, in place of the hog's least recently used session.
+    tokio::time::advance(Duration::from_secs(1)).await;
+    assert!(s.touch(&hogs[0]).is_some());
+    let first = s.open_for(&other, V, None).unwrap();
+    assert!(
+        s.touch(&hogs[1]).is_none(),
+        "the least recently used one ended"
+    );
+    assert!(s.touch(&hogs[0]).is_some());
+    let second = s.open_for(&other, V, None).unwrap();
+    assert_eq!(s.len(), 4);
+    // Both now hold their share: either is refused, and nothing is ended.
+    for owner in [&hog, &other] {
+        assert!(matches!(
+            s.open_for(owner, V, None),
+            Err(Full { share: Some(2), .. })
+        ));
+    }
+    assert!(s.touch(&first).is_some() && s.touch(&second).is_some());
+}
+
+#[tokio::test(start_paused = true)]
+async fn without_a_share_a_full_table_refuses_everyone_as_before() {
+    let s = Sessions::new(2, Duration::from_secs(600));
+    let hog = Owner::from_digest(Some("hog".into()));
+    let other = Owner::from_digest(Some("other".into()));
+    s.open_for(&hog, V, None).unwrap();
+    s.open_for(&hog, V, None).unwrap();
+    assert_eq!(
+        s.open_for(&other, V, None),
+        Err(Full {
+            max: 2,
+            share: None
+        })
+    );
 }
