@@ -8,6 +8,9 @@
 /// What the import says wherever it reads the unregistered spelling as a multipart form.
 pub const READ_AS_MULTIPART: &str = "read as multipart/form-data";
 
+/// What the import calls a `content` key that names no media type (`""`), read as `*/*`.
+pub const EMPTY: &str = "an empty media type";
+
 /// The media type without parameters, lower-case: `Multipart/Form-Data; boundary=x`
 /// → `multipart/form-data`.
 fn essence(media: &str) -> String {
@@ -43,7 +46,9 @@ pub fn is_form_data(media: &str) -> bool {
 /// `media` as the import names it in a skip reason or a note: the misspelling with how
 /// it was read.
 pub fn describe(media: &str) -> String {
-    if is_misspelled_multipart(media) {
+    if essence(media).is_empty() {
+        EMPTY.to_string()
+    } else if is_misspelled_multipart(media) {
         format!("{media} ({READ_AS_MULTIPART})")
     } else {
         media.to_string()

@@ -23,6 +23,14 @@ struct Own {
     value: String,
 }
 
+/// What an operation's requirement makes its tool send and leave out: its own
+/// credentials, the dependency's headers it omits, the dependency's cookies it drops.
+struct Sending<'a> {
+    own: &'a mut Vec<Own>,
+    omit: &'a mut Vec<String>,
+    cookies: &'a mut Vec<String>,
+}
+
 /// What the per-operation rules need of the spec and of what the dependency sends.
 #[derive(Debug, Default)]
 pub struct Requirements {
@@ -35,6 +43,9 @@ pub struct Requirements {
     param_headers: Vec<String>,
     /// Query names the dependency's base URL carries.
     base_query: Vec<String>,
+    /// Cookies the dependency's schemes put first in every tool's `Cookie` header, as
+    /// (cookie name, value template).
+    cookies: Vec<(String, String)>,
     /// Credentials of schemes the dependency does not send, made once for all tools.
     own_schemes: BTreeMap<String, Vec<Own>>,
     /// Variables of credential parameters the dependency does not send, by name.
@@ -59,6 +70,7 @@ impl Requirements {
             sent: auth.sent_schemes.iter().cloned().collect(),
             param_headers: auth.param_headers.clone(),
             base_query: auth.query.iter().map(|(k, _)| k.clone()).collect(),
+            cookies: auth.cookies.clone(),
             prefix: dependency.to_ascii_uppercase(),
             env: auth.env.clone(),
             ..Requirements::default()
@@ -75,20 +87,51 @@ impl Requirements {
     pub fn apply(&mut self, refs: &mut Refs, raw: &RawOperation, found: &[Found], tool: &mut Tool) {
         let mut own: Vec<Own> = Vec::new();
         let mut omit: Vec<String> = Vec::new();
+        let mut dropped: Vec<String> = Vec::new();
         // The operation's own list, else the spec's: an operation that inherits a
         // requirement the dependency does not send (most operations naming another)
         // needs its credentials as much as one that states it.
         let stated = raw.op.get("security").and_then(Value::as_array);
         if let Some(req) = stated.or(self.global.as_ref().and_then(Value::as_array)) {
             let req = req.clone();
-            self.security(&req, stated.is_some(), &mut own, &mut omit, &mut tool.notes);
+            let mut sending = Sending {
+                own: &mut own,
+                omit: &mut omit,
+                cookies: &mut dropped,
+            };
+            self.security(&req, stated.is_some(), &mut sending, &mut tool.notes);
         }
         // Credentials declared as parameters are the spec's mechanism only where no
         // scheme is sent; beside one, they are its alternatives (Google's `key`).
         if self.sent.is_empty() {
             self.parameters(refs, raw, found, &mut own, &mut omit, &mut tool.notes);
         }
-        write(tool, own, omit);
+        write(tool, own, omit, &self.dropped_pairs(&dropped));
+    }
+
+    /// The `name=value` pairs of the dependency's cookies named in `names`.
+    fn dropped_pairs(&self, names: &[String]) -> Vec<String> {
+        self.cookies
+            .iter()
+            .filter(|(c, _)| names.contains(c))
+            .map(|(c, v)| format!("{c}={v}"))
+            .collect()
+    }
+
+    /// The cookie names the dependency's scheme `name` sends.
+    fn scheme_cookies(&self, name: &str) -> Vec<String> {
+        let Some(scheme) = self.schemes.get(name) else {
+            return Vec::new();
+        };
+        match (
+            scheme.get("in").and_then(Value::as_str),
+            scheme.get("name").and_then(Value::as_str),
+        ) {
+            (Some("cookie"), Some(cookie)) if self.cookies.iter().any(|(c, _)| c == cookie) => {
+                vec![cookie.to_string()]
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// The operation's own `security` list.
@@ -96,21 +139,28 @@ impl Requirements {
         &mut self,
         req: &[Value],
         stated: bool,
-        own: &mut Vec<Own>,
-        omit: &mut Vec<String>,
+        sending: &mut Sending<'_>,
         notes: &mut Vec<String>,
     ) {
         let alternatives: Vec<&Map<String, Value>> =
             req.iter().filter_map(Value::as_object).collect();
         let scheme_headers: Vec<String> = self.sent.values().flatten().cloned().collect();
+        let scheme_cookies: Vec<String> = self
+            .sent
+            .keys()
+            .flat_map(|k| self.scheme_cookies(k))
+            .collect();
         if alternatives.iter().all(|a| a.is_empty()) {
             // `security: []` or `[{}]`: served without credentials.
-            if !scheme_headers.is_empty() {
+            let mut named = scheme_headers.clone();
+            named.extend(scheme_cookies.iter().map(|c| format!("cookie {c}")));
+            if !named.is_empty() {
                 notes.push(format!(
                     "the operation takes no credentials (`security: []`): the dependency's {} not sent",
-                    listed(&scheme_headers, "is", "are")
+                    listed(&named, "is", "are")
                 ));
-                omit.extend(scheme_headers);
+                sending.omit.extend(scheme_headers);
+                sending.cookies.extend(scheme_cookies);
             }
             return;
         }
@@ -161,19 +211,16 @@ impl Requirements {
             }
             names.push(k.clone());
             let made = self.scheme_credentials(k);
-            own.extend(made);
+            sending.own.extend(made);
         }
         // The dependency's scheme credentials the alternative does not name are not sent.
         let mut replaced = false;
         for (k, headers) in &self.sent {
-            let kept = self
-                .schemes
-                .get(k)
-                .and_then(slot)
-                .is_some_and(|s| slots.contains(&s));
+            let kept = alternative.keys().any(|a| self.same_credential(k, a));
             if !kept {
                 replaced = true;
-                omit.extend(headers.iter().cloned());
+                sending.omit.extend(headers.iter().cloned());
+                sending.cookies.extend(self.scheme_cookies(k));
             }
         }
         notes.push(format!(
@@ -208,6 +255,11 @@ impl Requirements {
             .collect();
         made.extend(scratch.query.into_iter().map(|(name, value)| Own {
             location: "query",
+            name,
+            value,
+        }));
+        made.extend(scratch.cookies.into_iter().map(|(name, value)| Own {
+            location: "cookie",
             name,
             value,
         }));
@@ -299,16 +351,29 @@ impl Requirements {
     /// Whether the dependency sends the scheme `name`, or one that carries the same
     /// credential in the same place (another OAuth 2 flow's bearer token).
     fn sends_like(&self, name: &str) -> bool {
-        if self.sent.contains_key(name) {
+        self.sent.keys().any(|k| self.same_credential(k, name))
+    }
+
+    /// Whether the schemes `a` and `b` carry one credential in one place: they are one
+    /// scheme, or two flows of one authorization server's token ([`same::one_token`]),
+    /// or two names of the key a base URL's query carries (a tool cannot replace that
+    /// one). Two `apiKey` schemes of one header or cookie name are two keys: the spec
+    /// names each scheme for the credential it is (an admin key, a project key).
+    fn same_credential(&self, a: &str, b: &str) -> bool {
+        if a == b {
             return true;
         }
-        let Some(wanted) = self.schemes.get(name).and_then(slot) else {
+        let (Some(sa), Some(sb)) = (self.schemes.get(a), self.schemes.get(b)) else {
             return false;
         };
-        self.sent
-            .keys()
-            .filter_map(|k| self.schemes.get(k).and_then(slot))
-            .any(|s| s == wanted)
+        match (slot(sa), slot(sb)) {
+            (Some(x), Some(y)) if x == y => match x.0 {
+                "bearer" => same::one_token(sa, sb),
+                "key" => x.1.starts_with("query:"),
+                _ => true,
+            },
+            _ => false,
+        }
     }
 
     fn dependency_sends(&self, f: &Found) -> bool {
@@ -323,11 +388,13 @@ impl Requirements {
     }
 }
 
-/// A scheme a tool's own headers or query can send (a cookie cannot: the tool's one
-/// `Cookie` header carries the dependency's).
+/// A scheme a tool's own headers, query or `Cookie` header can send.
 fn expressible(scheme: &Value) -> bool {
     match scheme.get("type").and_then(Value::as_str) {
-        Some("apiKey") => scheme.get("in").and_then(Value::as_str) != Some("cookie"),
+        Some("apiKey") => matches!(
+            scheme.get("in").and_then(Value::as_str),
+            Some("header" | "query" | "cookie")
+        ),
         Some("http") => matches!(
             scheme
                 .get("scheme")
@@ -398,10 +465,12 @@ fn declared(refs: &mut Refs, raw: &RawOperation) -> Vec<(String, String, bool)> 
     out
 }
 
-/// Writes the tool's own credentials into its request, and the dependency headers it
-/// leaves out as `omit_headers`.
-fn write(tool: &mut Tool, own: Vec<Own>, omit: Vec<String>) {
-    for o in &own {
+/// Writes the tool's own credentials into its request, the dependency headers it
+/// leaves out as `omit_headers`, and takes the dependency's cookie `dropped` pairs out
+/// of its `Cookie` header.
+fn write(tool: &mut Tool, own: Vec<Own>, omit: Vec<String>, dropped: &[String]) {
+    cookies(tool, &own, dropped);
+    for o in own.iter().filter(|o| o.location != "cookie") {
         let key = if o.location == "query" {
             "query"
         } else {
@@ -433,6 +502,52 @@ fn write(tool: &mut Tool, own: Vec<Own>, omit: Vec<String>) {
     }
 }
 
+/// The tool's `Cookie` header without the `dropped` pairs and with its own cookie
+/// credentials first, as the dependency's are: a request carries one such header.
+fn cookies(tool: &mut Tool, own: &[Own], dropped: &[String]) {
+    let own: Vec<String> = own
+        .iter()
+        .filter(|o| o.location == "cookie")
+        .map(|o| format!("{}={}", o.name, o.value))
+        .collect();
+    if own.is_empty() && dropped.is_empty() {
+        return;
+    }
+    let Some(headers) = tool
+        .request
+        .entry("headers")
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+    else {
+        return;
+    };
+    let key = headers
+        .keys()
+        .find(|k| k.eq_ignore_ascii_case("cookie"))
+        .cloned()
+        .unwrap_or_else(|| "Cookie".to_string());
+    let pairs: Vec<String> = headers
+        .get(&key)
+        .and_then(Value::as_str)
+        .map(|h| h.split("; ").map(str::to_string).collect())
+        .unwrap_or_default();
+    let name_of = |p: &str| p.split('=').next().unwrap_or("").to_string();
+    let mut kept: Vec<String> = own.clone();
+    kept.extend(
+        pairs
+            .into_iter()
+            .filter(|p| !dropped.contains(p) && !own.iter().any(|o| name_of(o) == name_of(p))),
+    );
+    if kept.is_empty() {
+        headers.remove(&key);
+    } else {
+        headers.insert(key, Value::String(kept.join("; ")));
+    }
+    if headers.is_empty() {
+        tool.request.remove("headers");
+    }
+}
+
 /// `base`, or `base_2`, … when taken.
 fn fresh(env: &[(String, String)], base: String) -> String {
     let taken = |v: &str| env.iter().any(|(e, _)| e == v);
@@ -460,6 +575,8 @@ fn listed(names: &[String], one: &str, many: &str) -> String {
         format!("{text} {verb}")
     }
 }
+
+mod same;
 
 #[cfg(test)]
 mod tests;

@@ -382,7 +382,9 @@ impl<'a> Converter<'a> {
         // A closed object must still allow its read-only fields: a client that
         // sends one back (as documented examples do) is ignored by the API, not
         // refused. They are only left out of `required`.
-        let closed = s.get("additionalProperties") == Some(&Value::Bool(false));
+        let closed = ["additionalProperties", "unevaluatedProperties"]
+            .iter()
+            .any(|k| s.get(*k) == Some(&Value::Bool(false)));
         for (name, p) in props {
             if self.hidden_on_this_side(file, p) {
                 hidden.push(name.clone());
@@ -414,7 +416,7 @@ impl<'a> Converter<'a> {
             // vendors add fields without a new spec, and a rename is caught anyway by
             // the required field that goes missing.
             if self.side == Side::Response
-                && *key == "additionalProperties"
+                && matches!(*key, "additionalProperties" | "unevaluatedProperties")
                 && s.get(*key) == Some(&Value::Bool(false))
             {
                 continue;

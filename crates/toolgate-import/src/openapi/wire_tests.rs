@@ -1023,3 +1023,46 @@ fn an_operation_server_its_path_repeats_is_called_once() {
     let dep = doc["tools"]["showtogether"]["dependency"].as_str().unwrap();
     assert_eq!(doc["dependencies"][dep]["base_url"], accessories);
 }
+
+#[test]
+fn a_body_under_an_empty_media_type_is_read_as_any_type() {
+    // Spoonacular's meal-planner operations (https://github.com/APIs-guru/openapi-directory,
+    // APIs/spoonacular.com) write their object bodies under `""`, which names no media
+    // type: it restricts nothing, as `*/*` does, so the object is sent as JSON.
+    let object = json!({"type": "object", "required": ["date"], "properties": {
+        "date": {"type": "string"}, "slot": {"type": "integer"}}});
+    let body = |content: Value| json!({"required": true, "content": content});
+    let (out, doc, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/plan": {"post": {"operationId": "plan", "requestBody": body(json!({"": {"schema": object}})), "responses": ok()}},
+            "/both": {"post": {"operationId": "both", "requestBody": body(json!({"": {"schema": object}, "application/json": {"schema": object}})), "responses": ok()}},
+            "/raw": {"put": {"operationId": "raw", "requestBody": body(json!({"": {"schema": {"type": "string", "format": "binary"}}})), "responses": ok()}},
+        }),
+    ));
+    let r = rendered(
+        &config,
+        "plan",
+        json!({"body": {"date": "2024-01-02", "slot": 1}}),
+    );
+    assert_eq!(r.content_type, "application/json");
+    let sent: Value = serde_json::from_slice(&r.body.unwrap()).unwrap();
+    assert_eq!(sent, json!({"date": "2024-01-02", "slot": 1}));
+    assert_eq!(
+        doc["tools"]["plan"]["input_schema"]["required"],
+        json!(["body"])
+    );
+    assert!(
+        out.yaml.contains("the body's media type is empty"),
+        "{}",
+        out.yaml
+    );
+    assert!(doc["tools"].get("both").is_some());
+    // Bytes under it are a file, skipped with a reason that says so.
+    assert!(doc["tools"].get("raw").is_none());
+    assert!(
+        out.yaml.contains("an empty media type holding raw bytes"),
+        "{}",
+        out.yaml
+    );
+}

@@ -48,8 +48,11 @@ impl Builder<'_> {
             }
         }
         let media = content.and_then(|c| {
+            // A JSON type the description names before a range (`*/*`, `""`) that
+            // names none.
             c.iter()
-                .find(|(k, _)| is_json(k) && !raw_kinds.contains(k))
+                .filter(|(k, _)| is_json(k) && !raw_kinds.contains(k))
+                .min_by_key(|(k, _)| is_any(k))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .or_else(|| {
                     c.iter()
@@ -70,6 +73,11 @@ impl Builder<'_> {
         };
         match media {
             Some((kind, m)) if is_json(&kind) => {
+                if kind.trim().is_empty() {
+                    notes.push(
+                        "the body's media type is empty (`\"\"`), which names no type: read as `*/*`, the body is sent as JSON".into(),
+                    );
+                }
                 let schema = m.get("schema").cloned().unwrap_or(Value::Bool(true));
                 let converted = conv.part(&rfile, &schema);
                 let description = rb
@@ -121,7 +129,10 @@ impl Builder<'_> {
                         c.keys()
                             .map(|k| {
                                 if raw_kinds.contains(k) {
-                                    format!("{k} holding raw bytes")
+                                    format!(
+                                        "{} holding raw bytes",
+                                        super::super::media::describe(k)
+                                    )
                                 } else {
                                     super::super::media::describe(k)
                                 }

@@ -658,7 +658,7 @@ pub fn is_json(media: &str) -> bool {
         .unwrap_or("")
         .trim()
         .to_ascii_lowercase();
-    m == "*/*" || m.ends_with("/json") || m.ends_with("+json")
+    m == "*/*" || m.is_empty() || m.ends_with("/json") || m.ends_with("+json")
 }
 
 /// The `Content-Type` a JSON body is labelled with when the description does not take
@@ -688,7 +688,9 @@ fn json_label<'a>(declared: impl IntoIterator<Item = &'a str>) -> Option<String>
 
 /// `*/*`: any media type at all.
 fn is_any(media: &str) -> bool {
-    media.split(';').next().unwrap_or("").trim() == "*/*"
+    // A `content` key that is empty (`""`: Spoonacular's) names no media type, so it
+    // restricts the body no more than the range `*/*` does.
+    matches!(media.split(';').next().unwrap_or("").trim(), "*/*" | "")
 }
 
 /// The schema of a non-body parameter: 3.x `schema`, or 2.0's inline type keywords.

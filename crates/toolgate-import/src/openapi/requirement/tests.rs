@@ -245,3 +245,237 @@ fn two_flows_of_one_bearer_token_are_one_credential() {
     );
     assert!(!out.yaml.contains("sent by the tool"), "{}", out.yaml);
 }
+
+/// The value of header `name` a tool sends, its own or the dependency's, as written
+/// in the config (the `${VAR}` it reads).
+fn header_source(doc: &Value, tool: &str, name: &str) -> Option<String> {
+    let own = doc["tools"][tool]["request"]["headers"][name].as_str();
+    let omitted = doc["tools"][tool]["request"]["omit_headers"]
+        .as_array()
+        .is_some_and(|o| o.iter().any(|h| h.as_str() == Some(name)));
+    own.or_else(|| {
+        (!omitted)
+            .then(|| doc["dependencies"]["dir"]["headers"][name].as_str())
+            .flatten()
+    })
+    .map(str::to_string)
+}
+
+#[test]
+fn oauth2_schemes_of_two_token_endpoints_are_two_credentials() {
+    // Britbox's account and profile tokens (https://github.com/APIs-guru/openapi-directory,
+    // APIs/britbox.co.uk) come from two token endpoints of one server; Zoom's server-to-
+    // server and user tokens from two hosts. A token from one endpoint is not the other's.
+    let password = |url: &str| json!({"type": "oauth2", "flows": {"password": {"tokenUrl": url, "scopes": {}}}});
+    let implicit = |url: &str| json!({"type": "oauth2", "flows": {"implicit": {"authorizationUrl": url, "scopes": {}}}});
+    let profile = json!({"security": [{"profile": []}]});
+    let s = with_schemes(
+        json!({
+            "/a": {"get": op("a", json!({"security": [{"account": []}]}))},
+            "/b": {"get": op("b", json!({"security": [{"account": []}]}))},
+            "/p": {"get": op("p", profile.clone())},
+            "/p2": {"post": op("p2", profile)},
+            "/s2s": {"get": op("s2s", json!({"security": [{"server": []}]}))},
+            "/either": {"get": op("either", json!({"security": [{"account": []}, {"profile": []}]}))},
+            "/browser": {"get": op("browser", json!({"security": [{"browser": []}]}))},
+        }),
+        json!({
+            "account": password("/account/authorization"),
+            "profile": password("/account/profile/authorization"),
+            "server": {"type": "oauth2", "flows": {"clientCredentials": {"tokenUrl": "https://other.example.com/oauth/token", "scopes": {}}}},
+            // No token endpoint of its own, on the account's server: a flow of its token.
+            "browser": implicit("/account/authorize"),
+        }),
+        json!([{"account": []}]),
+    );
+    let (out, doc) = import_and_check(&s);
+    let config = check(&out.yaml).unwrap();
+    let account = header_source(&doc, "a", "Authorization").unwrap();
+    assert_eq!(account, "Bearer ${DIR_TOKEN}");
+    let profile = header_source(&doc, "p", "Authorization").unwrap();
+    assert_ne!(profile, account, "{}", out.yaml);
+    assert_eq!(header_source(&doc, "p2", "Authorization").unwrap(), profile);
+    let server = header_source(&doc, "s2s", "Authorization").unwrap();
+    assert!(server != account && server != profile, "{}", out.yaml);
+    // One Authorization header each, never the dependency's beside the tool's.
+    for tool in ["p", "s2s"] {
+        assert_eq!(sent(&config, tool).0, ["authorization"], "{tool}");
+    }
+    assert_eq!(
+        header_source(&doc, "either", "Authorization").unwrap(),
+        account
+    );
+    assert_eq!(
+        header_source(&doc, "browser", "Authorization").unwrap(),
+        account
+    );
+    let var = profile
+        .trim_start_matches("Bearer ${")
+        .trim_end_matches('}');
+    // Listed with the variables to export.
+    assert!(out.report.join("\n").contains(var), "{:?}", out.report);
+}
+
+#[test]
+fn oauth2_flows_that_share_an_endpoint_are_one_credential() {
+    // Google's `Oauth2` (implicit) and `Oauth2c` (authorization code) name the same
+    // authorization URL: two ways to one token.
+    let auth = "https://accounts.example.com/o/oauth2/auth";
+    let s = with_schemes(
+        json!({
+            "/a": {"get": op("a", json!({"security": [{"Oauth2": []}]}))},
+            "/b": {"get": op("b", json!({"security": [{"Oauth2": []}]}))},
+            "/c": {"get": op("c", json!({"security": [{"Oauth2c": []}]}))},
+        }),
+        json!({
+            "Oauth2": {"type": "oauth2", "flows": {"implicit": {"authorizationUrl": auth, "scopes": {}}}},
+            "Oauth2c": {"type": "oauth2", "flows": {"authorizationCode": {"authorizationUrl": auth, "tokenUrl": "https://accounts.example.com/o/oauth2/token", "scopes": {}}}},
+        }),
+        Value::Null,
+    );
+    let (out, doc) = import_and_check(&s);
+    assert_eq!(
+        header_source(&doc, "c", "Authorization").unwrap(),
+        "Bearer ${DIR_TOKEN}",
+        "{}",
+        out.yaml
+    );
+    assert!(!out.yaml.contains("sent by the tool"), "{}", out.yaml);
+}
+
+#[test]
+fn api_keys_of_two_schemes_in_one_header_are_two_credentials() {
+    // Request Baskets' basket and service tokens (APIs/rbaskets.in) and Britbox's
+    // password-reset and e-mail tokens both go in `Authorization`; Kumpe's app and auth
+    // keys in `X-Auth`. Each scheme is a key of its own.
+    let key = |name: &str| json!({"type": "apiKey", "in": "header", "name": name});
+    let s = with_schemes(
+        json!({
+            "/baskets/a": {"get": op("ba", json!({"security": [{"basket_token": []}]}))},
+            "/baskets/b": {"get": op("bb", json!({"security": [{"basket_token": []}]}))},
+            "/api/stats": {"get": op("stats", json!({"security": [{"service_token": []}]}))},
+            "/api/version": {"get": op("version", json!({"security": [{"service_token": []}, {"basket_token": []}]}))},
+        }),
+        json!({"basket_token": key("Authorization"), "service_token": key("Authorization")}),
+        json!([{"basket_token": []}]),
+    );
+    let (out, doc) = import_and_check(&s);
+    let config = check(&out.yaml).unwrap();
+    let basket = header_source(&doc, "ba", "Authorization").unwrap();
+    let service = header_source(&doc, "stats", "Authorization").unwrap();
+    assert_ne!(basket, service, "{}", out.yaml);
+    assert_eq!(sent(&config, "stats").0, ["authorization"]);
+    assert_eq!(
+        header_source(&doc, "version", "Authorization").unwrap(),
+        basket
+    );
+}
+
+/// The `Cookie` header a tool sends with `args`, if any.
+fn cookie(config: &toolgate_config::Config, tool: &str, args: Value) -> Option<String> {
+    let t = &config.tools[tool];
+    let Value::Object(args) = args else {
+        panic!("arguments are an object")
+    };
+    let r = t
+        .http_request()
+        .unwrap()
+        .render(&t.dependency.base_url, &args)
+        .unwrap();
+    assert!(r.headers.get_all("cookie").iter().count() <= 1, "{tool}");
+    r.headers
+        .get("cookie")
+        .map(|v| v.to_str().unwrap().to_string())
+}
+
+#[test]
+fn a_key_sent_as_a_cookie_follows_each_operation_requirement() {
+    // Zapier's NLA description (APIs/zapier.com/nla.json) takes a session cookie on some
+    // operations and keys elsewhere; Meshery's and Intellifi's a cookie on most. The
+    // dependency's cookie is one pair of each tool's Cookie header, so an operation that
+    // takes no credentials, or another scheme, must not carry it.
+    let session_param =
+        json!({"name": "lang", "in": "cookie", "required": true, "schema": {"type": "string"}});
+    let s = with_schemes(
+        json!({
+            "/a": {"get": op("a", json!({"parameters": [session_param]}))},
+            "/b": {"get": op("b", json!({}))},
+            "/c": {"get": op("c", json!({}))},
+            "/login": {"post": op("login", json!({"security": [], "parameters": [session_param]}))},
+            "/health": {"get": op("health", json!({"security": [{}]}))},
+            "/bot": {"get": op("bot", json!({"security": [{"bearer": []}]}))},
+        }),
+        json!({
+            "cookie": {"type": "apiKey", "in": "cookie", "name": "sid"},
+            "bearer": {"type": "http", "scheme": "bearer"},
+        }),
+        json!([{"cookie": []}]),
+    );
+    let (out, _) = import_and_check(&s);
+    let config = check(&out.yaml).unwrap();
+    let key = "https://api.example.com"; // what `check` exports for every variable
+    assert_eq!(
+        cookie(&config, "a", json!({"lang": "en"})).unwrap(),
+        format!("sid={key}; lang=en")
+    );
+    assert_eq!(
+        cookie(&config, "b", json!({})).unwrap(),
+        format!("sid={key}")
+    );
+    assert_eq!(
+        cookie(&config, "login", json!({"lang": "en"})).as_deref(),
+        Some("lang=en"),
+        "{}",
+        out.yaml
+    );
+    assert_eq!(cookie(&config, "health", json!({})), None, "{}", out.yaml);
+    assert_eq!(cookie(&config, "bot", json!({})), None, "{}", out.yaml);
+    assert_eq!(sent(&config, "bot").0, ["authorization"], "{}", out.yaml);
+}
+
+#[test]
+fn an_operation_that_requires_a_cookie_key_the_dependency_does_not_send_sends_it() {
+    // Most operations take a bearer token; the few that take the session cookie send it
+    // in their own Cookie header, with their cookie parameters, and no bearer token.
+    let s = with_schemes(
+        json!({
+            "/a": {"get": op("a", json!({"security": [{"bearer": []}]}))},
+            "/b": {"get": op("b", json!({"security": [{"bearer": []}]}))},
+            "/c": {"get": op("c", json!({"security": [{"bearer": []}]}))},
+            "/web": {"get": op("web", json!({"security": [{"cookie": []}], "parameters": [
+                {"name": "lang", "in": "cookie", "required": true, "schema": {"type": "string"}}]}))},
+            "/web2": {"get": op("web2", json!({"security": [{"cookie": []}]}))},
+        }),
+        json!({
+            "cookie": {"type": "apiKey", "in": "cookie", "name": "sid"},
+            "bearer": {"type": "http", "scheme": "bearer"},
+        }),
+        json!([{"bearer": []}]),
+    );
+    let (out, doc) = import_and_check(&s);
+    let config = check(&out.yaml).unwrap();
+    let key = "https://api.example.com";
+    assert_eq!(
+        cookie(&config, "web", json!({"lang": "en"})).as_deref(),
+        Some(format!("sid={key}; lang=en").as_str()),
+        "{}",
+        out.yaml
+    );
+    assert_eq!(
+        cookie(&config, "web2", json!({})).as_deref(),
+        Some(format!("sid={key}").as_str())
+    );
+    assert!(sent(&config, "web").0.is_empty(), "{}", out.yaml);
+    assert_eq!(cookie(&config, "a", json!({})), None);
+    // One variable for every tool that sends it, listed to export.
+    let template = doc["tools"]["web2"]["request"]["headers"]["Cookie"]
+        .as_str()
+        .unwrap();
+    assert_eq!(template, "sid=${DIR_COOKIE_API_KEY}", "{}", out.yaml);
+    assert!(
+        out.report.join("\n").contains("DIR_COOKIE_API_KEY"),
+        "{:?}",
+        out.report
+    );
+    assert!(!out.yaml.contains("add it by hand"), "{}", out.yaml);
+}

@@ -125,6 +125,23 @@ fn closed_objects_stay_closed_in_requests_and_open_in_responses() {
 }
 
 #[test]
+fn objects_closed_by_unevaluated_properties_are_open_in_responses_too() {
+    // OpenAPI 3.1's own closing keyword (the Train Travel API's payment `source`, whose
+    // `cvc` is write-only: left out of the response schema, so a documented response
+    // holding it was refused), read as `additionalProperties: false` is.
+    let schema = json!({"type": "object", "unevaluatedProperties": false, "properties": {
+        "a": {"type": "string"}, "cvc": {"type": "integer", "writeOnly": true}}});
+    let req = convert(Dialect::Oas31, Side::Request, schema.clone());
+    assert!(!valid(&req, json!({"a": "x", "b": 1})));
+    let resp = convert(Dialect::Oas31, Side::Response, schema);
+    assert!(
+        valid(&resp, json!({"a": "x", "cvc": 123, "b": 1})),
+        "{resp}"
+    );
+    assert!(!valid(&resp, json!({"a": 1})));
+}
+
+#[test]
 fn a_default_of_another_type_is_read_as_the_schemas_type_or_left_out() {
     let s = convert(
         Dialect::Oas30,
