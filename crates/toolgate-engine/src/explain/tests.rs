@@ -508,6 +508,7 @@ fn a_missing_scope_is_named_and_a_held_account_says_when() {
             now,
             retry_vouched: false,
             missing_scope,
+            successor: crate::successor::Successor::for_reader(tool.successor.as_deref(), None),
         })
     };
     let scoped = say(Some("repo:write"));
