@@ -1368,7 +1368,7 @@ async def case_overlap(label: str, binary: str, work: Path, args: argparse.Names
             static = next((u for u in listed if u.startswith("demo://resource/static/")), None)
             check(static is not None and listed.count(static) == 2, f"both copies should list {static}; listed {listed[:6]}")
             message = await refused(client, static)
-            check("several MCP servers (ev, ew)" in message, f"the refusal should name both servers; got {message!r}")
+            check("more than one MCP server (among them ev, ew)" in message, f"the refusal should name both servers; got {message!r}")
             ok(label, f"{static}, listed by both servers, is refused: {message[:90]}…")
             # The same URI template from both servers: the name rule serves the first's
             # (ew's is withheld, with an incident), so a URI it matches is ev's to read.

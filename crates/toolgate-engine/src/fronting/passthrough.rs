@@ -84,10 +84,15 @@ pub use super::resource_index::{
 /// too. Refused when two servers claim it at the same strength: resource URIs are not
 /// renamed per server as tools are, so a second server claiming another's URIs would
 /// otherwise be handed the agents' reads of them, and answer them with what it likes.
+///
+/// The refusal names only the claimants `asker` may use: that another agent's server
+/// claims the URI too is the operator's to know, not this caller's. When it may use
+/// none of them the URI is as unknown to it as any other.
 fn owner_of<'f>(
     fronting: &'f Fronting,
     index: &ResourceIndex,
     uri: &str,
+    asker: &Asker,
 ) -> Result<Option<&'f Fronted>, RpcError> {
     let named = |names: Vec<String>| -> Vec<&'f Fronted> {
         names
@@ -134,7 +139,14 @@ fn owner_of<'f>(
     };
     match claimants.as_slice() {
         [one] => Ok(Some(*one)),
-        several => Err(index.overlap(uri, how, several.iter().copied())),
+        several if several.iter().any(|s| asker.may_use(s)) => {
+            Err(index.overlap(uri, how, several.iter().copied(), |s| asker.may_use(s)))
+        }
+        _ => Err(RpcError {
+            code: NOT_FOUND,
+            message: format!("Resource not found: {uri}"),
+            data: None,
+        }),
     }
 }
 
@@ -677,7 +689,7 @@ async fn subscribe(
     // rather than accepted and never followed by an update — and never answered from
     // another caller's subscription, which the server did not authorise for this one.
     list_before_trusting_a_link(fronting, index, uri, asker).await;
-    if let Some(server) = owner_of(fronting, index, uri)?
+    if let Some(server) = owner_of(fronting, index, uri, asker)?
         && server.calls_with_callers_authority()
         && asker.may_use(server)
     {
@@ -782,7 +794,7 @@ async fn by_uri_on<'f>(
     eligible: impl Fn(&Fronted) -> bool,
 ) -> Result<(Value, &'f Fronted), RpcError> {
     list_before_trusting_a_link(fronting, index, uri, asker).await;
-    if let Some(server) = owner_of(fronting, index, uri)? {
+    if let Some(server) = owner_of(fronting, index, uri, asker)? {
         if !eligible(server) {
             return Err(RpcError {
                 code: NOT_FOUND,
@@ -816,7 +828,13 @@ async fn by_uri_on<'f>(
     match answered.len() {
         0 => Err(last),
         1 => Ok(answered.remove(0)),
-        _ => Err(index.overlap(uri, "is answered by", answered.iter().map(|(_, s)| *s))),
+        // Only servers the caller may use were asked.
+        _ => Err(index.overlap(
+            uri,
+            "is answered by",
+            answered.iter().map(|(_, s)| *s),
+            |_| true,
+        )),
     }
 }
 

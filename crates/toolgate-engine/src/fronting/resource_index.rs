@@ -206,25 +206,36 @@ impl ResourceIndex {
     }
 
     /// The refusal of a request about `uri`, which several servers claim (`how`: "is
-    /// listed by", …), logged for the operator (at most once a minute).
+    /// listed by", …), logged for the operator (at most once a minute) with every
+    /// claimant; the caller is told only of those `shown` to it, and not how many
+    /// others there are.
     pub(crate) fn overlap<'f>(
         &self,
         uri: &str,
         how: &str,
         servers: impl Iterator<Item = &'f Fronted>,
+        shown: impl Fn(&Fronted) -> bool,
     ) -> RpcError {
-        let names: Vec<&str> = servers.map(|s| s.spec().name.as_str()).collect();
-        let names = names.join(", ");
-        let shown = crate::explain::upstream_text(uri, &Default::default(), 200);
+        let servers: Vec<&Fronted> = servers.collect();
+        let names = |keep: &dyn Fn(&Fronted) -> bool| {
+            let names: Vec<&str> = servers
+                .iter()
+                .filter(|s| keep(s))
+                .map(|s| s.spec().name.as_str())
+                .collect();
+            names.join(", ")
+        };
+        let text = crate::explain::upstream_text(uri, &Default::default(), 200);
         self.1.log(
-            &shown,
-            &names,
+            &text,
+            &names(&|_| true),
             &format!("a resource URI {how} several MCP servers; requests about it are refused"),
         );
+        let told = names(&shown);
         RpcError {
             code: codes::INVALID_PARAMS,
             message: format!(
-                "resource {shown} {how} several MCP servers ({names}); toolgate does not choose between them, since either could answer for the other — the operator can remove the overlap"
+                "resource {text} {how} more than one MCP server (among them {told}); toolgate does not choose between them, since either could answer for the other — the operator can remove the overlap"
             ),
             data: None,
         }

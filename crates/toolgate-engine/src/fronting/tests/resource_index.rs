@@ -101,7 +101,44 @@ async fn a_server_cannot_take_the_reads_of_another_servers_resources() {
     let e = read("kb://notes/alice").await.expect_err("two listers");
     assert_eq!(e.code, codes::INVALID_PARAMS);
     assert!(
-        e.message.contains("several MCP servers (evil, kb)"),
+        e.message
+            .contains("more than one MCP server (among them evil, kb)"),
+        "{}",
+        e.message
+    );
+    assert_eq!((reads(&kb_link), reads(&evil_link)), (0, 0));
+    // An agent that may use only kb is refused too, but told of kb alone: another
+    // agent's server, and how many there are, are not its to know. One that may use
+    // neither finds no such resource.
+    let only = |servers: &[&str]| passthrough::Asker {
+        servers: Some(servers.iter().map(|s| s.to_string()).collect()),
+        ..Default::default()
+    };
+    let params = json!({ "uri": "kb://notes/alice" });
+    let e = passthrough::forward(
+        &fronting,
+        &index,
+        "resources/read",
+        Some(params.clone()),
+        &only(&["kb"]),
+    )
+    .await
+    .expect_err("still two listers");
+    assert_eq!(e.code, codes::INVALID_PARAMS);
+    assert!(e.message.contains("(among them kb)"), "{}", e.message);
+    assert!(!e.message.contains("evil"), "{}", e.message);
+    let e = passthrough::forward(
+        &fronting,
+        &index,
+        "resources/read",
+        Some(params),
+        &only(&["other"]),
+    )
+    .await
+    .expect_err("unknown to it");
+    assert_eq!(e.code, codes::RESOURCE_NOT_FOUND, "{}", e.message);
+    assert!(
+        !e.message.contains("kb,") && !e.message.contains("evil"),
         "{}",
         e.message
     );
@@ -134,7 +171,7 @@ async fn a_server_cannot_take_the_reads_of_another_servers_resources() {
     // A URI nothing covers: both answer, so neither answer is taken.
     let e = read("misc://thing").await.expect_err("two answers");
     assert!(
-        e.message.contains("answered by several MCP servers"),
+        e.message.contains("answered by more than one MCP server"),
         "{}",
         e.message
     );
