@@ -173,7 +173,7 @@ impl IntoResponse for Refusal {
                     None,
                     code.unwrap_or(jsonrpc::SERVER_BUSY),
                     &format!(
-                        "toolgate's {max} sessions are all open, and you hold {share} of them, your share of a full table \
+                        "toolgate's {max} sessions are all open, and you hold at least {share} of them, your share of a full table \
                          (gateway.session_share); close sessions you no longer use (DELETE /mcp) or retry in {retry_s} s"
                     ),
                     Some(&serde_json::json!({

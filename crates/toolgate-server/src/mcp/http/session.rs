@@ -230,6 +230,14 @@ impl Sessions {
             });
         }
         let held = super::session_share::Held::count(map.values().map(|e| &e.owner));
+        // Every session is the caller's own: there is no one to share the table with,
+        // and the limit it meets is the table's.
+        if held.of(owner) == map.len() {
+            return Err(Full {
+                max: self.max,
+                share: None,
+            });
+        }
         if held.of(owner) >= self.share {
             return Err(Full {
                 max: self.max,
