@@ -107,9 +107,10 @@ fn write_escape(dst: &mut [u8], b: u8) -> usize {
 /// read the body, see `toolgate_contract::EscapeSites`).
 ///
 /// Why: searching the body for those bytes again was most of the escaping's cost. With
-/// the offsets known, each run between two of them is copied as one or two sixteen-byte
-/// words from the body (the next write starts where the run ends, over the word's tail),
-/// never a copy call per run, and each escape is one eight-byte store.
+/// the offsets known, a run of up to sixteen bytes between two of them (most runs, in
+/// JSON) is copied as one sixteen-byte word from the body, the next write starting where
+/// the run ends, over the word's tail, rather than by a copy call; a longer run is one
+/// copy. Each escape is one eight-byte store.
 ///
 /// Offsets out of order, or one at a byte that needs no escape, fall back to the search.
 /// That every byte needing an escape is among them is the check's promise, which its
