@@ -62,6 +62,22 @@ async fn until(
     }
 }
 
+/// Serves `app` on loopback and the spec of a server named `name` at its `/mcp`.
+async fn served_over_http(name: &str, app: axum::Router, limits: Limits) -> ServerSpec {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    ServerSpec {
+        name: name.into(),
+        transport: Transport::Http {
+            url: format!("http://{addr}/mcp").parse().unwrap(),
+            headers: vec![],
+        },
+        max_message_bytes: 1 << 16,
+        limits,
+    }
+}
+
 #[tokio::test]
 async fn a_stdio_ping_flood_from_a_child_that_never_reads_stdin_stays_bounded() {
     const PINGS: u64 = 100_000;
@@ -304,22 +320,16 @@ async fn an_http_flood_on_the_standalone_stream_never_exceeds_the_answer_cap() {
     let app = axum::Router::new()
         .route("/mcp", axum::routing::post(flooder_post).get(flooder_get))
         .with_state(Arc::clone(&up));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    let spec = ServerSpec {
-        name: "flooder".into(),
-        transport: Transport::Http {
-            url: format!("http://{addr}/mcp").parse().unwrap(),
-            headers: vec![],
-        },
-        max_message_bytes: 1 << 16,
-        limits: Limits {
+    let spec = served_over_http(
+        "flooder",
+        app,
+        Limits {
             max_server_requests: 4,
             answer_timeout: LONG * 4,
             ..Limits::default()
         },
-    };
+    )
+    .await;
     let (conn, _events) = Connection::start(spec, client());
     conn.initialize(LONG).await.unwrap();
     let stats = until(&conn, |s| {
@@ -516,18 +526,7 @@ fn reconnector(up: &Arc<Reconnector>) -> impl std::future::Future<Output = Conne
                 axum::routing::post(reconnector_post).get(reconnector_get),
             )
             .with_state(Arc::clone(&up));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app).await });
-        let spec = ServerSpec {
-            name: "reconnector".into(),
-            transport: Transport::Http {
-                url: format!("http://{addr}/mcp").parse().unwrap(),
-                headers: vec![],
-            },
-            max_message_bytes: 1 << 16,
-            limits: Limits::default(),
-        };
+        let spec = served_over_http("reconnector", app, Limits::default()).await;
         let (conn, _events) = Connection::start(spec, client());
         conn.initialize(LONG).await.unwrap();
         conn
@@ -648,18 +647,7 @@ async fn with_session_id(bytes: usize) -> Result<(), toolgate_mcp_client::Failur
         })
         .get(|| async { StatusCode::METHOD_NOT_ALLOWED }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    let spec = ServerSpec {
-        name: "long-session".into(),
-        transport: Transport::Http {
-            url: format!("http://{addr}/mcp").parse().unwrap(),
-            headers: vec![],
-        },
-        max_message_bytes: 1 << 16,
-        limits: Limits::default(),
-    };
+    let spec = served_over_http("long-session", app, Limits::default()).await;
     let (conn, _events) = Connection::start(spec, client());
     conn.initialize(LONG).await.map(|_| ())
 }
@@ -797,18 +785,7 @@ async fn confuser(how: Confusion) -> (Arc<Confuser>, Connection) {
     let app = axum::Router::new()
         .route("/mcp", axum::routing::post(confuser_post).get(confuser_get))
         .with_state(Arc::clone(&up));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    let spec = ServerSpec {
-        name: "confuser".into(),
-        transport: Transport::Http {
-            url: format!("http://{addr}/mcp").parse().unwrap(),
-            headers: vec![],
-        },
-        max_message_bytes: 1 << 16,
-        limits: Limits::default(),
-    };
+    let spec = served_over_http("confuser", app, Limits::default()).await;
     let (conn, _events) = Connection::start(spec, client());
     conn.initialize(LONG).await.unwrap();
     (up, conn)
