@@ -15,6 +15,20 @@ fn with_smuggled(first: &[u8]) -> Vec<u8> {
     bytes
 }
 
+/// A server whose first answer is `first`, and every later one `{"n":<its number>}`,
+/// each on a connection kept open.
+async fn first_then_numbered(first: Vec<u8>) -> Scripted {
+    scripted(move |n| {
+        let bytes = if n == 0 {
+            first.clone()
+        } else {
+            ok(&format!("{{\"n\":{n}}}"))
+        };
+        (bytes, After::KeepOpen)
+    })
+    .await
+}
+
 #[tokio::test]
 async fn bytes_after_a_response_are_never_read_as_the_next_calls_answer() {
     let firsts: [&[u8]; 4] = [
@@ -28,16 +42,7 @@ async fn bytes_after_a_response_are_never_read_as_the_next_calls_answer() {
         b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
     ];
     for first in firsts {
-        let script = with_smuggled(first);
-        let server = scripted(move |n| {
-            let bytes = if n == 0 {
-                script.clone()
-            } else {
-                ok(&format!("{{\"n\":{n}}}"))
-            };
-            (bytes, After::KeepOpen)
-        })
-        .await;
+        let server = first_then_numbered(with_smuggled(first)).await;
         let client = client();
         let _ = send(&client, &server, &get(&server.url, "/mine")).await;
         // Give the extra bytes time to arrive before the connection is lent again.
@@ -85,16 +90,7 @@ async fn a_body_framed_two_ways_never_lends_its_connection_to_the_next_call() {
         b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked, identity\r\ncontent-length: 2\r\n\r\n{}",
     ];
     for first in firsts {
-        let script = with_smuggled(first);
-        let server = scripted(move |n| {
-            let bytes = if n == 0 {
-                script.clone()
-            } else {
-                ok(&format!("{{\"n\":{n}}}"))
-            };
-            (bytes, After::KeepOpen)
-        })
-        .await;
+        let server = first_then_numbered(with_smuggled(first)).await;
         let client = client();
         // Bounded here as the attempt timeout bounds it in a call: a body that ends
         // only with the connection never ends on one kept open.
