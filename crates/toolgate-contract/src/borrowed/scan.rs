@@ -75,6 +75,8 @@ pub(super) struct Reader<'a, E: EscapeNotes = ()> {
     /// Where the bytes a JSON string must escape are, when asked for (see
     /// [`Reader::noting_escapes`]).
     escapes: E,
+    /// Whether any byte of the input is below 0x20 (see [`Reader::next_special`]).
+    has_controls: bool,
 }
 
 /// The bytes after the backslash of an escaped surrogate pair (`uD83D\uDE00`).
@@ -127,6 +129,9 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
             repeated: false,
             names: Vec::new(),
             escapes,
+            // One pass the compiler vectorises (no early exit), about a sixteenth of an
+            // instruction per byte.
+            has_controls: bytes.iter().fold(0x20u8, |least, &b| least.min(b)) < 0x20,
         })
     }
 
@@ -310,7 +315,17 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
     }
 
     /// The first `"`, `\` or control byte at or after `from` (or the input's length).
+    ///
+    /// Most bodies have no control byte anywhere (compact JSON has no newlines), and for
+    /// them the search is for two bytes only, which `memchr2` does sixteen or thirty-two
+    /// bytes at a time: the eight-bytes-at-a-time search below was a fifth of the check's
+    /// instructions on a typical body, whose strings average 60 bytes.
+    #[inline]
     fn next_special(&self, from: usize) -> usize {
+        if !self.has_controls {
+            let rest = self.bytes.get(from..).unwrap_or_default();
+            return memchr::memchr2(b'"', b'\\', rest).map_or(self.bytes.len(), |i| from + i);
+        }
         let mut at = from;
         while let Some(block) = self.bytes.get(at..at + 8) {
             let word = u64::from_le_bytes(block.try_into().unwrap_or([0; 8]));

@@ -323,3 +323,31 @@ fn space(c: &mut Choices, out: &mut String) {
         out.push([' ', '\t', '\n', '\r'][c.next(4) as usize]);
     }
 }
+
+/// A document with no byte below 0x20 is searched for quotes and backslashes only; one
+/// with any is searched for controls too. A raw control inside a string is refused
+/// either way, and long strings with escapes read the same on both searches.
+#[test]
+fn both_searches_refuse_a_raw_control_and_read_long_strings_alike() {
+    let long = "x".repeat(70);
+    let compact = format!(r#"{{"a":"{long}\"{long}\\{long}","b":"{long}"}}"#);
+    let spaced = compact.replace(",", ",\n");
+    for text in [&compact, &spaced] {
+        let bytes = text.as_bytes();
+        assert_eq!(read(bytes), by_serde(bytes), "{text}");
+        assert!(read(bytes).is_some(), "{text}");
+        let mut reader = Reader::noting_escapes(bytes).expect("UTF-8");
+        assert!(reader.value().is_some() && reader.at_end());
+        assert_eq!(reader.into_escapes(), to_escape(bytes), "{text}");
+    }
+    for control in [0x00u8, 0x01, 0x09, 0x0a, 0x1f] {
+        for base in [&compact, &spaced] {
+            let mut bytes = base.clone().into_bytes();
+            // Inside the last string's run of x's.
+            let at = bytes.len() - 10;
+            bytes[at] = control;
+            assert!(read(&bytes).is_none(), "accepted a raw {control:#04x}");
+            assert!(by_serde(&bytes).is_none());
+        }
+    }
+}
