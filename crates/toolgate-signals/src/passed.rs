@@ -4,7 +4,8 @@
 //! `ACCESS_TOO_FREQUENT` — rather than the phrases vendors happened to use.
 //!
 //! A limit word (`limit`, `quota`, `qps`, `rate`) within two words of a passed word (`over`,
-//! `exceeded`, `reached`, `exhausted`), "too frequent(ly)", or what is counted
+//! `exceeded`, `reached`, `exhausted`), "too frequent(ly)", a limit on how often calls
+//! come ("frequency limit", "freq out of limit"), or what is counted
 //! followed by `limited` ("App Call Limited", Taobao). Limits of other things
 //! pass the same way — "Body exceeds the size limit", "the `limit` parameter exceeds
 //! 100", "amount exceeds the card's limit" — and are no throttle: a word naming such a
@@ -124,6 +125,15 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
     }
     let too_frequent =
         (0..w.len()).any(|i| is(i, &["too"]) && is(i + 1, &["frequent", "frequently", "often"]));
+    // A limit put on how often calls come is a rate limit, whatever verb says it was hit:
+    // Feishu's "request trigger frequency limit", WeCom's "api freq out of limit".
+    let frequency_limit = (0..w.len()).any(|i| {
+        is(i, &["frequency", "freq"])
+            && (i + 1..=i + 3).any(|j| {
+                is(j, &["limit", "limited"])
+                    && !(i + 1..j).any(|k| is(k, &NEGATIONS) || is(k, &["no", "without"]))
+            })
+    });
     // Taobao's "App Call Limited": what is counted, then `limited`.
     let counted_limited = (0..w.len()).any(|i| {
         is(
@@ -167,7 +177,7 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
         (is(i, &["out"]) && is(i + 1, &["of"]) && is(i + 2, &BUDGET))
             || (is(i, &["insufficient"]) && is(i + 1, &BUDGET))
     });
-    too_frequent || counted_limited || count_passed || near || spent
+    too_frequent || frequency_limit || counted_limited || count_passed || near || spent
 }
 
 #[cfg(test)]
@@ -203,6 +213,26 @@ mod tests {
             "DAILY_QUERIES_EXHAUSTED",
         ] {
             assert!(says_limit_passed(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_limit_on_how_often_calls_come_is_passed_when_named_in_an_error() {
+        for t in [
+            "request trigger frequency limit",
+            "api freq out of limit, hint: [1651125626252370061579454]",
+            "FREQUENCY_LIMITED",
+            "Access frequency limited, try later",
+            "The call frequency limit of this app was hit",
+        ] {
+            assert!(says_limit_passed(t), "{t}");
+        }
+        for t in [
+            "The frequency limit must be between 1 and 10",
+            "Invalid frequency parameter",
+            "Reminder frequency: weekly, no limit",
+        ] {
+            assert!(!says_limit_passed(t), "{t}");
         }
     }
 
