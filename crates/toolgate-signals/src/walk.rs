@@ -182,8 +182,9 @@ fn wait_name(k: &str) -> Option<Option<TimeUnit>> {
         "retryinterval",
     ];
     // Words that name a wait only with a unit after them: Bungie's `ThrottleSeconds`
-    // is how long to wait, while a bare `throttle` is as often a setting (a rate).
-    const WITH_UNIT_ONLY: [&str; 1] = ["throttle"];
+    // is how long to wait, while a bare `throttle` is as often a setting (a rate); so is
+    // Mailgun's `retry-seconds`, while a bare `retry` is a count or a flag.
+    const WITH_UNIT_ONLY: [&str; 2] = ["throttle", "retry"];
     if BASES.contains(&k) {
         return Some(None);
     }
