@@ -91,6 +91,37 @@ const OTHER_LIMITS: [&str; 30] = [
     "should",
 ];
 
+/// Money moved, whose limit is an account's or a card's, not the API's: "Transaction
+/// would exceed daily sending limit" (Danipa's 422). Counted per unit of time
+/// ("transactions per second") it is a rate again.
+const MONEY_MOVED: [&str; 8] = [
+    "transaction",
+    "transactions",
+    "transfer",
+    "transfers",
+    "payout",
+    "payouts",
+    "remittance",
+    "remittances",
+];
+
+/// Whether the words name a limit of something other than calls: a size, an input,
+/// money, storage, or money moved (not counted per unit of time).
+fn other_limit_named(w: &[String]) -> bool {
+    w.iter().enumerate().any(|(i, x)| {
+        OTHER_LIMITS.contains(&x.as_str())
+            || (MONEY_MOVED.contains(&x.as_str())
+                && w.get(i + 1).map(String::as_str) != Some("per"))
+    })
+}
+
+/// Whether `text` speaks of a limit, and the limit is of something other than calls:
+/// such a message beside a code that says "limit exceeded" tells what the code means.
+pub(crate) fn names_other_limit(text: &str) -> bool {
+    let w = words(text);
+    w.iter().any(|x| LIMIT.contains(&x.as_str())) && other_limit_named(&w)
+}
+
 /// The words of `text`, lowercase: `_`, `-`, spaces, punctuation and case changes split
 /// them (`CUQPS_HAS_EXCEEDED` is `cuqps has exceeded`, `OverLimit` is `over limit`).
 pub(crate) fn words(text: &str) -> Vec<String> {
@@ -120,7 +151,7 @@ pub(crate) fn words(text: &str) -> Vec<String> {
 pub(crate) fn says_limit_passed(text: &str) -> bool {
     let w = words(text);
     let is = |i: usize, set: &[&str]| w.get(i).is_some_and(|x| set.contains(&x.as_str()));
-    if w.iter().any(|x| OTHER_LIMITS.contains(&x.as_str())) {
+    if other_limit_named(&w) {
         return false;
     }
     let too_frequent =
@@ -285,5 +316,26 @@ mod tests {
         ] {
             assert!(!says_limit_passed(t), "{t}");
         }
+    }
+
+    #[test]
+    fn a_limit_on_money_moved_is_no_rate_limit_unless_counted_per_time() {
+        for t in [
+            "Transaction would exceed daily sending limit",
+            "Daily transfer limit reached",
+            "Payout limit exceeded for this recipient",
+        ] {
+            assert!(!says_limit_passed(t), "{t}");
+            assert!(super::names_other_limit(t), "{t}");
+        }
+        assert!(says_limit_passed("Transactions per second limit exceeded"));
+        assert!(!super::names_other_limit(
+            "Transactions per second limit exceeded"
+        ));
+        // A message that names no limit names no other limit.
+        assert!(!super::names_other_limit(
+            "Transaction declined by the issuer"
+        ));
+        assert!(!super::names_other_limit("Rate limit exceeded"));
     }
 }

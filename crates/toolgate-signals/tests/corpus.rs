@@ -32,7 +32,7 @@ use toolgate_signals::recovery::Recovery;
 use toolgate_signals::{Flavour, Headers, Signals, Stage, body, read, status_page};
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 970;
+const FLOOR: usize = 971;
 
 const FILES: [(&str, &str); 23] = [
     (
