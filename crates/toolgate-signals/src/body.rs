@@ -191,7 +191,11 @@ fn read_prefix(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
                 .flat_map(|k| strings(k))
                 .find(|c| envelope::names_a_limit_passed(c.as_bytes()))
         })
-        .or(walked.reason);
+        .or(walked.reason)
+        // A code saying "limit exceeded" beside a message that puts the limit on
+        // something else (Danipa's `DAILY_LIMIT_EXCEEDED`, "Transaction would exceed daily
+        // sending limit") means that limit, unless the body also names a throttle.
+        .filter(|code| !walked.other_limit || says_a_throttle(code));
     if let Some(wait) = values(prefix, "retry_after")
         .filter_map(|v| v.as_f64())
         .filter_map(seconds)
@@ -355,6 +359,21 @@ impl crate::Signals {
         crate::quota::sort_most_constraining(&mut self.quota);
         self.quota.truncate(crate::quota::MAX_POLICIES);
     }
+}
+
+/// Whether a code names a throttle outright (`RATE_LIMITED`, `ThrottlingException`,
+/// `too_many_requests`), not merely some limit passed.
+fn says_a_throttle(code: &str) -> bool {
+    let n = crate::walk::normalise(code);
+    [
+        "ratelimit",
+        "throttl",
+        "toomanyrequests",
+        "slowdown",
+        "resourceexhausted",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
 }
 
 /// The cheap first pass: does the prefix mention anything this module reads?

@@ -4,7 +4,8 @@
 //! `ACCESS_TOO_FREQUENT` — rather than the phrases vendors happened to use.
 //!
 //! A limit word (`limit`, `quota`, `qps`, `rate`) within two words of a passed word (`over`,
-//! `exceeded`, `reached`, `exhausted`), "too frequent(ly)", or what is counted
+//! `exceeded`, `reached`, `exhausted`), "too frequent(ly)", a limit on how often calls
+//! come ("frequency limit", "freq out of limit"), or what is counted
 //! followed by `limited` ("App Call Limited", Taobao). Limits of other things
 //! pass the same way — "Body exceeds the size limit", "the `limit` parameter exceeds
 //! 100", "amount exceeds the card's limit" — and are no throttle: a word naming such a
@@ -90,6 +91,37 @@ const OTHER_LIMITS: [&str; 30] = [
     "should",
 ];
 
+/// Money moved, whose limit is an account's or a card's, not the API's: "Transaction
+/// would exceed daily sending limit" (Danipa's 422). Counted per unit of time
+/// ("transactions per second") it is a rate again.
+const MONEY_MOVED: [&str; 8] = [
+    "transaction",
+    "transactions",
+    "transfer",
+    "transfers",
+    "payout",
+    "payouts",
+    "remittance",
+    "remittances",
+];
+
+/// Whether the words name a limit of something other than calls: a size, an input,
+/// money, storage, or money moved (not counted per unit of time).
+fn other_limit_named(w: &[String]) -> bool {
+    w.iter().enumerate().any(|(i, x)| {
+        OTHER_LIMITS.contains(&x.as_str())
+            || (MONEY_MOVED.contains(&x.as_str())
+                && w.get(i + 1).map(String::as_str) != Some("per"))
+    })
+}
+
+/// Whether `text` speaks of a limit, and the limit is of something other than calls:
+/// such a message beside a code that says "limit exceeded" tells what the code means.
+pub(crate) fn names_other_limit(text: &str) -> bool {
+    let w = words(text);
+    w.iter().any(|x| LIMIT.contains(&x.as_str())) && other_limit_named(&w)
+}
+
 /// The words of `text`, lowercase: `_`, `-`, spaces, punctuation and case changes split
 /// them (`CUQPS_HAS_EXCEEDED` is `cuqps has exceeded`, `OverLimit` is `over limit`).
 pub(crate) fn words(text: &str) -> Vec<String> {
@@ -119,11 +151,20 @@ pub(crate) fn words(text: &str) -> Vec<String> {
 pub(crate) fn says_limit_passed(text: &str) -> bool {
     let w = words(text);
     let is = |i: usize, set: &[&str]| w.get(i).is_some_and(|x| set.contains(&x.as_str()));
-    if w.iter().any(|x| OTHER_LIMITS.contains(&x.as_str())) {
+    if other_limit_named(&w) {
         return false;
     }
     let too_frequent =
         (0..w.len()).any(|i| is(i, &["too"]) && is(i + 1, &["frequent", "frequently", "often"]));
+    // A limit put on how often calls come is a rate limit, whatever verb says it was hit:
+    // Feishu's "request trigger frequency limit", WeCom's "api freq out of limit".
+    let frequency_limit = (0..w.len()).any(|i| {
+        is(i, &["frequency", "freq"])
+            && (i + 1..=i + 3).any(|j| {
+                is(j, &["limit", "limited"])
+                    && !(i + 1..j).any(|k| is(k, &NEGATIONS) || is(k, &["no", "without"]))
+            })
+    });
     // Taobao's "App Call Limited": what is counted, then `limited`.
     let counted_limited = (0..w.len()).any(|i| {
         is(
@@ -167,7 +208,7 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
         (is(i, &["out"]) && is(i + 1, &["of"]) && is(i + 2, &BUDGET))
             || (is(i, &["insufficient"]) && is(i + 1, &BUDGET))
     });
-    too_frequent || counted_limited || count_passed || near || spent
+    too_frequent || frequency_limit || counted_limited || count_passed || near || spent
 }
 
 #[cfg(test)]
@@ -203,6 +244,26 @@ mod tests {
             "DAILY_QUERIES_EXHAUSTED",
         ] {
             assert!(says_limit_passed(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_limit_on_how_often_calls_come_is_passed_when_named_in_an_error() {
+        for t in [
+            "request trigger frequency limit",
+            "api freq out of limit, hint: [1651125626252370061579454]",
+            "FREQUENCY_LIMITED",
+            "Access frequency limited, try later",
+            "The call frequency limit of this app was hit",
+        ] {
+            assert!(says_limit_passed(t), "{t}");
+        }
+        for t in [
+            "The frequency limit must be between 1 and 10",
+            "Invalid frequency parameter",
+            "Reminder frequency: weekly, no limit",
+        ] {
+            assert!(!says_limit_passed(t), "{t}");
         }
     }
 
@@ -255,5 +316,26 @@ mod tests {
         ] {
             assert!(!says_limit_passed(t), "{t}");
         }
+    }
+
+    #[test]
+    fn a_limit_on_money_moved_is_no_rate_limit_unless_counted_per_time() {
+        for t in [
+            "Transaction would exceed daily sending limit",
+            "Daily transfer limit reached",
+            "Payout limit exceeded for this recipient",
+        ] {
+            assert!(!says_limit_passed(t), "{t}");
+            assert!(super::names_other_limit(t), "{t}");
+        }
+        assert!(says_limit_passed("Transactions per second limit exceeded"));
+        assert!(!super::names_other_limit(
+            "Transactions per second limit exceeded"
+        ));
+        // A message that names no limit names no other limit.
+        assert!(!super::names_other_limit(
+            "Transaction declined by the issuer"
+        ));
+        assert!(!super::names_other_limit("Rate limit exceeded"));
     }
 }

@@ -69,6 +69,10 @@ pub(crate) struct Walked {
     pub reason: Option<String>,
     /// A message says, in words, that the caller is throttled.
     pub throttled_text: bool,
+    /// A message speaks of a limit of something other than calls (an amount, a size,
+    /// money moved) without saying the caller is throttled: the reply's "limit exceeded"
+    /// code means that limit.
+    pub other_limit: bool,
     pub deprecation: Option<Deprecation>,
     /// Messages and codes that speak of a deprecation or an end ("Version v2.x of the …
     /// API is no longer supported", Slack's `method_deprecated`), codes read as words:
@@ -107,10 +111,13 @@ fn plain_text(prefix: &[u8], now: DateTime<Utc>, out: &mut Walked) {
     message(text, now, out);
 }
 
-/// What a message says: throttled in words, and a wait it states.
+/// What a message says: throttled in words, or a limit of another thing, and a wait it
+/// states.
 fn message(s: &str, now: DateTime<Utc>, out: &mut Walked) {
     if says_throttled_text(s) {
         out.throttled_text = true;
+    } else if crate::passed::names_other_limit(s) {
+        out.other_limit = true;
     }
     out.text_wait = out
         .text_wait
@@ -182,8 +189,9 @@ fn wait_name(k: &str) -> Option<Option<TimeUnit>> {
         "retryinterval",
     ];
     // Words that name a wait only with a unit after them: Bungie's `ThrottleSeconds`
-    // is how long to wait, while a bare `throttle` is as often a setting (a rate).
-    const WITH_UNIT_ONLY: [&str; 1] = ["throttle"];
+    // is how long to wait, while a bare `throttle` is as often a setting (a rate); so is
+    // Mailgun's `retry-seconds`, while a bare `retry` is a count or a flag.
+    const WITH_UNIT_ONLY: [&str; 2] = ["throttle", "retry"];
     if BASES.contains(&k) {
         return Some(None);
     }

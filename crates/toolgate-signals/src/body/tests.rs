@@ -815,3 +815,26 @@ fn a_rate_limit_object_per_field_gives_a_quota_per_field() {
     assert_eq!(b.quota.len(), 1);
     assert_eq!(b.quota[0].policy, "graphql");
 }
+
+#[test]
+fn a_limit_code_beside_a_message_about_another_limit_is_no_throttle() {
+    for body in [
+        // Danipa's 422: a money transfer's daily ceiling.
+        &br#"{"error":{"code":"DAILY_LIMIT_EXCEEDED","message":"Transaction would exceed daily sending limit","details":{"field":"source.amount"}},"request_id":"req_abc123"}"#[..],
+        br#"{"code":"LIMIT_EXCEEDED","message":"The upload exceeds the file size limit"}"#,
+        br#"{"errorCode":"QUOTA_EXCEEDED","errorMessage":"Storage quota of the workspace is full"}"#,
+    ] {
+        let s = read(422, body, now());
+        assert!(!s.rate_limited, "{}", String::from_utf8_lossy(body));
+    }
+    // The same codes beside a message about calls, or a code naming a throttle
+    // outright, still throttle.
+    for body in [
+        &br#"{"error":{"code":"DAILY_LIMIT_EXCEEDED","message":"Daily API call limit reached"}}"#[..],
+        br#"{"code":"RATE_LIMITED","message":"The upload exceeds the file size limit"}"#,
+        br#"{"code":"LIMIT_EXCEEDED","message":"Transactions per second limit exceeded"}"#,
+    ] {
+        let s = read(422, body, now());
+        assert!(s.rate_limited, "{}", String::from_utf8_lossy(body));
+    }
+}

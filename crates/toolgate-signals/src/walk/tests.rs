@@ -84,6 +84,29 @@ fn waits_in_every_common_form() {
 }
 
 #[test]
+fn a_bare_retry_with_a_unit_is_a_wait_and_without_one_is_not() {
+    let cases: &[(&str, Option<Duration>)] = &[
+        (r#"{"retry-seconds": 60}"#, Some(Duration::from_secs(60))),
+        (
+            r#"{"error":{"retryMs": 750}}"#,
+            Some(Duration::from_millis(750)),
+        ),
+        (
+            r#"{"retry_secs": "2.5"}"#,
+            Some(Duration::from_millis(2500)),
+        ),
+        (r#"{"retry_minutes": 2}"#, Some(Duration::from_secs(120))),
+        (r#"{"retry": 3}"#, None),
+        (r#"{"retry": true}"#, None),
+        (r#"{"retries": 5}"#, None),
+        (r#"{"max_retry_seconds": 30}"#, None),
+    ];
+    for (body, want) in cases {
+        assert_eq!(walk(body.as_bytes(), now()).wait, *want, "{body}");
+    }
+}
+
+#[test]
 fn throttle_words_and_ordinary_errors() {
     let throttled = [
         r#"{"__type":"ThrottlingException","message":"Rate exceeded"}"#,
