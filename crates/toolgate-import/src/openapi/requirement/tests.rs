@@ -535,3 +535,70 @@ fn the_requirement_most_operations_inherit_is_the_dependency_s() {
     );
     assert!(sent(&config, "ping").0.is_empty());
 }
+
+#[test]
+fn an_operation_that_takes_no_credentials_is_sent_no_key_in_any_place() {
+    // A key the API takes in the query sits on the dependency's base URL, which every
+    // tool's request starts from: a sign-in (`security: []`) or an operation taking
+    // another scheme sent it all the same. Headers and cookies are checked beside it.
+    let paths = json!({
+        "/me": {"get": op("me", json!({}))},
+        "/login": {"post": op("login", json!({"security": []}))},
+        "/status": {"get": op("status", json!({"security": [{}]}))},
+        "/admin": {"get": op("admin", json!({"security": [{"admin": []}]}))},
+    });
+    let admin = json!({"type": "apiKey", "in": "header", "name": "X-Admin-Key"});
+    for (key, header, cookie) in [
+        (
+            json!({"type": "apiKey", "in": "query", "name": "api_key"}),
+            None,
+            None,
+        ),
+        (
+            json!({"type": "apiKey", "in": "header", "name": "X-Key"}),
+            Some("x-key"),
+            None,
+        ),
+        (
+            json!({"type": "apiKey", "in": "cookie", "name": "sid"}),
+            None,
+            Some("sid"),
+        ),
+    ] {
+        let s = with_schemes(
+            paths.clone(),
+            json!({"key": key, "admin": admin.clone()}),
+            json!([{"key": []}]),
+        );
+        let (out, doc) = import_and_check(&s);
+        let config = check(&out.yaml).unwrap();
+        let (headers, query) = sent(&config, "me");
+        match (header, cookie) {
+            (Some(h), _) => assert_eq!(headers, [h]),
+            (_, Some(_)) => assert_eq!(headers, ["cookie"]),
+            _ => assert_eq!(query, ["api_key"], "{}", out.yaml),
+        }
+        for tool in ["login", "status", "admin"] {
+            let (headers, query) = sent(&config, tool);
+            assert!(query.is_empty(), "{tool}: {query:?}\n{}", out.yaml);
+            let expected: &[&str] = if tool == "admin" {
+                &["x-admin-key"]
+            } else {
+                &[]
+            };
+            assert_eq!(headers, expected, "{tool}\n{}", out.yaml);
+        }
+        if header.is_none() && cookie.is_none() {
+            assert_eq!(
+                doc["tools"]["login"]["request"]["omit_query"],
+                json!(["api_key"])
+            );
+            assert!(
+                out.yaml
+                    .contains("the dependency's `query parameter api_key` is not sent"),
+                "{}",
+                out.yaml
+            );
+        }
+    }
+}
