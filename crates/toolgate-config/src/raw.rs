@@ -484,6 +484,11 @@ pub struct RawRequest {
     /// without credentials (OpenAPI's `security: []`) must not be sent them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub omit_headers: Vec<String>,
+    /// Query parameters of the dependency's `base_url` this tool does not send: a key
+    /// an API takes in the query (OpenAPI's `apiKey` `in: query`), left off an
+    /// operation it serves without credentials or with others.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub omit_query: Vec<String>,
     /// JSON body template; a string that is exactly `{name}` becomes the argument's JSON value.
     pub body: Option<Value>,
     /// How the body is sent: `json` (default), `form`

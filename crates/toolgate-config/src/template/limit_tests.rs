@@ -12,6 +12,7 @@ fn search() -> RequestTemplate {
         query: vec![("q".into(), Template::parse("{q}"))],
         headers: vec![],
         omit_headers: Vec::new(),
+        omit_query: Vec::new(),
         body: None,
         body_encoding: BodyEncoding::Json,
         content_type: None,

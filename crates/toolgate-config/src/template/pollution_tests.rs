@@ -19,6 +19,7 @@ fn template(method: Method, query: &[(&str, &str)], body: Option<Value>) -> Requ
             .collect(),
         headers: vec![],
         omit_headers: vec![],
+        omit_query: Vec::new(),
         body,
         body_encoding: BodyEncoding::Json,
         content_type: None,

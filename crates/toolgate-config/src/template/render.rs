@@ -69,8 +69,16 @@ impl RequestTemplate {
             .iter()
             .map(|(n, _)| n.clone())
             .filter(|n| n != spread);
-        own.chain(base.query_pairs().map(|(k, _)| k.into_owned()))
+        own.chain(self.base_query(base).map(|(k, _)| k))
             .find(|n| parameter_key(n) == wanted)
+    }
+
+    /// The base URL's query pairs this tool sends: all but those it omits (a key an
+    /// operation served without credentials must not be sent).
+    fn base_query<'a>(&'a self, base: &'a url::Url) -> impl Iterator<Item = (String, String)> + 'a {
+        base.query_pairs()
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .filter(|(k, _)| !self.omit_query.contains(k))
     }
 
     /// Builds the request for `args` against `base`. Each step refuses what it cannot
@@ -140,12 +148,10 @@ impl RequestTemplate {
         base: &url::Url,
         args: &Map<String, Value>,
     ) -> Result<Vec<String>, RenderError> {
-        let mut pairs: Vec<String> = Vec::new();
-        if let Some(q) = base.query() {
-            for (k, v) in url::form_urlencoded::parse(q.as_bytes()) {
-                pairs.push(format!("{}={}", form_encoded(&k), form_encoded(&v)));
-            }
-        }
+        let mut pairs: Vec<String> = self
+            .base_query(base)
+            .map(|(k, v)| format!("{}={}", form_encoded(&k), form_encoded(&v)))
+            .collect();
         let mut spread = SpreadNames::default();
         for (name, template) in &self.query {
             if let [Part::Each(arg)] = template.0.as_slice() {

@@ -24,6 +24,8 @@ pub struct RequestTemplate {
     pub headers: Vec<(HeaderName, Template)>,
     /// Dependency headers this tool does not send.
     pub omit_headers: Vec<HeaderName>,
+    /// Query parameters of the base URL this tool does not send, by name.
+    pub omit_query: Vec<String>,
     /// JSON body template.
     pub body: Option<Value>,
     /// How the rendered body is encoded.

