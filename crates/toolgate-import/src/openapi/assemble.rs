@@ -277,6 +277,8 @@ pub(super) fn context<'a>(
         bound: BTreeMap::new(),
         shared: Some((named.dependency.clone(), BTreeMap::new())),
         input_verdicts: Default::default(),
+        fingerprints: Default::default(),
+        conversions: Default::default(),
     }
 }
 

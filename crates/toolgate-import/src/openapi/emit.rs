@@ -683,6 +683,49 @@ pub fn tool_entry(imp: &Imported, t: &Tool, version: &str) -> Value {
     Value::Object(e)
 }
 
+/// A tool's entry, `name:` and [`tool_entry`]'s fields, written at the config's
+/// `tools:` level without building the entry: its schemas (up to megabytes for an API
+/// whose components all reach each other) are written where they are, not copied.
+fn write_tool_entry(out: &mut String, imp: &Imported, t: &Tool, version: &str) {
+    use super::yaml::{write_entry, write_map_entry};
+    out.push_str("  ");
+    out.push_str(&yaml_key(&t.name));
+    out.push_str(":\n");
+    let dependency = json!(t.dependency.as_deref().unwrap_or(&imp.dependency));
+    write_entry(out, "dependency", &dependency, 2);
+    write_entry(out, "owner", &json!(imp.owner), 2);
+    write_entry(out, "description", &json!(t.description), 2);
+    write_map_entry(out, "request", &t.request, 2);
+    if !t.annotations.is_empty() {
+        write_map_entry(out, "annotations", &t.annotations, 2);
+    }
+    write_entry(out, "input_schema", &t.input_schema, 2);
+    if let Some(full) = &t.full_input_schema {
+        write_entry(out, "full_input_schema", full, 2);
+    }
+    out.push_str("    contract:\n");
+    write_entry(out, "version", &json!(version), 3);
+    match &t.response_schema {
+        Some(schema) => {
+            write_entry(out, "origin", &json!("imported"), 3);
+            write_entry(out, "response_schema", schema, 3);
+        }
+        None => write_entry(out, "response_schema", &json!({}), 3),
+    }
+    if let Some(s) = &t.successor_hint {
+        write_entry(out, "successor", &json!(s), 2);
+    }
+}
+
+/// A key as the YAML writer writes it.
+fn yaml_key(key: &str) -> String {
+    if super::yaml::plain_is_safe(key) {
+        key.to_string()
+    } else {
+        super::yaml::double_quoted(key)
+    }
+}
+
 /// An entry kept from an existing config, with the comment lines written above it
 /// (an earlier import's `# METHOD /path` marker among them, so that import can still
 /// recognise its tools).
@@ -838,8 +881,7 @@ pub fn config_with(imp: &Imported, versions: &[(String, String)], kept: &Kept) -
         for n in &t.notes {
             out.push_str(&comment(n, "  "));
         }
-        let entry = json!({ t.name.clone(): tool_entry(imp, t, &version_of(&t.name)) });
-        out.push_str(&indent(&yaml(&entry), "  "));
+        write_tool_entry(&mut out, imp, t, &version_of(&t.name));
     }
     if !imp.skipped.is_empty() {
         out.push_str(&format!(

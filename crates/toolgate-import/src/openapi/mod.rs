@@ -11,6 +11,7 @@ pub mod credentials;
 pub mod emit;
 pub mod example;
 pub mod header;
+pub mod json_bytes;
 pub mod keywords;
 pub mod load;
 pub mod media;

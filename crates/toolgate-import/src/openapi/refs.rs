@@ -27,6 +27,32 @@ pub struct Refs {
     used: HashSet<String>,
     /// The first `$ref` refused for safety.
     refused: Option<String>,
+    /// Resolved nodes copied so far: tests hold the count of copies to the number of
+    /// definitions, not the number of uses.
+    #[cfg(test)]
+    pub(crate) copies: usize,
+}
+
+/// A node [`Refs::follow`] reached: the one it started from, or one inside a loaded
+/// document (shared, not copied).
+#[derive(Debug)]
+pub enum Target<'n> {
+    /// The starting node had no `$ref`.
+    Here(&'n Value),
+    /// A node of a document, at a JSON pointer `locate` checked.
+    In(Arc<Value>, String),
+}
+
+impl Target<'_> {
+    /// The node.
+    pub fn get(&self) -> &Value {
+        match self {
+            Target::Here(v) => v,
+            Target::In(doc, pointer) if pointer.is_empty() => doc,
+            // `locate` checked the pointer, and documents never change once loaded.
+            Target::In(doc, pointer) => doc.pointer(pointer).unwrap_or(&Value::Null),
+        }
+    }
 }
 
 impl Refs {
@@ -63,6 +89,10 @@ impl Refs {
         } else {
             doc.pointer(&loc.1)
         };
+        #[cfg(test)]
+        {
+            self.copies += 1;
+        }
         match node {
             Some(n) => Ok((loc, n.clone())),
             None => Err(format!("`{reference}` points at nothing")),
@@ -113,18 +143,35 @@ impl Refs {
     }
 
     /// Follows `$ref`s from `node` (found in `from`) until a node without one; returns it
-    /// with the file it lives in, against which its own relative refs resolve.
+    /// with the file it lives in, against which its own relative refs resolve. The node
+    /// is copied; [`Refs::follow`] looks at it in place.
     pub fn deref(&mut self, from: &Path, node: &Value) -> Result<(PathBuf, Value), String> {
+        let (file, found) = self.follow(from, node)?;
+        #[cfg(test)]
+        {
+            self.copies += 1;
+        }
+        Ok((file, found.get().clone()))
+    }
+
+    /// Like [`Refs::deref`], without copying anything: a caller that only looks at the
+    /// target (a flag, one property) must not pay for a copy of a large schema on every
+    /// use of it.
+    pub fn follow<'n>(
+        &mut self,
+        from: &Path,
+        node: &'n Value,
+    ) -> Result<(PathBuf, Target<'n>), String> {
         let mut file = from.to_path_buf();
-        let mut node = node.clone();
+        let mut found = Target::Here(node);
         for _ in 0..MAX_HOPS {
-            let Some(r) = node.get("$ref").and_then(Value::as_str) else {
-                return Ok((file, node));
+            let Some(r) = found.get().get("$ref").and_then(Value::as_str) else {
+                return Ok((file, found));
             };
             let r = r.to_string();
-            let ((f, _), n) = self.resolve(&file, &r)?;
+            let ((f, pointer), doc) = self.locate(&file, &r)?;
             file = f;
-            node = n;
+            found = Target::In(doc, pointer);
         }
         Err("a `$ref` cycle that never reaches a definition".into())
     }

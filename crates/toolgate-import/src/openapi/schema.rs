@@ -6,12 +6,13 @@
 //! are dropped from request schemas and `writeOnly` ones from response schemas, where
 //! the other side never sends them.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::refs::Refs;
+use super::refs::{Refs, Target};
 
 /// Which generation of the spec a schema is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,7 +26,7 @@ pub enum Dialect {
 }
 
 /// Which side of the exchange the schema describes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Side {
     /// What the client sends: `readOnly` properties are left out.
     Request,
@@ -74,6 +75,31 @@ const ONE: &[&str] = &[
     "additionalItems",
 ];
 
+/// A named schema held where it lies: its name, file, document and pointer.
+type Named = (String, PathBuf, Arc<Value>, String);
+
+/// What converting one named schema did: the result, the warnings it gave (`true`
+/// for one given once per document) and the named schemas it referred to, in order.
+#[derive(Debug)]
+struct Conversion {
+    value: Value,
+    warnings: Vec<(String, bool)>,
+    refers: Vec<Named>,
+}
+
+/// Named schemas converted by the converters of one import, for the next converter
+/// that meets one: each tool's input schema carries its own `$defs`, and converting
+/// them anew for every tool converts an API whose components reach each other once
+/// per operation. Replaying a conversion gives what converting again would.
+#[derive(Debug, Default)]
+pub struct Conversions {
+    done: HashMap<(Side, String), Conversion>,
+    /// Conversions made (not replayed), for tests holding the count to the number of
+    /// definitions.
+    #[cfg(test)]
+    pub(crate) made: usize,
+}
+
 /// One conversion: a tool's request or response schema and the definitions it uses.
 #[derive(Debug)]
 pub struct Converter<'a> {
@@ -83,8 +109,9 @@ pub struct Converter<'a> {
     defs: BTreeMap<String, Value>,
     /// Named schemas referenced and not converted yet: converted one after another by
     /// `drain`, each from depth 0, so a long chain of references neither nests the
-    /// conversion (the stack) nor depends on where the chain was entered.
-    queue: Vec<(String, PathBuf, Value)>,
+    /// conversion (the stack) nor depends on where the chain was entered. Each is
+    /// held as its document and pointer: converted in place, never copied.
+    queue: Vec<Named>,
     pending: HashSet<String>,
     /// Definitions converted since the last look for `$ref` loops: a loop among older
     /// ones was found then, so only these need following (a whole import's shared set
@@ -92,6 +119,10 @@ pub struct Converter<'a> {
     fresh: Vec<String>,
     /// Problems met (unresolvable `$ref`s); the schema is weakened there, not refused.
     pub warnings: Vec<String>,
+    /// Conversions shared with the import's other converters.
+    conversions: Option<&'a mut Conversions>,
+    /// What the named schema being converted does, while `conversions` is kept.
+    log: Option<Conversion>,
 }
 
 impl<'a> Converter<'a> {
@@ -106,7 +137,15 @@ impl<'a> Converter<'a> {
             pending: HashSet::new(),
             fresh: Vec::new(),
             warnings: Vec::new(),
+            conversions: None,
+            log: None,
         }
+    }
+
+    /// Converts each named schema once for all the converters sharing `conversions`.
+    pub fn sharing(mut self, conversions: &'a mut Conversions) -> Self {
+        self.conversions = Some(conversions);
+        self
     }
 
     /// Converts `schema` (found in `file`) as the root of a document: a root that is a
@@ -121,12 +160,12 @@ impl<'a> Converter<'a> {
             // A recursive root still refers to itself through `$defs`; otherwise the
             // definition now lives at the root only.
             converted = def.clone();
-            let needle = format!("\"#/$defs/{name}\"");
-            let used = converted.to_string().contains(&needle)
+            let target = format!("#/$defs/{name}");
+            let used = holds_string(&converted, &target)
                 || self
                     .defs
                     .iter()
-                    .any(|(k, v)| *k != name && v.to_string().contains(&needle));
+                    .any(|(k, v)| *k != name && holds_string(v, &target));
             if !used {
                 self.defs.remove(&name);
             }
@@ -155,8 +194,46 @@ impl<'a> Converter<'a> {
 
     /// Converts the named schemas referenced so far, and those they reference.
     fn drain(&mut self) {
-        while let Some((name, file, target)) = self.queue.pop() {
-            let converted = self.convert(&file, &target, 0);
+        while let Some((name, file, doc, pointer)) = self.queue.pop() {
+            let key = (self.side, name.clone());
+            let done = self.conversions.as_ref().and_then(|c| c.done.get(&key));
+            let converted = if let Some(done) = done {
+                let value = done.value.clone();
+                let warnings = done.warnings.clone();
+                let refers = done.refers.clone();
+                for (note, once) in warnings {
+                    if once {
+                        self.warn_once(note);
+                    } else {
+                        self.warnings.push(note);
+                    }
+                }
+                for (n, f, d, p) in refers {
+                    self.enqueue(n, f, d, p);
+                }
+                value
+            } else {
+                let target = Target::In(doc, pointer);
+                if self.conversions.is_some() {
+                    self.log = Some(Conversion {
+                        value: Value::Null,
+                        warnings: Vec::new(),
+                        refers: Vec::new(),
+                    });
+                }
+                let converted = self.convert(&file, target.get(), 0);
+                if let (Some(conversions), Some(mut log)) =
+                    (self.conversions.as_deref_mut(), self.log.take())
+                {
+                    log.value = converted.clone();
+                    conversions.done.insert(key, log);
+                    #[cfg(test)]
+                    {
+                        conversions.made += 1;
+                    }
+                }
+                converted
+            };
             self.pending.remove(&name);
             self.fresh.push(name.clone());
             self.defs.insert(name, converted);
@@ -347,6 +424,9 @@ impl<'a> Converter<'a> {
 
     /// A warning, unless the same one was given already.
     fn warn_once(&mut self, note: String) {
+        if let Some(log) = &mut self.log {
+            log.warnings.push((note.clone(), true));
+        }
         if !self.warnings.contains(&note) {
             self.warnings.push(note);
         }
@@ -526,22 +606,30 @@ impl<'a> Converter<'a> {
         let (loc, doc) = match self.refs.locate(file, r) {
             Ok(t) => t,
             Err(e) => {
+                if let Some(log) = &mut self.log {
+                    log.warnings.push((e.clone(), false));
+                }
                 self.warnings.push(e);
                 return Value::Bool(true);
             }
         };
         let name = self.refs.def_name(&loc);
-        if !self.defs.contains_key(&name) && !self.pending.contains(&name) {
-            // Copied only now, to be converted once.
-            let target = if loc.1.is_empty() {
-                doc.as_ref().clone()
-            } else {
-                doc.pointer(&loc.1).cloned().unwrap_or(Value::Bool(true))
-            };
-            self.pending.insert(name.clone());
-            self.queue.push((name.clone(), loc.0, target));
+        let reference = json!({ "$ref": format!("#/$defs/{name}") });
+        if let Some(log) = &mut self.log {
+            log.refers
+                .push((name.clone(), loc.0.clone(), doc.clone(), loc.1.clone()));
         }
-        json!({ "$ref": format!("#/$defs/{name}") })
+        self.enqueue(name, loc.0, doc, loc.1);
+        reference
+    }
+
+    /// Queues a named schema to be converted, once.
+    fn enqueue(&mut self, name: String, file: PathBuf, doc: Arc<Value>, pointer: String) {
+        if !self.defs.contains_key(&name) && !self.pending.contains(&name) {
+            // Converted once, later, where it lies in its document.
+            self.pending.insert(name.clone());
+            self.queue.push((name, file, doc, pointer));
+        }
     }
 
     /// Whether property schema `p` is `readOnly` in a request or `writeOnly` in a response.
@@ -556,8 +644,8 @@ impl<'a> Converter<'a> {
         if p.get("$ref").is_some() {
             return self
                 .refs
-                .deref(file, p)
-                .is_ok_and(|(_, t)| t.get(flag) == Some(&Value::Bool(true)));
+                .follow(file, p)
+                .is_ok_and(|(_, t)| t.get().get(flag) == Some(&Value::Bool(true)));
         }
         false
     }
@@ -613,14 +701,16 @@ impl<'a> Converter<'a> {
         if depth > 8 {
             return Vec::new();
         }
-        let Ok((file, b)) = self.refs.deref(file, branch) else {
+        let Ok((file, b)) = self.refs.follow(file, branch) else {
             return Vec::new();
         };
+        let b = b.get();
         if let Some(p) = b.pointer(&format!(
             "/properties/{}",
             prop.replace('~', "~0").replace('/', "~1")
-        )) && let Ok((_, p)) = self.refs.deref(&file, p)
+        )) && let Ok((_, p)) = self.refs.follow(&file, p)
         {
+            let p = p.get();
             if let Some(c) = p.get("const") {
                 return vec![c.clone()];
             }
@@ -889,6 +979,18 @@ pub fn drop_unusable_patterns(v: &mut Value) -> Vec<String> {
 }
 
 /// `{"$ref": "#/$defs/x"}` and nothing else → `x`.
+/// Whether `text` is a string or a key anywhere in `v`: found by walking the value,
+/// where serialising each definition to search its text would write out the whole
+/// set again for every schema.
+fn holds_string(v: &Value, text: &str) -> bool {
+    match v {
+        Value::String(s) => s == text,
+        Value::Array(a) => a.iter().any(|x| holds_string(x, text)),
+        Value::Object(m) => m.iter().any(|(k, x)| k == text || holds_string(x, text)),
+        _ => false,
+    }
+}
+
 fn bare_def_ref(v: &Value) -> Option<String> {
     let m = v.as_object()?;
     if m.len() != 1 {

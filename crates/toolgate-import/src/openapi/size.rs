@@ -20,7 +20,7 @@ const FIELD_TEXT: usize = 100;
 
 /// Bytes of one tool's definition as the model gets it.
 pub fn bytes(t: &Tool) -> usize {
-    t.name.len() + t.description.len() + t.input_schema.to_string().len()
+    t.name.len() + t.description.len() + super::json_bytes::len(&t.input_schema)
 }
 
 /// Total bytes, and the five largest definitions, largest first.

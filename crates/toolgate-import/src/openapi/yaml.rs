@@ -45,14 +45,6 @@ pub fn plain_is_safe(s: &str) -> bool {
     !WORDS.iter().any(|w| w.eq_ignore_ascii_case(s))
 }
 
-fn scalar(s: &str) -> String {
-    if plain_is_safe(s) {
-        s.to_string()
-    } else {
-        double_quoted(s)
-    }
-}
-
 /// `s` as a double-quoted scalar: `"` and `\\` escaped, and every character YAML does
 /// not allow raw (see [`must_escape`]) written as `\uXXXX`.
 pub fn double_quoted(s: &str) -> String {
@@ -88,27 +80,50 @@ pub fn must_escape(c: char) -> bool {
 /// `v` as a block-style YAML document (a trailing newline after each entry).
 pub fn to_string(v: &Value) -> String {
     let mut out = String::new();
-    match v {
-        Value::Object(m) if !m.is_empty() => map(&mut out, m, 0),
-        Value::Array(a) if !a.is_empty() => seq(&mut out, a, 0),
-        other => {
-            out.push_str(&inline(other));
-            out.push('\n');
-        }
-    }
+    write_at(&mut out, v, 0);
     out
 }
 
-/// A value that fits on its key's line: scalars and empty collections.
-fn inline(v: &Value) -> String {
+/// `v` written onto `out` as a block-style YAML document indented by `level` steps of
+/// two spaces: what indenting [`to_string`]'s text would give (no line it writes is
+/// empty, since every scalar with a line break is quoted), without building that text
+/// first.
+pub fn write_at(out: &mut String, v: &Value, level: usize) {
     match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) if n.is_f64() => float_text(&n.to_string()),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => scalar(s),
-        Value::Array(_) => "[]".into(),
-        Value::Object(_) => "{}".into(),
+        Value::Object(m) if !m.is_empty() => map(out, m, level, false),
+        Value::Array(a) if !a.is_empty() => seq(out, a, level),
+        other => {
+            pad(out, level);
+            inline(out, other);
+            out.push('\n');
+        }
+    }
+}
+
+fn pad(out: &mut String, level: usize) {
+    for _ in 0..level {
+        out.push_str("  ");
+    }
+}
+
+/// A value that fits on its key's line: scalars and empty collections.
+fn inline(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) if n.is_f64() => out.push_str(&float_text(&n.to_string())),
+        Value::Number(n) => out.push_str(&n.to_string()),
+        Value::String(s) => scalar_into(out, s),
+        Value::Array(_) => out.push_str("[]"),
+        Value::Object(_) => out.push_str("{}"),
+    }
+}
+
+fn scalar_into(out: &mut String, s: &str) {
+    if plain_is_safe(s) {
+        out.push_str(s);
+    } else {
+        out.push_str(&double_quoted(s));
     }
 }
 
@@ -141,39 +156,67 @@ fn is_block(v: &Value) -> bool {
     }
 }
 
-fn map(out: &mut String, m: &serde_json::Map<String, Value>, level: usize) {
-    let pad = "  ".repeat(level);
-    for (k, v) in m {
-        out.push_str(&pad);
-        out.push_str(&scalar(k));
-        out.push(':');
-        if is_block(v) {
-            out.push('\n');
-            match v {
-                Value::Object(inner) => map(out, inner, level + 1),
-                Value::Array(items) => seq(out, items, level + 1),
-                _ => {}
-            }
-        } else {
-            out.push(' ');
-            out.push_str(&inline(v));
-            out.push('\n');
+/// `m`'s entries at `level`; with `on_dash_line` the first goes right after a
+/// sequence's `- `, which already stands where its indentation would.
+fn map(out: &mut String, m: &serde_json::Map<String, Value>, level: usize, on_dash_line: bool) {
+    for (i, (k, v)) in m.iter().enumerate() {
+        if !(on_dash_line && i == 0) {
+            pad(out, level);
         }
+        entry_after_pad(out, k, v, level);
+    }
+}
+
+/// One entry `key: value` of a map at `level`, as [`write_at`] writes each entry of a
+/// map: a caller writes an entry of a map it does not hold as one value.
+pub fn write_entry(out: &mut String, key: &str, v: &Value, level: usize) {
+    pad(out, level);
+    entry_after_pad(out, key, v, level);
+}
+
+/// One entry whose value is a map, as [`write_entry`] writes it.
+pub fn write_map_entry(
+    out: &mut String,
+    key: &str,
+    m: &serde_json::Map<String, Value>,
+    level: usize,
+) {
+    pad(out, level);
+    scalar_into(out, key);
+    if m.is_empty() {
+        out.push_str(": {}\n");
+    } else {
+        out.push_str(":\n");
+        map(out, m, level + 1, false);
+    }
+}
+
+fn entry_after_pad(out: &mut String, k: &str, v: &Value, level: usize) {
+    scalar_into(out, k);
+    out.push(':');
+    if is_block(v) {
+        out.push('\n');
+        match v {
+            Value::Object(inner) => map(out, inner, level + 1, false),
+            Value::Array(items) => seq(out, items, level + 1),
+            _ => {}
+        }
+    } else {
+        out.push(' ');
+        inline(out, v);
+        out.push('\n');
     }
 }
 
 fn seq(out: &mut String, items: &[Value], level: usize) {
-    let pad = "  ".repeat(level);
     for item in items {
-        out.push_str(&pad);
+        pad(out, level);
         out.push('-');
         match item {
             Value::Object(inner) if !inner.is_empty() => {
                 // The first entry goes on the dash's line, the rest under it.
-                let mut nested = String::new();
-                map(&mut nested, inner, level + 1);
                 out.push(' ');
-                out.push_str(nested.trim_start());
+                map(out, inner, level + 1, true);
             }
             Value::Array(inner) if !inner.is_empty() => {
                 out.push('\n');
@@ -181,7 +224,7 @@ fn seq(out: &mut String, items: &[Value], level: usize) {
             }
             other => {
                 out.push(' ');
-                out.push_str(&inline(other));
+                inline(out, other);
                 out.push('\n');
             }
         }

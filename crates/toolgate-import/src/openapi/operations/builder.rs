@@ -96,7 +96,7 @@ impl<'b> Builder<'b> {
             bind: &cx.bind,
             bound: &mut cx.bound,
         };
-        let conv = Converter::new(cx.refs, cx.dialect, Side::Request);
+        let conv = Converter::new(cx.refs, cx.dialect, Side::Request).sharing(&mut cx.conversions);
         let mut cookies = Cookies::default();
         for (name, value) in spec.auth_cookies {
             // `${VAR}` as written: expanded from the environment when the config loads.

@@ -124,9 +124,15 @@ pub struct Context<'a> {
     /// The named schemas of every response contract, written once for the whole API
     /// (the config's `schemas.<set>`), with the set's name.
     pub shared: Option<(String, BTreeMap<String, Value>)>,
-    /// Whether an input schema compiles, by its text: operations of one resource often
-    /// take the same body, and compiling a large inlined one is most of its cost.
-    pub input_verdicts: HashMap<String, Result<(), String>>,
+    /// Whether an input schema compiles, by the fingerprint of its text: operations of
+    /// one resource often take the same body, and compiling a large inlined one is most
+    /// of its cost. The texts themselves are not kept: together they are as large as
+    /// the config.
+    pub input_verdicts: HashMap<(u64, u64, usize), Result<(), String>>,
+    /// The keys of `input_verdicts`.
+    pub fingerprints: super::json_bytes::Fingerprints,
+    /// The named schemas of input schemas, each converted once for all the tools.
+    pub conversions: super::schema::Conversions,
 }
 
 /// Lists the operations of the spec in its own order.
@@ -376,11 +382,12 @@ fn input_schema(
     }
 
     let verdicts = &mut cx.input_verdicts;
+    let fingerprints = &cx.fingerprints;
     let (input, input_notes) = super::schema::usable(
         Value::Object(input),
         |s| {
             verdicts
-                .entry(s.to_string())
+                .entry(fingerprints.of(s))
                 .or_insert_with(|| {
                     jsonschema::draft202012::new(s)
                         .map(|_| ())
@@ -563,12 +570,11 @@ fn response(
     };
     // A file (`type: file`, `format: binary`), or a string under `*/*`, arrives as raw
     // bytes, never as a JSON string: a `type: string` contract would refuse every one.
-    let resolved = cx
+    let raw_bytes = cx
         .refs
-        .deref(file, &schema)
-        .map(|(_, s)| s)
-        .unwrap_or(Value::Null);
-    if is_raw_bytes(&resolved, any_media) {
+        .follow(file, &schema)
+        .is_ok_and(|(_, s)| is_raw_bytes(s.get(), any_media));
+    if raw_bytes {
         notes.push("the response is a file: the contract accepts anything, drift cannot be detected for this tool".into());
         return (None, headers, notes);
     }

@@ -389,3 +389,161 @@ fn oas31_ref_siblings_are_kept_and_types_pass_through() {
     assert!(valid(&s, json!({"id": null})) && valid(&s, json!({"id": "abc"})));
     assert!(!valid(&s, json!({"id": "abcd"})));
 }
+
+#[test]
+fn a_definition_used_many_times_is_never_copied_to_be_looked_at_or_converted() {
+    // A large component referred to from many properties: each use looks at it (is it
+    // read-only? which tag does this branch pin?) and the first converts it, but none
+    // may copy it, or an API whose components reach each other copies its whole graph
+    // once per use.
+    let uses = 40;
+    let mut props = Map::new();
+    for i in 0..uses {
+        props.insert(format!("p{i}"), json!({"$ref": "#/components/schemas/Big"}));
+    }
+    let big_props: Map<String, Value> = (0..200)
+        .map(|i| {
+            (
+                format!("f{i}"),
+                json!({"type": "string", "description": "x"}),
+            )
+        })
+        .collect();
+    let doc = json!({"components": {"schemas": {
+        "Big": {"type": "object", "properties": big_props,
+                "allOf": [{"$ref": "#/components/schemas/Tagged"}]},
+        "Tagged": {"type": "object", "properties": {"kind": {"$ref": "#/components/schemas/Kind"}}},
+        "Kind": {"type": "string", "enum": ["big"]},
+        "Holder": {"type": "object", "properties": props},
+        "Choice": {"oneOf": [{"$ref": "#/components/schemas/Big"}, {"$ref": "#/components/schemas/Holder"}],
+                   "discriminator": {"propertyName": "kind"}},
+    }}});
+    let dir = std::env::temp_dir().join(format!(
+        "toolgate-schema-copies-{}-{}",
+        std::process::id(),
+        rand::random::<u32>()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("spec.json");
+    std::fs::write(&file, doc.to_string()).unwrap();
+    let mut refs = Refs::default();
+    let (root, _) = refs.root(&file).unwrap();
+    for side in [Side::Request, Side::Response] {
+        let (out, warnings) = Converter::new(&mut refs, Dialect::Oas30, side).root(
+            &root,
+            &json!({"type": "array", "items": {"$ref": "#/components/schemas/Choice"}}),
+        );
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(
+            out["$defs"]["Holder"]["properties"]
+                .as_object()
+                .unwrap()
+                .len(),
+            uses
+        );
+        assert_eq!(
+            out["$defs"]["Choice"]["anyOf"][0]["allOf"][1]["properties"]["kind"]["enum"],
+            json!(["big"])
+        );
+    }
+    assert_eq!(refs.copies, 0, "definitions copied to be read");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bare_root_keeps_its_definition_only_when_a_ref_names_it() {
+    // A text that merely contains the reference, quotes and all, is no use of it.
+    let doc = json!({"components": {"schemas": {
+        "A": {"type": "object", "properties": {"b": {"$ref": "#/components/schemas/B"}}},
+        "B": {"type": "string", "enum": ["x\"#/$defs/A", "#/$defs/Ab"]},
+        "R": {"type": "object", "properties": {"again": {"$ref": "#/components/schemas/R"}}},
+    }}});
+    let a = convert_in(
+        Dialect::Oas30,
+        Side::Request,
+        json!({"s": {"$ref": "#/components/schemas/A"}, "components": doc["components"]}),
+        "/s",
+    );
+    assert_eq!(a["properties"]["b"]["$ref"], "#/$defs/B", "{a}");
+    assert!(a["$defs"].get("A").is_none(), "{a}");
+    assert!(a["$defs"].get("B").is_some(), "{a}");
+    let r = convert_in(
+        Dialect::Oas30,
+        Side::Request,
+        json!({"s": {"$ref": "#/components/schemas/R"}, "components": doc["components"]}),
+        "/s",
+    );
+    assert_eq!(
+        r["$defs"]["R"]["properties"]["again"]["$ref"], "#/$defs/R",
+        "{r}"
+    );
+    assert!(valid(&r, json!({"again": {"again": {}}})));
+}
+
+#[test]
+fn converters_sharing_conversions_convert_each_definition_once_and_give_the_same_schemas() {
+    // Many operations whose bodies reach the same components (and the same problems
+    // in them): converted once for the import, each tool's `$defs` and warnings are
+    // what converting them for that tool alone gives.
+    let doc = json!({"components": {"schemas": {
+        "Base": {"type": "object", "properties": {"id": {"type": "string", "readOnly": true},
+                 "n": {"type": "integer", "default": "seven"}}},
+        "A": {"allOf": [{"$ref": "#/components/schemas/Base"}],
+              "properties": {"b": {"$ref": "#/components/schemas/B"},
+                             "gone": {"$ref": "#/components/schemas/Missing"}}},
+        "B": {"type": "object", "properties": {"a": {"$ref": "#/components/schemas/A"},
+              "c": {"type": "array", "items": {"$ref": "#/components/schemas/C"}}}},
+        "C": {"type": "string", "pattern": "uuid", "minLength": "x"},
+        "L1": {"$ref": "#/components/schemas/L2"},
+        "L2": {"$ref": "#/components/schemas/L1"},
+    }}});
+    let dir = std::env::temp_dir().join(format!(
+        "toolgate-schema-conversions-{}-{}",
+        std::process::id(),
+        rand::random::<u32>()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("spec.json");
+    std::fs::write(&file, doc.to_string()).unwrap();
+    let mut refs = Refs::default();
+    let (root, _) = refs.root(&file).unwrap();
+    let r = |n: &str| json!({"$ref": format!("#/components/schemas/{n}")});
+    let tools = [
+        vec![r("A")],
+        vec![r("B"), r("C")],
+        vec![json!({"type": "array", "items": r("B")}), r("L1")],
+        vec![r("C")],
+        vec![r("A"), r("L2")],
+    ];
+    let convert_all = |refs: &mut Refs, conversions: Option<&mut Conversions>| {
+        let mut out = Vec::new();
+        let mut conversions = conversions;
+        for parts in &tools {
+            let mut conv = Converter::new(refs, Dialect::Oas30, Side::Request);
+            if let Some(c) = conversions.as_deref_mut() {
+                conv = conv.sharing(c);
+            }
+            let converted: Vec<Value> = parts.iter().map(|p| conv.part(&root, p)).collect();
+            let (defs, warnings) = conv.finish();
+            out.push((converted, defs, warnings));
+        }
+        out
+    };
+    let alone = convert_all(&mut refs, None);
+    let mut conversions = Conversions::default();
+    let shared = convert_all(&mut refs, Some(&mut conversions));
+    assert_eq!(shared, alone);
+    assert!(
+        alone[0].2.iter().any(|w| w.contains("Missing")),
+        "{:?}",
+        alone[0].2
+    );
+    assert!(
+        alone[2].2.iter().any(|w| w.contains("only refers")),
+        "{:?}",
+        alone[2].2
+    );
+    // Base, A, B, C, L1, L2: each once, however many tools reach it.
+    assert_eq!(conversions.made, 6);
+    let _ = std::fs::remove_dir_all(&dir);
+}

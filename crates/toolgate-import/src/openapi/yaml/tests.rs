@@ -113,3 +113,53 @@ fn nested_values_round_trip() {
     let back: Value = yaml_serde::from_str(&text).unwrap();
     assert_eq!(back, v, "{text}");
 }
+
+#[test]
+fn a_document_written_at_a_level_is_the_document_indented() {
+    // Nested sequences of maps (`anyOf` of objects holding `allOf`s) are where the
+    // writer once built each item's text apart and copied it in, once per level.
+    let deep = json!({"anyOf": [
+        {"allOf": [{"type": "object", "properties": {"a": {"anyOf": [{"x": 1}, [], {}]}}}]},
+        [["a", {"k": [{"m": null, "n": 1.5}]}], []],
+        "text: with\nbreaks",
+        {"": {"yes": "no"}},
+    ]});
+    for v in [
+        deep,
+        json!([{"a": 1}, [{"b": [2]}]]),
+        json!("scalar"),
+        json!({}),
+        json!({"e": {}, "l": [], "f": 1.0e20}),
+    ] {
+        let whole = to_string(&v);
+        for level in 0..4 {
+            let indented: String = whole
+                .lines()
+                .map(|l| format!("{}{l}\n", "  ".repeat(level)))
+                .collect();
+            let mut out = String::new();
+            write_at(&mut out, &v, level);
+            assert_eq!(out, indented, "{v} at {level}");
+        }
+        let parsed: Value = yaml_serde::from_str(&whole).unwrap();
+        assert_eq!(parsed, v);
+    }
+}
+
+#[test]
+fn an_entry_written_alone_is_the_entry_of_its_map() {
+    let m = json!({"k": {"a": [1, {"b": 2}]}, "empty": {}, "s": "1:30", "x y": []});
+    let Value::Object(m) = m else { unreachable!() };
+    for level in 0..3 {
+        let mut whole = String::new();
+        write_at(&mut whole, &Value::Object(m.clone()), level);
+        let mut each = String::new();
+        for (k, v) in &m {
+            match v {
+                Value::Object(inner) => write_map_entry(&mut each, k, inner, level),
+                v => write_entry(&mut each, k, v, level),
+            }
+        }
+        assert_eq!(each, whole);
+    }
+}
