@@ -43,8 +43,8 @@ pub(crate) fn could_name_a_dot_segment(value: &str) -> bool {
 /// `reading` with one layer of percent-encoding undone, in both forms servers decode:
 /// `%XX` (a byte) and IIS's `%uXXXX` (a UTF-16 code unit, written here as its UTF-8;
 /// a lone surrogate as U+FFFD), which IIS and ASP.NET decoded before resolving dot
-/// segments, so `%u002e%u002e%u002f` climbed as `../` does (the "%u" encoding of
-/// CVE-2001-0333 and of OWASP's path traversal cheat sheet).
+/// segments, so `%u002e%u002e%u002f` climbed as `../` does (CAPEC-64 counts this
+/// "Unicode encoding" among those that walk past a server's path checks).
 fn decoded_layer(reading: &str) -> Vec<u8> {
     if !reading.contains("%u") && !reading.contains("%U") {
         return percent_decode_str(reading).collect();
