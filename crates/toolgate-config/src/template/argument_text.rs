@@ -7,8 +7,18 @@ use serde_json::Value;
 
 use super::request::RenderError;
 
-/// An argument's text where a header is written: a list's items joined by commas.
-pub(super) fn comma_joined(items: &[String]) -> Result<String, RenderError> {
+/// An argument's text where a header is written: a list's items joined by commas. An
+/// item with a space or tab at either edge is refused: a field value has none (RFC 9110
+/// section 5.5) and a list's parser drops it around each item (section 5.6.1), so the
+/// server would read `admin` where the schema checked `" admin"`.
+pub(super) fn comma_joined(header: &str, items: &[String]) -> Result<String, RenderError> {
+    let edged = |item: &String| item.starts_with([' ', '\t']) || item.ends_with([' ', '\t']);
+    if let Some(item) = items.iter().find(|item| edged(item)) {
+        return Err(RenderError(format!(
+            "the value {item:?} for header {header} has whitespace at its start or end, which \
+             servers drop before reading it; send it without"
+        )));
+    }
     Ok(items.join(","))
 }
 

@@ -11,7 +11,8 @@
 //! dependency's credentials on it. Applications that apply Unicode compatibility
 //! normalisation (NFKC) to a decoded path read `‥` and `．．` as `..` and `／` as `/`.
 //! So a value is refused when any reading of it — as written, or with up to
-//! [`DECODED_LAYERS`] layers of percent-encoding undone, with or without those
+//! [`DECODED_LAYERS`] layers of percent-encoding undone (`%XX`, and IIS's `%uXXXX`,
+//! so `%u002e%u002e` is `..`), with or without those
 //! compatibility forms folded, split at `/` or `\`, with a segment's `;parameters`
 //! dropped — has a `.` or `..` part.
 
@@ -30,13 +31,50 @@ pub(crate) fn could_name_a_dot_segment(value: &str) -> bool {
         if names_a_dot_segment(&reading) || names_a_dot_segment(&folded(&reading)) {
             return true;
         }
-        let bytes: Vec<u8> = percent_decode_str(&reading).collect();
+        let bytes = decoded_layer(&reading);
         if bytes == reading.as_bytes() {
             return false;
         }
         reading = Cow::Owned(String::from_utf8_lossy(&overlong_ascii_folded(&bytes)).into_owned());
     }
     false
+}
+
+/// `reading` with one layer of percent-encoding undone, in both forms servers decode:
+/// `%XX` (a byte) and IIS's `%uXXXX` (a UTF-16 code unit, written here as its UTF-8;
+/// a lone surrogate as U+FFFD), which IIS and ASP.NET decoded before resolving dot
+/// segments, so `%u002e%u002e%u002f` climbed as `../` does (CAPEC-64 counts this
+/// "Unicode encoding" among those that walk past a server's path checks).
+fn decoded_layer(reading: &str) -> Vec<u8> {
+    if !reading.contains("%u") && !reading.contains("%U") {
+        return percent_decode_str(reading).collect();
+    }
+    let mut out = Vec::with_capacity(reading.len());
+    let mut rest = reading;
+    while let Some(at) = rest.find('%') {
+        out.extend(percent_decode_str(&rest[..at]));
+        let after = &rest[at + 1..];
+        let unit = after
+            .strip_prefix(['u', 'U'])
+            .and_then(|hex| hex.get(..4))
+            .filter(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit()))
+            .and_then(|hex| u32::from_str_radix(hex, 16).ok());
+        match unit {
+            Some(unit) => {
+                let c = char::from_u32(unit).unwrap_or(char::REPLACEMENT_CHARACTER);
+                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                rest = &after[5..];
+            }
+            None => {
+                // `%XX` or a lone `%`: the ordinary decoder reads it with what follows.
+                let next = after.find('%').map_or(rest.len(), |i| at + 1 + i);
+                out.extend(percent_decode_str(&rest[at..next]));
+                rest = &rest[next..];
+            }
+        }
+    }
+    out.extend(percent_decode_str(rest));
+    out
 }
 
 /// `bytes` with every overlong UTF-8 form of an ASCII character (`C0 AE`, `E0 80 AE`
@@ -144,6 +182,23 @@ mod tests {
             "%e0%80%ae%e0%80%ae",
             "%f0%80%80%ae%f0%80%80%ae",
             "%25c0%25ae%25c0%25ae",
+            // IIS's `%uXXXX` (a UTF-16 code unit), alone, mixed with `%XX` and
+            // literal dots, encoded once more, and naming the NFKC forms.
+            "%u002e%u002e/admin",
+            "%U002E%U002E%U002Fadmin",
+            "..%u002fadmin",
+            "..%u005cadmin",
+            "%u002e.",
+            ".%u002e",
+            "%u002e%2e",
+            "%25u002e%25u002e",
+            "%u2025",
+            "%uff0e%uff0e%uff0fadmin",
+            // Mixed: one dot encoded, the other written.
+            "%2e.",
+            ".%2e",
+            "%252e.",
+            ".%252e/admin",
         ] {
             assert!(could_name_a_dot_segment(climbing), "{climbing:?}");
         }
@@ -167,6 +222,11 @@ mod tests {
             "%c3%a9..",
             "\u{2026}",
             "v\u{ff0e}2",
+            "%u002e%u002ex",
+            "%u00",
+            "%u002",
+            "%uzzzz",
+            "%ud800%ud800",
             "",
         ] {
             assert!(!could_name_a_dot_segment(plain), "{plain:?}");

@@ -183,7 +183,7 @@ impl RequestTemplate {
     fn rendered_headers(&self, args: &Map<String, Value>) -> Result<HeaderMap, RenderError> {
         let mut headers = HeaderMap::new();
         for (name, template) in &self.headers {
-            if let Some(value) = template.render(args, |t, _| comma_joined(t))? {
+            if let Some(value) = template.render(args, |t, _| comma_joined(name.as_str(), t))? {
                 // RFC 9110 leaves bytes past ASCII in a field value opaque: Java's
                 // servlets and Node read them as Latin-1, Go as UTF-8, so `café` or a
                 // right-to-left override would reach the server as other text than

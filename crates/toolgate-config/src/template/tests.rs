@@ -316,6 +316,49 @@ fn a_header_value_past_ascii_is_refused_not_sent_for_a_server_to_read_as_latin1(
     assert_eq!(r.headers["x-user"], "Jose Smith");
 }
 
+/// RFC 9110 section 5.5: a field value has no leading or trailing whitespace, so every
+/// parser drops it, and a list's parser (section 5.6.1) drops it around each item too.
+/// `" admin"` or `"admin\t"` would be checked as one text and read as another.
+#[test]
+fn a_header_argument_with_whitespace_at_its_edges_is_refused_not_trimmed_by_the_server() {
+    let base = url::Url::parse("http://h").unwrap();
+    let mut t = template("/x", &[]);
+    t.headers
+        .push((HeaderName::from_static("x-role"), Template::parse("{role}")));
+    t.headers.push((
+        HeaderName::from_static("x-scope"),
+        Template::parse("scope={scope}"),
+    ));
+    for (role, scope) in [
+        (json!(" admin"), json!("read")),
+        (json!("admin "), json!("read")),
+        (json!("\tadmin"), json!("read")),
+        (json!("admin\t"), json!("read")),
+        (json!(["user", " admin"]), json!("read")),
+        (json!(["admin ", "user"]), json!("read")),
+        (json!("user"), json!("read ")),
+        (json!("user"), json!(["read", " write"])),
+        (json!(" "), json!("read")),
+    ] {
+        let e = t
+            .render(&base, &args(json!({"role": role, "scope": scope})))
+            .unwrap_err();
+        assert!(
+            e.0.contains("header x-") && e.0.contains("whitespace"),
+            "{role} {scope}: {e:?}"
+        );
+    }
+    // Whitespace inside a value is the value's own, and a template's own text stays.
+    let r = t
+        .render(
+            &base,
+            &args(json!({"role": ["Jose Smith", "a\tb"], "scope": "read write"})),
+        )
+        .unwrap();
+    assert_eq!(r.headers["x-role"], "Jose Smith,a\tb");
+    assert_eq!(r.headers["x-scope"], "scope=read write");
+}
+
 #[test]
 fn body_placeholders_keep_json_types_and_drop_absent_keys() {
     let base = url::Url::parse("http://h").unwrap();

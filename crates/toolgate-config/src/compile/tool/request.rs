@@ -14,6 +14,32 @@ use crate::template::{
     BodyEncoding, FormStyle, RequestTemplate, Template, json_media_type, text_media_type,
 };
 
+/// Header names (lowercase) a tool may set, but never from an argument: see
+/// `header_templates`.
+const REWRITES_THE_REQUEST: &[&str] = &[
+    "host",
+    "content-length",
+    "transfer-encoding",
+    "te",
+    "trailer",
+    "connection",
+    "keep-alive",
+    "upgrade",
+    "expect",
+    "proxy-connection",
+    "forwarded",
+    "x-forwarded-host",
+    "x-forwarded-proto",
+    "x-forwarded-prefix",
+    "x-forwarded-port",
+    "x-host",
+    "x-http-method-override",
+    "x-http-method",
+    "x-method-override",
+    "x-original-url",
+    "x-rewrite-url",
+];
+
 impl Compiler<'_> {
     /// Every part is checked even when an earlier one failed; the placeholders are
     /// compared with the input schema only once the request is whole.
@@ -96,6 +122,13 @@ impl Compiler<'_> {
             .collect()
     }
 
+    /// Headers whose value servers and the proxies before them read as the request's
+    /// destination, method, path or framing rather than as data: an argument there
+    /// would let the model change the host (`Host`, `X-Forwarded-Host`, `Forwarded`:
+    /// virtual hosts, links built from it), the method (`X-HTTP-Method-Override` on
+    /// a read-only tool), the path (`X-Original-URL`, `X-Rewrite-URL`, honoured by IIS
+    /// and Symfony after any path check), or where the body ends (`Content-Length`,
+    /// `Transfer-Encoding`: request smuggling).
     fn header_templates(
         &mut self,
         rpath: &str,
@@ -105,7 +138,23 @@ impl Compiler<'_> {
         for (k, v) in raw {
             let v = self.bound(format!("{rpath}.headers.{k}"), &v);
             match HeaderName::from_bytes(k.as_bytes()) {
-                Ok(n) => headers.push((n, Template::parse(&v))),
+                Ok(n) => {
+                    let template = Template::parse(&v);
+                    if let Some(argument) = template.arguments().next()
+                        && REWRITES_THE_REQUEST.contains(&n.as_str())
+                    {
+                        self.err(
+                            format!("{rpath}.headers.{k}"),
+                            format!(
+                                "header `{k}` cannot take an argument ({{{argument}}}): servers and \
+                                 proxies read it for where the request goes, which method or \
+                                 path it has, or where its body ends, so the model would choose that"
+                            ),
+                            "write a fixed value, or send the argument in the path, query or body",
+                        );
+                    }
+                    headers.push((n, template));
+                }
                 Err(_) => self.err(
                     format!("{rpath}.headers.{k}"),
                     format!("`{k}` is not a valid header name"),

@@ -494,3 +494,52 @@ fn a_tool_header_of_the_dependency_s_name_replaces_it() {
     assert!(!rendered.sends_dependency_header(&http::header::AUTHORIZATION));
     assert!(rendered.sends_dependency_header(&http::header::ACCEPT));
 }
+
+/// A tool whose request sets header `name` to `value`, its argument `v` declared.
+fn compile_header(name: &str, value: &str) -> Result<crate::Config, String> {
+    let yaml = format!(
+        "dependencies:\n  api: {{ base_url: \"https://api.example.com\" }}\n\
+         tools:\n  t:\n    dependency: api\n    owner: o@example.com\n    \
+         request: {{ path: /items, headers: {{ \"{name}\": \"{value}\" }} }}\n    \
+         input_schema: {{ type: object, properties: {{ v: {{ type: string }} }} }}\n"
+    );
+    crate::parse(Path::new("t.yaml"), &yaml, Path::new("."), &|_| None).map_err(|e| e.to_string())
+}
+
+/// Headers read for the request's destination, method, path or framing take no
+/// argument: the model could otherwise pick another virtual host on the same address,
+/// turn a read into a `DELETE`, route past a path check, or smuggle a second request.
+#[test]
+fn a_header_that_steers_the_request_takes_no_argument() {
+    for name in [
+        "Host",
+        "host",
+        "Content-Length",
+        "Transfer-Encoding",
+        "TE",
+        "Connection",
+        "Upgrade",
+        "Expect",
+        "Forwarded",
+        "X-Forwarded-Host",
+        "X-Forwarded-Proto",
+        "X-HTTP-Method-Override",
+        "X-Method-Override",
+        "X-Original-URL",
+        "X-Rewrite-URL",
+    ] {
+        for value in ["{v}", "tenant-{v}.example.com"] {
+            let e = compile_header(name, value).expect_err(name);
+            assert!(
+                e.contains(&format!("headers.{name}"))
+                    && e.contains("cannot take an argument ({v})"),
+                "{name}: {e}"
+            );
+        }
+        // A fixed value is the owner's choice.
+        compile_header(name, "fixed").unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    for name in ["X-Request-Id", "X-Tenant", "Accept-Language", "If-Match"] {
+        compile_header(name, "{v}").unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
