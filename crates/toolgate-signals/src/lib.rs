@@ -35,13 +35,14 @@ mod discord;
 mod error_header;
 mod github;
 mod gitlab;
+pub mod graphql;
 pub mod headers;
 mod hubspot;
 mod ietf;
 mod inert;
 mod json_counts;
 pub mod link;
-mod maintenance;
+pub mod maintenance;
 mod msgraph;
 mod num;
 mod openai;
@@ -165,6 +166,10 @@ pub struct Signals {
     /// (`WWW-Authenticate: Bearer error="insufficient_scope", scope="repo"`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missing_scope: Option<String>,
+    /// A 2xx body that says the service is under maintenance ([`maintenance::announced`]),
+    /// filled by the engine and told only when the contract refuses the body.
+    #[serde(skip)]
+    pub maintenance: Option<maintenance::Announced>,
 }
 
 /// One `Warning: 199` / `299` member (RFC 7234 §5.5), as Kubernetes sends them, or a
@@ -445,6 +450,7 @@ fn read_fields(
         should_retry: retry_advice::read(headers),
         recovery: challenge.recovery,
         missing_scope: challenge.scope,
+        maintenance: None,
     };
     signals.unread = unread::find_with(headers, &signals, &retirement_fields);
     signals

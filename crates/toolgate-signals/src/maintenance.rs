@@ -20,6 +20,9 @@ use serde_json::Value;
 
 use crate::MAX_WAIT;
 
+mod page;
+pub use page::{Announced, announced};
+
 /// Bytes of a body read.
 const MAX_TEXT: usize = 4096;
 /// JSON values looked at.

@@ -1,0 +1,248 @@
+//! Whether a successful reply is a GraphQL response that failed, and which HTTP status
+//! its errors stand for.
+//!
+//! GraphQL servers answer a well-formed request with a 200 when the client accepts
+//! `application/json`, whatever went wrong (GraphQL over HTTP, "application/json"
+//! responses; Grafbase's and Ayrshare's gateway docs say the same): the failure is in
+//! the body, `{"errors": [{"message": …, "extensions": {"code": …}}], "data": null}`.
+//! Read as a status, such a reply is a success, and a response contract loose enough
+//! for GraphQL's `data` passes it.
+//!
+//! The GraphQL specification (§7.1 Response Format) allows only `data`, `errors` and
+//! `extensions` at the top of a response, and every error has a `message` string: a
+//! business object with an `errors` field of its own, or an `errors` list that is empty,
+//! is not a GraphQL failure. Without `data` (a request error: the document did not parse
+//! or validate) or with `data: null` (execution failed at its root) nothing came back,
+//! so the reply failed, with the status its error codes stand for: the codes Apollo
+//! Server, Hasura, Shopify, GitHub, AWS AppSync and graphql-java write
+//! (`UNAUTHENTICATED`, `FORBIDDEN`, `BAD_USER_INPUT`, `THROTTLED`, `access-denied`,
+//! `UnauthorizedException`, `ValidationError`). When several errors name one, a 4xx
+//! wins over a 5xx, as the GraphQL-over-HTTP draft advises for the
+//! `application/graphql-response+json` status. Without a known code, a request error
+//! stands for a 400 and a failed execution for a 500; the recovery reader still reads
+//! the errors' codes and messages for what would fix it. With `data` beside the errors,
+//! the reply holds partial data, told as such.
+//!
+//! Bounded: only the first [`MAX_BODY`] bytes are parsed, at most [`MAX_ERRORS`] errors
+//! are looked at.
+
+use serde_json::{Map, Value};
+
+/// Bytes of a reply read: a GraphQL failure is short, and one that is not whole in
+/// this prefix is not read as one.
+const MAX_BODY: usize = 64 * 1024;
+/// Errors looked at.
+const MAX_ERRORS: usize = 32;
+/// Longest code read.
+const MAX_CODE: usize = 64;
+
+/// What a GraphQL reply with errors says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reply {
+    /// Nothing came back: the call failed, as a reply of this HTTP status would have.
+    Failed {
+        /// The status its errors stand for.
+        status: u16,
+    },
+    /// Data came back beside errors: some fields are missing or null.
+    Partial {
+        /// How many errors came with it.
+        errors: usize,
+    },
+}
+
+/// What a 2xx body says when it is a GraphQL response with errors; `None` for any
+/// other body, a GraphQL success included.
+///
+/// ```
+/// use toolgate_signals::graphql::{read, Reply};
+/// let body = br#"{"errors":[{"message":"no","extensions":{"code":"UNAUTHENTICATED"}}],"data":null}"#;
+/// assert_eq!(read(body), Some(Reply::Failed { status: 401 }));
+/// assert_eq!(read(br#"{"errors":[],"data":{"a":1}}"#), None);
+/// ```
+#[must_use]
+pub fn read(body: &[u8]) -> Option<Reply> {
+    let head = body.iter().position(|b| !b.is_ascii_whitespace())?;
+    // Every successful reply passes here: only one that names `errors` is parsed.
+    if body[head] != b'{'
+        || body.len() > MAX_BODY
+        || memchr::memmem::find(body, b"\"errors\"").is_none()
+    {
+        return None;
+    }
+    let Ok(Value::Object(top)) = serde_json::from_slice::<Value>(body) else {
+        return None;
+    };
+    if top
+        .keys()
+        .any(|k| !matches!(k.as_str(), "data" | "errors" | "extensions"))
+    {
+        return None;
+    }
+    let errors = top.get("errors")?.as_array()?;
+    if errors.is_empty() || !errors.iter().all(is_error) {
+        return None;
+    }
+    match top.get("data") {
+        Some(Value::Object(_)) => Some(Reply::Partial {
+            errors: errors.len(),
+        }),
+        Some(Value::Null) => Some(Reply::Failed {
+            status: named(errors).unwrap_or(500),
+        }),
+        None => Some(Reply::Failed {
+            status: named(errors).unwrap_or(400),
+        }),
+        // `data` is an object or null (§7.1.1): anything else is not GraphQL's.
+        Some(_) => None,
+    }
+}
+
+/// A GraphQL error: an object with a `message` string (§7.1.2).
+fn is_error(e: &Value) -> bool {
+    e.as_object()
+        .and_then(|m| m.get("message"))
+        .is_some_and(Value::is_string)
+}
+
+/// The status the errors' codes stand for, a 4xx before a 5xx.
+fn named(errors: &[Value]) -> Option<u16> {
+    let statuses = errors
+        .iter()
+        .take(MAX_ERRORS)
+        .filter_map(Value::as_object)
+        .filter_map(error_status);
+    statuses.min_by_key(|s| (*s >= 500, *s))
+}
+
+/// The status one error stands for: the one it names in its `extensions` (Infrahub's
+/// `http_status`, monday.com's `status_code`, Akeneo's `http_code`); else its code
+/// (`extensions.code` as Apollo, Hasura and Shopify write it, graphql-java's
+/// `extensions.classification`, GitHub's `type`, AppSync's `errorType`, or a `code` of
+/// its own); else its message's words.
+fn error_status(e: &Map<String, Value>) -> Option<u16> {
+    let ext = e.get("extensions").and_then(Value::as_object);
+    if let Some(named) = ext.and_then(named_status) {
+        return Some(named);
+    }
+    let candidates = [
+        ext.and_then(|x| x.get("code")),
+        ext.and_then(|x| x.get("classification")),
+        e.get("type"),
+        e.get("errorType"),
+        e.get("code"),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .find_map(code_status)
+        .or_else(|| {
+            e.get("message")
+                .and_then(Value::as_str)
+                .and_then(message_status)
+        })
+}
+
+/// An HTTP error status an error's `extensions` name, as a number or a numeral.
+fn named_status(ext: &Map<String, Value>) -> Option<u16> {
+    const KEYS: [&str; 5] = [
+        "httpstatus",
+        "statuscode",
+        "httpcode",
+        "httpstatuscode",
+        "status",
+    ];
+    ext.iter()
+        .filter(|(k, _)| KEYS.contains(&crate::walk::normalise(k).as_str()))
+        .find_map(|(_, v)| {
+            let n = match v {
+                Value::Number(n) => n.as_u64()?,
+                Value::String(s) => s.trim().parse().ok()?,
+                _ => return None,
+            };
+            u16::try_from(n).ok().filter(|s| (400..=599).contains(s))
+        })
+}
+
+/// The status an error's message says, where no code does: a thing not found, access
+/// refused, a throttle.
+fn message_status(message: &str) -> Option<u16> {
+    let w = crate::passed::words(message);
+    let phrase = |p: &[&str]| {
+        w.windows(p.len())
+            .any(|win| win.iter().zip(p).all(|(x, y)| x == y))
+    };
+    if phrase(&["not", "found"]) || phrase(&["does", "not", "exist"]) || phrase(&["no", "such"]) {
+        Some(404)
+    } else if phrase(&["not", "authorized"])
+        || phrase(&["not", "authorised"])
+        || phrase(&["access", "denied"])
+        || phrase(&["permission", "denied"])
+        || w.iter().any(|x| x == "forbidden")
+    {
+        Some(403)
+    } else if phrase(&["rate", "limit"])
+        || phrase(&["rate", "limited"])
+        || phrase(&["too", "many", "requests"])
+        || w.iter().any(|x| x == "throttled")
+    {
+        Some(429)
+    } else {
+        None
+    }
+}
+
+/// A code's status, by its letters alone (`BAD_USER_INPUT`, `bad-user-input` and
+/// `BadUserInput` are one code; AppSync's `UnauthorizedException` is `Unauthorized`).
+pub(crate) fn code_status(code: &str) -> Option<u16> {
+    if code.len() > MAX_CODE {
+        return None;
+    }
+    let folded = crate::walk::normalise(code);
+    let name = folded.strip_suffix("exception").unwrap_or(&folded);
+    Some(match name {
+        "unauthenticated"
+        | "unauthorized"
+        | "unauthorised"
+        | "authenticationerror"
+        | "invalidjwt"
+        | "jwtinvalid"
+        | "invalidtoken"
+        | "invalidheaders" => 401,
+        "forbidden" | "accessdenied" | "permissiondenied" | "permissionerror" => 403,
+        "badrequest"
+        | "baduserinput"
+        | "badinput"
+        | "invalidinput"
+        | "invalidargument"
+        | "validationerror"
+        | "validationfailed"
+        | "graphqlvalidationfailed"
+        | "graphqlparsefailed"
+        | "parsefailed"
+        | "parseerror"
+        | "invalidsyntax"
+        | "operationresolutionfailure"
+        | "persistedquerynotfound"
+        | "persistedquerynotsupported"
+        | "maxcostexceeded"
+        | "maxdepthexceeded"
+        | "maxcomplexityexceeded"
+        | "querycomplexityexceeded"
+        | "complexityexceeded"
+        | "querytoocomplex"
+        | "depthlimitexceeded"
+        | "constraintviolation" => 400,
+        "notfound" | "resourcenotfound" => 404,
+        "conflict" => 409,
+        "throttled" | "ratelimited" | "ratelimitexceeded" | "toomanyrequests" => 429,
+        "internalservererror" | "internalerror" | "internal" | "servererror" | "unexpected" => 500,
+        "serviceunavailable" | "unavailable" => 503,
+        "timeout" | "gatewaytimeout" => 504,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,188 @@
+use super::{Reply, read};
+
+fn failed(body: &str) -> Option<u16> {
+    match read(body.as_bytes()) {
+        Some(Reply::Failed { status }) => Some(status),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_failed_reply_stands_for_the_status_its_code_names() {
+    // (body, status): codes in every spelling servers write them.
+    let cases = [
+        (
+            r#"{"errors":[{"message":"Unauthenticated","extensions":{"code":"UNAUTHENTICATED"}}],"data":null}"#,
+            401,
+        ),
+        (
+            r#"{"data":null,"errors":[{"message":"x","extensions":{"path":"$","code":"invalid-jwt"}}]}"#,
+            401,
+        ),
+        (
+            r#"{"data":null,"errors":[{"errorType":"UnauthorizedException","message":"Not Authorized to access listPosts on type Query"}]}"#,
+            401,
+        ),
+        (
+            r#"{"errors":[{"type":"FORBIDDEN","path":["org"],"message":"Resource not accessible by integration"}],"data":null}"#,
+            403,
+        ),
+        (
+            r#"{"errors":[{"message":"Access denied for shop field.","extensions":{"code":"ACCESS_DENIED"}}]}"#,
+            403,
+        ),
+        (
+            r#"{"errors":[{"message":"Variable $id got invalid value","extensions":{"code":"BAD_USER_INPUT"}}]}"#,
+            400,
+        ),
+        (
+            r#"{"errors":[{"message":"Validation error of type FieldUndefined","extensions":{"classification":"ValidationError"}}]}"#,
+            400,
+        ),
+        (
+            r#"{"errors":[{"message":"Query cost is 1200, which exceeds the single query max cost limit (1000).","extensions":{"code":"MAX_COST_EXCEEDED","cost":1200,"maxCost":1000}}]}"#,
+            400,
+        ),
+        (
+            r#"{"errors":[{"message":"Throttled","extensions":{"code":"THROTTLED"}}],"extensions":{"cost":{"requestedQueryCost":101}}}"#,
+            429,
+        ),
+        (
+            r#"{"data":null,"errors":[{"type":"RATE_LIMITED","message":"API rate limit exceeded for user ID 1."}]}"#,
+            429,
+        ),
+        (
+            r#"{"data":null,"errors":[{"message":"boom","extensions":{"code":"INTERNAL_SERVER_ERROR"}}]}"#,
+            500,
+        ),
+        (
+            r#"{"data":null,"errors":[{"message":"Not found","extensions":{"code":"NOT_FOUND"}}]}"#,
+            404,
+        ),
+    ];
+    for (body, status) in cases {
+        assert_eq!(failed(body), Some(status), "{body}");
+    }
+}
+
+#[test]
+fn without_a_known_code_a_request_error_is_a_400_and_a_failed_execution_a_500() {
+    // No `data`: the document never ran (a parse or validation error).
+    assert_eq!(
+        failed(
+            r#"{"errors":[{"message":"Syntax Error: Expected Name, found <EOF>.","locations":[{"line":1,"column":9}]}]}"#
+        ),
+        Some(400)
+    );
+    // `data: null`: execution failed at its root.
+    assert_eq!(
+        failed(r#"{"errors":[{"message":"Something odd","path":["viewer"]}],"data":null}"#),
+        Some(500)
+    );
+    // A code no rule knows leaves the default.
+    assert_eq!(
+        failed(r#"{"errors":[{"message":"x","extensions":{"code":"SOMETHING_NEW"}}],"data":null}"#),
+        Some(500)
+    );
+}
+
+#[test]
+fn a_client_error_wins_over_a_server_error_among_several() {
+    let body = r#"{"data":null,"errors":[
+        {"message":"a","extensions":{"code":"INTERNAL_SERVER_ERROR"}},
+        {"message":"b","extensions":{"code":"FORBIDDEN"}}]}"#;
+    assert_eq!(failed(body), Some(403));
+}
+
+#[test]
+fn data_beside_errors_is_partial() {
+    let body = r#"{"data":{"viewer":{"login":"a","email":null}},"errors":[{"message":"no email","path":["viewer","email"],"extensions":{"code":"FORBIDDEN"}}]}"#;
+    assert_eq!(read(body.as_bytes()), Some(Reply::Partial { errors: 1 }));
+}
+
+#[test]
+fn look_alikes_are_not_graphql_failures() {
+    let bodies = [
+        // A GraphQL success, and one whose `errors` list is empty.
+        r#"{"data":{"a":1}}"#,
+        r#"{"data":{"a":1},"errors":[]}"#,
+        r#"{"data":null,"errors":[]}"#,
+        // A business object with an `errors` field of its own beside other members.
+        r#"{"id":"imp_1","status":"completed","errors":[{"row":3,"message":"bad email"}]}"#,
+        r#"{"errors":[{"message":"bad row"}],"imported":10}"#,
+        // Errors that are not GraphQL's: strings, objects without a message.
+        r#"{"errors":["quota exceeded"]}"#,
+        r#"{"errors":[{"code":"E1"}],"data":null}"#,
+        // `data` that is neither an object nor null.
+        r#"{"data":[1,2],"errors":[{"message":"x"}]}"#,
+        // Not an object at all, or not JSON.
+        r#"[{"errors":[{"message":"x"}]}]"#,
+        "<html>errors</html>",
+        "",
+    ];
+    for body in bodies {
+        assert_eq!(read(body.as_bytes()), None, "{body}");
+    }
+}
+
+#[test]
+fn a_long_code_or_a_long_body_is_not_read() {
+    let code = "A".repeat(200);
+    let body =
+        format!(r#"{{"errors":[{{"message":"x","extensions":{{"code":"{code}"}}}}],"data":null}}"#);
+    assert_eq!(failed(&body), Some(500));
+    let big = format!(
+        r#"{{"errors":[{{"message":"{}"}}],"data":null}}"#,
+        "x".repeat(super::MAX_BODY)
+    );
+    assert_eq!(read(big.as_bytes()), None);
+}
+
+#[test]
+fn a_status_the_error_names_wins_over_its_code() {
+    // Infrahub-style `http_status` and monday.com-style `status_code`, as numbers or
+    // numerals; a status outside 400..=599 is not one.
+    let cases = [
+        (
+            r#"{"data":null,"errors":[{"message":"x","extensions":{"code":"SOMETHING","http_status":422}}]}"#,
+            Some(422),
+        ),
+        (
+            r#"{"errors":[{"message":"User unauthorized to perform action","extensions":{"code":"UserUnauthorizedException","status_code":"403"}}]}"#,
+            Some(403),
+        ),
+        (
+            r#"{"data":null,"errors":[{"message":"x","extensions":{"statusCode":200}}]}"#,
+            Some(500),
+        ),
+    ];
+    for (body, want) in cases {
+        assert_eq!(failed(body), want, "{body}");
+    }
+}
+
+#[test]
+fn without_a_code_the_message_says_the_status() {
+    let cases = [
+        (
+            r#"{"data":null,"errors":[{"message":"workflow not found"}]}"#,
+            404,
+        ),
+        (
+            r#"{"data":null,"errors":[{"message":"Not Authorized to access listPosts on type Query"}]}"#,
+            403,
+        ),
+        (
+            r#"{"data":null,"errors":[{"message":"Rate limit exceeded, slow down"}]}"#,
+            429,
+        ),
+        // No rule: the default stays.
+        (
+            r#"{"data":null,"errors":[{"message":"Something broke"}]}"#,
+            500,
+        ),
+    ];
+    for (body, want) in cases {
+        assert_eq!(failed(body), Some(want), "{body}");
+    }
+}
