@@ -79,44 +79,11 @@ pub async fn report_for(
             .map(|r| r.spec.name.as_str())
             .collect();
         tools.sort_unstable();
-        let deprecations: Vec<Value> = tools
-            .iter()
-            .filter_map(|t| {
-                let d = gateway.tool_state(t).and_then(|s| s.deprecation())?;
-                let successor = gateway
-                    .tool(t)
-                    .and_then(|s| s.successor.clone())
-                    .filter(|s| may_see(s));
-                Some(json!({ "tool": t, "deprecation": d, "successor_tool": successor }))
-            })
-            .collect();
-        // An incident of the dependency as a whole (no tool) concerns every caller of it.
-        let open: Vec<Value> = incidents
-            .iter()
-            .filter(|i| &i.dependency == name && (i.tool.is_empty() || may_see(&i.tool)))
-            .map(|i| {
-                let (tool, title) = model_view(i);
-                json!({ "id": i.id, "kind": i.kind, "tool": tool, "title": title, "owner": i.owner, "since": i.first_seen })
-            })
-            .collect();
+        let deprecations = deprecations(gateway, &tools, may_see);
+        let open = open_incidents(&incidents, name, may_see);
         let mut entry = snap.to_json();
         entry["tools"] = json!(tools);
-        let server = gateway.fronting().server(name).map(|s| {
-            let mut report = s.report();
-            if agent.is_some() {
-                // A change is named by the kind of definition it is (`tool`, `prompt`,
-                // …); a new one, unnamed, is no tool the agent may call yet.
-                report.drift.retain(|c| {
-                    c.as_object()
-                        .into_iter()
-                        .flatten()
-                        .filter(|(k, _)| !matches!(k.as_str(), "kind" | "change" | "hidden"))
-                        .any(|(_, v)| v.as_str().is_some_and(may_see))
-                });
-                report.tools = tools.len();
-            }
-            report
-        });
+        let server = server_report(gateway, name, agent.is_some(), tools.len(), may_see);
         if let Some(report) = &server {
             entry["mcp_server"] = json!(report);
         }
@@ -140,6 +107,67 @@ pub async fn report_for(
         out.insert(name.clone(), entry);
     }
     Ok(json!({ "dependencies": out }))
+}
+
+/// The announced deprecations of `tools`, each with its successor when the reader may
+/// see it.
+fn deprecations(gateway: &Gateway, tools: &[&str], may_see: impl Fn(&str) -> bool) -> Vec<Value> {
+    tools
+        .iter()
+        .filter_map(|t| {
+            let d = gateway.tool_state(t).and_then(|s| s.deprecation())?;
+            let successor = gateway
+                .tool(t)
+                .and_then(|s| s.successor.clone())
+                .filter(|s| may_see(s));
+            Some(json!({ "tool": t, "deprecation": d, "successor_tool": successor }))
+        })
+        .collect()
+}
+
+/// The open incidents of dependency `name` the reader may see. An incident of the
+/// dependency as a whole (no tool) concerns every caller of it.
+fn open_incidents(
+    incidents: &[toolgate_store::Incident],
+    name: &str,
+    may_see: impl Fn(&str) -> bool,
+) -> Vec<Value> {
+    incidents
+        .iter()
+        .filter(|i| i.dependency == name && (i.tool.is_empty() || may_see(&i.tool)))
+        .map(|i| {
+            let (tool, title) = model_view(i);
+            json!({ "id": i.id, "kind": i.kind, "tool": tool, "title": title, "owner": i.owner, "since": i.first_seen })
+        })
+        .collect()
+}
+
+/// The report of the MCP server fronted as dependency `name`, if it is one. A reader
+/// kept to some tools (`limited`) sees only the changes that name one of them, and
+/// `tools` as the count of its tools.
+fn server_report(
+    gateway: &Gateway,
+    name: &str,
+    limited: bool,
+    tools: usize,
+    may_see: impl Fn(&str) -> bool,
+) -> Option<ServerReport> {
+    gateway.fronting().server(name).map(|s| {
+        let mut report = s.report();
+        if limited {
+            // A change is named by the kind of definition it is (`tool`, `prompt`,
+            // …); a new one, unnamed, is no tool the agent may call yet.
+            report.drift.retain(|c| {
+                c.as_object()
+                    .into_iter()
+                    .flatten()
+                    .filter(|(k, _)| !matches!(k.as_str(), "kind" | "change" | "hidden"))
+                    .any(|(_, v)| v.as_str().is_some_and(&may_see))
+            });
+            report.tools = tools;
+        }
+        report
+    })
 }
 
 /// [`report`] with each dependency's last hour of latency a minute at a time

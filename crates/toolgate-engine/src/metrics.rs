@@ -338,185 +338,21 @@ impl Metrics {
     }
 
     fn build(shared_state: bool) -> Metrics {
-        let mut registry = Registry::with_prefix("toolgate");
-        let tool_calls = Family::default();
-        registry.register(
-            "tool_calls",
-            "Tool calls by outcome (ok or error class)",
-            tool_calls.clone(),
-        );
-        let upstream_requests = Family::default();
-        registry.register(
-            "upstream_requests",
-            "Requests sent upstream, by response status",
-            upstream_requests.clone(),
-        );
-        let retries = Family::default();
-        registry.register(
-            "retries",
-            "Retries made, by the class of the failure retried",
-            retries.clone(),
-        );
-        let retry_sequences = Family::default();
-        registry.register(
-            "retry_sequences",
-            "Calls that needed a retry, by first retried class and how they ended; recovery rate = recovered / all",
-            retry_sequences.clone(),
-        );
-        let contract_drift = Family::default();
-        registry.register(
-            "contract_drift",
-            "Responses that broke their tool's contract",
-            contract_drift.clone(),
-        );
-        let upstream_latency = Family::<DependencyLabel, Histogram>::new_with_constructor(|| {
-            Histogram::new(exponential_buckets(0.001, 2.0, 16))
-        });
-        registry.register(
-            "upstream_latency_seconds",
-            "Latency of upstream attempts",
-            upstream_latency.clone(),
-        );
-        let quota_remaining = Family::default();
-        registry.register(
-            "quota_remaining",
-            "Requests left in the current quota window, as last advertised",
-            quota_remaining.clone(),
-        );
-        let quota_limit = Family::default();
-        registry.register(
-            "quota_limit",
-            "Requests per quota window, as last advertised",
-            quota_limit.clone(),
-        );
-        let circuit_state = Family::default();
-        registry.register(
-            "circuit_state",
-            "Circuit breaker state: 0 closed, 1 open, 2 half-open",
-            circuit_state.clone(),
-        );
-        let brownout = Family::default();
-        registry.register(
-            "brownout",
-            "1 while the dependency's latency is well above its baseline",
-            brownout.clone(),
-        );
-        let account_held = Family::default();
-        registry.register(
-            "account_held",
-            "1 while calls are held back because the upstream refused the account behind them",
-            account_held.clone(),
-        );
-        let sunset_timestamp = Family::default();
-        registry.register(
-            "sunset_timestamp_seconds",
-            "Announced sunset of the tool's upstream endpoint (Unix time)",
-            sunset_timestamp.clone(),
-        );
-        let probe_success = Family::default();
-        registry.register(
-            "probe_success",
-            "1 when the tool's last contract probe passed, 0 when it failed",
-            probe_success.clone(),
-        );
-        let tool_owner_info = Family::default();
-        registry.register(
-            "tool_owner_info",
-            "Owner and dependency of each tool (value is always 1)",
-            tool_owner_info.clone(),
-        );
-        let shared_state_up = Gauge::default();
+        let mut metrics = Metrics::unregistered();
+        // Registration order is the order of the exposition.
+        metrics.register_calls();
+        metrics.register_dependency_state();
         if shared_state {
-            registry.register(
-                "shared_state_up",
-                "1 while the shared state of the replicas (Redis) is reachable, 0 otherwise",
-                shared_state_up.clone(),
-            );
+            metrics.register_shared_state();
         }
-        let unread_headers = Family::default();
-        registry.register(
-            "unread_signal_headers",
-            "Responses with a header that looks like a rate-limit, wait or deprecation signal that toolgate could not read",
-            unread_headers.clone(),
-        );
-        let agent_calls = Family::default();
-        registry.register(
-            "agent_calls",
-            "Tool calls by agent (a configured name or anonymous) and outcome (ok or error class)",
-            agent_calls.clone(),
-        );
-        let agent_quota_local = Counter::default();
-        registry.register(
-            "agent_quota_local",
-            "Agents' quota decisions made on this replica's own state because the fleet's shared state (Redis) was unreachable",
-            agent_quota_local.clone(),
-        );
-        let token_exchanges = Family::default();
-        registry.register(
-            "token_exchanges",
-            "Exchanges of callers' access tokens for dependencies' tokens (RFC 8693), by dependency and result (issued, refused, failed, no_token)",
-            token_exchanges.clone(),
-        );
-        let token_exchange_cache_hits = Family::default();
-        registry.register(
-            "token_exchange_cache_hits",
-            "Calls that reused an exchanged token (or shared another call's exchange), by dependency",
-            token_exchange_cache_hits.clone(),
-        );
-        let tool_contracts = Family::default();
-        registry.register(
-            "tool_contracts",
-            "Tools by where their contract comes from: declared, imported, pinned, learned_enforced, learning, none",
-            tool_contracts.clone(),
-        );
-        let learned_samples_dropped = Counter::default();
-        registry.register(
-            "learned_samples_dropped",
-            "Successful responses not learned from because the learner's queue was full",
-            learned_samples_dropped.clone(),
-        );
-        let audit_records_dropped = Counter::default();
-        registry.register(
-            "audit_records_dropped",
-            "Calls not recorded in the audit trail because its writer's queue was full",
-            audit_records_dropped.clone(),
-        );
-        let mcp_server_up = Family::default();
-        registry.register(
-            "mcp_server_up",
-            "1 while a session with the upstream MCP server is established, 0 while it cannot be reached",
-            mcp_server_up.clone(),
-        );
-        let mcp_definition_changes_pending = Family::default();
-        registry.register(
-            "mcp_definition_changes_pending",
-            "Tool definitions of the upstream MCP server that differ from their pins and await review",
-            mcp_definition_changes_pending.clone(),
-        );
-        let mcp_resource_subscriptions = Family::default();
-        registry.register(
-            "mcp_resource_subscriptions",
-            "Resources of the upstream MCP server that client sessions follow through toolgate",
-            mcp_resource_subscriptions.clone(),
-        );
-        let config_generation = Gauge::default();
-        registry.register(
-            "config_generation",
-            "The config in force: 1 at start-up, one more for each accepted reload",
-            config_generation.clone(),
-        );
-        let reply_bytes_held = Gauge::default();
-        registry.register(
-            "reply_bytes_held",
-            "Upstream reply bytes held in memory now, over every call in flight",
-            reply_bytes_held.clone(),
-        );
-        let reply_bytes_limit = Gauge::default();
-        registry.register(
-            "reply_bytes_limit",
-            "gateway.max_buffered_response_bytes: at this, replies are not read further and no call is sent",
-            reply_bytes_limit.clone(),
-        );
+        metrics.register_agents_and_queues();
+        metrics.register_mcp_servers();
+        metrics.register_config();
+        metrics
+    }
+
+    /// Every metric at its value at start-up, none registered yet.
+    fn unregistered() -> Metrics {
         let config_reloads = Family::<ReloadLabel, Counter>::default();
         // Both results exist at 0 from start-up: `increase()` over a series that first
         // appears at 1 reads 0, so the first rejected reload would otherwise raise no alert.
@@ -525,60 +361,232 @@ impl Metrics {
                 .get_or_create(&ReloadLabel { result })
                 .inc_by(0);
         }
-        registry.register(
-            "config_reloads",
-            "Config reloads by result: ok, or rejected (the old config keeps serving)",
-            config_reloads.clone(),
-        );
-        let config_last_reload_success = Gauge::default();
-        registry.register(
-            "config_last_reload_success_timestamp_seconds",
-            "When the config in force was loaded (Unix time): start-up or the last accepted reload",
-            config_last_reload_success.clone(),
-        );
         let config_last_reload_successful = Gauge::default();
         config_last_reload_successful.set(1);
-        registry.register(
+        Metrics {
+            registry: Registry::with_prefix("toolgate"),
+            tool_calls: Family::default(),
+            upstream_requests: Family::default(),
+            retries: Family::default(),
+            retry_sequences: Family::default(),
+            contract_drift: Family::default(),
+            upstream_latency: Family::new_with_constructor(|| {
+                Histogram::new(exponential_buckets(0.001, 2.0, 16))
+            }),
+            quota_remaining: Family::default(),
+            quota_limit: Family::default(),
+            circuit_state: Family::default(),
+            brownout: Family::default(),
+            account_held: Family::default(),
+            sunset_timestamp: Family::default(),
+            probe_success: Family::default(),
+            tool_owner_info: Family::default(),
+            shared_state_up: Gauge::default(),
+            unread_headers: Family::default(),
+            unread_series: Default::default(),
+            agent_calls: Family::default(),
+            agent_quota_local: Counter::default(),
+            token_exchanges: Family::default(),
+            token_exchange_cache_hits: Family::default(),
+            tool_contracts: Family::default(),
+            learned_samples_dropped: Counter::default(),
+            audit_records_dropped: Counter::default(),
+            mcp_server_up: Family::default(),
+            mcp_definition_changes_pending: Family::default(),
+            mcp_resource_subscriptions: Family::default(),
+            config_generation: Gauge::default(),
+            reply_bytes_held: Gauge::default(),
+            reply_bytes_limit: Gauge::default(),
+            config_reloads,
+            config_last_reload_success: Gauge::default(),
+            config_last_reload_successful,
+        }
+    }
+
+    /// Registers calls and the upstream attempts they made.
+    fn register_calls(&mut self) {
+        self.registry.register(
+            "tool_calls",
+            "Tool calls by outcome (ok or error class)",
+            self.tool_calls.clone(),
+        );
+        self.registry.register(
+            "upstream_requests",
+            "Requests sent upstream, by response status",
+            self.upstream_requests.clone(),
+        );
+        self.registry.register(
+            "retries",
+            "Retries made, by the class of the failure retried",
+            self.retries.clone(),
+        );
+        self.registry.register(
+            "retry_sequences",
+            "Calls that needed a retry, by first retried class and how they ended; recovery rate = recovered / all",
+            self.retry_sequences.clone(),
+        );
+        self.registry.register(
+            "contract_drift",
+            "Responses that broke their tool's contract",
+            self.contract_drift.clone(),
+        );
+        self.registry.register(
+            "upstream_latency_seconds",
+            "Latency of upstream attempts",
+            self.upstream_latency.clone(),
+        );
+    }
+
+    /// Registers what is known of each dependency and tool: quotas, breaker,
+    /// brownout, hold, sunset, probes, owners.
+    fn register_dependency_state(&mut self) {
+        self.registry.register(
+            "quota_remaining",
+            "Requests left in the current quota window, as last advertised",
+            self.quota_remaining.clone(),
+        );
+        self.registry.register(
+            "quota_limit",
+            "Requests per quota window, as last advertised",
+            self.quota_limit.clone(),
+        );
+        self.registry.register(
+            "circuit_state",
+            "Circuit breaker state: 0 closed, 1 open, 2 half-open",
+            self.circuit_state.clone(),
+        );
+        self.registry.register(
+            "brownout",
+            "1 while the dependency's latency is well above its baseline",
+            self.brownout.clone(),
+        );
+        self.registry.register(
+            "account_held",
+            "1 while calls are held back because the upstream refused the account behind them",
+            self.account_held.clone(),
+        );
+        self.registry.register(
+            "sunset_timestamp_seconds",
+            "Announced sunset of the tool's upstream endpoint (Unix time)",
+            self.sunset_timestamp.clone(),
+        );
+        self.registry.register(
+            "probe_success",
+            "1 when the tool's last contract probe passed, 0 when it failed",
+            self.probe_success.clone(),
+        );
+        self.registry.register(
+            "tool_owner_info",
+            "Owner and dependency of each tool (value is always 1)",
+            self.tool_owner_info.clone(),
+        );
+    }
+
+    /// Registers the replicas' shared state; only registered when one is configured.
+    fn register_shared_state(&mut self) {
+        self.registry.register(
+            "shared_state_up",
+            "1 while the shared state of the replicas (Redis) is reachable, 0 otherwise",
+            self.shared_state_up.clone(),
+        );
+    }
+
+    /// Registers unread signals, agents, token exchange, contracts, and the queues
+    /// that drop work when behind.
+    fn register_agents_and_queues(&mut self) {
+        self.registry.register(
+            "unread_signal_headers",
+            "Responses with a header that looks like a rate-limit, wait or deprecation signal that toolgate could not read",
+            self.unread_headers.clone(),
+        );
+        self.registry.register(
+            "agent_calls",
+            "Tool calls by agent (a configured name or anonymous) and outcome (ok or error class)",
+            self.agent_calls.clone(),
+        );
+        self.registry.register(
+            "agent_quota_local",
+            "Agents' quota decisions made on this replica's own state because the fleet's shared state (Redis) was unreachable",
+            self.agent_quota_local.clone(),
+        );
+        self.registry.register(
+            "token_exchanges",
+            "Exchanges of callers' access tokens for dependencies' tokens (RFC 8693), by dependency and result (issued, refused, failed, no_token)",
+            self.token_exchanges.clone(),
+        );
+        self.registry.register(
+            "token_exchange_cache_hits",
+            "Calls that reused an exchanged token (or shared another call's exchange), by dependency",
+            self.token_exchange_cache_hits.clone(),
+        );
+        self.registry.register(
+            "tool_contracts",
+            "Tools by where their contract comes from: declared, imported, pinned, learned_enforced, learning, none",
+            self.tool_contracts.clone(),
+        );
+        self.registry.register(
+            "learned_samples_dropped",
+            "Successful responses not learned from because the learner's queue was full",
+            self.learned_samples_dropped.clone(),
+        );
+        self.registry.register(
+            "audit_records_dropped",
+            "Calls not recorded in the audit trail because its writer's queue was full",
+            self.audit_records_dropped.clone(),
+        );
+    }
+
+    /// Registers upstream MCP servers.
+    fn register_mcp_servers(&mut self) {
+        self.registry.register(
+            "mcp_server_up",
+            "1 while a session with the upstream MCP server is established, 0 while it cannot be reached",
+            self.mcp_server_up.clone(),
+        );
+        self.registry.register(
+            "mcp_definition_changes_pending",
+            "Tool definitions of the upstream MCP server that differ from their pins and await review",
+            self.mcp_definition_changes_pending.clone(),
+        );
+        self.registry.register(
+            "mcp_resource_subscriptions",
+            "Resources of the upstream MCP server that client sessions follow through toolgate",
+            self.mcp_resource_subscriptions.clone(),
+        );
+    }
+
+    /// Registers the config in force, its reloads and the reply memory it bounds.
+    fn register_config(&mut self) {
+        self.registry.register(
+            "config_generation",
+            "The config in force: 1 at start-up, one more for each accepted reload",
+            self.config_generation.clone(),
+        );
+        self.registry.register(
+            "reply_bytes_held",
+            "Upstream reply bytes held in memory now, over every call in flight",
+            self.reply_bytes_held.clone(),
+        );
+        self.registry.register(
+            "reply_bytes_limit",
+            "gateway.max_buffered_response_bytes: at this, replies are not read further and no call is sent",
+            self.reply_bytes_limit.clone(),
+        );
+        self.registry.register(
+            "config_reloads",
+            "Config reloads by result: ok, or rejected (the old config keeps serving)",
+            self.config_reloads.clone(),
+        );
+        self.registry.register(
+            "config_last_reload_success_timestamp_seconds",
+            "When the config in force was loaded (Unix time): start-up or the last accepted reload",
+            self.config_last_reload_success.clone(),
+        );
+        self.registry.register(
             "config_last_reload_successful",
             "0 while the last config reload was rejected (the file on disk is not what serves), 1 otherwise",
-            config_last_reload_successful.clone(),
+            self.config_last_reload_successful.clone(),
         );
-        Metrics {
-            config_last_reload_successful,
-            config_generation,
-            reply_bytes_held,
-            reply_bytes_limit,
-            config_reloads,
-            config_last_reload_success,
-            registry,
-            mcp_server_up,
-            mcp_definition_changes_pending,
-            mcp_resource_subscriptions,
-            shared_state_up,
-            unread_headers,
-            unread_series: Default::default(),
-            agent_calls,
-            agent_quota_local,
-            token_exchanges,
-            token_exchange_cache_hits,
-            tool_contracts,
-            learned_samples_dropped,
-            audit_records_dropped,
-            tool_calls,
-            upstream_requests,
-            retries,
-            retry_sequences,
-            contract_drift,
-            upstream_latency,
-            quota_remaining,
-            quota_limit,
-            circuit_state,
-            brownout,
-            account_held,
-            sunset_timestamp,
-            probe_success,
-            tool_owner_info,
-        }
     }
 
     /// Counts a signal-like header nothing could read; bounded to

@@ -893,78 +893,170 @@ fn spawn_stream(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
 /// not an event). Holds the connection only weakly, so dropping the last
 /// [`crate::Connection`] ends it.
 async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: Listen) {
-    let mut backoff = Duration::from_secs(1);
-    let mut parser: Option<SseParser> = None;
-    let mut seen = SeenIds::default();
     // Changes when the resources a subscription follows change: it is opened again.
-    let mut relisten = match (&how, weak.upgrade().as_deref().map(|i| &i.kind)) {
+    let relisten = match (&how, weak.upgrade().as_deref().map(|i| &i.kind)) {
         (Listen::Subscribe(_), Some(Kind::Http(h))) => Some(h.relisten.subscribe()),
         _ => None,
     };
+    let listener = Listener {
+        weak,
+        closed,
+        epoch,
+        how,
+    };
+    let mut state = ListenState {
+        backoff: Duration::from_secs(1),
+        parser: None,
+        seen: SeenIds::default(),
+        relisten,
+    };
     loop {
-        let (request, session, max) = {
-            let Some(inner) = weak.upgrade() else { return };
-            let Kind::Http(h) = &inner.kind else { return };
-            let session = h.session();
-            if session.epoch != epoch || !session.ready {
-                return;
+        let (request, session, max) = match listener.request(&mut state) {
+            Ok(opening) => opening,
+            Err(NotSent::Stop) => return,
+            Err(NotSent::NothingWanted) => {
+                tokio::select! {
+                    _ = listener.closed.cancelled() => return,
+                    () = changed(state.relisten.as_mut()) => continue,
+                }
             }
-            let b = match &how {
-                Listen::Standalone => {
-                    let mut b = h
-                        .builder(reqwest::Method::GET, &session)
-                        .header(header::ACCEPT, "text/event-stream");
-                    if let Some(last) = parser.as_ref().and_then(|p| p.last_event_id.clone()) {
-                        b = b.header(LAST_EVENT_ID, last);
-                    }
-                    b
-                }
-                Listen::Subscribe(_) if !inner.events.heard() => return,
-                Listen::Subscribe(lists) => {
-                    // Each subscription is a request of its own: nothing to resume.
-                    parser = None;
-                    seen = SeenIds::default();
-                    let mut notifications = lists.clone();
-                    // What is read now is what this subscription names.
-                    if let Some(r) = relisten.as_mut() {
-                        r.borrow_and_update();
-                    }
-                    let followed: Vec<String> = lock(&h.followed).iter().cloned().collect();
-                    if !followed.is_empty() {
-                        notifications["resourceSubscriptions"] = json!(followed);
-                    }
-                    if !wanted_any(&notifications) {
-                        // Nothing to ask for until a resource is followed.
-                        drop(inner);
-                        tokio::select! {
-                            _ = closed.cancelled() => return,
-                            () = changed(relisten.as_mut()) => continue,
-                        }
-                    }
-                    let params = crate::with_request_meta(
-                        Some(&json!({ "notifications": notifications })),
-                        &inner.limits.offered,
-                    );
-                    let body =
-                        message::request(inner.next_id(), "subscriptions/listen", Some(&params));
-                    h.post_builder(body, &session, Route::method("subscriptions/listen"))
-                }
-            };
-            (b, session, inner.max_message_bytes)
         };
         let sent = tokio::select! {
-            _ = closed.cancelled() => return,
+            _ = listener.closed.cancelled() => return,
             sent = request.send() => sent,
         };
-        let mut delivered = false;
-        let mut reopen = false;
+        let delivered = match listener.on_answer(sent, &session, max, &mut state).await {
+            Attempt::Stop => return,
+            // The followed resources changed: the new subscription at once.
+            Attempt::Reopen => continue,
+            Attempt::Retry { delivered } => delivered,
+        };
+        if delivered {
+            state.backoff = Duration::from_secs(1);
+        }
+        let wait = state
+            .parser
+            .as_ref()
+            .and_then(|p| p.retry)
+            .filter(|_| delivered)
+            .unwrap_or(state.backoff)
+            .clamp(MIN_RETRY, MAX_RETRY);
+        tokio::select! {
+            _ = listener.closed.cancelled() => return,
+            _ = tokio::time::sleep(wait) => {}
+        }
+        state.backoff = (state.backoff * 2).min(Duration::from_secs(30));
+    }
+}
+
+/// What [`listen`] listens for and until when.
+struct Listener {
+    weak: Weak<Inner>,
+    closed: CancellationToken,
+    epoch: u64,
+    how: Listen,
+}
+
+/// What [`listen`] carries from one opening of the stream to the next.
+struct ListenState {
+    backoff: Duration,
+    /// The last stream's parser: its last event id resumes a standalone stream.
+    parser: Option<SseParser>,
+    seen: SeenIds,
+    relisten: Option<watch::Receiver<u64>>,
+}
+
+/// Why no request for the stream is sent now.
+enum NotSent {
+    /// A subscription that would name nothing: wait until a resource is followed.
+    NothingWanted,
+    /// The session or the connection is gone.
+    Stop,
+}
+
+/// How one opening of the stream ended.
+enum Attempt {
+    /// The stream is not offered, or the session is gone: the task ends.
+    Stop,
+    /// The followed resources changed.
+    Reopen,
+    /// Open it again after a pause; `delivered` when events came through.
+    Retry { delivered: bool },
+}
+
+impl Listener {
+    /// The next request for the stream, with the session it is of and the size an
+    /// event may have.
+    fn request(
+        &self,
+        state: &mut ListenState,
+    ) -> Result<(reqwest::RequestBuilder, Session, usize), NotSent> {
+        let Some(inner) = self.weak.upgrade() else {
+            return Err(NotSent::Stop);
+        };
+        let Kind::Http(h) = &inner.kind else {
+            return Err(NotSent::Stop);
+        };
+        let session = h.session();
+        if session.epoch != self.epoch || !session.ready {
+            return Err(NotSent::Stop);
+        }
+        let b = match &self.how {
+            Listen::Standalone => {
+                let mut b = h
+                    .builder(reqwest::Method::GET, &session)
+                    .header(header::ACCEPT, "text/event-stream");
+                if let Some(last) = state.parser.as_ref().and_then(|p| p.last_event_id.clone()) {
+                    b = b.header(LAST_EVENT_ID, last);
+                }
+                b
+            }
+            Listen::Subscribe(_) if !inner.events.heard() => return Err(NotSent::Stop),
+            Listen::Subscribe(lists) => {
+                // Each subscription is a request of its own: nothing to resume.
+                state.parser = None;
+                state.seen = SeenIds::default();
+                let mut notifications = lists.clone();
+                // What is read now is what this subscription names.
+                if let Some(r) = state.relisten.as_mut() {
+                    r.borrow_and_update();
+                }
+                let followed: Vec<String> = lock(&h.followed).iter().cloned().collect();
+                if !followed.is_empty() {
+                    notifications["resourceSubscriptions"] = json!(followed);
+                }
+                if !wanted_any(&notifications) {
+                    // Nothing to ask for until a resource is followed (the
+                    // connection is not held while waiting).
+                    return Err(NotSent::NothingWanted);
+                }
+                let params = crate::with_request_meta(
+                    Some(&json!({ "notifications": notifications })),
+                    &inner.limits.offered,
+                );
+                let body = message::request(inner.next_id(), "subscriptions/listen", Some(&params));
+                h.post_builder(body, &session, Route::method("subscriptions/listen"))
+            }
+        };
+        Ok((b, session, inner.max_message_bytes))
+    }
+
+    /// Reads the server's answer to the request for the stream: the stream, or why
+    /// there is none.
+    async fn on_answer(
+        &self,
+        sent: reqwest::Result<reqwest::Response>,
+        session: &Session,
+        max: usize,
+        state: &mut ListenState,
+    ) -> Attempt {
         match sent {
             Ok(response) if response.status() == reqwest::StatusCode::METHOD_NOT_ALLOWED => {
                 tracing::debug!("the server offers no standalone stream (405)");
-                return;
+                Attempt::Stop
             }
             Ok(response)
-                if matches!(how, Listen::Subscribe(_))
+                if matches!(self.how, Listen::Subscribe(_))
                     && (!response.status().is_success()
                         || content_type(response.headers()).as_deref()
                             != Some("text/event-stream")) =>
@@ -976,7 +1068,7 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
                     status = response.status().as_u16(),
                     "the server answered subscriptions/listen without a stream"
                 );
-                return;
+                Attempt::Stop
             }
             Ok(response)
                 if response.status() == reqwest::StatusCode::NOT_FOUND
@@ -986,100 +1078,108 @@ async fn listen(weak: Weak<Inner>, closed: CancellationToken, epoch: u64, how: L
                 // not read): establish a new one now (it opens its own stream), so
                 // server-initiated messages resume without waiting for the next
                 // request.
-                if let Some(inner) = weak.upgrade()
-                    && let Kind::Http(h) = &inner.kind
-                    && h.invalidate(epoch)
-                {
-                    match tokio::time::timeout(
-                        crate::BACKGROUND_INIT_TIMEOUT,
-                        inner.ensure_initialized(),
-                    )
-                    .await
-                    {
-                        Ok(Ok(_)) => inner.emit(Event::SessionLost),
-                        Ok(Err(e)) => {
-                            tracing::warn!(server = %inner.name, error = %e, "could not re-establish the lost session");
-                        }
-                        Err(_) => {
-                            tracing::warn!(server = %inner.name, "re-establishing the lost session timed out");
-                        }
-                    }
-                }
-                return;
+                self.reestablish().await;
+                Attempt::Stop
             }
-            Ok(mut response)
+            Ok(response)
                 if response.status().is_success()
                     && content_type(response.headers()).as_deref() == Some("text/event-stream") =>
             {
-                let mut p = parser
-                    .take()
-                    .map(|p| p.resumed())
-                    .unwrap_or_else(|| SseParser::new(max));
-                loop {
-                    let chunk = tokio::select! {
-                        _ = closed.cancelled() => return,
-                        () = changed(relisten.as_mut()) => {
-                            reopen = true;
-                            break;
-                        }
-                        chunk = response.chunk() => chunk,
-                    };
-                    let Ok(Some(chunk)) = chunk else { break };
-                    let Ok(events) = p.feed(&chunk) else {
-                        tracing::warn!(
-                            "an event on the standalone stream exceeded the size limit; reconnecting"
-                        );
-                        p = SseParser::new(max);
-                        break;
-                    };
-                    for event in events {
-                        if event.data.is_empty() {
-                            continue;
-                        }
-                        // Replayed after a reconnection though delivered already.
-                        if let Some(id) = &event.id
-                            && !seen.first_sight(id)
-                        {
-                            continue;
-                        }
-                        delivered = true;
-                        let Some(inner) = weak.upgrade() else { return };
-                        tokio::select! {
-                            _ = closed.cancelled() => return,
-                            () = on_standalone(&inner, &event.data, &session) => {}
-                        }
-                    }
-                }
-                parser = Some(p);
+                self.read_events(response, session, max, state).await
             }
             Ok(response) => {
                 tracing::debug!(
                     status = response.status().as_u16(),
                     "the standalone stream was refused"
                 );
+                Attempt::Retry { delivered: false }
             }
             Err(e) => {
                 tracing::debug!(error = %error_chain(&e), "the standalone stream could not be opened");
+                Attempt::Retry { delivered: false }
             }
         }
+    }
+
+    /// Establishes a new session in place of the lost one of `epoch`.
+    async fn reestablish(&self) {
+        if let Some(inner) = self.weak.upgrade()
+            && let Kind::Http(h) = &inner.kind
+            && h.invalidate(self.epoch)
+        {
+            match tokio::time::timeout(crate::BACKGROUND_INIT_TIMEOUT, inner.ensure_initialized())
+                .await
+            {
+                Ok(Ok(_)) => inner.emit(Event::SessionLost),
+                Ok(Err(e)) => {
+                    tracing::warn!(server = %inner.name, error = %e, "could not re-establish the lost session");
+                }
+                Err(_) => {
+                    tracing::warn!(server = %inner.name, "re-establishing the lost session timed out");
+                }
+            }
+        }
+    }
+
+    /// Delivers the stream's events until it ends, each event bounded to `max`
+    /// bytes and each id delivered once.
+    async fn read_events(
+        &self,
+        mut response: reqwest::Response,
+        session: &Session,
+        max: usize,
+        state: &mut ListenState,
+    ) -> Attempt {
+        let mut delivered = false;
+        let mut reopen = false;
+        let mut p = state
+            .parser
+            .take()
+            .map(|p| p.resumed())
+            .unwrap_or_else(|| SseParser::new(max));
+        loop {
+            let chunk = tokio::select! {
+                _ = self.closed.cancelled() => return Attempt::Stop,
+                () = changed(state.relisten.as_mut()) => {
+                    reopen = true;
+                    break;
+                }
+                chunk = response.chunk() => chunk,
+            };
+            let Ok(Some(chunk)) = chunk else { break };
+            let Ok(events) = p.feed(&chunk) else {
+                tracing::warn!(
+                    "an event on the standalone stream exceeded the size limit; reconnecting"
+                );
+                p = SseParser::new(max);
+                break;
+            };
+            for event in events {
+                if event.data.is_empty() {
+                    continue;
+                }
+                // Replayed after a reconnection though delivered already.
+                if let Some(id) = &event.id
+                    && !state.seen.first_sight(id)
+                {
+                    continue;
+                }
+                delivered = true;
+                let Some(inner) = self.weak.upgrade() else {
+                    return Attempt::Stop;
+                };
+                tokio::select! {
+                    _ = self.closed.cancelled() => return Attempt::Stop,
+                    () = on_standalone(&inner, &event.data, session) => {}
+                }
+            }
+        }
+        state.parser = Some(p);
         if reopen {
-            // The followed resources changed: the new subscription at once.
-            continue;
+            Attempt::Reopen
+        } else {
+            Attempt::Retry { delivered }
         }
-        if delivered {
-            backoff = Duration::from_secs(1);
-        }
-        let wait = parser
-            .as_ref()
-            .and_then(|p| p.retry)
-            .filter(|_| delivered)
-            .unwrap_or(backoff)
-            .clamp(MIN_RETRY, MAX_RETRY);
-        tokio::select! {
-            _ = closed.cancelled() => return,
-            _ = tokio::time::sleep(wait) => {}
-        }
-        backoff = (backoff * 2).min(Duration::from_secs(30));
     }
 }
 

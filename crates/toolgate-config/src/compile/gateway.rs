@@ -14,8 +14,8 @@ use crate::units::parse_bytes;
 const MAX_SERVING_THREADS: usize = 1024;
 
 impl Compiler<'_> {
-    /// The `gateway:` section. Its sizes and its stores are read by the helpers below;
-    /// the rest are timeouts and counts read in place.
+    /// The `gateway:` section. Its sizes, its stores and its timeouts are read by the
+    /// helpers below; the counts in place.
     pub(super) fn gateway(&mut self, raw: RawGateway) -> GatewayConfig {
         let listen = self.listen(raw.listen);
         let auth_token = self.token_env(
@@ -34,50 +34,21 @@ impl Compiler<'_> {
         let (state, postgres, shared) = self.stores(raw.state, raw.shared);
         let replica = raw.replica.map(|r| self.expand("gateway.replica", &r));
         self.schema_roots(raw.schema_roots.unwrap_or_default());
-        let max_request_bytes = match raw.max_request_bytes.as_deref().map(parse_bytes) {
-            None => 4 << 20,
-            Some(Ok(n)) => n,
-            Some(Err(msg)) => {
-                self.err("gateway.max_request_bytes", msg, "write a size like `4MiB`");
-                4 << 20
-            }
-        };
+        let max_request_bytes = self.max_request_bytes(raw.max_request_bytes.as_deref());
         let count = |n: Option<u32>, default: usize| n.map_or(default, |n| n as usize);
         GatewayConfig {
             allowed_origins: raw.allowed_origins.unwrap_or_default(),
             max_connections: count(raw.max_connections, 1024),
             serving_threads: self.serving_threads(raw.serving_threads),
-            header_timeout: self.duration(
-                "gateway.header_timeout".into(),
-                raw.header_timeout.as_ref(),
-                Duration::from_secs(10),
-            ),
-            idle_timeout: self.duration(
-                "gateway.idle_timeout".into(),
-                raw.idle_timeout.as_ref(),
-                Duration::from_secs(60),
-            ),
+            header_timeout: self.gateway_secs("header_timeout", raw.header_timeout.as_ref(), 10, 0),
+            idle_timeout: self.gateway_secs("idle_timeout", raw.idle_timeout.as_ref(), 60, 0),
             // Below a second a connection would be cut for a scheduling hiccup.
-            body_timeout: self.duration_min(
-                "gateway.body_timeout".into(),
-                raw.body_timeout.as_ref(),
-                Duration::from_secs(30),
-                Duration::from_secs(1),
-            ),
-            send_timeout: self.duration_min(
-                "gateway.send_timeout".into(),
-                raw.send_timeout.as_ref(),
-                Duration::from_secs(30),
-                Duration::from_secs(1),
-            ),
+            body_timeout: self.gateway_secs("body_timeout", raw.body_timeout.as_ref(), 30, 1),
+            send_timeout: self.gateway_secs("send_timeout", raw.send_timeout.as_ref(), 30, 1),
             max_request_bytes,
             max_sessions: count(raw.max_sessions, 10_000),
             session_share: self.session_share(raw.session_share),
-            session_idle: self.duration(
-                "gateway.session_idle".into(),
-                raw.session_idle.as_ref(),
-                Duration::from_secs(600),
-            ),
+            session_idle: self.gateway_secs("session_idle", raw.session_idle.as_ref(), 600, 0),
             session_keys: self.session_keys(
                 raw.session_key_env.as_deref(),
                 raw.session_key_previous_env.as_deref(),
@@ -86,16 +57,8 @@ impl Compiler<'_> {
                 .session_lifetime(raw.session_lifetime.as_ref(), raw.session_key_env.is_some()),
             replica_url: self
                 .replica_url(raw.replica_url.as_deref(), raw.session_key_env.is_some()),
-            drain: self.duration(
-                "gateway.drain".into(),
-                raw.drain.as_ref(),
-                Duration::from_secs(30),
-            ),
-            shutdown_delay: self.duration(
-                "gateway.shutdown_delay".into(),
-                raw.shutdown_delay.as_ref(),
-                Duration::from_secs(5),
-            ),
+            drain: self.gateway_secs("drain", raw.drain.as_ref(), 30, 0),
+            shutdown_delay: self.gateway_secs("shutdown_delay", raw.shutdown_delay.as_ref(), 5, 0),
             reload_watch: raw.reload_watch.unwrap_or(false),
             listen,
             state,
@@ -130,6 +93,36 @@ impl Compiler<'_> {
             audit: self.audit(raw.audit.as_ref()),
         }
     }
+
+    /// `gateway.<field>`, a duration: `default_s` seconds when unset, at least `min_s`.
+    fn gateway_secs(
+        &mut self,
+        field: &str,
+        text: Option<&String>,
+        default_s: u64,
+        min_s: u64,
+    ) -> Duration {
+        self.duration_min(
+            format!("gateway.{field}"),
+            text,
+            Duration::from_secs(default_s),
+            Duration::from_secs(min_s),
+        )
+    }
+
+    /// `gateway.max_request_bytes`, 4 MiB when unset.
+    fn max_request_bytes(&mut self, raw: Option<&str>) -> usize {
+        const DEFAULT: usize = 4 << 20;
+        match raw.map(parse_bytes) {
+            None => DEFAULT,
+            Some(Ok(n)) => n,
+            Some(Err(msg)) => {
+                self.err("gateway.max_request_bytes", msg, "write a size like `4MiB`");
+                DEFAULT
+            }
+        }
+    }
+
     /// `gateway.session_share`, 0.5 when unset: above 0, at most 1.
     fn session_share(&mut self, raw: Option<f64>) -> f64 {
         const DEFAULT: f64 = 0.5;

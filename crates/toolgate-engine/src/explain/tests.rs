@@ -6,26 +6,42 @@ use toolgate_resilience::{ErrorClass, GiveUpReason};
 use super::excerpt::NON_TEXT;
 use super::*;
 
+/// A failure of `tool` with `class` and `detail` after one attempt that toolgate did
+/// not retry; each test changes what it is about.
+fn failed<'a>(tool: &'a ToolSpec, class: ErrorClass, detail: &'a Detail) -> Failed<'a> {
+    Failed {
+        tool,
+        class,
+        detail,
+        why: GiveUpReason::NotRetryable,
+        attempts: 1,
+        elapsed: Duration::from_secs(1),
+        owner_alerted: false,
+        retry_after: None,
+        now: chrono::DateTime::<chrono::Utc>::UNIX_EPOCH,
+        retry_vouched: false,
+        missing_scope: None,
+        successor: crate::successor::Successor::for_reader(tool.successor.as_deref(), None),
+    }
+}
+
+/// The config of dependency `api` and the HTTP `tools` written in YAML.
+fn config_with_tools(tools: &str) -> toolgate_config::Config {
+    let yaml =
+        format!("dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n{tools}");
+    toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        &yaml,
+        std::path::Path::new("."),
+        &|_| None,
+    )
+    .expect("the config compiles")
+}
+
 #[test]
 fn a_fronted_servers_refusal_is_worded_as_what_it_is_about() {
     let mcp = crate::upstream::mcp::tests::tool_spec("kb__search", None);
-    let now = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
-    let say = |detail: Detail| {
-        failure(&Failed {
-            tool: &mcp,
-            class: ErrorClass::ClientError,
-            detail: &detail,
-            why: GiveUpReason::NotRetryable,
-            attempts: 1,
-            elapsed: Duration::from_secs(1),
-            owner_alerted: false,
-            retry_after: None,
-            now,
-            retry_vouched: false,
-            missing_scope: None,
-            successor: crate::successor::Successor::for_reader(mcp.successor.as_deref(), None),
-        })
-    };
+    let say = |detail: Detail| failure(&failed(&mcp, ErrorClass::ClientError, &detail));
     let rpc = |code: i64| Detail::Rpc {
         code,
         message: "no".into(),
@@ -76,29 +92,12 @@ fn a_fronted_servers_refusal_is_worded_as_what_it_is_about() {
         status: 404,
         excerpt: String::new(),
     };
-    let mut config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  get_user:\n    \
-             dependency: api\n    owner: alice@example.com\n    request: { path: /users }\n",
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .expect("the config compiles");
+    let mut config = config_with_tools(
+        "  get_user:\n    dependency: api\n    owner: alice@example.com\n    \
+         request: { path: /users }\n",
+    );
     let tool = config.tools.remove("get_user").expect("the tool");
-    let text = failure(&Failed {
-        tool: &tool,
-        class: ErrorClass::ClientError,
-        detail: &http,
-        why: GiveUpReason::NotRetryable,
-        attempts: 1,
-        elapsed: Duration::from_secs(1),
-        owner_alerted: false,
-        retry_after: None,
-        now,
-        retry_vouched: false,
-        missing_scope: None,
-        successor: crate::successor::Successor::for_reader(tool.successor.as_deref(), None),
-    });
+    let text = failure(&failed(&tool, ErrorClass::ClientError, &http));
     assert!(
         text.contains("fix the arguments and call get_user again"),
         "{text}"
@@ -108,33 +107,16 @@ fn a_fronted_servers_refusal_is_worded_as_what_it_is_about() {
 #[test]
 fn a_learned_contract_is_named_in_words_and_a_redirect_is_no_contract_break() {
     let tool_with = |contract: &str| {
-        let yaml = format!(
-            "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    \
-                 dependency: api\n    owner: a@example.com\n    request: {{ path: /s }}\n{contract}"
-        );
-        let path = std::path::Path::new("t.yaml");
-        let mut config = toolgate_config::parse(path, &yaml, std::path::Path::new("."), &|_| None)
-            .expect("the config compiles");
+        let mut config = config_with_tools(&format!(
+            "  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /s }}\n{contract}"
+        ));
         config.tools.remove("t").expect("the tool")
     };
     let learned = tool_with("");
     let declared =
         tool_with("    contract: { version: \"3.1\", response_schema: { type: object } }\n");
     let text = |tool: &ToolSpec, detail: &Detail| {
-        failure(&Failed {
-            tool,
-            class: ErrorClass::ContractDrift,
-            detail,
-            why: GiveUpReason::NotRetryable,
-            attempts: 1,
-            elapsed: Duration::from_secs(1),
-            owner_alerted: false,
-            retry_after: None,
-            now: chrono::DateTime::<chrono::Utc>::UNIX_EPOCH,
-            retry_vouched: false,
-            missing_scope: None,
-            successor: crate::successor::Successor::for_reader(tool.successor.as_deref(), None),
-        })
+        failure(&failed(tool, ErrorClass::ContractDrift, detail))
     };
     let not_json = Detail::NotJson {
         reason: "expected value".into(),
@@ -200,16 +182,11 @@ fn a_learned_contract_is_named_in_words_and_a_redirect_is_no_contract_break() {
 /// whether to retry, for every class and every reason toolgate gave up.
 #[test]
 fn every_failure_text_opens_with_failed_or_not_called_and_says_whether_to_retry() {
-    let yaml = "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  web_search:\n    \
-                    dependency: api\n    owner: alice@example.com\n    request: { path: /s }\n    \
-                    contract: { version: \"3.1\", response_schema: { type: object } }\n";
-    let mut config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        yaml,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .expect("the config compiles");
+    let mut config = config_with_tools(
+        "  web_search:\n    dependency: api\n    owner: alice@example.com\n    \
+         request: { path: /s }\n    \
+         contract: { version: \"3.1\", response_schema: { type: object } }\n",
+    );
     let mut tool = config.tools.remove("web_search").expect("the tool");
     let verdicts = [
         "will not help",
@@ -271,18 +248,13 @@ fn every_failure_text_opens_with_failed_or_not_called_and_says_whether_to_retry(
             for why in reasons {
                 for (attempts, retry_after) in [(1, None), (3, Some(Duration::from_secs(30)))] {
                     let text = failure(&Failed {
-                        tool: &tool,
-                        class,
-                        detail: &detail,
                         why,
                         attempts,
                         elapsed: Duration::from_secs(2),
                         owner_alerted: attempts > 1,
                         retry_after,
-                        now,
-                        retry_vouched: false,
-                        missing_scope: None,
                         successor: told,
+                        ..failed(&tool, class, &detail)
                     });
                     assert_reads_as_failure(&text, "web_search failed: ", class.as_str());
                     if told == crate::successor::Successor::Withheld {
@@ -322,36 +294,25 @@ fn every_failure_text_opens_with_failed_or_not_called_and_says_whether_to_retry(
 /// each branch says what to do in words of its own.
 #[test]
 fn each_failure_says_what_its_class_or_reason_advises() {
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        "dependencies:\n  api: { base_url: \"http://127.0.0.1:9\" }\ntools:\n  get:\n    \
-         dependency: api\n    owner: alice@example.com\n    request: { path: /s }\n  post:\n    \
-         dependency: api\n    owner: bob@example.com\n    request: { path: /s, method: POST }\n    \
-         successor: get\n",
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .expect("the config compiles");
+    let config = config_with_tools(
+        "  get:\n    dependency: api\n    owner: alice@example.com\n    request: { path: /s }\n  \
+         post:\n    dependency: api\n    owner: bob@example.com\n    \
+         request: { path: /s, method: POST }\n    successor: get\n",
+    );
     let (get, post) = (&config.tools["get"], &config.tools["post"]);
-    let now = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
     let busy = Detail::Status {
         status: 503,
         excerpt: "busy".into(),
     };
     let say = |tool: &ToolSpec, class, why, attempts, wait: Option<u64>, vouched| {
         failure(&Failed {
-            tool,
-            class,
-            detail: &busy,
             why,
             attempts,
             elapsed: Duration::from_secs(4),
             owner_alerted: true,
             retry_after: wait.map(Duration::from_secs),
-            now,
             retry_vouched: vouched,
-            missing_scope: None,
-            successor: crate::successor::Successor::for_reader(tool.successor.as_deref(), None),
+            ..failed(tool, class, &busy)
         })
     };
     let not_retryable = GiveUpReason::NotRetryable;
@@ -490,25 +451,14 @@ fn each_failure_says_what_its_class_or_reason_advises() {
 #[test]
 fn a_missing_scope_is_named_and_a_held_account_says_when() {
     let tool = crate::upstream::mcp::tests::tool_spec("repo__push", None);
-    let now = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
     let detail = Detail::Status {
         status: 403,
         excerpt: String::new(),
     };
     let say = |missing_scope: Option<&str>| {
         failure(&Failed {
-            tool: &tool,
-            class: ErrorClass::Auth,
-            detail: &detail,
-            why: GiveUpReason::NotRetryable,
-            attempts: 1,
-            elapsed: Duration::from_secs(1),
-            owner_alerted: false,
-            retry_after: None,
-            now,
-            retry_vouched: false,
             missing_scope,
-            successor: crate::successor::Successor::for_reader(tool.successor.as_deref(), None),
+            ..failed(&tool, ErrorClass::Auth, &detail)
         })
     };
     let scoped = say(Some("repo:write"));

@@ -227,106 +227,132 @@ pub async fn forward(
         "resources/list" => list_resources(fronting, index, asker).await,
         "resources/templates/list" => Ok(pinned_templates(fronting, asker)),
         "prompts/list" => Ok(pinned_prompts(fronting, asker)),
-        "prompts/get" => {
-            let name = params
-                .get("name")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            let (server, pinned) = by_name(fronting, name, asker)?;
-            let mut p = params.clone();
-            p["name"] = json!(pinned.name);
-            let answer = request(server, method, p, asker).await?;
-            let mut answer = refused_unless(
-                super::relayed_answer::prompt(answer),
-                method,
-                "a prompt",
-                &server.spec().name,
-            )?;
-            // The description a client shows with the messages is the reviewed one.
-            if let Value::Object(o) = &mut answer {
-                match &pinned.description {
-                    Some(d) => o.insert("description".into(), json!(d)),
-                    None => o.remove("description"),
-                };
-            }
-            Ok(answer)
-        }
+        "prompts/get" => get_prompt(fronting, params, asker).await,
         "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
-            let uri = params
-                .get("uri")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            // A session's subscriptions are its own. A client with no stream to receive
-            // updates on (a stateless request) has none: its subscribe is refused, and
-            // its unsubscribe undoes nothing — relayed, it would end the server's
-            // subscription for the sessions that have one.
-            match (method, asker.reader.clone()) {
-                ("resources/subscribe", Some(reader)) => {
-                    subscribe(fronting, index, uri, params.clone(), asker, reader).await
-                }
-                ("resources/unsubscribe", Some(reader)) => {
-                    unsubscribe(fronting, uri, params.clone(), asker, reader.id).await
-                }
-                ("resources/subscribe", None) => Err(RpcError {
-                    code: codes::METHOD_NOT_FOUND,
-                    message: "resources/subscribe needs a session to send updates on, and this request has none (2026-07-28 has no subscriptions by session)".into(),
-                    data: None,
-                }),
-                ("resources/unsubscribe", None) => Ok(json!({})),
-                ("resources/read", _) => {
-                    let (answer, server) =
-                        by_uri(fronting, index, uri, method, params.clone(), asker).await?;
-                    refused_unless(
-                        super::relayed_answer::read(answer),
-                        method,
-                        "resource contents",
-                        &server.spec().name,
-                    )
-                }
-                _ => by_uri(fronting, index, uri, method, params.clone(), asker)
-                    .await
-                    .map(|(answer, _)| answer),
-            }
+            on_resource(fronting, index, method, params, asker).await
         }
-        "completion/complete" => {
-            let reference = params.get("ref").cloned().unwrap_or(Value::Null);
-            match reference.get("type").and_then(Value::as_str) {
-                Some("ref/prompt") => {
-                    let name = reference
-                        .get("name")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default();
-                    let (server, pinned) = by_name(fronting, name, asker)?;
-                    let mut p = params.clone();
-                    p["ref"]["name"] = json!(pinned.name);
-                    request(server, method, p, asker).await.map(completion)
-                }
-                Some("ref/resource") => {
-                    let uri = reference
-                        .get("uri")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default();
-                    let serving = fronting
-                        .servers()
-                        .find(|s| s.serves_template(uri) && asker.may_use(s));
-                    match serving {
-                        Some(server) => request(server, method, params.clone(), asker).await,
-                        None => by_uri(fronting, index, uri, method, params.clone(), asker)
-                            .await
-                            .map(|(answer, _)| answer),
-                    }
-                    .map(completion)
-                }
-                _ => Err(invalid(
-                    "completion/complete needs `ref` of type ref/prompt or ref/resource",
-                )),
-            }
-        }
+        "completion/complete" => complete(fronting, index, params, asker).await,
         _ => Err(RpcError {
             code: codes::METHOD_NOT_FOUND,
             message: format!("Method not found: {method}"),
             data: None,
         }),
+    }
+}
+
+/// `prompts/get`: asked of the server that serves the pinned prompt, under the
+/// upstream's own name.
+async fn get_prompt(fronting: &Fronting, params: Value, asker: &Asker) -> Result<Value, RpcError> {
+    let method = "prompts/get";
+    let name = params
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let (server, pinned) = by_name(fronting, name, asker)?;
+    let mut p = params.clone();
+    p["name"] = json!(pinned.name);
+    let answer = request(server, method, p, asker).await?;
+    let mut answer = refused_unless(
+        super::relayed_answer::prompt(answer),
+        method,
+        "a prompt",
+        &server.spec().name,
+    )?;
+    // The description a client shows with the messages is the reviewed one.
+    if let Value::Object(o) = &mut answer {
+        match &pinned.description {
+            Some(d) => o.insert("description".into(), json!(d)),
+            None => o.remove("description"),
+        };
+    }
+    Ok(answer)
+}
+
+/// `resources/read`, `resources/subscribe` and `resources/unsubscribe`: to the server
+/// that serves the URI.
+async fn on_resource(
+    fronting: &Fronting,
+    index: &ResourceIndex,
+    method: &str,
+    params: Value,
+    asker: &Asker,
+) -> Result<Value, RpcError> {
+    let uri = params
+        .get("uri")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    // A session's subscriptions are its own. A client with no stream to receive
+    // updates on (a stateless request) has none: its subscribe is refused, and
+    // its unsubscribe undoes nothing — relayed, it would end the server's
+    // subscription for the sessions that have one.
+    match (method, asker.reader.clone()) {
+        ("resources/subscribe", Some(reader)) => {
+            subscribe(fronting, index, uri, params.clone(), asker, reader).await
+        }
+        ("resources/unsubscribe", Some(reader)) => {
+            unsubscribe(fronting, uri, params.clone(), asker, reader.id).await
+        }
+        ("resources/subscribe", None) => Err(RpcError {
+            code: codes::METHOD_NOT_FOUND,
+            message: "resources/subscribe needs a session to send updates on, and this request has none (2026-07-28 has no subscriptions by session)".into(),
+            data: None,
+        }),
+        ("resources/unsubscribe", None) => Ok(json!({})),
+        ("resources/read", _) => {
+            let (answer, server) =
+                by_uri(fronting, index, uri, method, params.clone(), asker).await?;
+            refused_unless(
+                super::relayed_answer::read(answer),
+                method,
+                "resource contents",
+                &server.spec().name,
+            )
+        }
+        _ => by_uri(fronting, index, uri, method, params.clone(), asker)
+            .await
+            .map(|(answer, _)| answer),
+    }
+}
+
+/// `completion/complete`: to the server of the prompt or resource it completes for.
+async fn complete(
+    fronting: &Fronting,
+    index: &ResourceIndex,
+    params: Value,
+    asker: &Asker,
+) -> Result<Value, RpcError> {
+    let method = "completion/complete";
+    let reference = params.get("ref").cloned().unwrap_or(Value::Null);
+    match reference.get("type").and_then(Value::as_str) {
+        Some("ref/prompt") => {
+            let name = reference
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let (server, pinned) = by_name(fronting, name, asker)?;
+            let mut p = params.clone();
+            p["ref"]["name"] = json!(pinned.name);
+            request(server, method, p, asker).await.map(completion)
+        }
+        Some("ref/resource") => {
+            let uri = reference
+                .get("uri")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let serving = fronting
+                .servers()
+                .find(|s| s.serves_template(uri) && asker.may_use(s));
+            match serving {
+                Some(server) => request(server, method, params.clone(), asker).await,
+                None => by_uri(fronting, index, uri, method, params.clone(), asker)
+                    .await
+                    .map(|(answer, _)| answer),
+            }
+            .map(completion)
+        }
+        _ => Err(invalid(
+            "completion/complete needs `ref` of type ref/prompt or ref/resource",
+        )),
     }
 }
 
@@ -488,115 +514,137 @@ pub(super) async fn read_server_resources(
     index: Option<&ResourceIndex>,
     asker: &Asker,
 ) -> ResourceListing {
-    let (method, key) = ("resources/list", "resources");
-    let mut items = Vec::new();
-    {
-        let limits = server.spec().limits;
-        let (mut kept, mut bytes, mut cut) = (0usize, 0usize, 0usize);
-        let mut refused = super::Refusals::default();
-        let mut cut_off = None;
-        let mut cursor: Option<Value> = None;
-        let listing = index.map(ResourceIndex::start_list);
-        // Read whole: every page, nothing cut, on the session every agent shares (a
-        // caller's own session may list what is the caller's alone).
-        let mut whole = !server.calls_with_callers_authority();
-        let mut pages_left = true;
-        let mut cursors = super::pages::Cursors::default();
-        let deadline = super::pages::Deadline::start(server.spec().dependency.timeout);
-        for page_number in 0..MAX_PAGES {
-            let params = cursor
-                .take()
-                .map_or_else(|| json!({}), |c| json!({ "cursor": c }));
-            let Some(timeout) = deadline.page_timeout() else {
+    let method = "resources/list";
+    let limits = server.spec().limits;
+    let mut kept = KeptResources::default();
+    let mut refused = super::Refusals::default();
+    let mut cut_off = None;
+    let mut cursor: Option<Value> = None;
+    let listing = index.map(|index| (index, index.start_list()));
+    // Read whole: every page, nothing cut, on the session every agent shares (a
+    // caller's own session may list what is the caller's alone).
+    let mut whole = !server.calls_with_callers_authority();
+    let mut pages_left = true;
+    let mut cursors = super::pages::Cursors::default();
+    let deadline = super::pages::Deadline::start(server.spec().dependency.timeout);
+    for page_number in 0..MAX_PAGES {
+        let params = cursor
+            .take()
+            .map_or_else(|| json!({}), |c| json!({ "cursor": c }));
+        let Some(timeout) = deadline.page_timeout() else {
+            cut_off = Some(deadline.cut_off(method, page_number));
+            whole = false;
+            break;
+        };
+        let page = match request_within(server, method, params, asker, timeout).await {
+            Ok((p, skipped)) => {
+                refused.skipped_by_client(&skipped, &Default::default());
+                p
+            }
+            Err(_) if deadline.passed() => {
                 cut_off = Some(deadline.cut_off(method, page_number));
                 whole = false;
                 break;
-            };
-            let page = match request_within(server, method, params, asker, timeout).await {
-                Ok((p, skipped)) => {
-                    refused.skipped_by_client(&skipped, &Default::default());
-                    p
-                }
-                Err(_) if deadline.passed() => {
-                    cut_off = Some(deadline.cut_off(method, page_number));
-                    whole = false;
-                    break;
-                }
-                Err(e) => {
-                    tracing::warn!(server = %server.spec().name, method, error = %e.message, "an MCP server's list is left out");
-                    whole = false;
-                    break;
-                }
-            };
-            for mut item in page
-                .get(key)
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default()
-            {
-                let size = super::limits::json_len(&item);
-                if kept >= limits.max_tools {
-                    refused.over_count += 1;
-                    cut += 1;
-                    continue;
-                }
-                if bytes + size > limits.max_total_bytes {
-                    refused.over_total += 1;
-                    cut += 1;
-                    continue;
-                }
-                kept += 1;
-                bytes += size;
-                known_members(&mut item);
-                clean_texts(&mut item);
-                if let (Some(uri), Some(index), Some(listing)) =
-                    (item.get("uri").and_then(Value::as_str), index, listing)
-                {
-                    index.learn_listed(uri, &server.spec().name, listing);
-                }
-                items.push(item);
             }
-            match page.get("nextCursor") {
-                Some(c) if !c.is_null() && !cursors.fresh(c) => {
-                    tracing::warn!(server = %server.spec().name, method, "the MCP server's list came back to a cursor it gave before; its listing ends there");
+            Err(e) => {
+                tracing::warn!(server = %server.spec().name, method, error = %e.message, "an MCP server's list is left out");
+                whole = false;
+                break;
+            }
+        };
+        kept.add_page(&page, server, listing, &mut refused);
+        match page.get("nextCursor") {
+            Some(c) if !c.is_null() && !cursors.fresh(c) => {
+                tracing::warn!(server = %server.spec().name, method, "the MCP server's list came back to a cursor it gave before; its listing ends there");
+                break;
+            }
+            Some(c) if !c.is_null() && kept.cut == 0 => {
+                if let Some(why) = super::pages::refused_cursor(method, c) {
+                    cut_off = Some(why);
+                    whole = false;
                     break;
                 }
-                Some(c) if !c.is_null() && cut == 0 => {
-                    if let Some(why) = super::pages::refused_cursor(method, c) {
-                        cut_off = Some(why);
-                        whole = false;
-                        break;
-                    }
-                    cursor = Some(c.clone());
-                }
-                Some(c) if !c.is_null() => break,
-                _ => {
-                    pages_left = false;
-                    break;
-                }
+                cursor = Some(c.clone());
+            }
+            Some(c) if !c.is_null() => break,
+            _ => {
+                pages_left = false;
+                break;
             }
         }
-        if let (Some(index), Some(listing)) = (index, listing)
-            && whole
-            && !pages_left
-            && cut == 0
+    }
+    if let Some((index, listing)) = listing
+        && whole
+        && !pages_left
+        && kept.cut == 0
+    {
+        index.finish_list(&server.spec().name, listing);
+    }
+    if kept.cut > 0 {
+        tracing::warn!(server = %server.spec().name, method, kept = kept.items.len(), cut = kept.cut, max_entries = limits.max_tools, max_bytes = limits.max_total_bytes, "an MCP server lists more than its limits allow; the rest of its list is left out");
+    }
+    if let Some(why) = &cut_off {
+        tracing::warn!(server = %server.spec().name, "{why}");
+    }
+    // Told where the other lists' refusals are: the server's limits incident and
+    // `dependency_health`. Resources are not pinned: none is read as removed, so
+    // their names do not matter here.
+    refused.unnamed = 0;
+    ResourceListing {
+        items: kept.items,
+        refused,
+        cut_off,
+    }
+}
+
+/// The entries of one server's resource listing kept so far.
+#[derive(Default)]
+struct KeptResources {
+    items: Vec<Value>,
+    /// The bytes of `items`, as listed.
+    bytes: usize,
+    /// Entries left out: past `max_tools` or `max_total_bytes`.
+    cut: usize,
+}
+
+impl KeptResources {
+    /// Keeps `page`'s entries while the server's limits allow, each with only the
+    /// members a client acts on and its words cleaned, its URI learnt into the index
+    /// of `listing`; counts the rest into `refused`.
+    fn add_page(
+        &mut self,
+        page: &Value,
+        server: &Fronted,
+        listing: Option<(&ResourceIndex, super::resource_index::Listing)>,
+        refused: &mut super::Refusals,
+    ) {
+        let limits = server.spec().limits;
+        for mut item in page
+            .get("resources")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
         {
-            index.finish_list(&server.spec().name, listing);
-        }
-        if cut > 0 {
-            tracing::warn!(server = %server.spec().name, method, kept, cut, max_entries = limits.max_tools, max_bytes = limits.max_total_bytes, "an MCP server lists more than its limits allow; the rest of its list is left out");
-        }
-        if let Some(why) = &cut_off {
-            tracing::warn!(server = %server.spec().name, "{why}");
-        }
-        // Told where the other lists' refusals are: the server's limits incident and
-        // `dependency_health`. Resources are not pinned: none is read as removed, so
-        // their names do not matter here.
-        refused.unnamed = 0;
-        ResourceListing {
-            items,
-            refused,
-            cut_off,
+            let size = super::limits::json_len(&item);
+            if self.items.len() >= limits.max_tools {
+                refused.over_count += 1;
+                self.cut += 1;
+                continue;
+            }
+            if self.bytes + size > limits.max_total_bytes {
+                refused.over_total += 1;
+                self.cut += 1;
+                continue;
+            }
+            self.bytes += size;
+            known_members(&mut item);
+            clean_texts(&mut item);
+            if let (Some(uri), Some((index, listing))) =
+                (item.get("uri").and_then(Value::as_str), listing)
+            {
+                index.learn_listed(uri, &server.spec().name, listing);
+            }
+            self.items.push(item);
         }
     }
 }

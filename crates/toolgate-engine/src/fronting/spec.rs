@@ -49,34 +49,8 @@ pub fn tool_spec(
         ));
     }
     let overrides = server.tools.get(def.name).cloned().unwrap_or_default();
-    let mut input_schema = match def.input_schema {
-        Value::Object(m) => m.clone(),
-        _ => {
-            return Err(format!(
-                "`{}` has an inputSchema that is not an object",
-                def.name
-            ));
-        }
-    };
-    // `properties` is optional in MCP and means the same absent as `{}`, but some agent
-    // frameworks refuse an object schema without it (qwen-agent drops every tool of the
-    // server for one such schema), so it is served spelled out.
-    if input_schema.get("type") == Some(&Value::String("object".into()))
-        && !input_schema.contains_key("properties")
-    {
-        input_schema.insert("properties".into(), Value::Object(Map::new()));
-    }
-    let input_validator = match jsonschema::options()
-        .with_retriever(SchemaFiles::none())
-        .build(def.input_schema)
-    {
-        Ok(v) => v,
-        Err(e) => {
-            tracing::warn!(server = %server.name, tool = def.name, error = %e,
-                "the upstream tool's inputSchema does not compile; its arguments are checked by the upstream only");
-            jsonschema::validator_for(&json!({})).map_err(|e| e.to_string())?
-        }
-    };
+    let input_schema = served_input_schema(def)?;
+    let input_validator = input_validator(server, def)?;
     let contract = match (overrides.contract, def.output_schema) {
         (Some(c), _) => c,
         (None, Some(schema)) => output_contract(schema, version).map_err(|e| {
@@ -85,22 +59,7 @@ pub fn tool_spec(
                 def.name
             )
         })?,
-        (None, None) => Contract {
-            version: version.to_string(),
-            response: ResponseContract::compile(&json!({}), None).map_err(|e| e.to_string())?,
-            output_schema: Map::new(),
-            wraps_result: false,
-            advertised: false,
-            // No outputSchema: learned from its results (structuredContent, or the JSON
-            // in its text block), unless learning is off.
-            origin: if server.learn.is_some() {
-                ContractOrigin::Learned
-            } else {
-                ContractOrigin::None
-            },
-            on_drift: OnDrift::Warn,
-            learn: server.learn,
-        },
+        (None, None) => unadvertised_contract(server, version)?,
     };
     let notes_member = if contract.advertised {
         notes_member(&contract.output_schema)
@@ -136,6 +95,67 @@ pub fn tool_spec(
         deadline: overrides.deadline.unwrap_or(server.deadline),
         notes: overrides.notes.unwrap_or(server.notes),
         notes_member,
+    })
+}
+
+/// `def`'s input schema as served to clients.
+fn served_input_schema(def: &Definition<'_>) -> Result<Map<String, Value>, String> {
+    let mut input_schema = match def.input_schema {
+        Value::Object(m) => m.clone(),
+        _ => {
+            return Err(format!(
+                "`{}` has an inputSchema that is not an object",
+                def.name
+            ));
+        }
+    };
+    // `properties` is optional in MCP and means the same absent as `{}`, but some agent
+    // frameworks refuse an object schema without it (qwen-agent drops every tool of the
+    // server for one such schema), so it is served spelled out.
+    if input_schema.get("type") == Some(&Value::String("object".into()))
+        && !input_schema.contains_key("properties")
+    {
+        input_schema.insert("properties".into(), Value::Object(Map::new()));
+    }
+    Ok(input_schema)
+}
+
+/// The check of `def`'s arguments; one that lets everything through (logged) when its
+/// inputSchema does not compile.
+fn input_validator(
+    server: &McpServerSpec,
+    def: &Definition<'_>,
+) -> Result<jsonschema::Validator, String> {
+    match jsonschema::options()
+        .with_retriever(SchemaFiles::none())
+        .build(def.input_schema)
+    {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            tracing::warn!(server = %server.name, tool = def.name, error = %e,
+                "the upstream tool's inputSchema does not compile; its arguments are checked by the upstream only");
+            jsonschema::validator_for(&json!({})).map_err(|e| e.to_string())
+        }
+    }
+}
+
+/// The contract of a tool with no outputSchema and none configured: nothing to check.
+fn unadvertised_contract(server: &McpServerSpec, version: &str) -> Result<Contract, String> {
+    Ok(Contract {
+        version: version.to_string(),
+        response: ResponseContract::compile(&json!({}), None).map_err(|e| e.to_string())?,
+        output_schema: Map::new(),
+        wraps_result: false,
+        advertised: false,
+        // No outputSchema: learned from its results (structuredContent, or the JSON
+        // in its text block), unless learning is off.
+        origin: if server.learn.is_some() {
+            ContractOrigin::Learned
+        } else {
+            ContractOrigin::None
+        },
+        on_drift: OnDrift::Warn,
+        learn: server.learn,
     })
 }
 

@@ -205,14 +205,10 @@ fn write_structured_content(
         out.push(b'}');
     } else {
         match member.zip(object_close(structured.body())) {
-            Some(((name, notes), (close, empty))) => {
-                let body = structured.body();
-                out.extend_from_slice(&body[..close]);
-                if !empty {
-                    out.push(b',');
-                }
-                write_member(out, name, notes);
-                out.extend_from_slice(&body[close..]);
+            Some(((name, notes), close)) => {
+                write_into(out, structured.body(), close, |out| {
+                    write_member(out, name, notes);
+                });
             }
             None => out.extend_from_slice(structured.body()),
         }
@@ -284,6 +280,22 @@ fn object_close(body: &[u8]) -> Option<(usize, bool)> {
     }
     let empty = body[open + 1..close].iter().all(is_ws);
     Some((close, empty))
+}
+
+/// The object `raw`, its members, then those `members` writes before its closing
+/// brace (`close`: where it is, and whether the object was empty).
+fn write_into(
+    out: &mut Vec<u8>,
+    raw: &[u8],
+    (close, empty): (usize, bool),
+    members: impl FnOnce(&mut Vec<u8>),
+) {
+    out.extend_from_slice(&raw[..close]);
+    if !empty {
+        out.push(b',');
+    }
+    members(out);
+    out.extend_from_slice(&raw[close..]);
 }
 
 /// Whether the object `body` has the top-level key `key`. The bytes are searched first

@@ -48,50 +48,11 @@ pub fn interpret(
     if let Some(e) = response.rpc_error {
         return rpc_error(spec, *e, signals);
     }
-    #[derive(Deserialize)]
-    struct CallResult<'a> {
-        #[serde(rename = "isError", default)]
-        is_error: Option<bool>,
-        #[serde(rename = "structuredContent", borrow, default)]
-        structured: Option<&'a RawValue>,
-        #[serde(borrow, default)]
-        content: Option<&'a RawValue>,
-        // Read with the rest, under whatever spelling (`"\u005fmeta"` too): its keys
-        // alone say whether the server wrote in toolgate's namespace.
-        #[serde(rename = "_meta", borrow, default)]
-        meta: Option<&'a RawValue>,
-    }
     let Ok(call) = serde_json::from_slice::<CallResult<'_>>(&response.body) else {
         return protocol("the result is not a tools/call result");
     };
-    // `content` is a list of blocks (or absent, or null).
-    if let Some(c) = call.content
-        && c.get() != "null"
-        && !c.get().starts_with('[')
-    {
-        return protocol("the result is not a tools/call result");
-    }
-    // `structuredContent` is a JSON object (or absent): a string or a list there fails
-    // the clients that read it (the SDKs check the result's types, and drop the whole
-    // result) and would be read by none as the tool's words, whatever it says.
-    if let Some(s) = call.structured
-        && s.get() != "null"
-        && !s.get().starts_with('{')
-    {
-        return protocol("the result's `structuredContent` is not a JSON object");
-    }
-    // An object naming a member twice reads one way to the contract check and maybe
-    // another to the client, which gets the bytes as written: no reading is safe.
-    // Like a contract break, it is the reply's own shape: retrying will not mend it.
-    if let Some(position) = crate::upstream::duplicate_names::repeated_member(&response.body) {
-        return AttemptResult::Failed {
-            class: ErrorClass::ContractDrift,
-            hint: None,
-            detail: Detail::RepeatedMember {
-                position,
-                excerpt: explain::excerpt(&response.body, &explain::Secrets::of(spec)),
-            },
-        };
+    if let Some(failed) = misshapen(spec, &response.body, &call) {
+        return failed;
     }
     // Every result, a tool error's too, is checked for its nesting and content blocks,
     // and has lines that would pass for toolgate's notes marked as the server's.
@@ -101,25 +62,7 @@ pub fn interpret(
     };
     let body = without_toolgate_keys(spec, body, call.meta);
     if call.is_error == Some(true) {
-        let secrets = explain::Secrets::of(spec);
-        let blocks: Vec<serde_json::Value> = call
-            .content
-            .and_then(|c| serde_json::from_str(c.get()).ok())
-            .unwrap_or_default();
-        let text = blocks
-            .iter()
-            .find_map(|c| c.get("text").and_then(serde_json::Value::as_str))
-            .unwrap_or_default();
-        let excerpt = explain::upstream_text(text, &secrets, 300);
-        let result = std::str::from_utf8(&body).unwrap_or_default();
-        return AttemptResult::Failed {
-            class: ErrorClass::ToolError,
-            hint: None,
-            detail: Detail::ToolError {
-                result: scrubbed(result, body.clone(), &secrets),
-                excerpt,
-            },
-        };
+        return tool_error(spec, body, call.content);
     }
     if signals.is_some_and(|s| s.rate_limited) {
         // Throttled in the headers of a successful answer: believe the throttle.
@@ -157,6 +100,79 @@ pub fn interpret(
         }
     }
     AttemptResult::Success(body.into())
+}
+
+/// The members of a `tools/call` result that interpretation reads.
+#[derive(Deserialize)]
+struct CallResult<'a> {
+    #[serde(rename = "isError", default)]
+    is_error: Option<bool>,
+    #[serde(rename = "structuredContent", borrow, default)]
+    structured: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    content: Option<&'a RawValue>,
+    // Read with the rest, under whatever spelling (`"\u005fmeta"` too): its keys
+    // alone say whether the server wrote in toolgate's namespace.
+    #[serde(rename = "_meta", borrow, default)]
+    meta: Option<&'a RawValue>,
+}
+
+/// The failure of a result whose members are not of the types a `tools/call` result
+/// has, or that names a member twice; `None` when its shape is sound.
+fn misshapen(spec: &ToolSpec, body: &[u8], call: &CallResult<'_>) -> Option<AttemptResult> {
+    // `content` is a list of blocks (or absent, or null).
+    if let Some(c) = call.content
+        && c.get() != "null"
+        && !c.get().starts_with('[')
+    {
+        return Some(protocol("the result is not a tools/call result"));
+    }
+    // `structuredContent` is a JSON object (or absent): a string or a list there fails
+    // the clients that read it (the SDKs check the result's types, and drop the whole
+    // result) and would be read by none as the tool's words, whatever it says.
+    if let Some(s) = call.structured
+        && s.get() != "null"
+        && !s.get().starts_with('{')
+    {
+        return Some(protocol(
+            "the result's `structuredContent` is not a JSON object",
+        ));
+    }
+    // An object naming a member twice reads one way to the contract check and maybe
+    // another to the client, which gets the bytes as written: no reading is safe.
+    // Like a contract break, it is the reply's own shape: retrying will not mend it.
+    let position = crate::upstream::duplicate_names::repeated_member(body)?;
+    Some(AttemptResult::Failed {
+        class: ErrorClass::ContractDrift,
+        hint: None,
+        detail: Detail::RepeatedMember {
+            position,
+            excerpt: explain::excerpt(body, &explain::Secrets::of(spec)),
+        },
+    })
+}
+
+/// A result with `isError: true`: the tool's own failure, its first text as the
+/// excerpt and the whole result passed on without the server's credentials.
+fn tool_error(spec: &ToolSpec, body: bytes::Bytes, content: Option<&RawValue>) -> AttemptResult {
+    let secrets = explain::Secrets::of(spec);
+    let blocks: Vec<serde_json::Value> = content
+        .and_then(|c| serde_json::from_str(c.get()).ok())
+        .unwrap_or_default();
+    let text = blocks
+        .iter()
+        .find_map(|c| c.get("text").and_then(serde_json::Value::as_str))
+        .unwrap_or_default();
+    let excerpt = explain::upstream_text(text, &secrets, 300);
+    let result = std::str::from_utf8(&body).unwrap_or_default();
+    AttemptResult::Failed {
+        class: ErrorClass::ToolError,
+        hint: None,
+        detail: Detail::ToolError {
+            result: scrubbed(result, body.clone(), &secrets),
+            excerpt,
+        },
+    }
 }
 
 /// A tool error's result with the server's own credentials (its `headers` or `env`

@@ -17,7 +17,7 @@ use toolgate_engine::pipeline::{CallOutcome, CallSignals, Failure};
 
 use super::{
     NotesPlacement, STRUCTURED_CONTENT, has_top_level_key, mark_upstream_member, object_close,
-    write_member, write_str,
+    write_into, write_member, write_str,
 };
 use crate::mcp::envelope::Key;
 use crate::mcp::{ERROR_META_KEY, SIGNALS_META_KEY};
@@ -118,17 +118,7 @@ pub(super) fn mcp_result(
                 seen.content = true;
                 write_content(&mut out, Some(raw), text_notes, placement);
             }
-            "structuredContent" => match spliced.zip(object_close(raw)) {
-                Some((name, (close, empty))) => {
-                    out.extend_from_slice(&raw[..close]);
-                    if !empty {
-                        out.push(b',');
-                    }
-                    write_member(&mut out, name, &notes);
-                    out.extend_from_slice(&raw[close..]);
-                }
-                None => out.extend_from_slice(raw),
-            },
+            "structuredContent" => write_structured(&mut out, raw, spliced, &notes),
             "isError" => {
                 seen.is_error = true;
                 write_bool(&mut out, error.is_some());
@@ -144,25 +134,7 @@ pub(super) fn mcp_result(
             _ => out.extend_from_slice(raw),
         }
     }
-    if !seen.content {
-        comma(&mut out, &mut seen.any);
-        out.extend_from_slice(br#""content":"#);
-        write_content(&mut out, None, text_notes, placement);
-    }
-    if !seen.is_error {
-        comma(&mut out, &mut seen.any);
-        out.extend_from_slice(br#""isError":"#);
-        write_bool(&mut out, error.is_some());
-    }
-    if !seen.meta {
-        comma(&mut out, &mut seen.any);
-        out.extend_from_slice(br#""_meta":"#);
-        write_meta(&mut out, None, error, &signals);
-    }
-    if inline && !seen.result_type {
-        comma(&mut out, &mut seen.any);
-        out.extend_from_slice(br#""resultType":"complete""#);
-    }
+    seen.write_missing(&mut out, text_notes, placement, error, &signals, inline);
     out.extend_from_slice(b"}}");
     out
 }
@@ -175,6 +147,50 @@ struct Seen {
     is_error: bool,
     meta: bool,
     result_type: bool,
+}
+
+impl Seen {
+    /// The members toolgate writes that the result did not have, after its own.
+    fn write_missing(
+        &mut self,
+        out: &mut Vec<u8>,
+        text_notes: Option<&[String]>,
+        placement: NotesPlacement,
+        error: Option<&Failure>,
+        signals: &CallSignals,
+        inline: bool,
+    ) {
+        if !self.content {
+            comma(out, &mut self.any);
+            out.extend_from_slice(br#""content":"#);
+            write_content(out, None, text_notes, placement);
+        }
+        if !self.is_error {
+            comma(out, &mut self.any);
+            out.extend_from_slice(br#""isError":"#);
+            write_bool(out, error.is_some());
+        }
+        if !self.meta {
+            comma(out, &mut self.any);
+            out.extend_from_slice(br#""_meta":"#);
+            write_meta(out, None, error, signals);
+        }
+        if inline && !self.result_type {
+            comma(out, &mut self.any);
+            out.extend_from_slice(br#""resultType":"complete""#);
+        }
+    }
+}
+
+/// The upstream's `structuredContent`, with the notes member `spliced` in before its
+/// closing brace when there is one to add.
+fn write_structured(out: &mut Vec<u8>, raw: &[u8], spliced: Option<&str>, notes: &[String]) {
+    match spliced.zip(object_close(raw)) {
+        Some((name, close)) => {
+            write_into(out, raw, close, |out| write_member(out, name, notes));
+        }
+        None => out.extend_from_slice(raw),
+    }
 }
 
 /// A comma before every member but the first.
@@ -253,13 +269,10 @@ fn write_meta(
         return;
     }
     match object.filter(|_| !taken) {
-        Some((r, (close, empty))) => {
-            out.extend_from_slice(&r[..close]);
-            if !empty {
-                out.push(b',');
-            }
-            write_toolgate_meta(out, error, signals);
-            out.extend_from_slice(&r[close..]);
+        Some((r, close)) => {
+            write_into(out, r, close, |out| {
+                write_toolgate_meta(out, error, signals)
+            });
         }
         None => {
             out.push(b'{');

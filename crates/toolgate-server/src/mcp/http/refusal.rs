@@ -137,59 +137,67 @@ impl IntoResponse for Refusal {
             }
             Refusal::SessionsFull {
                 max,
-                share: None,
+                share,
                 retry_s,
-            } => {
-                tracing::warn!(
-                    max_sessions = max,
-                    "session limit reached: refusing a new session (raise gateway.max_sessions or lower gateway.session_idle)"
-                );
-                let body = jsonrpc::error(
-                    None,
-                    code.unwrap_or(jsonrpc::SERVER_BUSY),
-                    &format!(
-                        "toolgate has {max} open sessions, its limit (gateway.max_sessions); retry in {retry_s} s, \
-                         close sessions you no longer use (DELETE /mcp), or use the stateless 2026-07-28 revision"
-                    ),
-                    Some(&serde_json::json!({ "max_sessions": max, "retry_after_s": retry_s })),
-                );
-                let mut response = json(status, body);
-                response
-                    .headers_mut()
-                    .insert(header::RETRY_AFTER, HeaderValue::from(retry_s));
-                response
-            }
-            Refusal::SessionsFull {
-                max,
-                share: Some(share),
-                retry_s,
-            } => {
-                tracing::warn!(
-                    max_sessions = max,
-                    session_share = share,
-                    "session limit reached: refusing a new session to a caller holding its share of the table (gateway.session_share)"
-                );
-                let body = jsonrpc::error(
-                    None,
-                    code.unwrap_or(jsonrpc::SERVER_BUSY),
-                    &format!(
-                        "toolgate's {max} sessions are all open, and you hold at least {share} of them, your share of a full table \
-                         (gateway.session_share); close sessions you no longer use (DELETE /mcp) or retry in {retry_s} s"
-                    ),
-                    Some(&serde_json::json!({
-                        "max_sessions": max,
-                        "session_share": share,
-                        "retry_after_s": retry_s
-                    })),
-                );
-                let mut response = json(status, body);
-                response
-                    .headers_mut()
-                    .insert(header::RETRY_AFTER, HeaderValue::from(retry_s));
-                response
-            }
+            } => sessions_full(status, code, max, share, retry_s),
         }
     }
+}
+
+/// A new session refused because the session table is full (`share`: the caller
+/// holds at least its share of it); logged, since raising the limit is the operator's
+/// call, and told with the wait.
+fn sessions_full(
+    status: StatusCode,
+    code: Option<i64>,
+    max: usize,
+    share: Option<usize>,
+    retry_s: u64,
+) -> Response {
+    let (message, data) = match share {
+        None => {
+            tracing::warn!(
+                max_sessions = max,
+                "session limit reached: refusing a new session (raise gateway.max_sessions or lower gateway.session_idle)"
+            );
+            (
+                format!(
+                    "toolgate has {max} open sessions, its limit (gateway.max_sessions); retry in {retry_s} s, \
+                     close sessions you no longer use (DELETE /mcp), or use the stateless 2026-07-28 revision"
+                ),
+                serde_json::json!({ "max_sessions": max, "retry_after_s": retry_s }),
+            )
+        }
+        Some(share) => {
+            tracing::warn!(
+                max_sessions = max,
+                session_share = share,
+                "session limit reached: refusing a new session to a caller holding its share of the table (gateway.session_share)"
+            );
+            (
+                format!(
+                    "toolgate's {max} sessions are all open, and you hold at least {share} of them, your share of a full table \
+                     (gateway.session_share); close sessions you no longer use (DELETE /mcp) or retry in {retry_s} s"
+                ),
+                serde_json::json!({
+                    "max_sessions": max,
+                    "session_share": share,
+                    "retry_after_s": retry_s
+                }),
+            )
+        }
+    };
+    let body = jsonrpc::error(
+        None,
+        code.unwrap_or(jsonrpc::SERVER_BUSY),
+        &message,
+        Some(&data),
+    );
+    let mut response = json(status, body);
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(retry_s));
+    response
 }
 
 /// The HTTP status of the server's answer: under 2026-07-28 some JSON-RPC errors are

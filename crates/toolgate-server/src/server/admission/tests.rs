@@ -19,16 +19,37 @@ fn admission(hosts: &[&str], origins: &[&str], token: Option<&str>) -> Admission
             ""
         }
     );
+    admission_of(&yaml, &env)
+}
+
+/// The admission of the config `yaml`, its environment variables read from `env`.
+fn admission_of(yaml: &str, env: toolgate_config::EnvLookup<'_>) -> Admission {
     let config = toolgate_config::parse(
         std::path::Path::new("t.yaml"),
-        &yaml,
+        yaml,
         std::path::Path::new("."),
-        &env,
+        env,
     )
     .unwrap_or_else(|e| panic!("{e}"));
     toolgate_engine::tls::init();
     let auth = Authenticator::new(&config.gateway, &config.agents, reqwest::Client::new());
     Admission::new(&config.gateway, Arc::new(auth))
+}
+
+/// Agents `ops`, an administrator with the key `ops-key`, and `bot` with `bot-key`.
+fn agents() -> String {
+    let key = |k: &str| toolgate_auth::sha256_hex(k.as_bytes());
+    format!(
+        "agents:\n  ops:\n    api_key_sha256: {}\n    admin: true\n  bot:\n    api_key_sha256: {}\n",
+        key("ops-key"),
+        key("bot-key")
+    )
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn status(a: &Admission, path: &str, pairs: &[(&'static str, &'static str)]) -> u16 {
@@ -39,9 +60,7 @@ fn status(a: &Admission, path: &str, pairs: &[(&'static str, &'static str)]) -> 
     if let Some(r) = a.refuse(path, None, &h) {
         return r.status().as_u16();
     }
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap_or_else(|e| panic!("{e}"));
+    let rt = runtime();
     let authorization = h.get(header::AUTHORIZATION).map(HeaderValue::as_bytes);
     match rt.block_on(a.identify(path, authorization)) {
         Err(r) => r.status().as_u16(),
@@ -52,9 +71,7 @@ fn status(a: &Admission, path: &str, pairs: &[(&'static str, &'static str)]) -> 
 #[test]
 fn an_authorization_header_that_is_not_text_is_an_invalid_token_not_a_missing_one() {
     let a = admission(&[], &[], Some("s3cret"));
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap_or_else(|e| panic!("{e}"));
+    let rt = runtime();
     // Bytes a `HeaderValue` holds but that are not text: UTF-8 and Latin-1 letters.
     for value in [&b"Bearer s3cr\xc3\xa9t"[..], b"Bearer s3cr\xe9t", b"\xff"] {
         let value = HeaderValue::from_bytes(value).unwrap_or_else(|e| panic!("{e}"));
@@ -199,26 +216,9 @@ fn the_bearer_scheme_is_case_insensitive_and_guards_mcp_and_admin_only() {
 
 #[test]
 fn admin_paths_admit_administrators_and_the_audit_trail_agents_too() {
-    let key = |k: &str| toolgate_auth::sha256_hex(k.as_bytes());
-    let yaml = format!(
-        "gateway:\n  auth_token_env: T\n{TOOLS}agents:\n  ops:\n    api_key_sha256: {}\n    admin: true\n  bot:\n    api_key_sha256: {}\n",
-        key("ops-key"),
-        key("bot-key")
-    );
-    let env = |_: &str| Some("shared-token".to_string());
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &env,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    toolgate_engine::tls::init();
-    let auth = Authenticator::new(&config.gateway, &config.agents, reqwest::Client::new());
-    let a = Admission::new(&config.gateway, Arc::new(auth));
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap_or_else(|e| panic!("{e}"));
+    let yaml = format!("gateway:\n  auth_token_env: T\n{TOOLS}{}", agents());
+    let a = admission_of(&yaml, &|_| Some("shared-token".to_string()));
+    let rt = runtime();
     let answer = |path: &str, bearer: Option<&str>| {
         let header = bearer.map(|b| format!("Bearer {b}"));
         match rt.block_on(a.identify(path, header.as_deref().map(str::as_bytes))) {
@@ -294,33 +294,20 @@ fn basic_credentials_are_decoded() {
 
 /// The admission of a config with `metrics_token_env: M` and `extra` besides.
 fn with_metrics_token(extra: &str) -> Admission {
-    let key = |k: &str| toolgate_auth::sha256_hex(k.as_bytes());
     let yaml = format!(
-        "gateway:\n  metrics_token_env: M\n{extra}{TOOLS}agents:\n  ops:\n    api_key_sha256: {}\n    admin: true\n  bot:\n    api_key_sha256: {}\n",
-        key("ops-key"),
-        key("bot-key")
+        "gateway:\n  metrics_token_env: M\n{extra}{TOOLS}{}",
+        agents()
     );
     let env = |var: &str| match var {
         "M" => Some("scrape-token".to_string()),
         _ => Some("shared-token".to_string()),
     };
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &env,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    toolgate_engine::tls::init();
-    let auth = Authenticator::new(&config.gateway, &config.agents, reqwest::Client::new());
-    Admission::new(&config.gateway, Arc::new(auth))
+    admission_of(&yaml, &env)
 }
 
 #[test]
 fn metrics_with_a_token_admit_its_scrapers_and_administrators_only() {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap_or_else(|e| panic!("{e}"));
+    let rt = runtime();
     for extra in ["  auth_token_env: T\n", ""] {
         let a = with_metrics_token(extra);
         let answer = |value: Option<&str>| match rt
