@@ -267,6 +267,8 @@ pub struct GatewayConfig {
     pub auth_token: Option<Secret>,
     /// The fraction of a full session table one caller may hold, in (0, 1].
     pub session_share: f64,
+    /// The fraction of the reply memory one agent's replies may hold, in (0, 1].
+    pub reply_share: f64,
     /// Bearer token /metrics requires (besides an administrator's credential), when
     /// set; `None`: /metrics is open.
     pub metrics_token: Option<Secret>,

@@ -247,6 +247,11 @@ pub struct RawGateway {
     /// below its share takes the place of the least recently used session of the one
     /// most beyond it. Default 0.5; 1 turns it off.
     pub session_share: Option<f64>,
+    /// The fraction of `max_buffered_response_bytes` the replies of one agent's calls
+    /// may hold at once: beyond it the agent's calls are not sent (and a reply that
+    /// does not fit is dropped), so one agent with many slow or huge calls leaves the
+    /// others room. Default 0.5; 1 turns it off.
+    pub reply_share: Option<f64>,
     /// A session unused this long is ended. Default 10m.
     pub session_idle: Option<String>,
     /// Name of an environment variable holding the key (at least 32 bytes) that seals

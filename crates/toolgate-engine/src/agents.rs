@@ -86,6 +86,8 @@ pub struct AgentState {
     running: AtomicU32,
     /// Its keys in the fleet's Redis.
     keys: Arc<AgentKeys>,
+    /// What its calls' replies hold of the reply memory (`gateway.reply_share`).
+    replies: Arc<toolgate_resilience::ReplyShare>,
 }
 
 impl AgentState {
@@ -95,6 +97,7 @@ impl AgentState {
             spec,
             tat: std::sync::Mutex::new(None),
             running: AtomicU32::new(0),
+            replies: Arc::default(),
         }
     }
 }
@@ -115,6 +118,11 @@ impl CallAgent {
     /// The agent's spec.
     pub fn spec(&self) -> &Arc<AgentSpec> {
         &self.state.spec
+    }
+
+    /// What its calls' replies hold of the reply memory, within its share.
+    pub fn replies(&self) -> &Arc<toolgate_resilience::ReplyShare> {
+        &self.state.replies
     }
 
     /// [`CallAgent::admit`], with the quota counted for the whole fleet when the

@@ -16,7 +16,8 @@ pub use excerpt::{excerpt, link, quoted, upstream_text};
 pub use failure::{Failed, failure};
 pub use refusal::{
     account_held, agent_concurrency, agent_quota, circuit_open, forbidden, invalid_arguments,
-    no_room_for_replies, quota_exhausted, saturated, withheld, wrapper_outdated,
+    no_room_for_agent_replies, no_room_for_replies, quota_exhausted, saturated, withheld,
+    wrapper_outdated,
 };
 pub use secrets::Secrets;
 pub use words::{at, contract_name, human};

@@ -70,6 +70,10 @@ impl Gateway {
     pub fn new(config: Config, store: Store) -> anyhow::Result<Arc<Gateway>> {
         let replies =
             toolgate_resilience::ReplyMemory::new(config.gateway.max_buffered_response_bytes);
+        replies.set_agent_share(
+            config.gateway.reply_share,
+            config.gateway.max_response_bytes,
+        );
         let client = UpstreamClient::new()
             .map_err(|e| anyhow::anyhow!("cannot build the upstream HTTP client: {e}"))?
             .with_reply_memory(replies.clone());

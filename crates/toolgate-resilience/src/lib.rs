@@ -49,6 +49,6 @@ pub use history::{LatencyHistory, MINUTES as HISTORY_MINUTES, Minute};
 pub use latency::{LatencyConfig, LatencySnapshot, LatencyWindow};
 pub use limit::{AdaptiveLimit, LimitConfig, Permit};
 pub use pacer::{Pace, PacerConfig, Quota, QuotaPacer};
-pub use reply_memory::{Held, NoRoom, ReplyMemory, Share as ReplyShare};
+pub use reply_memory::{Held, NoRoom, Part as ReplyPart, ReplyMemory, Share as ReplyShare};
 pub use retry::{GiveUpReason, MIN_ATTEMPT_TIME, RetryDecision, RetryInput, decide_retry};
 pub use retry_loop::{CallVerdict, RetryLoop, Sequence, Step, StepOutcome};

@@ -7,22 +7,35 @@
 //! being read or answered; a reply that would take it over its limit is not read
 //! further, so the gateway's memory stays bounded whatever the upstreams send.
 //!
+//! Each agent's replies hold at most its share of the budget (`gateway.reply_share`,
+//! half by default): one agent with many slow or huge calls would otherwise fill it,
+//! and every other agent's calls would be refused until its replies were answered.
+//! Unlike a session, a reply being read cannot be taken back to make room, so the
+//! share holds whether or not other agents are calling.
+//!
 //! Lock-free: a reply reserves its bytes with one compare-and-swap per chunk and gives
 //! them back when its [`Held`] is dropped (with the last copy of the body).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// The budget: a limit and what every live [`Held`] holds together.
 #[derive(Debug)]
 pub struct ReplyMemory {
     limit: AtomicUsize,
     held: AtomicUsize,
+    /// The fraction of the limit one agent's replies may hold (`f64` bits); outside
+    /// (0, 1): no share.
+    agent_share: AtomicU64,
+    /// The least an agent's share is: one reply of the largest size allowed, so an
+    /// agent can always read one.
+    agent_floor: AtomicUsize,
 }
 
 /// What the replies of one dependency hold together: no dependency may hold more than
 /// half of the limit, so one upstream that answers slowly with large bodies (each
 /// reply's `Content-Length` is taken at once) cannot leave the others without room.
+/// The same for what one agent's replies hold, within its share of the limit.
 #[derive(Debug, Default)]
 pub struct Share {
     held: AtomicUsize,
@@ -40,20 +53,32 @@ impl Share {
 pub struct Held {
     memory: Arc<ReplyMemory>,
     share: Option<Arc<Share>>,
+    agent: Option<Arc<Share>>,
     bytes: usize,
 }
 
-/// A reply that did not fit: what was held by every reply when it asked, and the limit.
+/// A reply that did not fit: what was held when it asked, and the limit that was full.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NoRoom {
-    /// Bytes held by every reply (this one included) when it asked for more; by the
-    /// dependency's replies when `share`.
+    /// Bytes held (this reply's included) when it asked for more: by every reply, or
+    /// by those of the dependency or the agent, as `part` says.
     pub held: usize,
-    /// The limit: the whole budget, or the dependency's part of it when `share`.
+    /// The limit of `part`.
     pub limit: usize,
-    /// The dependency's part (half the budget, so that one dependency cannot take it
-    /// all) was full, not the whole budget.
-    pub share: bool,
+    /// Which limit was full.
+    pub part: Part,
+}
+
+/// The part of the reply memory a reply did not fit in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The whole budget.
+    Whole,
+    /// The dependency's part: half the budget, so that one dependency cannot take it all.
+    Dependency,
+    /// The calling agent's share (`gateway.reply_share`), so that one agent cannot take
+    /// it all.
+    Agent,
 }
 
 impl ReplyMemory {
@@ -62,7 +87,38 @@ impl ReplyMemory {
         Arc::new(ReplyMemory {
             limit: AtomicUsize::new(limit),
             held: AtomicUsize::new(0),
+            agent_share: AtomicU64::new(1f64.to_bits()),
+            agent_floor: AtomicUsize::new(0),
         })
+    }
+
+    /// Each agent's replies hold at most `fraction` of the limit, and never less than
+    /// `at_least` (the largest reply allowed, so that one always fits). A reload may
+    /// change it; what is held stays held. A fraction outside (0, 1) is no share.
+    pub fn set_agent_share(&self, fraction: f64, at_least: usize) {
+        self.agent_share
+            .store(fraction.to_bits(), Ordering::Relaxed);
+        self.agent_floor.store(at_least, Ordering::Relaxed);
+    }
+
+    /// What one agent's replies may hold together now: its share of the limit,
+    /// rounded up, or the whole limit when there is no share.
+    pub fn agent_limit(&self) -> usize {
+        let limit = self.limit();
+        let fraction = f64::from_bits(self.agent_share.load(Ordering::Relaxed));
+        if !(fraction > 0.0 && fraction < 1.0) {
+            return limit;
+        }
+        let share = (limit as f64 * fraction).ceil() as usize;
+        share
+            .max(self.agent_floor.load(Ordering::Relaxed))
+            .min(limit)
+    }
+
+    /// Whether the replies of the agent holding `agent` fill its share: a new call of
+    /// that agent should not be sent, since its reply could not be read.
+    pub fn is_full_for(&self, agent: &Share) -> bool {
+        agent.held() >= self.agent_limit()
     }
 
     /// No limit (for clients built outside a gateway: tests, one-off commands).
@@ -97,6 +153,7 @@ impl ReplyMemory {
         Held {
             memory: Arc::clone(self),
             share: None,
+            agent: None,
             bytes: 0,
         }
     }
@@ -106,27 +163,52 @@ impl ReplyMemory {
         Held {
             memory: Arc::clone(self),
             share: Some(Arc::clone(share)),
+            agent: None,
             bytes: 0,
         }
     }
 }
 
 impl Held {
-    /// Takes `more` bytes, or refuses when every reply together would then hold more
-    /// than the limit (nothing is taken then).
+    /// The same reply, counted also in the share of the agent whose call it answers
+    /// (`None`: a call of no agent, counted in no share).
+    #[must_use]
+    pub fn for_agent(mut self, agent: Option<&Arc<Share>>) -> Held {
+        if let Some(agent) = agent {
+            agent.held.fetch_add(self.bytes, Ordering::AcqRel);
+            self.agent = Some(Arc::clone(agent));
+        }
+        self
+    }
+
+    /// Takes `more` bytes, or refuses when the agent's replies, the dependency's or
+    /// every reply together would then hold more than their limit (nothing is taken
+    /// then).
     pub fn grow(&mut self, more: usize) -> Result<(), NoRoom> {
         let limit = self.memory.limit();
-        if let Some(share) = &self.share {
-            take(&share.held, more, limit / 2).map_err(|full| NoRoom {
-                share: true,
-                ..full
-            })?;
-        }
-        if let Err(full) = take(&self.memory.held, more, limit) {
-            if let Some(share) = &self.share {
-                share.held.fetch_sub(more, Ordering::AcqRel);
+        // The narrowest part first: a reply refused by its agent's share is not
+        // reported as a full gateway.
+        let parts = [
+            (
+                self.agent.as_ref().map(|a| &a.held),
+                self.memory.agent_limit(),
+                Part::Agent,
+            ),
+            (
+                self.share.as_ref().map(|s| &s.held),
+                limit / 2,
+                Part::Dependency,
+            ),
+            (Some(&self.memory.held), limit, Part::Whole),
+        ];
+        for (i, &(counter, limit, part)) in parts.iter().enumerate() {
+            let Some(counter) = counter else { continue };
+            if let Err(full) = take(counter, more, limit) {
+                for counter in parts[..i].iter().filter_map(|p| p.0) {
+                    counter.fetch_sub(more, Ordering::AcqRel);
+                }
+                return Err(NoRoom { part, ..full });
             }
-            return Err(full);
         }
         self.bytes += more;
         Ok(())
@@ -147,7 +229,7 @@ impl Held {
 
     /// Takes `more` bytes even past the limit (see [`Held::grow_to_even_past_limit`]).
     pub fn grow_past_limit(&mut self, more: usize) {
-        if let Some(share) = &self.share {
+        for share in self.share.iter().chain(&self.agent) {
             share.held.fetch_add(more, Ordering::AcqRel);
         }
         self.memory.held.fetch_add(more, Ordering::AcqRel);
@@ -178,7 +260,7 @@ fn take(counter: &AtomicUsize, more: usize, limit: usize) -> Result<(), NoRoom> 
                 return Err(NoRoom {
                     held,
                     limit,
-                    share: false,
+                    part: Part::Whole,
                 });
             }
         };
@@ -193,7 +275,7 @@ impl Drop for Held {
     fn drop(&mut self) {
         if self.bytes > 0 {
             self.memory.held.fetch_sub(self.bytes, Ordering::AcqRel);
-            if let Some(share) = &self.share {
+            for share in self.share.iter().chain(&self.agent) {
                 share.held.fetch_sub(self.bytes, Ordering::AcqRel);
             }
         }

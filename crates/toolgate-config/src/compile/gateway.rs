@@ -47,7 +47,19 @@ impl Compiler<'_> {
             send_timeout: self.gateway_secs("send_timeout", raw.send_timeout.as_ref(), 30, 1),
             max_request_bytes,
             max_sessions: count(raw.max_sessions, 10_000),
-            session_share: self.session_share(raw.session_share),
+            session_share: self.share(
+                "gateway.session_share",
+                "the session table",
+                "every session",
+                raw.session_share,
+            ),
+            reply_share: self.share(
+                "gateway.reply_share",
+                "the reply memory",
+                "every reply",
+                raw.reply_share,
+            ),
+
             session_idle: self.gateway_secs("session_idle", raw.session_idle.as_ref(), 600, 0),
             session_keys: self.session_keys(
                 raw.session_key_env.as_deref(),
@@ -123,17 +135,20 @@ impl Compiler<'_> {
         }
     }
 
-    /// `gateway.session_share`, 0.5 when unset: above 0, at most 1.
-    fn session_share(&mut self, raw: Option<f64>) -> f64 {
+    /// One caller's share of something every caller uses (`gateway.session_share`,
+    /// `gateway.reply_share`), 0.5 when unset: above 0, at most 1.
+    fn share(&mut self, field: &str, of: &str, all: &str, raw: Option<f64>) -> f64 {
         const DEFAULT: f64 = 0.5;
         match raw {
             None => DEFAULT,
             Some(f) if f > 0.0 && f <= 1.0 => f,
             Some(f) => {
                 self.err(
-                    "gateway.session_share",
-                    format!("{f} is not a fraction of the session table"),
-                    "write a number above 0 and at most 1, e.g. `0.5` (1 lets one caller hold every session)",
+                    field,
+                    format!("{f} is not a fraction of {of}"),
+                    &format!(
+                        "write a number above 0 and at most 1, e.g. `0.5` (1 lets one caller hold {all})"
+                    ),
                 );
                 DEFAULT
             }

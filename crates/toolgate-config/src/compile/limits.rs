@@ -104,4 +104,19 @@ mod tests {
             "{err}"
         );
     }
+
+    #[test]
+    fn one_agents_share_of_the_reply_memory_is_half_unless_set() {
+        assert_eq!(gateway("  state: s.db\n").unwrap().reply_share, 0.5);
+        assert_eq!(gateway("  reply_share: 0.25\n").unwrap().reply_share, 0.25);
+        assert_eq!(gateway("  reply_share: 1\n").unwrap().reply_share, 1.0);
+        for bad in ["0", "-0.5", "1.5"] {
+            let err = gateway(&format!("  reply_share: {bad}\n")).unwrap_err();
+            assert!(
+                err.contains("gateway.reply_share")
+                    && err.contains("not a fraction of the reply memory"),
+                "{err}"
+            );
+        }
+    }
 }

@@ -70,12 +70,13 @@ pub enum Detail {
     },
     /// The reply did not fit in what toolgate may hold of every reply at once.
     NoRoom {
-        /// Bytes every reply held then (the dependency's replies when `share`).
+        /// Bytes held then, of `part`.
         held: usize,
-        /// The gateway-wide limit, or the dependency's part of it when `share`.
+        /// The limit of `part`.
         limit: usize,
-        /// The dependency's part (half the limit) was full, not the whole.
-        share: bool,
+        /// The part that was full: the whole limit, the dependency's half or the
+        /// calling agent's share.
+        part: toolgate_resilience::ReplyPart,
     },
     /// The body broke the contract.
     Drift(Drift),
@@ -154,7 +155,7 @@ impl Detail {
                 )
             }
             Detail::TooManyValues { status, limit } => too_many_values(*status, *limit),
-            Detail::NoRoom { held, limit, share } => no_room(*held, *limit, *share),
+            Detail::NoRoom { held, limit, part } => no_room(*held, *limit, *part),
             Detail::Drift(d) => d.summary(),
             Detail::Protocol(d) => format!("the MCP server broke the protocol ({d})"),
             Detail::Rpc { code, message } => rpc_error(*code, message),
@@ -239,22 +240,29 @@ fn too_many_values(status: Option<u16>, limit: usize) -> String {
 }
 
 /// `share`: the dependency's part of the reply memory was full, not the whole.
-fn no_room(held: usize, limit: usize, share: bool) -> String {
-    if share {
-        format!(
+fn no_room(held: usize, limit: usize, part: toolgate_resilience::ReplyPart) -> String {
+    match part {
+        toolgate_resilience::ReplyPart::Dependency => format!(
             "the upstream answered, but toolgate was already holding {} of this \
              dependency's replies for other calls (its share is {}, half of what toolgate \
              holds at once, so that one dependency cannot take it all) and dropped this one",
             about_bytes(held),
             bytes(limit)
-        )
-    } else {
-        format!(
+        ),
+        toolgate_resilience::ReplyPart::Agent => format!(
+            "the upstream answered, but toolgate was already holding {} of replies for \
+             this agent's other calls, this agent's share of what toolgate holds at once \
+             (its share is {}, gateway.reply_share, so that one agent cannot take it all), \
+             and dropped this one",
+            about_bytes(held),
+            bytes(limit)
+        ),
+        toolgate_resilience::ReplyPart::Whole => format!(
             "the upstream answered, but toolgate was already holding {} of replies for \
              other calls (its limit is {}) and dropped this one",
             about_bytes(held),
             bytes(limit)
-        )
+        ),
     }
 }
 
@@ -327,14 +335,14 @@ mod tests {
         let whole = Detail::NoRoom {
             held: 130 << 20,
             limit: 128 << 20,
-            share: false,
+            part: toolgate_resilience::ReplyPart::Whole,
         }
         .describe();
         assert!(whole.contains("(its limit is 128 MiB)"), "{whole}");
         let share = Detail::NoRoom {
             held: 64 << 20,
             limit: 64 << 20,
-            share: true,
+            part: toolgate_resilience::ReplyPart::Dependency,
         }
         .describe();
         assert!(

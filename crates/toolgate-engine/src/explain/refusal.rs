@@ -47,6 +47,19 @@ pub fn no_room_for_replies(tool: &str, held: usize, limit: usize) -> String {
     )
 }
 
+/// The replies of the calling agent's calls in flight fill its share of what toolgate
+/// may hold at once (`gateway.reply_share`), so the call was not sent.
+pub fn no_room_for_agent_replies(tool: &str, agent: &str, held: usize, limit: usize) -> String {
+    format!(
+        "{tool} was not called: toolgate is holding {} of upstream replies for agent {agent}'s other calls, \
+         this agent's share of what toolgate holds at once ({}, gateway.reply_share), so that one agent cannot \
+         take it all. Error class: overloaded. Wait for your other calls to finish before calling {tool} again, \
+         and make fewer calls at once.",
+        about_bytes(held),
+        bytes(limit)
+    )
+}
+
 /// The calling agent may not call the tool (`agents.<name>.tools` / `deny`).
 pub fn forbidden(tool: &str, agent: &str) -> String {
     format!(

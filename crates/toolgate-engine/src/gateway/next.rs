@@ -109,6 +109,10 @@ impl Gateway {
         self.services
             .replies
             .set_limit(config.gateway.max_buffered_response_bytes);
+        self.services.replies.set_agent_share(
+            config.gateway.reply_share,
+            config.gateway.max_response_bytes,
+        );
         let gateway = Arc::new(Gateway {
             config,
             routes: RwLock::new(Arc::new(routes)),

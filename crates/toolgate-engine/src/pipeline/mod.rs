@@ -350,6 +350,20 @@ async fn admit<'a, U: Upstream>(
             explain::no_room_for_replies(tool, services.replies.held(), services.replies.limit()),
         ));
     }
+    // The same for this agent's share: its other calls' replies fill it.
+    if let Some(agent) = &call.agent
+        && services.replies.is_full_for(agent.replies())
+    {
+        return Err(Failure::new(
+            ErrorClass::Overloaded,
+            explain::no_room_for_agent_replies(
+                tool,
+                agent.name(),
+                agent.replies().held(),
+                services.replies.agent_limit(),
+            ),
+        ));
+    }
     loop {
         let now = Instant::now();
         match route

@@ -1193,7 +1193,7 @@ impl Upstream for Unheld {
             headers: Default::default(),
             held: 130 << 20,
             limit: 128 << 20,
-            share: false,
+            part: toolgate_resilience::ReplyPart::Whole,
         })
     }
 }
@@ -1408,3 +1408,70 @@ async fn what_the_model_is_told_about_a_retry_agrees_with_a_reply_that_vouched_f
 }
 
 mod hostile;
+
+#[tokio::test(start_paused = true)]
+async fn one_agents_replies_in_flight_leave_another_agent_room() {
+    let yaml = format!(
+        "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\nagents:\n  greedy:\n    api_key_sha256: {}\n  other:\n    api_key_sha256: {}\n",
+        "a".repeat(64),
+        "b".repeat(64)
+    );
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        &yaml,
+        std::path::Path::new("."),
+        &|_| None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let agents = crate::agents::Agents::new(&config);
+    let as_agent = |name: &str| CallContext {
+        agent: agents.caller(config.agents.get(name)),
+        ..CallContext::default()
+    };
+    let rig = rig("web_search", vec![ok(VALID)]);
+    rig.services.replies.set_limit(1_000);
+    rig.services
+        .replies
+        .set_agent_share(config.gateway.reply_share, 100);
+    // One agent's slow, large replies take all the memory they can get, 10 bytes at a
+    // time, as its many calls' bodies arrive.
+    let greedy = as_agent("greedy");
+    let mut in_flight = Vec::new();
+    loop {
+        let mut held = rig
+            .services
+            .replies
+            .hold()
+            .for_agent(greedy.agent.as_ref().map(|a| a.replies()));
+        if held.grow(10).is_err() {
+            break;
+        }
+        in_flight.push(held);
+    }
+    assert_eq!(rig.services.replies.held(), 500, "half, its share");
+    let call = |ctx: CallContext| {
+        let rig = &rig;
+        async move {
+            let Value::Object(args) = json!({ "query": "rust" }) else {
+                unreachable!()
+            };
+            run(&rig.route, &rig.services, args, Origin::Agent, &ctx).await
+        }
+    };
+    // Its next call is not sent, and says that this agent's share is full.
+    let refused = call(as_agent("greedy")).await;
+    let f = failure(&refused);
+    assert_eq!(f.class, ErrorClass::Overloaded, "{}", f.message);
+    assert!(
+        f.message.contains("for agent greedy's other calls")
+            && f.message.contains("this agent's share")
+            && f.message.contains("gateway.reply_share"),
+        "{}",
+        f.message
+    );
+    assert_eq!(rig.attempts(), 0, "nothing was sent");
+    // Another agent's call is sent and answered.
+    assert!(call(as_agent("other")).await.result.is_ok());
+    assert_eq!(rig.attempts(), 1);
+    drop(in_flight);
+}

@@ -473,11 +473,11 @@ fn upstreams_get_the_trace_context_the_mcp_way_and_the_http_way() {
     let http = crate::upstream::HttpUpstream::new(client, http_spec(), 1 << 20);
     let args = Map::from_iter([("query".to_string(), json!("rust"))]);
     let request = http.prepare(&args, &meta(VALID)).unwrap();
-    assert_eq!(request.headers["traceparent"], VALID);
-    assert_eq!(request.headers["tracestate"], "vendor=abc");
+    assert_eq!(request.rendered().headers["traceparent"], VALID);
+    assert_eq!(request.rendered().headers["tracestate"], "vendor=abc");
     let request = http.prepare(&args, &meta("00-bad\r\n")).unwrap();
-    assert!(request.headers.get("traceparent").is_none());
-    assert!(request.headers.get("tracestate").is_none());
+    assert!(request.rendered().headers.get("traceparent").is_none());
+    assert!(request.rendered().headers.get("tracestate").is_none());
 }
 
 #[test]

@@ -88,7 +88,8 @@ impl UpstreamClient {
     }
 
     /// Sends one attempt and reads the body, within `timeout`, held in the reply memory
-    /// (within `share`, the dependency's part of it, when given).
+    /// (within `share`, the dependency's part of it, and `agent`, the calling agent's
+    /// share, when given).
     pub async fn send(
         &self,
         dep: &Dependency,
@@ -96,11 +97,15 @@ impl UpstreamClient {
         timeout: Duration,
         max_bytes: usize,
         share: Option<&Arc<ReplyShare>>,
+        agent: Option<&Arc<ReplyShare>>,
     ) -> Result<UpstreamResponse, SendError> {
         let start = Instant::now();
-        let hold = || match share {
-            Some(share) => self.memory.hold_in(share),
-            None => self.memory.hold(),
+        let hold = || {
+            let held = match share {
+                Some(share) => self.memory.hold_in(share),
+                None => self.memory.hold(),
+            };
+            held.for_agent(agent)
         };
         if self.plain.serves(&req.url) {
             let attempt = self.plain.send(dep, req, max_bytes, hold(), start);
@@ -152,7 +157,7 @@ impl UpstreamClient {
                         headers: resp.headers().clone(),
                         held: full.held,
                         limit: full.limit,
-                        share: full.share,
+                        part: full.part,
                     });
                 }
                 body.push(chunk, resp.content_length());

@@ -10,6 +10,21 @@ use super::{CallContext, SendError, Upstream, UpstreamClient, UpstreamResponse};
 use toolgate_config::ToolSpec;
 use toolgate_config::template::RenderedRequest;
 
+/// One call's request to an HTTP tool: rendered once, sent by every attempt.
+#[derive(Debug)]
+pub struct HttpRequest {
+    rendered: RenderedRequest,
+    /// The calling agent's share of the reply memory.
+    agent_replies: Option<Arc<toolgate_resilience::ReplyShare>>,
+}
+
+impl HttpRequest {
+    /// The request as it is sent.
+    pub fn rendered(&self) -> &RenderedRequest {
+        &self.rendered
+    }
+}
+
 /// An HTTP tool's upstream.
 #[derive(Debug, Clone)]
 pub struct HttpUpstream {
@@ -55,13 +70,9 @@ impl HttpUpstream {
 }
 
 impl Upstream for HttpUpstream {
-    type Request = RenderedRequest;
+    type Request = HttpRequest;
 
-    fn prepare(
-        &self,
-        args: &Map<String, Value>,
-        ctx: &CallContext,
-    ) -> Result<RenderedRequest, String> {
+    fn prepare(&self, args: &Map<String, Value>, ctx: &CallContext) -> Result<HttpRequest, String> {
         let mut rendered = match self.tool.http_request() {
             Some(request) => request
                 .render(&self.tool.dependency.base_url, args)
@@ -77,12 +88,15 @@ impl Upstream for HttpUpstream {
                     .insert(reqwest::header::HeaderName::from_static(name), value);
             }
         }
-        Ok(rendered)
+        Ok(HttpRequest {
+            rendered,
+            agent_replies: ctx.agent.as_ref().map(|a| a.replies().clone()),
+        })
     }
 
     async fn authorize(
         &self,
-        request: &mut RenderedRequest,
+        request: &mut HttpRequest,
         ctx: &CallContext,
     ) -> Result<(), crate::exchange::error::ExchangeError> {
         let Some(exchange) = &self.exchange else {
@@ -101,6 +115,7 @@ impl Upstream for HttpUpstream {
             })?;
         value.set_sensitive(true);
         request
+            .rendered
             .headers
             .insert(reqwest::header::AUTHORIZATION, value);
         Ok(())
@@ -119,23 +134,24 @@ impl Upstream for HttpUpstream {
 
     async fn attempt(
         &self,
-        request: &RenderedRequest,
+        request: &HttpRequest,
         timeout: Duration,
     ) -> Result<UpstreamResponse, SendError> {
         let mut sent = self
             .client
             .send(
                 &self.tool.dependency,
-                request,
+                &request.rendered,
                 timeout,
                 self.max_response_bytes,
                 self.share.as_ref(),
+                request.agent_replies.as_ref(),
             )
             .await;
         // An upstream that echoes the exchanged token or the dependency's credentials
         // (a debugging endpoint returning the request's headers) does not hand them on.
         if let Ok(response) = &mut sent {
-            let exchanged = exchanged_token(self.exchange.is_some(), request);
+            let exchanged = exchanged_token(self.exchange.is_some(), &request.rendered);
             for secret in exchanged
                 .into_iter()
                 .chain(self.credentials.iter().map(String::as_str))

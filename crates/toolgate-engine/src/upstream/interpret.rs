@@ -145,11 +145,11 @@ fn not_answered(e: SendError, read: &Read) -> AttemptResult {
         // The gateway's own limit, not the upstream's doing: the request was sent, so
         // it is retried only where a retry is safe, as a reply lost on the way would be.
         SendError::NoRoom {
-            held, limit, share, ..
+            held, limit, part, ..
         } => AttemptResult::Failed {
             class: ErrorClass::ServerError,
             hint: None,
-            detail: Detail::NoRoom { held, limit, share },
+            detail: Detail::NoRoom { held, limit, part },
         },
         SendError::TooManyValues { limit } => failed(
             &read.attempt(200, BodyCheck::TooLarge),

@@ -30,7 +30,7 @@ use toolgate_signals::Signals;
 
 pub use checked_body::CheckedBody;
 pub use client::UpstreamClient;
-pub use http::HttpUpstream;
+pub use http::{HttpRequest, HttpUpstream};
 pub use interpret::{AttemptResult, interpret, read_signals};
 pub use mcp::McpUpstream;
 pub use response::{SendError, UpstreamResponse};
@@ -114,7 +114,7 @@ pub enum AnyUpstream {
 #[derive(Debug)]
 pub enum AnyRequest {
     /// For [`AnyUpstream::Http`].
-    Http(toolgate_config::template::RenderedRequest),
+    Http(HttpRequest),
     /// For [`AnyUpstream::Mcp`].
     Mcp(mcp::McpRequest),
 }

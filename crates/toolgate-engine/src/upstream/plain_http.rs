@@ -424,7 +424,7 @@ async fn exchange(
                 headers: parts.headers.clone(),
                 held: full.held,
                 limit: full.limit,
-                share: full.share,
+                part: full.part,
             }));
         }
         body.push(data, content_length);

@@ -86,13 +86,13 @@ pub enum SendError {
         status: u16,
         /// Headers, for signals.
         headers: HeaderMap,
-        /// Bytes every reply held when this one asked for more (the dependency's
-        /// replies when `share`).
+        /// Bytes held when this one asked for more (of `part`).
         held: usize,
-        /// The gateway-wide limit, or the dependency's part of it when `share`.
+        /// The limit of `part`.
         limit: usize,
-        /// The dependency's part of the budget was full, not the whole budget.
-        share: bool,
+        /// The part that was full: the whole budget, the dependency's part or the
+        /// calling agent's share.
+        part: toolgate_resilience::ReplyPart,
     },
 }
 

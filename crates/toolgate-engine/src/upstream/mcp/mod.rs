@@ -103,6 +103,8 @@ pub struct McpRequest {
     client: Option<Arc<dyn ClientChannel>>,
     /// The caller's own session, for a server called with the caller's authority.
     caller: Option<CallerLink>,
+    /// The calling agent's share of the reply memory.
+    agent_replies: Option<Arc<toolgate_resilience::ReplyShare>>,
 }
 
 /// One upstream MCP tool.
@@ -200,6 +202,7 @@ impl Upstream for McpUpstream {
             params,
             client: ctx.client.clone(),
             caller: None,
+            agent_replies: ctx.agent.as_ref().map(|a| a.replies().clone()),
         })
     }
 
@@ -242,14 +245,16 @@ impl Upstream for McpUpstream {
         // Read whole by the client (each message within `max_response_bytes`); from here
         // until its answer is sent, the result counts against the reply memory.
         if let (Ok(response), Some((replies, share))) = (&mut sent, &self.replies) {
-            let mut held = replies.hold_in(share);
+            let mut held = replies
+                .hold_in(share)
+                .for_agent(request.agent_replies.as_ref());
             if let Err(full) = held.grow(response.body.len()) {
                 return Err(SendError::NoRoom {
                     status: response.status,
                     headers: std::mem::take(&mut response.headers),
                     held: full.held,
                     limit: full.limit,
-                    share: full.share,
+                    part: full.part,
                 });
             }
             let body = std::mem::take(&mut response.body);

@@ -1007,3 +1007,55 @@ async fn the_get_streams_priming_event_goes_only_to_clients_of_the_revision_that
         assert!(notice.id.is_some(), "{version}: {notice:?}");
     }
 }
+
+/// The methods a relay call's stream carries before the upstream's sampling request.
+async fn before_sampling(url: &str, sid: &str, id: u64) -> Vec<Value> {
+    let mut sse = Sse::new(
+        in_session(url, sid)
+            .body(relay_call(id, "t"))
+            .send()
+            .await
+            .unwrap(),
+    );
+    let mut before = Vec::new();
+    loop {
+        let m = sse.next().await.unwrap().json();
+        if m["method"] == "sampling/createMessage" {
+            return before;
+        }
+        before.push(m["method"].clone());
+    }
+}
+
+#[tokio::test]
+async fn one_sessions_log_level_never_changes_what_another_receives() {
+    let tg = start().await;
+    let quiet = open_session(&tg.url, json!({ "sampling": {} })).await;
+    let other = open_session(&tg.url, json!({ "sampling": {} })).await;
+    let level =
+        json!({"jsonrpc":"2.0","id":0,"method":"logging/setLevel","params":{"level":"warning"}});
+    let r = in_session(&tg.url, &quiet)
+        .body(level.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let log = json!("notifications/message");
+    // The other session set no level: the upstream's `info` log reaches it.
+    let seen = before_sampling(&tg.url, &other, 1).await;
+    assert!(seen.contains(&log), "{seen:?}");
+    // The session that asked for warnings only does not get it.
+    let seen = before_sampling(&tg.url, &quiet, 2).await;
+    assert!(!seen.contains(&log), "{seen:?}");
+    // And asking for more on the other session does not change the first's level back.
+    let debug =
+        json!({"jsonrpc":"2.0","id":0,"method":"logging/setLevel","params":{"level":"debug"}});
+    let r = in_session(&tg.url, &other)
+        .body(debug.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let seen = before_sampling(&tg.url, &quiet, 3).await;
+    assert!(!seen.contains(&log), "{seen:?}");
+}
