@@ -59,7 +59,6 @@ impl Compiler<'_> {
                 "every reply",
                 raw.reply_share,
             ),
-
             session_idle: self.gateway_secs("session_idle", raw.session_idle.as_ref(), 600, 0),
             session_keys: self.session_keys(
                 raw.session_key_env.as_deref(),

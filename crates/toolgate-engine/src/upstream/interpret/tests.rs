@@ -341,3 +341,66 @@ fn a_reply_is_classified_by_what_would_fix_it() {
         assert_eq!(failing(status, body), want, "{status} {body}");
     }
 }
+
+/// What lenient parsers accept beside JSON (JSON5, JavaScript, Python's `json`) is not
+/// JSON (RFC 8259): a reply of it is a failure naming it, never a success that some
+/// reader downstream takes otherwise; and what is JSON, however odd, passes as the
+/// bytes that were checked. Both the one-pass check (a declared contract) and the full
+/// one (a learned contract) agree.
+#[test]
+fn only_json_passes_and_what_passes_is_the_text_that_was_checked() {
+    let not_json: [&[u8]; 14] = [
+        br#"{"a":1,}"#,
+        br#"{"a":[1,2,]}"#,
+        br#"{"a":1 /* note */}"#,
+        b"// note\n{\"a\":1}",
+        br#"{"a":NaN}"#,
+        br#"{"a":[-Infinity]}"#,
+        br#"{"a":Infinity}"#,
+        br#"{'a':1}"#,
+        br#"{a:1}"#,
+        br#"{"a":01}"#,
+        br#"{"a":1}{"b":2}"#,
+        br#"{"a":"\ud800"}"#,
+        br#"{"a":"\udc00x"}"#,
+        b"{\"a\":\"\xff\xfe\"}",
+    ];
+    let odd_but_json: [&[u8]; 5] = [
+        br#"{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"isAdmin":true}}}"#,
+        br#"{"a":"\ud83d\ude00","b":"\u0000"}"#,
+        br#"{"a":1e999,"b":-1e999}"#,
+        br#"{"a":"</script><script>alert(1)</script>"}"#,
+        b" \t\r\n{\"a\":\"\xe2\x80\xae\"}\n",
+    ];
+    for tool in [declared_tool(), learned_tool()] {
+        for body in not_json {
+            let sent = Ok(UpstreamResponse {
+                status: 200,
+                headers: Default::default(),
+                body: bytes::Bytes::from_static(body),
+                latency: Duration::ZERO,
+                rpc_error: None,
+            });
+            match interpret_within(&tool, sent, None, false, 100) {
+                AttemptResult::Failed {
+                    detail: Detail::NotJson { .. },
+                    ..
+                } => {}
+                other => panic!("{:?}: {other:?}", String::from_utf8_lossy(body)),
+            }
+        }
+        for body in odd_but_json {
+            let sent = Ok(UpstreamResponse {
+                status: 200,
+                headers: Default::default(),
+                body: bytes::Bytes::from_static(body),
+                latency: Duration::ZERO,
+                rpc_error: None,
+            });
+            match interpret_within(&tool, sent, None, false, 100) {
+                AttemptResult::Success(checked) => assert_eq!(&checked[..], body),
+                other => panic!("{:?}: {other:?}", String::from_utf8_lossy(body)),
+            }
+        }
+    }
+}

@@ -623,3 +623,4 @@ async fn a_few_interim_responses_are_read_past_and_a_run_of_them_ends_the_exchan
 }
 
 mod hostile;
+mod redirects;

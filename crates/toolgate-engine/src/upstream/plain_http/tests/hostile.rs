@@ -233,7 +233,6 @@ async fn a_body_that_trickles_in_ends_at_the_attempt_timeout_not_at_its_last_byt
             Duration::from_millis(500),
             1_000,
             None,
-            None,
         )
         .await;
     assert!(
@@ -246,4 +245,43 @@ async fn a_body_that_trickles_in_ends_at_the_attempt_timeout_not_at_its_last_byt
         "{:?}",
         started.elapsed()
     );
+}
+
+/// An upstream answering in another version of HTTP than the 1.1 asked for: HTTP/1.0
+/// is read (its body ends with the connection, which is then not reused); a status line
+/// of HTTP/2 or 3 (which have none: they are binary), an HTTP/2 frame, a version that
+/// does not exist, or bare JSON with no status line at all (HTTP/0.9) is a transport
+/// failure, never a body read as a success.
+#[tokio::test]
+async fn an_answer_in_another_http_version_is_read_only_when_it_is_http_1() {
+    let not_http_1: [&'static [u8]; 7] = [
+        b"HTTP/2.0 200 OK\r\ncontent-length: 2\r\n\r\n{}",
+        b"HTTP/2 200\r\ncontent-length: 2\r\n\r\n{}",
+        b"HTTP/3 200\r\ncontent-length: 2\r\n\r\n{}",
+        b"HTTP/1.2 200 OK\r\ncontent-length: 2\r\n\r\n{}",
+        b"http/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}",
+        // An HTTP/2 SETTINGS frame, as a server that speaks only HTTP/2 sends first.
+        b"\0\0\x06\x04\0\0\0\0\0\0\x03\0\0\0\x64",
+        b"{\"owner\":\"admin\"}",
+    ];
+    for answer in not_http_1 {
+        let server = always(answer, After::Close).await;
+        let req = get(&server.url, "/x?api_key=hunter2");
+        match send(&client(), &server, &req).await {
+            Err(SendError::Broken { detail }) => {
+                assert!(detail.contains("not valid HTTP"), "{detail}");
+                assert!(!detail.contains("hunter2"), "{detail}");
+            }
+            other => panic!("{:?}: {other:?}", String::from_utf8_lossy(answer)),
+        }
+    }
+    let server = always(b"HTTP/1.0 200 OK\r\n\r\n{\"a\":1}", After::Close).await;
+    let client = client();
+    for path in ["/a", "/b"] {
+        let reply = send(&client, &server, &get(&server.url, path))
+            .await
+            .unwrap();
+        assert_eq!(&reply.body[..], br#"{"a":1}"#);
+    }
+    assert_eq!(server.connections.load(Ordering::SeqCst), 2);
 }
