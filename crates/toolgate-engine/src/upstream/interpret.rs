@@ -55,6 +55,7 @@ pub fn interpret_within(
         retry_after: signals.and_then(|s| s.retry_after),
         past_sunset,
         said: said(signals.and_then(|s| s.recovery)),
+        maintenance: signals.and_then(|s| s.maintenance),
     };
     let response = match sent {
         Ok(r) => r,
@@ -89,6 +90,9 @@ struct Read {
     retry_after: Option<Duration>,
     past_sunset: bool,
     said: Said,
+    /// A 2xx body said the service is under maintenance (told only when the contract
+    /// refuses the body).
+    maintenance: Option<toolgate_signals::maintenance::Announced>,
 }
 
 /// What the reply's body says would fix it, in the resilience layer's words.
@@ -254,6 +258,9 @@ fn check(
     headers: &reqwest::header::HeaderMap,
     read: &Read,
 ) -> AttemptResult {
+    if let Some(failed) = graphql_failure(tool, status, &body, read) {
+        return failed;
+    }
     // Checked after this step, so that a drifted body can still be returned.
     let checked_later = crate::learned::warns_on_declared(tool);
     // The common reply's whole check in one pass: JSON, no member named twice, and the
@@ -291,6 +298,7 @@ fn check(
             Some(escapes) => CheckedBody::with_escapes(body, escapes),
             None => body.into(),
         }),
+        Err(_) if read.maintenance.is_some() => maintenance_page(tool, status, &body, read),
         Err(BodyError::NotJson(e)) => {
             let detail = Detail::NotJson {
                 reason: e.to_string(),
@@ -305,6 +313,52 @@ fn check(
             Detail::Drift(drift),
         ),
     }
+}
+
+/// A GraphQL reply that failed, sent with a 2xx (GraphQL over HTTP answers a
+/// well-formed request with a 200 whatever went wrong): classified as the status its
+/// errors stand for, whatever the contract says of it, since a contract loose enough for
+/// `data` passes `{"data": null, "errors": […]}`. Partial data beside errors is data.
+fn graphql_failure(
+    tool: &ToolSpec,
+    status: u16,
+    body: &[u8],
+    read: &Read,
+) -> Option<AttemptResult> {
+    let toolgate_signals::graphql::Reply::Failed { status: stands_for } =
+        toolgate_signals::graphql::read(body)?
+    else {
+        return None;
+    };
+    let detail = Detail::Status {
+        status,
+        excerpt: explain::excerpt(body, &explain::Secrets::of(tool)),
+    };
+    Some(failed(
+        &read.attempt(stands_for, BodyCheck::Valid),
+        read.retry_after,
+        detail,
+    ))
+}
+
+/// A 2xx the contract refused whose body says the service is under maintenance: the
+/// upstream is unavailable, as a 503 would say, and the end the page names (or a
+/// `Retry-After` beside it) is the wait; none named: a 503 without a hint.
+fn maintenance_page(tool: &ToolSpec, status: u16, body: &[u8], read: &Read) -> AttemptResult {
+    let wait = read.maintenance.and_then(|m| m.wait).max(read.retry_after);
+    let attempt = Attempt::Response {
+        status: 503,
+        rate_limited: false,
+        retry_after: wait,
+        past_sunset: false,
+        body_ok: BodyCheck::Valid,
+        said: Said::Nothing,
+    };
+    let detail = Detail::Status {
+        status,
+        excerpt: explain::excerpt(body, &explain::Secrets::of(tool)),
+    };
+    failed(&attempt, wait, detail)
 }
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -358,6 +412,9 @@ pub fn read_signals(
             && let Some(b) = toolgate_signals::body::read_success(&r.body, now)
         {
             signals.absorb_body(b);
+        }
+        if (200..300).contains(&r.status) {
+            signals.maintenance = toolgate_signals::maintenance::announced(&r.body, now);
         }
     }
     if let Ok(r) = sent

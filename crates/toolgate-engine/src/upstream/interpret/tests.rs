@@ -404,3 +404,102 @@ fn only_json_passes_and_what_passes_is_the_text_that_was_checked() {
         }
     }
 }
+
+/// What a 200 turns into, read as the engine reads it.
+fn two_hundred(tool: &ToolSpec, body: &str, now: chrono::DateTime<chrono::Utc>) -> AttemptResult {
+    let sent = reply(body);
+    let signals = read_signals(tool, &sent, now);
+    interpret(tool, sent, signals.as_ref(), false)
+}
+
+#[test]
+fn a_graphql_failure_sent_with_a_200_is_classified_by_its_errors() {
+    let tool = learned_tool();
+    let now = chrono::Utc
+        .with_ymd_and_hms(2026, 12, 4, 15, 30, 0)
+        .unwrap();
+    for (body, want) in [
+        (
+            r#"{"errors":[{"message":"Unauthenticated","extensions":{"code":"UNAUTHENTICATED"}}],"data":null}"#,
+            ErrorClass::Auth,
+        ),
+        (
+            r#"{"errors":[{"message":"Variable $id is invalid","extensions":{"code":"BAD_USER_INPUT"}}]}"#,
+            ErrorClass::ClientError,
+        ),
+        (
+            r#"{"errors":[{"message":"Throttled","extensions":{"code":"THROTTLED"}}]}"#,
+            ErrorClass::RateLimited,
+        ),
+        (
+            r#"{"data":null,"errors":[{"message":"oops","extensions":{"code":"INTERNAL_SERVER_ERROR"}}]}"#,
+            ErrorClass::ServerError,
+        ),
+        (
+            r#"{"data":null,"errors":[{"message":"item not found"}]}"#,
+            ErrorClass::ClientError,
+        ),
+    ] {
+        match two_hundred(&tool, body, now) {
+            AttemptResult::Failed {
+                class,
+                detail: Detail::Status { status: 200, .. },
+                ..
+            } => assert_eq!(class, want, "{body}"),
+            other => panic!("{body}: {other:?}"),
+        }
+    }
+    // Partial data, a business object with errors of its own and an empty list are data.
+    for body in [
+        r#"{"data":{"viewer":{"email":null}},"errors":[{"message":"no email","extensions":{"code":"FORBIDDEN"}}]}"#,
+        r#"{"id":"imp_1","errors":[{"message":"row 3: bad email"}]}"#,
+        r#"{"data":{"a":1},"errors":[]}"#,
+    ] {
+        assert!(
+            matches!(two_hundred(&tool, body, now), AttemptResult::Success(_)),
+            "{body}"
+        );
+    }
+}
+
+#[test]
+fn a_maintenance_page_sent_with_a_200_is_unavailability_only_when_the_contract_refuses_it() {
+    let tool = declared_tool();
+    let now = chrono::Utc
+        .with_ymd_and_hms(2026, 12, 4, 15, 30, 0)
+        .unwrap();
+    let page = "<html><head><title>Down for maintenance</title></head><body>\
+                <p>We'll be back at 16:00 UTC.</p></body></html>";
+    match two_hundred(&tool, page, now) {
+        AttemptResult::Failed { class, hint, .. } => {
+            assert_eq!(class, ErrorClass::Overloaded);
+            assert_eq!(hint, Some(Duration::from_secs(30 * 60)));
+        }
+        other => panic!("{other:?}"),
+    }
+    // No end named: what a bare 503 is (the contract wants `user` to be an object).
+    let bare = r#"{"user":"none","message":"The service is under maintenance"}"#;
+    assert!(matches!(
+        two_hundred(&tool, bare, now),
+        AttemptResult::Failed {
+            class: ErrorClass::ServerError,
+            hint: None,
+            ..
+        }
+    ));
+    // A record in maintenance is the data's word: the refused body stays drift.
+    let record = r#"{"user":"u1","status":"under maintenance"}"#;
+    assert!(matches!(
+        two_hundred(&tool, record, now),
+        AttemptResult::Failed {
+            class: ErrorClass::ContractDrift,
+            ..
+        }
+    ));
+    // A body the contract accepts is data, whatever it says.
+    let data = r#"{"user":{},"message":"The API is down for scheduled maintenance tonight"}"#;
+    assert!(matches!(
+        two_hundred(&tool, data, now),
+        AttemptResult::Success(_)
+    ));
+}

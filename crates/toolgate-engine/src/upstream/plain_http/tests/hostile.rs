@@ -233,6 +233,7 @@ async fn a_body_that_trickles_in_ends_at_the_attempt_timeout_not_at_its_last_byt
             Duration::from_millis(500),
             1_000,
             None,
+            None,
         )
         .await;
     assert!(

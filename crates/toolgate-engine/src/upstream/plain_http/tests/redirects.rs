@@ -59,6 +59,7 @@ async fn a_redirect_is_never_followed_and_its_target_is_named_without_secrets() 
                         Duration::from_secs(5),
                         1_000,
                         None,
+                        None,
                     )
                     .await;
                 let reply = sent.as_ref().unwrap_or_else(|e| panic!("{e:?}"));
