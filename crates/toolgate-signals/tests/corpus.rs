@@ -32,9 +32,9 @@ use toolgate_signals::recovery::Recovery;
 use toolgate_signals::{Flavour, Headers, Signals, Stage, body, read, status_page};
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 971;
+const FLOOR: usize = 1018;
 
-const FILES: [(&str, &str); 23] = [
+const FILES: [(&str, &str); 24] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -61,6 +61,7 @@ const FILES: [(&str, &str); 23] = [
     ("holdout14", include_str!("corpus/holdout14.json")),
     ("holdout15", include_str!("corpus/holdout15.json")),
     ("holdout16", include_str!("corpus/holdout16.json")),
+    ("holdout17", include_str!("corpus/holdout17.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
     ("recovery", include_str!("corpus/recovery.json")),
     ("recovery2", include_str!("corpus/recovery2.json")),
