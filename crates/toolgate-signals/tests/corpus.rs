@@ -32,7 +32,7 @@ use toolgate_signals::recovery::Recovery;
 use toolgate_signals::{Flavour, Headers, Signals, Stage, body, read, status_page};
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1018;
+const FLOOR: usize = 1020;
 
 const FILES: [(&str, &str); 24] = [
     (
