@@ -165,6 +165,7 @@ fn read_prefix(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
         && walked.wait.is_none()
         && walked.reset_wait.is_none()
         && walked.text_wait.is_none()
+        && walked.told_wait.is_none()
         && walked.reason.is_none()
         && !walked.throttled_text
     {
@@ -210,6 +211,10 @@ fn read_prefix(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
     let throttled = reason.is_some() || walked.throttled_text || mirrored_429;
     if throttled || status == 429 {
         out.retry_after = out.retry_after.max(walked.reset_wait).max(walked.text_wait);
+    } else if status >= 400 {
+        // A refusal that tells the caller to wait says what mends it, throttled or not
+        // (an account blocked for five minutes).
+        out.retry_after = out.retry_after.max(walked.told_wait);
     }
     if let Some(status_obj) = values(prefix, "throttleStatus").find(Value::is_object) {
         let requested = values(prefix, "requestedQueryCost").find_map(|v| v.as_f64());

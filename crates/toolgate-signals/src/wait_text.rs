@@ -53,6 +53,39 @@ pub(crate) fn wait_in(text: &str) -> Option<Duration> {
     best.map(|d: Duration| d.min(MAX_WAIT))
 }
 
+/// Words that tell the caller to wait before the next attempt, each matched whole and
+/// followed by the amount: an instruction, unlike `in` or `for` alone ("expires in 5
+/// minutes", "valid for 1 hour"), which only say when something happens.
+const TOLD: [&str; 6] = [
+    " wait ",
+    " wait for ",
+    " try again in ",
+    " try again after ",
+    " retry in ",
+    " retry after ",
+];
+
+/// The longest wait the message tells the caller to keep before trying again (Market
+/// Data's "Please wait 5 minutes before trying again"), capped at [`MAX_WAIT`]. Unlike
+/// [`wait_in`] it means a wait on any refusal, not only on one that says it is
+/// throttled: the reply says waiting is what mends it.
+pub(crate) fn told_to_wait(text: &str) -> Option<Duration> {
+    let t: String = std::iter::once(' ')
+        .chain(text.chars().take(MAX_TEXT))
+        .collect::<String>()
+        .to_lowercase();
+    let mut best = None;
+    for trigger in TOLD {
+        let mut from = 0;
+        while let Some(i) = t.get(from..).and_then(|rest| rest.find(trigger)) {
+            let after = from + i + trigger.len();
+            from = after;
+            best = best.max(amount(t.get(after..).unwrap_or_default()));
+        }
+    }
+    best.map(|d: Duration| d.min(MAX_WAIT))
+}
+
 /// The longest wait until an instant the message names after `until` or `after`,
 /// capped at [`MAX_WAIT`]; an instant already past is no wait.
 pub(crate) fn wait_until(text: &str, now: DateTime<Utc>) -> Option<Duration> {
@@ -217,6 +250,32 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(wait_until(text, now), *want, "{text}");
+        }
+    }
+
+    #[test]
+    fn waits_the_message_tells_the_caller_to_keep() {
+        let s = Duration::from_secs;
+        let cases: &[(&str, Option<Duration>)] = &[
+            // Market Data's 403 for a key used from two addresses.
+            (
+                "Access denied. Only one device is permitted. Your account is temporarily blocked for security reasons. Please wait 5 minutes before trying again.",
+                Some(s(300)),
+            ),
+            ("Account locked. Try again in 90 seconds.", Some(s(90))),
+            (
+                "An export is already running; retry after 2 minutes.",
+                Some(s(120)),
+            ),
+            ("Wait for 30s, then resend the code.", Some(s(30))),
+            // When something happens is no instruction to wait.
+            ("The confirmation link expires in 10 minutes.", None),
+            ("This token is valid for 1 hour.", None),
+            ("Blocked for 1 minute.", None),
+            ("Please wait a few minutes.", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(told_to_wait(text), *want, "{text}");
         }
     }
 }

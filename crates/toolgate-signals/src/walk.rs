@@ -65,6 +65,9 @@ pub(crate) struct Walked {
     /// A wait a message states in words ("reset in 3 seconds", "try again in 20s"):
     /// likewise a wait only on a throttled reply.
     pub text_wait: Option<Duration>,
+    /// A wait a message tells the caller to keep ("Please wait 5 minutes before trying
+    /// again", "retry after 7 seconds"): an instruction, so a wait on any refusal.
+    pub told_wait: Option<Duration>,
     /// A throttle code, shown to the model as is.
     pub reason: Option<String>,
     /// A message says, in words, that the caller is throttled.
@@ -123,6 +126,7 @@ fn message(s: &str, now: DateTime<Utc>, out: &mut Walked) {
         .text_wait
         .max(crate::wait_text::wait_in(s))
         .max(crate::wait_text::wait_until(s, now));
+    out.told_wait = out.told_wait.max(crate::wait_text::told_to_wait(s));
 }
 
 /// `key` is the field an array hangs from: its strings are read as that field's values

@@ -52,6 +52,10 @@ super::words::words!(
         b"pi_usage",
         b"equestUsage",
         b"equest_usage",
+        b"_calls\"",
+        b"Calls\"",
+        b"_requests\"",
+        b"Requests\"",
     ]
 );
 
@@ -238,23 +242,25 @@ fn meta_budget(members: &serde_json::Map<String, Value>, out: &mut Vec<(String, 
     }
 }
 
-/// A credit budget's member as the shape reader's field: `plan_total_credits`,
-/// `remained_credits` (ScrapingAnt's usage), `included_credits`, `remaining_credits`,
-/// `used_credits` (OpenRegister's), `creditsLeft` become the `credits` policy's limit,
-/// remaining or used. Only the plural names a budget of calls (a customer's
-/// `credit_limit` is money), and a member with no such part (`overage_credits`) is none.
+/// A budget's member named by its part and what it counts, as the shape reader's field:
+/// `plan_total_credits`, `remained_credits` (ScrapingAnt's usage), `included_credits`,
+/// `remaining_credits`, `used_credits` (OpenRegister's), `creditsLeft` become the
+/// `credits` policy's limit, remaining or used; `plan_calls` and `remaining_calls`
+/// (NewsCatcher's subscription) the `calls` policy's, what a plan allows being its size.
+/// Only the plurals name a budget of calls (a customer's `credit_limit` is money), and a
+/// member with no such part (`overage_credits`) is none.
 fn credits_field(name: &str) -> Option<String> {
     let words = camel_words(name);
-    if !words.iter().any(|w| w == "credits") {
-        return None;
-    }
+    let noun = words
+        .iter()
+        .find(|w| matches!(w.as_str(), "credits" | "calls" | "requests"))?;
     let part = words.iter().find_map(|w| match w.as_str() {
-        "total" | "included" | "limit" | "max" | "allowance" => Some("limit"),
+        "total" | "included" | "limit" | "max" | "allowance" | "plan" => Some("limit"),
         "remaining" | "remained" | "left" | "available" => Some("remaining"),
         "used" | "consumed" | "spent" => Some("used"),
         _ => None,
     })?;
-    Some(format!("credits-quota-{part}"))
+    Some(format!("{noun}-quota-{part}"))
 }
 
 /// The lower-case words of a member name: `_`, `-` and case changes split them.
@@ -362,6 +368,7 @@ fn could_name_a_budget(name: &str) -> bool {
         || lower.contains("rate-limit")
         || lower == "rate"
         || lower.contains("credits")
+        || credits_field(name).is_some()
 }
 
 /// Where the top-level object's members start within its first `window` bytes.
@@ -506,6 +513,18 @@ mod tests {
         assert!(read(r#"{"meta":{"total":120,"count":20,"request_count":3}}"#).is_empty());
         assert!(read(r#"{"meta":{"storageQuota":1000,"storageUsed":10}}"#).is_empty());
         assert!(read(r#"{"meta":{"plan":{"dailyQuota":10,"requestCount":1}}}"#).is_empty());
+    }
+
+    #[test]
+    fn a_budget_of_calls_is_read_by_its_parts() {
+        // NewsCatcher's /subscription (newscatcherapi.com/docs/news-api/api-reference/rate-limits).
+        let newscatcher = r#"{"active":true,"concurrent_calls":10,"plan":"v3_nlp_iptc_tags","plan_calls":250000,"remaining_calls":99986,"historical_days":400}"#;
+        assert_eq!(read(newscatcher), vec![(Some(250_000), Some(99_986))]);
+        let camel = r#"{"maxRequests":5000,"requestsUsed":1200,"items":[]}"#;
+        assert_eq!(read(camel), vec![(Some(5000), Some(3800))]);
+        // A count of calls with no budget part, or one side alone, is none.
+        assert!(read(r#"{"concurrent_calls":10,"plan":"pro"}"#).is_empty());
+        assert!(read(r#"{"plan_calls":250000}"#).is_empty());
     }
 
     #[test]

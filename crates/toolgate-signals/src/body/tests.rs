@@ -838,3 +838,26 @@ fn a_limit_code_beside_a_message_about_another_limit_is_no_throttle() {
         assert!(s.rate_limited, "{}", String::from_utf8_lossy(body));
     }
 }
+
+#[test]
+fn a_refusal_that_tells_the_caller_to_wait_gives_the_wait() {
+    let s = Duration::from_secs;
+    let cases: &[(u16, &[u8], Option<Duration>)] = &[
+        // Market Data's 403 (marketdata.app/docs/api/troubleshooting/multiple-ip-addresses).
+        (
+            403,
+            br#"{"s":"error","errmsg":"Access denied. Only one device is permitted. Your IP address has changed, and your account is temporarily blocked for security reasons. Please wait 5 minutes before trying again."}"#,
+            Some(s(300)),
+        ),
+        (409, br#"{"error":"An export is already running, retry after 2 minutes"}"#, Some(s(120))),
+        (401, br#"{"detail":"Too many sign-in attempts. Try again in 15 minutes."}"#, Some(s(900))),
+        // A time something happens at is no wait, on a refusal that says no throttle.
+        (400, br#"{"message":"The reset link expires in 10 minutes"}"#, None),
+        (403, br#"{"message":"Trial valid for 14 days; upgrade to continue"}"#, None),
+    ];
+    for (status, body, want) in cases {
+        let got = read(*status, body, now());
+        assert_eq!(got.retry_after, *want, "{}", String::from_utf8_lossy(body));
+        assert!(!got.rate_limited, "{}", String::from_utf8_lossy(body));
+    }
+}
