@@ -173,8 +173,9 @@ impl Upstream for McpUpstream {
         let mut params = json!({ "name": self.tool, "arguments": args });
         let mut meta = Map::new();
         let asked = |key: &str| ctx.meta.as_ref().and_then(|m| m.get(key));
-        // The client's progress token goes upstream unchanged, so the server's progress
-        // notifications carry the token the client is waiting for.
+        // The client's progress token is passed to the connection, which sends the server
+        // a token of its own in its place (two agents may both pick `1`) and hands the
+        // server's progress back under the client's token (`with_own_progress_token`).
         if let Some(token) = asked("progressToken") {
             meta.insert("progressToken".into(), token.clone());
         }
