@@ -63,9 +63,12 @@ pub enum Reply {
 #[must_use]
 pub fn read(body: &[u8]) -> Option<Reply> {
     let head = body.iter().position(|b| !b.is_ascii_whitespace())?;
-    // Every successful reply passes here: only one that names `errors` is parsed.
+    // Every successful reply passes here: only one whose first member could be
+    // GraphQL's and that names `errors` is parsed, so most answers cost a few bytes'
+    // look, not a search of the whole body.
     if body[head] != b'{'
         || body.len() > MAX_BODY
+        || !first_name_could_be_graphql(&body[head + 1..])
         || memchr::memmem::find(body, b"\"errors\"").is_none()
     {
         return None;
@@ -95,6 +98,26 @@ pub fn read(body: &[u8]) -> Option<Reply> {
         }),
         // `data` is an object or null (§7.1.1): anything else is not GraphQL's.
         Some(_) => None,
+    }
+}
+
+/// Whether the first member name of an object (`rest` follows its `{`) could begin a
+/// GraphQL response: `data`, `errors` or `extensions`, since those are all its top may
+/// hold. A name with an escape, or text that is not a plain name, is left to the full
+/// reading.
+fn first_name_could_be_graphql(rest: &[u8]) -> bool {
+    let from = rest
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(rest.len());
+    let Some(name) = rest[from..].strip_prefix(b"\"") else {
+        return false;
+    };
+    match memchr::memchr2(b'"', b'\\', name) {
+        Some(end) if name[end] == b'"' => {
+            matches!(&name[..end], b"data" | b"errors" | b"extensions")
+        }
+        _ => true,
     }
 }
 

@@ -186,3 +186,28 @@ fn without_a_code_the_message_says_the_status() {
         assert_eq!(failed(body), Some(want), "{body}");
     }
 }
+
+/// Only an object whose first member is `data`, `errors` or `extensions` is read, in
+/// any order of the three and with an escaped name left to the full reading; a body
+/// whose first member is anything else is not GraphQL's, whatever follows.
+#[test]
+fn the_first_member_decides_whether_a_body_is_read() {
+    let read_as = [
+        r#"{"errors":[{"message":"no","extensions":{"code":"FORBIDDEN"}}],"data":null}"#,
+        r#"{"extensions":{"cost":1},"data":null,"errors":[{"message":"no","extensions":{"code":"FORBIDDEN"}}]}"#,
+        r#" { "data" : null , "errors":[{"message":"no","extensions":{"code":"FORBIDDEN"}}]}"#,
+        r#"{"\u0064ata":null,"errors":[{"message":"no","extensions":{"code":"FORBIDDEN"}}]}"#,
+    ];
+    for body in read_as {
+        assert_eq!(failed(body), Some(403), "{body}");
+    }
+    let not_graphql = [
+        r#"{"query":"q","data":null,"errors":[{"message":"no"}]}"#,
+        r#"{"dataset":null,"errors":[{"message":"no"}]}"#,
+        r#"{}"#,
+        r#"{"#,
+    ];
+    for body in not_graphql {
+        assert_eq!(read(body.as_bytes()), None, "{body}");
+    }
+}
