@@ -36,13 +36,24 @@ const TRIGGERS: [&str; 5] = [" in ", " after ", " for ", " wait ", " will last "
 
 /// The longest wait the message states, capped at [`MAX_WAIT`].
 pub(crate) fn wait_in(text: &str) -> Option<Duration> {
-    // A leading space lets a trigger match at the very start ("Wait 2 minutes").
-    let t: String = std::iter::once(' ')
+    longest_amount_after(text, &TRIGGERS)
+}
+
+/// The message's first [`MAX_TEXT`] characters in lower case, after a space that lets a
+/// trigger match at the very start ("Wait 2 minutes").
+fn lowered(text: &str) -> String {
+    std::iter::once(' ')
         .chain(text.chars().take(MAX_TEXT))
         .collect::<String>()
-        .to_lowercase();
+        .to_lowercase()
+}
+
+/// The longest amount of time the message states right after one of `triggers`,
+/// capped at [`MAX_WAIT`].
+fn longest_amount_after(text: &str, triggers: &[&str]) -> Option<Duration> {
+    let t = lowered(text);
     let mut best = None;
-    for trigger in TRIGGERS {
+    for trigger in triggers {
         let mut from = 0;
         while let Some(i) = t.get(from..).and_then(|rest| rest.find(trigger)) {
             let after = from + i + trigger.len();
@@ -70,29 +81,13 @@ const TOLD: [&str; 6] = [
 /// [`wait_in`] it means a wait on any refusal, not only on one that says it is
 /// throttled: the reply says waiting is what mends it.
 pub(crate) fn told_to_wait(text: &str) -> Option<Duration> {
-    let t: String = std::iter::once(' ')
-        .chain(text.chars().take(MAX_TEXT))
-        .collect::<String>()
-        .to_lowercase();
-    let mut best = None;
-    for trigger in TOLD {
-        let mut from = 0;
-        while let Some(i) = t.get(from..).and_then(|rest| rest.find(trigger)) {
-            let after = from + i + trigger.len();
-            from = after;
-            best = best.max(amount(t.get(after..).unwrap_or_default()));
-        }
-    }
-    best.map(|d: Duration| d.min(MAX_WAIT))
+    longest_amount_after(text, &TOLD)
 }
 
 /// The longest wait until an instant the message names after `until` or `after`,
 /// capped at [`MAX_WAIT`]; an instant already past is no wait.
 pub(crate) fn wait_until(text: &str, now: DateTime<Utc>) -> Option<Duration> {
-    let t: String = std::iter::once(' ')
-        .chain(text.chars().take(MAX_TEXT))
-        .collect::<String>()
-        .to_lowercase();
+    let t = lowered(text);
     let mut best = None;
     for trigger in [" until ", " after "] {
         let mut from = 0;
