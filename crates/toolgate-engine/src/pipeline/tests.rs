@@ -174,6 +174,30 @@ struct Rig {
     services: Services,
 }
 
+/// A config of one tool `t` (with `tool_extra` YAML after its request) and two agents
+/// known by API key, and the agents' state built from it.
+fn two_agents(
+    names: [&str; 2],
+    tool_extra: &str,
+) -> (toolgate_config::Config, crate::agents::Agents) {
+    let yaml = format!(
+        "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}{tool_extra}\nagents:\n  {}:\n    api_key_sha256: {}\n  {}:\n    api_key_sha256: {}\n",
+        names[0],
+        "a".repeat(64),
+        names[1],
+        "b".repeat(64)
+    );
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        &yaml,
+        std::path::Path::new("."),
+        &|_| None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let agents = crate::agents::Agents::new(&config);
+    (config, agents)
+}
+
 fn rig(tool: &str, replies: Vec<Reply>) -> Rig {
     let spec = spec(tool);
     let dependency = Arc::new(DependencyState::new(spec.dependency.clone()));
@@ -1118,19 +1142,10 @@ async fn with_on_drift_fail_a_learned_contract_fails_the_call_like_a_declared_on
 
 #[tokio::test(start_paused = true)]
 async fn the_agents_whose_calls_drift_are_credited_on_the_incident() {
-    let yaml = format!(
-        "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\nagents:\n  alice:\n    api_key_sha256: {}\n  bob:\n    api_key_sha256: {}\n",
-        "a".repeat(64),
-        "b".repeat(64)
+    let (config, agents) = two_agents(
+        ["alice", "bob"],
+        "\n    contract: { version: \"1.0\", response_schema: { type: object } }",
     );
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let agents = crate::agents::Agents::new(&config);
     let as_agent = |name: &str| CallContext {
         agent: agents.caller(config.agents.get(name)),
         ..CallContext::default()
@@ -1411,19 +1426,7 @@ mod hostile;
 
 #[tokio::test(start_paused = true)]
 async fn one_agents_replies_in_flight_leave_another_agent_room() {
-    let yaml = format!(
-        "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\nagents:\n  greedy:\n    api_key_sha256: {}\n  other:\n    api_key_sha256: {}\n",
-        "a".repeat(64),
-        "b".repeat(64)
-    );
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let agents = crate::agents::Agents::new(&config);
+    let (config, agents) = two_agents(["greedy", "other"], "");
     let as_agent = |name: &str| CallContext {
         agent: agents.caller(config.agents.get(name)),
         ..CallContext::default()

@@ -10,11 +10,11 @@ fn learned_tool() -> std::sync::Arc<ToolSpec> {
     config.tools["t"].clone()
 }
 
-fn reply(body: &str) -> Result<UpstreamResponse, SendError> {
+fn reply(body: impl AsRef<[u8]>) -> Result<UpstreamResponse, SendError> {
     Ok(UpstreamResponse {
         status: 200,
         headers: Default::default(),
-        body: bytes::Bytes::copy_from_slice(body.as_bytes()),
+        body: bytes::Bytes::copy_from_slice(body.as_ref()),
         latency: Duration::ZERO,
         rpc_error: None,
     })
@@ -374,14 +374,7 @@ fn only_json_passes_and_what_passes_is_the_text_that_was_checked() {
     ];
     for tool in [declared_tool(), learned_tool()] {
         for body in not_json {
-            let sent = Ok(UpstreamResponse {
-                status: 200,
-                headers: Default::default(),
-                body: bytes::Bytes::from_static(body),
-                latency: Duration::ZERO,
-                rpc_error: None,
-            });
-            match interpret_within(&tool, sent, None, false, 100) {
+            match interpret_within(&tool, reply(body), None, false, 100) {
                 AttemptResult::Failed {
                     detail: Detail::NotJson { .. },
                     ..
@@ -390,14 +383,7 @@ fn only_json_passes_and_what_passes_is_the_text_that_was_checked() {
             }
         }
         for body in odd_but_json {
-            let sent = Ok(UpstreamResponse {
-                status: 200,
-                headers: Default::default(),
-                body: bytes::Bytes::from_static(body),
-                latency: Duration::ZERO,
-                rpc_error: None,
-            });
-            match interpret_within(&tool, sent, None, false, 100) {
+            match interpret_within(&tool, reply(body), None, false, 100) {
                 AttemptResult::Success(checked) => assert_eq!(&checked[..], body),
                 other => panic!("{:?}: {other:?}", String::from_utf8_lossy(body)),
             }
