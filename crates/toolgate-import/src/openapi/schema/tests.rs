@@ -1,14 +1,21 @@
 use super::*;
 
-fn convert_in(dialect: Dialect, side: Side, doc: Value, pointer: &str) -> Value {
+/// `doc` written as `spec.json` in a directory of its own under the temporary one,
+/// named after `tag`: the directory (to remove after) and the file.
+fn spec_file(tag: &str, doc: &Value) -> (std::path::PathBuf, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!(
-        "toolgate-schema-{}-{}",
+        "{tag}-{}-{}",
         std::process::id(),
         rand::random::<u32>()
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("spec.json");
     std::fs::write(&file, doc.to_string()).unwrap();
+    (dir, file)
+}
+
+fn convert_in(dialect: Dialect, side: Side, doc: Value, pointer: &str) -> Value {
+    let (dir, file) = spec_file("toolgate-schema", &doc);
     let mut refs = Refs::default();
     let (root, d) = refs.root(&file).unwrap();
     let node = d.pointer(pointer).unwrap().clone();
@@ -30,20 +37,13 @@ fn valid(schema: &Value, instance: Value) -> bool {
 
 #[test]
 fn a_shared_set_is_looked_at_once_per_definition_however_many_operations_share_it() {
-    let dir = std::env::temp_dir().join(format!(
-        "toolgate-schema-shared-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("spec.json");
     let doc = json!({"components": {"schemas": {
         "Loop1": {"$ref": "#/components/schemas/Loop2"},
         "Loop2": {"$ref": "#/components/schemas/Loop1"},
         "Item": {"type": "object", "properties": {"l": {"$ref": "#/components/schemas/Loop1"}}},
         "Other": {"type": "string"},
     }}});
-    std::fs::write(&file, doc.to_string()).unwrap();
+    let (dir, file) = spec_file("toolgate-schema-shared", &doc);
     let mut refs = Refs::default();
     let (root, _) = refs.root(&file).unwrap();
     let mut shared = BTreeMap::new();
@@ -418,14 +418,7 @@ fn a_definition_used_many_times_is_never_copied_to_be_looked_at_or_converted() {
         "Choice": {"oneOf": [{"$ref": "#/components/schemas/Big"}, {"$ref": "#/components/schemas/Holder"}],
                    "discriminator": {"propertyName": "kind"}},
     }}});
-    let dir = std::env::temp_dir().join(format!(
-        "toolgate-schema-copies-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("spec.json");
-    std::fs::write(&file, doc.to_string()).unwrap();
+    let (dir, file) = spec_file("toolgate-schema-copies", &doc);
     let mut refs = Refs::default();
     let (root, _) = refs.root(&file).unwrap();
     for side in [Side::Request, Side::Response] {
@@ -497,14 +490,7 @@ fn converters_sharing_conversions_convert_each_definition_once_and_give_the_same
         "L1": {"$ref": "#/components/schemas/L2"},
         "L2": {"$ref": "#/components/schemas/L1"},
     }}});
-    let dir = std::env::temp_dir().join(format!(
-        "toolgate-schema-conversions-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("spec.json");
-    std::fs::write(&file, doc.to_string()).unwrap();
+    let (dir, file) = spec_file("toolgate-schema-conversions", &doc);
     let mut refs = Refs::default();
     let (root, _) = refs.root(&file).unwrap();
     let r = |n: &str| json!({"$ref": format!("#/components/schemas/{n}")});
