@@ -15,6 +15,9 @@
 //! epoch of ten or thirteen digits (Binance's "IP banned until 1659146987000") or a
 //! written timestamp (`retry after 2025-06-01T12:05:00Z`, crates.io's `try again after
 //! Sun, 01 Jun 2025 12:10:00 GMT`), counted from the reply's receipt ([`wait_until`]).
+//! So is a time of day with its zone (FedEx's daily quota, "Retry after 12:00AM GMT"):
+//! the next such time, today's or tomorrow's. Without a zone a time of day is no wait,
+//! since whose clock it is cannot be told.
 //! Words without a number ("wait a few minutes") give nothing. Only the first
 //! [`MAX_TEXT`] characters are read, and the caller uses the result only on a reply that
 //! says it is throttled, so a number in an ordinary message is never taken as a wait.
@@ -67,13 +70,17 @@ fn longest_amount_after(text: &str, triggers: &[&str]) -> Option<Duration> {
 /// Words that tell the caller to wait before the next attempt, each matched whole and
 /// followed by the amount: an instruction, unlike `in` or `for` alone ("expires in 5
 /// minutes", "valid for 1 hour"), which only say when something happens.
-const TOLD: [&str; 6] = [
+const TOLD: [&str; 8] = [
     " wait ",
     " wait for ",
     " try again in ",
     " try again after ",
     " retry in ",
     " retry after ",
+    // Waiting named as what mends it (SEC.gov's "The block will be lifted automatically
+    // by waiting 10 minutes").
+    " by waiting ",
+    " after waiting ",
 ];
 
 /// The longest wait the message tells the caller to keep before trying again (Market
@@ -112,6 +119,7 @@ fn instant(rest: &str, now: DateTime<Utc>) -> Option<Duration> {
     let written = token.len() >= 20 && token.as_bytes()[4] == b'-' && token.contains('t');
     if !epoch && !written {
         return http_date_at_start(rest, now)
+            .or_else(|| clock_at_start(rest, now))
             .and_then(|at| (at > now).then(|| (at - now).to_std().ok()).flatten());
     }
     let at = if epoch {
@@ -138,6 +146,50 @@ fn http_date_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
             .trim_end_matches(['.', ',', ';', ')', '!'])
             .to_ascii_uppercase();
         reset::http_date(&candidate, now)
+    })
+}
+
+/// Zones a time of day is written in that are UTC.
+const UTC_ZONES: [&str; 4] = ["gmt", "utc", "z", "+00:00"];
+
+/// The next time of day named at the start of `rest` with a UTC zone: `12:00AM GMT`,
+/// `3:30 pm utc`, `23:59 UTC`. The hour is 0 to 23, or 1 to 12 with `am` / `pm`
+/// (12 AM is midnight); the time to come is today's, else tomorrow's.
+fn clock_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    let mut words = rest
+        .split_ascii_whitespace()
+        .map(|w| w.trim_end_matches(['.', ',', ';', ')', '!']));
+    let first = words.next()?;
+    // `12:00am` carries its half of the day glued; `12:00 am` as the next word.
+    let (clock, glued) = match first.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => (&first[..i], Some(&first[i..])),
+        None => (first, None),
+    };
+    let (h, m) = clock.split_once(':')?;
+    if h.is_empty() || h.len() > 2 || m.len() != 2 {
+        return None;
+    }
+    let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
+    let mut zone = words.next();
+    let half = match glued {
+        Some(g) => Some(g),
+        None if matches!(zone, Some("am" | "pm")) => std::mem::replace(&mut zone, words.next()),
+        None => None,
+    };
+    if !UTC_ZONES.contains(&zone?) || m > 59 {
+        return None;
+    }
+    let hour = match half {
+        None if h <= 23 => h,
+        Some("am") if (1..=12).contains(&h) => h % 12,
+        Some("pm") if (1..=12).contains(&h) => h % 12 + 12,
+        _ => return None,
+    };
+    let today = now.date_naive().and_hms_opt(hour, m, 0)?.and_utc();
+    Some(if today > now {
+        today
+    } else {
+        today + chrono::Duration::days(1)
     })
 }
 
@@ -235,6 +287,25 @@ mod tests {
                 "Please retry after 01 Jun 2025 12:01:00 GMT.",
                 Some(Duration::from_secs(60)),
             ),
+            // A time of day with its zone is the next such time: FedEx's daily quota,
+            // and other ways of writing one.
+            (
+                "Too many requests - Daily transaction quota exceeded. Retry after 12:00AM GMT",
+                Some(Duration::from_secs(12 * 3600)),
+            ),
+            (
+                "Quota resets; try again after 3:30 pm UTC.",
+                Some(Duration::from_secs(3 * 3600 + 1800)),
+            ),
+            (
+                "Blocked until 11:00 UTC",
+                Some(Duration::from_secs(23 * 3600)),
+            ),
+            ("retry after 12:15PM GMT", Some(Duration::from_secs(900))),
+            // Without a zone whose clock it is cannot be told; nor is 13 PM a time.
+            ("retry after 12:15 PM", None),
+            ("retry after 13:00PM GMT", None),
+            ("retry after 12:75 UTC", None),
             // Past instants, counts and short numbers are no wait.
             ("try again after Sun, 01 Jun 2025 11:00:00 GMT", None),
             ("after Sun, 01 Jun", None),
@@ -263,6 +334,13 @@ mod tests {
                 Some(s(120)),
             ),
             ("Wait for 30s, then resend the code.", Some(s(30))),
+            // Waiting named as the means: SEC.gov's traffic page, and the same said after.
+            (
+                "The block will be lifted automatically by waiting 10 minutes.",
+                Some(s(600)),
+            ),
+            ("Access returns after waiting 45 seconds.", Some(s(45))),
+            ("We are waiting 5 minutes for the upstream.", None),
             // When something happens is no instruction to wait.
             ("The confirmation link expires in 10 minutes.", None),
             ("This token is valid for 1 hour.", None),

@@ -11,6 +11,9 @@
 //! has been applied which will be automatically lifted after 10 seconds", OS Cloud's
 //! error 1015 page). It is kept as a wait in words ([`Walked::text_wait`]), which counts
 //! only on a reply that says it is throttled; a page's words never decide that it is.
+//! A wait the page tells the caller to keep ("lifted automatically by waiting 10
+//! minutes", SEC.gov's traffic page) is an instruction, as in a message
+//! ([`Walked::told_wait`]): it says what mends the refusal, throttled or not.
 //! Scripts and styles are code, not text. Work is bounded: at most [`MAX_TAGS`] tags are
 //! looked at, and texts longer than [`super::MAX_MESSAGE`] bytes are skipped.
 
@@ -88,6 +91,9 @@ fn page_waits(text: &str, now: DateTime<Utc>, out: &mut Walked) {
                 .text_wait
                 .max(crate::wait_text::wait_in(run))
                 .max(crate::wait_text::wait_until(run, now));
+            // A page that tells the caller to wait says what mends the refusal, as a
+            // message does (SEC.gov's "lifted automatically by waiting 10 minutes").
+            out.told_wait = out.told_wait.max(crate::wait_text::told_to_wait(run));
         }
         let after = &rest[open + 1..];
         let Some(close) = after.find('>') else {
@@ -179,6 +185,20 @@ mod tests {
         // Scripts and styles are code: a timer in them is not a wait told to the reader.
         let script = "<html><head><script>if (a<b) { setTimeout(reload, 1000); } // retry in 5 seconds</script><style>p{transition: all 3s}</style></head><body><p>Too many requests</p></body></html>";
         assert_eq!(walked(script).text_wait, None);
+        assert_eq!(walked(script).told_wait, None);
+    }
+
+    #[test]
+    fn a_wait_an_html_page_tells_the_caller_to_keep_is_an_instruction() {
+        // SEC.gov's traffic page, sent with a 403: waiting is what lifts the block.
+        let sec = "<html><body><h1>You've Exceeded the SEC's Traffic Limit</h1><p>Your access to SEC.gov will be limited for 10 minutes.</p><p>The block will be lifted automatically by waiting 10 minutes.</p></body></html>";
+        assert_eq!(walked(sec).told_wait, Some(Duration::from_secs(600)));
+        // Another page telling the wait in the usual words, and one only saying when
+        // something happens, which is no instruction.
+        let told = "<!DOCTYPE html><html><body><p>Access suspended. Please wait 2 minutes before trying again.</p></body></html>";
+        assert_eq!(walked(told).told_wait, Some(Duration::from_secs(120)));
+        let when = "<html><body><p>Your link expires in 10 minutes.</p></body></html>";
+        assert_eq!(walked(when).told_wait, None);
     }
 
     #[test]
