@@ -394,9 +394,10 @@ fn part_then_limit(tokens: &[&str]) -> Option<Name> {
     })
 }
 
-/// `Remaining-Req` (Upbit): a count part, then what is counted, and nothing else.
+/// `Remaining-Req` (Upbit), `x-remaining-calls` (ShipBob): a count part, then what is
+/// counted, and nothing else but an extension header's `x`.
 fn count_of_requests(tokens: &[&str]) -> Option<Name> {
-    let [p, noun] = tokens else {
+    let (["x", p, noun] | [p, noun]) = tokens else {
         return None;
     };
     if !matches!(

@@ -50,6 +50,26 @@ fn a_family_no_rate_limit_word_names_is_read_when_it_has_a_budget_and_what_is_le
 }
 
 #[test]
+fn a_count_part_then_what_it_counts_is_a_budget_with_or_without_an_x() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap_or_default();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto)
+    };
+    // ShipBob: the calls left, the header named by what it counts.
+    let s = read(&[("x-remaining-calls", b"142")]);
+    assert!(s.unread.is_empty(), "{:?}", s.unread);
+    assert_eq!(s.quota[0].remaining, Some(142));
+    // The same shape with other words: requests left, and a limit of calls.
+    let s = read(&[("X-Remaining-Requests", b"9"), ("X-Limit-Calls", b"10")]);
+    assert_eq!(
+        (s.quota[0].limit, s.quota[0].remaining),
+        (Some(10), Some(9))
+    );
+    // Anything more before the part names something else.
+    assert!(read(&[("x-user-remaining-calls", b"3")]).quota.is_empty());
+}
+
+#[test]
 fn counts_per_period_give_one_quota_each() {
     // Upbit: what is left this minute (a fixed legacy value) and this second.
     let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap_or_default();
