@@ -90,7 +90,7 @@ fn kind(name: &str) -> Option<Kind> {
             .iter()
             .any(|own| name.eq_ignore_ascii_case(own.as_bytes()))
         || ends_with_folded(name, b"should-retry")
-        || names_a_cache(name)
+        || names_no_budget(name)
     {
         return None;
     }
@@ -100,13 +100,24 @@ fn kind(name: &str) -> Option<Kind> {
         .map(|(_, kind)| *kind)
 }
 
-/// A header about a cache between the caller and the data (NewsAPI's
-/// `x-cache-remaining: 99` and `x-cache-expires`, `x-cached-result`, `cf-cache-status`):
-/// a word of its name, split at `-` and `_`, is `cache` or `cached`. What a cache has
-/// left or when its copy expires is no budget of the caller's and no wait.
-fn names_a_cache(name: &[u8]) -> bool {
+/// Words of a header name that say it is about something other than the caller's
+/// budget: a cache between the caller and the data (NewsAPI's `x-cache-remaining: 99`
+/// and `x-cache-expires`, `x-cached-result`, `cf-cache-status`), or the pages of a list
+/// (`x-page-limit: 20`, `x-per-page`, `x-pages-remaining`). What a cache has left, when
+/// its copy expires or how many items a page holds is no budget and no wait.
+const NO_BUDGET_WORDS: [&[u8]; 6] = [
+    b"cache",
+    b"cached",
+    b"page",
+    b"pages",
+    b"paging",
+    b"pagination",
+];
+
+/// Whether a word of `name`, split at `-` and `_`, is one of [`NO_BUDGET_WORDS`].
+fn names_no_budget(name: &[u8]) -> bool {
     name.split(|&b| b == b'-' || b == b'_')
-        .any(|word| word.eq_ignore_ascii_case(b"cache") || word.eq_ignore_ascii_case(b"cached"))
+        .any(|word| NO_BUDGET_WORDS.iter().any(|w| word.eq_ignore_ascii_case(w)))
 }
 
 /// `b` lower-cased, with `_` read as `-`.

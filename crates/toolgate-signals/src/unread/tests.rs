@@ -157,3 +157,24 @@ fn a_cache_s_counters_and_expiry_are_not_signals() {
         ["X-Cachet-Quota-Left: none"]
     );
 }
+
+#[test]
+fn a_list_s_paging_counts_are_not_signals() {
+    // foss-directory's paging headers, named beside its rate-limit ones: how many items
+    // a page holds is no budget.
+    assert!(
+        unread(&[
+            ("x-total-count", "240"),
+            ("x-page", "2"),
+            ("x-page-limit", "20"),
+            ("x-total-pages", "12"),
+        ])
+        .is_empty()
+    );
+    assert!(unread(&[("X-Pages-Remaining", "3"), ("X_Paging_Limit", "50")]).is_empty());
+    // A word that only contains the letters is not a page's.
+    assert_eq!(
+        unread(&[("X-Pager-Duty-Remaining", "4")]),
+        ["X-Pager-Duty-Remaining: 4"]
+    );
+}
