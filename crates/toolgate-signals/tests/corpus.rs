@@ -37,9 +37,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1049;
+const FLOOR: usize = 1103;
 
-const FILES: [(&str, &str); 25] = [
+const FILES: [(&str, &str); 26] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -67,6 +67,7 @@ const FILES: [(&str, &str); 25] = [
     ("holdout15", include_str!("corpus/holdout15.json")),
     ("holdout16", include_str!("corpus/holdout16.json")),
     ("holdout17", include_str!("corpus/holdout17.json")),
+    ("holdout18", include_str!("corpus/holdout18.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
     ("recovery", include_str!("corpus/recovery.json")),
     ("recovery2", include_str!("corpus/recovery2.json")),
