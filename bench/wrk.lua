@@ -5,6 +5,9 @@
 --   WRK_HEADERS  extra headers, "name: value|name: value"
 --   WRK_EXPECT   a substring every 200 response body must contain (e.g. '"isError":false');
 --                a 200 without it counts as "bad" (an MCP error inside a 200, an isError result)
+--   WRK_CALLS    a thread ends its run once it has this many answers and creates the file
+--                WRK_DONE_FILE names, on which the caller interrupts wrk (SIGINT), which
+--                otherwise waits out its -d: a run of a fixed number of calls
 -- done() prints one machine-readable line: "RESULT key=value ...".
 -- Every row uses this script (response() hook included), so the client's own cost is
 -- the same whether it talks to nginx or to toolgate.
@@ -13,6 +16,8 @@ local method = os.getenv("WRK_METHOD") or "GET"
 local body = os.getenv("WRK_BODY")
 local expect = os.getenv("WRK_EXPECT")
 if expect == "" then expect = nil end
+local calls_wanted = tonumber(os.getenv("WRK_CALLS") or "")
+local done_file = os.getenv("WRK_DONE_FILE")
 local dynamic = body ~= nil and (body:find("{id}", 1, true) or body:find("{n}", 1, true))
 
 wrk.method = method
@@ -32,6 +37,7 @@ function setup(thread)
 end
 
 function init(args)
+  answered = 0
   nonok = 0
   bad = 0
   seq = 0
@@ -48,6 +54,14 @@ if dynamic then
 end
 
 function response(status, headers, resp)
+  answered = answered + 1
+  if calls_wanted and answered == calls_wanted then
+    wrk.thread:stop()
+    if done_file then
+      local f = io.open(done_file, "w")
+      if f then f:close() end
+    end
+  end
   if status ~= 200 then
     nonok = nonok + 1
     if first_bad == "" then first_bad = status .. " " .. string.sub(resp or "", 1, 300) end
