@@ -25,7 +25,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::bounds::{Events, LineBudget, ServerRequests, Slot};
+use crate::bounds::{Events, LineBudget, NoSlot, ServerRequests, Slot};
 use crate::list_filter::{self, ListFilter, Skipped};
 use crate::message::{self, Incoming, RpcOutcome};
 use crate::scan::IdScanner;
@@ -888,25 +888,31 @@ fn on_request(state: &Arc<State>, id: Value, method: String, params: Option<Valu
         return;
     }
     let refusal = match state.cause(params.as_ref()) {
-        Cause::Request(Some(relay)) => {
-            let Some(slot) = state.server_requests.slot() else {
+        Cause::Request(Some(relay)) => match state.server_requests.slot(relay.owner()) {
+            Ok(slot) => {
+                tokio::spawn(relay_and_answer(
+                    Arc::clone(state),
+                    slot,
+                    id,
+                    method,
+                    params,
+                    relay,
+                ));
+                return;
+            }
+            Err(NoSlot::Full) => {
                 state.shed("the server sends more requests than the client answers at once");
                 let _ = state.answer_now(
                     &id,
                     &Err(crate::overloaded(state.limits.max_server_requests)),
                 );
                 return;
-            };
-            tokio::spawn(relay_and_answer(
-                Arc::clone(state),
-                slot,
-                id,
-                method,
-                params,
-                relay,
-            ));
-            return;
-        }
+            }
+            Err(over) => {
+                state.server_requests.over_share(&state.name, &over);
+                over.refusal(state.limits.max_server_requests)
+            }
+        },
         Cause::Request(None) | Cause::Nothing => crate::no_handler(&method),
         Cause::Unknown { pending } => {
             state.server_requests.unroutable();
