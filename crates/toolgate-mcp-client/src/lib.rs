@@ -244,6 +244,12 @@ pub struct Limits {
     /// ([`Connection::server_requests`], [`Event::Misbehaving`]). `ping` takes
     /// no slot: it is answered inline. Default 16.
     pub max_server_requests: usize,
+    /// The client's own requests a stdio server may leave unanswered at once
+    /// (each waits until its caller's deadline): one more fails at once with
+    /// [`Failure::Connect`], unsent, and is counted ([`Connection::pending`]), so a
+    /// server that never answers costs a bounded map, whatever the callers send.
+    /// Default 1024.
+    pub max_pending_requests: usize,
     /// How long the POST of one answer to a server request may take (HTTP),
     /// or the write of one relayed answer may wait for the child's stdin
     /// (stdio). Default 10 s.
@@ -261,6 +267,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_server_requests: 16,
+            max_pending_requests: 1024,
             answer_timeout: Duration::from_secs(10),
             stderr_lines_per_second: 50,
             offered: Offered::default(),
@@ -338,6 +345,16 @@ pub struct ServerRequestStats {
     pub over_share: u64,
     /// Refused because the request that caused them could not be known (stdio).
     pub unroutable: u64,
+}
+
+/// The client's own requests to a stdio server waiting for their answers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PendingStats {
+    /// Written and not answered yet (always 0 over HTTP, where each request waits on
+    /// its own answer).
+    pub waiting: usize,
+    /// Failed unsent because [`Limits::max_pending_requests`] were waiting.
+    pub refused: u64,
 }
 
 impl fmt::Debug for ServerSpec {
@@ -1206,6 +1223,15 @@ impl Connection {
     /// The fraction of the slots one owner may hold now (1: no share).
     pub fn server_request_share(&self) -> f64 {
         self.inner.server_requests.share()
+    }
+
+    /// The client's own requests waiting for the server's answers, and how many
+    /// failed unsent because [`Limits::max_pending_requests`] were.
+    pub fn pending(&self) -> PendingStats {
+        match &self.inner.kind {
+            Kind::Http(_) => PendingStats::default(),
+            Kind::Stdio(s) => s.pending(),
+        }
     }
 
     /// The stdio child's process id while it runs (`None` for HTTP).

@@ -258,6 +258,71 @@ async fn one_agent_leaving_a_servers_questions_unanswered_leaves_room_for_anothe
 }
 
 #[tokio::test]
+async fn a_stdio_server_that_never_answers_is_sent_at_most_max_pending_requests() {
+    const CALLS: usize = 50;
+    let limits = Limits {
+        max_pending_requests: 8,
+        ..Limits::default()
+    };
+    let (conn, _events) = stdio_with(vec![fixture("stdio_fake.mjs")], vec![], vec![], limits);
+    conn.initialize(LONG).await.unwrap();
+    // The server holds every `hold` unanswered.
+    let holds: Vec<_> = (0..CALLS)
+        .map(|_| {
+            let conn = conn.clone();
+            tokio::spawn(async move { conn.request("hold", None, LONG, None).await })
+        })
+        .collect();
+    let deadline = tokio::time::Instant::now() + LONG;
+    while conn.pending().waiting + (conn.pending().refused as usize) < CALLS {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{:?}",
+            conn.pending()
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        conn.pending(),
+        toolgate_mcp_client::PendingStats {
+            waiting: 8,
+            refused: CALLS as u64 - 8
+        }
+    );
+    // Those past the cap failed at once, unsent, saying why.
+    let mut waiting = Vec::new();
+    for mut hold in holds {
+        match tokio::time::timeout(Duration::from_millis(500), &mut hold).await {
+            Ok(done) => {
+                let failure = done.unwrap().unwrap_err();
+                assert!(
+                    matches!(&failure, toolgate_mcp_client::Failure::Connect { detail }
+                        if detail.contains("8 requests are already waiting")),
+                    "{failure:?}"
+                );
+            }
+            Err(_) => waiting.push(hold),
+        }
+    }
+    assert_eq!(waiting.len(), 8);
+    // A caller that stops waiting frees its place; the server is reached again.
+    waiting.pop().unwrap().abort();
+    let deadline = tokio::time::Instant::now() + LONG;
+    while conn.pending().waiting > 7 {
+        assert!(tokio::time::Instant::now() < deadline);
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    conn.request("release", None, LONG, None).await.unwrap();
+    for hold in waiting {
+        assert_eq!(
+            hold.await.unwrap().unwrap().into_value().unwrap(),
+            json!({"released": true})
+        );
+    }
+    assert_eq!(conn.pending().waiting, 0);
+}
+
+#[tokio::test]
 async fn a_request_kind_not_offered_is_neither_declared_nor_relayed() {
     let limits = Limits {
         offered: Offered {
