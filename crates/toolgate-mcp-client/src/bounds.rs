@@ -425,7 +425,7 @@ mod tests {
         // A freed slot is the owner's to take again.
         drop(held_by_a);
         assert!(requests.slot(Some(&a)).is_ok());
-        assert!(lock(&requests.owners).held.get(&a).is_none());
+        assert!(!lock(&requests.owners).held.contains_key(&a));
     }
 
     #[test]
