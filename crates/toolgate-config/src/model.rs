@@ -269,6 +269,9 @@ pub struct GatewayConfig {
     pub session_share: f64,
     /// The fraction of the reply memory one agent's replies may hold, in (0, 1].
     pub reply_share: f64,
+    /// The fraction of a fronted server's `max_server_requests` one agent's calls may
+    /// hold, in (0, 1].
+    pub server_request_share: f64,
     /// Bearer token /metrics requires (besides an administrator's credential), when
     /// set; `None`: /metrics is open.
     pub metrics_token: Option<Secret>,

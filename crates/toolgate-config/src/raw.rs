@@ -252,6 +252,12 @@ pub struct RawGateway {
     /// does not fit is dropped), so one agent with many slow or huge calls leaves the
     /// others room. Default 0.5; 1 turns it off.
     pub reply_share: Option<f64>,
+    /// The fraction of each fronted MCP server's `max_server_requests` the calls of one
+    /// agent may hold at once: the server's questions (sampling, elicitation, roots)
+    /// waiting for that agent's answers. Beyond it the server is refused for that
+    /// agent's call, so one agent that leaves questions unanswered leaves the others
+    /// room. Default 0.5; 1 turns it off.
+    pub server_request_share: Option<f64>,
     /// A session unused this long is ended. Default 10m.
     pub session_idle: Option<String>,
     /// Name of an environment variable holding the key (at least 32 bytes) that seals

@@ -8,7 +8,17 @@
 //! the next request is shed — refused or dropped, and counted — instead of
 //! queued, so a hostile server costs a fixed amount of memory, tasks and
 //! sockets however fast it writes.
+//!
+//! A slot is held until the caller the request was relayed to answers, which a
+//! person may take minutes to do; so the callers of one connection (the agents of a
+//! gateway) each hold at most a share of the slots, counted by the owner key their
+//! relays carry ([`crate::Relay::owned_by`]). Without it, one agent with many slow
+//! calls fills every slot and the questions of every other agent's calls are shed.
+//! A slot cannot be taken back to make room, so the share holds whether or not
+//! other owners are asking; a request beyond it is refused as the owner's doing,
+//! not counted as the server's ([`ServerRequestStats::over_share`]).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -16,7 +26,7 @@ use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio::time::Instant;
 
-use crate::{Event, ServerRequestStats, lock};
+use crate::{Event, RpcError, ServerRequestStats, lock};
 
 /// How often [`Event::Misbehaving`] is sent again while a server keeps
 /// being shed (the first shed request sends it at once).
@@ -126,17 +136,95 @@ impl Events {
 pub(crate) struct ServerRequests {
     slots: Arc<Semaphore>,
     cap: usize,
+    /// The slots each owner holds, and the share it may hold.
+    owners: Arc<Mutex<Owners>>,
     received: AtomicU64,
     shed: AtomicU64,
+    over_share: AtomicU64,
     unroutable: AtomicU64,
     peak: AtomicUsize,
     /// When [`Event::Misbehaving`] was last sent.
     reported: Mutex<Option<Instant>>,
 }
 
-/// A taken slot; dropping it frees the slot.
+/// What each owner holds of the slots, and how much it may.
+struct Owners {
+    /// The fraction of the slots one owner may hold; outside (0, 1): no share.
+    fraction: f64,
+    /// The setting the fraction comes from, named in a refusal.
+    setting: &'static str,
+    /// Slots held, by owner; an owner holding none has no entry.
+    held: HashMap<Arc<str>, usize>,
+}
+
+impl Owners {
+    /// The slots one owner may hold of `cap`: its fraction rounded up, at least one.
+    fn share(&self, cap: usize) -> usize {
+        if !(self.fraction > 0.0 && self.fraction < 1.0) {
+            return cap;
+        }
+        ((cap as f64 * self.fraction).ceil() as usize).clamp(1, cap)
+    }
+}
+
+/// A taken slot; dropping it frees the slot (and the owner's count of it).
 pub(crate) struct Slot {
     _permit: OwnedSemaphorePermit,
+    owner: Option<(Arc<Mutex<Owners>>, Arc<str>)>,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if let Some((owners, owner)) = self.owner.take() {
+            let mut owners = lock(&owners);
+            if let Some(n) = owners.held.get_mut(&owner) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    owners.held.remove(&owner);
+                }
+            }
+        }
+    }
+}
+
+/// Why a server request got no slot.
+#[derive(Debug, PartialEq)]
+pub(crate) enum NoSlot {
+    /// Every slot is taken: the server asks more than the client answers at once.
+    Full,
+    /// The owner of the request it belongs to holds its share already.
+    OverShare {
+        held: usize,
+        share: usize,
+        cap: usize,
+        fraction: f64,
+        setting: &'static str,
+    },
+}
+
+impl NoSlot {
+    /// The refusal the server is answered with when the owner holds its share: it
+    /// says whose doing it is and which setting to change.
+    pub(crate) fn refusal(&self, cap: usize) -> RpcError {
+        match self {
+            NoSlot::Full => crate::overloaded(cap),
+            NoSlot::OverShare {
+                held,
+                cap,
+                fraction,
+                setting,
+                ..
+            } => RpcError {
+                code: crate::codes::SERVER_BUSY,
+                message: format!(
+                    "too many requests: this agent's calls already have {held} of this server's requests waiting for \
+                     the agent's answers, this agent's share of the {cap} the client answers at once ({setting}: \
+                     {fraction}), so that one agent cannot take them all; answer those, then retry"
+                ),
+                data: None,
+            },
+        }
+    }
 }
 
 impl ServerRequests {
@@ -145,12 +233,31 @@ impl ServerRequests {
         ServerRequests {
             slots: Arc::new(Semaphore::new(cap)),
             cap,
+            owners: Arc::new(Mutex::new(Owners {
+                fraction: 1.0,
+                setting: "",
+                held: HashMap::new(),
+            })),
             received: AtomicU64::new(0),
             shed: AtomicU64::new(0),
+            over_share: AtomicU64::new(0),
             unroutable: AtomicU64::new(0),
             peak: AtomicUsize::new(0),
             reported: Mutex::new(None),
         }
+    }
+
+    /// Each owner holds at most `fraction` of the slots (rounded up, at least one);
+    /// `setting` names it in refusals. Slots held now stay held.
+    pub(crate) fn set_share(&self, fraction: f64, setting: &'static str) {
+        let mut owners = lock(&self.owners);
+        owners.fraction = fraction;
+        owners.setting = setting;
+    }
+
+    /// The fraction of the slots one owner may hold (outside (0, 1): no share).
+    pub(crate) fn share(&self) -> f64 {
+        lock(&self.owners).fraction
     }
 
     /// Counts one request from the server.
@@ -158,12 +265,45 @@ impl ServerRequests {
         self.received.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// A slot, if one is free.
-    pub(crate) fn slot(&self) -> Option<Slot> {
-        let permit = Arc::clone(&self.slots).try_acquire_owned().ok()?;
+    /// A slot for a request whose relay is owned by `owner`, if one is free and the
+    /// owner holds less than its share. A request without an owner counts only
+    /// against the cap.
+    pub(crate) fn slot(&self, owner: Option<&Arc<str>>) -> Result<Slot, NoSlot> {
+        let mut owners = lock(&self.owners);
+        let share = owners.share(self.cap);
+        if let Some(owner) = owner {
+            let held = owners.held.get(owner).copied().unwrap_or(0);
+            if held >= share {
+                return Err(NoSlot::OverShare {
+                    held,
+                    share,
+                    cap: self.cap,
+                    fraction: owners.fraction,
+                    setting: owners.setting,
+                });
+            }
+        }
+        let permit = Arc::clone(&self.slots)
+            .try_acquire_owned()
+            .map_err(|_| NoSlot::Full)?;
         let busy = self.cap - self.slots.available_permits();
         self.peak.fetch_max(busy, Ordering::Relaxed);
-        Some(Slot { _permit: permit })
+        let owner = owner.map(|owner| {
+            *owners.held.entry(Arc::clone(owner)).or_default() += 1;
+            (Arc::clone(&self.owners), Arc::clone(owner))
+        });
+        Ok(Slot {
+            _permit: permit,
+            owner,
+        })
+    }
+
+    /// Counts one request refused because its owner held its share of the slots.
+    pub(crate) fn over_share(&self, name: &str, refused: &NoSlot) {
+        self.over_share.fetch_add(1, Ordering::Relaxed);
+        if let NoSlot::OverShare { held, share, .. } = refused {
+            tracing::debug!(server = %name, held, share, "refused a server request: its agent holds its share of the slots");
+        }
     }
 
     /// Counts one request refused or dropped because the server sent more than
@@ -204,6 +344,7 @@ impl ServerRequests {
             in_flight: self.cap - self.slots.available_permits(),
             peak_in_flight: self.peak.load(Ordering::Relaxed),
             shed: self.shed.load(Ordering::Relaxed),
+            over_share: self.over_share.load(Ordering::Relaxed),
             unroutable: self.unroutable.load(Ordering::Relaxed),
         }
     }
@@ -240,13 +381,72 @@ mod tests {
     #[test]
     fn slots_are_capped_and_freed_when_dropped() {
         let requests = ServerRequests::new(2);
-        let a = requests.slot().unwrap();
-        let _b = requests.slot().unwrap();
-        assert!(requests.slot().is_none());
+        let a = requests.slot(None).ok().unwrap();
+        let _b = requests.slot(None).ok().unwrap();
+        assert!(matches!(requests.slot(None), Err(NoSlot::Full)));
         assert_eq!(requests.stats().in_flight, 2);
         drop(a);
-        assert!(requests.slot().is_some());
+        assert!(requests.slot(None).is_ok());
         assert_eq!(requests.stats().peak_in_flight, 2);
+    }
+
+    #[test]
+    fn one_owner_holds_at_most_its_share_and_the_others_still_get_slots() {
+        let requests = ServerRequests::new(5);
+        requests.set_share(0.5, "the_share");
+        let (a, b): (Arc<str>, Arc<str>) = ("alice".into(), "bob".into());
+        // Half of 5, rounded up.
+        let held_by_a: Vec<Slot> = (0..3)
+            .map(|_| requests.slot(Some(&a)).ok().unwrap())
+            .collect();
+        let refused = requests.slot(Some(&a)).err().unwrap();
+        assert!(
+            matches!(
+                refused,
+                NoSlot::OverShare {
+                    held: 3,
+                    share: 3,
+                    cap: 5,
+                    ..
+                }
+            ),
+            "{refused:?}"
+        );
+        let message = refused.refusal(5).message;
+        assert!(
+            message.contains("this agent") && message.contains("the_share"),
+            "{message}"
+        );
+        // The other owner is served from what is left; then the cap holds for all.
+        let _b1 = requests.slot(Some(&b)).ok().unwrap();
+        let _b2 = requests.slot(Some(&b)).ok().unwrap();
+        assert_eq!(requests.slot(Some(&b)).err(), Some(NoSlot::Full));
+        assert_eq!(requests.slot(None).err(), Some(NoSlot::Full));
+        // A freed slot is the owner's to take again.
+        drop(held_by_a);
+        assert!(requests.slot(Some(&a)).is_ok());
+        assert!(!lock(&requests.owners).held.contains_key(&a));
+    }
+
+    #[test]
+    fn a_new_share_applies_to_the_next_request_and_no_share_is_the_cap() {
+        let requests = ServerRequests::new(4);
+        let a: Arc<str> = "alice".into();
+        // No share set: one owner may take every slot.
+        let all: Vec<Slot> = (0..4)
+            .map(|_| requests.slot(Some(&a)).ok().unwrap())
+            .collect();
+        drop(all);
+        requests.set_share(0.25, "s");
+        let _one = requests.slot(Some(&a)).ok().unwrap();
+        assert!(matches!(
+            requests.slot(Some(&a)),
+            Err(NoSlot::OverShare { share: 1, .. })
+        ));
+        for off in [1.0, 0.0, -1.0, 2.0, f64::NAN] {
+            requests.set_share(off, "s");
+            assert!(requests.slot(Some(&a)).is_ok(), "{off}");
+        }
     }
 
     #[tokio::test]

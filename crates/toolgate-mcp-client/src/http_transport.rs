@@ -755,13 +755,34 @@ impl Http {
             }
             return;
         }
-        let Some(slot) = inner.server_requests.slot() else {
-            inner.server_requests.shed(
-                &inner.events,
-                &inner.name,
-                "the server sends more requests than the client answers at once",
-            );
-            return;
+        let slot = match inner
+            .server_requests
+            .slot(relay.as_ref().and_then(Relay::owner))
+        {
+            Ok(slot) => slot,
+            Err(crate::bounds::NoSlot::Full) => {
+                inner.server_requests.shed(
+                    &inner.events,
+                    &inner.name,
+                    "the server sends more requests than the client answers at once",
+                );
+                return;
+            }
+            Err(over) => {
+                // The agent's doing, not the server's: refused, not dropped, so the
+                // server can tell the agent instead of waiting out its timeout. Inline,
+                // as a ping is answered: the stream waits for the refusal's POST.
+                inner.server_requests.over_share(&inner.name, &over);
+                let refusal = over.refusal(inner.limits.max_server_requests);
+                let body = message::response(&id, &Err(refusal));
+                if let Err(e) = self
+                    .post_answer(body, session, inner.limits.answer_timeout)
+                    .await
+                {
+                    tracing::debug!(server = %inner.name, error = %e, "could not refuse a server request");
+                }
+                return;
+            }
         };
         let weak = Arc::downgrade(inner);
         let session = session.clone();

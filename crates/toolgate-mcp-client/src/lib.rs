@@ -42,7 +42,10 @@
 //! POSTed (each POST within [`Limits::answer_timeout`]); with all taken it is
 //! shed — refused with JSON-RPC error -32000 over stdio, dropped over HTTP —
 //! and counted ([`Connection::server_requests`]). The first shed request sends
-//! [`Event::Misbehaving`], then at most one a minute. Notifications go to
+//! [`Event::Misbehaving`], then at most one a minute. Each owner of a relay
+//! ([`Relay::owned_by`]: the gateway's agents) holds at most its share of the slots
+//! ([`Connection::share_server_requests`]); beyond it a request is refused with
+//! -32000 on both transports, as the owner's doing rather than the server's. Notifications go to
 //! bounded channels without waiting; the child's stderr is logged at most
 //! [`Limits::stderr_lines_per_second`] lines a second, the rest counted.
 //!
@@ -241,6 +244,12 @@ pub struct Limits {
     /// ([`Connection::server_requests`], [`Event::Misbehaving`]). `ping` takes
     /// no slot: it is answered inline. Default 16.
     pub max_server_requests: usize,
+    /// The client's own requests a stdio server may leave unanswered at once
+    /// (each waits until its caller's deadline): one more fails at once with
+    /// [`Failure::Connect`], unsent, and is counted ([`Connection::pending`]), so a
+    /// server that never answers costs a bounded map, whatever the callers send.
+    /// Default 1024.
+    pub max_pending_requests: usize,
     /// How long the POST of one answer to a server request may take (HTTP),
     /// or the write of one relayed answer may wait for the child's stdin
     /// (stdio). Default 10 s.
@@ -258,6 +267,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_server_requests: 16,
+            max_pending_requests: 1024,
             answer_timeout: Duration::from_secs(10),
             stderr_lines_per_second: 50,
             offered: Offered::default(),
@@ -329,8 +339,22 @@ pub struct ServerRequestStats {
     /// Refused or dropped because every slot was taken or the child's stdin
     /// was full.
     pub shed: u64,
+    /// Refused because the owner of the request they belong to (the relay's
+    /// [`Relay::owned_by`]) held its share of the slots: its own doing, not the
+    /// server's, so not in `shed`.
+    pub over_share: u64,
     /// Refused because the request that caused them could not be known (stdio).
     pub unroutable: u64,
+}
+
+/// The client's own requests to a stdio server waiting for their answers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PendingStats {
+    /// Written and not answered yet (always 0 over HTTP, where each request waits on
+    /// its own answer).
+    pub waiting: usize,
+    /// Failed unsent because [`Limits::max_pending_requests`] were waiting.
+    pub refused: u64,
 }
 
 impl fmt::Debug for ServerSpec {
@@ -556,12 +580,32 @@ pub struct Relay {
     /// The progress token the request carried, and the one it went upstream with
     /// (see [`progress`]): a progress notification is handed on with the caller's.
     progress: Option<Arc<progress::Swapped>>,
+    /// Whose share of the server-request slots the requests relayed here count
+    /// against ([`Connection::share_server_requests`]); `None`: only the cap.
+    owner: Option<Arc<str>>,
 }
 
 impl Relay {
     /// A relay that sends to `tx`.
     pub fn new(tx: mpsc::Sender<Relayed>) -> Relay {
-        Relay { tx, progress: None }
+        Relay {
+            tx,
+            progress: None,
+            owner: None,
+        }
+    }
+
+    /// The same relay, the server requests it receives counted against `owner`'s
+    /// share of the slots (an opaque key: the gateway's name for the calling agent).
+    #[must_use]
+    pub fn owned_by(mut self, owner: Arc<str>) -> Relay {
+        self.owner = Some(owner);
+        self
+    }
+
+    /// The owner key the relay carries, if any.
+    pub fn owner(&self) -> Option<&Arc<str>> {
+        self.owner.as_ref()
     }
 
     /// The notification as the requester knows it (progress with the requester's own
@@ -1163,6 +1207,31 @@ impl Connection {
     /// being answered now, how many were shed or could not be attributed.
     pub fn server_requests(&self) -> ServerRequestStats {
         self.inner.server_requests.stats()
+    }
+
+    /// Each owner of a relay ([`Relay::owned_by`]) holds at most `fraction` of the
+    /// [`Limits::max_server_requests`] slots at once (rounded up, at least one),
+    /// whether or not others are asking: a slot is held until the owner answers and
+    /// cannot be taken back. A request beyond it is refused with JSON-RPC error
+    /// -32000 naming `setting`, and counted in [`ServerRequestStats::over_share`].
+    /// A fraction outside (0, 1) is no share (the default). Takes effect for the
+    /// next request; slots held stay held.
+    pub fn share_server_requests(&self, fraction: f64, setting: &'static str) {
+        self.inner.server_requests.set_share(fraction, setting);
+    }
+
+    /// The fraction of the slots one owner may hold now (1: no share).
+    pub fn server_request_share(&self) -> f64 {
+        self.inner.server_requests.share()
+    }
+
+    /// The client's own requests waiting for the server's answers, and how many
+    /// failed unsent because [`Limits::max_pending_requests`] were.
+    pub fn pending(&self) -> PendingStats {
+        match &self.inner.kind {
+            Kind::Http(_) => PendingStats::default(),
+            Kind::Stdio(s) => s.pending(),
+        }
     }
 
     /// The stdio child's process id while it runs (`None` for HTTP).

@@ -25,7 +25,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::bounds::{Events, LineBudget, ServerRequests, Slot};
+use crate::bounds::{Events, LineBudget, NoSlot, ServerRequests, Slot};
 use crate::list_filter::{self, ListFilter, Skipped};
 use crate::message::{self, Incoming, RpcOutcome};
 use crate::scan::IdScanner;
@@ -143,6 +143,8 @@ struct State {
     ready_epoch: AtomicU64,
     events: Arc<Events>,
     server_requests: Arc<ServerRequests>,
+    /// Requests failed unsent because `limits.max_pending_requests` were pending.
+    pending_refused: AtomicU64,
 }
 
 /// Which pending request a message from the server belongs to.
@@ -275,6 +277,7 @@ impl Stdio {
                 ready_epoch: AtomicU64::new(0),
                 events: setup.events,
                 server_requests: setup.server_requests,
+                pending_refused: AtomicU64::new(0),
             }),
             supervisor: Mutex::new(None),
             stopping: CancellationToken::new(),
@@ -303,6 +306,13 @@ impl Stdio {
 
     pub(crate) fn pid(&self) -> Option<u32> {
         lock(&self.state.shared).pid
+    }
+
+    pub(crate) fn pending(&self) -> crate::PendingStats {
+        crate::PendingStats {
+            waiting: lock(&self.state.shared).pending.len(),
+            refused: self.state.pending_refused.load(Ordering::Relaxed),
+        }
     }
 
     pub(crate) async fn handshake(&self, inner: &Arc<Inner>) -> Result<Initialized, Failure> {
@@ -370,6 +380,17 @@ impl Stdio {
                     .err()
                     .unwrap_or_else(|| Failure::connect("the server process is not running")));
             };
+            // A server that never answers must not make the map grow with every
+            // call until the callers' deadlines: past the cap, a request is not sent.
+            let cap = self.state.limits.max_pending_requests;
+            if s.pending.len() >= cap {
+                drop(s);
+                self.state.pending_refused.fetch_add(1, Ordering::Relaxed);
+                tracing::debug!(server = %self.state.name, cap, "a request was not sent: too many are waiting for the server's answers");
+                return Err(Failure::connect(format!(
+                    "not sent: {cap} requests are already waiting for the server's answers, the most the client leaves unanswered at once; the server is slow or not answering"
+                )));
+            }
             if let Some(t) = &token {
                 s.tokens.insert(t.clone(), id);
             }
@@ -888,25 +909,31 @@ fn on_request(state: &Arc<State>, id: Value, method: String, params: Option<Valu
         return;
     }
     let refusal = match state.cause(params.as_ref()) {
-        Cause::Request(Some(relay)) => {
-            let Some(slot) = state.server_requests.slot() else {
+        Cause::Request(Some(relay)) => match state.server_requests.slot(relay.owner()) {
+            Ok(slot) => {
+                tokio::spawn(relay_and_answer(
+                    Arc::clone(state),
+                    slot,
+                    id,
+                    method,
+                    params,
+                    relay,
+                ));
+                return;
+            }
+            Err(NoSlot::Full) => {
                 state.shed("the server sends more requests than the client answers at once");
                 let _ = state.answer_now(
                     &id,
                     &Err(crate::overloaded(state.limits.max_server_requests)),
                 );
                 return;
-            };
-            tokio::spawn(relay_and_answer(
-                Arc::clone(state),
-                slot,
-                id,
-                method,
-                params,
-                relay,
-            ));
-            return;
-        }
+            }
+            Err(over) => {
+                state.server_requests.over_share(&state.name, &over);
+                over.refusal(state.limits.max_server_requests)
+            }
+        },
         Cause::Request(None) | Cause::Nothing => crate::no_handler(&method),
         Cause::Unknown { pending } => {
             state.server_requests.unroutable();

@@ -170,6 +170,158 @@ async fn server_requests_beyond_the_cap_are_shed_and_counted() {
     );
 }
 
+/// `ask_many` of `n` questions on `conn`, relayed to a caller that `owner` owns; the
+/// call, and where its questions arrive.
+fn ask_many_as(
+    conn: &Connection,
+    owner: &str,
+    n: usize,
+) -> (
+    tokio::task::JoinHandle<Result<toolgate_mcp_client::Reply, toolgate_mcp_client::Failure>>,
+    mpsc::Receiver<Relayed>,
+) {
+    let (tx, rx) = mpsc::channel(64);
+    let conn = conn.clone();
+    let relay = Relay::new(tx).owned_by(owner.into());
+    let call = tokio::spawn(async move {
+        conn.request(
+            "ask_many",
+            Some(json!({"n": n, "quote": true})),
+            LONG,
+            Some(relay),
+        )
+        .await
+    });
+    (call, rx)
+}
+
+/// The next `n` questions relayed to `rx`: the senders of their answers.
+async fn questions(
+    rx: &mut mpsc::Receiver<Relayed>,
+    n: usize,
+) -> Vec<tokio::sync::oneshot::Sender<Result<Value, toolgate_mcp_client::RpcError>>> {
+    let mut held = Vec::new();
+    while held.len() < n {
+        if let Relayed::Request { answer, .. } = tokio::time::timeout(LONG, rx.recv())
+            .await
+            .unwrap()
+            .unwrap()
+        {
+            held.push(answer);
+        }
+    }
+    held
+}
+
+#[tokio::test]
+async fn one_agent_leaving_a_servers_questions_unanswered_leaves_room_for_another() {
+    let limits = Limits {
+        max_server_requests: 4,
+        ..Limits::default()
+    };
+    let (conn, mut events) = stdio_with(vec![fixture("stdio_fake.mjs")], vec![], vec![], limits);
+    conn.share_server_requests(0.5, "gateway.server_request_share");
+    conn.initialize(LONG).await.unwrap();
+    // Alice's call makes the server ask her ten questions, which she leaves open: she
+    // holds her share of the four slots (alone as she is), the rest is refused.
+    let (alice, mut alice_rx) = ask_many_as(&conn, "alice", 10);
+    let stats = until(&conn, |s| s.in_flight + s.over_share as usize == 10).await;
+    assert_eq!((stats.in_flight, stats.over_share, stats.shed), (2, 8, 0));
+    let alice_held = questions(&mut alice_rx, 2).await;
+    // Bob's call is asked, and answered, meanwhile.
+    let (bob, mut bob_rx) = ask_many_as(&conn, "bob", 2);
+    for answer in questions(&mut bob_rx, 2).await {
+        answer.send(Ok(json!({"roots": []}))).unwrap();
+    }
+    let tally = bob.await.unwrap().unwrap().into_value().unwrap();
+    assert_eq!(tally, json!({"results": 2, "errors": {}}));
+    for answer in alice_held {
+        answer.send(Ok(json!({"roots": []}))).unwrap();
+    }
+    let tally = alice.await.unwrap().unwrap().into_value().unwrap();
+    assert_eq!(
+        (&tally["results"], &tally["errors"]),
+        (&json!(2), &json!({"-32000": 8}))
+    );
+    // The refusal the server relays says whose share it is and what sets it.
+    let message = tally["message"].as_str().unwrap();
+    assert!(
+        message.contains("this agent") && message.contains("gateway.server_request_share"),
+        "{message}"
+    );
+    // Alice's doing, not the server's: nothing shed, the server not reported.
+    assert_eq!(conn.server_requests().shed, 0);
+    while let Ok(event) = events.try_recv() {
+        assert!(!matches!(event, Event::Misbehaving { .. }), "{event:?}");
+    }
+    assert_eq!(conn.server_requests().in_flight, 0);
+}
+
+#[tokio::test]
+async fn a_stdio_server_that_never_answers_is_sent_at_most_max_pending_requests() {
+    const CALLS: usize = 50;
+    let limits = Limits {
+        max_pending_requests: 8,
+        ..Limits::default()
+    };
+    let (conn, _events) = stdio_with(vec![fixture("stdio_fake.mjs")], vec![], vec![], limits);
+    conn.initialize(LONG).await.unwrap();
+    // The server holds every `hold` unanswered.
+    let holds: Vec<_> = (0..CALLS)
+        .map(|_| {
+            let conn = conn.clone();
+            tokio::spawn(async move { conn.request("hold", None, LONG, None).await })
+        })
+        .collect();
+    let deadline = tokio::time::Instant::now() + LONG;
+    while conn.pending().waiting + (conn.pending().refused as usize) < CALLS {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{:?}",
+            conn.pending()
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        conn.pending(),
+        toolgate_mcp_client::PendingStats {
+            waiting: 8,
+            refused: CALLS as u64 - 8
+        }
+    );
+    // Those past the cap failed at once, unsent, saying why.
+    let mut waiting = Vec::new();
+    for mut hold in holds {
+        match tokio::time::timeout(Duration::from_millis(500), &mut hold).await {
+            Ok(done) => {
+                let failure = done.unwrap().unwrap_err();
+                assert!(
+                    matches!(&failure, toolgate_mcp_client::Failure::Connect { detail }
+                        if detail.contains("8 requests are already waiting")),
+                    "{failure:?}"
+                );
+            }
+            Err(_) => waiting.push(hold),
+        }
+    }
+    assert_eq!(waiting.len(), 8);
+    // A caller that stops waiting frees its place; the server is reached again.
+    waiting.pop().unwrap().abort();
+    let deadline = tokio::time::Instant::now() + LONG;
+    while conn.pending().waiting > 7 {
+        assert!(tokio::time::Instant::now() < deadline);
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    conn.request("release", None, LONG, None).await.unwrap();
+    for hold in waiting {
+        assert_eq!(
+            hold.await.unwrap().unwrap().into_value().unwrap(),
+            json!({"released": true})
+        );
+    }
+    assert_eq!(conn.pending().waiting, 0);
+}
+
 #[tokio::test]
 async fn a_request_kind_not_offered_is_neither_declared_nor_relayed() {
     let limits = Limits {

@@ -897,6 +897,120 @@ async fn server_requests_on_a_request_stream_are_relayed_and_answered() {
     );
 }
 
+/// A server whose `tools/call` asks `arguments.n` questions on the call's stream, with
+/// ids `<arguments.tag>-<i>`, then answers.
+fn questioning_server() -> Arc<Fake> {
+    Fake::new(
+        |m, _, _| {
+            let args = &m["params"]["arguments"];
+            let tag = args["tag"].as_str().unwrap_or_default().to_owned();
+            let mut body = String::new();
+            for i in 0..args["n"].as_u64().unwrap_or(0) {
+                let q =
+                    json!({"jsonrpc": "2.0", "id": format!("{tag}-{i}"), "method": "roots/list"});
+                body.push_str(&format!("data: {q}\n\n"));
+            }
+            let answer = result(&m["id"], json!({"asked": tag}));
+            ready(
+                (
+                    [(header::CONTENT_TYPE, "text/event-stream")],
+                    format!("{body}data: {answer}\n\n"),
+                )
+                    .into_response(),
+            )
+        },
+        no_standalone_stream,
+    )
+}
+
+#[tokio::test]
+async fn over_http_one_agents_unanswered_questions_leave_room_for_anothers() {
+    let fake = questioning_server();
+    let addr = serve(Arc::clone(&fake)).await;
+    let spec = ServerSpec {
+        name: "fake".into(),
+        transport: Transport::Http {
+            url: format!("http://{addr}/mcp").parse().unwrap(),
+            headers: vec![],
+        },
+        max_message_bytes: 1 << 16,
+        limits: toolgate_mcp_client::Limits {
+            max_server_requests: 4,
+            ..Default::default()
+        },
+    };
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let (conn, _events) = Connection::start(spec, reqwest::Client::new());
+    conn.share_server_requests(0.5, "gateway.server_request_share");
+    let ask = |owner: &str, n: u64| {
+        let (tx, rx) = mpsc::channel(16);
+        let relay = Relay::new(tx).owned_by(owner.into());
+        let conn = conn.clone();
+        let tag = owner.to_owned();
+        let call = async move {
+            conn.request(
+                "tools/call",
+                Some(json!({"name": "ask", "arguments": {"n": n, "tag": tag}})),
+                LONG,
+                Some(relay),
+            )
+            .await
+        };
+        (call, rx)
+    };
+    // Alice leaves her four questions open: two hold her share of the slots, the
+    // other two are refused, and the server is told why.
+    let (call, mut alice) = ask("alice", 4);
+    call.await.unwrap();
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        match tokio::time::timeout(LONG, alice.recv()).await.unwrap() {
+            Some(Relayed::Request { answer, .. }) => held.push(answer),
+            other => panic!("expected a relayed request, got {other:?}"),
+        }
+    }
+    let refused = wait_for(&fake, |posts| {
+        let refused: Vec<Value> = posts
+            .iter()
+            .filter(|(_, b)| b["id"].as_str().is_some_and(|id| id.starts_with("alice-")))
+            .map(|(_, b)| b["error"].clone())
+            .collect();
+        (refused.len() == 2).then_some(refused)
+    })
+    .await;
+    for error in &refused {
+        assert_eq!(error["code"], -32000, "{error}");
+        let message = error["message"].as_str().unwrap();
+        assert!(
+            message.contains("this agent") && message.contains("gateway.server_request_share"),
+            "{message}"
+        );
+    }
+    // Bob's questions are relayed and answered while Alice's stay open.
+    let (call, mut bob) = ask("bob", 2);
+    call.await.unwrap();
+    for _ in 0..2 {
+        match tokio::time::timeout(LONG, bob.recv()).await.unwrap() {
+            Some(Relayed::Request { answer, .. }) => answer.send(Ok(json!({"roots": []}))).unwrap(),
+            other => panic!("expected a relayed request, got {other:?}"),
+        }
+    }
+    wait_for(&fake, |posts| {
+        let answered = posts
+            .iter()
+            .filter(|(_, b)| {
+                b["id"].as_str().is_some_and(|id| id.starts_with("bob-"))
+                    && b["result"] == json!({"roots": []})
+            })
+            .count();
+        (answered == 2).then_some(())
+    })
+    .await;
+    let stats = conn.server_requests();
+    assert_eq!((stats.over_share, stats.shed), (2, 0));
+    drop(held);
+}
+
 #[tokio::test]
 async fn a_server_that_is_down_is_a_connect_failure_without_secrets() {
     // Bind and drop: the port is (for this test's lifetime) closed.

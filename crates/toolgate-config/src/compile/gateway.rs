@@ -59,6 +59,12 @@ impl Compiler<'_> {
                 "every reply",
                 raw.reply_share,
             ),
+            server_request_share: self.share(
+                "gateway.server_request_share",
+                "a server's max_server_requests",
+                "every slot",
+                raw.server_request_share,
+            ),
             session_idle: self.gateway_secs("session_idle", raw.session_idle.as_ref(), 600, 0),
             session_keys: self.session_keys(
                 raw.session_key_env.as_deref(),
@@ -135,7 +141,7 @@ impl Compiler<'_> {
     }
 
     /// One caller's share of something every caller uses (`gateway.session_share`,
-    /// `gateway.reply_share`), 0.5 when unset: above 0, at most 1.
+    /// `gateway.reply_share`, `gateway.server_request_share`), 0.5 when unset: above 0, at most 1.
     fn share(&mut self, field: &str, of: &str, all: &str, raw: Option<f64>) -> f64 {
         const DEFAULT: f64 = 0.5;
         match raw {

@@ -119,4 +119,20 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn one_agents_share_of_a_servers_requests_is_half_unless_set() {
+        let share = |yaml: &str| gateway(yaml).map(|g| g.server_request_share);
+        assert_eq!(share("  state: s.db\n").unwrap(), 0.5);
+        assert_eq!(share("  server_request_share: 0.25\n").unwrap(), 0.25);
+        assert_eq!(share("  server_request_share: 1\n").unwrap(), 1.0);
+        for bad in ["0", "-0.5", "1.5"] {
+            let err = share(&format!("  server_request_share: {bad}\n")).unwrap_err();
+            assert!(
+                err.contains("gateway.server_request_share")
+                    && err.contains("not a fraction of a server's max_server_requests"),
+                "{err}"
+            );
+        }
+    }
 }

@@ -71,6 +71,7 @@ pub fn server_spec(spec: &McpServerSpec, max_message_bytes: usize) -> ServerSpec
         max_message_bytes,
         limits: toolgate_mcp_client::Limits {
             max_server_requests: spec.limits.max_server_requests,
+            max_pending_requests: toolgate_mcp_client::Limits::default().max_pending_requests,
             answer_timeout: spec.limits.answer_timeout,
             stderr_lines_per_second: spec.limits.stderr_lines_per_second,
             offered: toolgate_mcp_client::Offered {

@@ -38,7 +38,9 @@ use toolgate_mcp_client::codes;
 use serde_json::{Map, Value, json};
 
 use super::{Fronted, Fronting};
-use crate::upstream::mcp::{ClientChannel, RpcError, note_lines, relay_channel, while_relaying};
+use crate::upstream::mcp::{
+    ClientChannel, RpcError, note_lines, owned, relay_channel, while_relaying,
+};
 
 /// Pages of one list followed per server at most.
 const MAX_PAGES: usize = 100;
@@ -61,6 +63,10 @@ pub struct Asker {
     /// `None`: every server. The others' prompts, templates, resources and completions
     /// are unknown to it, as if toolgate did not front them.
     pub servers: Option<Arc<[String]>>,
+    /// The calling agent's name, `None` for a caller of no configured agent: the
+    /// server's questions during the request count against its share of the server's
+    /// slots (`gateway.server_request_share`).
+    pub agent: Option<Arc<str>>,
 }
 
 impl Asker {
@@ -922,6 +928,7 @@ async fn request_within(
     };
     let link = caller.as_ref().map_or_else(|| server.link(), |c| &c.link);
     let (relay, rx) = relay_channel();
+    let relay = owned(relay, asker.agent.as_ref());
     let call = link.request(method, Some(params), timeout, Some(relay));
     // The caller's exchanged token and the server's configured credentials never reach
     // the client, whatever the server echoes: in its answer, its error, or what it

@@ -46,6 +46,8 @@ impl Fronting {
         for (name, spec) in &config.mcp_servers {
             match self.servers.get(name) {
                 Some(old) if self.keeps(name, spec) => {
+                    // The gateway's settings for it apply in place.
+                    old.share_server_requests(config);
                     servers.insert(name.clone(), old.clone());
                     kept.push(name.clone());
                 }

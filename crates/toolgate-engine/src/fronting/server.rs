@@ -37,6 +37,7 @@ impl Fronted {
             ))
         });
         let (connection, rx) = Connection::start(client_spec, http.clone());
+        share_server_requests(&connection, config);
         let link: Arc<dyn McpLink> = Arc::new(link::ClientLink {
             connection: connection.clone(),
             recheck: recheck.clone(),
@@ -56,6 +57,12 @@ impl Fronted {
             }),
         });
         Ok((fronted, rx))
+    }
+
+    /// Applies `config`'s `gateway.server_request_share` to the running connection (a
+    /// reload that keeps the server): slots held stay held.
+    pub(super) fn share_server_requests(&self, config: &Config) {
+        share_server_requests(&self.connection, config);
     }
 
     /// Ends the server's session (and its callers') and stops its child process.
@@ -105,4 +112,14 @@ impl Fronted {
     pub fn initialized(&self) -> Option<toolgate_mcp_client::Initialized> {
         self.connection.initialized()
     }
+}
+
+/// Each agent's share of the server's slots for its questions: a slot is held until
+/// the agent answers, so one agent that leaves questions unanswered would otherwise
+/// hold them all, and every other agent's calls would have theirs refused.
+fn share_server_requests(connection: &Connection, config: &Config) {
+    connection.share_server_requests(
+        config.gateway.server_request_share,
+        "gateway.server_request_share",
+    );
 }

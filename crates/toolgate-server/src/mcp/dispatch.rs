@@ -516,6 +516,7 @@ impl Server {
                 access_token: outbound.access_token().cloned(),
                 reader: Some(reader.reader()),
                 servers: self.usable_servers(outbound.agent()),
+                agent: outbound.agent().map(|a| Arc::from(a.name.as_str())),
             };
             let mut kept = Vec::with_capacity(honoured.uris.len());
             for uri in std::mem::take(&mut honoured.uris) {
@@ -750,6 +751,7 @@ impl Server {
             access_token: outbound.access_token().cloned(),
             reader: outbound.reader(),
             servers: self.usable_servers(outbound.agent()),
+            agent: outbound.agent().map(|a| Arc::from(a.name.as_str())),
         };
         let gateway = self.gateway();
         match toolgate_engine::fronting::passthrough::forward(

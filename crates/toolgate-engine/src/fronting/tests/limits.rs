@@ -349,3 +349,37 @@ async fn a_name_listed_twice_differently_is_never_served_from_the_list() {
     assert_eq!(route.spec.description, "Echoes.");
     assert_eq!(guard(&fronted.state).refused.conflicting, 1);
 }
+
+/// `gateway.server_request_share` is the gateway's, not the server's: a reload that
+/// changes it keeps the server's connection and applies the new share to it in place,
+/// and a server started by a reload gets it too.
+#[tokio::test]
+async fn a_reload_applies_each_agents_share_of_a_servers_requests_in_place() {
+    let (fronted, _host) = server("", Arc::new(CountingLink::default()));
+    let fronting = fronting_of(&fronted);
+    let config = |share: &str, more: &str| {
+        toolgate_config::parse(
+            std::path::Path::new("t.yaml"),
+            &format!(
+                "gateway:\n  server_request_share: {share}\nmcp_servers:\n  kb:\n    url: 'http://127.0.0.1:9/mcp'\n    owner: kb@example.com\n    lock: does-not-exist.lock.json\n{more}"
+            ),
+            std::path::Path::new("."),
+            &|_| None,
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let client = crate::upstream::UpstreamClient::new().unwrap();
+    let metrics = crate::metrics::Metrics::new();
+    let added = "  ev:\n    url: 'http://127.0.0.1:9/ev'\n    owner: kb@example.com\n    lock: does-not-exist.lock.json\n";
+    let next = fronting
+        .next(&config("0.25", added), &client, &metrics)
+        .unwrap();
+    assert_eq!(next.kept, ["kb"]);
+    assert_eq!(fronted.connection.server_request_share(), 0.25);
+    let (started, _events) = &next.started[0];
+    assert_eq!(started.connection.server_request_share(), 0.25);
+    next.fronting
+        .next(&config("1", ""), &client, &metrics)
+        .unwrap();
+    assert_eq!(fronted.connection.server_request_share(), 1.0);
+}

@@ -384,3 +384,40 @@ async fn prompt_and_read_answers_pass_without_what_would_speak_for_toolgate() {
     );
     assert!(!e.message.contains("unrestricted"), "{}", e.message);
 }
+
+/// The server's questions during a relayed request count against the asking agent's
+/// share of the server's slots: the request's relay carries the agent's name, and
+/// none for a caller of no configured agent.
+#[tokio::test(start_paused = true)]
+async fn a_relayed_request_carries_the_asking_agents_name_as_the_owner_key() {
+    let link = Arc::new(CountingLink::default());
+    guard(&link.prompts).push(summarize("Summarise a page."));
+    link.answer(
+        "prompts/get",
+        json!({ "messages": [{ "role": "user", "content": { "type": "text", "text": "hi" } }] }),
+    );
+    let (fronted, host) = server("", link.clone());
+    fronted.check(host.as_ref()).await;
+    let fronting = fronting_of(&fronted);
+    // The check's own requests are nobody's.
+    let checked = guard(&link.owners).len();
+    for agent in [Some("alice"), None] {
+        let asker = passthrough::Asker {
+            agent: agent.map(Arc::from),
+            ..Default::default()
+        };
+        passthrough::forward(
+            &fronting,
+            &passthrough::ResourceIndex::default(),
+            "prompts/get",
+            Some(json!({ "name": "kb__summarize", "arguments": { "url": "https://example.com" } })),
+            &asker,
+        )
+        .await
+        .expect("got");
+    }
+    assert_eq!(
+        guard(&link.owners)[checked..],
+        [Some("alice".to_owned()), None]
+    );
+}

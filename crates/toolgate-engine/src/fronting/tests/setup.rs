@@ -24,6 +24,8 @@ pub(super) struct CountingLink {
     pub(super) templates: Mutex<Vec<Value>>,
     pub(super) answers: Mutex<BTreeMap<String, Result<Value, crate::upstream::mcp::RpcError>>>,
     pub(super) asked: Mutex<Vec<(String, Option<Value>)>>,
+    /// The owner key the relay of each request in `asked` carried.
+    pub(super) owners: Mutex<Vec<Option<String>>>,
     /// What the client left out of the tool list it read.
     pub(super) skipped: Mutex<toolgate_mcp_client::Skipped>,
     /// Each `tools/list` page takes this long instead, and names a next page without end.
@@ -56,13 +58,15 @@ impl McpLink for CountingLink {
         method: &'a str,
         params: Option<Value>,
         timeout: Duration,
-        _relay: Option<Relay>,
+        relay: Option<Relay>,
     ) -> BoxFuture<'a, Result<LinkReply, LinkError>> {
         Box::pin(async move {
             let answered = guard(&self.answers).contains_key(method);
             // A check lists the resources too; only answers set up by a test are logged.
             if method != "tools/list" && (method != "resources/list" || answered) {
                 guard(&self.asked).push((method.to_owned(), params));
+                let owner = relay.as_ref().and_then(Relay::owner).map(|o| o.to_string());
+                guard(&self.owners).push(owner);
             }
             if let Some(answer) = guard(&self.answers).get(method).cloned() {
                 let mut answered = reply(answer, Duration::ZERO);

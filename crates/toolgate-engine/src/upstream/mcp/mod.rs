@@ -105,6 +105,9 @@ pub struct McpRequest {
     caller: Option<CallerLink>,
     /// The calling agent's share of the reply memory.
     agent_replies: Option<Arc<toolgate_resilience::ReplyShare>>,
+    /// The calling agent's name: the server's questions during the call count against
+    /// its share of the server's slots (`gateway.server_request_share`).
+    agent: Option<Arc<str>>,
 }
 
 /// One upstream MCP tool.
@@ -204,6 +207,7 @@ impl Upstream for McpUpstream {
             client: ctx.client.clone(),
             caller: None,
             agent_replies: ctx.agent.as_ref().map(|a| a.replies().clone()),
+            agent: ctx.agent.as_ref().map(|a| Arc::from(a.name())),
         })
     }
 
@@ -225,6 +229,7 @@ impl Upstream for McpUpstream {
     ) -> Result<UpstreamResponse, SendError> {
         let link = request.caller.as_ref().map_or(&self.link, |c| &c.link);
         let (relay, rx) = relay_channel();
+        let relay = owned(relay, request.agent.as_ref());
         let call = link.request(
             "tools/call",
             Some(request.params.clone()),
@@ -297,6 +302,16 @@ fn scrub(response: &mut UpstreamResponse, token: &str) {
 pub fn relay_channel() -> (Relay, mpsc::Receiver<Relayed>) {
     let (tx, rx) = mpsc::channel::<Relayed>(64);
     (Relay::new(tx), rx)
+}
+
+/// `relay`, the server requests it receives counted against `agent`'s share of the
+/// server's slots (`gateway.server_request_share`); a call of no configured agent
+/// counts against the server's `max_server_requests` only.
+pub fn owned(relay: Relay, agent: Option<&Arc<str>>) -> Relay {
+    match agent {
+        Some(agent) => relay.owned_by(Arc::clone(agent)),
+        None => relay,
+    }
 }
 
 /// Runs `call` while passing what the server sends meanwhile to `client`, in order (a

@@ -38,6 +38,8 @@ struct FakeLink {
     script: Mutex<VecDeque<Scripted>>,
     seen: Mutex<Vec<Value>>,
     answers: Mutex<Vec<Result<Value, RpcError>>>,
+    /// The owner key each request's relay carried.
+    owners: Mutex<Vec<Option<String>>>,
 }
 
 impl std::fmt::Debug for Scripted {
@@ -59,6 +61,10 @@ impl McpLink for FakeLink {
                 .lock()
                 .unwrap()
                 .push(params.clone().unwrap_or(Value::Null));
+            self.owners
+                .lock()
+                .unwrap()
+                .push(relay.as_ref().and_then(Relay::owner).map(|o| o.to_string()));
             // As a connection does: progress comes back under the token sent
             // upstream in the caller's place.
             let (params, relay) = toolgate_mcp_client::with_own_progress_token(params, relay);
@@ -259,6 +265,44 @@ async fn messages_during_a_call_reach_the_client_before_the_answer_and_requests_
     // The client's progress token went upstream with the call.
     assert_eq!(link.seen.lock().unwrap()[0]["_meta"]["progressToken"], "p");
     assert_eq!(link.seen.lock().unwrap()[0]["name"], "search");
+}
+
+/// The server's questions during a call count against the calling agent's share of
+/// the server's slots: the call's relay carries the agent's name; a call of no
+/// configured agent carries none (it counts against the server's cap only).
+#[tokio::test]
+async fn a_calls_relay_carries_its_agents_name_as_the_owner_key() {
+    let yaml = format!(
+        "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\nagents:\n  alice:\n    api_key_sha256: {}\n  bob:\n    api_key_sha256: {}\n",
+        "a".repeat(64),
+        "b".repeat(64)
+    );
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        &yaml,
+        std::path::Path::new("."),
+        &|_| None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let agents = crate::agents::Agents::new(&config);
+    let link = Arc::new(FakeLink::default());
+    let r = route(link.clone(), None);
+    for name in ["alice", "bob", "nobody"] {
+        link.script.lock().unwrap().push_back(Scripted {
+            before: vec![],
+            reply: ok(json!({"content": []})),
+        });
+        let ctx = CallContext {
+            agent: agents.caller(config.agents.get(name)),
+            ..CallContext::default()
+        };
+        let outcome = pipeline::run(&r, &services(), Map::new(), Origin::Agent, &ctx).await;
+        assert!(outcome.result.is_ok(), "{:?}", outcome.result.err());
+    }
+    assert_eq!(
+        *link.owners.lock().unwrap(),
+        [Some("alice".to_owned()), Some("bob".to_owned()), None]
+    );
 }
 
 /// A URL-mode elicitation (a server sending the user to a page of its choosing)
