@@ -835,7 +835,7 @@ async fn text_relayed_during_a_call_carries_no_hidden_characters() {
         (
             "sampling/createMessage",
             json!({"messages": [{"role": "user", "content": {"type": "text", "text": format!("hi{tags}")}}],
-                   "systemPrompt": "be brief\u{feff}", "maxTokens": 10}),
+                   "systemPrompt": "be short\u{feff}", "maxTokens": 10}),
         ),
     ] {
         let (answer, _) = tokio::sync::oneshot::channel();
@@ -859,7 +859,7 @@ async fn text_relayed_during_a_call_carries_no_hidden_characters() {
     );
     let sample = requested[1].1.as_ref().unwrap();
     assert_eq!(sample["messages"][0]["content"]["text"], "hi");
-    assert_eq!(sample["systemPrompt"], "be brief");
+    assert_eq!(sample["systemPrompt"], "be short");
 }
 
 /// A sampling request asking the agent's model for more than toolgate lets one ask
