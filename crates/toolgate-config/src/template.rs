@@ -19,7 +19,8 @@
 //! Member names a caller chooses (an object spread into the query or a form, an object
 //! placed in a JSON body) are compared as lenient servers read them
 //! (`template/parameter_names.rs`): none may name a parameter the tool sets, and no two
-//! members of a body's object may be read as one.
+//! members of a body's object may be read as one; none may reach a JavaScript
+//! server's object prototype (`template/prototype_names.rs`).
 
 mod argument_text;
 mod dot_segments;
@@ -29,6 +30,7 @@ mod multipart;
 mod parameter_names;
 mod parse;
 mod path;
+mod prototype_names;
 mod render;
 mod request;
 

@@ -90,13 +90,17 @@ pub(super) struct SpreadNames<'a>(HashMap<String, Base<'a>>);
 
 impl<'a> SpreadNames<'a> {
     /// Adds the member `name` of the argument `from`, or refuses it with the earlier
-    /// name it would be read as; `what` names the parameters ("query parameters").
+    /// name it would be read as (or as reaching a JavaScript server's object prototype,
+    /// `prototype_names.rs`); `what` names the parameters ("query parameters").
     pub(super) fn add(
         &mut self,
         from: &'a str,
         name: &'a str,
         what: &str,
     ) -> Result<(), RenderError> {
+        if super::prototype_names::reaches_prototype(name) {
+            return Err(super::prototype_names::refusal(from, name));
+        }
         let member = (from, name);
         let Spelling { base, brackets } = Spelling::of(name);
         let bare = brackets.is_none();

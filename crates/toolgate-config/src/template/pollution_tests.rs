@@ -226,3 +226,62 @@ fn bracketed_form_members_keep_their_nesting_and_one_spelling() {
         );
     }
 }
+
+/// Member names that reach a JavaScript server's object prototype (prototype pollution:
+/// `qs` before 6.10.3, as Express used it, CVE-2022-24999,
+/// https://github.com/advisories/GHSA-hrpp-h998-j3pp; `__proto__[123]=…`,
+/// https://github.com/component/querystring/issues/17), in the spellings such readers
+/// take for them.
+const PROTOTYPE_NAMES: [&str; 6] = [
+    "__proto__",
+    "__proto__[isAdmin]",
+    "constructor[prototype][isAdmin]",
+    "a.__proto__.b",
+    "%5F%5Fproto%5F%5F",
+    "__PROTO__",
+];
+
+#[test]
+fn no_member_name_the_caller_chooses_may_reach_a_javascript_servers_prototype() {
+    let query = template(Method::GET, &[("filter", "{filter*}")], None);
+    let mut form = template(Method::POST, &[], Some(json!({"meta": "{meta}"})));
+    form.body_encoding = BodyEncoding::Form;
+    form.form_style.insert("meta".into(), FormStyle::Repeat);
+    let mut deep = template(Method::POST, &[], Some(json!({"meta": "{meta}"})));
+    deep.body_encoding = BodyEncoding::Form;
+    deep.form_style.insert("meta".into(), FormStyle::Deep);
+    let body = template(Method::POST, &[], Some(json!({"user": "{user}"})));
+    for name in PROTOTYPE_NAMES {
+        let e = render(&query, json!({"filter": {name: "1"}})).unwrap_err();
+        assert!(e.0.contains("prototype"), "query {name:?}: {e:?}");
+        let e = render(&form, json!({"meta": {name: "1"}})).unwrap_err();
+        assert!(e.0.contains("prototype"), "form {name:?}: {e:?}");
+        let e = render(&deep, json!({"meta": {"a": {name: {"x": 1}}}})).unwrap_err();
+        assert!(e.0.contains("prototype"), "deep form {name:?}: {e:?}");
+        let e = render(
+            &body,
+            json!({"user": {"name": "a", "tags": [{name: {"isAdmin": true}}]}}),
+        )
+        .unwrap_err();
+        assert!(e.0.contains("prototype"), "body {name:?}: {e:?}");
+    }
+    // A JSON body's nesting spells `constructor.prototype` as two members.
+    let e = render(
+        &body,
+        json!({"user": {"constructor": {"prototype": {"isAdmin": true}}}}),
+    )
+    .unwrap_err();
+    assert!(e.0.contains("`constructor.prototype`"), "{e:?}");
+    // The words themselves, as values or as other members' names, stay usable.
+    let r = render(
+        &body,
+        json!({"user": {"constructor": "Ford", "proto": "__proto__", "prototype": 1}}),
+    )
+    .unwrap();
+    assert_eq!(
+        serde_json::from_slice::<Value>(&r.body.unwrap()).unwrap(),
+        json!({"user": {"constructor": "Ford", "proto": "__proto__", "prototype": 1}})
+    );
+    let r = render(&query, json!({"filter": {"constructor": "Ford"}})).unwrap();
+    assert_eq!(r.url.query(), Some("api_key=k&constructor=Ford"));
+}

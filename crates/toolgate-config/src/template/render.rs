@@ -255,7 +255,8 @@ impl RequestTemplate {
 impl RequestTemplate {
     /// Refuses an argument placed in the body holding an object two of whose members a
     /// case-insensitive JSON reader reads as one (`role` and `ROLE`, `mask` and `maſk`):
-    /// the input schema checked one, the server may keep the other.
+    /// the input schema checked one, the server may keep the other. So is one holding a
+    /// member that reaches a JavaScript server's object prototype (`__proto__`).
     fn body_members_distinct(
         &self,
         template: &Value,
@@ -264,6 +265,12 @@ impl RequestTemplate {
         let mut names = Vec::new();
         super::request::body_arguments(template, &mut names);
         for name in names {
+            if let Some(member) = args
+                .get(name)
+                .and_then(super::prototype_names::prototype_member)
+            {
+                return Err(super::prototype_names::refusal(name, &member));
+            }
             let Some((first, second)) = args.get(name).and_then(members_read_alike) else {
                 continue;
             };

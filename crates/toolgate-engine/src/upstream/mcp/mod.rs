@@ -483,10 +483,12 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed, secrets
     match message {
         Relayed::Notification { method, mut params } => {
             if let Some(c) = client {
+                // Hidden characters go first, so a secret the server split with them
+                // is whole, and scrubbed, before the client sees it joined.
+                relayed_text::mark(&method, params.as_mut());
                 if let Some(p) = params.as_mut() {
                     crate::exchange::echo::scrub_value(p, secrets);
                 }
-                relayed_text::mark(&method, params.as_mut());
                 c.notify(&method, params);
             }
         }
@@ -495,6 +497,8 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed, secrets
             mut params,
             answer,
         } => {
+            // Hidden characters go first, as for a notification.
+            relayed_text::mark(&method, params.as_mut());
             if let Some(p) = params.as_mut() {
                 crate::exchange::echo::scrub_value(p, secrets);
             }
@@ -502,7 +506,6 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed, secrets
                 confine_sampling_context(params.as_mut());
                 cap_sampling_tokens(params.as_mut());
             }
-            relayed_text::mark(&method, params.as_mut());
             let declared = |c: &dyn ClientChannel| match capability_of(&method) {
                 Some(cap) => c.capabilities().is_some_and(|caps| caps.get(cap).is_some()),
                 // `ping` and requests toolgate does not know: the client decides.

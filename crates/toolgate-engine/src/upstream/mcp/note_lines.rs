@@ -52,7 +52,7 @@ fn note_line_starts(text: &str) -> Vec<usize> {
 }
 
 /// Everything a model (or a renderer) may take for the end of a line.
-fn is_line_break(c: char) -> bool {
+pub(super) fn is_line_break(c: char) -> bool {
     matches!(
         c,
         '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{85}' | '\u{2028}' | '\u{2029}'

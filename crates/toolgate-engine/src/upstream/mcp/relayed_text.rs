@@ -7,6 +7,13 @@
 //! toolgate's own note (`toolgate: …`, in any disguise [`note_lines`] knows) is marked
 //! as the server's, as in a tool's result: the server must not borrow toolgate's voice
 //! on the side channel either.
+//!
+//! Nor may it say there what the user cannot see: invisible characters (tags of the
+//! U+E0000 block, zero-width and bidirectional controls, [`toolgate_contract::is_invisible`])
+//! and control characters other than a tab or a line break (an ANSI escape's `ESC`,
+//! a backspace) are dropped, as from the other text
+//! an upstream sends that reaches a model outside a pinned definition. A model reads
+//! text spelt in tag characters that a person shown the same message does not.
 
 use serde_json::Value;
 
@@ -25,8 +32,8 @@ fn shown(method: &str) -> &'static [&'static str] {
     }
 }
 
-/// Marks, in `params` of a message relayed as `method`, every line of its shown text
-/// that reads as a toolgate note.
+/// Drops, from `params` of a message relayed as `method`, every hidden character of
+/// its shown text, and marks every line of it that reads as a toolgate note.
 pub(super) fn mark(method: &str, params: Option<&mut Value>) {
     let Some(Value::Object(params)) = params else {
         return;
@@ -40,6 +47,9 @@ pub(super) fn mark(method: &str, params: Option<&mut Value>) {
     while let Some(value) = pending.pop() {
         match value {
             Value::String(text) => {
+                if text.chars().any(hidden) {
+                    text.retain(|c| !hidden(c));
+                }
                 if let Some(marked) = note_lines::marked(text) {
                     *text = marked;
                 }
@@ -49,4 +59,13 @@ pub(super) fn mark(method: &str, params: Option<&mut Value>) {
             Value::Null | Value::Bool(_) | Value::Number(_) => {}
         }
     }
+}
+
+/// A character a person shown the text does not see as written: an invisible one, or
+/// a control character (C0, `DEL` and C1) other than a tab or a line break. A line
+/// break stays: [`note_lines`] reads a line after any of them, a carriage return
+/// included, so one that would rewrite a terminal's line with a note is marked.
+pub(super) fn hidden(c: char) -> bool {
+    (c.is_control() && c != '\t' && !note_lines::is_line_break(c))
+        || toolgate_contract::is_invisible(c)
 }

@@ -9,7 +9,16 @@
 //! - at most [`MAX_BLOCKS`] content blocks (a result of a few megabytes can hold
 //!   hundreds of thousands of empty ones, each an object for the client to build);
 //! - no line of its text reading as toolgate's own note ([`super::note_lines`]): such
-//!   lines are marked, and only then is the result rewritten.
+//!   lines are marked, and only then is the result rewritten;
+//! - the words of a `resource_link` (`name`, `title`, `description`, which a client
+//!   shows as it shows a listed resource's) held to the rule of a listed resource's:
+//!   no hidden character ([`super::relayed_text::hidden`]: tags, zero-width and
+//!   bidirectional controls, ANSI escapes) and no line reading as a toolgate note. A
+//!   link's words are the server's description of a resource, not data the tool was
+//!   asked for, so nothing a person would not see is kept in them. Each run of hidden
+//!   characters becomes one U+FFFD rather than nothing: the reply was scrubbed of
+//!   echoed credentials as written, and the parts of one the server split with hidden
+//!   characters must not join after that.
 //!
 //! A result that breaks the first two is a protocol break, like one that is not a
 //! `tools/call` result at all.
@@ -18,6 +27,10 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::note_lines;
+use super::relayed_text::hidden;
+
+/// The members of a `resource_link` block a client shows as words.
+const LINK_WORDS: [&str; 3] = ["name", "title", "description"];
 
 /// The deepest nesting of arrays and objects a result may have.
 pub const MAX_NESTING: usize = 128;
@@ -58,7 +71,8 @@ pub fn checked(body: &bytes::Bytes, content: Option<&RawValue>) -> Result<bytes:
         let marked: Vec<String> = blocks
             .iter()
             .map(|block| {
-                with_members_marked(block.get().as_bytes(), "text", &marked_text)
+                let block = link_words_cleaned(block.get());
+                with_members_marked(block.as_bytes(), "text", &marked_text)
                     .and_then(|b| {
                         with_members_marked(&b, "resource", &|resource| {
                             with_members_marked(resource.as_bytes(), "text", &marked_text)
@@ -66,7 +80,7 @@ pub fn checked(body: &bytes::Bytes, content: Option<&RawValue>) -> Result<bytes:
                         })
                     })
                     .and_then(|b| String::from_utf8(b).ok())
-                    .unwrap_or_else(|| block.get().to_owned())
+                    .unwrap_or_else(|| block.clone())
             })
             .collect();
         Some(format!("[{}]", marked.join(",")))
@@ -97,13 +111,61 @@ fn with_members_marked(
     ))
 }
 
+/// The content block `raw`, with the words of a `resource_link` cleaned
+/// ([`link_word`]); any other block as written.
+fn link_words_cleaned(raw: &str) -> String {
+    // Owned, so a `type` written with escapes reads as the check read it.
+    #[derive(Deserialize)]
+    struct Kind {
+        #[serde(rename = "type", default)]
+        kind: Option<String>,
+    }
+    let is_link =
+        serde_json::from_str::<Kind>(raw).is_ok_and(|k| k.kind.as_deref() == Some("resource_link"));
+    if !is_link {
+        return raw.to_owned();
+    }
+    let mut block = raw.as_bytes().to_vec();
+    for word in LINK_WORDS {
+        if let Some(cleaned) = with_members_marked(&block, word, &link_word) {
+            block = cleaned;
+        }
+    }
+    String::from_utf8(block).unwrap_or_else(|_| raw.to_owned())
+}
+
+/// A JSON string with each run of its hidden characters as one U+FFFD and its lines
+/// that read as toolgate's notes marked, when it has either.
+fn link_word(raw: &str) -> Option<String> {
+    let text: String = serde_json::from_str(raw).ok()?;
+    if !link_word_needs_cleaning(&text) {
+        return None;
+    }
+    let mut visible = String::with_capacity(text.len());
+    for c in text.chars() {
+        if !hidden(c) {
+            visible.push(c);
+        } else if !visible.ends_with(char::REPLACEMENT_CHARACTER) {
+            visible.push(char::REPLACEMENT_CHARACTER);
+        }
+    }
+    let marked = note_lines::marked(&visible).unwrap_or(visible);
+    serde_json::to_string(&marked).ok()
+}
+
+/// Whether a link's word has a hidden character or a line reading as a toolgate note.
+fn link_word_needs_cleaning(text: &str) -> bool {
+    text.chars().any(hidden) || note_lines::marked(text).is_some()
+}
+
 /// A JSON string with its lines that read as toolgate's notes marked, when it has any.
 fn marked_text(raw: &str) -> Option<String> {
     let text: String = serde_json::from_str(raw).ok()?;
     note_lines::marked(&text).and_then(|m| serde_json::to_string(&m).ok())
 }
 
-/// Checks one content block; true when a text of it has lines to mark.
+/// Checks one content block; true when a text of it has lines to mark (or a link's
+/// words hidden characters to drop).
 fn check_block(raw: &RawValue) -> Result<bool, String> {
     #[derive(Deserialize)]
     struct Block<'a> {
@@ -119,6 +181,10 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
         uri: Option<&'a RawValue>,
         #[serde(borrow, default)]
         name: Option<&'a RawValue>,
+        #[serde(borrow, default)]
+        title: Option<&'a RawValue>,
+        #[serde(borrow, default)]
+        description: Option<&'a RawValue>,
         #[serde(borrow, default)]
         resource: Option<&'a RawValue>,
     }
@@ -157,7 +223,12 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
         }
         "resource_link" => {
             needs(block.uri, "uri")?;
-            needs(block.name, "name").map(|()| false)
+            needs(block.name, "name")?;
+            Ok([block.name, block.title, block.description]
+                .into_iter()
+                .flatten()
+                .filter_map(|w| serde_json::from_str::<String>(w.get()).ok())
+                .any(|w| link_word_needs_cleaning(&w)))
         }
         "resource" => {
             let resource: Resource<'_> = block
