@@ -9,7 +9,8 @@
 //! for GraphQL's `data` passes it.
 //!
 //! The GraphQL specification (§7.1 Response Format) allows only `data`, `errors` and
-//! `extensions` at the top of a response, and every error has a `message` string: a
+//! `extensions` at the top of a response (and a few servers add a member of their own,
+//! named exactly: monday.com's `account_id`), and every error has a `message` string: a
 //! business object with an `errors` field of its own, or an `errors` list that is empty,
 //! is not a GraphQL failure. Without `data` (a request error: the document did not parse
 //! or validate) or with `data: null` (execution failed at its root) nothing came back,
@@ -76,10 +77,7 @@ pub fn read(body: &[u8]) -> Option<Reply> {
     let Ok(Value::Object(top)) = serde_json::from_slice::<Value>(body) else {
         return None;
     };
-    if top
-        .keys()
-        .any(|k| !matches!(k.as_str(), "data" | "errors" | "extensions"))
-    {
+    if top.keys().any(|k| !is_top_member(k.as_bytes())) {
         return None;
     }
     let errors = top.get("errors")?.as_array()?;
@@ -103,22 +101,81 @@ pub fn read(body: &[u8]) -> Option<Reply> {
 
 /// Whether the first member name of an object (`rest` follows its `{`) could begin a
 /// GraphQL response: `data`, `errors` or `extensions`, since those are all its top may
-/// hold. A name with an escape, or text that is not a plain name, is left to the full
-/// reading.
+/// hold; or a member servers are known to add ([`ADDED_MEMBERS`]) whose scalar value is
+/// followed by one of those three, so an answer that merely begins with an
+/// `account_id` is not searched. A name with an escape, or text that is not a plain
+/// name, is left to the full reading.
 fn first_name_could_be_graphql(rest: &[u8]) -> bool {
-    let from = rest
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(rest.len());
-    let Some(name) = rest[from..].strip_prefix(b"\"") else {
-        return false;
+    match first_name(rest) {
+        Name::Plain(name, after) if ADDED_MEMBERS.contains(&name) => {
+            matches!(first_name(after_scalar(after)), Name::Plain(next, _) if is_spec_member(next))
+        }
+        Name::Plain(name, _) => is_spec_member(name),
+        Name::Unsure => true,
+        Name::Absent => false,
+    }
+}
+
+/// The first member name of an object's rest.
+enum Name<'a> {
+    /// A name without escapes, and what follows its closing quote.
+    Plain(&'a [u8], &'a [u8]),
+    /// A name with an escape, or one not closed in the bytes given.
+    Unsure,
+    /// No name: not an object's member.
+    Absent,
+}
+
+fn first_name(rest: &[u8]) -> Name<'_> {
+    let Some(name) = rest.trim_ascii_start().strip_prefix(b"\"") else {
+        return Name::Absent;
     };
     match memchr::memchr2(b'"', b'\\', name) {
-        Some(end) if name[end] == b'"' => {
-            matches!(&name[..end], b"data" | b"errors" | b"extensions")
-        }
-        _ => true,
+        Some(end) if name[end] == b'"' => Name::Plain(&name[..end], &name[end + 1..]),
+        _ => Name::Unsure,
     }
+}
+
+/// What follows `: <scalar> ,` after a member name: the rest after the comma, or
+/// nothing when the value is not a number or a plain string (an added member's value is
+/// an id).
+fn after_scalar(after_name: &[u8]) -> &[u8] {
+    let Some(value) = after_name.trim_ascii_start().strip_prefix(b":") else {
+        return &[];
+    };
+    let value = value.trim_ascii_start();
+    let end = match value.first() {
+        Some(b'"') => match memchr::memchr2(b'"', b'\\', &value[1..]) {
+            Some(i) if value[1 + i] == b'"' => i + 2,
+            _ => return &[],
+        },
+        Some(b) if b.is_ascii_digit() || *b == b'-' => value
+            .iter()
+            .position(|b| !(b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E')))
+            .unwrap_or(value.len()),
+        _ => return &[],
+    };
+    value[end..]
+        .trim_ascii_start()
+        .strip_prefix(b",")
+        .unwrap_or_default()
+}
+
+/// Members a GraphQL server is known to add beside the specification's three, named
+/// exactly: monday.com's `account_id` (`{"errors": […], "account_id": 123}`). A body
+/// with any other member is not read as GraphQL's, so a business object with an
+/// `errors` field stays data.
+const ADDED_MEMBERS: [&[u8]; 1] = [b"account_id"];
+
+/// The members GraphQL's specification allows at the top of a response (§7.1).
+fn is_spec_member(name: &[u8]) -> bool {
+    matches!(name, b"data" | b"errors" | b"extensions")
+}
+
+/// Whether a top-level member name may be a GraphQL response's: one the specification
+/// allows, or one of [`ADDED_MEMBERS`].
+fn is_top_member(name: &[u8]) -> bool {
+    is_spec_member(name) || ADDED_MEMBERS.contains(&name)
 }
 
 /// A GraphQL error: an object with a `message` string (§7.1.2).

@@ -36,6 +36,7 @@ mod error_header;
 mod github;
 mod gitlab;
 pub mod graphql;
+pub mod grpc_web;
 pub mod headers;
 mod hubspot;
 mod ietf;
@@ -448,7 +449,9 @@ fn read_fields(
         notices,
         unread: Vec::new(),
         should_retry: retry_advice::read(headers),
-        recovery: challenge.recovery,
+        // A challenge's `error` is the more precise; a gRPC status in the headers
+        // (a trailers-only reply) names the fix where no challenge does.
+        recovery: challenge.recovery.or_else(|| grpc_web::recovery(headers)),
         missing_scope: challenge.scope,
         maintenance: None,
     };

@@ -21,6 +21,8 @@ use serde_json::Value;
 pub(crate) mod challenge;
 mod said;
 
+pub(crate) use said::grpc_number;
+
 /// JSON values looked at.
 const MAX_NODES: usize = 256;
 /// Levels of nesting looked into.
@@ -102,7 +104,9 @@ pub(crate) fn read(prefix: &[u8]) -> Option<Recovery> {
             }
         }
     }
-    said::decide(&found.texts, found.grpc.or(found.soap))
+    // An `ErrorInfo`'s reason is the most specific a body can be (AIP-193), so it
+    // comes before the status it details.
+    said::decide(&found.texts, found.reason.or(found.grpc).or(found.soap))
 }
 
 /// The codes and messages of one body, and the gRPC status it names.
@@ -112,6 +116,8 @@ struct Found {
     grpc: Option<Recovery>,
     /// What a SOAP fault's code says ([`soap_fault`]).
     soap: Option<Recovery>,
+    /// What a `google.rpc.ErrorInfo`'s reason says ([`error_info`]).
+    reason: Option<Recovery>,
 }
 
 impl Found {
@@ -146,6 +152,9 @@ fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mu
         Value::Object(map) => {
             if let Some(r) = grpc_status_object(map) {
                 out.grpc.get_or_insert(r);
+            }
+            if let Some(r) = error_info(map) {
+                out.reason.get_or_insert(r);
             }
             for (k, child) in map {
                 *nodes += 1;
@@ -189,6 +198,20 @@ fn grpc_status_object(map: &serde_json::Map<String, Value>) -> Option<Recovery> 
         return None;
     }
     said::grpc_number(code)
+}
+
+/// A `google.rpc.ErrorInfo` among a Google-style error's `details` (`{"@type":
+/// "type.googleapis.com/google.rpc.ErrorInfo", "reason": "SERVICE_DISABLED", "domain":
+/// "googleapis.com"}`): its reason names what would fix the failure where the status
+/// cannot (a 403 `PERMISSION_DENIED` is a project without the API enabled, without
+/// billing, or a token short of a scope). Only the reasons `google.api.ErrorReason`
+/// defines are read ([`said::error_reason`]); another domain's are read as words.
+fn error_info(map: &serde_json::Map<String, Value>) -> Option<Recovery> {
+    let kind = map.get("@type")?.as_str()?;
+    if !kind.ends_with("google.rpc.ErrorInfo") {
+        return None;
+    }
+    said::error_reason(map.get("reason")?.as_str()?)
 }
 
 /// The text of an XML error's elements named like codes and messages (S3's

@@ -258,6 +258,9 @@ fn check(
     headers: &reqwest::header::HeaderMap,
     read: &Read,
 ) -> AttemptResult {
+    if let Some(failed) = grpc_failure(tool, status, headers, read) {
+        return failed;
+    }
     if let Some(failed) = graphql_failure(tool, status, &body, read) {
         return failed;
     }
@@ -313,6 +316,35 @@ fn check(
             Detail::Drift(drift),
         ),
     }
+}
+
+/// A gRPC status other than OK in the headers of a 2xx (gRPC-web's trailers-only reply:
+/// `grpc-status: 16` beside a 200 and no body): classified as the HTTP status it stands
+/// for, as a failed GraphQL reply is, and told with the `grpc-message` it came with. One
+/// header looked up; nothing is read of a 2xx without it.
+fn grpc_failure(
+    tool: &ToolSpec,
+    status: u16,
+    headers: &reqwest::header::HeaderMap,
+    read: &Read,
+) -> Option<AttemptResult> {
+    let code = headers.get("grpc-status")?.as_bytes();
+    let stands_for = toolgate_signals::grpc_web::stands_for(code)?;
+    let mut said = b"grpc-status ".to_vec();
+    said.extend_from_slice(code.trim_ascii());
+    if let Some(message) = headers.get("grpc-message") {
+        said.extend_from_slice(b": ");
+        said.extend_from_slice(message.as_bytes());
+    }
+    let detail = Detail::Status {
+        status,
+        excerpt: explain::excerpt(&said, &explain::Secrets::of(tool)),
+    };
+    Some(failed(
+        &read.attempt(stands_for, BodyCheck::Valid),
+        read.retry_after,
+        detail,
+    ))
 }
 
 /// A GraphQL reply that failed, sent with a 2xx (GraphQL over HTTP answers a

@@ -211,3 +211,32 @@ fn the_first_member_decides_whether_a_body_is_read() {
         assert_eq!(read(body.as_bytes()), None, "{body}");
     }
 }
+
+/// A member a GraphQL server is known to add (monday.com's `account_id`) may stand
+/// beside the three, last or first; first, only when a GraphQL member follows its
+/// scalar value, so an answer that merely begins with an `account_id` is not searched.
+#[test]
+fn a_member_servers_add_keeps_a_reply_graphql() {
+    let read_as = [
+        r#"{"errors":[{"message":"no","extensions":{"code":"FORBIDDEN"}}],"account_id":77}"#,
+        r#"{"account_id":77,"errors":[{"message":"no","extensions":{"code":"FORBIDDEN"}}]}"#,
+        r#"{ "account_id" : "a-77" , "data":null,"errors":[{"message":"no","extensions":{"code":"FORBIDDEN"}}]}"#,
+    ];
+    for body in read_as {
+        assert_eq!(failed(body), Some(403), "{body}");
+    }
+    let not_graphql = [
+        // Another member beside it: a business record with errors of its own.
+        r#"{"account_id":77,"id":7,"errors":[{"message":"row 3 invalid"}],"data":null}"#,
+        r#"{"errors":[{"message":"no"}],"account_id":77,"owner":"x"}"#,
+        // First, followed by anything but a GraphQL member, or by a value that is no id.
+        r#"{"account_id":77,"name":"x","errors":[{"message":"no"}]}"#,
+        r#"{"account_id":{"id":77},"errors":[{"message":"no"}]}"#,
+        r#"{"account_id":77}"#,
+        r#"{"account_id":"#,
+        r#"{"accountId":77,"errors":[{"message":"no"}]}"#,
+    ];
+    for body in not_graphql {
+        assert_eq!(read(body.as_bytes()), None, "{body}");
+    }
+}

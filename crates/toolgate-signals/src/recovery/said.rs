@@ -265,7 +265,12 @@ fn account(w: &Words<'_>) -> bool {
         || held_back(w);
     // A cap the owner set, reached: Backblaze's `cap_exceeded`.
     let cap = w.near(&["cap", "caps"], &["exceeded", "exceeds", "reached"], 2);
-    credits || code || plan || state || cap || period_spent(w)
+    // An allowance raised only on request, not by time: Azure's "exceeding approved
+    // standardDSv3Family Cores quota … Submit a request for Quota increase". A window's
+    // quota that also offers an increase comes back by waiting (ruled out above).
+    let approved = (w.has("approved") && w.any_of(&["quota", "quotas"]))
+        || w.near(&["quota", "quotas"], &["increase"], 2);
+    credits || code || plan || state || cap || approved || period_spent(w)
 }
 
 /// The holder refused as a whole, its owner sent to support: "This organization is
@@ -313,11 +318,13 @@ fn credentials(w: &Words<'_>) -> bool {
     if OAUTH_REFUSALS.iter().any(|p| w.phrase(p)) {
         return true;
     }
-    let key = (0..w.w.len()).any(|i| {
-        w.w[i] == "key"
-            && i > 0
-            && ["api", "access", "secret", "app", "client", "subscription"]
-                .contains(&w.w[i - 1].as_str())
+    // A key, or a session named by its id (Salesforce's `INVALID_SESSION_ID`, "Invalid or
+    // expired session ID"): a checkout session that expired is a business object.
+    let key = (1..w.w.len()).any(|i| {
+        let before = w.w[i - 1].as_str();
+        (w.w[i] == "key"
+            && ["api", "access", "secret", "app", "client", "subscription"].contains(&before))
+            || (w.w[i] == "id" && before == "session")
     });
     // "The security token included in the request is invalid": a sentence apart.
     let refused = w.near(&CREDENTIALS, &REFUSED, 6)
@@ -389,7 +396,7 @@ pub(super) fn grpc_name(code: &str) -> Option<Recovery> {
 }
 
 /// A gRPC status number (`google.rpc.Code`) the same way.
-pub(super) fn grpc_number(code: u64) -> Option<Recovery> {
+pub(crate) fn grpc_number(code: u64) -> Option<Recovery> {
     match code {
         4 | 10 | 14 => Some(Recovery::Transient),
         3 | 5 | 6 | 9 | 11 => Some(Recovery::Request),
@@ -397,4 +404,39 @@ pub(super) fn grpc_number(code: u64) -> Option<Recovery> {
         12 => Some(Recovery::Unsupported),
         _ => None,
     }
+}
+
+/// A reason `google.api.ErrorReason` defines (googleapis' `google/api/error_reason.proto`,
+/// the reasons of domain `googleapis.com` every Google API sends in its `ErrorInfo`), by
+/// what would fix it: a project without the API or billing enabled, or suspended, is the
+/// account's to mend; a key or token refused or short of a scope, the credentials'; a
+/// project or parameter the request names that does not exist, the request's. A quota's
+/// reasons (`RATE_LIMIT_EXCEEDED`, `RESOURCE_QUOTA_EXCEEDED`) are left to the throttle
+/// readers, and any other reason to the words of the reply.
+pub(super) fn error_reason(reason: &str) -> Option<Recovery> {
+    Some(match reason {
+        "SERVICE_DISABLED"
+        | "BILLING_DISABLED"
+        | "CONSUMER_SUSPENDED"
+        | "GCP_SUSPENDED"
+        | "ACCOUNT_STATE_INVALID" => Recovery::Account,
+        "API_KEY_INVALID"
+        | "API_KEY_SERVICE_BLOCKED"
+        | "API_KEY_HTTP_REFERRER_BLOCKED"
+        | "API_KEY_IP_ADDRESS_BLOCKED"
+        | "API_KEY_ANDROID_APP_BLOCKED"
+        | "API_KEY_IOS_APP_BLOCKED"
+        | "ACCESS_TOKEN_EXPIRED"
+        | "ACCESS_TOKEN_SCOPE_INSUFFICIENT"
+        | "ACCESS_TOKEN_TYPE_UNSUPPORTED"
+        | "CREDENTIALS_MISSING"
+        | "SESSION_COOKIE_INVALID"
+        | "USER_PROJECT_DENIED"
+        | "USER_BLOCKED_BY_ADMIN"
+        | "SERVICE_NOT_VISIBLE" => Recovery::Credentials,
+        "CONSUMER_INVALID" | "RESOURCE_PROJECT_INVALID" | "SYSTEM_PARAMETER_UNSUPPORTED" => {
+            Recovery::Request
+        }
+        _ => return None,
+    })
 }

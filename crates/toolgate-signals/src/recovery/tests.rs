@@ -217,24 +217,156 @@ fn oauth_refusals_are_the_credentials() {
 #[test]
 fn a_soap_client_fault_is_the_request() {
     for body in [
-        r#"<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body><SOAP-ENV:Fault><faultcode>SOAP-ENV:Client</faultcode><faultstring>There was an error in the incoming SOAP request packet: Client, SoapHeader, SessionIdIsInvalid</faultstring></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>"#,
         r#"<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client.Validation</faultcode><faultstring>Element 'Amount' is not valid</faultstring></soap:Fault></soap:Body></soap:Envelope>"#,
         r#"<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope"><env:Body><env:Fault><env:Code><env:Value>env:Sender</env:Value></env:Code><env:Reason><env:Text xml:lang="en">Missing element</env:Text></env:Reason></env:Fault></env:Body></env:Envelope>"#,
     ] {
         assert_eq!(said(body), Some(Recovery::Request), "{body}");
     }
-    // A login refused in a fault is the credentials, whatever the fault's code.
-    assert_eq!(
-        said(
-            r#"<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode xmlns:a="urn:x">a:Core.LoginFailed</faultcode><faultstring xml:lang="en-US">Invalid username/password specified.</faultstring></s:Fault></s:Body></s:Envelope>"#
-        ),
-        Some(Recovery::Credentials)
-    );
+    // A login refused in a fault is the credentials, whatever the fault's code: a
+    // password refused, or the session a login opened (SQL Server's `SessionIdIsInvalid`).
+    for body in [
+        r#"<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode xmlns:a="urn:x">a:Core.LoginFailed</faultcode><faultstring xml:lang="en-US">Invalid username/password specified.</faultstring></s:Fault></s:Body></s:Envelope>"#,
+        r#"<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body><SOAP-ENV:Fault><faultcode>SOAP-ENV:Client</faultcode><faultstring>There was an error in the incoming SOAP request packet: Client, SoapHeader, SessionIdIsInvalid</faultstring></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Credentials), "{body}");
+    }
     // A server's fault, and a business document's own `Value`, say nothing.
     for body in [
         r#"<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Server</faultcode><faultstring>Server was unable to process request.</faultstring></soap:Fault></soap:Body></soap:Envelope>"#,
         "<Order><Value>Sender</Value><Note>Client pays</Note></Order>",
     ] {
         assert_eq!(said(body), None, "{body}");
+    }
+}
+
+/// A `google.rpc.ErrorInfo`'s reason says what the status cannot: a 403
+/// `PERMISSION_DENIED` is a project without the API or billing, or suspended (the
+/// account's), or a key or token refused (the credentials'); an `INVALID_ARGUMENT` may
+/// be a key restricted from the API. Only a typed `ErrorInfo` is read so, and a quota's
+/// reason is left to the throttle readers.
+#[test]
+fn an_error_info_reason_names_the_fix() {
+    let info = |status: &str, message: &str, reason: &str| {
+        format!(
+            r#"{{"error":{{"code":403,"message":"{message}","status":"{status}","details":[{{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"{reason}","domain":"googleapis.com","metadata":{{"service":"translate.googleapis.com"}}}}]}}}}"#
+        )
+    };
+    let cases = [
+        (
+            info(
+                "PERMISSION_DENIED",
+                "Cloud Translation API has not been used in project 12 before or it is disabled.",
+                "SERVICE_DISABLED",
+            ),
+            Some(Recovery::Account),
+        ),
+        (
+            info(
+                "PERMISSION_DENIED",
+                "Consumer 'projects/12' has been suspended.",
+                "CONSUMER_SUSPENDED",
+            ),
+            Some(Recovery::Account),
+        ),
+        (
+            info(
+                "PERMISSION_DENIED",
+                "This API method requires billing to be enabled.",
+                "BILLING_DISABLED",
+            ),
+            Some(Recovery::Account),
+        ),
+        (
+            info(
+                "INVALID_ARGUMENT",
+                "Requests to this API translate.googleapis.com method are blocked.",
+                "API_KEY_SERVICE_BLOCKED",
+            ),
+            Some(Recovery::Credentials),
+        ),
+        (
+            info(
+                "PERMISSION_DENIED",
+                "Requests from referer <empty> are blocked.",
+                "API_KEY_HTTP_REFERRER_BLOCKED",
+            ),
+            Some(Recovery::Credentials),
+        ),
+        (
+            info(
+                "INVALID_ARGUMENT",
+                "Project 'projects/nope' not found or deleted.",
+                "CONSUMER_INVALID",
+            ),
+            Some(Recovery::Request),
+        ),
+        // A quota's reason, or a reason of another domain's vocabulary: the status and
+        // the words decide.
+        (
+            info(
+                "RESOURCE_EXHAUSTED",
+                "Quota exceeded for quota metric 'Requests' and limit 'Requests per minute'.",
+                "RATE_LIMIT_EXCEEDED",
+            ),
+            None,
+        ),
+        (
+            info(
+                "PERMISSION_DENIED",
+                "Permission denied to enable service.",
+                "AUTH_PERMISSION_DENIED",
+            ),
+            Some(Recovery::Credentials),
+        ),
+    ];
+    for (body, want) in cases {
+        assert_eq!(said(&body), want, "{body}");
+    }
+    // A reason outside a typed ErrorInfo is read as words, not by the table.
+    assert_eq!(
+        said(
+            r#"{"error":{"code":403,"message":"no","status":"PERMISSION_DENIED","details":[{"reason":"SERVICE_DISABLED"}]}}"#
+        ),
+        Some(Recovery::Credentials)
+    );
+}
+
+/// An allowance raised only on request (an approved quota, "request a quota increase")
+/// is the account's; a window's quota that also offers an increase comes back by waiting.
+#[test]
+fn a_quota_raised_only_on_request_is_the_accounts() {
+    for body in [
+        r#"{"error":{"code":"OperationNotAllowed","message":"Operation results in exceeding quota limits of Core. Maximum allowed: 4, Current in use: 4, Additional requested: 1. Please read more about quota increase at https://aka.ms/quotaincrease."}}"#,
+        r#"{"error":{"code":"QuotaExceeded","message":"Operation could not be completed as it results in exceeding approved Total Regional Cores quota."}}"#,
+        r#"{"message":"You have reached the number of projects your quota allows. Ask your administrator for a quota increase."}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Account), "{body}");
+    }
+    for body in [
+        r#"{"message":"Quota exceeded: 10 requests per second. You may request a quota increase."}"#,
+        r#"{"error":"quota exceeded, please wait and retry"}"#,
+        r#"{"errors":[{"code":"QuotaExceeded","message":"You exceeded your quota for the requested resource."}]}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Account), "{body}");
+    }
+}
+
+/// A session id is a credential, as an API key is: Salesforce's `INVALID_SESSION_ID`
+/// ("Session expired or invalid"), Veeva Vault's "Invalid or expired session ID". A
+/// session a business object names (a checkout session that expired) is not one.
+#[test]
+fn a_session_id_refused_is_the_credentials() {
+    for body in [
+        r#"[{"message":"Session expired or invalid","errorCode":"INVALID_SESSION_ID"}]"#,
+        r#"{"responseStatus":"FAILURE","errors":[{"type":"INVALID_SESSION_ID","message":"Invalid or expired session ID."}]}"#,
+        "<Error><Code>SessionIdExpired</Code><Message>The session id has expired</Message></Error>",
+    ] {
+        assert_eq!(said(body), Some(Recovery::Credentials), "{body}");
+    }
+    for body in [
+        r#"{"error":{"code":"resource_missing","message":"The Checkout Session cs_test_1 has expired"}}"#,
+        r#"{"error":"invalid session_type: must be one of web, mobile"}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Credentials), "{body}");
     }
 }

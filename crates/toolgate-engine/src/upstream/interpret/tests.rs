@@ -449,6 +449,63 @@ fn a_graphql_failure_sent_with_a_200_is_classified_by_its_errors() {
 }
 
 #[test]
+fn a_grpc_status_in_the_headers_of_a_200_is_the_failure_it_names() {
+    let tool = learned_tool();
+    let now = chrono::Utc
+        .with_ymd_and_hms(2026, 12, 4, 15, 30, 0)
+        .unwrap();
+    let trailers_only = |code: &str, message: &str| {
+        let mut sent = reply("");
+        if let Ok(r) = &mut sent {
+            r.headers.insert(
+                reqwest::header::CONTENT_TYPE,
+                "application/grpc-web+proto".parse().unwrap(),
+            );
+            r.headers.insert("grpc-status", code.parse().unwrap());
+            r.headers.insert("grpc-message", message.parse().unwrap());
+        }
+        let signals = read_signals(&tool, &sent, now);
+        interpret(&tool, sent, signals.as_ref(), false)
+    };
+    for (code, want) in [
+        ("16", ErrorClass::Auth),
+        ("5", ErrorClass::ClientError),
+        ("8", ErrorClass::RateLimited),
+        ("14", ErrorClass::ServerError),
+        ("12", ErrorClass::ContractDrift),
+    ] {
+        match trailers_only(code, "told by the server") {
+            AttemptResult::Failed {
+                class,
+                detail:
+                    Detail::Status {
+                        status: 200,
+                        excerpt,
+                    },
+                ..
+            } => {
+                assert_eq!(class, want, "{code}");
+                assert!(excerpt.contains("told by the server"), "{excerpt}");
+            }
+            other => panic!("{code}: {other:?}"),
+        }
+    }
+    // OK, or a value that is no gRPC status, leaves the 2xx to its body.
+    for code in ["0", "fine"] {
+        assert!(
+            !matches!(
+                trailers_only(code, ""),
+                AttemptResult::Failed {
+                    detail: Detail::Status { .. },
+                    ..
+                }
+            ),
+            "{code}"
+        );
+    }
+}
+
+#[test]
 fn a_maintenance_page_sent_with_a_200_is_unavailability_only_when_the_contract_refuses_it() {
     let tool = declared_tool();
     let now = chrono::Utc
