@@ -1194,3 +1194,66 @@ fn a_media_type_missing_its_slash_is_read_as_meant_or_refused_saying_why() {
         out.yaml
     );
 }
+
+/// Swagger 2.0's `consumes` and `produces` are read with a missing `/` put back as an
+/// OpenAPI 3 `content` key is, and the written config says so the same way, on the
+/// tools whose body or answer it is about.
+#[test]
+fn a_swagger_media_type_missing_its_slash_is_explained_as_an_openapi_3_one_is() {
+    let swagger = json!({
+        "swagger": "2.0",
+        "info": {"title": "Dir", "version": "1.0"},
+        "host": "api.example.com",
+        "consumes": ["applicationjson;version=2018-01-01"],
+        "paths": {
+            "/employees": {
+                "post": {"operationId": "create", "produces": ["applicationjson"],
+                    "parameters": [{"name": "body", "in": "body", "required": true,
+                        "schema": {"type": "object", "properties": {"name": {"type": "string"}}}}],
+                    "responses": {"200": {"description": "ok", "schema": {
+                        "type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}}}},
+                "get": {"operationId": "list", "responses": {"200": {"description": "ok"}}},
+            },
+            "/forms": {"post": {"operationId": "form", "consumes": ["applicationx-www-form-urlencoded"],
+                "parameters": [{"name": "caption", "in": "formData", "type": "string"}],
+                "responses": {"200": {"description": "ok"}}}},
+        },
+    });
+    let (out, doc) = import_and_check(&swagger);
+    let config = check(&out.yaml).unwrap();
+    let r = rendered(&config, "create", json!({"body": {"name": "Ada"}}));
+    assert_eq!(r.content_type, "application/json");
+    assert_eq!(doc["tools"]["form"]["request"]["body_encoding"], "form");
+    let note = |written: &str, read: &str| {
+        format!(
+            "the media type `{written}` has no `/` between type and subtype (RFC 6838 § 4.2): read as `{read}`"
+        )
+    };
+    let body = note(
+        "applicationjson;version=2018-01-01",
+        "application/json;version=2018-01-01",
+    );
+    let answer = note("applicationjson", "application/json");
+    let form = note(
+        "applicationx-www-form-urlencoded",
+        "application/x-www-form-urlencoded",
+    );
+    // Each note stands in the comment above the tool it is about, and only there.
+    let block = |label: &str, tool: &str| {
+        let end = out.yaml.find(&format!("\n  {tool}:\n")).unwrap();
+        let start = out.yaml[..end].rfind(&format!("\n  # {label}\n")).unwrap();
+        out.yaml[start..end].to_string()
+    };
+    let create = block("POST /employees", "create");
+    assert!(
+        create.contains(&body) && create.contains(&answer),
+        "{}",
+        out.yaml
+    );
+    assert!(block("POST /forms", "form").contains(&form), "{}", out.yaml);
+    assert!(
+        !block("GET /employees", "list").contains("has no `/`"),
+        "{}",
+        out.yaml
+    );
+}
