@@ -33,12 +33,14 @@ mod path;
 mod prototype_names;
 mod render;
 mod request;
+mod steering_headers;
 
 pub use media_type::{json_media_type, text_media_type};
 pub use parameter_names::member_key;
 pub use parse::{Part, Template};
 pub use render::{MAX_ARGUMENT_BYTES, MAX_BODY_BYTES, MAX_URL_BYTES};
 pub use request::{BodyEncoding, FormStyle, RenderError, RenderedRequest, RequestTemplate};
+pub use steering_headers::steers_the_request;
 
 #[cfg(test)]
 mod tests;

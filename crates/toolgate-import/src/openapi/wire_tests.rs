@@ -222,6 +222,76 @@ fn headers_toolgate_or_the_connection_sets_are_never_arguments() {
     assert_eq!(r.headers["accept"], "application/json");
 }
 
+/// Headers servers and proxies read as the request's destination, method or path
+/// (`X-Forwarded-Host`, `X-HTTP-Method-Override`, `X-Original-URL`, …) may not take an
+/// argument (`check` refuses one): the description's single value is sent as fixed,
+/// and a header with none is left out, saying why, in either dialect.
+#[test]
+fn headers_that_steer_the_request_are_fixed_or_left_out_never_arguments() {
+    let header = |name: &str, required: bool, schema: Value| json!({"name": name, "in": "header", "required": required, "schema": schema});
+    let string = json!({"type": "string"});
+    let (out, doc, config) = checked(&spec(
+        json!([{"url": "https://api.example.com"}]),
+        json!({"/s": {"post": {"operationId": "s", "parameters": [
+            header("X-HTTP-Method-Override", true, json!({"type": "string", "enum": ["PATCH"]})),
+            header("x-forwarded-host", false, string.clone()),
+            header("X-Original-URL", true, string.clone()),
+            header("Forwarded", false, string.clone()),
+            header("X-Forwarded-Proto", true, json!({"type": "string", "default": "https"})),
+            header("X-Request-Id", false, string),
+        ], "responses": ok()}}}),
+    ));
+    let tool = &doc["tools"]["s"];
+    let props = tool["input_schema"]["properties"].as_object().unwrap();
+    assert_eq!(
+        props.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["X-Request-Id"],
+        "{}",
+        out.yaml
+    );
+    let r = rendered(&config, "s", json!({}));
+    assert_eq!(r.headers["x-http-method-override"], "PATCH");
+    assert_eq!(r.headers["x-forwarded-proto"], "https");
+    for absent in ["x-forwarded-host", "x-original-url", "forwarded"] {
+        assert!(r.headers.get(absent).is_none(), "{absent}");
+    }
+    for name in ["x-forwarded-host", "X-Original-URL", "Forwarded"] {
+        assert!(
+            out.yaml.contains(&format!(
+                "header parameter `{name}` is not sent as the description gives it: servers and proxies read it"
+            )),
+            "{name}: {}",
+            out.yaml
+        );
+    }
+
+    let swagger = json!({
+        "swagger": "2.0",
+        "info": {"title": "Dir", "version": "1.0"},
+        "host": "api.example.com",
+        "paths": {"/s": {"get": {"operationId": "s", "parameters": [
+            {"name": "X-HTTP-Method", "in": "header", "type": "string", "enum": ["DELETE"], "required": true},
+            {"name": "X-Rewrite-URL", "in": "header", "type": "string"},
+            {"name": "X-Host", "in": "header", "type": "string", "required": true},
+        ], "responses": {"200": {"description": "ok"}}}}},
+    });
+    let (out, doc) = import_and_check(&swagger);
+    let tool = &doc["tools"]["s"];
+    assert!(
+        tool["input_schema"]["properties"]
+            .as_object()
+            .is_none_or(|p| p.is_empty()),
+        "{}",
+        out.yaml
+    );
+    assert_eq!(tool["request"]["headers"]["X-HTTP-Method"], "DELETE");
+    assert!(
+        out.yaml.contains("header parameter `X-Host` is not sent"),
+        "{}",
+        out.yaml
+    );
+}
+
 #[test]
 fn cookie_parameters_are_sent_in_one_cookie_header() {
     let cookie = |name: &str, required: bool| json!({"name": name, "in": "cookie", "required": required, "schema": {"type": "string"}});
@@ -1120,6 +1190,69 @@ fn a_media_type_missing_its_slash_is_read_as_meant_or_refused_saying_why() {
             && out
                 .yaml
                 .contains("application (not a media type: RFC 6838 writes `type/subtype`)"),
+        "{}",
+        out.yaml
+    );
+}
+
+/// Swagger 2.0's `consumes` and `produces` are read with a missing `/` put back as an
+/// OpenAPI 3 `content` key is, and the written config says so the same way, on the
+/// tools whose body or answer it is about.
+#[test]
+fn a_swagger_media_type_missing_its_slash_is_explained_as_an_openapi_3_one_is() {
+    let swagger = json!({
+        "swagger": "2.0",
+        "info": {"title": "Dir", "version": "1.0"},
+        "host": "api.example.com",
+        "consumes": ["applicationjson;version=2018-01-01"],
+        "paths": {
+            "/employees": {
+                "post": {"operationId": "create", "produces": ["applicationjson"],
+                    "parameters": [{"name": "body", "in": "body", "required": true,
+                        "schema": {"type": "object", "properties": {"name": {"type": "string"}}}}],
+                    "responses": {"200": {"description": "ok", "schema": {
+                        "type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}}}},
+                "get": {"operationId": "list", "responses": {"200": {"description": "ok"}}},
+            },
+            "/forms": {"post": {"operationId": "form", "consumes": ["applicationx-www-form-urlencoded"],
+                "parameters": [{"name": "caption", "in": "formData", "type": "string"}],
+                "responses": {"200": {"description": "ok"}}}},
+        },
+    });
+    let (out, doc) = import_and_check(&swagger);
+    let config = check(&out.yaml).unwrap();
+    let r = rendered(&config, "create", json!({"body": {"name": "Ada"}}));
+    assert_eq!(r.content_type, "application/json");
+    assert_eq!(doc["tools"]["form"]["request"]["body_encoding"], "form");
+    let note = |written: &str, read: &str| {
+        format!(
+            "the media type `{written}` has no `/` between type and subtype (RFC 6838 § 4.2): read as `{read}`"
+        )
+    };
+    let body = note(
+        "applicationjson;version=2018-01-01",
+        "application/json;version=2018-01-01",
+    );
+    let answer = note("applicationjson", "application/json");
+    let form = note(
+        "applicationx-www-form-urlencoded",
+        "application/x-www-form-urlencoded",
+    );
+    // Each note stands in the comment above the tool it is about, and only there.
+    let block = |label: &str, tool: &str| {
+        let end = out.yaml.find(&format!("\n  {tool}:\n")).unwrap();
+        let start = out.yaml[..end].rfind(&format!("\n  # {label}\n")).unwrap();
+        out.yaml[start..end].to_string()
+    };
+    let create = block("POST /employees", "create");
+    assert!(
+        create.contains(&body) && create.contains(&answer),
+        "{}",
+        out.yaml
+    );
+    assert!(block("POST /forms", "form").contains(&form), "{}", out.yaml);
+    assert!(
+        !block("GET /employees", "list").contains("has no `/`"),
         "{}",
         out.yaml
     );

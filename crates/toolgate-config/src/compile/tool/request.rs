@@ -11,34 +11,9 @@ use serde_json::{Map, Value};
 use crate::compile::Compiler;
 use crate::raw::*;
 use crate::template::{
-    BodyEncoding, FormStyle, RequestTemplate, Template, json_media_type, text_media_type,
+    BodyEncoding, FormStyle, RequestTemplate, Template, json_media_type, steers_the_request,
+    text_media_type,
 };
-
-/// Header names (lowercase) a tool may set, but never from an argument: see
-/// `header_templates`.
-const REWRITES_THE_REQUEST: &[&str] = &[
-    "host",
-    "content-length",
-    "transfer-encoding",
-    "te",
-    "trailer",
-    "connection",
-    "keep-alive",
-    "upgrade",
-    "expect",
-    "proxy-connection",
-    "forwarded",
-    "x-forwarded-host",
-    "x-forwarded-proto",
-    "x-forwarded-prefix",
-    "x-forwarded-port",
-    "x-host",
-    "x-http-method-override",
-    "x-http-method",
-    "x-method-override",
-    "x-original-url",
-    "x-rewrite-url",
-];
 
 impl Compiler<'_> {
     /// Every part is checked even when an earlier one failed; the placeholders are
@@ -122,13 +97,8 @@ impl Compiler<'_> {
             .collect()
     }
 
-    /// Headers whose value servers and the proxies before them read as the request's
-    /// destination, method, path or framing rather than as data: an argument there
-    /// would let the model change the host (`Host`, `X-Forwarded-Host`, `Forwarded`:
-    /// virtual hosts, links built from it), the method (`X-HTTP-Method-Override` on
-    /// a read-only tool), the path (`X-Original-URL`, `X-Rewrite-URL`, honoured by IIS
-    /// and Symfony after any path check), or where the body ends (`Content-Length`,
-    /// `Transfer-Encoding`: request smuggling).
+    /// A header that steers the request (`template/steering_headers.rs`) takes no
+    /// argument.
     fn header_templates(
         &mut self,
         rpath: &str,
@@ -141,7 +111,7 @@ impl Compiler<'_> {
                 Ok(n) => {
                     let template = Template::parse(&v);
                     if let Some(argument) = template.arguments().next()
-                        && REWRITES_THE_REQUEST.contains(&n.as_str())
+                        && steers_the_request(n.as_str())
                     {
                         self.err(
                             format!("{rpath}.headers.{k}"),

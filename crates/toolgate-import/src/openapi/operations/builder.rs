@@ -42,6 +42,9 @@ pub(super) struct Builder<'b> {
     pub(super) secured: bool,
     /// Swagger 2.0 `consumes`, the operation's or the spec's.
     pub(super) consumes: Vec<String>,
+    /// The notes on a `consumes` media type read with its missing `/` put back, for
+    /// an operation that sends a body.
+    pub(super) consumes_repaired: Vec<String>,
     pub(super) conv: Converter<'b>,
     pub(super) args: Vec<Arg>,
     pub(super) used: HashSet<String>,
@@ -85,7 +88,8 @@ impl<'b> Builder<'b> {
     ) -> Self {
         let op = &raw.op;
         let secured = has_security(cx.root, op);
-        let consumes = consumes(cx.root, op);
+        let mut consumes_repaired = Vec::new();
+        let consumes = consumes(cx.root, op, &mut consumes_repaired);
         let spec = Spec {
             dialect: cx.dialect,
             credential_params: &cx.credential_params,
@@ -107,6 +111,7 @@ impl<'b> Builder<'b> {
             raw,
             secured,
             consumes,
+            consumes_repaired,
             conv,
             args: Vec::new(),
             used: HashSet::new(),
@@ -345,6 +350,10 @@ impl<'b> Builder<'b> {
         }
         if let Some(enc) = body_encoding {
             request.insert("body_encoding".into(), json!(enc));
+        }
+        if request.contains_key("body") {
+            let repaired = std::mem::take(&mut self.consumes_repaired);
+            self.notes.extend(repaired);
         }
         Ok(request)
     }

@@ -533,12 +533,18 @@ fn response(
     let mut any_media = false;
     let schema = match cx.dialect {
         Dialect::Swagger2 => {
-            let produces = produces(cx.root, &raw.op);
+            // A repaired media type is worth a note only on the answer it is read for.
+            let mut repaired = Vec::new();
+            let produces = produces(cx.root, &raw.op, &mut repaired);
             any_media = !produces.is_empty() && !produces.iter().any(|p| is_json(p) && !is_any(p));
             if !produces.is_empty() && !produces.iter().any(|p| is_json(p)) {
                 None
             } else {
-                resp.get("schema").cloned()
+                let schema = resp.get("schema").cloned();
+                if schema.is_some() {
+                    notes.extend(repaired);
+                }
+                schema
             }
         }
         _ => resp
@@ -638,22 +644,29 @@ fn has_security(root: &Value, op: &Value) -> bool {
     req.and_then(Value::as_array).is_some_and(|r| !r.is_empty())
 }
 
-fn consumes(root: &Value, op: &Value) -> Vec<String> {
-    strings(op.get("consumes").or_else(|| root.get("consumes")))
+fn consumes(root: &Value, op: &Value, notes: &mut Vec<String>) -> Vec<String> {
+    strings(op.get("consumes").or_else(|| root.get("consumes")), notes)
 }
 
-fn produces(root: &Value, op: &Value) -> Vec<String> {
-    strings(op.get("produces").or_else(|| root.get("produces")))
+fn produces(root: &Value, op: &Value, notes: &mut Vec<String>) -> Vec<String> {
+    strings(op.get("produces").or_else(|| root.get("produces")), notes)
 }
 
 /// Swagger 2.0's `consumes` or `produces`, a media type missing its `/` read as meant
-/// (`applicationjson` is `application/json`: [`super::media::repaired`]).
-fn strings(v: Option<&Value>) -> Vec<String> {
+/// (`applicationjson` is `application/json`: [`super::media::repaired`]), with the
+/// note an OpenAPI 3 `content` key read so gets ([`super::media::read_content`]).
+fn strings(v: Option<&Value>, notes: &mut Vec<String>) -> Vec<String> {
     v.and_then(Value::as_array)
         .map(|a| {
             a.iter()
                 .filter_map(Value::as_str)
-                .map(|m| super::media::repaired(m).unwrap_or_else(|| m.to_string()))
+                .map(|m| match super::media::repaired(m) {
+                    Some(r) => {
+                        notes.push(super::media::missing_slash(m, &r));
+                        r
+                    }
+                    None => m.to_string(),
+                })
                 .collect()
         })
         .unwrap_or_default()

@@ -1,6 +1,7 @@
 //! The declared parameters, one by one in the spec's order: which the model never
 //! gives (unsendable, credentials, set by the gateway, bound in config), the Swagger 2.0
-//! body, values the description fixes, and `style: deepObject` queries. What is left
+//! body, values the description fixes, headers that steer the request, and
+//! `style: deepObject` queries. What is left
 //! is an argument (`argument.rs`).
 
 use std::path::{Path, PathBuf};
@@ -15,7 +16,7 @@ use super::{
     is_raw_bytes, json_label, leave_out_body, param_schema, path_value, single_value, text_of,
     unique_arg,
 };
-use toolgate_config::template::Template;
+use toolgate_config::template::{Template, steers_the_request};
 
 /// One declared parameter, as every stage reads it.
 #[derive(Clone, Copy)]
@@ -76,6 +77,15 @@ impl Builder<'_> {
             return Ok(());
         }
         if self.fixed(param, &raw_schema) {
+            return Ok(());
+        }
+        // A header servers and proxies read for where the request goes, its method or
+        // its path takes no argument (`check` refuses one): with no single value of the
+        // description's own, it is not sent.
+        if location == "header" && steers_the_request(name) {
+            self.notes.push(format!(
+                "header parameter `{name}` is not sent as the description gives it: servers and proxies read it for where the request goes or which method or path it has, so it takes no argument, and the description fixes no value for it"
+            ));
             return Ok(());
         }
         // `style: deepObject` sends `filter[kind]=…`: each member the schema names is
