@@ -297,6 +297,9 @@ pub struct GatewayConfig {
     pub body_timeout: Duration,
     /// A connection whose client reads nothing of its answer for this long is closed.
     pub send_timeout: Duration,
+    /// How long calls are held back after an account refusal, for the dependencies
+    /// that set no `account_hold` of their own.
+    pub account_hold: Duration,
     /// Request body cap in bytes.
     pub max_request_bytes: usize,
     /// MCP sessions kept at most.
@@ -516,6 +519,8 @@ pub struct Dependency {
     pub headers: Vec<(http::header::HeaderName, http::header::HeaderValue)>,
     /// Per-attempt timeout.
     pub timeout: Duration,
+    /// How long calls are held back after an account refusal, between trial calls.
+    pub account_hold: Duration,
     /// Retry policy.
     pub retry: RetryPolicy,
     /// Rate-limit header family.

@@ -237,6 +237,10 @@ pub struct RawGateway {
     /// An answer the client has not read any of for this long closes its connection
     /// (the answer is dropped). Default 30s.
     pub send_timeout: Option<String>,
+    /// How long calls to a dependency are held back after the upstream refused the
+    /// account behind them (billing, plan, suspended key), between single trial calls,
+    /// unless the dependency sets its own. Default 5m; from 1s to 24h.
+    pub account_hold: Option<String>,
     /// Largest request body accepted (413 beyond), e.g. `4MiB` (default).
     pub max_request_bytes: Option<String>,
     /// MCP sessions (initialize handshakes) kept at most; beyond it `initialize` is
@@ -387,6 +391,10 @@ pub struct RawDependency {
     pub headers: BTreeMap<String, String>,
     /// Per-attempt timeout, e.g. `10s`. Default 10s; at least 10ms.
     pub timeout: Option<String>,
+    /// How long calls are held back after the upstream refused the account behind them
+    /// (billing, plan, suspended key), between single trial calls, e.g. `15m`. Default
+    /// `gateway.account_hold`; from 1s to 24h.
+    pub account_hold: Option<String>,
     /// Retry policy for this dependency.
     pub retry: Option<RawRetry>,
     /// Which rate-limit header family the API speaks (`auto` by default).

@@ -22,7 +22,9 @@ use toolgate_resilience::{
 use toolgate_signals::status_page::{Health, PageStatus};
 use toolgate_signals::{Quota, Signals};
 
-use crate::fleet::{self, AttemptEnd, BudgetView, FleetAdmission, Keys, Record, Shared};
+use crate::fleet::{
+    self, AccountEnd, AttemptEnd, BudgetView, FleetAdmission, Keys, Record, Shared,
+};
 use crate::sync::lock;
 use toolgate_config::Dependency;
 
@@ -35,10 +37,10 @@ pub const MAX_POLICIES: usize = fleet::MAX_POLICIES;
 /// How long a call waits for a concurrency slot before asking again.
 const LIMIT_POLL: Duration = Duration::from_millis(10);
 
-/// How long calls are held back after the account behind them was refused, between
-/// single trial calls, when the refusal stated no renewal: an owner who tops up a
-/// balance or restores an account sees calls pass within this.
-pub const ACCOUNT_HOLD: Duration = Duration::from_secs(300);
+/// A renewal an account refusal states sooner than this is not believed as the hold's
+/// end (a `Retry-After: 0` on a spent account would make every call a trial): the
+/// configured hold applies, as the shortest `account_hold` accepted is this too.
+const MIN_STATED_RENEWAL: Duration = Duration::from_secs(1);
 
 /// The last quota advertisement of one policy, with when it was seen.
 #[derive(Debug, Clone)]
@@ -82,6 +84,9 @@ struct Inner {
     /// Holds calls back after the account behind them was refused
     /// ([`CircuitBreaker::for_account`]).
     account: CircuitBreaker,
+    /// How long a hold lasts between trial calls (`account_hold`; a reload changes it
+    /// for the next hold).
+    account_hold: Duration,
     /// When the refused allowance renews, as the refusal stated it.
     account_renews: Option<Instant>,
 }
@@ -248,6 +253,7 @@ impl Admitted<'_> {
                     first_attempt: false,
                     throttle: None,
                     adverts: Vec::new(),
+                    account: AccountEnd::Nothing,
                 },
                 &fleet.budget,
             );
@@ -306,6 +312,7 @@ impl DependencyState {
             shared,
             budget: std::sync::Arc::default(),
         });
+        let account_hold = spec.account_hold;
         DependencyState {
             fleet,
             spec,
@@ -323,17 +330,20 @@ impl DependencyState {
                 down_since_wall: None,
                 last_reply: None,
                 fleet_open_until: None,
-                account: CircuitBreaker::for_account(ACCOUNT_HOLD),
+                account: CircuitBreaker::for_account(account_hold),
+                account_hold,
                 account_renews: None,
             }),
         }
     }
 
-    /// [`DependencyState::gate`], with the fleet deciding breaker and quota while the
-    /// shared state is up: one atomic step in Redis checks the fleet's breaker, then
-    /// every advertised policy, and takes from all of them only if all can serve. The
-    /// local concurrency limit still applies. With no shared state, or while it is
-    /// down, this is [`DependencyState::gate`].
+    /// [`DependencyState::gate`], with the fleet deciding account hold, breaker and
+    /// quota while the shared state is up: one atomic step in Redis checks the fleet's
+    /// account hold, then its breaker, then every advertised policy, and takes from all
+    /// of them only if all can serve. This replica's own account hold is asked first
+    /// (it holds to the end the fleet last told it, so Redis going away mid-hold fails
+    /// safe). The local concurrency limit still applies. With no shared state, or while
+    /// it is down, this is [`DependencyState::gate`].
     pub async fn gate_fleet(
         &self,
         now: Instant,
@@ -351,6 +361,17 @@ impl DependencyState {
         };
         let mut g = lock(&self.inner);
         let probe = match verdict {
+            FleetAdmission::AccountHeld {
+                retry_in,
+                hold_left,
+            } => {
+                // Held here too, to the fleet's end, should the fleet go away meanwhile.
+                if self.holds_account() && !hold_left.is_zero() {
+                    g.account.hold_for(now, hold_left);
+                    g.account_renews = now.checked_add(retry_in);
+                }
+                return Gate::AccountHeld { retry_in };
+            }
             FleetAdmission::Open(retry_in) => {
                 g.fleet_open_until = Some(now + retry_in);
                 if g.down_since_wall.is_none() {
@@ -365,6 +386,10 @@ impl DependencyState {
         if g.fleet_open_until.take().is_some() && !probe.probe {
             g.down_since_wall = None;
         }
+        // The fleet decided the account hold: it holds nothing back, or this attempt is
+        // its one trial call. This replica's own hold is over (it was asked first).
+        g.account.release();
+        g.account_renews = None;
         let permit = g.limit.try_acquire();
         let admitted = Admitted {
             dependency: self,
@@ -373,11 +398,6 @@ impl DependencyState {
             first_attempt,
             fleet_probe: Some(probe),
         };
-        if let Some(retry_in) = g.account_admit(now, self.holds_account()) {
-            drop(g);
-            drop(admitted);
-            return Gate::AccountHeld { retry_in };
-        }
         if admitted.permit.is_none() && g.latency.brownout() {
             let limit = g.limit.limit();
             drop(g);
@@ -484,9 +504,11 @@ impl DependencyState {
             g.pacer.complete(now, quota);
         }
         g.learn_health(now, latency, class);
-        if self.holds_account() {
-            g.learn_account(now, class, signals.and_then(|s| s.retry_after));
-        }
+        let account = if self.holds_account() {
+            g.learn_account(now, class, signals.and_then(|s| s.retry_after))
+        } else {
+            AccountEnd::Nothing
+        };
         // The wait the upstream stated, for the caller; and how long the pacer holds
         // the dependency, which is a second when none was stated.
         let (stated, throttle) = match signals {
@@ -498,7 +520,13 @@ impl DependencyState {
         };
         drop(g);
         if let Some(fleet) = &self.fleet {
-            fleet.share(signals, class, fleet_probe, first_attempt, throttle);
+            fleet.share(
+                signals,
+                class,
+                fleet_probe,
+                first_attempt,
+                (throttle, account),
+            );
         }
         stated
     }
@@ -561,6 +589,15 @@ impl DependencyState {
     /// Whether the dependency is in a brownout (timeouts are not retried then).
     pub fn in_brownout(&self) -> bool {
         lock(&self.inner).latency.brownout()
+    }
+
+    /// The length of the next account hold (a reload's `account_hold`): a hold in
+    /// progress keeps its end, so a reload neither lets calls through to a refused
+    /// account early nor holds them longer than it was told.
+    pub fn set_account_hold(&self, hold: Duration) {
+        let mut g = lock(&self.inner);
+        g.account.set_hold(hold);
+        g.account_hold = hold;
     }
 
     /// Stores a status page result.
@@ -801,20 +838,28 @@ impl Inner {
 
     /// The account hold learns one reply: an account refusal starts it (until the
     /// renewal the reply stated, if it stated one), the first answer that got past
-    /// the account's check ends it.
-    fn learn_account(&mut self, now: Instant, class: Option<ErrorClass>, stated: Option<Duration>) {
+    /// the account's check ends it. Returns what the fleet is told.
+    fn learn_account(
+        &mut self,
+        now: Instant,
+        class: Option<ErrorClass>,
+        stated: Option<Duration>,
+    ) -> AccountEnd {
         self.account.record(now, class);
-        if class == Some(ErrorClass::Account) {
-            self.account_renews = stated.and_then(|w| now.checked_add(w));
-            // A renewal sooner than the hold is when to try again; a later one is
-            // told, but a trial still goes every hold, in case the owner acts first.
-            if let Some(w) = stated {
-                self.account.reopen_within(now, w);
+        let end = match toolgate_resilience::account_verdict(class) {
+            Some(false) => {
+                let (hold, told) = account_hold_for(self.account_hold, stated);
+                self.account_renews = now.checked_add(told);
+                self.account.reopen_within(now, hold);
+                AccountEnd::Refused { hold, told }
             }
-        }
+            Some(true) => AccountEnd::Passed,
+            None => AccountEnd::Nothing,
+        };
         if matches!(self.account.state(now), BreakerState::Closed) {
             self.account_renews = None;
         }
+        end
     }
 
     /// The reply's quotas, newest per policy, at most [`MAX_POLICIES`] of them.
@@ -864,16 +909,30 @@ impl Inner {
     }
 }
 
+/// How long an account refusal holds calls back, and when it is told the account
+/// renews: a renewal the refusal stated is the hold's end when it is sooner than the
+/// configured hold (and at least [`MIN_STATED_RENEWAL`]); a later one is told, but the
+/// trial call still goes after `hold`, in case the owner acts first.
+fn account_hold_for(hold: Duration, stated: Option<Duration>) -> (Duration, Duration) {
+    match stated.filter(|w| *w >= MIN_STATED_RENEWAL) {
+        Some(w) if w < hold => (w, w),
+        Some(w) => (hold, w),
+        None => (hold, hold),
+    }
+}
+
 impl Fleet {
-    /// What a reply said, told to the self.
+    /// What a reply said, told to the fleet: `said` is the pacer's throttle and what
+    /// the reply said of the account.
     fn share(
         &self,
         signals: Option<&Signals>,
         class: Option<ErrorClass>,
         fleet_probe: Option<FleetTicket>,
         first_attempt: bool,
-        throttle: Option<Duration>,
+        said: (Option<Duration>, AccountEnd),
     ) {
+        let (throttle, account) = said;
         let probe = fleet_probe.is_some_and(|t| t.probe);
         // Replies reach the fleet even when the local pacer admitted the attempt
         // (Redis was down then): what the upstream said is worth sharing.
@@ -899,6 +958,7 @@ impl Fleet {
                 first_attempt,
                 throttle,
                 adverts,
+                account,
             },
             &self.budget,
         );

@@ -10,9 +10,29 @@
 
 use toolgate_config::{Dependency, McpServerSpec, ToolSpec};
 
-/// A dependency as configured, secrets included.
+/// A dependency as configured, secrets included, but for its `account_hold`: a kept
+/// dependency takes a changed hold for its next hold
+/// ([`crate::dependency::DependencyState::set_account_hold`]), since starting afresh
+/// would end a hold in progress and let calls through to a refused account.
 pub(crate) fn dependency(d: &Dependency) -> String {
-    let mut key = format!("{d:?}");
+    // Every field named, so a new one is a decision here, not an accident.
+    let Dependency {
+        name,
+        base_url,
+        headers,
+        timeout,
+        account_hold: _,
+        retry,
+        flavour,
+        status_page,
+        version,
+        secrets,
+        token_exchange,
+        allow_link_local,
+    } = d;
+    let mut key = format!(
+        "{name:?}|{base_url:?}|{headers:?}|{timeout:?}|{retry:?}|{flavour:?}|{status_page:?}|{version:?}|{secrets:?}|{token_exchange:?}|{allow_link_local:?}"
+    );
     for (name, value) in &d.headers {
         key.push('\n');
         key.push_str(name.as_str());

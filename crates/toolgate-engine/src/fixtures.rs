@@ -12,6 +12,7 @@ pub(crate) fn dependency(name: &str, base_url: &str) -> Dependency {
         base_url: url::Url::parse(base_url).expect("a test's base URL parses"),
         headers: vec![],
         timeout: Duration::from_secs(1),
+        account_hold: Duration::from_secs(300),
         retry: RetryPolicy::default(),
         flavour: toolgate_signals::Flavour::Auto,
         status_page: None,

@@ -147,18 +147,30 @@ enum Watch {
     Account,
 }
 
+/// What an answer says of the account behind the call, for the account hold (here and
+/// in the fleet's): `Some(false)` refused it, `Some(true)` got past its check (a
+/// success, or a refusal of the arguments or of what was asked), `None` nothing (an
+/// outage, a throttle, refused credentials, no answer).
+pub fn account_verdict(outcome: Option<ErrorClass>) -> Option<bool> {
+    match outcome {
+        Some(ErrorClass::Account) => Some(false),
+        None
+        | Some(
+            ErrorClass::ClientError
+            | ErrorClass::ContractDrift
+            | ErrorClass::Gone
+            | ErrorClass::ToolError,
+        ) => Some(true),
+        Some(_) => None,
+    }
+}
+
 fn weigh(watch: Watch, outcome: Option<ErrorClass>) -> Weight {
     if watch == Watch::Account {
-        return match outcome {
-            Some(ErrorClass::Account) => Weight::Failure,
-            None
-            | Some(
-                ErrorClass::ClientError
-                | ErrorClass::ContractDrift
-                | ErrorClass::Gone
-                | ErrorClass::ToolError,
-            ) => Weight::Success,
-            Some(_) => Weight::Neutral,
+        return match account_verdict(outcome) {
+            Some(false) => Weight::Failure,
+            Some(true) => Weight::Success,
+            None => Weight::Neutral,
         };
     }
     match outcome {
@@ -219,6 +231,43 @@ impl CircuitBreaker {
         CircuitBreaker {
             watch: Watch::Account,
             ..CircuitBreaker::new(cfg)
+        }
+    }
+
+    /// Changes the length of an account breaker's hold (a reloaded `account_hold`): the
+    /// next hold lasts `hold`; one in progress keeps the end it was given, so a reload
+    /// neither lets calls through to a refused account early nor holds them longer.
+    pub fn set_hold(&mut self, hold: Duration) {
+        self.cfg.open_for = hold;
+        self.cfg.max_open_for = hold;
+        self.open_for = hold;
+    }
+
+    /// Holds calls back until `within` from `now`, as the fleet said another replica's
+    /// hold ends: should the fleet's shared state go away, this replica keeps holding
+    /// until the same end, then sends its own trial call. A later end already held is
+    /// kept.
+    pub fn hold_for(&mut self, now: Instant, within: Duration) {
+        let until = later(now, within);
+        if let Inner::Open { until: held } = self.inner
+            && held >= until
+        {
+            return;
+        }
+        if matches!(self.inner, Inner::Closed) {
+            self.outage_since = Some(now);
+        }
+        self.inner = Inner::Open { until };
+        self.consecutive = 0;
+        self.counts.clear();
+    }
+
+    /// Closes at once: the fleet, which decides while it is up, holds nothing back (or
+    /// gave this replica its one trial call, whose answer this breaker then learns as
+    /// a closed one: refused again, it opens for the hold).
+    pub fn release(&mut self) {
+        if !matches!(self.inner, Inner::Closed) {
+            self.close();
         }
     }
 

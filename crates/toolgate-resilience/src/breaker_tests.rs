@@ -280,3 +280,82 @@ async fn a_stated_renewal_sooner_than_the_hold_ends_it_sooner() {
     c.reopen_within(t0, secs(10_000));
     assert_eq!(c.admit(t0 + secs(300)), Admission::Probe);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_changed_hold_applies_to_the_next_hold_not_the_one_in_progress() {
+    let t0 = Instant::now();
+    let mut b = CircuitBreaker::for_account(secs(300));
+    assert_eq!(b.admit(t0), Admission::Allowed);
+    b.record(t0, Some(Account));
+    b.set_hold(secs(60));
+    // The hold in progress keeps its end: neither shortened nor lengthened.
+    assert!(matches!(
+        b.admit(t0 + secs(299)),
+        Admission::Rejected { retry_in, .. } if retry_in == secs(1)
+    ));
+    // Refused again at the trial: the next hold is the new length.
+    assert_eq!(b.admit(t0 + secs(300)), Admission::Probe);
+    b.record(t0 + secs(300), Some(Account));
+    assert!(matches!(
+        b.state(t0 + secs(300)),
+        BreakerState::Open { retry_in, .. } if retry_in == secs(60)
+    ));
+    // Lengthened while closed: the first hold is the new length too.
+    let mut c = CircuitBreaker::for_account(secs(300));
+    c.set_hold(secs(3600));
+    assert_eq!(c.admit(t0), Admission::Allowed);
+    c.record(t0, Some(Account));
+    assert!(matches!(
+        c.state(t0),
+        BreakerState::Open { retry_in, .. } if retry_in == secs(3600)
+    ));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_hold_told_by_the_fleet_is_held_to_its_end_and_released_when_told() {
+    let t0 = Instant::now();
+    let mut b = CircuitBreaker::for_account(secs(300));
+    b.hold_for(t0, secs(40));
+    assert!(matches!(
+        b.admit(t0 + secs(39)),
+        Admission::Rejected { retry_in, .. } if retry_in == secs(1)
+    ));
+    // A sooner end never shortens a later one already held.
+    b.hold_for(t0 + secs(1), secs(5));
+    assert!(matches!(b.admit(t0 + secs(10)), Admission::Rejected { .. }));
+    // After the end, this replica's own single trial.
+    assert_eq!(b.admit(t0 + secs(40)), Admission::Probe);
+    assert!(matches!(b.admit(t0 + secs(40)), Admission::Rejected { .. }));
+    b.release();
+    assert_eq!(b.admit(t0 + secs(40)), Admission::Allowed);
+    // Released, it learns the next answer as a closed breaker: refused, held again.
+    b.record(t0 + secs(41), Some(Account));
+    assert!(matches!(
+        b.state(t0 + secs(41)),
+        BreakerState::Open { retry_in, .. } if retry_in == secs(300)
+    ));
+}
+
+#[test]
+fn the_account_verdict_says_refused_passed_or_nothing() {
+    assert_eq!(account_verdict(Some(Account)), Some(false));
+    for passed in [
+        None,
+        Some(ClientError),
+        Some(ContractDrift),
+        Some(Gone),
+        Some(ToolError),
+    ] {
+        assert_eq!(account_verdict(passed), Some(true), "{passed:?}");
+    }
+    for nothing in [
+        ServerError,
+        Timeout,
+        RateLimited,
+        Auth,
+        Overloaded,
+        CircuitOpen,
+    ] {
+        assert_eq!(account_verdict(Some(nothing)), None, "{nothing:?}");
+    }
+}

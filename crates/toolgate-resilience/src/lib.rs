@@ -41,7 +41,7 @@ pub(crate) fn later(now: tokio::time::Instant, d: std::time::Duration) -> tokio:
 }
 
 pub use backoff::Backoff;
-pub use breaker::{Admission, BreakerConfig, BreakerState, CircuitBreaker};
+pub use breaker::{Admission, BreakerConfig, BreakerState, CircuitBreaker, account_verdict};
 pub use budget::RetryBudget;
 pub use class::ErrorClass;
 pub use classify::{Attempt, BodyCheck, Said, classify};

@@ -42,10 +42,20 @@ struct Api {
     /// Requests answered 500 while down.
     failed: AtomicU64,
     down: AtomicBool,
+    /// The account behind the calls is spent: every request is refused for it.
+    spent: AtomicBool,
 }
 
 async fn repo(State(api): State<Arc<Api>>) -> Response {
     api.requests.fetch_add(1, Ordering::SeqCst);
+    if api.spent.load(Ordering::SeqCst) {
+        // As OpenAI refuses a spent account
+        // (https://platform.openai.com/docs/guides/error-codes), stating no renewal.
+        let body = json!({"error": {
+            "message": "You exceeded your current quota, please check your plan and billing details.",
+            "type": "insufficient_quota", "code": "insufficient_quota"}});
+        return (StatusCode::TOO_MANY_REQUESTS, Json(body)).into_response();
+    }
     let now_ms = u64::try_from(
         SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -129,6 +139,18 @@ fn start_replica(
     redis: &str,
     state: Option<&str>,
 ) -> Replica {
+    start_replica_with(dir, n, api, redis, state, "")
+}
+
+/// [`start_replica`], with `extra` (one more setting, or nothing) on the dependency.
+fn start_replica_with(
+    dir: &Path,
+    n: usize,
+    api: SocketAddr,
+    redis: &str,
+    state: Option<&str>,
+    extra: &str,
+) -> Replica {
     let yaml = format!(
         r#"
 gateway:
@@ -139,6 +161,7 @@ dependencies:
   gh:
     base_url: http://{api}
     timeout: 2s
+    {extra}
     retry: {{ max_attempts: 2, base_delay: 10ms, max_delay: 50ms }}
 tools:
   get_repo:
@@ -389,4 +412,99 @@ async fn a_dependency_that_goes_down_opens_every_replicas_breaker() {
         1,
         "one half-open probe for the whole fleet"
     );
+}
+
+fn signals(r: &rmcp::model::CallToolResult) -> serde_json::Value {
+    let meta = serde_json::to_value(r.meta.clone().unwrap()).unwrap();
+    meta["dev.toolgate/signals"].clone()
+}
+
+/// A note on a held call, without the time left, which differs by when it was asked.
+fn held_note(t: &str) -> &str {
+    t.split(" before ").next().unwrap_or(t)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_account_refused_on_one_replica_is_held_on_every_replica_with_one_trial() {
+    let redis = RedisServer::start();
+    let (api_addr, api) = start_api().await;
+    api.spent.store(true, Ordering::SeqCst);
+    let dir = temp_dir("fleet-account-hold");
+    let replicas: Vec<Replica> = (0..2)
+        .map(|n| start_replica_with(&dir, n, api_addr, &redis.url(), None, "account_hold: 2s"))
+        .collect();
+    wait_gauge(&replicas, 1.0).await;
+    let (a, b) = (
+        rmcp_client(&replicas[0].url, Era::Stateless).await,
+        rmcp_client(&replicas[1].url, Era::Stateless).await,
+    );
+    let first = call(&a, "get_repo", json!({})).await;
+    assert_eq!(
+        signals(&first)["error_class"],
+        "account",
+        "{}",
+        text(&first)
+    );
+    assert_eq!(api.requests.load(Ordering::SeqCst), 1);
+    // The refusal reaches Redis in the background, within a few milliseconds.
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    while !redis
+        .command("EXISTS toolgate:{gh}:account_held")
+        .starts_with(":1")
+    {
+        assert!(
+            std::time::Instant::now() < until,
+            "the hold never reached Redis"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // The replica that saw nothing sends nothing, and says what the other says.
+    let on_a = text(&call(&a, "get_repo", json!({})).await);
+    for _ in 0..5 {
+        let r = call(&b, "get_repo", json!({})).await;
+        let s = signals(&r);
+        assert_eq!(s["error_class"], "account", "{s}");
+        assert_eq!(s["attempts"], 0, "{s}");
+        assert!(s["retry_after_s"].as_u64().is_some_and(|w| w <= 2), "{s}");
+        let t = text(&r);
+        assert!(
+            t.contains("holds back") && t.contains("sent nothing"),
+            "{t}"
+        );
+        assert_eq!(held_note(&t), held_note(&on_a));
+    }
+    assert_eq!(
+        api.requests.load(Ordering::SeqCst),
+        1,
+        "held calls never went"
+    );
+    // After the hold, one trial for the fleet: refused, every replica is held again.
+    tokio::time::sleep(Duration::from_millis(2200)).await;
+    for _ in 0..3 {
+        for client in [&a, &b] {
+            let _ = call(client, "get_repo", json!({})).await;
+        }
+    }
+    assert_eq!(
+        api.requests.load(Ordering::SeqCst),
+        2,
+        "one trial call for the whole fleet"
+    );
+    // Topped up: the next trial passes, and with it every replica's calls.
+    api.spent.store(false, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(2200)).await;
+    let trial = call(&b, "get_repo", json!({})).await;
+    assert_eq!(trial.is_error, Some(false), "{}", text(&trial));
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    while !redis
+        .command("EXISTS toolgate:{gh}:account_held")
+        .starts_with(":0")
+    {
+        assert!(std::time::Instant::now() < until, "the hold never ended");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    for client in [&a, &b] {
+        let r = call(client, "get_repo", json!({})).await;
+        assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    }
 }

@@ -21,6 +21,10 @@ pub(super) struct DependencySettings {
     pub headers: std::collections::BTreeMap<String, String>,
     pub timeout: Option<String>,
     pub default_timeout: Duration,
+    /// This dependency's own `account_hold` (none for an MCP server, which keeps the
+    /// gateway's), and the gateway's.
+    pub account_hold: Option<String>,
+    pub default_account_hold: Duration,
     pub retry: Option<RawRetry>,
     pub rate_limit_headers: Option<String>,
     pub status_page: Option<RawStatusPage>,
@@ -30,7 +34,12 @@ pub(super) struct DependencySettings {
 }
 
 impl Compiler<'_> {
-    pub(super) fn dependency(&mut self, name: &str, raw: RawDependency) -> Option<Dependency> {
+    pub(super) fn dependency(
+        &mut self,
+        name: &str,
+        raw: RawDependency,
+        gateway: &GatewayConfig,
+    ) -> Option<Dependency> {
         let path = format!("dependencies.{name}");
         self.dependency_settings(
             name,
@@ -41,6 +50,8 @@ impl Compiler<'_> {
                 headers: raw.headers,
                 timeout: raw.timeout,
                 default_timeout: Duration::from_secs(10),
+                account_hold: raw.account_hold,
+                default_account_hold: gateway.account_hold,
                 retry: raw.retry,
                 rate_limit_headers: raw.rate_limit_headers,
                 status_page: raw.status_page,
@@ -92,11 +103,17 @@ impl Compiler<'_> {
             limits::MIN_TIMEOUT,
         );
         let version = raw.version.and_then(|v| self.version_check(path, v));
+        let account_hold = self.account_hold(
+            format!("{path}.account_hold"),
+            raw.account_hold.as_ref(),
+            raw.default_account_hold,
+        );
         Some(Dependency {
             name: name.to_string(),
             base_url: base_url?,
             headers,
             timeout,
+            account_hold,
             retry,
             flavour,
             status_page,

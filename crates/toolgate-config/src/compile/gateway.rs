@@ -45,6 +45,11 @@ impl Compiler<'_> {
             // Below a second a connection would be cut for a scheduling hiccup.
             body_timeout: self.gateway_secs("body_timeout", raw.body_timeout.as_ref(), 30, 1),
             send_timeout: self.gateway_secs("send_timeout", raw.send_timeout.as_ref(), 30, 1),
+            account_hold: self.account_hold(
+                "gateway.account_hold".into(),
+                raw.account_hold.as_ref(),
+                limits::DEFAULT_ACCOUNT_HOLD,
+            ),
             max_request_bytes,
             max_sessions: count(raw.max_sessions, 10_000),
             session_share: self.share(

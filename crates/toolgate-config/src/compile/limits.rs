@@ -25,6 +25,13 @@ pub const MIN_RECOVERY_WINDOW: Duration = Duration::from_secs(60);
 pub const MIN_SUNSET_WITHIN: Duration = Duration::from_secs(3600);
 /// Breaker-open alert threshold.
 pub const MIN_CIRCUIT_OPEN_FOR: Duration = Duration::from_secs(1);
+/// The account hold's length when none is configured.
+pub const DEFAULT_ACCOUNT_HOLD: Duration = Duration::from_secs(300);
+/// The account hold, at least: shorter is a trial call per call, no hold at all.
+pub const MIN_ACCOUNT_HOLD: Duration = Duration::from_secs(1);
+/// The account hold, at most: an owner who restores the account must see calls pass
+/// within a day without a restart.
+pub const MAX_ACCOUNT_HOLD: Duration = Duration::from_secs(24 * 3600);
 /// Upstream response body cap.
 pub const MIN_RESPONSE_BYTES: usize = 1 << 10;
 /// Attempts per call, including the first.

@@ -180,10 +180,14 @@ impl Compiler<'_> {
             {
                 return None;
             }
+            let range = account_hold_range();
             let help = if msg.contains("unknown field") {
                 "remove the field or fix its spelling (see docs/configuration.md)"
             } else if msg.contains("missing field") {
                 "add the field (see docs/configuration.md)"
+            } else if full.ends_with(".account_hold") {
+                // `account_hold: 0` is a number, not a duration: the range says what is.
+                range.as_str()
             } else {
                 "fix the value's type (see docs/configuration.md)"
             };
@@ -236,6 +240,33 @@ impl Compiler<'_> {
             return default;
         }
         d
+    }
+
+    /// An account hold (`gateway.account_hold`, a dependency's `account_hold`): from
+    /// [`limits::MIN_ACCOUNT_HOLD`] to [`limits::MAX_ACCOUNT_HOLD`]. Every error names
+    /// the range, and leaves `default` in place.
+    fn account_hold(&mut self, path: String, text: Option<&String>, default: Duration) -> Duration {
+        let Some(text) = text else {
+            return default;
+        };
+        let (min, max) = (limits::MIN_ACCOUNT_HOLD, limits::MAX_ACCOUNT_HOLD);
+        let range = format!("from {} to {}", limits::show(min), limits::show(max));
+        let help = account_hold_range();
+        match parse_duration(text) {
+            Ok(d) if (min..=max).contains(&d) => d,
+            Ok(_) => {
+                let message = format!(
+                    "{} `{text}` is outside the accepted range ({range})",
+                    limits::field_name(&path)
+                );
+                self.err(path, message, &help);
+                default
+            }
+            Err(msg) => {
+                self.err(path, msg, &help);
+                default
+            }
+        }
     }
 
     /// `gateway.state`: a file path, so incidents survive a restart. A relative path
@@ -406,7 +437,7 @@ impl Compiler<'_> {
         let mut dependencies = BTreeMap::new();
         for (name, mut raw) in raw {
             let exchange = raw.token_exchange.take();
-            if let Some(mut dep) = self.dependency(&name, raw) {
+            if let Some(mut dep) = self.dependency(&name, raw, gateway) {
                 if let Some(x) = exchange {
                     let path = format!("dependencies.{name}");
                     dep.token_exchange =
@@ -550,6 +581,15 @@ pub fn expand_env(text: &str, env: EnvLookup<'_>) -> Result<String, String> {
     Ok(out)
 }
 
+/// What an `account_hold` may be, as its errors say.
+fn account_hold_range() -> String {
+    format!(
+        "write a duration from {} to {}, e.g. `5m` or `1h`",
+        limits::show(limits::MIN_ACCOUNT_HOLD),
+        limits::show(limits::MAX_ACCOUNT_HOLD)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -591,6 +631,70 @@ mod tests {
         );
         let err = load("  serving_threads: -1\n").unwrap_err();
         assert!(err.contains("serving_threads"), "{err}");
+    }
+
+    #[test]
+    fn the_account_hold_is_five_minutes_unless_set_and_a_dependency_overrides_the_gateway() {
+        let load = |gateway: &str, dependency: &str| {
+            let text = format!(
+                "gateway:\n  drain: 5s\n{gateway}dependencies:\n  d: {{base_url: 'http://127.0.0.1:8080'{dependency}}}\n  e: {{base_url: 'http://127.0.0.1:8081'}}\nmcp_servers:\n  m: {{url: 'http://127.0.0.1:9000/mcp', owner: o@example.com}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    description: d\n    request: {{path: /x}}\n    contract: {{version: '1.0', response_schema: {{}}}}\n"
+            );
+            super::super::parse(Path::new("t.yaml"), &text, Path::new("."), &|_| None)
+                .map(|c| {
+                    let hold = |name: &str| c.dependencies[name].account_hold.as_secs();
+                    (hold("d"), hold("e"), hold("m"))
+                })
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(load("", ""), Ok((300, 300, 300)));
+        assert_eq!(load("  account_hold: 1h\n", ""), Ok((3600, 3600, 3600)));
+        assert_eq!(
+            load("  account_hold: 1h\n", ", account_hold: 90s"),
+            Ok((90, 3600, 3600))
+        );
+        assert_eq!(load("", ", account_hold: 1s"), Ok((1, 300, 300)));
+        assert_eq!(
+            load("  account_hold: 24h\n", ""),
+            Ok((86_400, 86_400, 86_400))
+        );
+    }
+
+    #[test]
+    fn an_account_hold_out_of_range_or_unreadable_names_the_key_and_the_range() {
+        let load = |gateway: &str, dependency: &str| {
+            let text = format!(
+                "gateway:\n  drain: 5s\n{gateway}dependencies:\n  d: {{base_url: 'http://127.0.0.1:8080'{dependency}}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    description: d\n    request: {{path: /x}}\n    contract: {{version: '1.0', response_schema: {{}}}}\n"
+            );
+            super::super::parse(Path::new("t.yaml"), &text, Path::new("."), &|_| None)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        for bad in [
+            "0s",
+            "0",
+            "-5m",
+            "500ms",
+            "25h",
+            "365d",
+            "soon",
+            "''",
+            "1e400s",
+            "5 minutes",
+        ] {
+            let err = load("", &format!(", account_hold: {bad}")).unwrap_err();
+            assert!(
+                err.contains("dependencies.d.account_hold") && err.contains("from 1s to 24h"),
+                "{bad}: {err}"
+            );
+            let err = load(&format!("  account_hold: {bad}\n"), "").unwrap_err();
+            assert!(
+                err.contains("gateway.account_hold") && err.contains("from 1s to 24h"),
+                "{bad}: {err}"
+            );
+        }
+        // Not a string at all: refused as the wrong type, at the key.
+        let err = load("", ", account_hold: [5m]").unwrap_err();
+        assert!(err.contains("dependencies.d.account_hold"), "{err}");
     }
 
     #[test]

@@ -7,6 +7,9 @@ fn state() -> DependencyState {
     )))
 }
 
+/// The fixture's `account_hold`, the default.
+const HOLD: Duration = Duration::from_secs(300);
+
 fn go(gate: Gate<'_>) -> Admitted<'_> {
     match gate {
         Gate::Go(p) => p,
@@ -244,12 +247,12 @@ async fn a_refused_account_holds_calls_back_with_one_trial_at_a_time() {
     };
     assert_eq!(
         held(t0 + Duration::from_secs(1)),
-        Some(ACCOUNT_HOLD - Duration::from_secs(1))
+        Some(HOLD - Duration::from_secs(1))
     );
     assert!(dep.snapshot(t0).account_held.is_some());
     assert!(dep.snapshot(t0).to_json()["account_held"]["retry_in_s"].is_u64());
     // The hold over, a single trial goes; a second call meanwhile is held.
-    let later = t0 + ACCOUNT_HOLD;
+    let later = t0 + HOLD;
     let trial = go(dep.gate(later, deadline, true));
     assert!(held(later).is_some());
     // Refused again with a stated renewal: held until then, when it is sooner.
@@ -281,9 +284,125 @@ async fn a_renewal_later_than_the_hold_is_told_but_trials_still_go() {
         other => panic!("unexpected {other:?}"),
     }
     // A trial goes after the hold, in case the owner acted sooner.
-    go(dep.gate(t0 + ACCOUNT_HOLD, deadline, true)).settle(t0 + ACCOUNT_HOLD, None, None, None);
-    assert!(matches!(
-        dep.gate(t0 + ACCOUNT_HOLD, deadline, true),
-        Gate::Go(_)
-    ));
+    go(dep.gate(t0 + HOLD, deadline, true)).settle(t0 + HOLD, None, None, None);
+    assert!(matches!(dep.gate(t0 + HOLD, deadline, true), Gate::Go(_)));
+}
+
+fn state_holding(hold: Duration) -> DependencyState {
+    let mut spec = crate::fixtures::dependency("api", "http://127.0.0.1:9");
+    spec.account_hold = hold;
+    DependencyState::new(std::sync::Arc::new(spec))
+}
+
+/// What a call at `now` is told while held (`None`: it may go, and is not sent).
+fn held_for(dep: &DependencyState, now: Instant) -> Option<Duration> {
+    match dep.gate(now, Duration::from_secs(5), true) {
+        Gate::AccountHeld { retry_in } => Some(retry_in),
+        Gate::Go(a) => {
+            a.unsent();
+            None
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+fn refuse_account(dep: &DependencyState, now: Instant, retry_after: Option<Duration>) {
+    let said = Signals {
+        retry_after,
+        ..Signals::default()
+    };
+    go(dep.gate(now, Duration::from_secs(5), true)).settle(
+        now,
+        Some(&said),
+        None,
+        Some(ErrorClass::Account),
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_configured_hold_is_how_long_calls_are_held_between_trials() {
+    let t0 = Instant::now();
+    for hold in [
+        Duration::from_secs(1),
+        Duration::from_secs(90),
+        Duration::from_secs(86_400),
+    ] {
+        let dep = state_holding(hold);
+        refuse_account(&dep, t0, None);
+        assert_eq!(held_for(&dep, t0), Some(hold), "{hold:?}");
+        assert_eq!(
+            dep.snapshot(t0).to_json()["account_held"]["retry_in_s"],
+            hold.as_secs()
+        );
+        // Just before the end still held; at the end, one trial.
+        assert!(held_for(&dep, t0 + hold - Duration::from_millis(1)).is_some());
+        let trial = go(dep.gate(t0 + hold, Duration::from_secs(5), true));
+        assert!(
+            held_for(&dep, t0 + hold).is_some(),
+            "a second trial meanwhile"
+        );
+        // Refused again: the next hold is the same length.
+        trial.settle(t0 + hold, None, None, Some(ErrorClass::Account));
+        assert_eq!(held_for(&dep, t0 + hold), Some(hold));
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_stated_renewal_ends_the_hold_only_when_sooner_and_not_absurdly_soon() {
+    let t0 = Instant::now();
+    let hold = Duration::from_secs(600);
+    let secs = Duration::from_secs;
+    // (stated, held until the trial, told)
+    let cases = [
+        (Some(secs(30)), secs(30), secs(30)),
+        (Some(secs(599)), secs(599), secs(599)),
+        (Some(secs(600)), secs(600), secs(600)),
+        (Some(secs(7200)), secs(600), secs(7200)),
+        (Some(secs(40 * 86_400)), secs(600), secs(40 * 86_400)),
+        (Some(Duration::ZERO), secs(600), secs(600)),
+        (Some(Duration::from_millis(300)), secs(600), secs(600)),
+        (None, secs(600), secs(600)),
+    ];
+    for (stated, until_trial, told) in cases {
+        let dep = state_holding(hold);
+        refuse_account(&dep, t0, stated);
+        assert_eq!(held_for(&dep, t0), Some(told), "{stated:?}");
+        assert!(
+            held_for(&dep, t0 + until_trial - Duration::from_millis(1)).is_some(),
+            "{stated:?}"
+        );
+        go(dep.gate(t0 + until_trial, Duration::from_secs(5), true)).settle(
+            t0 + until_trial,
+            None,
+            None,
+            None,
+        );
+        assert_eq!(held_for(&dep, t0 + until_trial), None, "{stated:?}");
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_reloaded_hold_applies_to_the_next_hold_and_keeps_the_one_in_progress() {
+    let t0 = Instant::now();
+    let dep = state_holding(Duration::from_secs(300));
+    refuse_account(&dep, t0, None);
+    dep.set_account_hold(Duration::from_secs(30));
+    // The hold in progress keeps its end.
+    assert_eq!(
+        held_for(&dep, t0 + Duration::from_secs(100)),
+        Some(Duration::from_secs(200))
+    );
+    let at = t0 + Duration::from_secs(300);
+    go(dep.gate(at, Duration::from_secs(5), true)).settle(
+        at,
+        None,
+        None,
+        Some(ErrorClass::Account),
+    );
+    assert_eq!(held_for(&dep, at), Some(Duration::from_secs(30)));
+    // Lengthened while nothing is held: the next hold is the longer one.
+    let dep = state_holding(Duration::from_secs(30));
+    dep.set_account_hold(Duration::from_secs(3600));
+    refuse_account(&dep, t0, None);
+    assert_eq!(held_for(&dep, t0), Some(Duration::from_secs(3600)));
 }

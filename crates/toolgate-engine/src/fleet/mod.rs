@@ -57,6 +57,10 @@ pub struct Keys {
     blocked: String,
     in_flight: String,
     budget: String,
+    /// `end:told` (ms, Redis clock) while the account behind the calls is held.
+    account_held: String,
+    /// The attempt id of the fleet's one trial call after the hold's end.
+    account_trial: String,
 }
 
 impl Keys {
@@ -70,6 +74,8 @@ impl Keys {
             blocked: format!("{base}blocked"),
             in_flight: format!("{base}in_flight"),
             budget: format!("{base}budget:"),
+            account_held: format!("{base}account_held"),
+            account_trial: format!("{base}account_trial"),
         }
     }
 }
@@ -90,6 +96,34 @@ pub enum FleetAdmission {
     Wait(Duration),
     /// Quota returns only past the deadline.
     Exhausted(Duration),
+    /// The account behind the calls was refused (on any replica) and the fleet holds
+    /// calls back.
+    AccountHeld {
+        /// When a call may pass: the renewal the refusal stated, else the hold's end
+        /// (or, while the fleet's one trial call is out, its answer's latest).
+        retry_in: Duration,
+        /// Until the hold's end, which this replica then holds too (zero while the
+        /// fleet's trial call is out: its answer may end the hold at any moment).
+        hold_left: Duration,
+    },
+}
+
+/// What an answer said of the account behind the call, for the fleet's hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccountEnd {
+    /// Nothing: an outage, a throttle, refused credentials, no answer; or a dependency
+    /// called with each caller's authority, which is never held.
+    Nothing,
+    /// It got past the account's check: the fleet's trial call ends the hold.
+    Passed,
+    /// Refused: held for `hold`, `told` being when the refusal said it renews (at
+    /// least `hold`).
+    Refused {
+        /// Until the next trial call.
+        hold: Duration,
+        /// Until the stated renewal, or `hold` when none was stated.
+        told: Duration,
+    },
 }
 
 /// How an attempt ended, for the fleet's breaker.
@@ -147,6 +181,8 @@ pub struct Record {
     pub throttle: Option<Duration>,
     /// What the reply advertised.
     pub adverts: Vec<Advert>,
+    /// What it said of the account.
+    pub account: AccountEnd,
 }
 
 /// The fleet's retry-budget totals over the window, as last read.

@@ -4,12 +4,14 @@
 --
 -- KEYS: 1 breaker hash, 2 probe token, 3 quota hash, 4 blocked-until,
 --       5 in-flight attempts (sorted set), 6 budget key prefix (one hash per second:
---       q requests, r retries)
+--       q requests, r retries), 7 account hold ("end:told", ms), 8 account trial
 -- ARGV: 1 outcome (0 success, 1 failure, 2 neutral, 3 unsent), 2 probe (0/1),
 --       3 first attempt (0/1), 4 throttle (ms, 0 none), 5 consecutive failures to trip,
 --       6 first open period (ms), 7 longest open period (ms), 8 reset slack (ms),
 --       9 same-window tolerance (ms), 10 budget window (s), 11 max policies,
 --       12 the attempt's id ('' when the fleet did not admit it),
+--       13 the account (0 said nothing, 1 got past its check, 2 refused it),
+--       14 a refusal's hold (ms), 15 when it said the account renews (ms, at least 14),
 --       then per advertised policy: name, remaining, limit (0 unknown), reset after (ms)
 --
 -- Returns {requests, retries} of the fleet over the budget window.
@@ -26,7 +28,7 @@ local in_flight = redis.call('ZCARD', KEYS[5])
 local slack = tonumber(ARGV[8])
 local same = tonumber(ARGV[9])
 local max_policies = tonumber(ARGV[11])
-for i = 13, #ARGV, 4 do
+for i = 16, #ARGV, 4 do
   local name = ARGV[i]
   local adv = tonumber(ARGV[i + 1])
   local limit = tonumber(ARGV[i + 2])
@@ -108,6 +110,25 @@ elseif probe == 1 then
   redis.call('DEL', KEYS[2])
 end
 redis.call('PEXPIRE', KEYS[1], 3600000)
+
+-- The account hold: a refusal holds every replica's calls back until its end; the
+-- answer of the fleet's trial call that got past the account's check ends it (an
+-- attempt sent before the refusal says nothing: it did not test the account since).
+-- The key outlives the end by a day, so the one-trial rule holds however late the next
+-- call comes, yet a hold nobody tries is forgotten.
+local account = tonumber(ARGV[13])
+local is_trial = ARGV[12] ~= '' and redis.call('GET', KEYS[8]) == ARGV[12]
+if account == 2 then
+  local hold = tonumber(ARGV[14])
+  local told = math.max(tonumber(ARGV[15]), hold)
+  redis.call('SET', KEYS[7], (now + hold) .. ':' .. (now + told), 'PX', hold + 86400000)
+  redis.call('DEL', KEYS[8])
+elseif account == 1 and is_trial then
+  redis.call('DEL', KEYS[7], KEYS[8])
+elseif is_trial then
+  -- A trial that proved nothing (an outage, no answer, never sent) frees the slot.
+  redis.call('DEL', KEYS[8])
+end
 
 -- Retry budget: requests (first attempts) per second, summed over the window.
 local window = tonumber(ARGV[10])

@@ -14,7 +14,8 @@ use redis::{Client, Script};
 use toolgate_resilience::BreakerConfig;
 
 use super::{
-    AttemptEnd, BUDGET_WINDOW_S, BudgetView, FleetAdmission, Keys, MAX_POLICIES, OP_TIMEOUT, Record,
+    AccountEnd, AttemptEnd, BUDGET_WINDOW_S, BudgetView, FleetAdmission, Keys, MAX_POLICIES,
+    OP_TIMEOUT, Record,
 };
 
 /// How often a replica checks whether Redis is reachable.
@@ -169,15 +170,20 @@ impl Shared {
             .key(&keys.quota)
             .key(&keys.blocked)
             .key(&keys.in_flight)
+            .key(&keys.account_held)
+            .key(&keys.account_trial)
             .arg(&self.inner.token)
             .arg(ms(deadline_left))
             .arg(ms(self.inner.breaker.probe_timeout).max(1))
             .arg(ms(toolgate_resilience::MIN_ATTEMPT_TIME))
             .arg(ms(POLL))
             .arg(self.member(id))
-            .arg(ms(STALE_ATTEMPT));
-        let reply: (i64, i64) = self.run(inv.invoke_async(&mut conn)).await?;
-        let d = Duration::from_millis(u64::try_from(reply.1).unwrap_or(0));
+            .arg(ms(STALE_ATTEMPT))
+            // The account's trial is given back as the breaker's probe is.
+            .arg(ms(self.inner.breaker.probe_timeout).max(1));
+        let reply: (i64, i64, i64) = self.run(inv.invoke_async(&mut conn)).await?;
+        let millis = |v: i64| Duration::from_millis(u64::try_from(v).unwrap_or(0));
+        let d = millis(reply.1);
         Some(match reply.0 {
             0 => FleetAdmission::Go {
                 probe: reply.1 == 1,
@@ -185,6 +191,10 @@ impl Shared {
             },
             1 => FleetAdmission::Open(d),
             2 => FleetAdmission::Wait(d),
+            4 => FleetAdmission::AccountHeld {
+                retry_in: d,
+                hold_left: millis(reply.2),
+            },
             _ => FleetAdmission::Exhausted(d),
         })
     }
@@ -206,6 +216,8 @@ impl Shared {
                 .key(&keys.blocked)
                 .key(&keys.in_flight)
                 .key(&keys.budget)
+                .key(&keys.account_held)
+                .key(&keys.account_trial)
                 .arg(record.outcome.code())
                 .arg(u8::from(record.probe))
                 .arg(u8::from(record.first_attempt))
@@ -218,6 +230,12 @@ impl Shared {
                 .arg(BUDGET_WINDOW_S)
                 .arg(MAX_POLICIES)
                 .arg(record.id.map_or_else(String::new, |id| this.member(id)));
+            let (account, hold, told) = match record.account {
+                AccountEnd::Nothing => (0u8, 0, 0),
+                AccountEnd::Passed => (1, 0, 0),
+                AccountEnd::Refused { hold, told } => (2, ms(hold).max(1), ms(told)),
+            };
+            inv.arg(account).arg(hold).arg(told);
             for a in &record.adverts {
                 inv.arg(&a.policy)
                     .arg(a.remaining)

@@ -346,6 +346,175 @@ async fn redis_down_means_local_state_and_calls_flow_then_sharing_resumes() {
     ));
 }
 
+fn replica_holding(redis: &RedisServer, hold: Duration) -> Replica {
+    let gauge = Gauge::default();
+    let shared =
+        Shared::start_with(&redis.url(), Some("test"), gauge.clone(), "t:", breaker()).unwrap();
+    let mut spec = crate::fixtures::dependency("api", "http://127.0.0.1:9");
+    spec.account_hold = hold;
+    Replica {
+        state: DependencyState::with_shared(Arc::new(spec), Some(shared.clone())),
+        shared,
+        gauge,
+    }
+}
+
+fn held(gate: Gate<'_>) -> Option<Duration> {
+    match gate {
+        Gate::AccountHeld { retry_in } => Some(retry_in),
+        _ => None,
+    }
+}
+
+fn account_key(redis: &RedisServer) -> bool {
+    redis
+        .command("EXISTS t:{api}:account_held")
+        .starts_with(":1")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_account_refused_on_one_replica_holds_the_fleet_then_one_trial_ends_it() {
+    let redis = RedisServer::start();
+    let hold = Duration::from_secs(1);
+    let (a, b) = (replica_holding(&redis, hold), replica_holding(&redis, hold));
+    eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
+    let deadline = Duration::from_secs(5);
+    let Gate::Go(p) = a.state.gate_fleet(Instant::now(), deadline, true).await else {
+        panic!("nothing is held yet");
+    };
+    p.settle(
+        Instant::now(),
+        None,
+        Some(Duration::from_millis(5)),
+        Some(ErrorClass::Account),
+    );
+    eventually("the fleet holds the account", || account_key(&redis)).await;
+    // B saw nothing, yet sends nothing: held, and told when it ends, as A is.
+    let now = Instant::now();
+    let told = held(b.state.gate_fleet(now, deadline, true).await).expect("B is held");
+    assert!(told <= hold && !told.is_zero(), "{told:?}");
+    assert!(held(a.state.gate_fleet(now, deadline, true).await).is_some());
+    let report = b.state.snapshot(Instant::now()).to_json();
+    assert!(report["account_held"]["retry_in_s"].is_u64(), "{report}");
+    // After the end, one trial call for the whole fleet.
+    tokio::time::sleep(hold + Duration::from_millis(100)).await;
+    let now = Instant::now();
+    let (ga, gb) = (
+        a.state.gate_fleet(now, deadline, true).await,
+        b.state.gate_fleet(now, deadline, true).await,
+    );
+    let trial = match (ga, gb) {
+        (Gate::Go(p), Gate::AccountHeld { .. }) | (Gate::AccountHeld { .. }, Gate::Go(p)) => p,
+        other => panic!("exactly one trial expected, got {other:?}"),
+    };
+    for r in [&a, &b] {
+        assert!(held(r.state.gate_fleet(now, deadline, true).await).is_some());
+    }
+    // The trial got past the account's check: the hold ends for every replica.
+    trial.settle(now, None, Some(Duration::from_millis(5)), None);
+    eventually("the trial's answer ends the fleet's hold", || {
+        !account_key(&redis)
+    })
+    .await;
+    for r in [&a, &b] {
+        match r.state.gate_fleet(Instant::now(), deadline, true).await {
+            Gate::Go(p) => p.unsent(),
+            other => panic!("the hold is over: {other:?}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trial_refused_again_holds_the_fleet_again_and_a_lost_trial_is_given_back() {
+    let redis = RedisServer::start();
+    let hold = Duration::from_secs(1);
+    let (a, b) = (replica_holding(&redis, hold), replica_holding(&redis, hold));
+    eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
+    let deadline = Duration::from_secs(5);
+    let Gate::Go(p) = a.state.gate_fleet(Instant::now(), deadline, true).await else {
+        panic!("nothing is held yet");
+    };
+    p.settle(Instant::now(), None, None, Some(ErrorClass::Account));
+    eventually("held", || account_key(&redis)).await;
+    tokio::time::sleep(hold + Duration::from_millis(100)).await;
+    // B's trial is never sent (its call was cancelled): the trial is the fleet's again.
+    let Gate::Go(trial) = b.state.gate_fleet(Instant::now(), deadline, true).await else {
+        panic!("the trial");
+    };
+    drop(trial);
+    eventually("the unsent trial is given back", || {
+        redis
+            .command("EXISTS t:{api}:account_trial")
+            .starts_with(":0")
+    })
+    .await;
+    // A timeout says nothing of the account: the hold stays, the trial is free again.
+    let Gate::Go(trial) = b.state.gate_fleet(Instant::now(), deadline, true).await else {
+        panic!("the trial, again");
+    };
+    trial.settle(Instant::now(), None, None, Some(ErrorClass::Timeout));
+    eventually("the timed-out trial is given back", || {
+        redis
+            .command("EXISTS t:{api}:account_trial")
+            .starts_with(":0")
+    })
+    .await;
+    assert!(account_key(&redis));
+    // Refused again: a fresh hold for the whole fleet, A held without asking upstream.
+    let Gate::Go(trial) = b.state.gate_fleet(Instant::now(), deadline, true).await else {
+        panic!("the trial, once more");
+    };
+    trial.settle(Instant::now(), None, None, Some(ErrorClass::Account));
+    eventually("held again", || {
+        redis
+            .command("PTTL t:{api}:account_held")
+            .trim_start_matches(':')
+            .trim()
+            .parse::<i64>()
+            .is_ok_and(|ms| ms > 86_400_000)
+    })
+    .await;
+    let told = held(a.state.gate_fleet(Instant::now(), deadline, true).await);
+    assert!(
+        told.is_some_and(|t| t > Duration::from_millis(500)),
+        "{told:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_gone_mid_hold_keeps_each_replica_holding_to_the_end_then_one_trial_each() {
+    let mut redis = RedisServer::start();
+    let hold = Duration::from_secs(3);
+    let (a, b) = (replica_holding(&redis, hold), replica_holding(&redis, hold));
+    eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
+    let deadline = Duration::from_secs(5);
+    let Gate::Go(p) = a.state.gate_fleet(Instant::now(), deadline, true).await else {
+        panic!("nothing is held yet");
+    };
+    let refused_at = Instant::now();
+    p.settle(refused_at, None, None, Some(ErrorClass::Account));
+    eventually("held", || account_key(&redis)).await;
+    assert!(held(b.state.gate_fleet(Instant::now(), deadline, true).await).is_some());
+    redis.kill();
+    // Neither replica fails open while it notices, nor once it runs on local state.
+    for r in [&a, &b] {
+        assert!(held(r.state.gate_fleet(Instant::now(), deadline, true).await).is_some());
+    }
+    eventually("both fell back", || !a.shared.is_up() && !b.shared.is_up()).await;
+    for r in [&a, &b] {
+        assert!(held(r.state.gate_fleet(Instant::now(), deadline, true).await).is_some());
+    }
+    // Nor is it held for good: after the end, one local trial per replica, no more.
+    tokio::time::sleep_until(refused_at + hold + Duration::from_millis(200)).await;
+    for r in [&a, &b] {
+        let Gate::Go(trial) = r.state.gate_fleet(Instant::now(), deadline, true).await else {
+            panic!("the local trial goes");
+        };
+        assert!(held(r.state.gate_fleet(Instant::now(), deadline, true).await).is_some());
+        trial.settle(Instant::now(), None, None, None);
+    }
+}
+
 #[test]
 fn the_url_never_shows_in_what_is_printed() {
     let rt = tokio::runtime::Builder::new_current_thread()

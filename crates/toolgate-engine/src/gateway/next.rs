@@ -153,6 +153,7 @@ impl Gateway {
                     if fingerprint::dependency(&old.spec) == fingerprint::dependency(spec) =>
                 {
                     changes.dependencies_kept.push(name.clone());
+                    old.set_account_hold(spec.account_hold);
                     old.clone()
                 }
                 _ => {

@@ -280,3 +280,59 @@ async fn every_reload_is_in_the_audit_trail_as_whoever_started_it() {
     writer.await.expect("the writer stops");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// How long a call of `dependency` at `at` is held (`None`: it may go; it is not sent).
+fn held_at(gateway: &Gateway, dependency: &str, at: Instant) -> Option<Duration> {
+    let state = gateway.dependency(dependency).expect("the dependency");
+    match state.gate(at, Duration::from_secs(10), true) {
+        Gate::AccountHeld { retry_in } => Some(retry_in),
+        Gate::Go(attempt) => {
+            attempt.unsent();
+            None
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_reloaded_account_hold_keeps_the_hold_in_progress_and_sets_the_next() {
+    let dir = dir();
+    let with_hold = |hold: &str| {
+        config(&dir, "5s", "").replace("gateway:\n", &format!("gateway:\n  account_hold: {hold}\n"))
+    };
+    let (current, path) = serving(&dir, &with_hold("10m")).await;
+    let t0 = Instant::now();
+    let first = current.load();
+    let a = first.dependency("a").expect("a");
+    match a.gate(t0, Duration::from_secs(10), true) {
+        Gate::Go(attempt) => {
+            attempt.settle(t0, None, None, Some(ErrorClass::Account));
+        }
+        other => panic!("nothing is held yet: {other:?}"),
+    }
+    assert_eq!(held_at(&first, "a", t0), Some(Duration::from_secs(600)));
+
+    std::fs::write(&path, with_hold("1m")).expect("write");
+    let report = current.reload().await;
+    assert!(report.accepted(), "{report:?}");
+    let changes = report.changes.expect("changes");
+    // Kept with its live state: the hold in progress is not ended by the reload.
+    assert_eq!(changes.dependencies_kept, ["a", "b"]);
+    assert!(changes.tools_changed.is_empty(), "{changes:?}");
+    let next = current.load();
+    let later = t0 + Duration::from_secs(120);
+    assert_eq!(held_at(&next, "a", later), Some(Duration::from_secs(480)));
+    // Refused again at its trial: the next hold is the reloaded minute.
+    let trial_at = t0 + Duration::from_secs(600);
+    match next
+        .dependency("a")
+        .expect("a")
+        .gate(trial_at, Duration::from_secs(10), true)
+    {
+        Gate::Go(attempt) => {
+            attempt.settle(trial_at, None, None, Some(ErrorClass::Account));
+        }
+        other => panic!("the trial goes: {other:?}"),
+    }
+    assert_eq!(held_at(&next, "a", trial_at), Some(Duration::from_secs(60)));
+}

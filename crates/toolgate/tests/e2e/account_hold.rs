@@ -19,6 +19,8 @@ use crate::harness::*;
 #[derive(Default)]
 struct Billing {
     spent: AtomicBool,
+    /// The refusal says nothing of when the account renews.
+    unstated: AtomicBool,
     requests: AtomicU64,
 }
 
@@ -28,7 +30,9 @@ async fn items(State(api): State<Arc<Billing>>) -> Response {
     api.requests.fetch_add(1, Ordering::SeqCst);
     if api.spent.load(Ordering::SeqCst) {
         let mut h = HeaderMap::new();
-        h.insert("retry-after", HeaderValue::from_static("1"));
+        if !api.unstated.load(Ordering::SeqCst) {
+            h.insert("retry-after", HeaderValue::from_static("1"));
+        }
         let body = json!({"error": {
             "message": "You exceeded your current quota, please check your plan and billing details.",
             "type": "insufficient_quota", "code": "insufficient_quota"}});
@@ -46,13 +50,20 @@ async fn start(api: Arc<Billing>) -> std::net::SocketAddr {
 }
 
 fn config(addr: std::net::SocketAddr, state: &std::path::Path) -> String {
+    config_holding(addr, state, "")
+}
+
+/// The config, with `hold` (an `account_hold: …` line, or nothing) on the dependency.
+fn config_holding(addr: std::net::SocketAddr, state: &std::path::Path, hold: &str) -> String {
     format!(
         r#"
 gateway:
   state: {state}
+  account_hold: 1h
 dependencies:
   billed:
     base_url: http://{addr}
+    {hold}
     timeout: 2s
     retry: {{ max_attempts: 3, base_delay: 5ms, max_delay: 20ms }}
 tools:
@@ -151,5 +162,44 @@ async fn a_refused_account_holds_back_calls_until_a_trial_call_passes() {
         metric(&metrics, "toolgate_account_held{dependency=\"billed\"}"),
         0.0
     );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_configured_hold_is_how_long_calls_are_held_when_the_refusal_states_no_renewal() {
+    let api = Arc::new(Billing::default());
+    api.spent.store(true, Ordering::SeqCst);
+    api.unstated.store(true, Ordering::SeqCst);
+    let addr = start(api.clone()).await;
+    let dir = temp_dir("account-hold-configured");
+    // The gateway's hour is overridden by the dependency's two seconds.
+    let tg = start_toolgate(&config_holding(addr, &dir.join("s.db"), "account_hold: 2s")).await;
+    let client = rmcp_client(&tg.url, Era::Stateless).await;
+    let first = call(&client, "list_items", json!({})).await;
+    assert_eq!(
+        signals(&first)["error_class"],
+        "account",
+        "{}",
+        text(&first)
+    );
+    let held = call(&client, "list_items", json!({})).await;
+    let s = signals(&held);
+    assert_eq!(s["attempts"], 0, "{s}");
+    assert!(
+        s["retry_after_s"]
+            .as_u64()
+            .is_some_and(|w| (1..=2).contains(&w)),
+        "told the configured hold, not the default nor the gateway's: {s}"
+    );
+    // Held for the two seconds, then one trial; topped up, it passes.
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let still = call(&client, "list_items", json!({})).await;
+    assert_eq!(signals(&still)["attempts"], 0, "{}", text(&still));
+    assert_eq!(api.requests.load(Ordering::SeqCst), 1);
+    api.spent.store(false, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let trial = call(&client, "list_items", json!({})).await;
+    assert_eq!(trial.is_error, Some(false), "{}", text(&trial));
+    assert_eq!(api.requests.load(Ordering::SeqCst), 2);
     client.cancel().await.unwrap();
 }

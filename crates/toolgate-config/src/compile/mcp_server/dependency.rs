@@ -37,6 +37,8 @@ impl Compiler<'_> {
                 },
                 timeout: raw.timeout.take(),
                 default_timeout: Duration::from_secs(30),
+                account_hold: None,
+                default_account_hold: gateway.account_hold,
                 retry: raw.retry.take(),
                 rate_limit_headers: raw.rate_limit_headers.take(),
                 status_page: raw.status_page.take(),
