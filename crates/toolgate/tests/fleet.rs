@@ -447,13 +447,13 @@ async fn an_account_refused_on_one_replica_is_held_on_every_replica_with_one_tri
     );
     assert_eq!(api.requests.load(Ordering::SeqCst), 1);
     // The refusal reaches Redis in the background, within a few milliseconds.
-    let until = std::time::Instant::now() + Duration::from_secs(10);
+    let until = tokio::time::Instant::now() + Duration::from_secs(10);
     while !redis
         .command("EXISTS toolgate:{gh}:account_held")
         .starts_with(":1")
     {
         assert!(
-            std::time::Instant::now() < until,
+            tokio::time::Instant::now() < until,
             "the hold never reached Redis"
         );
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -495,12 +495,12 @@ async fn an_account_refused_on_one_replica_is_held_on_every_replica_with_one_tri
     tokio::time::sleep(Duration::from_millis(2200)).await;
     let trial = call(&b, "get_repo", json!({})).await;
     assert_eq!(trial.is_error, Some(false), "{}", text(&trial));
-    let until = std::time::Instant::now() + Duration::from_secs(10);
+    let until = tokio::time::Instant::now() + Duration::from_secs(10);
     while !redis
         .command("EXISTS toolgate:{gh}:account_held")
         .starts_with(":0")
     {
-        assert!(std::time::Instant::now() < until, "the hold never ended");
+        assert!(tokio::time::Instant::now() < until, "the hold never ended");
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     for client in [&a, &b] {
