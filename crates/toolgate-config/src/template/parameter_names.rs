@@ -23,6 +23,20 @@ use super::request::RenderError;
 /// and one more for a proxy that decodes in front of the application.
 const DECODED_LAYERS: usize = 2;
 
+/// `name` with up to [`DECODED_LAYERS`] layers of percent-encoding undone, as a lenient
+/// server (or a proxy that decodes once in front of it) reads a name the caller chose.
+pub(super) fn decoded(name: &str) -> String {
+    let mut text = name.to_owned();
+    for _ in 0..DECODED_LAYERS {
+        let decoded = percent_decode_str(&text).decode_utf8_lossy().into_owned();
+        if decoded == text {
+            break;
+        }
+        text = decoded;
+    }
+    text
+}
+
 /// The key a lenient server reads the query or form parameter `name` under: decoded,
 /// the part before a closed `[…]`, leading spaces dropped, spaces, dots and an open `[`
 /// as `_`, case folded.
@@ -39,14 +53,7 @@ struct Spelling {
 
 impl Spelling {
     fn of(name: &str) -> Spelling {
-        let mut text = name.to_owned();
-        for _ in 0..DECODED_LAYERS {
-            let decoded = percent_decode_str(&text).decode_utf8_lossy().into_owned();
-            if decoded == text {
-                break;
-            }
-            text = decoded;
-        }
+        let text = decoded(name);
         // `a[…]` is the array `a`; a `[` that no `]` closes is a character, mangled below.
         let (base, brackets) = match text.split_once('[') {
             Some((name, rest)) if rest.contains(']') => (name, Some(member_key(rest))),

@@ -12,26 +12,15 @@
 //! spelling a reader takes for it: percent-encoded, in brackets or after a dot
 //! (`__proto__[isAdmin]`, `constructor[prototype][x]`, `a.__proto__.b`), case folded.
 
-use percent_encoding::percent_decode_str;
 use serde_json::Value;
 
-/// Layers of percent-encoding undone before reading a name, as for the other names a
-/// caller chooses (a proxy may decode once in front of the application).
-const DECODED_LAYERS: usize = 2;
+use super::parameter_names::decoded;
 
 /// Whether the parameter or member name `name` reaches an object's prototype: one of
 /// its segments (split at `[`, `]` and `.`) is `__proto__`, or `constructor` is
 /// followed by `prototype`.
 pub(super) fn reaches_prototype(name: &str) -> bool {
-    let mut text = name.to_owned();
-    for _ in 0..DECODED_LAYERS {
-        let decoded = percent_decode_str(&text).decode_utf8_lossy().into_owned();
-        if decoded == text {
-            break;
-        }
-        text = decoded;
-    }
-    let key = text.to_lowercase();
+    let key = decoded(name).to_lowercase();
     let segments: Vec<&str> = key
         .split(['[', ']', '.'])
         .filter(|s| !s.is_empty())
