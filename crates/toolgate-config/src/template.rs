@@ -23,6 +23,7 @@
 //! server's object prototype (`template/prototype_names.rs`).
 
 mod argument_text;
+mod decoded_name;
 mod dot_segments;
 mod form;
 mod media_type;

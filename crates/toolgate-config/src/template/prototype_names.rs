@@ -14,7 +14,7 @@
 
 use serde_json::Value;
 
-use super::parameter_names::decoded;
+use super::decoded_name::decoded;
 
 /// Whether the parameter or member name `name` reaches an object's prototype: one of
 /// its segments (split at `[`, `]` and `.`) is `__proto__`, or `constructor` is
