@@ -431,7 +431,7 @@ async fn an_account_refused_on_one_replica_is_held_on_every_replica_with_one_tri
     api.spent.store(true, Ordering::SeqCst);
     let dir = temp_dir("fleet-account-hold");
     let replicas: Vec<Replica> = (0..2)
-        .map(|n| start_replica_with(&dir, n, api_addr, &redis.url(), None, "account_hold: 2s"))
+        .map(|n| start_replica_with(&dir, n, api_addr, &redis.url(), None, "account_hold: 5s"))
         .collect();
     wait_gauge(&replicas, 1.0).await;
     let (a, b) = (
@@ -465,7 +465,7 @@ async fn an_account_refused_on_one_replica_is_held_on_every_replica_with_one_tri
         let s = signals(&r);
         assert_eq!(s["error_class"], "account", "{s}");
         assert_eq!(s["attempts"], 0, "{s}");
-        assert!(s["retry_after_s"].as_u64().is_some_and(|w| w <= 2), "{s}");
+        assert!(s["retry_after_s"].as_u64().is_some_and(|w| w <= 5), "{s}");
         let t = text(&r);
         assert!(
             t.contains("holds back") && t.contains("sent nothing"),
@@ -479,7 +479,9 @@ async fn an_account_refused_on_one_replica_is_held_on_every_replica_with_one_tri
         "held calls never went"
     );
     // After the hold, one trial for the fleet: refused, every replica is held again.
-    tokio::time::sleep(Duration::from_millis(2200)).await;
+    // (The hold is 5 s so that the six calls below fit inside the next one even on a
+    // loaded machine; with 2 s a stall let a second, rightful trial through.)
+    tokio::time::sleep(Duration::from_millis(5200)).await;
     for _ in 0..3 {
         for client in [&a, &b] {
             let _ = call(client, "get_repo", json!({})).await;
@@ -492,7 +494,7 @@ async fn an_account_refused_on_one_replica_is_held_on_every_replica_with_one_tri
     );
     // Topped up: the next trial passes, and with it every replica's calls.
     api.spent.store(false, Ordering::SeqCst);
-    tokio::time::sleep(Duration::from_millis(2200)).await;
+    tokio::time::sleep(Duration::from_millis(5200)).await;
     let trial = call(&b, "get_repo", json!({})).await;
     assert_eq!(trial.is_error, Some(false), "{}", text(&trial));
     let until = tokio::time::Instant::now() + Duration::from_secs(10);
