@@ -26,7 +26,7 @@ mod record;
 mod route;
 mod signals;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod version;
 
 use deprecation::remember_deprecation;

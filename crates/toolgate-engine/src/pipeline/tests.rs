@@ -175,8 +175,9 @@ struct Rig {
 }
 
 /// A config of one tool `t` (with `tool_extra` YAML after its request) and two agents
-/// known by API key, and the agents' state built from it.
-fn two_agents(
+/// known by API key, and the agents' state built from it. Other modules' tests that
+/// need two agents build them here too.
+pub(crate) fn two_agents(
     names: [&str; 2],
     tool_extra: &str,
 ) -> (toolgate_config::Config, crate::agents::Agents) {

@@ -272,19 +272,7 @@ async fn messages_during_a_call_reach_the_client_before_the_answer_and_requests_
 /// configured agent carries none (it counts against the server's cap only).
 #[tokio::test]
 async fn a_calls_relay_carries_its_agents_name_as_the_owner_key() {
-    let yaml = format!(
-        "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\nagents:\n  alice:\n    api_key_sha256: {}\n  bob:\n    api_key_sha256: {}\n",
-        "a".repeat(64),
-        "b".repeat(64)
-    );
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let agents = crate::agents::Agents::new(&config);
+    let (config, agents) = pipeline::tests::two_agents(["alice", "bob"], "");
     let link = Arc::new(FakeLink::default());
     let r = route(link.clone(), None);
     for name in ["alice", "bob", "nobody"] {

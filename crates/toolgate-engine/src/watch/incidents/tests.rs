@@ -143,19 +143,10 @@ fn without_a_writer_nothing_blocks_and_the_queue_is_bounded() {
 
 /// Two configured agents, as a call carries them.
 fn two_agents() -> (crate::agents::CallAgent, crate::agents::CallAgent) {
-    let yaml = format!(
-        "dependencies:\n  api: {{ base_url: \"http://127.0.0.1:9\" }}\ntools:\n  t:\n    dependency: api\n    owner: a@example.com\n    request: {{ path: /x }}\n    contract: {{ version: \"1.0\", response_schema: {{ type: object }} }}\nagents:\n  alice:\n    api_key_sha256: {}\n  bob:\n    api_key_sha256: {}\n",
-        "a".repeat(64),
-        "b".repeat(64)
+    let (config, agents) = crate::pipeline::tests::two_agents(
+        ["alice", "bob"],
+        "\n    contract: { version: \"1.0\", response_schema: { type: object } }",
     );
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let agents = crate::agents::Agents::new(&config);
     let of = |name: &str| agents.caller(config.agents.get(name)).unwrap();
     (of("alice"), of("bob"))
 }
