@@ -366,6 +366,29 @@ fn held(gate: Gate<'_>) -> Option<Duration> {
     }
 }
 
+/// Two replicas holding accounts for `hold`, sharing `redis`; the first has seen its
+/// account refused, and the fleet holds it. Returns them and when the refusal came.
+async fn account_refused_on_the_first(
+    redis: &RedisServer,
+    hold: Duration,
+) -> (Replica, Replica, Instant) {
+    let (a, b) = (replica_holding(redis, hold), replica_holding(redis, hold));
+    eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
+    let deadline = Duration::from_secs(5);
+    let Gate::Go(p) = a.state.gate_fleet(Instant::now(), deadline, true).await else {
+        panic!("nothing is held yet");
+    };
+    let refused_at = Instant::now();
+    p.settle(
+        refused_at,
+        None,
+        Some(Duration::from_millis(5)),
+        Some(ErrorClass::Account),
+    );
+    eventually("the fleet holds the account", || account_key(redis)).await;
+    (a, b, refused_at)
+}
+
 fn account_key(redis: &RedisServer) -> bool {
     redis
         .command("EXISTS t:{api}:account_held")
@@ -376,19 +399,8 @@ fn account_key(redis: &RedisServer) -> bool {
 async fn an_account_refused_on_one_replica_holds_the_fleet_then_one_trial_ends_it() {
     let redis = RedisServer::start();
     let hold = Duration::from_secs(1);
-    let (a, b) = (replica_holding(&redis, hold), replica_holding(&redis, hold));
-    eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
+    let (a, b, _) = account_refused_on_the_first(&redis, hold).await;
     let deadline = Duration::from_secs(5);
-    let Gate::Go(p) = a.state.gate_fleet(Instant::now(), deadline, true).await else {
-        panic!("nothing is held yet");
-    };
-    p.settle(
-        Instant::now(),
-        None,
-        Some(Duration::from_millis(5)),
-        Some(ErrorClass::Account),
-    );
-    eventually("the fleet holds the account", || account_key(&redis)).await;
     // B saw nothing, yet sends nothing: held, and told when it ends, as A is.
     let now = Instant::now();
     let told = held(b.state.gate_fleet(now, deadline, true).await).expect("B is held");
@@ -428,14 +440,8 @@ async fn an_account_refused_on_one_replica_holds_the_fleet_then_one_trial_ends_i
 async fn a_trial_refused_again_holds_the_fleet_again_and_a_lost_trial_is_given_back() {
     let redis = RedisServer::start();
     let hold = Duration::from_secs(1);
-    let (a, b) = (replica_holding(&redis, hold), replica_holding(&redis, hold));
-    eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
+    let (a, b, _) = account_refused_on_the_first(&redis, hold).await;
     let deadline = Duration::from_secs(5);
-    let Gate::Go(p) = a.state.gate_fleet(Instant::now(), deadline, true).await else {
-        panic!("nothing is held yet");
-    };
-    p.settle(Instant::now(), None, None, Some(ErrorClass::Account));
-    eventually("held", || account_key(&redis)).await;
     tokio::time::sleep(hold + Duration::from_millis(100)).await;
     // B's trial is never sent (its call was cancelled): the trial is the fleet's again.
     let Gate::Go(trial) = b.state.gate_fleet(Instant::now(), deadline, true).await else {
@@ -485,15 +491,8 @@ async fn a_trial_refused_again_holds_the_fleet_again_and_a_lost_trial_is_given_b
 async fn redis_gone_mid_hold_keeps_each_replica_holding_to_the_end_then_one_trial_each() {
     let mut redis = RedisServer::start();
     let hold = Duration::from_secs(3);
-    let (a, b) = (replica_holding(&redis, hold), replica_holding(&redis, hold));
-    eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
+    let (a, b, refused_at) = account_refused_on_the_first(&redis, hold).await;
     let deadline = Duration::from_secs(5);
-    let Gate::Go(p) = a.state.gate_fleet(Instant::now(), deadline, true).await else {
-        panic!("nothing is held yet");
-    };
-    let refused_at = Instant::now();
-    p.settle(refused_at, None, None, Some(ErrorClass::Account));
-    eventually("held", || account_key(&redis)).await;
     assert!(held(b.state.gate_fleet(Instant::now(), deadline, true).await).is_some());
     redis.kill();
     // Neither replica fails open while it notices, nor once it runs on local state.
