@@ -20,6 +20,16 @@ use super::decoded_name::decoded;
 /// its segments (split at `[`, `]` and `.`) is `__proto__`, or `constructor` is
 /// followed by `prototype`.
 pub(super) fn reaches_prototype(name: &str) -> bool {
+    // Every body member name at any depth is asked: most say neither `proto` nor `%`,
+    // and are answered without decoding or allocating.
+    if !name.contains('%')
+        && !name
+            .as_bytes()
+            .windows(5)
+            .any(|w| w.eq_ignore_ascii_case(b"proto"))
+    {
+        return false;
+    }
     let key = decoded(name).to_lowercase();
     let segments: Vec<&str> = key
         .split(['[', ']', '.'])
