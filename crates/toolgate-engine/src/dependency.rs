@@ -274,8 +274,9 @@ struct Ticket {
 pub struct Snapshot {
     /// Most constraining first; remaining and reset adjusted to now.
     pub quotas: Vec<Quota>,
-    /// How long ago each of `quotas` was advertised (same order).
-    pub quota_ages: Vec<Duration>,
+    /// How long ago each of `quotas` was advertised (same order); `None` for a policy
+    /// only the fleet has seen, whose count is the fleet's as of now.
+    pub quota_ages: Vec<Option<Duration>>,
     /// Latency window.
     pub latency: LatencySnapshot,
     /// `Some(age)` when the live window is empty and `latency` is the window as of the
@@ -289,6 +290,9 @@ pub struct Snapshot {
     pub down_since: Option<DateTime<Utc>>,
     /// While calls are held back for a refused account, until when they may pass.
     pub account_held: Option<Duration>,
+    /// While a throttle's stated wait (`Retry-After`, a used-up window's reset) holds
+    /// calls back, how much of it is left.
+    pub throttled: Option<Duration>,
     /// Status page.
     pub status: Option<std::sync::Arc<StatusReport>>,
     /// Whether latency percentiles were computed (not on the per-call path).
@@ -616,6 +620,22 @@ impl DependencyState {
         self.snapshot_with(now, true)
     }
 
+    /// [`DependencyState::snapshot`] for a report (`dependency_health`,
+    /// `/admin/health`, the console): in a fleet whose shared state is up, what the
+    /// fleet knows — its breaker, account hold, throttle and quota counts — so that a
+    /// replica no call reached lately reports what its next call would meet, not what
+    /// it last saw. Redis down, or no fleet: this replica's own view.
+    pub async fn report_snapshot(&self, now: Instant) -> Snapshot {
+        let local = self.snapshot(now);
+        let Some(fleet) = &self.fleet else {
+            return local;
+        };
+        match fleet.shared.view(&fleet.keys).await {
+            Some(view) => local.with_fleet(view),
+            None => local,
+        }
+    }
+
     /// The view one call needs for its notes and `_meta`: everything but the
     /// latency percentiles, whose sort would otherwise run on every call.
     pub fn call_snapshot(&self, now: Instant) -> Snapshot {
@@ -631,7 +651,7 @@ impl DependencyState {
                 let mut q = s.quota.clone();
                 let elapsed = now.saturating_duration_since(s.at);
                 q.reset_after = q.reset_after.map(|r| r.saturating_sub(elapsed));
-                (q, elapsed)
+                (q, Some(elapsed))
             })
             .collect();
         quotas.sort_by(|a, b| fraction_left(&a.0).total_cmp(&fraction_left(&b.0)));
@@ -673,22 +693,29 @@ impl DependencyState {
             breaker,
             down_since: g.down_since_wall,
             account_held: g.account_held(now),
+            throttled: g.pacer.blocked_for(now),
             status: g.status.clone(),
         }
     }
 }
 
 impl Snapshot {
-    /// Overall health: down when the breaker is open or the status page says so.
+    /// Overall health: down when calls are held back (the breaker is open, or the
+    /// account behind them was refused) or the status page says so; degraded while a
+    /// throttle's wait holds them.
     pub fn health(&self) -> Health {
         let page = self
             .status
             .as_ref()
             .and_then(|s| s.page.as_ref())
             .map(|p| p.health);
-        if matches!(self.breaker, BreakerState::Open { .. }) || page == Some(Health::Down) {
+        if matches!(self.breaker, BreakerState::Open { .. })
+            || self.account_held.is_some()
+            || page == Some(Health::Down)
+        {
             Health::Down
         } else if self.latency.brownout
+            || self.throttled.is_some()
             || matches!(self.breaker, BreakerState::HalfOpen)
             || page == Some(Health::Degraded)
             || self
@@ -723,12 +750,12 @@ impl Snapshot {
             .zip(
                 self.quota_ages
                     .iter()
-                    .map(Some)
+                    .copied()
                     .chain(std::iter::repeat(None)),
             )
             .map(|(q, age)| {
                 let mut v = quota_json(q);
-                v["seen_s_ago"] = json!(age.map(Duration::as_secs));
+                v["seen_s_ago"] = json!(age.map(|a| a.as_secs()));
                 v
             })
             .collect();
@@ -740,6 +767,10 @@ impl Snapshot {
             "breaker": self.breaker,
             "account_held": self.account_held.map(|d| json!({
                 "retry_in_s": d.as_secs(),
+            })),
+            "throttled": self.throttled.map(|d| json!({
+                // Rounded up: a wait of 0.4 s is not over.
+                "retry_in_s": d.as_secs() + u64::from(d.subsec_nanos() > 0),
             })),
             "down_since": self.down_since.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
             "status_page": self.status.as_ref().map(|s| json!({
@@ -1013,6 +1044,7 @@ fn pacer_quota(quotas: &[Quota]) -> Option<toolgate_resilience::Quota> {
 }
 
 mod countdown;
+mod fleet_view;
 
 #[cfg(test)]
 mod tests;

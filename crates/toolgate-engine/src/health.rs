@@ -71,7 +71,7 @@ pub async fn report_for(
         if only.is_some_and(|o| o != name) || !visible(name) {
             continue;
         }
-        let snap = state.snapshot(now);
+        let snap = state.report_snapshot(now).await;
         gateway.metrics().record_dependency(name, &snap);
         let mut tools: Vec<&str> = routes
             .values()
@@ -261,6 +261,13 @@ fn advice(name: &str, s: &Snapshot, deprecated: bool) -> String {
             human(retry_in)
         );
     }
+    if let Some(retry_in) = s.account_held {
+        return format!(
+            "{name} refuses the account toolgate calls it with (billing, plan or account); \
+             calls are held back until its owner acts. Avoid its tools for at least {}.",
+            human(retry_in)
+        );
+    }
     let page = s.status.as_ref().and_then(|r| r.page.as_ref());
     if let Some(p) = page.filter(|p| p.health == Health::Down) {
         return format!(
@@ -277,6 +284,12 @@ fn advice(name: &str, s: &Snapshot, deprecated: bool) -> String {
             .map(|r| format!(" for {}", human(r)))
             .unwrap_or_default();
         return format!("{name}'s quota is used up; calls will wait or fail{reset}.");
+    }
+    if let Some(wait) = s.throttled {
+        return format!(
+            "{name} asked for a pause (rate limited); calls wait or fail for {}. Make fewer calls.",
+            human(wait)
+        );
     }
     if s.latency.brownout {
         let ratio = s.latency.ratio.unwrap_or(0.0);
@@ -326,19 +339,21 @@ fn advice(name: &str, s: &Snapshot, deprecated: bool) -> String {
 }
 
 /// "; quota: 12 of 30 left as of 3 min ago" — the most constraining policy with its age,
-/// and whether its window has reset since (then the count is history, not a limit).
+/// and whether its window has reset since (then the count is history, not a limit). A
+/// count only the fleet has is the fleet's as of now.
 fn last_quota(s: &Snapshot) -> String {
-    let (Some(q), Some(age)) = (s.quotas.first(), s.quota_ages.first()) else {
+    let Some(q) = s.quotas.first() else {
         return String::new();
     };
+    let age = s.quota_ages.first().copied().flatten();
     let Some(remaining) = q.remaining else {
         return String::new();
     };
     let of = q.limit.map(|l| format!(" of {l}")).unwrap_or_default();
-    let when = if age.as_secs() < 1 {
-        "just now".to_string()
-    } else {
-        format!("as of {} ago", human(*age))
+    let when = match age {
+        None => "across the fleet".to_string(),
+        Some(age) if age.as_secs() < 1 => "just now".to_string(),
+        Some(age) => format!("as of {} ago", human(age)),
     };
     let reset = if q.reset_after == Some(std::time::Duration::ZERO) {
         ", its window has reset since"
@@ -394,6 +409,59 @@ mod tests {
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// One call answered with `class` and `signals`.
+    fn answered(dep: &DependencyState, signals: &Signals, class: toolgate_resilience::ErrorClass) {
+        let Gate::Go(p) = dep.gate(Instant::now(), Duration::from_secs(300), true) else {
+            panic!("nothing holds the call back yet");
+        };
+        p.settle(
+            Instant::now(),
+            Some(signals),
+            Some(Duration::from_millis(20)),
+            Some(class),
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_throttle_s_wait_is_reported_degraded_with_its_time_left() {
+        let dep = quota_api();
+        let told = Signals {
+            retry_after: Some(Duration::from_secs(47)),
+            ..Signals::default()
+        };
+        answered(&dep, &told, toolgate_resilience::ErrorClass::RateLimited);
+        tokio::time::sleep(Duration::from_secs(7)).await;
+        let snap = dep.snapshot(Instant::now());
+        let json = snap.to_json();
+        assert_eq!(json["status"], "degraded");
+        assert_eq!(json["throttled"]["retry_in_s"], 40);
+        assert_eq!(
+            advice("quota_api", &snap, false),
+            "quota_api asked for a pause (rate limited); calls wait or fail for 40 s. Make fewer calls."
+        );
+        // Over when the wait is.
+        tokio::time::sleep(Duration::from_secs(41)).await;
+        assert!(dep.snapshot(Instant::now()).to_json()["throttled"].is_null());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_held_account_is_reported_down_and_names_who_must_act() {
+        let dep = quota_api();
+        answered(
+            &dep,
+            &Signals::default(),
+            toolgate_resilience::ErrorClass::Account,
+        );
+        let snap = dep.snapshot(Instant::now());
+        assert_eq!(snap.to_json()["status"], "down");
+        let advice = advice("quota_api", &snap, false);
+        assert!(
+            advice.starts_with("quota_api refuses the account toolgate calls it with")
+                && advice.contains("until its owner acts"),
+            "{advice}"
+        );
     }
 
     #[tokio::test(start_paused = true)]

@@ -145,6 +145,13 @@ impl QuotaPacer {
         self.advert.map(|a| a.remaining)
     }
 
+    /// While a throttle's stated wait holds calls back, how much of it is left.
+    pub fn blocked_for(&self, now: Instant) -> Option<Duration> {
+        self.blocked_until
+            .filter(|until| *until > now)
+            .map(|until| until - now)
+    }
+
     /// May a call be sent, given `deadline_left` on the whole call? Decides once, at
     /// admission: go now, go at a reserved time (first come, first served), or fail
     /// now because quota cannot come back in time.

@@ -385,7 +385,10 @@ async fn a_dependency_that_goes_down_opens_every_replicas_breaker() {
         failed <= 11,
         "{failed} requests reached a dependency known down"
     );
-    assert!(failed >= 5);
+    // At least one reached it. Not five: on a stalled machine an attempt's own deadline
+    // can pass before its request is read, and the fleet counts that timeout among the
+    // five failures that open the breaker.
+    assert!(failed >= 1);
     for r in &replicas {
         let m = metrics(r).await;
         assert_eq!(

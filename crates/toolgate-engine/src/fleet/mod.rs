@@ -17,7 +17,8 @@
 
 use std::time::Duration;
 
-use toolgate_resilience::ErrorClass;
+use toolgate_resilience::{BreakerState, ErrorClass};
+use toolgate_signals::Quota;
 
 pub mod agent;
 
@@ -106,6 +107,60 @@ pub enum FleetAdmission {
         /// fleet's trial call is out: its answer may end the hold at any moment).
         hold_left: Duration,
     },
+}
+
+/// What the fleet knows of one dependency right now (`view.lua`), for the reports that
+/// any replica serves — `dependency_health`, `/admin/health`, the console — so that a
+/// replica that sent no call lately reports what its next call would meet.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FleetView {
+    /// The fleet's breaker.
+    pub breaker: BreakerState,
+    /// While calls are held back for a refused account, until one may pass.
+    pub account_held: Option<Duration>,
+    /// While a throttle's stated wait holds calls back, how much of it is left.
+    pub throttled: Option<Duration>,
+    /// Each advertised policy as the fleet counts it now (takes by every replica
+    /// included); at most [`MAX_POLICIES`].
+    pub quotas: Vec<Quota>,
+}
+
+impl FleetView {
+    /// Reads `view.lua`'s answer: `head` is open, down, held, blocked (ms; open −1 is
+    /// half-open), `counts` three numbers per name (remaining, limit with 0 unknown,
+    /// ms to the reset with −1 unknown). A short or odd answer reads as nothing known.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    pub fn read(head: &[i64], names: Vec<String>, counts: &[i64]) -> FleetView {
+        let ms = |v: i64| Duration::from_millis(u64::try_from(v).unwrap_or(0));
+        let at = |i: usize| head.get(i).copied().unwrap_or(0);
+        let breaker = match at(0) {
+            0 => BreakerState::Closed,
+            open if open < 0 => BreakerState::HalfOpen,
+            open => BreakerState::Open {
+                down_for: ms(at(1)),
+                retry_in: ms(open),
+            },
+        };
+        let some = |v: i64| (v > 0).then(|| ms(v));
+        let quotas = names
+            .into_iter()
+            .zip(counts.chunks_exact(3))
+            .take(MAX_POLICIES)
+            .map(|(policy, c)| Quota {
+                policy,
+                remaining: u64::try_from(c[0]).ok(),
+                limit: u64::try_from(c[1]).ok().filter(|l| *l > 0),
+                reset_after: u64::try_from(c[2]).ok().map(Duration::from_millis),
+                window: None,
+            })
+            .collect();
+        FleetView {
+            breaker,
+            account_held: some(at(2)),
+            throttled: some(at(3)),
+            quotas,
+        }
+    }
 }
 
 /// What an answer said of the account behind the call, for the fleet's hold.

@@ -14,8 +14,8 @@ use redis::{Client, Script};
 use toolgate_resilience::BreakerConfig;
 
 use super::{
-    AccountEnd, AttemptEnd, BUDGET_WINDOW_S, BudgetView, FleetAdmission, Keys, MAX_POLICIES,
-    OP_TIMEOUT, Record,
+    AccountEnd, AttemptEnd, BUDGET_WINDOW_S, BudgetView, FleetAdmission, FleetView, Keys,
+    MAX_POLICIES, OP_TIMEOUT, Record,
 };
 
 /// How often a replica checks whether Redis is reachable.
@@ -87,6 +87,7 @@ struct Inner {
     admit: Script,
     record: Script,
     retry: Script,
+    view: Script,
 }
 
 impl Shared {
@@ -135,6 +136,7 @@ impl Shared {
                 admit: Script::new(include_str!("admit.lua")),
                 record: Script::new(include_str!("record.lua")),
                 retry: Script::new(include_str!("retry.lua")),
+                view: Script::new(include_str!("view.lua")),
             }),
         };
         let weak = Arc::downgrade(&shared.inner);
@@ -197,6 +199,21 @@ impl Shared {
             },
             _ => FleetAdmission::Exhausted(d),
         })
+    }
+
+    /// What the fleet knows of the dependency now, for a report: read only, so asking
+    /// takes no quota, probe or trial. `None`: the shared state is down (or just
+    /// failed), report the local state.
+    pub async fn view(&self, keys: &Keys) -> Option<FleetView> {
+        let mut conn = self.conn()?;
+        let mut inv = self.inner.view.prepare_invoke();
+        inv.key(&keys.breaker)
+            .key(&keys.account_held)
+            .key(&keys.quota)
+            .key(&keys.blocked);
+        let (head, names, counts): (Vec<i64>, Vec<String>, Vec<i64>) =
+            self.run(inv.invoke_async(&mut conn)).await?;
+        Some(FleetView::read(&head, names, &counts))
     }
 
     /// Reports a settled attempt; the fleet's retry-budget totals come back into

@@ -9,7 +9,7 @@ use std::time::Duration;
 use prometheus_client::metrics::gauge::Gauge;
 use toolgate_resilience::BreakerConfig;
 
-use super::{BudgetView, FleetAdmission, Keys, Record};
+use super::{BudgetView, FleetAdmission, FleetView, Keys, Record};
 
 /// What a `gateway.shared` URL needs and this build lacks.
 pub const NOT_BUILT: &str =
@@ -50,6 +50,11 @@ impl Shared {
 
     /// Unreachable: no connection exists.
     pub async fn admit(&self, _keys: &Keys, _deadline_left: Duration) -> Option<FleetAdmission> {
+        match self.never {}
+    }
+
+    /// Unreachable: no connection exists.
+    pub async fn view(&self, _keys: &Keys) -> Option<FleetView> {
         match self.never {}
     }
 

@@ -514,6 +514,127 @@ async fn redis_gone_mid_hold_keeps_each_replica_holding_to_the_end_then_one_tria
     }
 }
 
+/// A replica whose breaker stays open a minute, long enough to report on.
+fn replica_slow_to_probe(redis: &RedisServer) -> Replica {
+    let gauge = Gauge::default();
+    let breaker = BreakerConfig {
+        open_for: Duration::from_secs(60),
+        max_open_for: Duration::from_secs(120),
+        ..BreakerConfig::default()
+    };
+    let shared =
+        Shared::start_with(&redis.url(), Some("test"), gauge.clone(), "t:", breaker).unwrap();
+    Replica {
+        state: DependencyState::with_shared(spec(), Some(shared.clone())),
+        shared,
+        gauge,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_no_call_reached_reports_the_fleets_open_breaker_until_redis_is_gone() {
+    let mut redis = RedisServer::start();
+    let (a, b) = (replica_slow_to_probe(&redis), replica_slow_to_probe(&redis));
+    eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
+    let now = Instant::now();
+    for _ in 0..5 {
+        let Gate::Go(p) = a.state.gate_fleet(now, Duration::from_secs(5), true).await else {
+            panic!("closed");
+        };
+        p.settle(now, None, None, Some(ErrorClass::ServerError));
+    }
+    eventually("the fleet's breaker opens", || {
+        redis
+            .command("HEXISTS t:{api}:breaker until")
+            .starts_with(":1")
+    })
+    .await;
+    // B saw nothing itself…
+    let own = b.state.snapshot(Instant::now());
+    assert_eq!(own.breaker, toolgate_resilience::BreakerState::Closed);
+    // …yet its report says what its next call would meet.
+    let report = b.state.report_snapshot(Instant::now()).await;
+    let toolgate_resilience::BreakerState::Open { retry_in, .. } = report.breaker else {
+        panic!("the fleet's breaker is open: {:?}", report.breaker);
+    };
+    assert!(retry_in > Duration::from_secs(30) && retry_in <= Duration::from_secs(60));
+    assert!(report.down_since.is_some());
+    let json = report.to_json();
+    assert_eq!(json["status"], "down", "{json}");
+    // Its own view again once the fleet's state is gone.
+    redis.kill();
+    eventually("B fell back", || !b.shared.is_up()).await;
+    let alone = b.state.report_snapshot(Instant::now()).await;
+    assert_eq!(alone.breaker, toolgate_resilience::BreakerState::Closed);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_no_call_reached_reports_the_fleets_quota_count_and_throttle() {
+    let redis = RedisServer::start();
+    let (a, b) = (replica(&redis), replica(&redis));
+    eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
+    let now = Instant::now();
+    let deadline = Duration::from_secs(5);
+    let Gate::Go(first) = a.state.gate_fleet(now, deadline, true).await else {
+        panic!("nothing is known yet");
+    };
+    first.settle(
+        now,
+        Some(&advert(40, 100, Duration::from_secs(600))),
+        None,
+        None,
+    );
+    eventually("the advert reaches Redis", || {
+        quota_of(&redis).contains("40:")
+    })
+    .await;
+    let Gate::Go(second) = a.state.gate_fleet(now, deadline, true).await else {
+        panic!("39 are left");
+    };
+    let throttled = Signals {
+        retry_after: Some(Duration::from_secs(45)),
+        ..Signals::default()
+    };
+    second.settle(now, Some(&throttled), None, Some(ErrorClass::RateLimited));
+    eventually("the throttle reaches Redis", || {
+        redis.command("EXISTS t:{api}:blocked").starts_with(":1")
+    })
+    .await;
+    let own = b.state.snapshot(Instant::now());
+    assert!(own.quotas.is_empty() && own.throttled.is_none());
+    let report = b.state.report_snapshot(Instant::now()).await;
+    let core = &report.quotas[0];
+    assert_eq!((core.policy.as_str(), core.limit), ("core", Some(100)));
+    // 40 advertised, one taken by A's second call.
+    assert_eq!(core.remaining, Some(39));
+    let wait = report.throttled.expect("the fleet is throttled");
+    assert!(
+        wait > Duration::from_secs(30) && wait <= Duration::from_secs(45),
+        "{wait:?}"
+    );
+    let json = report.to_json();
+    assert_eq!(json["status"], "degraded", "{json}");
+    assert!(
+        json["throttled"]["retry_in_s"]
+            .as_u64()
+            .is_some_and(|s| s > 30 && s <= 45)
+    );
+    // The count is the fleet's, with no age of its own: B never saw the advert.
+    assert!(json["quota"][0]["seen_s_ago"].is_null(), "{json}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_no_call_reached_reports_the_fleets_account_hold() {
+    let redis = RedisServer::start();
+    let hold = Duration::from_secs(5);
+    let (_a, b, _) = account_refused_on_the_first(&redis, hold).await;
+    assert!(b.state.snapshot(Instant::now()).account_held.is_none());
+    let report = b.state.report_snapshot(Instant::now()).await;
+    let left = report.account_held.expect("the fleet holds the account");
+    assert!(!left.is_zero() && left <= hold, "{left:?}");
+    assert_eq!(report.to_json()["status"], "down");
+}
+
 #[test]
 fn the_url_never_shows_in_what_is_printed() {
     let rt = tokio::runtime::Builder::new_current_thread()

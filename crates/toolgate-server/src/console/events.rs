@@ -90,7 +90,7 @@ impl Watch {
         let now_instant = tokio::time::Instant::now();
         let mut deps = Map::new();
         for (name, state) in self.gateway.dependencies() {
-            let snap = state.snapshot(now_instant).to_json();
+            let snap = state.report_snapshot(now_instant).await.to_json();
             deps.insert(
                 name.clone(),
                 json!([

@@ -135,6 +135,11 @@ async fn a_refused_account_holds_back_calls_until_a_trial_call_passes() {
         report["dependencies"]["billed"]["account_held"]["retry_in_s"].is_u64(),
         "{report}"
     );
+    // Down while held: no call would go, whatever the last replies' latency said.
+    assert_eq!(
+        report["dependencies"]["billed"]["status"], "down",
+        "{report}"
+    );
     let metrics = tg.metrics().await;
     assert_eq!(
         metric(&metrics, "toolgate_account_held{dependency=\"billed\"}"),
