@@ -23,17 +23,18 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
     {
         return;
     }
-    let limit_field = ["x-rate-limit-limit", "x-rate-limit"]
+    // A count, or a count with its window (`150/15m`), which gives both.
+    let limit = ["x-rate-limit-limit", "x-rate-limit"]
         .iter()
-        .find_map(|n| h.get_str(n));
-    // A count with its window (`150/15m`) gives both.
-    let per_window = limit_field.and_then(crate::per_window::read);
-    let limit = limit_field
-        .and_then(num::limit)
-        .or(per_window.map(|(count, _)| count));
+        .filter_map(|n| h.get_str(n))
+        .find_map(|v| {
+            num::limit(v)
+                .map(|count| (count, None))
+                .or_else(|| crate::per_window::read(v).map(|(count, w)| (count, Some(w))))
+        });
     out.quota(Quota {
-        limit,
-        window: per_window.map(|(_, window)| window),
+        limit: limit.map(|(count, _)| count),
+        window: limit.and_then(|(_, window)| window),
         remaining: h.get_str("x-rate-limit-remaining").and_then(num::count),
         reset_after: h
             .get("x-rate-limit-reset")
