@@ -45,6 +45,7 @@ use serde_json::Value;
 
 use crate::{Deprecation, MAX_WAIT, Quota, reset, walk, warning};
 
+mod calls_in_period;
 mod envelope;
 mod extensions;
 mod limit_object;
@@ -289,6 +290,9 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
     }
     if out.quota.is_empty() {
         out.quota.extend(members::calls_left(body, SUCCESS_WINDOW));
+    }
+    if out.quota.is_empty() {
+        out.quota.extend(calls_in_period::quota(body));
     }
     // On a success nothing was refused: a wait is only one the answer asks for before
     // the next call.

@@ -48,6 +48,7 @@ mod msgraph;
 mod num;
 mod openai;
 mod passed;
+mod per_window;
 mod policy_named;
 pub mod quota;
 pub mod recovery;
@@ -408,14 +409,16 @@ fn read_fields(
     // A vendor's "throttled" header on a 2xx is not a throttle: the work was done and
     // the body is the answer (a 2xx that throttles says so in its body, read apart).
     // A refusal (403, or 402 from an API whose quota is a plan's allowance, as Toggl's
-    // hourly quota) that comes with a spent quota or a wait is the quota refusing. So is
+    // hourly quota, or 420 "Enhance Your Calm", Twitter's old throttle status and EVE
+    // Online ESI's answer once its error window is spent) that comes with a spent quota
+    // or a wait is the quota refusing. So is
     // a 503 that comes with its own quota spent: gateways refuse that way by default
     // (nginx's `limit_req`, APISIX's `ai-rate-limiting`); a 503's wait alone is an
     // outage's, not a quota's.
     let rate_limited = status == 429
         || ((out.throttled || error_header::says_throttled(headers))
             && !(200..300).contains(&status))
-        || (matches!(status, 402 | 403)
+        || (matches!(status, 402 | 403 | 420)
             && (quotas.iter().any(Quota::is_exhausted) || retry_after.is_some()))
         || (status == 503 && quotas.iter().any(Quota::is_exhausted));
     // A throttle that states no other wait may state it as the refusal's expiry.

@@ -740,10 +740,9 @@ fn read_value(g: &mut Group, name: &Name, text: &str, now: DateTime<Utc>, out: &
             // A limit with a fraction is a rate (Amazon's `0.5000` requests a second),
             // not a count of calls: reading it as one would say the limit is 0.
             if name.part == Part::Limit
-                && text
-                    .split([',', ';', ' '])
-                    .next()
-                    .is_some_and(|first| num::limit(first.trim()).is_none())
+                && text.split([',', ';', ' ']).next().is_some_and(|first| {
+                    num::limit(first.trim()).is_none() && crate::per_window::read(first).is_none()
+                })
             {
                 return;
             }
@@ -1009,15 +1008,23 @@ fn used_of_limit(text: &str) -> Option<(u64, u64)> {
     Some((num::parse_u64(u)?, num::parse_u64(l)?))
 }
 
-/// The leading count of a value: `42`, `42.0`, `100, 100;w=60`. Negative values
+/// The leading count of a value: `42`, `42.0`, `100, 100;w=60`, `150/15m`. Negative values
 /// (placeholders such as `-1`) are not counts.
 pub(crate) fn leading_count(text: &str) -> Option<u64> {
     let first = text.split([',', ';', ' ']).next()?.trim();
-    num::parse_u64(first).or_else(|| num::parse_decimal(first).map(|(w, _)| w))
+    num::parse_u64(first)
+        .or_else(|| num::parse_decimal(first).map(|(w, _)| w))
+        // A count with its window (ESI's `150/15m`).
+        .or_else(|| crate::per_window::read(first).map(|(count, _)| count))
 }
 
 /// The window of the inline policy (`100;w=60` or `100;window=60`) matching `limit`.
 pub(crate) fn inline_window(text: &str, limit: u64) -> Option<Duration> {
+    if let Some((count, window)) = text.split(',').next().and_then(crate::per_window::read)
+        && count == limit
+    {
+        return Some(window);
+    }
     for member in text.split(',').skip(1).take(16) {
         let mut parts = member.split(';');
         let Some(n) = parts.next().and_then(num::parse_u64) else {

@@ -56,6 +56,73 @@ fn plain_429_table() {
 }
 
 #[test]
+fn enhance_your_calm_420_with_a_spent_quota_is_a_throttle() {
+    // 420 "Enhance Your Calm": EVE Online ESI answers it once the error window is spent,
+    // older Twitter endpoints once their rate limit was. With a spent quota or a wait it
+    // is the quota refusing; a bare 420 says neither.
+    // (fields, rate_limited)
+    type Case<'a> = (&'a [(&'a str, &'a [u8])], bool);
+    let cases: &[Case<'_>] = &[
+        (
+            &[
+                ("X-ESI-Error-Limit-Remain", b"0"),
+                ("X-ESI-Error-Limit-Reset", b"37"),
+            ],
+            true,
+        ),
+        (
+            &[
+                ("X-RateLimit-Limit", b"150"),
+                ("X-RateLimit-Remaining", b"0"),
+                ("X-RateLimit-Reset", b"1748779260"),
+            ],
+            true,
+        ),
+        (&[("Retry-After", b"30")], true),
+        (&[("X-ESI-Error-Limit-Remain", b"12")], false),
+        (&[], false),
+    ];
+    for (fields, limited) in cases {
+        let s = read(420, &Headers::new(fields), now(), Flavour::Auto);
+        assert_eq!(s.rate_limited, *limited, "{fields:?}");
+    }
+}
+
+#[test]
+fn a_limit_written_with_its_window_gives_both() {
+    // ESI's `X-Ratelimit-Limit: 150/15m`, read by the GitHub-shaped family and, under
+    // any other name, by its shape.
+    type Fields<'a> = [(&'a str, &'a [u8]); 2];
+    let replies: [Fields<'_>; 3] = [
+        [
+            ("X-Ratelimit-Limit", b"150/15m"),
+            ("X-Ratelimit-Remaining", b"148"),
+        ],
+        [
+            ("X-Api-RateLimit-Limit", b"150/15m"),
+            ("X-Api-RateLimit-Remaining", b"148"),
+        ],
+        [
+            ("X-Rate-Limit-Limit", b"150/15m"),
+            ("X-Rate-Limit-Remaining", b"148"),
+        ],
+    ];
+    for fields in replies {
+        let s = read(200, &Headers::new(&fields), now(), Flavour::Auto);
+        let q = s.quota.first();
+        assert_eq!(
+            q.map(|q| (q.limit, q.remaining, q.window)),
+            Some((Some(150), Some(148), Some(Duration::from_secs(900)))),
+            "{fields:?}"
+        );
+    }
+    // A used/limit pair stays a pair: no window.
+    let fields: [(&str, &[u8]); 1] = [("X-RateLimit-Limit", b"10/100")];
+    let s = read(200, &Headers::new(&fields), now(), Flavour::Auto);
+    assert!(s.quota.iter().all(|q| q.window.is_none()), "{:?}", s.quota);
+}
+
+#[test]
 fn a_plan_quota_refused_with_402_is_a_throttle() {
     // A 402 that reports its quota spent (or asks for a wait) is the quota refusing,
     // as a 403 is; a 402 that says neither is a bill to pay.

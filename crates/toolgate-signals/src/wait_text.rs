@@ -29,6 +29,8 @@ use chrono::{DateTime, Utc};
 use crate::num::TimeUnit;
 use crate::{MAX_WAIT, num, reset};
 
+mod languages;
+
 /// Characters of a message examined.
 const MAX_TEXT: usize = 300;
 
@@ -39,7 +41,11 @@ const TRIGGERS: [&str; 5] = [" in ", " after ", " for ", " wait ", " will last "
 
 /// The longest wait the message states, capped at [`MAX_WAIT`].
 pub(crate) fn wait_in(text: &str) -> Option<Duration> {
-    longest_amount_after(text, &TRIGGERS)
+    let t = lowered(text);
+    [&TRIGGERS[..], &languages::TRIGGERS, &languages::TOLD]
+        .iter()
+        .filter_map(|triggers| longest_in(&t, triggers))
+        .max()
 }
 
 /// The message's first [`MAX_TEXT`] characters in lower case, after a space that lets a
@@ -51,10 +57,9 @@ fn lowered(text: &str) -> String {
         .to_lowercase()
 }
 
-/// The longest amount of time the message states right after one of `triggers`,
-/// capped at [`MAX_WAIT`].
-fn longest_amount_after(text: &str, triggers: &[&str]) -> Option<Duration> {
-    let t = lowered(text);
+/// The longest amount of time the message, [`lowered`], states right after one of
+/// `triggers`, capped at [`MAX_WAIT`].
+fn longest_in(t: &str, triggers: &[&str]) -> Option<Duration> {
     let mut best = None;
     for trigger in triggers {
         let mut from = 0;
@@ -88,7 +93,8 @@ const TOLD: [&str; 8] = [
 /// [`wait_in`] it means a wait on any refusal, not only on one that says it is
 /// throttled: the reply says waiting is what mends it.
 pub(crate) fn told_to_wait(text: &str) -> Option<Duration> {
-    longest_amount_after(text, &TOLD)
+    let t = lowered(text);
+    longest_in(&t, &TOLD).max(longest_in(&t, &languages::TOLD))
 }
 
 /// The longest wait until an instant the message names after `until` or `after`,
@@ -211,7 +217,9 @@ fn amount(rest: &str) -> Option<Duration> {
         "more" | "additional" | "further" => words.next()?,
         unit => unit,
     };
-    TimeUnit::from_word(unit)?.decimal(first, MAX_WAIT)
+    TimeUnit::from_word(unit)
+        .or_else(|| languages::unit(unit))?
+        .decimal(first, MAX_WAIT)
 }
 
 #[cfg(test)]

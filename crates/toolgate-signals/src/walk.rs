@@ -300,12 +300,19 @@ fn field(k: &str, v: &Value, now: DateTime<Utc>, out: &mut Walked) {
 
 /// A field naming when a rate limit resets (`rate_reset`, `RateLimitResetTime`,
 /// `quota_reset_at`): the reset word with a rate-limit word, so `password_reset` is not.
+/// A reset named by nothing else (`reset`, Slite's `resetDate` beside its quota's
+/// `limit`, `reset_at`) is one too: the caller counts a reset only on a throttled
+/// reply, where the only thing a bare reset can be is the throttle's.
 fn is_reset_name(k: &str) -> bool {
-    k.contains("reset")
+    (k.contains("reset")
         && (k.contains("ratelimit")
             || k.starts_with("rate")
             || k.contains("quota")
-            || k.contains("throttl"))
+            || k.contains("throttl")))
+        || matches!(
+            k,
+            "reset" | "resetat" | "resetdate" | "resettime" | "resetsat" | "resetsin"
+        )
 }
 
 /// A reset value: a number is delta seconds or an epoch by its magnitude, a string any

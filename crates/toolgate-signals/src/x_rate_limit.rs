@@ -23,11 +23,18 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
     {
         return;
     }
+    // A count, or a count with its window (`150/15m`), which gives both.
     let limit = ["x-rate-limit-limit", "x-rate-limit"]
         .iter()
-        .find_map(|n| h.get_str(n).and_then(num::limit));
+        .filter_map(|n| h.get_str(n))
+        .find_map(|v| {
+            num::limit(v)
+                .map(|count| (count, None))
+                .or_else(|| crate::per_window::read(v).map(|(count, w)| (count, Some(w))))
+        });
     out.quota(Quota {
-        limit,
+        limit: limit.map(|(count, _)| count),
+        window: limit.and_then(|(_, window)| window),
         remaining: h.get_str("x-rate-limit-remaining").and_then(num::count),
         reset_after: h
             .get("x-rate-limit-reset")

@@ -38,9 +38,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1169;
+const FLOOR: usize = 1222;
 
-const FILES: [(&str, &str); 27] = [
+const FILES: [(&str, &str); 28] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -69,6 +69,7 @@ const FILES: [(&str, &str); 27] = [
     ("holdout16", include_str!("corpus/holdout16.json")),
     ("holdout17", include_str!("corpus/holdout17.json")),
     ("holdout18", include_str!("corpus/holdout18.json")),
+    ("holdout19", include_str!("corpus/holdout19.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
     ("recovery", include_str!("corpus/recovery.json")),
     ("recovery2", include_str!("corpus/recovery2.json")),

@@ -356,6 +356,17 @@ fn reset_times_and_worded_waits_count_only_on_throttled_replies() {
     // monday.com: `retry_in_seconds`.
     let b = br#"{"errors":[{"extensions":{"code":"COMPLEXITY_BUDGET_EXHAUSTED","retry_in_seconds":60}}]}"#;
     assert_eq!(read(429, b, now()).retry_after, Some(s(60)));
+    // A reset named by nothing else, on a throttle: Slite's quota error, and the same
+    // as a bare epoch.
+    let b = br#"{"name":"AskQuotaExceededError","message":"Ask quota reached","status":429,"limit":50,"resetDate":"2019-06-21T17:10:00.000Z"}"#;
+    assert_eq!(read(429, b, now()).retry_after, Some(s(600)));
+    let b = br#"{"error":"too_many_requests","reset_at":1561136490}"#;
+    assert_eq!(read(429, b, now()).retry_after, Some(s(90)));
+    // A reset that is some other thing's, or a bare reset on an ordinary error, is not.
+    let b = br#"{"error":"too_many_requests","password_reset":1561136490}"#;
+    assert_eq!(read(429, b, now()).retry_after, None);
+    let b = br#"{"message":"Invalid filter","resetDate":"2019-06-21T17:10:00Z"}"#;
+    assert_eq!(read(400, b, now()).retry_after, None);
     // On an ordinary error the same words are information, not a wait.
     let b = br#"{"message":"Token expired; reset in 30 seconds","quota_reset":30}"#;
     let r = read(400, b, now());

@@ -1,0 +1,143 @@
+//! An answer that states a key's limit beside the calls it made in a period.
+//!
+//! Hypixel's `GET /key` answers `{"success": true, "record": {"key": "…", "owner": "…",
+//! "limit": 120, "queriesInPastMin": 3, "totalQueries": 3917}}`: 120 queries a minute,
+//! three made in the past one (<https://api.hypixel.net/#tag/Other/paths/~1key/get>).
+//! No member carries a rate-limit word, so neither the shape reader nor
+//! [`super::members`] sees a budget; what makes one is the pair: a bare `limit` and,
+//! beside it, a count named by what was called (`queries`, `requests`, `calls`, `hits`)
+//! and a period (`min`, `minute`, `hour`, `day`, `second`), as in `queriesInPastMin`,
+//! `requests_this_hour` or `callsToday`. What is left is the limit less that count,
+//! over that period. A `limit` beside anything else (a page's size beside its `offset`)
+//! is data, and so is a count of calls over no period (`totalQueries`).
+//!
+//! Work is bounded: only an answer of at most [`MAX_BODY`] bytes that holds `"limit"` is
+//! parsed, and only its top-level object and the objects directly inside it are read.
+
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::members::camel_words;
+use crate::Quota;
+
+/// The longest answer parsed as one.
+const MAX_BODY: usize = 2048;
+/// Objects (the answer and those directly inside it) looked into.
+const MAX_OBJECTS: usize = 16;
+/// Members of one object read.
+const MAX_MEMBERS: usize = 16;
+/// The name of the limit member, as sent.
+const LIMIT: &[u8] = b"\"limit\"";
+
+/// The budget the answer states as a limit and the calls made in a period, if any.
+pub(super) fn quota(body: &[u8]) -> Option<Quota> {
+    // Most answers name no bare limit: a substring search spares parsing them.
+    if body.len() > MAX_BODY || !body.windows(LIMIT.len()).any(|w| w == LIMIT) {
+        return None;
+    }
+    let Ok(Value::Object(top)) = serde_json::from_slice::<Value>(body) else {
+        return None;
+    };
+    std::iter::once(&top)
+        .chain(top.values().filter_map(Value::as_object))
+        .take(MAX_OBJECTS)
+        .find_map(budget)
+}
+
+/// The budget one object states: its `limit` and a sibling counting calls in a period.
+fn budget(object: &Map<String, Value>) -> Option<Quota> {
+    let limit = object.get("limit").and_then(Value::as_u64)?;
+    let (used, window) = object
+        .iter()
+        .take(MAX_MEMBERS)
+        .find_map(|(name, v)| Some((v.as_u64()?, calls_in(name)?)))?;
+    Some(Quota {
+        limit: Some(limit),
+        remaining: Some(limit.saturating_sub(used)),
+        window: Some(window),
+        ..Quota::new("default")
+    })
+}
+
+/// The period a member name counts calls over: a word for what was called and a word
+/// for the period (`queriesInPastMin` is a minute).
+fn calls_in(name: &str) -> Option<Duration> {
+    let words = camel_words(name);
+    let called = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "queries" | "query" | "requests" | "request" | "calls" | "call" | "hits"
+        )
+    });
+    if !called {
+        return None;
+    }
+    words.iter().find_map(|w| {
+        let seconds = match w.as_str() {
+            "sec" | "second" => 1,
+            "min" | "minute" => 60,
+            "hour" | "hourly" => 3_600,
+            "day" | "today" | "daily" => 86_400,
+            _ => return None,
+        };
+        Some(Duration::from_secs(seconds))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_limit_beside_the_calls_made_in_a_period_is_a_budget() {
+        let m = Duration::from_secs(60);
+        for (body, want) in [
+            (
+                // Hypixel's key record, one level down.
+                r#"{"success":true,"record":{"key":"0c8d","owner":"069a","limit":120,"queriesInPastMin":3,"totalQueries":3917}}"#,
+                (120, 117, m),
+            ),
+            (
+                r#"{"limit":1000,"requests_this_hour":250}"#,
+                (1000, 750, Duration::from_secs(3600)),
+            ),
+            (
+                r#"{"key":{"limit":500,"callsToday":12}}"#,
+                (500, 488, Duration::from_secs(86_400)),
+            ),
+            // More calls than the limit leave nothing, not a wrapped count.
+            (r#"{"limit":10,"hitsPerMinute":14}"#, (10, 0, m)),
+        ] {
+            let q = quota(body.as_bytes()).unwrap_or_else(|| panic!("{body}"));
+            assert_eq!(
+                (q.limit, q.remaining, q.window),
+                (Some(want.0), Some(want.1), Some(want.2)),
+                "{body}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_limit_beside_anything_else_is_data() {
+        for body in [
+            // A page's size, a total of calls over no period, counts of other things.
+            r#"{"limit":20,"offset":0,"count":143,"products":[]}"#,
+            r#"{"record":{"limit":120,"totalQueries":3917}}"#,
+            r#"{"limit":50,"itemsPerMinute":3}"#,
+            r#"{"coupon":{"limit":100,"usedToday":12}}"#,
+            // A limit that is not a whole count, or nested deeper than one level.
+            r#"{"limit":"120","queriesInPastMin":3}"#,
+            r#"{"a":{"b":{"limit":120,"queriesInPastMin":3}}}"#,
+            "not json \"limit\"",
+        ] {
+            assert_eq!(quota(body.as_bytes()), None, "{body}");
+        }
+        // A long answer is not parsed.
+        let long = format!(
+            r#"{{"limit":120,"queriesInPastMin":3,"pad":"{}"}}"#,
+            "x".repeat(MAX_BODY)
+        );
+        assert_eq!(quota(long.as_bytes()), None);
+    }
+}
