@@ -17,7 +17,8 @@
 //! words tell ([`crate::recovery`] reads them).
 //!
 //! Bounded: only a body of at most [`MAX_BODY`] bytes whose first member is one of the
-//! four is parsed; every other 2xx costs a look at its first bytes.
+//! four (an `id` only when a JSON-RPC member follows its value) is parsed; every other
+//! 2xx costs a look at its first bytes.
 
 use serde_json::{Map, Value};
 
@@ -70,14 +71,49 @@ fn status_of(error: &Map<String, Value>) -> Option<u16> {
 }
 
 /// Whether an object's first member (`rest` follows its `{`) is one a JSON-RPC response
-/// holds, so that most bodies are turned away without being parsed.
+/// holds, so that most bodies are turned away without being parsed: `jsonrpc`, `error`
+/// or `result`; or `id` with a scalar value followed by one of those three, since many
+/// an answer begins with its own `id`.
 fn first_member_is_rpc(rest: &[u8]) -> bool {
-    let Some(name) = rest.trim_ascii_start().strip_prefix(b"\"") else {
-        return false;
+    let rpc = |name: &[u8]| matches!(name, b"jsonrpc" | b"error" | b"result");
+    match first_name(rest) {
+        Some((b"id", after)) => after_scalar(after)
+            .and_then(first_name)
+            .is_some_and(|(next, _)| rpc(next)),
+        Some((name, _)) => rpc(name),
+        None => false,
+    }
+}
+
+/// The first member name of an object's rest and what follows its closing quote;
+/// `None` when there is none, or it holds an escape (no JSON-RPC member does).
+fn first_name(rest: &[u8]) -> Option<(&[u8], &[u8])> {
+    let name = rest.trim_ascii_start().strip_prefix(b"\"")?;
+    let end = memchr::memchr2(b'"', b'\\', name)?;
+    (name[end] == b'"').then(|| (&name[..end], &name[end + 1..]))
+}
+
+/// What follows `: <scalar> ,` after a member name; `None` when the value is not a
+/// plain string, a number or `null` (a JSON-RPC `id` is one of these), or no member
+/// follows it.
+fn after_scalar(after_name: &[u8]) -> Option<&[u8]> {
+    let value = after_name
+        .trim_ascii_start()
+        .strip_prefix(b":")?
+        .trim_ascii_start();
+    let end = match value.first()? {
+        b'"' => {
+            let close = memchr::memchr2(b'"', b'\\', &value[1..])?;
+            (value[1 + close] == b'"').then_some(close + 2)?
+        }
+        b'n' => value.starts_with(b"null").then_some(4)?,
+        b if b.is_ascii_digit() || *b == b'-' => value
+            .iter()
+            .position(|b| !(b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E')))
+            .unwrap_or(value.len()),
+        _ => return None,
     };
-    [&b"jsonrpc\""[..], b"id\"", b"error\"", b"result\""]
-        .iter()
-        .any(|n| name.starts_with(n))
+    value[end..].trim_ascii_start().strip_prefix(b",")
 }
 
 #[cfg(test)]
@@ -86,7 +122,7 @@ mod tests {
 
     #[test]
     fn error_responses_stand_for_the_status_their_code_names() {
-        let cases: [(&[u8], u16); 6] = [
+        let cases: [(&[u8], u16); 8] = [
             // Bitcoin Core's RPC_IN_WARMUP, JSON-RPC 1.0's `result: null` beside it.
             (
                 br#"{"result":null,"error":{"code":-28,"message":"Loading block index"},"id":"1"}"#,
@@ -99,6 +135,14 @@ mod tests {
             (
                 br#"{"id":7,"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}"#,
                 400,
+            ),
+            (
+                br#"{ "id" : "req-1" , "error":{"code":-32602,"message":"Invalid params"},"jsonrpc":"2.0"}"#,
+                400,
+            ),
+            (
+                br#"{"id":null,"result":null,"error":{"code":-32603,"message":"Internal error"}}"#,
+                500,
             ),
             (
                 br#"{"error":{"code":-32601,"message":"the method eth_x does not exist"},"jsonrpc":"2.0","id":null}"#,
@@ -126,7 +170,12 @@ mod tests {
 
     #[test]
     fn results_and_business_objects_are_not_failures() {
-        let bodies: [&[u8]; 11] = [
+        let bodies: [&[u8]; 14] = [
+            // An answer that begins with its own `id`, or an `id` that is no scalar, is
+            // turned away before it is parsed.
+            br#"{"id":5,"name":"x","error":{"code":-1,"message":"x"},"jsonrpc":"2.0"}"#,
+            br#"{"id":{"n":1},"jsonrpc":"2.0","error":{"code":-1,"message":"x"}}"#,
+            br#"{"id":"a\"b","jsonrpc":"2.0","error":{"code":-1,"message":"x"}}"#,
             // A REST error envelope: no `id`, no version.
             br#"{"error":{"code":404,"message":"Not found"}}"#,
             br#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"no id"}}"#,
