@@ -644,7 +644,7 @@ impl DependencyState {
 
     fn snapshot_with(&self, now: Instant, detailed: bool) -> Snapshot {
         let g = lock(&self.inner);
-        let mut quotas: Vec<(Quota, Duration)> = g
+        let mut quotas: Vec<(Quota, Option<Duration>)> = g
             .quotas
             .iter()
             .map(|s| {

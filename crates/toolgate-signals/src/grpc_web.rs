@@ -10,13 +10,31 @@
 //! failure, as a failed GraphQL reply is ([`crate::graphql`]). What would fix it is
 //! gRPC's own retry guidance ([`recovery`]).
 //!
-//! Bounded: one header value of at most a few digits is read.
+//! A reply that has a body sends its trailers as the body's last frame instead
+//! (PROTOCOL-WEB.md: a frame is a flag byte, a 4-byte big-endian length and the
+//! payload; a flag byte with its high bit `0x80` set marks the trailers frame, whose
+//! payload is HTTP/1 header lines, `grpc-status:14\r\ngrpc-message:…\r\n`). A 200 whose
+//! trailers frame names a status other than OK is that failure, read by
+//! [`body_trailers`].
+//!
+//! Bounded: one header value of at most a few digits is read; in a body, at most
+//! [`MAX_FRAMES`] frame headers are stepped over (their payloads are skipped, not read)
+//! and only a last frame of at most [`MAX_TRAILERS`] bytes is read.
 
 use crate::headers::Headers;
 use crate::recovery::Recovery;
 
 /// Longest `grpc-status` value read: gRPC's codes are 0 to 16.
 const MAX_DIGITS: usize = 3;
+/// Frames stepped over to reach a body's last one: a unary reply has two (its message
+/// and the trailers); a longer stream is not read for its status.
+const MAX_FRAMES: usize = 64;
+/// Longest trailers frame read: a status, a message and a few metadata lines.
+const MAX_TRAILERS: usize = 8 * 1024;
+/// A frame's flag byte, its 4-byte length after it.
+const FRAME_HEADER: usize = 5;
+/// The flag bit of a trailers frame.
+const TRAILERS_FLAG: u8 = 0x80;
 
 /// The gRPC status number a `grpc-status` value names; `None` for anything but a
 /// short decimal numeral.
@@ -65,9 +83,97 @@ pub(crate) fn recovery(headers: &Headers<'_>) -> Option<Recovery> {
     crate::recovery::grpc_number(code(value).filter(|c| *c != 0)?)
 }
 
+/// The failure a gRPC-web body's trailers frame names: what its `grpc-status` stands
+/// for and would be fixed by, and the status and message as sent, for the model's
+/// message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Trailers<'a> {
+    /// The HTTP status the `grpc-status` stands for ([`stands_for`]).
+    pub stands_for: u16,
+    /// What would fix it, by gRPC's retry guidance.
+    pub recovery: Option<Recovery>,
+    /// The `grpc-status` value, trimmed.
+    pub status: &'a [u8],
+    /// The `grpc-message` value, trimmed (percent-encoded, as sent).
+    pub message: Option<&'a [u8]>,
+}
+
+/// The failure named in the trailers frame of a gRPC-web body, given the reply's
+/// `Content-Type` (`application/grpc-web…`, binary framing); `None` for any other reply, for a body
+/// whose last frame is not a trailers frame, for more than [`MAX_FRAMES`] frames or a
+/// trailers frame over [`MAX_TRAILERS`] bytes, and for `grpc-status: 0`. Only frame
+/// headers are stepped over until the last frame, so a message that holds the words
+/// `grpc-status` is never read as one.
+///
+/// ```
+/// use toolgate_signals::grpc_web::body_trailers;
+/// let trailers = b"grpc-status:16\r\ngrpc-message:token%20expired\r\n";
+/// let mut body = vec![0x80, 0, 0, 0, trailers.len() as u8];
+/// body.extend_from_slice(trailers);
+/// let t = body_trailers(b"application/grpc-web+proto", &body).unwrap();
+/// assert_eq!(t.stands_for, 401);
+/// assert_eq!(t.message, Some(&b"token%20expired"[..]));
+/// ```
+#[must_use]
+pub fn body_trailers<'a>(content_type: &[u8], body: &'a [u8]) -> Option<Trailers<'a>> {
+    // `application/grpc-web-text` is base64 and is not read.
+    const KIND: &[u8] = b"application/grpc-web";
+    let kind = content_type.trim_ascii_start();
+    let binary = kind
+        .get(..KIND.len())
+        .is_some_and(|k| k.eq_ignore_ascii_case(KIND))
+        && !kind
+            .get(KIND.len()..KIND.len() + 5)
+            .is_some_and(|k| k.eq_ignore_ascii_case(b"-text"));
+    if !binary {
+        return None;
+    }
+    let payload = last_trailers_frame(body)?;
+    let (mut status, mut message) = (None, None);
+    for line in payload.split(|b| *b == b'\n') {
+        let Some(colon) = line.iter().position(|b| *b == b':') else {
+            continue;
+        };
+        let (name, value) = (line[..colon].trim_ascii(), line[colon + 1..].trim_ascii());
+        if name.eq_ignore_ascii_case(b"grpc-status") {
+            status = Some(value);
+        } else if name.eq_ignore_ascii_case(b"grpc-message") {
+            message = Some(value);
+        }
+    }
+    let status = status?;
+    Some(Trailers {
+        stands_for: stands_for(status)?,
+        recovery: code(status).and_then(crate::recovery::grpc_number),
+        status,
+        message,
+    })
+}
+
+/// The payload of a body's last frame when that frame is a trailers frame and the
+/// frames before it fill the body exactly.
+fn last_trailers_frame(body: &[u8]) -> Option<&[u8]> {
+    let mut at = 0;
+    for _ in 0..MAX_FRAMES {
+        let header = body.get(at..at + FRAME_HEADER)?;
+        let len = u32::from_be_bytes([header[1], header[2], header[3], header[4]]);
+        let len = usize::try_from(len).ok()?;
+        let end = (at + FRAME_HEADER).checked_add(len)?;
+        if end > body.len() {
+            return None;
+        }
+        if end == body.len() {
+            let trailers = header[0] & TRAILERS_FLAG != 0 && len <= MAX_TRAILERS;
+            return trailers.then(|| &body[at + FRAME_HEADER..end]);
+        }
+        at = end;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{recovery, stands_for};
+    use super::{body_trailers, recovery, stands_for};
     use crate::headers::Headers;
     use crate::recovery::Recovery;
 
@@ -97,6 +203,98 @@ mod tests {
             b"\xff",
         ] {
             assert_eq!(stands_for(v), None, "{v:?}");
+        }
+    }
+
+    /// One frame: its flag byte, its length, its payload.
+    fn frame(flag: u8, payload: &[u8]) -> Vec<u8> {
+        let mut f = vec![flag];
+        f.extend_from_slice(&u32::try_from(payload.len()).unwrap().to_be_bytes());
+        f.extend_from_slice(payload);
+        f
+    }
+
+    const GRPC_WEB: &[u8] = b"application/grpc-web+proto";
+
+    #[test]
+    fn the_trailers_frame_ending_a_body_names_the_failure() {
+        let message = frame(0, b"\x0a\x05hello");
+        // The reply's Content-Type, its trailers, the status they stand for, the fix.
+        type Case<'a> = (&'a [u8], &'a [u8], u16, Option<Recovery>);
+        let cases: [Case<'_>; 4] = [
+            (
+                GRPC_WEB,
+                b"grpc-status:16\r\ngrpc-message:bad%20token\r\n",
+                401,
+                Some(Recovery::Credentials),
+            ),
+            (
+                b"application/grpc-web",
+                b"Grpc-Status: 14\r\n",
+                503,
+                Some(Recovery::Transient),
+            ),
+            (
+                b"Application/GRPC-Web+json",
+                b"x-trace:1\ngrpc-status:9\n",
+                400,
+                Some(Recovery::Request),
+            ),
+            (GRPC_WEB, b"grpc-status:13\r\ngrpc-message:boom", 500, None),
+        ];
+        for (kind, trailers, status, recovery) in cases {
+            for body in [
+                frame(0x80, trailers),
+                [message.clone(), frame(0x80, trailers)].concat(),
+            ] {
+                let t = body_trailers(kind, &body).unwrap_or_else(|| panic!("{trailers:?}"));
+                assert_eq!(
+                    (t.stands_for, t.recovery),
+                    (status, recovery),
+                    "{trailers:?}"
+                );
+            }
+        }
+        // Values are trimmed; the message stays as sent.
+        let spaced = frame(0x80, b"grpc-status: 16 \r\ngrpc-message: bad%20token \r\n");
+        let t = body_trailers(GRPC_WEB, &spaced).unwrap();
+        assert_eq!(
+            (t.status, t.message),
+            (&b"16"[..], Some(&b"bad%20token"[..]))
+        );
+    }
+
+    #[test]
+    fn only_a_binary_grpc_web_body_ending_in_a_failed_trailers_frame_is_read() {
+        let failed = frame(0x80, b"grpc-status:16\r\n");
+        let message = frame(0, b"grpc-status:16\r\n");
+        let many: Vec<u8> = (0..65)
+            .flat_map(|_| frame(0, b"m"))
+            .chain(failed.clone())
+            .collect();
+        let big = frame(
+            0x80,
+            &[b"grpc-status:16\r\n".as_slice(), &[b' '; 9000]].concat(),
+        );
+        for (kind, body) in [
+            // OK, no status, a message frame last, a frame left unfinished or cut short.
+            (GRPC_WEB, frame(0x80, b"grpc-status:0\r\n")),
+            (GRPC_WEB, frame(0x80, b"grpc-message:none\r\n")),
+            (GRPC_WEB, [message.clone()].concat()),
+            (GRPC_WEB, [failed.clone(), message.clone()].concat()),
+            (GRPC_WEB, [failed.clone(), vec![0x80, 0, 0]].concat()),
+            (GRPC_WEB, failed[..failed.len() - 1].to_vec()),
+            (GRPC_WEB, vec![0x80, 0xff, 0xff, 0xff, 0xff, b'g']),
+            (GRPC_WEB, Vec::new()),
+            // More frames than are stepped over, a trailers frame larger than is read.
+            (GRPC_WEB, many),
+            (GRPC_WEB, big),
+            // Base64 text, another type.
+            (&b"application/grpc-web-text"[..], failed.clone()),
+            (b"application/json", failed.clone()),
+            (b"application/grpc", failed.clone()),
+        ] {
+            assert_eq!(body_trailers(kind, &body), None, "{kind:?} {body:?}");
         }
     }
 

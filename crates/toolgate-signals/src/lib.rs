@@ -42,6 +42,7 @@ mod hubspot;
 mod ietf;
 mod inert;
 mod json_counts;
+pub mod jsonrpc;
 pub mod link;
 pub mod maintenance;
 mod msgraph;

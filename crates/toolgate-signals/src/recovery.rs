@@ -104,9 +104,12 @@ pub(crate) fn read(prefix: &[u8]) -> Option<Recovery> {
             }
         }
     }
-    // An `ErrorInfo`'s reason is the most specific a body can be (AIP-193), so it
-    // comes before the status it details.
-    said::decide(&found.texts, found.reason.or(found.grpc).or(found.soap))
+    // An `ErrorInfo`'s reason is the most specific a body can be (AIP-193): a code the
+    // API chose for machines, so it comes before the status it details and before the
+    // words of the message written for people ("organization's policy" is no account).
+    found
+        .reason
+        .or_else(|| said::decide(&found.texts, found.grpc.or(found.soap)))
 }
 
 /// The codes and messages of one body, and the gRPC status it names.

@@ -14,7 +14,8 @@
 //! (`"retried"`, for an idempotent tool with 30 s of its deadline left): what would fix a
 //! failure is checked, not only what the reply says about waits. A 2xx is classified as
 //! the engine does: a gRPC status in the headers of a 2xx (gRPC-web's trailers-only reply)
-//! and a GraphQL reply that failed as the status they stand for, and
+//! or in its body's trailers frame, a GraphQL reply that failed and a JSON-RPC error
+//! response as the status they stand for, and
 //! one marked `"contract": "refused"` (its body breaks the tool's response contract) as
 //! drift, or as a 503 when it is a maintenance page.
 //!
@@ -34,13 +35,14 @@ use serde_json::Value;
 use toolgate_resilience::{Attempt, BodyCheck, ErrorClass, Said, classify};
 use toolgate_signals::recovery::Recovery;
 use toolgate_signals::{
-    Flavour, Headers, Signals, Stage, body, graphql, grpc_web, maintenance, read, status_page,
+    Flavour, Headers, Signals, Stage, body, graphql, grpc_web, jsonrpc, maintenance, read,
+    status_page,
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1222;
+const FLOOR: usize = 1302;
 
-const FILES: [(&str, &str); 28] = [
+const FILES: [(&str, &str); 29] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -75,6 +77,7 @@ const FILES: [(&str, &str); 28] = [
     ("recovery2", include_str!("corpus/recovery2.json")),
     ("recovery3", include_str!("corpus/recovery3.json")),
     ("recovery4", include_str!("corpus/recovery4.json")),
+    ("recovery5", include_str!("corpus/recovery5.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {
@@ -83,10 +86,15 @@ fn default_now() -> DateTime<Utc> {
         .with_timezone(&Utc)
 }
 
-/// The body bytes of a case: `body` (JSON, serialised) or `body_text` (as is).
+/// The body bytes of a case: `body` (JSON, serialised), `body_text` (as is) or
+/// `body_hex` (bytes no string can hold: gRPC-web's frames).
 fn body_of(case: &Value) -> Option<Vec<u8>> {
     if let Some(t) = case.get("body_text").and_then(Value::as_str) {
         return Some(t.as_bytes().to_vec());
+    }
+    if let Some(h) = case.get("body_hex").and_then(Value::as_str) {
+        let byte = |i: usize| u8::from_str_radix(&h[i..i + 2], 16).unwrap();
+        return Some((0..h.len()).step_by(2).map(byte).collect());
     }
     case.get("body").map(|b| serde_json::to_vec(b).unwrap())
 }
@@ -303,16 +311,29 @@ fn check(case: &Value) -> (Vec<String>, bool) {
     // errors name; a body the contract refuses (`"contract": "refused"`) is drift, or
     // what a 503 is when it is a maintenance page.
     let refused = case.get("contract").and_then(Value::as_str) == Some("refused");
-    // A gRPC status in the headers of a 2xx (gRPC-web's trailers-only reply) stands
-    // for the HTTP failure it names.
-    let grpc = Headers::new(&fields)
+    // A gRPC status in the headers of a 2xx (gRPC-web's trailers-only reply), or in
+    // the trailers frame of its body, stands for the HTTP failure it names.
+    let headers = Headers::new(&fields);
+    let success = (200..300).contains(&status);
+    let grpc = headers
         .get("grpc-status")
         .and_then(grpc_web::stands_for)
-        .filter(|_| (200..300).contains(&status));
+        .filter(|_| success);
+    let trailers = body
+        .as_deref()
+        .zip(headers.get("content-type"))
+        .and_then(|(b, kind)| grpc_web::body_trailers(kind, b))
+        .filter(|_| success);
+    if let Some(t) = &trailers {
+        s.recovery = s.recovery.or(t.recovery);
+    }
     let (class_status, body_ok) = match &body {
         _ if grpc.is_some() => (grpc.unwrap_or(status), BodyCheck::Valid),
-        Some(b) if (200..300).contains(&status) => {
+        _ if trailers.is_some() => (trailers.map_or(status, |t| t.stands_for), BodyCheck::Valid),
+        Some(b) if success => {
             if let Some(graphql::Reply::Failed { status: stands_for }) = graphql::read(b) {
+                (stands_for, BodyCheck::Valid)
+            } else if let Some(stands_for) = jsonrpc::failed(b) {
                 (stands_for, BodyCheck::Valid)
             } else if refused {
                 match maintenance::announced(b, now) {

@@ -65,6 +65,10 @@ pub fn interpret_within(
     if !(200..300).contains(&status) {
         return not_2xx(tool, &response, &read);
     }
+    // Before the body is read as JSON: a gRPC-web body is binary frames.
+    if let Some(failed) = grpc_failure(tool, status, &response.headers, &response.body, &read) {
+        return failed;
+    }
     if toolgate_contract::more_values_than(&response.body, max_values) {
         let detail = Detail::TooManyValues {
             status: Some(status),
@@ -258,10 +262,10 @@ fn check(
     headers: &reqwest::header::HeaderMap,
     read: &Read,
 ) -> AttemptResult {
-    if let Some(failed) = grpc_failure(tool, status, headers, read) {
+    if let Some(failed) = graphql_failure(tool, status, &body, read) {
         return failed;
     }
-    if let Some(failed) = graphql_failure(tool, status, &body, read) {
+    if let Some(failed) = jsonrpc_failure(tool, status, &body, read) {
         return failed;
     }
     // Checked after this step, so that a drifted body can still be returned.
@@ -318,27 +322,75 @@ fn check(
     }
 }
 
-/// A gRPC status other than OK in the headers of a 2xx (gRPC-web's trailers-only reply:
-/// `grpc-status: 16` beside a 200 and no body): classified as the HTTP status it stands
-/// for, as a failed GraphQL reply is, and told with the `grpc-message` it came with. One
-/// header looked up; nothing is read of a 2xx without it.
+/// A gRPC status other than OK that a 2xx carries: in its headers (gRPC-web's
+/// trailers-only reply: `grpc-status: 16` beside a 200 and no body), or in the trailers
+/// frame that ends a gRPC-web body (a reply with a body sends its trailers so).
+/// Classified as the HTTP status it stands for, as a failed GraphQL reply is, and told
+/// with the `grpc-message` it came with. One header looked up; a body is looked into only
+/// when its `Content-Type` is gRPC-web's, and then only its frame headers and its last
+/// frame ([`toolgate_signals::grpc_web::body_trailers`]).
 fn grpc_failure(
     tool: &ToolSpec,
     status: u16,
     headers: &reqwest::header::HeaderMap,
+    body: &[u8],
     read: &Read,
 ) -> Option<AttemptResult> {
-    let code = headers.get("grpc-status")?.as_bytes();
-    let stands_for = toolgate_signals::grpc_web::stands_for(code)?;
-    let mut said = b"grpc-status ".to_vec();
-    said.extend_from_slice(code.trim_ascii());
-    if let Some(message) = headers.get("grpc-message") {
-        said.extend_from_slice(b": ");
-        said.extend_from_slice(message.as_bytes());
+    let in_headers = headers.get("grpc-status").and_then(|code| {
+        let code = code.as_bytes();
+        let stands_for = toolgate_signals::grpc_web::stands_for(code)?;
+        let message = headers.get("grpc-message").map(|m| m.as_bytes());
+        Some((stands_for, code, message, read.said))
+    });
+    let (stands_for, code, message, said) = match in_headers {
+        Some(found) => found,
+        None => {
+            let kind = headers.get(reqwest::header::CONTENT_TYPE)?.as_bytes();
+            let t = toolgate_signals::grpc_web::body_trailers(kind, body)?;
+            // The signals read the headers only: the trailers' status says the rest.
+            let said = match read.said {
+                Said::Nothing => self::said(t.recovery),
+                known => known,
+            };
+            (t.stands_for, t.status, t.message, said)
+        }
+    };
+    let mut told = b"grpc-status ".to_vec();
+    told.extend_from_slice(code.trim_ascii());
+    if let Some(message) = message {
+        told.extend_from_slice(b": ");
+        told.extend_from_slice(message);
     }
     let detail = Detail::Status {
         status,
-        excerpt: explain::excerpt(&said, &explain::Secrets::of(tool)),
+        excerpt: explain::excerpt(&told, &explain::Secrets::of(tool)),
+    };
+    let attempt = Attempt::Response {
+        status: stands_for,
+        rate_limited: read.rate_limited,
+        retry_after: read.retry_after,
+        past_sunset: read.past_sunset,
+        body_ok: BodyCheck::Valid,
+        said,
+    };
+    Some(failed(&attempt, read.retry_after, detail))
+}
+
+/// A JSON-RPC error response sent with a 2xx (Solana's nodes, Ethereum's execution
+/// clients, Bitcoin Core for JSON-RPC 2.0 requests answer so): classified as the status
+/// its code stands for ([`toolgate_signals::jsonrpc::failed`]), whatever the contract
+/// says of it, with the words of its message deciding the rest, as a failed GraphQL
+/// reply is.
+fn jsonrpc_failure(
+    tool: &ToolSpec,
+    status: u16,
+    body: &[u8],
+    read: &Read,
+) -> Option<AttemptResult> {
+    let stands_for = toolgate_signals::jsonrpc::failed(body)?;
+    let detail = Detail::Status {
+        status,
+        excerpt: explain::excerpt(body, &explain::Secrets::of(tool)),
     };
     Some(failed(
         &read.attempt(stands_for, BodyCheck::Valid),

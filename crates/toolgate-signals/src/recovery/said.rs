@@ -48,6 +48,20 @@ const STATES: [&str; 14] = [
     "locked",
     "ended",
 ];
+/// Words that make the account after them someone else's, one the request names: a
+/// customer's, a transfer's recipient or destination ("customer account 4411 is
+/// closed", "the destination account is frozen"). Its state is the request's to
+/// change, not the caller's account's.
+const OTHERS: [&str; 8] = [
+    "customer",
+    "customers",
+    "recipient",
+    "destination",
+    "beneficiary",
+    "payee",
+    "receiving",
+    "counterparty",
+];
 /// The states only an upstream puts a tenant or a project in.
 const STANDING: [&str; 6] = [
     "suspended",
@@ -260,7 +274,7 @@ fn account(w: &Words<'_>) -> bool {
     // The account's own state: pending, disabled, deleted, a trial ended; a tenant's
     // or a project's standing, suspended or disabled by the upstream (a project that
     // was deleted or closed is as often what the call asked about).
-    let state = w.near(&HOLDERS, &STATES, 5)
+    let state = (w.near(&HOLDERS, &STATES, 5) && !anothers_account(w))
         || w.near(&["tenant", "project"], &STANDING, 5)
         || held_back(w);
     // A cap the owner set, reached: Backblaze's `cap_exceeded`.
@@ -271,6 +285,11 @@ fn account(w: &Words<'_>) -> bool {
     let approved = (w.has("approved") && w.any_of(&["quota", "quotas"]))
         || w.near(&["quota", "quotas"], &["increase"], 2);
     credits || code || plan || state || cap || approved || period_spent(w)
+}
+
+/// An account the request names as someone else's ([`OTHERS`] right before it).
+fn anothers_account(w: &Words<'_>) -> bool {
+    (1..w.w.len()).any(|i| w.w[i] == "account" && OTHERS.contains(&w.w[i - 1].as_str()))
 }
 
 /// The holder refused as a whole, its owner sent to support: "This organization is
@@ -347,9 +366,13 @@ fn parser_token(w: &Words<'_>) -> bool {
         && !w.any_of(&CREDENTIAL_KINDS)
 }
 
-/// A passing state: the same request may pass in a moment.
+/// A passing state: the same request may pass in a moment. A model, node or index
+/// still loading is one ("Model is not ready for inference", "Client still warming
+/// up").
 fn transient(w: &Words<'_>) -> bool {
     w.phrase(&["in", "progress"])
+        || w.phrase(&["not", "ready"])
+        || w.phrase(&["warming", "up"])
         || w.any_of(&["transient", "temporarily", "busy", "overloaded"])
         || w.phrase(&["is", "locked"])
         || w.phrase(&["try", "again", "later"])
@@ -410,10 +433,21 @@ pub(crate) fn grpc_number(code: u64) -> Option<Recovery> {
 /// the reasons of domain `googleapis.com` every Google API sends in its `ErrorInfo`), by
 /// what would fix it: a project without the API or billing enabled, or suspended, is the
 /// account's to mend; a key or token refused or short of a scope, the credentials'; a
-/// project or parameter the request names that does not exist, the request's. A quota's
+/// project or parameter the request names that does not exist, the request's. A call an
+/// organisation's administrators refuse by policy — VPC Service Controls'
+/// `SECURITY_POLICY_VIOLATED`, the organization restrictions' `ORG_RESTRICTION_*` (a
+/// resource outside the allowed organisations, or the header the organisation's proxy
+/// adds found invalid) — is the credentials': only the owner's access can change it,
+/// whatever status it comes under (a `FAILED_PRECONDITION` or `INVALID_ARGUMENT` is not
+/// the arguments' fault) and whatever its message's words say of the organisation. A
+/// resource created where the billing account's tax location forbids
+/// (`LOCATION_TAX_POLICY_VIOLATED`) is the request's: another location passes. A quota's
 /// reasons (`RATE_LIMIT_EXCEEDED`, `RESOURCE_QUOTA_EXCEEDED`) are left to the throttle
 /// readers, and any other reason to the words of the reply.
 pub(super) fn error_reason(reason: &str) -> Option<Recovery> {
+    if reason.starts_with("ORG_RESTRICTION_") {
+        return Some(Recovery::Credentials);
+    }
     Some(match reason {
         "SERVICE_DISABLED"
         | "BILLING_DISABLED"
@@ -433,10 +467,12 @@ pub(super) fn error_reason(reason: &str) -> Option<Recovery> {
         | "SESSION_COOKIE_INVALID"
         | "USER_PROJECT_DENIED"
         | "USER_BLOCKED_BY_ADMIN"
-        | "SERVICE_NOT_VISIBLE" => Recovery::Credentials,
-        "CONSUMER_INVALID" | "RESOURCE_PROJECT_INVALID" | "SYSTEM_PARAMETER_UNSUPPORTED" => {
-            Recovery::Request
-        }
+        | "SERVICE_NOT_VISIBLE"
+        | "SECURITY_POLICY_VIOLATED" => Recovery::Credentials,
+        "CONSUMER_INVALID"
+        | "RESOURCE_PROJECT_INVALID"
+        | "SYSTEM_PARAMETER_UNSUPPORTED"
+        | "LOCATION_TAX_POLICY_VIOLATED" => Recovery::Request,
         _ => return None,
     })
 }

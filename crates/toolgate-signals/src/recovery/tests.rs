@@ -331,6 +331,93 @@ fn an_error_info_reason_names_the_fix() {
     );
 }
 
+/// An account the request names as someone else's — a customer's, a transfer's
+/// recipient or destination — is the request's to change, whatever state it is in;
+/// the caller's own account in the same words still is the account's.
+#[test]
+fn another_ones_account_in_a_state_is_the_requests() {
+    for body in [
+        r#"{"code":"P0001","message":"customer account 4411 is closed"}"#,
+        r#"{"error":{"message":"The destination account is frozen and cannot receive funds"}}"#,
+        r#"{"errors":[{"detail":"Beneficiary account has been blocked by the bank"}]}"#,
+        r#"{"message":"Recipient account deactivated"}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Account), "{body}");
+    }
+    for body in [
+        r#"{"message":"Your account is closed"}"#,
+        r#"{"error":"account frozen: customer balance overdue"}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Account), "{body}");
+    }
+}
+
+/// A model, node or index still loading passes: retried as a 503 is, not told to the
+/// model as its request's fault.
+#[test]
+fn something_still_loading_is_a_passing_state() {
+    for body in [
+        r#"{"message":"Model is not ready for inference. Wait and try your request again."}"#,
+        r#"{"error":"index not ready"}"#,
+        r#"{"result":null,"error":{"code":-28,"message":"Client still warming up"},"id":1}"#,
+        r#"{"detail":"The deployment is not ready yet"}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Transient), "{body}");
+    }
+}
+
+/// A call an organisation's policy refuses (VPC Service Controls, organization
+/// restrictions) is the credentials', whatever status carries it and whatever the
+/// message says of the organisation: a `FAILED_PRECONDITION` or `INVALID_ARGUMENT`
+/// would tell the model to change its arguments, and "organization … suspended" words
+/// would hold every call to the dependency as a refused account.
+#[test]
+fn an_organisation_policy_reason_is_the_credentials() {
+    let info = |status: &str, message: &str, reason: &str| {
+        format!(
+            r#"{{"error":{{"code":400,"message":"{message}","status":"{status}","details":[{{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"{reason}","domain":"googleapis.com","metadata":{{"service":"pubsub.googleapis.com","consumer":"projects/9"}}}}]}}}}"#
+        )
+    };
+    for (status, message, reason) in [
+        (
+            "FAILED_PRECONDITION",
+            "Request is prohibited by organization's policy. vpcServiceControlsUniqueIdentifier: Zx81",
+            "SECURITY_POLICY_VIOLATED",
+        ),
+        (
+            "INVALID_ARGUMENT",
+            "Request violates the service perimeter of the organization.",
+            "SECURITY_POLICY_VIOLATED",
+        ),
+        (
+            "PERMISSION_DENIED",
+            "The organization of projects/9 is blocked by the organization restrictions of this request.",
+            "ORG_RESTRICTION_VIOLATION",
+        ),
+        (
+            "INVALID_ARGUMENT",
+            "The organization restrictions header is invalid.",
+            "ORG_RESTRICTION_HEADER_INVALID",
+        ),
+        (
+            "FAILED_PRECONDITION",
+            "Organization suspended the use of this service for projects/9.",
+            "ORG_RESTRICTION_VIOLATION",
+        ),
+    ] {
+        let body = info(status, message, reason);
+        assert_eq!(said(&body), Some(Recovery::Credentials), "{body}");
+    }
+    // A resource created where the billing account's tax location forbids: another
+    // location passes, so the request is at fault.
+    let body = info(
+        "FAILED_PRECONDITION",
+        "Location asia-northeast3 is not allowed for this billing account.",
+        "LOCATION_TAX_POLICY_VIOLATED",
+    );
+    assert_eq!(said(&body), Some(Recovery::Request), "{body}");
+}
+
 /// An allowance raised only on request (an approved quota, "request a quota increase")
 /// is the account's; a window's quota that also offers an increase comes back by waiting.
 #[test]

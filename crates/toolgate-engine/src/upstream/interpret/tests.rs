@@ -505,6 +505,160 @@ fn a_grpc_status_in_the_headers_of_a_200_is_the_failure_it_names() {
     }
 }
 
+/// One gRPC-web frame: its flag byte, its length, its payload.
+fn grpc_web_frame(flag: u8, payload: &[u8]) -> Vec<u8> {
+    let mut frame = vec![flag];
+    frame.extend_from_slice(&u32::try_from(payload.len()).unwrap().to_be_bytes());
+    frame.extend_from_slice(payload);
+    frame
+}
+
+#[test]
+fn a_grpc_status_in_the_trailers_frame_of_a_200_body_is_the_failure_it_names() {
+    let tool = learned_tool();
+    let now = chrono::Utc
+        .with_ymd_and_hms(2026, 12, 4, 15, 30, 0)
+        .unwrap();
+    let framed = |body: Vec<u8>| {
+        let mut sent = reply(body);
+        if let Ok(r) = &mut sent {
+            r.headers.insert(
+                reqwest::header::CONTENT_TYPE,
+                "application/grpc-web+proto".parse().unwrap(),
+            );
+        }
+        let signals = read_signals(&tool, &sent, now);
+        interpret(&tool, sent, signals.as_ref(), false)
+    };
+    let message = grpc_web_frame(0, b"\x0a\x03abc");
+    for (trailers, want) in [
+        (
+            &b"grpc-status:16\r\ngrpc-message:token%20expired\r\n"[..],
+            ErrorClass::Auth,
+        ),
+        (
+            b"Grpc-Status: 3\r\nGrpc-Message: page_size must be positive\r\n",
+            ErrorClass::ClientError,
+        ),
+        // ABORTED passes: retried as a 5xx is, not told to the model as its fault.
+        (
+            b"grpc-status:10\r\ngrpc-message:conflict\r\n",
+            ErrorClass::ServerError,
+        ),
+        (
+            b"grpc-status:14\ngrpc-message:upstream connect error\n",
+            ErrorClass::ServerError,
+        ),
+        (b"grpc-status:12\r\n", ErrorClass::ContractDrift),
+    ] {
+        for body in [
+            grpc_web_frame(0x80, trailers),
+            [message.clone(), grpc_web_frame(0x80, trailers)].concat(),
+        ] {
+            match framed(body) {
+                AttemptResult::Failed {
+                    class,
+                    detail:
+                        Detail::Status {
+                            status: 200,
+                            excerpt,
+                        },
+                    ..
+                } => {
+                    assert_eq!(class, want, "{trailers:?}");
+                    assert!(excerpt.starts_with("grpc-status "), "{excerpt}");
+                }
+                other => panic!("{trailers:?}: {other:?}"),
+            }
+        }
+    }
+    // OK in the trailers, a message that merely holds the words, a last frame that is a
+    // message, and frames that do not fill the body exactly are no gRPC failure.
+    for body in [
+        [message.clone(), grpc_web_frame(0x80, b"grpc-status:0\r\n")].concat(),
+        [
+            grpc_web_frame(0, b"grpc-status:16"),
+            grpc_web_frame(0x80, b"grpc-status:0\r\n"),
+        ]
+        .concat(),
+        [grpc_web_frame(0x80, b"grpc-status:16\r\n"), message.clone()].concat(),
+        [
+            grpc_web_frame(0x80, b"grpc-status:16\r\n"),
+            vec![0x80, 0, 0],
+        ]
+        .concat(),
+        vec![0x80, 0xff, 0xff, 0xff, 0xff],
+    ] {
+        assert!(
+            !matches!(
+                framed(body.clone()),
+                AttemptResult::Failed {
+                    detail: Detail::Status { .. },
+                    ..
+                }
+            ),
+            "{body:?}"
+        );
+    }
+    // A body of another type is not looked into.
+    let plain = grpc_web_frame(0x80, b"grpc-status:16\r\n");
+    assert!(!matches!(
+        two_hundred(&tool, &String::from_utf8_lossy(&plain), now),
+        AttemptResult::Failed {
+            detail: Detail::Status { .. },
+            ..
+        }
+    ));
+}
+
+#[test]
+fn a_json_rpc_error_sent_with_a_200_is_classified_by_its_code_and_words() {
+    let tool = declared_tool();
+    let now = chrono::Utc
+        .with_ymd_and_hms(2026, 12, 4, 15, 30, 0)
+        .unwrap();
+    for (body, want) in [
+        (
+            r#"{"jsonrpc":"2.0","error":{"code":-32005,"message":"Node is behind by 42 slots"},"id":1}"#,
+            ErrorClass::ServerError,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}}"#,
+            ErrorClass::ClientError,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#,
+            ErrorClass::ContractDrift,
+        ),
+        (
+            r#"{"result":null,"error":{"code":-8,"message":"Invalid parameter, expected hex txid"},"id":"1"}"#,
+            ErrorClass::ClientError,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"header not found, try again later"}}"#,
+            ErrorClass::ServerError,
+        ),
+    ] {
+        match two_hundred(&tool, body, now) {
+            AttemptResult::Failed {
+                class,
+                detail: Detail::Status { status: 200, .. },
+                ..
+            } => assert_eq!(class, want, "{body}"),
+            other => panic!("{body}: {other:?}"),
+        }
+    }
+    // A result, even one that holds a failure as data, is no JSON-RPC failure.
+    let result = r#"{"jsonrpc":"2.0","id":1,"result":{"meta":{"err":{"InstructionError":[0]}}}}"#;
+    assert!(!matches!(
+        two_hundred(&tool, result, now),
+        AttemptResult::Failed {
+            detail: Detail::Status { .. },
+            ..
+        }
+    ));
+}
+
 #[test]
 fn a_maintenance_page_sent_with_a_200_is_unavailability_only_when_the_contract_refuses_it() {
     let tool = declared_tool();
