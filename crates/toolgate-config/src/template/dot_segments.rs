@@ -10,11 +10,15 @@
 //! them turns `..%2F..%2Fadmin` into `/admin`, a path outside the tool's, with the
 //! dependency's credentials on it. Applications that apply Unicode compatibility
 //! normalisation (NFKC) to a decoded path read `‥` and `．．` as `..` and `／` as `/`.
-//! So a value is refused when any reading of it — as written, or with up to
-//! [`DECODED_LAYERS`] layers of percent-encoding undone (`%XX`, and IIS's `%uXXXX`,
-//! so `%u002e%u002e` is `..`), with or without those
-//! compatibility forms folded, split at `/` or `\`, with a segment's `;parameters`
-//! dropped — has a `.` or `..` part.
+//! A Windows program that hands a path to a code-page ("ANSI") API has it converted
+//! with the code page's best fit, which writes look-alikes as the ASCII they resemble:
+//! `∕` (DIVISION SLASH) as `/`, `¥` as `\` in the Japanese code page and `₩` in the
+//! Korean one, whose byte for `\` those signs share (the "WorstFit" research of
+//! 2024 walked out of web roots with them). So a value is refused when any reading of
+//! it — as written, or with up to [`DECODED_LAYERS`] layers of percent-encoding undone
+//! (`%XX`, and IIS's `%uXXXX`, so `%u002e%u002e` is `..`), with or without those
+//! compatibility and best-fit forms folded, split at `/` or `\`, with a segment's
+//! `;parameters` dropped — has a `.` or `..` part.
 
 use std::borrow::Cow;
 
@@ -122,14 +126,19 @@ fn names_a_dot_segment(reading: &str) -> bool {
     reading.split(['/', '\\']).any(is_dot_segment)
 }
 
-/// `reading` with the characters whose NFKC form is a dot, two dots or a separator
-/// written as those (only they matter here; everything else is kept as it is).
+/// `reading` with the characters whose NFKC form or Windows best-fit form is a dot,
+/// two dots or a separator written as those (only they matter here; everything else is
+/// kept as it is).
 fn folded(reading: &str) -> Cow<'_, str> {
     let fold = |c: char| match c {
         '\u{2024}' | '\u{fe52}' | '\u{ff0e}' => Some("."),
         '\u{2025}' | '\u{fe30}' => Some(".."),
-        '\u{ff0f}' => Some("/"),
-        '\u{fe68}' | '\u{ff3c}' => Some("\\"),
+        // FULLWIDTH SOLIDUS (NFKC); DIVISION SLASH (best fit) and FRACTION SLASH (a
+        // confusable of `/` that normalising readers fold the same way).
+        '\u{ff0f}' | '\u{2215}' | '\u{2044}' => Some("/"),
+        // SMALL and FULLWIDTH REVERSE SOLIDUS (NFKC); YEN SIGN and WON SIGN, the
+        // Japanese and Korean code pages' `\` (best fit); SET MINUS (best fit).
+        '\u{fe68}' | '\u{ff3c}' | '\u{a5}' | '\u{20a9}' | '\u{2216}' => Some("\\"),
         _ => None,
     };
     if !reading.chars().any(|c| fold(c).is_some()) {
@@ -145,8 +154,11 @@ fn folded(reading: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Whether `part` names `.` or `..` as a server reads it: up to a `;` (Tomcat's and
+/// Jetty's path parameters), or up to a NUL, where a server that hands the path to C
+/// string functions (old PHP's file functions, CWE-158) sees it end.
 fn is_dot_segment(part: &str) -> bool {
-    let name = part.split(';').next().unwrap_or(part);
+    let name = part.split([';', '\0']).next().unwrap_or(part);
     name == "." || name == ".."
 }
 
@@ -201,6 +213,61 @@ mod tests {
             ".%252e/admin",
         ] {
             assert!(could_name_a_dot_segment(climbing), "{climbing:?}");
+        }
+    }
+
+    /// Look-alikes of `/` and `\\` that a Windows code page's best fit (or a
+    /// normalising reader) turns into separators: WorstFit (Orange Tsai and Splitline,
+    /// 2024) climbed out of roots with `¥` under code page 932 and `₩` under 949;
+    /// xroche/httrack#1410 shows U+00A5 leaving CP932 as `0x5C`.
+    #[test]
+    fn windows_best_fit_lookalikes_of_separators_climb() {
+        for climbing in [
+            "..\u{2215}..\u{2215}admin",
+            "..\u{a5}..\u{a5}windows\u{a5}win.ini",
+            "..\u{20a9}admin",
+            "..\u{2216}admin",
+            "..\u{2044}admin",
+            "\u{ff0e}\u{ff0e}\u{2215}admin",
+            "\u{2025}\u{2215}admin",
+            "a\u{2215}..",
+        ] {
+            assert!(could_name_a_dot_segment(climbing), "{climbing:?}");
+        }
+    }
+
+    /// A NUL ends the path for a server that reads it as a C string: `..%00.png` is
+    /// `..` there (PayloadsAllTheThings, "Null byte"; CWE-158).
+    #[test]
+    fn a_dot_segment_cut_short_by_a_nul_climbs() {
+        for climbing in ["..\0.png", "..%00.png", "..%2500/x", "a/.\0x", "..%u0000"] {
+            assert!(could_name_a_dot_segment(climbing), "{climbing:?}");
+        }
+        for plain in ["a\0..", "...\0", "x\0"] {
+            assert!(!could_name_a_dot_segment(plain), "{plain:?}");
+        }
+    }
+
+    #[test]
+    fn windows_best_fit_percent_encoded_lookalikes_climb() {
+        for climbing in [
+            // Percent-encoded once and twice, and in IIS's `%uXXXX`.
+            "..%E2%88%95admin",
+            "..%C2%A5admin",
+            "..%25E2%2582%25A9admin",
+            "..%u2215admin",
+        ] {
+            assert!(could_name_a_dot_segment(climbing), "{climbing:?}");
+        }
+        // The signs in ordinary values stay usable.
+        for plain in [
+            "\u{a5}1000",
+            "\u{20a9}500",
+            "1\u{2215}2",
+            "a\u{2216}b",
+            "\u{a5}..x",
+        ] {
+            assert!(!could_name_a_dot_segment(plain), "{plain:?}");
         }
     }
 

@@ -37,7 +37,8 @@ pub(super) fn path_text(items: &[String], segments: bool) -> Result<String, Rend
 
 /// Why a value that could name a `.` or `..` segment is refused, for the model.
 const CLIMBS: &str = ": it has a `.` or `..` part as a server may read it (split at `/` or `\\`, \
-     before a `;`, percent-decoded or NFKC-normalised), which could name a path outside the tool's";
+     before a `;` or a NUL, percent-decoded, NFKC-normalised or with a Windows code page's \
+     look-alikes of `/` and `\\`), which could name a path outside the tool's";
 
 /// A `{+name}` value as path segments: each `/`-separated part encoded as one segment
 /// (so `?`, `#`, `%` and `@` stay inside it). An empty part (a leading, trailing or

@@ -20,6 +20,7 @@ pub mod notification_budget;
 mod relayed_text;
 pub(crate) mod result_check;
 pub(crate) mod secret_form;
+mod smuggled_text;
 pub mod unknown_tool;
 
 use std::future::Future;

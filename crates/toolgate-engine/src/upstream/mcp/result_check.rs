@@ -10,6 +10,9 @@
 //!   hundreds of thousands of empty ones, each an object for the client to build);
 //! - no line of its text reading as toolgate's own note ([`super::note_lines`]): such
 //!   lines are marked, and only then is the result rewritten;
+//! - no words spelt in characters no person sees in the text of a `text` block or an
+//!   embedded resource ([`super::smuggled_text`]: tag characters outside an emoji flag,
+//!   runs of variation selectors); each run of them becomes one U+FFFD;
 //! - the words of a `resource_link` (`name`, `title`, `description`, which a client
 //!   shows as it shows a listed resource's) held to the rule of a listed resource's:
 //!   no hidden character ([`super::relayed_text::hidden`]: tags, zero-width and
@@ -28,6 +31,7 @@ use serde_json::value::RawValue;
 
 use super::note_lines;
 use super::relayed_text::hidden;
+use super::smuggled_text;
 
 /// The members of a `resource_link` block a client shows as words.
 const LINK_WORDS: [&str; 3] = ["name", "title", "description"];
@@ -39,7 +43,7 @@ pub const MAX_NESTING: usize = 128;
 pub const MAX_BLOCKS: usize = 10_000;
 
 /// The result to pass on: `body` itself, or `body` with the text lines that read as
-/// toolgate's notes marked. `Err` says how the result breaks the protocol.
+/// toolgate's notes marked and smuggled characters dropped. `Err` says how the result breaks the protocol.
 pub fn checked(body: &bytes::Bytes, content: Option<&RawValue>) -> Result<bytes::Bytes, String> {
     if nested_deeper_than(body, MAX_NESTING) {
         return Err(format!(
@@ -158,14 +162,18 @@ fn link_word_needs_cleaning(text: &str) -> bool {
     text.chars().any(hidden) || note_lines::marked(text).is_some()
 }
 
-/// A JSON string with its lines that read as toolgate's notes marked, when it has any.
+/// A JSON string with its smuggled characters dropped and its lines that read as
+/// toolgate's notes marked, when it has either.
 fn marked_text(raw: &str) -> Option<String> {
     let text: String = serde_json::from_str(raw).ok()?;
-    note_lines::marked(&text).and_then(|m| serde_json::to_string(&m).ok())
+    let cleaned = smuggled_text::cleaned(&text);
+    let visible = cleaned.as_deref().unwrap_or(&text);
+    let marked = note_lines::marked(visible).or(cleaned)?;
+    serde_json::to_string(&marked).ok()
 }
 
-/// Checks one content block; true when a text of it has lines to mark (or a link's
-/// words hidden characters to drop).
+/// Checks one content block; true when a text of it has lines to mark or smuggled
+/// characters to drop (or a link's words hidden characters to drop).
 fn check_block(raw: &RawValue) -> Result<bool, String> {
     #[derive(Deserialize)]
     struct Block<'a> {
@@ -212,7 +220,7 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
     match kind.as_str() {
         "text" => {
             needs(block.text, "text")?;
-            Ok(has_note_lines(block.text))
+            Ok(text_to_rewrite(block.text))
         }
         "image" | "audio" => {
             needs(block.mime_type, "mimeType")?;
@@ -241,7 +249,7 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
                 return Ok(false);
             }
             needs(resource.text, "resource.text")?;
-            Ok(has_note_lines(resource.text))
+            Ok(text_to_rewrite(resource.text))
         }
         _ => Err(format!(
             "has the type {}, which is not a content type",
@@ -290,14 +298,18 @@ pub(crate) fn resource_contents(answer: &serde_json::Value) -> Result<(), String
     Ok(())
 }
 
-/// Whether a JSON string's text has lines that read as toolgate's notes.
-fn has_note_lines(text: Option<&RawValue>) -> bool {
+/// Whether a JSON string's text has lines that read as toolgate's notes, or smuggled
+/// characters.
+fn text_to_rewrite(text: Option<&RawValue>) -> bool {
     let Some(raw) = text else { return false };
+    let needs = |text: &str| {
+        note_lines::marked(text).is_some()
+            || (smuggled_text::may_hold(text) && smuggled_text::cleaned(text).is_some())
+    };
     // Borrowed when the string has no escapes (no copy), else decoded.
     match serde_json::from_str::<&str>(raw.get()) {
-        Ok(text) => note_lines::marked(text).is_some(),
-        Err(_) => serde_json::from_str::<String>(raw.get())
-            .is_ok_and(|text| note_lines::marked(&text).is_some()),
+        Ok(text) => needs(text),
+        Err(_) => serde_json::from_str::<String>(raw.get()).is_ok_and(|text| needs(&text)),
     }
 }
 
