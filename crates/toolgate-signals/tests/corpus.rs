@@ -38,9 +38,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1222;
+const FLOOR: usize = 1272;
 
-const FILES: [(&str, &str); 28] = [
+const FILES: [(&str, &str); 29] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -70,6 +70,7 @@ const FILES: [(&str, &str); 28] = [
     ("holdout17", include_str!("corpus/holdout17.json")),
     ("holdout18", include_str!("corpus/holdout18.json")),
     ("holdout19", include_str!("corpus/holdout19.json")),
+    ("holdout20", include_str!("corpus/holdout20.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
     ("recovery", include_str!("corpus/recovery.json")),
     ("recovery2", include_str!("corpus/recovery2.json")),
