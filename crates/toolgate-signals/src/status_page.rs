@@ -42,6 +42,9 @@
 //! - Lists of open incidents and maintenances (Statuspage `incidents/unresolved.json`,
 //!   Slack's `active_incidents`, Google Cloud's `incidents.json`, Zendesk's
 //!   `/api/incidents/active`, Cachet's `/api/v1/incidents`, …): see `status_page/events.rs`.
+//! - RSS and Atom status feeds (Azure status, the AWS Health Dashboard's per-service
+//!   feeds, every Statuspage's `history.atom`): each incident's newest entry, by the state
+//!   it names, see `status_page/feed.rs`.
 //! - Check-result series (Gatus endpoint statuses, Uptime Kuma heartbeats): the newest
 //!   result of each monitor, see `status_page/series.rs`.
 //!
@@ -76,6 +79,7 @@ use serde_json::{Map, Value};
 
 mod components;
 mod events;
+mod feed;
 mod scale;
 mod series;
 mod text;
@@ -151,7 +155,9 @@ fn parse_as(body: &[u8], partial: PartialFailure) -> Option<PageStatus> {
         Ok(v) => v,
         // Probes answer in a word or a sentence: `OK`, `LIVE`, `Ok.`, "Prometheus
         // Server is Healthy.".
-        Err(_) => return text::parse(body),
+        // A provider's RSS or Atom feed of its incidents (Azure status, AWS Health
+        // Dashboard, every Statuspage's `history.atom`).
+        Err(_) => return feed::parse(body).or_else(|| text::parse(body)),
     };
     // A probe whose framework serialises every answer as JSON sends its sentence as a
     // JSON string: Qdrant's `/readyz` answers `"all shards are ready"`. The words are

@@ -1,0 +1,260 @@
+//! Status feeds: the RSS 2.0 or Atom feed a provider publishes of its incidents, where it
+//! has no JSON status document (Azure status, the AWS Health Dashboard's per-service
+//! feeds) or beside one (every Atlassian Statuspage's `history.rss` and `history.atom`,
+//! Google Cloud's `feed.atom`).
+//!
+//! Sources: the feeds django-health-check reads as status checks
+//! (github.com/codingjoe/django-health-check, `health_check/contrib/rss.py`: AWS, Heroku
+//! and Azure RSS; Google Cloud, Fly.io, Platform.sh, DigitalOcean, Render, Vercel and
+//! Railway Atom); an AWS item as Grafana's Infinity data source prints it (`Service is
+//! operating normally: [RESOLVED] SMS Delivery Delays`, grafana-infinity-datasource
+//! `docs/sources/examples/rss-feeds.md`).
+//!
+//! A feed is history, newest first, so an entry says how things stand only by the state
+//! it names: the first incident-lifecycle word of its title, else of its text
+//! (Statuspage writes each update as `<strong>Resolved</strong> - …`, newest first;
+//! Google Cloud titles start `RESOLVED:` or `UPDATE:`; AWS titles say `Service is
+//! operating normally` or `[RESOLVED]`). Resolved and completed entries are over, and
+//! scheduled ones have not begun; an entry naming no state is open, since providers that
+//! publish a feed of current events (Azure) drop what is over. One incident can appear
+//! several times, each update a new item (AWS): only its newest entry speaks for it, so
+//! a later `[RESOLVED]` closes the earlier `Informational message:` of the same title.
+//! An open incident is degraded, or down when its title says the service is out
+//! (`Service disruption`, `Major outage`); an empty feed, or one where all is over, is
+//! healthy. Work is bounded: at most [`MAX_ENTRIES`] entries and the first
+//! [`MAX_FEED`] bytes are read.
+
+use super::{Health, MAX_COMPONENTS, PageStatus, worse};
+
+/// Bytes of a feed read; its newest entries come first.
+const MAX_FEED: usize = 256 * 1024;
+/// Entries read from a feed.
+const MAX_ENTRIES: usize = 64;
+/// Bytes of an entry's text searched for its state; the newest update leads.
+const MAX_STATE_TEXT: usize = 2048;
+
+/// Reads `body` as an RSS or Atom status feed; `None` for any other body.
+pub(super) fn parse(body: &[u8]) -> Option<PageStatus> {
+    let body = &body[..body.len().min(MAX_FEED)];
+    // A cut may split a character; what precedes it is still read.
+    let text = match std::str::from_utf8(body) {
+        Ok(t) => t,
+        Err(e) => std::str::from_utf8(&body[..e.valid_up_to()]).ok()?,
+    };
+    let (open_tag, close_tag) = feed_kind(text)?;
+    let mut seen: Vec<String> = Vec::new();
+    let mut health = Health::Healthy;
+    let mut components = Vec::new();
+    let mut first_open: Option<String> = None;
+    for entry in entries(text, open_tag, close_tag).take(MAX_ENTRIES) {
+        let title = element_text(entry, "title").unwrap_or_default();
+        let key = incident_key(&title);
+        if seen.contains(&key) {
+            continue;
+        }
+        seen.push(key);
+        let body_text = ["description", "content", "summary"]
+            .iter()
+            .find_map(|name| element_text(entry, name))
+            .unwrap_or_default();
+        // The title's state, unless it only calls the work scheduled: its text then
+        // says whether it has begun (Statuspage's "Scheduled maintenance for …"
+        // entries, updated "In progress").
+        let state = match state_of(&title) {
+            Some(State::Planned) => state_of(&body_text).or(Some(State::Planned)),
+            None => state_of(&body_text),
+            said => said,
+        };
+        let entry_health = match state {
+            Some(State::Over | State::Planned) => continue,
+            Some(State::Open) | None => out_of_service(&title),
+        };
+        health = worse(health, entry_health);
+        first_open.get_or_insert_with(|| title.clone());
+        if components.len() < MAX_COMPONENTS {
+            let word = if entry_health == Health::Down {
+                "outage"
+            } else {
+                "open"
+            };
+            components.push((title, word.to_owned()));
+        }
+    }
+    Some(PageStatus {
+        health,
+        indicator: if components.is_empty() {
+            "no open events".to_owned()
+        } else {
+            format!("{} open", components.len())
+        },
+        description: first_open,
+        components,
+    })
+}
+
+/// The entry element of an RSS (`<rss>` with `<item>`s) or Atom (`<feed>` with
+/// `<entry>`s) document, judged by its root element; `None` for other markup.
+fn feed_kind(text: &str) -> Option<(&'static str, &'static str)> {
+    let mut rest = text.trim_start();
+    // The XML declaration, comments and processing instructions come before the root.
+    while let Some(after) = rest.strip_prefix('<') {
+        if after.starts_with(['?', '!']) {
+            rest = after[after.find('>')? + 1..].trim_start();
+            continue;
+        }
+        let name_end = after.find(|c: char| c.is_whitespace() || c == '>')?;
+        return match after[..name_end].rsplit(':').next()? {
+            "rss" | "RDF" => Some(("<item", "</item>")),
+            "feed" if after.contains("http://www.w3.org/2005/Atom") => Some(("<entry", "</entry>")),
+            _ => None,
+        };
+    }
+    None
+}
+
+/// Each entry's inner markup, in document order.
+fn entries<'a>(
+    text: &'a str,
+    open_tag: &'static str,
+    close_tag: &'static str,
+) -> impl Iterator<Item = &'a str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        loop {
+            let at = rest.find(open_tag)?;
+            let after = &rest[at + open_tag.len()..];
+            // `<items>` or `<entryType>` is another element.
+            if !after.starts_with(['>', ' ', '\t', '\r', '\n']) {
+                rest = after;
+                continue;
+            }
+            let end = after.find(close_tag).unwrap_or(after.len());
+            rest = &after[end..];
+            return Some(&after[..end]);
+        }
+    })
+}
+
+/// The text of the first `<name>` element in `entry`, its CDATA unwrapped and its
+/// escaped markup (an Atom `content type="html"`) decoded enough to read words.
+fn element_text(entry: &str, name: &str) -> Option<String> {
+    let open = format!("<{name}");
+    let mut rest = entry;
+    let inner = loop {
+        let at = rest.find(&open)?;
+        let after = &rest[at + open.len()..];
+        if !after.starts_with(['>', ' ', '\t', '\r', '\n']) {
+            rest = after;
+            continue;
+        }
+        let start = after.find('>')? + 1;
+        if after[..start].ends_with("/>") {
+            return None;
+        }
+        let body = &after[start..];
+        let end = body.find(&format!("</{name}>")).unwrap_or(body.len());
+        break &body[..end];
+    };
+    let inner = inner.trim();
+    let inner = inner
+        .strip_prefix("<![CDATA[")
+        .map_or(inner, |s| s.strip_suffix("]]>").unwrap_or(s));
+    let cut = inner
+        .char_indices()
+        .nth(MAX_STATE_TEXT)
+        .map_or(inner.len(), |(i, _)| i);
+    Some(
+        inner[..cut]
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&")
+            .trim()
+            .to_owned(),
+    )
+}
+
+/// An incident's name in a title, without the state a provider puts before it:
+/// `Informational message: [RESOLVED] Increased API Error Rates` and `Service is
+/// operating normally: Increased API Error Rates` are one incident.
+fn incident_key(title: &str) -> String {
+    let lower = title.to_ascii_lowercase();
+    let name = lower.split_once(": ").map_or(lower.as_str(), |(_, n)| n);
+    name.replace("[resolved]", "").trim().to_owned()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Resolved, completed, operating normally again.
+    Over,
+    /// Announced for later, not begun.
+    Planned,
+    /// Being worked on, or in progress.
+    Open,
+}
+
+/// Incident-lifecycle words, with the state each names.
+const STATE_WORDS: [(&str, State); 14] = [
+    ("resolved", State::Over),
+    ("completed", State::Over),
+    ("operating normally", State::Over),
+    ("postmortem", State::Over),
+    ("scheduled", State::Planned),
+    ("upcoming", State::Planned),
+    ("investigating", State::Open),
+    ("identified", State::Open),
+    ("monitoring", State::Open),
+    ("in progress", State::Open),
+    ("verifying", State::Open),
+    ("update", State::Open),
+    ("active", State::Open),
+    ("mitigated", State::Over),
+];
+
+/// The state named first in `text`: the newest update leads an entry's text.
+fn state_of(text: &str) -> Option<State> {
+    let lower = text.to_ascii_lowercase();
+    let first = STATE_WORDS
+        .iter()
+        .filter_map(|(word, state)| find_word(&lower, word).map(|at| (at, *state)))
+        .min_by_key(|(at, _)| *at)
+        .map(|(_, state)| state)?;
+    // "Scheduled maintenance in progress": work that was planned and has begun.
+    if first == State::Planned && find_word(&lower, "in progress").is_some() {
+        return Some(State::Open);
+    }
+    Some(first)
+}
+
+/// Where `word` occurs in `text` as a word of its own (`update` not in `updated`).
+fn find_word(text: &str, word: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = text[from..].find(word) {
+        let at = from + i;
+        let end = at + word.len();
+        let before = text[..at].chars().next_back();
+        let after = text[end..].chars().next();
+        if !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric) {
+            return Some(at);
+        }
+        from = end;
+    }
+    None
+}
+
+/// An open incident is degraded, or down when its title says the service is out.
+fn out_of_service(title: &str) -> Health {
+    let lower = title.to_ascii_lowercase();
+    let down = [
+        "service disruption",
+        "major outage",
+        "full outage",
+        "complete outage",
+        "is down",
+    ]
+    .iter()
+    .any(|p| lower.contains(p));
+    if down { Health::Down } else { Health::Degraded }
+}
+
+#[cfg(test)]
+mod tests;
