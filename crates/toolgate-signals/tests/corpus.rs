@@ -38,7 +38,7 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1288;
+const FLOOR: usize = 1291;
 
 const FILES: [(&str, &str); 29] = [
     (

@@ -103,9 +103,13 @@ fn feed_kind(text: &str) -> Option<(&'static str, &'static str)> {
             continue;
         }
         let name_end = after.find(|c: char| c.is_whitespace() || c == '>')?;
+        let root_tag = &after[..after.find('>')?];
         return match after[..name_end].rsplit(':').next()? {
             "rss" | "RDF" => Some(("<item", "</item>")),
-            "feed" if after.contains("http://www.w3.org/2005/Atom") => Some(("<entry", "</entry>")),
+            // Atom's root names its namespace; another `<feed>` is some other document.
+            "feed" if root_tag.contains("http://www.w3.org/2005/Atom") => {
+                Some(("<entry", "</entry>"))
+            }
             _ => None,
         };
     }

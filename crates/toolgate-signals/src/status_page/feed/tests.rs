@@ -92,6 +92,8 @@ fn other_markup_is_not_a_feed() {
         "<?xml version=\"1.0\"?><s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body/></s:Envelope>",
         "<!DOCTYPE html><html><body><item>Investigating</item></body></html>",
         "<feed><entry><title>Investigating</title></entry></feed>",
+        // The namespace only further down, not on the root.
+        "<feed><entry><title>Investigating</title><link href=\"http://www.w3.org/2005/Atom\"/></entry></feed>",
         "<rsslike><item><title>x</title></item></rsslike>",
         "OK",
         "",
