@@ -23,6 +23,22 @@
 //! (`Service disruption`, `Major outage`); an empty feed, or one where all is over, is
 //! healthy. Work is bounded: at most [`MAX_ENTRIES`] entries and the first
 //! [`MAX_FEED`] bytes are read.
+//!
+//! A feed has no end for an incident whose closing update never came, so an open
+//! reading also ages out, measured from the entry's own date (Atom `<updated>`, else
+//! `<published>`; RSS `<pubDate>`; RSS 1.0 `<dc:date>`) to the time the feed was
+//! fetched, which the caller gives. An entry naming no state is open only because a
+//! feed of current events still lists it, and is over once it is [`UNSTATED_OPEN_FOR`]
+//! old: providers post updates on a live incident every few hours, while a feed that is
+//! not a status feed at all (a blog, a changelog) names no state and keeps every entry
+//! for months. An entry whose newest update says work goes on (`Investigating`,
+//! `Monitoring`, `In progress`) is the provider's own word and lasts longer,
+//! [`STATED_OPEN_FOR`], long enough for a multi-day outage or maintenance between
+//! updates, short enough that an incident left in `Monitoring` and never closed stops
+//! reading degraded. An entry with no date that parses, or a read with no clock, is
+//! judged by its state alone.
+
+use chrono::{DateTime, TimeDelta, Utc};
 
 use super::{Health, MAX_COMPONENTS, PageStatus, worse};
 
@@ -32,9 +48,16 @@ const MAX_FEED: usize = 256 * 1024;
 const MAX_ENTRIES: usize = 64;
 /// Bytes of an entry's text searched for its state; the newest update leads.
 const MAX_STATE_TEXT: usize = 2048;
+/// How long an entry naming no state stays open after its date.
+const UNSTATED_OPEN_FOR: TimeDelta = TimeDelta::hours(72);
+/// How long an entry whose newest update says work goes on stays open after its date.
+const STATED_OPEN_FOR: TimeDelta = TimeDelta::days(7);
+/// Entry elements that date it, the latest update first.
+const DATE_ELEMENTS: [&str; 4] = ["updated", "pubDate", "dc:date", "published"];
 
-/// Reads `body` as an RSS or Atom status feed; `None` for any other body.
-pub(super) fn parse(body: &[u8]) -> Option<PageStatus> {
+/// Reads `body` as an RSS or Atom status feed; `None` for any other body. `now`, the
+/// time the feed was fetched, ages out open entries; without it none ages out.
+pub(super) fn parse(body: &[u8], now: Option<DateTime<Utc>>) -> Option<PageStatus> {
     let body = &body[..body.len().min(MAX_FEED)];
     // A cut may split a character; what precedes it is still read.
     let text = match std::str::from_utf8(body) {
@@ -65,10 +88,18 @@ pub(super) fn parse(body: &[u8]) -> Option<PageStatus> {
             None => state_of(&body_text),
             said => said,
         };
-        let entry_health = match state {
+        let open_for = match state {
             Some(State::Over | State::Planned) => continue,
-            Some(State::Open) | None => out_of_service(&title),
+            Some(State::Open) => STATED_OPEN_FOR,
+            None => UNSTATED_OPEN_FOR,
         };
+        // Only the date is read, and only for an entry that would otherwise be open.
+        if let Some(now) = now
+            && entry_date(entry).is_some_and(|at| now - at > open_for)
+        {
+            continue;
+        }
+        let entry_health = out_of_service(&title);
         health = worse(health, entry_health);
         first_open.get_or_insert_with(|| title.clone());
         if components.len() < MAX_COMPONENTS {
@@ -175,6 +206,19 @@ fn element_text(entry: &str, name: &str) -> Option<String> {
             .trim()
             .to_owned(),
     )
+}
+
+/// When an entry was last updated, from the first of [`DATE_ELEMENTS`] that parses as
+/// RFC 3339 (Atom, `dc:date`) or RFC 2822 (RSS `pubDate`, `Fri, 14 Jan 2022 14:44:00
+/// PST`).
+fn entry_date(entry: &str) -> Option<DateTime<Utc>> {
+    DATE_ELEMENTS.iter().find_map(|name| {
+        let text = element_text(entry, name)?;
+        DateTime::parse_from_rfc3339(&text)
+            .or_else(|_| DateTime::parse_from_rfc2822(&text))
+            .ok()
+            .map(|t| t.with_timezone(&Utc))
+    })
 }
 
 /// An incident's name in a title, without the state a provider puts before it:

@@ -1,7 +1,7 @@
 use super::*;
 
 fn health(body: &str) -> Option<Health> {
-    parse(body.as_bytes()).map(|p| p.health)
+    parse(body.as_bytes(), None).map(|p| p.health)
 }
 
 fn rss(items: &str) -> String {
@@ -57,7 +57,7 @@ fn statuspage_history_atom_reads_the_newest_update_of_each_incident() {
     );
     assert_eq!(health(&atom(&resolved)), Some(Health::Healthy));
     let both = atom(&format!("{investigating}{resolved}"));
-    let p = parse(both.as_bytes()).unwrap();
+    let p = parse(both.as_bytes(), None).unwrap();
     assert_eq!(p.health, Health::Degraded);
     assert_eq!(p.description.as_deref(), Some("Elevated API latency"));
     let planned = entry(
@@ -109,10 +109,12 @@ fn bad_input_stays_bounded() {
     assert_eq!(health(&many), Some(Health::Degraded));
     let mut cut = rss("<item><title>Investigating é</title></item>").into_bytes();
     cut.truncate(cut.len() - 30);
-    assert!(parse(&cut).is_some());
-    let p =
-        parse(rss(&"<item><title>Open thing</title></item>".repeat(MAX_ENTRIES * 4)).as_bytes())
-            .unwrap();
+    assert!(parse(&cut, None).is_some());
+    let p = parse(
+        rss(&"<item><title>Open thing</title></item>".repeat(MAX_ENTRIES * 4)).as_bytes(),
+        None,
+    )
+    .unwrap();
     assert!(p.components.len() <= MAX_COMPONENTS);
 }
 
@@ -125,4 +127,136 @@ fn a_status_page_answering_with_a_feed_is_read() {
     let p = crate::status_page::read_response(200, body.as_bytes()).unwrap();
     assert_eq!(p.health, Health::Degraded);
     assert_eq!(p.components.len(), 1);
+}
+
+fn at(t: &str) -> Option<DateTime<Utc>> {
+    Some(DateTime::parse_from_rfc3339(t).unwrap().with_timezone(&Utc))
+}
+
+fn health_at(body: &str, now: &str) -> Option<Health> {
+    parse(body.as_bytes(), at(now)).map(|p| p.health)
+}
+
+/// An Azure status item as the feed prints a current event: no lifecycle word.
+fn azure_item(date: &str) -> String {
+    format!(
+        "<item><title>Azure Front Door - Connectivity issues</title><description>Starting at 10:30 UTC on 01 Jun 2025, customers using Azure Front Door may experience intermittent connectivity errors.</description><pubDate>{date}</pubDate></item>"
+    )
+}
+
+#[test]
+fn an_entry_naming_no_state_is_over_after_72_hours() {
+    let feed = rss(&azure_item("Sun, 01 Jun 2025 10:30:00 Z"));
+    assert_eq!(
+        health_at(&feed, "2025-06-01T12:00:00Z"),
+        Some(Health::Degraded)
+    );
+    assert_eq!(
+        health_at(&feed, "2025-06-04T10:00:00Z"),
+        Some(Health::Degraded)
+    );
+    assert_eq!(
+        health_at(&feed, "2025-06-04T11:00:00Z"),
+        Some(Health::Healthy)
+    );
+    // A feed that is no status feed, a product blog's posts, names no state either.
+    let blog = rss(
+        "<item><title>Introducing faster cold starts</title><description>Functions now start up to 40% faster.</description><pubDate>Tue, 11 Mar 2025 16:00:00 +0000</pubDate></item>\
+         <item><title>New regions in Asia</title><description>Two new regions are available.</description><pubDate>Thu, 20 Feb 2025 09:00:00 +0000</pubDate></item>",
+    );
+    let p = parse(blog.as_bytes(), at("2025-06-01T12:00:00Z")).unwrap();
+    assert_eq!(p.health, Health::Healthy);
+    assert!(p.components.is_empty());
+    assert_eq!(p.description, None);
+}
+
+#[test]
+fn an_entry_saying_work_goes_on_is_over_after_seven_days() {
+    // A Statuspage history.atom incident left in Investigating: `<updated>` is the
+    // newest update, `<published>` when the incident was opened.
+    let entry = |published: &str, updated: &str| {
+        atom(&format!(
+            "<entry><published>{published}</published><updated>{updated}</updated><title>Elevated API latency</title><content type=\"html\">&lt;strong&gt;Investigating&lt;/strong&gt; - We are looking into elevated latency.</content></entry>"
+        ))
+    };
+    let stale = entry("2025-05-20T10:00:00Z", "2025-05-30T10:00:00Z");
+    // Four days after its last update: past the bound for an entry naming no state,
+    // within the one for a stated open state.
+    assert_eq!(
+        health_at(&stale, "2025-06-03T10:00:00Z"),
+        Some(Health::Degraded)
+    );
+    assert_eq!(
+        health_at(&stale, "2025-06-06T11:00:00Z"),
+        Some(Health::Healthy)
+    );
+    // Opened weeks ago and updated an hour ago: the update counts.
+    let long_running = entry("2025-05-01T10:00:00Z", "2025-06-01T11:00:00Z");
+    assert_eq!(
+        health_at(&long_running, "2025-06-01T12:00:00Z"),
+        Some(Health::Degraded)
+    );
+}
+
+#[test]
+fn an_rss_date_in_a_named_zone_is_read() {
+    // The AWS Health Dashboard dates its items in US time zones.
+    let feed = rss(
+        "<item><title><![CDATA[Service disruption: Increased API Error Rates]]></title><description><![CDATA[We are investigating increased error rates.]]></description><pubDate>Fri, 14 Jan 2022 09:02:00 PST</pubDate></item>",
+    );
+    // 09:02 PST is 17:02 UTC.
+    assert_eq!(health_at(&feed, "2022-01-14T17:30:00Z"), Some(Health::Down));
+    assert_eq!(
+        health_at(&feed, "2022-01-21T17:03:00Z"),
+        Some(Health::Healthy)
+    );
+}
+
+#[test]
+fn an_old_open_entry_leaves_the_fresh_one_to_speak() {
+    let feed = rss(&format!(
+        "<item><title>Azure SQL - Login failures</title><description>Customers may see login failures.</description><pubDate>Sun, 01 Jun 2025 11:00:00 +0000</pubDate></item>{}",
+        azure_item("Wed, 21 May 2025 10:30:00 +0000")
+    ));
+    let p = parse(feed.as_bytes(), at("2025-06-01T12:00:00Z")).unwrap();
+    assert_eq!(p.health, Health::Degraded);
+    assert_eq!(p.description.as_deref(), Some("Azure SQL - Login failures"));
+    assert_eq!(p.components.len(), 1);
+}
+
+#[test]
+fn an_entry_without_a_readable_date_is_judged_by_its_state_alone() {
+    for item in [
+        "<item><title>Azure Front Door - Connectivity issues</title></item>",
+        "<item><title>Azure Front Door - Connectivity issues</title><pubDate>yesterday</pubDate></item>",
+        "<item><title>Azure Front Door - Connectivity issues</title><pubDate></pubDate></item>",
+        "<item><title>Azure Front Door - Connectivity issues</title><pubDate/></item>",
+    ] {
+        let feed = rss(item);
+        assert_eq!(
+            health_at(&feed, "2030-01-01T00:00:00Z"),
+            Some(Health::Degraded),
+            "{item}"
+        );
+    }
+    // A date ahead of the clock (a skewed feed) is not old.
+    let ahead = rss(&azure_item("Mon, 02 Jun 2025 10:30:00 +0000"));
+    assert_eq!(
+        health_at(&ahead, "2025-06-01T12:00:00Z"),
+        Some(Health::Degraded)
+    );
+    // Read with no clock, a dated entry never ages out.
+    let old = rss(&azure_item("Sun, 01 Jun 2025 10:30:00 Z"));
+    assert_eq!(health(&old), Some(Health::Degraded));
+}
+
+#[test]
+fn the_status_page_reader_dates_a_feed_at_the_time_given() {
+    let feed = rss(&azure_item("Sun, 01 Jun 2025 10:30:00 Z"));
+    let later = at("2025-06-10T00:00:00Z").unwrap();
+    let p = crate::status_page::read_response_at(200, feed.as_bytes(), later).unwrap();
+    assert_eq!(p.health, Health::Healthy);
+    assert_eq!(p.indicator, "no open events");
+    let p = crate::status_page::read_response(200, feed.as_bytes()).unwrap();
+    assert_eq!(p.health, Health::Degraded);
 }
