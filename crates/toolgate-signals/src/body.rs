@@ -49,6 +49,7 @@ mod calls_in_period;
 mod envelope;
 mod extensions;
 mod limit_object;
+mod markup_notices;
 mod members;
 mod notices;
 mod usage_report;
@@ -298,7 +299,14 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
     // the next call.
     out.retry_after = members::backoff(body, SUCCESS_WINDOW);
     out.next_call_after = out.retry_after;
-    let found = notices::read(body, SUCCESS_WINDOW, now);
+    let mut found = notices::read(body, SUCCESS_WINDOW, now);
+    // An XML answer's warnings, read by the same rule.
+    if found.warnings.is_empty()
+        && found.deprecation.is_none()
+        && let Some(xml) = markup_notices::read(body, SUCCESS_WINDOW, now)
+    {
+        found = xml;
+    }
     for w in found.warnings {
         if !out.warnings.contains(&w) {
             out.warnings.push(w);

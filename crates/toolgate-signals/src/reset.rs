@@ -236,14 +236,20 @@ pub fn parse_timestamp(value: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>>
 }
 
 /// A calendar date written out in words, as notices for people give it: `January 31,
-/// 2022`, `Jan. 31, 2022`, `31 January 2022`, `March 1st, 2026`. The month's name tells
-/// the day from the month, so neither order is ambiguous; the day starts at midnight UTC.
+/// 2022`, `Jan. 31, 2022`, `31 January 2022`, `March 1st, 2026`, and any of them after
+/// a day's name (`Mon, 15 Sep 2025`: an HTTP-date without its time, `Tuesday, March 3,
+/// 2026`). The month's name tells the day from the month, so neither order is ambiguous;
+/// the day starts at midnight UTC. The day's name is not checked against the date: the
+/// date is what the notice means, and notices get the day's name wrong.
 fn written_date(v: &str) -> Option<DateTime<Utc>> {
-    let tokens: Vec<&str> = v
+    let mut tokens: Vec<&str> = v
         .split([' ', ','])
         .filter(|t| !t.is_empty())
         .map(|t| t.trim_end_matches('.'))
         .collect();
+    if tokens.len() == 4 && weekday(tokens[0]) {
+        tokens.remove(0);
+    }
     let [a, b, year] = tokens.as_slice() else {
         return None;
     };

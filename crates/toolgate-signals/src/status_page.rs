@@ -42,6 +42,10 @@
 //! - Lists of open incidents and maintenances (Statuspage `incidents/unresolved.json`,
 //!   Slack's `active_incidents`, Google Cloud's `incidents.json`, Zendesk's
 //!   `/api/incidents/active`, Cachet's `/api/v1/incidents`, …): see `status_page/events.rs`.
+//! - RSS and Atom status feeds (Azure status, the AWS Health Dashboard's per-service
+//!   feeds, every Statuspage's `history.atom`): each incident's newest entry, by the state
+//!   it names and, read with the time it was fetched ([`read_response_at`]), by its age,
+//!   see `status_page/feed.rs`.
 //! - Check-result series (Gatus endpoint statuses, Uptime Kuma heartbeats): the newest
 //!   result of each monitor, see `status_page/series.rs`.
 //!
@@ -72,10 +76,13 @@
 
 use std::fmt;
 
+use chrono::{DateTime, Utc};
+
 use serde_json::{Map, Value};
 
 mod components;
 mod events;
+mod feed;
 mod scale;
 mod series;
 mod text;
@@ -130,7 +137,7 @@ pub struct PageStatus {
 /// ```
 #[must_use]
 pub fn parse(body: &[u8]) -> Option<PageStatus> {
-    parse_as(body, PartialFailure::Degraded)
+    parse_as(body, PartialFailure::Degraded, None)
 }
 
 /// What a document that lists some failing parts beside working ones, and gives no
@@ -146,12 +153,19 @@ enum PartialFailure {
     Down,
 }
 
-fn parse_as(body: &[u8], partial: PartialFailure) -> Option<PageStatus> {
+/// `now` is when the body was fetched; only a feed's entries are dated against it.
+fn parse_as(
+    body: &[u8],
+    partial: PartialFailure,
+    now: Option<DateTime<Utc>>,
+) -> Option<PageStatus> {
     let value: Value = match serde_json::from_slice(body) {
         Ok(v) => v,
         // Probes answer in a word or a sentence: `OK`, `LIVE`, `Ok.`, "Prometheus
         // Server is Healthy.".
-        Err(_) => return text::parse(body),
+        // A provider's RSS or Atom feed of its incidents (Azure status, AWS Health
+        // Dashboard, every Statuspage's `history.atom`).
+        Err(_) => return feed::parse(body, now).or_else(|| text::parse(body)),
     };
     // A probe whose framework serialises every answer as JSON sends its sentence as a
     // JSON string: Qdrant's `/readyz` answers `"all shards are ready"`. The words are
@@ -886,13 +900,44 @@ impl fmt::Display for Unreadable {
 /// assert_eq!(err, Err(Unreadable::Status(401)));
 /// assert_eq!(err.unwrap_err().to_string(), "status page answered HTTP 401");
 /// ```
+///
+/// Without the time it was fetched, an RSS or Atom feed's open entries never age out;
+/// [`read_response_at`] reads them at that time.
 pub fn read_response(status: u16, body: &[u8]) -> Result<PageStatus, Unreadable> {
+    read_at(status, body, None)
+}
+
+/// [`read_response`] for an answer fetched at `now`: an RSS or Atom status feed's
+/// incident whose newest entry is too old to still be open is over (72 hours for an
+/// entry naming no state, 7 days for one saying work goes on). `now` comes from the
+/// caller, so the reading depends on the answer and that time alone.
+///
+/// ```
+/// use chrono::{DateTime, Utc};
+/// use toolgate_signals::status_page::{Health, read_response_at};
+/// let feed = br#"<rss version="2.0"><channel><item><title>Elevated errors</title>
+///   <pubDate>Mon, 02 Jun 2025 10:00:00 GMT</pubDate></item></channel></rss>"#;
+/// let at = |t: &str| DateTime::parse_from_rfc3339(t).unwrap().with_timezone(&Utc);
+/// let fresh = read_response_at(200, feed, at("2025-06-02T12:00:00Z")).unwrap();
+/// assert_eq!(fresh.health, Health::Degraded);
+/// let weeks_later = read_response_at(200, feed, at("2025-06-20T12:00:00Z")).unwrap();
+/// assert_eq!(weeks_later.health, Health::Healthy);
+/// ```
+pub fn read_response_at(
+    status: u16,
+    body: &[u8],
+    now: DateTime<Utc>,
+) -> Result<PageStatus, Unreadable> {
+    read_at(status, body, Some(now))
+}
+
+fn read_at(status: u16, body: &[u8], now: Option<DateTime<Utc>>) -> Result<PageStatus, Unreadable> {
     let partial = if (200..300).contains(&status) {
         PartialFailure::Degraded
     } else {
         PartialFailure::Down
     };
-    let parsed = parse_as(body, partial);
+    let parsed = parse_as(body, partial, now);
     match status {
         200..=299 => parsed.ok_or(Unreadable::NotAStatusDocument),
         503 => Ok(match parsed {

@@ -84,10 +84,46 @@ fn notice(code: u16, mut text: String) -> Notice {
     }
     Notice {
         code,
-        deprecation: says_deprecated(&text) || says_ended(&text) || announces_dated_end(&text),
-        successor: successor(&text),
+        deprecation: says_deprecated(&text)
+            || says_ended(&text)
+            || announces_dated_end(&text)
+            || replaced_by(&text).is_some(),
+        successor: successor(&text).or_else(|| replaced_by(&text)),
         text,
     }
+}
+
+/// Phrases saying the subject was taken over by a successor named right after them.
+/// "Was replaced by" is not among them: APIs say so of a value swapped for a default.
+const REPLACED_PHRASES: [&str; 6] = [
+    "has been replaced by ",
+    "is replaced by ",
+    "is being replaced by ",
+    "has been superseded by ",
+    "is superseded by ",
+    "was superseded by ",
+];
+
+/// The successor a text names when it says its subject was replaced ("Replaced by
+/// Query.items_page since 2023-10", monday.com's GraphQL warnings; "v1 has been
+/// superseded by v2"): replaced is deprecated, whatever word it uses. A text opening with
+/// "Replaced by"/"Superseded by" has no other subject than what the warning is about.
+fn replaced_by(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    let start = ["replaced by ", "superseded by "]
+        .iter()
+        .find(|p| lower.starts_with(**p))
+        .map(|p| p.len())
+        .or_else(|| {
+            REPLACED_PHRASES
+                .iter()
+                .find_map(|p| lower.find(p).map(|at| at + p.len()))
+        })?;
+    // The name is the first word after the phrase, before any "since …" or clause.
+    let name = text.get(start..)?.split_whitespace().next()?;
+    let name = name.trim_end_matches(['.', ',', ';', ':', ')']);
+    let name = name.trim_matches(['"', '\'', '`']);
+    (!name.is_empty() && name.len() <= MAX_SUCCESSOR).then(|| name.to_owned())
 }
 
 /// The text says its subject already reached its end ("is retired", "is no longer

@@ -57,7 +57,11 @@ pub fn spawn(
                     // error page (401, 404, a 500 naming no failing part) is the page's
                     // trouble, not the API's, and is reported unreadable with its status.
                     Ok((status, body)) => {
-                        match toolgate_signals::status_page::read_response(status, &body) {
+                        // The fetch time dates a feed's entries: an incident whose
+                        // newest entry is long past is over.
+                        match toolgate_signals::status_page::read_response_at(
+                            status, &body, checked_at,
+                        ) {
                             Ok(p) => StatusReport {
                                 page: Some(shown(p)),
                                 error: None,

@@ -97,7 +97,10 @@ pub(super) fn read(body: &[u8], window: usize, now: DateTime<Utc>) -> Found {
             if CONTAINERS.contains(&n.as_str()) {
                 if let Value::Object(inner) = &value {
                     for (k, v) in inner.iter().take(MAX_MEMBERS) {
-                        if is_notice_name(&normalise(k)) {
+                        let n = normalise(k);
+                        if let Some(r) = dated_member(&n, v, now) {
+                            retirements.push(r);
+                        } else if is_notice_name(&n) {
                             collect(k, v, now, &mut texts, &mut retirements);
                         }
                     }
@@ -116,15 +119,47 @@ pub(super) fn read(body: &[u8], window: usize, now: DateTime<Utc>) -> Found {
     }
 }
 
+/// A date the answer's metadata gives under a name that says what it dates (`"meta":
+/// {"deprecated": true, "sunset": "2026-03-31"}`): the end, or the deprecation, of the
+/// answering API, as the same member of a notice object is. Only inside `meta` and its
+/// kin: at the top of an answer, or in its data, a `sunset` is the sun's.
+fn dated_member(n: &str, v: &Value, now: DateTime<Utc>) -> Option<Retirement> {
+    let t = v.as_str().and_then(|s| reset::parse_timestamp(s, now))?;
+    if ENDS.iter().any(|w| n.contains(w)) {
+        Some(Retirement {
+            sunset: Some(t),
+            ..Retirement::default()
+        })
+    } else if n.contains("deprecat") {
+        Some(Retirement {
+            since: Some(t),
+            deprecated: t <= now,
+            ..Retirement::default()
+        })
+    } else {
+        None
+    }
+}
+
+/// Words in a member's name that say it dates an end.
+const ENDS: [&str; 6] = [
+    "sunset",
+    "retire",
+    "removal",
+    "endoflife",
+    "eol",
+    "shutdown",
+];
+
 /// The cheap first pass: does the window mention any notice word at all? The stems
 /// leave out their first letter, so one exact search finds `warning` and `Warnings`,
 /// `deprecation` and `DeprecationNotice` (a key written in capitals is not looked for).
-fn mentions_notice(w: &[u8]) -> bool {
+pub(super) fn mentions_notice(w: &[u8]) -> bool {
     super::words::words!(STEMS = [b"arn", b"eprecat", b"otice", b"unset", b"dvisor"]);
     STEMS.any_in(w)
 }
 
-fn is_notice_name(n: &str) -> bool {
+pub(super) fn is_notice_name(n: &str) -> bool {
     ["warn", "deprecat", "notice", "sunset", "advisor"]
         .iter()
         .any(|w| n.contains(w))
@@ -185,17 +220,7 @@ fn object(
             }
             continue;
         };
-        if [
-            "sunset",
-            "retire",
-            "removal",
-            "endoflife",
-            "eol",
-            "shutdown",
-        ]
-        .iter()
-        .any(|w| n.contains(w))
-        {
+        if ENDS.iter().any(|w| n.contains(w)) {
             dated.sunset = dated.sunset.or(Some(t));
         } else if n.contains("deprecat") {
             dated.since = dated.since.or(Some(t));
@@ -212,7 +237,7 @@ fn object(
 
 /// One notice text: kept when it speaks of a retirement, and read for what it says
 /// about the called resource. Returns whether it spoke of the resource (not of a part).
-fn text(
+pub(super) fn text(
     s: &str,
     now: DateTime<Utc>,
     texts: &mut Vec<String>,

@@ -425,6 +425,34 @@ fn graphql_deprecation_notices_on_a_success_become_warnings() {
 }
 
 #[test]
+fn dates_in_the_answers_meta_date_its_retirement() {
+    let now = now();
+    // A flag with the end date and the deprecation date beside it, in `meta`.
+    let body = br#"{"data":{"id":"42"},"meta":{"deprecated":true,"deprecated_at":"2025-01-15","sunset":"2026-03-31","successor":"/v2/orders/42"}}"#;
+    let d = read_success(body, now)
+        .and_then(|b| b.deprecation)
+        .expect("a deprecation");
+    assert!(d.deprecated);
+    assert_eq!(
+        d.since,
+        Some(Utc.with_ymd_and_hms(2025, 1, 15, 0, 0, 0).unwrap())
+    );
+    assert_eq!(
+        d.sunset,
+        Some(Utc.with_ymd_and_hms(2026, 3, 31, 0, 0, 0).unwrap())
+    );
+    // A sunset at the top of the answer, or in its data, is the sun's.
+    for body in [
+        &br#"{"sunrise":"2025-06-01T04:47:05Z","sunset":"2025-06-01T21:09:12Z"}"#[..],
+        br#"{"data":{"sunset":"2025-06-01T21:09:12Z"},"meta":{"count":1}}"#,
+        br#"{"meta":{"updated":"2025-06-01T10:00:00Z"}}"#,
+    ] {
+        let d = read_success(body, now).and_then(|b| b.deprecation);
+        assert!(d.is_none(), "{}", String::from_utf8_lossy(body));
+    }
+}
+
+#[test]
 fn an_answer_that_is_only_a_sentence_is_read_for_what_it_says() {
     let now = now();
     // Alpha Vantage's throttled answers, old and new.

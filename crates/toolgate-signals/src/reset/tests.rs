@@ -264,6 +264,10 @@ fn written_dates() {
         ("31 January 2022", day(2022, 1, 31)),
         ("March 1st, 2026", day(2026, 3, 1)),
         ("22nd Sep 2025", day(2025, 9, 22)),
+        // After a day's name: an HTTP-date without its time, a US long form.
+        ("Mon, 15 Sep 2025", day(2025, 9, 15)),
+        ("Tuesday, March 3, 2026", day(2026, 3, 3)),
+        ("Fri 31 Oct 2025", day(2025, 10, 31)),
     ] {
         assert_eq!(parse_timestamp(text, now), Some(want), "{text}");
     }
@@ -273,6 +277,9 @@ fn written_dates() {
         "January 2022",
         "June 1, 26",
         "Jan 31 2022 extra",
+        "Mon, 15 Sep",
+        "Soon, 15 Sep 2025",
+        "Mon, Tue, 15 Sep 2025",
     ] {
         assert_eq!(parse_timestamp(text, now), None, "{text}");
     }

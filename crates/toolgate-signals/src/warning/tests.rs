@@ -214,6 +214,44 @@ fn repeated_fields_deduplicated_and_capped() {
 }
 
 #[test]
+fn a_notice_that_says_its_subject_was_replaced_says_it_is_deprecated() {
+    // monday.com's GraphQL warnings say "Replaced by <successor> since <version>"; others
+    // "has been superseded by". Replaced is deprecated, and the name after it is the
+    // successor. A value swapped for a default ("was replaced by") is not.
+    for (text, deprecated, succ) in [
+        (
+            "Replaced by Query.items_page_by_column_values since 2023-10",
+            true,
+            Some("Query.items_page_by_column_values"),
+        ),
+        (
+            "Superseded by `boards.items_page`.",
+            true,
+            Some("boards.items_page"),
+        ),
+        (
+            "The v1 orders endpoint has been superseded by /v2/orders",
+            true,
+            Some("/v2/orders"),
+        ),
+        (
+            "Field `text` is replaced by `display_value`",
+            true,
+            Some("display_value"),
+        ),
+        ("Invalid timezone was replaced by UTC", false, None),
+        ("Replacement parts shipped by courier", false, None),
+    ] {
+        let n = notice(299, text.to_owned());
+        assert_eq!(
+            (n.deprecation, n.successor.as_deref()),
+            (deprecated, succ),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn a_notice_that_says_its_subject_ended_says_it_is_deprecated() {
     // An end already reached is a deprecation, in a notice as in `what_it_says`:
     // "is retired" (an Apollo plugin's reasons), "has been decommissioned", "is no longer
