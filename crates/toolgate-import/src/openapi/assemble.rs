@@ -570,7 +570,7 @@ pub(super) fn relative_origin(
     let main_relative = opts.base_url.is_none() && !base_url.contains("://");
     let extra_relative = extra_deps.iter().any(|(_, u)| !u.contains("://"));
     if main_relative || extra_relative {
-        let var = format!("{}_ORIGIN", dependency.to_ascii_uppercase());
+        let var = format!("{}_ORIGIN", emit::env_prefix(dependency));
         env.push((
             var.clone(),
             if let Some(why) = origin_left_open {

@@ -1064,3 +1064,72 @@ fn a_property_named_like_a_keyword_is_a_schema_like_any_other() {
     }
     assert_eq!(lists["default"], json!({"$ref": "#/$defs/list"}), "{lists}");
 }
+
+/// Every `${VAR}` the config reads, and every variable the report says to export.
+fn variables(out: &Outcome) -> Vec<String> {
+    let mut vars: Vec<String> = out
+        .yaml
+        .split("${")
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}').map(|(v, _)| v.to_string()))
+        .collect();
+    for line in out.report.iter().filter(|l| l.starts_with("export")) {
+        // `export before `toolgate serve`: NAME_TOKEN (the bearer token for …), …`
+        vars.extend(
+            line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|w| w.contains('_') && !w.chars().any(|c| c.is_ascii_lowercase()))
+                .map(str::to_string),
+        );
+    }
+    vars
+}
+
+/// What a shell's `export`, a systemd unit and a Kubernetes manifest take as a name.
+fn is_shell_name(v: &str) -> bool {
+    v.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+#[test]
+fn variables_are_named_so_a_shell_can_set_them() {
+    // APIs.guru's `1password.local/connect.json` ("1Password Connect") and
+    // `1forge.com.json` ("1Forge Finance APIs") are titled with a leading digit.
+    let mut s = spec(
+        json!([{"url": "/v1"}]),
+        json!({"/items/{id}": {"get": {
+            "operationId": "getItem",
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}}}}},
+        }}}),
+    );
+    s["info"]["title"] = json!("1Password Connect");
+    s["components"] = json!({"securitySchemes": {
+        "bearer": {"type": "http", "scheme": "bearer"},
+        "key": {"type": "apiKey", "in": "header", "name": "X-Key"},
+    }});
+    s["security"] = json!([{"bearer": [], "key": []}]);
+    let (out, _, _) = import_and_check(&s);
+    let vars = variables(&out);
+    assert!(vars.len() >= 3, "{vars:?}\n{}", out.yaml);
+    assert!(vars.iter().all(|v| is_shell_name(v)), "{vars:?}");
+
+    // A dependency name of one's own with `-` in it, which dependency names allow.
+    let dir = folder();
+    let file = dir.join("api.json");
+    std::fs::write(&file, s.to_string()).unwrap();
+    let out = run(&Options {
+        spec: file,
+        owner: Some("api-team@example.com".into()),
+        dependency: Some("vault-connect".into()),
+        ..Options::default()
+    })
+    .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let vars = variables(&out);
+    assert!(
+        vars.iter().any(|v| v.starts_with("VAULT_CONNECT_")),
+        "{vars:?}"
+    );
+    assert!(vars.iter().all(|v| is_shell_name(v)), "{vars:?}");
+}

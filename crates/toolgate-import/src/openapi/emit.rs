@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+use super::input_defs::InputDefs;
 use super::operations::Tool;
 use super::schema::Dialect;
 use super::{Imported, operations};
@@ -78,7 +79,7 @@ pub fn auth(
         }
         return Ok(out);
     }
-    let prefix = dependency.to_ascii_uppercase();
+    let prefix = env_prefix(dependency);
     for name in together {
         send_named_scheme(&mut out, &schemes, name, &prefix);
     }
@@ -369,6 +370,21 @@ fn required_everywhere(root: &Value, name: &str, location: &str) -> bool {
     requiring >= 2 && requiring * 10 >= total * 9
 }
 
+/// The start of every variable the import names for `dependency`: its name in capitals,
+/// written as a shell, a systemd unit and a Kubernetes manifest take a variable's name
+/// (letters, digits and `_`, not starting with a digit). `1password_connect` reads
+/// `_1PASSWORD_CONNECT_TOKEN`: `export 1PASSWORD_CONNECT_TOKEN=…` is a shell error, so
+/// the variable the config names could never be set; `--dependency my-api` reads
+/// `MY_API_TOKEN`.
+pub fn env_prefix(dependency: &str) -> String {
+    let word = env_word(dependency);
+    if word.starts_with(|c: char| c.is_ascii_digit()) || word.is_empty() {
+        format!("_{word}")
+    } else {
+        word
+    }
+}
+
 /// A name as an environment variable's word: `X-Auth-Token` → `X_AUTH_TOKEN`.
 pub fn env_word(name: &str) -> String {
     name.chars()
@@ -494,7 +510,7 @@ pub fn send_parameters(
     dependency: &str,
     operations: usize,
 ) {
-    let prefix = dependency.to_ascii_uppercase();
+    let prefix = env_prefix(dependency);
     let chosen = super::credentials::chosen(found);
     for f in &chosen {
         if let Some(var) = send_parameter(out, f, &prefix) {
@@ -535,7 +551,7 @@ pub fn parameters_beside_schemes(
     scheme_params: &std::collections::HashSet<String>,
     operations: usize,
 ) -> Vec<super::credentials::Found> {
-    let prefix = dependency.to_ascii_uppercase();
+    let prefix = env_prefix(dependency);
     let sent_already = |out: &Auth, f: &super::credentials::Found| {
         scheme_params.contains(&f.name)
             || out.headers.keys().any(|h| f.is(h, "header"))
@@ -686,7 +702,13 @@ pub fn tool_entry(imp: &Imported, t: &Tool, version: &str) -> Value {
 /// A tool's entry, `name:` and [`tool_entry`]'s fields, written at the config's
 /// `tools:` level without building the entry: its schemas (up to megabytes for an API
 /// whose components all reach each other) are written where they are, not copied.
-fn write_tool_entry(out: &mut String, imp: &Imported, t: &Tool, version: &str) {
+fn write_tool_entry<'a>(
+    out: &mut String,
+    imp: &Imported,
+    t: &'a Tool,
+    version: &str,
+    input_defs: &mut InputDefs<'a>,
+) {
     use super::yaml::{write_entry, write_map_entry};
     out.push_str("  ");
     out.push_str(&yaml_key(&t.name));
@@ -699,9 +721,9 @@ fn write_tool_entry(out: &mut String, imp: &Imported, t: &Tool, version: &str) {
     if !t.annotations.is_empty() {
         write_map_entry(out, "annotations", &t.annotations, 2);
     }
-    write_entry(out, "input_schema", &t.input_schema, 2);
+    input_defs.write(out, "input_schema", &t.input_schema, 2);
     if let Some(full) = &t.full_input_schema {
-        write_entry(out, "full_input_schema", full, 2);
+        input_defs.write(out, "full_input_schema", full, 2);
     }
     out.push_str("    contract:\n");
     write_entry(out, "version", &json!(version), 3);
@@ -868,6 +890,7 @@ pub fn config_with(imp: &Imported, versions: &[(String, String)], kept: &Kept) -
     for e in &kept.tools {
         out.push_str(&kept_entry(e));
     }
+    let mut input_defs = InputDefs::count(&imp.tools);
     for t in &imp.tools {
         out.push_str(&comment(
             &format!(
@@ -881,7 +904,7 @@ pub fn config_with(imp: &Imported, versions: &[(String, String)], kept: &Kept) -
         for n in &t.notes {
             out.push_str(&comment(n, "  "));
         }
-        write_tool_entry(&mut out, imp, t, &version_of(&t.name));
+        write_tool_entry(&mut out, imp, t, &version_of(&t.name), &mut input_defs);
     }
     if !imp.skipped.is_empty() {
         out.push_str(&format!(

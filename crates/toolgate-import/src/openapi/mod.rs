@@ -11,6 +11,7 @@ pub mod credentials;
 pub mod emit;
 pub mod example;
 pub mod header;
+pub mod input_defs;
 pub mod json_bytes;
 pub mod keywords;
 pub mod load;
@@ -323,7 +324,7 @@ fn names_resources_by_path(root: &Value) -> bool {
 fn account_var(dependency: &str, header: &str) -> String {
     format!(
         "{}_{}",
-        dependency.to_ascii_uppercase(),
+        emit::env_prefix(dependency),
         emit::env_word(header)
     )
 }
@@ -380,7 +381,7 @@ pub(crate) fn names_required(schema: &Value) -> bool {
 /// able to pick the name of a variable the gateway reads (`{token}` in a spec titled
 /// "GitHub" would otherwise read `GITHUB_TOKEN`).
 fn placeholders_to_env(url: &str, dependency: &str, env: &mut Vec<(String, String)>) -> String {
-    let prefix = format!("{}_SERVER_VAR_", dependency.to_ascii_uppercase());
+    let prefix = format!("{}_SERVER_VAR_", emit::env_prefix(dependency));
     let mut out = String::new();
     let mut rest = url;
     while let Some(open) = rest.find('{') {

@@ -73,7 +73,7 @@ impl Requirements {
             param_headers: auth.param_headers.clone(),
             base_query: auth.query.iter().map(|(k, _)| k.clone()).collect(),
             cookies: auth.cookies.clone(),
-            prefix: dependency.to_ascii_uppercase(),
+            prefix: emit::env_prefix(dependency),
             env: auth.env.clone(),
             ..Requirements::default()
         }

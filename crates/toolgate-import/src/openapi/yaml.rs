@@ -191,6 +191,44 @@ pub fn write_map_entry(
     }
 }
 
+/// The line `key:` of an entry whose value's lines the caller writes under it, a
+/// level deeper.
+pub fn write_key(out: &mut String, key: &str, level: usize) {
+    pad(out, level);
+    scalar_into(out, key);
+    out.push_str(":\n");
+}
+
+/// One entry whose value is also named by a YAML anchor (`key: &anchor` and the value
+/// as [`write_entry`] writes it), for [`write_alias_entry`] to repeat it later.
+pub fn write_anchored_entry(out: &mut String, key: &str, v: &Value, level: usize, anchor: &str) {
+    pad(out, level);
+    scalar_into(out, key);
+    out.push_str(": &");
+    out.push_str(anchor);
+    if is_block(v) {
+        out.push('\n');
+        match v {
+            Value::Object(inner) => map(out, inner, level + 1, false),
+            Value::Array(items) => seq(out, items, level + 1),
+            _ => {}
+        }
+    } else {
+        out.push(' ');
+        inline(out, v);
+        out.push('\n');
+    }
+}
+
+/// One entry whose value is the one named by `anchor` earlier in the document.
+pub fn write_alias_entry(out: &mut String, key: &str, anchor: &str, level: usize) {
+    pad(out, level);
+    scalar_into(out, key);
+    out.push_str(": *");
+    out.push_str(anchor);
+    out.push('\n');
+}
+
 fn entry_after_pad(out: &mut String, k: &str, v: &Value, level: usize) {
     scalar_into(out, k);
     out.push(':');
