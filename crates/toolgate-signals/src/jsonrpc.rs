@@ -17,8 +17,9 @@
 //! words tell ([`crate::recovery`] reads them).
 //!
 //! Bounded: only a body of at most [`MAX_BODY`] bytes whose first member is one of the
-//! four (an `id` only when a JSON-RPC member follows its value) is parsed; every other
-//! 2xx costs a look at its first bytes.
+//! four (an `id` only when a JSON-RPC member follows its value) and that holds the name
+//! `"error"` is parsed; every other 2xx costs a look at its first bytes, and a JSON-RPC
+//! result one vectorised search for that name.
 
 use serde_json::{Map, Value};
 
@@ -42,6 +43,9 @@ pub fn failed(body: &[u8]) -> Option<u16> {
     if body[head] != b'{' || body.len() > MAX_BODY || !first_member_is_rpc(&body[head + 1..]) {
         return None;
     }
+    // A result, which every successful call of a JSON-RPC API is, names no `error`
+    // member (only data can hold the word): no tree is built of it.
+    memchr::memmem::find(body, b"\"error\"")?;
     let Ok(Value::Object(top)) = serde_json::from_slice::<Value>(body) else {
         return None;
     };

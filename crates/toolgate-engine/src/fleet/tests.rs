@@ -33,14 +33,36 @@ struct Replica {
 }
 
 fn replica(redis: &RedisServer) -> Replica {
+    replica_with(redis, breaker(), spec())
+}
+
+/// A replica of dependency `spec` on `redis`, with the fleet's breaker timings `breaker`.
+fn replica_with(redis: &RedisServer, breaker: BreakerConfig, spec: Arc<Dependency>) -> Replica {
     let gauge = Gauge::default();
     let shared =
-        Shared::start_with(&redis.url(), Some("test"), gauge.clone(), "t:", breaker()).unwrap();
+        Shared::start_with(&redis.url(), Some("test"), gauge.clone(), "t:", breaker).unwrap();
     Replica {
-        state: DependencyState::with_shared(spec(), Some(shared.clone())),
+        state: DependencyState::with_shared(spec, Some(shared.clone())),
         shared,
         gauge,
     }
+}
+
+/// Five failures seen by `a` alone, and the fleet's breaker opened by them.
+async fn five_failures_open_the_fleets_breaker(a: &Replica, redis: &RedisServer) {
+    let now = Instant::now();
+    for _ in 0..5 {
+        let Gate::Go(p) = a.state.gate_fleet(now, Duration::from_secs(5), true).await else {
+            panic!("closed");
+        };
+        p.settle(now, None, None, Some(ErrorClass::ServerError));
+    }
+    eventually("the fleet's breaker opens", || {
+        redis
+            .command("HEXISTS t:{api}:breaker until")
+            .starts_with(":1")
+    })
+    .await;
 }
 
 /// Waits (bounded) until `cond` holds; the bound is generous so a slow machine
@@ -182,21 +204,9 @@ async fn the_breaker_opens_for_the_fleet_and_half_open_admits_one_probe() {
     let redis = RedisServer::start();
     let (a, b) = (replica(&redis), replica(&redis));
     eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
+    five_failures_open_the_fleets_breaker(&a, &redis).await;
     let now = Instant::now();
-    // Five failures seen by A alone…
-    for _ in 0..5 {
-        let Gate::Go(p) = a.state.gate_fleet(now, Duration::from_secs(5), true).await else {
-            panic!("closed");
-        };
-        p.settle(now, None, None, Some(ErrorClass::ServerError));
-    }
-    eventually("the fleet's breaker opens", || {
-        redis
-            .command("HEXISTS t:{api}:breaker until")
-            .starts_with(":1")
-    })
-    .await;
-    // …open B's breaker too, though B saw none.
+    // Five failures seen by A alone open B's breaker too, though B saw none.
     assert!(matches!(
         b.state.gate_fleet(now, Duration::from_secs(5), true).await,
         Gate::CircuitOpen { .. }
@@ -347,16 +357,9 @@ async fn redis_down_means_local_state_and_calls_flow_then_sharing_resumes() {
 }
 
 fn replica_holding(redis: &RedisServer, hold: Duration) -> Replica {
-    let gauge = Gauge::default();
-    let shared =
-        Shared::start_with(&redis.url(), Some("test"), gauge.clone(), "t:", breaker()).unwrap();
     let mut spec = crate::fixtures::dependency("api", "http://127.0.0.1:9");
     spec.account_hold = hold;
-    Replica {
-        state: DependencyState::with_shared(Arc::new(spec), Some(shared.clone())),
-        shared,
-        gauge,
-    }
+    replica_with(redis, breaker(), Arc::new(spec))
 }
 
 fn held(gate: Gate<'_>) -> Option<Duration> {
@@ -516,19 +519,12 @@ async fn redis_gone_mid_hold_keeps_each_replica_holding_to_the_end_then_one_tria
 
 /// A replica whose breaker stays open a minute, long enough to report on.
 fn replica_slow_to_probe(redis: &RedisServer) -> Replica {
-    let gauge = Gauge::default();
     let breaker = BreakerConfig {
         open_for: Duration::from_secs(60),
         max_open_for: Duration::from_secs(120),
         ..BreakerConfig::default()
     };
-    let shared =
-        Shared::start_with(&redis.url(), Some("test"), gauge.clone(), "t:", breaker).unwrap();
-    Replica {
-        state: DependencyState::with_shared(spec(), Some(shared.clone())),
-        shared,
-        gauge,
-    }
+    replica_with(redis, breaker, spec())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -536,19 +532,7 @@ async fn a_replica_no_call_reached_reports_the_fleets_open_breaker_until_redis_i
     let mut redis = RedisServer::start();
     let (a, b) = (replica_slow_to_probe(&redis), replica_slow_to_probe(&redis));
     eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
-    let now = Instant::now();
-    for _ in 0..5 {
-        let Gate::Go(p) = a.state.gate_fleet(now, Duration::from_secs(5), true).await else {
-            panic!("closed");
-        };
-        p.settle(now, None, None, Some(ErrorClass::ServerError));
-    }
-    eventually("the fleet's breaker opens", || {
-        redis
-            .command("HEXISTS t:{api}:breaker until")
-            .starts_with(":1")
-    })
-    .await;
+    five_failures_open_the_fleets_breaker(&a, &redis).await;
     // B saw nothing itself…
     let own = b.state.snapshot(Instant::now());
     assert_eq!(own.breaker, toolgate_resilience::BreakerState::Closed);

@@ -426,14 +426,11 @@ fn a_graphql_failure_sent_with_a_200_is_classified_by_its_errors() {
             ErrorClass::ClientError,
         ),
     ] {
-        match two_hundred(&tool, body, now) {
-            AttemptResult::Failed {
-                class,
-                detail: Detail::Status { status: 200, .. },
-                ..
-            } => assert_eq!(class, want, "{body}"),
-            other => panic!("{body}: {other:?}"),
-        }
+        let told = two_hundred(&tool, body, now);
+        let Some((class, 200, _)) = failed_by_status(&told) else {
+            panic!("{body}: {told:?}");
+        };
+        assert_eq!(class, want, "{body}");
     }
     // Partial data, a business object with errors of its own and an empty list are data.
     for body in [
@@ -474,34 +471,32 @@ fn a_grpc_status_in_the_headers_of_a_200_is_the_failure_it_names() {
         ("14", ErrorClass::ServerError),
         ("12", ErrorClass::ContractDrift),
     ] {
-        match trailers_only(code, "told by the server") {
-            AttemptResult::Failed {
-                class,
-                detail:
-                    Detail::Status {
-                        status: 200,
-                        excerpt,
-                    },
-                ..
-            } => {
-                assert_eq!(class, want, "{code}");
-                assert!(excerpt.contains("told by the server"), "{excerpt}");
-            }
-            other => panic!("{code}: {other:?}"),
-        }
+        let told = trailers_only(code, "told by the server");
+        let Some((class, 200, excerpt)) = failed_by_status(&told) else {
+            panic!("{code}: {told:?}");
+        };
+        assert_eq!(class, want, "{code}");
+        assert!(excerpt.contains("told by the server"), "{excerpt}");
     }
     // OK, or a value that is no gRPC status, leaves the 2xx to its body.
     for code in ["0", "fine"] {
         assert!(
-            !matches!(
-                trailers_only(code, ""),
-                AttemptResult::Failed {
-                    detail: Detail::Status { .. },
-                    ..
-                }
-            ),
+            failed_by_status(&trailers_only(code, "")).is_none(),
             "{code}"
         );
+    }
+}
+
+/// The class, status and excerpt of a failure told by the reply's status line or its
+/// stand-in (a gRPC status, a JSON-RPC error code), when `r` is one.
+fn failed_by_status(r: &AttemptResult) -> Option<(ErrorClass, u16, &str)> {
+    match r {
+        AttemptResult::Failed {
+            class,
+            detail: Detail::Status { status, excerpt },
+            ..
+        } => Some((*class, *status, excerpt.as_str())),
+        _ => None,
     }
 }
 
@@ -555,21 +550,12 @@ fn a_grpc_status_in_the_trailers_frame_of_a_200_body_is_the_failure_it_names() {
             grpc_web_frame(0x80, trailers),
             [message.clone(), grpc_web_frame(0x80, trailers)].concat(),
         ] {
-            match framed(body) {
-                AttemptResult::Failed {
-                    class,
-                    detail:
-                        Detail::Status {
-                            status: 200,
-                            excerpt,
-                        },
-                    ..
-                } => {
-                    assert_eq!(class, want, "{trailers:?}");
-                    assert!(excerpt.starts_with("grpc-status "), "{excerpt}");
-                }
-                other => panic!("{trailers:?}: {other:?}"),
-            }
+            let told = framed(body);
+            let Some((class, 200, excerpt)) = failed_by_status(&told) else {
+                panic!("{trailers:?}: {told:?}");
+            };
+            assert_eq!(class, want, "{trailers:?}");
+            assert!(excerpt.starts_with("grpc-status "), "{excerpt}");
         }
     }
     // OK in the trailers, a message that merely holds the words, a last frame that is a
@@ -590,25 +576,13 @@ fn a_grpc_status_in_the_trailers_frame_of_a_200_body_is_the_failure_it_names() {
         vec![0x80, 0xff, 0xff, 0xff, 0xff],
     ] {
         assert!(
-            !matches!(
-                framed(body.clone()),
-                AttemptResult::Failed {
-                    detail: Detail::Status { .. },
-                    ..
-                }
-            ),
+            failed_by_status(&framed(body.clone())).is_none(),
             "{body:?}"
         );
     }
     // A body of another type is not looked into.
     let plain = grpc_web_frame(0x80, b"grpc-status:16\r\n");
-    assert!(!matches!(
-        two_hundred(&tool, &String::from_utf8_lossy(&plain), now),
-        AttemptResult::Failed {
-            detail: Detail::Status { .. },
-            ..
-        }
-    ));
+    assert!(failed_by_status(&two_hundred(&tool, &String::from_utf8_lossy(&plain), now)).is_none());
 }
 
 #[test]
@@ -650,13 +624,7 @@ fn a_json_rpc_error_sent_with_a_200_is_classified_by_its_code_and_words() {
     }
     // A result, even one that holds a failure as data, is no JSON-RPC failure.
     let result = r#"{"jsonrpc":"2.0","id":1,"result":{"meta":{"err":{"InstructionError":[0]}}}}"#;
-    assert!(!matches!(
-        two_hundred(&tool, result, now),
-        AttemptResult::Failed {
-            detail: Detail::Status { .. },
-            ..
-        }
-    ));
+    assert!(failed_by_status(&two_hundred(&tool, result, now)).is_none());
 }
 
 #[test]
