@@ -206,18 +206,7 @@ pub fn write_anchored_entry(out: &mut String, key: &str, v: &Value, level: usize
     scalar_into(out, key);
     out.push_str(": &");
     out.push_str(anchor);
-    if is_block(v) {
-        out.push('\n');
-        match v {
-            Value::Object(inner) => map(out, inner, level + 1, false),
-            Value::Array(items) => seq(out, items, level + 1),
-            _ => {}
-        }
-    } else {
-        out.push(' ');
-        inline(out, v);
-        out.push('\n');
-    }
+    value_after_key(out, v, level);
 }
 
 /// One entry whose value is the one named by `anchor` earlier in the document.
@@ -232,6 +221,12 @@ pub fn write_alias_entry(out: &mut String, key: &str, anchor: &str, level: usize
 fn entry_after_pad(out: &mut String, k: &str, v: &Value, level: usize) {
     scalar_into(out, k);
     out.push(':');
+    value_after_key(out, v, level);
+}
+
+/// An entry's value after its `key:` (and anchor, if any): a block on the lines below,
+/// one level in, or a flow value after a space.
+fn value_after_key(out: &mut String, v: &Value, level: usize) {
     if is_block(v) {
         out.push('\n');
         match v {
