@@ -12,6 +12,30 @@ use super::{
 };
 use crate::sync::lock as guard;
 
+/// The order a server's checks started listing in, and the latest one applied.
+#[derive(Debug, Default)]
+pub(crate) struct ListingOrder {
+    started: u64,
+    applied: u64,
+}
+
+impl ListingOrder {
+    /// A new listing's number.
+    fn start(&mut self) -> u64 {
+        self.started += 1;
+        self.started
+    }
+
+    /// Whether listing `n` may be applied (no later one was); it is then the latest.
+    fn apply(&mut self, n: u64) -> bool {
+        if n < self.applied {
+            return false;
+        }
+        self.applied = n;
+        true
+    }
+}
+
 /// The names a server's pins hold, by kind (a resource template's: its URI template).
 #[derive(Debug, Default)]
 pub(crate) struct PinnedNames {
@@ -46,10 +70,26 @@ impl Fronted {
     /// incidents, and publishes the routes, prompts and templates. Returns whether the
     /// tools agents see changed (so clients are told) and whether the server could be
     /// listed.
+    ///
+    /// Checks may overlap (the first one at start, one a `list_changed` asked for, one a
+    /// refused call rang for, an operator's): a check whose listing is older than one
+    /// already applied changes nothing, so a stale listing never clears newer findings.
     pub async fn check(&self, gateway: &dyn Host) -> Checked {
         self.reread_lock();
         let names = self.pinned_names();
-        let live = match self.list_live(&names).await {
+        let listing = guard(&self.listings).start();
+        let live = self.list_live(&names).await;
+        let mut order = guard(&self.listings);
+        if !order.apply(listing) {
+            tracing::debug!(server = %self.spec.name, "a later check's findings stand: this older listing is dropped");
+            return Checked {
+                changed: false,
+                listed: live.is_ok(),
+            };
+        }
+        // `order` stays held until the findings are published (no await follows), so
+        // two checks' findings never mix.
+        let live = match live {
             Ok(live) => live,
             Err(e) => return self.unlisted(gateway, e),
         };

@@ -113,6 +113,9 @@ pub struct Fronted {
     /// Rung when the server refuses a call for not knowing the tool (a tool removed or
     /// renamed without `list_changed`): the watcher checks the tools at once.
     recheck: Arc<tokio::sync::Notify>,
+    /// The order checks listed the server in: what a check found is applied only when
+    /// no check that listed later was applied before it.
+    listings: Mutex<check::ListingOrder>,
     state: Mutex<State>,
 }
 

@@ -49,6 +49,7 @@ impl Fronted {
             callers,
             replies: client.reply_memory().clone(),
             recheck,
+            listings: Mutex::default(),
             state: Mutex::new(State {
                 from_lock: pins.is_some(),
                 pins,

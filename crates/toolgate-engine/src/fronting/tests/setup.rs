@@ -30,6 +30,9 @@ pub(super) struct CountingLink {
     pub(super) skipped: Mutex<toolgate_mcp_client::Skipped>,
     /// Each `tools/list` page takes this long instead, and names a next page without end.
     pub(super) endless_pages: Mutex<Option<Duration>>,
+    /// The next `tools/list` reads the tools when it is asked and answers this much
+    /// later (a slow listing that a later one overtakes).
+    pub(super) next_list_late: Mutex<Option<Duration>>,
     /// What the client left out of the answers of other methods, by method.
     pub(super) skipped_in: Mutex<BTreeMap<String, toolgate_mcp_client::Skipped>>,
 }
@@ -102,6 +105,12 @@ impl McpLink for CountingLink {
                 let tools = guard(&self.tools).clone();
                 let answer = json!({ "tools": tools, "nextCursor": format!("p{page}") });
                 return Ok(reply(Ok(answer), delay));
+            }
+            let late = guard(&self.next_list_late).take();
+            if let Some(delay) = late {
+                let tools = guard(&self.tools).clone();
+                tokio::time::sleep(delay).await;
+                return Ok(reply(Ok(json!({ "tools": tools })), delay));
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
             let tools = guard(&self.tools).clone();
@@ -212,6 +221,7 @@ pub(super) fn named_server(
         callers: None,
         replies: toolgate_resilience::ReplyMemory::unlimited(),
         recheck: Arc::default(),
+        listings: Mutex::default(),
         state: Mutex::new(State::default()),
     });
     join(&host, &fronted);
