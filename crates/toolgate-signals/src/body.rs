@@ -360,7 +360,12 @@ impl crate::Signals {
             }
             self.warnings.push(w);
         }
-        self.retry_after = self.retry_after.max(b.retry_after).map(|d| d.min(MAX_WAIT));
+        // A body's bare-number wait whose milliseconds are the reply's own spent reset
+        // (PluralKit's `retry_after` beside a millisecond `X-RateLimit-Reset`).
+        let body_wait = b
+            .retry_after
+            .map(|w| crate::wait_unit::corroborated(w, self.quota.iter().chain(&b.quota)));
+        self.retry_after = self.retry_after.max(body_wait).map(|d| d.min(MAX_WAIT));
         self.next_call_after = self
             .next_call_after
             .max(b.next_call_after)

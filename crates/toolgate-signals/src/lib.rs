@@ -67,6 +67,7 @@ pub mod unread;
 mod usage_json;
 pub mod version_list;
 mod wait_text;
+mod wait_unit;
 mod walk;
 mod warning;
 mod window_list;
@@ -407,6 +408,8 @@ fn read_fields(
     quota::join_halves(&mut quotas);
     quota::sort_most_constraining(&mut quotas);
     quotas.truncate(quota::MAX_POLICIES);
+    // A bare-number wait whose milliseconds are the reply's own spent reset.
+    let retry_after = retry_after.map(|w| wait_unit::corroborated(w, &quotas));
     // A vendor's "throttled" header on a 2xx is not a throttle: the work was done and
     // the body is the answer (a 2xx that throttles says so in its body, read apart).
     // A refusal (403, or 402 from an API whose quota is a plan's allowance, as Toggl's

@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1373;
+const FLOOR: usize = 1427;
 
-const FILES: [(&str, &str); 30] = [
+const FILES: [(&str, &str); 31] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -73,6 +73,7 @@ const FILES: [(&str, &str); 30] = [
     ("holdout18", include_str!("corpus/holdout18.json")),
     ("holdout19", include_str!("corpus/holdout19.json")),
     ("holdout20", include_str!("corpus/holdout20.json")),
+    ("holdout21", include_str!("corpus/holdout21.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
     ("recovery", include_str!("corpus/recovery.json")),
     ("recovery2", include_str!("corpus/recovery2.json")),
