@@ -24,6 +24,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
+mod abbreviated;
 mod anthropic;
 mod atlassian;
 mod azure;
@@ -271,6 +272,9 @@ enum Family {
     /// Spent, left and limit in one field named by what they count (Yandex Direct's
     /// `Units: 10/20828/64000`).
     CountTriple,
+    /// What is left and its seconds to reset under abbreviated names (ip-api's `X-Rl`
+    /// beside `X-Ttl`).
+    Abbreviated,
     /// Any other family, read by the shape of its names ([`shape`]).
     Shape,
 }
@@ -300,6 +304,7 @@ impl Family {
                 F::UsageJson,
                 F::TokenBucket,
                 F::CountTriple,
+                F::Abbreviated,
                 F::Shape,
             ],
             Flavour::Ietf => &[F::Ietf],
@@ -354,6 +359,7 @@ impl Family {
             }
             Family::TokenBucket => token_bucket::read(h, now, out),
             Family::CountTriple => count_triple::read(h, out),
+            Family::Abbreviated => abbreviated::read(h, out),
             Family::Shape => shape::read(h, now, out),
         }
     }

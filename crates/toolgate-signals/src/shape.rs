@@ -346,6 +346,11 @@ fn rate_limit_word(tokens: &[&str]) -> Option<(usize, usize)> {
         if *t == "rate" && tokens.get(i + 1) == Some(&"limit") {
             return Some((i, 2));
         }
+        // football-data.org's `X-RequestCounter-Reset`: a counter of requests is a
+        // rate-limit word when a part follows it.
+        if is_request_counter(t) && tokens.get(i + 1).and_then(|n| part_of(n)).is_some() {
+            return Some((i, 1));
+        }
     }
     tokens
         .iter()
@@ -363,6 +368,16 @@ fn rate_limit_word(tokens: &[&str]) -> Option<(usize, usize)> {
                 .then_some((i, 1))
             })
         })
+}
+
+/// `requestcounter`, `callcounter`: what is counted glued to the counter counting it.
+fn is_request_counter(t: &str) -> bool {
+    t.strip_suffix("counter").is_some_and(|noun| {
+        matches!(
+            noun,
+            "request" | "requests" | "req" | "call" | "calls" | "query" | "queries"
+        )
+    })
 }
 
 /// `qps`, `rps`: queries (requests) per second, a budget's own name (Mashery's

@@ -373,3 +373,25 @@ fn a_plan_s_allotment_and_its_current_count_are_a_budget() {
         Some(("current-hour".to_owned(), Part::Remaining))
     );
 }
+
+#[test]
+fn a_counter_of_requests_names_its_reset() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    // football-data.org: what is left this minute and the counter's reset, in seconds.
+    let q = read(&[
+        ("X-Requests-Available-Minute", b"8"),
+        ("X-RequestCounter-Reset", b"41"),
+    ]);
+    assert_eq!(q.len(), 1, "{q:?}");
+    assert_eq!(q[0].remaining, Some(8));
+    assert_eq!(q[0].reset_after, Some(Duration::from_secs(41)));
+    // Other counted nouns glued to the counter.
+    let q = read(&[("X-Calls-Remaining", b"3"), ("X-CallCounter-Reset", b"20")]);
+    assert_eq!(q[0].reset_after, Some(Duration::from_secs(20)));
+    // A counter of something else, or a counter with no part after it, is not a budget.
+    assert!(read(&[("X-PageCounter-Reset", b"41")]).is_empty());
+    assert!(read(&[("X-RequestCounter", b"41")]).is_empty());
+}
