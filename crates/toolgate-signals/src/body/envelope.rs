@@ -428,7 +428,9 @@ fn is_limit_status(value: &[u8]) -> bool {
 
 /// Whether a status or code text (unquoted) says a limit was passed, by its words
 /// (`_`, `-`, spaces and case changes split them): a limit or quota word with an
-/// over/exceeded/reached word, or a throttle word. `LIMIT_OVERRIDE` is not one.
+/// over/exceeded/reached word, a throttle word, or a budget of calls per period
+/// followed by `limit` (DingTalk's `Forbidden.AccessDenied.QpsLimitForApi`: a code that
+/// names the per-second limit is that limit refusing). `LIMIT_OVERRIDE` is not one.
 pub(super) fn names_a_limit_passed(text: &[u8]) -> bool {
     const LIMIT: [&str; 4] = ["limit", "quota", "ratelimit", "rate"];
     const PASSED: [&str; 5] = ["over", "exceeded", "exceeds", "exceed", "reached"];
@@ -444,8 +446,13 @@ pub(super) fn names_a_limit_passed(text: &[u8]) -> bool {
     }
     // Bytes that are not UTF-8 split words as any other non-alphanumeric character does.
     let words = super::members::camel_words(&String::from_utf8_lossy(text));
+    // Queries, requests or transactions a second, minute or hour.
+    const PER_PERIOD: [&str; 8] = ["qps", "qpm", "qph", "rps", "rpm", "rph", "tps", "tpm"];
     let any = |set: &[&str]| words.iter().any(|w| set.contains(&w.as_str()));
-    any(&THROTTLED) || (any(&LIMIT) && any(&PASSED))
+    let budget_limit = words
+        .windows(2)
+        .any(|pair| PER_PERIOD.contains(&pair[0].as_str()) && pair[1] == "limit");
+    any(&THROTTLED) || (any(&LIMIT) && any(&PASSED)) || budget_limit
 }
 
 /// `null`, `false`, zero, `""`, `"0"`, `[]` or `{}` at the start of a value: the

@@ -900,3 +900,15 @@ fn a_refusal_that_tells_the_caller_to_wait_gives_the_wait() {
         assert!(!got.rate_limited, "{}", String::from_utf8_lossy(body));
     }
 }
+
+#[test]
+fn a_code_naming_a_per_second_limit_throttles_a_403() {
+    let now = chrono::DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    // DingTalk's gateway: the code names the QPS limit; the message, in Chinese, says
+    // the call frequency passed it.
+    let dingtalk = r#"{"code": "Forbidden.AccessDenied.QpsLimitForApi", "message": "调用频率超过限制", "requestid": "5D4C1B3A"}"#;
+    assert!(super::read(403, dingtalk.as_bytes(), now).rate_limited);
+    // The same denial without a limit in its code is not a throttle.
+    let denied = r#"{"code": "Forbidden.AccessDenied", "message": "no permission", "requestid": "5D4C1B3A"}"#;
+    assert!(!super::read(403, denied.as_bytes(), now).rate_limited);
+}

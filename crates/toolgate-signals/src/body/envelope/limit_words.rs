@@ -13,6 +13,10 @@ fn statuses_and_codes_that_say_a_limit_was_passed() {
         "Throttling.User",
         "ratelimited",
         "quota-reached",
+        "Forbidden.AccessDenied.QpsLimitForApi",
+        "QPS_LIMIT",
+        "RpmLimit",
+        "api.tps-limit",
     ] {
         assert!(names_a_limit_passed(yes.as_bytes()), "{yes}");
     }
@@ -25,6 +29,11 @@ fn statuses_and_codes_that_say_a_limit_was_passed() {
         "INVALID_REQUEST",
         "quota",
         "limit",
+        // A per-period word without `limit` after it, or a limit of something else.
+        "QPS",
+        "LimitQps",
+        "Forbidden.AccessDenied",
+        "RequestBodyLimit",
     ] {
         assert!(!names_a_limit_passed(no.as_bytes()), "{no}");
     }
