@@ -101,6 +101,9 @@ struct Group {
     /// Counts listed per window (Strava's `X-ReadRateLimit-Limit: 300,3000`), kept
     /// beside the first ones above when a field lists more than one.
     lists: window_list::Lists,
+    /// The field the used count came from, to find the limit a vendor module read
+    /// beside it ([`limit_beside`]).
+    used_field: Option<String>,
 }
 
 /// Fields the vendor modules read (exact names and prefixes).
@@ -638,6 +641,19 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
             }
         };
         read_value(g, &parsed, text, now, out);
+        if parsed.part == Part::Used && g.used.is_some() && g.used_field.is_none() {
+            g.used_field = Some(name.to_owned());
+        }
+    }
+    // A count made beside a limit a vendor module reads (`X-RateLimit-Count` beside
+    // GitHub's `X-RateLimit-Limit`): the rest of the limit is what is left.
+    for g in &mut groups {
+        if g.limit.is_none()
+            && g.remaining.is_none()
+            && let (Some(used), Some(field)) = (g.used, g.used_field.as_deref())
+        {
+            g.limit = limit_beside(h, field).filter(|limit| used <= *limit);
+        }
     }
     join::echoes(&mut groups);
     join::bare_groups(&mut groups);
@@ -650,6 +666,19 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
         g.emit(out);
     }
     read_pairs(&pairs, out);
+}
+
+/// The limit sent beside a used-count field under the same stem, when a vendor module
+/// claims it (`X-RateLimit-Limit` beside `X-RateLimit-Count`, `RateLimit-Limit` beside
+/// `RateLimit-Used`); a limit no module claims is read with its group already.
+fn limit_beside(h: &Headers<'_>, used_field: &str) -> Option<u64> {
+    let cut = used_field.rfind(['-', '_'])?;
+    let sibling = format!("{}limit", &used_field[..=cut]);
+    if !claimed(&sibling) {
+        return None;
+    }
+    let value = std::str::from_utf8(h.get(&sibling)?).ok()?;
+    num::limit(value.trim())
 }
 
 /// Reads a field a vendor module claims by name but whose value is a `key=value` or

@@ -395,3 +395,31 @@ fn a_counter_of_requests_names_its_reset() {
     assert!(read(&[("X-PageCounter-Reset", b"41")]).is_empty());
     assert!(read(&[("X-RequestCounter", b"41")]).is_empty());
 }
+
+#[test]
+fn a_count_made_beside_a_limit_another_reader_reads_leaves_the_rest() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    // The limit is read by the GitHub or IETF reader, the count made by its shape.
+    for fields in [
+        &[
+            ("X-RateLimit-Limit", &b"100"[..]),
+            ("X-RateLimit-Count", b"40"),
+        ][..],
+        &[("RateLimit-Limit", b"100"), ("RateLimit-Used", b"40")],
+        &[("ratelimit_limit", b"100"), ("ratelimit_used", b"40")],
+    ] {
+        let q = read(fields);
+        assert_eq!(q.len(), 1, "{fields:?}: {q:?}");
+        assert_eq!(q[0].limit, Some(100), "{fields:?}");
+        assert_eq!(q[0].remaining, Some(60), "{fields:?}");
+    }
+    // A count above the limit is not what was made of it; a count with no limit beside
+    // it says nothing of what is left.
+    let q = read(&[("X-RateLimit-Limit", b"100"), ("X-RateLimit-Count", b"400")]);
+    assert_eq!(q[0].remaining, None, "{q:?}");
+    let q = read(&[("X-RateLimit-Count", b"40")]);
+    assert!(q.iter().all(|q| q.remaining.is_none()), "{q:?}");
+}
