@@ -246,7 +246,9 @@ fn read_prefix(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
 /// run its agents into the limit unwarned. Only the first and the last
 /// [`SUCCESS_WINDOW`] bytes are looked at (Shopify's `extensions` closes the body; a
 /// selected `rateLimit` usually opens `data`), and only after a substring search finds
-/// one of the two keys, so every other answer costs four short scans on the call path.
+/// one of the keys, so every other answer costs at most eight short scans on the call path. A
+/// REST answer's `rate_limit` object that says what is left (Sportmonks' on every
+/// answer) is read the same way ([`limit_object::state`]).
 /// A top-level `backoff` (Stack Exchange's seconds to wait before calling the same
 /// method again) is the answer's wait, kept as `retry_after` with nothing refused.
 #[must_use]
@@ -256,6 +258,7 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
     let mut out = BodySignals::default();
     words::words!(THROTTLE_STATUS = [b"\"throttleStatus\""]);
     words::words!(RATE_LIMIT = [b"\"rateLimit\""]);
+    words::words!(RATE_LIMIT_OBJECT = [b"\"rate_limit\""]);
     words::words!(EXTENSIONS = [b"\"extensions\""]);
     for window in [head, tail] {
         // The windows overlap on a short body: a quota found once is not read twice.
@@ -272,6 +275,14 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
             && let Some(rl) = values(window, "rateLimit").find(Value::is_object)
         {
             github_graphql(&rl, now, &mut out);
+        }
+        // A REST answer's own budget in a `rate_limit` object (Sportmonks).
+        if out.quota.is_empty()
+            && RATE_LIMIT_OBJECT.any_in(window)
+            && let Some(Value::Object(obj)) = values(window, "rate_limit").find(Value::is_object)
+            && let Some(q) = limit_object::state(&obj, now)
+        {
+            out.quota.push(q);
         }
         if out.warnings.is_empty()
             && EXTENSIONS.any_in(window)

@@ -48,6 +48,22 @@ pub(super) fn quota(prefix: &[u8], now: DateTime<Utc>) -> Option<Quota> {
     (one.limit.is_some() || one.remaining.is_some()).then_some(one)
 }
 
+/// The state of a budget a successful answer carries in an object of its own
+/// (Sportmonks' `"rate_limit": {"resets_in_seconds": 2481, "remaining": 2998,
+/// "requested_entity": "Fixture"}` on every answer), read from that object's members
+/// alone. Only an object that says what is left counts: on a success a `limit` alone is
+/// as often a setting the answer describes (an API key's configured rate limit).
+pub(super) fn state(obj: &Map<String, Value>, now: DateTime<Utc>) -> Option<Quota> {
+    let mut one = Quota::new(policy(obj));
+    for q in crate::json_counts::read_members(obj.iter().take(MAX_MEMBERS), now) {
+        one.limit = one.limit.or(q.limit);
+        one.remaining = one.remaining.or(q.remaining);
+        one.reset_after = one.reset_after.or(q.reset_after);
+        one.window = one.window.or(q.window);
+    }
+    one.remaining.is_some().then_some(one)
+}
+
 /// The first object (depth first) holding a member named by a rate-limit word alone
 /// whose value is an object, and that member's name.
 fn holder<'a>(

@@ -912,3 +912,22 @@ fn a_code_naming_a_per_second_limit_throttles_a_403() {
     let denied = r#"{"code": "Forbidden.AccessDenied", "message": "no permission", "requestid": "5D4C1B3A"}"#;
     assert!(!super::read(403, denied.as_bytes(), now).rate_limited);
 }
+
+#[test]
+fn a_success_s_rate_limit_object_saying_what_is_left_is_its_budget() {
+    let now = chrono::DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    // Sportmonks: the object closes every answer, after the data.
+    let filler = format!(r#"[{}]"#, vec![r#"{"id": 1, "name": "x"}"#; 400].join(","));
+    let body = format!(
+        r#"{{"data": {filler}, "rate_limit": {{"resets_in_seconds": 2481, "remaining": 2998, "requested_entity": "Fixture"}}, "timezone": "UTC"}}"#
+    );
+    let found = read_success(body.as_bytes(), now).expect("a budget");
+    assert_eq!(found.quota.len(), 1, "{:?}", found.quota);
+    assert_eq!(found.quota[0].remaining, Some(2998));
+    assert_eq!(found.quota[0].reset_after, Some(Duration::from_secs(2481)));
+    assert_eq!(found.retry_after, None);
+    // A `rate_limit` object that says nothing of what is left is a setting the answer
+    // describes (an API key's configured limit), not the caller's budget.
+    let setting = br#"{"key": {"id": "k_1", "rate_limit": {"limit": 100, "period": "minute"}}}"#;
+    assert!(read_success(setting, now).is_none_or(|f| f.quota.is_empty()));
+}
