@@ -298,9 +298,9 @@ fn parse_name(name: &str) -> Option<Name> {
     if policy.is_empty() && matches!(tokens[at], "quota" | "quotas") {
         policy.push("quota");
     }
-    // So is a budget of queries a second (Mashery's `X-Plan-QPS-Allotted` beside its
-    // `X-Plan-Quota-*`): the word names it.
-    if policy.is_empty() && is_per_second_budget(tokens[at]) {
+    // So is a budget of queries a period (Mashery's `X-Plan-QPS-Allotted` beside its
+    // `X-Plan-Quota-*`, World Weather Online's `X-WWO-Qpd-Left`): the word names it.
+    if policy.is_empty() && is_per_period_budget(tokens[at]) {
         policy.push(tokens[at]);
     }
     Some(Name {
@@ -342,7 +342,7 @@ fn rate_limit_word(tokens: &[&str]) -> Option<(usize, usize)> {
         if t.contains("ratelimit")
             || t.contains("throttl")
             || t.contains("quota")
-            || is_per_second_budget(t)
+            || is_per_period_budget(t)
         {
             return Some((i, 1));
         }
@@ -383,10 +383,14 @@ fn is_request_counter(t: &str) -> bool {
     })
 }
 
-/// `qps`, `rps`: queries (requests) per second, a budget's own name (Mashery's
-/// `X-Plan-QPS-Allotted`).
-fn is_per_second_budget(t: &str) -> bool {
-    matches!(t, "qps" | "rps")
+/// `qps`, `rps`, `qpd`: queries (requests) per second, minute, hour or day, a
+/// budget's own name (Mashery's `X-Plan-QPS-Allotted`, World Weather Online's
+/// `X-WWO-Qpd-Left`, "total number of requests remaining for the day").
+fn is_per_period_budget(t: &str) -> bool {
+    matches!(
+        t,
+        "qps" | "qpm" | "qph" | "qpd" | "rps" | "rpm" | "rph" | "rpd"
+    )
 }
 
 /// `API-KEY-MAX-LIMIT`, `API-KEY-USE-LIMIT`: a part, then `limit` last.

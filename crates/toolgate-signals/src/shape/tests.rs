@@ -423,3 +423,21 @@ fn a_count_made_beside_a_limit_another_reader_reads_leaves_the_rest() {
     let q = read(&[("X-RateLimit-Count", b"40")]);
     assert!(q.iter().all(|q| q.remaining.is_none()), "{q:?}");
 }
+
+#[test]
+fn a_budget_of_queries_a_period_names_itself() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    // World Weather Online: the requests left for the day.
+    let q = read(&[("X-WWO-Qpd-Left", b"412")]);
+    assert_eq!(q.len(), 1, "{q:?}");
+    assert_eq!(q[0].remaining, Some(412));
+    assert_eq!(q[0].policy, "qpd");
+    // A minute's budget and what is left of it.
+    let q = read(&[("X-RPM-Limit", b"60"), ("X-RPM-Remaining", b"12")]);
+    assert_eq!((q[0].limit, q[0].remaining), (Some(60), Some(12)));
+    // The word alone, with no part, says nothing.
+    assert!(read(&[("X-Engine-Rpm", b"3000")]).is_empty());
+}
