@@ -32,7 +32,8 @@ pub(crate) fn corroborated<'a>(
     let as_ms = wait / 1000;
     let agrees = |reset: Duration| {
         let tolerance = (reset / 10).max(Duration::from_millis(2));
-        as_ms.abs_diff(reset) <= tolerance && wait > reset * 100
+        // Checked: a reset from a hostile body may be any length.
+        as_ms.abs_diff(reset) <= tolerance && reset.checked_mul(100).is_some_and(|r| wait > r)
     };
     let spent_resets = quotas
         .into_iter()
@@ -93,7 +94,7 @@ mod tests {
             reset_after: Some(ms(19)),
             ..Quota::new("default")
         };
-        let cases: [(Duration, Vec<Quota>); 6] = [
+        let cases: [(Duration, Vec<Quota>); 7] = [
             // The reset agrees with the wait as seconds.
             (s(19), vec![spent(s(19))]),
             // A small wait beside a reset that is neither reading of it.
@@ -105,6 +106,8 @@ mod tests {
             (s(42_661), vec![]),
             // Under a second there is nothing to rescale.
             (ms(250), vec![spent(ms(0))]),
+            // A reset too long to multiply is no corroboration, and no panic.
+            (s(19), vec![spent(Duration::MAX)]),
         ];
         for (wait, quotas) in cases {
             assert_eq!(
