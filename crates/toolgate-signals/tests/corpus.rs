@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1373;
+const FLOOR: usize = 1464;
 
-const FILES: [(&str, &str); 30] = [
+const FILES: [(&str, &str); 31] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -79,6 +79,7 @@ const FILES: [(&str, &str); 30] = [
     ("recovery3", include_str!("corpus/recovery3.json")),
     ("recovery4", include_str!("corpus/recovery4.json")),
     ("recovery5", include_str!("corpus/recovery5.json")),
+    ("recovery6", include_str!("corpus/recovery6.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {

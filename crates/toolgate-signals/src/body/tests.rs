@@ -900,3 +900,29 @@ fn a_refusal_that_tells_the_caller_to_wait_gives_the_wait() {
         assert!(!got.rate_limited, "{}", String::from_utf8_lossy(body));
     }
 }
+
+#[test]
+fn an_xml_rpc_fault_sent_with_a_200_is_read_and_its_answers_are_not() {
+    let fault = b"<?xml version=\"1.0\"?>\n<methodResponse>\n  <fault><value><struct>\
+        <member><name>faultCode</name><value><int>410</int></value></member>\
+        <member><name>faultString</name><value><string>You must log in first.</string>\
+        </value></member></struct></value></fault>\n</methodResponse>";
+    assert!(worth_reading(200, fault));
+    assert_eq!(
+        read(200, fault, now()).recovery,
+        Some(crate::recovery::Recovery::Credentials)
+    );
+    // An answer, even one whose data holds the word, and another XML document.
+    for body in [
+        &b"<?xml version=\"1.0\"?><methodResponse><params><param><value><string>&lt;fault&gt;\
+           </string></value></param></params></methodResponse>"[..],
+        b"<feed><fault>none</fault></feed>",
+        b"  {\"methodResponse\": \"<fault>\"}",
+    ] {
+        assert!(
+            !worth_reading(200, body),
+            "{}",
+            String::from_utf8_lossy(body)
+        );
+    }
+}
