@@ -85,7 +85,11 @@ pub enum BodyCheck {
 /// 2. `rate_limited` wins over the status for everything else, including a
 ///    2xx whose body failed the schema (some vendors throttle with 200 and an
 ///    error body; calling that drift would page an owner for a quota).
-/// 3. A 2xx with a bad body is [`ErrorClass::ContractDrift`].
+/// 3. A 2xx with a bad body is [`ErrorClass::ContractDrift`], unless it is an error
+///    envelope whose words say who must act ([`Said`]): refused credentials are
+///    [`ErrorClass::Auth`], a wrong request [`ErrorClass::ClientError`], a passing
+///    state [`ErrorClass::ServerError`] (only an error envelope's words are read, so
+///    data never says anything here).
 /// 4. A 4xx other than 401, 404 and 410 that names a wait (`Retry-After`, or a
 ///    `retryDelay`/`retry_after` in its body) is [`ErrorClass::RateLimited`]: the
 ///    upstream refused the work and said when to come back (Google's `ABORTED` with
@@ -151,6 +155,12 @@ pub fn classify(attempt: &Attempt) -> Option<ErrorClass> {
     }
     let not_the_caller = !matches!(status, 401 | 403 | 404 | 410);
     Some(match status {
+        // A 2xx error envelope (`{"ok": false, "error": "invalid_auth"}`, an XML-RPC
+        // fault) is refused by the contract because it is a failure, not because the
+        // API changed: its words say who must act, as a 4xx's would.
+        200..=299 if said == Said::Credentials => ErrorClass::Auth,
+        200..=299 if said == Said::Request => ErrorClass::ClientError,
+        200..=299 if said == Said::Transient => ErrorClass::ServerError,
         200..=299 => ErrorClass::ContractDrift,
         100..=199 | 300..=399 => ErrorClass::ContractDrift,
         408 => ErrorClass::Timeout,

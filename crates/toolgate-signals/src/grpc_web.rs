@@ -17,9 +17,15 @@
 //! trailers frame names a status other than OK is that failure, read by
 //! [`body_trailers`].
 //!
+//! `application/grpc-web-text` sends the same frames as base64, each flush encoded on its
+//! own (so padding may stand in the middle of the body): such a body of at most
+//! [`MAX_TEXT_BODY`] bytes is decoded, piece by piece, and read the same way.
+//!
 //! Bounded: one header value of at most a few digits is read; in a body, at most
 //! [`MAX_FRAMES`] frame headers are stepped over (their payloads are skipped, not read)
 //! and only a last frame of at most [`MAX_TRAILERS`] bytes is read.
+
+use std::borrow::Cow;
 
 use crate::headers::Headers;
 use crate::recovery::Recovery;
@@ -31,6 +37,9 @@ const MAX_DIGITS: usize = 3;
 const MAX_FRAMES: usize = 64;
 /// Longest trailers frame read: a status, a message and a few metadata lines.
 const MAX_TRAILERS: usize = 8 * 1024;
+/// Longest base64 body decoded: a unary reply's message and its trailers. Only a
+/// `grpc-web-text` reply with a success status pays for the decoding.
+const MAX_TEXT_BODY: usize = 64 * 1024;
 /// A frame's flag byte, its 4-byte length after it.
 const FRAME_HEADER: usize = 5;
 /// The flag bit of a trailers frame.
@@ -86,22 +95,24 @@ pub(crate) fn recovery(headers: &Headers<'_>) -> Option<Recovery> {
 /// The failure a gRPC-web body's trailers frame names: what its `grpc-status` stands
 /// for and would be fixed by, and the status and message as sent, for the model's
 /// message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trailers<'a> {
     /// The HTTP status the `grpc-status` stands for ([`stands_for`]).
     pub stands_for: u16,
     /// What would fix it, by gRPC's retry guidance.
     pub recovery: Option<Recovery>,
-    /// The `grpc-status` value, trimmed.
-    pub status: &'a [u8],
+    /// The `grpc-status` value, trimmed (owned when the body was base64).
+    pub status: Cow<'a, [u8]>,
     /// The `grpc-message` value, trimmed (percent-encoded, as sent).
-    pub message: Option<&'a [u8]>,
+    pub message: Option<Cow<'a, [u8]>>,
 }
 
 /// The failure named in the trailers frame of a gRPC-web body, given the reply's
-/// `Content-Type` (`application/grpc-web…`, binary framing); `None` for any other reply, for a body
+/// `Content-Type` (`application/grpc-web…`, binary framing, or `application/grpc-web-text…`,
+/// the frames in base64); `None` for any other reply, for a body
 /// whose last frame is not a trailers frame, for more than [`MAX_FRAMES`] frames or a
-/// trailers frame over [`MAX_TRAILERS`] bytes, and for `grpc-status: 0`. Only frame
+/// trailers frame over [`MAX_TRAILERS`] bytes, for a base64 body over [`MAX_TEXT_BODY`]
+/// bytes or not base64, and for `grpc-status: 0`. Only frame
 /// headers are stepped over until the last frame, so a message that holds the words
 /// `grpc-status` is never read as one.
 ///
@@ -112,23 +123,59 @@ pub struct Trailers<'a> {
 /// body.extend_from_slice(trailers);
 /// let t = body_trailers(b"application/grpc-web+proto", &body).unwrap();
 /// assert_eq!(t.stands_for, 401);
-/// assert_eq!(t.message, Some(&b"token%20expired"[..]));
+/// assert_eq!(t.message.as_deref(), Some(&b"token%20expired"[..]));
 /// ```
 #[must_use]
 pub fn body_trailers<'a>(content_type: &[u8], body: &'a [u8]) -> Option<Trailers<'a>> {
-    // `application/grpc-web-text` is base64 and is not read.
     const KIND: &[u8] = b"application/grpc-web";
     let kind = content_type.trim_ascii_start();
-    let binary = kind
+    if !kind
         .get(..KIND.len())
         .is_some_and(|k| k.eq_ignore_ascii_case(KIND))
-        && !kind
-            .get(KIND.len()..KIND.len() + 5)
-            .is_some_and(|k| k.eq_ignore_ascii_case(b"-text"));
-    if !binary {
+    {
         return None;
     }
-    let payload = last_trailers_frame(body)?;
+    let text = kind
+        .get(KIND.len()..KIND.len() + 5)
+        .is_some_and(|k| k.eq_ignore_ascii_case(b"-text"));
+    if !text {
+        return trailers_of(last_trailers_frame(body)?).map(Trailers::borrowed);
+    }
+    if body.len() > MAX_TEXT_BODY {
+        return None;
+    }
+    let decoded = base64_pieces(body)?;
+    let t = trailers_of(last_trailers_frame(&decoded)?)?;
+    Some(Trailers {
+        stands_for: t.stands_for,
+        recovery: t.recovery,
+        status: Cow::Owned(t.status.to_vec()),
+        message: t.message.map(|m| Cow::Owned(m.to_vec())),
+    })
+}
+
+/// What a trailers frame's payload names, borrowed from it.
+struct Found<'a> {
+    stands_for: u16,
+    recovery: Option<Recovery>,
+    status: &'a [u8],
+    message: Option<&'a [u8]>,
+}
+
+impl<'a> Trailers<'a> {
+    fn borrowed(t: Found<'a>) -> Self {
+        Trailers {
+            stands_for: t.stands_for,
+            recovery: t.recovery,
+            status: Cow::Borrowed(t.status),
+            message: t.message.map(Cow::Borrowed),
+        }
+    }
+}
+
+/// The status and message of a trailers frame's payload; `None` without a failed
+/// `grpc-status`.
+fn trailers_of(payload: &[u8]) -> Option<Found<'_>> {
     let (mut status, mut message) = (None, None);
     for line in payload.split(|b| *b == b'\n') {
         let Some(colon) = line.iter().position(|b| *b == b':') else {
@@ -142,12 +189,44 @@ pub fn body_trailers<'a>(content_type: &[u8], body: &'a [u8]) -> Option<Trailers
         }
     }
     let status = status?;
-    Some(Trailers {
+    Some(Found {
         stands_for: stands_for(status)?,
         recovery: code(status).and_then(crate::recovery::grpc_number),
         status,
         message,
     })
+}
+
+/// The bytes of a base64 body written in pieces, each with its own padding (gRPC-web-text
+/// encodes each flushed frame on its own): a `=` ends a piece, and the bits it pads are
+/// dropped. Both alphabets are read; whitespace is skipped; any other byte is not
+/// base64 and gives `None`.
+fn base64_pieces(text: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3 + 3);
+    let (mut bits, mut held) = (0u32, 0u32);
+    for &c in text {
+        let six = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            b'=' => {
+                (bits, held) = (0, 0);
+                continue;
+            }
+            c if c.is_ascii_whitespace() => continue,
+            _ => return None,
+        };
+        bits = (bits << 6) | u32::from(six);
+        held += 6;
+        if held >= 8 {
+            held -= 8;
+            out.push(u8::try_from(bits >> held).ok()?);
+            bits &= (1 << held) - 1;
+        }
+    }
+    Some(out)
 }
 
 /// The payload of a body's last frame when that frame is a trailers frame and the
@@ -259,8 +338,72 @@ mod tests {
         let spaced = frame(0x80, b"grpc-status: 16 \r\ngrpc-message: bad%20token \r\n");
         let t = body_trailers(GRPC_WEB, &spaced).unwrap();
         assert_eq!(
-            (t.status, t.message),
+            (&*t.status, t.message.as_deref()),
             (&b"16"[..], Some(&b"bad%20token"[..]))
+        );
+    }
+
+    /// Standard base64 of `bytes`, for the tests (the text form of a gRPC-web body).
+    fn base64(bytes: &[u8]) -> Vec<u8> {
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = Vec::new();
+        for chunk in bytes.chunks(3) {
+            let n = chunk
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+            for i in 0..4 {
+                out.push(if i <= chunk.len() {
+                    ALPHABET[(n >> (18 - 6 * i) & 63) as usize]
+                } else {
+                    b'='
+                });
+            }
+        }
+        out
+    }
+
+    const GRPC_WEB_TEXT: &[u8] = b"application/grpc-web-text+proto";
+
+    #[test]
+    fn a_base64_body_is_read_for_its_trailers_frame() {
+        let message = frame(0, b"\x0a\x05hello");
+        let failed = frame(0x80, b"grpc-status:16\r\ngrpc-message:token%20expired\r\n");
+        // The whole body encoded at once, and each frame encoded on its own (padding in
+        // the middle), as a server that flushes every frame writes it.
+        for body in [
+            base64(&[message.clone(), failed.clone()].concat()),
+            [base64(&message), base64(&failed)].concat(),
+            base64(&failed),
+        ] {
+            let t = body_trailers(GRPC_WEB_TEXT, &body).unwrap();
+            assert_eq!(t.stands_for, 401);
+            assert_eq!(t.recovery, Some(Recovery::Credentials));
+            assert_eq!(t.message.as_deref(), Some(&b"token%20expired"[..]));
+        }
+        let unavailable = base64(&frame(0x80, b"grpc-status:14\r\n"));
+        let t = body_trailers(b"application/grpc-web-text", &unavailable).unwrap();
+        assert_eq!((t.stands_for, t.recovery), (503, Some(Recovery::Transient)));
+    }
+
+    #[test]
+    fn a_base64_body_that_is_ok_long_or_not_base64_is_not_read() {
+        let ok = base64(&frame(0x80, b"grpc-status:0\r\n"));
+        let failed = base64(&frame(0x80, b"grpc-status:16\r\n"));
+        let long = [
+            base64(&frame(0, &vec![b'm'; super::MAX_TEXT_BODY])),
+            failed.clone(),
+        ]
+        .concat();
+        let mut broken = failed.clone();
+        broken[3] = b'*';
+        for body in [ok, long, broken, b"{\"error\":\"x\"}".to_vec()] {
+            assert_eq!(body_trailers(GRPC_WEB_TEXT, &body), None, "{body:?}");
+        }
+        // The binary form's bytes are no base64.
+        assert_eq!(
+            body_trailers(GRPC_WEB_TEXT, &frame(0x80, b"grpc-status:16\r\n")),
+            None
         );
     }
 
@@ -289,7 +432,7 @@ mod tests {
             // More frames than are stepped over, a trailers frame larger than is read.
             (GRPC_WEB, many),
             (GRPC_WEB, big),
-            // Base64 text, another type.
+            // Binary frames sent as base64 text, another type.
             (&b"application/grpc-web-text"[..], failed.clone()),
             (b"application/json", failed.clone()),
             (b"application/grpc", failed.clone()),

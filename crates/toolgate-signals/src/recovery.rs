@@ -71,8 +71,10 @@ const CODE_KEYS: [&str; 10] = [
 /// Names under which a string is a gRPC status name.
 const GRPC_KEYS: [&str; 2] = ["code", "status"];
 /// Names whose string values are messages, read as words.
-const MESSAGE_KEYS: [&str; 10] = [
+const MESSAGE_KEYS: [&str; 11] = [
     "message",
+    // `{"errors": "Account is suspended."}`, `{"errors": ["permission denied"]}`.
+    "errors",
     "msg",
     "errmsg",
     "errormessage",
@@ -180,14 +182,29 @@ fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mu
             let Some(k) = key.map(crate::walk::normalise) else {
                 return;
             };
-            if CODE_KEYS.contains(&k.as_str()) {
+            if CODE_KEYS.contains(&k.as_str()) || names_a_code(&k) {
                 out.code(&k, s);
-            } else if MESSAGE_KEYS.contains(&k.as_str()) {
+            } else if MESSAGE_KEYS.contains(&k.as_str()) || names_a_message(&k) {
                 out.text(s);
             }
         }
         _ => {}
     }
+}
+
+/// A code named after what it reports: `sub_code` (Alipay's `isv.invalid-signature`
+/// under a numeric `code`), `status_code`, `result_code`, `return_code`. A bare
+/// `…_code` is not one: a `country_code` or a `currency_code` is data.
+fn names_a_code(key: &str) -> bool {
+    const HEADS: [&str; 5] = ["sub", "status", "result", "return", "reason"];
+    key.strip_suffix("code")
+        .is_some_and(|head| HEADS.contains(&head))
+}
+
+/// A message named after what it reports: `status_message` (`{"status": "ERROR",
+/// "status_message": "Invalid integration key"}`), `sub_msg`, `result_msg`.
+fn names_a_message(key: &str) -> bool {
+    key.ends_with("message") || key.ends_with("msg")
 }
 
 /// A `google.rpc.Status` as grpc-gateway and its kin write it: an integer `code` beside
@@ -225,15 +242,32 @@ fn markup(text: &str, out: &mut Found) {
     if head.to_ascii_lowercase().contains("<html") {
         return;
     }
+    // An XML-RPC fault names its members in a `<name>` element, the value in the
+    // element after it: `<name>faultString</name><value><string>Access Denied</string>`.
+    let mut member: Option<String> = None;
     for (name, value) in crate::walk::xml_elements(text, MAX_TAGS) {
         let local = crate::walk::normalise(name);
         if let Some(r) = soap_fault(&local, value) {
             out.soap.get_or_insert(r);
         }
-        if CODE_KEYS.contains(&local.as_str()) {
-            out.code(&local, value);
-        } else if MESSAGE_KEYS.contains(&local.as_str()) {
+        if local == "name" {
+            member = Some(crate::walk::normalise(value));
+            continue;
+        }
+        if value.is_empty() {
+            continue;
+        }
+        let key = member.take().unwrap_or(local);
+        if CODE_KEYS.contains(&key.as_str()) {
+            out.code(&key, value);
+        } else if MESSAGE_KEYS.contains(&key.as_str()) || key == "text" {
+            // SOAP 1.2 writes its reason as `<env:Reason><env:Text>…`.
             out.text(value);
+        } else if key == "value"
+            && let Some((_, code)) = value.rsplit_once(':')
+        {
+            // A SOAP 1.2 code or subcode (`ter:NotAuthorized`): read as a code's words.
+            out.text(code);
         }
     }
 }

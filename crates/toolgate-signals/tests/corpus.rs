@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1433;
+const FLOOR: usize = 1524;
 
-const FILES: [(&str, &str); 31] = [
+const FILES: [(&str, &str); 32] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -80,6 +80,7 @@ const FILES: [(&str, &str); 31] = [
     ("recovery3", include_str!("corpus/recovery3.json")),
     ("recovery4", include_str!("corpus/recovery4.json")),
     ("recovery5", include_str!("corpus/recovery5.json")),
+    ("recovery6", include_str!("corpus/recovery6.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {

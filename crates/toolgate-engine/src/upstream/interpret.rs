@@ -3,6 +3,7 @@
 //! tool's contract and the tool's sunset state — classification happens here once per
 //! attempt, and retry, breaker, metrics, incidents and the message all use its class.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use toolgate_contract::BodyError;
@@ -339,8 +340,10 @@ fn grpc_failure(
     let in_headers = headers.get("grpc-status").and_then(|code| {
         let code = code.as_bytes();
         let stands_for = toolgate_signals::grpc_web::stands_for(code)?;
-        let message = headers.get("grpc-message").map(|m| m.as_bytes());
-        Some((stands_for, code, message, read.said))
+        let message = headers
+            .get("grpc-message")
+            .map(|m| Cow::Borrowed(m.as_bytes()));
+        Some((stands_for, Cow::Borrowed(code), message, read.said))
     });
     let (stands_for, code, message, said) = match in_headers {
         Some(found) => found,
@@ -359,7 +362,7 @@ fn grpc_failure(
     told.extend_from_slice(code.trim_ascii());
     if let Some(message) = message {
         told.extend_from_slice(b": ");
-        told.extend_from_slice(message);
+        told.extend_from_slice(&message);
     }
     let detail = Detail::Status {
         status,

@@ -237,6 +237,38 @@ fn what_would_fix_it() {
             with_said(200, Said::Account),
             Some(Account),
         ),
+        // An error envelope sent with a 200 says who must act, as a 4xx would; one
+        // that says nothing, or that the method is not there, is drift.
+        (
+            "200 envelope, credentials",
+            with_said(200, Said::Credentials),
+            Some(Auth),
+        ),
+        (
+            "200 envelope, invalid input",
+            with_said(200, Said::Request),
+            Some(ClientError),
+        ),
+        (
+            "200 envelope, passing state",
+            with_said(200, Said::Transient),
+            Some(ServerError),
+        ),
+        (
+            "200 envelope, nothing said",
+            with_said(200, Said::Nothing),
+            Some(ContractDrift),
+        ),
+        (
+            "200 envelope, unsupported",
+            with_said(200, Said::Unsupported),
+            Some(ContractDrift),
+        ),
+        (
+            "200 valid, credentials words",
+            saying(200, false, None, Said::Credentials),
+            None,
+        ),
         (
             "200 valid, account words",
             saying(200, false, None, Said::Account),

@@ -4,6 +4,7 @@
 //! Kraken (`{"error": [...]}`), the MediaWiki Action API and Deezer (`{"error": {…}}`),
 //! Baidu (`{"error_code": …}`), WeChat (`{"errcode": …}`), Bybit (`{"retCode": …}`),
 //! Apigee (`{"fault": …}`), Slack (`"ok": false`) and Marketo (`"success": false`),
+//! XML-RPC (`<methodResponse><fault>`),
 //! Google Maps Platform (`"status": "OVER_QUERY_LIMIT"`), and Tencent Cloud, whose every
 //! answer is wrapped in `{"Response": …}` with the error inside.
 //!
@@ -102,6 +103,22 @@ pub(super) fn is_error_envelope(body: &[u8]) -> bool {
     reports_error(&body[..body.len().min(WINDOW)], MAX_WRAPPERS)
         || only_words(body)
         || markup_reports_throttle(&body[..body.len().min(2 * WINDOW)])
+        || xml_rpc_fault(&body[..body.len().min(2 * WINDOW)])
+}
+
+/// Whether an XML-RPC answer is a fault: XML-RPC sends every answer with a 200, a
+/// failure as `<methodResponse><fault>…` (xmlrpc.com/spec.md, "Fault example"), which
+/// a successful answer's `<params>` never holds before it. Two searches in the first
+/// bytes, and only of a body that begins with markup.
+fn xml_rpc_fault(head: &[u8]) -> bool {
+    if skip_ws(head).first() != Some(&b'<') {
+        return false;
+    }
+    let Some(at) = memchr::memmem::find(head, b"<methodResponse>") else {
+        return false;
+    };
+    let after = skip_ws(&head[at + b"<methodResponse>".len()..]);
+    after.starts_with(b"<fault>")
 }
 
 /// Whether an XML answer's leading elements hold a failed result code beside a message

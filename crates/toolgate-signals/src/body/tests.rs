@@ -931,3 +931,29 @@ fn a_success_s_rate_limit_object_saying_what_is_left_is_its_budget() {
     let setting = br#"{"key": {"id": "k_1", "rate_limit": {"limit": 100, "period": "minute"}}}"#;
     assert!(read_success(setting, now).is_none_or(|f| f.quota.is_empty()));
 }
+
+#[test]
+fn an_xml_rpc_fault_sent_with_a_200_is_read_and_its_answers_are_not() {
+    let fault = b"<?xml version=\"1.0\"?>\n<methodResponse>\n  <fault><value><struct>\
+        <member><name>faultCode</name><value><int>410</int></value></member>\
+        <member><name>faultString</name><value><string>You must log in first.</string>\
+        </value></member></struct></value></fault>\n</methodResponse>";
+    assert!(worth_reading(200, fault));
+    assert_eq!(
+        read(200, fault, now()).recovery,
+        Some(crate::recovery::Recovery::Credentials)
+    );
+    // An answer, even one whose data holds the word, and another XML document.
+    for body in [
+        &b"<?xml version=\"1.0\"?><methodResponse><params><param><value><string>&lt;fault&gt;\
+           </string></value></param></params></methodResponse>"[..],
+        b"<feed><fault>none</fault></feed>",
+        b"  {\"methodResponse\": \"<fault>\"}",
+    ] {
+        assert!(
+            !worth_reading(200, body),
+            "{}",
+            String::from_utf8_lossy(body)
+        );
+    }
+}

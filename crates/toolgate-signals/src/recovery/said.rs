@@ -74,8 +74,10 @@ const STANDING: [&str; 6] = [
 /// What says the holder may not do anything at all.
 const REFUSED_HOLDER: [&str; 3] = ["unable", "cannot", "prohibited"];
 
-/// What a credential is called.
-const CREDENTIALS: [&str; 11] = [
+/// What a credential is called; in Russian, Portuguese, Spanish and German too, as
+/// payment and accounting APIs of those markets write their messages ("Неверный
+/// токен", "A chave de API fornecida é inválida", "Passwort ungültig").
+const CREDENTIALS: [&str; 20] = [
     "token",
     "dpop",
     "tokens",
@@ -87,9 +89,18 @@ const CREDENTIALS: [&str; 11] = [
     "jwt",
     "authorization",
     "authentication",
+    "токен",
+    "пароль",
+    "ключ",
+    "chave",
+    "senha",
+    "clave",
+    "contraseña",
+    "schlüssel",
+    "passwort",
 ];
-/// What makes a credential refused.
-const REFUSED: [&str; 13] = [
+/// What makes a credential refused (and an input wrong), in the same languages.
+const REFUSED: [&str; 23] = [
     "expired",
     "expire",
     "invalid",
@@ -103,6 +114,16 @@ const REFUSED: [&str; 13] = [
     "mismatch",
     "malformed",
     "insufficient",
+    "неверный",
+    "неверные",
+    "неверная",
+    "недействительный",
+    "inválida",
+    "inválido",
+    "incorrecta",
+    "incorrecto",
+    "ungültig",
+    "ungültiger",
 ];
 /// Tokens that are not credentials: a page's, a cursor's, a request's own key.
 const NOT_CREDENTIALS: [&str; 6] = [
@@ -239,6 +260,10 @@ impl Words<'_> {
 
 /// The account behind the calls must change, or its allowance renew.
 fn account(w: &Words<'_>) -> bool {
+    // Registration is never a wait, whatever a link beside it spells ("aka.ms/rps-…").
+    if unregistered(w) {
+        return true;
+    }
     if w.is_a_rule() || w.says_to_wait() {
         return false;
     }
@@ -284,7 +309,35 @@ fn account(w: &Words<'_>) -> bool {
     // quota that also offers an increase comes back by waiting (ruled out above).
     let approved = (w.has("approved") && w.any_of(&["quota", "quotas"]))
         || w.near(&["quota", "quotas"], &["increase"], 2);
-    credits || code || plan || state || cap || approved || period_spent(w)
+    credits || code || plan || state || cap || approved || balance(w) || period_spent(w)
+}
+
+/// A prepaid balance spent ("Insufficient balance: … Please top up"), or a plan's own
+/// limit reached ("you have reached the limit of databases for your plan", a code
+/// `plan_limit`). A card's balance is the customer's, and a plan's *rate* limit comes
+/// back by waiting (a window it names is ruled out above).
+fn balance(w: &Words<'_>) -> bool {
+    let spent = w.near(
+        &["balance"],
+        &[
+            "insufficient",
+            "exhausted",
+            "depleted",
+            "enough",
+            "zero",
+            "negative",
+        ],
+        4,
+    ) && !w.any_of(&["card", "funds"]);
+    let plan_limit = w.near(&["plan"], &["limit", "limits", "limited"], 5) && !w.has("rate");
+    spent || w.phrase(&["top", "up"]) || plan_limit
+}
+
+/// A subscription or account not registered for the service: "The subscription is not
+/// registered to use namespace 'Microsoft.ContainerInstance'". Its owner registers it.
+fn unregistered(w: &Words<'_>) -> bool {
+    w.phrase(&["not", "registered"])
+        && w.any_of(&["subscription", "account", "organization", "tenant"])
 }
 
 /// An account the request names as someone else's ([`OTHERS`] right before it).
@@ -342,7 +395,16 @@ fn credentials(w: &Words<'_>) -> bool {
     let key = (1..w.w.len()).any(|i| {
         let before = w.w[i - 1].as_str();
         (w.w[i] == "key"
-            && ["api", "access", "secret", "app", "client", "subscription"].contains(&before))
+            && [
+                "api",
+                "access",
+                "secret",
+                "app",
+                "client",
+                "subscription",
+                "integration",
+            ]
+            .contains(&before))
             || (w.w[i] == "id" && before == "session")
     });
     // "The security token included in the request is invalid": a sentence apart.
@@ -354,8 +416,27 @@ fn credentials(w: &Words<'_>) -> bool {
         &["insufficient", "invalid", "missing"],
         1,
     );
-    refused || scope || w.any_of(&["unauthenticated", "unauthorized", "unauthorised"])
+    refused
+        || scope
+        || w.any_of(&["unauthenticated", "unauthorized", "unauthorised"])
+        || access_refused(w)
 }
+
+/// Access refused in so many words: "Access Denied" (an XML-RPC fault for a wrong key),
+/// "Sender not Authorized" (a SOAP subcode), "You must log in before using this". A
+/// payment that was "not authorized" is the card issuer's refusal, not the caller's, and
+/// an object that "does not exist or not authorized" (Snowflake's wording) is as likely
+/// the request's.
+fn access_refused(w: &Words<'_>) -> bool {
+    let said = w.phrase(&["access", "denied"])
+        || w.phrase(&["not", "authorized"])
+        || w.phrase(&["not", "authorised"])
+        || (w.phrase(&["log", "in"]) && w.any_of(&["must", "required"]));
+    said && !w.any_of(&PAYMENTS) && !w.any_of(&["exist", "exists", "found"])
+}
+
+/// What a refusal of a payment speaks of: its authorisation is the issuer's.
+const PAYMENTS: [&str; 6] = ["card", "payment", "transaction", "issuer", "charge", "bank"];
 
 /// A parser's token, not a credential: "Unexpected token < in JSON at position 0",
 /// "invalid token at position 3", unless the text also names what kind of credential
@@ -391,12 +472,87 @@ fn unsupported(w: &Words<'_>) -> bool {
 /// The request itself is wrong: an invalid input, a failed validation, a card declined.
 fn request(w: &Words<'_>) -> bool {
     w.near(&["invalid", "malformed"], &INPUTS, 2)
+        || invalid_thing(w)
+        || offer_too_low(w)
+        // A contract call its own code refused ("execution reverted: …").
+        || w.has("reverted")
+        || duplicate(w)
+        || undecodable(w)
         // OAuth's and RFC 6750's `invalid_request`.
         || w.phrase(&["invalid", "request"])
         || w.phrase(&["validation", "error"])
         || w.phrase(&["validation", "failed"])
         || w.phrase(&["is", "required"])
         || w.has("declined")
+}
+
+/// What the request names, said to be invalid: "Invalid Bitcoin address", "Invalid
+/// amount", "A chave … é inválida". An invalid answer from further upstream, or a
+/// state, is not the request's.
+fn invalid_thing(w: &Words<'_>) -> bool {
+    w.any_of(&[
+        "invalid",
+        "inválida",
+        "inválido",
+        "ungültig",
+        "ungültige",
+        "неверные",
+        "неверный",
+    ]) && !w.any_of(&NOT_THE_REQUEST)
+}
+
+/// What is not the request, beside "invalid" or "could not parse".
+const NOT_THE_REQUEST: [&str; 10] = [
+    "response",
+    "reply",
+    "upstream",
+    "backend",
+    "server",
+    "gateway",
+    "internal",
+    "state",
+    "configuration",
+    "config",
+];
+
+/// What a transaction offers, below what is needed: "nonce too low", "replacement
+/// transaction underpriced", "intrinsic gas too low", "insufficient funds for gas *
+/// price + value", "max fee per gas less than block base fee". Another fee or nonce
+/// passes; the same one never does.
+fn offer_too_low(w: &Words<'_>) -> bool {
+    w.has("underpriced")
+        || w.near(
+            &["gas", "fee", "fees", "nonce", "price", "tip"],
+            &["low", "high", "higher", "lower", "insufficient", "less"],
+            3,
+        )
+}
+
+/// What was already done: "already known", "Transaction already in block chain", "already
+/// exists". Sending it again adds nothing. (An operation *in progress* is a passing state,
+/// read before this.)
+fn duplicate(w: &Words<'_>) -> bool {
+    w.has("already")
+        && w.any_of(&[
+            "exists",
+            "exist",
+            "known",
+            "processed",
+            "used",
+            "submitted",
+            "chain",
+            "registered",
+        ])
+}
+
+/// An input that could not be decoded: "TX decode failed", "failed to parse request
+/// body". A reply from further upstream that could not be parsed is not the request's.
+fn undecodable(w: &Words<'_>) -> bool {
+    w.near(
+        &["decode", "decoding", "deserialize", "parse", "parsing"],
+        &["failed", "fail", "error", "unable", "cannot"],
+        2,
+    ) && !w.any_of(&NOT_THE_REQUEST)
 }
 
 /// A gRPC status name in any spelling (`FAILED_PRECONDITION`, Connect's

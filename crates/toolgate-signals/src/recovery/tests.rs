@@ -115,11 +115,10 @@ fn look_alikes_say_nothing() {
         // A throttle that also sells a plan, or counts a day but names its wait.
         r#"{"error":"You've exceeded the maximum requests per minute, please wait or upgrade your subscription to continue."}"#,
         r#"{"error":{"message":"Rate limit reached on requests per day (RPD): Limit 1000, Used 1000. Please try again in 2m59.56s.","code":"rate_limit_exceeded"}}"#,
-        // A recipient is inactive, a card is the customer's, a page token is no credential.
+        // A recipient is inactive, a card is the customer's.
         r#"{"ErrorCode":406,"Message":"You tried to send to recipient(s) that have been marked as inactive."}"#,
         r#"{"message":"Insufficient permissions to read credits"}"#,
         r#"{"error":"Add a credit card to the customer before charging"}"#,
-        r#"{"error":{"message":"Invalid page token"}}"#,
         // A rule an input must keep; a daily job that ran out of memory.
         r#"{"message":"daily_limit must be over 0"}"#,
         r#"{"message":"The daily export ran out of memory"}"#,
@@ -456,4 +455,147 @@ fn a_session_id_refused_is_the_credentials() {
     ] {
         assert_ne!(said(body), Some(Recovery::Credentials), "{body}");
     }
+}
+
+#[test]
+fn what_a_transaction_offers_below_what_is_needed_is_the_requests() {
+    for body in [
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"nonce too low: address 0xabc, tx: 3 state: 5"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"nonce too high"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32010,"message":"ReplacementNotAllowed: transaction underpriced"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"insufficient funds for gas * price + value: balance 0, tx cost 21000"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"max priority fee per gas higher than max fee per gas"}}"#,
+        r#"{"error":{"code":-26,"message":"min relay fee not met, fee too low"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":3,"message":"execution reverted: Ownable: caller is not the owner","data":"0x08c3"}}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Request), "{body}");
+    }
+}
+
+#[test]
+fn something_said_invalid_already_done_or_undecodable_is_the_requests() {
+    for body in [
+        r#"{"result":null,"error":{"code":-5,"message":"Invalid Bitcoin address"},"id":1}"#,
+        r#"{"error":"Invalid IBAN: DE00 1234"}"#,
+        r#"{"message":"Invalid currency XYZ"}"#,
+        r#"{"errors":[{"code":"invalid_cpfCnpj","description":"O CPF informado é inválido."}]}"#,
+        r#"{"error":{"code":-27,"message":"Transaction already in block chain"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"already known"}}"#,
+        r#"{"message":"A customer with this email already exists"}"#,
+        r#"{"error":{"code":-22,"message":"TX decode failed"}}"#,
+        // A page token is no credential, but the request's cursor.
+        r#"{"error":{"message":"Invalid page token"}}"#,
+        "failed to parse request body",
+    ] {
+        assert_eq!(said(body), Some(Recovery::Request), "{body}");
+    }
+}
+
+#[test]
+fn invalid_or_unparsable_from_further_upstream_is_not_the_requests() {
+    for body in [
+        r#"{"message":"Invalid response from upstream server"}"#,
+        r#"{"error":"upstream sent an invalid reply"}"#,
+        r#"{"error":"failed to parse backend response"}"#,
+        r#"{"error":"invalid internal state"}"#,
+    ] {
+        assert_eq!(said(body), None, "{body}");
+    }
+}
+
+#[test]
+fn credentials_refused_in_other_languages_and_plain_words() {
+    for body in [
+        r#"{"Success":false,"ErrorCode":"204","Message":"Неверный токен. Проверьте пару ключей."}"#,
+        r#"{"success":false,"code":110,"message":"Авторизация не удалась: неверный логин или пароль"}"#,
+        r#"{"errors":[{"code":"auth","description":"A chave de API fornecida é inválida"}]}"#,
+        r#"{"error":"Passwort ungültig"}"#,
+        r#"{"error":"La clave de API es incorrecta"}"#,
+        r#"{"status":"ERROR","status_code":"DA-1","status_message":"Invalid integration key"}"#,
+        r#"{"message":"Access Denied"}"#,
+        r#"{"error":"You must log in before using this part of the API."}"#,
+        r#"{"error":"User is not authorized to perform this action"}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Credentials), "{body}");
+    }
+}
+
+#[test]
+fn a_payment_or_an_object_not_authorized_is_no_credential() {
+    for body in [
+        r#"{"message":"Payment not authorized by the card issuer"}"#,
+        r#"{"message":"Transaction not authorized"}"#,
+        r#"{"code":"002003","message":"Object 'ORDERS' does not exist or not authorized."}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Credentials), "{body}");
+    }
+}
+
+#[test]
+fn a_balance_spent_a_plans_own_limit_or_a_registration_is_the_accounts() {
+    for body in [
+        r#"{"detail":"Insufficient balance: please top up your account"}"#,
+        r#"{"error":"Your prepaid balance is exhausted"}"#,
+        r#"{"error":"you have reached the limit of projects for your plan"}"#,
+        r#"{"status_code":401,"code":"freee_plan_limit"}"#,
+        r#"{"error":{"code":"MissingSubscriptionRegistration","message":"The subscription is not registered to use namespace 'Microsoft.Web'. See https://aka.ms/rps-not-found"}}"#,
+        r#"{"errors":"Account is suspended."}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Account), "{body}");
+    }
+    // A card's balance is the customer's; a plan's rate limit comes back by waiting.
+    for body in [
+        r#"{"error":"Card has insufficient balance"}"#,
+        r#"{"error":"rate limit of your plan exceeded"}"#,
+        r#"{"error":"plan limit: 10 requests per second"}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Account), "{body}");
+    }
+}
+
+#[test]
+fn an_xml_rpc_faults_members_are_read() {
+    let fault = |text: &str| {
+        format!(
+            "<?xml version=\"1.0\"?><methodResponse><fault><value><struct>\
+             <member><name>faultCode</name><value><int>3</int></value></member>\
+             <member><name>faultString</name><value><string>{text}</string></value></member>\
+             </struct></value></fault></methodResponse>"
+        )
+    };
+    assert_eq!(said(&fault("Access Denied")), Some(Recovery::Credentials));
+    assert_eq!(
+        said(&fault("Invalid parameter: ids")),
+        Some(Recovery::Request)
+    );
+    // A member named otherwise is data.
+    let other = "<methodResponse><params><param><value><struct><member><name>summary</name>\
+                 <value><string>Access Denied page</string></value></member></struct></value>\
+                 </param></params></methodResponse>";
+    assert_eq!(said(other), None);
+}
+
+#[test]
+fn a_soap_12_subcode_and_reason_are_read() {
+    let fault = |value: &str, subcode: &str, reason: &str| {
+        format!(
+            "<env:Envelope xmlns:env=\"http://www.w3.org/2003/05/soap-envelope\"><env:Body>\
+             <env:Fault><env:Code><env:Value>env:{value}</env:Value><env:Subcode>\
+             <env:Value>ter:{subcode}</env:Value></env:Subcode></env:Code><env:Reason>\
+             <env:Text xml:lang=\"en\">{reason}</env:Text></env:Reason></env:Fault>\
+             </env:Body></env:Envelope>"
+        )
+    };
+    assert_eq!(
+        said(&fault("Sender", "NotAuthorized", "Sender not Authorized")),
+        Some(Recovery::Credentials)
+    );
+    assert_eq!(
+        said(&fault(
+            "Receiver",
+            "ActionNotSupported",
+            "Optional Action Not Implemented"
+        )),
+        Some(Recovery::Unsupported)
+    );
 }

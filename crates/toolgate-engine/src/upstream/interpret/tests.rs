@@ -586,6 +586,37 @@ fn a_grpc_status_in_the_trailers_frame_of_a_200_body_is_the_failure_it_names() {
 }
 
 #[test]
+fn a_grpc_web_text_200_is_read_for_its_base64_trailers_frame() {
+    let tool = learned_tool();
+    let now = chrono::Utc
+        .with_ymd_and_hms(2026, 12, 4, 15, 30, 0)
+        .unwrap();
+    let text = |body: &str| {
+        let mut sent = reply(body);
+        if let Ok(r) = &mut sent {
+            r.headers.insert(
+                reqwest::header::CONTENT_TYPE,
+                "application/grpc-web-text+proto".parse().unwrap(),
+            );
+        }
+        let signals = read_signals(&tool, &sent, now);
+        interpret(&tool, sent, signals.as_ref(), false)
+    };
+    // A message frame and a trailers frame (grpc-status 16, "token%20expired"), each
+    // encoded on its own, as a server that flushes every frame writes them.
+    let told = text(
+        "AAAAAAUKA2FiYw==gAAAAC5ncnBjLXN0YXR1czoxNg0KZ3JwYy1tZXNzYWdlOnRva2VuJTIwZXhwaXJlZA0K",
+    );
+    let Some((class, 200, excerpt)) = failed_by_status(&told) else {
+        panic!("{told:?}");
+    };
+    assert_eq!(class, ErrorClass::Auth);
+    assert_eq!(excerpt, "grpc-status 16: token%20expired");
+    // grpc-status 0: not a failure of its status.
+    assert!(failed_by_status(&text("gAAAAA9ncnBjLXN0YXR1czowDQo=")).is_none());
+}
+
+#[test]
 fn a_json_rpc_error_sent_with_a_200_is_classified_by_its_code_and_words() {
     let tool = declared_tool();
     let now = chrono::Utc
