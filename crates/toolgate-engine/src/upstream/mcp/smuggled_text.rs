@@ -146,29 +146,32 @@ fn is_dropped_selector(c: char, previous: Option<char>) -> bool {
 /// operators and dingbats of U+2000–U+2BFF, CJK (ideographs, their punctuation and
 /// the fullwidth forms), Myanmar, Phags-pa, Manichaean, Egyptian hieroglyphs and the
 /// emoji blocks. Letters of the alphabets (Latin, Greek, Cyrillic, Arabic, ...) have
-/// none, so a selector after one is hidden data; so have the spaces and invisible
-/// format characters at the start of U+2000–U+206F.
+/// none, so a selector after one is hidden data; so have the spaces and the invisible
+/// characters of those blocks ([`toolgate_contract::is_invisible`]: the format
+/// characters of U+2000–U+206F, the Hangul filler), which a person cannot see a
+/// variant of.
 fn takes_selector(c: char) -> bool {
-    matches!(
-        u32::from(c),
-        0x23 | 0x2a
-            | 0x30..=0x39
-            | 0xa9
-            | 0xae
-            | 0x1000..=0x109f
-            | 0x2010..=0x2027
-            | 0x2030..=0x205e
-            | 0x2070..=0x2bff
-            | 0x2e80..=0x9fff
-            | 0xa840..=0xa87f
-            | 0xaa60..=0xaa7f
-            | 0xf900..=0xfaff
-            | 0xff00..=0xffef
-            | 0x10ac0..=0x10aff
-            | 0x13000..=0x1345f
-            | 0x1f000..=0x1faff
-            | 0x20000..=0x3ffff
-    )
+    !toolgate_contract::is_invisible(c)
+        && matches!(
+            u32::from(c),
+            0x23 | 0x2a
+                | 0x30..=0x39
+                | 0xa9
+                | 0xae
+                | 0x1000..=0x109f
+                | 0x2010..=0x2027
+                | 0x2030..=0x205e
+                | 0x2070..=0x2bff
+                | 0x2e80..=0x9fff
+                | 0xa840..=0xa87f
+                | 0xaa60..=0xaa7f
+                | 0xf900..=0xfaff
+                | 0xff00..=0xffef
+                | 0x10ac0..=0x10aff
+                | 0x13000..=0x1345f
+                | 0x1f000..=0x1faff
+                | 0x20000..=0x3ffff
+        )
 }
 
 /// CJK unified and compatibility ideographs, the bases of ideographic variation
@@ -279,6 +282,10 @@ mod tests {
             (
                 "a\u{2003}\u{fe05}\u{2060}\u{fe06}",
                 "a\u{2003}\u{fffd}\u{2060}\u{fffd}",
+            ),
+            (
+                "\u{3164}\u{fe0f}\u{feff}\u{fe0e}",
+                "\u{3164}\u{fffd}\u{feff}\u{fffd}",
             ),
         ] {
             assert_eq!(cleaned(text).as_deref(), Some(expected), "{text:?}");

@@ -85,7 +85,7 @@ mod tests {
     use super::*;
 
     fn clean(json: &str) -> Option<String> {
-        cleaned(&serde_json::from_str::<&RawValue>(json).unwrap())
+        cleaned(serde_json::from_str::<&RawValue>(json).unwrap())
     }
 
     fn tags(ascii: &str) -> String {
