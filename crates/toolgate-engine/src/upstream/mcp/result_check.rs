@@ -161,7 +161,13 @@ fn link_words_cleaned(raw: &str) -> String {
 /// that read as toolgate's notes marked, when it has either.
 fn link_word(raw: &str) -> Option<String> {
     let text: String = serde_json::from_str(raw).ok()?;
-    if !link_word_needs_cleaning(&text) {
+    serde_json::to_string(&link_word_cleaned(&text)?).ok()
+}
+
+/// A link's word with each run of its hidden characters as one U+FFFD and its lines
+/// that read as toolgate's notes marked; `None` when it has neither.
+pub(crate) fn link_word_cleaned(text: &str) -> Option<String> {
+    if !link_word_needs_cleaning(text) {
         return None;
     }
     let mut visible = String::with_capacity(text.len());
@@ -172,8 +178,7 @@ fn link_word(raw: &str) -> Option<String> {
             visible.push(char::REPLACEMENT_CHARACTER);
         }
     }
-    let marked = note_lines::marked(&visible).unwrap_or(visible);
-    serde_json::to_string(&marked).ok()
+    Some(note_lines::marked(&visible).unwrap_or(visible))
 }
 
 /// Whether a link's word has a hidden character or a line reading as a toolgate note.
