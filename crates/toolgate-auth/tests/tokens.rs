@@ -541,3 +541,100 @@ async fn a_token_with_a_fractional_exp_passes_every_time_until_it_expires() {
         assert_eq!(check(&a, &token).await, Ok("reporting-bot".into()));
     }
 }
+
+/// Keys and key locations a token names for itself (RFC 8725 §3.10, the `jwk`, `jku`
+/// and `x5u` header parameters of RFC 7515, and a `kid` shaped as a path or a query)
+/// are never used: only the trusted issuer's published keys verify, so a token signed
+/// with the caller's own key is refused however its header points at that key.
+#[tokio::test]
+async fn keys_a_token_names_for_itself_are_never_used() {
+    let trusted = es256("k1");
+    let is = issuer(&[&trusted]).await;
+    let a = authenticator(&is.url, "", Duration::from_secs(10));
+    let mut attacker = es256("k1");
+    for header in [
+        json!({"jwk": attacker.jwk}),
+        json!({"jku": format!("{}/attacker-jwks", is.url)}),
+        json!({"x5u": "https://attacker.example/cert.pem"}),
+        json!({"x5c": ["MIIBszCCAVmgAwIBAgIUQ"]}),
+    ] {
+        let token = sign_with_header(&attacker, header.clone(), &claims(&is.url));
+        assert_eq!(
+            check(&a, &token).await,
+            Err(Refusal::Invalid("the token's signature is invalid")),
+            "{header}"
+        );
+    }
+    for kid in [
+        "../../../../dev/null",
+        "k1' OR '1'='1",
+        "/proc/self/environ",
+        "",
+    ] {
+        attacker.kid = kid.into();
+        let token = sign_with_header(&attacker, json!({}), &claims(&is.url));
+        assert!(
+            matches!(check(&a, &token).await, Err(Refusal::Invalid(_))),
+            "{kid}"
+        );
+    }
+    // The issuer's own key still verifies.
+    assert_eq!(
+        check(&a, &sign(&trusted, &claims(&is.url))).await,
+        Ok("reporting-bot".into())
+    );
+}
+
+/// An audience is this gateway's resource exactly (RFC 8707, RFC 9068 §4): a token for a
+/// neighbouring resource (another path, a trailing slash, another scheme, the origin
+/// alone) is for another resource.
+#[tokio::test]
+async fn an_audience_that_only_resembles_the_resource_is_another_resource() {
+    let key = es256("k1");
+    let is = issuer(&[&key]).await;
+    let a = authenticator(&is.url, "", Duration::from_secs(10));
+    for aud in [
+        json!("https://tools.example.com/mcp/"),
+        json!("https://tools.example.com"),
+        json!("http://tools.example.com/mcp"),
+        json!("https://tools.example.com/mcp/admin"),
+        json!("https://tools.example.com.evil.example/mcp"),
+        json!(["https://other.example.com/mcp"]),
+        json!([]),
+    ] {
+        let mut c = claims(&is.url);
+        c["aud"] = aud.clone();
+        assert!(
+            matches!(check(&a, &sign(&key, &c)).await, Err(Refusal::Invalid(_))),
+            "{aud}"
+        );
+    }
+    // One audience among several, the gateway's included, is for it.
+    let mut c = claims(&is.url);
+    c["aud"] = json!(["https://other.example.com/mcp", RESOURCE]);
+    assert_eq!(check(&a, &sign(&key, &c)).await, Ok("reporting-bot".into()));
+}
+
+/// A token nested thousands of levels deep, in its header or its claims, within the
+/// size bound, is refused with a sentence: no reading of it recurses without limit.
+#[tokio::test]
+async fn a_deeply_nested_token_is_refused_without_a_crash() {
+    let key = es256("k1");
+    let is = issuer(&[&key]).await;
+    let a = authenticator(&is.url, "", Duration::from_secs(10));
+    let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+    let header = format!(r#"{{"alg":"ES256","kid":"k1","x":{deep}}}"#);
+    let payload = format!(r#"{{"iss":"{}","aud":"{RESOURCE}","x":{deep}}}"#, is.url);
+    for (h, p) in [
+        (header.as_str(), r#"{"iss":"x"}"#),
+        (r#"{"alg":"ES256","kid":"k1"}"#, payload.as_str()),
+    ] {
+        let token = format!("{}.{}.c2ln", b64(h.as_bytes()), b64(p.as_bytes()));
+        assert!(
+            token.len() <= toolgate_auth::jwt::MAX_TOKEN_BYTES,
+            "{}",
+            token.len()
+        );
+        assert!(matches!(check(&a, &token).await, Err(Refusal::Invalid(_))));
+    }
+}

@@ -56,7 +56,7 @@ pub fn interpret(
     }
     // Every result, a tool error's too, is checked for its nesting and content blocks,
     // and has lines that would pass for toolgate's notes marked as the server's.
-    let body = match super::result_check::checked(&response.body, call.content) {
+    let body = match super::result_check::checked(&response.body, call.content, call.structured) {
         Ok(body) => body,
         Err(detail) => return protocol(&detail),
     };

@@ -20,7 +20,8 @@ pub mod notification_budget;
 mod relayed_text;
 pub(crate) mod result_check;
 pub(crate) mod secret_form;
-mod smuggled_text;
+pub(crate) mod smuggled_text;
+mod structured_text;
 pub mod unknown_tool;
 
 use std::future::Future;

@@ -11,8 +11,10 @@
 //! - no line of its text reading as toolgate's own note ([`super::note_lines`]): such
 //!   lines are marked, and only then is the result rewritten;
 //! - no words spelt in characters no person sees in the text of a `text` block or an
-//!   embedded resource ([`super::smuggled_text`]: tag characters outside an emoji flag,
-//!   runs of variation selectors); each run of them becomes one U+FFFD;
+//!   embedded resource ([`super::smuggled_text`]: tag characters outside a recommended
+//!   flag, runs of variation selectors, a selector after a character that has no
+//!   variation sequence); each run of them becomes one U+FFFD, and so it does in every
+//!   string of `structuredContent` ([`super::structured_text`]);
 //! - the words of a `resource_link` (`name`, `title`, `description`, which a client
 //!   shows as it shows a listed resource's) held to the rule of a listed resource's:
 //!   no hidden character ([`super::relayed_text::hidden`]: tags, zero-width and
@@ -43,8 +45,13 @@ pub const MAX_NESTING: usize = 128;
 pub const MAX_BLOCKS: usize = 10_000;
 
 /// The result to pass on: `body` itself, or `body` with the text lines that read as
-/// toolgate's notes marked and smuggled characters dropped. `Err` says how the result breaks the protocol.
-pub fn checked(body: &bytes::Bytes, content: Option<&RawValue>) -> Result<bytes::Bytes, String> {
+/// toolgate's notes marked and smuggled characters dropped (from `content` and the
+/// strings of `structured`). `Err` says how the result breaks the protocol.
+pub fn checked(
+    body: &bytes::Bytes,
+    content: Option<&RawValue>,
+    structured: Option<&RawValue>,
+) -> Result<bytes::Bytes, String> {
     if nested_deeper_than(body, MAX_NESTING) {
         return Err(format!(
             "the result is nested deeper than {MAX_NESTING} levels"
@@ -65,12 +72,24 @@ pub fn checked(body: &bytes::Bytes, content: Option<&RawValue>) -> Result<bytes:
     for (i, block) in blocks.iter().enumerate() {
         marks |= check_block(block).map_err(|e| format!("content[{i}] {e}"))?;
     }
-    if !marks {
+    let structured = structured.and_then(super::structured_text::cleaned);
+    if !marks && structured.is_none() {
         return Ok(body.clone());
+    }
+    let unreadable = || "the result could not be read to mark its lines".to_string();
+    let body = match structured {
+        Some(structured) => {
+            with_members_marked(body, "structuredContent", &|_| Some(structured.clone()))
+                .ok_or_else(unreadable)?
+        }
+        None => body.to_vec(),
+    };
+    if !marks {
+        return Ok(body.into());
     }
     // Rare: the texts of `content` are rewritten with their lines marked; every other
     // member stays as the server wrote it (numbers of any size included).
-    with_members_marked(body, "content", &|content| {
+    with_members_marked(&body, "content", &|content| {
         let blocks: Vec<&RawValue> = serde_json::from_str(content).ok()?;
         let marked: Vec<String> = blocks
             .iter()
@@ -90,7 +109,7 @@ pub fn checked(body: &bytes::Bytes, content: Option<&RawValue>) -> Result<bytes:
         Some(format!("[{}]", marked.join(",")))
     })
     .map(bytes::Bytes::from)
-    .ok_or_else(|| "the result could not be read to mark its lines".to_string())
+    .ok_or_else(unreadable)
 }
 
 /// The JSON object `raw` with its member `name` replaced by what `rewrite` makes of it
@@ -142,7 +161,13 @@ fn link_words_cleaned(raw: &str) -> String {
 /// that read as toolgate's notes marked, when it has either.
 fn link_word(raw: &str) -> Option<String> {
     let text: String = serde_json::from_str(raw).ok()?;
-    if !link_word_needs_cleaning(&text) {
+    serde_json::to_string(&link_word_cleaned(&text)?).ok()
+}
+
+/// A link's word with each run of its hidden characters as one U+FFFD and its lines
+/// that read as toolgate's notes marked; `None` when it has neither.
+pub(crate) fn link_word_cleaned(text: &str) -> Option<String> {
+    if !link_word_needs_cleaning(text) {
         return None;
     }
     let mut visible = String::with_capacity(text.len());
@@ -153,8 +178,7 @@ fn link_word(raw: &str) -> Option<String> {
             visible.push(char::REPLACEMENT_CHARACTER);
         }
     }
-    let marked = note_lines::marked(&visible).unwrap_or(visible);
-    serde_json::to_string(&marked).ok()
+    Some(note_lines::marked(&visible).unwrap_or(visible))
 }
 
 /// Whether a link's word has a hidden character or a line reading as a toolgate note.
