@@ -55,8 +55,20 @@ fn load_with(path: &Path, secrets: Secrets) -> Result<(Config, Vec<UnsetVariable
 
 fn parse_yaml(file: &Path, text: &str) -> Result<yaml_serde::Value, ConfigErrors> {
     yaml_serde::from_str(text).map_err(|e| {
-        let mut err = ConfigError::new("", format!("the file is not valid YAML: {e}"))
-            .help("fix the YAML syntax at the position shown");
+        // An alias (`*name`) is read as a copy of its anchor's content: aliases of
+        // aliases (a "billion laughs" file) would expand a few lines into gigabytes,
+        // and the parser stops once they repeat content a hundred times over.
+        let message = e.to_string();
+        let mut err = if message.starts_with("repetition limit exceeded") {
+            ConfigError::new(
+                "",
+                "the file's aliases (`*name`) repeat their anchors (`&name`) more than a config can: read as copies, they would take more memory than the file is worth",
+            )
+            .help("write the repeated part out where it is needed, or name it in fewer aliases")
+        } else {
+            ConfigError::new("", format!("the file is not valid YAML: {message}"))
+                .help("fix the YAML syntax at the position shown")
+        };
         err.location = e.location().map(|l| (l.line(), l.column()));
         ConfigErrors::new(file, text, vec![err])
     })

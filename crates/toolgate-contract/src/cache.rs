@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use jsonschema::PatternCache;
 use serde_json::Value;
 
 use crate::files::SchemaFiles;
@@ -23,14 +24,21 @@ pub struct ContractCache {
     /// The components every contract of the config compiles against.
     shared: Option<Arc<SharedSchemas>>,
     by_text: HashMap<String, Arc<Compiled>>,
+    /// The `pattern`s of every contract compiled through the cache, each compiled once
+    /// (the components' own cache when there are components).
+    patterns: PatternCache,
 }
 
 impl ContractCache {
     /// An empty cache for contracts that compile against `shared`.
     pub fn new(shared: Option<Arc<SharedSchemas>>) -> Self {
+        let patterns = shared
+            .as_ref()
+            .map_or_else(PatternCache::new, |s| s.patterns().clone());
         ContractCache {
             shared,
             by_text: HashMap::new(),
+            patterns,
         }
     }
 
@@ -44,16 +52,29 @@ impl ContractCache {
     ) -> Result<ResponseContract, ContractError> {
         let shared = self.shared.as_ref();
         if has_external_ref(schema) {
-            return ResponseContract::compile_shared(schema, base_dir, files, shared);
+            return ResponseContract::compile_sharing(
+                schema,
+                base_dir,
+                files,
+                shared,
+                &self.patterns,
+            );
         }
         let text = schema.to_string();
         if let Some(compiled) = self.by_text.get(&text) {
             let shared = shared.filter(|_| has_shared_ref(schema));
             return Ok(ResponseContract::from_parts(compiled.clone(), shared));
         }
-        let contract = ResponseContract::compile_shared(schema, base_dir, files, shared)?;
+        let contract =
+            ResponseContract::compile_sharing(schema, base_dir, files, shared, &self.patterns)?;
         self.by_text.insert(text, contract.compiled.clone());
         Ok(contract)
+    }
+
+    /// Where every `pattern` compiled through the cache is kept: an input schema compiled
+    /// with it shares the contracts' compiled regular expressions.
+    pub fn patterns(&self) -> &PatternCache {
+        &self.patterns
     }
 
     /// The components the cache's contracts compile against.

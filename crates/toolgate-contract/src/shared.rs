@@ -16,7 +16,7 @@ use std::hash::{Hash, Hasher};
 
 use std::sync::{Arc, Mutex};
 
-use jsonschema::{Draft, Registry, Validator};
+use jsonschema::{Draft, PatternCache, Registry, Validator};
 use serde_json::{Map, Value, json};
 
 use crate::borrowed::Borrowed;
@@ -50,6 +50,10 @@ pub struct SharedSchemas {
     /// Validators of component subschemas that read checks hand to `jsonschema`, by the
     /// subschema's reference: compiled once for every contract that reaches them.
     read_delegates: Mutex<HashMap<String, Arc<Validator<Borrowed>>>>,
+    /// Every `pattern` the config's schemas name, compiled once: a regular expression
+    /// such as AWS's `^arn:.{16,2044}$` takes megabytes compiled, and one API's
+    /// descriptions repeat the same few in hundreds of schemas.
+    patterns: PatternCache,
 }
 
 impl std::fmt::Debug for SharedSchemas {
@@ -136,6 +140,7 @@ impl SharedSchemas {
             hashes,
             registry,
             read_delegates: Mutex::default(),
+            patterns: PatternCache::new(),
         })
     }
 
@@ -151,11 +156,18 @@ impl SharedSchemas {
         }
         let validator = jsonschema::options_for::<Borrowed>()
             .with_registry(&self.registry)
+            .with_pattern_cache(self.patterns.clone())
             .build(&json!({ "$ref": reference }))
             .ok()?;
         let validator = Arc::new(validator);
         cache.insert(reference.to_owned(), validator.clone());
         Some(validator)
+    }
+
+    /// Where the regular expressions of every schema compiled against these components
+    /// are kept, compiled once each.
+    pub fn patterns(&self) -> &PatternCache {
+        &self.patterns
     }
 
     /// No sets at all.

@@ -11,8 +11,8 @@ use crate::memo::DriftMemo;
 use crate::path::Path;
 use crate::shared::{SHARED_REF_PREFIX, SharedSchemas};
 use crate::walk;
-use jsonschema::Validator;
 use jsonschema::error::ValidationErrorKind;
+use jsonschema::{PatternCache, Validator};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -136,6 +136,19 @@ impl ResponseContract {
         files: &SchemaFiles,
         shared: Option<&Arc<SharedSchemas>>,
     ) -> Result<Self, ContractError> {
+        let patterns = shared.map_or_else(PatternCache::new, |s| s.patterns().clone());
+        Self::compile_sharing(schema, base_dir, files, shared, &patterns)
+    }
+
+    /// [`ResponseContract::compile_shared`], taking each `pattern`'s compiled regular
+    /// expression from `patterns` (compiled there the first time any schema names it).
+    pub(crate) fn compile_sharing(
+        schema: &Value,
+        base_dir: Option<&std::path::Path>,
+        files: &SchemaFiles,
+        shared: Option<&Arc<SharedSchemas>>,
+        patterns: &PatternCache,
+    ) -> Result<Self, ContractError> {
         // Only a schema that names a component keeps (and compiles against) the set.
         let shared = shared.filter(|_| has_shared_ref(schema));
         if let Some(set) = shared {
@@ -169,8 +182,12 @@ impl ResponseContract {
         };
         // Every file $ref goes through `files`: the default retriever would read any
         // path, including absolute `file:///etc/passwd` refs when no base is given.
-        let mut options = jsonschema::options().with_retriever(files.clone());
-        let mut fast_options = jsonschema::options_for::<Borrowed>().with_retriever(files.clone());
+        let mut options = jsonschema::options()
+            .with_retriever(files.clone())
+            .with_pattern_cache(patterns.clone());
+        let mut fast_options = jsonschema::options_for::<Borrowed>()
+            .with_retriever(files.clone())
+            .with_pattern_cache(patterns.clone());
         if let Some(base) = &base_uri {
             options = options.with_base_uri(base.clone());
             fast_options = fast_options.with_base_uri(base.clone());
@@ -204,7 +221,7 @@ impl ResponseContract {
             None
         };
         // A file `$ref` is never resolved by the read check: such a schema has none.
-        let read_check = ReadCheck::compile(schema, shared.map(|s| &**s));
+        let read_check = ReadCheck::compile_sharing(schema, shared.map(|s| &**s), patterns);
         let compiled = Compiled {
             schema: schema.clone(),
             shape_root,

@@ -78,9 +78,11 @@ impl Compiler<'_> {
             );
             return None;
         }
-        // Its file $refs obey the same rule as the contract's (see `SchemaFiles`).
+        // Its file $refs obey the same rule as the contract's (see `SchemaFiles`); its
+        // patterns are compiled once for the whole config, contracts included.
         match jsonschema::draft202012::options()
             .with_retriever(self.files.clone())
+            .with_pattern_cache(self.contracts.patterns().clone())
             .build(&schema)
         {
             Ok(v) => Some((map.clone(), Arc::new(v))),

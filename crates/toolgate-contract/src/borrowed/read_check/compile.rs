@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use jsonschema::PatternCache;
 use serde_json::{Value, json};
 
 use super::{ANY, Member, NEVER, Node, NodeId, ReadCheck, Rules, Scalar, exact_f64, kind};
@@ -25,7 +26,18 @@ impl ReadCheck {
     /// Compiles `schema` (whose `toolgate:schemas/…` references name components of
     /// `shared`), or `None` when it cannot be checked this way (then every body is
     /// checked the full way).
+    #[cfg(test)]
     pub fn compile(schema: &Value, shared: Option<&SharedSchemas>) -> Option<ReadCheck> {
+        Self::compile_sharing(schema, shared, &PatternCache::new())
+    }
+
+    /// [`ReadCheck::compile`], taking each `pattern`'s compiled regular expression from
+    /// `patterns`.
+    pub(crate) fn compile_sharing(
+        schema: &Value,
+        shared: Option<&SharedSchemas>,
+        patterns: &PatternCache,
+    ) -> Option<ReadCheck> {
         if let Some(dialect) = schema.get("$schema") {
             let dialect = dialect.as_str()?.trim_end_matches('#');
             if dialect != "https://json-schema.org/draft/2020-12/schema" {
@@ -38,6 +50,7 @@ impl ReadCheck {
         let mut builder = Builder {
             root: schema,
             shared,
+            patterns,
             nodes: vec![Node::Any, Node::Never],
             targets: HashMap::new(),
             delegates: 0,
@@ -105,6 +118,8 @@ impl Place {
 struct Builder<'s> {
     root: &'s Value,
     shared: Option<&'s SharedSchemas>,
+    /// Where the delegated subschemas' `pattern`s are compiled, once for all contracts.
+    patterns: &'s PatternCache,
     nodes: Vec<Node>,
     /// `$ref` targets already compiled (or compiling), by reference.
     targets: HashMap<String, NodeId>,
@@ -162,7 +177,8 @@ impl<'s> Builder<'s> {
         } else {
             for_validator(schema)
         };
-        let mut options = jsonschema::options_for::<Borrowed>();
+        let mut options =
+            jsonschema::options_for::<Borrowed>().with_pattern_cache(self.patterns.clone());
         if let Some(shared) = self.shared {
             options = options.with_registry(shared.registry());
         }
