@@ -184,10 +184,11 @@ fn is_cjk_ideograph(c: char) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn tags(ascii: &str) -> String {
+    /// `ascii` spelt in tag characters, as a hidden instruction is.
+    pub(in crate::upstream::mcp) fn tags(ascii: &str) -> String {
         ascii
             .chars()
             .map(|c| char::from_u32(0xe0000 + u32::from(c)).unwrap())

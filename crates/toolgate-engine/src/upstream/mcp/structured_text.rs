@@ -88,12 +88,7 @@ mod tests {
         cleaned(serde_json::from_str::<&RawValue>(json).unwrap())
     }
 
-    fn tags(ascii: &str) -> String {
-        ascii
-            .chars()
-            .map(|c| char::from_u32(0xe0000 + u32::from(c)).unwrap())
-            .collect()
-    }
+    use super::super::smuggled_text::tests::tags;
 
     #[test]
     fn smuggled_characters_in_strings_at_any_depth_are_dropped() {
