@@ -1045,6 +1045,9 @@ fn pacer_quota(quotas: &[Quota]) -> Option<toolgate_resilience::Quota> {
 
 mod countdown;
 mod fleet_view;
+mod scrape;
+
+pub use scrape::refresh_fleet_gauges;
 
 #[cfg(test)]
 mod tests;
