@@ -34,8 +34,11 @@ if ARGV[12] ~= '' then
   if score then sent_at = tonumber(score) end
   redis.call('ZREM', KEYS[5], ARGV[12])
 end
+-- Times are whole ms: an attempt admitted in the millisecond a state began was admitted
+-- before it (once it began, the fleet admits nothing until its end, or its one probe
+-- or trial, sent later still).
 local function sent_before(since)
-  return sent_at ~= nil and since > 0 and sent_at < since
+  return sent_at ~= nil and since > 0 and sent_at <= since
 end
 local in_flight = redis.call('ZCARD', KEYS[5])
 

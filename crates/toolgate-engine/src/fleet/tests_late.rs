@@ -18,8 +18,7 @@ const DEADLINE: Duration = Duration::from_secs(5);
 /// `n` attempts admitted by the fleet, all sent now. An attempt decided locally (Redis
 /// slower than 50 ms on a busy machine) has no sending time the fleet knows of, which
 /// is not the case these tests are about: it goes back unsent and another is asked for.
-async fn sent<'a>(r: &'a Replica, redis: &RedisServer, n: usize) -> Vec<Admitted<'a>> {
-    let count = || redis.command("ZCARD t:{api}:in_flight");
+async fn sent<'a>(r: &'a Replica, n: usize) -> Vec<Admitted<'a>> {
     let until = Instant::now() + Duration::from_secs(15);
     let mut out = Vec::new();
     while out.len() < n {
@@ -27,9 +26,8 @@ async fn sent<'a>(r: &'a Replica, redis: &RedisServer, n: usize) -> Vec<Admitted
             Instant::now() < until,
             "the fleet never admitted {n} attempts"
         );
-        let before = count();
         match r.state.gate_fleet(Instant::now(), DEADLINE, true).await {
-            Gate::Go(p) if count() != before => out.push(p),
+            Gate::Go(p) if p.fleet_admitted() => out.push(p),
             Gate::Go(p) => p.unsent(),
             other => panic!("nothing holds calls back yet: {other:?}"),
         }
@@ -69,7 +67,7 @@ async fn a_late_refusal_moves_neither_the_holds_end_nor_its_trial_nor_a_proven_a
     let hold = Duration::from_millis(800);
     let (a, b) = (replica_holding(&redis, hold), replica_holding(&redis, hold));
     eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
-    let mut before = sent(&a, &redis, 4).await;
+    let mut before = sent(&a, 4).await;
     refuse_account(before.remove(0));
     eventually("the fleet holds the account", || hold_of(&redis).is_some()).await;
     let held = hold_of(&redis);
@@ -101,7 +99,7 @@ async fn a_late_refusal_moves_neither_the_holds_end_nor_its_trial_nor_a_proven_a
     in_flight_is(&redis, 0).await;
     assert_eq!(hold_of(&redis), None, "a proven account is held again");
     // A refusal of a call sent after the trial holds the fleet again.
-    refuse_account(sent(&b, &redis, 1).await.remove(0));
+    refuse_account(sent(&b, 1).await.remove(0));
     eventually("a fresh refusal holds", || hold_of(&redis).is_some()).await;
 }
 
@@ -118,7 +116,7 @@ async fn a_late_throttle_does_not_move_the_throttles_end() {
     let redis = RedisServer::start();
     let a = replica(&redis);
     eventually("shared", || a.shared.is_up()).await;
-    let mut before = sent(&a, &redis, 2).await;
+    let mut before = sent(&a, 2).await;
     let limited = Some(ErrorClass::RateLimited);
     before
         .remove(0)
@@ -139,7 +137,7 @@ async fn failures_of_calls_sent_before_the_breaker_closed_do_not_reopen_it() {
     let redis = RedisServer::start();
     let (a, b) = (replica(&redis), replica(&redis));
     eventually("shared", || a.shared.is_up() && b.shared.is_up()).await;
-    let mut before = sent(&a, &redis, 10).await;
+    let mut before = sent(&a, 10).await;
     for p in before.drain(..5) {
         p.settle(Instant::now(), None, None, Some(ErrorClass::ServerError));
     }
