@@ -114,6 +114,10 @@ pub struct RawMcpServer {
     pub exclude: Option<Vec<String>>,
     /// Per-attempt timeout, e.g. `30s` (default); at least 10ms.
     pub timeout: Option<String>,
+    /// How long calls are held back after the server refused the account behind them
+    /// (billing, plan, suspended key), between single trial calls, e.g. `15m`. Default
+    /// `gateway.account_hold`; from 1s to 24h.
+    pub account_hold: Option<String>,
     /// Retry policy for calls to this server.
     pub retry: Option<RawRetry>,
     /// Which rate-limit header family the server's HTTP answers use (`auto` by default).

@@ -210,6 +210,13 @@ impl Admitted<'_> {
         }
     }
 
+    /// Whether the fleet admitted the attempt (rather than this replica alone, as when
+    /// Redis answered too late).
+    #[cfg(test)]
+    pub(crate) fn fleet_admitted(&self) -> bool {
+        self.fleet_probe.is_some()
+    }
+
     /// The attempt was never sent (the request could not be formed): the pacer place
     /// and the concurrency permit go back, and nothing is learned — no breaker failure,
     /// no latency sample, no quota spent — so one caller's bad arguments cannot open the
@@ -1045,6 +1052,9 @@ fn pacer_quota(quotas: &[Quota]) -> Option<toolgate_resilience::Quota> {
 
 mod countdown;
 mod fleet_view;
+mod scrape;
+
+pub use scrape::refresh_fleet_gauges;
 
 #[cfg(test)]
 mod tests;

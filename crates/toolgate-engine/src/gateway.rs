@@ -282,6 +282,14 @@ impl Gateway {
         }
     }
 
+    /// For `/metrics`: each fleet dependency's breaker, hold and quota gauges as the
+    /// fleet knows them now, so a replica no call reached lately exports what its next
+    /// call would meet. Bounded by the shared state's 50 ms budget, whatever Redis does;
+    /// nothing without `gateway.shared`.
+    pub async fn refresh_fleet_gauges(&self) {
+        crate::dependency::refresh_fleet_gauges(self.dependencies(), &self.services.metrics).await;
+    }
+
     /// How many tools have which kind of contract (every origin of
     /// [`crate::learned::ORIGINS`], zeros included); also sets
     /// `toolgate_tool_contracts{origin}`, and the upstream MCP servers' gauges.

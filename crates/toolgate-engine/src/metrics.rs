@@ -268,6 +268,11 @@ pub struct Metrics {
     /// `gateway.shared`) is reachable, 0 while this replica runs on its local state;
     /// not exported when no shared state is configured.
     pub shared_state_up: Gauge,
+    /// `toolgate_fleet_view{dependency}`: 1 when the dependency's breaker, hold and
+    /// quota gauges show the fleet's shared state as of the last scrape, 0 when they
+    /// show this replica's own (Redis down or slow to answer); exported only with
+    /// shared state configured.
+    pub fleet_view: Family<DependencyLabel, Gauge>,
     /// `toolgate_unread_signal_headers_total{dependency,header}`.
     pub unread_headers: Family<UnreadLabels, Counter>,
     /// The series of `unread_headers` so far, to bound them.
@@ -382,6 +387,7 @@ impl Metrics {
             probe_success: Family::default(),
             tool_owner_info: Family::default(),
             shared_state_up: Gauge::default(),
+            fleet_view: Family::default(),
             unread_headers: Family::default(),
             unread_series: Default::default(),
             agent_calls: Family::default(),
@@ -488,6 +494,11 @@ impl Metrics {
             "shared_state_up",
             "1 while the shared state of the replicas (Redis) is reachable, 0 otherwise",
             self.shared_state_up.clone(),
+        );
+        self.registry.register(
+            "fleet_view",
+            "1 when the dependency's breaker, hold and quota gauges show the fleet's shared state as of this scrape, 0 when this replica's own",
+            self.fleet_view.clone(),
         );
     }
 

@@ -141,6 +141,7 @@ async fn protected_resource(State(doc): State<Arc<serde_json::Value>>) -> Respon
 async fn metrics(State(current): State<Arc<Current>>) -> Response {
     let gateway = current.load();
     gateway.refresh_coverage();
+    gateway.refresh_fleet_gauges().await;
     (
         [(
             header::CONTENT_TYPE,

@@ -21,8 +21,7 @@ pub(super) struct DependencySettings {
     pub headers: std::collections::BTreeMap<String, String>,
     pub timeout: Option<String>,
     pub default_timeout: Duration,
-    /// This dependency's own `account_hold` (none for an MCP server, which keeps the
-    /// gateway's), and the gateway's.
+    /// This dependency's own `account_hold`, and the gateway's (used when it sets none).
     pub account_hold: Option<String>,
     pub default_account_hold: Duration,
     pub retry: Option<RawRetry>,

@@ -637,25 +637,29 @@ mod tests {
     fn the_account_hold_is_five_minutes_unless_set_and_a_dependency_overrides_the_gateway() {
         let load = |gateway: &str, dependency: &str| {
             let text = format!(
-                "gateway:\n  drain: 5s\n{gateway}dependencies:\n  d: {{base_url: 'http://127.0.0.1:8080'{dependency}}}\n  e: {{base_url: 'http://127.0.0.1:8081'}}\nmcp_servers:\n  m: {{url: 'http://127.0.0.1:9000/mcp', owner: o@example.com}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    description: d\n    request: {{path: /x}}\n    contract: {{version: '1.0', response_schema: {{}}}}\n"
+                "gateway:\n  drain: 5s\n{gateway}dependencies:\n  d: {{base_url: 'http://127.0.0.1:8080'{dependency}}}\n  e: {{base_url: 'http://127.0.0.1:8081'}}\nmcp_servers:\n  m: {{url: 'http://127.0.0.1:9000/mcp', owner: o@example.com{dependency}}}\n  n: {{url: 'http://127.0.0.1:9001/mcp', owner: o@example.com}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    description: d\n    request: {{path: /x}}\n    contract: {{version: '1.0', response_schema: {{}}}}\n"
             );
             super::super::parse(Path::new("t.yaml"), &text, Path::new("."), &|_| None)
                 .map(|c| {
                     let hold = |name: &str| c.dependencies[name].account_hold.as_secs();
-                    (hold("d"), hold("e"), hold("m"))
+                    (hold("d"), hold("e"), hold("m"), hold("n"))
                 })
                 .map_err(|e| e.to_string())
         };
-        assert_eq!(load("", ""), Ok((300, 300, 300)));
-        assert_eq!(load("  account_hold: 1h\n", ""), Ok((3600, 3600, 3600)));
+        assert_eq!(load("", ""), Ok((300, 300, 300, 300)));
+        assert_eq!(
+            load("  account_hold: 1h\n", ""),
+            Ok((3600, 3600, 3600, 3600))
+        );
+        // An HTTP API and a fronted MCP server each override the gateway alike.
         assert_eq!(
             load("  account_hold: 1h\n", ", account_hold: 90s"),
-            Ok((90, 3600, 3600))
+            Ok((90, 3600, 90, 3600))
         );
-        assert_eq!(load("", ", account_hold: 1s"), Ok((1, 300, 300)));
+        assert_eq!(load("", ", account_hold: 1s"), Ok((1, 300, 1, 300)));
         assert_eq!(
             load("  account_hold: 24h\n", ""),
-            Ok((86_400, 86_400, 86_400))
+            Ok((86_400, 86_400, 86_400, 86_400))
         );
     }
 
@@ -663,7 +667,7 @@ mod tests {
     fn an_account_hold_out_of_range_or_unreadable_names_the_key_and_the_range() {
         let load = |gateway: &str, dependency: &str| {
             let text = format!(
-                "gateway:\n  drain: 5s\n{gateway}dependencies:\n  d: {{base_url: 'http://127.0.0.1:8080'{dependency}}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    description: d\n    request: {{path: /x}}\n    contract: {{version: '1.0', response_schema: {{}}}}\n"
+                "gateway:\n  drain: 5s\n{gateway}dependencies:\n  d: {{base_url: 'http://127.0.0.1:8080'{dependency}}}\nmcp_servers:\n  m: {{url: 'http://127.0.0.1:9000/mcp', owner: o@example.com{dependency}}}\ntools:\n  t:\n    dependency: d\n    owner: o@example.com\n    description: d\n    request: {{path: /x}}\n    contract: {{version: '1.0', response_schema: {{}}}}\n"
             );
             super::super::parse(Path::new("t.yaml"), &text, Path::new("."), &|_| None)
                 .map(|_| ())
@@ -686,6 +690,10 @@ mod tests {
                 err.contains("dependencies.d.account_hold") && err.contains("from 1s to 24h"),
                 "{bad}: {err}"
             );
+            assert!(
+                err.contains("mcp_servers.m.account_hold"),
+                "{bad}: the server's key is named too: {err}"
+            );
             let err = load(&format!("  account_hold: {bad}\n"), "").unwrap_err();
             assert!(
                 err.contains("gateway.account_hold") && err.contains("from 1s to 24h"),
@@ -695,6 +703,7 @@ mod tests {
         // Not a string at all: refused as the wrong type, at the key.
         let err = load("", ", account_hold: [5m]").unwrap_err();
         assert!(err.contains("dependencies.d.account_hold"), "{err}");
+        assert!(err.contains("mcp_servers.m.account_hold"), "{err}");
     }
 
     #[test]

@@ -62,6 +62,12 @@ pub struct Keys {
     account_held: String,
     /// The attempt id of the fleet's one trial call after the hold's end.
     account_trial: String,
+    /// When the account's state last changed (ms, Redis clock): the hold began, or a
+    /// trial passed. A refusal of an attempt sent before it is older news.
+    account_changed: String,
+    /// When the current throttle began (ms, Redis clock): a throttle of an attempt
+    /// sent before it does not extend it.
+    blocked_since: String,
 }
 
 impl Keys {
@@ -77,6 +83,8 @@ impl Keys {
             budget: format!("{base}budget:"),
             account_held: format!("{base}account_held"),
             account_trial: format!("{base}account_trial"),
+            account_changed: format!("{base}account_changed"),
+            blocked_since: format!("{base}blocked_since"),
         }
     }
 }
@@ -268,3 +276,9 @@ impl BudgetView {
 #[cfg(test)]
 #[cfg(feature = "redis")]
 mod tests;
+#[cfg(test)]
+#[cfg(feature = "redis")]
+mod tests_late;
+#[cfg(test)]
+#[cfg(feature = "redis")]
+mod tests_scrape;

@@ -235,6 +235,8 @@ impl Shared {
                 .key(&keys.budget)
                 .key(&keys.account_held)
                 .key(&keys.account_trial)
+                .key(&keys.account_changed)
+                .key(&keys.blocked_since)
                 .arg(record.outcome.code())
                 .arg(u8::from(record.probe))
                 .arg(u8::from(record.first_attempt))

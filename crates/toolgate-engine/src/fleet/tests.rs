@@ -18,7 +18,7 @@ fn spec() -> Arc<Dependency> {
     Arc::new(crate::fixtures::dependency("api", "http://127.0.0.1:9"))
 }
 
-fn breaker() -> BreakerConfig {
+pub(super) fn breaker() -> BreakerConfig {
     BreakerConfig {
         open_for: Duration::from_millis(300),
         max_open_for: Duration::from_millis(600),
@@ -26,13 +26,13 @@ fn breaker() -> BreakerConfig {
     }
 }
 
-struct Replica {
-    state: DependencyState,
-    shared: Shared,
-    gauge: Gauge,
+pub(super) struct Replica {
+    pub(super) state: DependencyState,
+    pub(super) shared: Shared,
+    pub(super) gauge: Gauge,
 }
 
-fn replica(redis: &RedisServer) -> Replica {
+pub(super) fn replica(redis: &RedisServer) -> Replica {
     replica_with(redis, breaker(), spec())
 }
 
@@ -49,7 +49,7 @@ fn replica_with(redis: &RedisServer, breaker: BreakerConfig, spec: Arc<Dependenc
 }
 
 /// Five failures seen by `a` alone, and the fleet's breaker opened by them.
-async fn five_failures_open_the_fleets_breaker(a: &Replica, redis: &RedisServer) {
+pub(super) async fn five_failures_open_the_fleets_breaker(a: &Replica, redis: &RedisServer) {
     let now = Instant::now();
     for _ in 0..5 {
         let Gate::Go(p) = a.state.gate_fleet(now, Duration::from_secs(5), true).await else {
@@ -67,7 +67,7 @@ async fn five_failures_open_the_fleets_breaker(a: &Replica, redis: &RedisServer)
 
 /// Waits (bounded) until `cond` holds; the bound is generous so a slow machine
 /// cannot fail it, and the assertion is on the condition, not on the time.
-async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
+pub(super) async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
     let until = Instant::now() + Duration::from_secs(15);
     while !cond() {
         assert!(Instant::now() < until, "never happened: {what}");
@@ -233,7 +233,9 @@ async fn the_breaker_opens_for_the_fleet_and_half_open_admits_one_probe() {
     ));
     probe.settle(now, None, Some(Duration::from_millis(5)), None);
     eventually("the probe's success closes the fleet's breaker", || {
-        redis.command("EXISTS t:{api}:breaker").starts_with(":0")
+        redis
+            .command("HEXISTS t:{api}:breaker until")
+            .starts_with(":0")
     })
     .await;
     assert!(matches!(
@@ -356,13 +358,13 @@ async fn redis_down_means_local_state_and_calls_flow_then_sharing_resumes() {
     ));
 }
 
-fn replica_holding(redis: &RedisServer, hold: Duration) -> Replica {
+pub(super) fn replica_holding(redis: &RedisServer, hold: Duration) -> Replica {
     let mut spec = crate::fixtures::dependency("api", "http://127.0.0.1:9");
     spec.account_hold = hold;
     replica_with(redis, breaker(), Arc::new(spec))
 }
 
-fn held(gate: Gate<'_>) -> Option<Duration> {
+pub(super) fn held(gate: Gate<'_>) -> Option<Duration> {
     match gate {
         Gate::AccountHeld { retry_in } => Some(retry_in),
         _ => None,
@@ -392,7 +394,7 @@ async fn account_refused_on_the_first(
     (a, b, refused_at)
 }
 
-fn account_key(redis: &RedisServer) -> bool {
+pub(super) fn account_key(redis: &RedisServer) -> bool {
     redis
         .command("EXISTS t:{api}:account_held")
         .starts_with(":1")
@@ -518,7 +520,7 @@ async fn redis_gone_mid_hold_keeps_each_replica_holding_to_the_end_then_one_tria
 }
 
 /// A replica whose breaker stays open a minute, long enough to report on.
-fn replica_slow_to_probe(redis: &RedisServer) -> Replica {
+pub(super) fn replica_slow_to_probe(redis: &RedisServer) -> Replica {
     let breaker = BreakerConfig {
         open_for: Duration::from_secs(60),
         max_open_for: Duration::from_secs(120),

@@ -37,7 +37,7 @@ impl Compiler<'_> {
                 },
                 timeout: raw.timeout.take(),
                 default_timeout: Duration::from_secs(30),
-                account_hold: None,
+                account_hold: raw.account_hold.take(),
                 default_account_hold: gateway.account_hold,
                 retry: raw.retry.take(),
                 rate_limit_headers: raw.rate_limit_headers.take(),
