@@ -212,7 +212,7 @@ impl Admitted<'_> {
 
     /// Whether the fleet admitted the attempt (rather than this replica alone, as when
     /// Redis answered too late).
-    #[cfg(test)]
+    #[cfg(all(test, feature = "redis"))]
     pub(crate) fn fleet_admitted(&self) -> bool {
         self.fleet_probe.is_some()
     }
