@@ -1052,9 +1052,6 @@ fn pacer_quota(quotas: &[Quota]) -> Option<toolgate_resilience::Quota> {
 
 mod countdown;
 mod fleet_view;
-mod scrape;
-
-pub use scrape::refresh_fleet_gauges;
 
 #[cfg(test)]
 mod tests;

@@ -287,7 +287,8 @@ impl Gateway {
     /// call would meet. Bounded by the shared state's 50 ms budget, whatever Redis does;
     /// nothing without `gateway.shared`.
     pub async fn refresh_fleet_gauges(&self) {
-        crate::dependency::refresh_fleet_gauges(self.dependencies(), &self.services.metrics).await;
+        crate::fleet_gauges::refresh_fleet_gauges(self.dependencies(), &self.services.metrics)
+            .await;
     }
 
     /// How many tools have which kind of contract (every origin of

@@ -21,6 +21,7 @@ mod fingerprint;
 #[cfg(test)]
 mod fixtures;
 mod fleet;
+mod fleet_gauges;
 pub mod fronting;
 pub mod gateway;
 pub mod health;

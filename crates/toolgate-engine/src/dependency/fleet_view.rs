@@ -6,8 +6,22 @@
 use chrono::Utc;
 use toolgate_resilience::BreakerState;
 
-use super::{Snapshot, fraction_left};
+use super::{DependencyState, Snapshot, fraction_left};
 use crate::fleet::FleetView;
+
+impl DependencyState {
+    /// Whether this dependency's calls are admitted by a fleet (`gateway.shared`).
+    pub fn in_fleet(&self) -> bool {
+        self.fleet.is_some()
+    }
+
+    /// What the fleet knows of this dependency now; `None` without a fleet, while its
+    /// shared state is down, or when Redis did not answer in time.
+    pub async fn fleet_view(&self) -> Option<FleetView> {
+        let fleet = self.fleet.as_ref()?;
+        fleet.shared.view(&fleet.keys).await
+    }
+}
 
 impl Snapshot {
     /// This snapshot with the fleet's `view` laid over it.
@@ -18,7 +32,7 @@ impl Snapshot {
     ///   hold is asked before the fleet, and a wait told to either holds calls back.
     /// - Each policy's count is the fleet's, which every replica takes from; a policy
     ///   only the fleet has seen is added with no age of its own.
-    pub(super) fn with_fleet(mut self, view: FleetView) -> Snapshot {
+    pub(crate) fn with_fleet(mut self, view: FleetView) -> Snapshot {
         match view.breaker {
             BreakerState::Closed => self.down_since = None,
             BreakerState::Open { down_for, .. } if self.down_since.is_none() => {

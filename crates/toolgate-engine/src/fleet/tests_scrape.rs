@@ -8,7 +8,8 @@ use tokio::time::Instant;
 use super::tests::{
     Replica, eventually, five_failures_open_the_fleets_breaker, replica_slow_to_probe,
 };
-use crate::dependency::{DependencyState, refresh_fleet_gauges};
+use crate::dependency::DependencyState;
+use crate::fleet_gauges::refresh_fleet_gauges;
 use crate::metrics::Metrics;
 use toolgate_test_support::RedisServer;
 

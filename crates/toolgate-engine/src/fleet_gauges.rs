@@ -11,23 +11,9 @@ use std::sync::Arc;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-use super::DependencyState;
+use crate::dependency::DependencyState;
 use crate::fleet::{FleetView, OP_TIMEOUT};
 use crate::metrics::{DependencyLabel, Metrics};
-
-impl DependencyState {
-    /// Whether this dependency's calls are admitted by a fleet (`gateway.shared`).
-    pub fn in_fleet(&self) -> bool {
-        self.fleet.is_some()
-    }
-
-    /// What the fleet knows of this dependency now; `None` without a fleet, while its
-    /// shared state is down, or when Redis did not answer in time.
-    pub async fn fleet_view(&self) -> Option<FleetView> {
-        let fleet = self.fleet.as_ref()?;
-        fleet.shared.view(&fleet.keys).await
-    }
-}
 
 /// Sets the per-dependency gauges of every dependency in a fleet from the fleet's
 /// view as of now, or from this replica's own where the fleet did not answer within
