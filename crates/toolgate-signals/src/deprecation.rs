@@ -45,7 +45,8 @@
 //!
 //! - A lifecycle stage: Snyk's `snyk-version-lifecycle-stage: deprecated` (or `sunset`)
 //!   says the version that answered is deprecated; `beta`, `ga` and the other stages
-//!   before it say it is not.
+//!   before it say it is not. So does an API's or a version's status, stage or state
+//!   (Sage Bionetworks Bridge's `Bridge-Api-Status: deprecated`).
 //!
 //! Dates go through [`crate::reset::parse_timestamp`], which accepts the near misses
 //! servers send (`UTC` for `GMT`, as in RFC 9745's own `Sunset` example).
@@ -459,9 +460,9 @@ enum Vendor {
 /// and `sunset` (<https://docs.snyk.io/snyk-api/rest-api/about-the-rest-api>): whether
 /// it says deprecated (`deprecated`, or past it: `sunset`, `retired`), `Some(false)` for
 /// a stage before deprecation, `None` for any other name or word. The name must speak of
-/// a lifecycle: a `status: deprecated` may be any record's data.
+/// a lifecycle ([`names_a_lifecycle`]): a `status: deprecated` may be any record's data.
 fn lifecycle_stage(name: &str, value: &[u8]) -> Option<bool> {
-    if name.len() > 64 || !crate::headers::contains_ci(name.as_bytes(), b"lifecycle") {
+    if name.len() > 64 || !names_a_lifecycle(name) {
         return None;
     }
     let word = std::str::from_utf8(value).ok()?.trim().to_ascii_lowercase();
@@ -471,6 +472,21 @@ fn lifecycle_stage(name: &str, value: &[u8]) -> Option<bool> {
         | "active" | "current" => Some(false),
         _ => None,
     }
+}
+
+/// Whether a field's name speaks of a lifecycle: `lifecycle` in it, or the status, stage
+/// or state of an API or a version (Sage Bionetworks Bridge's `Bridge-Api-Status:
+/// deprecated`, <https://github.com/liujoshua/BridgeDocs>). A bare `X-Status` is any
+/// record's, not the API's.
+fn names_a_lifecycle(name: &str) -> bool {
+    use crate::headers::contains_ci;
+    let n = name.as_bytes();
+    let ends_with =
+        |end: &[u8]| n.len() >= end.len() && n[n.len() - end.len()..].eq_ignore_ascii_case(end);
+    // Runs on every header: the ending is looked at before the name is searched.
+    contains_ci(n, b"lifecycle")
+        || ((ends_with(b"status") || ends_with(b"stage") || ends_with(b"state"))
+            && (contains_ci(n, b"api") || contains_ci(n, b"version")))
 }
 
 /// A field other than the RFC ones whose name says deprecation, retirement or an

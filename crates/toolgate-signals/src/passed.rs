@@ -11,7 +11,11 @@
 //! 100", "amount exceeds the card's limit" — and are no throttle: a word naming such a
 //! thing anywhere in the text, or a rule an input must keep, rules it out. A budget of
 //! calls spent says the same: "run out of credits" (ScrapeGraphAI's 402),
-//! `insufficient_credits`, "out of quota". Only the first [`MAX_WORDS`] words are read.
+//! `insufficient_credits`, "out of quota", "out of call volume quota" (Legrand's 403).
+//! Only the first [`MAX_WORDS`] words are read. Chinese, Japanese and Korean, written
+//! without spaces, are read by their own words ([`cjk`]).
+
+mod cjk;
 
 /// The auxiliaries of a verb ("has been reached", "was exceeded"), which stand between a
 /// limit and its passing without saying anything of them.
@@ -154,6 +158,9 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
     if other_limit_named(&w) {
         return false;
     }
+    if cjk::says_limit_passed(text) {
+        return true;
+    }
     let too_frequent =
         (0..w.len()).any(|i| is(i, &["too"]) && is(i + 1, &["frequent", "frequently", "often"]));
     // A limit put on how often calls come is a rate limit, whatever verb says it was hit:
@@ -203,9 +210,13 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
             })
     });
     // A budget spent: "You have run out of credits", `insufficient_credits`, "out of
-    // quota". Only a budget of calls: money, stock and memory run out the same way.
+    // quota", with what the budget counts or spans between ("out of call volume quota",
+    // "out of daily quota"). Only a budget of calls: money, stock and memory run out the
+    // same way.
     let spent = (0..w.len()).any(|i| {
-        (is(i, &["out"]) && is(i + 1, &["of"]) && is(i + 2, &BUDGET))
+        (is(i, &["out"])
+            && is(i + 1, &["of"])
+            && (i + 2..=i + 3).any(|j| is(j, &BUDGET) && !(i + 2..j).any(|k| is(k, &NEGATIONS))))
             || (is(i, &["insufficient"]) && is(i + 1, &BUDGET))
     });
     too_frequent || frequency_limit || counted_limited || count_passed || near || spent
@@ -235,6 +246,9 @@ mod tests {
             "insufficient_credits",
             "You have run out of credits. Please upgrade your plan.",
             "Account is out of quota",
+            // Azure API Management's refusal, as Legrand's 403 sends it.
+            "Out of call volume quota. Quota will be replenished in 00:12:34.",
+            "You are out of daily quota",
             "INSUFFICIENT_UNITS",
             "exceededConcurrentRequestLimitFault",
             "Exceeded concurrent request limit",

@@ -13,6 +13,9 @@
 //!   moved to `Retry-After` seconds, docker/docs#22916). With no standard behind it, it is
 //!   read in every shape a reset takes ([`reset::parse`]): an epoch is a time, a small
 //!   number is seconds, a date is a date.
+//! - `X-Retry-In`: vulcand/oxy's rate limiter (behind several reverse proxies) answers
+//!   "max rate reached: retry-in 30s" with `X-Retry-In: 30s` (vulcand/oxy#139), a length
+//!   in Go's duration syntax.
 //! - `grpc-retry-pushback-ms`: gRPC A6 client retries
 //!   (<https://github.com/grpc/proposal/blob/master/A6-client-retries.md>); a negative
 //!   value means "do not retry", which is not a wait and is ignored here.
@@ -73,6 +76,9 @@ const SECONDS_FIELDS: [&str; 1] = ["retryafter"];
 const RESET_SHAPED_FIELDS: [&str; 1] = ["xretryafter"];
 /// Fields carrying integer milliseconds.
 const MILLIS_FIELDS: [&str; 3] = ["retryafterms", "xmsretryafterms", "grpcretrypushbackms"];
+/// Fields carrying a length with its unit, in Go's syntax (`30s`, `1m30s`), or bare
+/// seconds: vulcand/oxy's rate limiter answers `X-Retry-In: 30s`.
+const DURATION_FIELDS: [&str; 2] = ["retryin", "xretryin"];
 
 /// Whether `name` is `folded` once told apart as these fields are: ASCII letters and
 /// digits only, lower case. Servers spell the one field several ways — `Retry-After`,
@@ -120,7 +126,15 @@ pub fn from_headers(headers: &Headers<'_>, now: DateTime<Utc>) -> Option<Duratio
     let millis = fields(headers, &MILLIS_FIELDS).filter_map(parse_ms);
     let reset_shaped = fields(headers, &RESET_SHAPED_FIELDS)
         .filter_map(|v| reset::parse(v, now).map(|d| d.min(MAX_WAIT)));
-    secs.chain(millis).chain(reset_shaped).max()
+    let lengths = fields(headers, &DURATION_FIELDS).filter_map(parse_length);
+    secs.chain(millis).chain(reset_shaped).chain(lengths).max()
+}
+
+/// A length with its unit (`30s`, `1m30s`, `250ms`) or bare seconds, capped at
+/// [`MAX_WAIT`].
+fn parse_length(value: &[u8]) -> Option<Duration> {
+    let v = std::str::from_utf8(value).ok()?.trim();
+    num::go_duration(v, MAX_WAIT).or_else(|| num::decimal_seconds(v, MAX_WAIT))
 }
 
 /// The wait a throttled reply's `Expires` states: the time from the reply's `Date` (else

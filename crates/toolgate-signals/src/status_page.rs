@@ -503,6 +503,8 @@ fn bare_word_health(s: &str) -> Health {
         | "serving"
         // Graylog's load-balancer probe answers `ALIVE` or `DEAD`.
         | "alive"
+        // A ping answered: Immich's `/api/server/ping` says `{"res": "pong"}`, Redis `PONG`.
+        | "pong"
         | "allsystemsoperational" => Health::Healthy,
         "warn"
         | "warning"

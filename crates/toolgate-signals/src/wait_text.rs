@@ -199,7 +199,21 @@ fn clock_at_start(rest: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     })
 }
 
-/// The amount at the start of `rest`: `20s`, `1m30s`, `3 seconds`, `1.5 minutes`.
+/// A length written `h:mm:ss` (hours of any size, minutes and seconds of two digits
+/// under 60); two parts alone are as often a time of day and are not read.
+fn clock_length(text: &str) -> Option<Duration> {
+    let mut parts = text.split(':');
+    let (h, m, s) = (parts.next()?, parts.next()?, parts.next()?);
+    let two_digits = |p: &str| p.len() == 2 && p.bytes().all(|b| b.is_ascii_digit());
+    if parts.next().is_some() || h.is_empty() || h.len() > 3 || !two_digits(m) || !two_digits(s) {
+        return None;
+    }
+    let (h, m, s): (u64, u64, u64) = (h.parse().ok()?, m.parse().ok()?, s.parse().ok()?);
+    (m < 60 && s < 60).then(|| Duration::from_secs(h * 3600 + m * 60 + s).min(MAX_WAIT))
+}
+
+/// The amount at the start of `rest`: `20s`, `1m30s`, `3 seconds`, `1.5 minutes`,
+/// `00:12:34`.
 fn amount(rest: &str) -> Option<Duration> {
     let mut words = rest
         .split_ascii_whitespace()
@@ -210,6 +224,14 @@ fn amount(rest: &str) -> Option<Duration> {
     }
     if let Some(d) = num::go_duration(first, MAX_WAIT).filter(|_| first != "0") {
         return Some(d);
+    }
+    if first.contains(':') {
+        // A length written as a clock shows it (Azure API Management's "Quota will be
+        // replenished in 00:12:34"), unless a zone or half of the day follows: then it is
+        // a time of day, which [`wait_until`] reads.
+        let next = words.next();
+        let time_of_day = next.is_some_and(|w| UTC_ZONES.contains(&w) || matches!(w, "am" | "pm"));
+        return (!time_of_day).then(|| clock_length(first)).flatten();
     }
     // "71 more seconds", "5 additional minutes": the word between says the amount is
     // still to come, which the trigger already does.
@@ -245,6 +267,17 @@ mod tests {
                 Some(Duration::from_millis(250)),
             ),
             ("Please retry after 7 seconds.", Some(s(7))),
+            // A length written as a clock shows it (Azure API Management's quota), but a
+            // time of day, or a clock without seconds, is no length.
+            (
+                "Out of call volume quota. Quota will be replenished in 00:12:34.",
+                Some(s(754)),
+            ),
+            ("Try again in 1:00:00", Some(s(3600))),
+            ("Retry after 12:00:00 GMT", None),
+            ("Retry after 11:30:00 pm", None),
+            ("The window opens in 12:30", None),
+            ("Retry in 00:61:00", None),
             ("Wait 2 minutes before retrying", Some(s(120))),
             ("retry after 100000 hours", Some(MAX_WAIT)),
             // Other phrasings of the same: an amount of time after in/after/for/wait.

@@ -353,11 +353,16 @@ fn is_code_field(k: &str) -> bool {
 /// `error_description`, RFC 6749 §5.2, which Podio's 420 fills with "Please wait 300
 /// seconds before trying again"), at most [`MAX_MESSAGE_NAME`] characters.
 fn is_message_field(k: &str) -> bool {
-    named_message_field(k)
-        || (k.len() <= MAX_MESSAGE_NAME
-            && ["message", "msg", "description"]
-                .iter()
-                .any(|w| k.strip_suffix(w).is_some_and(|head| head.len() >= 2)))
+    let named = |k: &str| {
+        named_message_field(k)
+            || (k.len() <= MAX_MESSAGE_NAME
+                && ["message", "msg", "description"]
+                    .iter()
+                    .any(|w| k.strip_suffix(w).is_some_and(|head| head.len() >= 2)))
+    };
+    // Numbered messages are messages too: 한국투자증권's `msg1` beside its `msg_cd`.
+    let unnumbered = k.trim_end_matches(|c: char| c.is_ascii_digit());
+    named(k) || (k.len() - unnumbered.len() <= 2 && unnumbered.len() < k.len() && named(unnumbered))
 }
 
 /// The longest field name read as a message by its ending.

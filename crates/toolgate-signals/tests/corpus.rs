@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1524;
+const FLOOR: usize = 1575;
 
-const FILES: [(&str, &str); 32] = [
+const FILES: [(&str, &str); 33] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -74,6 +74,7 @@ const FILES: [(&str, &str); 32] = [
     ("holdout19", include_str!("corpus/holdout19.json")),
     ("holdout20", include_str!("corpus/holdout20.json")),
     ("holdout21", include_str!("corpus/holdout21.json")),
+    ("holdout22", include_str!("corpus/holdout22.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
     ("recovery", include_str!("corpus/recovery.json")),
     ("recovery2", include_str!("corpus/recovery2.json")),

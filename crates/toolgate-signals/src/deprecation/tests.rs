@@ -713,6 +713,9 @@ fn a_lifecycle_stage_says_whether_the_version_is_deprecated() {
         ("X-Api-Lifecycle", &b"DEPRECATED"[..]),
         ("api-lifecycle-state", b"retired"),
         ("snyk-version-lifecycle-stage", b" sunset "),
+        // An API's or a version's status is its stage (Sage Bionetworks Bridge).
+        ("Bridge-Api-Status", b"deprecated"),
+        ("X-Version-State", b"retired"),
     ] {
         let (d, _) = run(&[(name, value)], now);
         assert!(d.is_some_and(|d| d.deprecated), "{name}: {value:?}");
@@ -723,6 +726,10 @@ fn a_lifecycle_stage_says_whether_the_version_is_deprecated() {
         ("X-Api-Lifecycle", b"beta"),
         ("X-Api-Lifecycle", b"under review"),
         ("X-Status", b"deprecated"),
+        ("X-Request-Status", b"deprecated"),
+        ("X-Api-Status", b"ok"),
+        ("Bridge-Api-Status", b"beta"),
+        ("X-Api-Version", b"deprecated"),
     ] {
         let (d, _) = run(&[(name, value)], now);
         assert_eq!(d, None, "{name}: {value:?}");

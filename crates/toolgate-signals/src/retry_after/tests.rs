@@ -162,6 +162,20 @@ fn x_retry_after_is_read_as_a_time_or_a_delay() {
     assert_eq!(wait(b"soon"), None);
 }
 
+/// vulcand/oxy's `X-Retry-In: 30s`: a length with its unit, or bare seconds.
+#[test]
+fn x_retry_in_is_a_length_with_its_unit() {
+    let now = Utc.with_ymd_and_hms(2025, 6, 1, 12, 0, 0).unwrap();
+    let wait = |name: &str, v: &[u8]| from_headers(&Headers::new(&[(name, v)]), now);
+    assert_eq!(wait("X-Retry-In", b"30s"), Some(Duration::from_secs(30)));
+    assert_eq!(wait("X-Retry-In", b"1m30s"), Some(Duration::from_secs(90)));
+    assert_eq!(wait("Retry-In", b"250ms"), Some(Duration::from_millis(250)));
+    assert_eq!(wait("x-retry-in", b"12"), Some(Duration::from_secs(12)));
+    assert_eq!(wait("X-Retry-In", b"9999h"), Some(MAX_WAIT));
+    assert_eq!(wait("X-Retry-In", b"soon"), None);
+    assert_eq!(wait("X-Retry-In", b"-5s"), None);
+}
+
 /// A throttle's `Expires` is when the refusal ends: read from the reply's `Date` when it
 /// has one; a past or equal date, a reply that is no throttle, and a stated
 /// `Retry-After` all leave it out.

@@ -1058,3 +1058,19 @@ fn sick_is_a_service_under_load() {
     // A sentence that denies it is not read as the word.
     assert_eq!(health_of("not sick"), None);
 }
+
+/// A ping endpoint's `pong`, as Immich's `/api/server/ping` answers it.
+#[test]
+fn a_ping_answered_pong_is_healthy() {
+    let s = parse(br#"{"res":"pong"}"#).unwrap();
+    assert_eq!(s.health, Health::Healthy);
+    assert_eq!(
+        parse(br#"{"message":"pong"}"#).map(|s| s.health),
+        Some(Health::Healthy)
+    );
+    // A pong beside a failed component is not all well.
+    assert_eq!(
+        parse(br#"{"res":"pong","database":"down"}"#).map(|s| s.health),
+        Some(Health::Degraded)
+    );
+}

@@ -147,6 +147,8 @@ mod tests {
         assert_eq!(h("Server is alive.\n"), Some(Health::Healthy));
         assert_eq!(h("DEAD"), Some(Health::Down));
         assert_eq!(h("Node is not alive"), None);
+        // A ping answered.
+        assert_eq!(h("PONG"), Some(Health::Healthy));
         // A negated sentence, markup, long bodies and words without a health meaning.
         assert_eq!(h("Prometheus Server is not Ready."), None);
         assert_eq!(h("<html><body>OK</body></html>"), None);

@@ -197,3 +197,23 @@ fn a_description_that_says_whose_it_is_is_a_message() {
     assert!(w.throttled_text);
     assert_eq!(w.text_wait, Some(Duration::from_secs(7)));
 }
+
+/// Numbered message fields are messages: 한국투자증권's `msg1` beside its `msg_cd`.
+#[test]
+fn numbered_message_fields_are_read_for_their_words() {
+    let now = now();
+    let w = walk(
+        r#"{"rt_cd":"1","msg_cd":"EGW00201","msg1":"초당 거래건수를 초과하였습니다."}"#.as_bytes(),
+        now,
+    );
+    assert!(w.throttled_text);
+    let w = walk(
+        br#"{"message2":"Rate limit exceeded, try again in 5 seconds"}"#,
+        now,
+    );
+    assert!(w.throttled_text);
+    assert_eq!(w.text_wait, Some(Duration::from_secs(5)));
+    // A number is no message name, nor are three digits after one.
+    assert!(!walk(br#"{"msg123":"Rate limit exceeded"}"#, now).throttled_text);
+    assert!(!walk(br#"{"12":"Rate limit exceeded"}"#, now).throttled_text);
+}
