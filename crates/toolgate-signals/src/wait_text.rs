@@ -18,6 +18,8 @@
 //! So is a time of day with its zone (FedEx's daily quota, "Retry after 12:00AM GMT"):
 //! the next such time, today's or tomorrow's. Without a zone a time of day is no wait,
 //! since whose clock it is cannot be told.
+//! Chinese, Japanese and Korean put "after" behind the amount ("请60秒后再试",
+//! "10초 후에 다시 시도해 주세요"), read by their own rule ([`cjk`]).
 //! Words without a number ("wait a few minutes") give nothing. Only the first
 //! [`MAX_TEXT`] characters are read, and the caller uses the result only on a reply that
 //! says it is throttled, so a number in an ordinary message is never taken as a wait.
@@ -29,6 +31,7 @@ use chrono::{DateTime, Utc};
 use crate::num::TimeUnit;
 use crate::{MAX_WAIT, num, reset};
 
+mod cjk;
 mod languages;
 
 /// Characters of a message examined.
@@ -46,6 +49,7 @@ pub(crate) fn wait_in(text: &str) -> Option<Duration> {
         .iter()
         .filter_map(|triggers| longest_in(&t, triggers))
         .max()
+        .max(cjk::time_to_come(&t))
 }
 
 /// The message's first [`MAX_TEXT`] characters in lower case, after a space that lets a
@@ -94,7 +98,9 @@ const TOLD: [&str; 8] = [
 /// throttled: the reply says waiting is what mends it.
 pub(crate) fn told_to_wait(text: &str) -> Option<Duration> {
     let t = lowered(text);
-    longest_in(&t, &TOLD).max(longest_in(&t, &languages::TOLD))
+    longest_in(&t, &TOLD)
+        .max(longest_in(&t, &languages::TOLD))
+        .max(cjk::told(&t))
 }
 
 /// The longest wait until an instant the message names after `until` or `after`,

@@ -957,3 +957,51 @@ fn an_xml_rpc_fault_sent_with_a_200_is_read_and_its_answers_are_not() {
         );
     }
 }
+
+/// A throttle said in Chinese, Japanese or Korean, and the wait it states.
+#[test]
+fn a_throttle_and_its_wait_said_in_chinese_japanese_or_korean() {
+    let secs = |s| Some(Duration::from_secs(s));
+    // 한국투자증권's EGW00201, sent with a 500 in a numbered message field.
+    let b = read(
+        500,
+        r#"{"rt_cd":"1","msg_cd":"EGW00201","msg1":"초당 거래건수를 초과하였습니다."}"#.as_bytes(),
+        now(),
+    );
+    assert!(b.rate_limited);
+    for (status, body, wait) in [
+        (
+            429,
+            r#"{"code":"RequestTooFrequently","message":"请求过于频繁，请60秒后再试"}"#,
+            60,
+        ),
+        (
+            400,
+            r#"{"error":"리퀘스트 오류","message":"요청이 너무 많습니다. 10초 후에 다시 시도해 주세요."}"#,
+            10,
+        ),
+        (
+            403,
+            r#"{"message":"APIの呼び出し回数の上限に達しました。1分後に再試行してください。"}"#,
+            60,
+        ),
+    ] {
+        let b = read(status, body.as_bytes(), now());
+        assert!(b.rate_limited, "{body}");
+        assert_eq!(b.retry_after, secs(wait), "{body}");
+    }
+    // A wrong parameter is no throttle; a token's lifetime is no wait.
+    let b = read(
+        400,
+        r#"{"message":"参数错误,请检查请求参数是否正确"}"#.as_bytes(),
+        now(),
+    );
+    assert!(!b.rate_limited);
+    let b = read(
+        401,
+        r#"{"message":"令牌将在30分钟后过期"}"#.as_bytes(),
+        now(),
+    );
+    assert!(!b.rate_limited);
+    assert_eq!(b.retry_after, None);
+}
