@@ -347,8 +347,10 @@ fn says_something_but_success(value: &[u8]) -> bool {
     else {
         return false;
     };
+    // Chinese and Japanese write success as 成功 ("处理成功", "認証に成功しました"), Korean as 성공.
+    let unspaced = !text.is_ascii() && (text.contains("成功") || text.contains("성공"));
     let words = crate::passed::words(text);
-    !words.is_empty() && !words.iter().any(|w| SUCCESS.contains(&w.as_str()))
+    !unspaced && !words.is_empty() && !words.iter().any(|w| SUCCESS.contains(&w.as_str()))
 }
 
 /// Items of a per-item result list examined.

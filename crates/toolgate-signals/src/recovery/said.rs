@@ -193,13 +193,15 @@ pub(super) fn decide(texts: &[String], grpc: Option<Recovery>) -> Option<Recover
     if any(account) {
         return Some(Recovery::Account);
     }
-    if any(credentials) {
+    // A message in Chinese, Japanese or Korean is read by its parts, its words unspaced.
+    let cjk = |said: Recovery| texts.iter().any(|t| super::cjk::read(t) == Some(said));
+    if any(credentials) || cjk(Recovery::Credentials) {
         return Some(Recovery::Credentials);
     }
     if grpc.is_some() {
         return grpc;
     }
-    if any(transient) {
+    if any(transient) || cjk(Recovery::Transient) {
         return Some(Recovery::Transient);
     }
     if any(unsupported) {

@@ -169,6 +169,7 @@ fn a_failed_code_told_in_words_is_an_envelope() {
         br#"{"code":7,"message":"Invalid advertiser id","items":[]}"#,
         br#"{"type":"error","message":"disk full","host":"db-1"}"#,
         br#"{"type":"Validation_Error","message":"x"}"#,
+        "{\"resultCode\":\"1\",\"resultMsg\":\"处理成功\"}".as_bytes(),
     ] {
         assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
     }
