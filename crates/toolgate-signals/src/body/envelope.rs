@@ -267,42 +267,51 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
 /// "Success"`) is an API numbering its successes otherwise, and a numbered `code` beside
 /// data is the data's. A `code` written as a string of digits counts only inside a
 /// wrapper or beside a `data` that is null: elsewhere it may be a record's (a voucher's).
+///
+/// Every successful body passes here: a member's name is folded once, and a message's
+/// words are read only once a code has failed.
 #[derive(Default)]
-struct Failure {
+struct Failure<'a> {
     result_code: bool,
     number: bool,
     digits: bool,
-    message: bool,
+    /// The first message member's value, read for its words at the end.
+    message: Option<&'a [u8]>,
     beside_data: bool,
     nothing_came_back: bool,
 }
 
-impl Failure {
-    fn member(&mut self, key: &[u8], value: &[u8]) {
-        if folded(key) == b"code" {
+impl<'a> Failure<'a> {
+    fn member(&mut self, key: &[u8], value: &'a [u8]) {
+        let name = folded(key);
+        if name == b"code" {
             match value.strip_prefix(b"\"") {
                 Some(digits) => self.digits |= is_failure_number(digits),
                 None => self.number |= is_failure_number(value),
             }
         }
-        if is_message_key(key) {
-            self.message |= says_something_but_success(value);
+        let reports = names_a_report(&name);
+        if reports
+            && self.message.is_none()
+            && (name.ends_with(b"msg") || name.ends_with(b"message"))
+        {
+            self.message = Some(value);
         }
         let null = value.starts_with(b"null");
-        self.nothing_came_back |= null && key == b"data";
-        self.beside_data |= !(null || names_a_report(key));
+        self.nothing_came_back |= null && name == b"data";
+        self.beside_data |= !(null || reports);
     }
 
     fn told(&self) -> bool {
         let coded = self.number || (self.digits && self.nothing_came_back);
-        self.message && (self.result_code || (coded && !self.beside_data))
+        (self.result_code || (coded && !self.beside_data))
+            && self.message.is_some_and(says_something_but_success)
     }
 }
 
-/// A member that reports on the answer rather than holding data: a code, a message or an
-/// id (`sub_code`, `sub_msg`, `request_id`).
-fn names_a_report(key: &[u8]) -> bool {
-    let lower = folded(key);
+/// A member (its name folded) that reports on the answer rather than holding data: a code,
+/// a message or an id (`sub_code`, `sub_msg`, `request_id`).
+fn names_a_report(lower: &[u8]) -> bool {
     lower.ends_with(b"code")
         || lower.ends_with(b"msg")
         || lower.ends_with(b"message")
