@@ -198,8 +198,9 @@ fn named(errors: &[Value]) -> Option<u16> {
 /// The status one error stands for: the one it names in its `extensions` (Infrahub's
 /// `http_status`, monday.com's `status_code`, Akeneo's `http_code`); else its code
 /// (`extensions.code` as Apollo, Hasura and Shopify write it, graphql-java's
-/// `extensions.classification`, GitHub's `type`, AppSync's `errorType`, or a `code` of
-/// its own); else its message's words.
+/// `extensions.classification`, the `extensions.errorType` of graphql-java's extended
+/// error types as Netflix DGS writes it, GitHub's `type`, AppSync's `errorType`, or a
+/// `code` of its own); else its message's words.
 fn error_status(e: &Map<String, Value>) -> Option<u16> {
     let ext = e.get("extensions").and_then(Value::as_object);
     if let Some(named) = ext.and_then(named_status) {
@@ -208,6 +209,7 @@ fn error_status(e: &Map<String, Value>) -> Option<u16> {
     let candidates = [
         ext.and_then(|x| x.get("code")),
         ext.and_then(|x| x.get("classification")),
+        ext.and_then(|x| x.get("errorType")),
         e.get("type"),
         e.get("errorType"),
         e.get("code"),
@@ -245,8 +247,10 @@ fn named_status(ext: &Map<String, Value>) -> Option<u16> {
         })
 }
 
-/// The status an error's message says, where no code does: a thing not found, access
-/// refused, a throttle.
+/// The status an error's message says, where no code does: a thing not found, no one
+/// signed in (Strawberry's "User is not authenticated"), access refused (Django's "You do
+/// not have permission to perform this action", Spring Security's "Access is denied"), a
+/// throttle.
 fn message_status(message: &str) -> Option<u16> {
     let w = crate::passed::words(message);
     let phrase = |p: &[&str]| {
@@ -255,10 +259,18 @@ fn message_status(message: &str) -> Option<u16> {
     };
     if phrase(&["not", "found"]) || phrase(&["does", "not", "exist"]) || phrase(&["no", "such"]) {
         Some(404)
+    } else if phrase(&["not", "authenticated"])
+        || phrase(&["authentication", "required"])
+        || w.iter().any(|x| x == "unauthenticated")
+    {
+        Some(401)
     } else if phrase(&["not", "authorized"])
         || phrase(&["not", "authorised"])
         || phrase(&["access", "denied"])
+        || phrase(&["access", "is", "denied"])
         || phrase(&["permission", "denied"])
+        || phrase(&["not", "have", "permission"])
+        || phrase(&["no", "permission"])
         || w.iter().any(|x| x == "forbidden")
     {
         Some(403)
@@ -274,13 +286,22 @@ fn message_status(message: &str) -> Option<u16> {
 }
 
 /// A code's status, by its letters alone (`BAD_USER_INPUT`, `bad-user-input` and
-/// `BadUserInput` are one code; AppSync's `UnauthorizedException` is `Unauthorized`).
+/// `BadUserInput` are one code; AppSync's `UnauthorizedException` is `Unauthorized`). A
+/// code that ends by saying no one is signed in or the user may not (Hot Chocolate's
+/// `AUTH_NOT_AUTHENTICATED` and `AUTH_NOT_AUTHORIZED`) is a 401 or a 403 whatever its
+/// prefix.
 pub(crate) fn code_status(code: &str) -> Option<u16> {
     if code.len() > MAX_CODE {
         return None;
     }
     let folded = crate::walk::normalise(code);
     let name = folded.strip_suffix("exception").unwrap_or(&folded);
+    if name.ends_with("notauthenticated") {
+        return Some(401);
+    }
+    if name.ends_with("notauthorized") || name.ends_with("notauthorised") {
+        return Some(403);
+    }
     Some(match name {
         "unauthenticated"
         | "unauthorized"
@@ -313,7 +334,8 @@ pub(crate) fn code_status(code: &str) -> Option<u16> {
         | "complexityexceeded"
         | "querytoocomplex"
         | "depthlimitexceeded"
-        | "constraintviolation" => 400,
+        | "constraintviolation"
+        | "failedprecondition" => 400,
         "notfound" | "resourcenotfound" => 404,
         "conflict" => 409,
         "throttled" | "ratelimited" | "ratelimitexceeded" | "toomanyrequests" => 429,

@@ -96,15 +96,18 @@ const OTHER_LIMITS: [&str; 30] = [
 ];
 
 /// Money moved, whose limit is an account's or a card's, not the API's: "Transaction
-/// would exceed daily sending limit" (Danipa's 422). Counted per unit of time
+/// would exceed daily sending limit" (Danipa's 422), "Maximum number of refunds exceeded"
+/// (a payment's own). Counted per unit of time
 /// ("transactions per second") it is a rate again.
-const MONEY_MOVED: [&str; 8] = [
+const MONEY_MOVED: [&str; 10] = [
     "transaction",
     "transactions",
     "transfer",
     "transfers",
     "payout",
     "payouts",
+    "refund",
+    "refunds",
     "remittance",
     "remittances",
 ];
@@ -120,10 +123,13 @@ fn other_limit_named(w: &[String]) -> bool {
 }
 
 /// Whether `text` speaks of a limit, and the limit is of something other than calls:
-/// such a message beside a code that says "limit exceeded" tells what the code means.
+/// such a message beside a code that says "limit exceeded" tells what the code means. A
+/// maximum is a limit ("Maximum number of refunds exceeded").
 pub(crate) fn names_other_limit(text: &str) -> bool {
     let w = words(text);
-    w.iter().any(|x| LIMIT.contains(&x.as_str())) && other_limit_named(&w)
+    w.iter()
+        .any(|x| LIMIT.contains(&x.as_str()) || x == "maximum" || x == "max")
+        && other_limit_named(&w)
 }
 
 /// The words of `text`, lowercase: `_`, `-`, spaces, punctuation and case changes split
@@ -351,5 +357,19 @@ mod tests {
             "Transaction declined by the issuer"
         ));
         assert!(!super::names_other_limit("Rate limit exceeded"));
+    }
+
+    #[test]
+    fn a_maximum_of_refunds_is_a_payments_limit() {
+        for t in [
+            "Maximum number of refunds exceeded",
+            "Refund limit exceeded for this payment",
+        ] {
+            assert!(!says_limit_passed(t), "{t}");
+            assert!(super::names_other_limit(t), "{t}");
+        }
+        assert!(!super::names_other_limit(
+            "Maximum requests per second exceeded"
+        ));
     }
 }

@@ -19,6 +19,7 @@
 use serde_json::Value;
 
 pub(crate) mod challenge;
+mod cjk;
 mod said;
 
 pub(crate) use said::grpc_number;

@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1575;
+const FLOOR: usize = 1671;
 
-const FILES: [(&str, &str); 33] = [
+const FILES: [(&str, &str); 34] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -82,6 +82,7 @@ const FILES: [(&str, &str); 33] = [
     ("recovery4", include_str!("corpus/recovery4.json")),
     ("recovery5", include_str!("corpus/recovery5.json")),
     ("recovery6", include_str!("corpus/recovery6.json")),
+    ("recovery7", include_str!("corpus/recovery7.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {

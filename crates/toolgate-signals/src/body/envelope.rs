@@ -205,6 +205,12 @@ fn only_words(body: &[u8]) -> bool {
 fn reports_error(head: &[u8], wrappers: u8) -> bool {
     let mut members = TopLevel::new(head);
     let (mut failed_code, mut throttle_message) = (false, false);
+    // A failed result code told in words ([`tells_a_failure`]).
+    let mut failure = Failure {
+        // Inside a wrapper (`…_response`) the members are the answer's own.
+        nothing_came_back: wrappers < MAX_WRAPPERS,
+        ..Failure::default()
+    };
     while let Some((key, value)) = members.next_member() {
         if wrappers > 0
             && is_wrapper(key)
@@ -218,12 +224,18 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
         }
         if is_result_code_key(key) {
             // A result code sent as a string of digits (`"resultCode": "22"`).
-            failed_code |= value.strip_prefix(b"\"").is_some_and(is_failure_number);
+            let failed = value.strip_prefix(b"\"").is_some_and(is_failure_number);
+            failed_code |= failed;
+            failure.result_code |= failed || is_failure_number(value);
         }
         if is_message_key(key) {
             throttle_message |= says_throttled(value);
         }
+        failure.member(key, value);
         if failed_code && throttle_message {
+            return true;
+        }
+        if says_error_type(key, value) {
             return true;
         }
         if value.starts_with(b"[") && every_item_throttled(value) {
@@ -241,7 +253,113 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
             return true;
         }
     }
-    false
+    failure.told()
+}
+
+/// What an object's members say of a failure told in words: a result code named so
+/// (`returnCode`, `resultCode`) that is neither 0 nor a 2xx beside a message (LINE Pay
+/// answers every call with a 200, a failure as `{"returnCode": "9000", "returnMessage":
+/// "Internal error."}`), or a bare numbered `code` beside a message and nothing but codes,
+/// messages, ids and nulls (`{"code": "2001003", "msg": "access token is missing or
+/// expire", "data": null}`; Alipay's `{"alipay_trade_query_response": {"code": "40002",
+/// "msg": "Invalid Arguments", "sub_code": …, "sub_msg": …}}`). A message saying the call
+/// succeeded ("Txn Success" beside a result code 01, Alipay's `"code": "10000", "msg":
+/// "Success"`) is an API numbering its successes otherwise, and a numbered `code` beside
+/// data is the data's. A `code` written as a string of digits counts only inside a
+/// wrapper or beside a `data` that is null: elsewhere it may be a record's (a voucher's).
+///
+/// Every successful body passes here: a member's name is folded once, and a message's
+/// words are read only once a code has failed.
+#[derive(Default)]
+struct Failure<'a> {
+    result_code: bool,
+    number: bool,
+    digits: bool,
+    /// The first message member's value, read for its words at the end.
+    message: Option<&'a [u8]>,
+    beside_data: bool,
+    nothing_came_back: bool,
+}
+
+impl<'a> Failure<'a> {
+    fn member(&mut self, key: &[u8], value: &'a [u8]) {
+        let name = folded(key);
+        if name == b"code" {
+            match value.strip_prefix(b"\"") {
+                Some(digits) => self.digits |= is_failure_number(digits),
+                None => self.number |= is_failure_number(value),
+            }
+        }
+        let reports = names_a_report(&name);
+        if reports
+            && self.message.is_none()
+            && (name.ends_with(b"msg") || name.ends_with(b"message"))
+        {
+            self.message = Some(value);
+        }
+        let null = value.starts_with(b"null");
+        self.nothing_came_back |= null && name == b"data";
+        self.beside_data |= !(null || reports);
+    }
+
+    fn told(&self) -> bool {
+        let coded = self.number || (self.digits && self.nothing_came_back);
+        (self.result_code || (coded && !self.beside_data))
+            && self.message.is_some_and(says_something_but_success)
+    }
+}
+
+/// A member (its name folded) that reports on the answer rather than holding data: a code,
+/// a message or an id (`sub_code`, `sub_msg`, `request_id`).
+fn names_a_report(lower: &[u8]) -> bool {
+    lower.ends_with(b"code")
+        || lower.ends_with(b"msg")
+        || lower.ends_with(b"message")
+        || lower.ends_with(b"id")
+}
+
+/// A top-level `type` naming a kind of error, as PostHog and Stripe-like APIs write it
+/// (`{"type": "authentication_error", "code": "invalid_api_key", "detail": …}`): a word
+/// ending in `_error`. A bare `"type": "error"` is as often a record's kind (a log
+/// event's) and is left to the members beside it.
+fn says_error_type(key: &[u8], value: &[u8]) -> bool {
+    if !key.eq_ignore_ascii_case(b"type") {
+        return false;
+    }
+    let Some(rest) = value.strip_prefix(b"\"") else {
+        return false;
+    };
+    let Some(end) = rest.iter().position(|b| *b == b'"') else {
+        return false;
+    };
+    let name = &rest[..end];
+    name.len() <= 40
+        && name.len() > b"_error".len()
+        && name.ends_with(b"_error")
+        && name.iter().all(|b| b.is_ascii_lowercase() || *b == b'_')
+}
+
+/// A string value with words in it, none of which says the call succeeded.
+fn says_something_but_success(value: &[u8]) -> bool {
+    const SUCCESS: [&str; 6] = [
+        "success",
+        "successful",
+        "successfully",
+        "succeeded",
+        "ok",
+        "okay",
+    ];
+    let Some(text) = value
+        .strip_prefix(b"\"")
+        .and_then(|rest| rest.iter().position(|b| *b == b'"').map(|end| &rest[..end]))
+        .and_then(|t| std::str::from_utf8(t).ok())
+    else {
+        return false;
+    };
+    // Chinese and Japanese write success as 成功 ("处理成功", "認証に成功しました"), Korean as 성공.
+    let unspaced = !text.is_ascii() && (text.contains("成功") || text.contains("성공"));
+    let words = crate::passed::words(text);
+    !unspaced && !words.is_empty() && !words.iter().any(|w| SUCCESS.contains(&w.as_str()))
 }
 
 /// Items of a per-item result list examined.

@@ -240,3 +240,48 @@ fn a_member_servers_add_keeps_a_reply_graphql() {
         assert_eq!(read(body.as_bytes()), None, "{body}");
     }
 }
+
+#[test]
+fn an_extended_error_type_or_a_negated_auth_code_names_its_status() {
+    let cases = [
+        (
+            r#"{"errors":[{"message":"x","extensions":{"errorType":"PERMISSION_DENIED"}}],"data":null}"#,
+            403,
+        ),
+        (
+            r#"{"errors":[{"message":"x","extensions":{"errorType":"FAILED_PRECONDITION"}}],"data":null}"#,
+            400,
+        ),
+        (
+            r#"{"errors":[{"message":"x","extensions":{"code":"USER_NOT_AUTHENTICATED"}}],"data":null}"#,
+            401,
+        ),
+        (
+            r#"{"errors":[{"message":"x","extensions":{"code":"AUTH_NOT_AUTHORIZED"}}],"data":null}"#,
+            403,
+        ),
+    ];
+    for (body, status) in cases {
+        assert_eq!(failed(body), Some(status), "{body}");
+    }
+}
+
+#[test]
+fn a_message_saying_no_one_signed_in_or_no_permission_names_its_status() {
+    let cases = [
+        ("User is not authenticated", 401),
+        ("Authentication required to read orders", 401),
+        ("You do not have permission to perform this action", 403),
+        (
+            "org.springframework.security.access.AccessDeniedException: Access is denied",
+            403,
+        ),
+        ("You have no permission to view payouts", 403),
+        // Words about permissions that refuse nothing.
+        ("Permission check passed but the resolver threw", 500),
+    ];
+    for (message, status) in cases {
+        let body = format!(r#"{{"errors":[{{"message":"{message}"}}],"data":null}}"#);
+        assert_eq!(failed(&body), Some(status), "{message}");
+    }
+}

@@ -193,13 +193,15 @@ pub(super) fn decide(texts: &[String], grpc: Option<Recovery>) -> Option<Recover
     if any(account) {
         return Some(Recovery::Account);
     }
-    if any(credentials) {
+    // A message in Chinese, Japanese or Korean is read by its parts, its words unspaced.
+    let cjk = |said: Recovery| texts.iter().any(|t| super::cjk::read(t) == Some(said));
+    if any(credentials) || cjk(Recovery::Credentials) {
         return Some(Recovery::Credentials);
     }
     if grpc.is_some() {
         return grpc;
     }
-    if any(transient) {
+    if any(transient) || cjk(Recovery::Transient) {
         return Some(Recovery::Transient);
     }
     if any(unsupported) {
@@ -449,9 +451,15 @@ fn parser_token(w: &Words<'_>) -> bool {
 
 /// A passing state: the same request may pass in a moment. A model, node or index
 /// still loading is one ("Model is not ready for inference", "Client still warming
-/// up").
+/// up"), and so is a transaction that lost to a concurrent one ([`lost_a_race`]).
 fn transient(w: &Words<'_>) -> bool {
-    w.phrase(&["in", "progress"])
+    lost_a_race(w)
+        || w.near(
+            &["temporary"],
+            &["error", "failure", "problem", "outage"],
+            2,
+        )
+        || w.phrase(&["in", "progress"])
         || w.phrase(&["not", "ready"])
         || w.phrase(&["warming", "up"])
         || w.any_of(&["transient", "temporarily", "busy", "overloaded"])
@@ -462,6 +470,23 @@ fn transient(w: &Words<'_>) -> bool {
         || w.phrase(&["internal", "error"])
         || w.phrase(&["backend", "error"])
         || w.phrase(&["timed", "out"])
+}
+
+/// A transaction aborted because another touched the same data at the same time: "Transaction
+/// was aborted due to detection of concurrent modifications", "write-write conflict",
+/// "Failed to commit transaction due to a read or write conflict. This transaction can be
+/// retried", a deadlock detected, a serialization failure. Sent again, it meets no rival.
+/// A conflict alone is not one: "already exists" and "the object has been modified; please
+/// apply your changes to the latest version" are the request's to change.
+fn lost_a_race(w: &Words<'_>) -> bool {
+    w.phrase(&["concurrent", "modification"])
+        || w.phrase(&["concurrent", "modifications"])
+        || w.phrase(&["write", "conflict"])
+        || w.phrase(&["transaction", "conflict"])
+        || w.any_of(&["deadlock", "contended", "contention"])
+        || w.phrase(&["serialization", "failure"])
+        || w.phrase(&["could", "not", "serialize"])
+        || (w.phrase(&["can", "be", "retried"]) && w.any_of(&["transaction", "conflict"]))
 }
 
 /// The upstream does not do what was asked.

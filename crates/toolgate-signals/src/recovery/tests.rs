@@ -599,3 +599,28 @@ fn a_soap_12_subcode_and_reason_are_read() {
         Some(Recovery::Unsupported)
     );
 }
+
+#[test]
+fn a_transaction_that_lost_to_a_concurrent_one_passes_when_sent_again() {
+    for body in [
+        r#"{"error":"Deadlock found when trying to get lock; try restarting transaction"}"#,
+        r#"{"code":"TxConflict","message":"Transaction conflict with a concurrent write, the transaction can be retried"}"#,
+        r#"{"message":"ERROR: could not serialize access due to read/write dependencies among transactions"}"#,
+        r#"{"error":"Write conflict, txnStartTS=4401, conflictStartTS=4399"}"#,
+        r#"{"errors":[{"code":"ContendedTransaction","message":"Too much contention on the document"}]}"#,
+        r#"{"error":{"message":"Aborted because of concurrent modification of the row"}}"#,
+        r#"{"returnMessage":"A temporary error occurred while reaching the card network."}"#,
+        r#"{"error":"temporary failure in name resolution"}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Transient), "{body}");
+    }
+    // A conflict the request must resolve, and a temporary thing that is no failure.
+    for body in [
+        r#"{"message":"Operation cannot be fulfilled on pods \"web\": the object has been modified; please apply your changes to the latest version and try again"}"#,
+        r#"{"error":"conflict","reason":"Document update conflict."}"#,
+        r#"{"error":"temporary password must be changed"}"#,
+        r#"{"message":"Concurrent requests limit reached"}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Transient), "{body}");
+    }
+}

@@ -101,7 +101,7 @@ fn only_the_window_is_read() {
 
 /// A result code beside a message saying a limit passed, in the header an envelope's
 /// wrapper carries, is a throttle whatever the two members are called after; a result
-/// code that reports success, or a failure that is no throttle, is not.
+/// code that reports success is not.
 #[test]
 fn result_codes_in_wrapped_headers() {
     for b in [
@@ -115,7 +115,6 @@ fn result_codes_in_wrapped_headers() {
     }
     for b in [
         &br#"{"response":{"header":{"resultCode":"00","resultMsg":"NORMAL SERVICE."},"body":{"items":""}}}"#[..],
-        br#"{"response":{"header":{"resultCode":"03","resultMsg":"NO_DATA"}}}"#,
         br#"{"header":{"resultCode":0,"resultMessage":"SUCCESS","isSuccessful":true}}"#,
         // A code and a message that are the data's, not the answer's.
         br#"{"data":{"header":{"resultCode":"22","resultMsg":"quota exceeded"}}}"#,
@@ -141,6 +140,36 @@ fn result_codes_in_xml_answers() {
         b"<html><body><p>resultCode 22 quota exceeded</p></body></html>",
         b"<items><item><code>22</code><name>quota exceeded</name></item></items>",
         b"<\xff\xfe",
+    ] {
+        assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+}
+
+/// A failed code told in words is an envelope whatever the failure, so its words are read
+/// for what would fix it: a result code named so, a bare code beside a message and nothing
+/// but codes, messages, ids and nulls, or a `type` naming a kind of error. A code beside a
+/// message saying success, or beside data, and a record's own `type`, are not.
+#[test]
+fn a_failed_code_told_in_words_is_an_envelope() {
+    for b in [
+        &br#"{"returnCode":"1104","returnMessage":"The store is not one of the affiliated store."}"#[..],
+        br#"{"response":{"header":{"resultCode":"03","resultMsg":"NODATA_ERROR"}}}"#,
+        br#"{"code":"3001002","msg":"ip not permit, please add ip to white list first.","data":null}"#,
+        br#"{"zhima_credit_score_get_response":{"code":"20001","msg":"Insufficient Token Permissions","sub_code":"aop.invalid-auth-token","sub_msg":"invalid token"}}"#,
+        br#"{"code":40001,"message":"invalid credential, access_token is invalid or not latest"}"#,
+        br#"{"type":"invalid_request_error","code":"invalid_email","detail":"Enter a valid email address.","attr":"email"}"#,
+    ] {
+        assert!(is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+    for b in [
+        &br#"{"resultCode":"01","resultMsg":"Txn Success","body":{"txnId":"2024"}}"#[..],
+        br#"{"alipay_trade_query_response":{"code":"10000","msg":"Success","trade_no":"2013"}}"#,
+        br#"{"code":"2024","message":"Welcome discount"}"#,
+        br#"{"code":5,"message":"Order created","data":{"id":1}}"#,
+        br#"{"code":7,"message":"Invalid advertiser id","items":[]}"#,
+        br#"{"type":"error","message":"disk full","host":"db-1"}"#,
+        br#"{"type":"Validation_Error","message":"x"}"#,
+        "{\"resultCode\":\"1\",\"resultMsg\":\"处理成功\"}".as_bytes(),
     ] {
         assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
     }

@@ -1,0 +1,130 @@
+//! What a message in Chinese, Japanese or Korean says would fix a failure.
+//!
+//! These languages write no spaces between words, so a message is one run of letters to
+//! [`crate::passed::words`] ("access_token已过期" is `access` and `token已过期`), and the
+//! word rules read nothing in it. Here a rule is two parts found anywhere in the text: what
+//! a credential is called (in the language, or the ASCII name a message often keeps:
+//! `token`, `secret`) and a word that refuses it ("已过期" expired, "无效" invalid, "期限切れ"
+//! expired, "만료" expired), or a passing state said in so many words ("系统繁忙" system
+//! busy, "しばらくしてから" after a while). A word that merely says an error happened
+//! ("错误", "エラー") refuses nothing: "an unexpected error occurred during authentication"
+//! is the server's. Only a text with a character beyond ASCII is looked at.
+
+use super::Recovery;
+
+/// What a credential is called: Chinese, Japanese, Korean, and the ASCII names messages
+/// in those languages keep.
+const CREDENTIALS: [&str; 17] = [
+    "token",
+    "secret",
+    "signature",
+    "令牌",
+    "凭证",
+    "签名",
+    "验签",
+    "密钥",
+    "秘钥",
+    "密码",
+    "トークン",
+    "パスワード",
+    "署名",
+    "認証情報",
+    "토큰",
+    "비밀번호",
+    "인증",
+];
+
+/// What refuses a credential: expired, invalid, revoked, illegal, wrong.
+const REFUSED: [&str; 16] = [
+    "过期",
+    "失效",
+    "无效",
+    "非法",
+    "不合法",
+    "不正确",
+    "不匹配",
+    "期限切れ",
+    "有効期限が切れ",
+    "無効",
+    "失効",
+    "正しくありません",
+    "不正な",
+    "만료",
+    "유효하지",
+    "올바르지",
+];
+
+/// A passing state: the system busy, "try again after a while", temporarily.
+const PASSING: [&str; 9] = [
+    "系统繁忙",
+    "服务繁忙",
+    "稍后重试",
+    "稍后再试",
+    "しばらくしてから",
+    "一時的",
+    "混み合って",
+    "잠시 후",
+    "일시적",
+];
+
+/// What the text says would fix the failure, if it is written in one of these languages
+/// and says it in the words above.
+pub(super) fn read(text: &str) -> Option<Recovery> {
+    if text.is_ascii() {
+        return None;
+    }
+    let lower = text.to_lowercase();
+    let has = |set: &[&str]| set.iter().any(|w| lower.contains(w));
+    if has(&CREDENTIALS) && has(&REFUSED) {
+        return Some(Recovery::Credentials);
+    }
+    has(&PASSING).then_some(Recovery::Transient)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Recovery, read};
+
+    #[test]
+    fn a_credential_refused_in_chinese_japanese_or_korean() {
+        for text in [
+            "access_token已过期",
+            "令牌无效，请重新授权",
+            "签名不匹配",
+            "client_secret非法",
+            "アクセストークンは期限切れです。",
+            "パスワードが正しくありません。",
+            "토큰이 만료되었습니다.",
+            "인증 토큰이 유효하지 않습니다.",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Credentials), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_passing_state_in_chinese_japanese_or_korean() {
+        for text in [
+            "系统繁忙，请稍后再试",
+            "ただいま混み合っております。しばらくしてから再度お試しください。",
+            "일시적인 오류입니다. 잠시 후 다시 시도해 주세요.",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Transient), "{text}");
+        }
+    }
+
+    #[test]
+    fn an_error_named_beside_a_credential_refuses_nothing() {
+        for text in [
+            // "An unexpected error occurred during authentication. Please try again."
+            "認証中に予期しないエラーが発生しました。もう一度お試しください。",
+            // "Parameter error", "The function list exceeds the maximum; retry with fewer".
+            "参数错误",
+            "提供されたファンクションリストは、許可されている最大長を超えています。再試行してください。",
+            // "Token issued" is no refusal; plain ASCII is the word rules' to read.
+            "令牌已发放",
+            "token expired",
+        ] {
+            assert_eq!(read(text), None, "{text}");
+        }
+    }
+}
