@@ -83,6 +83,8 @@ impl fmt::Display for YamlError {
     }
 }
 
+impl std::error::Error for YamlError {}
+
 /// The text of a file's `bytes`: UTF-8, with a byte order mark left out. UTF-16 and
 /// UTF-32 (which YAML allows, and editors on Windows write) are named as such, with
 /// the fix, rather than reported as a stray byte.
