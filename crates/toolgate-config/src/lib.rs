@@ -69,15 +69,23 @@ fn read_config_text(path: &Path) -> Result<String, String> {
             "it is not a regular file (a device, FIFO, socket or folder is never read)".into(),
         );
     }
+    let too_large = || {
+        format!(
+            "it is larger than {} MiB, the most a config file may be",
+            MAX_CONFIG_BYTES / 1024 / 1024
+        )
+    };
+    // The size first, so a large file is refused without being read; the read is
+    // capped too, for a file that grows meanwhile.
+    if meta.len() > MAX_CONFIG_BYTES {
+        return Err(too_large());
+    }
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|e| e.to_string())?;
     if bytes.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(format!(
-            "it is larger than {} MiB, the most a config file may be",
-            MAX_CONFIG_BYTES / 1024 / 1024
-        ));
+        return Err(too_large());
     }
     yaml::text_of(bytes)
 }
