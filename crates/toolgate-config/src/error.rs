@@ -75,10 +75,11 @@ impl fmt::Display for ConfigErrors {
                 Some((line, col)) => {
                     writeln!(f, "  --> {}:{line}:{col}", self.file.display())?;
                     if let Some(text) = lines.get(line.saturating_sub(1)) {
+                        let (shown, caret) = excerpt(text, col);
                         let gutter = line.to_string().len();
                         writeln!(f, "{:gutter$} |", "")?;
-                        writeln!(f, "{line} | {text}")?;
-                        writeln!(f, "{:gutter$} | {:>col$}", "", "^")?;
+                        writeln!(f, "{line} | {shown}")?;
+                        writeln!(f, "{:gutter$} | {:>caret$}", "", "^")?;
                     }
                 }
                 None => writeln!(f, "  --> {}", self.file.display())?,
@@ -102,3 +103,56 @@ impl fmt::Display for ConfigErrors {
 }
 
 impl std::error::Error for ConfigErrors {}
+
+/// Characters of a source line shown around an error's column.
+const EXCERPT_CHARS: usize = 120;
+
+/// The part of `text` shown for an error at column `col` (1-based, in characters), and
+/// the caret's column in it. A long line (a 20 MB key) is cut to [`EXCERPT_CHARS`]
+/// around the column, marked with `…`: printed whole it would flood the terminal, and a
+/// caret that far out is past what a format width can hold.
+fn excerpt(text: &str, col: usize) -> (String, usize) {
+    let col = col.max(1);
+    if text.len() <= EXCERPT_CHARS {
+        return (text.to_string(), col.min(EXCERPT_CHARS + 1));
+    }
+    let start = col.saturating_sub(EXCERPT_CHARS / 2 + 1);
+    let mut shown: String = text.chars().skip(start).take(EXCERPT_CHARS).collect();
+    let mut caret = col - start;
+    if start > 0 {
+        shown.insert(0, '…');
+        caret += 1;
+    }
+    if text.chars().count() > start + EXCERPT_CHARS {
+        shown.push('…');
+    }
+    (shown, caret.min(EXCERPT_CHARS + 2))
+}
+
+#[cfg(test)]
+mod excerpt_tests {
+    use super::*;
+
+    #[test]
+    fn an_error_in_a_very_long_line_shows_the_part_around_it_without_panicking() {
+        let line = format!("a: {{{}: 1", "k".repeat(100_000));
+        let errors = ConfigErrors {
+            file: "t.yaml".into(),
+            source: line.clone(),
+            errors: vec![{
+                let mut e = ConfigError::new("", "expected `}`");
+                e.location = Some((1, 100_006));
+                e
+            }],
+        };
+        let shown = errors.to_string();
+        assert!(shown.len() < 1_000, "{} bytes", shown.len());
+        assert!(shown.contains("…kkk") && shown.contains(": 1"), "{shown}");
+        // The caret sits under the column: after the 1 of `: 1`.
+        let (text, caret) = excerpt(&line, 100_006);
+        assert_eq!(text.chars().nth(caret - 1), line.chars().nth(100_005));
+        assert!(caret <= EXCERPT_CHARS + 2);
+        // A short line is shown whole, the caret where it was.
+        assert_eq!(excerpt("a: [1, 2", 9), ("a: [1, 2".to_string(), 9));
+    }
+}

@@ -9,6 +9,7 @@ mod model;
 mod raw;
 pub mod template;
 mod units;
+pub mod yaml;
 
 use std::path::Path;
 
@@ -33,11 +34,11 @@ pub fn load_for_reading(path: &Path) -> Result<(Config, Vec<UnsetVariable>), Con
 }
 
 fn load_with(path: &Path, secrets: Secrets) -> Result<(Config, Vec<UnsetVariable>), ConfigErrors> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = read_config_text(path).map_err(|why| {
         ConfigErrors::new(
             path,
             "",
-            vec![ConfigError::new("", format!("cannot read the config file: {e}"))
+            vec![ConfigError::new("", format!("cannot read the config file: {why}"))
                 .help("pass the path with --config, or run `toolgate serve --demo` to try it without one")],
         )
     })?;
@@ -53,23 +54,50 @@ fn load_with(path: &Path, secrets: Secrets) -> Result<(Config, Vec<UnsetVariable
         .map_err(|errors| ConfigErrors::new(path, &text, errors))
 }
 
+/// Largest config file read. The largest imported configs measured are a few MB
+/// (Stripe's 451 tools: 2.5 MB); a file past this is a mistake, and reading it whole
+/// would hold that much memory before a single error could be reported.
+pub const MAX_CONFIG_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The config file's text: a regular file (a FIFO would block, `/dev/zero` never ends;
+/// checked before opening) of at most [`MAX_CONFIG_BYTES`], in UTF-8.
+fn read_config_text(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(
+            "it is not a regular file (a device, FIFO, socket or folder is never read)".into(),
+        );
+    }
+    let too_large = || {
+        format!(
+            "it is larger than {} MiB, the most a config file may be",
+            MAX_CONFIG_BYTES / 1024 / 1024
+        )
+    };
+    // The size first, so a large file is refused without being read; the read is
+    // capped too, for a file that grows meanwhile.
+    if meta.len() > MAX_CONFIG_BYTES {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(too_large());
+    }
+    yaml::text_of(bytes)
+}
+
 fn parse_yaml(file: &Path, text: &str) -> Result<yaml_serde::Value, ConfigErrors> {
-    yaml_serde::from_str(text).map_err(|e| {
-        // An alias (`*name`) is read as a copy of its anchor's content: aliases of
-        // aliases (a "billion laughs" file) would expand a few lines into gigabytes,
-        // and the parser stops once they repeat content a hundred times over.
-        let message = e.to_string();
-        let mut err = if message.starts_with("repetition limit exceeded") {
-            ConfigError::new(
-                "",
-                "the file's aliases (`*name`) repeat their anchors (`&name`) more than a config can: read as copies, they would take more memory than the file is worth",
-            )
-            .help("write the repeated part out where it is needed, or name it in fewer aliases")
-        } else {
-            ConfigError::new("", format!("the file is not valid YAML: {message}"))
-                .help("fix the YAML syntax at the position shown")
+    yaml::from_str(text).map_err(|e| {
+        let mut err = match e.help() {
+            Some(help) => ConfigError::new("", format!("the file is not read: {e}")).help(help),
+            None => ConfigError::new("", format!("the file is not valid YAML: {e}"))
+                .help("fix the YAML syntax at the position shown"),
         };
-        err.location = e.location().map(|l| (l.line(), l.column()));
+        err.location = e.location();
         ConfigErrors::new(file, text, vec![err])
     })
 }

@@ -37,3 +37,113 @@ fn an_input_definition_shared_through_an_anchor_is_read_in_each_tool() {
     let b = config.tools["b"].input_schema["properties"]["n"].clone();
     assert_eq!(b, serde_json::json!({"type": "string", "maxLength": 3}));
 }
+
+/// A config whose tool's input schema names `anchor` (one property per entry, each
+/// with an 80-byte description) and whose `extra` field aliases it `uses` times.
+fn fan_out(props: usize, uses: usize) -> String {
+    let big: Vec<String> = (0..props)
+        .map(|i| format!("p{i}: {{type: string, description: '{}'}}", "x".repeat(80)))
+        .collect();
+    format!(
+        "dependencies:\n  d: {{base_url: 'https://api.example.com'}}\ntools:\n  t:\n    \
+         dependency: d\n    owner: o@example.com\n    request: {{path: /t}}\n    \
+         input_schema: {{type: object, properties: &big {{{}}}}}\n    extra: [{}]\n",
+        big.join(", "),
+        vec!["*big"; uses].join(", ")
+    )
+}
+
+#[test]
+fn one_large_anchor_aliased_thousands_of_times_is_refused_naming_where_and_what_to_write() {
+    // A 10 KB anchor aliased 8,000 times: few alias jumps for the parser's own guard (one
+    // per alias), 80 MB once copied.
+    let errors = compile(&fan_out(100, 8_000))
+        .expect_err("refused")
+        .to_string();
+    assert!(errors.contains("more than 64 MiB"), "{errors}");
+    assert!(errors.contains("passed at `tools.t.extra["), "{errors}");
+    assert!(errors.contains("toolgate:schemas/"), "{errors}");
+    // The same shape within the bound reads (and reports the stray field, not the size).
+    let errors = compile(&fan_out(100, 20))
+        .expect_err("extra is unknown")
+        .to_string();
+    assert!(!errors.contains("MiB"), "{errors}");
+    assert!(errors.contains("unknown field `extra`"), "{errors}");
+}
+
+#[test]
+fn merge_keys_repeating_their_anchors_are_bounded_like_aliases() {
+    let mut text = String::from("m0: &m0 {k: v}\n");
+    for l in 1..=9 {
+        let p = l - 1;
+        text.push_str(&format!(
+            "m{l}: &m{l} {{<<: [*m{p}, *m{p}, *m{p}, *m{p}, *m{p}, *m{p}, *m{p}, *m{p}, *m{p}], k{l}: v}}\n"
+        ));
+    }
+    text.push_str("dependencies:\n  d: {base_url: 'https://api.example.com'}\n");
+    let errors = compile(&text).expect_err("refused").to_string();
+    assert!(errors.contains("more than 64 MiB"), "{errors}");
+}
+
+#[test]
+fn ten_thousand_nested_brackets_are_refused_before_the_parser_reads_them() {
+    let text = format!(
+        "dependencies:\n  d: {{base_url: 'https://api.example.com', extra: {}{}}}\n",
+        "[".repeat(10_000),
+        "]".repeat(10_000)
+    );
+    let errors = compile(&text).expect_err("refused").to_string();
+    assert!(
+        errors.contains("nested more than 100 levels deep"),
+        "{errors}"
+    );
+}
+
+/// A fresh file path under the system's temporary folder.
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("toolgate-yaml-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join("toolgate.yaml")
+}
+
+#[test]
+fn a_config_file_is_read_only_when_regular_small_enough_and_utf8() {
+    const VALID: &str = "dependencies:\n  d: {base_url: 'https://api.example.com'}\n";
+    // Larger than 64 MiB: refused by its size, not read whole (sparse: no disk used).
+    let big = temp("big");
+    let f = std::fs::File::create(&big).expect("create");
+    f.set_len(65 << 20).expect("set_len");
+    let e = toolgate_config::load(&big)
+        .expect_err("refused")
+        .to_string();
+    assert!(e.contains("larger than 64 MiB"), "{e}");
+    // A folder is not a config.
+    let e = toolgate_config::load(big.parent().expect("parent"))
+        .expect_err("refused")
+        .to_string();
+    assert!(e.contains("not a regular file"), "{e}");
+    // UTF-16 (what some Windows editors save) is named, with the fix.
+    let wide = temp("utf16");
+    let bytes: Vec<u8> = std::iter::once(0xFEFF_u16)
+        .chain(VALID.encode_utf16())
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    std::fs::write(&wide, bytes).expect("write");
+    let e = toolgate_config::load(&wide)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("UTF-16") && e.contains("save it as UTF-8"),
+        "{e}"
+    );
+    // A UTF-8 byte order mark is no error.
+    let marked = temp("bom");
+    std::fs::write(&marked, format!("\u{FEFF}{VALID}")).expect("write");
+    if let Err(e) = toolgate_config::load(&marked) {
+        let e = e.to_string();
+        assert!(!e.contains("YAML") && !e.contains("UTF"), "{e}");
+    }
+    for p in [big, wide, marked] {
+        let _ = std::fs::remove_dir_all(p.parent().expect("parent"));
+    }
+}

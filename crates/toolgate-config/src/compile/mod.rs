@@ -163,7 +163,9 @@ impl Compiler<'_> {
         }
         // Each round drops one field, so the entry's size bounds the loop; the cap is a backstop.
         for _ in 0..64 {
-            let err = match serde_path_to_error::deserialize::<_, T>(value.clone()) {
+            // Read from a reference: a copy of the entry (a tool with its schemas) would
+            // double what it holds in memory for the whole read.
+            let err = match serde_path_to_error::deserialize::<_, T>(&value) {
                 Ok(v) => return Some(v),
                 Err(e) => e,
             };

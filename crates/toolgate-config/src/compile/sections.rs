@@ -30,6 +30,26 @@ pub(super) struct Defined {
 }
 
 impl Compiler<'_> {
+    /// A section of named entries (`tools:`, `dependencies:`, …), by name. A mapping
+    /// with text keys, as every valid section is, is taken apart where it lies: read
+    /// as a copy, a section of large schemas would be held twice for the whole read.
+    fn named_entries(
+        &mut self,
+        key: &str,
+        value: yaml_serde::Value,
+    ) -> Option<BTreeMap<String, yaml_serde::Value>> {
+        match value {
+            yaml_serde::Value::Mapping(map) if map.keys().all(yaml_serde::Value::is_string) => {
+                Some(
+                    map.into_iter()
+                        .filter_map(|(k, v)| Some((k.as_str()?.to_string(), v)))
+                        .collect(),
+                )
+            }
+            other => self.entry(key, "", other),
+        }
+    }
+
     /// The top-level mapping's sections; an unknown one is an error naming the nearest.
     pub(super) fn sections(&mut self, top: yaml_serde::Mapping) -> Sections {
         let mut s = Sections::default();
@@ -50,9 +70,7 @@ impl Compiler<'_> {
                         self.entry::<RawTelemetry>("telemetry", "/properties/telemetry", value)
                 }
                 "agents" => {
-                    let Some(map) =
-                        self.entry::<BTreeMap<String, yaml_serde::Value>>(&key, "", value)
-                    else {
+                    let Some(map) = self.named_entries(&key, value) else {
                         continue;
                     };
                     for (name, v) in map {
@@ -64,9 +82,7 @@ impl Compiler<'_> {
                     }
                 }
                 "mcp_servers" => {
-                    let Some(map) =
-                        self.entry::<BTreeMap<String, yaml_serde::Value>>(&key, "", value)
-                    else {
+                    let Some(map) = self.named_entries(&key, value) else {
                         continue;
                     };
                     for (name, v) in map {
@@ -84,9 +100,7 @@ impl Compiler<'_> {
                     }
                 }
                 "dependencies" | "tools" => {
-                    let Some(map) =
-                        self.entry::<BTreeMap<String, yaml_serde::Value>>(&key, "", value)
-                    else {
+                    let Some(map) = self.named_entries(&key, value) else {
                         continue;
                     };
                     let schema = format!("/properties/{key}/additionalProperties");

@@ -221,6 +221,78 @@ fn deeply_nested_yaml_is_refused_before_parsing() {
     let _ = std::fs::remove_dir_all(&parent);
 }
 
+/// A spec whose response schema is a 10 KB anchor, aliased `uses` times in an
+/// extension: each alias is one jump for the parser's own guard, and a whole copy.
+fn aliased_spec(uses: usize) -> String {
+    let props: Vec<String> = (0..100)
+        .map(|i| format!("p{i}: {{type: string, description: '{}'}}", "x".repeat(80)))
+        .collect();
+    spec_with_ref("#/components/schemas/Big")
+        + &format!(
+            "components:\n  schemas:\n    Big: &big {{type: object, properties: {{{}}}}}\nx-uses: [{}]\n",
+            props.join(", "),
+            vec!["*big"; uses].join(", ")
+        )
+}
+
+#[test]
+fn yaml_aliases_expanding_a_spec_past_the_bound_are_refused_before_they_are_copied() {
+    let (parent, dir) = dirs("aliases");
+    // 8,000 copies of 10 KB: 80 MB read as copies, from a 0.1 MB file.
+    let err = run_spec(&dir, &aliased_spec(8_000), vec![]).unwrap_err();
+    assert!(err.contains("expanded past 64 MiB by its aliases"), "{err}");
+    assert!(err.contains("passed at `x-uses["), "{err}");
+    // The same in a `$ref`'d file stops the import too.
+    std::fs::write(dir.join("big.yaml"), aliased_spec(8_000)).unwrap();
+    let err = run_spec(
+        &dir,
+        &spec_with_ref("big.yaml#/components/schemas/Big"),
+        vec![],
+    )
+    .unwrap_err();
+    assert_refused(
+        &err,
+        "big.yaml#/components/schemas/Big",
+        &dir,
+        "expanded past 64 MiB",
+    );
+    // A few aliases of the same anchor import as copies.
+    let out = run_spec(&dir, &aliased_spec(20), vec![]).unwrap();
+    assert!(out.yaml.contains("p99"), "{}", out.yaml);
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
+#[test]
+fn a_byte_order_mark_is_read_past_and_utf16_is_named_with_the_fix() {
+    let (parent, dir) = dirs("encoding");
+    let spec = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Marked", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {"/t": {"get": {"operationId": "t", "responses": {"200": {"description": "ok"}}}}}
+    })
+    .to_string();
+    let file = dir.join("api.json");
+    std::fs::write(&file, format!("\u{FEFF}{spec}")).unwrap();
+    let options = Options {
+        spec: file.clone(),
+        owner: Some("api-team@example.com".into()),
+        ..Options::default()
+    };
+    assert!(run(&options).is_ok());
+    let wide: Vec<u8> = format!("\u{FEFF}{spec}")
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    std::fs::write(&file, wide).unwrap();
+    let err = run(&options).unwrap_err();
+    assert!(
+        err.contains("UTF-16") && err.contains("save it as UTF-8"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
 /// Each disguise of the metadata service (and of link-local) a spec may give as its server.
 const METADATA_FORMS: &[&str] = &[
     "http://169.254.169.254",

@@ -7,7 +7,8 @@
 //! [`MAX_FILE_BYTES`]; a `$ref`'d file must also lie, after `..` and symlinks are
 //! resolved, inside the spec's folder or a folder passed with `--allow-dir` — the rule
 //! the config's own schema `$ref`s follow. Text nested deeper than [`MAX_DEPTH`] is
-//! refused before the parser sees it (see `nesting`).
+//! refused before the parser sees it, and so is YAML whose aliases would expand it past
+//! [`MAX_EXPANDED_BYTES`] (see `toolgate_config::yaml`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -19,7 +20,7 @@ use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use toolgate_contract::{SchemaFileError, SchemaFiles};
 
-use super::nesting;
+use toolgate_config::yaml::{self, YamlError};
 
 /// Largest spec file read; a description bigger than this is not a spec but a mistake.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
@@ -27,10 +28,17 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// Deepest nesting of collections a spec file may have. Real specs stay far below it
 /// (the YAML reader gives up at 128 levels anyway); the parser's cost grows with the
 /// square of the depth, so the limit is checked before parsing.
-pub const MAX_DEPTH: usize = 100;
+pub const MAX_DEPTH: usize = yaml::MAX_DEPTH;
+
+/// The most a YAML spec may hold once its aliases are read as copies (bytes of
+/// compact JSON); checked before any value is built.
+pub const MAX_EXPANDED_BYTES: usize = yaml::MAX_EXPANDED_BYTES;
 
 /// How a nesting refusal starts, to tell it from a syntax error.
 const NESTED: &str = "nested";
+
+/// How an expansion refusal starts.
+const EXPANDED: &str = "expanded";
 
 /// Why a file was not loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,7 +104,7 @@ impl Files {
         let bytes = access
             .read(&canonical)
             .map_err(|e| refusal(&e, &format!("the spec {}", path.display())))?;
-        let value = Arc::new(parse_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?);
+        let value = Arc::new(parse_bytes(bytes).map_err(|e| format!("{}: {e}", path.display()))?);
         self.access = Some(access);
         self.cache.insert(canonical.clone(), value.clone());
         self.canonical.insert(path.to_path_buf(), canonical.clone());
@@ -129,9 +137,9 @@ impl Files {
             SchemaFileError::Io { .. } => LoadError::Broken(format!("{}: {e}", at())),
             other => LoadError::Refused(refusal(&other, &at())),
         })?;
-        let value = parse_bytes(&bytes).map_err(|e| {
+        let value = parse_bytes(bytes).map_err(|e| {
             let text = format!("{}: {}: {e}", at(), path.display());
-            if e.starts_with(NESTED) {
+            if e.starts_with(NESTED) || e.starts_with(EXPANDED) {
                 LoadError::Refused(text)
             } else {
                 LoadError::Broken(text)
@@ -169,31 +177,43 @@ fn refusal(e: &SchemaFileError, what: &str) -> String {
     }
 }
 
-fn parse_bytes(bytes: &[u8]) -> Result<Value, String> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        format!(
-            "not UTF-8 text (byte {} is not valid UTF-8)",
-            e.valid_up_to()
-        )
-    })?;
-    parse(text)
+fn parse_bytes(bytes: Vec<u8>) -> Result<Value, String> {
+    parse(&yaml::text_of(bytes)?)
 }
 
 /// Parses spec text: JSON first (it is also YAML, but the JSON parser is faster and
 /// its errors are clearer for JSON files; it stops at 128 levels by itself), then YAML,
-/// but only text that nests at most [`MAX_DEPTH`] levels deep.
+/// but only text that nests at most [`MAX_DEPTH`] levels deep and whose aliases expand
+/// it to at most [`MAX_EXPANDED_BYTES`].
 pub fn parse(text: &str) -> Result<Value, String> {
+    // A byte order mark is not JSON, but says nothing the reader needs.
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let trimmed = text.trim_start();
     if (trimmed.starts_with('{') || trimmed.starts_with('['))
         && let Ok(v) = serde_json::from_str(text)
     {
         return Ok(v);
     }
-    if let Err(at) = nesting::check(text, MAX_DEPTH) {
-        return Err(format!(
-            "{NESTED} more than {MAX_DEPTH} levels deep at line {}, column {}; no API description is, and reading it would take minutes, so it is not read",
-            at.line, at.column
-        ));
+    match yaml::check_bounds(text) {
+        Ok(()) => {}
+        Err(YamlError::Nested(at)) => {
+            return Err(format!(
+                "{NESTED} more than {MAX_DEPTH} levels deep at line {}, column {}; no API description is, and reading it would take minutes, so it is not read",
+                at.line, at.column
+            ));
+        }
+        Err(YamlError::Expanded(over)) => {
+            return Err(format!(
+                "{EXPANDED} past {} MiB by its aliases (`*name`, each a copy of its anchor `&name`), passed at `{}`; no API description is that large, and reading it would take that memory, so it is not read",
+                MAX_EXPANDED_BYTES / 1024 / 1024,
+                if over.path.is_empty() {
+                    "the top"
+                } else {
+                    &over.path
+                }
+            ));
+        }
+        Err(YamlError::Syntax(e)) => return Err(describe(&e)),
     }
     SpecValue
         .deserialize(yaml_serde::Deserializer::from_str(text))

@@ -17,7 +17,7 @@ pub mod keywords;
 pub mod load;
 pub mod media;
 pub mod naming;
-pub mod nesting;
+pub use toolgate_config::yaml::nesting;
 pub mod operations;
 pub mod path_style;
 pub mod refs;

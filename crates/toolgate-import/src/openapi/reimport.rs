@@ -93,7 +93,7 @@ pub fn previous(existing: &str, dependency: &str) -> (Option<String>, Option<Str
             })
         });
     let imported = imported_names(existing);
-    let owner = yaml_serde::from_str::<Value>(existing)
+    let owner = toolgate_config::yaml::from_str::<Value>(existing)
         .ok()
         .and_then(|doc| {
             doc.get("tools")?
@@ -121,7 +121,7 @@ fn replaceable(imported: &[String], dependency: &str, name: &str, tool: &Value) 
 /// Names of tools in `existing` this import must not take: hand-written ones, and
 /// those of other dependencies.
 pub fn foreign_tools(existing: &str, dependency: &str) -> Vec<String> {
-    let Ok(doc) = yaml_serde::from_str::<Value>(existing) else {
+    let Ok(doc) = toolgate_config::yaml::from_str::<Value>(existing) else {
         return Vec::new();
     };
     let imported = imported_names(existing);
@@ -210,8 +210,8 @@ pub fn bump(version: &str, breaking: bool) -> String {
 
 /// The merged config and one report line per tool whose contract changes.
 pub fn merge(existing: &str, imp: Imported) -> Result<(String, Vec<String>), String> {
-    let doc: Value = yaml_serde::from_str(existing)
-        .map_err(|e| format!("the existing config is not YAML: {e}"))?;
+    let doc: Value = toolgate_config::yaml::from_str(existing)
+        .map_err(|e| format!("the existing config is not read: {e}"))?;
     let empty = Map::new();
     let old_tools = doc
         .get("tools")

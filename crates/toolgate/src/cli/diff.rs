@@ -10,7 +10,7 @@ pub(super) fn diff(schema_path: &Path, response_path: &Path) -> anyhow::Result<E
     let schema_text = std::fs::read_to_string(schema_path)
         .with_context(|| format!("reading {}", schema_path.display()))?;
     let schema: serde_json::Value = serde_json::from_str(&schema_text)
-        .or_else(|_| yaml_serde::from_str(&schema_text))
+        .or_else(|_| toolgate_config::yaml::from_str(&schema_text))
         .with_context(|| format!("{} is neither JSON nor YAML", schema_path.display()))?;
     let body_text = std::fs::read(response_path)
         .with_context(|| format!("reading {}", response_path.display()))?;

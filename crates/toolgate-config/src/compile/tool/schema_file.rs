@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::compile::Compiler;
+use crate::yaml::{MAX_DEPTH, MAX_EXPANDED_BYTES, YamlError};
 
 impl Compiler<'_> {
     /// Inline schema, or `{ $ref: file }` loaded relative to the config file.
@@ -37,9 +38,20 @@ impl Compiler<'_> {
             Err(_) => Err("not UTF-8 text".into()),
             Ok(text) if file_ref.ends_with(".json") => serde_json::from_str(text)
                 .map_err(|e| format!("not JSON (line {}, column {})", e.line(), e.column())),
-            Ok(text) => yaml_serde::from_str(text).map_err(|e| match e.location() {
-                Some(l) => format!("not YAML (line {}, column {})", l.line(), l.column()),
-                None => "not YAML".into(),
+            Ok(text) => crate::yaml::from_str(text).map_err(|e| match e {
+                YamlError::Syntax(e) => match e.location() {
+                    Some(l) => format!("not YAML (line {}, column {})", l.line(), l.column()),
+                    None => "not YAML".into(),
+                },
+                YamlError::Nested(at) => format!(
+                    "nested more than {MAX_DEPTH} levels deep (line {}, column {})",
+                    at.line, at.column
+                ),
+                // The path would name the file's keys: the message says only what.
+                YamlError::Expanded(_) => format!(
+                    "YAML whose aliases (`*name`) repeat their anchors to more than {} MiB read as copies",
+                    MAX_EXPANDED_BYTES / 1024 / 1024
+                ),
             }),
         };
         match parsed {
