@@ -204,6 +204,9 @@ impl ReadCheck {
             }
             b'"' => {
                 rules.admits(kind::STRING)?;
+                if !rules.reads_strings() {
+                    return r.skip_string();
+                }
                 let text = r.string()?;
                 rules.string(&text)
             }
@@ -246,21 +249,34 @@ impl ReadCheck {
     fn object<E: EscapeNotes>(&self, r: &mut Reader<'_, E>, rules: &Rules) -> Option<()> {
         r.enter()?;
         let mut seen = 0u64;
+        // The schema's own names already met in this object, one bit per place in
+        // `rules.members`: a repeat of one is found by a bit test, where noting it among
+        // the names compared it with every name before it (most of an object's names
+        // are the schema's). Other names, and those past the bits, are noted as before;
+        // the two sets never share a name.
+        let mut met = 0u64;
         let names = r.names_from();
         r.list_until(b'}', |r| {
             let name = r.member_name()?;
-            let member = rules
-                .members
-                .iter()
-                .find(|m| m.name.len() == name.len() && *m.name == *name);
-            let schema = match member {
-                Some(m) => {
+            let schema = match rules.member(&name) {
+                Some((at, m)) => {
+                    if at < 64 {
+                        let bit = 1u64 << at;
+                        if met & bit != 0 {
+                            return None;
+                        }
+                        met |= bit;
+                    } else {
+                        r.note_name(names, name)?;
+                    }
                     seen |= m.required_bit;
                     m.schema.unwrap_or(rules.additional)
                 }
-                None => rules.additional,
+                None => {
+                    r.note_name(names, name)?;
+                    rules.additional
+                }
             };
-            r.note_name(names, name)?;
             self.value(r, schema)
         })?;
         r.close_names(names)?;
@@ -291,7 +307,7 @@ fn skip<E: EscapeNotes>(r: &mut Reader<'_, E>) -> Option<()> {
             r.leave();
             Some(())
         }
-        b'"' => r.string().map(drop),
+        b'"' => r.skip_string(),
         b't' => r.literal(b"true", Doc::Null).map(drop),
         b'f' => r.literal(b"false", Doc::Null).map(drop),
         b'n' => r.literal(b"null", Doc::Null).map(drop),
@@ -304,6 +320,15 @@ fn within(n: u64, min: Option<u64>, max: Option<u64>) -> Option<()> {
 }
 
 impl Rules {
+    /// The member of `properties` or `required` called `name`, with its place.
+    #[inline]
+    fn member(&self, name: &str) -> Option<(usize, &Member)> {
+        self.members
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.name.len() == name.len() && *m.name == *name)
+    }
+
     fn admits(&self, kind: u8) -> Option<()> {
         (self.types & kind != 0).then_some(())
     }
@@ -318,6 +343,13 @@ impl Rules {
             Some(allowed) => allowed.contains(value).then_some(()),
             None => Some(()),
         }
+    }
+
+    /// Whether a string's text matters to these rules (`enum`, `const`, lengths): when
+    /// it does not, the string is only read to its end, not decoded.
+    #[inline]
+    fn reads_strings(&self) -> bool {
+        self.allowed.is_some() || self.min_length.is_some() || self.max_length.is_some()
     }
 
     fn string(&self, text: &str) -> Option<()> {

@@ -635,3 +635,195 @@ fn a_member_named_twice_is_never_vouched_for() {
         }
     }
 }
+
+/// `value` as compact JSON, with the first member of its `nth` object (in the order
+/// they open) written twice: the second time with its name spelled with escapes when
+/// `escaped`, so only a reader that decodes names sees the repeat.
+fn with_a_repeat(value: &Value, nth: usize, escaped: bool) -> String {
+    fn name(text: &str, escaped: bool) -> String {
+        if !escaped {
+            return serde_json::to_string(text).expect("serialises");
+        }
+        let spelled: String = text
+            .encode_utf16()
+            .map(|unit| format!("\\u{unit:04x}"))
+            .collect();
+        format!("\"{spelled}\"")
+    }
+    fn write(value: &Value, nth: usize, escaped: bool, seen: &mut usize, out: &mut String) {
+        match value {
+            Value::Object(members) => {
+                let here = *seen;
+                *seen += 1;
+                out.push('{');
+                for (i, (key, member)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&name(key, false));
+                    out.push(':');
+                    write(member, nth, escaped, seen, out);
+                    if i == 0 && here == nth {
+                        out.push(',');
+                        out.push_str(&name(key, escaped));
+                        out.push(':');
+                        out.push_str(&member.to_string());
+                    }
+                }
+                out.push('}');
+            }
+            Value::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write(item, nth, escaped, seen, out);
+                }
+                out.push(']');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut out = String::new();
+    write(value, nth, escaped, &mut 0, &mut out);
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// A member named twice anywhere — a name of the schema's `properties` or not, spelled
+    /// the same or with escapes — is never vouched for, as the full reading refuses it.
+    #[test]
+    fn never_vouches_for_a_generated_document_that_repeats_a_name(seed in 1u64.., nth in 0usize..6, escaped: bool) {
+        let mut c = Choices(seed);
+        let schema = gen_root(&mut c);
+        let check = ReadCheck::compile(&schema, None).expect("only decided keywords were generated");
+        let instance = gen_instance(&schema, &schema, &mut c, 5);
+        let text = with_a_repeat(&instance, nth, escaped);
+        let (_, repeated) = crate::borrowed::Doc::parse_noting_repeats(text.as_bytes())
+            .expect("still JSON");
+        if repeated {
+            prop_assert!(!check.vouches_for(text.as_bytes()), "schema {} document {}", schema, text);
+            prop_assert!(check.vouch(text.as_bytes()).is_none(), "{}", text);
+        } else {
+            // No object to repeat in: the same document as before.
+            prop_assert_eq!(check.vouches_for(text.as_bytes()), judge(&schema, text.as_bytes()));
+        }
+    }
+}
+
+/// The names of a schema's `properties` are told apart by their place in the schema, the
+/// others by comparing them: on both sides of that line (the 64th name, names past it,
+/// names outside the schema), with escapes, other scripts and numbers at the edges of
+/// their bounds, the check vouches exactly where the full reading accepts.
+#[test]
+fn names_of_the_schema_and_others_are_judged_alike() {
+    let mut properties = serde_json::Map::new();
+    for i in 0..70 {
+        properties.insert(format!("p{i}"), json!({"type": "integer"}));
+    }
+    properties.insert("é".into(), json!({"type": "string"}));
+    properties.insert("a\"b".into(), json!({"type": "string"}));
+    properties.insert("中文".into(), json!({"type": ["string", "null"]}));
+    properties.insert(
+        "bounded".into(),
+        json!({"type": "number", "minimum": -1, "maximum": 9007199254740992_u64}),
+    );
+    properties.insert("nested".into(), json!({"$ref": "#"}));
+    properties.insert("plain".into(), json!({"type": "string"}));
+    properties.insert("short".into(), json!({"type": "string", "maxLength": 2}));
+    properties.insert("free".into(), json!({}));
+    let schema = json!({
+        "type": "object",
+        "required": ["p0", "p63", "p64"],
+        "properties": properties,
+        "additionalProperties": {"type": ["integer", "object"]}
+    });
+    let check = ReadCheck::compile(&schema, None).expect("decided keywords only");
+    let base = r#""p0":1,"p63":1,"p64":1"#;
+    let deep = |inner: &str| {
+        let mut text = format!("{{{base},{inner}}}");
+        for _ in 0..60 {
+            text = format!("{{{base},\"nested\":{text}}}");
+        }
+        text
+    };
+    let cases = [
+        // Names of the schema: the first, at the bits' edge, past it.
+        format!(r#"{{{base},"p0":2}}"#),
+        format!(r#"{{{base},"p62":1,"p62":1}}"#),
+        format!(r#"{{{base},"p63":2}}"#),
+        format!(r#"{{{base},"p64":2}}"#),
+        format!(r#"{{{base},"p69":1,"p68":1,"p69":1}}"#),
+        format!(r#"{{{base},"p62":1,"p65":1,"p66":1}}"#),
+        // Spelled with escapes, and in other scripts.
+        format!(r#"{{{base},"\u0070\u0030":1}}"#),
+        format!(r#"{{{base},"\u0070\u0036\u0035":1,"p65":1}}"#),
+        format!(r#"{{{base},"é":"x","\u00e9":"y"}}"#),
+        format!(r#"{{{base},"a\"b":"x","a\u0022b":"y"}}"#),
+        format!(r#"{{{base},"中文":null,"\u4e2d\u6587":"z"}}"#),
+        format!(r#"{{{base},"é":"x","a\"b":"y","中文":"z"}}"#),
+        // Names outside the schema, among the schema's and alone.
+        format!(r#"{{{base},"x":1,"p1":1,"x":2}}"#),
+        format!(r#"{{{base},"x":1,"p1":1,"y":2}}"#),
+        format!(r#"{{{base},"p00":1,"p0 ":1,"P0":1}}"#),
+        format!(r#"{{{base},"x":1,"\u0078":1}}"#),
+        // Numbers at the edges of a bound and of exact comparison.
+        format!(r#"{{{base},"bounded":-1}}"#),
+        format!(r#"{{{base},"bounded":-1.0000000001}}"#),
+        format!(r#"{{{base},"bounded":9007199254740992}}"#),
+        format!(r#"{{{base},"bounded":9007199254740993}}"#),
+        format!(r#"{{{base},"bounded":1e308}}"#),
+        format!(r#"{{{base},"bounded":-0}}"#),
+        format!(r#"{{{base},"p1":18446744073709551615}}"#),
+        format!(r#"{{{base},"p1":-9223372036854775808}}"#),
+        // Strings no rule reads are read to their end, not decoded: the same escapes
+        // are accepted and refused as where a rule reads them.
+        format!(r#"{{{base},"plain":"\u00e9\n\"\\\/\t","short":"\u00e9\n"}}"#),
+        format!(r#"{{{base},"plain":"\ud83d\ude00","short":"\ud83d\ude00"}}"#),
+        format!(r#"{{{base},"short":"\ud83d\ude00\u0041"}}"#),
+        format!(r#"{{{base},"plain":"\ud83d"}}"#),
+        format!(r#"{{{base},"plain":"\ud83dx"}}"#),
+        format!(r#"{{{base},"plain":"\udc00"}}"#),
+        format!(r#"{{{base},"plain":"\ud83d\u0041"}}"#),
+        format!(r#"{{{base},"plain":"\u00g0"}}"#),
+        format!(r#"{{{base},"plain":"\x"}}"#),
+        format!(r#"{{{base},"plain":"a\u0001b"}}"#),
+        format!("{{{base},\"plain\":\"a\u{1}b\"}}"),
+        format!(r#"{{{base},"plain":"unterminated\"}}"#),
+        format!(r#"{{{base},"free":["\ud83d\ude00",{{"k":"\u0041\""}},"\u20ac"]}}"#),
+        format!(r#"{{{base},"free":["\ud800"]}}"#),
+        format!(r#"{{{base},"free":{{"\u0041":"\"","A":1}}}}"#),
+        // A repeat, and none, sixty objects down.
+        deep(r#""p5":1,"p5":1"#),
+        deep(r#""p5":1,"p6":1"#),
+        deep(r#""z":1,"z":{}"#),
+        // A required name written twice does not stand for a missing one.
+        r#"{"p0":1,"p0":1,"p63":1}"#.to_owned(),
+    ];
+    for case in &cases {
+        assert_eq!(
+            check.vouches_for(case.as_bytes()),
+            judge_reading(&schema, case.as_bytes()),
+            "{case}"
+        );
+    }
+    // The cases hold both verdicts.
+    let vouched = cases
+        .iter()
+        .filter(|c| check.vouches_for(c.as_bytes()))
+        .count();
+    assert!(
+        vouched > 5 && vouched < cases.len() - 5,
+        "{vouched} vouched for"
+    );
+}
+
+/// The full reading's verdict: one JSON document, naming no member twice, that the
+/// validator accepts.
+fn judge_reading(schema: &Value, bytes: &[u8]) -> bool {
+    let repeated = crate::borrowed::Doc::parse_noting_repeats(bytes).is_ok_and(|(_, r)| r);
+    !repeated && judge(schema, bytes)
+}

@@ -308,8 +308,32 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
                 // Both ends are at ASCII quotes, so the slice is on char boundaries.
                 self.text.get(start..end).map(Cow::Borrowed)
             }
-            b'\\' => self.escaped(start, end).map(Cow::Owned),
+            b'\\' => {
+                let mut out = String::with_capacity(end - start + 16);
+                self.escaped(start, end, &mut out)?;
+                Some(Cow::Owned(out))
+            }
             // A raw control character inside a string.
+            _ => None,
+        }
+    }
+
+    /// Reads a string at `"` as [`Reader::string`] does, accepting and refusing the
+    /// same, without decoding it: a value no rule reads needs no copy of its text (a
+    /// body that spells its non-ASCII text with `\u` escapes, as Python's `json` does by
+    /// default, has one in most of its strings).
+    pub(super) fn skip_string(&mut self) -> Option<()> {
+        self.note_escape(self.at);
+        self.at += 1;
+        let start = self.at;
+        let end = self.next_special(start);
+        match self.bytes.get(end)? {
+            b'"' => {
+                self.note_escape(end);
+                self.at = end + 1;
+                Some(())
+            }
+            b'\\' => self.escaped(start, end, &mut ()),
             _ => None,
         }
     }
@@ -341,9 +365,8 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
             .map_or(self.bytes.len(), |i| at + i)
     }
 
-    /// The rest of a string whose first escape is at `escape`.
-    fn escaped(&mut self, start: usize, mut escape: usize) -> Option<String> {
-        let mut out = String::with_capacity(escape - start + 16);
+    /// The rest of a string whose first escape is at `escape`, decoded into `out`.
+    fn escaped<D: Decoded>(&mut self, start: usize, mut escape: usize, out: &mut D) -> Option<()> {
         let mut run = start;
         loop {
             out.push_str(self.text.get(run..escape)?);
@@ -351,7 +374,7 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
                 b'"' => {
                     self.note_escape(escape);
                     self.at = escape + 1;
-                    return Some(out);
+                    return Some(());
                 }
                 b'\\' => {
                     self.note_escape(escape);
@@ -459,6 +482,31 @@ impl<'a, E: EscapeNotes> Reader<'a, E> {
         }
         token.parse::<Number>().ok().map(Doc::Number)
     }
+}
+
+/// Where a string's decoded text goes: a `String`, or nowhere when only whether the
+/// string is valid matters.
+trait Decoded {
+    fn push_str(&mut self, text: &str);
+    fn push(&mut self, c: char);
+}
+
+impl Decoded for String {
+    #[inline]
+    fn push_str(&mut self, text: &str) {
+        String::push_str(self, text);
+    }
+    #[inline]
+    fn push(&mut self, c: char) {
+        String::push(self, c);
+    }
+}
+
+impl Decoded for () {
+    #[inline]
+    fn push_str(&mut self, _: &str) {}
+    #[inline]
+    fn push(&mut self, _: char) {}
 }
 
 /// The high bit of every byte of `word` that is `"`, `\` or below 0x20, and no other
