@@ -178,7 +178,10 @@ fn musical_format(c: char) -> bool {
 fn nibble_case(source: &'static str, bases: &[char], defined: fn(char, char) -> bool) -> Case {
     let text = nibbles_after(bases, SECRET, 0xfe00);
     let chars: Vec<char> = text.chars().collect();
-    let left = chars.windows(2).filter(|p| defined(p[0], p[1])).count();
+    let left = chars
+        .windows(2)
+        .filter(|p| selector(p[1]) && defined(p[0], p[1]))
+        .count();
     Case {
         source,
         place: Place::Text,
