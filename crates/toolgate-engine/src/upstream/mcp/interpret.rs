@@ -56,7 +56,12 @@ pub fn interpret(
     }
     // Every result, a tool error's too, is checked for its nesting and content blocks,
     // and has lines that would pass for toolgate's notes marked as the server's.
-    let body = match super::result_check::checked(&response.body, call.content, call.structured) {
+    let body = match super::result_check::checked(
+        &response.body,
+        call.content,
+        call.structured,
+        call.meta,
+    ) {
         Ok(body) => body,
         Err(detail) => return protocol(&detail),
     };

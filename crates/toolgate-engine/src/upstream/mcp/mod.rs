@@ -10,6 +10,7 @@
 //! read it (never turned into a `Value` and back), or the JSON-RPC error beside an
 //! empty body; [`interpret`] reads what it must, and the same bytes go on to the answer.
 
+mod emoji_variation;
 pub mod foreign_meta;
 mod form_shape;
 mod interpret;
@@ -21,7 +22,7 @@ mod relayed_text;
 pub(crate) mod result_check;
 pub(crate) mod secret_form;
 pub(crate) mod smuggled_text;
-mod structured_text;
+pub(crate) mod structured_text;
 pub mod unknown_tool;
 
 use std::future::Future;

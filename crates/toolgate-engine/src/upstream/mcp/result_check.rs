@@ -13,8 +13,9 @@
 //! - no words spelt in characters no person sees in the text of a `text` block or an
 //!   embedded resource ([`super::smuggled_text`]: tag characters outside a recommended
 //!   flag, runs of variation selectors, a selector after a character that has no
-//!   variation sequence); each run of them becomes one U+FFFD, and so it does in every
-//!   string of `structuredContent` ([`super::structured_text`]);
+//!   variation sequence, runs of zero-width characters, ...); each run of them becomes
+//!   one U+FFFD, and so it does in every name and string of `structuredContent`, of
+//!   the result's `_meta` and of a block's ([`super::structured_text`]);
 //! - the words of a `resource_link` (`name`, `title`, `description`, which a client
 //!   shows as it shows a listed resource's) held to the rule of a listed resource's:
 //!   no hidden character ([`super::relayed_text::hidden`]: tags, zero-width and
@@ -46,11 +47,13 @@ pub const MAX_BLOCKS: usize = 10_000;
 
 /// The result to pass on: `body` itself, or `body` with the text lines that read as
 /// toolgate's notes marked and smuggled characters dropped (from `content` and the
-/// strings of `structured`). `Err` says how the result breaks the protocol.
+/// names and strings of `structured` and of `meta`, the result's `_meta`). `Err` says
+/// how the result breaks the protocol.
 pub fn checked(
     body: &bytes::Bytes,
     content: Option<&RawValue>,
     structured: Option<&RawValue>,
+    meta: Option<&RawValue>,
 ) -> Result<bytes::Bytes, String> {
     if nested_deeper_than(body, MAX_NESTING) {
         return Err(format!(
@@ -73,17 +76,18 @@ pub fn checked(
         marks |= check_block(block).map_err(|e| format!("content[{i}] {e}"))?;
     }
     let structured = structured.and_then(super::structured_text::cleaned);
-    if !marks && structured.is_none() {
+    let meta = meta.and_then(super::structured_text::cleaned);
+    if !marks && structured.is_none() && meta.is_none() {
         return Ok(body.clone());
     }
     let unreadable = || "the result could not be read to mark its lines".to_string();
-    let body = match structured {
-        Some(structured) => {
-            with_members_marked(body, "structuredContent", &|_| Some(structured.clone()))
-                .ok_or_else(unreadable)?
+    let mut body = body.to_vec();
+    for (name, cleaned) in [("structuredContent", structured), ("_meta", meta)] {
+        if let Some(cleaned) = cleaned {
+            body = with_members_marked(&body, name, &|_| Some(cleaned.clone()))
+                .ok_or_else(unreadable)?;
         }
-        None => body.to_vec(),
-    };
+    }
     if !marks {
         return Ok(body.into());
     }
@@ -96,9 +100,11 @@ pub fn checked(
             .map(|block| {
                 let block = link_words_cleaned(block.get());
                 with_members_marked(block.as_bytes(), "text", &marked_text)
+                    .and_then(|b| with_members_marked(&b, "_meta", &meta_cleaned))
                     .and_then(|b| {
                         with_members_marked(&b, "resource", &|resource| {
                             with_members_marked(resource.as_bytes(), "text", &marked_text)
+                                .and_then(|r| with_members_marked(&r, "_meta", &meta_cleaned))
                                 .and_then(|r| String::from_utf8(r).ok())
                         })
                     })
@@ -196,8 +202,20 @@ fn marked_text(raw: &str) -> Option<String> {
     serde_json::to_string(&marked).ok()
 }
 
+/// A block's (or its resource's) `_meta` with the smuggled characters of its names and
+/// strings dropped, when it has any.
+fn meta_cleaned(raw: &str) -> Option<String> {
+    super::structured_text::cleaned(serde_json::from_str::<&RawValue>(raw).ok()?)
+}
+
+/// Whether a block's `_meta` has smuggled characters to drop.
+fn meta_to_rewrite(meta: Option<&RawValue>) -> bool {
+    meta.is_some_and(|m| super::structured_text::cleaned(m).is_some())
+}
+
 /// Checks one content block; true when a text of it has lines to mark or smuggled
-/// characters to drop (or a link's words hidden characters to drop).
+/// characters to drop (or a link's words hidden characters to drop, or its `_meta`
+/// smuggled characters).
 fn check_block(raw: &RawValue) -> Result<bool, String> {
     #[derive(Deserialize)]
     struct Block<'a> {
@@ -219,6 +237,8 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
         description: Option<&'a RawValue>,
         #[serde(borrow, default)]
         resource: Option<&'a RawValue>,
+        #[serde(rename = "_meta", borrow, default)]
+        meta: Option<&'a RawValue>,
     }
     #[derive(Deserialize)]
     struct Resource<'a> {
@@ -228,6 +248,8 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
         text: Option<&'a RawValue>,
         #[serde(borrow, default)]
         blob: Option<&'a RawValue>,
+        #[serde(rename = "_meta", borrow, default)]
+        meta: Option<&'a RawValue>,
     }
     let block: Block<'_> =
         serde_json::from_str(raw.get()).map_err(|_| "is not a content block".to_string())?;
@@ -241,7 +263,8 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
             _ => Err(format!("({kind}) has no string `{name}`")),
         }
     };
-    match kind.as_str() {
+    let meta = meta_to_rewrite(block.meta);
+    let rewrite = match kind.as_str() {
         "text" => {
             needs(block.text, "text")?;
             Ok(text_to_rewrite(block.text))
@@ -268,12 +291,13 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
                 .and_then(|r| serde_json::from_str(r.get()).ok())
                 .ok_or("(resource) has no `resource` object")?;
             needs(resource.uri, "resource.uri")?;
+            let meta = meta_to_rewrite(resource.meta);
             if resource.text.is_none() {
                 needs(resource.blob, "resource.text` or `resource.blob")?;
-                return Ok(false);
+                return Ok(meta);
             }
             needs(resource.text, "resource.text")?;
-            Ok(text_to_rewrite(resource.text))
+            Ok(meta || text_to_rewrite(resource.text))
         }
         _ => Err(format!(
             "has the type {}, which is not a content type",
@@ -283,7 +307,8 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
                 40
             ))
         )),
-    }
+    }?;
+    Ok(rewrite || meta)
 }
 
 /// Checks one content block already read (a prompt message's `content`), as a
@@ -382,3 +407,6 @@ pub fn nested_deeper_than(json: &[u8], limit: usize) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod hidden_text_cases;

@@ -3,8 +3,8 @@
 //!
 //! A result's text is the tool's data, so its characters are kept as written, a
 //! zero-width joiner (emoji sequences, Indic scripts), a direction mark (Arabic,
-//! Hebrew) or a line's ANSI colours included. Two classes are not data, and each has a
-//! rule narrow enough to keep every real use:
+//! Hebrew) or a line's ANSI colours included. What is not data has a rule narrow
+//! enough to keep every real use:
 //!
 //! - **Tag characters** (U+E0000–U+E007F): each mirrors an ASCII character, renders as
 //!   nothing, and is read by a model as the letter it mirrors, so a run of them is a
@@ -15,80 +15,201 @@
 //!   (UTS #51, Annex C), so its tags show nothing while six of them a flag spell any
 //!   lowercase text. Tags anywhere but in those three flags, and the unassigned rest of
 //!   the U+E0000 block, are dropped.
-//! - **Variation selectors** (U+FE00–U+FE0F, U+E0100–U+E01EF): one after a character
-//!   that has variation sequences picks its glyph (an emoji's colour or text form, a
-//!   math symbol's or an ideograph's variant); after any other character, or after
-//!   another selector, it picks nothing and renders as nothing, and the sixteen of
-//!   U+FE00–U+FE0F are four bits each behind any letter (256 with the supplement, one
-//!   byte each). A selector is kept only after a character of a block that has
-//!   variation sequences ([`takes_selector`]: symbols, emoji, digits, CJK, Myanmar and
-//!   a few other scripts), one of the supplement (whose only use is an ideographic
-//!   variation sequence) only after a CJK ideograph; the rest are dropped.
+//! - **Variation selectors** (U+FE00–U+FE0F, U+E0100–U+E01EF): one picks a glyph only
+//!   as part of a variation sequence Unicode defines; anywhere else it renders as
+//!   nothing, and the sixteen of U+FE00–U+FE0F are four bits each behind any character
+//!   (256 with the supplement, one byte each). U+FE0E and U+FE0F are kept only after a
+//!   base of an emoji variation sequence ([`super::emoji_variation`]); U+FE00–U+FE0D
+//!   only where StandardizedVariants.txt has sequences of that selector
+//!   ([`standardized`]: two or three selectors after a CJK ideograph, one or two after
+//!   a math operator, a CJK punctuation mark, a Myanmar letter, ...); a selector of the
+//!   supplement (an ideographic variation sequence) only after a CJK ideograph, and at
+//!   most [`IVS_ALLOWANCE`] of them plus one per [`IDEOGRAPHS_PER_IVS`] ideographs in
+//!   one text: a name or an address has a few, while one after every ideograph is a
+//!   byte each.
+//! - **Mongolian free variation selectors** (U+180B–U+180D, U+180F) and the vowel
+//!   separator (U+180E): kept once after a Mongolian letter, dropped anywhere else.
+//! - **Characters with no use in interchanged text**: the deprecated format characters
+//!   (U+206A–U+206F), the interlinear annotation characters (U+FFF9–U+FFFB) and the
+//!   unassigned specials before them, and the Hangul compatibility fillers (U+3164,
+//!   U+FFA0), which render as a blank a person cannot tell from a space. The jamo
+//!   fillers (U+115F, U+1160) are kept only inside a conjoining syllable, the braille
+//!   blank (U+2800) only beside a braille pattern.
+//! - **Runs of invisible formatting characters** ([`toolgate_contract::is_invisible`]:
+//!   zero-width characters, the invisible operators, direction controls, the combining
+//!   grapheme joiner, the soft hyphen): each real use is one between two visible
+//!   characters, while two or more in a row are how zero-width encodings spell bits
+//!   (zero-width binary, StegCloak, "sneaky bits" with U+2062 and U+2064). A run of two
+//!   or more is dropped.
 //!
 //! Each run of dropped characters becomes one U+FFFD rather than nothing: the reply was
 //! scrubbed of echoed credentials as written, and the parts of one the server split
 //! with hidden characters must not join after that; the mark also tells the reader
 //! that something was taken out.
 
-/// Whether `text` may hold a character [`cleaned`] drops: one cheap pass over the
-/// bytes for the lead bytes of the U+E0000 block (`F3 A0`) and of U+FE00–U+FE0F
-/// (`EF B8`), so the common text costs no decoding.
+use std::str::Chars;
+
+use super::emoji_variation::EMOJI_VARIATION_BASES;
+
+/// Ideographic variation sequences every text may hold...
+pub(crate) const IVS_ALLOWANCE: usize = 4;
+/// ...and one more for each this many CJK ideographs before it.
+pub(crate) const IDEOGRAPHS_PER_IVS: usize = 16;
+
+/// Whether `text` may hold a character [`cleaned`] drops: ASCII text (one vectorised
+/// pass over the bytes) holds none; other text is read once, nothing allocated.
 pub(crate) fn may_hold(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    memchr::memchr2_iter(0xf3, 0xef, bytes).any(|at| {
-        matches!(
-            (bytes[at], bytes.get(at + 1).copied()),
-            (0xf3, Some(0xa0)) | (0xef, Some(0xb8))
-        )
-    })
+    !text.is_ascii() && text.chars().any(is_watched)
+}
+
+/// A character one of the rules reads: every invisible one and the braille blank.
+fn is_watched(c: char) -> bool {
+    toolgate_contract::is_invisible(c) || c == BRAILLE_BLANK
 }
 
 /// `text` with its smuggled characters dropped (each run as one U+FFFD); `None` when it
 /// has none (nothing is copied).
 pub(crate) fn cleaned(text: &str) -> Option<String> {
-    if !may_hold(text) {
+    if !may_hold(text) || Scan::new(text).all(|(_, keep)| keep) {
         return None;
     }
-    let kept = kept_flags(text);
     let mut out = String::with_capacity(text.len());
-    let mut dropped_any = false;
-    let mut previous: Option<char> = None;
-    for (c, keep) in text.chars().zip(&kept) {
-        if *keep && !is_dropped_selector(c, previous) {
+    for (c, keep) in Scan::new(text) {
+        if keep {
             out.push(c);
-            previous = Some(c);
-        } else {
-            dropped_any = true;
-            if !out.ends_with(char::REPLACEMENT_CHARACTER) {
-                out.push(char::REPLACEMENT_CHARACTER);
-            }
-            // A selector after a dropped character selects nothing either, so tags and
-            // selectors taking turns are dropped alike.
-            previous = None;
+        } else if !out.ends_with(char::REPLACEMENT_CHARACTER) {
+            out.push(char::REPLACEMENT_CHARACTER);
         }
     }
-    dropped_any.then_some(out)
+    Some(out)
 }
 
-/// For each character of `text`, whether the tag rule keeps it: everything but a tag
-/// character, and the tags of a well-formed emoji tag sequence.
-fn kept_flags(text: &str) -> Vec<bool> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut kept = vec![true; chars.len()];
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i] == FLAG_BASE
-            && let Some(length) = flag_tags(&chars[i + 1..])
-        {
-            i += 1 + length;
-            continue;
+/// Each character of a text with whether the rules keep it, read once from the start
+/// (a few characters ahead where a rule needs them).
+struct Scan<'a> {
+    rest: Chars<'a>,
+    /// The last character kept: a selector after a dropped one selects nothing, so tags
+    /// and selectors taking turns are dropped alike.
+    previous: Option<char>,
+    /// Characters still to come of a recommended flag's tags, kept whole.
+    flag_left: usize,
+    /// Characters still to come of a run of invisible characters being dropped.
+    run_left: usize,
+    /// Whether the braille blanks still to come of a run are kept.
+    braille_run: Option<bool>,
+    ideographs: usize,
+    ivs_kept: usize,
+}
+
+impl<'a> Scan<'a> {
+    fn new(text: &'a str) -> Self {
+        Scan {
+            rest: text.chars(),
+            previous: None,
+            flag_left: 0,
+            run_left: 0,
+            braille_run: None,
+            ideographs: 0,
+            ivs_kept: 0,
         }
-        if is_tag_block(chars[i]) {
-            kept[i] = false;
-        }
-        i += 1;
     }
-    kept
+
+    /// Whether `c`, just read (the rest of the text after it in `self.rest`), is kept.
+    fn keeps(&mut self, c: char) -> bool {
+        if self.flag_left > 0 {
+            self.flag_left -= 1;
+            return true;
+        }
+        if c == FLAG_BASE
+            && let Some(length) = flag_tags(self.rest.clone())
+        {
+            self.flag_left = length;
+            return true;
+        }
+        if self.run_left > 0 {
+            self.run_left -= 1;
+            return false;
+        }
+        if c != BRAILLE_BLANK {
+            self.braille_run = None;
+        }
+        let code = u32::from(c);
+        match code {
+            0xe0000..=0xe00ff | 0xe01f0..=0xe0fff => false,
+            0xfe00..=0xfe0f | 0xe0100..=0xe01ef => self.selector_kept(c),
+            0x180b..=0x180f => self.previous.is_some_and(is_mongolian_letter),
+            0x206a..=0x206f | 0xfff0..=0xfffb | 0x3164 | 0xffa0 => false,
+            // CHOSEONG FILLER stands for a missing leading consonant before a vowel;
+            // JUNGSEONG FILLER for a missing vowel after a leading consonant.
+            0x115f => self.rest.clone().next().is_some_and(is_vowel_jamo),
+            0x1160 => self.previous.is_some_and(is_leading_jamo),
+            _ if c == BRAILLE_BLANK => *self.braille_run.get_or_insert_with(|| {
+                self.previous.is_some_and(is_braille_pattern)
+                    || self
+                        .rest
+                        .clone()
+                        .find(|n| *n != BRAILLE_BLANK)
+                        .is_some_and(is_braille_pattern)
+            }),
+            _ if toolgate_contract::is_invisible(c) => {
+                let more = self
+                    .rest
+                    .clone()
+                    .take_while(|n| in_invisible_run(*n))
+                    .count();
+                if more > 0 {
+                    self.run_left = more;
+                    return false;
+                }
+                true
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether the selector `c` after the last kept character is part of a variation
+    /// sequence Unicode defines (and, for an ideographic one, within the allowance).
+    fn selector_kept(&mut self, c: char) -> bool {
+        let Some(base) = self.previous else {
+            return false;
+        };
+        match u32::from(c) {
+            0xfe0e | 0xfe0f => EMOJI_VARIATION_BASES
+                .binary_search(&u32::from(base))
+                .is_ok(),
+            0xfe00..=0xfe0d => standardized(base, c),
+            _ => {
+                let allowed = IVS_ALLOWANCE + self.ideographs / IDEOGRAPHS_PER_IVS;
+                let kept = is_cjk_ideograph(base) && self.ivs_kept < allowed;
+                self.ivs_kept += usize::from(kept);
+                kept
+            }
+        }
+    }
+}
+
+impl Iterator for Scan<'_> {
+    type Item = (char, bool);
+
+    fn next(&mut self) -> Option<(char, bool)> {
+        let c = self.rest.next()?;
+        let keep = self.keeps(c);
+        if keep {
+            self.ideographs += usize::from(is_cjk_ideograph(c));
+        }
+        // A selector selects from the character before it, never from another
+        // selector or from what was taken out.
+        self.previous = keep.then_some(c);
+        Some((c, keep))
+    }
+}
+
+/// Whether `c` continues a run of invisible characters: an invisible one other than a
+/// selector (a selector after an invisible character is dropped by its own rule, and
+/// a real sequence such as U+FE0F U+200D in an emoji ZWJ sequence is no run).
+fn in_invisible_run(c: char) -> bool {
+    toolgate_contract::is_invisible(c)
+        && !matches!(u32::from(c), 0xfe00..=0xfe0f | 0xe0000..=0xe0fff)
 }
 
 /// The base of every subdivision flag (WAVING BLACK FLAG).
@@ -100,78 +221,44 @@ const CANCEL_TAG: char = '\u{e007f}';
 /// Scotland and Wales, each five tags.
 const RECOMMENDED_FLAGS: [&str; 3] = ["gbeng", "gbsct", "gbwls"];
 const FLAG_CODE_LENGTH: usize = 5;
+const BRAILLE_BLANK: char = '\u{2800}';
 
 /// How many characters of `after` (what follows a flag base) belong to its emoji tag
 /// sequence, the cancel tag included; `None` when they do not form a recommended one.
-fn flag_tags(after: &[char]) -> Option<usize> {
-    let code = after.get(..FLAG_CODE_LENGTH)?;
+fn flag_tags(after: Chars<'_>) -> Option<usize> {
+    let mut after = after;
+    let mut code = [0u32; FLAG_CODE_LENGTH];
+    for slot in &mut code {
+        *slot = u32::from(after.next()?);
+    }
     let is_recommended = RECOMMENDED_FLAGS.iter().any(|flag| {
         flag.chars()
             .zip(code)
-            .all(|(letter, tag)| u32::from(*tag) == 0xe0000 + u32::from(letter))
+            .all(|(letter, tag)| tag == 0xe0000 + u32::from(letter))
     });
-    (is_recommended && after.get(FLAG_CODE_LENGTH) == Some(&CANCEL_TAG))
-        .then_some(FLAG_CODE_LENGTH + 1)
+    (is_recommended && after.next() == Some(CANCEL_TAG)).then_some(FLAG_CODE_LENGTH + 1)
 }
 
-/// The tag characters and the unassigned rest of their block up to the variation
-/// selectors supplement.
-fn is_tag_block(c: char) -> bool {
-    matches!(u32::from(c), 0xe0000..=0xe00ff | 0xe01f0..=0xe0fff)
-}
-
-fn is_variation_selector(c: char) -> bool {
-    matches!(u32::from(c), 0xfe00..=0xfe0f | 0xe0100..=0xe01ef)
-}
-
-/// Whether `c`, a variation selector after `previous`, selects nothing: it follows
-/// another selector (or nothing), it is one of the supplement's after a character
-/// that is not a CJK ideograph, or one of U+FE00–U+FE0F after a character that has no
-/// variation sequence.
-fn is_dropped_selector(c: char, previous: Option<char>) -> bool {
-    if !is_variation_selector(c) {
-        return false;
-    }
-    match previous {
-        None => true,
-        Some(p) if is_variation_selector(p) => true,
-        Some(p) if u32::from(c) >= 0xe0100 => !is_cjk_ideograph(p),
-        Some(p) => !takes_selector(p),
-    }
-}
-
-/// Whether `c` is of a block that has standardized or emoji variation sequences
-/// (Unicode's StandardizedVariants.txt and emoji-variation-sequences.txt): the digits,
-/// `#` and `*` (keycaps, the slashed zero), `©` and `®`, the symbols, arrows, math
-/// operators and dingbats of U+2000–U+2BFF, CJK (ideographs, their punctuation and
-/// the fullwidth forms), Myanmar, Phags-pa, Manichaean, Egyptian hieroglyphs and the
-/// emoji blocks. Letters of the alphabets (Latin, Greek, Cyrillic, Arabic, ...) have
-/// none, so a selector after one is hidden data; so have the spaces and the invisible
-/// characters of those blocks ([`toolgate_contract::is_invisible`]: the format
-/// characters of U+2000–U+206F, the Hangul filler), which a person cannot see a
-/// variant of.
-fn takes_selector(c: char) -> bool {
-    !toolgate_contract::is_invisible(c)
-        && matches!(
-            u32::from(c),
-            0x23 | 0x2a
-                | 0x30..=0x39
-                | 0xa9
-                | 0xae
-                | 0x1000..=0x109f
-                | 0x2010..=0x2027
-                | 0x2030..=0x205e
-                | 0x2070..=0x2bff
-                | 0x2e80..=0x9fff
-                | 0xa840..=0xa87f
-                | 0xaa60..=0xaa7f
-                | 0xf900..=0xfaff
-                | 0xff00..=0xffef
-                | 0x10ac0..=0x10aff
-                | 0x13000..=0x1345f
-                | 0x1f000..=0x1faff
-                | 0x20000..=0x3ffff
-        )
+/// Whether `base` followed by `selector` (one of U+FE00–U+FE0D) is a standardized
+/// variation sequence. By the blocks and selectors of Unicode 16.0's
+/// StandardizedVariants.txt: the short-stroke zero and the CJK-style quotation marks
+/// (U+FE00–U+FE01), math operators (U+FE00–U+FE01), Myanmar, Phags-pa and Manichaean
+/// letters (U+FE00), the compatibility variants of CJK ideographs (U+FE00–U+FE02),
+/// CJK punctuation and fullwidth forms (U+FE00–U+FE01) and the rotations of Egyptian
+/// hieroglyphs (U+FE00–U+FE06). A block's characters with no sequence of their own
+/// get at most a bit or two this way; letters, spaces and emoji get none.
+fn standardized(base: char, selector: char) -> bool {
+    let last = match u32::from(base) {
+        0x30 | 0x2018 | 0x2019 | 0x201c | 0x201d => 0xfe01,
+        0x2200..=0x22ff | 0x2a00..=0x2aff => 0xfe01,
+        0x1000..=0x109f | 0xa9e0..=0xa9ff | 0xaa60..=0xaa7f => 0xfe00,
+        0xa840..=0xa877 | 0x10ac0..=0x10aff => 0xfe00,
+        0x3000..=0x303f | 0xff00..=0xff65 => 0xfe01,
+        0x13000..=0x1342f | 0x13460..=0x143ff => 0xfe06,
+        _ if is_cjk_ideograph(base) => 0xfe02,
+        _ => return false,
+    };
+    u32::from(selector) <= last
 }
 
 /// CJK unified and compatibility ideographs, the bases of ideographic variation
@@ -181,6 +268,27 @@ fn is_cjk_ideograph(c: char) -> bool {
         u32::from(c),
         0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xf900..=0xfaff | 0x20000..=0x3ffff
     )
+}
+
+/// The letters of the Mongolian block (Mongolian, Todo, Sibe, Manchu, Ali Gali), the
+/// bases of the free variation selectors' sequences.
+fn is_mongolian_letter(c: char) -> bool {
+    matches!(u32::from(c), 0x1820..=0x1878 | 0x1880..=0x18aa)
+}
+
+/// Conjoining jamo that begin a syllable (the choseong filler included).
+fn is_leading_jamo(c: char) -> bool {
+    matches!(u32::from(c), 0x1100..=0x115f | 0xa960..=0xa97c)
+}
+
+/// Conjoining vowel jamo (the jungseong filler included).
+fn is_vowel_jamo(c: char) -> bool {
+    matches!(u32::from(c), 0x1160..=0x11a7 | 0xd7b0..=0xd7c6)
+}
+
+/// The braille patterns with at least one dot.
+fn is_braille_pattern(c: char) -> bool {
+    matches!(u32::from(c), 0x2801..=0x28ff)
 }
 
 #[cfg(test)]
@@ -221,8 +329,8 @@ pub(super) mod tests {
         // One byte a selector: "hi" behind an emoji, as published ways of hiding data do.
         let smuggled = "😀\u{e0158}\u{e0159}";
         assert_eq!(cleaned(smuggled).as_deref(), Some("😀\u{fffd}"));
-        let smuggled = "😀\u{fe0f}\u{fe01}\u{fe02}";
-        assert_eq!(cleaned(smuggled).as_deref(), Some("😀\u{fe0f}\u{fffd}"));
+        let smuggled = "❤\u{fe0f}\u{fe01}\u{fe02}";
+        assert_eq!(cleaned(smuggled).as_deref(), Some("❤\u{fe0f}\u{fffd}"));
         // A supplement selector after a Latin letter selects nothing.
         assert_eq!(cleaned("g\u{e0101}o").as_deref(), Some("g\u{fffd}o"));
         // A selector with nothing before it, and selectors taking turns with tags.
@@ -286,7 +394,8 @@ pub(super) mod tests {
             ),
             (
                 "\u{3164}\u{fe0f}\u{feff}\u{fe0e}",
-                "\u{3164}\u{fffd}\u{feff}\u{fffd}",
+                // The Hangul filler itself is no text either.
+                "\u{fffd}\u{feff}\u{fffd}",
             ),
         ] {
             assert_eq!(cleaned(text).as_deref(), Some(expected), "{text:?}");
@@ -339,11 +448,115 @@ pub(super) mod tests {
         }
     }
 
+    /// A selector picks a glyph only in a sequence Unicode defines: after a CJK
+    /// ideograph one of the three compatibility variants, after an emoji the text or
+    /// emoji style where it has both. Any other selector there is hidden bits.
+    #[test]
+    fn a_selector_outside_a_defined_sequence_is_dropped_after_cjk_and_emoji_too() {
+        for (text, expected) in [
+            ("中\u{fe05}文", "中\u{fffd}文"),
+            ("中\u{fe0f}", "中\u{fffd}"),
+            ("\u{1f600}\u{fe03}", "\u{1f600}\u{fffd}"),
+            // 😀 has only its emoji form: no presentation sequence exists for it.
+            (
+                "\u{1f600}\u{fe0e}\u{1f600}\u{fe0f}",
+                "\u{1f600}\u{fffd}\u{1f600}\u{fffd}",
+            ),
+            ("\u{3001}\u{fe09}", "\u{3001}\u{fffd}"),
+            ("1\u{fe05}", "1\u{fffd}"),
+            ("\u{2192}\u{fe0f}", "\u{2192}\u{fffd}"),
+        ] {
+            assert_eq!(cleaned(text).as_deref(), Some(expected), "{text:?}");
+        }
+    }
+
+    /// One ideographic variation sequence is a byte: a few are kept in any text (a name,
+    /// an address), more only as the ideographs around them grow.
+    #[test]
+    fn ideographic_variation_sequences_are_kept_within_an_allowance() {
+        let ivs = |n: u32| char::from_u32(0xe0100 + n).unwrap();
+        let few: String = (0..IVS_ALLOWANCE as u32)
+            .map(|n| format!("葛{}", ivs(n)))
+            .collect();
+        assert_eq!(cleaned(&few), None);
+        let many: String = (0..40).map(|n| format!("漢{}", ivs(n))).collect();
+        let kept = cleaned(&many).unwrap();
+        let left = kept
+            .chars()
+            .filter(|c| matches!(u32::from(*c), 0xe0100..=0xe01ef))
+            .count();
+        assert_eq!(left, IVS_ALLOWANCE + 40 / IDEOGRAPHS_PER_IVS, "{kept}");
+        // Sparse in a long Japanese text, every one is kept.
+        let text: String = (0..8)
+            .map(|n| format!("{}葛{}飾区", "東京都の記録。".repeat(3), ivs(n)))
+            .collect();
+        assert_eq!(cleaned(&text), None);
+    }
+
+    #[test]
+    fn mongolian_selectors_count_only_once_after_a_mongolian_letter() {
+        for (text, expected) in [
+            ("a\u{180b}b\u{180c}", "a\u{fffd}b\u{fffd}"),
+            ("x\u{180f}y\u{180e}", "x\u{fffd}y\u{fffd}"),
+            (
+                "\u{1820}\u{180b}\u{180c}\u{180d}",
+                "\u{1820}\u{180b}\u{fffd}",
+            ),
+        ] {
+            assert_eq!(cleaned(text).as_deref(), Some(expected), "{text:?}");
+        }
+    }
+
+    /// Zero-width encodings spell bits with runs of invisible characters; characters
+    /// with no use in interchanged text are dropped wherever they are.
+    #[test]
+    fn invisible_runs_and_characters_without_use_in_text_are_dropped() {
+        for (text, expected) in [
+            ("ok\u{200b}\u{200c}\u{200b}", "ok\u{fffd}"),
+            ("a\u{2062}\u{2064}\u{2062}b", "a\u{fffd}b"),
+            ("a\u{34f}\u{34f}", "a\u{fffd}"),
+            ("a\u{206a}b", "a\u{fffd}b"),
+            ("5\u{fff9}5\u{fffa}x\u{fffb}", "5\u{fffd}5\u{fffd}x\u{fffd}"),
+            ("ok\u{3164}\u{3164}", "ok\u{fffd}"),
+            ("a\u{ffa0}b", "a\u{fffd}b"),
+            ("a\u{115f}b\u{1160}", "a\u{fffd}b\u{fffd}"),
+            ("a\u{2800}b\u{2800}\u{2800}c", "a\u{fffd}b\u{fffd}c"),
+        ] {
+            assert_eq!(cleaned(text).as_deref(), Some(expected), "{text:?}");
+        }
+    }
+
+    /// The scripts and symbols these rules touch, written as they are meant to be.
+    #[test]
+    fn korean_mongolian_braille_and_emoji_pass_as_written() {
+        for text in [
+            "한국어 텍스트입니다",
+            // Old Hangul: a syllable with a filler where a jamo is missing.
+            "\u{115f}\u{1161}\u{11a8} \u{1100}\u{1160}",
+            // Mongolian with a free variation selector and the vowel separator.
+            "\u{182d}\u{180b}\u{1820} \u{1828}\u{1820}\u{180e}\u{1820}",
+            // Braille words with a blank cell between them.
+            "\u{2813}\u{2811}\u{2807}\u{2807}\u{2815}\u{2800}\u{283a}\u{2815}\u{2817}\u{2807}\u{2819}",
+            "\u{2764}\u{fe0f} \u{263a}\u{fe0e} 1\u{fe0f}\u{20e3} \u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}",
+            "\u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}",
+            "\u{845b}\u{e0100}\u{98fe}区 \u{8279}\u{fe00}",
+            // One soft hyphen, one zero-width space, one word joiner: real uses.
+            "co\u{ad}operate https://x.example/\u{200b}path a\u{2060}b",
+        ] {
+            assert_eq!(cleaned(text), None, "{text:?}");
+        }
+    }
+
     #[test]
     fn the_byte_check_sees_every_class_and_passes_common_text() {
         assert!(may_hold(&tags("A")));
         assert!(may_hold("\u{fe0f}"));
         assert!(may_hold("\u{e0100}"));
         assert!(!may_hold("plain text, café, 中文, ｆｕｌｌ／"));
+        for c in [
+            '\u{180b}', '\u{200b}', '\u{2062}', '\u{3164}', '\u{2800}', '\u{fff9}',
+        ] {
+            assert!(may_hold(&format!("a{c}")), "{:x}", u32::from(c));
+        }
     }
 }

@@ -1,20 +1,22 @@
-//! The strings of a result's `structuredContent` held to the rule of its text
-//! ([`super::smuggled_text`]): a client hands the structured result to the model as it
-//! hands the text, often instead of it, so words spelt in tag characters or variation
+//! The names and strings of a result's `structuredContent` and of the `_meta` objects
+//! of a result, a content block, a prompt or a read resource held to the rule of its
+//! text ([`super::smuggled_text`]): a client hands the structured result to the model
+//! as it hands the text, often instead of it, and several agent frameworks pass the
+//! whole result, `_meta` included, so words spelt in tag characters or variation
 //! selectors there are as hidden from a person and as readable to a model.
 //!
-//! Only strings (member values and list items, at any depth) are rewritten, each run of
-//! smuggled characters as one U+FFFD; member names, numbers of any size and every
-//! other byte stay as the server wrote them. The contract check reads the result as
-//! the server wrote it: a string keeps its type, and a character of U+FFFD where one
-//! was taken out is what the reader is meant to see.
+//! Strings (member values and list items) and member names, at any depth and however
+//! escaped, are rewritten, each run of smuggled characters as one U+FFFD; numbers of
+//! any size and every other byte stay as the server wrote them. The contract check
+//! reads the result as the server wrote it: a string keeps its type, and a character
+//! of U+FFFD where one was taken out is what the reader is meant to see.
 
 use serde_json::value::RawValue;
 
 use super::members::{Members, object};
 use super::smuggled_text;
 
-/// `structuredContent` (as written) with the smuggled characters of its strings
+/// A JSON value (as written) with the smuggled characters of its names and strings
 /// dropped; `None` when it has none, found by one pass over its bytes for the
 /// characters and their `\u` escapes (nothing is parsed or copied).
 pub(super) fn cleaned(structured: &RawValue) -> Option<String> {
@@ -25,17 +27,52 @@ pub(super) fn cleaned(structured: &RawValue) -> Option<String> {
     cleaned_value(structured)
 }
 
-/// Whether `raw` JSON has a `\u` escape that may spell a dropped character: a high
-/// surrogate of the U+E0000 block (`\uDB40`–`\uDB43`) or one of U+FE00–U+FE0F.
+/// Whether `raw` JSON has a `\u` escape that may spell a dropped character: one of
+/// the characters [`smuggled_text`] reads, or the high surrogate of a plane that has
+/// some (the tags and the selectors supplement, U+E0000–U+E0FFF; the invisible
+/// formatting characters of the supplementary planes).
 fn may_hold_escaped(raw: &str) -> bool {
     let bytes = raw.as_bytes();
-    memchr::memmem::find_iter(bytes, b"\\u").any(|at| match bytes.get(at + 2..at + 6) {
-        Some(&[a, b, c, d]) => matches!(
-            [a.to_ascii_lowercase(), b.to_ascii_lowercase(), c, d],
-            [b'd', b'b', b'4', b'0'..=b'3'] | [b'f', b'e', b'0', _]
-        ),
-        _ => false,
+    memchr::memmem::find_iter(bytes, b"\\u").any(|at| {
+        let unit = bytes
+            .get(at + 2..at + 6)
+            .and_then(|hex| std::str::from_utf8(hex).ok())
+            .and_then(|hex| u16::from_str_radix(hex, 16).ok());
+        match unit {
+            Some(0xdb40..=0xdb43 | 0xd804 | 0xd80d | 0xd82f | 0xd834) => true,
+            Some(unit) => char::from_u32(u32::from(unit))
+                .is_some_and(|c| smuggled_text::may_hold(c.encode_utf8(&mut [0; 4]))),
+            None => false,
+        }
     })
+}
+
+/// The same rule for a value already read (a prompt's or a read resource's `_meta`):
+/// its names and strings, at any depth, rewritten in place.
+pub(crate) fn clean_value(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    // Iterative, so nesting costs no stack.
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::String(text) => {
+                if let Some(visible) = smuggled_text::cleaned(text) {
+                    *text = visible;
+                }
+            }
+            Value::Array(items) => pending.extend(items.iter_mut()),
+            Value::Object(members) => {
+                if members.keys().any(|name| smuggled_text::may_hold(name)) {
+                    *members = std::mem::take(members)
+                        .into_iter()
+                        .map(|(name, v)| (smuggled_text::cleaned(&name).unwrap_or(name), v))
+                        .collect();
+                }
+                pending.extend(members.values_mut());
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
 }
 
 /// One JSON value with the smuggled characters of its strings dropped; `None` when it
@@ -49,18 +86,24 @@ fn cleaned_value(value: &RawValue) -> Option<String> {
         }
         b'{' => {
             let members: Members<'_> = serde_json::from_str(raw).ok()?;
-            let cleaned: Vec<Option<String>> =
+            let names: Vec<Option<String>> = members
+                .0
+                .iter()
+                .map(|(n, _)| smuggled_text::cleaned(n))
+                .collect();
+            let values: Vec<Option<String>> =
                 members.0.iter().map(|(_, v)| cleaned_value(v)).collect();
-            if cleaned.iter().all(Option::is_none) {
+            if names.iter().chain(&values).all(Option::is_none) {
                 return None;
             }
-            let written = object(
-                members
-                    .0
-                    .iter()
-                    .zip(&cleaned)
-                    .map(|((n, v), new)| (n.as_str(), new.as_deref().unwrap_or(v.get()))),
-            );
+            let written = object(members.0.iter().zip(names.iter().zip(&values)).map(
+                |((n, v), (new_name, new_value))| {
+                    (
+                        new_name.as_deref().unwrap_or(n.as_str()),
+                        new_value.as_deref().unwrap_or(v.get()),
+                    )
+                },
+            ));
             String::from_utf8(written).ok()
         }
         b'[' => {

@@ -8,10 +8,13 @@ fn check(result: &str) -> Result<String, String> {
         content: Option<&'a RawValue>,
         #[serde(rename = "structuredContent", borrow, default)]
         structured: Option<&'a RawValue>,
+        #[serde(rename = "_meta", borrow, default)]
+        meta: Option<&'a RawValue>,
     }
     let body = bytes::Bytes::from(result.to_string());
     let call: Call<'_> = serde_json::from_str(result).unwrap();
-    checked(&body, call.content, call.structured).map(|b| String::from_utf8(b.to_vec()).unwrap())
+    checked(&body, call.content, call.structured, call.meta)
+        .map(|b| String::from_utf8(b.to_vec()).unwrap())
 }
 
 #[test]
