@@ -85,18 +85,38 @@ fn merge_keys_repeating_their_anchors_are_bounded_like_aliases() {
     assert!(errors.contains("more than 64 MiB"), "{errors}");
 }
 
+/// Plain text with braces and apostrophes, as a large imported config holds in its
+/// descriptions, is read: the nesting scan for API descriptions counts every reading of
+/// an apostrophe and would call this a hundred levels deep.
 #[test]
-fn ten_thousand_nested_brackets_are_refused_before_the_parser_reads_them() {
+fn a_long_config_with_braces_and_apostrophes_in_plain_text_is_read() {
+    let mut text =
+        String::from("dependencies:\n  d: {base_url: 'https://api.example.com'}\ntools:\n");
+    for i in 0..150 {
+        text.push_str(&format!(
+            "  t{i}:\n    dependency: d\n    description: lists the {{owner 's}} repos, owner's'\n    request: {{method: GET, path: /repos/{{owner}}}}\n"
+        ));
+    }
+    assert!(
+        toolgate_config::yaml::nesting::check(&text, toolgate_config::yaml::MAX_DEPTH).is_err(),
+        "the scan over-reads this text"
+    );
+    let errors = compile(&text).map(|_| ()).map_err(|e| e.to_string());
+    assert!(
+        !errors.as_ref().is_err_and(|e| e.contains("nested")),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn deep_nesting_in_a_config_is_refused_with_the_readers_limit() {
     let text = format!(
         "dependencies:\n  d: {{base_url: 'https://api.example.com', extra: {}{}}}\n",
-        "[".repeat(10_000),
-        "]".repeat(10_000)
+        "[".repeat(200),
+        "]".repeat(200)
     );
     let errors = compile(&text).expect_err("refused").to_string();
-    assert!(
-        errors.contains("nested more than 100 levels deep"),
-        "{errors}"
-    );
+    assert!(errors.contains("recursion limit"), "{errors}");
 }
 
 /// A fresh file path under the system's temporary folder.

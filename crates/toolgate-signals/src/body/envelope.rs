@@ -349,11 +349,7 @@ fn says_something_but_success(value: &[u8]) -> bool {
         "ok",
         "okay",
     ];
-    let Some(text) = value
-        .strip_prefix(b"\"")
-        .and_then(|rest| rest.iter().position(|b| *b == b'"').map(|end| &rest[..end]))
-        .and_then(|t| std::str::from_utf8(t).ok())
-    else {
+    let Some(text) = quoted_text(value) else {
         return false;
     };
     // Chinese and Japanese write success as 成功 ("处理成功", "認証に成功しました"), Korean as 성공.
@@ -495,11 +491,7 @@ fn is_failure_number(value: &[u8]) -> bool {
 /// A string value that says the caller is throttled: "Too many requests", or a usage
 /// limit passed in words.
 fn says_throttled(value: &[u8]) -> bool {
-    let Some(text) = value
-        .strip_prefix(b"\"")
-        .and_then(|rest| rest.iter().position(|b| *b == b'"').map(|end| &rest[..end]))
-        .and_then(|t| std::str::from_utf8(t).ok())
-    else {
+    let Some(text) = quoted_text(value) else {
         return false;
     };
     text.to_ascii_lowercase().contains("too many requests")
@@ -555,10 +547,7 @@ pub(super) fn mirrors_too_many_requests(body: &[u8]) -> bool {
 /// `RATE_LIMIT_EXCEEDED`, `QuotaExceeded`, `THROTTLED`. `ZERO_RESULTS`, `OK` or
 /// `NOT_FOUND` say nothing of the kind.
 fn is_limit_status(value: &[u8]) -> bool {
-    value
-        .strip_prefix(b"\"")
-        .and_then(|rest| rest.iter().position(|b| *b == b'"').map(|end| &rest[..end]))
-        .is_some_and(names_a_limit_passed)
+    quoted_bytes(value).is_some_and(names_a_limit_passed)
 }
 
 /// Whether a status or code text (unquoted) says a limit was passed, by its words
@@ -593,6 +582,18 @@ pub(super) fn names_a_limit_passed(text: &[u8]) -> bool {
 /// `null`, `false`, zero, `""`, `"0"`, `[]` or `{}` at the start of a value: the
 /// member is there, and says nothing went wrong. A value cut off by the window is not
 /// empty when what is seen of it is not.
+/// The bytes of a string value up to its first quote (escapes are not decoded: the words
+/// read here are plain), or `None` when `value` is not a string.
+fn quoted_bytes(value: &[u8]) -> Option<&[u8]> {
+    let rest = value.strip_prefix(b"\"")?;
+    rest.iter().position(|b| *b == b'"').map(|end| &rest[..end])
+}
+
+/// [`quoted_bytes`] as text, when it is UTF-8.
+fn quoted_text(value: &[u8]) -> Option<&str> {
+    quoted_bytes(value).and_then(|t| std::str::from_utf8(t).ok())
+}
+
 fn is_empty_value(v: &[u8]) -> bool {
     let word =
         |w: &[u8]| v.starts_with(w) && v.get(w.len()).is_none_or(|b| !b.is_ascii_alphanumeric());

@@ -16,8 +16,6 @@
 //! NousResearch/hermes-agent review of MCP tag stripping (2026: `structuredContent`
 //! and `_meta` left out).
 
-use super::*;
-
 use crate::upstream::mcp::smuggled_text::tests::tags;
 use crate::upstream::mcp::smuggled_text::{IDEOGRAPHS_PER_IVS, IVS_ALLOWANCE};
 
@@ -124,20 +122,9 @@ fn words(value: &serde_json::Value, out: &mut String) {
 
 /// What a client would read of `result` once toolgate passed it on.
 fn passed_words(result: &str) -> String {
-    #[derive(Deserialize)]
-    struct Call<'a> {
-        #[serde(borrow, default)]
-        content: Option<&'a RawValue>,
-        #[serde(rename = "structuredContent", borrow, default)]
-        structured: Option<&'a RawValue>,
-        #[serde(rename = "_meta", borrow, default)]
-        meta: Option<&'a RawValue>,
-    }
-    let body = bytes::Bytes::from(result.to_string());
-    let call: Call<'_> = serde_json::from_str(result).unwrap();
-    let passed = checked(&body, call.content, call.structured, call.meta).unwrap();
+    let passed = super::tests::check(result).unwrap();
     let mut out = String::new();
-    words(&serde_json::from_slice(&passed).unwrap(), &mut out);
+    words(&serde_json::from_str(&passed).unwrap(), &mut out);
     out
 }
 

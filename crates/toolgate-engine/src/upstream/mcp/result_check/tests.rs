@@ -1,7 +1,8 @@
 use super::*;
 use serde_json::Value;
 
-fn check(result: &str) -> Result<String, String> {
+/// What a client would receive of `result` once checked, or why it was refused.
+pub(super) fn check(result: &str) -> Result<String, String> {
     #[derive(Deserialize)]
     struct Call<'a> {
         #[serde(borrow, default)]
