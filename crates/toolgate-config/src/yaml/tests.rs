@@ -69,11 +69,15 @@ fn merge_keys_are_aliases_too() {
 }
 
 #[test]
-fn deep_flow_nesting_is_refused_before_the_parser_runs() {
+fn deep_flow_nesting_in_a_description_is_refused_before_the_parser_runs() {
     let text = format!("a: {}{}\n", "[".repeat(10_000), "]".repeat(10_000));
-    let e = from_str::<yaml_serde::Value>(&text).unwrap_err();
+    let e = check_bounds(&text).unwrap_err();
     assert!(matches!(e, YamlError::Nested(_)), "{e}");
     assert_eq!(e.location(), Some((1, 104)));
+    // A config is left to the parser's own limit (see `from_str`).
+    let e = from_str::<yaml_serde::Value>(&text).unwrap_err();
+    assert!(matches!(e, YamlError::Syntax(_)), "{e}");
+    assert!(e.to_string().contains("recursion limit"), "{e}");
 }
 
 #[test]
