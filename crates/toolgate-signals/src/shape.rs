@@ -195,7 +195,8 @@ fn part_of(token: &str) -> Option<Part> {
             Part::Reset
         }
         "retry" | "retryafter" | "wait" => Part::Retry,
-        "window" | "interval" | "period" => Part::Window,
+        // Entur's `rate-limit-range: PT2M`: the range of time the count covers.
+        "window" | "interval" | "period" | "range" => Part::Window,
         _ => return None,
     })
 }
@@ -824,7 +825,8 @@ fn read_value(g: &mut Group, name: &Name, text: &str, now: DateTime<Utc>, out: &
         Part::Window => {
             g.window = g
                 .window
-                .or_else(|| duration(text, name.unit, now, reset::MAX_RESET));
+                .or_else(|| duration(text, name.unit, now, reset::MAX_RESET))
+                .or_else(|| period_word(text));
         }
         Part::Retry => {
             if let Some(d) = duration(text, name.unit, now, MAX_WAIT) {
@@ -1107,6 +1109,21 @@ fn duration(
             .or_else(|| retry_after::parse(text.as_bytes(), now))
             .map(|d| d.min(cap)),
     }
+}
+
+/// A window written as the period it spans: urlscan.io's `X-Rate-Limit-Window: minute`,
+/// Entur's `rate-limit-range: per-minute`. Only a period word, alone or after `per`, is
+/// one; any other word says nothing of the window.
+fn period_word(text: &str) -> Option<Duration> {
+    let word = text.trim().trim_matches('"');
+    if word.len() > 16 {
+        return None;
+    }
+    let word = word.to_ascii_lowercase();
+    let word = word
+        .strip_prefix("per")
+        .map_or(word.as_str(), |w| w.trim_start_matches(['-', '_', ' ']));
+    num::period_seconds(word).map(Duration::from_secs)
 }
 
 #[cfg(test)]

@@ -54,11 +54,31 @@ pub(crate) fn wait_in(text: &str) -> Option<Duration> {
 
 /// The message's first [`MAX_TEXT`] characters in lower case, after a space that lets a
 /// trigger match at the very start ("Wait 2 minutes").
+///
+/// A wait written as a label reads as the words it spells: a hyphen or underscore
+/// joining two letters, and a colon or equals sign closing a word before a space or a
+/// digit, become spaces, so GitHub Container Registry's "toomanyrequests: retry-after:
+/// 880.092µs" reads "retry after 880.092µs" (a bare number after a label still has no
+/// unit and is no wait). Digits keep theirs: dates and clocks are unchanged.
 fn lowered(text: &str) -> String {
-    std::iter::once(' ')
-        .chain(text.chars().take(MAX_TEXT))
-        .collect::<String>()
-        .to_lowercase()
+    let mut out = String::with_capacity(MAX_TEXT + 1);
+    out.push(' ');
+    let mut chars = text.chars().take(MAX_TEXT).peekable();
+    let mut prev = ' ';
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied().unwrap_or(' ');
+        let joins = matches!(c, '-' | '_') && prev.is_alphabetic() && next.is_alphabetic();
+        let closes = matches!(c, ':' | '=')
+            && prev.is_alphabetic()
+            && (next.is_whitespace() || next.is_ascii_digit());
+        prev = c;
+        if joins || closes {
+            out.push(' ');
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
 }
 
 /// The longest amount of time the message, [`lowered`], states right after one of
@@ -273,6 +293,19 @@ mod tests {
                 Some(Duration::from_millis(250)),
             ),
             ("Please retry after 7 seconds.", Some(s(7))),
+            // The wait written as a label, Go's duration after it (GitHub Container
+            // Registry's throttle), and the label's other spellings.
+            (
+                "toomanyrequests: retry-after: 880.092µs, allowed: 44000/minute",
+                Some(Duration::from_nanos(880_092)),
+            ),
+            ("retry_after=2m30s", Some(s(150))),
+            ("Rate limited; Retry-After: 45 seconds", Some(s(45))),
+            ("wait:1.5s", Some(Duration::from_millis(1500))),
+            // A label before a bare number, and words joined by hyphens that are no
+            // label of a wait, give nothing.
+            ("Retry-After: 30", None),
+            ("x-ratelimit-limit: 44000, allowed: 44000/minute", None),
             // A length written as a clock shows it (Azure API Management's quota), but a
             // time of day, or a clock without seconds, is no length.
             (

@@ -441,3 +441,35 @@ fn a_budget_of_queries_a_period_names_itself() {
     // The word alone, with no part, says nothing.
     assert!(read(&[("X-Engine-Rpm", b"3000")]).is_empty());
 }
+
+#[test]
+fn a_window_written_as_its_period_or_a_duration() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    let s = Duration::from_secs;
+    // (the window field, its value, the window)
+    let cases: [(&str, &[u8], Option<Duration>); 8] = [
+        ("X-Rate-Limit-Window", b"minute", Some(s(60))),
+        ("X-Rate-Limit-Window", b"Hour", Some(s(3600))),
+        ("X-Rate-Limit-Window", b"day", Some(s(86_400))),
+        ("rate-limit-range", b"per-minute", Some(s(60))),
+        ("rate-limit-range", b"PT2M", Some(s(120))),
+        ("X-RateLimit-Period", b"per second", Some(s(1))),
+        // A word that is no period says nothing of the window.
+        ("X-Rate-Limit-Window", b"rolling", None),
+        ("X-Rate-Limit-Window", b"permanent", None),
+    ];
+    for (name, value, want) in cases {
+        let limit = if name.starts_with("rate-limit") {
+            "rate-limit-allowed"
+        } else {
+            "X-Rate-Limit-Limit"
+        };
+        let q = read(&[(limit, b"30"), (name, value)]);
+        assert_eq!(q.len(), 1, "{name}: {value:?}");
+        assert_eq!(q[0].limit, Some(30), "{name}: {value:?}");
+        assert_eq!(q[0].window, want, "{name}: {value:?}");
+    }
+}
