@@ -360,9 +360,17 @@ fn rate_limit_word(tokens: &[&str]) -> Option<(usize, usize)> {
         .iter()
         .enumerate()
         .find_map(|(i, t)| {
-            (matches!(*t, "call" | "calls" | "request" | "requests")
-                && tokens.get(i + 1).and_then(|n| part_of(n)).is_some())
-            .then_some((i, 1))
+            if !matches!(*t, "call" | "calls" | "request" | "requests")
+                || tokens.get(i + 1).and_then(|n| part_of(n)).is_none()
+            {
+                return None;
+            }
+            // Oracle Access Governance's `RequestLimit-Default-Remaining`: a limit of
+            // requests is the name when a part follows later; the policy and that part
+            // come after it.
+            let limit_named = matches!(tokens[i + 1], "limit" | "limits")
+                && tokens[i + 2..].iter().any(|n| part_of(n).is_some());
+            Some((i, if limit_named { 2 } else { 1 }))
         })
         // `x-user-limit-24hour-remaining`: a `limit` word followed, later, by a part.
         .or_else(|| {

@@ -473,3 +473,28 @@ fn a_window_written_as_its_period_or_a_duration() {
         assert_eq!(q[0].window, want, "{name}: {value:?}");
     }
 }
+
+#[test]
+fn a_limit_of_requests_named_before_its_policy_and_part() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    // Oracle Access Governance: what is left of each policy, the limit word in the name.
+    let q = read(&[
+        ("RequestLimit-Default-Remaining", b"179"),
+        ("RequestLimit-Write-Remaining", b"59"),
+    ]);
+    assert_eq!(q.len(), 2, "{q:?}");
+    for (policy, left) in [("default", 179), ("write", 59)] {
+        let p = q.iter().find(|p| p.policy == policy).expect(policy);
+        assert_eq!((p.remaining, p.limit), (Some(left), None), "{policy}");
+    }
+    // Other spellings of the same naming.
+    let q = read(&[("X-CallLimit-Hour-Remaining", b"12")]);
+    assert_eq!(q[0].remaining, Some(12), "{q:?}");
+    assert_eq!(q[0].policy, "hour");
+    // With no part after it, the glued limit is the part.
+    let q = read(&[("X-RequestLimit", b"500")]);
+    assert_eq!(q[0].limit, Some(500), "{q:?}");
+}
