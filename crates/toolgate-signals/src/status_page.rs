@@ -718,6 +718,11 @@ fn generic(root: &Value, reading: &mut Reading) {
                 reading.component(k.clone(), s.to_owned(), h);
             }
         }
+        // A ping answered with a one or a `true` (Ensembl's `/info/ping` says
+        // `{"ping": 1}`): the service answered.
+        if folded(k) == "ping" && (v.as_u64() == Some(1) || v.as_bool() == Some(true)) {
+            reading.component(k.clone(), v.to_string(), Health::Healthy);
+        }
     }
 }
 

@@ -113,10 +113,16 @@ struct Entries {
 impl Entries {
     /// An array of entries, each named by its label or after the list's key; returns
     /// whether any entry said how it is.
+    ///
+    /// A list that is itself the status (Open Finance Brasil's `"status": [{"code":
+    /// "PARTIAL_FAILURE", …}]`) says it by each entry's `code`, when the entry has no
+    /// status field of its own.
     fn read_list(self, key: &str, items: &[Value], reading: &mut Reading) -> bool {
         let mut found = false;
+        let codes_are_statuses = status_key(key);
         for entry in items.iter().take(MAX_COMPONENTS) {
-            found |= self.read_entry(label(entry, key), entry, reading);
+            found |= self.read_entry(label(entry, key), entry, reading)
+                || (codes_are_statuses && code_as_status(label(entry, key), entry, reading));
         }
         found
     }
@@ -169,6 +175,20 @@ impl Entries {
         reading.component(name, raw, h);
         true
     }
+}
+
+/// An entry of a list that is the status, read by its `code` word; returns whether the
+/// word says how it is.
+fn code_as_status(name: String, entry: &Value, reading: &mut Reading) -> bool {
+    let Some(code) = entry.get("code").and_then(Value::as_str) else {
+        return false;
+    };
+    let h = word_health(code);
+    if h == Health::Unknown {
+        return false;
+    }
+    reading.component(name, code.to_owned(), h);
+    true
 }
 
 /// An entry's fields: its own, then those under a JSON:API resource's `attributes`.

@@ -1074,3 +1074,39 @@ fn a_ping_answered_pong_is_healthy() {
         Some(Health::Degraded)
     );
 }
+
+#[test]
+fn a_list_that_is_the_status_says_it_by_its_codes() {
+    // Open Finance Brasil's `/discovery/v1/status`, and the same shape at the top.
+    let doc = |code: &str| {
+        format!(
+            r#"{{"data":{{"status":[{{"code":"{code}","explanation":"x","unavailableEndpoints":[]}}]}},"meta":{{"totalRecords":1}}}}"#
+        )
+    };
+    let cases = [
+        ("OK", Some(Health::Healthy)),
+        ("PARTIAL_FAILURE", Some(Health::Degraded)),
+        ("UNAVAILABLE", Some(Health::Down)),
+        ("SCHEDULED_OUTAGE", Some(Health::Down)),
+    ];
+    for (code, want) in cases {
+        assert_eq!(health_of(&doc(code)), want, "{code}");
+    }
+    assert_eq!(
+        health_of(r#"{"status":[{"code":"PARTIAL_FAILURE"},{"code":"OK"}]}"#),
+        Some(Health::Degraded)
+    );
+    // A list under another key reads no code: error codes are not statuses.
+    assert_eq!(health_of(r#"{"errors":[{"code":"UNAVAILABLE"}]}"#), None);
+    // A code no vocabulary knows says nothing.
+    assert_eq!(health_of(r#"{"status":[{"code":"E605101"}]}"#), None);
+}
+
+#[test]
+fn a_ping_answered_with_one_is_healthy() {
+    assert_eq!(health_of(r#"{"ping":1}"#), Some(Health::Healthy));
+    assert_eq!(health_of(r#"{"ping":true}"#), Some(Health::Healthy));
+    // Any other count is no answer to a ping.
+    assert_eq!(health_of(r#"{"ping":0}"#), None);
+    assert_eq!(health_of(r#"{"ping":250}"#), None);
+}
