@@ -1123,14 +1123,16 @@ fn duration(
 /// Entur's `rate-limit-range: per-minute`. Only a period word, alone or after `per`, is
 /// one; any other word says nothing of the window.
 fn period_word(text: &str) -> Option<Duration> {
-    let word = text.trim().trim_matches('"');
-    if word.len() > 16 {
-        return None;
-    }
-    let word = word.to_ascii_lowercase();
+    let word = text.trim().trim_matches('"').as_bytes();
+    // Lower-cased on the stack: a period word is short, anything longer is none.
+    let mut buf = [0u8; 16];
+    let lower = buf.get_mut(..word.len())?;
+    lower.copy_from_slice(word);
+    lower.make_ascii_lowercase();
+    let word = std::str::from_utf8(lower).ok()?;
     let word = word
         .strip_prefix("per")
-        .map_or(word.as_str(), |w| w.trim_start_matches(['-', '_', ' ']));
+        .map_or(word, |w| w.trim_start_matches(['-', '_', ' ']));
     num::period_seconds(word).map(Duration::from_secs)
 }
 

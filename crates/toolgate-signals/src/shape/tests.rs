@@ -450,7 +450,8 @@ fn a_window_written_as_its_period_or_a_duration() {
     };
     let s = Duration::from_secs;
     // (the window field, its value, the window)
-    let cases: [(&str, &[u8], Option<Duration>); 8] = [
+    let long = "minute".repeat(200);
+    let cases: [(&str, &[u8], Option<Duration>); 10] = [
         ("X-Rate-Limit-Window", b"minute", Some(s(60))),
         ("X-Rate-Limit-Window", b"Hour", Some(s(3600))),
         ("X-Rate-Limit-Window", b"day", Some(s(86_400))),
@@ -460,6 +461,9 @@ fn a_window_written_as_its_period_or_a_duration() {
         // A word that is no period says nothing of the window.
         ("X-Rate-Limit-Window", b"rolling", None),
         ("X-Rate-Limit-Window", b"permanent", None),
+        // Too long to be a period word, or not one in any spelling: nothing, no panic.
+        ("X-Rate-Limit-Window", long.as_bytes(), None),
+        ("X-Rate-Limit-Window", "min\u{fc}te".as_bytes(), None),
     ];
     for (name, value, want) in cases {
         let limit = if name.starts_with("rate-limit") {
