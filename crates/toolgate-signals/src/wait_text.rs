@@ -56,10 +56,11 @@ pub(crate) fn wait_in(text: &str) -> Option<Duration> {
 /// trigger match at the very start ("Wait 2 minutes").
 ///
 /// A wait written as a label reads as the words it spells: a hyphen or underscore
-/// joining two letters, and a colon or equals sign closing a word before a space or a
-/// digit, become spaces, so GitHub Container Registry's "toomanyrequests: retry-after:
-/// 880.092µs" reads "retry after 880.092µs" (a bare number after a label still has no
-/// unit and is no wait). Digits keep theirs: dates and clocks are unchanged.
+/// joining two letters, and a colon closing a word before a space or a digit, become
+/// spaces, so GitHub Container Registry's "toomanyrequests: retry-after: 880.092µs"
+/// reads "retry after 880.092µs" (a bare number after a label still has no unit and is
+/// no wait). An equals sign stays: `max-wait=30s` echoes a parameter, it tells no wait.
+/// Digits keep theirs: dates and clocks are unchanged.
 fn lowered(text: &str) -> String {
     let mut out = String::with_capacity(MAX_TEXT + 1);
     out.push(' ');
@@ -68,9 +69,8 @@ fn lowered(text: &str) -> String {
     while let Some(c) = chars.next() {
         let next = chars.peek().copied().unwrap_or(' ');
         let joins = matches!(c, '-' | '_') && prev.is_alphabetic() && next.is_alphabetic();
-        let closes = matches!(c, ':' | '=')
-            && prev.is_alphabetic()
-            && (next.is_whitespace() || next.is_ascii_digit());
+        let closes =
+            c == ':' && prev.is_alphabetic() && (next.is_whitespace() || next.is_ascii_digit());
         prev = c;
         if joins || closes {
             out.push(' ');
@@ -299,7 +299,7 @@ mod tests {
                 "toomanyrequests: retry-after: 880.092µs, allowed: 44000/minute",
                 Some(Duration::from_nanos(880_092)),
             ),
-            ("retry_after=2m30s", Some(s(150))),
+            ("retry_after: 2m30s", Some(s(150))),
             ("Rate limited; Retry-After: 45 seconds", Some(s(45))),
             ("wait:1.5s", Some(Duration::from_millis(1500))),
             // A label before a bare number, and words joined by hyphens that are no
@@ -409,6 +409,9 @@ mod tests {
                 Some(s(300)),
             ),
             ("Account locked. Try again in 90 seconds.", Some(s(90))),
+            // A label tells the wait; a parameter echoed with its value does not.
+            ("toomanyrequests: retry-after: 2s", Some(s(2))),
+            ("Invalid value for max-wait=30s: must be at most 10s", None),
             (
                 "An export is already running; retry after 2 minutes.",
                 Some(s(120)),
