@@ -162,6 +162,9 @@ fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mu
             if let Some(r) = error_info(map) {
                 out.reason.get_or_insert(r);
             }
+            if let Some(text) = odata_message(key, map) {
+                out.text(text);
+            }
             for (k, child) in map {
                 *nodes += 1;
                 if *nodes > MAX_NODES {
@@ -206,6 +209,21 @@ fn names_a_code(key: &str) -> bool {
 /// "status_message": "Invalid integration key"}`), `sub_msg`, `result_msg`.
 fn names_a_message(key: &str) -> bool {
     key.ends_with("message") || key.ends_with("msg")
+}
+
+/// The message of an OData error in its verbose JSON form (OData v2 and v3, as SAP
+/// Gateway, SAP Business One's Service Layer and SharePoint write it): `{"error":
+/// {"code": "…", "message": {"lang": "en-us", "value": "Invalid session."}}}`. The text
+/// is under `value`, a name no message has elsewhere, so it is read only here.
+fn odata_message<'a>(
+    key: Option<&str>,
+    map: &'a serde_json::Map<String, Value>,
+) -> Option<&'a str> {
+    if !key.is_some_and(|k| k.eq_ignore_ascii_case("message")) {
+        return None;
+    }
+    map.get("lang")?.as_str()?;
+    map.get("value")?.as_str()
 }
 
 /// A `google.rpc.Status` as grpc-gateway and its kin write it: an integer `code` beside
