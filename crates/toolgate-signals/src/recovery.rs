@@ -165,10 +165,18 @@ fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mu
             if let Some(text) = odata_message(key, map) {
                 out.text(text);
             }
+            let detail = named_failure_detail(map);
+            if let Some(text) = detail {
+                out.text(text);
+            }
             for (k, child) in map {
                 *nodes += 1;
                 if *nodes > MAX_NODES {
                     return;
+                }
+                // The name of the code says less than the detail read in its place.
+                if detail.is_some() && k == "message" {
+                    continue;
                 }
                 visit(child, Some(k), depth + 1, nodes, out);
             }
@@ -224,6 +232,21 @@ fn odata_message<'a>(
     }
     map.get("lang")?.as_str()?;
     map.get("value")?.as_str()
+}
+
+/// The detail of a JSON-RPC error whose message is only the name the specification gives
+/// its code: CometBFT answers a transaction already in its cache with `{"code": -32603,
+/// "message": "Internal error", "data": "tx already exists in cache"}`. The `data` string
+/// says what happened where "Internal error" (-32603) or "Server error" (-32000 to
+/// -32099) does not; any other message is the server's own words and is read as such,
+/// and `data` beside it is left unread, as data.
+fn named_failure_detail(map: &serde_json::Map<String, Value>) -> Option<&str> {
+    map.get("code")?.as_i64()?;
+    let message = map.get("message")?.as_str()?.trim();
+    let named_only = message.eq_ignore_ascii_case("internal error")
+        || message.eq_ignore_ascii_case("server error");
+    let data = map.get("data")?.as_str()?;
+    (named_only && !data.trim().is_empty()).then_some(data)
 }
 
 /// A `google.rpc.Status` as grpc-gateway and its kin write it: an integer `code` beside

@@ -725,3 +725,38 @@ fn an_odata_verbose_message_is_read() {
     let data = r#"{"error":{"code":"E1"},"label":{"lang":"en","value":"Session expired"}}"#;
     assert_eq!(said(data), None, "{data}");
 }
+
+/// A JSON-RPC error named only by its code's name ("Internal error") is read by its
+/// `data`: what it says decides, and without a detail in words the name stands.
+#[test]
+fn a_json_rpc_error_named_only_by_its_code_is_read_by_its_detail() {
+    for (body, want) in [
+        (
+            r#"{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"tx already exists in cache"}}"#,
+            Some(Recovery::Request),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32000,"message":"Server error","data":"Invalid account address 0xzz"}}"#,
+            Some(Recovery::Request),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"mempool is full"}}"#,
+            None,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}"#,
+            Some(Recovery::Transient),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error","data":{"stack":"at line 3"}}}"#,
+            Some(Recovery::Transient),
+        ),
+        // A server's own message is read as it is; its data is data.
+        (
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"Node is busy, try again later","data":"invalid nonce 4"}}"#,
+            Some(Recovery::Transient),
+        ),
+    ] {
+        assert_eq!(said(body), want, "{body}");
+    }
+}
