@@ -110,6 +110,9 @@ pub(crate) fn read(prefix: &[u8]) -> Option<Recovery> {
     // An `ErrorInfo`'s reason is the most specific a body can be (AIP-193): a code the
     // API chose for machines, so it comes before the status it details and before the
     // words of the message written for people ("organization's policy" is no account).
+    if found.sign_in {
+        return Some(Recovery::Credentials);
+    }
     found
         .reason
         .or_else(|| said::decide(&found.texts, found.grpc.or(found.soap)))
@@ -124,6 +127,8 @@ struct Found {
     soap: Option<Recovery>,
     /// What a `google.rpc.ErrorInfo`'s reason says ([`error_info`]).
     reason: Option<Recovery>,
+    /// The body is a sign-in page ([`crate::sign_in_page`]).
+    sign_in: bool,
 }
 
 impl Found {
@@ -282,6 +287,11 @@ fn error_info(map: &serde_json::Map<String, Value>) -> Option<Recovery> {
 fn markup(text: &str, out: &mut Found) {
     let head = text.get(..text.len().min(256)).unwrap_or_default();
     if head.to_ascii_lowercase().contains("<html") {
+        // A page's words are for people; a sign-in page in place of the API asks for
+        // credentials.
+        if crate::sign_in_page::is_sign_in_page(text.as_bytes()) {
+            out.sign_in = true;
+        }
         return;
     }
     // An XML-RPC fault names its members in a `<name>` element, the value in the

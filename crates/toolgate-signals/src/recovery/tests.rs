@@ -760,3 +760,13 @@ fn a_json_rpc_error_named_only_by_its_code_is_read_by_its_detail() {
         assert_eq!(said(body), want, "{body}");
     }
 }
+
+/// A sign-in page answering in place of the API (a captive portal's, a proxy's, a
+/// single sign-on gate's) asks for credentials; any other page's words are for people.
+#[test]
+fn a_sign_in_page_in_place_of_the_api_is_the_credentials() {
+    let portal = r#"<!DOCTYPE html><html><head><title>Guest Wi-Fi</title></head><body><form action="/login"><input type="text" name="user"><input type="password" name="pass"></form></body></html>"#;
+    assert_eq!(said(portal), Some(Recovery::Credentials));
+    let docs = r#"<!DOCTYPE html><html><body><p>Invalid API key: sign in to see yours.</p><form action="/search"><input type="search" name="q"></form></body></html>"#;
+    assert_eq!(said(docs), None);
+}
