@@ -112,8 +112,9 @@ pub enum BodyCheck {
 ///    not come back in the seconds a retry waits. So is a 402 that says nothing else
 ///    (Payment Required; a card's refusal says so and stays a client error).
 /// 9. Credentials refused in any other 4xx (S3's 400 `ExpiredToken`) are
-///    [`ErrorClass::Auth`].
-/// 10. A passing state in a 4xx other than 401, 403, 404 and 410 (an operation in
+///    [`ErrorClass::Auth`], and so is 407 Proxy Authentication Required by its status:
+///    a proxy in front of the upstream wants credentials of its own.
+/// 10. A passing state in a 4xx other than 401, 403, 404, 407 and 410 (an operation in
 ///     progress, a lock, gRPC `ABORTED`), and 423 Locked and 425 Too Early by their
 ///     status, are [`ErrorClass::ServerError`]: retried with backoff when the tool is
 ///     idempotent, as a 503 is.
@@ -153,7 +154,7 @@ pub fn classify(attempt: &Attempt) -> Option<ErrorClass> {
     if rate_limited || status == 429 {
         return Some(ErrorClass::RateLimited);
     }
-    let not_the_caller = !matches!(status, 401 | 403 | 404 | 410);
+    let not_the_caller = !matches!(status, 401 | 403 | 407 | 404 | 410);
     Some(match status {
         // A 2xx error envelope (`{"ok": false, "error": "invalid_auth"}`, an XML-RPC
         // fault) is refused by the contract because it is a failure, not because the
@@ -170,7 +171,9 @@ pub fn classify(attempt: &Attempt) -> Option<ErrorClass> {
             ErrorClass::RateLimited
         }
         400..=499 if said == Said::Credentials && !matches!(status, 404 | 410) => ErrorClass::Auth,
-        401 | 403 => ErrorClass::Auth,
+        // 407: a proxy between toolgate and the upstream wants credentials of its own
+        // (RFC 9110 §15.5.8); whoever runs the network must supply them.
+        401 | 403 | 407 => ErrorClass::Auth,
         410 => ErrorClass::Gone,
         404 if past_sunset => ErrorClass::Gone,
         402 if said != Said::Request => ErrorClass::Account,

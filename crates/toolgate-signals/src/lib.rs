@@ -62,6 +62,7 @@ mod salesforce;
 mod sentry;
 mod shape;
 mod shopify;
+mod sign_in_page;
 pub mod status_page;
 mod token_bucket;
 pub mod unread;

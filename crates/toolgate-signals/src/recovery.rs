@@ -110,6 +110,9 @@ pub(crate) fn read(prefix: &[u8]) -> Option<Recovery> {
     // An `ErrorInfo`'s reason is the most specific a body can be (AIP-193): a code the
     // API chose for machines, so it comes before the status it details and before the
     // words of the message written for people ("organization's policy" is no account).
+    if found.sign_in {
+        return Some(Recovery::Credentials);
+    }
     found
         .reason
         .or_else(|| said::decide(&found.texts, found.grpc.or(found.soap)))
@@ -124,6 +127,8 @@ struct Found {
     soap: Option<Recovery>,
     /// What a `google.rpc.ErrorInfo`'s reason says ([`error_info`]).
     reason: Option<Recovery>,
+    /// The body is a sign-in page ([`crate::sign_in_page`]).
+    sign_in: bool,
 }
 
 impl Found {
@@ -162,10 +167,21 @@ fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mu
             if let Some(r) = error_info(map) {
                 out.reason.get_or_insert(r);
             }
+            if let Some(text) = odata_message(key, map) {
+                out.text(text);
+            }
+            let detail = named_failure_detail(map);
+            if let Some(text) = detail {
+                out.text(text);
+            }
             for (k, child) in map {
                 *nodes += 1;
                 if *nodes > MAX_NODES {
                     return;
+                }
+                // The name of the code says less than the detail read in its place.
+                if detail.is_some() && k == "message" {
+                    continue;
                 }
                 visit(child, Some(k), depth + 1, nodes, out);
             }
@@ -208,6 +224,36 @@ fn names_a_message(key: &str) -> bool {
     key.ends_with("message") || key.ends_with("msg")
 }
 
+/// The message of an OData error in its verbose JSON form (OData v2 and v3, as SAP
+/// Gateway, SAP Business One's Service Layer and SharePoint write it): `{"error":
+/// {"code": "…", "message": {"lang": "en-us", "value": "Invalid session."}}}`. The text
+/// is under `value`, a name no message has elsewhere, so it is read only here.
+fn odata_message<'a>(
+    key: Option<&str>,
+    map: &'a serde_json::Map<String, Value>,
+) -> Option<&'a str> {
+    if !key.is_some_and(|k| k.eq_ignore_ascii_case("message")) {
+        return None;
+    }
+    map.get("lang")?.as_str()?;
+    map.get("value")?.as_str()
+}
+
+/// The detail of a JSON-RPC error whose message is only the name the specification gives
+/// its code: CometBFT answers a transaction already in its cache with `{"code": -32603,
+/// "message": "Internal error", "data": "tx already exists in cache"}`. The `data` string
+/// says what happened where "Internal error" (-32603) or "Server error" (-32000 to
+/// -32099) does not; any other message is the server's own words and is read as such,
+/// and `data` beside it is left unread, as data.
+fn named_failure_detail(map: &serde_json::Map<String, Value>) -> Option<&str> {
+    map.get("code")?.as_i64()?;
+    let message = map.get("message")?.as_str()?.trim();
+    let named_only = message.eq_ignore_ascii_case("internal error")
+        || message.eq_ignore_ascii_case("server error");
+    let data = map.get("data")?.as_str()?;
+    (named_only && !data.trim().is_empty()).then_some(data)
+}
+
 /// A `google.rpc.Status` as grpc-gateway and its kin write it: an integer `code` beside
 /// a `message` and a `details` array (`{"code": 14, "message": "…", "details": []}`).
 /// A bare numeric `code` is too often a vendor's own number to be read as gRPC's.
@@ -241,6 +287,11 @@ fn error_info(map: &serde_json::Map<String, Value>) -> Option<Recovery> {
 fn markup(text: &str, out: &mut Found) {
     let head = text.get(..text.len().min(256)).unwrap_or_default();
     if head.to_ascii_lowercase().contains("<html") {
+        // A page's words are for people; a sign-in page in place of the API asks for
+        // credentials.
+        if crate::sign_in_page::is_sign_in_page(text.as_bytes()) {
+            out.sign_in = true;
+        }
         return;
     }
     // An XML-RPC fault names its members in a `<name>` element, the value in the

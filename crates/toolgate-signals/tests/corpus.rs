@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1727;
+const FLOOR: usize = 1814;
 
-const FILES: [(&str, &str); 35] = [
+const FILES: [(&str, &str); 36] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -84,6 +84,7 @@ const FILES: [(&str, &str); 35] = [
     ("recovery5", include_str!("corpus/recovery5.json")),
     ("recovery6", include_str!("corpus/recovery6.json")),
     ("recovery7", include_str!("corpus/recovery7.json")),
+    ("recovery8", include_str!("corpus/recovery8.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {

@@ -73,6 +73,13 @@ fn table() {
         ),
         ("403 plain", resp(403), Some(Auth)),
         ("401", resp(401), Some(Auth)),
+        // A proxy in between wants credentials of its own: no retry passes it.
+        ("407 proxy", resp(407), Some(Auth)),
+        (
+            "407 proxy transient words",
+            saying(407, false, None, Said::Transient),
+            Some(Auth),
+        ),
         ("410", resp(410), Some(Gone)),
         (
             "404 past sunset",

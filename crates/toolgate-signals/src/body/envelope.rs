@@ -104,6 +104,7 @@ pub(super) fn is_error_envelope(body: &[u8]) -> bool {
         || only_words(body)
         || markup_reports_throttle(&body[..body.len().min(2 * WINDOW)])
         || xml_rpc_fault(&body[..body.len().min(2 * WINDOW)])
+        || crate::sign_in_page::is_sign_in_page(body)
 }
 
 /// Whether an XML-RPC answer is a fault: XML-RPC sends every answer with a 200, a

@@ -77,8 +77,9 @@ const REFUSED_HOLDER: [&str; 3] = ["unable", "cannot", "prohibited"];
 /// What a credential is called; in Russian, Portuguese, Spanish and German too, as
 /// payment and accounting APIs of those markets write their messages ("Неверный
 /// токен", "A chave de API fornecida é inválida", "Passwort ungültig").
-const CREDENTIALS: [&str; 20] = [
+const CREDENTIALS: [&str; 21] = [
     "token",
+    "auth",
     "dpop",
     "tokens",
     "credential",
@@ -408,10 +409,12 @@ fn credentials(w: &Words<'_>) -> bool {
             ]
             .contains(&before))
             || (w.w[i] == "id" && before == "session")
+            // Conduit's "Session key is not present".
+            || (w.w[i] == "key" && before == "session")
     });
     // "The security token included in the request is invalid": a sentence apart.
     let refused = w.near(&CREDENTIALS, &REFUSED, 6)
-        || (key && w.any_of(&REFUSED))
+        || (key && (w.any_of(&REFUSED) || says_missing(w)))
         || (w.phrase(&["not", "match"]) && w.any_of(&["signature", "credentials"]));
     let scope = w.near(
         &["scope", "scopes"],
@@ -422,6 +425,78 @@ fn credentials(w: &Words<'_>) -> bool {
         || scope
         || w.any_of(&["unauthenticated", "unauthorized", "unauthorised"])
         || access_refused(w)
+        || not_authenticated(w)
+        || login_session_ended(w)
+        || w.any_of(&["relogin", "reauthenticate", "reauthorize"])
+        || w.phrase(&["log", "in", "again"])
+        || w.phrase(&["login", "again"])
+        || w.phrase(&["sign", "in", "again"])
+        || privileges_required(w)
+}
+
+/// Authentication that did not happen or failed, in so many words: "user hasn't
+/// authenticate", "Authentication failed", "authentication required", "Failed to
+/// authenticate the request". Who failed to authenticate is the caller.
+fn not_authenticated(w: &Words<'_>) -> bool {
+    w.near(
+        &["authenticate", "authenticated", "authentication"],
+        &[
+            "not", "hasn", "haven", "isn", "wasn", "failed", "fail", "unable", "required",
+        ],
+        3,
+    )
+}
+
+/// A login's session refused: "Invalid session.", "Session expired. Try to relogin.",
+/// "Odoo Session Expired". A session a business object names (a checkout's, an
+/// upload's) that expired is the request's, and a rule about a `session_type` is an
+/// input's.
+fn login_session_ended(w: &Words<'_>) -> bool {
+    if w.is_a_rule() {
+        return false;
+    }
+    (0..w.w.len()).any(|i| {
+        if w.w[i] != "session" || i > 0 && BUSINESS_SESSIONS.contains(&w.w[i - 1].as_str()) {
+            return false;
+        }
+        let next = |k: usize| w.w.get(i + k).map(String::as_str);
+        let before = i.checked_sub(1).map(|j| w.w[j].as_str());
+        matches!(before, Some("invalid" | "expired"))
+            || next(1) == Some("expired")
+            || (matches!(next(1), Some("has" | "is")) && next(2) == Some("expired"))
+    })
+}
+
+/// What names a session that belongs to a business object, not to a login.
+const BUSINESS_SESSIONS: [&str; 8] = [
+    "checkout",
+    "payment",
+    "upload",
+    "booking",
+    "cart",
+    "chat",
+    "streaming",
+    "training",
+];
+
+/// A privilege or permission the caller lacks: "TICKET_VIEW privileges are required to
+/// perform this operation", "You don't have the required permissions". A rule a field
+/// must keep ("permissions must be an array") is an input's.
+fn privileges_required(w: &Words<'_>) -> bool {
+    const PRIVILEGES: [&str; 4] = ["privilege", "privileges", "permission", "permissions"];
+    !w.is_a_rule() && w.near(&PRIVILEGES, &["required"], 3)
+}
+
+/// The text says something named is not there: "not found", "could not be found",
+/// "does not exist", "doesn't exist", "not exists", "is not present", "no such".
+fn says_missing(w: &Words<'_>) -> bool {
+    w.phrase(&["not", "found"])
+        || w.phrase(&["not", "be", "found"])
+        || w.phrase(&["not", "exist"])
+        || w.phrase(&["not", "exists"])
+        || w.phrase(&["t", "exist"])
+        || w.phrase(&["not", "present"])
+        || w.phrase(&["no", "such"])
 }
 
 /// Access refused in so many words: "Access Denied" (an XML-RPC fault for a wrong key),
@@ -489,9 +564,13 @@ fn lost_a_race(w: &Words<'_>) -> bool {
         || (w.phrase(&["can", "be", "retried"]) && w.any_of(&["transaction", "conflict"]))
 }
 
-/// The upstream does not do what was asked.
+/// The upstream does not do what was asked: "not implemented", and a method it does not
+/// have ("Method not found", "the method debug_traceTransaction does not exist/is not
+/// available", "Conduit method … does not exist").
 fn unsupported(w: &Words<'_>) -> bool {
-    w.phrase(&["not", "implemented"]) || w.has("unimplemented")
+    w.phrase(&["not", "implemented"])
+        || w.has("unimplemented")
+        || (w.any_of(&["method", "methods"]) && says_missing(w))
 }
 
 /// The request itself is wrong: an invalid input, a failed validation, a card declined.
@@ -509,7 +588,21 @@ fn request(w: &Words<'_>) -> bool {
         || w.phrase(&["validation", "failed"])
         || w.phrase(&["is", "required"])
         || w.has("declined")
+        || missing_thing(w)
 }
+
+/// What the request names, said not to be there: "Contract not found", "Ticket 99999
+/// does not exist.", "Product not exists.", "Object with specified Key was not found in
+/// database". A host, a route or an upstream a proxy could not find is not the
+/// request's, nor is a block or header a node has not synced yet ("header not found":
+/// another node or a moment later has it), nor a method ([`unsupported`]).
+fn missing_thing(w: &Words<'_>) -> bool {
+    says_missing(w) && !w.any_of(&NOT_THE_REQUEST) && !w.any_of(&NOT_YET_OR_ELSEWHERE)
+}
+
+/// What a proxy or a node may lack where the request is right: a host, a route, a
+/// block or header not synced yet.
+const NOT_YET_OR_ELSEWHERE: [&str; 6] = ["host", "dns", "route", "block", "header", "method"];
 
 /// What the request names, said to be invalid: "Invalid Bitcoin address", "Invalid
 /// amount", "A chave … é inválida". An invalid answer from further upstream, or a
@@ -547,7 +640,7 @@ const NOT_THE_REQUEST: [&str; 10] = [
 fn offer_too_low(w: &Words<'_>) -> bool {
     w.has("underpriced")
         || w.near(
-            &["gas", "fee", "fees", "nonce", "price", "tip"],
+            &["gas", "fee", "fees", "nonce", "price", "tip", "priority"],
             &["low", "high", "higher", "lower", "insufficient", "less"],
             3,
         )
@@ -567,6 +660,7 @@ fn duplicate(w: &Words<'_>) -> bool {
             "submitted",
             "chain",
             "registered",
+            "imported",
         ])
 }
 

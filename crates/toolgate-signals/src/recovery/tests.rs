@@ -110,7 +110,6 @@ fn look_alikes_say_nothing() {
         // `retry` as a field's name, "quota" as a resource's, "plan" as a domain noun.
         r#"{"errors":{"retry_count":["must be an integer"]}}"#,
         r#"{"message":"You do not have permission to update quota settings"}"#,
-        r#"{"error":"Travel plan not found"}"#,
         r#"{"error":"Cannot delete an active plan"}"#,
         // A throttle that also sells a plan, or counts a day but names its wait.
         r#"{"error":"You've exceeded the maximum requests per minute, please wait or upgrade your subscription to continue."}"#,
@@ -623,4 +622,151 @@ fn a_transaction_that_lost_to_a_concurrent_one_passes_when_sent_again() {
     ] {
         assert_ne!(said(body), Some(Recovery::Transient), "{body}");
     }
+}
+
+/// What the request names, said not to be there, is the request's even under a 5xx or
+/// in an envelope sent with a 200: another id, key or name passes, the same one never
+/// does. "plan" as a domain noun is no account's plan. A host, a route or an upstream a
+/// proxy could not find is not the request's.
+#[test]
+fn something_named_that_is_not_there_is_the_requests() {
+    for body in [
+        r#"{"error":"Travel plan not found"}"#,
+        r#"{"jsonrpc":"2.0","id":9,"error":{"code":28,"message":"Class hash not found"}}"#,
+        r#"{"code":2001,"message":"partition not found[partition=2024_q3]"}"#,
+        r#"{"error":{"code":"-1","message":"Customer with specified code was not found in database"}}"#,
+        "<methodResponse><fault><value><struct><member><name>faultCode</name><value><int>1</int></value></member><member><name>faultString</name><value><string>Category not exists.</string></value></member></struct></value></fault></methodResponse>",
+        r#"{"detail":"Workspace 'sales' doesn't exist"}"#,
+        r#"{"message":"Page 4411 could not be found"}"#,
+        "No such bucket: reports-2024",
+    ] {
+        assert_eq!(said(body), Some(Recovery::Request), "{body}");
+    }
+    for body in [
+        r#"{"message":"upstream host not found"}"#,
+        r#"{"error":"no route found for the backend"}"#,
+        r#"{"error":"DNS name not found"}"#,
+        r#"{"jsonrpc":"2.0","id":10,"error":{"code":-32000,"message":"header not found"}}"#,
+        r#"{"jsonrpc":"2.0","id":2,"error":{"code":24,"message":"Block not found"}}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Request), "{body}");
+    }
+    // A method the upstream does not have is what it does not do.
+    for body in [
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"the method debug_traceTransaction does not exist/is not available"}}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Unsupported), "{body}");
+    }
+}
+
+/// A key named as a credential that is not there is refused as an invalid one is (IBM
+/// Cloud IAM's "Provided API key could not be found"), and so is a session key.
+#[test]
+fn a_credential_that_is_not_there_is_the_credentials() {
+    for body in [
+        r#"{"errorCode":"BXNIM0415E","errorMessage":"Provided API key could not be found."}"#,
+        r#"{"error":"Access key does not exist"}"#,
+        r#"{"error_code":"ERR-INVALID-SESSION","error_info":"Session key is not present."}"#,
+        r#"{"error":"invalid_auth"}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Credentials), "{body}");
+    }
+}
+
+/// A login that did not happen, ended, or lacks a privilege is the credentials': "user
+/// hasn't authenticate", "Authentication failed", "Session expired. Try to relogin.",
+/// "please log in again", "TICKET_VIEW privileges are required". A session a business
+/// object names, a rule a field must keep, and a permission's own settings are not.
+#[test]
+fn a_login_missing_ended_or_short_of_a_privilege_is_the_credentials() {
+    for body in [
+        r#"{"code":1800,"message":"user hasn't authenticate"}"#,
+        r#"{"status":"error","message":"Authentication failed for user 'etl'"}"#,
+        r#"{"error":"authentication required"}"#,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":100,"message":"Odoo Session Expired"}}"#,
+        "<methodResponse><fault><value><struct><member><name>faultCode</name><value><int>5</int></value></member><member><name>faultString</name><value><string>Session expired. Try to relogin.</string></value></member></struct></value></fault></methodResponse>",
+        r#"{"error":{"code":301,"message":{"lang":"en-us","value":"Invalid session."}}}"#,
+        r#"{"message":"Your session has expired, please log in again"}"#,
+        r#"{"faultString":"MILESTONE_ADMIN privileges are required to perform this operation"}"#,
+        r#"{"message":"You don't have the required permissions for this project"}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Credentials), "{body}");
+    }
+    for body in [
+        r#"{"error":{"code":"resource_missing","message":"The Checkout Session cs_test_1 has expired"}}"#,
+        r#"{"error":"The upload session expired; start a new upload"}"#,
+        r#"{"error":"invalid session_type: must be one of web, mobile"}"#,
+        r#"{"message":"permissions must be a list; a role is required"}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Credentials), "{body}");
+    }
+}
+
+/// A transaction whose priority is too low to replace one in the pool, or one already
+/// imported, is the request's: the same transaction never passes.
+#[test]
+fn a_transactions_priority_or_an_import_already_done_is_the_requests() {
+    for body in [
+        r#"{"jsonrpc":"2.0","error":{"code":1014,"message":"Priority is too low: (140 vs 140)"},"id":7}"#,
+        r#"{"jsonrpc":"2.0","error":{"code":1013,"message":"Transaction Already Imported"},"id":4}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Request), "{body}");
+    }
+}
+
+/// An OData error's verbose message (`"message": {"lang": …, "value": …}`) is read as a
+/// message: SAP Gateway and Business One answer a key that is not there with a 500.
+#[test]
+fn an_odata_verbose_message_is_read() {
+    let body = r#"{"error":{"code":"/IWBEP/CM_MGW_RT/020","message":{"lang":"en","value":"Resource not found for segment 'Customer'"}}}"#;
+    assert_eq!(said(body), Some(Recovery::Request), "{body}");
+    // A `value` beside a language elsewhere is data.
+    let data = r#"{"error":{"code":"E1"},"label":{"lang":"en","value":"Session expired"}}"#;
+    assert_eq!(said(data), None, "{data}");
+}
+
+/// A JSON-RPC error named only by its code's name ("Internal error") is read by its
+/// `data`: what it says decides, and without a detail in words the name stands.
+#[test]
+fn a_json_rpc_error_named_only_by_its_code_is_read_by_its_detail() {
+    for (body, want) in [
+        (
+            r#"{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"tx already exists in cache"}}"#,
+            Some(Recovery::Request),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32000,"message":"Server error","data":"Invalid account address 0xzz"}}"#,
+            Some(Recovery::Request),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":-1,"error":{"code":-32603,"message":"Internal error","data":"mempool is full"}}"#,
+            None,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}"#,
+            Some(Recovery::Transient),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error","data":{"stack":"at line 3"}}}"#,
+            Some(Recovery::Transient),
+        ),
+        // A server's own message is read as it is; its data is data.
+        (
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"Node is busy, try again later","data":"invalid nonce 4"}}"#,
+            Some(Recovery::Transient),
+        ),
+    ] {
+        assert_eq!(said(body), want, "{body}");
+    }
+}
+
+/// A sign-in page answering in place of the API (a captive portal's, a proxy's, a
+/// single sign-on gate's) asks for credentials; any other page's words are for people.
+#[test]
+fn a_sign_in_page_in_place_of_the_api_is_the_credentials() {
+    let portal = r#"<!DOCTYPE html><html><head><title>Guest Wi-Fi</title></head><body><form action="/login"><input type="text" name="user"><input type="password" name="pass"></form></body></html>"#;
+    assert_eq!(said(portal), Some(Recovery::Credentials));
+    let docs = r#"<!DOCTYPE html><html><body><p>Invalid API key: sign in to see yours.</p><form action="/search"><input type="search" name="q"></form></body></html>"#;
+    assert_eq!(said(docs), None);
 }
