@@ -8,6 +8,7 @@
 pub mod account;
 pub mod cookie;
 pub mod credentials;
+pub mod duplicates;
 pub mod emit;
 pub mod example;
 pub mod header;
@@ -193,6 +194,9 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     if let Some(refused) = cx.refs.refused() {
         return Err(refused.to_string());
     }
+    // Every file the operations reach has been read: a key one of them writes twice
+    // with different values changes what was imported, so it is printed too.
+    printed_warnings.extend(cx.refs.duplicate_keys().iter().cloned());
     printed_warnings.extend(assemble::misspelled_form_data(&skipped, &tools));
     // Every tool's contract is known: the named schemas they share are written once.
     let (set, defs) = cx.shared.take().unwrap_or_default();
@@ -909,6 +913,8 @@ mod directory_tests;
 
 #[cfg(test)]
 mod classes_tests;
+#[cfg(test)]
+mod duplicates_tests;
 #[cfg(test)]
 mod methods_tests;
 #[cfg(test)]
