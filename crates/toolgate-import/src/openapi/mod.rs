@@ -21,6 +21,7 @@ pub mod naming;
 pub use toolgate_config::yaml::nesting;
 pub mod operations;
 pub mod path_style;
+pub mod ref_chain;
 pub mod refs;
 pub mod reimport;
 pub mod repeated_prefix;
@@ -200,6 +201,12 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     printed_warnings.extend(assemble::misspelled_form_data(&skipped, &tools));
     // Every tool's contract is known: the named schemas they share are written once.
     let (set, defs) = cx.shared.take().unwrap_or_default();
+    if let Some((start, links)) = ref_chain::too_long(&defs) {
+        return Err(format!(
+            "the schema `{start}` starts a chain of {links} `$ref`s, each definition referring to the next; a contract is checked by following them, and more than {} would exhaust the stack, so the description is not imported — no real API's schemas chain that deep",
+            ref_chain::MAX_LINKS
+        ));
+    }
     let mut warnings = std::mem::take(&mut read.warnings);
     let shared_set = shared::finish(&set, defs, &mut tools, &mut warnings);
     if tools.is_empty() && opts.existing.is_none() {
