@@ -34,7 +34,7 @@ pub fn load_for_reading(path: &Path) -> Result<(Config, Vec<UnsetVariable>), Con
 }
 
 fn load_with(path: &Path, secrets: Secrets) -> Result<(Config, Vec<UnsetVariable>), ConfigErrors> {
-    let text = read_config_text(path).map_err(|why| {
+    let text = read_text_file(path).map_err(|why| {
         ConfigErrors::new(
             path,
             "",
@@ -59,9 +59,11 @@ fn load_with(path: &Path, secrets: Secrets) -> Result<(Config, Vec<UnsetVariable
 /// would hold that much memory before a single error could be reported.
 pub const MAX_CONFIG_BYTES: u64 = 64 * 1024 * 1024;
 
-/// The config file's text: a regular file (a FIFO would block, `/dev/zero` never ends;
-/// checked before opening) of at most [`MAX_CONFIG_BYTES`], in UTF-8.
-fn read_config_text(path: &Path) -> Result<String, String> {
+/// The text of a config file, or of a file read beside one (the config an import
+/// merges into, a schema `toolgate diff` checks against): a regular file (a FIFO would
+/// block, `/dev/zero` never ends; checked before opening) of at most
+/// [`MAX_CONFIG_BYTES`], in UTF-8. The error says why, to follow the file's name.
+pub fn read_text_file(path: &Path) -> Result<String, String> {
     use std::io::Read;
     let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
     if !meta.is_file() {
@@ -71,7 +73,7 @@ fn read_config_text(path: &Path) -> Result<String, String> {
     }
     let too_large = || {
         format!(
-            "it is larger than {} MiB, the most a config file may be",
+            "it is larger than {} MiB, the most toolgate reads of a config or schema file",
             MAX_CONFIG_BYTES / 1024 / 1024
         )
     };

@@ -167,3 +167,68 @@ fn a_config_file_is_read_only_when_regular_small_enough_and_utf8() {
         let _ = std::fs::remove_dir_all(p.parent().expect("parent"));
     }
 }
+
+#[test]
+fn a_file_read_beside_a_config_gets_the_configs_bounds() {
+    // The config an import merges into and the schema `toolgate diff` reads go through
+    // `read_text_file`: a folder, a 65 MiB file and UTF-16 are refused, each saying why.
+    let big = temp("beside-big");
+    std::fs::File::create(&big)
+        .expect("create")
+        .set_len(65 << 20)
+        .expect("set_len");
+    let e = toolgate_config::read_text_file(&big).expect_err("refused");
+    assert!(e.contains("larger than 64 MiB"), "{e}");
+    let e = toolgate_config::read_text_file(big.parent().expect("parent")).expect_err("refused");
+    assert!(e.contains("not a regular file"), "{e}");
+    let wide = temp("beside-utf16");
+    let bytes: Vec<u8> = std::iter::once(0xFEFF_u16)
+        .chain("type: object\n".encode_utf16())
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    std::fs::write(&wide, bytes).expect("write");
+    let e = toolgate_config::read_text_file(&wide).expect_err("refused");
+    assert!(
+        e.contains("UTF-16") && e.contains("save it as UTF-8"),
+        "{e}"
+    );
+    for p in [big, wide] {
+        let _ = std::fs::remove_dir_all(p.parent().expect("parent"));
+    }
+}
+
+#[test]
+fn tools_with_one_input_schema_share_one_compiled_validator() {
+    // Three tools, two distinct input schemas (the first two alike through an alias,
+    // as an import writes a definition several tools share): two compilations.
+    let text = "dependencies:\n  d: {base_url: 'https://api.example.com'}\ntools:\n".to_string()
+        + &["a", "b", "c"]
+            .iter()
+            .map(|t| {
+                let schema = match *t {
+                    "a" => "&body {type: object, properties: {q: {type: string, maxLength: 9}}}",
+                    "b" => "*body",
+                    _ => "{type: object, properties: {n: {type: integer}}}",
+                };
+                format!(
+                    "  {t}:\n    dependency: d\n    owner: o@example.com\n    description: d\n    request: {{path: /x}}\n    input_schema: {schema}\n    contract: {{version: '1.0', response_schema: {{}}}}\n"
+                )
+            })
+            .collect::<String>();
+    let config = compile(&text).expect("compiles");
+    let validators: Vec<_> = ["a", "b", "c"]
+        .iter()
+        .map(|t| config.tools[*t].input_validator.clone())
+        .collect();
+    let mut compiled = validators.clone();
+    compiled.dedup_by(|x, y| std::sync::Arc::ptr_eq(x, y));
+    assert_eq!(
+        compiled.len(),
+        2,
+        "one compilation per distinct input schema"
+    );
+    assert!(std::sync::Arc::ptr_eq(&validators[0], &validators[1]));
+    // Shared, each still checks what its schema says.
+    assert!(!validators[1].is_valid(&serde_json::json!({"q": "far too long"})));
+    assert!(!validators[2].is_valid(&serde_json::json!({"n": "x"})));
+}

@@ -15,6 +15,8 @@ use crate::raw::*;
 
 mod contract;
 mod input_schema;
+
+pub(super) use input_schema::InputValidators;
 mod request;
 mod schema_file;
 

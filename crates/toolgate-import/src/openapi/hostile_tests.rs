@@ -468,3 +468,50 @@ fn header_enum_with_braces_is_literal() {
     assert_eq!(rendered.url.path(), "/things/7/v0");
     let _ = std::fs::remove_dir_all(&parent);
 }
+
+/// `S0` refers to `S1`, … to `S{n-1}`, as a bare `$ref` (`wrap: false`) or as the type
+/// of a property; the one operation answers `S0`.
+fn ref_chain_spec(n: usize, wrap: bool) -> String {
+    let schemas: serde_json::Map<String, Value> = (0..n)
+        .map(|i| {
+            let next = if i + 1 < n {
+                serde_json::json!({ "$ref": format!("#/components/schemas/S{}", i + 1) })
+            } else {
+                serde_json::json!({ "type": "string" })
+            };
+            let def = if wrap {
+                serde_json::json!({ "type": "object", "properties": { "next": next } })
+            } else {
+                next
+            };
+            (format!("S{i}"), def)
+        })
+        .collect();
+    serde_json::json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Chain", "version": "1.0" },
+        "servers": [{ "url": "https://api.example.com" }],
+        "paths": { "/x": { "get": { "operationId": "x", "responses": { "200": {
+            "description": "ok",
+            "content": { "application/json": { "schema": { "$ref": "#/components/schemas/S0" } } }
+        } } } } },
+        "components": { "schemas": schemas }
+    })
+    .to_string()
+}
+
+#[test]
+fn a_ref_chain_thousands_of_schemas_long_is_refused_naming_where_it_starts() {
+    let (parent, dir) = dirs("ref-chain");
+    for wrap in [false, true] {
+        let err = run_spec(&dir, &ref_chain_spec(3_000, wrap), vec![]).unwrap_err();
+        assert!(
+            err.contains("`S0` starts a chain of 2999 `$ref`s") && err.contains("more than 1000"),
+            "{err}"
+        );
+    }
+    // Within the bound, the chain is imported.
+    let out = run_spec(&dir, &ref_chain_spec(200, true), vec![]).unwrap();
+    assert_eq!(out.tools.len(), 1);
+    let _ = std::fs::remove_dir_all(&parent);
+}

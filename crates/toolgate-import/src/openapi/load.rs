@@ -22,6 +22,8 @@ use toolgate_contract::{SchemaFileError, SchemaFiles};
 
 use toolgate_config::yaml::{self, YamlError};
 
+use super::duplicates::{self, Duplicate, Found};
+
 /// Largest spec file read; a description bigger than this is not a spec but a mistake.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -71,6 +73,8 @@ pub struct Files {
     allow_dirs: Vec<PathBuf>,
     /// The spec's folder and `allow_dirs`, canonical; set when the root is loaded.
     access: Option<SchemaFiles>,
+    /// Keys written twice with different values, one line each, in every file read.
+    duplicates: Vec<String>,
 }
 
 impl Files {
@@ -104,7 +108,10 @@ impl Files {
         let bytes = access
             .read(&canonical)
             .map_err(|e| refusal(&e, &format!("the spec {}", path.display())))?;
-        let value = Arc::new(parse_bytes(bytes).map_err(|e| format!("{}: {e}", path.display()))?);
+        let (value, duplicates) =
+            parse_bytes(bytes, path).map_err(|e| format!("{}: {e}", path.display()))?;
+        self.duplicates.extend(duplicates);
+        let value = Arc::new(value);
         self.access = Some(access);
         self.cache.insert(canonical.clone(), value.clone());
         self.canonical.insert(path.to_path_buf(), canonical.clone());
@@ -137,7 +144,7 @@ impl Files {
             SchemaFileError::Io { .. } => LoadError::Broken(format!("{}: {e}", at())),
             other => LoadError::Refused(refusal(&other, &at())),
         })?;
-        let value = parse_bytes(bytes).map_err(|e| {
+        let (value, duplicates) = parse_bytes(bytes, path).map_err(|e| {
             let text = format!("{}: {}: {e}", at(), path.display());
             if e.starts_with(NESTED) || e.starts_with(EXPANDED) {
                 LoadError::Refused(text)
@@ -145,6 +152,7 @@ impl Files {
                 LoadError::Broken(text)
             }
         })?;
+        self.duplicates.extend(duplicates);
         let value = Arc::new(value);
         self.cache.insert(canonical.clone(), value.clone());
         self.canonical.insert(path.to_path_buf(), canonical.clone());
@@ -154,6 +162,12 @@ impl Files {
     /// How many files have been read.
     pub fn count(&self) -> usize {
         self.cache.len()
+    }
+
+    /// Keys written twice with different values in the files read so far, one line
+    /// each, naming the file, the key and where it is.
+    pub fn duplicates(&self) -> &[String] {
+        &self.duplicates
     }
 }
 
@@ -177,8 +191,15 @@ fn refusal(e: &SchemaFileError, what: &str) -> String {
     }
 }
 
-fn parse_bytes(bytes: Vec<u8>) -> Result<Value, String> {
-    parse(&yaml::text_of(bytes)?)
+fn parse_bytes(bytes: Vec<u8>, path: &Path) -> Result<(Value, Vec<String>), String> {
+    let text = yaml::text_of(bytes)?;
+    let (value, found) = parse_finding_duplicates(&text)?;
+    let report = if found.is_empty() {
+        Vec::new()
+    } else {
+        duplicates::report(&path.display().to_string(), &text, &found)
+    };
+    Ok((value, report))
 }
 
 /// Parses spec text: JSON first (it is also YAML, but the JSON parser is faster and
@@ -186,13 +207,23 @@ fn parse_bytes(bytes: Vec<u8>) -> Result<Value, String> {
 /// but only text that nests at most [`MAX_DEPTH`] levels deep and whose aliases expand
 /// it to at most [`MAX_EXPANDED_BYTES`].
 pub fn parse(text: &str) -> Result<Value, String> {
+    parse_finding_duplicates(text).map(|(v, _)| v)
+}
+
+/// [`parse`], with the keys written twice with different values in one mapping.
+pub fn parse_finding_duplicates(text: &str) -> Result<(Value, Vec<Duplicate>), String> {
     // A byte order mark is not JSON, but says nothing the reader needs.
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let trimmed = text.trim_start();
-    if (trimmed.starts_with('{') || trimmed.starts_with('['))
-        && let Ok(v) = serde_json::from_str(text)
-    {
-        return Ok(v);
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        let found = Found::default();
+        let mut de = serde_json::Deserializer::from_str(text);
+        if let Ok(v) = (SpecValue { found: &found })
+            .deserialize(&mut de)
+            .and_then(|v| de.end().map(|()| v))
+        {
+            return Ok((v, found.into_vec()));
+        }
     }
     match yaml::check_bounds(text) {
         Ok(()) => {}
@@ -215,9 +246,11 @@ pub fn parse(text: &str) -> Result<Value, String> {
         }
         Err(YamlError::Syntax(e)) => return Err(describe(&e)),
     }
-    SpecValue
+    let found = Found::default();
+    let v = (SpecValue { found: &found })
         .deserialize(yaml_serde::Deserializer::from_str(text))
-        .map_err(|e| describe(&e))
+        .map_err(|e| describe(&e))?;
+    Ok((v, found.into_vec()))
 }
 
 fn describe(e: &yaml_serde::Error) -> String {
@@ -231,22 +264,29 @@ fn describe(e: &yaml_serde::Error) -> String {
     }
 }
 
-/// A spec value read from YAML. Unlike `serde_json::Value`'s own reader, an integer
-/// beyond 64 bits (a vendor's `maximum: 18446744073709551616`) is kept as the nearest
-/// float instead of failing the whole file: a bound that large is never exact anyway.
-struct SpecValue;
+/// A spec value read from YAML or JSON. Unlike `serde_json::Value`'s own reader, an
+/// integer beyond 64 bits (a vendor's `maximum: 18446744073709551616`) is kept as the
+/// nearest float instead of failing the whole file: a bound that large is never exact
+/// anyway. A key written twice in one mapping with different values is recorded in
+/// `found`.
+#[derive(Clone, Copy)]
+struct SpecValue<'f> {
+    found: &'f Found,
+}
 
-impl<'de> DeserializeSeed<'de> for SpecValue {
+impl<'de> DeserializeSeed<'de> for SpecValue<'_> {
     type Value = Value;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(SpecVisitor)
+        d.deserialize_any(SpecVisitor { found: self.found })
     }
 }
 
-struct SpecVisitor;
+struct SpecVisitor<'f> {
+    found: &'f Found,
+}
 
-impl<'de> Visitor<'de> for SpecVisitor {
+impl<'de> Visitor<'de> for SpecVisitor<'_> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -294,12 +334,13 @@ impl<'de> Visitor<'de> for SpecVisitor {
     }
 
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        SpecValue.deserialize(d)
+        SpecValue { found: self.found }.deserialize(d)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut out = Vec::new();
-        while let Some(v) = seq.next_element_seed(SpecValue)? {
+        let seed = SpecValue { found: self.found };
+        while let Some(v) = seq.next_element_seed(seed)? {
             out.push(v);
         }
         Ok(Value::Array(out))
@@ -307,8 +348,19 @@ impl<'de> Visitor<'de> for SpecVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut out = Map::new();
+        let seed = SpecValue { found: self.found };
         while let Some(k) = map.next_key_seed(SpecKey)? {
-            let v = map.next_value_seed(SpecValue)?;
+            let before = self.found.count();
+            let v = map.next_value_seed(seed)?;
+            // Only when something was met below: a length comparison per entry.
+            if self.found.count() > before {
+                self.found.inside(before, &k);
+            }
+            if let Some(first) = out.get(&k)
+                && duplicates::differ(first, &v)
+            {
+                self.found.record(&k);
+            }
             out.insert(k, v);
         }
         Ok(Value::Object(out))
@@ -322,7 +374,9 @@ impl<'de> DeserializeSeed<'de> for SpecKey {
     type Value = String;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
-        match SpecValue.deserialize(d)? {
+        // A key is a scalar: nothing below it to find duplicates in.
+        let none = Found::default();
+        match (SpecValue { found: &none }).deserialize(d)? {
             Value::String(s) => Ok(s),
             Value::Null => Ok("null".into()),
             other => Ok(other.to_string()),

@@ -8,6 +8,7 @@
 pub mod account;
 pub mod cookie;
 pub mod credentials;
+pub mod duplicates;
 pub mod emit;
 pub mod example;
 pub mod header;
@@ -20,6 +21,7 @@ pub mod naming;
 pub use toolgate_config::yaml::nesting;
 pub mod operations;
 pub mod path_style;
+pub mod ref_chain;
 pub mod refs;
 pub mod reimport;
 pub mod repeated_prefix;
@@ -193,9 +195,18 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     if let Some(refused) = cx.refs.refused() {
         return Err(refused.to_string());
     }
+    // Every file the operations reach has been read: a key one of them writes twice
+    // with different values changes what was imported, so it is printed too.
+    printed_warnings.extend(cx.refs.duplicate_keys().iter().cloned());
     printed_warnings.extend(assemble::misspelled_form_data(&skipped, &tools));
     // Every tool's contract is known: the named schemas they share are written once.
     let (set, defs) = cx.shared.take().unwrap_or_default();
+    if let Some((start, links)) = ref_chain::too_long(&defs) {
+        return Err(format!(
+            "the schema `{start}` starts a chain of {links} `$ref`s, each definition referring to the next; a contract is checked by following them, and more than {} would exhaust the stack, so the description is not imported — no real API's schemas chain that deep",
+            ref_chain::MAX_LINKS
+        ));
+    }
     let mut warnings = std::mem::take(&mut read.warnings);
     let shared_set = shared::finish(&set, defs, &mut tools, &mut warnings);
     if tools.is_empty() && opts.existing.is_none() {
@@ -909,6 +920,8 @@ mod directory_tests;
 
 #[cfg(test)]
 mod classes_tests;
+#[cfg(test)]
+mod duplicates_tests;
 #[cfg(test)]
 mod methods_tests;
 #[cfg(test)]

@@ -76,6 +76,11 @@ impl Refs {
         self.refused.as_deref()
     }
 
+    /// Keys written twice with different values in the files read so far, one line each.
+    pub fn duplicate_keys(&self) -> &[String] {
+        self.files.duplicates()
+    }
+
     /// Files read so far.
     pub fn files_read(&self) -> usize {
         self.files.count()

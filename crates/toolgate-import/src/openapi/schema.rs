@@ -262,22 +262,8 @@ impl<'a> Converter<'a> {
     /// `B: {$ref: A}`) describe nothing, and a validator would follow them forever:
     /// they accept anything instead.
     fn break_ref_cycles(&mut self) {
-        for start in std::mem::take(&mut self.fresh) {
-            let mut seen = vec![start.clone()];
-            let mut at = start.clone();
-            while let Some(next) = self.defs.get(&at).and_then(bare_def_ref) {
-                if seen.contains(&next) {
-                    for n in &seen {
-                        self.defs.insert(n.clone(), Value::Bool(true));
-                    }
-                    self.warnings
-                        .push(format!("`{start}` only refers to itself through `$ref`s"));
-                    break;
-                }
-                seen.push(next.clone());
-                at = next;
-            }
-        }
+        let fresh = std::mem::take(&mut self.fresh);
+        break_ref_loops(&mut self.defs, fresh, &mut self.warnings);
     }
 
     fn attach(&mut self, converted: Value) -> Value {
@@ -989,6 +975,50 @@ fn holds_string(v: &Value, text: &str) -> bool {
         Value::Object(m) => m.iter().any(|(k, x)| k == text || holds_string(x, text)),
         _ => false,
     }
+}
+
+/// Replaces with `true` every definition among `starts` whose chain of bare `$ref`s
+/// (`A: {$ref: B}`, `B: {$ref: C}`, …) runs into a loop, with the definitions on the
+/// way; returns the number of links followed.
+///
+/// Each definition's chain is followed once: a walk stops at a definition an earlier
+/// walk passed through, whose end is known (a definition or a loop already broken).
+/// Following every chain to its end from each start instead followed 50 million links
+/// for a 10,000-link chain, each compared with the links before it on its way: over two
+/// minutes of import.
+fn break_ref_loops(
+    defs: &mut BTreeMap<String, Value>,
+    starts: Vec<String>,
+    warnings: &mut Vec<String>,
+) -> usize {
+    let mut walked: HashSet<String> = HashSet::new();
+    let mut links = 0;
+    for start in starts {
+        if walked.contains(&start) {
+            continue;
+        }
+        let mut path = vec![start.clone()];
+        let mut on_path: HashSet<String> = HashSet::from([start.clone()]);
+        let mut at = start.clone();
+        while let Some(next) = defs.get(&at).and_then(bare_def_ref) {
+            links += 1;
+            if on_path.contains(&next) {
+                for n in &path {
+                    defs.insert(n.clone(), Value::Bool(true));
+                }
+                warnings.push(format!("`{start}` only refers to itself through `$ref`s"));
+                break;
+            }
+            if walked.contains(&next) {
+                break;
+            }
+            on_path.insert(next.clone());
+            path.push(next.clone());
+            at = next;
+        }
+        walked.extend(path);
+    }
+    links
 }
 
 fn bare_def_ref(v: &Value) -> Option<String> {

@@ -7,8 +7,10 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 pub(super) fn diff(schema_path: &Path, response_path: &Path) -> anyhow::Result<ExitCode> {
-    let schema_text = std::fs::read_to_string(schema_path)
-        .with_context(|| format!("reading {}", schema_path.display()))?;
+    // Read with the bounds of a config's own schema files: a FIFO, a device or a
+    // file past 64 MiB is refused by its kind and size before anything is read.
+    let schema_text = toolgate_config::read_text_file(schema_path)
+        .map_err(|why| anyhow::anyhow!("cannot read {}: {why}", schema_path.display()))?;
     let schema: serde_json::Value = serde_json::from_str(&schema_text)
         .or_else(|_| toolgate_config::yaml::from_str(&schema_text))
         .with_context(|| format!("{} is neither JSON nor YAML", schema_path.display()))?;

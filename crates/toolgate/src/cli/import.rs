@@ -66,7 +66,12 @@ pub(super) fn openapi(args: OpenapiArgs) -> anyhow::Result<ExitCode> {
     let output = args.output;
     let existing = match &output {
         Some(o) if o.exists() => {
-            Some(std::fs::read_to_string(o).with_context(|| format!("reading {}", o.display()))?)
+            // The file merged into is a config: read with the bounds `check` reads it
+            // with, so a FIFO or a 100 MB file is refused rather than read whole.
+            Some(
+                toolgate_config::read_text_file(o)
+                    .map_err(|why| anyhow::anyhow!("cannot read {}: {why}", o.display()))?,
+            )
         }
         _ => None,
     };

@@ -1,6 +1,7 @@
 //! A tool's input schemas: the one shown to the model, and an optional fuller one
 //! (`full_input_schema`) that the arguments are checked against instead.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
@@ -9,6 +10,12 @@ use crate::compile::Compiler;
 
 /// A compiled input schema: the schema as written and its validator.
 type Compiled = (Map<String, Value>, Arc<jsonschema::Validator>);
+
+/// Input validators compiled for one config, by their schema's compact JSON text.
+#[derive(Default)]
+pub(in crate::compile) struct InputValidators {
+    compiled: HashMap<String, Arc<jsonschema::Validator>>,
+}
 
 /// Both schemas as compiled, each `None` where it had errors.
 pub(super) struct InputSchemas {
@@ -79,13 +86,22 @@ impl Compiler<'_> {
             return None;
         }
         // Its file $refs obey the same rule as the contract's (see `SchemaFiles`); its
-        // patterns are compiled once for the whole config, contracts included.
+        // patterns are compiled once for the whole config, contracts included; a
+        // schema written alike for several tools is compiled once for all of them.
+        let text = schema.to_string();
+        if let Some(v) = self.input_validators.compiled.get(&text) {
+            return Some((map.clone(), v.clone()));
+        }
         match jsonschema::draft202012::options()
             .with_retriever(self.files.clone())
             .with_pattern_cache(self.contracts.patterns().clone())
             .build(&schema)
         {
-            Ok(v) => Some((map.clone(), Arc::new(v))),
+            Ok(v) => {
+                let v = Arc::new(v);
+                self.input_validators.compiled.insert(text, v.clone());
+                Some((map.clone(), v))
+            }
             Err(e) => {
                 self.err(
                     format!("{path}.{key}"),

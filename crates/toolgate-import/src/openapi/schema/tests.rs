@@ -533,3 +533,53 @@ fn converters_sharing_conversions_convert_each_definition_once_and_give_the_same
     assert_eq!(conversions.made, 6);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `S0: {$ref: S1}`, …, `S{n-1}: {type: string}`: a chain of `n` aliases, as converted
+/// definitions.
+fn alias_chain(n: usize) -> BTreeMap<String, Value> {
+    (0..n)
+        .map(|i| {
+            let def = if i + 1 < n {
+                json!({ "$ref": format!("#/$defs/S{}", i + 1) })
+            } else {
+                json!({ "type": "string" })
+            };
+            (format!("S{i}"), def)
+        })
+        .collect()
+}
+
+#[test]
+fn a_long_chain_of_aliases_is_followed_once_not_once_per_link() {
+    let n = 10_000;
+    let mut defs = alias_chain(n);
+    let mut warnings = Vec::new();
+    let starts = (0..n).map(|i| format!("S{i}")).collect();
+    let links = break_ref_loops(&mut defs, starts, &mut warnings);
+    // Every link once: following the chain from each of its definitions took
+    // n²/2 = 50 million.
+    assert_eq!(links, n - 1);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(defs["S0"], json!({ "$ref": "#/$defs/S1" }));
+    assert_eq!(defs[&format!("S{}", n - 1)], json!({ "type": "string" }));
+}
+
+#[test]
+fn a_loop_at_the_end_of_a_long_chain_is_still_broken_whatever_the_order() {
+    let n = 1_000;
+    let mut defs = alias_chain(n);
+    // The last definition refers back into the chain: S500 … S999 loop.
+    defs.insert(format!("S{}", n - 1), json!({ "$ref": "#/$defs/S500" }));
+    let mut warnings = Vec::new();
+    // From the end first, so later walks meet definitions already walked.
+    let starts = (0..n).rev().map(|i| format!("S{i}")).collect();
+    let links = break_ref_loops(&mut defs, starts, &mut warnings);
+    assert!(links <= 2 * n, "{links} links followed for {n} definitions");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    for i in 500..n {
+        assert_eq!(defs[&format!("S{i}")], json!(true), "S{i}");
+    }
+    // The definitions before the loop lead into it: they refer to what now accepts
+    // anything, and are kept as they are.
+    assert_eq!(defs["S0"], json!({ "$ref": "#/$defs/S1" }));
+}
