@@ -61,6 +61,7 @@ pub fn interpret(
         call.content,
         call.structured,
         call.meta,
+        spec.dependency.base_url.host_str(),
     ) {
         Ok(body) => body,
         Err(detail) => return protocol(&detail),
