@@ -14,7 +14,7 @@ mod emoji_variation;
 pub mod foreign_meta;
 mod form_shape;
 mod interpret;
-mod link_target;
+pub(crate) mod link_target;
 pub(crate) mod lookalike;
 mod media_type;
 mod members;
