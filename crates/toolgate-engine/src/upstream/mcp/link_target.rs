@@ -63,6 +63,22 @@ pub(crate) fn refusal(uri: &str, own_host: Option<&str>) -> Option<String> {
     })
 }
 
+/// Why a URL-mode elicitation may not send the user to `url`, or `None` when it may:
+/// the user's browser opens it, so it is a web page (`http:` or `https:`) that
+/// [`refusal`] would let a link name, with no internal host at all (the server's own
+/// host is not known to the relay, and a page on a gateway's loopback is not the
+/// user's).
+pub(crate) fn visit_refusal(url: &str) -> Option<String> {
+    if let Some(why) = refusal(url, None) {
+        return Some(why);
+    }
+    let scheme = Url::parse(url)
+        .map(|u| u.scheme().to_owned())
+        .unwrap_or_default();
+    (!matches!(scheme.as_str(), "http" | "https"))
+        .then(|| format!("has a `{scheme}:` URL, not a web page's"))
+}
+
 /// Whether a `file:` URI starts its path with four or more slashes
 /// (`file:////host/share`): the URL parser keeps no host for it, and a Windows client
 /// opens it as the UNC path `\\host\share`. Read on the text as a browser reads it:
