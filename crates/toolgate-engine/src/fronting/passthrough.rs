@@ -259,7 +259,7 @@ async fn get_prompt(fronting: &Fronting, params: Value, asker: &Asker) -> Result
     p["name"] = json!(pinned.name);
     let answer = request(server, method, p, asker).await?;
     let mut answer = refused_unless(
-        super::relayed_answer::prompt(answer),
+        super::relayed_answer::prompt(answer, server.spec().dependency.base_url.host_str()),
         method,
         "a prompt",
         &server.spec().name,
@@ -308,7 +308,7 @@ async fn on_resource(
             let (answer, server) =
                 by_uri(fronting, index, uri, method, params.clone(), asker).await?;
             refused_unless(
-                super::relayed_answer::read(answer),
+                super::relayed_answer::read(answer, server.spec().dependency.base_url.host_str()),
                 method,
                 "resource contents",
                 &server.spec().name,

@@ -341,17 +341,23 @@ fn check_block(raw: &RawValue, own_host: Option<&str>) -> Result<bool, String> {
 }
 
 /// Checks one content block already read (a prompt message's `content`), as a
-/// `tools/call` result's blocks are checked.
-pub(crate) fn content_block(block: &serde_json::Value) -> Result<(), String> {
+/// `tools/call` result's blocks are checked; `own_host` as for [`checked`].
+pub(crate) fn content_block(
+    block: &serde_json::Value,
+    own_host: Option<&str>,
+) -> Result<(), String> {
     let raw = serde_json::value::to_raw_value(block).map_err(|_| "is not a content block")?;
-    check_block(&raw, None).map(|_| ())
+    check_block(&raw, own_host).map(|_| ())
 }
 
 /// Whether a `resources/read` answer is one: `contents` a list of at most
 /// [`MAX_BLOCKS`] resource contents, each an object with a string `uri` a client may
 /// follow ([`super::link_target`]) and a string `text` or a base64 `blob`. `Err` says
-/// what is not.
-pub(crate) fn resource_contents(answer: &serde_json::Value) -> Result<(), String> {
+/// what is not. `own_host` as for [`checked`].
+pub(crate) fn resource_contents(
+    answer: &serde_json::Value,
+    own_host: Option<&str>,
+) -> Result<(), String> {
     let contents = answer
         .get("contents")
         .and_then(serde_json::Value::as_array)
@@ -367,7 +373,7 @@ pub(crate) fn resource_contents(answer: &serde_json::Value) -> Result<(), String
         let Some(uri) = string("uri") else {
             return Err(format!("contents[{i}] has no string `uri`"));
         };
-        if let Some(why) = super::link_target::refusal(uri, None) {
+        if let Some(why) = super::link_target::refusal(uri, own_host) {
             return Err(format!("contents[{i}] {why}"));
         }
         let blob_ok = string("blob").is_some_and(|b| is_base64_string(&format!("\"{b}\"")));

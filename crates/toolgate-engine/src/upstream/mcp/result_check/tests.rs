@@ -53,10 +53,13 @@ fn a_result_of_more_blocks_than_the_limit_is_a_protocol_break() {
 fn resource_contents_are_bounded_and_each_text_or_base64() {
     use serde_json::json;
     assert_eq!(
-        resource_contents(&json!({"contents": [
-            {"uri": "a://1", "mimeType": "text/plain", "text": "hi"},
-            {"uri": "a://2", "mimeType": "image/png", "blob": "aGk="}
-        ]})),
+        resource_contents(
+            &json!({"contents": [
+                {"uri": "a://1", "mimeType": "text/plain", "text": "hi"},
+                {"uri": "a://2", "mimeType": "image/png", "blob": "aGk="}
+            ]}),
+            None
+        ),
         Ok(())
     );
     for (bad, why) in [
@@ -78,11 +81,11 @@ fn resource_contents_are_bounded_and_each_text_or_base64() {
             "neither",
         ),
     ] {
-        let e = resource_contents(&bad).err().unwrap_or_default();
+        let e = resource_contents(&bad, None).err().unwrap_or_default();
         assert!(e.contains(why), "{bad}: {e}");
     }
     let many = json!({"contents": vec![json!({"uri": "a://1", "text": ""}); MAX_BLOCKS + 1]});
-    let e = resource_contents(&many).err().unwrap_or_default();
+    let e = resource_contents(&many, None).err().unwrap_or_default();
     assert!(e.contains("10001 contents"), "{e}");
 }
 
@@ -374,9 +377,12 @@ fn a_block_linking_where_a_client_must_not_go_is_a_protocol_break() {
             "{bad}: {e}"
         );
     }
+    let own = serde_json::json!({"contents": [{"uri": "http://10.0.0.7/files/1", "text": "x"}]});
+    assert_eq!(resource_contents(&own, Some("10.0.0.7")), Ok(()));
+    assert!(resource_contents(&own, None).is_err());
     let read = serde_json::json!({"contents": [{"uri": "javascript:alert(1)", "text": "x"}]});
     assert!(
-        resource_contents(&read)
+        resource_contents(&read, None)
             .unwrap_err()
             .contains("`javascript:`")
     );
