@@ -259,7 +259,7 @@ async fn get_prompt(fronting: &Fronting, params: Value, asker: &Asker) -> Result
     p["name"] = json!(pinned.name);
     let answer = request(server, method, p, asker).await?;
     let mut answer = refused_unless(
-        super::relayed_answer::prompt(answer, server.spec().dependency.base_url.host_str()),
+        super::relayed_answer::prompt(answer, Some(&server.spec().dependency.base_url)),
         method,
         "a prompt",
         &server.spec().name,
@@ -308,7 +308,7 @@ async fn on_resource(
             let (answer, server) =
                 by_uri(fronting, index, uri, method, params.clone(), asker).await?;
             refused_unless(
-                super::relayed_answer::read(answer, server.spec().dependency.base_url.host_str()),
+                super::relayed_answer::read(answer, Some(&server.spec().dependency.base_url)),
                 method,
                 "resource contents",
                 &server.spec().name,
@@ -645,11 +645,11 @@ impl KeptResources {
                 continue;
             }
             // A client opens a listed resource's URI as it opens a result's link.
-            let own_host = server.spec().dependency.base_url.host_str();
+            let own = Some(&server.spec().dependency.base_url);
             if let Some(why) = item
                 .get("uri")
                 .and_then(Value::as_str)
-                .and_then(|uri| crate::upstream::mcp::link_target::refusal(uri, own_host))
+                .and_then(|uri| crate::upstream::mcp::link_target::refusal(uri, own))
             {
                 tracing::warn!(server = %server.spec().name, "a listed resource is left out: its entry {why}");
                 refused.unreadable += 1;

@@ -43,8 +43,9 @@ const READ_MEMBERS: [&str; 2] = ["contents", "_meta"];
 const CONTENTS_MEMBERS: [&str; 5] = ["uri", "mimeType", "text", "blob", "_meta"];
 
 /// A `prompts/get` answer as passed on; `Err` says what the server sent instead.
-/// `own_host` is the host of the server's URL, the one internal host its links may name.
-pub(super) fn prompt(answer: Value, own_host: Option<&str>) -> Result<Value, String> {
+/// `own` is the server's URL, whose host and port are the one internal place its links
+/// may name.
+pub(super) fn prompt(answer: Value, own: Option<&url::Url>) -> Result<Value, String> {
     let Value::Object(mut answer) = answer else {
         return Err("is not an object".into());
     };
@@ -75,7 +76,7 @@ pub(super) fn prompt(answer: Value, own_host: Option<&str>) -> Result<Value, Str
         let content = m
             .get_mut("content")
             .ok_or(format!("messages[{i}] has no `content`"))?;
-        result_check::content_block(content, own_host)
+        result_check::content_block(content, own)
             .map_err(|e| format!("messages[{i}].content {e}"))?;
         block(content);
     }
@@ -84,9 +85,9 @@ pub(super) fn prompt(answer: Value, own_host: Option<&str>) -> Result<Value, Str
 }
 
 /// A `resources/read` answer as passed on; `Err` says what the server sent instead.
-/// `own_host` as for [`prompt`].
-pub(super) fn read(answer: Value, own_host: Option<&str>) -> Result<Value, String> {
-    result_check::resource_contents(&answer, own_host)?;
+/// `own` as for [`prompt`].
+pub(super) fn read(answer: Value, own: Option<&url::Url>) -> Result<Value, String> {
+    result_check::resource_contents(&answer, own)?;
     let Value::Object(mut answer) = answer else {
         return Err("is not an object".into());
     };

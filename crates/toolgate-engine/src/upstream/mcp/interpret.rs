@@ -61,7 +61,7 @@ pub fn interpret(
         call.content,
         call.structured,
         call.meta,
-        spec.dependency.base_url.host_str(),
+        Some(&spec.dependency.base_url),
     ) {
         Ok(body) => body,
         Err(detail) => return protocol(&detail),

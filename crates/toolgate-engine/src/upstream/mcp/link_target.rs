@@ -15,7 +15,7 @@
 //!   opening it on Windows sends the user's credentials to that host over SMB;
 //! - a host that is not on the public internet (loopback, a private network, link-local,
 //!   a metadata endpoint, `localhost`, `.internal` names), which the client would reach
-//!   from inside its own network, unless it is the server's own host.
+//!   from inside its own network, unless it is the server's own host and port.
 //!
 //! The URI is read as a browser reads it (the WHATWG URL parser): tabs and line breaks
 //! inside it and control characters around it are dropped, a `\` is a `/` in web URLs,
@@ -30,9 +30,10 @@ use url::Url;
 /// Schemes whose URIs run or carry their own content when opened.
 const CONTENT_SCHEMES: [&str; 4] = ["javascript", "vbscript", "data", "blob"];
 
-/// Why a block may not carry `uri`, or `None` when it may. `own_host` is the host of the
-/// server's own URL, the one internal host a link may name.
-pub(crate) fn refusal(uri: &str, own_host: Option<&str>) -> Option<String> {
+/// Why a block may not carry `uri`, or `None` when it may. `own` is the server's own
+/// URL: its host and port are the one internal place a link may name (not another
+/// port of the same machine, where a database or a container API may listen).
+pub(crate) fn refusal(uri: &str, own: Option<&Url>) -> Option<String> {
     let Ok(url) = Url::parse(uri) else {
         return Some("is not an absolute URI".into());
     };
@@ -54,7 +55,9 @@ pub(crate) fn refusal(uri: &str, own_host: Option<&str>) -> Option<String> {
     }
     let classified = address::classify_url(&url)?;
     let internal = !matches!(classified.kind, AddressKind::Public);
-    let own = own_host.is_some_and(|own| url.host_str() == Some(own));
+    let own = own.is_some_and(|own| {
+        own.host() == url.host() && own.port_or_known_default() == url.port_or_known_default()
+    });
     (internal && !own).then(|| {
         format!(
             "has a URI whose host is {}, which the client would reach from inside its network",

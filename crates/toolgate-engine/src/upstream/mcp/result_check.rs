@@ -8,7 +8,7 @@
 //!   `resource` (a `resource` object with a `uri` and a `text` or a base64 `blob`);
 //! - each URI of a block (a link's, an embedded resource's) one a client may follow
 //!   ([`super::link_target`]: no `javascript:` or `data:`, no user info, no `file:`
-//!   on another machine, no internal host other than the server's own);
+//!   on another machine, no internal host other than the server's own host and port);
 //! - at most [`MAX_BLOCKS`] content blocks (a result of a few megabytes can hold
 //!   hundreds of thousands of empty ones, each an object for the client to build);
 //! - no line of its text reading as toolgate's own note ([`super::note_lines`]): such
@@ -51,14 +51,14 @@ pub const MAX_BLOCKS: usize = 10_000;
 /// The result to pass on: `body` itself, or `body` with the text lines that read as
 /// toolgate's notes marked and smuggled characters dropped (from `content` and the
 /// names and strings of `structured` and of `meta`, the result's `_meta`). `Err` says
-/// how the result breaks the protocol. `own_host` is the host of the server's URL, the
-/// one internal host its links may name.
+/// how the result breaks the protocol. `own` is the server's URL, whose host and port
+/// are the one internal place its links may name.
 pub fn checked(
     body: &bytes::Bytes,
     content: Option<&RawValue>,
     structured: Option<&RawValue>,
     meta: Option<&RawValue>,
-    own_host: Option<&str>,
+    own: Option<&url::Url>,
 ) -> Result<bytes::Bytes, String> {
     if nested_deeper_than(body, MAX_NESTING) {
         return Err(format!(
@@ -78,7 +78,7 @@ pub fn checked(
     }
     let mut marks = false;
     for (i, block) in blocks.iter().enumerate() {
-        marks |= check_block(block, own_host).map_err(|e| format!("content[{i}] {e}"))?;
+        marks |= check_block(block, own).map_err(|e| format!("content[{i}] {e}"))?;
     }
     let structured = structured.and_then(super::structured_text::cleaned);
     let meta = meta.and_then(super::structured_text::cleaned);
@@ -221,7 +221,7 @@ fn meta_to_rewrite(meta: Option<&RawValue>) -> bool {
 /// Checks one content block; true when a text of it has lines to mark or smuggled
 /// characters to drop (or a link's words hidden characters to drop, or its `_meta`
 /// smuggled characters).
-fn check_block(raw: &RawValue, own_host: Option<&str>) -> Result<bool, String> {
+fn check_block(raw: &RawValue, own: Option<&url::Url>) -> Result<bool, String> {
     #[derive(Deserialize)]
     struct Block<'a> {
         #[serde(rename = "type", borrow, default)]
@@ -273,7 +273,7 @@ fn check_block(raw: &RawValue, own_host: Option<&str>) -> Result<bool, String> {
         let uri = uri.and_then(|u| serde_json::from_str::<String>(u.get()).ok());
         match uri
             .as_deref()
-            .and_then(|u| super::link_target::refusal(u, own_host))
+            .and_then(|u| super::link_target::refusal(u, own))
         {
             Some(why) => Err(format!("({kind}) {why}")),
             None => Ok(()),
@@ -341,22 +341,22 @@ fn check_block(raw: &RawValue, own_host: Option<&str>) -> Result<bool, String> {
 }
 
 /// Checks one content block already read (a prompt message's `content`), as a
-/// `tools/call` result's blocks are checked; `own_host` as for [`checked`].
+/// `tools/call` result's blocks are checked; `own` as for [`checked`].
 pub(crate) fn content_block(
     block: &serde_json::Value,
-    own_host: Option<&str>,
+    own: Option<&url::Url>,
 ) -> Result<(), String> {
     let raw = serde_json::value::to_raw_value(block).map_err(|_| "is not a content block")?;
-    check_block(&raw, own_host).map(|_| ())
+    check_block(&raw, own).map(|_| ())
 }
 
 /// Whether a `resources/read` answer is one: `contents` a list of at most
 /// [`MAX_BLOCKS`] resource contents, each an object with a string `uri` a client may
 /// follow ([`super::link_target`]) and a string `text` or a base64 `blob`. `Err` says
-/// what is not. `own_host` as for [`checked`].
+/// what is not. `own` as for [`checked`].
 pub(crate) fn resource_contents(
     answer: &serde_json::Value,
-    own_host: Option<&str>,
+    own: Option<&url::Url>,
 ) -> Result<(), String> {
     let contents = answer
         .get("contents")
@@ -373,7 +373,7 @@ pub(crate) fn resource_contents(
         let Some(uri) = string("uri") else {
             return Err(format!("contents[{i}] has no string `uri`"));
         };
-        if let Some(why) = super::link_target::refusal(uri, own_host) {
+        if let Some(why) = super::link_target::refusal(uri, own) {
             return Err(format!("contents[{i}] {why}"));
         }
         let blob_ok = string("blob").is_some_and(|b| is_base64_string(&format!("\"{b}\"")));

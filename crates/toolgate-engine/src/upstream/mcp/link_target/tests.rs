@@ -62,9 +62,12 @@ fn links_to_resources_are_kept() {
 
 #[test]
 fn a_server_on_an_internal_host_may_link_to_itself_only() {
-    let own = Some("127.0.0.1");
+    let own = Url::parse("http://127.0.0.1:9000/mcp").unwrap();
+    let own = Some(&own);
     assert_eq!(refusal("http://127.0.0.1:9000/files/1", own), None);
     assert!(refusal("http://127.0.0.2:9000/files/1", own).is_some());
+    // Another port of the same machine: a database, Docker's API.
+    assert!(refusal("http://127.0.0.1:2375/containers/json", own).is_some());
     assert!(refusal("http://169.254.169.254/", own).is_some());
 }
 

@@ -377,8 +377,9 @@ fn a_block_linking_where_a_client_must_not_go_is_a_protocol_break() {
             "{bad}: {e}"
         );
     }
+    let server = url::Url::parse("http://10.0.0.7/mcp").unwrap();
     let own = serde_json::json!({"contents": [{"uri": "http://10.0.0.7/files/1", "text": "x"}]});
-    assert_eq!(resource_contents(&own, Some("10.0.0.7")), Ok(()));
+    assert_eq!(resource_contents(&own, Some(&server)), Ok(()));
     assert!(resource_contents(&own, None).is_err());
     let read = serde_json::json!({"contents": [{"uri": "javascript:alert(1)", "text": "x"}]});
     assert!(
@@ -413,6 +414,10 @@ fn a_server_on_an_internal_host_may_link_to_its_own_resources() {
     let call: serde_json::Map<String, Value> = serde_json::from_str(&result).unwrap();
     let content = serde_json::value::to_raw_value(&call["content"]).unwrap();
     let body = bytes::Bytes::from(result.clone());
-    assert!(checked(&body, Some(&content), None, None, Some("10.0.0.7")).is_ok());
-    assert!(checked(&body, Some(&content), None, None, Some("10.0.0.8")).is_err());
+    let own = url::Url::parse("http://10.0.0.7:9000/mcp").unwrap();
+    let other_host = url::Url::parse("http://10.0.0.8:9000/mcp").unwrap();
+    let other_port = url::Url::parse("http://10.0.0.7:9001/mcp").unwrap();
+    assert!(checked(&body, Some(&content), None, None, Some(&own)).is_ok());
+    assert!(checked(&body, Some(&content), None, None, Some(&other_host)).is_err());
+    assert!(checked(&body, Some(&content), None, None, Some(&other_port)).is_err());
 }
