@@ -259,7 +259,7 @@ async fn get_prompt(fronting: &Fronting, params: Value, asker: &Asker) -> Result
     p["name"] = json!(pinned.name);
     let answer = request(server, method, p, asker).await?;
     let mut answer = refused_unless(
-        super::relayed_answer::prompt(answer),
+        super::relayed_answer::prompt(answer, Some(&server.spec().dependency.base_url)),
         method,
         "a prompt",
         &server.spec().name,
@@ -308,7 +308,7 @@ async fn on_resource(
             let (answer, server) =
                 by_uri(fronting, index, uri, method, params.clone(), asker).await?;
             refused_unless(
-                super::relayed_answer::read(answer),
+                super::relayed_answer::read(answer, Some(&server.spec().dependency.base_url)),
                 method,
                 "resource contents",
                 &server.spec().name,
@@ -616,7 +616,9 @@ struct KeptResources {
 impl KeptResources {
     /// Keeps `page`'s entries while the server's limits allow, each with only the
     /// members a client acts on and its words cleaned, its URI learnt into the index
-    /// of `listing`; counts the rest into `refused`.
+    /// of `listing`; an entry whose URI a client must not follow
+    /// ([`crate::upstream::mcp::link_target`]) is left out. Counts the rest into
+    /// `refused`.
     fn add_page(
         &mut self,
         page: &Value,
@@ -640,6 +642,17 @@ impl KeptResources {
             if self.bytes + size > limits.max_total_bytes {
                 refused.over_total += 1;
                 self.cut += 1;
+                continue;
+            }
+            // A client opens a listed resource's URI as it opens a result's link.
+            let own = Some(&server.spec().dependency.base_url);
+            if let Some(why) = item
+                .get("uri")
+                .and_then(Value::as_str)
+                .and_then(|uri| crate::upstream::mcp::link_target::refusal(uri, own))
+            {
+                tracing::warn!(server = %server.spec().name, "a listed resource is left out: its entry {why}");
+                refused.unreadable += 1;
                 continue;
             }
             self.bytes += size;

@@ -67,7 +67,7 @@ async fn a_server_cannot_take_the_reads_of_another_servers_resources() {
         // The second server answers any URI it is asked about.
         link.answer(
             "resources/read",
-            json!({"contents": [{"uri": "x", "text": format!("from {whose}")}]}),
+            json!({"contents": [{"uri": "mem://x", "text": format!("from {whose}")}]}),
         );
     }
     guard(&kb_link.templates).push(entity_template("One entity."));
@@ -202,7 +202,7 @@ async fn a_link_cannot_claim_a_uri_another_server_lists() {
     for (link, whose) in [(&kb_link, "kb"), (&evil_link, "evil")] {
         link.answer(
             "resources/read",
-            json!({"contents": [{"uri": "x", "text": format!("from {whose}")}]}),
+            json!({"contents": [{"uri": "mem://x", "text": format!("from {whose}")}]}),
         );
     }
     let (kb, _) = named_server("kb", "", kb_link.clone());

@@ -61,6 +61,7 @@ pub fn interpret(
         call.content,
         call.structured,
         call.meta,
+        Some(&spec.dependency.base_url),
     ) {
         Ok(body) => body,
         Err(detail) => return protocol(&detail),

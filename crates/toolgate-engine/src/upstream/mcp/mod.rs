@@ -14,7 +14,9 @@ mod emoji_variation;
 pub mod foreign_meta;
 mod form_shape;
 mod interpret;
+pub(crate) mod link_target;
 pub(crate) mod lookalike;
+mod media_type;
 mod members;
 pub mod note_lines;
 pub mod notification_budget;
@@ -472,6 +474,18 @@ fn asks_for_a_visit(method: &str, params: Option<&Value>) -> bool {
             .is_some_and(|m| m != "form")
 }
 
+/// Why a URL-mode elicitation's `url` may not reach the user ([`link_target::visit_refusal`];
+/// a visit without a string `url` included), or `None` for any other request.
+fn bad_visit(method: &str, params: Option<&Value>) -> Option<String> {
+    if !asks_for_a_visit(method, params) {
+        return None;
+    }
+    match params.and_then(|p| p.get("url")).and_then(Value::as_str) {
+        Some(url) => link_target::visit_refusal(url),
+        None => Some("has no string `url`".into()),
+    }
+}
+
 /// Whether the client declared URL-mode elicitation. A client declaring `elicitation: {}`
 /// takes forms only (the specification's reading of an empty object), and one sent a
 /// URL it did not ask for may show a server's login page as if toolgate asked.
@@ -516,6 +530,7 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed, secrets
             };
             let misshapen = form_shape::refusal(&method, params.as_ref());
             let secret = secret_form::secret_asked(&method, params.as_ref());
+            let bad_visit = bad_visit(&method, params.as_ref());
             let result = match client {
                 Some(c) if declared(c) && misshapen.is_some() => {
                     let why = misshapen.unwrap_or_default();
@@ -531,6 +546,15 @@ pub async fn relay(client: Option<&dyn ClientChannel>, message: Relayed, secrets
                     Err(RpcError {
                         code: toolgate_mcp_client::codes::INVALID_PARAMS,
                         message: "toolgate does not relay a form asking the user for a password, key, token or payment credential: MCP servers ask for those in URL mode only".into(),
+                        data: None,
+                    })
+                }
+                Some(c) if declared(c) && bad_visit.is_some() => {
+                    let why = bad_visit.unwrap_or_default();
+                    tracing::warn!(method, %why, "an MCP server asked to send the user to a URL a browser must not open; not relayed");
+                    Err(RpcError {
+                        code: toolgate_mcp_client::codes::INVALID_PARAMS,
+                        message: format!("toolgate relays URL-mode elicitation to web pages on the public internet only: the request {why}"),
                         data: None,
                     })
                 }

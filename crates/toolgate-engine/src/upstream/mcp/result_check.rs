@@ -3,9 +3,12 @@
 //! - nested no deeper than [`MAX_NESTING`] levels anywhere (what toolgate's own JSON
 //!   reading allows; deeper documents break the clients' parsers too);
 //! - each `content` item a content block of MCP: an object whose `type` is `text`
-//!   (with a string `text`), `image` or `audio` (base64 `data` and a `mimeType`),
-//!   `resource_link` (`uri` and `name`) or `resource` (a `resource` object with a
-//!   `uri` and a `text` or `blob`);
+//!   (with a string `text`), `image` or `audio` (base64 `data` and a `mimeType` of
+//!   its kind, [`super::media_type`]), `resource_link` (`uri` and `name`) or
+//!   `resource` (a `resource` object with a `uri` and a `text` or a base64 `blob`);
+//! - each URI of a block (a link's, an embedded resource's) one a client may follow
+//!   ([`super::link_target`]: no `javascript:` or `data:`, no user info, no `file:`
+//!   on another machine, no internal host other than the server's own host and port);
 //! - at most [`MAX_BLOCKS`] content blocks (a result of a few megabytes can hold
 //!   hundreds of thousands of empty ones, each an object for the client to build);
 //! - no line of its text reading as toolgate's own note ([`super::note_lines`]): such
@@ -48,12 +51,14 @@ pub const MAX_BLOCKS: usize = 10_000;
 /// The result to pass on: `body` itself, or `body` with the text lines that read as
 /// toolgate's notes marked and smuggled characters dropped (from `content` and the
 /// names and strings of `structured` and of `meta`, the result's `_meta`). `Err` says
-/// how the result breaks the protocol.
+/// how the result breaks the protocol. `own` is the server's URL, whose host and port
+/// are the one internal place its links may name.
 pub fn checked(
     body: &bytes::Bytes,
     content: Option<&RawValue>,
     structured: Option<&RawValue>,
     meta: Option<&RawValue>,
+    own: Option<&url::Url>,
 ) -> Result<bytes::Bytes, String> {
     if nested_deeper_than(body, MAX_NESTING) {
         return Err(format!(
@@ -73,7 +78,7 @@ pub fn checked(
     }
     let mut marks = false;
     for (i, block) in blocks.iter().enumerate() {
-        marks |= check_block(block).map_err(|e| format!("content[{i}] {e}"))?;
+        marks |= check_block(block, own).map_err(|e| format!("content[{i}] {e}"))?;
     }
     let structured = structured.and_then(super::structured_text::cleaned);
     let meta = meta.and_then(super::structured_text::cleaned);
@@ -216,7 +221,7 @@ fn meta_to_rewrite(meta: Option<&RawValue>) -> bool {
 /// Checks one content block; true when a text of it has lines to mark or smuggled
 /// characters to drop (or a link's words hidden characters to drop, or its `_meta`
 /// smuggled characters).
-fn check_block(raw: &RawValue) -> Result<bool, String> {
+fn check_block(raw: &RawValue, own: Option<&url::Url>) -> Result<bool, String> {
     #[derive(Deserialize)]
     struct Block<'a> {
         #[serde(rename = "type", borrow, default)]
@@ -263,6 +268,17 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
             _ => Err(format!("({kind}) has no string `{name}`")),
         }
     };
+    // A URI is followed as the client decodes it, so it is judged decoded.
+    let link = |uri: Option<&RawValue>| -> Result<(), String> {
+        let uri = uri.and_then(|u| serde_json::from_str::<String>(u.get()).ok());
+        match uri
+            .as_deref()
+            .and_then(|u| super::link_target::refusal(u, own))
+        {
+            Some(why) => Err(format!("({kind}) {why}")),
+            None => Ok(()),
+        }
+    };
     let meta = meta_to_rewrite(block.meta);
     let rewrite = match kind.as_str() {
         "text" => {
@@ -271,6 +287,13 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
         }
         "image" | "audio" => {
             needs(block.mime_type, "mimeType")?;
+            let mime = block
+                .mime_type
+                .and_then(|m| serde_json::from_str::<String>(m.get()).ok())
+                .unwrap_or_default();
+            if !super::media_type::is_of_kind(&mime, &kind) {
+                return Err(format!("({kind}) has a `mimeType` that is not {kind}/…"));
+            }
             match block.data {
                 Some(d) if is_base64_string(d.get()) => Ok(false),
                 _ => Err(format!("({kind}) has no base64 `data`")),
@@ -279,6 +302,7 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
         "resource_link" => {
             needs(block.uri, "uri")?;
             needs(block.name, "name")?;
+            link(block.uri)?;
             Ok([block.name, block.title, block.description]
                 .into_iter()
                 .flatten()
@@ -291,10 +315,15 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
                 .and_then(|r| serde_json::from_str(r.get()).ok())
                 .ok_or("(resource) has no `resource` object")?;
             needs(resource.uri, "resource.uri")?;
+            link(resource.uri)?;
             let meta = meta_to_rewrite(resource.meta);
             if resource.text.is_none() {
-                needs(resource.blob, "resource.text` or `resource.blob")?;
-                return Ok(meta);
+                return match resource.blob {
+                    Some(b) if is_base64_string(b.get()) => Ok(meta),
+                    _ => Err(format!(
+                        "({kind}) has no string `resource.text` or base64 `resource.blob`"
+                    )),
+                };
             }
             needs(resource.text, "resource.text")?;
             Ok(meta || text_to_rewrite(resource.text))
@@ -312,16 +341,23 @@ fn check_block(raw: &RawValue) -> Result<bool, String> {
 }
 
 /// Checks one content block already read (a prompt message's `content`), as a
-/// `tools/call` result's blocks are checked.
-pub(crate) fn content_block(block: &serde_json::Value) -> Result<(), String> {
+/// `tools/call` result's blocks are checked; `own` as for [`checked`].
+pub(crate) fn content_block(
+    block: &serde_json::Value,
+    own: Option<&url::Url>,
+) -> Result<(), String> {
     let raw = serde_json::value::to_raw_value(block).map_err(|_| "is not a content block")?;
-    check_block(&raw).map(|_| ())
+    check_block(&raw, own).map(|_| ())
 }
 
 /// Whether a `resources/read` answer is one: `contents` a list of at most
-/// [`MAX_BLOCKS`] resource contents, each an object with a string `uri` and a string
-/// `text` or a base64 `blob`. `Err` says what is not.
-pub(crate) fn resource_contents(answer: &serde_json::Value) -> Result<(), String> {
+/// [`MAX_BLOCKS`] resource contents, each an object with a string `uri` a client may
+/// follow ([`super::link_target`]) and a string `text` or a base64 `blob`. `Err` says
+/// what is not. `own` as for [`checked`].
+pub(crate) fn resource_contents(
+    answer: &serde_json::Value,
+    own: Option<&url::Url>,
+) -> Result<(), String> {
     let contents = answer
         .get("contents")
         .and_then(serde_json::Value::as_array)
@@ -334,8 +370,11 @@ pub(crate) fn resource_contents(answer: &serde_json::Value) -> Result<(), String
     }
     for (i, item) in contents.iter().enumerate() {
         let string = |name: &str| item.get(name).and_then(serde_json::Value::as_str);
-        if string("uri").is_none() {
+        let Some(uri) = string("uri") else {
             return Err(format!("contents[{i}] has no string `uri`"));
+        };
+        if let Some(why) = super::link_target::refusal(uri, own) {
+            return Err(format!("contents[{i}] {why}"));
         }
         let blob_ok = string("blob").is_some_and(|b| is_base64_string(&format!("\"{b}\"")));
         if string("text").is_none() && !blob_ok {
@@ -363,14 +402,23 @@ fn text_to_rewrite(text: Option<&RawValue>) -> bool {
 }
 
 /// Whether `raw` is a JSON string of base64 (standard or URL-safe alphabet, padding,
-/// whitespace).
+/// line breaks). A string with escapes is judged as decoded: `\u003c` is `<`, which no
+/// base64 holds, and a client decodes it before reading the data.
 fn is_base64_string(raw: &str) -> bool {
-    raw.len() >= 2
-        && raw.starts_with('"')
-        && raw.ends_with('"')
-        && raw[1..raw.len() - 1].bytes().all(|b| {
-            b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_' | b'\\')
+    let base64 = |s: &str| {
+        s.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_' | b'\r' | b'\n')
         })
+    };
+    if !(raw.len() >= 2 && raw.starts_with('"') && raw.ends_with('"')) {
+        return false;
+    }
+    let inner = &raw[1..raw.len() - 1];
+    if !inner.contains('\\') {
+        return base64(inner);
+    }
+    serde_json::from_str::<String>(raw).is_ok_and(|s| base64(&s))
 }
 
 /// Whether arrays and objects in `json` nest deeper than `limit` (brackets inside

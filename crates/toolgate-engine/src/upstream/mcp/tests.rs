@@ -296,6 +296,49 @@ async fn a_calls_relay_carries_its_agents_name_as_the_owner_key() {
 /// A URL-mode elicitation (a server sending the user to a page of its choosing)
 /// reaches only a client that declared it takes them; a form reaches any client
 /// that declared elicitation.
+/// The page a URL-mode elicitation sends the user to is opened by the user's browser
+/// (mcp-remote's CVE-2025-6514 ran a command from such a URL): only a web page on the
+/// public internet is relayed.
+#[tokio::test]
+async fn a_url_elicitation_sends_the_user_to_public_web_pages_only() {
+    let client = FakeClient {
+        capabilities: Some(json!({"elicitation": {"form": {}, "url": {}}})),
+        ..FakeClient::default()
+    };
+    for (url, relayed) in [
+        ("https://login.example.com/authorize?state=1", true),
+        ("http://pay.example.com/checkout", true),
+        ("javascript:alert(document.cookie)", false),
+        ("java\tscript:alert(1)", false),
+        ("file:///C:/Windows/System32/calc.exe", false),
+        ("file://attacker.example/share", false),
+        ("ms-settings:privacy", false),
+        ("http://169.254.169.254/latest/meta-data/", false),
+        ("http://localhost:8080/admin", false),
+        ("https://login.example.com@evil.example/", false),
+    ] {
+        let (answer, rx) = tokio::sync::oneshot::channel();
+        let params =
+            json!({"mode": "url", "url": url, "message": "Sign in", "elicitationId": "e1"});
+        relay(
+            Some(&client),
+            Relayed::Request {
+                method: "elicitation/create".into(),
+                params: Some(params),
+                answer,
+            },
+            &[],
+        )
+        .await;
+        let got = rx.await.unwrap();
+        assert_eq!(got.is_ok(), relayed, "{url}: {got:?}");
+        if let Err(e) = got {
+            assert_eq!(e.code, toolgate_mcp_client::codes::INVALID_PARAMS, "{url}");
+            assert!(e.message.contains("public internet"), "{}", e.message);
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_url_elicitation_reaches_only_a_client_that_takes_them() {
     let visit = json!({"mode": "url", "url": "https://login.evil.example/", "message": "Sign in", "elicitationId": "e1"});

@@ -14,7 +14,7 @@ pub(super) fn check(result: &str) -> Result<String, String> {
     }
     let body = bytes::Bytes::from(result.to_string());
     let call: Call<'_> = serde_json::from_str(result).unwrap();
-    checked(&body, call.content, call.structured, call.meta)
+    checked(&body, call.content, call.structured, call.meta, None)
         .map(|b| String::from_utf8(b.to_vec()).unwrap())
 }
 
@@ -53,10 +53,13 @@ fn a_result_of_more_blocks_than_the_limit_is_a_protocol_break() {
 fn resource_contents_are_bounded_and_each_text_or_base64() {
     use serde_json::json;
     assert_eq!(
-        resource_contents(&json!({"contents": [
-            {"uri": "a://1", "mimeType": "text/plain", "text": "hi"},
-            {"uri": "a://2", "mimeType": "image/png", "blob": "aGk="}
-        ]})),
+        resource_contents(
+            &json!({"contents": [
+                {"uri": "a://1", "mimeType": "text/plain", "text": "hi"},
+                {"uri": "a://2", "mimeType": "image/png", "blob": "aGk="}
+            ]}),
+            None
+        ),
         Ok(())
     );
     for (bad, why) in [
@@ -78,11 +81,11 @@ fn resource_contents_are_bounded_and_each_text_or_base64() {
             "neither",
         ),
     ] {
-        let e = resource_contents(&bad).err().unwrap_or_default();
+        let e = resource_contents(&bad, None).err().unwrap_or_default();
         assert!(e.contains(why), "{bad}: {e}");
     }
     let many = json!({"contents": vec![json!({"uri": "a://1", "text": ""}); MAX_BLOCKS + 1]});
-    let e = resource_contents(&many).err().unwrap_or_default();
+    let e = resource_contents(&many, None).err().unwrap_or_default();
     assert!(e.contains("10001 contents"), "{e}");
 }
 
@@ -296,4 +299,125 @@ fn words_spelt_in_invisible_characters_are_dropped_from_structured_content() {
     );
     let clean = r#"{"content":[],"structuredContent":{"mood":"\u2764\ufe0f","n":1e400}}"#;
     assert_eq!(check(clean).unwrap(), clean);
+}
+
+/// A result of the one block `block`.
+fn one_block(block: &str) -> String {
+    format!(r#"{{"content":[{block}]}}"#)
+}
+
+#[test]
+fn a_media_block_whose_type_is_not_of_its_kind_is_a_protocol_break() {
+    for (bad, why) in [
+        (
+            r#"{"type":"image","mimeType":"text/html","data":"PHNjcmlwdD4="}"#,
+            "(image) has a `mimeType` that is not image/…",
+        ),
+        (
+            r#"{"type":"audio","mimeType":"application/javascript","data":"YWxlcnQoMSk="}"#,
+            "(audio) has a `mimeType` that is not audio/…",
+        ),
+        (
+            r#"{"type":"image","mimeType":"image/png\r\nContent-Type: text/html","data":"aGk="}"#,
+            "(image) has a `mimeType` that is not image/…",
+        ),
+    ] {
+        assert_eq!(
+            check(&one_block(bad)),
+            Err(format!("content[0] {why}")),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn data_that_is_base64_only_in_its_escapes_is_a_protocol_break() {
+    // `\u003cscript\u003e` is `<script>` once decoded, as a client decodes it.
+    for bad in [
+        r#"{"type":"image","mimeType":"image/png","data":"\u003cscript\u003e"}"#,
+        r#"{"type":"resource","resource":{"uri":"mem://x","blob":"\u003chtml\u003e"}}"#,
+        r#"{"type":"resource","resource":{"uri":"mem://x","blob":"<html>"}}"#,
+    ] {
+        let e = check(&one_block(bad)).expect_err(bad);
+        assert!(e.contains("base64"), "{e}");
+    }
+}
+
+#[test]
+fn a_block_linking_where_a_client_must_not_go_is_a_protocol_break() {
+    for (bad, why) in [
+        (
+            r#"{"type":"resource_link","uri":"javascript:alert(1)","name":"x"}"#,
+            "`javascript:` URI",
+        ),
+        (
+            r#"{"type":"resource_link","uri":"java\tscript:alert(1)","name":"x"}"#,
+            "`javascript:` URI",
+        ),
+        (
+            r#"{"type":"resource_link","uri":"http://169.254.169.254/latest/","name":"x"}"#,
+            "a cloud instance metadata endpoint",
+        ),
+        (
+            r#"{"type":"resource_link","uri":"file://attacker.example/share","name":"x"}"#,
+            "`file:` URI naming another machine",
+        ),
+        (
+            r#"{"type":"resource","resource":{"uri":"data:text/html,<script>","text":"x"}}"#,
+            "`data:` URI",
+        ),
+        (
+            r#"{"type":"resource","resource":{"uri":"http://localhost:2375/containers","text":"x"}}"#,
+            "a loopback address",
+        ),
+    ] {
+        let e = check(&one_block(bad)).expect_err(bad);
+        assert!(
+            e.starts_with("content[0] (") && e.contains(why),
+            "{bad}: {e}"
+        );
+    }
+    let server = url::Url::parse("http://10.0.0.7/mcp").unwrap();
+    let own = serde_json::json!({"contents": [{"uri": "http://10.0.0.7/files/1", "text": "x"}]});
+    assert_eq!(resource_contents(&own, Some(&server)), Ok(()));
+    assert!(resource_contents(&own, None).is_err());
+    let read = serde_json::json!({"contents": [{"uri": "javascript:alert(1)", "text": "x"}]});
+    assert!(
+        resource_contents(&read, None)
+            .unwrap_err()
+            .contains("`javascript:`")
+    );
+}
+
+#[test]
+fn real_media_and_links_pass_unchanged() {
+    for good in [
+        // server-everything's tiny image and a WAV; a link and an embedded resource
+        // of a server's own resources; the filesystem server's file URIs.
+        r#"{"type":"image","mimeType":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="}"#,
+        r#"{"type":"image","mimeType":"image/svg+xml","data":"PHN2Zy8+"}"#,
+        r#"{"type":"audio","mimeType":"audio/wav","data":"UklGRiQAAABXQVZF\nZm10IBAAAAABAAEA"}"#,
+        r#"{"type":"resource_link","uri":"https://api.example.com/files/1","name":"report.pdf","mimeType":"application/pdf"}"#,
+        r#"{"type":"resource_link","uri":"test://static/resource/1","name":"Resource 1"}"#,
+        r#"{"type":"resource_link","uri":"file:///home/user/notes.md","name":"notes.md"}"#,
+        r#"{"type":"resource","resource":{"uri":"test://static/resource/2","mimeType":"application/octet-stream","blob":"aGVs\/bG8="}}"#,
+    ] {
+        let result = one_block(good);
+        assert_eq!(check(&result), Ok(result.clone()), "{good}");
+    }
+}
+
+#[test]
+fn a_server_on_an_internal_host_may_link_to_its_own_resources() {
+    let result =
+        one_block(r#"{"type":"resource_link","uri":"http://10.0.0.7:9000/files/1","name":"f"}"#);
+    let call: serde_json::Map<String, Value> = serde_json::from_str(&result).unwrap();
+    let content = serde_json::value::to_raw_value(&call["content"]).unwrap();
+    let body = bytes::Bytes::from(result.clone());
+    let own = url::Url::parse("http://10.0.0.7:9000/mcp").unwrap();
+    let other_host = url::Url::parse("http://10.0.0.8:9000/mcp").unwrap();
+    let other_port = url::Url::parse("http://10.0.0.7:9001/mcp").unwrap();
+    assert!(checked(&body, Some(&content), None, None, Some(&own)).is_ok());
+    assert!(checked(&body, Some(&content), None, None, Some(&other_host)).is_err());
+    assert!(checked(&body, Some(&content), None, None, Some(&other_port)).is_err());
 }
