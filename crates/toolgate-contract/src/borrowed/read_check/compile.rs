@@ -19,6 +19,10 @@ const MAX_REQUIRED: usize = 64;
 /// Subschemas handed to `jsonschema` per contract: each one that has a `$ref` compiles
 /// a copy of the whole schema, so a schema that needs more is checked the full way.
 const MAX_DELEGATES: usize = 32;
+/// Subschemas nested, and `$ref` links followed, on the way to any one subschema: a
+/// schema deeper than this (a chain of thousands of references, which a config written
+/// by hand can hold) is checked the full way instead of overflowing the stack here.
+const MAX_DEPTH: u32 = 128;
 /// The name the whole schema takes when a delegated subschema refers into it.
 const CONTRACT_URI: &str = "urn:toolgate:contract";
 
@@ -54,6 +58,8 @@ impl ReadCheck {
             nodes: vec![Node::Any, Node::Never],
             targets: HashMap::new(),
             delegates: 0,
+            depth: 0,
+            too_deep: false,
         };
         let root = builder.child(schema, Place::Contract(String::new()))?;
         Some(ReadCheck {
@@ -126,6 +132,10 @@ struct Builder<'s> {
     /// Validators compiled for this contract alone (those of shared components are
     /// compiled once for all and not counted).
     delegates: usize,
+    /// Subschemas being compiled, one inside the other (see [`MAX_DEPTH`]).
+    depth: u32,
+    /// Set when [`MAX_DEPTH`] was passed: nothing more is compiled or delegated.
+    too_deep: bool,
 }
 
 impl<'s> Builder<'s> {
@@ -151,6 +161,9 @@ impl<'s> Builder<'s> {
     /// one with a local `$ref` compiles as a reference into a copy of the whole schema,
     /// so its references resolve as they do in the contract.
     fn delegate(&mut self, schema: &Value, place: &Place) -> Option<Node> {
+        if self.too_deep {
+            return None;
+        }
         let pointer = match place {
             Place::Component { set, name, pointer } => {
                 let reference = format!(
@@ -187,6 +200,18 @@ impl<'s> Builder<'s> {
     }
 
     fn node(&mut self, schema: &'s Value, place: &Place) -> Option<Node> {
+        if self.depth >= MAX_DEPTH {
+            self.too_deep = true;
+            return None;
+        }
+        self.depth += 1;
+        let node = self.rules_node(schema, place);
+        self.depth -= 1;
+        node
+    }
+
+    /// [`Builder::node`] one level down.
+    fn rules_node(&mut self, schema: &'s Value, place: &Place) -> Option<Node> {
         let map = match schema {
             Value::Bool(true) => return Some(Node::Any),
             Value::Bool(false) => return Some(Node::Never),
