@@ -70,3 +70,42 @@ fn sites_that_point_elsewhere_fall_back_to_the_search() {
         assert_eq!(back.as_bytes(), text, "{sites:?}");
     }
 }
+
+/// A wrong site found only after many right ones: what was written of the string from
+/// the sites is dropped, what the output held before it is kept, and the string is
+/// written again, exactly as the search writes it.
+#[test]
+fn a_late_wrong_site_leaves_no_partial_string_behind() {
+    let text = format!("{}\n\u{1}é{}", "\"ab\\c\"".repeat(200), "z".repeat(40));
+    let bytes = text.as_bytes();
+    let right = sites_of(bytes);
+    let mut searched = b"[1,".to_vec();
+    write_utf8_str(&mut searched, bytes);
+    let last = right.len() - 1;
+    let mut no_escape_there = right.clone();
+    no_escape_there[last] = u32::try_from(bytes.len() - 1).expect("short");
+    let mut repeated = right.clone();
+    repeated[last] = right[last - 1];
+    let mut beyond = right.clone();
+    beyond.push(u32::try_from(bytes.len()).expect("short"));
+    for sites in [no_escape_there, repeated, beyond] {
+        let mut out = b"[1,".to_vec();
+        write_at_sites(&mut out, bytes, &sites);
+        assert_eq!(out, searched);
+    }
+}
+
+/// Every byte below 0x20, each alone between long runs and back to back, the quote and
+/// the backslash: the table of sites gives each its own escape.
+#[test]
+fn every_byte_that_needs_an_escape_is_written_as_serde_json_writes_it() {
+    let mut text = String::new();
+    for b in (0u8..0x20).chain([b'"', b'\\']) {
+        text.push(char::from(b));
+        text.push_str(&"x".repeat(usize::from(b) % 23));
+        text.push(char::from(b));
+    }
+    let mut out = Vec::new();
+    write_at_sites(&mut out, text.as_bytes(), &sites_of(text.as_bytes()));
+    assert_eq!(out, serde_json::to_vec(&text).expect("serialises"));
+}
