@@ -205,6 +205,11 @@ async fn a_request_is_cancelled_by_its_id_however_the_client_spells_it() {
         (r#""s\u0075b-1""#, r#""sub-1""#),
         (r#""sub-2""#, r#""s\u0075b-2""#),
         (r#""\/\u00e9\t3""#, r#""/\u00E9\u00093""#),
+        // Id 0 (an SDK's first request; typescript-sdk#2283 dropped its cancellation)
+        // and an id past 2^53, which a reader through a double would confuse with
+        // its neighbour.
+        ("0", "0"),
+        ("9007199254740993", "9007199254740993"),
     ] {
         client
             .send_text(&format!(
@@ -226,19 +231,32 @@ async fn a_request_is_cancelled_by_its_id_however_the_client_spells_it() {
         assert_eq!(ended["id"], sent, "{ended}");
         assert_eq!(ended["error"]["message"], "Request cancelled", "{ended}");
     }
-    // Another id is not cancelled by a near spelling: `"sub-4"` is not `"SUB-4"`.
+    // Another id is not cancelled by a near one: not another string, not the string of
+    // a number (langchain4j#3689 sent those), not a fraction or its neighbour past 2^53.
     client
         .send_text(&format!(
-            r#"{{"jsonrpc":"2.0","id":"sub-4","method":"subscriptions/listen","params":{{"notifications":{{"toolsListChanged":true}},"_meta":{meta}}}}}"#
+            r#"{{"jsonrpc":"2.0","id":9007199254740992,"method":"subscriptions/listen","params":{{"notifications":{{"toolsListChanged":true}},"_meta":{meta}}}}}"#
         ))
         .await;
     assert_eq!(
         client.next().await["method"],
         "notifications/subscriptions/acknowledged"
     );
-    client
-        .send_text(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"SUB-4"}}"#)
-        .await;
+    for near in [
+        r#""SUB-4""#,
+        r#""9007199254740992""#,
+        "9007199254740993",
+        "9007199254740992.5",
+        "9.007199254740992e15",
+        "null",
+        "{}",
+    ] {
+        client
+            .send_text(&format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":{near}}}}}"#
+            ))
+            .await;
+    }
     server
         .broadcast()
         .notify_all("notifications/tools/list_changed", None);
