@@ -357,6 +357,8 @@ async fn a_cancellation_stops_a_request_of_its_own_session_only() {
         ("7", "7", 2),
         (r#""c\u0061ll-8""#, r#""call-8""#, 3),
         (r#""call-9""#, r#""c\u0061ll-9""#, 4),
+        // As Python's `json.dumps` writes a non-ASCII id, in both messages alike.
+        (r#""caf\u00e9-10""#, r#""caf\u00e9-10""#, 5),
     ] {
         let running = slow(first.clone(), request_id);
         until_sent(&seen, "/slow", n).await;

@@ -202,6 +202,10 @@ async fn a_request_is_cancelled_by_its_id_however_the_client_spells_it() {
     let mut client = Piped::start(server.clone());
     let meta = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
     for (request_id, cancelled_id) in [
+        // Spelt alike in both, as JSON writers escape by default: PHP's `json_encode`
+        // writes `/` as `\/`, Python's `json.dumps` non-ASCII as `\u00e9`.
+        (r#""req\/1""#, r#""req\/1""#),
+        (r#""caf\u00e9-1""#, r#""caf\u00e9-1""#),
         (r#""s\u0075b-1""#, r#""sub-1""#),
         (r#""sub-2""#, r#""s\u0075b-2""#),
         (r#""\/\u00e9\t3""#, r#""/\u00E9\u00093""#),
