@@ -707,7 +707,7 @@ impl Server {
         let Some(channel) = outbound.channel() else {
             return work.await;
         };
-        let key = (channel, id.json().to_string());
+        let key = (channel, running_key(id));
         let token = CancellationToken::new();
         toolgate_engine::sync::lock(&self.running).insert(key.clone(), token.clone());
         let reply = tokio::select! {
@@ -723,6 +723,7 @@ impl Server {
         let Some(channel) = outbound.channel() else {
             return;
         };
+        // Written out by serde_json, as [`running_key`] writes a running request's id.
         let Some(id) = params
             .as_ref()
             .and_then(Params::request_id)
@@ -872,6 +873,24 @@ fn unsent(id: &Id, outcome: toolgate_engine::pipeline::CallOutcome, era: Era) ->
         super::answer::tool_call(id.json(), outcome, era, placement),
         era,
     )
+}
+
+/// The key a running request is found by for `notifications/cancelled`: its id as
+/// serde_json writes the value it stands for, which is how the `requestId` naming it is
+/// written out too. The id is kept as the client spelt it (it is echoed so), and one
+/// string has many spellings: `"a\u0062"` and `"ab"` name the same request, and a
+/// client may well spell an id one way in its request and the other in its cancellation.
+fn running_key(id: &Id) -> String {
+    let text = id.json();
+    // Without an escape the id is already written as serde_json writes it: a string
+    // holds no quote, backslash or control character unescaped, and an integer id is
+    // kept in its canonical form. Only an id with an escape costs a second reading.
+    if !text.contains('\\') {
+        return text.to_owned();
+    }
+    serde_json::from_str::<String>(text)
+        .and_then(|decoded| serde_json::to_string(&decoded))
+        .unwrap_or_else(|_| text.to_owned())
 }
 
 #[cfg(test)]

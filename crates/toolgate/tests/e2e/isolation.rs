@@ -324,6 +324,88 @@ async fn one_agents_cancellation_never_stops_anothers_call() {
     assert_eq!(v["error"]["message"], "Request cancelled", "{v}");
 }
 
+/// One request to `/mcp` with `token` and the session id `sid`: its status, the
+/// session id it answers with (if any) and its body.
+async fn as_holder_of(
+    tg: &Toolgate,
+    method: reqwest::Method,
+    token: &str,
+    sid: &str,
+    body: Option<&str>,
+) -> (u16, Option<String>, String) {
+    let mut request = reqwest::Client::new()
+        .request(method, &tg.url)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", sid)
+        .bearer_auth(token);
+    if let Some(body) = body {
+        request = request
+            .header("content-type", "application/json")
+            .body(body.to_owned());
+    }
+    let r = request.send().await.unwrap();
+    let status = r.status().as_u16();
+    let session = r
+        .headers()
+        .get("mcp-session-id")
+        .map(|v| v.to_str().unwrap().to_owned());
+    (status, session, r.text().await.unwrap())
+}
+
+/// Guards `Sessions::resume` and `Sessions::close` (`mcp/http/session.rs`), which find a
+/// session by its id and its owner (`mcp/http/owner.rs`) together: Bob presenting
+/// Alice's session id with his own token gets, for every method, word for word what a
+/// session id never issued gets — so he learns neither that it exists nor anything
+/// held in it — and nothing he sends with it reaches her session or the upstream.
+#[tokio::test]
+async fn another_agents_session_id_is_answered_as_one_never_issued() {
+    let (tg, issuer, seen) = gateway("isolation-session-id").await;
+    let alice = Agent::start(&tg, issuer.token("alice", RESOURCE)).await;
+    let bob = issuer.token("bob", RESOURCE);
+    let never_issued = format!("{}x", &alice.session[..alice.session.len() - 1]);
+    let post = reqwest::Method::POST;
+    let attempts: [(reqwest::Method, Option<&str>); 6] = [
+        (
+            post.clone(),
+            Some(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#),
+        ),
+        (
+            post.clone(),
+            Some(
+                r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"audit_search","arguments":{}}}"#,
+            ),
+        ),
+        (
+            post.clone(),
+            Some(
+                r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#,
+            ),
+        ),
+        (post, Some(r#"{"jsonrpc":"2.0","id":"tg-1","result":{}}"#)),
+        (reqwest::Method::GET, None),
+        (reqwest::Method::DELETE, None),
+    ];
+    for (method, body) in attempts {
+        let hers = as_holder_of(&tg, method.clone(), &bob, &alice.session, body).await;
+        let nobodys = as_holder_of(&tg, method.clone(), &bob, &never_issued, body).await;
+        assert_eq!(hers, nobodys, "{method} {body:?}");
+        assert_eq!(hers.0, 404, "{method} {body:?}: {hers:?}");
+        assert_eq!(hers.1, None, "no session id is handed out");
+    }
+    assert!(
+        seen.lock().unwrap().is_empty(),
+        "nothing was sent upstream: {:?}",
+        seen.lock().unwrap()
+    );
+    // Her session was neither ended nor used: her own call in it is served.
+    let v = alice.call(4, "billing_refund", json!({})).await;
+    assert_eq!(v["result"]["isError"], false, "{v}");
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [("/refund".to_owned(), String::new())]
+    );
+}
+
 #[tokio::test]
 async fn a_cookie_an_upstream_sets_for_one_agent_is_never_sent_for_another() {
     let (tg, issuer, seen) = gateway("isolation-cookies").await;

@@ -15,6 +15,7 @@ mod demo;
 mod fronting;
 mod harness;
 mod hostile;
+mod hostile_callers;
 mod identity;
 mod import;
 mod isolation;

@@ -139,3 +139,122 @@ fn errors_are_well_formed_json() {
     assert_eq!(v["error"]["message"], "bad \"name\"\n");
     assert_eq!(v["error"]["data"]["a"], 1);
 }
+
+/// Guards `parse`'s one reading of the body (`serde_json::from_slice`), which takes
+/// JSON text as UTF-8 only, whatever charset the `Content-Type` names: a byte order
+/// mark is no JSON value, and UTF-16 text of any JSON has NUL bytes, which JSON allows
+/// nowhere (not even inside a string), so such a body can never be read as some other
+/// request than the one sent. It is a parse error with a null id.
+#[test]
+fn a_body_with_a_byte_order_mark_or_in_utf16_is_a_parse_error_never_another_request() {
+    let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}"#;
+    let utf16 = |big_endian: bool, bom: bool| {
+        let mut out = Vec::new();
+        if bom {
+            out.extend_from_slice(if big_endian { b"\xFE\xFF" } else { b"\xFF\xFE" });
+        }
+        for unit in text.encode_utf16() {
+            out.extend_from_slice(&if big_endian {
+                unit.to_be_bytes()
+            } else {
+                unit.to_le_bytes()
+            });
+        }
+        out
+    };
+    let bodies = [
+        (
+            "UTF-8 with a byte order mark",
+            [b"\xEF\xBB\xBF", text.as_bytes()].concat(),
+        ),
+        (
+            "a byte order mark before a batch",
+            b"\xEF\xBB\xBF[{}]".to_vec(),
+        ),
+        ("UTF-16LE", utf16(false, false)),
+        ("UTF-16LE with a byte order mark", utf16(false, true)),
+        ("UTF-16BE", utf16(true, false)),
+        ("UTF-16BE with a byte order mark", utf16(true, true)),
+    ];
+    for (what, body) in &bodies {
+        let refused = parse(body).expect_err(what);
+        assert_eq!(refused.code, PARSE_ERROR, "{what}: {}", refused.message);
+        assert!(
+            refused
+                .message
+                .starts_with("Parse error: the body is not valid JSON"),
+            "{what}: {}",
+            refused.message
+        );
+        let answer: Value = serde_json::from_slice(&refused.to_json()).unwrap();
+        assert_eq!(answer["id"], Value::Null, "{what}");
+        // The limit-checked reader the transports use says the same.
+        assert_eq!(parse_within(body, 1 << 20).unwrap_err(), refused, "{what}");
+    }
+    assert!(
+        parse(text.as_bytes()).is_ok(),
+        "the same request in UTF-8 is read"
+    );
+}
+
+/// Guards `Id::from_raw`: an id JSON-RPC allows but toolgate could not echo exactly
+/// as an integer (beyond i64, a fraction, an exponent) and an id JSON-RPC does not
+/// allow (object, array, boolean, null) are refused with a null id, in a bounded
+/// sentence that does not quote them; nothing is rounded, and nothing panics.
+#[test]
+fn huge_fractional_and_structured_ids_are_refused_and_never_rounded() {
+    let req = |id: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call"}}"#);
+    let ten_thousand_digits = "9".repeat(10_000);
+    let negative_ten_thousand = format!("-{}", "1".repeat(10_000));
+    let huge = [
+        "1e400",
+        "-1e400",
+        "1E+2",
+        "18446744073709551616",
+        "-9223372036854775809",
+        ten_thousand_digits.as_str(),
+        negative_ten_thousand.as_str(),
+        "0.5",
+        "-0.0",
+        "7.000",
+        "1e-400",
+        "{\"a\":1}",
+        "{}",
+        "[]",
+        "[1,2]",
+        "true",
+        "false",
+        "null",
+    ];
+    for bad in huge {
+        let body = req(bad);
+        let refused = parse_within(body.as_bytes(), 1 << 20).expect_err(bad);
+        assert_eq!(refused.code, INVALID_REQUEST, "{bad}");
+        assert!(
+            refused.message.contains("the id must be"),
+            "{}",
+            refused.message
+        );
+        assert!(refused.message.len() < 200, "{}", refused.message);
+        let answer: Value = serde_json::from_slice(&refused.to_json()).unwrap();
+        assert_eq!(answer["id"], Value::Null, "{bad}");
+    }
+    // The largest integers that fit are echoed digit for digit, not as a float.
+    let exact = id_of(&req("9223372036854775807")).unwrap();
+    assert_eq!(exact, "9223372036854775807");
+    let answer = result(&Id(exact), &serde_json::json!({}));
+    assert!(
+        std::str::from_utf8(&answer)
+            .unwrap()
+            .contains(r#""id":9223372036854775807,"#),
+        "{answer:?}"
+    );
+    // A reply to a server request with such an id matches no request (and is no panic).
+    for bad in ["1e400", ten_thousand_digits.as_str(), "{}", "1.5"] {
+        let body = format!(r#"{{"jsonrpc":"2.0","id":{bad},"result":{{}}}}"#);
+        assert!(matches!(
+            parse(body.as_bytes()),
+            Ok(Message::Reply { id: None, .. })
+        ));
+    }
+}

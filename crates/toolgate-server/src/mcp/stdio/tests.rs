@@ -36,6 +36,15 @@ impl Piped {
             .unwrap();
     }
 
+    /// `text` as one line, exactly as written (escapes kept).
+    async fn send_text(&mut self, text: &str) {
+        let input = self.input.as_mut().expect("the input is open");
+        input
+            .write_all(format!("{text}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+
     /// The next line the server writes, as JSON.
     async fn next(&mut self) -> Value {
         let line = tokio::time::timeout(std::time::Duration::from_secs(20), self.lines.next_line())
@@ -181,4 +190,84 @@ async fn a_listen_over_stdio_is_acknowledged_carries_what_it_asked_for_and_ends_
         .expect("the end of input ends the subscription")
         .unwrap()
         .unwrap();
+}
+
+/// Guards `running_key` in `dispatch.rs`: a running request is found by the id's value,
+/// not by its spelling, so a client that escapes a character of the id in one message
+/// and not in the other still cancels its own request (and the id is echoed as sent).
+#[tokio::test]
+async fn a_request_is_cancelled_by_its_id_however_the_client_spells_it() {
+    let (server, _background) = crate::mcp::tests_upstream::fronting_server().await;
+    let server = Arc::new(server);
+    let mut client = Piped::start(server.clone());
+    let meta = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    for (request_id, cancelled_id) in [
+        // Spelt alike in both, as JSON writers escape by default: PHP's `json_encode`
+        // writes `/` as `\/`, Python's `json.dumps` non-ASCII as `\u00e9`.
+        (r#""req\/1""#, r#""req\/1""#),
+        (r#""caf\u00e9-1""#, r#""caf\u00e9-1""#),
+        (r#""s\u0075b-1""#, r#""sub-1""#),
+        (r#""sub-2""#, r#""s\u0075b-2""#),
+        (r#""\/\u00e9\t3""#, r#""/\u00E9\u00093""#),
+        // Id 0 (an SDK's first request; typescript-sdk#2283 dropped its cancellation)
+        // and an id past 2^53, which a reader through a double would confuse with
+        // its neighbour.
+        ("0", "0"),
+        ("9007199254740993", "9007199254740993"),
+    ] {
+        client
+            .send_text(&format!(
+                r#"{{"jsonrpc":"2.0","id":{request_id},"method":"subscriptions/listen","params":{{"notifications":{{"toolsListChanged":true}},"_meta":{meta}}}}}"#
+            ))
+            .await;
+        let ack = client.next().await;
+        assert_eq!(
+            ack["method"], "notifications/subscriptions/acknowledged",
+            "{ack}"
+        );
+        client
+            .send_text(&format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":{cancelled_id}}}}}"#
+            ))
+            .await;
+        let ended = client.next().await;
+        let sent: Value = serde_json::from_str(request_id).unwrap();
+        assert_eq!(ended["id"], sent, "{ended}");
+        assert_eq!(ended["error"]["message"], "Request cancelled", "{ended}");
+    }
+    // Another id is not cancelled by a near one: not another string, not the string of
+    // a number (langchain4j#3689 sent those), not a fraction or its neighbour past 2^53.
+    client
+        .send_text(&format!(
+            r#"{{"jsonrpc":"2.0","id":9007199254740992,"method":"subscriptions/listen","params":{{"notifications":{{"toolsListChanged":true}},"_meta":{meta}}}}}"#
+        ))
+        .await;
+    assert_eq!(
+        client.next().await["method"],
+        "notifications/subscriptions/acknowledged"
+    );
+    for near in [
+        r#""SUB-4""#,
+        r#""9007199254740992""#,
+        "9007199254740993",
+        "9007199254740992.5",
+        "9.007199254740992e15",
+        "null",
+        "{}",
+    ] {
+        client
+            .send_text(&format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":{near}}}}}"#
+            ))
+            .await;
+    }
+    server
+        .broadcast()
+        .notify_all("notifications/tools/list_changed", None);
+    let still = client.next().await;
+    assert_eq!(
+        still["method"], "notifications/tools/list_changed",
+        "{still}"
+    );
+    client.close();
 }
