@@ -127,9 +127,10 @@ fn other_limit_named(w: &[String]) -> bool {
 /// maximum is a limit ("Maximum number of refunds exceeded").
 pub(crate) fn names_other_limit(text: &str) -> bool {
     let w = words(text);
-    w.iter()
+    (w.iter()
         .any(|x| LIMIT.contains(&x.as_str()) || x == "maximum" || x == "max")
-        && other_limit_named(&w)
+        && other_limit_named(&w))
+        || cjk::names_other_limit(text)
 }
 
 /// The words of `text`, lowercase: `_`, `-`, spaces, punctuation and case changes split

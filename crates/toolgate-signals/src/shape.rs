@@ -79,6 +79,9 @@ struct Name {
     /// Named by no rate-limit word, only by its shape (`X-FloodControl-Remaining`):
     /// read only when its family also has both a limit and a remaining count.
     by_shape_alone: bool,
+    /// A spent count that counts only beside a limit a rate-limit word names
+    /// ([`used_by_shape`]).
+    needs_named_limit: bool,
 }
 
 /// One `count:window` field: its family and policy, its pairs, and whether it is the
@@ -104,6 +107,10 @@ struct Group {
     /// The field the used count came from, to find the limit a vendor module read
     /// beside it ([`limit_beside`]).
     used_field: Option<String>,
+    /// The limit came from a field a rate-limit word names.
+    limit_named: bool,
+    /// The used count came from a field that needs a named limit ([`used_by_shape`]).
+    used_by_shape: bool,
 }
 
 /// Fields the vendor modules read (exact names and prefixes).
@@ -266,6 +273,7 @@ fn budget_phrase(tokens: &[&str]) -> Option<Name> {
         part,
         unit: None,
         by_shape_alone: false,
+        needs_named_limit: false,
     })
 }
 
@@ -289,14 +297,21 @@ fn parse_name(name: &str) -> Option<Name> {
         unit,
         mut policy,
     } = Tail::of(after);
-    // `X-App-Rate-Limit`, `X-RateLimit`: the word itself names the limit.
-    let implied = after.is_empty() && tokens[at + span - 1].ends_with("limit");
-    let part = part.or(implied.then_some(Part::Limit))?;
     let before: Vec<&str> = tokens[..at].iter().copied().filter(|t| *t != "x").collect();
+    // `X-App-Rate-Limit`, `X-RateLimit`: the word itself names the limit. So does a
+    // `quota` ending the name (Brandfetch's `x-api-key-quota: 100`, the month's quota of
+    // the key, whose use `x-api-key-approximate-usage` counts: [`used_by_shape`]).
+    let quota_word = matches!(tokens[at], "quota" | "quotas");
+    let bare_quota = after.is_empty() && quota_word;
+    let implied = after.is_empty() && (tokens[at + span - 1].ends_with("limit") || quota_word);
+    let part = part.or(implied.then_some(Part::Limit))?;
     // A quota is a budget apart from the rate limit beside it (MarketCheck's
     // `Quota-Limit` / `Quota-Remaining`, monthly, next to the per-second `RateLimit-*`):
     // when nothing else names it, the word does, so the two do not merge as `default`.
-    if policy.is_empty() && matches!(tokens[at], "quota" | "quotas") {
+    // A bare quota under a stem of its own is named by the stem, which its usage
+    // field shares.
+    let own_stem = bare_quota && !before.is_empty();
+    if policy.is_empty() && quota_word && !own_stem {
         policy.push("quota");
     }
     // So is a budget of queries a period (Mashery's `X-Plan-QPS-Allotted` beside its
@@ -310,6 +325,7 @@ fn parse_name(name: &str) -> Option<Name> {
         part,
         unit,
         by_shape_alone: false,
+        needs_named_limit: false,
     })
 }
 
@@ -422,6 +438,7 @@ fn part_then_limit(tokens: &[&str]) -> Option<Name> {
         part,
         unit: None,
         by_shape_alone: false,
+        needs_named_limit: false,
     })
 }
 
@@ -446,6 +463,7 @@ fn count_of_requests(tokens: &[&str]) -> Option<Name> {
         part,
         unit: None,
         by_shape_alone: false,
+        needs_named_limit: false,
     })
 }
 
@@ -517,6 +535,9 @@ fn family_by_shape(tokens: &[&str]) -> Option<Name> {
         ["x", rest @ ..] => rest,
         rest => rest,
     };
+    if let Some(name) = used_by_shape(tokens) {
+        return Some(name);
+    }
     let [family @ .., last] = tokens else {
         return None;
     };
@@ -535,6 +556,41 @@ fn family_by_shape(tokens: &[&str]) -> Option<Name> {
         part,
         unit: None,
         by_shape_alone: true,
+        needs_named_limit: false,
+    })
+}
+
+/// `<family>-usage`, `<family>-used`, a word saying the count is estimated allowed
+/// before it (Brandfetch's `x-api-key-approximate-usage` beside `x-api-key-quota`):
+/// what of the family's budget is spent. Named by its shape alone, it stands only beside
+/// a limit a rate-limit word names under the same stem ([`Group::stands`]): a
+/// `X-Disk-Usage` next to a `X-Disk-Limit` is no budget of calls.
+fn used_by_shape(tokens: &[&str]) -> Option<Name> {
+    let [family @ .., last] = tokens else {
+        return None;
+    };
+    if !matches!(*last, "usage" | "used") {
+        return None;
+    }
+    let family = match family {
+        [
+            stem @ ..,
+            "approximate" | "approx" | "estimated" | "estimate",
+        ] => stem,
+        stem => stem,
+    };
+    // A count of requests in flight is a concurrency budget's ([`concurrency`]).
+    let in_flight = |t: &&str| matches!(*t, "concurrent" | "concurrency");
+    if family.is_empty() || family.iter().any(|t| part_of(t).is_some() || in_flight(t)) {
+        return None;
+    }
+    Some(Name {
+        family: family.join("-"),
+        policy: String::new(),
+        part: Part::Used,
+        unit: None,
+        by_shape_alone: true,
+        needs_named_limit: true,
     })
 }
 
@@ -575,6 +631,7 @@ fn concurrency(tokens: &[&str]) -> Option<Name> {
         part,
         unit: None,
         by_shape_alone: true,
+        needs_named_limit: false,
     })
 }
 
@@ -657,6 +714,11 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
         if parsed.part == Part::Used && g.used.is_some() && g.used_field.is_none() {
             g.used_field = Some(name.to_owned());
         }
+        match parsed.part {
+            Part::Limit => g.limit_named |= !parsed.by_shape_alone && g.limit.is_some(),
+            Part::Used => g.used_by_shape |= parsed.needs_named_limit && g.used.is_some(),
+            _ => {}
+        }
     }
     // A count made beside a limit a vendor module reads (`X-RateLimit-Count` beside
     // GitHub's `X-RateLimit-Limit`): the rest of the limit is what is left.
@@ -670,11 +732,7 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
     }
     join::echoes(&mut groups);
     join::bare_groups(&mut groups);
-    // A family named by its shape alone stands when the reply gives its size and what
-    // is left of it, or what of it is spent (the rest is then what is left).
-    groups.retain(|g| {
-        !g.by_shape_alone || (g.limit.is_some() && (g.remaining.is_some() || g.used.is_some()))
-    });
+    groups.retain(Group::stands);
     for g in groups {
         g.emit(out);
     }
@@ -713,6 +771,7 @@ pub(crate) fn read_key_value_list(text: &str, now: DateTime<Utc>, out: &mut Coll
         part: Part::Limit,
         unit: None,
         by_shape_alone: false,
+        needs_named_limit: false,
     };
     read_value(&mut g, &name, text, now, out);
     g.emit(out);
@@ -721,6 +780,15 @@ pub(crate) fn read_key_value_list(text: &str, now: DateTime<Utc>, out: &mut Coll
 
 impl Group {
     /// The group's quota (one per window when its fields list several).
+    /// Whether the group is a budget to report. A family named by its shape alone
+    /// stands when the reply gives its size and what is left of it, or what of it is
+    /// spent (the rest is then what is left); a spent count named by its shape alone
+    /// needs a limit a rate-limit word names.
+    fn stands(&self) -> bool {
+        let spent = self.used.is_some() && (self.limit_named || !self.used_by_shape);
+        !self.by_shape_alone || (self.limit.is_some() && (self.remaining.is_some() || spent))
+    }
+
     fn emit(self, out: &mut Collector) {
         if self.lists.is_list() {
             for q in self.listed() {
@@ -958,6 +1026,7 @@ fn read_members(g: &mut Group, kv: &[(&str, &str)], now: DateTime<Utc>, out: &mu
             part,
             unit: None,
             by_shape_alone: false,
+            needs_named_limit: false,
         };
         read_value(g, &sub, v, now, out);
     }

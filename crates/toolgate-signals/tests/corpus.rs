@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1814;
+const FLOOR: usize = 1865;
 
-const FILES: [(&str, &str); 36] = [
+const FILES: [(&str, &str); 37] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -76,6 +76,7 @@ const FILES: [(&str, &str); 36] = [
     ("holdout21", include_str!("corpus/holdout21.json")),
     ("holdout22", include_str!("corpus/holdout22.json")),
     ("holdout23", include_str!("corpus/holdout23.json")),
+    ("holdout24", include_str!("corpus/holdout24.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
     ("recovery", include_str!("corpus/recovery.json")),
     ("recovery2", include_str!("corpus/recovery2.json")),

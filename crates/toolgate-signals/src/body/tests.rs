@@ -419,7 +419,7 @@ fn graphql_deprecation_notices_on_a_success_become_warnings() {
     let both = br#"{"data":{},"extensions":{"deprecations":[{"field":"title","reason":"Use name"}],"cost":{"requestedQueryCost":1,"actualQueryCost":1,"throttleStatus":{"maximumAvailable":1000.0,"currentlyAvailable":999,"restoreRate":50.0}}}}"#;
     let b = read_success(both, now).expect("a quota and a notice");
     assert_eq!(b.quota.len(), 1, "{:?}", b.quota);
-    assert_eq!(b.warnings, ["Use name"]);
+    assert_eq!(b.warnings, ["`title` is deprecated: Use name"]);
     // An extensions object without notices says nothing.
     assert!(read_success(br#"{"data":{},"extensions":{"traceId":"abc"}}"#, now).is_none());
 }
@@ -875,6 +875,27 @@ fn a_limit_code_beside_a_message_about_another_limit_is_no_throttle() {
     ] {
         let s = read(422, body, now());
         assert!(s.rate_limited, "{}", String::from_utf8_lossy(body));
+    }
+}
+
+#[test]
+fn a_limit_code_beside_a_cjk_message_about_another_limit_is_no_throttle() {
+    for body in [
+        // SmartHR's 403 plan_limit_exceeded: the plan's head count, not calls.
+        "{\"code\":7,\"type\":\"plan_limit_exceeded\",\"message\":\"上限人数に達しているため従業員の追加は出来ません\",\"errors\":null}",
+        "{\"code\":\"LIMIT_EXCEEDED\",\"message\":\"文件大小超过限制\"}",
+        "{\"errorCode\":\"QUOTA_EXCEEDED\",\"errorMessage\":\"저장 용량이 최대치를 초과했습니다\"}",
+    ] {
+        let s = read(403, body.as_bytes(), now());
+        assert!(!s.rate_limited, "{body}");
+        assert_eq!(s.retry_after, None, "{body}");
+    }
+    // The same code beside a CJK message about calls still throttles.
+    for body in [
+        "{\"code\":6,\"type\":\"plan_limit_exceeded\",\"message\":\"APIの呼び出し回数の上限に達しました\"}",
+        "{\"code\":\"LIMIT_EXCEEDED\",\"message\":\"接口调用次数超过限制\"}",
+    ] {
+        assert!(read(403, body.as_bytes(), now()).rate_limited, "{body}");
     }
 }
 

@@ -13,6 +13,13 @@
 //! 长度" is one request too long, "요청 시간 초과" a request timed out. A count of failed
 //! sign-ins (密码错误次数, パスワードの入力回数, 비밀번호 오류 횟수) locks an account rather
 //! than throttling calls, and rules the text out.
+//!
+//! The same words put a limit on other things: SmartHR's 403 `plan_limit_exceeded`,
+//! "上限人数に達しているため従業員の追加は出来ません" (the plan's head count reached), "文件大小超过
+//! 限制" (file size over the limit), "이체 한도 초과" (transfer limit exceeded). A text
+//! with a limit word and a word for such a thing ([`OTHER_THINGS`]: a head count, a
+//! size, a length, storage, an amount) names that limit ([`names_other_limit`]), which
+//! tells what a "limit exceeded" code beside it means.
 
 /// Phrases that say on their own that calls come too fast or too many.
 const ON_THEIR_OWN: [&str; 12] = [
@@ -82,6 +89,61 @@ const SIGN_IN: [&str; 8] = [
     "로그인",
 ];
 
+/// Things other than calls that a limit is put on: a head count of people or members, a
+/// size, a length or number of characters, storage, files, an amount of money or a
+/// transfer. None comes back by waiting.
+const OTHER_THINGS: [&str; 34] = [
+    "人数",
+    "人數",
+    "成员",
+    "成員",
+    "メンバー",
+    "従業員数",
+    "인원",
+    "멤버",
+    "大小",
+    "サイズ",
+    "크기",
+    "长度",
+    "長度",
+    "長さ",
+    "길이",
+    "文字数",
+    "字数",
+    "字數",
+    "글자",
+    "容量",
+    "存储",
+    "ストレージ",
+    "용량",
+    "文件",
+    "ファイル",
+    "파일",
+    "金额",
+    "金額",
+    "余额",
+    "残高",
+    "금액",
+    "잔액",
+    "이체",
+    "转账",
+];
+
+/// Words for a limit, passed or not.
+const LIMIT_WORDS: [&str; 8] = [
+    "上限", "限制", "制限", "限度", "最大", "한도", "제한", "최대",
+];
+
+/// Whether `text` says, in Chinese, Japanese or Korean, that a limit is put on something
+/// other than calls ([`OTHER_THINGS`]).
+pub(super) fn names_other_limit(text: &str) -> bool {
+    if !text.bytes().any(|b| (0xE1..=0xED).contains(&b)) {
+        return false;
+    }
+    let has = |set: &[&str]| set.iter().any(|w| text.contains(w));
+    (has(&LIMIT_WORDS) || has(&PASSED)) && has(&OTHER_THINGS)
+}
+
 /// Whether `text` says, in Chinese, Japanese or Korean, that a limit of calls was passed.
 pub(super) fn says_limit_passed(text: &str) -> bool {
     // Every character of these scripts is three bytes in UTF-8 led by 0xE1..=0xED; a text
@@ -117,6 +179,35 @@ mod tests {
             "요청이 너무 많습니다. 잠시 후 다시 시도해 주세요.",
         ] {
             assert!(says_limit_passed(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn limits_of_other_things_are_named() {
+        use super::names_other_limit;
+        for t in [
+            // SmartHR's plan_limit_exceeded: the plan's head count reached.
+            "上限人数に達しているため従業員の追加は出来ません",
+            "团队成员数量已达上限",
+            "文件大小超过限制",
+            "ファイルサイズが上限を超えています",
+            "이체 한도 초과",
+            "저장 용량이 최대치를 초과했습니다",
+            "余额不足，超出转账限额",
+        ] {
+            assert!(names_other_limit(t), "{t}");
+        }
+        for t in [
+            // A limit of calls, and texts with no limit at all.
+            "APIの呼び出し回数の上限に達しました",
+            "请求过于频繁，请稍后重试",
+            "일일 요청 수 한도를 초과했습니다",
+            "ファイルを保存しました",
+            "人数を入力してください",
+            "Request body size limit exceeded",
+            "",
+        ] {
+            assert!(!names_other_limit(t), "{t}");
         }
     }
 

@@ -502,3 +502,55 @@ fn a_limit_of_requests_named_before_its_policy_and_part() {
     let q = read(&[("X-RequestLimit", b"500")]);
     assert_eq!(q[0].limit, Some(500), "{q:?}");
 }
+
+#[test]
+fn a_bare_quota_and_the_usage_counted_under_its_stem_are_one_budget() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto)
+    };
+    // Brandfetch: the key's month quota, and an estimate of its use, either order.
+    for fields in [
+        [
+            ("x-api-key-quota", &b"100"[..]),
+            ("x-api-key-approximate-usage", &b"37"[..]),
+        ],
+        [
+            ("x-api-key-approximate-usage", &b"37"[..]),
+            ("x-api-key-quota", &b"100"[..]),
+        ],
+    ] {
+        let s = read(&fields);
+        assert_eq!(s.quota.len(), 1, "{fields:?}");
+        assert_eq!(s.quota[0].limit, Some(100));
+        assert_eq!(s.quota[0].remaining, Some(63));
+        assert!(s.unread.is_empty(), "{:?}", s.unread);
+    }
+    // Other spellings of the count: `used`, an `estimated` one.
+    let s = read(&[("X-Account-Quota", b"5000"), ("X-Account-Used", b"5000")]);
+    assert_eq!(s.quota[0].remaining, Some(0));
+    let s = read(&[("X-Plan-Quota", b"1000"), ("X-Plan-Estimated-Usage", b"10")]);
+    assert_eq!(s.quota[0].remaining, Some(990));
+    // A bare quota alone is the budget's size.
+    let s = read(&[("x-api-key-quota", b"100")]);
+    assert_eq!(s.quota[0].limit, Some(100));
+    assert_eq!(s.quota[0].remaining, None);
+}
+
+#[test]
+fn a_usage_count_without_a_named_quota_under_its_stem_is_no_budget() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    // A disk's or memory's use beside its size is no budget of calls.
+    assert!(read(&[("X-Disk-Limit", b"100"), ("X-Disk-Usage", b"40")]).is_empty());
+    assert!(read(&[("X-Memory-Used", b"512")]).is_empty());
+    // A usage under another stem than the quota's does not join it.
+    let q = read(&[("x-api-key-quota", b"100"), ("x-storage-usage", b"40")]);
+    assert_eq!(q.len(), 1);
+    assert_eq!(q[0].remaining, None);
+    // A `used` that is the whole name, or follows a part, is not this shape.
+    assert!(read(&[("Used", b"3")]).is_empty());
+    assert!(read(&[("X-Limit-Used", b"3")]).is_empty());
+}
