@@ -277,6 +277,13 @@ fn budget_phrase(tokens: &[&str]) -> Option<Name> {
     })
 }
 
+/// Stored things a quota may be of, rather than calls: a bare quota under a stem naming
+/// one is a size, not a budget of calls.
+const STORED: [&str; 14] = [
+    "storage", "disk", "space", "mailbox", "upload", "uploads", "file", "files", "size", "bytes",
+    "memory", "seats", "members", "users",
+];
+
 /// Splits a field name into its family, policy, part and unit; `None` when it is not
 /// a rate-limit field.
 fn parse_name(name: &str) -> Option<Name> {
@@ -302,16 +309,20 @@ fn parse_name(name: &str) -> Option<Name> {
     // `quota` ending the name (Brandfetch's `x-api-key-quota: 100`, the month's quota of
     // the key, whose use `x-api-key-approximate-usage` counts: [`used_by_shape`]).
     let quota_word = matches!(tokens[at], "quota" | "quotas");
-    let bare_quota = after.is_empty() && quota_word;
-    let implied = after.is_empty() && (tokens[at + span - 1].ends_with("limit") || quota_word);
+    // Only under a stem of its own, and one naming no stored thing: `X-Storage-Quota`
+    // and `X-Mailbox-Quota` are sizes, and a lone `X-Quota` says not of what.
+    let bare_quota = after.is_empty()
+        && quota_word
+        && !before.is_empty()
+        && !before.iter().any(|t| STORED.contains(t));
+    let implied = after.is_empty() && (tokens[at + span - 1].ends_with("limit") || bare_quota);
     let part = part.or(implied.then_some(Part::Limit))?;
     // A quota is a budget apart from the rate limit beside it (MarketCheck's
     // `Quota-Limit` / `Quota-Remaining`, monthly, next to the per-second `RateLimit-*`):
     // when nothing else names it, the word does, so the two do not merge as `default`.
     // A bare quota under a stem of its own is named by the stem, which its usage
     // field shares.
-    let own_stem = bare_quota && !before.is_empty();
-    if policy.is_empty() && quota_word && !own_stem {
+    if policy.is_empty() && quota_word && !bare_quota {
         policy.push("quota");
     }
     // So is a budget of queries a period (Mashery's `X-Plan-QPS-Allotted` beside its

@@ -538,6 +538,19 @@ fn a_bare_quota_and_the_usage_counted_under_its_stem_are_one_budget() {
 }
 
 #[test]
+fn a_bare_quota_of_a_stored_thing_or_of_nothing_named_is_no_budget_of_calls() {
+    let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let read = |fields: &[(&str, &[u8])]| {
+        crate::read(200, &Headers::new(fields), now, crate::Flavour::Auto).quota
+    };
+    assert!(read(&[("X-Storage-Quota", b"10737418240")]).is_empty());
+    assert!(read(&[("X-Mailbox-Quota", b"2048"), ("X-Mailbox-Usage", b"100")]).is_empty());
+    assert!(read(&[("X-Upload-Quota", b"50"), ("X-Upload-Used", b"3")]).is_empty());
+    // A lone `X-Quota` does not say of what.
+    assert!(read(&[("X-Quota", b"1000")]).is_empty());
+}
+
+#[test]
 fn a_usage_count_without_a_named_quota_under_its_stem_is_no_budget() {
     let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
     let read = |fields: &[(&str, &[u8])]| {
