@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1814;
+const FLOOR: usize = 1919;
 
-const FILES: [(&str, &str); 36] = [
+const FILES: [(&str, &str); 37] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -85,6 +85,7 @@ const FILES: [(&str, &str); 36] = [
     ("recovery6", include_str!("corpus/recovery6.json")),
     ("recovery7", include_str!("corpus/recovery7.json")),
     ("recovery8", include_str!("corpus/recovery8.json")),
+    ("recovery9", include_str!("corpus/recovery9.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {
