@@ -327,17 +327,23 @@ fn account(w: &Words<'_>) -> bool {
         || not_enabled_for_holder(w)
 }
 
-/// The account owes money: "Your account is in arrears, please recharge first", "overdue
-/// payments", "unpaid invoice". Only its owner paying lets calls through again.
+/// The account owes money: "Your account is in arrears, please recharge first", "Your
+/// account has overdue payments". Only its owner paying lets calls through again. An
+/// invoice the request names ("Cannot refund an unpaid invoice") or a customer's debt is
+/// the request's business, so a debt counts only when it is the caller's.
 fn owes(w: &Words<'_>) -> bool {
+    if w.any_of(&OTHERS) {
+        return false;
+    }
+    let debt = w.near(
+        &["overdue", "unpaid", "outstanding"],
+        &[
+            "payment", "payments", "invoice", "invoices", "bill", "bills",
+        ],
+        2,
+    ) && (w.any_of(&HOLDERS) || w.has("your"));
     w.has("arrears")
-        || w.near(
-            &["overdue", "unpaid", "outstanding"],
-            &[
-                "payment", "payments", "invoice", "invoices", "bill", "bills",
-            ],
-            2,
-        )
+        || debt
         || w.phrase(&["please", "recharge"])
         || w.phrase(&["recharge", "first"])
 }

@@ -779,7 +779,7 @@ fn an_account_that_owes_spent_its_budget_or_lacks_a_feature() {
     for body in [
         r#"{"code":"Arrears","message":"The account is in arrears."}"#,
         r#"{"error":{"message":"Your balance has unpaid invoices; service paused"}}"#,
-        r#"{"Error":{"Code":"OverduePayment","Message":"Calls are refused while payments are overdue"}}"#,
+        r#"{"Error":{"Code":"OverduePayment","Message":"Calls are refused while your payments are overdue"}}"#,
         r#"{"msg":"余额不足 please recharge your account first"}"#,
         r#"{"error":{"message":"ExceededBudget: Team=ml over budget. Spend=25.3, Budget=25.0","type":"budget_exceeded"}}"#,
         r#"{"detail":"Monthly budget reached for this key"}"#,
@@ -794,6 +794,9 @@ fn an_account_that_owes_spent_its_budget_or_lacks_a_feature() {
         r#"{"error":"retry budget exhausted"}"#,
         r#"{"message":"Payments are not enabled for the customer account 88"}"#,
         r#"{"message":"field budget must be over 0"}"#,
+        r#"{"message":"Cannot refund an unpaid invoice"}"#,
+        r#"{"error":"Customer 42 has outstanding invoices and cannot be deleted"}"#,
+        r#"{"error":"customer account in arrears"}"#,
     ] {
         assert_ne!(said(body), Some(Recovery::Account), "{body}");
     }
