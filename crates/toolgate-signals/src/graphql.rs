@@ -294,8 +294,18 @@ pub(crate) fn code_status(code: &str) -> Option<u16> {
     if code.len() > MAX_CODE {
         return None;
     }
-    let folded = crate::walk::normalise(code);
+    // AppSync names a data source's error after it: `DynamoDB:ConditionalCheckFailedException`.
+    let own = code.rsplit_once(':').map_or(code, |(_, own)| own);
+    let folded = crate::walk::normalise(own);
     let name = folded.strip_suffix("exception").unwrap_or(&folded);
+    // A write's condition not met (DynamoDB's `ConditionalCheckFailed`) is a failed
+    // precondition; a table's provisioned throughput passed, a throttle.
+    if name.ends_with("conditionalcheckfailed") || name == "preconditionfailed" {
+        return Some(412);
+    }
+    if name.ends_with("throughputexceeded") {
+        return Some(429);
+    }
     if name.ends_with("notauthenticated") {
         return Some(401);
     }

@@ -113,9 +113,17 @@ pub(crate) fn read(prefix: &[u8]) -> Option<Recovery> {
     if found.sign_in {
         return Some(Recovery::Credentials);
     }
-    found
-        .reason
-        .or_else(|| said::decide(&found.texts, found.grpc.or(found.soap)))
+    found.reason.or_else(|| {
+        let said = said::decide(&found.texts, found.grpc.or(found.soap));
+        // A body that says in a member of its own that the call may be retried (Increase's
+        // `"retryable": true`) is a passing state, whatever else its words say of the
+        // request; an account or credentials it names are still theirs to mend.
+        match said {
+            Some(Recovery::Account | Recovery::Credentials) => said,
+            _ if found.retryable => Some(Recovery::Transient),
+            _ => said,
+        }
+    })
 }
 
 /// The codes and messages of one body, and the gRPC status it names.
@@ -129,7 +137,13 @@ struct Found {
     reason: Option<Recovery>,
     /// The body is a sign-in page ([`crate::sign_in_page`]).
     sign_in: bool,
+    /// A member of the body says the call may be retried ([`RETRYABLE_KEYS`]).
+    retryable: bool,
 }
+
+/// Names of a boolean by which an error says whether the same call may pass when sent
+/// again: Increase's `retryable`, `is_retryable`, `retriable`.
+const RETRYABLE_KEYS: [&str; 4] = ["retryable", "retriable", "isretryable", "isretriable"];
 
 impl Found {
     fn text(&mut self, s: &str) {
@@ -194,6 +208,12 @@ fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mu
                 }
                 visit(child, key, depth + 1, nodes, out);
             }
+        }
+        Value::Bool(true)
+            if key
+                .is_some_and(|k| RETRYABLE_KEYS.contains(&crate::walk::normalise(k).as_str())) =>
+        {
+            out.retryable = true;
         }
         Value::String(s) => {
             let Some(k) = key.map(crate::walk::normalise) else {
@@ -328,7 +348,8 @@ fn markup(text: &str, out: &mut Found) {
 /// kin, `Client.Authentication`) and SOAP 1.2's `<env:Value>env:Sender</env:Value>` say
 /// the request is at fault (SOAP 1.1 §4.4.1: "the message was incorrectly formed or did
 /// not contain the appropriate information"), which matters because SOAP sends every
-/// fault as a 500. A `Server`/`Receiver` fault is left to the status. A 1.2 `Value` counts
+/// fault as a 500. A `Server`/`Receiver` fault is left to the status, unless its dotted
+/// subcode names a rule the request broke ([`names_a_business_rule`]). A 1.2 `Value` counts
 /// only with a namespace prefix, as a fault code is written.
 fn soap_fault(local: &str, value: &str) -> Option<Recovery> {
     let value = value.trim();
@@ -336,13 +357,28 @@ fn soap_fault(local: &str, value: &str) -> Option<Recovery> {
         Some((_, code)) => (true, code),
         None => (false, value),
     };
-    let head = code.split('.').next().unwrap_or_default();
+    let mut parts = code.split('.');
+    let head = parts.next().unwrap_or_default();
     let client = match local {
-        "faultcode" => head.eq_ignore_ascii_case("client") || head.eq_ignore_ascii_case("sender"),
+        "faultcode" => {
+            head.eq_ignore_ascii_case("client")
+                || head.eq_ignore_ascii_case("sender")
+                || (head.eq_ignore_ascii_case("server")
+                    && parts.next().is_some_and(names_a_business_rule))
+        }
         "value" => prefixed && head == "Sender",
         _ => false,
     };
     client.then_some(Recovery::Request)
+}
+
+/// A dotted fault subcode that names a rule of the business or of validation, not the
+/// server's own failure: Travelport's `Server.Business` ("No availability on chosen
+/// flights") beside its `Server.System`.
+fn names_a_business_rule(subcode: &str) -> bool {
+    ["business", "validation"]
+        .iter()
+        .any(|rule| subcode.eq_ignore_ascii_case(rule))
 }
 
 #[cfg(test)]

@@ -436,6 +436,8 @@ fn says_throttled_text(s: &str) -> bool {
     [
         "rate limit",
         "ratelimit",
+        // OpenStack's `{"overLimit": {"message": "This request was rate-limited."}}`.
+        "rate-limit",
         "too many requests",
         "request limit reached",
         "throttled",

@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1866;
+const FLOOR: usize = 1972;
 
-const FILES: [(&str, &str); 37] = [
+const FILES: [(&str, &str); 38] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -86,6 +86,7 @@ const FILES: [(&str, &str); 37] = [
     ("recovery6", include_str!("corpus/recovery6.json")),
     ("recovery7", include_str!("corpus/recovery7.json")),
     ("recovery8", include_str!("corpus/recovery8.json")),
+    ("recovery9", include_str!("corpus/recovery9.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {

@@ -285,3 +285,30 @@ fn a_message_saying_no_one_signed_in_or_no_permission_names_its_status() {
         assert_eq!(failed(&body), Some(status), "{message}");
     }
 }
+
+/// A code named after the data source it came from (AppSync's `Lambda:…`,
+/// `DynamoDB:…`) is read by its own part: a condition not met is a failed
+/// precondition, a table's throughput passed a throttle.
+#[test]
+fn a_data_sources_code_is_read_by_its_own_part() {
+    for (body, status) in [
+        (
+            r#"{"data":null,"errors":[{"errorType":"DynamoDB:ConditionalCheckFailedException","message":"The conditional request failed"}]}"#,
+            412,
+        ),
+        (
+            r#"{"data":null,"errors":[{"errorType":"DynamoDB:ProvisionedThroughputExceededException","message":"x"}]}"#,
+            429,
+        ),
+        (
+            r#"{"data":null,"errors":[{"errorType":"Lambda:Unauthorized","message":"x"}]}"#,
+            401,
+        ),
+        (
+            r#"{"data":null,"errors":[{"message":"x","extensions":{"code":"PRECONDITION_FAILED"}}]}"#,
+            412,
+        ),
+    ] {
+        assert_eq!(failed(body), Some(status), "{body}");
+    }
+}

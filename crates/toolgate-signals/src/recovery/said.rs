@@ -52,9 +52,11 @@ const STATES: [&str; 14] = [
 /// customer's, a transfer's recipient or destination ("customer account 4411 is
 /// closed", "the destination account is frozen"). Its state is the request's to
 /// change, not the caller's account's.
-const OTHERS: [&str; 8] = [
+const OTHERS: [&str; 10] = [
     "customer",
     "customers",
+    "payer",
+    "payers",
     "recipient",
     "destination",
     "beneficiary",
@@ -312,7 +314,81 @@ fn account(w: &Words<'_>) -> bool {
     // quota that also offers an increase comes back by waiting (ruled out above).
     let approved = (w.has("approved") && w.any_of(&["quota", "quotas"]))
         || w.near(&["quota", "quotas"], &["increase"], 2);
-    credits || code || plan || state || cap || approved || balance(w) || period_spent(w)
+    credits
+        || code
+        || plan
+        || state
+        || cap
+        || approved
+        || balance(w)
+        || period_spent(w)
+        || owes(w)
+        || budget_spent(w)
+        || not_enabled_for_holder(w)
+}
+
+/// The account owes money: "Your account is in arrears, please recharge first", "Your
+/// account has overdue payments". Only its owner paying lets calls through again. An
+/// invoice the request names ("Cannot refund an unpaid invoice") or a customer's debt is
+/// the request's business, so a debt counts only when it is the caller's.
+fn owes(w: &Words<'_>) -> bool {
+    if w.any_of(&OTHERS) {
+        return false;
+    }
+    let debt = w.near(
+        &["overdue", "unpaid", "outstanding"],
+        &[
+            "payment", "payments", "invoice", "invoices", "bill", "bills",
+        ],
+        2,
+    ) && (w.any_of(&HOLDERS) || w.has("your"));
+    w.has("arrears")
+        || debt
+        || w.phrase(&["please", "recharge"])
+        || w.phrase(&["recharge", "first"])
+}
+
+/// A spending budget passed: LiteLLM's "Budget has been exceeded! Current cost: 10.0042,
+/// Max budget: 10.0", "ExceededBudget: … over budget". Money spent does not come back by
+/// waiting; a time, memory or token budget is a limit of the request's own.
+fn budget_spent(w: &Words<'_>) -> bool {
+    w.near(
+        &["budget", "budgets"],
+        &[
+            "exceeded",
+            "exceeds",
+            "exhausted",
+            "reached",
+            "over",
+            "spent",
+        ],
+        3,
+    ) && !w.any_of(&[
+        "time",
+        "timeout",
+        "memory",
+        "token",
+        "tokens",
+        "thinking",
+        "retry",
+        "retries",
+        "error",
+        // A query's complexity or cost points refill by the second (monday.com's
+        // "Complexity budget exhausted … reset in 15 seconds").
+        "complexity",
+        "query",
+        "points",
+    ])
+}
+
+/// A feature the account, organisation or workspace has not been given: "This feature is
+/// not enabled for your account. Contact support to enable it." Its owner asks for it; a
+/// request for something else passes.
+fn not_enabled_for_holder(w: &Words<'_>) -> bool {
+    (w.phrase(&["not", "enabled", "for"]) || w.phrase(&["isn", "t", "enabled", "for"]))
+        && w.any_of(&HOLDERS)
+        && !anothers_account(w)
+        && !w.is_a_rule()
 }
 
 /// A prepaid balance spent ("Insufficient balance: … Please top up"), or a plan's own
@@ -529,6 +605,8 @@ fn parser_token(w: &Words<'_>) -> bool {
 /// up"), and so is a transaction that lost to a concurrent one ([`lost_a_race`]).
 fn transient(w: &Words<'_>) -> bool {
     lost_a_race(w)
+        || still_under_way(w)
+        || wait_then_again(w)
         || w.near(
             &["temporary"],
             &["error", "failure", "problem", "outage"],
@@ -545,6 +623,49 @@ fn transient(w: &Words<'_>) -> bool {
         || w.phrase(&["internal", "error"])
         || w.phrase(&["backend", "error"])
         || w.phrase(&["timed", "out"])
+}
+
+/// Something the request names, still on its way to a state it reaches by itself: "The
+/// resource is still being created", "the volume is still provisioning". A moment later
+/// it is there; only a rule ("must still be …") is not a state.
+fn still_under_way(w: &Words<'_>) -> bool {
+    const UNDER_WAY: [&str; 12] = [
+        "created",
+        "creating",
+        "processed",
+        "processing",
+        "provisioned",
+        "provisioning",
+        "initializing",
+        "initialising",
+        "starting",
+        "deploying",
+        "indexing",
+        "loading",
+    ];
+    !w.is_a_rule()
+        && (0..w.w.len()).any(|i| {
+            w.w[i] == "still"
+                && w.w
+                    .get(i + 1..(i + 3).min(w.w.len()))
+                    .is_some_and(|next| next.iter().any(|x| UNDER_WAY.contains(&x.as_str())))
+        })
+}
+
+/// A reply that tells to wait and send the request again: "Please wait a moment and try
+/// again", "There was a conflict with another request. Please retry." Said as advice,
+/// not as a rule, it is a passing state.
+fn wait_then_again(w: &Words<'_>) -> bool {
+    let waited = w.phrase(&["try", "again"]) && w.any_of(&["wait", "moment", "shortly"]);
+    // "Please retry with a valid amount" asks for another request, not the same one.
+    let retry = (1..w.w.len()).any(|i| {
+        w.w[i - 1] == "please"
+            && w.w[i] == "retry"
+            && w.w
+                .get(i + 1)
+                .is_none_or(|next| !["with", "using"].contains(&next.as_str()))
+    }) && !w.any_of(&["valid", "invalid", "correct"]);
+    waited || retry
 }
 
 /// A transaction aborted because another touched the same data at the same time: "Transaction
@@ -589,6 +710,15 @@ fn request(w: &Words<'_>) -> bool {
         || w.phrase(&["is", "required"])
         || w.has("declined")
         || missing_thing(w)
+        || short_of_funds(w)
+}
+
+/// Funds short that are not the caller's account's: "The payer does not have enough
+/// funds.", "Insufficient funds" (a card or a wallet the request charges). Another
+/// payer or amount passes. Funds a holder names ("your account has insufficient funds")
+/// are left to the status.
+fn short_of_funds(w: &Words<'_>) -> bool {
+    w.near(&["funds"], &["insufficient", "enough"], 4) && (w.any_of(&OTHERS) || !w.any_of(&HOLDERS))
 }
 
 /// What the request names, said not to be there: "Contract not found", "Ticket 99999

@@ -770,3 +770,110 @@ fn a_sign_in_page_in_place_of_the_api_is_the_credentials() {
     let docs = r#"<!DOCTYPE html><html><body><p>Invalid API key: sign in to see yours.</p><form action="/search"><input type="search" name="q"></form></body></html>"#;
     assert_eq!(said(docs), None);
 }
+
+/// An account that owes money, a spending budget passed, a feature the account was not
+/// given: only its owner mends them. A query's complexity budget, a time budget, and a
+/// customer's or another's account are not the account's.
+#[test]
+fn an_account_that_owes_spent_its_budget_or_lacks_a_feature() {
+    for body in [
+        r#"{"code":"Arrears","message":"The account is in arrears."}"#,
+        r#"{"error":{"message":"Your balance has unpaid invoices; service paused"}}"#,
+        r#"{"Error":{"Code":"OverduePayment","Message":"Calls are refused while your payments are overdue"}}"#,
+        r#"{"msg":"余额不足 please recharge your account first"}"#,
+        r#"{"error":{"message":"ExceededBudget: Team=ml over budget. Spend=25.3, Budget=25.0","type":"budget_exceeded"}}"#,
+        r#"{"detail":"Monthly budget reached for this key"}"#,
+        r#"{"error":"SSO is not enabled for your organization"}"#,
+        r#"{"message":"Webhooks are not enabled for this workspace. Contact sales."}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Account), "{body}");
+    }
+    for body in [
+        r#"{"errors":[{"message":"Complexity budget exhausted","extensions":{"code":"COMPLEXITY_BUDGET_EXHAUSTED"}}]}"#,
+        r#"{"error":"query exceeded its time budget of 30s"}"#,
+        r#"{"error":"retry budget exhausted"}"#,
+        r#"{"message":"Payments are not enabled for the customer account 88"}"#,
+        r#"{"message":"field budget must be over 0"}"#,
+        r#"{"message":"Cannot refund an unpaid invoice"}"#,
+        r#"{"error":"Customer 42 has outstanding invoices and cannot be deleted"}"#,
+        r#"{"error":"customer account in arrears"}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Account), "{body}");
+    }
+}
+
+/// Something still on its way to a state it reaches alone, and a reply that tells to
+/// wait and send the same call again, are passing states; a retry with other arguments
+/// is the request's.
+#[test]
+fn still_under_way_or_told_to_wait_and_retry_is_a_passing_state() {
+    for body in [
+        r#"{"error_code":"still_creating","error_msg":"The disk is still being created."}"#,
+        r#"{"message":"Snapshot still provisioning"}"#,
+        r#"{"error":"the index is still building; wait a moment and try again"}"#,
+        r#"{"title":"Another request is changing this object. Please retry."}"#,
+        r#"{"error":{"message":"Please wait a few seconds and try again"}}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Transient), "{body}");
+    }
+    for body in [
+        r#"{"error":"Invalid amount. Please retry with a valid amount"}"#,
+        r#"{"message":"amount must still be positive"}"#,
+        r#"{"message":"machine still active, refusing to start"}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Transient), "{body}");
+    }
+}
+
+/// A member of the error saying the call may be retried makes it a passing state,
+/// unless the account or the credentials are what it names; `false` says nothing.
+#[test]
+fn an_error_that_says_it_is_retryable_is_a_passing_state() {
+    for body in [
+        r#"{"type":"conflict_error","title":"Object is being modified","retryable":true}"#,
+        r#"{"error":{"code":"E_CONFLICT","message":"version mismatch","is_retryable":true}}"#,
+        r#"{"errors":[{"code":"invalid_state","retriable":true}]}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Transient), "{body}");
+    }
+    assert_eq!(
+        said(r#"{"type":"invalid_parameters_error","title":"Invalid amount","retryable":false}"#),
+        Some(Recovery::Request)
+    );
+    assert_eq!(
+        said(r#"{"title":"The API key is invalid","retryable":true}"#),
+        Some(Recovery::Credentials)
+    );
+    assert_eq!(said(r#"{"retryable":"yes","title":"x"}"#), None);
+}
+
+/// Funds short that the request charges (a payer's, a card's) are the request's; funds
+/// of the caller's own account are left to the status.
+#[test]
+fn a_payers_funds_short_is_the_requests() {
+    for body in [
+        r#"{"code":"PAYER_LIMIT","message":"Payer has insufficient funds"}"#,
+        r#"{"error":"insufficient_funds","message":"Not enough funds on the card"}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Request), "{body}");
+    }
+    assert_eq!(
+        said(r#"{"message":"Your account does not have enough funds to send this payout"}"#),
+        None
+    );
+}
+
+/// A SOAP `Server` fault whose dotted subcode names a business or validation rule is
+/// the request's; a `Server.System` fault is left to the status.
+#[test]
+fn a_server_fault_of_a_business_rule_is_the_requests() {
+    let fault = |code: &str| {
+        format!(
+            r#"<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body><S:Fault><faultcode>{code}</faultcode><faultstring>Seat map unavailable for this flight</faultstring></S:Fault></S:Body></S:Envelope>"#
+        )
+    };
+    assert_eq!(said(&fault("Server.Business")), Some(Recovery::Request));
+    assert_eq!(said(&fault("S:Server.Validation")), Some(Recovery::Request));
+    assert_eq!(said(&fault("Server.System")), None);
+    assert_eq!(said(&fault("Server.BusinessUnitDown")), None);
+}

@@ -217,3 +217,20 @@ fn numbered_message_fields_are_read_for_their_words() {
     assert!(!walk(br#"{"msg123":"Rate limit exceeded"}"#, now).throttled_text);
     assert!(!walk(br#"{"12":"Rate limit exceeded"}"#, now).throttled_text);
 }
+
+/// A throttle spelt with a hyphen ("rate-limited", "rate-limiting") is one; a limit on
+/// something else beside a hyphen is not.
+#[test]
+fn a_hyphenated_rate_limit_is_a_throttle() {
+    for b in [
+        r#"{"overLimit":{"code":413,"message":"This request was rate-limited."}}"#,
+        r#"{"error":"Request rate-limiting in effect for this key"}"#,
+    ] {
+        assert!(walk(b.as_bytes(), now()).throttled_text, "{b}");
+    }
+    let w = walk(
+        br#"{"error":"The upload exceeds the size-limit of 10 MB"}"#,
+        now(),
+    );
+    assert!(!w.throttled_text);
+}
