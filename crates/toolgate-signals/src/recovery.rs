@@ -20,6 +20,7 @@ use serde_json::Value;
 
 pub(crate) mod challenge;
 mod cjk;
+mod languages;
 mod said;
 
 pub(crate) use said::grpc_number;
@@ -241,7 +242,10 @@ fn names_a_code(key: &str) -> bool {
 /// A message named after what it reports: `status_message` (`{"status": "ERROR",
 /// "status_message": "Invalid integration key"}`), `sub_msg`, `result_msg`.
 fn names_a_message(key: &str) -> bool {
-    key.ends_with("message") || key.ends_with("msg")
+    key.ends_with("message")
+        || key.ends_with("msg")
+        // Portuguese `mensagem`, Spanish `mensaje`, German `meldung`, … .
+        || crate::walk::MESSAGE_NAMES.contains(&key)
 }
 
 /// The message of an OData error in its verbose JSON form (OData v2 and v3, as SAP

@@ -50,6 +50,7 @@ pub(crate) fn wait_in(text: &str) -> Option<Duration> {
         .filter_map(|triggers| longest_in(&t, triggers))
         .max()
         .max(cjk::time_to_come(&t))
+        .max(languages::time_to_come_before(&t))
 }
 
 /// The message's first [`MAX_TEXT`] characters in lower case, after a space that lets a

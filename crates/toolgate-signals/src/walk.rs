@@ -46,7 +46,10 @@ use serde_json::Value;
 use crate::num::TimeUnit;
 use crate::{Deprecation, MAX_WAIT, num, reset};
 
+mod languages;
 mod markup;
+
+pub(crate) use languages::MESSAGE_NAMES;
 
 pub(crate) use markup::elements as xml_elements;
 
@@ -397,7 +400,7 @@ fn named_message_field(k: &str) -> bool {
             // envelope (Etherscan and its forks) says what went wrong in `result`; only
             // a string is read as words.
             | "result"
-    )
+    ) || languages::MESSAGE_NAMES.contains(&k)
 }
 
 /// An error code whose words say "throttled".
@@ -453,6 +456,7 @@ fn says_throttled_text(s: &str) -> bool {
     ]
     .iter()
     .any(|p| t.contains(p))
+        || languages::says_throttled(&t)
         || crate::passed::says_limit_passed(s)
 }
 

@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 1972;
+const FLOOR: usize = 2084;
 
-const FILES: [(&str, &str); 38] = [
+const FILES: [(&str, &str); 39] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -87,6 +87,7 @@ const FILES: [(&str, &str); 38] = [
     ("recovery7", include_str!("corpus/recovery7.json")),
     ("recovery8", include_str!("corpus/recovery8.json")),
     ("recovery9", include_str!("corpus/recovery9.json")),
+    ("languages", include_str!("corpus/languages.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {

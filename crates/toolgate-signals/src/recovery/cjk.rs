@@ -6,7 +6,8 @@
 //! a credential is called (in the language, or the ASCII name a message often keeps:
 //! `token`, `secret`) and a word that refuses it ("已过期" expired, "无效" invalid, "期限切れ"
 //! expired, "만료" expired), or a passing state said in so many words ("系统繁忙" system
-//! busy, "しばらくしてから" after a while). A word that merely says an error happened
+//! busy, "しばらくしてから" after a while, "メンテナンス中" under maintenance), or an account to
+//! top up ("请充值" please recharge). A word that merely says an error happened
 //! ("错误", "エラー") refuses nothing: "an unexpected error occurred during authentication"
 //! is the server's. Only a text with a character beyond ASCII is looked at.
 
@@ -54,8 +55,20 @@ const REFUSED: [&str; 16] = [
     "올바르지",
 ];
 
-/// A passing state: the system busy, "try again after a while", temporarily.
-const PASSING: [&str; 9] = [
+/// The caller's account must be topped up: "请充值" (please recharge), "账户已欠费"
+/// (the account is in arrears), "チャージしてください", "충전해 주세요". A balance short
+/// alone ("余额不足") may be a payer's wallet, the request's to change.
+const ACCOUNT: [&str; 5] = [
+    "请充值",
+    "請充值",
+    "账户已欠费",
+    "チャージしてください",
+    "충전해",
+];
+
+/// A passing state: the system busy, "try again after a while", temporarily, under
+/// maintenance.
+const PASSING: [&str; 15] = [
     "系统繁忙",
     "服务繁忙",
     "稍后重试",
@@ -65,6 +78,12 @@ const PASSING: [&str; 9] = [
     "混み合って",
     "잠시 후",
     "일시적",
+    "维护中",
+    "維護中",
+    "暂时不可用",
+    "メンテナンス中",
+    "점검 중",
+    "점검중",
 ];
 
 /// What the text says would fix the failure, if it is written in one of these languages
@@ -75,6 +94,9 @@ pub(super) fn read(text: &str) -> Option<Recovery> {
     }
     let lower = text.to_lowercase();
     let has = |set: &[&str]| set.iter().any(|w| lower.contains(w));
+    if has(&ACCOUNT) {
+        return Some(Recovery::Account);
+    }
     if has(&CREDENTIALS) && has(&REFUSED) {
         return Some(Recovery::Credentials);
     }
@@ -98,6 +120,24 @@ mod tests {
             "인증 토큰이 유효하지 않습니다.",
         ] {
             assert_eq!(read(text), Some(Recovery::Credentials), "{text}");
+        }
+    }
+
+    #[test]
+    fn an_account_to_top_up_or_maintenance_in_chinese_japanese_or_korean() {
+        assert_eq!(read("当前账户余额不足，请充值"), Some(Recovery::Account));
+        assert_eq!(
+            read("残高が不足しています。チャージしてください"),
+            Some(Recovery::Account)
+        );
+        // A balance short alone may be a payer's: no account of the caller's.
+        assert_eq!(read("余额不足"), None);
+        for text in [
+            "系统维护中",
+            "現在メンテナンス中です",
+            "서비스 점검 중입니다",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Transient), "{text}");
         }
     }
 

@@ -193,18 +193,22 @@ const INPUTS: [&str; 13] = [
 pub(super) fn decide(texts: &[String], grpc: Option<Recovery>) -> Option<Recovery> {
     let read: Vec<(Vec<String>, &str)> = texts.iter().map(|t| (words(t), t.as_str())).collect();
     let any = |rule: fn(&Words<'_>) -> bool| read.iter().any(|(w, t)| rule(&Words { w, text: t }));
-    if any(account) {
+    // A message in another language is read by its own tables (`recovery/languages.rs`);
+    // one in Chinese, Japanese or Korean by its parts, its words unspaced.
+    let other: Vec<Option<Recovery>> = texts.iter().map(|t| super::languages::read(t)).collect();
+    let in_other_language = |said: Recovery| {
+        other.contains(&Some(said)) || texts.iter().any(|t| super::cjk::read(t) == Some(said))
+    };
+    if any(account) || in_other_language(Recovery::Account) {
         return Some(Recovery::Account);
     }
-    // A message in Chinese, Japanese or Korean is read by its parts, its words unspaced.
-    let cjk = |said: Recovery| texts.iter().any(|t| super::cjk::read(t) == Some(said));
-    if any(credentials) || cjk(Recovery::Credentials) {
+    if any(credentials) || in_other_language(Recovery::Credentials) {
         return Some(Recovery::Credentials);
     }
     if grpc.is_some() {
         return grpc;
     }
-    if any(transient) || cjk(Recovery::Transient) {
+    if any(transient) || in_other_language(Recovery::Transient) {
         return Some(Recovery::Transient);
     }
     if any(unsupported) {

@@ -877,3 +877,40 @@ fn a_server_fault_of_a_business_rule_is_the_requests() {
     assert_eq!(said(&fault("Server.System")), None);
     assert_eq!(said(&fault("Server.BusinessUnitDown")), None);
 }
+
+#[test]
+fn what_mends_a_failure_said_in_other_languages() {
+    for (body, want) in [
+        (
+            r#"{"codigo":"sem_saldo","mensagem":"Sua conta não possui créditos suficientes para esta operação."}"#,
+            Recovery::Account,
+        ),
+        (
+            r#"{"fehler":"Diese Funktion ist in Ihrem Tarif nicht enthalten."}"#,
+            Recovery::Account,
+        ),
+        (
+            r#"{"error":"invalid_grant","mensaje":"El token de acceso ha expirado"}"#,
+            Recovery::Credentials,
+        ),
+        (
+            r#"{"messaggio":"Chiave API scaduta"}"#,
+            Recovery::Credentials,
+        ),
+        (
+            r#"{"message":"Serwis tymczasowo niedostępny, przerwa techniczna"}"#,
+            Recovery::Transient,
+        ),
+        (r#"{"detail":"Dịch vụ đang bảo trì"}"#, Recovery::Transient),
+        (r#"{"err_msg":"账户已欠费，请充值"}"#, Recovery::Account),
+    ] {
+        assert_eq!(said(body), Some(want), "{body}");
+    }
+    // A card short of funds, a field missing: none of these.
+    for body in [
+        r#"{"mensaje":"Fondos insuficientes en la tarjeta del cliente"}"#,
+        r#"{"message":"Pole 'email' jest wymagane"}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Account), "{body}");
+    }
+}

@@ -2,44 +2,105 @@
 //! words put before a time to come and the names of the units, so that Omie's
 //! "Aguarde 60 segundos" (Portuguese), "Espere 30 segundos" and "Inténtelo de nuevo en
 //! 2 minutos" (Spanish), "Réessayez dans 45 secondes" (French), "Versuchen Sie es in
-//! 30 Sekunden erneut" (German) and "Повторите через 5 секунд" (Russian) read as the
-//! English phrasings do.
+//! 30 Sekunden erneut" (German), "Повторите через 5 секунд" (Russian), "Spróbuj
+//! ponownie za 30 sekund" (Polish), "Riprova tra 60 secondi" (Italian), "Probeer het
+//! over 60 seconden opnieuw" (Dutch), "Zkuste to znovu za 60 sekund" (Czech), "thử lại
+//! sau 10 giây" (Vietnamese), "coba lagi dalam 60 detik" (Indonesian), "ลองใหม่อีกครั้งใน 30
+//! วินาที" (Thai), "المحاولة بعد 60 ثانية" (Arabic) and "נסה שוב בעוד 30 שניות" (Hebrew)
+//! read as the English phrasings do. Turkish puts its "after" behind the amount ("10
+//! saniye sonra"), read by [`time_to_come_before`].
 //!
 //! Source of the first: <https://ajuda.omie.com.br/pt-BR/articles/8001888-tratando-os-erros-de-api>
 //! ("Requisições redundantes liberadas a cada 60 segundos"). The triggers are matched
 //! whole, in the lowered text, like the English ones, and an amount needs its unit.
 
+use std::time::Duration;
+
+use crate::MAX_WAIT;
 use crate::num::TimeUnit;
 
-/// Words after which an amount of time is a time to come (the English `in`, `after`):
-/// Portuguese `em`, `após`; Spanish `en`, `tras`; French `dans`, `après`; German
-/// `nach` (its `in` is the English word); Russian `через`.
-pub(super) const TRIGGERS: [&str; 8] = [
-    " em ",
-    " após ",
-    " en ",
-    " tras ",
-    " dans ",
-    " après ",
-    " nach ",
-    " через ",
+/// Words after which an amount of time is a time to come (the English `in`, `after`);
+/// each entry commented with its language. German's `in` is the English word.
+pub(super) const TRIGGERS: [&str; 17] = [
+    " em ",      // Portuguese
+    " após ",    // Portuguese
+    " en ",      // Spanish
+    " tras ",    // Spanish
+    " dans ",    // French
+    " après ",   // French
+    " nach ",    // German
+    " через ",   // Russian
+    " za ",      // Polish, Czech
+    " tra ",     // Italian
+    " fra ",     // Italian
+    " sau ",     // Vietnamese
+    " dalam ",   // Indonesian
+    " setelah ", // Indonesian
+    "ใน ",       // Thai, which writes no space before it
+    " بعد ",     // Arabic
+    " בעוד ",    // Hebrew
 ];
 
 /// Words that tell the caller to wait, followed by the amount (the English `wait`,
-/// `try again in`): Portuguese and Spanish `aguarde`, `espere`; French `attendez`,
-/// `réessayez dans`; German `warten sie`; Russian `подождите`, `повторите через`,
-/// `попробуйте через`, `повторите запрос через`.
-pub(super) const TOLD: [&str; 9] = [
-    " aguarde ",
-    " espere ",
-    " attendez ",
-    " réessayez dans ",
-    " warten sie ",
-    " подождите ",
-    " повторите через ",
-    " попробуйте через ",
-    " повторите запрос через ",
+/// `try again in`); each entry commented with its language.
+pub(super) const TOLD: [&str; 24] = [
+    " aguarde ",                // Portuguese, Spanish
+    " espere ",                 // Spanish, Portuguese
+    " attendez ",               // French
+    " réessayez dans ",         // French
+    " patienter ",              // French ("veuillez patienter 60 secondes")
+    " warten sie ",             // German
+    " подождите ",              // Russian
+    " повторите через ",        // Russian
+    " попробуйте через ",       // Russian
+    " повторите запрос через ", // Russian
+    " spróbuj ponownie za ",    // Polish
+    " odczekaj ",               // Polish
+    " riprova tra ",            // Italian
+    " attendi ",                // Italian
+    " probeer het over ",       // Dutch
+    " wacht ",                  // Dutch
+    " zkuste to znovu za ",     // Czech
+    " počkejte ",               // Czech
+    " thử lại sau ",            // Vietnamese
+    " coba lagi dalam ",        // Indonesian
+    " tunggu ",                 // Indonesian
+    "ลองใหม่อีกครั้งใน ",           // Thai
+    " المحاولة بعد ",           // Arabic
+    " נסה שוב בעוד ",           // Hebrew
 ];
+
+/// Words put behind an amount of time to make it a time to come (Turkish `sonra`,
+/// "10 saniye sonra": ten seconds after).
+const AFTER_THE_AMOUNT: [&str; 1] = [" sonra"];
+
+/// The longest time to come the lowered text states with the word for "after" behind
+/// its amount and unit ("10 saniye sonra tekrar deneyin"), capped at [`MAX_WAIT`].
+pub(super) fn time_to_come_before(t: &str) -> Option<Duration> {
+    let mut best = None;
+    for after in AFTER_THE_AMOUNT {
+        let mut from = 0;
+        while let Some(i) = t.get(from..).and_then(|rest| rest.find(after)) {
+            let before = &t[..from + i];
+            from += i + after.len();
+            // The whole word only: `sonraki` (next) is no "after".
+            if t[from..].starts_with(char::is_alphabetic) {
+                continue;
+            }
+            let mut words = before.split_ascii_whitespace().rev();
+            let (Some(unit), Some(number)) = (words.next(), words.next()) else {
+                continue;
+            };
+            let found = unit_word(unit).and_then(|u| u.decimal(number, MAX_WAIT));
+            best = best.max(found);
+        }
+    }
+    best
+}
+
+fn unit_word(word: &str) -> Option<TimeUnit> {
+    TimeUnit::from_word(word).or_else(|| unit(word))
+}
 
 /// The unit a word in one of these languages names (lowercase); `None` for English
 /// words, which [`TimeUnit::from_word`] knows.
@@ -48,14 +109,45 @@ pub(super) fn unit(word: &str) -> Option<TimeUnit> {
         "milissegundos" | "milisegundos" | "millisecondes" | "millisekunden" | "мс" => {
             TimeUnit::Millis
         }
+        // Portuguese, Spanish, French, German, Russian; Polish and Czech; Italian; Dutch;
+        // Turkish; Vietnamese; Indonesian; Thai; Arabic; Hebrew.
         "segundo" | "segundos" | "seconde" | "secondes" | "sekunde" | "sekunden" | "секунда"
-        | "секунды" | "секунду" | "секунд" | "сек" => TimeUnit::Seconds,
-        "minuto" | "minutos" | "minuten" | "минута" | "минуты" | "минуту" | "минут" | "мин" => {
+        | "секунды" | "секунду" | "секунд" | "сек" | "sekund" | "sekundy" | "sekundę"
+        | "sekundu" | "secondi" | "seconden" | "saniye" | "giây" | "detik" | "วินาที" | "ثانية"
+        | "ثوان" | "ثواني" | "ثوانٍ" | "שניות" | "שנייה" | "שניה" => {
+            TimeUnit::Seconds
+        }
+        "minuto" | "minutos" | "minuten" | "минута" | "минуты" | "минуту" | "минут" | "мин"
+        | "minut" | "minuty" | "minutę" | "minutu" | "minuti" | "minuut" | "dakika" | "phút"
+        | "menit" | "นาที" | "دقيقة" | "دقائق" | "דקות" | "דקה" => {
             TimeUnit::Minutes
         }
-        "hora" | "horas" | "heure" | "heures" | "stunde" | "stunden" | "час" | "часа" | "часов" => {
-            TimeUnit::Hours
-        }
+        "hora"
+        | "horas"
+        | "heure"
+        | "heures"
+        | "stunde"
+        | "stunden"
+        | "час"
+        | "часа"
+        | "часов"
+        | "godzin"
+        | "godziny"
+        | "godzinę"
+        | "hodin"
+        | "hodiny"
+        | "hodinu"
+        | "ora"
+        | "ore"
+        | "uur"
+        | "saat"
+        | "giờ"
+        | "jam"
+        | "ชั่วโมง"
+        | "ساعة"
+        | "ساعات"
+        | "שעה"
+        | "שעות" => TimeUnit::Hours,
         _ => return None,
     })
 }
@@ -91,6 +183,20 @@ mod tests {
             ),
             ("Превышен лимит, подождите 1 минуту", Some(s(60))),
             ("Límite alcanzado; se restablece tras 1 hora", Some(s(3600))),
+            ("Spróbuj ponownie za 30 sekund.", Some(s(30))),
+            ("Riprova tra 60 secondi.", Some(s(60))),
+            ("Probeer het over 2 minuten opnieuw", Some(s(120))),
+            ("Zkuste to znovu za 60 sekund.", Some(s(60))),
+            ("Lütfen 10 saniye sonra tekrar deneyin.", Some(s(10))),
+            ("Vui lòng thử lại sau 10 giây", Some(s(10))),
+            ("Silakan coba lagi dalam 60 detik.", Some(s(60))),
+            ("กรุณาลองใหม่อีกครั้งใน 30 วินาที", Some(s(30))),
+            ("يرجى المحاولة بعد 60 ثانية", Some(s(60))),
+            ("נסה שוב בעוד 30 שניות", Some(s(30))),
+            // Turkish `sonraki` (next) is no "after"; a number without a unit before
+            // `sonra` is none either.
+            ("10 saniye sonraki istekte", None),
+            ("2 sonra", None),
             // An amount without a unit, or a unit without an amount, is no wait.
             ("Aguarde 60 para realizar uma nova requisição.", None),
             ("Aguarde alguns segundos.", None),
@@ -111,10 +217,16 @@ mod tests {
             ("Veuillez patienter : attendez 2 minutes.", Some(s(120))),
             ("Bitte warten Sie 15 Sekunden.", Some(s(15))),
             ("Повторите запрос через 3 секунды.", Some(s(3))),
+            ("Veuillez patienter 60 secondes.", Some(s(60))),
+            ("Odczekaj 5 minut.", Some(s(300))),
+            ("Vui lòng thử lại sau 10 giây", Some(s(10))),
+            ("נסה שוב בעוד 30 שניות", Some(s(30))),
             // Saying when something happens is not telling the caller to wait.
             ("O código expira em 5 minutos.", None),
             ("El enlace caduca en 10 minutos.", None),
             ("Le jeton expire dans 30 secondes.", None),
+            ("Token wygaśnie za 5 minut.", None),
+            ("Il codice scade tra 10 minuti.", None),
         ] {
             assert_eq!(told_to_wait(text), want, "{text}");
         }

@@ -234,3 +234,36 @@ fn a_hyphenated_rate_limit_is_a_throttle() {
     );
     assert!(!w.throttled_text);
 }
+
+#[test]
+fn throttles_and_waits_said_in_other_languages() {
+    for (body, wait) in [
+        (
+            r#"{"mensagem":"Muitas requisições. Tente novamente em 20 segundos."}"#,
+            Some(20),
+        ),
+        (
+            r#"{"meldung":"Anfragelimit überschritten, bitte in 2 Minuten erneut versuchen"}"#,
+            Some(120),
+        ),
+        (
+            r#"{"error":{"message":"Przekroczono limit zapytań. Spróbuj ponownie za 15 sekund."}}"#,
+            Some(15),
+        ),
+        (
+            r#"{"message":"İstek limiti aşıldı, 5 dakika sonra deneyin"}"#,
+            Some(300),
+        ),
+        (r#"{"message":"Quá nhiều yêu cầu"}"#, None),
+    ] {
+        let w = walk(body.as_bytes(), now());
+        assert!(w.throttled_text, "{body}");
+        assert_eq!(w.text_wait, wait.map(Duration::from_secs), "{body}");
+    }
+    // A limit of something else passed, in the same words, is no throttle.
+    let w = walk(
+        r#"{"mensagem":"Limite de crédito excedido para o cartão"}"#.as_bytes(),
+        now(),
+    );
+    assert!(!w.throttled_text);
+}

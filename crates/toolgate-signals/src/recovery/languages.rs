@@ -1,0 +1,335 @@
+//! What a message in a language other than English says would fix a failure: the
+//! account behind the calls (credits spent, a plan without the feature: Zenvia's "Sua
+//! conta não possui créditos suficientes", Papierkram's "Diese Funktion ist in Ihrem
+//! Tarif nicht enthalten"), the credentials ("O token de acesso expirou", "Token không
+//! hợp lệ"), or nothing but time (maintenance, "Serviço temporariamente indisponível",
+//! "El documento se está procesando").
+//!
+//! Each table holds one meaning, each entry commented with its language. Entries are
+//! written as [`crate::passed::words`] spells a text (lowercase, punctuation a space:
+//! "quota d'appels" is `quota d appels`) and matched as whole words, or with any
+//! ending where the entry ends in `*`; scripts whose
+//! marks split words there (Thai, Arabic, Hebrew) are matched as parts of the lowered
+//! text. Like the English rules, an account is the caller's only when its words say so:
+//! a card's or a customer's balance ("Kart limiti yetersiz, yetersiz bakiye") names no
+//! credits, plan or top-up of the caller's, and stays the request's. Only the codes and
+//! messages of a failed reply come here, each cut to a bounded length by the caller.
+
+use super::Recovery;
+use crate::passed::words;
+
+/// The caller's account must change: its credits or allowance spent, a plan without the
+/// feature, a top-up asked for.
+const ACCOUNT: [&str; 38] = [
+    "não possui créditos",               // Portuguese
+    "créditos insuficientes",            // Portuguese, Spanish
+    "créditos esgotados",                // Portuguese
+    "recarregue seus créditos",          // Portuguese
+    "seu plano não permite",             // Portuguese
+    "upgrade do plano",                  // Portuguese
+    "faça upgrade",                      // Portuguese
+    "no cuenta con folios",              // Spanish
+    "su plan no permite",                // Spanish
+    "actualice su plan",                 // Spanish
+    "mejore su plan",                    // Spanish
+    "adquiera un paquete",               // Spanish
+    "passez à une offre supérieure",     // French
+    "pas incluse dans votre abonnement", // French
+    "pas inclus dans votre abonnement",  // French
+    "crédits insuffisants",              // French
+    "quota d appels",                    // French
+    "in ihrem tarif nicht enthalten",    // German
+    "wechseln sie den tarif",            // German
+    "nicht genügend guthaben",           // German
+    "guthaben aufgebraucht",             // German
+    "kontingent aufgebraucht",           // German
+    "пополните баланс",                  // Russian
+    "не хватает средств на лицевом",     // Russian
+    "тариф не позволяет",                // Russian
+    "brak środków na koncie",            // Polish
+    "środków na koncie",                 // Polish
+    "doładuj konto",                     // Polish
+    "hesabınıza kredi yükleyin",         // Turkish
+    "paketinizi yükseltin",              // Turkish
+    "credito insufficiente",             // Italian
+    "passa a un piano superiore",        // Italian
+    "onvoldoende tegoed",                // Dutch
+    "nedostatečný kredit",               // Czech
+    "nạp thêm tiền",                     // Vietnamese
+    "kuota harian",                      // Indonesian
+    "upgrade paket",                     // Indonesian
+    "saldo akun anda tidak mencukupi",   // Indonesian
+];
+
+/// What a credential is called.
+const CREDENTIALS: [&str; 26] = [
+    "token",         // the name most languages keep
+    "chave",         // Portuguese
+    "senha",         // Portuguese
+    "credenciais",   // Portuguese
+    "clave",         // Spanish
+    "contraseña",    // Spanish
+    "credenciales",  // Spanish
+    "jeton",         // French
+    "clé",           // French
+    "identifiants",  // French
+    "schlüssel",     // German
+    "passwort",      // German
+    "zugriffstoken", // German
+    "токен",         // Russian
+    "ключ",          // Russian
+    "пароль",        // Russian
+    "klucz",         // Polish
+    "hasło",         // Polish
+    "anahtar*",      // Turkish (`*`: any ending, as "anahtarı", its key)
+    "şifre*",        // Turkish
+    "chiave",        // Italian
+    "sleutel",       // Dutch
+    "wachtwoord",    // Dutch
+    "heslo",         // Czech
+    "mật khẩu",      // Vietnamese
+    "kunci",         // Indonesian
+];
+
+/// What refuses a credential: expired, invalid, revoked.
+const REFUSED: [&str; 40] = [
+    "expirou",        // Portuguese
+    "expirado",       // Portuguese, Spanish
+    "expirada",       // Portuguese, Spanish
+    "inválido",       // Portuguese, Spanish
+    "inválida",       // Portuguese, Spanish
+    "vencido",        // Spanish
+    "caducado",       // Spanish
+    "expiró",         // Spanish
+    "expiré",         // French
+    "expirée",        // French
+    "a expiré",       // French
+    "invalide",       // French
+    "révoqué",        // French
+    "abgelaufen",     // German
+    "ungültig",       // German
+    "ungültiger",     // German
+    "ungültige",      // German
+    "истёк",          // Russian
+    "истек",          // Russian
+    "недействителен", // Russian
+    "неверный",       // Russian
+    "nieprawidłowy",  // Polish
+    "niepoprawny",    // Polish
+    "niepoprawne",    // Polish
+    "wygasł",         // Polish
+    "geçersiz",       // Turkish
+    "süresi doldu",   // Turkish
+    "scaduta",        // Italian
+    "scaduto",        // Italian
+    "non valida",     // Italian
+    "ongeldig",       // Dutch
+    "ongeldige",      // Dutch
+    "verlopen",       // Dutch
+    "neplatné",       // Czech
+    "neplatný",       // Czech
+    "vypršel",        // Czech
+    "không hợp lệ",   // Vietnamese
+    "hết hạn",        // Vietnamese
+    "tidak valid",    // Indonesian
+    "kedaluwarsa",    // Indonesian
+];
+
+/// Tokens and keys that are no credential: a page's, a cursor's.
+const NOT_CREDENTIALS: [&str; 6] = [
+    "paginação",  // Portuguese
+    "paginación", // Spanish
+    "página",     // Portuguese, Spanish
+    "pagination", // French
+    "cursor",     // Spanish, Portuguese
+    "seite",      // German
+];
+
+/// A passing state: maintenance under way, a service briefly unavailable, "try again
+/// later", a document still being processed.
+const PASSING: [&str; 37] = [
+    "temporariamente indisponível",    // Portuguese
+    "em manutenção",                   // Portuguese
+    "manutenção programada",           // Portuguese
+    "tente novamente mais tarde",      // Portuguese
+    "está sendo processado",           // Portuguese
+    "temporalmente no disponible",     // Spanish
+    "en mantenimiento",                // Spanish
+    "mantenimiento programado",        // Spanish
+    "intente de nuevo más tarde",      // Spanish
+    "intente nuevamente en unos",      // Spanish
+    "se está procesando",              // Spanish
+    "temporairement indisponible",     // French
+    "en maintenance",                  // French
+    "réessayer plus tard",             // French
+    "réessayez plus tard",             // French
+    "vorübergehend nicht verfügbar",   // German
+    "wartungsarbeiten",                // German
+    "später erneut",                   // German
+    "технические работы",              // Russian
+    "временно недоступен",             // Russian
+    "попробуйте позже",                // Russian
+    "tymczasowo niedostępn*",          // Polish (`*`: any ending, both genders)
+    "przerwa techniczna",              // Polish
+    "spróbuj ponownie później",        // Polish
+    "geçici olarak kullanılamıyor",    // Turkish
+    "bakım çalışması",                 // Turkish
+    "temporaneamente non disponibile", // Italian
+    "manutenzione programmata",        // Italian
+    "riprova più tardi",               // Italian
+    "tijdelijk niet beschikbaar",      // Dutch
+    "wegens onderhoud",                // Dutch
+    "dočasně nedostupn*",              // Czech (`*`: any ending)
+    "probíhá údržba",                  // Czech
+    "đang bảo trì",                    // Vietnamese
+    "sedang dalam pemeliharaan",       // Indonesian
+    "coba beberapa saat lagi",         // Indonesian
+    "sementara tidak tersedia",        // Indonesian
+];
+
+/// Entries in scripts whose marks split words, matched as parts of the lowered text:
+/// (Thai, Arabic, Hebrew) for each meaning.
+const ACCOUNT_UNSPACED: [&str; 3] = [
+    "เครดิตไม่เพียงพอ",   // Thai: credit not enough
+    "اشحن رصيدك",      // Arabic: top up your balance
+    "אין מספיק קרדיט", // Hebrew: not enough credit
+];
+const PASSING_UNSPACED: [&str; 4] = [
+    "ปิดปรับปรุง",       // Thai: closed for maintenance
+    "تحت الصيانة",    // Arabic: under maintenance
+    "غير متاحة مؤقت", // Arabic: temporarily unavailable
+    "בתחזוקה",        // Hebrew: under maintenance
+];
+
+/// What `text` says would fix the failure, in one of these languages.
+pub(super) fn read(text: &str) -> Option<Recovery> {
+    let joined = format!(" {} ", words(text).join(" "));
+    let has = |set: &[&str]| set.iter().any(|e| has_words(&joined, e));
+    // The unspaced entries are all beyond ASCII: a text of plain ASCII skips them.
+    let lower = (!text.is_ascii()).then(|| text.to_lowercase());
+    let has_unspaced = |set: &[&str]| {
+        lower
+            .as_deref()
+            .is_some_and(|l| set.iter().any(|e| l.contains(e)))
+    };
+    if has(&ACCOUNT) || has_unspaced(&ACCOUNT_UNSPACED) {
+        return Some(Recovery::Account);
+    }
+    if has(&CREDENTIALS) && has(&REFUSED) && !has(&NOT_CREDENTIALS) {
+        return Some(Recovery::Credentials);
+    }
+    (has(&PASSING) || has_unspaced(&PASSING_UNSPACED)).then_some(Recovery::Transient)
+}
+
+/// Whether `joined` (words between single spaces, a space at each end) holds `entry` as
+/// whole words, its last word with any ending where the entry ends in `*`.
+fn has_words(joined: &str, entry: &str) -> bool {
+    let (entry, any_ending) = match entry.strip_suffix('*') {
+        Some(stem) => (stem, true),
+        None => (entry, false),
+    };
+    let mut from = 0;
+    while let Some(i) = joined.get(from..).and_then(|rest| rest.find(entry)) {
+        let at = from + i;
+        let end = at + entry.len();
+        from = end;
+        let starts = joined[..at].ends_with(' ');
+        let ends = any_ending || joined[end..].starts_with(' ');
+        if starts && ends {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Recovery, read};
+
+    #[test]
+    fn an_account_to_mend_in_other_languages() {
+        for text in [
+            "Sua conta não possui créditos suficientes.",
+            "No cuenta con folios disponibles.",
+            "Cette fonctionnalité n'est pas incluse dans votre abonnement.",
+            "Quota d'appels API atteint pour aujourd'hui.",
+            "Diese Funktion ist in Ihrem Tarif nicht enthalten.",
+            "Недостаточно денег, пополните баланс",
+            "Brak wystarczających środków na koncie",
+            "Yetersiz bakiye. Lütfen hesabınıza kredi yükleyin.",
+            "Credito insufficiente per l'invio",
+            "Kuota harian akun Anda telah habis.",
+            "เครดิตไม่เพียงพอ",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Account), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_card_or_a_customer_short_of_funds_is_no_account_of_the_caller() {
+        for text in [
+            "Kart limiti yetersiz, yetersiz bakiye",
+            "Saldo insuficiente na conta para realizar o saque",
+            "Недостаточно средств на балансе для выплаты",
+            "Fondos insuficientes en la tarjeta",
+        ] {
+            assert_eq!(read(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn credentials_refused_in_other_languages() {
+        for text in [
+            "O token de acesso expirou.",
+            "El token de acceso ha expirado",
+            "Votre jeton d'accès a expiré",
+            "Der API-Schlüssel ist abgelaufen",
+            "Токен доступа истёк",
+            "Niepoprawny klucz API",
+            "API anahtarı geçersiz",
+            "Chiave non valida o scaduta",
+            "Ongeldige API-sleutel",
+            "Neplatné heslo",
+            "Token không hợp lệ",
+            "Kunci API tidak valid",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Credentials), "{text}");
+        }
+        // A page's token refused is the request's.
+        assert_eq!(read("Token de paginação inválido"), None);
+    }
+
+    #[test]
+    fn a_passing_state_in_other_languages() {
+        for text in [
+            "Serviço temporariamente indisponível.",
+            "API em manutenção programada.",
+            "El documento se está procesando. Intente nuevamente en unos segundos.",
+            "Service en maintenance. Veuillez réessayer plus tard.",
+            "Wegen Wartungsarbeiten nicht erreichbar",
+            "Ведутся технические работы",
+            "Serwis tymczasowo niedostępny",
+            "Planlı bakım çalışması nedeniyle",
+            "Servizio temporaneamente non disponibile",
+            "Tijdelijk niet beschikbaar wegens onderhoud",
+            "Hệ thống đang bảo trì",
+            "Layanan sedang dalam pemeliharaan",
+            "ปิดปรับปรุงระบบชั่วคราว",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Transient), "{text}");
+        }
+    }
+
+    #[test]
+    fn ordinary_failures_say_none_of_these() {
+        for text in [
+            "O campo cepDestino é obrigatório.",
+            "Recurso no encontrado",
+            "Das Feld 'customer_id' ist ein Pflichtfeld.",
+            "Manutenção do veículo não encontrada",
+            "Invalid API key",
+        ] {
+            assert_eq!(read(text), None, "{text}");
+        }
+    }
+}

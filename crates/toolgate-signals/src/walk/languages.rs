@@ -1,0 +1,200 @@
+//! Throttles said in the languages APIs answer their users in besides English, and the
+//! names those APIs give the member that holds the message.
+//!
+//! A throttle is said the two ways English says it: "too many requests" in so many words
+//! (Mercado Pago's "Demasiadas solicitudes", weclapp's "Zu viele Anfragen", Paraşüt's "Çok
+//! fazla istek"), or a limit *of requests* named with a word that says it was passed
+//! ("Превышен лимит запросов", "Przekroczono limit zapytań", "Anfragelimit
+//! überschritten"). A limit of anything else ("limit prób doręczenia", delivery attempts)
+//! names no requests and passes nothing here. Chinese, Japanese and Korean are read by
+//! [`crate::passed`]'s own rule.
+//!
+//! Texts are matched lowered, as parts of the text, like the English phrases beside them;
+//! the walk reads them only in the codes and messages of a failed reply, so an ordinary
+//! answer never pays for these tables.
+
+/// "Too many requests", each entry in its language.
+const TOO_MANY: [&str; 28] = [
+    "muitas requisições",        // Portuguese
+    "muitas solicitações",       // Portuguese
+    "requisições em excesso",    // Portuguese
+    "demasiadas solicitudes",    // Spanish
+    "demasiadas peticiones",     // Spanish
+    "demasiados requests",       // Spanish
+    "trop de requêtes",          // French
+    "trop de demandes",          // French
+    "zu viele anfragen",         // German
+    "zu viele requests",         // German
+    "слишком много запросов",    // Russian
+    "слишком частые запросы",    // Russian
+    "zbyt wiele żądań",          // Polish
+    "zbyt wiele zapytań",        // Polish
+    "zbyt dużo zapytań",         // Polish
+    "çok fazla istek",           // Turkish
+    "troppe richieste",          // Italian
+    "te veel verzoeken",         // Dutch
+    "te veel aanvragen",         // Dutch
+    "příliš mnoho požadavků",    // Czech
+    "quá nhiều yêu cầu",         // Vietnamese
+    "quá nhiều request",         // Vietnamese
+    "terlalu banyak permintaan", // Indonesian
+    "terlalu banyak request",    // Indonesian
+    "คำขอมากเกินไป",              // Thai
+    "كبير جدًا من الطلبات",       // Arabic ("a very great number of requests")
+    "كبير جدا من الطلبات",       // Arabic, written without the tanwin
+    "יותר מדי בקשות",            // Hebrew
+];
+
+/// A limit of requests, named with what it counts; each entry commented with its
+/// language.
+const LIMIT_OF_REQUESTS: [&str; 23] = [
+    "limite de requisições",  // Portuguese
+    "limite de solicitações", // Portuguese
+    "límite de solicitudes",  // Spanish
+    "límite de peticiones",   // Spanish
+    "limite de requêtes",     // French
+    "limite d'appels",        // French
+    "anfragelimit",           // German
+    "anfragen-limit",         // German
+    "limit der anfragen",     // German
+    "лимит запросов",         // Russian
+    "лимит обращений",        // Russian
+    "limit zapytań",          // Polish
+    "limit żądań",            // Polish
+    "istek limit",            // Turkish
+    "i̇stek limit",            // Turkish, its capital İ lowered to i and a combining dot
+    "limite di richieste",    // Italian
+    "limite delle richieste", // Italian
+    "limiet van verzoeken",   // Dutch
+    "verzoeklimiet",          // Dutch
+    "limit požadavků",        // Czech
+    "giới hạn yêu cầu",       // Vietnamese
+    "batas permintaan",       // Indonesian
+    "حد الطلبات",             // Arabic
+];
+
+/// Words that say a limit was passed, as parts of words (`excedid` is `excedido` and
+/// `excedida`); each entry commented with its language.
+const PASSED: [&str; 21] = [
+    "excedid",       // Portuguese, Spanish
+    "ultrapassad",   // Portuguese
+    "atingid",       // Portuguese
+    "superad",       // Spanish
+    "alcanzad",      // Spanish
+    "dépass",        // French
+    "atteint",       // French
+    "überschritten", // German
+    "erreicht",      // German
+    "превышен",      // Russian
+    "исчерпан",      // Russian
+    "przekroczon",   // Polish
+    "aşıldı",        // Turkish
+    "aştınız",       // Turkish
+    "superat",       // Italian
+    "overschreden",  // Dutch
+    "překročen",     // Czech
+    "vượt quá",      // Vietnamese
+    "melebihi",      // Indonesian
+    "terlampaui",    // Indonesian
+    "تجاوز",         // Arabic
+];
+
+/// Whether `lowered` (a code or message, in lower case) says in one of these languages
+/// that the caller is throttled.
+pub(super) fn says_throttled(lowered: &str) -> bool {
+    // Every entry holds a character beyond ASCII or one of these few ASCII phrases; a text
+    // of plain ASCII letters is let go after one pass.
+    if lowered.is_ascii() && !ASCII_ONLY.iter().any(|p| lowered.contains(p)) {
+        return false;
+    }
+    let has = |set: &[&str]| set.iter().any(|p| lowered.contains(p));
+    has(&TOO_MANY) || (has(&LIMIT_OF_REQUESTS) && has(&PASSED))
+}
+
+/// The entries above written in ASCII alone: "Zu viele Anfragen", "Troppe richieste".
+const ASCII_ONLY: [&str; 12] = [
+    "demasiadas solicitudes",
+    "demasiadas peticiones",
+    "demasiados requests",
+    "trop de demandes",
+    "zu viele anfragen",
+    "zu viele requests",
+    "troppe richieste",
+    "te veel verzoeken",
+    "te veel aanvragen",
+    "terlalu banyak permintaan",
+    "terlalu banyak request",
+    "anfragelimit",
+];
+
+/// Names these APIs give the member holding a failure's message, normalised as field
+/// names are (lowercase, ASCII letters and digits only); each entry commented with its
+/// language.
+pub(crate) const MESSAGE_NAMES: [&str; 14] = [
+    "mensagem",      // Portuguese
+    "mensagens",     // Portuguese
+    "mensaje",       // Spanish
+    "mensajes",      // Spanish
+    "messaggio",     // Italian
+    "meldung",       // German
+    "fehlermeldung", // German
+    "nachricht",     // German
+    "fehler",        // German
+    "komunikat",     // Polish
+    "mesaj",         // Turkish
+    "hatamesaji",    // Turkish
+    "pesan",         // Indonesian
+    "zprava",        // Czech
+];
+
+#[cfg(test)]
+mod tests {
+    use super::says_throttled;
+
+    #[test]
+    fn throttles_said_in_other_languages() {
+        for text in [
+            "Muitas requisições em um curto período de tempo.",
+            "Limite de requisições excedido para esta conta.",
+            "Se ha superado el límite de solicitudes por minuto.",
+            "Demasiadas peticiones, inténtelo más tarde",
+            "Trop de requêtes, merci de patienter",
+            "Limite de requêtes dépassée",
+            "Bitte warten: zu viele Anfragen von Ihrer IP",
+            "Anfragelimit überschritten",
+            "Превышен лимит запросов к API",
+            "Лимит обращений исчерпан",
+            "Przekroczono limit zapytań do API",
+            "Zbyt wiele żądań",
+            "İstek limiti aşıldı",
+            "Troppe richieste dal tuo client",
+            "Te veel verzoeken",
+            "Byl překročen limit požadavků",
+            "Đã vượt quá giới hạn yêu cầu",
+            "Terlalu banyak permintaan",
+            "คำขอมากเกินไป",
+            "عدد كبير جدًا من الطلبات",
+            "יותר מדי בקשות",
+        ] {
+            assert!(says_throttled(&text.to_lowercase()), "{text}");
+        }
+    }
+
+    #[test]
+    fn other_limits_and_ordinary_messages_are_no_throttle() {
+        for text in [
+            // A limit of something other than requests, passed.
+            "Przekroczono limit prób doręczenia",
+            "Limite de crédito excedido",
+            "Das Feld 'name' hat die maximale Länge überschritten",
+            "Превышен лимит суммы перевода",
+            // A limit of requests named, not passed.
+            "O limite de requisições é de 600 por minuto",
+            // Nothing of limits at all.
+            "Chave da API inválida",
+            "Too many fields",
+        ] {
+            assert!(!says_throttled(&text.to_lowercase()), "{text}");
+        }
+    }
+}
