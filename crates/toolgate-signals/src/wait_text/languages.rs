@@ -43,8 +43,12 @@ pub(super) const TRIGGERS: [&str; 17] = [
 
 /// Words that tell the caller to wait, followed by the amount (the English `wait`,
 /// `try again in`); each entry commented with its language.
-pub(super) const TOLD: [&str; 24] = [
+pub(super) const TOLD: [&str; 28] = [
     " aguarde ",                // Portuguese, Spanish
+    " aguardar ",               // Portuguese ("é preciso aguardar 1 hora")
+    " aguardado ",              // Portuguese ("deve ser aguardado 1 hora")
+    " esperar ",                // Spanish ("debe esperar 30 segundos")
+    " attendre ",               // French ("merci d'attendre 10 secondes")
     " espere ",                 // Spanish, Portuguese
     " attendez ",               // French
     " réessayez dans ",         // French
@@ -217,6 +221,11 @@ mod tests {
             ("Veuillez patienter : attendez 2 minutes.", Some(s(120))),
             ("Bitte warten Sie 15 Sekunden.", Some(s(15))),
             ("Повторите запрос через 3 секунды.", Some(s(3))),
+            (
+                "Deve ser aguardado 1 hora para efetuar nova solicitação.",
+                Some(s(3600)),
+            ),
+            ("Debe esperar 30 segundos.", Some(s(30))),
             ("Veuillez patienter 60 secondes.", Some(s(60))),
             ("Odczekaj 5 minut.", Some(s(300))),
             ("Vui lòng thử lại sau 10 giây", Some(s(10))),

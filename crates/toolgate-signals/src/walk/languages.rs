@@ -3,10 +3,11 @@
 //!
 //! A throttle is said the two ways English says it: "too many requests" in so many words
 //! (Mercado Pago's "Demasiadas solicitudes", weclapp's "Zu viele Anfragen", Paraşüt's "Çok
-//! fazla istek"), or a limit *of requests* named with a word that says it was passed
-//! ("Превышен лимит запросов", "Przekroczono limit zapytań", "Anfragelimit
-//! überschritten"). A limit of anything else ("limit prób doręczenia", delivery attempts)
-//! names no requests and passes nothing here. Chinese, Japanese and Korean are read by
+//! fazla istek"), or a limit, what it counts (requests, calls, queries) and a word that
+//! says it was passed ("Превышен лимит запросов", "Przekroczono limit zapytań",
+//! "Anfragelimit überschritten", SEFAZ's "ultrapassou o limite de 20 consultas por
+//! hora"). A limit of anything else ("limit prób doręczenia", delivery attempts) names
+//! no requests and passes nothing here. Chinese, Japanese and Korean are read by
 //! [`crate::passed`]'s own rule.
 //!
 //! Texts are matched lowered, as parts of the text, like the English phrases beside them;
@@ -45,39 +46,67 @@ const TOO_MANY: [&str; 28] = [
     "יותר מדי בקשות",            // Hebrew
 ];
 
-/// A limit of requests, named with what it counts; each entry commented with its
-/// language.
-const LIMIT_OF_REQUESTS: [&str; 23] = [
-    "limite de requisições",  // Portuguese
-    "limite de solicitações", // Portuguese
-    "límite de solicitudes",  // Spanish
-    "límite de peticiones",   // Spanish
-    "limite de requêtes",     // French
-    "limite d'appels",        // French
-    "anfragelimit",           // German
-    "anfragen-limit",         // German
-    "limit der anfragen",     // German
-    "лимит запросов",         // Russian
-    "лимит обращений",        // Russian
-    "limit zapytań",          // Polish
-    "limit żądań",            // Polish
-    "istek limit",            // Turkish
-    "i̇stek limit",            // Turkish, its capital İ lowered to i and a combining dot
-    "limite di richieste",    // Italian
-    "limite delle richieste", // Italian
-    "limiet van verzoeken",   // Dutch
-    "verzoeklimiet",          // Dutch
-    "limit požadavků",        // Czech
-    "giới hạn yêu cầu",       // Vietnamese
-    "batas permintaan",       // Indonesian
-    "حد الطلبات",             // Arabic
+/// A limit named with what it counts, in one word or a fixed phrase; each entry
+/// commented with its language.
+const LIMIT_OF_REQUESTS: [&str; 6] = [
+    "anfragelimit",       // German
+    "anfragen-limit",     // German
+    "verzoeklimiet",      // Dutch
+    "istek limit",        // Turkish
+    "i\u{307}stek limit", // Turkish, its capital İ lowered to i and a combining dot
+    "حد الطلبات",         // Arabic
 ];
 
-/// Words that say a limit was passed, as parts of words (`excedid` is `excedido` and
-/// `excedida`); each entry commented with its language.
+/// Words for a limit; each entry commented with its language.
+const LIMIT: [&str; 9] = [
+    "limit",  // Portuguese and Spanish `limite`, French, Italian, German, Polish, Czech, Turkish
+    "límite", // Spanish
+    "лимит",  // Russian
+    "limiet", // Dutch
+    "giới hạn", // Vietnamese
+    "batas",  // Indonesian
+    "kuota",  // Indonesian
+    "quota",  // French, Italian
+    "kontingent", // German
+];
+
+/// What a limit of calls counts, in the plural: requests, calls, queries. Named beside
+/// a limit and a word saying it passed, with anything between ("ultrapassou o limite
+/// de 20 consultas por hora"); each entry commented with its language.
+const COUNTED: [&str; 26] = [
+    "requisições",  // Portuguese
+    "solicitações", // Portuguese
+    "consultas",    // Portuguese, Spanish
+    "chamadas",     // Portuguese
+    "solicitudes",  // Spanish
+    "peticiones",   // Spanish
+    "llamadas",     // Spanish
+    "requêtes",     // French
+    "appels",       // French
+    "anfragen",     // German
+    "aufrufe",      // German
+    "запросов",     // Russian
+    "обращений",    // Russian
+    "вызовов",      // Russian
+    "zapytań",      // Polish
+    "żądań",        // Polish
+    "wywołań",      // Polish
+    "isteği",       // Turkish
+    "richieste",    // Italian
+    "chiamate",     // Italian
+    "verzoeken",    // Dutch
+    "aanroepen",    // Dutch
+    "požadavků",    // Czech
+    "volání",       // Czech
+    "yêu cầu",      // Vietnamese
+    "permintaan",   // Indonesian
+];
+
+/// Words that say a limit was passed, as parts of words (`exced` is `excedido` and
+/// `excedeu`); each entry commented with its language.
 const PASSED: [&str; 21] = [
-    "excedid",       // Portuguese, Spanish
-    "ultrapassad",   // Portuguese
+    "exced",         // Portuguese, Spanish: `excedido`, `excedeu`, `excede`
+    "ultrapass",     // Portuguese: `ultrapassou`, `ultrapassado`
     "atingid",       // Portuguese
     "superad",       // Spanish
     "alcanzad",      // Spanish
@@ -102,37 +131,18 @@ const PASSED: [&str; 21] = [
 /// Whether `lowered` (a code or message, in lower case) says in one of these languages
 /// that the caller is throttled.
 pub(super) fn says_throttled(lowered: &str) -> bool {
-    // Every entry holds a character beyond ASCII or one of these few ASCII phrases; a text
-    // of plain ASCII letters is let go after one pass.
-    if lowered.is_ascii() && !ASCII_ONLY.iter().any(|p| lowered.contains(p)) {
-        return false;
-    }
     let has = |set: &[&str]| set.iter().any(|p| lowered.contains(p));
-    has(&TOO_MANY) || (has(&LIMIT_OF_REQUESTS) && has(&PASSED))
+    has(&TOO_MANY) || ((has(&LIMIT_OF_REQUESTS) || (has(&LIMIT) && has(&COUNTED))) && has(&PASSED))
 }
-
-/// The entries above written in ASCII alone: "Zu viele Anfragen", "Troppe richieste".
-const ASCII_ONLY: [&str; 12] = [
-    "demasiadas solicitudes",
-    "demasiadas peticiones",
-    "demasiados requests",
-    "trop de demandes",
-    "zu viele anfragen",
-    "zu viele requests",
-    "troppe richieste",
-    "te veel verzoeken",
-    "te veel aanvragen",
-    "terlalu banyak permintaan",
-    "terlalu banyak request",
-    "anfragelimit",
-];
 
 /// Names these APIs give the member holding a failure's message, normalised as field
 /// names are (lowercase, ASCII letters and digits only); each entry commented with its
 /// language.
-pub(crate) const MESSAGE_NAMES: [&str; 14] = [
+pub(crate) const MESSAGE_NAMES: [&str; 16] = [
     "mensagem",      // Portuguese
     "mensagens",     // Portuguese
+    "motivo",        // Portuguese, Spanish (the reason given)
+    "xmotivo",       // Portuguese (Brazil's fiscal web services: `cStat`, `xMotivo`)
     "mensaje",       // Spanish
     "mensajes",      // Spanish
     "messaggio",     // Italian
@@ -165,6 +175,10 @@ mod tests {
             "Превышен лимит запросов к API",
             "Лимит обращений исчерпан",
             "Przekroczono limit zapytań do API",
+            "Consumo indevido - ultrapassou o limite de 20 consultas por hora",
+            "Se excedió el límite de 100 llamadas por minuto",
+            "Limite de consultas excedido",
+            "Superato il limite di richieste",
             "Zbyt wiele żądań",
             "İstek limiti aşıldı",
             "Troppe richieste dal tuo client",
@@ -188,6 +202,9 @@ mod tests {
             "Limite de crédito excedido",
             "Das Feld 'name' hat die maximale Länge überschritten",
             "Превышен лимит суммы перевода",
+            "Limite de caracteres excedido na descrição da requisição",
+            // English words are the English rules' to read, not these tables'.
+            "Request limit exceeded",
             // A limit of requests named, not passed.
             "O limite de requisições é de 600 por minuto",
             // Nothing of limits at all.
