@@ -61,6 +61,36 @@ const ACCOUNT: [&str; 38] = [
     "saldo akun anda tidak mencukupi",   // Indonesian
 ];
 
+/// Words that make the account or balance named someone else's, one the request names:
+/// a customer's, a payer's, a recipient's ("Brak środków na koncie odbiorcy"). Its
+/// state is the request's to change, as in English.
+const OTHERS: [&str; 24] = [
+    "conta do cliente", // Portuguese (the customer's, not the caller's "área do cliente")
+    "saldo do cliente", // Portuguese
+    "cuenta del cliente", // Spanish
+    "saldo del cliente", // Spanish
+    "pagador",          // Portuguese, Spanish
+    "destinatário",     // Portuguese
+    "destinatario",     // Spanish, Italian
+    "beneficiário",     // Portuguese
+    "beneficiario",     // Spanish
+    "compte du client", // French (not the caller's own "compte client")
+    "bénéficiaire",     // French
+    "konto des kunden", // German
+    "empfängers",       // German
+    "клиента",          // Russian
+    "получателя",       // Russian
+    "klienta",          // Polish
+    "odbiorcy",         // Polish
+    "müşterinin",       // Turkish (not `müşteri hizmetleri`, customer service)
+    "alıcının",         // Turkish
+    "rekening van de klant", // Dutch
+    "ontvanger",        // Dutch
+    "příjemce",         // Czech
+    "của khách hàng",   // Vietnamese
+    "penerima",         // Indonesian
+];
+
 /// What a credential is called.
 const CREDENTIALS: [&str; 26] = [
     "token",         // the name most languages keep
@@ -212,7 +242,7 @@ pub(super) fn read(text: &str) -> Option<Recovery> {
             .as_deref()
             .is_some_and(|l| set.iter().any(|e| l.contains(e)))
     };
-    if has(&ACCOUNT) || has_unspaced(&ACCOUNT_UNSPACED) {
+    if (has(&ACCOUNT) || has_unspaced(&ACCOUNT_UNSPACED)) && !has(&OTHERS) {
         return Some(Recovery::Account);
     }
     if has(&CREDENTIALS) && has(&REFUSED) && !has(&NOT_CREDENTIALS) {
@@ -250,6 +280,8 @@ mod tests {
     fn an_account_to_mend_in_other_languages() {
         for text in [
             "Sua conta não possui créditos suficientes.",
+            // The caller's own customer area is no one else's.
+            "Créditos insuficientes: recarregue na área do cliente.",
             "No cuenta con folios disponibles.",
             "Cette fonctionnalité n'est pas incluse dans votre abonnement.",
             "Quota d'appels API atteint pour aujourd'hui.",
@@ -272,6 +304,9 @@ mod tests {
             "Saldo insuficiente na conta para realizar o saque",
             "Недостаточно средств на балансе для выплаты",
             "Fondos insuficientes en la tarjeta",
+            "Brak środków na koncie odbiorcy",
+            "Créditos insuficientes na conta do cliente",
+            "Crédits insuffisants sur le compte du client",
         ] {
             assert_eq!(read(text), None, "{text}");
         }
