@@ -16,7 +16,6 @@
 //! messages of a failed reply come here, each cut to a bounded length by the caller.
 
 use super::Recovery;
-use crate::passed::words;
 
 /// The caller's account must change: its credits or allowance spent, a plan without the
 /// feature, a top-up asked for.
@@ -231,9 +230,10 @@ const PASSING_UNSPACED: [&str; 4] = [
     "בתחזוקה",        // Hebrew: under maintenance
 ];
 
-/// What `text` says would fix the failure, in one of these languages.
-pub(super) fn read(text: &str) -> Option<Recovery> {
-    let joined = format!(" {} ", words(text).join(" "));
+/// What `text`, whose [`crate::passed::words`] are `words`, says would fix the failure, in one of these
+/// languages.
+pub(super) fn read(words: &[String], text: &str) -> Option<Recovery> {
+    let joined = format!(" {} ", words.join(" "));
     let has = |set: &[&str]| set.iter().any(|e| has_words(&joined, e));
     // The unspaced entries are all beyond ASCII: a text of plain ASCII skips them.
     let lower = (!text.is_ascii()).then(|| text.to_lowercase());
@@ -274,7 +274,12 @@ fn has_words(joined: &str, entry: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Recovery, read};
+    use super::Recovery;
+    use crate::passed::words;
+
+    fn read(text: &str) -> Option<Recovery> {
+        super::read(&words(text), text)
+    }
 
     #[test]
     fn an_account_to_mend_in_other_languages() {

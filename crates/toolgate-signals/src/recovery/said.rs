@@ -195,7 +195,10 @@ pub(super) fn decide(texts: &[String], grpc: Option<Recovery>) -> Option<Recover
     let any = |rule: fn(&Words<'_>) -> bool| read.iter().any(|(w, t)| rule(&Words { w, text: t }));
     // A message in another language is read by its own tables (`recovery/languages.rs`);
     // one in Chinese, Japanese or Korean by its parts, its words unspaced.
-    let other: Vec<Option<Recovery>> = texts.iter().map(|t| super::languages::read(t)).collect();
+    let other: Vec<Option<Recovery>> = read
+        .iter()
+        .map(|(w, t)| super::languages::read(w, t))
+        .collect();
     let in_other_language = |said: Recovery| {
         other.contains(&Some(said)) || texts.iter().any(|t| super::cjk::read(t) == Some(said))
     };
