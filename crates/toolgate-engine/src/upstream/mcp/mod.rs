@@ -25,6 +25,7 @@ pub(crate) mod result_check;
 pub(crate) mod secret_form;
 pub(crate) mod smuggled_text;
 pub(crate) mod structured_text;
+mod terminal_escape;
 pub mod unknown_tool;
 
 use std::future::Future;
