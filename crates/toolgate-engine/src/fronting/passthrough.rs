@@ -39,7 +39,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Fronted, Fronting};
 use crate::upstream::mcp::{
-    ClientChannel, RpcError, note_lines, owned, relay_channel, while_relaying,
+    ClientChannel, RpcError, note_lines, owned, relay_channel, relayed_text, while_relaying,
 };
 
 /// Pages of one list followed per server at most.
@@ -385,9 +385,16 @@ fn refused_unless(
 }
 
 /// An upstream's error as passed on: its message on one line, without hidden
-/// characters, capped (its code and data unchanged: a client acts on them).
+/// characters, capped, and marked as the server's when it reads as a toolgate note; the
+/// strings and names of its data without hidden characters and with such lines marked
+/// (a client shows an error's data as it shows its message). Its code and the data's
+/// shape are unchanged: a client acts on them.
 fn upstream_error(mut e: RpcError) -> RpcError {
-    e.message = crate::explain::upstream_text(&e.message, &Default::default(), 500);
+    let message = crate::explain::upstream_text(&e.message, &Default::default(), 500);
+    e.message = note_lines::marked(&message).unwrap_or(message);
+    if let Some(data) = e.data.as_mut() {
+        relayed_text::clean_words(data);
+    }
     e
 }
 

@@ -20,7 +20,7 @@ mod media_type;
 mod members;
 pub mod note_lines;
 pub mod notification_budget;
-mod relayed_text;
+pub(crate) mod relayed_text;
 pub(crate) mod result_check;
 pub(crate) mod secret_form;
 pub(crate) mod smuggled_text;
