@@ -675,8 +675,10 @@ impl KeptResources {
     }
 }
 
-/// The words of a listed entry without hidden characters, each capped, and the lines
-/// that would read as toolgate's notes marked as the server's.
+/// The words of a listed entry without hidden characters (invisible ones, and control
+/// characters such as a terminal escape's `ESC` or a backspace, as in a link's words),
+/// each capped, and the lines that would read as toolgate's notes marked as the
+/// server's.
 fn clean_texts(item: &mut Value) {
     let Value::Object(o) = item else { return };
     for field in ["name", "title", "description"] {
@@ -686,12 +688,9 @@ fn clean_texts(item: &mut Value) {
             *text = marked;
         }
         if let Some(Value::String(text)) = o.get_mut(field)
-            && (text.chars().any(toolgate_contract::is_invisible)
-                || text.chars().count() > MAX_RESOURCE_TEXT)
+            && (text.chars().any(relayed_text::hidden) || text.chars().count() > MAX_RESOURCE_TEXT)
         {
-            let visible = text
-                .chars()
-                .filter(|c| !toolgate_contract::is_invisible(*c));
+            let visible = text.chars().filter(|c| !relayed_text::hidden(*c));
             let mut clean: String = visible.clone().take(MAX_RESOURCE_TEXT).collect();
             if visible.count() > MAX_RESOURCE_TEXT {
                 clean.push('…');

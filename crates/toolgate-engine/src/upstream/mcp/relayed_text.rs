@@ -90,7 +90,7 @@ fn clean_text(text: &mut String) {
 /// a control character (C0, `DEL` and C1) other than a tab or a line break. A line
 /// break stays: [`note_lines`] reads a line after any of them, a carriage return
 /// included, so one that would rewrite a terminal's line with a note is marked.
-pub(super) fn hidden(c: char) -> bool {
+pub(crate) fn hidden(c: char) -> bool {
     (c.is_control() && c != '\t' && !note_lines::is_line_break(c))
         || toolgate_contract::is_invisible(c)
 }
