@@ -469,6 +469,7 @@ const ANNOTATION_MEMBERS: [&str; 3] = ["audience", "priority", "lastModified"];
 fn known_members(item: &mut Value) {
     let Value::Object(o) = item else { return };
     o.retain(|k, _| RESOURCE_MEMBERS.contains(&k.as_str()));
+    crate::upstream::mcp::media_type::drop_unless_media_type(o);
     match o.get_mut("annotations") {
         Some(Value::Object(a)) => a.retain(|k, _| ANNOTATION_MEMBERS.contains(&k.as_str())),
         Some(_) => {

@@ -16,7 +16,7 @@ mod form_shape;
 mod interpret;
 pub(crate) mod link_target;
 pub(crate) mod lookalike;
-mod media_type;
+pub(crate) mod media_type;
 mod members;
 pub mod note_lines;
 pub mod notification_budget;
