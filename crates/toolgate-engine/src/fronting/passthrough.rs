@@ -465,13 +465,39 @@ const RESOURCE_MEMBERS: [&str; 7] = [
 /// The members of a resource's `annotations` passed on.
 const ANNOTATION_MEMBERS: [&str; 3] = ["audience", "priority", "lastModified"];
 
+/// Characters of a `lastModified` timestamp kept: an ISO 8601 date and time with
+/// fractions and an offset is about 35.
+const MAX_TIMESTAMP_CHARS: usize = 64;
+
+/// Whether a resource annotation's value is of the kind the spec gives it: `audience`
+/// a list of `user` and `assistant`, `priority` a number from 0 to 1, `lastModified`
+/// an ISO 8601 timestamp (digits and its separators only). Each is data a client acts
+/// on, never words, so a value carrying a sentence or hidden characters is dropped.
+fn is_annotation_value(name: &str, value: &Value) -> bool {
+    match (name, value) {
+        ("audience", Value::Array(roles)) => roles
+            .iter()
+            .all(|r| matches!(r.as_str(), Some("user" | "assistant"))),
+        ("priority", Value::Number(n)) => n.as_f64().is_some_and(|p| (0.0..=1.0).contains(&p)),
+        ("lastModified", Value::String(t)) => {
+            !t.is_empty()
+                && t.len() <= MAX_TIMESTAMP_CHARS
+                && t.bytes()
+                    .all(|b| b.is_ascii_digit() || b"-:.+TZtz".contains(&b))
+        }
+        _ => false,
+    }
+}
+
 /// A listed resource with only the members a client acts on (see [`RESOURCE_MEMBERS`]).
 fn known_members(item: &mut Value) {
     let Value::Object(o) = item else { return };
     o.retain(|k, _| RESOURCE_MEMBERS.contains(&k.as_str()));
     crate::upstream::mcp::media_type::drop_unless_media_type(o);
     match o.get_mut("annotations") {
-        Some(Value::Object(a)) => a.retain(|k, _| ANNOTATION_MEMBERS.contains(&k.as_str())),
+        Some(Value::Object(a)) => {
+            a.retain(|k, v| ANNOTATION_MEMBERS.contains(&k.as_str()) && is_annotation_value(k, v));
+        }
         Some(_) => {
             o.remove("annotations");
         }
