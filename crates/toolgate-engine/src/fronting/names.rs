@@ -6,7 +6,8 @@
 //! another server's `search`, a prompt `summarize` written with a Cyrillic `а` beside
 //! another's `summarize`. A model reads each pair as one name, and a client that folds
 //! case or normalises text takes them for one. Names are compared by their
-//! [`skeleton`]; each kind is its own namespace (a prompt may share a tool's name, as
+//! [`skeleton`] and by their [`stroke_skeleton`] (`dependency_heaIth`, a capital `I`
+//! for an `l`, reads as `dependency_health`); each kind is its own namespace (a prompt may share a tool's name, as
 //! MCP keeps them apart). The first definition served keeps its name; the other is
 //! not served, and its server's owner gets an incident until the names no longer meet.
 
@@ -16,17 +17,25 @@ use serde_json::json;
 use toolgate_contract::DefinitionKind;
 use toolgate_store::{IncidentKind, NewIncident};
 
-use crate::upstream::mcp::lookalike::skeleton;
+use crate::upstream::mcp::lookalike::{skeleton, stroke_skeleton};
 use crate::watch::incidents::Incidents;
 
-/// Names served, by their [`skeleton`], each with the name as served.
+/// Names served, by each of their [`keys`], each with the name as served.
 pub type Served = BTreeMap<String, String>;
 
-/// `names` keyed by their skeleton (of names with one skeleton, the first kept).
+/// The keys a name is compared by: its [`skeleton`], and its [`stroke_skeleton`]
+/// (marked apart, so the two never meet each other).
+fn keys(name: &str) -> [String; 2] {
+    [skeleton(name), format!("\u{0}{}", stroke_skeleton(name))]
+}
+
+/// `names` keyed by each of their [`keys`] (of names with one key, the first kept).
 pub fn by_skeleton<'a>(names: impl IntoIterator<Item = &'a str>) -> Served {
     let mut out = Served::new();
     for name in names {
-        out.entry(skeleton(name)).or_insert_with(|| name.to_owned());
+        for key in keys(name) {
+            out.entry(key).or_insert_with(|| name.to_owned());
+        }
     }
     out
 }
@@ -35,16 +44,16 @@ pub fn by_skeleton<'a>(names: impl IntoIterator<Item = &'a str>) -> Served {
 /// own tool has the name (tools only), or `others` (what is served already, by
 /// skeleton) has it or one that reads the same.
 pub fn taken(kind: DefinitionKind, name: &str, others: &Served) -> Option<String> {
-    let key = skeleton(name);
+    let keys = keys(name);
     if kind == DefinitionKind::Tool
         && let Some(own) = toolgate_config::BUILT_IN_TOOLS
             .iter()
-            .find(|b| skeleton(b) == key)
+            .find(|b| self::keys(b).iter().zip(&keys).any(|(a, b)| a == b))
     {
         return Some(format!("toolgate's own tool is named `{own}`"));
     }
     let noun = kind.noun();
-    others.get(&key).map(|other| {
+    keys.iter().find_map(|key| others.get(key)).map(|other| {
         if other == name {
             format!("another {noun} already has this name")
         } else {

@@ -39,7 +39,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Fronted, Fronting};
 use crate::upstream::mcp::{
-    ClientChannel, RpcError, note_lines, owned, relay_channel, while_relaying,
+    ClientChannel, RpcError, note_lines, owned, relay_channel, relayed_text, while_relaying,
 };
 
 /// Pages of one list followed per server at most.
@@ -385,9 +385,16 @@ fn refused_unless(
 }
 
 /// An upstream's error as passed on: its message on one line, without hidden
-/// characters, capped (its code and data unchanged: a client acts on them).
+/// characters, capped, and marked as the server's when it reads as a toolgate note; the
+/// strings and names of its data without hidden characters and with such lines marked
+/// (a client shows an error's data as it shows its message). Its code and the data's
+/// shape are unchanged: a client acts on them.
 fn upstream_error(mut e: RpcError) -> RpcError {
-    e.message = crate::explain::upstream_text(&e.message, &Default::default(), 500);
+    let message = crate::explain::upstream_text(&e.message, &Default::default(), 500);
+    e.message = note_lines::marked(&message).unwrap_or(message);
+    if let Some(data) = e.data.as_mut() {
+        relayed_text::clean_words(data);
+    }
     e
 }
 
@@ -458,12 +465,39 @@ const RESOURCE_MEMBERS: [&str; 7] = [
 /// The members of a resource's `annotations` passed on.
 const ANNOTATION_MEMBERS: [&str; 3] = ["audience", "priority", "lastModified"];
 
+/// Characters of a `lastModified` timestamp kept: an ISO 8601 date and time with
+/// fractions and an offset is about 35.
+const MAX_TIMESTAMP_CHARS: usize = 64;
+
+/// Whether a resource annotation's value is of the kind the spec gives it: `audience`
+/// a list of `user` and `assistant`, `priority` a number from 0 to 1, `lastModified`
+/// an ISO 8601 timestamp (digits and its separators only). Each is data a client acts
+/// on, never words, so a value carrying a sentence or hidden characters is dropped.
+fn is_annotation_value(name: &str, value: &Value) -> bool {
+    match (name, value) {
+        ("audience", Value::Array(roles)) => roles
+            .iter()
+            .all(|r| matches!(r.as_str(), Some("user" | "assistant"))),
+        ("priority", Value::Number(n)) => n.as_f64().is_some_and(|p| (0.0..=1.0).contains(&p)),
+        ("lastModified", Value::String(t)) => {
+            !t.is_empty()
+                && t.len() <= MAX_TIMESTAMP_CHARS
+                && t.bytes()
+                    .all(|b| b.is_ascii_digit() || b"-:.+TZtz".contains(&b))
+        }
+        _ => false,
+    }
+}
+
 /// A listed resource with only the members a client acts on (see [`RESOURCE_MEMBERS`]).
 fn known_members(item: &mut Value) {
     let Value::Object(o) = item else { return };
     o.retain(|k, _| RESOURCE_MEMBERS.contains(&k.as_str()));
+    crate::upstream::mcp::media_type::drop_unless_media_type(o);
     match o.get_mut("annotations") {
-        Some(Value::Object(a)) => a.retain(|k, _| ANNOTATION_MEMBERS.contains(&k.as_str())),
+        Some(Value::Object(a)) => {
+            a.retain(|k, v| ANNOTATION_MEMBERS.contains(&k.as_str()) && is_annotation_value(k, v));
+        }
         Some(_) => {
             o.remove("annotations");
         }
@@ -668,8 +702,10 @@ impl KeptResources {
     }
 }
 
-/// The words of a listed entry without hidden characters, each capped, and the lines
-/// that would read as toolgate's notes marked as the server's.
+/// The words of a listed entry without hidden characters (invisible ones, and control
+/// characters such as a terminal escape's `ESC` or a backspace, as in a link's words),
+/// each capped, and the lines that would read as toolgate's notes marked as the
+/// server's.
 fn clean_texts(item: &mut Value) {
     let Value::Object(o) = item else { return };
     for field in ["name", "title", "description"] {
@@ -679,12 +715,9 @@ fn clean_texts(item: &mut Value) {
             *text = marked;
         }
         if let Some(Value::String(text)) = o.get_mut(field)
-            && (text.chars().any(toolgate_contract::is_invisible)
-                || text.chars().count() > MAX_RESOURCE_TEXT)
+            && (text.chars().any(relayed_text::hidden) || text.chars().count() > MAX_RESOURCE_TEXT)
         {
-            let visible = text
-                .chars()
-                .filter(|c| !toolgate_contract::is_invisible(*c));
+            let visible = text.chars().filter(|c| !relayed_text::hidden(*c));
             let mut clean: String = visible.clone().take(MAX_RESOURCE_TEXT).collect();
             if visible.count() > MAX_RESOURCE_TEXT {
                 clean.push('…');

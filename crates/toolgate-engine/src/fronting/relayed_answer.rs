@@ -16,7 +16,7 @@
 use serde_json::{Map, Value};
 
 use crate::upstream::mcp::foreign_meta::NAMESPACE;
-use crate::upstream::mcp::{note_lines, result_check, smuggled_text, structured_text};
+use crate::upstream::mcp::{media_type, note_lines, result_check, smuggled_text, structured_text};
 
 /// The members of a `prompts/get` answer passed on (`description` is then replaced by
 /// the pinned one).
@@ -108,6 +108,7 @@ fn block(content: &mut Value) {
     b.retain(|k, _| BLOCK_MEMBERS.contains(&k.as_str()) || k == "_meta");
     mark(b, "text");
     if b.get("type").and_then(Value::as_str) == Some("resource_link") {
+        media_type::drop_unless_media_type(b);
         for word in ["name", "title", "description"] {
             if let Some(Value::String(text)) = b.get_mut(word)
                 && let Some(cleaned) = result_check::link_word_cleaned(text)
@@ -127,6 +128,7 @@ fn block(content: &mut Value) {
 fn contents_item(item: &mut Value) {
     let Value::Object(o) = item else { return };
     o.retain(|k, _| CONTENTS_MEMBERS.contains(&k.as_str()));
+    media_type::drop_unless_media_type(o);
     mark(o, "text");
     clean_meta(o);
 }

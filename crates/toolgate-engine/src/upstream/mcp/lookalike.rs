@@ -20,6 +20,26 @@ pub(crate) fn skeleton(name: &str) -> String {
         .collect()
 }
 
+/// `name` as it is drawn in the sans-serif faces clients show names in: its
+/// [`skeleton`] once every capital drawn as a plain vertical stroke (Latin `I`, Greek
+/// `Ι`, Cyrillic `І` and `Ӏ`, and what NFKC turns into them such as `Ⅰ`) is taken for
+/// the `l` it cannot be told from. Separate from [`skeleton`], which folds case: there
+/// `I` is `i`, and `i` has a dot that `l` has not, so one key cannot hold both
+/// (`dependency_heaIth` reads as `dependency_health`, while `index` and `lndex` do not
+/// read alike).
+pub(crate) fn stroke_skeleton(name: &str) -> String {
+    name.nfkc()
+        .map(|c| if is_capital_stroke(c) { 'l' } else { c })
+        .flat_map(char::to_lowercase)
+        .map(|c| latin_lookalike(c).unwrap_or(c))
+        .collect()
+}
+
+/// A capital letter drawn as a single vertical stroke, like `l`.
+fn is_capital_stroke(c: char) -> bool {
+    matches!(c, 'I' | '\u{399}' | '\u{406}' | '\u{4c0}')
+}
+
 /// The Latin letter a lowercase Cyrillic or Greek letter (or its capital) is drawn
 /// like; `None` for any other.
 fn latin_lookalike(c: char) -> Option<char> {
@@ -94,6 +114,27 @@ mod tests {
             ("пароль", "parol"),
         ] {
             assert_ne!(skeleton(a), skeleton(b), "{a} / {b}");
+        }
+    }
+
+    /// The `paypaI.com` trick (a capital I for an l, Unicode's confusables.txt maps
+    /// `I`, Greek `Ι`, Cyrillic `І` and `Ӏ` and the numeral `Ⅰ` to `l`) on tool names.
+    #[test]
+    fn a_capital_stroke_reads_as_an_l_and_nothing_else_does() {
+        for (a, b) in [
+            ("dependency_health", "dependency_heaIth"),
+            ("list_files", "Iist_files"),
+            ("list_files", "\u{399}ist_files"), // Greek capital iota
+            ("list_files", "\u{406}ist_files"), // Cyrillic capital І
+            ("list_files", "\u{4c0}ist_files"), // Cyrillic palochka
+            ("list_files", "\u{2160}ist_files"), // Roman numeral one
+        ] {
+            assert_eq!(stroke_skeleton(a), stroke_skeleton(b), "{a} / {b}");
+        }
+        // What folding case alone misses.
+        assert_ne!(skeleton("dependency_health"), skeleton("dependency_heaIth"));
+        for (a, b) in [("index", "lndex"), ("v1", "vl"), ("list", "iist")] {
+            assert_ne!(stroke_skeleton(a), stroke_skeleton(b), "{a} / {b}");
         }
     }
 }

@@ -16,15 +16,16 @@ mod form_shape;
 mod interpret;
 pub(crate) mod link_target;
 pub(crate) mod lookalike;
-mod media_type;
+pub(crate) mod media_type;
 mod members;
 pub mod note_lines;
 pub mod notification_budget;
-mod relayed_text;
+pub(crate) mod relayed_text;
 pub(crate) mod result_check;
 pub(crate) mod secret_form;
 pub(crate) mod smuggled_text;
 pub(crate) mod structured_text;
+mod terminal_escape;
 pub mod unknown_tool;
 
 use std::future::Future;

@@ -38,26 +38,51 @@ pub(super) fn mark(method: &str, params: Option<&mut Value>) {
     let Some(Value::Object(params)) = params else {
         return;
     };
-    // Iterative, so nesting costs no stack (the client crate bounds it anyway).
-    let mut pending: Vec<&mut Value> = params
+    for (_, value) in params
         .iter_mut()
         .filter(|(key, _)| shown(method).contains(&key.as_str()))
-        .map(|(_, value)| value)
-        .collect();
+    {
+        clean_words(value);
+    }
+}
+
+/// Every string and member name of `value`, at any depth, without hidden characters
+/// and with its lines that read as toolgate's notes marked: the rule for words a
+/// server writes outside a result (also an error's `data`, which a client may show).
+pub(crate) fn clean_words(value: &mut Value) {
+    // Iterative, so nesting costs no stack (the client crate bounds it anyway).
+    let mut pending = vec![value];
     while let Some(value) = pending.pop() {
         match value {
-            Value::String(text) => {
-                if text.chars().any(hidden) {
-                    text.retain(|c| !hidden(c));
-                }
-                if let Some(marked) = note_lines::marked(text) {
-                    *text = marked;
-                }
-            }
+            Value::String(text) => clean_text(text),
             Value::Array(items) => pending.extend(items.iter_mut()),
-            Value::Object(members) => pending.extend(members.values_mut()),
+            Value::Object(members) => {
+                if members.keys().any(|name| needs_cleaning(name)) {
+                    *members = std::mem::take(members)
+                        .into_iter()
+                        .map(|(mut name, v)| {
+                            clean_text(&mut name);
+                            (name, v)
+                        })
+                        .collect();
+                }
+                pending.extend(members.values_mut());
+            }
             Value::Null | Value::Bool(_) | Value::Number(_) => {}
         }
+    }
+}
+
+fn needs_cleaning(text: &str) -> bool {
+    text.chars().any(hidden) || note_lines::marked(text).is_some()
+}
+
+fn clean_text(text: &mut String) {
+    if text.chars().any(hidden) {
+        text.retain(|c| !hidden(c));
+    }
+    if let Some(marked) = note_lines::marked(text) {
+        *text = marked;
     }
 }
 
@@ -65,7 +90,7 @@ pub(super) fn mark(method: &str, params: Option<&mut Value>) {
 /// a control character (C0, `DEL` and C1) other than a tab or a line break. A line
 /// break stays: [`note_lines`] reads a line after any of them, a carriage return
 /// included, so one that would rewrite a terminal's line with a note is marked.
-pub(super) fn hidden(c: char) -> bool {
+pub(crate) fn hidden(c: char) -> bool {
     (c.is_control() && c != '\t' && !note_lines::is_line_break(c))
         || toolgate_contract::is_invisible(c)
 }

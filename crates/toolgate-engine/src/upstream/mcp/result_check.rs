@@ -29,6 +29,9 @@
 //!   echoed credentials as written, and the parts of one the server split with hidden
 //!   characters must not join after that.
 //!
+//! - a `resource_link`'s or an embedded resource's `mimeType` written as a media type
+//!   ([`super::media_type::is_media_type`]); any other is dropped from the block.
+//!
 //! A result that breaks the first two is a protocol break, like one that is not a
 //! `tools/call` result at all.
 
@@ -110,6 +113,7 @@ pub fn checked(
                         with_members_marked(&b, "resource", &|resource| {
                             with_members_marked(resource.as_bytes(), "text", &marked_text)
                                 .and_then(|r| with_members_marked(&r, "_meta", &meta_cleaned))
+                                .map(|r| without_unfit_mime(&r).unwrap_or(r))
                                 .and_then(|r| String::from_utf8(r).ok())
                         })
                     })
@@ -165,7 +169,39 @@ fn link_words_cleaned(raw: &str) -> String {
             block = cleaned;
         }
     }
+    if let Some(without) = without_unfit_mime(&block) {
+        block = without;
+    }
     String::from_utf8(block).unwrap_or_else(|_| raw.to_owned())
+}
+
+/// Whether a link's or an embedded resource's `mimeType` is to be dropped: present and
+/// not a string written as a media type ([`super::media_type::is_media_type`]).
+fn mime_to_drop(mime: Option<&RawValue>) -> bool {
+    mime.is_some_and(|m| {
+        !serde_json::from_str::<String>(m.get()).is_ok_and(|m| super::media_type::is_media_type(&m))
+    })
+}
+
+/// The JSON object `raw` without its `mimeType` when that is to be dropped
+/// ([`mime_to_drop`]); `None` when it is kept (or `raw` is no object).
+fn without_unfit_mime(raw: &[u8]) -> Option<Vec<u8>> {
+    let members: super::members::Members<'_> = serde_json::from_slice(raw).ok()?;
+    let is_mime = |name: &str| name == "mimeType";
+    if !members
+        .0
+        .iter()
+        .any(|(n, value)| is_mime(n) && mime_to_drop(Some(value)))
+    {
+        return None;
+    }
+    Some(super::members::object(
+        members
+            .0
+            .iter()
+            .filter(|(n, _)| !is_mime(n))
+            .map(|(n, value)| (n.as_str(), value.get())),
+    ))
 }
 
 /// A JSON string with each run of its hidden characters as one U+FFFD and its lines
@@ -249,6 +285,8 @@ fn check_block(raw: &RawValue, own: Option<&url::Url>) -> Result<bool, String> {
     struct Resource<'a> {
         #[serde(borrow, default)]
         uri: Option<&'a RawValue>,
+        #[serde(rename = "mimeType", borrow, default)]
+        mime_type: Option<&'a RawValue>,
         #[serde(borrow, default)]
         text: Option<&'a RawValue>,
         #[serde(borrow, default)]
@@ -303,11 +341,12 @@ fn check_block(raw: &RawValue, own: Option<&url::Url>) -> Result<bool, String> {
             needs(block.uri, "uri")?;
             needs(block.name, "name")?;
             link(block.uri)?;
-            Ok([block.name, block.title, block.description]
-                .into_iter()
-                .flatten()
-                .filter_map(|w| serde_json::from_str::<String>(w.get()).ok())
-                .any(|w| link_word_needs_cleaning(&w)))
+            Ok(mime_to_drop(block.mime_type)
+                || [block.name, block.title, block.description]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|w| serde_json::from_str::<String>(w.get()).ok())
+                    .any(|w| link_word_needs_cleaning(&w)))
         }
         "resource" => {
             let resource: Resource<'_> = block
@@ -316,7 +355,7 @@ fn check_block(raw: &RawValue, own: Option<&url::Url>) -> Result<bool, String> {
                 .ok_or("(resource) has no `resource` object")?;
             needs(resource.uri, "resource.uri")?;
             link(resource.uri)?;
-            let meta = meta_to_rewrite(resource.meta);
+            let meta = meta_to_rewrite(resource.meta) || mime_to_drop(resource.mime_type);
             if resource.text.is_none() {
                 return match resource.blob {
                     Some(b) if is_base64_string(b.get()) => Ok(meta),

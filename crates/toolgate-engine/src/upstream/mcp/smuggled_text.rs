@@ -42,6 +42,14 @@
 //!   (zero-width binary, StegCloak, "sneaky bits" with U+2062 and U+2064). A run of two
 //!   or more is dropped.
 //!
+//! - **Terminal controls that change what is shown** ([`super::terminal_escape`]):
+//!   cursor moves and erasures that draw over a line, the conceal attribute, operating
+//!   system commands (an OSC 8 hyperlink's hidden target, a window title), device
+//!   control and application strings, each dropped whole with its parameters; and the
+//!   other control characters (a backspace overstriking a word, `NUL`, `DEL`, C1)
+//!   but a tab, a line break and a form feed. A sequence that only colours or
+//!   emphasises text (SGR without conceal) is kept: it hides nothing.
+//!
 //! Each run of dropped characters becomes one U+FFFD rather than nothing: the reply was
 //! scrubbed of echoed credentials as written, and the parts of one the server split
 //! with hidden characters must not join after that; the mark also tells the reader
@@ -50,21 +58,42 @@
 use std::str::Chars;
 
 use super::emoji_variation::EMOJI_VARIATION_BASES;
+use super::terminal_escape;
 
 /// Ideographic variation sequences every text may hold...
 pub(crate) const IVS_ALLOWANCE: usize = 4;
 /// ...and one more for each this many CJK ideographs before it.
 pub(crate) const IDEOGRAPHS_PER_IVS: usize = 16;
 
-/// Whether `text` may hold a character [`cleaned`] drops: ASCII text (one vectorised
-/// pass over the bytes) holds none; other text is read once, nothing allocated.
+/// Whether `text` may hold a character [`cleaned`] drops: printable ASCII with tabs and
+/// line breaks (one pass over the bytes, in blocks the compiler vectorises) holds none;
+/// other text is read once, nothing allocated.
 pub(crate) fn may_hold(text: &str) -> bool {
-    !text.is_ascii() && text.chars().any(is_watched)
+    let unusual = |block: &[u8]| block.iter().fold(false, |any, b| any | is_unusual_byte(*b));
+    text.as_bytes().chunks(BYTE_BLOCK).any(unusual) && text.chars().any(is_watched)
 }
 
-/// A character one of the rules reads: every invisible one and the braille blank.
+/// Bytes read at once by [`may_hold`] before it decides.
+const BYTE_BLOCK: usize = 64;
+
+/// A byte outside printable ASCII, tabs and line breaks: a control or part of a
+/// non-ASCII character.
+fn is_unusual_byte(b: u8) -> bool {
+    (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b >= 0x7f
+}
+
+/// A character one of the rules reads: every invisible one, the braille blank and
+/// every control character but a tab, a line break and a form feed.
 fn is_watched(c: char) -> bool {
-    toolgate_contract::is_invisible(c) || c == BRAILLE_BLANK
+    toolgate_contract::is_invisible(c) || c == BRAILLE_BLANK || is_dropped_control(c)
+}
+
+/// A control character (C0, `DEL`, C1) a person is not shown as written. A tab, a line
+/// break and a form feed (a page break of extracted documents) lay text out; the
+/// rest either draw nothing or act on the terminal (an escape that is only a colour is
+/// read by [`super::terminal_escape`] and kept).
+fn is_dropped_control(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{c}')
 }
 
 /// `text` with its smuggled characters dropped (each run as one U+FFFD); `None` when it
@@ -91,8 +120,9 @@ struct Scan<'a> {
     /// The last character kept: a selector after a dropped one selects nothing, so tags
     /// and selectors taking turns are dropped alike.
     previous: Option<char>,
-    /// Characters still to come of a recommended flag's tags, kept whole.
-    flag_left: usize,
+    /// Characters still to come of a sequence kept whole: a recommended flag's tags, a
+    /// terminal escape that only styles text.
+    kept_left: usize,
     /// Characters still to come of a run of invisible characters being dropped.
     run_left: usize,
     /// Whether the braille blanks still to come of a run are kept.
@@ -106,7 +136,7 @@ impl<'a> Scan<'a> {
         Scan {
             rest: text.chars(),
             previous: None,
-            flag_left: 0,
+            kept_left: 0,
             run_left: 0,
             braille_run: None,
             ideographs: 0,
@@ -116,18 +146,29 @@ impl<'a> Scan<'a> {
 
     /// Whether `c`, just read (the rest of the text after it in `self.rest`), is kept.
     fn keeps(&mut self, c: char) -> bool {
-        if self.flag_left > 0 {
-            self.flag_left -= 1;
+        if self.kept_left > 0 {
+            self.kept_left -= 1;
             return true;
         }
         if c == FLAG_BASE
             && let Some(length) = flag_tags(self.rest.clone())
         {
-            self.flag_left = length;
+            self.kept_left = length;
             return true;
         }
         if self.run_left > 0 {
             self.run_left -= 1;
+            return false;
+        }
+        if let Some(escape) = terminal_escape::sequence(c, self.rest.clone()) {
+            if escape.styles_only {
+                self.kept_left = escape.after;
+            } else {
+                self.run_left = escape.after;
+            }
+            return escape.styles_only;
+        }
+        if is_dropped_control(c) {
             return false;
         }
         if c != BRAILLE_BLANK {
