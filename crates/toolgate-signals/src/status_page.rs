@@ -626,6 +626,9 @@ fn status_key(k: &str) -> bool {
             | "health"
             | "overall"
             | "overallstatus"
+            // Appgram's status-page overview: `current_status`.
+            | "currentstatus"
+            | "currentstate"
             | "availabilitystate"
             | "condition"
             | "level"

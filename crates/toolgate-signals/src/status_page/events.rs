@@ -23,6 +23,9 @@
 //!   an open incident is degraded, or down when its impact, severity or type reads as
 //!   an outage (`critical`, `major`, `full_outage`, `SERVICE_OUTAGE`, severity `high`).
 //!   An impact of `none` says the entry is informational.
+//! - a list whose key says it holds the past (`past_incidents`, `previous_outages`,
+//!   `incident_history`, `resolvedIncidents`: CacheGenie's status API lists finished
+//!   incidents with no status or end of their own) is history: recognised, never open.
 
 use serde_json::{Map, Value};
 
@@ -102,7 +105,12 @@ fn walk(map: &Map<String, Value>, depth: usize, tally: &mut Tally) {
                 }
             }
         } else if let Some(kind) = event_key(key) {
-            read_value(value, kind, tally);
+            if names_the_past(key) {
+                // What has happened, not what is going on: nothing in it is open.
+                tally.recognised = true;
+            } else {
+                read_value(value, kind, tally);
+            }
         } else if key == "data"
             && let Value::Array(items) = value
             && !items.is_empty()
@@ -441,6 +449,17 @@ fn event_key(key: &str) -> Option<Kind> {
     } else {
         Some(Kind::Incident)
     }
+}
+
+/// Whether an event list's key says it holds the past: `past_incidents`,
+/// `previousOutages`, `incident_history`, `resolved_incidents`.
+fn names_the_past(key: &str) -> bool {
+    key_words(key).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "past" | "previous" | "history" | "historical" | "former" | "archived"
+        ) || is_closed_word(w)
+    })
 }
 
 /// Whether a key names a list of incidents, maintenances, events, outages or issues.
