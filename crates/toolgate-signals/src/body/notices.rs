@@ -148,6 +148,9 @@ pub(super) fn read(body: &[u8], window: usize, now: DateTime<Utc>) -> Found {
             } else if envelope
                 && MESSAGES.contains(&n.as_str())
                 && let Value::String(s) = &value
+                // A `result` that is one word is the answer's data ("deprecated" as the
+                // state asked for), a sentence is its words to the caller.
+                && (n != "result" || s.trim().contains(' '))
             {
                 // The envelope's own words: kept only when they speak of a retirement.
                 text(s, now, &mut texts, &mut retirements);

@@ -547,4 +547,23 @@ mod tests {
         assert!(is_current_incident_word("current_incident_type"));
         assert!(!is_current_incident_word("incident_count"));
     }
+
+    #[test]
+    fn a_list_of_past_incidents_is_history_not_an_open_incident() {
+        let outage = serde_json::json!([{"name": "API down", "impact": "critical"}]);
+        for key in [
+            "past_incidents",
+            "previousOutages",
+            "incident_history",
+            "resolvedIncidents",
+        ] {
+            let doc = serde_json::json!({ key: outage.clone() });
+            let e = read(&doc).expect("a recognised list");
+            assert_eq!(e.health, Health::Healthy, "{key}");
+        }
+        // The same entry under a list of what is going on is open.
+        let doc = serde_json::json!({ "incidents": outage });
+        let e = read(&doc).expect("a recognised list");
+        assert_eq!(e.health, Health::Down);
+    }
 }

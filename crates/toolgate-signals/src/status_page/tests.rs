@@ -1110,3 +1110,12 @@ fn a_ping_answered_with_one_is_healthy() {
     assert_eq!(health_of(r#"{"ping":0}"#), None);
     assert_eq!(health_of(r#"{"ping":250}"#), None);
 }
+
+#[test]
+fn a_current_status_word_is_the_overall_health() {
+    // Appgram's overview names its overall state `current_status`.
+    let body = br#"{"status_page":{"id":"sp_1","name":"Acme"},"current_status":"major_outage","active_updates":[]}"#;
+    assert_eq!(parse(body).unwrap().health, Health::Down);
+    let body = br#"{"currentState":"operational","services":[]}"#;
+    assert_eq!(parse(body).unwrap().health, Health::Healthy);
+}
