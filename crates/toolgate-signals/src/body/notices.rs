@@ -26,8 +26,9 @@
 //! `"takeActionBy": "2025-09-01T00:00:00Z"`) are its end date. A `warning` inside a data
 //! record is the record's, not the answer's, so only those two levels are read. The
 //! top-level `message` (or `msg`, or a `result` that is a text) is read only beside an
-//! envelope member (`status`, `ok`, `success`, `code`, `data`, `items`, …): without one
-//! the object is a record (a commit's `message`), and its words are its own.
+//! envelope member (`status`, `ok`, `success`, `code`, `data`, `items`, …) or beside
+//! nothing but lists (Cal.com's `{"message": "…", "bookings": []}`): otherwise the object
+//! is a record (a commit's `message`), and its words are its own.
 //!
 //! Only the first and last [`super::SUCCESS_WINDOW`] bytes are looked at, and only after
 //! a substring search finds one of the words (a key written in capitals is not looked
@@ -123,9 +124,22 @@ pub(super) fn read(body: &[u8], window: usize, now: DateTime<Utc>) -> Found {
             continue;
         }
         let members = top_members(body, range.clone(), from);
+        // An envelope names its status or its payload, or is a message beside nothing
+        // but lists (`{"message": "…", "bookings": []}`).
+        let opens_a_list = |at: usize| {
+            body[at..range.end]
+                .iter()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|b| *b == b'[')
+        };
         let envelope = members
             .iter()
-            .any(|(name, _)| ENVELOPE.contains(&normalise(name).as_str()));
+            .any(|(name, _)| ENVELOPE.contains(&normalise(name).as_str()))
+            || (members.len() > 1
+                && members
+                    .iter()
+                    .filter(|(name, _)| !MESSAGES.contains(&normalise(name).as_str()))
+                    .all(|(_, at)| opens_a_list(*at)));
         for (name, value_at) in members {
             let Some(value) = value_after(&body[value_at..range.end]) else {
                 continue;

@@ -128,6 +128,13 @@ fn an_envelopes_message_is_read_and_a_records_is_not() {
         now,
     );
     assert_eq!(f.warnings.len(), 1);
+    // A message beside nothing but lists is the listing's words to the caller.
+    let f = read(
+        br#"{"message":"API v1 is deprecated and will be discontinued; use API v2.","bookings":[],"teams":[]}"#,
+        1024,
+        now,
+    );
+    assert_eq!(f.warnings.len(), 1);
     // A commit's message is the record's own words.
     let f = read(
         br#"{"sha":"7638417db6d59f3c431d3e1f261cc637155684cd","message":"Remove the deprecated /v1 endpoint","author":{"name":"Monalisa"}}"#,
