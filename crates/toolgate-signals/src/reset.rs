@@ -409,6 +409,10 @@ pub fn http_date(v: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     if tokens.first().is_some_and(|t| weekday(t)) {
         tokens.remove(0);
     }
+    // A day name in another language (`So, 31 Dez 2025 …`, `mer., 31 déc. 2025 …`).
+    if tokens.len() == 6 && tokens.first().is_some_and(|t| localized_weekday(t)) {
+        tokens.remove(0);
+    }
     // A twelve-hour clock's `AM` / `PM` right after the time (.NET's and Java's long US
     // form, `Tuesday, June 6, 2017 12:00:00 AM GMT`, as Mashery's `X-Plan-Quota-Reset`).
     let afternoon = match tokens.iter().position(|t| is_meridiem(t)) {
@@ -430,7 +434,7 @@ pub fn http_date(v: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         _ => return None,
     };
     let day: u32 = small_number(day, 1, 2)?;
-    let month = month_number(month)?;
+    let month = month_number(month).or_else(|| localized_month(month))?;
     let year = full_year(year, now)?;
     let mut hms = time.split(':');
     let (h, mi, s) = (hms.next()?, hms.next()?, hms.next()?);
@@ -503,6 +507,65 @@ pub(crate) fn month(t: &str) -> Option<usize> {
     MONTHS
         .iter()
         .position(|m| t.eq_ignore_ascii_case(m) || (t.len() == 3 && m[..3].eq_ignore_ascii_case(t)))
+}
+
+/// Month abbreviations of other languages that differ from the English ones, as a date
+/// formatter run under a server's locale writes them into an HTTP-date (OTTO's documented
+/// `Sunset: Sun, 31 Dez 2025 23:59:59 GMT`, Java's `Locale.GERMANY`): German, French,
+/// Spanish, Italian, Portuguese and Dutch. Read only in the month slot of a date whose
+/// other parts are all there, never in free text.
+const LOCALIZED_MONTHS: [(&str, u32); 26] = [
+    ("ene", 1),
+    ("gen", 1),
+    ("janv", 1),
+    ("fev", 2),
+    ("fevr", 2),
+    ("févr", 2),
+    ("mär", 3),
+    ("mrz", 3),
+    ("mrt", 3),
+    ("mars", 3),
+    ("abr", 4),
+    ("avr", 4),
+    ("mai", 5),
+    ("mei", 5),
+    ("mag", 5),
+    ("juin", 6),
+    ("giu", 6),
+    ("juil", 7),
+    ("lug", 7),
+    ("ago", 8),
+    ("août", 8),
+    ("set", 9),
+    ("okt", 10),
+    ("ott", 10),
+    ("out", 10),
+    ("dez", 12),
+];
+
+/// Day-name abbreviations of the same languages (those not also a month's, as the
+/// French and Spanish `mar` is).
+const LOCALIZED_WEEKDAYS: [&str; 24] = [
+    "mo", "di", "mi", "do", "fr", "sa", "so", "lun", "mer", "jeu", "ven", "sam", "dim", "mié",
+    "jue", "vie", "sáb", "dom", "gio", "seg", "ter", "qua", "qui", "sex",
+];
+
+/// Whether `t` is a non-English day-name abbreviation (`So`, `mer.`).
+fn localized_weekday(t: &str) -> bool {
+    let t = t.trim_end_matches('.').to_lowercase();
+    LOCALIZED_WEEKDAYS.contains(&t.as_str())
+}
+
+/// The month a non-English abbreviation names (`Dez` is 12, `déc.` too).
+fn localized_month(t: &str) -> Option<u32> {
+    let t = t.trim_end_matches('.').to_lowercase();
+    if t == "déc" || t == "dic" {
+        return Some(12);
+    }
+    LOCALIZED_MONTHS
+        .iter()
+        .find(|(m, _)| *m == t)
+        .map(|(_, n)| *n)
 }
 
 fn month_number(t: &str) -> Option<u32> {

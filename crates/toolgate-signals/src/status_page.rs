@@ -626,6 +626,9 @@ fn status_key(k: &str) -> bool {
             | "health"
             | "overall"
             | "overallstatus"
+            // Appgram's status-page overview: `current_status`.
+            | "currentstatus"
+            | "currentstate"
             | "availabilitystate"
             | "condition"
             | "level"
@@ -723,6 +726,21 @@ fn generic(root: &Value, reading: &mut Reading) {
         if folded(k) == "ping" && (v.as_u64() == Some(1) || v.as_bool() == Some(true)) {
             reading.component(k.clone(), v.to_string(), Health::Healthy);
         }
+    }
+    if reading.overall.is_some() || reading.worst_component.is_some() {
+        return;
+    }
+    // A probe command's answer whose only verdict is an empty `error` (ZooKeeper's
+    // AdminServer `/commands/ruok`: `{"command": "ruok", "error": null}`) is healthy. An
+    // error text is not read: it is what an error envelope says too (Spring's 404 `"error":
+    // "Not Found"`), and a probe that failed says so by its status (ZooKeeper's 503).
+    let no_error = match map.get("error") {
+        Some(Value::Null) => true,
+        Some(Value::String(t)) => t.trim().is_empty(),
+        _ => false,
+    };
+    if no_error {
+        reading.component("error".to_owned(), "null".to_owned(), Health::Healthy);
     }
 }
 

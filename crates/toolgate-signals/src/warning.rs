@@ -584,6 +584,17 @@ fn subject(clause: &str, at: usize, end: usize) -> Subject {
     if before.iter().any(|w| PART_WORDS.contains(&w.as_str())) {
         return Subject::Part;
     }
+    // Used as an adjective of the call: "You are using a deprecated V1 endpoint",
+    // "calls a deprecated API version" (a version token may stand between).
+    let after = words(&clause[end..]);
+    let attributive = after
+        .iter()
+        .take(2)
+        .take_while(|w| !PART_WORDS.contains(&w.as_str()))
+        .any(|w| CALL_WORDS.contains(&w.as_str()));
+    if attributive {
+        return Subject::Call;
+    }
     let names_the_call = |w: &String| {
         CALL_WORDS.contains(&w.as_str()) || w.starts_with('/') || w.split('/').any(version_token)
     };

@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 2094;
+const FLOOR: usize = 2148;
 
-const FILES: [(&str, &str); 39] = [
+const FILES: [(&str, &str); 40] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -77,6 +77,7 @@ const FILES: [(&str, &str); 39] = [
     ("holdout22", include_str!("corpus/holdout22.json")),
     ("holdout23", include_str!("corpus/holdout23.json")),
     ("holdout24", include_str!("corpus/holdout24.json")),
+    ("holdout25", include_str!("corpus/holdout25.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
     ("recovery", include_str!("corpus/recovery.json")),
     ("recovery2", include_str!("corpus/recovery2.json")),

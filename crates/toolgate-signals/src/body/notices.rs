@@ -7,7 +7,14 @@
 //! - legacy API versions that add a top-level `warning` text (CC Catalog, Sourcify,
 //!   AdoptOpenJDK) or a `warnings[]` array (Firecrawl's deprecated endpoints; the
 //!   `warnings` of draft-cedik-http-warning, problem details with `detail` and `title`);
-//! - JSON:API-style `meta` (OPTIMADE's `meta.warnings[]`, `meta.deprecation`).
+//! - JSON:API-style `meta` (OPTIMADE's `meta.warnings[]`, `meta.deprecation`);
+//! - a notice typed by a code inside `meta` (Foursquare v2's `meta.errorType:
+//!   "deprecated"` on a 200, its words in `errorDetail`);
+//! - notice objects whose words sit in `notice` and whose deadline is the date the
+//!   caller must act by (NVIDIA NICo's `deprecations[]` of `{endpoint, replacedBy,
+//!   takeActionBy, notice}`);
+//! - the envelope's own message on a success (Etherscan's V1 endpoints: `{"status":
+//!   "0", "message": "NOTOK", "result": "You are using a deprecated V1 endpoint, …"}`).
 //!
 //! The rule: a member whose name speaks of a warning, deprecation, notice or sunset, at
 //! the top of the answer or inside `meta`, `metadata` or `response_metadata`, is a notice
@@ -15,9 +22,13 @@
 //! ([`warning::speaks_of_retirement`]); it is passed on verbatim, and declares the called
 //! resource deprecated (with the dates and successor its words give) only when its words
 //! are about the API, endpoint, method or version rather than one field
-//! ([`warning::what_it_says`]; codes read as words). Dates in such a notice object (`"sunset": "2026-09-30"`) are its
-//! end date. A `warning` inside a data record is the record's, not the answer's, so only
-//! those two levels are read.
+//! ([`warning::what_it_says`]; codes read as words). Dates in such a notice object (`"sunset": "2026-09-30"`,
+//! `"takeActionBy": "2025-09-01T00:00:00Z"`) are its end date. A `warning` inside a data
+//! record is the record's, not the answer's, so only those two levels are read. The
+//! top-level `message` (or `msg`, or a `result` that is a text) is read only beside an
+//! envelope member (`status`, `ok`, `success`, `code`, `data`, `items`, …) or beside
+//! nothing but lists (Cal.com's `{"message": "…", "bookings": []}`): otherwise the object
+//! is a record (a commit's `message`), and its words are its own.
 //!
 //! Only the first and last [`super::SUCCESS_WINDOW`] bytes are looked at, and only after
 //! a substring search finds one of the words (a key written in capitals is not looked
@@ -47,8 +58,9 @@ const MAX_ESCAPES: usize = 64;
 /// Containers whose members speak about the answer, not about the data.
 const CONTAINERS: [&str; 3] = ["meta", "metadata", "responsemetadata"];
 /// Members of a notice object that hold its text, in order of preference.
-const TEXTS: [&str; 8] = [
+const TEXTS: [&str; 9] = [
     "message",
+    "notice",
     "detail",
     "description",
     "text",
@@ -57,6 +69,28 @@ const TEXTS: [&str; 8] = [
     "deprecationReason",
     "msg",
 ];
+
+/// Top-level members that hold the envelope's own words to the caller.
+const MESSAGES: [&str; 3] = ["message", "msg", "result"];
+/// Top-level members that make an object an envelope around data rather than a record
+/// (normalised names).
+const ENVELOPE: [&str; 12] = [
+    "status",
+    "ok",
+    "success",
+    "code",
+    "error",
+    "errors",
+    "data",
+    "items",
+    "results",
+    "totalitems",
+    "pagecount",
+    "meta",
+];
+/// Words ending the name of a code-like member whose value may type the answer as a
+/// deprecation notice (`errorType`, `code`, `kind`).
+const CODE_NAMES: [&str; 3] = ["type", "code", "kind"];
 
 /// What the notices in one answer said.
 #[derive(Debug, Default)]
@@ -89,13 +123,33 @@ pub(super) fn read(body: &[u8], window: usize, now: DateTime<Utc>) -> Found {
         if !mentions_notice(&body[range.clone()]) {
             continue;
         }
-        for (name, value_at) in top_members(body, range.clone(), from) {
+        let members = top_members(body, range.clone(), from);
+        // An envelope names its status or its payload, or is a message beside nothing
+        // but lists (`{"message": "…", "bookings": []}`).
+        let opens_a_list = |at: usize| {
+            body[at..range.end]
+                .iter()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|b| *b == b'[')
+        };
+        let envelope = members
+            .iter()
+            .any(|(name, _)| ENVELOPE.contains(&normalise(name).as_str()))
+            || (members.len() > 1
+                && members
+                    .iter()
+                    .filter(|(name, _)| !MESSAGES.contains(&normalise(name).as_str()))
+                    .all(|(_, at)| opens_a_list(*at)));
+        for (name, value_at) in members {
             let Some(value) = value_after(&body[value_at..range.end]) else {
                 continue;
             };
             let n = normalise(&name);
             if CONTAINERS.contains(&n.as_str()) {
                 if let Value::Object(inner) = &value {
+                    if let Some(typed) = typed_notice(inner) {
+                        text(&typed, now, &mut texts, &mut retirements);
+                    }
                     for (k, v) in inner.iter().take(MAX_MEMBERS) {
                         let n = normalise(k);
                         if let Some(r) = dated_member(&n, v, now) {
@@ -105,6 +159,15 @@ pub(super) fn read(body: &[u8], window: usize, now: DateTime<Utc>) -> Found {
                         }
                     }
                 }
+            } else if envelope
+                && MESSAGES.contains(&n.as_str())
+                && let Value::String(s) = &value
+                // A `result` that is one word is the answer's data ("deprecated" as the
+                // state asked for), a sentence is its words to the caller.
+                && (n != "result" || s.trim().contains(' '))
+            {
+                // The envelope's own words: kept only when they speak of a retirement.
+                text(s, now, &mut texts, &mut retirements);
             } else if is_notice_name(&n) && !value.is_boolean() {
                 // A bare `"deprecated": true` at the top is the record's own property
                 // (a Homebrew formula, a package the answer describes), not a word
@@ -141,6 +204,29 @@ fn dated_member(n: &str, v: &Value, now: DateTime<Utc>) -> Option<Retirement> {
     }
 }
 
+/// A notice that a code-like member of the answer's metadata types as a deprecation
+/// (`"errorType": "deprecated"`), told with the words of its sibling detail or message
+/// (`errorDetail`) so that the code's meaning travels with them: "deprecated: Please
+/// provide an API version to avoid future errors."
+fn typed_notice(inner: &Map<String, Value>) -> Option<String> {
+    let code = inner.iter().take(MAX_MEMBERS).find_map(|(k, v)| {
+        let n = normalise(k);
+        let s = v.as_str()?;
+        (CODE_NAMES.iter().any(|w| n.ends_with(w)) && normalise(s).contains("deprecat"))
+            .then_some(s)
+    })?;
+    let detail = inner.iter().take(MAX_MEMBERS).find_map(|(k, v)| {
+        let n = normalise(k);
+        (n.contains("detail") || n.contains("message"))
+            .then(|| v.as_str())
+            .flatten()
+    });
+    Some(match detail {
+        Some(d) => format!("{}: {}", warning::as_words(code), d.trim()),
+        None => warning::as_words(code),
+    })
+}
+
 /// Words in a member's name that say it dates an end.
 const ENDS: [&str; 6] = [
     "sunset",
@@ -150,6 +236,11 @@ const ENDS: [&str; 6] = [
     "eol",
     "shutdown",
 ];
+
+/// Words in a notice object's member name that say it dates the last day the caller can
+/// act (`takeActionBy`, `migrateBy`): the end, in a notice. Not read in `meta` itself,
+/// where a `deadline` may be a job's.
+const DEADLINES: [&str; 3] = ["actionby", "migrateby", "deadline"];
 
 /// The cheap first pass: does the window mention any notice word at all? The stems
 /// leave out their first letter, so one exact search finds `warning` and `Warnings`,
@@ -220,7 +311,7 @@ fn object(
             }
             continue;
         };
-        if ENDS.iter().any(|w| n.contains(w)) {
+        if ENDS.iter().chain(&DEADLINES).any(|w| n.contains(w)) {
             dated.sunset = dated.sunset.or(Some(t));
         } else if n.contains("deprecat") {
             dated.since = dated.since.or(Some(t));

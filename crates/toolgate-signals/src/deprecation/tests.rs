@@ -411,10 +411,10 @@ fn microsoft_graph_full_names_and_bare_links_are_read() {
 #[test]
 fn a_retirement_field_not_read_is_handed_on_beside_one_that_was() {
     let now = utc(2026, 12, 5, 0, 0, 0);
-    // OTTO's published example, with its German month.
+    // A Sunset whose time of day does not exist.
     let fields: [(&str, &[u8]); 2] = [
         ("Deprecation", b"Sun, 31 Dec 2024 23:59:59 GMT"),
-        ("Sunset", b"Sun, 31 Dez 2025 23:59:59 GMT"),
+        ("Sunset", b"Wed, 31 Dec 2025 24:61:00 GMT"),
     ];
     let s = read_all(&fields, now);
     let d = s.deprecation.unwrap();
@@ -424,7 +424,7 @@ fn a_retirement_field_not_read_is_handed_on_beside_one_that_was() {
         .iter()
         .map(|u| (u.name.as_str(), u.value.as_str()))
         .collect();
-    assert_eq!(unread, [("Sunset", "Sun, 31 Dez 2025 23:59:59 GMT")]);
+    assert_eq!(unread, [("Sunset", "Wed, 31 Dec 2025 24:61:00 GMT")]);
     // The same for a date-like Deprecation beside a Sunset that was read, and a vendor
     // retirement date nobody could read.
     let fields: [(&str, &[u8]); 3] = [

@@ -315,3 +315,28 @@ fn the_us_long_form_on_a_twelve_hour_clock() {
         Some(Duration::from_secs(43_200))
     );
 }
+
+#[test]
+fn an_http_date_written_under_another_locale_is_read() {
+    let now = Utc.with_ymd_and_hms(2025, 6, 1, 0, 0, 0).unwrap();
+    let t = |y, mo, d| Some(Utc.with_ymd_and_hms(y, mo, d, 23, 59, 59).unwrap());
+    let cases: &[(&str, Option<DateTime<Utc>>)] = &[
+        // OTTO's documented Sunset: an English day name, a German month.
+        ("Sun, 31 Dez 2025 23:59:59 GMT", t(2025, 12, 31)),
+        // German day and month names throughout.
+        ("Mi, 01 Okt 2025 23:59:59 GMT", t(2025, 10, 1)),
+        ("Do, 01 Mai 2025 23:59:59 GMT", t(2025, 5, 1)),
+        // French, with the abbreviation's dot.
+        ("mer., 31 déc. 2025 23:59:59 GMT", t(2025, 12, 31)),
+        ("01 août 2025 23:59:59 GMT", t(2025, 8, 1)),
+        // Spanish and Italian.
+        ("01 dic 2025 23:59:59 GMT", t(2025, 12, 1)),
+        ("01 gen 2026 23:59:59 GMT", t(2026, 1, 1)),
+        // A word that is no month stays unread.
+        ("Sun, 31 Foo 2025 23:59:59 GMT", None),
+        ("Sun, Mon, 31 Dez 2025 23:59:59", None),
+    ];
+    for (v, want) in cases {
+        assert_eq!(http_date(v, now), *want, "{v}");
+    }
+}

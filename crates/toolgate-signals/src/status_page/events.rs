@@ -23,6 +23,9 @@
 //!   an open incident is degraded, or down when its impact, severity or type reads as
 //!   an outage (`critical`, `major`, `full_outage`, `SERVICE_OUTAGE`, severity `high`).
 //!   An impact of `none` says the entry is informational.
+//! - a list whose key says it holds the past (`past_incidents`, `previous_outages`,
+//!   `incident_history`, `resolvedIncidents`: CacheGenie's status API lists finished
+//!   incidents with no status or end of their own) is history: recognised, never open.
 
 use serde_json::{Map, Value};
 
@@ -102,7 +105,12 @@ fn walk(map: &Map<String, Value>, depth: usize, tally: &mut Tally) {
                 }
             }
         } else if let Some(kind) = event_key(key) {
-            read_value(value, kind, tally);
+            if names_the_past(key) {
+                // What has happened, not what is going on: nothing in it is open.
+                tally.recognised = true;
+            } else {
+                read_value(value, kind, tally);
+            }
         } else if key == "data"
             && let Value::Array(items) = value
             && !items.is_empty()
@@ -443,6 +451,17 @@ fn event_key(key: &str) -> Option<Kind> {
     }
 }
 
+/// Whether an event list's key says it holds the past: `past_incidents`,
+/// `previousOutages`, `incident_history`, `resolved_incidents`.
+fn names_the_past(key: &str) -> bool {
+    key_words(key).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "past" | "previous" | "history" | "historical" | "former" | "archived"
+        ) || is_closed_word(w)
+    })
+}
+
 /// Whether a key names a list of incidents, maintenances, events, outages or issues.
 pub(super) fn is_event_key(key: &str) -> bool {
     event_key(key).is_some()
@@ -527,5 +546,24 @@ mod tests {
         assert_eq!(event_key("components"), None);
         assert!(is_current_incident_word("current_incident_type"));
         assert!(!is_current_incident_word("incident_count"));
+    }
+
+    #[test]
+    fn a_list_of_past_incidents_is_history_not_an_open_incident() {
+        let outage = serde_json::json!([{"name": "API down", "impact": "critical"}]);
+        for key in [
+            "past_incidents",
+            "previousOutages",
+            "incident_history",
+            "resolvedIncidents",
+        ] {
+            let doc = serde_json::json!({ key: outage.clone() });
+            let e = read(&doc).expect("a recognised list");
+            assert_eq!(e.health, Health::Healthy, "{key}");
+        }
+        // The same entry under a list of what is going on is open.
+        let doc = serde_json::json!({ "incidents": outage });
+        let e = read(&doc).expect("a recognised list");
+        assert_eq!(e.health, Health::Down);
     }
 }

@@ -1110,3 +1110,27 @@ fn a_ping_answered_with_one_is_healthy() {
     assert_eq!(health_of(r#"{"ping":0}"#), None);
     assert_eq!(health_of(r#"{"ping":250}"#), None);
 }
+
+#[test]
+fn a_current_status_word_is_the_overall_health() {
+    // Appgram's overview names its overall state `current_status`.
+    let body = br#"{"status_page":{"id":"sp_1","name":"Acme"},"current_status":"major_outage","active_updates":[]}"#;
+    assert_eq!(parse(body).unwrap().health, Health::Down);
+    let body = br#"{"currentState":"operational","services":[]}"#;
+    assert_eq!(parse(body).unwrap().health, Health::Healthy);
+}
+
+#[test]
+fn a_probe_answer_whose_only_verdict_is_its_error_member() {
+    // ZooKeeper's AdminServer `/commands/ruok`, and the same shape failing.
+    let s = parse(br#"{"command":"ruok","error":null}"#).unwrap();
+    assert_eq!(s.health, Health::Healthy);
+    // An error text is an error envelope's as much as a probe's: not read as health.
+    assert!(
+        parse(br#"{"command":"isro","error":"This ZooKeeper instance is not currently serving requests"}"#)
+            .is_none_or(|s| s.health != Health::Healthy)
+    );
+    // Beside an overall word, the word decides.
+    let s = parse(br#"{"status":"UP","error":null}"#).unwrap();
+    assert_eq!(s.health, Health::Healthy);
+}

@@ -295,3 +295,31 @@ fn a_notice_that_says_its_subject_ended_says_it_is_deprecated() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_deprecated_call_named_as_an_adjective_is_about_the_call() {
+    let now = chrono::DateTime::from_timestamp(1_772_323_200, 0).unwrap();
+    let about_the_call =
+        |text: &str| matches!(what_it_says(text, now), Said::AboutTheCall(r) if r.deprecated);
+    // Etherscan's V1 notice and other wordings of the same statement.
+    assert!(about_the_call(
+        "You are using a deprecated V1 endpoint, switch to Etherscan API V2 using https://docs.etherscan.io/v2-migration"
+    ));
+    assert!(about_the_call(
+        "Your client calls a deprecated API version."
+    ));
+    assert!(about_the_call(
+        "This request hit a deprecated route; use /v3/orders"
+    ));
+    // A part stays a part, even when the call is named after it.
+    assert_ne!(
+        what_it_says("The parameter 'page' points to a deprecated endpoint", now),
+        Said::AboutTheCall(Retirement {
+            deprecated: true,
+            ..Retirement::default()
+        })
+    );
+    assert!(!about_the_call(
+        "You are using a deprecated field on this endpoint"
+    ));
+}

@@ -63,3 +63,90 @@ fn hostile_windows_stay_bounded() {
     let quotes = "\"".repeat(100_001);
     assert!(read(quotes.as_bytes(), 1024, now).warnings.is_empty());
 }
+
+#[test]
+fn a_code_in_meta_that_types_the_answer_as_deprecated_is_a_notice() {
+    let now = chrono::DateTime::from_timestamp(1_772_323_200, 0).unwrap();
+    // Foursquare v2 says it as `meta.errorType: "deprecated"` with `errorDetail`; the same
+    // rule reads other code members and their message (a code in capitals is not looked
+    // for: the cheap first pass searches lower-case stems).
+    let f = read(
+        br#"{"meta":{"code":200,"errorCode":"deprecated_method","message":"Use /v3/search."},"results":[]}"#,
+        1024,
+        now,
+    );
+    assert_eq!(f.warnings, ["deprecated method: Use /v3/search."]);
+    let f = read(br#"{"meta":{"kind":"deprecated"},"data":[]}"#, 1024, now);
+    assert_eq!(f.warnings, ["deprecated"]);
+    // A type that is not a deprecation says nothing.
+    let f = read(
+        br#"{"meta":{"type":"article","message":"How we deprecated v1"},"data":[]}"#,
+        1024,
+        now,
+    );
+    assert!(f.warnings.is_empty() && f.deprecation.is_none());
+}
+
+#[test]
+fn a_notice_objects_own_notice_and_the_date_to_act_by_are_read() {
+    let now = chrono::DateTime::from_timestamp(1_772_323_200, 0).unwrap(); // 2026-03-01
+    let f = read(
+        br#"{"items":[],"deprecations":[{"endpoint":"/v1/widgets","replacedBy":"/v2/widgets","migrateBy":"2026-06-01T00:00:00Z","notice":"The '/v1/widgets' endpoint has been deprecated in favor of '/v2/widgets'."}]}"#,
+        1024,
+        now,
+    );
+    assert_eq!(f.warnings.len(), 1);
+    let d = f.deprecation.expect("the endpoint is deprecated");
+    assert!(d.deprecated);
+    assert_eq!(
+        d.sunset.map(|t| t.date_naive().to_string()).as_deref(),
+        Some("2026-06-01")
+    );
+    // In `meta` itself a deadline may be a job's: it dates nothing.
+    let f = read(
+        br#"{"meta":{"deadline":"2026-06-01T00:00:00Z","deprecated":true},"data":[]}"#,
+        1024,
+        now,
+    );
+    assert!(f.deprecation.is_some_and(|d| d.sunset.is_none()));
+}
+
+#[test]
+fn an_envelopes_message_is_read_and_a_records_is_not() {
+    let now = chrono::DateTime::from_timestamp(1_772_323_200, 0).unwrap(); // 2026-03-01
+    let f = read(
+        br#"{"status":"success","message":"This API version is deprecated and will be removed on 2026-09-01; use /v2/items.","data":[]}"#,
+        1024,
+        now,
+    );
+    assert_eq!(f.warnings.len(), 1);
+    assert!(f.deprecation.is_some_and(|d| d.deprecated));
+    // Etherscan's notice in `result`, beside its status.
+    let f = read(
+        br#"{"status":"0","message":"NOTOK","result":"You are using a deprecated V1 endpoint, switch to Etherscan API V2"}"#,
+        1024,
+        now,
+    );
+    assert_eq!(f.warnings.len(), 1);
+    // A message beside nothing but lists is the listing's words to the caller.
+    let f = read(
+        br#"{"message":"API v1 is deprecated and will be discontinued; use API v2.","bookings":[],"teams":[]}"#,
+        1024,
+        now,
+    );
+    assert_eq!(f.warnings.len(), 1);
+    // A commit's message is the record's own words.
+    let f = read(
+        br#"{"sha":"7638417db6d59f3c431d3e1f261cc637155684cd","message":"Remove the deprecated /v1 endpoint","author":{"name":"Monalisa"}}"#,
+        1024,
+        now,
+    );
+    assert!(f.warnings.is_empty() && f.deprecation.is_none());
+    // An envelope's message that speaks of no retirement is not a notice.
+    let f = read(
+        br#"{"status":"1","message":"OK","result":"deprecated"}"#,
+        1024,
+        now,
+    );
+    assert!(f.deprecation.is_none());
+}
