@@ -279,6 +279,7 @@ pub(super) fn context<'a>(
         input_verdicts: Default::default(),
         fingerprints: Default::default(),
         conversions: Default::default(),
+        refused: None,
     }
 }
 
