@@ -169,3 +169,29 @@ fn a_2xx_that_may_be_any_json_leaves_the_contract_open() {
         "{yaml}"
     );
 }
+
+#[test]
+fn a_no_content_answer_listing_a_body_still_arrives_empty() {
+    // ShipEngine's deletions answer `204` with an empty object's schema; AWS's tag
+    // listings, converted from their models, `204` with the tags.
+    for code in ["204", "205"] {
+        let (config, yaml) = contract(json!({
+            code: json_body(repo_schema()),
+            "404": json_body(json!({"type": "object"})),
+        }));
+        assert!(accepts(&config, EMPTY), "{code}: {yaml}");
+        assert!(
+            yaml.contains(&format!("the {code} response has no body")),
+            "{yaml}"
+        );
+    }
+    // Beside a status that has content, the other body is the contract's, and the
+    // empty reply is accepted with it.
+    let (config, yaml) = contract(json!({
+        "204": json_body(json!({"type": "object", "required": ["message"]})),
+        "207": json_body(repo_schema()),
+    }));
+    assert!(accepts(&config, REPO), "{yaml}");
+    assert!(accepts(&config, EMPTY), "{yaml}");
+    assert!(!accepts(&config, br#"{"message": "partial"}"#), "{yaml}");
+}

@@ -532,6 +532,11 @@ fn response(
     let success = order
         .iter()
         .find_map(|c| resolved.iter().find(|(k, _, _)| k == c))
+        .or_else(|| {
+            resolved
+                .iter()
+                .find(|(k, _, _)| k.starts_with('2') && !success::never_has_content(k))
+        })
         .or_else(|| resolved.iter().find(|(k, _, _)| k.starts_with('2')))
         .or_else(|| {
             let any_2xx = resolved.iter().any(|(k, _, _)| k.starts_with('2'));
@@ -549,6 +554,10 @@ fn response(
     // Whether the body may be anything at all (`*/*`), rather than a JSON type.
     let mut any_media = false;
     let schema = match cx.dialect {
+        // Whatever content the description lists for it (ShipEngine's `204` with an
+        // empty object's schema, AWS's `204` with a list of tags), such an answer
+        // arrives empty: a schema would call each one drift.
+        _ if success::never_has_content(code) => None,
         Dialect::Swagger2 => {
             // A repaired media type is worth a note only on the answer it is read for.
             let mut repaired = Vec::new();
@@ -580,7 +589,8 @@ fn response(
             .and_then(|m| m.get("schema").cloned()),
     };
     let Some(schema) = schema else {
-        let why = if code == "204" || resp.get("content").is_none() && resp.get("schema").is_none()
+        let why = if success::never_has_content(code)
+            || resp.get("content").is_none() && resp.get("schema").is_none()
         {
             format!("the {code} response has no body")
         } else {

@@ -41,6 +41,12 @@ pub fn others<'a>(
         .collect()
 }
 
+/// `204 No Content` and `205 Reset Content`: RFC 9110 lets neither carry content,
+/// whatever a description lists for them.
+pub fn never_has_content(code: &str) -> bool {
+    code == "204" || code == "205"
+}
+
 /// `200`…`299`, or the range `2XX`.
 fn is_2xx(code: &str) -> bool {
     let b = code.as_bytes();
@@ -50,8 +56,7 @@ fn is_2xx(code: &str) -> bool {
 }
 
 fn answer<'a>(dialect: Dialect, code: &str, file: &'a Path, resp: &'a Value) -> Option<Other<'a>> {
-    // RFC 9110: a 204 or 205 answer has no content, whatever the description lists.
-    if code == "204" || code == "205" {
+    if never_has_content(code) {
         return Some(Other::Empty);
     }
     if dialect == Dialect::Swagger2 {
