@@ -6,7 +6,9 @@ use serde_json::{Value, json};
 
 use super::directory_tests::{check, import, spec};
 
-const SERVERS: fn() -> Value = || json!([{"url": "https://api.example.com"}]);
+fn servers() -> Value {
+    json!([{"url": "https://api.example.com"}])
+}
 
 fn repo_schema() -> Value {
     json!({"type": "object", "required": ["id", "full_name"], "properties": {
@@ -22,7 +24,7 @@ fn json_body(schema: Value) -> Value {
 /// tool's contract as the gateway holds it, with the comments written above the tool.
 fn contract(responses: Value) -> (toolgate_config::Config, String) {
     let op = json!({"operationId": "thing", "responses": responses});
-    let s = spec(SERVERS(), json!({"/thing": {"put": op}}));
+    let s = spec(servers(), json!({"/thing": {"put": op}}));
     let out = import(&s).unwrap_or_else(|e| panic!("import: {e}"));
     let config = check(&out.yaml).unwrap_or_else(|e| panic!("check: {e}\n{}", out.yaml));
     (config, out.yaml)
@@ -102,7 +104,7 @@ fn shared_components_of_several_answers_are_all_written() {
     let s = json!({
         "openapi": "3.0.3",
         "info": {"title": "Dir", "version": "1.0"},
-        "servers": SERVERS(),
+        "servers": servers(),
         "paths": {"/thing": {"put": {"operationId": "thing", "responses": {
             "200": json_body(json!({"$ref": "#/components/schemas/Repo"})),
             "202": json_body(json!({"$ref": "#/components/schemas/Job"})),
