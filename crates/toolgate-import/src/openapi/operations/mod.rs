@@ -313,7 +313,9 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
 }
 
 /// The operation's own server (`servers` on the operation or its path), when it has
-/// one; a server that names no host skips the operation.
+/// one: an address, or a path (InfluxDB's `""` for `/health`, beside its `/api/v2`)
+/// on the origin the description is served from, which the user gives as the spec's
+/// own relative server's; a server that is neither skips the operation.
 fn server(raw: &RawOperation) -> Result<Option<String>, Skip> {
     let op = &raw.op;
     let server = match op.get("servers").or(raw.path_servers.as_ref()) {
@@ -326,20 +328,29 @@ fn server(raw: &RawOperation) -> Result<Option<String>, Skip> {
                 .unwrap_or_default();
             // Scheme-relative and bare-host URLs are addresses too; a path alone names
             // no host to give this operation a dependency of its own.
-            let absolute = match super::server::classify(&url) {
+            let usable = match super::server::classify(&url) {
                 super::server::Server::Absolute(u) => url::Url::parse(&u)
                     .is_ok_and(|p| {
                         matches!(p.scheme(), "http" | "https")
                             && p.host_str().is_some_and(|h| !h.is_empty())
                     })
-                    .then_some(u),
+                    .then(|| super::prefer_https(&u, list.as_array().map_or(&[], Vec::as_slice))),
+                // Relative to where the description is served (OpenAPI 3's rule), as
+                // a relative server of the whole spec is: behind the origin variable.
+                // (`https://` with no host reads as the path `https:`: a scheme, not
+                // a path.)
+                super::server::Server::Relative(path)
+                    if !url
+                        .split('/')
+                        .next()
+                        .is_some_and(|first| first.contains(':')) =>
+                {
+                    Some(path.trim_end_matches('/').to_string())
+                }
                 _ => None,
             };
-            match absolute {
-                Some(u) => Some(super::prefer_https(
-                    &u,
-                    list.as_array().map_or(&[], Vec::as_slice),
-                )),
+            match usable {
+                Some(u) => Some(u),
                 None => {
                     return Err(Skip(format!(
                         "its server URL `{url}` is not a usable base URL"
