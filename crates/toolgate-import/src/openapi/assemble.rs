@@ -279,6 +279,7 @@ pub(super) fn context<'a>(
         input_verdicts: Default::default(),
         fingerprints: Default::default(),
         conversions: Default::default(),
+        refused: None,
     }
 }
 
@@ -575,6 +576,8 @@ pub(super) fn relative_origin(
             var.clone(),
             if let Some(why) = origin_left_open {
                 format!("scheme and host of the API, e.g. https://api.example.com; {why}")
+            } else if !main_relative {
+                "scheme and host the spec is served from, e.g. https://api.example.com; operations' own servers give only a path".to_string()
             } else if names_no_server() {
                 "scheme and host of the API, e.g. https://api.example.com; the spec names no server".to_string()
             } else {

@@ -472,6 +472,12 @@ fn header_enum_with_braces_is_literal() {
 /// `S0` refers to `S1`, … to `S{n-1}`, as a bare `$ref` (`wrap: false`) or as the type
 /// of a property; the one operation answers `S0`.
 fn ref_chain_spec(n: usize, wrap: bool) -> String {
+    ref_chain_spec_at(n, wrap, "response")
+}
+
+/// As [`ref_chain_spec`], with the chain in the operation's `response` or its request
+/// body (`request`).
+fn ref_chain_spec_at(n: usize, wrap: bool, side: &str) -> String {
     let schemas: serde_json::Map<String, Value> = (0..n)
         .map(|i| {
             let next = if i + 1 < n {
@@ -487,14 +493,19 @@ fn ref_chain_spec(n: usize, wrap: bool) -> String {
             (format!("S{i}"), def)
         })
         .collect();
+    let chain = serde_json::json!({ "application/json": { "schema": { "$ref": "#/components/schemas/S0" } } });
+    let operation = if side == "request" {
+        serde_json::json!({ "operationId": "x", "requestBody": { "required": true, "content": chain },
+            "responses": { "204": { "description": "done" } } })
+    } else {
+        serde_json::json!({ "operationId": "x", "responses": { "200": {
+            "description": "ok", "content": chain } } })
+    };
     serde_json::json!({
         "openapi": "3.0.3",
         "info": { "title": "Chain", "version": "1.0" },
         "servers": [{ "url": "https://api.example.com" }],
-        "paths": { "/x": { "get": { "operationId": "x", "responses": { "200": {
-            "description": "ok",
-            "content": { "application/json": { "schema": { "$ref": "#/components/schemas/S0" } } }
-        } } } } },
+        "paths": { "/x": { "post": operation } },
         "components": { "schemas": schemas }
     })
     .to_string()
@@ -512,6 +523,33 @@ fn a_ref_chain_thousands_of_schemas_long_is_refused_naming_where_it_starts() {
     }
     // Within the bound, the chain is imported.
     let out = run_spec(&dir, &ref_chain_spec(200, true), vec![]).unwrap();
+    assert_eq!(out.tools.len(), 1);
+    let _ = std::fs::remove_dir_all(&parent);
+}
+
+#[test]
+fn a_request_schema_ref_chain_past_the_bound_is_refused_after_one_walk_of_it() {
+    let (parent, dir) = dirs("input-ref-chain");
+    for wrap in [false, true] {
+        let n = 3_000;
+        super::ref_chain::WALKED.with(|w| w.set(0));
+        let err = run_spec(&dir, &ref_chain_spec_at(n, wrap, "request"), vec![]).unwrap_err();
+        assert!(
+            err.starts_with(
+                "the request schema of POST /x: the schema `S0` starts a chain of 2999 `$ref`s"
+            ) && err.contains("more than 1000"),
+            "{err}"
+        );
+        // Each definition of the chain walked once, not once per link that reaches it
+        // (n²/2 = 4.5 million): the bound costs what converting the schema does.
+        let walked = super::ref_chain::WALKED.with(std::cell::Cell::get);
+        assert!(
+            walked <= n,
+            "{walked} definitions walked for a chain of {n}"
+        );
+    }
+    // Within the bound, the chain is imported and the tool takes it.
+    let out = run_spec(&dir, &ref_chain_spec_at(200, true, "request"), vec![]).unwrap();
     assert_eq!(out.tools.len(), 1);
     let _ = std::fs::remove_dir_all(&parent);
 }

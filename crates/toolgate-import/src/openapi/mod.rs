@@ -195,6 +195,9 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     if let Some(refused) = cx.refs.refused() {
         return Err(refused.to_string());
     }
+    if let Some(refused) = cx.refused.take() {
+        return Err(refused);
+    }
     // Every file the operations reach has been read: a key one of them writes twice
     // with different values changes what was imported, so it is printed too.
     printed_warnings.extend(cx.refs.duplicate_keys().iter().cloned());
@@ -202,10 +205,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     // Every tool's contract is known: the named schemas they share are written once.
     let (set, defs) = cx.shared.take().unwrap_or_default();
     if let Some((start, links)) = ref_chain::too_long(&defs) {
-        return Err(format!(
-            "the schema `{start}` starts a chain of {links} `$ref`s, each definition referring to the next; a contract is checked by following them, and more than {} would exhaust the stack, so the description is not imported — no real API's schemas chain that deep",
-            ref_chain::MAX_LINKS
-        ));
+        return Err(ref_chain::refusal(&start, links));
     }
     let mut warnings = std::mem::take(&mut read.warnings);
     let shared_set = shared::finish(&set, defs, &mut tools, &mut warnings);
@@ -933,6 +933,8 @@ mod wire_tests;
 
 #[cfg(test)]
 mod hostile_tests;
+#[cfg(test)]
+mod success_tests;
 
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,8 @@
 //! and so on. A contract is checked, and compiled, by following these references one
 //! inside the other, so a chain thousands of definitions long (generated descriptions
 //! that wrap each type in the next) would exhaust the stack where `check` and the
-//! gateway compile it. No real description comes near [`MAX_LINKS`]: such a one is
+//! gateway compile it. The same holds for a tool's input schema, which arguments are
+//! checked against. No real description comes near [`MAX_LINKS`]: such a one is
 //! refused with the definition the chain starts at.
 
 use std::collections::{BTreeMap, HashMap};
@@ -11,6 +12,13 @@ use serde_json::Value;
 
 /// Longest chain of `$ref`s between named schemas an import writes.
 pub const MAX_LINKS: usize = 1_000;
+
+#[cfg(test)]
+thread_local! {
+    /// Definitions walked on this thread, for tests holding the work to one walk of
+    /// each definition.
+    pub(crate) static WALKED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 /// The definition the longest chain of `$ref`s among `defs` starts at, and its number
 /// of links, when it is longer than [`MAX_LINKS`]. A reference back into the chain
@@ -42,12 +50,16 @@ pub fn too_long(defs: &BTreeMap<String, Value>) -> Option<(String, usize)> {
         // (definition, next reference of it to look at)
         let mut stack = vec![(start, 0)];
         depth[start] = Some(None);
+        #[cfg(test)]
+        WALKED.with(|w| w.set(w.get() + 1));
         while let Some(&mut (at, ref mut next)) = stack.last_mut() {
             if let Some(&to) = refers[at].get(*next) {
                 *next += 1;
                 if depth[to].is_none() {
                     depth[to] = Some(None);
                     stack.push((to, 0));
+                    #[cfg(test)]
+                    WALKED.with(|w| w.set(w.get() + 1));
                 }
                 continue;
             }
@@ -68,6 +80,14 @@ pub fn too_long(defs: &BTreeMap<String, Value>) -> Option<(String, usize)> {
         let name = defs.keys().nth(longest.0).cloned().unwrap_or_default();
         (name, longest.1)
     })
+}
+
+/// Why a description whose schema `start` starts a chain of `links` `$ref`s is not
+/// imported.
+pub fn refusal(start: &str, links: usize) -> String {
+    format!(
+        "the schema `{start}` starts a chain of {links} `$ref`s, each definition referring to the next; a schema is checked by following them, and more than {MAX_LINKS} would exhaust the stack, so the description is not imported — no real API's schemas chain that deep"
+    )
 }
 
 /// The definitions `v` refers to by `$ref` (`#/$defs/<name>`), by index.

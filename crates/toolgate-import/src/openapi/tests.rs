@@ -268,6 +268,73 @@ fn tags_and_globs_select_operations() {
 }
 
 #[test]
+fn an_operation_server_that_is_a_path_is_called_on_the_spec_origin() {
+    // InfluxDB's: `/health` and `/ready` are served at the root, beside `/api/v2`.
+    let spec = r#"
+openapi: 3.0.0
+info: {title: Influx, version: '2'}
+servers: [{url: /api/v2}]
+paths:
+  /buckets: {get: {operationId: buckets, responses: {'204': {description: none}}}}
+  /health:
+    servers: [{url: ''}]
+    get: {operationId: health, responses: {'204': {description: none}}}
+  /ready:
+    servers: [{url: /}]
+    get: {operationId: ready, responses: {'204': {description: none}}}
+  /legacy:
+    get: {operationId: legacy, servers: [{url: 'v1/'}], responses: {'204': {description: none}}}
+"#;
+    let imported = |spec: &str| {
+        let out = run_raw(spec, owned()).unwrap();
+        super::directory_tests::check(&out.yaml).unwrap();
+        let doc: Value = yaml_serde::from_str(&out.yaml).unwrap();
+        (doc, out)
+    };
+    let (doc, out) = imported(spec);
+    assert_eq!(out.stats.tools, 4, "{}", out.yaml);
+    assert!(out.stats.skipped.is_empty(), "{:?}", out.stats.skipped);
+    let deps = doc["dependencies"].as_object().unwrap();
+    assert_eq!(deps["influx"]["base_url"], "${INFLUX_ORIGIN}/api/v2");
+    let base = |tool: &str| {
+        let dep = doc["tools"][tool]["dependency"].as_str().unwrap();
+        deps[dep]["base_url"].as_str().unwrap().to_string()
+    };
+    assert_eq!(base("health"), "${INFLUX_ORIGIN}");
+    assert_eq!(base("ready"), "${INFLUX_ORIGIN}");
+    assert_eq!(base("legacy"), "${INFLUX_ORIGIN}/v1");
+    assert_eq!(doc["tools"]["buckets"]["dependency"], "influx");
+    // One origin for them all, asked once.
+    let exports = out
+        .report
+        .iter()
+        .filter(|l| l.contains("INFLUX_ORIGIN"))
+        .count();
+    assert!(exports >= 1, "{:?}", out.report);
+    assert!(!out.report.iter().any(|l| l.contains("INFLUX_ORIGIN_2")));
+    // Beside an absolute server, a path's origin is asked for, as the spec's own.
+    let absolute = spec.replace(
+        "[{url: /api/v2}]",
+        "[{url: 'https://influx.example.com/api/v2'}]",
+    );
+    let (doc, out) = imported(&absolute);
+    let deps = doc["dependencies"].as_object().unwrap();
+    assert_eq!(
+        deps["influx"]["base_url"],
+        "https://influx.example.com/api/v2"
+    );
+    let dep = doc["tools"]["health"]["dependency"].as_str().unwrap();
+    assert_eq!(deps[dep]["base_url"], "${INFLUX_ORIGIN}");
+    assert!(
+        out.report
+            .iter()
+            .any(|l| l.contains("operations' own servers give only a path")),
+        "{:?}",
+        out.report
+    );
+}
+
+#[test]
 fn operations_on_another_host_get_a_dependency_of_their_own() {
     let spec = r#"
 openapi: 3.0.0

@@ -8,6 +8,7 @@ mod body;
 mod builder;
 mod parameters;
 mod path;
+mod success;
 mod text;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -133,6 +134,9 @@ pub struct Context<'a> {
     pub fingerprints: super::json_bytes::Fingerprints,
     /// The named schemas of input schemas, each converted once for all the tools.
     pub conversions: super::schema::Conversions,
+    /// Why the description cannot be imported, found while converting an operation (a
+    /// request schema's `$ref` chain past [`super::ref_chain::MAX_LINKS`]).
+    pub refused: Option<String>,
 }
 
 /// Lists the operations of the spec in its own order.
@@ -253,6 +257,19 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
         mut notes,
         mut warnings,
     } = tool.finish();
+    // Arguments are checked by following the input schema's `$ref`s one inside another,
+    // as a contract is: a chain past the bound refuses the description, as one among
+    // the contracts' does.
+    if let Some((start, links)) = super::ref_chain::too_long(&defs) {
+        let why = super::ref_chain::refusal(&start, links);
+        let refusal = format!(
+            "the request schema of {} {}: {why}",
+            raw.method.to_uppercase(),
+            raw.path
+        );
+        cx.refused.get_or_insert(refusal);
+        return Err(Skip(format!("its request schema: {why}")));
+    }
     // The input's notes before the contract's, then every weakening met on the way.
     let input = input_schema(cx, args, defs, &mut notes);
     let (response_schema, response_headers) = response_contract(cx, raw, &mut warnings, &mut notes);
@@ -296,7 +313,9 @@ pub fn build(cx: &mut Context<'_>, raw: &RawOperation) -> Result<Tool, Skip> {
 }
 
 /// The operation's own server (`servers` on the operation or its path), when it has
-/// one; a server that names no host skips the operation.
+/// one: an address, or a path (InfluxDB's `""` for `/health`, beside its `/api/v2`)
+/// on the origin the description is served from, which the user gives as the spec's
+/// own relative server's; a server that is neither skips the operation.
 fn server(raw: &RawOperation) -> Result<Option<String>, Skip> {
     let op = &raw.op;
     let server = match op.get("servers").or(raw.path_servers.as_ref()) {
@@ -309,20 +328,29 @@ fn server(raw: &RawOperation) -> Result<Option<String>, Skip> {
                 .unwrap_or_default();
             // Scheme-relative and bare-host URLs are addresses too; a path alone names
             // no host to give this operation a dependency of its own.
-            let absolute = match super::server::classify(&url) {
+            let usable = match super::server::classify(&url) {
                 super::server::Server::Absolute(u) => url::Url::parse(&u)
                     .is_ok_and(|p| {
                         matches!(p.scheme(), "http" | "https")
                             && p.host_str().is_some_and(|h| !h.is_empty())
                     })
-                    .then_some(u),
+                    .then(|| super::prefer_https(&u, list.as_array().map_or(&[], Vec::as_slice))),
+                // Relative to where the description is served (OpenAPI 3's rule), as
+                // a relative server of the whole spec is: behind the origin variable.
+                // (`https://` with no host reads as the path `https:`: a scheme, not
+                // a path.)
+                super::server::Server::Relative(path)
+                    if !url
+                        .split('/')
+                        .next()
+                        .is_some_and(|first| first.contains(':')) =>
+                {
+                    Some(path.trim_end_matches('/').to_string())
+                }
                 _ => None,
             };
-            match absolute {
-                Some(u) => Some(super::prefer_https(
-                    &u,
-                    list.as_array().map_or(&[], Vec::as_slice),
-                )),
+            match usable {
+                Some(u) => Some(u),
                 None => {
                     return Err(Skip(format!(
                         "its server URL `{url}` is not a usable base URL"
@@ -515,6 +543,11 @@ fn response(
     let success = order
         .iter()
         .find_map(|c| resolved.iter().find(|(k, _, _)| k == c))
+        .or_else(|| {
+            resolved
+                .iter()
+                .find(|(k, _, _)| k.starts_with('2') && !success::never_has_content(k))
+        })
         .or_else(|| resolved.iter().find(|(k, _, _)| k.starts_with('2')))
         .or_else(|| {
             let any_2xx = resolved.iter().any(|(k, _, _)| k.starts_with('2'));
@@ -532,6 +565,10 @@ fn response(
     // Whether the body may be anything at all (`*/*`), rather than a JSON type.
     let mut any_media = false;
     let schema = match cx.dialect {
+        // Whatever content the description lists for it (ShipEngine's `204` with an
+        // empty object's schema, AWS's `204` with a list of tags), such an answer
+        // arrives empty: a schema would call each one drift.
+        _ if success::never_has_content(code) => None,
         Dialect::Swagger2 => {
             // A repaired media type is worth a note only on the answer it is read for.
             let mut repaired = Vec::new();
@@ -563,7 +600,8 @@ fn response(
             .and_then(|m| m.get("schema").cloned()),
     };
     let Some(schema) = schema else {
-        let why = if code == "204" || resp.get("content").is_none() && resp.get("schema").is_none()
+        let why = if success::never_has_content(code)
+            || resp.get("content").is_none() && resp.get("schema").is_none()
         {
             format!("the {code} response has no body")
         } else {
@@ -584,16 +622,79 @@ fn response(
         notes.push("the response is a file: the contract accepts anything, drift cannot be detected for this tool".into());
         return (None, headers, notes);
     }
-    let converter = Converter::new(cx.refs, cx.dialect, Side::Response);
-    let (converted, w) = match &mut cx.shared {
-        Some((set, defs)) => {
-            let (mut converted, w) = converter.shared_root(defs, file, &schema);
-            super::schema::to_shared(&mut converted, set);
-            (converted, w)
+    // Every 2xx reply is checked against this one contract: it takes each body the
+    // operation documents for a 2xx status, and an empty one when a status has none.
+    let others = success::others(cx.dialect, &resolved, code);
+    if let Some((other, _)) = others.iter().find(|(_, o)| *o == success::Other::AnyJson) {
+        notes.push(format!(
+            "the {other} response may be any JSON value: the contract accepts anything, drift cannot be detected for this tool"
+        ));
+        return (None, headers, notes);
+    }
+    let mut bodies: Vec<(&Path, &Value)> = vec![(file, &schema)];
+    let mut answered_by = vec![code.as_str()];
+    let mut empty = Vec::new();
+    for (other, answer) in &others {
+        match answer {
+            success::Other::Body(f, s) => {
+                // A file is not JSON: the gateway never checks it against the contract.
+                let is_file = cx
+                    .refs
+                    .follow(f, s)
+                    .is_ok_and(|(_, s)| is_raw_bytes(s.get(), false));
+                if !is_file && !bodies.iter().any(|(bf, bs)| bf == f && bs == s) {
+                    bodies.push((f, s));
+                    answered_by.push(other);
+                }
+            }
+            success::Other::Empty => empty.push(*other),
+            success::Other::AnyJson => {}
         }
-        None => converter.root(file, &schema),
+    }
+    let mut branches: Vec<Value> = Vec::with_capacity(bodies.len() + 1);
+    let mut defs = Map::new();
+    for (f, s) in bodies {
+        let converter = Converter::new(cx.refs, cx.dialect, Side::Response);
+        let (mut converted, w) = match &mut cx.shared {
+            Some((set, shared)) => {
+                let (mut converted, w) = converter.shared_root(shared, f, s);
+                super::schema::to_shared(&mut converted, set);
+                (converted, w)
+            }
+            None => converter.root(f, s),
+        };
+        warnings.extend(w);
+        // Roots converted apart each carry the definitions they use; side by side
+        // under `anyOf` they share the document's.
+        if let Some(Value::Object(d)) = converted.as_object_mut().and_then(|m| m.remove("$defs")) {
+            defs.extend(d);
+        }
+        if !branches.contains(&converted) {
+            branches.push(converted);
+        }
+    }
+    if answered_by.len() > 1 {
+        notes.push(format!(
+            "the contract accepts the body of each of the {} responses",
+            answered_by.join(", ")
+        ));
+    }
+    if !empty.is_empty() {
+        notes.push(format!(
+            "the contract accepts an empty body, as the {} response has none",
+            empty.join(", ")
+        ));
+        branches.push(json!({ "type": "null" }));
+    }
+    let mut converted = match branches.len() {
+        1 => branches.pop().unwrap_or(Value::Bool(true)),
+        _ => json!({ "anyOf": branches }),
     };
-    warnings.extend(w);
+    if !defs.is_empty()
+        && let Value::Object(m) = &mut converted
+    {
+        m.insert("$defs".into(), Value::Object(defs));
+    }
     (Some(converted), headers, notes)
 }
 
