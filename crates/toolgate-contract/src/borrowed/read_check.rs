@@ -17,8 +17,10 @@
 //! The keywords most contracts are made of (`type`, `properties`, `required`, `items`,
 //! `enum` of scalars, bounds, local `$ref`s; `read_check/compile.rs` lists them) are decided
 //! here, as the bytes go by, and so are shared components (`toolgate:schemas/…`), which
-//! imported contracts are made of. A subschema with any other keyword (`anyOf`,
-//! `pattern`, `allOf`, …) is handed to `jsonschema` whole: only the value it judges is
+//! imported contracts are made of, and an `anyOf` or `oneOf` whose branches hold
+//! different kinds of value (an object or `null`; a string or an array), whose value's
+//! first byte says which branch judges it. A subschema with any other keyword (an
+//! `anyOf` of two objects, `pattern`, `allOf`, …) is handed to `jsonschema` whole: only the value it judges is
 //! read into a [`Doc`] and checked by a validator compiled for that subschema
 //! (`Node::Delegate`), and the rest of the body is still checked in passing. A schema
 //! with a file `$ref` or an `$id` has no read check. Tests compare it with `jsonschema`
@@ -62,6 +64,11 @@ enum Node {
     /// A subschema with a keyword not decided here: its value is read into a [`Doc`]
     /// and judged by `jsonschema` (shared by every contract, inside a component).
     Delegate(Arc<Validator<Borrowed>>),
+    /// An `anyOf` or `oneOf` whose branches hold disjoint kinds of value (an object or
+    /// `null`, as imported contracts write a body beside an empty answer): the value's
+    /// first byte picks the one branch that may hold it, [`kind`] bits with both number
+    /// bits set wherever either is.
+    ByKind(Box<[(u8, NodeId)]>),
 }
 
 /// The kinds of JSON value `type` tells apart, as bits.
@@ -76,6 +83,21 @@ mod kind {
     pub const ARRAY: u8 = 32;
     pub const OBJECT: u8 = 64;
     pub const ALL: u8 = 127;
+    /// Both number bits: a number's first byte does not tell an integer from a float.
+    pub const NUMBER: u8 = INTEGER | FLOAT;
+
+    /// The kinds a value starting with `byte` may be (anything else is a number or not
+    /// JSON, which the branch's own reading finds).
+    pub fn of_first_byte(byte: u8) -> u8 {
+        match byte {
+            b'{' => OBJECT,
+            b'[' => ARRAY,
+            b'"' => STRING,
+            b't' | b'f' => BOOL,
+            b'n' => NULL,
+            _ => NUMBER,
+        }
+    }
 }
 
 /// An `enum` or `const` member this check can compare without building a value.
@@ -166,6 +188,15 @@ impl ReadCheck {
         Some(EscapeSites::new(reader.into_escapes()))
     }
 
+    /// How many subschemas are handed to `jsonschema`.
+    #[cfg(test)]
+    pub(crate) fn delegated(&self) -> usize {
+        self.nodes
+            .iter()
+            .filter(|n| matches!(n, Node::Delegate(_)))
+            .count()
+    }
+
     /// Reads one value at the reader's position and checks it against `node`; `None`
     /// when it is not JSON, not valid, or not decided here.
     fn value<E: EscapeNotes>(&self, r: &mut Reader<'_, E>, mut node: NodeId) -> Option<()> {
@@ -183,6 +214,11 @@ impl ReadCheck {
                         return None;
                     }
                     return validator.is_valid(&doc).then_some(());
+                }
+                Node::ByKind(branches) => {
+                    r.skip_space();
+                    let kind = kind::of_first_byte(r.peek()?);
+                    node = branches.iter().find(|(kinds, _)| kinds & kind != 0)?.1;
                 }
             }
         }

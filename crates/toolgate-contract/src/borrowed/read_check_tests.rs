@@ -462,6 +462,80 @@ fn hands_what_it_does_not_decide_to_the_validator() {
     }
 }
 
+/// An `anyOf` or `oneOf` whose branches hold different kinds of value is decided while
+/// reading, with no validator: what an imported contract writes for an operation that
+/// answers a body or nothing (`null`), a nullable reference, a tag or a list of tags.
+/// Branches that may hold the same kind still go to the validator, which alone can tell
+/// "any of" from "one of" there.
+#[test]
+fn alternatives_of_different_kinds_are_decided_while_reading() {
+    let repo = json!({"type": "object", "required": ["id"],
+                      "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}});
+    let decided = [
+        json!({"anyOf": [{"$ref": "#/$defs/repo"}, {"type": "null"}], "$defs": {"repo": repo}}),
+        json!({"oneOf": [{"type": "integer"}, {"type": "string", "minLength": 2}]}),
+        json!({"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "string"},
+                         {"type": "number", "minimum": 1}], "description": "a tag or tags"}),
+        json!({"properties": {"a": {"anyOf": [
+            {"anyOf": [{"type": "boolean"}, {"type": "null"}]}, {"type": "object", "required": ["z"]}
+        ]}}}),
+        json!({"oneOf": [false, {"type": "string"}]}),
+    ];
+    let handed = [
+        // Two objects: which one accepts is more than a kind.
+        json!({"anyOf": [{"type": "object", "required": ["a"]}, {"type": "object", "required": ["b"]}]}),
+        // An integer is a number too: "one of" rejects what both accept.
+        json!({"oneOf": [{"type": "integer"}, {"type": "number", "minimum": 1}]}),
+        // A branch with no `type` may hold anything.
+        json!({"anyOf": [{"required": ["a"]}, {"type": "null"}]}),
+        // A keyword beside the alternatives applies too.
+        json!({"type": "object", "anyOf": [{"type": "object"}, {"type": "null"}]}),
+    ];
+    let documents = [
+        "null",
+        "true",
+        "0",
+        "1",
+        "2.5",
+        "-3",
+        "\"\"",
+        "\"a\"",
+        "\"ab\"",
+        "[]",
+        "[\"x\"]",
+        "[1]",
+        "{}",
+        "{\"id\":1}",
+        "{\"id\":\"1\"}",
+        "{\"id\":1,\"name\":null}",
+        "{\"a\":null}",
+        "{\"a\":true}",
+        "{\"a\":{}}",
+        "{\"a\":{\"z\":0}}",
+        "{\"a\":1}",
+        "{\"b\":1}",
+        " null ",
+        "nul",
+        "[1,",
+    ];
+    for (schema, delegates) in decided
+        .iter()
+        .map(|s| (s, 0))
+        .chain(handed.iter().map(|s| (s, 1)))
+    {
+        let check = ReadCheck::compile(schema, None)
+            .unwrap_or_else(|| panic!("no read check for {schema}"));
+        assert_eq!(check.delegated(), delegates, "{schema}");
+        for text in documents {
+            assert_eq!(
+                check.vouches_for(text.as_bytes()),
+                judge(schema, text.as_bytes()),
+                "schema {schema} document {text}"
+            );
+        }
+    }
+}
+
 /// A `$ref` outside the schema (a file, a shared component) or an `$id` means no read
 /// check: the full way resolves those with the contract's own retriever and registry.
 #[test]

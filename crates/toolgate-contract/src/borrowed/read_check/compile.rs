@@ -8,7 +8,9 @@ use std::sync::Arc;
 use jsonschema::PatternCache;
 use serde_json::{Value, json};
 
-use super::{ANY, Member, NEVER, Node, NodeId, ReadCheck, Rules, Scalar, exact_f64, kind};
+use super::{
+    ANY, MAX_ALIASES, Member, NEVER, Node, NodeId, ReadCheck, Rules, Scalar, exact_f64, kind,
+};
 use crate::borrowed::Borrowed;
 use crate::fragment::percent_decode;
 use crate::shared::{SHARED_REF_PREFIX, SharedSchemas, for_validator, parse_ref};
@@ -218,6 +220,16 @@ impl<'s> Builder<'s> {
             Value::Object(map) => map,
             _ => return None,
         };
+        if let Some(key) = ["anyOf", "oneOf"]
+            .into_iter()
+            .find(|k| map.contains_key(*k))
+        {
+            // Beside any other validating keyword both would apply: not decided here.
+            if map.keys().any(|k| k != key && !annotation(k, place)) {
+                return None;
+            }
+            return self.by_kind(map[key].as_array()?, &place.join(key));
+        }
         let mut rules = Rules::default();
         let mut validating = 0u32;
         let mut reference = None;
@@ -291,22 +303,56 @@ impl<'s> Builder<'s> {
             }
             "uniqueItems" if value == &Value::Bool(false) => return Some(Keyword::Annotation),
             "$ref" => return Some(Keyword::Reference(self.reference(value.as_str()?)?)),
-            "$schema" if matches!(place, Place::Contract(p) if p.is_empty()) => {
-                return Some(Keyword::Annotation);
-            }
-            // Containers of subschemas, compiled when a `$ref` reaches them.
-            "$defs" | "definitions" => return Some(Keyword::Annotation),
-            // Annotations: they describe, they never reject (2020-12 treats `format`
-            // and the `content*` keywords as annotations unless told otherwise).
-            "title" | "description" | "default" | "examples" | "example" | "$comment"
-            | "deprecated" | "readOnly" | "writeOnly" | "format" | "contentMediaType"
-            | "contentEncoding" | "contentSchema" | "nullable" | "discriminator" | "xml"
-            | "externalDocs" => return Some(Keyword::Annotation),
-            _ if key.starts_with("x-") => return Some(Keyword::Annotation),
+            _ if annotation(key, place) => return Some(Keyword::Annotation),
             // Everything else (`allOf`, `pattern`, `$id`, `minProperties`, …).
             _ => return None,
         }
         Some(Keyword::Validating)
+    }
+
+    /// An `anyOf`'s or `oneOf`'s `branches` as one node, when each compiles here and no
+    /// two may hold the same kind of value: then at most one branch can accept a value,
+    /// the one its kind picks, so "any of" and "one of" agree, and a value of a kind no
+    /// branch holds fails as it does in every branch. Otherwise `None` (the whole
+    /// subschema goes to `jsonschema`).
+    fn by_kind(&mut self, branches: &'s [Value], place: &Place) -> Option<Node> {
+        /// More branches than kinds cannot be disjoint (seven kinds, numbers one).
+        const MAX_BRANCHES: usize = 6;
+        if branches.is_empty() || branches.len() > MAX_BRANCHES {
+            return None;
+        }
+        let mut picks = Vec::with_capacity(branches.len());
+        let mut taken = 0u8;
+        for (i, branch) in branches.iter().enumerate() {
+            let node = self.node(branch, &place.join(&i.to_string()))?;
+            let mut kinds = self.kinds_of(&node);
+            if kinds & kind::NUMBER != 0 {
+                kinds |= kind::NUMBER;
+            }
+            if kinds & taken != 0 {
+                return None;
+            }
+            taken |= kinds;
+            self.nodes.push(node);
+            picks.push((kinds, self.nodes.len() - 1));
+        }
+        Some(Node::ByKind(picks.into()))
+    }
+
+    /// The kinds of value `node` may accept: all of them where that is not known (a
+    /// delegated subschema, a `$ref` target still compiling).
+    fn kinds_of(&self, node: &Node) -> u8 {
+        let mut node = node;
+        for _ in 0..MAX_ALIASES {
+            match node {
+                Node::Never => return 0,
+                Node::Rules(rules) => return rules.types,
+                Node::ByKind(picks) => return picks.iter().fold(0, |all, (k, _)| all | k),
+                Node::Alias(target) => node = &self.nodes[*target],
+                Node::Any | Node::Delegate(_) => return kind::ALL,
+            }
+        }
+        kind::ALL
     }
 
     /// The node a `$ref` names: local (`#` or `#/json/pointer`) or a shared component.
@@ -346,6 +392,20 @@ impl<'s> Builder<'s> {
             other => other,
         };
         Some(id)
+    }
+}
+
+/// Keywords that describe and never reject (2020-12 treats `format` and the `content*`
+/// keywords as annotations unless told otherwise), and the containers of subschemas,
+/// compiled when a `$ref` reaches them.
+fn annotation(key: &str, place: &Place) -> bool {
+    match key {
+        "$schema" => matches!(place, Place::Contract(p) if p.is_empty()),
+        "$defs" | "definitions" | "title" | "description" | "default" | "examples" | "example"
+        | "$comment" | "deprecated" | "readOnly" | "writeOnly" | "format" | "contentMediaType"
+        | "contentEncoding" | "contentSchema" | "nullable" | "discriminator" | "xml"
+        | "externalDocs" => true,
+        _ => key.starts_with("x-"),
     }
 }
 
