@@ -88,7 +88,7 @@ impl Params {
             out.insert("arguments".into(), arguments);
         }
         out.extend(self.rest);
-        if let Some(meta) = self.meta.0 {
+        if let Some(meta) = self.meta.map {
             out.insert("_meta".into(), Value::Object(meta));
         }
         Value::Object(out)
@@ -97,25 +97,44 @@ impl Params {
 
 /// A request's `_meta`, when it is an object.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct Meta(Option<Map<String, Value>>);
+pub struct Meta {
+    map: Option<Map<String, Value>>,
+    /// `io.modelcontextprotocol/protocolVersion`, when a string, and whether
+    /// `io.modelcontextprotocol/clientCapabilities` is an object: read from `map` once,
+    /// as the request is read. Routing, the era and the answer each ask again, and a
+    /// lookup in `map` hashes the long key every time.
+    version: Option<Box<str>>,
+    has_capabilities: bool,
+}
 
 impl Meta {
+    /// The `_meta` object of a request.
+    pub fn of(map: Map<String, Value>) -> Meta {
+        let version = map.get(META_VERSION).and_then(Value::as_str).map(Box::from);
+        let has_capabilities = map.get(META_CAPABILITIES).is_some_and(Value::is_object);
+        Meta {
+            map: Some(map),
+            version,
+            has_capabilities,
+        }
+    }
+
     /// `io.modelcontextprotocol/protocolVersion`, when it is a string.
     pub fn version(&self) -> Option<&str> {
-        self.0.as_ref()?.get(META_VERSION)?.as_str()
+        self.version.as_deref()
     }
 
     /// `io.modelcontextprotocol/clientCapabilities`, when it is an object.
     pub fn capabilities(&self) -> Option<&Value> {
-        self.0
-            .as_ref()?
-            .get(META_CAPABILITIES)
-            .filter(|c| c.is_object())
+        if !self.has_capabilities {
+            return None;
+        }
+        self.map.as_ref()?.get(META_CAPABILITIES)
     }
 
     /// `io.modelcontextprotocol/logLevel`, when it is a string.
     pub fn log_level(&self) -> Option<&str> {
-        self.0.as_ref()?.get(META_LOG_LEVEL)?.as_str()
+        self.map.as_ref()?.get(META_LOG_LEVEL)?.as_str()
     }
 
     /// Whether the request declares 2026-07-28 or later: it then names its own log
@@ -126,7 +145,7 @@ impl Meta {
 
     /// Both keys the 2026-07-28 lifecycle requires are there.
     pub fn complete(&self) -> bool {
-        self.version().is_some() && self.capabilities().is_some()
+        self.version.is_some() && self.has_capabilities
     }
 
     /// The required keys that are missing or malformed, for the error.
@@ -143,7 +162,7 @@ impl Meta {
 
     /// The object, for the call path (progress token, trace context, log level).
     pub fn into_map(self) -> Option<Map<String, Value>> {
-        self.0
+        self.map
     }
 }
 
@@ -255,7 +274,7 @@ impl<'de> Visitor<'de> for ParamsVisitor {
             None => {}
         }
         match meta {
-            Some(Value::Object(meta)) => p.meta = Meta(Some(meta)),
+            Some(Value::Object(meta)) => p.meta = Meta::of(meta),
             Some(other) => {
                 p.rest.insert("_meta".to_owned(), other);
             }
@@ -359,9 +378,51 @@ mod tests {
     }
 
     #[test]
+    fn meta_read_once_answers_as_the_object_it_was_read_from() {
+        // Each `_meta` as a client may send it; the fields read once must say what a
+        // lookup in the object says, however the keys are spelt, repeated or typed.
+        let cases = [
+            r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}"#,
+            r#"{"_meta":{"io.modelcontextprotocol\/protocolVersion":"2026-07-28","io.modelcontextprotocol\u002FclientCapabilities":{"sampling":{}}}}"#,
+            r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":[]}}"#,
+            r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/protocolVersion":7,"io.modelcontextprotocol/clientCapabilities":null}}"#,
+            r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientCapabilities":"x","io.modelcontextprotocol/logLevel":"info"}}"#,
+            r#"{"_meta":{"io.modelcontextprotocol/protocolversion":"2026-07-28","io.modelcontextprotocol/ClientCapabilities":{}}}"#,
+            r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01\u0000","io.modelcontextprotocol/clientCapabilities":{}}}"#,
+            r#"{"_meta":{}}"#,
+            r#"{"_meta":null}"#,
+            r#"{}"#,
+        ];
+        for text in cases {
+            let meta = read(text).meta;
+            let object: Value = serde_json::from_str(text).unwrap();
+            let map = object.get("_meta").and_then(Value::as_object);
+            let version = map
+                .and_then(|m| m.get(META_VERSION))
+                .and_then(Value::as_str);
+            let capabilities = map
+                .and_then(|m| m.get(META_CAPABILITIES))
+                .filter(|c| c.is_object());
+            assert_eq!(meta.version(), version, "{text}");
+            assert_eq!(meta.capabilities(), capabilities, "{text}");
+            assert_eq!(
+                meta.complete(),
+                version.is_some() && capabilities.is_some(),
+                "{text}"
+            );
+            assert_eq!(
+                meta.declares_inline(),
+                version.is_some_and(|v| v >= INLINE_VERSION),
+                "{text}"
+            );
+            assert_eq!(meta.clone().into_map().as_ref(), map, "{text}");
+        }
+    }
+
+    #[test]
     fn the_era_is_decided_from_meta_method_and_session() {
         let meta = |v: Value| match v {
-            Value::Object(m) => Meta(Some(m)),
+            Value::Object(m) => Meta::of(m),
             _ => Meta::default(),
         };
         let full = meta(json!({ META_VERSION: "2026-07-28", META_CAPABILITIES: {} }));
