@@ -5,14 +5,19 @@
 //! type → probably a rename).
 //!
 //! What is learned, per path (`results[].snippet`):
-//! - the types seen; several make a union (`string | integer`); `null` makes the path
-//!   nullable; a path seen only as `null` says nothing about its type and stays
-//!   unconstrained (a `next_page: null` on every page so far must not make the first
-//!   real link "drift");
-//! - integers apart from numbers: a path that only ever held whole numbers is `integer`,
-//!   one that held a fraction is `number`;
+//! - the types seen; several make a union (`string | number`); a path seen only as
+//!   `null` says nothing about its type and stays unconstrained (a `next_page: null` on
+//!   every page so far must not make the first real link "drift");
+//! - `null`: once any response carried a `null` anywhere, every typed path below the
+//!   top accepts `null` too — an upstream that writes absent values as `null` does so
+//!   for any field, not only those that happened to be empty while learning;
+//! - numbers are `number`, whole or not: whole numbers alone are no evidence of an
+//!   integer (`10` today is `10.5` tomorrow, and writers drop a `.0`);
 //! - every element of an array merged into one element shape;
-//! - a field is required only when it was present in every object seen at that path;
+//! - a field is required only when it was present in every object seen at that path,
+//!   and that path held at least [`REQUIRE_AFTER`] objects (or as many as responses
+//!   learned from, if fewer); next-page links and tokens (`nextLink`, `NextToken`) are
+//!   never required, since the last page leaves them out;
 //! - objects whose keys are ids (numeric, UUIDs, hashes, dates, random tokens such as
 //!   `cus_NffrFeUfNV2Hib`), or that carry more than [`MAP_KEYS`] keys of one kind of
 //!   value, are maps: their values are merged into one shape (`additionalProperties`),
