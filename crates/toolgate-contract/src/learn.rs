@@ -5,14 +5,19 @@
 //! type → probably a rename).
 //!
 //! What is learned, per path (`results[].snippet`):
-//! - the types seen; several make a union (`string | integer`); `null` makes the path
-//!   nullable; a path seen only as `null` says nothing about its type and stays
-//!   unconstrained (a `next_page: null` on every page so far must not make the first
-//!   real link "drift");
-//! - integers apart from numbers: a path that only ever held whole numbers is `integer`,
-//!   one that held a fraction is `number`;
+//! - the types seen; several make a union (`string | number`); a path seen only as
+//!   `null` says nothing about its type and stays unconstrained (a `next_page: null` on
+//!   every page so far must not make the first real link "drift");
+//! - `null`: once any response carried a `null` anywhere, every typed path below the
+//!   top accepts `null` too — an upstream that writes absent values as `null` does so
+//!   for any field, not only those that happened to be empty while learning;
+//! - numbers are `number`, whole or not: whole numbers alone are no evidence of an
+//!   integer (`10` today is `10.5` tomorrow, and writers drop a `.0`);
 //! - every element of an array merged into one element shape;
-//! - a field is required only when it was present in every object seen at that path;
+//! - a field is required only when it was present in every object seen at that path,
+//!   and that path held at least [`REQUIRE_AFTER`] objects (or as many as responses
+//!   learned from, if fewer); next-page links and tokens (`nextLink`, `NextToken`) are
+//!   never required, since the last page leaves them out;
 //! - objects whose keys are ids (numeric, UUIDs, hashes, dates, random tokens such as
 //!   `cus_NffrFeUfNV2Hib`), or that carry more than [`MAP_KEYS`] keys of one kind of
 //!   value, are maps: their values are merged into one shape (`additionalProperties`),
@@ -37,6 +42,11 @@ pub const DEFAULT_ENFORCE_AFTER: u64 = 20;
 pub const MAX_KEY_BYTES: usize = 256;
 /// An object with more keys than this, all holding one kind of value, is a map.
 pub const MAP_KEYS: usize = 64;
+/// Objects a place must have held before a field present in all of them is required
+/// there (fewer when fewer responses were learned from: a place in every response is
+/// as well known as the responses are). A field of an object seen twice, inside an
+/// optional field, says little about whether it is always sent.
+pub const REQUIRE_AFTER: u64 = DEFAULT_ENFORCE_AFTER;
 
 /// The learned shape of one place in the responses.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -97,6 +107,9 @@ pub struct Learner {
     paths: usize,
     max_paths: usize,
     capped: bool,
+    /// Some response carried a `null` somewhere: the upstream writes absent values as
+    /// `null`, so any field may be `null`.
+    nulls: bool,
 }
 
 impl Learner {
@@ -108,6 +121,7 @@ impl Learner {
             paths: 0,
             max_paths: max_paths.max(1),
             capped: false,
+            nulls: false,
         }
     }
 
@@ -118,6 +132,7 @@ impl Learner {
             paths: &mut self.paths,
             max: self.max_paths,
             capped: &mut self.capped,
+            nulls: &mut self.nulls,
         };
         observe(&mut self.root, body, 0, &mut budget);
     }
@@ -153,7 +168,11 @@ impl Learner {
     /// compiles: open objects (new fields are allowed and reported as new), `required`
     /// for the fields present in every sample.
     pub fn schema(&self) -> Value {
-        schema_of(&self.root)
+        let how = Emit {
+            require_after: self.samples.min(REQUIRE_AFTER),
+            nullable: self.nulls,
+        };
+        schema_of(&self.root, &how, true)
     }
 
     /// Resumes learning from a schema this module wrote (a pinned learned contract) and
@@ -161,13 +180,15 @@ impl Learner {
     /// seen in every one of them, every other field as seen in none.
     pub fn from_schema(schema: &Value, samples: u64, max_paths: usize) -> Learner {
         let mut paths = 0;
-        let root = node_of(schema, samples, 0, &mut paths);
+        let mut nulls = false;
+        let root = node_of(schema, samples, 0, &mut paths, &mut nulls);
         Learner {
             root,
             samples,
             paths,
             max_paths: max_paths.max(1),
             capped: paths > max_paths,
+            nulls,
         }
     }
 }
@@ -176,11 +197,23 @@ struct Budget<'a> {
     paths: &'a mut usize,
     max: usize,
     capped: &'a mut bool,
+    nulls: &'a mut bool,
+}
+
+/// How a learned node is written as a schema.
+struct Emit {
+    /// Objects a place must have held for its always-present fields to be required.
+    require_after: u64,
+    /// Every typed field accepts `null` too.
+    nullable: bool,
 }
 
 fn observe(node: &mut Node, value: &Value, depth: usize, budget: &mut Budget<'_>) {
     match value {
-        Value::Null => node.null = true,
+        Value::Null => {
+            node.null = true;
+            *budget.nulls = true;
+        }
         Value::Object(members) => {
             node.types = node.types.union(Types::OBJECT);
             node.objects += 1;
@@ -378,7 +411,7 @@ fn id_like(key: &str) -> IdKeys {
 }
 
 /// The JSON Schema of a learned node.
-fn schema_of(node: &Node) -> Value {
+fn schema_of(node: &Node, how: &Emit, root: bool) -> Value {
     let mut s = Map::new();
     let mut names: Vec<&str> = Vec::new();
     for (t, name) in [
@@ -391,16 +424,16 @@ fn schema_of(node: &Node) -> Value {
             names.push(name);
         }
     }
-    if node.types.contains(Types::NUMBER) {
+    // Whole numbers alone are still `number`: a price of 10 today is 10.5 tomorrow, and
+    // JSON writers drop a `.0`, so twenty whole numbers are no evidence of an integer.
+    if node.types.contains(Types::NUMBER) || node.types.contains(Types::INTEGER) {
         names.push("number");
-    } else if node.types.contains(Types::INTEGER) {
-        names.push("integer");
     }
     if names.is_empty() {
         // Only `null`, or nothing: no evidence of a type.
         return json!({});
     }
-    if node.null {
+    if node.null || (how.nullable && !root) {
         names.push("null");
     }
     s.insert(
@@ -412,17 +445,18 @@ fn schema_of(node: &Node) -> Value {
     );
     if node.types.contains(Types::OBJECT) {
         if let Some(map) = &node.map {
-            s.insert("additionalProperties".into(), schema_of(map));
+            s.insert("additionalProperties".into(), schema_of(map, how, false));
         } else {
             let props: Map<String, Value> = node
                 .fields
                 .iter()
-                .map(|(k, f)| (k.clone(), schema_of(&f.node)))
+                .map(|(k, f)| (k.clone(), schema_of(&f.node, how, false)))
                 .collect();
+            let known = node.objects >= how.require_after;
             let required: Vec<&String> = node
                 .fields
                 .iter()
-                .filter(|(_, f)| f.seen >= node.objects)
+                .filter(|(k, f)| known && f.seen >= node.objects && !next_page(k))
                 .map(|(k, _)| k)
                 .collect();
             s.insert("properties".into(), Value::Object(props));
@@ -432,9 +466,41 @@ fn schema_of(node: &Node) -> Value {
         }
     }
     if let Some(items) = node.items.as_deref().filter(|i| i.seen_anything()) {
-        s.insert("items".into(), schema_of(items));
+        s.insert("items".into(), schema_of(items, how, false));
     }
     Value::Object(s)
+}
+
+/// Whether a field names the next page of a listing (`nextLink`, `next_page_token`,
+/// `NextToken`, `@odata.nextLink`, `LastEvaluatedKey`): every page carries it but the
+/// last, so twenty pages with it say nothing about the twenty-first.
+fn next_page(key: &str) -> bool {
+    const NAMES: [&str; 12] = [
+        "next",
+        "nextlink",
+        "nextpage",
+        "nextpagelink",
+        "nextpagetoken",
+        "nextpageurl",
+        "nexttoken",
+        "nextcursor",
+        "nextmarker",
+        "nexturl",
+        "continuationtoken",
+        "lastevaluatedkey",
+    ];
+    if key.len() > 32 {
+        return false;
+    }
+    let mut folded = [0u8; 32];
+    let mut n = 0;
+    for c in key.bytes().filter(u8::is_ascii_alphanumeric) {
+        folded[n] = c.to_ascii_lowercase();
+        n += 1;
+    }
+    let folded = &folded[..n];
+    let folded = folded.strip_prefix(b"odata").unwrap_or(folded);
+    NAMES.iter().any(|name| name.as_bytes() == folded)
 }
 
 impl Node {
@@ -444,7 +510,13 @@ impl Node {
 }
 
 /// A node from a schema [`schema_of`] wrote, as if learned from `samples` responses.
-fn node_of(schema: &Value, samples: u64, depth: usize, paths: &mut usize) -> Node {
+fn node_of(
+    schema: &Value,
+    samples: u64,
+    depth: usize,
+    paths: &mut usize,
+    nulls: &mut bool,
+) -> Node {
     let mut node = Node::default();
     if depth > MAX_DEPTH {
         return node;
@@ -456,7 +528,10 @@ fn node_of(schema: &Value, samples: u64, depth: usize, paths: &mut usize) -> Nod
     };
     for name in names {
         match name {
-            "null" => node.null = true,
+            "null" => {
+                node.null = true;
+                *nulls = true;
+            }
             other => {
                 if let Some(t) = Types::from_name(other) {
                     node.types = node.types.union(t);
@@ -467,7 +542,7 @@ fn node_of(schema: &Value, samples: u64, depth: usize, paths: &mut usize) -> Nod
     if node.types.contains(Types::OBJECT) {
         node.objects = samples;
         if let Some(value) = schema.get("additionalProperties").filter(|v| v.is_object()) {
-            node.map = Some(Box::new(node_of(value, samples, depth + 1, paths)));
+            node.map = Some(Box::new(node_of(value, samples, depth + 1, paths, nulls)));
         }
         let required: Vec<&str> = schema
             .get("required")
@@ -486,7 +561,7 @@ fn node_of(schema: &Value, samples: u64, depth: usize, paths: &mut usize) -> Nod
                 node.fields.insert(
                     k.clone(),
                     Field {
-                        node: node_of(v, samples, depth + 1, paths),
+                        node: node_of(v, samples, depth + 1, paths, nulls),
                         seen,
                     },
                 );
@@ -494,7 +569,7 @@ fn node_of(schema: &Value, samples: u64, depth: usize, paths: &mut usize) -> Nod
         }
     }
     if let Some(items) = schema.get("items").filter(|v| v.is_object()) {
-        node.items = Some(Box::new(node_of(items, samples, depth + 1, paths)));
+        node.items = Some(Box::new(node_of(items, samples, depth + 1, paths, nulls)));
     }
     node
 }

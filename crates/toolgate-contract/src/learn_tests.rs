@@ -22,13 +22,14 @@ fn types_unions_required_and_nullable_are_learned_per_path() {
         json!({"id": "3", "name": "c", "score": 1.25, "tag": "y"}),
     ]);
     assert_eq!(l.samples(), 3);
+    // A `null` in one field: this upstream writes nulls, so every field may be one.
     assert_eq!(
         l.schema(),
         json!({"type": "object", "properties": {
-            "extra": {"type": "boolean"},
-            "id": {"type": ["string", "integer"]},
-            "name": {"type": "string"},
-            "score": {"type": "number"},
+            "extra": {"type": ["boolean", "null"]},
+            "id": {"type": ["string", "number", "null"]},
+            "name": {"type": ["string", "null"]},
+            "score": {"type": ["number", "null"]},
             "tag": {"type": ["string", "null"]}
         }, "required": ["id", "name", "score", "tag"]})
     );
@@ -42,7 +43,10 @@ fn a_path_seen_only_as_null_or_empty_stays_unconstrained() {
     ]);
     let c = contract(&l);
     assert_eq!(l.schema()["properties"]["next"], json!({}));
-    assert_eq!(l.schema()["properties"]["items"], json!({"type": "array"}));
+    assert_eq!(
+        l.schema()["properties"]["items"],
+        json!({"type": ["array", "null"]})
+    );
     assert!(
         c.check(&json!({"next": "https://api.example.com/p2", "items": [{"id": 1}]}))
             .is_ok()
@@ -50,7 +54,7 @@ fn a_path_seen_only_as_null_or_empty_stays_unconstrained() {
 }
 
 #[test]
-fn array_elements_merge_and_integers_stay_apart_from_numbers() {
+fn array_elements_merge_and_whole_numbers_are_numbers() {
     let l = learned(&[json!({"results": [
         {"title": "a", "rank": 1, "snippet": "x"},
         {"title": "b", "rank": 2, "snippet": "y", "thumbnail": {"src": "u"}}
@@ -58,18 +62,23 @@ fn array_elements_merge_and_integers_stay_apart_from_numbers() {
     let s = l.schema();
     let item = &s["properties"]["results"]["items"];
     assert_eq!(item["required"], json!(["rank", "snippet", "title"]));
-    assert_eq!(item["properties"]["rank"], json!({"type": "integer"}));
+    assert_eq!(item["properties"]["rank"], json!({"type": "number"}));
     assert_eq!(item["properties"]["thumbnail"]["required"], json!(["src"]));
     let c = contract(&l);
+    assert!(
+        c.check(&json!({"results": [{"title": "a", "rank": 1.5, "snippet": "x"}]}))
+            .is_ok(),
+        "a fraction where only whole numbers were seen is a number all the same"
+    );
     let drift = c
-        .check(&json!({"results": [{"title": "a", "rank": 1.5, "snippet": "x"}]}))
-        .expect_err("a fraction where only whole numbers were seen");
+        .check(&json!({"results": [{"title": "a", "rank": "1", "snippet": "x"}]}))
+        .expect_err("a string where numbers were seen");
     assert_eq!(
         drift.changes,
         vec![Change::TypeChanged {
             path: "results[].rank".into(),
-            expected: "integer".into(),
-            found: "number".into()
+            expected: "number".into(),
+            found: "string".into()
         }]
     );
 }
@@ -116,8 +125,8 @@ fn objects_keyed_by_ids_are_learned_as_maps() {
     let s = l.schema();
     assert_eq!(
         s["properties"]["users"],
-        json!({"type": "object", "additionalProperties": {"type": "object",
-            "properties": {"email": {}, "name": {"type": "string"}}, "required": ["email", "name"]}})
+        json!({"type": ["object", "null"], "additionalProperties": {"type": ["object", "null"],
+            "properties": {"email": {}, "name": {"type": ["string", "null"]}}, "required": ["email", "name"]}})
     );
     let c = contract(&l);
     assert!(
@@ -241,4 +250,102 @@ fn resuming_from_a_pinned_schema_keeps_what_was_learned() {
     let s = resumed.schema();
     assert_eq!(s["required"], json!(["a", "m"]), "b stays optional: {s}");
     assert!(s["properties"]["m"]["additionalProperties"].is_object());
+}
+
+/// Twenty responses of a listing, one per page: `author` is an optional object, present
+/// on two of them.
+fn twenty_pages() -> Vec<Value> {
+    (0..20)
+        .map(|i| {
+            let mut page =
+                json!({"items": [{"id": i}], "total": 40, "nextLink": format!("/p/{}", i + 1)});
+            if i % 10 == 0 {
+                page["author"] = json!({"name": "a", "url": "https://example.com/a"});
+            }
+            page
+        })
+        .collect()
+}
+
+#[test]
+fn fields_of_a_place_seen_less_than_twenty_times_are_not_required() {
+    let l = learned(&twenty_pages());
+    let c = contract(&l);
+    // `author` held an object twice: too few to know `url` is always sent.
+    assert!(
+        c.check(&json!({"items": [], "total": 0, "nextLink": "/p/2", "author": {"name": "b"}}))
+            .is_ok()
+    );
+    // Its types still hold.
+    assert!(
+        c.check(&json!({"items": [], "total": 0, "nextLink": "/p/2", "author": {"name": 7}}))
+            .is_err()
+    );
+    // A field present in all twenty responses and then gone is drift.
+    let drift = c
+        .check(&json!({"items": [], "nextLink": "/p/2"}))
+        .expect_err("total was in every response");
+    assert_eq!(drift.summary(), "missing total (number)");
+}
+
+#[test]
+fn fewer_responses_than_twenty_make_their_always_present_fields_required() {
+    let l = learned(&twenty_pages()[..3]);
+    assert_eq!(l.schema()["required"], json!(["items", "total"]));
+}
+
+#[test]
+fn the_last_page_may_leave_out_its_link_to_the_next() {
+    for key in [
+        "nextLink",
+        "@odata.nextLink",
+        "next_page_token",
+        "NextToken",
+        "nextCursor",
+        "LastEvaluatedKey",
+        "next",
+    ] {
+        let pages: Vec<Value> = (0..20)
+            .map(|i| json!({"value": [i], key: format!("t{i}")}))
+            .collect();
+        let c = contract(&learned(&pages));
+        assert!(c.check(&json!({"value": [21]})).is_ok(), "{key}");
+        assert!(c.check(&json!({"value": [21], key: 5})).is_err(), "{key}");
+    }
+    assert!(!next_page("nextOfKin"));
+    assert!(!next_page("next_run_at"));
+    assert!(!next_page(&"next".repeat(40)));
+}
+
+#[test]
+fn an_upstream_that_writes_nulls_may_write_one_in_any_field() {
+    let samples: Vec<Value> = (0..20)
+        .map(|i| json!({"user": {"id": i}, "tags": ["a"], "deleted_at": null}))
+        .collect();
+    let c = contract(&learned(&samples));
+    assert!(
+        c.check(&json!({"user": null, "tags": null, "deleted_at": null}))
+            .is_ok()
+    );
+    // It is still the field's type or null: an object turned into a string is drift.
+    assert!(
+        c.check(&json!({"user": "u1", "tags": ["a"], "deleted_at": null}))
+            .is_err()
+    );
+}
+
+#[test]
+fn an_upstream_that_never_wrote_null_drifts_on_its_first() {
+    let samples: Vec<Value> = (0..20).map(|i| json!({"user": {"id": i}})).collect();
+    let l = learned(&samples);
+    let drift = contract(&l)
+        .check(&json!({"user": null}))
+        .expect_err("no null in twenty responses");
+    assert_eq!(drift.changes[0].path(), "user");
+    // A pinned contract resumes with what it knew about nulls.
+    let resumed = Learner::from_schema(&l.schema(), l.samples(), DEFAULT_MAX_PATHS);
+    assert_eq!(resumed.schema(), l.schema());
+    let nullable = learned(&[json!({"user": {"id": 1}, "x": null})]);
+    let resumed = Learner::from_schema(&nullable.schema(), 1, DEFAULT_MAX_PATHS);
+    assert_eq!(resumed.schema(), nullable.schema());
 }
