@@ -217,7 +217,7 @@ fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mu
             out.retryable = true;
         }
         Value::String(s) => {
-            let Some(k) = key.map(crate::walk::normalise) else {
+            let Some(k) = key.map(member_name) else {
                 return;
             };
             if CODE_KEYS.contains(&k.as_str()) || names_a_code(&k) {
@@ -228,6 +228,18 @@ fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mu
         }
         _ => {}
     }
+}
+
+/// A member's name as the tables above hold it: normalised, without the number a body
+/// adds when it has more than one of a kind (Sage Intacct's `<description2>` beside an
+/// empty `<description>`, `message2`). A name that is only digits stays as it is.
+fn member_name(key: &str) -> String {
+    let mut name = crate::walk::normalise(key);
+    let kept = name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if kept > 0 {
+        name.truncate(kept);
+    }
+    name
 }
 
 /// A code named after what it reports: `sub_code` (Alipay's `isv.invalid-signature`
@@ -265,15 +277,23 @@ fn odata_message<'a>(
 
 /// The detail of a JSON-RPC error whose message is only the name the specification gives
 /// its code: CometBFT answers a transaction already in its cache with `{"code": -32603,
-/// "message": "Internal error", "data": "tx already exists in cache"}`. The `data` string
-/// says what happened where "Internal error" (-32603) or "Server error" (-32000 to
-/// -32099) does not; any other message is the server's own words and is read as such,
-/// and `data` beside it is left unread, as data.
+/// "message": "Internal error", "data": "tx already exists in cache"}`, Zabbix an expired
+/// session with `{"code": -32602, "message": "Invalid params.", "data": "Session
+/// terminated, re-login, please."}`. The `data` string says what happened where "Internal
+/// error" (-32603), "Server error" (-32000 to -32099), "Invalid params" (-32602) or
+/// "Invalid Request" (-32600) does not; any other message is the server's own words and
+/// is read as such, and `data` beside it is left unread, as data.
 fn named_failure_detail(map: &serde_json::Map<String, Value>) -> Option<&str> {
     map.get("code")?.as_i64()?;
-    let message = map.get("message")?.as_str()?.trim();
-    let named_only = message.eq_ignore_ascii_case("internal error")
-        || message.eq_ignore_ascii_case("server error");
+    let message = map.get("message")?.as_str()?.trim().trim_end_matches('.');
+    let named_only = [
+        "internal error",
+        "server error",
+        "invalid params",
+        "invalid request",
+    ]
+    .iter()
+    .any(|name| message.eq_ignore_ascii_case(name));
     let data = map.get("data")?.as_str()?;
     (named_only && !data.trim().is_empty()).then_some(data)
 }
@@ -333,10 +353,11 @@ fn markup(text: &str, out: &mut Found) {
         if value.is_empty() {
             continue;
         }
-        let key = member.take().unwrap_or(local);
-        if CODE_KEYS.contains(&key.as_str()) {
+        let key = member.take().unwrap_or_else(|| member_name(&local));
+        // Named as in JSON: eBay's `<ShortMessage>`, a `<ResultCode>`.
+        if CODE_KEYS.contains(&key.as_str()) || names_a_code(&key) {
             out.code(&key, value);
-        } else if MESSAGE_KEYS.contains(&key.as_str()) || key == "text" {
+        } else if MESSAGE_KEYS.contains(&key.as_str()) || names_a_message(&key) || key == "text" {
             // SOAP 1.2 writes its reason as `<env:Reason><env:Text>…`.
             out.text(value);
         } else if key == "value"

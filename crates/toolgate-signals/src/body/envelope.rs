@@ -4,7 +4,8 @@
 //! Kraken (`{"error": [...]}`), the MediaWiki Action API and Deezer (`{"error": {…}}`),
 //! Baidu (`{"error_code": …}`), WeChat (`{"errcode": …}`), Bybit (`{"retCode": …}`),
 //! Apigee (`{"fault": …}`), Slack (`"ok": false`) and Marketo (`"success": false`),
-//! XML-RPC (`<methodResponse><fault>`),
+//! XML-RPC (`<methodResponse><fault>`), XML answers whose status says failure beside
+//! their error (Sage Intacct's `<status>failure</status>`),
 //! Google Maps Platform (`"status": "OVER_QUERY_LIMIT"`), and Tencent Cloud, whose every
 //! answer is wrapped in `{"Response": …}` with the error inside.
 //!
@@ -103,6 +104,7 @@ pub(super) fn is_error_envelope(body: &[u8]) -> bool {
     reports_error(&body[..body.len().min(WINDOW)], MAX_WRAPPERS)
         || only_words(body)
         || markup_reports_throttle(&body[..body.len().min(2 * WINDOW)])
+        || markup_reports_failure(&body[..body.len().min(2 * WINDOW)])
         || xml_rpc_fault(&body[..body.len().min(2 * WINDOW)])
         || crate::sign_in_page::is_sign_in_page(body)
 }
@@ -129,6 +131,50 @@ fn xml_rpc_fault(head: &[u8]) -> bool {
 /// Only elements holding text are looked at, in the first bytes; names lose their
 /// namespace prefix.
 fn markup_reports_throttle(head: &[u8]) -> bool {
+    let (mut failed_code, mut throttle_message) = (false, false);
+    any_markup_leaf(head, |local, inner| {
+        if is_code_key(local.as_bytes()) {
+            failed_code |= is_failure_number(inner.as_bytes());
+        }
+        if is_message_key(local.as_bytes()) {
+            let lower = inner.to_ascii_lowercase();
+            throttle_message |=
+                lower.contains("too many requests") || crate::passed::says_limit_passed(inner);
+        }
+        failed_code && throttle_message
+    })
+}
+
+/// Whether an XML answer's leading elements say the operation failed and hold its
+/// error: Sage Intacct answers every request with a 200 and reports a refused sign-in or
+/// a failed function as `<status>failure</status>` followed by
+/// `<errormessage><error><errorno>XL03000006</errorno>…`; eBay's Trading API writes
+/// `<Ack>Failure</Ack>` before its `<Errors>`. A record's status alone (a job listed
+/// as `failed`) is data: only a failed status followed by an element named for the
+/// error's code or message counts.
+fn markup_reports_failure(head: &[u8]) -> bool {
+    let mut failed = false;
+    any_markup_leaf(head, |local, inner| {
+        if ["status", "ack", "resultCode"]
+            .iter()
+            .any(|n| local.eq_ignore_ascii_case(n))
+        {
+            failed |= ["failure", "failed", "fail", "error"]
+                .iter()
+                .any(|word| inner.eq_ignore_ascii_case(word));
+            return false;
+        }
+        failed
+            && local
+                .get(..5)
+                .is_some_and(|h| h.eq_ignore_ascii_case("error"))
+    })
+}
+
+/// Calls `found` with the local name and text of each element of a markup answer's
+/// first bytes that holds text (the next tag closes it), until it returns `true`.
+/// Names lose their namespace prefix; an HTML page is not read.
+fn any_markup_leaf(head: &[u8], mut found: impl FnMut(&str, &str) -> bool) -> bool {
     // The window may cut a character: the whole characters before the cut are read.
     let text = match std::str::from_utf8(head) {
         Ok(t) => t,
@@ -142,7 +188,6 @@ fn markup_reports_throttle(head: &[u8]) -> bool {
     {
         return false;
     }
-    let (mut failed_code, mut throttle_message) = (false, false);
     let mut rest = text;
     while let Some(open) = rest.find('<') {
         rest = &rest[open + 1..];
@@ -156,7 +201,6 @@ fn markup_reports_throttle(head: &[u8]) -> bool {
         }
         let name = tag.split_whitespace().next().unwrap_or("");
         let local = name.rsplit(':').next().unwrap_or(name);
-        // Only an element holding text: the next tag closes it.
         let Some(end) = rest.find('<') else {
             break;
         };
@@ -164,15 +208,7 @@ fn markup_reports_throttle(head: &[u8]) -> bool {
         if !rest[end..].starts_with("</") || inner.is_empty() {
             continue;
         }
-        if is_code_key(local.as_bytes()) {
-            failed_code |= is_failure_number(inner.as_bytes());
-        }
-        if is_message_key(local.as_bytes()) {
-            let lower = inner.to_ascii_lowercase();
-            throttle_message |=
-                lower.contains("too many requests") || crate::passed::says_limit_passed(inner);
-        }
-        if failed_code && throttle_message {
+        if found(local, inner) {
             return true;
         }
     }

@@ -979,6 +979,35 @@ fn an_xml_rpc_fault_sent_with_a_200_is_read_and_its_answers_are_not() {
     }
 }
 
+#[test]
+fn an_xml_answer_whose_status_says_failure_beside_its_error_is_read() {
+    let ack = b"<?xml version=\"1.0\"?><AddItemResponse><Ack>Failure</Ack><Errors>\
+        <ShortMessage>Auth token is invalid.</ShortMessage><ErrorCode>931</ErrorCode>\
+        </Errors></AddItemResponse>";
+    assert!(worth_reading(200, ack));
+    assert_eq!(
+        read(200, ack, now()).recovery,
+        Some(crate::recovery::Recovery::Credentials)
+    );
+    let result = b"<response><control><status>success</status></control><operation>\
+        <result><status>failure</status><function>create</function><errormessage><error>\
+        <errorno>BL01001973</errorno><description2>Record already exists</description2>\
+        </error></errormessage></result></operation></response>";
+    assert!(worth_reading(200, result));
+    // A record whose status is failed, a success holding an error count, a page.
+    for body in [
+        &b"<jobs><job><status>failed</status><name>nightly</name></job></jobs>"[..],
+        b"<response><status>success</status><errorCount>0</errorCount></response>",
+        b"<html><body><status>error</status><error>x</error></body></html>",
+    ] {
+        assert!(
+            !worth_reading(200, body),
+            "{}",
+            String::from_utf8_lossy(body)
+        );
+    }
+}
+
 /// A throttle said in Chinese, Japanese or Korean, and the wait it states.
 #[test]
 fn a_throttle_and_its_wait_said_in_chinese_japanese_or_korean() {

@@ -211,6 +211,12 @@ pub(super) fn decide(texts: &[String], grpc: Option<Recovery>) -> Option<Recover
     if grpc.is_some() {
         return grpc;
     }
+    // A write that carried a version the resource has since left ("has a different
+    // version than expected") fails the same way when sent again, even when its code
+    // calls it a concurrent modification: the request must carry the current version.
+    if any(stale_version) {
+        return Some(Recovery::Request);
+    }
     if any(transient) || in_other_language(Recovery::Transient) {
         return Some(Recovery::Transient);
     }
@@ -319,10 +325,19 @@ fn account(w: &Words<'_>) -> bool {
     // An allowance raised only on request, not by time: Azure's "exceeding approved
     // standardDSv3Family Cores quota … Submit a request for Quota increase". A window's
     // quota that also offers an increase comes back by waiting (ruled out above).
+    // S3's `AccountProblem`: "There is a problem with your account that prevents the
+    // operation from completing successfully" (a problem *creating* an account is not
+    // one with the caller's).
+    let problem = w.phrase(&["account", "problem"])
+        || (w.near(&["problem"], &HOLDERS, 4)
+            && w.has("your")
+            && w.any_of(&["prevents", "prevent", "contact"])
+            && !anothers_account(w));
     let approved = (w.has("approved") && w.any_of(&["quota", "quotas"]))
         || w.near(&["quota", "quotas"], &["increase"], 2);
     credits
         || code
+        || problem
         || plan
         || state
         || cap
@@ -511,10 +526,30 @@ fn credentials(w: &Words<'_>) -> bool {
         || not_authenticated(w)
         || login_session_ended(w)
         || w.any_of(&["relogin", "reauthenticate", "reauthorize"])
+        || w.phrase(&["re", "login"])
+        || w.phrase(&["re", "authenticate"])
+        || sign_in_refused(w)
         || w.phrase(&["log", "in", "again"])
         || w.phrase(&["login", "again"])
         || w.phrase(&["sign", "in", "again"])
         || privileges_required(w)
+}
+
+/// A sign-in refused: "Sign-in information is incorrect", "Invalid login", "Logon
+/// failure". What a sign-in form's field must hold ("login must be an email", "invalid
+/// login format") is an input's rule, not a refusal.
+fn sign_in_refused(w: &Words<'_>) -> bool {
+    let sign_in = (1..w.w.len())
+        .any(|i| w.w[i] == "in" && matches!(w.w[i - 1].as_str(), "sign" | "log"))
+        || w.any_of(&["login", "logon", "signin"]);
+    sign_in
+        && w.near(
+            &["sign", "login", "logon", "signin", "log"],
+            &["incorrect", "invalid", "failed", "failure", "wrong"],
+            4,
+        )
+        && !w.is_a_rule()
+        && !w.any_of(&INPUTS)
 }
 
 /// Authentication that did not happen or failed, in so many words: "user hasn't
@@ -545,8 +580,9 @@ fn login_session_ended(w: &Words<'_>) -> bool {
         let next = |k: usize| w.w.get(i + k).map(String::as_str);
         let before = i.checked_sub(1).map(|j| w.w[j].as_str());
         matches!(before, Some("invalid" | "expired"))
-            || next(1) == Some("expired")
-            || (matches!(next(1), Some("has" | "is")) && next(2) == Some("expired"))
+            || matches!(next(1), Some("expired" | "terminated"))
+            || (matches!(next(1), Some("has" | "is" | "was"))
+                && matches!(next(2), Some("expired" | "terminated")))
     })
 }
 
@@ -692,6 +728,24 @@ fn lost_a_race(w: &Words<'_>) -> bool {
         || (w.phrase(&["can", "be", "retried"]) && w.any_of(&["transaction", "conflict"]))
 }
 
+/// A write refused because the version it names is not the resource's: "Object … has a
+/// different version than expected. Expected: 3 - Actual: 4", "version mismatch",
+/// "RowVersion … does not match". Optimistic concurrency: only a request that carries
+/// the current version passes, so the same one never does. A version an API or a
+/// client library is at ("API version 2019 is not supported") is not a resource's.
+fn stale_version(w: &Words<'_>) -> bool {
+    const VERSIONS: [&str; 5] = ["version", "versions", "rowversion", "etag", "revision"];
+    const STALE: [&str; 6] = [
+        "expected",
+        "mismatch",
+        "mismatched",
+        "stale",
+        "outdated",
+        "match",
+    ];
+    w.near(&VERSIONS, &STALE, 5) && !w.any_of(&["api", "sdk", "client", "protocol", "tls"])
+}
+
 /// The upstream does not do what was asked: "not implemented", and a method it does not
 /// have ("Method not found", "the method debug_traceTransaction does not exist/is not
 /// available", "Conduit method … does not exist").
@@ -715,9 +769,21 @@ fn request(w: &Words<'_>) -> bool {
         || w.phrase(&["validation", "error"])
         || w.phrase(&["validation", "failed"])
         || w.phrase(&["is", "required"])
+        || w.phrase(&["field", "required"])
+        || blank_input(w)
         || w.has("declined")
         || missing_thing(w)
         || short_of_funds(w)
+}
+
+/// An input left empty where a value is needed: "'Customer' cannot be empty.", Rails'
+/// "can't be blank", "This field may not be null.". The request must fill it.
+fn blank_input(w: &Words<'_>) -> bool {
+    (2..w.w.len()).any(|i| {
+        matches!(w.w[i].as_str(), "empty" | "blank" | "null")
+            && w.w[i - 1] == "be"
+            && matches!(w.w[i - 2].as_str(), "cannot" | "not" | "t")
+    })
 }
 
 /// Funds short that are not the caller's account's: "The payer does not have enough

@@ -914,3 +914,121 @@ fn what_mends_a_failure_said_in_other_languages() {
         assert_ne!(said(body), Some(Recovery::Account), "{body}");
     }
 }
+
+#[test]
+fn a_write_carrying_a_stale_version_is_the_requests_even_when_called_concurrent() {
+    for body in [
+        r#"{"statusCode":409,"errors":[{"code":"ConcurrentModification","message":"Object 7 has a different version than expected. Expected: 1 - Actual: 2."}]}"#,
+        r#"{"error":{"code":"ConcurrentModification","message":"Version mismatch: the record was changed since you read it"}}"#,
+        r#"{"error":{"code":"0x80060882","message":"The version of the existing record doesn't match the RowVersion property provided."}}"#,
+        r#"{"errors":[{"code":"stale_object","detail":"The etag you sent does not match; the resource is at revision 12"}]}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Request), "{body}");
+    }
+    // A transaction that lost a race, an API version refused: not a resource's version.
+    assert_eq!(
+        said(
+            r#"{"message":"Transaction was aborted due to detection of concurrent modifications"}"#
+        ),
+        Some(Recovery::Transient)
+    );
+    assert_ne!(
+        said(
+            r#"{"message":"Concurrent modification; the API version expected by this SDK is 2024-01"}"#
+        ),
+        Some(Recovery::Request)
+    );
+}
+
+#[test]
+fn an_input_left_empty_is_the_requests() {
+    for body in [
+        r#"{"message":"An error has occurred.","exceptionMessage":"Error: 'Vendor' cannot be empty.","exceptionType":"PX.Data.PXException"}"#,
+        r#"{"errors":{"title":["can't be blank"]}}"#,
+        r#"{"error":"amount may not be null"}"#,
+        r#"{"detail":[{"loc":["body","email"],"msg":"Field required","type":"missing"}]}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Request), "{body}");
+    }
+    // "empty" as a state, not a rule an input breaks.
+    assert_eq!(said(r#"{"message":"The queue is empty"}"#), None);
+}
+
+#[test]
+fn a_numbered_member_is_read_as_its_kind() {
+    assert_eq!(
+        said(
+            "<response><errormessage><error><errorno>XL03000006</errorno><description></description><description2>Invalid login</description2></error></errormessage></response>"
+        ),
+        Some(Recovery::Credentials)
+    );
+    assert_eq!(
+        said(r#"{"error":{"code1":"E1","message2":"Record 42 already exists"}}"#),
+        Some(Recovery::Request)
+    );
+    // A name that is only digits, or data beside a code, is not a message.
+    assert_eq!(
+        said(r#"{"2":"Invalid login","address2":"Suite 401"}"#),
+        None
+    );
+}
+
+#[test]
+fn a_sign_in_refused_and_a_call_to_log_in_again_are_the_credentials() {
+    for body in [
+        "<error><description2>Sign-in information is incorrect</description2></error>",
+        r#"{"error":{"code":"INVALID_LOGIN","message":"Invalid login attempt."}}"#,
+        r#"{"message":"Logon failure: unknown user name"}"#,
+        r#"{"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid params.","data":"Session terminated, re-login, please."},"id":1}"#,
+        r#"{"message":"Your session was terminated by an administrator"}"#,
+        r#"{"message":"Please re-authenticate to continue"}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Credentials), "{body}");
+    }
+    // A sign-in form's field rule is an input's.
+    for body in [
+        r#"{"errors":{"login":["Invalid login format: must be an email address"]}}"#,
+        r#"{"message":"The login field is invalid"}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Credentials), "{body}");
+    }
+}
+
+#[test]
+fn a_json_rpc_error_named_only_by_its_code_is_read_by_its_data() {
+    assert_eq!(
+        said(
+            r#"{"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid params.","data":"Not authorised."},"id":2}"#
+        ),
+        Some(Recovery::Credentials)
+    );
+    assert_eq!(
+        said(
+            r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request","data":"Service temporarily unavailable"},"id":3}"#
+        ),
+        Some(Recovery::Transient)
+    );
+    // The server's own message is read; `data` beside it stays data.
+    assert_eq!(
+        said(
+            r#"{"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid params: amount","data":"unauthorized"},"id":4}"#
+        ),
+        Some(Recovery::Request)
+    );
+}
+
+#[test]
+fn a_problem_with_the_callers_account_is_the_accounts() {
+    for body in [
+        "<Error><Code>AccountProblem</Code><Message>Operation refused.</Message></Error>",
+        r#"{"message":"There is a problem with your billing account that prevents this request. Contact support."}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Account), "{body}");
+    }
+    for body in [
+        r#"{"message":"There was a problem creating the account, please try again later"}"#,
+        r#"{"message":"There is a problem with the customer account 4411 that prevents the payout"}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Account), "{body}");
+    }
+}
