@@ -329,7 +329,8 @@ fn account(w: &Words<'_>) -> bool {
     // operation from completing successfully" (a problem *creating* an account is not
     // one with the caller's).
     let problem = w.phrase(&["account", "problem"])
-        || (w.near(&["problem"], &HOLDERS, 4)
+        || (w.phrase(&["problem", "with"])
+            && w.near(&["problem"], &HOLDERS, 4)
             && w.has("your")
             && w.any_of(&["prevents", "prevent", "contact"])
             && !anothers_account(w));
@@ -537,14 +538,13 @@ fn credentials(w: &Words<'_>) -> bool {
 
 /// A sign-in refused: "Sign-in information is incorrect", "Invalid login", "Logon
 /// failure". What a sign-in form's field must hold ("login must be an email", "invalid
-/// login format") is an input's rule, not a refusal.
+/// login format") is an input's rule, not a refusal, and a log written somewhere ("failed
+/// to write log in /var/log") is no sign-in.
 fn sign_in_refused(w: &Words<'_>) -> bool {
-    let sign_in = (1..w.w.len())
-        .any(|i| w.w[i] == "in" && matches!(w.w[i - 1].as_str(), "sign" | "log"))
-        || w.any_of(&["login", "logon", "signin"]);
+    let sign_in = w.phrase(&["sign", "in"]) || w.any_of(&["login", "logon", "signin"]);
     sign_in
         && w.near(
-            &["sign", "login", "logon", "signin", "log"],
+            &["sign", "login", "logon", "signin"],
             &["incorrect", "invalid", "failed", "failure", "wrong"],
             4,
         )
@@ -580,9 +580,8 @@ fn login_session_ended(w: &Words<'_>) -> bool {
         let next = |k: usize| w.w.get(i + k).map(String::as_str);
         let before = i.checked_sub(1).map(|j| w.w[j].as_str());
         matches!(before, Some("invalid" | "expired"))
-            || matches!(next(1), Some("expired" | "terminated"))
-            || (matches!(next(1), Some("has" | "is" | "was"))
-                && matches!(next(2), Some("expired" | "terminated")))
+            || next(1) == Some("expired")
+            || (matches!(next(1), Some("has" | "is" | "was")) && next(2) == Some("expired"))
     })
 }
 

@@ -980,15 +980,17 @@ fn a_sign_in_refused_and_a_call_to_log_in_again_are_the_credentials() {
         r#"{"error":{"code":"INVALID_LOGIN","message":"Invalid login attempt."}}"#,
         r#"{"message":"Logon failure: unknown user name"}"#,
         r#"{"jsonrpc":"2.0","error":{"code":-32602,"message":"Invalid params.","data":"Session terminated, re-login, please."},"id":1}"#,
-        r#"{"message":"Your session was terminated by an administrator"}"#,
         r#"{"message":"Please re-authenticate to continue"}"#,
     ] {
         assert_eq!(said(body), Some(Recovery::Credentials), "{body}");
     }
-    // A sign-in form's field rule is an input's.
+    // A sign-in form's field rule is an input's; a log is no sign-in, nor is a
+    // connection's session that ended.
     for body in [
         r#"{"errors":{"login":["Invalid login format: must be an email address"]}}"#,
         r#"{"message":"The login field is invalid"}"#,
+        r#"{"message":"Failed to write log in /var/log/app"}"#,
+        r#"{"message":"WebSocket session terminated unexpectedly"}"#,
     ] {
         assert_ne!(said(body), Some(Recovery::Credentials), "{body}");
     }
@@ -1028,6 +1030,7 @@ fn a_problem_with_the_callers_account_is_the_accounts() {
     for body in [
         r#"{"message":"There was a problem creating the account, please try again later"}"#,
         r#"{"message":"There is a problem with the customer account 4411 that prevents the payout"}"#,
+        r#"{"message":"There was a problem signing in to your account. Contact support."}"#,
     ] {
         assert_ne!(said(body), Some(Recovery::Account), "{body}");
     }
