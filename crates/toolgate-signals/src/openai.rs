@@ -32,6 +32,29 @@ fn unit_then_policy(suffix: &str) -> Option<(TimeUnit, &str)> {
     (!policy.is_empty()).then_some((unit, policy))
 }
 
+/// A `limit-` name whose suffix ends in another part names that part of the policy
+/// before it: Affinity's `X-Ratelimit-Limit-User-Remaining` and `-User-Reset`, beside
+/// `X-Ratelimit-Limit-User` (<https://api-docs.affinity.co/#rate-limits>), spell the
+/// family `X-Ratelimit-Limit-` and put the part last, so `user-remaining` is not a
+/// policy of its own whose limit is what is left.
+fn limit_stem_then_part(field: &'static str, policy: String) -> (&'static str, String) {
+    if field != "limit-" {
+        return (field, policy);
+    }
+    let Some((stem, last)) = policy.rsplit_once('-') else {
+        return (field, policy);
+    };
+    let part = match last {
+        "remaining" | "remain" | "left" => "remaining-",
+        "reset" => "reset-",
+        _ => return (field, policy),
+    };
+    if stem.is_empty() {
+        return (field, policy);
+    }
+    (part, stem.to_owned())
+}
+
 pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
     let mut found: Vec<Quota> = Vec::new();
     for (name, value) in h.iter() {
@@ -47,6 +70,7 @@ pub(crate) fn read(h: &Headers<'_>, now: DateTime<Utc>, out: &mut Collector) {
         if policy == "after" {
             continue;
         }
+        let (field, policy) = limit_stem_then_part(field, policy);
         let (unit, policy) = match unit_then_policy(&policy) {
             Some((unit, rest)) if field == "reset-" => (Some(unit), rest.to_owned()),
             _ => (None, policy),
@@ -167,5 +191,25 @@ mod tests {
         assert_eq!(tokens.reset_after, Some(Duration::ZERO));
         let requests = s.quota.iter().find(|q| q.policy == "requests").unwrap();
         assert_eq!(requests.reset_after, Some(Duration::from_millis(12)));
+    }
+
+    #[test]
+    fn a_limit_stem_then_the_policy_then_the_part_is_that_part_of_the_policy() {
+        let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+        let fields: [(&str, &[u8]); 5] = [
+            ("X-Ratelimit-Limit-Hour", b"500"),
+            ("X-Ratelimit-Limit-Hour-Left", b"0"),
+            ("X-Ratelimit-Limit-Hour-Reset", b"1748780100"),
+            ("X-Ratelimit-Limit-Tenant", b"20000"),
+            ("X-Ratelimit-Limit-Tenant-Remaining", b"9000"),
+        ];
+        let s = read(429, &Headers::new(&fields), now, Flavour::Auto);
+        let hour = s.quota.iter().find(|q| q.policy == "hour").unwrap();
+        assert_eq!((hour.limit, hour.remaining), (Some(500), Some(0)));
+        assert_eq!(hour.reset_after, Some(Duration::from_secs(900)));
+        let tenant = s.quota.iter().find(|q| q.policy == "tenant").unwrap();
+        assert_eq!((tenant.limit, tenant.remaining), (Some(20_000), Some(9000)));
+        // No part word became a policy whose limit is a count left or an instant.
+        assert_eq!(s.quota.len(), 2, "{:?}", s.quota);
     }
 }

@@ -124,12 +124,14 @@ pub(crate) fn told_to_wait(text: &str) -> Option<Duration> {
         .max(cjk::told(&t))
 }
 
-/// The longest wait until an instant the message names after `until` or `after`,
-/// capped at [`MAX_WAIT`]; an instant already past is no wait.
+/// The longest wait until an instant the message names after `until`, `after` or `at`,
+/// capped at [`MAX_WAIT`]; an instant already past is no wait. `at` is how an instant
+/// is told as the time to come back (Outreach's "please try again at
+/// 2017-01-01T00:00:00."); a time past after it ("exceeded at …") gives nothing.
 pub(crate) fn wait_until(text: &str, now: DateTime<Utc>) -> Option<Duration> {
     let t = lowered(text);
     let mut best = None;
-    for trigger in [" until ", " after "] {
+    for trigger in [" until ", " after ", " at "] {
         let mut from = 0;
         while let Some(i) = t.get(from..).and_then(|rest| rest.find(trigger)) {
             let after = from + i + trigger.len();
@@ -149,7 +151,9 @@ fn instant(rest: &str, now: DateTime<Utc>) -> Option<Duration> {
         .next()?
         .trim_end_matches(['.', ',', ';', ')', '!']);
     let epoch = token.bytes().all(|b| b.is_ascii_digit()) && matches!(token.len(), 10 | 13);
-    let written = token.len() >= 20 && token.as_bytes()[4] == b'-' && token.contains('t');
+    // A date and a time to the second, zoned or not: a machine's ISO 8601 instant,
+    // which without a zone is UTC, as [`reset::parse_timestamp`] reads it.
+    let written = token.len() >= 19 && token.as_bytes()[4] == b'-' && token.contains('t');
     if !epoch && !written {
         return http_date_at_start(rest, now)
             .or_else(|| clock_at_start(rest, now))
@@ -347,7 +351,7 @@ mod tests {
     }
 
     #[test]
-    fn an_instant_after_until_or_after_is_a_wait() {
+    fn an_instant_after_until_after_or_at_is_a_wait() {
         let now = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
         let cases: &[(&str, Option<Duration>)] = &[
             (
@@ -387,6 +391,22 @@ mod tests {
             ("retry after 12:15 PM", None),
             ("retry after 13:00PM GMT", None),
             ("retry after 12:75 UTC", None),
+            // An instant to come back at, with or without its zone (Outreach's throttle).
+            (
+                "You have exceeded your permitted rate limit of 10,000; please try again at 2025-06-01T12:20:00.",
+                Some(Duration::from_secs(1200)),
+            ),
+            (
+                "Quota spent. Retry at 2025-06-01T13:00:00Z",
+                Some(Duration::from_secs(3600)),
+            ),
+            (
+                "Calls resume at 12:30 UTC.",
+                Some(Duration::from_secs(1800)),
+            ),
+            // What happened at a time past, or a count at a place, is no wait.
+            ("Limit exceeded at 2025-06-01T11:59:00Z", None),
+            ("Stopped at 100 requests", None),
             // Past instants, counts and short numbers are no wait.
             ("try again after Sun, 01 Jun 2025 11:00:00 GMT", None),
             ("after Sun, 01 Jun", None),

@@ -147,6 +147,7 @@ fn visit(
     }
     match v {
         Value::Object(map) => {
+            let reset_before = out.reset_wait;
             for (k, child) in map {
                 *nodes += 1;
                 if *nodes > MAX_NODES {
@@ -154,6 +155,12 @@ fn visit(
                 }
                 field(k, child, now, out);
                 visit(child, Some(k), depth + 1, nodes, now, out);
+            }
+            // A budget that says of itself it is not exceeded (myTracker's 429 lists
+            // every quota, `"exceeded": false` beside the spent one's `true`) resets
+            // a budget the caller still has: its reset is not the wait.
+            if not_exceeded(map) {
+                out.reset_wait = reset_before;
             }
         }
         Value::Array(items) => {
@@ -170,6 +177,16 @@ fn visit(
         }
         _ => {}
     }
+}
+
+/// Names of the member by which a budget says whether it is spent.
+const EXCEEDED: [&str; 3] = ["exceeded", "isExceeded", "is_exceeded"];
+
+/// The object says of itself that its budget is not exceeded; three lookups, no scan.
+fn not_exceeded(map: &serde_json::Map<String, Value>) -> bool {
+    EXCEEDED
+        .iter()
+        .any(|k| map.get(*k) == Some(&Value::Bool(false)))
 }
 
 /// A field name without case and punctuation: `retry_after_ms` → `retryafterms`

@@ -267,3 +267,28 @@ fn throttles_and_waits_said_in_other_languages() {
     );
     assert!(!w.throttled_text);
 }
+
+#[test]
+fn a_budget_that_says_it_is_not_exceeded_gives_no_reset_wait() {
+    // Three budgets listed on a throttle, the spent one flagged: its reset is the wait,
+    // not the longest of all.
+    let w = walk(
+        br#"{"limits":[{"name":"perSecond","resetTime":1748779201,"exceeded":false},{"name":"perDay","resetTime":1748779800,"exceeded":true},{"name":"perMonth","resetTime":1750000000,"isExceeded":false}]}"#,
+        now(),
+    );
+    assert_eq!(w.reset_wait, Some(Duration::from_secs(600)));
+    // Without the flag every reset counts, and a budget flagged spent keeps its own.
+    let w = walk(br#"{"quota":{"resetTime":1748779260}}"#, now());
+    assert_eq!(w.reset_wait, Some(Duration::from_secs(60)));
+    let w = walk(
+        br#"{"quota":{"resetTime":1748779260,"exceeded":true}}"#,
+        now(),
+    );
+    assert_eq!(w.reset_wait, Some(Duration::from_secs(60)));
+    // Not exceeded and alone: no reset is a wait.
+    let w = walk(
+        br#"{"quota":{"resetTime":1748779260,"exceeded":false}}"#,
+        now(),
+    );
+    assert_eq!(w.reset_wait, None);
+}
