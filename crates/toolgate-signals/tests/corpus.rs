@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 2148;
+const FLOOR: usize = 2263;
 
-const FILES: [(&str, &str); 40] = [
+const FILES: [(&str, &str); 41] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -89,6 +89,7 @@ const FILES: [(&str, &str); 40] = [
     ("recovery8", include_str!("corpus/recovery8.json")),
     ("recovery9", include_str!("corpus/recovery9.json")),
     ("languages", include_str!("corpus/languages.json")),
+    ("languages2", include_str!("corpus/languages2.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {
