@@ -7,8 +7,14 @@
 //! over 60 seconden opnieuw" (Dutch), "Zkuste to znovu za 60 sekund" (Czech), "thử lại
 //! sau 10 giây" (Vietnamese), "coba lagi dalam 60 detik" (Indonesian), "ลองใหม่อีกครั้งใน 30
 //! วินาที" (Thai), "المحاولة بعد 60 ثانية" (Arabic) and "נסה שוב בעוד 30 שניות" (Hebrew)
-//! read as the English phrasings do. Turkish puts its "after" behind the amount ("10
-//! saniye sonra"), read by [`time_to_come_before`].
+//! read as the English phrasings do, and so do their like in Ukrainian, Romanian
+//! ("peste 60 de secunde", its `de` between number and unit), Greek, Swedish, Danish,
+//! Norwegian, Finnish, Slovak, Croatian, Bulgarian, Malay and Catalan. Turkish,
+//! Hungarian, Finnish, Estonian, Kazakh and Persian put their "after" behind the amount
+//! ("10 saniye sonra", "30 másodperc múlva", "30 sekunnin kuluttua"), and German, Dutch,
+//! Turkish, Persian and Hindi may end the clause with the verb that tells to wait ("bitte
+//! 30 Sekunden warten", "gelieve 60 seconden te wachten", "60 saniye bekleyin"): both are
+//! read by [`time_to_come_before`], the verbs also as instructions.
 //!
 //! Source of the first: <https://ajuda.omie.com.br/pt-BR/articles/8001888-tratando-os-erros-de-api>
 //! ("Requisições redundantes liberadas a cada 60 segundos"). The triggers are matched
@@ -120,9 +126,8 @@ const AFTER_THE_AMOUNT: [&str; 6] = [
 /// te wachten" and "over 5 minuten opnieuw proberen", Turkish "60 saniye bekleyin",
 /// Persian "60 ثانیه صبر کنید", Hindi "30 सेकंड प्रतीक्षा करें"; each entry commented with
 /// its language.
-pub(super) const TOLD_BEHIND: [&str; 9] = [
+pub(super) const TOLD_BEHIND: [&str; 8] = [
     " warten",     // German
-    " erneut",     // German ("in 30 Sekunden erneut versuchen")
     " wachten",    // Dutch
     " te wachten", // Dutch
     " opnieuw",    // Dutch
@@ -347,7 +352,6 @@ mod tests {
         let s = Duration::from_secs;
         for (text, want) in [
             ("Bitte 45 Sekunden warten.", Some(s(45))),
-            ("Bitte in 2 Minuten erneut versuchen", Some(s(120))),
             ("Gelieve 20 seconden te wachten", Some(s(20))),
             ("Probeer het na 30 seconden opnieuw", Some(s(30))),
             ("Lütfen 15 saniye bekleyiniz", Some(s(15))),
