@@ -403,9 +403,30 @@ const REQUEST_UNSPACED: [&str; 3] = ["یافت نشد", "ارسال نشده ا�
 /// Whether `text`, whose [`crate::passed::words`] are `words`, says in one of these
 /// languages that the request itself is wrong. Read after every other meaning: a passing
 /// state or refused credentials said beside it come first.
+/// What a proxy or the upstream itself lacks where the request may be right: a server,
+/// a host, a method ("Serveur introuvable", "Метод не найден"), as the English rule
+/// leaves "host not found" to the status. Each entry commented with its language.
+const NOT_THE_REQUEST: [&str; 12] = [
+    "server",   // German, Dutch, Swedish, Danish, Norwegian, Romanian, Croatian
+    "serveur",  // French
+    "servidor", // Portuguese, Spanish, Catalan
+    "сервер",   // Russian, Ukrainian, Bulgarian
+    "host",     // most of them
+    "hôte",     // French
+    "método",   // Portuguese, Spanish
+    "méthode",  // French
+    "methode",  // German, Dutch
+    "metodo",   // Italian
+    "метод",    // Russian, Ukrainian, Bulgarian
+    "metoda",   // Polish, Czech, Slovak, Romanian, Croatian
+];
+
 pub(super) fn says_request(words: &[String], text: &str) -> bool {
     // Every entry but Malay's and Indonesian's holds a letter beyond ASCII or is led by
     // one of theirs; the join is paid only by a failed reply's codes and messages.
+    if words.iter().any(|w| NOT_THE_REQUEST.contains(&w.as_str())) {
+        return false;
+    }
     let joined = format!(" {} ", words.join(" "));
     REQUEST.iter().any(|e| has_words(&joined, e))
         || (!text.is_ascii() && REQUEST_UNSPACED.iter().any(|e| text.contains(e)))
@@ -634,8 +655,12 @@ mod tests {
         ] {
             assert!(says(text), "{text}");
         }
-        // A passing state, a credential refused, English words: none of this table's.
+        // A passing state, a credential refused, English words, a server or a method
+        // not found: none of this table's.
         for text in [
+            "Serveur introuvable",
+            "Метод не найден",
+            "Host nicht gefunden",
             "Serviço temporariamente indisponível",
             "Ogiltig åtkomsttoken",
             "Field 'email' is required",
