@@ -2,14 +2,16 @@
 //! account behind the calls (credits spent, a plan without the feature: Zenvia's "Sua
 //! conta não possui créditos suficientes", Papierkram's "Diese Funktion ist in Ihrem
 //! Tarif nicht enthalten"), the credentials ("O token de acesso expirou", "Token không
-//! hợp lệ"), or nothing but time (maintenance, "Serviço temporariamente indisponível",
-//! "El documento se está procesando").
+//! hợp lệ"), nothing but time (maintenance, "Serviço temporariamente indisponível",
+//! "El documento se está procesando"), or the request itself (a field required, a thing
+//! it names not found: "O campo … é obrigatório", "Kunden hittades inte"), which a 5xx
+//! or a 2xx error envelope says as often as a 4xx does and which is read last.
 //!
 //! Each table holds one meaning, each entry commented with its language. Entries are
 //! written as [`crate::passed::words`] spells a text (lowercase, punctuation a space:
 //! "quota d'appels" is `quota d appels`) and matched as whole words, or with any
 //! ending where the entry ends in `*`; scripts whose
-//! marks split words there (Thai, Arabic, Hebrew) are matched as parts of the lowered
+//! marks split words there (Thai, Arabic, Hebrew, Persian) are matched as parts of the lowered
 //! text. Like the English rules, an account is the caller's only when its words say so:
 //! a card's or a customer's balance ("Kart limiti yetersiz, yetersiz bakiye") names no
 //! credits, plan or top-up of the caller's, and stays the request's. Only the codes and
