@@ -121,6 +121,7 @@ pub(crate) fn told_to_wait(text: &str) -> Option<Duration> {
     let t = lowered(text);
     longest_in(&t, &TOLD)
         .max(longest_in(&t, &languages::TOLD))
+        .max(languages::amount_before(&t, &languages::TOLD_BEHIND))
         .max(cjk::told(&t))
 }
 
@@ -266,12 +267,13 @@ fn amount(rest: &str) -> Option<Duration> {
     }
     // "71 more seconds", "5 additional minutes": the word between says the amount is
     // still to come, which the trigger already does.
+    // Romanian joins a number from 20 up to its unit with `de` ("60 de secunde").
     let unit = match words.next()? {
-        "more" | "additional" | "further" => words.next()?,
+        "more" | "additional" | "further" | "de" => words.next()?,
         unit => unit,
     };
     TimeUnit::from_word(unit)
-        .or_else(|| languages::unit(unit))?
+        .or_else(|| languages::unit_ahead(unit))?
         .decimal(first, MAX_WAIT)
 }
 

@@ -413,6 +413,8 @@ fn named_message_field(k: &str) -> bool {
             | "errorsummary"
             | "title"
             | "errors"
+            // Skroutz's `{"errors": [{"code": …, "messages": ["…"]}]}`: each a message.
+            | "messages"
             // The `{"status":"0","message":"NOTOK","result":"Max rate limit reached"}`
             // envelope (Etherscan and its forks) says what went wrong in `result`; only
             // a string is read as words.

@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 2281;
+const FLOOR: usize = 2396;
 
-const FILES: [(&str, &str); 42] = [
+const FILES: [(&str, &str); 43] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -91,6 +91,7 @@ const FILES: [(&str, &str); 42] = [
     ("recovery9", include_str!("corpus/recovery9.json")),
     ("recovery10", include_str!("corpus/recovery10.json")),
     ("languages", include_str!("corpus/languages.json")),
+    ("languages2", include_str!("corpus/languages2.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {

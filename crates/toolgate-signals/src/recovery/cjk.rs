@@ -58,9 +58,12 @@ const REFUSED: [&str; 16] = [
 /// The caller's account must be topped up: "请充值" (please recharge), "账户已欠费"
 /// (the account is in arrears), "チャージしてください", "충전해 주세요". A balance short
 /// alone ("余额不足") may be a payer's wallet, the request's to change.
-const ACCOUNT: [&str; 5] = [
+const ACCOUNT: [&str; 7] = [
     "请充值",
     "請充值",
+    // Traditional Chinese (Taiwan): "please store value", top up.
+    "請儲值",
+    "请储值",
     "账户已欠费",
     "チャージしてください",
     "충전해",
@@ -68,11 +71,16 @@ const ACCOUNT: [&str; 5] = [
 
 /// A passing state: the system busy, "try again after a while", temporarily, under
 /// maintenance.
-const PASSING: [&str; 15] = [
+const PASSING: [&str; 19] = [
     "系统繁忙",
     "服务繁忙",
     "稍后重试",
     "稍后再试",
+    // Traditional Chinese: busy, and "try again later".
+    "系統忙碌",
+    "系統繁忙",
+    "稍後重試",
+    "稍後再試",
     "しばらくしてから",
     "一時的",
     "混み合って",
@@ -85,6 +93,26 @@ const PASSING: [&str; 15] = [
     "점검 중",
     "점검중",
 ];
+
+/// The request's own mistake: the thing it names does not exist ("订单不存在", "存在しません",
+/// "존재하지 않"), cannot be found ("찾을 수 없"), or a required item is missing ("必須項目",
+/// "누락"). A parameter "error" alone ("参数错误") says no more than that one happened.
+const REQUEST: [&str; 8] = [
+    "不存在",
+    "存在しません",
+    "見つかりません",
+    "必須項目",
+    "존재하지 않",
+    "찾을 수 없",
+    "누락되었",
+    "필수 항목",
+];
+
+/// Whether the text, written in one of these languages, says the request itself is
+/// wrong. Read after every other meaning.
+pub(super) fn says_request(text: &str) -> bool {
+    !text.is_ascii() && REQUEST.iter().any(|w| text.contains(w))
+}
 
 /// What the text says would fix the failure, if it is written in one of these languages
 /// and says it in the words above.
@@ -166,5 +194,25 @@ mod tests {
         ] {
             assert_eq!(read(text), None, "{text}");
         }
+    }
+
+    #[test]
+    fn the_requests_own_mistake_in_chinese_japanese_or_korean() {
+        use super::says_request;
+        for text in [
+            "商品不存在",
+            "指定された注文は存在しません",
+            "必須項目が入力されていません",
+            "상품을 찾을 수 없습니다",
+            "필수 파라미터가 누락되었습니다",
+        ] {
+            assert!(says_request(text), "{text}");
+        }
+        // A parameter "error" alone, a passing state, plain ASCII: none.
+        for text in ["参数错误", "系統忙碌中，請稍後再試", "not found"] {
+            assert!(!says_request(text), "{text}");
+        }
+        assert_eq!(read("系統忙碌中，請稍後再試"), Some(Recovery::Transient));
+        assert_eq!(read("餘額不足，請儲值"), Some(Recovery::Account));
     }
 }

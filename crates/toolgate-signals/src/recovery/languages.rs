@@ -2,14 +2,16 @@
 //! account behind the calls (credits spent, a plan without the feature: Zenvia's "Sua
 //! conta não possui créditos suficientes", Papierkram's "Diese Funktion ist in Ihrem
 //! Tarif nicht enthalten"), the credentials ("O token de acesso expirou", "Token không
-//! hợp lệ"), or nothing but time (maintenance, "Serviço temporariamente indisponível",
-//! "El documento se está procesando").
+//! hợp lệ"), nothing but time (maintenance, "Serviço temporariamente indisponível",
+//! "El documento se está procesando"), or the request itself (a field required, a thing
+//! it names not found: "O campo … é obrigatório", "Kunden hittades inte"), which a 5xx
+//! or a 2xx error envelope says as often as a 4xx does and which is read last.
 //!
 //! Each table holds one meaning, each entry commented with its language. Entries are
 //! written as [`crate::passed::words`] spells a text (lowercase, punctuation a space:
 //! "quota d'appels" is `quota d appels`) and matched as whole words, or with any
 //! ending where the entry ends in `*`; scripts whose
-//! marks split words there (Thai, Arabic, Hebrew) are matched as parts of the lowered
+//! marks split words there (Thai, Arabic, Hebrew, Persian) are matched as parts of the lowered
 //! text. Like the English rules, an account is the caller's only when its words say so:
 //! a card's or a customer's balance ("Kart limiti yetersiz, yetersiz bakiye") names no
 //! credits, plan or top-up of the caller's, and stays the request's. Only the codes and
@@ -19,7 +21,7 @@ use super::Recovery;
 
 /// The caller's account must change: its credits or allowance spent, a plan without the
 /// feature, a top-up asked for.
-const ACCOUNT: [&str; 38] = [
+const ACCOUNT: [&str; 48] = [
     "não possui créditos",               // Portuguese
     "créditos insuficientes",            // Portuguese, Spanish
     "créditos esgotados",                // Portuguese
@@ -58,12 +60,22 @@ const ACCOUNT: [&str; 38] = [
     "kuota harian",                      // Indonesian
     "upgrade paket",                     // Indonesian
     "saldo akun anda tidak mencukupi",   // Indonesian
+    "поповніть баланс",                  // Ukrainian
+    "abonamentul dvs nu include",        // Romanian
+    "credit insuficient",                // Romanian
+    "előfizetése nem tartalmazza",       // Hungarian
+    "abonnemang omfattar inte",          // Swedish
+    "uppgradera ditt abonnemang",        // Swedish
+    "abonnement omfatter ikke",          // Danish, Norwegian
+    "tilaukseesi ei sisälly",            // Finnish
+    "sila tambah nilai",                 // Malay
+    "kredit akaun tidak mencukupi",      // Malay
 ];
 
 /// Words that make the account or balance named someone else's, one the request names:
 /// a customer's, a payer's, a recipient's ("Brak środków na koncie odbiorcy"). Its
 /// state is the request's to change, as in English.
-const OTHERS: [&str; 24] = [
+const OTHERS: [&str; 30] = [
     "conta do cliente", // Portuguese (the customer's, not the caller's "área do cliente")
     "saldo do cliente", // Portuguese
     "cuenta del cliente", // Spanish
@@ -88,40 +100,72 @@ const OTHERS: [&str; 24] = [
     "příjemce",         // Czech
     "của khách hàng",   // Vietnamese
     "penerima",         // Indonesian
+    "одержувача",       // Ukrainian
+    "destinatarului",   // Romanian
+    "kedvezményezett*", // Hungarian
+    "mottagarens",      // Swedish
+    "modtagerens",      // Danish
+    "mottakerens",      // Norwegian
 ];
 
 /// What a credential is called.
-const CREDENTIALS: [&str; 26] = [
-    "token",         // the name most languages keep
-    "chave",         // Portuguese
-    "senha",         // Portuguese
-    "credenciais",   // Portuguese
-    "clave",         // Spanish
-    "contraseña",    // Spanish
-    "credenciales",  // Spanish
-    "jeton",         // French
-    "clé",           // French
-    "identifiants",  // French
-    "schlüssel",     // German
-    "passwort",      // German
-    "zugriffstoken", // German
-    "токен",         // Russian
-    "ключ",          // Russian
-    "пароль",        // Russian
-    "klucz",         // Polish
-    "hasło",         // Polish
-    "anahtar*",      // Turkish (`*`: any ending, as "anahtarı", its key)
-    "şifre*",        // Turkish
-    "chiave",        // Italian
-    "sleutel",       // Dutch
-    "wachtwoord",    // Dutch
-    "heslo",         // Czech
-    "mật khẩu",      // Vietnamese
-    "kunci",         // Indonesian
+const CREDENTIALS: [&str; 52] = [
+    "token",           // the name most languages keep
+    "chave",           // Portuguese
+    "senha",           // Portuguese
+    "credenciais",     // Portuguese
+    "clave",           // Spanish
+    "contraseña",      // Spanish
+    "credenciales",    // Spanish
+    "jeton",           // French
+    "clé",             // French
+    "identifiants",    // French
+    "schlüssel",       // German
+    "passwort",        // German
+    "zugriffstoken",   // German
+    "токен",           // Russian
+    "ключ",            // Russian
+    "пароль",          // Russian
+    "klucz",           // Polish
+    "hasło",           // Polish
+    "anahtar*",        // Turkish (`*`: any ending, as "anahtarı", its key)
+    "şifre*",          // Turkish
+    "chiave",          // Italian
+    "sleutel",         // Dutch
+    "wachtwoord",      // Dutch
+    "heslo",           // Czech
+    "mật khẩu",        // Vietnamese
+    "kunci",           // Indonesian
+    "cheia",           // Romanian
+    "cheie",           // Romanian
+    "parola",          // Romanian
+    "kulcs",           // Hungarian
+    "jelszó",          // Hungarian
+    "κλειδί",          // Greek
+    "διακριτικό",      // Greek
+    "åtkomsttoken",    // Swedish
+    "nyckel*",         // Swedish (`*`: `nyckeln`, the key)
+    "lösenord*",       // Swedish
+    "adgangstoken",    // Danish
+    "adgangskode",     // Danish
+    "nøgle*",          // Danish
+    "tilgangsnøkkel*", // Norwegian
+    "tilgangstoken",   // Norwegian
+    "passord*",        // Norwegian
+    "avain",           // Finnish (`API-avain`)
+    "salasana",        // Finnish
+    "kľúč",            // Slovak
+    "парола",          // Bulgarian
+    "ključ",           // Croatian, Serbian
+    "lozinka",         // Croatian, Serbian
+    "kunci rahsia",    // Malay (secret key)
+    "testimoni",       // Catalan
+    "clau",            // Catalan
+    "contrasenya",     // Catalan
 ];
 
 /// What refuses a credential: expired, invalid, revoked.
-const REFUSED: [&str; 40] = [
+const REFUSED: [&str; 65] = [
     "expirou",        // Portuguese
     "expirado",       // Portuguese, Spanish
     "expirada",       // Portuguese, Spanish
@@ -162,6 +206,31 @@ const REFUSED: [&str; 40] = [
     "hết hạn",        // Vietnamese
     "tidak valid",    // Indonesian
     "kedaluwarsa",    // Indonesian
+    "невірний",       // Ukrainian
+    "недійсний",      // Ukrainian
+    "минув",          // Ukrainian
+    "invalidă",       // Romanian
+    "a expirat",      // Romanian
+    "érvénytelen",    // Hungarian
+    "lejárt",         // Hungarian
+    "μη έγκυρο",      // Greek
+    "μη έγκυρος",     // Greek
+    "έληξε",          // Greek
+    "ogiltig",        // Swedish
+    "ogiltigt",       // Swedish
+    "har gått ut",    // Swedish
+    "ugyldig",        // Danish, Norwegian
+    "udløbet",        // Danish
+    "utløpt",         // Norwegian
+    "virheellinen",   // Finnish
+    "vanhentunut",    // Finnish
+    "neplatný",       // Slovak (as Czech)
+    "невалид*",       // Bulgarian (`*`: any ending, every gender)
+    "nevažeći",       // Croatian, Serbian
+    "istekao",        // Croatian, Serbian
+    "tidak sah",      // Malay
+    "ha caducat",     // Catalan
+    "no vàlid",       // Catalan
 ];
 
 /// Tokens and keys that are no credential: a page's, a cursor's.
@@ -176,7 +245,7 @@ const NOT_CREDENTIALS: [&str; 6] = [
 
 /// A passing state: maintenance under way, a service briefly unavailable, "try again
 /// later", a document still being processed.
-const PASSING: [&str; 37] = [
+const PASSING: [&str; 65] = [
     "temporariamente indisponível",    // Portuguese
     "em manutenção",                   // Portuguese
     "manutenção programada",           // Portuguese
@@ -214,21 +283,156 @@ const PASSING: [&str; 37] = [
     "sedang dalam pemeliharaan",       // Indonesian
     "coba beberapa saat lagi",         // Indonesian
     "sementara tidak tersedia",        // Indonesian
+    "тимчасово недоступн*",            // Ukrainian (`*`: any ending)
+    "технічні роботи",                 // Ukrainian
+    "спробуйте пізніше",               // Ukrainian
+    "temporar indisponibil*",          // Romanian
+    "reîncercați mai târziu",          // Romanian
+    "încercați mai târziu",            // Romanian
+    "átmenetileg nem elérhető",        // Hungarian
+    "próbálja újra később",            // Hungarian
+    "προσωρινά μη διαθέσιμ*",          // Greek (`*`: any ending)
+    "δοκιμάστε ξανά αργότερα",         // Greek
+    "tillfälligt otillgänglig",        // Swedish
+    "försök igen senare",              // Swedish
+    "midlertidigt utilgængelig",       // Danish
+    "prøv igen senere",                // Danish
+    "midlertidig utilgjengelig",       // Norwegian
+    "prøv igjen senere",               // Norwegian
+    "tilapäisesti poissa käytöstä",    // Finnish
+    "yritä myöhemmin uudelleen",       // Finnish
+    "dočasne nedostupn*",              // Slovak (`*`: any ending)
+    "prebieha údržba",                 // Slovak
+    "privremeno nedostupan",           // Croatian, Serbian
+    "privremeno nedostupn*",           // Croatian, Serbian (`*`: any ending)
+    "временно недостъпн*",             // Bulgarian (`*`: any ending)
+    "опитайте отново по късно",        // Bulgarian
+    "dalam penyelenggaraan",           // Malay
+    "cuba sebentar lagi",              // Malay
+    "temporalment no disponible",      // Catalan
+    "per manteniment",                 // Catalan
 ];
 
 /// Entries in scripts whose marks split words, matched as parts of the lowered text:
 /// (Thai, Arabic, Hebrew) for each meaning.
-const ACCOUNT_UNSPACED: [&str; 3] = [
-    "เครดิตไม่เพียงพอ",   // Thai: credit not enough
-    "اشحن رصيدك",      // Arabic: top up your balance
-    "אין מספיק קרדיט", // Hebrew: not enough credit
+const ACCOUNT_UNSPACED: [&str; 5] = [
+    "เครดิตไม่เพียงพอ",             // Thai: credit not enough
+    "اشحن رصيدك",                // Arabic: top up your balance
+    "אין מספיק קרדיט",           // Hebrew: not enough credit
+    "اعتبار حساب شما کافی نیست", // Persian: your account's credit is not enough
+    "حساب خود را شارژ",          // Persian: top up your account
 ];
-const PASSING_UNSPACED: [&str; 4] = [
-    "ปิดปรับปรุง",       // Thai: closed for maintenance
-    "تحت الصيانة",    // Arabic: under maintenance
-    "غير متاحة مؤقت", // Arabic: temporarily unavailable
-    "בתחזוקה",        // Hebrew: under maintenance
+const PASSING_UNSPACED: [&str; 7] = [
+    "ปิดปรับปรุง",            // Thai: closed for maintenance
+    "تحت الصيانة",         // Arabic: under maintenance
+    "غير متاحة مؤقت",      // Arabic: temporarily unavailable
+    "בתחזוקה",             // Hebrew: under maintenance
+    "موقتاً در دسترس نیست", // Persian: temporarily unavailable
+    "موقتا در دسترس نیست", // Persian, written without the tanwin
+    "در حال بروزرسانی",    // Persian: being updated
 ];
+
+/// The request's own mistake: a field required, a thing it names not found. A 5xx or a
+/// 2xx error envelope that says so is the request's to mend, as in English ("is
+/// required", "not found"). Each entry commented with its language.
+const REQUEST: [&str; 60] = [
+    "é obrigatório",              // Portuguese
+    "é obrigatória",              // Portuguese
+    "não encontrado",             // Portuguese
+    "não encontrada",             // Portuguese
+    "es obligatorio",             // Spanish
+    "es obligatoria",             // Spanish
+    "es requerido",               // Spanish
+    "es requerida",               // Spanish
+    "no encontrado",              // Spanish
+    "no encontrada",              // Spanish
+    "est obligatoire",            // French
+    "est requis",                 // French
+    "introuvable",                // French
+    "ist ein pflichtfeld",        // German
+    "ist erforderlich",           // German
+    "nicht gefunden",             // German
+    "è obbligatorio",             // Italian
+    "è obbligatoria",             // Italian
+    "non trovato",                // Italian
+    "non trovata",                // Italian
+    "is verplicht",               // Dutch
+    "niet gevonden",              // Dutch
+    "jest wymagane",              // Polish
+    "jest wymagany",              // Polish
+    "jest wymagana",              // Polish
+    "nie znaleziono",             // Polish
+    "je povinné",                 // Czech, Slovak
+    "je povinný",                 // Czech, Slovak
+    "nebyl nalezen*",             // Czech
+    "nebol nájden*",              // Slovak
+    "не найден*",                 // Russian (`*`: any ending, every gender)
+    "обязательно для заполнения", // Russian
+    "не знайдено",                // Ukrainian
+    "обов язкове поле",           // Ukrainian (its apostrophe a space)
+    "bulunamadı",                 // Turkish
+    "zorunludur",                 // Turkish
+    "este obligatoriu",           // Romanian
+    "este obligatorie",           // Romanian
+    "nu a fost găsit*",           // Romanian
+    "nem található",              // Hungarian
+    "mező kötelező",              // Hungarian
+    "δεν βρέθηκε",                // Greek
+    "είναι υποχρεωτικό",          // Greek
+    "hittades inte",              // Swedish
+    "är obligatoriskt",           // Swedish
+    "er påkrævet",                // Danish
+    "blev ikke fundet",           // Danish
+    "er påkrevd",                 // Norwegian
+    "finnes ikke",                // Norwegian
+    "ble ikke funnet",            // Norwegian
+    "on pakollinen",              // Finnish
+    "ei löytynyt",                // Finnish
+    "je obavezno",                // Croatian, Serbian
+    "nije pronađen*",             // Croatian, Serbian
+    "е задължително",             // Bulgarian
+    "не е намерен*",              // Bulgarian
+    "és obligatori",              // Catalan
+    "no s ha trobat",             // Catalan
+    "diperlukan",                 // Malay (required)
+    "wajib diisi",                // Indonesian (must be filled in)
+];
+
+/// The request's mistake in Persian, whose marks split words: "یافت نشد" (not found),
+/// "ارسال نشده است" (was not sent), "الزامی است" (is required).
+const REQUEST_UNSPACED: [&str; 3] = ["یافت نشد", "ارسال نشده است", "الزامی است"];
+
+/// Whether `text`, whose [`crate::passed::words`] are `words`, says in one of these
+/// languages that the request itself is wrong. Read after every other meaning: a passing
+/// state or refused credentials said beside it come first.
+/// What a proxy or the upstream itself lacks where the request may be right: a server,
+/// a host, a method ("Serveur introuvable", "Метод не найден"), as the English rule
+/// leaves "host not found" to the status. Each entry commented with its language.
+const NOT_THE_REQUEST: [&str; 12] = [
+    "server",   // German, Dutch, Swedish, Danish, Norwegian, Romanian, Croatian
+    "serveur",  // French
+    "servidor", // Portuguese, Spanish, Catalan
+    "сервер",   // Russian, Ukrainian, Bulgarian
+    "host",     // most of them
+    "hôte",     // French
+    "método",   // Portuguese, Spanish
+    "méthode",  // French
+    "methode",  // German, Dutch
+    "metodo",   // Italian
+    "метод",    // Russian, Ukrainian, Bulgarian
+    "metoda",   // Polish, Czech, Slovak, Romanian, Croatian
+];
+
+pub(super) fn says_request(words: &[String], text: &str) -> bool {
+    // Every entry but Malay's and Indonesian's holds a letter beyond ASCII or is led by
+    // one of theirs; the join is paid only by a failed reply's codes and messages.
+    if words.iter().any(|w| NOT_THE_REQUEST.contains(&w.as_str())) {
+        return false;
+    }
+    let joined = format!(" {} ", words.join(" "));
+    REQUEST.iter().any(|e| has_words(&joined, e))
+        || (!text.is_ascii() && REQUEST_UNSPACED.iter().any(|e| text.contains(e)))
+}
 
 /// What `text`, whose [`crate::passed::words`] are `words`, says would fix the failure, in one of these
 /// languages.
@@ -370,6 +574,101 @@ mod tests {
             "Invalid API key",
         ] {
             assert_eq!(read(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn accounts_credentials_and_passing_states_in_more_languages() {
+        for text in [
+            "Баланс вичерпано, поповніть баланс у кабінеті",
+            "Credit insuficient pentru trimiterea mesajului",
+            "Az előfizetése nem tartalmazza az API-hozzáférést",
+            "Abonnement omfatter ikke denne funktion",
+            "Sila tambah nilai untuk meneruskan",
+            "لطفاً حساب خود را شارژ کنید",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Account), "{text}");
+        }
+        for text in [
+            "Токен доступу недійсний",
+            "Parola a expirat",
+            "Lejárt jelszó",
+            "Το διακριτικό έληξε",
+            "Ogiltigt lösenord",
+            "Ugyldig adgangskode",
+            "Tilgangstoken er utløpt",
+            "Salasana on vanhentunut",
+            "Невалиден ключ",
+            "Ključ je istekao",
+            "Clau no vàlid",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Credentials), "{text}");
+        }
+        for text in [
+            "Сервіс тимчасово недоступний",
+            "Platforma este temporar indisponibilă",
+            "A rendszer átmenetileg nem elérhető",
+            "Η πλατφόρμα είναι προσωρινά μη διαθέσιμη",
+            "Försök igen senare",
+            "Prøv igjen senere",
+            "Rajapinta on tilapäisesti poissa käytöstä",
+            "Услугата е временно недостъпна",
+            "Aplikasi dalam penyelenggaraan",
+            "Servei temporalment no disponible",
+            "سامانه در حال بروزرسانی است",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Transient), "{text}");
+        }
+        // A recipient's balance is the request's; a key named, not refused, is nothing.
+        for text in [
+            "Недостатньо коштів на рахунку одержувача, поповніть баланс одержувача",
+            "Kulcs létrehozva",
+        ] {
+            assert_eq!(read(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_requests_own_mistake_in_other_languages() {
+        let says = |text: &str| super::says_request(&words(text), text);
+        for text in [
+            "O campo 'email' é obrigatório",
+            "Cliente no encontrado",
+            "Le champ 'iban' est obligatoire",
+            "Artikel nicht gefunden",
+            "Il campo 'cap' è obbligatorio",
+            "Bestelling niet gevonden",
+            "Nie znaleziono faktury",
+            "Pole 'ico' je povinné",
+            "Товар не найден",
+            "Відправлення не знайдено",
+            "Sipariş bulunamadı",
+            "Câmpul 'cif' este obligatoriu",
+            "A számla nem található",
+            "Το προϊόν δεν βρέθηκε",
+            "Ordern hittades inte",
+            "Faktura blev ikke fundet",
+            "Produktet finnes ikke",
+            "Tilausta ei löytynyt",
+            "Račun nije pronađen",
+            "Пратката не е намерена",
+            "No s'ha trobat el document",
+            "تراکنش یافت نشد",
+        ] {
+            assert!(says(text), "{text}");
+        }
+        // A passing state, a credential refused, English words, a server or a method
+        // not found: none of this table's.
+        for text in [
+            "Serveur introuvable",
+            "Метод не найден",
+            "Host nicht gefunden",
+            "Serviço temporariamente indisponível",
+            "Ogiltig åtkomsttoken",
+            "Field 'email' is required",
+            "Behörighet saknas",
+        ] {
+            assert!(!says(text), "{text}");
         }
     }
 }

@@ -223,7 +223,12 @@ pub(super) fn decide(texts: &[String], grpc: Option<Recovery>) -> Option<Recover
     if any(unsupported) {
         return Some(Recovery::Unsupported);
     }
-    any(request).then_some(Recovery::Request)
+    let request_in_other_language = || {
+        read.iter()
+            .any(|(w, t)| super::languages::says_request(w, t))
+            || texts.iter().any(|t| super::cjk::says_request(t))
+    };
+    (any(request) || request_in_other_language()).then_some(Recovery::Request)
 }
 
 /// One text's words, with the text for the rules that read it whole.

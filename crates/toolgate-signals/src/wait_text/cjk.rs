@@ -29,7 +29,7 @@ const UNITS: [(&str, TimeUnit); 13] = [
 ];
 
 /// Words for "after", put behind the amount.
-const AFTER: [&str; 7] = ["之后", "之後", "以后", "以後", "后", "後", "후"];
+const AFTER: [&str; 8] = ["之后", "之後", "以后", "以後", "后", "後", "후", "뒤"];
 
 /// Words for trying again, which make a time to come an instruction.
 const AGAIN: [&str; 9] = [
@@ -43,6 +43,11 @@ const AGAIN: [&str; 9] = [
     "다시",
     "재시도",
 ];
+
+/// Words put right behind the amount that tell the caller to wait it out: Japanese
+/// "30秒待ってから" (wait 30 seconds, then), "30秒お待ちください", Korean "10초 기다린 후"
+/// (after waiting 10 seconds), "10초 기다려 주세요". Each is an instruction on its own.
+const WAIT: [&str; 5] = ["待って", "お待ち", "待機", "기다린", "기다려"];
 
 /// Characters after the word for "after" in which a word for trying again is looked for
 /// ("后再试", "後に再試行", "후에 다시").
@@ -91,6 +96,9 @@ fn amount_after(number: &str, rest: &str) -> Option<(Duration, bool)> {
         .iter()
         .find_map(|(word, unit)| rest.strip_prefix(word).map(|r| (*unit, r)))?;
     let rest = rest.strip_prefix(' ').unwrap_or(rest);
+    if WAIT.iter().any(|w| rest.starts_with(w)) {
+        return Some((unit.decimal(number, MAX_WAIT)?, true));
+    }
     let rest = AFTER.iter().find_map(|w| rest.strip_prefix(w))?;
     let soon: String = rest.chars().take(AGAIN_WITHIN).collect();
     let again = AGAIN.iter().any(|w| soon.contains(w));
@@ -151,5 +159,20 @@ mod tests {
         }
         // Never longer than the longest wait.
         assert_eq!(told("请99999小时后再试"), Some(crate::MAX_WAIT));
+    }
+
+    #[test]
+    fn a_wait_told_by_a_verb_behind_the_amount() {
+        use super::super::told_to_wait;
+        let s = std::time::Duration::from_secs;
+        assert_eq!(told_to_wait("60秒お待ちください"), Some(s(60)));
+        assert_eq!(
+            told_to_wait("5分待ってから再度お試しください"),
+            Some(s(300))
+        );
+        assert_eq!(told_to_wait("20초 기다린 후 다시 시도하세요"), Some(s(20)));
+        assert_eq!(told_to_wait("30초 뒤에 다시 시도해 주세요"), Some(s(30)));
+        // A verb of waiting with no amount before it tells no length.
+        assert_eq!(told_to_wait("しばらくお待ちください"), None);
     }
 }

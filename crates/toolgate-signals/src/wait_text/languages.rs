@@ -7,8 +7,14 @@
 //! over 60 seconden opnieuw" (Dutch), "Zkuste to znovu za 60 sekund" (Czech), "thử lại
 //! sau 10 giây" (Vietnamese), "coba lagi dalam 60 detik" (Indonesian), "ลองใหม่อีกครั้งใน 30
 //! วินาที" (Thai), "المحاولة بعد 60 ثانية" (Arabic) and "נסה שוב בעוד 30 שניות" (Hebrew)
-//! read as the English phrasings do. Turkish puts its "after" behind the amount ("10
-//! saniye sonra"), read by [`time_to_come_before`].
+//! read as the English phrasings do, and so do their like in Ukrainian, Romanian
+//! ("peste 60 de secunde", its `de` between number and unit), Greek, Swedish, Danish,
+//! Norwegian, Finnish, Slovak, Croatian, Bulgarian, Malay and Catalan. Turkish,
+//! Hungarian, Finnish, Estonian, Kazakh and Persian put their "after" behind the amount
+//! ("10 saniye sonra", "30 másodperc múlva", "30 sekunnin kuluttua"), and German, Dutch,
+//! Turkish, Persian and Hindi may end the clause with the verb that tells to wait ("bitte
+//! 30 Sekunden warten", "gelieve 60 seconden te wachten", "60 saniye bekleyin"): both are
+//! read by [`time_to_come_before`], the verbs also as instructions.
 //!
 //! Source of the first: <https://ajuda.omie.com.br/pt-BR/articles/8001888-tratando-os-erros-de-api>
 //! ("Requisições redundantes liberadas a cada 60 segundos"). The triggers are matched
@@ -21,68 +27,128 @@ use crate::num::TimeUnit;
 
 /// Words after which an amount of time is a time to come (the English `in`, `after`);
 /// each entry commented with its language. German's `in` is the English word.
-pub(super) const TRIGGERS: [&str; 17] = [
-    " em ",      // Portuguese
-    " após ",    // Portuguese
-    " en ",      // Spanish
-    " tras ",    // Spanish
-    " dans ",    // French
-    " après ",   // French
-    " nach ",    // German
-    " через ",   // Russian
-    " za ",      // Polish, Czech
-    " tra ",     // Italian
-    " fra ",     // Italian
-    " sau ",     // Vietnamese
-    " dalam ",   // Indonesian
-    " setelah ", // Indonesian
-    "ใน ",       // Thai, which writes no space before it
-    " بعد ",     // Arabic
-    " בעוד ",    // Hebrew
+pub(super) const TRIGGERS: [&str; 24] = [
+    " em ",       // Portuguese
+    " após ",     // Portuguese
+    " en ",       // Spanish
+    " tras ",     // Spanish
+    " dans ",     // French
+    " après ",    // French
+    " nach ",     // German
+    " через ",    // Russian
+    " za ",       // Polish, Czech
+    " tra ",      // Italian
+    " fra ",      // Italian
+    " sau ",      // Vietnamese
+    " dalam ",    // Indonesian
+    " setelah ",  // Indonesian
+    "ใน ",        // Thai, which writes no space before it
+    " بعد ",      // Arabic
+    " בעוד ",     // Hebrew
+    " peste ",    // Romanian
+    " σε ",       // Greek
+    " om ",       // Swedish, Danish, Norwegian
+    " o ",        // Slovak
+    " след ",     // Bulgarian
+    " na ",       // Dutch
+    " d'aquí a ", // Catalan
 ];
 
 /// Words that tell the caller to wait, followed by the amount (the English `wait`,
 /// `try again in`); each entry commented with its language.
-pub(super) const TOLD: [&str; 28] = [
-    " aguarde ",                // Portuguese, Spanish
-    " aguardar ",               // Portuguese ("é preciso aguardar 1 hora")
-    " aguardado ",              // Portuguese ("deve ser aguardado 1 hora")
-    " esperar ",                // Spanish ("debe esperar 30 segundos")
-    " attendre ",               // French ("merci d'attendre 10 secondes")
-    " espere ",                 // Spanish, Portuguese
-    " attendez ",               // French
-    " réessayez dans ",         // French
-    " patienter ",              // French ("veuillez patienter 60 secondes")
-    " warten sie ",             // German
-    " подождите ",              // Russian
-    " повторите через ",        // Russian
-    " попробуйте через ",       // Russian
-    " повторите запрос через ", // Russian
-    " spróbuj ponownie za ",    // Polish
-    " odczekaj ",               // Polish
-    " riprova tra ",            // Italian
-    " attendi ",                // Italian
-    " probeer het over ",       // Dutch
-    " wacht ",                  // Dutch
-    " zkuste to znovu za ",     // Czech
-    " počkejte ",               // Czech
-    " thử lại sau ",            // Vietnamese
-    " coba lagi dalam ",        // Indonesian
-    " tunggu ",                 // Indonesian
-    "ลองใหม่อีกครั้งใน ",           // Thai
-    " المحاولة بعد ",           // Arabic
-    " נסה שוב בעוד ",           // Hebrew
+pub(super) const TOLD: [&str; 51] = [
+    " aguarde ",                     // Portuguese, Spanish
+    " aguardar ",                    // Portuguese ("é preciso aguardar 1 hora")
+    " aguardado ",                   // Portuguese ("deve ser aguardado 1 hora")
+    " esperar ",                     // Spanish ("debe esperar 30 segundos")
+    " attendre ",                    // French ("merci d'attendre 10 secondes")
+    " espere ",                      // Spanish, Portuguese
+    " attendez ",                    // French
+    " réessayez dans ",              // French
+    " patienter ",                   // French ("veuillez patienter 60 secondes")
+    " warten sie ",                  // German
+    " подождите ",                   // Russian
+    " повторите через ",             // Russian
+    " попробуйте через ",            // Russian
+    " повторите запрос через ",      // Russian
+    " spróbuj ponownie za ",         // Polish
+    " odczekaj ",                    // Polish
+    " riprova tra ",                 // Italian
+    " attendi ",                     // Italian
+    " probeer het over ",            // Dutch
+    " wacht ",                       // Dutch
+    " zkuste to znovu za ",          // Czech
+    " počkejte ",                    // Czech
+    " thử lại sau ",                 // Vietnamese
+    " coba lagi dalam ",             // Indonesian
+    " tunggu ",                      // Indonesian
+    "ลองใหม่อีกครั้งใน ",                // Thai
+    " المحاولة بعد ",                // Arabic
+    " נסה שוב בעוד ",                // Hebrew
+    " зачекайте ",                   // Ukrainian
+    " спробуйте через ",             // Ukrainian
+    " așteptați ",                   // Romanian
+    " încercați din nou peste ",     // Romanian
+    " reîncercați peste ",           // Romanian
+    " várjon ",                      // Hungarian
+    " περιμένετε ",                  // Greek
+    " δοκιμάστε ξανά σε ",           // Greek
+    " vänta ",                       // Swedish
+    " försök igen om ",              // Swedish
+    " vent ",                        // Danish, Norwegian
+    " prøv igen om ",                // Danish
+    " prøv igjen om ",               // Norwegian
+    " odota ",                       // Finnish
+    " počkajte ",                    // Slovak
+    " skúste to znova o ",           // Slovak
+    " pričekajte ",                  // Croatian
+    " pokušajte ponovno za ",        // Croatian
+    " изчакайте ",                   // Bulgarian
+    " опитайте отново след ",        // Bulgarian
+    " cuba lagi dalam ",             // Malay
+    " espereu ",                     // Catalan
+    " torneu-ho a provar d'aquí a ", // Catalan
 ];
 
 /// Words put behind an amount of time to make it a time to come (Turkish `sonra`,
-/// "10 saniye sonra": ten seconds after).
-const AFTER_THE_AMOUNT: [&str; 1] = [" sonra"];
+/// "10 saniye sonra": ten seconds after); each entry commented with its language.
+const AFTER_THE_AMOUNT: [&str; 6] = [
+    " sonra",    // Turkish
+    " múlva",    // Hungarian ("30 másodperc múlva")
+    " kuluttua", // Finnish ("30 sekunnin kuluttua")
+    " pärast",   // Estonian ("30 sekundi pärast")
+    " кейін",    // Kazakh ("30 секундтан кейін")
+    " بعد",      // Persian ("60 ثانیه بعد")
+];
+
+/// Verbs put behind the amount they tell the caller to wait, in languages that end a
+/// clause with its verb: German "bitte 30 Sekunden warten", Dutch "gelieve 60 seconden
+/// te wachten" and "over 5 minuten opnieuw proberen", Turkish "60 saniye bekleyin",
+/// Persian "60 ثانیه صبر کنید", Hindi "30 सेकंड प्रतीक्षा करें"; each entry commented with
+/// its language.
+pub(super) const TOLD_BEHIND: [&str; 8] = [
+    " warten",     // German
+    " wachten",    // Dutch
+    " te wachten", // Dutch
+    " opnieuw",    // Dutch
+    " bekleyin",   // Turkish
+    " bekleyiniz", // Turkish
+    " صبر کنید",   // Persian
+    " प्रतीक्षा",    // Hindi
+];
 
 /// The longest time to come the lowered text states with the word for "after" behind
-/// its amount and unit ("10 saniye sonra tekrar deneyin"), capped at [`MAX_WAIT`].
+/// its amount and unit ("10 saniye sonra tekrar deneyin"), or a verb telling to wait
+/// ([`TOLD_BEHIND`]), capped at [`MAX_WAIT`].
 pub(super) fn time_to_come_before(t: &str) -> Option<Duration> {
+    amount_before(t, &AFTER_THE_AMOUNT).max(amount_before(t, &TOLD_BEHIND))
+}
+
+/// The longest amount of time, with its unit, that stands right before one of `behind`
+/// in the lowered text, capped at [`MAX_WAIT`].
+pub(super) fn amount_before(t: &str, behind: &[&str]) -> Option<Duration> {
     let mut best = None;
-    for after in AFTER_THE_AMOUNT {
+    for after in behind {
         let mut from = 0;
         while let Some(i) = t.get(from..).and_then(|rest| rest.find(after)) {
             let before = &t[..from + i];
@@ -100,6 +166,16 @@ pub(super) fn time_to_come_before(t: &str) -> Option<Duration> {
         }
     }
     best
+}
+
+/// The unit a word after a word for "in" names: as [`unit`], but Malay `saat` is seconds
+/// there ("cuba lagi dalam 20 saat"), while Turkish `saat`, an hour, stands before its
+/// `sonra` ("1 saat sonra") and is read by [`amount_before`].
+pub(super) fn unit_ahead(word: &str) -> Option<TimeUnit> {
+    if word == "saat" {
+        return Some(TimeUnit::Seconds);
+    }
+    unit(word)
 }
 
 fn unit_word(word: &str) -> Option<TimeUnit> {
@@ -120,6 +196,36 @@ pub(super) fn unit(word: &str) -> Option<TimeUnit> {
         | "sekundu" | "secondi" | "seconden" | "saniye" | "giây" | "detik" | "วินาที" | "ثانية"
         | "ثوان" | "ثواني" | "ثوانٍ" | "שניות" | "שנייה" | "שניה" => {
             TimeUnit::Seconds
+        }
+        // Ukrainian and Bulgarian; Romanian; Hungarian; Greek; Swedish, Danish and
+        // Norwegian; Finnish; Slovak; Croatian; Estonian; Kazakh; Persian; Malay; Catalan;
+        // Hindi.
+        "секунди"
+        | "secunde"
+        | "secundă"
+        | "másodperc"
+        | "másodpercet"
+        | "δευτερόλεπτα"
+        | "δευτερόλεπτο"
+        | "sekunder"
+        | "sekuntia"
+        | "sekunnin"
+        | "sekunti"
+        | "sekúnd"
+        | "sekundi"
+        | "sekundit"
+        | "секундтан"
+        | "ثانیه"
+        | "segons"
+        | "सेकंड" => TimeUnit::Seconds,
+        "хвилин" | "хвилину" | "хвилини" | "минути" | "perc" | "percet" | "λεπτά" | "λεπτό"
+        | "minuter" | "minutter" | "minuuttia" | "minuutin" | "minút" | "minuta" | "minutit"
+        | "минуттан" | "دقیقه" | "minit" | "minuts" | "मिनट" => {
+            TimeUnit::Minutes
+        }
+        "годину" | "години" | "годин" | "óra" | "órát" | "ώρα" | "ώρες" | "timmar" | "timme"
+        | "tuntia" | "tunnin" | "сағат" | "сағаттан" | "ساعت" | "hores" | "घंटे" => {
+            TimeUnit::Hours
         }
         "minuto" | "minutos" | "minuten" | "минута" | "минуты" | "минуту" | "минут" | "мин"
         | "minut" | "minuty" | "minutę" | "minutu" | "minuti" | "minuut" | "dakika" | "phút"
@@ -236,6 +342,54 @@ mod tests {
             ("Le jeton expire dans 30 secondes.", None),
             ("Token wygaśnie za 5 minut.", None),
             ("Il codice scade tra 10 minuti.", None),
+        ] {
+            assert_eq!(told_to_wait(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn waits_with_the_verb_or_after_behind_the_amount() {
+        let s = Duration::from_secs;
+        for (text, want) in [
+            ("Bitte 45 Sekunden warten.", Some(s(45))),
+            ("Gelieve 20 seconden te wachten", Some(s(20))),
+            ("Probeer het na 30 seconden opnieuw", Some(s(30))),
+            ("Lütfen 15 saniye bekleyiniz", Some(s(15))),
+            ("1 saat sonra tekrar deneyin", Some(s(3600))),
+            ("Próbálja újra 2 perc múlva", Some(s(120))),
+            ("Yritä uudelleen 5 minuutin kuluttua", Some(s(300))),
+            ("Proovige uuesti 30 sekundi pärast", Some(s(30))),
+            ("5 минуттан кейін қайталаңыз", Some(s(300))),
+            ("لطفاً 30 ثانیه صبر کنید", Some(s(30))),
+            ("कृपया 30 सेकंड प्रतीक्षा करें", Some(s(30))),
+            // A verb after something that is no amount of time is none.
+            ("Bitte 30 warten", None),
+            ("Bitte auf die Bestätigung warten", None),
+        ] {
+            assert_eq!(wait_in(text), want, "{text}");
+        }
+        // The verbs are instructions; "after" alone is a time to come.
+        assert_eq!(told_to_wait("Bitte 10 Sekunden warten"), Some(s(10)));
+        assert_eq!(told_to_wait("60 saniye bekleyin"), Some(s(60)));
+        assert_eq!(told_to_wait("A kód 5 perc múlva lejár"), None);
+    }
+
+    #[test]
+    fn waits_told_in_more_languages() {
+        let s = Duration::from_secs;
+        for (text, want) in [
+            ("Спробуйте через 20 секунд", Some(s(20))),
+            ("Încercați din nou peste 30 de secunde", Some(s(30))),
+            ("Reîncercați peste 5 minute", Some(s(300))),
+            ("Δοκιμάστε ξανά σε 10 δευτερόλεπτα", Some(s(10))),
+            ("Försök igen om 2 minuter", Some(s(120))),
+            ("Prøv igen om 45 sekunder", Some(s(45))),
+            ("Odota 30 sekuntia", Some(s(30))),
+            ("Skúste to znova o 15 sekúnd", Some(s(15))),
+            ("Pričekajte 60 sekundi", Some(s(60))),
+            ("Изчакайте 2 минути", Some(s(120))),
+            ("Sila cuba lagi dalam 30 saat", Some(s(30))),
+            ("Espereu 10 segons", Some(s(10))),
         ] {
             assert_eq!(told_to_wait(text), want, "{text}");
         }

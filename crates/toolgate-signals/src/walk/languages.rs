@@ -15,35 +15,54 @@
 //! answer never pays for these tables.
 
 /// "Too many requests", each entry in its language.
-const TOO_MANY: [&str; 28] = [
-    "muitas requisições",        // Portuguese
-    "muitas solicitações",       // Portuguese
-    "requisições em excesso",    // Portuguese
-    "demasiadas solicitudes",    // Spanish
-    "demasiadas peticiones",     // Spanish
-    "demasiados requests",       // Spanish
-    "trop de requêtes",          // French
-    "trop de demandes",          // French
-    "zu viele anfragen",         // German
-    "zu viele requests",         // German
-    "слишком много запросов",    // Russian
-    "слишком частые запросы",    // Russian
-    "zbyt wiele żądań",          // Polish
-    "zbyt wiele zapytań",        // Polish
-    "zbyt dużo zapytań",         // Polish
-    "çok fazla istek",           // Turkish
-    "troppe richieste",          // Italian
-    "te veel verzoeken",         // Dutch
-    "te veel aanvragen",         // Dutch
-    "příliš mnoho požadavků",    // Czech
-    "quá nhiều yêu cầu",         // Vietnamese
-    "quá nhiều request",         // Vietnamese
-    "terlalu banyak permintaan", // Indonesian
-    "terlalu banyak request",    // Indonesian
-    "คำขอมากเกินไป",              // Thai
-    "كبير جدًا من الطلبات",       // Arabic ("a very great number of requests")
-    "كبير جدا من الطلبات",       // Arabic, written without the tanwin
-    "יותר מדי בקשות",            // Hebrew
+const TOO_MANY: [&str; 47] = [
+    "muitas requisições",          // Portuguese
+    "muitas solicitações",         // Portuguese
+    "requisições em excesso",      // Portuguese
+    "demasiadas solicitudes",      // Spanish
+    "demasiadas peticiones",       // Spanish
+    "demasiados requests",         // Spanish
+    "trop de requêtes",            // French
+    "trop de demandes",            // French
+    "zu viele anfragen",           // German
+    "zu viele requests",           // German
+    "слишком много запросов",      // Russian
+    "слишком частые запросы",      // Russian
+    "zbyt wiele żądań",            // Polish
+    "zbyt wiele zapytań",          // Polish
+    "zbyt dużo zapytań",           // Polish
+    "çok fazla istek",             // Turkish
+    "troppe richieste",            // Italian
+    "te veel verzoeken",           // Dutch
+    "te veel aanvragen",           // Dutch
+    "příliš mnoho požadavků",      // Czech
+    "quá nhiều yêu cầu",           // Vietnamese
+    "quá nhiều request",           // Vietnamese
+    "terlalu banyak permintaan",   // Indonesian
+    "terlalu banyak request",      // Indonesian
+    "คำขอมากเกินไป",                // Thai
+    "كبير جدًا من الطلبات",         // Arabic ("a very great number of requests")
+    "كبير جدا من الطلبات",         // Arabic, written without the tanwin
+    "יותר מדי בקשות",              // Hebrew
+    "забагато запитів",            // Ukrainian
+    "prea multe cereri",           // Romanian
+    "prea multe solicitări",       // Romanian
+    "túl sok kérés",               // Hungarian
+    "πάρα πολλά αιτήματα",         // Greek
+    "för många förfrågningar",     // Swedish
+    "för många anrop",             // Swedish
+    "for mange forespørgsler",     // Danish
+    "for mange anmodninger",       // Danish
+    "for mange forespørsler",      // Norwegian
+    "liian monta pyyntöä",         // Finnish
+    "príliš veľa požiadaviek",     // Slovak
+    "previše zahtjeva",            // Croatian
+    "previše zahteva",             // Serbian
+    "твърде много заявки",         // Bulgarian
+    "درخواست\u{200c}ها بیش از حد", // Persian, its plural joined by a zero-width non-joiner
+    "درخواست ها بیش از حد",        // Persian, the plural spaced
+    "massa peticions",             // Catalan
+    "сұраулар тым көп",            // Kazakh
 ];
 
 /// A limit named with what it counts, in one word or a fixed phrase; each entry
@@ -58,7 +77,7 @@ const LIMIT_OF_REQUESTS: [&str; 6] = [
 ];
 
 /// Words for a limit; each entry commented with its language.
-const LIMIT: [&str; 9] = [
+const LIMIT: [&str; 12] = [
     "limit",  // Portuguese and Spanish `limite`, French, Italian, German, Polish, Czech, Turkish
     "límite", // Spanish
     "лимит",  // Russian
@@ -68,12 +87,15 @@ const LIMIT: [&str; 9] = [
     "kuota",  // Indonesian
     "quota",  // French, Italian
     "kontingent", // German
+    "ліміт",  // Ukrainian
+    "όριο",   // Greek
+    "ορίου",  // Greek, its genitive
 ];
 
 /// What a limit of calls counts, in the plural: requests, calls, queries. Named beside
 /// a limit and a word saying it passed, with anything between ("ultrapassou o limite
 /// de 20 consultas por hora"); each entry commented with its language.
-const COUNTED: [&str; 26] = [
+const COUNTED: [&str; 29] = [
     "requisições",  // Portuguese
     "solicitações", // Portuguese
     "consultas",    // Portuguese, Spanish
@@ -100,11 +122,14 @@ const COUNTED: [&str; 26] = [
     "volání",       // Czech
     "yêu cầu",      // Vietnamese
     "permintaan",   // Indonesian
+    "запитів",      // Ukrainian
+    "cereri",       // Romanian
+    "αιτημάτων",    // Greek
 ];
 
 /// Words that say a limit was passed, as parts of words (`exced` is `excedido` and
 /// `excedeu`); each entry commented with its language.
-const PASSED: [&str; 21] = [
+const PASSED: [&str; 24] = [
     "exced",         // Portuguese, Spanish: `excedido`, `excedeu`, `excede`
     "ultrapass",     // Portuguese: `ultrapassou`, `ultrapassado`
     "atingid",       // Portuguese
@@ -126,6 +151,9 @@ const PASSED: [&str; 21] = [
     "melebihi",      // Indonesian
     "terlampaui",    // Indonesian
     "تجاوز",         // Arabic
+    "перевищен",     // Ukrainian: `перевищено`
+    "depășit",       // Romanian
+    "υπέρβαση",      // Greek
 ];
 
 /// Whether `lowered` (a code or message, in lower case) says in one of these languages
@@ -138,7 +166,7 @@ pub(super) fn says_throttled(lowered: &str) -> bool {
 /// Names these APIs give the member holding a failure's message, normalised as field
 /// names are (lowercase, ASCII letters and digits only); each entry commented with its
 /// language.
-pub(crate) const MESSAGE_NAMES: [&str; 16] = [
+pub(crate) const MESSAGE_NAMES: [&str; 21] = [
     "mensagem",      // Portuguese
     "mensagens",     // Portuguese
     "motivo",        // Portuguese, Spanish (the reason given)
@@ -155,6 +183,11 @@ pub(crate) const MESSAGE_NAMES: [&str; 16] = [
     "hatamesaji",    // Turkish
     "pesan",         // Indonesian
     "zprava",        // Czech
+    "hibauzenet",    // Hungarian (`hibauzenet`, its accents left out)
+    "missatge",      // Catalan
+    "poruka",        // Croatian, Serbian
+    "viesti",        // Finnish
+    "meddelande",    // Swedish
 ];
 
 #[cfg(test)]
@@ -210,6 +243,40 @@ mod tests {
             // Nothing of limits at all.
             "Chave da API inválida",
             "Too many fields",
+        ] {
+            assert!(!says_throttled(&text.to_lowercase()), "{text}");
+        }
+    }
+
+    #[test]
+    fn throttles_said_in_more_languages() {
+        for text in [
+            "Забагато запитів від цього ключа",
+            "Перевищено ліміт запитів",
+            "Prea multe cereri într-un minut",
+            "Limita de cereri depășită",
+            "Túl sok kérés",
+            "Πάρα πολλά αιτήματα από τη διεύθυνσή σας",
+            "Υπέρβαση ορίου αιτημάτων",
+            "För många förfrågningar",
+            "For mange anmodninger",
+            "For mange forespørsler",
+            "Liian monta pyyntöä",
+            "Príliš veľa požiadaviek",
+            "Previše zahtjeva",
+            "Твърде много заявки",
+            "تعداد درخواست\u{200c}ها بیش از حد مجاز است",
+            "Massa peticions",
+            "Сұраулар тым көп",
+        ] {
+            assert!(says_throttled(&text.to_lowercase()), "{text}");
+        }
+        // A limit of something other than requests passed; words of a form.
+        for text in [
+            "Limita de caractere depășită",
+            "Υπέρβαση ορίου χρέωσης",
+            "Перевищено ліміт суми",
+            "Túl sok karakter",
         ] {
             assert!(!says_throttled(&text.to_lowercase()), "{text}");
         }
