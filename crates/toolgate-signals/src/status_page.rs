@@ -636,8 +636,19 @@ fn status_key(k: &str) -> bool {
     )
 }
 
-/// Keys whose object value is a map of name → component or check.
-const COMPONENT_MAP_KEYS: [&str; 5] = ["components", "checks", "entries", "services", "details"];
+/// Keys whose object value is a map of name → component or check. A health report
+/// that probes what it relies on names them its `dependencies` (Predictify's
+/// `/api/health/dependencies`: `"dependencies": {"postgres": {"status": "ok"}}`); an
+/// entry with no status of its own (a package manifest's `"lodash": "^4.17.21"`) reads
+/// as nothing.
+const COMPONENT_MAP_KEYS: [&str; 6] = [
+    "components",
+    "checks",
+    "entries",
+    "services",
+    "details",
+    "dependencies",
+];
 
 /// Any JSON whose fields carry a health vocabulary: an overall status word (at the top
 /// or in a `properties`/`data`/`result` object), health booleans (`healthy`, `sealed`),

@@ -1134,3 +1134,36 @@ fn a_probe_answer_whose_only_verdict_is_its_error_member() {
     let s = parse(br#"{"status":"UP","error":null}"#).unwrap();
     assert_eq!(s.health, Health::Healthy);
 }
+
+#[test]
+fn a_health_reports_dependencies_are_its_parts() {
+    // Predictify's `/api/health/dependencies`: the parts under `dependencies`.
+    let ok = br#"{"status":"ok","checkedAt":"2026-07-24T22:00:00.000Z","dependencies":{"postgres":{"status":"ok","latencyMs":3},"horizon":{"status":"ok","latencyMs":8}}}"#;
+    assert_eq!(parse(ok).unwrap().health, Health::Healthy);
+    // No overall word: the parts decide; one down beside a working one on a 200 is
+    // degraded, and on a 503 down.
+    let one_down = br#"{"dependencies":{"redis":{"status":"down","error":"connection refused"},"db":{"status":"up"}}}"#;
+    assert_eq!(
+        read_response_at(
+            200,
+            one_down,
+            DateTime::from_timestamp(1_748_779_200, 0).unwrap()
+        )
+        .unwrap()
+        .health,
+        Health::Degraded
+    );
+    assert_eq!(
+        read_response_at(
+            503,
+            one_down,
+            DateTime::from_timestamp(1_748_779_200, 0).unwrap()
+        )
+        .unwrap()
+        .health,
+        Health::Down
+    );
+    // A package manifest's dependencies are version ranges, not parts.
+    let manifest = br#"{"name":"left-pad","version":"1.3.0","dependencies":{"lodash":"^4.17.21"}}"#;
+    assert!(parse(manifest).is_none());
+}
