@@ -1013,8 +1013,53 @@ fn read_at(status: u16, body: &[u8], now: Option<DateTime<Utc>>) -> Result<PageS
                     && (!p.components.is_empty()
                         || (status >= 500 && (health_object(body) || text::one_word(body))))
             })
+            .or_else(|| (status >= 500).then(|| not_ready_envelope(body)).flatten())
             .ok_or(Unreadable::Status(status)),
     }
+}
+
+/// Members of an error envelope that say what failed, in its code or its words.
+const ENVELOPE_WORDS: [&str; 5] = ["errorCode", "code", "error", "message", "detail"];
+/// Characters of one envelope member looked at.
+const MAX_ENVELOPE_TEXT: usize = 200;
+
+/// A 5xx error envelope whose code or words say the service itself is not ready or not
+/// healthy (Dapr's `/v1.0/healthz` answers 500 `{"errorCode": "ERR_HEALTH_NOT_READY",
+/// "message": "dapr is not ready"}`): the endpoint's own account that it is down,
+/// unlike an error envelope about the request ("Internal Server Error"), which says
+/// nothing of the dependency's health.
+fn not_ready_envelope(body: &[u8]) -> Option<PageStatus> {
+    // Only a JSON object can be an envelope; anything else costs one byte's look.
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return None;
+    }
+    let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(body) else {
+        return None;
+    };
+    let said = ENVELOPE_WORDS.iter().find_map(|key| {
+        let text = map.get(*key)?.as_str()?;
+        let text: String = text.chars().take(MAX_ENVELOPE_TEXT).collect();
+        let n = folded_all(&text);
+        ["notready", "unhealthy", "nothealthy", "notserving"]
+            .iter()
+            .any(|w| n.contains(w))
+            .then_some(text)
+    })?;
+    Some(PageStatus {
+        health: Health::Down,
+        indicator: said.chars().take(60).collect(),
+        description: None,
+        components: Vec::new(),
+    })
+}
+
+/// A text folded as [`folded`] folds a word, but whole: letters and digits only, lower
+/// case (`ERR_HEALTH_NOT_READY` and "dapr is not ready" both hold `notready`).
+fn folded_all(text: &str) -> String {
+    text.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
 }
 
 /// Whether `body` is a JSON object that is not an error envelope: a health document in

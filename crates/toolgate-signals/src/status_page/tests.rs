@@ -1167,3 +1167,30 @@ fn a_health_reports_dependencies_are_its_parts() {
     let manifest = br#"{"name":"left-pad","version":"1.3.0","dependencies":{"lodash":"^4.17.21"}}"#;
     assert!(parse(manifest).is_none());
 }
+
+#[test]
+fn a_5xx_error_envelope_saying_the_service_is_not_ready_is_down() {
+    let at = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    // Dapr's `/v1.0/healthz` on a sidecar not yet ready.
+    let dapr = br#"{"errorCode":"ERR_HEALTH_NOT_READY","message":"dapr is not ready"}"#;
+    assert_eq!(
+        read_response_at(500, dapr, at).unwrap().health,
+        Health::Down
+    );
+    let worded = br#"{"error":"service unhealthy: database unreachable"}"#;
+    assert_eq!(
+        read_response_at(502, worded, at).unwrap().health,
+        Health::Down
+    );
+    // An error envelope about the request says nothing of the service's health.
+    let plain = br#"{"message":"Request body could not be parsed","requestId":"r-1"}"#;
+    assert_eq!(
+        read_response_at(500, plain, at),
+        Err(Unreadable::Status(500))
+    );
+    // Nor does a 4xx, whatever its words.
+    assert_eq!(
+        read_response_at(404, dapr, at),
+        Err(Unreadable::Status(404))
+    );
+}
