@@ -1039,11 +1039,7 @@ fn not_ready_envelope(body: &[u8]) -> Option<PageStatus> {
     let said = ENVELOPE_WORDS.iter().find_map(|key| {
         let text = map.get(*key)?.as_str()?;
         let text: String = text.chars().take(MAX_ENVELOPE_TEXT).collect();
-        let n = folded_all(&text);
-        ["notready", "unhealthy", "nothealthy", "notserving"]
-            .iter()
-            .any(|w| n.contains(w))
-            .then_some(text)
+        says_not_ready(&text).then_some(text)
     })?;
     Some(PageStatus {
         health: Health::Down,
@@ -1053,13 +1049,21 @@ fn not_ready_envelope(body: &[u8]) -> Option<PageStatus> {
     })
 }
 
-/// A text folded as [`folded`] folds a word, but whole: letters and digits only, lower
-/// case (`ERR_HEALTH_NOT_READY` and "dapr is not ready" both hold `notready`).
-fn folded_all(text: &str) -> String {
-    text.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
+/// Whether a text says, in whole words, that the service is not ready or not healthy:
+/// `unhealthy`, or `not` before `ready`, `healthy` or `serving`, in words or in a code
+/// (`ERR_HEALTH_NOT_READY`, "dapr is not ready", `notReady`). Whole words only: "cannot
+/// read your file" says nothing of the kind.
+fn says_not_ready(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let state = |w: &str| matches!(w, "ready" | "healthy" | "serving");
+    words
+        .iter()
+        .any(|w| w == "unhealthy" || w.strip_prefix("not").is_some_and(|rest| state(rest)))
+        || words.windows(2).any(|p| p[0] == "not" && state(&p[1]))
 }
 
 /// Whether `body` is a JSON object that is not an error envelope: a health document in

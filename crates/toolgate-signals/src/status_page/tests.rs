@@ -1188,6 +1188,12 @@ fn a_5xx_error_envelope_saying_the_service_is_not_ready_is_down() {
         read_response_at(500, plain, at),
         Err(Unreadable::Status(500))
     );
+    // Whole words only: "cannot read your" holds the letters of "not ready".
+    let unreadable = br#"{"message":"Cannot read your file: permission denied"}"#;
+    assert_eq!(
+        read_response_at(500, unreadable, at),
+        Err(Unreadable::Status(500))
+    );
     // Nor does a 4xx, whatever its words.
     assert_eq!(
         read_response_at(404, dapr, at),
