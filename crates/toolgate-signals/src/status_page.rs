@@ -1062,7 +1062,7 @@ fn says_not_ready(text: &str) -> bool {
     let state = |w: &str| matches!(w, "ready" | "healthy" | "serving");
     words
         .iter()
-        .any(|w| w == "unhealthy" || w.strip_prefix("not").is_some_and(|rest| state(rest)))
+        .any(|w| w == "unhealthy" || w.strip_prefix("not").is_some_and(state))
         || words.windows(2).any(|p| p[0] == "not" && state(&p[1]))
 }
 
