@@ -514,7 +514,12 @@ fn vendor_field(name: &str) -> Option<Vendor> {
     if n.len() > 64
         || matches!(
             n.as_str(),
-            "deprecation" | "sunset" | "link" | "warning" | "x-shopify-api-deprecated-reason"
+            "deprecation"
+                | "sunset"
+                | "link"
+                | "warning"
+                | "x-warning"
+                | "x-shopify-api-deprecated-reason"
         )
     {
         return None;

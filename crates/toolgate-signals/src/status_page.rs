@@ -636,8 +636,19 @@ fn status_key(k: &str) -> bool {
     )
 }
 
-/// Keys whose object value is a map of name → component or check.
-const COMPONENT_MAP_KEYS: [&str; 5] = ["components", "checks", "entries", "services", "details"];
+/// Keys whose object value is a map of name → component or check. A health report
+/// that probes what it relies on names them its `dependencies` (Predictify's
+/// `/api/health/dependencies`: `"dependencies": {"postgres": {"status": "ok"}}`); an
+/// entry with no status of its own (a package manifest's `"lodash": "^4.17.21"`) reads
+/// as nothing.
+const COMPONENT_MAP_KEYS: [&str; 6] = [
+    "components",
+    "checks",
+    "entries",
+    "services",
+    "details",
+    "dependencies",
+];
 
 /// Any JSON whose fields carry a health vocabulary: an overall status word (at the top
 /// or in a `properties`/`data`/`result` object), health booleans (`healthy`, `sealed`),
@@ -1002,8 +1013,57 @@ fn read_at(status: u16, body: &[u8], now: Option<DateTime<Utc>>) -> Result<PageS
                     && (!p.components.is_empty()
                         || (status >= 500 && (health_object(body) || text::one_word(body))))
             })
+            .or_else(|| (status >= 500).then(|| not_ready_envelope(body)).flatten())
             .ok_or(Unreadable::Status(status)),
     }
+}
+
+/// Members of an error envelope that say what failed, in its code or its words.
+const ENVELOPE_WORDS: [&str; 5] = ["errorCode", "code", "error", "message", "detail"];
+/// Characters of one envelope member looked at.
+const MAX_ENVELOPE_TEXT: usize = 200;
+
+/// A 5xx error envelope whose code or words say the service itself is not ready or not
+/// healthy (Dapr's `/v1.0/healthz` answers 500 `{"errorCode": "ERR_HEALTH_NOT_READY",
+/// "message": "dapr is not ready"}`): the endpoint's own account that it is down,
+/// unlike an error envelope about the request ("Internal Server Error"), which says
+/// nothing of the dependency's health.
+fn not_ready_envelope(body: &[u8]) -> Option<PageStatus> {
+    // Only a JSON object can be an envelope; anything else costs one byte's look.
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return None;
+    }
+    let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(body) else {
+        return None;
+    };
+    let said = ENVELOPE_WORDS.iter().find_map(|key| {
+        let text = map.get(*key)?.as_str()?;
+        let text: String = text.chars().take(MAX_ENVELOPE_TEXT).collect();
+        says_not_ready(&text).then_some(text)
+    })?;
+    Some(PageStatus {
+        health: Health::Down,
+        indicator: said.chars().take(60).collect(),
+        description: None,
+        components: Vec::new(),
+    })
+}
+
+/// Whether a text says, in whole words, that the service is not ready or not healthy:
+/// `unhealthy`, or `not` before `ready`, `healthy` or `serving`, in words or in a code
+/// (`ERR_HEALTH_NOT_READY`, "dapr is not ready", `notReady`). Whole words only: "cannot
+/// read your file" says nothing of the kind.
+fn says_not_ready(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let state = |w: &str| matches!(w, "ready" | "healthy" | "serving");
+    words
+        .iter()
+        .any(|w| w == "unhealthy" || w.strip_prefix("not").is_some_and(state))
+        || words.windows(2).any(|p| p[0] == "not" && state(&p[1]))
 }
 
 /// Whether `body` is a JSON object that is not an error envelope: a health document in

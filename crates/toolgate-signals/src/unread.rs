@@ -62,7 +62,7 @@ const NOT_SIGNALS: &[&str] = &[
 
 /// Names read by their own reader, which keeps only what matters: `Warning`'s caching
 /// codes (1xx) are dropped on purpose, not missed.
-const OWN_READER: &[&str] = &["warning"];
+const OWN_READER: &[&str] = &crate::warning::WARNING_FIELDS;
 
 /// At most this many unread headers are reported per response.
 pub const MAX_UNREAD: usize = 4;

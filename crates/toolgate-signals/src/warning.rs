@@ -37,13 +37,19 @@ pub(crate) const MAX_NOTICES: usize = 16;
 /// each one is shown to the model.
 const MAX_TEXT: usize = 1000;
 
+/// The fields that carry warnings: `Warning`, and `X-Warning`, its spelling from before
+/// RFC 6648 retired the `X-` prefix (Indico's API sends its deprecation notices there),
+/// read the same way.
+pub(crate) const WARNING_FIELDS: [&str; 2] = ["warning", "x-warning"];
+
 /// Every 199/299 warning, in order, without duplicate texts. A value with no member in
 /// the RFC's form that is plainly words (Elasticsearch before 5.3 sent `Warning: The
 /// [string] field is deprecated, …` with no code) is still a notice meant for a human, and
 /// is kept whole under 299, the code for such persistent warnings.
 pub(crate) fn read(h: &Headers<'_>) -> Vec<Notice> {
     let mut out: Vec<Notice> = Vec::new();
-    for v in h.get_all("warning") {
+    let values = WARNING_FIELDS.iter().flat_map(|name| h.get_all(name));
+    for v in values {
         let value = String::from_utf8_lossy(v);
         let mut members = parse(&value);
         if members.is_empty()

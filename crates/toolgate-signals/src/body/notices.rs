@@ -26,9 +26,11 @@
 //! `"takeActionBy": "2025-09-01T00:00:00Z"`) are its end date. A `warning` inside a data
 //! record is the record's, not the answer's, so only those two levels are read. The
 //! top-level `message` (or `msg`, or a `result` that is a text) is read only beside an
-//! envelope member (`status`, `ok`, `success`, `code`, `data`, `items`, …) or beside
-//! nothing but lists (Cal.com's `{"message": "…", "bookings": []}`): otherwise the object
-//! is a record (a commit's `message`), and its words are its own.
+//! envelope member (`status`, `ok`, `success`, `code`, `data`, `items`, …), beside
+//! nothing but lists (Cal.com's `{"message": "…", "bookings": []}`) or alone (disease.sh's
+//! deprecated v1 `/historical`, kept answering `{"message": "…"}`): otherwise the object
+//! is a record (a commit's `message` beside its author and tree), and its words are its
+//! own.
 //!
 //! Only the first and last [`super::SUCCESS_WINDOW`] bytes are looked at, and only after
 //! a substring search finds one of the words (a key written in capitals is not looked
@@ -125,7 +127,9 @@ pub(super) fn read(body: &[u8], window: usize, now: DateTime<Utc>) -> Found {
         }
         let members = top_members(body, range.clone(), from);
         // An envelope names its status or its payload, or is a message beside nothing
-        // but lists (`{"message": "…", "bookings": []}`).
+        // but lists (`{"message": "…", "bookings": []}`) or alone (`{"message": "…"}`,
+        // the whole answer of a retired endpoint kept answering, as disease.sh's v1
+        // `/historical`): a record carries more than its message.
         let opens_a_list = |at: usize| {
             body[at..range.end]
                 .iter()
@@ -135,7 +139,9 @@ pub(super) fn read(body: &[u8], window: usize, now: DateTime<Utc>) -> Found {
         let envelope = members
             .iter()
             .any(|(name, _)| ENVELOPE.contains(&normalise(name).as_str()))
-            || (members.len() > 1
+            || (members
+                .iter()
+                .any(|(name, _)| MESSAGES.contains(&normalise(name).as_str()))
                 && members
                     .iter()
                     .filter(|(name, _)| !MESSAGES.contains(&normalise(name).as_str()))

@@ -1134,3 +1134,69 @@ fn a_probe_answer_whose_only_verdict_is_its_error_member() {
     let s = parse(br#"{"status":"UP","error":null}"#).unwrap();
     assert_eq!(s.health, Health::Healthy);
 }
+
+#[test]
+fn a_health_reports_dependencies_are_its_parts() {
+    // Predictify's `/api/health/dependencies`: the parts under `dependencies`.
+    let ok = br#"{"status":"ok","checkedAt":"2026-07-24T22:00:00.000Z","dependencies":{"postgres":{"status":"ok","latencyMs":3},"horizon":{"status":"ok","latencyMs":8}}}"#;
+    assert_eq!(parse(ok).unwrap().health, Health::Healthy);
+    // No overall word: the parts decide; one down beside a working one on a 200 is
+    // degraded, and on a 503 down.
+    let one_down = br#"{"dependencies":{"redis":{"status":"down","error":"connection refused"},"db":{"status":"up"}}}"#;
+    assert_eq!(
+        read_response_at(
+            200,
+            one_down,
+            DateTime::from_timestamp(1_748_779_200, 0).unwrap()
+        )
+        .unwrap()
+        .health,
+        Health::Degraded
+    );
+    assert_eq!(
+        read_response_at(
+            503,
+            one_down,
+            DateTime::from_timestamp(1_748_779_200, 0).unwrap()
+        )
+        .unwrap()
+        .health,
+        Health::Down
+    );
+    // A package manifest's dependencies are version ranges, not parts.
+    let manifest = br#"{"name":"left-pad","version":"1.3.0","dependencies":{"lodash":"^4.17.21"}}"#;
+    assert!(parse(manifest).is_none());
+}
+
+#[test]
+fn a_5xx_error_envelope_saying_the_service_is_not_ready_is_down() {
+    let at = DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    // Dapr's `/v1.0/healthz` on a sidecar not yet ready.
+    let dapr = br#"{"errorCode":"ERR_HEALTH_NOT_READY","message":"dapr is not ready"}"#;
+    assert_eq!(
+        read_response_at(500, dapr, at).unwrap().health,
+        Health::Down
+    );
+    let worded = br#"{"error":"service unhealthy: database unreachable"}"#;
+    assert_eq!(
+        read_response_at(502, worded, at).unwrap().health,
+        Health::Down
+    );
+    // An error envelope about the request says nothing of the service's health.
+    let plain = br#"{"message":"Request body could not be parsed","requestId":"r-1"}"#;
+    assert_eq!(
+        read_response_at(500, plain, at),
+        Err(Unreadable::Status(500))
+    );
+    // Whole words only: "cannot read your" holds the letters of "not ready".
+    let unreadable = br#"{"message":"Cannot read your file: permission denied"}"#;
+    assert_eq!(
+        read_response_at(500, unreadable, at),
+        Err(Unreadable::Status(500))
+    );
+    // Nor does a 4xx, whatever its words.
+    assert_eq!(
+        read_response_at(404, dapr, at),
+        Err(Unreadable::Status(404))
+    );
+}

@@ -323,3 +323,26 @@ fn a_deprecated_call_named_as_an_adjective_is_about_the_call() {
         "You are using a deprecated field on this endpoint"
     ));
 }
+
+#[test]
+fn an_x_warning_field_is_a_warning() {
+    // Indico's API sends its notices in `X-Warning`, the pre-RFC 6648 spelling.
+    let fields: [(&str, &[u8]); 2] = [
+        (
+            "X-Warning",
+            b"The 'sentiment' API is deprecated and will be removed on 2016-03-01. Use 'sentimenthq' instead.",
+        ),
+        ("X-Warning", b"299 - \"Input text was truncated to 1000 characters.\""),
+    ];
+    let notices = read(&Headers::new(&fields));
+    assert_eq!(notices.len(), 2);
+    assert!(notices[0].deprecation);
+    assert_eq!(
+        notices[1].text,
+        "Input text was truncated to 1000 characters."
+    );
+    assert!(!notices[1].deprecation);
+    // Another name that merely holds the word is no warning field.
+    let other: [(&str, &[u8]); 1] = [("X-Quota-Warn-Threshold", b"80")];
+    assert!(read(&Headers::new(&other)).is_empty());
+}

@@ -150,3 +150,39 @@ fn an_envelopes_message_is_read_and_a_records_is_not() {
     );
     assert!(f.deprecation.is_none());
 }
+
+#[test]
+fn a_message_that_is_the_whole_answer_is_the_answers_words() {
+    let now = chrono::DateTime::from_timestamp(1_748_779_200, 0).unwrap(); // 2025-06-01
+    // A retired endpoint kept answering with nothing but its notice.
+    let f = read(
+        br#"{"message":"This endpoint is deprecated and will be removed on 2025-09-30. Use /v3/orders instead."}"#,
+        1024,
+        now,
+    );
+    assert_eq!(f.warnings.len(), 1);
+    let d = f
+        .deprecation
+        .expect("the endpoint is said to be deprecated");
+    assert!(d.deprecated);
+    assert_eq!(
+        d.sunset.map(|t| t.date_naive().to_string()).as_deref(),
+        Some("2025-09-30")
+    );
+    let f = read(
+        br#"{"msg":"Deprecated, use /v2/stats instead."}"#,
+        1024,
+        now,
+    );
+    assert_eq!(f.warnings.len(), 1);
+    // A lone message that speaks of no retirement is no notice.
+    let f = read(br#"{"message":"Created"}"#, 1024, now);
+    assert!(f.warnings.is_empty() && f.deprecation.is_none());
+    // A message beside a record's own fields is still the record's.
+    let f = read(
+        br#"{"message":"The old API is deprecated","author":"ada","id":7}"#,
+        1024,
+        now,
+    );
+    assert!(f.warnings.is_empty() && f.deprecation.is_none());
+}
