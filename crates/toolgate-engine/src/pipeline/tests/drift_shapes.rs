@@ -1,6 +1,7 @@
-//! An upstream whose every reply drifts in a new way: a map keyed by data (currency
-//! codes, ids) whose values change type under a key that is new on every reply. Each
-//! reply's drift has its own fingerprint, so each would be an incident of its own.
+//! An upstream whose every reply tells its incident apart: a map keyed by data (currency
+//! codes, ids) whose values change type under a key that is new on every reply, or a
+//! newer version announced with a patch number new on every reply. Each reply would be
+//! an incident of its own.
 
 use super::*;
 use crate::watch::incidents::{CROWDED, MAX_OPEN_PER_TOOL};
@@ -84,4 +85,66 @@ async fn a_map_of_numbers_is_valid_and_one_drift_is_one_incident() {
         .open_of(IncidentKind::ContractDrift, "rates");
     assert_eq!(open.len(), 1, "{open:?}");
     assert_eq!(open[0].1, 4, "four repeat sightings");
+}
+
+const VERSIONED: &str = r#"
+dependencies:
+  fx_api:
+    base_url: "http://127.0.0.1:9"
+    version: { header: API-Version, gate: warn }
+tools:
+  rates:
+    dependency: fx_api
+    owner: fx-team@example.com
+    request: { method: GET, path: /rates }
+    contract: { version: "1.0", response_schema: { type: object } }
+"#;
+
+/// A reply announcing upstream version `1.<minor>.<patch>`.
+fn announcing(minor: u32, patch: u32) -> Reply {
+    Reply {
+        headers: vec![("api-version", format!("1.{minor}.{patch}"))],
+        ..ok("{}")
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_newer_version_announced_differently_on_every_reply_opens_a_bounded_number_of_incidents()
+{
+    let config = toolgate_config::parse(
+        std::path::Path::new("t.yaml"),
+        VERSIONED,
+        std::path::Path::new("."),
+        &|_| None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let replies: Vec<Reply> = (0..300).map(|i| announcing(1, i)).collect();
+    let rig = rig_of(config.tools["rates"].clone(), replies);
+    for _ in 0..300 {
+        assert!(
+            rig.call(json!({})).await.result.is_ok(),
+            "gate: warn calls on"
+        );
+    }
+    let open = rig
+        .services
+        .incidents
+        .open_of(IncidentKind::WrapperOutdated, "rates");
+    assert_eq!(
+        open.len(),
+        MAX_OPEN_PER_TOOL + 1,
+        "{} incidents open",
+        open.len()
+    );
+
+    // The same newer version on every reply is one incident.
+    let steady = rig_of(config.tools["rates"].clone(), vec![announcing(2, 0)]);
+    for _ in 0..10 {
+        steady.call(json!({})).await;
+    }
+    let open = steady
+        .services
+        .incidents
+        .open_of(IncidentKind::WrapperOutdated, "rates");
+    assert_eq!(open.len(), 1, "{open:?}");
 }
