@@ -352,13 +352,18 @@ impl Incidents {
 
     /// The store's id of the open incident `r`; `None` while it is not written yet (or
     /// no longer open).
+    /// One counted into the tool's [`CROWDED`] incident has that one's id.
     pub fn id_of(&self, r: &IncidentRef) -> Option<i64> {
-        let key = Key {
+        let mut key = Key {
             kind: r.kind,
             tool: r.tool.clone(),
             fingerprint: r.fingerprint.clone(),
         };
-        lock(&self.index).open.get(&key).and_then(|o| o.id)
+        let g = lock(&self.index);
+        if !g.open.contains_key(&key) && g.crowded(&key) {
+            key.fingerprint = CROWDED.to_owned();
+        }
+        g.open.get(&key).and_then(|o| o.id)
     }
 
     /// Whether an incident of (kind, tool) is open.

@@ -99,6 +99,17 @@ async fn distinct_breakages_below_the_bound_each_get_their_own_incident_and_clea
         crowded.title
     );
     assert_eq!(crowded.count as usize, 100 - (MAX_OPEN_PER_TOOL - 3));
+    // A call's audit record names the incident its sighting was counted into.
+    let counted_in = |fingerprint: &str| {
+        incidents.id_of(&IncidentRef {
+            kind: IncidentKind::ContractDrift,
+            tool: "rates".into(),
+            fingerprint: fingerprint.into(),
+        })
+    };
+    assert_eq!(counted_in("many-99"), Some(crowded.id));
+    let own = open.iter().find(|i| i.fingerprint == "a").unwrap();
+    assert_eq!(counted_in("a"), Some(own.id));
 
     incidents.clear(IncidentKind::ContractDrift, "rates", None, "valid again");
     assert!(incidents.flush(Duration::from_secs(10)).await);
