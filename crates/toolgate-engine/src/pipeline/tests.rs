@@ -200,7 +200,11 @@ pub(crate) fn two_agents(
 }
 
 fn rig(tool: &str, replies: Vec<Reply>) -> Rig {
-    let spec = spec(tool);
+    rig_of(spec(tool), replies)
+}
+
+/// A rig for a tool of another config than [`TOOLS`].
+fn rig_of(spec: Arc<ToolSpec>, replies: Vec<Reply>) -> Rig {
     let dependency = Arc::new(DependencyState::new(spec.dependency.clone()));
     Rig {
         route: Route::new(
@@ -1423,6 +1427,7 @@ async fn what_the_model_is_told_about_a_retry_agrees_with_a_reply_that_vouched_f
     assert!(failure(&outcome).message.contains("fix the arguments"));
 }
 
+mod drift_shapes;
 mod hostile;
 
 #[tokio::test(start_paused = true)]

@@ -46,6 +46,18 @@ const RETRY_FIRST: Duration = Duration::from_millis(250);
 /// The longest pause between attempts at an unavailable store.
 const RETRY_MAX: Duration = Duration::from_secs(5);
 
+/// Distinct incidents of one kind open at once for one tool. What tells incidents apart
+/// can come from the upstream's reply (a drift under a map key that is new on every
+/// reply, a sunset date or a definition that changes on every listing), so without a
+/// bound one upstream would open an incident, write a row and page its owner per call,
+/// and fill the writer's queue that every tool shares until other tools' incidents are
+/// dropped. Beyond it, a new one is counted into the tool's [`CROWDED`] incident.
+pub const MAX_OPEN_PER_TOOL: usize = 16;
+
+/// The fingerprint of the incident that counts a tool's incidents of one kind beyond
+/// [`MAX_OPEN_PER_TOOL`]; its title and detail are the latest one's.
+pub const CROWDED: &str = "more-than-max-open";
+
 /// The identity of an open incident.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Key {
@@ -146,6 +158,9 @@ enum Write {
 #[derive(Debug, Default)]
 struct Index {
     open: HashMap<Key, Open>,
+    /// How many incidents each (kind, tool) has open: kept beside `open` so the bound
+    /// is checked without walking every open incident.
+    open_per_tool: HashMap<(IncidentKind, String), usize>,
     queue: VecDeque<Write>,
     /// Writes the store refused while unavailable, with their sightings, oldest first:
     /// retried before anything newer.
@@ -204,9 +219,13 @@ impl Incidents {
 
     /// [`Incidents::raise`] for a sighting an agent's call made: the incident records
     /// which agents hit it.
-    pub fn raise_by(&self, incident: NewIncident, agent: Option<&CallAgent>) -> Raised {
-        let key = Key::of(&incident);
+    pub fn raise_by(&self, mut incident: NewIncident, agent: Option<&CallAgent>) -> Raised {
+        let mut key = Key::of(&incident);
         let mut g = lock(&self.index);
+        if !g.open.contains_key(&key) && g.crowded(&key) {
+            incident = crowded(incident);
+            key = Key::of(&incident);
+        }
         if let Some(open) = g.open.get_mut(&key) {
             open.unwritten += 1;
             open.hits.add(agent);
@@ -217,7 +236,7 @@ impl Incidents {
             return Raised::Seen;
         }
         log_opened(&incident);
-        g.open.insert(
+        g.insert_open(
             key,
             Open {
                 latest: incident.clone(),
@@ -247,12 +266,17 @@ impl Incidents {
         fingerprint: &str,
         agent: Option<&CallAgent>,
     ) -> bool {
-        let key = Key {
+        let mut key = Key {
             kind,
             tool: tool.to_string(),
             fingerprint: fingerprint.to_string(),
         };
         let mut g = lock(&self.index);
+        if !g.open.contains_key(&key) && g.crowded(&key) {
+            // Counted into the tool's crowded incident once that is open, without the
+            // caller building a title and detail that would be dropped.
+            key.fingerprint = CROWDED.to_owned();
+        }
         let Some(open) = g.open.get_mut(&key) else {
             return false;
         };
@@ -272,9 +296,11 @@ impl Incidents {
         g.open.retain(|k, _| {
             !(k.kind == kind && k.tool == tool && fingerprint.is_none_or(|f| f == k.fingerprint))
         });
-        if g.open.len() == before {
+        let closed = before - g.open.len();
+        if closed == 0 {
             return;
         }
+        g.forget_open(kind, tool, closed);
         g.dirty.retain(|k| {
             !(k.kind == kind && k.tool == tool && fingerprint.is_none_or(|f| f == k.fingerprint))
         });
@@ -314,7 +340,9 @@ impl Incidents {
                 fingerprint: stored.fingerprint.clone(),
             };
             let mut g = lock(&self.index);
-            g.open.remove(&key);
+            if g.open.remove(&key).is_some() {
+                g.forget_open(kind, &key.tool, 1);
+            }
             g.dirty.retain(|k| *k != key);
             drop(g);
             tracing::info!(kind = kind.as_str(), tool = %stored.tool, id, %who, "incident resolved by hand");
@@ -324,13 +352,18 @@ impl Incidents {
 
     /// The store's id of the open incident `r`; `None` while it is not written yet (or
     /// no longer open).
+    /// One counted into the tool's [`CROWDED`] incident has that one's id.
     pub fn id_of(&self, r: &IncidentRef) -> Option<i64> {
-        let key = Key {
+        let mut key = Key {
             kind: r.kind,
             tool: r.tool.clone(),
             fingerprint: r.fingerprint.clone(),
         };
-        lock(&self.index).open.get(&key).and_then(|o| o.id)
+        let g = lock(&self.index);
+        if !g.open.contains_key(&key) && g.crowded(&key) {
+            key.fingerprint = CROWDED.to_owned();
+        }
+        g.open.get(&key).and_then(|o| o.id)
     }
 
     /// Whether an incident of (kind, tool) is open.
@@ -374,17 +407,34 @@ impl Incidents {
         all.into_iter().collect()
     }
 
-    /// Remembers a tool's deprecation notice in the store, off the call path.
+    /// Remembers a tool's deprecation notice in the store, off the call path. Only the
+    /// latest notice of a tool matters, so one still waiting for the writer is replaced:
+    /// an upstream whose notice changes on every reply costs one pending write, not one
+    /// per reply crowding every other tool's incidents out of the queue.
     pub fn save_deprecation(&self, tool: &str, notice: Value) {
-        let mut g = lock(&self.index);
+        let mut guard = lock(&self.index);
+        let g = &mut *guard;
+        // The queue is drained every WRITE_EVERY, so this walks few writes.
+        let waiting = g
+            .queue
+            .iter_mut()
+            .chain(g.retry.iter_mut().map(|(w, _)| w))
+            .find_map(|w| match w {
+                Write::Deprecation { tool: t, notice } if t == tool => Some(notice),
+                _ => None,
+            });
+        if let Some(waiting) = waiting {
+            *waiting = notice;
+            return;
+        }
         push(
-            &mut g,
+            g,
             Write::Deprecation {
                 tool: tool.to_string(),
                 notice,
             },
         );
-        drop(g);
+        drop(guard);
         self.wake.notify_one();
     }
 
@@ -413,7 +463,7 @@ impl Incidents {
                 detail: i.detail.clone(),
                 contract_version: i.contract_version.clone(),
             };
-            g.open.insert(
+            g.insert_open(
                 Key::of(&latest),
                 Open {
                     latest,
@@ -661,6 +711,51 @@ impl Incidents {
     }
 }
 
+impl Index {
+    /// Whether (kind, tool) of `key` has as many incidents open as it may.
+    fn crowded(&self, key: &Key) -> bool {
+        key.fingerprint != CROWDED
+            && self
+                .open_per_tool
+                .get(&(key.kind, key.tool.clone()))
+                .is_some_and(|n| *n >= MAX_OPEN_PER_TOOL)
+    }
+
+    fn insert_open(&mut self, key: Key, open: Open) {
+        *self
+            .open_per_tool
+            .entry((key.kind, key.tool.clone()))
+            .or_default() += 1;
+        self.open.insert(key, open);
+    }
+
+    /// `closed` incidents of (kind, tool) left `open`.
+    fn forget_open(&mut self, kind: IncidentKind, tool: &str, closed: usize) {
+        let per_tool = (kind, tool.to_owned());
+        if let Some(n) = self.open_per_tool.get_mut(&per_tool) {
+            *n = n.saturating_sub(closed);
+            if *n == 0 {
+                self.open_per_tool.remove(&per_tool);
+            }
+        }
+    }
+}
+
+/// `incident` as the sighting of its tool's [`CROWDED`] incident.
+fn crowded(incident: NewIncident) -> NewIncident {
+    let title = format!(
+        "{}: more than {MAX_OPEN_PER_TOOL} {} incidents open at once; the others are counted here (latest: {})",
+        incident.tool,
+        incident.kind.as_str(),
+        incident.title
+    );
+    NewIncident {
+        fingerprint: CROWDED.to_owned(),
+        title,
+        ..incident
+    }
+}
+
 /// Logs a write kept for retry because the store is unavailable.
 fn unavailable(e: &toolgate_store::StoreError, what: &str) {
     tracing::warn!(error = %e, "the state store is unavailable: keeping {what} queued and retrying");
@@ -695,3 +790,6 @@ fn log_opened(i: &NewIncident) {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod crowding_tests;

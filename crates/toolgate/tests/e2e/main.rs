@@ -11,6 +11,7 @@ mod check;
 mod client_misuse;
 mod console;
 mod core;
+mod crowded_incidents;
 mod demo;
 mod fronting;
 mod harness;

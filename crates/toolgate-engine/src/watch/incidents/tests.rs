@@ -133,8 +133,13 @@ async fn writes_refused_while_postgres_is_down_are_kept_in_order_and_land_once_i
 #[test]
 fn without_a_writer_nothing_blocks_and_the_queue_is_bounded() {
     let incidents = Incidents::new(None, Duration::from_secs(60));
+    // Many tools, each with one incident: one tool alone holds at most
+    // MAX_OPEN_PER_TOOL + 1 (crowding_tests.rs).
     for i in 0..(QUEUE_CAP + 10) {
-        incidents.raise(drift(&i.to_string()));
+        incidents.raise(NewIncident {
+            tool: format!("tool_{i}"),
+            ..drift("a")
+        });
     }
     let g = lock(&incidents.index);
     assert_eq!(g.queue.len(), QUEUE_CAP);
