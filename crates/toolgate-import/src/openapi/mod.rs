@@ -934,6 +934,8 @@ mod wire_tests;
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]
+mod split_tests;
+#[cfg(test)]
 mod success_tests;
 #[cfg(test)]
 mod vendor_tests;
