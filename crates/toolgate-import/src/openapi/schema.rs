@@ -629,20 +629,22 @@ impl<'a> Converter<'a> {
         }
     }
 
-    /// Whether property schema `p` is `readOnly` in a request or `writeOnly` in a response.
+    /// Whether property schema `p` is `readOnly` in a request, or in a response
+    /// `writeOnly` or never read (AutoRest's `x-ms-mutability` without `read`).
     fn hidden_on_this_side(&mut self, file: &Path, p: &Value) -> bool {
-        let flag = match self.side {
-            Side::Request => "readOnly",
-            Side::Response => "writeOnly",
+        let side = self.side;
+        let hidden = |p: &Value| match side {
+            Side::Request => p.get("readOnly") == Some(&Value::Bool(true)),
+            Side::Response => p.get("writeOnly") == Some(&Value::Bool(true)) || never_read(p),
         };
-        if p.get(flag) == Some(&Value::Bool(true)) {
+        if hidden(p) {
             return true;
         }
         if p.get("$ref").is_some() {
             return self
                 .refs
                 .follow(file, p)
-                .is_ok_and(|(_, t)| t.get().get(flag) == Some(&Value::Bool(true)));
+                .is_ok_and(|(_, t)| hidden(t.get()));
         }
         false
     }
@@ -845,6 +847,15 @@ fn scalar_enum_to_items(out: &mut Map<String, Value>) {
         let one = json!([d]);
         out.insert("default".into(), one);
     }
+}
+
+/// Whether AutoRest's `x-ms-mutability` leaves out `read`: the property is sent on
+/// create or update and never answered (a job credential's `password`, a VPN
+/// package's upload URI), so a response that lacks it is no drift, as for `writeOnly`.
+fn never_read(p: &Value) -> bool {
+    p.get("x-ms-mutability")
+        .and_then(Value::as_array)
+        .is_some_and(|m| !m.is_empty() && !m.iter().any(|v| v == "read"))
 }
 
 /// Whether the schema's `enum` is open: AutoRest's `x-ms-enum` with `modelAsString:

@@ -150,3 +150,56 @@ fn nullable_beside_a_ref_and_in_3_1_lets_the_null_through_and_still_checks_the_v
         assert!(!accepts(br#"{"owner": null, "stars": "3"}"#), "{version}");
     }
 }
+
+/// Azure SQL's job credential, as its Swagger 2.0 description writes it: `password` is
+/// required and sent on create and update, but never answered.
+fn job_credentials() -> Value {
+    json!({
+        "swagger": "2.0",
+        "info": {"title": "Jobs", "version": "2017-03-01-preview"},
+        "host": "management.azure.com", "schemes": ["https"],
+        "produces": ["application/json"], "consumes": ["application/json"],
+        "paths": {"/credentials/{name}": {
+            "get": {"operationId": "JobCredentials_Get",
+                "parameters": [{"name": "name", "in": "path", "required": true, "type": "string"}],
+                "responses": {"200": {"description": "ok", "schema": {"$ref": "#/definitions/JobCredential"}}}},
+            "put": {"operationId": "JobCredentials_CreateOrUpdate",
+                "parameters": [{"name": "name", "in": "path", "required": true, "type": "string"},
+                    {"name": "parameters", "in": "body", "required": true, "schema": {"$ref": "#/definitions/JobCredential"}}],
+                "responses": {"200": {"description": "ok", "schema": {"$ref": "#/definitions/JobCredential"}}}}
+        }},
+        "definitions": {"JobCredential": {"type": "object", "required": ["username", "password"], "properties": {
+            "username": {"type": "string"},
+            "password": {"type": "string", "x-ms-mutability": ["create", "update"]},
+            "id": {"type": "string", "readOnly": true}
+        }}}
+    })
+}
+
+#[test]
+fn a_property_x_ms_mutability_never_reads_is_not_asked_of_a_reply_but_is_still_sent() {
+    let (out, doc) = import_and_check(&job_credentials());
+    let config = super::directory_tests::check(&out.yaml).unwrap();
+    // The service answers the credential without its password.
+    for tool in ["JobCredentials_Get", "JobCredentials_CreateOrUpdate"] {
+        let contract = &config.tools[tool].contract.response;
+        assert!(
+            contract
+                .check_bytes(br#"{"id": "c1", "username": "ann"}"#)
+                .is_ok(),
+            "{tool}\n{}",
+            out.yaml
+        );
+        // The other required field is still enforced.
+        assert!(
+            contract
+                .check_bytes(br#"{"id": "c1", "user": "ann"}"#)
+                .is_err(),
+            "{tool}"
+        );
+    }
+    // The request still asks for it, as the API does.
+    let input = &doc["tools"]["JobCredentials_CreateOrUpdate"]["input_schema"];
+    let text = input.to_string();
+    assert!(text.contains("password"), "{text}");
+}
