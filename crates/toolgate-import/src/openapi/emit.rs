@@ -114,12 +114,7 @@ impl SchemeUse {
         ];
         let mut usage = SchemeUse::default();
         let mut inheriting = 0;
-        for item in root
-            .get("paths")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flat_map(|p| p.values())
-        {
+        for (_, item) in super::operations::path_items(root) {
             let operations = item
                 .as_object()
                 .into_iter()
@@ -341,12 +336,7 @@ fn required_everywhere(root: &Value, name: &str, location: &str) -> bool {
             .collect()
     };
     let (mut total, mut requiring) = (0usize, 0usize);
-    for item in root
-        .get("paths")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|p| p.values())
-    {
+    for (_, item) in super::operations::path_items(root) {
         let shared = params(item.get("parameters"));
         for method in METHODS {
             let Some(op) = item.get(*method) else {

@@ -4,7 +4,8 @@
 //! to read other files or to stall the import. The spec named on the command line and
 //! every file a `$ref` reaches are read only when they are regular files (checked
 //! before opening: a FIFO would block, `/dev/zero` never ends) of at most
-//! [`MAX_FILE_BYTES`]; a `$ref`'d file must also lie, after `..` and symlinks are
+//! [`MAX_FILE_BYTES`], and all of them together of at most [`MAX_TOTAL_BYTES`] in at
+//! most [`MAX_FILES`] files; a `$ref`'d file must also lie, after `..` and symlinks are
 //! resolved, inside the spec's folder or a folder passed with `--allow-dir` — the rule
 //! the config's own schema `$ref`s follow. Text nested deeper than [`MAX_DEPTH`] is
 //! refused before the parser sees it, and so is YAML whose aliases would expand it past
@@ -26,6 +27,15 @@ use super::duplicates::{self, Duplicate, Found};
 
 /// Largest spec file read; a description bigger than this is not a spec but a mistake.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The most all the files of one spec may hold together: four of the largest single
+/// files. Every file read is kept parsed until the import ends, so without this a
+/// folder of files each under [`MAX_FILE_BYTES`] could take any amount of memory.
+pub const MAX_TOTAL_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The most files one spec may be read from: each costs an open and a parse, and
+/// DigitalOcean's, the most split description measured, reads 1,470.
+pub const MAX_FILES: usize = 10_000;
 
 /// Deepest nesting of collections a spec file may have. Real specs stay far below it
 /// (the YAML reader gives up at 128 levels anyway); the parser's cost grows with the
@@ -62,7 +72,7 @@ impl LoadError {
 }
 
 /// Every file of one spec, loaded on first use and kept for the rest of the import.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Files {
     cache: HashMap<PathBuf, Arc<Value>>,
     /// A path as a `$ref` wrote it → its canonical form. Every `$ref` of a one-file spec
@@ -75,6 +85,27 @@ pub struct Files {
     access: Option<SchemaFiles>,
     /// Keys written twice with different values, one line each, in every file read.
     duplicates: Vec<String>,
+    /// Bytes of every file read so far.
+    bytes_read: u64,
+    /// The most [`Files::bytes_read`] may reach, and the most files: [`MAX_TOTAL_BYTES`]
+    /// and [`MAX_FILES`] but in tests.
+    max_total_bytes: u64,
+    max_files: usize,
+}
+
+impl Default for Files {
+    fn default() -> Files {
+        Files {
+            cache: HashMap::new(),
+            canonical: HashMap::new(),
+            allow_dirs: Vec::new(),
+            access: None,
+            duplicates: Vec::new(),
+            bytes_read: 0,
+            max_total_bytes: MAX_TOTAL_BYTES,
+            max_files: MAX_FILES,
+        }
+    }
 }
 
 impl Files {
@@ -108,6 +139,7 @@ impl Files {
         let bytes = access
             .read(&canonical)
             .map_err(|e| refusal(&e, &format!("the spec {}", path.display())))?;
+        self.bytes_read = bytes.len() as u64;
         let (value, duplicates) =
             parse_bytes(bytes, path).map_err(|e| format!("{}: {e}", path.display()))?;
         self.duplicates.extend(duplicates);
@@ -140,10 +172,29 @@ impl Files {
             return Ok((canonical, v.clone()));
         }
         let access = self.access.get_or_insert_with(SchemaFiles::none);
+        if self.cache.len() >= self.max_files {
+            return Err(LoadError::Refused(format!(
+                "{}: {} would be file {} of the spec, past {}, the most one description is read from",
+                at(),
+                path.display(),
+                self.cache.len() + 1,
+                self.max_files
+            )));
+        }
         let bytes = access.read(path).map_err(|e| match e {
             SchemaFileError::Io { .. } => LoadError::Broken(format!("{}: {e}", at())),
             other => LoadError::Refused(refusal(&other, &at())),
         })?;
+        // Checked before parsing, which takes several times the file's size.
+        self.bytes_read += bytes.len() as u64;
+        if self.bytes_read > self.max_total_bytes {
+            return Err(LoadError::Refused(format!(
+                "{}: {} takes the spec's files past {} MiB together, the most one description may hold",
+                at(),
+                path.display(),
+                self.max_total_bytes / 1024 / 1024
+            )));
+        }
         let (value, duplicates) = parse_bytes(bytes, path).map_err(|e| {
             let text = format!("{}: {}: {e}", at(), path.display());
             if e.starts_with(NESTED) || e.starts_with(EXPANDED) {
@@ -157,6 +208,15 @@ impl Files {
         self.cache.insert(canonical.clone(), value.clone());
         self.canonical.insert(path.to_path_buf(), canonical.clone());
         Ok((canonical, value))
+    }
+
+    /// Lowers the bounds on all the files together, to test them without writing
+    /// hundreds of megabytes.
+    #[cfg(test)]
+    pub(crate) fn with_bounds(mut self, max_total_bytes: u64, max_files: usize) -> Files {
+        self.max_total_bytes = max_total_bytes;
+        self.max_files = max_files;
+        self
     }
 
     /// How many files have been read.
@@ -392,6 +452,73 @@ fn float(v: f64) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder with `api.json` and `n` schema files of `bytes` bytes each.
+    fn split_spec(n: usize, bytes: usize) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "toolgate-load-{}-{}",
+            std::process::id(),
+            rand::random::<u32>()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("api.json"), r#"{"openapi": "3.0.3", "paths": {}}"#).unwrap();
+        let padding = "x".repeat(bytes.saturating_sub(40));
+        for i in 0..n {
+            let text = format!(r#"{{"type": "string", "description": "{padding}"}}"#);
+            std::fs::write(dir.join(format!("s{i}.json")), text).unwrap();
+        }
+        dir
+    }
+
+    fn read_all(files: &mut Files, dir: &Path, n: usize) -> Result<(), LoadError> {
+        let (root, _) = files.root(&dir.join("api.json")).unwrap();
+        for i in 0..n {
+            let name = format!("s{i}.json");
+            files.get(&dir.join(&name), &name, &root)?;
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn the_files_of_one_spec_are_bounded_together_as_well_as_each() {
+        // Three files of 0.4 MiB, each far under the bound on one file, pass 1 MiB
+        // together: the third is refused, named, before it is parsed.
+        let dir = split_spec(3, 400 * 1024);
+        let mut files = Files::new(Vec::new()).with_bounds(1024 * 1024, MAX_FILES);
+        let refused = read_all(&mut files, &dir, 3).unwrap_err();
+        let LoadError::Refused(why) = refused else {
+            panic!("not refused: {refused:?}")
+        };
+        assert!(why.contains("`$ref: s2.json`"), "{why}");
+        assert!(why.contains("past 1 MiB together"), "{why}");
+        assert_eq!(
+            files.count(),
+            3,
+            "the root and the two files under the bound"
+        );
+        // The same files under the real bound are read.
+        let mut files = Files::new(Vec::new());
+        read_all(&mut files, &dir, 3).unwrap();
+        assert_eq!(files.count(), 4);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_number_of_files_one_spec_is_read_from_is_bounded() {
+        let dir = split_spec(5, 50);
+        let mut files = Files::new(Vec::new()).with_bounds(MAX_TOTAL_BYTES, 4);
+        let refused = read_all(&mut files, &dir, 5).unwrap_err();
+        assert!(
+            refused
+                .text()
+                .contains("s3.json would be file 5 of the spec, past 4"),
+            "{refused:?}"
+        );
+        // A file already read is never counted again.
+        let (root, _) = files.root(&dir.join("api.json")).unwrap();
+        assert!(files.get(&dir.join("s0.json"), "s0.json", &root).is_ok());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn json_and_yaml_parse_to_the_same_value() {

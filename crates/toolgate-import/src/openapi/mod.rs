@@ -934,7 +934,11 @@ mod wire_tests;
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]
+mod split_tests;
+#[cfg(test)]
 mod success_tests;
+#[cfg(test)]
+mod vendor_tests;
 
 #[cfg(test)]
 mod tests;

@@ -331,20 +331,32 @@ impl<'a> Converter<'a> {
     /// siblings add.
     fn convert_ref(&mut self, file: &Path, s: &Map<String, Value>, r: &str, depth: usize) -> Value {
         let target = self.reference(file, r);
-        // Before 3.1, siblings of `$ref` are ignored by definition.
+        // Before 3.1, siblings of `$ref` are ignored by definition, but for one: a
+        // `nullable: true` (`x-nullable` in 2.0) beside it is how generators and
+        // vendors write "this property is a `User`, or null" (1,026 times in 39 of
+        // the 3.0 descriptions of the APIs.guru collection), and the API sends the
+        // null: leaving it out would call every such reply drift.
+        let nullable = self.nullable(s);
         let siblings: Map<String, Value> = s
             .iter()
             .filter(|(k, _)| {
                 !matches!(
                     k.as_str(),
-                    "$ref" | "description" | "summary" | "title" | "example" | "examples"
+                    "$ref"
+                        | "description"
+                        | "summary"
+                        | "title"
+                        | "example"
+                        | "examples"
+                        | "nullable"
                 ) && !k.starts_with("x-")
             })
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         if self.dialect != Dialect::Oas31 {
-            return target;
+            return if nullable { with_null(target) } else { target };
         }
+        let target = if nullable { with_null(target) } else { target };
         let mut out = if siblings.is_empty() {
             target
         } else {
@@ -574,16 +586,15 @@ impl<'a> Converter<'a> {
         }
     }
 
-    /// Whether the schema also allows `null` the way its dialect says it (2020-12
-    /// says it in `type`, which carries over).
+    /// Whether the schema also allows `null` the way its dialect says it. 3.1 says it
+    /// in `type`, which carries over, and has no `nullable`; but a 3.1 description
+    /// that still writes `nullable: true` (one converted from 3.0 by changing its
+    /// version line) can mean nothing else by it, and the API sends the null.
     fn nullable(&self, s: &Map<String, Value>) -> bool {
+        let says = |k: &str| s.get(k) == Some(&Value::Bool(true));
         match self.dialect {
-            Dialect::Swagger2 => s.get("x-nullable") == Some(&Value::Bool(true)),
-            Dialect::Oas30 => {
-                s.get("nullable") == Some(&Value::Bool(true))
-                    || s.get("x-nullable") == Some(&Value::Bool(true))
-            }
-            Dialect::Oas31 => false,
+            Dialect::Swagger2 => says("x-nullable"),
+            Dialect::Oas30 | Dialect::Oas31 => says("nullable") || says("x-nullable"),
         }
     }
 
@@ -618,20 +629,22 @@ impl<'a> Converter<'a> {
         }
     }
 
-    /// Whether property schema `p` is `readOnly` in a request or `writeOnly` in a response.
+    /// Whether property schema `p` is `readOnly` in a request, or in a response
+    /// `writeOnly` or never read (AutoRest's `x-ms-mutability` without `read`).
     fn hidden_on_this_side(&mut self, file: &Path, p: &Value) -> bool {
-        let flag = match self.side {
-            Side::Request => "readOnly",
-            Side::Response => "writeOnly",
+        let side = self.side;
+        let hidden = |p: &Value| match side {
+            Side::Request => p.get("readOnly") == Some(&Value::Bool(true)),
+            Side::Response => p.get("writeOnly") == Some(&Value::Bool(true)) || never_read(p),
         };
-        if p.get(flag) == Some(&Value::Bool(true)) {
+        if hidden(p) {
             return true;
         }
         if p.get("$ref").is_some() {
             return self
                 .refs
                 .follow(file, p)
-                .is_ok_and(|(_, t)| t.get().get(flag) == Some(&Value::Bool(true)));
+                .is_ok_and(|(_, t)| hidden(t.get()));
         }
         false
     }
@@ -834,6 +847,15 @@ fn scalar_enum_to_items(out: &mut Map<String, Value>) {
         let one = json!([d]);
         out.insert("default".into(), one);
     }
+}
+
+/// Whether AutoRest's `x-ms-mutability` leaves out `read`: the property is sent on
+/// create or update and never answered (a job credential's `password`, a VPN
+/// package's upload URI), so a response that lacks it is no drift, as for `writeOnly`.
+fn never_read(p: &Value) -> bool {
+    p.get("x-ms-mutability")
+        .and_then(Value::as_array)
+        .is_some_and(|m| !m.is_empty() && !m.iter().any(|v| v == "read"))
 }
 
 /// Whether the schema's `enum` is open: AutoRest's `x-ms-enum` with `modelAsString:

@@ -139,15 +139,33 @@ pub struct Context<'a> {
     pub refused: Option<String>,
 }
 
+/// Where a spec lists its path items. AutoRest's `x-ms-paths` holds the operations
+/// whose path differs from another's only by a fixed query (Azure Storage's
+/// `/{containerName}?restype=container` beside `/{containerName}/{blob}`, which
+/// `paths` cannot hold, its keys being paths alone): operations like any other, whose
+/// keys' queries become fixed query parameters.
+const PATH_LISTS: [&str; 2] = ["paths", "x-ms-paths"];
+
+/// Every path item of the spec, `paths` first, with its key.
+pub fn path_items(root: &Value) -> impl Iterator<Item = (&String, &Value)> {
+    PATH_LISTS
+        .iter()
+        .filter_map(|k| root.get(*k).and_then(Value::as_object))
+        .flatten()
+}
+
 /// Lists the operations of the spec in its own order.
 pub fn list(refs: &mut Refs, root_file: &Path, root: &Value) -> (Vec<RawOperation>, Vec<String>) {
     let mut out = Vec::new();
     let mut warnings = Vec::new();
-    let Some(paths) = root.get("paths").and_then(Value::as_object) else {
+    if PATH_LISTS
+        .iter()
+        .all(|k| root.get(*k).is_none_or(|v| !v.is_object()))
+    {
         warnings.push("the spec has no `paths`".into());
         return (out, warnings);
-    };
-    for (path, item) in paths {
+    }
+    for (path, item) in path_items(root) {
         let (file, item) = match refs.deref(root_file, item) {
             Ok(x) => x,
             Err(e) => {
