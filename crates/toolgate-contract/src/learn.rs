@@ -8,9 +8,11 @@
 //! - the types seen; several make a union (`string | number`); a path seen only as
 //!   `null` says nothing about its type and stays unconstrained (a `next_page: null` on
 //!   every page so far must not make the first real link "drift");
-//! - `null`: once any response carried a `null` anywhere, every typed path below the
-//!   top accepts `null` too — an upstream that writes absent values as `null` does so
-//!   for any field, not only those that happened to be empty while learning;
+//! - `null`: once any response carried a `null` anywhere, every path below the top
+//!   typed as a string, number or boolean accepts `null` too — an upstream that writes
+//!   absent values as `null` does so for any such field, not only those that happened
+//!   to be empty while learning; objects and lists accept it too only once some object
+//!   or list was seen `null` (see [`Nullable`]);
 //! - numbers are `number`, whole or not: whole numbers alone are no evidence of an
 //!   integer (`10` today is `10.5` tomorrow, and writers drop a `.0`);
 //! - every element of an array merged into one element shape;
@@ -168,9 +170,16 @@ impl Learner {
     /// compiles: open objects (new fields are allowed and reported as new), `required`
     /// for the fields present in every sample.
     pub fn schema(&self) -> Value {
+        let nullable = if !self.nulls {
+            Nullable::Nowhere
+        } else if self.root.null_for_container() {
+            Nullable::Anywhere
+        } else {
+            Nullable::Plain
+        };
         let how = Emit {
             require_after: self.samples.min(REQUIRE_AFTER),
-            nullable: self.nulls,
+            nullable,
         };
         schema_of(&self.root, &how, true)
     }
@@ -204,8 +213,36 @@ struct Budget<'a> {
 struct Emit {
     /// Objects a place must have held for its always-present fields to be required.
     require_after: u64,
-    /// Every typed field accepts `null` too.
-    nullable: bool,
+    /// Which typed fields accept `null` too.
+    nullable: Nullable,
+}
+
+/// Where an upstream that wrote `null` somewhere may write one. An upstream that writes
+/// absent values as `null` does so for its plain values; an object or a list turning
+/// `null` is a different payload, expected only of an upstream seen doing it somewhere
+/// (API descriptions declare plain values nullable about twice as often as objects and
+/// four times as often as lists).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Nullable {
+    /// No `null` was seen: none is accepted where none was seen.
+    Nowhere,
+    /// A `null` was seen only where plain values were: strings, numbers and booleans may
+    /// be `null` anywhere, objects and lists only where one was seen.
+    Plain,
+    /// A `null` was seen where an object or a list was: any field may be `null`.
+    Anywhere,
+}
+
+impl Nullable {
+    fn accepts(self, types: Types) -> bool {
+        match self {
+            Nullable::Nowhere => false,
+            Nullable::Anywhere => true,
+            Nullable::Plain => [Types::BOOLEAN, Types::INTEGER, Types::NUMBER, Types::STRING]
+                .into_iter()
+                .any(|t| types.contains(t)),
+        }
+    }
 }
 
 fn observe(node: &mut Node, value: &Value, depth: usize, budget: &mut Budget<'_>) {
@@ -433,7 +470,7 @@ fn schema_of(node: &Node, how: &Emit, root: bool) -> Value {
         // Only `null`, or nothing: no evidence of a type.
         return json!({});
     }
-    if node.null || (how.nullable && !root) {
+    if node.null || (!root && how.nullable.accepts(node.types)) {
         names.push("null");
     }
     s.insert(
@@ -506,6 +543,16 @@ fn next_page(key: &str) -> bool {
 impl Node {
     fn seen_anything(&self) -> bool {
         !self.types.is_empty() || self.null
+    }
+
+    /// Whether some place here held both `null` and an object or a list. Bounded by the
+    /// learned tree, which `max_paths` bounds; read when the schema is written, never
+    /// per call.
+    fn null_for_container(&self) -> bool {
+        (self.null && (self.types.contains(Types::OBJECT) || self.types.contains(Types::ARRAY)))
+            || self.fields.values().any(|f| f.node.null_for_container())
+            || self.map.as_deref().is_some_and(Node::null_for_container)
+            || self.items.as_deref().is_some_and(Node::null_for_container)
     }
 }
 

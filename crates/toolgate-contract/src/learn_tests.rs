@@ -43,10 +43,8 @@ fn a_path_seen_only_as_null_or_empty_stays_unconstrained() {
     ]);
     let c = contract(&l);
     assert_eq!(l.schema()["properties"]["next"], json!({}));
-    assert_eq!(
-        l.schema()["properties"]["items"],
-        json!({"type": ["array", "null"]})
-    );
+    // A `null` in a plain field is no evidence that lists are ever `null`.
+    assert_eq!(l.schema()["properties"]["items"], json!({"type": "array"}));
     assert!(
         c.check(&json!({"next": "https://api.example.com/p2", "items": [{"id": 1}]}))
             .is_ok()
@@ -125,7 +123,7 @@ fn objects_keyed_by_ids_are_learned_as_maps() {
     let s = l.schema();
     assert_eq!(
         s["properties"]["users"],
-        json!({"type": ["object", "null"], "additionalProperties": {"type": ["object", "null"],
+        json!({"type": "object", "additionalProperties": {"type": "object",
             "properties": {"email": {}, "name": {"type": ["string", "null"]}}, "required": ["email", "name"]}})
     );
     let c = contract(&l);
@@ -319,17 +317,25 @@ fn the_last_page_may_leave_out_its_link_to_the_next() {
 
 #[test]
 fn an_upstream_that_writes_nulls_may_write_one_in_any_field() {
+    // `reviewer` was `null` once: this upstream writes an absent object as `null`.
     let samples: Vec<Value> = (0..20)
-        .map(|i| json!({"user": {"id": i}, "tags": ["a"], "deleted_at": null}))
+        .map(|i| {
+            let reviewer = if i == 7 {
+                Value::Null
+            } else {
+                json!({"id": i})
+            };
+            json!({"user": {"id": i}, "tags": ["a"], "deleted_at": null, "reviewer": reviewer})
+        })
         .collect();
     let c = contract(&learned(&samples));
     assert!(
-        c.check(&json!({"user": null, "tags": null, "deleted_at": null}))
+        c.check(&json!({"user": null, "tags": null, "deleted_at": null, "reviewer": null}))
             .is_ok()
     );
     // It is still the field's type or null: an object turned into a string is drift.
     assert!(
-        c.check(&json!({"user": "u1", "tags": ["a"], "deleted_at": null}))
+        c.check(&json!({"user": "u1", "tags": ["a"], "deleted_at": null, "reviewer": null}))
             .is_err()
     );
 }
@@ -348,4 +354,46 @@ fn an_upstream_that_never_wrote_null_drifts_on_its_first() {
     let nullable = learned(&[json!({"user": {"id": 1}, "x": null})]);
     let resumed = Learner::from_schema(&nullable.schema(), 1, DEFAULT_MAX_PATHS);
     assert_eq!(resumed.schema(), nullable.schema());
+}
+
+#[test]
+fn an_object_or_list_turning_null_drifts_where_plain_values_may_be_null() {
+    // This upstream writes an absent `deleted_at` as `null`: its plain values may be
+    // `null` anywhere, but `owner` and `labels` were always an object and a list.
+    let samples: Vec<Value> = (0..20)
+        .map(|i| {
+            json!({"id": i, "name": "n", "deleted_at": null,
+                   "owner": {"login": "o"}, "labels": [{"name": "l"}]})
+        })
+        .collect();
+    let c = contract(&learned(&samples));
+    assert!(
+        c.check(&json!({"id": null, "name": null, "deleted_at": null,
+                        "owner": {"login": null}, "labels": [{"name": null}]}))
+            .is_ok()
+    );
+    let drift = c
+        .check(&json!({"id": 1, "name": "n", "deleted_at": null, "owner": null, "labels": [{"name": "l"}]}))
+        .expect_err("an object that was always sent turned null");
+    assert_eq!(drift.changes[0].path(), "owner");
+    let drift = c
+        .check(&json!({"id": 1, "name": "n", "deleted_at": null, "owner": {"login": "o"}, "labels": null}))
+        .expect_err("a list that was always sent turned null");
+    assert_eq!(drift.changes[0].path(), "labels");
+    // One object seen `null`: this upstream writes absent objects and lists as `null`.
+    let mut seen_null = samples.clone();
+    seen_null[3]["owner"] = Value::Null;
+    let l = learned(&seen_null);
+    assert!(
+        contract(&l)
+            .check(
+                &json!({"id": 1, "name": "n", "deleted_at": null, "owner": null, "labels": null})
+            )
+            .is_ok()
+    );
+    // A pinned contract resumes with the same rule.
+    for l in [l, learned(&samples)] {
+        let resumed = Learner::from_schema(&l.schema(), l.samples(), DEFAULT_MAX_PATHS);
+        assert_eq!(resumed.schema(), l.schema());
+    }
 }
