@@ -108,9 +108,9 @@ impl Issuer {
     fn lookup(&self, kid: Option<&str>, alg: Algorithm, fresh: bool) -> Option<Arc<Key>> {
         let set = self.keys.read().unwrap_or_else(|e| e.into_inner()).clone();
         if fresh
-            && !set
+            && set
                 .fetched
-                .is_some_and(|at| at.elapsed() < self.max_key_age)
+                .is_none_or(|at| at.elapsed() >= self.max_key_age)
         {
             return None;
         }
