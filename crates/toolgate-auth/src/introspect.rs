@@ -13,7 +13,8 @@
 //! `exp` and the issuer's `cache_for`; an inactive or refused one for
 //! [`NEGATIVE_TTL`], so a client retrying a bad token, or tokens made up at random
 //! until the cache is full, cost the issuer at most one request per token per
-//! [`NEGATIVE_TTL`]. At most [`MAX_CACHED`] answers are kept. A revoked token may
+//! [`NEGATIVE_TTL`]. At most [`MAX_CACHED`] answers are kept; when they are that many,
+//! the refusals are dropped before any active answer. A revoked token may
 //! therefore still pass for up to `cache_for`: set it to what revocation must take.
 
 use std::collections::HashMap;
@@ -132,7 +133,10 @@ impl Introspector {
         });
         let mut cache = self.lock();
         if cache.len() >= MAX_CACHED {
-            cache.retain(|_, a| now < a.until);
+            // Made-up tokens are free to send and each leaves a refusal here: those go
+            // first, so a flood of them cannot push out the agents' active answers and
+            // send every real token back to the issuer.
+            cache.retain(|_, a| now < a.until && a.claims.is_some());
             if cache.len() >= MAX_CACHED {
                 cache.clear();
             }
@@ -250,6 +254,7 @@ pub fn check(
     if claims.contains_key("nbf") || claims.contains_key("iat") {
         crate::profile::check_times(claims, now)?;
     }
+    crate::profile::check_unbound(claims)?;
     if crate::profile::numeric_date(claims, "nbf")
         .is_some_and(|nbf| nbf > now.saturating_add(LEEWAY_SECS))
     {
@@ -268,6 +273,55 @@ mod tests {
 
     fn answer(v: Value) -> Result<(), &'static str> {
         check(v.as_object().unwrap_or(&Map::new()), ISS, R, 1_000)
+    }
+
+    #[tokio::test]
+    async fn a_flood_of_made_up_tokens_does_not_push_out_an_active_answer() {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        // Port 9 (discard) refuses the connection: every unknown token is refused.
+        let issuer = IssuerConfig {
+            issuer: ISS.into(),
+            jwks_uri: None,
+            introspection: Some(toolgate_config::Introspection {
+                endpoint: Some(url::Url::parse("http://127.0.0.1:9/introspect").unwrap()),
+                client_id: "toolgate".into(),
+                client_secret: Secret("s3cret".into()),
+                cache_for: Duration::from_secs(300),
+            }),
+            max_token_lifetime: None,
+        };
+        let introspector = Introspector::new(R, &[issuer]).unwrap();
+        let later = Instant::now() + Duration::from_secs(300);
+        let active = Arc::new(json!({"sub": "alice"}).as_object().unwrap().clone());
+        let agent = crate::sha256(b"alices-token");
+        {
+            let mut cache = introspector.lock();
+            cache.insert(
+                agent,
+                Answer {
+                    claims: Some(active),
+                    why: "",
+                    until: later,
+                },
+            );
+            for i in 0..MAX_CACHED {
+                cache.insert(
+                    crate::sha256(format!("made-up-{i}").as_bytes()),
+                    Answer {
+                        claims: None,
+                        why: "the issuer says the token is not active",
+                        until: later,
+                    },
+                );
+            }
+        }
+        let refused = introspector
+            .claims(&reqwest::Client::new(), "one-more-made-up", 1_000)
+            .await;
+        assert!(refused.is_err());
+        let cache = introspector.lock();
+        assert!(cache.get(&agent).is_some_and(|a| a.claims.is_some()));
+        assert!(cache.len() <= MAX_CACHED);
     }
 
     #[test]
@@ -308,6 +362,10 @@ mod tests {
             (
                 json!({"active": true, "aud": R, "exp": 2_000, "nbf": "1900"}),
                 "NumericDate",
+            ),
+            (
+                json!({"active": true, "aud": R, "exp": 2_000, "cnf": {"jkt": "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"}}),
+                "bearer tokens only",
             ),
         ];
         for (v, why) in refusals {

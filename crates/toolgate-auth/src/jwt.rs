@@ -13,7 +13,7 @@ use base64::Engine as _;
 use toolgate_config::AuthConfig;
 
 use crate::LEEWAY_SECS;
-use crate::keys::{ALLOWED, Issuer, REFETCH_EVERY};
+use crate::keys::{ALLOWED, Issuer, MAX_KEY_AGE, REFETCH_EVERY};
 
 /// Largest token accepted: a header's worth, far beyond any real access token.
 pub const MAX_TOKEN_BYTES: usize = 16 << 10;
@@ -29,8 +29,11 @@ pub struct Validator {
     http: reqwest::Client,
     /// Verified tokens by the SHA-256 of their text, until their `exp`: a client sends
     /// the same token with every call until it expires, and a signature check costs
-    /// tens of microseconds where the hash costs one or two.
+    /// tens of microseconds where the hash costs one or two. An entry is checked again
+    /// once it is as old as the keys may be, so a token of a key the issuer withdrew
+    /// does not outlive the key's withdrawal by more than that.
     verified: Mutex<HashMap<[u8; 32], Verified>>,
+    max_key_age: std::time::Duration,
     /// Opaque tokens, for the issuers that introspect them.
     introspector: Option<crate::introspect::Introspector>,
 }
@@ -39,6 +42,8 @@ pub struct Validator {
 struct Verified {
     claims: Arc<Map<String, Value>>,
     exp: u64,
+    /// When its signature was checked.
+    checked: tokio::time::Instant,
 }
 
 impl Validator {
@@ -52,16 +57,28 @@ impl Validator {
         http: reqwest::Client,
         every: std::time::Duration,
     ) -> Validator {
+        Validator::with_key_timing(auth, http, every, MAX_KEY_AGE)
+    }
+
+    /// The same, with another shortest time between two fetches of an issuer's keys
+    /// and another age at which fetched keys are fetched again.
+    pub fn with_key_timing(
+        auth: &AuthConfig,
+        http: reqwest::Client,
+        every: std::time::Duration,
+        max_key_age: std::time::Duration,
+    ) -> Validator {
         Validator {
             resource: auth.resource.clone(),
             issuers: auth
                 .issuers
                 .iter()
                 .cloned()
-                .map(|i| Issuer::new(i, every))
+                .map(|i| Issuer::new(i, every, max_key_age))
                 .collect(),
             http,
             verified: Mutex::new(HashMap::new()),
+            max_key_age,
             introspector: crate::introspect::Introspector::new(&auth.resource, &auth.issuers),
         }
     }
@@ -86,11 +103,16 @@ impl Validator {
         // thread, and with it every later request, for good.
         let cached = self.lock().get(&digest).cloned();
         if let Some(hit) = cached {
-            if now <= hit.exp.saturating_add(LEEWAY_SECS) {
+            if now > hit.exp.saturating_add(LEEWAY_SECS) {
+                self.lock().remove(&digest);
+                return Err("the token has expired");
+            }
+            if hit.checked.elapsed() < self.max_key_age {
                 return Ok(hit.claims);
             }
+            // Checked before the keys it was checked with were last confirmed: check it
+            // again, against the keys the issuer lists now.
             self.lock().remove(&digest);
-            return Err("the token has expired");
         }
         let claims = Arc::new(self.verify(token).await?);
         // `exp` is required, so a verified token has one (a fraction included).
@@ -107,6 +129,7 @@ impl Validator {
             Verified {
                 claims: claims.clone(),
                 exp,
+                checked: tokio::time::Instant::now(),
             },
         );
         Ok(claims)
@@ -159,6 +182,7 @@ impl Validator {
         let claims = decoded.claims;
         let now = unix_now();
         crate::profile::check_times(&claims, now)?;
+        crate::profile::check_unbound(&claims)?;
         crate::profile::check_lifetime(&claims, now, issuer.config.max_token_lifetime)?;
         Ok(claims)
     }
@@ -228,6 +252,7 @@ mod tests {
         let expired = Verified {
             claims: Arc::new(Map::new()),
             exp: 1,
+            checked: tokio::time::Instant::now(),
         };
         validator
             .lock()

@@ -2,11 +2,19 @@
 //! discovery) unless `jwks_uri` is configured, cached, and fetched again when a token
 //! names a key the cache does not hold — at most once per [`REFETCH_EVERY`], so tokens
 //! with made-up key ids cannot turn toolgate into a flood against the issuer.
+//!
+//! The cached keys also age: once they are [`MAX_KEY_AGE`] old the next token fetches
+//! them again, so a key the issuer withdrew (a compromised key taken out of its JWKS)
+//! stops verifying even though every token still names a key the cache holds. While
+//! the issuer cannot be reached the old keys keep verifying: an outage of the issuer
+//! does not lock every agent out.
 
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use jsonwebtoken::jwk::{AlgorithmParameters, EllipticCurve, Jwk, KeyAlgorithm, PublicKeyUse};
+use jsonwebtoken::jwk::{
+    AlgorithmParameters, EllipticCurve, Jwk, KeyAlgorithm, KeyOperations, PublicKeyUse,
+};
 use jsonwebtoken::{Algorithm, DecodingKey};
 use serde_json::Value;
 use tokio::time::Instant;
@@ -17,6 +25,9 @@ use crate::fetch;
 
 /// The shortest time between two fetches of one issuer's keys.
 pub const REFETCH_EVERY: Duration = Duration::from_secs(10);
+
+/// How long fetched keys are trusted before the next token fetches them again.
+pub const MAX_KEY_AGE: Duration = Duration::from_secs(10 * 60);
 
 /// Signature algorithms a token may use: asymmetric only. `none` and the HMAC family
 /// are never accepted (an HMAC "key" made from a public key is the classic forgery).
@@ -53,9 +64,18 @@ impl std::fmt::Debug for Key {
 pub struct Issuer {
     pub(crate) config: IssuerConfig,
     refetch_every: Duration,
-    keys: RwLock<Arc<Vec<Arc<Key>>>>,
+    max_key_age: Duration,
+    keys: RwLock<Arc<KeySet>>,
     /// Held while fetching, so concurrent misses wait for one fetch.
     fetch: tokio::sync::Mutex<FetchState>,
+}
+
+/// The keys of the last fetch that answered, and when it answered.
+#[derive(Debug, Default)]
+struct KeySet {
+    keys: Vec<Arc<Key>>,
+    /// `None`: never fetched.
+    fetched: Option<Instant>,
 }
 
 #[derive(Debug, Default)]
@@ -65,40 +85,57 @@ struct FetchState {
 }
 
 impl Issuer {
-    pub fn new(config: IssuerConfig, refetch_every: Duration) -> Issuer {
+    pub fn new(config: IssuerConfig, refetch_every: Duration, max_key_age: Duration) -> Issuer {
         Issuer {
             refetch_every,
+            max_key_age,
             fetch: tokio::sync::Mutex::new(FetchState {
                 jwks_uri: config.jwks_uri.clone(),
                 last: None,
             }),
             config,
-            keys: RwLock::new(Arc::new(Vec::new())),
+            keys: RwLock::new(Arc::new(KeySet::default())),
         }
     }
 
-    /// The cached key for a token's `kid` and `alg`.
+    /// The cached key for a token's `kid` and `alg`, however old.
     pub fn cached(&self, kid: Option<&str>, alg: Algorithm) -> Option<Arc<Key>> {
-        let keys = self.keys.read().unwrap_or_else(|e| e.into_inner()).clone();
-        keys.iter()
+        self.lookup(kid, alg, false)
+    }
+
+    /// The cached key for `kid` and `alg`; with `fresh`, only while the keys are younger
+    /// than the issuer's `max_key_age`.
+    fn lookup(&self, kid: Option<&str>, alg: Algorithm, fresh: bool) -> Option<Arc<Key>> {
+        let set = self.keys.read().unwrap_or_else(|e| e.into_inner()).clone();
+        if fresh
+            && set
+                .fetched
+                .is_none_or(|at| at.elapsed() >= self.max_key_age)
+        {
+            return None;
+        }
+        set.keys
+            .iter()
             .find(|k| (kid.is_none() || k.kid.as_deref() == kid) && k.algorithms.contains(&alg))
             .cloned()
     }
 
-    /// The key, fetching the issuer's keys again when it is not cached and the last
-    /// fetch is old enough ([`REFETCH_EVERY`] by default).
+    /// The key, fetching the issuer's keys again when it is not cached or the cached
+    /// keys are older than `max_key_age`, and the last fetch is old enough
+    /// ([`REFETCH_EVERY`] by default). When that fetch fails, the keys it had keep
+    /// verifying; when it answers, only the keys it lists do.
     pub async fn key(
         &self,
         http: &reqwest::Client,
         kid: Option<&str>,
         alg: Algorithm,
     ) -> Option<Arc<Key>> {
-        if let Some(k) = self.cached(kid, alg) {
+        if let Some(k) = self.lookup(kid, alg, true) {
             return Some(k);
         }
         let mut state = self.fetch.lock().await;
         // Another call may have fetched while this one waited.
-        if let Some(k) = self.cached(kid, alg) {
+        if let Some(k) = self.lookup(kid, alg, true) {
             return Some(k);
         }
         let now = Instant::now();
@@ -106,13 +143,16 @@ impl Issuer {
             .last
             .is_some_and(|last| now.duration_since(last) < self.refetch_every)
         {
-            return None;
+            return self.cached(kid, alg);
         }
         state.last = Some(now);
         match self.fetch_keys(http, &mut state).await {
             Ok(keys) => {
                 tracing::info!(issuer = %self.config.issuer, keys = keys.len(), "fetched the issuer's signing keys");
-                *self.keys.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(keys);
+                *self.keys.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(KeySet {
+                    keys,
+                    fetched: Some(Instant::now()),
+                });
             }
             Err(e) => {
                 tracing::warn!(issuer = %self.config.issuer, "cannot fetch the issuer's signing keys: {e}");
@@ -135,6 +175,11 @@ impl Issuer {
             }
         };
         let doc = fetch::json(http, &uri).await?;
+        // A document that is no key set at all (an error page, `{}`) says nothing about
+        // which keys were withdrawn: keep the keys held rather than drop every one.
+        if !doc.get("keys").is_some_and(Value::is_array) {
+            return Err(format!("{uri} is not a JWK set (no `keys` array)"));
+        }
         Ok(parse_jwks(&doc))
     }
 
@@ -165,15 +210,33 @@ pub(crate) async fn discover(
                     errors.push(format!("{url} has no {field}"));
                     continue;
                 };
-                return url::Url::parse(found)
-                    .ok()
-                    .filter(|u| matches!(u.scheme(), "http" | "https"))
-                    .ok_or_else(|| format!("{url}: {field} is not an http(s) URL"));
+                return endpoint_url(issuer, found).ok_or_else(|| {
+                    format!(
+                        "{url}: {field} is not an http(s) URL, or is plain http for an https issuer"
+                    )
+                });
             }
             Err(e) => errors.push(e),
         }
     }
     Err(errors.join("; "))
+}
+
+/// A discovered endpoint, as a URL: http or https, and https when the issuer is. A
+/// plain-http `jwks_uri` of an https issuer would let whoever sits on the path serve
+/// keys of their own and sign any token; an http `introspection_endpoint` would vouch
+/// for any token and carry toolgate's client secret in clear (OpenID Connect Discovery
+/// 1.0 §3 and RFC 8414 §2 ask for TLS).
+fn endpoint_url(issuer: &str, found: &str) -> Option<url::Url> {
+    let url = url::Url::parse(found).ok()?;
+    let issuer_https = issuer
+        .get(..8)
+        .is_some_and(|s| s.eq_ignore_ascii_case("https://"));
+    match url.scheme() {
+        "https" => Some(url),
+        "http" if !issuer_https => Some(url),
+        _ => None,
+    }
 }
 
 /// Where an issuer publishes its metadata: RFC 8414 inserts the well-known segment
@@ -190,7 +253,8 @@ pub fn metadata_urls(issuer: &str) -> Result<Vec<url::Url>, String> {
 }
 
 /// The usable keys of a JWKS: signing keys of an allowed family; the rest (encryption
-/// keys, symmetric keys, curves *ring* lacks, entries that do not parse) are skipped.
+/// keys by `use` or by `key_ops`, symmetric keys, curves *ring* lacks, entries that do
+/// not parse) are skipped.
 pub fn parse_jwks(doc: &Value) -> Vec<Arc<Key>> {
     let Some(entries) = doc.get("keys").and_then(Value::as_array) else {
         return Vec::new();
@@ -200,6 +264,16 @@ pub fn parse_jwks(doc: &Value) -> Vec<Arc<Key>> {
         .filter_map(|entry| {
             let jwk: Jwk = serde_json::from_value(entry.clone()).ok()?;
             if matches!(jwk.common.public_key_use, Some(PublicKeyUse::Encryption)) {
+                return None;
+            }
+            // `key_ops` (RFC 7517 §4.3) limits a key to the operations it lists. A public
+            // key only verifies, but providers list the signing side too (Azure AD B2C
+            // publishes `"use": "sig", "key_ops": ["sign"]`): either one admits it.
+            if let Some(ops) = &jwk.common.key_operations
+                && !ops
+                    .iter()
+                    .any(|op| matches!(op, KeyOperations::Verify | KeyOperations::Sign))
+            {
                 return None;
             }
             let family = family(&jwk.algorithm);
@@ -290,6 +364,31 @@ mod tests {
                 "https://login.example.com/tenant1/.well-known/openid-configuration"
             ]
         );
+    }
+
+    #[test]
+    fn a_discovered_endpoint_never_downgrades_an_https_issuer_to_http() {
+        let https = "https://login.example.com";
+        for found in [
+            "http://login.example.com/jwks",
+            "HTTP://login.example.com/jwks",
+            "ftp://login.example.com/jwks",
+            "file:///etc/keys.json",
+            "/jwks",
+        ] {
+            assert!(endpoint_url(https, found).is_none(), "{found}");
+        }
+        // Real providers' keys live on another https host than the issuer (Google's
+        // `https://accounts.google.com` publishes `https://www.googleapis.com/oauth2/v3/certs`).
+        assert!(
+            endpoint_url(
+                "https://accounts.google.com",
+                "https://www.googleapis.com/oauth2/v3/certs"
+            )
+            .is_some()
+        );
+        // An http issuer (a test or a loopback one) may name http endpoints.
+        assert!(endpoint_url("http://127.0.0.1:8080", "http://127.0.0.1:8080/jwks").is_some());
     }
 
     #[test]

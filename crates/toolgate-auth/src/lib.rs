@@ -163,6 +163,17 @@ impl Authenticator {
         http: reqwest::Client,
         refetch_every: std::time::Duration,
     ) -> Authenticator {
+        Authenticator::with_key_timing(gateway, agents, http, refetch_every, keys::MAX_KEY_AGE)
+    }
+
+    /// The same, with another age at which an issuer's fetched keys are fetched again.
+    pub fn with_key_timing(
+        gateway: &GatewayConfig,
+        agents: &BTreeMap<String, Arc<AgentSpec>>,
+        http: reqwest::Client,
+        refetch_every: std::time::Duration,
+        max_key_age: std::time::Duration,
+    ) -> Authenticator {
         let api_keys = agents
             .values()
             .filter_map(|a| a.api_key_sha256.map(|h| (h, a.clone())))
@@ -171,7 +182,8 @@ impl Authenticator {
         Authenticator {
             shared: gateway.auth_token.clone(),
             api_keys,
-            oauth: auth.map(|a| jwt::Validator::with_refetch_every(a, http, refetch_every)),
+            oauth: auth
+                .map(|a| jwt::Validator::with_key_timing(a, http, refetch_every, max_key_age)),
             agents: agents
                 .values()
                 .filter(|a| a.matches.is_some())

@@ -11,6 +11,11 @@
 //!   library skips an `nbf` it cannot read as one, which would let `"nbf": "<later>"`
 //!   through; here such a token is refused. An `iat` later than now (past the leeway)
 //!   names a token not issued yet, and is refused too.
+//! - `cnf` (RFC 7800): the token is bound to a key its client must prove it holds —
+//!   a DPoP key (RFC 9449 `jkt`) or a TLS client certificate (RFC 8705 `x5t#S256`).
+//!   toolgate takes bearer tokens only and checks no such proof, so accepting a bound
+//!   token would make a stolen one, which its binding had made useless, good again.
+//!   It is refused, from a JWT and from an introspection answer alike.
 
 use base64::Engine as _;
 use serde_json::{Map, Value};
@@ -59,6 +64,17 @@ pub fn check_times(claims: &Map<String, Value>, now: u64) -> Result<(), &'static
     }
     if numeric_date(claims, "iat").is_some_and(|iat| iat > now.saturating_add(LEEWAY_SECS)) {
         return Err("the token was issued in the future (iat)");
+    }
+    Ok(())
+}
+
+/// Whether the token is a bearer token: it carries no confirmation (`cnf`) that binds
+/// it to a key its client would have to prove holding.
+pub fn check_unbound(claims: &Map<String, Value>) -> Result<(), &'static str> {
+    if claims.contains_key("cnf") {
+        return Err(
+            "the token is bound to a key (cnf: DPoP or a client certificate) and toolgate accepts bearer tokens only",
+        );
     }
     Ok(())
 }
@@ -173,6 +189,22 @@ mod tests {
                 .unwrap_err()
                 .contains("no iat")
         );
+    }
+
+    #[test]
+    fn a_token_bound_to_a_key_is_not_a_bearer_token() {
+        // Keycloak, Okta and Auth0 write these for DPoP and mutual-TLS bound tokens.
+        for cnf in [
+            json!({"jkt": "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"}),
+            json!({"x5t#S256": "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"}),
+            json!({}),
+        ] {
+            let claims = json!({"sub": "bot", "cnf": cnf});
+            let why = check_unbound(claims.as_object().unwrap()).unwrap_err();
+            assert!(why.contains("bearer tokens only"), "{cnf}");
+        }
+        let bearer = json!({"sub": "bot", "client_id": "c", "scope": "tools:call"});
+        assert_eq!(check_unbound(bearer.as_object().unwrap()), Ok(()));
     }
 
     #[test]

@@ -144,6 +144,25 @@ fn authenticator_of(
     Authenticator::with_refetch_every(&config.gateway, &config.agents, http, refetch)
 }
 
+/// The test's usual authenticator, whose fetched keys are old at once: every token
+/// fetches the issuer's keys again (the age and the refetch spacing are both zero).
+fn authenticator_with_aging_keys(iss: &str) -> Authenticator {
+    let yaml = format!(
+        "gateway:\n  auth:\n    resource: {RESOURCE}\n    issuers:\n      - issuer: {iss}\n    scopes: [tools:call]\n\
+         {ONE_TOOL}\
+         agents:\n  reporting-bot:\n    match: {{ sub: reporting-bot }}\n"
+    );
+    let config = common::config(&yaml, &|_| None);
+    let http = reqwest::Client::builder().build().unwrap();
+    Authenticator::with_key_timing(
+        &config.gateway,
+        &config.agents,
+        http,
+        Duration::ZERO,
+        Duration::ZERO,
+    )
+}
+
 async fn check(a: &Authenticator, token: &str) -> Result<String, Refusal> {
     a.authenticate(Some(&format!("Bearer {token}")))
         .await
@@ -637,4 +656,106 @@ async fn a_deeply_nested_token_is_refused_without_a_crash() {
         );
         assert!(matches!(check(&a, &token).await, Err(Refusal::Invalid(_))));
     }
+}
+
+/// A key the issuer takes out of its JWKS (a compromised key, withdrawn without a new
+/// one: nimbus-jose-jwt issue 278, Auth0's "revoke signing key") stops verifying once
+/// the cached keys are old, though every token names a key the cache holds — tokens
+/// already verified and cached included. A rotation that keeps the old key listed, and
+/// an issuer that answers with no key set at all, leave the keys in use.
+#[tokio::test]
+async fn a_key_the_issuer_withdrew_stops_verifying_once_the_keys_are_old() {
+    let withdrawn = es256("k1");
+    let kept = es256("k2");
+    let is = issuer(&[&withdrawn, &kept]).await;
+    let a = authenticator_with_aging_keys(&is.url);
+    let cached = sign(&withdrawn, &claims(&is.url));
+    assert_eq!(check(&a, &cached).await, Ok("reporting-bot".into()));
+    // An answer that is no key set (an error page, a maintenance `{}`) withdraws nothing.
+    *is.jwks.lock().unwrap() = json!({"error": "temporarily_unavailable"});
+    assert_eq!(check(&a, &cached).await, Ok("reporting-bot".into()));
+    *is.jwks.lock().unwrap() = json!({"keys": [kept.jwk.clone()]});
+    let fresh = sign(&withdrawn, &claims(&is.url));
+    for token in [&cached, &fresh] {
+        assert_eq!(
+            check(&a, token).await,
+            Err(Refusal::Invalid(
+                "the token's signing key is not one of the issuer's keys"
+            ))
+        );
+    }
+    assert_eq!(
+        check(&a, &sign(&kept, &claims(&is.url))).await,
+        Ok("reporting-bot".into())
+    );
+}
+
+/// With the default age, keys are fetched once and serve many tokens: the aging costs
+/// the issuer nothing per call.
+#[tokio::test]
+async fn keys_younger_than_their_age_are_not_fetched_again() {
+    let key = es256("k1");
+    let is = issuer(&[&key]).await;
+    let a = authenticator(&is.url, "", Duration::ZERO);
+    for i in 0..20 {
+        let mut c = claims(&is.url);
+        c["jti"] = json!(i);
+        assert_eq!(check(&a, &sign(&key, &c)).await, Ok("reporting-bot".into()));
+    }
+    assert_eq!(is.fetches.load(Ordering::SeqCst), 1);
+}
+
+/// `key_ops` limits a key to the operations it lists (RFC 7517 §4.3): a key published
+/// for encryption only never verifies a token, while the lists real providers publish
+/// for signing keys (`["verify"]`, and `["sign"]` as Azure AD B2C writes it) do.
+#[tokio::test]
+async fn a_key_whose_key_ops_exclude_signatures_never_verifies() {
+    let mut encrypting = es256("enc-only");
+    encrypting.jwk["key_ops"] = json!(["encrypt", "wrapKey"]);
+    encrypting.jwk.as_object_mut().unwrap().remove("use");
+    let mut verifying = es256("verify");
+    verifying.jwk["key_ops"] = json!(["verify"]);
+    let mut b2c = es256("b2c");
+    b2c.jwk["key_ops"] = json!(["sign"]);
+    let is = issuer(&[&encrypting, &verifying, &b2c]).await;
+    let a = authenticator(&is.url, "", Duration::from_secs(10));
+    assert_eq!(
+        check(&a, &sign(&encrypting, &claims(&is.url))).await,
+        Err(Refusal::Invalid(
+            "the token's signing key is not one of the issuer's keys"
+        ))
+    );
+    for key in [&verifying, &b2c] {
+        assert_eq!(
+            check(&a, &sign(key, &claims(&is.url))).await,
+            Ok("reporting-bot".into()),
+            "{}",
+            key.kid
+        );
+    }
+}
+
+/// A token its issuer bound to a key (`cnf`: a DPoP key thumbprint, RFC 9449; a client
+/// certificate's, RFC 8705) is worthless to a thief without that key; toolgate checks
+/// no proof of possession, so it refuses such a token rather than take it as a bearer
+/// token. The same token without `cnf` passes.
+#[tokio::test]
+async fn a_token_bound_to_a_key_is_refused_as_a_bearer_token() {
+    let key = es256("k1");
+    let is = issuer(&[&key]).await;
+    let a = authenticator(&is.url, "", Duration::from_secs(10));
+    for cnf in [
+        json!({"jkt": "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"}),
+        json!({"x5t#S256": "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"}),
+    ] {
+        let mut c = claims(&is.url);
+        c["cnf"] = cnf.clone();
+        let refusal = check(&a, &sign(&key, &c)).await.unwrap_err();
+        assert_eq!(refusal.status(), 401, "{cnf}");
+        assert!(refusal.message().contains("bearer tokens only"), "{cnf}");
+    }
+    assert_eq!(
+        check(&a, &sign(&key, &claims(&is.url))).await,
+        Ok("reporting-bot".into())
+    );
 }

@@ -20,6 +20,8 @@
 //!    series name every agent and tool). Health, metrics without that setting, the
 //!    metadata itself and the demo stay open for probes, scrapers and clients
 //!    discovering the authorization server;
+//!    A token in the URL's query (`access_token`) is refused there with 400 rather
+//!    than ignored;
 //! 4. the request body is limited to `gateway.max_request_bytes` (413 beyond).
 
 use std::sync::Arc;
@@ -52,6 +54,13 @@ const SINGLE_VALUED: [&str; 9] = [
     "mcp-name",
     "last-event-id",
 ];
+
+/// Whether a query string has an `access_token` parameter, its name spelt in any case
+/// or percent-encoded as a form decoder would read it.
+fn names_access_token(query: &str) -> bool {
+    url::form_urlencoded::parse(query.as_bytes())
+        .any(|(name, _)| name.trim().eq_ignore_ascii_case("access_token"))
+}
 
 /// The admission rules, compiled from the config once.
 #[derive(Debug)]
@@ -171,6 +180,31 @@ impl Admission {
                 Err(refuse(&refusal))
             }
         }
+    }
+
+    /// A request to `/mcp`, `/admin` or the console that carries an access token in its
+    /// URL (`?access_token=`, RFC 6750 §2.3), refused with 400 `invalid_request` when
+    /// credentials are configured: the MCP authorization spec forbids tokens in the
+    /// query, and a URL is written to proxy logs, browser histories and `Referer`
+    /// headers. Refused even when the header carries a valid token too, so the client
+    /// learns it leaks its token instead of having it silently ignored.
+    fn refuse_token_in_query(&self, path: &str, query: Option<&str>) -> Option<Response> {
+        let query = query?;
+        let guarded = path == "/mcp"
+            || path.starts_with("/mcp/")
+            || path == "/admin"
+            || path.starts_with("/admin/")
+            || is_console(path);
+        if !guarded || !self.auth.required() || !names_access_token(query) {
+            return None;
+        }
+        tracing::info!(
+            path,
+            "refused a request that carries an access token in its URL's query"
+        );
+        Some(self.challenge(&Refusal::Malformed(
+            "the request carries an access token in its URL (access_token); send it only in the Authorization header, since URLs end up in logs and histories (RFC 6750, section 2.3)",
+        )))
     }
 
     /// `/metrics`: open without `gateway.metrics_token_env`; with it, its token or an
@@ -345,6 +379,11 @@ pub async fn admit(
         request.uri().authority(),
         request.headers(),
     ) {
+        return refused;
+    }
+    if let Some(refused) =
+        admission.refuse_token_in_query(request.uri().path(), request.uri().query())
+    {
         return refused;
     }
     let mut request = request;

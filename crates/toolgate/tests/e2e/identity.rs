@@ -88,14 +88,28 @@ impl Issuer {
     }
 
     fn token_with_scope(&self, sub: &str, aud: &str, scope: &str) -> String {
+        self.token_with_claims(sub, aud, scope, json!({}))
+    }
+
+    /// A token with `extra` claims beside the usual ones.
+    pub(super) fn token_with_claims(
+        &self,
+        sub: &str,
+        aud: &str,
+        scope: &str,
+        extra: Value,
+    ) -> String {
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .unwrap()
             .as_secs();
         let mut header = Header::new(Algorithm::ES256);
         header.kid = Some("k1".into());
-        let claims = json!({"iss": self.url, "aud": aud, "sub": sub, "exp": now + 600,
-                            "scope": scope});
+        let mut claims = json!({"iss": self.url, "aud": aud, "sub": sub, "exp": now + 600,
+                                "scope": scope});
+        if let (Some(all), Value::Object(more)) = (claims.as_object_mut(), extra) {
+            all.extend(more);
+        }
         jsonwebtoken::encode(&header, &claims, &self.key).unwrap()
     }
 }

@@ -29,6 +29,7 @@ mod relearn;
 mod reload;
 mod signals;
 mod signals_schema;
+mod stolen_tokens;
 mod tls;
 mod token_exchange;
 mod token_exchange_fronted;

@@ -337,3 +337,49 @@ fn metrics_with_a_token_admit_its_scrapers_and_administrators_only() {
         Ok(None)
     ));
 }
+
+#[test]
+fn an_access_token_in_the_url_is_refused_where_credentials_are_asked_for() {
+    // The MCP authorization spec: "Access tokens MUST NOT be included in the URI query
+    // string"; RFC 6750 §2.3 names the parameter.
+    let guarded = admission(&[], &[], Some("s3cret"));
+    for (path, query) in [
+        ("/mcp", "access_token=s3cret"),
+        ("/mcp", "session=1&ACCESS_TOKEN=x"),
+        ("/mcp", "access%5Ftoken=x"),
+        ("/admin/status", "access_token="),
+        ("/ui", "access_token=s3cret"),
+    ] {
+        let refused = guarded
+            .refuse_token_in_query(path, Some(query))
+            .unwrap_or_else(|| panic!("{path}?{query} was admitted"));
+        assert_eq!(refused.status(), StatusCode::BAD_REQUEST, "{path}?{query}");
+        let challenge = refused.headers()[header::WWW_AUTHENTICATE]
+            .to_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(challenge.contains("invalid_request"), "{challenge}");
+        assert!(!challenge.contains("s3cret"), "{challenge}");
+    }
+    // Other parameters, other endpoints, and a gateway that asks for no credential.
+    for (path, query) in [
+        ("/mcp", "token_hint=1"),
+        ("/ui/tools", "q=access_token"),
+        ("/healthz", "access_token=x"),
+        (
+            "/.well-known/oauth-protected-resource/mcp",
+            "access_token=x",
+        ),
+    ] {
+        assert!(
+            guarded.refuse_token_in_query(path, Some(query)).is_none(),
+            "{path}?{query}"
+        );
+    }
+    assert!(guarded.refuse_token_in_query("/mcp", None).is_none());
+    let open = admission(&[], &[], None);
+    assert!(
+        open.refuse_token_in_query("/mcp", Some("access_token=x"))
+            .is_none()
+    );
+}
