@@ -1,9 +1,11 @@
 //! Opaque access tokens, checked through the issuer's token introspection endpoint
 //! (RFC 7662), with a bounded cache.
 //!
-//! A token that is not a JWT is posted to every issuer configured with `introspection`
-//! (toolgate authenticates with its own client id and secret, HTTP Basic), first
-//! answer `active: true` wins. The answer must be for this resource (`aud` contains
+//! A token that is not a JWT is posted to the one issuer it belongs to (toolgate
+//! authenticates with its own client id and secret, HTTP Basic): the issuer whose
+//! `token_prefixes` it starts with, else the introspecting issuer without prefixes. A
+//! token no issuer claims is refused without being sent anywhere, so no issuer ever
+//! sees another's tokens (RFC 7662 §4). The answer must be for this resource (`aud` contains
 //! `gateway.auth.resource`: RFC 8707, no confused deputy), unexpired (`exp`, with the
 //! same leeway as JWTs, required), of the issuer asked (`iss`, when given) and not a
 //! refresh token. Its members then stand for the token's claims (`sub`, `client_id`,
@@ -16,6 +18,11 @@
 //! [`NEGATIVE_TTL`]. At most [`MAX_CACHED`] answers are kept; when they are that many,
 //! the refusals are dropped before any active answer. A revoked token may
 //! therefore still pass for up to `cache_for`: set it to what revocation must take.
+//!
+//! Tokens not in the cache are asked about at most `max_lookups_per_second` per
+//! issuer (a token bucket as deep as one second's worth): past that, they are refused
+//! without a request, so made-up tokens cannot get toolgate's client rate-limited at
+//! the issuer (RFC 7662 §4). Cached answers never wait on the bucket.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -49,6 +56,41 @@ struct Endpoint {
     max_lifetime: Option<Duration>,
     /// The endpoint: configured, or discovered, and when discovery was last tried.
     url: tokio::sync::Mutex<(Option<url::Url>, Option<Instant>)>,
+    /// How its opaque tokens begin; empty: every opaque token no other issuer claims.
+    prefixes: Vec<String>,
+    /// Requests for tokens not in the cache that may still be sent.
+    lookups: Mutex<Bucket>,
+}
+
+/// A token bucket: `per_second` requests a second, bursts of as many.
+#[derive(Debug)]
+struct Bucket {
+    per_second: f64,
+    left: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn new(per_second: u32, now: Instant) -> Bucket {
+        let per_second = f64::from(per_second.max(1));
+        Bucket {
+            per_second,
+            left: per_second,
+            at: now,
+        }
+    }
+
+    /// Takes one request if one is left at `now`.
+    fn take(&mut self, now: Instant) -> bool {
+        let refill = now.saturating_duration_since(self.at).as_secs_f64() * self.per_second;
+        self.left = (self.left + refill).min(self.per_second);
+        self.at = self.at.max(now);
+        if self.left < 1.0 {
+            return false;
+        }
+        self.left -= 1.0;
+        true
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -87,6 +129,8 @@ impl Introspector {
                     cache_for: c.cache_for,
                     max_lifetime: i.max_token_lifetime,
                     url: tokio::sync::Mutex::new((c.endpoint.clone(), None)),
+                    prefixes: c.token_prefixes.clone(),
+                    lookups: Mutex::new(Bucket::new(c.max_lookups_per_second, Instant::now())),
                 })
             })
             .collect();
@@ -111,26 +155,31 @@ impl Introspector {
         {
             return hit.claims.ok_or(hit.why);
         }
-        let mut why = "the issuer says the token is not active";
-        let mut answer = None;
-        for endpoint in &self.endpoints {
-            match self.ask(http, endpoint, token, now_unix).await {
-                Ok((claims, ttl)) => {
-                    answer = Some(Answer {
-                        claims: Some(Arc::new(claims)),
-                        why,
-                        until: now + ttl,
-                    });
-                    break;
-                }
-                Err(e) => why = e,
-            }
+        let Some(endpoint) = self.owner(token) else {
+            return Err("the token belongs to no issuer toolgate introspects");
+        };
+        if !endpoint
+            .lookups
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take(now)
+        {
+            // Not cached: a refusal stays cheap, and the token is asked about once
+            // the issuer's bucket refills.
+            return Err("too many unknown tokens are being checked; retry shortly");
         }
-        let answer = answer.unwrap_or(Answer {
-            claims: None,
-            why,
-            until: now + NEGATIVE_TTL,
-        });
+        let answer = match self.ask(http, endpoint, token, now_unix).await {
+            Ok((claims, ttl)) => Answer {
+                claims: Some(Arc::new(claims)),
+                why: "",
+                until: now + ttl,
+            },
+            Err(why) => Answer {
+                claims: None,
+                why,
+                until: now + NEGATIVE_TTL,
+            },
+        };
         let mut cache = self.lock();
         if cache.len() >= MAX_CACHED {
             // Made-up tokens are free to send and each leaves a refusal here: those go
@@ -143,6 +192,15 @@ impl Introspector {
         }
         cache.insert(digest, answer.clone());
         answer.claims.ok_or(answer.why)
+    }
+
+    /// The issuer `token` belongs to: the one whose prefix it starts with, else the one
+    /// without prefixes.
+    fn owner(&self, token: &str) -> Option<&Endpoint> {
+        self.endpoints
+            .iter()
+            .find(|e| e.prefixes.iter().any(|p| token.starts_with(p.as_str())))
+            .or_else(|| self.endpoints.iter().find(|e| e.prefixes.is_empty()))
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<[u8; 32], Answer>> {
@@ -287,6 +345,8 @@ mod tests {
                 client_id: "toolgate".into(),
                 client_secret: Secret("s3cret".into()),
                 cache_for: Duration::from_secs(300),
+                token_prefixes: Vec::new(),
+                max_lookups_per_second: 20,
             }),
             max_token_lifetime: None,
         };
@@ -322,6 +382,20 @@ mod tests {
         let cache = introspector.lock();
         assert!(cache.get(&agent).is_some_and(|a| a.claims.is_some()));
         assert!(cache.len() <= MAX_CACHED);
+    }
+
+    #[test]
+    fn the_lookup_bucket_allows_its_rate_and_refills_with_time() {
+        let start = Instant::now();
+        let mut bucket = Bucket::new(3, start);
+        let taken = (0..10).filter(|_| bucket.take(start)).count();
+        assert_eq!(taken, 3);
+        // A third of a second refills one request; a long pause never more than a
+        // second's worth.
+        assert!(bucket.take(start + Duration::from_millis(334)));
+        assert!(!bucket.take(start + Duration::from_millis(334)));
+        let later = start + Duration::from_secs(3600);
+        assert_eq!((0..10).filter(|_| bucket.take(later)).count(), 3);
     }
 
     #[test]

@@ -61,6 +61,7 @@ impl Compiler<'_> {
                 max_token_lifetime,
             });
         }
+        self.introspection_routes(&issuers);
         let admin_scope = raw
             .admin_scope
             .unwrap_or_else(|| DEFAULT_ADMIN_SCOPE.to_string());
@@ -157,12 +158,96 @@ impl Compiler<'_> {
                 return None;
             }
         };
+        let token_prefixes = self.token_prefixes(path, raw.token_prefixes)?;
+        let max_lookups_per_second = raw.max_lookups_per_second.unwrap_or(20);
+        if !(1..=10_000).contains(&max_lookups_per_second) {
+            self.err(
+                format!("{path}.max_lookups_per_second"),
+                format!("max_lookups_per_second `{max_lookups_per_second}` is outside 1 to 10000"),
+                "write how many unknown tokens per second the issuer may be asked about, e.g. `20`",
+            );
+            return None;
+        }
         Some(Introspection {
             endpoint,
             client_id: raw.client_id,
             client_secret,
             cache_for,
+            token_prefixes,
+            max_lookups_per_second,
         })
+    }
+
+    /// `token_prefixes`: each is the start of a bearer token (RFC 6750 §2.1 `b64token`
+    /// characters), so a prefix a token could never start with is caught here rather
+    /// than silently refusing every token.
+    fn token_prefixes(&mut self, path: &str, prefixes: Vec<String>) -> Option<Vec<String>> {
+        let token_char = |c: char| c.is_ascii_alphanumeric() || "-._~+/".contains(c);
+        for (i, prefix) in prefixes.iter().enumerate() {
+            if prefix.is_empty() || !prefix.chars().all(token_char) {
+                self.err(
+                    format!("{path}.token_prefixes.{i}"),
+                    format!("`{prefix}` cannot start a bearer token"),
+                    "write how this issuer's tokens begin, e.g. `gho_` or `ory_at_` (letters, digits, `-._~+/`)",
+                );
+                return None;
+            }
+        }
+        Some(prefixes)
+    }
+
+    /// With several introspecting issuers, each opaque token must go to exactly one of
+    /// them (RFC 7662 §4: a token is shown only to the server that issued it), so all
+    /// but at most one name their tokens' prefixes, and no prefix starts another
+    /// issuer's. This is an error, not a warning: running such a config would send one
+    /// issuer's live tokens to another.
+    fn introspection_routes(&mut self, issuers: &[IssuerConfig]) {
+        let introspecting: Vec<(usize, &IssuerConfig, &Introspection)> = issuers
+            .iter()
+            .enumerate()
+            .filter_map(|(i, x)| Some((i, x, x.introspection.as_ref()?)))
+            .collect();
+        if introspecting.len() < 2 {
+            return;
+        }
+        let unprefixed: Vec<&str> = introspecting
+            .iter()
+            .filter(|(_, _, c)| c.token_prefixes.is_empty())
+            .map(|(_, x, _)| x.issuer.as_str())
+            .collect();
+        if unprefixed.len() > 1 {
+            self.err(
+                "gateway.auth.issuers",
+                format!(
+                    "{} introspecting issuers ({}) do not say which opaque tokens are theirs, so each would be sent the others' tokens",
+                    unprefixed.len(),
+                    unprefixed.join(", ")
+                ),
+                "give each introspecting issuer `introspection.token_prefixes` (e.g. `[gho_]`); at most one may leave it out and receive the opaque tokens no other issuer claims",
+            );
+        }
+        for (i, x, c) in &introspecting {
+            for (j, y, d) in &introspecting {
+                if i == j {
+                    continue;
+                }
+                for p in &c.token_prefixes {
+                    // The same prefix on both is reported once, from the first issuer.
+                    if let Some(q) = d.token_prefixes.iter().find(|q| q.starts_with(p.as_str()))
+                        && (i < j || p != q)
+                    {
+                        self.err(
+                            format!("gateway.auth.issuers.{i}.introspection.token_prefixes"),
+                            format!(
+                                "prefix `{p}` of {} also matches `{q}` of {}, so a token could go to either",
+                                x.issuer, y.issuer
+                            ),
+                            "give the issuers prefixes that no token can start with both of",
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// The resource URI: absolute http(s), no fragment (RFC 8707 §2).

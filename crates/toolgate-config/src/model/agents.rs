@@ -53,6 +53,10 @@ pub struct Introspection {
     pub client_secret: super::Secret,
     /// How long an active token's answer is reused at most (never past its `exp`).
     pub cache_for: Duration,
+    /// How its opaque tokens begin; empty: any opaque token no other issuer claims.
+    pub token_prefixes: Vec<String>,
+    /// Requests for tokens not in the cache, per second at most.
+    pub max_lookups_per_second: u32,
 }
 
 /// What a caller no agent matches gets.

@@ -65,6 +65,17 @@ pub struct RawIntrospection {
     /// How long an active token's answer is reused at most (never past its `exp`).
     /// Default: `5m`; at least `1s`.
     pub cache_for: Option<String>,
+    /// How this issuer's opaque tokens begin, e.g. `[gho_, ghu_]` or `[ory_at_]`: a
+    /// token is sent only to the issuer whose prefix it starts with. Required on all
+    /// but at most one introspecting issuer when several introspect; the one without
+    /// prefixes is asked about every opaque token no other issuer claims. Absent on a
+    /// lone introspecting issuer: it is asked about every opaque token.
+    #[serde(default)]
+    pub token_prefixes: Vec<String>,
+    /// Introspection requests for tokens not in the cache, per second at most
+    /// (bursts of as many); past it, unknown tokens are refused without asking, and
+    /// cached answers are unaffected. Default: `20`; between 1 and 10000.
+    pub max_lookups_per_second: Option<u32>,
 }
 
 /// An agent: a caller toolgate tells apart from the others.
