@@ -166,3 +166,88 @@ fn mistakes_are_told_in_sentences() {
         assert!(text.contains(expected), "{yaml}\n---\n{text}");
     }
 }
+
+/// Several introspecting issuers, each `introspection` given as the flow map it has
+/// inside `{ issuer: ..., introspection: ... }`.
+fn introspecting(issuers: &[(&str, &str)]) -> String {
+    let list: Vec<String> = issuers
+        .iter()
+        .map(|(iss, extra)| {
+            format!("{{ issuer: {iss}, introspection: {{ client_id: tg, client_secret_env: S{extra} }} }}")
+        })
+        .collect();
+    format!(
+        "gateway:\n  auth:\n    resource: https://x.example/mcp\n    issuers: [{}]\n",
+        list.join(", ")
+    )
+}
+
+/// `yaml` parsed with the client secret `S` set.
+fn parsed_with_secret(yaml: &str) -> Result<crate::Config, crate::ConfigErrors> {
+    crate::parse(
+        std::path::Path::new("t.yaml"),
+        &format!("{TOOLS}{yaml}"),
+        std::path::Path::new("."),
+        &|name| (name == "S").then(|| "s3cret".to_string()),
+    )
+}
+
+#[test]
+fn several_introspecting_issuers_must_say_which_opaque_tokens_are_theirs() {
+    let refused = [
+        (
+            introspecting(&[("https://a.example", ""), ("https://b.example", "")]),
+            "2 introspecting issuers (https://a.example, https://b.example) do not say which opaque tokens are theirs",
+        ),
+        (
+            introspecting(&[
+                ("https://github.example", ", token_prefixes: [gh]"),
+                ("https://b.example", ", token_prefixes: [gho_]"),
+            ]),
+            "prefix `gh` of https://github.example also matches `gho_` of https://b.example",
+        ),
+        (
+            introspecting(&[
+                ("https://a.example", ", token_prefixes: [at_]"),
+                ("https://b.example", ", token_prefixes: [at_]"),
+            ]),
+            "prefix `at_` of https://a.example also matches `at_`",
+        ),
+        (
+            introspecting(&[("https://a.example", ", token_prefixes: [\"gho \"]")]),
+            "`gho ` cannot start a bearer token",
+        ),
+        (
+            introspecting(&[("https://a.example", ", token_prefixes: [\"\"]")]),
+            "`` cannot start a bearer token",
+        ),
+        (
+            introspecting(&[("https://a.example", ", max_lookups_per_second: 0")]),
+            "max_lookups_per_second `0` is outside 1 to 10000",
+        ),
+    ];
+    for (yaml, expected) in refused {
+        let text = parsed_with_secret(&yaml).err().map(|e| e.to_string());
+        let text = text.unwrap_or_default();
+        assert!(text.contains(expected), "{yaml}\n---\n{text}");
+    }
+    // The forms that tell every token's issuer apart, and a lone issuer as before.
+    let accepted = [
+        introspecting(&[
+            ("https://github.example", ", token_prefixes: [gho_, ghu_]"),
+            ("https://hydra.example", ", token_prefixes: [ory_at_]"),
+            ("https://slack.example", ", token_prefixes: [xoxp-, xoxb-]"),
+        ]),
+        introspecting(&[
+            ("https://github.example", ", token_prefixes: [gho_]"),
+            ("https://keycloak.example", ""),
+        ]),
+        introspecting(&[("https://a.example", "")]),
+    ];
+    for yaml in accepted {
+        let config = parsed_with_secret(&yaml).unwrap_or_else(|e| panic!("{yaml}\n---\n{e}"));
+        let auth = config.gateway.auth.unwrap();
+        let first = auth.issuers[0].introspection.as_ref().unwrap();
+        assert_eq!(first.max_lookups_per_second, 20);
+    }
+}
