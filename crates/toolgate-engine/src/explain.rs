@@ -12,7 +12,7 @@ mod secrets;
 mod words;
 
 pub use answer::Detail;
-pub use contract_drift::contract_drift_incident;
+pub use contract_drift::{contract_drift_incident, names_a_field};
 pub use definition::{all_new, definition_change, definition_incident};
 pub use excerpt::{excerpt, link, quoted, upstream_text};
 pub use failure::{Failed, failure};

@@ -33,7 +33,7 @@ pub fn contract_drift_incident(tool: &str, detail: &Value) -> Option<String> {
             _ => None,
         };
         match promised {
-            Some((path, what)) if named.len() < NAMED => {
+            Some((path, what)) if named.len() < NAMED && names_a_field(path) => {
                 named.push(format!("{} {what}", field(path)))
             }
             _ => elsewhere += 1,
@@ -45,7 +45,7 @@ pub fn contract_drift_incident(tool: &str, detail: &Value) -> Option<String> {
     }
     if elsewhere > 0 {
         named.push(format!(
-            "{elsewhere} {}change{} in fields or values the contract does not name",
+            "{elsewhere} {}change{} not named here",
             if named.is_empty() { "" } else { "more " },
             if elsewhere == 1 { "" } else { "s" }
         ));
@@ -69,4 +69,22 @@ fn field(path: &str) -> String {
         .take(PATH_CHARS)
         .collect();
     format!("`{}`", if clean.is_empty() { "(root)" } else { &clean })
+}
+
+/// Whether a path reads as field names (`results[].snippet`, `@odata.nextLink`), which
+/// may be told to any caller, rather than as data used as a key (`alice@example.com`,
+/// `Q3 report.pdf`). A learned contract's paths come from callers' responses: a key that
+/// is not a name is not repeated to another caller. Empty is the root.
+pub fn names_a_field(path: &str) -> bool {
+    const MAX_NAME: usize = 64;
+    path.is_empty()
+        || path.split('.').all(|segment| {
+            let name = segment.trim_end_matches("[]");
+            let rest = name.strip_prefix(['@', '$']).unwrap_or(name);
+            !rest.is_empty()
+                && name.len() <= MAX_NAME
+                && rest
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        })
 }

@@ -136,7 +136,7 @@ async fn a_drift_incident_of_a_changed_type_still_names_the_promised_field() {
     assert!(bob_reads.contains("`total` changed type"), "{bob_reads}");
     // The field the contract does not list is counted, not named.
     assert!(
-        bob_reads.contains("1 more change in fields or values the contract does not name"),
+        bob_reads.contains("1 more change not named here"),
         "{bob_reads}"
     );
 
@@ -171,5 +171,23 @@ async fn an_upstream_error_quoting_one_agents_arguments_stays_with_that_agent() 
         !everything_told(&bob).contains("alice"),
         "{}",
         everything_told(&bob)
+    );
+}
+
+#[test]
+fn a_learned_contracts_path_that_reads_as_data_is_counted_not_named() {
+    let detail = json!({
+        "learned": true,
+        "changes": [
+            { "kind": "missing", "path": "presence.alice@example.com", "expected": "string" },
+            { "kind": "missing", "path": "@odata.nextLink", "expected": "string" },
+            { "kind": "type_changed", "path": "files.Q3 report.pdf.size", "expected": "number", "found": "string" }
+        ],
+        "truncated": 0
+    });
+    let title = crate::explain::contract_drift_incident("get_presence", &detail).unwrap();
+    assert_eq!(
+        title,
+        "get_presence no longer matches its learned contract: `@odata.nextLink` is missing; 2 more changes not named here"
     );
 }
