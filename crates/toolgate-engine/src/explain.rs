@@ -3,6 +3,7 @@
 //! the wording stays consistent; the texts never contain URLs, headers or secrets.
 
 mod answer;
+mod contract_drift;
 mod definition;
 mod excerpt;
 mod failure;
@@ -11,6 +12,7 @@ mod secrets;
 mod words;
 
 pub use answer::Detail;
+pub use contract_drift::{contract_drift_incident, names_a_field};
 pub use definition::{all_new, definition_change, definition_incident};
 pub use excerpt::{excerpt, link, quoted, upstream_text};
 pub use failure::{Failed, failure};

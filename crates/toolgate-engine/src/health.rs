@@ -127,7 +127,7 @@ fn deprecations(gateway: &Gateway, tools: &[&str], may_see: impl Fn(&str) -> boo
 
 /// The open incidents of dependency `name` the reader may see. An incident of the
 /// dependency as a whole (no tool) concerns every caller of it.
-fn open_incidents(
+pub(crate) fn open_incidents(
     incidents: &[toolgate_store::Incident],
     name: &str,
     may_see: impl Fn(&str) -> bool,
@@ -190,8 +190,14 @@ pub async fn report_with_history(gateway: &Gateway, only: Option<&str>) -> Resul
 /// An incident's tool and title as a model may read them. A definition-drift title
 /// quotes the upstream's changed, unreviewed text (for the people it alerts), so the
 /// model gets the kinds of change instead; a new definition's name is unreviewed text
-/// too.
-fn model_view(i: &toolgate_store::Incident) -> (Value, String) {
+/// too. A contract-drift title quotes the keys of the response one agent received,
+/// which another agent reading this report must not see: the model gets the
+/// contract's promised paths and counts instead.
+pub(crate) fn model_view(i: &toolgate_store::Incident) -> (Value, String) {
+    if i.kind == toolgate_store::IncidentKind::ContractDrift.as_str() {
+        let title = crate::explain::contract_drift_incident(&i.tool, &i.detail);
+        return (json!(i.tool), title.unwrap_or_else(|| i.title.clone()));
+    }
     if i.kind != toolgate_store::IncidentKind::DefinitionDrift.as_str() {
         return (json!(i.tool), i.title.clone());
     }
@@ -362,6 +368,9 @@ fn last_quota(s: &Snapshot) -> String {
     };
     format!("; quota: {remaining}{of} left {when}{reset}")
 }
+
+#[cfg(test)]
+mod isolation_tests;
 
 #[cfg(test)]
 mod tests {

@@ -315,7 +315,15 @@ pub fn drift_note(
     let breaking: Vec<&Change> = drift.changes.iter().filter(|c| c.is_breaking()).collect();
     let mut parts = Vec::new();
     let mut advice = Vec::new();
+    // A learned contract's paths were learned from every caller's responses: one that
+    // reads as data used as a key (an e-mail, a file name) is another caller's, not
+    // this one's, and is described without it.
+    let unnamed = |path: &str| learned_from.is_some() && !crate::explain::names_a_field(path);
     for c in breaking.iter().take(SHOWN) {
+        if unnamed(c.path()) {
+            parts.push("a field learned from earlier responses is missing or changed".to_owned());
+            continue;
+        }
         parts.push(match c {
             Change::Renamed { from, to, .. } => {
                 advice.push(format!("if you rely on {}, use {}", field(from), field(to)));

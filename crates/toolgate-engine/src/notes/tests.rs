@@ -313,3 +313,35 @@ fn a_successor_the_agent_may_not_call_is_not_named_to_it() {
     assert!(note(Some("ops")).ends_with("use search_v2_internal instead."));
     assert!(note(None).ends_with("use search_v2_internal instead."));
 }
+
+#[test]
+fn drift_against_a_learned_contract_names_no_key_another_callers_responses_taught_it() {
+    // Learned while one caller's responses were keyed by its e-mail; another caller's
+    // response lacks that key and must not be told it.
+    let drift = toolgate_contract::Drift::new(
+        vec![
+            toolgate_contract::Change::Missing {
+                path: "presence.alice@example.com".into(),
+                expected: "string".into(),
+            },
+            toolgate_contract::Change::Missing {
+                path: "presence.updated_at".into(),
+                expected: "string".into(),
+            },
+        ],
+        vec![],
+    );
+    let note = super::drift_note("get_presence", "the learned contract", Some(20), &drift);
+    assert!(!note.contains("alice"), "{note}");
+    assert!(
+        note.contains("a field learned from earlier responses is missing or changed"),
+        "{note}"
+    );
+    assert!(note.contains("`presence.updated_at` is missing"), "{note}");
+    // A declared contract's paths are its owner's: named as they are.
+    let declared = super::drift_note("get_presence", "contract v1.0", None, &drift);
+    assert!(
+        declared.contains("`presence.alice@example.com` is missing"),
+        "{declared}"
+    );
+}

@@ -25,14 +25,14 @@ use toolgate_store::IncidentKind;
 
 /// One scripted reply: status, headers, body, and how long it takes.
 #[derive(Debug, Clone)]
-struct Reply {
-    status: u16,
-    headers: Vec<(&'static str, String)>,
-    body: &'static str,
-    takes: Duration,
+pub(crate) struct Reply {
+    pub(crate) status: u16,
+    pub(crate) headers: Vec<(&'static str, String)>,
+    pub(crate) body: &'static str,
+    pub(crate) takes: Duration,
 }
 
-fn ok(body: &'static str) -> Reply {
+pub(crate) fn ok(body: &'static str) -> Reply {
     Reply {
         status: 200,
         headers: vec![],
@@ -50,7 +50,7 @@ fn status(code: u16) -> Reply {
 
 /// An upstream that answers from a script (the last entry repeats) and counts attempts.
 #[derive(Debug, Default)]
-struct Fake {
+pub(crate) struct Fake {
     script: Mutex<VecDeque<Reply>>,
     attempts: AtomicU32,
 }
@@ -169,9 +169,9 @@ fn spec(name: &str) -> Arc<ToolSpec> {
     config.tools[name].clone()
 }
 
-struct Rig {
-    route: Route<Fake>,
-    services: Services,
+pub(crate) struct Rig {
+    pub(crate) route: Route<Fake>,
+    pub(crate) services: Services,
 }
 
 /// A config of one tool `t` (with `tool_extra` YAML after its request) and two agents
@@ -204,7 +204,7 @@ fn rig(tool: &str, replies: Vec<Reply>) -> Rig {
 }
 
 /// A rig for a tool of another config than [`TOOLS`].
-fn rig_of(spec: Arc<ToolSpec>, replies: Vec<Reply>) -> Rig {
+pub(crate) fn rig_of(spec: Arc<ToolSpec>, replies: Vec<Reply>) -> Rig {
     let dependency = Arc::new(DependencyState::new(spec.dependency.clone()));
     Rig {
         route: Route::new(
