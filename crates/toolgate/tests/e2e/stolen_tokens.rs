@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::harness::{Toolgate, serve_config, temp_dir};
+use super::harness::{Toolgate, start_toolgate, temp_dir};
 use super::identity::{Issuer, Seen, issuer_with, upstream};
 
 const RESOURCE: &str = "https://tools.example.com/mcp";
@@ -40,14 +40,7 @@ agents:
         state = dir.join("state.db").display(),
         iss = issuer.url,
     );
-    let config = toolgate_config::parse(
-        std::path::Path::new("t.yaml"),
-        &yaml,
-        std::path::Path::new("."),
-        &|_| None,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    (serve_config(config).await, issuer, seen)
+    (start_toolgate(&yaml).await, issuer, seen)
 }
 
 /// `initialize` at `url` with `token` in the header: the status, the challenge and the
