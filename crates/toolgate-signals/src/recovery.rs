@@ -185,6 +185,9 @@ fn visit(v: &Value, key: Option<&str>, depth: usize, nodes: &mut usize, out: &mu
             if let Some(text) = odata_message(key, map) {
                 out.text(text);
             }
+            if let Some(text) = coded_text(map) {
+                out.text(text);
+            }
             let detail = named_failure_detail(map);
             if let Some(text) = detail {
                 out.text(text);
@@ -273,6 +276,18 @@ fn odata_message<'a>(
     }
     map.get("lang")?.as_str()?;
     map.get("value")?.as_str()
+}
+
+/// The message of an error written `{"code": "E00007", "text": "User authentication
+/// failed due to invalid authentication values."}`, as Authorize.Net's JSON answers
+/// (and the JSON forms of XML APIs that name a message `<text>`) write it. A `text` is
+/// read only beside a `code`: elsewhere it is as often data (a post's, a message's).
+fn coded_text(map: &serde_json::Map<String, Value>) -> Option<&str> {
+    let code = map.get("code")?;
+    if !(code.is_string() || code.is_number()) {
+        return None;
+    }
+    map.get("text")?.as_str()
 }
 
 /// The detail of a JSON-RPC error whose message is only the name the specification gives

@@ -66,9 +66,15 @@ fn folded(key: &[u8]) -> Vec<u8> {
 /// A `header` inside such a wrapper holds the answer's status as well: Korea's public
 /// data portal (data.go.kr) answers `{"response": {"header": {"resultCode": "22",
 /// "resultMsg": "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR"}}}` with a 200.
+///
+/// Authorize.Net's `messages` holds the answer's status the same way: `{"messages":
+/// {"resultCode": "Error", "message": [{"code": "E00007", "text": …}]}}`, sent with a 200.
 fn is_wrapper(key: &[u8]) -> bool {
     let lower = folded(key);
-    lower.ends_with(b"response") || lower.ends_with(b"resp") || lower.ends_with(b"header")
+    lower.ends_with(b"response")
+        || lower.ends_with(b"resp")
+        || lower.ends_with(b"header")
+        || lower == b"messages"
 }
 
 /// Wrappers read inside one another (`response` → `header`).
@@ -152,22 +158,34 @@ fn markup_reports_throttle(head: &[u8]) -> bool {
 /// `<Ack>Failure</Ack>` before its `<Errors>`. A record's status alone (a job listed
 /// as `failed`) is data: only a failed status followed by an element named for the
 /// error's code or message counts.
+///
+/// A `<resultCode>` reports on the answer only, so after a failed one its `<code>`,
+/// `<text>` or `<message>` counts too: Authorize.Net's `<messages><resultCode>Error
+/// </resultCode><message><code>E00003</code><text>…`.
 fn markup_reports_failure(head: &[u8]) -> bool {
-    let mut failed = false;
+    let (mut failed, mut failed_result) = (false, false);
     any_markup_leaf(head, |local, inner| {
-        if ["status", "ack", "resultCode"]
-            .iter()
-            .any(|n| local.eq_ignore_ascii_case(n))
+        let is_result = local.eq_ignore_ascii_case("resultCode");
+        if is_result
+            || ["status", "ack"]
+                .iter()
+                .any(|n| local.eq_ignore_ascii_case(n))
         {
-            failed |= ["failure", "failed", "fail", "error"]
+            let says = ["failure", "failed", "fail", "error"]
                 .iter()
                 .any(|word| inner.eq_ignore_ascii_case(word));
+            failed |= says;
+            failed_result |= says && is_result;
             return false;
         }
-        failed
+        (failed
             && local
                 .get(..5)
-                .is_some_and(|h| h.eq_ignore_ascii_case("error"))
+                .is_some_and(|h| h.eq_ignore_ascii_case("error")))
+            || (failed_result
+                && ["code", "text", "message"]
+                    .iter()
+                    .any(|n| local.eq_ignore_ascii_case(n)))
     })
 }
 
@@ -242,6 +260,7 @@ fn only_words(body: &[u8]) -> bool {
 fn reports_error(head: &[u8], wrappers: u8) -> bool {
     let mut members = TopLevel::new(head);
     let (mut failed_code, mut throttle_message) = (false, false);
+    let (mut graphql_errors, mut partial_data) = (false, false);
     // A failed result code told in words ([`tells_a_failure`]).
     let mut failure = Failure {
         // Inside a wrapper (`…_response`) the members are the answer's own.
@@ -260,6 +279,11 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
             failed_code |= is_failure_number(value);
         }
         if is_result_code_key(key) {
+            // A result code that says in a word that the call failed (`"resultCode":
+            // "Error"`): a result code reports on the answer, never holds data.
+            if is_failure_word(value) {
+                return true;
+            }
             // A result code sent as a string of digits (`"resultCode": "22"`).
             let failed = value.strip_prefix(b"\"").is_some_and(is_failure_number);
             failed_code |= failed;
@@ -274,6 +298,15 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
         }
         if says_error_type(key, value) {
             return true;
+        }
+        // A GraphQL answer's `errors` beside the data it did return is a partial
+        // success (GraphQL spec §7.1.2), whichever member comes first.
+        if key.eq_ignore_ascii_case(b"data") {
+            partial_data = !is_empty_value(value);
+        }
+        if key.eq_ignore_ascii_case(b"errors") && !is_empty_value(value) {
+            graphql_errors = true;
+            continue;
         }
         if value.starts_with(b"[") && every_item_throttled(value) {
             return true;
@@ -290,7 +323,15 @@ fn reports_error(head: &[u8], wrappers: u8) -> bool {
             return true;
         }
     }
-    failure.told()
+    (graphql_errors && !partial_data) || failure.told()
+}
+
+/// A result code's value that names a failure in a word: `"Error"`, `"Failure"`.
+fn is_failure_word(value: &[u8]) -> bool {
+    FAILED_STATUS_WORDS
+        .iter()
+        .filter(|w| **w != "\"0\"")
+        .any(|w| value.len() >= w.len() && value[..w.len()].eq_ignore_ascii_case(w.as_bytes()))
 }
 
 /// What an object's members say of a failure told in words: a result code named so

@@ -208,6 +208,13 @@ pub(super) fn decide(texts: &[String], grpc: Option<Recovery>) -> Option<Recover
     if any(credentials) || in_other_language(Recovery::Credentials) {
         return Some(Recovery::Credentials);
     }
+    // A precondition that passes by itself: Google's APIs send an operation still running
+    // on the resource as `FAILED_PRECONDITION` ("An operation is already in progress on
+    // the cluster. Wait for it to complete and try again."), which gRPC's guidance keeps
+    // for a state only the caller can fix. The words say it is waited out.
+    if grpc == Some(Recovery::Request) && any(waited_out) {
+        return Some(Recovery::Transient);
+    }
     if grpc.is_some() {
         return grpc;
     }
@@ -283,8 +290,10 @@ impl Words<'_> {
 
 /// The account behind the calls must change, or its allowance renew.
 fn account(w: &Words<'_>) -> bool {
-    // Registration is never a wait, whatever a link beside it spells ("aka.ms/rps-…").
-    if unregistered(w) {
+    // Registration is never a wait, whatever a link beside it spells ("aka.ms/rps-…"),
+    // and terms the owner has not accepted are refused however the reply words it ("You
+    // must accept the Terms of Service").
+    if unregistered(w) || terms_unaccepted(w) {
         return true;
     }
     if w.is_a_rule() || w.says_to_wait() {
@@ -353,6 +362,43 @@ fn account(w: &Words<'_>) -> bool {
         || owes(w)
         || budget_spent(w)
         || not_enabled_for_holder(w)
+        || subscription_required(w)
+}
+
+/// Terms the account's owner has not accepted: a `google.rpc.PreconditionFailure` of type
+/// `TOS` described "Terms of service not accepted", "You must accept the Terms of Use
+/// before calling this API", "The user has not agreed to the latest terms and
+/// conditions". Only the owner accepting them lets calls through; the same call sent
+/// again fails the same way.
+fn terms_unaccepted(w: &Words<'_>) -> bool {
+    const ACCEPTED: [&str; 8] = [
+        "accept",
+        "accepted",
+        "agree",
+        "agreed",
+        "acknowledge",
+        "acknowledged",
+        "sign",
+        "signed",
+    ];
+    let terms = w.phrase(&["terms", "of", "service"])
+        || w.phrase(&["terms", "of", "use"])
+        || w.phrase(&["terms", "and", "conditions"])
+        || w.any_of(&["tos", "eula"]);
+    terms && w.any_of(&ACCEPTED)
+}
+
+/// A service the account has not subscribed to or opted in to: AWS's `OptInRequired`,
+/// "The AWS access key ID needs a subscription for the service", "A subscription is
+/// required to use this endpoint". Its owner subscribes; a subscription's id the request
+/// must carry ("subscription id is required") is the request's, so only these phrases
+/// count.
+fn subscription_required(w: &Words<'_>) -> bool {
+    w.phrase(&["opt", "in", "required"])
+        || w.phrase(&["needs", "a", "subscription"])
+        || w.phrase(&["requires", "a", "subscription"])
+        || w.phrase(&["subscription", "required"])
+        || w.phrase(&["subscription", "is", "required"])
 }
 
 /// The account owes money: "Your account is in arrears, please recharge first", "Your
@@ -672,6 +718,13 @@ fn transient(w: &Words<'_>) -> bool {
         || w.phrase(&["timed", "out"])
 }
 
+/// A state of the resource that ends by itself: an operation in progress on it, the
+/// resource still on its way ([`still_under_way`]), or advice to wait and send the same
+/// request again ([`wait_then_again`]).
+fn waited_out(w: &Words<'_>) -> bool {
+    (w.phrase(&["in", "progress"]) && !w.is_a_rule()) || still_under_way(w) || wait_then_again(w)
+}
+
 /// Something the request names, still on its way to a state it reaches by itself: "The
 /// resource is still being created", "the volume is still provisioning". A moment later
 /// it is there; only a rule ("must still be …") is not a state.
@@ -705,13 +758,25 @@ fn still_under_way(w: &Words<'_>) -> bool {
 fn wait_then_again(w: &Words<'_>) -> bool {
     let waited = w.phrase(&["try", "again"]) && w.any_of(&["wait", "moment", "shortly"]);
     // "Please retry with a valid amount" asks for another request, not the same one.
+    // "Please try again" is the same advice ("An error occurred during processing.
+    // Please try again."); "Please try again in 2m59s" names a throttle's wait, read
+    // elsewhere.
     let retry = (1..w.w.len()).any(|i| {
-        w.w[i - 1] == "please"
-            && w.w[i] == "retry"
+        let (advice, next, not_before): (bool, usize, &[&str]) =
+            match (w.w[i - 1].as_str(), w.w[i].as_str()) {
+                ("please", "retry") => (true, i + 1, &["with", "using"]),
+                ("please", "try") => (
+                    w.w.get(i + 1).is_some_and(|a| a == "again"),
+                    i + 2,
+                    &["with", "using", "in", "after"],
+                ),
+                _ => (false, i, &[]),
+            };
+        advice
             && w.w
-                .get(i + 1)
-                .is_none_or(|next| !["with", "using"].contains(&next.as_str()))
-    }) && !w.any_of(&["valid", "invalid", "correct"]);
+                .get(next)
+                .is_none_or(|next| !not_before.contains(&next.as_str()))
+    }) && !w.any_of(&["valid", "invalid", "correct", "incorrect"]);
     waited || retry
 }
 

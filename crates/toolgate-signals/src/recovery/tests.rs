@@ -1035,3 +1035,101 @@ fn a_problem_with_the_callers_account_is_the_accounts() {
         assert_ne!(said(body), Some(Recovery::Account), "{body}");
     }
 }
+
+#[test]
+fn terms_the_owner_has_not_accepted_are_the_accounts() {
+    for body in [
+        // A `google.rpc.PreconditionFailure` of type TOS under FAILED_PRECONDITION.
+        r#"{"error":{"code":400,"status":"FAILED_PRECONDITION","message":"Precondition check failed.","details":[{"@type":"type.googleapis.com/google.rpc.PreconditionFailure","violations":[{"type":"TOS","subject":"google.com/cloud","description":"Terms of service not accepted"}]}]}}"#,
+        r#"{"message":"You must accept the Terms of Use before calling this API."}"#,
+        r#"{"error":"The user has not agreed to the latest terms and conditions"}"#,
+        "<Error><Code>TermsNotAccepted</Code><Message>Accept the EULA in the console first.</Message></Error>",
+    ] {
+        assert_eq!(said(body), Some(Recovery::Account), "{body}");
+    }
+    // Terms named without acceptance, and acceptance of something else, are not.
+    for body in [
+        r#"{"message":"The request violates our terms of service: spam content"}"#,
+        r#"{"error":"The invitation was already accepted"}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Account), "{body}");
+    }
+}
+
+#[test]
+fn a_service_the_account_has_not_subscribed_to_is_the_accounts() {
+    for body in [
+        r#"{"__type":"OptInRequired","message":"The AWS access key ID needs a subscription for the service."}"#,
+        "<ErrorResponse><Error><Type>Sender</Type><Code>OptInRequired</Code><Message>You are not subscribed to this service.</Message></Error></ErrorResponse>",
+        r#"{"message":"A subscription is required to use this endpoint"}"#,
+        r#"{"error":"This API requires a subscription; subscribe on the dashboard"}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Account), "{body}");
+    }
+    // A subscription the request must name is the request's.
+    for body in [
+        r#"{"error":{"code":"InvalidParameter","message":"The subscription id is required."}}"#,
+        r#"{"message":"Subscription sub_123 not found"}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Account), "{body}");
+    }
+}
+
+#[test]
+fn a_failed_precondition_that_passes_by_itself_is_a_passing_state() {
+    for body in [
+        r#"{"error":{"code":400,"status":"FAILED_PRECONDITION","message":"An operation is already in progress on the cluster. Wait for it to complete and try again.","details":[]}}"#,
+        r#"{"code":9,"message":"The instance is still being created","details":[]}"#,
+        r#"{"code":"failed_precondition","message":"Cluster is being upgraded; please retry"}"#,
+        // A SOAP Client fault that says the same.
+        r#"<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>Another import is in progress for this account</faultstring></soap:Fault></soap:Body></soap:Envelope>"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Transient), "{body}");
+    }
+    // A precondition only the caller fixes stays the request's.
+    for body in [
+        r#"{"error":{"code":400,"status":"FAILED_PRECONDITION","message":"The directory is not empty.","details":[]}}"#,
+        r#"{"code":9,"message":"Pipeline must not be in progress when it is deleted","details":[]}"#,
+        r#"{"code":"failed_precondition","message":"Please retry with a valid region"}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Request), "{body}");
+    }
+}
+
+#[test]
+fn a_text_beside_a_code_is_a_message() {
+    assert_eq!(
+        said(
+            r#"{"messages":{"resultCode":"Error","message":[{"code":"E00007","text":"User authentication failed due to invalid authentication values."}]}}"#
+        ),
+        Some(Recovery::Credentials)
+    );
+    assert_eq!(
+        said(
+            r#"{"errors":[{"code":1002,"text":"An error occurred during processing. Please try again."}]}"#
+        ),
+        Some(Recovery::Transient)
+    );
+    // A `text` without a code beside it is data.
+    assert_eq!(
+        said(r#"{"error":"not_found","post":{"text":"Invalid API key provided in my last post"}}"#),
+        said(r#"{"error":"not_found"}"#)
+    );
+}
+
+#[test]
+fn please_try_again_is_advice_to_send_the_same_request() {
+    for body in [
+        r#"{"message":"An error occurred during processing. Please try again."}"#,
+        r#"{"error":"Something went wrong on our side, please try again"}"#,
+    ] {
+        assert_eq!(said(body), Some(Recovery::Transient), "{body}");
+    }
+    // Advice to send another request is not.
+    for body in [
+        r#"{"message":"Please try again with a different file name"}"#,
+        r#"{"message":"The card number is incorrect. Please try again."}"#,
+    ] {
+        assert_ne!(said(body), Some(Recovery::Transient), "{body}");
+    }
+}

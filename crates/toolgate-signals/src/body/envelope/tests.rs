@@ -174,3 +174,39 @@ fn a_failed_code_told_in_words_is_an_envelope() {
         assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
     }
 }
+
+#[test]
+fn a_result_code_that_says_failure_in_a_word_is_an_envelope() {
+    for b in [
+        &br#"{"messages":{"resultCode":"Error","message":[{"code":"E00007","text":"User authentication failed due to invalid authentication values."}]}}"#[..],
+        br#"{"resultCode":"FAILURE","resultMsg":"merchant not found"}"#,
+        br#"<?xml version="1.0"?><ErrorResponse><messages><resultCode>Error</resultCode><message><code>E00003</code><text>Invalid amount</text></message></messages></ErrorResponse>"#,
+    ] {
+        assert!(is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+    for b in [
+        &br#"{"transactionResponse":{"responseCode":"1","transId":"60176113"},"messages":{"resultCode":"Ok","message":[{"code":"I00001","text":"Successful."}]}}"#[..],
+        // A record's status beside its code is data.
+        br#"<jobs><job><status>failed</status><code>JOB-7</code></job></jobs>"#,
+        br#"{"messages":[{"role":"user","content":"error"}]}"#,
+    ] {
+        assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+}
+
+#[test]
+fn graphql_errors_beside_data_are_a_partial_success() {
+    for b in [
+        &br#"{"data":{"user":{"id":"1"},"orders":null},"errors":[{"message":"Rate limit exceeded","extensions":{"code":"RATE_LIMITED"}}]}"#[..],
+        br#"{"errors":[{"message":"Throttled","path":["orders"]}],"data":{"user":{"id":"1"}}}"#,
+    ] {
+        assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+    for b in [
+        &br#"{"data":null,"errors":[{"message":"Throttled","extensions":{"code":"THROTTLED"}}]}"#[..],
+        br#"{"errors":[{"message":"Unauthorized"}]}"#,
+        br#"{"data":{},"errors":[{"message":"Unauthorized"}]}"#,
+    ] {
+        assert!(is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+}
