@@ -347,13 +347,18 @@ fn health_of(body: &str) -> Option<Health> {
 
 #[test]
 fn statuspage_open_incident_and_maintenance_lists() {
-    // incidents/unresolved.json: an open incident of major impact.
+    // incidents/unresolved.json: an open incident of major impact. Statuspage colours a
+    // major impact orange, a partial outage, as it does the `major` page indicator
+    // ("Partial System Outage"): degraded, as that indicator is read.
     let unresolved = r#"{"page":{"id":"kctbh9vrtdwd","name":"Acme"},"incidents":[
         {"id":"i1","name":"Elevated API error rates","status":"investigating","impact":"major",
          "components":[{"name":"API","status":"partial_outage"}],
          "incident_updates":[{"status":"investigating","body":"We are investigating."}]}]}"#;
     let s = parse(unresolved.as_bytes()).unwrap();
-    assert_eq!((s.health, s.indicator.as_str()), (Health::Down, "major"));
+    assert_eq!(
+        (s.health, s.indicator.as_str()),
+        (Health::Degraded, "major")
+    );
     assert_eq!(s.description.as_deref(), Some("Elevated API error rates"));
     assert_eq!(
         s.components,
@@ -361,6 +366,9 @@ fn statuspage_open_incident_and_maintenance_lists() {
     );
     let minor = unresolved.replace(r#""impact":"major""#, r#""impact":"minor""#);
     assert_eq!(health_of(&minor), Some(Health::Degraded));
+    // Red, a major outage, is the critical impact.
+    let critical = unresolved.replace(r#""impact":"major""#, r#""impact":"critical""#);
+    assert_eq!(health_of(&critical), Some(Health::Down));
     // Nothing unresolved is healthy.
     assert_eq!(
         health_of(r#"{"page":{"id":"x"},"incidents":[]}"#),
@@ -460,8 +468,12 @@ fn zendesk_active_incidents_json_api() {
     let s = parse(active.as_bytes()).unwrap();
     assert_eq!(s.health, Health::Degraded);
     assert_eq!(s.description.as_deref(), Some("Email delays"));
+    // A major impact is a partial outage on Statuspage's scale; the outage flag, or a
+    // critical impact, says the service is down.
     let major = active.replace(r#""impact":"minor""#, r#""impact":"major""#);
-    assert_eq!(health_of(&major), Some(Health::Down));
+    assert_eq!(health_of(&major), Some(Health::Degraded));
+    let critical = active.replace(r#""impact":"minor""#, r#""impact":"critical""#);
+    assert_eq!(health_of(&critical), Some(Health::Down));
     let flagged = active.replace(r#""impact":"minor""#, r#""impact":"minor","outage":true"#);
     assert_eq!(health_of(&flagged), Some(Health::Down));
     let resolved = active.replace(
