@@ -1212,3 +1212,29 @@ fn a_5xx_error_envelope_saying_the_service_is_not_ready_is_down() {
         Err(Unreadable::Status(404))
     );
 }
+
+/// Rails' `/up` answers by its page's colour alone: green with a 200, red with the 500
+/// of an app that raised while booting. A page with words, or a colour that is no
+/// health word, is not read by its colour.
+#[test]
+fn a_page_that_answers_by_its_colour_alone() {
+    let at = chrono::DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let green = br#"<!DOCTYPE html><html><body style="background-color: green"></body></html>"#;
+    let red = br#"<!DOCTYPE html><html><body style="background-color: red"></body></html>"#;
+    assert_eq!(
+        read_response_at(200, green, at).unwrap().health,
+        Health::Healthy
+    );
+    assert_eq!(read_response_at(500, red, at).unwrap().health, Health::Down);
+    for page in [
+        &br#"<html><body style="background-color: red"><h1>We're sorry, but something went wrong.</h1></body></html>"#[..],
+        br#"<html><body style="background-color: white"></body></html>"#,
+        br#"<html><body></body></html>"#,
+    ] {
+        assert!(
+            read_response_at(200, page, at).is_err(),
+            "{}",
+            String::from_utf8_lossy(page)
+        );
+    }
+}
