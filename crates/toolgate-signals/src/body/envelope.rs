@@ -552,7 +552,11 @@ fn says_failed(key: &[u8], value: &[u8]) -> bool {
 /// `"status": "REQUEST_NOT_PROCESSED"` (its success is `REQUEST_SUCCEEDED`). The request
 /// must be named, so a record's `NOT_PROCESSED` (an order's, a payment's) is data.
 fn says_request_not_done(value: &[u8]) -> bool {
-    let Some(text) = quoted_bytes(value).filter(|t| t.len() <= 64) else {
+    // Most statuses are short words that do not start with the request: the first byte
+    // settles them before any word is split.
+    let Some(text) = quoted_bytes(value)
+        .filter(|t| t.len() <= 64 && t.first().is_some_and(|b| b.eq_ignore_ascii_case(&b'r')))
+    else {
         return false;
     };
     let words = super::members::camel_words(&String::from_utf8_lossy(text));
