@@ -301,7 +301,8 @@ pub fn read_success(body: &[u8], now: DateTime<Utc>) -> Option<BodySignals> {
         out.quota = usage_report::quotas(body);
     }
     if out.quota.is_empty() {
-        out.quota.extend(members::calls_left(body, SUCCESS_WINDOW));
+        out.quota
+            .extend(members::calls_left(body, SUCCESS_WINDOW, now));
     }
     if out.quota.is_empty() {
         out.quota.extend(calls_in_period::quota(body));

@@ -168,6 +168,9 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
     if cjk::says_limit_passed(text) {
         return true;
     }
+    if limit_of_calls_passed(&w) {
+        return true;
+    }
     let too_frequent =
         (0..w.len()).any(|i| is(i, &["too"]) && is(i + 1, &["frequent", "frequently", "often"]));
     // A limit put on how often calls come is a rate limit, whatever verb says it was hit:
@@ -227,6 +230,43 @@ pub(crate) fn says_limit_passed(text: &str) -> bool {
             || (is(i, &["insufficient"]) && is(i + 1, &BUDGET))
     });
     too_frequent || frequency_limit || counted_limited || count_passed || near || spent
+}
+
+/// Words a limit of calls may be named by in a sentence that says what it limits.
+const LIMIT_NOUNS: [&str; 6] = [
+    "limit",
+    "limits",
+    "quota",
+    "ratelimit",
+    "threshold",
+    "allowance",
+];
+/// How far a limit's own phrase may part it from its passing.
+const MAX_PHRASE: usize = 14;
+/// Words that join a limit to what it counts ("threshold for total number of requests").
+const JOINING: [&str; 9] = [
+    "for", "of", "on", "the", "total", "number", "your", "daily", "monthly",
+];
+
+/// A limit named with the calls it limits, then passed: "the daily threshold for total
+/// number of requests allocated to the user has been reached" (the BLS Public Data API,
+/// answering with a 200), "the allowance of API calls for this key was exceeded". The
+/// calls must follow the limit through joining words only ("a threshold for alerts on
+/// failed requests" limits alerts), and the phrase up to the passing hold no negation;
+/// a limit of anything else is ruled out before, as everywhere here.
+fn limit_of_calls_passed(w: &[String]) -> bool {
+    let is = |i: usize, set: &[&str]| w.get(i).is_some_and(|x| set.contains(&x.as_str()));
+    let counts_calls = |i: usize| {
+        (i + 1..w.len().min(i + MAX_PHRASE))
+            .take_while(|&k| is(k, &JOINING) || is(k, &COUNTED))
+            .any(|k| is(k, &COUNTED))
+    };
+    (0..w.len()).any(|i| {
+        is(i, &LIMIT_NOUNS)
+            && counts_calls(i)
+            && (i + 2..=i + MAX_PHRASE)
+                .any(|j| is(j, &PASSED) && !(i + 1..j).any(|k| is(k, &NEGATIONS)))
+    })
 }
 
 #[cfg(test)]
@@ -304,6 +344,28 @@ mod tests {
             "Your daily limit of 500 has not been reached",
             "The quota of 100 hasn't been exceeded yet",
             "Limit of 3 was never reached",
+        ] {
+            assert!(!says_limit_passed(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_limit_named_with_the_calls_it_limits_is_passed_across_its_phrase() {
+        for t in [
+            // The BLS Public Data API's refusal, sent with a 200.
+            "Request could not be serviced, as the daily threshold for total number of requests allocated to the user has been reached.",
+            "The allowance of API calls for this key was exceeded",
+            "Your quota for queries against this dataset has been exhausted",
+        ] {
+            assert!(says_limit_passed(t), "{t}");
+        }
+        for t in [
+            // The same phrase not passed, or a limit of something else across it.
+            "The daily threshold for total number of requests has not been reached",
+            "The threshold for requests per page of results was exceeded",
+            "A threshold for alerts on failed requests was reached",
+            "The limit on request body size was exceeded",
+            "Threshold reached for the temperature sensor",
         ] {
             assert!(!says_limit_passed(t), "{t}");
         }

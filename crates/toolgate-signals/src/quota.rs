@@ -145,9 +145,11 @@ impl Collector {
 /// The window of a policy named by a period (Kong's and Salesloft's
 /// `X-RateLimit-Remaining-Minute`, Etsy's `x-limit-per-day`, `user-hour`): a budget
 /// for that period, whether or not a window is sent beside it. Only the last word of the
-/// name counts, and only a whole word (`h` or `d` alone may name anything).
+/// name counts, and only a whole word (`h` or `d` alone may name anything); `per` glued
+/// before it says the same (Domain's `X-Quota-PerMinute-Limit`, `-PerDay-`).
 fn period_named(policy: &str) -> Option<Duration> {
     let last = policy.rsplit(['-', '_', '.']).next()?;
+    let last = last.strip_prefix("per").unwrap_or(last);
     let secs = match last {
         "second" | "sec" | "seconds" | "secondly" => 1,
         "minute" | "min" | "minutes" | "minutely" => 60,

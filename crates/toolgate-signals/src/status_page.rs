@@ -1011,7 +1011,10 @@ fn read_at(status: u16, body: &[u8], now: Option<DateTime<Utc>>) -> Result<PageS
             .filter(|p| {
                 matches!(p.health, Health::Degraded | Health::Down)
                     && (!p.components.is_empty()
-                        || (status >= 500 && (health_object(body) || text::one_word(body))))
+                        || (status >= 500
+                            && (health_object(body)
+                                || text::one_word(body)
+                                || text::coloured_page(body).is_some())))
             })
             .or_else(|| (status >= 500).then(|| not_ready_envelope(body)).flatten())
             .ok_or(Unreadable::Status(status)),

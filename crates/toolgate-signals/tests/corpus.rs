@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 2551;
+const FLOOR: usize = 2611;
 
-const FILES: [(&str, &str); 45] = [
+const FILES: [(&str, &str); 46] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -80,6 +80,7 @@ const FILES: [(&str, &str); 45] = [
     ("holdout25", include_str!("corpus/holdout25.json")),
     ("holdout26", include_str!("corpus/holdout26.json")),
     ("holdout27", include_str!("corpus/holdout27.json")),
+    ("holdout28", include_str!("corpus/holdout28.json")),
     ("false_alarms", include_str!("corpus/false_alarms.json")),
     ("recovery", include_str!("corpus/recovery.json")),
     ("recovery2", include_str!("corpus/recovery2.json")),

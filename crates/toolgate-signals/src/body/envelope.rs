@@ -586,6 +586,29 @@ fn says_failed(key: &[u8], value: &[u8]) -> bool {
                 value.len() >= w.len() && value[..w.len()].eq_ignore_ascii_case(w.as_bytes())
             }))
         || (is(&["status", "code"]) && is_limit_status(value))
+        || (is(&["status"]) && says_request_not_done(value))
+}
+
+/// A status whose words say the request was not carried out: the BLS Public Data API's
+/// `"status": "REQUEST_NOT_PROCESSED"` (its success is `REQUEST_SUCCEEDED`). The request
+/// must be named, so a record's `NOT_PROCESSED` (an order's, a payment's) is data.
+fn says_request_not_done(value: &[u8]) -> bool {
+    // Most statuses are short words that do not start with the request: the first byte
+    // settles them before any word is split.
+    let Some(text) = quoted_bytes(value)
+        .filter(|t| t.len() <= 64 && t.first().is_some_and(|b| b.eq_ignore_ascii_case(&b'r')))
+    else {
+        return false;
+    };
+    let words = super::members::camel_words(&String::from_utf8_lossy(text));
+    matches!(words.first().map(String::as_str), Some("request"))
+        && words.windows(2).any(|pair| {
+            pair[0] == "not"
+                && matches!(
+                    pair[1].as_str(),
+                    "processed" | "completed" | "executed" | "serviced" | "accepted"
+                )
+        })
 }
 
 /// Top-level members that repeat the reply's HTTP status in the body.

@@ -29,7 +29,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use crate::quota::Collector;
-use crate::{Headers, MAX_WAIT, Quota, shape};
+use crate::{Headers, MAX_WAIT, Quota, reset, shape};
 
 /// Members read per answer.
 const MAX_MEMBERS: usize = 32;
@@ -112,16 +112,47 @@ pub(super) fn quotas(body: &[u8], window: usize, now: DateTime<Utc>) -> Vec<Quot
 /// `calls_remaining`) can only be the caller's budget: items, attempts or seats left are
 /// named after those. It is a budget without its size, read only when the answer states
 /// no other.
-pub(super) fn calls_left(body: &[u8], window: usize) -> Option<Quota> {
-    top_members(body, window, &CALLS_LEFT_WORDS, names_calls_left)
-        .into_iter()
-        .find_map(|(_, value)| {
-            let remaining = value.as_u64()?;
-            Some(Quota {
-                remaining: Some(remaining),
-                ..Quota::new("requests")
-            })
-        })
+///
+/// Its reset is a sibling member named by the same calls and a reset, in any of the
+/// shapes a reset header takes (Weatherbit's usage answer: `"calls_remaining": 55,
+/// "calls_reset_ts": 1518208120`, <https://www.weatherbit.io/api/subscription-usage>);
+/// it is looked for only among the members already parsed for the count.
+pub(super) fn calls_left(body: &[u8], window: usize, now: DateTime<Utc>) -> Option<Quota> {
+    let members = top_members(body, window, &CALLS_LEFT_WORDS, |n| {
+        names_calls_left(n) || names_calls_reset(n)
+    });
+    let remaining = members
+        .iter()
+        .find(|(n, _)| names_calls_left(n))
+        .and_then(|(_, v)| v.as_u64())?;
+    let reset_after = members
+        .iter()
+        .filter(|(n, _)| names_calls_reset(n))
+        .find_map(|(_, v)| reset::parse(scalar(v)?.as_slice(), now));
+    Some(Quota {
+        remaining: Some(remaining),
+        reset_after,
+        ..Quota::new("requests")
+    })
+}
+
+/// `calls_reset_ts`, `requestsResetAt`, `calls_reset`: calls or requests, then a reset,
+/// then at most a word for how its instant is written.
+fn names_calls_reset(name: &str) -> bool {
+    let words = camel_words(name);
+    let calls = |w: &str| matches!(w, "requests" | "calls");
+    match words.as_slice() {
+        [a, b] => calls(a) && b == "reset",
+        [a, b, c] => {
+            calls(a)
+                && b == "reset"
+                && matches!(
+                    c.as_str(),
+                    "ts" | "at" | "time" | "timestamp" | "epoch" | "unix"
+                )
+        }
+        _ => false,
+    }
 }
 
 /// `remaining_requests`, `requests_left`, `callsRemaining`: two words, one a remaining

@@ -243,6 +243,9 @@ const ENDS: [&str; 6] = [
     "shutdown",
 ];
 
+/// Member names that say only when, not what: inside a deprecation notice, its date.
+const WHEN: [&str; 6] = ["at", "on", "since", "date", "effective", "effectiveat"];
+
 /// Words in a notice object's member name that say it dates the last day the caller can
 /// act (`takeActionBy`, `migrateBy`): the end, in a notice. Not read in `meta` itself,
 /// where a `deadline` may be a job's.
@@ -270,6 +273,9 @@ fn collect(
     texts: &mut Vec<String>,
     retirements: &mut Vec<Retirement>,
 ) {
+    // A notice named for a deprecation dates it with a bare word of time (Oyster HR's
+    // `"meta": {"deprecation": {"at": …, "sunset": …}}`).
+    let of_a_deprecation = normalise(name).contains("deprecat");
     match v {
         Value::String(s) => {
             text(s, now, texts, retirements);
@@ -280,12 +286,12 @@ fn collect(
                     Value::String(s) => {
                         text(s, now, texts, retirements);
                     }
-                    Value::Object(o) => object(o, now, texts, retirements),
+                    Value::Object(o) => object(o, of_a_deprecation, now, texts, retirements),
                     _ => {}
                 }
             }
         }
-        Value::Object(o) => object(o, now, texts, retirements),
+        Value::Object(o) => object(o, of_a_deprecation, now, texts, retirements),
         // `"deprecated": true` among the answer's metadata.
         Value::Bool(true) if normalise(name).contains("deprecat") => {
             retirements.push(Retirement {
@@ -297,9 +303,12 @@ fn collect(
     }
 }
 
-/// A notice object: its text, and the end or deprecation dates its members name.
+/// A notice object: its text, and the end or deprecation dates its members name. In an
+/// object `of_a_deprecation` (named for one), a member named only by a word of time
+/// (`at`, `since`, `date`) dates the deprecation itself.
 fn object(
     o: &Map<String, Value>,
+    of_a_deprecation: bool,
     now: DateTime<Utc>,
     texts: &mut Vec<String>,
     retirements: &mut Vec<Retirement>,
@@ -319,7 +328,7 @@ fn object(
         };
         if ENDS.iter().chain(&DEADLINES).any(|w| n.contains(w)) {
             dated.sunset = dated.sunset.or(Some(t));
-        } else if n.contains("deprecat") {
+        } else if n.contains("deprecat") || (of_a_deprecation && WHEN.contains(&n.as_str())) {
             dated.since = dated.since.or(Some(t));
             dated.deprecated |= t <= now;
         }

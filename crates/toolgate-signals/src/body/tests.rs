@@ -834,6 +834,46 @@ fn a_lone_count_of_calls_left_is_a_budget() {
     assert_eq!(b.quota[0].limit, Some(100));
 }
 
+/// The reset of a lone count of calls left is the sibling named by the same calls and a
+/// reset, in the shapes a reset header takes; a reset of something else, or of a count
+/// not stated, is no reset of it.
+#[test]
+fn a_lone_count_of_calls_left_takes_its_siblings_reset() {
+    let now = now();
+    let at = now.timestamp() + 3600;
+    for body in [
+        // Weatherbit's subscription usage: an epoch under `calls_reset_ts`.
+        format!(
+            r#"{{"calls_count":"20","calls_remaining":55,"calls_reset_ts":{at},"historical_calls_remaining":232,"historical_calls_reset_ts":{}}}"#,
+            at + 7200
+        ),
+        format!(
+            r#"{{"requestsLeft":55,"requestsResetAt":"{}"}}"#,
+            (now + chrono::Duration::hours(1)).to_rfc3339()
+        ),
+        r#"{"remaining_requests":55,"requests_reset":3600}"#.to_owned(),
+    ] {
+        let b = read_success(body.as_bytes(), now).expect("a quota");
+        assert_eq!(b.quota[0].remaining, Some(55), "{body}");
+        assert_eq!(
+            b.quota[0].reset_after,
+            Some(Duration::from_secs(3600)),
+            "{body}"
+        );
+    }
+    for body in [
+        // A reset of something else beside the count.
+        format!(r#"{{"calls_remaining":55,"password_reset_at":{at}}}"#),
+        format!(r#"{{"calls_remaining":55,"calls_reset_reason":"{at}"}}"#),
+    ] {
+        let b = read_success(body.as_bytes(), now).expect("a quota");
+        assert_eq!(b.quota[0].reset_after, None, "{body}");
+    }
+    // A reset alone states no count: nothing is read.
+    let alone = format!(r#"{{"calls_reset_ts":{at},"answer":"ok"}}"#);
+    assert!(read_success(alone.as_bytes(), now).is_none_or(|b| b.quota.is_empty()));
+}
+
 /// A `rateLimit` object keyed by the query's fields holds one budget per field: what is
 /// left, what was used (the two make the limit) and the seconds to the reset; a field
 /// without a remaining count is skipped, and GitHub's flat object is still one budget.

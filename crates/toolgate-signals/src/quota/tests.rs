@@ -161,3 +161,39 @@ fn wait_keeps_the_longest() {
     c.wait(Duration::from_secs(1));
     assert_eq!(c.retry_after, Some(Duration::from_secs(3)));
 }
+
+/// `per` glued to the period names the same window (Domain's `X-Quota-PerMinute-*` and
+/// `X-Quota-PerDay-*`); a word that only starts with `per` names none.
+#[test]
+fn a_period_with_per_glued_before_it_has_that_window() {
+    let mut c = Collector::default();
+    for policy in [
+        "perminute",
+        "perday",
+        "perhour",
+        "period",
+        "persecond",
+        "per",
+    ] {
+        c.quota(Quota {
+            remaining: Some(5),
+            ..Quota::new(policy)
+        });
+    }
+    let windows: Vec<(&str, Option<u64>)> = c
+        .quotas
+        .iter()
+        .map(|q| (q.policy.as_str(), q.window.map(|w| w.as_secs())))
+        .collect();
+    assert_eq!(
+        windows,
+        [
+            ("perminute", Some(60)),
+            ("perday", Some(86_400)),
+            ("perhour", Some(3600)),
+            ("period", None),
+            ("persecond", Some(1)),
+            ("per", None),
+        ]
+    );
+}

@@ -21,7 +21,9 @@
 //!   in progress are open, since such lists also hold future work;
 //! - no open entry in a recognised list is healthy; an open maintenance is degraded;
 //!   an open incident is degraded, or down when its impact, severity or type reads as
-//!   an outage (`critical`, `major`, `full_outage`, `SERVICE_OUTAGE`, severity `high`).
+//!   an outage (`critical`, `full_outage`, `SERVICE_OUTAGE`, severity `high`). On
+//!   Statuspage's impact scale `major` is a partial outage, degraded as the page's
+//!   `major` indicator is; on Statuspal's two-step incident type it is the outage.
 //!   An impact of `none` says the entry is informational.
 //! - a list whose key says it holds the past (`past_incidents`, `previous_outages`,
 //!   `incident_history`, `resolvedIncidents`: CacheGenie's status API lists finished
@@ -93,7 +95,7 @@ fn walk(map: &Map<String, Value>, depth: usize, tally: &mut Tally) {
             // Statuspal: `current_incident_type` is null while nothing is open.
             tally.recognised = true;
             if let Some(word) = value.as_str() {
-                let health = impact_health(word);
+                let health = incident_type_health(word);
                 if health != Health::Healthy {
                     note(
                         tally,
@@ -388,10 +390,17 @@ fn impact_of(fields: &Fields<'_>) -> Option<(Health, String)> {
 }
 
 /// How bad an impact, severity or incident type is. `none` is an informational entry.
+///
+/// Statuspage's impact scale (`none`, `minor`, `major`, `critical`) is the scale of its
+/// page indicator: its documents colour a `major` impact orange, as a partial outage and
+/// the "Partial System Outage" of a `major` indicator, and keep red (a major outage) for
+/// `critical`. So an open `major` entry is degraded and only `critical` is down, as the
+/// indicator is read.
 fn impact_health(word: &str) -> Health {
     let n = super::folded(word);
     match n.as_str() {
         "none" => Health::Healthy,
+        "major" => Health::Degraded,
         "high" | "highest" | "severe" | "sev1" | "p1" => Health::Down,
         "medium" | "moderate" | "low" | "lowest" | "sev2" | "sev3" | "p2" | "p3" => {
             Health::Degraded
@@ -402,6 +411,16 @@ fn impact_health(word: &str) -> Health {
             Health::Healthy => Health::Degraded,
             h => h,
         },
+    }
+}
+
+/// How bad the type of the incident open now is (Statuspal's `current_incident_type`:
+/// `minor`, `major` or `scheduled`). A two-step scale has no `critical` above `major`,
+/// so there `major` is its outage.
+fn incident_type_health(word: &str) -> Health {
+    match super::folded(word).as_str() {
+        "major" => Health::Down,
+        _ => impact_health(word),
     }
 }
 

@@ -347,13 +347,18 @@ fn health_of(body: &str) -> Option<Health> {
 
 #[test]
 fn statuspage_open_incident_and_maintenance_lists() {
-    // incidents/unresolved.json: an open incident of major impact.
+    // incidents/unresolved.json: an open incident of major impact. Statuspage colours a
+    // major impact orange, a partial outage, as it does the `major` page indicator
+    // ("Partial System Outage"): degraded, as that indicator is read.
     let unresolved = r#"{"page":{"id":"kctbh9vrtdwd","name":"Acme"},"incidents":[
         {"id":"i1","name":"Elevated API error rates","status":"investigating","impact":"major",
          "components":[{"name":"API","status":"partial_outage"}],
          "incident_updates":[{"status":"investigating","body":"We are investigating."}]}]}"#;
     let s = parse(unresolved.as_bytes()).unwrap();
-    assert_eq!((s.health, s.indicator.as_str()), (Health::Down, "major"));
+    assert_eq!(
+        (s.health, s.indicator.as_str()),
+        (Health::Degraded, "major")
+    );
     assert_eq!(s.description.as_deref(), Some("Elevated API error rates"));
     assert_eq!(
         s.components,
@@ -361,6 +366,9 @@ fn statuspage_open_incident_and_maintenance_lists() {
     );
     let minor = unresolved.replace(r#""impact":"major""#, r#""impact":"minor""#);
     assert_eq!(health_of(&minor), Some(Health::Degraded));
+    // Red, a major outage, is the critical impact.
+    let critical = unresolved.replace(r#""impact":"major""#, r#""impact":"critical""#);
+    assert_eq!(health_of(&critical), Some(Health::Down));
     // Nothing unresolved is healthy.
     assert_eq!(
         health_of(r#"{"page":{"id":"x"},"incidents":[]}"#),
@@ -460,8 +468,12 @@ fn zendesk_active_incidents_json_api() {
     let s = parse(active.as_bytes()).unwrap();
     assert_eq!(s.health, Health::Degraded);
     assert_eq!(s.description.as_deref(), Some("Email delays"));
+    // A major impact is a partial outage on Statuspage's scale; the outage flag, or a
+    // critical impact, says the service is down.
     let major = active.replace(r#""impact":"minor""#, r#""impact":"major""#);
-    assert_eq!(health_of(&major), Some(Health::Down));
+    assert_eq!(health_of(&major), Some(Health::Degraded));
+    let critical = active.replace(r#""impact":"minor""#, r#""impact":"critical""#);
+    assert_eq!(health_of(&critical), Some(Health::Down));
     let flagged = active.replace(r#""impact":"minor""#, r#""impact":"minor","outage":true"#);
     assert_eq!(health_of(&flagged), Some(Health::Down));
     let resolved = active.replace(
@@ -1199,4 +1211,30 @@ fn a_5xx_error_envelope_saying_the_service_is_not_ready_is_down() {
         read_response_at(404, dapr, at),
         Err(Unreadable::Status(404))
     );
+}
+
+/// Rails' `/up` answers by its page's colour alone: green with a 200, red with the 500
+/// of an app that raised while booting. A page with words, or a colour that is no
+/// health word, is not read by its colour.
+#[test]
+fn a_page_that_answers_by_its_colour_alone() {
+    let at = chrono::DateTime::from_timestamp(1_748_779_200, 0).unwrap();
+    let green = br#"<!DOCTYPE html><html><body style="background-color: green"></body></html>"#;
+    let red = br#"<!DOCTYPE html><html><body style="background-color: red"></body></html>"#;
+    assert_eq!(
+        read_response_at(200, green, at).unwrap().health,
+        Health::Healthy
+    );
+    assert_eq!(read_response_at(500, red, at).unwrap().health, Health::Down);
+    for page in [
+        &br#"<html><body style="background-color: red"><h1>We're sorry, but something went wrong.</h1></body></html>"#[..],
+        br#"<html><body style="background-color: white"></body></html>"#,
+        br#"<html><body></body></html>"#,
+    ] {
+        assert!(
+            read_response_at(200, page, at).is_err(),
+            "{}",
+            String::from_utf8_lossy(page)
+        );
+    }
 }

@@ -28,7 +28,7 @@ const MAX_LIST: usize = 8192;
 const MAX_FAILED: usize = 16;
 
 pub(super) fn parse(body: &[u8]) -> Option<PageStatus> {
-    if let Some(p) = check_list(body) {
+    if let Some(p) = check_list(body).or_else(|| coloured_page(body)) {
         return Some(p);
     }
     if body.len() > MAX_TEXT {
@@ -68,6 +68,57 @@ pub(super) fn one_word(body: &[u8]) -> bool {
             let t = t.trim();
             !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         })
+}
+
+/// The longest page read as one that answers by its colour.
+const MAX_PAGE: usize = 512;
+/// The declaration whose value is such a page's answer.
+const BACKGROUND: &str = "background-color:";
+
+/// A page that says its health by its colour alone, as Rails' `/up`
+/// (`Rails::HealthController`, generated in every new app since Rails 7.1) renders
+/// `<body style="background-color: green">` when the app booted and red when it raised
+/// (<https://api.rubyonrails.org/classes/Rails/HealthController.html>). Only markup with
+/// no text between its tags counts: a page that says anything in words is not read by its
+/// colour. The colour is read as a health word (`green`, `yellow`, `red`); any other says
+/// nothing.
+pub(super) fn coloured_page(body: &[u8]) -> Option<PageStatus> {
+    if body.len() > MAX_PAGE {
+        return None;
+    }
+    let text = std::str::from_utf8(body).ok()?.trim();
+    if !text.starts_with('<') || !only_markup(text) {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    let value = lower[lower.find(BACKGROUND)? + BACKGROUND.len()..].trim_start();
+    let colour: String = value
+        .chars()
+        .take_while(char::is_ascii_alphabetic)
+        .collect();
+    let health = word_health(&colour);
+    (health != Health::Unknown).then(|| PageStatus {
+        health,
+        indicator: colour,
+        description: None,
+        components: Vec::new(),
+    })
+}
+
+/// Whether `text` holds nothing but tags and the space between them.
+fn only_markup(text: &str) -> bool {
+    let mut in_tag = false;
+    text.chars().all(|c| match c {
+        '<' => {
+            in_tag = true;
+            true
+        }
+        '>' => {
+            in_tag = false;
+            true
+        }
+        _ => in_tag || c.is_whitespace(),
+    })
 }
 
 /// A list of `[+]name ok` / `[-]name failed: …` lines: healthy when every check passed,

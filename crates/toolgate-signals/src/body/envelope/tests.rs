@@ -210,3 +210,23 @@ fn graphql_errors_beside_data_are_a_partial_success() {
         assert!(is_error_envelope(b), "{}", String::from_utf8_lossy(b));
     }
 }
+
+/// A top-level status that says the request was not carried out makes an envelope (the
+/// BLS Public Data API's 200 `REQUEST_NOT_PROCESSED`); a record's own status does not.
+#[test]
+fn a_status_saying_the_request_was_not_processed_is_an_envelope() {
+    assert!(is_error_envelope(
+        br#"{"status":"REQUEST_NOT_PROCESSED","responseTime":12,"message":["Request could not be serviced, as the daily threshold for total number of requests allocated to the user has been reached."],"Results":{}}"#
+    ));
+    assert!(is_error_envelope(
+        br#"{"status":"requestNotCompleted","data":[]}"#
+    ));
+    for b in [
+        &br#"{"status":"REQUEST_SUCCEEDED","responseTime":34,"message":[],"Results":{"series":[]}}"#[..],
+        br#"{"status":"NOT_PROCESSED","order_id":"o-1"}"#,
+        br#"{"status":"REQUEST_RECEIVED","id":"r-1"}"#,
+        br#"{"status":"request processed not later than noon"}"#,
+    ] {
+        assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+}

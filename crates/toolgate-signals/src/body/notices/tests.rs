@@ -186,3 +186,44 @@ fn a_message_that_is_the_whole_answer_is_the_answers_words() {
     );
     assert!(f.warnings.is_empty() && f.deprecation.is_none());
 }
+
+/// A notice named for a deprecation dates it with a bare word of time (Oyster HR's
+/// `meta.deprecation` with `at` and `sunset`); the same word in a notice about anything
+/// else dates nothing.
+#[test]
+fn a_deprecation_notice_dates_itself_with_a_word_of_time() {
+    let now = chrono::DateTime::from_timestamp(1_764_547_200, 0).unwrap(); // 2025-12-01
+    let f = read(
+        br#"{"data":{"id":"emp_01"},"meta":{"deprecation":{"at":"2025-11-01T00:00:00Z","sunset":"2026-04-30T00:00:00Z","link":{"rel":"deprecation","url":"https://docs.example.com/migrate"}}}}"#,
+        1024,
+        now,
+    );
+    let d = f.deprecation.expect("a deprecation");
+    assert!(d.deprecated);
+    assert_eq!(
+        d.since.map(|t| t.date_naive().to_string()).as_deref(),
+        Some("2025-11-01")
+    );
+    assert_eq!(
+        d.sunset.map(|t| t.date_naive().to_string()).as_deref(),
+        Some("2026-04-30")
+    );
+    // Before its date it is announced, not yet in effect.
+    let early = chrono::DateTime::from_timestamp(1_759_276_800, 0).unwrap(); // 2025-10-01
+    let f = read(
+        br#"{"meta":{"deprecation":{"since":"2025-11-01T00:00:00Z"}},"data":[]}"#,
+        1024,
+        early,
+    );
+    assert!(
+        f.deprecation
+            .is_some_and(|d| !d.deprecated && d.since.is_some())
+    );
+    // A notice about something else dates nothing with `at`.
+    let f = read(
+        br#"{"meta":{"notice":{"text":"Scheduled report ready","at":"2025-11-01T00:00:00Z"}},"data":[]}"#,
+        1024,
+        now,
+    );
+    assert!(f.deprecation.is_none());
+}
