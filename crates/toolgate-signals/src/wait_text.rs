@@ -32,6 +32,7 @@ use crate::num::TimeUnit;
 use crate::{MAX_WAIT, num, reset};
 
 mod cjk;
+mod clock;
 mod languages;
 
 /// Characters of a message examined.
@@ -61,7 +62,8 @@ pub(crate) fn wait_in(text: &str) -> Option<Duration> {
 /// spaces, so GitHub Container Registry's "toomanyrequests: retry-after: 880.092µs"
 /// reads "retry after 880.092µs" (a bare number after a label still has no unit and is
 /// no wait). An equals sign stays: `max-wait=30s` echoes a parameter, it tells no wait.
-/// Digits keep theirs: dates and clocks are unchanged.
+/// Digits keep theirs: dates and clocks are unchanged; digits of other scripts become
+/// the ASCII ones they stand for ([`num::ascii_digit`]).
 fn lowered(text: &str) -> String {
     let mut out = String::with_capacity(MAX_TEXT + 1);
     out.push(' ');
@@ -75,6 +77,10 @@ fn lowered(text: &str) -> String {
         prev = c;
         if joins || closes {
             out.push(' ');
+        } else if let Some(d) = (!c.is_ascii()).then(|| num::ascii_digit(c)).flatten() {
+            // Digits of other scripts ("۳۰ ثانیه", "৩০ সেকেন্ড", "３０秒") are read as
+            // ASCII ones, so every rule below reads their amounts.
+            out.push(d);
         } else {
             out.extend(c.to_lowercase());
         }
@@ -91,7 +97,10 @@ fn longest_in(t: &str, triggers: &[&str]) -> Option<Duration> {
         while let Some(i) = t.get(from..).and_then(|rest| rest.find(trigger)) {
             let after = from + i + trigger.len();
             from = after;
-            best = best.max(amount(t.get(after..).unwrap_or_default()));
+            let rest = t.get(after..).unwrap_or_default();
+            // An hour of the clock ("om 9 uur", "après 14h30") is no amount of time.
+            let found = amount(rest).filter(|_| !clock::at_start(trigger, rest));
+            best = best.max(found);
         }
     }
     best.map(|d: Duration| d.min(MAX_WAIT))
@@ -252,7 +261,8 @@ fn amount(rest: &str) -> Option<Duration> {
         .map(|w| w.trim_end_matches(['.', ',', ';', ')', '!']));
     let first = words.next()?;
     if !first.starts_with(|c: char| c.is_ascii_digit()) {
-        return None;
+        // Swahili writes the unit first ("baada ya sekunde 20").
+        return languages::unit_then_number(first, words.next());
     }
     if let Some(d) = num::go_duration(first, MAX_WAIT).filter(|_| first != "0") {
         return Some(d);

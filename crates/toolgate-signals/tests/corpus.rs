@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 2448;
+const FLOOR: usize = 2564;
 
-const FILES: [(&str, &str); 44] = [
+const FILES: [(&str, &str); 45] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -93,6 +93,7 @@ const FILES: [(&str, &str); 44] = [
     ("recovery10", include_str!("corpus/recovery10.json")),
     ("languages", include_str!("corpus/languages.json")),
     ("languages2", include_str!("corpus/languages2.json")),
+    ("languages3", include_str!("corpus/languages3.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {
