@@ -467,4 +467,25 @@ mod tests {
             assert_eq!(told_to_wait(text), *want, "{text}");
         }
     }
+
+    #[test]
+    fn waits_written_in_the_digits_of_other_scripts() {
+        let s = Duration::from_secs;
+        let cases: &[(&str, Option<Duration>)] = &[
+            ("لطفاً ۴۵ ثانیه صبر کنید", Some(s(45))),
+            ("يرجى المحاولة بعد ٢ دقيقة", Some(s(120))),
+            ("يرجى المحاولة بعد ٠٫٥ دقيقة", Some(s(30))),
+            ("कृपया १५ सेकंड प्रतीक्षा करें", Some(s(15))),
+            ("১০ সেকেন্ড পরে আবার চেষ্টা করুন", Some(s(10))),
+            ("ลองใหม่อีกครั้งใน ๓๐ วินาที", Some(s(30))),
+            ("３０초 후에 다시 시도해 주세요", Some(s(30))),
+            ("Retry in ２０ seconds", Some(s(20))),
+            // A digit of another script is still a number without a unit.
+            ("يرجى المحاولة بعد ٣٠", None),
+            ("درخواست ۱۲۳ ثبت شد", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(wait_in(text), *want, "{text}");
+        }
+    }
 }

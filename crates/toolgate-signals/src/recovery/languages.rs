@@ -166,7 +166,7 @@ const CREDENTIALS: [&str; 61] = [
     "atslēga",         // Latvian
     "võti",            // Estonian
     "кључ",            // Serbian
-    "клуч",            // Macedonian
+    "клуч*",           // Macedonian (`*`: any ending, as "клучот", the key)
     "çelësi",          // Albanian
     "ტოკენი",          // Georgian
     "բանալին",         // Armenian
@@ -268,7 +268,7 @@ const NOT_CREDENTIALS: [&str; 6] = [
 
 /// A passing state: maintenance under way, a service briefly unavailable, "try again
 /// later", a document still being processed.
-const PASSING: [&str; 82] = [
+const PASSING: [&str; 83] = [
     "temporariamente indisponível",    // Portuguese
     "em manutenção",                   // Portuguese
     "manutenção programada",           // Portuguese
@@ -343,6 +343,7 @@ const PASSING: [&str; 82] = [
     "pokušajte ponovo nakon",          // Serbian ("… nakon par minuta", after a few minutes)
     "začasno ni na voljo",             // Slovenian
     "привремено недостапн*",           // Macedonian (`*`: any ending)
+    "привремено недостапен",           // Macedonian, its masculine
     "përkohësisht i padisponueshëm",   // Albanian
     "დროებით მიუწვდომელია",            // Georgian
     "ժամանակավորապես հասանելի չէ",     // Armenian
@@ -719,6 +720,51 @@ mod tests {
             "Behörighet saknas",
         ] {
             assert!(!says(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn credentials_and_passing_states_in_eighteen_more_languages() {
+        for text in [
+            "API raktas neteisingas arba pasibaigęs",
+            "Prieigos atslēga ir nederīga",
+            "Kehtetu API võti",
+            "Ваш API кључ је неважећи",
+            "Ključ je neveljaven",
+            "Клучот е невалиден",
+            "Çelësi i aksesit është i pavlefshëm",
+            "თქვენი ტოკენი ვადაგასულია",
+            "Մուտքի բանալին անվավեր է",
+            "Daxil edilmiş açarı etibarsızdır",
+            "टोकन अमान्य है",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Credentials), "{text}");
+        }
+        for text in [
+            "Sistema laikinai nepasiekiama",
+            "Serviss īslaicīgi nav pieejams",
+            "Liides on ajutiselt kättesaamatu",
+            "Greška na serveru, pokušajte ponovo kasnije",
+            "Plačila začasno ni na voljo",
+            "Системот е привремено недостапен",
+            "API është përkohësisht i padisponueshëm",
+            "სისტემა დროებით მიუწვდომელია",
+            "Համակարգը ժամանակավորապես հասանելի չէ",
+            "Sistem müvəqqəti olaraq əlçatan deyil",
+            "Server vaqtincha mavjud emas",
+            "भुगतान सेवा अस्थायी रूप से अनुपलब्ध",
+            "সার্ভার সাময়িকভাবে অনুপলব্ধ",
+            "یہ سروس عارضی طور پر دستیاب نہیں",
+            "Ang API ay pansamantalang hindi magagamit",
+            "Mfumo haipatikani kwa muda",
+            "Систем түр ашиглах боломжгүй",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Transient), "{text}");
+        }
+        // A key or token named beside no word that refuses it is no refusal.
+        for text in ["Raktas sukurtas", "Атслēga saglabāta", "ტოკენი შეიქმნა"]
+        {
+            assert_eq!(read(text), None, "{text}");
         }
     }
 }

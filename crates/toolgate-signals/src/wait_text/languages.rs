@@ -322,7 +322,7 @@ pub(super) fn unit(word: &str) -> Option<TimeUnit> {
         // Armenian; Azerbaijani; Uzbek; Marathi; Nepali; Bengali; Urdu; Mongolian;
         // Filipino.
         "valandų" | "valandas" | "valandą" | "stundām" | "stundas" | "stundu" | "сати" | "сата"
-        | "sati" | "sata" | "ur" | "uri" | "ure" | "часови" | "orë" | "orësh" | "საათი"
+        | "sat" | "sati" | "sata" | "ur" | "uri" | "ure" | "часови" | "orë" | "orësh" | "საათი"
         | "საათს" | "ժամ" | "saatdan" | "soat" | "soatdan" | "तास" | "घण्टा" | "ঘণ্টা" | "گھنٹے"
         | "цагийн" | "oras" => TimeUnit::Hours,
         // Danish and Norwegian ("prøv igen om 2 timer").
@@ -502,6 +502,45 @@ mod tests {
             ("Espereu 10 segons", Some(s(10))),
         ] {
             assert_eq!(told_to_wait(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn waits_told_in_eighteen_more_languages() {
+        let s = Duration::from_secs;
+        for (text, want) in [
+            ("Bandykite dar kartą po 45 sekundžių", Some(s(45))),
+            ("Palaukite 3 minučių", Some(s(180))),
+            ("Mēģiniet vēlreiz pēc 2 minūtēm", Some(s(120))),
+            ("Покушајте поново за 5 секунде", Some(s(5))),
+            ("Sačekajte 1 sat", Some(s(3600))),
+            ("Sačekajte 2 sata", Some(s(7200))),
+            ("Poskusite znova čez 2 uri", Some(s(7200))),
+            ("Почекајте 40 секунди", Some(s(40))),
+            ("Provoni përsëri pas 2 orësh", Some(s(7200))),
+            ("დაელოდეთ 5 წუთი", Some(s(300))),
+            ("Subukang muli pagkatapos ng 2 oras", Some(s(7200))),
+            ("Subiri dakika 3", Some(s(180))),
+        ] {
+            assert_eq!(told_to_wait(text), want, "{text}");
+        }
+        for (text, want) in [
+            ("სცადეთ 2 წუთში", Some(s(120))),
+            ("5 րոպե հետո", Some(s(300))),
+            ("2 daqiqadan keyin", Some(s(120))),
+            ("1 dəqiqədən sonra", Some(s(60))),
+            ("2 मिनेट पछि", Some(s(120))),
+            ("৫ মিনিট পরে", Some(s(300))),
+            ("۵ منٹ بعد", Some(s(300))),
+            ("२ मिनिटे नंतर", Some(s(120))),
+            ("5 минутын дараа", Some(s(300))),
+            ("Jaribu tena baada ya sekunde ٤٥", Some(s(45))),
+            // A unit first with no number behind it, or a number after "in" with no
+            // unit, is no wait.
+            ("Jaribu tena baada ya sekunde chache", None),
+            ("სცადეთ მოგვიანებით 2", None),
+        ] {
+            assert_eq!(wait_in(text), want, "{text}");
         }
     }
 }

@@ -310,4 +310,42 @@ mod tests {
             assert!(!says_throttled(&text.to_lowercase()), "{text}");
         }
     }
+
+    #[test]
+    fn throttles_said_in_eighteen_more_languages() {
+        for text in [
+            "Per daug užklausų per minutę",
+            "Pārāk daudz pieprasījumu no šīs adreses",
+            "Liiga palju päringuid lühikese aja jooksul",
+            "Превише захтева са ове адресе",
+            "Limit zahteva po minuti je dostignut",
+            "Preveč zahtev v kratkem času",
+            "Премногу барања во кратко време",
+            "Shumë kërkesa brenda një minute",
+            "ძალიან ბევრი მოთხოვნა ერთ წუთში",
+            "Չափազանց շատ հարցումներ մեկ րոպեում",
+            "Bir dəqiqədə çox sayda sorğu",
+            "Bir daqiqada juda ko'p so'rovlar",
+            "एक मिनट में बहुत अधिक अनुरोध",
+            "खूप जास्त विनंत्या आल्या",
+            "धेरै अनुरोधहरू प्राप्त भए",
+            "এক মিনিটে অনেক বেশি অনুরোধ",
+            "ایک منٹ میں بہت زیادہ درخواستیں",
+            "ஒரு நிமிடத்தில் அதிகமான கோரிக்கைகள்",
+            "Masyadong maraming kahilingan sa isang minuto",
+            "Maombi mengi mno kwa dakika moja",
+            "Нэг минутад хэт олон хүсэлт",
+        ] {
+            assert!(says_throttled(&text.to_lowercase()), "{text}");
+        }
+        // A limit of something other than requests reached; a request named alone.
+        for text in [
+            "Limit broja stavki je dostignut",
+            "Polje zahteva vrednost",
+            "Presežena omejitev števila postavk",
+            "Kërkesa u pranua",
+        ] {
+            assert!(!says_throttled(&text.to_lowercase()), "{text}");
+        }
+    }
 }
