@@ -73,8 +73,10 @@ const CODE_KEYS: [&str; 10] = [
 /// Names under which a string is a gRPC status name.
 const GRPC_KEYS: [&str; 2] = ["code", "status"];
 /// Names whose string values are messages, read as words.
-const MESSAGE_KEYS: [&str; 11] = [
+const MESSAGE_KEYS: [&str; 12] = [
     "message",
+    // eMAG Marketplace's `{"isError": true, "messages": ["…"], "results": []}`.
+    "messages",
     // `{"errors": "Account is suspended."}`, `{"errors": ["permission denied"]}`.
     "errors",
     "msg",
