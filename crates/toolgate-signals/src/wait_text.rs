@@ -20,6 +20,9 @@
 //! since whose clock it is cannot be told.
 //! Chinese, Japanese and Korean put "after" behind the amount ("请60秒后再试",
 //! "10초 후에 다시 시도해 주세요"), read by their own rule ([`cjk`]).
+//! An hour of the clock in another language ("om 9 uur", "après 14h30") is no amount of
+//! time ([`clock`]), and digits of other scripts ("۳۰", "৩০", "３０") are read as ASCII
+//! ones.
 //! Words without a number ("wait a few minutes") give nothing. Only the first
 //! [`MAX_TEXT`] characters are read, and the caller uses the result only on a reply that
 //! says it is throttled, so a number in an ordinary message is never taken as a wait.

@@ -14,7 +14,10 @@
 //! ("10 saniye sonra", "30 másodperc múlva", "30 sekunnin kuluttua"), and German, Dutch,
 //! Turkish, Persian and Hindi may end the clause with the verb that tells to wait ("bitte
 //! 30 Sekunden warten", "gelieve 60 seconden te wachten", "60 saniye bekleyin"): both are
-//! read by [`time_to_come_before`], the verbs also as instructions.
+//! read by [`time_to_come_before`], the verbs also as instructions. So do Armenian,
+//! Uzbek, Hindi, Marathi, Nepali, Bengali, Urdu and Mongolian ("20 վայրկյան հետո",
+//! "30 সেকেন্ড পরে"); Georgian carries its "in" as the unit's ending ("30 წამში"), and
+//! Swahili puts the unit before its number ("baada ya sekunde 20").
 //!
 //! Source of the first: <https://ajuda.omie.com.br/pt-BR/articles/8001888-tratando-os-erros-de-api>
 //! ("Requisições redundantes liberadas a cada 60 segundos"). The triggers are matched
