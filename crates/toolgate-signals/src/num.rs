@@ -124,6 +124,46 @@ pub(crate) fn go_duration(s: &str, cap: Duration) -> Option<Duration> {
     Some(nanos_to_duration(total).min(cap))
 }
 
+/// The first code point (zero) of each run of ten decimal digits that messages write
+/// numbers in besides ASCII, each commented with the script.
+const DIGIT_ZEROS: [u32; 20] = [
+    0x0660, // Arabic-Indic (Arabic)
+    0x06F0, // Extended Arabic-Indic (Persian, Urdu)
+    0x07C0, // NKo
+    0x0966, // Devanagari (Hindi, Marathi, Nepali)
+    0x09E6, // Bengali
+    0x0A66, // Gurmukhi (Punjabi)
+    0x0AE6, // Gujarati
+    0x0B66, // Odia
+    0x0BE6, // Tamil
+    0x0C66, // Telugu
+    0x0CE6, // Kannada
+    0x0D66, // Malayalam
+    0x0DE6, // Sinhala
+    0x0E50, // Thai
+    0x0ED0, // Lao
+    0x0F20, // Tibetan
+    0x1040, // Myanmar (Burmese)
+    0x17E0, // Khmer
+    0x1810, // Mongolian
+    0xFF10, // full-width (Chinese, Japanese, Korean)
+];
+
+/// The ASCII digit a decimal digit of another script stands for (`'۳'`, `'٣'`, `'३'`,
+/// `'৩'` and `'３'` are all `'3'`), so that "۳۰ ثانیه" reads as 30 seconds; the Arabic
+/// decimal separator `'٫'` is a point. `None` for every other character, ASCII
+/// included: a caller asks only about characters beyond ASCII.
+pub(crate) fn ascii_digit(c: char) -> Option<char> {
+    if c == '\u{066B}' {
+        return Some('.');
+    }
+    let code = u32::from(c);
+    DIGIT_ZEROS
+        .iter()
+        .find(|&&zero| (zero..zero + 10).contains(&code))
+        .and_then(|&zero| char::from_digit(code - zero, 10))
+}
+
 /// A unit of time as a header name, a body field's name or a wait's words give it.
 /// One vocabulary for every reader, so that `x-ratelimit-reset-hours`,
 /// `retry_after_hours` and "retry in 2 hours" all mean the same.

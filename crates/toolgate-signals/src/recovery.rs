@@ -73,8 +73,10 @@ const CODE_KEYS: [&str; 10] = [
 /// Names under which a string is a gRPC status name.
 const GRPC_KEYS: [&str; 2] = ["code", "status"];
 /// Names whose string values are messages, read as words.
-const MESSAGE_KEYS: [&str; 11] = [
+const MESSAGE_KEYS: [&str; 12] = [
     "message",
+    // eMAG Marketplace's `{"isError": true, "messages": ["…"], "results": []}`.
+    "messages",
     // `{"errors": "Account is suspended."}`, `{"errors": ["permission denied"]}`.
     "errors",
     "msg",
@@ -255,10 +257,12 @@ fn names_a_code(key: &str) -> bool {
 }
 
 /// A message named after what it reports: `status_message` (`{"status": "ERROR",
-/// "status_message": "Invalid integration key"}`), `sub_msg`, `result_msg`.
+/// "status_message": "Invalid integration key"}`), `sub_msg`, `result_msg`, and the
+/// `response_desc`, `result_desc` payment gateways shorten it to.
 fn names_a_message(key: &str) -> bool {
     key.ends_with("message")
         || key.ends_with("msg")
+        || key.strip_suffix("desc").is_some_and(|head| head.len() >= 2)
         // Portuguese `mensagem`, Spanish `mensaje`, German `meldung`, … .
         || crate::walk::MESSAGE_NAMES.contains(&key)
 }

@@ -20,6 +20,9 @@
 //! since whose clock it is cannot be told.
 //! Chinese, Japanese and Korean put "after" behind the amount ("请60秒后再试",
 //! "10초 후에 다시 시도해 주세요"), read by their own rule ([`cjk`]).
+//! An hour of the clock in another language ("om 9 uur", "après 14h30") is no amount of
+//! time ([`clock`]), and digits of other scripts ("۳۰", "৩০", "３０") are read as ASCII
+//! ones.
 //! Words without a number ("wait a few minutes") give nothing. Only the first
 //! [`MAX_TEXT`] characters are read, and the caller uses the result only on a reply that
 //! says it is throttled, so a number in an ordinary message is never taken as a wait.
@@ -32,6 +35,7 @@ use crate::num::TimeUnit;
 use crate::{MAX_WAIT, num, reset};
 
 mod cjk;
+mod clock;
 mod languages;
 
 /// Characters of a message examined.
@@ -61,7 +65,8 @@ pub(crate) fn wait_in(text: &str) -> Option<Duration> {
 /// spaces, so GitHub Container Registry's "toomanyrequests: retry-after: 880.092µs"
 /// reads "retry after 880.092µs" (a bare number after a label still has no unit and is
 /// no wait). An equals sign stays: `max-wait=30s` echoes a parameter, it tells no wait.
-/// Digits keep theirs: dates and clocks are unchanged.
+/// Digits keep theirs: dates and clocks are unchanged; digits of other scripts become
+/// the ASCII ones they stand for ([`num::ascii_digit`]).
 fn lowered(text: &str) -> String {
     let mut out = String::with_capacity(MAX_TEXT + 1);
     out.push(' ');
@@ -75,6 +80,10 @@ fn lowered(text: &str) -> String {
         prev = c;
         if joins || closes {
             out.push(' ');
+        } else if let Some(d) = (!c.is_ascii()).then(|| num::ascii_digit(c)).flatten() {
+            // Digits of other scripts ("۳۰ ثانیه", "৩০ সেকেন্ড", "３０秒") are read as
+            // ASCII ones, so every rule below reads their amounts.
+            out.push(d);
         } else {
             out.extend(c.to_lowercase());
         }
@@ -91,7 +100,10 @@ fn longest_in(t: &str, triggers: &[&str]) -> Option<Duration> {
         while let Some(i) = t.get(from..).and_then(|rest| rest.find(trigger)) {
             let after = from + i + trigger.len();
             from = after;
-            best = best.max(amount(t.get(after..).unwrap_or_default()));
+            let rest = t.get(after..).unwrap_or_default();
+            // An hour of the clock ("om 9 uur", "après 14h30") is no amount of time.
+            let found = amount(rest).filter(|_| !clock::at_start(trigger, rest));
+            best = best.max(found);
         }
     }
     best.map(|d: Duration| d.min(MAX_WAIT))
@@ -252,7 +264,8 @@ fn amount(rest: &str) -> Option<Duration> {
         .map(|w| w.trim_end_matches(['.', ',', ';', ')', '!']));
     let first = words.next()?;
     if !first.starts_with(|c: char| c.is_ascii_digit()) {
-        return None;
+        // Swahili writes the unit first ("baada ya sekunde 20").
+        return languages::unit_then_number(first, words.next());
     }
     if let Some(d) = num::go_duration(first, MAX_WAIT).filter(|_| first != "0") {
         return Some(d);
@@ -455,6 +468,27 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(told_to_wait(text), *want, "{text}");
+        }
+    }
+
+    #[test]
+    fn waits_written_in_the_digits_of_other_scripts() {
+        let s = Duration::from_secs;
+        let cases: &[(&str, Option<Duration>)] = &[
+            ("لطفاً ۴۵ ثانیه صبر کنید", Some(s(45))),
+            ("يرجى المحاولة بعد ٢ دقيقة", Some(s(120))),
+            ("يرجى المحاولة بعد ٠٫٥ دقيقة", Some(s(30))),
+            ("कृपया १५ सेकंड प्रतीक्षा करें", Some(s(15))),
+            ("১০ সেকেন্ড পরে আবার চেষ্টা করুন", Some(s(10))),
+            ("ลองใหม่อีกครั้งใน ๓๐ วินาที", Some(s(30))),
+            ("３０초 후에 다시 시도해 주세요", Some(s(30))),
+            ("Retry in ２０ seconds", Some(s(20))),
+            // A digit of another script is still a number without a unit.
+            ("يرجى المحاولة بعد ٣٠", None),
+            ("درخواست ۱۲۳ ثبت شد", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(wait_in(text), *want, "{text}");
         }
     }
 }

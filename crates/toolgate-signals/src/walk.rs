@@ -371,12 +371,13 @@ fn is_code_field(k: &str) -> bool {
 /// says whose message it is (`resultMessage`, `resultMsg`, `returnAuthMsg`, `rtnMsg`, as
 /// Asian gateways and portals name their envelopes' text, and OAuth 2.0's
 /// `error_description`, RFC 6749 §5.2, which Podio's 420 fills with "Please wait 300
-/// seconds before trying again"), at most [`MAX_MESSAGE_NAME`] characters.
+/// seconds before trying again"; `responseDesc`, `resultDesc`, as payment gateways
+/// shorten it), at most [`MAX_MESSAGE_NAME`] characters.
 fn is_message_field(k: &str) -> bool {
     let named = |k: &str| {
         named_message_field(k)
             || (k.len() <= MAX_MESSAGE_NAME
-                && ["message", "msg", "description"]
+                && ["message", "msg", "description", "desc"]
                     .iter()
                     .any(|w| k.strip_suffix(w).is_some_and(|head| head.len() >= 2)))
     };

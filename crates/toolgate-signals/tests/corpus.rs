@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 2611;
+const FLOOR: usize = 2738;
 
-const FILES: [(&str, &str); 46] = [
+const FILES: [(&str, &str); 47] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -95,6 +95,7 @@ const FILES: [(&str, &str); 46] = [
     ("recovery11", include_str!("corpus/recovery11.json")),
     ("languages", include_str!("corpus/languages.json")),
     ("languages2", include_str!("corpus/languages2.json")),
+    ("languages3", include_str!("corpus/languages3.json")),
 ];
 
 fn default_now() -> DateTime<Utc> {

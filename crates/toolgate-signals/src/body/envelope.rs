@@ -576,15 +576,34 @@ fn says_throttled(value: &[u8]) -> bool {
         || crate::passed::says_limit_passed(text)
 }
 
-/// A `"success": false` / `"ok": false`, a failed status word, or a status or code
-/// that names a limit passed.
+/// Top-level member names whose `true` is an error: eMAG Marketplace answers every
+/// call with a 200 and `{"isError": true, "messages": […], "results": []}` when it
+/// failed, as an MCP tool result's `isError` does.
+const ERROR_FLAGS: [&str; 4] = ["iserror", "is_error", "haserror", "haserrors"];
+
+/// Words a top-level string `result` fails with (`{"result": "error", "message": …}`).
+/// Not `"0"`, which as a result is as often a success code.
+const FAILED_RESULT_WORDS: [&str; 5] = [
+    "\"error\"",
+    "\"fail\"",
+    "\"failed\"",
+    "\"failure\"",
+    "\"notok\"",
+];
+
+/// A `"success": false` / `"ok": false`, an `"isError": true`, a failed status or
+/// result word, or a status or code that names a limit passed.
 fn says_failed(key: &[u8], value: &[u8]) -> bool {
     let is = |names: &[&str]| names.iter().any(|k| key.eq_ignore_ascii_case(k.as_bytes()));
+    let starts_with_any = |words: &[&str]| {
+        words
+            .iter()
+            .any(|w| value.len() >= w.len() && value[..w.len()].eq_ignore_ascii_case(w.as_bytes()))
+    };
     (is(&SUCCESS_KEYS) && value.starts_with(b"false"))
-        || (is(&["status"])
-            && FAILED_STATUS_WORDS.iter().any(|w| {
-                value.len() >= w.len() && value[..w.len()].eq_ignore_ascii_case(w.as_bytes())
-            }))
+        || (is(&ERROR_FLAGS) && value.starts_with(b"true"))
+        || (is(&["status"]) && starts_with_any(&FAILED_STATUS_WORDS))
+        || (is(&["result"]) && starts_with_any(&FAILED_RESULT_WORDS))
         || (is(&["status", "code"]) && is_limit_status(value))
         || (is(&["status"]) && says_request_not_done(value))
 }

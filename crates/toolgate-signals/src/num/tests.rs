@@ -154,3 +154,23 @@ fn unit_counts_are_capped_and_refuse_junk() {
     assert_eq!(TimeUnit::Seconds.float(f64::NAN, cap), None);
     assert_eq!(TimeUnit::Seconds.float(-2.0, cap), None);
 }
+
+#[test]
+fn digits_of_other_scripts_read_as_ascii() {
+    for (c, want) in [
+        ('۳', Some('3')),  // Persian
+        ('٠', Some('0')),  // Arabic-Indic
+        ('९', Some('9')),  // Devanagari
+        ('৫', Some('5')),  // Bengali
+        ('７', Some('7')), // full-width
+        ('௨', Some('2')),  // Tamil
+        ('၄', Some('4')),  // Myanmar
+        ('٫', Some('.')),  // the Arabic decimal separator
+        ('7', None),       // ASCII is the caller's own
+        ('a', None),
+        ('٬', None), // the Arabic thousands separator is no digit
+        ('Ⅻ', None), // a numeral that is no decimal digit
+    ] {
+        assert_eq!(ascii_digit(c), want, "{c}");
+    }
+}

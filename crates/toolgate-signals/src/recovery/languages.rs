@@ -109,7 +109,7 @@ const OTHERS: [&str; 30] = [
 ];
 
 /// What a credential is called.
-const CREDENTIALS: [&str; 52] = [
+const CREDENTIALS: [&str; 61] = [
     "token",           // the name most languages keep
     "chave",           // Portuguese
     "senha",           // Portuguese
@@ -162,10 +162,19 @@ const CREDENTIALS: [&str; 52] = [
     "testimoni",       // Catalan
     "clau",            // Catalan
     "contrasenya",     // Catalan
+    "raktas",          // Lithuanian
+    "atslēga",         // Latvian
+    "võti",            // Estonian
+    "кључ",            // Serbian
+    "клуч*",           // Macedonian (`*`: any ending, as "клучот", the key)
+    "çelësi",          // Albanian
+    "ტოკენი",          // Georgian
+    "բանալին",         // Armenian
+    "açarı",           // Azerbaijani
 ];
 
 /// What refuses a credential: expired, invalid, revoked.
-const REFUSED: [&str; 65] = [
+const REFUSED: [&str; 79] = [
     "expirou",        // Portuguese
     "expirado",       // Portuguese, Spanish
     "expirada",       // Portuguese, Spanish
@@ -231,6 +240,20 @@ const REFUSED: [&str; 65] = [
     "tidak sah",      // Malay
     "ha caducat",     // Catalan
     "no vàlid",       // Catalan
+    "neteisingas",    // Lithuanian
+    "negaliojantis",  // Lithuanian
+    "nederīga",       // Latvian
+    "nederīgs",       // Latvian
+    "vigane",         // Estonian
+    "kehtetu",        // Estonian
+    "aegunud",        // Estonian
+    "неважећи",       // Serbian
+    "neveljaven",     // Slovenian
+    "i pavlefshëm",   // Albanian
+    "არასწორია",      // Georgian
+    "ვადაგასულია",    // Georgian
+    "անվավեր",        // Armenian
+    "etibarsız*",     // Azerbaijani (`*`: any ending)
 ];
 
 /// Tokens and keys that are no credential: a page's, a cursor's.
@@ -245,7 +268,7 @@ const NOT_CREDENTIALS: [&str; 6] = [
 
 /// A passing state: maintenance under way, a service briefly unavailable, "try again
 /// later", a document still being processed.
-const PASSING: [&str; 65] = [
+const PASSING: [&str; 83] = [
     "temporariamente indisponível",    // Portuguese
     "em manutenção",                   // Portuguese
     "manutenção programada",           // Portuguese
@@ -311,10 +334,28 @@ const PASSING: [&str; 65] = [
     "cuba sebentar lagi",              // Malay
     "temporalment no disponible",      // Catalan
     "per manteniment",                 // Catalan
+    "laikinai nepasiekiam*",           // Lithuanian (`*`: any ending)
+    "bandykite vėliau",                // Lithuanian
+    "īslaicīgi nav pieejam*",          // Latvian (`*`: any ending)
+    "ajutiselt kättesaamatu",          // Estonian
+    "proovige hiljem uuesti",          // Estonian
+    "pokušajte ponovo kasnije",        // Serbian
+    "pokušajte ponovo nakon",          // Serbian ("… nakon par minuta", after a few minutes)
+    "začasno ni na voljo",             // Slovenian
+    "привремено недостапн*",           // Macedonian (`*`: any ending)
+    "привремено недостапен",           // Macedonian, its masculine
+    "përkohësisht i padisponueshëm",   // Albanian
+    "დროებით მიუწვდომელია",            // Georgian
+    "ժամանակավորապես հասանելի չէ",     // Armenian
+    "müvəqqəti olaraq əlçatan deyil",  // Azerbaijani
+    "vaqtincha mavjud emas",           // Uzbek
+    "pansamantalang hindi magagamit",  // Filipino
+    "haipatikani kwa muda",            // Swahili
+    "түр ашиглах боломжгүй",           // Mongolian
 ];
 
 /// Entries in scripts whose marks split words, matched as parts of the lowered text:
-/// (Thai, Arabic, Hebrew) for each meaning.
+/// (Thai, Arabic, Hebrew, Persian, Devanagari, Bengali, Urdu) for each meaning.
 const ACCOUNT_UNSPACED: [&str; 5] = [
     "เครดิตไม่เพียงพอ",             // Thai: credit not enough
     "اشحن رصيدك",                // Arabic: top up your balance
@@ -322,20 +363,27 @@ const ACCOUNT_UNSPACED: [&str; 5] = [
     "اعتبار حساب شما کافی نیست", // Persian: your account's credit is not enough
     "حساب خود را شارژ",          // Persian: top up your account
 ];
-const PASSING_UNSPACED: [&str; 7] = [
-    "ปิดปรับปรุง",            // Thai: closed for maintenance
-    "تحت الصيانة",         // Arabic: under maintenance
-    "غير متاحة مؤقت",      // Arabic: temporarily unavailable
-    "בתחזוקה",             // Hebrew: under maintenance
-    "موقتاً در دسترس نیست", // Persian: temporarily unavailable
-    "موقتا در دسترس نیست", // Persian, written without the tanwin
-    "در حال بروزرسانی",    // Persian: being updated
+const CREDENTIALS_UNSPACED: [&str; 2] = [
+    "अमान्य टोकन", // Hindi: invalid token
+    "टोकन अमान्य", // Hindi: token invalid
+];
+const PASSING_UNSPACED: [&str; 10] = [
+    "ปิดปรับปรุง",                 // Thai: closed for maintenance
+    "تحت الصيانة",              // Arabic: under maintenance
+    "غير متاحة مؤقت",           // Arabic: temporarily unavailable
+    "בתחזוקה",                  // Hebrew: under maintenance
+    "موقتاً در دسترس نیست",      // Persian: temporarily unavailable
+    "موقتا در دسترس نیست",      // Persian, written without the tanwin
+    "در حال بروزرسانی",         // Persian: being updated
+    "अस्थायी रूप से अनुपलब्ध",       // Hindi: temporarily unavailable
+    "সাময়িকভাবে অনুপলব্ধ",          // Bengali: temporarily unavailable
+    "عارضی طور پر دستیاب نہیں", // Urdu: temporarily unavailable
 ];
 
 /// The request's own mistake: a field required, a thing it names not found. A 5xx or a
 /// 2xx error envelope that says so is the request's to mend, as in English ("is
 /// required", "not found"). Each entry commented with its language.
-const REQUEST: [&str; 60] = [
+const REQUEST: [&str; 61] = [
     "é obrigatório",              // Portuguese
     "é obrigatória",              // Portuguese
     "não encontrado",             // Portuguese
@@ -396,6 +444,7 @@ const REQUEST: [&str; 60] = [
     "no s ha trobat",             // Catalan
     "diperlukan",                 // Malay (required)
     "wajib diisi",                // Indonesian (must be filled in)
+    "није пронађен*",             // Serbian (`*`: any ending)
 ];
 
 /// The request's mistake in Persian, whose marks split words: "یافت نشد" (not found),
@@ -449,7 +498,9 @@ pub(super) fn read(words: &[String], text: &str) -> Option<Recovery> {
     if (has(&ACCOUNT) || has_unspaced(&ACCOUNT_UNSPACED)) && !has(&OTHERS) {
         return Some(Recovery::Account);
     }
-    if has(&CREDENTIALS) && has(&REFUSED) && !has(&NOT_CREDENTIALS) {
+    let credentials_refused =
+        (has(&CREDENTIALS) && has(&REFUSED)) || has_unspaced(&CREDENTIALS_UNSPACED);
+    if credentials_refused && !has(&NOT_CREDENTIALS) {
         return Some(Recovery::Credentials);
     }
     (has(&PASSING) || has_unspaced(&PASSING_UNSPACED)).then_some(Recovery::Transient)
@@ -669,6 +720,51 @@ mod tests {
             "Behörighet saknas",
         ] {
             assert!(!says(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn credentials_and_passing_states_in_eighteen_more_languages() {
+        for text in [
+            "API raktas neteisingas arba pasibaigęs",
+            "Prieigos atslēga ir nederīga",
+            "Kehtetu API võti",
+            "Ваш API кључ је неважећи",
+            "Ključ je neveljaven",
+            "Клучот е невалиден",
+            "Çelësi i aksesit është i pavlefshëm",
+            "თქვენი ტოკენი ვადაგასულია",
+            "Մուտքի բանալին անվավեր է",
+            "Daxil edilmiş açarı etibarsızdır",
+            "टोकन अमान्य है",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Credentials), "{text}");
+        }
+        for text in [
+            "Sistema laikinai nepasiekiama",
+            "Serviss īslaicīgi nav pieejams",
+            "Liides on ajutiselt kättesaamatu",
+            "Greška na serveru, pokušajte ponovo kasnije",
+            "Plačila začasno ni na voljo",
+            "Системот е привремено недостапен",
+            "API është përkohësisht i padisponueshëm",
+            "სისტემა დროებით მიუწვდომელია",
+            "Համակարգը ժամանակավորապես հասանելի չէ",
+            "Sistem müvəqqəti olaraq əlçatan deyil",
+            "Server vaqtincha mavjud emas",
+            "भुगतान सेवा अस्थायी रूप से अनुपलब्ध",
+            "সার্ভার সাময়িকভাবে অনুপলব্ধ",
+            "یہ سروس عارضی طور پر دستیاب نہیں",
+            "Ang API ay pansamantalang hindi magagamit",
+            "Mfumo haipatikani kwa muda",
+            "Систем түр ашиглах боломжгүй",
+        ] {
+            assert_eq!(read(text), Some(Recovery::Transient), "{text}");
+        }
+        // A key or token named beside no word that refuses it is no refusal.
+        for text in ["Raktas sukurtas", "Атслēga saglabāta", "ტოკენი შეიქმნა"]
+        {
+            assert_eq!(read(text), None, "{text}");
         }
     }
 }

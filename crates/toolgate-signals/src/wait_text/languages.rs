@@ -14,7 +14,10 @@
 //! ("10 saniye sonra", "30 másodperc múlva", "30 sekunnin kuluttua"), and German, Dutch,
 //! Turkish, Persian and Hindi may end the clause with the verb that tells to wait ("bitte
 //! 30 Sekunden warten", "gelieve 60 seconden te wachten", "60 saniye bekleyin"): both are
-//! read by [`time_to_come_before`], the verbs also as instructions.
+//! read by [`time_to_come_before`], the verbs also as instructions. So do Armenian,
+//! Uzbek, Hindi, Marathi, Nepali, Bengali, Urdu and Mongolian ("20 վայրկյան հետո",
+//! "30 সেকেন্ড পরে"); Georgian carries its "in" as the unit's ending ("30 წამში"), and
+//! Swahili puts the unit before its number ("baada ya sekunde 20").
 //!
 //! Source of the first: <https://ajuda.omie.com.br/pt-BR/articles/8001888-tratando-os-erros-de-api>
 //! ("Requisições redundantes liberadas a cada 60 segundos"). The triggers are matched
@@ -27,36 +30,40 @@ use crate::num::TimeUnit;
 
 /// Words after which an amount of time is a time to come (the English `in`, `after`);
 /// each entry commented with its language. German's `in` is the English word.
-pub(super) const TRIGGERS: [&str; 24] = [
-    " em ",       // Portuguese
-    " após ",     // Portuguese
-    " en ",       // Spanish
-    " tras ",     // Spanish
-    " dans ",     // French
-    " après ",    // French
-    " nach ",     // German
-    " через ",    // Russian
-    " za ",       // Polish, Czech
-    " tra ",      // Italian
-    " fra ",      // Italian
-    " sau ",      // Vietnamese
-    " dalam ",    // Indonesian
-    " setelah ",  // Indonesian
-    "ใน ",        // Thai, which writes no space before it
-    " بعد ",      // Arabic
-    " בעוד ",     // Hebrew
-    " peste ",    // Romanian
-    " σε ",       // Greek
-    " om ",       // Swedish, Danish, Norwegian
-    " o ",        // Slovak
-    " след ",     // Bulgarian
-    " na ",       // Dutch
-    " d'aquí a ", // Catalan
+pub(super) const TRIGGERS: [&str; 28] = [
+    " em ",            // Portuguese
+    " após ",          // Portuguese
+    " en ",            // Spanish
+    " tras ",          // Spanish
+    " dans ",          // French
+    " après ",         // French
+    " nach ",          // German
+    " через ",         // Russian
+    " za ",            // Polish, Czech
+    " tra ",           // Italian
+    " fra ",           // Italian
+    " sau ",           // Vietnamese
+    " dalam ",         // Indonesian
+    " setelah ",       // Indonesian
+    "ใน ",             // Thai, which writes no space before it
+    " بعد ",           // Arabic
+    " בעוד ",          // Hebrew
+    " peste ",         // Romanian
+    " σε ",            // Greek
+    " om ",            // Swedish, Danish, Norwegian
+    " o ",             // Slovak
+    " след ",          // Bulgarian
+    " na ",            // Dutch
+    " d'aquí a ",      // Catalan
+    " pēc ",           // Latvian
+    " čez ",           // Slovenian
+    " pagkatapos ng ", // Filipino
+    " baada ya ",      // Swahili, its unit before the number ("baada ya sekunde 20")
 ];
 
 /// Words that tell the caller to wait, followed by the amount (the English `wait`,
 /// `try again in`); each entry commented with its language.
-pub(super) const TOLD: [&str; 51] = [
+pub(super) const TOLD: [&str; 70] = [
     " aguarde ",                     // Portuguese, Spanish
     " aguardar ",                    // Portuguese ("é preciso aguardar 1 hora")
     " aguardado ",                   // Portuguese ("deve ser aguardado 1 hora")
@@ -108,17 +115,43 @@ pub(super) const TOLD: [&str; 51] = [
     " cuba lagi dalam ",             // Malay
     " espereu ",                     // Catalan
     " torneu-ho a provar d'aquí a ", // Catalan
+    " bandykite dar kartą po ",      // Lithuanian
+    " palaukite ",                   // Lithuanian
+    " mēģiniet vēlreiz pēc ",        // Latvian
+    " uzgaidiet ",                   // Latvian
+    " покушајте поново за ",         // Serbian
+    " сачекајте ",                   // Serbian
+    " pokušajte ponovo za ",         // Serbian, in Latin letters
+    " sačekajte ",                   // Serbian, in Latin letters
+    " poskusite znova čez ",         // Slovenian
+    " počakajte ",                   // Slovenian
+    " обидете се повторно за ",      // Macedonian
+    " почекајте ",                   // Macedonian
+    " provoni përsëri pas ",         // Albanian
+    " prisni ",                      // Albanian
+    " დაელოდეთ ",                    // Georgian
+    " subukang muli pagkatapos ng ", // Filipino
+    " maghintay ng ",                // Filipino
+    " jaribu tena baada ya ",        // Swahili
+    " subiri ",                      // Swahili
 ];
 
 /// Words put behind an amount of time to make it a time to come (Turkish `sonra`,
 /// "10 saniye sonra": ten seconds after); each entry commented with its language.
-const AFTER_THE_AMOUNT: [&str; 6] = [
+const AFTER_THE_AMOUNT: [&str; 13] = [
     " sonra",    // Turkish
     " múlva",    // Hungarian ("30 másodperc múlva")
     " kuluttua", // Finnish ("30 sekunnin kuluttua")
     " pärast",   // Estonian ("30 sekundi pärast")
     " кейін",    // Kazakh ("30 секундтан кейін")
     " بعد",      // Persian ("60 ثانیه بعد")
+    " հետո",     // Armenian ("20 վայրկյան հետո")
+    " keyin",    // Uzbek ("15 soniyadan keyin")
+    " बाद",      // Hindi ("30 सेकंड बाद")
+    " नंतर",      // Marathi ("30 सेकंद नंतर")
+    " पछि",      // Nepali ("60 सेकेन्ड पछि")
+    " পরে",      // Bengali ("30 সেকেন্ড পরে")
+    " дараа",    // Mongolian ("30 секундын дараа")
 ];
 
 /// Verbs put behind the amount they tell the caller to wait, in languages that end a
@@ -141,7 +174,9 @@ pub(super) const TOLD_BEHIND: [&str; 8] = [
 /// its amount and unit ("10 saniye sonra tekrar deneyin"), or a verb telling to wait
 /// ([`TOLD_BEHIND`]), capped at [`MAX_WAIT`].
 pub(super) fn time_to_come_before(t: &str) -> Option<Duration> {
-    amount_before(t, &AFTER_THE_AMOUNT).max(amount_before(t, &TOLD_BEHIND))
+    amount_before(t, &AFTER_THE_AMOUNT)
+        .max(amount_before(t, &TOLD_BEHIND))
+        .max(amount_with_unit_in(t))
 }
 
 /// The longest amount of time, with its unit, that stands right before one of `behind`
@@ -161,6 +196,10 @@ pub(super) fn amount_before(t: &str, behind: &[&str]) -> Option<Duration> {
             let (Some(unit), Some(number)) = (words.next(), words.next()) else {
                 continue;
             };
+            // "probeer het om 14.30 uur opnieuw": an hour of the clock, no amount.
+            if super::clock::time_of_day(words.next().unwrap_or_default(), number, Some(unit)) {
+                continue;
+            }
             let found = unit_word(unit).and_then(|u| u.decimal(number, MAX_WAIT));
             best = best.max(found);
         }
@@ -258,8 +297,82 @@ pub(super) fn unit(word: &str) -> Option<TimeUnit> {
         | "ساعات"
         | "שעה"
         | "שעות" => TimeUnit::Hours,
+        // Lithuanian; Latvian; Serbian; Albanian; Georgian; Armenian; Azerbaijani;
+        // Uzbek; Marathi; Nepali; Bengali; Urdu; Mongolian.
+        "sekundžių"
+        | "sekundes"
+        | "sekundēm"
+        | "секунде"
+        | "sekonda"
+        | "sekondash"
+        | "sekondë"
+        | "წამი"
+        | "წამს"
+        | "վայրկյան"
+        | "saniyə"
+        | "saniyədən"
+        | "soniya"
+        | "soniyadan"
+        | "सेकंद"
+        | "सेकेन्ड"
+        | "সেকেন্ড"
+        | "سیکنڈ"
+        | "секундын" => TimeUnit::Seconds,
+        "minučių" | "minūtēm" | "minūtes" | "minūti" | "minutash" | "წუთი" | "წუთს" | "րոպե"
+        | "dəqiqə" | "dəqiqədən" | "daqiqa" | "daqiqadan" | "मिनिटे" | "मिनेट" | "মিনিট" | "منٹ"
+        | "минутын" => TimeUnit::Minutes,
+        // Lithuanian; Latvian; Serbian; Slovenian; Macedonian; Albanian; Georgian;
+        // Armenian; Azerbaijani; Uzbek; Marathi; Nepali; Bengali; Urdu; Mongolian;
+        // Filipino.
+        "valandų" | "valandas" | "valandą" | "stundām" | "stundas" | "stundu" | "сати" | "сата"
+        | "sat" | "sati" | "sata" | "ur" | "uri" | "ure" | "часови" | "orë" | "orësh" | "საათი"
+        | "საათს" | "ժամ" | "saatdan" | "soat" | "soatdan" | "तास" | "घण्टा" | "ঘণ্টা" | "گھنٹے"
+        | "цагийн" | "oras" => TimeUnit::Hours,
+        // Danish and Norwegian ("prøv igen om 2 timer").
+        "timer" => TimeUnit::Hours,
         _ => return None,
     })
+}
+
+/// Units written before their number, each commented with its language: Swahili
+/// "baada ya sekunde 20" (after seconds twenty), "subiri dakika 5".
+const UNIT_FIRST: [(&str, TimeUnit); 2] = [
+    ("sekunde", TimeUnit::Seconds), // Swahili
+    ("dakika", TimeUnit::Minutes),  // Swahili
+];
+
+/// The amount of time `unit` and `number` spell when the unit comes first ("sekunde
+/// 20"), capped at [`MAX_WAIT`].
+pub(super) fn unit_then_number(unit: &str, number: Option<&str>) -> Option<Duration> {
+    let (_, unit) = UNIT_FIRST.iter().find(|(word, _)| *word == unit)?;
+    unit.decimal(number?, MAX_WAIT)
+}
+
+/// Units that carry the word for "in" as their ending, each commented with its
+/// language: Georgian "30 წამში" (in 30 seconds).
+const UNIT_IN: [(&str, TimeUnit); 3] = [
+    ("წამში", TimeUnit::Seconds), // Georgian
+    ("წუთში", TimeUnit::Minutes), // Georgian
+    ("საათში", TimeUnit::Hours),  // Georgian
+];
+
+/// The longest time to come the lowered text states as a number and a unit that
+/// carries "in" ([`UNIT_IN`]), capped at [`MAX_WAIT`]. Only a text beyond ASCII can
+/// hold one.
+fn amount_with_unit_in(t: &str) -> Option<Duration> {
+    if t.is_ascii() {
+        return None;
+    }
+    let mut best = None;
+    let mut previous = "";
+    for word in t.split_whitespace() {
+        let word = word.trim_end_matches(['.', ',', ';', ')', '!', '։']);
+        if let Some((_, unit)) = UNIT_IN.iter().find(|(w, _)| *w == word) {
+            best = best.max(unit.decimal(previous, MAX_WAIT));
+        }
+        previous = word;
+    }
+    best
 }
 
 #[cfg(test)]
@@ -392,6 +505,45 @@ mod tests {
             ("Espereu 10 segons", Some(s(10))),
         ] {
             assert_eq!(told_to_wait(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn waits_told_in_eighteen_more_languages() {
+        let s = Duration::from_secs;
+        for (text, want) in [
+            ("Bandykite dar kartą po 45 sekundžių", Some(s(45))),
+            ("Palaukite 3 minučių", Some(s(180))),
+            ("Mēģiniet vēlreiz pēc 2 minūtēm", Some(s(120))),
+            ("Покушајте поново за 5 секунде", Some(s(5))),
+            ("Sačekajte 1 sat", Some(s(3600))),
+            ("Sačekajte 2 sata", Some(s(7200))),
+            ("Poskusite znova čez 2 uri", Some(s(7200))),
+            ("Почекајте 40 секунди", Some(s(40))),
+            ("Provoni përsëri pas 2 orësh", Some(s(7200))),
+            ("დაელოდეთ 5 წუთი", Some(s(300))),
+            ("Subukang muli pagkatapos ng 2 oras", Some(s(7200))),
+            ("Subiri dakika 3", Some(s(180))),
+        ] {
+            assert_eq!(told_to_wait(text), want, "{text}");
+        }
+        for (text, want) in [
+            ("სცადეთ 2 წუთში", Some(s(120))),
+            ("5 րոպե հետո", Some(s(300))),
+            ("2 daqiqadan keyin", Some(s(120))),
+            ("1 dəqiqədən sonra", Some(s(60))),
+            ("2 मिनेट पछि", Some(s(120))),
+            ("৫ মিনিট পরে", Some(s(300))),
+            ("۵ منٹ بعد", Some(s(300))),
+            ("२ मिनिटे नंतर", Some(s(120))),
+            ("5 минутын дараа", Some(s(300))),
+            ("Jaribu tena baada ya sekunde ٤٥", Some(s(45))),
+            // A unit first with no number behind it, or a number after "in" with no
+            // unit, is no wait.
+            ("Jaribu tena baada ya sekunde chache", None),
+            ("სცადეთ მოგვიანებით 2", None),
+        ] {
+            assert_eq!(wait_in(text), want, "{text}");
         }
     }
 }

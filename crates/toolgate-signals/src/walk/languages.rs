@@ -15,54 +15,75 @@
 //! answer never pays for these tables.
 
 /// "Too many requests", each entry in its language.
-const TOO_MANY: [&str; 47] = [
-    "muitas requisições",          // Portuguese
-    "muitas solicitações",         // Portuguese
-    "requisições em excesso",      // Portuguese
-    "demasiadas solicitudes",      // Spanish
-    "demasiadas peticiones",       // Spanish
-    "demasiados requests",         // Spanish
-    "trop de requêtes",            // French
-    "trop de demandes",            // French
-    "zu viele anfragen",           // German
-    "zu viele requests",           // German
-    "слишком много запросов",      // Russian
-    "слишком частые запросы",      // Russian
-    "zbyt wiele żądań",            // Polish
-    "zbyt wiele zapytań",          // Polish
-    "zbyt dużo zapytań",           // Polish
-    "çok fazla istek",             // Turkish
-    "troppe richieste",            // Italian
-    "te veel verzoeken",           // Dutch
-    "te veel aanvragen",           // Dutch
-    "příliš mnoho požadavků",      // Czech
-    "quá nhiều yêu cầu",           // Vietnamese
-    "quá nhiều request",           // Vietnamese
-    "terlalu banyak permintaan",   // Indonesian
-    "terlalu banyak request",      // Indonesian
-    "คำขอมากเกินไป",                // Thai
-    "كبير جدًا من الطلبات",         // Arabic ("a very great number of requests")
-    "كبير جدا من الطلبات",         // Arabic, written without the tanwin
-    "יותר מדי בקשות",              // Hebrew
-    "забагато запитів",            // Ukrainian
-    "prea multe cereri",           // Romanian
-    "prea multe solicitări",       // Romanian
-    "túl sok kérés",               // Hungarian
-    "πάρα πολλά αιτήματα",         // Greek
-    "för många förfrågningar",     // Swedish
-    "för många anrop",             // Swedish
-    "for mange forespørgsler",     // Danish
-    "for mange anmodninger",       // Danish
-    "for mange forespørsler",      // Norwegian
-    "liian monta pyyntöä",         // Finnish
-    "príliš veľa požiadaviek",     // Slovak
-    "previše zahtjeva",            // Croatian
-    "previše zahteva",             // Serbian
-    "твърде много заявки",         // Bulgarian
-    "درخواست\u{200c}ها بیش از حد", // Persian, its plural joined by a zero-width non-joiner
-    "درخواست ها بیش از حد",        // Persian, the plural spaced
-    "massa peticions",             // Catalan
-    "сұраулар тым көп",            // Kazakh
+const TOO_MANY: [&str; 68] = [
+    "muitas requisições",            // Portuguese
+    "muitas solicitações",           // Portuguese
+    "requisições em excesso",        // Portuguese
+    "demasiadas solicitudes",        // Spanish
+    "demasiadas peticiones",         // Spanish
+    "demasiados requests",           // Spanish
+    "trop de requêtes",              // French
+    "trop de demandes",              // French
+    "zu viele anfragen",             // German
+    "zu viele requests",             // German
+    "слишком много запросов",        // Russian
+    "слишком частые запросы",        // Russian
+    "zbyt wiele żądań",              // Polish
+    "zbyt wiele zapytań",            // Polish
+    "zbyt dużo zapytań",             // Polish
+    "çok fazla istek",               // Turkish
+    "troppe richieste",              // Italian
+    "te veel verzoeken",             // Dutch
+    "te veel aanvragen",             // Dutch
+    "příliš mnoho požadavků",        // Czech
+    "quá nhiều yêu cầu",             // Vietnamese
+    "quá nhiều request",             // Vietnamese
+    "terlalu banyak permintaan",     // Indonesian
+    "terlalu banyak request",        // Indonesian
+    "คำขอมากเกินไป",                  // Thai
+    "كبير جدًا من الطلبات",           // Arabic ("a very great number of requests")
+    "كبير جدا من الطلبات",           // Arabic, written without the tanwin
+    "יותר מדי בקשות",                // Hebrew
+    "забагато запитів",              // Ukrainian
+    "prea multe cereri",             // Romanian
+    "prea multe solicitări",         // Romanian
+    "túl sok kérés",                 // Hungarian
+    "πάρα πολλά αιτήματα",           // Greek
+    "för många förfrågningar",       // Swedish
+    "för många anrop",               // Swedish
+    "for mange forespørgsler",       // Danish
+    "for mange anmodninger",         // Danish
+    "for mange forespørsler",        // Norwegian
+    "liian monta pyyntöä",           // Finnish
+    "príliš veľa požiadaviek",       // Slovak
+    "previše zahtjeva",              // Croatian
+    "previše zahteva",               // Serbian
+    "твърде много заявки",           // Bulgarian
+    "درخواست\u{200c}ها بیش از حد",   // Persian, its plural joined by a zero-width non-joiner
+    "درخواست ها بیش از حد",          // Persian, the plural spaced
+    "massa peticions",               // Catalan
+    "сұраулар тым көп",              // Kazakh
+    "per daug užklausų",             // Lithuanian
+    "pārāk daudz pieprasījumu",      // Latvian
+    "liiga palju päringuid",         // Estonian
+    "превише захтева",               // Serbian
+    "preveč zahtev",                 // Slovenian
+    "премногу барања",               // Macedonian
+    "shumë kërkesa",                 // Albanian
+    "ძალიან ბევრი მოთხოვნა",         // Georgian
+    "չափազանց շատ հարցումներ",       // Armenian
+    "çox sayda sorğu",               // Azerbaijani
+    "juda ko'p so'rov",              // Uzbek
+    "juda koʻp soʻrov",              // Uzbek, with its turned commas
+    "बहुत अधिक अनुरोध",                // Hindi
+    "खूप जास्त विनंत्या",                // Marathi
+    "धेरै अनुरोध",                      // Nepali
+    "অনেক বেশি অনুরোধ",               // Bengali
+    "بہت زیادہ درخواستیں",           // Urdu
+    "அதிகமான கோரிக்கைகள்",              // Tamil
+    "masyadong maraming kahilingan", // Filipino
+    "maombi mengi mno",              // Swahili
+    "хэт олон хүсэлт",               // Mongolian
 ];
 
 /// A limit named with what it counts, in one word or a fixed phrase; each entry
@@ -95,7 +116,7 @@ const LIMIT: [&str; 12] = [
 /// What a limit of calls counts, in the plural: requests, calls, queries. Named beside
 /// a limit and a word saying it passed, with anything between ("ultrapassou o limite
 /// de 20 consultas por hora"); each entry commented with its language.
-const COUNTED: [&str; 29] = [
+const COUNTED: [&str; 30] = [
     "requisições",  // Portuguese
     "solicitações", // Portuguese
     "consultas",    // Portuguese, Spanish
@@ -125,11 +146,12 @@ const COUNTED: [&str; 29] = [
     "запитів",      // Ukrainian
     "cereri",       // Romanian
     "αιτημάτων",    // Greek
+    "zahteva",      // Serbian ("limit na broj upućenih zahteva")
 ];
 
 /// Words that say a limit was passed, as parts of words (`exced` is `excedido` and
 /// `excedeu`); each entry commented with its language.
-const PASSED: [&str; 24] = [
+const PASSED: [&str; 25] = [
     "exced",         // Portuguese, Spanish: `excedido`, `excedeu`, `excede`
     "ultrapass",     // Portuguese: `ultrapassou`, `ultrapassado`
     "atingid",       // Portuguese
@@ -154,6 +176,7 @@ const PASSED: [&str; 24] = [
     "перевищен",     // Ukrainian: `перевищено`
     "depășit",       // Romanian
     "υπέρβαση",      // Greek
+    "dostignut",     // Serbian, Croatian: reached
 ];
 
 /// Whether `lowered` (a code or message, in lower case) says in one of these languages
@@ -166,7 +189,7 @@ pub(super) fn says_throttled(lowered: &str) -> bool {
 /// Names these APIs give the member holding a failure's message, normalised as field
 /// names are (lowercase, ASCII letters and digits only); each entry commented with its
 /// language.
-pub(crate) const MESSAGE_NAMES: [&str; 21] = [
+pub(crate) const MESSAGE_NAMES: [&str; 27] = [
     "mensagem",      // Portuguese
     "mensagens",     // Portuguese
     "motivo",        // Portuguese, Spanish (the reason given)
@@ -188,6 +211,12 @@ pub(crate) const MESSAGE_NAMES: [&str; 21] = [
     "poruka",        // Croatian, Serbian
     "viesti",        // Finnish
     "meddelande",    // Swedish
+    "klaida",        // Lithuanian (error)
+    "kluda",         // Latvian (`kļūda`, error, its accents left out)
+    "napaka",        // Slovenian (error)
+    "mesazh",        // Albanian
+    "xabar",         // Uzbek
+    "ujumbe",        // Swahili
 ];
 
 #[cfg(test)]
@@ -277,6 +306,44 @@ mod tests {
             "Υπέρβαση ορίου χρέωσης",
             "Перевищено ліміт суми",
             "Túl sok karakter",
+        ] {
+            assert!(!says_throttled(&text.to_lowercase()), "{text}");
+        }
+    }
+
+    #[test]
+    fn throttles_said_in_eighteen_more_languages() {
+        for text in [
+            "Per daug užklausų per minutę",
+            "Pārāk daudz pieprasījumu no šīs adreses",
+            "Liiga palju päringuid lühikese aja jooksul",
+            "Превише захтева са ове адресе",
+            "Limit zahteva po minuti je dostignut",
+            "Preveč zahtev v kratkem času",
+            "Премногу барања во кратко време",
+            "Shumë kërkesa brenda një minute",
+            "ძალიან ბევრი მოთხოვნა ერთ წუთში",
+            "Չափազանց շատ հարցումներ մեկ րոպեում",
+            "Bir dəqiqədə çox sayda sorğu",
+            "Bir daqiqada juda ko'p so'rovlar",
+            "एक मिनट में बहुत अधिक अनुरोध",
+            "खूप जास्त विनंत्या आल्या",
+            "धेरै अनुरोधहरू प्राप्त भए",
+            "এক মিনিটে অনেক বেশি অনুরোধ",
+            "ایک منٹ میں بہت زیادہ درخواستیں",
+            "ஒரு நிமிடத்தில் அதிகமான கோரிக்கைகள்",
+            "Masyadong maraming kahilingan sa isang minuto",
+            "Maombi mengi mno kwa dakika moja",
+            "Нэг минутад хэт олон хүсэлт",
+        ] {
+            assert!(says_throttled(&text.to_lowercase()), "{text}");
+        }
+        // A limit of something other than requests reached; a request named alone.
+        for text in [
+            "Limit broja stavki je dostignut",
+            "Polje zahteva vrednost",
+            "Presežena omejitev števila postavk",
+            "Kërkesa u pranua",
         ] {
             assert!(!says_throttled(&text.to_lowercase()), "{text}");
         }

@@ -230,3 +230,27 @@ fn a_status_saying_the_request_was_not_processed_is_an_envelope() {
         assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
     }
 }
+
+/// An error flag set, or a string `result` that names a failure, is an error envelope;
+/// the flag unset, a result of data, or a result code `"0"` is not.
+#[test]
+fn error_flags_and_failed_result_words() {
+    for b in [
+        &br#"{"isError":true,"messages":["Limita de cereri depasita"],"results":[]}"#[..],
+        br#"{"is_error": true, "message": "Too many requests"}"#,
+        br#"{"hasErrors":true,"errors_list":[{"text":"Invalid key"}]}"#,
+        br#"{"result":"error","message":"Token invalid"}"#,
+        br#"{"result": "FAILED", "reason": "rate limit"}"#,
+    ] {
+        assert!(is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+    for b in [
+        &br#"{"isError":false,"messages":[],"results":[{"id":1}]}"#[..],
+        br#"{"result":"0","message":"ok"}"#,
+        br#"{"result":"errors counted: 0","items":[]}"#,
+        br#"{"result":{"isError":true}}"#,
+        br#"{"items":[{"isError":true}]}"#,
+    ] {
+        assert!(!is_error_envelope(b), "{}", String::from_utf8_lossy(b));
+    }
+}
