@@ -31,6 +31,10 @@ impl Granted {
 
     /// Whether the token grants `scope`: exactly the scopes [`crate::jwt::scopes`] lists.
     pub fn has(&self, scope: &str) -> bool {
+        // Two spaces in a row hold no scope between them; no scope is ever named "".
+        if scope.is_empty() {
+            return false;
+        }
         ["scope", "scp"].iter().any(|name| match self.0.get(*name) {
             Some(Value::String(s)) => s.split(' ').any(|g| g == scope),
             Some(Value::Array(items)) => items.iter().any(|v| v.as_str() == Some(scope)),

@@ -105,3 +105,6 @@ fn record_refusal(
         log.record(record);
     }
 }
+
+#[cfg(test)]
+mod tests;
