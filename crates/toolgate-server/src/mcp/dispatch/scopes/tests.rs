@@ -71,8 +71,8 @@ async fn a_caller_without_a_token_is_refused_a_scoped_tool_as_forbidden_where_no
     assert!(!text.contains("forbidden"), "{text}");
 }
 
-#[test]
-fn the_refusal_names_the_scopes_of_mcp_and_of_the_tool_and_only_when_one_is_missing() {
+#[tokio::test]
+async fn the_refusal_names_the_scopes_of_mcp_and_of_the_tool_and_only_when_one_is_missing() {
     let s = server();
     let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#;
     let Ok(jsonrpc::Message::Request { id, .. }) = jsonrpc::parse(body) else {
