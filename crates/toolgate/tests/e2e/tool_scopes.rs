@@ -29,6 +29,11 @@ struct Setup {
 async fn gateway() -> Setup {
     let (api, seen) = upstream().await;
     let (kb, fixture) = start_fixture().await;
+    fixture
+        .prompts
+        .lock()
+        .unwrap()
+        .push(json!({"name": "summarise", "description": "Summarise the graph."}));
     let issuer = issuer_with(axum::Router::new()).await;
     let dir = temp_dir("tool-scopes");
     let yaml = format!(
@@ -358,4 +363,21 @@ async fn the_protected_resource_metadata_lists_every_scope_a_tool_needs() {
         doc["scopes_supported"],
         json!(["tools:call", "kb:read", "payments:write"])
     );
+}
+
+#[tokio::test]
+async fn a_scoped_servers_prompts_are_out_of_reach_of_a_token_without_its_scopes() {
+    let s = gateway().await;
+    let small = s.token("alice", "tools:call");
+    s.fronted_ready(&small).await;
+    let mut client = Client::start(&s.tg.url, &small).await;
+    let listed = client.rpc("prompts/list", json!({})).await.to_string();
+    assert!(!listed.contains("summarise"), "{listed}");
+    let got = client
+        .rpc("prompts/get", json!({"name": "kg__summarise"}))
+        .await;
+    assert!(got.get("error").is_some(), "{got}");
+    let mut reader = Client::start(&s.tg.url, &s.token("alice", "tools:call kb:read")).await;
+    let listed = reader.rpc("prompts/list", json!({})).await.to_string();
+    assert!(listed.contains("kg__summarise"), "{listed}");
 }
