@@ -21,6 +21,7 @@ pub mod jwt;
 pub mod keys;
 pub mod metadata;
 pub mod profile;
+pub mod scope;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -28,6 +29,7 @@ use std::sync::Arc;
 use toolgate_config::{ANONYMOUS, AgentSpec, AuthConfig, GatewayConfig, Secret, Unmatched};
 
 pub use metadata::{WELL_KNOWN, metadata_document, names_resource, resource_metadata_url};
+pub use scope::{Granted, grants_all, insufficient_scope_challenge};
 
 /// Seconds of clock difference tolerated on a token's `exp` and `nbf`, whether a JWT's
 /// claims or an introspection answer's.
@@ -49,6 +51,11 @@ pub struct Identity {
     /// shared token): what a dependency with `token_exchange` exchanges for its own
     /// token. Held in memory for the request only; never logged, never sent upstream.
     pub access_token: Option<Arc<Secret>>,
+    /// The scopes the caller's access token grants, asked per tool
+    /// (`tools.<name>.scopes`). `None` for a credential that is no access token (an
+    /// agent's API key, the shared token) and for every caller without
+    /// `gateway.auth`: it holds no scope.
+    pub scopes: Option<Granted>,
 }
 
 impl Identity {
@@ -323,6 +330,7 @@ impl Authenticator {
                 issuer: text("iss"),
                 admin,
                 access_token: Some(Arc::new(Secret(token.to_owned()))),
+                scopes: Some(Granted::new(claims)),
             },
             scoped,
             access_token: true,

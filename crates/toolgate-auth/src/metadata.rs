@@ -32,12 +32,23 @@ pub fn names_resource(resource: &str, suffix: &str) -> bool {
     suffix.trim_matches('/') == path
 }
 
-/// The metadata document.
-pub fn metadata_document(auth: &AuthConfig) -> Value {
+/// The metadata document. `scopes_supported` lists what /mcp needs and then every
+/// scope a tool needs (`tool_scopes`), once each: a client that asks for all of them
+/// (the specification's fallback when a challenge names none) can call every tool.
+pub fn metadata_document<'a>(
+    auth: &AuthConfig,
+    tool_scopes: impl IntoIterator<Item = &'a str>,
+) -> Value {
+    let mut supported: Vec<&str> = auth.scopes.iter().map(String::as_str).collect();
+    for s in tool_scopes {
+        if !supported.contains(&s) {
+            supported.push(s);
+        }
+    }
     json!({
         "resource": auth.resource,
         "authorization_servers": auth.issuers.iter().map(|i| i.issuer.as_str()).collect::<Vec<_>>(),
-        "scopes_supported": auth.scopes,
+        "scopes_supported": supported,
         "bearer_methods_supported": ["header"],
         "resource_name": "toolgate",
     })

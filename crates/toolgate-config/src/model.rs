@@ -20,6 +20,8 @@ mod agents;
 pub use agents::*;
 mod audit;
 pub use audit::AuditSettings;
+mod scopes;
+pub use scopes::{ServerScopes, ToolScopes};
 mod token_exchange;
 pub use token_exchange::{ACCESS_TOKEN_TYPE, ClientAuth, TokenExchange};
 
@@ -40,6 +42,8 @@ pub struct Config {
     pub telemetry: Option<Otlp>,
     /// Configured agents by name.
     pub agents: BTreeMap<String, Arc<AgentSpec>>,
+    /// The OAuth scopes tool calls need beyond `gateway.auth.scopes`.
+    pub scopes: ToolScopes,
 }
 
 /// OTLP trace export.

@@ -135,6 +135,11 @@ pub struct RawMcpServer {
     /// Accept a `url` (and status page) on a link-local address or a cloud metadata
     /// endpoint, which `check` refuses otherwise. Default false.
     pub allow_link_local: Option<bool>,
+    /// OAuth scopes a caller's access token must carry to call this server's tools and
+    /// use its prompts, resources and completions, beside `gateway.auth.scopes`
+    /// (needs `gateway.auth`). A token without them is answered 403
+    /// `insufficient_scope` naming them, so its client can ask for them.
+    pub scopes: Option<Vec<String>>,
     /// Per-tool overrides, by the upstream's tool name.
     #[serde(default)]
     pub tools: BTreeMap<String, RawMcpTool>,
@@ -187,6 +192,9 @@ pub struct RawMcpTool {
     pub deadline: Option<String>,
     /// Where this tool's notes travel, overriding the server's.
     pub notes: Option<String>,
+    /// OAuth scopes a call of this tool needs, instead of the server's `scopes` (`[]`:
+    /// none beyond `gateway.auth.scopes`).
+    pub scopes: Option<Vec<String>>,
 }
 
 /// Gateway settings.
@@ -459,6 +467,10 @@ pub struct RawTool {
     pub dependency: String,
     /// The person or rota that owns the contract (required).
     pub owner: Option<String>,
+    /// OAuth scopes a caller's access token must carry to call this tool, beside
+    /// `gateway.auth.scopes` (needs `gateway.auth`). A token without them is answered
+    /// 403 `insufficient_scope` naming them, so its client can ask for them.
+    pub scopes: Option<Vec<String>>,
     /// What the tool does, for the model.
     pub description: Option<String>,
     /// A human-readable title.

@@ -68,12 +68,12 @@ pub fn router_serving(current: Arc<Current>, shutdown: &Shutdown, extra: Option<
         &gateway.config().agents,
         gateway.client().http().clone(),
     ));
-    let metadata = gateway
-        .config()
+    let config = gateway.config();
+    let metadata = config
         .gateway
         .auth
         .as_ref()
-        .map(|a| Arc::new(toolgate_auth::metadata_document(a)));
+        .map(|a| Arc::new(toolgate_auth::metadata_document(a, config.scopes.all())));
     let admission = Arc::new(admission::Admission::new(g, auth));
     let console = crate::console::routes(current.clone(), shutdown.stop.clone());
     let mcp = Mcp::new(

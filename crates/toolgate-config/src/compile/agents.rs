@@ -414,7 +414,7 @@ impl Compiler<'_> {
 }
 
 /// A scope token (RFC 6749 §3.3): printable ASCII without space, `"` or `\`.
-fn is_scope(scope: &str) -> bool {
+pub(super) fn is_scope(scope: &str) -> bool {
     !scope.is_empty()
         && scope
             .bytes()

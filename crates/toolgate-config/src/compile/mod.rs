@@ -25,6 +25,7 @@ mod known;
 mod limits;
 mod mcp_server;
 mod schemas;
+mod scopes;
 mod sections;
 mod server_limits;
 mod session;
@@ -399,6 +400,7 @@ impl Compiler<'_> {
         let mut gateway = self.gateway(raw.gateway.unwrap_or_default());
         let alerts = self.alerts(raw.alerts.unwrap_or_default());
         let mut dependencies = self.dependencies(raw.dependencies, &gateway);
+        let scopes = self.tool_scopes(&raw.tools, &raw.mcp_servers, gateway.auth.as_ref());
         let mcp_servers = self.mcp_servers(raw.mcp_servers, &mut dependencies, &gateway);
         self.shared_schemas(raw.schemas);
         let mut tools = BTreeMap::new();
@@ -433,6 +435,7 @@ impl Compiler<'_> {
             mcp_servers,
             telemetry,
             agents,
+            scopes,
         })
     }
 

@@ -32,6 +32,9 @@ use super::envelope::{Era, EraRefusal, Meta, Params};
 pub use super::envelope::{INLINE_VERSION, META_CAPABILITIES, META_VERSION, is_supported};
 use super::listen::{self, Wanted};
 
+mod scopes;
+pub use scopes::StepUp;
+
 /// The version `initialize` answers when the client asks for one it cannot have over a
 /// handshake (2026-07-28 or an unknown one).
 const NEWEST_HANDSHAKE: ProtocolVersion = ProtocolVersion::LATEST_WITH_INITIALIZE;
@@ -352,21 +355,30 @@ impl Server {
         built
     }
 
-    /// The fronted servers `agent` may use: those with a tool it may call (`None`: every
-    /// server, for a caller without a tool policy). An agent kept from all of a server's
-    /// tools is kept from its prompts, resources and completions too: they are the same
-    /// upstream's, reached with the same credentials.
-    fn usable_servers(
-        &self,
-        agent: Option<&Arc<toolgate_config::AgentSpec>>,
-    ) -> Option<Arc<[String]>> {
-        let agent = agent.filter(|a| a.tools.is_some() || !a.deny.is_empty())?;
-        let routes = self.gateway().routes();
-        let mut names: Vec<String> = routes
-            .values()
-            .filter(|r| agent.may_call(&r.spec.name))
-            .filter_map(|r| r.server().map(str::to_owned))
-            .collect();
+    /// The fronted servers the caller may use: those with a tool its agent may call,
+    /// and whose `mcp_servers.<name>.scopes` its token grants (`None`: every server, for
+    /// a caller without a tool policy when no server needs a scope). An agent kept from
+    /// all of a server's tools is kept from its prompts, resources and completions too:
+    /// they are the same upstream's, reached with the same credentials.
+    fn usable_servers(&self, outbound: &Outbound) -> Option<Arc<[String]>> {
+        let gateway = self.gateway();
+        let scopes = &gateway.config().scopes;
+        let agent = outbound
+            .agent()
+            .filter(|a| a.tools.is_some() || !a.deny.is_empty());
+        if agent.is_none() && scopes.servers.is_empty() {
+            return None;
+        }
+        let mut names: Vec<String> = match agent {
+            Some(agent) => gateway
+                .routes()
+                .values()
+                .filter(|r| agent.may_call(&r.spec.name))
+                .filter_map(|r| r.server().map(str::to_owned))
+                .collect(),
+            None => gateway.config().mcp_servers.keys().cloned().collect(),
+        };
+        names.retain(|s| toolgate_auth::grants_all(outbound.scopes(), scopes.of_server(s)));
         names.sort_unstable();
         names.dedup();
         Some(names.into())
@@ -515,7 +527,7 @@ impl Server {
                 client: Some(client),
                 access_token: outbound.access_token().cloned(),
                 reader: Some(reader.reader()),
-                servers: self.usable_servers(outbound.agent()),
+                servers: self.usable_servers(outbound),
                 agent: outbound.agent().map(|a| Arc::from(a.name.as_str())),
             };
             let mut kept = Vec::with_capacity(honoured.uris.len());
@@ -644,6 +656,18 @@ impl Server {
             let _refused = gateway.run(&route, arguments, origin, &ctx).await;
             return self.unknown_tool(id, &name, era, outbound);
         }
+        // Over HTTP a call the token lacks scopes for was answered 403 before it got
+        // here; what reaches this is a caller without an access token (stdio), refused
+        // as any call toolgate does not make.
+        if let Some(refused) = self.step_up(
+            id,
+            &name,
+            Some(&arguments),
+            outbound.agent(),
+            outbound.scopes(),
+        ) {
+            return refused_for_scopes(id, &refused, era);
+        }
         if let Some(number) = inexact_number {
             return refused_arguments(id, &name, &inexact(&number), era);
         }
@@ -751,7 +775,7 @@ impl Server {
             client: Some(client),
             access_token: outbound.access_token().cloned(),
             reader: outbound.reader(),
-            servers: self.usable_servers(outbound.agent()),
+            servers: self.usable_servers(outbound),
             agent: outbound.agent().map(|a| Arc::from(a.name.as_str())),
         };
         let gateway = self.gateway();
@@ -859,6 +883,21 @@ fn withheld(id: &Id, tool: &str, owner: &str, era: Era) -> Reply {
         toolgate_engine::pipeline::CallOutcome::withheld(tool, owner),
         era,
     )
+}
+
+/// A call refused for its token's scopes where no HTTP status can say so: a failed
+/// tool result naming them.
+fn refused_for_scopes(id: &Id, refused: &StepUp, era: Era) -> Reply {
+    let mut result = json!({
+        "content": [{ "type": "text", "text": refused.message }],
+        "isError": true,
+    });
+    if era.is_modern()
+        && let Value::Object(m) = &mut result
+    {
+        m.insert("resultType".into(), "complete".into());
+    }
+    Reply::ok(jsonrpc::result(id, &result), era)
 }
 
 /// The answer to a call that was never sent: its failure, with the default placement of

@@ -69,6 +69,9 @@ pub struct Outbound {
     /// The caller's validated access token, for dependencies that exchange it (RFC
     /// 8693); `None` for an API key, the shared token, or no credential.
     access_token: Option<Arc<toolgate_config::Secret>>,
+    /// The scopes the caller's access token grants; `None` for any other credential,
+    /// which grants none.
+    scopes: Option<toolgate_auth::Granted>,
 }
 
 #[derive(Debug)]
@@ -144,6 +147,17 @@ impl Outbound {
         self.access_token.as_ref()
     }
 
+    /// The same way back, for a request whose access token grants `scopes`.
+    pub fn with_scopes(mut self, scopes: Option<toolgate_auth::Granted>) -> Outbound {
+        self.scopes = scopes;
+        self
+    }
+
+    /// The scopes the caller's access token grants; `None`: no access token, no scope.
+    pub fn scopes(&self) -> Option<&toolgate_auth::Granted> {
+        self.scopes.as_ref()
+    }
+
     /// A way back through `sink`, with answers routed through `link`.
     pub(crate) fn new(
         sink: Option<Sink>,
@@ -159,6 +173,7 @@ impl Outbound {
             })),
             agent: None,
             access_token: None,
+            scopes: None,
         }
     }
 

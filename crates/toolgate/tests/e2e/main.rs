@@ -33,5 +33,6 @@ mod stolen_tokens;
 mod tls;
 mod token_exchange;
 mod token_exchange_fronted;
+mod tool_scopes;
 mod transport;
 mod watch;

@@ -281,6 +281,7 @@ async fn post(mcp: &Mcp, request: Request, owner: &Owner) -> Result<Response, Re
     let caller = Caller {
         agent: identity.and_then(|i| i.agent.clone()),
         access_token: identity.and_then(|i| i.access_token.clone()),
+        scopes: identity.and_then(|i| i.scopes.clone()),
         owner,
     };
     let headers = parts.headers;
@@ -420,6 +421,8 @@ struct Caller<'o> {
     agent: Option<Arc<toolgate_config::AgentSpec>>,
     /// Its validated access token (for token exchange), if it sent one.
     access_token: Option<Arc<toolgate_config::Secret>>,
+    /// The scopes that access token grants (per-tool scopes); `None`: it sent none.
+    scopes: Option<toolgate_auth::Granted>,
     /// Who it is, as sessions and parked calls are bound to it.
     owner: &'o Owner,
 }
@@ -436,6 +439,7 @@ async fn answer(
     let Caller {
         agent,
         access_token,
+        scopes,
         owner,
     } = caller;
     let (session_id, version, link) = match session {
@@ -449,7 +453,8 @@ async fn answer(
         Message::Request { id, method, params } if method == "subscriptions/listen" => {
             let outbound = Outbound::new(None, link, capabilities)
                 .with_agent(agent)
-                .with_access_token(access_token);
+                .with_access_token(access_token)
+                .with_scopes(scopes);
             return Box::pin(listen(mcp, id, params, outbound)).await;
         }
         other => {
@@ -457,7 +462,8 @@ async fn answer(
             // need the caller's token too.
             let outbound = Outbound::new(None, link, capabilities)
                 .with_agent(agent)
-                .with_access_token(access_token);
+                .with_access_token(access_token)
+                .with_scopes(scopes);
             let version = version.as_ref().map(ProtocolVersion::as_str);
             // Boxed: held in place, its state would be part of every tool call's
             // future too, which the router copies into a box of its own per request.
@@ -471,6 +477,20 @@ async fn answer(
             };
         }
     };
+    // Before anything else a call does (a retry of a parked call included): a token
+    // without the tool's scopes is told which to ask for.
+    if let Some(p) = params.as_ref()
+        && let Some(name) = p.name.as_deref()
+        && let Some(refused) = mcp.server.step_up(
+            &id,
+            name,
+            p.arguments.as_ref().and_then(Value::as_object),
+            agent.as_ref(),
+            scopes.as_ref(),
+        )
+    {
+        return Refusal::InsufficientScope(refused).into_response();
+    }
     // A 2026-07-28 call (no session) that asks its client something answers with an
     // input-required result and waits, parked, for the retry with the answers.
     let inline = session_id.is_none() && params.as_ref().is_some_and(|p| p.meta.declares_inline());
@@ -496,7 +516,10 @@ async fn answer(
     if let Some(p) = params.as_ref().filter(|p| p.meta.declares_inline()) {
         outbound = outbound.with_request_log_level(p.meta.log_level());
     }
-    let outbound = outbound.with_agent(agent).with_access_token(access_token);
+    let outbound = outbound
+        .with_agent(agent)
+        .with_access_token(access_token)
+        .with_scopes(scopes);
     let server = mcp.server.clone();
     let post_id = parking.as_ref().map(|p| p.answers_as.clone());
     let work: stream::Work = Box::pin(async move {

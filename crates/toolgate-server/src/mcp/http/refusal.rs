@@ -5,7 +5,7 @@
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use super::super::dispatch::Reply;
+use super::super::dispatch::{Reply, StepUp};
 use super::super::envelope::Era;
 use super::super::jsonrpc::{self, Id};
 use super::ALLOW;
@@ -42,6 +42,9 @@ pub(super) enum Refusal {
     },
     /// GET or DELETE under the stateless revision, or another method.
     MethodNotAllowed,
+    /// A tool call whose access token lacks a scope the tool needs: 403 with the
+    /// challenge naming them, so the client can step up (nothing was sent upstream).
+    InsufficientScope(StepUp),
 }
 
 impl Refusal {
@@ -60,6 +63,7 @@ impl Refusal {
             Refusal::SessionUnknown => StatusCode::NOT_FOUND,
             Refusal::SessionsFull { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Refusal::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Refusal::InsufficientScope(_) => StatusCode::FORBIDDEN,
         }
     }
 
@@ -79,7 +83,8 @@ impl Refusal {
             | Refusal::BadHeader(_)
             | Refusal::SessionRequired
             | Refusal::SessionUnknown
-            | Refusal::MethodNotAllowed => None,
+            | Refusal::MethodNotAllowed
+            | Refusal::InsufficientScope(_) => None,
         }
     }
 }
@@ -111,6 +116,15 @@ impl IntoResponse for Refusal {
             Refusal::SessionUnknown => text(status, "Not Found: Session not found"),
             Refusal::MethodNotAllowed => {
                 (status, [(header::ALLOW, ALLOW)], "Method Not Allowed").into_response()
+            }
+            Refusal::InsufficientScope(StepUp { challenge, message }) => {
+                let mut response = text(status, &message);
+                if let Ok(value) = HeaderValue::from_str(&challenge) {
+                    response
+                        .headers_mut()
+                        .insert(header::WWW_AUTHENTICATE, value);
+                }
+                response
             }
             Refusal::Malformed(refusal) => json(status, refusal.to_json()),
             Refusal::TooLarge { max } => json(
