@@ -175,6 +175,7 @@ mod http_transport;
 mod input_required;
 mod list_filter;
 pub use list_filter::Skipped;
+mod lone_surrogate;
 mod message;
 mod one_stream;
 mod progress;

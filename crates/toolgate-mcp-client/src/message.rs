@@ -120,9 +120,15 @@ pub(crate) fn value_limit(max_bytes: usize) -> usize {
 }
 
 /// Parses a body or an event's data into messages, in one pass; a batch (an
-/// array, which revisions before 2025-06-18 allowed) yields each of its members.
+/// array, which revisions before 2025-06-18 allowed) yields each of its members. A
+/// `\u` escape of a lone surrogate is read as `\ufffd` ([`crate::lone_surrogate`]).
 /// `max_bytes` is the size limit of one message, which bounds its values too.
 pub(crate) fn parse(bytes: &[u8], max_bytes: usize) -> Result<Vec<Incoming>, Unread> {
+    // Half a character escaped alone is read as U+FFFD in whatever the server sent
+    // (a result, a listing, a prompt, a notification): kept, it would have the
+    // agent's every later request to its model refused.
+    let well_formed = crate::lone_surrogate::replaced(bytes);
+    let bytes = well_formed.as_deref().unwrap_or(bytes);
     let limit = value_limit(max_bytes);
     if toolgate_contract::more_values_than(bytes, limit) {
         return Err(Unread::TooManyValues(limit));
@@ -245,6 +251,67 @@ mod tests {
         fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..256)) {
             let _ = parse(&bytes, 1 << 20);
         }
+    }
+
+    /// Half a character escaped alone (a lone surrogate, which browser tools copy
+    /// from web pages): JavaScript and Python clients keep it, and the model APIs they
+    /// send the conversation to refuse every later request. Each is read as U+FFFD, in
+    /// a result passed on as text and in a notification or request parsed into values,
+    /// which used to fail whole over it.
+    #[test]
+    fn half_a_character_escaped_alone_is_read_as_the_replacement_character() {
+        let result = parse(
+            br#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a \ud83d b"}],"structuredContent":{"t":"\udc00"},"_meta":{"k":"x\uDBFF"}}}"#,
+            1 << 20,
+        )
+        .unwrap();
+        let Some(Incoming::Response {
+            outcome: Ok(raw), ..
+        }) = result.first()
+        else {
+            panic!("{result:?}");
+        };
+        let value: Value = serde_json::from_str(raw.get()).unwrap();
+        assert_eq!(value["content"][0]["text"], "a \u{fffd} b");
+        assert_eq!(value["structuredContent"]["t"], "\u{fffd}");
+        assert_eq!(value["_meta"]["k"], "x\u{fffd}");
+        let progress = parse(
+            br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1,"message":"page \ud800"}}"#,
+            1 << 20,
+        )
+        .unwrap();
+        let Some(Incoming::Notification {
+            params: Some(p), ..
+        }) = progress.first()
+        else {
+            panic!("{progress:?}");
+        };
+        assert_eq!(p["message"], "page \u{fffd}");
+        let asked = parse(
+            br#"{"jsonrpc":"2.0","id":"s1","method":"elicitation/create","params":{"message":"\udfff?"}}"#,
+            1 << 20,
+        )
+        .unwrap();
+        let Some(Incoming::Request {
+            params: Some(p), ..
+        }) = asked.first()
+        else {
+            panic!("{asked:?}");
+        };
+        assert_eq!(p["message"], "\u{fffd}?");
+    }
+
+    #[test]
+    fn surrogate_pairs_and_escaped_backslashes_are_read_as_written() {
+        let text = r#"{"t":"\ud83d\ude00 \\ud800"}"#;
+        let message = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{text}}}"#);
+        let Some(Incoming::Response {
+            outcome: Ok(raw), ..
+        }) = parse(message.as_bytes(), 1 << 20).unwrap().pop()
+        else {
+            panic!("not a response");
+        };
+        assert_eq!(raw.get(), text);
     }
 
     #[test]

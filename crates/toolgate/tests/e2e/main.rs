@@ -13,6 +13,7 @@ mod console;
 mod core;
 mod crowded_incidents;
 mod demo;
+mod fronted_meta;
 mod fronting;
 mod harness;
 mod hostile;

@@ -6,46 +6,80 @@
 //! success, made-up signals, a key toolgate may add later — would have agents read the
 //! server's words as the gateway's. Such keys are removed from the result's `_meta`
 //! before it goes on; the rest of the result is passed as the server wrote it.
+//!
+//! A key is toolgate's when it reads as toolgate's to a person or a model, not only
+//! when it is byte for byte of the namespace: `DEV.TOOLGATE/signals`, a fullwidth
+//! `ｄｅｖ．ｔｏｏｌｇａｔｅ/error`, a Cyrillic `о` in `toolgate`, a zero-width space
+//! inside the word, a division slash `∕` for the slash, or another prefix or none
+//! (`toolgate/notes`, `com.toolgate/error`, `toolgate_signals`) all name toolgate to
+//! whoever reads the result. Any key one of whose words reads as `toolgate` is taken
+//! for toolgate's; a server's keys under its own prefix (`com.example/trace`,
+//! `io.modelcontextprotocol/related-task`) stay.
 
+use super::lookalike::skeleton;
 use super::members::{Members, object};
 
 /// The namespace of toolgate's own `_meta` keys.
 pub const NAMESPACE: &str = "dev.toolgate/";
 
-/// Whether the object `meta` (a result's top-level `_meta`, as written) has a key of
-/// toolgate's namespace, however it is spelled (`"dev.toolgate\/error"`,
-/// `"dev.t\u006folgate/x"`). Only `meta`'s own keys are read, never the result around
+/// Whether the object `meta` (a result's top-level `_meta`, as written) has a key that
+/// reads as toolgate's ([`reads_as_toolgate_key`]), however it is escaped
+/// (`"dev.toolgate\/error"`, `"dev.t\u006folgate/x"`). Only `meta`'s own keys are read, never the result around
 /// it: a result whose text escapes every non-ASCII letter costs nothing more.
 pub fn names_toolgate_key(meta: &serde_json::value::RawValue) -> bool {
     let raw = meta.get();
-    // An object none of whose bytes spell the namespace or escape a letter has no such key.
-    let could = raw.starts_with('{') && (raw.contains("toolgate") || raw.contains('\\'));
+    // An object none of whose bytes spell the word in any case, escape a letter or are
+    // outside ASCII (a look-alike, an invisible character) has no such key: the
+    // common `_meta` is not parsed again.
+    let could = raw.starts_with('{')
+        && (raw.contains('\\') || !raw.is_ascii() || contains_word_any_case(raw));
     could
         && serde_json::from_str::<Members<'_>>(raw)
-            .is_ok_and(|m| m.0.iter().any(|(name, _)| name.starts_with(NAMESPACE)))
+            .is_ok_and(|m| m.0.iter().any(|(name, _)| reads_as_toolgate_key(name)))
 }
 
-/// `result` without the `_meta` keys of toolgate's namespace; `None` when it has none
+/// The word every key of toolgate's namespace carries, as [`skeleton`] folds it.
+const WORD: &str = "toolgate";
+
+/// Whether `text` holds [`WORD`] in ASCII letters of any case.
+fn contains_word_any_case(text: &str) -> bool {
+    text.as_bytes()
+        .windows(WORD.len())
+        .any(|w| w.eq_ignore_ascii_case(WORD.as_bytes()))
+}
+
+/// Whether the `_meta` key `name` reads as one of toolgate's: one of its words — the
+/// runs of letters and digits between dots, slashes, dashes, underscores and anything
+/// else — reads as `toolgate` once invisible characters are taken out and
+/// compatibility forms, case and Cyrillic or Greek look-alike letters folded
+/// ([`skeleton`]). Invisible characters (zero-width, direction controls, tags, a soft
+/// hyphen) are taken out before the words are split: one inside the word is not seen,
+/// so it does not split it.
+pub fn reads_as_toolgate_key(name: &str) -> bool {
+    if name.starts_with(NAMESPACE) {
+        return true;
+    }
+    if name.bytes().all(|b| b.is_ascii_graphic() || b == b' ') {
+        // No look-alike or hidden character: the words are the name's own, in any case.
+        return name
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|word| word.eq_ignore_ascii_case(WORD));
+    }
+    let visible: String = name
+        .chars()
+        .filter(|&c| !super::relayed_text::hidden(c))
+        .collect();
+    skeleton(&visible)
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|word| word == WORD)
+}
+
+/// `result` without the `_meta` keys that read as toolgate's; `None` when it has none
 /// (or is not an object whose `_meta` is one: then there is nothing to remove).
 pub fn without_toolgate_keys(result: &[u8]) -> Option<Vec<u8>> {
     let top: Members<'_> = serde_json::from_slice(result).ok()?;
     let meta = top.0.iter().find(|(name, _)| name == "_meta")?.1;
-    let members: Members<'_> = serde_json::from_str(meta.get()).ok()?;
-    if !members
-        .0
-        .iter()
-        .any(|(name, _)| name.starts_with(NAMESPACE))
-    {
-        return None;
-    }
-    let kept = object(
-        members
-            .0
-            .iter()
-            .filter(|(name, _)| !name.starts_with(NAMESPACE))
-            .map(|(name, value)| (name.as_str(), value.get())),
-    );
-    let kept = String::from_utf8(kept).ok()?;
+    let kept = without_toolgate_members(meta.get())?;
     Some(object(top.0.iter().map(|(name, value)| {
         let value = if name == "_meta" {
             kept.as_str()
@@ -54,6 +88,27 @@ pub fn without_toolgate_keys(result: &[u8]) -> Option<Vec<u8>> {
         };
         (name.as_str(), value)
     })))
+}
+
+/// The object `meta` (a `_meta`, as written) without its keys that read as toolgate's;
+/// `None` when it has none or is no object. Its other members stay as written.
+pub fn without_toolgate_members(meta: &str) -> Option<String> {
+    let members: Members<'_> = serde_json::from_str(meta).ok()?;
+    if !members
+        .0
+        .iter()
+        .any(|(name, _)| reads_as_toolgate_key(name))
+    {
+        return None;
+    }
+    let kept = object(
+        members
+            .0
+            .iter()
+            .filter(|(name, _)| !reads_as_toolgate_key(name))
+            .map(|(name, value)| (name.as_str(), value.get())),
+    );
+    String::from_utf8(kept).ok()
 }
 
 #[cfg(test)]

@@ -296,3 +296,6 @@ fn retry_after(error: &RpcError) -> Option<Duration> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod spelling_tests;

@@ -244,14 +244,20 @@ fn marked_text(raw: &str) -> Option<String> {
 }
 
 /// A block's (or its resource's) `_meta` with the smuggled characters of its names and
-/// strings dropped, when it has any.
+/// strings dropped and its keys that read as toolgate's removed, when it has either.
 fn meta_cleaned(raw: &str) -> Option<String> {
-    super::structured_text::cleaned(serde_json::from_str::<&RawValue>(raw).ok()?)
+    let cleaned = super::structured_text::cleaned(serde_json::from_str::<&RawValue>(raw).ok()?);
+    let visible = cleaned.as_deref().unwrap_or(raw);
+    super::foreign_meta::without_toolgate_members(visible).or(cleaned)
 }
 
-/// Whether a block's `_meta` has smuggled characters to drop.
+/// Whether a block's `_meta` has smuggled characters to drop, or keys that read as
+/// toolgate's: clients read a block's `_meta` as they read the result's (VS Code takes
+/// an app's `ui` from it), so a block may not speak in toolgate's name either.
 fn meta_to_rewrite(meta: Option<&RawValue>) -> bool {
-    meta.is_some_and(|m| super::structured_text::cleaned(m).is_some())
+    meta.is_some_and(|m| {
+        super::structured_text::cleaned(m).is_some() || super::foreign_meta::names_toolgate_key(m)
+    })
 }
 
 /// Checks one content block; true when a text of it has lines to mark or smuggled
