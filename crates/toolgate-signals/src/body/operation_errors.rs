@@ -1,0 +1,165 @@
+//! Whether a GraphQL reply sent with a 200 reports, inside its `data`, that an operation
+//! failed.
+//!
+//! Many GraphQL schemas model an operation's failure as data rather than as a top-level
+//! error: a mutation payload's `userErrors` (or `errors`, `applicationErrors`) list, a
+//! result union whose `__typename` names the error member (`MutationError`,
+//! `RateLimited`), a payload whose `success` is `false`. The reply is then
+//! `{"data": {"<operation>": {…}}}` with nothing at the top to say so, and a throttle
+//! told there ("Too many requests to the supplier") would pass unread.
+//!
+//! Only the operation's own payload counts: a member of an object reached from `data`
+//! through objects alone, at most [`MAX_DEPTH`] levels down. Anything inside a list is
+//! a record of the data (a help-centre article about "Too many requests", an import's
+//! rejected rows) and says nothing of the call. An empty list, a `null` error and
+//! `success: true` are a success's members.
+//!
+//! Cost: a body is looked at only when its first member is `data` (a GraphQL answer,
+//! which the caller reads anyway), and only its first [`WINDOW`] bytes are scanned once,
+//! tracking depth and strings; nothing is parsed.
+
+/// Bytes of a GraphQL answer looked at: an operation's payload opens the answer.
+const WINDOW: usize = 1024;
+
+/// Object levels below the top an operation's payload may sit at: `data` (1), the
+/// operation (2), a namespace the operation lives in (`hotelX.search`, 3 and 4).
+const MAX_DEPTH: usize = 5;
+
+/// Whether the first [`WINDOW`] bytes of `body` are a GraphQL answer whose data reports
+/// that an operation failed.
+pub(super) fn reports_failure(body: &[u8]) -> bool {
+    let head = &body[..body.len().min(WINDOW)];
+    let Some(data) = data_value(head) else {
+        return false;
+    };
+    scan(head, data)
+}
+
+/// Where the value of a leading `"data"` member starts, when it is an object.
+fn data_value(head: &[u8]) -> Option<usize> {
+    let at = skip_ws(head, 0);
+    if head.get(at) != Some(&b'{') {
+        return None;
+    }
+    let name = skip_ws(head, at + 1);
+    let rest = head.get(name..)?;
+    if !rest.starts_with(b"\"data\"") {
+        return None;
+    }
+    let colon = skip_ws(head, name + b"\"data\"".len());
+    if head.get(colon) != Some(&b':') {
+        return None;
+    }
+    let value = skip_ws(head, colon + 1);
+    (head.get(value) == Some(&b'{')).then_some(value)
+}
+
+/// Walks the object opening at `start`, looking at each member whose path from `data`
+/// runs through objects only.
+fn scan(b: &[u8], start: usize) -> bool {
+    // One entry per open container: `true` for an object reached through objects only.
+    let mut open: Vec<bool> = Vec::with_capacity(MAX_DEPTH + 1);
+    let mut i = start;
+    while i < b.len() {
+        match b[i] {
+            b'{' => {
+                let payload = open.iter().all(|o| *o) && open.len() < MAX_DEPTH;
+                open.push(payload);
+                i += 1;
+            }
+            b'[' => {
+                open.push(false);
+                i += 1;
+            }
+            b'}' | b']' => {
+                open.pop();
+                if open.is_empty() {
+                    return false;
+                }
+                i += 1;
+            }
+            b'"' => {
+                let Some(end) = string_end(b, i + 1) else {
+                    return false;
+                };
+                let colon = skip_ws(b, end + 1);
+                let in_payload = open.last().copied().unwrap_or(false) && open.len() >= 2;
+                if b.get(colon) == Some(&b':') {
+                    if in_payload && member_says_failed(&b[i + 1..end], &b[skip_ws(b, colon + 1)..])
+                    {
+                        return true;
+                    }
+                    i = colon + 1;
+                } else {
+                    i = end + 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    false
+}
+
+/// Whether a payload member (`name`, raw) with the value starting `value` reports a
+/// failure: a non-empty list named for errors, a `__typename` naming an error type, a
+/// `success`/`ok` of `false`, or an `error` object.
+fn member_says_failed(name: &[u8], value: &[u8]) -> bool {
+    let name = folded(name);
+    if name.ends_with(b"errors") {
+        // `"userErrors": [{…}]` or `["Rate limit exceeded"]`; `[]` is a success's.
+        let first = skip_ws(value, 1);
+        return value.first() == Some(&b'[') && matches!(value.get(first), Some(b'{' | b'"'));
+    }
+    match name.as_slice() {
+        b"typename" => value
+            .strip_prefix(b"\"")
+            .and_then(|v| v.get(..string_end(v, 0)?))
+            .is_some_and(names_an_error_type),
+        b"success" | b"ok" | b"succeeded" => value.starts_with(b"false"),
+        b"error" => value.first() == Some(&b'{'),
+        _ => false,
+    }
+}
+
+/// Whether a union member's type name is its error side: `MutationError`,
+/// `UserError`, `ThrottledError`, `RateLimited`, `Throttled`.
+fn names_an_error_type(type_name: &[u8]) -> bool {
+    let name = folded(type_name);
+    name.ends_with(b"error")
+        || name.ends_with(b"exception")
+        || name.ends_with(b"ratelimited")
+        || name.ends_with(b"throttled")
+}
+
+/// A member name as names are compared here: its letters and digits, lowercased
+/// (`__typename`, `user_errors` and `userErrors` fold to `typename`, `usererrors`).
+fn folded(key: &[u8]) -> Vec<u8> {
+    key.iter()
+        .filter(|b| b.is_ascii_alphanumeric())
+        .map(u8::to_ascii_lowercase)
+        .collect()
+}
+
+/// The index of the first non-whitespace byte at or after `from`.
+fn skip_ws(b: &[u8], from: usize) -> usize {
+    b.iter()
+        .skip(from)
+        .position(|c| !c.is_ascii_whitespace())
+        .map_or(b.len(), |n| from + n)
+}
+
+/// The index of the quote closing the string whose contents start at `from`.
+fn string_end(b: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;
