@@ -55,25 +55,30 @@ fn data_value(head: &[u8]) -> Option<usize> {
 }
 
 /// Walks the object opening at `start`, looking at each member whose path from `data`
-/// runs through objects only.
+/// runs through objects only. Two counters stand for the stack of open containers:
+/// how many are open, and how many of the outermost are such objects.
 fn scan(b: &[u8], start: usize) -> bool {
-    // One entry per open container: `true` for an object reached through objects only.
-    let mut open: Vec<bool> = Vec::with_capacity(MAX_DEPTH + 1);
+    let (mut depth, mut through_objects) = (0usize, 0usize);
     let mut i = start;
     while i < b.len() {
         match b[i] {
             b'{' => {
-                let payload = open.iter().all(|o| *o) && open.len() < MAX_DEPTH;
-                open.push(payload);
+                if through_objects == depth && depth < MAX_DEPTH {
+                    through_objects += 1;
+                }
+                depth += 1;
                 i += 1;
             }
             b'[' => {
-                open.push(false);
+                depth += 1;
                 i += 1;
             }
             b'}' | b']' => {
-                open.pop();
-                if open.is_empty() {
+                if through_objects == depth {
+                    through_objects -= 1;
+                }
+                depth -= 1;
+                if depth == 0 {
                     return false;
                 }
                 i += 1;
@@ -83,7 +88,8 @@ fn scan(b: &[u8], start: usize) -> bool {
                     return false;
                 };
                 let colon = skip_ws(b, end + 1);
-                let in_payload = open.last().copied().unwrap_or(false) && open.len() >= 2;
+                // A member of the operation's payload: below `data`, through objects.
+                let in_payload = through_objects == depth && depth >= 2;
                 if b.get(colon) == Some(&b':') {
                     if in_payload && member_says_failed(&b[i + 1..end], &b[skip_ws(b, colon + 1)..])
                     {
@@ -104,40 +110,62 @@ fn scan(b: &[u8], start: usize) -> bool {
 /// failure: a non-empty list named for errors, a `__typename` naming an error type, a
 /// `success`/`ok` of `false`, or an `error` object.
 fn member_says_failed(name: &[u8], value: &[u8]) -> bool {
-    let name = folded(name);
-    if name.ends_with(b"errors") {
+    if folded_ends_with(name, b"errors") {
         // `"userErrors": [{…}]` or `["Rate limit exceeded"]`; `[]` is a success's.
         let first = skip_ws(value, 1);
         return value.first() == Some(&b'[') && matches!(value.get(first), Some(b'{' | b'"'));
     }
-    match name.as_slice() {
-        b"typename" => value
+    if folded_is(name, b"typename") {
+        return value
             .strip_prefix(b"\"")
             .and_then(|v| v.get(..string_end(v, 0)?))
-            .is_some_and(names_an_error_type),
-        b"success" | b"ok" | b"succeeded" => value.starts_with(b"false"),
-        b"error" => value.first() == Some(&b'{'),
-        _ => false,
+            .is_some_and(names_an_error_type);
     }
+    if [b"success".as_slice(), b"ok", b"succeeded"]
+        .iter()
+        .any(|n| folded_is(name, n))
+    {
+        return value.starts_with(b"false");
+    }
+    folded_is(name, b"error") && value.first() == Some(&b'{')
 }
 
 /// Whether a union member's type name is its error side: `MutationError`,
 /// `UserError`, `ThrottledError`, `RateLimited`, `Throttled`.
 fn names_an_error_type(type_name: &[u8]) -> bool {
-    let name = folded(type_name);
-    name.ends_with(b"error")
-        || name.ends_with(b"exception")
-        || name.ends_with(b"ratelimited")
-        || name.ends_with(b"throttled")
+    [
+        b"error".as_slice(),
+        b"exception",
+        b"ratelimited",
+        b"throttled",
+    ]
+    .iter()
+    .any(|end| folded_ends_with(type_name, end))
 }
 
-/// A member name as names are compared here: its letters and digits, lowercased
-/// (`__typename`, `user_errors` and `userErrors` fold to `typename`, `usererrors`).
-fn folded(key: &[u8]) -> Vec<u8> {
-    key.iter()
+/// Whether `name`'s letters and digits, lowercased, end with `suffix` (lowercase):
+/// `userErrors`, `user_errors` and `USER-ERRORS` all end with `errors`. Compared from
+/// the end, without building the folded name.
+fn folded_ends_with(name: &[u8], suffix: &[u8]) -> bool {
+    let mut letters = name
+        .iter()
+        .rev()
         .filter(|b| b.is_ascii_alphanumeric())
-        .map(u8::to_ascii_lowercase)
-        .collect()
+        .map(u8::to_ascii_lowercase);
+    suffix
+        .iter()
+        .rev()
+        .all(|want| letters.next() == Some(*want))
+}
+
+/// Whether `name`'s letters and digits, lowercased, are `folded` (`__typename` is
+/// `typename`).
+fn folded_is(name: &[u8], folded: &[u8]) -> bool {
+    let mut letters = name
+        .iter()
+        .filter(|b| b.is_ascii_alphanumeric())
+        .map(u8::to_ascii_lowercase);
+    folded.iter().all(|want| letters.next() == Some(*want)) && letters.next().is_none()
 }
 
 /// The index of the first non-whitespace byte at or after `from`.
