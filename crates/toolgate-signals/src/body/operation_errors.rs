@@ -14,9 +14,12 @@
 //! rejected rows) and says nothing of the call. An empty list, a `null` error and
 //! `success: true` are a success's members.
 //!
-//! Cost: a body is looked at only when its first member is `data` (a GraphQL answer,
-//! which the caller reads anyway), and only its first [`WINDOW`] bytes are scanned once,
-//! tracking depth and strings; nothing is parsed.
+//! A batch of answers (`[{"data": …}, {"data": …}]`) reports a failure when every
+//! answer does: one failed beside the others' data is a partial success.
+//!
+//! Cost: a body is looked at only when its first member is `data` (a GraphQL answer),
+//! or it is a list whose first item's is, and only its first [`WINDOW`] bytes are
+//! scanned, tracking depth and strings; nothing is parsed, nothing allocated.
 
 /// Bytes of a GraphQL answer looked at: an operation's payload opens the answer.
 const WINDOW: usize = 1024;
@@ -25,22 +28,52 @@ const WINDOW: usize = 1024;
 /// operation (2), a namespace the operation lives in (`hotelX.search`, 3 and 4).
 const MAX_DEPTH: usize = 5;
 
+/// Answers of a batch looked at.
+const MAX_ANSWERS: usize = 16;
+
 /// Whether the first [`WINDOW`] bytes of `body` are a GraphQL answer whose data reports
-/// that an operation failed.
+/// that an operation failed, or a batch of answers (a JSON list of them, as servers that
+/// batch operations send) every one of which does. A batch with one answer failed holds
+/// the others' data, and stays a success.
 pub(super) fn reports_failure(body: &[u8]) -> bool {
     let head = &body[..body.len().min(WINDOW)];
-    let Some(data) = data_value(head) else {
-        return false;
-    };
-    scan(head, data)
+    let at = skip_ws(head, 0);
+    match head.get(at) {
+        Some(b'{') => answer_reports_failure(head, at),
+        Some(b'[') => every_answer_failed(head, at),
+        _ => false,
+    }
 }
 
-/// Where the value of a leading `"data"` member starts, when it is an object.
-fn data_value(head: &[u8]) -> Option<usize> {
-    let at = skip_ws(head, 0);
-    if head.get(at) != Some(&b'{') {
-        return None;
+/// Whether the answer object opening at `at` has a leading `data` that reports a failure.
+fn answer_reports_failure(head: &[u8], at: usize) -> bool {
+    data_value(head, at).is_some_and(|data| scan(head, data))
+}
+
+/// Whether the list opening at `open` is whole in `head` and holds only answers that
+/// report a failure (at least one, at most [`MAX_ANSWERS`]).
+fn every_answer_failed(head: &[u8], open: usize) -> bool {
+    let mut i = skip_ws(head, open + 1);
+    for _ in 0..MAX_ANSWERS {
+        if head.get(i) != Some(&b'{') || !answer_reports_failure(head, i) {
+            return false;
+        }
+        let Some(end) = object_end(head, i) else {
+            return false;
+        };
+        i = skip_ws(head, end);
+        match head.get(i) {
+            Some(b',') => i = skip_ws(head, i + 1),
+            Some(b']') => return true,
+            _ => return false,
+        }
     }
+    false
+}
+
+/// Where the value of the `"data"` member leading the object opening at `at` starts,
+/// when it is an object.
+fn data_value(head: &[u8], at: usize) -> Option<usize> {
     let name = skip_ws(head, at + 1);
     let rest = head.get(name..)?;
     if !rest.starts_with(b"\"data\"") {
@@ -52,6 +85,30 @@ fn data_value(head: &[u8]) -> Option<usize> {
     }
     let value = skip_ws(head, colon + 1);
     (head.get(value) == Some(&b'{')).then_some(value)
+}
+
+/// The index just past the object opening at `at`, or `None` when `b` cuts it.
+fn object_end(b: &[u8], at: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = at;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i = string_end(b, i + 1)? + 1;
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Walks the object opening at `start`, looking at each member whose path from `data`

@@ -15,6 +15,9 @@ fn an_operation_payload_that_reports_its_failure_is_an_error_envelope() {
         // A payload that says it did not succeed, or holds an error object.
         r#"{"data":{"purgeCache":{"success":false,"message":"Rate limit reached"}}}"#,
         r#"{"data":{"createThread":{"thread":null,"error":{"message":"Too many requests"}}}}"#,
+        // A batch whose every answer failed.
+        r#"[{"data":{"a":{"userErrors":[{"message":"Throttled"}]}}}, {"data":{"a":{"userErrors":[{"message":"Throttled"}]}}}]"#,
+        r#"[{"data":{"op":{"userErrors":[{"message":"x"}]}}}]"#,
     ] {
         assert!(reports_failure(body.as_bytes()), "{body}");
     }
@@ -39,7 +42,11 @@ fn data_that_only_holds_records_or_a_success_is_not() {
         // Not a GraphQL answer: data is not the first member, or not an object.
         r#"{"result":{"op":{"userErrors":[{"message":"x"}]}}}"#,
         r#"{"data":[{"userErrors":[{"message":"x"}]}]}"#,
-        r#"[{"data":{"op":{"userErrors":[{"message":"x"}]}}}]"#,
+        // A batch with one answer failed beside the others' data, or cut by the window.
+        r#"[{"data":{"a":{"userErrors":[{"message":"x"}]}}},{"data":{"b":{"id":1}}}]"#,
+        r#"[{"data":{"a":{"userErrors":[{"message":"x"}]}}},{"errors":[{"message":"y"}]}]"#,
+        r#"[{"data":{"a":{"userErrors":[{"message":"x"}]}}},"#,
+        "[]",
         "",
         "{",
         r#"{"data":{"op":{"userErrors":["#,
