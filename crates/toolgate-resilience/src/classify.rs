@@ -59,7 +59,8 @@ pub enum Said {
     Transient,
     /// The request itself is wrong (gRPC `INVALID_ARGUMENT`, "invalid parameter").
     Request,
-    /// The upstream does not do what was asked (gRPC `UNIMPLEMENTED`).
+    /// The upstream does not, or no longer, do what was asked (gRPC `UNIMPLEMENTED`; an
+    /// endpoint or API version its 4xx says was retired).
     Unsupported,
 }
 
@@ -118,7 +119,10 @@ pub enum BodyCheck {
 ///     progress, a lock, gRPC `ABORTED`), and 423 Locked and 425 Too Early by their
 ///     status, are [`ErrorClass::ServerError`]: retried with backoff when the tool is
 ///     idempotent, as a 503 is.
-/// 11. A 5xx whose body says the request is wrong (gRPC `INVALID_ARGUMENT`, a SOAP
+/// 11. A 4xx other than 401 and 407 whose body says the upstream no longer does what
+///     was called (an endpoint sunset, an API version retired) is [`ErrorClass::Gone`],
+///     as a 410 is, unless it names a wait.
+/// 12. A 5xx whose body says the request is wrong (gRPC `INVALID_ARGUMENT`, a SOAP
 ///     `Client` fault) is [`ErrorClass::ClientError`]; one whose body says the
 ///     credentials were refused (a SOAP fault sent as a 500 for a failed login), with
 ///     no wait named, is [`ErrorClass::Auth`]; 501 Not Implemented, 505 and a body saying the
@@ -171,6 +175,10 @@ pub fn classify(attempt: &Attempt) -> Option<ErrorClass> {
             ErrorClass::RateLimited
         }
         400..=499 if said == Said::Credentials && !matches!(status, 404 | 410) => ErrorClass::Auth,
+        // A 4xx whose words say the called endpoint or API version reached its end
+        // ("This endpoint has been sunset") is a retirement told without a 410: no
+        // change to the call's arguments helps, only a move to what replaced it.
+        400..=499 if said == Said::Unsupported && !matches!(status, 401 | 407) => ErrorClass::Gone,
         // 407: a proxy between toolgate and the upstream wants credentials of its own
         // (RFC 9110 §15.5.8); whoever runs the network must supply them.
         401 | 403 | 407 => ErrorClass::Auth,

@@ -43,6 +43,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
+use crate::recovery::Recovery;
 use crate::{Deprecation, MAX_WAIT, Quota, reset, walk, warning};
 
 mod calls_in_period;
@@ -52,6 +53,7 @@ mod limit_object;
 mod markup_notices;
 mod members;
 mod notices;
+mod operation_errors;
 mod usage_report;
 mod words;
 
@@ -96,8 +98,10 @@ pub struct BodySignals {
 /// Whether a response body is worth giving to [`read`]: any error status (≥ 400), or
 /// a success whose body is an error envelope — a top-level `error`, `errors`,
 /// `errcode`, `retCode`, `fault`… with a value, or `"success": false` / `"ok": false`
-/// (`body/envelope.rs` says why and which). Bodies of other successful calls are left
-/// alone: only their first bytes are looked at, and nothing is parsed.
+/// (`body/envelope.rs` says why and which), or a GraphQL answer whose `data` reports
+/// that an operation failed (a payload's `userErrors`, a union's error member:
+/// `body/operation_errors.rs`). Bodies of other successful calls are left alone: only
+/// their first bytes are looked at, and nothing is parsed.
 ///
 /// ```
 /// use toolgate_signals::body::worth_reading;
@@ -108,7 +112,7 @@ pub struct BodySignals {
 /// ```
 #[must_use]
 pub fn worth_reading(status: u16, body: &[u8]) -> bool {
-    status >= 400 || envelope::is_error_envelope(body)
+    status >= 400 || envelope::is_error_envelope(body) || operation_errors::reports_failure(body)
 }
 
 /// Reads the rate-limit signals in the first [`MAX_BODY_PREFIX`] bytes of `body`.
@@ -159,6 +163,19 @@ fn read_prefix(status: u16, body: &[u8], now: DateTime<Utc>) -> BodySignals {
             .collect();
         warning::declared(&said)
     });
+    // A refusal whose words say the called endpoint, API version or model reached its
+    // end ("This endpoint has been sunset", "API version 1.0.0 is no longer supported")
+    // is not the request's to fix, whatever its 4xx: only a move to what replaced it
+    // helps. Words about one parameter or field stay the request's.
+    if (400..500).contains(&status)
+        && matches!(out.recovery, None | Some(Recovery::Request))
+        && walked
+            .retirement_texts
+            .iter()
+            .any(|t| warning::says_the_call_ended(t, now))
+    {
+        out.recovery = Some(Recovery::Unsupported);
+    }
     // The body's own status says 429 even where the reply's does not (an error
     // envelope sent with a 200).
     let mirrored_429 = envelope::mirrors_too_many_requests(prefix);

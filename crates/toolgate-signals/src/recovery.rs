@@ -53,7 +53,9 @@ pub enum Recovery {
     /// `FAILED_PRECONDITION`, `OUT_OF_RANGE`, `ALREADY_EXISTS`, `NOT_FOUND`; "invalid
     /// parameter"; a card declined).
     Request,
-    /// The upstream does not do what was asked (gRPC `UNIMPLEMENTED`, "not implemented").
+    /// The upstream does not, or no longer, do what was asked (gRPC `UNIMPLEMENTED`, "not
+    /// implemented"; a 4xx whose words say the called endpoint or API version was retired,
+    /// read by `body::read`).
     Unsupported,
 }
 

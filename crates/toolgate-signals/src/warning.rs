@@ -352,6 +352,18 @@ pub(crate) fn what_it_says(text: &str, now: DateTime<Utc>) -> Said {
     }
 }
 
+/// Whether `text` says the called resource (an endpoint, an API version, a model) has
+/// reached its end: deprecated now, or past the end date it names ("This endpoint has
+/// been sunset", "API v1 was decommissioned on December 31, 2024", "API version 1.0.0
+/// is no longer supported"). Words about one field or parameter ("The 'not_in' query
+/// parameter is deprecated") and an end still to come say no.
+pub(crate) fn says_the_call_ended(text: &str, now: DateTime<Utc>) -> bool {
+    match what_it_says(text, now) {
+        Said::AboutTheCall(r) => r.deprecated || r.sunset.is_some_and(|end| end <= now),
+        Said::AboutAPart | Said::Nothing => false,
+    }
+}
+
 /// Sentences and clauses: split at `. `, `; `, `! `, `? ` and line breaks, so a period
 /// inside `v1.14+` or a URL does not end one.
 fn clauses(lower: &str) -> Vec<(usize, usize)> {
@@ -390,14 +402,17 @@ enum Form {
 
 /// Phrases saying the subject has already reached its end. "Has been removed" and "is no
 /// longer available" are not among them: APIs say so of one deleted record too.
-const ENDED_PHRASES: [&str; 10] = [
+const ENDED_PHRASES: [&str; 13] = [
     "no longer supported",
     "is retired",
     "has been retired",
     "was retired",
     "has been sunset",
     "has been sunsetted",
+    "was sunset",
     "has been decommissioned",
+    "was decommissioned",
+    "was discontinued",
     "has been discontinued",
     "has reached end of life",
     "has reached its end of life",

@@ -40,9 +40,9 @@ use toolgate_signals::{
 };
 
 /// Cases read right, out of every case; raised as the readers improve.
-const FLOOR: usize = 2738;
+const FLOOR: usize = 2787;
 
-const FILES: [(&str, &str); 47] = [
+const FILES: [(&str, &str); 48] = [
     (
         "ratelimit_headers",
         include_str!("corpus/ratelimit_headers.json"),
@@ -93,6 +93,7 @@ const FILES: [(&str, &str); 47] = [
     ("recovery9", include_str!("corpus/recovery9.json")),
     ("recovery10", include_str!("corpus/recovery10.json")),
     ("recovery11", include_str!("corpus/recovery11.json")),
+    ("recovery12", include_str!("corpus/recovery12.json")),
     ("languages", include_str!("corpus/languages.json")),
     ("languages2", include_str!("corpus/languages2.json")),
     ("languages3", include_str!("corpus/languages3.json")),

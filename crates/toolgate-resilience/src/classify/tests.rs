@@ -386,3 +386,33 @@ fn with_said(status: u16, said: Said) -> Attempt {
         said,
     }
 }
+
+/// A 4xx whose words say the upstream no longer does what was called (an endpoint
+/// sunset, an API version retired) is `gone` whatever the 4xx: no change to the call's
+/// arguments helps, only a move to what replaced it. A wait it names still wins, and a
+/// 401 or 407 still asks for credentials.
+#[test]
+fn a_retirement_told_by_a_4xx_is_gone() {
+    for status in [400, 403, 404, 409, 422] {
+        assert_eq!(
+            classify(&saying(status, false, None, Said::Unsupported)),
+            Some(Gone),
+            "{status}"
+        );
+    }
+    assert_eq!(
+        classify(&saying(400, false, Some(20), Said::Unsupported)),
+        Some(RateLimited)
+    );
+    for status in [401, 407] {
+        assert_eq!(
+            classify(&saying(status, false, None, Said::Unsupported)),
+            Some(Auth),
+            "{status}"
+        );
+    }
+    assert_eq!(
+        classify(&saying(400, false, None, Said::Request)),
+        Some(ClientError)
+    );
+}

@@ -1095,3 +1095,17 @@ fn a_throttle_and_its_wait_said_in_chinese_japanese_or_korean() {
     assert!(!b.rate_limited);
     assert_eq!(b.retry_after, None);
 }
+
+#[test]
+fn a_4xx_saying_the_called_endpoint_ended_says_the_upstream_no_longer_does_it() {
+    use crate::recovery::Recovery;
+    let now = chrono::DateTime::from_timestamp(1_780_000_000, 0).unwrap();
+    let sunset =
+        br#"{"errors":[{"message":"This endpoint has been sunset and is no longer supported."}]}"#;
+    assert_eq!(read(400, sunset, now).recovery, Some(Recovery::Unsupported));
+    let part = br#"{"message":"The 'not_in' query parameter is deprecated, use 'in' instead."}"#;
+    assert_ne!(read(400, part, now).recovery, Some(Recovery::Unsupported));
+    // Credentials refused keep their reading beside a retirement's words.
+    let creds = br#"{"message":"Invalid API key. API v1 has been sunset."}"#;
+    assert_eq!(read(401, creds, now).recovery, Some(Recovery::Credentials));
+}

@@ -346,3 +346,30 @@ fn an_x_warning_field_is_a_warning() {
     let other: [(&str, &[u8]); 1] = [("X-Quota-Warn-Threshold", b"80")];
     assert!(read(&Headers::new(&other)).is_empty());
 }
+
+#[test]
+fn an_end_the_call_reached_is_told_apart_from_a_part_or_a_future_end() {
+    let now = DateTime::parse_from_rfc3339("2026-06-01T00:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc);
+    for ended in [
+        "This endpoint has been sunset and is no longer supported.",
+        "Endpoint has been retired",
+        "API v1 was decommissioned on December 31, 2024. Upgrade to v2.",
+        "API version 1.0.0 is no longer supported. Upgrade to version 2.0.0.",
+        "The model version 2023-06 has been retired and is no longer available.",
+        "The non-streaming /advance endpoint has been deprecated. Please use /advancestream instead.",
+    ] {
+        assert!(says_the_call_ended(ended, now), "{ended}");
+    }
+    for not_ended in [
+        "The 'not_in' query parameter is deprecated, use 'in' instead.",
+        "Parameter view=count is no longer supported",
+        "The requested API version is not supported",
+        "API version header 'X-API-Version' is required and must be a valid semver",
+        "This endpoint will be removed on 2027-01-01.",
+        "Content-Type text/plain is not supported, send application/json",
+    ] {
+        assert!(!says_the_call_ended(not_ended, now), "{not_ended}");
+    }
+}
