@@ -1,5 +1,5 @@
 use super::*;
-use crate::{Change, ResponseContract};
+use crate::{Change, Drift, ResponseContract};
 use serde_json::json;
 
 fn learned(samples: &[Value]) -> Learner {
@@ -396,4 +396,114 @@ fn an_object_or_list_turning_null_drifts_where_plain_values_may_be_null() {
         let resumed = Learner::from_schema(&l.schema(), l.samples(), DEFAULT_MAX_PATHS);
         assert_eq!(resumed.schema(), l.schema());
     }
+}
+
+/// Twenty responses that all carried `note`, learned: `note` is required.
+fn learned_with_a_member_always_sent_so_far() -> ResponseContract {
+    let samples: Vec<Value> = (0..20)
+        .map(|i| json!({"results": [{"title": format!("t{i}"), "snippet": "s", "note": "n"}]}))
+        .collect();
+    let c = contract(&learned(&samples));
+    assert!(
+        c.check(&json!({"results": [{"title": "t", "snippet": "s"}]}))
+            .is_err(),
+        "the contract requires every member the twenty responses carried"
+    );
+    c
+}
+
+/// What the gateway reports for one response, as its learned-contract check does.
+fn judged(c: &ResponseContract, absences: &mut crate::Absences, body: &Value) -> Option<Drift> {
+    match c.check(body) {
+        Ok(()) => {
+            absences.matched();
+            None
+        }
+        Err(drift) => absences.judge(drift),
+    }
+}
+
+#[test]
+fn a_learned_member_left_out_now_and_then_is_not_drift() {
+    let c = learned_with_a_member_always_sent_so_far();
+    let mut absences = crate::Absences::default();
+    let with = json!({"results": [{"title": "t", "snippet": "s", "note": "n"}]});
+    let without = json!({"results": [{"title": "t", "snippet": "s"}]});
+    // Left out of one response, then of two in a row, each time back after.
+    for body in [&without, &with, &without, &without, &with, &without, &with] {
+        assert_eq!(judged(&c, &mut absences, body), None);
+    }
+    assert!(absences.is_empty(), "a matching response ends every streak");
+}
+
+#[test]
+fn a_rename_in_every_response_is_reported_from_the_third_with_the_rename() {
+    let c = learned_with_a_member_always_sent_so_far();
+    let mut absences = crate::Absences::default();
+    let renamed = json!({"results": [{"title": "t", "excerpt": "s", "note": "n"}]});
+    assert_eq!(judged(&c, &mut absences, &renamed), None);
+    assert_eq!(judged(&c, &mut absences, &renamed), None);
+    for _ in 0..2 {
+        let drift = judged(&c, &mut absences, &renamed).expect("a lasting rename is drift");
+        assert!(
+            drift.changes.iter().any(|ch| matches!(ch,
+                Change::Renamed { from, to, .. } if from == "results[].snippet" && to == "results[].excerpt")),
+            "{:?}",
+            drift.changes
+        );
+        assert!(drift.summary().contains("probably a rename"));
+    }
+    // A member dropped for good, under an object of its own, the same.
+    let dropped = json!({"results": [{"title": "t", "snippet": "s"}]});
+    let mut absences = crate::Absences::default();
+    let reported: Vec<bool> = (0..4)
+        .map(|_| judged(&c, &mut absences, &dropped).is_some())
+        .collect();
+    assert_eq!(reported, [false, false, true, true]);
+}
+
+#[test]
+fn other_drift_beside_an_absence_is_reported_at_once_without_the_absence() {
+    let c = learned_with_a_member_always_sent_so_far();
+    let mut absences = crate::Absences::default();
+    let body = json!({"results": [{"title": 7, "snippet": "s"}]});
+    let drift = judged(&c, &mut absences, &body).expect("a type change is drift at once");
+    let paths: Vec<(&str, &str)> = drift
+        .changes
+        .iter()
+        .map(|ch| (ch.kind_name(), ch.path()))
+        .collect();
+    assert_eq!(paths, [("type_changed", "results[].title")]);
+    assert!(
+        !drift
+            .violations
+            .iter()
+            .any(|v| v.schema_path.ends_with("/required")),
+        "{:?}",
+        drift.violations
+    );
+    // The absence is counted all the same: two more responses without it confirm it.
+    let without = json!({"results": [{"title": "t", "snippet": "s"}]});
+    assert_eq!(judged(&c, &mut absences, &without), None);
+    let drift = judged(&c, &mut absences, &without).expect("third absence in a row");
+    assert_eq!(drift.changes[0].path(), "results[].note");
+}
+
+#[test]
+fn absences_are_remembered_for_at_most_one_diff_of_paths() {
+    let mut members = Map::new();
+    // Strings and numbers: a record of 300 fields, not a map.
+    for i in 0..300 {
+        let value = if i % 2 == 0 { json!("x") } else { json!(i) };
+        members.insert(format!("member_{i}"), value);
+    }
+    let c = contract(&learned(&vec![Value::Object(members); 20]));
+    let mut absences = crate::Absences::default();
+    let gone = json!({"other": 1});
+    for _ in 0..2 {
+        assert_eq!(judged(&c, &mut absences, &gone), None);
+        assert!(absences.tracked() <= crate::MAX_CHANGES);
+    }
+    assert!(judged(&c, &mut absences, &gone).is_some());
+    assert!(absences.tracked() <= crate::MAX_CHANGES);
 }

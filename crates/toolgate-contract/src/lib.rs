@@ -54,6 +54,7 @@
 
 #![warn(missing_docs)]
 
+mod absence;
 mod borrowed;
 mod cache;
 #[cfg(test)]
@@ -91,6 +92,7 @@ mod validate;
 mod value_diff;
 mod walk;
 
+pub use absence::{ABSENT_RESPONSES, Absences};
 pub use borrowed::{Borrowed, Doc, EscapeSites, json_special_mask};
 pub use cache::ContractCache;
 pub use definition::{
